@@ -1,0 +1,51 @@
+/*
+ * main.c -- the xqref binary: find the subcommand in the table and hand it
+ * the rest of the command line. Each subcommand's work lives in its module.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "perft.h"
+
+typedef struct subcommand {
+  const char *name;
+  int (*run)(int argc, char **argv); /* argv[0] is the subcommand's name */
+  const char *summary;
+} subcommand;
+
+static const subcommand commands[] = {
+  {"perft", xq_perft_main, "count legal-move tree leaves (--divide per root move)"},
+  {"bench", xq_bench_main, "perft over a fixed set of positions: nodes, time, nodes/s"},
+  {"uci", xq_uci_main, "UCI/UCCI text mode: position, go perft, d"},
+};
+
+static void usage(FILE *out)
+{
+  fprintf(out, "usage: xqref COMMAND [OPTIONS]    (xqref COMMAND --help for each)\n\n"
+               "commands:\n");
+  for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+    fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].summary);
+  fprintf(out, "\nMoves in ICCS/UCCI coordinates use files a-i from Red's left and\n"
+               "ranks 0-9 from Red's back rank: h2e2 is 炮二平五.\n");
+}
+
+int main(int argc, char **argv)
+{
+  if (argc < 2) {
+    usage(stderr);
+    return 2;
+  }
+  if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+    usage(stdout);
+    return 0;
+  }
+  if (!strcmp(argv[1], "--version")) {
+    puts("xqref 0.1.0");
+    return 0;
+  }
+  for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+    if (!strcmp(argv[1], commands[i].name)) return commands[i].run(argc - 1, argv + 1);
+  fprintf(stderr, "xqref: unknown command '%s'\n\n", argv[1]);
+  usage(stderr);
+  return 2;
+}

@@ -1,0 +1,119 @@
+/*
+ * internal.h -- engine internals shared across the engine sources: precomputed
+ * geometry tables and small inline helpers. Not for use outside engine/.
+ *
+ * Sliders (rook, cannon, the flying general) never look at the 128-bit
+ * board: the occupancy of one rank (9 bits of occ) or one file (10 bits of
+ * occ_t) indexes a small table of reachable points on that line. The four
+ * line tables take 58 KiB, so they stay in L2 and mostly in L1.
+ */
+#ifndef XQ_ENGINE_INTERNAL_H
+#define XQ_ENGINE_INTERNAL_H
+
+#include "engine.h"
+
+/* ---- bit helpers ------------------------------------------------- */
+
+#define XQ__ONE ((xq_bb)1)
+
+static inline int xq__popcount(xq_bb b)
+{
+  return __builtin_popcountll((uint64_t)b) +
+         __builtin_popcountll((uint64_t)(b >> 64));
+}
+
+/* Index of the lowest set bit; b must be non-zero. */
+static inline int xq__lsb(xq_bb b)
+{
+  uint64_t lo = (uint64_t)b;
+  return lo ? __builtin_ctzll(lo) : 64 + __builtin_ctzll((uint64_t)(b >> 64));
+}
+
+/* Remove and return the lowest set bit of *b (non-zero). */
+static inline int xq__pop_lsb(xq_bb *b)
+{
+  int s = xq__lsb(*b);
+  *b &= *b - 1;
+  return s;
+}
+
+/* Occupancy of rank r as 9 bits (bit f = file f). */
+static inline unsigned xq__rank_bits(xq_bb occ, int r)
+{
+  return (unsigned)(occ >> (9 * r)) & 0x1FFu;
+}
+
+/* Occupancy of file f as 10 bits (bit r = rank r), from a file-major board. */
+static inline unsigned xq__file_bits(xq_bb occ_t, int f)
+{
+  return (unsigned)(occ_t >> (10 * f)) & 0x3FFu;
+}
+
+/* ---- tables (engine/tables.c) ------------------------------------ */
+
+extern xq_bb xq__sq_bb[XQ_SQUARES];    /* bit sq, rank-major */
+extern xq_bb xq__sq_bb_t[XQ_SQUARES];  /* bit file*10+rank, file-major */
+
+/* Line tables. For a slider on file f of a rank whose occupancy is o
+ * (bit f set): rook = points reachable up to and including the first
+ * piece each way; cannon = the piece just past the first screen each way
+ * (a capture target when it is an enemy). Same per rank on a file. */
+extern uint16_t xq__rank_rook[9][512];
+extern uint16_t xq__rank_cannon[9][512];
+extern uint16_t xq__file_rook[10][1024];
+extern uint16_t xq__file_cannon[10][1024];
+
+/* Points strictly between two points of a line: rank files a,b or file
+ * ranks a,b. */
+extern uint16_t xq__between9[9][9];
+extern uint16_t xq__between10[10][10];
+
+/* Horse: for each of the four legs of a horse on sq, the leg point and the
+ * two destinations it opens (XQ_NO_SQ where off board). */
+extern uint8_t xq__horse_leg[XQ_SQUARES][4];
+extern uint8_t xq__horse_to[XQ_SQUARES][4][2];
+/* The leg a horse on `h` must have empty to reach `t`, or XQ_NO_SQ when a
+ * horse on h never reaches t. */
+extern uint8_t xq__horse_leg_for[XQ_SQUARES][XQ_SQUARES];
+
+/* Elephant: eye point and destination for each diagonal, kept on the
+ * source's side of the river. */
+extern uint8_t xq__elephant_eye[XQ_SQUARES][4];
+extern uint8_t xq__elephant_to[XQ_SQUARES][4];
+
+extern xq_bb xq__advisor_bb[XQ_SQUARES]; /* one diagonal step in a palace */
+extern xq_bb xq__king_bb[XQ_SQUARES];    /* one straight step in a palace */
+extern xq_bb xq__pawn_bb[2][XQ_SQUARES]; /* pawn moves of each colour */
+/* Points from which a pawn of colour c attacks sq. */
+extern xq_bb xq__pawn_from[2][XQ_SQUARES];
+
+/* Zobrist numbers: [colour][kind][sq], and the side-to-move key. */
+extern uint64_t xq__zobrist[2][8][XQ_SQUARES];
+extern uint64_t xq__zobrist_side;
+
+/* Kind of each piece id. */
+extern const uint8_t xq__pid_kind[XQ_PIDS];
+
+/* First and one-past-last id of `kind` within a colour (add 16 for Black). */
+extern const uint8_t xq__kind_first[8];
+extern const uint8_t xq__kind_end[8];
+
+#define XQ__KING_PID(c) ((c) << 4)
+
+/* True when `to` may hold a piece of colour c after a move (own piece
+ * there is excluded by the move generators, this is geometry only). */
+int xq__on_board_for(int kind, int color, int sq);
+
+/* ---- attack tests (engine/attacks.c) ----------------------------- */
+
+/* True when `sq` is attacked by colour `by` on a board whose occupancy is
+ * `occ`/`occ_t` instead of pos's own; any piece of `by` standing on
+ * `ignore` (a point just captured) is treated as gone. */
+int xq__attacked_occ(const xq_pos *pos, int sq, int by, xq_bb occ,
+                     xq_bb occ_t, int ignore);
+
+/* True when moving the piece on `from` to `to` leaves the mover's general
+ * safe. `from` must hold a piece of the side to move. */
+int xq__safe_after(const xq_pos *pos, int from, int to);
+
+#endif /* XQ_ENGINE_INTERNAL_H */

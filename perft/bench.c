@@ -1,0 +1,95 @@
+/*
+ * bench.c -- `xqref bench`: perft over a fixed set of positions, printing
+ * total nodes, time and nodes per second. The expected counts come from
+ * the perft suite, so a bench run is also a correctness signature.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "perft.h"
+
+typedef struct bench_pos {
+  const char *name;
+  const char *fen;
+  int depth;
+  uint64_t nodes; /* expected count at `depth` */
+} bench_pos;
+
+/* Openings, middlegames with cannon screens and pins, and sparse endings. */
+static const bench_pos bench_set[] = {
+  {"start", XQ_START_FEN, 5, 133312995ull},
+  {"cpw02", "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1", 5, 53112976ull},
+  {"cpw03", "1cbak4/9/n2a5/2p1p3p/5cp2/2n2N3/6PCP/3AB4/2C6/3A1K1N1 w - - 0 1", 5, 10369923ull},
+  {"cpw04", "5a3/3k5/3aR4/9/5r3/5n3/9/3A1A3/5K3/2BC2B2 w - - 0 1", 6, 100055401ull},
+  {"fsf1", "1rbaka2R/5r3/6n2/2p1p1p2/4P1bP1/PpC3Bc1/1nPR2P2/2N2AN2/1c2K1p2/2BAC4 w - - 0 1", 4, 4485547ull},
+  {"pfbench05", "2bak4/9/3a5/p2Np3p/3n1P3/3pc3P/P4r1c1/B2CC2R1/4A4/3AK1B2 b - - 0 1", 5, 30104131ull},
+  {"pfbench16", "3akab2/3r5/8n/8p/2P1C1b2/8P/cR2N2r1/2n1B1N2/4A4/2B1KR3 w - - 0 1", 5, 273679644ull},
+  {"pfbench39", "4ka3/4a4/N8/p8/C8/9/9/8B/3p2ppc/4K4 w - - 0 1", 6, 6269601ull},
+  {"selfscreen", "5k3/9/4c4/9/9/R8/2N6/9/9/4K4 w - - 0 1", 6, 48942946ull},
+};
+
+static const char bench_usage[] =
+  "usage: xqref bench [--threads T] [--quick]\n"
+  "\n"
+  "Run perft on a fixed set of positions and print, per position and in\n"
+  "total, nodes, time and nodes per second. Each count is checked against\n"
+  "the perft suite; a mismatch makes the exit status 1.\n"
+  "\n"
+  "  --threads T   root moves shared by T threads (default 1)\n"
+  "  --quick       one ply less everywhere (a short signature run)\n";
+
+int xq_bench_main(int argc, char **argv)
+{
+  int threads = 1, quick = 0, bad = 0;
+  uint64_t total = 0;
+  double elapsed = 0;
+
+  for (int i = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+      fputs(bench_usage, stdout);
+      return 0;
+    } else if (!strcmp(argv[i], "--quick")) {
+      quick = 1;
+    } else if (!strcmp(argv[i], "--threads") && i + 1 < argc) {
+      char *end;
+      long v = strtol(argv[++i], &end, 10);
+      if (*end || v < 1 || v > XQ_PERFT_MAX_THREADS) {
+        fprintf(stderr, "xqref bench: --threads must be 1..%d\n", XQ_PERFT_MAX_THREADS);
+        return 2;
+      }
+      threads = (int)v;
+    } else {
+      fprintf(stderr, "xqref bench: unknown or incomplete option '%s'\n%s", argv[i],
+              bench_usage);
+      return 2;
+    }
+  }
+
+  printf("%-12s %5s %13s %9s %12s\n", "position", "depth", "nodes", "ms", "nodes/s");
+  for (size_t i = 0; i < sizeof bench_set / sizeof bench_set[0]; i++) {
+    const bench_pos *b = &bench_set[i];
+    xq_pos pos;
+    xq_error err;
+    xq_divide_entry entries[XQ_MAX_MOVES];
+    int n;
+    if (xq_fen_parse(&pos, b->fen, 0, &err) != XQ_OK) {
+      fprintf(stderr, "xqref bench: %s: %s\n", b->name, err.msg);
+      return 1;
+    }
+    int depth = b->depth - quick;
+    double t0 = xq_perft_now();
+    uint64_t nodes = xq_perft_divide(&pos, depth, threads, entries, &n);
+    double dt = xq_perft_now() - t0;
+    int mismatch = !quick && nodes != b->nodes;
+    printf("%-12s %5d %13llu %9.0f %12.0f%s\n", b->name, depth, (unsigned long long)nodes,
+           dt * 1000.0, dt > 0 ? (double)nodes / dt : 0.0,
+           mismatch ? "  MISMATCH" : "");
+    bad |= mismatch;
+    total += nodes;
+    elapsed += dt;
+  }
+  printf("total nodes %llu time %.0f ms nps %.0f threads %d\n", (unsigned long long)total,
+         elapsed * 1000.0, elapsed > 0 ? (double)total / elapsed : 0.0, threads);
+  if (bad) fprintf(stderr, "xqref bench: node counts differ from the perft suite\n");
+  return bad ? 1 : 0;
+}

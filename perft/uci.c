@@ -1,0 +1,221 @@
+/*
+ * uci.c -- `xqref uci`: a UCI/UCCI text mode so GUIs and scripts can set
+ * positions and run perft (formats.md §8). xqref does not search: `go`
+ * without `perft` answers with no best move.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "perft.h"
+
+#define XQ_UCI_LINE_MAX (64 * 1024) /* longest command line accepted */
+#define XQ_UCI_MAX_PLIES 4096       /* moves after `position ... moves` */
+
+typedef struct uci_state {
+  FILE *out;
+  xq_pos pos;
+  int ucci;     /* the GUI said `ucci`: answer in UCCI words */
+} uci_state;
+
+/* Next space-separated word of *s, NUL-terminated in place; NULL at end. */
+static char *next_word(char **s)
+{
+  char *p = *s, *w;
+  while (*p == ' ' || *p == '\t' || *p == '\r') p++;
+  if (!*p) return NULL;
+  w = p;
+  while (*p && *p != ' ' && *p != '\t' && *p != '\r') p++;
+  if (*p) *p++ = 0;
+  *s = p;
+  return w;
+}
+
+/* position {startpos | fen F...} [moves m...]: all or nothing. */
+static void cmd_position(uci_state *st, char *args)
+{
+  xq_pos pos;
+  xq_error err;
+  char fen[XQ_FEN_INPUT_MAX + 1];
+  char *w = next_word(&args);
+
+  if (w && !strcmp(w, "startpos")) {
+    xq_pos_startpos(&pos);
+    w = next_word(&args);
+  } else if (w && !strcmp(w, "fen")) {
+    size_t n = 0;
+    fen[0] = 0;
+    while ((w = next_word(&args)) && strcmp(w, "moves")) {
+      size_t len = strlen(w);
+      if (n + len + 2 > sizeof fen) {
+        fprintf(st->out, "info string FEN too long; position unchanged\n");
+        return;
+      }
+      if (n) fen[n++] = ' ';
+      memcpy(fen + n, w, len + 1);
+      n += len;
+    }
+    if (xq_fen_parse(&pos, fen, 0, &err) != XQ_OK) {
+      fprintf(st->out, "info string bad FEN at byte %d: %s; position unchanged\n", err.pos,
+              err.msg);
+      return;
+    }
+  } else {
+    fprintf(st->out, "info string position needs 'startpos' or 'fen'\n");
+    return;
+  }
+  if (w && !strcmp(w, "moves")) {
+    int plies = 0;
+    while ((w = next_word(&args))) {
+      xq_move m;
+      xq_undo u;
+      if (++plies > XQ_UCI_MAX_PLIES) {
+        fprintf(st->out, "info string more than %d moves; position unchanged\n",
+                XQ_UCI_MAX_PLIES);
+        return;
+      }
+      if (xq_move_parse(&pos, w, XQ_NOTE_ICCS, &m, &err) != XQ_OK) {
+        fprintf(st->out, "info string move %d '%s': %s; position unchanged\n", plies, w,
+                err.msg);
+        return;
+      }
+      xq_make(&pos, m, &u);
+    }
+  } else if (w) {
+    fprintf(st->out, "info string unexpected '%s' in position; position unchanged\n", w);
+    return;
+  }
+  st->pos = pos;
+}
+
+static void cmd_perft(uci_state *st, char *args)
+{
+  char *w = next_word(&args);
+  char *end;
+  long depth = w ? strtol(w, &end, 10) : -1;
+  xq_divide_entry e[XQ_MAX_MOVES];
+  int n;
+
+  if (!w || *end || depth < 0 || depth > XQ_PERFT_MAX_DEPTH) {
+    fprintf(st->out, "info string perft needs a depth 0..%d\n", XQ_PERFT_MAX_DEPTH);
+    return;
+  }
+  uint64_t total = xq_perft_divide(&st->pos, (int)depth, 1, e, &n);
+  for (int i = 0; i < n; i++) {
+    char text[XQ_MOVE_TEXT_MAX];
+    xq_move_format(&st->pos, e[i].move, XQ_NOTE_ICCS, text, sizeof text);
+    fprintf(st->out, "%s: %llu\n", text, (unsigned long long)e[i].nodes);
+  }
+  fprintf(st->out, "\nNodes searched: %llu\n", (unsigned long long)total);
+}
+
+/* `d`: the board as Red sees it, then FEN, key and checking pieces. */
+static void cmd_display(uci_state *st)
+{
+  static const char letters[8] = {'.', 'k', 'a', 'b', 'n', 'r', 'c', 'p'};
+  char fen[XQ_FEN_MAX];
+  const xq_pos *p = &st->pos;
+
+  for (int r = 9; r >= 0; r--) {
+    fprintf(st->out, " %d ", r);
+    for (int f = 0; f < 9; f++) {
+      xq_color c;
+      xq_kind k = xq_piece_at(p, XQ_SQ(f, r), &c);
+      int ch = letters[k];
+      fprintf(st->out, " %c", k != XQ_NONE && c == XQ_RED ? ch - 32 : ch);
+    }
+    fputc('\n', st->out);
+  }
+  fprintf(st->out, "    a b c d e f g h i\n\n");
+  xq_fen_format(p, fen, sizeof fen);
+  fprintf(st->out, "Fen: %s\nKey: %016llX\nCheckers:", fen, (unsigned long long)p->key);
+  int k = p->sq[p->side << 4];
+  for (int sq = 0; k != XQ_NO_SQ && sq < XQ_SQUARES; sq++) {
+    xq_color c;
+    if (xq_piece_at(p, sq, &c) == XQ_NONE || (int)c == p->side) continue;
+    if (xq_attacks_from(p, sq) & ((xq_bb)1 << k)) fprintf(st->out, " %c%d", 'a' + sq % 9, sq / 9);
+  }
+  fputc('\n', st->out);
+}
+
+/* Run one command line; returns 1 after `quit`. */
+static int uci_command(uci_state *st, char *line)
+{
+  char *w = next_word(&line);
+  if (!w) return 0;
+  if (!strcmp(w, "uci") || !strcmp(w, "ucci")) {
+    st->ucci = w[1] == 'c' && w[2] == 'c';
+    fprintf(st->out, "id name xqref 0.1\nid author the xqref developers\n%s\n",
+            st->ucci ? "ucciok" : "uciok");
+  } else if (!strcmp(w, "isready")) {
+    fprintf(st->out, "readyok\n");
+  } else if (!strcmp(w, "ucinewgame") || !strcmp(w, "setoption") || !strcmp(w, "stop")) {
+    /* Nothing to reset, no options, nothing running. */
+  } else if (!strcmp(w, "position")) {
+    cmd_position(st, line);
+  } else if (!strcmp(w, "go")) {
+    char *sub = next_word(&line);
+    if (sub && !strcmp(sub, "perft")) cmd_perft(st, line);
+    else fprintf(st->out, "info string xqref does not search; use 'go perft N'\n%s\n",
+                 st->ucci ? "nobestmove" : "bestmove (none)");
+  } else if (!strcmp(w, "perft")) {
+    cmd_perft(st, line);
+  } else if (!strcmp(w, "d")) {
+    cmd_display(st);
+  } else if (!strcmp(w, "quit")) {
+    if (st->ucci) fprintf(st->out, "bye\n");
+    return 1;
+  } else {
+    fprintf(st->out, "Unknown command: '%s'. Commands: uci ucci isready position go perft d quit\n", w);
+  }
+  return 0;
+}
+
+int xq_uci_run(FILE *in, FILE *out)
+{
+  static char line[XQ_UCI_LINE_MAX + 2];
+  uci_state st;
+
+  st.out = out;
+  st.ucci = 0;
+  xq_pos_startpos(&st.pos);
+  while (fgets(line, sizeof line, in)) {
+    size_t len = strlen(line);
+    if (len && line[len - 1] != '\n' && !feof(in)) {
+      /* Over the limit: drop the rest of the line, run nothing. */
+      int ch;
+      while ((ch = fgetc(in)) != EOF && ch != '\n') {}
+      fprintf(out, "info string line longer than %d bytes ignored\n", XQ_UCI_LINE_MAX);
+      fflush(out);
+      continue;
+    }
+    if (len && line[len - 1] == '\n') line[--len] = 0;
+    int quit = uci_command(&st, line);
+    fflush(out);
+    if (quit) break;
+  }
+  return 0;
+}
+
+int xq_uci_main(int argc, char **argv)
+{
+  if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+    fputs("usage: xqref uci\n"
+          "\n"
+          "A UCI/UCCI text mode on stdin/stdout for GUIs and scripts. Commands:\n"
+          "  uci | ucci                      identify (answers uciok / ucciok)\n"
+          "  isready                         answers readyok\n"
+          "  position startpos|fen FEN [moves M...]\n"
+          "                                  moves in ICCS/UCCI coordinates such as h2e2\n"
+          "                                  (files a-i, ranks 0-9 from Red's side)\n"
+          "  go perft N | perft N            divide lines, then 'Nodes searched: N'\n"
+          "  d                               the board, FEN, key and checking pieces\n"
+          "  quit\n",
+          stdout);
+    return 0;
+  }
+  if (argc > 1) {
+    fprintf(stderr, "xqref uci: unexpected argument '%s'\n", argv[1]);
+    return 2;
+  }
+  return xq_uci_run(stdin, stdout);
+}

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Install what is missing, build, and run every test suite three ways:
+# the default build (-march=native, warnings as errors), the portable
+# x86-64-v2 build, and the AddressSanitizer + UndefinedBehaviorSanitizer
+# build. Exits non-zero on the first failure.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/install-deps.sh
+
+run_suites() { # DIR: run ctest in a build tree
+  (cd "$1" && ctest --output-on-failure --timeout 900)
+}
+
+echo "== default build (build/)"
+bash scripts/build.sh build -DCMAKE_BUILD_TYPE=Release -DXQ_WERROR=ON
+run_suites build
+./build/xqref bench --quick
+
+echo "== portable build, x86-64-v2 (build-portable/)"
+bash scripts/build.sh build-portable -DCMAKE_BUILD_TYPE=Release -DXQ_WERROR=ON -DXQ_PORTABLE=ON
+XQ_TEST_PERFT_NODES=1000000 run_suites build-portable
+
+echo "== sanitizer build, ASan + UBSan (build-san/)"
+bash scripts/build.sh build-san -DCMAKE_BUILD_TYPE=RelWithDebInfo -DXQ_WERROR=ON -DXQ_SANITIZE=ON
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+  XQ_TEST_PERFT_NODES=300000 run_suites build-san
+
+echo "== all test builds passed"
