@@ -100,26 +100,15 @@ xq_bb xq_attacks_from(const xq_pos *pos, int sq)
   int pid = pos->board[sq];
   if (pid == XQ_NO_PID) return 0;
   int c = XQ_PID_COLOR(pid);
-  xq_bb b = 0;
   switch (xq__pid_kind[pid]) {
   case XQ_KING:
     return xq__king_bb[sq];
   case XQ_ADVISOR:
     return xq__advisor_bb[sq];
   case XQ_ELEPHANT:
-    for (int d = 0; d < 4; d++)
-      if (xq__elephant_to[sq][d] != XQ_NO_SQ &&
-          !(pos->occ & xq__sq_bb[xq__elephant_eye[sq][d]]))
-        b |= xq__sq_bb[xq__elephant_to[sq][d]];
-    return b;
+    return xq__elephant_reach(pos, sq);
   case XQ_HORSE:
-    for (int d = 0; d < 4; d++) {
-      int leg = xq__horse_leg[sq][d];
-      if (leg == XQ_NO_SQ || (pos->occ & xq__sq_bb[leg])) continue;
-      for (int k = 0; k < 2; k++)
-        if (xq__horse_to[sq][d][k] != XQ_NO_SQ) b |= xq__sq_bb[xq__horse_to[sq][d][k]];
-    }
-    return b;
+    return xq__horse_reach(pos, sq);
   case XQ_ROOK:
     return line_reach(pos, sq, 0);
   case XQ_CANNON:

@@ -81,6 +81,36 @@ extern uint8_t xq__horse_leg_for[XQ_SQUARES][XQ_SQUARES];
 extern uint8_t xq__elephant_eye[XQ_SQUARES][4];
 extern uint8_t xq__elephant_to[XQ_SQUARES][4];
 
+/* Whole move sets by blocker pattern. Bit d of the index is set when the
+ * d-th leg (horse) or eye (elephant) is occupied; the block points come
+ * from *_block[sq][d], where a direction that leads off the board (or
+ * across the river) names sq itself, which is always occupied by the
+ * piece, so that direction counts as blocked. */
+extern uint8_t xq__horse_block[XQ_SQUARES][4];
+extern xq_bb xq__horse_moves[XQ_SQUARES][16];
+extern uint8_t xq__elephant_block[XQ_SQUARES][4];
+extern xq_bb xq__elephant_moves[XQ_SQUARES][16];
+
+/* Destinations of a horse or elephant on sq given the board. */
+static inline xq_bb xq__horse_reach(const xq_pos *pos, int sq)
+{
+  const uint8_t *b = xq__horse_block[sq];
+  unsigned idx = (pos->board[b[0]] != XQ_NO_PID) | (pos->board[b[1]] != XQ_NO_PID) << 1 |
+                 (pos->board[b[2]] != XQ_NO_PID) << 2 | (pos->board[b[3]] != XQ_NO_PID) << 3;
+  return xq__horse_moves[sq][idx];
+}
+
+static inline xq_bb xq__elephant_reach(const xq_pos *pos, int sq)
+{
+  const uint8_t *b = xq__elephant_block[sq];
+  unsigned idx = (pos->board[b[0]] != XQ_NO_PID) | (pos->board[b[1]] != XQ_NO_PID) << 1 |
+                 (pos->board[b[2]] != XQ_NO_PID) << 2 | (pos->board[b[3]] != XQ_NO_PID) << 3;
+  return xq__elephant_moves[sq][idx];
+}
+
+extern xq_bb xq__board_bb;            /* all 90 points */
+extern xq_bb xq__file_a_bb, xq__file_i_bb; /* the edge files */
+extern xq_bb xq__crossed_bb[2];       /* enemy half of each colour */
 extern xq_bb xq__advisor_bb[XQ_SQUARES]; /* one diagonal step in a palace */
 extern xq_bb xq__king_bb[XQ_SQUARES];    /* one straight step in a palace */
 extern xq_bb xq__pawn_bb[2][XQ_SQUARES]; /* pawn moves of each colour */

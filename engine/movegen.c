@@ -108,23 +108,11 @@ static int gen_piece(const xq_pos *p, int pid, int sq, xq_bb avoid, xq_bb avoid_
     t = xq__pawn_bb[us][sq] & ~avoid;
     break;
   case XQ_ELEPHANT:
-    for (int d = 0; d < 4; d++) {
-      int to = xq__elephant_to[sq][d];
-      if (to != XQ_NO_SQ && !(p->occ & xq__sq_bb[xq__elephant_eye[sq][d]]) &&
-          !(avoid & xq__sq_bb[to]))
-        out[n++] = XQ_MOVE(sq, to);
-    }
-    return n;
+    t = xq__elephant_reach(p, sq) & ~avoid;
+    break;
   case XQ_HORSE:
-    for (int d = 0; d < 4; d++) {
-      int leg = xq__horse_leg[sq][d];
-      if (leg == XQ_NO_SQ || (p->occ & xq__sq_bb[leg])) continue;
-      for (int k = 0; k < 2; k++) {
-        int to = xq__horse_to[sq][d][k];
-        if (to != XQ_NO_SQ && !(avoid & xq__sq_bb[to])) out[n++] = XQ_MOVE(sq, to);
-      }
-    }
-    return n;
+    t = xq__horse_reach(p, sq) & ~avoid;
+    break;
   default: { /* rook, cannon */
     unsigned orank = xq__rank_bits(p->occ, r), ofile = xq__file_bits(p->occ_t, f);
     unsigned arank = xq__rank_bits(avoid, r), afile = xq__file_bits(avoid_t, f);
@@ -175,12 +163,24 @@ void xq_gen_legal(const xq_pos *p, xq_movelist *list)
   list->n = n;
 }
 
+/* Legal moves of the special pieces and the general: each one tested. */
+static int count_tested(const xq_pos *p, xq_bb pieces)
+{
+  xq_move tmp[XQ_MAX_MOVES];
+  int us = p->side, n = 0;
+  while (pieces) {
+    int sq = xq__pop_lsb(&pieces);
+    int m = gen_piece(p, p->board[sq], sq, p->color[us], p->color_t[us], tmp);
+    n += filter_safe(p, tmp, m);
+  }
+  return n;
+}
+
 int xq_count_legal(const xq_pos *p)
 {
   safety s;
-  int us = p->side, base = us << 4, n = 0;
-  xq_bb own = p->color[us], own_t = p->color_t[us];
-  xq_move tmp[XQ_MAX_MOVES];
+  int us = p->side, n;
+  const uint8_t *at = p->sq + (us << 4);
 
   find_safety(p, &s);
   if (s.checks) {
@@ -188,41 +188,42 @@ int xq_count_legal(const xq_pos *p)
     xq_gen_legal(p, &l);
     return l.n;
   }
-  xq_bb avoid = own | s.noland, avoid_t = own_t | s.noland_t;
+  xq_bb avoid = p->color[us] | s.noland;
+  xq_bb avoid_t = p->color_t[us] | s.noland_t;
   xq_bb them = p->color[us ^ 1], them_t = p->color_t[us ^ 1];
-  for (int i = 0; i < 16; i++) {
-    int sq = p->sq[base + i];
-    if (sq == XQ_NO_SQ) continue;
-    if (i == 0 || (s.special & xq__sq_bb[sq])) {
-      int m = gen_piece(p, base + i, sq, own, own_t, tmp);
-      n += filter_safe(p, tmp, m);
-      continue;
-    }
+  xq_bb tested = s.special;
+  if (at[0] != XQ_NO_SQ) tested |= xq__sq_bb[at[0]];
+  n = count_tested(p, tested);
+
+  /* Pawns in bulk: forward, and sideways once across the river. */
+  xq_bb pawns = p->kind[us][XQ_PAWN] & ~tested;
+  xq_bb fwd = us == XQ_RED ? pawns << 9 : pawns >> 9;
+  xq_bb crossed = pawns & xq__crossed_bb[us];
+  n += xq__popcount(fwd & xq__board_bb & ~avoid) +
+       xq__popcount(((crossed & ~xq__file_a_bb) >> 1) & ~avoid) +
+       xq__popcount(((crossed & ~xq__file_i_bb) << 1) & ~avoid);
+
+  for (int i = 1; i < 11; i++) {
+    int sq = at[i];
+    if (sq == XQ_NO_SQ || (tested & xq__sq_bb[sq])) continue;
     int f = XQ_FILE(sq), r = XQ_RANK(sq);
-    switch (xq__pid_kind[i]) {
-    case XQ_ADVISOR:
+    if (i < 3) {
       n += xq__popcount(xq__advisor_bb[sq] & ~avoid);
-      break;
-    case XQ_PAWN:
-      n += xq__popcount(xq__pawn_bb[us][sq] & ~avoid);
-      break;
-    case XQ_ROOK: {
+    } else if (i < 5) {
+      n += xq__popcount(xq__elephant_reach(p, sq) & ~avoid);
+    } else if (i < 7) {
+      n += xq__popcount(xq__horse_reach(p, sq) & ~avoid);
+    } else {
       unsigned orank = xq__rank_bits(p->occ, r), ofile = xq__file_bits(p->occ_t, f);
-      n += __builtin_popcount(xq__rank_rook[f][orank] & ~xq__rank_bits(avoid, r)) +
-           __builtin_popcount(xq__file_rook[r][ofile] & ~xq__file_bits(avoid_t, f));
-      break;
-    }
-    case XQ_CANNON: {
-      unsigned orank = xq__rank_bits(p->occ, r), ofile = xq__file_bits(p->occ_t, f);
-      n += __builtin_popcount(xq__rank_rook[f][orank] & ~orank & ~xq__rank_bits(s.noland, r)) +
-           __builtin_popcount(xq__file_rook[r][ofile] & ~ofile & ~xq__file_bits(s.noland_t, f)) +
-           __builtin_popcount(xq__rank_cannon[f][orank] & xq__rank_bits(them, r)) +
-           __builtin_popcount(xq__file_cannon[r][ofile] & xq__file_bits(them_t, f));
-      break;
-    }
-    default: /* horse, elephant */
-      n += gen_piece(p, base + i, sq, avoid, avoid_t, tmp);
-      break;
+      if (i < 9) {
+        n += __builtin_popcount(xq__rank_rook[f][orank] & ~xq__rank_bits(avoid, r)) +
+             __builtin_popcount(xq__file_rook[r][ofile] & ~xq__file_bits(avoid_t, f));
+      } else { /* cannon: quiet moves like a rook, captures over a screen */
+        n += __builtin_popcount(xq__rank_rook[f][orank] & ~orank & ~xq__rank_bits(s.noland, r)) +
+             __builtin_popcount(xq__file_rook[r][ofile] & ~ofile & ~xq__file_bits(s.noland_t, f)) +
+             __builtin_popcount(xq__rank_cannon[f][orank] & xq__rank_bits(them, r)) +
+             __builtin_popcount(xq__file_cannon[r][ofile] & xq__file_bits(them_t, f));
+      }
     }
   }
   return n;

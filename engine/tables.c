@@ -18,6 +18,13 @@ uint8_t xq__horse_to[XQ_SQUARES][4][2];
 uint8_t xq__horse_leg_for[XQ_SQUARES][XQ_SQUARES];
 uint8_t xq__elephant_eye[XQ_SQUARES][4];
 uint8_t xq__elephant_to[XQ_SQUARES][4];
+uint8_t xq__horse_block[XQ_SQUARES][4];
+xq_bb xq__horse_moves[XQ_SQUARES][16];
+uint8_t xq__elephant_block[XQ_SQUARES][4];
+xq_bb xq__elephant_moves[XQ_SQUARES][16];
+xq_bb xq__board_bb;
+xq_bb xq__file_a_bb, xq__file_i_bb;
+xq_bb xq__crossed_bb[2];
 xq_bb xq__advisor_bb[XQ_SQUARES];
 xq_bb xq__king_bb[XQ_SQUARES];
 xq_bb xq__pawn_bb[2][XQ_SQUARES];
@@ -109,6 +116,10 @@ __attribute__((constructor)) static void tables_init(void)
 
   for (int s = 0; s < XQ_SQUARES; s++) {
     xq__sq_bb[s] = XQ__ONE << s;
+    xq__board_bb |= xq__sq_bb[s];
+    if (XQ_FILE(s) == 0) xq__file_a_bb |= xq__sq_bb[s];
+    if (XQ_FILE(s) == 8) xq__file_i_bb |= xq__sq_bb[s];
+    xq__crossed_bb[XQ_RANK(s) >= 5 ? XQ_RED : XQ_BLACK] |= xq__sq_bb[s];
     xq__sq_bb_t[s] = XQ__ONE << (XQ_FILE(s) * 10 + XQ_RANK(s));
   }
   for (int f = 0; f < 9; f++)
@@ -153,6 +164,22 @@ __attribute__((constructor)) static void tables_init(void)
       if (!on_board(tf, tr) || (r <= 4) != (tr <= 4)) continue;
       xq__elephant_eye[s][d] = (uint8_t)XQ_SQ(ef, er);
       xq__elephant_to[s][d] = (uint8_t)XQ_SQ(tf, tr);
+    }
+    for (int d = 0; d < 4; d++) {
+      xq__horse_block[s][d] = xq__horse_leg[s][d] == XQ_NO_SQ ? (uint8_t)s : xq__horse_leg[s][d];
+      xq__elephant_block[s][d] =
+        xq__elephant_to[s][d] == XQ_NO_SQ ? (uint8_t)s : xq__elephant_eye[s][d];
+    }
+    for (unsigned idx = 0; idx < 16; idx++) {
+      xq_bb hm = 0, em = 0;
+      for (int d = 0; d < 4; d++) {
+        if (idx & (1u << d)) continue;
+        for (int k = 0; k < 2; k++)
+          if (xq__horse_to[s][d][k] != XQ_NO_SQ) hm |= XQ__ONE << xq__horse_to[s][d][k];
+        if (xq__elephant_to[s][d] != XQ_NO_SQ) em |= XQ__ONE << xq__elephant_to[s][d];
+      }
+      xq__horse_moves[s][idx] = hm;
+      xq__elephant_moves[s][idx] = em;
     }
     xq__advisor_bb[s] = xq__king_bb[s] = 0;
     if (in_palace(f, r)) {
