@@ -205,7 +205,7 @@ static void iccs_variants(const xq_pos *pos, const char *u, xq_move m)
   expect_parses(pos, v, XQ_NOTE_ICCS, m);
   snprintf(v, sizeof v, "%c%c-%c%c", u[0], u[1], u[2], u[3]);
   expect_parses(pos, v, XQ_NOTE_ICCS_PGN, m);
-  snprintf(v, sizeof v, " \t%s+ \n", u);
+  snprintf(v, sizeof v, " \t%.8s+ \n", u);
   expect_parses(pos, v, XQ_NOTE_ICCS, m);
 }
 
@@ -233,7 +233,7 @@ static int replay_game(const char *name)
     if (strncmp(line, "end", 3) == 0) break;
     if (strncmp(line, "final ", 6) == 0) {
       char want[XQ_FEN_MAX], got[XQ_FEN_MAX];
-      snprintf(want, sizeof want, "%s", line + 6);
+      snprintf(want, sizeof want, "%.*s", (int)sizeof want - 1, line + 6);
       want[strcspn(want, "\n")] = 0;
       fen2(&pos, got);
       cr_expect_str_eq(got, want, "game %s: final position", name);
