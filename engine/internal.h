@@ -130,15 +130,18 @@ extern const uint8_t xq__kind_end[8];
 
 #define XQ__KING_PID(c) ((c) << 4)
 
-/* True when `to` may hold a piece of colour c after a move (own piece
- * there is excluded by the move generators, this is geometry only). */
+/* True when a piece of `kind` and `color` can ever stand on `sq` (palace,
+ * elephant points, pawns never behind their start): FEN validation. */
 int xq__on_board_for(int kind, int color, int sq);
 
 /* ---- attack tests (engine/attacks.c) ----------------------------- */
 
-/* True when `sq` is attacked by colour `by` on a board whose occupancy is
- * `occ`/`occ_t` instead of pos's own; any piece of `by` standing on
- * `ignore` (a point just captured) is treated as gone. */
+/* True when `sq` is attacked by a piece of colour `by` that can attack a
+ * general -- pawn, horse, rook, cannon, or the general itself along an open
+ * file -- on a board whose occupancy is `occ`/`occ_t` instead of pos's own.
+ * A piece of `by` standing on `ignore` (a point just captured) counts as
+ * gone; XQ_NO_SQ ignores nothing. Advisors, elephants and the general's
+ * own step are left out: they never reach the enemy general. */
 int xq__attacked_occ(const xq_pos *pos, int sq, int by, xq_bb occ,
                      xq_bb occ_t, int ignore);
 
