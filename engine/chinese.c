@@ -201,21 +201,8 @@ static int chinese_alts(const xq_pos *pos, xq_move m, const xq__vline *v, xq__al
 static int explain_illegal(const xq_pos *pos, const char *q, const char *p, int base,
                            xq_error *err)
 {
-  int kind = kind_of_token(p[0]);
-  if (kind && is_digit(p[1]) && p[2] == '\0') {
-    int us = pos->side, found = 0;
-    for (int i = xq__kind_first[kind]; i < xq__kind_end[kind]; i++) {
-      int s = pos->sq[(us << 4) + i];
-      if (s != XQ_NO_SQ && xq__vfile(us, XQ_FILE(s)) == p[1] - '0') found++;
-    }
-    if (!found)
-      return xq__note_fail(err, XQ_EILLEGAL, base, "%s is not legal: %s has no %s on file %c",
-                           q, xq__color_name(us), xq__kind_name(kind), p[1]);
-    return xq__note_fail(err, XQ_EILLEGAL, base,
-                         "%s is not legal: no %s %s on file %c can make that move", q,
-                         xq__color_name(us), xq__kind_name(kind), p[1]);
-  }
-  return xq__note_fail(err, XQ_EILLEGAL, base, "%s is not legal: it names no legal move", q);
+  int plain = is_digit(p[1]) && p[2] == '\0';
+  return xq__explain_illegal(pos, q, kind_of_token(p[0]), plain ? p[1] - '0' : 0, base, err);
 }
 
 int xq__chinese_parse(const xq_pos *pos, const char *text, size_t len, int base,

@@ -293,3 +293,25 @@ int xq_move_parse_any(const xq_pos *pos, const char *text, xq_move *m,
   }
   return XQ_ENOTATION;
 }
+
+/* Explain, for a text that matches no legal move, what is missing: `kind`
+ * and `file` (1..9 from the mover's right) are what the text names, 0 when
+ * it names no plain piece and file. Returns XQ_EILLEGAL. */
+int xq__explain_illegal(const xq_pos *pos, const char *q, int kind, int file, int base,
+                        xq_error *err)
+{
+  if (kind && file) {
+    int us = pos->side, found = 0;
+    for (int i = xq__kind_first[kind]; i < xq__kind_end[kind]; i++) {
+      int s = pos->sq[(us << 4) + i];
+      if (s != XQ_NO_SQ && xq__vfile(us, XQ_FILE(s)) == file) found++;
+    }
+    if (!found)
+      return xq__note_fail(err, XQ_EILLEGAL, base, "%s is not legal: %s has no %s on file %d",
+                           q, xq__color_name(us), xq__kind_name(kind), file);
+    return xq__note_fail(err, XQ_EILLEGAL, base,
+                         "%s is not legal: no %s %s on file %d can make that move", q,
+                         xq__color_name(us), xq__kind_name(kind), file);
+  }
+  return xq__note_fail(err, XQ_EILLEGAL, base, "%s is not legal: it names no legal move", q);
+}

@@ -100,6 +100,12 @@ void xq__match(const xq_pos *pos, const char *prefix, int dir, int value,
 int xq__note_fail(xq_error *err, int code, int at, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
+/* Fill `err` for a text `q` (quoted) that matches no legal move, saying
+ * whether the side to move has a `kind` on `file` (1..9 from its right) at
+ * all; kind or file 0 when the text names none. Returns XQ_EILLEGAL. */
+int xq__explain_illegal(const xq_pos *pos, const char *q, int kind, int file, int base,
+                        xq_error *err);
+
 /* Copy `len` bytes of `text` into `out` (`cap` bytes) for quoting in a
  * message: printable ASCII and well-formed UTF-8 kept, other bytes shown
  * as '?', long texts cut with "...". Always terminates `out`. */

@@ -160,24 +160,11 @@ static const char *show(int ch, char *buf)
 static int explain_illegal(const xq_pos *pos, const char *q, const char *p, int base,
                            xq_error *err)
 {
-  char l = p[0];
   int kind = 0;
   for (int k = 1; k < 8; k++)
-    if (letters[k] == l) kind = k;
-  if (kind && p[1] >= '1' && p[1] <= '9') {
-    int us = pos->side, found = 0;
-    for (int i = xq__kind_first[kind]; i < xq__kind_end[kind]; i++) {
-      int s = pos->sq[(us << 4) + i];
-      if (s != XQ_NO_SQ && xq__vfile(us, XQ_FILE(s)) == p[1] - '0') found++;
-    }
-    if (!found)
-      return xq__note_fail(err, XQ_EILLEGAL, base, "%s is not legal: %s has no %s on file %c",
-                           q, xq__color_name(us), xq__kind_name(kind), p[1]);
-    return xq__note_fail(err, XQ_EILLEGAL, base,
-                         "%s is not legal: no %s %s on file %c can make that move", q,
-                         xq__color_name(us), xq__kind_name(kind), p[1]);
-  }
-  return xq__note_fail(err, XQ_EILLEGAL, base, "%s is not legal: it names no legal move", q);
+    if (letters[k] == p[0]) kind = k;
+  int file = p[1] >= '1' && p[1] <= '9' ? p[1] - '0' : 0;
+  return xq__explain_illegal(pos, q, kind, file, base, err);
 }
 
 int xq__wxf_parse(const xq_pos *pos, const char *text, size_t len, int base,
