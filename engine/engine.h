@@ -205,6 +205,13 @@ int xq_count_legal(const xq_pos *pos);
 /* True when `m` is a legal move in `pos` (any 16-bit value is accepted). */
 int xq_is_legal(const xq_pos *pos, xq_move m);
 
+/* True when `m` moves a piece of the side to move by that piece's own
+ * rules (rules.md R1) -- ignoring whether its general is left attacked or
+ * facing the other. A pseudo-legal move that is not legal is 自杀 (R2);
+ * any other illegal move breaks the rules of movement. Any 16-bit value is
+ * accepted. */
+int xq_is_pseudo_legal(const xq_pos *pos, xq_move m);
+
 /* True when legal move `m` would put the opponent in check. */
 int xq_gives_check(const xq_pos *pos, xq_move m);
 

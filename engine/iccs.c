@@ -31,26 +31,6 @@ static int read_square(const char *s)
   return XQ_SQ(f - 'a', r - '0');
 }
 
-/* True when the piece on `from` could move to `to` were its general's
- * safety ignored (the destination holds no piece of its own colour). */
-static int pseudo_legal(const xq_pos *pos, int from, int to)
-{
-  int pid = pos->board[from];
-  if (xq__pid_kind[pid] != XQ_CANNON) return (xq_attacks_from(pos, from) & xq__sq_bb[to]) != 0;
-  /* A cannon slides like a rook onto empty points and needs exactly one
-   * screen to capture. */
-  int between;
-  if (XQ_RANK(from) == XQ_RANK(to))
-    between = __builtin_popcount(xq__between9[XQ_FILE(from)][XQ_FILE(to)] &
-                                 xq__rank_bits(pos->occ, XQ_RANK(from)));
-  else if (XQ_FILE(from) == XQ_FILE(to))
-    between = __builtin_popcount(xq__between10[XQ_RANK(from)][XQ_RANK(to)] &
-                                 xq__file_bits(pos->occ_t, XQ_FILE(from)));
-  else
-    return 0;
-  return pos->board[to] == XQ_NO_PID ? between == 0 : between == 1;
-}
-
 /* Describe why the well-formed move from `from` to `to` is not legal. */
 static int explain_illegal(const xq_pos *pos, const char *shown, int from, int to,
                            int base, xq_error *err)
@@ -72,7 +52,7 @@ static int explain_illegal(const xq_pos *pos, const char *shown, int from, int t
     return xq__note_fail(err, XQ_EILLEGAL, base,
                          "%s is not legal: the %s on %s cannot take its own piece on %s",
                          shown, kind, fs, ts);
-  if (!pseudo_legal(pos, from, to))
+  if (!xq_is_pseudo_legal(pos, XQ_MOVE(from, to)))
     return xq__note_fail(err, XQ_EILLEGAL, base,
                          "%s is not legal: the %s on %s cannot move to %s", shown, kind, fs, ts);
   return xq__note_fail(err, XQ_EILLEGAL, base,

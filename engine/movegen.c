@@ -229,18 +229,23 @@ int xq_count_legal(const xq_pos *p)
   return n;
 }
 
-int xq_is_legal(const xq_pos *p, xq_move m)
+int xq_is_pseudo_legal(const xq_pos *p, xq_move m)
 {
-  xq_movelist l;
-  if (!p || m == XQ_MOVE_NONE) return 0;
+  xq_move tmp[XQ_MAX_MOVES];
+  if (!p || m == XQ_MOVE_NONE || (m >> 14)) return 0;
   int from = XQ_FROM(m), to = XQ_TO(m);
-  if (from >= XQ_SQUARES || to >= XQ_SQUARES || (m >> 14)) return 0;
+  if (from >= XQ_SQUARES || to >= XQ_SQUARES) return 0;
   int pid = p->board[from];
   if (pid == XQ_NO_PID || XQ_PID_COLOR(pid) != p->side) return 0;
-  int k = gen_piece(p, pid, from, p->color[p->side], p->color_t[p->side], l.m);
+  int k = gen_piece(p, pid, from, p->color[p->side], p->color_t[p->side], tmp);
   for (int i = 0; i < k; i++)
-    if (l.m[i] == m) return xq__safe_after(p, from, to);
+    if (tmp[i] == m) return 1;
   return 0;
+}
+
+int xq_is_legal(const xq_pos *p, xq_move m)
+{
+  return xq_is_pseudo_legal(p, m) && xq__safe_after(p, XQ_FROM(m), XQ_TO(m));
 }
 
 int xq_gives_check(const xq_pos *p, xq_move m)

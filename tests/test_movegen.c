@@ -152,6 +152,22 @@ static void check_against_naive(const xq_pos *p)
   cr_assert_eq(xq_in_check(p, (xq_color)p->side), naive_in_check(&n, p->side), "%s: in_check", fen);
 }
 
+/* xq_is_pseudo_legal agrees with the reference's piece rules on every
+ * (own piece, point) pair. */
+static void check_pseudo_against_naive(const xq_pos *p)
+{
+  naive n;
+  to_naive(p, &n);
+  for (int from = 0; from < XQ_SQUARES; from++) {
+    int x = n.cell[XQ_RANK(from)][XQ_FILE(from)];
+    for (int to = 0; to < XQ_SQUARES; to++) {
+      int want = x && color_of(x) == p->side &&
+                 naive_reach(&n, XQ_FILE(from), XQ_RANK(from), XQ_FILE(to), XQ_RANK(to));
+      cr_assert_eq(xq_is_pseudo_legal(p, XQ_MOVE(from, to)), want, "pseudo-legal %d-%d", from, to);
+    }
+  }
+}
+
 static uint64_t rng_state = 0x1234567;
 static unsigned rnd(unsigned n)
 {
@@ -174,6 +190,7 @@ static void playouts(const char *fen, int games, int plies)
       xq_movelist l;
       xq_undo u;
       check_against_naive(&p);
+      if (ply % 8 == 0) check_pseudo_against_naive(&p);
       xq_gen_legal(&p, &l);
       if (!l.n) break;
       xq_move m = l.m[rnd((unsigned)l.n)];
