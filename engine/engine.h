@@ -188,9 +188,11 @@ int xq_in_check(const xq_pos *pos, xq_color color);
  * along an open file. */
 int xq_attacked(const xq_pos *pos, int sq, xq_color by);
 
-/* Squares attacked by the piece standing on `sq` (pseudo-legal
- * destinations, own pieces included as "defended"). 0 for an empty
- * square. */
+/* Points the piece standing on `sq` could capture on, by its own rules
+ * and ignoring its general's safety, pieces of its own colour included (it
+ * "defends" them). For a cannon these are the first pieces past exactly
+ * one screen, not its quiet moves; a pawn's and the general's are their
+ * ordinary steps. 0 for an empty square or a bad `sq`. */
 xq_bb xq_attacks_from(const xq_pos *pos, int sq);
 
 /* Fill `list` with every legal move of the side to move. Order is fixed
