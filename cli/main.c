@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "perft.h"
+#include "records.h"
 
 typedef struct subcommand {
   const char *name;
@@ -17,6 +18,8 @@ static const subcommand commands[] = {
   {"perft", xq_perft_main, "count legal-move tree leaves (--divide per root move)"},
   {"bench", xq_bench_main, "perft over a fixed set of positions: nodes, time, nodes/s"},
   {"uci", xq_uci_main, "UCI/UCCI text mode: position, go perft, d"},
+  {"convert", xq_convert_main, "convert game files (PGN, XQF, DhtmlXQ) to PGN or DhtmlXQ"},
+  {"stats", xq_stats_main, "count games, plies, results and bad records of a game file"},
 };
 
 static void usage(FILE *out)

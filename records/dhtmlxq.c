@@ -1,0 +1,464 @@
+/*
+ * dhtmlxq.c -- DhtmlXQ, the dpxq.com web record (formats.md §7): reader
+ * and writer. Squares are two digits "xy", x the file 0-8 from Red's left
+ * and y the row 0-9 from the top (ICCS rank = 9 - y). Variations are
+ * [DhtmlXQ_move_B_S_N]: branch N leaving branch B at step S, steps being
+ * ply numbers counted from the start of the game (1 = first move).
+ */
+#define _GNU_SOURCE /* memmem */
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "internal.h"
+
+#define NAME_MAX_LEN 40 /* a DhtmlXQ tag name */
+
+/* Tag names kept as PGN tags. */
+static const struct {
+  const char *dhtml, *pgn;
+} tag_map[] = {{"title", "Title"},       {"event", "Event"},         {"date", "Date"},
+               {"place", "Site"},        {"round", "Round"},         {"table", "Table"},
+               {"red", "Red"},           {"redteam", "RedTeam"},     {"redrating", "RedElo"},
+               {"black", "Black"},       {"blackteam", "BlackTeam"}, {"blackrating", "BlackElo"},
+               {"remark", "Remark"},     {"author", "Annotator"},    {"timerule", "TimeControl"}};
+
+static const char *find(const char *s, const char *end, const char *what)
+{
+  size_t n = strlen(what);
+  if ((size_t)(end - s) < n) return NULL;
+  return memmem(s, (size_t)(end - s), what, n);
+}
+
+/* One tag of the block. */
+typedef struct dtag {
+  char name[NAME_MAX_LEN];
+  const char *v;
+  size_t n;
+} dtag;
+
+/* Moves of a 4-digit list: xyxy... Returns the count or -1 (bad text). */
+static int decode_moves(const char *s, size_t n, xq_move *out, int max)
+{
+  int k = 0;
+  size_t i = 0;
+  while (i < n && (s[i] == ' ' || s[i] == '\r' || s[i] == '\n' || s[i] == '\t')) i++;
+  while (n > i && (s[n - 1] == ' ' || s[n - 1] == '\r' || s[n - 1] == '\n' || s[n - 1] == '\t'))
+    n--;
+  if ((n - i) % 4) return -1;
+  for (; i < n; i += 4) {
+    for (int j = 0; j < 4; j++)
+      if (s[i + j] < '0' || s[i + j] > '9') return -1;
+    int fx = s[i] - '0', fy = s[i + 1] - '0', tx = s[i + 2] - '0', ty = s[i + 3] - '0';
+    if (fx > 8 || tx > 8) return -1;
+    if (k >= max) return -2;
+    out[k++] = XQ_MOVE(XQ_SQ(fx, 9 - fy), XQ_SQ(tx, 9 - ty));
+  }
+  return k;
+}
+
+/* Result of the free-text result tag (紅勝, 黑勝, 和棋, ...). */
+static xq_result parse_result(const char *v)
+{
+  if (strstr(v, "\xE5\x92\x8C")) return XQ_RESULT_DRAW; /* 和 */
+  if (strstr(v, "\xE7\xB4\x85\xE5\x8B\x9D") || strstr(v, "\xE7\xBA\xA2\xE8\x83\x9C") ||
+      strstr(v, "\xE5\x85\x88\xE5\x8B\x9D") || strstr(v, "\xE5\x85\x88\xE8\x83\x9C") ||
+      !strcmp(v, "1-0"))
+    return XQ_RESULT_RED_WINS; /* 紅勝 红胜 先勝 先胜 */
+  if (strstr(v, "\xE9\xBB\x91\xE5\x8B\x9D") || strstr(v, "\xE9\xBB\x91\xE8\x83\x9C") ||
+      strstr(v, "\xE5\x85\x88\xE8\xB2\xA0") || strstr(v, "\xE5\x85\x88\xE8\xB4\x9F") ||
+      !strcmp(v, "0-1"))
+    return XQ_RESULT_BLACK_WINS; /* 黑勝 黑胜 先負 先负 */
+  if (!strcmp(v, "1/2-1/2")) return XQ_RESULT_DRAW;
+  return XQ_RESULT_UNKNOWN;
+}
+
+/* A branch found in the block, before it is attached. */
+typedef struct branch {
+  int base, step, num;
+  const char *v;
+  size_t n;
+  int line; /* record line once attached, -1 before */
+} branch;
+
+typedef struct line_info {
+  int num;      /* branch number in the file */
+  int step;     /* step of its first move */
+  xq_pos start; /* position before its first move */
+} line_info;
+
+static int add_text_comment(xq_record *rec, int line, int after, const char *v, size_t n)
+{
+  char buf[XQ_REC_COMMENT_MAX];
+  size_t k = 0;
+  for (size_t i = 0; i < n && k < sizeof buf; i++) {
+    if (v[i] == '|' && i + 1 < n && v[i + 1] == '|') { /* "||" is a line break */
+      buf[k++] = '\n';
+      i++;
+    } else {
+      buf[k++] = v[i];
+    }
+  }
+  while (k > 0 && (buf[k - 1] == ' ' || buf[k - 1] == '\n')) k--;
+  if (k == 0) return XQ_OK;
+  return xq__add_comment_text(rec, line, after, buf, k);
+}
+
+/* Read a branch's moves onto `line` from `pos`, checking each. */
+static int play_branch(xq_record *rec, int line, xq_pos pos, const char *v, size_t n, int step,
+                       xq_error *err)
+{
+  xq_move *moves = malloc(sizeof(xq_move) * XQ_REC_PLIES_MAX);
+  if (!moves) return xq__rec_fail(err, XQ_ENOMEM, -1, 0, "out of memory");
+  int k = decode_moves(v, n, moves, XQ_REC_PLIES_MAX), rc = XQ_OK;
+  if (k < 0) {
+    rc = xq__rec_fail(err, k == -2 ? XQ_ELIMIT : XQ_ENOTATION, -1, 0,
+                      "DhtmlXQ move list of branch %d is not a list of 4-digit squares", line);
+    goto out;
+  }
+  for (int i = 0; i < k; i++) {
+    xq_undo u;
+    if (!xq_is_legal(&pos, moves[i])) {
+      int f = XQ_FROM(moves[i]), t = XQ_TO(moves[i]);
+      rc = xq__rec_fail(err, XQ_EILLEGAL, -1, step + i, "ply %d%s: %d%d%d%d (%c%d%c%d) is illegal",
+                        step + i, line ? " (in a variation)" : "", XQ_FILE(f), 9 - XQ_RANK(f),
+                        XQ_FILE(t), 9 - XQ_RANK(t), 'a' + XQ_FILE(f), XQ_RANK(f),
+                        'a' + XQ_FILE(t), XQ_RANK(t));
+      goto out;
+    }
+    if ((rc = xq_record_add_line_move(rec, line, moves[i])) != XQ_OK) {
+      rc = xq__rec_fail(err, XQ_ELIMIT, -1, step + i, "too many moves");
+      goto out;
+    }
+    xq_make(&pos, moves[i], &u);
+    if (line == 0) rec->end = pos;
+  }
+out:
+  free(moves);
+  return rc;
+}
+
+int xq_dhtmlxq_read(const char *text, size_t len, xq_record *rec, size_t *consumed, xq_error *err)
+{
+  if (consumed) *consumed = len;
+  if (!text || !rec) return xq__rec_fail(err, XQ_EINVAL, -1, 0, "NULL argument");
+  xq_record_reset(rec);
+  const char *end = text + len;
+  const char *b = find(text, end, "[DhtmlXQ]");
+  if (!b) return 0;
+  const char *e = find(b, end, "[/DhtmlXQ]");
+  if (consumed) *consumed = e ? (size_t)(e - text) + 10 : len;
+  if (!e) e = end;
+  rec->line = 1;
+  for (const char *p = text; p < b; p++) rec->line += *p == '\n';
+
+  dtag *tags = malloc(sizeof(dtag) * (XQ_REC_VARS_MAX + XQ_REC_COMMENTS_MAX + 64));
+  branch *br = malloc(sizeof(branch) * XQ_REC_VARS_MAX);
+  line_info *li = malloc(sizeof(line_info) * (XQ_REC_VARS_MAX + 1));
+  int nt = 0, nb = 0, rc = XQ_OK;
+  const int tags_max = XQ_REC_VARS_MAX + XQ_REC_COMMENTS_MAX + 64;
+  if (!tags || !br || !li) {
+    rc = xq__rec_fail(err, XQ_ENOMEM, -1, 0, "out of memory");
+    goto out;
+  }
+
+  /* Collect the tags: [DhtmlXQ_name]value[/...]; a value ends at the next
+   * tag of any kind, so mismatched closing tags do no harm. */
+  for (const char *p = b + 9; p < e;) {
+    const char *t = find(p, e, "[DhtmlXQ_");
+    if (!t) break;
+    const char *ne = t + 9;
+    while (ne < e && *ne != ']' && *ne != '[' && ne - t < NAME_MAX_LEN + 9) ne++;
+    if (ne >= e || *ne != ']' || ne - (t + 9) >= NAME_MAX_LEN) {
+      p = t + 9;
+      continue;
+    }
+    const char *v = ne + 1, *ve = v;
+    while (ve < e && *ve != '[') ve++;
+    if (nt >= tags_max) {
+      rc = xq__rec_fail(err, XQ_ELIMIT, -1, 0, "more than %d DhtmlXQ tags", tags_max);
+      goto out;
+    }
+    dtag *d = &tags[nt++];
+    memcpy(d->name, t + 9, (size_t)(ne - (t + 9)));
+    d->name[ne - (t + 9)] = '\0';
+    d->v = v;
+    d->n = (size_t)(ve - v);
+    p = ve;
+  }
+
+  /* Start position and side to move. */
+  int sq[32];
+  const dtag *binit = NULL, *movelist = NULL;
+  for (int i = 0; i < nt; i++) {
+    if (!strcmp(tags[i].name, "binit")) binit = &tags[i];
+    if (!strcmp(tags[i].name, "movelist")) movelist = &tags[i];
+  }
+  xq_pos start;
+  xq_pos_startpos(&start);
+  if (binit && binit->n) {
+    size_t n = binit->n;
+    while (n && (binit->v[n - 1] == ' ' || binit->v[n - 1] == '\n' || binit->v[n - 1] == '\r')) n--;
+    if (n != 64) {
+      rc = xq__rec_fail(err, XQ_EFEN, -1, 0, "DhtmlXQ binit has %zu characters, not 64", n);
+      goto out;
+    }
+    for (int i = 0; i < 32; i++) {
+      char x = binit->v[2 * i], y = binit->v[2 * i + 1];
+      if (x < '0' || x > '9' || y < '0' || y > '9') {
+        rc = xq__rec_fail(err, XQ_EFEN, -1, 0, "DhtmlXQ binit holds a non-digit");
+        goto out;
+      }
+      sq[i] = x == '9' && y == '9' ? -1 : x > '8' ? 999 : XQ_SQ(x - '0', 9 - (y - '0'));
+    }
+    /* The side to move: the colour of the first moved piece, or without
+     * moves firstnum (0 = Red moves first). */
+    int side = XQ_RED;
+    xq_move first[1];
+    if (movelist && decode_moves(movelist->v, movelist->n < 4 ? movelist->n : 4, first, 1) == 1) {
+      for (int i = 16; i < 32; i++)
+        if (sq[i] == XQ_FROM(first[0])) side = XQ_BLACK;
+    } else {
+      for (int i = 0; i < nt; i++)
+        if (!strcmp(tags[i].name, "firstnum") && tags[i].n && tags[i].v[0] == '1') side = XQ_BLACK;
+    }
+    xq_error why;
+    if (xq__pos_from_slots(sq, side, &start, &why) != XQ_OK) {
+      rc = xq__rec_fail(err, XQ_EFEN, -1, 0, "bad DhtmlXQ binit: %s", why.msg);
+      goto out;
+    }
+  }
+  rec->start = start;
+  rec->end = start;
+
+  /* Main line, then branches: each attached once its base is. */
+  if (movelist && (rc = play_branch(rec, 0, start, movelist->v, movelist->n, 1, err)) != XQ_OK)
+    goto out;
+  li[0].num = 0;
+  li[0].step = 1;
+  li[0].start = start;
+  for (int i = 0; i < nt; i++) {
+    int base, step, num, used;
+    if (strncmp(tags[i].name, "move_", 5)) continue;
+    if (sscanf(tags[i].name + 5, "%d_%d_%d%n", &base, &step, &num, &used) != 3 ||
+        tags[i].name[5 + used] || num <= 0 || step <= 0 || base < 0) {
+      rc = xq__rec_fail(err, XQ_ENOTATION, -1, 0, "bad DhtmlXQ branch tag %s", tags[i].name);
+      goto out;
+    }
+    if (nb >= XQ_REC_VARS_MAX) {
+      rc = xq__rec_fail(err, XQ_ELIMIT, -1, 0, "more than %d variations", XQ_REC_VARS_MAX);
+      goto out;
+    }
+    br[nb++] = (branch){base, step, num, tags[i].v, tags[i].n, -1};
+  }
+  for (int attached = 1; attached;) {
+    attached = 0;
+    for (int i = 0; i < nb; i++) {
+      if (br[i].line >= 0) continue;
+      int parent = -1;
+      for (int l = 0; l <= rec->n_vars; l++)
+        if (li[l].num == br[i].base) parent = l;
+      if (parent < 0) continue;
+      const xq_move *pm;
+      int pn;
+      xq_record_line(rec, parent, &pm, &pn);
+      int at = br[i].step - li[parent].step;
+      if (at < 0 || at >= pn) {
+        rc = xq__rec_fail(err, XQ_ENOTATION, -1, 0,
+                          "DhtmlXQ branch %d leaves branch %d at step %d, which it does not have",
+                          br[i].num, br[i].base, br[i].step);
+        goto out;
+      }
+      int line = xq_record_add_variation(rec, parent, at);
+      if (line < 0) {
+        rc = xq__rec_fail(err, XQ_ELIMIT, -1, 0, "too many or too deeply nested variations");
+        goto out;
+      }
+      xq_pos pos = li[parent].start;
+      xq_undo u;
+      for (int k = 0; k < at; k++) xq_make(&pos, pm[k], &u);
+      li[line] = (line_info){br[i].num, br[i].step, pos};
+      br[i].line = line;
+      if ((rc = play_branch(rec, line, pos, br[i].v, br[i].n, br[i].step, err)) != XQ_OK) goto out;
+      xq_record_pack(rec);
+      attached = 1;
+    }
+  }
+  for (int i = 0; i < nb; i++)
+    if (br[i].line < 0) {
+      rc = xq__rec_fail(err, XQ_ENOTATION, -1, 0, "DhtmlXQ branch %d leaves branch %d, which is missing",
+                        br[i].num, br[i].base);
+      goto out;
+    }
+
+  /* Comments and the other tags. */
+  for (int i = 0; i < nt; i++) {
+    const dtag *d = &tags[i];
+    if (!strncmp(d->name, "comment", 7)) {
+      int a, c, used = 0, line = 0, after;
+      if (sscanf(d->name + 7, "%d_%d%n", &a, &c, &used) == 2 && !d->name[7 + used]) {
+        line = -1;
+        for (int l = 0; l <= rec->n_vars; l++)
+          if (li[l].num == a) line = l;
+        if (line < 0) continue; /* a comment on a branch that is not there */
+        after = c - li[line].step + 1;
+      } else if (sscanf(d->name + 7, "%d%n", &a, &used) == 1 && !d->name[7 + used]) {
+        after = a;
+      } else {
+        continue;
+      }
+      if (after < 0) continue;
+      if ((rc = add_text_comment(rec, line, after, d->v, d->n)) != XQ_OK) {
+        rc = xq__rec_fail(err, XQ_ELIMIT, -1, 0, "too many comments");
+        goto out;
+      }
+      continue;
+    }
+    char value[XQ_REC_TAG_VALUE_MAX];
+    size_t n = d->n < sizeof value - 1 ? d->n : sizeof value - 1;
+    memcpy(value, d->v, n);
+    value[n] = '\0';
+    while (n && (value[n - 1] == ' ' || value[n - 1] == '\n' || value[n - 1] == '\r')) value[--n] = '\0';
+    if (!n) continue;
+    if (!strcmp(d->name, "result")) {
+      rec->result = parse_result(value);
+      continue;
+    }
+    if (!strcmp(d->name, "open")) {
+      /* "D29 顺炮直车对横车": the ECCO code, then the opening's name */
+      char *sp = strchr(value, ' ');
+      if (n >= 3 && value[0] >= 'A' && value[0] <= 'E' && sp == value + 3) {
+        *sp = '\0';
+        xq_record_set_tag(rec, "ECCO", value);
+        if (sp[1]) xq_record_set_tag(rec, "Opening", sp + 1);
+      } else {
+        xq_record_set_tag(rec, "Opening", value);
+      }
+      continue;
+    }
+    for (size_t k = 0; k < sizeof tag_map / sizeof tag_map[0]; k++)
+      if (!strcmp(d->name, tag_map[k].dhtml)) {
+        if (!strcmp(tag_map[k].pgn, "Date"))
+          for (char *q = value; *q; q++)
+            if (*q == '-') *q = '.';
+        xq_record_set_tag(rec, tag_map[k].pgn, value);
+      }
+  }
+  xq_record_set_tag(rec, "Result", xq_result_pgn(rec->result));
+  xq_record_pack(rec);
+  rc = 1;
+out:
+  free(tags);
+  free(br);
+  free(li);
+  return rc;
+}
+
+/* ---- writer --------------------------------------------------------- */
+
+static void put_tag(FILE *out, const char *name, const char *value)
+{
+  if (!value || !*value) return;
+  fprintf(out, "[DhtmlXQ_%s]", name);
+  for (const char *p = value; *p; p++) {
+    if (*p == '[') fputs("\xEF\xBC\xBB", out); /* ［: '[' would start a tag */
+    else if (*p == ']') fputs("\xEF\xBC\xBD", out);
+    else if (*p == '\n') fputs("||", out);
+    else if (*p != '\r') fputc(*p, out);
+  }
+  fprintf(out, "[/DhtmlXQ_%s]\n", name);
+}
+
+static void put_moves(FILE *out, const xq_move *m, int n)
+{
+  for (int i = 0; i < n; i++) {
+    int f = XQ_FROM(m[i]), t = XQ_TO(m[i]);
+    fprintf(out, "%d%d%d%d", XQ_FILE(f), 9 - XQ_RANK(f), XQ_FILE(t), 9 - XQ_RANK(t));
+  }
+}
+
+int xq_dhtmlxq_write(FILE *out, xq_record *rec, xq_error *err)
+{
+  static const char *const results[4] = {"\xE6\x9C\xAA\xE7\x9F\xA5", /* 未知 */
+                                         "\xE7\xBA\xA2\xE8\x83\x9C", /* 红胜 */
+                                         "\xE9\xBB\x91\xE8\x83\x9C", /* 黑胜 */
+                                         "\xE5\x92\x8C\xE6\xA3\x8B"}; /* 和棋 */
+  char buf[XQ_REC_TAG_VALUE_MAX * 2];
+  int sq[32];
+
+  if (!out || !rec) return xq__rec_fail(err, XQ_EINVAL, -1, 0, "NULL argument");
+  xq_record_pack(rec);
+  fputs("[DhtmlXQ]\n", out);
+  put_tag(out, "ver", "www_dpxq_com");
+  const char *title = xq_record_tag(rec, "Title");
+  const char *red = xq_record_tag(rec, "Red"), *black = xq_record_tag(rec, "Black");
+  if (!title && red && black) {
+    snprintf(buf, sizeof buf, "%s vs %s", red, black);
+    title = buf;
+  }
+  put_tag(out, "title", title);
+  for (size_t k = 0; k < sizeof tag_map / sizeof tag_map[0]; k++) {
+    if (!strcmp(tag_map[k].dhtml, "title")) continue;
+    const char *v = xq_record_tag(rec, tag_map[k].pgn);
+    if (!v) continue;
+    if (!strcmp(tag_map[k].pgn, "Date")) {
+      char d[XQ_REC_TAG_VALUE_MAX];
+      snprintf(d, sizeof d, "%s", v);
+      for (char *q = d; *q; q++)
+        if (*q == '.') *q = '-';
+      put_tag(out, "date", d);
+    } else {
+      put_tag(out, tag_map[k].dhtml, v);
+    }
+  }
+  put_tag(out, "result", results[rec->result]);
+  const char *ecco = xq_record_tag(rec, "ECCO"), *open = xq_record_tag(rec, "Opening");
+  if (ecco || open) {
+    char o[XQ_REC_TAG_VALUE_MAX * 2 + 2];
+    snprintf(o, sizeof o, "%s%s%s", ecco ? ecco : "", ecco && open ? " " : "", open ? open : "");
+    put_tag(out, "open", o);
+  }
+
+  xq__slots_from_pos(&rec->start, sq);
+  fputs("[DhtmlXQ_binit]", out);
+  for (int i = 0; i < 32; i++) {
+    if (sq[i] < 0) fputs("99", out);
+    else fprintf(out, "%d%d", XQ_FILE(sq[i]), 9 - XQ_RANK(sq[i]));
+  }
+  fputs("[/DhtmlXQ_binit]\n", out);
+  fputs("[DhtmlXQ_movelist]", out);
+  put_moves(out, rec->moves, rec->n_moves);
+  fputs("[/DhtmlXQ_movelist]\n", out);
+
+  /* Steps of each line's first move, from the start of the game. */
+  int *step = malloc(sizeof(int) * (size_t)(rec->n_vars + 1));
+  if (!step) return xq__rec_fail(err, XQ_ENOMEM, -1, 0, "out of memory");
+  step[0] = 1;
+  for (int v = 0; v < rec->n_vars; v++) {
+    const xq_variation *x = &rec->vars[v];
+    step[v + 1] = step[x->parent] + x->at; /* parents come before children */
+    fprintf(out, "[DhtmlXQ_move_%d_%d_%d]", x->parent, step[v + 1], v + 1);
+    put_moves(out, rec->var_moves + x->first, x->n);
+    fprintf(out, "[/DhtmlXQ_move_%d_%d_%d]\n", x->parent, step[v + 1], v + 1);
+  }
+  for (int i = 0; i < rec->n_comments; i++) {
+    const xq_comment *c = &rec->comments[i];
+    char name[48], *text = malloc(c->len + 1);
+    if (!text) {
+      free(step);
+      return xq__rec_fail(err, XQ_ENOMEM, -1, 0, "out of memory");
+    }
+    memcpy(text, rec->text + c->off, c->len);
+    text[c->len] = '\0';
+    if (c->line == 0) snprintf(name, sizeof name, "comment%d", c->after);
+    else snprintf(name, sizeof name, "comment%d_%d", c->line, step[c->line] + c->after - 1);
+    put_tag(out, name, text);
+    free(text);
+  }
+  free(step);
+  put_tag(out, "firstnum", rec->start.side == XQ_BLACK ? "1" : "0");
+  put_tag(out, "generator", "xqref");
+  fputs("[/DhtmlXQ]\n", out);
+  if (ferror(out)) return xq__rec_fail(err, XQ_EIO, -1, 0, "write error");
+  return XQ_OK;
+}

@@ -1,0 +1,234 @@
+/*
+ * games.c -- the games of a file of any record format, one at a time:
+ * PGN streamed through the PGN reader, XQF and DhtmlXQ read whole (they
+ * are small) and handed out game by game.
+ */
+#define _GNU_SOURCE /* memmem */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "internal.h"
+
+#define SNIFF_LEN 65536 /* bytes looked at to tell the format */
+
+struct xq_games {
+  xq_rec_format fmt;
+  FILE *f;
+  int own;            /* f is ours to close */
+  int flags;
+  xq_pgn_reader *pgn;
+  char *data;         /* XQF bytes or DhtmlXQ text (UTF-8) */
+  size_t len, at;
+  long index;         /* games handed out */
+  long lines;         /* line breaks in data[0..at) */
+  int done;
+  long long size;
+};
+
+/* Read all of `f` (at most `max` bytes) into a new buffer. */
+static int slurp(FILE *f, size_t max, char **out, size_t *len, xq_error *err)
+{
+  size_t cap = 1 << 16, n = 0;
+  char *b = malloc(cap);
+  if (!b) return xq__rec_fail(err, XQ_ENOMEM, -1, 0, "out of memory");
+  for (;;) {
+    if (n == cap) {
+      if (cap > max) {
+        free(b);
+        return xq__rec_fail(err, XQ_ELIMIT, -1, 0, "file larger than %zu bytes", max);
+      }
+      char *nb = realloc(b, cap * 2);
+      if (!nb) {
+        free(b);
+        return xq__rec_fail(err, XQ_ENOMEM, -1, 0, "out of memory");
+      }
+      b = nb;
+      cap *= 2;
+    }
+    size_t k = fread(b + n, 1, cap - n, f);
+    n += k;
+    if (k == 0) break;
+  }
+  if (ferror(f)) {
+    free(b);
+    return xq__rec_fail(err, XQ_EIO, -1, 0, "read error");
+  }
+  if (n > max) {
+    free(b);
+    return xq__rec_fail(err, XQ_ELIMIT, -1, 0, "file larger than %zu bytes", max);
+  }
+  *out = b;
+  *len = n;
+  return XQ_OK;
+}
+
+int xq_games_open(xq_games **out, const char *path, int flags, xq_error *err)
+{
+  if (!out || !path) return xq__rec_fail(err, XQ_EINVAL, -1, 0, "NULL argument");
+  xq_games *g = calloc(1, sizeof *g);
+  if (!g) return xq__rec_fail(err, XQ_ENOMEM, -1, 0, "out of memory");
+  g->flags = flags;
+  g->size = -1;
+  int rc;
+
+  if (!strcmp(path, "-")) {
+    g->f = stdin;
+  } else {
+    g->f = fopen(path, "rb");
+    if (!g->f) {
+      free(g);
+      return xq__rec_fail(err, XQ_EIO, -1, 0, "cannot open %s", path);
+    }
+    g->own = 1;
+    struct stat st;
+    if (fstat(fileno(g->f), &st) == 0 && S_ISREG(st.st_mode)) g->size = (long long)st.st_size;
+  }
+
+  /* Tell the format from the first bytes of a regular file; a pipe is PGN. */
+  g->fmt = XQ_FMT_PGN;
+  if (g->size >= 0) {
+    char *sniff = malloc(SNIFF_LEN);
+    if (!sniff) {
+      xq_games_close(g);
+      return xq__rec_fail(err, XQ_ENOMEM, -1, 0, "out of memory");
+    }
+    size_t n = fread(sniff, 1, SNIFF_LEN, g->f);
+    if (n >= 2 && sniff[0] == 'X' && sniff[1] == 'Q') g->fmt = XQ_FMT_XQF;
+    else if (memmem(sniff, n, "[DhtmlXQ", 8)) g->fmt = XQ_FMT_DHTMLXQ;
+    free(sniff);
+    if (fseek(g->f, 0, SEEK_SET) != 0) {
+      xq_games_close(g);
+      return xq__rec_fail(err, XQ_EIO, -1, 0, "cannot seek in %s", path);
+    }
+  }
+
+  if (g->fmt == XQ_FMT_PGN) {
+    rc = xq_pgn_open(&g->pgn, g->f, flags);
+    if (rc != XQ_OK) {
+      xq_games_close(g);
+      return xq__rec_fail(err, rc, -1, 0, "out of memory");
+    }
+  } else {
+    size_t max = g->fmt == XQ_FMT_XQF ? XQ_XQF_FILE_MAX : XQ_DHTMLXQ_INPUT_MAX;
+    if ((rc = slurp(g->f, max, &g->data, &g->len, err)) != XQ_OK) {
+      xq_games_close(g);
+      return rc;
+    }
+    if (g->fmt == XQ_FMT_DHTMLXQ && !xq__utf8_valid(g->data, g->len)) {
+      /* GBK or BIG5 page: convert it whole */
+      xq__decoder dec;
+      xq__decoder_init(&dec);
+      size_t cap = g->len * 2 + 1;
+      char *u = malloc(cap);
+      int n = u && cap < 0x7FFFFFFF ? xq__decode(&dec, g->data, g->len, u, cap) : -1;
+      xq__decoder_close(&dec);
+      if (n < 0) {
+        free(u);
+        xq_games_close(g);
+        return xq__rec_fail(err, XQ_ENOMEM, -1, 0, "cannot convert %s to UTF-8", path);
+      }
+      free(g->data);
+      g->data = u;
+      g->len = (size_t)n;
+    }
+  }
+  *out = g;
+  return XQ_OK;
+}
+
+/* Apply the reader flags to a record read whole. */
+static void strip(xq_record *rec, int flags)
+{
+  if (flags & XQ_PGN_NO_COMMENTS) {
+    rec->n_comments = 0;
+    rec->text_len = 0;
+  }
+  if (!(flags & XQ_PGN_VARIATIONS)) {
+    int k = 0;
+    for (int i = 0; i < rec->n_comments; i++)
+      if (rec->comments[i].line == 0) rec->comments[k++] = rec->comments[i];
+    rec->n_comments = k;
+    rec->n_vars = 0;
+    rec->n_var_moves = 0;
+    rec->vars_packed = 1;
+  }
+}
+
+/* Prefix err->msg with "game N: " for the whole-file formats. */
+static int name_game(xq_error *err, long game, int rc)
+{
+  if (err) {
+    char prefix[48];
+    snprintf(prefix, sizeof prefix, "game %ld: ", game);
+    xq__rec_prefix(err, prefix);
+  }
+  return rc;
+}
+
+int xq_games_next(xq_games *g, xq_record *rec, xq_error *err)
+{
+  if (!g || !rec) return xq__rec_fail(err, XQ_EINVAL, -1, 0, "NULL argument");
+  if (g->fmt == XQ_FMT_PGN) return xq_pgn_next(g->pgn, rec, err);
+  if (g->done) return 0;
+  int rc;
+  if (g->fmt == XQ_FMT_XQF) {
+    g->done = 1;
+    g->at = g->len;
+    rc = xq_xqf_read((const unsigned char *)g->data, g->len, rec, NULL, err);
+    rec->game = ++g->index;
+    if (rc != XQ_OK) return name_game(err, rec->game, rc);
+    strip(rec, g->flags);
+    return 1;
+  }
+  size_t used = 0;
+  rc = xq_dhtmlxq_read(g->data + g->at, g->len - g->at, rec, &used, err);
+  long line = g->lines + rec->line;
+  for (size_t i = g->at; i < g->at + used; i++) g->lines += g->data[i] == '\n';
+  g->at += used;
+  if (rc == 0) {
+    g->done = 1;
+    return 0;
+  }
+  rec->game = ++g->index;
+  rec->line = line;
+  if (rc < 0) return name_game(err, rec->game, rc);
+  strip(rec, g->flags);
+  return 1;
+}
+
+xq_rec_format xq_games_format(const xq_games *g)
+{
+  return g ? g->fmt : XQ_FMT_PGN;
+}
+
+long long xq_games_offset(const xq_games *g)
+{
+  if (!g) return 0;
+  return g->fmt == XQ_FMT_PGN ? xq_pgn_offset(g->pgn) : (long long)g->at;
+}
+
+long long xq_games_size(const xq_games *g)
+{
+  return g ? g->size : -1;
+}
+
+void xq_games_close(xq_games *g)
+{
+  if (!g) return;
+  xq_pgn_close(g->pgn);
+  if (g->own && g->f) fclose(g->f);
+  free(g->data);
+  free(g);
+}
+
+int xq_record_read_file(const char *path, xq_record *rec, xq_error *err)
+{
+  xq_games *g;
+  int rc = xq_games_open(&g, path, XQ_PGN_VARIATIONS, err);
+  if (rc != XQ_OK) return rc;
+  rc = xq_games_next(g, rec, err);
+  xq_games_close(g);
+  if (rc == 0) return xq__rec_fail(err, XQ_ENOTATION, -1, 0, "no game in %s", path);
+  return rc < 0 ? rc : XQ_OK;
+}

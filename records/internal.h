@@ -1,0 +1,80 @@
+/*
+ * internal.h -- helpers shared by the record readers and writers. Not for
+ * use outside records/.
+ */
+#ifndef XQ_RECORDS_INTERNAL_H
+#define XQ_RECORDS_INTERNAL_H
+
+#include <stdarg.h>
+
+#include "records.h"
+
+/* ---- errors (records/text.c) -------------------------------------- */
+
+/* Fill `err` (may be NULL) with `code`, `pos`, `ply` and a printf-style
+ * message; returns `code`. */
+int xq__rec_fail(xq_error *err, int code, int pos, int ply, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+
+/* Put `prefix` in front of err->msg (may be NULL), cutting the message
+ * to fit. Cannot fail. */
+void xq__rec_prefix(xq_error *err, const char *prefix);
+
+/* ---- text encodings (records/text.c) ------------------------------ */
+
+/* True when s[0..n) is well-formed UTF-8. */
+int xq__utf8_valid(const char *s, size_t n);
+
+/* GB18030 (GBK) to UTF-8. A converter is opened lazily into *cd (an
+ * iconv_t kept by the caller, initialised to (void *)-1; release it with
+ * xq__gbk_close). Writes at most cap - 1 bytes and a terminator; bytes
+ * that are not GB18030 become U+FFFD. Returns the length written, or
+ * XQ_ELIMIT when `cap` is too small, XQ_EINVAL when the converter cannot
+ * be opened. */
+int xq__gbk_to_utf8(void **cd, const char *in, size_t n, char *out, size_t cap);
+void xq__gbk_close(void **cd);
+
+/* Bytes s[0..n) as UTF-8 into out (cap bytes, terminated): kept when
+ * already UTF-8, converted from GB18030 otherwise. Returns the length or
+ * a negative code as xq__gbk_to_utf8. */
+int xq__to_utf8(void **cd, const char *s, size_t n, char *out, size_t cap);
+
+/* Legacy text to UTF-8 for the text formats: UTF-8 stays; other text is
+ * read as GB18030 (mainland files) or BIG5 (Taiwan, Hong Kong), whichever
+ * decoding reads like a game record (formats.md §4: decode mainland files
+ * as GB18030, detect BIG5 heuristically). Once one wins clearly it is
+ * kept for the rest of the input. */
+typedef struct xq__decoder {
+  void *gbk, *big5; /* iconv converters, (void *)-1 until opened */
+  int choice;       /* 0 undecided, 1 GB18030, 2 BIG5 */
+  char *tmp;        /* scratch for the second decoding */
+  size_t tmp_cap;
+} xq__decoder;
+
+void xq__decoder_init(xq__decoder *d);
+void xq__decoder_close(xq__decoder *d);
+
+/* s[0..n) as UTF-8 into out (cap bytes, terminated). Returns the length
+ * or XQ_ELIMIT (cap too small) / XQ_EINVAL (no converter). */
+int xq__decode(xq__decoder *d, const char *s, size_t n, char *out, size_t cap);
+
+/* ---- piece tables (records/text.c) -------------------------------- */
+
+/* Kind of slot i (0..31) of the XQF/DhtmlXQ piece order R N B A K A B N R
+ * C C P P P P P, Red (0-15) then Black (16-31). */
+xq_kind xq__slot_kind(int slot);
+
+/* Set up `out` from slot squares sq[32] (engine squares, -1 = absent) and
+ * the side to move; the position must pass xq_pos_validate. Returns XQ_OK
+ * or XQ_EFEN (err says why; pos -1). */
+int xq__pos_from_slots(const int sq[32], int side, xq_pos *out, xq_error *err);
+
+/* Slot squares of `pos` (engine squares, -1 absent), each kind's pieces
+ * taking its slots in file then rank order. Cannot fail. */
+void xq__slots_from_pos(const xq_pos *pos, int sq[32]);
+
+/* Append the text of `c` into `rec` with xq_record_add_comment after
+ * replacing "\r\n" and "\r" by '\n'. Returns as that call. */
+int xq__add_comment_text(xq_record *rec, int line, int after, const char *text, size_t len);
+
+#endif /* XQ_RECORDS_INTERNAL_H */

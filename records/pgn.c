@@ -1,0 +1,716 @@
+/*
+ * pgn.c -- the streaming XQ-PGN reader (formats.md §5): one game at a
+ * time from a FILE, in bounded memory, whatever the size of the file.
+ *
+ * Lines are read into a fixed buffer (XQ_PGN_LINE_MAX) and turned into
+ * UTF-8 one by one (a line that is not UTF-8 is GB18030). A game is its
+ * tag lines, then movetext up to the result token, or up to the next tag
+ * line or the end of the input. A bad game is skipped up to the next tag
+ * line that starts a game, so one bad record never hides the next one.
+ */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "internal.h"
+
+#define TOKEN_MAX 64 /* a move token, longer ones are not moves */
+
+/* One line of play being read: the main line (0) or a variation. */
+typedef struct line_ctx {
+  int line;    /* record line number */
+  int n;       /* moves read on it */
+  xq_pos pos;  /* position after them */
+  xq_pos prev; /* position before the last of them */
+} line_ctx;
+
+struct xq_pgn_reader {
+  FILE *in;
+  int flags;
+  int eof, ioerr;
+  int skip_lf;         /* the last line ended in CR: a following LF is part of it */
+  int bom_checked;
+  long long offset;    /* bytes consumed */
+  long lineno;         /* number of the line in line[] */
+  long games;          /* games started */
+  int have;            /* line[] holds a line not yet consumed */
+  int trailer;         /* after a result: ignore text up to the next tag line */
+  int too_long;        /* line[] was cut at XQ_PGN_LINE_MAX */
+  size_t len, cur;     /* length of line[] and the read cursor in it */
+  xq__decoder dec;     /* GBK / BIG5 to UTF-8 */
+  size_t bpos, blen;
+  char buf[XQ_PGN_CHUNK];
+  char raw[XQ_PGN_LINE_MAX + 1];
+  char line[XQ_PGN_LINE_MAX * 2 + 1];
+  char comment[XQ_REC_COMMENT_MAX + 1];
+  line_ctx ctx[XQ_REC_VAR_DEPTH_MAX + 1];
+};
+
+/* Per-game reading state. */
+typedef struct game_state {
+  xq_notation notation; /* from [Format]; other notations are tried too */
+  int have_format;
+  int ranks_from_1;     /* [Variant "xiangqi"]: ICCS ranks 1-10 */
+  int depth;            /* open variations */
+  int in_comment;
+  long comment_line;    /* where the open comment or variation started */
+  long var_line;
+  size_t clen;
+  int comment_line_no;  /* record line the comment belongs to */
+  int comment_after;
+  xq_result token_result;
+  int have_result_token;
+} game_state;
+
+int xq_pgn_open(xq_pgn_reader **out, FILE *in, int flags)
+{
+  if (!out || !in) return XQ_EINVAL;
+  xq_pgn_reader *r = calloc(1, sizeof *r);
+  if (!r) return XQ_ENOMEM;
+  r->in = in;
+  r->flags = flags;
+  xq__decoder_init(&r->dec);
+  *out = r;
+  return XQ_OK;
+}
+
+void xq_pgn_close(xq_pgn_reader *r)
+{
+  if (!r) return;
+  xq__decoder_close(&r->dec);
+  free(r);
+}
+
+long long xq_pgn_offset(const xq_pgn_reader *r)
+{
+  return r ? r->offset : 0;
+}
+
+/* ---- lines -------------------------------------------------------- */
+
+static int fill(xq_pgn_reader *r)
+{
+  if (r->eof) return 0;
+  r->blen = fread(r->buf, 1, sizeof r->buf, r->in);
+  r->bpos = 0;
+  if (r->blen == 0) {
+    if (ferror(r->in)) r->ioerr = 1;
+    r->eof = 1;
+    return 0;
+  }
+  return 1;
+}
+
+/* Read the next line into line[] (UTF-8, no line end). Returns 1, 0 at the
+ * end of the input, or XQ_EIO. A line longer than XQ_PGN_LINE_MAX is cut
+ * there and flagged too_long; the rest of it is skipped. */
+static int read_line(xq_pgn_reader *r)
+{
+  size_t n = 0;
+  int got = 0, hi = 0;
+
+  r->too_long = 0;
+  for (;;) {
+    if (r->bpos == r->blen && !fill(r)) break;
+    unsigned char c = (unsigned char)r->buf[r->bpos++];
+    r->offset++;
+    if (r->skip_lf) {
+      r->skip_lf = 0;
+      if (c == '\n') continue;
+    }
+    got = 1;
+    if (c == '\n') break;
+    if (c == '\r') {
+      r->skip_lf = 1;
+      break;
+    }
+    if (n < XQ_PGN_LINE_MAX) {
+      r->raw[n++] = (char)c;
+      hi |= c & 0x80;
+    } else {
+      r->too_long = 1;
+    }
+  }
+  if (r->ioerr) return XQ_EIO;
+  if (!got) return 0;
+  r->lineno++;
+  size_t b = 0;
+  if (!r->bom_checked) {
+    r->bom_checked = 1;
+    if (n >= 3 && !memcmp(r->raw, "\xEF\xBB\xBF", 3)) b = 3;
+  }
+  if (hi) {
+    int k = xq__decode(&r->dec, r->raw + b, n - b, r->line, sizeof r->line);
+    if (k < 0) k = 0; /* cannot happen: line[] has room for any line */
+    r->len = (size_t)k;
+  } else {
+    memcpy(r->line, r->raw + b, n - b);
+    r->len = n - b;
+    r->line[r->len] = '\0';
+  }
+  r->cur = 0;
+  return 1;
+}
+
+/* Make sure line[] holds an unconsumed line. Returns as read_line. */
+static int need_line(xq_pgn_reader *r)
+{
+  if (r->have) return 1;
+  int rc = read_line(r);
+  if (rc == 1) r->have = 1;
+  return rc;
+}
+
+static int is_blank(int c)
+{
+  return c == ' ' || c == '\t' || c == '\f' || c == '\v';
+}
+
+/* Offset of the first non-blank byte of line[] from `i` (U+3000, the
+ * ideographic space, counts as blank). */
+static size_t skip_blanks(const xq_pgn_reader *r, size_t i)
+{
+  for (;;) {
+    if (i < r->len && is_blank((unsigned char)r->line[i])) {
+      i++;
+    } else if (i + 2 < r->len && (unsigned char)r->line[i] == 0xE3 &&
+               (unsigned char)r->line[i + 1] == 0x80 && (unsigned char)r->line[i + 2] == 0x80) {
+      i += 3;
+    } else {
+      return i;
+    }
+  }
+}
+
+/* True when the line starts (after blanks) with '['. */
+static int tag_start(const xq_pgn_reader *r)
+{
+  size_t i = skip_blanks(r, 0);
+  return i < r->len && r->line[i] == '[';
+}
+
+/* True when the line looks like a tag pair: [Name "... */
+static int looks_like_tag(const xq_pgn_reader *r)
+{
+  size_t i = skip_blanks(r, 0);
+  if (i >= r->len || r->line[i] != '[') return 0;
+  i++;
+  size_t s = i;
+  while (i < r->len && (isalnum((unsigned char)r->line[i]) || r->line[i] == '_')) i++;
+  if (i == s) return 0;
+  while (i < r->len && is_blank((unsigned char)r->line[i])) i++;
+  return i < r->len && r->line[i] == '"';
+}
+
+/* ---- errors and recovery ------------------------------------------ */
+
+static int game_fail(xq_pgn_reader *r, const xq_record *rec, xq_error *err, int code, int ply,
+                     const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+
+static int game_fail(xq_pgn_reader *r, const xq_record *rec, xq_error *err, int code, int ply,
+                     const char *fmt, ...)
+{
+  if (err) {
+    char prefix[96];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+    va_end(ap);
+    err->code = code;
+    err->pos = r->lineno > 0x7FFFFFFF ? 0x7FFFFFFF : (int)r->lineno;
+    err->ply = ply;
+    if (ply > 0)
+      snprintf(prefix, sizeof prefix, "game %ld, line %ld, ply %d: ", rec->game, r->lineno, ply);
+    else
+      snprintf(prefix, sizeof prefix, "game %ld, line %ld: ", rec->game, r->lineno);
+    xq__rec_prefix(err, prefix);
+  }
+  return code;
+}
+
+/* Skip the rest of a bad game: its remaining tag lines (when the problem
+ * was among the tags), then its movetext up to the next tag line, which
+ * stays for the next call. With `drop`, the current line is the bad one
+ * and goes too (after its braces are counted). Braces are followed so
+ * that a tag-like line inside a comment is not taken for the next game. */
+static int skip_game(xq_pgn_reader *r, int in_tags, int in_comment, int drop)
+{
+  int rc;
+
+  if (drop && r->have) {
+    /* a line cut at the length limit tells nothing reliable about braces */
+    for (size_t k = r->cur; k < r->len && !r->too_long; k++) {
+      if (!in_comment && r->line[k] == '{') in_comment = 1;
+      else if (in_comment && r->line[k] == '}') in_comment = 0;
+    }
+    r->have = 0;
+  }
+  for (;;) {
+    if ((rc = need_line(r)) <= 0) return rc;
+    size_t i = skip_blanks(r, 0);
+    int blank = i == r->len;
+    if (in_tags) {
+      if (!blank && r->line[i] == '[') {
+        r->have = 0;
+        continue;
+      }
+      in_tags = 0;
+      if (blank) {
+        r->have = 0;
+        continue;
+      }
+    }
+    if (!in_comment && !blank && r->line[i] == '[') return 1; /* the next game */
+    for (size_t k = i; k < r->len; k++) {
+      if (!in_comment && r->line[k] == '{') in_comment = 1;
+      else if (in_comment && r->line[k] == '}') in_comment = 0;
+    }
+    r->have = 0;
+  }
+}
+
+/* ---- tags ---------------------------------------------------------- */
+
+/* Parse the tag pairs of line[]. Returns XQ_OK, 1 when a tag name repeats
+ * (the line starts the next game; nothing consumed), or an error. */
+static int parse_tags(xq_pgn_reader *r, xq_record *rec, xq_error *err)
+{
+  size_t i = skip_blanks(r, 0);
+  char name[XQ_REC_TAG_NAME_MAX];
+  char value[XQ_REC_TAG_VALUE_MAX];
+  int first = 1;
+
+  while (i < r->len) {
+    if (r->line[i] != '[')
+      return game_fail(r, rec, err, XQ_ENOTATION, 0, "text after a tag pair: \"%.20s\"",
+                       r->line + i);
+    i++;
+    while (i < r->len && is_blank((unsigned char)r->line[i])) i++;
+    size_t s = i;
+    while (i < r->len && (isalnum((unsigned char)r->line[i]) || r->line[i] == '_')) i++;
+    if (i == s) return game_fail(r, rec, err, XQ_ENOTATION, 0, "malformed tag: no name");
+    if (i - s >= sizeof name)
+      return game_fail(r, rec, err, XQ_ELIMIT, 0, "tag name longer than %d bytes",
+                       XQ_REC_TAG_NAME_MAX - 1);
+    memcpy(name, r->line + s, i - s);
+    name[i - s] = '\0';
+    if (first && xq_record_tag(rec, name)) return 1;
+    first = 0;
+    while (i < r->len && is_blank((unsigned char)r->line[i])) i++;
+    if (i >= r->len || r->line[i] != '"')
+      return game_fail(r, rec, err, XQ_ENOTATION, 0, "malformed tag %s: no opening quote", name);
+    i++;
+    size_t n = 0;
+    for (;;) {
+      if (i >= r->len)
+        return game_fail(r, rec, err, XQ_ENOTATION, 0, "malformed tag %s: no closing quote",
+                         name);
+      char c = r->line[i++];
+      if (c == '"') break;
+      if (c == '\\' && i < r->len && (r->line[i] == '"' || r->line[i] == '\\')) c = r->line[i++];
+      if (n + 1 >= sizeof value)
+        return game_fail(r, rec, err, XQ_ELIMIT, 0, "tag %s longer than %d bytes", name,
+                         XQ_REC_TAG_VALUE_MAX - 1);
+      value[n++] = c;
+    }
+    value[n] = '\0';
+    while (i < r->len && is_blank((unsigned char)r->line[i])) i++;
+    if (i >= r->len || r->line[i] != ']')
+      return game_fail(r, rec, err, XQ_ENOTATION, 0, "malformed tag %s: no closing ']'", name);
+    i = skip_blanks(r, i + 1);
+    int rc = xq_record_set_tag(rec, name, value);
+    if (rc == XQ_ELIMIT)
+      return game_fail(r, rec, err, rc, 0, "more than %d tags", XQ_REC_TAGS_MAX);
+  }
+  return XQ_OK;
+}
+
+/* Apply the tags that change how the game is read: FEN, Format, Variant. */
+static int apply_tags(xq_pgn_reader *r, xq_record *rec, game_state *gs, xq_error *err)
+{
+  const char *v;
+
+  if ((v = xq_record_tag(rec, "FEN")) && *v) {
+    xq_error e;
+    xq_pos pos;
+    if (xq_fen_parse(&pos, v, 0, &e) != XQ_OK)
+      return game_fail(r, rec, err, XQ_EFEN, 0, "bad FEN tag: %s", e.msg);
+    rec->start = pos;
+  }
+  if ((v = xq_record_tag(rec, "Format"))) {
+    gs->have_format = 1;
+    if (!strcasecmp(v, "WXF")) gs->notation = XQ_NOTE_WXF;
+    else if (!strcasecmp(v, "ICCS")) gs->notation = XQ_NOTE_ICCS;
+    else gs->have_format = 0;
+  }
+  if ((v = xq_record_tag(rec, "Variant")) && !strcasecmp(v, "xiangqi")) gs->ranks_from_1 = 1;
+  if ((v = xq_record_tag(rec, "Result"))) rec->result = xq_result_parse(v);
+  return XQ_OK;
+}
+
+/* ---- movetext ------------------------------------------------------ */
+
+/* With ranks 1-10 (Fairy-Stockfish, lichess tools), rewrite an ICCS token
+ * such as h3e3 or h10g8 to ranks 0-9 (formats.md §2). Other tokens stay. */
+static void ranks_to_0(char *t)
+{
+  char out[TOKEN_MAX];
+  size_t n = 0, i = 0;
+  for (int half = 0; half < 2; half++) {
+    if (!(t[i] >= 'a' && t[i] <= 'i') && !(t[i] >= 'A' && t[i] <= 'I')) return;
+    out[n++] = t[i++];
+    int rank;
+    if (t[i] == '1' && t[i + 1] == '0') {
+      rank = 10;
+      i += 2;
+    } else if (t[i] >= '1' && t[i] <= '9') {
+      rank = t[i++] - '0';
+    } else {
+      return;
+    }
+    out[n++] = (char)('0' + rank - 1);
+    if (half == 0 && t[i] == '-') out[n++] = t[i++];
+  }
+  if (t[i]) return;
+  out[n] = '\0';
+  memcpy(t, out, n + 1);
+}
+
+static int is_result(const char *t, xq_result *res)
+{
+  if (!strcmp(t, "*")) {
+    *res = XQ_RESULT_UNKNOWN;
+    return 1;
+  }
+  xq_result x = xq_result_parse(t);
+  if (x == XQ_RESULT_UNKNOWN) return 0;
+  *res = x;
+  return 1;
+}
+
+/* Close the open comment: store it unless comments are dropped. */
+static int end_comment(xq_pgn_reader *r, xq_record *rec, game_state *gs, xq_error *err)
+{
+  gs->in_comment = 0;
+  if (r->flags & XQ_PGN_NO_COMMENTS) return XQ_OK;
+  if (gs->comment_line_no < 0) return XQ_OK; /* inside a skipped variation */
+  /* trim the blanks PGN writers put inside the braces */
+  size_t b = 0, e = gs->clen;
+  while (b < e && (is_blank((unsigned char)r->comment[b]) || r->comment[b] == '\n')) b++;
+  while (e > b && (is_blank((unsigned char)r->comment[e - 1]) || r->comment[e - 1] == '\n')) e--;
+  if (e == b) return XQ_OK;
+  int rc = xq_record_add_comment(rec, gs->comment_line_no, gs->comment_after, r->comment + b,
+                                 e - b);
+  if (rc != XQ_OK) return game_fail(r, rec, err, rc, 0, "too many comments or comment text");
+  return XQ_OK;
+}
+
+static int comment_append(xq_pgn_reader *r, xq_record *rec, game_state *gs, const char *s,
+                          size_t n, xq_error *err)
+{
+  if (gs->clen + n > XQ_REC_COMMENT_MAX)
+    return game_fail(r, rec, err, XQ_ELIMIT, 0,
+                     "comment opened on line %ld longer than %d bytes (unterminated?)",
+                     gs->comment_line, XQ_REC_COMMENT_MAX);
+  memcpy(r->comment + gs->clen, s, n);
+  gs->clen += n;
+  return XQ_OK;
+}
+
+static void begin_comment(xq_pgn_reader *r, game_state *gs)
+{
+  line_ctx *c = &r->ctx[(r->flags & XQ_PGN_VARIATIONS) ? gs->depth : 0];
+  gs->in_comment = 1;
+  gs->comment_line = r->lineno;
+  gs->clen = 0;
+  int skipped = gs->depth > 0 && !(r->flags & XQ_PGN_VARIATIONS);
+  gs->comment_line_no = skipped ? -1 : c->line;
+  gs->comment_after = c->n;
+}
+
+/* Resolve move text `t` on the current line of play and play it. */
+static int play_token(xq_pgn_reader *r, xq_record *rec, game_state *gs, char *t, xq_error *err)
+{
+  int keep = (r->flags & XQ_PGN_VARIATIONS) != 0;
+  if (gs->depth > 0 && !keep) return XQ_OK; /* inside a skipped variation */
+  line_ctx *c = &r->ctx[keep ? gs->depth : 0];
+  xq_move m = XQ_MOVE_NONE;
+  xq_error e;
+  int rc;
+
+  /* annotation marks are not part of the move */
+  size_t n = strlen(t);
+  while (n > 0 && (t[n - 1] == '!' || t[n - 1] == '?')) t[--n] = '\0';
+  if (n == 0) return XQ_OK;
+  if (gs->ranks_from_1) ranks_to_0(t);
+  /* Non-ASCII text can only be Chinese: going straight there spares the
+   * ICCS and WXF parsers' error reports (the same result as parse_any). */
+  int wide = 0;
+  for (size_t i = 0; i < n && !wide; i++) wide = (unsigned char)t[i] >= 0x80;
+  if (wide) {
+    rc = xq_move_parse(&c->pos, t, XQ_NOTE_CHINESE, &m, &e);
+  } else if (gs->have_format) {
+    rc = xq_move_parse(&c->pos, t, gs->notation, &m, &e);
+    if (rc == XQ_ENOTATION) rc = xq_move_parse_any(&c->pos, t, &m, &e);
+  } else {
+    rc = xq_move_parse_any(&c->pos, t, &m, &e);
+  }
+  if (rc != XQ_OK)
+    return game_fail(r, rec, err, rc, c->n + 1, "%s%s", gs->depth ? "in a variation: " : "",
+                     e.msg);
+  if (xq_record_add_line_move(rec, c->line, m) != XQ_OK)
+    return game_fail(r, rec, err, XQ_ELIMIT, c->n + 1, "more than %d plies or variation moves",
+                     XQ_REC_PLIES_MAX);
+  xq_undo u;
+  c->prev = c->pos;
+  xq_make(&c->pos, m, &u);
+  c->n++;
+  return XQ_OK;
+}
+
+static int open_variation(xq_pgn_reader *r, xq_record *rec, game_state *gs, xq_error *err)
+{
+  int keep = (r->flags & XQ_PGN_VARIATIONS) != 0;
+  if (gs->depth >= XQ_REC_VAR_DEPTH_MAX)
+    return game_fail(r, rec, err, XQ_ELIMIT, 0, "variations nested deeper than %d",
+                     XQ_REC_VAR_DEPTH_MAX);
+  if (gs->depth == 0) gs->var_line = r->lineno;
+  if (keep) {
+    line_ctx *p = &r->ctx[gs->depth];
+    if (p->n == 0)
+      return game_fail(r, rec, err, XQ_ENOTATION, 0, "variation before the first move");
+    int line = xq_record_add_variation(rec, p->line, p->n - 1);
+    if (line < 0) return game_fail(r, rec, err, line, 0, "more than %d variations", XQ_REC_VARS_MAX);
+    line_ctx *c = &r->ctx[gs->depth + 1];
+    c->line = line;
+    c->n = 0;
+    c->pos = p->prev;
+    c->prev = p->prev;
+  }
+  gs->depth++;
+  return XQ_OK;
+}
+
+/* Read the movetext of the game. Returns XQ_OK at its end (the line that
+ * ends it, if any, stays for the next game) or an error; gs->in_comment
+ * and gs->depth then tell the recovery what was left open. */
+static int movetext(xq_pgn_reader *r, xq_record *rec, game_state *gs, xq_error *err)
+{
+  char tok[TOKEN_MAX + 1];
+  int rc;
+
+  for (;;) {
+    if (!r->have || r->cur >= r->len) {
+      r->have = 0;
+      rc = need_line(r);
+      if (rc < 0) return game_fail(r, rec, err, XQ_EIO, 0, "read error");
+      if (rc == 0) {
+        if (gs->in_comment)
+          return game_fail(r, rec, err, XQ_ENOTATION, 0,
+                           "comment opened on line %ld is never closed", gs->comment_line);
+        if (gs->depth)
+          return game_fail(r, rec, err, XQ_ENOTATION, 0,
+                           "variation opened on line %ld is never closed", gs->var_line);
+        return XQ_OK;
+      }
+      if (r->too_long)
+        return game_fail(r, rec, err, XQ_ELIMIT, 0, "line longer than %d bytes",
+                         XQ_PGN_LINE_MAX);
+      if (gs->in_comment) {
+        /* A tag pair inside an open comment means the comment was never
+         * closed: the tag line belongs to the next game. */
+        if (looks_like_tag(r))
+          return game_fail(r, rec, err, XQ_ENOTATION, 0,
+                           "comment opened on line %ld is never closed", gs->comment_line);
+        if ((rc = comment_append(r, rec, gs, "\n", 1, err)) != XQ_OK) return rc;
+      } else if (tag_start(r)) {
+        if (gs->depth)
+          return game_fail(r, rec, err, XQ_ENOTATION, 0,
+                           "variation opened on line %ld is never closed", gs->var_line);
+        return XQ_OK; /* next game */
+      } else if (r->len && r->line[0] == '%') {
+        r->cur = r->len; /* PGN escape line */
+        continue;
+      }
+    }
+    if (gs->in_comment) {
+      const char *s = r->line + r->cur;
+      const char *e = memchr(s, '}', r->len - r->cur);
+      size_t n = e ? (size_t)(e - s) : r->len - r->cur;
+      if ((rc = comment_append(r, rec, gs, s, n, err)) != XQ_OK) return rc;
+      r->cur += n;
+      if (e) {
+        r->cur++;
+        if ((rc = end_comment(r, rec, gs, err)) != XQ_OK) return rc;
+      }
+      continue;
+    }
+    r->cur = skip_blanks(r, r->cur);
+    if (r->cur >= r->len) continue;
+    char c = r->line[r->cur];
+    if (c == '{') {
+      r->cur++;
+      begin_comment(r, gs);
+      continue;
+    }
+    if (c == ';') { /* comment to the end of the line */
+      begin_comment(r, gs);
+      if ((rc = comment_append(r, rec, gs, r->line + r->cur + 1, r->len - r->cur - 1, err)))
+        return rc;
+      r->cur = r->len;
+      if ((rc = end_comment(r, rec, gs, err)) != XQ_OK) return rc;
+      continue;
+    }
+    if (c == '(') {
+      r->cur++;
+      if ((rc = open_variation(r, rec, gs, err)) != XQ_OK) return rc;
+      continue;
+    }
+    if (c == ')') {
+      r->cur++;
+      if (gs->depth == 0) return game_fail(r, rec, err, XQ_ENOTATION, 0, "')' without '('");
+      gs->depth--;
+      continue;
+    }
+    if (c == '$') { /* numeric annotation glyph */
+      r->cur++;
+      while (r->cur < r->len && isdigit((unsigned char)r->line[r->cur])) r->cur++;
+      continue;
+    }
+    if (c == '}' || c == '[' || c == ']')
+      return game_fail(r, rec, err, XQ_ENOTATION, 0, "unexpected '%c'", c);
+
+    /* A token: up to a blank or a delimiter. */
+    size_t s = r->cur, n;
+    while (r->cur < r->len && !is_blank((unsigned char)r->line[r->cur]) &&
+           !strchr("{}()[];$", r->line[r->cur]) &&
+           !(r->cur + 2 < r->len && (unsigned char)r->line[r->cur] == 0xE3 &&
+             (unsigned char)r->line[r->cur + 1] == 0x80 &&
+             (unsigned char)r->line[r->cur + 2] == 0x80))
+      r->cur++;
+    n = r->cur - s;
+    if (n > TOKEN_MAX) {
+      line_ctx *lc = &r->ctx[(r->flags & XQ_PGN_VARIATIONS) ? gs->depth : 0];
+      return game_fail(r, rec, err, XQ_ENOTATION, lc->n + 1, "not a move: \"%.24s...\"",
+                       r->line + s);
+    }
+    memcpy(tok, r->line + s, n);
+    tok[n] = '\0';
+
+    xq_result res;
+    if (is_result(tok, &res)) {
+      if (gs->depth)
+        return game_fail(r, rec, err, XQ_ENOTATION, 0,
+                         "result inside the variation opened on line %ld", gs->var_line);
+      gs->token_result = res;
+      gs->have_result_token = 1;
+      r->cur = r->len;
+      r->have = 0;
+      r->trailer = 1; /* xqbase writes an advertisement after the result */
+      return XQ_OK;
+    }
+    /* Move numbers: "12." "12..." and "12.炮二平五"; "33.4" is a WXF move. */
+    char *t = tok;
+    if (isdigit((unsigned char)t[0])) {
+      size_t d = 0;
+      while (isdigit((unsigned char)t[d])) d++;
+      if (t[d] == '.') {
+        size_t e = d;
+        while (t[e] == '.') e++;
+        if (!t[e]) continue;
+        if (!isdigit((unsigned char)t[e])) t += e;
+      }
+    }
+    if (!strcmp(t, "...") || !strcmp(t, "\xE2\x80\xA6")) continue;
+    if ((rc = play_token(r, rec, gs, t, err)) != XQ_OK) return rc;
+  }
+}
+
+/* ---- games --------------------------------------------------------- */
+
+int xq_pgn_next(xq_pgn_reader *r, xq_record *rec, xq_error *err)
+{
+  int rc;
+
+  if (!r || !rec) return XQ_EINVAL;
+  xq_record_reset(rec);
+
+  /* Find the start of the next game. */
+  for (;;) {
+    if ((rc = need_line(r)) < 0) return xq__rec_fail(err, XQ_EIO, -1, 0, "read error");
+    if (rc == 0) return 0;
+    size_t i = skip_blanks(r, 0);
+    if (i == r->len || r->line[i] == '%' || (r->trailer && !looks_like_tag(r))) {
+      r->have = 0;
+      continue;
+    }
+    break;
+  }
+  r->trailer = 0;
+  rec->game = ++r->games;
+  rec->line = r->lineno;
+
+  game_state gs;
+  memset(&gs, 0, sizeof gs);
+  gs.notation = XQ_NOTE_CHINESE;
+
+  /* Tag section: tag lines, then blank lines; a tag line after a blank
+   * line, or one repeating a tag, starts the next game. */
+  int saw_blank = 0, saw_tags = 0, eof = 0;
+  for (;;) {
+    if ((rc = need_line(r)) < 0) return xq__rec_fail(err, XQ_EIO, -1, 0, "read error");
+    if (rc == 0) {
+      eof = 1;
+      break;
+    }
+    if (r->too_long) {
+      rc = game_fail(r, rec, err, XQ_ELIMIT, 0, "line longer than %d bytes", XQ_PGN_LINE_MAX);
+      skip_game(r, 1, 0, 1);
+      return rc;
+    }
+    size_t i = skip_blanks(r, 0);
+    if (i == r->len) {
+      saw_blank = 1;
+      r->have = 0;
+      continue;
+    }
+    if (r->line[i] != '[') break;
+    if (saw_blank && saw_tags) break;
+    rc = parse_tags(r, rec, err);
+    if (rc == 1) break;
+    if (rc < 0) {
+      skip_game(r, 1, 0, 1);
+      return rc;
+    }
+    saw_tags = 1;
+    r->have = 0;
+  }
+
+  if ((rc = apply_tags(r, rec, &gs, err)) != XQ_OK) {
+    skip_game(r, 0, 0, 0); /* the pending line, if any, is not this game's tags */
+    return rc;
+  }
+  r->ctx[0].line = 0;
+  r->ctx[0].n = 0;
+  r->ctx[0].pos = rec->start;
+  r->ctx[0].prev = rec->start;
+
+  /* The movetext, unless the input ended or the next game follows. */
+  if (!eof && !tag_start(r)) {
+    r->cur = 0;
+    if ((rc = movetext(r, rec, &gs, err)) != XQ_OK) {
+      if (rc == XQ_EIO) return rc;
+      /* An unterminated comment or variation stopped at the next game's
+       * tag line: that line is the next game, nothing to skip. */
+      if (r->have && r->cur == 0 && tag_start(r) && (gs.in_comment || gs.depth)) return rc;
+      skip_game(r, 0, gs.in_comment, 1);
+      return rc;
+    }
+  }
+
+  rec->end = r->ctx[0].pos;
+  if (gs.have_result_token && gs.token_result != XQ_RESULT_UNKNOWN) rec->result = gs.token_result;
+  xq_record_pack(rec);
+  return 1;
+}

@@ -1,0 +1,286 @@
+/*
+ * text.c -- what the readers share: error records, UTF-8 checks and the
+ * GB18030 converter (iconv from the C library), and the XQF/DhtmlXQ piece
+ * table.
+ */
+#include <errno.h>
+#include <iconv.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+int xq__rec_fail(xq_error *err, int code, int pos, int ply, const char *fmt, ...)
+{
+  if (err) {
+    va_list ap;
+    err->code = code;
+    err->pos = pos;
+    err->ply = ply;
+    va_start(ap, fmt);
+    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+    va_end(ap);
+  }
+  return code;
+}
+
+void xq__rec_prefix(xq_error *err, const char *prefix)
+{
+  if (!err) return;
+  size_t p = strlen(prefix), m = strlen(err->msg), cap = sizeof err->msg - 1;
+  if (p > cap) p = cap;
+  if (p + m > cap) m = cap - p;
+  memmove(err->msg + p, err->msg, m);
+  memcpy(err->msg, prefix, p);
+  err->msg[p + m] = '\0';
+}
+
+int xq__utf8_valid(const char *str, size_t n)
+{
+  const unsigned char *s = (const unsigned char *)str;
+  size_t i = 0;
+
+  while (i < n) {
+    unsigned c = s[i];
+    int k;
+    if (c < 0x80) {
+      i++;
+      continue;
+    }
+    if (c >= 0xC2 && c <= 0xDF) k = 1;
+    else if (c >= 0xE0 && c <= 0xEF) k = 2;
+    else if (c >= 0xF0 && c <= 0xF4) k = 3;
+    else return 0;
+    if (i + (size_t)k >= n) return 0; /* cut short */
+    for (int j = 1; j <= k; j++)
+      if ((s[i + j] & 0xC0) != 0x80) return 0;
+    /* no overlong 3- and 4-byte forms, no surrogates, nothing past U+10FFFF */
+    if (c == 0xE0 && s[i + 1] < 0xA0) return 0;
+    if (c == 0xED && s[i + 1] >= 0xA0) return 0;
+    if (c == 0xF0 && s[i + 1] < 0x90) return 0;
+    if (c == 0xF4 && s[i + 1] >= 0x90) return 0;
+    i += (size_t)k + 1;
+  }
+  return 1;
+}
+
+/* Convert n bytes from `charset` to UTF-8 with the converter in *cd
+ * (opened lazily). See xq__gbk_to_utf8. */
+static int convert(void **cd, const char *charset, const char *in, size_t n, char *out,
+                   size_t cap)
+{
+  if (cap == 0) return XQ_ELIMIT;
+  if (*cd == (void *)-1) {
+    iconv_t c = iconv_open("UTF-8", charset);
+    if (c == (iconv_t)-1) return XQ_EINVAL;
+    *cd = (void *)c;
+  }
+  iconv_t c = (iconv_t)*cd;
+  char *src = (char *)in, *dst = out;
+  size_t left = n, room = cap - 1;
+
+  iconv(c, NULL, NULL, NULL, NULL);
+  while (left > 0) {
+    size_t r = iconv(c, &src, &left, &dst, &room);
+    if (r != (size_t)-1) break;
+    if (errno == E2BIG) return XQ_ELIMIT;
+    /* EILSEQ or EINVAL (a cut sequence): one byte becomes U+FFFD. */
+    if (room < 3) return XQ_ELIMIT;
+    memcpy(dst, "\xEF\xBF\xBD", 3);
+    dst += 3;
+    room -= 3;
+    src++;
+    left--;
+  }
+  *dst = '\0';
+  return (int)(dst - out);
+}
+
+int xq__gbk_to_utf8(void **cd, const char *in, size_t n, char *out, size_t cap)
+{
+  return convert(cd, "GB18030", in, n, out, cap);
+}
+
+void xq__gbk_close(void **cd)
+{
+  if (*cd != (void *)-1) iconv_close((iconv_t)*cd);
+  *cd = (void *)-1;
+}
+
+int xq__to_utf8(void **cd, const char *s, size_t n, char *out, size_t cap)
+{
+  if (xq__utf8_valid(s, n)) {
+    if (n >= cap) return XQ_ELIMIT;
+    memcpy(out, s, n);
+    out[n] = '\0';
+    return (int)n;
+  }
+  return xq__gbk_to_utf8(cd, s, n, out, cap);
+}
+
+/* ---- GBK or BIG5 ---------------------------------------------------- */
+
+/* Characters of game records in either script: pieces, directions,
+ * numerals, results. Text decoded with the right charset is full of
+ * them; decoded with the wrong one it has next to none. */
+static const uint32_t record_chars[] = {
+  0x8F66, 0x9A6C, 0x70AE, 0x5175, 0x5352, 0x5E05, 0x5C06, 0x4ED5, 0x58EB, 0x76F8, 0x8C61,
+  0x8FDB, 0x9000, 0x5E73, 0x524D, 0x540E, 0x7EA2, 0x9ED1, 0x80DC, 0x8D1F, 0x548C, /* simplified */
+  0x8ECA, 0x99AC, 0x7832, 0x5E25, 0x5C07, 0x9032, 0x5F8C, 0x7D05, 0x52DD, 0x8CA0, /* traditional */
+  0x4E00, 0x4E8C, 0x4E09, 0x56DB, 0x4E94, 0x516D, 0x4E03, 0x516B, 0x4E5D,         /* 一..九 */
+  0x5C40, 0x68CB, 0x8C61, 0x8CFD, 0x8D5B                                           /* 局棋象賽赛 */
+};
+
+static int record_score(const char *s, size_t n)
+{
+  const unsigned char *u = (const unsigned char *)s;
+  int score = 0;
+  for (size_t i = 0; i + 2 < n; i++) {
+    if ((u[i] & 0xF0) != 0xE0) continue;
+    uint32_t cp = (uint32_t)(u[i] & 0x0F) << 12 | (uint32_t)(u[i + 1] & 0x3F) << 6 |
+                  (uint32_t)(u[i + 2] & 0x3F);
+    if (cp >= 0xFF11 && cp <= 0xFF19) score++; /* full-width digits */
+    for (size_t k = 0; k < sizeof record_chars / sizeof record_chars[0]; k++)
+      if (record_chars[k] == cp) {
+        score++;
+        break;
+      }
+    i += 2;
+  }
+  return score;
+}
+
+void xq__decoder_init(xq__decoder *d)
+{
+  d->gbk = (void *)-1;
+  d->big5 = (void *)-1;
+  d->choice = 0;
+  d->tmp = NULL;
+  d->tmp_cap = 0;
+}
+
+void xq__decoder_close(xq__decoder *d)
+{
+  xq__gbk_close(&d->gbk);
+  xq__gbk_close(&d->big5);
+  free(d->tmp);
+  d->tmp = NULL;
+  d->tmp_cap = 0;
+}
+
+int xq__decode(xq__decoder *d, const char *s, size_t n, char *out, size_t cap)
+{
+  if (xq__utf8_valid(s, n)) {
+    if (n >= cap) return XQ_ELIMIT;
+    memcpy(out, s, n);
+    out[n] = '\0';
+    return (int)n;
+  }
+  if (d->choice == 1) return convert(&d->gbk, "GB18030", s, n, out, cap);
+  if (d->choice == 2) return convert(&d->big5, "BIG5-HKSCS", s, n, out, cap);
+  /* Undecided: decode both ways and keep the one that reads like a game
+   * record; a clear winner decides the rest of the input. */
+  if (d->tmp_cap < cap) {
+    char *t = realloc(d->tmp, cap);
+    if (!t) return convert(&d->gbk, "GB18030", s, n, out, cap);
+    d->tmp = t;
+    d->tmp_cap = cap;
+  }
+  int g = convert(&d->gbk, "GB18030", s, n, out, cap);
+  int b = convert(&d->big5, "BIG5-HKSCS", s, n, d->tmp, cap);
+  if (g < 0 || b < 0) return g;
+  int sg = record_score(out, (size_t)g), sb = record_score(d->tmp, (size_t)b);
+  if (sb > sg) {
+    memcpy(out, d->tmp, (size_t)b + 1);
+    if (sb >= sg + 3) d->choice = 2;
+    return b;
+  }
+  if (sg >= sb + 3) d->choice = 1;
+  return g;
+}
+
+xq_kind xq__slot_kind(int slot)
+{
+  static const xq_kind order[16] = {XQ_ROOK,    XQ_HORSE,  XQ_ELEPHANT, XQ_ADVISOR,
+                                    XQ_KING,    XQ_ADVISOR, XQ_ELEPHANT, XQ_HORSE,
+                                    XQ_ROOK,    XQ_CANNON, XQ_CANNON,   XQ_PAWN,
+                                    XQ_PAWN,    XQ_PAWN,   XQ_PAWN,     XQ_PAWN};
+  return order[slot & 15];
+}
+
+int xq__pos_from_slots(const int sq[32], int side, xq_pos *out, xq_error *err)
+{
+  static const char letters[8] = {0, 'k', 'a', 'b', 'n', 'r', 'c', 'p'};
+  char board[XQ_SQUARES];
+  char fen[XQ_FEN_MAX];
+  int n = 0;
+
+  memset(board, 0, sizeof board);
+  for (int i = 0; i < 32; i++) {
+    if (sq[i] < 0) continue;
+    if (sq[i] >= XQ_SQUARES)
+      return xq__rec_fail(err, XQ_EFEN, -1, -1, "piece %d on square %d is off the board", i,
+                          sq[i]);
+    if (board[sq[i]])
+      return xq__rec_fail(err, XQ_EFEN, -1, -1, "two pieces on %c%d", 'a' + XQ_FILE(sq[i]),
+                          XQ_RANK(sq[i]));
+    char c = letters[xq__slot_kind(i)];
+    board[sq[i]] = (char)(i < 16 ? c - 'a' + 'A' : c);
+  }
+  /* FEN text, rank 9 first, then the engine's parser validates it. */
+  for (int r = 9; r >= 0; r--) {
+    int empty = 0;
+    for (int f = 0; f < 9; f++) {
+      char c = board[XQ_SQ(f, r)];
+      if (!c) {
+        empty++;
+        continue;
+      }
+      if (empty) fen[n++] = (char)('0' + empty);
+      empty = 0;
+      fen[n++] = c;
+    }
+    if (empty) fen[n++] = (char)('0' + empty);
+    if (r) fen[n++] = '/';
+  }
+  snprintf(fen + n, sizeof fen - (size_t)n, " %c - - 0 1", side == XQ_BLACK ? 'b' : 'w');
+  return xq_fen_parse(out, fen, 0, err);
+}
+
+void xq__slots_from_pos(const xq_pos *pos, int sq[32])
+{
+  for (int i = 0; i < 32; i++) sq[i] = -1;
+  /* Walk the board file by file from Red's left, bottom to top, so each
+   * kind's pieces take its slots left to right. */
+  for (int f = 0; f < 9; f++)
+    for (int r = 0; r < 10; r++) {
+      xq_color c;
+      xq_kind k = xq_piece_at(pos, XQ_SQ(f, r), &c);
+      if (k == XQ_NONE) continue;
+      for (int s = 0; s < 16; s++) {
+        int slot = (c == XQ_BLACK ? 16 : 0) + s;
+        if (xq__slot_kind(slot) == k && sq[slot] < 0) {
+          sq[slot] = XQ_SQ(f, r);
+          break;
+        }
+      }
+    }
+}
+
+int xq__add_comment_text(xq_record *rec, int line, int after, const char *text, size_t len)
+{
+  char buf[XQ_REC_COMMENT_MAX];
+  size_t n = 0;
+
+  if (len > XQ_REC_COMMENT_MAX) return XQ_ELIMIT;
+  for (size_t i = 0; i < len; i++) {
+    if (text[i] == '\r') {
+      buf[n++] = '\n';
+      if (i + 1 < len && text[i + 1] == '\n') i++;
+    } else {
+      buf[n++] = text[i];
+    }
+  }
+  return xq_record_add_comment(rec, line, after, buf, n);
+}

@@ -1,0 +1,367 @@
+/*
+ * xqf.c -- the XQF reader (象棋演播室 binary, formats.md §6): a 1024-byte
+ * header, then 4-byte move records in pre-order (node, its continuation,
+ * then its sibling), each followed by its comment. From version 11 the
+ * piece table and the records are encrypted with keys taken from the
+ * header; from version 12 the piece table is also permuted.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+#define HEADER_LEN 1024
+#define XQF_VERSION_MAX 18 /* newest version seen in files */
+#define XQF_COMMENT_MAX XQ_REC_COMMENT_MAX
+
+/* The 32-byte text the body key stream is made from (formats.md §6). */
+static const char key_text[33] = "[(C) Copyright Mr. Dong Shiwei.]";
+
+typedef struct keys {
+  unsigned piece, src, dst; /* offsets subtracted mod 256 */
+  long comment;             /* subtracted from comment lengths (>= 11) */
+  unsigned char stream[32];
+} keys;
+
+/* F(b) = 54 b^2 + 221 (mod 256), the key-mixing square. */
+static unsigned square_mix(unsigned b)
+{
+  return (54u * b * b + 221u) & 0xFF;
+}
+
+static void make_keys(const unsigned char *h, int version, keys *k)
+{
+  memset(k, 0, sizeof *k);
+  if (version < 11) return;
+  unsigned sum = h[12], xy = h[13], xyf = h[14], xyt = h[15];
+  k->piece = (square_mix(xy) * xy) & 0xFF;
+  k->src = (square_mix(xyf) * k->piece) & 0xFF;
+  k->dst = (square_mix(xyt) * k->src) & 0xFF;
+  k->comment = (long)((sum * 256 + xy) % 32000 + 767);
+  unsigned char key[4];
+  for (int i = 0; i < 4; i++) key[i] = (unsigned char)(h[8 + i] | (h[12 + i] & h[3]));
+  for (int i = 0; i < 32; i++) k->stream[i] = (unsigned char)(key[i % 4] & key_text[i]);
+}
+
+/* Pascal string at h[off] (length byte, then at most cap - 1 bytes). */
+static void header_text(void **cd, const unsigned char *h, int off, int cap, char *out)
+{
+  int n = h[off];
+  if (n > cap - 1) n = cap - 1;
+  int k = xq__to_utf8(cd, (const char *)h + off + 1, (size_t)n, out, XQ_XQF_TEXT_MAX);
+  if (k < 0) out[0] = '\0';
+}
+
+/* Reading state of the body. */
+typedef struct body {
+  unsigned char *b; /* decoded body */
+  size_t len, at;
+  int version;
+  const keys *k;
+} body;
+
+static int get_u32(body *bd, uint32_t *v)
+{
+  if (bd->at + 4 > bd->len) return 0;
+  const unsigned char *p = bd->b + bd->at;
+  *v = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+  bd->at += 4;
+  return 1;
+}
+
+/* One record: its squares, tag bits and comment (left in *c / *clen,
+ * pointing into the body). Returns XQ_OK or an error. */
+typedef struct node {
+  int from, to; /* XQF squares x*10+y after the offsets */
+  int has_next, has_var;
+  const char *comment;
+  size_t clen;
+} node;
+
+static int read_node(body *bd, node *nd, int ply, xq_error *err)
+{
+  size_t at = bd->at;
+  if (bd->at + 4 > bd->len)
+    return xq__rec_fail(err, XQ_ENOTATION, (int)(HEADER_LEN + at), ply,
+                        "XQF file truncated in the move record of ply %d", ply);
+  const unsigned char *p = bd->b + bd->at;
+  bd->at += 4;
+  nd->from = (p[0] - 0x18 - (int)bd->k->src) & 0xFF;
+  nd->to = (p[1] - 0x20 - (int)bd->k->dst) & 0xFF;
+  unsigned tag = p[2];
+  int has_comment;
+  if (bd->version <= 10) {
+    nd->has_next = (tag & 0xF0) != 0;
+    nd->has_var = (tag & 0x0F) != 0;
+    has_comment = 1; /* a length always follows */
+  } else {
+    nd->has_next = (tag & 0x80) != 0;
+    nd->has_var = (tag & 0x40) != 0;
+    has_comment = (tag & 0x20) != 0;
+  }
+  nd->comment = NULL;
+  nd->clen = 0;
+  if (has_comment) {
+    uint32_t v;
+    if (!get_u32(bd, &v))
+      return xq__rec_fail(err, XQ_ENOTATION, (int)(HEADER_LEN + bd->at), ply,
+                          "XQF file truncated in a comment length");
+    long len = (long)(int32_t)v - (bd->version <= 10 ? 0 : bd->k->comment);
+    if (len < 0 || len > XQF_COMMENT_MAX)
+      return xq__rec_fail(err, XQ_ENOTATION, (int)(HEADER_LEN + bd->at - 4), ply,
+                          "XQF comment length %ld out of range", len);
+    if (bd->at + (size_t)len > bd->len)
+      return xq__rec_fail(err, XQ_ENOTATION, (int)(HEADER_LEN + bd->at), ply,
+                          "XQF file truncated in a comment");
+    nd->comment = (const char *)bd->b + bd->at;
+    nd->clen = (size_t)len;
+    bd->at += (size_t)len;
+  }
+  return XQ_OK;
+}
+
+/* A branching point waiting for its sibling records: the line it adds
+ * to, the move index there, and the position before that move. */
+typedef struct pending {
+  int line, at;
+  int ply; /* plies from the start to pos */
+  int broken; /* inside a variation cut at an illegal move */
+  xq_pos pos;
+} pending;
+
+static int add_comment(xq_record *rec, void **cd, const node *nd, int line, int after)
+{
+  char buf[XQF_COMMENT_MAX * 3 / 2 + 4];
+  if (!nd->clen) return XQ_OK;
+  int n = xq__to_utf8(cd, nd->comment, nd->clen, buf, sizeof buf);
+  if (n <= 0) return n;
+  return xq__add_comment_text(rec, line, after, buf, (size_t)n);
+}
+
+/* Decode the move tree. The main line is the first continuation at each
+ * node; a sibling becomes a variation of the line its node is on. */
+static int read_tree(body *bd, xq_record *rec, void **cd, int *cut, xq_error *err)
+{
+  pending *stack = malloc(sizeof(pending) * (XQ_REC_VARS_MAX + 1));
+  int depth = 0, rc, ply = 0;
+  node nd;
+
+  if (!stack) return xq__rec_fail(err, XQ_ENOMEM, -1, 0, "out of memory");
+  if ((rc = read_node(bd, &nd, 0, err)) != XQ_OK) goto done;
+  if ((rc = add_comment(rec, cd, &nd, 0, 0)) != XQ_OK) goto fail_limit;
+
+  /* cur: where the next record goes (line, index, position before it). */
+  int line = 0, at = 0, more = nd.has_next, done_plies = 0, broken = 0;
+  xq_pos pos = rec->start;
+  for (;;) {
+    if (!more) {
+      if (depth == 0) break;
+      pending *p = &stack[--depth];
+      broken = p->broken;
+      /* The sibling replaces move p->at of p->line: a new variation. */
+      int v = broken ? 0 : xq_record_add_variation(rec, p->line, p->at);
+      if (v < 0) {
+        rc = xq__rec_fail(err, XQ_ELIMIT, (int)(HEADER_LEN + bd->at), 0,
+                          "too many or too deeply nested variations");
+        goto done;
+      }
+      line = v;
+      at = 0;
+      pos = p->pos;
+      done_plies = p->ply;
+    }
+    ply = ++done_plies;
+    if ((rc = read_node(bd, &nd, ply, err)) != XQ_OK) goto done;
+    if (nd.from >= 90 || nd.to >= 90) {
+      rc = xq__rec_fail(err, XQ_ENOTATION, (int)(HEADER_LEN + bd->at), ply,
+                        "XQF move record %d-%d is not a pair of squares", nd.from, nd.to);
+      goto done;
+    }
+    xq_move m = XQ_MOVE(XQ_SQ(nd.from / 10, nd.from % 10), XQ_SQ(nd.to / 10, nd.to % 10));
+    if (!broken && line != 0 && !xq_is_legal(&pos, m)) {
+      /* Real files hold variations that go wrong (WildHouse.xqf): the
+       * variation is cut before the bad move, the main line is kept. */
+      broken = 1;
+      (*cut)++;
+    }
+    if (!broken && !xq_is_legal(&pos, m)) {
+      char fen[XQ_FEN_MAX];
+      xq_fen_format(&pos, fen, sizeof fen);
+      rc = xq__rec_fail(err, XQ_EILLEGAL, (int)(HEADER_LEN + bd->at), ply,
+                        "ply %d: illegal move %c%d%c%d%s in %.60s", ply, 'a' + nd.from / 10,
+                        nd.from % 10, 'a' + nd.to / 10, nd.to % 10,
+                        line ? " (in a variation)" : "", fen);
+      goto done;
+    }
+    if (nd.has_var) {
+      if (depth >= XQ_REC_VARS_MAX) {
+        rc = xq__rec_fail(err, XQ_ELIMIT, (int)(HEADER_LEN + bd->at), ply, "too many variations");
+        goto done;
+      }
+      /* A sibling of a variation's first move is hoisted to the variation's
+       * own branching point. */
+      pending *p = &stack[depth++];
+      if (line != 0 && at == 0) {
+        p->line = rec->vars[line - 1].parent;
+        p->at = rec->vars[line - 1].at;
+      } else {
+        p->line = line;
+        p->at = at;
+      }
+      p->ply = ply - 1;
+      p->broken = broken;
+      p->pos = pos;
+    }
+    if (broken) {
+      more = nd.has_next;
+      continue;
+    }
+    if ((rc = xq_record_add_line_move(rec, line, m)) != XQ_OK) {
+      rc = xq__rec_fail(err, XQ_ELIMIT, (int)(HEADER_LEN + bd->at), ply,
+                        "more than %d plies or variation moves", XQ_REC_PLIES_MAX);
+      goto done;
+    }
+    xq_undo u;
+    xq_make(&pos, m, &u);
+    at++;
+    if (line == 0) rec->end = pos;
+    if ((rc = add_comment(rec, cd, &nd, line, at)) != XQ_OK) goto fail_limit;
+    more = nd.has_next;
+  }
+  rc = XQ_OK;
+  goto done;
+fail_limit:
+  rc = xq__rec_fail(err, XQ_ELIMIT, (int)(HEADER_LEN + bd->at), ply, "too many comments");
+done:
+  free(stack);
+  return rc;
+}
+
+int xq_xqf_read(const unsigned char *buf, size_t len, xq_record *rec, xq_xqf_header *hdr,
+                xq_error *err)
+{
+  xq_xqf_header local;
+  void *cd = (void *)-1;
+  keys k;
+  int rc;
+
+  if (!buf || !rec) return xq__rec_fail(err, XQ_EINVAL, -1, 0, "NULL argument");
+  xq_record_reset(rec);
+  if (!hdr) hdr = &local;
+  memset(hdr, 0, sizeof *hdr);
+  if (len < 2 || buf[0] != 'X' || buf[1] != 'Q')
+    return xq__rec_fail(err, XQ_ENOTATION, 0, 0, "not an XQF file (no \"XQ\" signature)");
+  if (len < HEADER_LEN)
+    return xq__rec_fail(err, XQ_ENOTATION, (int)len, 0,
+                        "XQF file truncated: %zu bytes, the header alone has %d", len,
+                        HEADER_LEN);
+  if (len > XQ_XQF_FILE_MAX)
+    return xq__rec_fail(err, XQ_ELIMIT, -1, 0, "XQF file larger than %d bytes", XQ_XQF_FILE_MAX);
+  int version = buf[2];
+  if (version < 1 || version > XQF_VERSION_MAX)
+    return xq__rec_fail(err, XQ_ENOTATION, 2, 0, "unknown XQF version %d", version);
+  /* Pascal strings: a length byte that overruns its field is corrupt. */
+  static const int fields[][2] = {{80, 64},  {208, 64}, {272, 16}, {288, 16}, {304, 16}, {320, 16},
+                                  {336, 64}, {400, 16}, {416, 16}, {464, 16}, {480, 16}};
+  for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
+    if (buf[fields[i][0]] > fields[i][1] - 1)
+      return xq__rec_fail(err, XQ_ENOTATION, fields[i][0], 0,
+                          "bad XQF header: the string at offset %d claims %d bytes (room for %d)",
+                          fields[i][0], buf[fields[i][0]], fields[i][1] - 1);
+  make_keys(buf, version, &k);
+
+  hdr->version = version;
+  hdr->result = buf[51];
+  hdr->type = buf[64];
+  header_text(&cd, buf, 80, 64, hdr->title);
+  header_text(&cd, buf, 208, 64, hdr->event);
+  header_text(&cd, buf, 272, 16, hdr->date);
+  header_text(&cd, buf, 288, 16, hdr->site);
+  header_text(&cd, buf, 304, 16, hdr->red);
+  header_text(&cd, buf, 320, 16, hdr->black);
+  header_text(&cd, buf, 336, 64, hdr->time_rule);
+  header_text(&cd, buf, 400, 16, hdr->red_time);
+  header_text(&cd, buf, 416, 16, hdr->black_time);
+  header_text(&cd, buf, 464, 16, hdr->annotator);
+  header_text(&cd, buf, 480, 16, hdr->author);
+
+  /* Piece squares (x*10 + y; 90 and above = off the board). */
+  int sq[32];
+  for (int i = 0; i < 32; i++) {
+    int raw = (buf[16 + i] - (int)k.piece) & 0xFF;
+    int slot = version >= 12 ? (int)((k.piece + 1 + (unsigned)i) % 32) : i;
+    sq[slot] = raw;
+  }
+  for (int i = 0; i < 32; i++) sq[i] = sq[i] >= 90 ? -1 : XQ_SQ(sq[i] / 10, sq[i] % 10);
+
+  /* The body, decoded once: the key stream runs on across records. */
+  body bd = {NULL, len - HEADER_LEN, 0, version, &k};
+  bd.b = malloc(bd.len ? bd.len : 1);
+  if (!bd.b) {
+    xq__gbk_close(&cd);
+    return xq__rec_fail(err, XQ_ENOMEM, -1, 0, "out of memory");
+  }
+  for (size_t i = 0; i < bd.len; i++)
+    bd.b[i] = version >= 11 ? (unsigned char)(buf[HEADER_LEN + i] - k.stream[i % 32])
+                            : buf[HEADER_LEN + i];
+
+  /* Start position: the side to move is not stored; the colour of the
+   * first moved piece tells it (formats.md §6). Types 0 and 1 (full game,
+   * opening) always start from the standard position. */
+  int side = XQ_RED;
+  if (bd.len >= 8) {
+    size_t first = 4;
+    if (version <= 10 || (bd.b[2] & 0x20)) {
+      uint32_t v = (uint32_t)bd.b[4] | (uint32_t)bd.b[5] << 8 | (uint32_t)bd.b[6] << 16 |
+                   (uint32_t)bd.b[7] << 24;
+      long clen = (long)(int32_t)v - (version <= 10 ? 0 : k.comment);
+      first = clen >= 0 && clen <= XQF_COMMENT_MAX ? 8 + (size_t)clen : bd.len;
+    }
+    if (first + 4 <= bd.len) {
+      int from = (bd.b[first] - 0x18 - (int)k.src) & 0xFF;
+      if (from < 90) {
+        int s = XQ_SQ(from / 10, from % 10);
+        for (int i = 16; i < 32; i++)
+          if (sq[i] == s) side = XQ_BLACK;
+      }
+    }
+  }
+  xq_pos start;
+  if (hdr->type < 2) {
+    xq_pos_startpos(&start);
+  } else if ((rc = xq__pos_from_slots(sq, side, &start, err)) != XQ_OK) {
+    if (err) {
+      err->code = XQ_EFEN;
+      err->pos = 16;
+      err->ply = 0;
+      xq__rec_prefix(err, "bad XQF start position: ");
+    }
+    goto out;
+  }
+  rec->start = start;
+  rec->end = start;
+
+  rc = read_tree(&bd, rec, &cd, &hdr->cut_variations, err);
+  if (rc != XQ_OK) goto out;
+  xq_record_pack(rec);
+
+  /* Tags. */
+  static const xq_result results[5] = {XQ_RESULT_UNKNOWN, XQ_RESULT_RED_WINS,
+                                       XQ_RESULT_BLACK_WINS, XQ_RESULT_DRAW, XQ_RESULT_DRAW};
+  rec->result = hdr->result <= 4 ? results[hdr->result] : XQ_RESULT_UNKNOWN;
+  struct { const char *name; const char *value; } tags[] = {
+    {"Title", hdr->title},        {"Event", hdr->event[0] ? hdr->event : hdr->title},
+    {"Date", hdr->date},          {"Site", hdr->site},
+    {"Red", hdr->red},            {"Black", hdr->black},
+    {"TimeControl", hdr->time_rule}, {"RedTime", hdr->red_time},
+    {"BlackTime", hdr->black_time},  {"Annotator", hdr->annotator},
+    {"Creator", hdr->author}};
+  for (size_t i = 0; i < sizeof tags / sizeof tags[0]; i++)
+    if (tags[i].value[0]) xq_record_set_tag(rec, tags[i].name, tags[i].value);
+  xq_record_set_tag(rec, "Result", xq_result_pgn(rec->result));
+  rc = XQ_OK;
+out:
+  free(bd.b);
+  xq__gbk_close(&cd);
+  return rc;
+}
