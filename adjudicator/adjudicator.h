@@ -81,7 +81,48 @@ typedef struct xq_rules {
   int clock_base_s;
   int clock_increment_s;
   int armageddon;
+  /* Tournament additions (regulations.md). */
+  int clock_base_black_s;          /* Black's base time when it differs (armageddon 6 vs 4 min; 0 = same) */
+  int change_order_comply_moves;   /* moves the side ordered to change has to leave the cycle (0 = P4 cycles) */
+  int draw_offer_max_lead;         /* offers allowed beyond the opponent's count (Xinjiang: 2; 0 = off) */
+  int draw_offer_min_clock_s;      /* no offer with less than this on the offerer's clock (Burqin: 180) */
 } xq_rules;
+
+/* Fill *out with the preset `name`: "cxa2011" (the default), "cxa2020"
+ * (= cxa2011, rules.md §8 Q5), "axf", or a regulation: "xinjiang2018",
+ * "burqin2018", "shaanxi2019", "wujiaqu2024", "tangshan2018". Names are
+ * case-insensitive. Returns XQ_OK, XQ_EINVAL (NULL or unknown name; *out
+ * untouched). Never allocates. */
+int xq_rules_preset(const char *name, xq_rules *out);
+
+/* The i-th preset name (0-based), NULL past the last. Static strings. */
+const char *xq_rules_preset_name(int i);
+
+/* The clause of regulation preset `name` that sets field `key` (a JSON key
+ * of xq_rules_to_json), as a static one-line string, or NULL when the
+ * preset takes that field from its rule book. */
+const char *xq_rules_preset_clause(const char *name, const char *key);
+
+/* Longest rules text (file or literal) xq_rules_load_json reads. */
+#define XQ_RULES_JSON_MAX (64 * 1024)
+
+/* Load rules from `src`: JSON text when its first non-blank character is
+ * '{', else the path of a JSON file. The object starts from the preset
+ * named by its "preset" key, else by its "ruleset" key, else cxa2011, and
+ * every other key overrides the field of the same name (the keys that
+ * xq_rules_to_json prints; enums as strings such as "foul_then_loss",
+ * flags as true/false, numbers as integers in range). An unknown key, a
+ * value of the wrong type or out of range, or malformed JSON is an error.
+ * On success fills *out and returns XQ_OK; otherwise returns XQ_EIO (file
+ * unreadable or larger than XQ_RULES_JSON_MAX) or XQ_EINVAL (a NULL
+ * argument or bad content), with `err` (may be NULL) naming the key and
+ * the problem; *out is untouched. */
+int xq_rules_load_json(const char *src, xq_rules *out, xq_error *err);
+
+/* The rules as a JSON object on one line, every field by its key: a
+ * malloc'd string the caller frees with free(), or NULL when out of
+ * memory or `r` is NULL. */
+char *xq_rules_to_json(const xq_rules *r);
 
 /* ================================================================== */
 /* Classification and cycle rulings (adjudicator/classify.c,           */
@@ -142,7 +183,12 @@ typedef enum {
   XQ_REASON_AXF_EQUAL = 29,              /* AXF equal levels: draw */
   XQ_REASON_EARLY_CYCLE = 30,            /* P12: a drawn cycle before move N */
   XQ_REASON_CHANGE_ORDER_IGNORED = 31,   /* did not change after a 变着 order */
-  XQ_REASON_SEARCH_BUDGET = 32           /* P13 budget ran out */
+  XQ_REASON_SEARCH_BUDGET = 32,          /* P13 budget ran out */
+  /* game events refused or noted (game.c) */
+  XQ_REASON_CLAIM_REFUSED = 40,          /* a claim the rules do not entertain */
+  XQ_REASON_DRAW_OFFER = 41,             /* a draw offer made, declined or not allowed */
+  XQ_REASON_GAME_OVER = 42,              /* an event after the result */
+  XQ_REASON_AWAITING_ARBITER = 43        /* play paused until an arbiter rules */
 } xq_reason;
 
 /* One classified move of a cycle. Victims and attackers are sets of piece
@@ -154,17 +200,51 @@ typedef struct xq_move_class {
   uint32_t victims;     /* pieces chased (捉) or threatened */
   uint32_t attackers;   /* own pieces that chase */
   uint32_t flags;       /* XQ_CF_* details for R8.5 and for explanations */
+  uint32_t pinned_victims; /* AXF: victims chased by a piece pinned by that horse */
+  uint32_t pinned_chasers; /* AXF: the pinned pieces making those chases */
 } xq_move_class;
 
 /* The ruling of a repeated cycle (rules.md R5-R8). */
 typedef struct xq_cycle_ruling {
   xq_outcome outcome;   /* RED_WINS / BLACK_WINS (a loss at once), DRAW,
                            MUST_CHANGE, NEEDS_ARBITER */
-  int side;             /* MUST_CHANGE: the side that must change */
+  int side;             /* MUST_CHANGE: the side that must change; a loss:
+                           the side that loses; -1 otherwise */
   xq_reason reason;
   int n;                /* plies classified, cls[0..n) */
   xq_move_class cls[XQ_CYCLE_MAX];
 } xq_cycle_ruling;
+
+/* xq_move_class.flags: details behind a classification. */
+#define XQ_CF_CHECK_ANSWER   (1u << 0)  /* general answering a check: its threats are 闲 (CXA 图17) */
+#define XQ_CF_PAWN_CHASE     (1u << 1)  /* CXA: a chase by pawns alone, 闲 unless both sides 长打 (27.2) */
+#define XQ_CF_KING_CHASE     (1u << 2)  /* CXA: a chase by the general alone, 闲 (27.1) */
+#define XQ_CF_MINOR_ROOK     (1u << 3)  /* every chase of the move is a 马/炮 attacking a 车 */
+#define XQ_CF_UNPROTECTED    (1u << 4)  /* a victim with no legal recapture (无根) */
+#define XQ_CF_UNDERPROTECTED (1u << 5)  /* a protected victim won by numbers (少根) */
+#define XQ_CF_JOINT          (1u << 6)  /* a victim won by two or more pieces (联合捉) */
+#define XQ_CF_SINGLE         (1u << 7)  /* every victim is won by one piece alone */
+#define XQ_CF_DISCOVERED_WIN (1u << 8)  /* material won by a check first (抽吃, 要抽) */
+#define XQ_CF_KILL_KEPT      (1u << 9)  /* the mate threat existed before the move (从杀到杀, P15) */
+#define XQ_CF_LINE_HOLDER    (1u << 10) /* the piece cannot leave its line (不能离线): 拦 */
+#define XQ_CF_BUDGET         (1u << 11) /* a search ran out of nodes (P13) */
+#define XQ_CF_KILL           (1u << 12) /* the move also threatens mate (杀) */
+
+/* Classify legal move `m` of the side to move in `pos` (rules.md R6 with
+ * R10 for the CXA rule sets, R11 for AXF): fills *out with the move, the
+ * mover, the class, the chased victims and their chasers (piece ids) and
+ * XQ_CF_* flags. The kill (杀) and material searches of the CXA rule sets
+ * share one budget of rules->kill_search_nodes nodes; when it runs out the
+ * class is XQ_CLS_UNDECIDED (XQ_CF_BUDGET), never a guess. Checks are
+ * always decided; under AXF a check keeps the victims its own piece
+ * chases (a chase by checks and chases in turn). Context-free: rules that
+ * depend on the rest of the cycle (pawn chases in mutual 长打, a chased
+ * piece pinned by a horse chasing it back) are left to xq_rule_cycle
+ * through the flags and pinned_* fields. Cost: a few microseconds under
+ * AXF, about a hundred under CXA, at most the node budget. Returns XQ_OK, XQ_EINVAL (a NULL argument) or XQ_EILLEGAL
+ * (`m` not legal in `pos`); *out is written only on XQ_OK. */
+int xq_classify_move(const xq_pos *pos, xq_move m, const xq_rules *rules,
+                     xq_move_class *out);
 
 /* Rule the cycle that starts at `start` (the position at the first
  * occurrence of the repeated position) and consists of moves[0..n), which
@@ -175,8 +255,225 @@ typedef struct xq_cycle_ruling {
 int xq_rule_cycle(const xq_pos *start, const xq_move *moves, int n,
                   const xq_rules *rules, xq_cycle_ruling *out);
 
+/* The verdict part of xq_rule_cycle, for a window whose moves are already
+ * classified (e.g. cached per move by a game): reads r->n and
+ * r->cls[0..n) (cls[0].mover is the cycle's first mover), writes
+ * r->outcome, r->side and r->reason. `last_fullmove` is the full-move
+ * number of the window's last move (P12). Returns XQ_OK, or XQ_EINVAL for
+ * a NULL argument, n out of 1..XQ_CYCLE_MAX, or a bad mover or class. */
+int xq_rule_classified(xq_cycle_ruling *r, const xq_rules *rules, int last_fullmove);
+
 /* ================================================================== */
-/* Games (adjudicator/game.c)                                          */
+/* Games (adjudicator/game.c, natural.c, clock.c, verdict.c, reason.c) */
 /* ================================================================== */
+
+/* snake_case name of a reason ("perpetual_check"); "unknown" for a value
+ * outside the enum. Static string. */
+const char *xq_reason_name(xq_reason reason);
+
+/* One line explaining `reason` in `lang` ("zh" Chinese, anything else
+ * English). Static string, never NULL. */
+const char *xq_reason_text(xq_reason reason, const char *lang);
+
+/* "ongoing", "red_wins", "black_wins", "draw", "must_change",
+ * "needs_arbiter". Static string. */
+const char *xq_outcome_name(xq_outcome outcome);
+
+/* What an event did to the game. */
+typedef enum {
+  XQ_VERDICT_ACCEPTED = 0, /* taken as it is: play on */
+  XQ_VERDICT_FOUL,         /* a foul recorded; a move is rejected, the position kept */
+  XQ_VERDICT_LOSS,         /* `side` loses (foul limit, suicide, flag, resignation, ...) */
+  XQ_VERDICT_MATE,         /* 将死: the side to move loses */
+  XQ_VERDICT_STALEMATE,    /* 困毙: the side to move loses */
+  XQ_VERDICT_DRAW,
+  XQ_VERDICT_MUST_CHANGE,  /* 变着: `side` must leave the cycle */
+  XQ_VERDICT_REFUSED,      /* the rules do not entertain the event: nothing changed */
+  XQ_VERDICT_NEEDS_ARBITER /* the rules or a search budget cannot decide: play pauses */
+} xq_verdict_kind;
+
+/* "accepted", "foul", "loss", "mate", "stalemate", "draw", "must_change",
+ * "refused", "needs_arbiter". Static string. */
+const char *xq_verdict_kind_name(xq_verdict_kind kind);
+
+#define XQ_RULE_REF_MAX 32        /* "P9", "R3", "draw_offer_min_move" */
+#define XQ_VERDICT_TEXT_MAX 320   /* one line of explanation, UTF-8 */
+
+/* The answer to one event. Plain data: copy it freely. */
+typedef struct xq_verdict {
+  const char *event;       /* "move", "snapshot", "claim_natural", ... (static) */
+  xq_verdict_kind kind;
+  xq_reason reason;
+  int side;                /* the side concerned (mover, fouler, loser, side
+                              ordered to change), -1 for none */
+  xq_outcome result;       /* the game's result after the event (NONE = play on) */
+  int ply;                 /* plies played before the event */
+  int changed;             /* 1 when the event changed the game (position,
+                              counters, result); 0 when nothing changed */
+  int fouls[2];            /* fouls of Red and Black after the event */
+  char rule[XQ_RULE_REF_MAX]; /* the article or parameter applied, "" for none */
+  int nmoves;              /* moves involved: the move, or a cycle */
+  int first_side;          /* mover of moves[0] (they alternate) */
+  xq_move moves[XQ_CYCLE_MAX];
+  int has_cls;             /* cls[] holds the cycle's classification */
+  uint8_t cls[XQ_CYCLE_MAX];  /* xq_cls of each move in moves[] */
+  char zh[XQ_VERDICT_TEXT_MAX]; /* explanation in Chinese */
+  char en[XQ_VERDICT_TEXT_MAX]; /* explanation in English */
+} xq_verdict;
+
+/* The verdict as a one-line JSON object: a malloc'd string the caller
+ * frees with free(), or NULL (NULL `v` or out of memory). */
+char *xq_verdict_json(const xq_verdict *v);
+
+/* Longest game the state machine follows, in plies. */
+#define XQ_GAME_PLIES_MAX 4096
+
+/* Flags of a move event. */
+#define XQ_MV_HELD 1u       /* the hand has not left the piece (未离手, P10) */
+#define XQ_MV_FLAG_FELL 2u  /* the mover's flag fell before the clock was pressed */
+
+/* A 变着 order in force (rules.md R5, P4, P12). */
+typedef struct xq_change_order {
+  int active;
+  int side;                /* the side that must change */
+  int early;               /* given under P12 (early cycle) */
+  uint64_t key;            /* the position that was ruled */
+  int occ;                 /* its occurrence count at the ruling */
+  int comply;              /* own moves allowed before the loss (0 = P4 cycles) */
+  int moves_made;          /* own moves made since the order, all in the cycle */
+  int nkeys;               /* the cycle's positions: leaving them lapses the order */
+  uint64_t keys[XQ_CYCLE_MAX];
+} xq_change_order;
+
+/* One played move of the history. */
+typedef struct xq_game_ply {
+  xq_move move;
+  uint8_t mover;           /* xq_color */
+  uint8_t check;           /* it gave check */
+  uint8_t capture;         /* it captured */
+} xq_game_ply;
+
+/* The state of one game. Callers read the fields; only xq_game_* calls
+ * write them. About 70 KB: allocate it, or keep it static. */
+typedef struct xq_game {
+  xq_rules rules;
+  xq_pos start;            /* the position the game began from */
+  xq_pos pos;              /* the current position */
+  xq_pos window_pos;       /* the position at window_start (after the last capture) */
+  int nply;                /* plies played */
+  int window_start;        /* position index of the last capture (0 = start) */
+  int count_from;          /* repetitions count from this position index */
+  int start_halfmove;      /* plies without capture before the start (FEN) */
+  xq_outcome result;       /* NONE while play goes on; NEEDS_ARBITER pauses */
+  xq_reason result_reason;
+  int fouls[2];            /* fouls of any kind (P11) */
+  int illegal[2];          /* breaches of the rules of movement (P9) */
+  int false_claims[2];     /* false natural-limit claims (P8) */
+  int draw_offers[2];      /* draw offers made */
+  int draw_offer_pending;  /* side whose offer stands, -1 for none */
+  int touched_sq;          /* own piece lifted by the side to move, -1 for none */
+  xq_move held;            /* a move made but not released, XQ_MOVE_NONE for none */
+  long clock_ms[2];        /* time left; -1 with no clock */
+  xq_change_order order;
+  uint16_t key_filter[256]; /* positions since count_from by the low key byte:
+                               a zero means a first occurrence, no scan */
+  uint64_t keys[XQ_GAME_PLIES_MAX + 1]; /* key of the position at each index */
+  xq_game_ply hist[XQ_GAME_PLIES_MAX];  /* hist[i] leads from index i to i + 1 */
+} xq_game;
+
+/* Start a game under `rules` (copied) from `fen` (NULL = the standard
+ * start). Clocks start at the rules' base times (none when 0). A start
+ * position without a legal move is decided at once (R3), and so is one
+ * that P14 draws; g->result says so. Returns XQ_OK, XQ_EINVAL (NULL g or
+ * rules) or XQ_EFEN with `err` (may be NULL); on failure *g is undefined. */
+int xq_game_init(xq_game *g, const xq_rules *rules, const char *fen, xq_error *err);
+
+/* Every event function below fills *v and returns XQ_OK whenever the
+ * event could be judged -- a foul, a loss or a refusal is a verdict, not
+ * an error. They return XQ_EINVAL for a NULL or out-of-range argument and
+ * the notation or snapshot errors named in each contract, with `err` (may
+ * be NULL) saying why, and XQ_ELIMIT for a move beyond XQ_GAME_PLIES_MAX;
+ * on an error nothing changed and *v is untouched. */
+
+/* A move from/to squares (rules.md §5 pipeline): legality (R1, R2 with
+ * P9/P10, touch-move), apply, mate and stalemate (R3), capture resets,
+ * simple draw (P14), natural limit with P7 = AUTO (R9), repetition (R5-R8
+ * with P2, P4, P12). `flags`: XQ_MV_HELD (not released: a legal move waits
+ * for xq_game_release, a suicide is one foul), XQ_MV_FLAG_FELL (the mover
+ * loses on time unless the move mates or stalemates). */
+int xq_game_move(xq_game *g, xq_move m, unsigned flags, xq_verdict *v);
+
+/* A move written in any notation (xq_move_parse_any). A legal move, a
+ * well-formed ICCS move that is illegal (judged as a foul or loss) and
+ * text in no notation (XQ_ENOTATION) or ambiguous (XQ_EAMBIGUOUS) are told
+ * apart; an illegal move in WXF or Chinese counts as a breach of the rules
+ * of movement. */
+int xq_game_move_text(xq_game *g, const char *text, unsigned flags,
+                      xq_verdict *v, xq_error *err);
+
+/* A board snapshot: a FEN placement (the first field is read) whose
+ * squares may also hold X/x (a Red/Black piece of unknown kind), '*' (a
+ * piece of unknown colour) or '?' (unknown). The move is the one legal
+ * move whose result matches; the same position is no change (changed 0).
+ * Returns XQ_ENOTATION (malformed), XQ_EILLEGAL (no legal move matches) or
+ * XQ_EAMBIGUOUS (several do), changing nothing. */
+int xq_game_snapshot(xq_game *g, const char *board, xq_verdict *v, xq_error *err);
+
+/* A piece lifted from `sq` by the side to move (touch-move, 1999 5.1: an
+ * own piece touched must be moved if it can). */
+int xq_game_lift(xq_game *g, int sq, xq_verdict *v);
+
+/* The hand leaves the piece of the held move: the move is complete. */
+int xq_game_release(xq_game *g, xq_verdict *v);
+
+/* A clock reading: time left for Red and Black in ms. A side at 0 or less
+ * loses on time (the side to move first) unless the game is over. */
+int xq_game_clock(xq_game *g, long red_ms, long black_ms, xq_verdict *v);
+
+/* `elapsed_ms` of the side to move's time has passed (the game keeps the
+ * clocks: base time, plus the increment after each move). */
+int xq_game_tick(xq_game *g, long elapsed_ms, xq_verdict *v);
+
+/* A natural-limit claim (自然限着, R9) by `side`: a draw when valid;
+ * refused with claim_max_attackers attacking pieces or more; a false claim
+ * costs P8 (fouls, time, a loss at the n-th). With natural_limit_moves 0
+ * the claim goes to the arbiter. */
+int xq_game_claim_natural(xq_game *g, int side, xq_verdict *v);
+
+/* A repetition claim by `side`: the current position is ruled (R8) when it
+ * has occurred repetition_occurrences times, else refused. */
+int xq_game_claim_repetition(xq_game *g, int side, xq_verdict *v);
+
+/* A draw offer by `side`, within the offer limits of the rules; the offer
+ * stands until the opponent answers or moves. */
+int xq_game_offer_draw(xq_game *g, int side, xq_verdict *v);
+
+/* `side` answers the opponent's standing offer: accept = draw. */
+int xq_game_answer_draw(xq_game *g, int side, int accept, xq_verdict *v);
+
+/* `side` resigns. */
+int xq_game_resign(xq_game *g, int side, xq_verdict *v);
+
+/* The arbiter records a foul against `side` (P11 applies). */
+int xq_game_arbiter_foul(xq_game *g, int side, xq_verdict *v);
+
+/* The arbiter sets the result (XQ_OUT_RED_WINS, BLACK_WINS, DRAW, or NONE
+ * to resume play). */
+int xq_game_arbiter_result(xq_game *g, xq_outcome result, xq_verdict *v);
+
+/* Plies that count toward the natural limit for claimant `side` (R9 with
+ * P6), or with side -1 the count P17 uses when nobody claims. Under
+ * EXCLUDE_CLAIMANT_FORCING a move the classifier cannot decide (budget)
+ * counts as forcing, so no claim is granted on a guess. Cannot fail; 0 for
+ * a NULL game. */
+int xq_game_natural_count(const xq_game *g, int side);
+
+/* `xqref judge`: rule a game given as FEN and moves, or run a case file.
+ * Returns 0 ok, 1 failure (a failed case, an error), 2 usage error. */
+int xq_judge_main(int argc, char **argv);
+
+/* `xqref bench --judge`: replay games through the full rules and print
+ * plies/s and the mean time of one verdict. Returns 0, 1 or 2 (usage). */
+int xq_judge_bench_main(int argc, char **argv);
 
 #endif /* XQ_ADJUDICATOR_H */

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "adjudicator.h"
 #include "perft.h"
 #include "records.h"
 
@@ -20,6 +21,7 @@ static const subcommand commands[] = {
   {"uci", xq_uci_main, "UCI/UCCI text mode: position, go perft, d"},
   {"convert", xq_convert_main, "convert game files (PGN, XQF, DhtmlXQ) to PGN or DhtmlXQ"},
   {"stats", xq_stats_main, "count games, plies, results and bad records of a game file"},
+  {"judge", xq_judge_main, "rule a game move by move (--moves), or run a case file (--cases)"},
 };
 
 static void usage(FILE *out)
@@ -46,6 +48,11 @@ int main(int argc, char **argv)
     puts("xqref 0.1.0");
     return 0;
   }
+  /* `bench --judge` measures the adjudicator: the perft module must not
+   * depend on it, so the dispatch happens here. */
+  if (!strcmp(argv[1], "bench"))
+    for (int i = 2; i < argc; i++)
+      if (!strcmp(argv[i], "--judge")) return xq_judge_bench_main(argc - 1, argv + 1);
   for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
     if (!strcmp(argv[1], commands[i].name)) return commands[i].run(argc - 1, argv + 1);
   fprintf(stderr, "xqref: unknown command '%s'\n\n", argv[1]);

@@ -1,0 +1,60 @@
+/*
+ * game_internal.h -- internals shared by the game files (game.c,
+ * natural.c, clock.c, verdict.c, snapshot.c). Not for use outside
+ * adjudicator/.
+ */
+#ifndef XQ_ADJUDICATOR_GAME_INTERNAL_H
+#define XQ_ADJUDICATOR_GAME_INTERNAL_H
+
+#include "adjudicator.h"
+
+/* Side names for explanations. */
+extern const char *const xq__side_zh[2];
+extern const char *const xq__side_en[2];
+
+/* Start verdict *v for `event` on the current state of `g`: accepted,
+ * nothing changed, no side, no reason. */
+void xq__verdict_begin(const xq_game *g, xq_verdict *v, const char *event);
+
+/* Write the explanation lines of *v: `zh` and `en` are printf formats
+ * that consume the same arguments in the same order. */
+void xq__explain(xq_verdict *v, const char *zh, const char *en, ...)
+  __attribute__((format(printf, 3, 4)));
+
+/* Square name ("e1") into buf[3]. */
+void xq__sq_name(int sq, char buf[3]);
+
+/* Move in ICCS ("h2e2") into buf[5]. */
+void xq__move_name(xq_move m, char buf[5]);
+
+/* End the game: result `result` with `reason` under `rule`; `kind` and
+ * `side` (the loser, or -1) go into *v. An armageddon draw becomes a
+ * Black win (XQ_REASON_ARMAGEDDON_DRAW). Does not write the explanation. */
+void xq__end(xq_game *g, xq_verdict *v, xq_verdict_kind kind, xq_outcome result,
+             xq_reason reason, int side, const char *rule);
+
+/* Record `n` fouls against `side` for `reason` under `rule`: a FOUL
+ * verdict, or a loss when the fouls reach P11. Explains the verdict with
+ * `what_zh`/`what_en` (what the foul was) in front. */
+void xq__foul(xq_game *g, xq_verdict *v, int side, int n, xq_reason reason, const char *rule,
+              const char *what_zh, const char *what_en);
+
+/* Plies without a capture so far (R9's W). */
+int xq__window_plies(const xq_game *g);
+
+/* Natural limit with P7 = AUTO after a move: 1 when the game is drawn. */
+int xq__natural_auto_reached(const xq_game *g);
+
+/* Clocks: start them at the base times, add the increment after a move. */
+void xq__clock_init(xq_game *g);
+void xq__clock_after_move(xq_game *g, int mover);
+
+/* Play move `m` (any 16-bit value with squares on the board) through the
+ * full pipeline of xq_game_move; *v already begun. */
+int xq__play(xq_game *g, xq_move m, unsigned flags, xq_verdict *v);
+
+/* Refuse an event because the game is over or paused: fills *v and
+ * returns 1; returns 0 while play goes on. */
+int xq__refuse_if_over(const xq_game *g, xq_verdict *v);
+
+#endif /* XQ_ADJUDICATOR_GAME_INTERNAL_H */
