@@ -8,6 +8,7 @@
 #include "adjudicator.h"
 #include "perft.h"
 #include "records.h"
+#include "tourney.h"
 
 typedef struct subcommand {
   const char *name;
@@ -22,6 +23,8 @@ static const subcommand commands[] = {
   {"convert", xq_convert_main, "convert game files (PGN, XQF, DhtmlXQ) to PGN or DhtmlXQ"},
   {"stats", xq_stats_main, "count games, plies, results and bad records of a game file"},
   {"judge", xq_judge_main, "rule a game move by move (--moves), or run a case file (--cases)"},
+  {"tourney", xq_tourney_main, "tournament store: new, add, pair, result, standings, export"},
+  {"pair", xq_pair_main, "pair the next round of a TRF file (--system cn), bbpPairings output"},
 };
 
 static void usage(FILE *out)

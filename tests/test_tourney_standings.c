@@ -1,0 +1,392 @@
+/*
+ * test_tourney_standings.c -- tie-break formulas on small events computed
+ * by hand (tourney.md §5), presets, no shared places, players and groups.
+ *
+ * Points are half-units inside xqref: at 2/1/0 a win is 4, a draw 2. The
+ * hand computations below are in ordinary points; the asserts double them.
+ */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "tourney.h"
+
+static void game(xq_tevent *ev, int r, int red, int black, const char *res)
+{
+  xq_tslot *a = xq_tevent_slot(ev, red, r), *b = xq_tevent_slot(ev, black, r);
+  a->opp = (uint16_t)black; a->colour = XQ_TC_RED;
+  b->opp = (uint16_t)red; b->colour = XQ_TC_BLACK;
+  if (!strcmp(res, "1-0")) { a->res = XQ_TR_WIN; b->res = XQ_TR_LOSS; }
+  else if (!strcmp(res, "0-1")) { a->res = XQ_TR_LOSS; b->res = XQ_TR_WIN; }
+  else if (!strcmp(res, "=")) { a->res = b->res = XQ_TR_DRAW; }
+  else if (!strcmp(res, "+-")) { a->res = XQ_TR_FWIN; b->res = XQ_TR_FLOSS; }
+  else cr_assert_fail("bad result");
+  if (r > ev->nrounds) ev->nrounds = r;
+}
+
+static void bye(xq_tevent *ev, int r, int id)
+{
+  xq_tslot *s = xq_tevent_slot(ev, id, r);
+  s->res = XQ_TR_PAB;
+  if (r > ev->nrounds) ev->nrounds = r;
+}
+
+static xq_tevent *players(int n, const char *tb)
+{
+  xq_tconfig cfg;
+  xq_tconfig_default(&cfg);
+  if (tb) cr_assert_eq(xq_tconfig_tiebreaks(&cfg, tb, NULL), XQ_OK, "%s", tb);
+  xq_tevent *ev = xq_tevent_new(&cfg, "tb");
+  for (int i = 0; i < n; i++) {
+    xq_tplayer p;
+    memset(&p, 0, sizeof p);
+    snprintf(p.name, sizeof p.name, "%c", 'A' + i);
+    p.pno = i + 1;
+    cr_assert_eq(xq_tevent_add(ev, &p, NULL, NULL), XQ_OK);
+  }
+  return ev;
+}
+
+/* A, B, C, D, 3 rounds at 2/1/0 (Red first):
+ *   R1: A–B 1-0, C–D =      R2: B–C 0-1, D–A 1-0      R3: A–C =, B–D 1-0
+ * Points: A 2+0+1 = 3, B 0+0+2 = 2, C 1+2+1 = 4, D 1+2+0 = 3.
+ * OS (对手分): A: B2+D3+C4 = 9; B: A3+C4+D3 = 10; C: D3+B2+A3 = 8; D: C4+A3+B2 = 9.
+ * OS_C1: A 9-2 = 7; B 10-3 = 7; C 8-2 = 6; D 9-2 = 7.
+ * PS (累进分): A 2+2+3 = 7; B 0+0+2 = 2; C 1+3+4 = 8; D 1+3+3 = 7.
+ * WINS: one each. BWINS: C 1 (R2 as Black), others 0.
+ * RWINS: A 1, B 1, C 0, D 1. BLACK: A 1 (R2), B 1 (R1), C 2 (R2, R3), D 2 (R1, R3).
+ * SB (Σ pts × opponent's final, played games): A 2·2 + 0·3 + 1·4 = 8;
+ *   B 0 + 0 + 2·3 = 6; C 1·3 + 2·2 + 1·3 = 10; D 1·4 + 2·3 + 0 = 10. */
+static xq_tevent *four(const char *tb)
+{
+  xq_tevent *ev = players(4, tb);
+  game(ev, 1, 1, 2, "1-0"); game(ev, 1, 3, 4, "=");
+  game(ev, 2, 2, 3, "0-1"); game(ev, 2, 4, 1, "1-0");
+  game(ev, 3, 1, 3, "=");   game(ev, 3, 2, 4, "1-0");
+  return ev;
+}
+
+Test(tiebreak, formulas_on_a_four_player_event)
+{
+  xq_tevent *ev = four(NULL);
+  const struct { int tb; int64_t v[4]; } want[] = {
+    {XQ_TB_PTS, {6, 4, 8, 6}},          /* half-units */
+    {XQ_TB_OS, {18, 20, 16, 18}},
+    {XQ_TB_OS_C1, {14, 14, 12, 14}},
+    {XQ_TB_PS, {14, 4, 16, 14}},
+    {XQ_TB_WINS, {1, 1, 1, 1}},
+    {XQ_TB_BWINS, {0, 0, 1, 0}},
+    {XQ_TB_RWINS, {1, 1, 0, 1}},
+    {XQ_TB_BLACK, {1, 1, 2, 2}},
+    {XQ_TB_SB, {32, 24, 40, 40}},       /* half-units squared: 8, 6, 10, 10 */
+    {XQ_TB_FOULS, {0, 0, 0, 0}},
+  };
+  for (size_t k = 0; k < sizeof want / sizeof want[0]; k++)
+    for (int id = 1; id <= 4; id++)
+      cr_assert_eq(xq_tb_value(ev, want[k].tb, id, 3), want[k].v[id - 1], "%s of %c: %lld",
+                   xq_tb_name(want[k].tb), 'A' + id - 1, (long long)xq_tb_value(ev, want[k].tb, id, 3));
+  /* after round 2: A 2, B 0, C 3, D 3; PS A 2+2, C 1+3, D 1+3 */
+  cr_assert_eq(xq_tb_value(ev, XQ_TB_PTS, 1, 2), 4);
+  cr_assert_eq(xq_tb_value(ev, XQ_TB_PS, 3, 2), 8);
+  xq_tevent_free(ev);
+}
+
+static void ranks(xq_tevent *ev, const int *want, int n)
+{
+  xq_tstanding st[16];
+  cr_assert_eq(xq_standings(ev, 0, st), XQ_OK);
+  for (int i = 0; i < n; i++)
+    cr_assert_eq(st[i].id, want[i], "place %d: %c, expected %c", i + 1, 'A' + st[i].id - 1, 'A' + want[i] - 1);
+  for (int i = 0; i < n; i++) cr_assert_eq(st[i].rank, i + 1);
+}
+
+Test(tiebreak, presets_order_the_ties)
+{
+  /* 对手分方案 PTS, OS, WINS, FOULS, BWINS, BLACK, ...: C (4), then A and D
+   * (3, OS 9, 1 win, no fouls, no Black win) split by games as Black:
+   * D 2 > A 1. */
+  xq_tevent *ev = four("os");
+  const int os[4] = {3, 4, 1, 2};
+  ranks(ev, os, 4);
+  /* one foul for D: FOULS comes before BLACK, fewer ranks higher */
+  xq_tevent_slot(ev, 4, 2)->fouls = 1;
+  const int fouled[4] = {3, 1, 4, 2};
+  ranks(ev, fouled, 4);
+  xq_tevent_free(ev);
+  /* PTS then DE: D beat A */
+  ev = four("PTS,DE");
+  ranks(ev, os, 4);
+  xq_tevent_free(ev);
+  /* PTS then RWINS, then LOT: A and D have one Red win each, so the lots
+   * decide; whatever they say, the order is reproducible */
+  ev = four("PTS,RWINS,LOT");
+  xq_tstanding a[4], b[4];
+  cr_assert_eq(xq_standings(ev, 0, a), XQ_OK);
+  cr_assert_eq(xq_standings(ev, 0, b), XQ_OK);
+  cr_assert_arr_eq(a, b, sizeof a);
+  cr_assert_eq(a[0].id, 3);
+  cr_assert_eq(a[3].id, 2);
+  xq_tevent_free(ev);
+}
+
+Test(tiebreak, regulation_presets_on_the_fixture_event)
+{
+  /* On the four-player event A and D tie on 3 points, OS 9, PS 7, one win
+   * each, no Black win; D beat A (DE), D has more games as Black (2 to 1)
+   * and the better running totals both ways (S2: 3 to 2; PTS − pts1: 2 to
+   * 1). Every preset therefore puts D before A — until D has a foul, which
+   * every preset looks at before BLACK, DE and ROUNDBACK: then A is first.
+   * C (4 points) and B (2) keep their places. */
+  const char *presets[] = {"os", "ps", "xinjiang", "burqin", "shaanxi", "wujiaqu", "tangshan"};
+  for (size_t i = 0; i < sizeof presets / sizeof presets[0]; i++) {
+    xq_tevent *ev = four(presets[i]);
+    const int clean[4] = {3, 4, 1, 2}, fouled[4] = {3, 1, 4, 2};
+    ranks(ev, clean, 4);
+    xq_tevent_slot(ev, 4, 1)->fouls = 1;
+    ranks(ev, fouled, 4);
+    xq_tevent_free(ev);
+  }
+}
+
+Test(tiebreak, roundback_directions)
+{
+  /* Two players on 3 points after 3 rounds (2/1/0):
+   *   X scored 2, 0, 1: S = 2, 2, 3      Y scored 0, 2, 1: S = 0, 2, 3
+   * from_last compares (S2, S1) = X (2, 2), Y (2, 0): X first.
+   * from_first compares (PTS−pts1, PTS−pts1−pts2) = X (1, 1), Y (3, 1): Y first.
+   * Opponents Z and W absorb the other results. */
+  for (int dir = 0; dir < 2; dir++) {
+    xq_tevent *ev = players(4, dir ? "PTS,ROUNDBACK_FIRST" : "PTS,ROUNDBACK");
+    /* X = 1, Y = 2, Z = 3, W = 4 */
+    game(ev, 1, 1, 3, "1-0"); game(ev, 1, 2, 4, "0-1");
+    game(ev, 2, 1, 4, "0-1"); game(ev, 2, 2, 3, "1-0");
+    game(ev, 3, 1, 2, "=");   game(ev, 3, 3, 4, "=");
+    /* W: 2 + 2 + 1 = 5; X 3; Y 3; Z 0 + 0 + 1 = 1 */
+    const int last[4] = {4, 1, 2, 3}, first[4] = {4, 2, 1, 3};
+    ranks(ev, dir ? first : last, 4);
+    xq_tevent_free(ev);
+  }
+}
+
+Test(tiebreak, byes_forfeits_and_opponent_score)
+{
+  /* 3 players, 2 rounds:
+   *   R1: 1–2 1-0, 3 bye (PAB, 2 points)
+   *   R2: 2–3 =, 1 bye
+   * Points: 1: 2+2 = 4; 2: 0+1 = 1; 3: 2+1 = 3.
+   * OS, bye = 0: 1: 1 + 0 = 1; 2: 4 + 3 = 7; 3: 0 + 1 = 1.
+   * OS, bye = lowest final score (1): 1: 1 + 1 = 2; 3: 1 + 1 = 2.
+   * OS_C1 (bye = 0): 1: (1, 0) → 1; 2: (4, 3) → 4; 3: (0, 1) → 1.
+   * WINS: the bye is no win: 1 has 1, 3 has 0. */
+  xq_tevent *ev = players(3, NULL);
+  game(ev, 1, 1, 2, "1-0"); bye(ev, 1, 3);
+  game(ev, 2, 2, 3, "=");   bye(ev, 2, 1);
+  const int64_t os0[3] = {2, 14, 2}, c1[3] = {2, 8, 2};
+  for (int id = 1; id <= 3; id++) {
+    cr_assert_eq(xq_tb_value(ev, XQ_TB_OS, id, 2), os0[id - 1], "OS of %d", id);
+    cr_assert_eq(xq_tb_value(ev, XQ_TB_OS_C1, id, 2), c1[id - 1], "OS_C1 of %d", id);
+  }
+  cr_assert_eq(xq_tb_value(ev, XQ_TB_WINS, 1, 2), 1);
+  cr_assert_eq(xq_tb_value(ev, XQ_TB_WINS, 3, 2), 0);
+  ev->cfg.bye_os = XQ_BYE_OS_LOWEST;
+  cr_assert_eq(xq_tb_value(ev, XQ_TB_OS, 1, 2), 4);
+  cr_assert_eq(xq_tb_value(ev, XQ_TB_OS, 3, 2), 4);
+  cr_assert_eq(xq_tb_value(ev, XQ_TB_OS, 2, 2), 14);
+  xq_tevent_free(ev);
+
+  /* A forfeit: 1 wins by forfeit against 2 in R1, then 1–3 = in R2.
+   * The forfeit counts in OS with the scheduled opponent's score (2 has 0
+   * points), as a win in WINS, not as a game in BLACK.
+   * Points of 1: 2 + 1 = 3 (6 half-units); OS of 1: 2's 0 + 3's 1. */
+  ev = players(3, NULL);
+  game(ev, 1, 2, 1, "+-");
+  xq_tevent_slot(ev, 1, 1)->res = XQ_TR_FWIN;
+  xq_tevent_slot(ev, 2, 1)->res = XQ_TR_FLOSS;
+  game(ev, 2, 1, 3, "=");
+  cr_assert_eq(xq_tb_value(ev, XQ_TB_PTS, 1, 2), 6);
+  cr_assert_eq(xq_tb_value(ev, XQ_TB_OS, 1, 2), 0 + 2);
+  cr_assert_eq(xq_tb_value(ev, XQ_TB_WINS, 1, 2), 1);
+  cr_assert_eq(xq_tb_value(ev, XQ_TB_BLACK, 1, 2), 0);
+  cr_assert_eq(xq_tb_value(ev, XQ_TB_BWINS, 1, 2), 0);
+  ev->cfg.wins_count_forfeits = 0;
+  cr_assert_eq(xq_tb_value(ev, XQ_TB_WINS, 1, 2), 0);
+  xq_tevent_free(ev);
+}
+
+Test(tiebreak, direct_encounter_fide_and_two_only)
+{
+  /* 5 players. A beats B; C, D, E play among themselves and against A, B so
+   * that A, B and C finish on the same points without C having met A or B.
+   *   R1: A–B 1-0, C–D 1-0 (E bye)   R2: B–E 1-0, D–A 1-0, (C bye)
+   * Points (2/1/0): A 2+0 = 2, B 0+2 = 2, C 2+2 = 4 ... adjust: give C a
+   * loss instead of the bye: R2: E–C 1-0, D–A 1-0, B bye.
+   *   A: W, L = 2; B: L, PAB = 2; C: W, L = 2; D: L, W = 2; E: PAB, W = 4.
+   * Tied on 2: A, B, C, D. Among them: A beat B, C beat D, D beat A.
+   * Scores inside the tie: A 2 (v B), B 0, C 2 (v D), D 2 (v A); not all
+   * met, so FIDE Art. 6 separates a player only when his score beats what
+   * every other could still reach (unplayed games as wins): nobody. */
+  xq_tevent *ev = players(5, "PTS,DE");
+  game(ev, 1, 1, 2, "1-0"); game(ev, 1, 3, 4, "1-0"); bye(ev, 1, 5);
+  game(ev, 2, 5, 3, "1-0"); game(ev, 2, 4, 1, "1-0"); bye(ev, 2, 2);
+  xq_tstanding st[5];
+  cr_assert_eq(xq_standings(ev, 0, st), XQ_OK);
+  cr_assert_eq(st[0].id, 5);
+  for (int i = 1; i < 5; i++) cr_assert_eq(st[i].val[1], 0, "DE level of %c", 'A' + st[i].id - 1);
+
+  /* two players tied: the winner of their game first, in both modes */
+  xq_tevent_free(ev);
+  for (int mode = 0; mode < 2; mode++) {
+    ev = players(4, "PTS,DE");
+    ev->cfg.de_mode = mode ? XQ_DE_TWO_ONLY : XQ_DE_FIDE;
+    /* R1: C–A 0-1 ... A and C tied on 2 after: A beat C, C beat D */
+    game(ev, 1, 3, 1, "0-1"); game(ev, 1, 2, 4, "1-0");
+    game(ev, 2, 1, 2, "0-1"); game(ev, 2, 3, 4, "1-0");
+    /* A: W, L = 2; B: W, W = 4; C: L, W = 2; D: L, L = 0 */
+    const int want[4] = {2, 1, 3, 4};
+    ranks(ev, want, 4);
+    xq_tevent_free(ev);
+  }
+
+  /* all met: a three-way tie in a round robin, ranked by the mutual score:
+   * A beats B, B beats C, A draws C → A 3, C 1, B 2 (2/1/0) */
+  ev = players(3, "PTS,DE");
+  game(ev, 1, 1, 2, "1-0");
+  game(ev, 2, 2, 3, "1-0");
+  game(ev, 3, 3, 1, "=");
+  /* PTS: A 2+1 = 3, B 0+2 = 2, C 0+1 = 1: not tied; make DE the first code */
+  cr_assert_eq(xq_tconfig_tiebreaks(&ev->cfg, "DE,LOT", NULL), XQ_OK);
+  const int rr[3] = {1, 2, 3};
+  ranks(ev, rr, 3);
+  xq_tevent_free(ev);
+}
+
+Test(tiebreak, no_shared_places_and_codes)
+{
+  /* 6 players, nobody has played: every value is equal, LOT decides, the
+   * places are 1..6 and the same every time */
+  xq_tevent *ev = players(6, "PTS,OS,WINS");
+  xq_tstanding a[6], b[6];
+  cr_assert_eq(xq_standings(ev, 0, a), XQ_OK);
+  cr_assert_eq(xq_standings(ev, 0, b), XQ_OK);
+  int seen[7] = {0};
+  for (int i = 0; i < 6; i++) {
+    cr_assert_eq(a[i].rank, i + 1);
+    cr_assert_eq(a[i].id, b[i].id);
+    cr_assert_eq(seen[a[i].id]++, 0);
+  }
+  ev->cfg.lot_seed ^= 0x5555;
+  cr_assert_eq(xq_standings(ev, 0, b), XQ_OK);
+  int same = 1;
+  for (int i = 0; i < 6; i++) same &= a[i].id == b[i].id;
+  cr_assert_not(same, "another lot seed gives the same order");
+  xq_tevent_free(ev);
+
+  xq_tconfig cfg;
+  xq_error err;
+  xq_tconfig_default(&cfg);
+  cr_assert_eq(xq_tconfig_tiebreaks(&cfg, "PTS,OS,XYZ", &err), XQ_EINVAL);
+  cr_assert(strstr(err.msg, "XYZ"));
+  cr_assert_eq(xq_tconfig_tiebreaks(&cfg, "PTS,OS,PTS", &err), XQ_EINVAL);
+  char buf[256];
+  const char *presets[][2] = {
+    {"os", "PTS,OS,WINS,FOULS,BWINS,BLACK,ROUNDBACK,LOT"},
+    {"ps", "PTS,PS,WINS,FOULS,BWINS,BLACK,ROUNDBACK_FIRST,LOT"},
+    {"xinjiang", "PTS,PS,WINS,FOULS,BLACK,ROUNDBACK_FIRST,LOT"},
+    {"burqin", "PTS,OS,PS,WINS,BWINS,FOULS,ROUNDBACK,LOT"},
+    {"shaanxi", "PTS,OS,WINS,FOULS,DE,BLACK,PS,ROUNDBACK_FIRST,LOT"},
+    {"wujiaqu", "PTS,OS,WINS,FOULS,DE,BLACK,ROUNDBACK,LOT"},
+    {"tangshan", "PTS,PS,OS,WINS,FOULS,BLACK,ROUNDBACK,LOT"},
+  };
+  for (size_t i = 0; i < sizeof presets / sizeof presets[0]; i++) {
+    cr_assert_eq(xq_tconfig_tiebreaks(&cfg, presets[i][0], &err), XQ_OK);
+    cr_assert_eq(xq_tconfig_tb_format(&cfg, buf, sizeof buf), XQ_OK);
+    cr_assert_str_eq(buf, presets[i][1]);
+  }
+}
+
+Test(tiebreak, scoring_one_half_zero)
+{
+  /* the same event at 1/½/0: half-units 2/1/0, same order */
+  xq_tevent *ev = four("os");
+  xq_tconfig_scoring(&ev->cfg, 1);
+  cr_assert_eq(xq_tb_value(ev, XQ_TB_PTS, 3, 3), 4); /* C: 2 points = 4 halves */
+  cr_assert_eq(xq_tb_value(ev, XQ_TB_OS, 2, 3), 10);
+  const int os[4] = {3, 4, 1, 2};
+  ranks(ev, os, 4);
+  xq_tevent_free(ev);
+}
+
+/* ------------------------------------------------------------------ */
+/* Players and groups                                                  */
+/* ------------------------------------------------------------------ */
+
+Test(players, checks_and_utf8)
+{
+  xq_tplayer p;
+  xq_error err;
+  memset(&p, 0, sizeof p);
+  strcpy(p.name, "王天一");
+  strcpy(p.birth, "1988-03-23");
+  cr_assert_eq(xq_player_check(&p, &err), XQ_OK);
+  cr_assert_str_eq(p.birth, "1988/03/23");
+  cr_assert_eq(xq_utf8_len(p.name), 3);
+  strcpy(p.birth, "2023/02/29");
+  cr_assert_eq(xq_player_check(&p, &err), XQ_EINVAL);
+  strcpy(p.birth, "2024/02/29");
+  cr_assert_eq(xq_player_check(&p, &err), XQ_OK);
+  strcpy(p.name, "\xe7\x8e\x8b\xe5");  /* truncated UTF-8 */
+  cr_assert_eq(xq_player_check(&p, &err), XQ_EINVAL);
+  cr_assert(strstr(err.msg, "UTF-8"));
+  p.name[0] = 0;
+  cr_assert_eq(xq_player_check(&p, &err), XQ_EINVAL);
+  strcpy(p.name, "ok");
+  p.sex = 'x';
+  cr_assert_eq(xq_player_check(&p, &err), XQ_EINVAL);
+}
+
+Test(players, groups_by_birth_date_and_women_merged)
+{
+  /* Tangshan 2018: 老年组 born on or before 1957/12/31; 少年组 2002/01/01 to
+   * 2006/12/31; 儿童组 from 2007/01/01; a women's section of fewer than
+   * three merges into the men's. Xinjiang 2018: 公开组 1958/01/01–2001/12/31. */
+  const struct { const char *birth; char sex; } who[] = {
+    {"1957/12/31", 'm'}, {"1958/01/01", 'w'}, {"2002/01/01", 'm'}, {"2006/12/31", 'w'},
+    {"2007/01/01", 'm'}, {"2001/12/31", 'm'}, {"", 'w'}, {"1950/05/05", 'w'},
+  };
+  xq_tplayer ps[8];
+  for (int i = 0; i < 8; i++) {
+    memset(&ps[i], 0, sizeof ps[i]);
+    snprintf(ps[i].name, sizeof ps[i].name, "P%d", i + 1);
+    strcpy(ps[i].birth, who[i].birth);
+    ps[i].sex = who[i].sex;
+  }
+  xq_tgroup senior = {.name = "老年组", .born_to = "1957/12/31"};
+  xq_tgroup junior = {.name = "少年组", .born_from = "2002/01/01", .born_to = "2006/12/31"};
+  xq_tgroup child = {.name = "儿童组", .born_from = "2007/01/01"};
+  xq_tgroup open = {.name = "公开组", .born_from = "1958/01/01", .born_to = "2001/12/31"};
+  const int in_senior[8] = {1, 0, 0, 0, 0, 0, 0, 1}, in_junior[8] = {0, 0, 1, 1, 0, 0, 0, 0};
+  const int in_child[8] = {0, 0, 0, 0, 1, 0, 0, 0}, in_open[8] = {0, 1, 0, 0, 0, 1, 0, 0};
+  for (int i = 0; i < 8; i++) {
+    cr_assert_eq(xq_group_match(&senior, &ps[i]), in_senior[i], "senior %d", i + 1);
+    cr_assert_eq(xq_group_match(&junior, &ps[i]), in_junior[i], "junior %d", i + 1);
+    cr_assert_eq(xq_group_match(&child, &ps[i]), in_child[i], "child %d", i + 1);
+    cr_assert_eq(xq_group_match(&open, &ps[i]), in_open[i], "open %d", i + 1);
+  }
+  int men[8], women[8], nm, nw, merged;
+  cr_assert_eq(xq_group_sections(&senior, ps, 8, men, &nm, women, &nw, &merged), XQ_OK);
+  /* seniors: P1 (m) and P8 (w): one woman, merged */
+  cr_assert_eq(merged, 1);
+  cr_assert_eq(nm, 2);
+  cr_assert_eq(nw, 0);
+  cr_assert_eq(men[0], 1);
+  cr_assert_eq(men[1], 8);
+  /* everyone, no date bound: women P2, P4, P7, P8 = 4 → own section */
+  xq_tgroup all = {.name = "all"};
+  cr_assert_eq(xq_group_sections(&all, ps, 8, men, &nm, women, &nw, &merged), XQ_OK);
+  cr_assert_eq(merged, 0);
+  cr_assert_eq(nw, 4);
+  cr_assert_eq(nm, 4);
+  xq_tgroup local = {.name = "本地", .local_only = 1};
+  ps[2].local = 1;
+  cr_assert(xq_group_match(&local, &ps[2]));
+  cr_assert_not(xq_group_match(&local, &ps[3]));
+}

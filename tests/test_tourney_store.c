@@ -1,0 +1,494 @@
+/*
+ * test_tourney_store.c -- the SQLite event store: migrations from an empty
+ * file, reopening keeps every committed event, a process killed after its
+ * commits loses none of them, bad writes leave nothing behind, the
+ * derived state equals the state built in memory, TRF files import; and a
+ * whole small event run through `xqref tourney`.
+ */
+#include <criterion/criterion.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "tourney.h"
+
+static void temp_path(char *buf, size_t len, const char *tag)
+{
+  const char *dir = getenv("TMPDIR");
+  snprintf(buf, len, "%s/xq_tourney_%s_%ld.db", dir && *dir ? dir : "/tmp", tag, (long)getpid());
+  unlink(buf);
+  char side[600];
+  snprintf(side, sizeof side, "%s-wal", buf);
+  unlink(side);
+  snprintf(side, sizeof side, "%s-shm", buf);
+  unlink(side);
+}
+
+static void remove_db(const char *path)
+{
+  char side[600];
+  unlink(path);
+  snprintf(side, sizeof side, "%s-wal", path);
+  unlink(side);
+  snprintf(side, sizeof side, "%s-shm", path);
+  unlink(side);
+}
+
+static xq_tstore *new_store(const char *path, int rounds)
+{
+  xq_tstore *st;
+  xq_error err = {0};
+  xq_tconfig cfg;
+  xq_tconfig_default(&cfg);
+  cfg.rounds = rounds;
+  cr_assert_eq(xq_tstore_open(path, 1, &st, &err), XQ_OK, "%s", err.msg);
+  cr_assert_eq(xq_tstore_create_event(st, "第一届测试杯", &cfg, &err), XQ_OK, "%s", err.msg);
+  return st;
+}
+
+static void add(xq_tstore *st, const char *name, int rating)
+{
+  xq_tplayer p;
+  xq_error err = {0};
+  memset(&p, 0, sizeof p);
+  snprintf(p.name, sizeof p.name, "%s", name);
+  p.rating = rating;
+  cr_assert_eq(xq_tstore_register(st, &p, NULL, &err), XQ_OK, "%s", err.msg);
+}
+
+Test(store, migrations_from_an_empty_file)
+{
+  char path[512];
+  temp_path(path, sizeof path, "empty");
+  FILE *f = fopen(path, "w"); /* a zero-length file is an empty database */
+  cr_assert_not_null(f);
+  fclose(f);
+  xq_tstore *st;
+  xq_error err = {0};
+  cr_assert_eq(xq_tstore_open(path, 0, &st, &err), XQ_OK, "%s", err.msg);
+  cr_assert_eq(xq_tstore_schema_version(st), XQ_STORE_SCHEMA_VERSION);
+  cr_assert_eq(xq_tstore_event_count(st), 0);
+  xq_tevent *ev;
+  cr_assert_eq(xq_tstore_load(st, &ev, &err), XQ_ESTORE, "no event yet");
+  xq_tstore_close(st);
+  /* opening again finds the schema current and migrates nothing */
+  cr_assert_eq(xq_tstore_open(path, 0, &st, &err), XQ_OK, "%s", err.msg);
+  cr_assert_eq(xq_tstore_schema_version(st), XQ_STORE_SCHEMA_VERSION);
+  xq_tstore_close(st);
+  remove_db(path);
+
+  /* a missing file without create, and a file that is not SQLite */
+  cr_assert_eq(xq_tstore_open(path, 0, &st, &err), XQ_EIO);
+  cr_assert_null(st);
+  f = fopen(path, "w");
+  fputs("012 this is a TRF file, not a database\n", f);
+  for (int i = 0; i < 200; i++) fputs("001 .........................................\n", f);
+  fclose(f);
+  cr_assert_eq(xq_tstore_open(path, 0, &st, &err), XQ_ESTORE);
+  remove_db(path);
+}
+
+Test(store, reopen_keeps_every_committed_event)
+{
+  char path[512];
+  xq_error err = {0};
+  temp_path(path, sizeof path, "reopen");
+  xq_tstore *st = new_store(path, 5);
+  const char *names[5] = {"张强", "李来群", "胡荣华", "吕钦", "许银川"};
+  for (int i = 0; i < 5; i++) add(st, names[i], 2600 - 20 * i);
+  xq_tevent *ev;
+  cr_assert_eq(xq_tstore_load(st, &ev, &err), XQ_OK, "%s", err.msg);
+  xq_assign_pnos(ev);
+  xq_tpairing pr = {0};
+  cr_assert_eq(xq_pair_cn(ev, 1, &pr, NULL), XQ_OK);
+  cr_assert_eq(xq_tstore_publish(st, ev, &pr, &err), XQ_OK, "%s", err.msg);
+  cr_assert_eq(xq_tstore_publish(st, ev, &pr, &err), XQ_EINVAL, "a round is published once");
+  xq_tpairing_clear(&pr);
+  xq_tevent_free(ev);
+  cr_assert_eq(xq_tstore_result(st, 1, 1, "1-0", &err), XQ_OK, "%s", err.msg);
+  cr_assert_eq(xq_tstore_result(st, 1, 2, "=", &err), XQ_OK);
+  cr_assert_eq(xq_tstore_result(st, 1, 2, "0-1", &err), XQ_OK, "a correction");
+  cr_assert_eq(xq_tstore_foul(st, 1, 4, 2, &err), XQ_OK);
+  cr_assert_eq(xq_tstore_absence(st, 2, 5, XQ_TR_ZPB, &err), XQ_OK);
+  cr_assert_eq(xq_tstore_absence(st, 2, 3, XQ_TR_HPB, &err), XQ_OK);
+  cr_assert_eq(xq_tstore_absence(st, 2, 3, XQ_TR_WIN, &err), XQ_EINVAL);
+  /* bad writes: rejected, nothing recorded */
+  long before = xq_tstore_event_count(st);
+  cr_assert_eq(xq_tstore_result(st, 1, 9, "1-0", &err), XQ_EINVAL);
+  cr_assert_eq(xq_tstore_result(st, 1, 3, "1-0", &err), XQ_EINVAL, "board 3 is the bye");
+  cr_assert_eq(xq_tstore_result(st, 1, 1, "2:0", &err), XQ_EINVAL);
+  cr_assert_eq(xq_tstore_foul(st, 1, 42, 1, &err), XQ_EINVAL);
+  cr_assert_eq(xq_tstore_absence(st, 1, 2, XQ_TR_ZPB, &err), XQ_EINVAL, "round 1 is already paired");
+  xq_tplayer bad;
+  memset(&bad, 0, sizeof bad);
+  strcpy(bad.name, "\xff");
+  cr_assert_eq(xq_tstore_register(st, &bad, NULL, &err), XQ_EINVAL);
+  cr_assert_eq(xq_tstore_event_count(st), before);
+  xq_tstore_close(st);
+
+  /* 5 registrations, numbering, pairing, 3 results, foul, 2 absences */
+  cr_assert_eq(xq_tstore_open(path, 0, &st, &err), XQ_OK, "%s", err.msg);
+  cr_assert_eq(xq_tstore_event_count(st), 13);
+  cr_assert_eq(xq_tstore_load(st, &ev, &err), XQ_OK, "%s", err.msg);
+  cr_assert_str_eq(ev->name, "第一届测试杯");
+  cr_assert_eq(ev->cfg.rounds, 5);
+  cr_assert_eq(ev->n, 5);
+  cr_assert_str_eq(ev->players[2].name, "胡荣华");
+  /* round 1 by rating: 1–2, 4–3, 5 bye; 1 won, 3 beat 4 (the correction) */
+  cr_assert_eq(xq_tevent_slot(ev, 1, 1)->res, XQ_TR_WIN);
+  cr_assert_eq(xq_tevent_slot(ev, 2, 1)->res, XQ_TR_LOSS);
+  cr_assert_eq(xq_tevent_slot(ev, 4, 1)->colour, XQ_TC_RED);
+  cr_assert_eq(xq_tevent_slot(ev, 3, 1)->res, XQ_TR_WIN);
+  cr_assert_eq(xq_tevent_slot(ev, 5, 1)->res, XQ_TR_PAB);
+  cr_assert_eq(xq_tevent_slot(ev, 4, 1)->fouls, 2);
+  cr_assert_eq(xq_tevent_slot(ev, 5, 2)->absent, XQ_TR_ZPB);
+  cr_assert_eq(xq_tevent_slot(ev, 3, 2)->absent, XQ_TR_HPB);
+  cr_assert_eq(xq_tevent_points(ev, 5, 1), 4);
+  xq_tevent_free(ev);
+  char *log = NULL;
+  size_t loglen = 0;
+  FILE *m = open_memstream(&log, &loglen);
+  cr_assert_eq(xq_tstore_dump(st, m), XQ_OK);
+  fclose(m);
+  cr_assert(strstr(log, "result     round=1 board=2 code=="), "%s", log);
+  cr_assert(strstr(log, "result     round=1 board=2 code=0-1"), "%s", log);
+  free(log);
+  xq_tstore_close(st);
+  remove_db(path);
+}
+
+Test(store, a_killed_writer_loses_no_committed_event)
+{
+  char path[512];
+  xq_error err = {0};
+  temp_path(path, sizeof path, "crash");
+  xq_tstore *st = new_store(path, 7);
+  xq_tstore_close(st);
+  int fd[2];
+  cr_assert_eq(pipe(fd), 0);
+  pid_t pid = fork();
+  cr_assert_geq(pid, 0);
+  if (pid == 0) {
+    /* the child registers players, reporting each commit, then dies
+     * without closing the store */
+    xq_tstore *cs;
+    close(fd[0]);
+    if (xq_tstore_open(path, 0, &cs, NULL)) _exit(3);
+    for (int i = 0; i < 30; i++) {
+      xq_tplayer p;
+      memset(&p, 0, sizeof p);
+      snprintf(p.name, sizeof p.name, "选手%02d", i + 1);
+      if (xq_tstore_register(cs, &p, NULL, NULL)) _exit(4);
+      if (write(fd[1], "x", 1) != 1) _exit(5);
+    }
+    raise(SIGKILL);
+    _exit(6);
+  }
+  close(fd[1]);
+  int acked = 0;
+  char c;
+  while (read(fd[0], &c, 1) == 1) acked++;
+  close(fd[0]);
+  int status;
+  waitpid(pid, &status, 0);
+  cr_assert(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL, "child status %d", status);
+  cr_assert_eq(acked, 30);
+  cr_assert_eq(xq_tstore_open(path, 0, &st, &err), XQ_OK, "%s", err.msg);
+  cr_assert_eq(xq_tstore_event_count(st), 30);
+  xq_tevent *ev;
+  cr_assert_eq(xq_tstore_load(st, &ev, &err), XQ_OK, "%s", err.msg);
+  cr_assert_eq(ev->n, 30);
+  cr_assert_str_eq(ev->players[29].name, "选手30");
+  xq_tevent_free(ev);
+  xq_tstore_close(st);
+  remove_db(path);
+}
+
+Test(store, derived_state_matches_the_rounds_played_in_memory)
+{
+  /* a 13-player, 5-round event through the store, with forfeits and an
+   * announced absence, compared with the same event kept in memory */
+  char path[512];
+  xq_error err = {0};
+  temp_path(path, sizeof path, "derive");
+  xq_tstore *st = new_store(path, 5);
+  for (int i = 0; i < 13; i++) {
+    char name[32];
+    snprintf(name, sizeof name, "P%02d", i + 1);
+    add(st, name, 2000 + 37 * ((i * 7) % 13));
+  }
+  const char *codes[] = {"1-0", "=", "0-1", "1-0", "+-", "0-1", "=", "-+"};
+  int k = 0;
+  for (int round = 1; round <= 5; round++) {
+    if (round == 3) cr_assert_eq(xq_tstore_absence(st, 3, 7, XQ_TR_ZPB, &err), XQ_OK);
+    if (round == 4) cr_assert_eq(xq_tstore_absence(st, 4, 2, XQ_TR_HPB, &err), XQ_OK);
+    xq_tevent *ev;
+    cr_assert_eq(xq_tstore_load(st, &ev, &err), XQ_OK, "%s", err.msg);
+    xq_assign_pnos(ev);
+    xq_tpairing pr = {0};
+    cr_assert_eq(xq_pair_cn(ev, round, &pr, NULL), XQ_OK, "round %d", round);
+    cr_assert_eq(xq_tstore_publish(st, ev, &pr, &err), XQ_OK, "%s", err.msg);
+    for (int b = 0; b < pr.nboards; b++)
+      if (pr.boards[b].black) cr_assert_eq(xq_tstore_result(st, round, b + 1, codes[k++ % 8], &err), XQ_OK);
+    xq_tevent_free(ev);
+    cr_assert_eq(xq_tstore_load(st, &ev, &err), XQ_OK);
+    cr_assert(xq_tevent_round_complete(ev, round));
+    cr_assert_eq(ev->nrounds, round);
+    /* every board of the round is in the derived state, both sides agree */
+    for (int b = 0; b < pr.nboards; b++) {
+      int r = pr.boards[b].red, bl = pr.boards[b].black;
+      const xq_tslot *s = xq_tevent_slot(ev, r, round);
+      if (!bl) { cr_assert_eq(s->res, XQ_TR_PAB); continue; }
+      const xq_tslot *t = xq_tevent_slot(ev, bl, round);
+      cr_assert_eq(s->opp, bl); cr_assert_eq(t->opp, r);
+      cr_assert_eq(s->colour, XQ_TC_RED); cr_assert_eq(t->colour, XQ_TC_BLACK);
+      cr_assert_neq(s->res, XQ_TR_NONE);
+      cr_assert_eq(xq_tslot_points(ev, s) + xq_tslot_points(ev, t) <= 4, 1);
+    }
+    if (round == 3) cr_assert_eq(xq_tevent_slot(ev, 7, 3)->res, XQ_TR_ZPB);
+    if (round == 4) cr_assert_eq(xq_tevent_slot(ev, 2, 4)->res, XQ_TR_HPB);
+    xq_tpairing_clear(&pr);
+    xq_tevent_free(ev);
+  }
+  /* the points are the same as computed from the log by hand: sum of the
+   * slots equals the sum over results in the exported TRF */
+  xq_tevent *ev;
+  cr_assert_eq(xq_tstore_load(st, &ev, &err), XQ_OK);
+  char *buf = NULL;
+  size_t n = 0;
+  FILE *m = open_memstream(&buf, &n);
+  cr_assert_eq(xq_trf_write(ev, m), XQ_OK);
+  fclose(m);
+  xq_tevent *back;
+  cr_assert_eq(xq_trf_parse(buf, n, &back, &err), XQ_OK, "%s\n%s", err.msg, buf);
+  for (int id = 1; id <= 13; id++) {
+    int pno = ev->players[id - 1].pno;
+    cr_assert_eq(xq_tevent_points(back, pno, 5), xq_tevent_points(ev, id, 5), "player %d", id);
+  }
+  free(buf);
+  xq_tevent_free(back);
+  xq_tevent_free(ev);
+  xq_tstore_close(st);
+  remove_db(path);
+}
+
+Test(store, import_of_trf_files)
+{
+  char path[512];
+  xq_error err = {0};
+  xq_tstore *st;
+  xq_tevent *trf, *ev;
+  temp_path(path, sizeof path, "import");
+
+  /* a complete 8-player event: the store replays to the same table */
+  cr_assert_eq(xq_trf_read(XQ_TEST_DATA "/pairing/bbp-8p5r-output.trf", &trf, &err), XQ_OK, "%s", err.msg);
+  cr_assert_eq(xq_tstore_open(path, 1, &st, &err), XQ_OK, "%s", err.msg);
+  cr_assert_eq(xq_tstore_import(st, trf, &trf->cfg, &err), XQ_OK, "%s", err.msg);
+  xq_tstore_close(st);
+  cr_assert_eq(xq_tstore_open(path, 0, &st, &err), XQ_OK);
+  cr_assert_eq(xq_tstore_load(st, &ev, &err), XQ_OK, "%s", err.msg);
+  cr_assert_eq(ev->n, 8);
+  cr_assert_eq(ev->nrounds, 5);
+  cr_assert_eq(ev->cfg.win, trf->cfg.win);
+  for (int id = 1; id <= 8; id++) {
+    cr_assert_str_eq(ev->players[id - 1].name, trf->players[id - 1].name);
+    cr_assert_str_eq(ev->players[id - 1].fide_id, trf->players[id - 1].fide_id);
+    cr_assert_str_eq(ev->players[id - 1].title, trf->players[id - 1].title);
+    cr_assert_eq(ev->players[id - 1].pno, id);
+    for (int r = 1; r <= 5; r++) {
+      const xq_tslot *a = xq_tevent_slot(ev, id, r), *b = xq_tevent_slot(trf, id, r);
+      cr_assert_eq(a->opp, b->opp, "player %d round %d", id, r);
+      cr_assert_eq(a->colour, b->colour, "player %d round %d", id, r);
+      cr_assert_eq(a->res, b->res, "player %d round %d", id, r);
+    }
+  }
+  xq_tevent_free(ev);
+  xq_tevent_free(trf);
+  xq_tstore_close(st);
+  remove_db(path);
+
+  /* 2/1/0 with an absence written for round 3: the store pairs round 3 as
+   * `xqref pair` does on the file (test_tourney_trf: 1–3, 2–6, 5 bye) */
+  cr_assert_eq(xq_trf_read(XQ_TEST_DATA "/pairing/c5_xiangqi_210_scoring_162.trf", &trf, &err), XQ_OK);
+  cr_assert_eq(xq_tstore_open(path, 1, &st, &err), XQ_OK);
+  cr_assert_eq(xq_tstore_import(st, trf, &trf->cfg, &err), XQ_OK, "%s", err.msg);
+  cr_assert_eq(xq_tstore_load(st, &ev, &err), XQ_OK);
+  cr_assert_eq(ev->nrounds, 2);
+  cr_assert(xq_tevent_slot(ev, 4, 3)->absent);
+  xq_tpairing pr = {0};
+  cr_assert_eq(xq_pair_cn(ev, 3, &pr, NULL), XQ_OK);
+  const xq_tboard want[3] = {{1, 3}, {2, 6}, {5, 0}};
+  cr_assert_eq(pr.nboards, 3);
+  cr_assert_arr_eq(pr.boards, want, sizeof want);
+  xq_tpairing_clear(&pr);
+  xq_tevent_free(ev);
+  xq_tevent_free(trf);
+  xq_tstore_close(st);
+  remove_db(path);
+
+  /* half- and full-point byes (basic.trf: H in round 2, F in round 1) are
+   * stored as absences with their points; the points agree with the file */
+  cr_assert_eq(xq_trf_read(XQ_TEST_DATA "/pairing/basic.trf", &trf, &err), XQ_OK);
+  cr_assert_eq(xq_tstore_open(path, 1, &st, &err), XQ_OK);
+  cr_assert_eq(xq_tstore_import(st, trf, &trf->cfg, &err), XQ_OK, "%s", err.msg);
+  cr_assert_eq(xq_tstore_load(st, &ev, &err), XQ_OK);
+  cr_assert_eq(xq_tevent_slot(ev, 2, 2)->res, XQ_TR_HPB);
+  cr_assert_eq(xq_tevent_slot(ev, 5, 1)->res, XQ_TR_FPB);
+  for (int id = 1; id <= 5; id++)
+    cr_assert_eq(xq_tevent_points(ev, id, 2), xq_tevent_points(trf, id, 2), "player %d", id);
+  xq_tevent_free(ev);
+  xq_tevent_free(trf);
+  xq_tstore_close(st);
+  remove_db(path);
+
+  /* a file the store cannot hold leaves it without an event: a forfeit
+   * win with no opponent */
+  const char *odd =
+    "012 x\n"
+    "001    1      A                                 2000                             1.0    1  0000 - +\n"
+    "001    2      B                                 2000                             0.0    2  0000 - Z\n";
+  cr_assert_eq(xq_trf_parse(odd, strlen(odd), &trf, &err), XQ_OK, "%s", err.msg);
+  cr_assert_eq(xq_tstore_open(path, 1, &st, &err), XQ_OK);
+  cr_assert_eq(xq_tstore_import(st, trf, &trf->cfg, &err), XQ_EINVAL);
+  cr_assert(strstr(err.msg, "forfeit without an opponent"), "%s", err.msg);
+  cr_assert_eq(xq_tstore_event_count(st), 0);
+  cr_assert_eq(xq_tstore_load(st, &ev, &err), XQ_ESTORE);
+  xq_tevent_free(trf);
+  xq_tstore_close(st);
+  remove_db(path);
+}
+
+/* ------------------------------------------------------------------ */
+/* xqref tourney                                                       */
+/* ------------------------------------------------------------------ */
+
+static char *run(const char *args, int *status)
+{
+  char cmd[2048], *buf = NULL;
+  size_t n = 0;
+  snprintf(cmd, sizeof cmd, "%s %s 2>&1", XQ_BINARY, args);
+  FILE *p = popen(cmd, "r");
+  cr_assert_not_null(p);
+  FILE *m = open_memstream(&buf, &n);
+  char chunk[4096];
+  size_t got;
+  while ((got = fread(chunk, 1, sizeof chunk, p)) > 0) fwrite(chunk, 1, got, m);
+  fclose(m);
+  int st = pclose(p);
+  *status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  return buf;
+}
+
+static char *ok(const char *fmt, const char *db, const char *extra)
+{
+  char args[1024];
+  int st;
+  snprintf(args, sizeof args, fmt, db, extra ? extra : "");
+  char *out = run(args, &st);
+  cr_assert_eq(st, 0, "xqref %s: exit %d\n%s", args, st, out);
+  return out;
+}
+
+Test(cli, a_small_event_from_start_to_standings)
+{
+  char db[512];
+  temp_path(db, sizeof db, "cli");
+  free(ok("tourney new --db %s --name 测试赛 --rounds 3 --tiebreaks os%s", db, NULL));
+  const char *players[] = {
+    "--name 张三 --rating 2300 --birth 1990-01-02 --sex m --team 乌鲁木齐",
+    "--name 李四 --rating 2250 --team 克拉玛依", "--name 王五 --rating 2200 --local",
+    "--name 赵六 --rating 2150 --sex w"};
+  for (int i = 0; i < 4; i++) {
+    char *out = ok("tourney add --db %s %s", db, players[i]);
+    char want[32];
+    snprintf(want, sizeof want, "player %d:", i + 1);
+    cr_assert(strstr(out, want), "%s", out);
+    free(out);
+  }
+  /* round 1: 1–2, 4–3 */
+  char *out = ok("tourney pair --db %s%s", db, NULL);
+  cr_assert(strstr(out, "round 1: 2 boards"), "%s", out);
+  cr_assert(strstr(out, "   1     1 张三"), "%s", out);
+  cr_assert(strstr(out, "   2     4 赵六"), "%s", out);
+  free(out);
+  /* results still missing: no round 2 yet */
+  int st;
+  char args[1024];
+  snprintf(args, sizeof args, "tourney pair --db %s", db);
+  out = run(args, &st);
+  cr_assert_eq(st, 1);
+  cr_assert(strstr(out, "without a result"), "%s", out);
+  free(out);
+  free(ok("tourney result --db %s --round 1 --board 1 %s", db, "1-0"));
+  free(ok("tourney result --db %s --round 1 --board 2 %s", db, "="));
+  free(ok("tourney foul --db %s --round 1 --player 4%s", db, NULL));
+  /* round 2: 1 (2 points) floats to the 1-point group: 1 meets 3 or 4;
+   * 1 had Red, so is due Black; 3 had Black: 3–1. Then 4–2 (4 had Red, 2
+   * had Black: 2 is due Red): 2–4. */
+  out = ok("tourney pair --db %s%s", db, NULL);
+  cr_assert(strstr(out, "round 2: 2 boards"), "%s", out);
+  cr_assert(strstr(out, "   1     3 王五"), "%s", out);
+  cr_assert(strstr(out, "   2     2 李四"), "%s", out);
+  free(out);
+  free(ok("tourney result --db %s --round 2 --board 1 %s", db, "0-1"));
+  free(ok("tourney result --db %s --round 2 --board 2 %s", db, "-+"));
+  /* points: 张三 2+2 = 4; 李四 0+0 (forfeit) = 0; 王五 1+0 = 1; 赵六 1+2 = 3 */
+  out = ok("tourney standings --db %s%s", db, NULL);
+  cr_assert(strstr(out, "standings after round 2"), "%s", out);
+  const char *order[] = {"张三", "赵六", "王五", "李四"};
+  const char *at = out;
+  for (int i = 0; i < 4; i++) {
+    const char *hit = strstr(at, order[i]);
+    cr_assert_not_null(hit, "%s missing or out of order:\n%s", order[i], out);
+    at = hit;
+  }
+  cr_assert(strstr(out, "   1    1  张三"), "%s", out);
+  free(out);
+  /* TRF export with the 2/1/0 line; it pairs with `xqref pair` */
+  char trf[600];
+  snprintf(trf, sizeof trf, "%s.trf", db);
+  char extra[700];
+  snprintf(extra, sizeof extra, "--out %s", trf);
+  free(ok("tourney export --db %s %s", db, extra));
+  snprintf(args, sizeof args, "pair --system cn %s", trf);
+  out = run(args, &st);
+  cr_assert_eq(st, 0, "%s", out);
+  cr_assert_eq(atoi(out), 2);
+  free(out);
+  out = ok("tourney log --db %s%s", db, NULL);
+  cr_assert(strstr(out, "forfeit    round=2 board=2 code=-+"), "%s", out);
+  free(out);
+  /* usage errors */
+  out = run("tourney", &st);
+  cr_assert_eq(st, 2);
+  free(out);
+  out = run("tourney --help", &st);
+  cr_assert_eq(st, 0);
+  cr_assert(strstr(out, "usage: xqref tourney"));
+  free(out);
+  snprintf(args, sizeof args, "tourney result --db %s --round 1 --board 1 2:0", db);
+  out = run(args, &st);
+  cr_assert_eq(st, 1);
+  cr_assert(strstr(out, "result must be"), "%s", out);
+  free(out);
+  snprintf(args, sizeof args, "tourney new --db %s", db);
+  out = run(args, &st);
+  cr_assert_eq(st, 1, "a second event in the same store");
+  free(out);
+  unlink(trf);
+  remove_db(db);
+
+  /* import a TRF file into a new store and pair its next round */
+  temp_path(db, sizeof db, "cli_import");
+  out = ok("tourney import --db %s %s", db, XQ_TEST_DATA "/pairing/c5_xiangqi_210_scoring_162.trf");
+  cr_assert(strstr(out, "6 players, 3 rounds"), "%s", out);
+  free(out);
+  out = ok("tourney pair --db %s%s", db, NULL);
+  cr_assert(strstr(out, "round 3: 3 boards"), "%s", out);
+  cr_assert(strstr(out, "   3     5 Test0005 Player0005     2   bye"), "%s", out);
+  free(out);
+  remove_db(db);
+}

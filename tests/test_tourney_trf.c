@@ -1,0 +1,288 @@
+/*
+ * test_tourney_trf.c -- FIDE TRF-16 import and export (tourney.md §9):
+ * round trips on published files (byte-identical apart from line ends and
+ * trailing blanks), code-point name columns, the 162 scoring line, points
+ * checked on import, and `xqref pair --system cn` on TRF files.
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "tourney.h"
+
+static char *slurp(const char *path, size_t *len)
+{
+  FILE *f = fopen(path, "rb");
+  cr_assert_not_null(f, "cannot open %s", path);
+  fseek(f, 0, SEEK_END);
+  long n = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  char *buf = malloc((size_t)n + 1);
+  cr_assert_eq(fread(buf, 1, (size_t)n, f), (size_t)n);
+  buf[n] = 0;
+  fclose(f);
+  if (len) *len = (size_t)n;
+  return buf;
+}
+
+/* Line ends to LF, trailing blanks and a missing final line end ignored. */
+static char *normalise(const char *s, size_t len)
+{
+  char *out = malloc(len + 2);
+  size_t o = 0, line = 0;
+  for (size_t i = 0; i < len; i++) {
+    char c = s[i];
+    if (c == '\r' || c == '\n') {
+      if (c == '\r' && i + 1 < len && s[i + 1] == '\n') i++;
+      while (o > line && out[o - 1] == ' ') o--;
+      out[o++] = '\n';
+      line = o;
+    } else {
+      out[o++] = c;
+    }
+  }
+  while (o > line && out[o - 1] == ' ') o--;
+  if (o > 0 && out[o - 1] != '\n') out[o++] = '\n';
+  out[o] = 0;
+  return out;
+}
+
+static char *export_text(const xq_tevent *ev)
+{
+  char *buf = NULL;
+  size_t n = 0;
+  FILE *f = open_memstream(&buf, &n);
+  cr_assert_eq(xq_trf_write(ev, f), XQ_OK);
+  fclose(f);
+  return buf;
+}
+
+Test(trf, round_trip_is_byte_stable)
+{
+  const char *files[] = {"basic.trf", "bbp-8p5r-output.trf", "c5_utf8_chinese_name.trf",
+                         "c5_xiangqi_210_scoring_162.trf", "dutch_2025_C5.input", "issue_7.input",
+                         "rtg_dutch_n100_r11_seed12345.trf"};
+  for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+    char path[512];
+    size_t len;
+    snprintf(path, sizeof path, "%s/pairing/%s", XQ_TEST_DATA, files[i]);
+    char *text = slurp(path, &len);
+    xq_tevent *ev;
+    xq_error err = {0};
+    cr_assert_eq(xq_trf_parse(text, len, &ev, &err), XQ_OK, "%s: %s", files[i], err.msg);
+    char *out = export_text(ev);
+    char *a = normalise(text, len), *b = normalise(out, strlen(out));
+    cr_assert_str_eq(b, a, "%s does not survive import and export", files[i]);
+    /* and once more: export → import → export is the identity */
+    xq_tevent *ev2;
+    cr_assert_eq(xq_trf_parse(out, strlen(out), &ev2, &err), XQ_OK, "%s: %s", files[i], err.msg);
+    char *out2 = export_text(ev2);
+    cr_assert_str_eq(out2, out);
+    cr_assert_eq(ev2->n, ev->n);
+    cr_assert_eq(ev2->nrounds, ev->nrounds);
+    free(text); free(out); free(out2); free(a); free(b);
+    xq_tevent_free(ev);
+    xq_tevent_free(ev2);
+  }
+}
+
+Test(trf, fields_scoring_and_code_points)
+{
+  xq_tevent *ev;
+  xq_error err;
+  cr_assert_eq(xq_trf_read(XQ_TEST_DATA "/pairing/basic.trf", &ev, &err), XQ_OK, "%s", err.msg);
+  cr_assert_eq(ev->n, 5);
+  cr_assert_eq(ev->cfg.rounds, 3);
+  cr_assert_str_eq(ev->players[0].name, "Kasparov, Garry");
+  cr_assert_str_eq(ev->players[0].title, "GM");
+  cr_assert_eq(ev->players[0].sex, 'm');
+  cr_assert_eq(ev->players[3].sex, 'w');
+  cr_assert_str_eq(ev->players[3].title, "WGM");
+  cr_assert_eq(ev->players[0].rating, 2812);
+  cr_assert_str_eq(ev->players[0].birth, "1963/04/13");
+  cr_assert_eq(xq_tevent_slot(ev, 2, 2)->res, XQ_TR_HPB);
+  cr_assert_eq(xq_tevent_slot(ev, 5, 1)->res, XQ_TR_FPB);
+  cr_assert_eq(xq_tevent_slot(ev, 1, 1)->opp, 2);
+  cr_assert_eq(xq_tevent_slot(ev, 1, 1)->colour, XQ_TC_RED);
+  cr_assert_eq(xq_tevent_points(ev, 1, 2), 3); /* 1.5 */
+  xq_tevent_free(ev);
+
+  /* 2/1/0 declared on the 162 line: a win is 2 points (4 half-units) */
+  cr_assert_eq(xq_trf_read(XQ_TEST_DATA "/pairing/c5_xiangqi_210_scoring_162.trf", &ev, &err), XQ_OK);
+  cr_assert_eq(ev->cfg.win, 4);
+  cr_assert_eq(ev->cfg.draw, 2);
+  cr_assert_eq(xq_tevent_points(ev, 1, 2), 8);
+  xq_tevent_free(ev);
+
+  /* the Chinese name takes 3 of the 33 name columns */
+  cr_assert_eq(xq_trf_read(XQ_TEST_DATA "/pairing/c5_utf8_chinese_name.trf", &ev, &err), XQ_OK);
+  cr_assert_str_eq(ev->players[0].name, "棋手一 Player0001");
+  cr_assert_eq(ev->players[0].rating, 2720);
+  xq_tevent_free(ev);
+}
+
+Test(trf, bad_files_are_rejected_with_the_line)
+{
+  const char *wrong_points =
+    "012 x\n"
+    "001    1      A                                 2000                             2.0    1     2 w 1\n"
+    "001    2      B                                 2000                             0.0    2     1 b 0\n";
+  xq_tevent *ev = (xq_tevent *)1;
+  xq_error err = {0};
+  cr_assert_eq(xq_trf_parse(wrong_points, strlen(wrong_points), &ev, &err), XQ_EINVAL);
+  cr_assert_null(ev);
+  cr_assert_eq(err.pos, 2);
+  cr_assert(strstr(err.msg, "points"), "%s", err.msg);
+
+  const char *one_sided =
+    "001    1      A                                 2000                             1.0    1     2 w 1\n"
+    "001    2      B                                 2000                             0.0    2\n";
+  cr_assert_eq(xq_trf_parse(one_sided, strlen(one_sided), &ev, &err), XQ_EINVAL);
+  cr_assert(strstr(err.msg, "do not agree"), "%s", err.msg);
+
+  const char *bad_utf8 = "001    1      \xff\xfe                               2000                             0.0    1\n";
+  cr_assert_eq(xq_trf_parse(bad_utf8, strlen(bad_utf8), &ev, &err), XQ_EINVAL);
+  cr_assert(strstr(err.msg, "UTF-8"), "%s", err.msg);
+
+  const char *gap = "001    2      B                                 2000                             0.0    1\n";
+  cr_assert_eq(xq_trf_parse(gap, strlen(gap), &ev, &err), XQ_EINVAL);
+}
+
+Test(trf, export_of_a_2_1_0_event_declares_its_scoring)
+{
+  xq_tevent *ev = xq_tevent_new(NULL, "象棋公开赛");
+  const char *names[2] = {"王天一", "Zheng, Weitong"};
+  for (int i = 0; i < 2; i++) {
+    xq_tplayer p;
+    memset(&p, 0, sizeof p);
+    strcpy(p.name, names[i]);
+    p.rating = 2700 - i;
+    cr_assert_eq(xq_tevent_add(ev, &p, NULL, NULL), XQ_OK);
+  }
+  ev->cfg.rounds = 7;
+  xq_assign_pnos(ev);
+  xq_tpairing pr = {0};
+  cr_assert_eq(xq_pair_round1(ev, &pr), XQ_OK);
+  cr_assert_eq(xq_tevent_apply_pairing(ev, &pr), XQ_OK);
+  xq_tevent_slot(ev, 1, 1)->res = XQ_TR_DRAW;
+  xq_tevent_slot(ev, 2, 1)->res = XQ_TR_DRAW;
+  xq_tpairing_clear(&pr);
+  char *out = export_text(ev);
+  cr_assert(strstr(out, "\n162  W 2.0    D 1.0    L 0.0\n"), "%s", out);
+  cr_assert(strstr(out, "\nXXR 7\n"));
+  /* the name field is 33 code points: 王天一 + 30 blanks, then the rating */
+  const char *line = strstr(out, "001    1");
+  cr_assert_not_null(line);
+  cr_assert(!strncmp(line + 14, "王天一", strlen("王天一")));
+  const char *after = line + 14 + strlen("王天一");
+  for (int i = 0; i < 30; i++) cr_assert_eq(after[i], ' ');
+  cr_assert(!strncmp(after + 30, " 2700", 5), "%.40s", after);
+  /* and it reads back with the same points under its own scoring */
+  xq_tevent *back;
+  xq_error err;
+  cr_assert_eq(xq_trf_parse(out, strlen(out), &back, &err), XQ_OK, "%s", err.msg);
+  cr_assert_str_eq(back->players[0].name, "王天一");
+  cr_assert_eq(xq_tevent_points(back, 1, 1), 2);
+  cr_assert_eq(back->cfg.win, 4);
+  free(out);
+  xq_tevent_free(back);
+  xq_tevent_free(ev);
+}
+
+/* ------------------------------------------------------------------ */
+/* xqref pair                                                          */
+/* ------------------------------------------------------------------ */
+
+static char *run(const char *args, int *status)
+{
+  char cmd[1024], *buf = NULL;
+  size_t n = 0;
+  snprintf(cmd, sizeof cmd, "%s %s 2>&1", XQ_BINARY, args);
+  FILE *p = popen(cmd, "r");
+  cr_assert_not_null(p);
+  FILE *m = open_memstream(&buf, &n);
+  char chunk[4096];
+  size_t got;
+  while ((got = fread(chunk, 1, sizeof chunk, p)) > 0) fwrite(chunk, 1, got, m);
+  fclose(m);
+  int st = pclose(p);
+  *status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  return buf;
+}
+
+Test(pair_cli, chinese_pairing_of_a_trf_file)
+{
+  /* dutch_2025_C5, round 3 of 3 (1/½/0), player 4 absent. Points: 1 and 3
+   * 2.0, 2 and 5 1.0, 6 0.0. Group 2.0: 1–3 (both due Red after w, b;
+   * same strings, round 3 is odd: the smaller number is Red). Group 1.0: 2
+   * and 5 met in round 1, both float. Group 0.0 with the floaters first:
+   * 2–6 (5–6 met), 5 takes the bye. 2 and 6 have the same colour string
+   * (b, w): the smaller number is Red. Boards: 1–3, 2–6, bye. */
+  int st;
+  char *out = run("pair --system cn " XQ_TEST_DATA "/pairing/dutch_2025_C5.input", &st);
+  cr_assert_eq(st, 0, "%s", out);
+  cr_assert_str_eq(out, "3\n1 3\n2 6\n5 0\n");
+  free(out);
+  /* the same event with 2/1/0 points and a Chinese name pairs the same */
+  out = run("pair --system cn " XQ_TEST_DATA "/pairing/c5_xiangqi_210_scoring_162.trf", &st);
+  cr_assert_eq(st, 0);
+  cr_assert_str_eq(out, "3\n1 3\n2 6\n5 0\n");
+  free(out);
+  out = run("pair --system cn " XQ_TEST_DATA "/pairing/c5_utf8_chinese_name.trf", &st);
+  cr_assert_eq(st, 0);
+  cr_assert_str_eq(out, "3\n1 3\n2 6\n5 0\n");
+  free(out);
+}
+
+Test(pair_cli, replay_of_a_generated_event)
+{
+  /* every round of the 100-player event, paired from the rounds before it:
+   * a complete pairing each time (the bye counts as a board) */
+  for (int k = 1; k <= 11; k++) {
+    char args[512];
+    int st;
+    snprintf(args, sizeof args, "pair --system cn --rounds 11 --round %d %s/pairing/rtg_dutch_n100_r11_seed12345.trf",
+             k, XQ_TEST_DATA);
+    char *out = run(args, &st);
+    cr_assert_eq(st, 0, "round %d: %s", k, out);
+    int boards = atoi(out), lines = 0, ids[101] = {0};
+    for (char *l = strchr(out, '\n'); l && l[1]; l = strchr(l + 1, '\n')) {
+      int r, b;
+      cr_assert_eq(sscanf(l + 1, "%d %d", &r, &b), 2);
+      cr_assert(r >= 1 && r <= 100 && b >= 0 && b <= 100);
+      cr_assert_eq(ids[r]++, 0);
+      if (b) cr_assert_eq(ids[b]++, 0);
+      lines++;
+    }
+    cr_assert_eq(lines, boards);
+    cr_assert_gt(boards, 40);
+    free(out);
+  }
+}
+
+Test(pair_cli, errors_and_usage)
+{
+  int st;
+  char *out = run("pair --system dutch " XQ_TEST_DATA "/pairing/dutch_2025_C5.input", &st);
+  cr_assert_eq(st, 1);
+  cr_assert(strstr(out, "not implemented yet"), "%s", out);
+  free(out);
+  out = run("pair --system swiss x.trf", &st);
+  cr_assert_eq(st, 2);
+  free(out);
+  out = run("pair --system cn /nonexistent.trf", &st);
+  cr_assert_eq(st, 1);
+  cr_assert(strstr(out, "nonexistent"));
+  free(out);
+  out = run("pair --help", &st);
+  cr_assert_eq(st, 0);
+  cr_assert(strstr(out, "usage: xqref pair"));
+  free(out);
+  /* all rounds already played */
+  out = run("pair --system cn " XQ_TEST_DATA "/pairing/bbp-8p5r-output.trf", &st);
+  cr_assert_eq(st, 1);
+  cr_assert(strstr(out, "all 5 rounds"), "%s", out);
+  free(out);
+}

@@ -1,0 +1,131 @@
+/*
+ * config.c -- event parameters (tourney.md §1), tie-break codes and the
+ * presets of the five regulations (regulations.md), status texts.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "tourney.h"
+
+const char *xq_tourney_strerror(int code)
+{
+  switch (code) {
+  case XQ_ENOPAIRING: return "no pairing satisfies the constraints";
+  case XQ_ESTORE: return "event store error";
+  default: return xq_strerror(code);
+  }
+}
+
+void xq_tconfig_scoring(xq_tconfig *cfg, int halves)
+{
+  /* half-units: 2/1/0 is 4/2/0, 1/½/0 is 2/1/0 */
+  int w = halves ? 2 : 4;
+  cfg->win = cfg->pab = cfg->fwin = w;
+  cfg->draw = w / 2;
+  cfg->loss = cfg->floss = 0;
+}
+
+static const char *const tb_names[XQ_TB_COUNT] = {
+  "PTS", "OS", "OS_C1", "PS", "WINS", "BWINS", "RWINS", "BLACK", "FOULS", "DE", "SB",
+  "ROUNDBACK", "ROUNDBACK_FIRST", "LOT"
+};
+
+const char *xq_tb_name(int tb)
+{
+  return tb >= 0 && tb < XQ_TB_COUNT ? tb_names[tb] : "?";
+}
+
+/* Presets (tourney.md §5.2; regulations.md "tie-break order"). */
+static const struct { const char *name, *list; } presets[] = {
+  {"os", "PTS,OS,WINS,FOULS,BWINS,BLACK,ROUNDBACK,LOT"},       /* 对手分方案 */
+  {"ps", "PTS,PS,WINS,FOULS,BWINS,BLACK,ROUNDBACK_FIRST,LOT"}, /* 累进分方案 */
+  /* Xinjiang 2018: 积分、累进分、胜局、犯规、后走局数, then drop round 1, 2, ... */
+  {"xinjiang", "PTS,PS,WINS,FOULS,BLACK,ROUNDBACK_FIRST,LOT"},
+  /* Burqin 2018: the supplement (补充规定) is the later word: PTS, OS, PS,
+   * wins, Black wins, fouls, then the previous round's result. */
+  {"burqin", "PTS,OS,PS,WINS,BWINS,FOULS,ROUNDBACK,LOT"},
+  /* Shaanxi 2019: PTS, OS, wins, fouls, 直胜, games as Black, then the
+   * progressive-score method (累进分, then dropping rounds from the first) */
+  {"shaanxi", "PTS,OS,WINS,FOULS,DE,BLACK,PS,ROUNDBACK_FIRST,LOT"},
+  /* Wujiaqu 2024 (CXA 2020 14.3.1): ..., then the previous round's result */
+  {"wujiaqu", "PTS,OS,WINS,FOULS,DE,BLACK,ROUNDBACK,LOT"},
+  /* Tangshan 2018: 积分、累进分、对手分、胜局、犯规、后局、前轮成绩 */
+  {"tangshan", "PTS,PS,OS,WINS,FOULS,BLACK,ROUNDBACK,LOT"},
+};
+
+int xq_tconfig_tiebreaks(xq_tconfig *cfg, const char *spec, xq_error *err)
+{
+  char buf[512];
+  int tb[XQ_TOURNEY_TB_MAX], n = 0;
+  if (!cfg || !spec) return XQ_EINVAL;
+  for (size_t i = 0; i < sizeof presets / sizeof presets[0]; i++)
+    if (!strcasecmp(spec, presets[i].name)) spec = presets[i].list;
+  if (strlen(spec) >= sizeof buf) goto bad;
+  strcpy(buf, spec);
+  char *save = NULL;
+  for (char *t = strtok_r(buf, ", ", &save); t; t = strtok_r(NULL, ", ", &save)) {
+    int code = -1;
+    for (int c = 0; c < XQ_TB_COUNT; c++)
+      if (!strcasecmp(t, tb_names[c])) code = c;
+    if (!strcasecmp(t, "ROUNDBACK_LAST")) code = XQ_TB_ROUNDBACK_LAST;
+    if (code < 0) {
+      if (err) {
+        err->code = XQ_EINVAL; err->pos = -1; err->ply = -1;
+        snprintf(err->msg, sizeof err->msg, "unknown tie-break code '%.40s' (codes: PTS OS OS_C1 PS "
+                 "WINS BWINS RWINS BLACK FOULS DE SB ROUNDBACK ROUNDBACK_FIRST LOT)", t);
+      }
+      return XQ_EINVAL;
+    }
+    for (int k = 0; k < n; k++)
+      if (tb[k] == code) {
+        if (err) {
+          err->code = XQ_EINVAL; err->pos = -1; err->ply = -1;
+          snprintf(err->msg, sizeof err->msg, "tie-break code %s given twice", tb_names[code]);
+        }
+        return XQ_EINVAL;
+      }
+    if (n == XQ_TOURNEY_TB_MAX) goto bad;
+    tb[n++] = code;
+  }
+  if (n == 0) goto bad;
+  memcpy(cfg->tb, tb, sizeof tb[0] * (size_t)n);
+  cfg->ntb = n;
+  return XQ_OK;
+bad:
+  if (err) {
+    err->code = XQ_EINVAL; err->pos = -1; err->ply = -1;
+    snprintf(err->msg, sizeof err->msg, "tie-break order must list 1 to %d codes", XQ_TOURNEY_TB_MAX);
+  }
+  return XQ_EINVAL;
+}
+
+int xq_tconfig_tb_format(const xq_tconfig *cfg, char *buf, size_t len)
+{
+  size_t at = 0;
+  if (!cfg || !buf || len == 0) return XQ_EINVAL;
+  buf[0] = 0;
+  for (int i = 0; i < cfg->ntb; i++) {
+    int w = snprintf(buf + at, len - at, "%s%s", i ? "," : "", xq_tb_name(cfg->tb[i]));
+    if (w < 0 || (size_t)w >= len - at) return XQ_ELIMIT;
+    at += (size_t)w;
+  }
+  return XQ_OK;
+}
+
+void xq_tconfig_default(xq_tconfig *cfg)
+{
+  memset(cfg, 0, sizeof *cfg);
+  xq_tconfig_scoring(cfg, 0);
+  cfg->first_round = XQ_FIRST_BY_RATING;
+  cfg->max_colour_diff = 2;
+  cfg->forbid_three = 1;
+  cfg->last_round_relax = 1;
+  cfg->forfeit_counts_as_met = 1;
+  cfg->missed_rounds_withdraw = 2;
+  cfg->wins_count_forfeits = 1;
+  cfg->bye_os = XQ_BYE_OS_ZERO;
+  cfg->de_mode = XQ_DE_FIDE;
+  cfg->lot_seed = 20260101;
+  xq_tconfig_tiebreaks(cfg, "os", NULL);
+}

@@ -1,0 +1,155 @@
+/*
+ * event.c -- the derived event state: players and the per-round table
+ * (tourney.md §2), points, withdrawals, applying a published pairing.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "tourney.h"
+
+xq_tevent *xq_tevent_new(const xq_tconfig *cfg, const char *name)
+{
+  xq_tevent *ev = calloc(1, sizeof *ev);
+  if (!ev) return NULL;
+  if (cfg) ev->cfg = *cfg;
+  else xq_tconfig_default(&ev->cfg);
+  if (name) snprintf(ev->name, sizeof ev->name, "%s", name);
+  ev->extra_at = -1;
+  return ev;
+}
+
+void xq_tevent_free(xq_tevent *ev)
+{
+  if (!ev) return;
+  free(ev->players);
+  free(ev->slots);
+  free(ev->extra);
+  free(ev);
+}
+
+static int grow(xq_tevent *ev)
+{
+  int cap = ev->cap ? ev->cap * 2 : 64;
+  if (cap > XQ_TOURNEY_PLAYERS_MAX) cap = XQ_TOURNEY_PLAYERS_MAX;
+  xq_tplayer *p = realloc(ev->players, sizeof *p * (size_t)cap);
+  if (!p) return XQ_ENOMEM;
+  ev->players = p;
+  xq_tslot *s = realloc(ev->slots, sizeof *s * (size_t)cap * XQ_TOURNEY_ROUNDS_MAX);
+  if (!s) return XQ_ENOMEM;
+  memset(s + (size_t)ev->cap * XQ_TOURNEY_ROUNDS_MAX, 0,
+         sizeof *s * (size_t)(cap - ev->cap) * XQ_TOURNEY_ROUNDS_MAX);
+  ev->slots = s;
+  ev->cap = cap;
+  return XQ_OK;
+}
+
+int xq_tevent_add(xq_tevent *ev, const xq_tplayer *p, int *id, xq_error *err)
+{
+  if (!ev || !p) return XQ_EINVAL;
+  xq_tplayer copy = *p;
+  int rc = xq_player_check(&copy, err);
+  if (rc) return rc;
+  if (ev->n >= XQ_TOURNEY_PLAYERS_MAX) {
+    if (err) {
+      err->code = XQ_ELIMIT; err->pos = -1; err->ply = -1;
+      snprintf(err->msg, sizeof err->msg, "an event has at most %d players", XQ_TOURNEY_PLAYERS_MAX);
+    }
+    return XQ_ELIMIT;
+  }
+  if (ev->n == ev->cap && (rc = grow(ev))) return rc;
+  ev->players[ev->n++] = copy;
+  if (id) *id = ev->n;
+  return XQ_OK;
+}
+
+xq_tslot *xq_tevent_slot(const xq_tevent *ev, int id, int r)
+{
+  if (id < 1) id = 1;
+  if (r < 1) r = 1;
+  if (r > XQ_TOURNEY_ROUNDS_MAX) r = XQ_TOURNEY_ROUNDS_MAX;
+  return &ev->slots[(size_t)(id - 1) * XQ_TOURNEY_ROUNDS_MAX + (size_t)(r - 1)];
+}
+
+int xq_tslot_points(const xq_tevent *ev, const xq_tslot *s)
+{
+  const xq_tconfig *c = &ev->cfg;
+  switch (s->res) {
+  case XQ_TR_WIN: case XQ_TR_FPB: return c->win;
+  case XQ_TR_DRAW: case XQ_TR_HPB: return c->draw;
+  case XQ_TR_LOSS: return c->loss;
+  case XQ_TR_FWIN: return c->fwin;
+  case XQ_TR_FLOSS: return c->floss;
+  case XQ_TR_PAB: return c->pab;
+  default: return 0;
+  }
+}
+
+int xq_tevent_points(const xq_tevent *ev, int id, int upto)
+{
+  int pts = 0;
+  for (int r = 1; r <= upto && r <= XQ_TOURNEY_ROUNDS_MAX; r++)
+    pts += xq_tslot_points(ev, xq_tevent_slot(ev, id, r));
+  return pts;
+}
+
+void xq_tevent_apply_withdrawals(xq_tevent *ev, int upto)
+{
+  int lim = ev->cfg.missed_rounds_withdraw;
+  if (lim <= 0) return;
+  for (int id = 1; id <= ev->n; id++) {
+    xq_tplayer *p = &ev->players[id - 1];
+    int missed = 0;
+    for (int r = 1; r <= upto && !p->withdrawn; r++) {
+      const xq_tslot *s = xq_tevent_slot(ev, id, r);
+      /* tourney.md §3.1.2: forfeit losses and announced absences count,
+       * consecutive or not; the player is not paired after that round */
+      if (s->res == XQ_TR_FLOSS || s->res == XQ_TR_ZPB) missed++;
+      if (missed >= lim) p->withdrawn = r + 1;
+    }
+  }
+}
+
+int xq_tevent_round_complete(const xq_tevent *ev, int r)
+{
+  for (int k = 1; k <= r; k++)
+    for (int id = 1; id <= ev->n; id++) {
+      const xq_tslot *s = xq_tevent_slot(ev, id, k);
+      if (s->opp && s->res == XQ_TR_NONE) return 0;
+    }
+  return 1;
+}
+
+void xq_tpairing_clear(xq_tpairing *pr)
+{
+  if (!pr) return;
+  free(pr->boards);
+  pr->boards = NULL;
+  pr->nboards = 0;
+}
+
+int xq_tevent_apply_pairing(xq_tevent *ev, const xq_tpairing *pr)
+{
+  if (!ev || !pr || pr->round < 1 || pr->round > XQ_TOURNEY_ROUNDS_MAX) return XQ_EINVAL;
+  for (int b = 0; b < pr->nboards; b++) {
+    int red = pr->boards[b].red, black = pr->boards[b].black;
+    if (red < 1 || red > ev->n || black < 0 || black > ev->n) return XQ_EINVAL;
+  }
+  for (int b = 0; b < pr->nboards; b++) {
+    int red = pr->boards[b].red, black = pr->boards[b].black;
+    xq_tslot *s = xq_tevent_slot(ev, red, pr->round);
+    if (!black) {
+      s->opp = 0; s->colour = XQ_TC_NONE; s->res = XQ_TR_PAB;
+      continue;
+    }
+    xq_tslot *t = xq_tevent_slot(ev, black, pr->round);
+    s->opp = (uint16_t)black; s->colour = XQ_TC_RED; s->res = XQ_TR_NONE;
+    t->opp = (uint16_t)red; t->colour = XQ_TC_BLACK; t->res = XQ_TR_NONE;
+  }
+  for (int id = 1; id <= ev->n; id++) {
+    xq_tslot *s = xq_tevent_slot(ev, id, pr->round);
+    if (s->absent && !s->opp && s->res == XQ_TR_NONE)
+      s->res = s->absent == XQ_TR_HPB || s->absent == XQ_TR_FPB ? s->absent : XQ_TR_ZPB;
+  }
+  if (pr->round > ev->nrounds) ev->nrounds = pr->round;
+  return XQ_OK;
+}

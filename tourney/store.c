@@ -1,0 +1,757 @@
+/*
+ * store.c -- the SQLite event store (tourney.md §2, issue "Store").
+ *
+ * What happens is appended to an event log (registration, numbering,
+ * pairing published, result, forfeit, foul, absence, withdrawal); the
+ * event state, standings and TRF are derived by replaying it, so any
+ * standing can be recomputed and audited. The log is append-only (triggers
+ * refuse UPDATE and DELETE). The database runs in WAL mode with
+ * synchronous=FULL: a write returns only after its transaction is on disk,
+ * so a committed event survives a crash or power loss. Every write is one
+ * BEGIN IMMEDIATE ... COMMIT transaction; a failed write is rolled back
+ * and leaves nothing behind.
+ */
+#include <sqlite3.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+struct xq_tstore {
+  sqlite3 *db;
+  int version;
+};
+
+/* Schema migrations, in order: migrations[i] takes version i to i + 1.
+ * Append new steps; never edit a published one. */
+static const char *const migrations[] = {
+  /* 1: configuration, the event log and the rows that belong to events */
+  "CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);"
+  "CREATE TABLE events("
+  "  seq INTEGER PRIMARY KEY AUTOINCREMENT,"
+  "  at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),"
+  "  kind TEXT NOT NULL CHECK (kind IN ('register', 'numbering', 'pairing', 'result',"
+  "                                     'forfeit', 'foul', 'absence', 'withdrawal')),"
+  "  round INTEGER, player INTEGER, board INTEGER, value INTEGER, code TEXT);"
+  "CREATE TABLE registrations("
+  "  seq INTEGER PRIMARY KEY REFERENCES events(seq),"
+  "  player INTEGER NOT NULL UNIQUE, name TEXT NOT NULL, rating INTEGER NOT NULL,"
+  "  birth TEXT NOT NULL, sex TEXT NOT NULL, region TEXT NOT NULL, club TEXT NOT NULL,"
+  "  team TEXT NOT NULL, local INTEGER NOT NULL);"
+  "CREATE TABLE numbers(seq INTEGER NOT NULL REFERENCES events(seq),"
+  "  player INTEGER NOT NULL UNIQUE, pno INTEGER NOT NULL UNIQUE, PRIMARY KEY(seq, player));"
+  "CREATE TABLE pairing_boards(seq INTEGER NOT NULL REFERENCES events(seq),"
+  "  board INTEGER NOT NULL, red INTEGER NOT NULL, black INTEGER NOT NULL,"
+  "  PRIMARY KEY(seq, board));"
+  "CREATE TRIGGER events_no_update BEFORE UPDATE ON events"
+  "  BEGIN SELECT RAISE(ABORT, 'the event log is append-only'); END;"
+  "CREATE TRIGGER events_no_delete BEFORE DELETE ON events"
+  "  BEGIN SELECT RAISE(ABORT, 'the event log is append-only'); END;",
+  /* 2: find a round's events without a scan */
+  "CREATE INDEX events_by_round ON events(round, kind);",
+  /* 3: the FIDE fields a TRF file carries */
+  "ALTER TABLE registrations ADD COLUMN title TEXT NOT NULL DEFAULT '';"
+  "ALTER TABLE registrations ADD COLUMN fed TEXT NOT NULL DEFAULT '';"
+  "ALTER TABLE registrations ADD COLUMN fide_id TEXT NOT NULL DEFAULT '';",
+};
+
+#define XQ_STORE_MIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))
+_Static_assert(XQ_STORE_MIGRATIONS == XQ_STORE_SCHEMA_VERSION,
+               "one migration per schema version");
+
+static int dberr(xq_tstore *st, xq_error *err, const char *what)
+{
+  if (err) {
+    err->code = XQ_ESTORE; err->pos = -1; err->ply = -1;
+    snprintf(err->msg, sizeof err->msg, "%.40s: %.110s", what, st && st->db ? sqlite3_errmsg(st->db) : "no database");
+  }
+  return XQ_ESTORE;
+}
+
+static int usererr(xq_error *err, int code, const char *msg)
+{
+  if (err) {
+    err->code = code; err->pos = -1; err->ply = -1;
+    snprintf(err->msg, sizeof err->msg, "%.150s", msg);
+  }
+  return code;
+}
+
+static int exec(xq_tstore *st, const char *sql)
+{
+  return sqlite3_exec(st->db, sql, NULL, NULL, NULL) == SQLITE_OK ? XQ_OK : XQ_ESTORE;
+}
+
+static int begin(xq_tstore *st, xq_error *err)
+{
+  return exec(st, "BEGIN IMMEDIATE") ? dberr(st, err, "begin") : XQ_OK;
+}
+
+static int commit(xq_tstore *st, xq_error *err)
+{
+  if (exec(st, "COMMIT")) {
+    int rc = dberr(st, err, "commit");
+    exec(st, "ROLLBACK");
+    return rc;
+  }
+  return XQ_OK;
+}
+
+static void rollback(xq_tstore *st) { exec(st, "ROLLBACK"); }
+
+/* One integer from a query with up to two integer parameters; `dflt`
+ * when there is no row. */
+static int64_t scalar(xq_tstore *st, const char *sql, int64_t a, int64_t b, int64_t dflt)
+{
+  sqlite3_stmt *q;
+  int64_t v = dflt;
+  if (sqlite3_prepare_v2(st->db, sql, -1, &q, NULL) != SQLITE_OK) return dflt;
+  int np = sqlite3_bind_parameter_count(q);
+  if (np >= 1) sqlite3_bind_int64(q, 1, a);
+  if (np >= 2) sqlite3_bind_int64(q, 2, b);
+  if (sqlite3_step(q) == SQLITE_ROW && sqlite3_column_type(q, 0) != SQLITE_NULL) v = sqlite3_column_int64(q, 0);
+  sqlite3_finalize(q);
+  return v;
+}
+
+static int migrate(xq_tstore *st, xq_error *err)
+{
+  int has_version = (int)scalar(st, "SELECT count(*) FROM sqlite_master WHERE name = 'schema_version'", 0, 0, 0);
+  int tables = (int)scalar(st, "SELECT count(*) FROM sqlite_master", 0, 0, -1);
+  if (tables < 0) return dberr(st, err, "not an SQLite database");
+  if (!has_version && tables > 0)
+    return usererr(err, XQ_ESTORE, "not an xqref event store (no schema_version table)");
+  if (!has_version) {
+    if (begin(st, err)) return XQ_ESTORE;
+    if (exec(st, "CREATE TABLE schema_version(version INTEGER NOT NULL);"
+                 "INSERT INTO schema_version VALUES (0);")) {
+      rollback(st);
+      return dberr(st, err, "create schema_version");
+    }
+    if (commit(st, err)) return XQ_ESTORE;
+  }
+  int v = (int)scalar(st, "SELECT version FROM schema_version", 0, 0, -1);
+  if (v < 0) return usererr(err, XQ_ESTORE, "schema_version table is empty");
+  if (v > XQ_STORE_SCHEMA_VERSION)
+    return usererr(err, XQ_ESTORE, "the store was written by a newer xqref (schema too new)");
+  /* one transaction per step: a crash between steps leaves a store at a
+   * known version, which the next open continues from */
+  for (; v < XQ_STORE_SCHEMA_VERSION; v++) {
+    char sql[64];
+    if (begin(st, err)) return XQ_ESTORE;
+    snprintf(sql, sizeof sql, "UPDATE schema_version SET version = %d", v + 1);
+    if (exec(st, migrations[v]) || exec(st, sql)) {
+      int rc = dberr(st, err, "migration");
+      rollback(st);
+      return rc;
+    }
+    if (commit(st, err)) return XQ_ESTORE;
+  }
+  st->version = v;
+  return XQ_OK;
+}
+
+int xq_tstore_open(const char *path, int create, xq_tstore **out, xq_error *err)
+{
+  if (!path || !out) return XQ_EINVAL;
+  *out = NULL;
+  xq_tstore *st = calloc(1, sizeof *st);
+  if (!st) return XQ_ENOMEM;
+  int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0);
+  if (sqlite3_open_v2(path, &st->db, flags, NULL) != SQLITE_OK) {
+    usererr(err, XQ_EIO, st->db ? sqlite3_errmsg(st->db) : "cannot open");
+    if (err) {
+      char m[XQ_ERR_MSG_LEN];
+      snprintf(m, sizeof m, "cannot open %.60s: %.80s", path, st->db ? sqlite3_errmsg(st->db) : "?");
+      snprintf(err->msg, sizeof err->msg, "%s", m);
+    }
+    sqlite3_close(st->db);
+    free(st);
+    return XQ_EIO;
+  }
+  sqlite3_busy_timeout(st->db, XQ_STORE_BUSY_MS);
+  sqlite3_stmt *q;
+  int rc = XQ_OK;
+  /* WAL + synchronous=FULL: every COMMIT is durable (tourney.md §2) */
+  if (sqlite3_prepare_v2(st->db, "PRAGMA journal_mode=WAL", -1, &q, NULL) != SQLITE_OK) {
+    rc = usererr(err, XQ_ESTORE, "not an SQLite database");
+  } else {
+    if (sqlite3_step(q) != SQLITE_ROW ||
+        strcmp((const char *)sqlite3_column_text(q, 0), "wal"))
+      rc = dberr(st, err, "cannot switch to WAL mode");
+    sqlite3_finalize(q);
+  }
+  if (!rc && (exec(st, "PRAGMA synchronous=FULL") || exec(st, "PRAGMA foreign_keys=ON")))
+    rc = dberr(st, err, "pragma");
+  if (!rc) rc = migrate(st, err);
+  if (rc) {
+    sqlite3_close(st->db);
+    free(st);
+    return rc;
+  }
+  *out = st;
+  return XQ_OK;
+}
+
+void xq_tstore_close(xq_tstore *st)
+{
+  if (!st) return;
+  sqlite3_close(st->db);
+  free(st);
+}
+
+int xq_tstore_schema_version(xq_tstore *st) { return st ? st->version : 0; }
+
+long xq_tstore_event_count(xq_tstore *st)
+{
+  if (!st) return XQ_EINVAL;
+  return (long)scalar(st, "SELECT count(*) FROM events", 0, 0, XQ_ESTORE);
+}
+
+/* ------------------------------------------------------------------ */
+/* Configuration                                                       */
+/* ------------------------------------------------------------------ */
+
+typedef struct cfgkey { const char *key; size_t off; } cfgkey;
+#define K(f) {#f, offsetof(xq_tconfig, f)}
+static const cfgkey cfg_keys[] = {
+  K(rounds), K(win), K(draw), K(loss), K(pab), K(fwin), K(floss), K(first_round),
+  K(max_colour_diff), K(forbid_three), K(last_round_relax), K(forfeit_counts_as_met),
+  K(missed_rounds_withdraw), K(wins_count_forfeits), K(bye_os), K(de_mode),
+};
+#undef K
+
+static int put_meta(xq_tstore *st, const char *key, const char *value)
+{
+  sqlite3_stmt *q;
+  if (sqlite3_prepare_v2(st->db, "INSERT INTO meta(key, value) VALUES (?, ?)", -1, &q, NULL) != SQLITE_OK)
+    return XQ_ESTORE;
+  sqlite3_bind_text(q, 1, key, -1, SQLITE_STATIC);
+  sqlite3_bind_text(q, 2, value, -1, SQLITE_STATIC);
+  int ok = sqlite3_step(q) == SQLITE_DONE;
+  sqlite3_finalize(q);
+  return ok ? XQ_OK : XQ_ESTORE;
+}
+
+/* The bodies below run inside a transaction the caller opened; on failure
+ * they return a code (err filled) and the caller rolls back. Each public
+ * write is one transaction around one body; xq_tstore_import runs many
+ * bodies in one transaction. */
+
+static int create_tx(xq_tstore *st, const char *name, const xq_tconfig *cfg, xq_error *err)
+{
+  if (xq_utf8_len(name) < 0 || strlen(name) >= XQ_TOURNEY_NAME_MAX)
+    return usererr(err, XQ_EINVAL, "event name must be valid UTF-8 under 256 bytes");
+  if (scalar(st, "SELECT count(*) FROM meta", 0, 0, 0))
+    return usererr(err, XQ_EINVAL, "this store already holds an event");
+  char buf[64], tb[256];
+  int rc = put_meta(st, "name", name);
+  for (size_t i = 0; !rc && i < sizeof cfg_keys / sizeof cfg_keys[0]; i++) {
+    snprintf(buf, sizeof buf, "%d", *(const int *)((const char *)cfg + cfg_keys[i].off));
+    rc = put_meta(st, cfg_keys[i].key, buf);
+  }
+  snprintf(buf, sizeof buf, "%llu", (unsigned long long)cfg->lot_seed);
+  if (!rc) rc = put_meta(st, "lot_seed", buf);
+  if (!rc) rc = xq_tconfig_tb_format(cfg, tb, sizeof tb) ? XQ_ESTORE : put_meta(st, "tiebreaks", tb);
+  return rc ? dberr(st, err, "create event") : XQ_OK;
+}
+
+/* Run `body` in its own transaction. */
+#define XQ_TX(st, err, body)                                  \
+  do {                                                        \
+    if (begin((st), (err))) return XQ_ESTORE;                 \
+    int rc_ = (body);                                         \
+    if (rc_) { rollback(st); return rc_; }                    \
+    return commit((st), (err));                               \
+  } while (0)
+
+int xq_tstore_create_event(xq_tstore *st, const char *name, const xq_tconfig *cfg, xq_error *err)
+{
+  if (!st || !name || !cfg) return XQ_EINVAL;
+  XQ_TX(st, err, create_tx(st, name, cfg, err));
+}
+
+/* ------------------------------------------------------------------ */
+/* Appending events                                                    */
+/* ------------------------------------------------------------------ */
+
+/* Insert one event row; returns its seq or -1. */
+static int64_t add_event(xq_tstore *st, const char *kind, int round, int player, int board,
+                         int value, const char *code)
+{
+  sqlite3_stmt *q;
+  if (sqlite3_prepare_v2(st->db, "INSERT INTO events(kind, round, player, board, value, code)"
+                                 " VALUES (?, ?, ?, ?, ?, ?)", -1, &q, NULL) != SQLITE_OK)
+    return -1;
+  sqlite3_bind_text(q, 1, kind, -1, SQLITE_STATIC);
+  if (round) sqlite3_bind_int(q, 2, round);
+  if (player) sqlite3_bind_int(q, 3, player);
+  if (board) sqlite3_bind_int(q, 4, board);
+  sqlite3_bind_int(q, 5, value);
+  if (code) sqlite3_bind_text(q, 6, code, -1, SQLITE_STATIC);
+  int ok = sqlite3_step(q) == SQLITE_DONE;
+  sqlite3_finalize(q);
+  return ok ? sqlite3_last_insert_rowid(st->db) : -1;
+}
+
+static int need_event(xq_tstore *st, xq_error *err)
+{
+  if (!scalar(st, "SELECT count(*) FROM meta WHERE key = 'name'", 0, 0, 0))
+    return usererr(err, XQ_ESTORE, "no event in this store (run `xqref tourney new` first)");
+  return XQ_OK;
+}
+
+static int register_tx(xq_tstore *st, const xq_tplayer *c, int *id, xq_error *err)
+{
+  int rc;
+  if ((rc = need_event(st, err))) return rc;
+  int next = (int)scalar(st, "SELECT count(*) FROM registrations", 0, 0, 0) + 1;
+  if (next > XQ_TOURNEY_PLAYERS_MAX) return usererr(err, XQ_ELIMIT, "too many players");
+  int64_t seq = add_event(st, "register", 0, next, 0, 0, NULL);
+  sqlite3_stmt *q = NULL;
+  int ok = seq > 0 &&
+    sqlite3_prepare_v2(st->db, "INSERT INTO registrations(seq, player, name, rating, birth, sex,"
+                       " region, club, team, local, title, fed, fide_id)"
+                       " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)", -1, &q, NULL) == SQLITE_OK;
+  if (ok) {
+    char sex[2] = {c->sex, 0};
+    sqlite3_bind_int64(q, 1, seq);
+    sqlite3_bind_int(q, 2, next);
+    sqlite3_bind_text(q, 3, c->name, -1, SQLITE_STATIC);
+    sqlite3_bind_int(q, 4, c->rating);
+    sqlite3_bind_text(q, 5, c->birth, -1, SQLITE_STATIC);
+    sqlite3_bind_text(q, 6, sex, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(q, 7, c->region, -1, SQLITE_STATIC);
+    sqlite3_bind_text(q, 8, c->club, -1, SQLITE_STATIC);
+    sqlite3_bind_text(q, 9, c->team, -1, SQLITE_STATIC);
+    sqlite3_bind_int(q, 10, c->local != 0);
+    sqlite3_bind_text(q, 11, c->title, -1, SQLITE_STATIC);
+    sqlite3_bind_text(q, 12, c->fed, -1, SQLITE_STATIC);
+    sqlite3_bind_text(q, 13, c->fide_id, -1, SQLITE_STATIC);
+    ok = sqlite3_step(q) == SQLITE_DONE;
+  }
+  sqlite3_finalize(q);
+  if (!ok) return dberr(st, err, "register");
+  if (id) *id = next;
+  return XQ_OK;
+}
+
+int xq_tstore_register(xq_tstore *st, const xq_tplayer *p, int *id, xq_error *err)
+{
+  if (!st || !p) return XQ_EINVAL;
+  xq_tplayer c = *p;
+  int rc = xq_player_check(&c, err);
+  if (rc) return rc;
+  c.title[sizeof c.title - 1] = c.fed[sizeof c.fed - 1] = c.fide_id[sizeof c.fide_id - 1] = 0;
+  XQ_TX(st, err, register_tx(st, &c, id, err));
+}
+
+static int publish_tx(xq_tstore *st, const xq_tevent *ev, const xq_tpairing *pr, xq_error *err)
+{
+  int rc;
+  if ((rc = need_event(st, err))) return rc;
+  if (scalar(st, "SELECT count(*) FROM events WHERE kind = 'pairing' AND round = ?", pr->round, 0, 0))
+    return usererr(err, XQ_EINVAL, "this round is already paired");
+  int nplayers = (int)scalar(st, "SELECT count(*) FROM registrations", 0, 0, 0);
+  uint8_t *seen = calloc((size_t)nplayers + 1, 1);
+  if (!seen) return XQ_ENOMEM;
+  for (int b = 0; b < pr->nboards; b++) {
+    int r = pr->boards[b].red, k = pr->boards[b].black;
+    if (r < 1 || r > nplayers || k < 0 || k > nplayers || seen[r]++ || (k && seen[k]++)) {
+      free(seen);
+      return usererr(err, XQ_EINVAL, "pairing names an unknown player or one player twice");
+    }
+  }
+  free(seen);
+  sqlite3_stmt *q = NULL;
+  int ok = 1;
+  /* pairing numbers not yet recorded (round 1, late entries) go first */
+  int64_t nseq = 0;
+  for (int id = 1; ok && id <= ev->n && id <= nplayers; id++) {
+    if (!ev->players[id - 1].pno) continue;
+    if (scalar(st, "SELECT count(*) FROM numbers WHERE player = ?", id, 0, 0)) continue;
+    if (!nseq && (nseq = add_event(st, "numbering", pr->round, 0, 0, 0, NULL)) < 0) { ok = 0; break; }
+    ok = sqlite3_prepare_v2(st->db, "INSERT INTO numbers(seq, player, pno) VALUES (?,?,?)", -1, &q, NULL) == SQLITE_OK;
+    if (ok) {
+      sqlite3_bind_int64(q, 1, nseq);
+      sqlite3_bind_int(q, 2, id);
+      sqlite3_bind_int(q, 3, ev->players[id - 1].pno);
+      ok = sqlite3_step(q) == SQLITE_DONE;
+    }
+    sqlite3_finalize(q);
+    q = NULL;
+  }
+  int64_t seq = ok ? add_event(st, "pairing", pr->round, 0, 0, pr->nboards, NULL) : -1;
+  ok = seq > 0 && sqlite3_prepare_v2(st->db, "INSERT INTO pairing_boards(seq, board, red, black)"
+                                     " VALUES (?,?,?,?)", -1, &q, NULL) == SQLITE_OK;
+  for (int b = 0; ok && b < pr->nboards; b++) {
+    sqlite3_reset(q);
+    sqlite3_bind_int64(q, 1, seq);
+    sqlite3_bind_int(q, 2, b + 1);
+    sqlite3_bind_int(q, 3, pr->boards[b].red);
+    sqlite3_bind_int(q, 4, pr->boards[b].black);
+    ok = sqlite3_step(q) == SQLITE_DONE;
+  }
+  sqlite3_finalize(q);
+  return ok ? XQ_OK : dberr(st, err, "publish pairing");
+}
+
+int xq_tstore_publish(xq_tstore *st, const xq_tevent *ev, const xq_tpairing *pr, xq_error *err)
+{
+  if (!st || !ev || !pr || pr->round < 1 || pr->round > XQ_TOURNEY_ROUNDS_MAX) return XQ_EINVAL;
+  XQ_TX(st, err, publish_tx(st, ev, pr, err));
+}
+
+/* Red and Black of a published board, or XQ_EINVAL. */
+static int board_players(xq_tstore *st, int round, int board, int *red, int *black)
+{
+  sqlite3_stmt *q;
+  int rc = XQ_EINVAL;
+  if (sqlite3_prepare_v2(st->db, "SELECT b.red, b.black FROM pairing_boards b JOIN events e"
+                         " ON e.seq = b.seq WHERE e.kind = 'pairing' AND e.round = ? AND b.board = ?",
+                         -1, &q, NULL) != SQLITE_OK)
+    return XQ_ESTORE;
+  sqlite3_bind_int(q, 1, round);
+  sqlite3_bind_int(q, 2, board);
+  if (sqlite3_step(q) == SQLITE_ROW) {
+    *red = sqlite3_column_int(q, 0);
+    *black = sqlite3_column_int(q, 1);
+    rc = XQ_OK;
+  }
+  sqlite3_finalize(q);
+  return rc;
+}
+
+/* Normalise a result code; returns the canonical text or NULL. */
+static const char *result_code(const char *c, int *forfeit)
+{
+  static const struct { const char *in, *out; int forfeit; } map[] = {
+    {"1-0", "1-0", 0}, {"0-1", "0-1", 0}, {"=", "=", 0}, {"1/2", "=", 0}, {"0.5-0.5", "=", 0},
+    {"2-0", "1-0", 0}, {"0-2", "0-1", 0}, {"1-1", "=", 0},
+    {"+-", "+-", 1}, {"-+", "-+", 1}, {"--", "--", 1},
+  };
+  for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
+    if (!strcmp(c, map[i].in)) { *forfeit = map[i].forfeit; return map[i].out; }
+  return NULL;
+}
+
+static int result_tx(xq_tstore *st, int round, int board, const char *code, xq_error *err)
+{
+  int forfeit, red, black, rc;
+  const char *c = result_code(code, &forfeit);
+  if (!c) return usererr(err, XQ_EINVAL, "result must be 1-0, 0-1, =, +-, -+ or --");
+  if ((rc = board_players(st, round, board, &red, &black)))
+    return rc == XQ_ESTORE ? dberr(st, err, "result") : usererr(err, XQ_EINVAL, "no such board in that round");
+  if (!black) return usererr(err, XQ_EINVAL, "that board is the bye");
+  if (add_event(st, forfeit ? "forfeit" : "result", round, 0, board, 0, c) < 0)
+    return dberr(st, err, "result");
+  return XQ_OK;
+}
+
+int xq_tstore_result(xq_tstore *st, int round, int board, const char *code, xq_error *err)
+{
+  if (!st || !code) return XQ_EINVAL;
+  XQ_TX(st, err, result_tx(st, round, board, code, err));
+}
+
+static int player_event_tx(xq_tstore *st, const char *kind, int round, int id, int value, xq_error *err)
+{
+  int rc;
+  if (round < 1 || round > XQ_TOURNEY_ROUNDS_MAX) return usererr(err, XQ_EINVAL, "bad round");
+  if ((rc = need_event(st, err))) return rc;
+  if (id < 1 || id > scalar(st, "SELECT count(*) FROM registrations", 0, 0, 0))
+    return usererr(err, XQ_EINVAL, "no such player");
+  if (!strcmp(kind, "absence") &&
+      scalar(st, "SELECT count(*) FROM events WHERE kind = 'pairing' AND round = ?", round, 0, 0))
+    return usererr(err, XQ_EINVAL, "that round is already paired");
+  if (add_event(st, kind, round, id, 0, value, NULL) < 0) return dberr(st, err, kind);
+  return XQ_OK;
+}
+
+int xq_tstore_foul(xq_tstore *st, int round, int id, int count, xq_error *err)
+{
+  if (!st) return XQ_EINVAL;
+  if (count < 1 || count > 99) return usererr(err, XQ_EINVAL, "foul count must be 1..99");
+  XQ_TX(st, err, player_event_tx(st, "foul", round, id, count, err));
+}
+
+/* The value of an absence event: 0 zero-point, 1 half-point, 2 full-point bye. */
+static int bye_value(int bye)
+{
+  return bye == XQ_TR_HPB ? 1 : bye == XQ_TR_FPB ? 2 : 0;
+}
+
+int xq_tstore_absence(xq_tstore *st, int round, int id, int bye, xq_error *err)
+{
+  if (!st) return XQ_EINVAL;
+  if (bye != XQ_TR_ZPB && bye != XQ_TR_HPB && bye != XQ_TR_FPB)
+    return usererr(err, XQ_EINVAL, "an absence is a zero-, half- or full-point bye");
+  XQ_TX(st, err, player_event_tx(st, "absence", round, id, bye_value(bye), err));
+}
+
+int xq_tstore_withdraw(xq_tstore *st, int round, int id, xq_error *err)
+{
+  if (!st) return XQ_EINVAL;
+  XQ_TX(st, err, player_event_tx(st, "withdrawal", round, id, 0, err));
+}
+
+/* ------------------------------------------------------------------ */
+/* Import                                                              */
+/* ------------------------------------------------------------------ */
+
+/* The result code of a TRF board from Red's and Black's slots. */
+static const char *board_code(int r, int b)
+{
+  if (r == XQ_TR_WIN && b == XQ_TR_LOSS) return "1-0";
+  if (r == XQ_TR_LOSS && b == XQ_TR_WIN) return "0-1";
+  if (r == XQ_TR_DRAW && b == XQ_TR_DRAW) return "=";
+  if (r == XQ_TR_FWIN && b == XQ_TR_FLOSS) return "+-";
+  if (r == XQ_TR_FLOSS && b == XQ_TR_FWIN) return "-+";
+  if (r == XQ_TR_FLOSS && b == XQ_TR_FLOSS) return "--";
+  return NULL;
+}
+
+static int import_tx(xq_tstore *st, const xq_tevent *ev, const xq_tconfig *cfg, xq_error *err)
+{
+  int rc = create_tx(st, ev->name, cfg, err);
+  if (rc) return rc;
+  /* players in TRF order: the store's ids are then the TRF numbers */
+  for (int id = 1; id <= ev->n; id++) {
+    xq_tplayer p = ev->players[id - 1];
+    if (xq_player_check(&p, NULL) && p.birth[0]) p.birth[0] = 0; /* TRF's 1990/00/00 */
+    if ((rc = xq_player_check(&p, err))) return rc;
+    if ((rc = register_tx(st, &p, NULL, err))) return rc;
+  }
+  xq_tpairing pr = {0};
+  pr.boards = malloc(sizeof *pr.boards * (size_t)(ev->n / 2 + 2));
+  if (!pr.boards) return XQ_ENOMEM;
+  for (int r = 1; r <= ev->nrounds && !rc; r++) {
+    pr.round = r;
+    pr.nboards = 0;
+    for (int id = 1; id <= ev->n && !rc; id++) {
+      const xq_tslot *s = xq_tevent_slot(ev, id, r);
+      if (s->res == XQ_TR_ZPB || s->res == XQ_TR_KO || s->res == XQ_TR_HPB || s->res == XQ_TR_FPB) {
+        rc = player_event_tx(st, "absence", r, id, bye_value(s->res), err);
+      } else if (s->res == XQ_TR_PAB) {
+        pr.boards[pr.nboards++] = (xq_tboard){id, 0};
+      } else if (!s->opp && s->res != XQ_TR_NONE) {
+        char m[96];
+        snprintf(m, sizeof m, "round %d, player %d: a forfeit without an opponent cannot be stored", r, id);
+        rc = usererr(err, XQ_EINVAL, m);
+      } else if (s->opp && s->colour == XQ_TC_RED) {
+        pr.boards[pr.nboards++] = (xq_tboard){id, s->opp};
+      }
+    }
+    if (rc || pr.nboards == 0) continue; /* absences only: the round to pair */
+    xq__sort_boards(ev, &pr);
+    if ((rc = publish_tx(st, ev, &pr, err))) break;
+    for (int b = 0; b < pr.nboards && !rc; b++) {
+      if (!pr.boards[b].black) continue;
+      int rr = xq_tevent_slot(ev, pr.boards[b].red, r)->res, br = xq_tevent_slot(ev, pr.boards[b].black, r)->res;
+      if (rr == XQ_TR_NONE && br == XQ_TR_NONE) continue; /* not played yet */
+      const char *code = board_code(rr, br);
+      if (!code) {
+        char m[96];
+        snprintf(m, sizeof m, "round %d: players %d and %d have results that do not fit", r,
+                 pr.boards[b].red, pr.boards[b].black);
+        rc = usererr(err, XQ_EINVAL, m);
+      } else {
+        rc = result_tx(st, r, b + 1, code, err);
+      }
+    }
+  }
+  free(pr.boards);
+  return rc;
+}
+
+int xq_tstore_import(xq_tstore *st, const xq_tevent *ev, const xq_tconfig *cfg, xq_error *err)
+{
+  if (!st || !ev || !cfg) return XQ_EINVAL;
+  for (int id = 1; id <= ev->n; id++)
+    if (ev->players[id - 1].pno != id) return usererr(err, XQ_EINVAL, "players must be numbered 1..n");
+  XQ_TX(st, err, import_tx(st, ev, cfg, err));
+}
+
+/* ------------------------------------------------------------------ */
+/* Replaying the log                                                   */
+/* ------------------------------------------------------------------ */
+
+static const char *col_text(sqlite3_stmt *q, int i)
+{
+  const unsigned char *t = sqlite3_column_text(q, i);
+  return t ? (const char *)t : "";
+}
+
+static int load_config(xq_tstore *st, xq_tevent *ev, xq_error *err)
+{
+  sqlite3_stmt *q;
+  int have = 0;
+  if (sqlite3_prepare_v2(st->db, "SELECT key, value FROM meta", -1, &q, NULL) != SQLITE_OK)
+    return dberr(st, err, "load");
+  while (sqlite3_step(q) == SQLITE_ROW) {
+    const char *k = col_text(q, 0), *v = col_text(q, 1);
+    if (!strcmp(k, "name")) { snprintf(ev->name, sizeof ev->name, "%s", v); have = 1; }
+    else if (!strcmp(k, "lot_seed")) ev->cfg.lot_seed = strtoull(v, NULL, 10);
+    else if (!strcmp(k, "tiebreaks")) xq_tconfig_tiebreaks(&ev->cfg, v, NULL);
+    for (size_t i = 0; i < sizeof cfg_keys / sizeof cfg_keys[0]; i++)
+      if (!strcmp(k, cfg_keys[i].key)) *(int *)((char *)&ev->cfg + cfg_keys[i].off) = atoi(v);
+  }
+  sqlite3_finalize(q);
+  return have ? XQ_OK : usererr(err, XQ_ESTORE, "no event in this store (run `xqref tourney new` first)");
+}
+
+/* Apply a result code to a board. */
+static void apply_result(xq_tevent *ev, int round, int red, int black, const char *c)
+{
+  xq_tslot *r = xq_tevent_slot(ev, red, round), *b = xq_tevent_slot(ev, black, round);
+  int rr = XQ_TR_NONE, br = XQ_TR_NONE;
+  if (!strcmp(c, "1-0")) rr = XQ_TR_WIN, br = XQ_TR_LOSS;
+  else if (!strcmp(c, "0-1")) rr = XQ_TR_LOSS, br = XQ_TR_WIN;
+  else if (!strcmp(c, "=")) rr = br = XQ_TR_DRAW;
+  else if (!strcmp(c, "+-")) rr = XQ_TR_FWIN, br = XQ_TR_FLOSS;
+  else if (!strcmp(c, "-+")) rr = XQ_TR_FLOSS, br = XQ_TR_FWIN;
+  else if (!strcmp(c, "--")) rr = br = XQ_TR_FLOSS; /* §4.1: both absent */
+  r->res = (uint8_t)rr;
+  b->res = (uint8_t)br;
+}
+
+int xq_tstore_load(xq_tstore *st, xq_tevent **out, xq_error *err)
+{
+  if (!st || !out) return XQ_EINVAL;
+  *out = NULL;
+  xq_tevent *ev = xq_tevent_new(NULL, NULL);
+  if (!ev) return XQ_ENOMEM;
+  sqlite3_stmt *q = NULL, *reg = NULL, *num = NULL, *brd = NULL;
+  int rc = XQ_ESTORE;
+  /* one read transaction: a consistent snapshot of the log */
+  if (exec(st, "BEGIN")) { rc = dberr(st, err, "load"); goto out; }
+  if ((rc = load_config(st, ev, err))) goto out;
+  rc = XQ_ESTORE;
+  if (sqlite3_prepare_v2(st->db, "SELECT seq, kind, round, player, board, value, code FROM events"
+                         " ORDER BY seq", -1, &q, NULL) != SQLITE_OK ||
+      sqlite3_prepare_v2(st->db, "SELECT player, name, rating, birth, sex, region, club, team, local,"
+                         " title, fed, fide_id FROM registrations WHERE seq = ?", -1, &reg, NULL) != SQLITE_OK ||
+      sqlite3_prepare_v2(st->db, "SELECT player, pno FROM numbers WHERE seq = ?", -1, &num, NULL) != SQLITE_OK ||
+      sqlite3_prepare_v2(st->db, "SELECT board, red, black FROM pairing_boards WHERE seq = ? ORDER BY board",
+                         -1, &brd, NULL) != SQLITE_OK) {
+    rc = dberr(st, err, "load");
+    goto out;
+  }
+  int s;
+  while ((s = sqlite3_step(q)) == SQLITE_ROW) {
+    int64_t seq = sqlite3_column_int64(q, 0);
+    const char *kind = col_text(q, 1);
+    int round = sqlite3_column_int(q, 2), player = sqlite3_column_int(q, 3);
+    int board = sqlite3_column_int(q, 4), value = sqlite3_column_int(q, 5);
+    const char *code = col_text(q, 6);
+    int needs_player = !strcmp(kind, "foul") || !strcmp(kind, "absence") || !strcmp(kind, "withdrawal");
+    if (round < 0 || round > XQ_TOURNEY_ROUNDS_MAX || player < 0 || player > ev->n + 1 ||
+        (needs_player && (player < 1 || player > ev->n || round < 1))) {
+      rc = usererr(err, XQ_ESTORE, "event log holds an out-of-range round or player");
+      goto out;
+    }
+    if (!strcmp(kind, "register")) {
+      xq_tplayer p;
+      int id;
+      memset(&p, 0, sizeof p);
+      sqlite3_reset(reg);
+      sqlite3_bind_int64(reg, 1, seq);
+      if (sqlite3_step(reg) != SQLITE_ROW) { rc = dberr(st, err, "registration row missing"); goto out; }
+      snprintf(p.name, sizeof p.name, "%s", col_text(reg, 1));
+      p.rating = sqlite3_column_int(reg, 2);
+      snprintf(p.birth, sizeof p.birth, "%s", col_text(reg, 3));
+      p.sex = col_text(reg, 4)[0];
+      snprintf(p.region, sizeof p.region, "%s", col_text(reg, 5));
+      snprintf(p.club, sizeof p.club, "%s", col_text(reg, 6));
+      snprintf(p.team, sizeof p.team, "%s", col_text(reg, 7));
+      p.local = sqlite3_column_int(reg, 8);
+      snprintf(p.title, sizeof p.title, "%s", col_text(reg, 9));
+      snprintf(p.fed, sizeof p.fed, "%s", col_text(reg, 10));
+      snprintf(p.fide_id, sizeof p.fide_id, "%s", col_text(reg, 11));
+      if ((rc = xq_tevent_add(ev, &p, &id, err))) goto out;
+      if (id != sqlite3_column_int(reg, 0)) { rc = usererr(err, XQ_ESTORE, "registrations out of order"); goto out; }
+    } else if (!strcmp(kind, "numbering")) {
+      sqlite3_reset(num);
+      sqlite3_bind_int64(num, 1, seq);
+      while (sqlite3_step(num) == SQLITE_ROW) {
+        int id = sqlite3_column_int(num, 0);
+        if (id >= 1 && id <= ev->n) ev->players[id - 1].pno = sqlite3_column_int(num, 1);
+      }
+    } else if (!strcmp(kind, "pairing")) {
+      xq_tpairing pr = {.round = round};
+      pr.boards = malloc(sizeof *pr.boards * (size_t)(value > 0 ? value : 1));
+      if (!pr.boards) { rc = XQ_ENOMEM; goto out; }
+      sqlite3_reset(brd);
+      sqlite3_bind_int64(brd, 1, seq);
+      while (sqlite3_step(brd) == SQLITE_ROW && pr.nboards < value) {
+        pr.boards[pr.nboards].red = sqlite3_column_int(brd, 1);
+        pr.boards[pr.nboards].black = sqlite3_column_int(brd, 2);
+        pr.nboards++;
+      }
+      rc = xq_tevent_apply_pairing(ev, &pr);
+      xq_tpairing_clear(&pr);
+      if (rc) { rc = usererr(err, XQ_ESTORE, "a published pairing names an unknown player"); goto out; }
+    } else if (!strcmp(kind, "result") || !strcmp(kind, "forfeit")) {
+      int red = 0, black = 0;
+      sqlite3_stmt *b2;
+      if (sqlite3_prepare_v2(st->db, "SELECT b.red, b.black FROM pairing_boards b JOIN events e ON"
+                             " e.seq = b.seq WHERE e.kind = 'pairing' AND e.round = ? AND b.board = ?"
+                             " AND e.seq < ?", -1, &b2, NULL) != SQLITE_OK) {
+        rc = dberr(st, err, "load");
+        goto out;
+      }
+      sqlite3_bind_int(b2, 1, round);
+      sqlite3_bind_int(b2, 2, board);
+      sqlite3_bind_int64(b2, 3, seq);
+      if (sqlite3_step(b2) == SQLITE_ROW) {
+        red = sqlite3_column_int(b2, 0);
+        black = sqlite3_column_int(b2, 1);
+      }
+      sqlite3_finalize(b2);
+      if (red >= 1 && red <= ev->n && black >= 1 && black <= ev->n) apply_result(ev, round, red, black, code);
+    } else if (!strcmp(kind, "foul")) {
+      xq_tslot *sl = xq_tevent_slot(ev, player, round);
+      int f = sl->fouls + value;
+      sl->fouls = (uint8_t)(f > 255 ? 255 : f < 0 ? 0 : f);
+    } else if (!strcmp(kind, "absence")) {
+      xq_tevent_slot(ev, player, round)->absent =
+        (uint8_t)(value == 1 ? XQ_TR_HPB : value == 2 ? XQ_TR_FPB : XQ_TR_ZPB);
+    } else if (!strcmp(kind, "withdrawal")) {
+      xq_tplayer *p = &ev->players[player - 1];
+      if (!p->withdrawn || p->withdrawn > round) p->withdrawn = round;
+    }
+  }
+  rc = s == SQLITE_DONE ? XQ_OK : dberr(st, err, "load");
+out:
+  sqlite3_finalize(q);
+  sqlite3_finalize(reg);
+  sqlite3_finalize(num);
+  sqlite3_finalize(brd);
+  exec(st, "COMMIT");
+  if (rc) { xq_tevent_free(ev); return rc; }
+  *out = ev;
+  return XQ_OK;
+}
+
+int xq_tstore_dump(xq_tstore *st, FILE *f)
+{
+  sqlite3_stmt *q;
+  if (!st || !f) return XQ_EINVAL;
+  if (sqlite3_prepare_v2(st->db, "SELECT seq, at, kind, round, player, board, value, code,"
+                         " (SELECT name FROM registrations r WHERE r.seq = e.seq)"
+                         " FROM events e ORDER BY seq", -1, &q, NULL) != SQLITE_OK)
+    return XQ_ESTORE;
+  while (sqlite3_step(q) == SQLITE_ROW) {
+    fprintf(f, "%lld %s %-10s", (long long)sqlite3_column_int64(q, 0), col_text(q, 1), col_text(q, 2));
+    if (sqlite3_column_type(q, 3) != SQLITE_NULL) fprintf(f, " round=%d", sqlite3_column_int(q, 3));
+    if (sqlite3_column_type(q, 4) != SQLITE_NULL) fprintf(f, " player=%d", sqlite3_column_int(q, 4));
+    if (sqlite3_column_type(q, 5) != SQLITE_NULL) fprintf(f, " board=%d", sqlite3_column_int(q, 5));
+    if (sqlite3_column_int(q, 6)) fprintf(f, " value=%d", sqlite3_column_int(q, 6));
+    if (sqlite3_column_type(q, 7) != SQLITE_NULL) fprintf(f, " code=%s", col_text(q, 7));
+    if (sqlite3_column_type(q, 8) != SQLITE_NULL) fprintf(f, " name=%s", col_text(q, 8));
+    fputc('\n', f);
+  }
+  sqlite3_finalize(q);
+  return ferror(f) ? XQ_EIO : XQ_OK;
+}

@@ -1,0 +1,471 @@
+/*
+ * tourney.h -- public interface of the xqref tournament core: players and
+ * groups, the event state derived from the event log, round-1 and Chinese
+ * adjacent (积分编排) pairing, standings with the Chinese tie-breaks, FIDE
+ * TRF-16 import/export and the SQLite event store (tourney.md).
+ *
+ * Points are integers in half-units everywhere (tourney.md §1): a 2/1/0
+ * win is 4, a 1/½/0 win is 2. Players of an event are addressed by their
+ * id, 1..n in registration (or TRF) order; pno is the pairing number
+ * (序号) that orders players inside a score group.
+ *
+ * Only this module opens SQLite. Functions return XQ_OK or a negative
+ * XQ_E* code (engine.h, plus XQ_ENOPAIRING and XQ_ESTORE below).
+ */
+#ifndef XQ_TOURNEY_H
+#define XQ_TOURNEY_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "engine.h"
+
+/* ------------------------------------------------------------------ */
+/* Limits and status codes                                             */
+/* ------------------------------------------------------------------ */
+
+#define XQ_TOURNEY_PLAYERS_MAX 9999  /* TRF pairing numbers have 4 digits */
+#define XQ_TOURNEY_ROUNDS_MAX 49     /* keeps TRF points within 4 columns */
+#define XQ_TOURNEY_NAME_MAX 256      /* bytes of a UTF-8 name, NUL included */
+#define XQ_TOURNEY_FIELD_MAX 64      /* region, club, team, title, ... */
+#define XQ_TOURNEY_TB_MAX 16         /* tie-break codes in one order */
+#define XQ_TRF_LINE_MAX 8192         /* longest TRF line we read */
+#define XQ_TRF_NAME_CHARS 33         /* name field, in code points */
+#define XQ_TRF_EXTRA_MAX (1L << 20)  /* bytes of non-player TRF lines kept */
+#define XQ_TRF_FILE_MAX (64L << 20)  /* largest TRF file read */
+#define XQ_PAIR_NODES_MAX 20000000L  /* search steps of one pairing */
+#define XQ_PAIR_BRACKET_NODES 200000L /* steps one score group may spend on one
+                                         leftover count (or bye candidate)
+                                         before the next is tried */
+
+enum {
+  XQ_ENOPAIRING = -20, /* no pairing satisfies the absolute constraints */
+  XQ_ESTORE = -21      /* the SQLite store failed or is not an event */
+};
+
+/* Text of a status code, including the two above. Never NULL. */
+const char *xq_tourney_strerror(int code);
+
+/* ------------------------------------------------------------------ */
+/* Results and per-round state (tourney.md §2)                         */
+/* ------------------------------------------------------------------ */
+
+typedef enum {
+  XQ_TR_NONE = 0, /* nothing recorded (not paired, or result pending) */
+  XQ_TR_WIN,      /* over-the-board win */
+  XQ_TR_DRAW,
+  XQ_TR_LOSS,
+  XQ_TR_FWIN,     /* forfeit win: the opponent did not play */
+  XQ_TR_FLOSS,    /* forfeit loss (late, absent at the board) */
+  XQ_TR_PAB,      /* pairing-allocated bye (轮空) */
+  XQ_TR_HPB,      /* half-point bye (TRF H) */
+  XQ_TR_FPB,      /* requested full-point bye (TRF F) */
+  XQ_TR_ZPB,      /* announced absence, 0 points (TRF Z) */
+  XQ_TR_KO        /* in the knockout stage, not paired in the Swiss */
+} xq_tres;
+
+typedef enum { XQ_TC_NONE = 0, XQ_TC_RED = 1, XQ_TC_BLACK = 2 } xq_tcolour;
+
+/* One player in one round. */
+typedef struct xq_tslot {
+  uint16_t opp;     /* opponent id, 0 = none */
+  uint8_t colour;   /* xq_tcolour */
+  uint8_t res;      /* xq_tres */
+  uint8_t fouls;    /* fouls recorded in this round */
+  uint8_t absent;   /* announced absence: 0 none; XQ_TR_HPB or XQ_TR_FPB for a
+                       requested half- or full-point bye, else a zero-point one */
+  char code;        /* TRF result character kept for round trips, 0 = derive */
+} xq_tslot;
+
+/* ------------------------------------------------------------------ */
+/* Players and groups                                                  */
+/* ------------------------------------------------------------------ */
+
+typedef struct xq_tplayer {
+  int pno;                              /* pairing number 序号, 0 = not yet */
+  char name[XQ_TOURNEY_NAME_MAX];       /* UTF-8, "Last, First" or 张三 */
+  int rating;                           /* 0 = unrated */
+  char birth[11];                       /* YYYY/MM/DD or "" */
+  char sex;                             /* 'm', 'w' or 0 */
+  char title[4];
+  char fed[4];
+  char fide_id[12];
+  char region[XQ_TOURNEY_FIELD_MAX];    /* 地区 */
+  char club[XQ_TOURNEY_FIELD_MAX];      /* 单位 */
+  char team[XQ_TOURNEY_FIELD_MAX];
+  int local;                            /* local-player flag (本地棋手) */
+  int withdrawn;                        /* first round not paired, 0 = in */
+  int trf_rank;                         /* rank column read from TRF, 0 */
+} xq_tplayer;
+
+/* Check and normalise a player before registration: the name must be
+ * valid UTF-8, 1..XQ_TOURNEY_NAME_MAX-1 bytes without control characters;
+ * the birth date, if set, is rewritten as YYYY/MM/DD (YYYY-MM-DD and
+ * YYYY.MM.DD are accepted) and must be a real date; sex must be 'm', 'w'
+ * or 0; rating 0..9999. Returns XQ_OK or XQ_EINVAL with `err` (may be
+ * NULL) naming the field. Modifies only the birth field. */
+int xq_player_check(xq_tplayer *p, xq_error *err);
+
+/* Number of Unicode code points in UTF-8 `s`, or -1 if it is not valid
+ * UTF-8. */
+int xq_utf8_len(const char *s);
+
+/* A group (组别) by birth-date band, sex and the local flag. Dates are
+ * inclusive YYYY/MM/DD bounds; "" leaves that side open. */
+typedef struct xq_tgroup {
+  char name[XQ_TOURNEY_FIELD_MAX];
+  char born_from[11];   /* born on or after, "" = open */
+  char born_to[11];     /* born on or before, "" = open */
+  char sex;             /* 'm', 'w', 0 = both */
+  int local_only;
+} xq_tgroup;
+
+/* True when `p` belongs to group `g`. A player without a birth date
+ * belongs only to groups with no date bound. Cannot fail. */
+int xq_group_match(const xq_tgroup *g, const xq_tplayer *p);
+
+#define XQ_WOMEN_SECTION_MIN 3  /* Tangshan: 女子组不足三人…混入男子组 */
+
+/* Split the members of group `g` (sex ignored) among `players[0..n-1]`
+ * into a men's and a women's section: ids (1-based) go to men[] and
+ * women[] (room for n each) and the counts to *nmen, *nwomen. When the
+ * women are fewer than XQ_WOMEN_SECTION_MIN they are merged into the
+ * men's section (women[] stays empty) and *merged is set. Players with
+ * no sex recorded count as men. Returns XQ_OK or XQ_EINVAL. */
+int xq_group_sections(const xq_tgroup *g, const xq_tplayer *players, int n,
+                      int *men, int *nmen, int *women, int *nwomen, int *merged);
+
+/* ------------------------------------------------------------------ */
+/* Configuration                                                       */
+/* ------------------------------------------------------------------ */
+
+/* Tie-break codes (tourney.md §5.2). */
+typedef enum {
+  XQ_TB_PTS = 0,        /* 积分 */
+  XQ_TB_OS,             /* 对手分 (Buchholz) */
+  XQ_TB_OS_C1,          /* 对手分去一 */
+  XQ_TB_PS,             /* 累进分 */
+  XQ_TB_WINS,           /* 胜局 */
+  XQ_TB_BWINS,          /* 后手胜局 */
+  XQ_TB_RWINS,          /* 先手胜局 */
+  XQ_TB_BLACK,          /* 后手局数 */
+  XQ_TB_FOULS,          /* 犯规, fewer first */
+  XQ_TB_DE,             /* 直胜 */
+  XQ_TB_SB,             /* 胜手和 + ½·和手和 */
+  XQ_TB_ROUNDBACK_LAST, /* 逐轮比较 from the last round */
+  XQ_TB_ROUNDBACK_FIRST,/* 去除第一轮再比 */
+  XQ_TB_LOT,            /* drawing of lots with the stored seed */
+  XQ_TB_COUNT
+} xq_tb;
+
+typedef enum { XQ_BYE_OS_ZERO = 0, XQ_BYE_OS_LOWEST } xq_bye_os;
+typedef enum { XQ_DE_FIDE = 0, XQ_DE_TWO_ONLY } xq_de_mode;
+typedef enum { XQ_FIRST_BY_RATING = 0, XQ_FIRST_BY_LOT } xq_first_round;
+
+typedef struct xq_tconfig {
+  int rounds;              /* planned Swiss rounds, 0 = unknown */
+  /* points in half-units (tourney.md §1) */
+  int win, draw, loss, pab, fwin, floss;
+  int first_round;         /* xq_first_round */
+  int max_colour_diff;     /* 2: |red - black| = 3 forbidden (禁止多三) */
+  int forbid_three;        /* 禁止连三 */
+  int last_round_relax;    /* top-scorers may break both in the last round */
+  int forfeit_counts_as_met;
+  int missed_rounds_withdraw; /* missed rounds that withdraw a player, 0 off */
+  int wins_count_forfeits; /* WINS includes forfeit wins */
+  int bye_os;              /* xq_bye_os */
+  int de_mode;             /* xq_de_mode */
+  uint64_t lot_seed;       /* LOT and by_lot numbering */
+  int ntb;
+  int tb[XQ_TOURNEY_TB_MAX];
+} xq_tconfig;
+
+/* Defaults: 2/1/0 scoring, bye and forfeit win = win, first round by
+ * rating, colour limits 2 and 禁止连三 with the last-round relaxation,
+ * forfeits count as meetings, two missed rounds withdraw, OS with a zero
+ * bye, FIDE direct encounter, the 对手分方案 tie-break order. */
+void xq_tconfig_default(xq_tconfig *cfg);
+
+/* Set 2/1/0 (`halves` = 0) or 1/½/0 (`halves` = 1) points for win, draw,
+ * loss, bye and forfeits. Cannot fail. */
+void xq_tconfig_scoring(xq_tconfig *cfg, int halves);
+
+/* Parse a comma-separated tie-break order such as
+ * "PTS,OS,WINS,FOULS,BWINS,BLACK,ROUNDBACK,LOT" (codes of tourney.md §5.2;
+ * ROUNDBACK alone means from the last round, ROUNDBACK_FIRST the other
+ * way), or the name of a preset: "os" (对手分方案), "ps" (累进分方案),
+ * "xinjiang", "burqin", "shaanxi", "wujiaqu", "tangshan" (regulations.md).
+ * Fills cfg->tb/ntb only on success. Returns XQ_OK or XQ_EINVAL with
+ * `err` naming the bad code. */
+int xq_tconfig_tiebreaks(xq_tconfig *cfg, const char *spec, xq_error *err);
+
+/* Code name of a tie-break ("OS", ...). Never NULL. */
+const char *xq_tb_name(int tb);
+
+/* Write the tie-break order of `cfg` as a comma list into buf (len bytes).
+ * Returns XQ_OK or XQ_ELIMIT when it does not fit. */
+int xq_tconfig_tb_format(const xq_tconfig *cfg, char *buf, size_t len);
+
+/* ------------------------------------------------------------------ */
+/* Event: players and the per-round table                              */
+/* ------------------------------------------------------------------ */
+
+typedef struct xq_tevent {
+  char name[XQ_TOURNEY_NAME_MAX];
+  xq_tconfig cfg;
+  int n;                   /* players */
+  int cap;                 /* allocated players */
+  xq_tplayer *players;     /* [n], id = index + 1 */
+  xq_tslot *slots;         /* [cap * XQ_TOURNEY_ROUNDS_MAX] */
+  int nrounds;             /* rounds with any pairing or result recorded */
+  int initial_black;       /* TRF XXC black1: round-1 colours flipped */
+  char *extra;             /* TRF lines other than 001, kept verbatim */
+  size_t extra_len;
+  int extra_at;            /* offset in extra where the 001 lines go */
+  int trf_zero_pad;        /* TRF opponents written as 0007 */
+} xq_tevent;
+
+/* Allocate an empty event with `cfg` (NULL = defaults) and the given name
+ * (NULL = ""). Returns the event, which the caller frees with
+ * xq_tevent_free, or NULL when out of memory. */
+xq_tevent *xq_tevent_new(const xq_tconfig *cfg, const char *name);
+
+/* Free an event and everything it owns. NULL is a no-op. */
+void xq_tevent_free(xq_tevent *ev);
+
+/* Append a copy of `p` (checked with xq_player_check) and store its id
+ * in *id (may be NULL). Returns XQ_OK, XQ_EINVAL (bad player), XQ_ELIMIT
+ * (XQ_TOURNEY_PLAYERS_MAX) or XQ_ENOMEM; the event is unchanged on
+ * failure. */
+int xq_tevent_add(xq_tevent *ev, const xq_tplayer *p, int *id, xq_error *err);
+
+/* The slot of player `id` (1..n) in round `r` (1..XQ_TOURNEY_ROUNDS_MAX).
+ * Callers pass valid ids and rounds; out-of-range values are clamped to
+ * the nearest valid slot rather than read outside the table. */
+xq_tslot *xq_tevent_slot(const xq_tevent *ev, int id, int r);
+
+/* Points of one slot under the event's scoring, in half-units. */
+int xq_tslot_points(const xq_tevent *ev, const xq_tslot *s);
+
+/* Points of player `id` after rounds 1..upto. */
+int xq_tevent_points(const xq_tevent *ev, int id, int upto);
+
+/* Apply the automatic withdrawal rule (tourney.md §3.1.2, §4.2): a player
+ * with cfg.missed_rounds_withdraw missed rounds (forfeit losses or
+ * announced absences) within rounds 1..upto is not paired after that
+ * round. Sets players[].withdrawn where it was 0. Cannot fail. */
+void xq_tevent_apply_withdrawals(xq_tevent *ev, int upto);
+
+/* True when every pairing of rounds 1..r has a result. */
+int xq_tevent_round_complete(const xq_tevent *ev, int r);
+
+/* ------------------------------------------------------------------ */
+/* Pairing                                                             */
+/* ------------------------------------------------------------------ */
+
+typedef struct xq_tboard {
+  int red;    /* player id */
+  int black;  /* player id, 0 = the bye (red holds the recipient) */
+} xq_tboard;
+
+typedef struct xq_tpairing {
+  int round;
+  int nboards;        /* boards including the bye */
+  xq_tboard *boards;  /* [nboards], in board order, the bye last */
+} xq_tpairing;
+
+/* Free the boards of a pairing (not the struct). NULL-safe. */
+void xq_tpairing_clear(xq_tpairing *pr);
+
+/* Give every player a pairing number 1..n for the whole event (tourney.md
+ * §3.4.1): by rating (descending, then registration order) or, with
+ * XQ_FIRST_BY_LOT, by a shuffle seeded from cfg.lot_seed. Players that
+ * already have a number keep it; late entries get the next numbers.
+ * Returns XQ_OK. */
+int xq_assign_pnos(xq_tevent *ev);
+
+/* Pair round 1 (tourney.md §3.4): players by pairing number, boards
+ * 1–2, 4–3, 5–6, 8–7 (odd board: smaller number Red, even board: larger
+ * number Red), the last player of an odd count gets the bye. Absent and
+ * withdrawn players are left out. Fills `out` (caller frees with
+ * xq_tpairing_clear). Returns XQ_OK, XQ_EINVAL (players without pairing
+ * numbers) or XQ_ENOMEM. */
+int xq_pair_round1(const xq_tevent *ev, xq_tpairing *out);
+
+/* Statistics of a pairing search. */
+typedef struct xq_pair_stats {
+  long nodes;       /* search steps */
+  int floaters;     /* players paired below their score group */
+} xq_pair_stats;
+
+/* Pair round `round` >= 2 with the Chinese adjacent method (tourney.md
+ * §3.5): score groups from the top, 异行 (cross-row) then 同行 pairs of
+ * the nearest compatible players, fewest leftovers per group (floaters
+ * placed first in the next group), no rematch, colour limits, bye to
+ * the lowest eligible player and never twice; colours by §3.7 steps 1,
+ * 2, 3, 5C; boards in §3.8 order. Rounds before `round` must be complete.
+ * Round 1 is delegated to xq_pair_round1. Fills `out` and, if non-NULL,
+ * `st`. Returns XQ_OK; XQ_ENOPAIRING when no pairing satisfies §3.2;
+ * XQ_ELIMIT when the search exceeded XQ_PAIR_NODES_MAX; XQ_EINVAL;
+ * XQ_ENOMEM. `out` is untouched on failure. */
+int xq_pair_cn(const xq_tevent *ev, int round, xq_tpairing *out, xq_pair_stats *st);
+
+/* Write a pairing into the event's round table (opponents, colours, the
+ * PAB for the bye; results pending) and mark announced-absent players of
+ * that round ZPB. Returns XQ_OK or XQ_EINVAL for a bad round or id. */
+int xq_tevent_apply_pairing(xq_tevent *ev, const xq_tpairing *pr);
+
+/* True when players a and b may meet in `round` under §3.2 (no rematch,
+ * a colour allocation within the limits). Used by tests and the CLI. */
+int xq_pair_compatible(const xq_tevent *ev, int round, int a, int b);
+
+/* True when Red `red` and Black `black` in `round` keep both players within
+ * the colour limits (with the last-round top-scorer relaxation). */
+int xq_pair_colours_ok(const xq_tevent *ev, int round, int red, int black);
+
+/* ------------------------------------------------------------------ */
+/* Standings                                                           */
+/* ------------------------------------------------------------------ */
+
+typedef struct xq_tstanding {
+  int id;                         /* player id */
+  int rank;                       /* 1..n, never shared */
+  int64_t val[XQ_TOURNEY_TB_MAX]; /* value per configured code (half-units
+                                     for point sums; DE: level in its tie,
+                                     lower first; ROUNDBACK: 0) */
+  int wins, draws, losses;        /* over the board, forfeits as W/L */
+} xq_tstanding;
+
+/* Rank every player after rounds 1..upto (0 = all recorded rounds) by
+ * cfg.tb, then LOT, then pairing number (tourney.md §5, no shared places).
+ * Fills out[0..n-1] in rank order (room for ev->n). Returns XQ_OK,
+ * XQ_EINVAL or XQ_ENOMEM. */
+int xq_standings(const xq_tevent *ev, int upto, xq_tstanding *out);
+
+/* One tie-break value of player `id` over rounds 1..upto that does not
+ * depend on the tied group (every code except DE and ROUNDBACK_*). */
+int64_t xq_tb_value(const xq_tevent *ev, int tb, int id, int upto);
+
+/* ------------------------------------------------------------------ */
+/* TRF (tourney.md §9)                                                 */
+/* ------------------------------------------------------------------ */
+
+/* Parse TRF-16 / TRF(x) text (`len` bytes; CR, LF or CRLF line ends) into
+ * a new event (*out, caller frees). Reads 001 player lines, XXR/142
+ * (rounds), XXC/152 (initial colour), 162 and BBW/BBD/BBL/BBU/BBF lines
+ * (scoring); keeps every other line verbatim for export. Points in
+ * columns 81-84 must equal the sum of the results. Names are measured in
+ * code points. Returns XQ_OK, or XQ_EINVAL / XQ_ELIMIT / XQ_ENOMEM with
+ * `err->pos` = 1-based line number and a message; *out is NULL then. */
+int xq_trf_parse(const char *text, size_t len, xq_tevent **out, xq_error *err);
+
+/* Read and parse a TRF file. As xq_trf_parse; XQ_EIO if unreadable. */
+int xq_trf_read(const char *path, xq_tevent **out, xq_error *err);
+
+/* Write `ev` as TRF-16 to `f` with LF line ends: the kept header lines
+ * (or a generated header: 012, XXR, XXC and, for scoring other than
+ * 1/½/0, the 162 and BBW/BBD/BBL lines), then one 001 line per player
+ * with the name padded to 33 code points and the rank from the standings
+ * (or the rank read from TRF). Returns XQ_OK or XQ_EIO. */
+int xq_trf_write(const xq_tevent *ev, FILE *f);
+
+/* The first round with no game or PAB recorded: the round to pair next. */
+int xq_trf_next_round(const xq_tevent *ev);
+
+/* ------------------------------------------------------------------ */
+/* SQLite event store                                                  */
+/* ------------------------------------------------------------------ */
+
+#define XQ_STORE_SCHEMA_VERSION 3
+#define XQ_STORE_BUSY_MS 5000
+
+typedef struct xq_tstore xq_tstore;
+
+/* Open (create with `create`) the store at `path`: WAL journal,
+ * synchronous=FULL, foreign keys, busy timeout XQ_STORE_BUSY_MS, and the
+ * schema migrated up to XQ_STORE_SCHEMA_VERSION in one transaction per
+ * step. Returns XQ_OK with *out set (close with xq_tstore_close), or
+ * XQ_EIO (cannot open), XQ_ESTORE (not an xqref store, or one written by
+ * a newer version) with `err` saying why; *out is NULL then. */
+int xq_tstore_open(const char *path, int create, xq_tstore **out, xq_error *err);
+
+/* Close the store. NULL is a no-op. Every committed event stays. */
+void xq_tstore_close(xq_tstore *st);
+
+/* Schema version of the open store. */
+int xq_tstore_schema_version(xq_tstore *st);
+
+/* Record the event's name and configuration (once, by `tourney new`).
+ * Returns XQ_OK, XQ_EINVAL if already set, or XQ_ESTORE. */
+int xq_tstore_create_event(xq_tstore *st, const char *name, const xq_tconfig *cfg,
+                           xq_error *err);
+
+/* The event kinds of the log. */
+typedef enum {
+  XQ_EV_REGISTER = 1, XQ_EV_NUMBERING, XQ_EV_PAIRING, XQ_EV_RESULT,
+  XQ_EV_FORFEIT, XQ_EV_FOUL, XQ_EV_ABSENCE, XQ_EV_WITHDRAWAL
+} xq_evkind;
+
+/* Register a player (checked with xq_player_check); *id gets the new id.
+ * One committed transaction. Returns XQ_OK, XQ_EINVAL or XQ_ESTORE. */
+int xq_tstore_register(xq_tstore *st, const xq_tplayer *p, int *id, xq_error *err);
+
+/* Publish the pairing of a round, together with the pairing numbers when
+ * it is round 1 (taken from ev, which must be the loaded event with
+ * numbers assigned). Fails with XQ_EINVAL if the round is already paired.
+ * One committed transaction. */
+int xq_tstore_publish(xq_tstore *st, const xq_tevent *ev, const xq_tpairing *pr,
+                      xq_error *err);
+
+/* Record the result of board `board` of round `round`: "1-0" (Red wins),
+ * "0-1", "=" (also "1/2" or "0.5-0.5"), "+-" / "-+" (forfeit: the side
+ * with '-' did not play), "--" (both forfeit). A later result for the
+ * same board replaces the earlier one in the derived state; both stay in
+ * the log. Returns XQ_OK, XQ_EINVAL (no such board, bad code) or
+ * XQ_ESTORE. */
+int xq_tstore_result(xq_tstore *st, int round, int board, const char *code,
+                     xq_error *err);
+
+/* Record `count` fouls (犯规) of player `id` in round `round`. */
+int xq_tstore_foul(xq_tstore *st, int round, int id, int count, xq_error *err);
+
+/* Record the announced absence of `id` in `round` (not yet paired): `bye`
+ * is XQ_TR_ZPB (0 points), XQ_TR_HPB or XQ_TR_FPB (a requested half- or
+ * full-point bye, scoring the draw or win points). */
+int xq_tstore_absence(xq_tstore *st, int round, int id, int bye, xq_error *err);
+
+/* Withdraw `id` from round `round` on; points earned stay. */
+int xq_tstore_withdraw(xq_tstore *st, int round, int id, xq_error *err);
+
+/* Import a whole event read from TRF (xq_trf_parse) into an empty store,
+ * with configuration `cfg` (typically ev->cfg with the store's own rules
+ * set): the players in TRF order (ids = TRF numbers; birth dates TRF uses
+ * as placeholders, like 1990/00/00, are dropped), then per round the
+ * announced absences, the pairing and the results, as if entered one by
+ * one — in one transaction, so a file that cannot be stored leaves the
+ * store empty. Returns XQ_OK, XQ_EINVAL with `err` naming the player or round,
+ * or XQ_ESTORE. */
+int xq_tstore_import(xq_tstore *st, const xq_tevent *ev, const xq_tconfig *cfg, xq_error *err);
+
+/* Rebuild the event from the configuration and the whole log, in log
+ * order (*out, caller frees with xq_tevent_free). Returns XQ_OK,
+ * XQ_ESTORE or XQ_ENOMEM. */
+int xq_tstore_load(xq_tstore *st, xq_tevent **out, xq_error *err);
+
+/* Number of events in the log (0 for a new store), or a negative code. */
+long xq_tstore_event_count(xq_tstore *st);
+
+/* Print the log, one event a line, to `f` (the audit trail). */
+int xq_tstore_dump(xq_tstore *st, FILE *f);
+
+/* ------------------------------------------------------------------ */
+/* Subcommands                                                         */
+/* ------------------------------------------------------------------ */
+
+/* `xqref tourney new|add|pair|result|foul|absent|withdraw|standings|
+ * export|log --db FILE ...` and `xqref pair --system cn|dutch FILE.trf`.
+ * argv[0] is the subcommand name. Return 0 ok, 1 failure, 2 usage. */
+int xq_tourney_main(int argc, char **argv);
+int xq_pair_main(int argc, char **argv);
+
+#endif /* XQ_TOURNEY_H */
