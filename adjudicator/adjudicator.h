@@ -119,6 +119,10 @@ const char *xq_rules_preset_clause(const char *name, const char *key);
  * the problem; *out is untouched. */
 int xq_rules_load_json(const char *src, xq_rules *out, xq_error *err);
 
+/* Rules from a command-line value: a preset name, else a JSON rules file
+ * (or literal JSON). Returns XQ_OK or the error of xq_rules_load_json. */
+int xq_rules_from_spec(const char *spec, xq_rules *out, xq_error *err);
+
 /* The rules as a JSON object on one line, every field by its key: a
  * malloc'd string the caller frees with free(), or NULL when out of
  * memory or `r` is NULL. */
@@ -475,5 +479,10 @@ int xq_judge_main(int argc, char **argv);
 /* `xqref bench --judge`: replay games through the full rules and print
  * plies/s and the mean time of one verdict. Returns 0, 1 or 2 (usage). */
 int xq_judge_bench_main(int argc, char **argv);
+
+/* `xqref stats`: the records module's archive statistics with every game
+ * also judged under the rules (adjudicator/archive.c). Same contract as
+ * the other subcommands. */
+int xq_archive_stats_main(int argc, char **argv);
 
 #endif /* XQ_ADJUDICATOR_H */

@@ -10,10 +10,10 @@
 #include <time.h>
 
 #include "adjudicator.h"
+#include "records.h"
 
 #define XQ_BENCH_GAMES_MAX 4096   /* games held in memory */
 #define XQ_BENCH_GAME_PLIES 400   /* plies kept per game */
-#define XQ_BENCH_LINE_MAX 4096
 
 typedef struct bgame {
   char fen[XQ_FEN_MAX];
@@ -56,34 +56,36 @@ static void random_game(bgame *g)
   }
 }
 
-/* Read a games file in the format of tests/data/notation/games.txt
- * ("game NAME" then one ply per line, ICCS first). */
+/* Read up to `max` games (main lines, at most XQ_BENCH_GAME_PLIES plies
+ * each) from a PGN, XQF or DhtmlXQ file; bad games are skipped. Returns
+ * the number read, or -1 when the file cannot be opened. */
 static int read_games(const char *path, bgame *games, int max)
 {
-  FILE *f = fopen(path, "r");
-  if (!f) return -1;
-  char line[XQ_BENCH_LINE_MAX];
-  int n = -1;
-  xq_pos p;
-  while (fgets(line, sizeof line, f)) {
-    if (!strncmp(line, "game ", 5)) {
-      if (n + 1 >= max) break;
-      n++;
-      xq_pos_startpos(&p);
-      xq_fen_format(&p, games[n].fen, sizeof games[n].fen);
-      games[n].n = 0;
-      continue;
-    }
-    char tok[16];
-    xq_move m;
-    if (n < 0 || sscanf(line, "%15s", tok) != 1 || games[n].n >= XQ_BENCH_GAME_PLIES) continue;
-    if (xq_move_parse(&p, tok, XQ_NOTE_ICCS, &m, NULL) != XQ_OK) continue;
-    xq_undo u;
-    xq_make(&p, m, &u);
-    games[n].m[games[n].n++] = m;
+  xq_games *gs;
+  xq_error err;
+  if (xq_games_open(&gs, path, XQ_PGN_NO_COMMENTS, &err) != XQ_OK) {
+    fprintf(stderr, "xqref bench: %s: %s\n", path, err.msg);
+    return -1;
   }
-  fclose(f);
-  return n + 1;
+  xq_record *rec = malloc(sizeof *rec);
+  if (!rec) {
+    xq_games_close(gs);
+    return -1;
+  }
+  xq_record_init(rec);
+  int n = 0, rc;
+  while (n < max && (rc = xq_games_next(gs, rec, &err)) != 0) {
+    if (rc == XQ_EIO) break;
+    if (rc < 0) continue;
+    xq_fen_format(&rec->start, games[n].fen, sizeof games[n].fen);
+    games[n].n = rec->n_moves < XQ_BENCH_GAME_PLIES ? rec->n_moves : XQ_BENCH_GAME_PLIES;
+    memcpy(games[n].m, rec->moves, sizeof(xq_move) * (size_t)games[n].n);
+    n++;
+  }
+  xq_record_free(rec);
+  free(rec);
+  xq_games_close(gs);
+  return n;
 }
 
 static double now_s(void)
@@ -103,8 +105,9 @@ int xq_judge_bench_main(int argc, char **argv)
       printf("usage: xqref bench --judge [--games FILE] [--random N] [--rounds R] [--seed S] "
              "[--rules NAME]\n"
              "Replays games through the full rules and reports plies/s and the mean time\n"
-             "of one verdict. Without --games: N seeded random games (default 500) that\n"
-             "cycle now and then, so repetition rulings run too.\n");
+             "of one verdict. --games reads real games from a PGN, XQF or DhtmlXQ file\n"
+             "(up to %d). Without --games: N seeded random games (default 500) that\n"
+             "cycle now and then, so repetition rulings run too.\n", XQ_BENCH_GAMES_MAX);
       return 0;
     }
     if (!strcmp(argv[i], "--judge")) continue;

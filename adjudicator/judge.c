@@ -10,14 +10,17 @@
 #include <cjson/cJSON.h>
 
 #include "adjudicator.h"
+#include "game_internal.h"
 
 #define XQ_JUDGE_LINE_MAX (256 * 1024) /* longest line of a case file */
 #define XQ_JUDGE_TOKEN_MAX 64          /* longest move or event token */
+#define XQ_JUDGE_FILES_MAX 256         /* game files on one command line */
 
 static void usage(FILE *out)
 {
   fprintf(out,
           "usage: xqref judge [--rules NAME|FILE] [--fen FEN] --moves \"h2e2 h9g7 ...\" [--all]\n"
+          "       xqref judge [--rules NAME|FILE] [--all] [--time] GAME.pgn|GAME.xqf|GAME.html ...\n"
           "       xqref judge --cases FILE [--verbose]\n"
           "\n"
           "Rules a game move by move as a chief arbiter would and prints one JSON\n"
@@ -38,14 +41,17 @@ static void usage(FILE *out)
           "                       flag:MOVE                         move made after the flag fell\n"
           "                       clock:RED_MS/BLACK_MS | tick:MS   clock reading, elapsed time\n"
           "  --cases FILE       run a JSON-lines case file (fen, moves, ruleset, expect):\n"
-          "                     prints failures and ends with \"N passed, M failed\"\n");
+          "                     prints failures and ends with \"N passed, M failed\"\n"
+          "  GAME ...           judge every game of these files (XQ-PGN, XQF, DhtmlXQ):\n"
+          "                     the verdicts, then one JSON line per game with the\n"
+          "                     ruled and the recorded result\n"
+          "  --time             with GAME files: print the rate on stderr\n");
 }
 
 static int load_rules(const char *spec, xq_rules *r)
 {
-  if (xq_rules_preset(spec, r) == XQ_OK) return 0;
   xq_error err = {0};
-  if (xq_rules_load_json(spec, r, &err) == XQ_OK) return 0;
+  if (xq_rules_from_spec(spec, r, &err) == XQ_OK) return 0;
   fprintf(stderr, "xqref judge: %s is not a preset: %s\n", spec, err.msg);
   return 1;
 }
@@ -269,7 +275,8 @@ static int judge_cases(const char *path, int verbose)
 int xq_judge_main(int argc, char **argv)
 {
   const char *rules = "cxa2011", *fen = NULL, *moves = NULL, *cases = NULL;
-  int all = 0, verbose = 0;
+  int all = 0, verbose = 0, timed = 0, nfiles = 0;
+  char *files[XQ_JUDGE_FILES_MAX];
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -282,6 +289,18 @@ int xq_judge_main(int argc, char **argv)
     }
     if (!strcmp(a, "--verbose") || !strcmp(a, "-v")) {
       verbose = 1;
+      continue;
+    }
+    if (!strcmp(a, "--time")) {
+      timed = 1;
+      continue;
+    }
+    if (a[0] != '-') {
+      if (nfiles == XQ_JUDGE_FILES_MAX) {
+        fprintf(stderr, "xqref judge: more than %d game files\n", XQ_JUDGE_FILES_MAX);
+        return 2;
+      }
+      files[nfiles++] = argv[i];
       continue;
     }
     if (i + 1 >= argc) {
@@ -304,5 +323,12 @@ int xq_judge_main(int argc, char **argv)
     }
   }
   if (cases) return judge_cases(cases, verbose);
+  if (nfiles) {
+    if (fen || moves) {
+      fprintf(stderr, "xqref judge: give game files or --fen/--moves, not both\n");
+      return 2;
+    }
+    return xq__judge_files(rules, files, nfiles, all, timed);
+  }
   return judge_one(rules, fen, moves, all);
 }

@@ -205,19 +205,30 @@ int xq_convert_main(int argc, char **argv)
 /* ---- stats --------------------------------------------------------- */
 
 static const char stats_usage[] =
-  "usage: xqref stats FILE [--time] [--quiet]\n"
+  "usage: xqref stats FILE [--time] [--quiet] [--rules NAME|FILE] [--no-judge]\n"
   "\n"
   "Read every game of FILE (XQ-PGN, XQF or DhtmlXQ) and print the number\n"
   "of games, plies, each result and bad records (each one is also reported\n"
   "on stderr, naming the game, line and ply). Every move is checked against\n"
-  "the legal moves; variations are skipped.\n"
+  "the legal moves; variations are skipped. Each good game is then judged\n"
+  "move by move (rules cxa2011 unless --rules says otherwise): the report\n"
+  "counts the games the rules ended (mate, stalemate, repetition, natural\n"
+  "limit) and whether that ruling agrees with the recorded result.\n"
   "\n"
-  "  --time    also print the time taken and the rate in games/s and plies/s\n"
-  "  --quiet   do not report each bad record\n";
+  "  --time         also print the time taken and the rate in games/s and\n"
+  "                 plies/s (reading and judging)\n"
+  "  --quiet        do not report each bad record\n"
+  "  --rules R      a rules preset or JSON rules file for judging\n"
+  "  --no-judge     read only\n";
 
 int xq_stats_main(int argc, char **argv)
 {
-  const char *path = NULL;
+  return xq_stats_run(argc, argv, NULL);
+}
+
+int xq_stats_run(int argc, char **argv, const xq_stats_judge *judge)
+{
+  const char *path = NULL, *rules = NULL;
   int timed = 0, quiet = 0;
 
   for (int i = 1; i < argc; i++) {
@@ -229,8 +240,12 @@ int xq_stats_main(int argc, char **argv)
       timed = 1;
     } else if (!strcmp(a, "--quiet")) {
       quiet = 1;
+    } else if (!strcmp(a, "--no-judge")) {
+      judge = NULL;
+    } else if (!strcmp(a, "--rules") && i + 1 < argc) {
+      rules = argv[++i];
     } else if (a[0] == '-' && a[1]) {
-      fprintf(stderr, "xqref stats: unknown option '%s'\n\n%s", a, stats_usage);
+      fprintf(stderr, "xqref stats: unknown or incomplete option '%s'\n\n%s", a, stats_usage);
       return 2;
     } else if (!path) {
       path = a;
@@ -246,6 +261,10 @@ int xq_stats_main(int argc, char **argv)
 
   xq_error err;
   xq_games *g;
+  if (judge && judge->begin(judge->ctx, rules, &err) != XQ_OK) {
+    fprintf(stderr, "xqref stats: rules: %s\n", err.msg);
+    return 1;
+  }
   double t0 = now();
   if (xq_games_open(&g, path, XQ_PGN_NO_COMMENTS, &err) != XQ_OK) {
     fprintf(stderr, "xqref stats: %s: %s\n", path, err.msg);
@@ -261,7 +280,7 @@ int xq_stats_main(int argc, char **argv)
 
   progress pr;
   progress_start(&pr, g, path);
-  long games = 0, bad = 0, results[4] = {0, 0, 0, 0};
+  long games = 0, bad = 0, results[4] = {0, 0, 0, 0}, judged[3] = {0, 0, 0};
   long long plies = 0;
   int status = 0, rc;
   while ((rc = xq_games_next(g, rec, &err)) != 0) {
@@ -269,6 +288,11 @@ int xq_stats_main(int argc, char **argv)
       fprintf(stderr, "xqref stats: %s: %s\n", path, err.msg);
       status = 1;
       break;
+    }
+    if (rc >= 0 && judge) {
+      int j = judge->game(judge->ctx, rec, &err);
+      if (j < 0) rc = j; /* err names the problem */
+      else judged[j]++;
     }
     if (rc < 0) {
       if (!quiet) fprintf(stderr, "xqref stats: %s: %s\n", path, err.msg);
@@ -290,10 +314,18 @@ int xq_stats_main(int argc, char **argv)
   printf("draws       %ld\n", results[XQ_RESULT_DRAW]);
   printf("unknown     %ld\n", results[XQ_RESULT_UNKNOWN]);
   printf("bad         %ld\n", bad);
+  if (judge) {
+    printf("judged      %ld (rules %s)\n", judged[0] + judged[1] + judged[2],
+           judge->rules_name(judge->ctx));
+    printf("  ruled, agrees with the record   %ld\n", judged[XQ_JUDGED_AGREE]);
+    printf("  ruled, differs from the record  %ld\n", judged[XQ_JUDGED_DIFFER]);
+    printf("  not ended by the rules          %ld\n", judged[XQ_JUDGED_OPEN]);
+  }
   if (timed) {
     double s = dt > 1e-9 ? dt : 1e-9;
     printf("time        %.3f s\n", dt);
-    printf("rate        %.0f games/s, %.0f plies/s\n", (games + bad) / s, (double)plies / s);
+    printf("rate        %.0f games/s, %.0f plies/s (%s)\n", (games + bad) / s, (double)plies / s,
+           judge ? "read and judged" : "read");
   }
   xq_record_free(rec);
   free(rec);

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "adjudicator.h"
 
@@ -920,4 +921,63 @@ Test(judge, moves_print_the_ruling_and_the_result)
   cr_assert_eq(rc, 1);
   rc = run(XQ_BINARY " judge --bogus 2>/dev/null", last, sizeof last);
   cr_assert_eq(rc, 2);
+}
+
+/* A recorded game whose moves end in a unilateral perpetual check, with
+ * the recorded result the rules give (rules.md R8 CXA 1). */
+static const char perpetual_pgn[] =
+  "[Event \"archive test\"]\n"
+  "[Red \"Red\"]\n"
+  "[Black \"Black\"]\n"
+  "[Result \"0-1\"]\n"
+  "[FEN \"c2a1k3/2c1a2R1/b6P1/8p/9/9/9/9/4K4/9 w - - 0 1\"]\n"
+  "[Format \"ICCS\"]\n"
+  "\n"
+  "1. H8-H9 F9-F8 2. H9-H8 F8-F9 3. H8-H9 F9-F8 4. H9-H8 F8-F9 0-1\n"
+  "\n"
+  "[Event \"second\"]\n"
+  "[Result \"1-0\"]\n"
+  "\n"
+  "1. h2e2 h9g7 1-0\n";
+
+static void write_temp_pgn(char *path, size_t len)
+{
+  snprintf(path, len, "/tmp/xqref-judge-%d.pgn", (int)getpid());
+  FILE *f = fopen(path, "w");
+  cr_assert_not_null(f);
+  fputs(perpetual_pgn, f);
+  fclose(f);
+}
+
+Test(judge, game_files_are_ruled_game_by_game)
+{
+  char path[64], cmd[256], out[8192] = "", line[2048];
+  write_temp_pgn(path, sizeof path);
+  snprintf(cmd, sizeof cmd, "%s judge %s", XQ_BINARY, path);
+  FILE *p = popen(cmd, "r");
+  cr_assert_not_null(p);
+  int games = 0;
+  while (fgets(line, sizeof line, p)) {
+    strncat(out, line, sizeof out - strlen(out) - 1);
+    games += strstr(line, "\"recorded\":") != NULL;
+  }
+  int st = pclose(p);
+  cr_assert_eq(WEXITSTATUS(st), 0, "%s", out);
+  cr_assert_eq(games, 2, "%s", out);
+  /* The first game is ruled on its 8th ply: Red's perpetual check loses. */
+  cr_assert_not_null(strstr(out, "\"reason\":\"perpetual_check\""), "%s", out);
+  cr_assert_not_null(strstr(out, "\"result\":\"black_wins\",\"reason\":\"perpetual_check\","
+                                 "\"recorded\":\"0-1\",\"plies\":8"), "%s", out);
+  /* The second is still open after its two plies. */
+  cr_assert_not_null(strstr(out, "\"result\":\"ongoing\",\"reason\":\"none\",\"recorded\":\"1-0\""),
+                     "%s", out);
+
+  char last[4096];
+  snprintf(cmd, sizeof cmd, "%s stats %s | grep agrees", XQ_BINARY, path);
+  cr_assert_eq(run(cmd, last, sizeof last), 0);
+  cr_assert_not_null(strstr(last, "agrees with the record   1"), "%s", last);
+  snprintf(cmd, sizeof cmd, "%s judge /nonexistent/game.pgn 2>&1", XQ_BINARY);
+  cr_assert_eq(run(cmd, last, sizeof last), 1);
+  cr_assert_not_null(strstr(last, "/nonexistent/game.pgn"), "%s", last);
+  unlink(path);
 }
