@@ -179,6 +179,26 @@ Test(cases, axf_extra)
   cr_assert_eq(st.failed, 0, "failures:%s", st.failures);
 }
 
+/* Held-out AXF cases: the published WXF-diagram and Fairy-Stockfish cases
+ * that are not in axf_cases.jsonl (docs/repetition.md, "Held-out
+ * validation"). The bar is a pass rate of 95%; every failure is logged. */
+#define AXF_MORE_CASES 37
+#define AXF_MORE_MIN_PERCENT 95
+
+Test(cases, axf_more)
+{
+  case_stats st;
+  run_cases("axf_more.jsonl", 1, &st);
+  int total = st.passed + st.failed;
+  cr_assert_eq(total, AXF_MORE_CASES, "axf_more.jsonl has %d cases", total);
+  double rate = 100.0 * st.passed / total;
+  cr_log_info("axf_more.jsonl: %d passed, %d failed (%.1f%%);%s", st.passed, st.failed,
+              rate, st.failed ? st.failures : " no failures");
+  cr_assert(st.passed * 100 >= AXF_MORE_MIN_PERCENT * total,
+            "pass rate %.1f%% (%d/%d) is below %d%%; failures:%s", rate, st.passed, total,
+            AXF_MORE_MIN_PERCENT, st.failures);
+}
+
 Test(cases, cxa_perpetual_check)
 {
   case_stats st;
