@@ -31,6 +31,13 @@ static const char tourney_usage[] =
   "  standings  [--after R]\n"
   "  export     [--out FILE]               (FIDE TRF-16)\n"
   "  log        print the event log\n"
+  "  knockout   --after K [--size 2|4|8|16] [--seeding fixed|choose --choice 3|4]\n"
+  "             [--format xinjiang|shaanxi|tangshan|wujiaqu]: start the knockout\n"
+  "  bracket    show the knockout matches, games and the next game\n"
+  "  ko-result  --match M [--red ID] CODE  (the next game of match M)\n"
+  "  places     final places (knockout, then Swiss) [--swiss: Swiss order only]\n"
+  "  teams      [--mode places|points] [--count N] [--swiss]\n"
+  "  prizes     --table FILE [--swiss]\n"
   "\n"
   "Tie-break codes: PTS OS OS_C1 PS WINS BWINS RWINS BLACK FOULS DE SB ROUNDBACK\n"
   "ROUNDBACK_FIRST LOT; presets: os ps xinjiang burqin shaanxi wujiaqu tangshan.\n";
@@ -42,6 +49,8 @@ static const char pair_usage[] =
   "the number of boards (the bye counts), then `red black` per board, 0 for\n"
   "the bye. Players with a block already written for that round are absent.\n"
   "\n"
+  "  --system S   cn: Chinese adjacent pairing (the default); dutch: FIDE\n"
+  "               Dutch, the pairing bbpPairings gives\n"
   "  --round K    pair round K as if only rounds 1..K-1 were in the file\n"
   "               (blocks of round K other than games and the PAB are kept\n"
   "               as announced absences): replays an event round by round\n"
@@ -512,6 +521,7 @@ int xq_tourney_main(int argc, char **argv)
   }
   for (int i = 2; i < argc; i++)
     if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) { fputs(tourney_usage, stdout); return 0; }
+  if (xq__tourney_final_action(argv[1])) return xq__tourney_final_main(argc, argv);
   opts o;
   if (parse_opts(argc, argv, &o)) return 2;
   const char *a = argv[1];
@@ -556,12 +566,8 @@ int xq_pair_main(int argc, char **argv)
   }
   if (!system) system = "cn";
   if (!file) { fputs(pair_usage, stderr); return 2; }
-  if (!strcmp(system, "dutch")) {
-    fprintf(stderr, "xqref pair: --system dutch is not implemented yet (FIDE Dutch comes in a "
-                    "later release); use --system cn\n");
-    return 1;
-  }
-  if (strcmp(system, "cn")) {
+  int dutch = !strcmp(system, "dutch");
+  if (!dutch && strcmp(system, "cn")) {
     fprintf(stderr, "xqref pair: unknown system '%s' (cn or dutch)\n", system);
     return 2;
   }
@@ -589,7 +595,7 @@ int xq_pair_main(int argc, char **argv)
     return 1;
   }
   xq_tpairing pr = {0};
-  rc = xq_pair_cn(ev, round, &pr, NULL);
+  rc = dutch ? xq_pair_dutch(ev, round, &pr) : xq_pair_cn(ev, round, &pr, NULL);
   if (rc) {
     fprintf(stderr, "xqref pair: %s: round %d: %s\n", file, round, xq_tourney_strerror(rc));
     xq_tevent_free(ev);

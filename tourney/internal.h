@@ -44,4 +44,23 @@ void xq__sort_boards(const xq_tevent *ev, xq_tpairing *pr);
 /* 64-bit mixer (splitmix64) for lots. */
 uint64_t xq__mix64(uint64_t x);
 
+/* Mark the knockout seeds of the store's knockout log, if any, with
+ * result KO in the unpaired Swiss rounds after the cut (tourney.md §6.4).
+ * `st` is the open store (knockout_store.c). Returns XQ_OK or XQ_ESTORE. */
+int xq__ko_mark(xq_tstore *st, xq_tevent *ev, xq_error *err);
+
+/* Print the knockout log (after the event log), one row a line. */
+void xq__ko_dump(xq_tstore *st, FILE *f);
+
+/* The SQLite handle of an open store, for the store files of the module. */
+struct sqlite3;
+struct sqlite3 *xq__tstore_db(xq_tstore *st);
+
+/* The final-stage actions of `xqref tourney` (cli_ko.c): true when
+ * `action` is one of knockout, bracket, ko-result, places, teams, prizes;
+ * then xq__tourney_final_main runs it (argv as xq_tourney_main's;
+ * returns 0, 1 or 2). */
+int xq__tourney_final_action(const char *action);
+int xq__tourney_final_main(int argc, char **argv);
+
 #endif /* XQ_TOURNEY_INTERNAL_H */

@@ -54,6 +54,19 @@ static const char *const migrations[] = {
   "ALTER TABLE registrations ADD COLUMN title TEXT NOT NULL DEFAULT '';"
   "ALTER TABLE registrations ADD COLUMN fed TEXT NOT NULL DEFAULT '';"
   "ALTER TABLE registrations ADD COLUMN fide_id TEXT NOT NULL DEFAULT '';",
+  /* 4: the knockout stage's own append-only log (knockout.h): one 'start'
+   * row (cut round, size, seeding, format, choice, seeds as "id,id,...")
+   * and one 'game' row per game played */
+  "CREATE TABLE ko_log("
+  "  seq INTEGER PRIMARY KEY AUTOINCREMENT,"
+  "  at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),"
+  "  kind TEXT NOT NULL CHECK (kind IN ('start', 'game')),"
+  "  after_round INTEGER, size INTEGER, seeding INTEGER, format INTEGER, choice INTEGER,"
+  "  seeds TEXT, match INTEGER, type INTEGER, red INTEGER, black INTEGER, res INTEGER);"
+  "CREATE TRIGGER ko_log_no_update BEFORE UPDATE ON ko_log"
+  "  BEGIN SELECT RAISE(ABORT, 'the knockout log is append-only'); END;"
+  "CREATE TRIGGER ko_log_no_delete BEFORE DELETE ON ko_log"
+  "  BEGIN SELECT RAISE(ABORT, 'the knockout log is append-only'); END;",
 };
 
 #define XQ_STORE_MIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))
@@ -202,6 +215,8 @@ void xq_tstore_close(xq_tstore *st)
 }
 
 int xq_tstore_schema_version(xq_tstore *st) { return st ? st->version : 0; }
+
+sqlite3 *xq__tstore_db(xq_tstore *st) { return st ? st->db : NULL; }
 
 long xq_tstore_event_count(xq_tstore *st)
 {
@@ -723,6 +738,7 @@ int xq_tstore_load(xq_tstore *st, xq_tevent **out, xq_error *err)
     }
   }
   rc = s == SQLITE_DONE ? XQ_OK : dberr(st, err, "load");
+  if (!rc) rc = xq__ko_mark(st, ev, err);
 out:
   sqlite3_finalize(q);
   sqlite3_finalize(reg);
@@ -753,5 +769,6 @@ int xq_tstore_dump(xq_tstore *st, FILE *f)
     fputc('\n', f);
   }
   sqlite3_finalize(q);
+  xq__ko_dump(st, f);
   return ferror(f) ? XQ_EIO : XQ_OK;
 }

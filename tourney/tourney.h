@@ -310,6 +310,18 @@ typedef struct xq_pair_stats {
  * XQ_ENOMEM. `out` is untouched on failure. */
 int xq_pair_cn(const xq_tevent *ev, int round, xq_tpairing *out, xq_pair_stats *st);
 
+/* Pair round `round` with the FIDE Dutch system (C.04.3, 2025 rules) as
+ * bbpPairings does it (tourney.md §3.6): maximum-weight matchings bracket
+ * by bracket, round 1 top half against bottom half, forfeited games not
+ * counted as played, PAB by C.2/C.9, colours by C.04.3 E with the initial
+ * colour of ev->initial_black, boards in bbpPairings' order (the bye
+ * last). Paired are the players without a block for `round` (withdrawal
+ * rules are not applied); cfg.rounds tells the last round. Fills `out`
+ * (caller frees with xq_tpairing_clear). Returns XQ_OK; XQ_ENOPAIRING
+ * when the absolute criteria cannot be met; XQ_ELIMIT when the weights
+ * do not fit; XQ_EINVAL; XQ_ENOMEM. */
+int xq_pair_dutch(const xq_tevent *ev, int round, xq_tpairing *out);
+
 /* Write a pairing into the event's round table (opponents, colours, the
  * PAB for the bye; results pending) and mark announced-absent players of
  * that round ZPB. Returns XQ_OK or XQ_EINVAL for a bad round or id. */
@@ -376,7 +388,7 @@ int xq_trf_next_round(const xq_tevent *ev);
 /* SQLite event store                                                  */
 /* ------------------------------------------------------------------ */
 
-#define XQ_STORE_SCHEMA_VERSION 3
+#define XQ_STORE_SCHEMA_VERSION 4
 #define XQ_STORE_BUSY_MS 5000
 
 typedef struct xq_tstore xq_tstore;
@@ -463,8 +475,9 @@ int xq_tstore_dump(xq_tstore *st, FILE *f);
 /* ------------------------------------------------------------------ */
 
 /* `xqref tourney new|add|pair|result|foul|absent|withdraw|standings|
- * export|log --db FILE ...` and `xqref pair --system cn|dutch FILE.trf`.
- * argv[0] is the subcommand name. Return 0 ok, 1 failure, 2 usage. */
+ * export|log|knockout|bracket|ko-result|places|teams|prizes --db FILE ...`
+ * (the last six in cli_ko.c; knockout.h, prize.h) and
+ * `xqref pair --system cn|dutch FILE.trf`. argv[0] is the subcommand name. Return 0 ok, 1 failure, 2 usage. */
 int xq_tourney_main(int argc, char **argv);
 int xq_pair_main(int argc, char **argv);
 

@@ -1,0 +1,155 @@
+/*
+ * test_tourney_dutch.c -- the FIDE Dutch pairing (tourney.md §3.6) against
+ * bbpPairings v6.0.0: its own Dutch fixtures, the chesspairing fixtures
+ * paired by bbpPairings, and a 100-player 11-round event made by its
+ * random tournament generator, replayed round by round (every round of
+ * that file is a bbpPairings pairing of the rounds before it).
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tourney.h"
+
+#define DATA XQ_TEST_DATA "/pairing/"
+
+/* Read a whole file; CR and CRLF line ends become LF, blank lines go. */
+static char *slurp_lines(const char *path)
+{
+  FILE *f = fopen(path, "rb");
+  cr_assert_not_null(f, "cannot open %s", path);
+  char *buf = malloc(1 << 20);
+  cr_assert_not_null(buf);
+  size_t n = fread(buf, 1, (1 << 20) - 1, f);
+  fclose(f);
+  buf[n] = 0;
+  size_t o = 0;
+  for (size_t i = 0; i < n; i++) {
+    char c = buf[i] == '\r' ? '\n' : buf[i];
+    if (c == '\n' && (o == 0 || buf[o - 1] == '\n')) continue;
+    buf[o++] = c;
+  }
+  buf[o] = 0;
+  return buf;
+}
+
+/* `xqref pair --system dutch FILE` must print exactly `expected`. */
+static void check_cli(const char *input, const char *expected)
+{
+  char cmd[1024];
+  snprintf(cmd, sizeof cmd, "%s pair --system dutch %s", XQ_BINARY, input);
+  FILE *p = popen(cmd, "r");
+  cr_assert_not_null(p);
+  char *got = calloc(1, 1 << 16);
+  size_t n = fread(got, 1, (1 << 16) - 1, p);
+  int rc = pclose(p);
+  got[n] = 0;
+  char *want = slurp_lines(expected);
+  cr_expect_eq(rc, 0, "%s exited with %d", input, rc);
+  cr_expect_str_eq(got, want, "%s: got\n%s\nwant\n%s", input, got, want);
+  free(got);
+  free(want);
+}
+
+Test(bbp_fixtures, dutch_2025_C5_absent_player_and_pab)
+{
+  check_cli(DATA "dutch_2025_C5.input", DATA "dutch_2025_C5.output.expected");
+}
+
+Test(bbp_fixtures, dutch_2025_C9_pab_to_fewest_unplayed)
+{
+  check_cli(DATA "dutch_2025_C9.input", DATA "dutch_2025_C9.output.expected");
+}
+
+Test(bbp_fixtures, issue_7_last_round_of_60)
+{
+  check_cli(DATA "issue_7.input", DATA "issue_7.output.expected");
+}
+
+Test(bbp_fixtures, d21_round3_no_C3_violation)
+{
+  /* players 1 and 2 both had White twice: they must not meet (C3) */
+  check_cli(DATA "d21-round3.trf", DATA "d21-round3.expected_bbpPairings.txt");
+}
+
+Test(bbp_fixtures, round1_top_half_against_bottom_half)
+{
+  check_cli(DATA "bbp-8p5r-input.trf", DATA "bbp-8p5r-input.round1_expected_bbpPairings.txt");
+}
+
+Test(bbp_fixtures, scoring_210_and_utf8_names)
+{
+  check_cli(DATA "c5_xiangqi_210_scoring_162.trf", DATA "c5_xiangqi_210_scoring_162.expected_bbp.txt");
+  check_cli(DATA "c5_utf8_chinese_name.trf", DATA "c5_utf8_chinese_name.expected_bbp.txt");
+}
+
+/* ------------------------------------------------------------------ */
+/* Round-by-round replay of a generated event                          */
+/* ------------------------------------------------------------------ */
+
+#define GEN100 DATA "rtg_dutch_n100_r11_seed12345.trf"
+#define GEN_ROUNDS 11
+
+/* Keep rounds 1..k of `ev`, plus the round k+1 blocks of players announced
+ * absent (opponent 0000 and H, Z, F, - or blank; not the PAB). */
+static void truncate_to(xq_tevent *ev, int k)
+{
+  for (int id = 1; id <= ev->n; id++)
+    for (int r = k + 1; r <= GEN_ROUNDS; r++) {
+      xq_tslot *s = xq_tevent_slot(ev, id, r);
+      int absence = !s->opp && (s->res == XQ_TR_HPB || s->res == XQ_TR_ZPB || s->res == XQ_TR_FPB);
+      if (r == k + 1 && absence) continue;
+      memset(s, 0, sizeof *s);
+    }
+  ev->nrounds = k + 1;
+  ev->cfg.rounds = GEN_ROUNDS;
+}
+
+static void replay(const char *path, int round)
+{
+  xq_tevent *full, *ev;
+  xq_error err = {0};
+  cr_assert_eq(xq_trf_read(path, &full, &err), XQ_OK, "%s", err.msg);
+  cr_assert_eq(xq_trf_read(path, &ev, &err), XQ_OK, "%s", err.msg);
+  truncate_to(ev, round - 1);
+  /* the file has no XXC line: its round 1 shows that the generator drew
+   * Black for player 1 (1 plays 51 with Black) */
+  if (round == 1) ev->initial_black = 1;
+  xq_tpairing pr = {0};
+  cr_assert_eq(xq_pair_dutch(ev, round, &pr), XQ_OK, "round %d", round);
+  int boards = 0;
+  for (int id = 1; id <= full->n; id++) {
+    const xq_tslot *s = xq_tevent_slot(full, id, round);
+    boards += (s->opp && s->colour == XQ_TC_RED) || s->res == XQ_TR_PAB;
+  }
+  cr_expect_eq(pr.nboards, boards, "round %d: %d boards, want %d", round, pr.nboards, boards);
+  for (int b = 0; b < pr.nboards; b++) {
+    const xq_tboard *bd = &pr.boards[b];
+    const xq_tslot *s = xq_tevent_slot(full, bd->red, round);
+    if (!bd->black)
+      cr_expect_eq(s->res, XQ_TR_PAB, "round %d: bye to %d", round, bd->red);
+    else
+      cr_expect(s->opp == bd->black && s->colour == XQ_TC_RED,
+                "round %d: %d-%d not in the file (it has %d-%d)", round, bd->red, bd->black,
+                bd->red, s->opp);
+  }
+  /* bbpPairings lists the bye last */
+  for (int b = 0; b + 1 < pr.nboards; b++)
+    cr_expect_neq(pr.boards[b].black, 0, "round %d: the bye is not last", round);
+  xq_tpairing_clear(&pr);
+  xq_tevent_free(ev);
+  xq_tevent_free(full);
+}
+
+Test(replay100, round1) { replay(GEN100, 1); }
+Test(replay100, round2) { replay(GEN100, 2); }
+Test(replay100, round3) { replay(GEN100, 3); }
+Test(replay100, round4) { replay(GEN100, 4); }
+Test(replay100, round5) { replay(GEN100, 5); }
+Test(replay100, round6) { replay(GEN100, 6); }
+Test(replay100, round7) { replay(GEN100, 7); }
+Test(replay100, round8) { replay(GEN100, 8); }
+Test(replay100, round9) { replay(GEN100, 9); }
+Test(replay100, round10) { replay(GEN100, 10); }
+Test(replay100, round11) { replay(GEN100, 11); }

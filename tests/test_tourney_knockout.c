@@ -1,0 +1,447 @@
+/*
+ * test_tourney_knockout.c -- the knockout stage (tourney.md §6): the fixed
+ * bracket 1–8, 2–7, 3–6, 4–5 and its semi-finals, the Tangshan top-seed
+ * choice with a third-place match, the tie-break game sequences of the
+ * regulations (swapped rapid, armageddon where a draw is a Black win,
+ * repeated short games), and a small event in the store whose final
+ * places merge the knockout with the Swiss that went on without it.
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "knockout.h"
+
+/* Standings rows whose ids are base+1, base+2, ... in rank order. */
+static void ranks(xq_tstanding *st, int n, int base)
+{
+  memset(st, 0, sizeof *st * (size_t)n);
+  for (int i = 0; i < n; i++) { st[i].id = base + i + 1; st[i].rank = i + 1; }
+}
+
+/* Play the next game of match m with result res (colours by default). */
+static void play(xq_ko *ko, int m, int red, int res)
+{
+  xq_ko_game g;
+  cr_assert_eq(xq_ko_next_game(ko, m, red, &g), XQ_OK, "match %d", m);
+  g.res = res;
+  cr_assert_eq(xq_ko_add_game(ko, &g), XQ_OK);
+}
+
+static void pair_is(const xq_ko *ko, int m, int a, int b)
+{
+  int x, y;
+  cr_assert_eq(xq_ko_match_players(ko, m, &x, &y), 1, "match %d not known", m);
+  cr_assert(x == a && y == b, "match %d: %d-%d, want %d-%d", m, x, y, a, b);
+}
+
+Test(bracket, top_eight_meet_one_eight_two_seven_three_six_four_five)
+{
+  xq_tstanding st[12];
+  xq_ko ko;
+  /* ids 101..112 ranked in that order: seed k = id 100+k */
+  ranks(st, 12, 100);
+  cr_assert_eq(xq_ko_setup(&ko, st, 12, 8, 8, XQ_KO_FIXED, XQ_KO_FMT_RAPID_ARMAGEDDON, 0), XQ_OK);
+  cr_assert_eq(xq_ko_nmatches(&ko), 7);
+  pair_is(&ko, 1, 101, 108);
+  pair_is(&ko, 2, 102, 107);
+  pair_is(&ko, 3, 103, 106);
+  pair_is(&ko, 4, 104, 105);
+  int a, b;
+  cr_assert_eq(xq_ko_match_players(&ko, 5, &a, &b), 0, "semi-final known before the quarter-finals");
+  cr_assert_eq(xq_ko_stage(&ko, 4), 1);
+  cr_assert_eq(xq_ko_stage(&ko, 6), 2);
+  cr_assert_eq(xq_ko_stage(&ko, 7), 3);
+  /* upsets in 1–8 and 3–6: seed 8 and seed 6 go on */
+  play(&ko, 1, 0, -1);  /* 101 Red loses to 108 */
+  play(&ko, 2, 0, 1);   /* 102 */
+  play(&ko, 3, 0, -1);  /* 106 */
+  play(&ko, 4, 0, 1);   /* 104 */
+  /* §6.2: (1/8 winner) – (4/5 winner), (2/7 winner) – (3/6 winner),
+   * the better seed first */
+  pair_is(&ko, 5, 104, 108);
+  pair_is(&ko, 6, 102, 106);
+  play(&ko, 5, 0, -1);  /* Red 104 loses: 108 */
+  play(&ko, 6, 0, 1);   /* 102 */
+  pair_is(&ko, 7, 102, 108);
+  cr_assert_eq(xq_ko_match_players(&ko, 8, &a, &b), -1);
+  /* places before the final: the finalists by seed, then the semi-final
+   * losers 104 (seed 4), 106 (seed 6), then quarter-final losers by seed */
+  int ids[8];
+  cr_assert_eq(xq_ko_places(&ko, ids), 0);
+  int prov[8] = {102, 108, 104, 106, 101, 103, 105, 107};
+  for (int i = 0; i < 8; i++) cr_assert_eq(ids[i], prov[i], "provisional place %d", i + 1);
+  play(&ko, 7, 108, 1);  /* 108 takes Red and wins the final */
+  cr_assert_eq(xq_ko_places(&ko, ids), 1);
+  int fin[8] = {108, 102, 104, 106, 101, 103, 105, 107};
+  for (int i = 0; i < 8; i++) cr_assert_eq(ids[i], fin[i], "place %d", i + 1);
+}
+
+Test(bracket, bad_setups_are_refused)
+{
+  xq_tstanding st[6];
+  xq_ko ko;
+  ranks(st, 6, 0);
+  cr_assert_eq(xq_ko_setup(&ko, st, 6, 5, 8, XQ_KO_FIXED, 0, 0), XQ_EINVAL, "8 of 6 players");
+  cr_assert_eq(xq_ko_setup(&ko, st, 6, 5, 6, XQ_KO_FIXED, 0, 0), XQ_EINVAL, "size 6");
+  cr_assert_eq(xq_ko_setup(&ko, st, 6, 5, 4, XQ_KO_TOP_CHOOSES, 0, 2), XQ_EINVAL, "#1 may pick only #3/#4");
+  cr_assert_eq(xq_ko_setup(&ko, st, 6, 0, 4, XQ_KO_FIXED, 0, 0), XQ_EINVAL, "no cut round");
+  cr_assert_eq(xq_ko_setup(&ko, st, 6, 5, 4, XQ_KO_FIXED, 0, 0), XQ_OK);
+  /* a game of a match whose players are unknown, or with an outsider Red */
+  xq_ko_game g;
+  cr_assert_eq(xq_ko_next_game(&ko, 3, 0, &g), XQ_EINVAL);
+  cr_assert_eq(xq_ko_next_game(&ko, 1, 5, &g), XQ_EINVAL);
+  cr_assert_eq(xq_ko_next_game(&ko, 1, 4, &g), XQ_OK, "seed 4 may take Red by lot");
+  cr_assert(g.red == 4 && g.black == 1);
+}
+
+Test(tangshan, top_seed_chooses_opponent_and_colours)
+{
+  xq_tstanding st[9];
+  xq_ko ko;
+  ranks(st, 9, 0);
+  /* 第1名决定下半区对手: #1 picks #4, so #2 meets #3 */
+  cr_assert_eq(xq_ko_setup(&ko, st, 9, 9, 4, XQ_KO_TOP_CHOOSES, XQ_KO_FMT_ARMAGEDDON, 4), XQ_OK);
+  cr_assert_eq(xq_ko_nmatches(&ko), 4, "two semi-finals, final, third place");
+  pair_is(&ko, 1, 1, 4);
+  pair_is(&ko, 2, 2, 3);
+  /* and the colours: #1 takes Black in the standard game */
+  xq_ko_game g;
+  cr_assert_eq(xq_ko_next_game(&ko, 1, 4, &g), XQ_OK);
+  cr_assert(g.type == XQ_KG_STANDARD && g.red == 4 && g.black == 1);
+  g.res = 0;
+  cr_assert_eq(xq_ko_add_game(&ko, &g), XQ_OK);
+  /* Tangshan: a draw goes straight to the armageddon, #1 chooses Red */
+  cr_assert_eq(xq_ko_next_game(&ko, 1, 1, &g), XQ_OK);
+  cr_assert(g.type == XQ_KG_ARMAGEDDON && g.red == 1 && g.black == 4);
+  g.res = 0;
+  cr_assert_eq(xq_ko_add_game(&ko, &g), XQ_OK);
+  cr_assert_eq(xq_ko_winner(&ko, 1), 4, "armageddon draw: Black (#4) wins");
+  play(&ko, 2, 0, 1);  /* #2 beats #3 */
+  pair_is(&ko, 3, 2, 4);  /* final */
+  pair_is(&ko, 4, 1, 3);  /* 负者争夺第三名 */
+  play(&ko, 3, 0, -1);  /* #4 (Black) wins the final */
+  int ids[4];
+  cr_assert_eq(xq_ko_places(&ko, ids), 0, "third-place match still to play");
+  play(&ko, 4, 0, -1);  /* #3 beats #1 */
+  cr_assert_eq(xq_ko_places(&ko, ids), 1);
+  cr_assert(ids[0] == 4 && ids[1] == 2 && ids[2] == 3 && ids[3] == 1,
+            "places %d %d %d %d", ids[0], ids[1], ids[2], ids[3]);
+
+  /* the other pick: #1 takes #3, #2 meets #4 */
+  cr_assert_eq(xq_ko_setup(&ko, st, 9, 9, 4, XQ_KO_TOP_CHOOSES, XQ_KO_FMT_ARMAGEDDON, 3), XQ_OK);
+  pair_is(&ko, 1, 1, 3);
+  pair_is(&ko, 2, 2, 4);
+}
+
+Test(tiebreak_games, draw_goes_to_swapped_rapid_then_armageddon_draw_is_black_win)
+{
+  xq_tstanding st[8];
+  xq_ko ko;
+  ranks(st, 8, 0);
+  cr_assert_eq(xq_ko_setup(&ko, st, 8, 8, 8, XQ_KO_FIXED, XQ_KO_FMT_RAPID_ARMAGEDDON, 0), XQ_OK);
+  xq_ko_game g;
+  /* standard game: seed 1 Red by default; drawn */
+  cr_assert_eq(xq_ko_next_game(&ko, 1, 0, &g), XQ_OK);
+  cr_assert(g.type == XQ_KG_STANDARD && g.red == 1 && g.black == 8);
+  cr_assert_str_eq(xq_ko_time_control(ko.format, g.type), "20+5");
+  g.res = 0;
+  cr_assert_eq(xq_ko_add_game(&ko, &g), XQ_OK);
+  cr_assert_eq(xq_ko_winner(&ko, 1), 0, "a drawn standard game decides nothing");
+  /* 换先快棋: colours swapped, and a Red that breaks the swap is refused */
+  cr_assert_eq(xq_ko_next_game(&ko, 1, 1, &g), XQ_EINVAL);
+  cr_assert_eq(xq_ko_next_game(&ko, 1, 0, &g), XQ_OK);
+  cr_assert(g.type == XQ_KG_RAPID && g.red == 8 && g.black == 1);
+  cr_assert_str_eq(xq_ko_time_control(ko.format, g.type), "10+5");
+  g.res = 0;
+  cr_assert_eq(xq_ko_add_game(&ko, &g), XQ_OK);
+  cr_assert_eq(xq_ko_winner(&ko, 1), 0);
+  /* armageddon, colours by lot: seed 8 drew Red */
+  cr_assert_eq(xq_ko_next_game(&ko, 1, 8, &g), XQ_OK);
+  cr_assert(g.type == XQ_KG_ARMAGEDDON && g.red == 8 && g.black == 1);
+  cr_assert_str_eq(xq_ko_time_control(ko.format, g.type), "R6+3/B4+3");
+  g.res = 0;
+  cr_assert_eq(xq_ko_add_game(&ko, &g), XQ_OK);
+  /* 和棋黑胜: seed 1 had Black */
+  cr_assert_eq(xq_ko_winner(&ko, 1), 1);
+  cr_assert_eq(xq_ko_next_game(&ko, 1, 0, &g), XQ_EINVAL, "no game after the decision");
+  /* a game that is not the expected next one is refused */
+  xq_ko_game bad = {.match = 2, .type = XQ_KG_RAPID, .red = 7, .black = 2, .res = 1};
+  cr_assert_eq(xq_ko_add_game(&ko, &bad), XQ_EINVAL);
+
+  /* match 2: the armageddon won outright by Red counts as any win */
+  play(&ko, 2, 0, 0);
+  play(&ko, 2, 0, 0);
+  play(&ko, 2, 0, 1);  /* Red = seed 2 (default: the higher seed) */
+  cr_assert_eq(xq_ko_winner(&ko, 2), 2);
+}
+
+Test(tiebreak_games, wujiaqu_repeats_short_games_until_decided)
+{
+  xq_tstanding st[8];
+  xq_ko ko;
+  ranks(st, 8, 0);
+  cr_assert_eq(xq_ko_setup(&ko, st, 8, 10, 8, XQ_KO_FIXED, XQ_KO_FMT_RAPID_BLITZ, 0), XQ_OK);
+  /* 先后手抽签决定: seed 5 drew Red in the standard game */
+  play(&ko, 4, 5, 0);
+  play(&ko, 4, 0, 0);  /* rapid 10+3: 4 Red */
+  xq_ko_game g;
+  for (int i = 0; i < 3; i++) {
+    /* 附加赛 5+3 drawn, colours alternating: 5, 4, 5 */
+    cr_assert_eq(xq_ko_next_game(&ko, 4, 0, &g), XQ_OK);
+    cr_assert_eq(g.type, XQ_KG_BLITZ);
+    cr_assert_eq(g.red, i % 2 ? 4 : 5, "blitz %d", i + 1);
+    cr_assert_str_eq(xq_ko_time_control(ko.format, g.type), "5+3");
+    g.res = 0;
+    cr_assert_eq(xq_ko_add_game(&ko, &g), XQ_OK);
+    cr_assert_eq(xq_ko_winner(&ko, 4), 0, "a drawn short game is not an armageddon");
+  }
+  play(&ko, 4, 0, -1);  /* sixth game: 4 Red loses, 5 wins */
+  cr_assert_eq(xq_ko_winner(&ko, 4), 5);
+  /* the limit on games per match */
+  for (int i = 0; i < XQ_KO_MATCH_GAMES_MAX; i++) play(&ko, 1, 0, 0);
+  cr_assert_eq(xq_ko_next_game(&ko, 1, 0, &g), XQ_ELIMIT);
+}
+
+/* ------------------------------------------------------------------ */
+/* A small event in the store                                          */
+/* ------------------------------------------------------------------ */
+
+static void temp_path(char *buf, size_t len)
+{
+  const char *dir = getenv("TMPDIR");
+  snprintf(buf, len, "%s/xq_tourney_ko_%ld.db", dir && *dir ? dir : "/tmp", (long)getpid());
+}
+
+static void remove_db(const char *path)
+{
+  char side[600];
+  unlink(path);
+  snprintf(side, sizeof side, "%s-wal", path);
+  unlink(side);
+  snprintf(side, sizeof side, "%s-shm", path);
+  unlink(side);
+}
+
+static xq_tevent *reload(xq_tstore *st)
+{
+  xq_tevent *ev;
+  xq_error err = {0};
+  cr_assert_eq(xq_tstore_load(st, &ev, &err), XQ_OK, "%s", err.msg);
+  return ev;
+}
+
+static void publish(xq_tstore *st, int round, const int (*b)[2], int nb, const char *const *res)
+{
+  xq_tevent *ev = reload(st);
+  xq_error err = {0};
+  if (round == 1) cr_assert_eq(xq_assign_pnos(ev), XQ_OK);
+  xq_tpairing pr = {.round = round, .nboards = nb};
+  xq_tboard boards[8];
+  for (int i = 0; i < nb; i++) boards[i] = (xq_tboard){b[i][0], b[i][1]};
+  pr.boards = boards;
+  cr_assert_eq(xq_tstore_publish(st, ev, &pr, &err), XQ_OK, "%s", err.msg);
+  for (int i = 0; i < nb; i++)
+    cr_assert_eq(xq_tstore_result(st, round, i + 1, res[i], &err), XQ_OK, "%s", err.msg);
+  xq_tevent_free(ev);
+}
+
+static void store_game(xq_tstore *st, xq_ko *ko, int m, int red, int res)
+{
+  xq_ko_game g;
+  xq_error err = {0};
+  cr_assert_eq(xq_ko_next_game(ko, m, red, &g), XQ_OK);
+  g.res = res;
+  cr_assert_eq(xq_tstore_ko_game(st, &g, &err), XQ_OK, "%s", err.msg);
+  cr_assert_eq(xq_tstore_ko_load(st, ko, &err), XQ_OK, "%s", err.msg);
+}
+
+Test(store, knockout_beside_the_swiss_and_merged_places)
+{
+  char path[512];
+  xq_tstore *st;
+  xq_error err = {0};
+  xq_tconfig cfg;
+  temp_path(path, sizeof path);
+  remove_db(path);
+  xq_tconfig_default(&cfg);  /* 2/1/0, PTS, OS, ... */
+  cfg.rounds = 4;
+  cr_assert_eq(xq_tstore_open(path, 1, &st, &err), XQ_OK, "%s", err.msg);
+  cr_assert_eq(xq_tstore_schema_version(st), 4);
+  cr_assert_eq(xq_tstore_create_event(st, "淘汰赛测试", &cfg, &err), XQ_OK, "%s", err.msg);
+  for (int i = 1; i <= 6; i++) {
+    xq_tplayer p;
+    memset(&p, 0, sizeof p);
+    snprintf(p.name, sizeof p.name, "棋手%d", i);
+    p.rating = 2100 - 10 * i;  /* pairing numbers = ids */
+    cr_assert_eq(xq_tstore_register(st, &p, NULL, &err), XQ_OK, "%s", err.msg);
+  }
+  /* R1: 1-2, 3-4, 5-6 all won by Red.  R2: 1-3 1-0, 5-2 1-0, 4-6 draw.
+   * Points after R2 (2/1/0): P1 4, P5 4, P3 2, P4 1, P6 1, P2 0.
+   * OS: P1 = P2 0 + P3 2 = 2, P5 = P6 1 + P2 0 = 1 -> P1 before P5;
+   * P6 = P5 4 + P4 1 = 5, P4 = P3 2 + P6 1 = 3 -> P6 before P4.
+   * Ranking at the cut: 1, 5, 3, 6, 4, 2. */
+  const int r1[3][2] = {{1, 2}, {3, 4}, {5, 6}};
+  const char *w3[] = {"1-0", "1-0", "1-0"};
+  publish(st, 1, r1, 3, w3);
+  const int r2[3][2] = {{1, 3}, {5, 2}, {4, 6}};
+  const char *res2[] = {"1-0", "1-0", "="};
+  publish(st, 2, r2, 3, res2);
+
+  xq_tevent *ev = reload(st);
+  xq_tstanding s[6];
+  xq_ko ko;
+  cr_assert_eq(xq_standings(ev, 2, s), XQ_OK);
+  cr_assert_eq(xq_ko_setup(&ko, s, 6, 2, 4, XQ_KO_FIXED, XQ_KO_FMT_RAPID_ARMAGEDDON, 0), XQ_OK);
+  int seeds[4] = {1, 5, 3, 6};
+  for (int i = 0; i < 4; i++) cr_assert_eq(ko.seeds[i], seeds[i], "seed %d", i + 1);
+  xq_tevent_free(ev);
+  cr_assert_eq(xq_tstore_ko_start(st, &ko, &err), XQ_OK, "%s", err.msg);
+  cr_assert_eq(xq_tstore_ko_start(st, &ko, &err), XQ_EINVAL, "started twice");
+
+  /* §6.4: the seeds are KO in rounds 3 and 4; only 2 and 4 are paired */
+  ev = reload(st);
+  for (int i = 0; i < 4; i++)
+    for (int r = 3; r <= 4; r++)
+      cr_assert_eq(xq_tevent_slot(ev, seeds[i], r)->res, XQ_TR_KO, "player %d round %d", seeds[i], r);
+  xq_tpairing pr;
+  cr_assert_eq(xq_pair_cn(ev, 3, &pr, NULL), XQ_OK);
+  cr_assert_eq(pr.nboards, 1);
+  cr_assert(pr.boards[0].red + pr.boards[0].black == 2 + 4 && pr.boards[0].black);
+  xq_tpairing_clear(&pr);
+  xq_tevent_free(ev);
+  const int r3[1][2] = {{4, 2}};
+  const char *res3[] = {"1-0"};
+  publish(st, 3, r3, 1, res3);
+  const int r4[1][2] = {{2, 4}};
+  const char *res4[] = {"="};
+  publish(st, 4, r4, 1, res4);  /* P4 4 points, P2 1 */
+
+  /* semi-finals 1–4 (P1–P6) and 2–3 (P5–P3) */
+  cr_assert_eq(xq_tstore_ko_load(st, &ko, &err), XQ_OK, "%s", err.msg);
+  pair_is(&ko, 1, 1, 6);
+  pair_is(&ko, 2, 5, 3);
+  store_game(st, &ko, 1, 0, -1);  /* P6 (Black) wins */
+  store_game(st, &ko, 2, 0, 0);   /* drawn, then the swapped rapid: P3 Red wins */
+  store_game(st, &ko, 2, 0, 1);
+  cr_assert_eq(ko.ngames, 3);
+  cr_assert_eq(ko.games[2].type, XQ_KG_RAPID);
+  cr_assert_eq(ko.games[2].red, 3);
+  pair_is(&ko, 3, 3, 6);
+  /* a game for a decided match is refused and leaves the log as it was */
+  xq_ko_game dup = ko.games[0];
+  cr_assert_eq(xq_tstore_ko_game(st, &dup, &err), XQ_EINVAL);
+  store_game(st, &ko, 3, 0, -1);  /* final: P3 Red, P6 wins */
+
+  /* §6.5: P6, P3, then semi-final losers by seed (P1 #1, P5 #2), then
+   * the Swiss: P4 (4 points) before P2 (1) */
+  ev = reload(st);
+  int ids[6], want[6] = {6, 3, 1, 5, 4, 2};
+  cr_assert_eq(xq_final_places(ev, &ko, ids), XQ_OK);
+  for (int i = 0; i < 6; i++) cr_assert_eq(ids[i], want[i], "place %d: %d", i + 1, ids[i]);
+  /* with no knockout the same call gives the Swiss order of all rounds:
+   * final points P1 4, P5 4, P4 4 (0+1+2+1), P3 2, P2 1, P6 1; OS: P4 =
+   * P3 2 + P6 1 + P2 1 + P2 1 = 5, P1 = P2 1 + P3 2 = 3, P5 = P6 1 + P2 1
+   * = 2 (the KO rounds add nothing) -- so P4, P1, P5 */
+  xq_ko none;
+  memset(&none, 0, sizeof none);
+  cr_assert_eq(xq_final_places(ev, &none, ids), XQ_OK);
+  cr_assert(ids[0] == 4 && ids[1] == 1 && ids[2] == 5, "Swiss order %d %d %d", ids[0], ids[1], ids[2]);
+  xq_tevent_free(ev);
+  xq_tstore_close(st);
+
+  /* everything survives a reopen */
+  cr_assert_eq(xq_tstore_open(path, 0, &st, &err), XQ_OK, "%s", err.msg);
+  xq_ko again;
+  cr_assert_eq(xq_tstore_ko_load(st, &again, &err), XQ_OK, "%s", err.msg);
+  cr_assert_eq(again.ngames, 4);
+  cr_assert_eq(xq_ko_winner(&again, 3), 6);
+  xq_tstore_close(st);
+  remove_db(path);
+}
+
+static char *run(const char *args, int *status)
+{
+  char cmd[2048], *buf = NULL;
+  size_t n = 0;
+  snprintf(cmd, sizeof cmd, "%s %s 2>&1", XQ_BINARY, args);
+  FILE *p = popen(cmd, "r");
+  cr_assert_not_null(p);
+  FILE *m = open_memstream(&buf, &n);
+  char chunk[4096];
+  size_t got;
+  while ((got = fread(chunk, 1, sizeof chunk, p)) > 0) fwrite(chunk, 1, got, m);
+  fclose(m);
+  int st = pclose(p);
+  *status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  return buf;
+}
+
+Test(cli, knockout_actions)
+{
+  char path[512], args[1024];
+  int status;
+  temp_path(path, sizeof path);
+  remove_db(path);
+  snprintf(args, sizeof args, "tourney new --db %s --rounds 3", path);
+  free(run(args, &status));
+  cr_assert_eq(status, 0);
+  for (int i = 1; i <= 4; i++) {
+    snprintf(args, sizeof args, "tourney add --db %s --name P%d --rating %d", path, i, 2000 - i);
+    free(run(args, &status));
+    cr_assert_eq(status, 0);
+  }
+  snprintf(args, sizeof args, "tourney pair --db %s", path);
+  free(run(args, &status));
+  /* round 1: 1–2 and 4–3 (even board: larger number Red); Red wins both */
+  for (int b = 1; b <= 2; b++) {
+    snprintf(args, sizeof args, "tourney result --db %s --round 1 --board %d 1-0", path, b);
+    free(run(args, &status));
+    cr_assert_eq(status, 0);
+  }
+  /* the winners P1 and P4 (2 points each) meet in the final: standard
+   * game, swapped rapid, armageddon drawn = the Black player wins */
+  snprintf(args, sizeof args, "tourney knockout --db %s --after 1 --size 3", path);
+  char *out = run(args, &status);
+  cr_assert_eq(status, 1, "size 3: %s", out);
+  free(out);
+  snprintf(args, sizeof args, "tourney knockout --db %s --after 2 --size 2", path);
+  out = run(args, &status);
+  cr_assert_eq(status, 1, "round 2 not played: %s", out);
+  free(out);
+  snprintf(args, sizeof args, "tourney knockout --db %s --after 1 --size 2", path);
+  out = run(args, &status);
+  cr_assert_eq(status, 0, "%s", out);
+  cr_assert(strstr(out, "match 1 (final)"), "%s", out);
+  free(out);
+  snprintf(args, sizeof args, "tourney ko-result --db %s --match 1 =", path);
+  out = run(args, &status);
+  cr_assert_eq(status, 0, "%s", out);
+  cr_assert(strstr(out, "next: rapid 10+5"), "%s", out);
+  free(out);
+  snprintf(args, sizeof args, "tourney ko-result --db %s --match 1 =", path);
+  free(run(args, &status));
+  snprintf(args, sizeof args, "tourney ko-result --db %s --match 1 =", path);
+  out = run(args, &status);
+  cr_assert_eq(status, 0, "%s", out);
+  cr_assert(strstr(out, "armageddon") && strstr(out, "winner:"), "%s", out);
+  free(out);
+  snprintf(args, sizeof args, "tourney ko-result --db %s --match 1 1-0", path);
+  out = run(args, &status);
+  cr_assert_eq(status, 1, "a decided match takes no more games: %s", out);
+  free(out);
+  snprintf(args, sizeof args, "tourney places --db %s", path);
+  out = run(args, &status);
+  cr_assert_eq(status, 0, "%s", out);
+  cr_assert(strstr(out, "final places\n"), "not provisional: %s", out);
+  free(out);
+  snprintf(args, sizeof args, "tourney log --db %s", path);
+  out = run(args, &status);
+  cr_assert_eq(status, 0, "%s", out);
+  cr_assert(strstr(out, "ko-start") && strstr(out, "armageddon red="), "knockout log rows: %s", out);
+  free(out);
+  remove_db(path);
+}

@@ -1,0 +1,383 @@
+/*
+ * cli_ko.c -- the `xqref tourney` actions of the final stage: knockout,
+ * bracket, ko-result, places, teams, prizes (docs/tourney.md).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+#include "knockout.h"
+#include "prize.h"
+
+#define KO_TEAMS_MAX 1024  /* teams listed by `xqref tourney teams` */
+
+typedef struct kopts {
+  const char *db, *seeding, *format, *mode, *table, *code;
+  long after, size, choice, match, red, count;
+  int swiss;
+} kopts;
+
+static int num(const char *s, long lo, long hi, long *out)
+{
+  char *end;
+  errno = 0;
+  long v = strtol(s, &end, 10);
+  if (!*s || *end || errno || v < lo || v > hi) return 0;
+  *out = v;
+  return 1;
+}
+
+static int parse(int argc, char **argv, kopts *o)
+{
+  memset(o, 0, sizeof *o);
+  o->after = o->choice = o->match = o->red = -1;
+  o->size = 8;
+  o->count = 3;
+  for (int i = 2; i < argc; i++) {
+    const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+    const char **str = NULL;
+    long *n = NULL, lo = 0, hi = 0;
+    if (!strcmp(a, "--swiss")) { o->swiss = 1; continue; }
+    if (a[0] != '-' || !strcmp(a, "-+")) {
+      if (o->code) { fprintf(stderr, "xqref tourney: unexpected argument '%s'\n", a); return 2; }
+      o->code = a;
+      continue;
+    }
+    if (!strcmp(a, "--db")) str = &o->db;
+    else if (!strcmp(a, "--seeding")) str = &o->seeding;
+    else if (!strcmp(a, "--format")) str = &o->format;
+    else if (!strcmp(a, "--mode")) str = &o->mode;
+    else if (!strcmp(a, "--table")) str = &o->table;
+    else if (!strcmp(a, "--after")) n = &o->after, lo = 1, hi = XQ_TOURNEY_ROUNDS_MAX;
+    else if (!strcmp(a, "--size")) n = &o->size, lo = 2, hi = XQ_KO_SIZE_MAX;
+    else if (!strcmp(a, "--choice")) n = &o->choice, lo = 3, hi = 4;
+    else if (!strcmp(a, "--match")) n = &o->match, lo = 1, hi = XQ_KO_MATCHES_MAX;
+    else if (!strcmp(a, "--red")) n = &o->red, lo = 1, hi = XQ_TOURNEY_PLAYERS_MAX;
+    else if (!strcmp(a, "--count")) n = &o->count, lo = 1, hi = XQ_TEAM_COUNTED_MAX;
+    else { fprintf(stderr, "xqref tourney: unknown option '%s'\n", a); return 2; }
+    if (!v) { fprintf(stderr, "xqref tourney: %s needs a value\n", a); return 2; }
+    if (str) *str = v;
+    else if (!num(v, lo, hi, n)) {
+      fprintf(stderr, "xqref tourney: %s wants a number %ld..%ld, not '%s'\n", a, lo, hi, v);
+      return 2;
+    }
+    i++;
+  }
+  if (!o->db) { fprintf(stderr, "xqref tourney: --db FILE is required\n"); return 2; }
+  return 0;
+}
+
+/* Open the store and load the event and the knockout stage. */
+static int open_all(const kopts *o, xq_tstore **st, xq_tevent **ev, xq_ko *ko)
+{
+  xq_error err = {0};
+  *ev = NULL;
+  if (xq_tstore_open(o->db, 0, st, &err)) {
+    fprintf(stderr, "xqref tourney: %s: %s\n", o->db, err.msg);
+    return 1;
+  }
+  if (xq_tstore_load(*st, ev, &err) || xq_tstore_ko_load(*st, ko, &err)) {
+    fprintf(stderr, "xqref tourney: %s\n", err.msg);
+    xq_tevent_free(*ev);
+    *ev = NULL;
+    xq_tstore_close(*st);
+    return 1;
+  }
+  return 0;
+}
+
+static const char *pname(const xq_tevent *ev, int id)
+{
+  return id >= 1 && id <= ev->n ? ev->players[id - 1].name : "?";
+}
+
+static const char *stage_name(const xq_ko *ko, int m)
+{
+  int s = xq_ko_stage(ko, m), left = 0;
+  for (int k = ko->size; k > 1; k /= 2) left++;
+  left -= s; /* stages after this one */
+  if (ko->seeding == XQ_KO_TOP_CHOOSES && m == ko->size) return "third place";
+  return left == 0 ? "final" : left == 1 ? "semi-final" : left == 2 ? "quarter-final" : "round of 16";
+}
+
+static int seed_no(const xq_ko *ko, int id)
+{
+  for (int i = 0; i < ko->size; i++)
+    if (ko->seeds[i] == id) return i + 1;
+  return 0;
+}
+
+static void print_bracket(const xq_tevent *ev, const xq_ko *ko)
+{
+  printf("knockout after round %d: top %d, seeding %s, tie-breaks %s\n", ko->after, ko->size,
+         xq_ko_seeding_name(ko->seeding), xq_ko_format_name(ko->format));
+  for (int m = 1; m <= xq_ko_nmatches(ko); m++) {
+    int a, b, known = xq_ko_match_players(ko, m, &a, &b) == 1;
+    printf("match %d (%s): ", m, stage_name(ko, m));
+    if (!known) { printf("waiting for earlier matches\n"); continue; }
+    printf("#%d %s (%d) - #%d %s (%d)\n", seed_no(ko, a), pname(ev, a), a, seed_no(ko, b), pname(ev, b), b);
+    int k = 0;
+    for (int i = 0; i < ko->ngames; i++) {
+      const xq_ko_game *g = &ko->games[i];
+      if (g->match != m) continue;
+      printf("  game %d %-10s %-9s red %d black %d  %s%s\n", ++k, xq_ko_gtype_name(g->type),
+             xq_ko_time_control(ko->format, g->type), g->red, g->black,
+             g->res > 0 ? "1-0" : g->res < 0 ? "0-1" : "=",
+             !g->res && g->type == XQ_KG_ARMAGEDDON ? " (draw: Black wins)" : "");
+    }
+    int w = xq_ko_winner(ko, m);
+    xq_ko_game next;
+    if (w) printf("  winner: %s (%d)\n", pname(ev, w), w);
+    else if (!xq_ko_next_game(ko, m, 0, &next))
+      printf("  next: game %d %s %s, red %d black %d\n", k + 1, xq_ko_gtype_name(next.type),
+             xq_ko_time_control(ko->format, next.type), next.red, next.black);
+  }
+}
+
+static int cmd_knockout(const kopts *o)
+{
+  xq_tstore *st;
+  xq_tevent *ev;
+  xq_ko ko;
+  xq_error err = {0};
+  int seeding = XQ_KO_FIXED, format = XQ_KO_FMT_RAPID_ARMAGEDDON;
+  if (o->after < 1) { fprintf(stderr, "xqref tourney knockout: --after K is required\n"); return 2; }
+  if ((o->seeding && xq_ko_parse_seeding(o->seeding, &seeding)) ||
+      (o->format && xq_ko_parse_format(o->format, &format))) {
+    fprintf(stderr, "xqref tourney knockout: bad --seeding or --format\n");
+    return 2;
+  }
+  if (seeding == XQ_KO_TOP_CHOOSES && o->choice < 0) {
+    fprintf(stderr, "xqref tourney knockout: --seeding choose needs --choice 3|4 (the top seed's pick)\n");
+    return 2;
+  }
+  if (open_all(o, &st, &ev, &ko)) return 1;
+  int rc = 1;
+  xq_tstanding *s = malloc(sizeof *s * (size_t)(ev->n ? ev->n : 1));
+  if (!s) { fprintf(stderr, "xqref tourney knockout: out of memory\n"); goto out; }
+  if (o->after > ev->nrounds || !xq_tevent_round_complete(ev, (int)o->after)) {
+    fprintf(stderr, "xqref tourney knockout: round %ld is not complete\n", o->after);
+    goto out;
+  }
+  /* §6.1: rank the Swiss after the cut with the full tie-break list */
+  if (xq_standings(ev, (int)o->after, s) ||
+      xq_ko_setup(&ko, s, ev->n, (int)o->after, (int)o->size, seeding, format, (int)o->choice)) {
+    fprintf(stderr, "xqref tourney knockout: size must be 2, 4, 8 or 16 and at most the players"
+                    " (choose: size 4)\n");
+    goto out;
+  }
+  if (xq_tstore_ko_start(st, &ko, &err)) { fprintf(stderr, "xqref tourney knockout: %s\n", err.msg); goto out; }
+  print_bracket(ev, &ko);
+  rc = 0;
+out:
+  free(s);
+  xq_tevent_free(ev);
+  xq_tstore_close(st);
+  return rc;
+}
+
+static int cmd_bracket(const kopts *o)
+{
+  xq_tstore *st;
+  xq_tevent *ev;
+  xq_ko ko;
+  if (open_all(o, &st, &ev, &ko)) return 1;
+  int rc = 0;
+  if (!ko.after) { fprintf(stderr, "xqref tourney bracket: no knockout stage started\n"); rc = 1; }
+  else print_bracket(ev, &ko);
+  xq_tevent_free(ev);
+  xq_tstore_close(st);
+  return rc;
+}
+
+static int cmd_ko_result(const kopts *o)
+{
+  xq_tstore *st;
+  xq_tevent *ev;
+  xq_ko ko;
+  xq_ko_game g;
+  xq_error err = {0};
+  int res;
+  if (o->match < 1 || !o->code) {
+    fprintf(stderr, "xqref tourney ko-result: --match M and a result (1-0 0-1 = +- -+) are required\n");
+    return 2;
+  }
+  if (!strcmp(o->code, "1-0") || !strcmp(o->code, "+-")) res = 1;
+  else if (!strcmp(o->code, "0-1") || !strcmp(o->code, "-+")) res = -1;
+  else if (!strcmp(o->code, "=") || !strcmp(o->code, "1/2") || !strcmp(o->code, "0.5-0.5")) res = 0;
+  else { fprintf(stderr, "xqref tourney ko-result: bad result '%s'\n", o->code); return 2; }
+  if (open_all(o, &st, &ev, &ko)) return 1;
+  int rc = 1;
+  if (!ko.after) { fprintf(stderr, "xqref tourney ko-result: no knockout stage started\n"); goto out; }
+  int r = xq_ko_next_game(&ko, (int)o->match, o->red > 0 ? (int)o->red : 0, &g);
+  if (r) {
+    fprintf(stderr, "xqref tourney ko-result: match %ld %s\n", o->match,
+            r == XQ_ELIMIT ? "has reached its game limit"
+                           : "is decided, not ready, or --red is not a player of it / breaks the colour swap");
+    goto out;
+  }
+  g.res = res;
+  if (xq_tstore_ko_game(st, &g, &err)) { fprintf(stderr, "xqref tourney ko-result: %s\n", err.msg); goto out; }
+  xq_ko_add_game(&ko, &g);
+  printf("match %ld %s: red %d black %d %s\n", o->match, xq_ko_gtype_name(g.type), g.red, g.black, o->code);
+  int w = xq_ko_winner(&ko, (int)o->match);
+  if (w) printf("winner: %s (%d)\n", pname(ev, w), w);
+  else if (!xq_ko_next_game(&ko, (int)o->match, 0, &g))
+    printf("next: %s %s, red %d black %d\n", xq_ko_gtype_name(g.type),
+           xq_ko_time_control(ko.format, g.type), g.red, g.black);
+  rc = 0;
+out:
+  xq_tevent_free(ev);
+  xq_tstore_close(st);
+  return rc;
+}
+
+/* Final places (or the Swiss order with --swiss) into a new array. */
+static int *places_of(const kopts *o, const xq_tevent *ev, const xq_ko *ko, int *complete)
+{
+  int *ids = malloc(sizeof *ids * (size_t)(ev->n ? ev->n : 1));
+  if (!ids) return NULL;
+  xq_ko none;
+  memset(&none, 0, sizeof none);
+  *complete = 1;
+  if (ko->after && !o->swiss) {
+    int tmp[XQ_KO_SIZE_MAX];
+    *complete = xq_ko_places(ko, tmp) == 1;
+  }
+  if (xq_final_places(ev, o->swiss ? &none : ko, ids)) { free(ids); return NULL; }
+  return ids;
+}
+
+static int cmd_places(const kopts *o)
+{
+  xq_tstore *st;
+  xq_tevent *ev;
+  xq_ko ko;
+  int complete;
+  if (open_all(o, &st, &ev, &ko)) return 1;
+  int *ids = places_of(o, ev, &ko, &complete);
+  int rc = ids ? 0 : 1;
+  if (ids) {
+    printf("%s: final places%s\n", ev->name[0] ? ev->name : "event", complete ? "" : " (provisional)");
+    for (int i = 0; i < ev->n; i++) {
+      int pts = xq_tevent_points(ev, ids[i], XQ_TOURNEY_ROUNDS_MAX);
+      int seed = ko.after && !o->swiss ? seed_no(&ko, ids[i]) : 0;
+      printf("%4d %4d  %s  %d%s", i + 1, ids[i], pname(ev, ids[i]), pts / 2, pts % 2 ? ".5" : "");
+      if (seed) printf("  (KO seed %d)", seed);
+      putchar('\n');
+    }
+  } else {
+    fprintf(stderr, "xqref tourney places: cannot compute the places\n");
+  }
+  free(ids);
+  xq_tevent_free(ev);
+  xq_tstore_close(st);
+  return rc;
+}
+
+static int cmd_teams(const kopts *o)
+{
+  xq_tstore *st;
+  xq_tevent *ev;
+  xq_ko ko;
+  int complete, mode = XQ_TEAM_RANK_SUM, nt = 0;
+  if (o->mode && !strcmp(o->mode, "points")) mode = XQ_TEAM_POINTS_SUM;
+  else if (o->mode && strcmp(o->mode, "places")) {
+    fprintf(stderr, "xqref tourney teams: --mode places|points\n");
+    return 2;
+  }
+  if (open_all(o, &st, &ev, &ko)) return 1;
+  int *ids = places_of(o, ev, &ko, &complete);
+  xq_team_row *rows = malloc(sizeof *rows * KO_TEAMS_MAX);
+  int rc = 1;
+  if (!ids || !rows || xq_team_standings(ev, ids, mode, (int)o->count, rows, KO_TEAMS_MAX, &nt)) {
+    fprintf(stderr, "xqref tourney teams: cannot compute the team standings\n");
+  } else {
+    printf("team standings by %s, %ld counted%s\n", mode == XQ_TEAM_RANK_SUM ? "sum of places" : "sum of points",
+           o->count, complete ? "" : " (provisional)");
+    for (int t = 0; t < nt; t++) {
+      const xq_team_row *r = &rows[t];
+      if (r->rank) printf("%4d  ", r->rank);
+      else printf("   -  ");
+      if (mode == XQ_TEAM_RANK_SUM) printf("%6lld", (long long)r->value);
+      else printf("%4lld%s", (long long)(r->value / 2), r->value % 2 ? ".5" : "  ");
+      printf("  best %3d  %s:", r->best, r->team);
+      for (int k = 0; k < r->nmembers; k++) printf(" %d", r->members[k]);
+      printf("%s\n", r->rank ? "" : "  (too few players)");
+    }
+    rc = 0;
+  }
+  free(rows);
+  free(ids);
+  xq_tevent_free(ev);
+  xq_tstore_close(st);
+  return rc;
+}
+
+static int cmd_prizes(const kopts *o)
+{
+  xq_prize_table *t = malloc(sizeof *t);
+  xq_error err = {0};
+  if (!t) return 1;
+  if (!o->table) { fprintf(stderr, "xqref tourney prizes: --table FILE is required\n"); free(t); return 2; }
+  if (xq_prize_read(o->table, t, &err)) {
+    fprintf(stderr, "xqref tourney prizes: %s: %s\n", o->table, err.msg);
+    free(t);
+    return 1;
+  }
+  xq_tstore *st;
+  xq_tevent *ev;
+  xq_ko ko;
+  int complete, na = 0;
+  if (open_all(o, &st, &ev, &ko)) { free(t); return 1; }
+  int *ids = places_of(o, ev, &ko, &complete);
+  int cap = XQ_AWARDS_MAX(t, ev->n);
+  xq_award *aw = malloc(sizeof *aw * (size_t)cap);
+  int rc = 1;
+  if (!ids || !aw || xq_prizes_award(ev, ids, t, aw, cap, &na)) {
+    fprintf(stderr, "xqref tourney prizes: cannot award the prizes\n");
+  } else {
+    long total = 0;
+    printf("prizes%s\n", complete ? "" : " (provisional)");
+    for (int i = 0; i < na; i++) {
+      printf("%-12s %4d  place %4d  %4d %s  %d\n", aw[i].cat < 0 ? "lucky" : t->cats[aw[i].cat].name,
+             aw[i].cat_place, aw[i].place, aw[i].id, pname(ev, aw[i].id), aw[i].amount);
+      total += aw[i].amount;
+    }
+    printf("total %ld\n", total);
+    rc = 0;
+  }
+  free(aw);
+  free(ids);
+  free(t);
+  xq_tevent_free(ev);
+  xq_tstore_close(st);
+  return rc;
+}
+
+int xq__tourney_final_action(const char *action)
+{
+  static const char *const names[] = {"knockout", "bracket", "ko-result", "places", "teams", "prizes"};
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+    if (!strcmp(action, names[i])) return 1;
+  return 0;
+}
+
+int xq__tourney_final_main(int argc, char **argv)
+{
+  kopts o;
+  if (parse(argc, argv, &o)) return 2;
+  const char *a = argv[1];
+  if (o.code && strcmp(a, "ko-result")) {
+    fprintf(stderr, "xqref tourney: unexpected argument '%s'\n", o.code);
+    return 2;
+  }
+  if (!strcmp(a, "knockout")) return cmd_knockout(&o);
+  if (!strcmp(a, "bracket")) return cmd_bracket(&o);
+  if (!strcmp(a, "ko-result")) return cmd_ko_result(&o);
+  if (!strcmp(a, "places")) return cmd_places(&o);
+  if (!strcmp(a, "teams")) return cmd_teams(&o);
+  return cmd_prizes(&o);
+}

@@ -1,0 +1,303 @@
+/*
+ * knockout.c -- the knockout stage (tourney.md §6): bracket, tie-break
+ * game sequence, knockout places and the merged final places.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "knockout.h"
+
+int xq_ko_parse_seeding(const char *s, int *seeding)
+{
+  if (!s || !seeding) return XQ_EINVAL;
+  if (!strcmp(s, "fixed")) *seeding = XQ_KO_FIXED;
+  else if (!strcmp(s, "choose") || !strcmp(s, "tangshan")) *seeding = XQ_KO_TOP_CHOOSES;
+  else return XQ_EINVAL;
+  return XQ_OK;
+}
+
+int xq_ko_parse_format(const char *s, int *format)
+{
+  if (!s || !format) return XQ_EINVAL;
+  if (!strcmp(s, "xinjiang") || !strcmp(s, "shaanxi") || !strcmp(s, "rapid-armageddon"))
+    *format = XQ_KO_FMT_RAPID_ARMAGEDDON;
+  else if (!strcmp(s, "tangshan") || !strcmp(s, "armageddon")) *format = XQ_KO_FMT_ARMAGEDDON;
+  else if (!strcmp(s, "wujiaqu") || !strcmp(s, "rapid-blitz")) *format = XQ_KO_FMT_RAPID_BLITZ;
+  else return XQ_EINVAL;
+  return XQ_OK;
+}
+
+const char *xq_ko_seeding_name(int seeding)
+{
+  return seeding == XQ_KO_TOP_CHOOSES ? "choose" : "fixed";
+}
+
+const char *xq_ko_format_name(int format)
+{
+  switch (format) {
+  case XQ_KO_FMT_ARMAGEDDON: return "armageddon";
+  case XQ_KO_FMT_RAPID_BLITZ: return "rapid-blitz";
+  default: return "rapid-armageddon";
+  }
+}
+
+const char *xq_ko_gtype_name(int type)
+{
+  switch (type) {
+  case XQ_KG_RAPID: return "rapid";
+  case XQ_KG_BLITZ: return "blitz";
+  case XQ_KG_ARMAGEDDON: return "armageddon";
+  default: return "standard";
+  }
+}
+
+const char *xq_ko_time_control(int format, int type)
+{
+  /* regulations.md: Xinjiang 20+5 / 10+5 / R6+3 B4+3; Tangshan 20+5 /
+   * R6+5 B4+5; Wujiaqu 20+5 / 10+3 / 5+3 */
+  switch (type) {
+  case XQ_KG_RAPID: return format == XQ_KO_FMT_RAPID_BLITZ ? "10+3" : "10+5";
+  case XQ_KG_BLITZ: return "5+3";
+  case XQ_KG_ARMAGEDDON: return format == XQ_KO_FMT_ARMAGEDDON ? "R6+5/B4+5" : "R6+3/B4+3";
+  default: return "20+5";
+  }
+}
+
+int xq_ko_setup(xq_ko *ko, const xq_tstanding *st, int n, int after, int size,
+                int seeding, int format, int choice)
+{
+  if (!ko || !st) return XQ_EINVAL;
+  memset(ko, 0, sizeof *ko);
+  if ((size != 2 && size != 4 && size != 8 && size != 16) || n < size || after < 1 ||
+      after > XQ_TOURNEY_ROUNDS_MAX)
+    return XQ_EINVAL;
+  if (seeding != XQ_KO_FIXED && seeding != XQ_KO_TOP_CHOOSES) return XQ_EINVAL;
+  if (format < XQ_KO_FMT_RAPID_ARMAGEDDON || format > XQ_KO_FMT_RAPID_BLITZ) return XQ_EINVAL;
+  /* Tangshan: 第1名决定下半区对手 — seeds 3 and 4 form the lower half */
+  if (seeding == XQ_KO_TOP_CHOOSES && (size != 4 || (choice != 3 && choice != 4)))
+    return XQ_EINVAL;
+  ko->after = after;
+  ko->size = size;
+  ko->seeding = seeding;
+  ko->format = format;
+  ko->choice = seeding == XQ_KO_TOP_CHOOSES ? choice : 0;
+  for (int i = 0; i < size; i++) ko->seeds[i] = st[i].id;
+  return XQ_OK;
+}
+
+int xq_ko_nmatches(const xq_ko *ko)
+{
+  if (!ko || ko->size < 2) return 0;
+  return ko->size - 1 + (ko->seeding == XQ_KO_TOP_CHOOSES);
+}
+
+/* First match number of stage s (1-based) and its match count. */
+static int stage_first(const xq_ko *ko, int s, int *count)
+{
+  int first = 1, k = ko->size / 2;
+  for (int i = 1; i < s; i++) { first += k; k /= 2; }
+  if (count) *count = k;
+  return first;
+}
+
+static int nstages(const xq_ko *ko)
+{
+  int s = 0;
+  for (int k = ko->size; k > 1; k /= 2) s++;
+  return s;
+}
+
+int xq_ko_stage(const xq_ko *ko, int m)
+{
+  if (!ko || m < 1 || m > xq_ko_nmatches(ko)) return 0;
+  if (ko->seeding == XQ_KO_TOP_CHOOSES && m == ko->size) return nstages(ko);
+  for (int s = 1, k; s <= nstages(ko); s++) {
+    int f = stage_first(ko, s, &k);
+    if (m < f + k) return s;
+  }
+  return 0;
+}
+
+static int seed_of(const xq_ko *ko, int id)
+{
+  for (int i = 0; i < ko->size; i++)
+    if (ko->seeds[i] == id) return i + 1;
+  return XQ_KO_SIZE_MAX + 1;
+}
+
+static int loser(const xq_ko *ko, int m)
+{
+  int a, b, w = xq_ko_winner(ko, m);
+  if (!w || xq_ko_match_players(ko, m, &a, &b) != 1) return 0;
+  return w == a ? b : a;
+}
+
+int xq_ko_match_players(const xq_ko *ko, int m, int *a, int *b)
+{
+  if (!ko || !a || !b || m < 1 || m > xq_ko_nmatches(ko)) return -1;
+  int x = 0, y = 0;
+  int s = xq_ko_stage(ko, m), k;
+  int f = stage_first(ko, s, &k);
+  if (ko->seeding == XQ_KO_TOP_CHOOSES && m == ko->size) {
+    /* Tangshan: 负者争夺第三名 */
+    x = loser(ko, 1);
+    y = loser(ko, 2);
+  } else if (ko->seeding == XQ_KO_TOP_CHOOSES && s == 1) {
+    /* #1 meets the seed it chose; #2 the other of #3/#4 */
+    x = ko->seeds[m == 1 ? 0 : 1];
+    y = ko->seeds[(m == 1 ? ko->choice : 7 - ko->choice) - 1];
+  } else if (s == 1) {
+    /* stage 1 match j: nominal seeds j and size+1-j (1–8, 2–7, 3–6, 4–5) */
+    int j = m - f + 1;
+    x = ko->seeds[j - 1];
+    y = ko->seeds[ko->size - j];
+  } else {
+    /* match j of a stage: winners of matches j and 2k+1-j of the stage
+     * before, which hold nominal seeds j and 2k+1-j */
+    int pk, pf = stage_first(ko, s - 1, &pk);
+    int j = m - f + 1;
+    x = xq_ko_winner(ko, pf + j - 1);
+    y = xq_ko_winner(ko, pf + pk - j);
+  }
+  if (x && y && seed_of(ko, y) < seed_of(ko, x)) { int t = x; x = y; y = t; }
+  *a = x;
+  *b = y;
+  return x && y;
+}
+
+int xq_ko_winner(const xq_ko *ko, int m)
+{
+  if (!ko) return 0;
+  for (int i = 0; i < ko->ngames; i++) {
+    const xq_ko_game *g = &ko->games[i];
+    if (g->match != m) continue;
+    if (g->res > 0) return g->red;
+    if (g->res < 0) return g->black;
+    /* regulations.md: armageddon 和棋黑胜 — a draw is a Black win */
+    if (g->type == XQ_KG_ARMAGEDDON) return g->black;
+  }
+  return 0;
+}
+
+/* The type of game number `i` (0-based) of a match under `format`. */
+static int game_type(int format, int i)
+{
+  if (i == 0) return XQ_KG_STANDARD;
+  switch (format) {
+  case XQ_KO_FMT_ARMAGEDDON: return XQ_KG_ARMAGEDDON;
+  case XQ_KO_FMT_RAPID_BLITZ: return i == 1 ? XQ_KG_RAPID : XQ_KG_BLITZ;
+  default: return i == 1 ? XQ_KG_RAPID : XQ_KG_ARMAGEDDON;
+  }
+}
+
+int xq_ko_next_game(const xq_ko *ko, int m, int red, xq_ko_game *g)
+{
+  int a, b;
+  if (!ko || !g || xq_ko_match_players(ko, m, &a, &b) != 1 || xq_ko_winner(ko, m)) return XQ_EINVAL;
+  if (red && red != a && red != b) return XQ_EINVAL;
+  int played = 0;
+  const xq_ko_game *last = NULL;
+  for (int i = 0; i < ko->ngames; i++)
+    if (ko->games[i].match == m) { played++; last = &ko->games[i]; }
+  if (played >= XQ_KO_MATCH_GAMES_MAX) return XQ_ELIMIT;
+  memset(g, 0, sizeof *g);
+  g->match = m;
+  g->type = game_type(ko->format, played);
+  int r;
+  if (g->type == XQ_KG_RAPID) {
+    /* 换先: the colours of the standard game swapped */
+    r = last->black;
+    if (red && red != r) return XQ_EINVAL;
+  } else if (g->type == XQ_KG_BLITZ) {
+    r = red ? red : last->black;
+  } else {
+    /* standard game and armageddon: by lot or the higher seed's choice */
+    r = red ? red : a;
+  }
+  g->red = r;
+  g->black = r == a ? b : a;
+  return XQ_OK;
+}
+
+int xq_ko_add_game(xq_ko *ko, const xq_ko_game *g)
+{
+  xq_ko_game want;
+  if (!ko || !g || g->res < -1 || g->res > 1) return XQ_EINVAL;
+  if (ko->ngames >= XQ_KO_GAMES_MAX) return XQ_ELIMIT;
+  int rc = xq_ko_next_game(ko, g->match, g->red, &want);
+  if (rc) return rc;
+  if (want.type != g->type || want.black != g->black) return XQ_EINVAL;
+  ko->games[ko->ngames++] = *g;
+  return XQ_OK;
+}
+
+typedef struct kplace {
+  int id, stage, bonus, seed;
+} kplace;
+
+static int kplace_cmp(const void *x, const void *y)
+{
+  const kplace *a = x, *b = y;
+  if (a->stage != b->stage) return b->stage - a->stage;
+  if (a->bonus != b->bonus) return b->bonus - a->bonus;
+  return a->seed - b->seed;
+}
+
+int xq_ko_places(const xq_ko *ko, int *ids)
+{
+  if (!ko || !ids || ko->size < 2 || ko->size > XQ_KO_SIZE_MAX) return -1;
+  kplace kp[XQ_KO_SIZE_MAX];
+  int complete = 1, ns = nstages(ko), nm = xq_ko_nmatches(ko);
+  for (int i = 0; i < ko->size; i++) {
+    kp[i].id = ko->seeds[i];
+    kp[i].seed = i + 1;
+    kp[i].stage = 1;
+    kp[i].bonus = 0;
+  }
+  for (int m = 1; m <= nm; m++) {
+    int a, b, w = xq_ko_winner(ko, m);
+    int known = xq_ko_match_players(ko, m, &a, &b) == 1;
+    if (!w) complete = 0;
+    if (!known) continue;
+    int third = ko->seeding == XQ_KO_TOP_CHOOSES && m == ko->size;
+    for (int i = 0; i < ko->size; i++) {
+      if (kp[i].id != a && kp[i].id != b) continue;
+      if (third) {
+        /* Tangshan: the third-place match orders the semi-final losers */
+        if (w == kp[i].id) kp[i].bonus = 1;
+      } else {
+        int s = xq_ko_stage(ko, m);
+        /* a winner goes on to the next stage; the final's winner past it */
+        kp[i].stage = w == kp[i].id ? s + 1 : s;
+        if (w == kp[i].id && s == ns) kp[i].bonus = 2;
+      }
+    }
+  }
+  /* §6.5: losers of a stage ordered by their Swiss rank at the cut */
+  qsort(kp, (size_t)ko->size, sizeof kp[0], kplace_cmp);
+  for (int i = 0; i < ko->size; i++) ids[i] = kp[i].id;
+  return complete;
+}
+
+int xq_final_places(const xq_tevent *ev, const xq_ko *ko, int *ids)
+{
+  if (!ev || !ids) return XQ_EINVAL;
+  xq_tstanding *st = malloc(sizeof *st * (size_t)(ev->n ? ev->n : 1));
+  if (!st) return XQ_ENOMEM;
+  int rc = xq_standings(ev, 0, st);
+  if (rc) { free(st); return rc; }
+  int k = 0;
+  if (ko && ko->after > 0) {
+    if (ko->size > ev->n || xq_ko_places(ko, ids) < 0) { free(st); return XQ_EINVAL; }
+    k = ko->size;
+  }
+  for (int i = 0; i < ev->n; i++) {
+    int in_ko = 0;
+    for (int j = 0; j < k; j++)
+      if (ids[j] == st[i].id) in_ko = 1;
+    /* §6.5: places size+1.. follow the Swiss standings */
+    if (!in_ko) ids[k++] = st[i].id;
+  }
+  free(st);
+  return k == ev->n ? XQ_OK : XQ_EINVAL;
+}

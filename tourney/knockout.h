@@ -1,0 +1,139 @@
+/*
+ * knockout.h -- the knockout stage of tourney.md §6: qualification after
+ * a Swiss round, the bracket (fixed 1–8, 2–7, 3–6, 4–5 or the Tangshan
+ * top-seed choice), the tie-break games after a drawn standard game, and
+ * the final places that merge the knockout with the Swiss standings.
+ *
+ * Matches are numbered 1..nmatches: stage 1 first, match j of a stage
+ * holding the nominal seeds j and 2k+1-j (k matches in the stage); the
+ * Tangshan third-place match, when there is one, is the last number.
+ */
+#ifndef XQ_KNOCKOUT_H
+#define XQ_KNOCKOUT_H
+
+#include "tourney.h"
+
+#define XQ_KO_SIZE_MAX 16          /* players in the bracket */
+#define XQ_KO_MATCHES_MAX 16       /* size - 1 matches, plus a third-place one */
+#define XQ_KO_MATCH_GAMES_MAX 12   /* games one match may take (repeated short games) */
+#define XQ_KO_GAMES_MAX (XQ_KO_MATCHES_MAX * XQ_KO_MATCH_GAMES_MAX)
+
+typedef enum {
+  XQ_KO_FIXED = 0,        /* 1–8, 2–7, 3–6, 4–5, then winners */
+  XQ_KO_TOP_CHOOSES       /* Tangshan: #1 picks #3 or #4, #2 meets the other;
+                             final and third-place match */
+} xq_ko_seeding;
+
+/* The regulation's sequence of games after a drawn standard game
+ * (regulations.md, "KO game / tie-breaks"). */
+typedef enum {
+  XQ_KO_FMT_RAPID_ARMAGEDDON = 0, /* Xinjiang, Shaanxi: swapped rapid, then armageddon */
+  XQ_KO_FMT_ARMAGEDDON,           /* Tangshan: armageddon at once */
+  XQ_KO_FMT_RAPID_BLITZ           /* Wujiaqu: swapped 10+3, then 5+3 games until decided */
+} xq_ko_format;
+
+typedef enum {
+  XQ_KG_STANDARD = 0, XQ_KG_RAPID, XQ_KG_BLITZ, XQ_KG_ARMAGEDDON
+} xq_ko_gtype;
+
+typedef struct xq_ko_game {
+  int match;   /* 1..nmatches */
+  int type;    /* xq_ko_gtype */
+  int red, black;
+  int res;     /* 1 Red won, -1 Black won, 0 draw */
+} xq_ko_game;
+
+typedef struct xq_ko {
+  int after;                     /* Swiss round of the cut, 0 = no knockout */
+  int size;                      /* 2, 4, 8 or 16 */
+  int seeding;                   /* xq_ko_seeding */
+  int format;                    /* xq_ko_format */
+  int choice;                    /* XQ_KO_TOP_CHOOSES: seed #1 meets seed 3 or 4 */
+  int seeds[XQ_KO_SIZE_MAX];     /* player ids, seeds[0] = seed 1 */
+  int ngames;
+  xq_ko_game games[XQ_KO_GAMES_MAX];
+} xq_ko;
+
+/* Parse "fixed" / "choose" into *seeding, and "xinjiang", "shaanxi",
+ * "tangshan", "wujiaqu" (or "rapid-armageddon", "armageddon",
+ * "rapid-blitz") into *format. Return XQ_OK or XQ_EINVAL. */
+int xq_ko_parse_seeding(const char *s, int *seeding);
+int xq_ko_parse_format(const char *s, int *format);
+
+/* Names for printing ("fixed", "rapid-armageddon", "standard", ...) and
+ * the time control of a game type under a format (regulations.md),
+ * e.g. "20+5" or "R6+3/B4+3". Never NULL. */
+const char *xq_ko_seeding_name(int seeding);
+const char *xq_ko_format_name(int format);
+const char *xq_ko_gtype_name(int type);
+const char *xq_ko_time_control(int format, int type);
+
+/* Set up the stage in *ko (cleared first): the top `size` of `st` (the
+ * Swiss standings after round `after`, n rows in rank order) become
+ * seeds 1..size. `choice` is the opponent seed #1 picks (3 or 4) with
+ * XQ_KO_TOP_CHOOSES, else ignored. Returns XQ_OK, or XQ_EINVAL for a
+ * size other than 2/4/8/16, fewer than `size` players, a choice seeding
+ * with a size other than 4, or a choice other than 3/4. */
+int xq_ko_setup(xq_ko *ko, const xq_tstanding *st, int n, int after, int size,
+                int seeding, int format, int choice);
+
+/* Number of matches of the bracket (size - 1, plus one third-place
+ * match with XQ_KO_TOP_CHOOSES). */
+int xq_ko_nmatches(const xq_ko *ko);
+
+/* Stage of match m (1 = first knockout round; the third-place match
+ * has the final's stage). */
+int xq_ko_stage(const xq_ko *ko, int m);
+
+/* The two players of match m: *a the higher seed, *b the other (ids).
+ * Returns 1 when both are known, 0 when an earlier match is still
+ * undecided (unknown sides 0), -1 for a bad m. */
+int xq_ko_match_players(const xq_ko *ko, int m, int *a, int *b);
+
+/* Winner of match m (player id), 0 while undecided. A decisive game
+ * decides; a drawn armageddon is a Black win (regulations.md: 和棋黑胜);
+ * any other draw leads to the next game of the format. */
+int xq_ko_winner(const xq_ko *ko, int m);
+
+/* The next game of match m: its type and colours. `red` is the Red
+ * player wanted (0 = default): the standard game and the armageddon
+ * take it (drawn by lot or chosen by the higher seed), default the
+ * higher seed Red; the rapid game is colour-swapped from the standard
+ * game and refuses a contradicting `red`; repeated short games swap
+ * colours unless `red` says otherwise. Fills *g (res 0). Returns XQ_OK;
+ * XQ_EINVAL when the match is decided, its players are not known yet,
+ * `red` is not one of them or contradicts the swap; XQ_ELIMIT past
+ * XQ_KO_MATCH_GAMES_MAX games. */
+int xq_ko_next_game(const xq_ko *ko, int m, int red, xq_ko_game *g);
+
+/* Append a played game (from xq_ko_next_game with res set). Returns
+ * XQ_OK, XQ_EINVAL (not the expected next game) or XQ_ELIMIT. */
+int xq_ko_add_game(xq_ko *ko, const xq_ko_game *g);
+
+/* Knockout places 1..size into ids[0..size-1] (tourney.md §6.5): the
+ * final's winner and loser; the third-place match decides 3 and 4 when
+ * played; the other losers by the stage they lost in, then by seed
+ * (their Swiss rank at the cut). Players still in play are placed by the
+ * stage they reached and their seed. Returns 1 when every match is
+ * decided (places final), 0 when provisional, -1 on bad input. */
+int xq_ko_places(const xq_ko *ko, int *ids);
+
+/* Final places of the whole event into ids[0..ev->n-1]: the knockout
+ * places when `ko` has a stage (ko->after > 0), then every other player
+ * in the order of the Swiss standings after all recorded rounds
+ * (tourney.md §5.8, §6.5). Returns XQ_OK, XQ_EINVAL or XQ_ENOMEM. */
+int xq_final_places(const xq_tevent *ev, const xq_ko *ko, int *ids);
+
+/* Store: start the stage (the seeds become result KO in the Swiss rounds
+ * after ko->after, which must not be paired yet) and record a game.
+ * One committed transaction each, in the store's append-only knockout
+ * log. Return XQ_OK, XQ_EINVAL (already started, rounds after the cut
+ * paired, no stage) or XQ_ESTORE. */
+int xq_tstore_ko_start(xq_tstore *st, const xq_ko *ko, xq_error *err);
+int xq_tstore_ko_game(xq_tstore *st, const xq_ko_game *g, xq_error *err);
+
+/* Rebuild the stage from the store's knockout log into *ko (after = 0
+ * when none was started). Returns XQ_OK or XQ_ESTORE. */
+int xq_tstore_ko_load(xq_tstore *st, xq_ko *ko, xq_error *err);
+
+#endif /* XQ_KNOCKOUT_H */

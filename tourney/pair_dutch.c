@@ -1,0 +1,783 @@
+/*
+ * pair_dutch.c -- FIDE Dutch pairing (C.04.3, 2025 rules) for rounds >= 2
+ * and round 1 alike, as a sequence of maximum-weight matchings
+ * (tourney.md §3.6): every pair of players that §3.2 allows is an edge
+ * whose weight packs the quality criteria as bit fields in strict
+ * priority order; score brackets are processed from the top, and each
+ * decision of the bracket (which downfloaters are paired, which players
+ * are exchanged between S1 and S2, who meets whom) is fixed one player at
+ * a time by re-solving the matching with a small bonus on the preferred
+ * choice, so the final pairing is the one the FIDE order of transpositions
+ * and exchanges prefers among the optimal ones.
+ *
+ * Players taking part: every player without a block in the round to pair
+ * (a written block means absence). Forfeited games are not games played
+ * (C.04.1.b): the two may meet again and the colours do not count.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+#include "wmatch.h"
+
+enum { FL_DOWN, FL_UP, FL_NONE };
+
+typedef struct dplayer {
+  int id;          /* 1-based player id */
+  int rank;        /* rank index (0-based TRF order) */
+  int score;       /* points after the rounds played, half-units */
+  int score1, score2; /* before the last round / the last two rounds */
+  int float1, float2; /* float in the last round / two rounds back */
+  int pref;        /* XQ_TC_RED (white), XQ_TC_BLACK or XQ_TC_NONE */
+  int imbalance;   /* |#white - #black| over played games */
+  int repeated;    /* colour played twice in a row last, else NONE */
+  int strong;      /* strong (not absolute) preference */
+  int played;      /* games played */
+  int bye_ok;      /* may receive the PAB */
+} dplayer;
+
+typedef struct dctx {
+  const xq_tevent *ev;
+  int n, L;        /* players to pair, weight limbs */
+  dplayer *p;      /* [n] sorted by score desc, rank asc */
+  uint8_t *met;    /* [n*n] played each other */
+  int played_rounds, last_round;
+  int thr;         /* top-scorer threshold */
+  int sgb, sgs;    /* score-group size bits, sum of group bits */
+  int *gshift;     /* [n] shift of the score group of player k */
+  int bye_score, single_df_bye;
+  int *urank;      /* [XQ_TOURNEY_ROUNDS_MAX + 1] rank of a played-games count */
+  uint64_t *tmp;
+  xq__wmatch *wm;
+} dctx;
+
+/* ---- multi-word weights (L limbs) ---- */
+
+static void wshl(uint64_t *w, int L, int k)
+{
+  int limbs = k / 64, bits = k % 64;
+  for (int i = L - 1; i >= 0; i--) {
+    uint64_t v = 0;
+    if (i - limbs >= 0) {
+      v = w[i - limbs] << bits;
+      if (bits && i - limbs - 1 >= 0) v |= w[i - limbs - 1] >> (64 - bits);
+    }
+    w[i] = v;
+  }
+}
+
+static void wadd_small(uint64_t *w, int L, uint64_t v)
+{
+  for (int i = 0; i < L && v; i++) {
+    uint64_t s = w[i] + v;
+    v = s < w[i];
+    w[i] = s;
+  }
+}
+
+static void wsub_small(uint64_t *w, int L, uint64_t v)
+{
+  for (int i = 0; i < L && v; i++) {
+    uint64_t s = w[i] - v;
+    v = s > w[i];
+    w[i] = s;
+  }
+}
+
+static void wadd_bit(uint64_t *w, int L, int bit)
+{
+  int i = bit / 64;
+  uint64_t v = 1ull << (bit % 64);
+  for (; i < L && v; i++) {
+    uint64_t s = w[i] + v;
+    v = s < w[i];
+    w[i] = s;
+  }
+}
+
+static int wzero(const uint64_t *w, int L)
+{
+  for (int i = 0; i < L; i++) if (w[i]) return 0;
+  return 1;
+}
+
+static int bits_for(int v)
+{
+  int b = 0;
+  while (v) { b++; v >>= 1; }
+  return b;
+}
+
+/* ---- player state (FIDE A.6, A.7; C.04.1) ---- */
+
+static int invert(int c)
+{
+  return c == XQ_TC_RED ? XQ_TC_BLACK : c == XQ_TC_BLACK ? XQ_TC_RED : XQ_TC_NONE;
+}
+
+static int abs_imb(const dplayer *p) { return p->imbalance > 1; }
+static int abs_pref(const dplayer *p) { return abs_imb(p) || p->repeated != XQ_TC_NONE; }
+
+/* Float of `id` in round r (1-based): C.04.3 A.4. */
+static int float_of(const xq_tevent *ev, int id, int r)
+{
+  const xq_tslot *s = xq_tevent_slot(ev, id, r);
+  if (!xq__played(s))
+    return xq_tslot_points(ev, s) > ev->cfg.loss ? FL_DOWN : FL_NONE;
+  int a = xq_tevent_points(ev, id, r - 1), b = xq_tevent_points(ev, s->opp, r - 1);
+  return a > b ? FL_DOWN : a < b ? FL_UP : FL_NONE;
+}
+
+static void fill_player(const xq_tevent *ev, int id, int rank, int pr, dplayer *p)
+{
+  int white = 0, black = 0, consec = 0, rep = XQ_TC_NONE;
+  memset(p, 0, sizeof *p);
+  p->id = id;
+  p->rank = rank;
+  p->score = xq_tevent_points(ev, id, pr);
+  p->score1 = pr >= 1 ? xq_tevent_points(ev, id, pr - 1) : 0;
+  p->score2 = pr >= 2 ? xq_tevent_points(ev, id, pr - 2) : 0;
+  p->float1 = pr >= 1 ? float_of(ev, id, pr) : FL_NONE;
+  p->float2 = pr >= 2 ? float_of(ev, id, pr - 1) : FL_NONE;
+  p->bye_ok = 1;
+  for (int r = 1; r <= pr; r++) {
+    const xq_tslot *s = xq_tevent_slot(ev, id, r);
+    if (!xq__played(s)) {
+      /* C.04.1.d (2025): no PAB after a PAB or an unplayed full-point
+       * result (forfeit win, full-point bye) */
+      if (s->res == XQ_TR_PAB || xq_tslot_points(ev, s) >= ev->cfg.win) p->bye_ok = 0;
+      continue;
+    }
+    p->played++;
+    if (s->colour == XQ_TC_RED) white++;
+    else black++;
+    consec = consec && s->colour == rep ? consec + 1 : 1;
+    rep = s->colour;
+  }
+  int lower = white > black ? XQ_TC_BLACK : XQ_TC_RED;
+  p->imbalance = white > black ? white - black : black - white;
+  /* A.6: absolute (CD > 1 or two in a row), strong (CD = 1), mild */
+  p->pref = p->imbalance > 1 ? lower
+          : consec > 1 ? invert(rep)
+          : p->imbalance > 0 ? lower
+          : consec ? invert(rep) : XQ_TC_NONE;
+  p->repeated = consec > 1 ? rep : XQ_TC_NONE;
+  p->strong = !abs_pref(p) && p->imbalance;
+}
+
+static int prefs_compatible(int a, int b)
+{
+  return a != b || a == XQ_TC_NONE || b == XQ_TC_NONE;
+}
+
+/* §3.2: no rematch; C3: two non-top-scorers with the same absolute
+ * colour preference do not meet (relaxed in the last round only). */
+static int compatible(const dctx *c, int a, int b)
+{
+  const dplayer *x = &c->p[a], *y = &c->p[b];
+  if (c->met[(size_t)a * (size_t)c->n + (size_t)b]) return 0;
+  return !abs_pref(x) || !abs_pref(y) || x->pref != y->pref ||
+         (c->last_round && (x->score > c->thr || y->score > c->thr));
+}
+
+static int bye_candidate(const dctx *c, int k, int bye_score)
+{
+  return c->p[k].bye_ok && c->p[k].score <= bye_score;
+}
+
+/* The weight of the pair (hi, lo), hi before lo in the sorted order, in
+ * the bracket being paired (tourney.md §3.6; the fields from the most
+ * important): completion and PAB eligibility, pairs and paired scores in
+ * the current and the next bracket, the PAB recipient's unplayed games
+ * (C9), colour criteria (C10-C13), repeated floats and their scores
+ * (C14-C21), then room for the ordering of S1/S2 exchanges. */
+static void edge_weight(dctx *c, int hi, int lo, int in_cur, int in_next, uint64_t *w)
+{
+  int L = c->L, sgb = c->sgb, sgs = c->sgs;
+  const dplayer *H = &c->p[hi], *P = &c->p[lo];
+  memset(w, 0, (size_t)L * sizeof *w);
+  if (!compatible(c, hi, lo)) return;
+  wadd_small(w, L, 1u + !bye_candidate(c, hi, c->bye_score) + !bye_candidate(c, lo, c->bye_score));
+  wshl(w, L, sgb);
+  wadd_small(w, L, (uint64_t)in_cur);
+  wshl(w, L, sgs);
+  if (in_cur) wadd_bit(w, L, c->gshift[hi]);
+  wshl(w, L, sgb);
+  wadd_small(w, L, (uint64_t)in_next);
+  wshl(w, L, sgs);
+  if (in_next) wadd_bit(w, L, c->gshift[hi]);
+  wshl(w, L, 2 * sgb);
+  if (c->single_df_bye) {
+    if (H->score == c->bye_score) wadd_small(w, L, (uint64_t)c->urank[H->played]);
+    if (P->score == c->bye_score) wadd_small(w, L, (uint64_t)c->urank[P->played]);
+  }
+  /* colours, seen from the lower player against the higher */
+  wshl(w, L, sgb);
+  wadd_small(w, L, in_cur && (!abs_imb(P) || !abs_imb(H) || P->pref != H->pref));
+  wshl(w, L, sgb);
+  if (in_cur) {
+    int ok = !abs_pref(P) || !abs_pref(H) || P->pref != H->pref;
+    if (!ok) {
+      if (P->imbalance == H->imbalance)
+        ok = P->repeated == XQ_TC_NONE || P->repeated != H->repeated;
+      else
+        ok = (P->imbalance > H->imbalance ? H : P)->repeated != invert(P->pref);
+    }
+    wadd_small(w, L, (uint64_t)ok);
+  }
+  wshl(w, L, sgb);
+  wadd_small(w, L, in_cur && prefs_compatible(P->pref, H->pref));
+  wshl(w, L, sgb);
+  wadd_small(w, L, in_cur && ((!P->strong && !abs_pref(P)) || (!H->strong && !abs_pref(H)) ||
+                              (abs_pref(P) && abs_pref(H)) || P->pref != H->pref));
+  /* repeated floats */
+  for (int back = 1; back <= 2; back++) {
+    if (c->played_rounds < back) break;
+    int fp = back == 1 ? P->float1 : P->float2, fh = back == 1 ? H->float1 : H->float2;
+    wshl(w, L, sgb);
+    if (in_cur) wadd_small(w, L, (uint64_t)(fp == FL_DOWN) + (H->score <= P->score && fh == FL_DOWN));
+    wshl(w, L, sgb);
+    if (in_cur) wadd_small(w, L, !(H->score > P->score && fp == FL_UP));
+  }
+  for (int back = 1; back <= 2; back++) {
+    if (c->played_rounds < back) break;
+    int fp = back == 1 ? P->float1 : P->float2, fh = back == 1 ? H->float1 : H->float2;
+    wshl(w, L, sgs);
+    if (in_cur) {
+      if (fp == FL_DOWN) wadd_bit(w, L, c->gshift[lo]);
+      if (fh == FL_DOWN) wadd_bit(w, L, c->gshift[hi]);
+    }
+    wshl(w, L, sgs);
+    if (in_cur && !(fp == FL_UP && H->score > P->score)) wadd_bit(w, L, c->gshift[hi]);
+  }
+  /* room for the exchange ordering */
+  wshl(w, L, 3 * sgb + 1);
+}
+
+/* Bits of the widest weight. */
+static int weight_bits(const dctx *c)
+{
+  int b = 2 + 2 * (c->sgb + c->sgs) + 2 * c->sgb + 4 * c->sgb;
+  int fr = c->played_rounds >= 2 ? 2 : c->played_rounds;
+  b += fr * (2 * c->sgb + 2 * c->sgs);
+  return b + 3 * c->sgb + 1;
+}
+
+/* ---- the bracket-by-bracket matching ---- */
+
+typedef struct run {
+  dctx *c;
+  int *vi, nvi;       /* bracket players (vertex = sorted index) */
+  uint64_t *base;     /* [nvi * nvi * L] base weights [larger][smaller] */
+  int *sm;            /* current matching */
+  uint8_t *matched;
+  uint64_t *maxw, *w;
+  long solves;
+} run;
+
+#define BASE(R, a, b) ((R)->base + ((size_t)(a) * (size_t)(R)->nvi + (size_t)(b)) * (size_t)(R)->c->L)
+
+static void solve(run *R)
+{
+  xq__wm_solve(R->c->wm, R->sm);
+  R->solves++;
+}
+
+static void setw(run *R, int a, int b, const uint64_t *w)
+{
+  xq__wm_set(R->c->wm, a, b, w);
+}
+
+/* Fix the pair (a, b): as if its edge had the largest weight and every
+ * other edge of a and b were removed. */
+static void finalize(run *R, int a, int b)
+{
+  xq__wm_fix(R->c->wm, a, b);
+}
+
+/* The base weight of (smaller, larger) with the exchange preferences of a
+ * remainder: C.04.3 B.3/B.4 -- fewest exchanges, then the smallest
+ * difference of the exchanged BSNs. */
+static void exch_weight(run *R, int smaller, int larger, int sri, int rpairs, uint64_t *w)
+{
+  int L = R->c->L;
+  memcpy(w, BASE(R, larger, smaller), (size_t)L * sizeof *w);
+  if (wzero(w, L)) return;
+  if (sri < rpairs) wadd_bit(w, L, 2 * R->c->sgb + 1);
+  wsub_small(w, L, 2u * (uint64_t)sri);
+}
+
+static int in_range(int v, int lo, int hi) { return v >= lo && v < hi; }
+
+/* Pair the brackets from the top; partner[k] = sorted index of k's
+ * opponent, or -1. */
+static int pair_brackets(run *R, int *partner)
+{
+  dctx *c = R->c;
+  int n = c->n, L = c->L;
+  int *vi = R->vi, *nv = malloc((size_t)n * sizeof *nv), *rem = malloc((size_t)n * sizeof *rem);
+  if (!nv || !rem) { free(nv); free(rem); return XQ_ENOMEM; }
+  int next = 0, sgb = 0, sgbv = 0;
+  R->nvi = 0;
+  while (next < n && c->p[next].score >= c->p[0].score) vi[R->nvi++] = next++;
+  while (R->nvi > 1 || next != n) {
+    int nsgb = R->nvi, nsgbv = sgbv + (nsgb - sgb), sgit = next;
+    while (next < n && c->p[next].score >= c->p[sgit].score) vi[R->nvi++] = next++;
+    int nvi = R->nvi;
+    free(R->base);
+    R->base = calloc((size_t)nvi * (size_t)nvi * (size_t)L + 1, sizeof(uint64_t));
+    if (!R->base) { free(nv); free(rem); return XQ_ENOMEM; }
+    for (int lg = sgb; lg < nvi; lg++)
+      for (int s = 0; s < lg; s++) {
+        edge_weight(c, vi[s], vi[lg], lg < nsgb, lg >= nsgb, BASE(R, lg, s));
+        setw(R, vi[lg], vi[s], BASE(R, lg, s));
+      }
+    solve(R);
+    int *sm = R->sm;
+
+    /* C.04.3 B.1-B.2: which downfloaters (moved-down players) are paired
+     * in this bracket, the highest first */
+    int mds = 0, rem_md = 0, rem_mm = 0;
+    for (int pi = 0; pi < sgb; pi++) {
+      if (!pi || c->p[vi[pi]].score < mds) {
+        mds = c->p[vi[pi]].score;
+        rem_mm = rem_md = 0;
+        for (int k = pi; k < nvi && c->p[vi[k]].score >= mds; k++) {
+          rem_md++;
+          if (in_range(sm[vi[k]], sgbv, nsgbv)) rem_mm++;
+        }
+      }
+      if (!rem_mm) continue;
+      int pv = vi[pi];
+      if (rem_md <= rem_mm) { R->matched[pv] = 1; continue; }
+      rem_md--;
+      if (!in_range(sm[pv], sgbv, nsgbv)) {
+        for (int oi = sgb; oi < nsgb; oi++) {
+          memcpy(R->w, BASE(R, oi, pi), (size_t)L * sizeof *R->w);
+          if (wzero(R->w, L)) continue;
+          wadd_small(R->w, L, 1);
+          setw(R, pv, vi[oi], R->w);
+        }
+        solve(R);
+      }
+      if (in_range(sm[pv], sgbv, nsgbv)) {
+        R->matched[pv] = 1;
+        rem_mm--;
+        for (int oi = sgb; oi < nsgb; oi++) {
+          memcpy(R->w, BASE(R, oi, pi), (size_t)L * sizeof *R->w);
+          if (wzero(R->w, L)) continue;
+          wadd_small(R->w, L, (uint64_t)(nsgb - sgb) + 1u);
+          setw(R, pv, vi[oi], R->w);
+        }
+      }
+    }
+    /* their opponents: the lowest-weighted choice goes last (B.5 order) */
+    for (int pi = 0; pi < sgb; pi++) {
+      int pv = vi[pi];
+      if (!R->matched[pv]) continue;
+      uint64_t add = (uint64_t)nvi;
+      int best = -1;
+      for (int oi = nsgb - 1; oi >= sgb; oi--) {
+        int ov = vi[oi];
+        if (R->matched[ov]) continue;
+        memcpy(R->w, BASE(R, oi, pi), (size_t)L * sizeof *R->w);
+        if (wzero(R->w, L)) continue;
+        wadd_small(R->w, L, add);
+        setw(R, pv, ov, R->w);
+        add++;
+        best = ov;
+      }
+      /* only pv's edges gained, the most on the edge to `best`: a matching
+       * that already uses it stays optimal */
+      if (sm[pv] != best) solve(R);
+      int mv = sm[pv];
+      R->matched[mv] = 1;
+      finalize(R, pv, mv);
+    }
+
+    /* the remainder (homogeneous part): S1 = the first rpairs players */
+    int nrem = 0, rpairs = 0;
+    for (int pi = sgb; pi < nsgb; pi++) {
+      int pv = vi[pi];
+      if (sm[pv] < sgbv) continue;
+      rem[nrem++] = pi;
+      if (sm[pv] < pv) rpairs++;
+    }
+    int fge = rpairs < nrem ? rem[rpairs] : 1 << 30;
+    for (int a = 0; a < nrem; a++)
+      for (int b = 0, pri = 0; b < nrem && rem[b] < rem[a]; b++, pri++) {
+        exch_weight(R, rem[b], rem[a], pri, rpairs, R->w);
+        setw(R, vi[rem[b]], vi[rem[a]], R->w);
+      }
+    solve(R);
+    int exch = 0;
+    for (int i = 0; i < nrem && rem[i] < fge; i++) {
+      int pv = vi[rem[i]];
+      exch += sm[pv] <= pv || sm[pv] >= nsgbv;
+    }
+    /* B.4: exchange the lowest S1 players possible ... */
+    int left = exch, pri = rpairs;
+    for (int pit = rpairs; pit != 0 && left;) {
+      int oit = pit;
+      pri--;
+      pit--;
+      int pv = vi[rem[pit]];
+      if (sm[pv] > pv && sm[pv] < nsgbv) {
+        for (int o = oit; o < nrem; o++) {
+          exch_weight(R, rem[pit], rem[o], pri, rpairs, R->w);
+          if (wzero(R->w, L)) continue;
+          wsub_small(R->w, L, 1);
+          setw(R, pv, vi[rem[o]], R->w);
+        }
+        solve(R);
+      }
+      int ex = sm[pv] <= pv || sm[pv] >= nsgbv;
+      left -= ex;
+      for (int o = pit + 1; o < nrem; o++) {
+        if (ex) memset(BASE(R, rem[o], rem[pit]), 0, (size_t)L * sizeof(uint64_t));
+        exch_weight(R, rem[pit], rem[o], pri, rpairs, R->w);
+        setw(R, pv, vi[rem[o]], R->w);
+      }
+    }
+    /* ... against the highest S2 players possible */
+    left = exch;
+    int ri = rpairs;
+    for (int pit = rpairs; pit < nrem && left > 1; pit++, ri++) {
+      int pv = vi[rem[pit]];
+      int already = sm[pv] > pv && sm[pv] < nsgbv;
+      if (!already) {
+        for (int o = pit + 1; o < nrem; o++) {
+          exch_weight(R, rem[pit], rem[o], ri, rpairs, R->w);
+          if (wzero(R->w, L)) continue;
+          wadd_small(R->w, L, 1);
+          setw(R, pv, vi[rem[o]], R->w);
+        }
+        solve(R);
+      }
+      int ex = sm[pv] > pv && sm[pv] < nsgbv;
+      if (ex) {
+        left--;
+        for (int o = 0; o < pit; o++) {
+          memset(BASE(R, rem[pit], rem[o]), 0, (size_t)L * sizeof(uint64_t));
+          setw(R, pv, vi[rem[o]], BASE(R, rem[pit], rem[o]));
+        }
+        for (int oi = nsgb; oi < nvi; oi++) {
+          memset(BASE(R, oi, rem[pit]), 0, (size_t)L * sizeof(uint64_t));
+          setw(R, pv, vi[oi], BASE(R, oi, rem[pit]));
+        }
+      }
+      if (!already)
+        for (int o = pit + 1; o < nrem; o++) {
+          exch_weight(R, rem[pit], rem[o], ri, rpairs, R->w);
+          setw(R, pv, vi[rem[o]], R->w);
+        }
+    }
+    /* fix the S1/S2 split found */
+    for (int i = 0; i < nrem; i++) {
+      int pv = vi[rem[i]];
+      for (int j = i + 1; j < nrem; j++) {
+        int ov = vi[rem[j]];
+        if (sm[pv] <= pv || sm[pv] >= nsgbv || (sm[ov] > ov && sm[ov] < nsgbv))
+          memset(BASE(R, rem[j], rem[i]), 0, (size_t)L * sizeof(uint64_t));
+        setw(R, pv, ov, BASE(R, rem[j], rem[i]));
+      }
+    }
+    /* B.5-B.6: each S1 player in order meets the first S2 player possible */
+    for (int i = 0; i < nrem; i++) {
+      int pi = rem[i], pv = vi[pi];
+      if (!(sm[pv] > pv && sm[pv] < nsgbv)) continue;
+      uint64_t add = 0;
+      int best = -1;
+      for (int j = nrem - 1; j >= 0; j--) {
+        int oi = rem[j], ov = vi[oi];
+        if (oi <= pi || R->matched[ov]) continue;
+        memcpy(R->w, BASE(R, oi, pi), (size_t)L * sizeof *R->w);
+        if (!wzero(R->w, L)) {
+          wadd_small(R->w, L, add);
+          setw(R, pv, ov, R->w);
+          best = ov;
+        }
+        add++;
+      }
+      /* as above: the current matching stays optimal if it uses `best` */
+      if (sm[pv] != best) solve(R);
+      int mv = sm[pv];
+      R->matched[pv] = R->matched[mv] = 1;
+      finalize(R, pv, mv);
+    }
+
+    /* the next bracket: the unpaired players float down */
+    int nn = 0, nsg = 0;
+    int single = (n & 1) && sgit != n && c->bye_score >= c->p[sgit].score;
+    for (int pi = 0; pi < nvi; pi++) {
+      int pv = vi[pi];
+      if (pi < nsgb && R->matched[pv]) {
+        partner[pv] = sm[pv];
+        partner[sm[pv]] = pv;
+      } else {
+        nv[nn++] = pv;
+        if (pi < nsgb) nsg++;
+        if (single && c->p[sm[pv]].score < c->p[sgit].score) single = 0;
+      }
+    }
+    c->single_df_bye = single;
+    memcpy(vi, nv, (size_t)nn * sizeof *vi);
+    R->nvi = nn;
+    sgb = nsg;
+    sgbv = nsgbv;
+  }
+  free(nv);
+  free(rem);
+  return XQ_OK;
+}
+
+/* ---- colours (C.04.3 E) ---- */
+
+/* Colour of a against b when no rank decides (E.1-E.3), or NONE. */
+static int neutral_colour(const xq_tevent *ev, int pr, const dplayer *a, const dplayer *b)
+{
+  if (prefs_compatible(a->pref, b->pref)) {
+    if (a->pref != XQ_TC_NONE) return a->pref;
+    return invert(b->pref);
+  }
+  if (abs_pref(a) && (a->imbalance > b->imbalance || !abs_pref(b))) return a->pref;
+  if (abs_pref(b) && (b->imbalance > a->imbalance || !abs_pref(a))) return invert(b->pref);
+  if (a->strong && !b->strong) return a->pref;
+  if (b->strong && !a->strong) return invert(b->pref);
+  /* E.3: the latest round, counted in played games of each, in which
+   * the two had different colours: a takes b's colour of then */
+  int ra = pr, rb = pr;
+  for (;;) {
+    while (ra >= 1 && !xq__played(xq_tevent_slot(ev, a->id, ra))) ra--;
+    while (rb >= 1 && !xq__played(xq_tevent_slot(ev, b->id, rb))) rb--;
+    if (ra < 1 || rb < 1) return XQ_TC_NONE;
+    int ca = xq_tevent_slot(ev, a->id, ra)->colour, cb = xq_tevent_slot(ev, b->id, rb)->colour;
+    if (ca != cb) return cb;
+    ra--;
+    rb--;
+  }
+}
+
+static int ranks_lower(const dplayer *a, const dplayer *b)
+{
+  return a->score < b->score || (a->score == b->score && a->rank > b->rank);
+}
+
+static int colour_of(const xq_tevent *ev, int pr, const dplayer *a, const dplayer *b)
+{
+  int c = neutral_colour(ev, pr, a, b);
+  if (c != XQ_TC_NONE) return c;
+  int white = ev->initial_black ? XQ_TC_BLACK : XQ_TC_RED;
+  int lower = ranks_lower(a, b);
+  if (a->pref == XQ_TC_NONE) {
+    /* E.5: the higher-ranked player takes the initial colour when his
+     * rank index is even (odd pairing number) */
+    if (lower) return (b->rank & 1) ? white : invert(white);
+    return (a->rank & 1) ? invert(white) : white;
+  }
+  /* E.4: the higher-ranked player's preference */
+  return lower ? invert(b->pref) : a->pref;
+}
+
+static int cmp_sorted(const void *x, const void *y)
+{
+  const dplayer *a = x, *b = y;
+  if (a->score != b->score) return a->score > b->score ? -1 : 1;
+  return (a->rank > b->rank) - (a->rank < b->rank);
+}
+
+typedef struct bkey { int bye, hs, ls, hr; xq_tboard b; } bkey;
+
+static int cmp_board(const void *x, const void *y)
+{
+  const bkey *a = x, *b = y;
+  if (a->bye != b->bye) return a->bye - b->bye;
+  if (a->hs != b->hs) return a->hs > b->hs ? -1 : 1;
+  if (a->ls != b->ls) return a->ls > b->ls ? -1 : 1;
+  return (a->hr > b->hr) - (a->hr < b->hr);
+}
+
+/* Weights of the completion check (C.04.3 C.4 and the PAB, C.2/C.9):
+ * with an odd count, prefer pairing the PAB-ineligible and the high
+ * scorers, so that the one left over is the lowest eligible player. */
+static void completion_weights(dctx *c, uint64_t *w)
+{
+  int L = c->L;
+  for (int pi = 0; pi < c->n; pi++)
+    for (int oi = 0; oi < pi; oi++) {
+      if (c->n & 1) {
+        memset(w, 0, (size_t)L * sizeof *w);
+        if (compatible(c, oi, pi)) {
+          wadd_small(w, L, 1u + !c->p[pi].bye_ok + !c->p[oi].bye_ok);
+          wshl(w, L, c->sgs);
+          wadd_small(w, L, (uint64_t)c->gshift[pi] + (uint64_t)c->gshift[oi]);
+          wshl(w, L, c->sgb);
+          wadd_small(w, L, c->p[pi].score >= c->p[0].score);
+        }
+      } else
+        edge_weight(c, oi, pi, 0, 0, w);
+      xq__wm_set(c->wm, pi, oi, w);
+    }
+}
+
+int xq_pair_dutch(const xq_tevent *ev, int round, xq_tpairing *out)
+{
+  if (!ev || !out || round < 1 || round > XQ_TOURNEY_ROUNDS_MAX) return XQ_EINVAL;
+  dctx C;
+  run R;
+  memset(&C, 0, sizeof C);
+  memset(&R, 0, sizeof R);
+  C.ev = ev;
+  C.played_rounds = round - 1;
+  int rc = XQ_ENOMEM, n = 0;
+  int *idx = malloc(((size_t)ev->n + 1) * sizeof *idx);
+  C.p = malloc(((size_t)ev->n + 1) * sizeof *C.p);
+  C.urank = calloc(XQ_TOURNEY_ROUNDS_MAX + 2, sizeof *C.urank);
+  if (!idx || !C.p || !C.urank) goto out;
+  /* who is paired: every player without a block in this round (a block
+   * written for it marks an absence, tourney.md §9.4) */
+  int rank = 0;
+  for (int id = 1; id <= ev->n; id++) {
+    const xq_tslot *s = xq_tevent_slot(ev, id, round);
+    int absent = s->opp || s->res != XQ_TR_NONE || s->absent, seen = 0;
+    /* rank indices count the players in the event: those paired now, and
+     * those that took part in an earlier pairing (a game, a forfeit, a
+     * PAB); players only ever absent are skipped, so the colour rule of
+     * E.5 alternates over the others */
+    for (int r = 1; r <= round && absent && !seen; r++) {
+      const xq_tslot *t = xq_tevent_slot(ev, id, r);
+      seen = t->opp || t->res == XQ_TR_PAB || t->res == XQ_TR_FWIN;
+    }
+    if (absent) { rank += seen; continue; }
+    fill_player(ev, id, rank++, C.played_rounds, &C.p[n++]);
+  }
+  C.n = n;
+  qsort(C.p, (size_t)n, sizeof *C.p, cmp_sorted);
+  for (int id = 0; id <= ev->n; id++) idx[id] = -1;
+  for (int k = 0; k < n; k++) idx[C.p[k].id] = k;
+  memset(out, 0, sizeof *out);
+  out->round = round;
+  if (n == 0) { rc = XQ_OK; goto out; }
+  C.met = calloc((size_t)n * (size_t)n, 1);
+  C.gshift = calloc((size_t)n, sizeof *C.gshift);
+  if (!C.met || !C.gshift) goto out;
+  for (int k = 0; k < n; k++)
+    for (int r = 1; r <= C.played_rounds; r++) {
+      const xq_tslot *s = xq_tevent_slot(ev, C.p[k].id, r);
+      /* C.04.1.b: forfeited games are not games played */
+      if (!xq__played(s) || s->opp < 1 || s->opp > ev->n || idx[s->opp] < 0) continue;
+      C.met[(size_t)k * (size_t)n + (size_t)idx[s->opp]] = 1;
+      C.met[(size_t)idx[s->opp] * (size_t)n + (size_t)k] = 1;
+    }
+  int hi = ev->cfg.win > ev->cfg.draw ? ev->cfg.win : ev->cfg.draw;
+  C.thr = (C.played_rounds * hi) >> 1;
+  C.last_round = ev->cfg.rounds > 0 && C.played_rounds >= ev->cfg.rounds - 1;
+  /* score-group bit fields, from the lowest group up */
+  int maxg = 0;
+  for (int k = n - 1; k >= 0;) {
+    int j = k;
+    while (j >= 0 && C.p[j].score == C.p[k].score) j--;
+    int size = k - j;
+    for (int t = j + 1; t <= k; t++) C.gshift[t] = C.sgs;
+    C.sgs += bits_for(size);
+    if (size > maxg) maxg = size;
+    k = j;
+  }
+  C.sgb = bits_for(maxg);
+  int bits = weight_bits(&C);
+  C.L = (bits + 4) / 64 + 1;
+  if (C.L > XQ_WMATCH_LIMBS_MAX) { rc = XQ_ELIMIT; goto out; }
+  C.wm = xq__wm_new(n, C.L);
+  R.c = &C;
+  R.vi = malloc((size_t)n * sizeof *R.vi);
+  R.sm = malloc((size_t)n * sizeof *R.sm);
+  R.matched = calloc((size_t)n, 1);
+  R.maxw = calloc((size_t)C.L * 2, sizeof *R.maxw);
+  int *partner = malloc((size_t)n * sizeof *partner);
+  if (!C.wm || !R.vi || !R.sm || !R.matched || !R.maxw || !partner) { free(partner); goto out; }
+  R.w = R.maxw + C.L;
+  for (int b = 0; b < bits; b++) R.maxw[b / 64] |= 1ull << (b % 64);
+
+  /* can the round be paired at all, and who would get the PAB? */
+  completion_weights(&C, R.w);
+  solve(&R);
+  int unmatched = 0, bye = -1;
+  for (int k = 0; k < n; k++)
+    if (R.sm[k] == k) {
+      if (unmatched++ || !C.p[k].bye_ok) { rc = XQ_ENOPAIRING; free(partner); goto out; }
+      bye = k;
+    }
+  if (n & 1) {
+    C.bye_score = C.p[bye].score;
+    int top = C.p[0].score;
+    C.single_df_bye = C.bye_score >= top;
+    for (int k = 0; k < n && C.single_df_bye && C.p[k].score >= top; k++)
+      if (C.p[R.sm[k]].score < top) C.single_df_bye = 0;
+    /* C9 (2025): rank the played-games counts of the PAB score group,
+     * most games first */
+    int cnt[XQ_TOURNEY_ROUNDS_MAX + 2] = {0}, r = 0;
+    for (int k = 0; k < n; k++)
+      if (C.p[k].score == C.bye_score) cnt[C.p[k].played]++;
+    for (int g = XQ_TOURNEY_ROUNDS_MAX + 1; g >= 0; g--)
+      if (cnt[g]) { r += cnt[g]; C.urank[g] = r - 1; }
+    for (int pi = 0; pi < n; pi++)
+      for (int oi = 0; oi < pi; oi++) {
+        edge_weight(&C, oi, pi, 0, 0, R.w);
+        xq__wm_set(C.wm, pi, oi, R.w);
+      }
+  }
+  for (int k = 0; k < n; k++) partner[k] = -1;
+  if (C.played_rounds == 0) {
+    /* round 1: one homogeneous bracket with every pair allowed and no
+     * colour preferences, so the matching ends in S1 = the top half
+     * against S2 = the bottom half in order (C.04.3 B.2, B.5), and the
+     * lowest player left for the PAB -- the same result, without the
+     * n/2 matchings */
+    for (int k = 0; k < n / 2; k++) {
+      partner[k] = k + n / 2;
+      partner[k + n / 2] = k;
+    }
+  } else if ((rc = pair_brackets(&R, partner))) {
+    free(partner);
+    goto out;
+  }
+
+  int nb = (n + 1) / 2;
+  bkey *keys = calloc((size_t)nb + 1, sizeof *keys);
+  out->boards = calloc((size_t)nb + 1, sizeof *out->boards);
+  if (!keys || !out->boards) { free(keys); free(partner); free(out->boards); out->boards = NULL; rc = XQ_ENOMEM; goto out; }
+  int m = 0;
+  for (int k = 0; k < n; k++) {
+    int q = partner[k];
+    if (q < 0) {
+      keys[m].bye = 1;
+      keys[m].hs = keys[m].ls = C.p[k].score;
+      keys[m].hr = C.p[k].rank;
+      keys[m].b.red = C.p[k].id;
+      keys[m++].b.black = 0;
+      continue;
+    }
+    if (C.p[k].id > C.p[q].id) continue;
+    const dplayer *a = &C.p[k], *b = &C.p[q];
+    int ca = colour_of(ev, C.played_rounds, a, b);
+    const dplayer *h = ranks_lower(a, b) ? b : a, *l = h == a ? b : a;
+    keys[m].hs = h->score;
+    keys[m].ls = l->score;
+    keys[m].hr = h->rank;
+    keys[m].b.red = ca == XQ_TC_RED ? a->id : b->id;
+    keys[m++].b.black = ca == XQ_TC_RED ? b->id : a->id;
+  }
+  /* board order as bbpPairings lists it: higher score of the pair, lower
+   * score, rank of the higher player; the bye last */
+  qsort(keys, (size_t)m, sizeof *keys, cmp_board);
+  for (int i = 0; i < m; i++) out->boards[i] = keys[i].b;
+  out->nboards = m;
+  free(keys);
+  free(partner);
+  rc = XQ_OK;
+out:
+  xq__wm_free(C.wm);
+  free(R.vi); free(R.sm); free(R.matched); free(R.maxw); free(R.base);
+  free(C.met); free(C.gshift); free(C.p); free(C.urank); free(idx);
+  return rc;
+}

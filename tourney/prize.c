@@ -1,0 +1,302 @@
+/*
+ * prize.c -- prize tables (tourney.md §8): parsing, category membership,
+ * the percentage cap, one prize per player, lucky prizes.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "prize.h"
+
+static int perr(xq_error *err, int code, int line, const char *msg)
+{
+  if (err) {
+    err->code = code; err->pos = line; err->ply = -1;
+    snprintf(err->msg, sizeof err->msg, "line %d: %.140s", line, msg);
+  }
+  return code;
+}
+
+/* Next whitespace-separated word of *p into w (cap bytes); 0 at the end. */
+static int word(const char **p, char *w, size_t cap)
+{
+  const char *s = *p;
+  while (*s == ' ' || *s == '\t') s++;
+  size_t n = 0;
+  while (*s && *s != ' ' && *s != '\t') {
+    if (n + 1 < cap) w[n++] = *s;
+    s++;
+  }
+  w[n] = 0;
+  *p = s;
+  return n > 0;
+}
+
+static int num(const char *s, long lo, long hi, int *out)
+{
+  char *end;
+  errno = 0;
+  long v = strtol(s, &end, 10);
+  if (!*s || *end || errno || v < lo || v > hi) return 0;
+  *out = (int)v;
+  return 1;
+}
+
+/* A date bound "YYYY/MM/DD" (or "" for an open side), checked through
+ * xq_player_check's normalisation. */
+static int date_bound(const char *s, char out[11])
+{
+  if (!*s) { out[0] = 0; return 1; }
+  xq_tplayer p;
+  memset(&p, 0, sizeof p);
+  snprintf(p.name, sizeof p.name, "x");
+  snprintf(p.birth, sizeof p.birth, "%.10s", s);
+  if (strlen(s) > 10 || xq_player_check(&p, NULL)) return 0;
+  memcpy(out, p.birth, 11);
+  return 1;
+}
+
+static int parse_category(const char *rest, xq_prize_cat *c, int line, xq_error *err)
+{
+  char w[XQ_TOURNEY_FIELD_MAX];
+  memset(c, 0, sizeof *c);
+  if (!word(&rest, c->name, sizeof c->name)) return perr(err, XQ_EINVAL, line, "category needs a name");
+  if (!word(&rest, w, sizeof w)) return perr(err, XQ_EINVAL, line, "category needs all, local, region or born");
+  if (!strcmp(w, "all")) c->filter = XQ_PF_ALL;
+  else if (!strcmp(w, "local")) c->filter = XQ_PF_LOCAL;
+  else if (!strcmp(w, "region")) {
+    c->filter = XQ_PF_REGION;
+    if (!word(&rest, c->region, sizeof c->region)) return perr(err, XQ_EINVAL, line, "region needs a name");
+  } else if (!strcmp(w, "born")) {
+    c->filter = XQ_PF_GROUP;
+    if (!word(&rest, w, sizeof w)) return perr(err, XQ_EINVAL, line, "born needs FROM..TO");
+    char *dots = strstr(w, "..");
+    if (!dots) return perr(err, XQ_EINVAL, line, "born needs FROM..TO (either side may be empty)");
+    *dots = 0;
+    /* §8.4: inclusive bounds */
+    if (!date_bound(w, c->group.born_from) || !date_bound(dots + 2, c->group.born_to))
+      return perr(err, XQ_EINVAL, line, "bad birth date bound (YYYY/MM/DD)");
+    memcpy(c->group.name, c->name, sizeof c->group.name); /* same size, NUL-terminated */
+  } else {
+    return perr(err, XQ_EINVAL, line, "category filter must be all, local, region or born");
+  }
+  while (word(&rest, w, sizeof w)) {
+    if (!strcmp(w, "repeat")) c->repeat = 1;
+    else if (!strcmp(w, "local")) c->group.local_only = 1;
+    else if (!strcmp(w, "sex")) {
+      if (!word(&rest, w, sizeof w) || (strcmp(w, "m") && strcmp(w, "w")))
+        return perr(err, XQ_EINVAL, line, "sex must be m or w");
+      c->group.sex = w[0];
+    } else {
+      return perr(err, XQ_EINVAL, line, "unknown category option (repeat, local, sex)");
+    }
+  }
+  return XQ_OK;
+}
+
+static int parse_line(const char *s, xq_prize_table *t, int line, xq_error *err)
+{
+  char w[XQ_TOURNEY_FIELD_MAX], v[XQ_TOURNEY_FIELD_MAX];
+  if (!word(&s, w, sizeof w)) return XQ_OK;
+  if (!strcmp(w, "cap")) {
+    if (!word(&s, v, sizeof v) || !num(v, 1, 100, &t->cap_pct) || word(&s, v, sizeof v))
+      return perr(err, XQ_EINVAL, line, "cap needs a percentage 1..100");
+    return XQ_OK;
+  }
+  if (!strcmp(w, "category")) {
+    if (t->ncats == XQ_PRIZE_CATS_MAX) return perr(err, XQ_ELIMIT, line, "too many categories");
+    int rc = parse_category(s, &t->cats[t->ncats], line, err);
+    if (!rc) t->ncats++;
+    return rc;
+  }
+  if (!strcmp(w, "lucky")) {
+    char a[16], b[16], c[16];
+    if (!word(&s, a, sizeof a) || !word(&s, b, sizeof b) || !word(&s, c, sizeof c) ||
+        !num(a, 1, XQ_TOURNEY_PLAYERS_MAX, &t->lucky_start) ||
+        !num(b, 1, XQ_TOURNEY_PLAYERS_MAX, &t->lucky_step) || !num(c, 1, 1000000000, &t->lucky_amount))
+      return perr(err, XQ_EINVAL, line, "lucky needs START STEP AMOUNT");
+    while (word(&s, v, sizeof v)) {
+      if (!strcmp(v, "active")) t->lucky_active = 1;
+      else if (!strcmp(v, "last") && word(&s, v, sizeof v) && num(v, 1, XQ_TOURNEY_PLAYERS_MAX, &t->lucky_last)) {}
+      else return perr(err, XQ_EINVAL, line, "lucky options: last N, active");
+    }
+    return XQ_OK;
+  }
+  /* PLACE AMOUNT or FIRST-LAST AMOUNT */
+  if (!t->ncats) return perr(err, XQ_EINVAL, line, "a place line before any category");
+  xq_prize_cat *c = &t->cats[t->ncats - 1];
+  int first, last, amount;
+  char *dash = strchr(w, '-');
+  if (dash) *dash = 0;
+  if (!num(w, 1, XQ_PRIZE_PLACES_MAX, &first) ||
+      !num(dash ? dash + 1 : w, 1, XQ_PRIZE_PLACES_MAX, &last) || last < first)
+    return perr(err, XQ_EINVAL, line, "expected PLACE or FIRST-LAST (1..200), then an amount");
+  if (!word(&s, v, sizeof v) || !num(v, 0, 1000000000, &amount) || word(&s, v, sizeof v))
+    return perr(err, XQ_EINVAL, line, "expected one amount after the places");
+  if (first != c->nplaces + 1) return perr(err, XQ_EINVAL, line, "places must follow on without a gap");
+  for (int p = first; p <= last; p++) c->amount[p - 1] = amount;
+  c->nplaces = last;
+  return XQ_OK;
+}
+
+int xq_prize_parse(const char *text, size_t len, xq_prize_table *t, xq_error *err)
+{
+  if (!text || !t) return XQ_EINVAL;
+  memset(t, 0, sizeof *t);
+  char buf[512];
+  size_t i = 0;
+  int line = 0;
+  while (i < len) {
+    size_t n = 0;
+    line++;
+    while (i < len && text[i] != '\n') {
+      if (n + 1 >= sizeof buf) return perr(err, XQ_ELIMIT, line, "line too long");
+      buf[n++] = text[i] == '\r' || text[i] == '\t' ? ' ' : text[i];
+      i++;
+    }
+    i++;
+    buf[n] = 0;
+    if (strlen(buf) != n) return perr(err, XQ_EINVAL, line, "NUL byte in the table");
+    char *hash = strchr(buf, '#');
+    if (hash) *hash = 0;
+    if (xq_utf8_len(buf) < 0) return perr(err, XQ_EINVAL, line, "not UTF-8");
+    int rc = parse_line(buf, t, line, err);
+    if (rc) return rc;
+  }
+  return XQ_OK;
+}
+
+int xq_prize_read(const char *path, xq_prize_table *t, xq_error *err)
+{
+  FILE *f = path ? fopen(path, "rb") : NULL;
+  if (!f) {
+    if (err) { err->code = XQ_EIO; err->pos = -1; err->ply = -1; snprintf(err->msg, sizeof err->msg, "cannot read the prize table"); }
+    return XQ_EIO;
+  }
+  char *buf = malloc((size_t)XQ_PRIZE_TABLE_MAX + 1);
+  if (!buf) { fclose(f); return XQ_ENOMEM; }
+  size_t n = fread(buf, 1, (size_t)XQ_PRIZE_TABLE_MAX + 1, f);
+  int bad = ferror(f);
+  fclose(f);
+  int rc;
+  if (bad) rc = perr(err, XQ_EIO, 0, "read error");
+  else if (n > (size_t)XQ_PRIZE_TABLE_MAX) rc = perr(err, XQ_ELIMIT, 0, "prize table larger than 64 KiB");
+  else rc = xq_prize_parse(buf, n, t, err);
+  free(buf);
+  return rc;
+}
+
+int xq_prize_member(const xq_prize_cat *c, const xq_tplayer *p)
+{
+  if (!c || !p) return 0;
+  switch (c->filter) {
+  case XQ_PF_ALL: return 1;
+  case XQ_PF_LOCAL: return p->local != 0;
+  case XQ_PF_REGION: return !strcmp(c->region, p->region);
+  default: return xq_group_match(&c->group, p); /* §8.4: birth-date band */
+  }
+}
+
+/* Players who may win lucky prizes under `active`: Shaanxi 退赛和弃权两轮
+ * 或以上的没有奖励 (withdrawn, or two or more rounds missed). */
+static int lucky_ok(const xq_tevent *ev, int id)
+{
+  if (ev->players[id - 1].withdrawn) return 0;
+  int missed = 0;
+  for (int r = 1; r <= ev->nrounds; r++) {
+    int res = xq_tevent_slot(ev, id, r)->res;
+    if (res == XQ_TR_FLOSS || res == XQ_TR_ZPB) missed++;
+  }
+  return missed < 2;
+}
+
+typedef struct prize_slot {
+  int cat, place, amount;
+} prize_slot;
+
+static int slot_cmp(const void *x, const void *y)
+{
+  const prize_slot *a = x, *b = y;
+  if (a->amount != b->amount) return a->amount > b->amount ? -1 : 1;
+  if (a->cat != b->cat) return a->cat - b->cat;
+  return a->place - b->place;
+}
+
+static int award_cmp(const void *x, const void *y)
+{
+  const xq_award *a = x, *b = y;
+  int ca = a->cat < 0 ? XQ_PRIZE_CATS_MAX : a->cat, cb = b->cat < 0 ? XQ_PRIZE_CATS_MAX : b->cat;
+  if (ca != cb) return ca - cb;
+  return a->cat_place - b->cat_place;
+}
+
+int xq_prizes_award(const xq_tevent *ev, const int *places, const xq_prize_table *t,
+                    xq_award *out, int cap, int *nout)
+{
+  if (!ev || !places || !t || !out || !nout || cap < 0 || t->ncats > XQ_PRIZE_CATS_MAX) return XQ_EINVAL;
+  int n = ev->n, na = 0, rc = XQ_OK;
+  int *place_of = calloc((size_t)n + 1, sizeof *place_of);
+  int *holds = calloc((size_t)n + 1, sizeof *holds);
+  prize_slot *slots = malloc(sizeof *slots * (size_t)(t->ncats * XQ_PRIZE_PLACES_MAX + 1));
+  if (!place_of || !holds || !slots) { rc = XQ_ENOMEM; goto out; }
+  for (int i = 0; i < n; i++) {
+    if (places[i] < 1 || places[i] > n || place_of[places[i]]) { rc = XQ_EINVAL; goto out; }
+    place_of[places[i]] = i + 1;
+  }
+  int ns = 0;
+  for (int c = 0; c < t->ncats; c++) {
+    const xq_prize_cat *pc = &t->cats[c];
+    int members = 0, k = pc->nplaces;
+    for (int id = 1; id <= n; id++) members += xq_prize_member(pc, &ev->players[id - 1]);
+    /* §8.3: at most ⌊cap% × entrants⌋ places in a category (floor) */
+    if (t->cap_pct && k > members * t->cap_pct / 100) k = members * t->cap_pct / 100;
+    for (int p = 1; p <= k; p++) {
+      if (pc->repeat) {
+        /* a repeat category is awarded by its own order, on top of any
+         * other prize (Burqin 奖金可重复领取, Shaanxi 可重复拿奖) */
+        int seen = 0;
+        for (int i = 0; i < n; i++) {
+          int id = places[i];
+          if (!xq_prize_member(pc, &ev->players[id - 1]) || ++seen != p) continue;
+          if (na == cap) { rc = XQ_ELIMIT; goto out; }
+          out[na++] = (xq_award){id, i + 1, c, p, pc->amount[p - 1]};
+          break;
+        }
+      } else {
+        slots[ns++] = (prize_slot){c, p, pc->amount[p - 1]};
+      }
+    }
+  }
+  /* §8.6: one prize per player — the highest first; the prize passes to
+   * the next member of its category */
+  qsort(slots, (size_t)ns, sizeof slots[0], slot_cmp);
+  for (int s = 0; s < ns; s++) {
+    const xq_prize_cat *pc = &t->cats[slots[s].cat];
+    for (int i = 0; i < n; i++) {
+      int id = places[i];
+      if (holds[id] || !xq_prize_member(pc, &ev->players[id - 1])) continue;
+      if (na == cap) { rc = XQ_ELIMIT; goto out; }
+      holds[id] = 1;
+      out[na++] = (xq_award){id, i + 1, slots[s].cat, slots[s].place, slots[s].amount};
+      break;
+    }
+  }
+  /* §8.2: lucky prizes at start, start+step, ... up to the last place */
+  if (t->lucky_amount && t->lucky_start > 0 && t->lucky_step > 0) {
+    int last = t->lucky_last && t->lucky_last < n ? t->lucky_last : n;
+    for (int p = t->lucky_start; p <= last; p += t->lucky_step) {
+      int id = places[p - 1];
+      if (t->lucky_active && !lucky_ok(ev, id)) continue;
+      if (na == cap) { rc = XQ_ELIMIT; goto out; }
+      out[na++] = (xq_award){id, p, -1, p, t->lucky_amount};
+    }
+  }
+  qsort(out, (size_t)na, sizeof out[0], award_cmp);
+  *nout = na;
+out:
+  free(place_of);
+  free(holds);
+  free(slots);
+  return rc;
+}

@@ -1,0 +1,64 @@
+/*
+ * team.c -- team results (tourney.md §7): Σ of places or Σ of points of a
+ * team's counted players, ties by the best individual place.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "prize.h"
+
+static int row_cmp(const xq_team_row *a, const xq_team_row *b, int mode)
+{
+  /* §7.3: teams short of players come after the ranked ones */
+  if ((a->rank == 0) != (b->rank == 0)) return a->rank == 0 ? 1 : -1;
+  if (a->value != b->value) {
+    /* §7.1 Σ places: lower first; §7.2 Σ points: higher first */
+    if (mode == XQ_TEAM_RANK_SUM) return a->value < b->value ? -1 : 1;
+    return a->value > b->value ? -1 : 1;
+  }
+  /* 数值相同，队中最好个人名次靠前者优 */
+  if (a->best != b->best) return a->best - b->best;
+  return strcmp(a->team, b->team);
+}
+
+int xq_team_standings(const xq_tevent *ev, const int *places, int mode, int counted,
+                      xq_team_row *out, int cap, int *nout)
+{
+  if (!ev || !places || !out || !nout || cap < 0) return XQ_EINVAL;
+  if ((mode != XQ_TEAM_RANK_SUM && mode != XQ_TEAM_POINTS_SUM) || counted < 1 ||
+      counted > XQ_TEAM_COUNTED_MAX)
+    return XQ_EINVAL;
+  int nt = 0;
+  /* walk the places in order: each team's members arrive best first */
+  for (int i = 0; i < ev->n; i++) {
+    int id = places[i];
+    if (id < 1 || id > ev->n) return XQ_EINVAL;
+    const xq_tplayer *p = &ev->players[id - 1];
+    if (!p->team[0]) continue;
+    int t = 0;
+    while (t < nt && strcmp(out[t].team, p->team)) t++;
+    if (t == nt) {
+      if (nt == cap) return XQ_ELIMIT;
+      memset(&out[nt], 0, sizeof out[nt]);
+      snprintf(out[nt].team, sizeof out[nt].team, "%s", p->team);
+      out[nt].best = i + 1;
+      nt++;
+    }
+    xq_team_row *r = &out[t];
+    if (r->nmembers >= counted) continue;
+    r->members[r->nmembers++] = id;
+    r->value += mode == XQ_TEAM_RANK_SUM ? i + 1 : xq_tevent_points(ev, id, XQ_TOURNEY_ROUNDS_MAX);
+  }
+  for (int t = 0; t < nt; t++) out[t].rank = out[t].nmembers == counted ? 1 : 0;
+  /* insertion sort: few teams, and the comparison needs the mode */
+  for (int i = 1; i < nt; i++) {
+    xq_team_row r = out[i];
+    int j = i;
+    for (; j > 0 && row_cmp(&out[j - 1], &r, mode) > 0; j--) out[j] = out[j - 1];
+    out[j] = r;
+  }
+  for (int t = 0, k = 0; t < nt; t++)
+    if (out[t].rank) out[t].rank = ++k;
+  *nout = nt;
+  return XQ_OK;
+}
