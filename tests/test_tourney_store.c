@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "support.h"
 #include "tourney.h"
 
 static void temp_path(char *buf, size_t len, const char *tag)
@@ -367,19 +368,7 @@ Test(store, import_of_trf_files)
 
 static char *run(const char *args, int *status)
 {
-  char cmd[2048], *buf = NULL;
-  size_t n = 0;
-  snprintf(cmd, sizeof cmd, "%s %s 2>&1", XQ_BINARY, args);
-  FILE *p = popen(cmd, "r");
-  cr_assert_not_null(p);
-  FILE *m = open_memstream(&buf, &n);
-  char chunk[4096];
-  size_t got;
-  while ((got = fread(chunk, 1, sizeof chunk, p)) > 0) fwrite(chunk, 1, got, m);
-  fclose(m);
-  int st = pclose(p);
-  *status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  return buf;
+  return xq_test_run(args, status);
 }
 
 static char *ok(const char *fmt, const char *db, const char *extra)

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#include "support.h"
 #include "tourney.h"
 
 static char *slurp(const char *path, size_t *len)
@@ -197,19 +198,7 @@ Test(trf, export_of_a_2_1_0_event_declares_its_scoring)
 
 static char *run(const char *args, int *status)
 {
-  char cmd[1024], *buf = NULL;
-  size_t n = 0;
-  snprintf(cmd, sizeof cmd, "%s %s 2>&1", XQ_BINARY, args);
-  FILE *p = popen(cmd, "r");
-  cr_assert_not_null(p);
-  FILE *m = open_memstream(&buf, &n);
-  char chunk[4096];
-  size_t got;
-  while ((got = fread(chunk, 1, sizeof chunk, p)) > 0) fwrite(chunk, 1, got, m);
-  fclose(m);
-  int st = pclose(p);
-  *status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  return buf;
+  return xq_test_run(args, status);
 }
 
 Test(pair_cli, chinese_pairing_of_a_trf_file)

@@ -1,0 +1,25 @@
+/*
+ * support.c -- helpers shared by the test suites.
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+
+#include "support.h"
+
+char *xq_test_run(const char *args, int *status)
+{
+  char cmd[4096], *buf = NULL, chunk[4096];
+  size_t n = 0, got;
+  snprintf(cmd, sizeof cmd, "%s %s 2>&1", XQ_BINARY, args);
+  FILE *p = popen(cmd, "r");
+  cr_assert_not_null(p, "cannot run %s", cmd);
+  FILE *m = open_memstream(&buf, &n);
+  cr_assert_not_null(m);
+  while ((got = fread(chunk, 1, sizeof chunk, p)) > 0) fwrite(chunk, 1, got, m);
+  fclose(m);
+  int st = pclose(p);
+  *status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  return buf;
+}

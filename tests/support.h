@@ -1,0 +1,14 @@
+/*
+ * support.h -- helpers shared by the test suites (tests/support.c).
+ */
+#ifndef XQ_TEST_SUPPORT_H
+#define XQ_TEST_SUPPORT_H
+
+/* Run the built xqref binary (XQ_BINARY) with `args` (a shell command
+ * line tail; stderr is merged into stdout) and return everything it
+ * printed as a malloc'd, NUL-terminated string the caller frees. *status
+ * receives the exit status, or -1 when the process did not exit normally.
+ * Fails the current test when the command cannot be started. */
+char *xq_test_run(const char *args, int *status);
+
+#endif /* XQ_TEST_SUPPORT_H */
