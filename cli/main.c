@@ -24,7 +24,7 @@ static const subcommand commands[] = {
   {"stats", xq_archive_stats_main, "count games, plies, results and bad records of a game file"},
   {"judge", xq_judge_main, "rule a game move by move (--moves), or run a case file (--cases)"},
   {"tourney", xq_tourney_main, "tournament store: new, add, pair, result, standings, export"},
-  {"pair", xq_pair_main, "pair the next round of a TRF file (--system cn), bbpPairings output"},
+  {"pair", xq_pair_main, "pair the next round of a TRF file (--system cn|dutch), bbpPairings output"},
 };
 
 static void usage(FILE *out)
