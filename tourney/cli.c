@@ -29,7 +29,8 @@ static const char tourney_usage[] =
   "             (announced absence before pairing: a 0, ½ or full point bye)\n"
   "  withdraw   --round R --player ID      (not paired from round R on)\n"
   "  standings  [--after R]\n"
-  "  export     [--out FILE]               (FIDE TRF-16)\n"
+  "  export     [--out FILE] [--format trf|csv|html] [--what standings|pairings]\n"
+  "             [--round R] [--lang zh|en]  (FIDE TRF-16; CSV; printable HTML)\n"
   "  log        print the event log\n"
   "  knockout   --after K [--size 2|4|8|16] [--seeding fixed|choose --choice 3|4]\n"
   "             [--format xinjiang|shaanxi|tangshan|wujiaqu]: start the knockout\n"
@@ -71,7 +72,7 @@ static void truncate_rounds(xq_tevent *ev, int k)
 
 typedef struct opts {
   const char *db, *name, *scoring, *tiebreaks, *first, *birth, *sex, *region, *club, *team;
-  const char *out, *byeos, *de, *code, *bye;
+  const char *out, *byeos, *de, *code, *bye, *format, *what, *lang;
   long rounds, rating, round, board, player, count, after, seed;
   int local;
 } opts;
@@ -117,6 +118,9 @@ static int parse_opts(int argc, char **argv, opts *o)
     else if (!strcmp(a, "--bye-os")) str = &o->byeos;
     else if (!strcmp(a, "--de")) str = &o->de;
     else if (!strcmp(a, "--bye")) str = &o->bye;
+    else if (!strcmp(a, "--format")) str = &o->format;
+    else if (!strcmp(a, "--what")) str = &o->what;
+    else if (!strcmp(a, "--lang")) str = &o->lang;
     else if (!strcmp(a, "--rounds")) num = &o->rounds, lo = 1, hi = XQ_TOURNEY_ROUNDS_MAX;
     else if (!strcmp(a, "--rating")) num = &o->rating, lo = 0, hi = 9999;
     else if (!strcmp(a, "--round")) num = &o->round, lo = 1, hi = XQ_TOURNEY_ROUNDS_MAX;
@@ -160,13 +164,6 @@ static void put_padded(const char *s, int width)
 {
   fputs(s, stdout);
   for (int w = display_width(s); w < width; w++) putchar(' ');
-}
-
-static void put_half(char *buf, size_t cap, int64_t half)
-{
-  int64_t a = half < 0 ? -half : half;
-  if (a % 2) snprintf(buf, cap, "%s%lld.5", half < 0 ? "-" : "", (long long)(a / 2));
-  else snprintf(buf, cap, "%s%lld", half < 0 ? "-" : "", (long long)(a / 2));
 }
 
 static int open_store(const opts *o, int create, xq_tstore **st)
@@ -329,13 +326,13 @@ static void print_board(const xq_tevent *ev, int b, const xq_tboard *bd, int rou
 {
   char pts[16];
   const xq_tplayer *r = &ev->players[bd->red - 1];
-  put_half(pts, sizeof pts, xq_tevent_points(ev, bd->red, round - 1));
+  xq__half_text(pts, sizeof pts, xq_tevent_points(ev, bd->red, round - 1));
   printf("%4d  %4d ", b, bd->red);
   put_padded(r->name, 20);
   printf(" %4s", pts);
   if (!bd->black) { printf("   bye\n"); return; }
   const xq_tplayer *k = &ev->players[bd->black - 1];
-  put_half(pts, sizeof pts, xq_tevent_points(ev, bd->black, round - 1));
+  xq__half_text(pts, sizeof pts, xq_tevent_points(ev, bd->black, round - 1));
   printf("  -  %4d ", bd->black);
   put_padded(k->name, 20);
   printf(" %4s\n", pts);
@@ -420,26 +417,6 @@ static int cmd_record(const opts *o, const char *action)
   return 0;
 }
 
-static void fmt_value(char *buf, size_t cap, int tb, int64_t v)
-{
-  switch (tb) {
-  case XQ_TB_PTS: case XQ_TB_OS: case XQ_TB_OS_C1: case XQ_TB_PS:
-    put_half(buf, cap, v);
-    break;
-  case XQ_TB_SB: /* half-units times half-units */
-    snprintf(buf, cap, "%g", (double)v / 4.0);
-    break;
-  case XQ_TB_ROUNDBACK_LAST: case XQ_TB_ROUNDBACK_FIRST:
-    snprintf(buf, cap, "-");
-    break;
-  case XQ_TB_DE:
-    snprintf(buf, cap, "%lld", (long long)v + 1);
-    break;
-  default:
-    snprintf(buf, cap, "%lld", (long long)v);
-  }
-}
-
 static int cmd_standings(const opts *o)
 {
   xq_tstore *st;
@@ -471,7 +448,8 @@ static int cmd_standings(const opts *o)
     put_padded(p->name, 20);
     for (int t = 0; t < ev->cfg.ntb; t++) {
       char v[32];
-      fmt_value(v, sizeof v, ev->cfg.tb[t], s[i].val[t]);
+      xq__tb_text(v, sizeof v, ev->cfg.tb[t], s[i].val[t]);
+      if (!v[0]) snprintf(v, sizeof v, "-");
       printf(" %*s", ev->cfg.tb[t] == XQ_TB_ROUNDBACK_FIRST ? 15 : ev->cfg.tb[t] == XQ_TB_ROUNDBACK_LAST ? 9 : 6, v);
     }
     printf("   %d-%d-%d\n", s[i].wins, s[i].draws, s[i].losses);
@@ -485,19 +463,44 @@ static int cmd_export(const opts *o)
 {
   xq_tstore *st;
   xq_tevent *ev;
+  xq_tpairing pr = {0};
+  xq_error err = {0};
+  int fmt = o->format ? xq_sheet_format_parse(o->format) : XQ_SHEET_TRF;
+  int lang = o->lang ? xq_sheet_lang_parse(o->lang) : XQ_LANG_EN;
+  int pairings = o->what && !strcmp(o->what, "pairings");
+  if (fmt < 0) { fprintf(stderr, "xqref tourney export: --format is trf, csv or html\n"); return 2; }
+  if (lang < 0) { fprintf(stderr, "xqref tourney export: --lang is zh or en\n"); return 2; }
+  if (o->what && !pairings && strcmp(o->what, "standings")) {
+    fprintf(stderr, "xqref tourney export: --what is standings or pairings\n");
+    return 2;
+  }
+  if (fmt == XQ_SHEET_TRF && (o->what || o->lang || o->round > 0)) {
+    fprintf(stderr, "xqref tourney export: --what, --lang and --round need --format csv or html\n");
+    return 2;
+  }
   int rc = open_store(o, 0, &st);
   if (rc) return rc;
-  rc = load(st, &ev);
-  xq_tstore_close(st);
-  if (rc) return rc;
-  FILE *f = o->out ? fopen(o->out, "w") : stdout;
-  if (!f) {
-    fprintf(stderr, "xqref tourney export: %s: %s\n", o->out, strerror(errno));
+  if ((rc = load(st, &ev))) { xq_tstore_close(st); return rc; }
+  int round = o->round > 0 ? (int)o->round : o->after > 0 ? (int)o->after : ev->nrounds;
+  if (pairings && xq_tstore_pairing(st, round, &pr, &err)) {
+    fprintf(stderr, "xqref tourney export: %s\n", err.msg);
+    xq_tstore_close(st);
     xq_tevent_free(ev);
     return 1;
   }
-  rc = xq_trf_write(ev, f);
-  if (o->out && fclose(f)) rc = XQ_EIO;
+  xq_tstore_close(st);
+  FILE *f = o->out ? fopen(o->out, "w") : stdout;
+  if (!f) {
+    fprintf(stderr, "xqref tourney export: %s: %s\n", o->out, strerror(errno));
+    xq_tpairing_clear(&pr);
+    xq_tevent_free(ev);
+    return 1;
+  }
+  rc = fmt == XQ_SHEET_TRF ? xq_trf_write(ev, f)
+     : pairings ? xq_sheet_pairings(ev, &pr, fmt, lang, f)
+     : xq_sheet_standings(ev, round, fmt, lang, f);
+  if (o->out ? fclose(f) : fflush(f)) rc = XQ_EIO;
+  xq_tpairing_clear(&pr);
   xq_tevent_free(ev);
   if (rc) { fprintf(stderr, "xqref tourney export: %s\n", xq_tourney_strerror(rc)); return 1; }
   return 0;

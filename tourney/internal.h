@@ -63,4 +63,12 @@ struct sqlite3 *xq__tstore_db(xq_tstore *st);
 int xq__tourney_final_action(const char *action);
 int xq__tourney_final_main(int argc, char **argv);
 
+/* Points kept in half-units as text: "3", "2.5", "-0.5" (sheet.c). */
+void xq__half_text(char *buf, size_t cap, int64_t half);
+
+/* Text of one tie-break value `v` of code `tb` as the standings show it;
+ * empty for ROUNDBACK, which has no value of its own (it compares the tied
+ * players) (sheet.c). */
+void xq__tb_text(char *buf, size_t cap, int tb, int64_t v);
+
 #endif /* XQ_TOURNEY_INTERNAL_H */

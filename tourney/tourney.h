@@ -471,6 +471,43 @@ long xq_tstore_event_count(xq_tstore *st);
 int xq_tstore_dump(xq_tstore *st, FILE *f);
 
 /* ------------------------------------------------------------------ */
+/* Sheets: CSV and printable HTML (sheet.c)                            */
+/* ------------------------------------------------------------------ */
+
+enum { XQ_SHEET_TRF = 0, XQ_SHEET_CSV = 1, XQ_SHEET_HTML = 2 };
+enum { XQ_LANG_EN = 0, XQ_LANG_ZH = 1 };
+
+/* "trf", "csv", "html" -> XQ_SHEET_*; anything else (or NULL) -> -1. */
+int xq_sheet_format_parse(const char *s);
+
+/* "en", "zh" -> XQ_LANG_*; anything else (or NULL) -> -1. */
+int xq_sheet_lang_parse(const char *s);
+
+/* Write the standings after rounds 1..upto (0 or beyond the last round =
+ * all recorded rounds) to `f`: XQ_SHEET_CSV gives a heading row and one
+ * row per player in rank order (rank, pairing number, name, one column per
+ * configured tie-break, W-D-L), RFC 4180 quoting, CRLF records, UTF-8;
+ * XQ_SHEET_HTML a standalone HTML5 page (inline CSS, names escaped).
+ * Headings are English or Chinese by `lang`. Returns XQ_OK, XQ_EINVAL
+ * (bad format or language), XQ_ENOMEM or XQ_EIO (write error); on
+ * failure part of the output may have been written. */
+int xq_sheet_standings(const xq_tevent *ev, int upto, int format, int lang, FILE *f);
+
+/* Write the boards of `pr` (ids of `ev`) as a pairing sheet: board, Red's
+ * number, name and points before the round, the result when recorded
+ * (1-0, 0-1, =, +-, -+, --), Black's number, name and points; the bye
+ * row says so in the result column. Formats and languages as
+ * xq_sheet_standings. Returns XQ_OK, XQ_EINVAL (bad arguments or ids) or
+ * XQ_EIO. */
+int xq_sheet_pairings(const xq_tevent *ev, const xq_tpairing *pr, int format, int lang, FILE *f);
+
+/* The published boards of round `round`, in board order, into `out`
+ * (caller frees with xq_tpairing_clear). Returns XQ_OK, XQ_EINVAL (round
+ * not paired) with `err` saying so, XQ_ELIMIT, XQ_ENOMEM or XQ_ESTORE;
+ * `out` holds no boards on failure. */
+int xq_tstore_pairing(xq_tstore *st, int round, xq_tpairing *out, xq_error *err);
+
+/* ------------------------------------------------------------------ */
 /* Subcommands                                                         */
 /* ------------------------------------------------------------------ */
 

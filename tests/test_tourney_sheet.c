@@ -1,0 +1,372 @@
+/*
+ * test_tourney_sheet.c -- standings and pairings as CSV and printable
+ * HTML: RFC 4180 quoting of names with commas and quotes, HTML escaping,
+ * the English and Chinese headings, the published boards read back from
+ * the store, and `xqref tourney export --format csv|html` with its usage
+ * errors.
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "tourney.h"
+
+#define COMMA_NAME "Smith, \"Bob\""
+#define HTML_NAME "<b>&\""
+
+static void db_path(char *buf, size_t len, const char *tag)
+{
+  const char *dir = getenv("TMPDIR");
+  snprintf(buf, len, "%s/xq_sheet_%s_%ld.db", dir && *dir ? dir : "/tmp", tag, (long)getpid());
+}
+
+static void remove_db(const char *path)
+{
+  char side[600];
+  unlink(path);
+  snprintf(side, sizeof side, "%s-wal", path);
+  unlink(side);
+  snprintf(side, sizeof side, "%s-shm", path);
+  unlink(side);
+}
+
+/* A five-player event of two rounds, round 2 results pending on board 2. */
+static void build_event(const char *path)
+{
+  static const char *const names[] = {"张三", COMMA_NAME, HTML_NAME, "李四", "Wang Wu"};
+  xq_tstore *st;
+  xq_error err = {0};
+  xq_tconfig cfg;
+  remove_db(path);
+  xq_tconfig_default(&cfg);
+  cfg.rounds = 3;
+  cr_assert_eq(xq_tstore_open(path, 1, &st, &err), XQ_OK, "%s", err.msg);
+  cr_assert_eq(xq_tstore_create_event(st, "Cup " HTML_NAME, &cfg, &err), XQ_OK, "%s", err.msg);
+  for (int i = 0; i < 5; i++) {
+    xq_tplayer p;
+    memset(&p, 0, sizeof p);
+    snprintf(p.name, sizeof p.name, "%s", names[i]);
+    p.rating = 2000 - 50 * i;
+    cr_assert_eq(xq_tstore_register(st, &p, NULL, &err), XQ_OK, "%s", err.msg);
+  }
+  const char *codes[2][2] = {{"1-0", "="}, {"0-1", NULL}};
+  for (int round = 1; round <= 2; round++) {
+    xq_tevent *ev;
+    cr_assert_eq(xq_tstore_load(st, &ev, &err), XQ_OK, "%s", err.msg);
+    xq_assign_pnos(ev);
+    xq_tpairing pr = {0};
+    cr_assert_eq(xq_pair_cn(ev, round, &pr, NULL), XQ_OK);
+    cr_assert_eq(xq_tstore_publish(st, ev, &pr, &err), XQ_OK, "%s", err.msg);
+    for (int b = 0, k = 0; b < pr.nboards; b++)
+      if (pr.boards[b].black && codes[round - 1][k])
+        cr_assert_eq(xq_tstore_result(st, round, b + 1, codes[round - 1][k++], &err), XQ_OK, "%s", err.msg);
+    xq_tpairing_clear(&pr);
+    xq_tevent_free(ev);
+  }
+  xq_tstore_close(st);
+}
+
+static xq_tevent *load_event(const char *path)
+{
+  xq_tstore *st;
+  xq_tevent *ev;
+  xq_error err = {0};
+  cr_assert_eq(xq_tstore_open(path, 0, &st, &err), XQ_OK, "%s", err.msg);
+  cr_assert_eq(xq_tstore_load(st, &ev, &err), XQ_OK, "%s", err.msg);
+  xq_tstore_close(st);
+  return ev;
+}
+
+/* Output of a sheet writer as a NUL-terminated string (caller frees). */
+static char *capture_standings(const xq_tevent *ev, int fmt, int lang)
+{
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&buf, &len);
+  cr_assert_not_null(f);
+  cr_assert_eq(xq_sheet_standings(ev, 0, fmt, lang, f), XQ_OK);
+  fclose(f);
+  return buf;
+}
+
+static char *capture_pairings(const xq_tevent *ev, const xq_tpairing *pr, int fmt, int lang)
+{
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&buf, &len);
+  cr_assert_not_null(f);
+  cr_assert_eq(xq_sheet_pairings(ev, pr, fmt, lang, f), XQ_OK);
+  fclose(f);
+  return buf;
+}
+
+#define FIELDS_MAX 32
+#define FIELD_LEN 300
+
+/* Parse one RFC 4180 record at *p (which must end with CRLF) into
+ * fields[]; returns the number of fields and advances *p past the CRLF,
+ * or -1 on a malformed record. */
+static int csv_record(const char **p, char fields[][FIELD_LEN])
+{
+  const char *s = *p;
+  int n = 0;
+  for (;;) {
+    if (n == FIELDS_MAX) return -1;
+    size_t k = 0;
+    if (*s == '"') {
+      s++;
+      for (;;) {
+        if (!*s) return -1;
+        if (*s == '"' && s[1] == '"') { fields[n][k++] = '"'; s += 2; continue; }
+        if (*s == '"') { s++; break; }
+        fields[n][k++] = *s++;
+        if (k + 1 >= FIELD_LEN) return -1;
+      }
+    } else {
+      while (*s && *s != ',' && *s != '\r' && *s != '\n' && *s != '"') {
+        fields[n][k++] = *s++;
+        if (k + 1 >= FIELD_LEN) return -1;
+      }
+    }
+    fields[n++][k] = 0;
+    if (*s == ',') { s++; continue; }
+    if (s[0] == '\r' && s[1] == '\n') { *p = s + 2; return n; }
+    return -1;
+  }
+}
+
+Test(sheet, csv_standings_rows_and_quoting)
+{
+  char path[512];
+  db_path(path, sizeof path, "csv");
+  build_event(path);
+  xq_tevent *ev = load_event(path);
+  xq_tstanding s[5];
+  cr_assert_eq(xq_standings(ev, 0, s), XQ_OK);
+  char *csv = capture_standings(ev, XQ_SHEET_CSV, XQ_LANG_EN);
+  /* the quoted form is written literally: quotes doubled, field quoted */
+  cr_assert_not_null(strstr(csv, ",\"Smith, \"\"Bob\"\"\","), "%s", csv);
+  cr_assert_not_null(strstr(csv, ",\"<b>&\"\"\","), "%s", csv);
+  cr_assert_not_null(strstr(csv, ",张三,"), "%s", csv);
+  const char *p = csv;
+  char f[FIELDS_MAX][FIELD_LEN];
+  int ncols = 3 + ev->cfg.ntb + 1;
+  cr_assert_eq(csv_record(&p, f), ncols);
+  cr_assert_str_eq(f[0], "Rank");
+  cr_assert_str_eq(f[2], "Name");
+  cr_assert_str_eq(f[3], "Points");
+  cr_assert_str_eq(f[4], "Opp. score");
+  cr_assert_str_eq(f[ncols - 1], "W-D-L");
+  for (int i = 0; i < ev->n; i++) {
+    cr_assert_eq(csv_record(&p, f), ncols, "row %d of\n%s", i + 1, csv);
+    const xq_tplayer *pl = &ev->players[s[i].id - 1];
+    cr_assert_eq(atoi(f[0]), i + 1);
+    cr_assert_eq(atoi(f[1]), pl->pno);
+    cr_assert_str_eq(f[2], pl->name);
+    /* points as a decimal of the half-units */
+    cr_assert_eq((int)(atof(f[3]) * 2 + 0.5), (int)s[i].val[0]);
+    char wdl[32];
+    snprintf(wdl, sizeof wdl, "%d-%d-%d", s[i].wins, s[i].draws, s[i].losses);
+    cr_assert_str_eq(f[ncols - 1], wdl);
+  }
+  cr_assert_eq(*p, 0, "nothing after the last row");
+  free(csv);
+  xq_tevent_free(ev);
+  remove_db(path);
+}
+
+Test(sheet, csv_pairings_from_the_store)
+{
+  char path[512];
+  db_path(path, sizeof path, "pair");
+  build_event(path);
+  xq_tevent *ev = load_event(path);
+  xq_tstore *st;
+  xq_error err = {0};
+  xq_tpairing pr = {0};
+  cr_assert_eq(xq_tstore_open(path, 0, &st, &err), XQ_OK);
+  cr_assert_eq(xq_tstore_pairing(st, 3, &pr, &err), XQ_EINVAL, "round 3 is not paired");
+  cr_assert_eq(pr.nboards, 0);
+  cr_assert_eq(xq_tstore_pairing(st, 1, &pr, &err), XQ_OK, "%s", err.msg);
+  xq_tstore_close(st);
+  cr_assert_eq(pr.nboards, 3, "five players: two boards and the bye");
+  char *csv = capture_pairings(ev, &pr, XQ_SHEET_CSV, XQ_LANG_EN);
+  const char *p = csv;
+  char f[FIELDS_MAX][FIELD_LEN];
+  cr_assert_eq(csv_record(&p, f), 8);
+  cr_assert_str_eq(f[0], "Board");
+  cr_assert_str_eq(f[2], "Red");
+  cr_assert_str_eq(f[6], "Black");
+  for (int b = 0; b < pr.nboards; b++) {
+    cr_assert_eq(csv_record(&p, f), 8, "%s", csv);
+    const xq_tboard *bd = &pr.boards[b];
+    cr_assert_eq(atoi(f[0]), b + 1);
+    cr_assert_str_eq(f[2], ev->players[bd->red - 1].name);
+    cr_assert_str_eq(f[3], "0", "points before round 1");
+    if (!bd->black) { cr_assert_str_eq(f[4], "bye"); cr_assert_str_eq(f[6], ""); continue; }
+    cr_assert_str_eq(f[6], ev->players[bd->black - 1].name);
+    cr_assert_str_eq(f[4], b == 0 ? "1-0" : "=", "the results recorded in build_event");
+  }
+  xq_tpairing_clear(&pr);
+  free(csv);
+  /* round 2: one result recorded, one pending; points before the round */
+  cr_assert_eq(xq_tstore_open(path, 0, &st, &err), XQ_OK);
+  cr_assert_eq(xq_tstore_pairing(st, 2, &pr, &err), XQ_OK, "%s", err.msg);
+  xq_tstore_close(st);
+  csv = capture_pairings(ev, &pr, XQ_SHEET_CSV, XQ_LANG_ZH);
+  p = csv;
+  cr_assert_eq(csv_record(&p, f), 8);
+  cr_assert_str_eq(f[0], "台次");
+  cr_assert_str_eq(f[2], "红方");
+  int pending = 0, recorded = 0;
+  for (int b = 0; b < pr.nboards; b++) {
+    cr_assert_eq(csv_record(&p, f), 8);
+    char pts[16];
+    snprintf(pts, sizeof pts, "%g", xq_tevent_points(ev, pr.boards[b].red, 1) / 2.0);
+    cr_assert_str_eq(f[3], pts);
+    if (!pr.boards[b].black) cr_assert_str_eq(f[4], "轮空");
+    else if (!f[4][0]) pending++;
+    else { cr_assert_str_eq(f[4], "0-1"); recorded++; }
+  }
+  cr_assert_eq(pending, 1);
+  cr_assert_eq(recorded, 1);
+  xq_tpairing_clear(&pr);
+  free(csv);
+  xq_tevent_free(ev);
+  remove_db(path);
+}
+
+Test(sheet, html_escapes_and_speaks_both_languages)
+{
+  char path[512];
+  db_path(path, sizeof path, "html");
+  build_event(path);
+  xq_tevent *ev = load_event(path);
+  for (int lang = XQ_LANG_EN; lang <= XQ_LANG_ZH; lang++) {
+    char *h = capture_standings(ev, XQ_SHEET_HTML, lang);
+    cr_assert_eq(strncmp(h, "<!DOCTYPE html>\n", 16), 0);
+    cr_assert_not_null(strstr(h, lang == XQ_LANG_ZH ? "<html lang=\"zh\">" : "<html lang=\"en\">"));
+    cr_assert_not_null(strstr(h, "<meta charset=\"utf-8\">"));
+    cr_assert_not_null(strstr(h, "<style>"));
+    cr_assert_not_null(strstr(h, "</html>\n"));
+    /* names and the event name escaped, never raw */
+    cr_assert_not_null(strstr(h, "<td>&lt;b&gt;&amp;&quot;</td>"), "%s", h);
+    cr_assert_not_null(strstr(h, "<td>Smith, &quot;Bob&quot;</td>"));
+    cr_assert_not_null(strstr(h, "<h1>Cup &lt;b&gt;&amp;&quot;</h1>"));
+    cr_assert_null(strstr(h, HTML_NAME));
+    /* no external resources */
+    cr_assert_null(strstr(h, "<link"));
+    cr_assert_null(strstr(h, "src="));
+    cr_assert_null(strstr(h, "url("));
+    static const char *const en[] = {"<th>Rank</th>", "<th>Name</th>", "<th>Points</th>",
+                                      "<th>Opp. score</th>", "<th>Wins</th>", "Standings"};
+    static const char *const zh[] = {"<th>名次</th>", "<th>姓名</th>", "<th>积分</th>",
+                                      "<th>对手分</th>", "<th>胜局</th>", "成绩排名"};
+    for (int i = 0; i < 6; i++) {
+      cr_assert_not_null(strstr(h, (lang == XQ_LANG_ZH ? zh : en)[i]), "%s", (lang == XQ_LANG_ZH ? zh : en)[i]);
+      cr_assert_null(strstr(h, (lang == XQ_LANG_ZH ? en : zh)[i]), "%s", (lang == XQ_LANG_ZH ? en : zh)[i]);
+    }
+    /* one row per player */
+    int rows = 0;
+    for (const char *q = strstr(h, "<tbody>"); (q = strstr(q + 1, "<tr>")); ) rows++;
+    cr_assert_eq(rows, ev->n);
+    free(h);
+  }
+  xq_tevent_free(ev);
+  remove_db(path);
+}
+
+Test(sheet, bad_arguments_are_refused)
+{
+  char path[512];
+  db_path(path, sizeof path, "bad");
+  build_event(path);
+  xq_tevent *ev = load_event(path);
+  FILE *f = tmpfile();
+  cr_assert_not_null(f);
+  cr_assert_eq(xq_sheet_standings(ev, 0, XQ_SHEET_TRF, XQ_LANG_EN, f), XQ_EINVAL);
+  cr_assert_eq(xq_sheet_standings(ev, 0, XQ_SHEET_CSV, 7, f), XQ_EINVAL);
+  xq_tboard bad = {99, 1};
+  xq_tpairing pr = {1, 1, &bad};
+  cr_assert_eq(xq_sheet_pairings(ev, &pr, XQ_SHEET_CSV, XQ_LANG_EN, f), XQ_EINVAL);
+  cr_assert_eq(ftell(f), 0, "nothing written on a refused call");
+  fclose(f);
+  cr_assert_eq(xq_sheet_format_parse("csv"), XQ_SHEET_CSV);
+  cr_assert_eq(xq_sheet_format_parse("html"), XQ_SHEET_HTML);
+  cr_assert_eq(xq_sheet_format_parse("trf"), XQ_SHEET_TRF);
+  cr_assert_eq(xq_sheet_format_parse("pdf"), -1);
+  cr_assert_eq(xq_sheet_lang_parse("zh"), XQ_LANG_ZH);
+  cr_assert_eq(xq_sheet_lang_parse("fr"), -1);
+  xq_tevent_free(ev);
+  remove_db(path);
+}
+
+/* Run `xqref tourney export --db path ARGS` with stdout to out, stderr to
+ * errf; returns the exit status. */
+static int run_export(const char *path, const char *args, const char *out, const char *errf)
+{
+  char cmd[2048];
+  snprintf(cmd, sizeof cmd, "'%s' tourney export --db '%s' %s >'%s' 2>'%s'", XQ_BINARY, path, args, out, errf);
+  int st = system(cmd);
+  cr_assert(WIFEXITED(st), "%s", cmd);
+  return WEXITSTATUS(st);
+}
+
+static char *slurp(const char *file)
+{
+  FILE *f = fopen(file, "rb");
+  cr_assert_not_null(f, "%s", file);
+  static char buf[1 << 16];
+  size_t n = fread(buf, 1, sizeof buf - 1, f);
+  buf[n] = 0;
+  fclose(f);
+  return buf;
+}
+
+Test(sheet, cli_export_formats_and_usage_errors)
+{
+  char path[512], out[600], errf[600], file[600];
+  db_path(path, sizeof path, "cli");
+  snprintf(out, sizeof out, "%s.out", path);
+  snprintf(errf, sizeof errf, "%s.err", path);
+  snprintf(file, sizeof file, "%s.csv", path);
+  build_event(path);
+  xq_tevent *ev = load_event(path);
+  /* --out FILE holds what the library writes */
+  char args[800];
+  snprintf(args, sizeof args, "--format csv --out '%s'", file);
+  cr_assert_eq(run_export(path, args, out, errf), 0, "%s", slurp(errf));
+  char *want = capture_standings(ev, XQ_SHEET_CSV, XQ_LANG_EN);
+  cr_assert_str_eq(slurp(file), want);
+  free(want);
+  cr_assert_eq(run_export(path, "--format html --lang zh --what standings", out, errf), 0);
+  want = capture_standings(ev, XQ_SHEET_HTML, XQ_LANG_ZH);
+  cr_assert_str_eq(slurp(out), want);
+  free(want);
+  cr_assert_eq(run_export(path, "--format html --what pairings --round 1", out, errf), 0);
+  cr_assert_not_null(strstr(slurp(out), "<h2>Pairings, round 1</h2>"));
+  cr_assert_eq(run_export(path, "--format csv --what pairings", out, errf), 0);
+  cr_assert_not_null(strstr(slurp(out), "\"Smith, \"\"Bob\"\"\""));
+  /* usage errors: exit 2 and a message naming the choices */
+  cr_assert_eq(run_export(path, "--format pdf", out, errf), 2);
+  cr_assert_not_null(strstr(slurp(errf), "--format is trf, csv or html"));
+  cr_assert_eq(run_export(path, "--format html --lang fr", out, errf), 2);
+  cr_assert_not_null(strstr(slurp(errf), "--lang is zh or en"));
+  cr_assert_eq(run_export(path, "--format csv --what prizes", out, errf), 2);
+  cr_assert_not_null(strstr(slurp(errf), "--what is standings or pairings"));
+  cr_assert_eq(run_export(path, "--lang zh", out, errf), 2, "TRF has no language");
+  /* a round not paired is a failure, not a usage error */
+  cr_assert_eq(run_export(path, "--format csv --what pairings --round 3", out, errf), 1);
+  cr_assert_not_null(strstr(slurp(errf), "round 3 is not paired"));
+  /* the TRF default is unchanged */
+  cr_assert_eq(run_export(path, "", out, errf), 0);
+  cr_assert_eq(strncmp(slurp(out), "012 ", 4), 0, "%s", slurp(out));
+  xq_tevent_free(ev);
+  unlink(out);
+  unlink(errf);
+  unlink(file);
+  remove_db(path);
+}

@@ -1,0 +1,389 @@
+/*
+ * sheet.c -- standings and pairings as CSV (RFC 4180) and as printable,
+ * self-contained HTML pages in Chinese or English; and the published
+ * boards of a round read back from the store.
+ */
+#include <sqlite3.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+/* ------------------------------------------------------------------ */
+/* Words                                                               */
+/* ------------------------------------------------------------------ */
+
+/* Column headings of the tie-break codes, indexed by xq_tb: English, 中文. */
+static const char *const tb_heading[XQ_TB_COUNT][2] = {
+  [XQ_TB_PTS] = {"Points", "积分"},
+  [XQ_TB_OS] = {"Opp. score", "对手分"},
+  [XQ_TB_OS_C1] = {"Opp. score -1", "对手分去一"},
+  [XQ_TB_PS] = {"Progressive", "累进分"},
+  [XQ_TB_WINS] = {"Wins", "胜局"},
+  [XQ_TB_BWINS] = {"Black wins", "后手胜局"},
+  [XQ_TB_RWINS] = {"Red wins", "先手胜局"},
+  [XQ_TB_BLACK] = {"Blacks", "后手局数"},
+  [XQ_TB_FOULS] = {"Fouls", "犯规"},
+  [XQ_TB_DE] = {"Direct enc.", "直胜"},
+  [XQ_TB_SB] = {"SB", "胜手和"},
+  [XQ_TB_ROUNDBACK_LAST] = {"Roundback", "逐轮比较"},
+  [XQ_TB_ROUNDBACK_FIRST] = {"Roundback first", "去除第一轮再比"},
+  [XQ_TB_LOT] = {"Lot", "抽签"},
+};
+
+enum {
+  W_RANK, W_NO, W_NAME, W_WDL, W_BOARD, W_RED, W_BLACK, W_RESULT, W_BYE,
+  W_STANDINGS, W_AFTER, W_PAIRINGS, W_ROUND, W_EVENT, W_COUNT
+};
+
+static const char *const words[W_COUNT][2] = {
+  [W_RANK] = {"Rank", "名次"},
+  [W_NO] = {"No", "序号"},
+  [W_NAME] = {"Name", "姓名"},
+  [W_WDL] = {"W-D-L", "胜-和-负"},
+  [W_BOARD] = {"Board", "台次"},
+  [W_RED] = {"Red", "红方"},
+  [W_BLACK] = {"Black", "黑方"},
+  [W_RESULT] = {"Result", "结果"},
+  [W_BYE] = {"bye", "轮空"},
+  [W_STANDINGS] = {"Standings", "成绩排名"},
+  [W_AFTER] = {"after round %d", "第%d轮后"},
+  [W_PAIRINGS] = {"Pairings", "对阵表"},
+  [W_ROUND] = {"round %d", "第%d轮"},
+  [W_EVENT] = {"Event", "比赛"},
+};
+
+static const char *word(int w, int lang) { return words[w][lang == XQ_LANG_ZH]; }
+
+static const char *tb_word(int tb, int lang)
+{
+  return tb >= 0 && tb < XQ_TB_COUNT ? tb_heading[tb][lang == XQ_LANG_ZH] : "?";
+}
+
+int xq_sheet_format_parse(const char *s)
+{
+  if (!s) return -1;
+  if (!strcmp(s, "trf")) return XQ_SHEET_TRF;
+  if (!strcmp(s, "csv")) return XQ_SHEET_CSV;
+  if (!strcmp(s, "html")) return XQ_SHEET_HTML;
+  return -1;
+}
+
+int xq_sheet_lang_parse(const char *s)
+{
+  if (!s) return -1;
+  if (!strcmp(s, "en")) return XQ_LANG_EN;
+  if (!strcmp(s, "zh")) return XQ_LANG_ZH;
+  return -1;
+}
+
+/* ------------------------------------------------------------------ */
+/* Cells                                                               */
+/* ------------------------------------------------------------------ */
+
+void xq__half_text(char *buf, size_t cap, int64_t half)
+{
+  int64_t a = half < 0 ? -half : half;
+  if (a % 2) snprintf(buf, cap, "%s%lld.5", half < 0 ? "-" : "", (long long)(a / 2));
+  else snprintf(buf, cap, "%s%lld", half < 0 ? "-" : "", (long long)(a / 2));
+}
+
+void xq__tb_text(char *buf, size_t cap, int tb, int64_t v)
+{
+  switch (tb) {
+  case XQ_TB_PTS: case XQ_TB_OS: case XQ_TB_OS_C1: case XQ_TB_PS:
+    xq__half_text(buf, cap, v);
+    break;
+  case XQ_TB_SB: /* half-units times half-units */
+    snprintf(buf, cap, "%g", (double)v / 4.0);
+    break;
+  case XQ_TB_ROUNDBACK_LAST: case XQ_TB_ROUNDBACK_FIRST:
+    buf[0] = 0;
+    break;
+  case XQ_TB_DE:
+    snprintf(buf, cap, "%lld", (long long)v + 1);
+    break;
+  default:
+    snprintf(buf, cap, "%lld", (long long)v);
+  }
+}
+
+/* RFC 4180: a field with a comma, quote, CR or LF is quoted, quotes doubled. */
+static void csv_field(FILE *f, const char *s, int last)
+{
+  if (strpbrk(s, ",\"\r\n")) {
+    fputc('"', f);
+    for (; *s; s++) {
+      if (*s == '"') fputc('"', f);
+      fputc(*s, f);
+    }
+    fputc('"', f);
+  } else {
+    fputs(s, f);
+  }
+  /* RFC 4180 §2: records end with CRLF */
+  fputs(last ? "\r\n" : ",", f);
+}
+
+static void html_text(FILE *f, const char *s)
+{
+  for (; *s; s++)
+    switch (*s) {
+    case '&': fputs("&amp;", f); break;
+    case '<': fputs("&lt;", f); break;
+    case '>': fputs("&gt;", f); break;
+    case '"': fputs("&quot;", f); break;
+    case '\'': fputs("&#39;", f); break;
+    default: fputc(*s, f);
+    }
+}
+
+static void html_cell(FILE *f, const char *tag, const char *cls, const char *s)
+{
+  fprintf(f, "<%s%s%s%s>", tag, cls ? " class=\"" : "", cls ? cls : "", cls ? "\"" : "");
+  html_text(f, s);
+  fprintf(f, "</%s>", tag);
+}
+
+static const char html_style[] =
+  "body{font-family:\"Noto Sans CJK SC\",\"Microsoft YaHei\",\"PingFang SC\",sans-serif;"
+  "margin:1.5em;color:#000;background:#fff}"
+  "h1{font-size:1.4em;margin:0 0 .2em}h2{font-size:1.1em;font-weight:normal;margin:0 0 1em}"
+  "table{border-collapse:collapse;width:100%}"
+  "th,td{border:1px solid #444;padding:.2em .5em;text-align:left}"
+  "th{background:#eee}td.n{text-align:right}td.c{text-align:center}"
+  "tbody tr:nth-child(even){background:#f7f7f7}"
+  "@media print{body{margin:0}th{background:#ddd}tr{page-break-inside:avoid}}";
+
+static void html_open(FILE *f, const xq_tevent *ev, int lang, const char *title, const char *sub)
+{
+  fprintf(f, "<!DOCTYPE html>\n<html lang=\"%s\">\n<head>\n<meta charset=\"utf-8\">\n<title>",
+          lang == XQ_LANG_ZH ? "zh" : "en");
+  if (ev->name[0]) { html_text(f, ev->name); fputs(" - ", f); }
+  html_text(f, title);
+  fprintf(f, "</title>\n<style>%s</style>\n</head>\n<body>\n<h1>", html_style);
+  html_text(f, ev->name[0] ? ev->name : word(W_EVENT, lang));
+  fputs("</h1>\n<h2>", f);
+  html_text(f, title);
+  fputs(lang == XQ_LANG_ZH ? " " : ", ", f);
+  html_text(f, sub);
+  fputs("</h2>\n<table>\n<thead><tr>", f);
+}
+
+static int finish(FILE *f) { return ferror(f) ? XQ_EIO : XQ_OK; }
+
+/* Pairing number as printed: the number given at round 1, else the id. */
+static int shown_no(const xq_tevent *ev, int id)
+{
+  int pno = ev->players[id - 1].pno;
+  return pno > 0 ? pno : id;
+}
+
+/* ------------------------------------------------------------------ */
+/* Standings                                                           */
+/* ------------------------------------------------------------------ */
+
+int xq_sheet_standings(const xq_tevent *ev, int upto, int format, int lang, FILE *f)
+{
+  if (!ev || !f || (format != XQ_SHEET_CSV && format != XQ_SHEET_HTML) ||
+      (lang != XQ_LANG_EN && lang != XQ_LANG_ZH))
+    return XQ_EINVAL;
+  if (upto <= 0 || upto > ev->nrounds) upto = ev->nrounds;
+  xq_tstanding *s = malloc(sizeof *s * (size_t)(ev->n ? ev->n : 1));
+  if (!s) return XQ_ENOMEM;
+  int rc = xq_standings(ev, upto, s);
+  if (rc) { free(s); return rc; }
+  const xq_tconfig *c = &ev->cfg;
+  char buf[64];
+  if (format == XQ_SHEET_CSV) {
+    csv_field(f, word(W_RANK, lang), 0);
+    csv_field(f, word(W_NO, lang), 0);
+    csv_field(f, word(W_NAME, lang), 0);
+    for (int t = 0; t < c->ntb; t++) csv_field(f, tb_word(c->tb[t], lang), 0);
+    csv_field(f, word(W_WDL, lang), 1);
+    for (int i = 0; i < ev->n; i++) {
+      snprintf(buf, sizeof buf, "%d", s[i].rank);
+      csv_field(f, buf, 0);
+      snprintf(buf, sizeof buf, "%d", shown_no(ev, s[i].id));
+      csv_field(f, buf, 0);
+      csv_field(f, ev->players[s[i].id - 1].name, 0);
+      for (int t = 0; t < c->ntb; t++) {
+        xq__tb_text(buf, sizeof buf, c->tb[t], s[i].val[t]);
+        csv_field(f, buf, 0);
+      }
+      snprintf(buf, sizeof buf, "%d-%d-%d", s[i].wins, s[i].draws, s[i].losses);
+      csv_field(f, buf, 1);
+    }
+  } else {
+    char sub[64];
+    snprintf(sub, sizeof sub, word(W_AFTER, lang), upto);
+    html_open(f, ev, lang, word(W_STANDINGS, lang), sub);
+    html_cell(f, "th", NULL, word(W_RANK, lang));
+    html_cell(f, "th", NULL, word(W_NO, lang));
+    html_cell(f, "th", NULL, word(W_NAME, lang));
+    for (int t = 0; t < c->ntb; t++) html_cell(f, "th", NULL, tb_word(c->tb[t], lang));
+    html_cell(f, "th", NULL, word(W_WDL, lang));
+    fputs("</tr></thead>\n<tbody>\n", f);
+    for (int i = 0; i < ev->n; i++) {
+      fputs("<tr>", f);
+      snprintf(buf, sizeof buf, "%d", s[i].rank);
+      html_cell(f, "td", "n", buf);
+      snprintf(buf, sizeof buf, "%d", shown_no(ev, s[i].id));
+      html_cell(f, "td", "n", buf);
+      html_cell(f, "td", NULL, ev->players[s[i].id - 1].name);
+      for (int t = 0; t < c->ntb; t++) {
+        xq__tb_text(buf, sizeof buf, c->tb[t], s[i].val[t]);
+        html_cell(f, "td", "n", buf);
+      }
+      snprintf(buf, sizeof buf, "%d-%d-%d", s[i].wins, s[i].draws, s[i].losses);
+      html_cell(f, "td", "c", buf);
+      fputs("</tr>\n", f);
+    }
+    fputs("</tbody>\n</table>\n</body>\n</html>\n", f);
+  }
+  free(s);
+  return finish(f);
+}
+
+/* ------------------------------------------------------------------ */
+/* Pairings                                                            */
+/* ------------------------------------------------------------------ */
+
+/* Result of a board from Red's slot, in the codes `tourney result` takes;
+ * "" while pending. */
+static const char *board_result(const xq_tevent *ev, int round, const xq_tboard *b)
+{
+  const xq_tslot *r = xq_tevent_slot(ev, b->red, round);
+  if (!b->black || r->opp != b->black) return "";
+  switch (r->res) {
+  case XQ_TR_WIN: return "1-0";
+  case XQ_TR_LOSS: return "0-1";
+  case XQ_TR_DRAW: return "=";
+  case XQ_TR_FWIN: return "+-";
+  case XQ_TR_FLOSS: {
+    const xq_tslot *k = xq_tevent_slot(ev, b->black, round);
+    return k->res == XQ_TR_FWIN ? "-+" : "--";
+  }
+  default: return "";
+  }
+}
+
+int xq_sheet_pairings(const xq_tevent *ev, const xq_tpairing *pr, int format, int lang, FILE *f)
+{
+  if (!ev || !pr || !f || (format != XQ_SHEET_CSV && format != XQ_SHEET_HTML) ||
+      (lang != XQ_LANG_EN && lang != XQ_LANG_ZH) || pr->round < 1 ||
+      pr->round > XQ_TOURNEY_ROUNDS_MAX)
+    return XQ_EINVAL;
+  for (int b = 0; b < pr->nboards; b++)
+    if (pr->boards[b].red < 1 || pr->boards[b].red > ev->n || pr->boards[b].black < 0 ||
+        pr->boards[b].black > ev->n)
+      return XQ_EINVAL;
+  /* cells of one board: board, Red no, name, points, result, Black no, name, points */
+  const char *head[8] = {word(W_BOARD, lang), word(W_NO, lang), word(W_RED, lang),
+                         tb_word(XQ_TB_PTS, lang), word(W_RESULT, lang), word(W_NO, lang),
+                         word(W_BLACK, lang), tb_word(XQ_TB_PTS, lang)};
+  static const char *const cls[8] = {"n", "n", NULL, "n", "c", "n", NULL, "n"};
+  if (format == XQ_SHEET_CSV) {
+    for (int i = 0; i < 8; i++) csv_field(f, head[i], i == 7);
+  } else {
+    char sub[64];
+    snprintf(sub, sizeof sub, word(W_ROUND, lang), pr->round);
+    html_open(f, ev, lang, word(W_PAIRINGS, lang), sub);
+    for (int i = 0; i < 8; i++) html_cell(f, "th", NULL, head[i]);
+    fputs("</tr></thead>\n<tbody>\n", f);
+  }
+  for (int b = 0; b < pr->nboards; b++) {
+    const xq_tboard *bd = &pr->boards[b];
+    char cell[4][32];
+    const char *row[8];
+    snprintf(cell[0], sizeof cell[0], "%d", b + 1);
+    snprintf(cell[1], sizeof cell[1], "%d", shown_no(ev, bd->red));
+    xq__half_text(cell[2], sizeof cell[2], xq_tevent_points(ev, bd->red, pr->round - 1));
+    row[0] = cell[0];
+    row[1] = cell[1];
+    row[2] = ev->players[bd->red - 1].name;
+    row[3] = cell[2];
+    if (bd->black) {
+      snprintf(cell[3], sizeof cell[3], "%d", shown_no(ev, bd->black));
+      xq__half_text(cell[3] + 16, 16, xq_tevent_points(ev, bd->black, pr->round - 1));
+      row[4] = board_result(ev, pr->round, bd);
+      row[5] = cell[3];
+      row[6] = ev->players[bd->black - 1].name;
+      row[7] = cell[3] + 16;
+    } else {
+      row[4] = word(W_BYE, lang);
+      row[5] = row[6] = row[7] = "";
+    }
+    if (format == XQ_SHEET_CSV) {
+      for (int i = 0; i < 8; i++) csv_field(f, row[i], i == 7);
+    } else {
+      fputs("<tr>", f);
+      for (int i = 0; i < 8; i++) html_cell(f, "td", cls[i], row[i]);
+      fputs("</tr>\n", f);
+    }
+  }
+  if (format == XQ_SHEET_HTML) fputs("</tbody>\n</table>\n</body>\n</html>\n", f);
+  return finish(f);
+}
+
+/* ------------------------------------------------------------------ */
+/* Published boards                                                    */
+/* ------------------------------------------------------------------ */
+
+int xq_tstore_pairing(xq_tstore *st, int round, xq_tpairing *out, xq_error *err)
+{
+  sqlite3 *db = st ? xq__tstore_db(st) : NULL;
+  sqlite3_stmt *q;
+  if (!db || !out) return XQ_EINVAL;
+  memset(out, 0, sizeof *out);
+  if (round < 1 || round > XQ_TOURNEY_ROUNDS_MAX) {
+    if (err) {
+      err->code = XQ_EINVAL; err->pos = -1; err->ply = -1;
+      snprintf(err->msg, sizeof err->msg, "no round is paired yet");
+      if (round > 0) snprintf(err->msg, sizeof err->msg, "round %d is not paired", round);
+    }
+    return XQ_EINVAL;
+  }
+  /* a round is published once (xq_tstore_publish); take its boards in order */
+  if (sqlite3_prepare_v2(db, "SELECT b.red, b.black FROM pairing_boards b JOIN events e"
+                         " ON e.seq = b.seq WHERE e.kind = 'pairing' AND e.round = ?"
+                         " ORDER BY b.board", -1, &q, NULL) != SQLITE_OK) {
+    if (err) {
+      err->code = XQ_ESTORE; err->pos = -1; err->ply = -1;
+      snprintf(err->msg, sizeof err->msg, "read pairing: %.100s", sqlite3_errmsg(db));
+    }
+    return XQ_ESTORE;
+  }
+  sqlite3_bind_int(q, 1, round);
+  int cap = 0, rc = XQ_OK, step;
+  while ((step = sqlite3_step(q)) == SQLITE_ROW) {
+    if (out->nboards == cap) {
+      int ncap = cap ? cap * 2 : 16;
+      if (out->nboards >= XQ_TOURNEY_PLAYERS_MAX) { rc = XQ_ELIMIT; break; }
+      xq_tboard *nb = realloc(out->boards, sizeof *nb * (size_t)ncap);
+      if (!nb) { rc = XQ_ENOMEM; break; }
+      out->boards = nb;
+      cap = ncap;
+    }
+    out->boards[out->nboards].red = sqlite3_column_int(q, 0);
+    out->boards[out->nboards].black = sqlite3_column_int(q, 1);
+    out->nboards++;
+  }
+  if (rc == XQ_OK && step != SQLITE_DONE) rc = XQ_ESTORE;
+  sqlite3_finalize(q);
+  if (rc == XQ_OK && !out->nboards) rc = XQ_EINVAL;
+  if (rc) {
+    xq_tpairing_clear(out);
+    out->nboards = 0;
+    if (err) {
+      err->code = rc; err->pos = -1; err->ply = -1;
+      snprintf(err->msg, sizeof err->msg, rc == XQ_EINVAL ? "round %d is not paired"
+               : rc == XQ_ENOMEM ? "out of memory reading round %d"
+               : rc == XQ_ELIMIT ? "round %d has too many boards" : "cannot read round %d",
+               round);
+    }
+    return rc;
+  }
+  out->round = round;
+  return XQ_OK;
+}
