@@ -18,7 +18,8 @@
 struct xq__wmatch {
   int n, L, S;      /* vertices, limbs, row stride (2n + 1) */
   int nx;           /* highest blossom index in use */
-  uint64_t *w;      /* [(n+1)^2 * L] weights by original vertices */
+  uint64_t *w;      /* [(n+1)^2 * L] doubled weights by original vertices
+                     * (2 w fits: the two top bits of w are clear) */
   uint64_t *lab;    /* [S * L] duals */
   int *eu, *ev;     /* [S * S] best edge between two top-level blossoms */
   int *match, *slack, *st, *pa, *lbl, *vis;
@@ -134,36 +135,59 @@ void xq__wm_free(xq__wmatch *m)
   free(m);
 }
 
-const uint64_t *xq__wm_get(const xq__wmatch *m, int i, int j)
-{
-  return W(m, i + 1, j + 1);
-}
-
 void xq__wm_set(xq__wmatch *m, int i, int j, const uint64_t *w)
 {
-  memcpy(W(m, i + 1, j + 1), w, (size_t)m->L * sizeof *w);
-  memcpy(W(m, j + 1, i + 1), w, (size_t)m->L * sizeof *w);
+  uint64_t *a = W(m, i + 1, j + 1), *b = W(m, j + 1, i + 1);
+  /* stored doubled: the slack lab[u] + lab[v] - 2 w needs no shift */
+  for (int k = 0; k < m->L; k++) a[k] = b[k] = (w[k] << 1) | (k ? w[k - 1] >> 63 : 0);
 }
 
 /* ---- the algorithm ---- */
 
+/* r = x + y - w2 modulo 2^(64 L): the slack of an edge from the duals
+ * of its ends and its doubled weight (never negative, so exact). */
+static inline void slack_limbs(const uint64_t *x, const uint64_t *y, const uint64_t *w2,
+                               uint64_t *r, int L)
+{
+  uint64_t c = 0, br = 0; /* carry and borrow, 0 or 1 */
+  for (int i = 0; i < L; i++) {
+    /* branch-free: at most one of each pair of flags is set */
+    uint64_t s = x[i] + y[i], c1 = s < x[i];
+    uint64_t t = s + c, c2 = t < s;
+    c = c1 | c2;
+    uint64_t d = t - w2[i], b1 = t < w2[i];
+    r[i] = d - br;
+    br = b1 | (d < br);
+  }
+}
+
+static inline void slack_of(const uint64_t *x, const uint64_t *y, const uint64_t *w2,
+                            uint64_t *r, int L)
+{
+  /* a constant width lets the compiler unroll the carry chain; the
+   * result is the same for every width */
+  switch (L) {
+  case 1: r[0] = x[0] + y[0] - w2[0]; return;
+  case 2: slack_limbs(x, y, w2, r, 2); return;
+  case 3: slack_limbs(x, y, w2, r, 3); return;
+  case 4: slack_limbs(x, y, w2, r, 4); return;
+  case 5: slack_limbs(x, y, w2, r, 5); return;
+  case 6: slack_limbs(x, y, w2, r, 6); return;
+  case 7: slack_limbs(x, y, w2, r, 7); return;
+  case 8: slack_limbs(x, y, w2, r, 8); return;
+  case 9: slack_limbs(x, y, w2, r, 9); return;
+  case 10: slack_limbs(x, y, w2, r, 10); return;
+  case 11: slack_limbs(x, y, w2, r, 11); return;
+  case 12: slack_limbs(x, y, w2, r, 12); return;
+  default: slack_limbs(x, y, w2, r, L); return;
+  }
+}
+
 /* r = slack of the edge stored between top-level a and b */
 static void delta(xq__wmatch *m, int a, int b, uint64_t *r)
 {
-  int u = EU(m, a, b), v = EV(m, a, b), L = m->L;
-  const uint64_t *w = W(m, m->ord[u], m->ord[v]), *x = LAB(m, u), *y = LAB(m, v);
-  uint64_t c = 0, br = 0;
-  for (int i = 0; i < L; i++) {
-    /* lab[u] + lab[v] - 2 w, one limb at a time */
-    uint64_t s = x[i] + c;
-    c = s < c;
-    uint64_t t = s + y[i];
-    c += t < s;
-    uint64_t w2 = (w[i] << 1) | (i ? w[i - 1] >> 63 : 0);
-    uint64_t d = t - w2 - br;
-    br = (t < w2) || (t == w2 && br);
-    r[i] = d;
-  }
+  int u = EU(m, a, b), v = EV(m, a, b);
+  slack_of(LAB(m, u), LAB(m, v), W(m, m->ord[u], m->ord[v]), r, m->L);
 }
 
 static int has_edge(const xq__wmatch *m, int a, int b)
@@ -391,9 +415,11 @@ static int phase(xq__wmatch *m)
     while (m->qh < m->qt) {
       int u = m->q[m->qh++];
       if (m->lbl[m->st[u]] == 1) continue;
+      const uint64_t *wu = W(m, m->ord[u], 0);
       for (int v = 1; v <= n; v++) {
         if (!has_edge(m, u, v) || m->st[u] == m->st[v]) continue;
-        delta(m, u, v, m->t1);
+        /* between vertices the stored edge is (u, v) itself */
+        slack_of(LAB(m, u), LAB(m, v), wu + (size_t)m->ord[v] * (size_t)L, m->t1, L);
         if (bzero_(m->t1, L)) {
           if (on_found_edge(m, u, v)) return 1;
         } else
@@ -469,6 +495,7 @@ void xq__wm_solve(xq__wmatch *m, int *mate)
       if (e && bcmp_(w, wmax, L) > 0) memcpy(wmax, w, (size_t)L * sizeof *w);
     }
   }
+  bshr1(wmax, wmax, L); /* the largest weight itself (stored doubled) */
   for (int u = 1; u <= n; u++) memcpy(LAB(m, u), wmax, (size_t)L * sizeof *wmax);
   while (phase(m)) {}
   for (int v = 0; v < m->n; v++) mate[v] = m->fixed[v] >= 0 ? m->fixed[v] : v;

@@ -23,12 +23,8 @@ xq__wmatch *xq__wm_new(int n, int limbs);
 
 void xq__wm_free(xq__wmatch *m);
 
-/* Pointer to the weight of edge {i, j} (i != j), `limbs` words; a weight
- * of 0 means that the two may not be matched. The caller may read it, and
- * change it only through xq__wm_set. */
-const uint64_t *xq__wm_get(const xq__wmatch *m, int i, int j);
-
-/* Set the weight of edge {i, j} (copied). */
+/* Set the weight of edge {i, j} (i != j; copied), `limbs` words; a
+ * weight of 0 means that the two may not be matched. */
 void xq__wm_set(xq__wmatch *m, int i, int j, const uint64_t *w);
 
 /* Fix the pair {a, b}: later solves match them together and leave both
