@@ -465,6 +465,16 @@ int xq_game_arbiter_foul(xq_game *g, int side, xq_verdict *v);
  * to resume play). */
 int xq_game_arbiter_result(xq_game *g, xq_outcome result, xq_verdict *v);
 
+/* One event written as a token of the event language (docs/adjudicator.md,
+ * "Events as text"): a move in any notation; "held:MOVE", "flag:MOVE",
+ * "release", "lift:h2", "snap:PLACEMENT"; "clock:RED_MS/BLACK_MS",
+ * "tick:MS"; "claim", "repetition", "offer", "resign" (the side to move)
+ * or with "-red"/"-black"; "accept"/"decline" (the side offered, or with
+ * a suffix); "foul-red", "foul-black"; "result:1-0", "result:0-1",
+ * "result:=", "result:none". Returns what the matching xq_game_* call
+ * returns, or XQ_EINVAL for a malformed token (nothing changed). */
+int xq_game_event(xq_game *g, const char *tok, xq_verdict *v, xq_error *err);
+
 /* Plies that count toward the natural limit for claimant `side` (R9 with
  * P6), or with side -1 the count P17 uses when nobody claims. Under
  * EXCLUDE_CLAIMANT_FORCING a move the classifier cannot decide (budget)

@@ -63,47 +63,6 @@ static void print_verdict(const xq_verdict *v)
   free(s);
 }
 
-/* Run one token of --moves. Returns an engine status; *v filled on OK. */
-static int run_token(xq_game *g, const char *tok, xq_verdict *v, xq_error *err)
-{
-  int stm = g->pos.side;
-  if (!strcmp(tok, "claim")) return xq_game_claim_natural(g, stm, v);
-  if (!strcmp(tok, "claim-red")) return xq_game_claim_natural(g, XQ_RED, v);
-  if (!strcmp(tok, "claim-black")) return xq_game_claim_natural(g, XQ_BLACK, v);
-  if (!strcmp(tok, "repetition")) return xq_game_claim_repetition(g, stm, v);
-  if (!strcmp(tok, "offer")) return xq_game_offer_draw(g, stm, v);
-  if (!strcmp(tok, "accept") || !strcmp(tok, "decline")) {
-    int side = g->draw_offer_pending >= 0 ? !g->draw_offer_pending : !stm;
-    return xq_game_answer_draw(g, side, tok[0] == 'a', v);
-  }
-  if (!strcmp(tok, "resign")) return xq_game_resign(g, stm, v);
-  if (!strcmp(tok, "foul-red")) return xq_game_arbiter_foul(g, XQ_RED, v);
-  if (!strcmp(tok, "foul-black")) return xq_game_arbiter_foul(g, XQ_BLACK, v);
-  if (!strcmp(tok, "release")) return xq_game_release(g, v);
-  if (!strncmp(tok, "held:", 5)) return xq_game_move_text(g, tok + 5, XQ_MV_HELD, v, err);
-  if (!strncmp(tok, "flag:", 5)) return xq_game_move_text(g, tok + 5, XQ_MV_FLAG_FELL, v, err);
-  if (!strncmp(tok, "lift:", 5)) {
-    const char *s = tok + 5;
-    if (s[0] < 'a' || s[0] > 'i' || s[1] < '0' || s[1] > '9' || s[2]) return XQ_EINVAL;
-    return xq_game_lift(g, XQ_SQ(s[0] - 'a', s[1] - '0'), v);
-  }
-  if (!strncmp(tok, "clock:", 6)) {
-    char *end;
-    long r = strtol(tok + 6, &end, 10);
-    if (*end != '/') return XQ_EINVAL;
-    long b = strtol(end + 1, &end, 10);
-    if (*end) return XQ_EINVAL;
-    return xq_game_clock(g, r, b, v);
-  }
-  if (!strncmp(tok, "tick:", 5)) {
-    char *end;
-    long ms = strtol(tok + 5, &end, 10);
-    if (*end) return XQ_EINVAL;
-    return xq_game_tick(g, ms, v);
-  }
-  return xq_game_move_text(g, tok, 0, v, err);
-}
-
 /* Split `list` on blanks and commas and feed each token to the game. With
  * `print`, verdicts are printed (all with `all`). Returns 0, or 1 after
  * printing an error. `last` receives the last verdict. */
@@ -124,7 +83,7 @@ static int run_list(xq_game *g, const char *list, int print, int all, const char
     tok[n] = '\0';
     p += n;
     xq_error err = {0};
-    int rc = run_token(g, tok, last, &err);
+    int rc = xq_game_event(g, tok, last, &err);
     if (rc != XQ_OK) {
       fprintf(stderr, "%s: ply %d: %s: %s\n", who, g->nply, tok,
               err.msg[0] ? err.msg : xq_strerror(rc));
