@@ -270,7 +270,7 @@ Test(store, knockout_beside_the_swiss_and_merged_places)
   xq_tconfig_default(&cfg);  /* 2/1/0, PTS, OS, ... */
   cfg.rounds = 4;
   cr_assert_eq(xq_tstore_open(path, 1, &st, &err), XQ_OK, "%s", err.msg);
-  cr_assert_eq(xq_tstore_schema_version(st), 4);
+  cr_assert_eq(xq_tstore_schema_version(st), XQ_STORE_SCHEMA_VERSION);
   cr_assert_eq(xq_tstore_create_event(st, "淘汰赛测试", &cfg, &err), XQ_OK, "%s", err.msg);
   for (int i = 1; i <= 6; i++) {
     xq_tplayer p;

@@ -39,6 +39,14 @@ static const char tourney_usage[] =
   "  places     final places (knockout, then Swiss) [--swiss: Swiss order only]\n"
   "  teams      [--mode places|points] [--count N] [--swiss]\n"
   "  prizes     --table FILE [--swiss]\n"
+  "  demo       [--players N]: a demo event in a new store (round 1 paired),\n"
+  "             prints the admin, board and arbiter tokens\n"
+  "  token      --role admin|arbiter|board|viewer [--round R --table T]\n"
+  "             [--label TEXT]: a new server access token\n"
+  "  tokens     list the live tokens: role round table token label\n"
+  "  revoke     TOKEN: the token no longer opens the server\n"
+  "  games      [--round R [--table T]]: the game log, one row a line:\n"
+  "             id round table source seq event\n"
   "\n"
   "Tie-break codes: PTS OS OS_C1 PS WINS BWINS RWINS BLACK FOULS DE SB ROUNDBACK\n"
   "ROUNDBACK_FIRST LOT; presets: os ps xinjiang burqin shaanxi wujiaqu tangshan.\n";
@@ -525,6 +533,7 @@ int xq_tourney_main(int argc, char **argv)
   for (int i = 2; i < argc; i++)
     if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) { fputs(tourney_usage, stdout); return 0; }
   if (xq__tourney_final_action(argv[1])) return xq__tourney_final_main(argc, argv);
+  if (xq__tourney_live_action(argv[1])) return xq__tourney_live_main(argc, argv);
   opts o;
   if (parse_opts(argc, argv, &o)) return 2;
   const char *a = argv[1];

@@ -56,12 +56,54 @@ void xq__ko_dump(xq_tstore *st, FILE *f);
 struct sqlite3;
 struct sqlite3 *xq__tstore_db(xq_tstore *st);
 
+/* The store's lock (store.c): the connection's recursive mutex. Every
+ * public store call that spans several SQLite calls (a transaction, a
+ * cached statement, the batch state) holds it from start to end, so two
+ * threads may share one store. */
+void xq__tstore_lock(xq_tstore *st);
+void xq__tstore_unlock(xq_tstore *st);
+
+/* Nested transactions (store.c), called with the lock held: the outermost
+ * level is BEGIN IMMEDIATE (`write`) or BEGIN ... COMMIT, inner levels
+ * (for instance a write inside an open batch) are savepoints, so a failed
+ * inner level undoes only itself. begin returns XQ_OK or XQ_ESTORE (`err`
+ * filled; also when a batch lost its transaction); commit returns XQ_OK,
+ * or XQ_ESTORE after rolling the level back; rollback cannot fail. */
+int xq__tstore_begin(xq_tstore *st, int write, xq_error *err);
+int xq__tstore_commit(xq_tstore *st, xq_error *err);
+void xq__tstore_rollback(xq_tstore *st);
+/* Call after a failed statement inside a transaction: notices when SQLite
+ * rolled the whole transaction back on its own (disk full, I/O error). */
+void xq__tstore_failed(xq_tstore *st);
+/* XQ_OK, or XQ_ESTORE (`err` filled) while a batch whose transaction
+ * SQLite rolled back is still open: writes that run without
+ * xq__tstore_begin check this first. */
+int xq__tstore_writable(xq_tstore *st, xq_error *err);
+
+/* Cached prepared statements (finalized by xq_tstore_close): the slot
+ * `which` is prepared from `sql` on first use. Callers hold the lock and
+ * sqlite3_reset the statement before they release it. NULL when the SQL
+ * does not prepare. */
+enum {
+  XQ__Q_GAME_APPEND, XQ__Q_GAME_REPLY, XQ__Q_GAME_LAST_SEQ,
+  XQ__Q_TOKEN_NEW, XQ__Q_TOKEN_FIND, XQ__Q_TOKEN_REVOKE,
+  XQ__Q_COUNT
+};
+struct sqlite3_stmt;
+struct sqlite3_stmt *xq__tstore_stmt(xq_tstore *st, int which, const char *sql);
+
 /* The final-stage actions of `xqref tourney` (cli_ko.c): true when
  * `action` is one of knockout, bracket, ko-result, places, teams, prizes;
  * then xq__tourney_final_main runs it (argv as xq_tourney_main's;
  * returns 0, 1 or 2). */
 int xq__tourney_final_action(const char *action);
 int xq__tourney_final_main(int argc, char **argv);
+
+/* The live-server actions of `xqref tourney` (cli_live.c): true when
+ * `action` is one of demo, token, tokens, revoke, games; then
+ * xq__tourney_live_main runs it (returns 0, 1 or 2). */
+int xq__tourney_live_action(const char *action);
+int xq__tourney_live_main(int argc, char **argv);
 
 /* Points kept in half-units as text: "3", "2.5", "-0.5" (sheet.c). */
 void xq__half_text(char *buf, size_t cap, int64_t half);

@@ -1,7 +1,8 @@
 /*
  * knockout_store.c -- the knockout stage in the SQLite store: the
  * append-only ko_log table (schema version 4), its replay into an xq_ko,
- * and the KO marks it puts on the Swiss rounds after the cut.
+ * and the KO marks it puts on the Swiss rounds after the cut. Writes use
+ * the store's nested transactions (store.c), so they join an open batch.
  */
 #include <sqlite3.h>
 #include <stdio.h>
@@ -18,11 +19,6 @@ static int fail(xq_error *err, int code, const char *msg, sqlite3 *db)
     snprintf(err->msg, sizeof err->msg, "%.60s%s%.90s", msg, db ? ": " : "", db ? sqlite3_errmsg(db) : "");
   }
   return code;
-}
-
-static int exec(sqlite3 *db, const char *sql)
-{
-  return sqlite3_exec(db, sql, NULL, NULL, NULL) == SQLITE_OK ? XQ_OK : XQ_ESTORE;
 }
 
 static int count(sqlite3 *db, const char *sql, int a)
@@ -45,7 +41,9 @@ int xq_tstore_ko_start(xq_tstore *st, const xq_ko *ko, xq_error *err)
   size_t len = 0;
   for (int i = 0; i < ko->size; i++)
     len += (size_t)snprintf(seeds + len, sizeof seeds - len, "%s%d", i ? "," : "", ko->seeds[i]);
-  if (exec(db, "BEGIN IMMEDIATE")) return fail(err, XQ_ESTORE, "begin", db);
+  /* one transaction (a savepoint inside an open batch), under the lock */
+  xq__tstore_lock(st);
+  if (xq__tstore_begin(st, 1, err)) { xq__tstore_unlock(st); return XQ_ESTORE; }
   int rc = XQ_OK;
   sqlite3_stmt *q = NULL;
   if (count(db, "SELECT count(*) FROM ko_log WHERE kind = 'start'", 0) != 0) {
@@ -66,9 +64,10 @@ int xq_tstore_ko_start(xq_tstore *st, const xq_ko *ko, xq_error *err)
     if (sqlite3_step(q) != SQLITE_DONE) rc = fail(err, XQ_ESTORE, "knockout start", db);
   }
   sqlite3_finalize(q);
-  if (rc) { exec(db, "ROLLBACK"); return rc; }
-  if (exec(db, "COMMIT")) { exec(db, "ROLLBACK"); return fail(err, XQ_ESTORE, "commit", db); }
-  return XQ_OK;
+  if (rc) xq__tstore_rollback(st);
+  else rc = xq__tstore_commit(st, err);
+  xq__tstore_unlock(st);
+  return rc;
 }
 
 int xq_tstore_ko_game(xq_tstore *st, const xq_ko_game *g, xq_error *err)
@@ -77,7 +76,8 @@ int xq_tstore_ko_game(xq_tstore *st, const xq_ko_game *g, xq_error *err)
   if (!db || !g) return fail(err, XQ_EINVAL, "no game", NULL);
   xq_ko ko;
   /* check against the log as it stands inside the write transaction */
-  if (exec(db, "BEGIN IMMEDIATE")) return fail(err, XQ_ESTORE, "begin", db);
+  xq__tstore_lock(st);
+  if (xq__tstore_begin(st, 1, err)) { xq__tstore_unlock(st); return XQ_ESTORE; }
   int rc = xq_tstore_ko_load(st, &ko, err);
   sqlite3_stmt *q = NULL;
   if (!rc && !ko.after) rc = fail(err, XQ_EINVAL, "no knockout stage started", NULL);
@@ -96,9 +96,10 @@ int xq_tstore_ko_game(xq_tstore *st, const xq_ko_game *g, xq_error *err)
     }
   }
   sqlite3_finalize(q);
-  if (rc) { exec(db, "ROLLBACK"); return rc; }
-  if (exec(db, "COMMIT")) { exec(db, "ROLLBACK"); return fail(err, XQ_ESTORE, "commit", db); }
-  return XQ_OK;
+  if (rc) xq__tstore_rollback(st);
+  else rc = xq__tstore_commit(st, err);
+  xq__tstore_unlock(st);
+  return rc;
 }
 
 int xq_tstore_ko_load(xq_tstore *st, xq_ko *ko, xq_error *err)
@@ -107,9 +108,12 @@ int xq_tstore_ko_load(xq_tstore *st, xq_ko *ko, xq_error *err)
   sqlite3_stmt *q;
   if (!db || !ko) return XQ_EINVAL;
   memset(ko, 0, sizeof *ko);
+  xq__tstore_lock(st);
   if (sqlite3_prepare_v2(db, "SELECT kind, after_round, size, seeding, format, choice, seeds,"
-                         " match, type, red, black, res FROM ko_log ORDER BY seq", -1, &q, NULL) != SQLITE_OK)
+                         " match, type, red, black, res FROM ko_log ORDER BY seq", -1, &q, NULL) != SQLITE_OK) {
+    xq__tstore_unlock(st);
     return fail(err, XQ_ESTORE, "knockout log", db);
+  }
   int rc = XQ_OK, s;
   while ((s = sqlite3_step(q)) == SQLITE_ROW) {
     const char *kind = (const char *)sqlite3_column_text(q, 0);
@@ -143,6 +147,7 @@ int xq_tstore_ko_load(xq_tstore *st, xq_ko *ko, xq_error *err)
   }
   if (!rc && s != SQLITE_DONE) rc = fail(err, XQ_ESTORE, "knockout log", db);
   sqlite3_finalize(q);
+  xq__tstore_unlock(st);
   return rc;
 }
 

@@ -9,7 +9,14 @@
  * synchronous=FULL: a write returns only after its transaction is on disk,
  * so a committed event survives a crash or power loss. Every write is one
  * BEGIN IMMEDIATE ... COMMIT transaction; a failed write is rolled back
- * and leaves nothing behind.
+ * and leaves nothing behind. Inside a group-commit batch (store_games.c)
+ * the same writes run as savepoints of the batch's transaction, so a
+ * failed one undoes only itself.
+ *
+ * The connection is opened with SQLITE_OPEN_FULLMUTEX, and every public
+ * call that keeps state between SQLite calls (a transaction, a cached
+ * statement) holds the connection's own recursive mutex for its whole
+ * length: two threads may share a store, one call at a time.
  */
 #include <sqlite3.h>
 #include <stddef.h>
@@ -21,6 +28,11 @@
 struct xq_tstore {
   sqlite3 *db;
   int version;
+  int depth;       /* open transaction levels: 0 none, 1 a transaction
+                      (or the batch), more = savepoints inside it */
+  int batch;       /* a group-commit batch is open (store_games.c) */
+  int lost;        /* SQLite rolled the batch's transaction back itself */
+  sqlite3_stmt *q[XQ__Q_COUNT]; /* cached statements, finalized on close */
 };
 
 /* Schema migrations, in order: migrations[i] takes version i to i + 1.
@@ -67,6 +79,38 @@ static const char *const migrations[] = {
   "  BEGIN SELECT RAISE(ABORT, 'the knockout log is append-only'); END;"
   "CREATE TRIGGER ko_log_no_delete BEFORE DELETE ON ko_log"
   "  BEGIN SELECT RAISE(ABORT, 'the knockout log is append-only'); END;",
+  /* 5: the live server (docs/store.md): access tokens, which are revoked
+   * and never changed otherwise, and the append-only per-game log of the
+   * events the adjudicator replays with the replies sent for them; a
+   * board's sequence number is stored once per game and source */
+  "CREATE TABLE tokens("
+  "  token TEXT PRIMARY KEY CHECK (length(token) = 32),"
+  "  role TEXT NOT NULL CHECK (role IN ('admin', 'arbiter', 'board', 'viewer')),"
+  "  round INTEGER NOT NULL DEFAULT 0, board INTEGER NOT NULL DEFAULT 0,"
+  "  label TEXT NOT NULL DEFAULT '',"
+  "  created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),"
+  "  revoked_at TEXT);"
+  "CREATE TRIGGER tokens_revoke_only BEFORE UPDATE ON tokens"
+  "  WHEN OLD.revoked_at IS NOT NULL OR NEW.revoked_at IS NULL OR NEW.token IS NOT OLD.token"
+  "    OR NEW.role IS NOT OLD.role OR NEW.round IS NOT OLD.round OR NEW.board IS NOT OLD.board"
+  "    OR NEW.label IS NOT OLD.label OR NEW.created_at IS NOT OLD.created_at"
+  "  BEGIN SELECT RAISE(ABORT, 'a token can only be revoked, once'); END;"
+  "CREATE TRIGGER tokens_no_delete BEFORE DELETE ON tokens"
+  "  BEGIN SELECT RAISE(ABORT, 'tokens are revoked, not deleted'); END;"
+  "CREATE TABLE game_log("
+  "  id INTEGER PRIMARY KEY AUTOINCREMENT,"
+  "  round INTEGER NOT NULL CHECK (round >= 1), board INTEGER NOT NULL CHECK (board >= 1),"
+  "  source INTEGER NOT NULL CHECK (source BETWEEN 1 AND 3),"
+  "  seq INTEGER NOT NULL CHECK (seq >= 0),"
+  "  event TEXT NOT NULL, reply TEXT NOT NULL DEFAULT '', at_ms INTEGER NOT NULL);"
+  /* seq leads: the boards of a tournament move in step, so the rows of one
+   * group commit share a few index pages instead of one page per game
+   * (the commit writes, and syncs, every page it touches) */
+  "CREATE UNIQUE INDEX game_log_seq ON game_log(seq, round, board, source) WHERE seq > 0;"
+  "CREATE TRIGGER game_log_no_update BEFORE UPDATE ON game_log"
+  "  BEGIN SELECT RAISE(ABORT, 'the game log is append-only'); END;"
+  "CREATE TRIGGER game_log_no_delete BEFORE DELETE ON game_log"
+  "  BEGIN SELECT RAISE(ABORT, 'the game log is append-only'); END;",
 };
 
 #define XQ_STORE_MIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))
@@ -96,22 +140,137 @@ static int exec(xq_tstore *st, const char *sql)
   return sqlite3_exec(st->db, sql, NULL, NULL, NULL) == SQLITE_OK ? XQ_OK : XQ_ESTORE;
 }
 
-static int begin(xq_tstore *st, xq_error *err)
-{
-  return exec(st, "BEGIN IMMEDIATE") ? dberr(st, err, "begin") : XQ_OK;
-}
+void xq__tstore_lock(xq_tstore *st) { sqlite3_mutex_enter(sqlite3_db_mutex(st->db)); }
+void xq__tstore_unlock(xq_tstore *st) { sqlite3_mutex_leave(sqlite3_db_mutex(st->db)); }
 
-static int commit(xq_tstore *st, xq_error *err)
+/* Transactions nest: the outermost level is BEGIN (IMMEDIATE for writes,
+ * so a writer waits for the write lock up front instead of failing half
+ * way) ... COMMIT; inner levels, such as a write inside an open batch,
+ * are savepoints that a failure rolls back alone. */
+int xq__tstore_begin(xq_tstore *st, int write, xq_error *err)
 {
-  if (exec(st, "COMMIT")) {
-    int rc = dberr(st, err, "commit");
-    exec(st, "ROLLBACK");
-    return rc;
-  }
+  if (xq__tstore_writable(st, err)) return XQ_ESTORE;
+  const char *sql = st->depth ? "SAVEPOINT xq_tx" : write ? "BEGIN IMMEDIATE" : "BEGIN";
+  if (exec(st, sql)) return dberr(st, err, "begin");
+  st->depth++;
   return XQ_OK;
 }
 
-static void rollback(xq_tstore *st) { exec(st, "ROLLBACK"); }
+/* After a failure inside a transaction: some errors (disk full, I/O,
+ * out of memory) make SQLite roll the whole transaction back on its own.
+ * A batch that lost its transaction refuses writes until it is closed. */
+static void check_lost(xq_tstore *st)
+{
+  if (st->depth > 0 && sqlite3_get_autocommit(st->db)) {
+    st->depth = 0;
+    if (st->batch) st->lost = 1;
+  }
+}
+
+void xq__tstore_rollback(xq_tstore *st)
+{
+  if (st->depth <= 0) return;
+  if (st->depth == 1) {
+    exec(st, "ROLLBACK");
+    st->depth = 0;
+    return;
+  }
+  exec(st, "ROLLBACK TO xq_tx");
+  exec(st, "RELEASE xq_tx");
+  st->depth--;
+  check_lost(st);
+}
+
+int xq__tstore_commit(xq_tstore *st, xq_error *err)
+{
+  if (st->depth <= 0) return usererr(err, XQ_ESTORE, "no transaction to commit");
+  if (exec(st, st->depth == 1 ? "COMMIT" : "RELEASE xq_tx")) {
+    int rc = dberr(st, err, "commit");
+    xq__tstore_rollback(st);
+    return rc;
+  }
+  st->depth--;
+  return XQ_OK;
+}
+
+void xq__tstore_failed(xq_tstore *st) { check_lost(st); }
+
+int xq__tstore_writable(xq_tstore *st, xq_error *err)
+{
+  return st->lost ? usererr(err, XQ_ESTORE, "the open batch failed and was rolled back: close it first") : XQ_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* Group commit                                                        */
+/* ------------------------------------------------------------------ */
+
+int xq_tstore_batch_begin(xq_tstore *st, xq_error *err)
+{
+  if (!st) return usererr(err, XQ_EINVAL, "no store");
+  xq__tstore_lock(st);
+  int rc;
+  if (st->batch || st->depth) rc = usererr(err, XQ_EINVAL, "a batch or a transaction is already open");
+  else if (!(rc = xq__tstore_begin(st, 1, err))) st->batch = 1;
+  xq__tstore_unlock(st);
+  return rc;
+}
+
+int xq_tstore_batch_commit(xq_tstore *st, xq_error *err)
+{
+  if (!st) return usererr(err, XQ_EINVAL, "no store");
+  xq__tstore_lock(st);
+  int rc;
+  if (!st->batch) {
+    rc = usererr(err, XQ_EINVAL, "no batch is open");
+  } else if (st->lost) {
+    rc = usererr(err, XQ_ESTORE, "the batch failed and was rolled back");
+    st->batch = st->lost = 0;
+  } else if (st->depth != 1) {
+    rc = usererr(err, XQ_EINVAL, "a write inside the batch is still running");
+  } else {
+    /* synchronous=FULL: COMMIT returns once the WAL is on disk */
+    rc = xq__tstore_commit(st, err);
+    st->batch = 0;
+  }
+  xq__tstore_unlock(st);
+  return rc;
+}
+
+void xq_tstore_batch_rollback(xq_tstore *st)
+{
+  if (!st) return;
+  xq__tstore_lock(st);
+  if (st->batch) {
+    if (!st->lost) {
+      exec(st, "ROLLBACK");
+      st->depth = 0;
+    }
+    st->batch = st->lost = 0;
+  }
+  xq__tstore_unlock(st);
+}
+
+int xq_tstore_in_batch(xq_tstore *st)
+{
+  if (!st) return 0;
+  xq__tstore_lock(st);
+  int b = st->batch;
+  xq__tstore_unlock(st);
+  return b;
+}
+
+sqlite3_stmt *xq__tstore_stmt(xq_tstore *st, int which, const char *sql)
+{
+  if (which < 0 || which >= XQ__Q_COUNT) return NULL;
+  if (!st->q[which] &&
+      sqlite3_prepare_v3(st->db, sql, -1, SQLITE_PREPARE_PERSISTENT, &st->q[which], NULL) != SQLITE_OK)
+    st->q[which] = NULL;
+  return st->q[which];
+}
+
+static int begin(xq_tstore *st, xq_error *err) { return xq__tstore_begin(st, 1, err); }
+static int commit(xq_tstore *st, xq_error *err) { return xq__tstore_commit(st, err); }
+static void rollback(xq_tstore *st) { xq__tstore_rollback(st); }
 
 /* One integer from a query with up to two integer parameters; `dflt`
  * when there is no row. */
@@ -171,7 +330,8 @@ int xq_tstore_open(const char *path, int create, xq_tstore **out, xq_error *err)
   *out = NULL;
   xq_tstore *st = calloc(1, sizeof *st);
   if (!st) return XQ_ENOMEM;
-  int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0);
+  /* serialized: the server commits on a worker thread, reads on its loop */
+  int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_FULLMUTEX | (create ? SQLITE_OPEN_CREATE : 0);
   if (sqlite3_open_v2(path, &st->db, flags, NULL) != SQLITE_OK) {
     usererr(err, XQ_EIO, st->db ? sqlite3_errmsg(st->db) : "cannot open");
     if (err) {
@@ -210,7 +370,8 @@ int xq_tstore_open(const char *path, int create, xq_tstore **out, xq_error *err)
 void xq_tstore_close(xq_tstore *st)
 {
   if (!st) return;
-  sqlite3_close(st->db);
+  for (int i = 0; i < XQ__Q_COUNT; i++) sqlite3_finalize(st->q[i]);
+  sqlite3_close(st->db); /* an open batch is rolled back */
   free(st);
 }
 
@@ -272,13 +433,19 @@ static int create_tx(xq_tstore *st, const char *name, const xq_tconfig *cfg, xq_
   return rc ? dberr(st, err, "create event") : XQ_OK;
 }
 
-/* Run `body` in its own transaction. */
+/* Run `body` in its own transaction (a savepoint inside an open batch),
+ * holding the store's lock. */
 #define XQ_TX(st, err, body)                                  \
   do {                                                        \
-    if (begin((st), (err))) return XQ_ESTORE;                 \
-    int rc_ = (body);                                         \
-    if (rc_) { rollback(st); return rc_; }                    \
-    return commit((st), (err));                               \
+    xq__tstore_lock(st);                                      \
+    int rc_ = begin((st), (err));                             \
+    if (!rc_) {                                               \
+      rc_ = (body);                                           \
+      if (rc_) rollback(st);                                  \
+      else rc_ = commit((st), (err));                         \
+    }                                                         \
+    xq__tstore_unlock(st);                                    \
+    return rc_;                                               \
   } while (0)
 
 int xq_tstore_create_event(xq_tstore *st, const char *name, const xq_tconfig *cfg, xq_error *err)
@@ -638,9 +805,12 @@ int xq_tstore_load(xq_tstore *st, xq_tevent **out, xq_error *err)
   xq_tevent *ev = xq_tevent_new(NULL, NULL);
   if (!ev) return XQ_ENOMEM;
   sqlite3_stmt *q = NULL, *reg = NULL, *num = NULL, *brd = NULL;
-  int rc = XQ_ESTORE;
-  /* one read transaction: a consistent snapshot of the log */
-  if (exec(st, "BEGIN")) { rc = dberr(st, err, "load"); goto out; }
+  int rc = XQ_ESTORE, began = 0;
+  /* one read transaction (a savepoint inside a batch): a consistent
+   * snapshot of the log */
+  xq__tstore_lock(st);
+  if (xq__tstore_begin(st, 0, err)) goto out;
+  began = 1;
   if ((rc = load_config(st, ev, err))) goto out;
   rc = XQ_ESTORE;
   if (sqlite3_prepare_v2(st->db, "SELECT seq, kind, round, player, board, value, code FROM events"
@@ -744,7 +914,8 @@ out:
   sqlite3_finalize(reg);
   sqlite3_finalize(num);
   sqlite3_finalize(brd);
-  exec(st, "COMMIT");
+  if (began) xq__tstore_commit(st, NULL); /* ends a read: nothing to lose */
+  xq__tstore_unlock(st);
   if (rc) { xq_tevent_free(ev); return rc; }
   *out = ev;
   return XQ_OK;
@@ -754,10 +925,13 @@ int xq_tstore_dump(xq_tstore *st, FILE *f)
 {
   sqlite3_stmt *q;
   if (!st || !f) return XQ_EINVAL;
+  xq__tstore_lock(st);
   if (sqlite3_prepare_v2(st->db, "SELECT seq, at, kind, round, player, board, value, code,"
                          " (SELECT name FROM registrations r WHERE r.seq = e.seq)"
-                         " FROM events e ORDER BY seq", -1, &q, NULL) != SQLITE_OK)
+                         " FROM events e ORDER BY seq", -1, &q, NULL) != SQLITE_OK) {
+    xq__tstore_unlock(st);
     return XQ_ESTORE;
+  }
   while (sqlite3_step(q) == SQLITE_ROW) {
     fprintf(f, "%lld %s %-10s", (long long)sqlite3_column_int64(q, 0), col_text(q, 1), col_text(q, 2));
     if (sqlite3_column_type(q, 3) != SQLITE_NULL) fprintf(f, " round=%d", sqlite3_column_int(q, 3));
@@ -770,5 +944,6 @@ int xq_tstore_dump(xq_tstore *st, FILE *f)
   }
   sqlite3_finalize(q);
   xq__ko_dump(st, f);
+  xq__tstore_unlock(st);
   return ferror(f) ? XQ_EIO : XQ_OK;
 }

@@ -388,7 +388,7 @@ int xq_trf_next_round(const xq_tevent *ev);
 /* SQLite event store                                                  */
 /* ------------------------------------------------------------------ */
 
-#define XQ_STORE_SCHEMA_VERSION 4
+#define XQ_STORE_SCHEMA_VERSION 5
 #define XQ_STORE_BUSY_MS 5000
 
 typedef struct xq_tstore xq_tstore;
@@ -471,6 +471,108 @@ long xq_tstore_event_count(xq_tstore *st);
 int xq_tstore_dump(xq_tstore *st, FILE *f);
 
 /* ------------------------------------------------------------------ */
+/* Live games, tokens and the demo (docs/store.md)                     */
+/* ------------------------------------------------------------------ */
+
+/* What the live server keeps in the store (schema version 5).
+ *
+ * Threads: a store may be shared by two threads (the server commits on a
+ * worker thread and reads on its loop thread); every call below, and
+ * every xq_tstore_* call above, runs whole under the store's lock, so
+ * calls from different threads never interleave. A batch belongs to the
+ * store, not to a thread: while it is open, writes from either thread
+ * join it.
+ *
+ * Tokens: role names "admin", "arbiter", "board", "viewer". A token is
+ * 32 lowercase hex characters (128 bits from getrandom(2)); lookups of
+ * anything else are XQ_EINVAL without touching the database. Board tokens
+ * take round 1..XQ_TOURNEY_ROUNDS_MAX and board 1..XQ_TOURNEY_PLAYERS_MAX
+ * (the board need not be paired yet); labels are UTF-8 under
+ * XQ_TOURNEY_FIELD_MAX bytes without control characters (NULL = "").
+ * token_new and token_revoke fill `err` (may be NULL) and return XQ_OK,
+ * XQ_EINVAL (bad role, binding or label; unknown or already revoked
+ * token), XQ_ELIMIT (XQ_TOKENS_MAX live tokens), XQ_EIO (no random
+ * source) or XQ_ESTORE; nothing is written on failure. token_find may
+ * take out = NULL (a validity check); it returns XQ_ESTORE on a database
+ * error. tokens returns the live tokens in creation order (*out NULL when
+ * there are none; on failure *out = NULL, *n = 0). admin_token returns the
+ * oldest live admin token and creates one (label "admin") when there is
+ * none, also after the last one was revoked; created may be NULL.
+ *
+ * Game log: rows take round 1..XQ_TOURNEY_ROUNDS_MAX, board
+ * 1..XQ_TOURNEY_PLAYERS_MAX, a source XQ_GSRC_*, seq >= 0, an event of 1
+ * to XQ_GAME_TEXT_MAX-1 bytes without control characters (one line) and
+ * a reply under XQ_GAME_TEXT_MAX bytes (NULL = ""); anything else is
+ * XQ_EINVAL with nothing written. An append is one statement, atomic on
+ * its own: a refused row leaves an open batch as it was. game_reply and
+ * game_last_seq return XQ_EINVAL for a bad round, board (or seq <= 0) and
+ * XQ_ESTORE / XQ_ENOMEM on failure. game_scan holds the lock while it
+ * runs; fn may call the store (on the same thread), including writes.
+ *
+ * Batches: batch_begin returns XQ_EINVAL when a batch (or a write) is
+ * already open, else XQ_OK or XQ_ESTORE (the write lock was not had within
+ * XQ_STORE_BUSY_MS). batch_commit returns XQ_OK once the batch is on disk,
+ * XQ_EINVAL when no batch is open, XQ_ESTORE when the commit failed (the
+ * batch is then rolled back) or when SQLite had already rolled it back
+ * itself (disk full, I/O error: writes made meanwhile are refused with
+ * XQ_ESTORE until the batch is committed or rolled back). Both close the
+ * batch. batch_rollback drops everything written since batch_begin (no
+ * batch: a no-op). Closing a store with a batch open rolls it back. */
+
+#define XQ_GAME_TEXT_MAX 65536   /* bytes of a game-log event or reply text */
+#define XQ_TOKENS_MAX 100000     /* live tokens of one store */
+
+/* Roles of a server access token (net/ issue "server"). */
+typedef enum { XQ_ROLE_NONE = 0, XQ_ROLE_ADMIN, XQ_ROLE_ARBITER, XQ_ROLE_BOARD, XQ_ROLE_VIEWER } xq_role;
+const char *xq_role_name(int role);          /* "admin", ...; "none" */
+int xq_role_parse(const char *s);             /* name -> role, XQ_ROLE_NONE if unknown */
+#define XQ_TOKEN_CHARS 32                     /* lowercase hex characters of a token */
+typedef struct xq_ttoken {
+  char token[XQ_TOKEN_CHARS + 1];
+  int role;                                   /* xq_role */
+  int round, board;                           /* the table a board token is bound to; 0 otherwise */
+  char label[XQ_TOURNEY_FIELD_MAX];           /* free text, e.g. "table 7" */
+} xq_ttoken;
+/* New token from the OS random source (getrandom(2)); board tokens need round >= 1 and board >= 1, other roles take 0, 0. One committed transaction (or part of an open batch). */
+int xq_tstore_token_new(xq_tstore *st, int role, int round, int board, const char *label, xq_ttoken *out, xq_error *err);
+/* Look a token up: XQ_OK and *out, or XQ_EINVAL when unknown or revoked. */
+int xq_tstore_token_find(xq_tstore *st, const char *token, xq_ttoken *out);
+int xq_tstore_token_revoke(xq_tstore *st, const char *token, xq_error *err);
+/* Every live (not revoked) token, malloc'd array *out of *n (caller frees). */
+int xq_tstore_tokens(xq_tstore *st, xq_ttoken **out, int *n, xq_error *err);
+/* The store's admin token, created on first call (*created = 1 then, else 0). */
+int xq_tstore_admin_token(xq_tstore *st, xq_ttoken *out, int *created, xq_error *err);
+
+/* Sources of a game-log row. */
+enum { XQ_GSRC_BOARD = 1, XQ_GSRC_ARBITER = 2, XQ_GSRC_INGEST = 3 };
+/* One row of the per-game log: an event the adjudicator replays, and the reply that was sent for it. */
+typedef struct xq_tgame_rec {
+  int64_t id;        /* row id, increasing over the whole store (filled on read) */
+  int round, board;
+  int source;        /* XQ_GSRC_* */
+  int64_t seq;       /* the sender's sequence number (boards), 0 = none */
+  const char *event; /* event text, e.g. "h2e2", "clock:5400000/5390000", "foul-red", "result:1-0", "start:<fen>" */
+  const char *reply; /* reply JSON sent for it, "" for none */
+  int64_t at_ms;     /* Unix time in ms (filled by append when 0) */
+} xq_tgame_rec;
+/* Group commit: everything between begin and commit is one transaction; COMMIT returns only when it is durable. Other xq_tstore_* writes made while a batch is open join it (as savepoints, so a failed one undoes only itself). */
+int xq_tstore_batch_begin(xq_tstore *st, xq_error *err);
+int xq_tstore_batch_commit(xq_tstore *st, xq_error *err);
+void xq_tstore_batch_rollback(xq_tstore *st);
+int xq_tstore_in_batch(xq_tstore *st);
+/* Append a row (its own transaction outside a batch). A second row with the same (round, board, source, seq) for seq > 0 is refused with XQ_EINVAL ("duplicate sequence number") and changes nothing. *id (may be NULL) gets the row id. */
+int xq_tstore_game_append(xq_tstore *st, const xq_tgame_rec *r, int64_t *id, xq_error *err);
+/* The reply stored for (round, board, XQ_GSRC_BOARD, seq): XQ_OK with *reply malloc'd (caller frees), XQ_EINVAL when there is no such row. */
+int xq_tstore_game_reply(xq_tstore *st, int round, int board, int64_t seq, char **reply);
+/* Highest board seq stored for (round, board), 0 when none. */
+int xq_tstore_game_last_seq(xq_tstore *st, int round, int board, int64_t *seq);
+/* Call fn for every row of game (round, board) in id order -- round 0 = every game of the store, ordered by id; fn's pointers are valid during the call only; a non-zero return from fn stops the scan and is returned. */
+int xq_tstore_game_scan(xq_tstore *st, int round, int board, int (*fn)(void *ctx, const xq_tgame_rec *r), void *ctx, xq_error *err);
+
+/* Fill an empty store with a demo tournament: event "xqref demo open" (2/1/0 scoring, 7 rounds, CXA tie-breaks), `players` (2..XQ_TOURNEY_PLAYERS_MAX) players with plausible Chinese names, ratings, regions and clubs made deterministically, pairing numbers, round 1 paired and published, one board token per round-1 board (label "round 1 table N") and one arbiter token. Returns XQ_OK, XQ_EINVAL (store not empty, bad count) or XQ_ESTORE. */
+int xq_tourney_demo(xq_tstore *st, int players, xq_error *err);
+
+/* ------------------------------------------------------------------ */
 /* Sheets: CSV and printable HTML (sheet.c)                            */
 /* ------------------------------------------------------------------ */
 
@@ -512,8 +614,9 @@ int xq_tstore_pairing(xq_tstore *st, int round, xq_tpairing *out, xq_error *err)
 /* ------------------------------------------------------------------ */
 
 /* `xqref tourney new|add|pair|result|foul|absent|withdraw|standings|
- * export|log|knockout|bracket|ko-result|places|teams|prizes --db FILE ...`
- * (the last six in cli_ko.c; knockout.h, prize.h) and
+ * export|log|knockout|bracket|ko-result|places|teams|prizes|demo|token|
+ * tokens|revoke|games --db FILE ...` (knockout .. prizes in cli_ko.c;
+ * knockout.h, prize.h; demo .. games in cli_live.c) and
  * `xqref pair --system cn|dutch FILE.trf`. argv[0] is the subcommand name. Return 0 ok, 1 failure, 2 usage. */
 int xq_tourney_main(int argc, char **argv);
 int xq_pair_main(int argc, char **argv);

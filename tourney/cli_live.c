@@ -1,0 +1,241 @@
+/*
+ * cli_live.c -- the live-server actions of `xqref tourney` (docs/store.md):
+ * demo (a demo tournament in a new store), token, tokens and revoke
+ * (server access tokens), games (the per-game log).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+#define DEMO_PLAYERS_DEFAULT 16
+
+typedef struct lopts {
+  const char *db, *role, *label, *token;
+  long players, round, table;
+} lopts;
+
+enum { O_ROLE = 1, O_LABEL = 2, O_PLAYERS = 4, O_ROUND = 8, O_TABLE = 16, O_TOKEN = 32 };
+
+/* The actions and the options each takes besides --db. */
+static const struct { const char *name; int allowed; } live_actions[] = {
+  {"demo", O_PLAYERS},
+  {"token", O_ROLE | O_LABEL | O_ROUND | O_TABLE},
+  {"tokens", 0},
+  {"revoke", O_TOKEN},
+  {"games", O_ROUND | O_TABLE},
+};
+
+static int action_index(const char *action)
+{
+  for (size_t i = 0; i < sizeof live_actions / sizeof live_actions[0]; i++)
+    if (action && !strcmp(action, live_actions[i].name)) return (int)i;
+  return -1;
+}
+
+int xq__tourney_live_action(const char *action)
+{
+  return action_index(action) >= 0;
+}
+
+static int number(const char *s, long lo, long hi, long *out)
+{
+  char *end;
+  errno = 0;
+  long v = strtol(s, &end, 10);
+  if (!*s || *end || errno || v < lo || v > hi) return 0;
+  *out = v;
+  return 1;
+}
+
+/* Options after the action. Returns 0 or 2 (usage error, printed). */
+static int parse(int argc, char **argv, lopts *o)
+{
+  const char *act = argv[1];
+  int allowed = live_actions[action_index(act)].allowed, flag = 0;
+  memset(o, 0, sizeof *o);
+  o->players = DEMO_PLAYERS_DEFAULT;
+  for (int i = 2; i < argc; i++) {
+    const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+    const char **str = NULL;
+    long *num = NULL, lo = 0, hi = 0;
+    if (a[0] != '-') {
+      if (!(allowed & O_TOKEN) || o->token) {
+        fprintf(stderr, "xqref tourney %s: unexpected argument '%s'\n", act, a);
+        return 2;
+      }
+      o->token = a;
+      continue;
+    }
+    if (!strcmp(a, "--db")) str = &o->db, flag = 0;
+    else if (!strcmp(a, "--role")) str = &o->role, flag = O_ROLE;
+    else if (!strcmp(a, "--label")) str = &o->label, flag = O_LABEL;
+    else if (!strcmp(a, "--players")) num = &o->players, lo = 2, hi = XQ_TOURNEY_PLAYERS_MAX, flag = O_PLAYERS;
+    else if (!strcmp(a, "--round")) num = &o->round, lo = 1, hi = XQ_TOURNEY_ROUNDS_MAX, flag = O_ROUND;
+    else if (!strcmp(a, "--table")) num = &o->table, lo = 1, hi = XQ_TOURNEY_PLAYERS_MAX, flag = O_TABLE;
+    else { fprintf(stderr, "xqref tourney %s: unknown option '%s'\n", act, a); return 2; }
+    if (flag && !(allowed & flag)) {
+      fprintf(stderr, "xqref tourney %s: %s does not apply to this action\n", act, a);
+      return 2;
+    }
+    if (!v) { fprintf(stderr, "xqref tourney %s: %s needs a value\n", act, a); return 2; }
+    if (str) *str = v;
+    else if (!number(v, lo, hi, num)) {
+      fprintf(stderr, "xqref tourney %s: %s wants a number %ld..%ld, not '%s'\n", act, a, lo, hi, v);
+      return 2;
+    }
+    i++;
+  }
+  if (!o->db) { fprintf(stderr, "xqref tourney %s: --db FILE is required\n", act); return 2; }
+  return 0;
+}
+
+static int open_store(const lopts *o, const char *act, int create, xq_tstore **st)
+{
+  xq_error err = {0};
+  if (xq_tstore_open(o->db, create, st, &err)) {
+    fprintf(stderr, "xqref tourney %s: %s: %s\n", act, o->db, err.msg);
+    return 1;
+  }
+  return 0;
+}
+
+/* "ROLE ROUND TABLE TOKEN", '-' for a round or table of 0. */
+static void print_token(const xq_ttoken *t, int with_label)
+{
+  char r[16] = "-", b[16] = "-";
+  if (t->round) snprintf(r, sizeof r, "%d", t->round);
+  if (t->board) snprintf(b, sizeof b, "%d", t->board);
+  printf("%s %s %s %s", xq_role_name(t->role), r, b, t->token);
+  if (with_label && t->label[0]) printf(" %s", t->label);
+  putchar('\n');
+}
+
+static int cmd_demo(const lopts *o)
+{
+  xq_tstore *st;
+  xq_error err = {0};
+  xq_ttoken admin, *t = NULL;
+  int n = 0, created = 0;
+  int rc = open_store(o, "demo", 1, &st);
+  if (rc) return rc;
+  if ((rc = xq_tourney_demo(st, (int)o->players, &err)) ||
+      (rc = xq_tstore_admin_token(st, &admin, &created, &err)) ||
+      (rc = xq_tstore_tokens(st, &t, &n, &err))) {
+    fprintf(stderr, "xqref tourney demo: %s\n", err.msg);
+    xq_tstore_close(st);
+    return 1;
+  }
+  xq_tpairing pr = {0};
+  int boards = xq_tstore_pairing(st, 1, &pr, NULL) ? 0 : pr.nboards;
+  xq_tpairing_clear(&pr);
+  xq_tstore_close(st);
+  printf("created %s: xqref demo open, %ld players, round 1 paired on %d boards\n", o->db, o->players, boards);
+  print_token(&admin, 0);
+  for (int i = 0; i < n; i++)
+    if (t[i].role != XQ_ROLE_ADMIN) print_token(&t[i], 0);
+  free(t);
+  return 0;
+}
+
+static int cmd_token(const lopts *o)
+{
+  int role = xq_role_parse(o->role);
+  if (!role) {
+    fprintf(stderr, "xqref tourney token: --role is admin, arbiter, board or viewer\n");
+    return 2;
+  }
+  if (role == XQ_ROLE_BOARD && (o->round < 1 || o->table < 1)) {
+    fprintf(stderr, "xqref tourney token: a board token needs --round and --table\n");
+    return 2;
+  }
+  if (role != XQ_ROLE_BOARD && (o->round || o->table)) {
+    fprintf(stderr, "xqref tourney token: only board tokens take --round and --table\n");
+    return 2;
+  }
+  xq_tstore *st;
+  xq_ttoken t;
+  xq_error err = {0};
+  int rc = open_store(o, "token", 0, &st);
+  if (rc) return rc;
+  rc = xq_tstore_token_new(st, role, (int)o->round, (int)o->table, o->label, &t, &err);
+  xq_tstore_close(st);
+  if (rc) { fprintf(stderr, "xqref tourney token: %s\n", err.msg); return 1; }
+  printf("%s\n", t.token);
+  return 0;
+}
+
+static int cmd_tokens(const lopts *o)
+{
+  xq_tstore *st;
+  xq_ttoken *t;
+  xq_error err = {0};
+  int n;
+  int rc = open_store(o, "tokens", 0, &st);
+  if (rc) return rc;
+  rc = xq_tstore_tokens(st, &t, &n, &err);
+  xq_tstore_close(st);
+  if (rc) { fprintf(stderr, "xqref tourney tokens: %s\n", err.msg); return 1; }
+  for (int i = 0; i < n; i++) print_token(&t[i], 1);
+  free(t);
+  return 0;
+}
+
+static int cmd_revoke(const lopts *o)
+{
+  xq_tstore *st;
+  xq_error err = {0};
+  if (!o->token) { fprintf(stderr, "xqref tourney revoke: which TOKEN?\n"); return 2; }
+  int rc = open_store(o, "revoke", 0, &st);
+  if (rc) return rc;
+  rc = xq_tstore_token_revoke(st, o->token, &err);
+  xq_tstore_close(st);
+  if (rc) { fprintf(stderr, "xqref tourney revoke: %s\n", err.msg); return 1; }
+  printf("revoked %s\n", o->token);
+  return 0;
+}
+
+static const char *source_name(int s)
+{
+  return s == XQ_GSRC_BOARD ? "board" : s == XQ_GSRC_ARBITER ? "arbiter" : s == XQ_GSRC_INGEST ? "ingest" : "?";
+}
+
+/* One row a line: id round board source seq event. */
+static int print_row(void *ctx, const xq_tgame_rec *r)
+{
+  const long *round = ctx;
+  if (*round && r->round != *round) return 0;
+  printf("%lld %d %d %s %lld %s\n", (long long)r->id, r->round, r->board, source_name(r->source),
+         (long long)r->seq, r->event);
+  return ferror(stdout) ? XQ_EIO : 0;
+}
+
+static int cmd_games(const lopts *o)
+{
+  xq_tstore *st;
+  xq_error err = {0};
+  if (o->table && !o->round) { fprintf(stderr, "xqref tourney games: --table needs --round\n"); return 2; }
+  int rc = open_store(o, "games", 0, &st);
+  if (rc) return rc;
+  long only_round = o->table ? 0 : o->round; /* --round alone: every table of it */
+  rc = xq_tstore_game_scan(st, o->table ? (int)o->round : 0, (int)o->table, print_row, &only_round, &err);
+  xq_tstore_close(st);
+  if (rc) {
+    fprintf(stderr, "xqref tourney games: %s\n", rc == XQ_EIO ? "write error" : err.msg);
+    return 1;
+  }
+  return fflush(stdout) ? 1 : 0;
+}
+
+int xq__tourney_live_main(int argc, char **argv)
+{
+  lopts o;
+  if (parse(argc, argv, &o)) return 2;
+  const char *a = argv[1];
+  if (!strcmp(a, "demo")) return cmd_demo(&o);
+  if (!strcmp(a, "token")) return cmd_token(&o);
+  if (!strcmp(a, "tokens")) return cmd_tokens(&o);
+  if (!strcmp(a, "revoke")) return cmd_revoke(&o);
+  return cmd_games(&o);
+}

@@ -1,0 +1,187 @@
+/*
+ * demo.c -- a demo tournament in an empty store (docs/store.md): players
+ * made up deterministically (the same count always gives the same names,
+ * ratings, regions and clubs), round 1 paired and published, and the
+ * tokens the live server needs to run that round: one per board and one
+ * for the arbiter.
+ */
+#include <sqlite3.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+#define DEMO_NAME "xqref demo open"
+#define DEMO_ROUNDS 7
+#define DEMO_SEED 0x78717265662d6f70ULL
+/* CXA 2020 14.3.1: points, opponents' points, wins, fouls, direct
+ * encounter, games as Black, then the previous rounds' results */
+#define DEMO_TIEBREAKS "PTS,OS,WINS,FOULS,DE,BLACK,ROUNDBACK,LOT"
+
+static const char *const surnames[] = {
+  "王", "李", "张", "刘", "陈", "杨", "黄", "赵", "吴", "周", "徐", "孙", "马", "朱", "胡", "郭",
+  "何", "高", "林", "罗", "郑", "梁", "谢", "宋", "唐", "许", "韩", "冯", "邓", "曹", "彭", "曾",
+  "肖", "田", "董", "袁", "潘", "于", "蒋", "蔡", "余", "杜", "叶", "程", "苏", "魏", "吕", "丁",
+  "任", "沈", "姚", "卢", "姜", "崔", "钟", "谭", "陆", "汪", "范", "金", "石", "廖", "贾", "夏",
+  "韦", "付", "方", "白", "邹", "孟", "熊", "秦", "邱", "江", "尹", "薛", "段", "雷", "侯", "龙",
+  "史", "陶", "黎", "贺", "顾", "毛", "郝", "龚", "邵", "万", "钱", "严", "武", "戴", "莫", "孔",
+  "欧阳", "司马", "诸葛", "上官",
+};
+static const char *const given_m[] = {
+  "伟", "强", "磊", "军", "洋", "勇", "杰", "涛", "明", "超", "刚", "鹏", "飞", "宇", "浩", "凯",
+  "健", "俊", "帆", "旭", "宁", "龙", "林", "晨", "博", "文", "斌", "志", "海", "峰", "波", "辉",
+  "天", "一", "鑫", "智", "靖", "川", "银", "鸿", "建", "国", "荣", "华", "新", "成", "德", "锋",
+};
+static const char *const given_w[] = {
+  "芳", "娜", "敏", "静", "丽", "艳", "娟", "秀", "霞", "平", "玉", "萍", "红", "欣", "婷", "雪",
+  "琳", "颖", "倩", "佳", "慧", "梅", "燕", "丹", "晶", "莉", "雯", "悦", "洁", "琴",
+};
+static const char *const regions[] = {
+  "北京", "上海", "天津", "重庆", "河北", "山西", "内蒙古", "辽宁", "吉林", "黑龙江", "江苏",
+  "浙江", "安徽", "福建", "江西", "山东", "河南", "湖北", "湖南", "广东", "广西", "海南", "四川",
+  "贵州", "云南", "陕西", "甘肃", "青海", "宁夏", "新疆", "香港", "澳门",
+};
+static const char *const club_kinds[] = {"象棋队", "棋院", "象棋协会", "棋牌运动中心", "青少年象棋俱乐部"};
+
+#define N_OF(a) (sizeof (a) / sizeof (a)[0])
+
+/* A name set: FNV-1a hashes in open addressing (for unique names). */
+typedef struct nameset { uint64_t *h; size_t cap; } nameset;
+
+static uint64_t fnv(const char *s)
+{
+  uint64_t h = 0xcbf29ce484222325ULL;
+  for (; *s; s++) h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
+  return h | 1; /* 0 marks an empty slot */
+}
+
+/* Add `s`; returns 0 when it was already there. */
+static int nameset_add(nameset *ns, const char *s)
+{
+  uint64_t h = fnv(s);
+  size_t i = (size_t)h & (ns->cap - 1);
+  for (; ns->h[i]; i = (i + 1) & (ns->cap - 1))
+    if (ns->h[i] == h) return 0;
+  ns->h[i] = h;
+  return 1;
+}
+
+/* The next player of the demo, drawn from the generator *rng, with a
+ * name not yet in `ns`. */
+static void make_player(uint64_t *rng, nameset *ns, xq_tplayer *p)
+{
+  memset(p, 0, sizeof *p);
+  uint64_t r = xq__mix64(*rng += 0x9E3779B97F4A7C15ULL);
+  p->sex = r % 6 == 0 ? 'w' : 'm';
+  const char *const *given = p->sex == 'w' ? given_w : given_m;
+  size_t ng = p->sex == 'w' ? N_OF(given_w) : N_OF(given_m);
+  do { /* a new name until it is unique */
+    r = xq__mix64(*rng += 0x9E3779B97F4A7C15ULL);
+    const char *sur = surnames[r % N_OF(surnames)];
+    const char *g1 = given[(r >> 16) % ng], *g2 = given[(r >> 32) % ng];
+    if ((r >> 48) % 3 == 0) snprintf(p->name, sizeof p->name, "%s%s", sur, g1);
+    else snprintf(p->name, sizeof p->name, "%s%s%s", sur, g1, g2);
+  } while (!nameset_add(ns, p->name));
+  r = xq__mix64(*rng += 0x9E3779B97F4A7C15ULL);
+  /* CXA ratings of open-event players: mostly 1800-2300, a strong head */
+  p->rating = 1800 + (int)(r % 401) + (int)((r >> 12) % 101) + ((r >> 20) % 10 == 0 ? 300 + (int)((r >> 24) % 150) : 0);
+  const char *region = regions[(r >> 32) % N_OF(regions)];
+  snprintf(p->region, sizeof p->region, "%s", region);
+  snprintf(p->club, sizeof p->club, "%s%s", region, club_kinds[(r >> 40) % N_OF(club_kinds)]);
+  snprintf(p->team, sizeof p->team, "%s", p->club); /* 单位: the team of the team standings */
+  snprintf(p->birth, sizeof p->birth, "%04d/%02d/%02d", 1960 + (int)((r >> 44) % 52),
+           1 + (int)((r >> 50) % 12), 1 + (int)((r >> 54) % 28));
+}
+
+/* True when the store holds nothing at all: no event, no log rows, no
+ * tokens. */
+static int store_empty(xq_tstore *st)
+{
+  sqlite3_stmt *q;
+  int empty = 0;
+  if (sqlite3_prepare_v2(xq__tstore_db(st), "SELECT (SELECT count(*) FROM meta) + (SELECT count(*) FROM events)"
+                         " + (SELECT count(*) FROM ko_log) + (SELECT count(*) FROM tokens)"
+                         " + (SELECT count(*) FROM game_log)", -1, &q, NULL) != SQLITE_OK)
+    return -1;
+  if (sqlite3_step(q) == SQLITE_ROW) empty = sqlite3_column_int64(q, 0) == 0;
+  else empty = -1;
+  sqlite3_finalize(q);
+  return empty;
+}
+
+static int fill(xq_tstore *st, int players, xq_error *err)
+{
+  xq_tconfig cfg;
+  xq_tconfig_default(&cfg);
+  xq_tconfig_scoring(&cfg, 0); /* 2/1/0 */
+  cfg.rounds = DEMO_ROUNDS;
+  int rc = xq_tconfig_tiebreaks(&cfg, DEMO_TIEBREAKS, err);
+  if (!rc) rc = xq_tstore_create_event(st, DEMO_NAME, &cfg, err);
+  if (rc) return rc;
+  nameset ns = {0};
+  for (ns.cap = 64; ns.cap < (size_t)players * 4; ns.cap *= 2) {}
+  if (!(ns.h = calloc(ns.cap, sizeof *ns.h))) return XQ_ENOMEM;
+  uint64_t rng = DEMO_SEED;
+  for (int i = 0; i < players && !rc; i++) {
+    xq_tplayer p;
+    make_player(&rng, &ns, &p);
+    rc = xq_tstore_register(st, &p, NULL, err);
+  }
+  free(ns.h);
+  if (rc) return rc;
+  /* round 1 as `xqref tourney pair` does it: numbers by rating, then
+   * 1-2, 4-3, 5-6, ... */
+  xq_tevent *ev;
+  xq_tpairing pr = {0};
+  if ((rc = xq_tstore_load(st, &ev, err))) return rc;
+  xq_assign_pnos(ev);
+  rc = xq_pair_cn(ev, 1, &pr, NULL);
+  if (!rc) rc = xq_tstore_publish(st, ev, &pr, err);
+  for (int b = 0; b < pr.nboards && !rc; b++) {
+    char label[XQ_TOURNEY_FIELD_MAX];
+    if (!pr.boards[b].black) continue; /* the bye: no game, no table */
+    snprintf(label, sizeof label, "round 1 table %d", b + 1);
+    rc = xq_tstore_token_new(st, XQ_ROLE_BOARD, 1, b + 1, label, NULL, err);
+  }
+  if (!rc) rc = xq_tstore_token_new(st, XQ_ROLE_ARBITER, 0, 0, "arbiter", NULL, err);
+  xq_tpairing_clear(&pr);
+  xq_tevent_free(ev);
+  return rc;
+}
+
+int xq_tourney_demo(xq_tstore *st, int players, xq_error *err)
+{
+  if (!st || players < 2 || players > XQ_TOURNEY_PLAYERS_MAX) {
+    if (err) {
+      err->code = XQ_EINVAL; err->pos = -1; err->ply = -1;
+      snprintf(err->msg, sizeof err->msg, "a demo has 2..%d players", XQ_TOURNEY_PLAYERS_MAX);
+    }
+    return XQ_EINVAL;
+  }
+  /* one transaction: the demo is there whole or not at all */
+  xq__tstore_lock(st);
+  int rc = xq__tstore_begin(st, 1, err);
+  if (!rc) {
+    int empty = store_empty(st);
+    if (empty < 0) {
+      rc = XQ_ESTORE;
+      if (err) {
+        err->code = XQ_ESTORE; err->pos = -1; err->ply = -1;
+        snprintf(err->msg, sizeof err->msg, "demo: %.120s", sqlite3_errmsg(xq__tstore_db(st)));
+      }
+    } else if (!empty) {
+      rc = XQ_EINVAL;
+      if (err) {
+        err->code = XQ_EINVAL; err->pos = -1; err->ply = -1;
+        snprintf(err->msg, sizeof err->msg, "the store is not empty: a demo needs a new store");
+      }
+    } else {
+      rc = fill(st, players, err);
+    }
+    if (rc) xq__tstore_rollback(st);
+    else rc = xq__tstore_commit(st, err);
+  }
+  xq__tstore_unlock(st);
+  if (rc && rc != XQ_EINVAL && rc != XQ_ESTORE) rc = XQ_ESTORE; /* out of memory, pairing */
+  return rc;
+}

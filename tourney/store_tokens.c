@@ -1,0 +1,265 @@
+/*
+ * store_tokens.c -- access tokens of the live server (schema version 5,
+ * docs/store.md): 128 random bits from getrandom(2) written as 32
+ * lowercase hex characters, each with a role (admin, arbiter, board,
+ * viewer), the table a board token is bound to and a label. A token is
+ * revoked, never deleted or changed (triggers refuse both).
+ */
+#include <errno.h>
+#include <sqlite3.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+
+#include "internal.h"
+
+static const char *const role_names[] = {"none", "admin", "arbiter", "board", "viewer"};
+#define ROLES ((int)(sizeof role_names / sizeof role_names[0]))
+
+const char *xq_role_name(int role)
+{
+  return role > XQ_ROLE_NONE && role < ROLES ? role_names[role] : "none";
+}
+
+int xq_role_parse(const char *s)
+{
+  for (int r = XQ_ROLE_ADMIN; s && r < ROLES; r++)
+    if (!strcmp(s, role_names[r])) return r;
+  return XQ_ROLE_NONE;
+}
+
+static int fail(xq_error *err, int code, const char *msg, sqlite3 *db)
+{
+  if (err) {
+    err->code = code; err->pos = -1; err->ply = -1;
+    snprintf(err->msg, sizeof err->msg, "%.60s%s%.90s", msg, db ? ": " : "", db ? sqlite3_errmsg(db) : "");
+  }
+  return code;
+}
+
+/* True for exactly XQ_TOKEN_CHARS lowercase hex digits. */
+static int token_syntax(const char *t)
+{
+  if (!t) return 0;
+  for (int i = 0; i < XQ_TOKEN_CHARS; i++)
+    if (!((t[i] >= '0' && t[i] <= '9') || (t[i] >= 'a' && t[i] <= 'f'))) return 0;
+  return t[XQ_TOKEN_CHARS] == 0;
+}
+
+/* XQ_TOKEN_CHARS / 2 bytes from the kernel's random source. */
+static int random_hex(char *out)
+{
+  unsigned char b[XQ_TOKEN_CHARS / 2];
+  size_t got = 0;
+  while (got < sizeof b) {
+    ssize_t n = getrandom(b + got, sizeof b - got, 0);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return XQ_EIO;
+    got += (size_t)n;
+  }
+  for (size_t i = 0; i < sizeof b; i++) {
+    out[2 * i] = "0123456789abcdef"[b[i] >> 4];
+    out[2 * i + 1] = "0123456789abcdef"[b[i] & 15];
+  }
+  out[XQ_TOKEN_CHARS] = 0;
+  return XQ_OK;
+}
+
+/* Fill *t from a row: token, role, round, board, label. */
+static void read_row(sqlite3_stmt *q, xq_ttoken *t)
+{
+  const char *tok = (const char *)sqlite3_column_text(q, 0), *lab = (const char *)sqlite3_column_text(q, 4);
+  memset(t, 0, sizeof *t);
+  snprintf(t->token, sizeof t->token, "%s", tok ? tok : "");
+  t->role = xq_role_parse((const char *)sqlite3_column_text(q, 1));
+  t->round = sqlite3_column_int(q, 2);
+  t->board = sqlite3_column_int(q, 3);
+  snprintf(t->label, sizeof t->label, "%s", lab ? lab : "");
+}
+
+/* Insert a new token; the caller holds the lock (and a transaction). */
+static int token_insert(xq_tstore *st, int role, int round, int board, const char *label, xq_ttoken *out,
+                        xq_error *err)
+{
+  sqlite3 *db = xq__tstore_db(st);
+  sqlite3_stmt *cnt;
+  int live = -1;
+  if (sqlite3_prepare_v2(db, "SELECT count(*) FROM tokens WHERE revoked_at IS NULL", -1, &cnt, NULL) == SQLITE_OK) {
+    if (sqlite3_step(cnt) == SQLITE_ROW) live = sqlite3_column_int(cnt, 0);
+    sqlite3_finalize(cnt);
+  }
+  if (live < 0) return fail(err, XQ_ESTORE, "tokens", db);
+  if (live >= XQ_TOKENS_MAX) return fail(err, XQ_ELIMIT, "too many live tokens", NULL);
+  sqlite3_stmt *q = xq__tstore_stmt(st, XQ__Q_TOKEN_NEW,
+    "INSERT INTO tokens(token, role, round, board, label) VALUES (?,?,?,?,?)");
+  if (!q) return fail(err, XQ_ESTORE, "tokens", db);
+  xq_ttoken t;
+  memset(&t, 0, sizeof t);
+  t.role = role;
+  t.round = round;
+  t.board = board;
+  snprintf(t.label, sizeof t.label, "%s", label);
+  /* 128 random bits: a collision is all but impossible, but a retry costs
+   * nothing */
+  for (int attempt = 0; attempt < 3; attempt++) {
+    if (random_hex(t.token)) return fail(err, XQ_EIO, "the OS random source (getrandom) failed", NULL);
+    sqlite3_bind_text(q, 1, t.token, -1, SQLITE_STATIC);
+    sqlite3_bind_text(q, 2, xq_role_name(role), -1, SQLITE_STATIC);
+    sqlite3_bind_int(q, 3, round);
+    sqlite3_bind_int(q, 4, board);
+    sqlite3_bind_text(q, 5, t.label, -1, SQLITE_STATIC);
+    int s = sqlite3_step(q);
+    int unique = s != SQLITE_DONE && sqlite3_extended_errcode(db) == SQLITE_CONSTRAINT_PRIMARYKEY;
+    int rc = s == SQLITE_DONE ? XQ_OK : fail(err, XQ_ESTORE, "new token", db);
+    sqlite3_reset(q);
+    if (!rc) {
+      if (out) *out = t;
+      return XQ_OK;
+    }
+    if (!unique) return rc;
+  }
+  return fail(err, XQ_ESTORE, "new token: the random source repeats itself", NULL);
+}
+
+int xq_tstore_token_new(xq_tstore *st, int role, int round, int board, const char *label, xq_ttoken *out,
+                        xq_error *err)
+{
+  if (!xq__tstore_db(st)) return fail(err, XQ_EINVAL, "no store", NULL);
+  if (role < XQ_ROLE_ADMIN || role > XQ_ROLE_VIEWER) return fail(err, XQ_EINVAL, "unknown role", NULL);
+  if (role == XQ_ROLE_BOARD) {
+    if (round < 1 || round > XQ_TOURNEY_ROUNDS_MAX || board < 1 || board > XQ_TOURNEY_PLAYERS_MAX)
+      return fail(err, XQ_EINVAL, "a board token needs a round and a table", NULL);
+  } else if (round || board) {
+    return fail(err, XQ_EINVAL, "only board tokens are bound to a table", NULL);
+  }
+  if (!label) label = "";
+  if (strlen(label) >= XQ_TOURNEY_FIELD_MAX || xq_utf8_len(label) < 0)
+    return fail(err, XQ_EINVAL, "the label must be valid UTF-8 under 64 bytes", NULL);
+  for (const unsigned char *p = (const unsigned char *)label; *p; p++)
+    if (*p < 0x20 || *p == 0x7f) return fail(err, XQ_EINVAL, "the label holds a control character", NULL);
+  xq__tstore_lock(st);
+  int rc = xq__tstore_begin(st, 1, err);
+  if (!rc) {
+    rc = token_insert(st, role, round, board, label, out, err);
+    if (rc) xq__tstore_rollback(st);
+    else rc = xq__tstore_commit(st, err);
+  }
+  xq__tstore_unlock(st);
+  return rc;
+}
+
+int xq_tstore_token_find(xq_tstore *st, const char *token, xq_ttoken *out)
+{
+  if (!xq__tstore_db(st) || !token_syntax(token)) return XQ_EINVAL;
+  xq__tstore_lock(st);
+  int rc = XQ_EINVAL;
+  sqlite3_stmt *q = xq__tstore_stmt(st, XQ__Q_TOKEN_FIND,
+    "SELECT token, role, round, board, label FROM tokens WHERE token = ? AND revoked_at IS NULL");
+  if (!q) {
+    rc = XQ_ESTORE;
+  } else {
+    sqlite3_bind_text(q, 1, token, -1, SQLITE_STATIC);
+    int s = sqlite3_step(q);
+    if (s == SQLITE_ROW) {
+      if (out) read_row(q, out);
+      rc = XQ_OK;
+    } else if (s != SQLITE_DONE) {
+      rc = XQ_ESTORE;
+    }
+    sqlite3_reset(q);
+  }
+  xq__tstore_unlock(st);
+  return rc;
+}
+
+int xq_tstore_token_revoke(xq_tstore *st, const char *token, xq_error *err)
+{
+  sqlite3 *db = xq__tstore_db(st);
+  if (!db) return fail(err, XQ_EINVAL, "no store", NULL);
+  if (!token_syntax(token)) return fail(err, XQ_EINVAL, "a token is 32 lowercase hex characters", NULL);
+  xq__tstore_lock(st);
+  int rc = xq__tstore_begin(st, 1, err);
+  if (!rc) {
+    sqlite3_stmt *q = xq__tstore_stmt(st, XQ__Q_TOKEN_REVOKE,
+      "UPDATE tokens SET revoked_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
+      " WHERE token = ? AND revoked_at IS NULL");
+    if (!q) {
+      rc = fail(err, XQ_ESTORE, "revoke", db);
+    } else {
+      sqlite3_bind_text(q, 1, token, -1, SQLITE_STATIC);
+      if (sqlite3_step(q) != SQLITE_DONE) rc = fail(err, XQ_ESTORE, "revoke", db);
+      else if (sqlite3_changes(db) != 1) rc = fail(err, XQ_EINVAL, "unknown or already revoked token", NULL);
+      sqlite3_reset(q);
+    }
+    if (rc) xq__tstore_rollback(st);
+    else rc = xq__tstore_commit(st, err);
+  }
+  xq__tstore_unlock(st);
+  return rc;
+}
+
+int xq_tstore_tokens(xq_tstore *st, xq_ttoken **out, int *n, xq_error *err)
+{
+  sqlite3 *db = xq__tstore_db(st);
+  if (!db || !out || !n) return fail(err, XQ_EINVAL, "no store", NULL);
+  *out = NULL;
+  *n = 0;
+  sqlite3_stmt *q;
+  xq__tstore_lock(st);
+  if (sqlite3_prepare_v2(db, "SELECT token, role, round, board, label FROM tokens WHERE revoked_at IS NULL"
+                         " ORDER BY rowid", -1, &q, NULL) != SQLITE_OK) {
+    int rc = fail(err, XQ_ESTORE, "tokens", db);
+    xq__tstore_unlock(st);
+    return rc;
+  }
+  int rc = XQ_OK, cap = 0, s;
+  while ((s = sqlite3_step(q)) == SQLITE_ROW) {
+    if (*n == cap) {
+      if (cap >= XQ_TOKENS_MAX) { rc = fail(err, XQ_ELIMIT, "too many live tokens", NULL); break; }
+      int ncap = cap ? cap * 2 : 16;
+      xq_ttoken *nt = realloc(*out, sizeof *nt * (size_t)ncap);
+      if (!nt) { rc = fail(err, XQ_ENOMEM, "out of memory", NULL); break; }
+      *out = nt;
+      cap = ncap;
+    }
+    read_row(q, &(*out)[(*n)++]);
+  }
+  if (!rc && s != SQLITE_DONE) rc = fail(err, XQ_ESTORE, "tokens", db);
+  sqlite3_finalize(q);
+  xq__tstore_unlock(st);
+  if (rc) {
+    free(*out);
+    *out = NULL;
+    *n = 0;
+  }
+  return rc;
+}
+
+int xq_tstore_admin_token(xq_tstore *st, xq_ttoken *out, int *created, xq_error *err)
+{
+  sqlite3 *db = xq__tstore_db(st);
+  if (!db || !out) return fail(err, XQ_EINVAL, "no store", NULL);
+  if (created) *created = 0;
+  /* look and create in one write transaction: two processes opening a
+   * new store agree on one admin token */
+  xq__tstore_lock(st);
+  int rc = xq__tstore_begin(st, 1, err), found = 0;
+  if (!rc) {
+    sqlite3_stmt *q;
+    if (sqlite3_prepare_v2(db, "SELECT token, role, round, board, label FROM tokens WHERE role = 'admin'"
+                           " AND revoked_at IS NULL ORDER BY rowid LIMIT 1", -1, &q, NULL) != SQLITE_OK) {
+      rc = fail(err, XQ_ESTORE, "admin token", db);
+    } else {
+      int s = sqlite3_step(q);
+      if (s == SQLITE_ROW) { read_row(q, out); found = 1; }
+      else if (s != SQLITE_DONE) rc = fail(err, XQ_ESTORE, "admin token", db);
+      sqlite3_finalize(q);
+    }
+    if (!rc && !found) rc = token_insert(st, XQ_ROLE_ADMIN, 0, 0, "admin", out, err);
+    if (rc) xq__tstore_rollback(st);
+    else rc = xq__tstore_commit(st, err);
+  }
+  xq__tstore_unlock(st);
+  if (!rc && !found && created) *created = 1;
+  return rc;
+}
