@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "adjudicator.h"
+#include "net.h"
 #include "perft.h"
 #include "records.h"
 #include "tourney.h"
@@ -25,6 +26,9 @@ static const subcommand commands[] = {
   {"judge", xq_judge_main, "rule a game move by move (--moves), or run a case file (--cases)"},
   {"tourney", xq_tourney_main, "tournament store: new, add, pair, result, standings, export"},
   {"pair", xq_pair_main, "pair the next round of a TRF file (--system cn|dutch), bbpPairings output"},
+  {"serve", xq_serve_main, "the tournament server: JSON lines for boards and arbiters, HTTP for viewers"},
+  {"loadgen", xq_loadgen_main, "replay games as N boards against a server: moves/s and latency"},
+  {"board", xq_board_main, "play a table from the terminal as a digital board would"},
 };
 
 static void usage(FILE *out)

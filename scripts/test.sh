@@ -15,6 +15,9 @@ echo "== default build (build/)"
 bash scripts/build.sh build -DCMAKE_BUILD_TYPE=Release -DXQ_WERROR=ON
 run_suites build
 ./build/xqref bench --quick
+# the server killed with SIGKILL mid-stream keeps every acknowledged move
+# (the long version: TRIALS=20 bash bench/crash-test.sh, docs/tools.md)
+TRIALS=3 BOARDS=200 bash bench/crash-test.sh
 
 echo "== portable build, x86-64-v2 (build-portable/)"
 bash scripts/build.sh build-portable -DCMAKE_BUILD_TYPE=Release -DXQ_WERROR=ON -DXQ_PORTABLE=ON
@@ -24,5 +27,7 @@ echo "== sanitizer build, ASan + UBSan (build-san/)"
 bash scripts/build.sh build-san -DCMAKE_BUILD_TYPE=RelWithDebInfo -DXQ_WERROR=ON -DXQ_SANITIZE=ON
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
   XQ_TEST_PERFT_NODES=300000 run_suites build-san
+ASAN_OPTIONS=detect_leaks=1 TRIALS=2 BOARDS=100 XQREF=build-san/xqref GEN=build-san/xq_gen_pgn \
+  bash bench/crash-test.sh
 
 echo "== all test builds passed"

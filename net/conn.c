@@ -1,0 +1,359 @@
+/*
+ * conn.c -- one struct per connection (server.md §1.1-1.4).
+ *
+ * The uv_tcp_t is the first member, so a handle converts to its
+ * connection. Reads land in the connection's own buffer (no allocation per
+ * read); the protocol consumes what it can and the rest moves to the
+ * front. Writes take a reference on a shared buffer and try uv_try_write
+ * first; what is left goes to uv_write with a small heap request that owns
+ * the reference until its callback. Output in flight is counted: a
+ * request/response client stops being read above XQ_OUT_HIGH, a
+ * subscriber is dropped above XQ_OUT_VIEWER_MAX. The struct is freed only
+ * after both handles have closed and every asynchronous holder (a worker
+ * job, a reply waiting for a commit) has let go of it.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+/* ------------------------------------------------------------------ */
+/* Shared buffers                                                      */
+/* ------------------------------------------------------------------ */
+
+xq__buf *xq__buf_new(size_t len)
+{
+  xq__buf *b = malloc(sizeof *b + len + 1);
+  if (!b) return NULL;
+  b->refs = 1;
+  b->len = len;
+  b->data[len] = 0;
+  return b;
+}
+
+xq__buf *xq__buf_copy(const char *data, size_t len)
+{
+  xq__buf *b = xq__buf_new(len);
+  if (b) memcpy(b->data, data, len);
+  return b;
+}
+
+void xq__buf_ref(xq__buf *b) { b->refs++; }
+
+void xq__buf_unref(xq__buf *b)
+{
+  if (b && --b->refs == 0) free(b);
+}
+
+/* ------------------------------------------------------------------ */
+/* Lifetime                                                            */
+/* ------------------------------------------------------------------ */
+
+static void conn_free(xq__conn *c)
+{
+  free(c->in);
+  free(c);
+}
+
+void xq__conn_ref(xq__conn *c) { c->refs++; }
+
+void xq__conn_unref(xq__conn *c)
+{
+  if (--c->refs == 0 && c->open_handles == 0) conn_free(c);
+}
+
+int xq__conn_dead(const xq__conn *c) { return c->closing; }
+
+static void on_handle_closed(uv_handle_t *h)
+{
+  xq__conn *c = h->data;
+  if (--c->open_handles == 0) xq__conn_unref(c); /* the server's reference */
+}
+
+void xq__conn_close(xq__conn *c)
+{
+  if (c->closing) return;
+  c->closing = 1;
+  xq__server *s = c->srv;
+  if (c->proto->on_close) c->proto->on_close(c);
+  if (c->hub_watch) xq__hub_unwatch(s, c);
+  /* unlink now: nobody may find a closing connection */
+  if (c->prev) c->prev->next = c->next;
+  else s->conns = c->next;
+  if (c->next) c->next->prev = c->prev;
+  c->prev = c->next = NULL;
+  s->nconns--;
+  if (!uv_is_closing((uv_handle_t *)&c->idle)) uv_close((uv_handle_t *)&c->idle, on_handle_closed);
+  if (!uv_is_closing((uv_handle_t *)&c->tcp)) uv_close((uv_handle_t *)&c->tcp, on_handle_closed);
+}
+
+static void on_shutdown(uv_shutdown_t *req, int status)
+{
+  (void)status;
+  xq__conn *c = req->data;
+  free(req);
+  xq__conn_close(c);
+  xq__conn_unref(c);
+}
+
+void xq__conn_end(xq__conn *c)
+{
+  if (c->closing) return;
+  if (c->reading) {
+    uv_read_stop((uv_stream_t *)&c->tcp);
+    c->reading = 0;
+  }
+  uv_shutdown_t *req = malloc(sizeof *req);
+  if (!req) {
+    xq__conn_close(c);
+    return;
+  }
+  req->data = c;
+  xq__conn_ref(c);
+  if (uv_shutdown(req, (uv_stream_t *)&c->tcp, on_shutdown) != 0) {
+    free(req);
+    xq__conn_unref(c);
+    xq__conn_close(c);
+  }
+}
+
+/* ------------------------------------------------------------------ */
+/* Writes                                                              */
+/* ------------------------------------------------------------------ */
+
+/* One uv_write in flight: the request and the reference it owns. */
+typedef struct write_req {
+  uv_write_t req;
+  xq__buf *buf;
+  size_t bytes;
+} write_req;
+
+static void update_reading(xq__conn *c);
+
+static void on_write(uv_write_t *req, int status)
+{
+  write_req *w = (write_req *)req;
+  xq__conn *c = req->data;
+  xq__buf_unref(w->buf);
+  c->out_bytes -= w->bytes;
+  free(w);
+  /* UV_ECANCELED: the connection is closing; only the buffers matter */
+  if (status < 0) xq__conn_close(c);
+  else update_reading(c);
+  xq__conn_unref(c);
+}
+
+int xq__conn_write(xq__conn *c, xq__buf *b, size_t off)
+{
+  if (c->closing) return XQ_EIO;
+  size_t len = b->len - off;
+  if (len == 0) return XQ_OK;
+  if (c->out_mode == XQ__OUT_DROP && c->out_bytes + len > XQ_OUT_VIEWER_MAX) {
+    /* a subscriber that does not read is dropped, not buffered (§1.3) */
+    xq__log(c->srv, "drop %s: %zu bytes waiting", c->peer, c->out_bytes);
+    xq__conn_close(c);
+    return XQ_EIO;
+  }
+  if (c->out_bytes == 0) {
+    uv_buf_t ub = uv_buf_init(b->data + off, (unsigned)len);
+    int n = uv_try_write((uv_stream_t *)&c->tcp, &ub, 1);
+    if (n > 0) {
+      off += (size_t)n;
+      len -= (size_t)n;
+      if (len == 0) return XQ_OK;
+    } else if (n != UV_EAGAIN && n != UV_ENOSYS) {
+      xq__conn_close(c);
+      return XQ_EIO;
+    }
+  }
+  write_req *w = malloc(sizeof *w);
+  if (!w) {
+    xq__conn_close(c);
+    return XQ_ENOMEM;
+  }
+  uv_buf_t ub = uv_buf_init(b->data + off, (unsigned)len);
+  w->buf = b;
+  w->bytes = len;
+  w->req.data = c;
+  xq__buf_ref(b);
+  if (uv_write(&w->req, (uv_stream_t *)&c->tcp, &ub, 1, on_write) != 0) {
+    xq__buf_unref(b);
+    free(w);
+    xq__conn_close(c);
+    return XQ_EIO;
+  }
+  xq__conn_ref(c);
+  c->out_bytes += len;
+  update_reading(c);
+  return XQ_OK;
+}
+
+int xq__conn_send(xq__conn *c, const char *data, size_t len)
+{
+  if (c->closing) return XQ_EIO;
+  /* the common case writes everything at once: no copy at all */
+  if (c->out_bytes == 0) {
+    uv_buf_t ub = uv_buf_init((char *)data, (unsigned)len);
+    int n = uv_try_write((uv_stream_t *)&c->tcp, &ub, 1);
+    if (n == (int)len) return XQ_OK;
+    if (n > 0) {
+      data += n;
+      len -= (size_t)n;
+    } else if (n != UV_EAGAIN && n != UV_ENOSYS) {
+      xq__conn_close(c);
+      return XQ_EIO;
+    }
+  }
+  xq__buf *b = xq__buf_copy(data, len);
+  if (!b) {
+    xq__conn_close(c);
+    return XQ_ENOMEM;
+  }
+  int rc = xq__conn_write(c, b, 0);
+  xq__buf_unref(b);
+  return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* Reads                                                               */
+/* ------------------------------------------------------------------ */
+
+static void on_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *buf)
+{
+  (void)suggested;
+  xq__conn *c = h->data;
+  /* the free tail of the connection's own buffer; empty -> UV_ENOBUFS */
+  buf->base = c->in + c->len;
+  buf->len = c->proto->in_cap - c->len;
+}
+
+/* Hand the buffered bytes to the protocol; keep what it did not use. */
+static void process(xq__conn *c)
+{
+  xq__conn_ref(c);
+  size_t used = c->proto->consume(c);
+  if (!c->closing) {
+    if (used > c->len) used = c->len;
+    memmove(c->in, c->in + used, c->len - used);
+    c->len -= used;
+    if (c->len == c->proto->in_cap && !c->held) c->proto->overflow(c);
+  }
+  xq__conn_unref(c);
+}
+
+static void on_read(uv_stream_t *stream, ssize_t nread, const uv_buf_t *buf)
+{
+  (void)buf;
+  xq__conn *c = stream->data;
+  if (nread == 0) return; /* nothing now; not EOF */
+  if (nread < 0) {
+    xq__conn_close(c);
+    return;
+  }
+  if (c->idle_ms_armed) uv_timer_again(&c->idle);
+  c->len += (size_t)nread;
+  process(c);
+}
+
+/* Start or stop reading from the output budget and the replies waiting
+ * for a commit (a client that pipelines without reading its answers
+ * stops being read, server.md §1.3). */
+static void update_reading(xq__conn *c)
+{
+  if (c->closing || c->held || c->out_mode != XQ__OUT_PAUSE) return;
+  int over = c->out_bytes > XQ_OUT_HIGH || c->pending_replies > XQ_PENDING_MAX / 64;
+  int under = c->out_bytes <= XQ_OUT_LOW && c->pending_replies <= XQ_PENDING_MAX / 128;
+  if (over && c->reading) {
+    uv_read_stop((uv_stream_t *)&c->tcp);
+    c->reading = 0;
+    c->paused = 1;
+  } else if (under && c->paused && !c->srv->stopping) {
+    c->paused = 0;
+    if (uv_read_start((uv_stream_t *)&c->tcp, on_alloc, on_read) == 0) c->reading = 1;
+  }
+}
+
+void xq__conn_resume(xq__conn *c) { update_reading(c); }
+
+void xq__conn_hold(xq__conn *c)
+{
+  c->held = 1;
+  if (c->reading) {
+    uv_read_stop((uv_stream_t *)&c->tcp);
+    c->reading = 0;
+    c->paused = 1;
+  }
+}
+
+void xq__conn_unhold(xq__conn *c)
+{
+  if (!c->held) return;
+  c->held = 0;
+  if (c->closing) return;
+  if (c->len) process(c);
+  if (!c->closing && !c->held) update_reading(c);
+}
+
+static void on_idle(uv_timer_t *t)
+{
+  xq__conn *c = t->data;
+  /* a connection that waits for its own replies is not idle */
+  if (c->pending_replies > 0 || c->jobs > 0) return;
+  xq__log(c->srv, "idle %s", c->peer);
+  xq__conn_close(c);
+}
+
+void xq__conn_accept(xq__server *s, uv_stream_t *server, const xq__proto *proto)
+{
+  xq__conn *c = calloc(1, sizeof *c);
+  char *in = malloc(proto->in_cap);
+  if (!c || !in) {
+    free(c);
+    free(in);
+    return;
+  }
+  uv_tcp_init(s->loop, &c->tcp);
+  c->in = in;
+  c->srv = s;
+  c->proto = proto;
+  c->tcp.data = c;
+  c->open_handles = 1;
+  c->refs = 1;
+  if (uv_accept(server, (uv_stream_t *)&c->tcp) != 0 || s->nconns >= XQ_MAX_CONNS || s->stopping) {
+    /* over the limit: refuse by closing at once */
+    c->closing = 1;
+    uv_close((uv_handle_t *)&c->tcp, on_handle_closed);
+    return;
+  }
+  uv_timer_init(s->loop, &c->idle);
+  c->idle.data = c;
+  c->open_handles = 2;
+  c->gen = ++s->next_gen;
+  c->next = s->conns;
+  if (s->conns) s->conns->prev = c;
+  s->conns = c;
+  s->nconns++;
+  uv_tcp_nodelay(&c->tcp, 1);
+  struct sockaddr_storage sa;
+  int salen = sizeof sa;
+  c->peer[0] = 0;
+  if (uv_tcp_getpeername(&c->tcp, (struct sockaddr *)&sa, &salen) == 0) {
+    char host[48] = "";
+    int port = 0;
+    if (sa.ss_family == AF_INET) {
+      uv_ip4_name((struct sockaddr_in *)&sa, host, sizeof host);
+      port = ntohs(((struct sockaddr_in *)&sa)->sin_port);
+    } else {
+      uv_ip6_name((struct sockaddr_in6 *)&sa, host, sizeof host);
+      port = ntohs(((struct sockaddr_in6 *)&sa)->sin6_port);
+    }
+    snprintf(c->peer, sizeof c->peer, "%s:%d", host, port);
+  }
+  if (proto->idle_ms) {
+    uv_timer_start(&c->idle, on_idle, proto->idle_ms, proto->idle_ms);
+    c->idle_ms_armed = 1;
+  }
+  if (uv_read_start((uv_stream_t *)&c->tcp, on_alloc, on_read) == 0) c->reading = 1;
+  else xq__conn_close(c);
+}

@@ -1,0 +1,100 @@
+/*
+ * game_state.c -- the state of live games as JSON, as the HTTP API
+ * (games.json) and the broadcast snapshot show it: players from the
+ * pairing, the position, the moves in ICCS, the result, fouls and clocks.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+static cJSON *player_json(const xq__server *s, int id)
+{
+  if (id < 1 || !s->ev || id > s->ev->n) return cJSON_CreateNull();
+  const xq_tplayer *p = &s->ev->players[id - 1];
+  cJSON *o = cJSON_CreateObject();
+  cJSON_AddNumberToObject(o, "id", id);
+  cJSON_AddStringToObject(o, "name", p->name);
+  if (p->rating) cJSON_AddNumberToObject(o, "rating", p->rating);
+  return o;
+}
+
+/* The result as the tournament has it: a forfeit recorded by an arbiter
+ * ("+-", "-+", "--") is not in the game's own state. */
+const char *xq__game_result_text(const xq__server *s, const xq__live *lv)
+{
+  if (s->ev && lv->red >= 1 && lv->red <= s->ev->n && lv->round <= XQ_TOURNEY_ROUNDS_MAX) {
+    const xq_tslot *r = xq_tevent_slot(s->ev, lv->red, lv->round);
+    const xq_tslot *b = lv->black >= 1 && lv->black <= s->ev->n ? xq_tevent_slot(s->ev, lv->black, lv->round) : NULL;
+    if (r->res == XQ_TR_FLOSS && b && b->res == XQ_TR_FLOSS) return "--";
+    if (r->res == XQ_TR_FWIN) return "+-";
+    if (r->res == XQ_TR_FLOSS) return "-+";
+    if (lv->g->result == XQ_OUT_NONE || lv->g->result == XQ_OUT_NEEDS_ARBITER) {
+      if (r->res == XQ_TR_WIN) return "1-0";
+      if (r->res == XQ_TR_LOSS) return "0-1";
+      if (r->res == XQ_TR_DRAW) return "1/2-1/2";
+    }
+  }
+  return xq__live_result(lv);
+}
+
+cJSON *xq__game_state(xq__server *s, const xq__live *lv)
+{
+  const xq_game *g = lv->g;
+  cJSON *o = cJSON_CreateObject();
+  if (!o) return NULL;
+  cJSON_AddNumberToObject(o, "round", lv->round);
+  cJSON_AddNumberToObject(o, "table", lv->board);
+  cJSON_AddItemToObject(o, "red", player_json(s, lv->red));
+  cJSON_AddItemToObject(o, "black", player_json(s, lv->black));
+  char fen[XQ_FEN_MAX];
+  xq_pos start;
+  xq_pos_startpos(&start);
+  if (g->start.key != start.key || g->start.fullmove != 1 || g->start.halfmove != 0) {
+    xq_fen_format(&g->start, fen, sizeof fen);
+    cJSON_AddStringToObject(o, "start", fen);
+  }
+  xq_fen_format(&g->pos, fen, sizeof fen);
+  cJSON_AddStringToObject(o, "fen", fen);
+  cJSON *moves = cJSON_AddArrayToObject(o, "moves");
+  xq_pos pos = g->start;
+  for (int i = 0; i < g->nply; i++) {
+    char m[XQ_MOVE_TEXT_MAX];
+    xq_undo u;
+    if (xq_move_format(&pos, g->hist[i].move, XQ_NOTE_ICCS, m, sizeof m) < 0) break;
+    cJSON_AddItemToArray(moves, cJSON_CreateString(m));
+    xq_make(&pos, g->hist[i].move, &u);
+  }
+  cJSON_AddNumberToObject(o, "ply", g->nply);
+  cJSON_AddStringToObject(o, "result", xq__game_result_text(s, lv));
+  if (g->result != XQ_OUT_NONE) cJSON_AddStringToObject(o, "reason", xq_reason_name(g->result_reason));
+  if (g->result == XQ_OUT_NEEDS_ARBITER) cJSON_AddTrueToObject(o, "needs_arbiter");
+  cJSON *f = cJSON_AddArrayToObject(o, "fouls");
+  cJSON_AddItemToArray(f, cJSON_CreateNumber(g->fouls[0]));
+  cJSON_AddItemToArray(f, cJSON_CreateNumber(g->fouls[1]));
+  long red = g->clock_ms[0] >= 0 ? g->clock_ms[0] : lv->clock_ms[0];
+  long black = g->clock_ms[1] >= 0 ? g->clock_ms[1] : lv->clock_ms[1];
+  if (red >= 0 || black >= 0) {
+    cJSON *c = cJSON_AddArrayToObject(o, "clock");
+    cJSON_AddItemToArray(c, cJSON_CreateNumber((double)red));
+    cJSON_AddItemToArray(c, cJSON_CreateNumber((double)black));
+  } else {
+    cJSON_AddNullToObject(o, "clock");
+  }
+  if (lv->paused) cJSON_AddTrueToObject(o, "paused");
+  return o;
+}
+
+char *xq__round_state_json(xq__server *s, int round)
+{
+  if (round < 1 || round > XQ_ROUNDS_LIVE_MAX || !s->rounds[round]) return NULL;
+  cJSON *a = cJSON_CreateArray();
+  if (!a) return NULL;
+  for (int b = 1; b <= s->nboards[round]; b++) {
+    xq__live *lv = xq__live_get(s, round, b);
+    if (lv) cJSON_AddItemToArray(a, xq__game_state(s, lv));
+  }
+  char *text = cJSON_PrintUnformatted(a);
+  cJSON_Delete(a);
+  return text;
+}

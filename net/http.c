@@ -1,0 +1,674 @@
+/*
+ * http.c -- HTTP/1.1 on the --http socket (docs/http.md): the read-only
+ * API (event, pairings, standings, games, PGN, TRF), the event stream
+ * (Server-Sent Events, resumable with Last-Event-ID), the PGN push, and
+ * a small HTML page.
+ *
+ * Requests are parsed by http_parse.c from the connection's buffer;
+ * keep-alive and pipelining work, replies go out in request order: a
+ * push, which is answered only once its rows are durable, holds back the
+ * requests behind it until then. An SSE request turns the connection
+ * into a subscriber of the hub: no idle timeout, the subscriber budget,
+ * and its input is ignored from then on.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "http_parse.h"
+#include "internal.h"
+
+typedef struct http_conn {
+  xq__http_parser p;
+  xq__conn *c;
+  int busy;                    /* a push waits for its commit */
+  int processing;              /* inside process(): it goes on by itself */
+  int ended;                   /* the last answer went: no more requests */
+  int sse;                     /* the connection is an event stream */
+  int head_only;               /* the request being answered is HEAD */
+  int keep_alive;              /* of the request being answered */
+} http_conn;
+
+static size_t process(xq__conn *c, http_conn *h);
+
+/* ------------------------------------------------------------------ */
+/* Replies                                                             */
+/* ------------------------------------------------------------------ */
+
+/* Send a complete response; closes after it unless keep-alive. */
+static void respond(xq__conn *c, http_conn *h, int status, const char *ctype, const char *body,
+                    size_t len, const char *extra)
+{
+  char head[512];
+  if (c->srv->stopping) h->keep_alive = 0; /* the last answer before the close */
+  int n = snprintf(head, sizeof head,
+                   "HTTP/1.1 %d %s\r\n"
+                   "Content-Type: %s\r\n"
+                   "Content-Length: %zu\r\n"
+                   "Cache-Control: no-store\r\n"
+                   "Access-Control-Allow-Origin: *\r\n"
+                   "%s%s"
+                   "\r\n",
+                   status, xq__http_status_text(status), ctype, len, extra ? extra : "",
+                   h->keep_alive ? "" : "Connection: close\r\n");
+  size_t blen = h->head_only ? 0 : len;
+  xq__buf *b = xq__buf_new((size_t)n + blen);
+  if (!b) {
+    xq__conn_close(c);
+    return;
+  }
+  memcpy(b->data, head, (size_t)n);
+  if (blen) memcpy(b->data + n, body, blen);
+  xq__conn_write(c, b, 0);
+  xq__buf_unref(b);
+  if (!h->keep_alive) {
+    h->ended = 1;
+    xq__conn_end(c);
+  }
+}
+
+static const char *status_code(int status)
+{
+  switch (status) {
+  case 401: return XQ__E_AUTH;
+  case 403: return XQ__E_FORBIDDEN;
+  case 404: return XQ__E_NOT_FOUND;
+  case 409: return XQ__E_CONFLICT;
+  case 413: case 431: return XQ__E_LIMIT;
+  case 500: return XQ__E_INTERNAL;
+  case 503: return XQ__E_SHUTDOWN;
+  default: return XQ__E_BAD_REQUEST;
+  }
+}
+
+/* {"error":{"code":CODE,"msg":MSG}} with `status`. */
+static void respond_error(xq__conn *c, http_conn *h, int status, const char *code, const char *msg,
+                          const char *extra)
+{
+  cJSON *o = cJSON_CreateObject();
+  cJSON *e = cJSON_AddObjectToObject(o, "error");
+  cJSON_AddStringToObject(e, "code", code ? code : status_code(status));
+  cJSON_AddStringToObject(e, "msg", msg);
+  char *text = cJSON_PrintUnformatted(o);
+  cJSON_Delete(o);
+  if (!text) {
+    xq__conn_close(c);
+    return;
+  }
+  size_t n = strlen(text);
+  text[n] = '\n'; /* replaces the NUL: the body ends with a newline */
+  respond(c, h, status, "application/json", text, n + 1, extra);
+  free(text);
+}
+
+/* A cJSON value (consumed) as a 200 application/json response. */
+static void respond_json(xq__conn *c, http_conn *h, cJSON *o)
+{
+  char *text = o ? cJSON_PrintUnformatted(o) : NULL;
+  cJSON_Delete(o);
+  if (!text) {
+    respond_error(c, h, 500, NULL, "out of memory", NULL);
+    return;
+  }
+  size_t n = strlen(text);
+  text[n] = '\n';
+  respond(c, h, 200, "application/json", text, n + 1, NULL);
+  free(text);
+}
+
+/* ------------------------------------------------------------------ */
+/* Read-only API                                                       */
+/* ------------------------------------------------------------------ */
+
+static cJSON *player_brief(const xq__server *s, int id)
+{
+  if (id < 1 || !s->ev || id > s->ev->n) return cJSON_CreateNull();
+  const xq_tplayer *p = &s->ev->players[id - 1];
+  cJSON *o = cJSON_CreateObject();
+  cJSON_AddNumberToObject(o, "id", id);
+  cJSON_AddNumberToObject(o, "pno", p->pno);
+  cJSON_AddStringToObject(o, "name", p->name);
+  cJSON_AddNumberToObject(o, "rating", p->rating);
+  return o;
+}
+
+static void get_event(xq__server *s, xq__conn *c, http_conn *h)
+{
+  const xq_tevent *ev = s->ev;
+  cJSON *o = cJSON_CreateObject();
+  cJSON_AddStringToObject(o, "name", ev ? ev->name : "");
+  cJSON_AddNumberToObject(o, "rounds", ev ? ev->cfg.rounds : 0);
+  cJSON *pub = cJSON_AddArrayToObject(o, "published");
+  for (int r = 1; r <= XQ_ROUNDS_LIVE_MAX; r++)
+    if (s->rounds[r]) cJSON_AddItemToArray(pub, cJSON_CreateNumber(r));
+  cJSON *pl = cJSON_AddArrayToObject(o, "players");
+  for (int i = 0; ev && i < ev->n; i++) {
+    const xq_tplayer *p = &ev->players[i];
+    cJSON *x = cJSON_CreateObject();
+    cJSON_AddNumberToObject(x, "id", i + 1);
+    cJSON_AddNumberToObject(x, "pno", p->pno);
+    cJSON_AddStringToObject(x, "name", p->name);
+    cJSON_AddNumberToObject(x, "rating", p->rating);
+    if (p->region[0]) cJSON_AddStringToObject(x, "region", p->region);
+    if (p->club[0]) cJSON_AddStringToObject(x, "club", p->club);
+    if (p->team[0]) cJSON_AddStringToObject(x, "team", p->team);
+    if (p->withdrawn) cJSON_AddNumberToObject(x, "withdrawn", p->withdrawn);
+    cJSON_AddItemToArray(pl, x);
+  }
+  respond_json(c, h, o);
+}
+
+static int round_published(const xq__server *s, int round)
+{
+  return round >= 1 && round <= XQ_ROUNDS_LIVE_MAX && s->rounds[round];
+}
+
+static void get_pairings(xq__server *s, xq__conn *c, http_conn *h, int round)
+{
+  const xq_tevent *ev = s->ev;
+  cJSON *o = cJSON_CreateObject();
+  cJSON_AddNumberToObject(o, "round", round);
+  cJSON *boards = cJSON_AddArrayToObject(o, "boards");
+  for (int b = 1; b <= s->nboards[round]; b++) {
+    xq__live *lv = xq__live_get(s, round, b);
+    cJSON *x = cJSON_CreateObject();
+    cJSON_AddNumberToObject(x, "table", b);
+    if (lv) {
+      cJSON *red = player_brief(s, lv->red), *black = player_brief(s, lv->black);
+      if (cJSON_IsObject(red))
+        cJSON_AddNumberToObject(red, "points", xq_tevent_points(ev, lv->red, round - 1) / 2.0);
+      if (cJSON_IsObject(black))
+        cJSON_AddNumberToObject(black, "points", xq_tevent_points(ev, lv->black, round - 1) / 2.0);
+      cJSON_AddItemToObject(x, "red", red);
+      cJSON_AddItemToObject(x, "black", black);
+      cJSON_AddStringToObject(x, "result", xq__game_result_text(s, lv));
+    } else {
+      /* the bye: the player whose slot of this round is the PAB */
+      int id = 0;
+      for (int i = 1; ev && i <= ev->n && !id; i++)
+        if (xq_tevent_slot(ev, i, round)->res == XQ_TR_PAB) id = i;
+      cJSON *red = player_brief(s, id);
+      if (cJSON_IsObject(red)) cJSON_AddNumberToObject(red, "points", xq_tevent_points(ev, id, round - 1) / 2.0);
+      cJSON_AddItemToObject(x, "red", red);
+      cJSON_AddNullToObject(x, "black");
+      cJSON_AddTrueToObject(x, "bye");
+    }
+    cJSON_AddItemToArray(boards, x);
+  }
+  respond_json(c, h, o);
+}
+
+static void get_standings(xq__server *s, xq__conn *c, http_conn *h, int upto)
+{
+  const xq_tevent *ev = s->ev;
+  if (!ev) {
+    respond_error(c, h, 404, NULL, "no event", NULL);
+    return;
+  }
+  xq_tstanding *st = calloc((size_t)ev->n + 1, sizeof *st);
+  if (!st || xq_standings(ev, upto, st) != XQ_OK) {
+    free(st);
+    respond_error(c, h, 500, NULL, "standings failed", NULL);
+    return;
+  }
+  cJSON *o = cJSON_CreateObject();
+  cJSON_AddNumberToObject(o, "round", upto > 0 && upto < ev->nrounds ? upto : ev->nrounds);
+  cJSON *tbs = cJSON_AddArrayToObject(o, "tiebreaks");
+  for (int t = 0; t < ev->cfg.ntb; t++) cJSON_AddItemToArray(tbs, cJSON_CreateString(xq_tb_name(ev->cfg.tb[t])));
+  cJSON *rows = cJSON_AddArrayToObject(o, "standings");
+  for (int i = 0; i < ev->n; i++) {
+    cJSON *x = player_brief(s, st[i].id);
+    cJSON_AddNumberToObject(x, "rank", st[i].rank);
+    cJSON *v = cJSON_AddObjectToObject(x, "tb");
+    for (int t = 0; t < ev->cfg.ntb; t++) {
+      int tb = ev->cfg.tb[t];
+      double val = (double)st[i].val[t];
+      /* as the sheets print them: point sums are in half-units, SB in
+       * quarter-units, DE is a level counted from 0 */
+      switch (tb) {
+      case XQ_TB_PTS: case XQ_TB_OS: case XQ_TB_OS_C1: case XQ_TB_PS: val /= 2.0; break;
+      case XQ_TB_SB: val /= 4.0; break;
+      case XQ_TB_DE: val += 1; break;
+      case XQ_TB_ROUNDBACK_LAST: case XQ_TB_ROUNDBACK_FIRST: continue;
+      default: break;
+      }
+      cJSON_AddNumberToObject(v, xq_tb_name(tb), val);
+    }
+    cJSON_AddNumberToObject(x, "w", st[i].wins);
+    cJSON_AddNumberToObject(x, "d", st[i].draws);
+    cJSON_AddNumberToObject(x, "l", st[i].losses);
+    cJSON_AddItemToArray(rows, x);
+  }
+  free(st);
+  respond_json(c, h, o);
+}
+
+static void get_games(xq__server *s, xq__conn *c, http_conn *h, int round)
+{
+  char *text = xq__round_state_json(s, round);
+  if (!text) {
+    respond_error(c, h, 500, NULL, "out of memory", NULL);
+    return;
+  }
+  size_t n = strlen(text);
+  char *body = malloc(n + 64);
+  if (!body) {
+    free(text);
+    respond_error(c, h, 500, NULL, "out of memory", NULL);
+    return;
+  }
+  int k = snprintf(body, n + 64, "{\"round\":%d,\"games\":%s}\n", round, text);
+  free(text);
+  respond(c, h, 200, "application/json", body, (size_t)k, NULL);
+  free(body);
+}
+
+static int notation_of(const char *query, xq_notation *out)
+{
+  char v[16];
+  *out = XQ_NOTE_CHINESE;
+  if (xq__http_query(query, "notation", v, sizeof v) < 0) return 1;
+  if (!strcmp(v, "iccs")) *out = XQ_NOTE_ICCS_PGN;
+  else if (!strcmp(v, "wxf")) *out = XQ_NOTE_WXF;
+  else if (!strcmp(v, "chinese")) *out = XQ_NOTE_CHINESE;
+  else return 0;
+  return 1;
+}
+
+static void get_pgn(xq__server *s, xq__conn *c, http_conn *h, int round, int table)
+{
+  xq_notation nt;
+  if (!notation_of(h->p.req.query, &nt)) {
+    respond_error(c, h, 400, NULL, "notation is iccs, wxf or chinese", NULL);
+    return;
+  }
+  size_t len = 0;
+  char *text;
+  if (table > 0) {
+    xq__live *lv = xq__live_get(s, round, table);
+    if (!lv) {
+      respond_error(c, h, 404, NULL, "no game at that table (or it is the bye)", NULL);
+      return;
+    }
+    text = xq__pgn_game(s, lv, nt, &len);
+  } else {
+    text = xq__pgn_round(s, round, nt, &len);
+  }
+  if (!text) {
+    respond_error(c, h, 500, NULL, "out of memory", NULL);
+    return;
+  }
+  respond(c, h, 200, "application/x-chess-pgn; charset=utf-8", text, len, NULL);
+  free(text);
+}
+
+static void get_trf(xq__server *s, xq__conn *c, http_conn *h)
+{
+  char *text = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&text, &len);
+  int rc = f && s->ev ? xq_trf_write(s->ev, f) : XQ_EIO;
+  if (f) fclose(f);
+  if (rc != XQ_OK) respond_error(c, h, 500, NULL, "TRF export failed", NULL);
+  else respond(c, h, 200, "text/plain; charset=utf-8", text, len, NULL);
+  free(text);
+}
+
+/* The placeholder page: links to the API and a live list fed by SSE. */
+static const char index_html[] =
+  "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>xqref</title>\n"
+  "<style>body{font:15px sans-serif;margin:2em}li{font-family:monospace}</style></head>\n"
+  "<body><h1 id=\"name\">xqref</h1>\n"
+  "<p><a href=\"/api/event\">event</a> · <a href=\"/api/standings.json\">standings</a> · "
+  "<a href=\"/api/trf\">TRF</a> · <a href=\"/api/events\">event stream</a></p>\n"
+  "<p id=\"rounds\"></p><h2>Live</h2><ul id=\"log\"></ul>\n"
+  "<script>\n"
+  "fetch('/api/event').then(r=>r.json()).then(e=>{document.getElementById('name').textContent=e.name;"
+  "document.getElementById('rounds').innerHTML=e.published.map(r=>'round '+r+': <a href=\"/api/rounds/'+r+"
+  "'/pairings.json\">pairings</a> <a href=\"/api/rounds/'+r+'/games.json\">games</a> <a href=\"/api/rounds/'+r+"
+  "'.pgn\">PGN</a>').join('<br>')});\n"
+  "const log=document.getElementById('log'),es=new EventSource('/api/events');\n"
+  "function add(t,e){const li=document.createElement('li');li.textContent=t+' '+e.data;"
+  "log.prepend(li);while(log.children.length>50)log.lastChild.remove()}\n"
+  "for(const t of ['move','verdict','result','pairing','snapshot'])es.addEventListener(t,e=>add(t,e));\n"
+  "</script></body></html>\n";
+
+/* ------------------------------------------------------------------ */
+/* Event stream                                                        */
+/* ------------------------------------------------------------------ */
+
+static int parse_id(const char *v, long long *out)
+{
+  if (!v || !*v) return 0;
+  char *end;
+  long long x = strtoll(v, &end, 10);
+  while (*end == ' ') end++;
+  if (*end || x < -1) return 0;
+  *out = x;
+  return 1;
+}
+
+static void get_events(xq__server *s, xq__conn *c, http_conn *h, int round)
+{
+  /* resume after Last-Event-ID (the browser's reconnect) or ?last_event;
+   * a fresh stream starts with a snapshot of the games */
+  long long last = -1;
+  char q[32];
+  const char *lei = xq__http_header(&h->p.req, "Last-Event-ID");
+  if (lei && !parse_id(lei, &last)) last = -1;
+  else if (!lei && xq__http_query(h->p.req.query, "last_event", q, sizeof q) >= 0 && !parse_id(q, &last)) {
+    respond_error(c, h, 400, NULL, "last_event is an event id", NULL);
+    return;
+  }
+  static const char head[] = "HTTP/1.1 200 OK\r\n"
+                             "Content-Type: text/event-stream\r\n"
+                             "Cache-Control: no-cache\r\n"
+                             "Connection: keep-alive\r\n"
+                             "X-Accel-Buffering: no\r\n"
+                             "Access-Control-Allow-Origin: *\r\n"
+                             "\r\n"
+                             "retry: 3000\n\n";
+  if (xq__conn_send(c, head, sizeof head - 1) != XQ_OK) return;
+  h->sse = 1;
+  /* a stream is idle by nature: no idle timeout */
+  if (c->idle_ms_armed) {
+    uv_timer_stop(&c->idle);
+    c->idle_ms_armed = 0;
+  }
+  int rc = xq__hub_watch(s, c, XQ__HUB_SSE, round, last);
+  if (rc != XQ_OK && !c->closing) {
+    static const char full[] = "event: error\ndata: {\"code\":\"LIMIT\",\"msg\":\"too many subscribers\"}\n\n";
+    xq__conn_send(c, full, sizeof full - 1);
+    xq__conn_end(c);
+  }
+}
+
+/* ------------------------------------------------------------------ */
+/* PGN push                                                            */
+/* ------------------------------------------------------------------ */
+
+/* The token of "Authorization: Bearer TOKEN", checked for staff roles.
+ * Returns 0 when allowed, else the status sent. */
+static int authorise(xq__server *s, xq__conn *c, http_conn *h)
+{
+  const char *a = xq__http_header(&h->p.req, "Authorization");
+  static const char challenge[] = "WWW-Authenticate: Bearer realm=\"xqref\"\r\n";
+  if (!a || strncasecmp(a, "Bearer ", 7)) {
+    respond_error(c, h, 401, XQ__E_AUTH, "send Authorization: Bearer TOKEN (admin or arbiter)", challenge);
+    return 401;
+  }
+  const char *tok = a + 7;
+  while (*tok == ' ') tok++;
+  for (int i = 0; i < s->ntokens; i++) {
+    if (strcmp(s->tokens[i].token, tok)) continue;
+    if (s->tokens[i].role == XQ_ROLE_ADMIN || s->tokens[i].role == XQ_ROLE_ARBITER) return 0;
+    respond_error(c, h, 403, XQ__E_FORBIDDEN, "pushing games takes an admin or arbiter token", NULL);
+    return 403;
+  }
+  respond_error(c, h, 401, XQ__E_BAD_TOKEN, "unknown or revoked token", challenge);
+  return 401;
+}
+
+/* The reply to a push, once its rows are durable. */
+static void push_done(void *arg, int status, char *json)
+{
+  http_conn *h = arg;
+  xq__conn *c = h->c;
+  if (!c->closing) {
+    if (status == XQ_OK && json) {
+      size_t n = strlen(json);
+      char *body = realloc(json, n + 2);
+      if (body) {
+        json = body;
+        json[n] = '\n';
+        respond(c, h, 200, "application/json", json, n + 1, NULL);
+      } else {
+        respond_error(c, h, 500, NULL, "out of memory", NULL);
+      }
+    } else {
+      respond_error(c, h, status == XQ_ESTORE ? 503 : 500,
+                    status == XQ_ESTORE ? XQ__E_STORE : XQ__E_INTERNAL,
+                    json ? json : "the push could not be stored", NULL);
+    }
+  }
+  free(json);
+  h->busy = 0;
+  c->pending_replies--;
+  xq__http_parser_reset(&h->p);
+  if (c->closing) {
+    /* http_on_close left the state to us */
+    free(h);
+    c->ext = NULL;
+  } else if (!h->processing) {
+    /* requests that came behind the push wait in the buffer */
+    size_t used = process(c, h);
+    if (!c->closing) {
+      if (used > c->len) used = c->len;
+      memmove(c->in, c->in + used, c->len - used);
+      c->len -= used;
+      xq__conn_resume(c);
+    }
+  }
+  xq__conn_unref(c);
+}
+
+static void post_push(xq__server *s, xq__conn *c, http_conn *h, int round)
+{
+  if (authorise(s, c, h)) return;
+  const xq__http_req *r = &h->p.req;
+  if (!r->body || !r->body_len) {
+    respond_error(c, h, 400, NULL, "the body is empty: send the round's PGN", NULL);
+    return;
+  }
+  xq_error err = {0};
+  h->busy = 1;
+  c->pending_replies++;
+  xq__conn_ref(c);
+  int rc = xq__ingest_pgn(s, round, r->body, r->body_len, push_done, h, &err);
+  if (rc != XQ_OK) {
+    h->busy = 0;
+    c->pending_replies--;
+    xq__conn_unref(c);
+    int status = rc == XQ_ELIMIT ? 413 : rc == XQ_EINVAL ? 400 : rc == XQ_ENOMEM ? 500 : 422;
+    respond_error(c, h, status, rc == XQ_ELIMIT ? XQ__E_LIMIT : NULL, err.msg[0] ? err.msg : xq_strerror(rc),
+                  NULL);
+  }
+}
+
+/* ------------------------------------------------------------------ */
+/* Routing                                                             */
+/* ------------------------------------------------------------------ */
+
+/* A positive decimal number at *p (advanced past it), or -1. */
+static int number(const char **p)
+{
+  const char *s = *p;
+  long v = 0;
+  if (*s < '1' || *s > '9') return -1;
+  while (*s >= '0' && *s <= '9') {
+    v = v * 10 + (*s++ - '0');
+    if (v > 1000000) return -1;
+  }
+  *p = s;
+  return (int)v;
+}
+
+static void not_allowed(xq__conn *c, http_conn *h, const char *allow)
+{
+  char extra[64];
+  snprintf(extra, sizeof extra, "Allow: %s\r\n", allow);
+  respond_error(c, h, 405, NULL, "method not allowed", extra);
+}
+
+static void route(xq__server *s, xq__conn *c, http_conn *h)
+{
+  const xq__http_req *r = &h->p.req;
+  const char *m = r->method, *path = r->path;
+  int get = !strcmp(m, "GET") || !strcmp(m, "HEAD");
+  int post = !strcmp(m, "POST");
+  h->head_only = !strcmp(m, "HEAD");
+  char q[32];
+
+  if (!strcmp(path, "/") || !strcmp(path, "/index.html")) {
+    if (!get) { not_allowed(c, h, "GET, HEAD"); return; }
+    respond(c, h, 200, "text/html; charset=utf-8", index_html, sizeof index_html - 1, NULL);
+    return;
+  }
+  if (!strcmp(path, "/api/event")) {
+    if (!get) { not_allowed(c, h, "GET, HEAD"); return; }
+    get_event(s, c, h);
+    return;
+  }
+  if (!strcmp(path, "/api/standings.json")) {
+    if (!get) { not_allowed(c, h, "GET, HEAD"); return; }
+    int upto = 0;
+    if (xq__http_query(r->query, "round", q, sizeof q) >= 0) {
+      const char *p = q;
+      if ((upto = number(&p)) < 0 || *p) {
+        respond_error(c, h, 400, NULL, "round is a number", NULL);
+        return;
+      }
+    }
+    get_standings(s, c, h, upto);
+    return;
+  }
+  if (!strcmp(path, "/api/trf")) {
+    if (!get) { not_allowed(c, h, "GET, HEAD"); return; }
+    get_trf(s, c, h);
+    return;
+  }
+  if (!strcmp(path, "/api/events")) {
+    if (strcmp(m, "GET")) { not_allowed(c, h, "GET"); return; }
+    int round = 0;
+    if (xq__http_query(r->query, "round", q, sizeof q) >= 0) {
+      const char *p = q;
+      if ((round = number(&p)) < 0 || *p) {
+        respond_error(c, h, 400, NULL, "round is a number", NULL);
+        return;
+      }
+    }
+    get_events(s, c, h, round);
+    return;
+  }
+  if (!strncmp(path, "/api/rounds/", 12)) {
+    const char *p = path + 12;
+    int round = number(&p);
+    if (round < 0) { respond_error(c, h, 404, NULL, "no such resource", NULL); return; }
+    int known = !strcmp(p, ".pgn") || !strcmp(p, "/pairings.json") || !strcmp(p, "/games.json") ||
+                !strcmp(p, "/push");
+    int table = 0;
+    if (!known && *p == '/') {
+      const char *t = p + 1;
+      if ((table = number(&t)) > 0 && !strcmp(t, ".pgn")) known = 1;
+    }
+    if (!known) { respond_error(c, h, 404, NULL, "no such resource", NULL); return; }
+    if (!strcmp(p, "/push")) {
+      if (!post) { not_allowed(c, h, "POST"); return; }
+    } else if (!get) {
+      not_allowed(c, h, "GET, HEAD");
+      return;
+    }
+    if (!round_published(s, round)) { respond_error(c, h, 404, NULL, "round not published", NULL); return; }
+    if (!strcmp(p, ".pgn")) { get_pgn(s, c, h, round, 0); return; }
+    if (!strcmp(p, "/pairings.json")) { get_pairings(s, c, h, round); return; }
+    if (!strcmp(p, "/games.json")) { get_games(s, c, h, round); return; }
+    if (!strcmp(p, "/push")) { post_push(s, c, h, round); return; }
+    get_pgn(s, c, h, round, table);
+    return;
+  }
+  respond_error(c, h, 404, NULL, "no such resource", NULL);
+}
+
+/* ------------------------------------------------------------------ */
+/* The connection kind                                                 */
+/* ------------------------------------------------------------------ */
+
+/* Parse and answer the requests in c->in; returns the bytes used. Stops
+ * at a push waiting for its commit, at an event stream, and at a close. */
+static size_t process(xq__conn *c, http_conn *h)
+{
+  size_t used = 0;
+  h->processing = 1; /* a push answered at once must not re-enter */
+  while (!c->closing && !h->busy && !h->sse && !h->ended && used < c->len) {
+    long r = xq__http_parse(&h->p, c->in + used, c->len - used);
+    if (r < 0) {
+      /* the stream cannot be resynced: answer and close */
+      h->keep_alive = 0;
+      h->head_only = 0;
+      respond_error(c, h, h->p.status, NULL, h->p.reason, NULL);
+      h->processing = 0;
+      return c->len;
+    }
+    used += (size_t)r;
+    if (h->p.state != XQ__HP_DONE) {
+      if (r == 0) break;
+      continue;
+    }
+    h->keep_alive = h->p.req.keep_alive && !c->srv->stopping;
+    route(c->srv, c, h);
+    if (!h->busy) xq__http_parser_reset(&h->p);
+  }
+  h->processing = 0;
+  if (h->sse || h->ended) return c->len; /* a stream's input is ignored */
+  return used;
+}
+
+static size_t http_consume(xq__conn *c)
+{
+  http_conn *h = c->ext;
+  if (!h) {
+    if (!(h = calloc(1, sizeof *h))) {
+      xq__conn_close(c);
+      return c->len;
+    }
+    xq__http_parser_init(&h->p);
+    h->c = c;
+    c->ext = h;
+  }
+  if (h->busy) return 0; /* behind a push: wait for its reply */
+  return process(c, h);
+}
+
+static void http_overflow(xq__conn *c)
+{
+  http_conn *h = c->ext;
+  if (h && h->busy) {
+    /* the buffer is full of requests behind a push: stop reading until
+     * the push is answered (push_done resumes) */
+    if (c->reading) {
+      uv_read_stop((uv_stream_t *)&c->tcp);
+      c->reading = 0;
+      c->paused = 1;
+    }
+    return;
+  }
+  /* the parser takes bodies as they come, so only a head fills the
+   * buffer: it is over XQ_HTTP_HEAD_MAX */
+  http_conn tmp = {.keep_alive = 0};
+  if (h) h->keep_alive = 0;
+  respond_error(c, h ? h : &tmp, 431, NULL, "request head too large", NULL);
+}
+
+static void http_on_close(xq__conn *c)
+{
+  http_conn *h = c->ext;
+  if (c->hub_watch) xq__hub_unwatch(c->srv, c);
+  if (!h) return;
+  if (h->busy) {
+    /* push_done still runs (it holds a reference) and frees nothing of
+     * ours but the request: keep the state until then */
+    return;
+  }
+  xq__http_parser_reset(&h->p);
+  free(h);
+  c->ext = NULL;
+}
+
+const xq__proto xq__http_proto = {
+  .name = "http",
+  .in_cap = XQ_HTTP_HEAD_MAX,
+  .idle_ms = XQ_HTTP_IDLE_MS,
+  .consume = http_consume,
+  .overflow = http_overflow,
+  .on_close = http_on_close,
+};

@@ -1,0 +1,449 @@
+/*
+ * internal.h -- the parts of the server shared by the files of net/ (xq__
+ * prefix); not a public interface. The public one is net.h.
+ *
+ * Files: server.c (listeners, signals, shutdown, serve), conn.c (one
+ * struct per connection: reads, writes, budgets, idle timers, closing),
+ * proto.c (JSON lines: framing, dispatch, authentication, replies),
+ * ops_engine.c / ops_game.c / ops_tourney.c (the operations), live.c (the
+ * games in play), commit.c (group commit of the game log), hub.c (the
+ * broadcast: SSE and JSON-lines subscribers), http.c (HTTP/1.1 requests
+ * and the read-only API), http_parse.c (the HTTP/1.1 request and response
+ * parser), game_state.c (live games as JSON), pgn_out.c (live games as
+ * PGN), ingest.c (PGN ingestion: push and polled documents), poll.c (the
+ * PGN URL poller), jobs.c (the queue of CPU-heavy jobs).
+ */
+#ifndef XQ_NET_INTERNAL_H
+#define XQ_NET_INTERNAL_H
+
+#include <cjson/cJSON.h>
+#include <stdint.h>
+#include <uv.h>
+
+#include "adjudicator.h"
+#include "limits.h"
+#include "net.h"
+#include "tourney.h"
+
+typedef struct xq__server xq__server;
+typedef struct xq__conn xq__conn;
+
+/* ------------------------------------------------------------------ */
+/* Shared output buffers (conn.c)                                      */
+/* ------------------------------------------------------------------ */
+
+/* A reference-counted payload: one encoding of a broadcast line is shared
+ * by every connection that sends it (server.md §1.3 fan-out). */
+typedef struct xq__buf {
+  int refs;
+  size_t len;
+  char data[];
+} xq__buf;
+
+/* A buffer of `len` bytes with one reference, contents uninitialised, or
+ * NULL when out of memory. */
+xq__buf *xq__buf_new(size_t len);
+/* A buffer holding a copy of data[0..len), or NULL. */
+xq__buf *xq__buf_copy(const char *data, size_t len);
+void xq__buf_ref(xq__buf *b);
+/* Drop one reference; the last one frees. NULL is a no-op. */
+void xq__buf_unref(xq__buf *b);
+
+/* ------------------------------------------------------------------ */
+/* Connections (conn.c)                                                */
+/* ------------------------------------------------------------------ */
+
+/* What a connection speaks. conn.c reads into c->in and hands the bytes
+ * to `consume`; the protocol never allocates per read. */
+typedef struct xq__proto {
+  const char *name;            /* "json", "http" */
+  size_t in_cap;               /* input buffer size */
+  unsigned idle_ms;            /* close after this long without input */
+  /* Consume the buffered bytes c->in[0..c->len): return how many were
+   * used (the rest moves to the front and waits for more). May queue
+   * writes and may close the connection (then return anything). When
+   * the buffer is full and nothing could be used, `overflow` runs. */
+  size_t (*consume)(xq__conn *c);
+  void (*overflow)(xq__conn *c);
+  /* The connection is closing: release protocol state (c->ext). */
+  void (*on_close)(xq__conn *c);
+} xq__proto;
+
+/* Kinds of output budget. */
+enum {
+  XQ__OUT_PAUSE = 0,  /* request/response: pause reading over XQ_OUT_HIGH */
+  XQ__OUT_DROP = 1    /* subscriber: disconnect over XQ_OUT_VIEWER_MAX */
+};
+
+struct xq__conn {
+  uv_tcp_t tcp;                /* first member: (xq__conn *)handle works */
+  uv_timer_t idle;
+  int idle_ms_armed;           /* the idle timer runs */
+  xq__server *srv;
+  const xq__proto *proto;
+  uint64_t gen;                /* unique per connection over the server's life */
+  int refs;                    /* the server's plus one per pending job/reply */
+  int open_handles;            /* tcp, idle: freed when both closed and refs 0 */
+  int closing;
+  int reading;                 /* uv_read_start is in force */
+  int paused;                  /* reads stopped for backpressure */
+  int out_mode;                /* XQ__OUT_* */
+  size_t out_bytes;            /* queued in uv_write, not completed */
+  int pending_replies;         /* replies waiting for a commit */
+  int flushing;                /* commit.c is sending a waiting reply: write it now */
+  int jobs;                    /* worker-pool jobs queued for this client */
+  int held;                    /* no line is dispatched until a ruling off the loop is done */
+  char *in;                    /* input buffer, proto->in_cap bytes */
+  size_t len;
+  size_t scanned;              /* JSON lines: bytes of in[] known to hold no '\n' */
+  char peer[64];               /* "127.0.0.1:50312" for the log */
+  /* session (JSON lines) */
+  int role;                    /* xq_role, XQ_ROLE_NONE before hello */
+  int round, board;            /* a board token's table */
+  int hub_watch;               /* subscribed to the broadcast (hub.c) */
+  void *ext;                   /* protocol state (HTTP request, ...) */
+  xq__conn *prev, *next;       /* the server's list */
+};
+
+/* Queue `len` bytes of `b` from offset `off` (takes a reference; tries
+ * uv_try_write first when nothing is queued). Over the budget of the
+ * connection's out_mode the connection is paused or closed. Returns
+ * XQ_OK, or XQ_EIO when the connection is closing (nothing queued). */
+int xq__conn_write(xq__conn *c, xq__buf *b, size_t off);
+/* Copy data[0..len) into a new buffer and queue it. As xq__conn_write. */
+int xq__conn_send(xq__conn *c, const char *data, size_t len);
+/* Close after the queued writes have gone (uv_shutdown, then close). */
+void xq__conn_end(xq__conn *c);
+/* Close now; queued writes are cancelled. Safe to call twice and from
+ * inside consume(). */
+void xq__conn_close(xq__conn *c);
+/* Keep the struct alive across an asynchronous step (a job, a commit);
+ * the matching unref may free it once closed. */
+void xq__conn_ref(xq__conn *c);
+void xq__conn_unref(xq__conn *c);
+/* True when the connection is closing (a reply may be dropped). */
+int xq__conn_dead(const xq__conn *c);
+/* Accept a connection from listener `server` into a new xq__conn of
+ * `proto` (called by the listener's connection callback). */
+void xq__conn_accept(xq__server *s, uv_stream_t *server, const xq__proto *proto);
+/* Re-check the pause state after out_bytes or pending_replies fell. */
+void xq__conn_resume(xq__conn *c);
+/* Hold a connection while one of its requests is judged off the loop:
+ * nothing more is read or dispatched from it until xq__conn_unhold, which
+ * dispatches what was buffered meanwhile and reads again. */
+void xq__conn_hold(xq__conn *c);
+void xq__conn_unhold(xq__conn *c);
+
+/* ------------------------------------------------------------------ */
+/* JSON lines (proto.c)                                                */
+/* ------------------------------------------------------------------ */
+
+extern const xq__proto xq__json_proto;
+
+/* One request being served. */
+typedef struct xq__req {
+  xq__conn *c;
+  const cJSON *json;           /* the whole request object */
+  const cJSON *id;             /* the "id" member, NULL when absent */
+  const char *op;
+} xq__req;
+
+typedef void (*xq__op_fn)(xq__server *s, xq__req *r);
+
+/* Role bits of an operation; 0 = anyone, before or after hello. */
+#define XQ__R(role) (1u << (role))
+#define XQ__STAFF (XQ__R(XQ_ROLE_ADMIN) | XQ__R(XQ_ROLE_ARBITER))
+typedef struct xq__op {
+  const char *name;
+  unsigned roles;
+  xq__op_fn fn;
+} xq__op;
+
+/* The operation tables, each ended by {NULL, 0, NULL}. */
+extern const xq__op xq__engine_ops[];   /* ops_engine.c: stateless engine services */
+extern const xq__op xq__game_ops[];     /* ops_game.c: boards and arbiters on live games */
+extern const xq__op xq__tourney_ops[];  /* ops_tourney.c: players, rounds, tokens, exports */
+extern const xq__op xq__ingest_ops[];   /* ingest.c: ingest_url, ingest_stop */
+
+/* Stable error codes (docs/protocol.md). */
+#define XQ__E_BAD_JSON "BAD_JSON"
+#define XQ__E_BAD_REQUEST "BAD_REQUEST"
+#define XQ__E_UNKNOWN_OP "UNKNOWN_OP"
+#define XQ__E_LINE_TOO_LONG "LINE_TOO_LONG"
+#define XQ__E_AUTH "AUTH_REQUIRED"
+#define XQ__E_BAD_TOKEN "BAD_TOKEN"
+#define XQ__E_FORBIDDEN "FORBIDDEN"
+#define XQ__E_WRONG_TABLE "WRONG_TABLE"
+#define XQ__E_SEQ "BAD_SEQ"
+#define XQ__E_NOTATION "BAD_NOTATION"
+#define XQ__E_AMBIGUOUS "AMBIGUOUS_MOVE"
+#define XQ__E_ILLEGAL "ILLEGAL_MOVE"
+#define XQ__E_FEN "BAD_FEN"
+#define XQ__E_NOT_FOUND "NOT_FOUND"
+#define XQ__E_CONFLICT "CONFLICT"
+#define XQ__E_GAME_OVER "GAME_OVER"
+#define XQ__E_PAUSED "GAME_PAUSED"
+#define XQ__E_BUSY "BUSY"
+#define XQ__E_LIMIT "LIMIT"
+#define XQ__E_STORE "STORE_FAILED"
+#define XQ__E_SHUTDOWN "SHUTTING_DOWN"
+#define XQ__E_INTERNAL "INTERNAL"
+
+/* Reply {"id":ID,"ok":true,FIELDS}\n where `fields` is the text of zero
+ * or more JSON members without braces ("" or NULL for none). */
+void xq__reply(xq__conn *c, const cJSON *id, const char *fields);
+/* Reply with the members of object `obj` (consumed), plus id and ok. */
+void xq__reply_obj(xq__conn *c, const cJSON *id, cJSON *obj);
+/* Reply {"id":ID,"error":{"code":CODE,"msg":MSG[,"ply":PLY]}}\n; ply < 0
+ * leaves it out. */
+void xq__reply_error(xq__conn *c, const cJSON *id, const char *code, const char *msg, int ply);
+/* The error code for an engine status (XQ_EILLEGAL -> ILLEGAL_MOVE, ...). */
+const char *xq__error_code(int status);
+/* The request id as JSON text ("7", "\"a\"", "null"), malloc'd. */
+char *xq__id_text(const cJSON *id);
+/* Send a reply whose body was stored without an id: `body` is a JSON
+ * object text "{...}"; the id is spliced in front of its members. */
+void xq__reply_stored(xq__conn *c, const char *idtext, const char *body);
+
+/* Request field helpers: NULL / default when absent or of another type. */
+const char *xq__str(const cJSON *o, const char *key);
+int xq__int(const cJSON *o, const char *key, int dflt, int *ok);
+
+/* ------------------------------------------------------------------ */
+/* Live games (live.c) and the group commit (commit.c)                 */
+/* ------------------------------------------------------------------ */
+
+/* One game being played or followed: a published board of a round. */
+typedef struct xq__live {
+  int round, board;
+  int red, black;              /* player ids (black 0: the bye, no game) */
+  xq_game *g;                  /* the adjudicator's state */
+  int64_t last_seq;            /* highest board sequence number applied */
+  int paused;                  /* an arbiter paused play */
+  int recorded;                /* the result is in the tourney log */
+  int busy;                    /* an event is being judged off the loop */
+  int rebuild;                 /* marked for xq__live_rebuild_marked */
+  long clock_ms[2];            /* last clock reading, -1 none */
+  struct {
+    int64_t seq;
+    char *reply;               /* stored reply body "{...}" */
+  } cache[XQ_REPLY_CACHE];     /* the last board replies, by seq % size */
+} xq__live;
+
+/* The game of board `board` in round `round`, or NULL when not paired. */
+xq__live *xq__live_get(xq__server *s, int round, int board);
+/* Add the games of a newly published round (pairings from the store). */
+int xq__live_add_round(xq__server *s, int round, xq_error *err);
+/* Note the reply to board seq `seq` (copied) for resends; last_seq grows. */
+void xq__live_remember(xq__live *lv, int64_t seq, const char *reply);
+/* When the game has a final result not yet in the tournament log, record
+ * it there once the game's rows are durable, and broadcast "result". */
+void xq__live_settle(xq__server *s, xq__live *lv);
+/* True when `event` may need a search (a repetition ruling, a claim
+ * judged by classifying moves): it is then judged on the worker pool, not
+ * on the loop (server.md §1.8). */
+int xq__live_may_search(const xq__live *lv, const char *event);
+/* Rebuild a game from the store's log (after a failed commit). */
+int xq__live_rebuild(xq__server *s, xq__live *lv, xq_error *err);
+/* Rebuild every game marked with lv->rebuild in one pass over the log. */
+int xq__live_rebuild_marked(xq__server *s, xq_error *err);
+/* "1-0", "0-1", "1/2-1/2" or "*" for the game's result. */
+const char *xq__live_result(const xq__live *lv);
+/* Apply one event text (the adjudicator's event language: a move in any
+ * notation, "clock:R/B", "foul-red", "result:1-0", ...) to the game, in
+ * memory. Returns XQ_OK with *v filled, or an engine status with `err`
+ * (nothing changed). */
+int xq__live_apply(xq__server *s, xq__live *lv, const char *event, xq_verdict *v, xq_error *err);
+
+/* One row waiting for the next group commit. Strings are owned (freed
+ * after the commit). */
+typedef struct xq__row {
+  xq_tgame_rec rec;            /* rec.event / rec.reply point into the owned strings */
+  char *event, *reply;
+  char *bcast;                 /* broadcast data published once durable, NULL none */
+  const char *bcast_type;      /* "move", "verdict", "result", ... (static) */
+  xq__conn *c;                 /* reply destination (referenced), NULL none */
+  char *idtext;                /* the request id to splice into the reply */
+} xq__row;
+
+/* Queue a game-log row: `event` and `reply` (body text "{...}") are
+ * copied; the reply goes to `c` (may be NULL) with `idtext` once the row
+ * is durable, and `bcast` (may be NULL) is published to the hub then.
+ * Returns XQ_OK or XQ_ENOMEM / XQ_ELIMIT (nothing queued). */
+int xq__commit_row(xq__server *s, const xq_tgame_rec *rec, xq__conn *c, const cJSON *id,
+                   const char *bcast_type, const char *bcast);
+/* Run fn(arg, status) once everything queued so far is durable (status
+ * XQ_OK) or failed to commit (XQ_ESTORE), with no batch open: store
+ * writes are safe inside fn. */
+void xq__commit_then(xq__server *s, void (*fn)(void *arg, int status), void *arg);
+/* Send the reply line `line` (len bytes, copied) to `c` after everything
+ * queued so far: used by the reply helpers while c has replies waiting
+ * for a commit, so that replies keep request order. */
+int xq__commit_reply(xq__server *s, xq__conn *c, const char *line, size_t len);
+/* True when no commit is running: the loop thread may use the store. */
+int xq__store_idle(const xq__server *s);
+
+/* ------------------------------------------------------------------ */
+/* CPU jobs in the worker pool (jobs.c; needed by ops_engine.c and      */
+/* ops_tourney.c)                                                      */
+/* ------------------------------------------------------------------ */
+
+typedef struct xq__jobs xq__jobs;
+/* One job: embed it as the first member of the job's own struct. */
+typedef struct xq__job {
+  uv_work_t work;
+  xq__server *s;
+  const void *owner;                            /* the client (one job of it runs at a time), NULL none */
+  void (*run)(struct xq__job *j);              /* on a worker thread */
+  void (*after)(struct xq__job *j, int status); /* on the loop; may free j */
+  struct xq__job *next;                         /* the waiting queue */
+} xq__job;
+/* Run run(j) in the worker pool and then after(j, status) on the loop
+ * (status 0, or UV_ECANCELED). At most XQ_JOBS_RUNNING_MAX jobs are in the
+ * pool at once server-wide, so the group commit always finds a thread,
+ * and one per `owner` (a connection; NULL: no such limit); the others
+ * wait in arrival order. Returns XQ_OK (after will run), or XQ_ENOMEM /
+ * XQ_EIO (it will not). */
+int xq__job_queue(xq__server *s, xq__job *j, const void *owner, void (*run)(xq__job *),
+                  void (*after)(xq__job *, int));
+
+/* ------------------------------------------------------------------ */
+/* Broadcast (hub.c)                                                   */
+/* ------------------------------------------------------------------ */
+
+enum { XQ__HUB_SSE = 1, XQ__HUB_JSONL = 2 };
+
+/* Publish an event of `type` ("move", "verdict", "result", "pairing",
+ * "standings", "game") about round/board (0 = none) with data `json` (an
+ * object's text). Returns its event id (increasing). */
+int64_t xq__hub_publish(xq__server *s, const char *type, int round, int board, const char *json);
+/* Subscribe `c` (format XQ__HUB_*; sets c->hub_watch and makes its output
+ * budget XQ__OUT_DROP), only round `round` when > 0, replaying
+ * the kept events after `last_id` (0 = none, -1 = a snapshot of every
+ * game first). Returns XQ_OK or XQ_ELIMIT. */
+int xq__hub_watch(xq__server *s, xq__conn *c, int format, int round, int64_t last_id);
+void xq__hub_unwatch(xq__server *s, xq__conn *c);
+
+/* Set up the hub's state and its keepalive timer (unref'd) at server
+ * start; close its handles at shutdown; free it after the loop ran dry. */
+int xq__hub_init(xq__server *s);
+/* close and free must be safe when init never ran (s->hub NULL). */
+void xq__hub_close(xq__server *s);
+void xq__hub_free(xq__server *s);
+/* Subscribers now (for tests and the log). */
+int xq__hub_subscribers(const xq__server *s);
+
+/* ------------------------------------------------------------------ */
+/* HTTP (http.c) and ingestion (ingest.c)                              */
+/* ------------------------------------------------------------------ */
+
+extern const xq__proto xq__http_proto;
+
+/* Game state as JSON (game_state.c; needed by http.c and hub.c): one
+ * game {"round","table","red","black","fen","moves",...} as a new cJSON
+ * object (NULL when out of memory), and every game of round `round` as
+ * the malloc'd text of an array (NULL when the round is not published). */
+cJSON *xq__game_state(xq__server *s, const xq__live *lv);
+char *xq__round_state_json(xq__server *s, int round);
+/* The result as the tournament knows it: "1-0", "0-1", "1/2-1/2", "*",
+ * or a forfeit recorded by an arbiter: "+-", "-+", "--". */
+const char *xq__game_result_text(const xq__server *s, const xq__live *lv);
+
+/* XQ-PGN of live games (pgn_out.c): one game, or every game of a round in
+ * board order, with moves in `notation`, as malloc'd text (*len bytes);
+ * NULL when out of memory or not published. Tags from the pairing (Event,
+ * Round "R.T", Table, Red, Black, RedElo, BlackElo, Result, FEN when not
+ * the standard start). */
+char *xq__pgn_game(xq__server *s, const xq__live *lv, xq_notation notation, size_t *len);
+char *xq__pgn_round(xq__server *s, int round, xq_notation notation, size_t *len);
+
+/* PGN ingestion (ingest.c; needed by http.c for POST .../push): match the
+ * games of `text` (len bytes) to the boards of round `round`, apply what
+ * is new, and once every row is durable call done(arg, status, json)
+ * with the reply body {"games":[...]} (malloc'd, the callee frees it;
+ * NULL with status < 0 when the push could not be taken at all: json
+ * then holds an error message or NULL). Returns XQ_OK (done will run,
+ * possibly before this returns) or an engine status (done will not run:
+ * `err` says why, e.g. too many games, no such round). */
+typedef void (*xq__ingest_done)(void *arg, int status, char *json);
+int xq__ingest_pgn(xq__server *s, int round, const char *text, size_t len, xq__ingest_done done,
+                   void *arg, xq_error *err);
+/* The state of the poller of round `round` (for tests and ingest_status):
+ * XQ_OK with the fields, XQ_EINVAL when the round is not polled. */
+typedef struct xq__poll_info {
+  int period_ms;               /* the asked interval, clamped */
+  int failures;                /* failures in a row */
+  int next_ms;                 /* delay before the next fetch */
+  int fetches, successes;      /* counts since ingest_url */
+  int last_status;             /* HTTP status of the last fetch, 0 none or no answer */
+  char last_error[XQ_ERR_MSG_LEN];
+} xq__poll_info;
+int xq__ingest_poll_info(xq__server *s, int round, xq__poll_info *out);
+
+/* Ingestion state (pollers) as the hub's: init at start, close handles
+ * (timers, fetch connections) at shutdown, free after the loop ran dry. */
+int xq__ingest_init(xq__server *s);
+/* close and free must be safe when init never ran (s->ingest NULL). */
+void xq__ingest_close(xq__server *s);
+void xq__ingest_free(xq__server *s);
+
+/* The group commit (commit.c): init at start; at shutdown the pending rows
+ * are committed, then xq__commit_drained is true and close releases its
+ * handles. */
+int xq__commit_init(xq__server *s);
+int xq__commit_drained(const xq__server *s);
+void xq__commit_close(xq__server *s);
+void xq__commit_free(xq__server *s);
+
+/* Live games (live.c): load every published round and replay the game log
+ * at start; free them at the end. */
+int xq__live_load(xq__server *s, xq_error *err);
+void xq__live_free(xq__server *s);
+
+/* ------------------------------------------------------------------ */
+/* The server (server.c)                                               */
+/* ------------------------------------------------------------------ */
+
+typedef struct xq__commit xq__commit;  /* commit.c */
+typedef struct xq__hub xq__hub;        /* hub.c */
+typedef struct xq__ingest xq__ingest;  /* ingest.c */
+
+struct xq__server {
+  uv_loop_t *loop;
+  xq_server_opts opts;
+  uv_tcp_t json_listener, http_listener;
+  int json_port, http_port;
+  int listening;               /* listeners open */
+  uv_signal_t sigint, sigterm;
+  int signals;                 /* signal handles started */
+  uv_timer_t grace;            /* shutdown: drain tick */
+  uint64_t grace_started;      /* loop time the shutdown began */
+  uv_check_t check;            /* starts a group commit after each loop turn */
+  int stopping;
+  int judging;                 /* rulings running on the worker pool */
+  xq_tstore *store;
+  xq_tevent *ev;               /* the event as loaded from the store */
+  xq_rules rules;              /* the rule set games are judged by */
+  xq_ttoken *tokens;           /* live tokens, refreshed on change */
+  int ntokens;
+  xq__conn *conns;             /* every open connection */
+  int nconns;
+  uint64_t next_gen;
+  xq__live **rounds[XQ_ROUNDS_LIVE_MAX + 1]; /* [round][board - 1], NULL for a bye */
+  int nboards[XQ_ROUNDS_LIVE_MAX + 1];        /* boards of each published round */
+  int nlive;                   /* games in all rounds */
+  xq__commit *commit;
+  xq__hub *hub;
+  xq__ingest *ingest;
+  xq__jobs *jobs;              /* CPU jobs running and waiting, NULL none (jobs.c; needed by ops_engine.c) */
+  FILE *log;                   /* one line per notable event, NULL quiet */
+};
+
+/* Reload s->ev from the store (after a tourney write). XQ_OK or XQ_ESTORE. */
+int xq__server_reload(xq__server *s, xq_error *err);
+/* Refresh the token cache from the store. */
+int xq__server_tokens(xq__server *s, xq_error *err);
+/* Printf to the server log with a timestamp, when there is one. */
+void xq__log(xq__server *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+#endif /* XQ_NET_INTERNAL_H */

@@ -1,0 +1,52 @@
+/*
+ * limits.h -- every resource limit of the server, in one place (server.md
+ * §1.9). A limit that is not here does not exist: code that allocates,
+ * buffers, waits or counts on behalf of a client names one of these.
+ */
+#ifndef XQ_NET_LIMITS_H
+#define XQ_NET_LIMITS_H
+
+/* Framing */
+#define XQ_MAX_LINE (64 * 1024)          /* one JSON line, '\n' excluded; longer: error + close */
+#define XQ_HTTP_HEAD_MAX (16 * 1024)     /* request line + headers */
+#define XQ_HTTP_HEADERS_MAX 64           /* header fields of one request */
+#define XQ_HTTP_BODY_MAX (4 * 1024 * 1024) /* a POSTed body (PGN push) */
+#define XQ_PGN_PUSH_GAMES_MAX 128        /* games in one push */
+#define XQ_PGN_FETCH_MAX (8 * 1024 * 1024) /* a polled PGN document */
+
+/* Connections */
+#define XQ_MAX_CONNS 4096                /* JSON-lines + HTTP connections together */
+#define XQ_LISTEN_BACKLOG 1024
+
+/* Output budgets (bytes queued in uv_write and not yet written) */
+#define XQ_OUT_HIGH (256 * 1024)         /* request/response client: stop reading above */
+#define XQ_OUT_LOW (64 * 1024)           /* ... and read again below */
+#define XQ_OUT_VIEWER_MAX (1024 * 1024)  /* a subscriber over this is disconnected */
+
+/* Timers */
+#define XQ_IDLE_MS (10 * 60 * 1000)      /* JSON-lines client without a line */
+#define XQ_HTTP_IDLE_MS (30 * 1000)      /* HTTP connection without a request */
+#define XQ_SSE_KEEPALIVE_MS (15 * 1000)  /* comment line to every SSE subscriber */
+#define XQ_SHUTDOWN_GRACE_MS 2000        /* clients get this long to drain at shutdown */
+#define XQ_POLL_MIN_MS 2000              /* PGN URL poll interval bounds (formats.md §9.1) */
+#define XQ_POLL_DEFAULT_MS 5000
+#define XQ_POLL_MAX_MS 60000             /* back-off ceiling after repeated failures */
+#define XQ_POLL_TIMEOUT_MS 5000          /* one fetch */
+#define XQ_POLLERS_MAX 64                /* rounds polled at once */
+
+/* Work */
+#define XQ_JOBS_PER_CONN 4               /* worker-pool jobs one client may have queued */
+#define XQ_JOBS_RUNNING_MAX 2            /* CPU jobs in the pool at once, server-wide: the rest of
+                                            the pool stays free for group commits (jobs.c) */
+#define XQ_PERFT_DEPTH_MAX 7             /* `perft` op */
+#define XQ_BATCH_MAX 8192                /* game-log rows in one group commit */
+#define XQ_PENDING_MAX 65536             /* requests waiting for a commit before reads pause */
+
+/* Games and the broadcast */
+#define XQ_ROUNDS_LIVE_MAX 49            /* = XQ_TOURNEY_ROUNDS_MAX */
+#define XQ_BOARDS_MAX 5000               /* boards in one round */
+#define XQ_REPLY_CACHE 32                /* last replies kept per board for resends */
+#define XQ_HUB_RING 8192                 /* broadcast events kept for Last-Event-ID resume */
+#define XQ_API_MOVES_MAX 1024            /* moves in one stateless request (apply, adjudicate) */
+
+#endif /* XQ_NET_LIMITS_H */

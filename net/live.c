@@ -1,0 +1,371 @@
+/*
+ * live.c -- the games in play: one adjudicator state per published board,
+ * rebuilt at start by replaying the store's game log, so a restarted
+ * server answers exactly as the one that stopped (or was killed) would
+ * have.
+ *
+ * A game's events are the adjudicator's event language (xq_game_event),
+ * several to a log row when they came in one request ("h2e2 clock:a/b").
+ * The server adds three tokens of its own: "truncate:N" restarts the game
+ * from its start and replays its first N plies (an ingested source that
+ * corrected a move, formats.md §9.3); "pause" and "resume" stop and
+ * restart play by the arbiter's order.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+#define XQ_EVENT_TOKEN_MAX 512  /* one token of a stored event */
+
+static xq__live *live_new(xq__server *s, int round, int board, int red, int black, xq_error *err)
+{
+  xq__live *lv = calloc(1, sizeof *lv);
+  xq_game *g = malloc(sizeof *g);
+  if (!lv || !g || xq_game_init(g, &s->rules, NULL, err) != XQ_OK) {
+    free(lv);
+    free(g);
+    return NULL;
+  }
+  lv->round = round;
+  lv->board = board;
+  lv->red = red;
+  lv->black = black;
+  lv->g = g;
+  lv->clock_ms[0] = lv->clock_ms[1] = -1;
+  return lv;
+}
+
+static void live_clear(xq__live *lv)
+{
+  for (int i = 0; i < XQ_REPLY_CACHE; i++) {
+    free(lv->cache[i].reply);
+    lv->cache[i].reply = NULL;
+    lv->cache[i].seq = 0;
+  }
+}
+
+xq__live *xq__live_get(xq__server *s, int round, int board)
+{
+  if (round < 1 || round > XQ_ROUNDS_LIVE_MAX || board < 1 || board > s->nboards[round]) return NULL;
+  return s->rounds[round][board - 1];
+}
+
+const char *xq__live_result(const xq__live *lv)
+{
+  switch (lv->g->result) {
+  case XQ_OUT_RED_WINS: return "1-0";
+  case XQ_OUT_BLACK_WINS: return "0-1";
+  case XQ_OUT_DRAW: return "1/2-1/2";
+  default: return "*";
+  }
+}
+
+int xq__live_add_round(xq__server *s, int round, xq_error *err)
+{
+  if (round < 1 || round > XQ_ROUNDS_LIVE_MAX || s->rounds[round]) return XQ_EINVAL;
+  xq_tpairing pr = {0};
+  int rc = xq_tstore_pairing(s->store, round, &pr, err);
+  if (rc) return rc;
+  if (pr.nboards > XQ_BOARDS_MAX) {
+    xq_tpairing_clear(&pr);
+    return XQ_ELIMIT;
+  }
+  xq__live **arr = calloc((size_t)pr.nboards + 1, sizeof *arr);
+  if (!arr) {
+    xq_tpairing_clear(&pr);
+    return XQ_ENOMEM;
+  }
+  for (int i = 0; i < pr.nboards; i++) {
+    if (!pr.boards[i].black) continue; /* the bye: no game */
+    arr[i] = live_new(s, round, i + 1, pr.boards[i].red, pr.boards[i].black, err);
+    if (!arr[i]) {
+      for (int j = 0; j < i; j++)
+        if (arr[j]) {
+          free(arr[j]->g);
+          free(arr[j]);
+        }
+      free(arr);
+      xq_tpairing_clear(&pr);
+      return XQ_ENOMEM;
+    }
+    s->nlive++;
+    /* a result already in the tournament log needs no recording */
+    const xq_tslot *sl = s->ev ? xq_tevent_slot(s->ev, pr.boards[i].red, round) : NULL;
+    arr[i]->recorded = sl && sl->res != XQ_TR_NONE;
+  }
+  s->rounds[round] = arr;
+  s->nboards[round] = pr.nboards;
+  xq_tpairing_clear(&pr);
+  return XQ_OK;
+}
+
+/* Restart the game and replay its first n plies. */
+static int truncate_game(xq__server *s, xq__live *lv, int n, xq_verdict *v, xq_error *err)
+{
+  xq_game *g = lv->g;
+  if (n < 0 || n > g->nply) return XQ_EINVAL;
+  xq_move *moves = malloc(sizeof *moves * ((size_t)n + 1));
+  if (!moves) return XQ_ENOMEM;
+  for (int i = 0; i < n; i++) moves[i] = g->hist[i].move;
+  char fen[XQ_FEN_MAX];
+  xq_fen_format(&g->start, fen, sizeof fen);
+  int rc = xq_game_init(g, &s->rules, fen, err);
+  for (int i = 0; rc == XQ_OK && i < n; i++) rc = xq_game_move(g, moves[i], 0, v);
+  free(moves);
+  if (rc == XQ_OK && n == 0) memset(v, 0, sizeof *v), v->event = "truncate", v->side = -1;
+  return rc;
+}
+
+int xq__live_apply(xq__server *s, xq__live *lv, const char *event, xq_verdict *v, xq_error *err)
+{
+  xq_verdict tmp;
+  int have = 0;
+  const char *p = event;
+  while (*p) {
+    while (*p == ' ') p++;
+    if (!*p) break;
+    size_t n = strcspn(p, " ");
+    char tok[XQ_EVENT_TOKEN_MAX];
+    if (n >= sizeof tok) return XQ_ELIMIT;
+    memcpy(tok, p, n);
+    tok[n] = 0;
+    p += n;
+    int rc;
+    if (!strncmp(tok, "truncate:", 9)) {
+      rc = truncate_game(s, lv, atoi(tok + 9), &tmp, err);
+    } else if (!strcmp(tok, "pause") || !strcmp(tok, "resume")) {
+      /* the arbiter stops or restarts play: the server's own token */
+      lv->paused = tok[0] == 'p';
+      memset(&tmp, 0, sizeof tmp);
+      tmp.event = lv->paused ? "pause" : "resume";
+      tmp.side = -1;
+      tmp.changed = 1;
+      tmp.ply = lv->g->nply;
+      tmp.result = lv->g->result;
+      rc = XQ_OK;
+    } else {
+      rc = xq_game_event(lv->g, tok, &tmp, err);
+    }
+    if (rc != XQ_OK) return rc;
+    if (!strncmp(tok, "clock:", 6)) {
+      lv->clock_ms[0] = lv->g->clock_ms[0];
+      lv->clock_ms[1] = lv->g->clock_ms[1];
+    }
+    /* the verdict that matters: the first that is not a plain acceptance */
+    if (!have || (v->kind == XQ_VERDICT_ACCEPTED && tmp.kind != XQ_VERDICT_ACCEPTED)) *v = tmp;
+    have = 1;
+  }
+  if (!have) return XQ_EINVAL;
+  return XQ_OK;
+}
+
+/* True when playing `m` leads to a position the game may have seen since
+ * repetitions count: the adjudicator then rules on a cycle. */
+static int may_repeat(const xq_game *g, xq_move m)
+{
+  xq_pos p = g->pos;
+  xq_undo u;
+  xq_make(&p, m, &u);
+  return g->key_filter[p.key & 255] != 0;
+}
+
+int xq__live_may_search(const xq__live *lv, const char *event)
+{
+  const xq_game *g = lv->g;
+  const char *p = event;
+  while (*p) {
+    while (*p == ' ') p++;
+    size_t n = strcspn(p, " ");
+    char tok[XQ_EVENT_TOKEN_MAX];
+    if (!n || n >= sizeof tok) return 0;
+    memcpy(tok, p, n);
+    tok[n] = 0;
+    p += n;
+    if (!strncmp(tok, "claim", 5) || !strncmp(tok, "repetition", 10)) return 1;
+    if (!strncmp(tok, "snap:", 5)) {
+      /* the move is not known yet: any legal move that may repeat */
+      xq_movelist ml;
+      xq_gen_legal(&g->pos, &ml);
+      for (int i = 0; i < ml.n; i++)
+        if (may_repeat(g, ml.m[i])) return 1;
+      continue;
+    }
+    if (!strcmp(tok, "release")) {
+      if (g->held != XQ_MOVE_NONE && may_repeat(g, g->held)) return 1;
+      continue;
+    }
+    const char *mv = tok;
+    if (!strncmp(tok, "held:", 5) || !strncmp(tok, "flag:", 5)) mv = tok + 5;
+    else if (strchr(tok, ':') || !strncmp(tok, "offer", 5) ||
+             !strncmp(tok, "accept", 6) || !strncmp(tok, "decline", 7) || !strncmp(tok, "resign", 6) ||
+             !strncmp(tok, "foul-", 5) || !strcmp(tok, "pause") || !strcmp(tok, "resume"))
+      continue;
+    xq_move m;
+    if (xq_move_parse_any(&g->pos, mv, &m, NULL) == XQ_OK && xq_is_legal(&g->pos, m) && may_repeat(g, m))
+      return 1;
+  }
+  return 0;
+}
+
+/* Remember the reply to board seq `seq` for resends. */
+static void cache_reply(xq__live *lv, int64_t seq, const char *reply)
+{
+  int k = (int)(seq % XQ_REPLY_CACHE);
+  free(lv->cache[k].reply);
+  lv->cache[k].reply = strdup(reply);
+  lv->cache[k].seq = lv->cache[k].reply ? seq : 0;
+}
+
+void xq__live_remember(xq__live *lv, int64_t seq, const char *reply)
+{
+  if (seq > lv->last_seq) lv->last_seq = seq;
+  cache_reply(lv, seq, reply);
+}
+
+typedef struct replay_ctx {
+  xq__server *s;
+  int marked;       /* replay only the games marked for a rebuild */
+  long rows, bad;
+} replay_ctx;
+
+static int replay_row(void *arg, const xq_tgame_rec *r)
+{
+  replay_ctx *cx = arg;
+  xq__live *lv = xq__live_get(cx->s, r->round, r->board);
+  if (!lv || (cx->marked && !lv->rebuild)) return 0;
+  xq_verdict v;
+  xq_error err = {0};
+  if (xq__live_apply(cx->s, lv, r->event, &v, &err) != XQ_OK) {
+    /* a stored event that does not replay would be a bug: say so */
+    cx->bad++;
+    xq__log(cx->s, "replay: round %d table %d row %lld '%s': %s", r->round, r->board,
+            (long long)r->id, r->event, err.msg);
+  }
+  if (r->source == XQ_GSRC_BOARD && r->seq > 0) xq__live_remember(lv, r->seq, r->reply);
+  cx->rows++;
+  return 0;
+}
+
+int xq__live_load(xq__server *s, xq_error *err)
+{
+  if (!s->ev) return XQ_OK;
+  for (int r = 1; r <= s->ev->nrounds && r <= XQ_ROUNDS_LIVE_MAX; r++) {
+    xq_error e2 = {0};
+    int rc = xq__live_add_round(s, r, &e2);
+    if (rc == XQ_EINVAL) continue; /* not published (a TRF import may leave gaps) */
+    if (rc) {
+      if (err) *err = e2;
+      return rc;
+    }
+  }
+  replay_ctx cx = {s, 0, 0, 0};
+  int rc = xq_tstore_game_scan(s->store, 0, 0, replay_row, &cx, err);
+  if (rc) return rc;
+  if (cx.rows) xq__log(s, "replayed %ld game-log rows (%ld did not apply)", cx.rows, cx.bad);
+  return XQ_OK;
+}
+
+/* Reset a game to its start before its rows are replayed. */
+static int reset_game(xq__server *s, xq__live *lv, xq_error *err)
+{
+  live_clear(lv);
+  lv->last_seq = 0;
+  lv->paused = 0;
+  lv->clock_ms[0] = lv->clock_ms[1] = -1;
+  return xq_game_init(lv->g, &s->rules, NULL, err);
+}
+
+int xq__live_rebuild_marked(xq__server *s, xq_error *err)
+{
+  int any = 0;
+  for (int r = 1; r <= XQ_ROUNDS_LIVE_MAX; r++)
+    for (int b = 0; s->rounds[r] && b < s->nboards[r]; b++) {
+      xq__live *lv = s->rounds[r][b];
+      if (!lv || !lv->rebuild) continue;
+      int rc = reset_game(s, lv, err);
+      if (rc) return rc;
+      any = 1;
+    }
+  if (!any) return XQ_OK;
+  /* one pass over the log rebuilds every marked game */
+  replay_ctx cx = {s, 1, 0, 0};
+  int rc = xq_tstore_game_scan(s->store, 0, 0, replay_row, &cx, err);
+  for (int r = 1; r <= XQ_ROUNDS_LIVE_MAX; r++)
+    for (int b = 0; s->rounds[r] && b < s->nboards[r]; b++)
+      if (s->rounds[r][b]) s->rounds[r][b]->rebuild = 0;
+  return rc;
+}
+
+int xq__live_rebuild(xq__server *s, xq__live *lv, xq_error *err)
+{
+  lv->rebuild = 1;
+  return xq__live_rebuild_marked(s, err);
+}
+
+void xq__live_free(xq__server *s)
+{
+  for (int r = 0; r <= XQ_ROUNDS_LIVE_MAX; r++) {
+    if (!s->rounds[r]) continue;
+    for (int b = 0; b < s->nboards[r]; b++) {
+      xq__live *lv = s->rounds[r][b];
+      if (!lv) continue;
+      live_clear(lv);
+      free(lv->g);
+      free(lv);
+    }
+    free(s->rounds[r]);
+    s->rounds[r] = NULL;
+    s->nboards[r] = 0;
+  }
+  s->nlive = 0;
+}
+
+/* A finished game's result, going into the tournament log. */
+typedef struct settle_job {
+  xq__server *s;
+  int round, board;
+  char code[8];
+  char reason[48];
+} settle_job;
+
+static void settle_now(void *arg, int status)
+{
+  settle_job *j = arg;
+  xq__server *s = j->s;
+  xq__live *lv = xq__live_get(s, j->round, j->board);
+  xq_error err = {0};
+  if (status == XQ_OK && lv && xq_tstore_result(s->store, j->round, j->board, j->code, &err) == XQ_OK) {
+    xq__server_reload(s, NULL);
+    char data[160];
+    snprintf(data, sizeof data, "{\"result\":\"%s\",\"reason\":\"%s\"}", xq__live_result(lv), j->reason);
+    xq__hub_publish(s, "result", j->round, j->board, data);
+  } else if (lv) {
+    lv->recorded = 0; /* try again with the next event */
+    xq__log(s, "round %d table %d: result not recorded: %s", j->round, j->board,
+            err.msg[0] ? err.msg : "the commit failed");
+  }
+  free(j);
+}
+
+void xq__live_settle(xq__server *s, xq__live *lv)
+{
+  const char *code;
+  switch (lv->g->result) {
+  case XQ_OUT_RED_WINS: code = "1-0"; break;
+  case XQ_OUT_BLACK_WINS: code = "0-1"; break;
+  case XQ_OUT_DRAW: code = "="; break;
+  default: return;
+  }
+  if (lv->recorded) return;
+  settle_job *j = calloc(1, sizeof *j);
+  if (!j) return;
+  lv->recorded = 1;
+  j->s = s;
+  j->round = lv->round;
+  j->board = lv->board;
+  snprintf(j->code, sizeof j->code, "%s", code);
+  snprintf(j->reason, sizeof j->reason, "%s", xq_reason_name(lv->g->result_reason));
+  xq__commit_then(s, settle_now, j);
+}

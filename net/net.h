@@ -1,0 +1,62 @@
+/*
+ * net.h -- the tournament server (libuv) and its client tools.
+ *
+ * `xqref serve` keeps a tournament store open and serves, on one thread
+ * and one event loop: JSON lines over TCP for digital boards, arbiters
+ * and organisers (docs/protocol.md), and HTTP for broadcast viewers
+ * (Server-Sent Events, PGN, read-only JSON, PGN push). Board events are
+ * judged by the adjudicator and committed to the store in groups before
+ * any reply or broadcast says they happened.
+ */
+#ifndef XQ_NET_H
+#define XQ_NET_H
+
+#include <stdio.h>
+#include <uv.h>
+
+#include "engine.h"
+
+/* How a server starts. */
+typedef struct xq_server_opts {
+  const char *db;          /* store file; created when missing */
+  const char *listen;      /* "host:port" for JSON lines, port 0 = any free */
+  const char *http;        /* "host:port" for HTTP, NULL = no HTTP */
+  const char *rules;       /* rule set spec (preset or JSON file), NULL = cxa2011 */
+  int demo;                /* fill a new store with the demo tournament */
+  int demo_players;        /* players of the demo (0 = 16) */
+  int signals;             /* handle SIGINT/SIGTERM (the CLI; tests say 0) */
+  FILE *out;               /* where the listening lines and tokens go, NULL = none */
+  FILE *log;               /* server log, NULL = none */
+} xq_server_opts;
+
+typedef struct xq__server xq_server;
+
+/* Defaults: xqref.db, 127.0.0.1:7878, HTTP 127.0.0.1:8080, cxa2011. */
+void xq_server_opts_default(xq_server_opts *o);
+
+/* Open the store, load the event and its games, bind the sockets and
+ * start serving on `loop` (the caller runs it). Prints one line per
+ * listening socket with the real address to o->out ("json 127.0.0.1:7878",
+ * "http 127.0.0.1:8080"), and, when the store is new, its admin token
+ * (also written to DB.admin with mode 0600). Returns XQ_OK with *out, or
+ * an engine status with `err`; nothing is left open on failure. */
+int xq_server_start(uv_loop_t *loop, const xq_server_opts *o, xq_server **out, xq_error *err);
+
+/* The bound port of the JSON-lines (which 0) or HTTP (which 1) socket. */
+int xq_server_port(const xq_server *s, int which);
+
+/* Begin a graceful shutdown: stop accepting, tell clients, let queued
+ * writes and commits finish, close every handle after the grace period.
+ * The loop then runs dry; call xq_server_free after uv_run returns. */
+void xq_server_stop(xq_server *s);
+
+/* Free a stopped server (its handles must be closed: uv_run returned). */
+void xq_server_free(xq_server *s);
+
+/* Subcommands: `xqref serve`, `xqref loadgen`, `xqref board`. Return 0 ok,
+ * 1 failure, 2 usage. */
+int xq_serve_main(int argc, char **argv);
+int xq_loadgen_main(int argc, char **argv);
+int xq_board_main(int argc, char **argv);
+
+#endif /* XQ_NET_H */

@@ -1,0 +1,678 @@
+/*
+ * ops_game.c -- operations on live games (docs/protocol.md "Boards",
+ * "Arbiters"): a board's events with sequence numbers, and the arbiter's
+ * rulings. Every event is judged, queued for the group commit, and
+ * answered (and broadcast) only once it is durable.
+ *
+ * Sequence numbers make a board's stream idempotent: the next number is
+ * applied, an old one is answered with the reply it had the first time,
+ * a gap is refused. The reply of every board event is stored with it, so
+ * the same answer survives a restart.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+#define XQ_EVENT_TEXT_MAX 640  /* one request's event text */
+#define XQ_BODY_MAX 4096       /* a board reply without its verdict */
+
+/* ------------------------------------------------------------------ */
+/* Replies and broadcasts of one event                                 */
+/* ------------------------------------------------------------------ */
+
+static const char *side_name(int side) { return side == XQ_RED ? "red" : "black"; }
+
+/* The verdict as JSON: a short object for a plain accepted move (the
+ * common case, kept cheap), the adjudicator's full one otherwise. */
+static char *verdict_text(const xq_verdict *v)
+{
+  if (v->kind == XQ_VERDICT_ACCEPTED && v->event && !strcmp(v->event, "move")) {
+    char *t = malloc(64);
+    if (t) snprintf(t, 64, "{\"event\":\"move\",\"verdict\":\"accepted\",\"ply\":%d}", v->ply);
+    return t;
+  }
+  return xq_verdict_json(v);
+}
+
+/* Reply body (stored with the row): {"ok":true,"seq":..,"ply":..,...}. */
+static char *reply_body(const xq__live *lv, int64_t seq, const char *vjson)
+{
+  char fen[XQ_FEN_MAX];
+  xq_fen_format(&lv->g->pos, fen, sizeof fen);
+  size_t n = strlen(vjson) + 256 + XQ_FEN_MAX;
+  char *b = malloc(n);
+  if (!b) return NULL;
+  if (seq > 0)
+    snprintf(b, n, "{\"ok\":true,\"seq\":%lld,\"ply\":%d,\"fen\":\"%s\",\"result\":\"%s\",\"verdict\":%s}",
+             (long long)seq, lv->g->nply, fen, xq__live_result(lv), vjson);
+  else
+    snprintf(b, n, "{\"ok\":true,\"ply\":%d,\"fen\":\"%s\",\"result\":\"%s\",\"paused\":%s,\"verdict\":%s}",
+             lv->g->nply, fen, xq__live_result(lv), lv->paused ? "true" : "false", vjson);
+  return b;
+}
+
+/* Broadcast data for a move: the move in three notations (as printed in
+ * the position before it), the position after, the clocks, the result,
+ * and the ruling when the move was more than accepted (mate, a cycle). */
+static char *move_bcast(const xq__live *lv, const xq_pos *before, xq_move m, const char *ruling)
+{
+  char iccs[XQ_MOVE_TEXT_MAX], wxf[XQ_MOVE_TEXT_MAX], zh[XQ_MOVE_TEXT_MAX], fen[XQ_FEN_MAX];
+  xq_move_format(before, m, XQ_NOTE_ICCS, iccs, sizeof iccs);
+  xq_move_format(before, m, XQ_NOTE_WXF, wxf, sizeof wxf);
+  xq_move_format(before, m, XQ_NOTE_CHINESE, zh, sizeof zh);
+  xq_fen_format(&lv->g->pos, fen, sizeof fen);
+  char clock[64] = "null";
+  if (lv->clock_ms[0] >= 0) snprintf(clock, sizeof clock, "[%ld,%ld]", lv->clock_ms[0], lv->clock_ms[1]);
+  size_t n = 512 + (ruling ? strlen(ruling) : 0);
+  char *t = malloc(n);
+  if (t)
+    snprintf(t, n, "{\"ply\":%d,\"move\":\"%s\",\"wxf\":\"%s\",\"zh\":\"%s\",\"fen\":\"%s\",\"clock\":%s,\"result\":\"%s\"%s%s}",
+             lv->g->nply, iccs, wxf, zh, fen, clock, xq__live_result(lv), ruling ? ",\"ruling\":" : "",
+             ruling ? ruling : "");
+  return t;
+}
+
+/* The event has been judged (rc, v, err): queue its row, and reply to `c`
+ * (may be closing: the row is kept all the same, the reply dropped) once
+ * it is durable. `before` and `nply` are the position and ply count the
+ * event started from. */
+static void event_done(xq__server *s, xq__conn *c, const cJSON *id, xq__live *lv, int source,
+                       int64_t seq, const char *event, const xq_pos *before, int nply, int rc,
+                       const xq_verdict *v, const xq_error *err)
+{
+  if (rc != XQ_OK) {
+    xq__reply_error(c, id, xq__error_code(rc), err->msg[0] ? err->msg : xq_strerror(rc), lv->g->nply);
+    return;
+  }
+  char *vjson = verdict_text(v);
+  char *body = vjson ? reply_body(lv, seq, vjson) : NULL;
+  char *bcast = NULL;
+  const char *btype = NULL;
+  if (lv->g->nply == nply + 1) {
+    /* the pieces moved: one "move" event, with the ruling if there was one */
+    bcast = move_bcast(lv, before, lv->g->hist[nply].move, v->kind == XQ_VERDICT_ACCEPTED ? NULL : vjson);
+    btype = "move";
+  } else if (v->changed || v->kind != XQ_VERDICT_ACCEPTED) {
+    /* a ruling, a foul, a clock that fell, a claim: the verdict itself */
+    bcast = vjson ? strdup(vjson) : NULL;
+    btype = "verdict";
+  }
+  xq_tgame_rec rec = {0};
+  rec.round = lv->round;
+  rec.board = lv->board;
+  rec.source = source;
+  rec.seq = seq;
+  rec.event = event;
+  rec.reply = body;
+  if (!body || (btype && !bcast) || xq__commit_row(s, &rec, c, id, btype, bcast) != XQ_OK) {
+    /* nothing was queued: take the event back by rebuilding the game */
+    xq__live_rebuild(s, lv, NULL);
+    xq__reply_error(c, id, XQ__E_BUSY, "too many events waiting for the store", -1);
+  } else {
+    if (seq > 0) xq__live_remember(lv, seq, body);
+    xq__live_settle(s, lv);
+  }
+  free(vjson);
+  free(body);
+  free(bcast);
+}
+
+/* An event judged on the worker pool: the game is busy and the
+ * requesting connection held until it is done. */
+typedef struct judge_job {
+  uv_work_t work;
+  xq__server *s;
+  xq__live *lv;
+  xq__conn *c;
+  cJSON *id;
+  int source;
+  int64_t seq;
+  xq_pos before;
+  int nply, rc;
+  xq_verdict v;
+  xq_error err;
+  xq__live copy;               /* the game being judged: readers keep the original */
+  char event[];
+} judge_job;
+
+static void judge_work(uv_work_t *w)
+{
+  judge_job *j = w->data;
+  j->rc = xq__live_apply(j->s, &j->copy, j->event, &j->v, &j->err);
+}
+
+static void judge_after(uv_work_t *w, int status)
+{
+  judge_job *j = w->data;
+  xq__server *s = j->s;
+  if (status) {
+    j->rc = XQ_EINVAL;
+    snprintf(j->err.msg, sizeof j->err.msg, "the ruling was cancelled");
+  }
+  xq__live *lv = j->lv;
+  if (j->rc == XQ_OK) {
+    /* the judged copy becomes the game */
+    free(lv->g);
+    lv->g = j->copy.g;
+    lv->paused = j->copy.paused;
+    lv->clock_ms[0] = j->copy.clock_ms[0];
+    lv->clock_ms[1] = j->copy.clock_ms[1];
+  } else {
+    free(j->copy.g);
+  }
+  lv->busy = 0;
+  s->judging--;
+  event_done(s, j->c, j->id, j->lv, j->source, j->seq, j->event, &j->before, j->nply, j->rc, &j->v, &j->err);
+  xq__conn_unhold(j->c);
+  xq__conn_unref(j->c);
+  cJSON_Delete(j->id);
+  free(j);
+}
+
+/* Judge `event` on `lv` -- on the loop when it is cheap, on the worker
+ * pool when it may search (server.md §1.8) -- and queue its row. */
+static void run_event(xq__server *s, xq__req *r, xq__live *lv, int source, int64_t seq,
+                      const char *event)
+{
+  if (xq__live_may_search(lv, event)) {
+    size_t n = strlen(event);
+    judge_job *j = calloc(1, sizeof *j + n + 1);
+    if (!j) {
+      xq__reply_error(r->c, r->id, XQ__E_INTERNAL, "out of memory", -1);
+      return;
+    }
+    memcpy(j->event, event, n + 1);
+    j->work.data = j;
+    j->s = s;
+    j->lv = lv;
+    j->c = r->c;
+    j->id = r->id ? cJSON_Duplicate(r->id, 1) : NULL;
+    j->source = source;
+    j->seq = seq;
+    j->before = lv->g->pos;
+    j->nply = lv->g->nply;
+    j->copy = *lv;
+    j->copy.g = malloc(sizeof *j->copy.g);
+    if (j->copy.g) *j->copy.g = *lv->g;
+    if (!j->copy.g || uv_queue_work(s->loop, &j->work, judge_work, judge_after) != 0) {
+      cJSON_Delete(j->id);
+      free(j->copy.g);
+      free(j);
+      xq__reply_error(r->c, r->id, XQ__E_INTERNAL, "cannot queue the ruling", -1);
+      return;
+    }
+    lv->busy = 1;
+    s->judging++;
+    xq__conn_ref(r->c);
+    xq__conn_hold(r->c);
+    return;
+  }
+  xq_pos before = lv->g->pos;
+  int nply = lv->g->nply;
+  xq_verdict v;
+  xq_error err = {0};
+  int rc = xq__live_apply(s, lv, event, &v, &err);
+  event_done(s, r->c, r->id, lv, source, seq, event, &before, nply, rc, &v, &err);
+}
+
+/* ------------------------------------------------------------------ */
+/* Boards                                                              */
+/* ------------------------------------------------------------------ */
+
+/* A resend whose reply is no longer cached: read it from the store when
+ * no commit is running. */
+typedef struct resend_job {
+  xq__server *s;
+  xq__conn *c;
+  char *idtext;
+  int round, board;
+  int64_t seq;
+} resend_job;
+
+static void resend_from_store(void *arg, int status)
+{
+  resend_job *j = arg;
+  char *body = NULL;
+  j->c->pending_replies--;
+  if (!xq__conn_dead(j->c)) {
+    j->c->flushing = 1;
+    if (status == XQ_OK && xq_tstore_game_reply(j->s->store, j->round, j->board, j->seq, &body) == XQ_OK) {
+      xq__reply_stored(j->c, j->idtext, body);
+    } else {
+      cJSON *id = cJSON_Parse(j->idtext);
+      xq__reply_error(j->c, id, XQ__E_SEQ, "no event with this sequence number", -1);
+      cJSON_Delete(id);
+    }
+    j->c->flushing = 0;
+  }
+  free(body);
+  xq__conn_resume(j->c);
+  xq__conn_unref(j->c);
+  free(j->idtext);
+  free(j);
+}
+
+/* Check a board request's seq; returns 1 when the event is new and must
+ * be applied, 0 when it was answered (resend or error). */
+static int board_seq(xq__server *s, xq__req *r, xq__live *lv, int64_t *seqp)
+{
+  const cJSON *sj = cJSON_GetObjectItemCaseSensitive(r->json, "seq");
+  if (!cJSON_IsNumber(sj) || sj->valuedouble < 1 || sj->valuedouble > 9e15 ||
+      sj->valuedouble != (double)(int64_t)sj->valuedouble) {
+    xq__reply_error(r->c, r->id, XQ__E_BAD_REQUEST, "\"seq\" must be an integer >= 1", -1);
+    return 0;
+  }
+  int64_t seq = (int64_t)sj->valuedouble;
+  *seqp = seq;
+  if (seq <= lv->last_seq) {
+    int k = (int)(seq % XQ_REPLY_CACHE);
+    if (lv->cache[k].seq == seq && lv->cache[k].reply) {
+      char *idtext = xq__id_text(r->id);
+      if (idtext) xq__reply_stored(r->c, idtext, lv->cache[k].reply);
+      free(idtext);
+      return 0;
+    }
+    resend_job *j = calloc(1, sizeof *j);
+    if (!j || !(j->idtext = xq__id_text(r->id))) {
+      free(j);
+      xq__reply_error(r->c, r->id, XQ__E_INTERNAL, "out of memory", -1);
+      return 0;
+    }
+    j->s = s;
+    j->c = r->c;
+    j->round = lv->round;
+    j->board = lv->board;
+    j->seq = seq;
+    xq__conn_ref(r->c);
+    r->c->pending_replies++;
+    xq__commit_then(s, resend_from_store, j);
+    return 0;
+  }
+  if (seq != lv->last_seq + 1) {
+    char f[160];
+    snprintf(f, sizeof f, "sequence gap: expected %lld, got %lld", (long long)lv->last_seq + 1, (long long)seq);
+    xq__reply_error(r->c, r->id, XQ__E_SEQ, f, -1);
+    return 0;
+  }
+  return 1;
+}
+
+/* The game of a board connection, checked for play. */
+static xq__live *board_game(xq__server *s, xq__req *r, int64_t *seq)
+{
+  /* a board may name its table, but only its own */
+  int ok = 1;
+  int round = xq__int(r->json, "round", r->c->round, &ok);
+  int table = xq__int(r->json, "table", r->c->board, &ok);
+  if (!ok || round != r->c->round || table != r->c->board) {
+    char f[128];
+    snprintf(f, sizeof f, "this token is bound to round %d table %d", r->c->round, r->c->board);
+    xq__reply_error(r->c, r->id, XQ__E_WRONG_TABLE, f, -1);
+    return NULL;
+  }
+  xq__live *lv = xq__live_get(s, r->c->round, r->c->board);
+  if (!lv) {
+    xq__reply_error(r->c, r->id, XQ__E_NOT_FOUND, "this table has no game in its round", -1);
+    return NULL;
+  }
+  if (lv->busy) {
+    xq__reply_error(r->c, r->id, XQ__E_BUSY, "a ruling on this game is being searched: send again", -1);
+    return NULL;
+  }
+  if (!board_seq(s, r, lv, seq)) return NULL;
+  if (lv->paused) {
+    xq__reply_error(r->c, r->id, XQ__E_PAUSED, "the arbiter has paused this game", lv->g->nply);
+    return NULL;
+  }
+  return lv;
+}
+
+/* "-red" / "-black" from an optional "side" field ("" when absent);
+ * NULL after replying with an error. */
+static const char *side_suffix(xq__req *r, int required)
+{
+  const char *side = xq__str(r->json, "side");
+  if (!side) {
+    if (!required) return "";
+    xq__reply_error(r->c, r->id, XQ__E_BAD_REQUEST, "\"side\" must be \"red\" or \"black\"", -1);
+    return NULL;
+  }
+  if (!strcmp(side, "red")) return "-red";
+  if (!strcmp(side, "black")) return "-black";
+  xq__reply_error(r->c, r->id, XQ__E_BAD_REQUEST, "\"side\" must be \"red\" or \"black\"", -1);
+  return NULL;
+}
+
+/* Append " clock:R/B" for an optional "clock":[red_ms, black_ms]. Returns
+ * 0 after replying with an error. */
+static int clock_suffix(xq__req *r, char *ev, size_t cap, int required)
+{
+  const cJSON *c = cJSON_GetObjectItemCaseSensitive(r->json, "clock");
+  if (!c && !required) return 1;
+  const cJSON *a = cJSON_GetArrayItem(c, 0), *b = cJSON_GetArrayItem(c, 1);
+  if (!cJSON_IsArray(c) || cJSON_GetArraySize(c) != 2 || !cJSON_IsNumber(a) || !cJSON_IsNumber(b) ||
+      a->valuedouble < -1e12 || a->valuedouble > 1e12 || b->valuedouble < -1e12 || b->valuedouble > 1e12) {
+    xq__reply_error(r->c, r->id, XQ__E_BAD_REQUEST, "\"clock\" is [red_ms, black_ms]", -1);
+    return 0;
+  }
+  size_t n = strlen(ev);
+  snprintf(ev + n, cap - n, "%sclock:%lld/%lld", n ? " " : "", (long long)a->valuedouble,
+           (long long)b->valuedouble);
+  return 1;
+}
+
+/* A token from the request must not smuggle in a second token. */
+static int plain_token(const char *t, size_t max)
+{
+  size_t n = strlen(t);
+  return n > 0 && n < max && !strpbrk(t, " \t\r\n");
+}
+
+static void op_move(xq__server *s, xq__req *r)
+{
+  int64_t seq;
+  const char *mv = xq__str(r->json, "move");
+  if (!mv || !plain_token(mv, XQ_MOVE_TEXT_MAX)) {
+    xq__reply_error(r->c, r->id, XQ__E_BAD_REQUEST, "\"move\" is one move in ICCS, WXF or Chinese", -1);
+    return;
+  }
+  xq__live *lv = board_game(s, r, &seq);
+  if (!lv) return;
+  char ev[XQ_EVENT_TEXT_MAX];
+  int held = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r->json, "held"));
+  int flag = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r->json, "flag"));
+  snprintf(ev, sizeof ev, "%s%s", held ? "held:" : flag ? "flag:" : "", mv);
+  if (!clock_suffix(r, ev, sizeof ev, 0)) return;
+  run_event(s, r, lv, XQ_GSRC_BOARD, seq, ev);
+}
+
+static void op_position(xq__server *s, xq__req *r)
+{
+  int64_t seq;
+  const char *b = xq__str(r->json, "board");
+  if (!b || strlen(b) >= XQ_FEN_INPUT_MAX) {
+    xq__reply_error(r->c, r->id, XQ__E_BAD_REQUEST, "\"board\" is a FEN or its placement field", -1);
+    return;
+  }
+  xq__live *lv = board_game(s, r, &seq);
+  if (!lv) return;
+  char ev[XQ_EVENT_TEXT_MAX];
+  size_t n = strcspn(b, " ");
+  snprintf(ev, sizeof ev, "snap:%.*s", (int)n, b);
+  if (!clock_suffix(r, ev, sizeof ev, 0)) return;
+  run_event(s, r, lv, XQ_GSRC_BOARD, seq, ev);
+}
+
+static void op_clock(xq__server *s, xq__req *r)
+{
+  int64_t seq;
+  char ev[XQ_EVENT_TEXT_MAX] = "";
+  if (!cJSON_GetObjectItemCaseSensitive(r->json, "clock")) {
+    xq__reply_error(r->c, r->id, XQ__E_BAD_REQUEST, "\"clock\" is [red_ms, black_ms]", -1);
+    return;
+  }
+  xq__live *lv = board_game(s, r, &seq);
+  if (!lv || !clock_suffix(r, ev, sizeof ev, 1)) return;
+  run_event(s, r, lv, XQ_GSRC_BOARD, seq, ev);
+}
+
+static void op_lift(xq__server *s, xq__req *r)
+{
+  int64_t seq;
+  const char *sq = xq__str(r->json, "square");
+  if (!sq || strlen(sq) != 2 || sq[0] < 'a' || sq[0] > 'i' || sq[1] < '0' || sq[1] > '9') {
+    xq__reply_error(r->c, r->id, XQ__E_BAD_REQUEST, "\"square\" is a file a-i and a rank 0-9, as h2", -1);
+    return;
+  }
+  xq__live *lv = board_game(s, r, &seq);
+  if (!lv) return;
+  char ev[16];
+  snprintf(ev, sizeof ev, "lift:%s", sq);
+  run_event(s, r, lv, XQ_GSRC_BOARD, seq, ev);
+}
+
+static void op_release(xq__server *s, xq__req *r)
+{
+  int64_t seq;
+  xq__live *lv = board_game(s, r, &seq);
+  if (lv) run_event(s, r, lv, XQ_GSRC_BOARD, seq, "release");
+}
+
+/* claim / draw / resign, for a board (its own table) or staff (any). */
+static void verb_event(xq__server *s, xq__req *r, const char *verb, int side_required)
+{
+  const char *suffix = side_suffix(r, side_required);
+  if (!suffix) return;
+  char ev[64];
+  snprintf(ev, sizeof ev, "%s%s", verb, suffix);
+  int64_t seq;
+  xq__live *lv = board_game(s, r, &seq);
+  if (lv) run_event(s, r, lv, XQ_GSRC_BOARD, seq, ev);
+}
+
+static const char *claim_verb(xq__req *r)
+{
+  const char *kind = xq__str(r->json, "kind");
+  if (kind && !strcmp(kind, "natural")) return "claim";
+  if (kind && !strcmp(kind, "repetition")) return "repetition";
+  xq__reply_error(r->c, r->id, XQ__E_BAD_REQUEST, "\"kind\" must be \"natural\" or \"repetition\"", -1);
+  return NULL;
+}
+
+static const char *draw_verb(xq__req *r)
+{
+  const char *a = xq__str(r->json, "action");
+  if (a && (!strcmp(a, "offer") || !strcmp(a, "accept") || !strcmp(a, "decline"))) return a;
+  xq__reply_error(r->c, r->id, XQ__E_BAD_REQUEST, "\"action\" must be offer, accept or decline", -1);
+  return NULL;
+}
+
+/* ------------------------------------------------------------------ */
+/* Arbiters                                                            */
+/* ------------------------------------------------------------------ */
+
+/* The game named by "round" and "table", or NULL after an error reply. */
+static xq__live *named_game(xq__server *s, xq__req *r)
+{
+  int ok = 1;
+  int round = xq__int(r->json, "round", 0, &ok);
+  int table = xq__int(r->json, "table", 0, &ok);
+  if (!ok || round < 1 || table < 1) {
+    xq__reply_error(r->c, r->id, XQ__E_BAD_REQUEST, "\"round\" and \"table\" are integers >= 1", -1);
+    return NULL;
+  }
+  xq__live *lv = xq__live_get(s, round, table);
+  if (!lv) xq__reply_error(r->c, r->id, XQ__E_NOT_FOUND, "no game at this round and table", -1);
+  else if (lv->busy && strcmp(r->op, "game") != 0) {
+    xq__reply_error(r->c, r->id, XQ__E_BUSY, "a ruling on this game is being searched: send again", -1);
+    return NULL;
+  }
+  return lv;
+}
+
+static void op_claim(xq__server *s, xq__req *r)
+{
+  const char *verb = claim_verb(r);
+  if (!verb) return;
+  if (r->c->role == XQ_ROLE_BOARD) {
+    verb_event(s, r, verb, 0);
+    return;
+  }
+  xq__live *lv = named_game(s, r);
+  const char *suffix = lv ? side_suffix(r, 1) : NULL;
+  if (!suffix) return;
+  char ev[64];
+  snprintf(ev, sizeof ev, "%s%s", verb, suffix);
+  run_event(s, r, lv, XQ_GSRC_ARBITER, 0, ev);
+}
+
+static void op_draw(xq__server *s, xq__req *r)
+{
+  const char *verb = draw_verb(r);
+  if (verb) verb_event(s, r, verb, 0);
+}
+
+static void op_resign(xq__server *s, xq__req *r) { verb_event(s, r, "resign", 1); }
+
+static void op_foul(xq__server *s, xq__req *r)
+{
+  xq__live *lv = named_game(s, r);
+  const char *suffix = lv ? side_suffix(r, 1) : NULL;
+  if (!suffix) return;
+  char ev[32];
+  snprintf(ev, sizeof ev, "foul%s", suffix);
+  run_event(s, r, lv, XQ_GSRC_ARBITER, 0, ev);
+}
+
+static void op_pause(xq__server *s, xq__req *r)
+{
+  xq__live *lv = named_game(s, r);
+  if (lv) run_event(s, r, lv, XQ_GSRC_ARBITER, 0, !strcmp(r->op, "pause") ? "pause" : "resume");
+}
+
+/* An arbiter's result also goes into the tournament log, as given (a
+ * forfeit is a result of the tournament, not of the moves). */
+typedef struct result_job {
+  xq__server *s;
+  int round, board;
+  char code[4];
+} result_job;
+
+static void record_result(void *arg, int status)
+{
+  result_job *j = arg;
+  xq_error err = {0};
+  if (status == XQ_OK && xq_tstore_result(j->s->store, j->round, j->board, j->code, &err) == XQ_OK) {
+    xq__server_reload(j->s, NULL);
+    char data[96];
+    snprintf(data, sizeof data, "{\"result\":\"%s\",\"reason\":\"arbiter\"}", j->code);
+    xq__hub_publish(j->s, "result", j->round, j->board, data);
+  } else {
+    xq__log(j->s, "round %d table %d: result %s not recorded: %s", j->round, j->board, j->code, err.msg);
+  }
+  free(j);
+}
+
+static void op_result(xq__server *s, xq__req *r)
+{
+  xq__live *lv = named_game(s, r);
+  if (!lv) return;
+  const char *res = xq__str(r->json, "result");
+  static const char *const codes[][2] = {
+    {"1-0", "1-0"}, {"0-1", "0-1"}, {"=", "="}, {"1/2-1/2", "="},
+    {"+-", "1-0"}, {"-+", "0-1"}, {"--", "none"}, {"none", "none"},
+  };
+  int k = -1;
+  for (int i = 0; res && i < (int)(sizeof codes / sizeof codes[0]); i++)
+    if (!strcmp(res, codes[i][0])) k = i;
+  if (k < 0) {
+    xq__reply_error(r->c, r->id, XQ__E_BAD_REQUEST, "\"result\" is 1-0, 0-1, =, +-, -+, -- or none", -1);
+    return;
+  }
+  char ev[32];
+  snprintf(ev, sizeof ev, "result:%s", codes[k][1]);
+  int was_recorded = lv->recorded;
+  lv->recorded = 1; /* recorded below, as the arbiter gave it */
+  run_event(s, r, lv, XQ_GSRC_ARBITER, 0, ev);
+  if (!strcmp(res, "none")) {
+    lv->recorded = was_recorded;
+    return;
+  }
+  result_job *j = calloc(1, sizeof *j);
+  if (!j) return;
+  j->s = s;
+  j->round = lv->round;
+  j->board = lv->board;
+  snprintf(j->code, sizeof j->code, "%s", codes[k][0][0] == '1' && codes[k][0][1] == '/' ? "=" : codes[k][0]);
+  xq__commit_then(s, record_result, j);
+}
+
+static void op_game(xq__server *s, xq__req *r)
+{
+  xq__live *lv = named_game(s, r);
+  if (!lv) return;
+  const xq_game *g = lv->g;
+  char fen[XQ_FEN_MAX];
+  xq_fen_format(&g->pos, fen, sizeof fen);
+  cJSON *o = cJSON_CreateObject();
+  cJSON_AddNumberToObject(o, "round", lv->round);
+  cJSON_AddNumberToObject(o, "table", lv->board);
+  if (s->ev && lv->red <= s->ev->n && lv->black <= s->ev->n) {
+    cJSON_AddStringToObject(o, "red", s->ev->players[lv->red - 1].name);
+    cJSON_AddStringToObject(o, "black", s->ev->players[lv->black - 1].name);
+  }
+  cJSON_AddStringToObject(o, "fen", fen);
+  cJSON *moves = cJSON_AddArrayToObject(o, "moves");
+  xq_pos p = g->start;
+  for (int i = 0; i < g->nply; i++) {
+    char t[XQ_MOVE_TEXT_MAX];
+    xq_move_format(&p, g->hist[i].move, XQ_NOTE_ICCS, t, sizeof t);
+    cJSON_AddItemToArray(moves, cJSON_CreateString(t));
+    xq_undo u;
+    xq_make(&p, g->hist[i].move, &u);
+  }
+  cJSON_AddStringToObject(o, "result", xq__live_result(lv));
+  cJSON_AddStringToObject(o, "reason", xq_reason_name(g->result_reason));
+  cJSON_AddStringToObject(o, "state", g->result == XQ_OUT_NEEDS_ARBITER ? "needs_arbiter"
+                                      : g->result == XQ_OUT_MUST_CHANGE ? "must_change"
+                                      : g->result == XQ_OUT_NONE ? "playing" : "over");
+  cJSON *f = cJSON_AddArrayToObject(o, "fouls");
+  cJSON_AddItemToArray(f, cJSON_CreateNumber(g->fouls[0]));
+  cJSON_AddItemToArray(f, cJSON_CreateNumber(g->fouls[1]));
+  if (g->clock_ms[0] >= 0) {
+    cJSON *c = cJSON_AddArrayToObject(o, "clock");
+    cJSON_AddItemToArray(c, cJSON_CreateNumber((double)g->clock_ms[0]));
+    cJSON_AddItemToArray(c, cJSON_CreateNumber((double)g->clock_ms[1]));
+  }
+  cJSON_AddBoolToObject(o, "paused", lv->paused);
+  cJSON_AddNumberToObject(o, "last_seq", (double)lv->last_seq);
+  cJSON_AddStringToObject(o, "to_move", side_name(g->pos.side));
+  xq__reply_obj(r->c, r->id, o);
+}
+
+static void op_games(xq__server *s, xq__req *r)
+{
+  int ok = 1;
+  int round = xq__int(r->json, "round", 0, &ok);
+  if (!ok || round < 1 || round > XQ_ROUNDS_LIVE_MAX || !s->rounds[round]) {
+    xq__reply_error(r->c, r->id, XQ__E_NOT_FOUND, "no published round with this number", -1);
+    return;
+  }
+  cJSON *o = cJSON_CreateObject();
+  cJSON *arr = cJSON_AddArrayToObject(o, "games");
+  for (int b = 1; b <= s->nboards[round]; b++) {
+    xq__live *lv = xq__live_get(s, round, b);
+    if (!lv) continue;
+    cJSON *gj = cJSON_CreateObject();
+    cJSON_AddNumberToObject(gj, "table", b);
+    cJSON_AddNumberToObject(gj, "red", lv->red);
+    cJSON_AddNumberToObject(gj, "black", lv->black);
+    cJSON_AddNumberToObject(gj, "ply", lv->g->nply);
+    cJSON_AddStringToObject(gj, "result", xq__live_result(lv));
+    cJSON_AddBoolToObject(gj, "paused", lv->paused);
+    cJSON_AddItemToArray(arr, gj);
+  }
+  xq__reply_obj(r->c, r->id, o);
+}
+
+#define BOARD XQ__R(XQ_ROLE_BOARD)
+
+const xq__op xq__game_ops[] = {
+  {"move", BOARD, op_move},
+  {"position", BOARD, op_position},
+  {"clock", BOARD, op_clock},
+  {"lift", BOARD, op_lift},
+  {"release", BOARD, op_release},
+  {"claim", BOARD | XQ__STAFF, op_claim},
+  {"draw", BOARD, op_draw},
+  {"resign", BOARD, op_resign},
+  {"foul", XQ__STAFF, op_foul},
+  {"result", XQ__STAFF, op_result},
+  {"pause", XQ__STAFF, op_pause},
+  {"resume", XQ__STAFF, op_pause},
+  {"game", XQ__STAFF, op_game},
+  {"games", XQ__STAFF, op_games},
+  {NULL, 0, NULL},
+};

@@ -1,0 +1,544 @@
+/*
+ * poll.c -- polling a PGN URL for a round (formats.md §9.1, lichess's
+ * schedule): a plain HTTP/1.1 GET over libuv every `period` (clamped to
+ * [XQ_POLL_MIN_MS, XQ_POLL_MAX_MS]); XQ_POLL_TIMEOUT_MS for one fetch; no
+ * redirects; any status but 200 is a failure; after failures the delay
+ * doubles up to XQ_POLL_MAX_MS and a success brings it back to the
+ * period. What is fetched goes through the same ingestion as a push.
+ * Only http:// URLs: https needs a TLS library, which xqref does not use.
+ *
+ * The admin ops ingest_url, ingest_stop and ingest_status are here.
+ *
+ * A poller is freed when nothing refers to it any more: its place in the
+ * table, its two timers, a TCP handle, a name lookup, an ingestion
+ * waiting for the store each hold a reference.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "http_parse.h"
+#include "ingest.h"
+
+#define XQ_POLL_URL_MAX 1024     /* bytes of a polled URL */
+#define XQ_POLL_READ_CHUNK 65536 /* bytes asked of each read */
+
+struct xq__poller {
+  xq__server *s;
+  int round;
+  char url[XQ_POLL_URL_MAX];
+  char host[256];
+  char port[8];
+  char *request;               /* the GET request text */
+  size_t request_len;
+  xq__poll_info info;
+  int refs;
+  int stopped;
+  uv_timer_t timer;            /* the next fetch */
+  uv_timer_t timeout;          /* the fetch in progress */
+  uv_tcp_t tcp;
+  int tcp_open, tcp_closing;
+  uv_connect_t connect;
+  uv_write_t write;
+  uv_getaddrinfo_t gai;
+  int gai_busy;
+  int fetching;
+  char *buf;                   /* the response so far */
+  size_t len, cap;
+};
+
+static void poller_unref(xq__poller *p)
+{
+  if (--p->refs > 0) return;
+  free(p->request);
+  free(p->buf);
+  free(p);
+}
+
+static void on_closed(uv_handle_t *h)
+{
+  xq__poller *p = h->data;
+  if (h == (uv_handle_t *)&p->tcp) p->tcp_closing = 0;
+  poller_unref(p);
+}
+
+static void schedule(xq__poller *p);
+static void start_fetch(xq__poller *p);
+static void on_timer(uv_timer_t *t);
+
+/* End the fetch in progress (if any): close its connection, stop its
+ * timer, cancel a name lookup. */
+static void end_fetch(xq__poller *p)
+{
+  p->fetching = 0;
+  uv_timer_stop(&p->timeout);
+  if (p->tcp_open) {
+    p->tcp_open = 0;
+    p->tcp_closing = 1;
+    uv_close((uv_handle_t *)&p->tcp, on_closed);
+  }
+  if (p->gai_busy) uv_cancel((uv_req_t *)&p->gai);
+}
+
+static void fetch_failed(xq__poller *p, int status, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void fetch_failed(xq__poller *p, int status, const char *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(p->info.last_error, sizeof p->info.last_error, fmt, ap);
+  va_end(ap);
+  p->info.last_status = status;
+  p->info.failures++;
+  xq__log(p->s, "poll round %d %s: %s", p->round, p->url, p->info.last_error);
+  end_fetch(p);
+  schedule(p);
+}
+
+/* The next fetch: after the period, or after a back-off that doubles
+ * with every failure in a row (lichess: 60 s after repeated failures). */
+static void schedule(xq__poller *p)
+{
+  if (p->stopped) return;
+  long next = p->info.period_ms;
+  for (int i = 0; i < p->info.failures && next < XQ_POLL_MAX_MS; i++) next *= 2;
+  if (next > XQ_POLL_MAX_MS) next = XQ_POLL_MAX_MS;
+  p->info.next_ms = (int)next;
+  uv_timer_start(&p->timer, on_timer, (uint64_t)next, 0);
+}
+
+static void on_timer(uv_timer_t *t) { start_fetch(t->data); }
+
+static void on_timeout(uv_timer_t *t)
+{
+  xq__poller *p = t->data;
+  fetch_failed(p, 0, "no complete answer within %d ms", XQ_POLL_TIMEOUT_MS);
+}
+
+static void poll_done(void *arg, int status, char *json)
+{
+  xq__poller *p = arg;
+  if (status == XQ_OK) {
+    p->info.successes++;
+    p->info.failures = 0;
+    p->info.last_error[0] = 0;
+  } else {
+    p->info.failures++;
+    snprintf(p->info.last_error, sizeof p->info.last_error, "%s", json ? json : "ingestion failed");
+  }
+  free(json);
+  schedule(p);
+  poller_unref(p);
+}
+
+/* The whole response is in: check it and ingest its body. */
+static void fetch_complete(xq__poller *p)
+{
+  int status;
+  long long cl;
+  int chunked;
+  long head = xq__http_response_head(p->buf, p->len, &status, &cl, &chunked);
+  if (head <= 0) {
+    fetch_failed(p, 0, "not an HTTP response");
+    return;
+  }
+  if (status != 200) {
+    /* redirects are not followed: a moved document is a failure too */
+    fetch_failed(p, status, "HTTP %d", status);
+    return;
+  }
+  char *body = p->buf + head;
+  size_t blen = p->len - (size_t)head;
+  if (chunked) {
+    long n = xq__http_dechunk(body, blen);
+    if (n < 0) {
+      fetch_failed(p, status, "malformed chunked body");
+      return;
+    }
+    blen = (size_t)n;
+  } else if (cl >= 0) {
+    if ((long long)blen < cl) {
+      fetch_failed(p, status, "the body ended after %zu of %lld bytes", blen, cl);
+      return;
+    }
+    blen = (size_t)cl;
+  }
+  p->info.last_status = status;
+  end_fetch(p);
+  if (p->stopped) return;
+  xq_error err = {0};
+  p->refs++;
+  int rc = blen ? xq__ingest_pgn(p->s, p->round, body, blen, poll_done, p, &err) : XQ_EINVAL;
+  if (rc != XQ_OK) {
+    p->refs--;
+    p->info.failures++;
+    snprintf(p->info.last_error, sizeof p->info.last_error, "%s", blen ? err.msg : "empty document");
+    schedule(p);
+  }
+}
+
+static void on_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *out)
+{
+  (void)suggested;
+  xq__poller *p = h->data;
+  size_t max = (size_t)XQ_PGN_FETCH_MAX + XQ_HTTP_HEAD_MAX;
+  if (p->cap - p->len < XQ_POLL_READ_CHUNK && p->cap < max) {
+    size_t cap = p->cap ? p->cap * 2 : 2 * XQ_POLL_READ_CHUNK;
+    if (cap > max) cap = max;
+    char *b = realloc(p->buf, cap + 1);
+    if (b) {
+      p->buf = b;
+      p->cap = cap;
+    }
+  }
+  /* a full buffer gives UV_ENOBUFS: the document is too large */
+  out->base = p->buf ? p->buf + p->len : NULL;
+  out->len = p->buf ? p->cap - p->len : 0;
+}
+
+static void on_read(uv_stream_t *st, ssize_t nread, const uv_buf_t *b)
+{
+  (void)b;
+  xq__poller *p = st->data;
+  if (nread == 0 || !p->fetching) return;
+  if (nread == UV_EOF) {
+    fetch_complete(p);
+    return;
+  }
+  if (nread < 0) {
+    if (nread == UV_ENOBUFS) fetch_failed(p, 0, "the document is larger than %d bytes", XQ_PGN_FETCH_MAX);
+    else fetch_failed(p, 0, "read: %s", uv_strerror((int)nread));
+    return;
+  }
+  p->len += (size_t)nread;
+  /* with a Content-Length the answer may be complete before EOF */
+  int status, chunked;
+  long long cl;
+  long head = xq__http_response_head(p->buf, p->len, &status, &cl, &chunked);
+  if (head > 0 && !chunked && cl >= 0 && p->len - (size_t)head >= (size_t)cl) fetch_complete(p);
+}
+
+static void on_write(uv_write_t *w, int status)
+{
+  xq__poller *p = w->data;
+  if (status < 0 && status != UV_ECANCELED && p->fetching) fetch_failed(p, 0, "write: %s", uv_strerror(status));
+}
+
+static void on_connect(uv_connect_t *c, int status)
+{
+  xq__poller *p = c->data;
+  if (status == UV_ECANCELED || !p->fetching) return;
+  if (status < 0) {
+    fetch_failed(p, 0, "connect: %s", uv_strerror(status));
+    return;
+  }
+  uv_buf_t b = uv_buf_init(p->request, (unsigned)p->request_len);
+  p->write.data = p;
+  if (uv_write(&p->write, (uv_stream_t *)&p->tcp, &b, 1, on_write) != 0 ||
+      uv_read_start((uv_stream_t *)&p->tcp, on_alloc, on_read) != 0)
+    fetch_failed(p, 0, "cannot send the request");
+}
+
+static void connect_to(xq__poller *p, const struct sockaddr *addr)
+{
+  if (uv_tcp_init(p->s->loop, &p->tcp) != 0) {
+    fetch_failed(p, 0, "cannot open a socket");
+    return;
+  }
+  p->tcp.data = p;
+  p->tcp_open = 1;
+  p->refs++;
+  p->connect.data = p;
+  int rc = uv_tcp_connect(&p->connect, &p->tcp, addr, on_connect);
+  if (rc != 0) fetch_failed(p, 0, "connect: %s", uv_strerror(rc));
+}
+
+static void on_resolved(uv_getaddrinfo_t *req, int status, struct addrinfo *res)
+{
+  xq__poller *p = req->data;
+  p->gai_busy = 0;
+  if (p->fetching && !p->stopped) {
+    if (status < 0 || !res) fetch_failed(p, 0, "cannot resolve %s: %s", p->host, uv_strerror(status));
+    else connect_to(p, res->ai_addr);
+  }
+  uv_freeaddrinfo(res);
+  poller_unref(p);
+}
+
+static void start_fetch(xq__poller *p)
+{
+  if (p->stopped || p->fetching || p->s->stopping) return;
+  if (p->tcp_closing) { /* the last connection has not finished closing */
+    uv_timer_start(&p->timer, on_timer, 10, 0);
+    return;
+  }
+  p->fetching = 1;
+  p->info.fetches++;
+  p->len = 0;
+  uv_timer_start(&p->timeout, on_timeout, XQ_POLL_TIMEOUT_MS, 0);
+  struct sockaddr_storage sa;
+  int port = atoi(p->port);
+  if (uv_ip4_addr(p->host, port, (struct sockaddr_in *)&sa) == 0 ||
+      uv_ip6_addr(p->host, port, (struct sockaddr_in6 *)&sa) == 0) {
+    connect_to(p, (struct sockaddr *)&sa);
+    return;
+  }
+  struct addrinfo hints;
+  memset(&hints, 0, sizeof hints);
+  hints.ai_family = AF_UNSPEC;
+  hints.ai_socktype = SOCK_STREAM;
+  p->gai.data = p;
+  p->refs++;
+  p->gai_busy = 1;
+  int rc = uv_getaddrinfo(p->s->loop, &p->gai, on_resolved, p->host, p->port, &hints);
+  if (rc != 0) {
+    p->gai_busy = 0;
+    p->refs--;
+    fetch_failed(p, 0, "cannot resolve %s: %s", p->host, uv_strerror(rc));
+  }
+}
+
+/* ------------------------------------------------------------------ */
+/* Pollers                                                             */
+/* ------------------------------------------------------------------ */
+
+/* Split an http:// URL. Returns XQ_OK or XQ_EINVAL with `why`. */
+static int parse_url(const char *url, char *host, size_t hcap, char *port, size_t pcap, const char **path,
+                     const char **why)
+{
+  if (!strncasecmp(url, "https://", 8)) {
+    *why = "https URLs need TLS, which xqref does not use: give an http:// URL";
+    return XQ_EINVAL;
+  }
+  if (strncasecmp(url, "http://", 7)) {
+    *why = "the URL must start with http://";
+    return XQ_EINVAL;
+  }
+  if (strlen(url) >= XQ_POLL_URL_MAX) {
+    *why = "the URL is too long";
+    return XQ_EINVAL;
+  }
+  for (const char *c = url; *c; c++)
+    if ((unsigned char)*c <= ' ' || *c == 0x7F) {
+      *why = "the URL has blanks or control characters";
+      return XQ_EINVAL;
+    }
+  const char *a = url + 7, *end = a + strcspn(a, "/?#");
+  const char *h = a, *he, *pt = NULL;
+  if (memchr(a, '@', (size_t)(end - a))) {
+    *why = "user names in URLs are not supported";
+    return XQ_EINVAL;
+  }
+  if (*h == '[') { /* [IPv6]:port */
+    he = memchr(h, ']', (size_t)(end - h));
+    if (!he) {
+      *why = "bad IPv6 address in the URL";
+      return XQ_EINVAL;
+    }
+    h++;
+    if (he + 1 < end && he[1] == ':') pt = he + 2;
+  } else {
+    he = memchr(h, ':', (size_t)(end - h));
+    if (he) pt = he + 1;
+    else he = end;
+  }
+  if (he == h || (size_t)(he - h) >= hcap) {
+    *why = "no host in the URL";
+    return XQ_EINVAL;
+  }
+  memcpy(host, h, (size_t)(he - h));
+  host[he - h] = 0;
+  if (pt) {
+    size_t n = (size_t)(end - pt);
+    if (!n || n >= pcap || strspn(pt, "0123456789") < n || atoi(pt) < 1 || atoi(pt) > 65535) {
+      *why = "bad port in the URL";
+      return XQ_EINVAL;
+    }
+    memcpy(port, pt, n);
+    port[n] = 0;
+  } else {
+    snprintf(port, pcap, "80");
+  }
+  *path = *end == '/' ? end : (*end == '?' ? end : "/");
+  return XQ_OK;
+}
+
+static void poller_stop(xq__poller *p)
+{
+  if (p->stopped) return;
+  p->stopped = 1;
+  end_fetch(p);
+  uv_close((uv_handle_t *)&p->timer, on_closed);
+  uv_close((uv_handle_t *)&p->timeout, on_closed);
+  xq__ingest *in = p->s->ingest;
+  if (in->polls[p->round] == p) {
+    in->polls[p->round] = NULL;
+    in->npolls--;
+  }
+  poller_unref(p); /* the table's reference */
+}
+
+void xq__poll_close_all(xq__server *s)
+{
+  for (int r = 1; r <= XQ_ROUNDS_LIVE_MAX; r++)
+    if (s->ingest->polls[r]) poller_stop(s->ingest->polls[r]);
+}
+
+void xq__poll_free_all(xq__server *s)
+{
+  /* pollers free themselves once their handles closed; a stopped server
+   * has none left in the table */
+  (void)s;
+}
+
+int xq__ingest_poll_info(xq__server *s, int round, xq__poll_info *out)
+{
+  if (!s->ingest || round < 1 || round > XQ_ROUNDS_LIVE_MAX || !s->ingest->polls[round]) return XQ_EINVAL;
+  *out = s->ingest->polls[round]->info;
+  return XQ_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* Operations                                                          */
+/* ------------------------------------------------------------------ */
+
+static cJSON *poll_json(const xq__poller *p)
+{
+  cJSON *o = cJSON_CreateObject();
+  cJSON_AddNumberToObject(o, "round", p->round);
+  cJSON_AddStringToObject(o, "url", p->url);
+  cJSON_AddNumberToObject(o, "period", p->info.period_ms / 1000.0);
+  cJSON_AddNumberToObject(o, "fetches", p->info.fetches);
+  cJSON_AddNumberToObject(o, "successes", p->info.successes);
+  cJSON_AddNumberToObject(o, "failures", p->info.failures);
+  cJSON_AddNumberToObject(o, "next_ms", p->info.next_ms);
+  cJSON_AddNumberToObject(o, "last_status", p->info.last_status);
+  if (p->info.last_error[0]) cJSON_AddStringToObject(o, "last_error", p->info.last_error);
+  return o;
+}
+
+static void op_ingest_url(xq__server *s, xq__req *r)
+{
+  int ok = 1;
+  int round = xq__int(r->json, "round", 0, &ok);
+  const char *url = xq__str(r->json, "url");
+  const cJSON *per = cJSON_GetObjectItemCaseSensitive(r->json, "period");
+  if (!ok || round < 1 || !url || (per && !cJSON_IsNumber(per))) {
+    xq__reply_error(r->c, r->id, XQ__E_BAD_REQUEST, "give round, url (http://...) and period (seconds)", -1);
+    return;
+  }
+  if (round > XQ_ROUNDS_LIVE_MAX || !s->rounds[round]) {
+    xq__reply_error(r->c, r->id, XQ__E_NOT_FOUND, "that round is not published", -1);
+    return;
+  }
+  xq__poller *p = calloc(1, sizeof *p);
+  const char *path, *why = NULL;
+  if (!p) {
+    xq__reply_error(r->c, r->id, XQ__E_INTERNAL, "out of memory", -1);
+    return;
+  }
+  if (parse_url(url, p->host, sizeof p->host, p->port, sizeof p->port, &path, &why) != XQ_OK) {
+    free(p);
+    xq__reply_error(r->c, r->id, XQ__E_BAD_REQUEST, why, -1);
+    return;
+  }
+  xq__ingest *in = s->ingest;
+  if (!in->polls[round] && in->npolls >= XQ_POLLERS_MAX) {
+    free(p);
+    xq__reply_error(r->c, r->id, XQ__E_LIMIT, "too many rounds polled at once", -1);
+    return;
+  }
+  double ms = per ? per->valuedouble * 1000.0 : XQ_POLL_DEFAULT_MS;
+  if (ms < XQ_POLL_MIN_MS) ms = XQ_POLL_MIN_MS;
+  if (ms > XQ_POLL_MAX_MS) ms = XQ_POLL_MAX_MS;
+  p->s = s;
+  p->round = round;
+  p->info.period_ms = (int)ms;
+  snprintf(p->url, sizeof p->url, "%s", url);
+  const char *hostfmt = strchr(p->host, ':') ? "[%s]" : "%s";
+  char hostport[300];
+  int hn = snprintf(hostport, sizeof hostport, hostfmt, p->host);
+  if (strcmp(p->port, "80")) snprintf(hostport + hn, sizeof hostport - (size_t)hn, ":%s", p->port);
+  size_t cap = strlen(path) + strlen(hostport) + 160;
+  p->request = malloc(cap);
+  if (!p->request) {
+    free(p);
+    xq__reply_error(r->c, r->id, XQ__E_INTERNAL, "out of memory", -1);
+    return;
+  }
+  p->request_len = (size_t)snprintf(p->request, cap,
+                                    "GET %s HTTP/1.1\r\nHost: %s\r\nUser-Agent: xqref/0.1\r\n"
+                                    "Accept: application/x-chess-pgn, text/plain, */*\r\nConnection: close\r\n\r\n",
+                                    path, hostport);
+  uv_timer_init(s->loop, &p->timer);
+  uv_timer_init(s->loop, &p->timeout);
+  p->timer.data = p->timeout.data = p;
+  p->refs = 3; /* the table and the two timers */
+  if (in->polls[round]) poller_stop(in->polls[round]); /* a new URL replaces the old */
+  in->polls[round] = p;
+  in->npolls++;
+  xq__log(s, "poll round %d: %s every %d ms", round, p->url, p->info.period_ms);
+  xq__reply_obj(r->c, r->id, poll_json(p));
+  start_fetch(p); /* the first fetch now */
+}
+
+static void op_ingest_stop(xq__server *s, xq__req *r)
+{
+  int ok = 1;
+  int round = xq__int(r->json, "round", 0, &ok);
+  if (!ok || round < 1) {
+    xq__reply_error(r->c, r->id, XQ__E_BAD_REQUEST, "give the round", -1);
+    return;
+  }
+  xq__poller *p = round <= XQ_ROUNDS_LIVE_MAX ? s->ingest->polls[round] : NULL;
+  if (!p) {
+    xq__reply_error(r->c, r->id, XQ__E_NOT_FOUND, "that round is not polled", -1);
+    return;
+  }
+  cJSON *o = poll_json(p);
+  poller_stop(p);
+  xq__reply_obj(r->c, r->id, o);
+}
+
+static void op_ingest_status(xq__server *s, xq__req *r)
+{
+  int ok = 1;
+  int round = xq__int(r->json, "round", 0, &ok);
+  if (!ok || round < 0) {
+    xq__reply_error(r->c, r->id, XQ__E_BAD_REQUEST, "round is a number", -1);
+    return;
+  }
+  cJSON *o = cJSON_CreateObject();
+  cJSON *a = cJSON_AddArrayToObject(o, "polls");
+  for (int i = 1; i <= XQ_ROUNDS_LIVE_MAX; i++)
+    if (s->ingest->polls[i] && (!round || round == i)) cJSON_AddItemToArray(a, poll_json(s->ingest->polls[i]));
+  xq__reply_obj(r->c, r->id, o);
+}
+
+/* Fetch now instead of at the next tick (a "sync now" button; also how
+ * the tests see a back-off reset without waiting for it). */
+static void op_ingest_now(xq__server *s, xq__req *r)
+{
+  int ok = 1;
+  int round = xq__int(r->json, "round", 0, &ok);
+  xq__poller *p = ok && round >= 1 && round <= XQ_ROUNDS_LIVE_MAX ? s->ingest->polls[round] : NULL;
+  if (!p) {
+    xq__reply_error(r->c, r->id, XQ__E_NOT_FOUND, "that round is not polled", -1);
+    return;
+  }
+  if (!p->fetching) {
+    uv_timer_stop(&p->timer);
+    start_fetch(p);
+  }
+  xq__reply_obj(r->c, r->id, poll_json(p));
+}
+
+const xq__op xq__ingest_ops[] = {
+  {"ingest_url", XQ__R(XQ_ROLE_ADMIN), op_ingest_url},
+  {"ingest_stop", XQ__R(XQ_ROLE_ADMIN), op_ingest_stop},
+  {"ingest_status", XQ__R(XQ_ROLE_ADMIN), op_ingest_status},
+  {"ingest_now", XQ__R(XQ_ROLE_ADMIN), op_ingest_now},
+  {NULL, 0, NULL},
+};

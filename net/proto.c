@@ -1,0 +1,325 @@
+/*
+ * proto.c -- JSON lines (server.md §1.2, §3.2; docs/protocol.md): framing
+ * with a hard line limit, dispatch by "op" with role checks, the session
+ * operations (hello, ping, watch, unwatch) and the reply writers.
+ *
+ * Replies keep request order on a connection: while a connection has
+ * replies waiting for a group commit, an immediate reply waits behind
+ * them (xq__commit_reply).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+#define XQ_REPLY_STACK 512  /* replies shorter than this are built on the stack */
+
+/* ------------------------------------------------------------------ */
+/* Request fields                                                      */
+/* ------------------------------------------------------------------ */
+
+const char *xq__str(const cJSON *o, const char *key)
+{
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+  return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+int xq__int(const cJSON *o, const char *key, int dflt, int *ok)
+{
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+  if (!v) return dflt;
+  if (!cJSON_IsNumber(v) || v->valuedouble != (double)(int)v->valuedouble) {
+    if (ok) *ok = 0;
+    return dflt;
+  }
+  return (int)v->valuedouble;
+}
+
+/* ------------------------------------------------------------------ */
+/* Replies                                                             */
+/* ------------------------------------------------------------------ */
+
+char *xq__id_text(const cJSON *id)
+{
+  if (!id || !(cJSON_IsNumber(id) || cJSON_IsString(id))) return strdup("null");
+  char *t = cJSON_PrintUnformatted(id);
+  return t ? t : strdup("null");
+}
+
+/* Send one complete line, or queue it behind the replies waiting for a
+ * commit. */
+static void send_line(xq__conn *c, const char *line, size_t len)
+{
+  if (c->closing) return;
+  if (c->pending_replies > 0 && !c->flushing) xq__commit_reply(c->srv, c, line, len);
+  else xq__conn_send(c, line, len);
+}
+
+/* Write "{"id":ID,<middle>}\n" where middle is `a` then `b`. */
+static void send_parts(xq__conn *c, const char *idtext, const char *a, const char *b)
+{
+  size_t il = strlen(idtext), al = strlen(a), bl = b ? strlen(b) : 0;
+  size_t n = 7 + il + 1 + al + bl + 2;
+  char stack[XQ_REPLY_STACK];
+  char *line = n <= sizeof stack ? stack : malloc(n + 1);
+  if (!line) {
+    xq__conn_close(c);
+    return;
+  }
+  size_t k = 0;
+  memcpy(line + k, "{\"id\":", 6), k += 6;
+  memcpy(line + k, idtext, il), k += il;
+  line[k++] = ',';
+  memcpy(line + k, a, al), k += al;
+  if (bl) memcpy(line + k, b, bl), k += bl;
+  line[k++] = '}';
+  line[k++] = '\n';
+  send_line(c, line, k);
+  if (line != stack) free(line);
+}
+
+void xq__reply(xq__conn *c, const cJSON *id, const char *fields)
+{
+  char *idtext = xq__id_text(id);
+  if (!idtext) return;
+  if (fields && *fields) send_parts(c, idtext, "\"ok\":true,", fields);
+  else send_parts(c, idtext, "\"ok\":true", NULL);
+  free(idtext);
+}
+
+void xq__reply_obj(xq__conn *c, const cJSON *id, cJSON *obj)
+{
+  char *text = obj ? cJSON_PrintUnformatted(obj) : NULL;
+  cJSON_Delete(obj);
+  if (!text) {
+    xq__reply_error(c, id, XQ__E_INTERNAL, "out of memory", -1);
+    return;
+  }
+  /* the members of "{...}" without the braces */
+  size_t n = strlen(text);
+  text[n - 1] = 0;
+  xq__reply(c, id, text + 1);
+  free(text);
+}
+
+void xq__reply_error(xq__conn *c, const cJSON *id, const char *code, const char *msg, int ply)
+{
+  cJSON *e = cJSON_CreateObject();
+  cJSON_AddStringToObject(e, "code", code);
+  cJSON_AddStringToObject(e, "msg", msg ? msg : "");
+  if (ply >= 0) cJSON_AddNumberToObject(e, "ply", ply);
+  char *et = cJSON_PrintUnformatted(e);
+  cJSON_Delete(e);
+  char *idtext = xq__id_text(id);
+  if (et && idtext) send_parts(c, idtext, "\"error\":", et);
+  free(et);
+  free(idtext);
+}
+
+void xq__reply_stored(xq__conn *c, const char *idtext, const char *body)
+{
+  /* body is "{...}": splice the id in front of its members */
+  if (body[0] != '{') return;
+  if (body[1] == '}') send_parts(c, idtext, "\"ok\":true", NULL);
+  else {
+    size_t n = strlen(body);
+    char *mid = strndup(body + 1, n - 2);
+    if (!mid) return;
+    send_parts(c, idtext, mid, NULL);
+    free(mid);
+  }
+}
+
+const char *xq__error_code(int status)
+{
+  switch (status) {
+  case XQ_EILLEGAL: return XQ__E_ILLEGAL;
+  case XQ_EAMBIGUOUS: return XQ__E_AMBIGUOUS;
+  case XQ_ENOTATION: return XQ__E_NOTATION;
+  case XQ_EFEN: return XQ__E_FEN;
+  case XQ_ELIMIT: return XQ__E_LIMIT;
+  case XQ_ESTORE: return XQ__E_STORE;
+  case XQ_EINVAL: return XQ__E_BAD_REQUEST;
+  default: return XQ__E_INTERNAL;
+  }
+}
+
+/* ------------------------------------------------------------------ */
+/* Session operations                                                  */
+/* ------------------------------------------------------------------ */
+
+static void op_ping(xq__server *s, xq__req *r)
+{
+  char f[64];
+  snprintf(f, sizeof f, "\"time\":%llu", (unsigned long long)uv_now(s->loop));
+  xq__reply(r->c, r->id, f);
+}
+
+static const xq_ttoken *find_token(xq__server *s, const char *token)
+{
+  for (int i = 0; i < s->ntokens; i++)
+    if (!strcmp(s->tokens[i].token, token)) return &s->tokens[i];
+  return NULL;
+}
+
+static void op_hello(xq__server *s, xq__req *r)
+{
+  const char *token = xq__str(r->json, "token");
+  xq__conn *c = r->c;
+  if (!token) {
+    /* no token: an anonymous session (engine services, reading, watching) */
+    c->role = XQ_ROLE_NONE;
+    c->round = c->board = 0;
+    xq__reply(c, r->id, "\"role\":\"none\",\"server\":\"xqref 0.1.0\"");
+    return;
+  }
+  const xq_ttoken *t = find_token(s, token);
+  if (!t) {
+    xq__reply_error(c, r->id, XQ__E_BAD_TOKEN, "unknown or revoked token", -1);
+    return;
+  }
+  c->role = t->role;
+  c->round = t->round;
+  c->board = t->board;
+  char f[384];
+  if (t->role == XQ_ROLE_BOARD) {
+    /* a board that reconnects learns where its game stands */
+    xq__live *lv = xq__live_get(s, t->round, t->board);
+    char fen[XQ_FEN_MAX] = "";
+    if (lv) xq_fen_format(&lv->g->pos, fen, sizeof fen);
+    snprintf(f, sizeof f,
+             "\"role\":\"board\",\"round\":%d,\"table\":%d,\"last_seq\":%lld,\"ply\":%d,"
+             "\"fen\":\"%s\",\"server\":\"xqref 0.1.0\"",
+             t->round, t->board, lv ? (long long)lv->last_seq : 0LL, lv ? lv->g->nply : 0, fen);
+  } else {
+    snprintf(f, sizeof f, "\"role\":\"%s\",\"server\":\"xqref 0.1.0\"", xq_role_name(t->role));
+  }
+  xq__reply(c, r->id, f);
+}
+
+static void op_watch(xq__server *s, xq__req *r)
+{
+  int ok = 1;
+  int round = xq__int(r->json, "round", 0, &ok);
+  const cJSON *le = cJSON_GetObjectItemCaseSensitive(r->json, "last_event");
+  long long last = 0;
+  if (le && cJSON_IsNumber(le)) last = (long long)le->valuedouble;
+  else if (le) ok = 0;
+  if (!ok || round < 0) {
+    xq__reply_error(r->c, r->id, XQ__E_BAD_REQUEST, "round and last_event are numbers", -1);
+    return;
+  }
+  xq__reply(r->c, r->id, NULL);
+  if (xq__hub_watch(s, r->c, XQ__HUB_JSONL, round, last) != XQ_OK)
+    xq__reply_error(r->c, NULL, XQ__E_LIMIT, "too many watchers", -1);
+}
+
+static void op_unwatch(xq__server *s, xq__req *r)
+{
+  if (r->c->hub_watch) xq__hub_unwatch(s, r->c);
+  r->c->out_mode = XQ__OUT_PAUSE;
+  xq__reply(r->c, r->id, NULL);
+}
+
+static const xq__op session_ops[] = {
+  {"hello", 0, op_hello},
+  {"ping", 0, op_ping},
+  {"watch", 0, op_watch},
+  {"unwatch", 0, op_unwatch},
+  {NULL, 0, NULL},
+};
+
+static const xq__op *const op_tables[] = {
+  session_ops, xq__game_ops, xq__engine_ops, xq__tourney_ops, xq__ingest_ops,
+};
+
+static const xq__op *find_op(const char *name)
+{
+  for (size_t t = 0; t < sizeof op_tables / sizeof op_tables[0]; t++)
+    for (const xq__op *op = op_tables[t]; op->name; op++)
+      if (!strcmp(op->name, name)) return op;
+  return NULL;
+}
+
+/* ------------------------------------------------------------------ */
+/* Framing and dispatch                                                */
+/* ------------------------------------------------------------------ */
+
+static void dispatch(xq__conn *c, const char *line, size_t len)
+{
+  xq__server *s = c->srv;
+  const char *end = NULL;
+  cJSON *json = cJSON_ParseWithLengthOpts(line, len, &end, 0);
+  if (!json || !cJSON_IsObject(json)) {
+    char msg[96];
+    if (!json) snprintf(msg, sizeof msg, "not JSON (at byte %ld)", end ? (long)(end - line) : 0L);
+    else snprintf(msg, sizeof msg, "a request is a JSON object");
+    xq__reply_error(c, NULL, XQ__E_BAD_JSON, msg, -1);
+    cJSON_Delete(json);
+    return;
+  }
+  xq__req r = {c, json, cJSON_GetObjectItemCaseSensitive(json, "id"), xq__str(json, "op")};
+  const xq__op *op = r.op ? find_op(r.op) : NULL;
+  if (!r.op) {
+    xq__reply_error(c, r.id, XQ__E_BAD_REQUEST, "missing \"op\"", -1);
+  } else if (!op) {
+    char msg[96];
+    snprintf(msg, sizeof msg, "unknown op \"%.60s\"", r.op);
+    xq__reply_error(c, r.id, XQ__E_UNKNOWN_OP, msg, -1);
+  } else if (s->stopping) {
+    xq__reply_error(c, r.id, XQ__E_SHUTDOWN, "the server is shutting down", -1);
+  } else if (op->roles && c->role == XQ_ROLE_NONE) {
+    xq__reply_error(c, r.id, XQ__E_AUTH, "this operation needs a token: say hello first", -1);
+  } else if (op->roles && !(op->roles & XQ__R(c->role))) {
+    char msg[96];
+    const char *role = xq_role_name(c->role);
+    snprintf(msg, sizeof msg, "%s %s may not use \"%s\"", strchr("aeiou", role[0]) ? "an" : "a", role, op->name);
+    xq__reply_error(c, r.id, XQ__E_FORBIDDEN, msg, -1);
+  } else {
+    op->fn(s, &r);
+  }
+  cJSON_Delete(json);
+}
+
+static size_t json_consume(xq__conn *c)
+{
+  size_t start = 0, from = c->scanned;
+  while (!c->closing && !c->held) {
+    /* scan only the bytes not scanned before (server.md §1.2) */
+    char *nl = memchr(c->in + from, '\n', c->len - from);
+    if (!nl) break;
+    size_t end = (size_t)(nl - c->in);
+    size_t n = end - start;
+    if (n > XQ_MAX_LINE) break; /* overflow() reports it */
+    if (n && c->in[end - 1] == '\r') n--;
+    if (n) dispatch(c, c->in + start, n);
+    start = from = end + 1;
+  }
+  /* held: lines may wait after `start`, scan them again later */
+  c->scanned = c->held ? 0 : c->len - start;
+  if (!c->held && c->len - start > XQ_MAX_LINE) {
+    /* no newline within the limit: the buffer holds XQ_MAX_LINE + slack */
+    c->proto->overflow(c);
+    return c->len;
+  }
+  return start;
+}
+
+static void json_overflow(xq__conn *c)
+{
+  if (c->closing) return;
+  char msg[80];
+  snprintf(msg, sizeof msg, "line longer than %d bytes", XQ_MAX_LINE);
+  xq__reply_error(c, NULL, XQ__E_LINE_TOO_LONG, msg, -1);
+  xq__conn_end(c);
+}
+
+const xq__proto xq__json_proto = {
+  "json",
+  XQ_MAX_LINE + 4096,
+  XQ_IDLE_MS,
+  json_consume,
+  json_overflow,
+  NULL,
+};

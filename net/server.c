@@ -1,0 +1,400 @@
+/*
+ * server.c -- the server's life: open the store, load the games, listen,
+ * serve, and shut down gracefully (server.md §1.5-1.6).
+ *
+ * Shutdown: stop accepting, tell every client and half-close it once its
+ * queued writes have gone, let the group commit write what it holds, then
+ * close whatever is left when the grace period ends. Every handle is
+ * closed with a callback, so after uv_run returns uv_loop_close is 0.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+#define XQ_DRAIN_TICK_MS 20   /* how often shutdown checks for the end */
+#define XQ_ADDR_MAX 128       /* "host:port" */
+
+void xq__log(xq__server *s, const char *fmt, ...)
+{
+  if (!s->log) return;
+  struct timespec ts;
+  clock_gettime(CLOCK_REALTIME, &ts);
+  struct tm tm;
+  gmtime_r(&ts.tv_sec, &tm);
+  fprintf(s->log, "%02d:%02d:%02d.%03ld ", tm.tm_hour, tm.tm_min, tm.tm_sec, ts.tv_nsec / 1000000);
+  va_list ap;
+  va_start(ap, fmt);
+  vfprintf(s->log, fmt, ap);
+  va_end(ap);
+  fputc('\n', s->log);
+  fflush(s->log);
+}
+
+void xq_server_opts_default(xq_server_opts *o)
+{
+  memset(o, 0, sizeof *o);
+  o->db = "xqref.db";
+  o->listen = "127.0.0.1:7878";
+  o->http = "127.0.0.1:8080";
+  o->rules = "cxa2011";
+  o->demo_players = 16;
+}
+
+static int fail(xq_error *err, int code, const char *fmt, const char *arg)
+{
+  if (err) {
+    err->code = code;
+    err->pos = -1;
+    err->ply = -1;
+    snprintf(err->msg, sizeof err->msg, fmt, arg);
+  }
+  return code;
+}
+
+int xq__server_reload(xq__server *s, xq_error *err)
+{
+  xq_tevent *ev = NULL;
+  int rc = xq_tstore_load(s->store, &ev, err);
+  if (rc != XQ_OK) return rc;
+  xq_tevent_free(s->ev);
+  s->ev = ev;
+  return XQ_OK;
+}
+
+int xq__server_tokens(xq__server *s, xq_error *err)
+{
+  xq_ttoken *t = NULL;
+  int n = 0;
+  int rc = xq_tstore_tokens(s->store, &t, &n, err);
+  if (rc != XQ_OK) return rc;
+  free(s->tokens);
+  s->tokens = t;
+  s->ntokens = n;
+  return XQ_OK;
+}
+
+/* Parse "host:port" ("[::1]:7878" for IPv6) into a socket address. */
+static int parse_addr(const char *text, struct sockaddr_storage *sa, xq_error *err)
+{
+  char host[XQ_ADDR_MAX];
+  const char *colon = strrchr(text, ':');
+  if (!colon || (size_t)(colon - text) >= sizeof host)
+    return fail(err, XQ_EINVAL, "bad address '%.80s' (want HOST:PORT)", text);
+  char *end;
+  long port = strtol(colon + 1, &end, 10);
+  if (*end || end == colon + 1 || port < 0 || port > 65535)
+    return fail(err, XQ_EINVAL, "bad port in '%.80s'", text);
+  size_t hl = (size_t)(colon - text);
+  memcpy(host, text, hl);
+  host[hl] = 0;
+  if (hl >= 2 && host[0] == '[' && host[hl - 1] == ']') {
+    host[hl - 1] = 0;
+    if (uv_ip6_addr(host + 1, (int)port, (struct sockaddr_in6 *)sa) == 0) return XQ_OK;
+  } else if (uv_ip4_addr(host, (int)port, (struct sockaddr_in *)sa) == 0) {
+    return XQ_OK;
+  }
+  return fail(err, XQ_EINVAL, "bad host in '%.80s' (want an IP address)", text);
+}
+
+static void on_json_conn(uv_stream_t *server, int status)
+{
+  xq__server *s = server->data;
+  if (status == 0) xq__conn_accept(s, server, &xq__json_proto);
+}
+
+static void on_http_conn(uv_stream_t *server, int status)
+{
+  xq__server *s = server->data;
+  if (status == 0) xq__conn_accept(s, server, &xq__http_proto);
+}
+
+/* Bind and listen on `addr`; *port gets the real port. */
+static int listen_on(xq__server *s, uv_tcp_t *tcp, const char *addr, uv_connection_cb cb,
+                     int *port, xq_error *err)
+{
+  struct sockaddr_storage sa;
+  int rc = parse_addr(addr, &sa, err);
+  if (rc) return rc;
+  uv_tcp_init(s->loop, tcp);
+  tcp->data = s;
+  s->listening++;
+  int e = uv_tcp_bind(tcp, (struct sockaddr *)&sa, 0);
+  if (!e) e = uv_listen((uv_stream_t *)tcp, XQ_LISTEN_BACKLOG, cb);
+  if (e) return fail(err, XQ_EIO, "cannot listen: %s", uv_strerror(e));
+  struct sockaddr_storage got;
+  int len = sizeof got;
+  uv_tcp_getsockname(tcp, (struct sockaddr *)&got, &len);
+  *port = ntohs(got.ss_family == AF_INET6 ? ((struct sockaddr_in6 *)&got)->sin6_port
+                                          : ((struct sockaddr_in *)&got)->sin_port);
+  return XQ_OK;
+}
+
+/* Print "NAME HOST:PORT" with the real port. */
+static void print_addr(FILE *out, const char *name, const char *addr, int port)
+{
+  if (!out) return;
+  const char *colon = strrchr(addr, ':');
+  fprintf(out, "%s %.*s:%d\n", name, (int)(colon - addr), addr, port);
+  fflush(out);
+}
+
+/* Keep a new admin token in DB.admin, readable by the owner only. */
+static int save_admin(const char *db, const char *token, xq_error *err)
+{
+  char path[4096];
+  if (snprintf(path, sizeof path, "%s.admin", db) >= (int)sizeof path)
+    return fail(err, XQ_ELIMIT, "path too long: %.80s", db);
+  int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  if (fd < 0) return fail(err, XQ_EIO, "cannot write the admin token file: %.100s", strerror(errno));
+  fchmod(fd, 0600);
+  size_t n = strlen(token);
+  int ok = write(fd, token, n) == (ssize_t)n && write(fd, "\n", 1) == 1 && fsync(fd) == 0;
+  close(fd);
+  return ok ? XQ_OK : fail(err, XQ_EIO, "cannot write the admin token file: %.100s", strerror(errno));
+}
+
+/* Open the store; a new one gets an event (the demo, or an empty one
+ * named after the file) and an admin token, printed once. */
+static int open_store(xq__server *s, xq_error *err)
+{
+  const xq_server_opts *o = &s->opts;
+  int rc = xq_tstore_open(o->db, 1, &s->store, err);
+  if (rc) return rc;
+  if (xq_tstore_event_count(s->store) == 0 && xq__server_reload(s, NULL) != XQ_OK) {
+    if (o->demo) {
+      rc = xq_tourney_demo(s->store, o->demo_players > 0 ? o->demo_players : 16, err);
+    } else {
+      xq_tconfig cfg;
+      xq_tconfig_default(&cfg);
+      rc = xq_tstore_create_event(s->store, "xqref tournament", &cfg, err);
+    }
+    if (rc) return rc;
+  }
+  xq_ttoken admin;
+  int created = 0;
+  rc = xq_tstore_admin_token(s->store, &admin, &created, err);
+  if (rc) return rc;
+  if (created) {
+    rc = save_admin(o->db, admin.token, err);
+    if (rc) return rc;
+    if (o->out) fprintf(o->out, "admin %s (also in %s.admin)\n", admin.token, o->db);
+  }
+  rc = xq__server_reload(s, err);
+  if (!rc) rc = xq__server_tokens(s, err);
+  if (!rc && created && o->out)
+    for (int i = 0; i < s->ntokens; i++) {
+      const xq_ttoken *t = &s->tokens[i];
+      if (t->role == XQ_ROLE_BOARD)
+        fprintf(o->out, "board %d %d %s\n", t->round, t->board, t->token);
+      else if (t->role == XQ_ROLE_ARBITER)
+        fprintf(o->out, "arbiter - - %s\n", t->token);
+    }
+  return rc;
+}
+
+static void on_signal(uv_signal_t *sig, int signum)
+{
+  xq__server *s = sig->data;
+  xq__log(s, "signal %d: shutting down", signum);
+  xq_server_stop(s);
+}
+
+int xq_server_start(uv_loop_t *loop, const xq_server_opts *o, xq_server **out, xq_error *err)
+{
+  *out = NULL;
+  xq__server *s = calloc(1, sizeof *s);
+  if (!s) return fail(err, XQ_ENOMEM, "%s", "out of memory");
+  s->loop = loop;
+  s->opts = *o;
+  s->log = o->log;
+  int rc = xq_rules_from_spec(o->rules ? o->rules : "cxa2011", &s->rules, err);
+  if (!rc) rc = open_store(s, err);
+  if (!rc) rc = xq__live_load(s, err);
+  if (!rc) rc = xq__commit_init(s);
+  if (!rc) rc = xq__hub_init(s);
+  if (!rc) rc = xq__ingest_init(s);
+  if (!rc) rc = listen_on(s, &s->json_listener, o->listen, on_json_conn, &s->json_port, err);
+  if (!rc && o->http) rc = listen_on(s, &s->http_listener, o->http, on_http_conn, &s->http_port, err);
+  uv_timer_init(loop, &s->grace);
+  s->grace.data = s;
+  if (rc) {
+    if (err && err->code == 0) fail(err, rc, "%s", "cannot start the server");
+    xq_server_stop(s);
+    uv_run(loop, UV_RUN_DEFAULT);
+    xq_server_free(s);
+    return rc;
+  }
+  print_addr(o->out, "json", o->listen, s->json_port);
+  if (o->http) print_addr(o->out, "http", o->http, s->http_port);
+  if (o->signals) {
+    uv_signal_init(loop, &s->sigint);
+    uv_signal_init(loop, &s->sigterm);
+    s->sigint.data = s->sigterm.data = s;
+    /* one-shot: a second Ctrl-C during shutdown kills the process */
+    uv_signal_start_oneshot(&s->sigint, on_signal, SIGINT);
+    uv_signal_start_oneshot(&s->sigterm, on_signal, SIGTERM);
+    s->signals = 1;
+  }
+  xq__log(s, "serving %s: %d players, %d rounds paired, %d games", o->db, s->ev ? s->ev->n : 0,
+          s->ev ? s->ev->nrounds : 0, s->nlive);
+  *out = s;
+  return XQ_OK;
+}
+
+int xq_server_port(const xq_server *s, int which) { return which ? s->http_port : s->json_port; }
+
+static void on_closed_quietly(uv_handle_t *h) { (void)h; }
+
+static const char bye_line[] = "{\"event\":\"shutdown\",\"data\":{}}\n";
+
+/* Shutdown tick: end once the clients and the commit are done, or close
+ * what is left once the grace period is over. */
+static void on_drain(uv_timer_t *t)
+{
+  xq__server *s = t->data;
+  uint64_t elapsed = uv_now(s->loop) - s->grace_started;
+  if (elapsed >= XQ_SHUTDOWN_GRACE_MS)
+    while (s->conns) xq__conn_close(s->conns);
+  if (s->conns || s->judging || !xq__commit_drained(s)) return;
+  uv_timer_stop(t);
+  uv_close((uv_handle_t *)t, on_closed_quietly);
+  xq__commit_close(s);
+  xq__hub_close(s);
+  xq__ingest_close(s);
+  xq__log(s, "stopped");
+}
+
+void xq_server_stop(xq_server *s)
+{
+  if (s->stopping) return;
+  s->stopping = 1;
+  if (s->listening >= 1) uv_close((uv_handle_t *)&s->json_listener, on_closed_quietly);
+  if (s->listening >= 2) uv_close((uv_handle_t *)&s->http_listener, on_closed_quietly);
+  s->listening = 0;
+  if (s->signals) {
+    uv_close((uv_handle_t *)&s->sigint, on_closed_quietly);
+    uv_close((uv_handle_t *)&s->sigterm, on_closed_quietly);
+    s->signals = 0;
+  }
+  for (xq__conn *c = s->conns, *next; c; c = next) {
+    next = c->next;
+    if (c->proto == &xq__json_proto) xq__conn_send(c, bye_line, sizeof bye_line - 1);
+    /* replies still waiting for the commit go out before the half-close */
+    if (c->pending_replies == 0) xq__conn_end(c);
+  }
+  s->grace_started = uv_now(s->loop);
+  uv_timer_start(&s->grace, on_drain, XQ_DRAIN_TICK_MS, XQ_DRAIN_TICK_MS);
+}
+
+void xq_server_free(xq_server *s)
+{
+  if (!s) return;
+  xq__ingest_free(s);
+  xq__hub_free(s);
+  xq__commit_free(s);
+  xq__live_free(s);
+  xq_tstore_close(s->store);
+  xq_tevent_free(s->ev);
+  free(s->tokens);
+  free(s);
+}
+
+/* ------------------------------------------------------------------ */
+/* xqref serve                                                         */
+/* ------------------------------------------------------------------ */
+
+static void serve_usage(FILE *out)
+{
+  fprintf(out,
+          "usage: xqref serve [--db FILE] [--listen HOST:PORT] [--http HOST:PORT|none]\n"
+          "                   [--rules PRESET|FILE.json] [--demo [--players N]] [--quiet]\n\n"
+          "Serve a tournament: JSON lines for boards, arbiters and organisers on --listen\n"
+          "(default 127.0.0.1:7878), HTTP/SSE/PGN for viewers on --http (default\n"
+          "127.0.0.1:8080). The store (default xqref.db) is created when missing; its\n"
+          "admin token is printed once and kept in FILE.admin (mode 0600). --demo fills\n"
+          "a new store with a demo tournament (N players, default 16; round 1 paired)\n"
+          "and prints a token per board. Port 0 picks a free port; the real addresses\n"
+          "are printed as 'json HOST:PORT' and 'http HOST:PORT'. SIGINT or SIGTERM\n"
+          "stops gracefully. Protocol: docs/protocol.md, docs/http.md.\n");
+}
+
+/* Allow as many descriptors as the hard limit: XQ_MAX_CONNS clients. */
+static void raise_nofile(void)
+{
+  struct rlimit rl;
+  if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+    rl.rlim_cur = rl.rlim_max;
+    setrlimit(RLIMIT_NOFILE, &rl);
+  }
+}
+
+int xq_serve_main(int argc, char **argv)
+{
+  xq_server_opts o;
+  xq_server_opts_default(&o);
+  o.signals = 1;
+  o.out = stdout;
+  o.log = stderr;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    int more = i + 1 < argc;
+    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+      serve_usage(stdout);
+      return 0;
+    } else if (!strcmp(a, "--db") && more) {
+      o.db = argv[++i];
+    } else if (!strcmp(a, "--listen") && more) {
+      o.listen = argv[++i];
+    } else if (!strcmp(a, "--http") && more) {
+      o.http = argv[++i];
+      if (!strcmp(o.http, "none")) o.http = NULL;
+    } else if (!strcmp(a, "--rules") && more) {
+      o.rules = argv[++i];
+    } else if (!strcmp(a, "--demo")) {
+      o.demo = 1;
+    } else if (!strcmp(a, "--players") && more) {
+      char *end;
+      long n = strtol(argv[++i], &end, 10);
+      if (*end || n < 2 || n > XQ_TOURNEY_PLAYERS_MAX) {
+        fprintf(stderr, "xqref serve: --players wants 2..%d\n", XQ_TOURNEY_PLAYERS_MAX);
+        return 2;
+      }
+      o.demo_players = (int)n;
+    } else if (!strcmp(a, "--quiet")) {
+      o.log = NULL;
+    } else {
+      fprintf(stderr, "xqref serve: unknown or incomplete option '%s'\n", a);
+      serve_usage(stderr);
+      return 2;
+    }
+  }
+  /* a peer that closes during a write must not kill the server (§1.6) */
+  signal(SIGPIPE, SIG_IGN);
+  raise_nofile();
+  uv_loop_t loop;
+  uv_loop_init(&loop);
+  xq_server *s;
+  xq_error err = {0};
+  if (xq_server_start(&loop, &o, &s, &err) != XQ_OK) {
+    fprintf(stderr, "xqref serve: %s\n", err.msg);
+    uv_loop_close(&loop);
+    return 1;
+  }
+  uv_run(&loop, UV_RUN_DEFAULT);
+  xq_server_free(s);
+  int rc = uv_loop_close(&loop);
+  if (rc) {
+    fprintf(stderr, "xqref serve: handles left open at exit: %s\n", uv_strerror(rc));
+    return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,269 @@
+/*
+ * net_client.c -- the scripted client and in-process server of the
+ * protocol tests (net_client.h).
+ */
+#define _GNU_SOURCE
+#include "net_client.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* ------------------------------------------------------------------ */
+/* Server                                                              */
+/* ------------------------------------------------------------------ */
+
+static int parse_tokens(xq_tserver *ts, char *text)
+{
+  for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+    char a[64], b[64], c[64], d[64];
+    int n = sscanf(line, "%63s %63s %63s %63s", a, b, c, d);
+    if (n >= 2 && !strcmp(a, "admin")) snprintf(ts->admin, sizeof ts->admin, "%s", b);
+    else if (n == 4 && !strcmp(a, "arbiter")) snprintf(ts->arbiter, sizeof ts->arbiter, "%s", d);
+    else if (n == 4 && !strcmp(a, "board") && atoi(b) == 1) {
+      int t = atoi(c);
+      if (t >= 1 && t <= XQ_TS_TOKENS_MAX) {
+        snprintf(ts->board[t - 1], sizeof ts->board[0], "%s", d);
+        if (t > ts->nboards) ts->nboards = t;
+      }
+    }
+  }
+  return 0;
+}
+
+static int start(xq_tserver *ts, int players)
+{
+  signal(SIGPIPE, SIG_IGN);
+  uv_loop_init(&ts->loop);
+  xq_server_opts o;
+  xq_server_opts_default(&o);
+  o.db = ts->db;
+  o.listen = "127.0.0.1:0";
+  o.http = "127.0.0.1:0";
+  o.demo = players > 0;
+  o.demo_players = players;
+  char *text = NULL;
+  size_t tlen = 0;
+  o.out = open_memstream(&text, &tlen);
+  o.log = getenv("XQ_TEST_LOG") ? stderr : NULL;
+  xq_error err = {0};
+  int rc = xq_server_start(&ts->loop, &o, &ts->srv, &err);
+  fclose(o.out);
+  if (rc) {
+    fprintf(stderr, "server start: %s\n", err.msg);
+    free(text);
+    uv_loop_close(&ts->loop);
+    return -1;
+  }
+  parse_tokens(ts, text);
+  free(text);
+  ts->port = xq_server_port(ts->srv, 0);
+  ts->http_port = xq_server_port(ts->srv, 1);
+  return 0;
+}
+
+int xq_ts_start(xq_tserver *ts, int players)
+{
+  memset(ts, 0, sizeof *ts);
+  snprintf(ts->dir, sizeof ts->dir, "/tmp/xqref-test-XXXXXX");
+  if (!mkdtemp(ts->dir)) return -1;
+  snprintf(ts->db, sizeof ts->db, "%s/t.db", ts->dir);
+  return start(ts, players);
+}
+
+int xq_ts_restart(xq_tserver *ts) { return start(ts, 0); }
+
+int xq_ts_stop(xq_tserver *ts)
+{
+  if (!ts->srv) return -1;
+  xq_server_stop(ts->srv);
+  uv_run(&ts->loop, UV_RUN_DEFAULT);
+  xq_server_free(ts->srv);
+  ts->srv = NULL;
+  return uv_loop_close(&ts->loop);
+}
+
+void xq_ts_cleanup(xq_tserver *ts)
+{
+  const char *suffix[] = {"", "-wal", "-shm", ".admin"};
+  char p[256];
+  for (int i = 0; i < 4; i++) {
+    snprintf(p, sizeof p, "%s%s", ts->db, suffix[i]);
+    unlink(p);
+  }
+  rmdir(ts->dir);
+}
+
+/* ------------------------------------------------------------------ */
+/* Client                                                              */
+/* ------------------------------------------------------------------ */
+
+static void on_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *buf)
+{
+  (void)suggested;
+  xq_tclient *c = h->data;
+  size_t room = XQ_TC_IN_MAX - c->len;
+  buf->base = c->in + c->len;
+  buf->len = room > 65536 ? 65536 : room;
+}
+
+static void on_read(uv_stream_t *s, ssize_t n, const uv_buf_t *buf)
+{
+  (void)buf;
+  xq_tclient *c = s->data;
+  if (n > 0) {
+    c->len += (size_t)n;
+    c->in[c->len] = 0;
+  } else if (n < 0) {
+    c->eof = 1;
+    uv_read_stop(s);
+  }
+}
+
+static void on_connect(uv_connect_t *req, int status)
+{
+  xq_tclient *c = req->data;
+  if (status) {
+    c->failed = 1;
+    return;
+  }
+  c->connected = 1;
+  uv_read_start((uv_stream_t *)&c->tcp, on_alloc, on_read);
+}
+
+static void on_timer(uv_timer_t *t) { *(int *)t->data = 1; }
+static void on_closed(uv_handle_t *h) { (void)h; }
+
+/* Run the loop until done(c) or timeout. */
+static int run_until(uv_loop_t *loop, int (*done)(void *), void *arg, int timeout_ms)
+{
+  int fired = 0;
+  uv_timer_t t;
+  uv_timer_init(loop, &t);
+  t.data = &fired;
+  uv_timer_start(&t, on_timer, (uint64_t)timeout_ms, 0);
+  while (!done(arg) && !fired) uv_run(loop, UV_RUN_ONCE);
+  uv_close((uv_handle_t *)&t, on_closed);
+  uv_run(loop, UV_RUN_NOWAIT);
+  return done(arg);
+}
+
+static int is_connected(void *a)
+{
+  xq_tclient *c = a;
+  return c->connected || c->failed;
+}
+
+int xq_tc_connect(xq_tclient *c, uv_loop_t *loop, int port)
+{
+  memset(c, 0, sizeof *c);
+  c->in = malloc(XQ_TC_IN_MAX + 1);
+  c->in[0] = 0;
+  c->loop = loop;
+  uv_tcp_init(loop, &c->tcp);
+  c->tcp.data = c;
+  c->creq.data = c;
+  struct sockaddr_in sa;
+  uv_ip4_addr("127.0.0.1", port, &sa);
+  uv_tcp_connect(&c->creq, &c->tcp, (struct sockaddr *)&sa, on_connect);
+  run_until(loop, is_connected, c, 5000);
+  return c->connected ? 0 : -1;
+}
+
+typedef struct wreq {
+  uv_write_t req;
+  char data[];
+} wreq;
+
+static void on_write(uv_write_t *req, int status)
+{
+  (void)status;
+  free(req);
+}
+
+void xq_tc_send_raw(xq_tclient *c, const char *data, size_t len)
+{
+  wreq *w = malloc(sizeof *w + len);
+  memcpy(w->data, data, len);
+  uv_buf_t b = uv_buf_init(w->data, (unsigned)len);
+  if (uv_write(&w->req, (uv_stream_t *)&c->tcp, &b, 1, on_write)) free(w);
+}
+
+void xq_tc_send(xq_tclient *c, const char *line)
+{
+  size_t n = strlen(line);
+  char *t = malloc(n + 1);
+  memcpy(t, line, n);
+  t[n] = '\n';
+  xq_tc_send_raw(c, t, n + 1);
+  free(t);
+}
+
+static int has_line(void *a)
+{
+  xq_tclient *c = a;
+  return c->eof || memchr(c->in + c->line_start, '\n', c->len - c->line_start) != NULL;
+}
+
+char *xq_tc_line(xq_tclient *c, int timeout_ms)
+{
+  run_until(c->loop, has_line, c, timeout_ms);
+  char *nl = memchr(c->in + c->line_start, '\n', c->len - c->line_start);
+  if (!nl) return NULL;
+  size_t n = (size_t)(nl - (c->in + c->line_start));
+  char *line = strndup(c->in + c->line_start, n);
+  c->line_start += n + 1;
+  return line;
+}
+
+cJSON *xq_tc_json(xq_tclient *c, int timeout_ms)
+{
+  char *line = xq_tc_line(c, timeout_ms);
+  if (!line) return NULL;
+  cJSON *j = cJSON_Parse(line);
+  free(line);
+  return j;
+}
+
+cJSON *xq_tc_call(xq_tclient *c, const char *line)
+{
+  xq_tc_send(c, line);
+  return xq_tc_json(c, 5000);
+}
+
+static int is_eof(void *a) { return ((xq_tclient *)a)->eof; }
+
+int xq_tc_wait_eof(xq_tclient *c, int timeout_ms) { return run_until(c->loop, is_eof, c, timeout_ms); }
+
+static int is_closed(void *a) { return ((xq_tclient *)a)->closed; }
+
+static void on_client_closed(uv_handle_t *h)
+{
+  xq_tclient *c = h->data;
+  c->closed = 1;
+}
+
+void xq_tc_close(xq_tclient *c)
+{
+  if (!uv_is_closing((uv_handle_t *)&c->tcp)) uv_close((uv_handle_t *)&c->tcp, on_client_closed);
+  run_until(c->loop, is_closed, c, 5000);
+  free(c->in);
+  c->in = NULL;
+}
+
+static int never(void *a)
+{
+  (void)a;
+  return 0;
+}
+
+void xq_tc_spin(uv_loop_t *loop, int ms) { run_until(loop, never, NULL, ms); }
+
+const char *xq_tc_error(const cJSON *reply)
+{
+  const cJSON *e = cJSON_GetObjectItemCaseSensitive(reply, "error");
+  const cJSON *code = cJSON_GetObjectItemCaseSensitive(e, "code");
+  return cJSON_IsString(code) ? code->valuestring : NULL;
+}

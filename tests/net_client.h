@@ -1,0 +1,78 @@
+/*
+ * net_client.h -- a scripted client and an in-process server for the
+ * protocol tests: the server runs on a loop the test owns, the client on
+ * the same loop, and the test drives the loop until what it waits for
+ * has happened (or a timeout passed). Stopping the server runs the loop
+ * dry and returns uv_loop_close's result: 0 proves no handle leaked.
+ */
+#ifndef XQ_TEST_NET_CLIENT_H
+#define XQ_TEST_NET_CLIENT_H
+
+#include <cjson/cJSON.h>
+#include <uv.h>
+
+#include "net.h"
+
+#define XQ_TC_IN_MAX (4 * 1024 * 1024) /* bytes a test client keeps */
+#define XQ_TC_LINES_MAX 65536
+#define XQ_TS_TOKENS_MAX 64
+
+/* A server on a test-owned loop with a fresh store. */
+typedef struct xq_tserver {
+  uv_loop_t loop;
+  xq_server *srv;
+  char dir[128];                  /* temporary directory of the store */
+  char db[192];
+  int port, http_port;
+  char admin[64];                 /* the admin token */
+  char arbiter[64];               /* an arbiter token (demo) */
+  int nboards;                    /* board tokens of round 1 (demo) */
+  char board[XQ_TS_TOKENS_MAX][64]; /* board[t - 1] = token of table t */
+} xq_tserver;
+
+/* Start a server with a demo of `players` players (0 = no demo) on
+ * 127.0.0.1 port 0 (JSON and HTTP). Returns 0 or -1. */
+int xq_ts_start(xq_tserver *ts, int players);
+/* Restart on the same store (after xq_ts_stop). Returns 0 or -1. */
+int xq_ts_restart(xq_tserver *ts);
+/* Stop gracefully, run the loop dry, free; returns uv_loop_close's result
+ * (0: every handle closed). The store stays until xq_ts_cleanup. */
+int xq_ts_stop(xq_tserver *ts);
+/* Remove the store's directory. */
+void xq_ts_cleanup(xq_tserver *ts);
+
+/* A client connection. */
+typedef struct xq_tclient {
+  uv_tcp_t tcp;
+  uv_connect_t creq;
+  uv_loop_t *loop;
+  int connected, failed, eof, closed;
+  char *in;                       /* everything received, NUL-terminated */
+  size_t len;
+  size_t line_start;              /* where the next unread line begins */
+} xq_tclient;
+
+/* Connect to 127.0.0.1:port, running the loop until connected. 0 / -1. */
+int xq_tc_connect(xq_tclient *c, uv_loop_t *loop, int port);
+/* Send raw bytes (copied). */
+void xq_tc_send_raw(xq_tclient *c, const char *data, size_t len);
+/* Send `line` and a '\n'. */
+void xq_tc_send(xq_tclient *c, const char *line);
+/* The next complete line received (malloc'd, without '\n'), running the
+ * loop up to timeout_ms for it; NULL on timeout or EOF. */
+char *xq_tc_line(xq_tclient *c, int timeout_ms);
+/* The next line parsed as JSON (caller deletes), or NULL. */
+cJSON *xq_tc_json(xq_tclient *c, int timeout_ms);
+/* Send a request line and return the next line as JSON. */
+cJSON *xq_tc_call(xq_tclient *c, const char *line);
+/* Run the loop until the server closed the connection (EOF); 1 if so. */
+int xq_tc_wait_eof(xq_tclient *c, int timeout_ms);
+/* Close and run the loop until closed. */
+void xq_tc_close(xq_tclient *c);
+/* Run the loop for up to ms milliseconds (lets the server work). */
+void xq_tc_spin(uv_loop_t *loop, int ms);
+
+/* The "error"."code" of a reply, or NULL when it has none. */
+const char *xq_tc_error(const cJSON *reply);
+
+#endif /* XQ_TEST_NET_CLIENT_H */

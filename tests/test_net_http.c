@@ -1,0 +1,1352 @@
+/*
+ * test_net_http.c -- HTTP on the server's --http socket: the request
+ * parser alone (split reads, pipelining, limits), then a real server on
+ * 127.0.0.1 with a temporary store: the read-only API, Server-Sent Events
+ * with Last-Event-ID resume, a subscriber that never reads, PGN push
+ * (matching, illegal moves, duplicates, corrections, authorisation) and
+ * polling a PGN URL served by a tiny HTTP server inside the test. Every
+ * server test ends with uv_loop_close() == 0: no handle leaked.
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "http_parse.h"
+#include "internal.h"
+#include "net_client.h"
+
+/* ------------------------------------------------------------------ */
+/* The request parser                                                  */
+/* ------------------------------------------------------------------ */
+
+/* Feed `text` to a parser `step` bytes at a time, as a connection would:
+ * unused bytes stay buffered and are offered again with the next ones.
+ * Completed requests are described into out (method path query
+ * content-length body keep-alive, one per line). Returns the parser
+ * status: 0 when every byte was used, an HTTP status after an error. */
+static int feed_all(const char *text, size_t len, size_t step, char *out, size_t cap)
+{
+  xq__http_parser p;
+  xq__http_parser_init(&p);
+  char *buf = malloc(len + 1);
+  size_t have = 0, given = 0, o = 0;
+  int status = 0;
+  out[0] = '\0';
+  while (given < len || have) {
+    size_t n = len - given < step ? len - given : step;
+    memcpy(buf + have, text + given, n);
+    have += n;
+    given += n;
+    size_t used = 0;
+    for (;;) {
+      long r = xq__http_parse(&p, buf + used, have - used);
+      if (r < 0) {
+        status = p.status;
+        goto done;
+      }
+      used += (size_t)r;
+      if (p.state == XQ__HP_DONE) {
+        xq__http_req *q = &p.req;
+        o += (size_t)snprintf(out + o, cap - o, "%s %s ?%s %lld %s %d\n", q->method, q->path,
+                              q->query, q->content_length, q->body ? q->body : "-", q->keep_alive);
+        xq__http_parser_reset(&p);
+        continue;
+      }
+      if (r == 0) break;
+    }
+    memmove(buf, buf + used, have - used);
+    have -= used;
+    if (n == 0 && have) break; /* input ended inside a request */
+  }
+done:
+  xq__http_parser_reset(&p);
+  free(buf);
+  return status;
+}
+
+Test(http_parse, one_request_whole_and_byte_by_byte)
+{
+  const char *req = "GET /api/rounds/1/pairings.json?x=1&y=a%20b HTTP/1.1\r\n"
+                    "Host: localhost\r\nAccept: */*\r\n\r\n";
+  char a[256], b[256];
+  cr_assert_eq(feed_all(req, strlen(req), strlen(req), a, sizeof a), 0);
+  cr_assert_str_eq(a, "GET /api/rounds/1/pairings.json ?x=1&y=a%20b -1 - 1\n");
+  cr_assert_eq(feed_all(req, strlen(req), 1, b, sizeof b), 0);
+  cr_assert_str_eq(a, b);
+}
+
+Test(http_parse, pipelined_requests_with_bodies_split_anywhere)
+{
+  const char *req = "POST /api/rounds/2/push HTTP/1.1\r\nHost: h\r\nContent-Length: 5\r\n\r\nhello"
+                    "GET /a%2Fb HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n"
+                    "GET / HTTP/1.0\r\n\r\n"
+                    "GET /k HTTP/1.0\r\nConnection: keep-alive\r\n\r\n";
+  const char *want = "POST /api/rounds/2/push ? 5 hello 1\n"
+                     "GET /a/b ? -1 - 0\n"
+                     "GET / ? -1 - 0\n"
+                     "GET /k ? -1 - 1\n";
+  for (size_t step = 1; step <= strlen(req); step++) {
+    char out[512];
+    cr_assert_eq(feed_all(req, strlen(req), step, out, sizeof out), 0, "step %zu", step);
+    cr_assert_str_eq(out, want, "step %zu", step);
+  }
+}
+
+Test(http_parse, bare_lf_lines_and_leading_blank_lines)
+{
+  const char *req = "\r\n\nGET /x HTTP/1.1\nHost: h\n\n";
+  char out[128];
+  cr_assert_eq(feed_all(req, strlen(req), 3, out, sizeof out), 0);
+  cr_assert_str_eq(out, "GET /x ? -1 - 1\n");
+}
+
+Test(http_parse, oversized_head_is_431)
+{
+  size_t n = XQ_HTTP_HEAD_MAX + 100;
+  char *req = malloc(n + 1);
+  int k = snprintf(req, n, "GET / HTTP/1.1\r\nHost: h\r\nX-Big: ");
+  memset(req + k, 'a', n - (size_t)k);
+  req[n] = '\0';
+  char out[64];
+  cr_assert_eq(feed_all(req, n, 4096, out, sizeof out), 431);
+  cr_assert_str_eq(out, "");
+  free(req);
+}
+
+Test(http_parse, too_many_fields_is_431)
+{
+  char req[8192];
+  size_t o = (size_t)snprintf(req, sizeof req, "GET / HTTP/1.1\r\nHost: h\r\n");
+  for (int i = 0; i < XQ_HTTP_HEADERS_MAX; i++)
+    o += (size_t)snprintf(req + o, sizeof req - o, "X-F%d: %d\r\n", i, i);
+  o += (size_t)snprintf(req + o, sizeof req - o, "\r\n");
+  char out[64];
+  cr_assert_eq(feed_all(req, o, o, out, sizeof out), 431);
+}
+
+Test(http_parse, oversized_body_is_413_before_any_body_byte)
+{
+  char req[256];
+  int n = snprintf(req, sizeof req, "POST /api/rounds/1/push HTTP/1.1\r\nHost: h\r\n"
+                   "Content-Length: %d\r\n\r\n", XQ_HTTP_BODY_MAX + 1);
+  char out[64];
+  cr_assert_eq(feed_all(req, (size_t)n, (size_t)n, out, sizeof out), 413);
+  n = snprintf(req, sizeof req, "POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 99999999999999999999\r\n\r\n");
+  cr_assert_eq(feed_all(req, (size_t)n, (size_t)n, out, sizeof out), 413);
+}
+
+Test(http_parse, malformed_requests_are_400_and_others_their_status)
+{
+  static const struct {
+    const char *req;
+    int status;
+  } cases[] = {
+    {"GET\r\n\r\n", 400},
+    {"GET /x\r\n\r\n", 400},
+    {"GET  /x HTTP/1.1\r\nHost: h\r\n\r\n", 400},
+    {"GET /x HTTP/1.1 extra\r\nHost: h\r\n\r\n", 400},
+    {"GET x HTTP/1.1\r\nHost: h\r\n\r\n", 400},
+    {"G(T /x HTTP/1.1\r\nHost: h\r\n\r\n", 400},
+    {"GET /x HTTX/1.1\r\nHost: h\r\n\r\n", 400},
+    {"GET /x HTTP/2.0\r\nHost: h\r\n\r\n", 505},
+    {"GET /x HTTP/1.1\r\n\r\n", 400},                         /* no Host */
+    {"GET /x HTTP/1.1\r\nHost : h\r\n\r\n", 400},             /* space before ':' */
+    {"GET /x HTTP/1.1\r\nHost: h\r\n folded\r\n\r\n", 400},
+    {"GET /%zz HTTP/1.1\r\nHost: h\r\n\r\n", 400},
+    {"GET /%00 HTTP/1.1\r\nHost: h\r\n\r\n", 400},
+    {"POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 1x\r\n\r\n", 400},
+    {"POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nab", 400},
+    {"POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n", 411},
+    {"POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: gzip\r\n\r\n", 501},
+    {"POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\nContent-Length: 3\r\n\r\n", 400},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    char out[128];
+    cr_assert_eq(feed_all(cases[i].req, strlen(cases[i].req), 1, out, sizeof out), cases[i].status,
+                 "case %zu: %s", i, cases[i].req);
+    cr_assert_str_eq(out, "", "case %zu", i);
+  }
+}
+
+Test(http_parse, a_good_request_before_a_bad_one_is_served)
+{
+  const char *req = "GET /a HTTP/1.1\r\nHost: h\r\n\r\nBAD\r\n\r\n";
+  char out[128];
+  cr_assert_eq(feed_all(req, strlen(req), 1, out, sizeof out), 400);
+  cr_assert_str_eq(out, "GET /a ? -1 - 1\n");
+}
+
+Test(http_parse, query_parameters_and_headers)
+{
+  char v[32];
+  cr_assert_eq(xq__http_query("round=3&last_event=17", "last_event", v, sizeof v), 2);
+  cr_assert_str_eq(v, "17");
+  cr_assert_eq(xq__http_query("a=x+y%21&b", "a", v, sizeof v), 4);
+  cr_assert_str_eq(v, "x y!");
+  cr_assert_eq(xq__http_query("a=x+y%21&b", "b", v, sizeof v), 0);
+  cr_assert_eq(xq__http_query("ab=1", "a", v, sizeof v), -1);
+  cr_assert_eq(xq__http_query("a=%2", "a", v, sizeof v), -1);
+  cr_assert_eq(xq__http_query("a=0123456789", "a", v, 5), -1);
+
+  xq__http_parser p;
+  xq__http_parser_init(&p);
+  const char *req = "GET /x HTTP/1.1\r\nhost: h\r\nLast-Event-ID:  42 \r\n\r\n";
+  cr_assert_eq(xq__http_parse(&p, req, strlen(req)), (long)strlen(req));
+  cr_assert_eq(p.state, XQ__HP_DONE);
+  cr_assert_str_eq(xq__http_header(&p.req, "last-event-id"), "42");
+  cr_assert_str_eq(xq__http_header(&p.req, "HOST"), "h");
+  cr_assert_null(xq__http_header(&p.req, "Authorization"));
+  xq__http_parser_reset(&p);
+}
+
+Test(http_parse, response_heads_and_chunked_bodies)
+{
+  int status, chunked;
+  long long cl;
+  const char *h = "HTTP/1.1 404 Not Found\r\nContent-Length: 12\r\n\r\nnot here";
+  cr_assert_eq(xq__http_response_head(h, strlen(h), &status, &cl, &chunked),
+               (long)(strstr(h, "not") - h));
+  cr_assert_eq(status, 404);
+  cr_assert_eq(cl, 12);
+  cr_assert_eq(chunked, 0);
+  cr_assert_eq(xq__http_response_head(h, 20, &status, &cl, &chunked), 0);
+  h = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n";
+  cr_assert_gt(xq__http_response_head(h, strlen(h), &status, &cl, &chunked), 0);
+  cr_assert_eq(status, 200);
+  cr_assert_eq(chunked, 1);
+  cr_assert_eq(xq__http_response_head("HTTP/1.1 2x0 OK\r\n\r\n", 19, &status, &cl, &chunked), -1);
+
+  char body[] = "5\r\nhello\r\n7;ext=1\r\n, world\r\n0\r\nX-Trailer: 1\r\n\r\n";
+  long n = xq__http_dechunk(body, strlen(body));
+  cr_assert_eq(n, 12);
+  cr_assert_eq(memcmp(body, "hello, world", 12), 0);
+  char bad[] = "5\r\nhel";
+  cr_assert_eq(xq__http_dechunk(bad, strlen(bad)), -1);
+}
+
+/* ------------------------------------------------------------------ */
+/* A server, and HTTP over the scripted client                         */
+/* ------------------------------------------------------------------ */
+
+static xq_tserver ts;
+
+static void setup(void) { cr_assert_eq(xq_ts_start(&ts, 8), 0, "server starts"); }
+
+static void teardown(void)
+{
+  if (ts.srv) cr_assert_eq(xq_ts_stop(&ts), 0, "no handle left open");
+  xq_ts_cleanup(&ts);
+}
+
+TestSuite(net_http, .init = setup, .fini = teardown, .timeout = 60);
+
+static void on_spin_timer(uv_timer_t *t) { *(int *)t->data = 1; }
+static void on_spin_closed(uv_handle_t *h) { (void)h; }
+
+/* Run the loop until done(arg) or timeout_ms; returns done(arg). */
+static int run_until(int (*done)(void *), void *arg, int timeout_ms)
+{
+  int fired = 0;
+  uv_timer_t t;
+  uv_timer_init(&ts.loop, &t);
+  t.data = &fired;
+  uv_timer_start(&t, on_spin_timer, (uint64_t)timeout_ms, 0);
+  while (!done(arg) && !fired) uv_run(&ts.loop, UV_RUN_ONCE);
+  uv_close((uv_handle_t *)&t, on_spin_closed);
+  uv_run(&ts.loop, UV_RUN_NOWAIT);
+  return done(arg);
+}
+
+/* One response. */
+typedef struct resp {
+  int status;
+  char head[4096];
+  char *body;                  /* NUL-terminated, malloc'd */
+  size_t len;
+} resp;
+
+static void resp_free(resp *r) { free(r->body); }
+
+/* Offset past a complete response at c->in + c->line_start, or 0. */
+static size_t response_end(xq_tclient *c, int head_only)
+{
+  int status, chunked;
+  long long cl;
+  const char *p = c->in + c->line_start;
+  size_t have = c->len - c->line_start;
+  long h = xq__http_response_head(p, have, &status, &cl, &chunked);
+  if (h <= 0) return 0;
+  if (head_only) return (size_t)h;
+  if (cl < 0) return c->eof ? have : 0;
+  return have >= (size_t)h + (size_t)cl ? (size_t)h + (size_t)cl : 0;
+}
+
+typedef struct wait_resp {
+  xq_tclient *c;
+  int head_only;
+} wait_resp;
+
+static int have_response(void *a)
+{
+  wait_resp *w = a;
+  return response_end(w->c, w->head_only) > 0 || (w->c->eof && w->c->len == w->c->line_start);
+}
+
+/* The next response on `c` (HEAD: no body expected). 0 or -1 (timeout). */
+static int next_response(xq_tclient *c, resp *r, int head_only)
+{
+  memset(r, 0, sizeof *r);
+  wait_resp w = {c, head_only};
+  if (!run_until(have_response, &w, 10000)) return -1;
+  size_t end = response_end(c, head_only);
+  if (!end) return -1;
+  const char *p = c->in + c->line_start;
+  int chunked;
+  long long cl;
+  long h = xq__http_response_head(p, end, &r->status, &cl, &chunked);
+  size_t hn = (size_t)h < sizeof r->head ? (size_t)h : sizeof r->head - 1;
+  memcpy(r->head, p, hn);
+  r->head[hn] = 0;
+  r->len = end - (size_t)h;
+  r->body = malloc(r->len + 1);
+  memcpy(r->body, p + h, r->len);
+  r->body[r->len] = 0;
+  c->line_start += end;
+  return 0;
+}
+
+/* Connect, send `req` raw and read one response; closes the client. */
+static void http(const char *req, resp *r)
+{
+  xq_tclient c;
+  cr_assert_eq(xq_tc_connect(&c, &ts.loop, ts.http_port), 0);
+  xq_tc_send_raw(&c, req, strlen(req));
+  cr_assert_eq(next_response(&c, r, !strncmp(req, "HEAD", 4)), 0, "a response to %.40s", req);
+  xq_tc_close(&c);
+}
+
+static void get(const char *path, resp *r)
+{
+  char req[512];
+  snprintf(req, sizeof req, "GET %s HTTP/1.1\r\nHost: t\r\n\r\n", path);
+  http(req, r);
+}
+
+static cJSON *get_json(const char *path)
+{
+  resp r;
+  get(path, &r);
+  cr_assert_eq(r.status, 200, "GET %s: %d %s", path, r.status, r.body);
+  cr_assert(strstr(r.head, "Content-Type: application/json"), "%s", r.head);
+  cJSON *j = cJSON_Parse(r.body);
+  cr_assert_not_null(j, "JSON from %s", path);
+  resp_free(&r);
+  return j;
+}
+
+/* POST body to path with an Authorization header (token NULL: none). */
+static cJSON *post(const char *path, const char *token, const char *body, int *status)
+{
+  size_t n = strlen(body) + 512;
+  char *req = malloc(n);
+  char auth[128] = "";
+  if (token) snprintf(auth, sizeof auth, "Authorization: Bearer %s\r\n", token);
+  snprintf(req, n, "POST %s HTTP/1.1\r\nHost: t\r\n%sContent-Type: text/plain\r\nContent-Length: %zu\r\n\r\n%s",
+           path, auth, strlen(body), body);
+  resp r;
+  http(req, &r);
+  free(req);
+  *status = r.status;
+  cJSON *j = cJSON_Parse(r.body);
+  cr_assert_not_null(j, "JSON reply: %s", r.body);
+  resp_free(&r);
+  return j;
+}
+
+static const char *str(const cJSON *o, const char *k)
+{
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+  return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+static double num(const cJSON *o, const char *k)
+{
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+  return cJSON_IsNumber(v) ? v->valuedouble : -999;
+}
+
+static const cJSON *item(const cJSON *o, const char *k) { return cJSON_GetObjectItemCaseSensitive(o, k); }
+
+static const char *error_code(const cJSON *o) { return str(item(o, "error"), "code"); }
+
+/* The game at `table` of round 1 as games.json has it (caller deletes). */
+static cJSON *game(int table)
+{
+  cJSON *j = get_json("/api/rounds/1/games.json");
+  const cJSON *g;
+  cJSON_ArrayForEach(g, item(j, "games")) if (num(g, "table") == table) {
+    cJSON *copy = cJSON_Duplicate(g, 1);
+    cJSON_Delete(j);
+    return copy;
+  }
+  cJSON_Delete(j);
+  cr_assert_fail("no game at table %d", table);
+  return NULL;
+}
+
+/* The moves of a game as one space-separated string. */
+static void moves_text(const cJSON *g, char *out, size_t cap)
+{
+  size_t o = 0;
+  out[0] = 0;
+  const cJSON *m;
+  cJSON_ArrayForEach(m, item(g, "moves")) o += (size_t)snprintf(out + o, cap - o, "%s%s", o ? " " : "", m->valuestring);
+}
+
+/* A JSON-lines session with `token`. */
+static void hello(xq_tclient *c, const char *token)
+{
+  cr_assert_eq(xq_tc_connect(c, &ts.loop, ts.port), 0);
+  char line[256];
+  snprintf(line, sizeof line, "{\"id\":0,\"op\":\"hello\",\"token\":\"%s\"}", token);
+  cJSON *r = xq_tc_call(c, line);
+  cr_assert(r && cJSON_IsTrue(item(r, "ok")), "hello");
+  cJSON_Delete(r);
+}
+
+/* ------------------------------------------------------------------ */
+/* Read-only API                                                       */
+/* ------------------------------------------------------------------ */
+
+Test(net_http, event_pairings_standings_games_pgn_trf)
+{
+  cJSON *ev = get_json("/api/event");
+  cr_assert_gt(strlen(str(ev, "name")), 0);
+  cr_assert_eq(cJSON_GetArraySize(item(ev, "players")), 8);
+  cr_assert_eq(cJSON_GetArraySize(item(ev, "published")), 1);
+  cJSON_Delete(ev);
+
+  cJSON *pr = get_json("/api/rounds/1/pairings.json");
+  cr_assert_eq(num(pr, "round"), 1);
+  cr_assert_eq(cJSON_GetArraySize(item(pr, "boards")), 4);
+  const cJSON *b;
+  int t = 0;
+  cJSON_ArrayForEach(b, item(pr, "boards"))
+  {
+    cr_assert_eq(num(b, "table"), ++t);
+    cr_assert_str_eq(str(b, "result"), "*");
+    cr_assert_gt(strlen(str(item(b, "red"), "name")), 0);
+    cr_assert_gt(strlen(str(item(b, "black"), "name")), 0);
+  }
+  cJSON_Delete(pr);
+
+  cJSON *st = get_json("/api/standings.json");
+  cr_assert_eq(cJSON_GetArraySize(item(st, "standings")), 8);
+  cr_assert_eq(num(cJSON_GetArrayItem(item(st, "standings"), 0), "rank"), 1);
+  cJSON_Delete(st);
+  st = get_json("/api/standings.json?round=1");
+  cr_assert_eq(cJSON_GetArraySize(item(st, "standings")), 8);
+  cJSON_Delete(st);
+
+  cJSON *gm = get_json("/api/rounds/1/games.json");
+  cr_assert_eq(cJSON_GetArraySize(item(gm, "games")), 4);
+  const cJSON *g0 = cJSON_GetArrayItem(item(gm, "games"), 0);
+  cr_assert_str_eq(str(g0, "fen"), XQ_START_FEN);
+  cr_assert_eq(cJSON_GetArraySize(item(g0, "moves")), 0);
+  cJSON_Delete(gm);
+
+  resp r;
+  get("/api/rounds/1.pgn", &r);
+  cr_assert_eq(r.status, 200);
+  int games = 0;
+  for (const char *p = r.body; (p = strstr(p, "[Game \"Chinese Chess\"]")); p++) games++;
+  cr_assert_eq(games, 4);
+  cr_assert(strstr(r.body, "[Round \"1.4\"]"));
+  resp_free(&r);
+  get("/api/rounds/1/2.pgn", &r);
+  cr_assert_eq(r.status, 200);
+  cr_assert(strstr(r.body, "[Round \"1.2\"]") && !strstr(r.body, "[Round \"1.1\"]"));
+  resp_free(&r);
+
+  get("/api/trf", &r);
+  cr_assert_eq(r.status, 200);
+  cr_assert(strstr(r.head, "text/plain"));
+  cr_assert(strstr(r.body, "\n001 ") || !strncmp(r.body, "001 ", 4), "%s", r.body);
+  resp_free(&r);
+
+  get("/", &r);
+  cr_assert_eq(r.status, 200);
+  cr_assert(strstr(r.head, "text/html") && strstr(r.body, "EventSource"));
+  resp_free(&r);
+}
+
+Test(net_http, errors_are_json_with_the_right_status)
+{
+  static const struct {
+    const char *req;
+    int status;
+    const char *code;
+  } cases[] = {
+    {"GET /nope HTTP/1.1\r\nHost: t\r\n\r\n", 404, "NOT_FOUND"},
+    {"GET /api/rounds/9/pairings.json HTTP/1.1\r\nHost: t\r\n\r\n", 404, "NOT_FOUND"},
+    {"GET /api/rounds/1/9.pgn HTTP/1.1\r\nHost: t\r\n\r\n", 404, "NOT_FOUND"},
+    {"GET /api/rounds/1/push HTTP/1.1\r\nHost: t\r\n\r\n", 405, "BAD_REQUEST"},
+    {"DELETE /api/event HTTP/1.1\r\nHost: t\r\n\r\n", 405, "BAD_REQUEST"},
+    {"GET /api/standings.json?round=x HTTP/1.1\r\nHost: t\r\n\r\n", 400, "BAD_REQUEST"},
+    {"GET /api/rounds/1.pgn?notation=klingon HTTP/1.1\r\nHost: t\r\n\r\n", 400, "BAD_REQUEST"},
+    {"GET /api/event HTTP/1.1\r\n\r\n", 400, "BAD_REQUEST"},
+    {"GET /api/event HTTP/3.0\r\nHost: t\r\n\r\n", 505, "BAD_REQUEST"},
+    {"POST /api/rounds/1/push HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n", 411, "BAD_REQUEST"},
+    {"POST /api/rounds/1/push HTTP/1.1\r\nHost: t\r\nContent-Length: 99999999\r\n\r\n", 413, "LIMIT"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    resp r;
+    http(cases[i].req, &r);
+    cr_assert_eq(r.status, cases[i].status, "case %zu: %d %s", i, r.status, r.body);
+    cJSON *j = cJSON_Parse(r.body);
+    cr_assert_str_eq(error_code(j), cases[i].code, "case %zu: %s", i, r.body);
+    cr_assert_not_null(str(item(j, "error"), "msg"));
+    cJSON_Delete(j);
+    resp_free(&r);
+  }
+  /* an oversized head: 431, then the connection closes */
+  size_t n = XQ_HTTP_HEAD_MAX + 64;
+  char *big = malloc(n + 1);
+  int k = snprintf(big, n, "GET /api/event HTTP/1.1\r\nHost: t\r\nX-Pad: ");
+  memset(big + k, 'x', n - (size_t)k);
+  big[n] = 0;
+  xq_tclient c;
+  cr_assert_eq(xq_tc_connect(&c, &ts.loop, ts.http_port), 0);
+  xq_tc_send_raw(&c, big, n);
+  resp r;
+  cr_assert_eq(next_response(&c, &r, 0), 0);
+  cr_assert_eq(r.status, 431);
+  cr_assert(xq_tc_wait_eof(&c, 5000), "closed after 431");
+  resp_free(&r);
+  xq_tc_close(&c);
+  free(big);
+}
+
+Test(net_http, keep_alive_pipelining_and_head)
+{
+  xq_tclient c;
+  cr_assert_eq(xq_tc_connect(&c, &ts.loop, ts.http_port), 0);
+  const char *three = "GET /api/event HTTP/1.1\r\nHost: t\r\n\r\n"
+                      "HEAD /api/rounds/1/pairings.json HTTP/1.1\r\nHost: t\r\n\r\n"
+                      "GET /api/rounds/1/pairings.json HTTP/1.1\r\nHost: t\r\n\r\n";
+  /* byte by byte, the way a slow client would send them */
+  for (const char *p = three; *p; p++) xq_tc_send_raw(&c, p, 1);
+  resp a, h, b;
+  cr_assert_eq(next_response(&c, &a, 0), 0);
+  cr_assert_eq(next_response(&c, &h, 1), 0);
+  cr_assert_eq(next_response(&c, &b, 0), 0);
+  cr_assert_eq(a.status, 200);
+  cr_assert(strstr(a.body, "\"players\""));
+  cr_assert_eq(h.status, 200);
+  cr_assert_eq(b.status, 200);
+  cr_assert(strstr(b.body, "\"boards\""), "the third answer is the pairings: %s", b.body);
+  /* HEAD announced the length GET then sent */
+  char want[64];
+  snprintf(want, sizeof want, "Content-Length: %zu\r\n", b.len);
+  cr_assert(strstr(h.head, want), "%s", h.head);
+  resp_free(&a), resp_free(&h), resp_free(&b);
+  /* Connection: close is honoured */
+  const char *last = "GET /api/event HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n";
+  xq_tc_send_raw(&c, last, strlen(last));
+  cr_assert_eq(next_response(&c, &a, 0), 0);
+  cr_assert_eq(a.status, 200);
+  cr_assert(xq_tc_wait_eof(&c, 5000));
+  resp_free(&a);
+  xq_tc_close(&c);
+}
+
+Test(net_http, a_board_move_shows_in_games_and_pgn)
+{
+  xq_tclient b;
+  hello(&b, ts.board[1]);
+  cJSON *r = xq_tc_call(&b, "{\"id\":1,\"op\":\"move\",\"seq\":1,\"move\":\"h2e2\"}");
+  cr_assert(cJSON_IsTrue(item(r, "ok")), "move accepted");
+  cJSON_Delete(r);
+  xq_tc_close(&b);
+  cJSON *g = game(2);
+  char mv[256];
+  moves_text(g, mv, sizeof mv);
+  cr_assert_str_eq(mv, "h2e2");
+  cr_assert_eq(num(g, "ply"), 1);
+  cJSON_Delete(g);
+  resp p;
+  get("/api/rounds/1/2.pgn?notation=iccs", &p);
+  cr_assert(strstr(p.body, "H2-E2"), "%s", p.body);
+  resp_free(&p);
+  get("/api/rounds/1/2.pgn", &p);
+  cr_assert(strstr(p.body, "炮二平五"), "%s", p.body);
+  resp_free(&p);
+}
+
+/* ------------------------------------------------------------------ */
+/* Server-Sent Events                                                  */
+/* ------------------------------------------------------------------ */
+
+typedef struct wait_text {
+  xq_tclient *c;
+  const char *text;
+  size_t from;
+} wait_text;
+
+static int has_text(void *a)
+{
+  wait_text *w = a;
+  return w->c->len > w->from && strstr(w->c->in + w->from, w->text) != NULL;
+}
+
+/* Run until `text` arrives on c after offset `from`; returns 1 if so. */
+static int wait_for(xq_tclient *c, const char *text, size_t from)
+{
+  wait_text w = {c, text, from};
+  return run_until(has_text, &w, 10000);
+}
+
+static long long event_id_before(const char *in, const char *marker)
+{
+  const char *m = strstr(in, marker);
+  cr_assert_not_null(m);
+  const char *id = NULL;
+  for (const char *p = in; p < m; p++)
+    if (!strncmp(p, "id: ", 4)) id = p + 4;
+  cr_assert_not_null(id);
+  return atoll(id);
+}
+
+static void sse_open(xq_tclient *c, const char *extra)
+{
+  char req[256];
+  snprintf(req, sizeof req, "GET /api/events HTTP/1.1\r\nHost: t\r\nAccept: text/event-stream\r\n%s\r\n", extra);
+  cr_assert_eq(xq_tc_connect(c, &ts.loop, ts.http_port), 0);
+  xq_tc_send_raw(c, req, strlen(req));
+  cr_assert(wait_for(c, "\r\n\r\n", 0));
+  cr_assert(!strncmp(c->in, "HTTP/1.1 200", 12));
+  cr_assert(strstr(c->in, "Content-Type: text/event-stream\r\n"));
+  cr_assert(strstr(c->in, "Cache-Control: no-cache\r\n"));
+}
+
+Test(net_http, sse_gets_moves_and_resumes_after_last_event_id)
+{
+  xq_tclient s1;
+  sse_open(&s1, "");
+  cr_assert(wait_for(&s1, "event: snapshot\n", 0), "a fresh stream starts with a snapshot");
+  cr_assert(wait_for(&s1, "\"games\":[", 0));
+
+  xq_tclient b;
+  hello(&b, ts.board[0]);
+  cJSON *r = xq_tc_call(&b, "{\"id\":1,\"op\":\"move\",\"seq\":1,\"move\":\"h2e2\"}");
+  cr_assert(cJSON_IsTrue(item(r, "ok")));
+  cJSON_Delete(r);
+  cr_assert(wait_for(&s1, "event: move\ndata: {\"ply\":1,\"move\":\"h2e2\"", 0), "%s", s1.in);
+  long long id1 = event_id_before(s1.in, "event: move\n");
+
+  /* a second stream resuming after the event before the move replays it
+   * (and sends no snapshot) */
+  xq_tclient s2;
+  char hdr[64];
+  snprintf(hdr, sizeof hdr, "Last-Event-ID: %lld\r\n", id1 - 1);
+  sse_open(&s2, hdr);
+  cr_assert(wait_for(&s2, "event: move\n", 0), "%s", s2.in);
+  cr_assert_eq(event_id_before(s2.in, "event: move\n"), id1);
+  cr_assert_null(strstr(s2.in, "snapshot"));
+
+  /* one resuming after the move itself gets only what follows; so does
+   * ?last_event= */
+  xq_tclient s3, s4;
+  snprintf(hdr, sizeof hdr, "Last-Event-ID: %lld\r\n", id1);
+  sse_open(&s3, hdr);
+  char path[128];
+  snprintf(path, sizeof path, "GET /api/events?round=1&last_event=%lld HTTP/1.1\r\nHost: t\r\n\r\n", id1);
+  cr_assert_eq(xq_tc_connect(&s4, &ts.loop, ts.http_port), 0);
+  xq_tc_send_raw(&s4, path, strlen(path));
+  cr_assert(wait_for(&s4, "\r\n\r\n", 0));
+  size_t from3 = s3.len, from4 = s4.len;
+  r = xq_tc_call(&b, "{\"id\":2,\"op\":\"move\",\"seq\":2,\"move\":\"h9g7\"}");
+  cr_assert(cJSON_IsTrue(item(r, "ok")));
+  cJSON_Delete(r);
+  cr_assert(wait_for(&s3, "\"move\":\"h9g7\"", from3));
+  cr_assert(wait_for(&s4, "\"move\":\"h9g7\"", from4));
+  cr_assert_null(strstr(s3.in, "\"move\":\"h2e2\""), "nothing before the resume point");
+  cr_assert_null(strstr(s4.in, "\"move\":\"h2e2\""));
+  cr_assert(wait_for(&s1, "\"move\":\"h9g7\"", 0));
+  cr_assert_eq(xq__hub_subscribers(ts.srv), 4);
+  xq_tc_close(&b);
+  xq_tc_close(&s1), xq_tc_close(&s2), xq_tc_close(&s3), xq_tc_close(&s4);
+}
+
+/* A client that connects, asks for the stream and never reads. */
+typedef struct slow {
+  uv_tcp_t tcp;
+  uv_connect_t creq;
+  uv_write_t wreq;
+  int connected, closed;
+} slow;
+
+static void slow_written(uv_write_t *w, int status) { (void)w, (void)status; }
+
+static void slow_connected(uv_connect_t *req, int status)
+{
+  slow *s = req->data;
+  cr_assert_eq(status, 0);
+  static char get[] = "GET /api/events?last_event=0 HTTP/1.1\r\nHost: t\r\n\r\n";
+  uv_buf_t b = uv_buf_init(get, sizeof get - 1);
+  uv_write(&s->wreq, (uv_stream_t *)&s->tcp, &b, 1, slow_written);
+  s->connected = 1;
+}
+
+static int subscribers_are(void *a) { return xq__hub_subscribers(ts.srv) == *(int *)a; }
+
+typedef struct batch_wait {
+  xq_tclient *c;
+  int want;
+} batch_wait;
+
+static int count_events(const xq_tclient *c)
+{
+  int n = 0;
+  for (const char *p = c->in; (p = strstr(p, "event: test\n")); p++) n++;
+  return n;
+}
+
+/* The whole batch arrived: `want` events, the last one complete. */
+static int batch_in(void *a)
+{
+  batch_wait *w = a;
+  return count_events(w->c) == w->want && w->c->len >= 2 && !strcmp(w->c->in + w->c->len - 2, "\n\n");
+}
+
+static void slow_closed(uv_handle_t *h) { ((slow *)h->data)->closed = 1; }
+static int slow_is_closed(void *a) { return ((slow *)a)->closed; }
+
+Test(net_http, a_subscriber_that_never_reads_is_dropped)
+{
+  slow s = {0};
+  uv_tcp_init(&ts.loop, &s.tcp);
+  s.tcp.data = s.creq.data = &s;
+  struct sockaddr_in sa;
+  uv_ip4_addr("127.0.0.1", ts.http_port, &sa);
+  uv_tcp_connect(&s.creq, &s.tcp, (const struct sockaddr *)&sa, slow_connected);
+  xq_tclient fast;
+  sse_open(&fast, "Last-Event-ID: 0\r\n");
+  int two = 2;
+  cr_assert(run_until(subscribers_are, &two, 5000), "both subscribed");
+
+  cr_assert(wait_for(&fast, "retry: 3000\n\n", 0));
+  fast.len = fast.line_start = 0;
+  fast.in[0] = 0;
+
+  /* 1 KiB events until the slow one is gone; the fast one keeps up, and
+   * its buffer is emptied after each batch */
+  char data[1024];
+  memset(data, 'x', sizeof data);
+  memcpy(data, "{\"pad\":\"", 8);
+  memcpy(data + sizeof data - 3, "\"}", 3);
+  long sent = 0, received = 0;
+  int one = 1;
+  while (xq__hub_subscribers(ts.srv) == 2 && sent < 20000) {
+    for (int i = 0; i < 64; i++, sent++) xq__hub_publish(ts.srv, "test", 1, 1, data);
+    batch_wait w = {&fast, 64};
+    cr_assert(run_until(batch_in, &w, 10000), "the reading subscriber got the batch");
+    received += count_events(&fast);
+    fast.len = 0;
+    fast.in[0] = 0;
+  }
+  cr_assert(run_until(subscribers_are, &one, 5000), "the slow subscriber was dropped after %ld events", sent);
+  /* it was dropped only once more than the budget was waiting for it */
+  cr_assert_gt((size_t)sent * sizeof data, (size_t)XQ_OUT_VIEWER_MAX);
+  /* the reading one got every event and is still subscribed */
+  cr_assert_eq(received, sent);
+  cr_assert_eq(xq__hub_subscribers(ts.srv), 1);
+  uv_close((uv_handle_t *)&s.tcp, slow_closed);
+  run_until(slow_is_closed, &s, 5000);
+  xq_tc_close(&fast);
+}
+
+/* ------------------------------------------------------------------ */
+/* PGN push                                                            */
+/* ------------------------------------------------------------------ */
+
+/* Red and Black names at `table` of round 1. */
+static void names(int table, char *red, char *black, size_t cap)
+{
+  cJSON *pr = get_json("/api/rounds/1/pairings.json");
+  const cJSON *b = cJSON_GetArrayItem(item(pr, "boards"), table - 1);
+  snprintf(red, cap, "%s", str(item(b, "red"), "name"));
+  snprintf(black, cap, "%s", str(item(b, "black"), "name"));
+  cJSON_Delete(pr);
+}
+
+/* One PGN game; `tags` are extra tag lines. */
+static int pgn(char *out, size_t cap, const char *tags, const char *moves, const char *result)
+{
+  return snprintf(out, cap, "[Game \"Chinese Chess\"]\n[Event \"test\"]\n%s[Result \"%s\"]\n\n%s %s\n\n", tags,
+                  result, moves, result);
+}
+
+static const cJSON *reply_game(const cJSON *reply, int i) { return cJSON_GetArrayItem(item(reply, "games"), i); }
+
+Test(net_http, push_matches_tables_appends_and_repeats_as_no_op)
+{
+  char red[256], black[256], tags[700], body[4096];
+  names(3, red, black, sizeof red);
+  size_t o = (size_t)pgn(body, sizeof body, "[Round \"1.1\"]\n[Red \"someone\"]\n", "1. h2e2 h9g7 2. h0g2 i9h9", "*");
+  snprintf(tags, sizeof tags, "[Round \"1\"]\n[Red \"%s\"]\n[Black \"%s\"]\n", red, black);
+  o += (size_t)pgn(body + o, sizeof body - o, tags, "1. 炮二平五 马8进7", "*");
+  o += (size_t)pgn(body + o, sizeof body - o, "[Table \"4\"]\n", "1. C2.5 H8+7 2. H2+3", "*");
+
+  xq_tclient sse;
+  sse_open(&sse, "Last-Event-ID: 0\r\n");
+  int status;
+  cJSON *r = post("/api/rounds/1/push", ts.admin, body, &status);
+  cr_assert_eq(status, 200, "%s", cJSON_PrintUnformatted(r));
+  cr_assert_eq(cJSON_GetArraySize(item(r, "games")), 3);
+  const cJSON *g0 = reply_game(r, 0), *g1 = reply_game(r, 1), *g2 = reply_game(r, 2);
+  cr_assert_eq(num(g0, "table"), 1);
+  cr_assert_eq(num(g0, "moves"), 4);
+  cr_assert_eq(num(g0, "applied"), 4);
+  cr_assert_str_eq(str(item(g0, "tags"), "Round"), "1.1");
+  cr_assert_null(item(g0, "error"));
+  cr_assert_eq(num(g1, "table"), 3, "matched by the players' names");
+  cr_assert_eq(num(g1, "moves"), 2);
+  cr_assert_eq(num(g2, "table"), 4);
+  cr_assert_eq(num(g2, "moves"), 3);
+  cJSON_Delete(r);
+
+  char mv[512];
+  cJSON *g = game(1);
+  moves_text(g, mv, sizeof mv);
+  cr_assert_str_eq(mv, "h2e2 h9g7 h0g2 i9h9");
+  cJSON_Delete(g);
+  g = game(3);
+  moves_text(g, mv, sizeof mv);
+  cr_assert_str_eq(mv, "h2e2 h9g7");
+  cJSON_Delete(g);
+  g = game(4);
+  moves_text(g, mv, sizeof mv);
+  cr_assert_str_eq(mv, "h2e2 h9g7 h0g2");
+  cJSON_Delete(g);
+  /* viewers saw the moves once they were durable */
+  cr_assert(wait_for(&sse, "\"move\":\"i9h9\"", 0));
+  cr_assert(strstr(sse.in, "\"source\":\"pgn\""));
+
+  /* the same document again changes nothing */
+  cJSON *before = get_json("/api/rounds/1/games.json");
+  size_t seen = sse.len;
+  r = post("/api/rounds/1/push", ts.admin, body, &status);
+  cr_assert_eq(status, 200);
+  for (int i = 0; i < 3; i++) cr_assert_eq(num(reply_game(r, i), "applied"), 0, "game %d", i);
+  cJSON_Delete(r);
+  cJSON *after = get_json("/api/rounds/1/games.json");
+  cr_assert(cJSON_Compare(before, after, 1), "games unchanged");
+  cJSON_Delete(before);
+  cJSON_Delete(after);
+  xq_tc_spin(&ts.loop, 20);
+  cr_assert_null(strstr(sse.in + seen, "event: move"), "nothing broadcast");
+  xq_tc_close(&sse);
+}
+
+Test(net_http, push_reports_games_it_cannot_place)
+{
+  char red[256], black[256], tags[700], body[8192];
+  names(2, red, black, sizeof red);
+  size_t o = (size_t)pgn(body, sizeof body, "[Round \"2.1\"]\n", "1. h2e2", "*");
+  snprintf(tags, sizeof tags, "[Red \"%s\"]\n[Black \"%s\"]\n", black, red); /* the other way round */
+  o += (size_t)pgn(body + o, sizeof body - o, tags, "1. h2e2", "*");
+  o += (size_t)pgn(body + o, sizeof body - o, "[Red \"nobody\"]\n[Black \"at all\"]\n", "1. h2e2", "*");
+  o += (size_t)pgn(body + o, sizeof body - o, "[Board \"2\"]\n", "1. h2e2", "*");
+  o += (size_t)pgn(body + o, sizeof body - o, "[Round \"1.2\"]\n", "1. h2e2 h9g7", "*");
+  o += (size_t)pgn(body + o, sizeof body - o, "[Table \"9\"]\n", "1. h2e2", "*");
+  int status;
+  cJSON *r = post("/api/rounds/1/push", ts.arbiter, body, &status);
+  cr_assert_eq(status, 200);
+  cr_assert_eq(cJSON_GetArraySize(item(r, "games")), 6);
+  cr_assert(strstr(str(reply_game(r, 0), "error"), "round 2"));
+  cr_assert(strstr(str(reply_game(r, 1), "error"), "other way round"));
+  cr_assert(strstr(str(reply_game(r, 2), "error"), "no board"));
+  cr_assert_null(item(reply_game(r, 3), "error"));
+  cr_assert(strstr(str(reply_game(r, 4), "error"), "earlier in this push"));
+  cr_assert(strstr(str(reply_game(r, 5), "error"), "no game at table 9"));
+  cJSON_Delete(r);
+  cJSON *g = game(2);
+  cr_assert_eq(num(g, "ply"), 1, "only the first game for table 2 was taken");
+  cJSON_Delete(g);
+
+  /* a body that is no PGN at all, and too many games */
+  r = post("/api/rounds/1/push", ts.admin, "\n \n", &status);
+  cr_assert_eq(status, 400);
+  cr_assert_str_eq(error_code(r), "BAD_REQUEST");
+  cJSON_Delete(r);
+  r = post("/api/rounds/1/push", ts.admin, "hello there", &status);
+  cr_assert_eq(status, 200);
+  cr_assert_not_null(str(reply_game(r, 0), "error"), "text that is no game is reported, not taken");
+  cJSON_Delete(r);
+  size_t cap = (XQ_PGN_PUSH_GAMES_MAX + 1) * 128;
+  char *many = malloc(cap);
+  o = 0;
+  for (int i = 0; i <= XQ_PGN_PUSH_GAMES_MAX; i++) o += (size_t)pgn(many + o, cap - o, "[Table \"1\"]\n", "1. h2e2", "*");
+  r = post("/api/rounds/1/push", ts.admin, many, &status);
+  cr_assert_eq(status, 413);
+  cr_assert_str_eq(error_code(r), "LIMIT");
+  cJSON_Delete(r);
+  free(many);
+  g = game(1);
+  cr_assert_eq(num(g, "ply"), 0, "a refused push changes nothing");
+  cJSON_Delete(g);
+}
+
+Test(net_http, push_records_an_illegal_move_once)
+{
+  char body[1024];
+  pgn(body, sizeof body, "[Round \"1.2\"]\n", "1. h2e2 h9g7 2. a0a9", "*");
+  int status;
+  cJSON *r = post("/api/rounds/1/push", ts.admin, body, &status);
+  cr_assert_eq(status, 200);
+  const cJSON *g0 = reply_game(r, 0);
+  cr_assert_eq(num(g0, "table"), 2);
+  cr_assert_eq(num(g0, "ply"), 3, "%s", cJSON_PrintUnformatted(r));
+  cr_assert(strstr(str(g0, "error"), "ply 3") && strstr(str(g0, "error"), "recorded"), "%s", str(g0, "error"));
+  cr_assert_eq(num(g0, "applied"), 3, "two moves and the illegal one");
+  cJSON_Delete(r);
+  cJSON *g = game(2);
+  cr_assert_eq(num(g, "ply"), 2);
+  const cJSON *fouls = item(g, "fouls");
+  /* CXA: the breach is a foul, or a loss when the rules say so */
+  cr_assert(cJSON_GetArrayItem(fouls, 0)->valueint == 1 || !strcmp(str(g, "result"), "0-1"), "%s",
+            cJSON_PrintUnformatted(g));
+  r = post("/api/rounds/1/push", ts.admin, body, &status);
+  cr_assert_eq(num(reply_game(r, 0), "applied"), 0);
+  cr_assert(strstr(str(reply_game(r, 0), "error"), "already recorded"));
+  cJSON_Delete(r);
+  cJSON *again = game(2);
+  cr_assert(cJSON_Compare(g, again, 1), "the same push records nothing twice");
+  cJSON_Delete(g);
+  cJSON_Delete(again);
+
+  /* the bad move found among comments, variations and move numbers, in
+   * Chinese: the adjudicator gets its text */
+  pgn(body, sizeof body, "[Round \"1.3\"]\n",
+      "1.炮二平五 {a comment (not a variation) 3. h0h9} 马8进7 (1... 马2进3 2. 车九进三) 2.车九进三", "*");
+  r = post("/api/rounds/1/push", ts.admin, body, &status);
+  g0 = reply_game(r, 0);
+  cr_assert_eq(num(g0, "ply"), 3, "%s", cJSON_PrintUnformatted(r));
+  cr_assert_eq(num(g0, "applied"), 3);
+  /* the verdict quotes the move the adjudicator was given */
+  cr_assert(strstr(str(g0, "error"), "recorded: ") && strstr(strstr(str(g0, "error"), "recorded: "), "车九进三"), "%s",
+            str(g0, "error"));
+  cJSON_Delete(r);
+  g = game(3);
+  cr_assert_eq(num(g, "ply"), 2);
+  cr_assert(cJSON_GetArrayItem(item(g, "fouls"), 0)->valueint == 1 || !strcmp(str(g, "result"), "0-1"));
+  cJSON_Delete(g);
+}
+
+Test(net_http, a_correction_replaces_the_line_from_the_first_difference)
+{
+  char body[1024];
+  int status;
+  pgn(body, sizeof body, "[Round \"1.4\"]\n", "1. h2e2 h9g7 2. h0g2 i9h9 3. i0h0", "*");
+  cJSON *r = post("/api/rounds/1/push", ts.admin, body, &status);
+  cr_assert_eq(num(reply_game(r, 0), "moves"), 5);
+  cJSON_Delete(r);
+  /* the source corrects ply 3 and goes on */
+  pgn(body, sizeof body, "[Round \"1.4\"]\n", "1. h2e2 h9g7 2. b0c2 i9h9 3. a0b0 b9c7", "*");
+  r = post("/api/rounds/1/push", ts.admin, body, &status);
+  cr_assert_eq(status, 200);
+  cr_assert_eq(num(reply_game(r, 0), "replaced_from"), 3, "%s", cJSON_PrintUnformatted(r));
+  cr_assert_eq(num(reply_game(r, 0), "moves"), 6);
+  cJSON_Delete(r);
+  char mv[256];
+  cJSON *g = game(4);
+  moves_text(g, mv, sizeof mv);
+  cr_assert_str_eq(mv, "h2e2 h9g7 b0c2 i9h9 a0b0 b9c7");
+  cJSON_Delete(g);
+  /* an older copy of the source (a prefix) changes nothing */
+  pgn(body, sizeof body, "[Round \"1.4\"]\n", "1. h2e2 h9g7", "*");
+  r = post("/api/rounds/1/push", ts.admin, body, &status);
+  cr_assert_eq(num(reply_game(r, 0), "applied"), 0);
+  cr_assert_eq(num(reply_game(r, 0), "behind"), 4);
+  cJSON_Delete(r);
+  /* a result tag ends the game and goes into the standings */
+  pgn(body, sizeof body, "[Round \"1.4\"]\n", "1. h2e2 h9g7 2. b0c2 i9h9 3. a0b0 b9c7", "1-0");
+  r = post("/api/rounds/1/push", ts.admin, body, &status);
+  cr_assert_eq(num(reply_game(r, 0), "applied"), 1);
+  cJSON_Delete(r);
+  g = game(4);
+  cr_assert_str_eq(str(g, "result"), "1-0");
+  cJSON_Delete(g);
+  cJSON *pr = get_json("/api/rounds/1/pairings.json");
+  cr_assert_str_eq(str(cJSON_GetArrayItem(item(pr, "boards"), 3), "result"), "1-0");
+  cJSON_Delete(pr);
+}
+
+Test(net_http, push_needs_an_admin_or_arbiter_token)
+{
+  char body[512];
+  pgn(body, sizeof body, "[Round \"1.1\"]\n", "1. h2e2", "*");
+  int status;
+  cJSON *r = post("/api/rounds/1/push", NULL, body, &status);
+  cr_assert_eq(status, 401);
+  cr_assert_str_eq(error_code(r), "AUTH_REQUIRED");
+  cJSON_Delete(r);
+  r = post("/api/rounds/1/push", "0123456789abcdef0123456789abcdef", body, &status);
+  cr_assert_eq(status, 401);
+  cr_assert_str_eq(error_code(r), "BAD_TOKEN");
+  cJSON_Delete(r);
+  r = post("/api/rounds/1/push", ts.board[0], body, &status);
+  cr_assert_eq(status, 403);
+  cr_assert_str_eq(error_code(r), "FORBIDDEN");
+  cJSON_Delete(r);
+  cJSON *g = game(1);
+  cr_assert_eq(num(g, "ply"), 0, "nothing applied without the right token");
+  cJSON_Delete(g);
+  r = post("/api/rounds/1/push", ts.arbiter, body, &status);
+  cr_assert_eq(status, 200);
+  cJSON_Delete(r);
+  g = game(1);
+  cr_assert_eq(num(g, "ply"), 1);
+  cJSON_Delete(g);
+}
+
+/* ------------------------------------------------------------------ */
+/* Polling                                                             */
+/* ------------------------------------------------------------------ */
+
+/* A tiny HTTP server on the test's loop: answers every request with
+ * `status` and `body` (chunked when `chunked`), then closes. */
+typedef struct tiny {
+  uv_tcp_t listener;
+  int port;
+  int status;
+  int chunked;
+  char body[2048];
+  int requests;
+  char last[1024];
+  int open;                    /* handles not yet closed */
+} tiny;
+
+typedef struct tiny_conn {
+  uv_tcp_t tcp;
+  tiny *t;
+  char in[2048];
+  size_t len;
+  uv_write_t w;
+  char out[4096];
+  int answered;
+} tiny_conn;
+
+static void tiny_closed(uv_handle_t *h)
+{
+  tiny_conn *c = h->data;
+  c->t->open--;
+  free(c);
+}
+
+static void tiny_written(uv_write_t *w, int status)
+{
+  (void)status;
+  tiny_conn *c = w->data;
+  uv_close((uv_handle_t *)&c->tcp, tiny_closed);
+}
+
+static void tiny_alloc(uv_handle_t *h, size_t s, uv_buf_t *b)
+{
+  (void)s;
+  tiny_conn *c = h->data;
+  b->base = c->in + c->len;
+  b->len = sizeof c->in - 1 - c->len;
+}
+
+static void tiny_read(uv_stream_t *st, ssize_t n, const uv_buf_t *b)
+{
+  (void)b;
+  tiny_conn *c = st->data;
+  if (n < 0) {
+    if (!c->answered) uv_close((uv_handle_t *)&c->tcp, tiny_closed);
+    else uv_read_stop(st);
+    return;
+  }
+  c->len += (size_t)n;
+  c->in[c->len] = 0;
+  if (c->answered || !strstr(c->in, "\r\n\r\n")) return;
+  c->answered = 1;
+  tiny *t = c->t;
+  t->requests++;
+  snprintf(t->last, sizeof t->last, "%.1000s", c->in);
+  size_t bl = strlen(t->body);
+  int k;
+  if (t->status == 200 && t->chunked)
+    k = snprintf(c->out, sizeof c->out, "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
+                 "%zx\r\n%s\r\n0\r\n\r\n", bl, t->body);
+  else
+    k = snprintf(c->out, sizeof c->out, "HTTP/1.1 %d X\r\nContent-Length: %zu\r\nConnection: close\r\n\r\n%s",
+                 t->status, bl, t->body);
+  uv_buf_t ub = uv_buf_init(c->out, (unsigned)k);
+  c->w.data = c;
+  uv_read_stop(st);
+  uv_write(&c->w, st, &ub, 1, tiny_written);
+}
+
+static void tiny_accept(uv_stream_t *l, int status)
+{
+  cr_assert_eq(status, 0);
+  tiny *t = l->data;
+  tiny_conn *c = calloc(1, sizeof *c);
+  c->t = t;
+  uv_tcp_init(l->loop, &c->tcp);
+  c->tcp.data = c;
+  t->open++;
+  cr_assert_eq(uv_accept(l, (uv_stream_t *)&c->tcp), 0);
+  uv_read_start((uv_stream_t *)&c->tcp, tiny_alloc, tiny_read);
+}
+
+static void tiny_start(tiny *t)
+{
+  uv_tcp_init(&ts.loop, &t->listener);
+  t->listener.data = t;
+  t->open = 1;
+  struct sockaddr_in sa;
+  uv_ip4_addr("127.0.0.1", 0, &sa);
+  cr_assert_eq(uv_tcp_bind(&t->listener, (const struct sockaddr *)&sa, 0), 0);
+  cr_assert_eq(uv_listen((uv_stream_t *)&t->listener, 16, tiny_accept), 0);
+  struct sockaddr_storage ss;
+  int len = sizeof ss;
+  uv_tcp_getsockname(&t->listener, (struct sockaddr *)&ss, &len);
+  t->port = ntohs(((struct sockaddr_in *)&ss)->sin_port);
+}
+
+static void tiny_listener_closed(uv_handle_t *h) { ((tiny *)h->data)->open--; }
+static int tiny_done(void *a) { return ((tiny *)a)->open == 0; }
+
+static void tiny_stop(tiny *t)
+{
+  uv_close((uv_handle_t *)&t->listener, tiny_listener_closed);
+  cr_assert(run_until(tiny_done, t, 5000));
+}
+
+typedef struct poll_wait {
+  int fetches, successes, failures;
+} poll_wait;
+
+static int poll_reached(void *a)
+{
+  poll_wait *w = a;
+  xq__poll_info in;
+  if (xq__ingest_poll_info(ts.srv, 1, &in) != XQ_OK) return 0;
+  return in.fetches >= w->fetches && in.successes == w->successes && in.failures == w->failures &&
+         (in.successes + in.failures > 0);
+}
+
+static xq__poll_info poll_state(void)
+{
+  xq__poll_info in;
+  cr_assert_eq(xq__ingest_poll_info(ts.srv, 1, &in), XQ_OK);
+  return in;
+}
+
+Test(net_http, polling_a_url_with_backoff)
+{
+  tiny t = {0};
+  t.status = 200;
+  t.chunked = 1;
+  pgn(t.body, sizeof t.body, "[Round \"1.1\"]\n", "1. h2e2 h9g7", "*");
+  tiny_start(&t);
+  xq_tclient a;
+  hello(&a, ts.admin);
+  char line[512];
+  snprintf(line, sizeof line,
+           "{\"id\":1,\"op\":\"ingest_url\",\"round\":1,\"url\":\"http://127.0.0.1:%d/r1.pgn\",\"period\":1}", t.port);
+  cJSON *r = xq_tc_call(&a, line);
+  cr_assert(cJSON_IsTrue(item(r, "ok")), "%s", cJSON_PrintUnformatted(r));
+  cr_assert_eq(num(r, "period"), XQ_POLL_MIN_MS / 1000.0, "the period is clamped");
+  cJSON_Delete(r);
+
+  /* the first fetch goes at once */
+  poll_wait w = {1, 1, 0};
+  cr_assert(run_until(poll_reached, &w, 10000), "fetched and ingested");
+  xq__poll_info in = poll_state();
+  cr_assert_eq(in.next_ms, XQ_POLL_MIN_MS);
+  cr_assert_eq(in.last_status, 200);
+  cr_assert_eq(t.requests, 1);
+  char host[64];
+  snprintf(host, sizeof host, "GET /r1.pgn HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n", t.port);
+  cr_assert(!strncmp(t.last, host, strlen(host)), "%s", t.last);
+  char mv[256];
+  cJSON *g = game(1);
+  moves_text(g, mv, sizeof mv);
+  cr_assert_str_eq(mv, "h2e2 h9g7");
+  cJSON_Delete(g);
+
+  /* failures back off: twice the period, then four times */
+  t.status = 404;
+  r = xq_tc_call(&a, "{\"id\":2,\"op\":\"ingest_now\",\"round\":1}");
+  cJSON_Delete(r);
+  w = (poll_wait){2, 1, 1};
+  cr_assert(run_until(poll_reached, &w, 10000));
+  in = poll_state();
+  cr_assert_eq(in.last_status, 404);
+  cr_assert_eq(in.next_ms, 2 * XQ_POLL_MIN_MS);
+  r = xq_tc_call(&a, "{\"id\":3,\"op\":\"ingest_now\",\"round\":1}");
+  cJSON_Delete(r);
+  w = (poll_wait){3, 1, 2};
+  cr_assert(run_until(poll_reached, &w, 10000));
+  cr_assert_eq(poll_state().next_ms, 4 * XQ_POLL_MIN_MS);
+
+  /* a success brings the period back and the new move in */
+  t.status = 200;
+  t.chunked = 0;
+  pgn(t.body, sizeof t.body, "[Round \"1.1\"]\n", "1. h2e2 h9g7 2. h0g2", "*");
+  r = xq_tc_call(&a, "{\"id\":4,\"op\":\"ingest_now\",\"round\":1}");
+  cJSON_Delete(r);
+  w = (poll_wait){4, 2, 0};
+  cr_assert(run_until(poll_reached, &w, 10000));
+  cr_assert_eq(poll_state().next_ms, XQ_POLL_MIN_MS);
+  g = game(1);
+  cr_assert_eq(num(g, "ply"), 3);
+  cJSON_Delete(g);
+
+  r = xq_tc_call(&a, "{\"id\":5,\"op\":\"ingest_status\"}");
+  cr_assert_eq(cJSON_GetArraySize(item(r, "polls")), 1);
+  cJSON_Delete(r);
+  r = xq_tc_call(&a, "{\"id\":6,\"op\":\"ingest_stop\",\"round\":1}");
+  cr_assert(cJSON_IsTrue(item(r, "ok")));
+  cr_assert_eq(num(r, "fetches"), 4);
+  cJSON_Delete(r);
+  xq__poll_info none;
+  cr_assert_eq(xq__ingest_poll_info(ts.srv, 1, &none), XQ_EINVAL);
+
+  /* bad requests */
+  r = xq_tc_call(&a, "{\"id\":7,\"op\":\"ingest_url\",\"round\":1,\"url\":\"https://example.org/x.pgn\"}");
+  cr_assert_str_eq(xq_tc_error(r), "BAD_REQUEST");
+  cr_assert(strstr(str(item(r, "error"), "msg"), "TLS"));
+  cJSON_Delete(r);
+  r = xq_tc_call(&a, "{\"id\":8,\"op\":\"ingest_url\",\"round\":5,\"url\":\"http://127.0.0.1:1/x\"}");
+  cr_assert_str_eq(xq_tc_error(r), "NOT_FOUND");
+  cJSON_Delete(r);
+  r = xq_tc_call(&a, "{\"id\":9,\"op\":\"ingest_stop\",\"round\":1}");
+  cr_assert_str_eq(xq_tc_error(r), "NOT_FOUND");
+  cJSON_Delete(r);
+  xq_tc_close(&a);
+  xq_tclient arb;
+  hello(&arb, ts.arbiter);
+  r = xq_tc_call(&arb, "{\"id\":1,\"op\":\"ingest_url\",\"round\":1,\"url\":\"http://127.0.0.1:1/x\"}");
+  cr_assert_str_eq(xq_tc_error(r), "FORBIDDEN");
+  cJSON_Delete(r);
+  xq_tc_close(&arb);
+  tiny_stop(&t);
+}
+
+Test(net_http, a_poller_left_running_is_closed_at_shutdown)
+{
+  tiny t = {0};
+  t.status = 404;
+  tiny_start(&t);
+  xq_tclient a;
+  hello(&a, ts.admin);
+  char line[256];
+  snprintf(line, sizeof line, "{\"id\":1,\"op\":\"ingest_url\",\"round\":1,\"url\":\"http://127.0.0.1:%d/\",\"period\":3}",
+           t.port);
+  cJSON *r = xq_tc_call(&a, line);
+  cr_assert(cJSON_IsTrue(item(r, "ok")));
+  cJSON_Delete(r);
+  poll_wait w = {1, 0, 1};
+  cr_assert(run_until(poll_reached, &w, 10000));
+  cr_assert_eq(poll_state().next_ms, 6000);
+  xq_tc_close(&a);
+  tiny_stop(&t);
+  /* teardown stops the server with the poller's timer pending: the loop
+   * must still close with no handle left */
+}
+
+Test(net_http, sse_round_filter_and_a_stream_open_at_shutdown)
+{
+  xq_tclient s;
+  sse_open(&s, "");
+  cr_assert(wait_for(&s, "event: snapshot\n", 0));
+  xq_tclient two;
+  cr_assert_eq(xq_tc_connect(&two, &ts.loop, ts.http_port), 0);
+  const char *req = "GET /api/events?round=2&last_event=0 HTTP/1.1\r\nHost: t\r\n\r\n";
+  xq_tc_send_raw(&two, req, strlen(req));
+  cr_assert(wait_for(&two, "retry: 3000\n\n", 0));
+  xq__hub_publish(ts.srv, "pairing", 2, 0, "{\"round\":2}");
+  xq__hub_publish(ts.srv, "verdict", 1, 3, "{\"kind\":\"foul\"}");
+  xq__hub_publish(ts.srv, "standings", 0, 0, "{}");
+  cr_assert(wait_for(&s, "event: standings\n", 0));
+  cr_assert(strstr(s.in, "event: pairing\n") && strstr(s.in, "event: verdict\n"));
+  cr_assert(wait_for(&two, "event: standings\n", 0), "events of no round go to every stream");
+  cr_assert(strstr(two.in, "event: pairing\ndata: {\"round\":2}\n\n"));
+  cr_assert_null(strstr(two.in, "event: verdict"), "round 1 is filtered out");
+  /* a shutdown with the streams open ends them at once (no grace wait);
+   * teardown then proves nothing was left open */
+  xq_server_stop(ts.srv);
+  cr_assert(xq_tc_wait_eof(&s, 5000));
+  cr_assert(xq_tc_wait_eof(&two, 5000));
+  xq_tc_close(&s);
+  xq_tc_close(&two);
+}
+
+Test(net_http, a_request_pipelined_behind_a_push_waits_for_it)
+{
+  char game_text[512], req[2048];
+  int n = pgn(game_text, sizeof game_text, "[Round \"1.1\"]\n", "1. h2e2 h9g7", "*");
+  snprintf(req, sizeof req,
+           "POST /api/rounds/1/push HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer %s\r\nContent-Length: %d\r\n\r\n%s"
+           "GET /api/rounds/1/games.json HTTP/1.1\r\nHost: t\r\n\r\n"
+           "POST /api/rounds/1/push HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer %s\r\nContent-Length: %d\r\n\r\n%s"
+           "GET /api/rounds/1/1.pgn?notation=iccs HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n",
+           ts.admin, n, game_text, ts.admin, n, game_text);
+  xq_tclient c;
+  cr_assert_eq(xq_tc_connect(&c, &ts.loop, ts.http_port), 0);
+  xq_tc_send_raw(&c, req, strlen(req));
+  resp a, b, d, e;
+  cr_assert_eq(next_response(&c, &a, 0), 0);
+  cr_assert_eq(next_response(&c, &b, 0), 0);
+  cr_assert_eq(next_response(&c, &d, 0), 0);
+  cr_assert_eq(next_response(&c, &e, 0), 0);
+  cr_assert(strstr(a.body, "\"applied\":2"), "%s", a.body);
+  cr_assert(strstr(b.body, "\"moves\":[\"h2e2\",\"h9g7\"]"), "answered after the push: %s", b.body);
+  cr_assert(strstr(d.body, "\"applied\":0"), "%s", d.body);
+  cr_assert(strstr(e.body, "H2-E2") && strstr(e.body, "H9-G7"), "%s", e.body);
+  cr_assert(xq_tc_wait_eof(&c, 5000), "Connection: close honoured after the pipeline");
+  resp_free(&a), resp_free(&b), resp_free(&d), resp_free(&e);
+  xq_tc_close(&c);
+}
+
+Test(net_http, push_takes_clock_comments_and_only_moves_from_the_movetext)
+{
+  char body[1024];
+  int status;
+  xq_tclient sse;
+  sse_open(&sse, "Last-Event-ID: 0\r\n");
+  pgn(body, sizeof body, "[Round \"1.3\"]\n",
+      "1. h2e2 {[%clk 0:14:50]} h9g7 { [%clk 0:14:41.5] } 2. h0g2 {[%clk 0:14:30]}", "*");
+  cJSON *r = post("/api/rounds/1/push", ts.admin, body, &status);
+  cr_assert_eq(status, 200);
+  cr_assert_eq(num(reply_game(r, 0), "moves"), 3, "%s", cJSON_PrintUnformatted(r));
+  cJSON_Delete(r);
+  cJSON *g = game(3);
+  const cJSON *clock = item(g, "clock");
+  cr_assert_eq(cJSON_GetArraySize(clock), 2, "%s", cJSON_PrintUnformatted(g));
+  cr_assert_eq(cJSON_GetArrayItem(clock, 0)->valuedouble, 870000);
+  cr_assert_eq(cJSON_GetArrayItem(clock, 1)->valuedouble, 881500);
+  cJSON_Delete(g);
+  cr_assert(wait_for(&sse, "\"move\":\"h0g2\"", 0));
+  cr_assert(strstr(sse.in, "\"clock\":[870000,881500]"), "the move event carries the clocks");
+  xq_tc_close(&sse);
+
+  /* a word of the adjudicator's event language in the movetext is not a
+   * move: it is reported and never applied */
+  pgn(body, sizeof body, "[Round \"1.4\"]\n", "1. h2e2 result:0-1", "*");
+  r = post("/api/rounds/1/push", ts.admin, body, &status);
+  cr_assert_eq(num(reply_game(r, 0), "ply"), 2);
+  cr_assert(strstr(str(reply_game(r, 0), "error"), "not recorded"), "%s", str(reply_game(r, 0), "error"));
+  cJSON_Delete(r);
+  g = game(4);
+  cr_assert_str_eq(str(g, "result"), "*");
+  cr_assert_eq(num(g, "ply"), 1);
+  cJSON_Delete(g);
+}

@@ -1,0 +1,1105 @@
+/*
+ * test_net_ops.c -- the engine services and the organisers' operations of
+ * the JSON-lines protocol (docs/protocol.md), against a real server on
+ * 127.0.0.1 started in the test on a test-owned loop, with a demo event.
+ * Answers are checked against the engine, the adjudicator and the
+ * tournament store run here directly; every test ends with the server
+ * stopped and uv_loop_close() == 0 (no handle left open).
+ */
+#define _GNU_SOURCE
+#include <criterion/criterion.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "adjudicator.h"
+#include "internal.h" /* xq__store_idle: to send while a commit runs */
+#include "net_client.h"
+#include "perft.h"
+#include "tourney.h"
+
+static xq_tserver ts;
+
+static void up(int players) { cr_assert_eq(xq_ts_start(&ts, players), 0, "server starts"); }
+
+/* Stop the server (clients closed first) and prove nothing leaked. */
+static void down(void)
+{
+  cr_assert_eq(xq_ts_stop(&ts), 0, "uv_loop_close: no handle left open");
+  xq_ts_cleanup(&ts);
+}
+
+/* Send a formatted request line and return the reply (never NULL). */
+static cJSON *call(xq_tclient *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static cJSON *call(xq_tclient *c, const char *fmt, ...)
+{
+  char *line = NULL;
+  va_list ap;
+  va_start(ap, fmt);
+  cr_assert(vasprintf(&line, fmt, ap) >= 0);
+  va_end(ap);
+  cJSON *r = xq_tc_call(c, line);
+  cr_assert(r, "a reply to %.200s", line);
+  free(line);
+  return r;
+}
+
+static int ok(const cJSON *r) { return cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r, "ok")); }
+static const cJSON *get(const cJSON *o, const char *k) { return cJSON_GetObjectItemCaseSensitive(o, k); }
+static const char *str(const cJSON *o, const char *k)
+{
+  const cJSON *v = get(o, k);
+  return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+static double num(const cJSON *o, const char *k)
+{
+  const cJSON *v = get(o, k);
+  cr_assert(cJSON_IsNumber(v), "member %s is a number", k);
+  return v->valuedouble;
+}
+
+/* Assert the reply is an error with `code`; returns the error object. */
+static const cJSON *expect_error(const cJSON *r, const char *code)
+{
+  const char *got = xq_tc_error(r);
+  char *text = cJSON_PrintUnformatted(r);
+  cr_assert(got && !strcmp(got, code), "expected %s, got %s", code, text);
+  free(text);
+  return get(r, "error");
+}
+
+/* Assert an ok reply. */
+static void expect_ok(const cJSON *r)
+{
+  char *text = cJSON_PrintUnformatted(r);
+  cr_assert(ok(r), "expected ok, got %s", text);
+  free(text);
+}
+
+static void connect_as(xq_tclient *c, const char *token)
+{
+  cr_assert_eq(xq_tc_connect(c, &ts.loop, ts.port), 0, "client connects");
+  if (!token) return;
+  cJSON *r = call(c, "{\"id\":0,\"op\":\"hello\",\"token\":\"%s\"}", token);
+  expect_ok(r);
+  cJSON_Delete(r);
+}
+
+/* ================================================================== */
+/* Engine services                                                     */
+/* ================================================================== */
+
+Test(engine, validate_fen)
+{
+  up(4);
+  xq_tclient c;
+  connect_as(&c, NULL);
+  cJSON *r = call(&c, "{\"id\":1,\"op\":\"validate_fen\",\"fen\":\"%s\"}", XQ_START_FEN);
+  expect_ok(r);
+  cr_assert_str_eq(str(r, "fen"), XQ_START_FEN);
+  cr_assert_str_eq(str(r, "side"), "red");
+  cr_assert_eq(num(r, "id"), 1);
+  cJSON_Delete(r);
+
+  /* a short form is accepted and written out in full */
+  r = call(&c, "{\"id\":2,\"op\":\"validate_fen\",\"fen\":\"4k4/R8/1R7/9/9/9/9/9/9/3K5 w\"}");
+  expect_ok(r);
+  cr_assert_str_eq(str(r, "fen"), "4k4/R8/1R7/9/9/9/9/9/9/3K5 w - - 0 1");
+  cJSON_Delete(r);
+
+  /* the message names the byte where the FEN goes wrong */
+  r = call(&c, "{\"id\":3,\"op\":\"validate_fen\",\"fen\":\"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNQ w\"}");
+  const cJSON *e = expect_error(r, "BAD_FEN");
+  cr_assert(strstr(str(e, "msg"), "byte"), "%s", str(e, "msg"));
+  cr_assert_null(get(e, "ply"));
+  cJSON_Delete(r);
+  /* two generals facing each other: a position the rules forbid */
+  r = call(&c, "{\"id\":4,\"op\":\"validate_fen\",\"fen\":\"4k4/9/9/9/9/9/9/9/9/4K4 w\"}");
+  expect_error(r, "BAD_FEN");
+  cJSON_Delete(r);
+  r = call(&c, "{\"id\":5,\"op\":\"validate_fen\"}");
+  expect_error(r, "BAD_REQUEST");
+  cJSON_Delete(r);
+  r = call(&c, "{\"id\":6,\"op\":\"validate_fen\",\"fen\":42}");
+  expect_error(r, "BAD_REQUEST");
+  cJSON_Delete(r);
+  xq_tc_close(&c);
+  down();
+}
+
+/* The legal moves of `fen` after `moves` (ICCS), by the engine. */
+static int engine_moves(const char *fen, const char *const *moves, int n, xq_pos *out)
+{
+  xq_pos p;
+  cr_assert_eq(xq_fen_parse(&p, fen, 0, NULL), XQ_OK);
+  for (int i = 0; i < n; i++) {
+    xq_move m;
+    cr_assert_eq(xq_move_parse_any(&p, moves[i], &m, NULL), XQ_OK);
+    xq_undo u;
+    xq_make(&p, m, &u);
+  }
+  if (out) *out = p;
+  xq_movelist l;
+  xq_gen_legal(&p, &l);
+  return l.n;
+}
+
+Test(engine, legal_moves)
+{
+  up(4);
+  xq_tclient c;
+  connect_as(&c, NULL);
+  cJSON *r = call(&c, "{\"id\":1,\"op\":\"legal_moves\"}");
+  expect_ok(r);
+  const cJSON *a = get(r, "moves");
+  cr_assert_eq(cJSON_GetArraySize(a), 44, "44 legal moves from the start");
+  cr_assert_eq(cJSON_GetArraySize(a), engine_moves(XQ_START_FEN, NULL, 0, NULL));
+  cr_assert_str_eq(str(r, "fen"), XQ_START_FEN);
+  int seen = 0;
+  for (const cJSON *m = a->child; m; m = m->next) seen += !strcmp(m->valuestring, "h2e2");
+  cr_assert_eq(seen, 1, "h2e2 is listed once");
+  cJSON_Delete(r);
+
+  /* after moves in three notations, in WXF: each parses back to a legal move */
+  const char *played[] = {"h2e2", "h9g7", "h0g2"};
+  xq_pos p;
+  int n = engine_moves(XQ_START_FEN, played, 3, &p);
+  r = call(&c, "{\"id\":2,\"op\":\"legal_moves\",\"moves\":[\"炮二平五\",\"H8+7\",\"h0g2\"],\"notation\":\"wxf\"}");
+  expect_ok(r);
+  a = get(r, "moves");
+  cr_assert_eq(cJSON_GetArraySize(a), n);
+  for (const cJSON *m = a->child; m; m = m->next) {
+    xq_move mv;
+    cr_assert_eq(xq_move_parse(&p, m->valuestring, XQ_NOTE_WXF, &mv, NULL), XQ_OK, "%s", m->valuestring);
+  }
+  char fen[XQ_FEN_MAX];
+  xq_fen_format(&p, fen, sizeof fen);
+  cr_assert_str_eq(str(r, "fen"), fen);
+  cJSON_Delete(r);
+
+  /* a move list may be one string */
+  r = call(&c, "{\"id\":3,\"op\":\"legal_moves\",\"moves\":\"h2e2 h9g7, h0g2\",\"notation\":\"chinese\"}");
+  expect_ok(r);
+  cr_assert_eq(cJSON_GetArraySize(get(r, "moves")), n);
+  cr_assert_str_eq(str(r, "fen"), fen);
+  cJSON_Delete(r);
+
+  /* errors carry the index of the offending move */
+  r = call(&c, "{\"id\":4,\"op\":\"legal_moves\",\"moves\":[\"h2e2\",\"zz\"]}");
+  cr_assert_eq(num(expect_error(r, "BAD_NOTATION"), "ply"), 1);
+  cJSON_Delete(r);
+  r = call(&c, "{\"id\":5,\"op\":\"legal_moves\",\"moves\":[\"h2e2\",\"h9g7\",\"h2e2\"]}");
+  cr_assert_eq(num(expect_error(r, "ILLEGAL_MOVE"), "ply"), 2);
+  cJSON_Delete(r);
+  r = call(&c, "{\"id\":6,\"op\":\"legal_moves\",\"moves\":[\"h2e2\",7]}");
+  cr_assert_eq(num(expect_error(r, "BAD_REQUEST"), "ply"), 1);
+  cJSON_Delete(r);
+  r = call(&c, "{\"id\":7,\"op\":\"legal_moves\",\"notation\":\"sanskrit\"}");
+  expect_error(r, "BAD_REQUEST");
+  cJSON_Delete(r);
+  r = call(&c, "{\"id\":8,\"op\":\"legal_moves\",\"fen\":\"9/9 w\"}");
+  expect_error(r, "BAD_FEN");
+  cJSON_Delete(r);
+  xq_tc_close(&c);
+  down();
+}
+
+Test(engine, apply)
+{
+  up(4);
+  xq_tclient c;
+  connect_as(&c, NULL);
+  /* the central cannon takes the pawn on e6 at the third ply */
+  cJSON *r = call(&c, "{\"id\":1,\"op\":\"apply\",\"moves\":[\"炮二平五\",\"h9g7\",\"C5+4\"],\"notation\":\"chinese\"}");
+  expect_ok(r);
+  const cJSON *a = get(r, "moves");
+  cr_assert_eq(cJSON_GetArraySize(a), 3);
+  const char *iccs[] = {"h2e2", "h9g7", "e2e6"};
+  xq_pos p;
+  xq_pos_startpos(&p);
+  int i = 0;
+  for (const cJSON *d = a->child; d; d = d->next, i++) {
+    xq_move m;
+    cr_assert_eq(xq_move_parse(&p, iccs[i], XQ_NOTE_ICCS, &m, NULL), XQ_OK);
+    char w[XQ_MOVE_TEXT_MAX], z[XQ_MOVE_TEXT_MAX];
+    xq_move_format(&p, m, XQ_NOTE_WXF, w, sizeof w);
+    xq_move_format(&p, m, XQ_NOTE_CHINESE, z, sizeof z);
+    cr_assert_str_eq(str(d, "iccs"), iccs[i]);
+    cr_assert_str_eq(str(d, "wxf"), w);
+    cr_assert_str_eq(str(d, "zh"), z);
+    cr_assert_str_eq(str(d, "move"), z, "the requested notation");
+    cr_assert_eq(cJSON_IsTrue(get(d, "check")), xq_gives_check(&p, m) != 0);
+    cr_assert_eq(cJSON_IsTrue(get(d, "capture")), i == 2, "only e2e6 captures");
+    cr_assert_null(get(d, "illegal"));
+    xq_undo u;
+    xq_make(&p, m, &u);
+  }
+  cr_assert_str_eq(str(a->child, "zh"), "炮二平五");
+  char fen[XQ_FEN_MAX];
+  xq_fen_format(&p, fen, sizeof fen);
+  cr_assert_str_eq(str(r, "fen"), fen);
+  cr_assert_eq(num(r, "illegal"), 0);
+  cJSON_Delete(r);
+
+  /* an illegal move stops the list... */
+  r = call(&c, "{\"id\":2,\"op\":\"apply\",\"moves\":[\"h2e2\",\"a0a5\",\"h9g7\"]}");
+  const cJSON *e = expect_error(r, "ILLEGAL_MOVE");
+  cr_assert_eq(num(e, "ply"), 1);
+  cJSON_Delete(r);
+  /* ...or, with record_illegal, is listed and leaves the position as it was */
+  r = call(&c, "{\"id\":3,\"op\":\"apply\",\"moves\":[\"h2e2\",\"a0a5\",\"h9g7\"],\"record_illegal\":true}");
+  expect_ok(r);
+  a = get(r, "moves");
+  cr_assert_eq(cJSON_GetArraySize(a), 3);
+  const cJSON *bad = cJSON_GetArrayItem(a, 1);
+  cr_assert(cJSON_IsTrue(get(bad, "illegal")));
+  cr_assert_str_eq(str(bad, "move"), "a0a5");
+  cr_assert(str(bad, "reason") && *str(bad, "reason"));
+  cr_assert_str_eq(str(cJSON_GetArrayItem(a, 2), "iccs"), "h9g7", "Black still to move after the illegal move");
+  const char *two[] = {"h2e2", "h9g7"};
+  engine_moves(XQ_START_FEN, two, 2, &p);
+  xq_fen_format(&p, fen, sizeof fen);
+  cr_assert_str_eq(str(r, "fen"), fen);
+  cr_assert_eq(num(r, "illegal"), 1);
+  cJSON_Delete(r);
+  /* text in no notation is an error even then */
+  r = call(&c, "{\"id\":4,\"op\":\"apply\",\"moves\":[\"h2e2\",\"hello\"],\"record_illegal\":true}");
+  cr_assert_eq(num(expect_error(r, "BAD_NOTATION"), "ply"), 1);
+  cJSON_Delete(r);
+  r = call(&c, "{\"id\":5,\"op\":\"apply\",\"moves\":[],\"record_illegal\":\"yes\"}");
+  expect_error(r, "BAD_REQUEST");
+  cJSON_Delete(r);
+
+  /* XQ_API_MOVES_MAX moves in one request */
+  size_t cap = 64 + 8 * (XQ_API_MOVES_MAX + 1);
+  char *line = malloc(cap);
+  size_t k = (size_t)snprintf(line, cap, "{\"id\":6,\"op\":\"apply\",\"moves\":[");
+  for (int j = 0; j <= XQ_API_MOVES_MAX; j++) k += (size_t)snprintf(line + k, cap - k, "%s\"h2e2\"", j ? "," : "");
+  snprintf(line + k, cap - k, "]}");
+  r = xq_tc_call(&c, line);
+  cr_assert(r);
+  expect_error(r, "LIMIT");
+  cJSON_Delete(r);
+  free(line);
+  xq_tc_close(&c);
+  down();
+}
+
+Test(engine, convert)
+{
+  up(4);
+  xq_tclient c;
+  connect_as(&c, NULL);
+  cJSON *r = call(&c, "{\"id\":1,\"op\":\"convert\",\"moves\":[\"炮二平五\"],\"to\":\"iccs\"}");
+  expect_ok(r);
+  cr_assert_str_eq(cJSON_GetArrayItem(get(r, "moves"), 0)->valuestring, "h2e2");
+  cJSON_Delete(r);
+  r = call(&c, "{\"id\":2,\"op\":\"convert\",\"moves\":[\"h2e2\",\"h9g7\"],\"to\":\"chinese\"}");
+  expect_ok(r);
+  cr_assert_str_eq(cJSON_GetArrayItem(get(r, "moves"), 0)->valuestring, "炮二平五");
+  xq_pos p;
+  const char *one[] = {"h2e2"};
+  engine_moves(XQ_START_FEN, one, 1, &p);
+  xq_move m;
+  char zh[XQ_MOVE_TEXT_MAX];
+  cr_assert_eq(xq_move_parse(&p, "h9g7", XQ_NOTE_ICCS, &m, NULL), XQ_OK);
+  xq_move_format(&p, m, XQ_NOTE_CHINESE, zh, sizeof zh);
+  cr_assert_str_eq(cJSON_GetArrayItem(get(r, "moves"), 1)->valuestring, zh);
+  cJSON_Delete(r);
+  r = call(&c, "{\"id\":3,\"op\":\"convert\",\"moves\":\"炮二平五 马8进7\",\"to\":\"wxf\"}");
+  expect_ok(r);
+  cr_assert_str_eq(cJSON_GetArrayItem(get(r, "moves"), 0)->valuestring, "C2.5");
+  cr_assert_str_eq(cJSON_GetArrayItem(get(r, "moves"), 1)->valuestring, "H8+7");
+  cJSON_Delete(r);
+  /* "from" reads one notation only */
+  r = call(&c, "{\"id\":4,\"op\":\"convert\",\"moves\":[\"炮二平五\",\"h9g7\"],\"from\":\"chinese\"}");
+  cr_assert_eq(num(expect_error(r, "BAD_NOTATION"), "ply"), 1);
+  cJSON_Delete(r);
+  r = call(&c, "{\"id\":5,\"op\":\"convert\",\"moves\":[\"h2e2\"],\"to\":\"klingon\"}");
+  expect_error(r, "BAD_REQUEST");
+  cJSON_Delete(r);
+  r = call(&c, "{\"id\":6,\"op\":\"convert\",\"moves\":{\"a\":1}}");
+  expect_error(r, "BAD_REQUEST");
+  cJSON_Delete(r);
+  xq_tc_close(&c);
+  down();
+}
+
+Test(engine, perft)
+{
+  up(4);
+  xq_tclient c;
+  connect_as(&c, NULL);
+  static const char *const fens[] = {
+    XQ_START_FEN,
+    "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1",
+    "5a3/3k5/3aR4/9/5r3/5n3/9/3A1A3/5K3/2BC2B2 w - - 0 1",
+  };
+  for (int i = 0; i < 3; i++) {
+    xq_pos p;
+    cr_assert_eq(xq_fen_parse(&p, fens[i], 0, NULL), XQ_OK);
+    uint64_t want = xq_perft(&p, 3);
+    cJSON *r = call(&c, "{\"id\":%d,\"op\":\"perft\",\"fen\":\"%s\",\"depth\":3}", i, fens[i]);
+    expect_ok(r);
+    cr_assert_eq((uint64_t)num(r, "nodes"), want, "position %d", i);
+    cr_assert_eq(num(r, "depth"), 3);
+    cJSON_Delete(r);
+  }
+  /* formats.md §10: 79 666 from the start at depth 3 */
+  cJSON *r = call(&c, "{\"id\":9,\"op\":\"perft\",\"depth\":3}");
+  cr_assert_eq(num(r, "nodes"), 79666);
+  cJSON_Delete(r);
+  /* after moves */
+  const char *one[] = {"h2e2"};
+  xq_pos p;
+  engine_moves(XQ_START_FEN, one, 1, &p);
+  r = call(&c, "{\"id\":10,\"op\":\"perft\",\"moves\":[\"炮二平五\"],\"depth\":2}");
+  cr_assert_eq((uint64_t)num(r, "nodes"), xq_perft(&p, 2));
+  cJSON_Delete(r);
+  r = call(&c, "{\"id\":11,\"op\":\"perft\",\"depth\":0}");
+  cr_assert_eq(num(r, "nodes"), 1);
+  cJSON_Delete(r);
+  r = call(&c, "{\"id\":12,\"op\":\"perft\",\"depth\":%d}", XQ_PERFT_DEPTH_MAX + 1);
+  expect_error(r, "LIMIT");
+  cJSON_Delete(r);
+  r = call(&c, "{\"id\":13,\"op\":\"perft\",\"depth\":2.5}");
+  expect_error(r, "BAD_REQUEST");
+  cJSON_Delete(r);
+  r = call(&c, "{\"id\":14,\"op\":\"perft\"}");
+  expect_error(r, "BAD_REQUEST");
+  cJSON_Delete(r);
+  r = call(&c, "{\"id\":15,\"op\":\"perft\",\"depth\":2,\"fen\":\"x\"}");
+  expect_error(r, "BAD_FEN");
+  cJSON_Delete(r);
+  xq_tc_close(&c);
+  down();
+}
+
+/* A client may have XQ_JOBS_PER_CONN jobs at once; the next one is BUSY.
+ * Jobs whose client leaves are abandoned and the server still drains. */
+Test(engine, busy_and_abandoned_jobs)
+{
+  up(4);
+  xq_tclient c;
+  connect_as(&c, NULL);
+  char *batch = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&batch, &len);
+  /* depth 7 from the start runs for minutes: these stay queued */
+  for (int i = 1; i <= XQ_JOBS_PER_CONN + 1; i++) fprintf(f, "{\"id\":%d,\"op\":\"perft\",\"depth\":7}\n", i);
+  fclose(f);
+  xq_tc_send_raw(&c, batch, len);
+  free(batch);
+  cJSON *r = xq_tc_json(&c, 5000);
+  cr_assert(r);
+  expect_error(r, "BUSY");
+  cr_assert_eq(num(r, "id"), XQ_JOBS_PER_CONN + 1);
+  cJSON_Delete(r);
+  /* the connection still serves other requests meanwhile */
+  r = call(&c, "{\"id\":99,\"op\":\"validate_fen\",\"fen\":\"%s\"}", XQ_START_FEN);
+  expect_ok(r);
+  cr_assert_eq(num(r, "id"), 99);
+  cJSON_Delete(r);
+  /* another client is not limited by the first one's jobs */
+  xq_tclient d;
+  connect_as(&d, NULL);
+  r = call(&d, "{\"id\":1,\"op\":\"perft\",\"depth\":1}");
+  cr_assert_eq(num(r, "nodes"), 44);
+  cJSON_Delete(r);
+  xq_tc_close(&d);
+  /* leave with four jobs running: they stop, nobody is answered */
+  xq_tc_close(&c);
+  xq_tc_spin(&ts.loop, 50);
+  down();
+}
+
+/* The adjudicator's own answer for a list, as the server should give it. */
+static void judge_here(const char *ruleset, const char *fen, const char *const *moves, int n, xq_game *g,
+                       xq_verdict *last)
+{
+  xq_rules rules;
+  cr_assert_eq(xq_rules_preset(ruleset, &rules), XQ_OK);
+  cr_assert_eq(xq_game_init(g, &rules, fen, NULL), XQ_OK);
+  for (int i = 0; i < n && g->result == XQ_OUT_NONE; i++)
+    cr_assert_eq(xq_game_move_text(g, moves[i], 0, last, NULL), XQ_OK);
+}
+
+Test(engine, adjudicate)
+{
+  up(4);
+  xq_tclient c;
+  connect_as(&c, NULL);
+  xq_game *g = malloc(sizeof *g);
+  xq_verdict v;
+
+  /* a mate in one: the rook closes the back rank */
+  const char *mate_fen = "4k4/R8/1R7/9/9/9/9/9/9/3K5 w - - 0 1";
+  const char *mate[] = {"b7b9", "e9e8"};
+  judge_here("cxa2011", mate_fen, mate, 1, g, &v);
+  cJSON *r = call(&c, "{\"id\":1,\"op\":\"adjudicate\",\"fen\":\"%s\",\"moves\":[\"b7b9\",\"e9e8\"]}", mate_fen);
+  expect_ok(r);
+  cr_assert_str_eq(str(r, "result"), "red_wins");
+  cr_assert_str_eq(str(r, "result"), xq_outcome_name(g->result));
+  cr_assert_str_eq(str(r, "reason"), "checkmate");
+  cr_assert_eq(num(r, "ply"), 0, "decided by the first move");
+  cr_assert_eq(num(r, "unplayed"), 1, "the move after the mate is not played");
+  cr_assert_str_eq(str(r, "rules"), "cxa2011");
+  const cJSON *vj = get(r, "verdict");
+  cr_assert_str_eq(str(vj, "verdict"), xq_verdict_kind_name(v.kind));
+  cr_assert_str_eq(str(vj, "verdict"), "mate");
+  cJSON_Delete(r);
+
+  /* a unilateral perpetual check loses (a case of the rules suite) */
+  FILE *f = fopen(XQ_TEST_DATA "/rules/cxa_check_cases.jsonl", "r");
+  cr_assert(f);
+  char *line = NULL;
+  size_t cap = 0;
+  cr_assert(getline(&line, &cap, f) > 0);
+  fclose(f);
+  cJSON *cs = cJSON_Parse(line);
+  free(line);
+  const char *fen = str(cs, "fen"), *rs = str(cs, "ruleset"), *expect = str(cs, "expect");
+  const cJSON *mv = get(cs, "moves");
+  int n = cJSON_GetArraySize(mv);
+  const char **moves = calloc((size_t)n, sizeof *moves);
+  for (int i = 0; i < n; i++) moves[i] = cJSON_GetArrayItem(mv, i)->valuestring;
+  judge_here(rs, fen, moves, n, g, &v);
+  char *mtext = cJSON_PrintUnformatted(mv);
+  r = call(&c, "{\"id\":2,\"op\":\"adjudicate\",\"fen\":\"%s\",\"moves\":%s,\"ruleset\":\"%s\"}", fen, mtext, rs);
+  expect_ok(r);
+  cr_assert_str_eq(str(r, "result"), expect);
+  cr_assert_str_eq(str(r, "reason"), xq_reason_name(g->result_reason));
+  cr_assert_str_eq(str(r, "reason"), "perpetual_check");
+  cr_assert_eq(num(r, "plies"), g->nply);
+  cr_assert_str_eq(str(get(r, "verdict"), "verdict"), xq_verdict_kind_name(v.kind));
+  cJSON_Delete(r);
+  /* the ruleset as a rules object; names are case-insensitive */
+  r = call(&c, "{\"id\":3,\"op\":\"adjudicate\",\"fen\":\"%s\",\"moves\":%s,\"ruleset\":{\"preset\":\"axf\"}}", fen, mtext);
+  expect_ok(r);
+  cr_assert_str_eq(str(r, "rules"), "axf");
+  cJSON_Delete(r);
+  r = call(&c, "{\"id\":4,\"op\":\"adjudicate\",\"moves\":[],\"ruleset\":\"CXA2011\"}");
+  expect_ok(r);
+  cr_assert_str_eq(str(r, "result"), "ongoing");
+  cr_assert(cJSON_IsNull(get(r, "verdict")));
+  cr_assert(cJSON_IsNull(get(r, "ply")));
+  cJSON_Delete(r);
+  free(mtext);
+  free(moves);
+  cJSON_Delete(cs);
+
+  /* an illegal move is judged (a foul), not an error: the game goes on */
+  const char *foul[] = {"h2h8", "h2e2"};
+  judge_here("cxa2011", NULL, foul, 2, g, &v);
+  r = call(&c, "{\"id\":5,\"op\":\"adjudicate\",\"moves\":[\"h2h8\",\"h2e2\"]}");
+  expect_ok(r);
+  cr_assert_str_eq(str(r, "result"), xq_outcome_name(g->result));
+  vj = get(r, "verdict");
+  cr_assert_str_neq(str(vj, "verdict"), "accepted", "the illegal move's verdict is the one shown");
+  cr_assert_eq(num(vj, "index"), 0);
+  cr_assert_eq(num(r, "plies"), g->nply);
+  cJSON_Delete(r);
+
+  /* events of the judge's language: Black resigns after one move */
+  r = call(&c, "{\"id\":51,\"op\":\"adjudicate\",\"moves\":\"h2e2 resign\"}");
+  expect_ok(r);
+  cr_assert_str_eq(str(r, "result"), "red_wins");
+  cr_assert_str_eq(str(r, "reason"), xq_reason_name(XQ_REASON_RESIGNATION));
+  cr_assert_eq(num(r, "ply"), 1);
+  cr_assert_eq(num(r, "plies"), 1);
+  cJSON_Delete(r);
+  r = call(&c, "{\"id\":6,\"op\":\"adjudicate\",\"moves\":[\"h2e2\",\"nonsense\"]}");
+  cr_assert_eq(num(expect_error(r, "BAD_NOTATION"), "ply"), 1);
+  cJSON_Delete(r);
+  r = call(&c, "{\"id\":7,\"op\":\"adjudicate\",\"moves\":[],\"ruleset\":\"fide\"}");
+  expect_error(r, "BAD_REQUEST");
+  cJSON_Delete(r);
+  r = call(&c, "{\"id\":8,\"op\":\"adjudicate\",\"moves\":[],\"ruleset\":{\"no_such_key\":1}}");
+  expect_error(r, "BAD_REQUEST");
+  cJSON_Delete(r);
+  r = call(&c, "{\"id\":9,\"op\":\"adjudicate\",\"fen\":\"4k4/9 w\"}");
+  expect_error(r, "BAD_FEN");
+  cJSON_Delete(r);
+  /* a job whose client leaves before it is done */
+  xq_tc_send(&c, "{\"id\":10,\"op\":\"adjudicate\",\"moves\":\"h2e2 h9g7 h0g2 i9h9\"}");
+  free(g);
+  xq_tc_close(&c);
+  xq_tc_spin(&ts.loop, 20);
+  down();
+}
+
+/* ================================================================== */
+/* Organisers                                                          */
+/* ================================================================== */
+
+/* The event as the store holds it, read here through a second connection. */
+static xq_tevent *store_event(xq_tstore **st)
+{
+  xq_tevent *ev = NULL;
+  xq_error err = {0};
+  cr_assert_eq(xq_tstore_open(ts.db, 0, st, &err), XQ_OK, "%s", err.msg);
+  cr_assert_eq(xq_tstore_load(*st, &ev, &err), XQ_OK, "%s", err.msg);
+  return ev;
+}
+
+Test(tourney, roles)
+{
+  up(8);
+  xq_tclient anon, board, arb;
+  connect_as(&anon, NULL);
+  connect_as(&board, ts.board[0]);
+  connect_as(&arb, ts.arbiter);
+  cJSON *r = call(&anon, "{\"id\":1,\"op\":\"add_player\",\"player\":{\"name\":\"X\"}}");
+  expect_error(r, "AUTH_REQUIRED");
+  cJSON_Delete(r);
+  r = call(&anon, "{\"id\":2,\"op\":\"event\"}");
+  expect_ok(r);
+  cJSON_Delete(r);
+  r = call(&anon, "{\"id\":3,\"op\":\"export\"}");
+  expect_error(r, "AUTH_REQUIRED");
+  cJSON_Delete(r);
+  static const char *const admin_only[] = {
+    "{\"id\":4,\"op\":\"add_player\",\"player\":{\"name\":\"X\"}}", "{\"id\":5,\"op\":\"pair\"}",
+    "{\"id\":6,\"op\":\"token\",\"role\":\"viewer\"}", "{\"id\":7,\"op\":\"tokens\"}",
+    "{\"id\":8,\"op\":\"revoke\",\"token\":\"00000000000000000000000000000000\"}",
+  };
+  for (size_t i = 0; i < sizeof admin_only / sizeof admin_only[0]; i++) {
+    r = xq_tc_call(&board, admin_only[i]);
+    expect_error(r, "FORBIDDEN");
+    cJSON_Delete(r);
+    r = xq_tc_call(&arb, admin_only[i]);
+    expect_error(r, "FORBIDDEN");
+    cJSON_Delete(r);
+  }
+  static const char *const staff[] = {
+    "{\"id\":9,\"op\":\"export\"}", "{\"id\":10,\"op\":\"withdraw\",\"player\":1,\"round\":9}",
+    "{\"id\":11,\"op\":\"absent\",\"player\":2,\"round\":9}",
+  };
+  for (size_t i = 0; i < sizeof staff / sizeof staff[0]; i++) {
+    r = xq_tc_call(&board, staff[i]);
+    expect_error(r, "FORBIDDEN");
+    cJSON_Delete(r);
+    r = xq_tc_call(&arb, staff[i]);
+    expect_ok(r);
+    cJSON_Delete(r);
+  }
+  /* anyone reads */
+  r = call(&board, "{\"id\":12,\"op\":\"standings\"}");
+  expect_ok(r);
+  cJSON_Delete(r);
+  r = call(&anon, "{\"id\":13,\"op\":\"pairings\",\"round\":1}");
+  expect_ok(r);
+  cJSON_Delete(r);
+  xq_tc_close(&anon);
+  xq_tc_close(&board);
+  xq_tc_close(&arb);
+  down();
+}
+
+Test(tourney, event_players_add_player)
+{
+  up(8);
+  xq_tclient c;
+  connect_as(&c, ts.admin);
+  xq_tstore *st;
+  xq_tevent *ev = store_event(&st);
+  cJSON *r = call(&c, "{\"id\":1,\"op\":\"event\"}");
+  expect_ok(r);
+  cr_assert_str_eq(str(r, "name"), ev->name);
+  cr_assert_eq(num(r, "players"), ev->n);
+  cr_assert_eq(num(r, "paired"), ev->nrounds);
+  cr_assert_eq(num(r, "rounds"), ev->cfg.rounds);
+  cr_assert_eq(cJSON_IsTrue(get(r, "complete")), 0, "round 1 is being played");
+  cJSON_Delete(r);
+  r = call(&c, "{\"id\":2,\"op\":\"players\"}");
+  expect_ok(r);
+  const cJSON *a = get(r, "players");
+  cr_assert_eq(cJSON_GetArraySize(a), ev->n);
+  for (int id = 1; id <= ev->n; id++) {
+    const cJSON *p = cJSON_GetArrayItem(a, id - 1);
+    cr_assert_eq(num(p, "id"), id);
+    cr_assert_eq(num(p, "no"), ev->players[id - 1].pno);
+    cr_assert_str_eq(str(p, "name"), ev->players[id - 1].name);
+    cr_assert_eq(num(p, "rating"), ev->players[id - 1].rating);
+  }
+  cJSON_Delete(r);
+  int n0 = ev->n;
+  xq_tevent_free(ev);
+  xq_tstore_close(st);
+
+  r = call(&c, "{\"id\":3,\"op\":\"add_player\",\"player\":{\"name\":\"王天一\",\"rating\":2650,"
+               "\"birth\":\"1988-11-03\",\"sex\":\"m\",\"region\":\"浙江\",\"club\":\"杭州\",\"local\":true}}");
+  expect_ok(r);
+  cr_assert_eq(num(r, "player"), n0 + 1);
+  cJSON_Delete(r);
+  ev = store_event(&st);
+  cr_assert_eq(ev->n, n0 + 1, "registered in the store");
+  const xq_tplayer *p = &ev->players[n0];
+  cr_assert_str_eq(p->name, "王天一");
+  cr_assert_str_eq(p->birth, "1988/11/03");
+  cr_assert_eq(p->rating, 2650);
+  cr_assert_eq(p->sex, 'm');
+  cr_assert_str_eq(p->region, "浙江");
+  cr_assert_eq(p->local, 1);
+  xq_tevent_free(ev);
+  xq_tstore_close(st);
+  r = call(&c, "{\"id\":4,\"op\":\"players\"}");
+  cr_assert_eq(cJSON_GetArraySize(get(r, "players")), n0 + 1, "the server's copy is reloaded");
+  cJSON_Delete(r);
+
+  static const char *const bad[] = {
+    "{\"id\":5,\"op\":\"add_player\"}",
+    "{\"id\":5,\"op\":\"add_player\",\"player\":\"X\"}",
+    "{\"id\":5,\"op\":\"add_player\",\"player\":{\"rating\":1}}",
+    "{\"id\":5,\"op\":\"add_player\",\"player\":{\"name\":\"X\",\"sex\":\"x\"}}",
+    "{\"id\":5,\"op\":\"add_player\",\"player\":{\"name\":\"X\",\"rating\":\"high\"}}",
+    "{\"id\":5,\"op\":\"add_player\",\"player\":{\"name\":\"X\",\"rating\":12000}}",
+    "{\"id\":5,\"op\":\"add_player\",\"player\":{\"name\":\"X\",\"birth\":\"2001-02-30\"}}",
+    "{\"id\":5,\"op\":\"add_player\",\"player\":{\"name\":\"X\",\"elo\":2000}}",
+    "{\"id\":5,\"op\":\"add_player\",\"player\":{\"name\":\"\"}}",
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    r = xq_tc_call(&c, bad[i]);
+    cr_assert(r);
+    expect_error(r, "BAD_REQUEST");
+    cJSON_Delete(r);
+  }
+  ev = store_event(&st);
+  cr_assert_eq(ev->n, n0 + 1, "nothing registered by the bad requests");
+  xq_tevent_free(ev);
+  xq_tstore_close(st);
+  xq_tc_close(&c);
+  down();
+}
+
+/* Record a result on every board of round `round` (a draw on even tables). */
+static void finish_round(xq_tclient *c, int round, int boards)
+{
+  for (int t = 1; t <= boards; t++) {
+    cJSON *r = call(c, "{\"id\":%d,\"op\":\"result\",\"round\":%d,\"table\":%d,\"result\":\"%s\"}", 100 + t, round,
+                    t, t % 2 ? "1-0" : "=");
+    expect_ok(r);
+    cJSON_Delete(r);
+  }
+}
+
+/* The (red, black) ids of a boards array, as "r-b r-b ...". */
+static void board_ids(const cJSON *boards, char *buf, size_t len)
+{
+  size_t k = 0;
+  buf[0] = 0;
+  for (const cJSON *b = boards->child; b; b = b->next) {
+    const cJSON *bl = get(b, "black");
+    k += (size_t)snprintf(buf + k, len - k, "%d-%d ", (int)num(get(b, "red"), "id"),
+                          cJSON_IsNull(bl) ? 0 : (int)num(bl, "id"));
+  }
+}
+
+Test(tourney, pair_publish_pairings)
+{
+  up(8);
+  xq_tclient c, w;
+  connect_as(&c, ts.admin);
+  connect_as(&w, NULL);
+  cJSON *r = call(&c, "{\"id\":1,\"op\":\"pair\"}");
+  expect_error(r, "CONFLICT");
+  cJSON_Delete(r);
+  finish_round(&c, 1, ts.nboards);
+  r = call(&c, "{\"id\":2,\"op\":\"event\"}");
+  cr_assert(cJSON_IsTrue(get(r, "complete")), "round 1 has every result");
+  cJSON_Delete(r);
+
+  /* results as the store records them */
+  r = call(&c, "{\"id\":3,\"op\":\"pairings\",\"round\":1}");
+  expect_ok(r);
+  const cJSON *b1 = get(r, "boards");
+  cr_assert_eq(cJSON_GetArraySize(b1), ts.nboards);
+  for (int t = 1; t <= ts.nboards; t++)
+    cr_assert_str_eq(str(cJSON_GetArrayItem(b1, t - 1), "result"), t % 2 ? "1-0" : "=");
+  cJSON_Delete(r);
+
+  /* a preview, in either system */
+  r = call(&c, "{\"id\":4,\"op\":\"pair\"}");
+  expect_ok(r);
+  cr_assert_eq(num(r, "round"), 2);
+  cr_assert_eq(cJSON_IsTrue(get(r, "published")), 0);
+  cr_assert_str_eq(str(r, "system"), "cn");
+  char preview[256], published[256], listed[256];
+  board_ids(get(r, "boards"), preview, sizeof preview);
+  cr_assert_eq(cJSON_GetArraySize(get(r, "boards")), 4);
+  cJSON_Delete(r);
+  /* the same pairing computed here from the store */
+  xq_tstore *st;
+  xq_tevent *ev = store_event(&st);
+  xq_assign_pnos(ev);
+  xq_tpairing pr = {0};
+  cr_assert_eq(xq_pair_cn(ev, 2, &pr, NULL), XQ_OK);
+  char here[256];
+  size_t k = 0;
+  for (int b = 0; b < pr.nboards; b++) k += (size_t)snprintf(here + k, sizeof here - k, "%d-%d ", pr.boards[b].red, pr.boards[b].black);
+  cr_assert_str_eq(preview, here);
+  xq_tpairing_clear(&pr);
+  xq_tevent_free(ev);
+  xq_tstore_close(st);
+  r = call(&c, "{\"id\":5,\"op\":\"pair\",\"system\":\"dutch\"}");
+  expect_ok(r);
+  cr_assert_str_eq(str(r, "system"), "dutch");
+  cr_assert_eq(cJSON_GetArraySize(get(r, "boards")), 4);
+  cJSON_Delete(r);
+  r = call(&c, "{\"id\":6,\"op\":\"pairings\",\"round\":2}");
+  expect_error(r, "NOT_FOUND");
+  cJSON_Delete(r);
+  r = call(&c, "{\"id\":7,\"op\":\"pair\",\"round\":3}");
+  expect_error(r, "CONFLICT");
+  cJSON_Delete(r);
+  r = call(&c, "{\"id\":8,\"op\":\"pair\",\"system\":\"swiss\"}");
+  expect_error(r, "BAD_REQUEST");
+  cJSON_Delete(r);
+
+  /* publish: stored, its games start, and watchers hear of it */
+  r = call(&w, "{\"id\":1,\"op\":\"watch\"}");
+  expect_ok(r);
+  cJSON_Delete(r);
+  r = call(&c, "{\"id\":9,\"op\":\"pair\",\"publish\":true}");
+  expect_ok(r);
+  cr_assert(cJSON_IsTrue(get(r, "published")));
+  board_ids(get(r, "boards"), published, sizeof published);
+  cr_assert_str_eq(published, preview);
+  cJSON_Delete(r);
+  cJSON *evt = NULL;
+  for (int i = 0; i < 20 && !evt; i++) {
+    cJSON *e = xq_tc_json(&w, 2000);
+    cr_assert(e, "the watcher gets the pairing");
+    if (str(e, "event") && !strcmp(str(e, "event"), "pairing")) evt = e;
+    else cJSON_Delete(e);
+  }
+  cr_assert_eq(num(evt, "round"), 2);
+  board_ids(get(get(evt, "data"), "boards"), listed, sizeof listed);
+  cr_assert_str_eq(listed, preview);
+  cJSON_Delete(evt);
+  r = call(&c, "{\"id\":10,\"op\":\"pairings\"}");
+  expect_ok(r);
+  cr_assert_eq(num(r, "round"), 2, "the last paired round by default");
+  board_ids(get(r, "boards"), listed, sizeof listed);
+  cr_assert_str_eq(listed, preview);
+  cr_assert(cJSON_IsNull(get(cJSON_GetArrayItem(get(r, "boards"), 0), "result")), "not played yet");
+  cJSON_Delete(r);
+  r = call(&c, "{\"id\":11,\"op\":\"game\",\"round\":2,\"table\":1}");
+  expect_ok(r);
+  cr_assert_str_eq(str(r, "state"), "playing");
+  cJSON_Delete(r);
+  ev = store_event(&st);
+  cr_assert_eq(ev->nrounds, 2, "round 2 is in the store");
+  xq_tevent_free(ev);
+  xq_tstore_close(st);
+  r = call(&c, "{\"id\":12,\"op\":\"pair\",\"publish\":true}");
+  expect_error(r, "CONFLICT");
+  cJSON_Delete(r);
+  r = call(&c, "{\"id\":13,\"op\":\"pairings\",\"round\":7}");
+  expect_error(r, "NOT_FOUND");
+  cJSON_Delete(r);
+  r = call(&c, "{\"id\":14,\"op\":\"pairings\",\"round\":\"one\"}");
+  expect_error(r, "BAD_REQUEST");
+  cJSON_Delete(r);
+  xq_tc_close(&w);
+  xq_tc_close(&c);
+  down();
+}
+
+Test(tourney, standings_and_exports)
+{
+  up(8);
+  xq_tclient c;
+  connect_as(&c, ts.arbiter);
+  finish_round(&c, 1, ts.nboards);
+  xq_tstore *st;
+  xq_tevent *ev = store_event(&st);
+  xq_tstanding *s = calloc((size_t)ev->n, sizeof *s);
+  cr_assert_eq(xq_standings(ev, 1, s), XQ_OK);
+  cJSON *r = call(&c, "{\"id\":1,\"op\":\"standings\"}");
+  expect_ok(r);
+  cr_assert_eq(num(r, "round"), 1);
+  cr_assert_eq(cJSON_GetArraySize(get(r, "tiebreaks")), ev->cfg.ntb);
+  const cJSON *a = get(r, "standings");
+  cr_assert_eq(cJSON_GetArraySize(a), ev->n);
+  for (int i = 0; i < ev->n; i++) {
+    const cJSON *q = cJSON_GetArrayItem(a, i);
+    cr_assert_eq(num(q, "rank"), s[i].rank);
+    cr_assert_eq(num(q, "id"), s[i].id);
+    cr_assert_eq(num(q, "points") * 2, xq_tevent_points(ev, s[i].id, 1));
+    cr_assert_eq(num(q, "wins"), s[i].wins);
+    cr_assert_eq(cJSON_GetArraySize(get(q, "values")), ev->cfg.ntb);
+  }
+  /* the winner of board 1 has a win's points */
+  cr_assert_eq(num(cJSON_GetArrayItem(a, 0), "points") * 2, ev->cfg.win);
+  cJSON_Delete(r);
+  r = call(&c, "{\"id\":2,\"op\":\"standings\",\"round\":2}");
+  expect_error(r, "NOT_FOUND");
+  cJSON_Delete(r);
+
+  /* exports equal the tourney module's writers on the stored event */
+  char *want = NULL;
+  size_t wlen = 0;
+  FILE *f = open_memstream(&want, &wlen);
+  cr_assert_eq(xq_trf_write(ev, f), XQ_OK);
+  fclose(f);
+  r = call(&c, "{\"id\":3,\"op\":\"export\",\"format\":\"trf\"}");
+  expect_ok(r);
+  cr_assert_str_eq(str(r, "text"), want);
+  cJSON_Delete(r);
+  free(want);
+  f = open_memstream(&want, &wlen);
+  cr_assert_eq(xq_sheet_standings(ev, 1, XQ_SHEET_CSV, XQ_LANG_ZH, f), XQ_OK);
+  fclose(f);
+  r = call(&c, "{\"id\":4,\"op\":\"export\",\"format\":\"csv\",\"what\":\"standings\",\"lang\":\"zh\"}");
+  expect_ok(r);
+  cr_assert_str_eq(str(r, "text"), want);
+  cJSON_Delete(r);
+  free(want);
+  xq_tpairing pr = {0};
+  cr_assert_eq(xq_tstore_pairing(st, 1, &pr, NULL), XQ_OK);
+  f = open_memstream(&want, &wlen);
+  cr_assert_eq(xq_sheet_pairings(ev, &pr, XQ_SHEET_HTML, XQ_LANG_EN, f), XQ_OK);
+  fclose(f);
+  r = call(&c, "{\"id\":5,\"op\":\"export\",\"format\":\"html\",\"what\":\"pairings\",\"round\":1}");
+  expect_ok(r);
+  cr_assert_str_eq(str(r, "text"), want);
+  cr_assert_str_eq(str(r, "what"), "pairings");
+  cJSON_Delete(r);
+  free(want);
+  xq_tpairing_clear(&pr);
+  static const char *const bad[] = {
+    "{\"id\":6,\"op\":\"export\",\"format\":\"pdf\"}",
+    "{\"id\":6,\"op\":\"export\",\"format\":\"csv\",\"what\":\"players\"}",
+    "{\"id\":6,\"op\":\"export\",\"format\":\"csv\",\"lang\":\"fr\"}",
+    "{\"id\":6,\"op\":\"export\",\"format\":\"trf\",\"what\":\"pairings\"}",
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    r = xq_tc_call(&c, bad[i]);
+    expect_error(r, "BAD_REQUEST");
+    cJSON_Delete(r);
+  }
+  r = call(&c, "{\"id\":7,\"op\":\"export\",\"format\":\"csv\",\"what\":\"pairings\",\"round\":4}");
+  expect_error(r, "NOT_FOUND");
+  cJSON_Delete(r);
+  free(s);
+  xq_tevent_free(ev);
+  xq_tstore_close(st);
+  xq_tc_close(&c);
+  down();
+}
+
+Test(tourney, withdraw_absent)
+{
+  up(8);
+  xq_tclient c;
+  connect_as(&c, ts.admin);
+  cJSON *r = call(&c, "{\"id\":1,\"op\":\"withdraw\",\"player\":99,\"round\":2}");
+  expect_error(r, "NOT_FOUND");
+  cJSON_Delete(r);
+  r = call(&c, "{\"id\":2,\"op\":\"withdraw\",\"player\":3}");
+  expect_error(r, "BAD_REQUEST");
+  cJSON_Delete(r);
+  r = call(&c, "{\"id\":3,\"op\":\"withdraw\",\"player\":3,\"round\":2}");
+  expect_ok(r);
+  cJSON_Delete(r);
+  r = call(&c, "{\"id\":4,\"op\":\"players\"}");
+  cr_assert_eq(num(cJSON_GetArrayItem(get(r, "players"), 2), "withdrawn"), 2);
+  cJSON_Delete(r);
+  r = call(&c, "{\"id\":5,\"op\":\"absent\",\"player\":4,\"round\":1}");
+  expect_error(r, "CONFLICT");
+  cJSON_Delete(r);
+  r = call(&c, "{\"id\":6,\"op\":\"absent\",\"player\":4,\"round\":2,\"bye\":\"quarter\"}");
+  expect_error(r, "BAD_REQUEST");
+  cJSON_Delete(r);
+  r = call(&c, "{\"id\":7,\"op\":\"absent\",\"player\":4,\"round\":2,\"bye\":\"half\"}");
+  expect_ok(r);
+  cr_assert_str_eq(str(r, "bye"), "half");
+  cJSON_Delete(r);
+  /* neither is paired in round 2, by either system */
+  finish_round(&c, 1, ts.nboards);
+  r = call(&c, "{\"id\":8,\"op\":\"pair\",\"system\":\"dutch\"}");
+  expect_ok(r);
+  cr_assert_eq(cJSON_GetArraySize(get(r, "boards")), 3, "six players left: three boards");
+  for (const cJSON *b = get(r, "boards")->child; b; b = b->next) {
+    int red = (int)num(get(b, "red"), "id"), black = (int)num(get(b, "black"), "id");
+    cr_assert(red != 3 && red != 4 && black != 3 && black != 4);
+  }
+  cJSON_Delete(r);
+  r = call(&c, "{\"id\":8,\"op\":\"pair\",\"publish\":true}");
+  expect_ok(r);
+  const cJSON *boards = get(r, "boards");
+  cr_assert_eq(cJSON_GetArraySize(boards), 3, "six players left: three boards");
+  for (const cJSON *b = boards->child; b; b = b->next) {
+    int red = (int)num(get(b, "red"), "id"), black = (int)num(get(b, "black"), "id");
+    cr_assert(red != 3 && red != 4 && black != 3 && black != 4);
+  }
+  cJSON_Delete(r);
+  xq_tstore *st;
+  xq_tevent *ev = store_event(&st);
+  cr_assert_eq(xq_tevent_slot(ev, 4, 2)->res, XQ_TR_HPB, "the half-point bye is stored");
+  xq_tevent_free(ev);
+  xq_tstore_close(st);
+  xq_tc_close(&c);
+  down();
+}
+
+Test(tourney, tokens)
+{
+  up(8);
+  xq_tclient c;
+  connect_as(&c, ts.admin);
+  cJSON *r = call(&c, "{\"id\":1,\"op\":\"token\",\"role\":\"board\",\"round\":1,\"table\":2,\"label\":\"spare table 2\"}");
+  expect_ok(r);
+  char tok[64];
+  snprintf(tok, sizeof tok, "%s", str(r, "token"));
+  cr_assert_eq(strlen(tok), XQ_TOKEN_CHARS);
+  cr_assert_str_eq(str(r, "role"), "board");
+  cr_assert_eq(num(r, "table"), 2);
+  cJSON_Delete(r);
+  r = call(&c, "{\"id\":2,\"op\":\"tokens\"}");
+  expect_ok(r);
+  int found = 0, admins = 0;
+  for (const cJSON *t = get(r, "tokens")->child; t; t = t->next) {
+    if (!strcmp(str(t, "token"), tok)) found = !strcmp(str(t, "label"), "spare table 2");
+    admins += !strcmp(str(t, "role"), "admin");
+  }
+  cr_assert(found, "the new token is listed with its label");
+  cr_assert_eq(admins, 1);
+  cJSON_Delete(r);
+  /* it opens a board session at once */
+  xq_tclient b;
+  cr_assert_eq(xq_tc_connect(&b, &ts.loop, ts.port), 0);
+  r = call(&b, "{\"id\":1,\"op\":\"hello\",\"token\":\"%s\"}", tok);
+  expect_ok(r);
+  cr_assert_eq(num(r, "table"), 2);
+  cJSON_Delete(r);
+  xq_tc_close(&b);
+  r = call(&c, "{\"id\":3,\"op\":\"revoke\",\"token\":\"%s\"}", tok);
+  expect_ok(r);
+  cJSON_Delete(r);
+  cr_assert_eq(xq_tc_connect(&b, &ts.loop, ts.port), 0);
+  r = call(&b, "{\"id\":1,\"op\":\"hello\",\"token\":\"%s\"}", tok);
+  expect_error(r, "BAD_TOKEN");
+  cJSON_Delete(r);
+  xq_tc_close(&b);
+  r = call(&c, "{\"id\":4,\"op\":\"revoke\",\"token\":\"%s\"}", tok);
+  expect_error(r, "NOT_FOUND");
+  cJSON_Delete(r);
+  r = call(&c, "{\"id\":5,\"op\":\"revoke\",\"token\":\"%s\"}", ts.admin);
+  expect_error(r, "CONFLICT");
+  cJSON_Delete(r);
+  static const char *const bad[] = {
+    "{\"id\":6,\"op\":\"token\",\"role\":\"king\"}",
+    "{\"id\":6,\"op\":\"token\"}",
+    "{\"id\":6,\"op\":\"token\",\"role\":\"board\",\"round\":1}",
+    "{\"id\":6,\"op\":\"token\",\"role\":\"viewer\",\"round\":1,\"table\":1}",
+    "{\"id\":6,\"op\":\"revoke\",\"token\":\"ABC\"}",
+    "{\"id\":6,\"op\":\"revoke\"}",
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    r = xq_tc_call(&c, bad[i]);
+    expect_error(r, "BAD_REQUEST");
+    cJSON_Delete(r);
+  }
+  /* a second admin may be made, and then the first revoked */
+  r = call(&c, "{\"id\":7,\"op\":\"token\",\"role\":\"admin\"}");
+  expect_ok(r);
+  cJSON_Delete(r);
+  r = call(&c, "{\"id\":8,\"op\":\"revoke\",\"token\":\"%s\"}", ts.admin);
+  expect_ok(r);
+  cJSON_Delete(r);
+  xq_tc_close(&c);
+  down();
+}
+
+/* Threads of libuv's pool held by the test (see writes_between_commits). */
+static int release_pool;
+static void hold_thread(uv_work_t *w)
+{
+  (void)w;
+  while (!__atomic_load_n(&release_pool, __ATOMIC_ACQUIRE)) usleep(1000);
+}
+static void held_done(uv_work_t *w, int status)
+{
+  (void)w;
+  (void)status;
+}
+
+/* Writes to the store while a group commit is under way: they wait for
+ * it, every reply comes in request order, and every write lands. The
+ * commit is an arbiter's foul on another connection. To hold it
+ * deterministically, the test occupies every thread of libuv's pool
+ * (shared by the whole process) before the commit starts, so the commit
+ * stays queued until the test lets the threads go. */
+Test(tourney, writes_between_commits)
+{
+  up(8);
+  xq_tclient c, arb;
+  connect_as(&c, ts.admin);
+  connect_as(&arb, ts.arbiter);
+  const char *env = getenv("UV_THREADPOOL_SIZE");
+  int threads = env && atoi(env) > 0 ? atoi(env) : 4;
+  uv_work_t *held = calloc((size_t)threads, sizeof *held);
+  int id = 1;
+  for (int i = 0; i < 6; i++) {
+    char line[512];
+    int hold = i % 2 == 0;
+    if (hold) {
+      __atomic_store_n(&release_pool, 0, __ATOMIC_RELEASE);
+      for (int k = 0; k < threads; k++) cr_assert_eq(uv_queue_work(&ts.loop, &held[k], hold_thread, held_done), 0);
+    }
+    /* an arbiter's foul is a game-log row: it starts a group commit */
+    snprintf(line, sizeof line, "{\"id\":%d,\"op\":\"foul\",\"round\":1,\"table\":%d,\"side\":\"%s\"}\n", id,
+             i % 4 + 1, i % 2 ? "black" : "red");
+    xq_tc_send_raw(&arb, line, strlen(line));
+    if (hold) {
+      for (int k = 0; k < 100000 && xq__store_idle(ts.srv); k++) uv_run(&ts.loop, UV_RUN_NOWAIT);
+      cr_assert(!xq__store_idle(ts.srv), "the foul's commit is under way");
+    }
+    snprintf(line, sizeof line,
+             "{\"id\":%d,\"op\":\"add_player\",\"player\":{\"name\":\"P%d\"}}\n"
+             "{\"id\":%d,\"op\":\"token\",\"role\":\"viewer\"}\n{\"id\":%d,\"op\":\"event\"}\n",
+             id + 1, i, id + 2, id + 3);
+    xq_tc_send_raw(&c, line, strlen(line));
+    if (hold) {
+      /* the commit cannot run: the writes wait for it (the event read
+       * waits behind them) */
+      char *early = xq_tc_line(&c, 100);
+      cr_assert_null(early, "no reply before the commit: %s", early);
+      cr_assert(!xq__store_idle(ts.srv));
+      __atomic_store_n(&release_pool, 1, __ATOMIC_RELEASE);
+    }
+    cJSON *r = xq_tc_json(&arb, 5000);
+    cr_assert(r);
+    expect_ok(r);
+    cJSON_Delete(r);
+    for (int k = 1; k < 4; k++) {
+      r = xq_tc_json(&c, 5000);
+      cr_assert(r, "reply %d", id + k);
+      expect_ok(r);
+      cr_assert_eq(num(r, "id"), id + k, "replies in request order");
+      if (k == 3) cr_assert_eq(num(r, "players"), 8 + i + 1);
+      cJSON_Delete(r);
+    }
+    id += 4;
+  }
+  free(held);
+  xq_tstore *st;
+  xq_tevent *ev = store_event(&st);
+  cr_assert_eq(ev->n, 14);
+  xq_ttoken *t = NULL;
+  int n = 0;
+  cr_assert_eq(xq_tstore_tokens(st, &t, &n, NULL), XQ_OK);
+  int viewers = 0;
+  for (int i = 0; i < n; i++) viewers += t[i].role == XQ_ROLE_VIEWER;
+  cr_assert_eq(viewers, 6);
+  free(t);
+  xq_tevent_free(ev);
+  xq_tstore_close(st);
+  xq_tc_close(&arb);
+  xq_tc_close(&c);
+  down();
+}
