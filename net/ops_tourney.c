@@ -773,21 +773,7 @@ static void pair_work(xq__job *w)
   task *t = (task *)w;
   xq_tevent *ev = t->ev;
   xq_assign_pnos(ev);
-  if (t->system) {
-    /* the Dutch pairer pairs every player without a block in the round;
-     * the withdrawn (by `withdraw` or the missed-rounds rule, tourney.md
-     * §3.1.2) are left out as the Chinese pairer leaves them out: a block
-     * in this private copy only */
-    xq_tevent_apply_withdrawals(ev, t->round - 1);
-    for (int id = 1; id <= ev->n; id++) {
-      xq_tslot *sl = xq_tevent_slot(ev, id, t->round);
-      if (ev->players[id - 1].withdrawn && ev->players[id - 1].withdrawn <= t->round && !sl->absent)
-        sl->absent = XQ_TR_ZPB;
-    }
-    t->rc = xq_pair_dutch(ev, t->round, &t->pr);
-  } else {
-    t->rc = xq_pair_cn(ev, t->round, &t->pr, &t->st);
-  }
+  t->rc = xq_pair_system(ev, t->round, t->system ? XQ_PAIR_DUTCH : XQ_PAIR_CN, &t->pr, &t->st);
 }
 
 /* The pairing as a reply object (and the broadcast's data). */

@@ -481,3 +481,37 @@ Test(cli, a_small_event_from_start_to_standings)
   free(out);
   remove_db(db);
 }
+
+Test(cli, dutch_pairs_through_the_store_and_leaves_out_the_withdrawn)
+{
+  char db[512];
+  temp_path(db, sizeof db, "dutch");
+  free(ok("tourney new --db %s --name Dutch --rounds 3%s", db, NULL));
+  for (int i = 0; i < 6; i++) {
+    char extra[64];
+    snprintf(extra, sizeof extra, "--name P%d --rating %d", i + 1, 2400 - 50 * i);
+    free(ok("tourney add --db %s %s", db, extra));
+  }
+  int st;
+  char args[1024];
+  snprintf(args, sizeof args, "tourney pair --db %s --system swiss", db);
+  char *out = run(args, &st);
+  cr_assert_eq(st, 2, "an unknown system is a usage error");
+  free(out);
+  /* FIDE Dutch round 1: the top half meets the bottom half, 1-4, 5-2, 3-6 */
+  out = ok("tourney pair --db %s --system dutch%s", db, NULL);
+  cr_assert(strstr(out, "round 1: 3 boards"), "%s", out);
+  free(out);
+  for (int b = 1; b <= 3; b++) {
+    char extra[64];
+    snprintf(extra, sizeof extra, "--round 1 --board %d 1-0", b);
+    free(ok("tourney result --db %s %s", db, extra));
+  }
+  free(ok("tourney withdraw --db %s --round 2 --player 6%s", db, NULL));
+  out = ok("tourney pair --db %s --system dutch%s", db, NULL);
+  /* five players left: two boards and the bye, and P6 on none of them */
+  cr_assert(strstr(out, "round 2: 3 boards"), "%s", out);
+  cr_assert_null(strstr(out, "P6"), "a withdrawn player is not paired:\n%s", out);
+  free(out);
+  remove_db(db);
+}

@@ -22,7 +22,8 @@ static const char tourney_usage[] =
   "  import     FILE.trf: a whole event from TRF into a new store\n"
   "             [--rounds N] [--tiebreaks LIST|PRESET]\n"
   "  players    list the players\n"
-  "  pair       pair and publish the next round, print its boards\n"
+  "  pair       [--system cn|dutch]: pair and publish the next round, print its\n"
+  "             boards (cn: Chinese adjacent pairing, the default; dutch: FIDE)\n"
   "  result     --round R --board B CODE   (CODE: 1-0 0-1 = +- -+ --)\n"
   "  foul       --round R --player ID [--count N]\n"
   "  absent     --round R --player ID [--bye zero|half|full]\n"
@@ -80,7 +81,7 @@ static void truncate_rounds(xq_tevent *ev, int k)
 
 typedef struct opts {
   const char *db, *name, *scoring, *tiebreaks, *first, *birth, *sex, *region, *club, *team;
-  const char *out, *byeos, *de, *code, *bye, *format, *what, *lang;
+  const char *out, *byeos, *de, *code, *bye, *format, *what, *lang, *system;
   long rounds, rating, round, board, player, count, after, seed;
   int local;
 } opts;
@@ -129,6 +130,7 @@ static int parse_opts(int argc, char **argv, opts *o)
     else if (!strcmp(a, "--format")) str = &o->format;
     else if (!strcmp(a, "--what")) str = &o->what;
     else if (!strcmp(a, "--lang")) str = &o->lang;
+    else if (!strcmp(a, "--system")) str = &o->system;
     else if (!strcmp(a, "--rounds")) num = &o->rounds, lo = 1, hi = XQ_TOURNEY_ROUNDS_MAX;
     else if (!strcmp(a, "--rating")) num = &o->rating, lo = 0, hi = 9999;
     else if (!strcmp(a, "--round")) num = &o->round, lo = 1, hi = XQ_TOURNEY_ROUNDS_MAX;
@@ -351,6 +353,11 @@ static int cmd_pair(const opts *o)
   xq_tstore *st;
   xq_tevent *ev;
   xq_error err = {0};
+  int system = o->system ? xq_pair_system_parse(o->system) : XQ_PAIR_CN;
+  if (system < 0) {
+    fprintf(stderr, "xqref tourney pair: unknown system '%s' (cn or dutch)\n", o->system);
+    return 2;
+  }
   int rc = open_store(o, 0, &st);
   if (rc) return rc;
   if ((rc = load(st, &ev))) { xq_tstore_close(st); return rc; }
@@ -369,7 +376,8 @@ static int cmd_pair(const opts *o)
   xq_assign_pnos(ev);
   xq_tpairing pr = {0};
   xq_pair_stats ps = {0};
-  rc = xq_pair_cn(ev, round, &pr, &ps);
+  /* ev is this command's own copy: the Dutch pairer may mark it */
+  rc = xq_pair_system(ev, round, system, &pr, &ps);
   if (rc) {
     fprintf(stderr, "xqref tourney pair: round %d: %s\n", round, xq_tourney_strerror(rc));
     rc = 1;

@@ -322,6 +322,21 @@ int xq_pair_cn(const xq_tevent *ev, int round, xq_tpairing *out, xq_pair_stats *
  * do not fit; XQ_EINVAL; XQ_ENOMEM. */
 int xq_pair_dutch(const xq_tevent *ev, int round, xq_tpairing *out);
 
+/* Pairing systems. */
+enum { XQ_PAIR_CN = 0, XQ_PAIR_DUTCH = 1 };
+
+/* "cn" -> XQ_PAIR_CN, "dutch" -> XQ_PAIR_DUTCH, anything else -> -1. */
+int xq_pair_system_parse(const char *s);
+
+/* Pair round `round` with `system` (XQ_PAIR_*), leaving out the players
+ * withdrawn for the round under either system. For Dutch the withdrawn
+ * are marked absent (zero-point) in `ev`'s slots of that round, so pass
+ * an event you own (a loaded copy). `st` (may be NULL) gets the search
+ * statistics of the Chinese pairer (zeros for Dutch). Returns what the
+ * pairer returns (XQ_OK, XQ_ENOPAIRING, XQ_ELIMIT, ...), XQ_EINVAL for a
+ * bad system or round. */
+int xq_pair_system(xq_tevent *ev, int round, int system, xq_tpairing *out, xq_pair_stats *st);
+
 /* Write a pairing into the event's round table (opponents, colours, the
  * PAB for the bye; results pending) and mark announced-absent players of
  * that round ZPB. Returns XQ_OK or XQ_EINVAL for a bad round or id. */
