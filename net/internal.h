@@ -243,6 +243,10 @@ void xq__live_settle(xq__server *s, xq__live *lv);
  * judged by classifying moves): it is then judged on the worker pool, not
  * on the loop (server.md §1.8). */
 int xq__live_may_search(const xq__live *lv, const char *event);
+/* Put the game's fouls (犯规) that the tournament log does not hold yet
+ * into it, for the FOULS tie-break; called with the result, with the store
+ * idle. */
+void xq__live_record_fouls(xq__server *s, xq__live *lv);
 /* Rebuild a game from the store's log (after a failed commit). */
 int xq__live_rebuild(xq__server *s, xq__live *lv, xq_error *err);
 /* Rebuild every game marked with lv->rebuild in one pass over the log. */

@@ -546,6 +546,8 @@ static void record_result(void *arg, int status)
   xq_error err = {0};
   if (status == XQ_OK && xq_tstore_result(j->s->store, j->round, j->board, j->code, &err) == XQ_OK) {
     xq__server_reload(j->s, NULL);
+    xq__live *lv = xq__live_get(j->s, j->round, j->board);
+    if (lv) xq__live_record_fouls(j->s, lv);
     char data[96];
     snprintf(data, sizeof data, "{\"result\":\"%s\",\"reason\":\"arbiter\"}", j->code);
     xq__hub_publish(j->s, "result", j->round, j->board, data);

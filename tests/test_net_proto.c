@@ -423,3 +423,44 @@ Test(net_proto, repetition_ruled_off_the_loop_keeps_reply_order)
   cr_assert_geq(ruled, 1, "the third occurrence is ruled on");
   xq_tc_close(&c);
 }
+
+Test(net_proto, fouls_of_a_finished_game_count_in_the_standings)
+{
+  xq_tclient arb;
+  hello(&arb, ts.admin);
+  cJSON *g = xq_tc_call(&arb, "{\"id\":1,\"op\":\"games\",\"round\":1}");
+  const cJSON *g8 = cJSON_GetArrayItem(cJSON_GetObjectItem(g, "games"), 7);
+  int black = (int)num(g8, "black");
+  cr_assert_eq(num(g8, "table"), 8);
+  cJSON_Delete(g);
+  cJSON *r = xq_tc_call(&arb, "{\"id\":2,\"op\":\"foul\",\"round\":1,\"table\":8,\"side\":\"black\"}");
+  cr_assert(ok(r));
+  cJSON_Delete(r);
+  r = xq_tc_call(&arb, "{\"id\":3,\"op\":\"result\",\"round\":1,\"table\":8,\"result\":\"1-0\"}");
+  cr_assert(ok(r));
+  cJSON_Delete(r);
+  /* the same result again records no second foul */
+  r = xq_tc_call(&arb, "{\"id\":4,\"op\":\"result\",\"round\":1,\"table\":8,\"result\":\"1-0\"}");
+  cJSON_Delete(r);
+  xq_tc_spin(&ts.loop, 50);
+  cJSON *st = xq_tc_call(&arb, "{\"id\":5,\"op\":\"standings\"}");
+  cr_assert(ok(st));
+  int k = -1, i = 0;
+  const cJSON *tb;
+  cJSON_ArrayForEach(tb, cJSON_GetObjectItem(st, "tiebreaks")) {
+    if (!strcmp(tb->valuestring, "FOULS")) k = i;
+    i++;
+  }
+  cr_assert_geq(k, 0, "the demo's tie-breaks count fouls");
+  const cJSON *row;
+  int seen = 0;
+  cJSON_ArrayForEach(row, cJSON_GetObjectItem(st, "standings")) {
+    if ((int)num(row, "id") != black) continue;
+    seen = 1;
+    cr_assert_eq(cJSON_GetArrayItem(cJSON_GetObjectItem(row, "values"), k)->valuedouble, 1,
+                 "one foul, recorded once");
+  }
+  cr_assert(seen);
+  cJSON_Delete(st);
+  xq_tc_close(&arb);
+}
