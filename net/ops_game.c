@@ -36,11 +36,10 @@ static char *verdict_text(const xq_verdict *v)
   return xq_verdict_json(v);
 }
 
-/* Reply body (stored with the row): {"ok":true,"seq":..,"ply":..,...}. */
-static char *reply_body(const xq__live *lv, int64_t seq, const char *vjson)
+/* Reply body (stored with the row): {"ok":true,"seq":..,"ply":..,...};
+ * `fen` is the position after the event. */
+static char *reply_body(const xq__live *lv, int64_t seq, const char *fen, const char *vjson)
 {
-  char fen[XQ_FEN_MAX];
-  xq_fen_format(&lv->g->pos, fen, sizeof fen);
   size_t n = strlen(vjson) + 256 + XQ_FEN_MAX;
   char *b = malloc(n);
   if (!b) return NULL;
@@ -56,13 +55,13 @@ static char *reply_body(const xq__live *lv, int64_t seq, const char *vjson)
 /* Broadcast data for a move: the move in three notations (as printed in
  * the position before it), the position after, the clocks, the result,
  * and the ruling when the move was more than accepted (mate, a cycle). */
-static char *move_bcast(const xq__live *lv, const xq_pos *before, xq_move m, const char *ruling)
+static char *move_bcast(const xq__live *lv, const xq_pos *before, xq_move m, const char *fen,
+                        const char *ruling)
 {
-  char iccs[XQ_MOVE_TEXT_MAX], wxf[XQ_MOVE_TEXT_MAX], zh[XQ_MOVE_TEXT_MAX], fen[XQ_FEN_MAX];
+  char iccs[XQ_MOVE_TEXT_MAX], wxf[XQ_MOVE_TEXT_MAX], zh[XQ_MOVE_TEXT_MAX];
   xq_move_format(before, m, XQ_NOTE_ICCS, iccs, sizeof iccs);
   xq_move_format(before, m, XQ_NOTE_WXF, wxf, sizeof wxf);
   xq_move_format(before, m, XQ_NOTE_CHINESE, zh, sizeof zh);
-  xq_fen_format(&lv->g->pos, fen, sizeof fen);
   char clock[64] = "null";
   if (lv->clock_ms[0] >= 0) snprintf(clock, sizeof clock, "[%ld,%ld]", lv->clock_ms[0], lv->clock_ms[1]);
   size_t n = 512 + (ruling ? strlen(ruling) : 0);
@@ -86,13 +85,15 @@ static void event_done(xq__server *s, xq__conn *c, const cJSON *id, xq__live *lv
     xq__reply_error(c, id, xq__error_code(rc), err->msg[0] ? err->msg : xq_strerror(rc), lv->g->nply);
     return;
   }
+  char fen[XQ_FEN_MAX];
+  xq_fen_format(&lv->g->pos, fen, sizeof fen);
   char *vjson = verdict_text(v);
-  char *body = vjson ? reply_body(lv, seq, vjson) : NULL;
+  char *body = vjson ? reply_body(lv, seq, fen, vjson) : NULL;
   char *bcast = NULL;
   const char *btype = NULL;
   if (lv->g->nply == nply + 1) {
     /* the pieces moved: one "move" event, with the ruling if there was one */
-    bcast = move_bcast(lv, before, lv->g->hist[nply].move, v->kind == XQ_VERDICT_ACCEPTED ? NULL : vjson);
+    bcast = move_bcast(lv, before, lv->g->hist[nply].move, fen, v->kind == XQ_VERDICT_ACCEPTED ? NULL : vjson);
     btype = "move";
   } else if (v->changed || v->kind != XQ_VERDICT_ACCEPTED) {
     /* a ruling, a foul, a clock that fell, a claim: the verdict itself */
