@@ -625,6 +625,94 @@ int xq_sheet_pairings(const xq_tevent *ev, const xq_tpairing *pr, int format, in
 int xq_tstore_pairing(xq_tstore *st, int round, xq_tpairing *out, xq_error *err);
 
 /* ------------------------------------------------------------------ */
+/* Regulations: one preset per real event (tourney/regulation.c)        */
+/* ------------------------------------------------------------------ */
+
+/* A value of a regulation and the clause it comes from, both static
+ * one-line strings. A value the regulation does not state is "—" with
+ * the clause "not stated". Where a supplementary rule (补充规定)
+ * contradicts the main text the value follows the supplement and the
+ * clause says "overrides ...". */
+typedef struct xq_reg_item {
+  const char *value;
+  const char *clause;
+} xq_reg_item;
+
+/* The rows of a regulation other than the rules of play (those are the
+ * adjudicator preset of the same name, xq_rules_preset()). */
+typedef enum {
+  XQ_REG_RULE_BOOK = 0, /* rule book edition */
+  XQ_REG_ROUNDS,        /* Swiss rounds */
+  XQ_REG_ROUND1,        /* round-1 pairing method */
+  XQ_REG_SCORING,       /* win/draw/loss points */
+  XQ_REG_TIME_SWISS,    /* time control of the Swiss stage */
+  XQ_REG_KNOCKOUT,      /* knockout stage: format, size, after which round */
+  XQ_REG_KO_GAMES,      /* knockout game and its tie-break games */
+  XQ_REG_TIEBREAKS,     /* tie-break order */
+  XQ_REG_TB_FALLBACK,   /* the final fallback of the order */
+  XQ_REG_SHARED_PLACES, /* whether places may be shared */
+  XQ_REG_LATE,          /* lateness that forfeits the game */
+  XQ_REG_WITHDRAWAL,    /* forfeits that withdraw a player */
+  XQ_REG_FLAG_FALL,     /* what a flag fall means */
+  XQ_REG_OTHER_RULES,   /* other game-room rules (phones, displaced pieces, ...) */
+  XQ_REG_RECORDING,     /* game recording duty */
+  XQ_REG_GROUPS,        /* groups: names, birth bands, sex, local */
+  XQ_REG_TEAMS,         /* team competition and how it is scored */
+  XQ_REG_PRIZES,        /* prize tables and the share cap */
+  XQ_REG_LUCKY,         /* lucky prizes */
+  XQ_REG_ENTRY_LIMIT,   /* most entries accepted */
+  XQ_REG_NROWS
+} xq_reg_row;
+
+/* How the tie-break order ends when every criterion is equal. */
+typedef enum {
+  XQ_REG_FALLBACK_NONE = 0,
+  XQ_REG_FALLBACK_DROP_ROUND,     /* drop round 1, then round 2, ... (ROUNDBACK_FIRST) */
+  XQ_REG_FALLBACK_PREVIOUS_ROUND, /* the last round's result, then the one before (ROUNDBACK) */
+  XQ_REG_FALLBACK_PROGRESSIVE     /* the progressive-score (累进分) method */
+} xq_reg_fallback;
+
+/* One regulation: its rows as text with clauses, and the values a program
+ * acts on as numbers and preset names (each also shown, with its clause,
+ * in the row named in the comment). 0 / NULL = the regulation sets none. */
+typedef struct xq_regulation {
+  const char *name;          /* preset name, "xinjiang2018" */
+  const char *title;         /* the event's name as printed */
+  int year;
+  const char *file;          /* the original text's file name */
+  const char *rules_preset;  /* adjudicator preset (xq_rules_preset) for the rules of play */
+  xq_reg_item rows[XQ_REG_NROWS];
+  int rounds;                /* XQ_REG_ROUNDS (the largest when it depends on entries) */
+  int round1_adjacent;       /* XQ_REG_ROUND1: 1-2, 4-3, ... instead of top half v bottom half */
+  int win_points, draw_points; /* XQ_REG_SCORING */
+  const char *ko_format;     /* XQ_REG_KNOCKOUT: format name for `tourney knockout --format` */
+  int ko_size;               /* XQ_REG_KNOCKOUT: players entering the knockout */
+  int ko_after_round;        /* XQ_REG_KNOCKOUT: Swiss round after which it starts */
+  int ko_top_chooses;        /* XQ_REG_KNOCKOUT: the Swiss winner picks its semi-final opponent */
+  const char *tb_order;      /* XQ_REG_TIEBREAKS: xq_tconfig_tiebreaks() preset */
+  xq_reg_fallback tb_fallback; /* XQ_REG_TB_FALLBACK */
+  int late_minutes;          /* XQ_REG_LATE */
+  int withdraw_after;        /* XQ_REG_WITHDRAWAL: forfeits that withdraw */
+  int team_size;             /* XQ_REG_TEAMS */
+  int prize_cap_pct;         /* XQ_REG_PRIZES: prizes for at most this % of entrants */
+  int lucky_start, lucky_step, lucky_last, lucky_amount; /* XQ_REG_LUCKY (last 0 = open-ended) */
+  int lucky_active_only;     /* XQ_REG_LUCKY: not for withdrawn players or 2+ forfeits */
+  int entry_limit;           /* XQ_REG_ENTRY_LIMIT */
+} xq_regulation;
+
+/* Find the regulation `name` (case-insensitive). On success stores a
+ * pointer to static, read-only data in *out and returns XQ_OK; returns
+ * XQ_EINVAL for a NULL argument or an unknown name (*out untouched). */
+int xq_regulation_find(const char *name, const xq_regulation **out);
+
+/* The i-th regulation (0-based), NULL past the last: for (i = 0;
+ * (r = xq_regulation_at(i)); i++). Static data. */
+const xq_regulation *xq_regulation_at(int i);
+
+/* The printed name of row `row` ("Swiss rounds"), NULL when out of range. */
+const char *xq_regulation_row_name(int row);
+
+/* ------------------------------------------------------------------ */
 /* Subcommands                                                         */
 /* ------------------------------------------------------------------ */
 
@@ -635,5 +723,11 @@ int xq_tstore_pairing(xq_tstore *st, int round, xq_tpairing *out, xq_error *err)
  * `xqref pair --system cn|dutch FILE.trf`. argv[0] is the subcommand name. Return 0 ok, 1 failure, 2 usage. */
 int xq_tourney_main(int argc, char **argv);
 int xq_pair_main(int argc, char **argv);
+
+/* `xqref presets` lists the regulations, one line each; `xqref presets
+ * show NAME` prints every row with its clause, then the rules of play of
+ * its adjudicator preset with theirs (tourney/cli_presets.c). Return 0
+ * ok, 1 unknown name or output failure, 2 usage. */
+int xq_presets_main(int argc, char **argv);
 
 #endif /* XQ_TOURNEY_H */
