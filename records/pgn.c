@@ -580,6 +580,9 @@ static int movetext(xq_pgn_reader *r, xq_record *rec, game_state *gs, xq_error *
     }
     if (c == '}' || c == '[' || c == ']')
       return game_fail(r, rec, err, XQ_ENOTATION, 0, "unexpected '%c'", c);
+    /* a NUL byte ends no token (strchr below would match the terminator
+     * and leave the cursor where it is: the reader would spin) */
+    if (c == '\0') return game_fail(r, rec, err, XQ_ENOTATION, 0, "NUL byte in the moves");
 
     /* A token: up to a blank or a delimiter. */
     size_t s = r->cur, n;
