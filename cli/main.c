@@ -28,8 +28,8 @@ static const subcommand commands[] = {
   {"pair", xq_pair_main, "pair the next round of a TRF file (--system cn|dutch), bbpPairings output"},
   {"serve", xq_serve_main, "the tournament server: JSON lines for boards and arbiters, HTTP for viewers"},
   {"loadgen", xq_loadgen_main, "replay games as N boards against a server: moves/s and latency"},
-  {"presets", xq_presets_main, "the five regulations as presets; show NAME: every value with its clause"},
   {"board", xq_board_main, "play a table from the terminal as a digital board would"},
+  {"presets", xq_presets_main, "the five regulations as presets; show NAME: every value with its clause"},
 };
 
 static void usage(FILE *out)

@@ -18,7 +18,7 @@
 #include <sys/time.h>
 #include <unistd.h>
 
-#include "limits.h"
+#include "netlimits.h"
 #include "net.h"
 
 #define XQ_BOARD_INPUT_MAX 4096          /* one command line from stdin */

@@ -76,6 +76,13 @@ void xq__conn_close(xq__conn *c)
   if (c->closing) return;
   c->closing = 1;
   xq__server *s = c->srv;
+  if (c->sink) {
+    /* a virtual session: in no list, no handles; the refs free it, and
+     * on_close may drop the last one: nothing touches c after it */
+    if (c->hub_watch) xq__hub_unwatch(s, c);
+    if (c->proto->on_close) c->proto->on_close(c);
+    return;
+  }
   if (c->proto->on_close) c->proto->on_close(c);
   if (c->hub_watch) xq__hub_unwatch(s, c);
   /* unlink now: nobody may find a closing connection */
@@ -100,6 +107,10 @@ static void on_shutdown(uv_shutdown_t *req, int status)
 void xq__conn_end(xq__conn *c)
 {
   if (c->closing) return;
+  if (c->sink) {
+    xq__conn_close(c); /* nothing is queued: the sink took it all */
+    return;
+  }
   if (c->reading) {
     uv_read_stop((uv_stream_t *)&c->tcp);
     c->reading = 0;
@@ -149,6 +160,10 @@ int xq__conn_write(xq__conn *c, xq__buf *b, size_t off)
   if (c->closing) return XQ_EIO;
   size_t len = b->len - off;
   if (len == 0) return XQ_OK;
+  if (c->sink) {
+    c->sink(c, b->data + off, len);
+    return XQ_OK;
+  }
   if (c->out_mode == XQ__OUT_DROP && c->out_bytes + len > XQ_OUT_VIEWER_MAX) {
     /* a subscriber that does not read is dropped, not buffered (§1.3) */
     xq__log(c->srv, "drop %s: %zu bytes waiting", c->peer, c->out_bytes);
@@ -192,6 +207,10 @@ int xq__conn_write(xq__conn *c, xq__buf *b, size_t off)
 int xq__conn_send(xq__conn *c, const char *data, size_t len)
 {
   if (c->closing) return XQ_EIO;
+  if (c->sink) {
+    c->sink(c, data, len);
+    return XQ_OK;
+  }
   /* the common case writes everything at once: no copy at all */
   if (c->out_bytes == 0) {
     uv_buf_t ub = uv_buf_init((char *)data, (unsigned)len);
@@ -261,7 +280,7 @@ static void on_read(uv_stream_t *stream, ssize_t nread, const uv_buf_t *buf)
  * stops being read, server.md §1.3). */
 static void update_reading(xq__conn *c)
 {
-  if (c->closing || c->held || c->out_mode != XQ__OUT_PAUSE) return;
+  if (c->closing || c->held || c->sink || c->out_mode != XQ__OUT_PAUSE) return;
   int over = c->out_bytes > XQ_OUT_HIGH || c->pending_replies > XQ_PENDING_MAX / 64;
   int under = c->out_bytes <= XQ_OUT_LOW && c->pending_replies <= XQ_PENDING_MAX / 128;
   if (over && c->reading) {
@@ -284,6 +303,36 @@ void xq__conn_hold(xq__conn *c)
     c->reading = 0;
     c->paused = 1;
   }
+}
+
+xq__conn *xq__conn_virtual(xq__server *s, const xq__proto *proto,
+                           void (*sink)(xq__conn *c, const char *data, size_t len), void *ext)
+{
+  xq__conn *c = calloc(1, sizeof *c);
+  char *in = malloc(proto->in_cap);
+  if (!c || !in) {
+    free(c);
+    free(in);
+    return NULL;
+  }
+  c->in = in;
+  c->srv = s;
+  c->proto = proto;
+  c->sink = sink;
+  c->ext = ext;
+  c->refs = 1;      /* the caller's; no handles to close */
+  c->gen = ++s->next_gen;
+  snprintf(c->peer, sizeof c->peer, "session %llu", (unsigned long long)c->gen);
+  return c;
+}
+
+int xq__conn_feed(xq__conn *c, const char *data, size_t len)
+{
+  if (len > c->proto->in_cap - c->len) return XQ_ELIMIT;
+  memcpy(c->in + c->len, data, len);
+  c->len += len;
+  if (!c->held && !c->closing) process(c);
+  return XQ_OK;
 }
 
 void xq__conn_unhold(xq__conn *c)

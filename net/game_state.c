@@ -1,7 +1,8 @@
 /*
  * game_state.c -- the state of live games as JSON, as the HTTP API
  * (games.json) and the broadcast snapshot show it: players from the
- * pairing, the position, the moves in ICCS, the result, fouls and clocks.
+ * pairing, the position, the moves in ICCS (and in WXF and Chinese, for
+ * viewers), the result, fouls, clocks and what needs an arbiter.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -57,18 +58,29 @@ cJSON *xq__game_state(xq__server *s, const xq__live *lv)
   xq_fen_format(&g->pos, fen, sizeof fen);
   cJSON_AddStringToObject(o, "fen", fen);
   cJSON *moves = cJSON_AddArrayToObject(o, "moves");
+  cJSON *wxf = cJSON_AddArrayToObject(o, "wxf");
+  cJSON *zh = cJSON_AddArrayToObject(o, "zh");
   xq_pos pos = g->start;
   for (int i = 0; i < g->nply; i++) {
-    char m[XQ_MOVE_TEXT_MAX];
+    char m[XQ_MOVE_TEXT_MAX], w[XQ_MOVE_TEXT_MAX], z[XQ_MOVE_TEXT_MAX];
     xq_undo u;
-    if (xq_move_format(&pos, g->hist[i].move, XQ_NOTE_ICCS, m, sizeof m) < 0) break;
+    /* WXF and Chinese depend on the position before the move (tandem pieces) */
+    if (xq_move_format(&pos, g->hist[i].move, XQ_NOTE_ICCS, m, sizeof m) < 0 ||
+        xq_move_format(&pos, g->hist[i].move, XQ_NOTE_WXF, w, sizeof w) < 0 ||
+        xq_move_format(&pos, g->hist[i].move, XQ_NOTE_CHINESE, z, sizeof z) < 0)
+      break;
     cJSON_AddItemToArray(moves, cJSON_CreateString(m));
+    cJSON_AddItemToArray(wxf, cJSON_CreateString(w));
+    cJSON_AddItemToArray(zh, cJSON_CreateString(z));
     xq_make(&pos, g->hist[i].move, &u);
   }
   cJSON_AddNumberToObject(o, "ply", g->nply);
   cJSON_AddStringToObject(o, "result", xq__game_result_text(s, lv));
   if (g->result != XQ_OUT_NONE) cJSON_AddStringToObject(o, "reason", xq_reason_name(g->result_reason));
   if (g->result == XQ_OUT_NEEDS_ARBITER) cJSON_AddTrueToObject(o, "needs_arbiter");
+  /* a 变着 order in force (rules.md R5): the side that must change */
+  if (g->result == XQ_OUT_NONE && g->order.active)
+    cJSON_AddStringToObject(o, "must_change", g->order.side == XQ_RED ? "red" : "black");
   cJSON *f = cJSON_AddArrayToObject(o, "fouls");
   cJSON_AddItemToArray(f, cJSON_CreateNumber(g->fouls[0]));
   cJSON_AddItemToArray(f, cJSON_CreateNumber(g->fouls[1]));

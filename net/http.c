@@ -1,8 +1,9 @@
 /*
  * http.c -- HTTP/1.1 on the --http socket (docs/http.md): the read-only
  * API (event, pairings, standings, games, PGN, TRF), the event stream
- * (Server-Sent Events, resumable with Last-Event-ID), the PGN push, and
- * a small HTML page.
+ * (Server-Sent Events, resumable with Last-Event-ID), the PGN push, the
+ * JSON-lines operations for a token (POST /api/op), and the live page
+ * (web/, embedded at build time: docs/web.md).
  *
  * Requests are parsed by http_parse.c from the connection's buffer;
  * keep-alive and pipelining work, replies go out in request order: a
@@ -27,6 +28,7 @@ typedef struct http_conn {
   int sse;                     /* the connection is an event stream */
   int head_only;               /* the request being answered is HEAD */
   int keep_alive;              /* of the request being answered */
+  const char *cache;           /* Cache-Control of the answer; NULL: no-store */
 } http_conn;
 
 static size_t process(xq__conn *c, http_conn *h);
@@ -45,11 +47,12 @@ static void respond(xq__conn *c, http_conn *h, int status, const char *ctype, co
                    "HTTP/1.1 %d %s\r\n"
                    "Content-Type: %s\r\n"
                    "Content-Length: %zu\r\n"
-                   "Cache-Control: no-store\r\n"
+                   "Cache-Control: %s\r\n"
                    "Access-Control-Allow-Origin: *\r\n"
                    "%s%s"
                    "\r\n",
-                   status, xq__http_status_text(status), ctype, len, extra ? extra : "",
+                   status, xq__http_status_text(status), ctype, len, h->cache ? h->cache : "no-store",
+                   extra ? extra : "",
                    h->keep_alive ? "" : "Connection: close\r\n");
   size_t blen = h->head_only ? 0 : len;
   xq__buf *b = xq__buf_new((size_t)n + blen);
@@ -314,24 +317,34 @@ static void get_trf(xq__server *s, xq__conn *c, http_conn *h)
   free(text);
 }
 
-/* The placeholder page: links to the API and a live list fed by SSE. */
-static const char index_html[] =
-  "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>xqref</title>\n"
-  "<style>body{font:15px sans-serif;margin:2em}li{font-family:monospace}</style></head>\n"
-  "<body><h1 id=\"name\">xqref</h1>\n"
-  "<p><a href=\"/api/event\">event</a> · <a href=\"/api/standings.json\">standings</a> · "
-  "<a href=\"/api/trf\">TRF</a> · <a href=\"/api/events\">event stream</a></p>\n"
-  "<p id=\"rounds\"></p><h2>Live</h2><ul id=\"log\"></ul>\n"
-  "<script>\n"
-  "fetch('/api/event').then(r=>r.json()).then(e=>{document.getElementById('name').textContent=e.name;"
-  "document.getElementById('rounds').innerHTML=e.published.map(r=>'round '+r+': <a href=\"/api/rounds/'+r+"
-  "'/pairings.json\">pairings</a> <a href=\"/api/rounds/'+r+'/games.json\">games</a> <a href=\"/api/rounds/'+r+"
-  "'.pgn\">PGN</a>').join('<br>')});\n"
-  "const log=document.getElementById('log'),es=new EventSource('/api/events');\n"
-  "function add(t,e){const li=document.createElement('li');li.textContent=t+' '+e.data;"
-  "log.prepend(li);while(log.children.length>50)log.lastChild.remove()}\n"
-  "for(const t of ['move','verdict','result','pairing','snapshot'])es.addEventListener(t,e=>add(t,e));\n"
-  "</script></body></html>\n";
+/* The live page: a file of web/ embedded at build time, with an ETag
+ * (FNV-1a of its bytes) so that browsers revalidate instead of fetching it
+ * again; a new binary with a changed file gets a new tag. */
+static void get_asset(xq__conn *c, http_conn *h, const char *name)
+{
+  const xq__web_asset *a = NULL;
+  for (const xq__web_asset *w = xq__web_assets; w->path && !a; w++)
+    if (!strcmp(w->path, name)) a = w;
+  if (!a) {
+    respond_error(c, h, 404, NULL, "no such file", NULL);
+    return;
+  }
+  uint64_t hash = 1469598103934665603ull;
+  for (size_t i = 0; i < a->len; i++) hash = (hash ^ a->data[i]) * 1099511628211ull;
+  char etag[24], extra[64];
+  snprintf(etag, sizeof etag, "\"%016llx\"", (unsigned long long)hash);
+  snprintf(extra, sizeof extra, "ETag: %s\r\n", etag);
+  h->cache = "no-cache";
+  const char *inm = xq__http_header(&h->p.req, "If-None-Match");
+  if (inm && strstr(inm, etag)) {
+    /* 304: the head the 200 would have, without the body */
+    h->head_only = 1;
+    respond(c, h, 304, a->type, (const char *)a->data, a->len, extra);
+  } else {
+    respond(c, h, 200, a->type, (const char *)a->data, a->len, extra);
+  }
+  h->cache = NULL; /* the API's answers are never cached */
+}
 
 /* ------------------------------------------------------------------ */
 /* Event stream                                                        */
@@ -387,26 +400,57 @@ static void get_events(xq__server *s, xq__conn *c, http_conn *h, int round)
 /* PGN push                                                            */
 /* ------------------------------------------------------------------ */
 
-/* The token of "Authorization: Bearer TOKEN", checked for staff roles.
- * Returns 0 when allowed, else the status sent. */
-static int authorise(xq__server *s, xq__conn *c, http_conn *h)
+/* The live token of "Authorization: Bearer TOKEN" in *out. Returns 0,
+ * or the status sent (401) when there is none or it is unknown. */
+static int bearer(xq__server *s, xq__conn *c, http_conn *h, const char *need, const xq_ttoken **out)
 {
   const char *a = xq__http_header(&h->p.req, "Authorization");
   static const char challenge[] = "WWW-Authenticate: Bearer realm=\"xqref\"\r\n";
   if (!a || strncasecmp(a, "Bearer ", 7)) {
-    respond_error(c, h, 401, XQ__E_AUTH, "send Authorization: Bearer TOKEN (admin or arbiter)", challenge);
+    respond_error(c, h, 401, XQ__E_AUTH, need, challenge);
     return 401;
   }
   const char *tok = a + 7;
   while (*tok == ' ') tok++;
-  for (int i = 0; i < s->ntokens; i++) {
-    if (strcmp(s->tokens[i].token, tok)) continue;
-    if (s->tokens[i].role == XQ_ROLE_ADMIN || s->tokens[i].role == XQ_ROLE_ARBITER) return 0;
-    respond_error(c, h, 403, XQ__E_FORBIDDEN, "pushing games takes an admin or arbiter token", NULL);
-    return 403;
-  }
+  if ((*out = xq__token_find(s, tok))) return 0;
   respond_error(c, h, 401, XQ__E_BAD_TOKEN, "unknown or revoked token", challenge);
   return 401;
+}
+
+/* The token of "Authorization: Bearer TOKEN", checked for staff roles.
+ * Returns 0 when allowed, else the status sent. */
+static int authorise(xq__server *s, xq__conn *c, http_conn *h)
+{
+  const xq_ttoken *t = NULL;
+  int st = bearer(s, c, h, "send Authorization: Bearer TOKEN (admin or arbiter)", &t);
+  if (st) return st;
+  if (t->role == XQ_ROLE_ADMIN || t->role == XQ_ROLE_ARBITER) return 0;
+  respond_error(c, h, 403, XQ__E_FORBIDDEN, "pushing games takes an admin or arbiter token", NULL);
+  return 403;
+}
+
+/* A request answered later (a push, an operation) has been answered:
+ * the requests that came behind it are served now. */
+static void async_done(xq__conn *c, http_conn *h)
+{
+  h->busy = 0;
+  c->pending_replies--;
+  xq__http_parser_reset(&h->p);
+  if (c->closing) {
+    /* http_on_close left the state to us */
+    free(h);
+    c->ext = NULL;
+  } else if (!h->processing) {
+    /* requests that came behind it wait in the buffer */
+    size_t used = process(c, h);
+    if (!c->closing) {
+      if (used > c->len) used = c->len;
+      memmove(c->in, c->in + used, c->len - used);
+      c->len -= used;
+      xq__conn_resume(c);
+    }
+  }
+  xq__conn_unref(c);
 }
 
 /* The reply to a push, once its rows are durable. */
@@ -432,24 +476,7 @@ static void push_done(void *arg, int status, char *json)
     }
   }
   free(json);
-  h->busy = 0;
-  c->pending_replies--;
-  xq__http_parser_reset(&h->p);
-  if (c->closing) {
-    /* http_on_close left the state to us */
-    free(h);
-    c->ext = NULL;
-  } else if (!h->processing) {
-    /* requests that came behind the push wait in the buffer */
-    size_t used = process(c, h);
-    if (!c->closing) {
-      if (used > c->len) used = c->len;
-      memmove(c->in, c->in + used, c->len - used);
-      c->len -= used;
-      xq__conn_resume(c);
-    }
-  }
-  xq__conn_unref(c);
+  async_done(c, h);
 }
 
 static void post_push(xq__server *s, xq__conn *c, http_conn *h, int round)
@@ -472,6 +499,60 @@ static void post_push(xq__server *s, xq__conn *c, http_conn *h, int round)
     int status = rc == XQ_ELIMIT ? 413 : rc == XQ_EINVAL ? 400 : rc == XQ_ENOMEM ? 500 : 422;
     respond_error(c, h, status, rc == XQ_ELIMIT ? XQ__E_LIMIT : NULL, err.msg[0] ? err.msg : xq_strerror(rc),
                   NULL);
+  }
+}
+
+/* ------------------------------------------------------------------ */
+/* Operations for a token (POST /api/op)                               */
+/* ------------------------------------------------------------------ */
+
+/* Every request of the body has its reply (some waited for a commit or a
+ * worker job): they go back as the body of the answer, in request order. */
+static void op_done(void *arg, const char *lines, size_t n)
+{
+  http_conn *h = arg;
+  xq__conn *c = h->c;
+  if (!c->closing) {
+    if (!lines) {
+      respond_error(c, h, 500, NULL, "out of memory", NULL);
+    } else {
+      /* one reply is a JSON document; several are JSON lines */
+      const char *nl = memchr(lines, '\n', n);
+      int one = nl && (size_t)(nl - lines) + 1 == n;
+      respond(c, h, 200, one ? "application/json" : "application/x-ndjson", lines, n, NULL);
+    }
+  }
+  async_done(c, h);
+}
+
+/* The JSON-lines operations (docs/protocol.md) for the token of the
+ * Authorization header, with that token's role: the same dispatcher and
+ * role checks as a TCP session after hello, and the same replies. */
+static void post_op(xq__server *s, xq__conn *c, http_conn *h)
+{
+  const xq_ttoken *t = NULL;
+  if (bearer(s, c, h, "send Authorization: Bearer TOKEN", &t)) return;
+  const xq__http_req *r = &h->p.req;
+  if (!r->body || !r->body_len) {
+    respond_error(c, h, 400, NULL, "the body is empty: send one JSON request a line", NULL);
+    return;
+  }
+  h->busy = 1;
+  c->pending_replies++;
+  xq__conn_ref(c);
+  int rc = xq__op_run(s, t->role, t->round, t->board, r->body, r->body_len, op_done, h);
+  if (rc != XQ_OK) {
+    h->busy = 0;
+    c->pending_replies--;
+    xq__conn_unref(c);
+    if (rc == XQ_ELIMIT) {
+      char msg[96];
+      snprintf(msg, sizeof msg, "at most %d requests and %d bytes", XQ_OP_LINES_MAX, XQ_MAX_LINE);
+      respond_error(c, h, 413, XQ__E_LIMIT, msg, NULL);
+    } else {
+      respond_error(c, h, rc == XQ_EINVAL ? 400 : 500, NULL,
+                    rc == XQ_EINVAL ? "the body has no request" : "out of memory", NULL);
+    }
   }
 }
 
@@ -507,11 +588,22 @@ static void route(xq__server *s, xq__conn *c, http_conn *h)
   int get = !strcmp(m, "GET") || !strcmp(m, "HEAD");
   int post = !strcmp(m, "POST");
   h->head_only = !strcmp(m, "HEAD");
+  h->cache = NULL;
   char q[32];
 
   if (!strcmp(path, "/") || !strcmp(path, "/index.html")) {
     if (!get) { not_allowed(c, h, "GET, HEAD"); return; }
-    respond(c, h, 200, "text/html; charset=utf-8", index_html, sizeof index_html - 1, NULL);
+    get_asset(c, h, "index.html");
+    return;
+  }
+  if (!strncmp(path, "/web/", 5)) {
+    if (!get) { not_allowed(c, h, "GET, HEAD"); return; }
+    get_asset(c, h, path + 5);
+    return;
+  }
+  if (!strcmp(path, "/api/op")) {
+    if (!post) { not_allowed(c, h, "POST"); return; }
+    post_op(s, c, h);
     return;
   }
   if (!strcmp(path, "/api/event")) {

@@ -2,7 +2,7 @@
  * http_parse.h -- a small incremental HTTP/1.1 parser: requests for the
  * server's --http socket and responses for the PGN poller (ingest.c).
  * Pure code: no libuv, no sockets, no allocation but the request's own
- * copy of its head and body. Limits from limits.h: XQ_HTTP_HEAD_MAX,
+ * copy of its head and body. Limits from netlimits.h: XQ_HTTP_HEAD_MAX,
  * XQ_HTTP_HEADERS_MAX, XQ_HTTP_BODY_MAX.
  *
  * Feeding: hand the parser whatever bytes are buffered. It says how many
@@ -15,7 +15,7 @@
 
 #include <stddef.h>
 
-#include "limits.h"
+#include "netlimits.h"
 
 typedef struct xq__http_field {
   const char *name;            /* as sent (compare case-insensitively) */

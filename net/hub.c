@@ -141,15 +141,26 @@ static void encode(const char *type, int64_t id, int round, int board, const cha
     *sse = *jsonl = NULL;
     return;
   }
-  int n = snprintf((*sse)->data, cap, "id: %lld\nevent: %s\ndata: ", (long long)id, type);
-  memcpy((*sse)->data + n, json, jl);
-  one_line((*sse)->data + n, jl);
-  memcpy((*sse)->data + n + jl, "\n\n", 3);
-  (*sse)->len = (size_t)n + jl + 2;
-
   char where[64] = "";
   if (round > 0 && board > 0) snprintf(where, sizeof where, ",\"round\":%d,\"table\":%d", round, board);
   else if (round > 0) snprintf(where, sizeof where, ",\"round\":%d", round);
+
+  int n = snprintf((*sse)->data, cap, "id: %lld\nevent: %s\ndata: ", (long long)id, type);
+  memcpy((*sse)->data + n, json, jl);
+  one_line((*sse)->data + n, jl);
+  size_t k = (size_t)n + jl;
+  /* SSE has no envelope: an event about one game (move, verdict, result)
+   * names it inside its data, after the members it has; a game's whole
+   * state ({"round":...) names it already */
+  if (board > 0 && jl > 2 && json[jl - 1] == '}' && strncmp(json, "{\"round\":", 9)) {
+    size_t wl = strlen(where);
+    memcpy((*sse)->data + k - 1, where, wl);
+    k += wl - 1;
+    (*sse)->data[k++] = '}';
+  }
+  memcpy((*sse)->data + k, "\n\n", 3);
+  (*sse)->len = k + 2;
+
   n = snprintf((*jsonl)->data, cap, "{\"event\":\"%s\",\"eid\":%lld%s,\"data\":", type, (long long)id,
                where);
   memcpy((*jsonl)->data + n, json, jl);

@@ -28,7 +28,7 @@
 #include <sys/resource.h>
 #include <uv.h>
 
-#include "limits.h"
+#include "netlimits.h"
 #include "net.h"
 #include "records.h"
 

@@ -627,7 +627,7 @@ static void op_perft(xq__server *s, xq__req *r)
   xq_pos pos;
   movev mv;
   const cJSON *d = cJSON_GetObjectItemCaseSensitive(r->json, "depth");
-  if (!cJSON_IsNumber(d) || d->valuedouble != (double)(int)d->valuedouble || d->valueint < 0) {
+  if (!xq__is_int(d) || d->valueint < 0) {
     xq__reply_error(r->c, r->id, XQ__E_BAD_REQUEST, "depth must be a whole number from 0", -1);
     return;
   }

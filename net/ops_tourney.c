@@ -44,8 +44,7 @@ static int read_int(xq__req *r, const char *key, int lo, int hi, int dflt, int *
       return 0;
     }
     snprintf(msg, sizeof msg, "%s is required", key);
-  } else if (!cJSON_IsNumber(f) || f->valuedouble != (double)(int)f->valuedouble ||
-             f->valueint < lo || f->valueint > hi) {
+  } else if (!xq__is_int(f) || f->valueint < lo || f->valueint > hi) {
     snprintf(msg, sizeof msg, "%s must be a whole number from %d to %d", key, lo, hi);
   } else {
     *out = f->valueint;
@@ -611,7 +610,7 @@ static int read_new_player(const cJSON *p, xq_tplayer *pl, char *msg, size_t msg
     return -1;
   }
   if (rating && !cJSON_IsNull(rating) &&
-      (!cJSON_IsNumber(rating) || rating->valuedouble != (double)(int)rating->valuedouble)) {
+      !xq__is_int(rating)) {
     snprintf(msg, msglen, "player.rating must be a whole number");
     return -1;
   }
@@ -900,7 +899,13 @@ static void op_pair(xq__server *s, xq__req *r)
 static cJSON *token_json(const xq_ttoken *k)
 {
   cJSON *o = cJSON_CreateObject();
-  cJSON_AddStringToObject(o, "token", k->token);
+  /* the text of a token exists only when it was just made: the store
+   * keeps its hash, of which a prefix names it in lists */
+  if (k->token[0]) cJSON_AddStringToObject(o, "token", k->token);
+  char prefix[XQ_TOKEN_PREFIX_CHARS + 1];
+  memcpy(prefix, k->hash, XQ_TOKEN_PREFIX_CHARS);
+  prefix[XQ_TOKEN_PREFIX_CHARS] = 0;
+  cJSON_AddStringToObject(o, "hash", prefix);
   cJSON_AddStringToObject(o, "role", xq_role_name(k->role));
   if (k->role == XQ_ROLE_BOARD) {
     cJSON_AddNumberToObject(o, "round", k->round);
@@ -919,7 +924,7 @@ static void run_token(xq__server *s, task *t)
     task_error(t, write_code(rc), err.msg);
     return;
   }
-  xq__log(s, "new %s token %.8s...", xq_role_name(k.role), k.token);
+  xq__log(s, "new %s token, hash %.16s", xq_role_name(k.role), k.hash); /* no token text in logs */
   if (reload(s, t, 1)) return;
   task_send(t, token_json(&k));
 }
@@ -968,11 +973,9 @@ static void run_revoke(xq__server *s, task *t)
 {
   xq_error err = {0};
   int admins = 0, is_admin = 0;
-  for (int i = 0; i < s->ntokens; i++)
-    if (s->tokens[i].role == XQ_ROLE_ADMIN) {
-      admins++;
-      is_admin |= !strcmp(s->tokens[i].token, t->token);
-    }
+  const xq_ttoken *k = xq__token_find(s, t->token);
+  for (int i = 0; i < s->ntokens; i++) admins += s->tokens[i].role == XQ_ROLE_ADMIN;
+  is_admin = k && k->role == XQ_ROLE_ADMIN;
   if (is_admin && admins == 1) {
     task_error(t, XQ__E_CONFLICT, "the last admin token cannot be revoked");
     return;
@@ -982,7 +985,7 @@ static void run_revoke(xq__server *s, task *t)
     task_error(t, rc == XQ_EINVAL ? XQ__E_NOT_FOUND : xq__error_code(rc), err.msg);
     return;
   }
-  xq__log(s, "token %.8s... revoked", t->token);
+  xq__log(s, "token with hash %.16s revoked", k ? k->hash : "(not live)");
   if (reload(s, t, 1)) return;
   cJSON *o = cJSON_CreateObject();
   cJSON_AddStringToObject(o, "revoked", t->token);

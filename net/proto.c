@@ -25,11 +25,21 @@ const char *xq__str(const cJSON *o, const char *key)
   return cJSON_IsString(v) ? v->valuestring : NULL;
 }
 
+int xq__is_int(const cJSON *v)
+{
+  /* range first: converting an out-of-range double to int is undefined.
+   * (<limits.h> is shadowed by net/limits.h on this module's include
+   * path, hence the <stdint.h> bounds.) */
+  _Static_assert(sizeof(int) == sizeof(int32_t), "int is 32 bits");
+  return cJSON_IsNumber(v) && v->valuedouble >= INT32_MIN && v->valuedouble <= INT32_MAX &&
+         v->valuedouble == (double)(int)v->valuedouble;
+}
+
 int xq__int(const cJSON *o, const char *key, int dflt, int *ok)
 {
   const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
   if (!v) return dflt;
-  if (!cJSON_IsNumber(v) || v->valuedouble != (double)(int)v->valuedouble) {
+  if (!xq__is_int(v)) {
     if (ok) *ok = 0;
     return dflt;
   }
@@ -156,11 +166,19 @@ static void op_ping(xq__server *s, xq__req *r)
   xq__reply(r->c, r->id, f);
 }
 
-static const xq_ttoken *find_token(xq__server *s, const char *token)
+const xq_ttoken *xq__token_find(xq__server *s, const char *token)
 {
-  for (int i = 0; i < s->ntokens; i++)
-    if (!strcmp(s->tokens[i].token, token)) return &s->tokens[i];
-  return NULL;
+  if (!token) return NULL;
+  unsigned char h[XQ_SHA256_LEN];
+  xq_sha256(token, strlen(token), h);
+  /* every cached hash is compared whole, no early exit: the time taken
+   * depends on the number of tokens only */
+  int found = -1;
+  for (int i = 0; i < s->ntokens; i++) {
+    int eq = xq_ct_equal(h, s->token_hash[i], XQ_SHA256_LEN);
+    found = eq && found < 0 ? i : found;
+  }
+  return found >= 0 ? &s->tokens[found] : NULL;
 }
 
 static void op_hello(xq__server *s, xq__req *r)
@@ -174,7 +192,7 @@ static void op_hello(xq__server *s, xq__req *r)
     xq__reply(c, r->id, "\"role\":\"none\",\"server\":\"xqref 0.1.0\"");
     return;
   }
-  const xq_ttoken *t = find_token(s, token);
+  const xq_ttoken *t = xq__token_find(s, token);
   if (!t) {
     xq__reply_error(c, r->id, XQ__E_BAD_TOKEN, "unknown or revoked token", -1);
     return;
@@ -204,7 +222,8 @@ static void op_watch(xq__server *s, xq__req *r)
   int round = xq__int(r->json, "round", 0, &ok);
   const cJSON *le = cJSON_GetObjectItemCaseSensitive(r->json, "last_event");
   long long last = 0;
-  if (le && cJSON_IsNumber(le)) last = (long long)le->valuedouble;
+  if (le && cJSON_IsNumber(le) && le->valuedouble >= -1 && le->valuedouble <= 9e15)
+    last = (long long)le->valuedouble;
   else if (le) ok = 0;
   if (!ok || round < 0) {
     xq__reply_error(r->c, r->id, XQ__E_BAD_REQUEST, "round and last_event are numbers", -1);
@@ -233,6 +252,14 @@ static const xq__op session_ops[] = {
 static const xq__op *const op_tables[] = {
   session_ops, xq__game_ops, xq__engine_ops, xq__tourney_ops, xq__ingest_ops,
 };
+
+/* hello, watch, unwatch: they bind a token to a socket or stream to it */
+static int streams_or_binds(const xq__op *op)
+{
+  for (const xq__op *o = session_ops; o->name; o++)
+    if (o == op) return 1;
+  return 0;
+}
 
 static const xq__op *find_op(const char *name)
 {
@@ -269,6 +296,12 @@ static void dispatch(xq__conn *c, const char *line, size_t len)
     xq__reply_error(c, r.id, XQ__E_UNKNOWN_OP, msg, -1);
   } else if (s->stopping) {
     xq__reply_error(c, r.id, XQ__E_SHUTDOWN, "the server is shutting down", -1);
+  } else if (c->sink && op->fn != op_ping && streams_or_binds(op)) {
+    /* a session without a socket: its token came with the request and it
+     * cannot stream (POST /api/op; the event stream is /api/events) */
+    char msg[96];
+    snprintf(msg, sizeof msg, "\"%s\" is not available over HTTP", op->name);
+    xq__reply_error(c, r.id, XQ__E_BAD_REQUEST, msg, -1);
   } else if (op->roles && c->role == XQ_ROLE_NONE) {
     xq__reply_error(c, r.id, XQ__E_AUTH, "this operation needs a token: say hello first", -1);
   } else if (op->roles && !(op->roles & XQ__R(c->role))) {
@@ -323,3 +356,106 @@ const xq__proto xq__json_proto = {
   json_overflow,
   NULL,
 };
+
+/* ------------------------------------------------------------------ */
+/* Sessions without a socket (POST /api/op)                            */
+/* ------------------------------------------------------------------ */
+
+/* The replies of one run, gathered until every request has its own. */
+typedef struct op_run {
+  xq__op_done done;
+  void *arg;
+  int want, got;               /* replies expected, replies seen */
+  char *out;                   /* the reply lines so far */
+  size_t len, cap;
+  int oom;                     /* a reply could not be kept */
+} op_run;
+
+static void op_sink(xq__conn *c, const char *data, size_t len)
+{
+  op_run *o = c->ext;
+  if (!o) return; /* every reply came already */
+  if (!o->oom && o->len + len > o->cap) {
+    size_t cap = o->cap ? o->cap : 256;
+    while (cap < o->len + len) cap *= 2;
+    char *p = realloc(o->out, cap);
+    if (p) o->out = p, o->cap = cap;
+    else o->oom = 1;
+  }
+  if (!o->oom) memcpy(o->out + o->len, data, len), o->len += len;
+  /* every write is whole lines: each reply is one write ending in '\n' */
+  for (size_t i = 0; i < len; i++) o->got += data[i] == '\n';
+  if (o->got < o->want) return;
+  /* the last reply: later writes (none are expected) find the session
+   * closed; whoever wrote this holds a reference, so the unref below
+   * cannot free the connection under its feet */
+  c->ext = NULL;
+  c->closing = 1;
+  o->done(o->arg, o->oom ? NULL : o->out, o->oom ? 0 : o->len);
+  free(o->out);
+  free(o);
+  xq__conn_unref(c); /* the session's own reference */
+}
+
+/* The session was closed before every reply came (out of memory while
+ * replying): the caller learns it now, with no lines, instead of never. */
+static void op_closed(xq__conn *c)
+{
+  op_run *o = c->ext;
+  if (!o) return;
+  c->ext = NULL;
+  o->done(o->arg, NULL, 0);
+  free(o->out);
+  free(o);
+  xq__conn_unref(c); /* the session's own reference */
+}
+
+/* JSON lines without a socket: the framing and dispatch of a connection */
+static const xq__proto op_proto = {
+  "op",
+  XQ_MAX_LINE + 4096,
+  0,
+  json_consume,
+  json_overflow,
+  op_closed,
+};
+
+int xq__op_run(xq__server *s, int role, int round, int board, const char *text, size_t len,
+               xq__op_done done, void *arg)
+{
+  if (len > XQ_MAX_LINE) return XQ_ELIMIT;
+  /* the requests json_consume will dispatch: lines not empty once a
+   * trailing '\r' is cut; each gets exactly one reply */
+  int want = 0;
+  for (size_t i = 0; i < len;) {
+    const char *nl = memchr(text + i, '\n', len - i);
+    size_t end = nl ? (size_t)(nl - text) : len, n = end - i;
+    if (n && text[end - 1] == '\r') n--;
+    want += n > 0;
+    i = end + 1;
+  }
+  if (want == 0) return XQ_EINVAL;
+  if (want > XQ_OP_LINES_MAX) return XQ_ELIMIT;
+  op_run *o = calloc(1, sizeof *o);
+  if (!o) return XQ_ENOMEM;
+  o->done = done;
+  o->arg = arg;
+  o->want = want;
+  xq__conn *c = xq__conn_virtual(s, &op_proto, op_sink, o);
+  if (!c) {
+    free(o);
+    return XQ_ENOMEM;
+  }
+  c->role = role;
+  c->round = round;
+  c->board = board;
+  xq__conn_ref(c); /* held while the lines are dispatched */
+  /* the input buffer holds XQ_MAX_LINE + 4096 bytes: the text and a final
+   * newline always fit. `text` may be gone once done() ran: it is read
+   * before. */
+  int end_line = text[len - 1] != '\n';
+  xq__conn_feed(c, text, len);
+  if (end_line) xq__conn_feed(c, "\n", 1);
+  xq__conn_unref(c);
+  return XQ_OK;
+}

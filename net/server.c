@@ -76,8 +76,23 @@ int xq__server_tokens(xq__server *s, xq_error *err)
   int n = 0;
   int rc = xq_tstore_tokens(s->store, &t, &n, err);
   if (rc != XQ_OK) return rc;
+  unsigned char (*h)[XQ_SHA256_LEN] = n ? malloc(sizeof *h * (size_t)n) : NULL;
+  if (n && !h) {
+    free(t);
+    if (err) *err = (xq_error){XQ_ENOMEM, -1, -1, "out of memory"};
+    return XQ_ENOMEM;
+  }
+  /* the store gives each token's SHA-256 in hex */
+  for (int i = 0; i < n; i++)
+    for (int k = 0; k < XQ_SHA256_LEN; k++) {
+      const char *x = t[i].hash + 2 * k;
+      int hi = x[0] <= '9' ? x[0] - '0' : x[0] - 'a' + 10, lo = x[1] <= '9' ? x[1] - '0' : x[1] - 'a' + 10;
+      h[i][k] = (unsigned char)(hi * 16 + lo);
+    }
   free(s->tokens);
+  free(s->token_hash);
   s->tokens = t;
+  s->token_hash = h;
   s->ntokens = n;
   return XQ_OK;
 }
@@ -167,11 +182,13 @@ static int save_admin(const char *db, const char *token, xq_error *err)
 static int open_store(xq__server *s, xq_error *err)
 {
   const xq_server_opts *o = &s->opts;
+  xq_ttoken *made = NULL; /* the demo's tokens with their text */
+  int nmade = 0;
   int rc = xq_tstore_open(o->db, 1, &s->store, err);
   if (rc) return rc;
   if (xq_tstore_event_count(s->store) == 0 && xq__server_reload(s, NULL) != XQ_OK) {
     if (o->demo) {
-      rc = xq_tourney_demo(s->store, o->demo_players > 0 ? o->demo_players : 16, err);
+      rc = xq_tourney_demo_tokens(s->store, o->demo_players > 0 ? o->demo_players : 16, &made, &nmade, err);
     } else {
       xq_tconfig cfg;
       xq_tconfig_default(&cfg);
@@ -182,22 +199,23 @@ static int open_store(xq__server *s, xq_error *err)
   xq_ttoken admin;
   int created = 0;
   rc = xq_tstore_admin_token(s->store, &admin, &created, err);
-  if (rc) return rc;
-  if (created) {
-    rc = save_admin(o->db, admin.token, err);
-    if (rc) return rc;
-    if (o->out) fprintf(o->out, "admin %s (also in %s.admin)\n", admin.token, o->db);
+  if (!rc && created) rc = save_admin(o->db, admin.token, err);
+  if (rc) {
+    free(made);
+    return rc;
   }
+  if (created && o->out) fprintf(o->out, "admin %s (also in %s.admin)\n", admin.token, o->db);
   rc = xq__server_reload(s, err);
   if (!rc) rc = xq__server_tokens(s, err);
-  if (!rc && created && o->out)
-    for (int i = 0; i < s->ntokens; i++) {
-      const xq_ttoken *t = &s->tokens[i];
-      if (t->role == XQ_ROLE_BOARD)
-        fprintf(o->out, "board %d %d %s\n", t->round, t->board, t->token);
-      else if (t->role == XQ_ROLE_ARBITER)
-        fprintf(o->out, "arbiter - - %s\n", t->token);
-    }
+  /* the demo's tokens, shown once: the store keeps only their hashes */
+  for (int i = 0; !rc && o->out && i < nmade; i++) {
+    const xq_ttoken *t = &made[i];
+    if (t->role == XQ_ROLE_BOARD)
+      fprintf(o->out, "board %d %d %s\n", t->round, t->board, t->token);
+    else if (t->role == XQ_ROLE_ARBITER)
+      fprintf(o->out, "arbiter - - %s\n", t->token);
+  }
+  free(made);
   return rc;
 }
 
@@ -305,6 +323,7 @@ void xq_server_free(xq_server *s)
   xq_tstore_close(s->store);
   xq_tevent_free(s->ev);
   free(s->tokens);
+  free(s->token_hash);
   free(s);
 }
 

@@ -5,6 +5,17 @@ set -euo pipefail
 
 packages=(build-essential cmake pkg-config libuv1-dev libcjson-dev
           libcriterion-dev libsqlite3-dev)
+# the browser tests of the live page (tests/web/, docs/web.md): Debian's
+# Chromium driven by playwright-core from npm, and a CJK font for the
+# screenshots. Node.js 18 or later from any source will do (a nodesource
+# node brings its own npm); without one, Debian's nodejs and npm.
+packages+=(chromium fonts-wqy-microhei)
+if ! command -v node >/dev/null 2>&1 ||
+   [ "$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)" -lt 18 ]; then
+  packages+=(nodejs npm)
+elif ! command -v npm >/dev/null 2>&1; then
+  packages+=(npm)
+fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -18,6 +18,8 @@ run_suites build
 # the server killed with SIGKILL mid-stream keeps every acknowledged move
 # (the long version: TRIALS=20 bash bench/crash-test.sh, docs/tools.md)
 TRIALS=3 BOARDS=200 bash bench/crash-test.sh
+# the live page in headless Chromium (playwright-core from npm; docs/web.md)
+bash tests/web/run.sh build
 
 echo "== portable build, x86-64-v2 (build-portable/)"
 bash scripts/build.sh build-portable -DCMAKE_BUILD_TYPE=Release -DXQ_WERROR=ON -DXQ_PORTABLE=ON

@@ -477,7 +477,8 @@ Test(net_http, event_pairings_standings_games_pgn_trf)
 
   get("/", &r);
   cr_assert_eq(r.status, 200);
-  cr_assert(strstr(r.head, "text/html") && strstr(r.body, "EventSource"));
+  /* the live page (docs/web.md): its script follows the event stream */
+  cr_assert(strstr(r.head, "text/html") && strstr(r.body, "/web/app.js"));
   resp_free(&r);
 }
 

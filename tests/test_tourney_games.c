@@ -149,7 +149,12 @@ Test(tokens, roles_bindings_unknown_and_revoked)
   cr_assert_eq(t.role, XQ_ROLE_BOARD);
   cr_assert(t.round == 3 && t.board == 7);
   cr_assert_str_eq(t.label, "table 7");
-  cr_assert_str_eq(t.token, brd.token);
+  /* the store keeps the token's SHA-256, never the token (schema 6) */
+  char want_hash[XQ_TOKEN_HASH_CHARS + 1];
+  xq_sha256_hex(brd.token, XQ_TOKEN_CHARS, want_hash);
+  cr_assert_str_eq(brd.hash, want_hash);
+  cr_assert_str_eq(t.hash, brd.hash);
+  cr_assert_str_eq(t.token, "");
   cr_assert_eq(xq_tstore_token_find(st, arb.token, &t), XQ_OK);
   cr_assert(t.role == XQ_ROLE_ARBITER && t.round == 0 && t.board == 0);
   cr_assert_str_eq(t.label, "chief arbiter");
@@ -166,9 +171,10 @@ Test(tokens, roles_bindings_unknown_and_revoked)
   int n;
   cr_assert_eq(xq_tstore_tokens(st, &all, &n, &err), XQ_OK, "%s", err.msg);
   cr_assert_eq(n, 3);
-  cr_assert_str_eq(all[0].token, arb.token);
-  cr_assert_str_eq(all[1].token, brd.token);
-  cr_assert_str_eq(all[2].token, view.token);
+  cr_assert_str_eq(all[0].hash, arb.hash);
+  cr_assert_str_eq(all[1].hash, brd.hash);
+  cr_assert_str_eq(all[2].hash, view.hash);
+  cr_assert(!all[0].token[0] && !all[1].token[0] && !all[2].token[0], "no token text is stored");
   free(all);
 
   /* revoked: no longer found or listed, and revoked once only */
@@ -183,12 +189,19 @@ Test(tokens, roles_bindings_unknown_and_revoked)
   st = open_store(path);
   cr_assert_eq(xq_tstore_tokens(st, &all, &n, &err), XQ_OK, "%s", err.msg);
   cr_assert_eq(n, 2);
-  cr_assert_str_eq(all[0].token, arb.token);
-  cr_assert_str_eq(all[1].token, view.token);
+  cr_assert_str_eq(all[0].hash, arb.hash);
+  cr_assert_str_eq(all[1].hash, view.hash);
   cr_assert_eq(all[1].role, XQ_ROLE_VIEWER);
   free(all);
   cr_assert_eq(xq_tstore_token_find(st, brd.token, &t), XQ_EINVAL);
   cr_assert_eq(xq_tstore_token_find(st, view.token, &t), XQ_OK);
+  /* revoking by the hash prefix `tourney tokens` shows */
+  char prefix[XQ_TOKEN_PREFIX_CHARS + 1];
+  snprintf(prefix, sizeof prefix, "%.16s", view.hash);
+  cr_assert_eq(xq_tstore_token_revoke(st, prefix, &err), XQ_OK, "%s", err.msg);
+  cr_assert_eq(xq_tstore_token_find(st, view.token, &t), XQ_EINVAL);
+  cr_assert_eq(xq_tstore_token_revoke(st, prefix, &err), XQ_EINVAL);
+  cr_assert_eq(xq_tstore_token_find(st, arb.token, &t), XQ_OK);
   xq_tstore_close(st);
   remove_db(path);
 }
@@ -207,12 +220,14 @@ Test(tokens, admin_token_created_once)
   cr_assert_eq(a1.role, XQ_ROLE_ADMIN);
   cr_assert_eq(xq_tstore_admin_token(st, &a2, &created, &err), XQ_OK, "%s", err.msg);
   cr_assert_eq(created, 0);
-  cr_assert_str_eq(a2.token, a1.token);
+  /* found, not made: only its hash is known */
+  cr_assert_str_eq(a2.hash, a1.hash);
+  cr_assert_str_eq(a2.token, "");
   xq_tstore_close(st);
   st = open_store(path);
   cr_assert_eq(xq_tstore_admin_token(st, &a2, &created, &err), XQ_OK, "%s", err.msg);
   cr_assert_eq(created, 0);
-  cr_assert_str_eq(a2.token, a1.token);
+  cr_assert_str_eq(a2.hash, a1.hash);
   cr_assert_eq(xq_tstore_token_find(st, a1.token, &t), XQ_OK);
   cr_assert_eq(t.role, XQ_ROLE_ADMIN);
   /* a revoked admin token is replaced by a new one */
@@ -772,7 +787,7 @@ Test(migration, a_version_4_store_gains_tokens_and_the_game_log)
   xq_tstore *st;
   xq_error err = {0};
   cr_assert_eq(xq_tstore_open(path, 0, &st, &err), XQ_OK, "%s", err.msg);
-  cr_assert_eq(xq_tstore_schema_version(st), 5);
+  cr_assert_eq(xq_tstore_schema_version(st), XQ_STORE_SCHEMA_VERSION);
   /* the event is intact */
   cr_assert_eq(xq_tstore_event_count(st), 11);
   xq_tevent *ev;
@@ -797,13 +812,65 @@ Test(migration, a_version_4_store_gains_tokens_and_the_game_log)
   append(st, 1, 3, XQ_GSRC_BOARD, 1, "h2e2", "{}");
   cr_assert_eq(xq_tstore_result(st, 1, 3, "0-1", &err), XQ_OK, "%s", err.msg);
   xq_tstore_close(st);
-  cr_assert_eq(sql_int(path, "SELECT version FROM schema_version"), 5);
+  cr_assert_eq(sql_int(path, "SELECT version FROM schema_version"), XQ_STORE_SCHEMA_VERSION);
   /* opened again: nothing to migrate, everything kept */
   cr_assert_eq(xq_tstore_open(path, 0, &st, &err), XQ_OK, "%s", err.msg);
   cr_assert_eq(xq_tstore_event_count(st), 12);
   cr_assert_eq(xq_tstore_token_find(st, t.token, NULL), XQ_OK);
   cr_assert_eq(scan(st, 1, 3)->n, 1);
   xq_tstore_close(st);
+  remove_db(path);
+}
+
+Test(migration, a_version_5_store_keeps_its_tokens_hashed)
+{
+  char path[512];
+  temp_path(path, sizeof path, "v5");
+  FILE *in = fopen(XQ_TEST_DATA "/store/v5.db", "rb"), *out = fopen(path, "wb");
+  cr_assert(in && out);
+  char buf[8192];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, in)) > 0) cr_assert_eq(fwrite(buf, 1, n, out), n);
+  fclose(in);
+  cr_assert_eq(fclose(out), 0);
+  cr_assert_eq(sql_int(path, "SELECT version FROM schema_version"), 5);
+  static const char *const admin = "0123456789abcdef0123456789abcdef", *board = "fedcba9876543210fedcba9876543210",
+                           *arbiter = "00112233445566778899aabbccddeeff", *viewer = "ffeeddccbbaa99887766554433221100";
+  xq_tstore *st;
+  xq_error err = {0};
+  cr_assert_eq(xq_tstore_open(path, 0, &st, &err), XQ_OK, "%s", err.msg);
+  cr_assert_eq(xq_tstore_schema_version(st), XQ_STORE_SCHEMA_VERSION);
+  /* the tokens of schema 5 still open the same doors */
+  xq_ttoken t;
+  cr_assert_eq(xq_tstore_token_find(st, board, &t), XQ_OK);
+  cr_assert(t.role == XQ_ROLE_BOARD && t.round == 1 && t.board == 3 && !strcmp(t.label, "round 1 table 3"));
+  cr_assert_eq(xq_tstore_token_find(st, admin, &t), XQ_OK);
+  cr_assert_eq(t.role, XQ_ROLE_ADMIN);
+  cr_assert_eq(xq_tstore_token_find(st, viewer, &t), XQ_EINVAL, "revoked stays revoked");
+  /* in the same order, and none of them in clear any more */
+  xq_ttoken *all;
+  int nt;
+  cr_assert_eq(xq_tstore_tokens(st, &all, &nt, &err), XQ_OK, "%s", err.msg);
+  cr_assert_eq(nt, 3);
+  const char *const order[] = {admin, board, arbiter};
+  for (int i = 0; i < 3; i++) {
+    char h[XQ_TOKEN_HASH_CHARS + 1];
+    xq_sha256_hex(order[i], XQ_TOKEN_CHARS, h);
+    cr_assert_str_eq(all[i].hash, h);
+    cr_assert_str_eq(all[i].token, "");
+  }
+  free(all);
+  int created = -1;
+  cr_assert_eq(xq_tstore_admin_token(st, &t, &created, &err), XQ_OK, "%s", err.msg);
+  cr_assert_eq(created, 0);
+  /* a token can still only be revoked, once */
+  cr_assert_eq(xq_tstore_token_revoke(st, arbiter, &err), XQ_OK, "%s", err.msg);
+  cr_assert_eq(xq_tstore_token_revoke(st, arbiter, &err), XQ_EINVAL);
+  xq_tstore_close(st);
+  char sql[256];
+  snprintf(sql, sizeof sql, "SELECT count(*) FROM tokens WHERE hash IN ('%s', '%s', '%s', '%s')", admin, board, arbiter, viewer);
+  cr_assert_eq(sql_int(path, sql), 0, "no token is stored in clear");
+  cr_assert_eq(sql_int(path, "SELECT count(*) FROM tokens WHERE length(hash) = 64"), 4);
   remove_db(path);
 }
 
@@ -982,7 +1049,10 @@ Test(cli, demo_tokens_revoke_and_games)
   cr_assert_eq(t.role, XQ_ROLE_ADMIN);
   int created;
   cr_assert_eq(xq_tstore_admin_token(st, &t, &created, NULL), XQ_OK);
-  cr_assert(!created && !strcmp(t.token, admin));
+  char admin_hash[XQ_TOKEN_HASH_CHARS + 1], board3_hash[XQ_TOKEN_HASH_CHARS + 1];
+  xq_sha256_hex(admin, XQ_TOKEN_CHARS, admin_hash);
+  xq_sha256_hex(board3, XQ_TOKEN_CHARS, board3_hash);
+  cr_assert(!created && !strcmp(t.hash, admin_hash));
   xq_tstore_close(st);
 
   out = run(&status, "tourney demo --db %s", path);
@@ -993,7 +1063,10 @@ Test(cli, demo_tokens_revoke_and_games)
   out = run(&status, "tourney tokens --db %s", path);
   cr_assert_eq(status, 0, "%s", out);
   cr_assert_eq(count_lines(out, "board 1 "), 4, "%s", out);
-  cr_assert(strstr(out, board3) && strstr(out, "round 1 table 3"), "%s", out);
+  /* tokens are listed by the prefix of their hash, never in clear */
+  char line3[128];
+  snprintf(line3, sizeof line3, "board 1 3 %.16s round 1 table 3\n", board3_hash);
+  cr_assert(strstr(out, line3) && !strstr(out, board3), "%s", out);
   cr_assert_eq(count_lines(out, "admin "), 1, "%s", out);
   free(out);
 
@@ -1004,8 +1077,9 @@ Test(cli, demo_tokens_revoke_and_games)
   cr_assert(is_token(fresh) && strlen(out) == XQ_TOKEN_CHARS + 1, "%s", out);
   free(out);
   out = run(&status, "tourney tokens --db %s", path);
-  char want[128];
-  snprintf(want, sizeof want, "board 2 5 %s table five\n", fresh);
+  char want[128], fresh_hash[XQ_TOKEN_HASH_CHARS + 1];
+  xq_sha256_hex(fresh, XQ_TOKEN_CHARS, fresh_hash);
+  snprintf(want, sizeof want, "board 2 5 %.16s table five\n", fresh_hash);
   cr_assert(strstr(out, want), "%s", out);
   free(out);
 
@@ -1016,7 +1090,7 @@ Test(cli, demo_tokens_revoke_and_games)
   cr_assert_eq(status, 1, "revoked twice: %s", out);
   free(out);
   out = run(&status, "tourney tokens --db %s", path);
-  cr_assert_null(strstr(out, board3), "%s", out);
+  cr_assert_null(strstr(out, line3), "%s", out);
   cr_assert_eq(count_lines(out, "board 1 "), 3, "%s", out);
   free(out);
 

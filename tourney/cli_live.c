@@ -101,13 +101,16 @@ static int open_store(const lopts *o, const char *act, int create, xq_tstore **s
   return 0;
 }
 
-/* "ROLE ROUND TABLE TOKEN", '-' for a round or table of 0. */
+/* "ROLE ROUND TABLE TOKEN", '-' for a round or table of 0; a token read
+ * back from the store has no text (only its hash is kept): then the
+ * first XQ_TOKEN_PREFIX_CHARS characters of its hash stand there. */
 static void print_token(const xq_ttoken *t, int with_label)
 {
   char r[16] = "-", b[16] = "-";
   if (t->round) snprintf(r, sizeof r, "%d", t->round);
   if (t->board) snprintf(b, sizeof b, "%d", t->board);
-  printf("%s %s %s %s", xq_role_name(t->role), r, b, t->token);
+  if (t->token[0]) printf("%s %s %s %s", xq_role_name(t->role), r, b, t->token);
+  else printf("%s %s %s %.*s", xq_role_name(t->role), r, b, XQ_TOKEN_PREFIX_CHARS, t->hash);
   if (with_label && t->label[0]) printf(" %s", t->label);
   putchar('\n');
 }
@@ -120,9 +123,9 @@ static int cmd_demo(const lopts *o)
   int n = 0, created = 0;
   int rc = open_store(o, "demo", 1, &st);
   if (rc) return rc;
-  if ((rc = xq_tourney_demo(st, (int)o->players, &err)) ||
-      (rc = xq_tstore_admin_token(st, &admin, &created, &err)) ||
-      (rc = xq_tstore_tokens(st, &t, &n, &err))) {
+  if ((rc = xq_tourney_demo_tokens(st, (int)o->players, &t, &n, &err)) ||
+      (rc = xq_tstore_admin_token(st, &admin, &created, &err))) {
+    free(t);
     fprintf(stderr, "xqref tourney demo: %s\n", err.msg);
     xq_tstore_close(st);
     return 1;

@@ -109,7 +109,27 @@ static int store_empty(xq_tstore *st)
   return empty;
 }
 
-static int fill(xq_tstore *st, int players, xq_error *err)
+/* The tokens the demo makes, with their text (the store keeps hashes). */
+typedef struct made_list {
+  xq_ttoken *t;
+  int n;
+} made_list;
+
+/* A new token, kept in `made` (may be NULL). */
+static int make_token(xq_tstore *st, int role, int round, int board, const char *label, made_list *made,
+                      xq_error *err)
+{
+  xq_ttoken t;
+  int rc = xq_tstore_token_new(st, role, round, board, label, &t, err);
+  if (rc || !made) return rc;
+  xq_ttoken *nt = realloc(made->t, sizeof *nt * (size_t)(made->n + 1));
+  if (!nt) return XQ_ENOMEM;
+  made->t = nt;
+  made->t[made->n++] = t;
+  return XQ_OK;
+}
+
+static int fill(xq_tstore *st, int players, made_list *made, xq_error *err)
 {
   xq_tconfig cfg;
   xq_tconfig_default(&cfg);
@@ -141,9 +161,9 @@ static int fill(xq_tstore *st, int players, xq_error *err)
     char label[XQ_TOURNEY_FIELD_MAX];
     if (!pr.boards[b].black) continue; /* the bye: no game, no table */
     snprintf(label, sizeof label, "round 1 table %d", b + 1);
-    rc = xq_tstore_token_new(st, XQ_ROLE_BOARD, 1, b + 1, label, NULL, err);
+    rc = make_token(st, XQ_ROLE_BOARD, 1, b + 1, label, made, err);
   }
-  if (!rc) rc = xq_tstore_token_new(st, XQ_ROLE_ARBITER, 0, 0, "arbiter", NULL, err);
+  if (!rc) rc = make_token(st, XQ_ROLE_ARBITER, 0, 0, "arbiter", made, err);
   xq_tpairing_clear(&pr);
   xq_tevent_free(ev);
   return rc;
@@ -151,6 +171,14 @@ static int fill(xq_tstore *st, int players, xq_error *err)
 
 int xq_tourney_demo(xq_tstore *st, int players, xq_error *err)
 {
+  return xq_tourney_demo_tokens(st, players, NULL, NULL, err);
+}
+
+int xq_tourney_demo_tokens(xq_tstore *st, int players, xq_ttoken **out, int *nout, xq_error *err)
+{
+  made_list made = {NULL, 0};
+  if (out) *out = NULL;
+  if (nout) *nout = 0;
   if (!st || players < 2 || players > XQ_TOURNEY_PLAYERS_MAX) {
     if (err) {
       err->code = XQ_EINVAL; err->pos = -1; err->ply = -1;
@@ -176,12 +204,18 @@ int xq_tourney_demo(xq_tstore *st, int players, xq_error *err)
         snprintf(err->msg, sizeof err->msg, "the store is not empty: a demo needs a new store");
       }
     } else {
-      rc = fill(st, players, err);
+      rc = fill(st, players, out ? &made : NULL, err);
     }
     if (rc) xq__tstore_rollback(st);
     else rc = xq__tstore_commit(st, err);
   }
   xq__tstore_unlock(st);
   if (rc && rc != XQ_EINVAL && rc != XQ_ESTORE) rc = XQ_ESTORE; /* out of memory, pairing */
+  if (rc || !out) {
+    free(made.t);
+    return rc;
+  }
+  *out = made.t;
+  if (nout) *nout = made.n;
   return rc;
 }

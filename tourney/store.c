@@ -111,6 +111,29 @@ static const char *const migrations[] = {
   "  BEGIN SELECT RAISE(ABORT, 'the game log is append-only'); END;"
   "CREATE TRIGGER game_log_no_delete BEFORE DELETE ON game_log"
   "  BEGIN SELECT RAISE(ABORT, 'the game log is append-only'); END;",
+  /* 6: tokens are kept hashed (docs/security.md): the table is rebuilt
+   * with each token replaced by its SHA-256 in hex (xq_sha256, a function
+   * of this connection), in the same order */
+  "DROP TRIGGER tokens_revoke_only;"
+  "DROP TRIGGER tokens_no_delete;"
+  "CREATE TABLE tokens6("
+  "  hash TEXT PRIMARY KEY CHECK (length(hash) = 64),"
+  "  role TEXT NOT NULL CHECK (role IN ('admin', 'arbiter', 'board', 'viewer')),"
+  "  round INTEGER NOT NULL DEFAULT 0, board INTEGER NOT NULL DEFAULT 0,"
+  "  label TEXT NOT NULL DEFAULT '',"
+  "  created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),"
+  "  revoked_at TEXT);"
+  "INSERT INTO tokens6 SELECT xq_sha256(token), role, round, board, label, created_at, revoked_at"
+  "  FROM tokens ORDER BY rowid;"
+  "DROP TABLE tokens;"
+  "ALTER TABLE tokens6 RENAME TO tokens;"
+  "CREATE TRIGGER tokens_revoke_only BEFORE UPDATE ON tokens"
+  "  WHEN OLD.revoked_at IS NOT NULL OR NEW.revoked_at IS NULL OR NEW.hash IS NOT OLD.hash"
+  "    OR NEW.role IS NOT OLD.role OR NEW.round IS NOT OLD.round OR NEW.board IS NOT OLD.board"
+  "    OR NEW.label IS NOT OLD.label OR NEW.created_at IS NOT OLD.created_at"
+  "  BEGIN SELECT RAISE(ABORT, 'a token can only be revoked, once'); END;"
+  "CREATE TRIGGER tokens_no_delete BEFORE DELETE ON tokens"
+  "  BEGIN SELECT RAISE(ABORT, 'tokens are revoked, not deleted'); END;",
 };
 
 #define XQ_STORE_MIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))
@@ -287,6 +310,21 @@ static int64_t scalar(xq_tstore *st, const char *sql, int64_t a, int64_t b, int6
   return v;
 }
 
+/* SQL xq_sha256(text): the SHA-256 of a text in lowercase hex, NULL for
+ * NULL (migration 6 hashes the tokens of a schema-5 store with it). */
+static void sql_sha256(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+  (void)argc;
+  if (sqlite3_value_type(argv[0]) == SQLITE_NULL) {
+    sqlite3_result_null(ctx);
+    return;
+  }
+  const unsigned char *t = sqlite3_value_text(argv[0]);
+  char hex[2 * XQ_SHA256_LEN + 1];
+  xq_sha256_hex(t, (size_t)sqlite3_value_bytes(argv[0]), hex);
+  sqlite3_result_text(ctx, hex, -1, SQLITE_TRANSIENT);
+}
+
 static int migrate(xq_tstore *st, xq_error *err)
 {
   int has_version = (int)scalar(st, "SELECT count(*) FROM sqlite_master WHERE name = 'schema_version'", 0, 0, 0);
@@ -357,6 +395,9 @@ int xq_tstore_open(const char *path, int create, xq_tstore **out, xq_error *err)
   }
   if (!rc && (exec(st, "PRAGMA synchronous=FULL") || exec(st, "PRAGMA foreign_keys=ON")))
     rc = dberr(st, err, "pragma");
+  if (!rc && sqlite3_create_function(st->db, "xq_sha256", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL,
+                                     sql_sha256, NULL, NULL) != SQLITE_OK)
+    rc = dberr(st, err, "register xq_sha256");
   if (!rc) rc = migrate(st, err);
   if (rc) {
     sqlite3_close(st->db);

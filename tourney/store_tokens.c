@@ -1,9 +1,11 @@
 /*
- * store_tokens.c -- access tokens of the live server (schema version 5,
- * docs/store.md): 128 random bits from getrandom(2) written as 32
- * lowercase hex characters, each with a role (admin, arbiter, board,
- * viewer), the table a board token is bound to and a label. A token is
- * revoked, never deleted or changed (triggers refuse both).
+ * store_tokens.c -- access tokens of the live server (docs/store.md):
+ * 128 random bits from getrandom(2) written as 32 lowercase hex
+ * characters, each with a role (admin, arbiter, board, viewer), the table
+ * a board token is bound to and a label. The store keeps the token's
+ * SHA-256 (schema 6, docs/security.md), never the token: a copy of the
+ * database opens nothing. A token is revoked, never deleted or changed
+ * (triggers refuse both).
  */
 #include <errno.h>
 #include <sqlite3.h>
@@ -37,14 +39,6 @@ static int fail(xq_error *err, int code, const char *msg, sqlite3 *db)
   return code;
 }
 
-/* True for exactly XQ_TOKEN_CHARS lowercase hex digits. */
-static int token_syntax(const char *t)
-{
-  if (!t) return 0;
-  for (int i = 0; i < XQ_TOKEN_CHARS; i++)
-    if (!((t[i] >= '0' && t[i] <= '9') || (t[i] >= 'a' && t[i] <= 'f'))) return 0;
-  return t[XQ_TOKEN_CHARS] == 0;
-}
 
 /* XQ_TOKEN_CHARS / 2 bytes from the kernel's random source. */
 static int random_hex(char *out)
@@ -65,12 +59,22 @@ static int random_hex(char *out)
   return XQ_OK;
 }
 
-/* Fill *t from a row: token, role, round, board, label. */
+/* True for `n` lowercase hex digits and then the end. */
+static int hex_syntax(const char *t, int n)
+{
+  if (!t) return 0;
+  for (int i = 0; i < n; i++)
+    if (!((t[i] >= '0' && t[i] <= '9') || (t[i] >= 'a' && t[i] <= 'f'))) return 0;
+  return t[n] == 0;
+}
+
+/* Fill *t from a row: hash, role, round, board, label (the token text is
+ * not in the store: "" here). */
 static void read_row(sqlite3_stmt *q, xq_ttoken *t)
 {
-  const char *tok = (const char *)sqlite3_column_text(q, 0), *lab = (const char *)sqlite3_column_text(q, 4);
+  const char *hash = (const char *)sqlite3_column_text(q, 0), *lab = (const char *)sqlite3_column_text(q, 4);
   memset(t, 0, sizeof *t);
-  snprintf(t->token, sizeof t->token, "%s", tok ? tok : "");
+  snprintf(t->hash, sizeof t->hash, "%s", hash ? hash : "");
   t->role = xq_role_parse((const char *)sqlite3_column_text(q, 1));
   t->round = sqlite3_column_int(q, 2);
   t->board = sqlite3_column_int(q, 3);
@@ -91,7 +95,7 @@ static int token_insert(xq_tstore *st, int role, int round, int board, const cha
   if (live < 0) return fail(err, XQ_ESTORE, "tokens", db);
   if (live >= XQ_TOKENS_MAX) return fail(err, XQ_ELIMIT, "too many live tokens", NULL);
   sqlite3_stmt *q = xq__tstore_stmt(st, XQ__Q_TOKEN_NEW,
-    "INSERT INTO tokens(token, role, round, board, label) VALUES (?,?,?,?,?)");
+    "INSERT INTO tokens(hash, role, round, board, label) VALUES (?,?,?,?,?)");
   if (!q) return fail(err, XQ_ESTORE, "tokens", db);
   xq_ttoken t;
   memset(&t, 0, sizeof t);
@@ -103,7 +107,8 @@ static int token_insert(xq_tstore *st, int role, int round, int board, const cha
    * nothing */
   for (int attempt = 0; attempt < 3; attempt++) {
     if (random_hex(t.token)) return fail(err, XQ_EIO, "the OS random source (getrandom) failed", NULL);
-    sqlite3_bind_text(q, 1, t.token, -1, SQLITE_STATIC);
+    xq_sha256_hex(t.token, XQ_TOKEN_CHARS, t.hash);
+    sqlite3_bind_text(q, 1, t.hash, -1, SQLITE_STATIC);
     sqlite3_bind_text(q, 2, xq_role_name(role), -1, SQLITE_STATIC);
     sqlite3_bind_int(q, 3, round);
     sqlite3_bind_int(q, 4, board);
@@ -150,15 +155,17 @@ int xq_tstore_token_new(xq_tstore *st, int role, int round, int board, const cha
 
 int xq_tstore_token_find(xq_tstore *st, const char *token, xq_ttoken *out)
 {
-  if (!xq__tstore_db(st) || !token_syntax(token)) return XQ_EINVAL;
+  if (!xq__tstore_db(st) || !hex_syntax(token, XQ_TOKEN_CHARS)) return XQ_EINVAL;
   xq__tstore_lock(st);
   int rc = XQ_EINVAL;
   sqlite3_stmt *q = xq__tstore_stmt(st, XQ__Q_TOKEN_FIND,
-    "SELECT token, role, round, board, label FROM tokens WHERE token = ? AND revoked_at IS NULL");
+    "SELECT hash, role, round, board, label FROM tokens WHERE hash = ? AND revoked_at IS NULL");
   if (!q) {
     rc = XQ_ESTORE;
   } else {
-    sqlite3_bind_text(q, 1, token, -1, SQLITE_STATIC);
+    char hash[XQ_TOKEN_HASH_CHARS + 1];
+    xq_sha256_hex(token, XQ_TOKEN_CHARS, hash);
+    sqlite3_bind_text(q, 1, hash, -1, SQLITE_TRANSIENT);
     int s = sqlite3_step(q);
     if (s == SQLITE_ROW) {
       if (out) read_row(q, out);
@@ -176,18 +183,27 @@ int xq_tstore_token_revoke(xq_tstore *st, const char *token, xq_error *err)
 {
   sqlite3 *db = xq__tstore_db(st);
   if (!db) return fail(err, XQ_EINVAL, "no store", NULL);
-  if (!token_syntax(token)) return fail(err, XQ_EINVAL, "a token is 32 lowercase hex characters", NULL);
+  /* the token, or the hash prefix `tourney tokens` prints */
+  int by_prefix = hex_syntax(token, XQ_TOKEN_PREFIX_CHARS);
+  if (!by_prefix && !hex_syntax(token, XQ_TOKEN_CHARS))
+    return fail(err, XQ_EINVAL, "a token is 32 lowercase hex characters (or give the 16 of its hash prefix)", NULL);
+  char key[XQ_TOKEN_HASH_CHARS + 2];
+  if (by_prefix) snprintf(key, sizeof key, "%s*", token);
+  else xq_sha256_hex(token, XQ_TOKEN_CHARS, key);
   xq__tstore_lock(st);
   int rc = xq__tstore_begin(st, 1, err);
   if (!rc) {
     sqlite3_stmt *q = xq__tstore_stmt(st, XQ__Q_TOKEN_REVOKE,
       "UPDATE tokens SET revoked_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
-      " WHERE token = ? AND revoked_at IS NULL");
+      " WHERE hash GLOB ? AND revoked_at IS NULL");
     if (!q) {
       rc = fail(err, XQ_ESTORE, "revoke", db);
     } else {
-      sqlite3_bind_text(q, 1, token, -1, SQLITE_STATIC);
+      /* a prefix must name one live token: more than one is refused (the
+       * whole update is rolled back below) */
+      sqlite3_bind_text(q, 1, key, -1, SQLITE_STATIC);
       if (sqlite3_step(q) != SQLITE_DONE) rc = fail(err, XQ_ESTORE, "revoke", db);
+      else if (sqlite3_changes(db) > 1) rc = fail(err, XQ_EINVAL, "the hash prefix names several tokens", NULL);
       else if (sqlite3_changes(db) != 1) rc = fail(err, XQ_EINVAL, "unknown or already revoked token", NULL);
       sqlite3_reset(q);
     }
@@ -206,7 +222,7 @@ int xq_tstore_tokens(xq_tstore *st, xq_ttoken **out, int *n, xq_error *err)
   *n = 0;
   sqlite3_stmt *q;
   xq__tstore_lock(st);
-  if (sqlite3_prepare_v2(db, "SELECT token, role, round, board, label FROM tokens WHERE revoked_at IS NULL"
+  if (sqlite3_prepare_v2(db, "SELECT hash, role, round, board, label FROM tokens WHERE revoked_at IS NULL"
                          " ORDER BY rowid", -1, &q, NULL) != SQLITE_OK) {
     int rc = fail(err, XQ_ESTORE, "tokens", db);
     xq__tstore_unlock(st);
@@ -246,7 +262,7 @@ int xq_tstore_admin_token(xq_tstore *st, xq_ttoken *out, int *created, xq_error 
   int rc = xq__tstore_begin(st, 1, err), found = 0;
   if (!rc) {
     sqlite3_stmt *q;
-    if (sqlite3_prepare_v2(db, "SELECT token, role, round, board, label FROM tokens WHERE role = 'admin'"
+    if (sqlite3_prepare_v2(db, "SELECT hash, role, round, board, label FROM tokens WHERE role = 'admin'"
                            " AND revoked_at IS NULL ORDER BY rowid LIMIT 1", -1, &q, NULL) != SQLITE_OK) {
       rc = fail(err, XQ_ESTORE, "admin token", db);
     } else {

@@ -403,7 +403,7 @@ int xq_trf_next_round(const xq_tevent *ev);
 /* SQLite event store                                                  */
 /* ------------------------------------------------------------------ */
 
-#define XQ_STORE_SCHEMA_VERSION 5
+#define XQ_STORE_SCHEMA_VERSION 6
 #define XQ_STORE_BUSY_MS 5000
 
 typedef struct xq_tstore xq_tstore;
@@ -489,7 +489,7 @@ int xq_tstore_dump(xq_tstore *st, FILE *f);
 /* Live games, tokens and the demo (docs/store.md)                     */
 /* ------------------------------------------------------------------ */
 
-/* What the live server keeps in the store (schema version 5).
+/* What the live server keeps in the store (schema versions 5 and 6).
  *
  * Threads: a store may be shared by two threads (the server commits on a
  * worker thread and reads on its loop thread); every call below, and
@@ -500,7 +500,13 @@ int xq_tstore_dump(xq_tstore *st, FILE *f);
  *
  * Tokens: role names "admin", "arbiter", "board", "viewer". A token is
  * 32 lowercase hex characters (128 bits from getrandom(2)); lookups of
- * anything else are XQ_EINVAL without touching the database. Board tokens
+ * anything else are XQ_EINVAL without touching the database. The store
+ * keeps only each token's SHA-256 (schema 6, docs/security.md): the
+ * token text is in xq_ttoken.token only as token_new and admin_token
+ * (when it creates one) return it, and "" in what tokens and token_find
+ * return; xq_ttoken.hash is always there. token_revoke takes the token
+ * or the XQ_TOKEN_PREFIX_CHARS-character prefix of its hash that
+ * `tourney tokens` prints (it must name one live token). Board tokens
  * take round 1..XQ_TOURNEY_ROUNDS_MAX and board 1..XQ_TOURNEY_PLAYERS_MAX
  * (the board need not be paired yet); labels are UTF-8 under
  * XQ_TOURNEY_FIELD_MAX bytes without control characters (NULL = "").
@@ -512,7 +518,8 @@ int xq_tstore_dump(xq_tstore *st, FILE *f);
  * error. tokens returns the live tokens in creation order (*out NULL when
  * there are none; on failure *out = NULL, *n = 0). admin_token returns the
  * oldest live admin token and creates one (label "admin") when there is
- * none, also after the last one was revoked; created may be NULL.
+ * none, also after the last one was revoked; created may be NULL (the
+ * token text comes back only when it was created).
  *
  * Game log: rows take round 1..XQ_TOURNEY_ROUNDS_MAX, board
  * 1..XQ_TOURNEY_PLAYERS_MAX, a source XQ_GSRC_*, seq >= 0, an event of 1
@@ -542,12 +549,24 @@ typedef enum { XQ_ROLE_NONE = 0, XQ_ROLE_ADMIN, XQ_ROLE_ARBITER, XQ_ROLE_BOARD, 
 const char *xq_role_name(int role);          /* "admin", ...; "none" */
 int xq_role_parse(const char *s);             /* name -> role, XQ_ROLE_NONE if unknown */
 #define XQ_TOKEN_CHARS 32                     /* lowercase hex characters of a token */
+#define XQ_TOKEN_HASH_CHARS 64                /* its SHA-256, in hex: what the store keeps */
+#define XQ_TOKEN_PREFIX_CHARS 16              /* the hash prefix `tourney tokens` shows */
 typedef struct xq_ttoken {
-  char token[XQ_TOKEN_CHARS + 1];
+  char token[XQ_TOKEN_CHARS + 1];             /* the token itself: only when just made, else "" */
+  char hash[XQ_TOKEN_HASH_CHARS + 1];         /* SHA-256 of the token, lowercase hex */
   int role;                                   /* xq_role */
   int round, board;                           /* the table a board token is bound to; 0 otherwise */
   char label[XQ_TOURNEY_FIELD_MAX];           /* free text, e.g. "table 7" */
 } xq_ttoken;
+/* SHA-256 (FIPS 180-4) of data[0..len) into out (32 bytes), and as 64
+ * lowercase hex characters + NUL; used to keep tokens hashed (sha256.c,
+ * docs/security.md). Cannot fail. */
+#define XQ_SHA256_LEN 32
+void xq_sha256(const void *data, size_t len, unsigned char out[XQ_SHA256_LEN]);
+void xq_sha256_hex(const void *data, size_t len, char out[2 * XQ_SHA256_LEN + 1]);
+/* 1 when a[0..n) equals b[0..n), else 0, in time that depends on n only
+ * (no early exit: token comparisons leak nothing by their timing). */
+int xq_ct_equal(const void *a, const void *b, size_t n);
 /* New token from the OS random source (getrandom(2)); board tokens need round >= 1 and board >= 1, other roles take 0, 0. One committed transaction (or part of an open batch). */
 int xq_tstore_token_new(xq_tstore *st, int role, int round, int board, const char *label, xq_ttoken *out, xq_error *err);
 /* Look a token up: XQ_OK and *out, or XQ_EINVAL when unknown or revoked. */
@@ -586,6 +605,10 @@ int xq_tstore_game_scan(xq_tstore *st, int round, int board, int (*fn)(void *ctx
 
 /* Fill an empty store with a demo tournament: event "xqref demo open" (2/1/0 scoring, 7 rounds, CXA tie-breaks), `players` (2..XQ_TOURNEY_PLAYERS_MAX) players with plausible Chinese names, ratings, regions and clubs made deterministically, pairing numbers, round 1 paired and published, one board token per round-1 board (label "round 1 table N") and one arbiter token. Returns XQ_OK, XQ_EINVAL (store not empty, bad count) or XQ_ESTORE. */
 int xq_tourney_demo(xq_tstore *st, int players, xq_error *err);
+/* As xq_tourney_demo, and the tokens it made, with their text (the store
+ * keeps only their hashes): a malloc'd array *made of *nmade (caller
+ * frees; NULL, 0 on failure). */
+int xq_tourney_demo_tokens(xq_tstore *st, int players, xq_ttoken **made, int *nmade, xq_error *err);
 
 /* ------------------------------------------------------------------ */
 /* Sheets: CSV and printable HTML (sheet.c)                            */

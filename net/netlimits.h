@@ -1,5 +1,5 @@
 /*
- * limits.h -- every resource limit of the server, in one place (server.md
+ * netlimits.h -- every resource limit of the server, in one place (server.md
  * §1.9). A limit that is not here does not exist: code that allocates,
  * buffers, waits or counts on behalf of a client names one of these.
  */
@@ -13,6 +13,7 @@
 #define XQ_HTTP_BODY_MAX (4 * 1024 * 1024) /* a POSTed body (PGN push) */
 #define XQ_PGN_PUSH_GAMES_MAX 128        /* games in one push */
 #define XQ_PGN_FETCH_MAX (8 * 1024 * 1024) /* a polled PGN document */
+#define XQ_OP_LINES_MAX 64               /* requests in one POST /api/op (its body: at most XQ_MAX_LINE) */
 
 /* Connections */
 #define XQ_MAX_CONNS 4096                /* JSON-lines + HTTP connections together */

@@ -1,0 +1,359 @@
+/*
+ * test_net_security.c -- intruders against a real server on 127.0.0.1
+ * (docs/security.md): wrong and revoked tokens, roles that may not write,
+ * a board token aimed at another table, forged and replayed sequence
+ * numbers, malformed UTF-8, huge numbers, deeply nested JSON, slow and
+ * silent clients. Every refusal must be a clear error on a connection
+ * that keeps working, and every test ends with uv_loop_close() == 0.
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "net_client.h"
+
+static xq_tserver ts;
+
+static void setup(void) { cr_assert_eq(xq_ts_start(&ts, 8), 0, "server starts"); }
+
+static void teardown(void)
+{
+  if (ts.srv) cr_assert_eq(xq_ts_stop(&ts), 0, "no handle left open");
+  xq_ts_cleanup(&ts);
+}
+
+TestSuite(net_security, .init = setup, .fini = teardown, .timeout = 60);
+
+static int ok(const cJSON *o) { return cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "ok")); }
+
+static const char *str(const cJSON *o, const char *k)
+{
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+  return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+/* Send `line`; the reply must be the error `code`. */
+static void expect_error(xq_tclient *c, const char *line, const char *code)
+{
+  cJSON *r = xq_tc_call(c, line);
+  cr_assert(r, "a reply to %s", line);
+  const char *got = xq_tc_error(r);
+  cr_assert(got && !strcmp(got, code), "%s -> %s, expected %s", line, got ? got : "ok", code);
+  cJSON_Delete(r);
+}
+
+/* The connection still answers. */
+static void alive(xq_tclient *c)
+{
+  cJSON *r = xq_tc_call(c, "{\"id\":\"alive\",\"op\":\"ping\"}");
+  cr_assert(r && ok(r), "the connection still works");
+  cJSON_Delete(r);
+}
+
+/* Connect and say hello with `token`; the reply must be ok. */
+static void hello(xq_tclient *c, const char *token)
+{
+  cr_assert_eq(xq_tc_connect(c, &ts.loop, ts.port), 0);
+  char line[256];
+  snprintf(line, sizeof line, "{\"id\":0,\"op\":\"hello\",\"token\":\"%s\"}", token);
+  cJSON *r = xq_tc_call(c, line);
+  cr_assert(r && ok(r), "hello with %s", token);
+  cJSON_Delete(r);
+}
+
+Test(net_security, wrong_and_malformed_tokens_open_nothing)
+{
+  xq_tclient c;
+  cr_assert_eq(xq_tc_connect(&c, &ts.loop, ts.port), 0);
+  /* a well-formed guess, a near miss of the admin token, junk */
+  char near[64];
+  snprintf(near, sizeof near, "%s", ts.admin);
+  near[31] = near[31] == '0' ? '1' : '0';
+  char line[256];
+  snprintf(line, sizeof line, "{\"op\":\"hello\",\"token\":\"%s\"}", near);
+  expect_error(&c, line, "BAD_TOKEN");
+  expect_error(&c, "{\"op\":\"hello\",\"token\":\"0123456789abcdef0123456789abcdef\"}", "BAD_TOKEN");
+  snprintf(line, sizeof line, "{\"op\":\"hello\",\"token\":\"%s \"}", ts.admin);
+  expect_error(&c, line, "BAD_TOKEN");
+  snprintf(line, sizeof line, "{\"op\":\"hello\",\"token\":\"%.16s\"}", ts.admin);
+  expect_error(&c, line, "BAD_TOKEN");
+  expect_error(&c, "{\"op\":\"hello\",\"token\":\"\"}", "BAD_TOKEN");
+  /* still no role: writes need a token */
+  expect_error(&c, "{\"op\":\"add_player\",\"player\":{\"name\":\"x\"}}", "AUTH_REQUIRED");
+  expect_error(&c, "{\"op\":\"move\",\"seq\":1,\"move\":\"h2e2\"}", "AUTH_REQUIRED");
+  alive(&c);
+  xq_tc_close(&c);
+}
+
+Test(net_security, revoked_token_opens_nothing)
+{
+  xq_tclient a, c;
+  hello(&a, ts.admin);
+  char line[256];
+  snprintf(line, sizeof line, "{\"op\":\"revoke\",\"token\":\"%s\"}", ts.board[1]);
+  cJSON *r = xq_tc_call(&a, line);
+  cr_assert(r && ok(r));
+  cJSON_Delete(r);
+  cr_assert_eq(xq_tc_connect(&c, &ts.loop, ts.port), 0);
+  snprintf(line, sizeof line, "{\"op\":\"hello\",\"token\":\"%s\"}", ts.board[1]);
+  expect_error(&c, line, "BAD_TOKEN");
+  xq_tc_close(&c);
+  xq_tc_close(&a);
+}
+
+Test(net_security, roles_may_not_do_what_is_not_theirs)
+{
+  xq_tclient arb, brd;
+  hello(&arb, ts.arbiter);
+  expect_error(&arb, "{\"op\":\"pair\"}", "FORBIDDEN");
+  expect_error(&arb, "{\"op\":\"token\",\"role\":\"admin\"}", "FORBIDDEN");
+  expect_error(&arb, "{\"op\":\"move\",\"seq\":1,\"move\":\"h2e2\"}", "FORBIDDEN");
+  hello(&brd, ts.board[0]);
+  expect_error(&brd, "{\"op\":\"result\",\"round\":1,\"table\":1,\"result\":\"1-0\"}", "FORBIDDEN");
+  expect_error(&brd, "{\"op\":\"foul\",\"round\":1,\"table\":1,\"side\":\"red\"}", "FORBIDDEN");
+  expect_error(&brd, "{\"op\":\"token\",\"role\":\"admin\"}", "FORBIDDEN");
+  expect_error(&brd, "{\"op\":\"tokens\"}", "FORBIDDEN");
+  expect_error(&brd, "{\"op\":\"pause\",\"round\":1,\"table\":1}", "FORBIDDEN");
+  alive(&brd);
+  xq_tc_close(&brd);
+  xq_tc_close(&arb);
+}
+
+Test(net_security, viewer_writes_nothing)
+{
+  xq_tclient a, v;
+  hello(&a, ts.admin);
+  cJSON *r = xq_tc_call(&a, "{\"op\":\"token\",\"role\":\"viewer\",\"label\":\"hall\"}");
+  cr_assert(r && ok(r) && str(r, "token"));
+  char token[64];
+  snprintf(token, sizeof token, "%s", str(r, "token"));
+  cJSON_Delete(r);
+  hello(&v, token);
+  expect_error(&v, "{\"op\":\"move\",\"seq\":1,\"move\":\"h2e2\"}", "FORBIDDEN");
+  expect_error(&v, "{\"op\":\"result\",\"round\":1,\"table\":1,\"result\":\"1-0\"}", "FORBIDDEN");
+  expect_error(&v, "{\"op\":\"add_player\",\"player\":{\"name\":\"x\"}}", "FORBIDDEN");
+  expect_error(&v, "{\"op\":\"revoke\",\"token\":\"0123456789abcdef0123456789abcdef\"}", "FORBIDDEN");
+  expect_error(&v, "{\"op\":\"export\"}", "FORBIDDEN");
+  /* reading is allowed */
+  r = xq_tc_call(&v, "{\"op\":\"standings\"}");
+  cr_assert(r && ok(r));
+  cJSON_Delete(r);
+  xq_tc_close(&v);
+  xq_tc_close(&a);
+}
+
+Test(net_security, board_token_cannot_reach_another_table)
+{
+  xq_tclient b;
+  hello(&b, ts.board[0]); /* round 1 table 1 */
+  expect_error(&b, "{\"op\":\"move\",\"seq\":1,\"move\":\"h2e2\",\"table\":2}", "WRONG_TABLE");
+  expect_error(&b, "{\"op\":\"move\",\"seq\":1,\"move\":\"h2e2\",\"round\":2,\"table\":1}", "WRONG_TABLE");
+  expect_error(&b, "{\"op\":\"move\",\"seq\":1,\"move\":\"h2e2\",\"table\":1e300}", "WRONG_TABLE");
+  expect_error(&b, "{\"op\":\"move\",\"seq\":1,\"move\":\"h2e2\",\"table\":\"2\"}", "WRONG_TABLE");
+  expect_error(&b, "{\"op\":\"resign\",\"seq\":1,\"side\":\"red\",\"table\":2}", "WRONG_TABLE");
+  /* table 2 is untouched: its game still waits for seq 1 */
+  xq_tclient b2;
+  hello(&b2, ts.board[1]);
+  cJSON *r = xq_tc_call(&b2, "{\"op\":\"move\",\"seq\":1,\"move\":\"h2e2\"}");
+  cr_assert(r && ok(r), "table 2 takes its first move");
+  cJSON_Delete(r);
+  /* and the board's own table works with or without naming it */
+  r = xq_tc_call(&b, "{\"op\":\"move\",\"seq\":1,\"move\":\"h2e2\",\"round\":1,\"table\":1}");
+  cr_assert(r && ok(r));
+  cJSON_Delete(r);
+  xq_tc_close(&b2);
+  xq_tc_close(&b);
+}
+
+Test(net_security, forged_and_replayed_sequence_numbers)
+{
+  xq_tclient b;
+  hello(&b, ts.board[0]);
+  static const char *const bad[] = {"0", "-1", "1e300", "-1e300", "1.5", "\"1\"", "null", "true", "[1]", "{}",
+                                    "9007199254740993"};
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    char line[160];
+    snprintf(line, sizeof line, "{\"op\":\"move\",\"seq\":%s,\"move\":\"h2e2\"}", bad[i]);
+    expect_error(&b, line, "BAD_REQUEST");
+  }
+  expect_error(&b, "{\"op\":\"move\",\"move\":\"h2e2\"}", "BAD_REQUEST");
+  /* a gap is refused and changes nothing */
+  expect_error(&b, "{\"op\":\"move\",\"seq\":2,\"move\":\"h2e2\"}", "BAD_SEQ");
+  expect_error(&b, "{\"op\":\"move\",\"seq\":1000000,\"move\":\"h2e2\"}", "BAD_SEQ");
+  cJSON *first = xq_tc_call(&b, "{\"id\":1,\"op\":\"move\",\"seq\":1,\"move\":\"h2e2\"}");
+  cr_assert(first && ok(first));
+  /* a replay of seq 1 with another move is answered as the first time
+   * and not applied: the game is still at ply 1 */
+  cJSON *again = xq_tc_call(&b, "{\"id\":2,\"op\":\"move\",\"seq\":1,\"move\":\"b2e2\"}");
+  cr_assert(again && ok(again));
+  cr_assert_str_eq(str(again, "fen"), str(first, "fen"));
+  cJSON_Delete(first);
+  cJSON_Delete(again);
+  expect_error(&b, "{\"op\":\"move\",\"seq\":3,\"move\":\"h9g7\"}", "BAD_SEQ");
+  cJSON *r = xq_tc_call(&b, "{\"op\":\"move\",\"seq\":2,\"move\":\"h9g7\"}");
+  cr_assert(r && ok(r), "seq 2 follows");
+  cJSON_Delete(r);
+  xq_tc_close(&b);
+}
+
+Test(net_security, malformed_utf8_is_refused)
+{
+  xq_tclient a, b;
+  hello(&b, ts.board[0]);
+  /* raw invalid bytes, an overlong '/', a surrogate, a cut sequence */
+  static const char *const moves[] = {"\xff\xfe", "\xc0\xaf", "\xed\xa0\x80", "\xe7\x82", "\xe7\x82\xae\xff"};
+  for (size_t i = 0; i < sizeof moves / sizeof moves[0]; i++) {
+    char line[128];
+    snprintf(line, sizeof line, "{\"op\":\"move\",\"seq\":1,\"move\":\"%s\"}", moves[i]);
+    expect_error(&b, line, "BAD_NOTATION");
+  }
+  /* an escaped lone surrogate is not JSON text at all */
+  expect_error(&b, "{\"op\":\"move\",\"seq\":1,\"move\":\"\\ud800\"}", "BAD_JSON");
+  alive(&b);
+  hello(&a, ts.admin);
+  expect_error(&a, "{\"op\":\"add_player\",\"player\":{\"name\":\"\xff\xfe\"}}", "BAD_REQUEST");
+  expect_error(&a, "{\"op\":\"add_player\",\"player\":{\"name\":\"ok\",\"club\":\"\xc0\xaf\"}}", "BAD_REQUEST");
+  /* the store refuses the label (the code says it was not written) */
+  cJSON *r = xq_tc_call(&a, "{\"op\":\"token\",\"role\":\"viewer\",\"label\":\"\xe7\x82\"}");
+  cr_assert(r && xq_tc_error(r), "a label that is not UTF-8 makes no token");
+  cJSON_Delete(r);
+  alive(&a);
+  xq_tc_close(&a);
+  xq_tc_close(&b);
+}
+
+Test(net_security, huge_numbers_in_every_numeric_field)
+{
+  xq_tclient a, b, e;
+  hello(&a, ts.admin);
+  hello(&b, ts.board[0]);
+  cr_assert_eq(xq_tc_connect(&e, &ts.loop, ts.port), 0);
+  /* clocks are milliseconds up to 1e12 */
+  static const char *const huge_ms[] = {"1e300", "-1e300", "1e19", "1e13"};
+  char line[256];
+  for (size_t i = 0; i < sizeof huge_ms / sizeof huge_ms[0]; i++) {
+    const char *h = huge_ms[i];
+    snprintf(line, sizeof line, "{\"op\":\"move\",\"seq\":1,\"move\":\"h2e2\",\"clock\":[%s,1]}", h);
+    expect_error(&b, line, "BAD_REQUEST");
+    snprintf(line, sizeof line, "{\"op\":\"clock\",\"seq\":1,\"clock\":[1,%s]}", h);
+    expect_error(&b, line, "BAD_REQUEST");
+  }
+  /* the integer fields take no value outside int, and no fraction */
+  static const char *const huge[] = {"1e300", "-1e300", "2147483648", "-2147483649", "1e19", "1.5"};
+  for (size_t i = 0; i < sizeof huge / sizeof huge[0]; i++) {
+    const char *h = huge[i];
+#define REFUSED(conn, fmt, code)                 \
+    snprintf(line, sizeof line, fmt, h, h);     \
+    expect_error(conn, line, code)
+    REFUSED(&a, "{\"op\":\"game\",\"round\":%s,\"table\":%s}", "BAD_REQUEST");
+    REFUSED(&a, "{\"op\":\"pairings\",\"round\":%s%.0s}", "BAD_REQUEST");
+    REFUSED(&a, "{\"op\":\"standings\",\"round\":%s%.0s}", "BAD_REQUEST");
+    REFUSED(&a, "{\"op\":\"withdraw\",\"player\":%s,\"round\":%s}", "BAD_REQUEST");
+    REFUSED(&a, "{\"op\":\"add_player\",\"player\":{\"name\":\"n\",\"rating\":%s%.0s}}", "BAD_REQUEST");
+    REFUSED(&a, "{\"op\":\"token\",\"role\":\"board\",\"round\":%s,\"table\":%s}", "BAD_REQUEST");
+    REFUSED(&e, "{\"op\":\"perft\",\"depth\":%s%.0s}", "BAD_REQUEST");
+    REFUSED(&e, "{\"op\":\"watch\",\"round\":%s,\"last_event\":%s}", "BAD_REQUEST");
+#undef REFUSED
+  }
+  /* a huge id is echoed, not converted */
+  cJSON *r = xq_tc_call(&e, "{\"id\":1e300,\"op\":\"ping\"}");
+  cr_assert(r && ok(r));
+  cJSON_Delete(r);
+  alive(&a);
+  alive(&b);
+  alive(&e);
+  xq_tc_close(&e);
+  xq_tc_close(&b);
+  xq_tc_close(&a);
+}
+
+/* "[" x depth, a value, "]" x depth (or objects), as a request field. */
+static char *nested(int depth, int objects)
+{
+  size_t n = (size_t)depth * 6 + 64;
+  char *s = malloc(n), *p = s;
+  p += sprintf(p, "{\"op\":\"ping\",\"x\":");
+  for (int i = 0; i < depth; i++) p += sprintf(p, objects ? "{\"a\":" : "[");
+  *p++ = '1';
+  for (int i = 0; i < depth; i++) *p++ = objects ? '}' : ']';
+  *p++ = '}';
+  *p = 0;
+  return s;
+}
+
+Test(net_security, deeply_nested_json_is_refused)
+{
+  xq_tclient c;
+  cr_assert_eq(xq_tc_connect(&c, &ts.loop, ts.port), 0);
+  for (int objects = 0; objects < 2; objects++) {
+    char *line = nested(10000, objects);
+    expect_error(&c, line, "BAD_JSON");
+    free(line);
+  }
+  alive(&c);
+  xq_tc_close(&c);
+}
+
+Test(net_security, slow_line_does_not_hold_other_clients)
+{
+  xq_tclient slow, fast;
+  cr_assert_eq(xq_tc_connect(&slow, &ts.loop, ts.port), 0);
+  cr_assert_eq(xq_tc_connect(&fast, &ts.loop, ts.port), 0);
+  const char *line = "{\"id\":\"slow\",\"op\":\"ping\"}\n";
+  for (const char *p = line; *p; p++) {
+    xq_tc_send_raw(&slow, p, 1);
+    xq_tc_spin(&ts.loop, 2);
+    if (p[1] && (p - line) % 5 == 0) {
+      /* the other client is served between the slow one's bytes */
+      cJSON *r = xq_tc_call(&fast, "{\"id\":\"fast\",\"op\":\"ping\"}");
+      cr_assert(r && ok(r) && !strcmp(str(r, "id"), "fast"));
+      cJSON_Delete(r);
+    }
+  }
+  cJSON *r = xq_tc_json(&slow, 5000);
+  cr_assert(r && ok(r) && !strcmp(str(r, "id"), "slow"), "the slow line is answered once complete");
+  cJSON_Delete(r);
+  xq_tc_close(&fast);
+  xq_tc_close(&slow);
+}
+
+Test(net_security, http_head_that_never_ends_is_closed_at_the_limit)
+{
+  xq_tclient h, c;
+  cr_assert_eq(xq_tc_connect(&h, &ts.loop, ts.http_port), 0);
+  xq_tc_send_raw(&h, "GET /api/event HTTP/1.1\r\nHost: x\r\n", 35);
+  /* header lines that never end the head, past XQ_HTTP_HEAD_MAX */
+  char field[1024];
+  memset(field, 'a', sizeof field);
+  memcpy(field, "X-Pad: ", 7);
+  field[sizeof field - 2] = '\r';
+  field[sizeof field - 1] = '\n';
+  for (int i = 0; i < 20 && !h.eof; i++) {
+    xq_tc_send_raw(&h, field, sizeof field);
+    xq_tc_spin(&ts.loop, 2);
+  }
+  cr_assert(xq_tc_wait_eof(&h, 5000), "the connection is closed");
+  cr_assert(h.in && strstr(h.in, " 431 "), "431 before the close: %s", h.in ? h.in : "");
+  /* the JSON-lines side was never held up */
+  cr_assert_eq(xq_tc_connect(&c, &ts.loop, ts.port), 0);
+  alive(&c);
+  xq_tc_close(&c);
+  xq_tc_close(&h);
+}
+
+Test(net_security, silent_client_holds_nothing)
+{
+  xq_tclient silent[8], c;
+  for (int i = 0; i < 8; i++) cr_assert_eq(xq_tc_connect(&silent[i], &ts.loop, ts.port), 0);
+  xq_tclient hs;
+  cr_assert_eq(xq_tc_connect(&hs, &ts.loop, ts.http_port), 0);
+  hello(&c, ts.board[0]);
+  cJSON *r = xq_tc_call(&c, "{\"op\":\"move\",\"seq\":1,\"move\":\"h2e2\"}");
+  cr_assert(r && ok(r), "a board is served while silent clients sit connected");
+  cJSON_Delete(r);
+  for (int i = 0; i < 8; i++) cr_assert(!silent[i].eof && silent[i].len == 0, "the server sent nothing unasked");
+  xq_tc_close(&c);
+  xq_tc_close(&hs);
+  for (int i = 0; i < 8; i++) xq_tc_close(&silent[i]);
+}

@@ -1,0 +1,461 @@
+/*
+ * test_net_web.c -- the live page's side of the server (docs/web.md): the
+ * files of web/ embedded in the binary and served at / and /web/<file>
+ * with their content types and ETags, and POST /api/op, which runs
+ * JSON-lines operations for the token of the Authorization header with
+ * the same role checks and replies as a TCP session (replies that wait
+ * for a group commit or a worker job included). A real server on
+ * 127.0.0.1 with a temporary store; every test ends with
+ * uv_loop_close() == 0.
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "http_parse.h"
+#include "internal.h"
+#include "net_client.h"
+
+static xq_tserver ts;
+
+static void setup(void) { cr_assert_eq(xq_ts_start(&ts, 8), 0, "server starts"); }
+
+static void teardown(void)
+{
+  if (ts.srv) cr_assert_eq(xq_ts_stop(&ts), 0, "no handle left open");
+  xq_ts_cleanup(&ts);
+}
+
+TestSuite(net_web, .init = setup, .fini = teardown, .timeout = 60);
+
+/* ------------------------------------------------------------------ */
+/* HTTP over the scripted client                                       */
+/* ------------------------------------------------------------------ */
+
+static void on_spin_timer(uv_timer_t *t) { *(int *)t->data = 1; }
+static void on_spin_closed(uv_handle_t *h) { (void)h; }
+
+/* Run the loop until done(arg) or timeout_ms; returns done(arg). */
+static int run_until(int (*done)(void *), void *arg, int timeout_ms)
+{
+  int fired = 0;
+  uv_timer_t t;
+  uv_timer_init(&ts.loop, &t);
+  t.data = &fired;
+  uv_timer_start(&t, on_spin_timer, (uint64_t)timeout_ms, 0);
+  while (!done(arg) && !fired) uv_run(&ts.loop, UV_RUN_ONCE);
+  uv_close((uv_handle_t *)&t, on_spin_closed);
+  uv_run(&ts.loop, UV_RUN_NOWAIT);
+  return done(arg);
+}
+
+typedef struct resp {
+  int status;
+  char head[4096];
+  char *body;                  /* NUL-terminated, malloc'd */
+  size_t len;
+} resp;
+
+/* Offset past a complete response at the client's read position, or 0.
+ * A 304 has a Content-Length but no body. */
+static size_t response_end(xq_tclient *c)
+{
+  int status, chunked;
+  long long cl;
+  const char *p = c->in + c->line_start;
+  size_t have = c->len - c->line_start;
+  long h = xq__http_response_head(p, have, &status, &cl, &chunked);
+  if (h <= 0) return 0;
+  if (status == 304) return (size_t)h;
+  if (cl < 0) return c->eof ? have : 0;
+  return have >= (size_t)h + (size_t)cl ? (size_t)h + (size_t)cl : 0;
+}
+
+static int have_response(void *a) { return response_end(a) > 0; }
+
+/* The next response on `c`; fails the test after 10 s. */
+static void next_response(xq_tclient *c, resp *r)
+{
+  memset(r, 0, sizeof *r);
+  cr_assert(run_until(have_response, c, 10000), "a response");
+  size_t end = response_end(c);
+  const char *p = c->in + c->line_start;
+  int chunked;
+  long long cl;
+  long h = xq__http_response_head(p, end, &r->status, &cl, &chunked);
+  size_t hn = (size_t)h < sizeof r->head ? (size_t)h : sizeof r->head - 1;
+  memcpy(r->head, p, hn);
+  r->head[hn] = 0;
+  r->len = end - (size_t)h;
+  r->body = malloc(r->len + 1);
+  memcpy(r->body, p + h, r->len);
+  r->body[r->len] = 0;
+  c->line_start += end;
+}
+
+/* Send `req` raw on a new connection and read one response. */
+static void http(const char *req, resp *r)
+{
+  xq_tclient c;
+  cr_assert_eq(xq_tc_connect(&c, &ts.loop, ts.http_port), 0);
+  xq_tc_send_raw(&c, req, strlen(req));
+  next_response(&c, r);
+  xq_tc_close(&c);
+}
+
+/* The text of a POST /api/op request with `body` (token NULL: none). */
+static char *op_request(const char *token, const char *body)
+{
+  size_t n = strlen(body) + 512;
+  char *req = malloc(n);
+  char auth[128] = "";
+  if (token) snprintf(auth, sizeof auth, "Authorization: Bearer %s\r\n", token);
+  snprintf(req, n, "POST /api/op HTTP/1.1\r\nHost: t\r\n%sContent-Type: application/json\r\n"
+           "Content-Length: %zu\r\n\r\n%s", auth, strlen(body), body);
+  return req;
+}
+
+/* POST /api/op; the response (caller frees r->body). */
+static void op(const char *token, const char *body, resp *r)
+{
+  char *req = op_request(token, body);
+  http(req, r);
+  free(req);
+}
+
+/* POST /api/op with one request: its reply as JSON (caller deletes). */
+static cJSON *op1(const char *token, const char *body, int *status)
+{
+  resp r;
+  op(token, body, &r);
+  *status = r.status;
+  cJSON *j = cJSON_Parse(r.body);
+  cr_assert_not_null(j, "JSON reply: %s", r.body);
+  free(r.body);
+  return j;
+}
+
+static const cJSON *item(const cJSON *o, const char *k) { return cJSON_GetObjectItemCaseSensitive(o, k); }
+
+static const char *str(const cJSON *o, const char *k)
+{
+  const cJSON *v = item(o, k);
+  return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+static const char *error_code(const cJSON *o) { return str(item(o, "error"), "code"); }
+
+/* A whole file, malloc'd, with its length. */
+static char *slurp(const char *path, size_t *len)
+{
+  FILE *f = fopen(path, "rb");
+  cr_assert_not_null(f, "open %s", path);
+  fseek(f, 0, SEEK_END);
+  long n = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  char *buf = malloc((size_t)n + 1);
+  cr_assert_eq(fread(buf, 1, (size_t)n, f), (size_t)n);
+  fclose(f);
+  buf[n] = 0;
+  *len = (size_t)n;
+  return buf;
+}
+
+/* The value of header `name` in a response head, copied into out. */
+static int header(const char *head, const char *name, char *out, size_t cap)
+{
+  char key[64];
+  snprintf(key, sizeof key, "\r\n%s: ", name);
+  const char *p = strstr(head, key);
+  if (!p) return 0;
+  p += strlen(key);
+  size_t n = strcspn(p, "\r\n");
+  snprintf(out, cap, "%.*s", (int)(n < cap ? n : cap - 1), p);
+  return 1;
+}
+
+/* ------------------------------------------------------------------ */
+/* The embedded page                                                   */
+/* ------------------------------------------------------------------ */
+
+/* GET `path`: 200 with `type` and exactly the bytes of web/<file>. */
+static void serves_file(const char *path, const char *file, const char *type)
+{
+  char req[256], disk[512], got[128];
+  snprintf(req, sizeof req, "GET %s HTTP/1.1\r\nHost: t\r\n\r\n", path);
+  resp r;
+  http(req, &r);
+  cr_assert_eq(r.status, 200, "GET %s: %d", path, r.status);
+  cr_assert(header(r.head, "Content-Type", got, sizeof got));
+  cr_assert_str_eq(got, type, "Content-Type of %s", path);
+  snprintf(disk, sizeof disk, "%s/../../web/%s", XQ_TEST_DATA, file);
+  size_t n;
+  char *want = slurp(disk, &n);
+  cr_assert_eq(r.len, n, "%s: %zu bytes, web/%s has %zu", path, r.len, file, n);
+  cr_assert(!memcmp(r.body, want, n), "%s: the bytes of web/%s", path, file);
+  free(want);
+  free(r.body);
+}
+
+Test(net_web, the_page_and_its_files_are_the_embedded_bytes)
+{
+  serves_file("/", "index.html", "text/html; charset=utf-8");
+  serves_file("/index.html", "index.html", "text/html; charset=utf-8");
+  serves_file("/web/app.js", "app.js", "text/javascript; charset=utf-8");
+  serves_file("/web/style.css", "style.css", "text/css; charset=utf-8");
+  /* every embedded file is served, by the table's own entries */
+  int files = 0;
+  for (const xq__web_asset *a = xq__web_assets; a->path; a++, files++) {
+    char path[128];
+    snprintf(path, sizeof path, "/web/%s", a->path);
+    serves_file(path, a->path, a->type);
+  }
+  cr_assert_geq(files, 3);
+
+  resp r;
+  http("GET /web/nothing.js HTTP/1.1\r\nHost: t\r\n\r\n", &r);
+  cr_assert_eq(r.status, 404);
+  free(r.body);
+  http("GET /web/../net/http.c HTTP/1.1\r\nHost: t\r\n\r\n", &r);
+  cr_assert_eq(r.status, 404);
+  free(r.body);
+  http("POST /web/app.js HTTP/1.1\r\nHost: t\r\nContent-Length: 0\r\n\r\n", &r);
+  cr_assert_eq(r.status, 405);
+  free(r.body);
+}
+
+Test(net_web, an_etag_makes_a_304_without_a_body)
+{
+  resp r;
+  http("GET /web/app.js HTTP/1.1\r\nHost: t\r\n\r\n", &r);
+  char etag[64], cc[64];
+  cr_assert(header(r.head, "ETag", etag, sizeof etag), "%s", r.head);
+  cr_assert(header(r.head, "Cache-Control", cc, sizeof cc));
+  cr_assert_str_eq(cc, "no-cache");
+  size_t full = r.len;
+  free(r.body);
+
+  /* two requests on one connection: the 304 has no body, so the next
+   * answer follows it directly */
+  char req[512];
+  snprintf(req, sizeof req,
+           "GET /web/app.js HTTP/1.1\r\nHost: t\r\nIf-None-Match: %s\r\n\r\n"
+           "GET /web/app.js HTTP/1.1\r\nHost: t\r\nIf-None-Match: \"0000\"\r\n\r\n", etag);
+  xq_tclient c;
+  cr_assert_eq(xq_tc_connect(&c, &ts.loop, ts.http_port), 0);
+  xq_tc_send_raw(&c, req, strlen(req));
+  next_response(&c, &r);
+  cr_assert_eq(r.status, 304);
+  cr_assert_eq(r.len, 0);
+  free(r.body);
+  next_response(&c, &r);
+  cr_assert_eq(r.status, 200);
+  cr_assert_eq(r.len, full);
+  free(r.body);
+  xq_tc_close(&c);
+}
+
+/* ------------------------------------------------------------------ */
+/* POST /api/op                                                        */
+/* ------------------------------------------------------------------ */
+
+Test(net_web, op_needs_a_live_token)
+{
+  int status;
+  cJSON *j = op1(NULL, "{\"id\":1,\"op\":\"ping\"}", &status);
+  cr_assert_eq(status, 401);
+  cr_assert_str_eq(error_code(j), "AUTH_REQUIRED");
+  cJSON_Delete(j);
+  j = op1("0123456789abcdef0123456789abcdef", "{\"id\":1,\"op\":\"ping\"}", &status);
+  cr_assert_eq(status, 401);
+  cr_assert_str_eq(error_code(j), "BAD_TOKEN");
+  cJSON_Delete(j);
+
+  resp r;
+  http("GET /api/op HTTP/1.1\r\nHost: t\r\n\r\n", &r);
+  cr_assert_eq(r.status, 405);
+  free(r.body);
+  op(ts.arbiter, "\n\r\n", &r);
+  cr_assert_eq(r.status, 400, "%s", r.body);
+  free(r.body);
+  /* more requests than XQ_OP_LINES_MAX: nothing runs */
+  char many[(XQ_OP_LINES_MAX + 1) * 64];
+  size_t k = 0;
+  for (int i = 0; i <= XQ_OP_LINES_MAX; i++) k += (size_t)snprintf(many + k, sizeof many - k, "{\"op\":\"foul\",\"round\":1,\"table\":2,\"side\":\"red\"}\n");
+  op(ts.arbiter, many, &r);
+  cr_assert_eq(r.status, 413, "%s", r.body);
+  free(r.body);
+  cJSON *g = op1(ts.arbiter, "{\"op\":\"game\",\"round\":1,\"table\":2}", &status);
+  cr_assert_eq(cJSON_GetArrayItem(item(g, "fouls"), 0)->valueint, 0, "no foul was recorded");
+  cJSON_Delete(g);
+}
+
+Test(net_web, op_role_checks_are_the_protocols)
+{
+  int status;
+  /* a board token may not record a foul: the reply is the protocol's */
+  cJSON *j = op1(ts.board[0], "{\"id\":7,\"op\":\"foul\",\"round\":1,\"table\":1,\"side\":\"red\"}", &status);
+  cr_assert_eq(status, 200);
+  cr_assert_str_eq(error_code(j), "FORBIDDEN");
+  cr_assert_eq(item(j, "id")->valueint, 7);
+  cJSON_Delete(j);
+  /* nor may an arbiter pair a round */
+  j = op1(ts.arbiter, "{\"id\":8,\"op\":\"pair\"}", &status);
+  cr_assert_str_eq(error_code(j), "FORBIDDEN");
+  cJSON_Delete(j);
+  /* the arbiter may: the foul is judged, committed, and then answered */
+  j = op1(ts.arbiter, "{\"id\":9,\"op\":\"foul\",\"round\":1,\"table\":1,\"side\":\"black\"}", &status);
+  cr_assert_eq(status, 200);
+  cr_assert(cJSON_IsTrue(item(j, "ok")), "%s", cJSON_PrintUnformatted(j));
+  cr_assert_str_eq(str(item(j, "verdict"), "verdict"), "foul");
+  cJSON_Delete(j);
+  /* a board token plays its own table, as over TCP */
+  j = op1(ts.board[0], "{\"id\":10,\"op\":\"move\",\"seq\":1,\"move\":\"h2e2\"}", &status);
+  cr_assert(cJSON_IsTrue(item(j, "ok")), "%s", cJSON_PrintUnformatted(j));
+  cJSON_Delete(j);
+  /* the store has both: games.json after a restart would too */
+  j = op1(ts.arbiter, "{\"op\":\"game\",\"round\":1,\"table\":1}", &status);
+  cr_assert_eq(cJSON_GetArrayItem(item(j, "fouls"), 1)->valueint, 1);
+  cr_assert_str_eq(cJSON_GetArrayItem(item(j, "moves"), 0)->valuestring, "h2e2");
+  cJSON_Delete(j);
+  /* a session bound to a socket or a stream has no meaning here */
+  j = op1(ts.arbiter, "{\"id\":11,\"op\":\"watch\"}", &status);
+  cr_assert_str_eq(error_code(j), "BAD_REQUEST");
+  cJSON_Delete(j);
+  j = op1(ts.arbiter, "{\"id\":12,\"op\":\"hello\",\"token\":\"x\"}", &status);
+  cr_assert_str_eq(error_code(j), "BAD_REQUEST");
+  cJSON_Delete(j);
+}
+
+Test(net_web, op_lines_are_answered_in_order_after_their_commits)
+{
+  /* a foul (waits for the group commit), a read that must see it, a
+   * perft (runs on the worker pool), a bad line, and a result */
+  const char *body = "{\"id\":1,\"op\":\"foul\",\"round\":1,\"table\":3,\"side\":\"red\"}\r\n"
+                     "{\"id\":2,\"op\":\"game\",\"round\":1,\"table\":3}\n"
+                     "\n"
+                     "{\"id\":3,\"op\":\"perft\",\"depth\":2}\n"
+                     "not json\n"
+                     "{\"id\":5,\"op\":\"result\",\"round\":1,\"table\":3,\"result\":\"0-1\"}";
+  resp r;
+  op(ts.arbiter, body, &r);
+  cr_assert_eq(r.status, 200);
+  char ct[64];
+  cr_assert(header(r.head, "Content-Type", ct, sizeof ct));
+  cr_assert_str_eq(ct, "application/x-ndjson");
+  cJSON *lines[5];
+  char *p = r.body;
+  for (int i = 0; i < 5; i++) {
+    char *nl = strchr(p, '\n');
+    cr_assert_not_null(nl, "reply %d of 5 in %s", i + 1, r.body);
+    *nl = 0;
+    lines[i] = cJSON_Parse(p);
+    cr_assert_not_null(lines[i], "%s", p);
+    p = nl + 1;
+  }
+  cr_assert_eq(*p, 0, "five replies, no more");
+  cr_assert(cJSON_IsTrue(item(lines[0], "ok")));
+  cr_assert_eq(cJSON_GetArrayItem(item(lines[1], "fouls"), 0)->valueint, 1, "the read sees the foul");
+  /* perft is answered when the worker is done: matched by id */
+  int perft = -1, bad = -1, result = -1;
+  for (int i = 2; i < 5; i++) {
+    const cJSON *id = item(lines[i], "id");
+    if (cJSON_IsNumber(id) && id->valueint == 3) perft = i;
+    else if (cJSON_IsNumber(id) && id->valueint == 5) result = i;
+    else bad = i;
+  }
+  cr_assert(perft >= 0 && bad >= 0 && result >= 0, "%s", r.body);
+  cr_assert_eq(item(lines[perft], "nodes")->valuedouble, 1920.0);
+  cr_assert_str_eq(error_code(lines[bad]), "BAD_JSON");
+  cr_assert_str_eq(str(lines[result], "result"), "0-1");
+  for (int i = 0; i < 5; i++) cJSON_Delete(lines[i]);
+  free(r.body);
+
+  /* the tournament has the result */
+  http("GET /api/rounds/1/pairings.json HTTP/1.1\r\nHost: t\r\n\r\n", &r);
+  cJSON *j = cJSON_Parse(r.body);
+  cr_assert_str_eq(str(cJSON_GetArrayItem(item(j, "boards"), 2), "result"), "0-1");
+  cJSON_Delete(j);
+  free(r.body);
+}
+
+Test(net_web, a_request_behind_an_op_waits_for_it)
+{
+  /* pipelined: the op waits for its commit, the GET behind it sees it */
+  char *req = op_request(ts.arbiter, "{\"id\":1,\"op\":\"foul\",\"round\":1,\"table\":4,\"side\":\"black\"}\n");
+  size_t n = strlen(req);
+  const char *get = "GET /api/rounds/1/games.json HTTP/1.1\r\nHost: t\r\n\r\n";
+  char *both = malloc(n + strlen(get) + 1);
+  memcpy(both, req, n);
+  strcpy(both + n, get);
+  xq_tclient c;
+  cr_assert_eq(xq_tc_connect(&c, &ts.loop, ts.http_port), 0);
+  xq_tc_send_raw(&c, both, strlen(both));
+  resp r;
+  next_response(&c, &r);
+  cr_assert_eq(r.status, 200);
+  cr_assert(strstr(r.body, "\"ok\":true"), "%s", r.body);
+  free(r.body);
+  next_response(&c, &r);
+  cJSON *j = cJSON_Parse(r.body);
+  const cJSON *g4 = cJSON_GetArrayItem(item(j, "games"), 3);
+  cr_assert_eq(cJSON_GetArrayItem(item(g4, "fouls"), 1)->valueint, 1);
+  cJSON_Delete(j);
+  free(r.body);
+  xq_tc_close(&c);
+  free(req);
+  free(both);
+}
+
+/* ------------------------------------------------------------------ */
+/* What the page reads                                                 */
+/* ------------------------------------------------------------------ */
+
+typedef struct wait_text {
+  xq_tclient *c;
+  const char *text;
+} wait_text;
+
+static int has_text(void *a)
+{
+  wait_text *w = a;
+  return w->c->in && strstr(w->c->in, w->text) != NULL;
+}
+
+Test(net_web, moves_carry_three_notations_and_events_name_their_game)
+{
+  xq_tclient sse;
+  cr_assert_eq(xq_tc_connect(&sse, &ts.loop, ts.http_port), 0);
+  const char *sub = "GET /api/events?last_event=0 HTTP/1.1\r\nHost: t\r\n\r\n";
+  xq_tc_send_raw(&sse, sub, strlen(sub));
+  wait_text w = {&sse, "retry: 3000"};
+  cr_assert(run_until(has_text, &w, 5000));
+  int status;
+  cJSON *j = op1(ts.board[1], "{\"id\":1,\"op\":\"move\",\"seq\":1,\"move\":\"h2e2\"}", &status);
+  cr_assert(cJSON_IsTrue(item(j, "ok")));
+  cJSON_Delete(j);
+  j = op1(ts.board[1], "{\"id\":2,\"op\":\"move\",\"seq\":2,\"move\":\"a9a5\"}", &status);
+  cr_assert_str_eq(str(item(j, "verdict"), "verdict"), "foul");
+  cJSON_Delete(j);
+  /* SSE has no envelope: the data of a move or a verdict names its game */
+  w.text = "\"result\":\"*\",\"round\":1,\"table\":2}";
+  cr_assert(run_until(has_text, &w, 5000), "%s", sse.in);
+  cr_assert(strstr(sse.in, "event: move\ndata: {\"ply\":1,\"move\":\"h2e2\",\"wxf\":\"C2.5\",\"zh\":\"炮二平五\""));
+  w.text = "\"round\":1,\"table\":2}\n\n";
+  const char *verdict = strstr(sse.in, "event: verdict\ndata: {");
+  cr_assert(verdict && strstr(verdict, w.text), "%s", sse.in);
+  xq_tc_close(&sse);
+
+  /* games.json: ICCS, WXF and Chinese for each move */
+  resp r;
+  http("GET /api/rounds/1/games.json HTTP/1.1\r\nHost: t\r\n\r\n", &r);
+  j = cJSON_Parse(r.body);
+  const cJSON *g = cJSON_GetArrayItem(item(j, "games"), 1);
+  cr_assert_str_eq(cJSON_GetArrayItem(item(g, "moves"), 0)->valuestring, "h2e2");
+  cr_assert_str_eq(cJSON_GetArrayItem(item(g, "wxf"), 0)->valuestring, "C2.5");
+  cr_assert_str_eq(cJSON_GetArrayItem(item(g, "zh"), 0)->valuestring, "炮二平五");
+  cr_assert_eq(cJSON_GetArraySize(item(g, "zh")), 1);
+  cJSON_Delete(j);
+  free(r.body);
+}

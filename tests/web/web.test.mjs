@@ -1,0 +1,345 @@
+// End-to-end tests of the live page (docs/web.md) in headless Chromium:
+// a real `xqref serve --demo` on free ports with a temporary store, a
+// board speaking JSON lines over TCP, and the page driven by
+// playwright-core with Debian's /usr/bin/chromium (no browser download).
+//
+//   XQ_BUILD=build node --test tests/web/web.test.mjs   (tests/web/run.sh does this)
+//
+// Screenshots go to $XQ_BUILD/web-artifacts/.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, mkdirSync, rmSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import net from 'node:net';
+import { chromium } from 'playwright-core';
+
+const BUILD = resolve(process.env.XQ_BUILD || 'build');
+const XQREF = join(BUILD, 'xqref');
+const ART = join(BUILD, 'web-artifacts');
+const CHROMIUM = process.env.XQ_CHROMIUM || '/usr/bin/chromium';
+const WAIT = 10000; // ms for anything the page should show
+
+let dir, server, tokens = { boards: {} }, base, jsonPort, browser, page;
+const problems = []; // console errors and page errors
+
+/* Start the server and read its tokens and ports from stdout. */
+function startServer() {
+  return new Promise((ok, fail) => {
+    server = spawn(XQREF, ['serve', '--demo', '--quiet', '--db', join(dir, 'web.db'),
+      '--listen', '127.0.0.1:0', '--http', '127.0.0.1:0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    const timer = setTimeout(() => fail(new Error('server did not start: ' + out)), WAIT);
+    server.on('exit', code => fail(new Error('server exited with ' + code + ': ' + out)));
+    server.stdout.on('data', chunk => {
+      out += chunk;
+      for (const line of out.split('\n')) {
+        const w = line.split(' ');
+        if (w[0] === 'admin') tokens.admin = w[1];
+        if (w[0] === 'arbiter') tokens.arbiter = w[3];
+        if (w[0] === 'board') tokens.boards[`${w[1]}.${w[2]}`] = w[3];
+        if (w[0] === 'json') jsonPort = +w[1].split(':')[1];
+        if (w[0] === 'http') base = 'http://' + w[1];
+      }
+      if (base && jsonPort) {
+        clearTimeout(timer);
+        ok();
+      }
+    });
+  });
+}
+
+/* A board: JSON lines over TCP, one reply per request in order. */
+class Board {
+  constructor(port) {
+    this.sock = net.connect(port, '127.0.0.1');
+    this.sock.setNoDelay(true);
+    this.buf = '';
+    this.waiting = [];
+    this.sock.on('data', d => {
+      this.buf += d;
+      let i;
+      while ((i = this.buf.indexOf('\n')) >= 0) {
+        const line = this.buf.slice(0, i);
+        this.buf = this.buf.slice(i + 1);
+        const msg = JSON.parse(line);
+        if (msg.event) continue; // broadcast lines, not replies
+        const w = this.waiting.shift();
+        if (w) w(msg);
+      }
+    });
+  }
+  ready() { return new Promise((ok, fail) => { this.sock.once('connect', ok); this.sock.once('error', fail); }); }
+  send(req) {
+    return new Promise(ok => {
+      this.waiting.push(ok);
+      this.sock.write(JSON.stringify(req) + '\n');
+    });
+  }
+  close() { this.sock.end(); }
+}
+
+/* Wall-clock now in ms with fractions: node and the page share the clock. */
+const now = () => performance.timeOrigin + performance.now();
+
+/* Send a board's move and time it: `acked` when the reply came (judged
+ * and durable), `shown` when the page's DOM had the move (a mutation
+ * observer in the page notes the moment the card shows the new ply). */
+async function timedMove(board, table, req) {
+  const sel = `#boards .card[data-table="${table}"][data-ply="${req.seq}"]`;
+  await page.evaluate(sel => {
+    window.__shown = 0;
+    const obs = new MutationObserver(() => {
+      if (document.querySelector(sel)) {
+        window.__shown = performance.timeOrigin + performance.now();
+        obs.disconnect();
+      }
+    });
+    obs.observe(document.getElementById('boards'), { childList: true, subtree: true });
+  }, sel);
+  const t0 = now();
+  const reply = await board.send(req);
+  const acked = now() - t0;
+  assert.equal(reply.ok, true, JSON.stringify(reply));
+  await page.waitForSelector(sel, { timeout: WAIT });
+  const shown = (await page.evaluate(() => window.__shown)) - t0;
+  assert.ok(shown > 0, 'the page noted the move');
+  return { acked, shown };
+}
+
+async function api(path) {
+  const r = await fetch(base + path);
+  assert.equal(r.status, 200, path);
+  return r.json();
+}
+
+async function shot(name) {
+  await page.screenshot({ path: join(ART, name + '.png'), fullPage: true });
+}
+
+before(async () => {
+  assert.ok(existsSync(XQREF), `${XQREF} is built`);
+  assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is installed (scripts/install-deps.sh)`);
+  dir = mkdtempSync(join(tmpdir(), 'xqref-web-'));
+  mkdirSync(ART, { recursive: true });
+  await startServer();
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  const ctx = await browser.newContext({ locale: 'zh-CN', viewport: { width: 1280, height: 900 } });
+  page = await ctx.newPage();
+  page.on('console', m => { if (m.type() === 'error') problems.push('console: ' + m.text()); });
+  page.on('pageerror', e => problems.push('page error: ' + e.message));
+});
+
+after(async () => {
+  if (browser) await browser.close();
+  if (server && server.exitCode === null) {
+    server.removeAllListeners('exit');
+    const done = new Promise(ok => server.on('exit', (code, signal) => ok({ code, signal })));
+    server.kill('SIGTERM');
+    const end = await done;
+    if (dir) rmSync(dir, { recursive: true, force: true });
+    // a graceful stop: every handle closed (and, under ASan, no leak)
+    assert.deepEqual(end, { code: 0, signal: null }, 'the server stops cleanly on SIGTERM');
+  }
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+test('the page loads with its boards and no console error', async () => {
+  const pairings = await api('/api/rounds/1/pairings.json');
+  const games = pairings.boards.filter(b => !b.bye).length;
+  const resp = await page.goto(base + '/');
+  assert.equal(resp.status(), 200);
+  assert.match(resp.headers()['content-type'], /text\/html/);
+  await page.waitForFunction(n => document.querySelectorAll('#boards .card svg').length === n, games, { timeout: WAIT });
+  const event = await api('/api/event');
+  assert.equal(await page.textContent('#event-name'), event.name);
+  // every piece of the start position is drawn, with its character
+  const pieces = await page.$$eval('#boards .card[data-table="1"] .pc text', ts => ts.map(t => t.textContent).join(''));
+  assert.equal(pieces.length, 32);
+  for (const ch of '帥仕相傌俥炮兵將士象馬車砲卒') assert.ok(pieces.includes(ch), ch);
+  await page.waitForSelector('#status[data-state="live"]', { timeout: WAIT });
+  await shot('01-boards');
+  assert.deepEqual(problems, []);
+});
+
+test('a move sent by a board over TCP appears on the page', async () => {
+  const board = new Board(jsonPort);
+  await board.ready();
+  const hello = await board.send({ id: 1, op: 'hello', token: tokens.boards['1.1'] });
+  assert.equal(hello.role, 'board');
+  const lat = await timedMove(board, 1, { id: 2, op: 'move', seq: 1, move: 'h2e2', clock: [5391000, 5400000] });
+  console.log(`latency from send to display: ${lat.shown.toFixed(1)} ms ` +
+              `(the board's reply after ${lat.acked.toFixed(1)} ms; move h2e2, table 1)`);
+  const card = page.locator('#boards .card[data-table="1"]');
+  assert.match(await card.locator('.last').textContent(), /炮二平五/);
+  // the last move is marked on the board: its from and to squares
+  assert.equal(await card.locator('circle.mark').count(), 2);
+  assert.equal(await card.locator('.pc[data-sq="e2"] text').textContent(), '炮');
+  assert.match(await card.textContent(), /1:29:51/); // Red's clock, 5391 s
+  board.close();
+  assert.deepEqual(problems, []);
+});
+
+test('latency over ten moves of one game (a figure, not asserted)', async () => {
+  const board = new Board(jsonPort);
+  await board.ready();
+  await board.send({ id: 1, op: 'hello', token: tokens.boards['1.3'] });
+  const moves = ['h2e2', 'h9g7', 'h0g2', 'i9h9', 'i0h0', 'b9c7', 'b0c2', 'a9b9', 'a0b0', 'c6c5'];
+  const shown = [], acked = [];
+  for (let i = 0; i < moves.length; i++) {
+    const lat = await timedMove(board, 3, { id: i + 2, op: 'move', seq: i + 1, move: moves[i] });
+    shown.push(lat.shown);
+    acked.push(lat.acked);
+  }
+  board.close();
+  const med = a => [...a].sort((x, y) => x - y)[a.length >> 1];
+  console.log(`latency over ${moves.length} moves: send to display median ${med(shown).toFixed(1)} ms, ` +
+              `min ${Math.min(...shown).toFixed(1)}, max ${Math.max(...shown).toFixed(1)}; ` +
+              `send to the board's reply median ${med(acked).toFixed(1)} ms`);
+  assert.equal(await page.textContent('#boards .card[data-table="3"] .last'), '5. … 卒３进１');
+});
+
+test('the standings on the page equal /api/standings.json', async () => {
+  await page.click('#tabs a[data-view="standings"]');
+  const json = await api('/api/standings.json');
+  await page.waitForFunction(n => document.querySelectorAll('#standings tbody tr').length === n,
+    json.standings.length, { timeout: WAIT });
+  const cols = await page.$$eval('#standings thead th[data-tb]', ths => ths.map(th => th.dataset.tb));
+  assert.deepEqual(cols, json.tiebreaks.filter(c => json.standings.some(r => c in r.tb)));
+  const rows = await page.$$eval('#standings tbody tr', trs => trs.map(tr => ({
+    id: +tr.dataset.id,
+    rank: tr.querySelector('[data-col="rank"]').textContent,
+    name: tr.querySelector('[data-col="name"]').textContent,
+    tb: Object.fromEntries([...tr.querySelectorAll('td[data-tb]')].map(td => [td.dataset.tb, td.textContent])),
+  })));
+  assert.deepEqual(rows, json.standings.map(r => ({
+    id: r.id, rank: String(r.rank), name: r.name,
+    tb: Object.fromEntries(cols.map(c => [c, String(r.tb[c])])),
+  })));
+  await shot('02-standings');
+});
+
+test('a foul gets a verdict banner', async () => {
+  await page.click('#tabs a[data-view="live"]');
+  const board = new Board(jsonPort);
+  await board.ready();
+  await board.send({ id: 1, op: 'hello', token: tokens.boards['1.1'] });
+  // Black's rook on a9 cannot jump its own pawn on a6: a breach of the
+  // rules of movement, a foul
+  const reply = await board.send({ id: 2, op: 'move', seq: 2, move: 'a9a5' });
+  assert.equal(reply.verdict.verdict, 'foul', JSON.stringify(reply));
+  const banner = page.locator('#banners .banner[data-kind="foul"][data-table="1"]');
+  await banner.waitFor({ timeout: WAIT });
+  assert.match(await banner.textContent(), /第1台/);
+  assert.match(await page.locator('#boards .card[data-table="1"] .flags').textContent(), /犯规 红0 黑1/);
+  await shot('03-foul-banner');
+  board.close();
+});
+
+test('the game viewer steps through the moves and links the PGN', async () => {
+  await page.goto(base + '/#game/1/1');
+  await page.waitForSelector('#g-moves .mv[data-ply="1"]', { timeout: WAIT });
+  assert.equal(await page.textContent('#g-moves .mv.current'), '炮二平五');
+  await page.keyboard.press('ArrowLeft');
+  assert.equal(await page.locator('#g-moves .mv.current').count(), 0);
+  assert.equal(await page.locator('#g-board .pc[data-sq="h2"] text').textContent(), '炮');
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await page.textContent('#g-moves .mv.current'), '炮二平五');
+  await page.selectOption('#notation', 'wxf');
+  assert.equal(await page.textContent('#g-moves .mv.current'), 'C2.5');
+  await page.selectOption('#notation', 'iccs');
+  assert.equal(await page.textContent('#g-moves .mv.current'), 'h2e2');
+  const href = await page.getAttribute('#g-pgn', 'href');
+  assert.equal(href, '/api/rounds/1/1.pgn?notation=iccs');
+  const pgn = await (await fetch(base + href)).text();
+  assert.match(pgn, /H2-E2/);
+  await page.selectOption('#notation', 'zh');
+  await shot('04-viewer');
+  assert.deepEqual(problems, []);
+});
+
+test('the arbiter sees the foul and sets a result with one click', async () => {
+  await page.goto(base + '/#arbiter');
+  await page.fill('#token', tokens.arbiter);
+  await page.click('#token-form button[type="submit"]');
+  const item = page.locator('#attention .item[data-table="1"]');
+  await item.waitFor({ timeout: WAIT });
+  assert.match(await item.textContent(), /犯规 红0 黑1/);
+  assert.match(await page.textContent('#role'), /裁判/);
+  assert.equal(await page.evaluate(() => sessionStorage.getItem('xqref.token')), tokens.arbiter);
+  await item.locator('button[data-action="a_10"]').click();
+  await page.waitForSelector('#arbiter-games tr[data-table="1"] td.result:text-is("1-0")', { timeout: WAIT });
+  await page.locator('#banners .banner[data-kind="result"][data-table="1"]').waitFor({ timeout: WAIT });
+  const pairings = await api('/api/rounds/1/pairings.json');
+  assert.equal(pairings.boards[0].result, '1-0');
+  // a foul recorded with one click lists the game; confirming the ruling
+  // takes it off the list
+  await page.locator('#arbiter-games tr[data-table="2"] button[data-action="a_foul_black"]').click();
+  const item2 = page.locator('#attention .item[data-table="2"]');
+  await item2.waitFor({ timeout: WAIT });
+  assert.match(await item2.textContent(), /犯规 红0 黑1/);
+  await shot('05-arbiter');
+  await item2.locator('button[data-action="a_confirm"]').click();
+  await item2.waitFor({ state: 'detached', timeout: WAIT });
+  const g2 = (await api('/api/rounds/1/games.json')).games.find(g => g.table === 2);
+  assert.deepEqual(g2.fouls, [0, 1]);
+  // a board token is no arbiter's
+  await page.fill('#token', tokens.boards['1.2']);
+  await page.click('#token-form button[type="submit"]');
+  await page.waitForSelector('#op-result.error', { timeout: WAIT });
+  assert.equal(await page.locator('#arbiter-body').isHidden(), true);
+  assert.deepEqual(problems, []);
+});
+
+test('the standings follow the result; English; a phone screen', async () => {
+  await page.goto(base + '/#standings');
+  const json = await api('/api/standings.json');
+  const winner = json.standings.find(r => r.tb.PTS > 0);
+  assert.ok(winner, 'the result counts');
+  await page.waitForFunction(([id, pts]) => {
+    const td = document.querySelector(`#standings tr[data-id="${id}"] td[data-tb="PTS"]`);
+    return td && td.textContent === String(pts);
+  }, [winner.id, winner.tb.PTS], { timeout: WAIT });
+  await page.click('#lang');
+  assert.equal(await page.textContent('#tabs a[data-view="standings"]'), 'Standings');
+  assert.equal(await page.textContent('#standings th[data-tb="PTS"]'), 'Points');
+  await page.click('#lang');
+  assert.equal(await page.textContent('#tabs a[data-view="standings"]'), '排名');
+  await page.setViewportSize({ width: 375, height: 760 });
+  await page.goto(base + '/#live');
+  await page.waitForSelector('#boards .card svg', { timeout: WAIT });
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.ok(overflow <= 0, `no sideways scrolling on a phone (${overflow} px)`);
+  await shot('06-phone');
+  await page.goto(base + '/#game/1/1');
+  await page.waitForSelector('#g-moves .mv', { timeout: WAIT });
+  await shot('07-phone-viewer');
+  assert.deepEqual(problems, []);
+});
+
+test('a round published while the page is open is shown', async () => {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto(base + '/#pairings');
+  await page.waitForSelector('#pairings tbody tr', { timeout: WAIT });
+  // the organiser finishes round 1 and publishes round 2, over POST /api/op
+  const r1 = await api('/api/rounds/1/pairings.json');
+  const lines = r1.boards.filter(b => !b.bye && b.result === '*')
+    .map(b => JSON.stringify({ id: b.table, op: 'result', round: 1, table: b.table, result: '=' }));
+  lines.push(JSON.stringify({ id: 'pair', op: 'pair', publish: true }));
+  const resp = await fetch(base + '/api/op', {
+    method: 'POST', headers: { Authorization: 'Bearer ' + tokens.admin }, body: lines.join('\n'),
+  });
+  assert.equal(resp.status, 200);
+  const replies = (await resp.text()).trim().split('\n').map(l => JSON.parse(l));
+  assert.equal(replies.length, lines.length);
+  for (const r of replies) assert.equal(r.ok, true, JSON.stringify(r));
+  await page.waitForFunction(() => document.querySelector('#round').value === '2', null, { timeout: WAIT });
+  const r2 = await api('/api/rounds/2/pairings.json');
+  await page.waitForFunction(n => document.querySelectorAll('#pairings tbody tr').length === n,
+    r2.boards.length, { timeout: WAIT });
+  const first = await page.textContent('#pairings tbody tr[data-table="1"] td.red-name');
+  assert.equal(first, `${r2.boards[0].red.name} (${r2.boards[0].red.rating})`);
+  await shot('08-round-2');
+  assert.deepEqual(problems, []);
+});

@@ -1,0 +1,774 @@
+/*
+ * app.js -- the live page of `xqref serve` (docs/web.md): rounds,
+ * pairings, standings, live boards fed by the event stream, a game viewer
+ * and the arbiter's view. Plain JavaScript, no build step; it reads the
+ * HTTP API (docs/http.md) and sends arbiter operations to POST /api/op.
+ */
+'use strict';
+
+/* ------------------------------------------------------------------ */
+/* Words                                                               */
+/* ------------------------------------------------------------------ */
+
+const WORDS = {
+  zh: {
+    round: '轮次', notation: '记谱', n_zh: '中文', t_live: '实况', t_pairings: '对阵', t_standings: '排名',
+    t_arbiter: '裁判', table: '台次', red: '红方', black: '黑方', points: '积分', result: '结果', rank: '名次',
+    name: '姓名', rating: '等级分', wdl: '胜-和-负', token: '令牌', sign_in: '登录', sign_out: '退出',
+    attention: '需要处理的对局', all_games: '全部对局', pgn: '下载 PGN', back: '返回棋盘',
+    footer: 'xqref serve 实时转播', round_pgn: '本轮 PGN', round_n: '第{n}轮', table_n: '第{n}台',
+    bye: '轮空', vs: '对', ply: '第{n}步', start: '开局', playing: '对局中', paused: '暂停',
+    needs_arbiter: '待裁判裁决', must_change: '{side}必须变着', fouls: '犯规 红{r} 黑{b}',
+    red_side: '红方', black_side: '黑方', res_10: '红胜', res_01: '黑胜', res_draw: '和棋',
+    after_round: '第{n}轮后', no_attention: '目前没有需要处理的对局。', role: '身份：{r}',
+    role_admin: '管理员', role_arbiter: '裁判', role_board: '棋盘', role_viewer: '观众',
+    not_staff: '此令牌不是裁判或管理员令牌。', bad_token: '令牌无效或已撤销。',
+    a_10: '红胜 1-0', a_draw: '和 ½-½', a_01: '黑胜 0-1', a_foul_red: '红方犯规', a_foul_black: '黑方犯规',
+    a_pause: '暂停', a_resume: '继续', a_play_on: '恢复对局', a_confirm: '确认',
+    done: '已完成：{op} 第{t}台', failed: '失败：{msg}', result_banner: '第{t}台 {res}',
+    connected: '已连接', disconnected: '连接中断，正在重连…', loading: '加载中…',
+    reason: '（{r}）', moves_none: '尚未走棋', tb: {
+      PTS: '积分', OS: '对手分', OS_C1: '对手分去一', PS: '累进分', WINS: '胜局', BWINS: '后手胜局',
+      RWINS: '先手胜局', BLACK: '后手局数', FOULS: '犯规', DE: '直胜', SB: '胜手和', LOT: '抽签',
+      ROUNDBACK: '逐轮比较', ROUNDBACK_FIRST: '去除第一轮再比' },
+  },
+  en: {
+    round: 'Round', notation: 'Notation', n_zh: 'Chinese', t_live: 'Live', t_pairings: 'Pairings',
+    t_standings: 'Standings', t_arbiter: 'Arbiter', table: 'Table', red: 'Red', black: 'Black', points: 'Pts',
+    result: 'Result', rank: 'Rank', name: 'Name', rating: 'Rating', wdl: 'W-D-L', token: 'Token',
+    sign_in: 'Sign in', sign_out: 'Sign out', attention: 'Games needing attention', all_games: 'All games',
+    pgn: 'Download PGN', back: 'Back to the boards', footer: 'Live from xqref serve', round_pgn: 'Round PGN',
+    round_n: 'Round {n}', table_n: 'Table {n}', bye: 'bye', vs: 'vs', ply: 'ply {n}', start: 'start',
+    playing: 'playing', paused: 'paused', needs_arbiter: 'needs the arbiter', must_change: '{side} must change',
+    fouls: 'fouls R{r} B{b}', red_side: 'Red', black_side: 'Black', res_10: 'Red wins', res_01: 'Black wins',
+    res_draw: 'draw', after_round: 'after round {n}', no_attention: 'No game needs attention now.',
+    role: 'role: {r}', role_admin: 'admin', role_arbiter: 'arbiter', role_board: 'board', role_viewer: 'viewer',
+    not_staff: 'This token is not an arbiter or admin token.', bad_token: 'Unknown or revoked token.',
+    a_10: 'Red wins 1-0', a_draw: 'Draw ½-½', a_01: 'Black wins 0-1', a_foul_red: 'Foul: Red',
+    a_foul_black: 'Foul: Black', a_pause: 'Pause', a_resume: 'Resume', a_play_on: 'Resume play',
+    a_confirm: 'Confirm', done: 'Done: {op} at table {t}', failed: 'Failed: {msg}',
+    result_banner: 'Table {t}: {res}', connected: 'connected', disconnected: 'connection lost, reconnecting…',
+    loading: 'loading…', reason: ' ({r})', moves_none: 'no move yet', tb: {
+      PTS: 'Points', OS: 'Opp. score', OS_C1: 'Opp. score -1', PS: 'Progressive', WINS: 'Wins',
+      BWINS: 'Black wins', RWINS: 'Red wins', BLACK: 'Blacks', FOULS: 'Fouls', DE: 'Direct enc.', SB: 'SB',
+      LOT: 'Lot', ROUNDBACK: 'Roundback', ROUNDBACK_FIRST: 'Roundback first' },
+  },
+};
+
+/* Reasons of results and verdicts (adjudicator reason names). */
+const REASONS = {
+  zh: { checkmate: '将死', stalemate: '困毙', illegal_move: '违例', perpetual_check: '长将',
+    perpetual_chase: '长捉', resignation: '认负', time: '超时', arbiter: '裁判判定', agreement: '议和',
+    natural_limit: '自然限着', repetition: '重复局面', fouls: '犯规' },
+  en: {},
+};
+
+const S = {
+  lang: localStorage.getItem('xqref.lang') || ((navigator.language || '').startsWith('zh') ? 'zh' : 'en'),
+  notation: localStorage.getItem('xqref.notation') || 'zh',
+  event: null,
+  round: 0,
+  games: new Map(),          // table -> game state (games.json shape, plus zh/wxf and lastVerdict)
+  pairings: null,
+  standings: null,
+  view: 'live',
+  game: 0,                   // table shown in the viewer
+  ply: null,                 // ply shown in the viewer, null = follow the game
+  es: null,
+  token: sessionStorage.getItem('xqref.token') || '',
+  role: '',
+};
+if (!WORDS[S.lang]) S.lang = 'en';
+
+const $ = (sel, el = document) => el.querySelector(sel);
+
+function t(key, args) {
+  let s = WORDS[S.lang][key];
+  if (s === undefined) s = WORDS.en[key] !== undefined ? WORDS.en[key] : key;
+  if (args) for (const k in args) s = s.replace('{' + k + '}', args[k]);
+  return s;
+}
+
+function reasonText(r) {
+  if (!r || r === 'none') return '';
+  const w = REASONS[S.lang][r] || r.replace(/_/g, ' ');
+  return t('reason', { r: w });
+}
+
+function el(tag, attrs, ...kids) {
+  const e = document.createElement(tag);
+  for (const k in attrs || {}) {
+    if (k === 'class') e.className = attrs[k];
+    else if (k === 'text') e.textContent = attrs[k];
+    else if (k.startsWith('on')) e.addEventListener(k.slice(2), attrs[k]);
+    else if (attrs[k] !== null && attrs[k] !== undefined) e.setAttribute(k, attrs[k]);
+  }
+  for (const c of kids) if (c !== null && c !== undefined) e.append(c);
+  return e;
+}
+
+async function getJSON(url) {
+  const r = await fetch(url, { cache: 'no-store' });
+  if (!r.ok) throw new Error(url + ': HTTP ' + r.status);
+  return r.json();
+}
+
+/* ------------------------------------------------------------------ */
+/* Positions                                                           */
+/* ------------------------------------------------------------------ */
+
+const START = 'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1';
+const GLYPH = { K: '帥', A: '仕', B: '相', N: '傌', R: '俥', C: '炮', P: '兵',
+                k: '將', a: '士', b: '象', n: '馬', r: '車', c: '砲', p: '卒' };
+
+/* board[rank][file], rank 0 = Red's back rank (ICCS numbering). */
+function parseFen(fen) {
+  const rows = (fen || START).split(' ')[0].split('/');
+  const b = [];
+  for (let i = 0; i < 10; i++) {
+    const rank = 9 - i, row = [];
+    for (const ch of rows[i] || '9') {
+      if (ch >= '1' && ch <= '9') for (let k = 0; k < +ch; k++) row.push(null);
+      else row.push(ch);
+    }
+    b[rank] = row.slice(0, 9);
+    while (b[rank].length < 9) b[rank].push(null);
+  }
+  return b;
+}
+
+function sq(text) {
+  return { f: text.charCodeAt(0) - 97, r: text.charCodeAt(1) - 48 };
+}
+
+/* The board after the first `n` ICCS moves from `start`, and the last move. */
+function positionAt(game, n) {
+  const b = parseFen(game.start || START);
+  let last = null;
+  for (let i = 0; i < n && i < game.moves.length; i++) {
+    const m = game.moves[i].toLowerCase();
+    const from = sq(m.slice(0, 2)), to = sq(m.slice(2, 4));
+    if (!b[from.r] || !b[to.r]) break;
+    b[to.r][to.f] = b[from.r][from.f];
+    b[from.r][from.f] = null;
+    last = { from, to };
+  }
+  return { board: b, last };
+}
+
+/* ------------------------------------------------------------------ */
+/* The board as SVG                                                    */
+/* ------------------------------------------------------------------ */
+
+const NS = 'http://www.w3.org/2000/svg';
+const CELL = 10, M = 6;
+
+function svgEl(tag, attrs, text) {
+  const e = document.createElementNS(NS, tag);
+  for (const k in attrs) e.setAttribute(k, attrs[k]);
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+const X = f => M + f * CELL;
+const Y = r => M + (9 - r) * CELL;
+
+function boardSvg(board, last) {
+  const s = svgEl('svg', { viewBox: `0 0 ${2 * M + 8 * CELL} ${2 * M + 9 * CELL}`, class: 'board', role: 'img' });
+  s.append(svgEl('rect', { class: 'bg', x: 0, y: 0, width: 2 * M + 8 * CELL, height: 2 * M + 9 * CELL, rx: 2 }));
+  let d = '';
+  for (let r = 0; r < 10; r++) d += `M${X(0)} ${Y(r)}H${X(8)}`;
+  // files cross the river only at the edges
+  for (let f = 1; f < 8; f++) d += `M${X(f)} ${Y(0)}V${Y(4)}M${X(f)} ${Y(5)}V${Y(9)}`;
+  // the palaces
+  d += `M${X(3)} ${Y(0)}L${X(5)} ${Y(2)}M${X(5)} ${Y(0)}L${X(3)} ${Y(2)}`;
+  d += `M${X(3)} ${Y(9)}L${X(5)} ${Y(7)}M${X(5)} ${Y(9)}L${X(3)} ${Y(7)}`;
+  s.append(svgEl('path', { class: 'grid-line', d }));
+  s.append(svgEl('rect', { class: 'frame', x: X(0), y: Y(9), width: 8 * CELL, height: 9 * CELL }));
+  const ry = (Y(4) + Y(5)) / 2;
+  s.append(svgEl('text', { class: 'river', x: X(1.5), y: ry, 'dominant-baseline': 'central' }, '楚 河'));
+  s.append(svgEl('text', { class: 'river', x: X(5.3), y: ry, 'dominant-baseline': 'central' }, '漢 界'));
+  if (last) {
+    s.append(svgEl('circle', { class: 'mark from', cx: X(last.from.f), cy: Y(last.from.r), r: 4.6 }));
+    s.append(svgEl('circle', { class: 'mark to', cx: X(last.to.f), cy: Y(last.to.r), r: 5.1 }));
+  }
+  for (let r = 0; r < 10; r++) {
+    for (let f = 0; f < 9; f++) {
+      const p = board[r][f];
+      if (!p) continue;
+      const red = p === p.toUpperCase();
+      const g = svgEl('g', { class: 'pc ' + (red ? 'r' : 'b'), 'data-sq': String.fromCharCode(97 + f) + r });
+      g.append(svgEl('circle', { cx: X(f), cy: Y(r), r: 4.3 }));
+      g.append(svgEl('text', { x: X(f), y: Y(r) + 0.2 }, GLYPH[p] || '?'));
+      s.append(g);
+    }
+  }
+  return s;
+}
+
+/* ------------------------------------------------------------------ */
+/* Formatting                                                          */
+/* ------------------------------------------------------------------ */
+
+function clockText(ms) {
+  if (ms === null || ms === undefined || ms < 0) return '';
+  const s = Math.floor(ms / 1000), h = Math.floor(s / 3600), m = Math.floor(s / 60) % 60, x = s % 60;
+  return (h ? h + ':' + String(m).padStart(2, '0') : String(m)) + ':' + String(x).padStart(2, '0');
+}
+
+function moveText(game, i) {
+  if (S.notation === 'wxf' && game.wxf && game.wxf[i]) return game.wxf[i];
+  if (S.notation === 'zh' && game.zh && game.zh[i]) return game.zh[i];
+  return game.moves[i];
+}
+
+function resultText(res) {
+  if (res === '1-0' || res === '+-') return t('res_10') + ' ' + res;
+  if (res === '0-1' || res === '-+') return t('res_01') + ' ' + res;
+  if (res === '1/2-1/2') return t('res_draw') + ' ½-½';
+  return res;
+}
+
+function sideWord(side) { return side === 'red' ? t('red_side') : t('black_side'); }
+
+function gameFlags(g) {
+  const tags = [];
+  if (g.needs_arbiter) tags.push(['bad', t('needs_arbiter')]);
+  if (g.must_change) tags.push(['', t('must_change', { side: sideWord(g.must_change) })]);
+  if (g.paused) tags.push(['', t('paused')]);
+  if (g.fouls && (g.fouls[0] || g.fouls[1])) tags.push(['bad', t('fouls', { r: g.fouls[0], b: g.fouls[1] })]);
+  return tags;
+}
+
+function sideToMove(g) {
+  const parts = (g.fen || START).split(' ');
+  return parts[1] === 'b' ? 'black' : 'red';
+}
+
+/* ------------------------------------------------------------------ */
+/* Live boards                                                         */
+/* ------------------------------------------------------------------ */
+
+function renderCard(g) {
+  const n = g.moves.length;
+  const pos = positionAt(g, n);
+  const stm = g.result === '*' ? sideToMove(g) : '';
+  const lastText = n ? `${Math.ceil(n / 2)}. ${n % 2 === 0 ? '… ' : ''}${moveText(g, n - 1)}` : t('moves_none');
+  const flags = el('div', { class: 'flags' });
+  for (const [cls, text] of gameFlags(g)) flags.append(el('span', { class: 'tag ' + cls, text }));
+  const card = el('article', { class: 'card', 'data-table': g.table, 'data-ply': n, 'data-result': g.result,
+    onclick: () => { location.hash = `#game/${S.round}/${g.table}`; } },
+    el('div', { class: 'head' },
+      el('span', { text: t('table_n', { n: g.table }) }),
+      el('span', { class: 'result', text: g.result === '*' ? '' : resultText(g.result) })),
+    el('div', { class: 'who' },
+      el('span', { class: stm === 'black' ? 'to-move' : '', text: g.black ? g.black.name : '' }),
+      el('span', { class: 'clock', text: g.clock ? clockText(g.clock[1]) : '' })),
+    boardSvg(pos.board, pos.last),
+    el('div', { class: 'who' },
+      el('span', { class: 'red-name ' + (stm === 'red' ? 'to-move' : ''), text: g.red ? g.red.name : '' }),
+      el('span', { class: 'clock', text: g.clock ? clockText(g.clock[0]) : '' })),
+    el('div', { class: 'last', text: lastText }),
+    flags);
+  return card;
+}
+
+function renderBoards() {
+  const box = $('#boards');
+  const cards = [];
+  for (const g of [...S.games.values()].sort((a, b) => a.table - b.table)) cards.push(renderCard(g));
+  box.replaceChildren(...cards);
+}
+
+function updateCard(g) {
+  const old = document.querySelector(`#boards .card[data-table="${g.table}"]`);
+  if (old) old.replaceWith(renderCard(g));
+  else renderBoards();
+}
+
+/* ------------------------------------------------------------------ */
+/* Pairings and standings                                              */
+/* ------------------------------------------------------------------ */
+
+function renderPairings() {
+  const body = $('#pairings tbody');
+  const rows = [];
+  for (const b of (S.pairings && S.pairings.boards) || []) {
+    const g = S.games.get(b.table);
+    const res = b.bye ? t('bye') : (g ? g.result : b.result);
+    rows.push(el('tr', { 'data-table': b.table },
+      el('td', { class: 'num', text: b.table }),
+      el('td', { class: 'red-name', text: b.red ? `${b.red.name} (${b.red.rating})` : '' }),
+      el('td', { class: 'num', text: b.red ? b.red.points : '' }),
+      el('td', { class: 'result' },
+        b.bye ? t('bye') : el('a', { href: `#game/${S.round}/${b.table}`, text: res })),
+      el('td', { text: b.black ? `${b.black.name} (${b.black.rating})` : '' }),
+      el('td', { class: 'num', text: b.black ? b.black.points : '' })));
+  }
+  body.replaceChildren(...rows);
+}
+
+/* The tie-break columns: those of the event's preset that have values. */
+function tbColumns(st) {
+  return (st.tiebreaks || []).filter(code => st.standings.some(r => r.tb && code in r.tb));
+}
+
+function renderStandings() {
+  const st = S.standings;
+  if (!st) return;
+  $('#standings-caption').textContent = st.round ? t('after_round', { n: st.round }) : '';
+  const cols = tbColumns(st);
+  const head = el('tr', {},
+    el('th', { class: 'num', text: t('rank') }), el('th', { text: t('name') }),
+    el('th', { class: 'num', text: t('rating') }),
+    ...cols.map(c => el('th', { class: 'num', 'data-tb': c, title: c, text: (WORDS[S.lang].tb[c] || c) })),
+    el('th', { class: 'num', text: t('wdl') }));
+  $('#standings thead').replaceChildren(head);
+  $('#standings tbody').replaceChildren(...st.standings.map(r => el('tr', { 'data-id': r.id },
+    el('td', { class: 'num', 'data-col': 'rank', text: r.rank }),
+    el('td', { 'data-col': 'name', text: r.name }),
+    el('td', { class: 'num', 'data-col': 'rating', text: r.rating }),
+    ...cols.map(c => el('td', { class: 'num', 'data-tb': c, text: c in r.tb ? r.tb[c] : '' })),
+    el('td', { class: 'num', 'data-col': 'wdl', text: `${r.w}-${r.d}-${r.l}` }))));
+}
+
+let standingsTimer = 0;
+function refreshStandings(delay) {
+  clearTimeout(standingsTimer);
+  standingsTimer = setTimeout(async () => {
+    try {
+      S.standings = await getJSON('/api/standings.json');
+      renderStandings();
+    } catch (e) { console.warn(e.message); }
+  }, delay || 0);
+}
+
+async function refreshPairings() {
+  try {
+    S.pairings = await getJSON(`/api/rounds/${S.round}/pairings.json`);
+    renderPairings();
+  } catch (e) { console.warn(e.message); }
+}
+
+/* ------------------------------------------------------------------ */
+/* Banners                                                             */
+/* ------------------------------------------------------------------ */
+
+const BANNERS_MAX = 6, BANNER_MS = 60000;
+
+function banner(kind, table, text) {
+  const box = $('#banners');
+  const b = el('div', { class: 'banner', 'data-kind': kind, 'data-table': table, role: 'alert' },
+    el('span', { class: 'text', text }),
+    el('button', { class: 'close', type: 'button', 'aria-label': 'close', onclick: () => b.remove() }, '×'));
+  box.prepend(b);
+  while (box.children.length > BANNERS_MAX) box.lastChild.remove();
+  setTimeout(() => b.remove(), BANNER_MS);
+}
+
+function verdictBanner(table, v) {
+  // an arbiter's result is told by the result banner that follows it
+  if (!v || v.verdict === 'accepted' || v.event === 'arbiter_result') return;
+  const text = t('table_n', { n: table }) + ': ' + (S.lang === 'zh' ? v.zh : v.en);
+  banner(v.verdict, table, text);
+}
+
+/* ------------------------------------------------------------------ */
+/* The event stream                                                    */
+/* ------------------------------------------------------------------ */
+
+function normalise(g) {
+  g.moves = g.moves || [];
+  g.wxf = g.wxf || [];
+  g.zh = g.zh || [];
+  return g;
+}
+
+function setGames(list) {
+  S.games = new Map();
+  for (const g of list) S.games.set(g.table, normalise(g));
+  renderBoards();
+  renderArbiter();
+  if (S.view === 'game') renderViewer();
+}
+
+function gameChanged(g) {
+  updateCard(g);
+  if (S.view === 'game' && S.game === g.table) renderViewer();
+  renderArbiter();
+}
+
+let resyncTimer = 0;
+function resync() {
+  clearTimeout(resyncTimer);
+  resyncTimer = setTimeout(async () => {
+    try {
+      const data = await getJSON(`/api/rounds/${S.round}/games.json`);
+      setGames(data.games);
+    } catch (e) { console.warn(e.message); }
+  }, 50);
+}
+
+function onMove(d) {
+  const g = S.games.get(d.table);
+  if (!g || d.round !== S.round) return;
+  if (d.ply !== g.moves.length + 1) {
+    // a gap (a missed event, a correction): take the round's state again
+    resync();
+    return;
+  }
+  g.moves.push(d.move);
+  g.wxf.push(d.wxf);
+  g.zh.push(d.zh);
+  g.fen = d.fen;
+  g.ply = d.ply;
+  if (d.clock) g.clock = d.clock;
+  if (d.result) g.result = d.result;
+  if (d.ruling) applyVerdict(g, d.ruling);
+  gameChanged(g);
+}
+
+function applyVerdict(g, v) {
+  if (v.fouls) g.fouls = [v.fouls.red, v.fouls.black];
+  g.needs_arbiter = v.result === 'needs_arbiter' || undefined;
+  if (v.verdict === 'must_change') g.must_change = v.side;
+  else if (v.result !== 'ongoing' && v.result !== 'must_change') delete g.must_change;
+  if (v.event === 'pause') g.paused = true;
+  if (v.event === 'resume') delete g.paused;
+  g.lastVerdict = v;
+  verdictBanner(g.table, v);
+}
+
+function onVerdict(d) {
+  const g = S.games.get(d.table);
+  if (!g || d.round !== S.round) return;
+  applyVerdict(g, d);
+  if (d.event === 'clock' || d.event === 'arbiter_result') resync();
+  gameChanged(g);
+}
+
+function onResult(d) {
+  const g = S.games.get(d.table);
+  if (!g || d.round !== S.round) return;
+  g.result = d.result;
+  if (d.reason) g.reason = d.reason;
+  delete g.needs_arbiter;
+  banner('result', d.table, t('result_banner', { t: d.table, res: resultText(d.result) }) + reasonText(d.reason));
+  gameChanged(g);
+  refreshPairings();
+  refreshStandings(200);
+}
+
+/* One stream for every round: a new round's `pairing` event is about that
+ * round, and a stream filtered to the round on screen would not see it.
+ * Events of other rounds are dropped here. */
+function connect() {
+  if (S.es) S.es.close();
+  const es = new EventSource('/api/events');
+  S.es = es;
+  const status = $('#status');
+  es.onopen = () => { status.dataset.state = 'live'; status.title = t('connected'); };
+  es.onerror = () => { status.dataset.state = 'down'; status.title = t('disconnected'); };
+  const on = (type, fn) => es.addEventListener(type, e => {
+    let d;
+    try { d = JSON.parse(e.data); } catch (err) { console.warn('bad event', e.data); return; }
+    fn(d);
+  });
+  on('snapshot', d => { if (d.round === S.round) setGames(d.games); });
+  on('move', onMove);
+  on('verdict', onVerdict);
+  on('result', onResult);
+  on('game', d => {
+    if (d.round !== S.round) return;
+    S.games.set(d.table, normalise(d));
+    gameChanged(d);
+  });
+  on('pairing', () => loadEvent(true));
+}
+
+/* ------------------------------------------------------------------ */
+/* The game viewer                                                     */
+/* ------------------------------------------------------------------ */
+
+function viewerPly(g) {
+  return S.ply === null ? g.moves.length : Math.min(S.ply, g.moves.length);
+}
+
+function renderViewer() {
+  const g = S.games.get(S.game);
+  if (!g) return;
+  const n = viewerPly(g);
+  const pos = positionAt(g, n);
+  $('#g-board').replaceChildren(boardSvg(pos.board, pos.last));
+  $('#g-red').textContent = g.red ? `${g.red.name}${g.red.rating ? ' (' + g.red.rating + ')' : ''}` : '';
+  $('#g-black').textContent = g.black ? `${g.black.name}${g.black.rating ? ' (' + g.black.rating + ')' : ''}` : '';
+  $('#g-clock-red').textContent = g.clock ? clockText(g.clock[0]) : '';
+  $('#g-clock-black').textContent = g.clock ? clockText(g.clock[1]) : '';
+  $('#g-title').textContent = `${t('round_n', { n: S.round })} · ${t('table_n', { n: g.table })}`;
+  const state = g.result !== '*' ? resultText(g.result) + reasonText(g.reason)
+    : [t('playing'), ...gameFlags(g).map(x => x[1])].join(' · ');
+  $('#g-state').textContent = state;
+  $('#nav-ply').textContent = n ? t('ply', { n }) : t('start');
+  const ol = $('#g-moves');
+  const items = [];
+  for (let i = 0; i < g.moves.length; i += 2) {
+    const li = el('li', {});
+    for (let k = i; k < i + 2 && k < g.moves.length; k++) {
+      li.append(el('span', { class: 'mv' + (k + 1 === n ? ' current' : ''), 'data-ply': k + 1,
+        text: moveText(g, k), onclick: () => goto(k + 1) }), ' ');
+    }
+    items.push(li);
+  }
+  ol.replaceChildren(...items);
+  const cur = ol.querySelector('.current');
+  if (cur && S.ply !== null) cur.scrollIntoView({ block: 'nearest' });
+  else if (S.ply === null) ol.scrollTop = ol.scrollHeight;
+  const nt = S.notation === 'zh' ? 'chinese' : S.notation;
+  $('#g-pgn').href = `/api/rounds/${S.round}/${g.table}.pgn?notation=${nt}`;
+  $('#g-pgn').setAttribute('download', `round${S.round}-table${g.table}.pgn`);
+}
+
+function goto(n) {
+  const g = S.games.get(S.game);
+  if (!g) return;
+  n = Math.max(0, Math.min(n, g.moves.length));
+  S.ply = n === g.moves.length ? null : n; // at the end: follow the game live
+  renderViewer();
+}
+
+function step(d) {
+  const g = S.games.get(S.game);
+  if (g) goto(viewerPly(g) + d);
+}
+
+/* ------------------------------------------------------------------ */
+/* The arbiter's view                                                  */
+/* ------------------------------------------------------------------ */
+
+async function op(req) {
+  const r = await fetch('/api/op', {
+    method: 'POST',
+    headers: { 'Authorization': 'Bearer ' + S.token, 'Content-Type': 'application/json' },
+    body: JSON.stringify(req) + '\n',
+  });
+  let body = null;
+  try { body = await r.json(); } catch (e) { body = null; }
+  if (!r.ok) return { error: (body && body.error) || { code: 'HTTP', msg: 'HTTP ' + r.status } };
+  return body;
+}
+
+function showOpResult(text, error) {
+  const p = $('#op-result');
+  p.textContent = text;
+  p.classList.toggle('error', !!error);
+}
+
+async function act(table, req, label) {
+  const res = await op(Object.assign({ id: Date.now(), round: S.round, table }, req));
+  if (res.error) showOpResult(t('failed', { msg: `${res.error.code}: ${res.error.msg}` }), true);
+  else showOpResult(t('done', { op: label, t: table }), false);
+}
+
+function actions(g, attention) {
+  const box = el('div', { class: 'actions' });
+  if (attention && !g.needs_arbiter) {
+    // the adjudicator's ruling (a foul, a must-change order) stands: seen
+    box.append(el('button', { type: 'button', 'data-action': 'a_confirm',
+      onclick: ev => { ev.stopPropagation(); confirmSeen(g); } }, t('a_confirm')));
+  }
+  const add = (key, req) => box.append(el('button', { type: 'button', 'data-action': key,
+    onclick: ev => { ev.stopPropagation(); act(g.table, req, t(key)); } }, t(key)));
+  if (g.needs_arbiter) add('a_play_on', { op: 'result', result: 'none' });
+  add('a_10', { op: 'result', result: '1-0' });
+  add('a_draw', { op: 'result', result: '=' });
+  add('a_01', { op: 'result', result: '0-1' });
+  if (g.result === '*') {
+    add('a_foul_red', { op: 'foul', side: 'red' });
+    add('a_foul_black', { op: 'foul', side: 'black' });
+    add(g.paused ? 'a_resume' : 'a_pause', { op: g.paused ? 'resume' : 'pause' });
+  }
+  return box;
+}
+
+/* What the arbiter has seen of a game: a confirmed state leaves the list
+ * until something new happens to the game (kept for the session). */
+function attentionKey(g) {
+  return [g.moves.length, g.fouls ? g.fouls.join('/') : '', g.must_change || '', g.paused ? 'p' : ''].join(';');
+}
+
+function confirmed(g) {
+  return JSON.parse(sessionStorage.getItem('xqref.confirmed') || '{}')[`${S.round}.${g.table}`] === attentionKey(g);
+}
+
+function confirmSeen(g) {
+  const all = JSON.parse(sessionStorage.getItem('xqref.confirmed') || '{}');
+  all[`${S.round}.${g.table}`] = attentionKey(g);
+  sessionStorage.setItem('xqref.confirmed', JSON.stringify(all));
+  renderArbiter();
+}
+
+function needsAttention(g) {
+  if (g.needs_arbiter) return true; // play stands still until a ruling
+  if (g.result !== '*' || confirmed(g)) return false;
+  return !!(g.must_change || g.paused || (g.fouls && (g.fouls[0] || g.fouls[1])));
+}
+
+function renderArbiter() {
+  const staff = S.role === 'admin' || S.role === 'arbiter';
+  $('#arbiter-body').hidden = !staff;
+  $('#sign-out').hidden = !S.token;
+  $('#role').textContent = S.role ? t('role', { r: t('role_' + S.role) }) : '';
+  if (!staff) return;
+  const games = [...S.games.values()].sort((a, b) => a.table - b.table);
+  const items = games.filter(needsAttention).map(g => {
+    const v = g.lastVerdict;
+    return el('div', { class: 'item', 'data-table': g.table },
+      el('p', {}, el('strong', { text: t('table_n', { n: g.table }) }), ' ',
+        `${g.red ? g.red.name : ''} ${t('vs')} ${g.black ? g.black.name : ''}`,
+        g.result !== '*' ? el('span', { class: 'result', text: ' ' + g.result }) : null),
+      el('p', {}, ...gameFlags(g).map(([cls, text]) => el('span', { class: 'tag ' + cls, text }))),
+      v && (v.zh || v.en) ? el('p', { class: 'verdict', text: S.lang === 'zh' ? v.zh : v.en }) : null,
+      actions(g, true));
+  });
+  $('#attention').replaceChildren(...(items.length ? items : [el('p', { class: 'empty', text: t('no_attention') })]));
+  $('#arbiter-games tbody').replaceChildren(...games.map(g => el('tr', { 'data-table': g.table },
+    el('td', { class: 'num', text: g.table }),
+    el('td', { class: 'red-name', text: g.red ? g.red.name : '' }),
+    el('td', { text: g.black ? g.black.name : '' }),
+    el('td', { class: 'result', text: g.result }),
+    el('td', { text: gameFlags(g).map(x => x[1]).join(' · ') }),
+    el('td', {}, actions(g)))));
+}
+
+async function signIn(token) {
+  S.token = token.trim();
+  S.role = '';
+  if (!S.token) {
+    sessionStorage.removeItem('xqref.token');
+    renderArbiter();
+    return;
+  }
+  sessionStorage.setItem('xqref.token', S.token);
+  // a staff-only read tells the role: FORBIDDEN for boards and viewers
+  const res = await op({ id: 'whoami', op: 'games', round: S.round || 1 });
+  if (res.error && (res.error.code === 'BAD_TOKEN' || res.error.code === 'AUTH_REQUIRED')) {
+    showOpResult(t('bad_token'), true);
+  } else if (res.error && res.error.code === 'FORBIDDEN') {
+    const m = /(board|viewer) may not/.exec(res.error.msg);
+    S.role = m ? m[1] : 'viewer';
+    showOpResult(t('not_staff'), true);
+  } else {
+    // staff: "tokens" is the admin's alone
+    const adm = await op({ id: 'admin?', op: 'tokens' });
+    S.role = adm.error ? 'arbiter' : 'admin';
+    showOpResult('', false);
+  }
+  renderArbiter();
+}
+
+/* ------------------------------------------------------------------ */
+/* Views, language, notation, rounds                                   */
+/* ------------------------------------------------------------------ */
+
+function applyWords() {
+  document.documentElement.lang = S.lang === 'zh' ? 'zh' : 'en';
+  for (const e of document.querySelectorAll('[data-i18n]')) e.textContent = t(e.dataset.i18n);
+  $('#lang').textContent = S.lang === 'zh' ? 'EN' : '中文';
+  for (const o of $('#round').options) o.textContent = t('round_n', { n: o.value });
+}
+
+function rerender() {
+  applyWords();
+  renderBoards();
+  renderPairings();
+  renderStandings();
+  renderArbiter();
+  if (S.view === 'game') renderViewer();
+}
+
+function route() {
+  const h = location.hash.replace(/^#/, '') || 'live';
+  const m = /^game\/(\d+)\/(\d+)$/.exec(h);
+  let view = m ? 'game' : h;
+  if (!['live', 'pairings', 'standings', 'arbiter', 'game'].includes(view)) view = 'live';
+  if (m) {
+    const r = +m[1];
+    if (S.game !== +m[2] || r !== S.round) S.ply = null;
+    S.game = +m[2];
+    if (r !== S.round && S.event && S.event.published.includes(r)) setRound(r);
+  }
+  S.view = view;
+  for (const s of document.querySelectorAll('main .view')) s.hidden = s.id !== 'view-' + view;
+  for (const a of document.querySelectorAll('#tabs a')) a.classList.toggle('active', a.dataset.view === view);
+  if (view === 'game') renderViewer();
+  if (view === 'standings') refreshStandings();
+}
+
+async function setRound(r) {
+  S.round = r;
+  $('#round').value = String(r);
+  $('#round-pgn').href = `/api/rounds/${r}.pgn`;
+  S.games = new Map();
+  renderBoards();
+  await Promise.all([refreshPairings(), (async () => {
+    try {
+      const data = await getJSON(`/api/rounds/${r}/games.json`);
+      if (S.round === r) setGames(data.games);
+    } catch (e) { console.warn(e.message); }
+  })()]);
+}
+
+async function loadEvent(newest) {
+  try {
+    S.event = await getJSON('/api/event');
+  } catch (e) {
+    console.warn(e.message);
+    return;
+  }
+  $('#event-name').textContent = S.event.name || 'xqref';
+  document.title = (S.event.name || 'xqref') + ' · xqref';
+  const sel = $('#round');
+  sel.replaceChildren(...S.event.published.map(r => el('option', { value: r, text: t('round_n', { n: r }) })));
+  const last = S.event.published[S.event.published.length - 1] || 0;
+  // a link to a game of an older round opens that round
+  const linked = /^#game\/(\d+)\//.exec(location.hash);
+  const want = !newest && linked && S.event.published.includes(+linked[1]) ? +linked[1] : last;
+  if (want && (newest || !S.round)) await setRound(want);
+  refreshStandings();
+}
+
+function init() {
+  $('#notation').value = S.notation;
+  $('#notation').addEventListener('change', e => {
+    S.notation = e.target.value;
+    localStorage.setItem('xqref.notation', S.notation);
+    rerender();
+  });
+  $('#lang').addEventListener('click', () => {
+    S.lang = S.lang === 'zh' ? 'en' : 'zh';
+    localStorage.setItem('xqref.lang', S.lang);
+    rerender();
+  });
+  $('#round').addEventListener('change', e => setRound(+e.target.value));
+  $('#nav-first').addEventListener('click', () => goto(0));
+  $('#nav-prev').addEventListener('click', () => step(-1));
+  $('#nav-next').addEventListener('click', () => step(1));
+  $('#nav-last').addEventListener('click', () => goto(Infinity));
+  document.addEventListener('keydown', e => {
+    if (S.view !== 'game' || e.target.closest('input, select, textarea')) return;
+    const keys = { ArrowLeft: () => step(-1), ArrowRight: () => step(1), Home: () => goto(0), End: () => goto(Infinity) };
+    if (keys[e.key]) { e.preventDefault(); keys[e.key](); }
+  });
+  $('#token').value = S.token;
+  $('#token-form').addEventListener('submit', e => { e.preventDefault(); signIn($('#token').value); });
+  $('#sign-out').addEventListener('click', () => { $('#token').value = ''; signIn(''); });
+  window.addEventListener('hashchange', route);
+  applyWords();
+  route();
+  loadEvent(false).then(() => {
+    connect();
+    if (S.token) signIn(S.token);
+  });
+}
+
+document.addEventListener('DOMContentLoaded', init);
