@@ -136,8 +136,7 @@ static void on_connect(uv_connect_t *req, int status)
 static void on_timer(uv_timer_t *t) { *(int *)t->data = 1; }
 static void on_closed(uv_handle_t *h) { (void)h; }
 
-/* Run the loop until done(c) or timeout. */
-static int run_until(uv_loop_t *loop, int (*done)(void *), void *arg, int timeout_ms)
+int xq_tc_run_until(uv_loop_t *loop, int (*done)(void *), void *arg, int timeout_ms)
 {
   int fired = 0;
   uv_timer_t t;
@@ -168,7 +167,7 @@ int xq_tc_connect(xq_tclient *c, uv_loop_t *loop, int port)
   struct sockaddr_in sa;
   uv_ip4_addr("127.0.0.1", port, &sa);
   uv_tcp_connect(&c->creq, &c->tcp, (struct sockaddr *)&sa, on_connect);
-  run_until(loop, is_connected, c, 5000);
+  xq_tc_run_until(loop, is_connected, c, 5000);
   return c->connected ? 0 : -1;
 }
 
@@ -209,7 +208,7 @@ static int has_line(void *a)
 
 char *xq_tc_line(xq_tclient *c, int timeout_ms)
 {
-  run_until(c->loop, has_line, c, timeout_ms);
+  xq_tc_run_until(c->loop, has_line, c, timeout_ms);
   char *nl = memchr(c->in + c->line_start, '\n', c->len - c->line_start);
   if (!nl) return NULL;
   size_t n = (size_t)(nl - (c->in + c->line_start));
@@ -235,7 +234,7 @@ cJSON *xq_tc_call(xq_tclient *c, const char *line)
 
 static int is_eof(void *a) { return ((xq_tclient *)a)->eof; }
 
-int xq_tc_wait_eof(xq_tclient *c, int timeout_ms) { return run_until(c->loop, is_eof, c, timeout_ms); }
+int xq_tc_wait_eof(xq_tclient *c, int timeout_ms) { return xq_tc_run_until(c->loop, is_eof, c, timeout_ms); }
 
 static int is_closed(void *a) { return ((xq_tclient *)a)->closed; }
 
@@ -248,7 +247,7 @@ static void on_client_closed(uv_handle_t *h)
 void xq_tc_close(xq_tclient *c)
 {
   if (!uv_is_closing((uv_handle_t *)&c->tcp)) uv_close((uv_handle_t *)&c->tcp, on_client_closed);
-  run_until(c->loop, is_closed, c, 5000);
+  xq_tc_run_until(c->loop, is_closed, c, 5000);
   free(c->in);
   c->in = NULL;
 }
@@ -259,7 +258,7 @@ static int never(void *a)
   return 0;
 }
 
-void xq_tc_spin(uv_loop_t *loop, int ms) { run_until(loop, never, NULL, ms); }
+void xq_tc_spin(uv_loop_t *loop, int ms) { xq_tc_run_until(loop, never, NULL, ms); }
 
 const char *xq_tc_error(const cJSON *reply)
 {

@@ -69,6 +69,9 @@ cJSON *xq_tc_call(xq_tclient *c, const char *line);
 int xq_tc_wait_eof(xq_tclient *c, int timeout_ms);
 /* Close and run the loop until closed. */
 void xq_tc_close(xq_tclient *c);
+/* Run the loop until done(arg) is true or timeout_ms passed; returns
+ * done(arg). */
+int xq_tc_run_until(uv_loop_t *loop, int (*done)(void *), void *arg, int timeout_ms);
 /* Run the loop for up to ms milliseconds (lets the server work). */
 void xq_tc_spin(uv_loop_t *loop, int ms);
 

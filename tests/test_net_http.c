@@ -241,22 +241,6 @@ static void teardown(void)
 
 TestSuite(net_http, .init = setup, .fini = teardown, .timeout = 60);
 
-static void on_spin_timer(uv_timer_t *t) { *(int *)t->data = 1; }
-static void on_spin_closed(uv_handle_t *h) { (void)h; }
-
-/* Run the loop until done(arg) or timeout_ms; returns done(arg). */
-static int run_until(int (*done)(void *), void *arg, int timeout_ms)
-{
-  int fired = 0;
-  uv_timer_t t;
-  uv_timer_init(&ts.loop, &t);
-  t.data = &fired;
-  uv_timer_start(&t, on_spin_timer, (uint64_t)timeout_ms, 0);
-  while (!done(arg) && !fired) uv_run(&ts.loop, UV_RUN_ONCE);
-  uv_close((uv_handle_t *)&t, on_spin_closed);
-  uv_run(&ts.loop, UV_RUN_NOWAIT);
-  return done(arg);
-}
 
 /* One response. */
 typedef struct resp {
@@ -298,7 +282,7 @@ static int next_response(xq_tclient *c, resp *r, int head_only)
 {
   memset(r, 0, sizeof *r);
   wait_resp w = {c, head_only};
-  if (!run_until(have_response, &w, 10000)) return -1;
+  if (!xq_tc_run_until(&ts.loop, have_response, &w, 10000)) return -1;
   size_t end = response_end(c, head_only);
   if (!end) return -1;
   const char *p = c->in + c->line_start;
@@ -605,7 +589,7 @@ static int has_text(void *a)
 static int wait_for(xq_tclient *c, const char *text, size_t from)
 {
   wait_text w = {c, text, from};
-  return run_until(has_text, &w, 10000);
+  return xq_tc_run_until(&ts.loop, has_text, &w, 10000);
 }
 
 static long long event_id_before(const char *in, const char *marker)
@@ -735,7 +719,7 @@ Test(net_http, a_subscriber_that_never_reads_is_dropped)
   xq_tclient fast;
   sse_open(&fast, "Last-Event-ID: 0\r\n");
   int two = 2;
-  cr_assert(run_until(subscribers_are, &two, 5000), "both subscribed");
+  cr_assert(xq_tc_run_until(&ts.loop, subscribers_are, &two, 5000), "both subscribed");
 
   cr_assert(wait_for(&fast, "retry: 3000\n\n", 0));
   fast.len = fast.line_start = 0;
@@ -752,19 +736,19 @@ Test(net_http, a_subscriber_that_never_reads_is_dropped)
   while (xq__hub_subscribers(ts.srv) == 2 && sent < 20000) {
     for (int i = 0; i < 64; i++, sent++) xq__hub_publish(ts.srv, "test", 1, 1, data);
     batch_wait w = {&fast, 64};
-    cr_assert(run_until(batch_in, &w, 10000), "the reading subscriber got the batch");
+    cr_assert(xq_tc_run_until(&ts.loop, batch_in, &w, 10000), "the reading subscriber got the batch");
     received += count_events(&fast);
     fast.len = 0;
     fast.in[0] = 0;
   }
-  cr_assert(run_until(subscribers_are, &one, 5000), "the slow subscriber was dropped after %ld events", sent);
+  cr_assert(xq_tc_run_until(&ts.loop, subscribers_are, &one, 5000), "the slow subscriber was dropped after %ld events", sent);
   /* it was dropped only once more than the budget was waiting for it */
   cr_assert_gt((size_t)sent * sizeof data, (size_t)XQ_OUT_VIEWER_MAX);
   /* the reading one got every event and is still subscribed */
   cr_assert_eq(received, sent);
   cr_assert_eq(xq__hub_subscribers(ts.srv), 1);
   uv_close((uv_handle_t *)&s.tcp, slow_closed);
-  run_until(slow_is_closed, &s, 5000);
+  xq_tc_run_until(&ts.loop, slow_is_closed, &s, 5000);
   xq_tc_close(&fast);
 }
 
@@ -1126,7 +1110,7 @@ static int tiny_done(void *a) { return ((tiny *)a)->open == 0; }
 static void tiny_stop(tiny *t)
 {
   uv_close((uv_handle_t *)&t->listener, tiny_listener_closed);
-  cr_assert(run_until(tiny_done, t, 5000));
+  cr_assert(xq_tc_run_until(&ts.loop, tiny_done, t, 5000));
 }
 
 typedef struct poll_wait {
@@ -1168,7 +1152,7 @@ Test(net_http, polling_a_url_with_backoff)
 
   /* the first fetch goes at once */
   poll_wait w = {1, 1, 0};
-  cr_assert(run_until(poll_reached, &w, 10000), "fetched and ingested");
+  cr_assert(xq_tc_run_until(&ts.loop, poll_reached, &w, 10000), "fetched and ingested");
   xq__poll_info in = poll_state();
   cr_assert_eq(in.next_ms, XQ_POLL_MIN_MS);
   cr_assert_eq(in.last_status, 200);
@@ -1187,14 +1171,14 @@ Test(net_http, polling_a_url_with_backoff)
   r = xq_tc_call(&a, "{\"id\":2,\"op\":\"ingest_now\",\"round\":1}");
   cJSON_Delete(r);
   w = (poll_wait){2, 1, 1};
-  cr_assert(run_until(poll_reached, &w, 10000));
+  cr_assert(xq_tc_run_until(&ts.loop, poll_reached, &w, 10000));
   in = poll_state();
   cr_assert_eq(in.last_status, 404);
   cr_assert_eq(in.next_ms, 2 * XQ_POLL_MIN_MS);
   r = xq_tc_call(&a, "{\"id\":3,\"op\":\"ingest_now\",\"round\":1}");
   cJSON_Delete(r);
   w = (poll_wait){3, 1, 2};
-  cr_assert(run_until(poll_reached, &w, 10000));
+  cr_assert(xq_tc_run_until(&ts.loop, poll_reached, &w, 10000));
   cr_assert_eq(poll_state().next_ms, 4 * XQ_POLL_MIN_MS);
 
   /* a success brings the period back and the new move in */
@@ -1204,7 +1188,7 @@ Test(net_http, polling_a_url_with_backoff)
   r = xq_tc_call(&a, "{\"id\":4,\"op\":\"ingest_now\",\"round\":1}");
   cJSON_Delete(r);
   w = (poll_wait){4, 2, 0};
-  cr_assert(run_until(poll_reached, &w, 10000));
+  cr_assert(xq_tc_run_until(&ts.loop, poll_reached, &w, 10000));
   cr_assert_eq(poll_state().next_ms, XQ_POLL_MIN_MS);
   g = game(1);
   cr_assert_eq(num(g, "ply"), 3);
@@ -1255,7 +1239,7 @@ Test(net_http, a_poller_left_running_is_closed_at_shutdown)
   cr_assert(cJSON_IsTrue(item(r, "ok")));
   cJSON_Delete(r);
   poll_wait w = {1, 0, 1};
-  cr_assert(run_until(poll_reached, &w, 10000));
+  cr_assert(xq_tc_run_until(&ts.loop, poll_reached, &w, 10000));
   cr_assert_eq(poll_state().next_ms, 6000);
   xq_tc_close(&a);
   tiny_stop(&t);

@@ -33,22 +33,6 @@ TestSuite(net_web, .init = setup, .fini = teardown, .timeout = 60);
 /* HTTP over the scripted client                                       */
 /* ------------------------------------------------------------------ */
 
-static void on_spin_timer(uv_timer_t *t) { *(int *)t->data = 1; }
-static void on_spin_closed(uv_handle_t *h) { (void)h; }
-
-/* Run the loop until done(arg) or timeout_ms; returns done(arg). */
-static int run_until(int (*done)(void *), void *arg, int timeout_ms)
-{
-  int fired = 0;
-  uv_timer_t t;
-  uv_timer_init(&ts.loop, &t);
-  t.data = &fired;
-  uv_timer_start(&t, on_spin_timer, (uint64_t)timeout_ms, 0);
-  while (!done(arg) && !fired) uv_run(&ts.loop, UV_RUN_ONCE);
-  uv_close((uv_handle_t *)&t, on_spin_closed);
-  uv_run(&ts.loop, UV_RUN_NOWAIT);
-  return done(arg);
-}
 
 typedef struct resp {
   int status;
@@ -78,7 +62,7 @@ static int have_response(void *a) { return response_end(a) > 0; }
 static void next_response(xq_tclient *c, resp *r)
 {
   memset(r, 0, sizeof *r);
-  cr_assert(run_until(have_response, c, 10000), "a response");
+  cr_assert(xq_tc_run_until(&ts.loop, have_response, c, 10000), "a response");
   size_t end = response_end(c);
   const char *p = c->in + c->line_start;
   int chunked;
@@ -430,7 +414,7 @@ Test(net_web, moves_carry_three_notations_and_events_name_their_game)
   const char *sub = "GET /api/events?last_event=0 HTTP/1.1\r\nHost: t\r\n\r\n";
   xq_tc_send_raw(&sse, sub, strlen(sub));
   wait_text w = {&sse, "retry: 3000"};
-  cr_assert(run_until(has_text, &w, 5000));
+  cr_assert(xq_tc_run_until(&ts.loop, has_text, &w, 5000));
   int status;
   cJSON *j = op1(ts.board[1], "{\"id\":1,\"op\":\"move\",\"seq\":1,\"move\":\"h2e2\"}", &status);
   cr_assert(cJSON_IsTrue(item(j, "ok")));
@@ -440,7 +424,7 @@ Test(net_web, moves_carry_three_notations_and_events_name_their_game)
   cJSON_Delete(j);
   /* SSE has no envelope: the data of a move or a verdict names its game */
   w.text = "\"result\":\"*\",\"round\":1,\"table\":2}";
-  cr_assert(run_until(has_text, &w, 5000), "%s", sse.in);
+  cr_assert(xq_tc_run_until(&ts.loop, has_text, &w, 5000), "%s", sse.in);
   cr_assert(strstr(sse.in, "event: move\ndata: {\"ply\":1,\"move\":\"h2e2\",\"wxf\":\"C2.5\",\"zh\":\"炮二平五\""));
   w.text = "\"round\":1,\"table\":2}\n\n";
   const char *verdict = strstr(sse.in, "event: verdict\ndata: {");
