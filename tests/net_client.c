@@ -4,6 +4,7 @@
  */
 #define _GNU_SOURCE
 #include "net_client.h"
+#include "http_parse.h"
 
 #include <signal.h>
 #include <stdio.h>
@@ -265,4 +266,73 @@ const char *xq_tc_error(const cJSON *reply)
   const cJSON *e = cJSON_GetObjectItemCaseSensitive(reply, "error");
   const cJSON *code = cJSON_GetObjectItemCaseSensitive(e, "code");
   return cJSON_IsString(code) ? code->valuestring : NULL;
+}
+
+/* ------------------------------------------------------------------ */
+/* HTTP responses                                                      */
+/* ------------------------------------------------------------------ */
+
+/* Offset past a complete response at c->in + c->line_start, or 0. */
+static size_t response_end(xq_tclient *c, int head_only)
+{
+  int status, chunked;
+  long long cl;
+  const char *p = c->in + c->line_start;
+  size_t have = c->len - c->line_start;
+  long h = xq__http_response_head(p, have, &status, &cl, &chunked);
+  if (h <= 0) return 0;
+  if (head_only || status == 304) return (size_t)h;
+  if (cl < 0) return c->eof ? have : 0;
+  return have >= (size_t)h + (size_t)cl ? (size_t)h + (size_t)cl : 0;
+}
+
+typedef struct wait_resp {
+  xq_tclient *c;
+  int head_only;
+} wait_resp;
+
+static int have_response(void *a)
+{
+  wait_resp *w = a;
+  return response_end(w->c, w->head_only) > 0 || (w->c->eof && w->c->len == w->c->line_start);
+}
+
+int xq_tc_response(xq_tclient *c, xq_tresp *r, int head_only, int timeout_ms)
+{
+  memset(r, 0, sizeof *r);
+  wait_resp w = {c, head_only};
+  if (!xq_tc_run_until(c->loop, have_response, &w, timeout_ms)) return -1;
+  size_t end = response_end(c, head_only);
+  if (!end) return -1;
+  const char *p = c->in + c->line_start;
+  int chunked;
+  long long cl;
+  long h = xq__http_response_head(p, end, &r->status, &cl, &chunked);
+  size_t hn = (size_t)h < sizeof r->head ? (size_t)h : sizeof r->head - 1;
+  memcpy(r->head, p, hn);
+  r->head[hn] = 0;
+  r->len = end - (size_t)h;
+  r->body = malloc(r->len + 1);
+  if (!r->body) return -1;
+  memcpy(r->body, p + h, r->len);
+  r->body[r->len] = 0;
+  c->line_start += end;
+  return 0;
+}
+
+int xq_tc_http(uv_loop_t *loop, int port, const char *req, xq_tresp *r)
+{
+  xq_tclient c;
+  memset(r, 0, sizeof *r);
+  if (xq_tc_connect(&c, loop, port) != 0) return -1;
+  xq_tc_send_raw(&c, req, strlen(req));
+  int rc = xq_tc_response(&c, r, !strncmp(req, "HEAD", 4), 10000);
+  xq_tc_close(&c);
+  return rc;
+}
+
+void xq_tresp_free(xq_tresp *r)
+{
+  free(r->body);
+  r->body = NULL;
 }

@@ -78,4 +78,22 @@ void xq_tc_spin(uv_loop_t *loop, int ms);
 /* The "error"."code" of a reply, or NULL when it has none. */
 const char *xq_tc_error(const cJSON *reply);
 
+/* One HTTP response read by the scripted client. */
+typedef struct xq_tresp {
+  int status;
+  char head[4096];             /* the head, cut at 4095 bytes */
+  char *body;                  /* NUL-terminated, malloc'd (xq_tresp_free) */
+  size_t len;
+} xq_tresp;
+
+/* Read the next HTTP response on `c` into *r, running the loop up to
+ * timeout_ms for it. `head_only` (an answer to HEAD) expects no body; a
+ * 304 never has one; a response without Content-Length ends at EOF.
+ * Returns 0, or -1 on timeout or a malformed head (*r then empty). */
+int xq_tc_response(xq_tclient *c, xq_tresp *r, int head_only, int timeout_ms);
+/* Connect to 127.0.0.1:port, send `req` raw, read one response (HEAD
+ * requests expect no body) and close. Returns 0 or -1. */
+int xq_tc_http(uv_loop_t *loop, int port, const char *req, xq_tresp *r);
+void xq_tresp_free(xq_tresp *r);
+
 #endif /* XQ_TEST_NET_CLIENT_H */

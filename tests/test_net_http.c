@@ -242,72 +242,19 @@ static void teardown(void)
 TestSuite(net_http, .init = setup, .fini = teardown, .timeout = 60);
 
 
-/* One response. */
-typedef struct resp {
-  int status;
-  char head[4096];
-  char *body;                  /* NUL-terminated, malloc'd */
-  size_t len;
-} resp;
-
-static void resp_free(resp *r) { free(r->body); }
-
-/* Offset past a complete response at c->in + c->line_start, or 0. */
-static size_t response_end(xq_tclient *c, int head_only)
-{
-  int status, chunked;
-  long long cl;
-  const char *p = c->in + c->line_start;
-  size_t have = c->len - c->line_start;
-  long h = xq__http_response_head(p, have, &status, &cl, &chunked);
-  if (h <= 0) return 0;
-  if (head_only) return (size_t)h;
-  if (cl < 0) return c->eof ? have : 0;
-  return have >= (size_t)h + (size_t)cl ? (size_t)h + (size_t)cl : 0;
-}
-
-typedef struct wait_resp {
-  xq_tclient *c;
-  int head_only;
-} wait_resp;
-
-static int have_response(void *a)
-{
-  wait_resp *w = a;
-  return response_end(w->c, w->head_only) > 0 || (w->c->eof && w->c->len == w->c->line_start);
-}
+typedef xq_tresp resp;
+#define resp_free xq_tresp_free
 
 /* The next response on `c` (HEAD: no body expected). 0 or -1 (timeout). */
 static int next_response(xq_tclient *c, resp *r, int head_only)
 {
-  memset(r, 0, sizeof *r);
-  wait_resp w = {c, head_only};
-  if (!xq_tc_run_until(&ts.loop, have_response, &w, 10000)) return -1;
-  size_t end = response_end(c, head_only);
-  if (!end) return -1;
-  const char *p = c->in + c->line_start;
-  int chunked;
-  long long cl;
-  long h = xq__http_response_head(p, end, &r->status, &cl, &chunked);
-  size_t hn = (size_t)h < sizeof r->head ? (size_t)h : sizeof r->head - 1;
-  memcpy(r->head, p, hn);
-  r->head[hn] = 0;
-  r->len = end - (size_t)h;
-  r->body = malloc(r->len + 1);
-  memcpy(r->body, p + h, r->len);
-  r->body[r->len] = 0;
-  c->line_start += end;
-  return 0;
+  return xq_tc_response(c, r, head_only, 10000);
 }
 
 /* Connect, send `req` raw and read one response; closes the client. */
 static void http(const char *req, resp *r)
 {
-  xq_tclient c;
-  cr_assert_eq(xq_tc_connect(&c, &ts.loop, ts.http_port), 0);
-  xq_tc_send_raw(&c, req, strlen(req));
-  cr_assert_eq(next_response(&c, r, !strncmp(req, "HEAD", 4)), 0, "a response to %.40s", req);
-  xq_tc_close(&c);
+  cr_assert_eq(xq_tc_http(&ts.loop, ts.http_port, req, r), 0, "a response to %.40s", req);
 }
 
 static void get(const char *path, resp *r)

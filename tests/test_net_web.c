@@ -33,59 +33,18 @@ TestSuite(net_web, .init = setup, .fini = teardown, .timeout = 60);
 /* HTTP over the scripted client                                       */
 /* ------------------------------------------------------------------ */
 
-
-typedef struct resp {
-  int status;
-  char head[4096];
-  char *body;                  /* NUL-terminated, malloc'd */
-  size_t len;
-} resp;
-
-/* Offset past a complete response at the client's read position, or 0.
- * A 304 has a Content-Length but no body. */
-static size_t response_end(xq_tclient *c)
-{
-  int status, chunked;
-  long long cl;
-  const char *p = c->in + c->line_start;
-  size_t have = c->len - c->line_start;
-  long h = xq__http_response_head(p, have, &status, &cl, &chunked);
-  if (h <= 0) return 0;
-  if (status == 304) return (size_t)h;
-  if (cl < 0) return c->eof ? have : 0;
-  return have >= (size_t)h + (size_t)cl ? (size_t)h + (size_t)cl : 0;
-}
-
-static int have_response(void *a) { return response_end(a) > 0; }
+typedef xq_tresp resp;
 
 /* The next response on `c`; fails the test after 10 s. */
 static void next_response(xq_tclient *c, resp *r)
 {
-  memset(r, 0, sizeof *r);
-  cr_assert(xq_tc_run_until(&ts.loop, have_response, c, 10000), "a response");
-  size_t end = response_end(c);
-  const char *p = c->in + c->line_start;
-  int chunked;
-  long long cl;
-  long h = xq__http_response_head(p, end, &r->status, &cl, &chunked);
-  size_t hn = (size_t)h < sizeof r->head ? (size_t)h : sizeof r->head - 1;
-  memcpy(r->head, p, hn);
-  r->head[hn] = 0;
-  r->len = end - (size_t)h;
-  r->body = malloc(r->len + 1);
-  memcpy(r->body, p + h, r->len);
-  r->body[r->len] = 0;
-  c->line_start += end;
+  cr_assert_eq(xq_tc_response(c, r, 0, 10000), 0, "a response");
 }
 
 /* Send `req` raw on a new connection and read one response. */
 static void http(const char *req, resp *r)
 {
-  xq_tclient c;
-  cr_assert_eq(xq_tc_connect(&c, &ts.loop, ts.http_port), 0);
-  xq_tc_send_raw(&c, req, strlen(req));
-  next_response(&c, r);
-  xq_tc_close(&c);
+  cr_assert_eq(xq_tc_http(&ts.loop, ts.http_port, req, r), 0, "a response to %.40s", req);
 }
 
 /* The text of a POST /api/op request with `body` (token NULL: none). */
