@@ -2,6 +2,7 @@
  * support.c -- helpers shared by the test suites.
  */
 #include <criterion/criterion.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/wait.h>
@@ -22,4 +23,17 @@ char *xq_test_run(const char *args, int *status)
   int st = pclose(p);
   *status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
   return buf;
+}
+
+void xq_test_expect(int status, const char *fmt, ...)
+{
+  char args[4096];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(args, sizeof args, fmt, ap);
+  va_end(ap);
+  int got;
+  char *out = xq_test_run(args, &got);
+  cr_assert_eq(got, status, "xqref %s: exit %d, expected %d: %s", args, got, status, out);
+  free(out);
 }

@@ -11,4 +11,8 @@
  * Fails the current test when the command cannot be started. */
 char *xq_test_run(const char *args, int *status);
 
+/* Run xqref with the printf-formatted arguments and fail the current test
+ * unless it exits with `status`; the output is freed. */
+void xq_test_expect(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 #endif /* XQ_TEST_SUPPORT_H */

@@ -10,10 +10,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "knockout.h"
+#include "support.h"
 
 /* Standings rows whose ids are base+1, base+2, ... in rank order. */
 static void ranks(xq_tstanding *st, int n, int base)
@@ -363,22 +363,7 @@ Test(store, knockout_beside_the_swiss_and_merged_places)
   remove_db(path);
 }
 
-static char *run(const char *args, int *status)
-{
-  char cmd[2048], *buf = NULL;
-  size_t n = 0;
-  snprintf(cmd, sizeof cmd, "%s %s 2>&1", XQ_BINARY, args);
-  FILE *p = popen(cmd, "r");
-  cr_assert_not_null(p);
-  FILE *m = open_memstream(&buf, &n);
-  char chunk[4096];
-  size_t got;
-  while ((got = fread(chunk, 1, sizeof chunk, p)) > 0) fwrite(chunk, 1, got, m);
-  fclose(m);
-  int st = pclose(p);
-  *status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  return buf;
-}
+static char *run(const char *args, int *status) { return xq_test_run(args, status); }
 
 Test(cli, knockout_actions)
 {
