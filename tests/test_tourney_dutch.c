@@ -1,9 +1,10 @@
 /*
  * test_tourney_dutch.c -- the FIDE Dutch pairing (tourney.md §3.6) against
  * bbpPairings v6.0.0: its own Dutch fixtures, the chesspairing fixtures
- * paired by bbpPairings, and a 100-player 11-round event made by its
+ * paired by bbpPairings, and two 100-player 11-round events made by its
  * random tournament generator, replayed round by round (every round of
- * that file is a bbpPairings pairing of the rounds before it).
+ * those files is a bbpPairings pairing of the rounds before it); and the
+ * matching solver kept between solves (wmatch.c) against brute force.
  */
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -11,6 +12,7 @@
 #include <string.h>
 
 #include "tourney.h"
+#include "wmatch.h"
 
 #define DATA XQ_TEST_DATA "/pairing/"
 
@@ -153,3 +155,128 @@ Test(replay100, round8) { replay(GEN100, 8); }
 Test(replay100, round9) { replay(GEN100, 9); }
 Test(replay100, round10) { replay(GEN100, 10); }
 Test(replay100, round11) { replay(GEN100, 11); }
+
+/* a second event of the same generator (gen100.cfg, seed 202), not in the
+ * shared data; its round 1 colours come from the generator's draw */
+#define GEN100B DATA "rtg_dutch_n100_r11_seed202.trf"
+
+Test(replay100_seed202, round2) { replay(GEN100B, 2); }
+Test(replay100_seed202, round3) { replay(GEN100B, 3); }
+Test(replay100_seed202, round4) { replay(GEN100B, 4); }
+Test(replay100_seed202, round5) { replay(GEN100B, 5); }
+Test(replay100_seed202, round6) { replay(GEN100B, 6); }
+Test(replay100_seed202, round7) { replay(GEN100B, 7); }
+Test(replay100_seed202, round8) { replay(GEN100B, 8); }
+Test(replay100_seed202, round9) { replay(GEN100B, 9); }
+Test(replay100_seed202, round10) { replay(GEN100B, 10); }
+Test(replay100_seed202, round11) { replay(GEN100B, 11); }
+
+/* ------------------------------------------------------------------ */
+/* The matching solver kept between solves, against brute force        */
+/* ------------------------------------------------------------------ */
+
+#define WM_N 9
+#define WM_BITS 100
+
+typedef unsigned __int128 u128;
+
+static u128 wm_w[WM_N][WM_N];
+static int wm_alive[WM_N];
+
+static uint64_t rnd_state = 88172645463325252ull;
+static uint64_t rnd(void)
+{
+  rnd_state ^= rnd_state << 13;
+  rnd_state ^= rnd_state >> 7;
+  rnd_state ^= rnd_state << 17;
+  return rnd_state;
+}
+
+/* A weight below 2^WM_BITS, often 0 (no edge) and often tied with
+ * others: a few priority levels over few values, as the pairing makes. */
+static u128 rnd_weight(void)
+{
+  if (rnd() % 5 == 0) return 0;
+  u128 w = (u128)(1 + rnd() % 3) << 90;
+  w += (u128)(rnd() % 3) << 60;
+  w += (u128)(rnd() % 4);
+  return w;
+}
+
+static void wm_put(xq__wmatch *m, int i, int j, u128 w)
+{
+  uint64_t limbs[2] = {(uint64_t)w, (uint64_t)(w >> 64)};
+  wm_w[i][j] = wm_w[j][i] = w;
+  xq__wm_set(m, i, j, limbs);
+}
+
+/* Largest total weight of a matching of the alive vertices >= v. */
+static u128 brute(int v, int *used)
+{
+  while (v < WM_N && (used[v] || !wm_alive[v])) v++;
+  if (v >= WM_N) return 0;
+  used[v] = 1;
+  u128 best = brute(v + 1, used); /* v unmatched */
+  for (int x = v + 1; x < WM_N; x++) {
+    if (used[x] || !wm_alive[x] || !wm_w[v][x]) continue;
+    used[x] = 1;
+    u128 t = wm_w[v][x] + brute(v + 1, used);
+    if (t > best) best = t;
+    used[x] = 0;
+  }
+  used[v] = 0;
+  return best;
+}
+
+static void wm_check(xq__wmatch *m, int step)
+{
+  int mate[WM_N], used[WM_N] = {0};
+  xq__wm_solve(m, mate);
+  u128 got = 0;
+  for (int v = 0; v < WM_N; v++) {
+    int u = mate[v];
+    cr_assert(u >= 0 && u < WM_N && mate[u] == v, "step %d: mate[%d] = %d", step, v, u);
+    if (!wm_alive[v] || u == v) continue;
+    cr_assert(wm_alive[u] && wm_w[v][u], "step %d: %d-%d is no edge", step, v, u);
+    if (v < u) got += wm_w[v][u];
+  }
+  u128 want = brute(0, used);
+  cr_assert(got == want, "step %d: weight %llx:%016llx, the best is %llx:%016llx", step,
+            (unsigned long long)(got >> 64), (unsigned long long)got,
+            (unsigned long long)(want >> 64), (unsigned long long)want);
+}
+
+Test(wmatch, incremental_solves_stay_optimal)
+{
+  for (int trial = 0; trial < 150; trial++) {
+    xq__wmatch *m = xq__wm_new(WM_N, 2, WM_BITS);
+    cr_assert_not_null(m);
+    for (int v = 0; v < WM_N; v++) wm_alive[v] = 1;
+    for (int i = 0; i < WM_N; i++)
+      for (int j = 0; j < i; j++) wm_put(m, i, j, rnd_weight());
+    wm_check(m, 0);
+    for (int step = 1; step <= 25; step++) {
+      int kind = (int)(rnd() % 10), v = (int)(rnd() % WM_N);
+      if (!wm_alive[v]) continue;
+      if (kind < 5) {
+        /* the edges at one vertex change, as a decision's bonus does */
+        for (int x = 0; x < WM_N; x++)
+          if (x != v && rnd() % 2) wm_put(m, v, x, rnd() % 3 ? wm_w[v][x] + (rnd() % 5) : rnd_weight());
+      } else if (kind < 8) {
+        /* many edges change at once, as at the start of a bracket */
+        for (int i = 0; i < WM_N; i++)
+          for (int j = 0; j < i; j++)
+            if (rnd() % 3 == 0) wm_put(m, i, j, rnd_weight());
+      } else {
+        /* fix v with its partner, if any, as a decided pair */
+        int mate[WM_N];
+        xq__wm_solve(m, mate);
+        if (mate[v] == v) continue;
+        wm_alive[v] = wm_alive[mate[v]] = 0;
+        xq__wm_fix(m, v, mate[v]);
+      }
+      wm_check(m, step);
+    }
+    xq__wm_free(m);
+  }
+}

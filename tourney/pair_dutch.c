@@ -687,7 +687,9 @@ int xq_pair_dutch(const xq_tevent *ev, int round, xq_tpairing *out)
   int bits = weight_bits(&C);
   C.L = (bits + 4) / 64 + 1;
   if (C.L > XQ_WMATCH_LIMBS_MAX) { rc = XQ_ELIMIT; goto out; }
-  C.wm = xq__wm_new(n, C.L);
+  /* one bit of margin over the widest weight: the bonuses of the
+   * decisions are added on top of it */
+  C.wm = xq__wm_new(n, C.L, bits + 1);
   R.c = &C;
   R.vi = malloc((size_t)n * sizeof *R.vi);
   R.sm = malloc((size_t)n * sizeof *R.sm);

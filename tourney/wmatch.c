@@ -1,38 +1,75 @@
 /*
  * wmatch.c -- maximum-weight matching on a general graph: Edmonds'
- * blossom algorithm with vertex and blossom dual variables (primal-dual,
- * O(n^3) on a dense graph). Weights are multi-word unsigned integers, so
- * that the FIDE Dutch criteria can be packed into one weight in strict
- * priority order (tourney.md §3.6).
+ * blossom algorithm with vertex and blossom dual variables, kept between
+ * solves. Weights are multi-word unsigned integers, so that the FIDE
+ * Dutch criteria can be packed into one weight in strict priority order
+ * (tourney.md §3.6).
  *
- * Conventions: vertices 1..n inside, blossoms n+1..2n; st[x] is the
- * outermost blossom containing x; lab[] the duals (doubled: the slack of
- * edge uv is lab[u] + lab[v] - 2 w(uv)); S[] is 0 for outer (even), 1 for
- * inner (odd), -1 for unlabelled top-level blossoms.
+ * The solver keeps an optimal solution (matching, duals, blossoms) from
+ * one solve to the next. When the weights at a vertex v change, v is
+ * re-opened: the blossoms containing v are dissolved (their dual moves
+ * onto their vertices, so every edge stays feasible), v's dual is set to
+ * the least value that keeps all its edges feasible, and v keeps its
+ * partner when their edge still attains that bound (it stays tight);
+ * otherwise both are unmatched. Every free vertex whose dual is still positive
+ * ("deficient") is then the root of one search (a single alternating
+ * tree) that ends when the root is matched or some vertex of the tree
+ * reaches a zero dual (the even path to that vertex is flipped, so the
+ * root is matched and that vertex is left free). Each search costs about
+ * O(n) per vertex of its tree instead of O(n^3) for a solve from scratch.
+ *
+ * Optimality (LP duality): duals y >= 0 and z >= 0 with every edge of
+ * slack >= 0, every matched edge of slack 0, every free vertex of dual 0
+ * and every blossom with z > 0 full. Slack of (u, v):
+ * y[u] + y[v] - 2 w(u, v) + 2 * (sum of z over blossoms holding both);
+ * the weights are stored shifted left by at least one bit (doubled), so
+ * that no shift is needed and a slack between S vertices is even. Vertices
+ * 0..n-1, blossoms n..2n-1; the children of a blossom form a circular
+ * doubly linked list starting at the child that holds its base, with the
+ * edge to the next child stored at each child (enx in it, eny in the
+ * next one).
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "wmatch.h"
 
+enum { LB_NONE = 0, LB_S = 1, LB_T = 2 };
+
 struct xq__wmatch {
-  int n, L, S;      /* vertices, limbs, row stride (2n + 1) */
-  int nx;           /* highest blossom index in use */
-  uint64_t *w;      /* [(n+1)^2 * L] doubled weights by original vertices
-                     * (2 w fits: the two top bits of w are clear) */
-  uint64_t *lab;    /* [S * L] duals */
-  int *eu, *ev;     /* [S * S] best edge between two top-level blossoms */
-  int *match, *slack, *st, *pa, *lbl, *vis;
-  int *flo, *nflo;  /* [S * (n+1)] members of each blossom, count */
-  int *flo_from;    /* [S * (n+1)] member of blossom b containing x */
-  int *q, qh, qt;
-  int stamp;
-  int k;            /* active vertices in this solve */
-  int *ord;         /* [n + 1] internal vertex -> original + 1 */
-  int *fixed;       /* [n] fixed partner, or -1 */
-  uint64_t *t1, *t2, *t3;
-  uint64_t *bestval; /* [S * L] slack of slack[x], valid while bestver[x] == ver */
-  unsigned *bestver, ver;
+  int n, L;
+  int sh;             /* weights are stored shifted left by sh bits */
+  uint64_t *w;        /* [n * n * L] weights << sh */
+  uint8_t *adj;       /* [n * n] weight != 0 */
+  uint64_t *dual;     /* [2n * L] y of vertices, z of blossoms */
+  int *mate;          /* [n] partner or -1 */
+  int *inb;           /* [n] top-level blossom (or the vertex itself) */
+  int *parent;        /* [2n] enclosing blossom or -1 */
+  int *base;          /* [2n] base vertex; -1 for an unused blossom id */
+  int *first;         /* [2n] child holding the base */
+  int *next, *prev;   /* [2n] siblings in the parent's cycle */
+  int *enx, *eny;     /* [2n] edge to the next sibling */
+  int *label, *lfrom, *lto; /* [2n] label of a top-level blossom, and the
+                             * edge it got it through (lfrom outside) */
+  int *beste;         /* [n] non-S vertex: S neighbour of least slack */
+  int *bests;         /* [n] S vertex: S neighbour (other blossom) of least
+                       * slack; -1 none, -2 to be recomputed */
+  uint64_t *bev, *bsv;   /* [n * L] cached slacks of those edges */
+  unsigned *bevv, *bsvv, ver; /* cache valid while equal to ver */
+  int *unused, nunused;  /* free blossom ids */
+  uint8_t *alive;     /* [n] not fixed */
+  int *alist, nalive; /* alive vertices */
+  int *fixed;         /* [n] fixed partner or -1 */
+  uint8_t *dirty;     /* [n] weights changed since the last solve */
+  int *dlist, ndirty;
+  uint8_t *incand;    /* [n] in clist */
+  int *clist, ncand;  /* vertices that may have become deficient */
+  int *q, qt;         /* S vertices to scan (a stack) */
+  int *mark, stamp;   /* [2n] for the base search */
+  int *lv;            /* [n] scratch leaves */
+  int *pc, *px, *py;  /* [n] scratch paths */
+  uint64_t *t1, *t2, *d;
+  int fresh;          /* never solved */
 };
 
 /* ---- multi-word arithmetic (L limbs, least significant first) ---- */
@@ -78,71 +115,10 @@ static void bshr1(uint64_t *r, const uint64_t *a, int L)
   for (int i = 0; i < L; i++) r[i] = (a[i] >> 1) | (i + 1 < L ? a[i + 1] << 63 : 0);
 }
 
-/* ---- accessors ---- */
-
-#define W(m, u, v) ((m)->w + ((size_t)(u) * ((m)->n + 1) + (size_t)(v)) * (size_t)(m)->L)
-#define LAB(m, x) ((m)->lab + (size_t)(x) * (size_t)(m)->L)
-#define EU(m, a, b) ((m)->eu[(size_t)(a) * (size_t)(m)->S + (size_t)(b)])
-#define EV(m, a, b) ((m)->ev[(size_t)(a) * (size_t)(m)->S + (size_t)(b)])
-#define FLO(m, b) ((m)->flo + (size_t)(b) * (size_t)((m)->n + 1))
-#define FFROM(m, b, x) ((m)->flo_from[(size_t)(b) * (size_t)((m)->n + 1) + (size_t)(x)])
-
-xq__wmatch *xq__wm_new(int n, int limbs)
+static void bcpy(uint64_t *r, const uint64_t *a, int L)
 {
-  if (n < 0 || n > XQ_WMATCH_VERTICES_MAX || limbs < 1 || limbs > XQ_WMATCH_LIMBS_MAX) return NULL;
-  xq__wmatch *m = calloc(1, sizeof *m);
-  if (!m) return NULL;
-  m->n = n;
-  m->L = limbs;
-  m->S = 2 * n + 1;
-  size_t S = (size_t)m->S, n1 = (size_t)n + 1;
-  m->w = calloc(n1 * n1 * (size_t)limbs, sizeof *m->w);
-  m->lab = calloc(S * (size_t)limbs, sizeof *m->lab);
-  m->eu = calloc(S * S, sizeof(int));
-  m->ev = calloc(S * S, sizeof(int));
-  m->match = calloc(S, sizeof(int));
-  m->slack = calloc(S, sizeof(int));
-  m->st = calloc(S, sizeof(int));
-  m->pa = calloc(S, sizeof(int));
-  m->lbl = calloc(S, sizeof(int));
-  m->vis = calloc(S, sizeof(int));
-  m->nflo = calloc(S, sizeof(int));
-  m->flo = calloc(S * n1, sizeof(int));
-  m->flo_from = calloc(S * n1, sizeof(int));
-  m->q = calloc(S + n1, sizeof(int));
-  m->t1 = calloc((size_t)limbs * 3, sizeof(uint64_t));
-  m->ord = calloc(n1, sizeof(int));
-  m->bestval = calloc(S * (size_t)limbs, sizeof(uint64_t));
-  m->bestver = calloc(S, sizeof(unsigned));
-  m->fixed = malloc(n1 * sizeof(int));
-  if (m->fixed) for (size_t i = 0; i < n1; i++) m->fixed[i] = -1;
-  if (!m->w || !m->lab || !m->eu || !m->ev || !m->match || !m->slack || !m->st || !m->pa ||
-      !m->lbl || !m->vis || !m->nflo || !m->flo || !m->flo_from || !m->q || !m->t1 || !m->ord || !m->fixed || !m->bestval || !m->bestver) {
-    xq__wm_free(m);
-    return NULL;
-  }
-  m->t2 = m->t1 + limbs;
-  m->t3 = m->t2 + limbs;
-  return m;
+  memcpy(r, a, (size_t)L * sizeof *a);
 }
-
-void xq__wm_free(xq__wmatch *m)
-{
-  if (!m) return;
-  free(m->w); free(m->lab); free(m->eu); free(m->ev); free(m->match); free(m->slack);
-  free(m->st); free(m->pa); free(m->lbl); free(m->vis); free(m->nflo); free(m->flo);
-  free(m->flo_from); free(m->q); free(m->t1); free(m->ord); free(m->fixed); free(m->bestval); free(m->bestver);
-  free(m);
-}
-
-void xq__wm_set(xq__wmatch *m, int i, int j, const uint64_t *w)
-{
-  uint64_t *a = W(m, i + 1, j + 1), *b = W(m, j + 1, i + 1);
-  /* stored doubled: the slack lab[u] + lab[v] - 2 w needs no shift */
-  for (int k = 0; k < m->L; k++) a[k] = b[k] = (w[k] << 1) | (k ? w[k - 1] >> 63 : 0);
-}
-
-/* ---- the algorithm ---- */
 
 /* r = x + y - w2 modulo 2^(64 L): the slack of an edge from the duals
  * of its ends and its doubled weight (never negative, so exact). */
@@ -179,326 +155,692 @@ static inline void slack_of(const uint64_t *x, const uint64_t *y, const uint64_t
   case 10: slack_limbs(x, y, w2, r, 10); return;
   case 11: slack_limbs(x, y, w2, r, 11); return;
   case 12: slack_limbs(x, y, w2, r, 12); return;
+  case 13: slack_limbs(x, y, w2, r, 13); return;
+  case 14: slack_limbs(x, y, w2, r, 14); return;
+  case 15: slack_limbs(x, y, w2, r, 15); return;
+  case 16: slack_limbs(x, y, w2, r, 16); return;
   default: slack_limbs(x, y, w2, r, L); return;
   }
 }
 
-/* r = slack of the edge stored between top-level a and b */
-static void delta(xq__wmatch *m, int a, int b, uint64_t *r)
-{
-  int u = EU(m, a, b), v = EV(m, a, b);
-  slack_of(LAB(m, u), LAB(m, v), W(m, m->ord[u], m->ord[v]), r, m->L);
-}
+/* ---- accessors ---- */
 
-static int has_edge(const xq__wmatch *m, int a, int b)
-{
-  return EU(m, a, b) != 0;
-}
+#define W(m, u, v) ((m)->w + ((size_t)(u) * (size_t)(m)->n + (size_t)(v)) * (size_t)(m)->L)
+#define ADJ(m, u, v) ((m)->adj[(size_t)(u) * (size_t)(m)->n + (size_t)(v)])
+#define Y(m, x) ((m)->dual + (size_t)(x) * (size_t)(m)->L)
 
-/* Slack of slack[x] to x, cached until the duals change. */
-static const uint64_t *best_slack(xq__wmatch *m, int x)
+xq__wmatch *xq__wm_new(int n, int limbs, int bits)
 {
-  uint64_t *b = m->bestval + (size_t)x * (size_t)m->L;
-  if (m->bestver[x] != m->ver) {
-    delta(m, m->slack[x], x, b);
-    m->bestver[x] = m->ver;
+  if (n < 0 || n > XQ_WMATCH_VERTICES_MAX || limbs < 1 || limbs > XQ_WMATCH_LIMBS_MAX ||
+      bits < 1 || bits > 64 * limbs - 2) return NULL;
+  xq__wmatch *m = calloc(1, sizeof *m);
+  if (!m) return NULL;
+  m->n = n;
+  m->L = limbs;
+  /* doubled at least (the slack of an edge between two S vertices stays
+   * even), and as far up as the top bit allows, so that the top word of
+   * a slack tells many edges apart (scan) */
+  m->sh = 64 * limbs - 1 - bits;
+  size_t N = (size_t)n + 1, N2 = 2 * N, L = (size_t)limbs;
+  m->w = calloc(N * N * L, sizeof *m->w);
+  m->adj = calloc(N * N, 1);
+  m->dual = calloc(N2 * L, sizeof *m->dual);
+  m->mate = malloc(N * sizeof(int));
+  m->inb = malloc(N * sizeof(int));
+  m->parent = malloc(N2 * sizeof(int));
+  m->base = malloc(N2 * sizeof(int));
+  m->first = calloc(N2, sizeof(int));
+  m->next = calloc(N2, sizeof(int));
+  m->prev = calloc(N2, sizeof(int));
+  m->enx = calloc(N2, sizeof(int));
+  m->eny = calloc(N2, sizeof(int));
+  m->label = calloc(N2, sizeof(int));
+  m->lfrom = calloc(N2, sizeof(int));
+  m->lto = calloc(N2, sizeof(int));
+  m->beste = calloc(N, sizeof(int));
+  m->bests = calloc(N, sizeof(int));
+  m->bev = calloc(N * L, sizeof(uint64_t));
+  m->bsv = calloc(N * L, sizeof(uint64_t));
+  m->bevv = calloc(N, sizeof(unsigned));
+  m->bsvv = calloc(N, sizeof(unsigned));
+  m->unused = calloc(N, sizeof(int));
+  m->alive = calloc(N, 1);
+  m->alist = calloc(N, sizeof(int));
+  m->fixed = malloc(N * sizeof(int));
+  m->dirty = calloc(N, 1);
+  m->dlist = calloc(N, sizeof(int));
+  m->incand = calloc(N, 1);
+  m->clist = calloc(N, sizeof(int));
+  m->q = calloc(N, sizeof(int));
+  m->mark = calloc(N2, sizeof(int));
+  m->lv = calloc(N, sizeof(int));
+  m->pc = calloc(N * 3, sizeof(int));
+  m->t1 = calloc(L * 3, sizeof(uint64_t));
+  if (!m->w || !m->adj || !m->dual || !m->mate || !m->inb || !m->parent || !m->base ||
+      !m->first || !m->next || !m->prev || !m->enx || !m->eny || !m->label || !m->lfrom ||
+      !m->lto || !m->beste || !m->bests || !m->bev || !m->bsv || !m->bevv || !m->bsvv ||
+      !m->unused || !m->alive || !m->alist || !m->fixed || !m->dirty || !m->dlist ||
+      !m->incand || !m->clist || !m->q || !m->mark || !m->lv || !m->pc || !m->t1) {
+    xq__wm_free(m);
+    return NULL;
   }
-  return b;
-}
-
-/* Offer u as the best neighbour of x; d = slack of (u, x) or NULL. */
-static void update_slack_d(xq__wmatch *m, int u, int x, const uint64_t *d)
-{
-  if (!d) { delta(m, u, x, m->t1); d = m->t1; }
-  if (m->slack[x] && bcmp_(d, best_slack(m, x), m->L) >= 0) return;
-  m->slack[x] = u;
-  memcpy(m->bestval + (size_t)x * (size_t)m->L, d, (size_t)m->L * sizeof *d);
-  m->bestver[x] = m->ver;
-}
-
-static void update_slack(xq__wmatch *m, int u, int x)
-{
-  update_slack_d(m, u, x, NULL);
-}
-
-static void set_slack(xq__wmatch *m, int x)
-{
-  m->slack[x] = 0;
-  for (int u = 1; u <= m->k; u++)
-    if (has_edge(m, u, x) && m->st[u] != x && m->lbl[m->st[u]] == 0) update_slack(m, u, x);
-}
-
-static void q_push(xq__wmatch *m, int x)
-{
-  if (x <= m->k) { m->q[m->qt++] = x; return; }
-  for (int i = 0; i < m->nflo[x]; i++) q_push(m, FLO(m, x)[i]);
-}
-
-static void set_st(xq__wmatch *m, int x, int b)
-{
-  m->st[x] = b;
-  if (x > m->k)
-    for (int i = 0; i < m->nflo[x]; i++) set_st(m, FLO(m, x)[i], b);
-}
-
-static void reverse(int *a, int lo, int hi) /* [lo, hi) */
-{
-  for (hi--; lo < hi; lo++, hi--) { int t = a[lo]; a[lo] = a[hi]; a[hi] = t; }
-}
-
-/* Position of member xr in blossom b, reorienting the cycle so that the
- * path from the base to xr has even length. */
-static int get_pr(xq__wmatch *m, int b, int xr)
-{
-  int *f = FLO(m, b), k = m->nflo[b], pr = 0;
-  while (f[pr] != xr) pr++;
-  if (pr % 2 == 1) {
-    reverse(f, 1, k);
-    return k - pr;
+  m->px = m->pc + N;
+  m->py = m->px + N;
+  m->t2 = m->t1 + limbs;
+  m->d = m->t2 + limbs;
+  for (int v = 0; v < n; v++) {
+    m->mate[v] = -1;
+    m->inb[v] = v;
+    m->base[v] = v;
+    m->fixed[v] = -1;
+    m->alive[v] = 1;
+    m->alist[v] = v;
   }
-  return pr;
+  m->nalive = n;
+  for (int x = 0; x < 2 * n; x++) m->parent[x] = -1;
+  for (int b = 2 * n - 1; b >= n; b--) {
+    m->base[b] = -1;
+    m->unused[m->nunused++] = b;
+  }
+  m->fresh = 1;
+  return m;
 }
 
-static void rotate_left(int *a, int k, int by)
+void xq__wm_free(xq__wmatch *m)
 {
-  reverse(a, 0, by);
-  reverse(a, by, k);
-  reverse(a, 0, k);
+  if (!m) return;
+  free(m->w); free(m->adj); free(m->dual); free(m->mate); free(m->inb); free(m->parent);
+  free(m->base); free(m->first); free(m->next); free(m->prev); free(m->enx); free(m->eny);
+  free(m->label); free(m->lfrom); free(m->lto); free(m->beste); free(m->bests); free(m->bev);
+  free(m->bsv); free(m->bevv); free(m->bsvv); free(m->unused); free(m->alive); free(m->alist);
+  free(m->fixed); free(m->dirty); free(m->dlist); free(m->incand); free(m->clist); free(m->q);
+  free(m->mark); free(m->lv); free(m->pc); free(m->t1);
+  free(m);
 }
 
-static void set_match(xq__wmatch *m, int u, int v)
+void xq__wm_set(xq__wmatch *m, int i, int j, const uint64_t *w)
 {
-  m->match[u] = EV(m, u, v);
-  if (u <= m->k) return;
-  int xr = FFROM(m, u, EU(m, u, v)), pr = get_pr(m, u, xr);
-  int *f = FLO(m, u);
-  for (int i = 0; i < pr; i++) set_match(m, f[i], f[i ^ 1]);
-  set_match(m, xr, v);
-  rotate_left(f, m->nflo[u], pr);
+  int L = m->L;
+  uint64_t *a = W(m, i, j), *b = W(m, j, i), *t = m->t1;
+  /* stored as w * 2^sh (sh >= 1): the slack y[u] + y[v] - 2 w needs no
+   * shift, and every dual stays below 2^(64 L - 1) */
+  int lw = m->sh / 64, bw = m->sh % 64;
+  for (int k = L - 1; k >= 0; k--) {
+    uint64_t v = 0;
+    if (k - lw >= 0) {
+      v = w[k - lw] << bw;
+      if (bw && k - lw - 1 >= 0) v |= w[k - lw - 1] >> (64 - bw);
+    }
+    t[k] = v;
+  }
+  if (!bcmp_(a, t, L)) return;
+  bcpy(a, t, L);
+  bcpy(b, t, L);
+  ADJ(m, i, j) = ADJ(m, j, i) = !bzero_(t, L);
+  if (m->fresh || !m->alive[i] || !m->alive[j] || m->dirty[i] || m->dirty[j]) return;
+  /* one end re-opened covers the edge: the first, which the callers
+   * pass as the vertex whose edges change together */
+  m->dirty[i] = 1;
+  m->dlist[m->ndirty++] = i;
 }
 
-static void augment(xq__wmatch *m, int u, int v)
+/* ---- blossom structure ---- */
+
+static int leaves(const xq__wmatch *m, int b, int *out)
+{
+  if (b < m->n) { out[0] = b; return 1; }
+  int k = 0, c = m->first[b];
+  do {
+    k += leaves(m, c, out + k);
+    c = m->next[c];
+  } while (c != m->first[b]);
+  return k;
+}
+
+static void set_inb(xq__wmatch *m, int b, int top)
+{
+  int k = leaves(m, b, m->lv);
+  for (int i = 0; i < k; i++) m->inb[m->lv[i]] = top;
+}
+
+static void free_blossom(xq__wmatch *m, int b)
+{
+  m->base[b] = -1;
+  m->parent[b] = -1;
+  m->label[b] = LB_NONE;
+  memset(Y(m, b), 0, (size_t)m->L * sizeof(uint64_t));
+  m->unused[m->nunused++] = b;
+}
+
+static int child_index(const xq__wmatch *m, int b, int t)
+{
+  int i = 0;
+  for (int c = m->first[b]; c != t; c = m->next[c]) i++;
+  return i;
+}
+
+static void link_(xq__wmatch *m, int a, int c, int x, int y)
+{
+  m->next[a] = c;
+  m->prev[c] = a;
+  m->enx[a] = x;
+  m->eny[a] = y;
+}
+
+/* Make v the base of blossom b, swapping the matched and unmatched edges
+ * along the even path of the cycle from v's child to the base child. */
+static void aug_blossom(xq__wmatch *m, int b, int v)
+{
+  int n = m->n, t = v;
+  while (m->parent[t] != b) t = m->parent[t];
+  if (t >= n) aug_blossom(m, t, v);
+  int f = m->first[b], cur = t;
+  if (child_index(m, b, t) & 1) {
+    while (cur != f) { /* odd position: forward, wrapping to the base */
+      int a = m->next[cur], c = m->next[a], x = m->enx[a], y = m->eny[a];
+      if (a >= n) aug_blossom(m, a, x);
+      if (c >= n) aug_blossom(m, c, y);
+      m->mate[x] = y;
+      m->mate[y] = x;
+      cur = c;
+    }
+  } else {
+    while (cur != f) { /* even position: backward */
+      int a = m->prev[cur], c = m->prev[a], x = m->eny[c], y = m->enx[c];
+      if (a >= n) aug_blossom(m, a, x);
+      if (c >= n) aug_blossom(m, c, y);
+      m->mate[x] = y;
+      m->mate[y] = x;
+      cur = c;
+    }
+  }
+  m->first[b] = t;
+  m->base[b] = m->base[t];
+}
+
+static void add_cand(xq__wmatch *m, int v)
+{
+  if (m->incand[v]) return;
+  m->incand[v] = 1;
+  m->clist[m->ncand++] = v;
+}
+
+static void unmatch(xq__wmatch *m, int v)
+{
+  int u = m->mate[v];
+  if (u < 0) return;
+  m->mate[u] = m->mate[v] = -1;
+  add_cand(m, u);
+  add_cand(m, v);
+}
+
+/* Dissolve the top-level blossom b outside a search. Its dual moves onto
+ * its vertices (y += z for each: the slack of every edge inside stays,
+ * the slack of every edge leaving grows), so the edge matching its base
+ * outside may lose its tightness: then both ends are unmatched. */
+static void dissolve(xq__wmatch *m, int b)
+{
+  int L = m->L;
+  if (!bzero_(Y(m, b), L)) {
+    int k = leaves(m, b, m->lv);
+    for (int i = 0; i < k; i++) badd(Y(m, m->lv[i]), Y(m, m->lv[i]), Y(m, b), L);
+    unmatch(m, m->base[b]);
+    add_cand(m, m->base[b]); /* a free base now has a positive dual */
+  }
+  int c = m->first[b];
+  do {
+    m->parent[c] = -1;
+    set_inb(m, c, c);
+    c = m->next[c];
+  } while (c != m->first[b]);
+  free_blossom(m, b);
+}
+
+static void dissolve_around(xq__wmatch *m, int v)
+{
+  while (m->inb[v] != v) {
+    int b = m->inb[v];
+    dissolve(m, b);
+  }
+}
+
+/* ---- one search from a deficient root ---- */
+
+static const uint64_t *cached(xq__wmatch *m, int x, int other, uint64_t *val, unsigned *vv)
+{
+  uint64_t *r = val + (size_t)x * (size_t)m->L;
+  if (vv[x] != m->ver) {
+    slack_of(Y(m, x), Y(m, other), W(m, x, other), r, m->L);
+    vv[x] = m->ver;
+  }
+  return r;
+}
+
+/* S vertex x meets S vertex c of another blossom, slack sl. */
+static void offer_s(xq__wmatch *m, int x, int c, const uint64_t *sl)
+{
+  int b = m->bests[x];
+  if (b == -2 || (b >= 0 && m->inb[b] == m->inb[x])) { m->bests[x] = -2; return; }
+  if (b < 0 || bcmp_(sl, cached(m, x, b, m->bsv, m->bsvv), m->L) < 0) {
+    m->bests[x] = c;
+    bcpy(m->bsv + (size_t)x * (size_t)m->L, sl, m->L);
+    m->bsvv[x] = m->ver;
+  }
+}
+
+/* Non-S vertex x meets S vertex c, slack sl. */
+static void offer_e(xq__wmatch *m, int x, int c, const uint64_t *sl)
+{
+  int b = m->beste[x];
+  if (b < 0 || bcmp_(sl, cached(m, x, b, m->bev, m->bevv), m->L) < 0) {
+    m->beste[x] = c;
+    bcpy(m->bev + (size_t)x * (size_t)m->L, sl, m->L);
+    m->bevv[x] = m->ver;
+  }
+}
+
+/* S vertex x has a best S neighbour of another blossom on record. */
+static int known_best(const xq__wmatch *m, int x)
+{
+  return m->bests[x] >= 0 && m->inb[m->bests[x]] != m->inb[x];
+}
+
+static void push_leaves(xq__wmatch *m, int b)
+{
+  m->qt += leaves(m, b, m->q + m->qt);
+}
+
+/* Base of the blossom closed by the tight edge (v, w) of the tree. */
+static int find_base(xq__wmatch *m, int v, int w)
+{
+  m->stamp++;
+  while (v != -1 || w != -1) {
+    if (v != -1) {
+      int b = m->inb[v];
+      if (m->mark[b] == m->stamp) return m->base[b];
+      m->mark[b] = m->stamp;
+      v = m->lfrom[b] < 0 ? -1 : m->lfrom[m->inb[m->lfrom[b]]];
+    }
+    if (w != -1) { int t = v; v = w; w = t; }
+  }
+  return -1;
+}
+
+static void add_blossom(xq__wmatch *m, int bv0, int v0, int w0)
+{
+  int bb = m->inb[bv0], bv = m->inb[v0], bw = m->inb[w0];
+  int b = m->unused[--m->nunused];
+  m->base[b] = bv0;
+  m->parent[b] = -1;
+  m->parent[bb] = b;
+  memset(Y(m, b), 0, (size_t)m->L * sizeof(uint64_t));
+  int k = 0;
+  while (bv != bb) {
+    m->parent[bv] = b;
+    m->pc[k] = bv;
+    m->px[k] = m->lfrom[bv];
+    m->py[k++] = m->lto[bv];
+    bv = m->inb[m->lfrom[bv]];
+  }
+  int last = bb;
+  m->first[b] = bb;
+  for (int i = k - 1; i >= 0; i--) {
+    link_(m, last, m->pc[i], m->px[i], m->py[i]);
+    last = m->pc[i];
+  }
+  if (bw == bb) {
+    link_(m, last, bb, v0, w0);
+  } else {
+    link_(m, last, bw, v0, w0);
+    while (bw != bb) {
+      m->parent[bw] = b;
+      int up = m->inb[m->lfrom[bw]];
+      link_(m, bw, up, m->lto[bw], m->lfrom[bw]);
+      bw = up;
+    }
+  }
+  m->label[b] = LB_S;
+  m->lfrom[b] = m->lfrom[bb];
+  m->lto[b] = m->lto[bb];
+  int nl = leaves(m, b, m->lv);
+  for (int i = 0; i < nl; i++) {
+    int x = m->lv[i];
+    if (m->label[m->inb[x]] == LB_T) m->q[m->qt++] = x;
+    m->inb[x] = b;
+  }
+}
+
+/* Flip the even path from S vertex s up to the root: s gets partner p
+ * (or stays free when p < 0) and the root gets matched. */
+static void flip_to_root(xq__wmatch *m, int s, int p)
 {
   for (;;) {
-    int xnv = m->st[m->match[u]];
-    set_match(m, u, v);
-    if (!xnv) return;
-    set_match(m, xnv, m->st[m->pa[xnv]]);
-    u = m->st[m->pa[xnv]];
-    v = xnv;
+    int bs = m->inb[s];
+    if (bs >= m->n) aug_blossom(m, bs, s);
+    m->mate[s] = p;
+    if (m->lfrom[bs] < 0) return;
+    int bt = m->inb[m->lfrom[bs]], s2 = m->lfrom[bt], j = m->lto[bt];
+    if (bt >= m->n) aug_blossom(m, bt, j);
+    m->mate[j] = s2;
+    p = j;
+    s = s2;
   }
 }
 
-static int get_lca(xq__wmatch *m, int u, int v)
+/* Tight edge from S vertex v to w of an unlabelled blossom: label it T
+ * and its partner's blossom S, or augment when it is free. 1 after an
+ * augmentation. */
+static int grow(xq__wmatch *m, int v, int w)
 {
-  ++m->stamp;
-  while (u || v) {
-    if (u) {
-      if (m->vis[u] == m->stamp) return u;
-      m->vis[u] = m->stamp;
-      u = m->st[m->match[u]];
-      if (u) u = m->st[m->pa[u]];
+  int bw = m->inb[w], bb = m->base[bw];
+  if (m->mate[bb] < 0) {
+    if (bw >= m->n) aug_blossom(m, bw, w);
+    m->mate[w] = v;
+    flip_to_root(m, v, w);
+    return 1;
+  }
+  m->label[bw] = LB_T;
+  m->lfrom[bw] = v;
+  m->lto[bw] = w;
+  int u = m->mate[bb], bu = m->inb[u];
+  m->label[bu] = LB_S;
+  m->lfrom[bu] = bb;
+  m->lto[bu] = u;
+  push_leaves(m, bu);
+  return 0;
+}
+
+static int scan(xq__wmatch *m, int v)
+{
+  int L = m->L;
+  const uint64_t *wv = W(m, v, 0);
+  const uint8_t *av = &ADJ(m, v, 0);
+  uint64_t *t = m->t1;
+  m->bests[v] = -1;
+  for (int i = 0; i < m->nalive; i++) {
+    int x = m->alist[i];
+    if (!av[x]) continue;
+    int bv = m->inb[v], bx = m->inb[x];
+    if (bx == bv) continue;
+    int lx = m->label[bx];
+    /* the top words alone show many edges to be no better than the best
+     * ones known: each dual is below 2^(64 L - 1), so the sum of the top
+     * words does not wrap, and the lower words move it by one at most */
+    uint64_t hs = Y(m, v)[L - 1] + Y(m, x)[L - 1], hw = wv[(size_t)x * (size_t)L + (size_t)L - 1];
+    if (hs > hw + 1) {
+      uint64_t lo = hs - hw - 1; /* the top word of the slack is at least lo */
+      if (lx != LB_S) {
+        if (m->beste[x] >= 0 && lo > cached(m, x, m->beste[x], m->bev, m->bevv)[L - 1]) continue;
+      } else if (known_best(m, x) && known_best(m, v) &&
+                 lo > cached(m, x, m->bests[x], m->bsv, m->bsvv)[L - 1] &&
+                 lo > cached(m, v, m->bests[v], m->bsv, m->bsvv)[L - 1]) {
+        continue;
+      }
     }
-    int t = u; u = v; v = t;
+    slack_of(Y(m, v), Y(m, x), wv + (size_t)x * (size_t)L, t, L);
+    if (lx == LB_S) {
+      offer_s(m, v, x, t);
+      offer_s(m, x, v, t);
+      if (bzero_(t, L)) add_blossom(m, find_base(m, v, x), v, x);
+    } else {
+      offer_e(m, x, v, t);
+      if (lx == LB_NONE && bzero_(t, L) && grow(m, v, x)) return 1;
+    }
   }
   return 0;
 }
 
-static void add_blossom(xq__wmatch *m, int u, int lca, int v)
+static void recompute_bests(xq__wmatch *m, int x)
 {
-  int b = m->k + 1;
-  while (b <= m->nx && m->st[b]) b++;
-  if (b > m->nx) m->nx++;
-  memset(LAB(m, b), 0, (size_t)m->L * sizeof(uint64_t));
-  m->lbl[b] = 0;
-  m->match[b] = m->match[lca];
-  int *f = FLO(m, b), k = 0;
-  f[k++] = lca;
-  for (int x = u, y; x != lca; x = m->st[m->pa[y]]) {
-    f[k++] = x;
-    f[k++] = y = m->st[m->match[x]];
-    q_push(m, y);
-  }
-  reverse(f, 1, k);
-  for (int x = v, y; x != lca; x = m->st[m->pa[y]]) {
-    f[k++] = x;
-    f[k++] = y = m->st[m->match[x]];
-    q_push(m, y);
-  }
-  m->nflo[b] = k;
-  set_st(m, b, b);
-  for (int x = 1; x <= m->nx; x++) EU(m, b, x) = EV(m, b, x) = EU(m, x, b) = EV(m, x, b) = 0;
-  for (int x = 1; x <= m->k; x++) FFROM(m, b, x) = 0;
-  for (int i = 0; i < k; i++) {
-    int xs = f[i];
-    for (int x = 1; x <= m->nx; x++) {
-      if (!has_edge(m, xs, x) || x == b) continue;
-      int take = !has_edge(m, b, x);
-      if (!take) {
-        delta(m, xs, x, m->t1);
-        delta(m, b, x, m->t2);
-        take = bcmp_(m->t1, m->t2, m->L) < 0;
-      }
-      if (take) {
-        EU(m, b, x) = EU(m, xs, x); EV(m, b, x) = EV(m, xs, x);
-        EU(m, x, b) = EU(m, x, xs); EV(m, x, b) = EV(m, x, xs);
-      }
+  int L = m->L, bx = m->inb[x], best = -1;
+  uint64_t *bv = m->bsv + (size_t)x * (size_t)L;
+  for (int i = 0; i < m->nalive; i++) {
+    int y = m->alist[i];
+    if (!ADJ(m, x, y) || m->inb[y] == bx || m->label[m->inb[y]] != LB_S) continue;
+    slack_of(Y(m, x), Y(m, y), W(m, x, y), m->t1, L);
+    if (best < 0 || bcmp_(m->t1, bv, L) < 0) {
+      best = y;
+      bcpy(bv, m->t1, L);
     }
-    for (int x = 1; x <= m->k; x++)
-      if (FFROM(m, xs, x)) FFROM(m, b, x) = xs;
   }
-  set_slack(m, b);
+  m->bests[x] = best;
+  m->bsvv[x] = m->ver;
 }
 
-static void expand_blossom(xq__wmatch *m, int b)
+/* Expand the T-blossom b whose dual reached zero during a search: the
+ * children on the even path from the entry child to the base child get
+ * T and S labels, the others none. */
+static void expand_t(xq__wmatch *m, int b)
 {
-  int *f = FLO(m, b), k = m->nflo[b];
-  for (int i = 0; i < k; i++) set_st(m, f[i], f[i]);
-  int xr = FFROM(m, b, EU(m, b, m->pa[b])), pr = get_pr(m, b, xr);
-  for (int i = 0; i < pr; i += 2) {
-    int xs = f[i], xns = f[i + 1];
-    m->pa[xs] = EU(m, xns, xs);
-    m->lbl[xs] = 1;
-    m->lbl[xns] = 0;
-    m->slack[xs] = 0;
-    set_slack(m, xns);
-    q_push(m, xns);
-  }
-  m->lbl[xr] = 1;
-  m->pa[xr] = m->pa[b];
-  for (int i = pr + 1; i < k; i++) {
-    m->lbl[f[i]] = -1;
-    set_slack(m, f[i]);
-  }
-  m->st[b] = 0;
-}
-
-/* Edge (u in an outer blossom) -> returns 1 after an augmentation. */
-static int on_found_edge(xq__wmatch *m, int eu, int ev)
-{
-  int u = m->st[eu], v = m->st[ev];
-  if (m->lbl[v] == -1) {
-    m->pa[v] = eu;
-    m->lbl[v] = 1;
-    int nu = m->st[m->match[v]];
-    m->slack[v] = m->slack[nu] = 0;
-    m->lbl[nu] = 0;
-    q_push(m, nu);
-  } else if (m->lbl[v] == 0) {
-    int lca = get_lca(m, u, v);
-    if (!lca) {
-      augment(m, u, v);
-      augment(m, v, u);
-      return 1;
+  int entry = m->lto[b];
+  while (m->parent[entry] != b) entry = m->parent[entry];
+  int f = m->first[b], fwd = child_index(m, b, entry) & 1;
+  int c = f;
+  do {
+    m->parent[c] = -1;
+    set_inb(m, c, c);
+    m->label[c] = LB_NONE;
+    c = m->next[c];
+  } while (c != f);
+  int pf = m->lfrom[b], pt = m->lto[b], cur = entry;
+  while (cur != f) {
+    int a, xc, xa, nn, xa2, xn;
+    m->label[cur] = LB_T;
+    m->lfrom[cur] = pf;
+    m->lto[cur] = pt;
+    if (fwd) {
+      a = m->next[cur]; xc = m->enx[cur]; xa = m->eny[cur];
+      nn = m->next[a]; xa2 = m->enx[a]; xn = m->eny[a];
+    } else {
+      a = m->prev[cur]; xc = m->eny[a]; xa = m->enx[a];
+      nn = m->prev[a]; xa2 = m->eny[nn]; xn = m->enx[nn];
     }
-    add_blossom(m, u, lca, v);
+    m->label[a] = LB_S;
+    m->lfrom[a] = xc;
+    m->lto[a] = xa;
+    push_leaves(m, a);
+    pf = xa2;
+    pt = xn;
+    cur = nn;
   }
-  return 0;
+  m->label[f] = LB_T;
+  m->lfrom[f] = pf;
+  m->lto[f] = pt;
+  free_blossom(m, b);
 }
 
-static void dmin(uint64_t *d, int *dset, const uint64_t *x, int L)
+/* Expand a blossom of zero dual at the end of a search, and its
+ * children of zero dual. */
+static void expand_zero(xq__wmatch *m, int b)
 {
-  if (!*dset || bcmp_(x, d, L) < 0) { memcpy(d, x, (size_t)L * sizeof *x); *dset = 1; }
+  int f = m->first[b], c = f;
+  do {
+    int nx = m->next[c];
+    m->parent[c] = -1;
+    if (c >= m->n && bzero_(Y(m, c), m->L)) expand_zero(m, c);
+    else set_inb(m, c, c);
+    c = nx;
+  } while (c != f);
+  free_blossom(m, b);
 }
 
-/* One augmentation phase; 1 when the matching grew, 0 when optimal. */
-static int phase(xq__wmatch *m)
+static void search(xq__wmatch *m, int r)
 {
-  int L = m->L, n = m->k;
-  for (int x = 1; x <= m->nx; x++) { m->lbl[x] = -1; m->slack[x] = 0; }
-  m->qh = m->qt = 0;
-  for (int x = 1; x <= m->nx; x++)
-    if (m->st[x] == x && !m->match[x]) { m->pa[x] = 0; m->lbl[x] = 0; q_push(m, x); }
-  if (m->qh == m->qt) return 0;
-  uint64_t *d = m->t3;
+  int L = m->L, n = m->n;
+  uint64_t *d = m->d;
+  for (int i = 0; i < m->nalive; i++) m->beste[m->alist[i]] = m->bests[m->alist[i]] = -1;
+  m->ver++;
+  m->qt = 0;
+  int br = m->inb[r];
+  m->label[br] = LB_S;
+  m->lfrom[br] = m->lto[br] = -1;
+  push_leaves(m, br);
   for (;;) {
-    while (m->qh < m->qt) {
-      int u = m->q[m->qh++];
-      if (m->lbl[m->st[u]] == 1) continue;
-      const uint64_t *wu = W(m, m->ord[u], 0);
-      for (int v = 1; v <= n; v++) {
-        if (!has_edge(m, u, v) || m->st[u] == m->st[v]) continue;
-        /* between vertices the stored edge is (u, v) itself */
-        slack_of(LAB(m, u), LAB(m, v), wu + (size_t)m->ord[v] * (size_t)L, m->t1, L);
-        if (bzero_(m->t1, L)) {
-          if (on_found_edge(m, u, v)) return 1;
-        } else
-          update_slack_d(m, u, m->st[v], m->t1);
+    while (m->qt > 0) /* any order of scanning is right */
+      if (scan(m, m->q[--m->qt])) goto done;
+    /* the largest dual change that keeps every constraint: y >= 0 for S
+     * vertices (type 1), slack >= 0 of S-free edges (2) and S-S edges
+     * (3, half the slack), z >= 0 of T blossoms (4) */
+    int dt = 0, dx = -1;
+    for (int i = 0; i < m->nalive; i++) {
+      int x = m->alist[i];
+      if (m->label[m->inb[x]] == LB_S && (!dt || bcmp_(Y(m, x), d, L) < 0)) {
+        bcpy(d, Y(m, x), L);
+        dt = 1;
+        dx = x;
       }
     }
-    int dset = 0;
-    for (int b = n + 1; b <= m->nx; b++)
-      if (m->st[b] == b && m->lbl[b] == 1) { bshr1(m->t1, LAB(m, b), L); dmin(d, &dset, m->t1, L); }
-    for (int x = 1; x <= m->nx; x++) {
-      if (m->st[x] != x || !m->slack[x]) continue;
-      if (m->lbl[x] == -1) dmin(d, &dset, best_slack(m, x), L);
-      else if (m->lbl[x] == 0) {
-        bshr1(m->t1, best_slack(m, x), L);
-        dmin(d, &dset, m->t1, L);
+    for (int i = 0; i < m->nalive; i++) {
+      int x = m->alist[i], lb = m->label[m->inb[x]];
+      if (lb == LB_S) {
+        int b = m->bests[x];
+        if (b == -2 || (b >= 0 && m->inb[b] == m->inb[x])) recompute_bests(m, x);
+        if (m->bests[x] < 0) continue;
+        bshr1(m->t2, cached(m, x, m->bests[x], m->bsv, m->bsvv), L);
+        if (bcmp_(m->t2, d, L) < 0) { bcpy(d, m->t2, L); dt = 3; dx = x; }
+      } else if (lb == LB_NONE && m->beste[x] >= 0) {
+        const uint64_t *s = cached(m, x, m->beste[x], m->bev, m->bevv);
+        if (bcmp_(s, d, L) < 0) { bcpy(d, s, L); dt = 2; dx = x; }
       }
     }
-    for (int u = 1; u <= n; u++) {
-      /* an outer vertex whose dual would reach zero: the matching is of
-       * maximum weight (free vertices have the smallest outer duals) */
-      if (m->lbl[m->st[u]] == 0 && (!dset || bcmp_(LAB(m, u), d, L) <= 0)) return 0;
+    for (int b = n; b < 2 * n; b++)
+      if (m->base[b] >= 0 && m->parent[b] < 0 && m->label[b] == LB_T &&
+          bcmp_(Y(m, b), d, L) < 0) {
+        bcpy(d, Y(m, b), L);
+        dt = 4;
+        dx = b;
+      }
+    if (!bzero_(d, L)) {
+      for (int i = 0; i < m->nalive; i++) {
+        int x = m->alist[i], lb = m->label[m->inb[x]];
+        if (lb == LB_S) bsub(Y(m, x), Y(m, x), d, L);
+        else if (lb == LB_T) badd(Y(m, x), Y(m, x), d, L);
+      }
+      for (int b = n; b < 2 * n; b++) {
+        if (m->base[b] < 0 || m->parent[b] >= 0) continue;
+        if (m->label[b] == LB_S) badd(Y(m, b), Y(m, b), d, L);
+        else if (m->label[b] == LB_T) bsub(Y(m, b), Y(m, b), d, L);
+      }
+      m->ver++;
     }
-    m->ver++;
-    for (int u = 1; u <= n; u++) {
-      if (m->lbl[m->st[u]] == 0) bsub(LAB(m, u), LAB(m, u), d, L);
-      else if (m->lbl[m->st[u]] == 1) badd(LAB(m, u), LAB(m, u), d, L);
+    if (dt == 1) { flip_to_root(m, dx, -1); goto done; }
+    if (dt == 2) {
+      if (grow(m, m->beste[dx], dx)) goto done;
+    } else if (dt == 3) {
+      int y = m->bests[dx];
+      add_blossom(m, find_base(m, dx, y), dx, y);
+    } else {
+      expand_t(m, dx);
     }
-    for (int b = n + 1; b <= m->nx; b++) {
-      if (m->st[b] != b) continue;
-      if (m->lbl[b] == 0) { badd(LAB(m, b), LAB(m, b), d, L); badd(LAB(m, b), LAB(m, b), d, L); }
-      else if (m->lbl[b] == 1) { bsub(LAB(m, b), LAB(m, b), d, L); bsub(LAB(m, b), LAB(m, b), d, L); }
-    }
-    m->qh = m->qt = 0;
-    for (int x = 1; x <= m->nx; x++) {
-      if (m->st[x] != x || !m->slack[x] || m->st[m->slack[x]] == x) continue;
-      if (bzero_(best_slack(m, x), L) && on_found_edge(m, m->slack[x], x)) return 1;
-    }
-    for (int b = n + 1; b <= m->nx; b++)
-      if (m->st[b] == b && m->lbl[b] == 1 && bzero_(LAB(m, b), L)) expand_blossom(m, b);
   }
+done:
+  for (int b = n; b < 2 * n; b++)
+    if (m->base[b] >= 0 && m->parent[b] < 0 && m->label[b] == LB_S && bzero_(Y(m, b), L))
+      expand_zero(m, b);
+  for (int x = 0; x < 2 * n; x++) m->label[x] = LB_NONE;
+}
+
+/* ---- re-opening, fixing, solving ---- */
+
+/* The weights at the dirty vertices changed (after their blossoms were
+ * dissolved). First guess (retarget): a dirty vertex matched to a clean
+ * one takes the dual that keeps their edge tight; two dirty partners
+ * share the change of their edge equally; a free one starts at 0. Then
+ * (repair) each dirty vertex is raised to the least dual that makes all
+ * its edges feasible; one raised above its guess loses its partner. Duals
+ * only grow during the repair, so an edge checked stays feasible. */
+static void retarget(xq__wmatch *m, int v)
+{
+  int L = m->L, u = m->mate[v];
+  uint64_t *y = Y(m, v), *t = m->t1;
+  if (u < 0) { memset(y, 0, (size_t)L * sizeof *y); return; }
+  const uint64_t *w = W(m, v, u);
+  if (!m->dirty[u]) {
+    if (bcmp_(w, Y(m, u), L) < 0) { unmatch(m, v); memset(y, 0, (size_t)L * sizeof *y); }
+    else bsub(y, w, Y(m, u), L);
+    return;
+  }
+  if (u < v) return; /* the pair is done from its smaller end */
+  uint64_t *yu = Y(m, u);
+  badd(t, y, yu, L); /* the old weight: the edge was tight */
+  if (bcmp_(w, t, L) >= 0) {
+    bsub(t, w, t, L);
+    bshr1(t, t, L); /* even: weights are even, the sum was one */
+    badd(y, y, t, L);
+    badd(yu, yu, t, L);
+  } else {
+    bsub(t, t, w, L);
+    bshr1(t, t, L);
+    if (bcmp_(y, t, L) < 0) { memset(y, 0, (size_t)L * sizeof *y); bcpy(yu, w, L); }
+    else if (bcmp_(yu, t, L) < 0) { memset(yu, 0, (size_t)L * sizeof *yu); bcpy(y, w, L); }
+    else { bsub(y, y, t, L); bsub(yu, yu, t, L); }
+  }
+}
+
+static void repair(xq__wmatch *m, int v)
+{
+  int L = m->L, raised = 0;
+  uint64_t *y = Y(m, v), *t = m->t1;
+  for (int i = 0; i < m->nalive; i++) {
+    int x = m->alist[i];
+    if (x == v || !ADJ(m, v, x)) continue;
+    const uint64_t *w = W(m, v, x), *yx = Y(m, x);
+    if (bcmp_(w, yx, L) <= 0) continue;
+    bsub(t, w, yx, L);
+    if (bcmp_(t, y, L) > 0) { bcpy(y, t, L); raised = 1; }
+  }
+  if (raised) unmatch(m, v);
+  add_cand(m, v);
 }
 
 void xq__wm_fix(xq__wmatch *m, int a, int b)
 {
   m->fixed[a] = b;
   m->fixed[b] = a;
+  if (!m->fresh) {
+    dissolve_around(m, a);
+    dissolve_around(m, b);
+    unmatch(m, a);
+    unmatch(m, b);
+  }
+  m->alive[a] = m->alive[b] = 0;
+  m->mate[a] = m->mate[b] = -1;
+  int k = 0;
+  for (int i = 0; i < m->nalive; i++)
+    if (m->alive[m->alist[i]]) m->alist[k++] = m->alist[i];
+  m->nalive = k;
 }
 
 void xq__wm_solve(xq__wmatch *m, int *mate)
 {
-  int L = m->L, n = 0;
-  /* fixed pairs are left out: their edge outweighs all others */
-  for (int v = 0; v < m->n; v++)
-    if (m->fixed[v] < 0) m->ord[++n] = v + 1;
-  m->k = n;
-  m->nx = n;
-  m->ver++;
-  memset(m->bestver, 0, (size_t)m->S * sizeof(unsigned));
-  memset(m->match, 0, (size_t)m->S * sizeof(int));
-  memset(m->st, 0, (size_t)m->S * sizeof(int));
-  memset(m->nflo, 0, (size_t)m->S * sizeof(int));
-  memset(m->lab, 0, (size_t)m->S * (size_t)L * sizeof(uint64_t));
-  uint64_t *wmax = m->t3;
-  memset(wmax, 0, (size_t)L * sizeof *wmax);
-  for (int u = 1; u <= n; u++) {
-    m->st[u] = u;
-    for (int v = 1; v <= n; v++) {
-      FFROM(m, u, v) = u == v ? u : 0;
-      const uint64_t *w = W(m, m->ord[u], m->ord[v]);
-      int e = u != v && !bzero_(w, L);
-      EU(m, u, v) = e ? u : 0;
-      EV(m, u, v) = e ? v : 0;
-      if (e && bcmp_(w, wmax, L) > 0) memcpy(wmax, w, (size_t)L * sizeof *w);
+  if (m->fresh) {
+    m->fresh = 0;
+    m->ndirty = 0;
+    for (int i = 0; i < m->nalive; i++) {
+      m->dirty[m->alist[i]] = 1;
+      m->dlist[m->ndirty++] = m->alist[i];
     }
   }
-  bshr1(wmax, wmax, L); /* the largest weight itself (stored doubled) */
-  for (int u = 1; u <= n; u++) memcpy(LAB(m, u), wmax, (size_t)L * sizeof *wmax);
-  while (phase(m)) {}
-  for (int v = 0; v < m->n; v++) mate[v] = m->fixed[v] >= 0 ? m->fixed[v] : v;
-  for (int u = 1; u <= n; u++)
-    if (m->match[u]) mate[m->ord[u] - 1] = m->ord[m->match[u]] - 1;
+  int k = 0;
+  for (int i = 0; i < m->ndirty; i++)
+    if (m->alive[m->dlist[i]]) m->dlist[k++] = m->dlist[i];
+    else m->dirty[m->dlist[i]] = 0;
+  m->ndirty = k;
+  /* first make every dirty vertex a top-level vertex, then set the duals
+   * (dissolving moves blossom duals onto vertices) */
+  for (int i = 0; i < m->ndirty; i++) dissolve_around(m, m->dlist[i]);
+  for (int i = 0; i < m->ndirty; i++) retarget(m, m->dlist[i]);
+  for (int i = 0; i < m->ndirty; i++) repair(m, m->dlist[i]);
+  for (int i = 0; i < m->ndirty; i++) m->dirty[m->dlist[i]] = 0;
+  m->ndirty = 0;
+  m->ver++;
+  /* a search never leaves a new deficient vertex behind */
+  for (int i = 0; i < m->ncand; i++) {
+    int r = m->clist[i];
+    m->incand[r] = 0;
+    if (m->alive[r] && m->mate[r] < 0 && !bzero_(Y(m, r), m->L)) search(m, r);
+  }
+  m->ncand = 0;
+  for (int v = 0; v < m->n; v++)
+    mate[v] = !m->alive[v] ? m->fixed[v] : m->mate[v] >= 0 ? m->mate[v] : v;
 }

@@ -1,8 +1,11 @@
 /*
  * wmatch.h -- maximum-weight matching on a general graph (Edmonds'
- * blossom algorithm with dual variables, O(n^3)), with multi-word
- * unsigned edge weights. Used by the FIDE Dutch pairing (pair_dutch.c).
- * Internal to the tourney module.
+ * blossom algorithm with dual variables), with multi-word unsigned edge
+ * weights. The solution is kept between solves: after the weights at a
+ * few vertices change, or a pair is fixed, the next solve only repairs
+ * it (O(n) per vertex of each search tree instead of O(n^3) from
+ * scratch). Used by the FIDE Dutch pairing (pair_dutch.c). Internal to
+ * the tourney module.
  */
 #ifndef XQ_TOURNEY_WMATCH_H
 #define XQ_TOURNEY_WMATCH_H
@@ -15,25 +18,30 @@
 typedef struct xq__wmatch xq__wmatch;
 
 /* Create a solver for n vertices (0..n-1) and weights of `limbs` 64-bit
- * words (least significant first). All weights start at 0 (no edge).
- * The two top bits of the top word must stay clear in every weight (room
- * for the dual variables). Returns the solver (free with xq__wm_free) or
- * NULL when out of memory or the sizes are out of range. */
-xq__wmatch *xq__wm_new(int n, int limbs);
+ * words (least significant first), every weight below 2^bits (bits <=
+ * 64 limbs - 2: room for the dual variables). All weights start at 0
+ * (no edge). Returns the solver (free with xq__wm_free) or NULL when out
+ * of memory or the sizes are out of range. */
+xq__wmatch *xq__wm_new(int n, int limbs, int bits);
 
 void xq__wm_free(xq__wmatch *m);
 
-/* Set the weight of edge {i, j} (i != j; copied), `limbs` words; a
- * weight of 0 means that the two may not be matched. */
+/* Set the weight of edge {i, j} (i != j; copied), `limbs` words below
+ * 2^bits; a weight of 0 means that the two may not be matched. When the
+ * weight changes, i is re-opened by the next solve (unless j already is):
+ * pass first the vertex whose edges change together. */
 void xq__wm_set(xq__wmatch *m, int i, int j, const uint64_t *w);
 
 /* Fix the pair {a, b}: later solves match them together and leave both
- * out of the computation (their edge weights are no longer read). */
+ * out of the computation (their edge weights are no longer read). Fixing
+ * cannot be undone. */
 void xq__wm_fix(xq__wmatch *m, int a, int b);
 
 /* Compute a matching of maximum total weight (not necessarily of maximum
  * cardinality) and store it in mate[0..n-1]: the partner, or the vertex
- * itself when unmatched. Cannot fail once the solver exists. */
+ * itself when unmatched. Which of several optimal matchings is returned
+ * depends on the history of the solver. Allocates nothing; cannot fail
+ * once the solver exists. */
 void xq__wm_solve(xq__wmatch *m, int *mate);
 
 #endif /* XQ_TOURNEY_WMATCH_H */
