@@ -86,6 +86,16 @@ typedef struct xq_rules {
   int change_order_comply_moves;   /* moves the side ordered to change has to leave the cycle (0 = P4 cycles) */
   int draw_offer_max_lead;         /* offers allowed beyond the opponent's count (Xinjiang: 2; 0 = off) */
   int draw_offer_min_clock_s;      /* no offer with less than this on the offerer's clock (Burqin: 180) */
+  int draw_offer_exempt_attackers; /* draw_offer_min_clock_s does not apply while each side has
+                                      fewer attacking pieces than this (Burqin: 2; 0 = none) */
+  int draw_decline_to_arbiter;     /* a declined offer goes to the arbiter: the clearly better side's
+                                      offer made for lack of time may not be refused (Burqin) */
+  int draw_offer_advantage_cutoff_s; /* an offer with less than this on the offerer's clock is void
+                                        if the offerer holds the advantage: its acceptance goes to
+                                        the arbiter (Xinjiang: 180; 0 = off) */
+  int suicide_held_fouls;          /* P10: fouls for a 自杀 still in hand, taken back (1; 0 = none) */
+  int flag_fall_mate_stands;       /* a move made after the mover's flag fell stands when it mates or
+                                      stalemates (Xinjiang); else the flag fall loses */
 } xq_rules;
 
 /* Fill *out with the preset `name`: "cxa2011" (the default), "cxa2020"
@@ -375,6 +385,7 @@ typedef struct xq_game {
   int false_claims[2];     /* false natural-limit claims (P8) */
   int draw_offers[2];      /* draw offers made */
   int draw_offer_pending;  /* side whose offer stands, -1 for none */
+  int draw_offer_late;     /* it was made under draw_offer_advantage_cutoff_s */
   int touched_sq;          /* own piece lifted by the side to move, -1 for none */
   xq_move held;            /* a move made but not released, XQ_MOVE_NONE for none */
   long clock_ms[2];        /* time left; -1 with no clock */
@@ -403,8 +414,9 @@ int xq_game_init(xq_game *g, const xq_rules *rules, const char *fen, xq_error *e
  * P9/P10, touch-move), apply, mate and stalemate (R3), capture resets,
  * simple draw (P14), natural limit with P7 = AUTO (R9), repetition (R5-R8
  * with P2, P4, P12). `flags`: XQ_MV_HELD (not released: a legal move waits
- * for xq_game_release, a suicide is one foul), XQ_MV_FLAG_FELL (the mover
- * loses on time unless the move mates or stalemates). */
+ * for xq_game_release, a suicide costs suicide_held_fouls), XQ_MV_FLAG_FELL
+ * (the mover loses on time; with flag_fall_mate_stands not when the move
+ * mates or stalemates). */
 int xq_game_move(xq_game *g, xq_move m, unsigned flags, xq_verdict *v);
 
 /* A move written in any notation (xq_move_parse_any). A legal move, a
@@ -448,11 +460,16 @@ int xq_game_claim_natural(xq_game *g, int side, xq_verdict *v);
  * has occurred repetition_occurrences times, else refused. */
 int xq_game_claim_repetition(xq_game *g, int side, xq_verdict *v);
 
-/* A draw offer by `side`, within the offer limits of the rules; the offer
- * stands until the opponent answers or moves. */
+/* A draw offer by `side`, within the offer limits of the rules (count,
+ * move, lead, clock with its attacker exemption); the offer stands until
+ * the opponent answers or moves. */
 int xq_game_offer_draw(xq_game *g, int side, xq_verdict *v);
 
-/* `side` answers the opponent's standing offer: accept = draw. */
+/* `side` answers the opponent's standing offer: accept = draw; decline =
+ * play on. The arbiter is called (NEEDS_ARBITER: play pauses, the offer
+ * is settled by xq_game_arbiter_result) when accepting an offer that
+ * draw_offer_advantage_cutoff_s may void, or declining one under
+ * draw_decline_to_arbiter. */
 int xq_game_answer_draw(xq_game *g, int side, int accept, xq_verdict *v);
 
 /* `side` resigns. */

@@ -101,10 +101,27 @@ static void suicide(xq_game *g, xq_verdict *v, int side, unsigned flags)
              xq__side_en[side]);
     return;
   }
-  xq__foul(g, v, side, 1, XQ_REASON_SUICIDE, "P10",
-           flags & XQ_MV_HELD ? "走棋形成自杀（未离手），退回重走" : "走棋形成自杀，退回重走",
-           flags & XQ_MV_HELD ? "suicide while the piece is still in hand; the move is taken back"
-                              : "suicide; the move is taken back");
+  if (!(flags & XQ_MV_HELD)) {
+    xq__foul(g, v, side, 1, XQ_REASON_SUICIDE, "P10", "走棋形成自杀，退回重走", "suicide; the move is taken back");
+    return;
+  }
+  /* P10 in hand: suicide_held_fouls (Shaanxi 补充规定 七.3: 未离手判犯规一次) */
+  int n = g->rules.suicide_held_fouls;
+  if (n > 0) {
+    xq__foul(g, v, side, n, XQ_REASON_SUICIDE, "suicide_held_fouls", "走棋形成自杀（未离手），退回重走",
+             "suicide while the piece is still in hand; the move is taken back");
+    if (n > 1 && v->kind == XQ_VERDICT_FOUL)
+      snprintf(v->zh, sizeof v->zh, "%s走棋形成自杀（未离手），退回重走，记犯规%d次（共%d次）",
+               xq__side_zh[side], n, g->fouls[side]);
+    return;
+  }
+  v->kind = XQ_VERDICT_REFUSED;
+  v->reason = XQ_REASON_SUICIDE;
+  v->side = side;
+  snprintf(v->rule, sizeof v->rule, "suicide_held_fouls");
+  snprintf(v->zh, sizeof v->zh, "%s走棋形成自杀（未离手），退回重走，不计犯规", xq__side_zh[side]);
+  snprintf(v->en, sizeof v->en, "%s: suicide while the piece is still in hand; taken back, no foul",
+           xq__side_en[side]);
 }
 
 static const char *const kind_zh[8] = {"", "将帅", "士", "象", "马", "车", "炮", "兵卒"};
@@ -402,9 +419,24 @@ static int complete(xq_game *g, xq_move m, unsigned flags, xq_verdict *v)
   v->side = mover;
   say_move(v, mover, name);
 
+  /* A move made after the mover's flag fell loses on time (超时判负),
+   * unless flag_fall_mate_stands and it mates or stalemates (Xinjiang
+   * 补充规定 十: 除出现将死、困毙外…按“超时”判负). */
+  int no_reply = xq_count_legal(&g->pos) == 0;
+  if ((flags & XQ_MV_FLAG_FELL) && !(no_reply && g->rules.flag_fall_mate_stands)) {
+    xq__end(g, v, XQ_VERDICT_LOSS, mover == XQ_RED ? XQ_OUT_BLACK_WINS : XQ_OUT_RED_WINS,
+            XQ_REASON_FLAG_FALL, mover, "clock");
+    snprintf(v->zh, sizeof v->zh, "%s走%s时已超时，判负", xq__side_zh[mover], name);
+    snprintf(v->en, sizeof v->en, "%s plays %s after its flag fell: loses on time", xq__side_en[mover], name);
+    if (no_reply) return XQ_OK;
+    snprintf(v->zh, sizeof v->zh, "%s走%s时超时，未将死或困毙对方，判负", xq__side_zh[mover], name);
+    snprintf(v->en, sizeof v->en, "%s plays %s after its flag fell, without mate or stalemate: loses",
+             xq__side_en[mover], name);
+    return XQ_OK;
+  }
   /* R3: no legal move for the side to move is a loss, in check or not;
-   * it stands over a flag fall (Xinjiang 十) and the natural limit (R9). */
-  if (xq_count_legal(&g->pos) == 0) {
+   * it stands over the natural limit (R9). */
+  if (no_reply) {
     int loser = g->pos.side, mate = xq_in_check(&g->pos, loser);
     xq__end(g, v, mate ? XQ_VERDICT_MATE : XQ_VERDICT_STALEMATE,
             loser == XQ_RED ? XQ_OUT_BLACK_WINS : XQ_OUT_RED_WINS,
@@ -413,14 +445,6 @@ static int complete(xq_game *g, xq_move m, unsigned flags, xq_verdict *v)
              mate ? "将死" : "困毙", xq__side_zh[loser]);
     snprintf(v->en, sizeof v->en, "%s plays %s: %s, %s loses", xq__side_en[mover], name,
              mate ? "checkmate" : "stalemate (no legal move)", xq__side_en[loser]);
-    return XQ_OK;
-  }
-  if (flags & XQ_MV_FLAG_FELL) {
-    xq__end(g, v, XQ_VERDICT_LOSS, mover == XQ_RED ? XQ_OUT_BLACK_WINS : XQ_OUT_RED_WINS,
-            XQ_REASON_FLAG_FALL, mover, "clock");
-    snprintf(v->zh, sizeof v->zh, "%s走%s时超时，未将死或困毙对方，判负", xq__side_zh[mover], name);
-    snprintf(v->en, sizeof v->en, "%s plays %s after its flag fell, without mate or stalemate: loses",
-             xq__side_en[mover], name);
     return XQ_OK;
   }
   if (capture) {
@@ -632,84 +656,6 @@ int xq_game_claim_repetition(xq_game *g, int side, xq_verdict *v)
   }
   g->order.active = 0;
   rule_now(g, occ, first, prev, v);
-  return XQ_OK;
-}
-
-int xq_game_offer_draw(xq_game *g, int side, xq_verdict *v)
-{
-  if (!g || !v || (side != XQ_RED && side != XQ_BLACK)) return XQ_EINVAL;
-  xq__verdict_begin(g, v, "draw_offer");
-  if (xq__refuse_if_over(g, v)) return XQ_OK;
-  const xq_rules *r = &g->rules;
-  v->side = side;
-  v->reason = XQ_REASON_DRAW_OFFER;
-  const char *rule = NULL;
-  char zh[128] = "", en[128] = "";
-  if (r->draw_offers_per_game > 0 && g->draw_offers[side] >= r->draw_offers_per_game) {
-    rule = "draw_offers_per_game";
-    snprintf(zh, sizeof zh, "每方提和不得超过%d次", r->draw_offers_per_game);
-    snprintf(en, sizeof en, "at most %d offers per player", r->draw_offers_per_game);
-  } else if (r->draw_offer_min_move > 0 && g->pos.fullmove < r->draw_offer_min_move) {
-    rule = "draw_offer_min_move";
-    snprintf(zh, sizeof zh, "第%d回合前不得提和", r->draw_offer_min_move);
-    snprintf(en, sizeof en, "no offer before move %d", r->draw_offer_min_move);
-  } else if (r->draw_offer_max_lead > 0 &&
-             g->draw_offers[side] - g->draw_offers[!side] >= r->draw_offer_max_lead) {
-    rule = "draw_offer_max_lead";
-    snprintf(zh, sizeof zh, "提和次数不得多于对方%d次", r->draw_offer_max_lead);
-    snprintf(en, sizeof en, "no more than %d offers beyond the opponent's", r->draw_offer_max_lead);
-  } else if (r->draw_offer_min_clock_s > 0 && g->clock_ms[side] >= 0 &&
-             g->clock_ms[side] < 1000L * r->draw_offer_min_clock_s) {
-    rule = "draw_offer_min_clock_s";
-    snprintf(zh, sizeof zh, "剩余时间不足%d秒不得提和", r->draw_offer_min_clock_s);
-    snprintf(en, sizeof en, "no offer with less than %d s left", r->draw_offer_min_clock_s);
-  } else if (g->draw_offer_pending == side) {
-    rule = "";
-    snprintf(zh, sizeof zh, "已有提和待对方答复");
-    snprintf(en, sizeof en, "an offer already stands");
-  }
-  if (rule) {
-    v->kind = XQ_VERDICT_REFUSED;
-    snprintf(v->rule, sizeof v->rule, "%s", rule);
-    snprintf(v->zh, sizeof v->zh, "%s提和不予受理：%s", xq__side_zh[side], zh);
-    snprintf(v->en, sizeof v->en, "%s's draw offer is not allowed: %s", xq__side_en[side], en);
-    return XQ_OK;
-  }
-  g->draw_offers[side]++;
-  g->draw_offer_pending = side;
-  v->changed = 1;
-  snprintf(v->zh, sizeof v->zh, "%s提和（第%d次），待对方答复", xq__side_zh[side],
-           g->draw_offers[side]);
-  snprintf(v->en, sizeof v->en, "%s offers a draw (offer %d); the opponent answers",
-           xq__side_en[side], g->draw_offers[side]);
-  return XQ_OK;
-}
-
-int xq_game_answer_draw(xq_game *g, int side, int accept, xq_verdict *v)
-{
-  if (!g || !v || (side != XQ_RED && side != XQ_BLACK)) return XQ_EINVAL;
-  xq__verdict_begin(g, v, "draw_answer");
-  if (xq__refuse_if_over(g, v)) return XQ_OK;
-  v->side = side;
-  if (g->draw_offer_pending != !side) {
-    v->kind = XQ_VERDICT_REFUSED;
-    v->reason = XQ_REASON_DRAW_OFFER;
-    snprintf(v->zh, sizeof v->zh, "%s没有可答复的提和", xq__side_zh[side]);
-    snprintf(v->en, sizeof v->en, "%s has no draw offer to answer", xq__side_en[side]);
-    return XQ_OK;
-  }
-  if (!accept) {
-    g->draw_offer_pending = -1;
-    v->changed = 1;
-    v->reason = XQ_REASON_DRAW_OFFER;
-    snprintf(v->zh, sizeof v->zh, "%s拒绝和棋", xq__side_zh[side]);
-    snprintf(v->en, sizeof v->en, "%s declines the draw", xq__side_en[side]);
-    return XQ_OK;
-  }
-  xq__end(g, v, XQ_VERDICT_DRAW, XQ_OUT_DRAW, XQ_REASON_AGREEMENT, -1, "R4");
-  snprintf(v->zh, sizeof v->zh, "双方同意作和%s", v->result == XQ_OUT_DRAW ? "" : "，和棋黑胜");
-  snprintf(v->en, sizeof v->en, "draw by agreement%s",
-           v->result == XQ_OUT_DRAW ? "" : "; armageddon: Black wins");
   return XQ_OK;
 }
 

@@ -45,6 +45,9 @@ int xq__window_plies(const xq_game *g);
 /* Natural limit with P7 = AUTO after a move: 1 when the game is drawn. */
 int xq__natural_auto_reached(const xq_game *g);
 
+/* Attacking pieces (进攻子力: 车 马 炮 兵) of `side` (natural.c). */
+int xq__attackers(const xq_pos *p, int side);
+
 /* Clocks: start them at the base times, add the increment after a move. */
 void xq__clock_init(xq_game *g);
 void xq__clock_after_move(xq_game *g, int mover);

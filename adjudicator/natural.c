@@ -103,8 +103,7 @@ int xq__natural_auto_reached(const xq_game *g)
   return xq_game_natural_count(g, -1) >= limit;
 }
 
-/* Attacking pieces (进攻子力: 车 马 炮 兵) of `side`. */
-static int attackers(const xq_pos *p, int side)
+int xq__attackers(const xq_pos *p, int side)
 {
   int n = 0;
   static const int kinds[] = {XQ_ROOK, XQ_HORSE, XQ_CANNON, XQ_PAWN};
@@ -136,7 +135,7 @@ int xq_game_claim_natural(xq_game *g, int side, xq_verdict *v)
              xq__side_en[side]);
     return XQ_OK;
   }
-  int att = attackers(&g->pos, side);
+  int att = xq__attackers(&g->pos, side);
   if (r->claim_max_attackers > 0 && att >= r->claim_max_attackers) {
     /* Wujiaqu 补充规定 2: 提出方有三个或以上进攻子力，裁判不予受理. */
     v->kind = XQ_VERDICT_REFUSED;

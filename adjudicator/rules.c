@@ -79,6 +79,11 @@ static const field fields[] = {
   {"change_order_comply_moves", F_INT, OFF(change_order_comply_moves), 0, 100, NULL},
   {"draw_offer_max_lead", F_INT, OFF(draw_offer_max_lead), 0, 100, NULL},
   {"draw_offer_min_clock_s", F_INT, OFF(draw_offer_min_clock_s), 0, DAY_S, NULL},
+  {"draw_offer_exempt_attackers", F_INT, OFF(draw_offer_exempt_attackers), 0, 32, NULL},
+  {"draw_decline_to_arbiter", F_BOOL, OFF(draw_decline_to_arbiter), 0, 1, NULL},
+  {"draw_offer_advantage_cutoff_s", F_INT, OFF(draw_offer_advantage_cutoff_s), 0, DAY_S, NULL},
+  {"suicide_held_fouls", F_INT, OFF(suicide_held_fouls), 0, 10, NULL},
+  {"flag_fall_mate_stands", F_BOOL, OFF(flag_fall_mate_stands), 0, 1, NULL},
 };
 #define NFIELDS (sizeof fields / sizeof fields[0])
 
@@ -128,6 +133,8 @@ static void cxa2011(xq_rules *r)
   r->false_claims_to_lose = 0;        /* P8: the book has no loss for repeated claims */
   r->illegal_policy = XQ_ILLEGAL_FOUL_THEN_LOSS; /* P9: 2011 unverified; issue default */
   r->suicide_released_loses = 1;      /* P10: 走棋后(已离手)形成自杀 → 负 */
+  r->suicide_held_fouls = 1;          /* P10: not released → 1 foul (rules.md §2) */
+  r->flag_fall_mate_stands = 0;       /* 超时判负: a move after the flag fell comes too late */
   r->fouls_to_lose = 3;               /* P11: 1999 4.1.8 */
   r->early_cycle_move_limit = 0;      /* P12: not in the book */
   r->early_cycle_changer = XQ_EARLY_RED;
@@ -174,6 +181,10 @@ static const override xinjiang_ov[] = {
   {"early_cycle_move_limit", 25, "补充规定 十二: 双方在25回合前形成不变作和的循环盘面"},
   {"early_cycle_changer", XQ_EARLY_RED, "补充规定 十二: 先手方必须变招，违者判负 (先手方 = Red)"},
   {"draw_offer_max_lead", 2, "补充规定 八: 提和次数不得多于对方两次"},
+  {"draw_offer_advantage_cutoff_s", 180,
+   "补充规定 九: 优势方3分钟前可提和 (who holds the advantage is the arbiter's call: "
+   "a late offer's acceptance goes to the arbiter)"},
+  {"flag_fall_mate_stands", 1, "补充规定 十: 一方走棋后“超时”，除出现将死、困毙外…按“超时”判负"},
   {"simple_draw", XQ_SIMPLE_DRAW_MINIMAL, "补充规定 十一: 双方均无取胜可能的简单局势，可直接判和"},
   {"clock_base_s", 25 * 60, "补充规定 一: 每方基本用时25分钟 (main text 九(二) also 25)"},
   {"clock_increment_s", 10, "补充规定 一: 每走一步加10秒 (overrides main text 九(二): 5 s)"},
@@ -191,6 +202,10 @@ static const override burqin_ov[] = {
   {"fouls_to_lose", 2, "补充规定 4: 一局棋单方累计两次犯规判负"},
   {"draw_offers_per_game", 2, "补充规定 2: 任何一方提和次数不得超过两次"},
   {"draw_offer_min_clock_s", 180, "补充规定 2: 提出方剩余时间不足3分钟提和，裁判不予受理"},
+  {"draw_offer_exempt_attackers", 2,
+   "补充规定 2: (少于两个进攻子的简明公认官和局面除外); 补充规定 3: 双方少于两个进攻子"},
+  {"draw_decline_to_arbiter", 1,
+   "补充规定 2: 公认优胜方由于时间不够而提和，劣势方不得拒绝 (the arbiter judges who is better)"},
   {"simple_draw", XQ_SIMPLE_DRAW_MINIMAL, "补充规定 3: 双方少于两个进攻子的简明公认官和局面，裁判有权直接判和"},
   {"clock_base_s", 25 * 60, "补充规定 2: 能够加秒的棋钟采用25分钟加5秒 (else 30 min 包干)"},
   {"clock_increment_s", 5, "补充规定 2: 25分钟加5秒"},
@@ -207,7 +222,8 @@ static const override shaanxi_ov[] = {
   {"false_claim_penalty_s", 300, "补充规定 五: 在其棋钟上扣除5分钟时间"},
   {"false_claims_to_lose", 2, "补充规定 五: 提出方再次提出，仍不够40回合，即判负"},
   {"illegal_policy", XQ_ILLEGAL_FOUL_THEN_LOSS, "补充规定 七.2: 违反“行棋规定”第一次判犯规，第二次判负"},
-  {"suicide_released_loses", 1, "补充规定 七.3: “自杀”已离手直接判负，未离手判犯规一次"},
+  {"suicide_released_loses", 1, "补充规定 七.3: “自杀”已离手直接判负"},
+  {"suicide_held_fouls", 1, "补充规定 七.3: 未离手判犯规一次"},
   {"fouls_to_lose", 3, "补充规定 九.3: 一局棋中三次犯规判负"},
   {"clock_base_s", 30 * 60, "补充规定 四.1: 每方基本用时30分钟"},
   {"clock_increment_s", 10, "补充规定 四.1: 每走一步加10秒"},

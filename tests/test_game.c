@@ -708,11 +708,19 @@ static const char *MATE1 = "4k4/R8/9/9/9/9/9/9/1R7/3K5 w";
 
 Test(clock, flag_fall_loses_unless_the_move_mates)
 {
-  xq_rules r = rules("wujiaqu2024");
+  /* Xinjiang 补充规定 十: 除出现将死、困毙外…按“超时”判负 */
+  xq_rules r = rules("xinjiang2018");
   start(&r, MATE1);
   xq_verdict v = play("b1b9", XQ_MV_FLAG_FELL);
   cr_assert_eq(v.kind, XQ_VERDICT_MATE);
   cr_assert_eq(G.result, XQ_OUT_RED_WINS);
+  /* Wujiaqu 九(二): 超时判负, mate or not */
+  r = rules("wujiaqu2024");
+  start(&r, MATE1);
+  v = play("b1b9", XQ_MV_FLAG_FELL);
+  cr_assert_eq(v.kind, XQ_VERDICT_LOSS);
+  cr_assert_eq(v.reason, XQ_REASON_FLAG_FALL);
+  cr_assert_eq(G.result, XQ_OUT_BLACK_WINS);
   start(&r, MATE1);
   v = play("b1b2", XQ_MV_FLAG_FELL);
   cr_assert_eq(v.kind, XQ_VERDICT_LOSS);
@@ -788,6 +796,8 @@ Test(offers, limits_and_answers)
   cr_assert_eq(G.draw_offer_pending, -1, "a move by the opponent declines");
   cr_assert_eq(xq_game_offer_draw(&G, XQ_RED, &v), XQ_OK);
   cr_assert_eq(xq_game_answer_draw(&G, XQ_BLACK, 0, &v), XQ_OK);
+  cr_assert_eq(v.kind, XQ_VERDICT_NEEDS_ARBITER, "劣势方不得拒绝: the arbiter rules");
+  cr_assert_eq(xq_game_arbiter_result(&G, XQ_OUT_NONE, &v), XQ_OK);
   cr_assert_eq(xq_game_offer_draw(&G, XQ_RED, &v), XQ_OK);
   cr_assert_eq(v.kind, XQ_VERDICT_REFUSED, "a third offer");
   cr_assert_eq(xq_game_clock(&G, 600000, 100000, &v), XQ_OK);

@@ -30,16 +30,18 @@ static const char tourney_usage[] =
   "             (announced absence before pairing: a 0, ½ or full point bye)\n"
   "  withdraw   --round R --player ID      (not paired from round R on)\n"
   "  standings  [--after R]\n"
-  "  export     [--out FILE] [--format trf|csv|html] [--what standings|pairings]\n"
-  "             [--round R] [--lang zh|en]  (FIDE TRF-16; CSV; printable HTML)\n"
+  "  export     [--out FILE] [--format trf|csv|html|text] [--what standings|pairings]\n"
+  "             [--round R] [--lang zh|en]  (FIDE TRF-16; CSV; printable HTML; text)\n"
   "  log        print the event log\n"
   "  knockout   --after K [--size 2|4|8|16] [--seeding fixed|choose --choice 3|4]\n"
   "             [--format xinjiang|shaanxi|tangshan|wujiaqu]: start the knockout\n"
   "  bracket    show the knockout matches, games and the next game\n"
   "  ko-result  --match M [--red ID] CODE  (the next game of match M)\n"
   "  places     final places (knockout, then Swiss) [--swiss: Swiss order only]\n"
-  "  teams      [--mode places|points] [--count N] [--swiss]\n"
-  "  prizes     --table FILE [--swiss]\n"
+  "  teams      [--preset NAME] [--table FILE] [--mode places|points] [--count N] [--swiss]\n"
+  "  prizes     --table FILE | --preset NAME [--group NAME] [--swiss]\n"
+  "  groups     [--preset NAME] [--group NAME] [--swiss]: each group's standings\n"
+  "             places, teams, prizes, groups: [--format text|html|csv] [--lang en|zh]\n"
   "  demo       [--players N]: a demo event in a new store (round 1 paired),\n"
   "             prints the admin, board and arbiter tokens\n"
   "  token      --role admin|arbiter|board|viewer [--round R --table T]\n"
@@ -484,14 +486,14 @@ static int cmd_export(const opts *o)
   int fmt = o->format ? xq_sheet_format_parse(o->format) : XQ_SHEET_TRF;
   int lang = o->lang ? xq_sheet_lang_parse(o->lang) : XQ_LANG_EN;
   int pairings = o->what && !strcmp(o->what, "pairings");
-  if (fmt < 0) { fprintf(stderr, "xqref tourney export: --format is trf, csv or html\n"); return 2; }
+  if (fmt < 0) { fprintf(stderr, "xqref tourney export: --format is trf, csv, html or text\n"); return 2; }
   if (lang < 0) { fprintf(stderr, "xqref tourney export: --lang is zh or en\n"); return 2; }
   if (o->what && !pairings && strcmp(o->what, "standings")) {
     fprintf(stderr, "xqref tourney export: --what is standings or pairings\n");
     return 2;
   }
   if (fmt == XQ_SHEET_TRF && (o->what || o->lang || o->round > 0)) {
-    fprintf(stderr, "xqref tourney export: --what, --lang and --round need --format csv or html\n");
+    fprintf(stderr, "xqref tourney export: --what, --lang and --round need --format csv, html or text\n");
     return 2;
   }
   int rc = open_store(o, 0, &st);

@@ -1,6 +1,7 @@
 /*
  * cli_ko.c -- the `xqref tourney` actions of the final stage: knockout,
- * bracket, ko-result, places, teams, prizes (docs/tourney.md).
+ * bracket, ko-result, and the option parsing they share with places,
+ * teams, prizes and groups (cli_final.c) (docs/tourney.md).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -11,13 +12,7 @@
 #include "knockout.h"
 #include "prize.h"
 
-#define KO_TEAMS_MAX 1024  /* teams listed by `xqref tourney teams` */
-
-typedef struct kopts {
-  const char *db, *seeding, *format, *mode, *table, *code;
-  long after, size, choice, match, red, count;
-  int swiss;
-} kopts;
+typedef xq__kopts kopts;
 
 static int num(const char *s, long lo, long hi, long *out)
 {
@@ -34,7 +29,6 @@ static int parse(int argc, char **argv, kopts *o)
   memset(o, 0, sizeof *o);
   o->after = o->choice = o->match = o->red = -1;
   o->size = 8;
-  o->count = 3;
   for (int i = 2; i < argc; i++) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
     const char **str = NULL;
@@ -50,6 +44,9 @@ static int parse(int argc, char **argv, kopts *o)
     else if (!strcmp(a, "--format")) str = &o->format;
     else if (!strcmp(a, "--mode")) str = &o->mode;
     else if (!strcmp(a, "--table")) str = &o->table;
+    else if (!strcmp(a, "--preset")) str = &o->preset;
+    else if (!strcmp(a, "--lang")) str = &o->lang;
+    else if (!strcmp(a, "--group")) str = &o->group;
     else if (!strcmp(a, "--after")) n = &o->after, lo = 1, hi = XQ_TOURNEY_ROUNDS_MAX;
     else if (!strcmp(a, "--size")) n = &o->size, lo = 2, hi = XQ_KO_SIZE_MAX;
     else if (!strcmp(a, "--choice")) n = &o->choice, lo = 3, hi = 4;
@@ -69,8 +66,7 @@ static int parse(int argc, char **argv, kopts *o)
   return 0;
 }
 
-/* Open the store and load the event and the knockout stage. */
-static int open_all(const kopts *o, xq_tstore **st, xq_tevent **ev, xq_ko *ko)
+int xq__ko_open(const kopts *o, xq_tstore **st, xq_tevent **ev, xq_ko *ko)
 {
   xq_error err = {0};
   *ev = NULL;
@@ -102,7 +98,7 @@ static const char *stage_name(const xq_ko *ko, int m)
   return left == 0 ? "final" : left == 1 ? "semi-final" : left == 2 ? "quarter-final" : "round of 16";
 }
 
-static int seed_no(const xq_ko *ko, int id)
+int xq__ko_seed(const xq_ko *ko, int id)
 {
   for (int i = 0; i < ko->size; i++)
     if (ko->seeds[i] == id) return i + 1;
@@ -117,7 +113,7 @@ static void print_bracket(const xq_tevent *ev, const xq_ko *ko)
     int a, b, known = xq_ko_match_players(ko, m, &a, &b) == 1;
     printf("match %d (%s): ", m, stage_name(ko, m));
     if (!known) { printf("waiting for earlier matches\n"); continue; }
-    printf("#%d %s (%d) - #%d %s (%d)\n", seed_no(ko, a), pname(ev, a), a, seed_no(ko, b), pname(ev, b), b);
+    printf("#%d %s (%d) - #%d %s (%d)\n", xq__ko_seed(ko, a), pname(ev, a), a, xq__ko_seed(ko, b), pname(ev, b), b);
     int k = 0;
     for (int i = 0; i < ko->ngames; i++) {
       const xq_ko_game *g = &ko->games[i];
@@ -153,7 +149,7 @@ static int cmd_knockout(const kopts *o)
     fprintf(stderr, "xqref tourney knockout: --seeding choose needs --choice 3|4 (the top seed's pick)\n");
     return 2;
   }
-  if (open_all(o, &st, &ev, &ko)) return 1;
+  if (xq__ko_open(o, &st, &ev, &ko)) return 1;
   int rc = 1;
   xq_tstanding *s = malloc(sizeof *s * (size_t)(ev->n ? ev->n : 1));
   if (!s) { fprintf(stderr, "xqref tourney knockout: out of memory\n"); goto out; }
@@ -183,7 +179,7 @@ static int cmd_bracket(const kopts *o)
   xq_tstore *st;
   xq_tevent *ev;
   xq_ko ko;
-  if (open_all(o, &st, &ev, &ko)) return 1;
+  if (xq__ko_open(o, &st, &ev, &ko)) return 1;
   int rc = 0;
   if (!ko.after) { fprintf(stderr, "xqref tourney bracket: no knockout stage started\n"); rc = 1; }
   else print_bracket(ev, &ko);
@@ -208,7 +204,7 @@ static int cmd_ko_result(const kopts *o)
   else if (!strcmp(o->code, "0-1") || !strcmp(o->code, "-+")) res = -1;
   else if (!strcmp(o->code, "=") || !strcmp(o->code, "1/2") || !strcmp(o->code, "0.5-0.5")) res = 0;
   else { fprintf(stderr, "xqref tourney ko-result: bad result '%s'\n", o->code); return 2; }
-  if (open_all(o, &st, &ev, &ko)) return 1;
+  if (xq__ko_open(o, &st, &ev, &ko)) return 1;
   int rc = 1;
   if (!ko.after) { fprintf(stderr, "xqref tourney ko-result: no knockout stage started\n"); goto out; }
   int r = xq_ko_next_game(&ko, (int)o->match, o->red > 0 ? (int)o->red : 0, &g);
@@ -234,132 +230,10 @@ out:
   return rc;
 }
 
-/* Final places (or the Swiss order with --swiss) into a new array. */
-static int *places_of(const kopts *o, const xq_tevent *ev, const xq_ko *ko, int *complete)
-{
-  int *ids = malloc(sizeof *ids * (size_t)(ev->n ? ev->n : 1));
-  if (!ids) return NULL;
-  xq_ko none;
-  memset(&none, 0, sizeof none);
-  *complete = 1;
-  if (ko->after && !o->swiss) {
-    int tmp[XQ_KO_SIZE_MAX];
-    *complete = xq_ko_places(ko, tmp) == 1;
-  }
-  if (xq_final_places(ev, o->swiss ? &none : ko, ids)) { free(ids); return NULL; }
-  return ids;
-}
-
-static int cmd_places(const kopts *o)
-{
-  xq_tstore *st;
-  xq_tevent *ev;
-  xq_ko ko;
-  int complete;
-  if (open_all(o, &st, &ev, &ko)) return 1;
-  int *ids = places_of(o, ev, &ko, &complete);
-  int rc = ids ? 0 : 1;
-  if (ids) {
-    printf("%s: final places%s\n", ev->name[0] ? ev->name : "event", complete ? "" : " (provisional)");
-    for (int i = 0; i < ev->n; i++) {
-      int pts = xq_tevent_points(ev, ids[i], XQ_TOURNEY_ROUNDS_MAX);
-      int seed = ko.after && !o->swiss ? seed_no(&ko, ids[i]) : 0;
-      printf("%4d %4d  %s  %d%s", i + 1, ids[i], pname(ev, ids[i]), pts / 2, pts % 2 ? ".5" : "");
-      if (seed) printf("  (KO seed %d)", seed);
-      putchar('\n');
-    }
-  } else {
-    fprintf(stderr, "xqref tourney places: cannot compute the places\n");
-  }
-  free(ids);
-  xq_tevent_free(ev);
-  xq_tstore_close(st);
-  return rc;
-}
-
-static int cmd_teams(const kopts *o)
-{
-  xq_tstore *st;
-  xq_tevent *ev;
-  xq_ko ko;
-  int complete, mode = XQ_TEAM_RANK_SUM, nt = 0;
-  if (o->mode && !strcmp(o->mode, "points")) mode = XQ_TEAM_POINTS_SUM;
-  else if (o->mode && strcmp(o->mode, "places")) {
-    fprintf(stderr, "xqref tourney teams: --mode places|points\n");
-    return 2;
-  }
-  if (open_all(o, &st, &ev, &ko)) return 1;
-  int *ids = places_of(o, ev, &ko, &complete);
-  xq_team_row *rows = malloc(sizeof *rows * KO_TEAMS_MAX);
-  int rc = 1;
-  if (!ids || !rows || xq_team_standings(ev, ids, mode, (int)o->count, rows, KO_TEAMS_MAX, &nt)) {
-    fprintf(stderr, "xqref tourney teams: cannot compute the team standings\n");
-  } else {
-    printf("team standings by %s, %ld counted%s\n", mode == XQ_TEAM_RANK_SUM ? "sum of places" : "sum of points",
-           o->count, complete ? "" : " (provisional)");
-    for (int t = 0; t < nt; t++) {
-      const xq_team_row *r = &rows[t];
-      if (r->rank) printf("%4d  ", r->rank);
-      else printf("   -  ");
-      if (mode == XQ_TEAM_RANK_SUM) printf("%6lld", (long long)r->value);
-      else printf("%4lld%s", (long long)(r->value / 2), r->value % 2 ? ".5" : "  ");
-      printf("  best %3d  %s:", r->best, r->team);
-      for (int k = 0; k < r->nmembers; k++) printf(" %d", r->members[k]);
-      printf("%s\n", r->rank ? "" : "  (too few players)");
-    }
-    rc = 0;
-  }
-  free(rows);
-  free(ids);
-  xq_tevent_free(ev);
-  xq_tstore_close(st);
-  return rc;
-}
-
-static int cmd_prizes(const kopts *o)
-{
-  xq_prize_table *t = malloc(sizeof *t);
-  xq_error err = {0};
-  if (!t) return 1;
-  if (!o->table) { fprintf(stderr, "xqref tourney prizes: --table FILE is required\n"); free(t); return 2; }
-  if (xq_prize_read(o->table, t, &err)) {
-    fprintf(stderr, "xqref tourney prizes: %s: %s\n", o->table, err.msg);
-    free(t);
-    return 1;
-  }
-  xq_tstore *st;
-  xq_tevent *ev;
-  xq_ko ko;
-  int complete, na = 0;
-  if (open_all(o, &st, &ev, &ko)) { free(t); return 1; }
-  int *ids = places_of(o, ev, &ko, &complete);
-  int cap = XQ_AWARDS_MAX(t, ev->n);
-  xq_award *aw = malloc(sizeof *aw * (size_t)cap);
-  int rc = 1;
-  if (!ids || !aw || xq_prizes_award(ev, ids, t, aw, cap, &na)) {
-    fprintf(stderr, "xqref tourney prizes: cannot award the prizes\n");
-  } else {
-    long total = 0;
-    printf("prizes%s\n", complete ? "" : " (provisional)");
-    for (int i = 0; i < na; i++) {
-      printf("%-12s %4d  place %4d  %4d %s  %d\n", aw[i].cat < 0 ? "lucky" : t->cats[aw[i].cat].name,
-             aw[i].cat_place, aw[i].place, aw[i].id, pname(ev, aw[i].id), aw[i].amount);
-      total += aw[i].amount;
-    }
-    printf("total %ld\n", total);
-    rc = 0;
-  }
-  free(aw);
-  free(ids);
-  free(t);
-  xq_tevent_free(ev);
-  xq_tstore_close(st);
-  return rc;
-}
-
 int xq__tourney_final_action(const char *action)
 {
-  static const char *const names[] = {"knockout", "bracket", "ko-result", "places", "teams", "prizes"};
+  static const char *const names[] = {"knockout", "bracket", "ko-result", "places", "teams", "prizes",
+                                      "groups"};
   for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
     if (!strcmp(action, names[i])) return 1;
   return 0;
@@ -377,7 +251,5 @@ int xq__tourney_final_main(int argc, char **argv)
   if (!strcmp(a, "knockout")) return cmd_knockout(&o);
   if (!strcmp(a, "bracket")) return cmd_bracket(&o);
   if (!strcmp(a, "ko-result")) return cmd_ko_result(&o);
-  if (!strcmp(a, "places")) return cmd_places(&o);
-  if (!strcmp(a, "teams")) return cmd_teams(&o);
-  return cmd_prizes(&o);
+  return xq__tourney_results(&o, a);
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "adjudicator.h"
+#include "prize.h"
 #include "tourney.h"
 
 #define PRESETS_KEY_MAX 64    /* longest rules key printed */
@@ -92,6 +93,68 @@ static int print_rules(const char *preset, const xq_reg_item *book_row)
   return rc;
 }
 
+/* Amounts by place as runs: "1 5000, 2 2000, 7-8 400". */
+static void print_runs(const int *amount, int n)
+{
+  for (int i = 0; i < n;) {
+    int j = i;
+    while (j + 1 < n && amount[j + 1] == amount[i]) j++;
+    if (j > i) printf("%s%d-%d %d", i ? ", " : "", i + 1, j + 1, amount[i]);
+    else printf("%s%d %d", i ? ", " : "", i + 1, amount[i]);
+    i = j + 1;
+  }
+  putchar('\n');
+}
+
+/* The groups, the team competition and the prize table of `r` as the
+ * commands use them (regulation_data.c). */
+static int print_data(const xq_regulation *r)
+{
+  xq_tgroup g[XQ_REG_GROUPS_MAX];
+  xq_prize_table *t = malloc(sizeof *t);
+  int ng = 0, mode = 0, counted = 0;
+  if (!t || xq_regulation_groups(r, g, XQ_REG_GROUPS_MAX, &ng, NULL) ||
+      xq_regulation_teams(r, &mode, &counted) || xq_regulation_prizes(r, 0, t, NULL)) {
+    free(t);
+    fprintf(stderr, "xqref presets: cannot read the tables of '%s'\n", r->name);
+    return 1;
+  }
+  printf("\ngroups, teams and prizes (`xqref tourney groups|teams|prizes --preset %s`):\n\n", r->name);
+  for (int i = 0; i < ng; i++) {
+    printf("group  %s", g[i].name);
+    if (g[i].born_from[0] || g[i].born_to[0]) printf(", born %s..%s", g[i].born_from, g[i].born_to);
+    if (g[i].sex) printf(", %s only", g[i].sex == 'w' ? "women" : "men");
+    if (g[i].local_only) printf(", local players");
+    if (g[i].sections) printf(", men and women ranked apart (women < %d: merged)", XQ_WOMEN_SECTION_MIN);
+    putchar('\n');
+  }
+  if (counted)
+    printf("teams  %d counted, sum of %s\n", counted, mode == XQ_TEAM_RANK_SUM ? "places, lower first"
+                                                                             : "points, higher first");
+  else
+    printf("teams  none\n");
+  static const char *const filters[] = {"everyone", "local players", "region", "born"};
+  for (int c = 0; c < t->ncats; c++) {
+    const xq_prize_cat *pc = &t->cats[c];
+    printf("prize  %s (%s%s%s%s%s): ", pc->name, filters[pc->filter], pc->filter == XQ_PF_REGION ? " " : "",
+           pc->region, pc->repeat ? ", won on top of another" : "", pc->apart ? ", its own event" : "");
+    print_runs(pc->amount, pc->nplaces);
+  }
+  if (t->cap_pct) printf("cap    at most %d%% of a category's members\n", t->cap_pct);
+  if (t->lucky_amount) {
+    printf("lucky  places %d, %d, ...", t->lucky_start, t->lucky_start + t->lucky_step);
+    if (t->lucky_last) printf(" %d", t->lucky_last);
+    printf(": %d each%s\n", t->lucky_amount, t->lucky_active ? ", active players only" : "");
+  }
+  if (t->nteam) {
+    printf("team prizes  ");
+    print_runs(t->team_amount, t->nteam);
+  }
+  if (t->stated_total) printf("stated total  %ld%s\n", t->stated_total, t->ncats ? "" : " (no table given)");
+  free(t);
+  return 0;
+}
+
 static int show(const char *name)
 {
   const xq_regulation *r;
@@ -105,6 +168,7 @@ static int show(const char *name)
   printf("\nrules of play (adjudicator preset %s; `xqref judge --rules %s`):\n\n", r->rules_preset,
          r->rules_preset);
   int rc = print_rules(r->rules_preset, &r->rows[XQ_REG_RULE_BOOK]);
+  if (!rc) rc = print_data(r);
   if (fflush(stdout) != 0) rc = 1;
   return rc;
 }

@@ -99,6 +99,23 @@ struct sqlite3_stmt *xq__tstore_stmt(xq_tstore *st, int which, const char *sql);
 int xq__tourney_final_action(const char *action);
 int xq__tourney_final_main(int argc, char **argv);
 
+/* The options of those actions (parsed in cli_ko.c; 0 / NULL = not
+ * given). --format is the knockout's tie-break format for `knockout` and
+ * the sheet format (text, html, csv) for places, teams, prizes, groups. */
+typedef struct xq__kopts {
+  const char *db, *seeding, *format, *mode, *table, *code, *preset, *lang, *group;
+  long after, size, choice, match, red, count;
+  int swiss;
+} xq__kopts;
+struct xq_ko;
+/* Open the store of o->db and load the event and its knockout stage;
+ * errors go to stderr. Returns 0, or 1 with nothing left open. */
+int xq__ko_open(const xq__kopts *o, xq_tstore **st, xq_tevent **ev, struct xq_ko *ko);
+/* The knockout seed (1..) of player `id`, 0 when not in the knockout. */
+int xq__ko_seed(const struct xq_ko *ko, int id);
+/* places, teams, prizes, groups (cli_final.c): returns 0, 1 or 2. */
+int xq__tourney_results(const xq__kopts *o, const char *action);
+
 /* The live-server actions of `xqref tourney` (cli_live.c): true when
  * `action` is one of demo, token, tokens, revoke, games; then
  * xq__tourney_live_main runs it (returns 0, 1 or 2). */
@@ -112,5 +129,46 @@ void xq__half_text(char *buf, size_t cap, int64_t half);
  * empty for ROUNDBACK, which has no value of its own (it compares the tied
  * players) (sheet.c). */
 void xq__tb_text(char *buf, size_t cap, int tb, int64_t v);
+
+/* One table of a sheet (sheet_table.c), written as CSV (RFC 4180, CRLF),
+ * a standalone HTML5 page (event name as <h1>, "title, sub" as <h2>,
+ * cells escaped) or aligned text (the same two heading lines, a blank
+ * line, the column headings, a rule, the rows; widths in display columns,
+ * a CJK character taking two; control characters as spaces; LF ends).
+ * cls[c] aligns column c: "n" right (numbers), "c" centred, NULL left; it
+ * is also the HTML cell class. CSV and HTML rows are written as they
+ * come; text rows are kept until xq__sheet_end, which writes them and
+ * frees the copies. begin returns XQ_OK or XQ_EINVAL (bad format,
+ * language, column count); row returns XQ_OK, XQ_ENOMEM or XQ_ELIMIT
+ * (XQ__SHEET_ROWS_MAX); end returns the first error met, or XQ_EIO when
+ * the stream failed, and must be called after a successful begin.
+ * Several tables make one sheet with `flags`: XQ__SHEET_BEFORE on every
+ * table but the last (another follows: the HTML page stays open),
+ * XQ__SHEET_AFTER on every table but the first (no page head or event
+ * line: its title as <h2>, or a blank line and the title in text); CSV
+ * then writes each table's title as a record of its own, the tables
+ * apart by an empty record. 0 = a sheet of one table. */
+#define XQ__SHEET_COLS_MAX (XQ_TOURNEY_TB_MAX + 8) /* standings: a column per tie-break and 4 more */
+#define XQ__SHEET_ROWS_MAX 100000
+enum { XQ__SHEET_BEFORE = 1, XQ__SHEET_AFTER = 2 };
+typedef struct xq__sheet {
+  FILE *f;
+  int format, lang, ncols, rc, flags;
+  const char *cls[XQ__SHEET_COLS_MAX];
+  int width[XQ__SHEET_COLS_MAX];
+  char **rows;          /* text: nrows x ncols copies, row 0 = headings */
+  int nrows, cap;
+} xq__sheet;
+int xq__sheet_begin(xq__sheet *s, FILE *f, int format, int lang, const xq_tevent *ev,
+                    const char *title, const char *sub, int ncols, const char *const *head,
+                    const char *const *cls, int flags);
+int xq__sheet_row(xq__sheet *s, const char *const *cells);
+int xq__sheet_end(xq__sheet *s);
+
+/* Display columns of UTF-8 text (2 for a CJK character, 1 for a byte
+ * that is not valid UTF-8), and the text written with control characters
+ * as spaces (sheet_table.c). */
+int xq__text_width(const char *s);
+void xq__text_put(FILE *f, const char *s);
 
 #endif /* XQ_TOURNEY_INTERNAL_H */

@@ -83,13 +83,14 @@ static int parse_category(const char *rest, xq_prize_cat *c, int line, xq_error 
   }
   while (word(&rest, w, sizeof w)) {
     if (!strcmp(w, "repeat")) c->repeat = 1;
+    else if (!strcmp(w, "apart")) c->apart = 1;
     else if (!strcmp(w, "local")) c->group.local_only = 1;
     else if (!strcmp(w, "sex")) {
       if (!word(&rest, w, sizeof w) || (strcmp(w, "m") && strcmp(w, "w")))
         return perr(err, XQ_EINVAL, line, "sex must be m or w");
       c->group.sex = w[0];
     } else {
-      return perr(err, XQ_EINVAL, line, "unknown category option (repeat, local, sex)");
+      return perr(err, XQ_EINVAL, line, "unknown category option (repeat, apart, local, sex)");
     }
   }
   return XQ_OK;
@@ -123,20 +124,24 @@ static int parse_line(const char *s, xq_prize_table *t, int line, xq_error *err)
     }
     return XQ_OK;
   }
-  /* PLACE AMOUNT or FIRST-LAST AMOUNT */
-  if (!t->ncats) return perr(err, XQ_EINVAL, line, "a place line before any category");
-  xq_prize_cat *c = &t->cats[t->ncats - 1];
+  /* PLACE AMOUNT or FIRST-LAST AMOUNT, of the category above or, after
+   * "team", of the team places */
+  int team = !strcmp(w, "team"), max = team ? XQ_TEAM_PRIZES_MAX : XQ_PRIZE_PLACES_MAX;
+  if (team && !word(&s, w, sizeof w)) return perr(err, XQ_EINVAL, line, "team needs PLACE[-LAST] AMOUNT");
+  if (!team && !t->ncats) return perr(err, XQ_EINVAL, line, "a place line before any category");
+  int *have = team ? &t->nteam : &t->cats[t->ncats - 1].nplaces;
+  int *amounts = team ? t->team_amount : t->cats[t->ncats - 1].amount;
   int first, last, amount;
   char *dash = strchr(w, '-');
   if (dash) *dash = 0;
-  if (!num(w, 1, XQ_PRIZE_PLACES_MAX, &first) ||
-      !num(dash ? dash + 1 : w, 1, XQ_PRIZE_PLACES_MAX, &last) || last < first)
-    return perr(err, XQ_EINVAL, line, "expected PLACE or FIRST-LAST (1..200), then an amount");
+  if (!num(w, 1, max, &first) || !num(dash ? dash + 1 : w, 1, max, &last) || last < first)
+    return perr(err, XQ_EINVAL, line, team ? "expected team PLACE or FIRST-LAST (1..16), then an amount"
+                                           : "expected PLACE or FIRST-LAST (1..200), then an amount");
   if (!word(&s, v, sizeof v) || !num(v, 0, 1000000000, &amount) || word(&s, v, sizeof v))
     return perr(err, XQ_EINVAL, line, "expected one amount after the places");
-  if (first != c->nplaces + 1) return perr(err, XQ_EINVAL, line, "places must follow on without a gap");
-  for (int p = first; p <= last; p++) c->amount[p - 1] = amount;
-  c->nplaces = last;
+  if (first != *have + 1) return perr(err, XQ_EINVAL, line, "places must follow on without a gap");
+  for (int p = first; p <= last; p++) amounts[p - 1] = amount;
+  *have = last;
   return XQ_OK;
 }
 
@@ -187,13 +192,41 @@ int xq_prize_read(const char *path, xq_prize_table *t, xq_error *err)
   return rc;
 }
 
+/* True when `want` is `region` or one '/'-separated part of it: a player
+ * of 榆林/佳县 is a Yulin player and a Jia county player (Shaanxi 十二(二)). */
+static int region_in(const char *want, const char *region)
+{
+  size_t n = strlen(want);
+  if (!n) return !region[0];
+  for (const char *s = region;; s++) {
+    if (!strncmp(s, want, n) && (s[n] == 0 || s[n] == '/')) return 1;
+    s = strchr(s, '/');
+    if (!s) return 0;
+  }
+}
+
+int xq_prize_table_only(xq_prize_table *t, const char *name)
+{
+  if (!t || !name) return XQ_EINVAL;
+  for (int c = 0; c < t->ncats; c++) {
+    if (strcmp(t->cats[c].name, name)) continue;
+    if (c) t->cats[0] = t->cats[c];
+    t->cats[0].apart = 0;
+    t->ncats = 1;
+    t->lucky_amount = 0;
+    t->nteam = 0;
+    return XQ_OK;
+  }
+  return XQ_EINVAL;
+}
+
 int xq_prize_member(const xq_prize_cat *c, const xq_tplayer *p)
 {
   if (!c || !p) return 0;
   switch (c->filter) {
   case XQ_PF_ALL: return 1;
   case XQ_PF_LOCAL: return p->local != 0;
-  case XQ_PF_REGION: return !strcmp(c->region, p->region);
+  case XQ_PF_REGION: return region_in(c->region, p->region);
   default: return xq_group_match(&c->group, p); /* §8.4: birth-date band */
   }
 }
@@ -247,6 +280,7 @@ int xq_prizes_award(const xq_tevent *ev, const int *places, const xq_prize_table
   int ns = 0;
   for (int c = 0; c < t->ncats; c++) {
     const xq_prize_cat *pc = &t->cats[c];
+    if (pc->apart) continue; /* another group's own event (Tangshan 七) */
     int members = 0, k = pc->nplaces;
     for (int id = 1; id <= n; id++) members += xq_prize_member(pc, &ev->players[id - 1]);
     /* §8.3: at most ⌊cap% × entrants⌋ places in a category (floor) */

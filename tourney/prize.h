@@ -13,6 +13,7 @@
 #define XQ_PRIZE_CATS_MAX 16       /* prize categories in one table */
 #define XQ_PRIZE_PLACES_MAX 200    /* places of one category */
 #define XQ_PRIZE_TABLE_MAX (64L << 10) /* bytes of a prize table file */
+#define XQ_TEAM_PRIZES_MAX 16      /* paid team places of one table */
 
 /* ------------------------------------------------------------------ */
 /* Teams                                                               */
@@ -30,6 +31,7 @@ typedef struct xq_team_row {
   int best;                          /* best individual place */
   int nmembers;                      /* counted players (all, if fewer) */
   int members[XQ_TEAM_COUNTED_MAX];  /* their ids, best place first */
+  int amount;                        /* team prize (xq_team_prizes), 0 = none */
 } xq_team_row;
 
 /* Team standings of the players' `team` field (players without one are
@@ -60,26 +62,33 @@ typedef struct xq_prize_cat {
   char region[XQ_TOURNEY_FIELD_MAX]; /* XQ_PF_REGION */
   xq_tgroup group;                   /* XQ_PF_GROUP; also local_only */
   int repeat;                        /* may be won on top of another prize */
+  int apart;                         /* the list of a group that plays as an event
+                                        of its own (Tangshan 七): xq_prizes_award
+                                        skips it; xq_prize_table_only() keeps it */
   int nplaces;
   int amount[XQ_PRIZE_PLACES_MAX];   /* amount of place i+1 */
 } xq_prize_cat;
 
 typedef struct xq_prize_table {
   int cap_pct;          /* at most ⌊cap_pct% × members⌋ places per category, 0 = no cap */
+  long stated_total;    /* the total the regulation states (with no table, Wujiaqu), 0 = none */
   int ncats;
   xq_prize_cat cats[XQ_PRIZE_CATS_MAX];
   int lucky_start, lucky_step, lucky_last; /* places start, start+step, ... (last 0 = to the end) */
   int lucky_amount;     /* 0 = no lucky prizes */
   int lucky_active;     /* not for withdrawn players or those who missed 2+ rounds */
+  int nteam;            /* paid team places */
+  int team_amount[XQ_TEAM_PRIZES_MAX]; /* prize of team rank i+1 */
 } xq_prize_table;
 
 /* Parse a prize table (UTF-8 text, `len` bytes, '#' comments):
  *
  *   cap PCT
- *   category NAME all|local|region REGION|born FROM..TO [sex m|w] [repeat]
+ *   category NAME all|local|region REGION|born FROM..TO [sex m|w] [repeat] [apart]
  *   PLACE AMOUNT          e.g. "1 6000"
  *   FIRST-LAST AMOUNT     e.g. "9-12 800"
  *   lucky START STEP AMOUNT [last N] [active]
+ *   team PLACE[-LAST] AMOUNT   team prizes by team rank, e.g. "team 5-6 200"
  *
  * Place lines belong to the category above them and must continue its
  * places without a gap. Returns XQ_OK or XQ_EINVAL / XQ_ELIMIT with
@@ -89,7 +98,16 @@ int xq_prize_parse(const char *text, size_t len, xq_prize_table *t, xq_error *er
 /* Read and parse a prize table file; XQ_EIO when unreadable. */
 int xq_prize_read(const char *path, xq_prize_table *t, xq_error *err);
 
-/* True when player `p` belongs to category `c`. */
+/* Keep only category `name` of `t` (its `apart` flag cleared), for the
+ * event of a group that plays apart; team and lucky prizes are dropped.
+ * Returns XQ_OK, or XQ_EINVAL when `t` has no such category (`t`
+ * unchanged). */
+int xq_prize_table_only(xq_prize_table *t, const char *name);
+
+/* True when player `p` belongs to category `c`. A region category
+ * matches a player whose region is the category's region or names it as
+ * one part of a path such as 榆林/佳县 (Shaanxi's Yulin and Jia county
+ * prizes both go to that player). */
 int xq_prize_member(const xq_prize_cat *c, const xq_tplayer *p);
 
 typedef struct xq_award {
@@ -109,10 +127,95 @@ typedef struct xq_award {
  * category order, then place), each to the best-placed member not yet
  * holding such a prize — so a player takes his highest prize and the
  * next member moves up. `repeat` prizes and lucky prizes (§8.2: places
- * start, start+step, ...) are won in addition. Fills out[] in category
+ * start, start+step, ...) are won in addition; `apart` categories are
+ * left out. Fills out[] in category
  * order then place, lucky prizes last (room for `cap`). Returns XQ_OK,
  * XQ_EINVAL or XQ_ELIMIT. */
 int xq_prizes_award(const xq_tevent *ev, const int *places, const xq_prize_table *t,
                     xq_award *out, int cap, int *nout);
+
+/* Set rows[i].amount from the team prizes of `t` (t->team_amount by
+ * rank; unranked teams and ranks past t->nteam get 0) for the rows of
+ * xq_team_standings(). Returns the sum awarded, 0 when `t` or `rows` is
+ * NULL. Cannot fail. */
+long xq_team_prizes(const xq_prize_table *t, xq_team_row *rows, int n);
+
+/* ------------------------------------------------------------------ */
+/* The regulations' groups, teams and prizes (tourney/regulation_data.c) */
+/* ------------------------------------------------------------------ */
+
+#define XQ_REG_GROUPS_MAX 16       /* groups one regulation defines */
+
+/* The prize table of regulation `r` for an event of `entrants` players
+ * (some tables depend on the entry count: Xinjiang awards 40 places only
+ * above 100 entrants, ⌊40%⌋ of a smaller field; 0 = not known, the full
+ * table), as xq_prizes_award() takes it: categories with their amounts,
+ * repeat flags (Burqin's local prizes, Shaanxi's Yulin and Jia county
+ * prizes are won on top of another), `apart` lists (Tangshan's seniors,
+ * a separate event), the share cap, the lucky prizes, the team prizes
+ * (t->team_amount, for xq_team_prizes) and a total the text states
+ * (t->stated_total). A regulation that states only a total (Wujiaqu)
+ * gives a table with no categories. Fills *t; returns XQ_OK or XQ_EINVAL
+ * (NULL argument, unknown regulation, negative entrants) with `err` (may
+ * be NULL) set. */
+int xq_regulation_prizes(const xq_regulation *r, int entrants, xq_prize_table *t,
+                         xq_error *err);
+
+/* The groups (组别) of regulation `r` with their birth-date bands, sex
+ * and local flags, and `sections` where men and women are ranked apart
+ * (Tangshan), the open group first. Fills out[0..*n-1] (room for `cap`,
+ * XQ_REG_GROUPS_MAX is enough). Returns XQ_OK, XQ_EINVAL (NULL argument,
+ * unknown regulation) or XQ_ELIMIT (cap too small), `err` (may be NULL)
+ * set; out[] is untouched on failure. */
+int xq_regulation_groups(const xq_regulation *r, xq_tgroup *out, int cap, int *n,
+                         xq_error *err);
+
+/* How regulation `r` ranks teams: *mode (xq_team_mode) and *counted (the
+ * players counted per team; 0 when the regulation has no team
+ * competition). Returns XQ_OK, or XQ_EINVAL for a NULL argument. */
+int xq_regulation_teams(const xq_regulation *r, int *mode, int *counted);
+
+/* ------------------------------------------------------------------ */
+/* Printable lists of the final results (tourney/sheet_final.c)         */
+/* ------------------------------------------------------------------ */
+
+/* Formats: XQ_SHEET_TEXT (aligned columns, widths counted in display
+ * columns, a CJK character taking two; LF line ends), XQ_SHEET_HTML (a
+ * standalone HTML5 page, names escaped) and XQ_SHEET_CSV; languages
+ * XQ_LANG_EN / XQ_LANG_ZH for headings. Each returns XQ_OK, XQ_EINVAL
+ * (bad format, language or ids; nothing written), XQ_ENOMEM (text keeps
+ * the rows until the widths are known) or XQ_EIO (write error); on a
+ * failure after the start part of the output may have been written. */
+
+/* A list of places under `title` (may be NULL): ids[0..n-1] in place
+ * order, the row of ids[i] numbered i+1; when `overall` is non-NULL,
+ * overall[i] is that player's place in the whole event and is shown in
+ * its own column (group standings). Columns: place, name, region/club,
+ * points, W-D-L. */
+int xq_sheet_places(const xq_tevent *ev, const char *title, const int *ids,
+                    const int *overall, int n, int format, int lang, FILE *f);
+
+/* The standings of every group of groups[0..ng-1] (ng at most
+ * XQ_REG_GROUPS_MAX) as one sheet: per group its members
+ * (xq_group_match) in final-place order (`places`: ids, ev->n, as
+ * xq_final_places gives them) with their overall place, titled "NAME
+ * (k)"; a group with `sections` as a men's and a women's list, or one
+ * merged list when the women are fewer than XQ_WOMEN_SECTION_MIN
+ * (xq_group_sections), the title saying so (a group without women: one
+ * list). Returns XQ_OK, XQ_EINVAL,
+ * XQ_ENOMEM or XQ_EIO. */
+int xq_sheet_groups(const xq_tevent *ev, const int *places, const xq_tgroup *groups, int ng,
+                    int format, int lang, FILE *f);
+
+/* Team standings rows[0..n-1] of xq_team_standings() (mode as given to
+ * it): rank, team, value (Σ places or points), best place, members. */
+int xq_sheet_teams(const xq_tevent *ev, const xq_team_row *rows, int n, int mode,
+                   int format, int lang, FILE *f);
+
+/* The prize list aw[0..n-1] of xq_prizes_award() over table `t`:
+ * category, place in it, final place, name, amount, with each
+ * category's total and the grand total. */
+int xq_sheet_prizes(const xq_tevent *ev, const xq_prize_table *t, const xq_award *aw,
+                    int n, int format, int lang, FILE *f);
 
 #endif /* XQ_PRIZE_H */

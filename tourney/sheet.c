@@ -1,7 +1,8 @@
 /*
- * sheet.c -- standings and pairings as CSV (RFC 4180) and as printable,
- * self-contained HTML pages in Chinese or English; and the published
- * boards of a round read back from the store.
+ * sheet.c -- standings and pairings as CSV (RFC 4180), printable
+ * self-contained HTML pages or aligned text, in Chinese or English (the
+ * table itself: sheet_table.c); and the published boards of a round read
+ * back from the store.
  */
 #include <sqlite3.h>
 #include <stdlib.h>
@@ -33,7 +34,7 @@ static const char *const tb_heading[XQ_TB_COUNT][2] = {
 
 enum {
   W_RANK, W_NO, W_NAME, W_WDL, W_BOARD, W_RED, W_BLACK, W_RESULT, W_BYE,
-  W_STANDINGS, W_AFTER, W_PAIRINGS, W_ROUND, W_EVENT, W_COUNT
+  W_STANDINGS, W_AFTER, W_PAIRINGS, W_ROUND, W_COUNT
 };
 
 static const char *const words[W_COUNT][2] = {
@@ -50,7 +51,6 @@ static const char *const words[W_COUNT][2] = {
   [W_AFTER] = {"after round %d", "第%d轮后"},
   [W_PAIRINGS] = {"Pairings", "对阵表"},
   [W_ROUND] = {"round %d", "第%d轮"},
-  [W_EVENT] = {"Event", "比赛"},
 };
 
 static const char *word(int w, int lang) { return words[w][lang == XQ_LANG_ZH]; }
@@ -66,6 +66,7 @@ int xq_sheet_format_parse(const char *s)
   if (!strcmp(s, "trf")) return XQ_SHEET_TRF;
   if (!strcmp(s, "csv")) return XQ_SHEET_CSV;
   if (!strcmp(s, "html")) return XQ_SHEET_HTML;
+  if (!strcmp(s, "text")) return XQ_SHEET_TEXT;
   return -1;
 }
 
@@ -108,70 +109,6 @@ void xq__tb_text(char *buf, size_t cap, int tb, int64_t v)
   }
 }
 
-/* RFC 4180: a field with a comma, quote, CR or LF is quoted, quotes doubled. */
-static void csv_field(FILE *f, const char *s, int last)
-{
-  if (strpbrk(s, ",\"\r\n")) {
-    fputc('"', f);
-    for (; *s; s++) {
-      if (*s == '"') fputc('"', f);
-      fputc(*s, f);
-    }
-    fputc('"', f);
-  } else {
-    fputs(s, f);
-  }
-  /* RFC 4180 §2: records end with CRLF */
-  fputs(last ? "\r\n" : ",", f);
-}
-
-static void html_text(FILE *f, const char *s)
-{
-  for (; *s; s++)
-    switch (*s) {
-    case '&': fputs("&amp;", f); break;
-    case '<': fputs("&lt;", f); break;
-    case '>': fputs("&gt;", f); break;
-    case '"': fputs("&quot;", f); break;
-    case '\'': fputs("&#39;", f); break;
-    default: fputc(*s, f);
-    }
-}
-
-static void html_cell(FILE *f, const char *tag, const char *cls, const char *s)
-{
-  fprintf(f, "<%s%s%s%s>", tag, cls ? " class=\"" : "", cls ? cls : "", cls ? "\"" : "");
-  html_text(f, s);
-  fprintf(f, "</%s>", tag);
-}
-
-static const char html_style[] =
-  "body{font-family:\"Noto Sans CJK SC\",\"Microsoft YaHei\",\"PingFang SC\",sans-serif;"
-  "margin:1.5em;color:#000;background:#fff}"
-  "h1{font-size:1.4em;margin:0 0 .2em}h2{font-size:1.1em;font-weight:normal;margin:0 0 1em}"
-  "table{border-collapse:collapse;width:100%}"
-  "th,td{border:1px solid #444;padding:.2em .5em;text-align:left}"
-  "th{background:#eee}td.n{text-align:right}td.c{text-align:center}"
-  "tbody tr:nth-child(even){background:#f7f7f7}"
-  "@media print{body{margin:0}th{background:#ddd}tr{page-break-inside:avoid}}";
-
-static void html_open(FILE *f, const xq_tevent *ev, int lang, const char *title, const char *sub)
-{
-  fprintf(f, "<!DOCTYPE html>\n<html lang=\"%s\">\n<head>\n<meta charset=\"utf-8\">\n<title>",
-          lang == XQ_LANG_ZH ? "zh" : "en");
-  if (ev->name[0]) { html_text(f, ev->name); fputs(" - ", f); }
-  html_text(f, title);
-  fprintf(f, "</title>\n<style>%s</style>\n</head>\n<body>\n<h1>", html_style);
-  html_text(f, ev->name[0] ? ev->name : word(W_EVENT, lang));
-  fputs("</h1>\n<h2>", f);
-  html_text(f, title);
-  fputs(lang == XQ_LANG_ZH ? " " : ", ", f);
-  html_text(f, sub);
-  fputs("</h2>\n<table>\n<thead><tr>", f);
-}
-
-static int finish(FILE *f) { return ferror(f) ? XQ_EIO : XQ_OK; }
-
 /* Pairing number as printed: the number given at round 1, else the id. */
 static int shown_no(const xq_tevent *ev, int id)
 {
@@ -183,66 +120,54 @@ static int shown_no(const xq_tevent *ev, int id)
 /* Standings                                                           */
 /* ------------------------------------------------------------------ */
 
+static int sheet_format_ok(int format, int lang)
+{
+  return (format == XQ_SHEET_CSV || format == XQ_SHEET_HTML || format == XQ_SHEET_TEXT) &&
+         (lang == XQ_LANG_EN || lang == XQ_LANG_ZH);
+}
+
 int xq_sheet_standings(const xq_tevent *ev, int upto, int format, int lang, FILE *f)
 {
-  if (!ev || !f || (format != XQ_SHEET_CSV && format != XQ_SHEET_HTML) ||
-      (lang != XQ_LANG_EN && lang != XQ_LANG_ZH))
-    return XQ_EINVAL;
+  if (!ev || !f || !sheet_format_ok(format, lang)) return XQ_EINVAL;
+  const xq_tconfig *c = &ev->cfg;
+  if (c->ntb < 0 || c->ntb + 4 > XQ__SHEET_COLS_MAX) return XQ_EINVAL;
   if (upto <= 0 || upto > ev->nrounds) upto = ev->nrounds;
   xq_tstanding *s = malloc(sizeof *s * (size_t)(ev->n ? ev->n : 1));
   if (!s) return XQ_ENOMEM;
   int rc = xq_standings(ev, upto, s);
   if (rc) { free(s); return rc; }
-  const xq_tconfig *c = &ev->cfg;
-  char buf[64];
-  if (format == XQ_SHEET_CSV) {
-    csv_field(f, word(W_RANK, lang), 0);
-    csv_field(f, word(W_NO, lang), 0);
-    csv_field(f, word(W_NAME, lang), 0);
-    for (int t = 0; t < c->ntb; t++) csv_field(f, tb_word(c->tb[t], lang), 0);
-    csv_field(f, word(W_WDL, lang), 1);
-    for (int i = 0; i < ev->n; i++) {
-      snprintf(buf, sizeof buf, "%d", s[i].rank);
-      csv_field(f, buf, 0);
-      snprintf(buf, sizeof buf, "%d", shown_no(ev, s[i].id));
-      csv_field(f, buf, 0);
-      csv_field(f, ev->players[s[i].id - 1].name, 0);
-      for (int t = 0; t < c->ntb; t++) {
-        xq__tb_text(buf, sizeof buf, c->tb[t], s[i].val[t]);
-        csv_field(f, buf, 0);
-      }
-      snprintf(buf, sizeof buf, "%d-%d-%d", s[i].wins, s[i].draws, s[i].losses);
-      csv_field(f, buf, 1);
+  /* rank, number, name, one column per tie-break, W-D-L */
+  const char *head[XQ__SHEET_COLS_MAX], *cls[XQ__SHEET_COLS_MAX], *row[XQ__SHEET_COLS_MAX];
+  char cell[XQ__SHEET_COLS_MAX][64];
+  int nc = 0;
+  head[nc] = word(W_RANK, lang); cls[nc++] = "n";
+  head[nc] = word(W_NO, lang); cls[nc++] = "n";
+  head[nc] = word(W_NAME, lang); cls[nc++] = NULL;
+  for (int t = 0; t < c->ntb; t++) { head[nc] = tb_word(c->tb[t], lang); cls[nc++] = "n"; }
+  head[nc] = word(W_WDL, lang); cls[nc++] = "c";
+  char sub[64];
+  snprintf(sub, sizeof sub, word(W_AFTER, lang), upto);
+  xq__sheet sh;
+  rc = xq__sheet_begin(&sh, f, format, lang, ev, word(W_STANDINGS, lang), sub, nc, head, cls, 0);
+  for (int i = 0; !rc && i < ev->n; i++) {
+    int k = 0;
+    snprintf(cell[k], sizeof cell[k], "%d", s[i].rank);
+    row[k] = cell[k]; k++;
+    snprintf(cell[k], sizeof cell[k], "%d", shown_no(ev, s[i].id));
+    row[k] = cell[k]; k++;
+    row[k++] = ev->players[s[i].id - 1].name;
+    for (int t = 0; t < c->ntb; t++, k++) {
+      xq__tb_text(cell[k], sizeof cell[k], c->tb[t], s[i].val[t]);
+      row[k] = cell[k];
     }
-  } else {
-    char sub[64];
-    snprintf(sub, sizeof sub, word(W_AFTER, lang), upto);
-    html_open(f, ev, lang, word(W_STANDINGS, lang), sub);
-    html_cell(f, "th", NULL, word(W_RANK, lang));
-    html_cell(f, "th", NULL, word(W_NO, lang));
-    html_cell(f, "th", NULL, word(W_NAME, lang));
-    for (int t = 0; t < c->ntb; t++) html_cell(f, "th", NULL, tb_word(c->tb[t], lang));
-    html_cell(f, "th", NULL, word(W_WDL, lang));
-    fputs("</tr></thead>\n<tbody>\n", f);
-    for (int i = 0; i < ev->n; i++) {
-      fputs("<tr>", f);
-      snprintf(buf, sizeof buf, "%d", s[i].rank);
-      html_cell(f, "td", "n", buf);
-      snprintf(buf, sizeof buf, "%d", shown_no(ev, s[i].id));
-      html_cell(f, "td", "n", buf);
-      html_cell(f, "td", NULL, ev->players[s[i].id - 1].name);
-      for (int t = 0; t < c->ntb; t++) {
-        xq__tb_text(buf, sizeof buf, c->tb[t], s[i].val[t]);
-        html_cell(f, "td", "n", buf);
-      }
-      snprintf(buf, sizeof buf, "%d-%d-%d", s[i].wins, s[i].draws, s[i].losses);
-      html_cell(f, "td", "c", buf);
-      fputs("</tr>\n", f);
-    }
-    fputs("</tbody>\n</table>\n</body>\n</html>\n", f);
+    snprintf(cell[k], sizeof cell[k], "%d-%d-%d", s[i].wins, s[i].draws, s[i].losses);
+    row[k] = cell[k];
+    rc = xq__sheet_row(&sh, row);
   }
+  if (!sh.f) { free(s); return rc; } /* begin failed */
+  int end = xq__sheet_end(&sh);
   free(s);
-  return finish(f);
+  return rc ? rc : end;
 }
 
 /* ------------------------------------------------------------------ */
@@ -270,8 +195,7 @@ static const char *board_result(const xq_tevent *ev, int round, const xq_tboard 
 
 int xq_sheet_pairings(const xq_tevent *ev, const xq_tpairing *pr, int format, int lang, FILE *f)
 {
-  if (!ev || !pr || !f || (format != XQ_SHEET_CSV && format != XQ_SHEET_HTML) ||
-      (lang != XQ_LANG_EN && lang != XQ_LANG_ZH) || pr->round < 1 ||
+  if (!ev || !pr || !f || !sheet_format_ok(format, lang) || pr->round < 1 ||
       pr->round > XQ_TOURNEY_ROUNDS_MAX)
     return XQ_EINVAL;
   for (int b = 0; b < pr->nboards; b++)
@@ -283,16 +207,12 @@ int xq_sheet_pairings(const xq_tevent *ev, const xq_tpairing *pr, int format, in
                          tb_word(XQ_TB_PTS, lang), word(W_RESULT, lang), word(W_NO, lang),
                          word(W_BLACK, lang), tb_word(XQ_TB_PTS, lang)};
   static const char *const cls[8] = {"n", "n", NULL, "n", "c", "n", NULL, "n"};
-  if (format == XQ_SHEET_CSV) {
-    for (int i = 0; i < 8; i++) csv_field(f, head[i], i == 7);
-  } else {
-    char sub[64];
-    snprintf(sub, sizeof sub, word(W_ROUND, lang), pr->round);
-    html_open(f, ev, lang, word(W_PAIRINGS, lang), sub);
-    for (int i = 0; i < 8; i++) html_cell(f, "th", NULL, head[i]);
-    fputs("</tr></thead>\n<tbody>\n", f);
-  }
-  for (int b = 0; b < pr->nboards; b++) {
+  char sub[64];
+  snprintf(sub, sizeof sub, word(W_ROUND, lang), pr->round);
+  xq__sheet sh;
+  int rc = xq__sheet_begin(&sh, f, format, lang, ev, word(W_PAIRINGS, lang), sub, 8, head, cls, 0);
+  if (rc) return rc;
+  for (int b = 0; !rc && b < pr->nboards; b++) {
     const xq_tboard *bd = &pr->boards[b];
     char cell[4][32];
     const char *row[8];
@@ -314,16 +234,10 @@ int xq_sheet_pairings(const xq_tevent *ev, const xq_tpairing *pr, int format, in
       row[4] = word(W_BYE, lang);
       row[5] = row[6] = row[7] = "";
     }
-    if (format == XQ_SHEET_CSV) {
-      for (int i = 0; i < 8; i++) csv_field(f, row[i], i == 7);
-    } else {
-      fputs("<tr>", f);
-      for (int i = 0; i < 8; i++) html_cell(f, "td", cls[i], row[i]);
-      fputs("</tr>\n", f);
-    }
+    rc = xq__sheet_row(&sh, row);
   }
-  if (format == XQ_SHEET_HTML) fputs("</tbody>\n</table>\n</body>\n</html>\n", f);
-  return finish(f);
+  int end = xq__sheet_end(&sh);
+  return rc ? rc : end;
 }
 
 /* ------------------------------------------------------------------ */

@@ -62,3 +62,16 @@ int xq_team_standings(const xq_tevent *ev, const int *places, int mode, int coun
   *nout = nt;
   return XQ_OK;
 }
+
+long xq_team_prizes(const xq_prize_table *t, xq_team_row *rows, int n)
+{
+  long sum = 0;
+  if (!t || !rows) return 0;
+  for (int i = 0; i < n; i++) {
+    int k = rows[i].rank;
+    /* only ranked teams are paid (Burqin 不足三名棋手，不计团体名次) */
+    rows[i].amount = k >= 1 && k <= t->nteam && k <= XQ_TEAM_PRIZES_MAX ? t->team_amount[k - 1] : 0;
+    sum += rows[i].amount;
+  }
+  return sum;
+}

@@ -118,6 +118,7 @@ typedef struct xq_tgroup {
   char born_to[11];     /* born on or before, "" = open */
   char sex;             /* 'm', 'w', 0 = both */
   int local_only;
+  int sections;         /* men and women ranked apart (xq_group_sections) */
 } xq_tgroup;
 
 /* True when `p` belongs to group `g`. A player without a birth date
@@ -614,10 +615,11 @@ int xq_tourney_demo_tokens(xq_tstore *st, int players, xq_ttoken **made, int *nm
 /* Sheets: CSV and printable HTML (sheet.c)                            */
 /* ------------------------------------------------------------------ */
 
-enum { XQ_SHEET_TRF = 0, XQ_SHEET_CSV = 1, XQ_SHEET_HTML = 2 };
+enum { XQ_SHEET_TRF = 0, XQ_SHEET_CSV = 1, XQ_SHEET_HTML = 2, XQ_SHEET_TEXT = 3 };
 enum { XQ_LANG_EN = 0, XQ_LANG_ZH = 1 };
 
-/* "trf", "csv", "html" -> XQ_SHEET_*; anything else (or NULL) -> -1. */
+/* "trf", "csv", "html", "text" -> XQ_SHEET_*; anything else (or NULL)
+ * -> -1. */
 int xq_sheet_format_parse(const char *s);
 
 /* "en", "zh" -> XQ_LANG_*; anything else (or NULL) -> -1. */
@@ -627,8 +629,10 @@ int xq_sheet_lang_parse(const char *s);
  * all recorded rounds) to `f`: XQ_SHEET_CSV gives a heading row and one
  * row per player in rank order (rank, pairing number, name, one column per
  * configured tie-break, W-D-L), RFC 4180 quoting, CRLF records, UTF-8;
- * XQ_SHEET_HTML a standalone HTML5 page (inline CSS, names escaped).
- * Headings are English or Chinese by `lang`. Returns XQ_OK, XQ_EINVAL
+ * XQ_SHEET_HTML a standalone HTML5 page (inline CSS, names escaped);
+ * XQ_SHEET_TEXT aligned columns (widths in display columns, a CJK
+ * character taking two; LF line ends). Headings are English or Chinese
+ * by `lang`. Returns XQ_OK, XQ_EINVAL
  * (bad format or language), XQ_ENOMEM or XQ_EIO (write error); on
  * failure part of the output may have been written. */
 int xq_sheet_standings(const xq_tevent *ev, int upto, int format, int lang, FILE *f);

@@ -1,0 +1,861 @@
+/*
+ * test_tourney_regdata.c -- the five regulations' prize tables, groups
+ * and team competitions (tourney/regulation_data.c) against their texts
+ * (spec regulations.md, the seeds), awarded over small events; and the
+ * final-results sheets (sheet_final.c) as aligned text with CJK names,
+ * escaped HTML and quoted CSV.
+ */
+#define _GNU_SOURCE
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+#include "prize.h"
+
+static const xq_regulation *reg(const char *name)
+{
+  const xq_regulation *r = NULL;
+  cr_assert_eq(xq_regulation_find(name, &r), XQ_OK, "%s", name);
+  return r;
+}
+
+static void table(const char *name, int entrants, xq_prize_table *t)
+{
+  xq_error err = {0};
+  cr_assert_eq(xq_regulation_prizes(reg(name), entrants, t, &err), XQ_OK, "%s", err.msg);
+}
+
+static const xq_prize_cat *cat(const xq_prize_table *t, const char *name)
+{
+  for (int c = 0; c < t->ncats; c++)
+    if (!strcmp(t->cats[c].name, name)) return &t->cats[c];
+  cr_assert_fail("no category %s", name);
+  return NULL;
+}
+
+static long cat_sum(const xq_prize_cat *c)
+{
+  long s = 0;
+  for (int i = 0; i < c->nplaces; i++) s += c->amount[i];
+  return s;
+}
+
+static long team_sum(const xq_prize_table *t)
+{
+  long s = 0;
+  for (int i = 0; i < t->nteam; i++) s += t->team_amount[i];
+  return s;
+}
+
+/* An event of n players P1..Pn; places[i] = i + 1 (id order). */
+static xq_tevent *event(int n, int *places)
+{
+  xq_tevent *ev = xq_tevent_new(NULL, "regdata");
+  cr_assert_not_null(ev);
+  for (int i = 1; i <= n; i++) {
+    xq_tplayer p;
+    xq_error err = {0};
+    memset(&p, 0, sizeof p);
+    snprintf(p.name, sizeof p.name, "P%d", i);
+    cr_assert_eq(xq_tevent_add(ev, &p, NULL, &err), XQ_OK, "%s", err.msg);
+    if (places) places[i - 1] = i;
+  }
+  return ev;
+}
+
+/* Award `t` over `ev` with identity places; returns the awards (free). */
+static xq_award *award(const xq_tevent *ev, const int *places, const xq_prize_table *t, int *na)
+{
+  int cap = XQ_AWARDS_MAX(t, ev->n);
+  xq_award *aw = malloc(sizeof *aw * (size_t)cap);
+  cr_assert_not_null(aw);
+  cr_assert_eq(xq_prizes_award(ev, places, t, aw, cap, na), XQ_OK);
+  return aw;
+}
+
+/* The amount player `id` won in category `c` (-1 = lucky), 0 if none. */
+static int won(const xq_award *aw, int na, int id, int c)
+{
+  for (int i = 0; i < na; i++)
+    if (aw[i].id == id && aw[i].cat == c) return aw[i].amount;
+  return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Prize tables against the texts                                      */
+/* ------------------------------------------------------------------ */
+
+Test(prizes, xinjiang_forty_places_above_one_hundred)
+{
+  xq_prize_table t;
+  table("xinjiang2018", 150, &t);
+  /* 十(一): 各组录取名次均按不高于40%的比例执行 */
+  cr_assert_eq(t.cap_pct, 40);
+  cr_assert_eq(t.ncats, 1);
+  const xq_prize_cat *c = &t.cats[0];
+  cr_assert_eq(c->filter, XQ_PF_ALL, "the seniors play in the open group (同场竞技)");
+  cr_assert_eq(c->nplaces, 40);
+  /* 冠军6000 亚军3500 季军2500 第四名2000 第五名1100 第六七名各1000 第八名900 */
+  static const int head[8] = {6000, 3500, 2500, 2000, 1100, 1000, 1000, 900};
+  for (int i = 0; i < 8; i++) cr_assert_eq(c->amount[i], head[i], "place %d", i + 1);
+  /* 9-12 800, 13-16 500, 17-24 350, 25-32 300, 33-40 200 */
+  static const int runs[][3] = {{9, 12, 800}, {13, 16, 500}, {17, 24, 350}, {25, 32, 300}, {33, 40, 200}};
+  for (int r = 0; r < 5; r++)
+    for (int p = runs[r][0]; p <= runs[r][1]; p++) cr_assert_eq(c->amount[p - 1], runs[r][2], "place %d", p);
+  cr_assert_eq(cat_sum(c), 30000);
+  /* 团体: 1500, 800, 500, 300, 200, 200 */
+  cr_assert_eq(t.nteam, 6);
+  cr_assert_eq(t.team_amount[0], 1500);
+  cr_assert_eq(t.team_amount[5], 200);
+  cr_assert_eq(team_sum(&t), 3500);
+  cr_assert_eq(t.lucky_amount, 0);
+
+  int places[150], na;
+  xq_tevent *ev = event(150, places);
+  xq_award *aw = award(ev, places, &t, &na);
+  cr_assert_eq(na, 40);
+  cr_assert_eq(aw[39].place, 40);
+  cr_assert_eq(aw[39].amount, 200);
+  free(aw);
+  xq_tevent_free(ev);
+}
+
+Test(prizes, xinjiang_forty_percent_of_a_small_field)
+{
+  xq_prize_table t;
+  /* 60 entrants: ⌊40% × 60⌋ = 24 places, the amounts of those places */
+  table("xinjiang2018", 60, &t);
+  cr_assert_eq(t.cats[0].nplaces, 24);
+  cr_assert_eq(t.cats[0].amount[23], 350);
+  table("xinjiang2018", 101, &t);
+  cr_assert_eq(t.cats[0].nplaces, 40);
+  table("xinjiang2018", 100, &t);
+  cr_assert_eq(t.cats[0].nplaces, 40, "⌊40%% × 100⌋ = 40 as well");
+  int places[30], na;
+  xq_tevent *ev = event(30, places);
+  table("xinjiang2018", 30, &t);
+  xq_award *aw = award(ev, places, &t, &na);
+  cr_assert_eq(na, 12, "⌊40%% × 30⌋ = 12 prizes");
+  free(aw);
+  /* the cap alone (table for an unknown count) gives the same 12 */
+  table("xinjiang2018", 0, &t);
+  cr_assert_eq(t.cats[0].nplaces, 40);
+  aw = award(ev, places, &t, &na);
+  cr_assert_eq(na, 12);
+  free(aw);
+  xq_tevent_free(ev);
+}
+
+Test(prizes, burqin_lucky_places_and_local_prizes_won_twice)
+{
+  xq_prize_table t;
+  table("burqin2018", 45, &t);
+  cr_assert_eq(t.cap_pct, 0);
+  const xq_prize_cat *open = cat(&t, "个人 open"), *local = cat(&t, "布尔津籍 Burqin players");
+  /* 六(四)1: 5000, 2000, 1000, 800, 600, 500, 400, 400, 300 x4, 200 x4 = 12700 */
+  cr_assert_eq(open->nplaces, 16);
+  cr_assert_eq(open->amount[0], 5000);
+  cr_assert_eq(open->amount[7], 400);
+  cr_assert_eq(open->amount[11], 300);
+  cr_assert_eq(open->amount[15], 200);
+  cr_assert_eq(cat_sum(open), 12700);
+  /* 六(四)3: 1000, 600, 500, 300, 200, 200 = 2800; 奖金可重复领取 */
+  cr_assert_eq(local->nplaces, 6);
+  cr_assert_eq(local->filter, XQ_PF_LOCAL);
+  cr_assert(local->repeat);
+  cr_assert(!open->repeat);
+  cr_assert_eq(cat_sum(local), 2800);
+  /* 六(四)2: teams 1800, 1500, 1200 = 4500; 赛事总奖金2万 */
+  cr_assert_eq(team_sum(&t), 4500);
+  cr_assert_eq(t.stated_total, 20000);
+  cr_assert_eq(cat_sum(open) + cat_sum(local) + team_sum(&t), t.stated_total);
+  /* 六(六): 18、28、38、48… 100 each, open-ended */
+  cr_assert_eq(t.lucky_start, 18);
+  cr_assert_eq(t.lucky_step, 10);
+  cr_assert_eq(t.lucky_last, 0);
+  cr_assert_eq(t.lucky_amount, 100);
+
+  int places[45], na;
+  xq_tevent *ev = event(45, places);
+  /* local players at places 1, 3, 18, 20 */
+  int locals[] = {1, 3, 18, 20};
+  for (int i = 0; i < 4; i++) ev->players[locals[i] - 1].local = 1;
+  xq_award *aw = award(ev, places, &t, &na);
+  int co = (int)(open - t.cats), cl = (int)(local - t.cats);
+  cr_assert_eq(won(aw, na, 1, co), 5000);
+  cr_assert_eq(won(aw, na, 1, cl), 1000, "the champion takes the local first prize as well");
+  cr_assert_eq(won(aw, na, 3, co), 1000);
+  cr_assert_eq(won(aw, na, 3, cl), 600);
+  cr_assert_eq(won(aw, na, 18, cl), 500);
+  cr_assert_eq(won(aw, na, 18, -1), 100, "and the lucky prize at 18th");
+  cr_assert_eq(won(aw, na, 20, cl), 300);
+  cr_assert_eq(won(aw, na, 28, -1), 100);
+  cr_assert_eq(won(aw, na, 38, -1), 100);
+  cr_assert_eq(won(aw, na, 17, -1), 0);
+  int lucky = 0;
+  for (int i = 0; i < na; i++) lucky += aw[i].cat == -1;
+  cr_assert_eq(lucky, 3);
+  free(aw);
+  xq_tevent_free(ev);
+}
+
+Test(prizes, shaanxi_regions_and_lucky_prizes_for_active_players)
+{
+  xq_prize_table t;
+  table("shaanxi2019", 100, &t);
+  const xq_prize_cat *open = cat(&t, "公开 open"), *yulin = cat(&t, "榆林籍 Yulin"),
+                     *jia = cat(&t, "佳县籍 Jia county");
+  /* 十二(二)1: 20000 10000 5000 3000, 2000 1500 1300 1000, 9-12 700, 13-18 500, 19-25 200 */
+  cr_assert_eq(open->nplaces, 25);
+  static const int head[8] = {20000, 10000, 5000, 3000, 2000, 1500, 1300, 1000};
+  for (int i = 0; i < 8; i++) cr_assert_eq(open->amount[i], head[i]);
+  cr_assert_eq(open->amount[11], 700);
+  cr_assert_eq(open->amount[12], 500);
+  cr_assert_eq(open->amount[17], 500);
+  cr_assert_eq(open->amount[18], 200);
+  cr_assert_eq(cat_sum(open), 43800 + 2800 + 3000 + 1400);
+  /* 十二(二)2-3: Yulin top 8, Jia county top 6, both 可重复拿奖 */
+  cr_assert_eq(yulin->nplaces, 8);
+  cr_assert_eq(cat_sum(yulin), 1500 + 1200 + 1000 + 800 + 500 + 3 * 300);
+  cr_assert_eq(jia->nplaces, 6);
+  cr_assert_eq(cat_sum(jia), 1000 + 800 + 500 + 3 * 300);
+  cr_assert(yulin->repeat && jia->repeat && !open->repeat);
+  /* 十二(二)4: 29 39 … 119, 100 each, not for 退赛和弃权两轮或以上 */
+  cr_assert_eq(t.lucky_start, 29);
+  cr_assert_eq(t.lucky_last, 119);
+  cr_assert(t.lucky_active);
+  cr_assert_eq(t.nteam, 0);
+
+  int places[100], na;
+  xq_tevent *ev = event(100, places);
+  /* 2nd: a Jia county player (a Yulin player too); 5th: Yulin city */
+  snprintf(ev->players[1].region, XQ_TOURNEY_FIELD_MAX, "榆林/佳县");
+  snprintf(ev->players[4].region, XQ_TOURNEY_FIELD_MAX, "榆林");
+  snprintf(ev->players[6].region, XQ_TOURNEY_FIELD_MAX, "榆林市"); /* another name, not a match */
+  ev->players[38].withdrawn = 1; /* 39th */
+  xq_award *aw = award(ev, places, &t, &na);
+  int co = (int)(open - t.cats), cy = (int)(yulin - t.cats), cj = (int)(jia - t.cats);
+  cr_assert_eq(won(aw, na, 2, co), 10000);
+  cr_assert_eq(won(aw, na, 2, cy), 1500);
+  cr_assert_eq(won(aw, na, 2, cj), 1000);
+  cr_assert_eq(won(aw, na, 5, cy), 1200);
+  cr_assert_eq(won(aw, na, 5, cj), 0);
+  cr_assert_eq(won(aw, na, 7, cy), 0);
+  cr_assert_eq(won(aw, na, 29, -1), 100);
+  cr_assert_eq(won(aw, na, 39, -1), 0, "withdrawn: no lucky prize");
+  cr_assert_eq(won(aw, na, 99, -1), 100);
+  int lucky = 0;
+  for (int i = 0; i < na; i++) lucky += aw[i].cat == -1;
+  cr_assert_eq(lucky, 7, "29..99 less the withdrawn 39th");
+  free(aw);
+  xq_tevent_free(ev);
+}
+
+Test(prizes, wujiaqu_states_only_a_total)
+{
+  xq_prize_table t;
+  table("wujiaqu2024", 150, &t);
+  cr_assert_eq(t.ncats, 0);
+  cr_assert_eq(t.stated_total, 151000);
+  cr_assert_eq(t.nteam, 0);
+  cr_assert_eq(t.lucky_amount, 0);
+}
+
+Test(prizes, tangshan_seniors_list_is_their_own_event)
+{
+  xq_prize_table t;
+  table("tangshan2018", 120, &t);
+  const xq_prize_cat *open = cat(&t, "公开组 open"), *sen = cat(&t, "老年组 seniors");
+  /* 九.2: 3000 2500 2000 1500 1000 800 600 500, 9-12 300, 13-16 200 */
+  cr_assert_eq(open->nplaces, 16);
+  cr_assert_eq(cat_sum(open), 13900);
+  /* 九.3: 600 500 400 300 200 200 */
+  cr_assert_eq(sen->nplaces, 6);
+  cr_assert_eq(cat_sum(sen), 2200);
+  cr_assert_str_eq(sen->group.born_to, "1957/12/31");
+  cr_assert(sen->apart && !open->apart);
+  cr_assert_eq(t.nteam, 0, "九.5: cups and diplomas, no money");
+
+  int places[20], na;
+  xq_tevent *ev = event(20, places);
+  for (int i = 0; i < 20; i++) snprintf(ev->players[i].birth, 11, "%s", i % 2 ? "1950/05/05" : "1980/05/05");
+  /* the open event: the seniors' list is not awarded in it */
+  xq_award *aw = award(ev, places, &t, &na);
+  cr_assert_eq(na, 16);
+  for (int i = 0; i < na; i++) cr_assert_eq(aw[i].cat, (int)(open - t.cats));
+  free(aw);
+  /* the seniors' own event */
+  cr_assert_eq(xq_prize_table_only(&t, "老年组 seniors"), XQ_OK);
+  cr_assert_eq(t.ncats, 1);
+  aw = award(ev, places, &t, &na);
+  cr_assert_eq(na, 6);
+  cr_assert_eq(aw[0].id, 2, "the best-placed senior");
+  cr_assert_eq(aw[0].amount, 600);
+  cr_assert_eq(aw[5].id, 12);
+  free(aw);
+  cr_assert_eq(xq_prize_table_only(&t, "nobody"), XQ_EINVAL);
+  xq_tevent_free(ev);
+}
+
+Test(prizes, bad_arguments)
+{
+  xq_prize_table t;
+  xq_error err = {0};
+  cr_assert_eq(xq_regulation_prizes(NULL, 10, &t, &err), XQ_EINVAL);
+  cr_assert_eq(xq_regulation_prizes(reg("burqin2018"), 10, NULL, &err), XQ_EINVAL);
+  cr_assert_eq(xq_regulation_prizes(reg("burqin2018"), -1, &t, &err), XQ_EINVAL);
+  cr_assert_neq(err.msg[0], 0);
+}
+
+/* ------------------------------------------------------------------ */
+/* Groups and teams                                                    */
+/* ------------------------------------------------------------------ */
+
+static int groups(const char *name, xq_tgroup *g)
+{
+  int n = -1;
+  xq_error err = {0};
+  cr_assert_eq(xq_regulation_groups(reg(name), g, XQ_REG_GROUPS_MAX, &n, &err), XQ_OK, "%s", err.msg);
+  return n;
+}
+
+static xq_tplayer born(const char *date, char sex)
+{
+  xq_tplayer p;
+  memset(&p, 0, sizeof p);
+  snprintf(p.name, sizeof p.name, "x");
+  snprintf(p.birth, sizeof p.birth, "%s", date);
+  p.sex = sex;
+  return p;
+}
+
+Test(groups, xinjiang_bands)
+{
+  xq_tgroup g[XQ_REG_GROUPS_MAX];
+  int n = groups("xinjiang2018", g);
+  cr_assert_eq(n, 6);
+  cr_assert(strstr(g[0].name, "公开组"), "the open group first");
+  xq_tplayer a = born("1958/01/01", 'm'), b = born("1957/12/31", 'm'), c = born("2001/12/31", 'w');
+  cr_assert(xq_group_match(&g[0], &a) && !xq_group_match(&g[1], &a));
+  cr_assert(!xq_group_match(&g[0], &b) && xq_group_match(&g[1], &b));
+  cr_assert(xq_group_match(&g[0], &c));
+  /* juniors: each child in one band */
+  const char *kids[] = {"2010/01/01", "2009/12/31", "2008/01/01", "2006/01/01", "2002/01/01", "2004/01/01"};
+  for (int k = 0; k < 6; k++) {
+    xq_tplayer p = born(kids[k], 'm');
+    int in = 0;
+    for (int i = 0; i < n; i++) in += xq_group_match(&g[i], &p);
+    cr_assert_eq(in, 1, "%s", kids[k]);
+  }
+}
+
+Test(groups, local_groups_and_open_groups)
+{
+  xq_tgroup g[XQ_REG_GROUPS_MAX];
+  cr_assert_eq(groups("burqin2018", g), 2);
+  cr_assert(!g[0].local_only && g[1].local_only);
+  cr_assert_eq(groups("wujiaqu2024", g), 2);
+  cr_assert(g[1].local_only);
+  cr_assert_eq(groups("shaanxi2019", g), 1);
+  xq_tplayer p = born("", 0);
+  cr_assert(xq_group_match(&g[0], &p), "the open group has no bounds");
+}
+
+Test(groups, tangshan_women_merged_when_under_three)
+{
+  xq_tgroup g[XQ_REG_GROUPS_MAX];
+  int n = groups("tangshan2018", g);
+  cr_assert_eq(n, 4);
+  cr_assert(!g[0].sections, "open: 性别均不限");
+  for (int i = 1; i < 4; i++) cr_assert(g[i].sections, "%s: 男、女分开录取成绩", g[i].name);
+  cr_assert_str_eq(g[2].born_from, "2002/01/01");
+  cr_assert_str_eq(g[2].born_to, "2006/12/31");
+  cr_assert_str_eq(g[3].born_from, "2007/01/01");
+  /* seniors: 3 men, 2 women -> merged; one more woman -> two sections */
+  xq_tplayer pl[7] = {born("1950/01/01", 'm'), born("1951/01/01", 'w'), born("1952/01/01", 'm'),
+                      born("1980/01/01", 'w'), born("1953/01/01", 'w'), born("1954/01/01", 'm'),
+                      born("1955/01/01", 'm')};
+  int men[7], women[7], nm, nw, merged;
+  pl[6].sex = 'm';
+  cr_assert_eq(xq_group_sections(&g[1], pl, 6, men, &nm, women, &nw, &merged), XQ_OK);
+  cr_assert(merged);
+  cr_assert_eq(nm, 5);
+  cr_assert_eq(nw, 0);
+  pl[6].sex = 'w';
+  cr_assert_eq(xq_group_sections(&g[1], pl, 7, men, &nm, women, &nw, &merged), XQ_OK);
+  cr_assert(!merged);
+  cr_assert_eq(nw, 3);
+  cr_assert_eq(nm, 3);
+}
+
+Test(groups, room_and_arguments)
+{
+  xq_tgroup g[2];
+  int n;
+  cr_assert_eq(xq_regulation_groups(reg("tangshan2018"), g, 2, &n, NULL), XQ_ELIMIT);
+  cr_assert_eq(xq_regulation_groups(NULL, g, 2, &n, NULL), XQ_EINVAL);
+  cr_assert_eq(xq_regulation_groups(reg("burqin2018"), g, 2, NULL, NULL), XQ_EINVAL);
+}
+
+Test(teams, mode_and_count_per_regulation)
+{
+  static const struct { const char *name; int mode, counted; } want[] = {
+    {"xinjiang2018", XQ_TEAM_RANK_SUM, 3},   /* 十(一): 个人名次之和，数值低者名次靠前 */
+    {"burqin2018", XQ_TEAM_POINTS_SUM, 3},   /* 五(七): 个人积分总和排列，多者列前 */
+    {"shaanxi2019", XQ_TEAM_RANK_SUM, 0},    /* no team competition */
+    {"wujiaqu2024", XQ_TEAM_RANK_SUM, 0},
+    {"tangshan2018", XQ_TEAM_RANK_SUM, 4},   /* 八.8: 名次分总和少者列前，不够4人不计 */
+  };
+  for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+    int mode = -1, counted = -1;
+    cr_assert_eq(xq_regulation_teams(reg(want[i].name), &mode, &counted), XQ_OK);
+    cr_assert_eq(counted, want[i].counted, "%s", want[i].name);
+    if (counted) cr_assert_eq(mode, want[i].mode, "%s", want[i].name);
+  }
+  int m, c;
+  cr_assert_eq(xq_regulation_teams(NULL, &m, &c), XQ_EINVAL);
+  cr_assert_eq(xq_regulation_teams(reg("burqin2018"), NULL, &c), XQ_EINVAL);
+}
+
+Test(teams, burqin_team_prizes_for_ranked_teams)
+{
+  xq_prize_table t;
+  table("burqin2018", 12, &t);
+  int places[12], nt, mode, counted;
+  xq_tevent *ev = event(12, places);
+  const char *teams[12] = {"A", "B", "C", "A", "B", "C", "A", "B", "C", "D", "D", NULL};
+  for (int i = 0; i < 12; i++)
+    if (teams[i]) snprintf(ev->players[i].team, XQ_TOURNEY_FIELD_MAX, "%s", teams[i]);
+  cr_assert_eq(xq_regulation_teams(reg("burqin2018"), &mode, &counted), XQ_OK);
+  xq_team_row rows[8];
+  cr_assert_eq(xq_team_standings(ev, places, mode, counted, rows, 8, &nt), XQ_OK);
+  cr_assert_eq(nt, 4);
+  cr_assert_eq(xq_team_prizes(&t, rows, nt), 4500);
+  cr_assert_eq(rows[0].amount, 1800);
+  cr_assert_eq(rows[2].amount, 1200);
+  cr_assert_eq(rows[3].rank, 0, "D has two players: 不足三名棋手，不计团体名次");
+  cr_assert_eq(rows[3].amount, 0);
+  xq_tevent_free(ev);
+}
+
+/* ------------------------------------------------------------------ */
+/* Sheets                                                              */
+/* ------------------------------------------------------------------ */
+
+typedef struct mem {
+  char *buf;
+  size_t len;
+  FILE *f;
+} mem;
+
+static void mem_open(mem *m)
+{
+  m->buf = NULL;
+  m->len = 0;
+  m->f = open_memstream(&m->buf, &m->len);
+  cr_assert_not_null(m->f);
+}
+
+static char *mem_close(mem *m)
+{
+  cr_assert_eq(fclose(m->f), 0);
+  return m->buf;
+}
+
+/* Display column at which `needle` starts in the line that holds it. */
+static int column_of(const char *text, const char *needle)
+{
+  const char *at = strstr(text, needle);
+  cr_assert_not_null(at, "%s not in:\n%s", needle, text);
+  const char *line = at;
+  while (line > text && line[-1] != '\n') line--;
+  char buf[512];
+  size_t n = (size_t)(at - line);
+  cr_assert_lt(n, sizeof buf);
+  memcpy(buf, line, n);
+  buf[n] = 0;
+  return xq__text_width(buf);
+}
+
+static xq_tevent *named_event(int *places)
+{
+  static const char *const names[] = {"张三丰", "Li Wei", "欧阳娜娜娜", "A&B <x>, \"q\""};
+  xq_tevent *ev = event(4, places);
+  snprintf(ev->name, sizeof ev->name, "测试赛");
+  for (int i = 0; i < 4; i++) {
+    snprintf(ev->players[i].name, XQ_TOURNEY_NAME_MAX, "%s", names[i]);
+    snprintf(ev->players[i].region, XQ_TOURNEY_FIELD_MAX, "R%d", i + 1);
+  }
+  return ev;
+}
+
+Test(sheets, text_columns_line_up_with_cjk_names)
+{
+  int places[4];
+  xq_tevent *ev = named_event(places);
+  mem m;
+  mem_open(&m);
+  cr_assert_eq(xq_sheet_places(ev, NULL, places, NULL, 4, XQ_SHEET_TEXT, XQ_LANG_ZH, m.f), XQ_OK);
+  char *out = mem_close(&m);
+  cr_assert(strstr(out, "测试赛\n最终名次\n\n"), "%s", out);
+  cr_assert(strstr(out, "地区/单位"));
+  /* the region column starts at one display column on every row, the
+   * CJK names taking two columns a character */
+  int c0 = column_of(out, "R1");
+  cr_assert_eq(column_of(out, "R2"), c0, "%s", out);
+  cr_assert_eq(column_of(out, "R3"), c0, "%s", out);
+  cr_assert_eq(column_of(out, "R4"), c0, "%s", out);
+  cr_assert_eq(column_of(out, "地区/单位"), c0, "%s", out);
+  /* the widest name is 12 columns, 欧阳娜娜娜 10: four spaces after it */
+  cr_assert(strstr(out, "欧阳娜娜娜    R3"), "%s", out);
+  cr_assert_null(strstr(out, " \n"), "no trailing blanks");
+  free(out);
+  xq_tevent_free(ev);
+}
+
+Test(sheets, html_escapes_and_csv_quotes)
+{
+  int places[4];
+  xq_tevent *ev = named_event(places);
+  mem m;
+  mem_open(&m);
+  cr_assert_eq(xq_sheet_places(ev, "<Group>", places, NULL, 4, XQ_SHEET_HTML, XQ_LANG_EN, m.f), XQ_OK);
+  char *out = mem_close(&m);
+  cr_assert(strstr(out, "<!DOCTYPE html>"));
+  cr_assert(strstr(out, "A&amp;B &lt;x&gt;, &quot;q&quot;"), "%s", out);
+  cr_assert(strstr(out, "<h2>&lt;Group&gt;</h2>"), "%s", out);
+  cr_assert_null(strstr(out, "<x>"));
+  cr_assert(strstr(out, "</table>\n</body>\n</html>\n"));
+  free(out);
+  mem_open(&m);
+  cr_assert_eq(xq_sheet_places(ev, NULL, places, NULL, 4, XQ_SHEET_CSV, XQ_LANG_EN, m.f), XQ_OK);
+  out = mem_close(&m);
+  cr_assert(strstr(out, "Place,Name,Region / club,Points,W-D-L\r\n"), "%s", out);
+  cr_assert(strstr(out, "4,\"A&B <x>, \"\"q\"\"\",R4,0,0-0-0\r\n"), "%s", out);
+  free(out);
+  xq_tevent_free(ev);
+}
+
+Test(sheets, group_places_show_the_overall_place)
+{
+  int places[4];
+  xq_tevent *ev = named_event(places);
+  int ids[2] = {2, 4}, overall[2] = {2, 4};
+  xq_tevent_slot(ev, 2, 1)->res = XQ_TR_WIN;
+  xq_tevent_slot(ev, 2, 1)->opp = 4;
+  xq_tevent_slot(ev, 4, 1)->res = XQ_TR_LOSS;
+  xq_tevent_slot(ev, 4, 1)->opp = 2;
+  ev->nrounds = 1;
+  mem m;
+  mem_open(&m);
+  cr_assert_eq(xq_sheet_places(ev, "Women", ids, overall, 2, XQ_SHEET_CSV, XQ_LANG_EN, m.f), XQ_OK);
+  char *out = mem_close(&m);
+  cr_assert(strstr(out, "Place,Overall,Name,"));
+  cr_assert(strstr(out, "1,2,Li Wei,R2,2,1-0-0\r\n"), "%s", out);
+  cr_assert(strstr(out, "2,4,"), "%s", out);
+  free(out);
+  int bad[1] = {5};
+  cr_assert_eq(xq_sheet_places(ev, NULL, bad, NULL, 1, XQ_SHEET_TEXT, XQ_LANG_EN, stdout), XQ_EINVAL);
+  cr_assert_eq(xq_sheet_places(ev, NULL, ids, NULL, 2, 7, XQ_LANG_EN, stdout), XQ_EINVAL);
+  xq_tevent_free(ev);
+}
+
+Test(sheets, prize_list_with_totals)
+{
+  xq_prize_table t;
+  table("burqin2018", 30, &t);
+  int places[30], na;
+  xq_tevent *ev = event(30, places);
+  ev->players[0].local = 1;
+  xq_award *aw = award(ev, places, &t, &na);
+  mem m;
+  mem_open(&m);
+  cr_assert_eq(xq_sheet_prizes(ev, &t, aw, na, XQ_SHEET_TEXT, XQ_LANG_ZH, m.f), XQ_OK);
+  char *out = mem_close(&m);
+  /* open 12700 + local first 1000 (P1 only is local) + lucky 18th, 28th */
+  cr_assert(strstr(out, "个人 open 小计"), "%s", out);
+  cr_assert(strstr(out, "12700\n"), "%s", out);
+  cr_assert(strstr(out, "幸运奖"), "%s", out);
+  const char *tot = strstr(out, "合计");
+  cr_assert_not_null(tot);
+  cr_assert(strstr(tot, "13900\n"), "12700 + 1000 + 2 x 100:\n%s", out);
+  /* the amounts right-aligned in one column */
+  cr_assert_eq(column_of(out, "5000\n"), column_of(out, "13900\n") + 1, "%s", out);
+  free(out);
+  free(aw);
+  table("wujiaqu2024", 30, &t);
+  mem_open(&m);
+  cr_assert_eq(xq_sheet_prizes(ev, &t, NULL, 0, XQ_SHEET_HTML, XQ_LANG_EN, m.f), XQ_OK);
+  out = mem_close(&m);
+  cr_assert(strstr(out, "total 151000 stated, no table given"), "%s", out);
+  free(out);
+  xq_award bad = {31, 1, 0, 1, 100};
+  cr_assert_eq(xq_sheet_prizes(ev, &t, &bad, 1, XQ_SHEET_CSV, XQ_LANG_EN, stdout), XQ_EINVAL);
+  xq_tevent_free(ev);
+}
+
+Test(sheets, team_standings_with_prizes)
+{
+  xq_prize_table t;
+  table("xinjiang2018", 12, &t);
+  int places[8], nt;
+  xq_tevent *ev = event(8, places);
+  const char *teams[8] = {"乌鲁木齐", "昌吉", "乌鲁木齐", "昌吉", "乌鲁木齐", "昌吉", "克拉玛依", NULL};
+  for (int i = 0; i < 8; i++)
+    if (teams[i]) snprintf(ev->players[i].team, XQ_TOURNEY_FIELD_MAX, "%s", teams[i]);
+  xq_team_row rows[4];
+  cr_assert_eq(xq_team_standings(ev, places, XQ_TEAM_RANK_SUM, 3, rows, 4, &nt), XQ_OK);
+  cr_assert_eq(xq_team_prizes(&t, rows, nt), 1500 + 800);
+  mem m;
+  mem_open(&m);
+  cr_assert_eq(xq_sheet_teams(ev, rows, nt, XQ_TEAM_RANK_SUM, XQ_SHEET_TEXT, XQ_LANG_ZH, m.f), XQ_OK);
+  char *out = mem_close(&m);
+  /* 乌鲁木齐 1+3+5 = 9, 昌吉 2+4+6 = 12, 克拉玛依 unranked */
+  cr_assert(strstr(out, "乌鲁木齐"), "%s", out);
+  cr_assert(strstr(out, "P1、P3、P5"), "%s", out);
+  cr_assert(strstr(out, "1500\n"), "%s", out);
+  cr_assert_eq(column_of(out, "乌鲁木齐"), column_of(out, "克拉玛依"));
+  cr_assert_eq(column_of(out, "昌吉"), column_of(out, "克拉玛依"), "left-aligned:\n%s", out);
+  cr_assert_eq(column_of(out, "队名"), column_of(out, "昌吉"));
+  const char *line = strstr(out, "克拉玛依");
+  while (line[-1] != '\n') line--;
+  cr_assert(line[strspn(line, " ")] == '-', "an unranked team shows -:\n%s", out);
+  free(out);
+  xq_tevent_free(ev);
+}
+
+Test(sheets, standings_and_pairings_as_text)
+{
+  cr_assert_eq(xq_sheet_format_parse("text"), XQ_SHEET_TEXT);
+  int places[4];
+  xq_tevent *ev = named_event(places);
+  cr_assert_eq(xq_assign_pnos(ev), XQ_OK);
+  xq_tpairing pr;
+  cr_assert_eq(xq_pair_round1(ev, &pr), XQ_OK);
+  cr_assert_eq(xq_tevent_apply_pairing(ev, &pr), XQ_OK);
+  mem m;
+  mem_open(&m);
+  cr_assert_eq(xq_sheet_pairings(ev, &pr, XQ_SHEET_TEXT, XQ_LANG_EN, m.f), XQ_OK);
+  char *out = mem_close(&m);
+  cr_assert(strstr(out, "Pairings, round 1\n\n"), "%s", out);
+  cr_assert(strstr(out, "Board"), "%s", out);
+  free(out);
+  mem_open(&m);
+  cr_assert_eq(xq_sheet_standings(ev, 0, XQ_SHEET_TEXT, XQ_LANG_ZH, m.f), XQ_OK);
+  out = mem_close(&m);
+  cr_assert(strstr(out, "成绩排名"), "%s", out);
+  cr_assert_eq(column_of(out, "张三丰"), column_of(out, "Li Wei"), "%s", out);
+  free(out);
+  xq_tpairing_clear(&pr);
+  xq_tevent_free(ev);
+}
+
+Test(sheets, group_sheet_with_sections_and_merging)
+{
+  int places[8];
+  xq_tevent *ev = event(8, places);
+  /* seniors: P1 m, P2 w, P3 w, P4 m; juniors: P5 w, P6 m; open: P7, P8 */
+  static const char *const birth[8] = {"1950/01/01", "1951/01/01", "1952/01/01", "1953/01/01",
+                                       "2004/01/01", "2005/01/01", "1990/01/01", "1991/01/01"};
+  static const char sex[8] = {'m', 'w', 'w', 'm', 'w', 'm', 'm', 'w'};
+  for (int i = 0; i < 8; i++) {
+    snprintf(ev->players[i].birth, 11, "%s", birth[i]);
+    ev->players[i].sex = sex[i];
+  }
+  xq_tgroup g[XQ_REG_GROUPS_MAX];
+  int ng = groups("tangshan2018", g);
+  mem m;
+  mem_open(&m);
+  cr_assert_eq(xq_sheet_groups(ev, places, g, ng, XQ_SHEET_TEXT, XQ_LANG_EN, m.f), XQ_OK);
+  char *out = mem_close(&m);
+  /* two senior women: merged into the men's list (九.3), in place order */
+  const char *sen = strstr(out, "老年组 seniors, men and women (fewer than 3 women: merged) (4)");
+  cr_assert_not_null(sen, "%s", out);
+  const char *p1 = strstr(sen, "P1"), *p2 = strstr(sen, "P2"), *p4 = strstr(sen, "P4");
+  cr_assert(p1 && p2 && p4 && p1 < p2 && p2 < p4, "%s", out);
+  cr_assert(strstr(out, "公开组 open (8)"), "%s", out);
+  cr_assert(strstr(out, "儿童组 children (0)"), "no children: one empty list\n%s", out);
+  cr_assert_eq(strstr(out, "regdata\n"), out, "one event heading:\n%s", out);
+  cr_assert_null(strstr(out + 1, "regdata\n"), "%s", out);
+  free(out);
+  /* a third senior woman: two sections */
+  ev->players[3].sex = 'w';
+  mem_open(&m);
+  cr_assert_eq(xq_sheet_groups(ev, places, g + 1, 1, XQ_SHEET_HTML, XQ_LANG_ZH, m.f), XQ_OK);
+  out = mem_close(&m);
+  cr_assert(strstr(out, "<h2>老年组 seniors 男子（1人）</h2>"), "%s", out);
+  cr_assert(strstr(out, "<h2>老年组 seniors 女子（3人）</h2>"), "%s", out);
+  const char *end = strstr(out, "</html>");
+  cr_assert(end && !strstr(end + 1, "</html>"), "one page:\n%s", out);
+  cr_assert_null(strstr(strstr(out, "<body>") + 1, "<body>"));
+  free(out);
+  xq_tevent_free(ev);
+}
+
+/* ------------------------------------------------------------------ */
+/* xqref tourney places|teams|prizes|groups                            */
+/* ------------------------------------------------------------------ */
+
+#include <unistd.h>
+
+#include "support.h"
+
+static void db_path(char *buf, size_t len)
+{
+  const char *dir = getenv("TMPDIR");
+  snprintf(buf, len, "%s/xq_regdata_%ld.db", dir && *dir ? dir : "/tmp", (long)getpid());
+}
+
+static void db_remove(const char *path)
+{
+  char side[600];
+  unlink(path);
+  snprintf(side, sizeof side, "%s-wal", path);
+  unlink(side);
+  snprintf(side, sizeof side, "%s-shm", path);
+  unlink(side);
+}
+
+static char *run(int want, const char *fmt, const char *db, const char *more)
+{
+  char args[1024];
+  int status;
+  snprintf(args, sizeof args, fmt, db, more);
+  char *out = xq_test_run(args, &status);
+  cr_assert_eq(status, want, "xqref %s -> %d:\n%s", args, status, out);
+  return out;
+}
+
+Test(cli, results_with_presets)
+{
+  char db[512];
+  db_path(db, sizeof db);
+  db_remove(db);
+  free(run(0, "tourney new --db %s --rounds 1%s", db, ""));
+  /* P1..P6; P1 local, P5 local; teams A (P1, P3, P5), B (P2, P4, P6) */
+  static const char *const extra[6] = {"--local --team A --sex m --birth 1950/01/01", "--team B --sex w",
+                                       "--team A", "--team B", "--local --team A", "--team B"};
+  for (int i = 0; i < 6; i++) {
+    char more[256];
+    snprintf(more, sizeof more, " --name 'P%d <%d>' --rating %d %s", i + 1, i + 1, 2000 - i, extra[i]);
+    free(run(0, "tourney add --db %s%s", db, more));
+  }
+  free(run(0, "tourney pair --db %s%s", db, ""));
+  for (int b = 1; b <= 3; b++) {
+    char more[64];
+    snprintf(more, sizeof more, " --round 1 --board %d 1-0", b);
+    free(run(0, "tourney result --db %s%s", db, more));
+  }
+  /* Burqin: open prizes, the local prize on top, team prizes by points */
+  char *out = run(0, "tourney prizes --db %s --preset %s", db, "burqin2018");
+  cr_assert(strstr(out, "布尔津籍 Burqin players    1"), "%s", out);
+  free(out);
+  out = run(0, "tourney prizes --db %s --preset burqin2018 --format csv%s", db, "");
+  cr_assert(strstr(out, "Category,Place,Overall,Name,Prize\r\n"), "%s", out);
+  /* the best-placed local player (P1 or P5) has his open prize and the
+   * local first prize as well */
+  const char *loc = strstr(out, "布尔津籍 Burqin players,1,");
+  cr_assert_not_null(loc, "%s", out);
+  const char *nm = strstr(loc, ",P");
+  cr_assert_not_null(nm);
+  char who[16];
+  snprintf(who, sizeof who, "%.7s", nm + 1); /* "P1 <1>," */
+  cr_assert(!strcmp(who, "P1 <1>,") || !strcmp(who, "P5 <5>,"), "%s", who);
+  cr_assert(strstr(loc, ",1000\r\n") == strchr(loc, '\r') - 5, "%s", out);
+  char open_row[64];
+  snprintf(open_row, sizeof open_row, "个人 open,");
+  const char *o1 = strstr(out, open_row);
+  cr_assert(o1 && strstr(o1, who) && strstr(o1, who) < loc, "%s also in the open list:\n%s", who, out);
+  cr_assert(strstr(out, "布尔津籍 Burqin players,2,"), "%s", out);
+  free(out);
+  out = run(0, "tourney teams --db %s --preset %s", db, "burqin2018");
+  cr_assert(strstr(out, "sum of points, 3 counted"), "%s", out);
+  cr_assert(strstr(out, "prize 1800"), "%s", out);
+  free(out);
+  out = run(0, "tourney teams --db %s --preset xinjiang2018 --format html --lang zh%s", db, "");
+  cr_assert(strstr(out, "<th>名次分</th>"), "%s", out);
+  cr_assert(strstr(out, "P1 &lt;1&gt;"), "%s", out);
+  free(out);
+  out = run(1, "tourney teams --db %s --preset %s", db, "shaanxi2019");
+  cr_assert(strstr(out, "no team competition"), "%s", out);
+  free(out);
+  out = run(0, "tourney prizes --db %s --preset %s", db, "wujiaqu2024");
+  cr_assert(strstr(out, "a total of 151000 and no table"), "%s", out);
+  free(out);
+  /* Tangshan: the seniors' list over the seniors' event */
+  out = run(0, "tourney prizes --db %s --preset tangshan2018 --group '老年组 seniors'%s", db, "");
+  cr_assert(strstr(out, "P1 <1>  600\n"), "the only senior:\n%s", out);
+  cr_assert(strstr(out, "total 600\n"), "%s", out);
+  free(out);
+  free(run(1, "tourney prizes --db %s --preset tangshan2018 --group %s", db, "nobody"));
+  out = run(0, "tourney groups --db %s --preset tangshan2018 --group %s", db, "seniors");
+  cr_assert(strstr(out, "老年组 seniors (1)"), "%s", out);
+  free(out);
+  out = run(0, "tourney places --db %s --format text --lang zh%s", db, "");
+  cr_assert(strstr(out, "最终名次\n\n名次"), "%s", out);
+  free(out);
+  /* `presets show` prints the tables the commands use */
+  int st;
+  out = xq_test_run("presets show burqin2018", &st);
+  cr_assert_eq(st, 0);
+  cr_assert(strstr(out, "prize  布尔津籍 Burqin players (local players, won on top of another): "
+                        "1 1000, 2 600, 3 500, 4 300, 5-6 200\n"), "%s", out);
+  cr_assert(strstr(out, "lucky  places 18, 28, ...: 100 each\n"), "%s", out);
+  cr_assert(strstr(out, "stated total  20000\n"), "%s", out);
+  free(out);
+  /* usage errors */
+  free(run(2, "tourney prizes --db %s%s", db, ""));
+  free(run(2, "tourney prizes --db %s --preset burqin2018 --table %s", db, "x"));
+  /* a table file with a team prize and a list apart */
+  char tab[600], more[700];
+  snprintf(tab, sizeof tab, "%s.prizes", db);
+  FILE *tf = fopen(tab, "w");
+  cr_assert_not_null(tf);
+  fputs("category open all\n1 100\nteam 1 70\ncategory old born ..1957/12/31 apart\n1 50\n", tf);
+  cr_assert_eq(fclose(tf), 0);
+  snprintf(more, sizeof more, " --count 3 --table %s", tab);
+  out = run(0, "tourney teams --db %s%s", db, more);
+  cr_assert(strstr(out, "prize 70"), "%s", out);
+  free(out);
+  snprintf(more, sizeof more, " --table %s --group old", tab);
+  out = run(0, "tourney prizes --db %s%s", db, more);
+  cr_assert(strstr(out, "P1 <1>  50\n"), "%s", out);
+  cr_assert(strstr(out, "total 50\n"), "%s", out);
+  free(out);
+  unlink(tab);
+  free(run(2, "tourney places --db %s --format %s", db, "trf"));
+  free(run(2, "tourney places --db %s --lang %s", db, "zh"));
+  free(run(2, "tourney teams --db %s --preset %s", db, "nosuch"));
+  free(run(1, "tourney groups --db %s%s", db, ""));
+  db_remove(db);
+}
+
+Test(prizes, a_table_file_says_what_a_preset_says)
+{
+  /* Burqin 六(四) as a table file: the same table as the preset */
+  static const char file[] =
+    "category open all\n1 5000\n2 2000\n3 1000\n4 800\n5 600\n6 500\n7-8 400\n9-12 300\n13-16 200\n"
+    "category local local repeat\n1 1000\n2 600\n3 500\n4 300\n5-6 200\n"
+    "lucky 18 10 100\n"
+    "team 1 1800\nteam 2 1500\nteam 3 1200\n"
+    "category seniors born ..1957/12/31 apart\n1 600\n";
+  xq_prize_table f, p;
+  xq_error err = {0};
+  cr_assert_eq(xq_prize_parse(file, sizeof file - 1, &f, &err), XQ_OK, "%s", err.msg);
+  table("burqin2018", 40, &p);
+  for (int c = 0; c < 2; c++) {
+    cr_assert_eq(f.cats[c].nplaces, p.cats[c].nplaces);
+    cr_assert_eq(f.cats[c].repeat, p.cats[c].repeat);
+    cr_assert_eq(memcmp(f.cats[c].amount, p.cats[c].amount, sizeof f.cats[c].amount), 0);
+  }
+  cr_assert_eq(f.nteam, p.nteam);
+  cr_assert_eq(memcmp(f.team_amount, p.team_amount, sizeof f.team_amount), 0);
+  cr_assert_eq(f.lucky_start, p.lucky_start);
+  cr_assert(f.cats[2].apart);
+  static const char gap[] = "team 2 100\n";
+  cr_assert_eq(xq_prize_parse(gap, sizeof gap - 1, &f, &err), XQ_EINVAL);
+  static const char many[] = "team 1-17 100\n";
+  cr_assert_eq(xq_prize_parse(many, sizeof many - 1, &f, &err), XQ_EINVAL);
+}

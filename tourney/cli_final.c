@@ -1,0 +1,310 @@
+/*
+ * cli_final.c -- the `xqref tourney` actions of the results: places,
+ * teams, prizes and groups, as the plain listing or as a sheet (--format
+ * text|html|csv, --lang en|zh), with a prize table file or a regulation
+ * preset's own tables (docs/tourney.md, docs/presets.md).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+#include "knockout.h"
+#include "prize.h"
+
+#define TEAMS_MAX 1024  /* teams listed by `xqref tourney teams` */
+
+/* What every action loads: the event, its final places and the options. */
+typedef struct ctx {
+  const xq__kopts *o;
+  const char *action;
+  xq_tstore *st;
+  xq_tevent *ev;
+  xq_ko ko;
+  int *ids;                 /* final places (or the Swiss order with --swiss) */
+  int complete;             /* the knockout is decided */
+  const xq_regulation *r;   /* --preset, NULL when not given */
+  int format;               /* XQ_SHEET_*, -1 = the plain listing */
+  int lang;
+} ctx;
+
+static int usage(const ctx *c, const char *msg)
+{
+  fprintf(stderr, "xqref tourney %s: %s\n", c->action, msg);
+  return 2;
+}
+
+static const char *pname(const xq_tevent *ev, int id)
+{
+  return id >= 1 && id <= ev->n ? ev->players[id - 1].name : "?";
+}
+
+/* Check the options, open the store, compute the places. 0, 1 or 2. */
+static int setup(ctx *c, const xq__kopts *o, const char *action)
+{
+  memset(c, 0, sizeof *c);
+  c->o = o;
+  c->action = action;
+  c->format = -1;
+  c->lang = XQ_LANG_EN;
+  if (o->format) {
+    c->format = xq_sheet_format_parse(o->format);
+    if (c->format != XQ_SHEET_TEXT && c->format != XQ_SHEET_HTML && c->format != XQ_SHEET_CSV)
+      return usage(c, "--format is text, html or csv");
+  }
+  if (o->lang && (c->lang = xq_sheet_lang_parse(o->lang)) < 0) return usage(c, "--lang is en or zh");
+  if (o->lang && c->format < 0) return usage(c, "--lang needs --format text|html|csv");
+  if (o->preset && xq_regulation_find(o->preset, &c->r)) {
+    fprintf(stderr, "xqref tourney %s: no preset '%s' (xqref presets lists them)\n", action, o->preset);
+    return 2;
+  }
+  if (xq__ko_open(o, &c->st, &c->ev, &c->ko)) {
+    c->st = NULL; /* closed already */
+    c->ev = NULL;
+    return 1;
+  }
+  c->ids = malloc(sizeof *c->ids * (size_t)(c->ev->n ? c->ev->n : 1));
+  xq_ko none;
+  memset(&none, 0, sizeof none);
+  c->complete = 1;
+  if (c->ko.after && !o->swiss) {
+    int tmp[XQ_KO_SIZE_MAX];
+    c->complete = xq_ko_places(&c->ko, tmp) == 1;
+  }
+  if (!c->ids || xq_final_places(c->ev, o->swiss ? &none : &c->ko, c->ids)) {
+    fprintf(stderr, "xqref tourney %s: cannot compute the places\n", action);
+    return 1;
+  }
+  return 0;
+}
+
+static void teardown(ctx *c)
+{
+  free(c->ids);
+  xq_tevent_free(c->ev);
+  if (c->st) xq_tstore_close(c->st);
+}
+
+/* The sheet's status as the command's: 0, or 1 with a message. */
+static int sheet_done(const ctx *c, int rc)
+{
+  if (fflush(stdout)) rc = XQ_EIO;
+  if (!rc) return 0;
+  fprintf(stderr, "xqref tourney %s: %s\n", c->action, xq_tourney_strerror(rc));
+  return 1;
+}
+
+static const char *provisional(const ctx *c)
+{
+  if (c->complete) return "";
+  return c->lang == XQ_LANG_ZH && c->format >= 0 ? "（暂定）" : " (provisional)";
+}
+
+/* ------------------------------------------------------------------ */
+/* places                                                              */
+/* ------------------------------------------------------------------ */
+
+static int cmd_places(ctx *c)
+{
+  const xq_tevent *ev = c->ev;
+  if (c->format >= 0) {
+    char title[64];
+    snprintf(title, sizeof title, "%s%s", c->lang == XQ_LANG_ZH ? "最终名次" : "Final places", provisional(c));
+    return sheet_done(c, xq_sheet_places(ev, title, c->ids, NULL, ev->n, c->format, c->lang, stdout));
+  }
+  printf("%s: final places%s\n", ev->name[0] ? ev->name : "event", provisional(c));
+  for (int i = 0; i < ev->n; i++) {
+    int pts = xq_tevent_points(ev, c->ids[i], XQ_TOURNEY_ROUNDS_MAX);
+    int seed = c->ko.after && !c->o->swiss ? xq__ko_seed(&c->ko, c->ids[i]) : 0;
+    printf("%4d %4d  %s  %d%s", i + 1, c->ids[i], pname(ev, c->ids[i]), pts / 2, pts % 2 ? ".5" : "");
+    if (seed) printf("  (KO seed %d)", seed);
+    putchar('\n');
+  }
+  return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* teams                                                               */
+/* ------------------------------------------------------------------ */
+
+static int cmd_teams(ctx *c)
+{
+  const xq__kopts *o = c->o;
+  int mode = XQ_TEAM_RANK_SUM, counted = 3, nt = 0;
+  xq_prize_table *t = NULL;
+  if (c->r) {
+    /* the regulation's team competition */
+    xq_regulation_teams(c->r, &mode, &counted);
+    if (!counted && !o->count) {
+      fprintf(stderr, "xqref tourney teams: %s has no team competition\n", c->r->name);
+      return 1;
+    }
+  }
+  if (c->r || o->table) {
+    /* the team prizes of the preset's table or of --table */
+    xq_error err = {0};
+    t = malloc(sizeof *t);
+    if (!t) { fprintf(stderr, "xqref tourney teams: out of memory\n"); return 1; }
+    if (o->table ? xq_prize_read(o->table, t, &err) : xq_regulation_prizes(c->r, c->ev->n, t, &err)) {
+      fprintf(stderr, "xqref tourney teams: %s: %s\n", o->table ? o->table : o->preset, err.msg);
+      free(t);
+      return 1;
+    }
+  }
+  if (o->mode && !strcmp(o->mode, "points")) mode = XQ_TEAM_POINTS_SUM;
+  else if (o->mode && !strcmp(o->mode, "places")) mode = XQ_TEAM_RANK_SUM;
+  else if (o->mode) { free(t); return usage(c, "--mode places|points"); }
+  if (o->count) counted = (int)o->count;
+  xq_team_row *rows = malloc(sizeof *rows * TEAMS_MAX);
+  int rc = 1;
+  if (!rows || xq_team_standings(c->ev, c->ids, mode, counted, rows, TEAMS_MAX, &nt)) {
+    fprintf(stderr, "xqref tourney teams: cannot compute the team standings\n");
+    goto out;
+  }
+  xq_team_prizes(t, rows, nt);
+  if (c->format >= 0) {
+    rc = sheet_done(c, xq_sheet_teams(c->ev, rows, nt, mode, c->format, c->lang, stdout));
+    goto out;
+  }
+  printf("team standings by %s, %d counted%s\n", mode == XQ_TEAM_RANK_SUM ? "sum of places" : "sum of points",
+         counted, provisional(c));
+  for (int i = 0; i < nt; i++) {
+    const xq_team_row *r = &rows[i];
+    if (r->rank) printf("%4d  ", r->rank);
+    else printf("   -  ");
+    if (mode == XQ_TEAM_RANK_SUM) printf("%6lld", (long long)r->value);
+    else printf("%4lld%s", (long long)(r->value / 2), r->value % 2 ? ".5" : "  ");
+    printf("  best %3d  %s:", r->best, r->team);
+    for (int k = 0; k < r->nmembers; k++) printf(" %d", r->members[k]);
+    if (r->amount) printf("  prize %d", r->amount);
+    printf("%s\n", r->rank ? "" : "  (too few players)");
+  }
+  rc = 0;
+out:
+  free(rows);
+  free(t);
+  return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* prizes                                                              */
+/* ------------------------------------------------------------------ */
+
+/* The table of --table or of --preset (narrowed to --group). 0, 1, 2. */
+static int prize_table(ctx *c, xq_prize_table *t)
+{
+  const xq__kopts *o = c->o;
+  xq_error err = {0};
+  if (!o->table == !c->r) return usage(c, "give one of --table FILE and --preset NAME");
+  if (o->table ? xq_prize_read(o->table, t, &err) : xq_regulation_prizes(c->r, c->ev->n, t, &err)) {
+    fprintf(stderr, "xqref tourney prizes: %s: %s\n", o->table ? o->table : o->preset, err.msg);
+    return 1;
+  }
+  if (o->group && xq_prize_table_only(t, o->group)) {
+    fprintf(stderr, "xqref tourney prizes: %s has no prize list '%s'; its lists:",
+            o->table ? o->table : o->preset, o->group);
+    for (int i = 0; i < t->ncats; i++) fprintf(stderr, " \"%s\"", t->cats[i].name);
+    fputc('\n', stderr);
+    return 1;
+  }
+  return 0;
+}
+
+static int cmd_prizes(ctx *c)
+{
+  xq_prize_table *t = malloc(sizeof *t);
+  if (!t) { fprintf(stderr, "xqref tourney prizes: out of memory\n"); return 1; }
+  int rc = prize_table(c, t);
+  if (rc) { free(t); return rc; }
+  int na = 0, cap = XQ_AWARDS_MAX(t, c->ev->n);
+  xq_award *aw = malloc(sizeof *aw * (size_t)cap);
+  rc = 1;
+  if (!aw || xq_prizes_award(c->ev, c->ids, t, aw, cap, &na)) {
+    fprintf(stderr, "xqref tourney prizes: cannot award the prizes\n");
+  } else if (c->format >= 0) {
+    rc = sheet_done(c, xq_sheet_prizes(c->ev, t, aw, na, c->format, c->lang, stdout));
+  } else {
+    long total = 0;
+    printf("prizes%s\n", provisional(c));
+    /* Wujiaqu 十: a total and no table */
+    if (!t->ncats && t->stated_total)
+      printf("the regulation states a total of %ld and no table\n", t->stated_total);
+    for (int i = 0; i < na; i++) {
+      printf("%-12s %4d  place %4d  %4d %s  %d\n", aw[i].cat < 0 ? "lucky" : t->cats[aw[i].cat].name,
+             aw[i].cat_place, aw[i].place, aw[i].id, pname(c->ev, aw[i].id), aw[i].amount);
+      total += aw[i].amount;
+    }
+    printf("total %ld\n", total);
+    for (int i = 0; i < t->ncats; i++)
+      if (t->cats[i].apart)
+        printf("(\"%s\" is the list of a group that plays apart: --group \"%s\" over its own event)\n",
+               t->cats[i].name, t->cats[i].name);
+    rc = 0;
+  }
+  free(aw);
+  free(t);
+  return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* groups                                                              */
+/* ------------------------------------------------------------------ */
+
+/* True when `want` names group g: its whole name or one word of it
+ * ("老年组 seniors": 老年组, seniors). */
+static int group_named(const xq_tgroup *g, const char *want)
+{
+  size_t n = strlen(want);
+  for (const char *s = g->name; n && *s;) {
+    if (!strncmp(s, want, n) && (s[n] == 0 || s[n] == ' ') && (s == g->name || s[-1] == ' ')) return 1;
+    s = strchr(s, ' ');
+    if (!s) break;
+    s++;
+  }
+  return 0;
+}
+
+static int cmd_groups(ctx *c)
+{
+  /* the preset named, else the regulation whose title the event bears
+   * (xqref simulate names its events so) */
+  const xq_regulation *r = c->r;
+  for (int i = 0; !r && xq_regulation_at(i); i++)
+    if (!strcmp(xq_regulation_at(i)->title, c->ev->name)) r = xq_regulation_at(i);
+  if (!r) {
+    fprintf(stderr, "xqref tourney groups: the event is no regulation's; name one with --preset NAME\n");
+    return 1;
+  }
+  xq_tgroup g[XQ_REG_GROUPS_MAX];
+  int ng = 0;
+  if (xq_regulation_groups(r, g, XQ_REG_GROUPS_MAX, &ng, NULL)) return 1;
+  if (c->o->group) {
+    int k = 0;
+    for (int i = 0; i < ng; i++)
+      if (group_named(&g[i], c->o->group)) g[k++] = g[i];
+    if (!k) {
+      fprintf(stderr, "xqref tourney groups: %s has no group '%s'; its groups:", r->name, c->o->group);
+      xq_regulation_groups(r, g, XQ_REG_GROUPS_MAX, &ng, NULL);
+      for (int i = 0; i < ng; i++) fprintf(stderr, " \"%s\"", g[i].name);
+      fputc('\n', stderr);
+      return 1;
+    }
+    ng = k;
+  }
+  int format = c->format >= 0 ? c->format : XQ_SHEET_TEXT;
+  return sheet_done(c, xq_sheet_groups(c->ev, c->ids, g, ng, format, c->lang, stdout));
+}
+
+int xq__tourney_results(const xq__kopts *o, const char *action)
+{
+  ctx c;
+  int rc = setup(&c, o, action);
+  if (!rc) {
+    if (!strcmp(action, "places")) rc = cmd_places(&c);
+    else if (!strcmp(action, "teams")) rc = cmd_teams(&c);
+    else if (!strcmp(action, "prizes")) rc = cmd_prizes(&c);
+    else rc = cmd_groups(&c);
+  }
+  teardown(&c);
+  return rc;
+}

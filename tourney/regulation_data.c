@@ -1,0 +1,266 @@
+/*
+ * regulation_data.c -- the groups, team competitions and prize tables of
+ * the five regulations (spec regulations.md, the originals in the seeds)
+ * as data the program acts on: xq_tgroup bands, the team mode and count,
+ * and xq_prize_table values for xq_prizes_award(). The printed rows with
+ * their clauses are in regulation.c; the cap, lucky-prize and team-size
+ * numbers are taken from its xq_regulation fields, so each is stated
+ * once.
+ *
+ * Clause notation as in regulation.c: 十(一) is article 十 item (一);
+ * "补充规定 N" an item of the supplementary rules.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "prize.h"
+
+/* A run of places paid the same amount: the places after the previous
+ * run up to and including `last`. */
+typedef struct prize_run {
+  int last, amount;
+} prize_run;
+
+#define RUNS_MAX 16
+
+typedef struct cat_data {
+  const char *name;
+  int filter;         /* xq_prize_filter */
+  const char *region; /* XQ_PF_REGION */
+  int group;          /* XQ_PF_GROUP: index into the regulation's groups */
+  int repeat, apart;
+  prize_run runs[RUNS_MAX]; /* ends at last == 0 */
+} cat_data;
+
+#define CATS_MAX 4
+
+typedef struct reg_data {
+  const char *name;       /* xq_regulation.name */
+  int team_mode;          /* xq_team_mode; ignored when the regulation has no team_size */
+  xq_tgroup groups[XQ_REG_GROUPS_MAX];
+  int ngroups;
+  cat_data cats[CATS_MAX];
+  int ncats;
+  int team_amount[XQ_TEAM_PRIZES_MAX];
+  int nteam;
+  long stated_total;      /* a total the text states, 0 = none */
+} reg_data;
+
+static const reg_data data[] = {
+  {
+    .name = "xinjiang2018",
+    /* 十(一) 团体名次规定: 根据各队个人名次之和确定其团体名次，数值低者名次靠前
+     * (以地州市为单位…可报多队: teams by prefecture, several each) */
+    .team_mode = XQ_TEAM_RANK_SUM,
+    .groups = {
+      /* 七(一): 公开组 1958年1月1日—2001年12月31日出生 */
+      {.name = "公开组 open", .born_from = "1958/01/01", .born_to = "2001/12/31"},
+      /* 七(三): 老年组 1957年12月31日前出生; 十(一): 老年组和公开组同场竞技 */
+      {.name = "老年组 seniors", .born_to = "1957/12/31"},
+      /* 七(二): the junior groups give only "…以后出生" lower bounds, so
+       * as printed they overlap; each band here ends where the next
+       * younger one starts, so a child belongs to one group. */
+      {.name = "8岁组 under 8", .born_from = "2010/01/01"},
+      {.name = "10岁组 under 10", .born_from = "2008/01/01", .born_to = "2009/12/31"},
+      {.name = "12岁组 under 12", .born_from = "2006/01/01", .born_to = "2007/12/31"},
+      /* 七(二): 14岁以上组（2004年1月1日-2002年1月1日出生者）, bounds as
+       * printed (players born 2004/01/02 - 2005/12/31 fit no junior band) */
+      {.name = "14岁以上组 14 and over", .born_from = "2002/01/01", .born_to = "2004/01/01"},
+    },
+    .ngroups = 6,
+    .cats = {
+      /* 十(一): the open group, which the seniors play in (同场竞技): 冠军
+       * 6000, 亚军 3500, 季军 2500, 第四名 2000, 第五名 1100, 第六七名各
+       * 1000, 第八名 900, 第九名至第十二名 800, 第十三名至第十六名 500,
+       * 十七至二十四名 350, 二十五至三十二名 300, 三十三至四十名 200.
+       * The juniors' prizes (5000-10000 in all, 另发细则) have no table. */
+      {.name = "公开组 open", .filter = XQ_PF_ALL,
+       .runs = {{1, 6000}, {2, 3500}, {3, 2500}, {4, 2000}, {5, 1100}, {7, 1000}, {8, 900},
+                {12, 800}, {16, 500}, {24, 350}, {32, 300}, {40, 200}}},
+    },
+    .ncats = 1,
+    /* 十(一) 团体: 第一名 1500, 第二名 800, 第三名 500, 第四名 300, 第五六名各 200 */
+    .team_amount = {1500, 800, 500, 300, 200, 200},
+    .nteam = 6,
+  },
+  {
+    .name = "burqin2018",
+    /* 五(七), 补充规定 5: 团体取三名队员积分之和，积分多者列前. Only
+     * Altay's counties and cities field teams (四(二)): a registration
+     * matter, the team field says who plays for whom. */
+    .team_mode = XQ_TEAM_POINTS_SUM,
+    .groups = {
+      /* 四(一): 个人公开赛 for anyone 70周岁以下 -- an entry condition, not a
+       * ranking band, so the open group has no birth bound */
+      {.name = "公开组 open"},
+      /* 六(三): 布尔津籍棋手（以身份证确认）, ranked among themselves.
+       * 六(六)'s 少年棋手 get discretionary encouragement prizes and no
+       * age band, so they are no group here. */
+      {.name = "布尔津籍 Burqin players", .local_only = 1},
+    },
+    .ngroups = 2,
+    .cats = {
+      /* 六(四)1: 第一名 5000, 第二名 2000, 第三名 1000, 第四名 800, 第五名
+       * 600, 第六名 500, 第七、八名各 400, 第九至十二名 300, 第十三至十六名
+       * 各 200 (个人奖金合计 12700) */
+      {.name = "个人 open", .filter = XQ_PF_ALL,
+       .runs = {{1, 5000}, {2, 2000}, {3, 1000}, {4, 800}, {5, 600}, {6, 500}, {8, 400},
+                {12, 300}, {16, 200}}},
+      /* 六(四)3: 布尔津籍个人前六名 1000, 600, 500, 300, 200, 200 (本县奖金合计
+       * 2800); 六(三): 若…均获奖，奖金可重复领取 -- won on top of the open prize */
+      {.name = "布尔津籍 Burqin players", .filter = XQ_PF_LOCAL, .repeat = 1,
+       .runs = {{1, 1000}, {2, 600}, {3, 500}, {4, 300}, {6, 200}}},
+    },
+    .ncats = 2,
+    /* 六(四)2: 团体前三名 1800, 1500, 1200 (团体奖金合计 4500) */
+    .team_amount = {1800, 1500, 1200},
+    .nteam = 3,
+    /* 六(四): 赛事总奖金2万，幸运奖及少儿鼓励奖另计 = 12700 + 4500 + 2800 */
+    .stated_total = 20000,
+  },
+  {
+    .name = "shaanxi2019",
+    .groups = {
+      /* 十(二)1: the open event (业余棋王赛). The village-king event
+       * (十(二)2, 九) is a knockout of its own, entered by a record (never
+       * top 8 of a county event), not by a birth band. */
+      {.name = "公开组 open"},
+    },
+    .ngroups = 1,
+    .cats = {
+      /* 十二(一) 录取前25名; 十二(二)1: 第1名 20000, 第2名 10000, 第3名 5000,
+       * 第4名 3000, 第5-8名 2000, 1500, 1300, 1000, 9-12名 700, 13-18名 500,
+       * 19-25名 200 */
+      {.name = "公开 open", .filter = XQ_PF_ALL,
+       .runs = {{1, 20000}, {2, 10000}, {3, 5000}, {4, 3000}, {5, 2000}, {6, 1500}, {7, 1300},
+                {8, 1000}, {12, 700}, {18, 500}, {25, 200}}},
+      /* 十二(二)2: 榆林籍前八名（可重复拿奖）1500, 1200, 1000, 800, 500,
+       * 第六-八名 300. A Jia county player (region 榆林/佳县) is one too. */
+      {.name = "榆林籍 Yulin", .filter = XQ_PF_REGION, .region = "榆林", .repeat = 1,
+       .runs = {{1, 1500}, {2, 1200}, {3, 1000}, {4, 800}, {5, 500}, {8, 300}}},
+      /* 十二(二)3: 佳县籍前六名（可重复拿奖）1000, 800, 500, 第四－六名 300 */
+      {.name = "佳县籍 Jia county", .filter = XQ_PF_REGION, .region = "佳县", .repeat = 1,
+       .runs = {{1, 1000}, {2, 800}, {3, 500}, {6, 300}}},
+    },
+    .ncats = 3,
+    /* 十二(二)5-7 (village-king, endgame and simultaneous-display prizes)
+     * belong to side events, not to the places of this one. */
+  },
+  {
+    .name = "wujiaqu2024",
+    .groups = {
+      /* 十(一) 公开组, 十(二) 本地组 (headings only) */
+      {.name = "公开组 open"},
+      {.name = "本地组 local", .local_only = 1},
+    },
+    .ngroups = 2,
+    /* 十: 奖金总计151000元（税后）; the tables under 十(一) 公开组 and
+     * 十(二) 本地组 are empty in the text, so there are no categories. */
+    .stated_total = 151000,
+  },
+  {
+    .name = "tangshan2018",
+    /* 八.8: 团体成绩按照个人名次分总和计算…名次分总和少者列前 */
+    .team_mode = XQ_TEAM_RANK_SUM,
+    .groups = {
+      /* 六.1: 公开组 年龄、性别均不限 */
+      {.name = "公开组 open"},
+      /* 六.2-4: 男、女分开录取成绩; 九.3-4: 女子组不足三人取消该组，混入男子组 */
+      {.name = "老年组 seniors", .born_to = "1957/12/31", .sections = 1},
+      {.name = "少年组 juniors", .born_from = "2002/01/01", .born_to = "2006/12/31", .sections = 1},
+      {.name = "儿童组 children", .born_from = "2007/01/01", .sections = 1},
+    },
+    .ngroups = 4,
+    .cats = {
+      /* 九.2: 成年公开组奖励前16名 (不分男女): 3000, 2500, 2000, 1500, 1000,
+       * 800, 600, 500, 第9-12名 300, 13-16名 200 */
+      {.name = "公开组 open", .filter = XQ_PF_ALL,
+       .runs = {{1, 3000}, {2, 2500}, {3, 2000}, {4, 1500}, {5, 1000}, {6, 800}, {7, 600},
+                {8, 500}, {12, 300}, {16, 200}}},
+      /* 九.3: 老年组奖励前6名 (奖金不分男女): 600, 500, 400, 300, 第5-6名各
+       * 200. 七: the groups play apart (分别进行比赛), so this list is for
+       * the seniors' own event (xq_prize_table_only), not the open one. */
+      {.name = "老年组 seniors", .filter = XQ_PF_GROUP, .group = 1, .apart = 1,
+       .runs = {{1, 600}, {2, 500}, {3, 400}, {4, 300}, {6, 200}}},
+    },
+    .ncats = 2,
+    /* 九.5: 团体奖励前6名 -- a cup and diplomas, no money; 九.4: juniors and
+     * children top 6 get goods, no amounts */
+  },
+};
+#define NDATA ((int)(sizeof data / sizeof data[0]))
+
+static int fail(xq_error *err, int code, const char *msg)
+{
+  if (err) {
+    err->code = code; err->pos = -1; err->ply = -1;
+    snprintf(err->msg, sizeof err->msg, "%s", msg);
+  }
+  return code;
+}
+
+static const reg_data *find(const xq_regulation *r)
+{
+  for (int i = 0; r && r->name && i < NDATA; i++)
+    if (!strcmp(data[i].name, r->name)) return &data[i];
+  return NULL;
+}
+
+int xq_regulation_prizes(const xq_regulation *r, int entrants, xq_prize_table *t, xq_error *err)
+{
+  const reg_data *d = find(r);
+  if (!t || entrants < 0) return fail(err, XQ_EINVAL, "no table or a negative entry count");
+  if (!d) return fail(err, XQ_EINVAL, "no such regulation");
+  memset(t, 0, sizeof *t);
+  t->cap_pct = r->prize_cap_pct;
+  t->stated_total = d->stated_total;
+  for (int c = 0; c < d->ncats; c++) {
+    const cat_data *cd = &d->cats[c];
+    xq_prize_cat *pc = &t->cats[t->ncats++];
+    snprintf(pc->name, sizeof pc->name, "%s", cd->name);
+    pc->filter = cd->filter;
+    if (cd->region) snprintf(pc->region, sizeof pc->region, "%s", cd->region);
+    if (cd->filter == XQ_PF_GROUP) pc->group = d->groups[cd->group];
+    pc->repeat = cd->repeat;
+    pc->apart = cd->apart;
+    for (int k = 0; k < RUNS_MAX && cd->runs[k].last; k++)
+      while (pc->nplaces < cd->runs[k].last) pc->amount[pc->nplaces++] = cd->runs[k].amount;
+  }
+  /* Xinjiang 十(一): 如公开组报名人数过百，则录取前四十名. The amounts are
+   * printed for that case only; a field of 100 or fewer keeps them for
+   * the ⌊40%⌋ places the cap leaves (各组录取名次均按不高于40%的比例执行). */
+  if (!strcmp(d->name, "xinjiang2018") && entrants > 0 && entrants <= 100) {
+    int k = entrants * r->prize_cap_pct / 100;
+    if (t->cats[0].nplaces > k) t->cats[0].nplaces = k;
+  }
+  /* the lucky prizes of regulation.c (Burqin 六(六), Shaanxi 十二(二)4) */
+  t->lucky_start = r->lucky_start;
+  t->lucky_step = r->lucky_step;
+  t->lucky_last = r->lucky_last;
+  t->lucky_amount = r->lucky_amount;
+  t->lucky_active = r->lucky_active_only;
+  t->nteam = d->nteam;
+  memcpy(t->team_amount, d->team_amount, sizeof t->team_amount);
+  return XQ_OK;
+}
+
+int xq_regulation_groups(const xq_regulation *r, xq_tgroup *out, int cap, int *n, xq_error *err)
+{
+  const reg_data *d = find(r);
+  if (!out || !n || cap < 0) return fail(err, XQ_EINVAL, "no room for the groups");
+  if (!d) return fail(err, XQ_EINVAL, "no such regulation");
+  if (d->ngroups > cap) return fail(err, XQ_ELIMIT, "more groups than room for them");
+  memcpy(out, d->groups, sizeof *out * (size_t)d->ngroups);
+  *n = d->ngroups;
+  return XQ_OK;
+}
+
+int xq_regulation_teams(const xq_regulation *r, int *mode, int *counted)
+{
+  const reg_data *d = find(r);
+  if (!d || !mode || !counted) return XQ_EINVAL;
+  /* the team size of regulation.c; none = no team competition */
+  *counted = r->team_size;
+  *mode = r->team_size ? d->team_mode : XQ_TEAM_RANK_SUM;
+  return XQ_OK;
+}

@@ -1,0 +1,280 @@
+/*
+ * sheet_final.c -- the printed results of a finished event: a list of
+ * places (the final places, or one group's), the team standings and the
+ * prize list, as text, HTML or CSV in English or Chinese (the table
+ * writer is sheet_table.c).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+#include "prize.h"
+
+enum {
+  F_PLACE, F_OVERALL, F_NAME, F_FROM, F_POINTS, F_WDL, F_PLACES, F_RANK, F_TEAM, F_SUM_PLACES,
+  F_SUM_POINTS, F_BEST, F_MEMBERS, F_PRIZE, F_TEAMS, F_PRIZES, F_CATEGORY, F_CAT_PLACE, F_LUCKY,
+  F_SUBTOTAL, F_TOTAL, F_STATED, F_COUNT
+};
+
+static const char *const fwords[F_COUNT][2] = {
+  [F_PLACE] = {"Place", "名次"},
+  [F_OVERALL] = {"Overall", "总名次"},
+  [F_NAME] = {"Name", "姓名"},
+  [F_FROM] = {"Region / club", "地区/单位"},
+  [F_POINTS] = {"Points", "积分"},
+  [F_WDL] = {"W-D-L", "胜-和-负"},
+  [F_PLACES] = {"Final places", "最终名次"},
+  [F_RANK] = {"Rank", "名次"},
+  [F_TEAM] = {"Team", "队名"},
+  [F_SUM_PLACES] = {"Sum of places", "名次分"},
+  [F_SUM_POINTS] = {"Sum of points", "积分和"},
+  [F_BEST] = {"Best place", "最好名次"},
+  [F_MEMBERS] = {"Players", "队员"},
+  [F_PRIZE] = {"Prize", "奖金"},
+  [F_TEAMS] = {"Team standings", "团体成绩"},
+  [F_PRIZES] = {"Prize list", "获奖名单"},
+  [F_CATEGORY] = {"Category", "奖项"},
+  [F_CAT_PLACE] = {"Place", "名次"},
+  [F_LUCKY] = {"Lucky prize", "幸运奖"},
+  [F_SUBTOTAL] = {"total", "小计"},
+  [F_TOTAL] = {"Total", "合计"},
+  [F_STATED] = {"total %ld stated, no table given", "奖金总计%ld元，未列奖金表"},
+};
+
+static const char *fw(int w, int lang) { return fwords[w][lang == XQ_LANG_ZH]; }
+
+static int args_ok(const xq_tevent *ev, int format, int lang, FILE *f)
+{
+  return ev && f && (format == XQ_SHEET_TEXT || format == XQ_SHEET_HTML || format == XQ_SHEET_CSV) &&
+         (lang == XQ_LANG_EN || lang == XQ_LANG_ZH);
+}
+
+static const char *name_of(const xq_tevent *ev, int id) { return ev->players[id - 1].name; }
+
+/* Region and club as one cell: "新疆 / 米东棋协", either alone, or "". */
+static void from_text(char *buf, size_t cap, const xq_tplayer *p)
+{
+  const char *sep = p->region[0] && p->club[0] ? " / " : "";
+  snprintf(buf, cap, "%s%s%s", p->region, sep, p->club);
+}
+
+/* Wins, draws and losses over the recorded rounds, forfeits as W/L (the
+ * standings' count). */
+static void wdl_text(char *buf, size_t cap, const xq_tevent *ev, int id)
+{
+  int w = 0, d = 0, l = 0;
+  for (int r = 1; r <= ev->nrounds; r++) {
+    int res = xq_tevent_slot(ev, id, r)->res;
+    w += res == XQ_TR_WIN || res == XQ_TR_FWIN;
+    d += res == XQ_TR_DRAW;
+    l += res == XQ_TR_LOSS || res == XQ_TR_FLOSS;
+  }
+  snprintf(buf, cap, "%d-%d-%d", w, d, l);
+}
+
+/* xq_sheet_places as one table of a sheet (`flags`: xq__sheet_begin). */
+static int places_table(const xq_tevent *ev, const char *title, const int *ids, const int *overall,
+                        int n, int format, int lang, FILE *f, int flags)
+{
+  const char *head[6], *cls[6], *row[6];
+  int nc = 0;
+  head[nc] = fw(F_PLACE, lang); cls[nc++] = "n";
+  if (overall) { head[nc] = fw(F_OVERALL, lang); cls[nc++] = "n"; }
+  head[nc] = fw(F_NAME, lang); cls[nc++] = NULL;
+  head[nc] = fw(F_FROM, lang); cls[nc++] = NULL;
+  head[nc] = fw(F_POINTS, lang); cls[nc++] = "n";
+  head[nc] = fw(F_WDL, lang); cls[nc++] = "c";
+  xq__sheet sh;
+  int rc = xq__sheet_begin(&sh, f, format, lang, ev, title ? title : fw(F_PLACES, lang), NULL, nc, head, cls,
+                           flags);
+  if (rc) return rc;
+  for (int i = 0; !rc && i < n; i++) {
+    char place[16], over[16], from[2 * XQ_TOURNEY_FIELD_MAX + 4], pts[32], wdl[48];
+    int k = 0;
+    snprintf(place, sizeof place, "%d", i + 1);
+    row[k++] = place;
+    if (overall) {
+      snprintf(over, sizeof over, "%d", overall[i]);
+      row[k++] = over;
+    }
+    row[k++] = name_of(ev, ids[i]);
+    from_text(from, sizeof from, &ev->players[ids[i] - 1]);
+    row[k++] = from;
+    xq__half_text(pts, sizeof pts, xq_tevent_points(ev, ids[i], XQ_TOURNEY_ROUNDS_MAX));
+    row[k++] = pts;
+    wdl_text(wdl, sizeof wdl, ev, ids[i]);
+    row[k++] = wdl;
+    rc = xq__sheet_row(&sh, row);
+  }
+  int end = xq__sheet_end(&sh);
+  return rc ? rc : end;
+}
+
+int xq_sheet_places(const xq_tevent *ev, const char *title, const int *ids, const int *overall,
+                    int n, int format, int lang, FILE *f)
+{
+  if (!args_ok(ev, format, lang, f) || n < 0 || (n && !ids)) return XQ_EINVAL;
+  for (int i = 0; i < n; i++)
+    if (ids[i] < 1 || ids[i] > ev->n) return XQ_EINVAL;
+  return places_table(ev, title, ids, overall, n, format, lang, f, 0);
+}
+
+/* One list of the group sheet: group g, all members (sex 0), the men's
+ * section ('m', with the women when `merged`) or the women's ('w'). */
+typedef struct part {
+  int g;
+  char sex;
+  int merged;
+} part;
+
+static void part_title(char *buf, size_t cap, const xq_tgroup *g, const part *p, int k, int lang)
+{
+  int zh = lang == XQ_LANG_ZH;
+  const char *what = !p->sex ? "" : p->merged ? (zh ? " 男女合并（女子不足三人）" : ", men and women (fewer than 3 women: merged)")
+                   : p->sex == 'm' ? (zh ? " 男子" : ", men") : (zh ? " 女子" : ", women");
+  snprintf(buf, cap, zh ? "%s%s（%d人）" : "%s%s (%d)", g->name, what, k);
+}
+
+int xq_sheet_groups(const xq_tevent *ev, const int *places, const xq_tgroup *groups, int ng,
+                    int format, int lang, FILE *f)
+{
+  if (!args_ok(ev, format, lang, f) || !places || ng < 0 || (ng && !groups) || ng > XQ_REG_GROUPS_MAX)
+    return XQ_EINVAL;
+  int n = ev->n, rc = XQ_OK, np = 0;
+  for (int i = 0; i < n; i++)
+    if (places[i] < 1 || places[i] > n) return XQ_EINVAL;
+  part parts[2 * XQ_REG_GROUPS_MAX];
+  int *men = malloc(sizeof *men * (size_t)(n + 1)), *women = malloc(sizeof *women * (size_t)(n + 1));
+  int *ids = malloc(sizeof *ids * (size_t)(n + 1)), *over = malloc(sizeof *over * (size_t)(n + 1));
+  char *in = malloc((size_t)n + 1);
+  if (!men || !women || !ids || !over || !in) { rc = XQ_ENOMEM; goto out; }
+  for (int g = 0; g < ng; g++) {
+    int nm, nw, merged;
+    if (!groups[g].sections) { parts[np++] = (part){g, 0, 0}; continue; }
+    /* Tangshan 六.2-4: 男、女分开录取成绩; 九.3-4: 女子组不足三人…混入男子组 */
+    if ((rc = xq_group_sections(&groups[g], ev->players, n, men, &nm, women, &nw, &merged))) goto out;
+    if (!nw && !merged) { parts[np++] = (part){g, 0, 0}; continue; } /* no women: one list */
+    parts[np++] = (part){g, 'm', merged};
+    if (!merged) parts[np++] = (part){g, 'w', 0};
+  }
+  for (int p = 0; p < np && !rc; p++) {
+    const xq_tgroup *g = &groups[parts[p].g];
+    int nm, nw, merged, k = 0;
+    memset(in, 0, (size_t)n + 1);
+    if (!parts[p].sex) {
+      for (int id = 1; id <= n; id++) in[id] = (char)xq_group_match(g, &ev->players[id - 1]);
+    } else {
+      if ((rc = xq_group_sections(g, ev->players, n, men, &nm, women, &nw, &merged))) break;
+      const int *sec = parts[p].sex == 'm' ? men : women;
+      for (int i = 0; i < (parts[p].sex == 'm' ? nm : nw); i++) in[sec[i]] = 1;
+    }
+    /* members in final-place order, with their place in the whole event */
+    for (int i = 0; i < n; i++)
+      if (in[places[i]]) { ids[k] = places[i]; over[k++] = i + 1; }
+    char title[XQ_TOURNEY_FIELD_MAX + 96];
+    part_title(title, sizeof title, g, &parts[p], k, lang);
+    int flags = (p ? XQ__SHEET_AFTER : 0) | (p + 1 < np ? XQ__SHEET_BEFORE : 0);
+    rc = places_table(ev, title, ids, over, k, format, lang, f, flags);
+  }
+out:
+  free(men);
+  free(women);
+  free(ids);
+  free(over);
+  free(in);
+  return rc;
+}
+
+int xq_sheet_teams(const xq_tevent *ev, const xq_team_row *rows, int n, int mode, int format,
+                   int lang, FILE *f)
+{
+  if (!args_ok(ev, format, lang, f) || n < 0 || (n && !rows) ||
+      (mode != XQ_TEAM_RANK_SUM && mode != XQ_TEAM_POINTS_SUM))
+    return XQ_EINVAL;
+  int paid = 0;
+  for (int t = 0; t < n; t++) {
+    if (rows[t].nmembers < 0 || rows[t].nmembers > XQ_TEAM_COUNTED_MAX) return XQ_EINVAL;
+    for (int k = 0; k < rows[t].nmembers; k++)
+      if (rows[t].members[k] < 1 || rows[t].members[k] > ev->n) return XQ_EINVAL;
+    paid |= rows[t].amount != 0;
+  }
+  /* rank, team, value, best place, players[, prize] */
+  const char *head[6] = {fw(F_RANK, lang), fw(F_TEAM, lang),
+                         fw(mode == XQ_TEAM_RANK_SUM ? F_SUM_PLACES : F_SUM_POINTS, lang),
+                         fw(F_BEST, lang), fw(F_MEMBERS, lang), fw(F_PRIZE, lang)};
+  static const char *const cls[6] = {"n", NULL, "n", "n", NULL, "n"};
+  xq__sheet sh;
+  int rc = xq__sheet_begin(&sh, f, format, lang, ev, fw(F_TEAMS, lang), NULL, paid ? 6 : 5, head, cls, 0);
+  if (rc) return rc;
+  for (int t = 0; !rc && t < n; t++) {
+    const xq_team_row *r = &rows[t];
+    char rank[16], value[32], best[16], amount[24];
+    char members[XQ_TEAM_COUNTED_MAX * (XQ_TOURNEY_NAME_MAX + 3)];
+    /* a team short of players has no rank (Tangshan 不够4人不计团体成绩) */
+    snprintf(rank, sizeof rank, r->rank ? "%d" : "-", r->rank);
+    if (mode == XQ_TEAM_RANK_SUM) snprintf(value, sizeof value, "%lld", (long long)r->value);
+    else xq__half_text(value, sizeof value, r->value);
+    snprintf(best, sizeof best, "%d", r->best);
+    size_t used = 0;
+    members[0] = 0;
+    for (int k = 0; k < r->nmembers && used < sizeof members; k++)
+      used += (size_t)snprintf(members + used, sizeof members - used, "%s%s",
+                               k ? (lang == XQ_LANG_ZH ? "、" : ", ") : "", name_of(ev, r->members[k]));
+    snprintf(amount, sizeof amount, r->amount ? "%d" : "", r->amount);
+    const char *row[6] = {rank, r->team, value, best, members, amount};
+    rc = xq__sheet_row(&sh, row);
+  }
+  int end = xq__sheet_end(&sh);
+  return rc ? rc : end;
+}
+
+static const char *cat_name(const xq_prize_table *t, int cat, int lang)
+{
+  return cat < 0 ? fw(F_LUCKY, lang) : t->cats[cat].name;
+}
+
+int xq_sheet_prizes(const xq_tevent *ev, const xq_prize_table *t, const xq_award *aw, int n,
+                    int format, int lang, FILE *f)
+{
+  if (!args_ok(ev, format, lang, f) || !t || n < 0 || (n && !aw) || t->ncats < 0 ||
+      t->ncats > XQ_PRIZE_CATS_MAX)
+    return XQ_EINVAL;
+  for (int i = 0; i < n; i++)
+    if (aw[i].id < 1 || aw[i].id > ev->n || aw[i].cat < -1 || aw[i].cat >= t->ncats) return XQ_EINVAL;
+  /* category, place in it, place overall, name, amount */
+  const char *head[5] = {fw(F_CATEGORY, lang), fw(F_CAT_PLACE, lang), fw(F_OVERALL, lang),
+                         fw(F_NAME, lang), fw(F_PRIZE, lang)};
+  static const char *const cls[5] = {NULL, "n", "n", NULL, "n"};
+  char sub[96] = "";
+  /* Wujiaqu 十: only the total is printed, no table */
+  if (!t->ncats && t->stated_total) snprintf(sub, sizeof sub, fw(F_STATED, lang), t->stated_total);
+  xq__sheet sh;
+  int rc = xq__sheet_begin(&sh, f, format, lang, ev, fw(F_PRIZES, lang), sub, 5, head, cls, 0);
+  if (rc) return rc;
+  long sum = 0, grand = 0;
+  char a[24], b[24], c[24], label[XQ_TOURNEY_FIELD_MAX + 16];
+  for (int i = 0; !rc && i < n; i++) {
+    snprintf(a, sizeof a, "%d", aw[i].cat_place);
+    snprintf(b, sizeof b, "%d", aw[i].place);
+    snprintf(c, sizeof c, "%d", aw[i].amount);
+    const char *row[5] = {cat_name(t, aw[i].cat, lang), a, b, name_of(ev, aw[i].id), c};
+    rc = xq__sheet_row(&sh, row);
+    sum += aw[i].amount;
+    grand += aw[i].amount;
+    if (rc || (i + 1 < n && aw[i + 1].cat == aw[i].cat)) continue;
+    /* the end of a category: its total */
+    snprintf(label, sizeof label, "%s %s", cat_name(t, aw[i].cat, lang), fw(F_SUBTOTAL, lang));
+    snprintf(c, sizeof c, "%ld", sum);
+    const char *tot[5] = {label, "", "", "", c};
+    rc = xq__sheet_row(&sh, tot);
+    sum = 0;
+  }
+  if (!rc) {
+    snprintf(c, sizeof c, "%ld", grand);
+    const char *tot[5] = {fw(F_TOTAL, lang), "", "", "", c};
+    rc = xq__sheet_row(&sh, tot);
+  }
+  int end = xq__sheet_end(&sh);
+  return rc ? rc : end;
+}
