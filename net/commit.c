@@ -130,6 +130,18 @@ int xq__commit_reply(xq__server *s, xq__conn *c, const char *line, size_t len)
   return XQ_OK;
 }
 
+int xq__commit_queued(const xq__server *s) { return s->commit ? s->commit->acc.n : 0; }
+
+int xq__commit_attach_result(xq__server *s, int round, int board, const char *code)
+{
+  xq__commit *k = s->commit;
+  if (!k || k->acc.n == 0 || strlen(code) >= sizeof k->acc.rows[0].tresult) return XQ_EINVAL;
+  xq__row *r = &k->acc.rows[k->acc.n - 1];
+  if (!r->rec.event || r->rec.round != round || r->rec.board != board) return XQ_EINVAL;
+  memcpy(r->tresult, code, strlen(code) + 1);
+  return XQ_OK;
+}
+
 void xq__commit_then(xq__server *s, void (*fn)(void *arg, int status), void *arg)
 {
   xq__commit *k = s->commit;
@@ -160,6 +172,14 @@ static void work_cb(uv_work_t *w)
   for (int i = 0; k->status == XQ_OK && i < k->flight.n; i++) {
     xq__row *r = &k->flight.rows[i];
     if (r->rec.event) k->status = xq_tstore_game_append(s->store, &r->rec, &r->rec.id, &k->err);
+    if (k->status == XQ_OK && r->rec.event && r->tresult[0]) {
+      /* the tournament result in the row's own transaction (crash-ops.sh:
+       * a result acknowledged is a result in the standings) */
+      xq_error e = {0};
+      int rc = xq_tstore_result(s->store, r->rec.round, r->rec.board, r->tresult, &e);
+      if (rc == XQ_ESTORE) k->status = rc, k->err = e;
+      else if (rc) r->tresult[0] = '!'; /* refused: said on the loop */
+    }
   }
   if (k->status == XQ_OK) k->status = xq_tstore_batch_commit(s->store, &k->err);
   else xq_tstore_batch_rollback(s->store);
@@ -206,6 +226,8 @@ static void finish(xq__server *s, batch *b, int status, const char *why)
     }
     if (status == XQ_OK && r->bcast)
       xq__hub_publish(s, r->bcast_type, r->rec.round, r->rec.board, r->bcast);
+    if (status == XQ_OK && r->tresult[0] == '!')
+      xq__log(s, "round %d table %d: the store refused the result", r->rec.round, r->rec.board);
     free(r->event);
     free(r->reply);
     free(r->bcast);

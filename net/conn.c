@@ -280,6 +280,11 @@ static void on_read(uv_stream_t *stream, ssize_t nread, const uv_buf_t *buf)
  * stops being read, server.md §1.3). */
 static void update_reading(xq__conn *c)
 {
+  /* a revoked session reads nothing more; it ends once nothing is owed */
+  if (c->revoked) {
+    xq__session_end_if_done(c);
+    return;
+  }
   if (c->closing || c->held || c->sink || c->out_mode != XQ__OUT_PAUSE) return;
   int over = c->out_bytes > XQ_OUT_HIGH || c->pending_replies > XQ_PENDING_MAX / 64;
   int under = c->out_bytes <= XQ_OUT_LOW && c->pending_replies <= XQ_PENDING_MAX / 128;
@@ -347,8 +352,10 @@ void xq__conn_unhold(xq__conn *c)
 static void on_idle(uv_timer_t *t)
 {
   xq__conn *c = t->data;
-  /* a connection that waits for its own replies is not idle */
-  if (c->pending_replies > 0 || c->jobs > 0) return;
+  /* a connection that waits for its own replies is not idle, and a
+   * watcher listens: like an SSE stream it is not closed for silence (its
+   * output budget bounds what a dead one costs, XQ_OUT_VIEWER_MAX) */
+  if (c->pending_replies > 0 || c->jobs > 0 || c->hub_watch) return;
   xq__log(c->srv, "idle %s", c->peer);
   xq__conn_close(c);
 }

@@ -100,6 +100,9 @@ struct xq__conn {
   /* session (JSON lines) */
   int role;                    /* xq_role, XQ_ROLE_NONE before hello */
   int round, board;            /* a board token's table */
+  int has_tok;                 /* the session said hello with a token ... */
+  unsigned char tok[XQ_SHA256_LEN]; /* ... of this SHA-256 (to end it when revoked) */
+  int revoked;                 /* its token was revoked: 1 ending once its replies are out, 2 ended */
   int hub_watch;               /* subscribed to the broadcast (hub.c) */
   void *ext;                   /* protocol state (HTTP request, ...) */
   xq__conn *prev, *next;       /* the server's list */
@@ -203,6 +206,7 @@ extern const xq__op xq__ingest_ops[];   /* ingest.c: ingest_url, ingest_stop */
 #define XQ__E_STORE "STORE_FAILED"
 #define XQ__E_SHUTDOWN "SHUTTING_DOWN"
 #define XQ__E_INTERNAL "INTERNAL"
+#define XQ__E_REVOKED "REVOKED"
 
 /* Reply {"id":ID,"ok":true,FIELDS}\n where `fields` is the text of zero
  * or more JSON members without braces ("" or NULL for none). */
@@ -219,6 +223,18 @@ char *xq__id_text(const cJSON *id);
 /* Send a reply whose body was stored without an id: `body` is a JSON
  * object text "{...}"; the id is spliced in front of its members. */
 void xq__reply_stored(xq__conn *c, const char *idtext, const char *body);
+
+/* End every JSON-lines session whose token is no longer in the server's
+ * token cache (revoked, here or by another process): its role is gone at
+ * once, nothing more it sent is dispatched, it gets one line
+ * {"id":null,"error":{"code":"REVOKED",...}} after the replies it is still
+ * owed, and is then closed (docs/security.md). Call after every refresh
+ * of the cache. Sessions already ending are left alone; those whose
+ * replies are still coming are ended when the last one has gone
+ * (commit.c) or at the next token re-check (server.c). */
+void xq__sessions_revoked(xq__server *s);
+/* End a revoked session now if nothing is owed to it any more. */
+void xq__session_end_if_done(xq__conn *c);
 
 /* Run the JSON-lines requests of `text` (len bytes, one request a line,
  * blank lines skipped) for a session with `role` (round/board: a board
@@ -304,6 +320,8 @@ typedef struct xq__row {
   const char *bcast_type;      /* "move", "verdict", "result", ... (static) */
   xq__conn *c;                 /* reply destination (referenced), NULL none */
   char *idtext;                /* the request id to splice into the reply */
+  char tresult[4];             /* a result for the tournament log, written in the row's
+                                  transaction ("" none; xq__commit_attach_result) */
 } xq__row;
 
 /* Queue a game-log row: `event` and `reply` (body text "{...}") are
@@ -312,6 +330,16 @@ typedef struct xq__row {
  * Returns XQ_OK or XQ_ENOMEM / XQ_ELIMIT (nothing queued). */
 int xq__commit_row(xq__server *s, const xq_tgame_rec *rec, xq__conn *c, const cJSON *id,
                    const char *bcast_type, const char *bcast);
+/* Rows queued for the next group commit (replies-only rows included). */
+int xq__commit_queued(const xq__server *s);
+/* Write the tournament result `code` (as xq_tstore_result takes it) in the
+ * same transaction as the row queued last, which must be the game-log row
+ * of round/board: when that row's reply says it is durable, the result is
+ * in the tournament log too, and a crash cannot keep one without the
+ * other. XQ_OK, or XQ_EINVAL when the last row is not that game's (nothing
+ * attached). A result the store refuses does not fail the batch: it is
+ * logged. */
+int xq__commit_attach_result(xq__server *s, int round, int board, const char *code);
 /* Run fn(arg, status) once everything queued so far is durable (status
  * XQ_OK) or failed to commit (XQ_ESTORE), with no batch open: store
  * writes are safe inside fn. */
@@ -449,6 +477,11 @@ void xq__commit_free(xq__server *s);
 /* Live games (live.c): load every published round and replay the game log
  * at start; free them at the end. */
 int xq__live_load(xq__server *s, xq_error *err);
+/* At start, once the commit and the hub run: put into the tournament log
+ * the result of every replayed game that is over but has none there (the
+ * server was killed after the game's last row was durable and before its
+ * result was written: bench/crash-ops.sh). */
+void xq__live_settle_all(xq__server *s);
 void xq__live_free(xq__server *s);
 
 /* ------------------------------------------------------------------ */
@@ -476,6 +509,10 @@ struct xq__server {
   xq_tevent *ev;               /* the event as loaded from the store */
   xq_rules rules;              /* the rule set games are judged by */
   xq_ttoken *tokens;           /* live tokens, refreshed on change */
+  uv_timer_t recheck;          /* every XQ_TOKEN_RECHECK_MS: did another process change the store? */
+  int recheck_on;              /* the timer was started (closed at stop) */
+  int recheck_waiting;         /* a re-check waits for the commit under way */
+  int64_t data_version;        /* xq_tstore_data_version when the tokens were last read */
   unsigned char (*token_hash)[XQ_SHA256_LEN]; /* SHA-256 of tokens[i] (security.md) */
   int ntokens;
   xq__conn *conns;             /* every open connection */

@@ -298,6 +298,19 @@ int xq__live_rebuild_marked(xq__server *s, xq_error *err)
   return rc;
 }
 
+void xq__live_settle_all(xq__server *s)
+{
+  int n = 0;
+  for (int r = 1; r <= XQ_ROUNDS_LIVE_MAX; r++)
+    for (int b = 0; s->rounds[r] && b < s->nboards[r]; b++) {
+      xq__live *lv = s->rounds[r][b];
+      if (!lv || lv->recorded || lv->g->result < XQ_OUT_RED_WINS || lv->g->result > XQ_OUT_DRAW) continue;
+      xq__live_settle(s, lv); /* no commit runs yet: at once */
+      n++;
+    }
+  if (n) xq__log(s, "%d finished games had no result in the tournament log: recorded", n);
+}
+
 int xq__live_rebuild(xq__server *s, xq__live *lv, xq_error *err)
 {
   lv->rebuild = 1;

@@ -44,12 +44,15 @@
 #define XQ_LOADGEN_CONNECT_MS 15000        /* every board connected and greeted */
 #define XQ_LOADGEN_ERRCODES_MAX 32         /* distinct error codes counted */
 #define XQ_LOADGEN_VERDICTS_MAX 32         /* distinct verdicts counted */
+#define XQ_LOADGEN_VIEWERS_MAX 4000        /* --viewers plus --sse connections */
+#define XQ_LOADGEN_VIEWER_BUF 16384        /* a viewer's read buffer (bytes are counted, not kept) */
 
 #define CLOCK_START_MS 5400000L            /* 90 minutes a side */
 
 static const char loadgen_usage[] =
   "usage: xqref loadgen --connect HOST:PORT --tokens FILE --boards N --games FILE.pgn\n"
   "                     [--rate R] [--duration S] [--window W] [--min-plies P] [--seed K]\n"
+  "                     [--viewers V] [--sse S --http HOST:PORT]\n"
   "\n"
   "Replay the games of FILE.pgn (any format the records module reads) as N\n"
   "digital boards against a running `xqref serve`. FILE holds lines\n"
@@ -65,6 +68,10 @@ static const char loadgen_usage[] =
   "  --min-plies P  skip games shorter than P plies (keeps every board busy\n"
   "                 longer: the rate with all boards playing covers more)\n"
   "  --seed K       varies which game each board plays and the clocks\n"
+  "  --viewers V    also V JSON-lines viewers on --connect that `watch` every\n"
+  "                 round, for the whole run\n"
+  "  --sse S        also S Server-Sent-Events viewers (GET /api/events) on\n"
+  "                 --http HOST:PORT (the `http` address `serve` prints)\n"
   "\n"
   "Prints boards, acknowledged moves, errors by code, elapsed time, moves/s\n"
   "(overall and while every board was playing) and the latency from send to\n"
@@ -113,6 +120,20 @@ typedef struct lg_board {
   int pace_on;
 } lg_board;
 
+/* A viewer: one connection that follows the broadcast for the whole run
+ * (JSON-lines `watch`, or SSE); what it receives is counted. */
+enum { V_JSONL, V_SSE };
+typedef struct lg_viewer {
+  uv_tcp_t tcp;                /* first member */
+  uv_connect_t creq;
+  lg *lg;
+  int kind;                    /* V_* */
+  int connected, closed;
+  long lines;                  /* events received (lines starting "data:" for SSE) */
+  long bytes;
+  int at_line_start;           /* SSE: the next byte starts a line */
+} lg_viewer;
+
 typedef struct lg_count {
   char name[32];
   long n;
@@ -148,6 +169,11 @@ struct lg {
   long nlat, lat_cap;
   long lat_dropped;
   int fatal;
+  lg_viewer *viewers;          /* --viewers, then --sse */
+  int nviewers, njsonl;
+  struct sockaddr_storage http_addr;
+  int viewers_open;            /* handles still open */
+  long viewers_lost;           /* connections the server closed or refused */
 };
 
 /* ------------------------------------------------------------------ */
@@ -317,6 +343,12 @@ static void on_timer_close(uv_handle_t *h)
   L->timers_open--;
 }
 
+static void on_viewer_close(uv_handle_t *h)
+{
+  lg_viewer *v = h->data;
+  v->lg->viewers_open--;
+}
+
 /* Close everything still open; the loop then runs dry. */
 static void close_all(lg *L)
 {
@@ -327,6 +359,13 @@ static void close_all(lg *L)
     if (b->fcount) L->unanswered += b->fcount;
     b->fcount = 0;
     if (b->state != B_DONE) board_stop(b, STOP_TIME);
+  }
+  for (int i = 0; i < L->nviewers; i++) {
+    lg_viewer *v = &L->viewers[i];
+    if (!v->closed) {
+      v->closed = 1;
+      uv_close((uv_handle_t *)&v->tcp, on_viewer_close);
+    }
   }
   uv_close((uv_handle_t *)&L->deadline, on_timer_close);
   uv_close((uv_handle_t *)&L->drain, on_timer_close);
@@ -745,6 +784,93 @@ static void on_start_timeout(uv_timer_t *t)
 }
 
 /* ------------------------------------------------------------------ */
+/* Viewers (--viewers, --sse)                                          */
+/* ------------------------------------------------------------------ */
+
+static void viewer_alloc(uv_handle_t *h, size_t hint, uv_buf_t *buf)
+{
+  static char scratch[XQ_LOADGEN_VIEWER_BUF]; /* one loop thread: bytes are only counted */
+  (void)h;
+  (void)hint;
+  *buf = uv_buf_init(scratch, sizeof scratch);
+}
+
+static void viewer_read(uv_stream_t *st, ssize_t nread, const uv_buf_t *buf)
+{
+  lg_viewer *v = st->data;
+  lg *L = v->lg;
+  if (nread == 0) return;
+  if (nread < 0) {
+    /* the server ended a viewer before the run did: counted, an error */
+    if (!v->closed && !L->closing) {
+      L->viewers_lost++;
+      v->closed = 1;
+      uv_close((uv_handle_t *)&v->tcp, on_viewer_close);
+    }
+    return;
+  }
+  v->bytes += nread;
+  for (ssize_t i = 0; i < nread; i++) {
+    char ch = buf->base[i];
+    if (v->kind == V_JSONL) v->lines += ch == '\n';
+    else {
+      /* SSE: one "data:" line per event */
+      if (v->at_line_start && ch == 'd') v->lines++;
+      v->at_line_start = ch == '\n';
+    }
+  }
+}
+
+static void viewer_write_done(uv_write_t *req, int status)
+{
+  (void)status; /* a failed write shows as a read error */
+  free(req);
+}
+
+static void viewer_connected(uv_connect_t *req, int status)
+{
+  lg_viewer *v = req->data;
+  lg *L = v->lg;
+  if (v->closed) return;
+  if (status < 0) {
+    fprintf(stderr, "xqref loadgen: viewer %d: connect: %s\n", (int)(v - L->viewers), uv_strerror(status));
+    L->viewers_lost++;
+    v->closed = 1;
+    uv_close((uv_handle_t *)&v->tcp, on_viewer_close);
+    return;
+  }
+  v->connected = 1;
+  v->at_line_start = 1;
+  static const char watch[] = "{\"id\":0,\"op\":\"watch\"}\n";
+  static const char sse[] = "GET /api/events HTTP/1.1\r\nHost: xqref\r\nAccept: text/event-stream\r\n\r\n";
+  const char *text = v->kind == V_JSONL ? watch : sse;
+  size_t len = v->kind == V_JSONL ? sizeof watch - 1 : sizeof sse - 1;
+  uv_write_t *w = malloc(sizeof *w);
+  uv_buf_t b = uv_buf_init((char *)text, (unsigned)len);
+  if (!w || uv_write(w, (uv_stream_t *)&v->tcp, &b, 1, viewer_write_done)) free(w);
+  uv_read_start((uv_stream_t *)&v->tcp, viewer_alloc, viewer_read);
+}
+
+/* Connect every viewer (they stay until the run ends). */
+static void viewers_start(lg *L)
+{
+  for (int i = 0; i < L->nviewers; i++) {
+    lg_viewer *v = &L->viewers[i];
+    v->lg = L;
+    v->kind = i < L->njsonl ? V_JSONL : V_SSE;
+    uv_tcp_init(&L->loop, &v->tcp);
+    v->tcp.data = v->creq.data = v;
+    L->viewers_open++;
+    const struct sockaddr *sa = (const struct sockaddr *)(v->kind == V_JSONL ? &L->addr : &L->http_addr);
+    if (uv_tcp_connect(&v->creq, &v->tcp, sa, viewer_connected)) {
+      L->viewers_lost++;
+      v->closed = 1;
+      uv_close((uv_handle_t *)&v->tcp, on_viewer_close);
+    }
+  }
+}
+
+/* ------------------------------------------------------------------ */
 /* Report                                                              */
 /* ------------------------------------------------------------------ */
 
@@ -799,6 +925,16 @@ static void report(lg *L)
          percentile_ms(L->lat, L->nlat, 0.99), percentile_ms(L->lat, L->nlat, 0.999),
          L->nlat ? (double)L->lat[L->nlat - 1] / 1e6 : 0.0);
   if (L->lat_dropped) printf("latency samples beyond %ld not kept: %ld\n", (long)XQ_LOADGEN_SAMPLES_MAX, L->lat_dropped);
+  if (L->nviewers) {
+    long ev[2] = {0, 0}, by = 0, conn = 0;
+    for (int i = 0; i < L->nviewers; i++) {
+      ev[L->viewers[i].kind] += L->viewers[i].lines;
+      by += L->viewers[i].bytes;
+      conn += L->viewers[i].connected;
+    }
+    printf("viewers %d (watch %d, sse %d): connected %ld, lost %ld, events received watch %ld sse %ld, %ld bytes\n",
+           L->nviewers, L->njsonl, L->nviewers - L->njsonl, conn, L->viewers_lost, ev[V_JSONL], ev[V_SSE], by);
+  }
   fflush(stdout);
 }
 
@@ -827,8 +963,8 @@ static int usage_error(const char *msg, const char *arg)
 
 int xq_loadgen_main(int argc, char **argv)
 {
-  const char *connect = NULL, *tokens = NULL, *games = NULL, *ack_log = NULL;
-  long nboards = 0, window = 1, min_plies = 0;
+  const char *connect = NULL, *tokens = NULL, *games = NULL, *ack_log = NULL, *http = NULL;
+  long nboards = 0, window = 1, min_plies = 0, nviewers = 0, nsse = 0;
   double rate = 0, duration = -1;
   unsigned long long seed = 1;
 
@@ -860,6 +996,13 @@ int xq_loadgen_main(int argc, char **argv)
     } else if (!strcmp(a, "--duration")) {
       duration = strtod(v, &end);
       if (*end || !(duration > 0 && duration <= 86400)) return usage_error("--duration must be > 0 seconds, not", v);
+    } else if (!strcmp(a, "--viewers") || !strcmp(a, "--sse")) {
+      long n = strtol(v, &end, 10);
+      if (*end || n < 0 || n > XQ_LOADGEN_VIEWERS_MAX) return usage_error("--viewers and --sse must be 0..4000, not", v);
+      if (a[2] == 'v') nviewers = n;
+      else nsse = n;
+    } else if (!strcmp(a, "--http")) {
+      http = v;
     } else if (!strcmp(a, "--seed")) {
       seed = strtoull(v, &end, 10);
       if (*end || !*v) return usage_error("--seed must be a number, not", v);
@@ -869,6 +1012,8 @@ int xq_loadgen_main(int argc, char **argv)
   }
   if (!connect || !tokens || !games || !nboards)
     return usage_error("--connect, --tokens, --boards and --games are required", NULL);
+  if (nviewers + nsse > XQ_LOADGEN_VIEWERS_MAX) return usage_error("--viewers plus --sse must be at most 4000", NULL);
+  if (nsse && !http) return usage_error("--sse needs --http HOST:PORT", NULL);
 
   static lg L0;
   lg *L = &L0;
@@ -880,10 +1025,14 @@ int xq_loadgen_main(int argc, char **argv)
   L->seed = seed;
   L->min_plies = (int)min_plies;
   if (parse_hostport(connect, &L->addr) != XQ_OK) return usage_error("--connect wants HOST:PORT, not", connect);
+  if (http && parse_hostport(http, &L->http_addr) != XQ_OK) return usage_error("--http wants HOST:PORT, not", http);
+  L->nviewers = (int)(nviewers + nsse);
+  L->njsonl = (int)nviewers;
 
   int rc = 1;
   L->boards = calloc((size_t)nboards, sizeof *L->boards);
-  if (!L->boards) {
+  L->viewers = L->nviewers ? calloc((size_t)L->nviewers, sizeof *L->viewers) : NULL;
+  if (!L->boards || (L->nviewers && !L->viewers)) {
     fprintf(stderr, "xqref loadgen: out of memory\n");
     return 1;
   }
@@ -916,6 +1065,7 @@ int xq_loadgen_main(int argc, char **argv)
   L->timers_open = 4;
   uv_timer_start(&L->start_to, on_start_timeout, XQ_LOADGEN_CONNECT_MS, 0);
   L->t_connect = uv_hrtime();
+  viewers_start(L);
   unsigned long long gseed = seed;
   int goff = (int)(rng_next(&gseed) % (uint64_t)L->ngames);
   if (seed == 1) goff = 0; /* the default seed: board i plays game i */
@@ -949,7 +1099,7 @@ int xq_loadgen_main(int argc, char **argv)
   if (uv_loop_close(&L->loop)) fprintf(stderr, "xqref loadgen: handles left open at the end\n");
 
   report(L);
-  rc = (L->error_total || L->stops[STOP_LOST] || L->unanswered || L->acked == 0) ? 1 : 0;
+  rc = (L->error_total || L->stops[STOP_LOST] || L->unanswered || L->acked == 0 || L->viewers_lost) ? 1 : 0;
 
 out:
   if (L->ack) fclose(L->ack);
@@ -957,6 +1107,7 @@ out:
   free(L->games);
   for (int i = 0; i < L->nboards; i++) free(L->boards[i].in);
   free(L->boards);
+  free(L->viewers);
   free(L->lat);
   return rc;
 }

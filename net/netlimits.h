@@ -33,6 +33,8 @@
 #define XQ_POLL_DEFAULT_MS 5000
 #define XQ_POLL_MAX_MS 60000             /* back-off ceiling after repeated failures */
 #define XQ_POLL_TIMEOUT_MS 5000          /* one fetch */
+#define XQ_TOKEN_RECHECK_MS 1000         /* ask the store this often whether another process made or
+                                            revoked tokens; their sessions end within this (security.md) */
 #define XQ_POLLERS_MAX 64                /* rounds polled at once */
 
 /* Work */

@@ -539,13 +539,14 @@ typedef struct result_job {
   xq__server *s;
   int round, board;
   char code[4];
+  int written;                 /* in the game-log row's transaction already */
 } result_job;
 
 static void record_result(void *arg, int status)
 {
   result_job *j = arg;
   xq_error err = {0};
-  if (status == XQ_OK && xq_tstore_result(j->s->store, j->round, j->board, j->code, &err) == XQ_OK) {
+  if (status == XQ_OK && (j->written || xq_tstore_result(j->s->store, j->round, j->board, j->code, &err) == XQ_OK)) {
     xq__server_reload(j->s, NULL);
     xq__live *lv = xq__live_get(j->s, j->round, j->board);
     if (lv) xq__live_record_fouls(j->s, lv);
@@ -578,6 +579,7 @@ static void op_result(xq__server *s, xq__req *r)
   snprintf(ev, sizeof ev, "result:%s", codes[k][1]);
   int was_recorded = lv->recorded;
   lv->recorded = 1; /* recorded below, as the arbiter gave it */
+  int queued = xq__commit_queued(s);
   run_event(s, r, lv, XQ_GSRC_ARBITER, 0, ev);
   if (!strcmp(res, "none")) {
     lv->recorded = was_recorded;
@@ -589,6 +591,11 @@ static void op_result(xq__server *s, xq__req *r)
   j->round = lv->round;
   j->board = lv->board;
   snprintf(j->code, sizeof j->code, "%s", codes[k][0][0] == '1' && codes[k][0][1] == '/' ? "=" : codes[k][0]);
+  /* the result goes into the tournament log in the transaction of the
+   * game-log row just queued, so that the acknowledgement covers both; with
+   * no such row (the event was refused), after the commits as before */
+  j->written = xq__commit_queued(s) == queued + 1 &&
+               xq__commit_attach_result(s, lv->round, lv->board, j->code) == XQ_OK;
   xq__commit_then(s, record_result, j);
 }
 

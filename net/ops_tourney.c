@@ -990,10 +990,12 @@ static void run_revoke(xq__server *s, task *t)
   cJSON *o = cJSON_CreateObject();
   cJSON_AddStringToObject(o, "revoked", t->token);
   task_send(t, o);
+  /* after the reply: an admin revoking its own token is answered first */
+  xq__sessions_revoked(s);
 }
 
-/* revoke {token}: the token no longer opens a session (sessions already
- * open keep their role until they close). The last admin token stays. */
+/* revoke {token}: the token no longer opens a session, and the sessions
+ * open with it end (REVOKED, security.md). The last admin token stays. */
 static void op_revoke(xq__server *s, xq__req *r)
 {
   const char *tok;

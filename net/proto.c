@@ -189,6 +189,7 @@ static void op_hello(xq__server *s, xq__req *r)
     /* no token: an anonymous session (engine services, reading, watching) */
     c->role = XQ_ROLE_NONE;
     c->round = c->board = 0;
+    c->has_tok = 0;
     xq__reply(c, r->id, "\"role\":\"none\",\"server\":\"xqref 0.1.0\"");
     return;
   }
@@ -200,6 +201,9 @@ static void op_hello(xq__server *s, xq__req *r)
   c->role = t->role;
   c->round = t->round;
   c->board = t->board;
+  /* the session remembers its token (as the hash) to end when it is revoked */
+  c->has_tok = 1;
+  memcpy(c->tok, s->token_hash[t - s->tokens], XQ_SHA256_LEN);
   char f[384];
   if (t->role == XQ_ROLE_BOARD) {
     /* a board that reconnects learns where its game stands */
@@ -317,8 +321,10 @@ static void dispatch(xq__conn *c, const char *line, size_t len)
 
 static size_t json_consume(xq__conn *c)
 {
+  /* a revoked session: nothing it sent after the revocation is served */
+  if (c->revoked) return c->len;
   size_t start = 0, from = c->scanned;
-  while (!c->closing && !c->held) {
+  while (!c->closing && !c->held && !c->revoked) {
     /* scan only the bytes not scanned before (server.md §1.2) */
     char *nl = memchr(c->in + from, '\n', c->len - from);
     if (!nl) break;
@@ -356,6 +362,57 @@ const xq__proto xq__json_proto = {
   json_overflow,
   NULL,
 };
+
+/* ------------------------------------------------------------------ */
+/* Revoked tokens (docs/security.md)                                   */
+/* ------------------------------------------------------------------ */
+
+static int hash_cmp(const void *a, const void *b) { return memcmp(a, b, XQ_SHA256_LEN); }
+
+void xq__session_end_if_done(xq__conn *c)
+{
+  if (c->revoked != 1 || c->closing) return;
+  if (c->pending_replies > 0 || c->jobs > 0 || c->held) return;
+  c->revoked = 2;
+  xq__conn_end(c); /* after the REVOKED line and everything before it */
+}
+
+void xq__sessions_revoked(xq__server *s)
+{
+  if (!s->conns) return;
+  /* the live hashes, sorted: one binary search per session. These are
+   * hashes of tokens that already opened a session, not guesses: no need
+   * for the constant-time scan of xq__token_find. */
+  unsigned char (*live)[XQ_SHA256_LEN] = NULL;
+  if (s->ntokens) {
+    live = malloc(sizeof *live * (size_t)s->ntokens);
+    if (!live) return; /* out of memory: the next re-check tries again */
+    memcpy(live, s->token_hash, sizeof *live * (size_t)s->ntokens);
+    qsort(live, (size_t)s->ntokens, sizeof *live, hash_cmp);
+  }
+  for (xq__conn *c = s->conns, *next; c; c = next) {
+    next = c->next; /* ending may unlink c */
+    if (c->proto != &xq__json_proto || c->closing || c->revoked || !c->has_tok) continue;
+    if (live && bsearch(c->tok, live, (size_t)s->ntokens, sizeof *live, hash_cmp)) continue;
+    /* CONTRACT (security.md): a revoked token's session loses its role at
+     * once and is closed; it is told why, after the replies it is owed */
+    xq__log(s, "%s: token revoked, session ended", c->peer);
+    c->role = XQ_ROLE_NONE;
+    c->round = c->board = 0;
+    c->has_tok = 0;
+    c->revoked = 1;
+    if (c->hub_watch) xq__hub_unwatch(s, c);
+    c->out_mode = XQ__OUT_PAUSE;
+    if (c->reading) {
+      uv_read_stop((uv_stream_t *)&c->tcp);
+      c->reading = 0;
+      c->paused = 1;
+    }
+    xq__reply_error(c, NULL, XQ__E_REVOKED, "the token of this session was revoked", -1);
+    xq__session_end_if_done(c);
+  }
+  free(live);
+}
 
 /* ------------------------------------------------------------------ */
 /* Sessions without a socket (POST /api/op)                            */

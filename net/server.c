@@ -219,6 +219,54 @@ static int open_store(xq__server *s, xq_error *err)
   return rc;
 }
 
+/* ------------------------------------------------------------------ */
+/* Tokens changed by another process (docs/security.md)                */
+/* ------------------------------------------------------------------ */
+
+/* With the store idle: when another process committed to the store since
+ * the tokens were read (`xqref tourney revoke` or `tourney token` while
+ * the server runs), read them again and end the sessions of revoked
+ * ones. PRAGMA data_version costs no table read, so this runs every
+ * XQ_TOKEN_RECHECK_MS. */
+static void recheck_now(xq__server *s)
+{
+  int64_t v = xq_tstore_data_version(s->store);
+  if (v < 0 || v == s->data_version) return;
+  xq_error err = {0};
+  if (xq__server_tokens(s, &err) != XQ_OK) {
+    xq__log(s, "cannot read the tokens again: %s", err.msg); /* the next tick retries */
+    return;
+  }
+  s->data_version = v;
+  xq__log(s, "the store was changed by another process: tokens read again (%d live)", s->ntokens);
+  xq__sessions_revoked(s);
+}
+
+static void recheck_after_commit(void *arg, int status)
+{
+  (void)status;
+  xq__server *s = arg;
+  s->recheck_waiting = 0;
+  if (!s->stopping) recheck_now(s);
+}
+
+static void on_recheck(uv_timer_t *t)
+{
+  xq__server *s = t->data;
+  if (s->stopping) return;
+  /* revoked sessions whose last owed reply has gone meanwhile */
+  for (xq__conn *c = s->conns, *next; c; c = next) {
+    next = c->next;
+    if (c->revoked == 1) xq__session_end_if_done(c);
+  }
+  /* the loop may use the store only when no group commit runs */
+  if (xq__store_idle(s)) recheck_now(s);
+  else if (!s->recheck_waiting) {
+    s->recheck_waiting = 1;
+    xq__commit_then(s, recheck_after_commit, s);
+  }
+}
+
 static void on_signal(uv_signal_t *sig, int signum)
 {
   xq__server *s = sig->data;
@@ -240,6 +288,7 @@ int xq_server_start(uv_loop_t *loop, const xq_server_opts *o, xq_server **out, x
   if (!rc) rc = xq__commit_init(s);
   if (!rc) rc = xq__hub_init(s);
   if (!rc) rc = xq__ingest_init(s);
+  if (!rc) xq__live_settle_all(s);
   if (!rc) rc = listen_on(s, &s->json_listener, o->listen, on_json_conn, &s->json_port, err);
   if (!rc && o->http) rc = listen_on(s, &s->http_listener, o->http, on_http_conn, &s->http_port, err);
   uv_timer_init(loop, &s->grace);
@@ -251,6 +300,12 @@ int xq_server_start(uv_loop_t *loop, const xq_server_opts *o, xq_server **out, x
     xq_server_free(s);
     return rc;
   }
+  s->data_version = xq_tstore_data_version(s->store);
+  uv_timer_init(loop, &s->recheck);
+  s->recheck.data = s;
+  uv_timer_start(&s->recheck, on_recheck, XQ_TOKEN_RECHECK_MS, XQ_TOKEN_RECHECK_MS);
+  uv_unref((uv_handle_t *)&s->recheck);
+  s->recheck_on = 1;
   print_addr(o->out, "json", o->listen, s->json_port);
   if (o->http) print_addr(o->out, "http", o->http, s->http_port);
   if (o->signals) {
@@ -298,6 +353,10 @@ void xq_server_stop(xq_server *s)
   if (s->listening >= 1) uv_close((uv_handle_t *)&s->json_listener, on_closed_quietly);
   if (s->listening >= 2) uv_close((uv_handle_t *)&s->http_listener, on_closed_quietly);
   s->listening = 0;
+  if (s->recheck_on) {
+    uv_close((uv_handle_t *)&s->recheck, on_closed_quietly);
+    s->recheck_on = 0;
+  }
   if (s->signals) {
     uv_close((uv_handle_t *)&s->sigint, on_closed_quietly);
     uv_close((uv_handle_t *)&s->sigterm, on_closed_quietly);

@@ -1,6 +1,7 @@
 /*
  * test_net_security.c -- intruders against a real server on 127.0.0.1
- * (docs/security.md): wrong and revoked tokens, roles that may not write,
+ * (docs/security.md): wrong and revoked tokens (a revocation, here or by
+ * another process, ends the sessions open with the token), roles that may not write,
  * a board token aimed at another table, forged and replayed sequence
  * numbers, malformed UTF-8, huge numbers, deeply nested JSON, slow and
  * silent clients. Every refusal must be a clear error on a connection
@@ -10,8 +11,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "net_client.h"
+#include "tourney.h"
 
 static xq_tserver ts;
 
@@ -100,6 +103,277 @@ Test(net_security, revoked_token_opens_nothing)
   expect_error(&c, line, "BAD_TOKEN");
   xq_tc_close(&c);
   xq_tc_close(&a);
+}
+
+/* A new token from the admin session `a`: role, and for a board its
+ * table of round 1 (0 otherwise); its text into out[64]. */
+static void make_token(xq_tclient *a, const char *role, int table, char *out)
+{
+  char line[256];
+  if (table) snprintf(line, sizeof line, "{\"op\":\"token\",\"role\":\"%s\",\"round\":1,\"table\":%d}", role, table);
+  else snprintf(line, sizeof line, "{\"op\":\"token\",\"role\":\"%s\"}", role);
+  cJSON *r = xq_tc_call(a, line);
+  cr_assert(r && ok(r) && str(r, "token"), "a new %s token", role);
+  snprintf(out, 64, "%s", str(r, "token"));
+  cJSON_Delete(r);
+}
+
+/* The next line that is not a broadcast event, as JSON, or NULL. */
+static cJSON *next_reply(xq_tclient *c, int timeout_ms)
+{
+  for (;;) {
+    cJSON *r = xq_tc_json(c, timeout_ms);
+    if (!r || !cJSON_GetObjectItemCaseSensitive(r, "event")) return r;
+    cJSON_Delete(r);
+  }
+}
+
+/* The session `c` is told REVOKED (an error with id null) and closed. */
+static void expect_revoked(xq_tclient *c, int timeout_ms)
+{
+  cJSON *r = next_reply(c, timeout_ms);
+  const char *code = r ? xq_tc_error(r) : NULL;
+  cr_assert(code && !strcmp(code, "REVOKED"), "the session is told its token was revoked (got %s)",
+            r ? (code ? code : "a reply") : "nothing");
+  cr_assert(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(r, "id")), "REVOKED answers no request");
+  cJSON_Delete(r);
+  cr_assert(xq_tc_wait_eof(c, 5000), "and the server closes it");
+}
+
+/* The game of round 1 table `table` as a board sees it at hello: last_seq
+ * and ply, through a new board token. */
+static void table_state(xq_tclient *a, int table, int *last_seq, int *ply)
+{
+  char tok[64];
+  make_token(a, "board", table, tok);
+  xq_tclient b;
+  cr_assert_eq(xq_tc_connect(&b, &ts.loop, ts.port), 0);
+  char line[256];
+  snprintf(line, sizeof line, "{\"op\":\"hello\",\"token\":\"%s\"}", tok);
+  cJSON *r = xq_tc_call(&b, line);
+  cr_assert(r && ok(r));
+  *last_seq = cJSON_GetObjectItemCaseSensitive(r, "last_seq")->valueint;
+  *ply = cJSON_GetObjectItemCaseSensitive(r, "ply")->valueint;
+  cJSON_Delete(r);
+  xq_tc_close(&b);
+}
+
+Test(net_security, revoking_a_board_token_ends_its_open_session)
+{
+  xq_tclient a, b, other;
+  hello(&a, ts.admin);
+  hello(&b, ts.board[1]);     /* table 2 */
+  hello(&other, ts.board[2]); /* table 3 */
+  cJSON *r = xq_tc_call(&b, "{\"id\":1,\"op\":\"move\",\"seq\":1,\"move\":\"h2e2\"}");
+  cr_assert(r && ok(r), "the board plays before the revocation");
+  cJSON_Delete(r);
+  char line[256];
+  snprintf(line, sizeof line, "{\"op\":\"revoke\",\"token\":\"%s\"}", ts.board[1]);
+  r = xq_tc_call(&a, line);
+  cr_assert(r && ok(r));
+  cJSON_Delete(r);
+  /* the open session ends at once, not at its next hello */
+  expect_revoked(&b, 5000);
+  /* what it sends now is not served: the connection is closed, and the
+   * game still holds the one move made before */
+  xq_tc_send(&b, "{\"id\":2,\"op\":\"move\",\"seq\":2,\"move\":\"h9g7\"}");
+  xq_tc_spin(&ts.loop, 50);
+  int last_seq, ply;
+  table_state(&a, 2, &last_seq, &ply);
+  cr_assert_eq(last_seq, 1, "the move before the revocation stays, nothing after it came in");
+  cr_assert_eq(ply, 1);
+  /* the revoked token opens no new session */
+  xq_tclient again;
+  cr_assert_eq(xq_tc_connect(&again, &ts.loop, ts.port), 0);
+  snprintf(line, sizeof line, "{\"op\":\"hello\",\"token\":\"%s\"}", ts.board[1]);
+  expect_error(&again, line, "BAD_TOKEN");
+  /* other sessions are untouched */
+  r = xq_tc_call(&other, "{\"op\":\"move\",\"seq\":1,\"move\":\"h2e2\"}");
+  cr_assert(r && ok(r), "another board plays on");
+  cJSON_Delete(r);
+  alive(&a);
+  xq_tc_close(&again);
+  xq_tc_close(&b);
+  xq_tc_close(&other);
+  xq_tc_close(&a);
+}
+
+Test(net_security, revoking_ends_every_session_of_the_token_and_its_watch)
+{
+  xq_tclient a, w1, w2;
+  hello(&a, ts.admin);
+  char arb[64];
+  make_token(&a, "arbiter", 0, arb);
+  hello(&w1, arb);
+  hello(&w2, arb);
+  /* one of them follows the broadcast */
+  cJSON *r = xq_tc_call(&w1, "{\"id\":1,\"op\":\"watch\",\"round\":1}");
+  cr_assert(r && ok(r));
+  cJSON_Delete(r);
+  char line[256];
+  snprintf(line, sizeof line, "{\"op\":\"revoke\",\"token\":\"%s\"}", arb);
+  r = xq_tc_call(&a, line);
+  cr_assert(r && ok(r));
+  cJSON_Delete(r);
+  expect_revoked(&w1, 5000);
+  expect_revoked(&w2, 5000);
+  /* the demo's own arbiter token still works */
+  xq_tclient arb0;
+  hello(&arb0, ts.arbiter);
+  alive(&arb0);
+  xq_tc_close(&arb0);
+  xq_tc_close(&w1);
+  xq_tc_close(&w2);
+  xq_tc_close(&a);
+}
+
+Test(net_security, an_admin_revoking_its_own_token_is_answered_first)
+{
+  xq_tclient a, a2;
+  hello(&a, ts.admin);
+  char adm2[64];
+  make_token(&a, "admin", 0, adm2);
+  hello(&a2, adm2);
+  char line[256];
+  snprintf(line, sizeof line, "{\"id\":7,\"op\":\"revoke\",\"token\":\"%s\"}", adm2);
+  cJSON *r = xq_tc_call(&a2, line);
+  cr_assert(r && ok(r), "the revoke itself is answered");
+  cr_assert_eq(cJSON_GetObjectItemCaseSensitive(r, "id")->valueint, 7);
+  cJSON_Delete(r);
+  expect_revoked(&a2, 5000);
+  alive(&a);
+  xq_tc_close(&a2);
+  xq_tc_close(&a);
+}
+
+/* Run `cmd` (the xqref binary on this test's store) and return its
+ * status, with the loop left alone meanwhile: another process. */
+static int run_xqref(const char *args)
+{
+  char cmd[1024];
+  snprintf(cmd, sizeof cmd, "%s tourney %s --db %s >/dev/null 2>&1", XQ_BINARY, args, ts.db);
+  return system(cmd);
+}
+
+Test(net_security, a_token_revoked_by_another_process_ends_its_session)
+{
+  xq_tclient b, other;
+  hello(&b, ts.board[3]); /* table 4 */
+  hello(&other, ts.board[0]);
+  /* `xqref tourney revoke` while the server runs: another connection to
+   * the store, which the server learns of within XQ_TOKEN_RECHECK_MS */
+  char args[256];
+  snprintf(args, sizeof args, "revoke %s", ts.board[3]);
+  cr_assert_eq(run_xqref(args), 0, "xqref tourney revoke");
+  expect_revoked(&b, 10000);
+  xq_tclient again;
+  cr_assert_eq(xq_tc_connect(&again, &ts.loop, ts.port), 0);
+  char line[256];
+  snprintf(line, sizeof line, "{\"op\":\"hello\",\"token\":\"%s\"}", ts.board[3]);
+  expect_error(&again, line, "BAD_TOKEN");
+  cJSON *r = xq_tc_call(&other, "{\"op\":\"move\",\"seq\":1,\"move\":\"h2e2\"}");
+  cr_assert(r && ok(r), "another board plays on");
+  cJSON_Delete(r);
+  xq_tc_close(&again);
+  xq_tc_close(&other);
+  xq_tc_close(&b);
+}
+
+Test(net_security, a_token_made_by_another_process_opens_a_session)
+{
+  /* `xqref tourney token` while the server runs: the server reads the
+   * tokens again once it sees the store changed */
+  char out[256];
+  snprintf(out, sizeof out, "%s/token.txt", ts.dir);
+  char cmd[1024];
+  snprintf(cmd, sizeof cmd, "%s tourney token --role viewer --db %s >%s 2>&1", XQ_BINARY, ts.db, out);
+  cr_assert_eq(system(cmd), 0, "xqref tourney token");
+  FILE *f = fopen(out, "r");
+  cr_assert(f);
+  char tok[64] = "";
+  int n = fscanf(f, "%63s", tok);
+  fclose(f);
+  unlink(out);
+  cr_assert(n == 1 && strlen(tok) == 32, "a token was printed");
+  xq_tclient c;
+  cr_assert_eq(xq_tc_connect(&c, &ts.loop, ts.port), 0);
+  char line[256];
+  snprintf(line, sizeof line, "{\"op\":\"hello\",\"token\":\"%s\"}", tok);
+  /* it may take one re-check (XQ_TOKEN_RECHECK_MS) before it is known */
+  int opened = 0;
+  for (int i = 0; i < 50 && !opened; i++) {
+    cJSON *r = xq_tc_call(&c, line);
+    cr_assert(r, "hello is answered");
+    opened = ok(r);
+    cJSON_Delete(r);
+    if (!opened) xq_tc_spin(&ts.loop, 200);
+  }
+  cr_assert(opened, "the new token opens a session");
+  xq_tc_close(&c);
+}
+
+/* The result of round 1 table `table` as `pairings` gives it ("1-0", ...,
+ * or NULL while pending), into out[16]. */
+static void pairing_result(xq_tclient *c, int table, char *out)
+{
+  cJSON *r = xq_tc_call(c, "{\"op\":\"pairings\",\"round\":1}");
+  cr_assert(r && ok(r));
+  const cJSON *b = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(r, "boards"), table - 1);
+  const cJSON *res = cJSON_GetObjectItemCaseSensitive(b, "result");
+  snprintf(out, 16, "%s", cJSON_IsString(res) ? res->valuestring : "");
+  cJSON_Delete(r);
+}
+
+Test(net_security, a_result_cut_off_by_a_crash_is_recorded_at_restart)
+{
+  /* the game log holds a finished game whose result never reached the
+   * tournament log: the server was killed between the two (an
+   * adjudicator's ruling is written there after its row is durable) */
+  cr_assert_eq(xq_ts_stop(&ts), 0);
+  xq_tstore *st = NULL;
+  xq_error err = {0};
+  cr_assert_eq(xq_tstore_open(ts.db, 0, &st, &err), XQ_OK, "%s", err.msg);
+  xq_tgame_rec rec = {0};
+  rec.round = 1;
+  rec.board = 3;
+  rec.source = XQ_GSRC_ARBITER;
+  rec.event = "result:0-1";
+  rec.reply = "";
+  cr_assert_eq(xq_tstore_game_append(st, &rec, NULL, &err), XQ_OK, "%s", err.msg);
+  xq_tstore_close(st);
+  cr_assert_eq(xq_ts_restart(&ts), 0);
+  xq_tclient c;
+  cr_assert_eq(xq_tc_connect(&c, &ts.loop, ts.port), 0);
+  char res[16];
+  pairing_result(&c, 3, res);
+  cr_assert_str_eq(res, "0-1", "the finished game's result is in the tournament log after the restart");
+  pairing_result(&c, 2, res);
+  cr_assert_str_eq(res, "", "a game still in play has none");
+  xq_tc_close(&c);
+}
+
+Test(net_security, an_arbiter_result_is_in_the_standings_when_acknowledged)
+{
+  xq_tclient arb;
+  hello(&arb, ts.arbiter);
+  cJSON *r = xq_tc_call(&arb, "{\"op\":\"result\",\"round\":1,\"table\":2,\"result\":\"+-\"}");
+  cr_assert(r && ok(r));
+  cJSON_Delete(r);
+  /* read by another process: the store itself has it, a forfeit as given */
+  char out[256], cmd[1024];
+  snprintf(out, sizeof out, "%s/log.txt", ts.dir);
+  snprintf(cmd, sizeof cmd, "%s tourney log --db %s >%s 2>&1", XQ_BINARY, ts.db, out);
+  cr_assert_eq(system(cmd), 0);
+  FILE *f = fopen(out, "r");
+  cr_assert(f);
+  char line[512];
+  int found = 0;
+  while (fgets(line, sizeof line, f))
+    found += strstr(line, "round=1 board=2") && (strstr(line, "forfeit") || strstr(line, "code=+-"));
+  fclose(f);
+  unlink(out);
+  cr_assert_eq(found, 1, "the forfeit is in the tournament log once");
+  xq_tc_close(&arb);
 }
 
 Test(net_security, roles_may_not_do_what_is_not_theirs)

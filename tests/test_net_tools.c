@@ -235,6 +235,42 @@ Test(net_tools, loadgen_paced_for_a_duration)
   free(out);
 }
 
+Test(net_tools, loadgen_viewers_follow_the_broadcast)
+{
+  start_server(4); /* 2 boards */
+  char games[400], args[1200];
+  snprintf(games, sizeof games, "%s/games.pgn", dir);
+  write_games(games);
+  snprintf(args, sizeof args,
+           "loadgen --connect %s --tokens '%s' --boards 2 --games '%s' --rate 20 --duration 1 --viewers 3", addr,
+           serve_out, games);
+  int st;
+  char *out = xq_test_run(args, &st);
+  cr_assert_eq(st, 0, "%s", out);
+  long acked = field(out, "acked");
+  cr_assert_gt(acked, 0, "%s", out);
+  /* "viewers 3 (watch 3, sse 0): connected 3, lost 0, events received watch N sse 0, B bytes" */
+  const char *v = strstr(out, "viewers 3 (watch 3, sse 0): ");
+  cr_assert(v, "%s", out);
+  long conn = -1, lost = -1, nw = -1, ns = -1;
+  cr_assert_eq(sscanf(v, "viewers 3 (watch 3, sse 0): connected %ld, lost %ld, events received watch %ld sse %ld", &conn,
+                      &lost, &nw, &ns), 4, "%s", out);
+  cr_expect_eq(conn, 3, "%s", out);
+  cr_expect_eq(lost, 0, "%s", out);
+  cr_expect_eq(ns, 0, "%s", out);
+  /* every acknowledged move is broadcast, once durable, to every watcher
+   * (the watchers ask before the boards' first move is sent) */
+  cr_expect_geq(nw, 3 * acked, "%s", out);
+  free(out);
+  /* an SSE viewer needs the HTTP address */
+  snprintf(args, sizeof args, "loadgen --connect %s --tokens '%s' --boards 2 --games '%s' --sse 1", addr, serve_out,
+           games);
+  out = xq_test_run(args, &st);
+  cr_expect_eq(st, 2, "%s", out);
+  cr_expect(strstr(out, "--sse needs --http"), "%s", out);
+  free(out);
+}
+
 Test(net_tools, board_cli_plays_from_a_pipe)
 {
   start_server(4);

@@ -214,6 +214,21 @@ int xq_tstore_token_revoke(xq_tstore *st, const char *token, xq_error *err)
   return rc;
 }
 
+int64_t xq_tstore_data_version(xq_tstore *st)
+{
+  sqlite3 *db = xq__tstore_db(st);
+  if (!db) return XQ_EINVAL;
+  int64_t v = XQ_ESTORE;
+  sqlite3_stmt *q;
+  xq__tstore_lock(st);
+  if (sqlite3_prepare_v2(db, "PRAGMA data_version", -1, &q, NULL) == SQLITE_OK) {
+    if (sqlite3_step(q) == SQLITE_ROW) v = sqlite3_column_int64(q, 0);
+    sqlite3_finalize(q);
+  }
+  xq__tstore_unlock(st);
+  return v;
+}
+
 int xq_tstore_tokens(xq_tstore *st, xq_ttoken **out, int *n, xq_error *err)
 {
   sqlite3 *db = xq__tstore_db(st);

@@ -577,6 +577,13 @@ int xq_tstore_token_revoke(xq_tstore *st, const char *token, xq_error *err);
 int xq_tstore_tokens(xq_tstore *st, xq_ttoken **out, int *n, xq_error *err);
 /* The store's admin token, created on first call (*created = 1 then, else 0). */
 int xq_tstore_admin_token(xq_tstore *st, xq_ttoken *out, int *created, xq_error *err);
+/* A number (>= 0) that changes when another connection to the store's file
+ * -- another process, such as `xqref tourney revoke` while the server runs
+ * -- has committed since it was last read; commits through `st` itself do
+ * not change it (SQLite's PRAGMA data_version). Cheap: no table is read.
+ * The server polls it to learn of tokens made or revoked behind its back
+ * (docs/security.md). Returns the number, or XQ_EINVAL / XQ_ESTORE. */
+int64_t xq_tstore_data_version(xq_tstore *st);
 
 /* Sources of a game-log row. */
 enum { XQ_GSRC_BOARD = 1, XQ_GSRC_ARBITER = 2, XQ_GSRC_INGEST = 3 };
