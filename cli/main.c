@@ -9,6 +9,7 @@
 #include "net.h"
 #include "perft.h"
 #include "records.h"
+#include "simulate.h"
 #include "tourney.h"
 
 typedef struct subcommand {
@@ -29,6 +30,7 @@ static const subcommand commands[] = {
   {"serve", xq_serve_main, "the tournament server: JSON lines for boards and arbiters, HTTP for viewers"},
   {"loadgen", xq_loadgen_main, "replay games as N boards against a server: moves/s and latency"},
   {"board", xq_board_main, "play a table from the terminal as a digital board would"},
+  {"simulate", xq_simulate_main, "a whole event under a regulation preset on the real server, with incidents"},
   {"presets", xq_presets_main, "the five regulations as presets; show NAME: every value with its clause"},
 };
 

@@ -221,7 +221,8 @@ int xq_sheet_teams(const xq_tevent *ev, const xq_team_row *rows, int n, int mode
     for (int k = 0; k < r->nmembers && used < sizeof members; k++)
       used += (size_t)snprintf(members + used, sizeof members - used, "%s%s",
                                k ? (lang == XQ_LANG_ZH ? "、" : ", ") : "", name_of(ev, r->members[k]));
-    snprintf(amount, sizeof amount, r->amount ? "%d" : "", r->amount);
+    amount[0] = 0;
+    if (r->amount) snprintf(amount, sizeof amount, "%d", r->amount);
     const char *row[6] = {rank, r->team, value, best, members, amount};
     rc = xq__sheet_row(&sh, row);
   }

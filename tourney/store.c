@@ -845,7 +845,7 @@ int xq_tstore_load(xq_tstore *st, xq_tevent **out, xq_error *err)
   *out = NULL;
   xq_tevent *ev = xq_tevent_new(NULL, NULL);
   if (!ev) return XQ_ENOMEM;
-  sqlite3_stmt *q = NULL, *reg = NULL, *num = NULL, *brd = NULL;
+  sqlite3_stmt *q = NULL, *reg = NULL, *num = NULL, *brd = NULL, *b2 = NULL;
   int rc = XQ_ESTORE, began = 0;
   /* one read transaction (a savepoint inside a batch): a consistent
    * snapshot of the log */
@@ -860,7 +860,12 @@ int xq_tstore_load(xq_tstore *st, xq_tevent **out, xq_error *err)
                          " title, fed, fide_id FROM registrations WHERE seq = ?", -1, &reg, NULL) != SQLITE_OK ||
       sqlite3_prepare_v2(st->db, "SELECT player, pno FROM numbers WHERE seq = ?", -1, &num, NULL) != SQLITE_OK ||
       sqlite3_prepare_v2(st->db, "SELECT board, red, black FROM pairing_boards WHERE seq = ? ORDER BY board",
-                         -1, &brd, NULL) != SQLITE_OK) {
+                         -1, &brd, NULL) != SQLITE_OK ||
+      /* the board of a result: prepared once, not once per result (a
+       * load per result made the server's reloads quadratic) */
+      sqlite3_prepare_v2(st->db, "SELECT b.red, b.black FROM pairing_boards b JOIN events e ON"
+                         " e.seq = b.seq WHERE e.kind = 'pairing' AND e.round = ? AND b.board = ?"
+                         " AND e.seq < ?", -1, &b2, NULL) != SQLITE_OK) {
     rc = dberr(st, err, "load");
     goto out;
   }
@@ -920,13 +925,7 @@ int xq_tstore_load(xq_tstore *st, xq_tevent **out, xq_error *err)
       if (rc) { rc = usererr(err, XQ_ESTORE, "a published pairing names an unknown player"); goto out; }
     } else if (!strcmp(kind, "result") || !strcmp(kind, "forfeit")) {
       int red = 0, black = 0;
-      sqlite3_stmt *b2;
-      if (sqlite3_prepare_v2(st->db, "SELECT b.red, b.black FROM pairing_boards b JOIN events e ON"
-                             " e.seq = b.seq WHERE e.kind = 'pairing' AND e.round = ? AND b.board = ?"
-                             " AND e.seq < ?", -1, &b2, NULL) != SQLITE_OK) {
-        rc = dberr(st, err, "load");
-        goto out;
-      }
+      sqlite3_reset(b2);
       sqlite3_bind_int(b2, 1, round);
       sqlite3_bind_int(b2, 2, board);
       sqlite3_bind_int64(b2, 3, seq);
@@ -934,7 +933,6 @@ int xq_tstore_load(xq_tstore *st, xq_tevent **out, xq_error *err)
         red = sqlite3_column_int(b2, 0);
         black = sqlite3_column_int(b2, 1);
       }
-      sqlite3_finalize(b2);
       if (red >= 1 && red <= ev->n && black >= 1 && black <= ev->n) apply_result(ev, round, red, black, code);
     } else if (!strcmp(kind, "foul")) {
       xq_tslot *sl = xq_tevent_slot(ev, player, round);
@@ -955,6 +953,7 @@ out:
   sqlite3_finalize(reg);
   sqlite3_finalize(num);
   sqlite3_finalize(brd);
+  sqlite3_finalize(b2);
   if (began) xq__tstore_commit(st, NULL); /* ends a read: nothing to lose */
   xq__tstore_unlock(st);
   if (rc) { xq_tevent_free(ev); return rc; }

@@ -1,0 +1,897 @@
+/*
+ * simulate.c -- `xqref simulate`: a whole event under a regulation preset
+ * on the real server (simulate.h, docs/simulate.md).
+ *
+ * One loop runs the server and every client. The organiser's connection
+ * registers the players (add_player) and pairs and publishes each round
+ * (pair, Chinese system; round 1 by the preset's method), makes a board
+ * token per table (token) and the arbiter's connection enters the late
+ * forfeits (result with +- / -+ / --). Every other table is one board
+ * connection playing its script (sim_games.c) event by event with
+ * sequence numbers and clock readings; the server judges, stores and
+ * records the results in the tournament as for real boards.
+ *
+ * The knockout (tourney.md §6) starts between the cut round and the next:
+ * the server is stopped, the stage is started in the store from the
+ * standings after the cut (xq_tstore_ko_start marks the seeds out of the
+ * later Swiss rounds) and the server is started again on the same store.
+ * The live server has no knockout tables, so the knockout games are
+ * played in this process through the adjudicator, game by game as
+ * xq_ko_next_game asks (standard game, then the regulation's tie-break
+ * games), and recorded with xq_tstore_ko_game.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "net.h"
+#include "sim_internal.h"
+
+#define XQ_SIM_PLAYERS_MAX 2000     /* players of one simulated event */
+#define XQ_SIM_ROUND_MS 600000      /* one round's games, at most */
+#define XQ_SIM_KO_PLIES_MAX 600     /* a knockout game ruled a draw after this */
+#define XQ_SIM_LINE 1024            /* one request line */
+#define TOKEN_SIZE (XQ_TOKEN_CHARS + 1)
+#define XQ_SIM_WINDOW_DEFAULT 4     /* plain moves in flight per board */
+
+typedef struct sim sim;
+
+enum { BS_HELLO = 0, BS_PLAY, BS_DONE };
+
+typedef struct sim_board {
+  xq__simc c;                 /* first member */
+  sim *S;
+  int table, red, black;
+  const char *token;          /* in sim.tokens */
+  xq__sim_game g;
+  xq_pos pos;
+  int ply;
+  int64_t seq;
+  int state;
+  int inflight;               /* events sent and not answered yet */
+  int stashed;                /* tok holds an event not sent yet */
+  int solo;                   /* the event in flight must be answered before the next */
+  int arbiter;                /* play stopped for an arbiter's ruling */
+  char tok[XQ_SIM_TOKEN_MAX];
+} sim_board;
+
+struct sim {
+  const xq_sim_opts *o;
+  const xq_regulation *r;
+  xq_rules rules;
+  xq_sim_report *rep;
+  xq_error *err;
+  uv_loop_t loop;
+  int loop_open;
+  xq_server *srv;
+  int port;
+  char db[XQ_SIM_PATH_MAX];
+  char tmpdir[XQ_SIM_PATH_MAX - 16]; /* room for "/sim.db" in db */
+  char admin[XQ_TOKEN_CHARS + 1], arbiter[XQ_TOKEN_CHARS + 1];
+  xq__simc adm, arb;
+  int conns_open;
+  int n;
+  uint64_t rng;               /* lateness, colours, choices */
+  int *stop_round;            /* [n+1]: absentee from this round on, 0 = never */
+  sim_board *boards;
+  int nboards, done;
+  long errors;
+  char *tokens;               /* board tokens [round-1][table-1], TOKEN_SIZE bytes each */
+  int tables;                 /* tables of a round (tokens made for each) */
+  int64_t next_id;
+};
+
+static int fail(sim *S, int code, const char *fmt, ...)
+{
+  if (S->err && !S->err->msg[0]) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(S->err->msg, sizeof S->err->msg, fmt, ap);
+    va_end(ap);
+    S->err->code = code;
+  }
+  return code;
+}
+
+static double now_s(void) { return (double)uv_hrtime() / 1e9; }
+
+/* ------------------------------------------------------------------ */
+/* The store before the server: event, admin and arbiter tokens        */
+/* ------------------------------------------------------------------ */
+
+static int create_store(sim *S)
+{
+  const xq_regulation *r = S->r;
+  xq_tconfig cfg;
+  xq_tconfig_default(&cfg);
+  xq_tconfig_scoring(&cfg, 0);
+  cfg.rounds = r->rounds;
+  cfg.lot_seed = S->o->seed;
+  /* regulations.md "round 1": Shaanxi draws the numbers, the others
+   * number by rating */
+  const char *r1 = r->rows[XQ_REG_ROUND1].value;
+  if (r1 && !strncmp(r1, "drawn", 5)) cfg.first_round = XQ_FIRST_BY_LOT;
+  /* forfeits that withdraw a player: the regulation's, else the rule
+   * book's two (tourney.md §3.1.2) */
+  if (r->withdraw_after > 0) cfg.missed_rounds_withdraw = r->withdraw_after;
+  xq_error e = {0};
+  if (r->tb_order && xq_tconfig_tiebreaks(&cfg, r->tb_order, &e))
+    return fail(S, XQ_EINVAL, "preset %s: tie-breaks: %s", r->name, e.msg);
+  xq_tstore *st = NULL;
+  int rc = xq_tstore_open(S->db, 1, &st, &e);
+  if (!rc) rc = xq_tstore_create_event(st, r->title, &cfg, &e);
+  xq_ttoken tk;
+  int created = 0;
+  if (!rc) rc = xq_tstore_admin_token(st, &tk, &created, &e);
+  if (!rc) snprintf(S->admin, sizeof S->admin, "%s", tk.token);
+  if (!rc) rc = xq_tstore_token_new(st, XQ_ROLE_ARBITER, 0, 0, "chief arbiter", &tk, &e);
+  if (!rc) snprintf(S->arbiter, sizeof S->arbiter, "%s", tk.token);
+  /* A board token for every table of every round, printed on the table
+   * cards before the event (the server loads them when it starts): one
+   * transaction. */
+  S->tables = (S->n + 1) / 2;
+  S->tokens = calloc((size_t)r->rounds * (size_t)S->tables, TOKEN_SIZE);
+  if (!S->tokens) rc = XQ_ENOMEM;
+  if (!rc) rc = xq_tstore_batch_begin(st, &e);
+  for (int round = 1; round <= r->rounds && !rc; round++)
+    for (int t = 1; t <= S->tables && !rc; t++) {
+      char label[XQ_TOURNEY_FIELD_MAX];
+      snprintf(label, sizeof label, "round %d table %d", round, t);
+      rc = xq_tstore_token_new(st, XQ_ROLE_BOARD, round, t, label, &tk, &e);
+      if (!rc) memcpy(S->tokens + ((size_t)(round - 1) * (size_t)S->tables + (size_t)(t - 1)) * TOKEN_SIZE,
+                      tk.token, TOKEN_SIZE);
+    }
+  if (!rc) rc = xq_tstore_batch_commit(st, &e);
+  else if (st && xq_tstore_in_batch(st)) xq_tstore_batch_rollback(st);
+  xq_tstore_close(st);
+  if (rc) return fail(S, rc, "%s: %s", S->db, e.msg[0] ? e.msg : xq_tourney_strerror(rc));
+  return XQ_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* Server and the staff's connections                                  */
+/* ------------------------------------------------------------------ */
+
+static cJSON *call(sim *S, xq__simc *c, const char *line)
+{
+  cJSON *r = xq__simc_call(c, line);
+  if (!r) fail(S, XQ_EIO, "no answer from the server to %.200s", line);
+  return r;
+}
+
+static int hello(sim *S, xq__simc *c, const char *token, const char *role)
+{
+  char line[256];
+  snprintf(line, sizeof line, "{\"id\":1,\"op\":\"hello\",\"token\":\"%s\"}", token);
+  cJSON *r = call(S, c, line);
+  if (!r) return XQ_EIO;
+  const cJSON *got = cJSON_GetObjectItemCaseSensitive(r, "role");
+  int ok = cJSON_IsString(got) && !strcmp(got->valuestring, role);
+  cJSON_Delete(r);
+  return ok ? XQ_OK : fail(S, XQ_EIO, "the %s token was refused", role);
+}
+
+static int server_up(sim *S)
+{
+  xq_server_opts so;
+  xq_server_opts_default(&so);
+  so.db = S->db;
+  so.listen = "127.0.0.1:0";
+  so.http = NULL;
+  so.rules = S->r->rules_preset;
+  so.signals = 0;
+  so.out = NULL;
+  so.log = NULL;
+  xq_error e = {0};
+  int rc = xq_server_start(&S->loop, &so, &S->srv, &e);
+  if (rc) return fail(S, rc, "server: %s", e.msg[0] ? e.msg : xq_strerror(rc));
+  S->port = xq_server_port(S->srv, 0);
+  if (xq__simc_connect(&S->adm, &S->loop, S->port) || xq__simc_connect(&S->arb, &S->loop, S->port))
+    return fail(S, XQ_EIO, "cannot connect to the server on port %d", S->port);
+  S->conns_open = 1;
+  if ((rc = hello(S, &S->adm, S->admin, "admin")) || (rc = hello(S, &S->arb, S->arbiter, "arbiter")))
+    return rc;
+  return XQ_OK;
+}
+
+static void server_down(sim *S)
+{
+  if (S->conns_open) {
+    xq__simc_close(&S->adm);
+    xq__simc_close(&S->arb);
+    S->conns_open = 0;
+  }
+  if (S->srv) {
+    xq_server_stop(S->srv);
+    uv_run(&S->loop, UV_RUN_DEFAULT);
+    xq_server_free(S->srv);
+    S->srv = NULL;
+  }
+  uv_run(&S->loop, UV_RUN_DEFAULT);
+}
+
+/* ------------------------------------------------------------------ */
+/* Registration                                                        */
+/* ------------------------------------------------------------------ */
+
+static int register_players(sim *S, const xq_tplayer *pl)
+{
+  for (int i = 0; i < S->n; i++) {
+    const xq_tplayer *p = &pl[i];
+    cJSON *req = cJSON_CreateObject(), *pj = cJSON_CreateObject();
+    cJSON_AddNumberToObject(req, "id", (double)++S->next_id);
+    cJSON_AddStringToObject(req, "op", "add_player");
+    cJSON_AddStringToObject(pj, "name", p->name);
+    cJSON_AddNumberToObject(pj, "rating", p->rating);
+    cJSON_AddStringToObject(pj, "birth", p->birth);
+    char sex[2] = {p->sex, 0};
+    cJSON_AddStringToObject(pj, "sex", sex);
+    cJSON_AddStringToObject(pj, "region", p->region);
+    cJSON_AddStringToObject(pj, "club", p->club);
+    if (p->team[0]) cJSON_AddStringToObject(pj, "team", p->team);
+    cJSON_AddBoolToObject(pj, "local", p->local);
+    cJSON_AddItemToObject(req, "player", pj);
+    char *line = cJSON_PrintUnformatted(req);
+    cJSON_Delete(req);
+    if (!line) return fail(S, XQ_ENOMEM, "out of memory");
+    cJSON *r = call(S, &S->adm, line);
+    free(line);
+    if (!r) return XQ_EIO;
+    const char *code = xq__simc_error(r);
+    const cJSON *id = cJSON_GetObjectItemCaseSensitive(r, "player");
+    int ok = !code && cJSON_IsNumber(id) && id->valueint == i + 1;
+    cJSON_Delete(r);
+    if (!ok) return fail(S, XQ_EIO, "add_player %s: %s", p->name, code ? code : "unexpected reply");
+  }
+  return XQ_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* Boards                                                              */
+/* ------------------------------------------------------------------ */
+
+static void board_finish(sim_board *b)
+{
+  if (b->state == BS_DONE) return;
+  b->state = BS_DONE;
+  b->S->done++;
+  xq__simc_close(&b->c);
+}
+
+/* Write event token `t` as the protocol's board operation with the next
+ * sequence number. */
+static int board_write_event(sim_board *b, const char *t)
+{
+  sim *S = b->S;
+  char line[XQ_SIM_LINE];
+  long long seq = (long long)b->seq++;
+  const char *side = strchr(t, '-') ? strchr(t, '-') + 1 : "";
+  if (!strncmp(t, "clock:", 6)) {
+    long rr = 0, bb = 0;
+    sscanf(t + 6, "%ld/%ld", &rr, &bb);
+    snprintf(line, sizeof line, "{\"id\":%lld,\"op\":\"clock\",\"seq\":%lld,\"clock\":[%ld,%ld]}\n", seq, seq, rr, bb);
+  } else if (!strncmp(t, "claim-", 6)) {
+    S->rep->natural_claims++;
+    snprintf(line, sizeof line, "{\"id\":%lld,\"op\":\"claim\",\"seq\":%lld,\"kind\":\"natural\",\"side\":\"%s\"}\n",
+             seq, seq, side);
+  } else if (!strncmp(t, "offer-", 6) || !strncmp(t, "accept-", 7) || !strncmp(t, "decline-", 8)) {
+    snprintf(line, sizeof line, "{\"id\":%lld,\"op\":\"draw\",\"seq\":%lld,\"action\":\"%.*s\",\"side\":\"%s\"}\n",
+             seq, seq, (int)(side - 1 - t), t, side);
+  } else if (!strncmp(t, "resign-", 7)) {
+    snprintf(line, sizeof line, "{\"id\":%lld,\"op\":\"resign\",\"seq\":%lld,\"side\":\"%s\"}\n", seq, seq, side);
+  } else {
+    int held = !strncmp(t, "held:", 5);
+    snprintf(line, sizeof line,
+             "{\"id\":%lld,\"op\":\"move\",\"seq\":%lld,\"move\":\"%s\",\"clock\":[%ld,%ld]%s}\n", seq, seq,
+             held ? t + 5 : t, b->g.clock[XQ_RED], b->g.clock[XQ_BLACK], held ? ",\"held\":true" : "");
+  }
+  return xq__simc_write(&b->c, line, strlen(line));
+}
+
+/* The legal move a plain ICCS token names in `pos`, else XQ_MOVE_NONE. */
+static xq_move plain_move(const xq_pos *pos, const char *t)
+{
+  if (strlen(t) != 4 || t[0] < 'a' || t[0] > 'i' || t[2] < 'a' || t[2] > 'i' || t[1] < '0' || t[1] > '9' ||
+      t[3] < '0' || t[3] > '9')
+    return XQ_MOVE_NONE;
+  xq_move m = XQ_MOVE(XQ_SQ(t[0] - 'a', t[1] - '0'), XQ_SQ(t[2] - 'a', t[3] - '0'));
+  return xq_is_legal(pos, m) ? m : XQ_MOVE_NONE;
+}
+
+/* Send the script's next events. Like `xqref loadgen --window`, a board
+ * keeps up to `window` plain legal moves in flight, following the game on
+ * its own copy of the position; anything else (an incident, a claim, an
+ * offer, a resignation, the moves of a repeated cycle) goes alone, once
+ * every earlier event is answered, so the script sees each ruling before
+ * it acts again. */
+static void board_pump(sim_board *b)
+{
+  sim *S = b->S;
+  int window = S->o->window > 0 ? S->o->window : XQ_SIM_WINDOW_DEFAULT;
+  while (b->state == BS_PLAY && b->inflight < window && !b->solo) {
+    if (!b->stashed) {
+      if (!xq__sim_next(&b->g, &b->pos, b->ply, b->tok)) {
+        if (!b->inflight) {
+          b->arbiter = 1; /* no legal move yet no result: the arbiter looks */
+          board_finish(b);
+        }
+        return; /* the reply to the last move will bring the result */
+      }
+      b->stashed = 1;
+    }
+    xq_move m = plain_move(&b->pos, b->tok);
+    int alone = m == XQ_MOVE_NONE || !xq__sim_steady(&b->g);
+    if (alone && b->inflight) return; /* wait until everything is answered */
+    b->stashed = 0;
+    if (board_write_event(b, b->tok)) {
+      S->errors++;
+      board_finish(b);
+      return;
+    }
+    b->inflight++;
+    if (m != XQ_MOVE_NONE) {
+      xq_undo u;
+      xq_make(&b->pos, m, &u);
+      b->ply++;
+    }
+    b->solo = alone;
+  }
+}
+
+static int side_of(const cJSON *v)
+{
+  const cJSON *s = cJSON_GetObjectItemCaseSensitive(v, "side");
+  if (!cJSON_IsString(s)) return -1;
+  return !strcmp(s->valuestring, "red") ? XQ_RED : !strcmp(s->valuestring, "black") ? XQ_BLACK : -1;
+}
+
+static const char *str_of(const cJSON *o, const char *key)
+{
+  const cJSON *s = cJSON_GetObjectItemCaseSensitive(o, key);
+  return cJSON_IsString(s) ? s->valuestring : NULL;
+}
+
+static void board_reply(xq__simc *c, cJSON *r)
+{
+  sim_board *b = (sim_board *)c;
+  sim *S = b->S;
+  if (b->state == BS_DONE) return;
+  if (!r) { /* connection lost */
+    S->errors++;
+    b->arbiter = 1;
+    board_finish(b);
+    return;
+  }
+  const char *code = xq__simc_error(r);
+  if (b->state == BS_HELLO) {
+    const cJSON *last = cJSON_GetObjectItemCaseSensitive(r, "last_seq");
+    if (code || !cJSON_IsNumber(last)) {
+      S->errors++;
+      b->arbiter = 1;
+      board_finish(b);
+      return;
+    }
+    b->seq = (int64_t)last->valuedouble + 1;
+    b->state = BS_PLAY;
+    board_pump(b);
+    return;
+  }
+  b->inflight--;
+  if (code) {
+    if (!strcmp(code, "GAME_OVER")) {
+      board_finish(b);
+    } else if (!strcmp(code, "GAME_PAUSED")) {
+      b->arbiter = 1;
+      board_finish(b);
+    } else {
+      S->errors++;
+      if (S->o->log) fprintf(S->o->log, "table %d: %s after %s\n", b->table, code, b->tok);
+      b->arbiter = 1;
+      board_finish(b);
+    }
+    return;
+  }
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(r, "verdict");
+  const char *kind = str_of(v, "verdict"), *reason = str_of(v, "reason"), *result = str_of(r, "result");
+  const char *event = str_of(v, "event");
+  const cJSON *ply = cJSON_GetObjectItemCaseSensitive(r, "ply");
+  const char *fen = str_of(r, "fen");
+  if (kind && !strcmp(kind, "accepted") && event && !strcmp(event, "move")) S->rep->moves++;
+  else xq__sim_count(S->rep, kind, reason, cJSON_IsNumber(ply) ? ply->valueint : b->ply);
+  if (kind && (!strcmp(kind, "mate") || !strcmp(kind, "stalemate"))) S->rep->moves++;
+  xq__sim_feed(&b->g, kind, side_of(v));
+  if (kind && !strcmp(kind, "needs_arbiter")) {
+    b->arbiter = 1;
+    board_finish(b);
+    return;
+  }
+  if (result && strcmp(result, "*")) {
+    board_finish(b);
+    return;
+  }
+  if (!b->inflight) {
+    /* everything answered: the server's position is the one to play on
+     * (a foul left it as it was, a ruling may have changed the plan) */
+    b->solo = 0;
+    if (fen) {
+      xq_error e;
+      if (xq_fen_parse(&b->pos, fen, 0, &e)) S->errors++;
+    }
+    if (cJSON_IsNumber(ply)) b->ply = ply->valueint;
+  }
+  board_pump(b);
+}
+
+/* ------------------------------------------------------------------ */
+/* A Swiss round                                                       */
+/* ------------------------------------------------------------------ */
+
+static int arbiter_result(sim *S, int round, int table, const char *code, const char *why)
+{
+  char line[256];
+  snprintf(line, sizeof line, "{\"id\":%" PRId64 ",\"op\":\"result\",\"round\":%d,\"table\":%d,\"result\":\"%s\","
+           "\"reason\":\"%s\"}", ++S->next_id, round, table, code, why);
+  cJSON *r = call(S, &S->arb, line);
+  if (!r) return XQ_EIO;
+  const char *ec = xq__simc_error(r);
+  int rc = ec ? fail(S, XQ_EIO, "round %d table %d: result %s: %s", round, table, code, ec) : XQ_OK;
+  cJSON_Delete(r);
+  return rc;
+}
+
+static int is_late(sim *S, int id, int round)
+{
+  if (S->stop_round[id] && round >= S->stop_round[id]) return 1;
+  return xq__sim_below(&S->rng, XQ_SIM_RATE_MAX) < S->o->rate_late;
+}
+
+static void say_hello(sim_board *b)
+{
+  char line[128];
+  snprintf(line, sizeof line, "{\"id\":0,\"op\":\"hello\",\"token\":\"%s\"}\n", b->token);
+  if (xq__simc_write(&b->c, line, strlen(line))) {
+    b->S->errors++;
+    b->arbiter = 1;
+    board_finish(b);
+  }
+}
+
+static void on_round_timeout(uv_timer_t *t) { *(int *)t->data = 1; }
+static void on_closed_timer(uv_handle_t *h) { (void)h; }
+
+static int play_round(sim *S, int round)
+{
+  double t0 = now_s();
+  const char *system = round == 1 && !S->r->round1_adjacent ? "dutch" : "cn";
+  char line[XQ_SIM_LINE];
+  /* Round 1 without the adjacent method is top half against bottom half
+   * (regulations.md "round 1": by number), which the Dutch round 1 is;
+   * every later round is the Chinese system. */
+  snprintf(line, sizeof line, "{\"id\":%" PRId64 ",\"op\":\"pair\",\"round\":%d,\"system\":\"%s\",\"publish\":true}",
+           ++S->next_id, round, system);
+  cJSON *pr = call(S, &S->adm, line);
+  if (!pr) return XQ_EIO;
+  const char *code = xq__simc_error(pr);
+  if (code) {
+    const cJSON *e = cJSON_GetObjectItemCaseSensitive(pr, "error");
+    int rc = fail(S, XQ_EIO, "round %d: pair: %s %s", round, code, str_of(e, "msg") ? str_of(e, "msg") : "");
+    cJSON_Delete(pr);
+    return rc;
+  }
+  const cJSON *boards = cJSON_GetObjectItemCaseSensitive(pr, "boards");
+  int nb = cJSON_GetArraySize(boards);
+  S->boards = calloc((size_t)(nb ? nb : 1), sizeof *S->boards);
+  if (!S->boards) {
+    cJSON_Delete(pr);
+    return fail(S, XQ_ENOMEM, "out of memory");
+  }
+  S->nboards = 0;
+  S->done = 0;
+  int rc = XQ_OK, forfeits = 0;
+  for (int i = 0; i < nb && !rc; i++) {
+    const cJSON *bd = cJSON_GetArrayItem(boards, i);
+    const cJSON *t = cJSON_GetObjectItemCaseSensitive(bd, "table");
+    const cJSON *red = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(bd, "red"), "id");
+    const cJSON *black = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(bd, "black"), "id");
+    if (!cJSON_IsNumber(t) || !cJSON_IsNumber(red)) {
+      rc = fail(S, XQ_EIO, "round %d: a board without table or Red", round);
+      break;
+    }
+    if (!cJSON_IsNumber(black)) continue; /* the bye */
+    S->rep->boards++;
+    int late_r = is_late(S, red->valueint, round), late_b = is_late(S, black->valueint, round);
+    if (late_r || late_b) {
+      /* regulations.md "late → forfeit": the arbiter enters it */
+      rc = arbiter_result(S, round, t->valueint, late_r && late_b ? "--" : late_r ? "-+" : "+-", "late");
+      forfeits += late_r + late_b;
+      continue;
+    }
+    sim_board *b = &S->boards[S->nboards++];
+    b->S = S;
+    b->table = t->valueint;
+    b->red = red->valueint;
+    b->black = black->valueint;
+    if (b->table > S->tables) rc = fail(S, XQ_EINVAL, "round %d: table %d has no token", round, b->table);
+    else b->token = S->tokens + ((size_t)(round - 1) * (size_t)S->tables + (size_t)(b->table - 1)) * TOKEN_SIZE;
+  }
+  cJSON_Delete(pr);
+  double t_setup = now_s();
+  S->rep->forfeits += forfeits;
+  /* connect every table, then let them all play at once */
+  for (int i = 0; i < S->nboards && !rc; i++) {
+    sim_board *b = &S->boards[i];
+    xq__sim_game_init(&b->g, xq__sim_rand(&S->rng), S->o, &S->rules);
+    xq_pos_startpos(&b->pos);
+    if (xq__simc_connect(&b->c, &S->loop, S->port)) {
+      rc = fail(S, XQ_EIO, "round %d table %d: cannot connect", round, b->table);
+      b->state = BS_DONE;
+      S->done++;
+      break;
+    }
+    b->c.on_reply = board_reply;
+    say_hello(b);
+    S->rep->games++;
+  }
+  if (rc) {
+    for (int i = 0; i < S->nboards; i++)
+      if (S->boards[i].state != BS_DONE && S->boards[i].c.tcp.data) board_finish(&S->boards[i]);
+  }
+  uv_timer_t timer;
+  int expired = 0;
+  uv_timer_init(&S->loop, &timer);
+  timer.data = &expired;
+  uv_timer_start(&timer, on_round_timeout, XQ_SIM_ROUND_MS, 0);
+  while (S->done < S->nboards && !expired) uv_run(&S->loop, UV_RUN_ONCE);
+  uv_close((uv_handle_t *)&timer, on_closed_timer);
+  for (int i = 0; i < S->nboards; i++) board_finish(&S->boards[i]);
+  uv_run(&S->loop, UV_RUN_NOWAIT);
+  if (expired && !rc) rc = fail(S, XQ_EIO, "round %d: games still running after %d s", round, XQ_SIM_ROUND_MS / 1000);
+  /* games stopped for a ruling (a paused game, a search the rules cannot
+   * decide): the arbiter rules a draw */
+  for (int i = 0; i < S->nboards && !rc; i++) {
+    if (!S->boards[i].arbiter) continue;
+    S->rep->arbiter_rulings++;
+    rc = arbiter_result(S, round, S->boards[i].table, "=", "arbiter");
+  }
+  /* wait until the closed connections are gone */
+  int open = 1;
+  while (open) {
+    open = 0;
+    for (int i = 0; i < S->nboards; i++) open |= S->boards[i].c.tcp.data && !S->boards[i].c.closed;
+    if (open) uv_run(&S->loop, UV_RUN_ONCE);
+  }
+  free(S->boards);
+  S->boards = NULL;
+  S->rep->rounds = round;
+  if (S->o->log)
+    fprintf(S->o->log, "round %d: %d boards, %d games, %d forfeits, %.2f s (pairing and tokens %.2f s)\n", round,
+            nb, S->nboards, forfeits, now_s() - t0, t_setup - t0);
+  return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* Knockout                                                            */
+/* ------------------------------------------------------------------ */
+
+/* Minutes and seconds of one side of a time control ("20+5", "R6+3/B4+3"). */
+static void ko_clock(const char *tc, xq_rules *ru)
+{
+  int m = 0, s = 0, mb = 0, sb = 0;
+  if (tc[0] == 'R' && sscanf(tc, "R%d+%d/B%d+%d", &m, &s, &mb, &sb) == 4) {
+    ru->clock_base_s = m * 60;
+    ru->clock_base_black_s = mb * 60;
+    ru->clock_increment_s = s;
+  } else if (sscanf(tc, "%d+%d", &m, &s) == 2) {
+    ru->clock_base_s = m * 60;
+    ru->clock_base_black_s = 0;
+    ru->clock_increment_s = s;
+  }
+}
+
+/* Play one knockout game through the adjudicator: 1 Red won, -1 Black
+ * won, 0 drawn. */
+static int ko_play(sim *S, const xq_ko *ko, const xq_ko_game *kg)
+{
+  xq_rules ru = S->rules;
+  ko_clock(xq_ko_time_control(ko->format, kg->type), &ru);
+  ru.armageddon = kg->type == XQ_KG_ARMAGEDDON;
+  xq_game *g = malloc(sizeof *g);
+  if (!g) return 0;
+  xq_error e = {0};
+  xq_game_init(g, &ru, NULL, &e);
+  xq__sim_game sg;
+  xq__sim_game_init(&sg, xq__sim_rand(&S->rng), S->o, &ru);
+  char tok[XQ_SIM_TOKEN_MAX];
+  while (g->result == XQ_OUT_NONE) {
+    xq_verdict v;
+    if (g->nply >= XQ_SIM_KO_PLIES_MAX || !xq__sim_next(&sg, &g->pos, g->nply, tok)) {
+      xq_game_arbiter_result(g, XQ_OUT_DRAW, &v);
+      S->rep->arbiter_rulings++;
+      break;
+    }
+    if (!strncmp(tok, "claim-", 6)) S->rep->natural_claims++;
+    if (xq_game_event(g, tok, &v, &e) != XQ_OK) {
+      S->errors++;
+      xq_game_arbiter_result(g, XQ_OUT_DRAW, &v);
+      break;
+    }
+    if (v.kind == XQ_VERDICT_ACCEPTED && v.event && !strcmp(v.event, "move")) S->rep->moves++;
+    else xq__sim_count(S->rep, xq_verdict_kind_name(v.kind), xq_reason_name(v.reason), v.ply);
+    xq__sim_feed(&sg, xq_verdict_kind_name(v.kind), v.side);
+    if (g->result == XQ_OUT_NEEDS_ARBITER) {
+      xq_game_arbiter_result(g, XQ_OUT_DRAW, &v);
+      S->rep->arbiter_rulings++;
+    }
+  }
+  int res = g->result == XQ_OUT_RED_WINS ? 1 : g->result == XQ_OUT_BLACK_WINS ? -1 : 0;
+  free(g);
+  return res;
+}
+
+static int parse_ko_format(const xq_regulation *r, int *format)
+{
+  return r->ko_format ? xq_ko_parse_format(r->ko_format, format) : XQ_EINVAL;
+}
+
+/* Start the stage from the standings after the cut (the server is down). */
+static int ko_start(sim *S)
+{
+  const xq_regulation *r = S->r;
+  xq_error e = {0};
+  xq_tstore *st = NULL;
+  xq_tevent *ev = NULL;
+  xq_tstanding *tab = NULL;
+  int rc = xq_tstore_open(S->db, 0, &st, &e);
+  if (!rc) rc = xq_tstore_load(st, &ev, &e);
+  if (!rc && !(tab = malloc(sizeof *tab * (size_t)ev->n))) rc = XQ_ENOMEM;
+  if (!rc) rc = xq_standings(ev, r->ko_after_round, tab);
+  int format = 0, choice = 0;
+  if (!rc && parse_ko_format(r, &format)) rc = fail(S, XQ_EINVAL, "preset %s: knockout format %s", r->name, r->ko_format);
+  if (!rc && r->ko_top_chooses) {
+    /* Tangshan: the Swiss winner picks its semi-final opponent from #3
+     * and #4; the simulated winner picks the lower-rated one */
+    const xq_tplayer *p3 = &ev->players[tab[2].id - 1], *p4 = &ev->players[tab[3].id - 1];
+    choice = p4->rating < p3->rating ? 4 : 3;
+  }
+  xq_ko ko;
+  if (!rc) rc = xq_ko_setup(&ko, tab, ev->n, r->ko_after_round, r->ko_size,
+                            r->ko_top_chooses ? XQ_KO_TOP_CHOOSES : XQ_KO_FIXED, format, choice);
+  if (!rc) rc = xq_tstore_ko_start(st, &ko, &e);
+  if (!rc) {
+    S->rep->ko_after = ko.after;
+    S->rep->ko_size = ko.size;
+    S->rep->ko_choice = ko.choice;
+  }
+  free(tab);
+  xq_tevent_free(ev);
+  xq_tstore_close(st);
+  if (rc) return fail(S, rc, "knockout: %s", e.msg[0] ? e.msg : xq_tourney_strerror(rc));
+  if (S->o->log) fprintf(S->o->log, "knockout: top %d after round %d%s\n", r->ko_size, r->ko_after_round,
+                          r->ko_top_chooses ? (choice == 3 ? ", #1 picks #3" : ", #1 picks #4") : "");
+  return XQ_OK;
+}
+
+/* Play every match of the stage to its end (the server is down). */
+static int ko_run(sim *S, xq_tstore *st)
+{
+  xq_error e = {0};
+  xq_ko ko;
+  int rc = xq_tstore_ko_load(st, &ko, &e);
+  if (rc) return fail(S, rc, "knockout: %s", e.msg);
+  if (!ko.after) return XQ_OK;
+  int nm = xq_ko_nmatches(&ko);
+  for (int pass = 0; pass < XQ_KO_GAMES_MAX && !rc; pass++) {
+    int played = 0;
+    for (int m = 1; m <= nm && !rc; m++) {
+      int a, b;
+      if (xq_ko_match_players(&ko, m, &a, &b) != 1 || xq_ko_winner(&ko, m)) continue;
+      xq_ko_game g;
+      /* colours of the standard game and the armageddon by lot (the
+       * Tangshan top seed chooses: simulated the same way) */
+      int red = xq__sim_below(&S->rng, 2) ? a : b;
+      if (xq_ko_next_game(&ko, m, red, &g) != XQ_OK) rc = xq_ko_next_game(&ko, m, 0, &g);
+      if (rc) break;
+      g.res = ko_play(S, &ko, &g);
+      if ((rc = xq_tstore_ko_game(st, &g, &e))) break;
+      if ((rc = xq_ko_add_game(&ko, &g))) break;
+      S->rep->ko_games++;
+      played = 1;
+    }
+    if (!played) break;
+  }
+  if (rc) return fail(S, rc, "knockout game: %s", e.msg[0] ? e.msg : xq_tourney_strerror(rc));
+  for (int m = 1; m <= nm; m++)
+    if (!xq_ko_winner(&ko, m)) return fail(S, XQ_EINVAL, "knockout match %d undecided", m);
+  if (S->o->log) fprintf(S->o->log, "knockout: %d games\n", S->rep->ko_games);
+  return XQ_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* The run                                                             */
+/* ------------------------------------------------------------------ */
+
+void xq_sim_opts_default(xq_sim_opts *o)
+{
+  memset(o, 0, sizeof *o);
+  o->seed = 1;
+  o->min_plies = 40;
+  o->max_plies = 160;
+  o->rate_illegal = 30;
+  o->rate_suicide = 15;
+  o->rate_flag = 20;
+  o->rate_repetition = 40;
+  o->rate_natural = 10;
+  o->rate_late = 10;
+  o->absentees = -1;
+  o->women = -1;
+  o->window = XQ_SIM_WINDOW_DEFAULT;
+}
+
+static int check_opts(sim *S, const xq_sim_opts *o)
+{
+  if (!o->preset || xq_regulation_find(o->preset, &S->r))
+    return fail(S, XQ_EINVAL, "unknown preset '%s' (xqref presets lists them)", o->preset ? o->preset : "");
+  if (xq_rules_preset(S->r->rules_preset, &S->rules))
+    return fail(S, XQ_EINVAL, "preset %s: no rules preset %s", S->r->name, S->r->rules_preset);
+  int limit = S->r->entry_limit;
+  S->n = o->players ? o->players : limit ? limit : XQ_SIM_PLAYERS_DEFAULT;
+  if (limit && S->n > limit)
+    return fail(S, XQ_EINVAL, "%s admits at most %d players (its entry limit), not %d", S->r->name, limit, S->n);
+  int least = S->r->rounds + 5;
+  if (S->r->ko_size && least < 2 * S->r->ko_size) least = 2 * S->r->ko_size;
+  if (S->n < least || S->n > XQ_SIM_PLAYERS_MAX)
+    return fail(S, XQ_EINVAL, "%s needs %d..%d players for its %d rounds, not %d", S->r->name, least,
+                XQ_SIM_PLAYERS_MAX, S->r->rounds, S->n);
+  int rates[] = {o->rate_illegal, o->rate_suicide, o->rate_flag, o->rate_repetition, o->rate_natural};
+  int sum = 0;
+  for (size_t i = 0; i < sizeof rates / sizeof *rates; i++) {
+    if (rates[i] < 0 || rates[i] > XQ_SIM_RATE_MAX) return fail(S, XQ_EINVAL, "incident rates are 0..1000 per mille");
+    sum += rates[i];
+  }
+  if (sum > XQ_SIM_RATE_MAX) return fail(S, XQ_EINVAL, "the game incident rates add up to more than 1000 per mille");
+  if (o->rate_late < 0 || o->rate_late > XQ_SIM_RATE_MAX) return fail(S, XQ_EINVAL, "--late is 0..1000 per mille");
+  if (o->min_plies < 0 || o->max_plies > XQ_SIM_PLIES_MAX || o->min_plies > o->max_plies)
+    return fail(S, XQ_EINVAL, "game lengths must satisfy 0 <= min <= max <= %d plies", XQ_SIM_PLIES_MAX);
+  if (o->window < 0 || o->window > XQ_SIM_WINDOW_MAX)
+    return fail(S, XQ_EINVAL, "the window is 0..%d events in flight per board", XQ_SIM_WINDOW_MAX);
+  if (o->women > S->n || o->absentees > S->n / 4)
+    return fail(S, XQ_EINVAL, "at most all players can be women and a quarter absentees");
+  if (o->db && strlen(o->db) >= XQ_SIM_PATH_MAX - 16) return fail(S, XQ_EINVAL, "--db path too long");
+  if (o->db && access(o->db, F_OK) == 0) return fail(S, XQ_EINVAL, "%s exists: the simulation needs a new store", o->db);
+  return XQ_OK;
+}
+
+static void remove_store(sim *S)
+{
+  if (!S->tmpdir[0]) return;
+  const char *sfx[] = {"", "-wal", "-shm", "-journal", ".admin"};
+  char p[XQ_SIM_PATH_MAX + 16];
+  for (size_t i = 0; i < sizeof sfx / sizeof *sfx; i++) {
+    snprintf(p, sizeof p, "%s%s", S->db, sfx[i]);
+    unlink(p);
+  }
+  rmdir(S->tmpdir);
+}
+
+static int run(sim *S)
+{
+  const xq_sim_opts *o = S->o;
+  const xq_regulation *r = S->r;
+  int rc;
+  if (o->db) {
+    snprintf(S->db, sizeof S->db, "%s", o->db);
+  } else {
+    const char *tmp = getenv("TMPDIR");
+    snprintf(S->tmpdir, sizeof S->tmpdir, "%.900s/xqref-sim-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(S->tmpdir)) {
+      S->tmpdir[0] = 0;
+      return fail(S, XQ_EIO, "cannot make a temporary directory: %s", strerror(errno));
+    }
+    snprintf(S->db, sizeof S->db, "%s/sim.db", S->tmpdir);
+  }
+  if ((rc = create_store(S))) return rc;
+
+  /* the entrants, shaped by the regulation's groups and prizes */
+  xq_tgroup groups[XQ_REG_GROUPS_MAX];
+  int ng = 0;
+  if (xq__sim_reg_groups(r, groups, XQ_REG_GROUPS_MAX, &ng)) ng = 0;
+  xq_prize_table *pt = calloc(1, sizeof *pt);
+  xq_tplayer *pl = calloc((size_t)S->n, sizeof *pl);
+  S->stop_round = calloc((size_t)S->n + 1, sizeof *S->stop_round);
+  if (!pt || !pl || !S->stop_round) {
+    free(pt);
+    free(pl);
+    return fail(S, XQ_ENOMEM, "out of memory");
+  }
+  int have_prizes = xq__sim_reg_prizes(r, S->n, pt) == XQ_OK;
+  xq__sim_players(r, groups, ng, have_prizes ? pt : NULL, S->n, o->women, o->seed, pl);
+  free(pt);
+  /* absentees stop coming after a random round; with the withdrawal rule
+   * they forfeit their way out of the event */
+  int absentees = o->absentees >= 0 ? o->absentees : S->n / 50;
+  for (int k = 0; k < absentees; k++) {
+    int id;
+    do id = 1 + xq__sim_below(&S->rng, S->n); while (S->stop_round[id]);
+    int last = r->ko_after_round ? r->ko_after_round : r->rounds;
+    S->stop_round[id] = 2 + xq__sim_below(&S->rng, last > 4 ? last - 3 : 1);
+  }
+
+  if (uv_loop_init(&S->loop)) {
+    free(pl);
+    return fail(S, XQ_EIO, "cannot start an event loop");
+  }
+  S->loop_open = 1;
+  if ((rc = server_up(S)) || (rc = register_players(S, pl))) {
+    free(pl);
+    return rc;
+  }
+  free(pl);
+  S->rep->players = S->n;
+
+  double t0 = now_s();
+  for (int round = 1; round <= r->rounds && !rc; round++) {
+    if (r->ko_size && round == r->ko_after_round + 1) {
+      server_down(S);
+      if ((rc = ko_start(S)) || (rc = server_up(S))) break;
+    }
+    rc = play_round(S, round);
+  }
+  S->rep->swiss_seconds = now_s() - t0;
+  server_down(S);
+  if (rc) return rc;
+  /* a knockout after the last Swiss round (Tangshan: top 4 after 9) */
+  if (r->ko_size && !S->rep->ko_after && (rc = ko_start(S))) return rc;
+  if (S->errors) return fail(S, XQ_EIO, "%ld protocol errors", S->errors);
+
+  xq_tstore *st = NULL;
+  xq_error e = {0};
+  if ((rc = xq_tstore_open(S->db, 0, &st, &e))) return fail(S, rc, "%s: %s", S->db, e.msg);
+  if (r->ko_size) rc = ko_run(S, st);
+  if (!rc) rc = xq__sim_final(o, r, st, S->rep, S->err);
+  xq_tstore_close(st);
+  return rc;
+}
+
+int xq_simulate(const xq_sim_opts *o, xq_sim_report *rep, xq_error *err)
+{
+  sim *S = calloc(1, sizeof *S);
+  xq_error e0 = {0};
+  if (!err) err = &e0;
+  memset(err, 0, sizeof *err);
+  if (!S) {
+    err->code = XQ_ENOMEM;
+    snprintf(err->msg, sizeof err->msg, "out of memory");
+    return XQ_ENOMEM;
+  }
+  memset(rep, 0, sizeof *rep);
+  S->o = o;
+  S->rep = rep;
+  S->err = err;
+  S->rng = o ? o->seed * 0x9E3779B97F4A7C15ULL + 0x73696dULL : 1;
+  double t0 = now_s();
+  /* a board that hangs up after its game's end may still be owed replies
+   * to moves it sent ahead: the server's write then fails with EPIPE,
+   * which must not end the process */
+  signal(SIGPIPE, SIG_IGN);
+  int rc = o ? check_opts(S, o) : fail(S, XQ_EINVAL, "no options");
+  if (!rc) {
+    snprintf(rep->preset, sizeof rep->preset, "%s", S->r->name);
+    rc = run(S);
+  }
+  if (S->loop_open) {
+    server_down(S);
+    if (uv_loop_close(&S->loop)) rc = rc ? rc : fail(S, XQ_EIO, "handles left open at the end");
+  }
+  remove_store(S); /* only a temporary store */
+  free(S->stop_round);
+  free(S->tokens);
+  free(S);
+  rep->seconds = now_s() - t0;
+  return rc;
+}

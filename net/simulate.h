@@ -1,0 +1,91 @@
+/*
+ * simulate.h -- `xqref simulate`: a whole event under one regulation
+ * preset, run on the real server (docs/simulate.md).
+ *
+ * A server is started on a private loop with a fresh store configured
+ * from the preset; players are registered over the protocol (add_player);
+ * every Swiss round is paired and published by the server (pair), and
+ * every board plays a random legal game over the JSON-lines protocol with
+ * its board token, with incidents injected at configurable rates (illegal
+ * moves, suicides, flag falls, repetitions, natural-limit claims, late
+ * forfeits entered by the arbiter). The knockout stage, where the preset
+ * has one, is started in the store between the cut round and the next
+ * (the server is restarted on it, as after any maintenance) and its games
+ * are played through the adjudicator in this process and recorded in the
+ * store's knockout log. At the end: final places, standings, team and
+ * group standings and the prize list, as text and as HTML files.
+ */
+#ifndef XQ_SIMULATE_H
+#define XQ_SIMULATE_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "engine.h"
+
+#define XQ_SIM_PLAYERS_DEFAULT 150   /* players when the preset sets no entry limit */
+#define XQ_SIM_PLIES_MAX 400         /* longest game the options may ask for */
+#define XQ_SIM_RATE_MAX 1000         /* incident rates are per mille */
+#define XQ_SIM_PATH_MAX 1024         /* bytes of a store path or output directory */
+#define XQ_SIM_WINDOW_MAX 64         /* moves a board may keep in flight */
+
+/* How a simulation runs. Rates are per mille of games (lateness: of
+ * players per round). */
+typedef struct xq_sim_opts {
+  const char *preset;     /* regulation name (xqref presets), required */
+  int players;            /* 0 = the preset's entry limit, or XQ_SIM_PLAYERS_DEFAULT */
+  uint64_t seed;          /* everything random follows from it */
+  const char *db;         /* store file (must not exist); NULL = a temporary one, removed */
+  const char *out_dir;    /* HTML sheets go here (created); NULL = none */
+  FILE *out;              /* the text report; NULL = none */
+  FILE *log;              /* one progress line per round; NULL = none */
+  int min_plies, max_plies; /* a game ends by resignation/agreement between these */
+  int rate_illegal;       /* games with an illegal move (some get a second one) */
+  int rate_suicide;       /* games with a move that leaves the own general attacked */
+  int rate_flag;          /* games that end on a flag fall */
+  int rate_repetition;    /* games that repeat a cycle of idle moves */
+  int rate_natural;       /* games played without captures up to a natural-limit claim */
+  int rate_late;          /* players late (forfeit) in a round */
+  int absentees;          /* players who stop coming after a random round (-1 = n/50) */
+  int women;              /* women among the players (-1 = about one in eight) */
+  int window;             /* plain moves a board keeps in flight (0 = 4; 1 = one at a time) */
+} xq_sim_opts;
+
+/* Defaults: no preset, players 0, seed 1, rates illegal 30, suicide 15,
+ * flag 20, repetition 40, natural 10, late 10 per mille, absentees -1,
+ * women -1, games of 40..160 plies, window 4. */
+void xq_sim_opts_default(xq_sim_opts *o);
+
+/* What happened, counted from the server's replies (and, for the
+ * knockout, from the adjudicator's verdicts). */
+typedef struct xq_sim_report {
+  char preset[32];
+  int players, rounds, boards, games, forfeits, withdrawn;
+  long events, moves;
+  long fouls, illegal, suicides, flag_falls;
+  long rep_draws, rep_losses, must_change, early_orders, changed_after_order, order_losses;
+  long natural_claims, natural_draws, claims_refused, false_claims;
+  long mates, resignations, agreements, offers_refused, arbiter_rulings;
+  int ko_after, ko_size, ko_games, ko_choice;
+  int women_merged;       /* the women's section was merged into the men's */
+  int prizes;             /* awards made (0 when the preset has no table) */
+  long prize_total;       /* their sum */
+  long team_prize_total;  /* team prizes awarded (shown in the team list) */
+  double seconds;         /* wall time of the whole run */
+  double swiss_seconds;   /* of which on the server's rounds */
+} xq_sim_report;
+
+/* Run a whole event. Fills *rep (zeroed first). Returns XQ_OK; XQ_EINVAL
+ * for bad options (unknown preset, more players than its entry limit,
+ * an existing db, bad rates) with `err` saying which; XQ_EIO, XQ_ESTORE,
+ * XQ_ENOMEM or another status when the server, the store or the output
+ * failed (`err` says where). A run that fails leaves the store of o->db
+ * as it was at the failure, for inspection (a temporary one is removed). Sets SIGPIPE to be ignored for the
+ * process (a board that hangs up while owed replies must not end it). */
+int xq_simulate(const xq_sim_opts *o, xq_sim_report *rep, xq_error *err);
+
+/* `xqref simulate --preset NAME [--players N] [--seed S] [--db FILE]
+ * [--out DIR] ...`: 0 ok, 1 failure, 2 usage. */
+int xq_simulate_main(int argc, char **argv);
+
+#endif /* XQ_SIMULATE_H */

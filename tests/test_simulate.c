@@ -1,0 +1,473 @@
+/*
+ * test_simulate.c -- `xqref simulate`: one small event per regulation
+ * preset, run on the real server with a fixed seed, and the rules that
+ * make each regulation what it is checked in the store it leaves behind
+ * (issue 9, part 3): Xinjiang's knockout of the top 8 after round 8 with
+ * places 9+ playing on, and its drop-round tie-break; Burqin's lucky
+ * prizes at 18th/28th/38th and local prizes won twice; Shaanxi's adjacent
+ * first round and withdrawal after two forfeits; Wujiaqu's 1–8 cross
+ * knockout after round 10 and Red's duty to vary an early cycle; Tangshan's
+ * top-4 final where the Swiss winner picks its semi-final opponent, and
+ * the merged women's section.
+ */
+#include <cjson/cJSON.h>
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "knockout.h"
+#include "prize.h"
+#include "simulate.h"
+#include "support.h"
+
+typedef struct simrun {
+  char dir[128];
+  char db[192];
+  xq_sim_report rep;
+  char *out;
+  size_t outlen;
+  xq_tstore *st;
+  xq_tevent *ev;
+  xq_ko ko;
+  const xq_regulation *r;
+} simrun;
+
+/* A fresh directory for the store: in memory when /dev/shm is there (the
+ * server syncs every commit; a disk makes the suite slow, not different). */
+static void make_dir(simrun *R)
+{
+  snprintf(R->dir, sizeof R->dir, "/dev/shm/xqref-simtest-XXXXXX");
+  if (!mkdtemp(R->dir)) {
+    snprintf(R->dir, sizeof R->dir, "/tmp/xqref-simtest-XXXXXX");
+    cr_assert_not_null(mkdtemp(R->dir));
+  }
+  snprintf(R->db, sizeof R->db, "%s/event.db", R->dir);
+}
+
+static void run_sim(simrun *R, xq_sim_opts *o)
+{
+  xq_error err = {0};
+  FILE *out = open_memstream(&R->out, &R->outlen);
+  cr_assert_not_null(out);
+  o->db = R->db;
+  o->out = out;
+  o->log = NULL;
+  int rc = xq_simulate(o, &R->rep, &err);
+  fclose(out);
+  cr_assert_eq(rc, XQ_OK, "simulate %s: %s", o->preset, err.msg);
+  cr_assert_eq(xq_regulation_find(o->preset, &R->r), XQ_OK);
+  cr_assert_eq(xq_tstore_open(R->db, 0, &R->st, &err), XQ_OK, "%s", err.msg);
+  cr_assert_eq(xq_tstore_load(R->st, &R->ev, &err), XQ_OK, "%s", err.msg);
+  cr_assert_eq(xq_tstore_ko_load(R->st, &R->ko, &err), XQ_OK, "%s", err.msg);
+  cr_assert_eq(R->ev->n, R->rep.players);
+}
+
+/* Small events with short games: the rules apply all the same. */
+static void opts_for(xq_sim_opts *o, const char *preset, int players, uint64_t seed)
+{
+  xq_sim_opts_default(o);
+  o->preset = preset;
+  o->players = players;
+  o->seed = seed;
+  o->min_plies = 16;
+  o->max_plies = 50;
+}
+
+static void done(simrun *R)
+{
+  xq_tevent_free(R->ev);
+  xq_tstore_close(R->st);
+  free(R->out);
+  const char *sfx[] = {"", "-wal", "-shm", ".admin"};
+  char p[256];
+  for (size_t i = 0; i < sizeof sfx / sizeof *sfx; i++) {
+    snprintf(p, sizeof p, "%s%s", R->db, sfx[i]);
+    unlink(p);
+  }
+  rmdir(R->dir);
+}
+
+/* The top `k` of the Swiss standings after `round` are the seeds. */
+static void seeds_are_top(const simrun *R, int round, int k)
+{
+  xq_tstanding *tab = calloc((size_t)R->ev->n, sizeof *tab);
+  cr_assert_not_null(tab);
+  cr_assert_eq(xq_standings(R->ev, round, tab), XQ_OK);
+  for (int i = 0; i < k; i++)
+    cr_assert_eq(R->ko.seeds[i], tab[i].id, "seed %d is player %d, rank %d after round %d is %d", i + 1,
+                 R->ko.seeds[i], i + 1, round, tab[i].id);
+  free(tab);
+}
+
+static int is_seed(const xq_ko *ko, int id)
+{
+  for (int i = 0; i < ko->size; i++)
+    if (ko->seeds[i] == id) return 1;
+  return 0;
+}
+
+/* After the cut the seeds sit out the Swiss (result KO) while every other
+ * player still in the event is paired (a game, a bye or a forfeit). */
+static void swiss_goes_on(simrun *R, int from, int to)
+{
+  xq_tevent_apply_withdrawals(R->ev, to);
+  int paired = 0;
+  for (int r = from; r <= to; r++)
+    for (int id = 1; id <= R->ev->n; id++) {
+      const xq_tslot *s = xq_tevent_slot(R->ev, id, r);
+      if (is_seed(&R->ko, id)) {
+        cr_assert(s->opp == 0 && s->res == XQ_TR_KO, "seed %d paired in round %d", id, r);
+        continue;
+      }
+      int w = R->ev->players[id - 1].withdrawn;
+      if (w && w <= r) continue;
+      cr_assert(s->res != XQ_TR_NONE && s->res != XQ_TR_KO, "player %d not paired in round %d", id, r);
+      paired += s->opp > 0;
+    }
+  cr_assert_gt(paired, 0);
+}
+
+/* Final places: the knockout's places, then the others in the order of
+ * the Swiss standings after the last round. */
+static void places_merge(simrun *R)
+{
+  int n = R->ev->n;
+  int *ids = calloc((size_t)n, sizeof *ids), kids[XQ_KO_SIZE_MAX];
+  xq_tstanding *tab = calloc((size_t)n, sizeof *tab);
+  cr_assert(ids && tab);
+  cr_assert_eq(xq_final_places(R->ev, &R->ko, ids), XQ_OK);
+  cr_assert_eq(xq_ko_places(&R->ko, kids), 1, "the knockout is not finished");
+  for (int i = 0; i < R->ko.size; i++) cr_assert_eq(ids[i], kids[i], "place %d", i + 1);
+  cr_assert_eq(xq_standings(R->ev, 0, tab), XQ_OK);
+  int k = R->ko.size;
+  for (int i = 0; i < n; i++)
+    if (!is_seed(&R->ko, tab[i].id)) cr_assert_eq(ids[k++], tab[i].id, "place %d", k);
+  free(ids);
+  free(tab);
+}
+
+/* Each match's games follow the regulation: a drawn standard game is
+ * followed by the colour-swapped rapid game, and so on until decided. */
+static void tiebreak_games(const xq_ko *ko)
+{
+  int nm = xq_ko_nmatches(ko), extra = 0;
+  for (int m = 1; m <= nm; m++) {
+    cr_assert_neq(xq_ko_winner(ko, m), 0, "match %d undecided", m);
+    const xq_ko_game *prev = NULL;
+    for (int i = 0; i < ko->ngames; i++) {
+      const xq_ko_game *g = &ko->games[i];
+      if (g->match != m) continue;
+      if (!prev) cr_assert_eq(g->type, XQ_KG_STANDARD, "match %d starts with a standard game", m);
+      else {
+        cr_assert(prev->res == 0 && prev->type != XQ_KG_ARMAGEDDON, "match %d went on after a decisive game", m);
+        extra++;
+        if (prev->type == XQ_KG_STANDARD && g->type == XQ_KG_RAPID)
+          cr_assert(g->red == prev->black && g->black == prev->red, "match %d: rapid game not colour-swapped", m);
+      }
+      prev = g;
+    }
+    cr_assert_not_null(prev);
+  }
+  (void)extra;
+}
+
+static int count_str(const char *hay, const char *needle)
+{
+  int n = 0;
+  for (const char *p = hay; (p = strstr(p, needle)); p += strlen(needle)) n++;
+  return n;
+}
+
+/* Round 1 by numbers, adjacent: 1–2, 4–3, 5–6, 8–7 (odd board: the
+ * smaller number is Red, even board: the larger). */
+static void round1_adjacent(simrun *R)
+{
+  xq_tpairing pr = {0};
+  xq_error err = {0};
+  cr_assert_eq(xq_tstore_pairing(R->st, 1, &pr, &err), XQ_OK, "%s", err.msg);
+  int games = 0;
+  for (int i = 0; i < pr.nboards; i++) {
+    if (!pr.boards[i].black) continue;
+    int rn = R->ev->players[pr.boards[i].red - 1].pno, bn = R->ev->players[pr.boards[i].black - 1].pno;
+    int lo = 2 * i + 1, hi = 2 * i + 2;
+    if (i % 2 == 0) cr_assert(rn == lo && bn == hi, "board %d: %d-%d, want %d-%d", i + 1, rn, bn, lo, hi);
+    else cr_assert(rn == hi && bn == lo, "board %d: %d-%d, want %d-%d", i + 1, rn, bn, hi, lo);
+    games++;
+  }
+  cr_assert_geq(games, R->ev->n / 2 - 1);
+  xq_tpairing_clear(&pr);
+}
+
+/* ------------------------------------------------------------------ */
+
+Test(simulate, xinjiang_knockout_after_8_places_9_play_on_drop_round)
+{
+  simrun R = {0};
+  xq_sim_opts o;
+  make_dir(&R);
+  opts_for(&o, "xinjiang2018", 24, 7);
+  run_sim(&R, &o);
+  cr_assert_eq(R.ko.after, 8);
+  cr_assert_eq(R.ko.size, 8);
+  cr_assert_eq(R.ko.seeding, XQ_KO_FIXED);
+  cr_assert_eq(R.ko.format, XQ_KO_FMT_RAPID_ARMAGEDDON);
+  seeds_are_top(&R, 8, 8);
+  /* places 9+ play rounds 9–11 of the Swiss while the top 8 play off */
+  cr_assert_eq(R.ev->nrounds, 11);
+  swiss_goes_on(&R, 9, 11);
+  places_merge(&R);
+  tiebreak_games(&R.ko);
+  cr_assert_eq(R.rep.ko_games, R.ko.ngames);
+  /* 积分、累进分、胜局、犯规、后走局数, then drop round 1, 2, ...: the
+   * standings follow points, then progressive score */
+  const xq_tconfig *c = &R.ev->cfg;
+  cr_assert_eq(c->tb[1], XQ_TB_PS);
+  cr_assert_eq(c->tb[c->ntb - 2], XQ_TB_ROUNDBACK_FIRST);
+  xq_tstanding *tab = calloc((size_t)R.ev->n, sizeof *tab);
+  cr_assert_eq(xq_standings(R.ev, 8, tab), XQ_OK);
+  for (int i = 1; i < R.ev->n; i++) {
+    cr_assert_geq(tab[i - 1].val[0], tab[i].val[0]);
+    if (tab[i - 1].val[0] == tab[i].val[0]) cr_assert_geq(tab[i - 1].val[1], tab[i].val[1], "rank %d", i + 1);
+  }
+  free(tab);
+  /* the report and the printed lists */
+  cr_assert_gt(R.rep.moves, 0);
+  cr_assert(strstr(R.out, "Knockout") && strstr(R.out, "Final places") && strstr(R.out, "Team standings"));
+  /* Xinjiang's cap: prizes for at most 40% of the entrants */
+  cr_assert_gt(R.rep.prizes, 0);
+  cr_assert_leq(R.rep.prizes, R.ev->n * 40 / 100);
+  done(&R);
+}
+
+Test(simulate, burqin_lucky_prizes_and_local_prizes_won_twice)
+{
+  simrun R = {0};
+  xq_sim_opts o;
+  make_dir(&R);
+  opts_for(&o, "burqin2018", 40, 11);
+  run_sim(&R, &o);
+  cr_assert_eq(R.ko.after, 0, "Burqin has no knockout");
+  int n = R.ev->n;
+  int *ids = calloc((size_t)n, sizeof *ids);
+  xq_prize_table t;
+  xq_error err = {0};
+  cr_assert_eq(xq_final_places(R.ev, NULL, ids), XQ_OK);
+  cr_assert_eq(xq_regulation_prizes(R.r, n, &t, &err), XQ_OK, "%s", err.msg);
+  int cap = XQ_AWARDS_MAX(&t, n), naw = 0;
+  xq_award *aw = calloc((size_t)cap, sizeof *aw);
+  cr_assert_eq(xq_prizes_award(R.ev, ids, &t, aw, cap, &naw), XQ_OK);
+  cr_assert_eq(naw, R.rep.prizes, "the printed list is the store's");
+  /* lucky prizes at 18th, 28th, 38th: 100 each, and no other place */
+  int lucky = 0;
+  for (int i = 0; i < naw; i++) {
+    if (aw[i].cat != -1) continue;
+    cr_assert(aw[i].place == 18 || aw[i].place == 28 || aw[i].place == 38, "lucky prize at %d", aw[i].place);
+    cr_assert_eq(aw[i].amount, 100);
+    cr_assert_eq(aw[i].id, ids[aw[i].place - 1]);
+    lucky++;
+  }
+  cr_assert_eq(lucky, 3);
+  /* Burqin players' prizes go to the best-placed Burqin players, whether or
+   * not they also won an open prize: may be won twice */
+  int local_cat = -1, open_cat = -1;
+  for (int c = 0; c < t.ncats; c++) {
+    if (t.cats[c].filter == XQ_PF_LOCAL) local_cat = c;
+    if (t.cats[c].filter == XQ_PF_ALL) open_cat = c;
+  }
+  cr_assert(local_cat >= 0 && open_cat >= 0);
+  int locals[64], nl = 0, twice = 0;
+  for (int i = 0; i < n && nl < 64; i++)
+    if (R.ev->players[ids[i] - 1].local) locals[nl++] = ids[i];
+  cr_assert_geq(nl, 6, "the event has Burqin players");
+  int got = 0;
+  for (int i = 0; i < naw; i++) {
+    if (aw[i].cat != local_cat) continue;
+    cr_assert_eq(aw[i].id, locals[aw[i].cat_place - 1], "local place %d", aw[i].cat_place);
+    got++;
+    for (int k = 0; k < naw; k++) twice += aw[k].cat == open_cat && aw[k].id == aw[i].id;
+  }
+  cr_assert_eq(got, 6);
+  cr_assert_gt(twice, 0, "no Burqin player holds both an open and a local prize");
+  /* teams: the sum of the members' points, higher first; the top three
+   * teams paid 1800, 1500, 1200 */
+  cr_assert(strstr(R.out, "Team standings"));
+  cr_assert_eq(R.rep.team_prize_total, 1800 + 1500 + 1200);
+  free(aw);
+  free(ids);
+  done(&R);
+}
+
+Test(simulate, shaanxi_adjacent_round1_and_withdrawal_after_two_forfeits)
+{
+  simrun R = {0};
+  xq_sim_opts o;
+  make_dir(&R);
+  opts_for(&o, "shaanxi2019", 20, 13);
+  o.absentees = 2;
+  o.rate_late = 0;
+  run_sim(&R, &o);
+  cr_assert_eq(R.ev->cfg.first_round, XQ_FIRST_BY_LOT, "drawn numbers");
+  round1_adjacent(&R);
+  /* two forfeits in a row: not paired again */
+  int gone = 0, checked = 0;
+  for (int id = 1; id <= R.ev->n; id++) {
+    int floss = 0, out_from = 0;
+    for (int r = 1; r <= R.ev->nrounds; r++) {
+      const xq_tslot *s = xq_tevent_slot(R.ev, id, r);
+      if (out_from) {
+        cr_assert(s->opp == 0 && s->res != XQ_TR_PAB, "player %d paired in round %d after two forfeits", id, r);
+        continue;
+      }
+      if (s->res == XQ_TR_FLOSS && ++floss == 2) out_from = r + 1;
+    }
+    gone += out_from > 0;
+    checked += out_from && out_from <= R.ev->nrounds;
+  }
+  cr_assert_geq(checked, 1, "no player was left out after two forfeits");
+  cr_assert_eq(R.rep.withdrawn, gone);
+  cr_assert_geq(R.rep.forfeits, 2 * gone, "the absentees forfeited");
+  done(&R);
+}
+
+/* Every early-cycle order in the game log of the store. */
+typedef struct orders {
+  int early, against_red, before_25, red_lost_ignoring, black_lost_ignoring;
+} orders;
+
+static int scan_orders(void *ctx, const xq_tgame_rec *rec)
+{
+  orders *o = ctx;
+  if (!rec->reply || (!strstr(rec->reply, "must_change") && !strstr(rec->reply, "change_order_ignored"))) return 0;
+  cJSON *j = cJSON_Parse(rec->reply);
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(j, "verdict");
+  const cJSON *kind = cJSON_GetObjectItemCaseSensitive(v, "verdict");
+  const cJSON *reason = cJSON_GetObjectItemCaseSensitive(v, "reason");
+  const cJSON *side = cJSON_GetObjectItemCaseSensitive(v, "side");
+  const cJSON *ply = cJSON_GetObjectItemCaseSensitive(v, "ply");
+  if (cJSON_IsString(kind) && cJSON_IsString(reason) && !strcmp(reason->valuestring, "early_cycle")) {
+    o->early++;
+    o->against_red += cJSON_IsString(side) && !strcmp(side->valuestring, "red");
+    o->before_25 += cJSON_IsNumber(ply) && ply->valueint < 50;
+  }
+  if (cJSON_IsString(reason) && !strcmp(reason->valuestring, "change_order_ignored") && cJSON_IsString(side)) {
+    if (!strcmp(side->valuestring, "red")) o->red_lost_ignoring++;
+    else o->black_lost_ignoring++;
+  }
+  cJSON_Delete(j);
+  return 0;
+}
+
+Test(simulate, wujiaqu_cross_knockout_after_10_and_red_must_vary)
+{
+  simrun R = {0};
+  xq_sim_opts o;
+  make_dir(&R);
+  opts_for(&o, "wujiaqu2024", 24, 17);
+  o.rate_repetition = 300; /* many opening shuffles */
+  run_sim(&R, &o);
+  cr_assert_eq(R.ko.after, 10);
+  cr_assert_eq(R.ko.size, 8);
+  cr_assert_eq(R.ko.format, XQ_KO_FMT_RAPID_BLITZ);
+  seeds_are_top(&R, 10, 8);
+  /* 1–8, 2–7, 3–6, 4–5 */
+  for (int m = 1; m <= 4; m++) {
+    int a, b;
+    cr_assert_eq(xq_ko_match_players(&R.ko, m, &a, &b), 1);
+    cr_assert(a == R.ko.seeds[m - 1] && b == R.ko.seeds[8 - m], "match %d", m);
+  }
+  cr_assert_eq(R.ev->nrounds, 13);
+  swiss_goes_on(&R, 11, 13);
+  places_merge(&R);
+  tiebreak_games(&R.ko);
+  /* a drawn cycle before move 25: Red (who moved first) must vary */
+  orders ord = {0};
+  xq_error err = {0};
+  cr_assert_eq(xq_tstore_game_scan(R.st, 0, 0, scan_orders, &ord, &err), XQ_OK, "%s", err.msg);
+  cr_assert_gt(ord.early, 0, "no early cycle was ruled");
+  cr_assert_eq(ord.against_red, ord.early, "an early-cycle order against Black");
+  cr_assert_eq(ord.before_25, ord.early);
+  cr_assert_gt(ord.red_lost_ignoring, 0, "no Red player lost for repeating on");
+  cr_assert_leq(ord.early, R.rep.early_orders);
+  done(&R);
+}
+
+Test(simulate, tangshan_top4_winner_picks_and_women_merged)
+{
+  simrun R = {0};
+  xq_sim_opts o;
+  make_dir(&R);
+  opts_for(&o, "tangshan2018", 16, 19);
+  o.women = 2;
+  run_sim(&R, &o);
+  round1_adjacent(&R);
+  /* the top 4 after the ninth and last Swiss round */
+  cr_assert_eq(R.ev->nrounds, 9);
+  cr_assert_eq(R.ko.after, 9);
+  cr_assert_eq(R.ko.size, 4);
+  cr_assert_eq(R.ko.seeding, XQ_KO_TOP_CHOOSES);
+  seeds_are_top(&R, 9, 4);
+  /* #1 picks #3 or #4 (the simulated winner takes the lower-rated one);
+   * #2 meets the other; a final and a third-place match */
+  cr_assert(R.ko.choice == 3 || R.ko.choice == 4);
+  const xq_tplayer *p3 = &R.ev->players[R.ko.seeds[2] - 1], *p4 = &R.ev->players[R.ko.seeds[3] - 1];
+  cr_assert_eq(R.ko.choice, p4->rating < p3->rating ? 4 : 3);
+  int a, b, other = R.ko.choice == 3 ? 4 : 3;
+  cr_assert_eq(xq_ko_match_players(&R.ko, 1, &a, &b), 1);
+  cr_assert(a == R.ko.seeds[0] && b == R.ko.seeds[R.ko.choice - 1]);
+  cr_assert_eq(xq_ko_match_players(&R.ko, 2, &a, &b), 1);
+  cr_assert(a == R.ko.seeds[1] && b == R.ko.seeds[other - 1]);
+  cr_assert_eq(xq_ko_nmatches(&R.ko), 4);
+  tiebreak_games(&R.ko);
+  places_merge(&R);
+  int ids[XQ_KO_SIZE_MAX];
+  xq_ko_places(&R.ko, ids);
+  cr_assert_eq(ids[0], xq_ko_winner(&R.ko, 3), "the final's winner is first");
+  cr_assert_eq(ids[2], xq_ko_winner(&R.ko, 4), "the third-place match's winner is third");
+  /* two women, in groups that rank men and women apart: a women's
+   * section of fewer than three merges into the men's */
+  cr_assert_eq(R.rep.women_merged, 2);
+  cr_assert_geq(count_str(R.out, "merged"), 1);
+  cr_assert_eq(count_str(R.out, ", women ("), 0, "a women's section was listed");
+  done(&R);
+}
+
+Test(simulate, same_seed_same_event)
+{
+  simrun R1 = {0}, R2 = {0};
+  xq_sim_opts o;
+  make_dir(&R1);
+  make_dir(&R2);
+  opts_for(&o, "tangshan2018", 14, 23);
+  run_sim(&R1, &o);
+  opts_for(&o, "tangshan2018", 14, 23);
+  run_sim(&R2, &o);
+  cr_assert_eq(R1.rep.moves, R2.rep.moves);
+  cr_assert_eq(R1.rep.events, R2.rep.events);
+  cr_assert_str_eq(R1.out, R2.out);
+  done(&R1);
+  done(&R2);
+}
+
+Test(simulate, refuses_bad_options)
+{
+  xq_sim_opts o;
+  xq_sim_report rep;
+  xq_error err = {0};
+  xq_sim_opts_default(&o);
+  o.preset = "nowhere2030";
+  cr_assert_eq(xq_simulate(&o, &rep, &err), XQ_EINVAL);
+  cr_assert(strstr(err.msg, "nowhere2030"));
+  o.preset = "shaanxi2019";
+  o.players = 101; /* entry limit 100 */
+  cr_assert_eq(xq_simulate(&o, &rep, &err), XQ_EINVAL);
+  cr_assert(strstr(err.msg, "100"), "%s", err.msg);
+  o.players = 20;
+  o.rate_illegal = 800;
+  o.rate_flag = 300;
+  cr_assert_eq(xq_simulate(&o, &rep, &err), XQ_EINVAL);
+  xq_test_expect(2, "simulate --preset nowhere2030");
+  xq_test_expect(0, "simulate --help");
+}
