@@ -10,6 +10,9 @@ packages=(build-essential cmake pkg-config libuv1-dev libcjson-dev
 # screenshots. Node.js 18 or later from any source will do (a nodesource
 # node brings its own npm); without one, Debian's nodejs and npm.
 packages+=(chromium fonts-wqy-microhei)
+# the crash trials (bench/crash-ops.sh: HTTP requests, PRAGMA
+# integrity_check) and the valgrind run of the server suites
+packages+=(curl sqlite3 valgrind)
 if ! command -v node >/dev/null 2>&1 ||
    [ "$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)" -lt 18 ]; then
   packages+=(nodejs npm)

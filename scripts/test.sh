@@ -18,12 +18,21 @@ run_suites build
 # the server killed with SIGKILL mid-stream keeps every acknowledged move
 # (the long version: TRIALS=20 bash bench/crash-test.sh, docs/tools.md)
 TRIALS=3 BOARDS=200 bash bench/crash-test.sh
+# ... and while a round is paired and published, results are entered and
+# PGN is pushed (the long version: TRIALS=20 bash bench/crash-ops.sh)
+TRIALS=2 PLAYERS=100 bash bench/crash-ops.sh
+# 200 connections for 20 s, memory sampled (the long version: 1000
+# connections for 600 s, bash scripts/soak.sh; docs/hardening.md)
+CONNS=200 DURATION=20 RATE=1 INTERVAL=2 MARGIN=50 bash scripts/soak.sh
 # the live page in headless Chromium (playwright-core from npm; docs/web.md)
 bash tests/web/run.sh build
 
 echo "== portable build, x86-64-v2 (build-portable/)"
 bash scripts/build.sh build-portable -DCMAKE_BUILD_TYPE=Release -DXQ_WERROR=ON -DXQ_PORTABLE=ON
 XQ_TEST_PERFT_NODES=1000000 run_suites build-portable
+# the security suite under valgrind, on this tree (valgrind knows every
+# x86-64-v2 instruction); every server suite: bash scripts/valgrind.sh
+BUILD=build-portable NO_BUILD=1 bash scripts/valgrind.sh test_net_security
 
 echo "== sanitizer build, ASan + UBSan (build-san/)"
 bash scripts/build.sh build-san -DCMAKE_BUILD_TYPE=RelWithDebInfo -DXQ_WERROR=ON -DXQ_SANITIZE=ON
