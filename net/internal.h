@@ -299,6 +299,10 @@ int xq__live_may_search(const xq__live *lv, const char *event);
  * into it, for the FOULS tie-break; called with the result, with the store
  * idle. */
 void xq__live_record_fouls(xq__server *s, xq__live *lv);
+/* Set the result `code` of the game in the server's event (s->ev), as the
+ * tournament log now records it: the event stays in step with the log
+ * without a reload. */
+void xq__live_note_result(xq__server *s, const xq__live *lv, const char *code);
 /* Rebuild a game from the store's log (after a failed commit). */
 int xq__live_rebuild(xq__server *s, xq__live *lv, xq_error *err);
 /* Rebuild every game marked with lv->rebuild in one pass over the log. */

@@ -338,17 +338,22 @@ void xq__live_free(xq__server *s)
 void xq__live_record_fouls(xq__server *s, xq__live *lv)
 {
   if (!s->ev) return;
-  int ids[2] = {lv->red, lv->black}, any = 0;
+  int ids[2] = {lv->red, lv->black};
   for (int side = XQ_RED; side <= XQ_BLACK; side++) {
     if (ids[side] < 1 || ids[side] > s->ev->n) continue;
     const xq_tslot *sl = xq_tevent_slot(s->ev, ids[side], lv->round);
     /* only what the log does not hold yet: recording twice adds nothing */
     int more = lv->g->fouls[side] - (sl ? sl->fouls : 0);
     xq_error err = {0};
-    if (more > 0 && xq_tstore_foul(s->store, lv->round, ids[side], more, &err) == XQ_OK) any = 1;
+    if (more > 0 && xq_tstore_foul(s->store, lv->round, ids[side], more, &err) == XQ_OK)
+      xq_tevent_add_fouls(s->ev, ids[side], lv->round, more);
     else if (more > 0) xq__log(s, "round %d table %d: fouls not recorded: %s", lv->round, lv->board, err.msg);
   }
-  if (any) xq__server_reload(s, NULL);
+}
+
+void xq__live_note_result(xq__server *s, const xq__live *lv, const char *code)
+{
+  if (s->ev) xq_tevent_set_result(s->ev, lv->round, lv->red, lv->black, code);
 }
 
 /* A finished game's result, going into the tournament log. */
@@ -366,7 +371,7 @@ static void settle_now(void *arg, int status)
   xq__live *lv = xq__live_get(s, j->round, j->board);
   xq_error err = {0};
   if (status == XQ_OK && lv && xq_tstore_result(s->store, j->round, j->board, j->code, &err) == XQ_OK) {
-    xq__server_reload(s, NULL);
+    xq__live_note_result(s, lv, j->code);
     xq__live_record_fouls(s, lv);
     char data[160];
     snprintf(data, sizeof data, "{\"result\":\"%s\",\"reason\":\"%s\"}", xq__live_result(lv), j->reason);

@@ -547,8 +547,11 @@ static void record_result(void *arg, int status)
   result_job *j = arg;
   xq_error err = {0};
   if (status == XQ_OK && (j->written || xq_tstore_result(j->s->store, j->round, j->board, j->code, &err) == XQ_OK)) {
-    xq__server_reload(j->s, NULL);
     xq__live *lv = xq__live_get(j->s, j->round, j->board);
+    /* keep the event in step with the log: a reload per result would cost
+     * the whole log's replay on the loop */
+    if (lv) xq__live_note_result(j->s, lv, j->code);
+    else xq__server_reload(j->s, NULL);
     if (lv) xq__live_record_fouls(j->s, lv);
     char data[96];
     snprintf(data, sizeof data, "{\"result\":\"%s\",\"reason\":\"arbiter\"}", j->code);

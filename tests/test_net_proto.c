@@ -464,3 +464,64 @@ Test(net_proto, fouls_of_a_finished_game_count_in_the_standings)
   cJSON_Delete(st);
   xq_tc_close(&arb);
 }
+
+/* The standings the server computes from its event in memory, as text:
+ * the event is kept in step with the log at each result and foul rather
+ * than reloaded, so it must equal what a fresh load gives. */
+static char *standings_text(void)
+{
+  xq_tclient c;
+  hello(&c, ts.admin);
+  cJSON *st = xq_tc_call(&c, "{\"id\":9,\"op\":\"standings\"}");
+  cr_assert(ok(st));
+  cJSON_DeleteItemFromObject(st, "id");
+  char *text = cJSON_PrintUnformatted(st);
+  cJSON_Delete(st);
+  xq_tc_close(&c);
+  return text;
+}
+
+Test(net_proto, results_and_fouls_in_memory_equal_a_reload_from_the_store)
+{
+  xq_tclient arb, b1, b2;
+  hello(&arb, ts.admin);
+  /* table 1: Red resigns after a move (the adjudicator's result) */
+  hello(&b1, ts.board[0]);
+  cJSON *r = move(&b1, 1, 1, "h2e2");
+  cr_assert(ok(r));
+  cJSON_Delete(r);
+  r = xq_tc_call(&b1, "{\"id\":2,\"op\":\"resign\",\"seq\":2,\"side\":\"red\"}");
+  cr_assert(ok(r), "%s", cJSON_PrintUnformatted(r));
+  cJSON_Delete(r);
+  /* table 2: an illegal move (a foul), then Black resigns */
+  hello(&b2, ts.board[1]);
+  r = move(&b2, 1, 1, "h2h9");
+  cJSON_Delete(r);
+  r = xq_tc_call(&b2, "{\"id\":2,\"op\":\"resign\",\"seq\":2,\"side\":\"black\"}");
+  cJSON_Delete(r);
+  /* tables 3-5: an arbiter's draw, a forfeit, a result corrected */
+  static const char *const lines[] = {
+    "{\"id\":3,\"op\":\"result\",\"round\":1,\"table\":3,\"result\":\"=\"}",
+    "{\"id\":4,\"op\":\"result\",\"round\":1,\"table\":4,\"result\":\"-+\"}",
+    "{\"id\":5,\"op\":\"foul\",\"round\":1,\"table\":5,\"side\":\"red\"}",
+    "{\"id\":6,\"op\":\"result\",\"round\":1,\"table\":5,\"result\":\"1-0\"}",
+    "{\"id\":7,\"op\":\"result\",\"round\":1,\"table\":5,\"result\":\"0-1\"}",
+  };
+  for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
+    r = xq_tc_call(&arb, lines[i]);
+    cr_assert(ok(r), "%s: %s", lines[i], cJSON_PrintUnformatted(r));
+    cJSON_Delete(r);
+  }
+  xq_tc_spin(&ts.loop, 100);
+  xq_tc_close(&b1);
+  xq_tc_close(&b2);
+  xq_tc_close(&arb);
+  char *live = standings_text();
+  cr_assert(strstr(live, "\"standings\""), "%s", live);
+  cr_assert_eq(xq_ts_stop(&ts), 0);
+  cr_assert_eq(xq_ts_restart(&ts), 0);
+  char *loaded = standings_text();
+  cr_assert_str_eq(live, loaded, "the event in memory equals the store's");
+  free(live);
+  free(loaded);
+}

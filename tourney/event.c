@@ -84,6 +84,31 @@ int xq_tslot_points(const xq_tevent *ev, const xq_tslot *s)
   }
 }
 
+void xq_tevent_set_result(xq_tevent *ev, int round, int red, int black, const char *code)
+{
+  if (!ev || !code || red < 1 || red > ev->n || black < 1 || black > ev->n || round < 1 ||
+      round > XQ_TOURNEY_ROUNDS_MAX)
+    return;
+  xq_tslot *r = xq_tevent_slot(ev, red, round), *b = xq_tevent_slot(ev, black, round);
+  int rr = XQ_TR_NONE, br = XQ_TR_NONE;
+  if (!strcmp(code, "1-0")) rr = XQ_TR_WIN, br = XQ_TR_LOSS;
+  else if (!strcmp(code, "0-1")) rr = XQ_TR_LOSS, br = XQ_TR_WIN;
+  else if (!strcmp(code, "=")) rr = br = XQ_TR_DRAW;
+  else if (!strcmp(code, "+-")) rr = XQ_TR_FWIN, br = XQ_TR_FLOSS;
+  else if (!strcmp(code, "-+")) rr = XQ_TR_FLOSS, br = XQ_TR_FWIN;
+  else if (!strcmp(code, "--")) rr = br = XQ_TR_FLOSS; /* §4.1: both absent */
+  r->res = (uint8_t)rr;
+  b->res = (uint8_t)br;
+}
+
+void xq_tevent_add_fouls(xq_tevent *ev, int id, int round, int count)
+{
+  if (!ev || id < 1 || id > ev->n || round < 1 || round > XQ_TOURNEY_ROUNDS_MAX) return;
+  xq_tslot *sl = xq_tevent_slot(ev, id, round);
+  int f = sl->fouls + count;
+  sl->fouls = (uint8_t)(f > 255 ? 255 : f < 0 ? 0 : f);
+}
+
 int xq_tevent_points(const xq_tevent *ev, int id, int upto)
 {
   int pts = 0;

@@ -825,20 +825,6 @@ static int load_config(xq_tstore *st, xq_tevent *ev, xq_error *err)
 }
 
 /* Apply a result code to a board. */
-static void apply_result(xq_tevent *ev, int round, int red, int black, const char *c)
-{
-  xq_tslot *r = xq_tevent_slot(ev, red, round), *b = xq_tevent_slot(ev, black, round);
-  int rr = XQ_TR_NONE, br = XQ_TR_NONE;
-  if (!strcmp(c, "1-0")) rr = XQ_TR_WIN, br = XQ_TR_LOSS;
-  else if (!strcmp(c, "0-1")) rr = XQ_TR_LOSS, br = XQ_TR_WIN;
-  else if (!strcmp(c, "=")) rr = br = XQ_TR_DRAW;
-  else if (!strcmp(c, "+-")) rr = XQ_TR_FWIN, br = XQ_TR_FLOSS;
-  else if (!strcmp(c, "-+")) rr = XQ_TR_FLOSS, br = XQ_TR_FWIN;
-  else if (!strcmp(c, "--")) rr = br = XQ_TR_FLOSS; /* §4.1: both absent */
-  r->res = (uint8_t)rr;
-  b->res = (uint8_t)br;
-}
-
 int xq_tstore_load(xq_tstore *st, xq_tevent **out, xq_error *err)
 {
   if (!st || !out) return XQ_EINVAL;
@@ -933,11 +919,9 @@ int xq_tstore_load(xq_tstore *st, xq_tevent **out, xq_error *err)
         red = sqlite3_column_int(b2, 0);
         black = sqlite3_column_int(b2, 1);
       }
-      if (red >= 1 && red <= ev->n && black >= 1 && black <= ev->n) apply_result(ev, round, red, black, code);
+      if (red >= 1 && red <= ev->n && black >= 1 && black <= ev->n) xq_tevent_set_result(ev, round, red, black, code);
     } else if (!strcmp(kind, "foul")) {
-      xq_tslot *sl = xq_tevent_slot(ev, player, round);
-      int f = sl->fouls + value;
-      sl->fouls = (uint8_t)(f > 255 ? 255 : f < 0 ? 0 : f);
+      xq_tevent_add_fouls(ev, player, round, value);
     } else if (!strcmp(kind, "absence")) {
       xq_tevent_slot(ev, player, round)->absent =
         (uint8_t)(value == 1 ? XQ_TR_HPB : value == 2 ? XQ_TR_FPB : XQ_TR_ZPB);

@@ -251,6 +251,18 @@ int xq_tslot_points(const xq_tevent *ev, const xq_tslot *s);
 /* Points of player `id` after rounds 1..upto. */
 int xq_tevent_points(const xq_tevent *ev, int id, int upto);
 
+/* The result `code` of the game red v black in round `round`, as the
+ * store's log records it ("1-0", "0-1", "=", "+-", "-+", "--"; anything
+ * else clears it), set on both players' slots: what xq_tstore_load does
+ * for a result event, for a caller that keeps its event in step with the
+ * log instead of reloading it. Ids or round out of range: nothing. */
+void xq_tevent_set_result(xq_tevent *ev, int round, int red, int black, const char *code);
+
+/* Add `count` fouls (may be negative) to player `id` in round `round`,
+ * clamped to 0..255, as xq_tstore_load does for a foul event. Ids or
+ * round out of range: nothing. */
+void xq_tevent_add_fouls(xq_tevent *ev, int id, int round, int count);
+
 /* Apply the automatic withdrawal rule (tourney.md §3.1.2, §4.2): a player
  * with cfg.missed_rounds_withdraw missed rounds (forfeit losses or
  * announced absences) within rounds 1..upto is not paired after that
