@@ -120,6 +120,7 @@ static int create_store(sim *S)
   /* forfeits that withdraw a player: the regulation's, else the rule
    * book's two (tourney.md §3.1.2) */
   if (r->withdraw_after > 0) cfg.missed_rounds_withdraw = r->withdraw_after;
+  cfg.withdraw_consecutive = r->withdraw_consecutive;
   xq_error e = {0};
   if (r->tb_order && xq_tconfig_tiebreaks(&cfg, r->tb_order, &e))
     return fail(S, XQ_EINVAL, "preset %s: tie-breaks: %s", r->name, e.msg);

@@ -586,3 +586,44 @@ Test(property, larger_events)
               st.byes, st.floats);
   cr_assert_gt(st.rounds, 400);
 }
+
+/* §3.1.2: two missed rounds withdraw a player, consecutive or not; a
+ * regulation may count only missed rounds in a row (Shaanxi 补充规定 四.1:
+ * 连续弃权两轮者不再编排). Player 1 forfeits rounds 1 and 3, player 3
+ * rounds 2 and 3; round 4 is paired under both rules. */
+static int paired_in(const xq_tpairing *pr, int id)
+{
+  for (int b = 0; b < pr->nboards; b++)
+    if (pr->boards[b].red == id || pr->boards[b].black == id) return 1;
+  return 0;
+}
+
+Test(withdrawal, two_missed_rounds_or_two_in_a_row)
+{
+  for (int consecutive = 0; consecutive <= 1; consecutive++) {
+    xq_tevent *ev = event_with(8, 5, NULL);
+    ev->cfg.withdraw_consecutive = consecutive;
+    set_game(ev, 1, 1, 2, XQ_TR_FLOSS);
+    set_game(ev, 1, 3, 4, XQ_TR_WIN);
+    set_game(ev, 1, 5, 6, XQ_TR_DRAW);
+    set_game(ev, 1, 7, 8, XQ_TR_LOSS);
+    set_game(ev, 2, 1, 4, XQ_TR_WIN);
+    set_game(ev, 2, 3, 2, XQ_TR_FLOSS);
+    set_game(ev, 2, 6, 7, XQ_TR_DRAW);
+    set_game(ev, 2, 8, 5, XQ_TR_LOSS);
+    set_game(ev, 3, 1, 5, XQ_TR_FLOSS);
+    set_game(ev, 3, 3, 6, XQ_TR_FLOSS);
+    set_game(ev, 3, 2, 7, XQ_TR_WIN);
+    set_game(ev, 3, 4, 8, XQ_TR_DRAW);
+    xq_tpairing pr = {0};
+    cr_assert_eq(xq_pair_cn(ev, 4, &pr, NULL), XQ_OK);
+    cr_assert_eq(paired_in(&pr, 1), consecutive, "rounds 1 and 3 missed: withdrawn only when any two count");
+    cr_assert_not(paired_in(&pr, 3), "rounds 2 and 3 missed: withdrawn under both rules");
+    cr_assert(paired_in(&pr, 2) && paired_in(&pr, 5));
+    xq_tevent_apply_withdrawals(ev, 3);
+    cr_assert_eq(ev->players[0].withdrawn, consecutive ? 0 : 4);
+    cr_assert_eq(ev->players[2].withdrawn, 4);
+    xq_tpairing_clear(&pr);
+    xq_tevent_free(ev);
+  }
+}

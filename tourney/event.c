@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "tourney.h"
+#include "internal.h"
 
 xq_tevent *xq_tevent_new(const xq_tconfig *cfg, const char *name)
 {
@@ -117,20 +118,28 @@ int xq_tevent_points(const xq_tevent *ev, int id, int upto)
   return pts;
 }
 
+int xq__missed_out(const xq_tevent *ev, int id, int upto)
+{
+  int lim = ev->cfg.missed_rounds_withdraw, missed = 0;
+  if (lim <= 0) return 0;
+  for (int r = 1; r <= upto && r <= XQ_TOURNEY_ROUNDS_MAX; r++) {
+    const xq_tslot *s = xq_tevent_slot(ev, id, r);
+    /* tourney.md §3.1.2: forfeit losses and announced absences count,
+     * consecutive or not -- or only in a row where the regulation says
+     * so (Shaanxi 补充规定 四.1: 连续弃权两轮者不再编排) */
+    if (s->res == XQ_TR_FLOSS || s->res == XQ_TR_ZPB) missed++;
+    else if (ev->cfg.withdraw_consecutive) missed = 0;
+    if (missed >= lim) return r;
+  }
+  return 0;
+}
+
 void xq_tevent_apply_withdrawals(xq_tevent *ev, int upto)
 {
-  int lim = ev->cfg.missed_rounds_withdraw;
-  if (lim <= 0) return;
   for (int id = 1; id <= ev->n; id++) {
     xq_tplayer *p = &ev->players[id - 1];
-    int missed = 0;
-    for (int r = 1; r <= upto && !p->withdrawn; r++) {
-      const xq_tslot *s = xq_tevent_slot(ev, id, r);
-      /* tourney.md §3.1.2: forfeit losses and announced absences count,
-       * consecutive or not; the player is not paired after that round */
-      if (s->res == XQ_TR_FLOSS || s->res == XQ_TR_ZPB) missed++;
-      if (missed >= lim) p->withdrawn = r + 1;
-    }
+    int r = p->withdrawn ? 0 : xq__missed_out(ev, id, upto);
+    if (r) p->withdrawn = r + 1; /* not paired after that round */
   }
 }
 

@@ -23,6 +23,11 @@ int xq__played(const xq_tslot *s);
 /* True when player `id` is withdrawn for `round` (explicitly, or by the
  * missed-rounds rule over rounds before it). */
 int xq__withdrawn(const xq_tevent *ev, int id, int round);
+/* The round (1..upto) whose missed game makes player `id` reach the
+ * withdrawal rule's count (cfg.missed_rounds_withdraw; only missed rounds
+ * in a row with cfg.withdraw_consecutive), or 0 when it is not reached
+ * (event.c). */
+int xq__missed_out(const xq_tevent *ev, int id, int upto);
 
 /* Ids of the players to pair in `round` (tourney.md §3.1) into ids[] (room
  * for ev->n); returns their number. */

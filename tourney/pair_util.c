@@ -39,13 +39,7 @@ int xq__withdrawn(const xq_tevent *ev, int id, int round)
 {
   const xq_tplayer *p = &ev->players[id - 1];
   if (p->withdrawn && p->withdrawn <= round) return 1;
-  int lim = ev->cfg.missed_rounds_withdraw, missed = 0;
-  if (lim <= 0) return 0;
-  for (int r = 1; r < round; r++) {
-    const xq_tslot *s = xq_tevent_slot(ev, id, r);
-    if (s->res == XQ_TR_FLOSS || s->res == XQ_TR_ZPB) missed++;
-  }
-  return missed >= lim;
+  return xq__missed_out(ev, id, round - 1) > 0;
 }
 
 int xq__pair_pool(const xq_tevent *ev, int round, int *ids)

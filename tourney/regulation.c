@@ -193,7 +193,7 @@ static const xq_regulation regulations[] = {
     .rounds = 9, .round1_adjacent = 1, .win_points = 2, .draw_points = 1,
     .ko_format = "shaanxi", /* the village-king event's format; the open event has no knockout */
     .tb_order = "shaanxi", .tb_fallback = XQ_REG_FALLBACK_PROGRESSIVE,
-    .late_minutes = 10, .withdraw_after = 2,
+    .late_minutes = 10, .withdraw_after = 2, .withdraw_consecutive = 1,
     .lucky_start = 29, .lucky_step = 10, .lucky_last = 119, .lucky_amount = 100,
     .lucky_active_only = 1, .entry_limit = 100,
   },

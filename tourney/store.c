@@ -435,7 +435,7 @@ typedef struct cfgkey { const char *key; size_t off; } cfgkey;
 static const cfgkey cfg_keys[] = {
   K(rounds), K(win), K(draw), K(loss), K(pab), K(fwin), K(floss), K(first_round),
   K(max_colour_diff), K(forbid_three), K(last_round_relax), K(forfeit_counts_as_met),
-  K(missed_rounds_withdraw), K(wins_count_forfeits), K(bye_os), K(de_mode),
+  K(missed_rounds_withdraw), K(withdraw_consecutive), K(wins_count_forfeits), K(bye_os), K(de_mode),
 };
 #undef K
 

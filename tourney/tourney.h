@@ -173,6 +173,7 @@ typedef struct xq_tconfig {
   int last_round_relax;    /* top-scorers may break both in the last round */
   int forfeit_counts_as_met;
   int missed_rounds_withdraw; /* missed rounds that withdraw a player, 0 off */
+  int withdraw_consecutive;   /* only missed rounds in a row count (Shaanxi 连续弃权两轮) */
   int wins_count_forfeits; /* WINS includes forfeit wins */
   int bye_os;              /* xq_bye_os */
   int de_mode;             /* xq_de_mode */
@@ -739,6 +740,7 @@ typedef struct xq_regulation {
   xq_reg_fallback tb_fallback; /* XQ_REG_TB_FALLBACK */
   int late_minutes;          /* XQ_REG_LATE */
   int withdraw_after;        /* XQ_REG_WITHDRAWAL: forfeits that withdraw */
+  int withdraw_consecutive;  /* XQ_REG_WITHDRAWAL: only forfeits in a row count */
   int team_size;             /* XQ_REG_TEAMS */
   int prize_cap_pct;         /* XQ_REG_PRIZES: prizes for at most this % of entrants */
   int lucky_start, lucky_step, lucky_last, lucky_amount; /* XQ_REG_LUCKY (last 0 = open-ended) */
