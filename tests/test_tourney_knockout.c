@@ -363,6 +363,102 @@ Test(store, knockout_beside_the_swiss_and_merged_places)
   remove_db(path);
 }
 
+/* Knockout games on the live server's tables (XQ_KO_ROUND): published
+ * one at a time per match, decided only by their table's result, kept
+ * across a reopen. */
+Test(store, knockout_tables_published_and_decided_by_their_result)
+{
+  char path[512];
+  xq_tstore *st;
+  xq_error err = {0};
+  xq_tconfig cfg;
+  temp_path(path, sizeof path);
+  remove_db(path);
+  xq_tconfig_default(&cfg);
+  cfg.rounds = 2;
+  cr_assert_eq(xq_tstore_open(path, 1, &st, &err), XQ_OK, "%s", err.msg);
+  cr_assert_eq(xq_tstore_create_event(st, "淘汰赛台次", &cfg, &err), XQ_OK, "%s", err.msg);
+  for (int i = 1; i <= 4; i++) {
+    xq_tplayer p;
+    memset(&p, 0, sizeof p);
+    snprintf(p.name, sizeof p.name, "棋手%d", i);
+    p.rating = 2100 - 10 * i;
+    cr_assert_eq(xq_tstore_register(st, &p, NULL, &err), XQ_OK, "%s", err.msg);
+  }
+  const int r1[2][2] = {{1, 2}, {3, 4}};
+  const char *w[] = {"1-0", "1-0"};
+  publish(st, 1, r1, 2, w);
+  xq_tevent *ev = reload(st);
+  xq_tstanding s[4];
+  xq_ko ko;
+  cr_assert_eq(xq_standings(ev, 1, s), XQ_OK);
+  xq_tevent_free(ev);
+  cr_assert_eq(xq_ko_setup(&ko, s, 4, 1, 4, XQ_KO_FIXED, XQ_KO_FMT_RAPID_ARMAGEDDON, 0), XQ_OK);
+  int a = ko.seeds[0], d = ko.seeds[3];
+  xq_ko_game g;
+  int table = 0;
+  /* nothing to publish before the stage starts */
+  cr_assert_eq(xq_ko_next_game(&ko, 1, 0, &g), XQ_OK);
+  cr_assert_eq(xq_tstore_ko_publish(st, &g, &table, &err), XQ_EINVAL);
+  cr_assert_eq(xq_tstore_ko_start(st, &ko, &err), XQ_OK, "%s", err.msg);
+
+  /* match 1 at table 1, match 2 at table 2 */
+  cr_assert_eq(xq_tstore_ko_publish(st, &g, &table, &err), XQ_OK, "%s", err.msg);
+  cr_assert_eq(table, 1);
+  cr_assert_eq(xq_tstore_ko_publish(st, &g, &table, &err), XQ_EINVAL, "a match has one game in play");
+  cr_assert_eq(xq_tstore_ko_load(st, &ko, &err), XQ_OK, "%s", err.msg);
+  xq_ko_game g2;
+  cr_assert_eq(xq_ko_next_game(&ko, 2, 0, &g2), XQ_OK);
+  cr_assert_eq(xq_tstore_ko_publish(st, &g2, &table, &err), XQ_OK, "%s", err.msg);
+  cr_assert_eq(table, 2);
+  cr_assert_eq(xq_tstore_ko_load(st, &ko, &err), XQ_OK, "%s", err.msg);
+  cr_assert_eq(ko.ntables, 2);
+  cr_assert_eq(xq_ko_in_play(&ko, 1), 1);
+  cr_assert_eq(xq_ko_in_play(&ko, 2), 2);
+  cr_assert(ko.tables[0].red == a && ko.tables[0].black == d && ko.tables[0].type == XQ_KG_STANDARD);
+
+  /* the game in play is not entered by hand */
+  g.res = 1;
+  cr_assert_eq(xq_tstore_ko_game(st, &g, &err), XQ_EINVAL);
+  cr_assert(strstr(err.msg, "knockout table"), "%s", err.msg);
+  /* table 1 drawn: the result through the common entry point */
+  cr_assert_eq(xq_tstore_result(st, XQ_KO_ROUND, 1, "--", &err), XQ_EINVAL, "no double forfeit");
+  cr_assert_eq(xq_tstore_result(st, XQ_KO_ROUND, 3, "1-0", &err), XQ_EINVAL, "no table 3");
+  cr_assert_eq(xq_tstore_result(st, XQ_KO_ROUND, 1, "=", &err), XQ_OK, "%s", err.msg);
+  cr_assert_eq(xq_tstore_result(st, XQ_KO_ROUND, 1, "1-0", &err), XQ_EINVAL, "decided once");
+  cr_assert_eq(xq_tstore_result(st, XQ_KO_ROUND, 2, "-+", &err), XQ_OK, "%s", err.msg);
+  cr_assert_eq(xq_tstore_ko_load(st, &ko, &err), XQ_OK, "%s", err.msg);
+  cr_assert_eq(ko.ngames, 2);
+  cr_assert_eq(ko.games[0].table, 1);
+  cr_assert_eq(ko.games[0].res, 0);
+  cr_assert(ko.tables[0].done && ko.tables[1].done);
+  cr_assert_eq(xq_ko_in_play(&ko, 1), 0);
+  cr_assert_eq(xq_ko_winner(&ko, 2), ko.tables[1].black);
+
+  /* the draw leads to the colour-swapped rapid game at table 3 */
+  cr_assert_eq(xq_ko_next_game(&ko, 1, 0, &g), XQ_OK);
+  cr_assert_eq(g.type, XQ_KG_RAPID);
+  cr_assert_eq(g.red, d);
+  cr_assert_eq(xq_tstore_ko_publish(st, &g, &table, &err), XQ_OK, "%s", err.msg);
+  cr_assert_eq(table, 3);
+  xq_tstore_close(st);
+
+  /* a reopen keeps the tables, which is done and which in play */
+  cr_assert_eq(xq_tstore_open(path, 0, &st, &err), XQ_OK, "%s", err.msg);
+  cr_assert_eq(xq_tstore_ko_load(st, &ko, &err), XQ_OK, "%s", err.msg);
+  cr_assert_eq(ko.ntables, 3);
+  cr_assert_eq(xq_ko_in_play(&ko, 1), 3);
+  cr_assert_eq(xq_tstore_result(st, XQ_KO_ROUND, 3, "0-1", &err), XQ_OK, "%s", err.msg);
+  cr_assert_eq(xq_tstore_ko_load(st, &ko, &err), XQ_OK, "%s", err.msg);
+  cr_assert_eq(xq_ko_winner(&ko, 1), a, "the rapid game's Black, seed 1, won");
+  /* the final: the winners meet */
+  int x, y;
+  cr_assert_eq(xq_ko_match_players(&ko, 3, &x, &y), 1);
+  cr_assert(x == a && y == ko.tables[1].black);
+  xq_tstore_close(st);
+  remove_db(path);
+}
+
 static char *run(const char *args, int *status) { return xq_test_run(args, status); }
 
 Test(cli, knockout_actions)

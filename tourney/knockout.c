@@ -227,8 +227,51 @@ int xq_ko_add_game(xq_ko *ko, const xq_ko_game *g)
   int rc = xq_ko_next_game(ko, g->match, g->red, &want);
   if (rc) return rc;
   if (want.type != g->type || want.black != g->black) return XQ_EINVAL;
+  /* a game in play at a table is decided there, and only there */
+  if (g->table != xq_ko_in_play(ko, g->match)) return XQ_EINVAL;
+  if (g->table) ko->tables[g->table - 1].done = 1;
   ko->games[ko->ngames++] = *g;
   return XQ_OK;
+}
+
+int xq_ko_in_play(const xq_ko *ko, int m)
+{
+  for (int i = 0; ko && i < ko->ntables; i++)
+    if (ko->tables[i].match == m && !ko->tables[i].done) return i + 1;
+  return 0;
+}
+
+int xq_ko_publish(xq_ko *ko, const xq_ko_game *g)
+{
+  xq_ko_game want;
+  if (!ko || !g || xq_ko_in_play(ko, g->match)) return XQ_EINVAL;
+  if (ko->ntables >= XQ_KO_TABLES_MAX) return XQ_ELIMIT;
+  int rc = xq_ko_next_game(ko, g->match, g->red, &want);
+  if (rc) return rc;
+  if (want.type != g->type || want.black != g->black) return XQ_EINVAL;
+  ko->tables[ko->ntables] = (xq_ko_table){g->match, g->type, g->red, g->black, 0};
+  return ++ko->ntables;
+}
+
+int xq_ko_table_result(xq_ko *ko, int table, int res)
+{
+  if (!ko || table < 1 || table > ko->ntables || ko->tables[table - 1].done) return XQ_EINVAL;
+  const xq_ko_table *t = &ko->tables[table - 1];
+  xq_ko_game g = {t->match, t->type, t->red, t->black, res, table};
+  return xq_ko_add_game(ko, &g);
+}
+
+int xq_ko_result_code(const char *code, int *res)
+{
+  static const struct { const char *code; int res; } map[] = {
+    {"1-0", 1}, {"+-", 1}, {"0-1", -1}, {"-+", -1}, {"=", 0}, {"1/2-1/2", 0},
+  };
+  for (size_t i = 0; code && i < sizeof map / sizeof map[0]; i++)
+    if (!strcmp(code, map[i].code)) {
+      *res = map[i].res;
+      return XQ_OK;
+    }
+  return XQ_EINVAL;
 }
 
 typedef struct kplace {

@@ -17,6 +17,12 @@
 #define XQ_KO_MATCHES_MAX 16       /* size - 1 matches, plus a third-place one */
 #define XQ_KO_MATCH_GAMES_MAX 12   /* games one match may take (repeated short games) */
 #define XQ_KO_GAMES_MAX (XQ_KO_MATCHES_MAX * XQ_KO_MATCH_GAMES_MAX)
+#define XQ_KO_TABLES_MAX XQ_KO_GAMES_MAX /* knockout games published to the live server */
+
+/* The round number of the knockout games on the live server: in its game
+ * log, board tokens, broadcasts and requests, knockout table k is table k
+ * of this round. Above every Swiss round, so the two never meet. */
+#define XQ_KO_ROUND (XQ_TOURNEY_ROUNDS_MAX + 1)
 
 typedef enum {
   XQ_KO_FIXED = 0,        /* 1–8, 2–7, 3–6, 4–5, then winners */
@@ -41,7 +47,15 @@ typedef struct xq_ko_game {
   int type;    /* xq_ko_gtype */
   int red, black;
   int res;     /* 1 Red won, -1 Black won, 0 draw */
+  int table;   /* the knockout table it was played at, 0 none (entered by hand) */
 } xq_ko_game;
+
+/* A knockout game published to a table of the live server (XQ_KO_ROUND):
+ * the game xq_ko_next_game gave, played by boards like a Swiss game. */
+typedef struct xq_ko_table {
+  int match, type, red, black;
+  int done;    /* its result is in the stage's games */
+} xq_ko_table;
 
 typedef struct xq_ko {
   int after;                     /* Swiss round of the cut, 0 = no knockout */
@@ -52,6 +66,8 @@ typedef struct xq_ko {
   int seeds[XQ_KO_SIZE_MAX];     /* player ids, seeds[0] = seed 1 */
   int ngames;
   xq_ko_game games[XQ_KO_GAMES_MAX];
+  int ntables;                   /* knockout tables published: 1..ntables */
+  xq_ko_table tables[XQ_KO_TABLES_MAX];
 } xq_ko;
 
 /* Parse "fixed" / "choose" into *seeding, and "xinjiang", "shaanxi",
@@ -106,9 +122,32 @@ int xq_ko_winner(const xq_ko *ko, int m);
  * XQ_KO_MATCH_GAMES_MAX games. */
 int xq_ko_next_game(const xq_ko *ko, int m, int red, xq_ko_game *g);
 
-/* Append a played game (from xq_ko_next_game with res set). Returns
- * XQ_OK, XQ_EINVAL (not the expected next game) or XQ_ELIMIT. */
+/* Append a played game (from xq_ko_next_game with res set). A game with
+ * g->table set is the result of that knockout table, which must be the
+ * match's game in play; one without may not be added while the match has
+ * a game in play (its result comes from the table). Returns XQ_OK,
+ * XQ_EINVAL (not the expected next game, or the table's) or XQ_ELIMIT. */
 int xq_ko_add_game(xq_ko *ko, const xq_ko_game *g);
+
+/* The knockout table where match m's game is in play (published, no
+ * result yet), or 0. */
+int xq_ko_in_play(const xq_ko *ko, int m);
+
+/* Publish `g` (from xq_ko_next_game, res ignored) at the next knockout
+ * table. Returns the table number (1..), or XQ_EINVAL when the match has
+ * a game in play or `g` is not its next game, XQ_ELIMIT past
+ * XQ_KO_TABLES_MAX tables. */
+int xq_ko_publish(xq_ko *ko, const xq_ko_game *g);
+
+/* Record the result of knockout table `table` (res 1 Red won, -1 Black
+ * won, 0 draw): the table's game joins the stage's games. Returns XQ_OK,
+ * or XQ_EINVAL for an unknown table, one already decided or a bad res. */
+int xq_ko_table_result(xq_ko *ko, int table, int res);
+
+/* The result code of the store ("1-0", "0-1", "=", "+-", "-+") as a
+ * knockout result (1, -1, 0): XQ_OK, or XQ_EINVAL for any other code (a
+ * knockout game has no double forfeit: the arbiter decides it). */
+int xq_ko_result_code(const char *code, int *res);
 
 /* Knockout places 1..size into ids[0..size-1] (tourney.md §6.5): the
  * final's winner and loser; the third-place match decides 3 and 4 when
@@ -123,6 +162,15 @@ int xq_ko_places(const xq_ko *ko, int *ids);
  * in the order of the Swiss standings after all recorded rounds
  * (tourney.md §5.8, §6.5). Returns XQ_OK, XQ_EINVAL or XQ_ENOMEM. */
 int xq_final_places(const xq_tevent *ev, const xq_ko *ko, int *ids);
+
+/* Store: publish `g` (from xq_ko_next_game) at the next knockout table
+ * (*table its number), and record a table's result (res 1, -1, 0; the
+ * same as xq_tstore_result(st, XQ_KO_ROUND, table, code)). One committed
+ * transaction each (joining an open batch), checked against the log as
+ * it stands: XQ_OK, XQ_EINVAL (no stage, not the match's next game, a
+ * game in play already; an unknown or decided table) or XQ_ESTORE. */
+int xq_tstore_ko_publish(xq_tstore *st, const xq_ko_game *g, int *table, xq_error *err);
+int xq_tstore_ko_result(xq_tstore *st, int table, int res, xq_error *err);
 
 /* Store: start the stage (the seeds become result KO in the Swiss rounds
  * after ko->after, which must not be paired yet) and record a game.

@@ -1,7 +1,9 @@
 /*
  * knockout_store.c -- the knockout stage in the SQLite store: the
- * append-only ko_log table (schema version 4), its replay into an xq_ko,
- * and the KO marks it puts on the Swiss rounds after the cut. Writes use
+ * append-only ko_log table (schema version 4) and the knockout tables
+ * published to the live server (ko_tables, version 7), their replay into
+ * an xq_ko, and the KO marks the stage puts on the Swiss rounds after the
+ * cut. Writes use
  * the store's nested transactions (store.c), so they join an open batch.
  */
 #include <sqlite3.h>
@@ -70,35 +72,124 @@ int xq_tstore_ko_start(xq_tstore *st, const xq_ko *ko, xq_error *err)
   return rc;
 }
 
-int xq_tstore_ko_game(xq_tstore *st, const xq_ko_game *g, xq_error *err)
+/* Insert the game `g` into the knockout log (its table in `board`, NULL
+ * when 0). */
+static int insert_game(sqlite3 *db, const xq_ko_game *g, xq_error *err)
+{
+  sqlite3_stmt *q = NULL;
+  int rc = XQ_OK;
+  if (sqlite3_prepare_v2(db, "INSERT INTO ko_log(kind, match, type, red, black, res, board)"
+                         " VALUES ('game', ?, ?, ?, ?, ?, ?)", -1, &q, NULL) != SQLITE_OK)
+    return fail(err, XQ_ESTORE, "knockout game", db);
+  sqlite3_bind_int(q, 1, g->match);
+  sqlite3_bind_int(q, 2, g->type);
+  sqlite3_bind_int(q, 3, g->red);
+  sqlite3_bind_int(q, 4, g->black);
+  sqlite3_bind_int(q, 5, g->res);
+  if (g->table) sqlite3_bind_int(q, 6, g->table);
+  else sqlite3_bind_null(q, 6);
+  if (sqlite3_step(q) != SQLITE_DONE) rc = fail(err, XQ_ESTORE, "knockout game", db);
+  sqlite3_finalize(q);
+  return rc;
+}
+
+static int insert_table(sqlite3 *db, int table, const xq_ko_game *g, xq_error *err)
+{
+  sqlite3_stmt *q = NULL;
+  int rc = XQ_OK;
+  if (sqlite3_prepare_v2(db, "INSERT INTO ko_tables(board, match, type, red, black) VALUES (?, ?, ?, ?, ?)",
+                         -1, &q, NULL) != SQLITE_OK)
+    return fail(err, XQ_ESTORE, "knockout table", db);
+  sqlite3_bind_int(q, 1, table);
+  sqlite3_bind_int(q, 2, g->match);
+  sqlite3_bind_int(q, 3, g->type);
+  sqlite3_bind_int(q, 4, g->red);
+  sqlite3_bind_int(q, 5, g->black);
+  if (sqlite3_step(q) != SQLITE_DONE) rc = fail(err, XQ_ESTORE, "knockout table", db);
+  sqlite3_finalize(q);
+  return rc;
+}
+
+enum { KO_GAME, KO_PUBLISH, KO_RESULT };
+
+/* One knockout write, checked against the log as it stands inside its
+ * own write transaction (a savepoint in an open batch), under the lock:
+ * the game `g` entered by hand, `g` published at the next table (*table),
+ * or the result `res` of table *table. */
+static int ko_write(xq_tstore *st, int what, const xq_ko_game *g, int *table, int res, xq_error *err)
 {
   sqlite3 *db = xq__tstore_db(st);
-  if (!db || !g) return fail(err, XQ_EINVAL, "no game", NULL);
-  xq_ko ko;
-  /* check against the log as it stands inside the write transaction */
+  if (!db || (what != KO_RESULT && !g) || !table) return fail(err, XQ_EINVAL, "no game", NULL);
+  xq_ko *ko = malloc(sizeof *ko);
+  if (!ko) return fail(err, XQ_ENOMEM, "out of memory", NULL);
   xq__tstore_lock(st);
-  if (xq__tstore_begin(st, 1, err)) { xq__tstore_unlock(st); return XQ_ESTORE; }
-  int rc = xq_tstore_ko_load(st, &ko, err);
-  sqlite3_stmt *q = NULL;
-  if (!rc && !ko.after) rc = fail(err, XQ_EINVAL, "no knockout stage started", NULL);
-  if (!rc && xq_ko_add_game(&ko, g)) rc = fail(err, XQ_EINVAL, "not the next game of that match", NULL);
-  if (!rc) {
-    if (sqlite3_prepare_v2(db, "INSERT INTO ko_log(kind, match, type, red, black, res)"
-                           " VALUES ('game', ?, ?, ?, ?, ?)", -1, &q, NULL) != SQLITE_OK) {
-      rc = fail(err, XQ_ESTORE, "knockout game", db);
-    } else {
-      sqlite3_bind_int(q, 1, g->match);
-      sqlite3_bind_int(q, 2, g->type);
-      sqlite3_bind_int(q, 3, g->red);
-      sqlite3_bind_int(q, 4, g->black);
-      sqlite3_bind_int(q, 5, g->res);
-      if (sqlite3_step(q) != SQLITE_DONE) rc = fail(err, XQ_ESTORE, "knockout game", db);
-    }
+  if (xq__tstore_begin(st, 1, err)) {
+    xq__tstore_unlock(st);
+    free(ko);
+    return XQ_ESTORE;
   }
-  sqlite3_finalize(q);
+  int rc = xq_tstore_ko_load(st, ko, err), k;
+  if (!rc && !ko->after) rc = fail(err, XQ_EINVAL, "no knockout stage started", NULL);
+  if (!rc && what == KO_GAME) {
+    if (g->table) rc = fail(err, XQ_EINVAL, "a table's result is entered for the table", NULL);
+    else if (xq_ko_in_play(ko, g->match))
+      rc = fail(err, XQ_EINVAL, "that match is being played at a knockout table: its result comes from there", NULL);
+    else if (xq_ko_add_game(ko, g)) rc = fail(err, XQ_EINVAL, "not the next game of that match", NULL);
+    else rc = insert_game(db, g, err);
+  } else if (!rc && what == KO_PUBLISH) {
+    if ((k = xq_ko_publish(ko, g)) < 0)
+      rc = fail(err, k, k == XQ_ELIMIT ? "too many knockout tables"
+                        : xq_ko_in_play(ko, g->match) ? "that match has a game in play"
+                        : "not the next game of that match", NULL);
+    else if (!(rc = insert_table(db, k, g, err))) *table = k;
+  } else if (!rc) {
+    int t = *table;
+    if (t < 1 || t > ko->ntables) rc = fail(err, XQ_EINVAL, "no such knockout table", NULL);
+    else if (ko->tables[t - 1].done) rc = fail(err, XQ_EINVAL, "that knockout table has its result", NULL);
+    else if (xq_ko_table_result(ko, t, res)) rc = fail(err, XQ_EINVAL, "not a knockout result", NULL);
+    else rc = insert_game(db, &ko->games[ko->ngames - 1], err);
+  }
+  free(ko);
   if (rc) xq__tstore_rollback(st);
   else rc = xq__tstore_commit(st, err);
   xq__tstore_unlock(st);
+  return rc;
+}
+
+int xq_tstore_ko_game(xq_tstore *st, const xq_ko_game *g, xq_error *err)
+{
+  int none = 0;
+  return ko_write(st, KO_GAME, g, &none, 0, err);
+}
+
+int xq_tstore_ko_publish(xq_tstore *st, const xq_ko_game *g, int *table, xq_error *err)
+{
+  return ko_write(st, KO_PUBLISH, g, table, 0, err);
+}
+
+int xq_tstore_ko_result(xq_tstore *st, int table, int res, xq_error *err)
+{
+  return ko_write(st, KO_RESULT, NULL, &table, res, err);
+}
+
+/* The published knockout tables into ko->tables (none decided yet). */
+static int load_tables(sqlite3 *db, xq_ko *ko, xq_error *err)
+{
+  sqlite3_stmt *q;
+  if (sqlite3_prepare_v2(db, "SELECT board, match, type, red, black FROM ko_tables ORDER BY board", -1, &q,
+                         NULL) != SQLITE_OK)
+    return fail(err, XQ_ESTORE, "knockout tables", db);
+  int rc = XQ_OK, s;
+  while ((s = sqlite3_step(q)) == SQLITE_ROW) {
+    if (ko->ntables >= XQ_KO_TABLES_MAX || sqlite3_column_int(q, 0) != ko->ntables + 1) {
+      rc = fail(err, XQ_ESTORE, "the knockout tables are not numbered 1, 2, ...", NULL);
+      break;
+    }
+    ko->tables[ko->ntables++] = (xq_ko_table){sqlite3_column_int(q, 1), sqlite3_column_int(q, 2),
+                                              sqlite3_column_int(q, 3), sqlite3_column_int(q, 4), 0};
+  }
+  if (!rc && s != SQLITE_DONE) rc = fail(err, XQ_ESTORE, "knockout tables", db);
+  sqlite3_finalize(q);
   return rc;
 }
 
@@ -109,12 +200,14 @@ int xq_tstore_ko_load(xq_tstore *st, xq_ko *ko, xq_error *err)
   if (!db || !ko) return XQ_EINVAL;
   memset(ko, 0, sizeof *ko);
   xq__tstore_lock(st);
-  if (sqlite3_prepare_v2(db, "SELECT kind, after_round, size, seeding, format, choice, seeds,"
-                         " match, type, red, black, res FROM ko_log ORDER BY seq", -1, &q, NULL) != SQLITE_OK) {
+  /* the tables first: a game's result names its table */
+  int rc = load_tables(db, ko, err), s;
+  if (rc || sqlite3_prepare_v2(db, "SELECT kind, after_round, size, seeding, format, choice, seeds,"
+                               " match, type, red, black, res, board FROM ko_log ORDER BY seq", -1, &q,
+                               NULL) != SQLITE_OK) {
     xq__tstore_unlock(st);
-    return fail(err, XQ_ESTORE, "knockout log", db);
+    return rc ? rc : fail(err, XQ_ESTORE, "knockout log", db);
   }
-  int rc = XQ_OK, s;
   while ((s = sqlite3_step(q)) == SQLITE_ROW) {
     const char *kind = (const char *)sqlite3_column_text(q, 0);
     if (kind && !strcmp(kind, "start")) {
@@ -137,7 +230,7 @@ int xq_tstore_ko_load(xq_tstore *st, xq_ko *ko, xq_error *err)
       xq_ko_game g = {
         .match = sqlite3_column_int(q, 7), .type = sqlite3_column_int(q, 8),
         .red = sqlite3_column_int(q, 9), .black = sqlite3_column_int(q, 10),
-        .res = sqlite3_column_int(q, 11)
+        .res = sqlite3_column_int(q, 11), .table = sqlite3_column_int(q, 12)
       };
       if (!ko->after || xq_ko_add_game(ko, &g)) {
         rc = fail(err, XQ_ESTORE, "the knockout log holds a game out of sequence", NULL);
@@ -174,7 +267,7 @@ void xq__ko_dump(xq_tstore *st, FILE *f)
   sqlite3 *db = xq__tstore_db(st);
   sqlite3_stmt *q;
   if (!db || sqlite3_prepare_v2(db, "SELECT seq, at, kind, after_round, size, seeding, format, choice,"
-                                " seeds, match, type, red, black, res FROM ko_log ORDER BY seq",
+                                " seeds, match, type, red, black, res, board FROM ko_log ORDER BY seq",
                                 -1, &q, NULL) != SQLITE_OK)
     return;
   while (sqlite3_step(q) == SQLITE_ROW) {
@@ -190,10 +283,22 @@ void xq__ko_dump(xq_tstore *st, FILE *f)
       fprintf(f, " seeds=%s\n", seeds ? seeds : "");
     } else {
       int res = sqlite3_column_int(q, 13);
-      fprintf(f, " match=%d %s red=%d black=%d code=%s\n", sqlite3_column_int(q, 9),
+      fprintf(f, " match=%d %s red=%d black=%d code=%s", sqlite3_column_int(q, 9),
               xq_ko_gtype_name(sqlite3_column_int(q, 10)), sqlite3_column_int(q, 11),
               sqlite3_column_int(q, 12), res > 0 ? "1-0" : res < 0 ? "0-1" : "=");
+      if (sqlite3_column_type(q, 14) != SQLITE_NULL) fprintf(f, " table=%d", sqlite3_column_int(q, 14));
+      fputc('\n', f);
     }
+  }
+  sqlite3_finalize(q);
+  if (sqlite3_prepare_v2(db, "SELECT board, at, match, type, red, black FROM ko_tables ORDER BY board", -1, &q,
+                         NULL) != SQLITE_OK)
+    return;
+  while (sqlite3_step(q) == SQLITE_ROW) {
+    const char *at = (const char *)sqlite3_column_text(q, 1);
+    fprintf(f, "kot%d %s ko-table   match=%d %s red=%d black=%d\n", sqlite3_column_int(q, 0), at ? at : "",
+            sqlite3_column_int(q, 2), xq_ko_gtype_name(sqlite3_column_int(q, 3)), sqlite3_column_int(q, 4),
+            sqlite3_column_int(q, 5));
   }
   sqlite3_finalize(q);
 }

@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "knockout.h"
 
 struct xq_tstore {
   sqlite3 *db;
@@ -134,6 +135,19 @@ static const char *const migrations[] = {
   "  BEGIN SELECT RAISE(ABORT, 'a token can only be revoked, once'); END;"
   "CREATE TRIGGER tokens_no_delete BEFORE DELETE ON tokens"
   "  BEGIN SELECT RAISE(ABORT, 'tokens are revoked, not deleted'); END;",
+  /* 7: knockout games played on the live server (docs/store.md): the
+   * games published to knockout tables, append-only like the log, and in
+   * the knockout log the table a game's result came from */
+  "CREATE TABLE ko_tables("
+  "  board INTEGER PRIMARY KEY CHECK (board >= 1),"
+  "  at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),"
+  "  match INTEGER NOT NULL, type INTEGER NOT NULL, red INTEGER NOT NULL, black INTEGER NOT NULL);"
+  "CREATE TRIGGER ko_tables_no_update BEFORE UPDATE ON ko_tables"
+  "  BEGIN SELECT RAISE(ABORT, 'knockout tables are published, not changed'); END;"
+  "CREATE TRIGGER ko_tables_no_delete BEFORE DELETE ON ko_tables"
+  "  BEGIN SELECT RAISE(ABORT, 'knockout tables are published, not changed'); END;"
+  "ALTER TABLE ko_log ADD COLUMN board INTEGER;"
+  "CREATE UNIQUE INDEX ko_log_board ON ko_log(board) WHERE board IS NOT NULL;",
 };
 
 #define XQ_STORE_MIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))
@@ -675,6 +689,13 @@ static int result_tx(xq_tstore *st, int round, int board, const char *code, xq_e
 int xq_tstore_result(xq_tstore *st, int round, int board, const char *code, xq_error *err)
 {
   if (!st || !code) return XQ_EINVAL;
+  if (round == XQ_KO_ROUND) {
+    /* a knockout table's game (knockout.h) */
+    int res;
+    if (xq_ko_result_code(code, &res))
+      return usererr(err, XQ_EINVAL, "a knockout result is 1-0, 0-1, =, +- or -+");
+    return xq_tstore_ko_result(st, board, res, err);
+  }
   XQ_TX(st, err, result_tx(st, round, board, code, err));
 }
 

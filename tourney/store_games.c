@@ -16,6 +16,7 @@
 #include <time.h>
 
 #include "internal.h"
+#include "knockout.h"
 
 static int fail(xq_error *err, int code, const char *msg, sqlite3 *db)
 {
@@ -33,9 +34,10 @@ static int64_t now_ms(void)
   return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+/* A Swiss round's board, or a knockout table (round XQ_KO_ROUND). */
 static int game_ok(int round, int board)
 {
-  return round >= 1 && round <= XQ_TOURNEY_ROUNDS_MAX && board >= 1 && board <= XQ_TOURNEY_PLAYERS_MAX;
+  return round >= 1 && round <= XQ_KO_ROUND && board >= 1 && board <= XQ_TOURNEY_PLAYERS_MAX;
 }
 
 /* Event text: 1..XQ_GAME_TEXT_MAX-1 bytes, one line (the log prints one

@@ -14,6 +14,7 @@
 #include <sys/random.h>
 
 #include "internal.h"
+#include "knockout.h"
 
 static const char *const role_names[] = {"none", "admin", "arbiter", "board", "viewer"};
 #define ROLES ((int)(sizeof role_names / sizeof role_names[0]))
@@ -132,7 +133,8 @@ int xq_tstore_token_new(xq_tstore *st, int role, int round, int board, const cha
   if (!xq__tstore_db(st)) return fail(err, XQ_EINVAL, "no store", NULL);
   if (role < XQ_ROLE_ADMIN || role > XQ_ROLE_VIEWER) return fail(err, XQ_EINVAL, "unknown role", NULL);
   if (role == XQ_ROLE_BOARD) {
-    if (round < 1 || round > XQ_TOURNEY_ROUNDS_MAX || board < 1 || board > XQ_TOURNEY_PLAYERS_MAX)
+    /* a Swiss round's table, or a knockout table (XQ_KO_ROUND) */
+    if (round < 1 || round > XQ_KO_ROUND || board < 1 || board > XQ_TOURNEY_PLAYERS_MAX)
       return fail(err, XQ_EINVAL, "a board token needs a round and a table", NULL);
   } else if (round || board) {
     return fail(err, XQ_EINVAL, "only board tokens are bound to a table", NULL);

@@ -417,7 +417,7 @@ int xq_trf_next_round(const xq_tevent *ev);
 /* SQLite event store                                                  */
 /* ------------------------------------------------------------------ */
 
-#define XQ_STORE_SCHEMA_VERSION 6
+#define XQ_STORE_SCHEMA_VERSION 7
 #define XQ_STORE_BUSY_MS 5000
 
 typedef struct xq_tstore xq_tstore;
@@ -462,8 +462,9 @@ int xq_tstore_publish(xq_tstore *st, const xq_tevent *ev, const xq_tpairing *pr,
  * "0-1", "=" (also "1/2" or "0.5-0.5"), "+-" / "-+" (forfeit: the side
  * with '-' did not play), "--" (both forfeit). A later result for the
  * same board replaces the earlier one in the derived state; both stay in
- * the log. Returns XQ_OK, XQ_EINVAL (no such board, bad code) or
- * XQ_ESTORE. */
+ * the log. Round XQ_KO_ROUND (knockout.h) is the knockout tables: the
+ * result of table `board` (xq_tstore_ko_result; no "--", once only).
+ * Returns XQ_OK, XQ_EINVAL (no such board, bad code) or XQ_ESTORE. */
 int xq_tstore_result(xq_tstore *st, int round, int board, const char *code,
                      xq_error *err);
 
