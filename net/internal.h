@@ -484,7 +484,10 @@ int xq__live_load(xq__server *s, xq_error *err);
 /* At start, once the commit and the hub run: put into the tournament log
  * the result of every replayed game that is over but has none there (the
  * server was killed after the game's last row was durable and before its
- * result was written: bench/crash-ops.sh). */
+ * result was written: bench/crash-ops.sh), and the fouls of every game
+ * with a result there that the log does not hold yet (written after the
+ * result: a kill between the two, or a result entered while the server
+ * was down). */
 void xq__live_settle_all(xq__server *s);
 void xq__live_free(xq__server *s);
 

@@ -304,7 +304,12 @@ void xq__live_settle_all(xq__server *s)
   for (int r = 1; r <= XQ_ROUNDS_LIVE_MAX; r++)
     for (int b = 0; s->rounds[r] && b < s->nboards[r]; b++) {
       xq__live *lv = s->rounds[r][b];
-      if (!lv || lv->recorded || lv->g->result < XQ_OUT_RED_WINS || lv->g->result > XQ_OUT_DRAW) continue;
+      if (!lv) continue;
+      /* a result already in the log: its fouls go with it, and a kill
+       * between the two (or a result entered with the server down) left
+       * them out; only what the log lacks is written */
+      if (lv->recorded) xq__live_record_fouls(s, lv);
+      if (lv->recorded || lv->g->result < XQ_OUT_RED_WINS || lv->g->result > XQ_OUT_DRAW) continue;
       xq__live_settle(s, lv); /* no commit runs yet: at once */
       n++;
     }

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "net_client.h"
+#include "tourney.h"
 
 static xq_tserver ts;
 
@@ -463,6 +464,48 @@ Test(net_proto, fouls_of_a_finished_game_count_in_the_standings)
   cr_assert(seen);
   cJSON_Delete(st);
   xq_tc_close(&arb);
+}
+
+/* A result entered with the server down (xqref tourney result on the
+ * store): the game's fouls, in its game log only, reach the tournament
+ * log when the server starts again -- as after a kill between a result
+ * and its fouls. */
+Test(net_proto, fouls_of_a_result_entered_while_down_are_recorded_at_start)
+{
+  xq_tclient arb;
+  hello(&arb, ts.admin);
+  cJSON *r = xq_tc_call(&arb, "{\"id\":1,\"op\":\"foul\",\"round\":1,\"table\":7,\"side\":\"red\"}");
+  cr_assert(ok(r));
+  cJSON_Delete(r);
+  r = xq_tc_call(&arb, "{\"id\":2,\"op\":\"games\",\"round\":1}");
+  int red = (int)num(cJSON_GetArrayItem(cJSON_GetObjectItem(r, "games"), 6), "red");
+  cJSON_Delete(r);
+  xq_tc_close(&arb);
+  cr_assert_eq(xq_ts_stop(&ts), 0);
+  xq_tstore *st;
+  xq_error err = {0};
+  cr_assert_eq(xq_tstore_open(ts.db, 0, &st, &err), XQ_OK, "%s", err.msg);
+  cr_assert_eq(xq_tstore_result(st, 1, 7, "0-1", &err), XQ_OK, "%s", err.msg);
+  xq_tevent *ev;
+  cr_assert_eq(xq_tstore_load(st, &ev, &err), XQ_OK, "%s", err.msg);
+  cr_assert_eq(xq_tevent_slot(ev, red, 1)->fouls, 0, "the store has the result, not the foul");
+  xq_tevent_free(ev);
+  xq_tstore_close(st);
+  cr_assert_eq(xq_ts_restart(&ts), 0);
+  xq_tc_spin(&ts.loop, 20);
+  cr_assert_eq(xq_tstore_open(ts.db, 0, &st, &err), XQ_OK, "%s", err.msg);
+  cr_assert_eq(xq_tstore_load(st, &ev, &err), XQ_OK, "%s", err.msg);
+  cr_assert_eq(xq_tevent_slot(ev, red, 1)->fouls, 1, "the foul is recorded at start");
+  xq_tevent_free(ev);
+  xq_tstore_close(st);
+  /* a second start adds nothing */
+  cr_assert_eq(xq_ts_stop(&ts), 0);
+  cr_assert_eq(xq_ts_restart(&ts), 0);
+  cr_assert_eq(xq_tstore_open(ts.db, 0, &st, &err), XQ_OK, "%s", err.msg);
+  cr_assert_eq(xq_tstore_load(st, &ev, &err), XQ_OK, "%s", err.msg);
+  cr_assert_eq(xq_tevent_slot(ev, red, 1)->fouls, 1, "once");
+  xq_tevent_free(ev);
+  xq_tstore_close(st);
 }
 
 /* The standings the server computes from its event in memory, as text:
