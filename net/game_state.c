@@ -94,6 +94,15 @@ cJSON *xq__game_state(xq__server *s, const xq__live *lv)
     cJSON_AddNullToObject(o, "clock");
   }
   if (lv->paused) cJSON_AddTrueToObject(o, "paused");
+  if (lv->round == XQ_KO_ROUND && s->ko && lv->board <= s->ko->ntables) {
+    /* a knockout table: which match, and which of its games */
+    const xq_ko_table *t = &s->ko->tables[lv->board - 1];
+    cJSON *k = cJSON_AddObjectToObject(o, "knockout");
+    cJSON_AddNumberToObject(k, "match", t->match);
+    cJSON_AddNumberToObject(k, "stage", xq_ko_stage(s->ko, t->match));
+    cJSON_AddStringToObject(k, "type", xq_ko_gtype_name(t->type));
+    cJSON_AddStringToObject(k, "time_control", xq_ko_time_control(s->ko->format, t->type));
+  }
   return o;
 }
 

@@ -144,6 +144,8 @@ static void get_event(xq__server *s, xq__conn *c, http_conn *h)
   cJSON *pub = cJSON_AddArrayToObject(o, "published");
   for (int r = 1; r <= XQ_ROUNDS_LIVE_MAX; r++)
     if (s->rounds[r]) cJSON_AddItemToArray(pub, cJSON_CreateNumber(r));
+  /* the knockout tables are round XQ_KO_ROUND of "published" */
+  if (s->ko && s->ko->after) cJSON_AddNumberToObject(o, "knockout_round", XQ_KO_ROUND);
   cJSON *pl = cJSON_AddArrayToObject(o, "players");
   for (int i = 0; ev && i < ev->n; i++) {
     const xq_tplayer *p = &ev->players[i];
@@ -622,6 +624,11 @@ static void route(xq__server *s, xq__conn *c, http_conn *h)
       }
     }
     get_standings(s, c, h, upto);
+    return;
+  }
+  if (!strcmp(path, "/api/knockout")) {
+    if (!get) { not_allowed(c, h, "GET, HEAD"); return; }
+    respond_json(c, h, xq__ko_json(s));
     return;
   }
   if (!strcmp(path, "/api/trf")) {

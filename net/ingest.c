@@ -548,7 +548,7 @@ static int apply(push *p, xq__live *lv, tokens *k, const char *event, xq_verdict
 {
   xq_pos before = lv->g->pos;
   int nply = lv->g->nply;
-  int rc = xq__live_apply(p->s, lv, event, v, err);
+  int rc = xq__live_apply(lv, event, v, err);
   if (rc != XQ_OK) return rc;
   if (!v->changed && lv->g->nply == nply) {
     /* refused (a game over, a result already so): nothing to record */

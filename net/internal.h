@@ -5,9 +5,10 @@
  * Files: server.c (listeners, signals, shutdown, serve), conn.c (one
  * struct per connection: reads, writes, budgets, idle timers, closing),
  * proto.c (JSON lines: framing, dispatch, authentication, replies),
- * ops_engine.c / ops_game.c / ops_tourney.c (the operations), live.c (the
- * games in play), commit.c (group commit of the game log), hub.c (the
- * broadcast: SSE and JSON-lines subscribers), http.c (HTTP/1.1 requests
+ * ops_engine.c / ops_game.c / ops_tourney.c / ops_ko.c (the operations;
+ * task.c runs those that need the store), live.c (the games in play,
+ * the knockout tables among them), commit.c (group commit of the game
+ * log), hub.c (the broadcast: SSE and JSON-lines subscribers), http.c (HTTP/1.1 requests
  * and the read-only API), http_parse.c (the HTTP/1.1 request and response
  * parser), game_state.c (live games as JSON), pgn_out.c (live games as
  * PGN), ingest.c (PGN ingestion: push and polled documents), poll.c (the
@@ -21,6 +22,7 @@
 #include <uv.h>
 
 #include "adjudicator.h"
+#include "knockout.h"
 #include "netlimits.h"
 #include "net.h"
 #include "tourney.h"
@@ -182,6 +184,13 @@ extern const xq__op xq__engine_ops[];   /* ops_engine.c: stateless engine servic
 extern const xq__op xq__game_ops[];     /* ops_game.c: boards and arbiters on live games */
 extern const xq__op xq__tourney_ops[];  /* ops_tourney.c: players, rounds, tokens, exports */
 extern const xq__op xq__ingest_ops[];   /* ingest.c: ingest_url, ingest_stop */
+extern const xq__op xq__ko_ops[];       /* ops_ko.c: knockout, ko_start, ko_publish */
+
+/* The knockout stage as JSON (ops_ko.c; needed by http.c): seeds,
+ * matches with their games, winners and table in play, the knockout
+ * tables, the places; {"started":false} before it starts. A new object,
+ * NULL when out of memory. */
+cJSON *xq__ko_json(const xq__server *s);
 
 /* Stable error codes (docs/protocol.md). */
 #define XQ__E_BAD_JSON "BAD_JSON"
@@ -303,6 +312,14 @@ void xq__live_record_fouls(xq__server *s, xq__live *lv);
  * tournament log now records it: the event stays in step with the log
  * without a reload. */
 void xq__live_note_result(xq__server *s, const xq__live *lv, const char *code);
+/* The knockout tables (round XQ_KO_ROUND): reload the stage from the
+ * store into s->ko and start a game for every table published since (its
+ * rules from xq__ko_rules). XQ_OK, or a store or memory status. */
+int xq__live_add_ko(xq__server *s, xq_error *err);
+/* The rules of a knockout game of `type` under `format`: `base` with the
+ * time control of xq_ko_time_control (Black's own base time in an
+ * armageddon) and the armageddon flag (a draw is a Black win). */
+void xq__ko_rules(const xq_rules *base, int format, int type, xq_rules *out);
 /* Rebuild a game from the store's log (after a failed commit). */
 int xq__live_rebuild(xq__server *s, xq__live *lv, xq_error *err);
 /* Rebuild every game marked with lv->rebuild in one pass over the log. */
@@ -313,7 +330,7 @@ const char *xq__live_result(const xq__live *lv);
  * notation, "clock:R/B", "foul-red", "result:1-0", ...) to the game, in
  * memory. Returns XQ_OK with *v filled, or an engine status with `err`
  * (nothing changed). */
-int xq__live_apply(xq__server *s, xq__live *lv, const char *event, xq_verdict *v, xq_error *err);
+int xq__live_apply(xq__live *lv, const char *event, xq_verdict *v, xq_error *err);
 
 /* One row waiting for the next group commit. Strings are owned (freed
  * after the commit). */
@@ -514,6 +531,7 @@ struct xq__server {
   int judging;                 /* rulings running on the worker pool */
   xq_tstore *store;
   xq_tevent *ev;               /* the event as loaded from the store */
+  xq_ko *ko;                   /* its knockout stage and tables (live.c), NULL before loading */
   xq_rules rules;              /* the rule set games are judged by */
   xq_ttoken *tokens;           /* live tokens, refreshed on change */
   uv_timer_t recheck;          /* every XQ_TOKEN_RECHECK_MS: did another process change the store? */

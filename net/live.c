@@ -10,6 +10,11 @@
  * from its start and replays its first N plies (an ingested source that
  * corrected a move, formats.md §9.3); "pause" and "resume" stop and
  * restart play by the arbiter's order.
+ *
+ * The knockout games are the tables of round XQ_KO_ROUND (knockout.h),
+ * published one game per match by ops_ko.c and started here with the
+ * rules of their type (rapid, armageddon, ...); their results go to the
+ * knockout log through the same xq_tstore_result, and into s->ko.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,11 +24,13 @@
 
 #define XQ_EVENT_TOKEN_MAX 512  /* one token of a stored event */
 
-static xq__live *live_new(xq__server *s, int round, int board, int red, int black, xq_error *err)
+_Static_assert(XQ_ROUNDS_LIVE_MAX == XQ_KO_ROUND, "the knockout tables are the last live round");
+
+static xq__live *live_new(int round, int board, int red, int black, const xq_rules *rules, xq_error *err)
 {
   xq__live *lv = calloc(1, sizeof *lv);
   xq_game *g = malloc(sizeof *g);
-  if (!lv || !g || xq_game_init(g, &s->rules, NULL, err) != XQ_OK) {
+  if (!lv || !g || xq_game_init(g, rules, NULL, err) != XQ_OK) {
     free(lv);
     free(g);
     return NULL;
@@ -64,7 +71,7 @@ const char *xq__live_result(const xq__live *lv)
 
 int xq__live_add_round(xq__server *s, int round, xq_error *err)
 {
-  if (round < 1 || round > XQ_ROUNDS_LIVE_MAX || s->rounds[round]) return XQ_EINVAL;
+  if (round < 1 || round > XQ_TOURNEY_ROUNDS_MAX || s->rounds[round]) return XQ_EINVAL;
   xq_tpairing pr = {0};
   int rc = xq_tstore_pairing(s->store, round, &pr, err);
   if (rc) return rc;
@@ -79,7 +86,7 @@ int xq__live_add_round(xq__server *s, int round, xq_error *err)
   }
   for (int i = 0; i < pr.nboards; i++) {
     if (!pr.boards[i].black) continue; /* the bye: no game */
-    arr[i] = live_new(s, round, i + 1, pr.boards[i].red, pr.boards[i].black, err);
+    arr[i] = live_new(round, i + 1, pr.boards[i].red, pr.boards[i].black, &s->rules, err);
     if (!arr[i]) {
       for (int j = 0; j < i; j++)
         if (arr[j]) {
@@ -101,8 +108,52 @@ int xq__live_add_round(xq__server *s, int round, xq_error *err)
   return XQ_OK;
 }
 
+void xq__ko_rules(const xq_rules *base, int format, int type, xq_rules *out)
+{
+  *out = *base;
+  const char *tc = xq_ko_time_control(format, type);
+  int m = 0, sec = 0, mb = 0, sb = 0;
+  if (sscanf(tc, "R%d+%d/B%d+%d", &m, &sec, &mb, &sb) == 4) {
+    /* armageddon: each side its own base time */
+    out->clock_base_s = m * 60;
+    out->clock_base_black_s = mb * 60;
+    out->clock_increment_s = sec;
+  } else if (sscanf(tc, "%d+%d", &m, &sec) == 2) {
+    out->clock_base_s = m * 60;
+    out->clock_base_black_s = 0;
+    out->clock_increment_s = sec;
+  }
+  out->armageddon = type == XQ_KG_ARMAGEDDON;
+}
+
+int xq__live_add_ko(xq__server *s, xq_error *err)
+{
+  if (!s->ko && !(s->ko = malloc(sizeof *s->ko))) return XQ_ENOMEM;
+  int rc = xq_tstore_ko_load(s->store, s->ko, err);
+  if (rc) {
+    memset(s->ko, 0, sizeof *s->ko);
+    return rc;
+  }
+  int had = s->nboards[XQ_KO_ROUND], n = s->ko->ntables;
+  if (n <= had) return XQ_OK;
+  xq__live **arr = realloc(s->rounds[XQ_KO_ROUND], sizeof *arr * (size_t)n);
+  if (!arr) return XQ_ENOMEM;
+  s->rounds[XQ_KO_ROUND] = arr;
+  for (int i = had; i < n; i++) {
+    const xq_ko_table *t = &s->ko->tables[i];
+    xq_rules ru;
+    xq__ko_rules(&s->rules, s->ko->format, t->type, &ru);
+    arr[i] = live_new(XQ_KO_ROUND, i + 1, t->red, t->black, &ru, err);
+    if (!arr[i]) return XQ_ENOMEM; /* the tables before it are live */
+    arr[i]->recorded = t->done;
+    s->nboards[XQ_KO_ROUND] = i + 1;
+    s->nlive++;
+  }
+  return XQ_OK;
+}
+
 /* Restart the game and replay its first n plies. */
-static int truncate_game(xq__server *s, xq__live *lv, int n, xq_verdict *v, xq_error *err)
+static int truncate_game(xq__live *lv, int n, xq_verdict *v, xq_error *err)
 {
   xq_game *g = lv->g;
   if (n < 0 || n > g->nply) return XQ_EINVAL;
@@ -111,14 +162,15 @@ static int truncate_game(xq__server *s, xq__live *lv, int n, xq_verdict *v, xq_e
   for (int i = 0; i < n; i++) moves[i] = g->hist[i].move;
   char fen[XQ_FEN_MAX];
   xq_fen_format(&g->start, fen, sizeof fen);
-  int rc = xq_game_init(g, &s->rules, fen, err);
+  xq_rules ru = g->rules; /* the game's own: a knockout game's differ */
+  int rc = xq_game_init(g, &ru, fen, err);
   for (int i = 0; rc == XQ_OK && i < n; i++) rc = xq_game_move(g, moves[i], 0, v);
   free(moves);
   if (rc == XQ_OK && n == 0) memset(v, 0, sizeof *v), v->event = "truncate", v->side = -1;
   return rc;
 }
 
-int xq__live_apply(xq__server *s, xq__live *lv, const char *event, xq_verdict *v, xq_error *err)
+int xq__live_apply(xq__live *lv, const char *event, xq_verdict *v, xq_error *err)
 {
   xq_verdict tmp;
   int have = 0;
@@ -134,7 +186,7 @@ int xq__live_apply(xq__server *s, xq__live *lv, const char *event, xq_verdict *v
     p += n;
     int rc;
     if (!strncmp(tok, "truncate:", 9)) {
-      rc = truncate_game(s, lv, atoi(tok + 9), &tmp, err);
+      rc = truncate_game(lv, atoi(tok + 9), &tmp, err);
     } else if (!strcmp(tok, "pause") || !strcmp(tok, "resume")) {
       /* the arbiter stops or restarts play: the server's own token */
       lv->paused = tok[0] == 'p';
@@ -237,7 +289,7 @@ static int replay_row(void *arg, const xq_tgame_rec *r)
   if (!lv || (cx->marked && !lv->rebuild)) return 0;
   xq_verdict v;
   xq_error err = {0};
-  if (xq__live_apply(cx->s, lv, r->event, &v, &err) != XQ_OK) {
+  if (xq__live_apply(lv, r->event, &v, &err) != XQ_OK) {
     /* a stored event that does not replay would be a bug: say so */
     cx->bad++;
     xq__log(cx->s, "replay: round %d table %d row %lld '%s': %s", r->round, r->board,
@@ -260,21 +312,24 @@ int xq__live_load(xq__server *s, xq_error *err)
       return rc;
     }
   }
+  int rc = xq__live_add_ko(s, err);
+  if (rc) return rc;
   replay_ctx cx = {s, 0, 0, 0};
-  int rc = xq_tstore_game_scan(s->store, 0, 0, replay_row, &cx, err);
+  rc = xq_tstore_game_scan(s->store, 0, 0, replay_row, &cx, err);
   if (rc) return rc;
   if (cx.rows) xq__log(s, "replayed %ld game-log rows (%ld did not apply)", cx.rows, cx.bad);
   return XQ_OK;
 }
 
 /* Reset a game to its start before its rows are replayed. */
-static int reset_game(xq__server *s, xq__live *lv, xq_error *err)
+static int reset_game(xq__live *lv, xq_error *err)
 {
   live_clear(lv);
   lv->last_seq = 0;
   lv->paused = 0;
   lv->clock_ms[0] = lv->clock_ms[1] = -1;
-  return xq_game_init(lv->g, &s->rules, NULL, err);
+  xq_rules ru = lv->g->rules; /* the game's own: a knockout game's differ */
+  return xq_game_init(lv->g, &ru, NULL, err);
 }
 
 int xq__live_rebuild_marked(xq__server *s, xq_error *err)
@@ -284,7 +339,7 @@ int xq__live_rebuild_marked(xq__server *s, xq_error *err)
     for (int b = 0; s->rounds[r] && b < s->nboards[r]; b++) {
       xq__live *lv = s->rounds[r][b];
       if (!lv || !lv->rebuild) continue;
-      int rc = reset_game(s, lv, err);
+      int rc = reset_game(lv, err);
       if (rc) return rc;
       any = 1;
     }
@@ -338,11 +393,15 @@ void xq__live_free(xq__server *s)
     s->nboards[r] = 0;
   }
   s->nlive = 0;
+  free(s->ko);
+  s->ko = NULL;
 }
 
 void xq__live_record_fouls(xq__server *s, xq__live *lv)
 {
-  if (!s->ev) return;
+  /* the FOULS tie-break counts the Swiss games: a knockout game's fouls
+   * stay in its game log */
+  if (!s->ev || lv->round == XQ_KO_ROUND) return;
   int ids[2] = {lv->red, lv->black};
   for (int side = XQ_RED; side <= XQ_BLACK; side++) {
     if (ids[side] < 1 || ids[side] > s->ev->n) continue;
@@ -358,7 +417,12 @@ void xq__live_record_fouls(xq__server *s, xq__live *lv)
 
 void xq__live_note_result(xq__server *s, const xq__live *lv, const char *code)
 {
-  if (s->ev) xq_tevent_set_result(s->ev, lv->round, lv->red, lv->black, code);
+  int res;
+  if (lv->round == XQ_KO_ROUND) {
+    if (s->ko && !xq_ko_result_code(code, &res)) xq_ko_table_result(s->ko, lv->board, res);
+  } else if (s->ev) {
+    xq_tevent_set_result(s->ev, lv->round, lv->red, lv->black, code);
+  }
 }
 
 /* A finished game's result, going into the tournament log. */

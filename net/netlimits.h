@@ -46,7 +46,8 @@
 #define XQ_PENDING_MAX 65536             /* requests waiting for a commit before reads pause */
 
 /* Games and the broadcast */
-#define XQ_ROUNDS_LIVE_MAX 49            /* = XQ_TOURNEY_ROUNDS_MAX */
+#define XQ_ROUNDS_LIVE_MAX 50            /* the Swiss rounds (XQ_TOURNEY_ROUNDS_MAX), then the
+                                            knockout tables (XQ_KO_ROUND) */
 #define XQ_BOARDS_MAX 5000               /* boards in one round */
 #define XQ_REPLY_CACHE 32                /* last replies kept per board for resends */
 #define XQ_HUB_RING 8192                 /* broadcast events kept for Last-Event-ID resume */

@@ -141,7 +141,7 @@ typedef struct judge_job {
 static void judge_work(uv_work_t *w)
 {
   judge_job *j = w->data;
-  j->rc = xq__live_apply(j->s, &j->copy, j->event, &j->v, &j->err);
+  j->rc = xq__live_apply(&j->copy, j->event, &j->v, &j->err);
 }
 
 static void judge_after(uv_work_t *w, int status)
@@ -214,7 +214,7 @@ static void run_event(xq__server *s, xq__req *r, xq__live *lv, int source, int64
   int nply = lv->g->nply;
   xq_verdict v;
   xq_error err = {0};
-  int rc = xq__live_apply(s, lv, event, &v, &err);
+  int rc = xq__live_apply(lv, event, &v, &err);
   event_done(s, r->c, r->id, lv, source, seq, event, &before, nply, rc, &v, &err);
 }
 
@@ -576,6 +576,14 @@ static void op_result(xq__server *s, xq__req *r)
     if (!strcmp(res, codes[i][0])) k = i;
   if (k < 0) {
     xq__reply_error(r->c, r->id, XQ__E_BAD_REQUEST, "\"result\" is 1-0, 0-1, =, +-, -+, -- or none", -1);
+    return;
+  }
+  if (lv->round == XQ_KO_ROUND && (lv->recorded || !strcmp(codes[k][1], "none"))) {
+    /* a knockout game leads to the next one: decided once, by a winner or
+     * a draw (tourney.md §6.3) */
+    xq__reply_error(r->c, r->id, lv->recorded ? XQ__E_CONFLICT : XQ__E_BAD_REQUEST,
+                    lv->recorded ? "this knockout game has its result" : "a knockout game is won, lost or drawn",
+                    -1);
     return;
   }
   char ev[32];

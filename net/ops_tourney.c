@@ -4,17 +4,10 @@
  * publishing a round, pairings, standings, exports, withdrawals and
  * absences, and access tokens.
  *
- * Every operation is a task that owns copies of its request's fields (the
- * request is freed when the op returns) and a reference on the
- * connection. Reads come from the server's copies of the event and the
- * tokens (s->ev, s->tokens), which every write reloads; the store is used
- * only when no group commit runs (xq__store_idle). A task runs at once
- * when nothing of its client is still waiting for a commit; otherwise it
- * waits for the commits under way (xq__commit_then), after the callbacks
- * of the client's earlier requests, so that a request sees the effect of
- * every request sent before it on its connection, and answers in request
- * order. A waiting task counts as a reply waiting for a commit
- * (c->pending_replies): later replies queue behind it.
+ * Every operation is a task (task.h). Reads come from the server's copies
+ * of the event and the tokens (s->ev, s->tokens), which every write
+ * reloads; the store is used only when no group commit runs
+ * (xq__store_idle).
  *
  * Pairing a round can take seconds for a large event (tourney.md §3.6),
  * so it runs in the worker pool (jobs.c) on a private copy of the event
@@ -25,58 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
-
-/* ------------------------------------------------------------------ */
-/* Request fields                                                      */
-/* ------------------------------------------------------------------ */
-
-/* Integer field `key` in lo..hi: absent = `dflt` (when `dflt` < lo the
- * field is required). Returns 0 with *out, or -1 after replying
- * BAD_REQUEST. */
-static int read_int(xq__req *r, const char *key, int lo, int hi, int dflt, int *out)
-{
-  const cJSON *f = cJSON_GetObjectItemCaseSensitive(r->json, key);
-  char msg[96];
-  if (!f || cJSON_IsNull(f)) {
-    if (dflt >= lo) {
-      *out = dflt;
-      return 0;
-    }
-    snprintf(msg, sizeof msg, "%s is required", key);
-  } else if (!xq__is_int(f) || f->valueint < lo || f->valueint > hi) {
-    snprintf(msg, sizeof msg, "%s must be a whole number from %d to %d", key, lo, hi);
-  } else {
-    *out = f->valueint;
-    return 0;
-  }
-  xq__reply_error(r->c, r->id, XQ__E_BAD_REQUEST, msg, -1);
-  return -1;
-}
-
-/* String field `key`: absent = NULL (an error when `required`). Returns 0
- * with *out, or -1 after replying BAD_REQUEST. */
-static int read_str(xq__req *r, const char *key, int required, const char **out)
-{
-  const cJSON *f = cJSON_GetObjectItemCaseSensitive(r->json, key);
-  char msg[96];
-  *out = NULL;
-  if ((!f || cJSON_IsNull(f)) && !required) return 0;
-  if (cJSON_IsString(f)) {
-    *out = f->valuestring;
-    return 0;
-  }
-  snprintf(msg, sizeof msg, f ? "%s must be a string" : "%s is required", key);
-  xq__reply_error(r->c, r->id, XQ__E_BAD_REQUEST, msg, -1);
-  return -1;
-}
-
-/* The error code of a store write's failure: a refusal by the store's
- * checks (XQ_EINVAL after ours passed) is a conflict with its state. */
-static const char *write_code(int rc)
-{
-  return rc == XQ_EINVAL ? XQ__E_CONFLICT : xq__error_code(rc);
-}
+#include "task.h"
 
 /* ------------------------------------------------------------------ */
 /* JSON pieces                                                         */
@@ -158,185 +100,10 @@ static cJSON *boards_json(const xq_tevent *ev, const xq_tpairing *pr, int result
 }
 
 /* ------------------------------------------------------------------ */
-/* Tasks: work that needs the store                                    */
-/* ------------------------------------------------------------------ */
-
-typedef struct task task;
-typedef void (*task_fn)(xq__server *s, task *t);
-
-/* One operation waiting for the store (and, for pair, the worker pool).
- * It owns copies of the request's fields: the request is freed when the
- * op returns. */
-struct task {
-  xq__job job;               /* first: pair's pairing job (jobs.c) */
-  xq__server *s;
-  xq__conn *c;               /* referenced until the task is freed */
-  char *idtext;              /* the request id */
-  task_fn run;               /* the store part */
-  int deferred;              /* waited for a commit: answer directly */
-  int pending;               /* counted in c->pending_replies */
-  /* fields, by operation */
-  int round, id, bye, role, board, lang, format, system, publish;
-  xq_tplayer player;
-  char label[XQ_TOURNEY_FIELD_MAX];
-  char token[XQ_TOKEN_CHARS + 1];
-  xq_tevent *ev;             /* pair: the private copy it was paired on */
-  int ev_n, ev_rounds;       /* pair: s->ev's players and rounds then */
-  xq_tpairing pr;            /* pair: the boards */
-  int rc;                    /* pair: the pairing's status */
-  int handed;                /* pair: the task now belongs to its job */
-  int pairings;              /* export: a pairing sheet */
-  xq_pair_stats st;
-};
-
-static void task_free(task *t)
-{
-  xq__conn *c = t->c;
-  if (t->pending) {
-    c->pending_replies--;
-    xq__conn_resume(c);
-  }
-  xq__conn_unref(c);
-  xq_tevent_free(t->ev);
-  xq_tpairing_clear(&t->pr);
-  free(t->idtext);
-  free(t);
-}
-
-/* A new task for request `r`, or NULL after replying INTERNAL. */
-static task *task_new(xq__server *s, xq__req *r, task_fn run)
-{
-  task *t = calloc(1, sizeof *t);
-  if (t) t->idtext = xq__id_text(r->id);
-  if (!t || !t->idtext) {
-    free(t);
-    xq__reply_error(r->c, r->id, XQ__E_INTERNAL, "out of memory", -1);
-    return NULL;
-  }
-  t->s = s;
-  t->c = r->c;
-  t->run = run;
-  xq__conn_ref(r->c);
-  return t;
-}
-
-/* Write `line` (consumed) with its newline straight to the task's
- * client: a deferred task answers when the commit it waited for is done,
- * when every earlier reply has gone and the later ones wait behind it. */
-static void task_line(task *t, cJSON *line)
-{
-  char *text = cJSON_PrintUnformatted(line);
-  cJSON_Delete(line);
-  size_t n = text ? strlen(text) : 0;
-  char *nl = text ? realloc(text, n + 2) : NULL;
-  if (!nl) {
-    free(text);
-    xq__conn_close(t->c);
-    return;
-  }
-  nl[n] = '\n';
-  nl[n + 1] = 0;
-  xq__conn_send(t->c, nl, n + 1);
-  free(nl);
-}
-
-/* Answer the task with the members of `o` (consumed), if the client is
- * still there. */
-static void task_send(task *t, cJSON *o)
-{
-  if (xq__conn_dead(t->c) || !o) {
-    cJSON_Delete(o);
-    return;
-  }
-  cJSON *id = cJSON_Parse(t->idtext);
-  if (!t->deferred) {
-    xq__reply_obj(t->c, id, o);
-    cJSON_Delete(id);
-    return;
-  }
-  cJSON *line = cJSON_CreateObject();
-  cJSON_AddItemToObject(line, "id", id ? id : cJSON_CreateNull());
-  cJSON_AddBoolToObject(line, "ok", 1);
-  while (o->child) {
-    cJSON *m = cJSON_DetachItemViaPointer(o, o->child);
-    cJSON_AddItemToObject(line, m->string, m);
-  }
-  cJSON_Delete(o);
-  task_line(t, line);
-}
-
-/* Answer the task with an error. */
-static void task_error(task *t, const char *code, const char *msg)
-{
-  if (xq__conn_dead(t->c)) return;
-  cJSON *id = cJSON_Parse(t->idtext);
-  if (!t->deferred) {
-    xq__reply_error(t->c, id, code, msg, -1);
-    cJSON_Delete(id);
-    return;
-  }
-  cJSON *line = cJSON_CreateObject();
-  cJSON_AddItemToObject(line, "id", id ? id : cJSON_CreateNull());
-  cJSON *e = cJSON_AddObjectToObject(line, "error");
-  cJSON_AddStringToObject(e, "code", code);
-  cJSON_AddStringToObject(e, "msg", msg);
-  task_line(t, line);
-}
-
-static void task_cb(void *arg, int status)
-{
-  task *t = arg;
-  (void)status; /* the commits waited for were others': this work is its own */
-  t->run(t->s, t);
-  if (t->handed) t->handed = 0; /* a worker job owns it now */
-  else task_free(t);
-}
-
-/* Run `t` now when nothing of its client waits for a commit and, for
- * `store`, no commit runs; otherwise once the commits under way are done,
- * after the callbacks of the client's earlier requests (xq__commit_then
- * keeps their order): a request sees the effect of every request sent
- * before it on its connection (a result recorded, a player added). The
- * task is freed afterwards, unless it handed itself to a worker job. */
-static void task_go(xq__server *s, task *t, int store)
-{
-  if (t->c->pending_replies == 0 && (!store || xq__store_idle(s))) {
-    task_cb(t, XQ_OK);
-    return;
-  }
-  if (!t->pending) {
-    t->pending = 1;
-    t->c->pending_replies++;
-  }
-  t->deferred = 1;
-  xq__commit_then(s, task_cb, t);
-}
-
-/* After a write: reload the event (and the tokens). Returns 0, or -1
- * after answering STORE_FAILED. */
-static int reload(xq__server *s, task *t, int tokens)
-{
-  xq_error err = {0};
-  if (xq__server_reload(s, &err) == XQ_OK && (!tokens || xq__server_tokens(s, &err) == XQ_OK)) return 0;
-  char msg[XQ_ERR_MSG_LEN + 64];
-  snprintf(msg, sizeof msg, "written, but the event could not be reloaded: %s", err.msg);
-  task_error(t, XQ__E_STORE, msg);
-  return -1;
-}
-
-/* ------------------------------------------------------------------ */
 /* event, players, standings, tokens (from the server's copies)        */
 /* ------------------------------------------------------------------ */
 
-/* Start a task for request `r` that reads the server's copies only (no
- * store): at once, or after the client's earlier requests. */
-static void read_op(xq__server *s, xq__req *r, task_fn run)
-{
-  task *t = task_new(s, r, run);
-  if (t) task_go(s, t, 0);
-}
-
-static void run_event(xq__server *s, task *t)
+static void run_event(xq__server *s, xq__task *t)
 {
   const xq_tevent *ev = s->ev;
   char tb[256] = "";
@@ -350,13 +117,13 @@ static void run_event(xq__server *s, task *t)
   cJSON_AddStringToObject(o, "scoring", ev->cfg.win == 4 ? "2/1/0" : "1/0.5/0");
   cJSON_AddStringToObject(o, "tiebreaks", tb);
   cJSON_AddStringToObject(o, "rules", s->rules.name);
-  task_send(t, o);
+  xq__task_send(t, o);
 }
 
 /* event: name, rounds planned and paired, players, scoring, tie-breaks. */
-static void op_event(xq__server *s, xq__req *r) { read_op(s, r, run_event); }
+static void op_event(xq__server *s, xq__req *r) { xq__task_read(s, r, run_event); }
 
-static void run_players(xq__server *s, task *t)
+static void run_players(xq__server *s, xq__task *t)
 {
   const xq_tevent *ev = s->ev;
   cJSON *o = cJSON_CreateObject();
@@ -378,26 +145,26 @@ static void run_players(xq__server *s, task *t)
     cJSON_AddNumberToObject(q, "withdrawn", p->withdrawn);
     cJSON_AddItemToArray(a, q);
   }
-  task_send(t, o);
+  xq__task_send(t, o);
 }
 
 /* players: every player in id order. */
-static void op_players(xq__server *s, xq__req *r) { read_op(s, r, run_players); }
+static void op_players(xq__server *s, xq__req *r) { xq__task_read(s, r, run_players); }
 
-static void run_standings(xq__server *s, task *t)
+static void run_standings(xq__server *s, xq__task *t)
 {
   const xq_tevent *ev = s->ev;
   int upto = t->round ? t->round : ev->nrounds;
   if (upto > ev->nrounds) {
     char msg[64];
     snprintf(msg, sizeof msg, "round %d is not paired (%d are)", upto, ev->nrounds);
-    task_error(t, XQ__E_NOT_FOUND, msg);
+    xq__task_error(t, XQ__E_NOT_FOUND, msg);
     return;
   }
   xq_tstanding *st = malloc(sizeof *st * (size_t)(ev->n ? ev->n : 1));
   if (!st || xq_standings(ev, upto, st) != XQ_OK) {
     free(st);
-    task_error(t, XQ__E_INTERNAL, "out of memory");
+    xq__task_error(t, XQ__E_INTERNAL, "out of memory");
     return;
   }
   cJSON *o = cJSON_CreateObject();
@@ -422,7 +189,7 @@ static void run_standings(xq__server *s, task *t)
     cJSON_AddItemToArray(a, q);
   }
   free(st);
-  task_send(t, o);
+  xq__task_send(t, o);
 }
 
 /* standings {round}: ranks after rounds 1..round (default: every round
@@ -430,11 +197,11 @@ static void run_standings(xq__server *s, task *t)
 static void op_standings(xq__server *s, xq__req *r)
 {
   int round;
-  if (read_int(r, "round", 0, XQ_TOURNEY_ROUNDS_MAX, 0, &round)) return;
-  task *t = task_new(s, r, run_standings);
+  if (xq__field_int(r, "round", 0, XQ_TOURNEY_ROUNDS_MAX, 0, &round)) return;
+  xq__task *t = xq__task_new(s, r, run_standings);
   if (!t) return;
   t->round = round;
-  task_go(s, t, 0);
+  xq__task_go(s, t, 0);
 }
 
 /* ------------------------------------------------------------------ */
@@ -443,30 +210,30 @@ static void op_standings(xq__server *s, xq__req *r)
 
 /* The round a request means: t->round, or 0 for the last paired (1 when
  * none is). */
-static int the_round(xq__server *s, task *t)
+static int the_round(xq__server *s, xq__task *t)
 {
   return t->round ? t->round : s->ev->nrounds ? s->ev->nrounds : 1;
 }
 
 /* Read the published boards of t->round into t->pr. Returns 0, or -1
  * after answering NOT_FOUND or the store's error. */
-static int read_pairing(xq__server *s, task *t)
+static int read_pairing(xq__server *s, xq__task *t)
 {
   xq_error err = {0};
   int rc = xq_tstore_pairing(s->store, t->round, &t->pr, &err);
   if (rc == XQ_OK) return 0;
-  task_error(t, rc == XQ_EINVAL ? XQ__E_NOT_FOUND : xq__error_code(rc), err.msg);
+  xq__task_error(t, rc == XQ_EINVAL ? XQ__E_NOT_FOUND : xq__error_code(rc), err.msg);
   return -1;
 }
 
-static void run_pairings(xq__server *s, task *t)
+static void run_pairings(xq__server *s, xq__task *t)
 {
   t->round = the_round(s, t);
   if (read_pairing(s, t)) return;
   cJSON *o = cJSON_CreateObject();
   cJSON_AddNumberToObject(o, "round", t->round);
   cJSON_AddItemToObject(o, "boards", boards_json(s->ev, &t->pr, 1));
-  task_send(t, o);
+  xq__task_send(t, o);
 }
 
 /* pairings {round}: the boards of a published round (default: the last
@@ -474,15 +241,15 @@ static void run_pairings(xq__server *s, task *t)
 static void op_pairings(xq__server *s, xq__req *r)
 {
   int round;
-  if (read_int(r, "round", 0, XQ_TOURNEY_ROUNDS_MAX, 0, &round)) return;
-  task *t = task_new(s, r, run_pairings);
+  if (xq__field_int(r, "round", 0, XQ_TOURNEY_ROUNDS_MAX, 0, &round)) return;
+  xq__task *t = xq__task_new(s, r, run_pairings);
   if (!t) return;
   t->round = round;
-  task_go(s, t, 1);
+  xq__task_go(s, t, 1);
 }
 
 /* Run a sheet writer into memory and answer {format, what, round, text}. */
-static void run_export(xq__server *s, task *t)
+static void run_export(xq__server *s, xq__task *t)
 {
   t->round = the_round(s, t);
   if (t->pairings && read_pairing(s, t)) return;
@@ -492,7 +259,7 @@ static void run_export(xq__server *s, task *t)
   size_t len = 0;
   FILE *f = open_memstream(&buf, &len);
   if (!f) {
-    task_error(t, XQ__E_INTERNAL, "out of memory");
+    xq__task_error(t, XQ__E_INTERNAL, "out of memory");
     return;
   }
   int rc = t->format == XQ_SHEET_TRF ? xq_trf_write(s->ev, f)
@@ -501,7 +268,7 @@ static void run_export(xq__server *s, task *t)
   if (fclose(f) != 0 && rc == XQ_OK) rc = XQ_EIO;
   if (rc != XQ_OK || !buf) {
     free(buf);
-    task_error(t, xq__error_code(rc), xq_tourney_strerror(rc));
+    xq__task_error(t, xq__error_code(rc), xq_tourney_strerror(rc));
     return;
   }
   static const char *const names[] = {"trf", "csv", "html"};
@@ -511,7 +278,7 @@ static void run_export(xq__server *s, task *t)
   if (t->format != XQ_SHEET_TRF) cJSON_AddNumberToObject(o, "round", t->round);
   cJSON_AddStringToObject(o, "text", buf);
   free(buf);
-  task_send(t, o);
+  xq__task_send(t, o);
 }
 
 /* export {format, what, round, lang}: TRF-16 of the whole event, or a
@@ -520,8 +287,8 @@ static void op_export(xq__server *s, xq__req *r)
 {
   const char *fmt, *what, *lang;
   int round;
-  if (read_str(r, "format", 0, &fmt) || read_str(r, "what", 0, &what) || read_str(r, "lang", 0, &lang) ||
-      read_int(r, "round", 0, XQ_TOURNEY_ROUNDS_MAX, 0, &round))
+  if (xq__field_str(r, "format", 0, &fmt) || xq__field_str(r, "what", 0, &what) || xq__field_str(r, "lang", 0, &lang) ||
+      xq__field_int(r, "round", 0, XQ_TOURNEY_ROUNDS_MAX, 0, &round))
     return;
   int format = fmt ? xq_sheet_format_parse(fmt) : XQ_SHEET_TRF;
   int lg = lang ? xq_sheet_lang_parse(lang) : XQ_LANG_EN;
@@ -535,34 +302,34 @@ static void op_export(xq__server *s, xq__req *r)
     xq__reply_error(r->c, r->id, XQ__E_BAD_REQUEST, bad, -1);
     return;
   }
-  task *t = task_new(s, r, run_export);
+  xq__task *t = xq__task_new(s, r, run_export);
   if (!t) return;
   t->format = format;
   t->lang = lg;
   t->round = round;
   t->pairings = pairings;
-  task_go(s, t, pairings);
+  xq__task_go(s, t, pairings);
 }
 
 /* ------------------------------------------------------------------ */
 /* add_player, withdraw, absent                                        */
 /* ------------------------------------------------------------------ */
 
-static void run_add_player(xq__server *s, task *t)
+static void run_add_player(xq__server *s, xq__task *t)
 {
   xq_error err = {0};
   int id = 0;
   int rc = xq_tstore_register(s->store, &t->player, &id, &err);
   if (rc != XQ_OK) {
-    task_error(t, write_code(rc), err.msg);
+    xq__task_error(t, xq__write_code(rc), err.msg);
     return;
   }
   xq__log(s, "player %d registered: %s", id, t->player.name);
-  if (reload(s, t, 0)) return;
+  if (xq__task_reload(s, t, 0)) return;
   cJSON *o = cJSON_CreateObject();
   cJSON_AddNumberToObject(o, "player", id);
   cJSON_AddStringToObject(o, "name", t->player.name);
-  task_send(t, o);
+  xq__task_send(t, o);
 }
 
 /* Copy string member `key` of `p` into dst (cap bytes). Returns 0, or -1
@@ -651,68 +418,68 @@ static void op_add_player(xq__server *s, xq__req *r)
     xq__reply_error(r->c, r->id, XQ__E_BAD_REQUEST, msg, -1);
     return;
   }
-  task *t = task_new(s, r, run_add_player);
+  xq__task *t = xq__task_new(s, r, run_add_player);
   if (!t) return;
   t->player = pl;
-  task_go(s, t, 1);
+  xq__task_go(s, t, 1);
 }
 
 /* True when t->id is a player of the event; else answers NOT_FOUND. */
-static int known_player(xq__server *s, task *t)
+static int known_player(xq__server *s, xq__task *t)
 {
   if (t->id <= s->ev->n) return 1;
   char msg[64];
   snprintf(msg, sizeof msg, "no player %d (the event has %d)", t->id, s->ev->n);
-  task_error(t, XQ__E_NOT_FOUND, msg);
+  xq__task_error(t, XQ__E_NOT_FOUND, msg);
   return 0;
 }
 
-static void run_withdraw(xq__server *s, task *t)
+static void run_withdraw(xq__server *s, xq__task *t)
 {
   xq_error err = {0};
   if (!known_player(s, t)) return;
   int rc = xq_tstore_withdraw(s->store, t->round, t->id, &err);
   if (rc != XQ_OK) {
-    task_error(t, write_code(rc), err.msg);
+    xq__task_error(t, xq__write_code(rc), err.msg);
     return;
   }
   xq__log(s, "player %d withdrawn from round %d on", t->id, t->round);
-  if (reload(s, t, 0)) return;
+  if (xq__task_reload(s, t, 0)) return;
   cJSON *o = cJSON_CreateObject();
   cJSON_AddNumberToObject(o, "player", t->id);
   cJSON_AddNumberToObject(o, "round", t->round);
-  task_send(t, o);
+  xq__task_send(t, o);
 }
 
 /* withdraw {player, round}: not paired from that round on. */
 static void op_withdraw(xq__server *s, xq__req *r)
 {
   int id, round;
-  if (read_int(r, "player", 1, XQ_TOURNEY_PLAYERS_MAX, 0, &id) ||
-      read_int(r, "round", 1, XQ_TOURNEY_ROUNDS_MAX, 0, &round))
+  if (xq__field_int(r, "player", 1, XQ_TOURNEY_PLAYERS_MAX, 0, &id) ||
+      xq__field_int(r, "round", 1, XQ_TOURNEY_ROUNDS_MAX, 0, &round))
     return;
-  task *t = task_new(s, r, run_withdraw);
+  xq__task *t = xq__task_new(s, r, run_withdraw);
   if (!t) return;
   t->id = id;
   t->round = round;
-  task_go(s, t, 1);
+  xq__task_go(s, t, 1);
 }
 
-static void run_absent(xq__server *s, task *t)
+static void run_absent(xq__server *s, xq__task *t)
 {
   xq_error err = {0};
   if (!known_player(s, t)) return;
   int rc = xq_tstore_absence(s->store, t->round, t->id, t->bye, &err);
   if (rc != XQ_OK) {
-    task_error(t, write_code(rc), err.msg);
+    xq__task_error(t, xq__write_code(rc), err.msg);
     return;
   }
-  if (reload(s, t, 0)) return;
+  if (xq__task_reload(s, t, 0)) return;
   cJSON *o = cJSON_CreateObject();
   cJSON_AddNumberToObject(o, "player", t->id);
   cJSON_AddNumberToObject(o, "round", t->round);
   cJSON_AddStringToObject(o, "bye", t->bye == XQ_TR_HPB ? "half" : t->bye == XQ_TR_FPB ? "full" : "zero");
-  task_send(t, o);
+  xq__task_send(t, o);
 }
 
 /* absent {player, round, bye}: an announced absence from a round not yet
@@ -721,8 +488,8 @@ static void op_absent(xq__server *s, xq__req *r)
 {
   int id, round;
   const char *bye;
-  if (read_int(r, "player", 1, XQ_TOURNEY_PLAYERS_MAX, 0, &id) ||
-      read_int(r, "round", 1, XQ_TOURNEY_ROUNDS_MAX, 0, &round) || read_str(r, "bye", 0, &bye))
+  if (xq__field_int(r, "player", 1, XQ_TOURNEY_PLAYERS_MAX, 0, &id) ||
+      xq__field_int(r, "round", 1, XQ_TOURNEY_ROUNDS_MAX, 0, &round) || xq__field_str(r, "bye", 0, &bye))
     return;
   int b = !bye || !strcmp(bye, "zero") ? XQ_TR_ZPB : !strcmp(bye, "half") ? XQ_TR_HPB
         : !strcmp(bye, "full") ? XQ_TR_FPB : -1;
@@ -730,12 +497,12 @@ static void op_absent(xq__server *s, xq__req *r)
     xq__reply_error(r->c, r->id, XQ__E_BAD_REQUEST, "bye is zero, half or full", -1);
     return;
   }
-  task *t = task_new(s, r, run_absent);
+  xq__task *t = xq__task_new(s, r, run_absent);
   if (!t) return;
   t->id = id;
   t->round = round;
   t->bye = b;
-  task_go(s, t, 1);
+  xq__task_go(s, t, 1);
 }
 
 /* ------------------------------------------------------------------ */
@@ -769,14 +536,14 @@ static xq_tevent *event_copy(const xq_tevent *ev)
 /* Worker: number the players (round 1) and pair. */
 static void pair_work(xq__job *w)
 {
-  task *t = (task *)w;
+  xq__task *t = (xq__task *)w;
   xq_tevent *ev = t->ev;
   xq_assign_pnos(ev);
   t->rc = xq_pair_system(ev, t->round, t->system ? XQ_PAIR_DUTCH : XQ_PAIR_CN, &t->pr, &t->st);
 }
 
 /* The pairing as a reply object (and the broadcast's data). */
-static cJSON *pairing_json(task *t, const xq_tevent *ev)
+static cJSON *pairing_json(xq__task *t, const xq_tevent *ev)
 {
   cJSON *o = cJSON_CreateObject();
   cJSON_AddNumberToObject(o, "round", t->round);
@@ -787,59 +554,59 @@ static cJSON *pairing_json(task *t, const xq_tevent *ev)
 }
 
 /* Store, start and broadcast the pairing (the store part of pair). */
-static void run_publish(xq__server *s, task *t)
+static void run_publish(xq__server *s, xq__task *t)
 {
   xq_error err = {0};
   /* the event changed while the job ran: the pairing may be stale */
   if (s->ev->n != t->ev_n || s->ev->nrounds != t->ev_rounds) {
-    task_error(t, XQ__E_CONFLICT, "the event changed while the round was paired: pair again");
+    xq__task_error(t, XQ__E_CONFLICT, "the event changed while the round was paired: pair again");
     return;
   }
   int rc = xq_tstore_publish(s->store, t->ev, &t->pr, &err);
   if (rc != XQ_OK) {
-    task_error(t, write_code(rc), err.msg);
+    xq__task_error(t, xq__write_code(rc), err.msg);
     return;
   }
   xq__log(s, "round %d published: %d boards", t->round, t->pr.nboards);
-  if (reload(s, t, 0)) return;
+  if (xq__task_reload(s, t, 0)) return;
   if ((rc = xq__live_add_round(s, t->round, &err)) != XQ_OK) {
     char msg[XQ_ERR_MSG_LEN + 64];
     snprintf(msg, sizeof msg, "round %d is published, but its games could not start: %s", t->round,
              err.msg[0] ? err.msg : xq_strerror(rc));
-    task_error(t, xq__error_code(rc), msg);
+    xq__task_error(t, xq__error_code(rc), msg);
     return;
   }
   cJSON *o = pairing_json(t, s->ev);
   char *data = cJSON_PrintUnformatted(o);
   if (data) xq__hub_publish(s, "pairing", t->round, 0, data);
   free(data);
-  task_send(t, o);
+  xq__task_send(t, o);
 }
 
 static void pair_after(xq__job *w, int status)
 {
-  task *t = (task *)w;
+  xq__task *t = (xq__task *)w;
   xq__server *s = t->s;
   t->c->jobs--;
   if (status != 0) {
-    task_error(t, XQ__E_INTERNAL, "the pairing job was cancelled");
+    xq__task_error(t, XQ__E_INTERNAL, "the pairing job was cancelled");
   } else if (t->rc != XQ_OK) {
     char msg[128];
     snprintf(msg, sizeof msg, "round %d: %s", t->round, xq_tourney_strerror(t->rc));
-    task_error(t, t->rc == XQ_ENOPAIRING ? XQ__E_CONFLICT : xq__error_code(t->rc), msg);
+    xq__task_error(t, t->rc == XQ_ENOPAIRING ? XQ__E_CONFLICT : xq__error_code(t->rc), msg);
   } else if (t->publish) {
     /* carried out even when the client has gone: it asked for it */
     t->run = run_publish;
-    task_go(s, t, 1);
+    xq__task_go(s, t, 1);
     return;
   } else {
-    task_send(t, pairing_json(t, t->ev));
+    xq__task_send(t, pairing_json(t, t->ev));
   }
-  task_free(t);
+  xq__task_free(t);
 }
 
 /* Check that the next round may be paired now and start the job. */
-static void run_pair(xq__server *s, task *t)
+static void run_pair(xq__server *s, xq__task *t)
 {
   const xq_tevent *ev = s->ev;
   int next = ev->nrounds + 1;
@@ -852,19 +619,19 @@ static void run_pair(xq__server *s, task *t)
   else if (ev->n < 2)
     snprintf(msg, sizeof msg, "at least two players are needed");
   if (msg[0]) {
-    task_error(t, XQ__E_CONFLICT, msg);
+    xq__task_error(t, XQ__E_CONFLICT, msg);
     return;
   }
   if (t->c->jobs >= XQ_JOBS_PER_CONN) {
     snprintf(msg, sizeof msg, "%d jobs are queued for this connection already", t->c->jobs);
-    task_error(t, XQ__E_BUSY, msg);
+    xq__task_error(t, XQ__E_BUSY, msg);
     return;
   }
   t->round = next;
   t->ev_n = ev->n;
   t->ev_rounds = ev->nrounds;
   if (!(t->ev = event_copy(ev)) || xq__job_queue(s, &t->job, t->c, pair_work, pair_after) != XQ_OK) {
-    task_error(t, XQ__E_INTERNAL, "cannot start the pairing");
+    xq__task_error(t, XQ__E_INTERNAL, "cannot start the pairing");
     return;
   }
   t->c->jobs++;
@@ -879,17 +646,17 @@ static void op_pair(xq__server *s, xq__req *r)
   const char *sys;
   int round;
   const cJSON *pub = cJSON_GetObjectItemCaseSensitive(r->json, "publish");
-  if (read_int(r, "round", 0, XQ_TOURNEY_ROUNDS_MAX + 1, 0, &round) || read_str(r, "system", 0, &sys)) return;
+  if (xq__field_int(r, "round", 0, XQ_TOURNEY_ROUNDS_MAX + 1, 0, &round) || xq__field_str(r, "system", 0, &sys)) return;
   if ((sys && strcmp(sys, "cn") && strcmp(sys, "dutch")) || (pub && !cJSON_IsBool(pub) && !cJSON_IsNull(pub))) {
     xq__reply_error(r->c, r->id, XQ__E_BAD_REQUEST, "system is cn or dutch; publish is true or false", -1);
     return;
   }
-  task *t = task_new(s, r, run_pair);
+  xq__task *t = xq__task_new(s, r, run_pair);
   if (!t) return;
   t->round = round;
   t->system = sys && !strcmp(sys, "dutch");
   t->publish = cJSON_IsTrue(pub);
-  task_go(s, t, 0);
+  xq__task_go(s, t, 0);
 }
 
 /* ------------------------------------------------------------------ */
@@ -915,29 +682,29 @@ static cJSON *token_json(const xq_ttoken *k)
   return o;
 }
 
-static void run_token(xq__server *s, task *t)
+static void run_token(xq__server *s, xq__task *t)
 {
   xq_error err = {0};
   xq_ttoken k;
   int rc = xq_tstore_token_new(s->store, t->role, t->round, t->board, t->label, &k, &err);
   if (rc != XQ_OK) {
-    task_error(t, write_code(rc), err.msg);
+    xq__task_error(t, xq__write_code(rc), err.msg);
     return;
   }
   xq__log(s, "new %s token, hash %.16s", xq_role_name(k.role), k.hash); /* no token text in logs */
-  if (reload(s, t, 1)) return;
-  task_send(t, token_json(&k));
+  if (xq__task_reload(s, t, 1)) return;
+  xq__task_send(t, token_json(&k));
 }
 
 /* token {role, round, table, label}: a new token; a board token is bound
- * to one table of one round. */
+ * to one table of one round (round XQ_KO_ROUND: a knockout table). */
 static void op_token(xq__server *s, xq__req *r)
 {
   const char *role, *label;
   int round, table;
-  if (read_str(r, "role", 1, &role) || read_str(r, "label", 0, &label) ||
-      read_int(r, "round", 0, XQ_TOURNEY_ROUNDS_MAX, 0, &round) ||
-      read_int(r, "table", 0, XQ_BOARDS_MAX, 0, &table))
+  if (xq__field_str(r, "role", 1, &role) || xq__field_str(r, "label", 0, &label) ||
+      xq__field_int(r, "round", 0, XQ_KO_ROUND, 0, &round) ||
+      xq__field_int(r, "table", 0, XQ_BOARDS_MAX, 0, &table))
     return;
   int ro = xq_role_parse(role);
   const char *bad = !ro ? "role is admin, arbiter, board or viewer"
@@ -949,27 +716,27 @@ static void op_token(xq__server *s, xq__req *r)
     xq__reply_error(r->c, r->id, XQ__E_BAD_REQUEST, bad, -1);
     return;
   }
-  task *t = task_new(s, r, run_token);
+  xq__task *t = xq__task_new(s, r, run_token);
   if (!t) return;
   t->role = ro;
   t->round = round;
   t->board = table;
   snprintf(t->label, sizeof t->label, "%s", label ? label : "");
-  task_go(s, t, 1);
+  xq__task_go(s, t, 1);
 }
 
-static void run_tokens(xq__server *s, task *t)
+static void run_tokens(xq__server *s, xq__task *t)
 {
   cJSON *o = cJSON_CreateObject();
   cJSON *a = cJSON_AddArrayToObject(o, "tokens");
   for (int i = 0; a && i < s->ntokens; i++) cJSON_AddItemToArray(a, token_json(&s->tokens[i]));
-  task_send(t, o);
+  xq__task_send(t, o);
 }
 
 /* tokens: every live token (from the server's cache). */
-static void op_tokens(xq__server *s, xq__req *r) { read_op(s, r, run_tokens); }
+static void op_tokens(xq__server *s, xq__req *r) { xq__task_read(s, r, run_tokens); }
 
-static void run_revoke(xq__server *s, task *t)
+static void run_revoke(xq__server *s, xq__task *t)
 {
   xq_error err = {0};
   int admins = 0, is_admin = 0;
@@ -977,19 +744,19 @@ static void run_revoke(xq__server *s, task *t)
   for (int i = 0; i < s->ntokens; i++) admins += s->tokens[i].role == XQ_ROLE_ADMIN;
   is_admin = k && k->role == XQ_ROLE_ADMIN;
   if (is_admin && admins == 1) {
-    task_error(t, XQ__E_CONFLICT, "the last admin token cannot be revoked");
+    xq__task_error(t, XQ__E_CONFLICT, "the last admin token cannot be revoked");
     return;
   }
   int rc = xq_tstore_token_revoke(s->store, t->token, &err);
   if (rc != XQ_OK) {
-    task_error(t, rc == XQ_EINVAL ? XQ__E_NOT_FOUND : xq__error_code(rc), err.msg);
+    xq__task_error(t, rc == XQ_EINVAL ? XQ__E_NOT_FOUND : xq__error_code(rc), err.msg);
     return;
   }
   xq__log(s, "token with hash %.16s revoked", k ? k->hash : "(not live)");
-  if (reload(s, t, 1)) return;
+  if (xq__task_reload(s, t, 1)) return;
   cJSON *o = cJSON_CreateObject();
   cJSON_AddStringToObject(o, "revoked", t->token);
-  task_send(t, o);
+  xq__task_send(t, o);
   /* after the reply: an admin revoking its own token is answered first */
   xq__sessions_revoked(s);
 }
@@ -999,16 +766,16 @@ static void run_revoke(xq__server *s, task *t)
 static void op_revoke(xq__server *s, xq__req *r)
 {
   const char *tok;
-  if (read_str(r, "token", 1, &tok)) return;
+  if (xq__field_str(r, "token", 1, &tok)) return;
   size_t n = strspn(tok, "0123456789abcdef");
   if (n != XQ_TOKEN_CHARS || tok[n]) {
     xq__reply_error(r->c, r->id, XQ__E_BAD_REQUEST, "a token is 32 lowercase hex characters", -1);
     return;
   }
-  task *t = task_new(s, r, run_revoke);
+  xq__task *t = xq__task_new(s, r, run_revoke);
   if (!t) return;
   memcpy(t->token, tok, XQ_TOKEN_CHARS + 1);
-  task_go(s, t, 1);
+  xq__task_go(s, t, 1);
 }
 
 /* ------------------------------------------------------------------ */

@@ -4,6 +4,8 @@
  */
 #define _GNU_SOURCE
 #include "net_client.h"
+#include <criterion/criterion.h>
+#include <stdarg.h>
 #include "http_parse.h"
 
 #include <signal.h>
@@ -335,4 +337,54 @@ void xq_tresp_free(xq_tresp *r)
 {
   free(r->body);
   r->body = NULL;
+}
+
+/* ------------------------------------------------------------------ */
+/* Replies, asserted                                                   */
+/* ------------------------------------------------------------------ */
+
+cJSON *xq_tc_callf(xq_tclient *c, const char *fmt, ...)
+{
+  char *line = NULL;
+  va_list ap;
+  va_start(ap, fmt);
+  cr_assert(vasprintf(&line, fmt, ap) >= 0);
+  va_end(ap);
+  cJSON *r = xq_tc_call(c, line);
+  cr_assert(r, "a reply to %.200s", line);
+  free(line);
+  return r;
+}
+
+int xq_tj_ok(const cJSON *r) { return cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r, "ok")); }
+
+const cJSON *xq_tj_get(const cJSON *o, const char *k) { return cJSON_GetObjectItemCaseSensitive(o, k); }
+
+const char *xq_tj_str(const cJSON *o, const char *k)
+{
+  const cJSON *v = xq_tj_get(o, k);
+  return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+double xq_tj_num(const cJSON *o, const char *k)
+{
+  const cJSON *v = xq_tj_get(o, k);
+  cr_assert(cJSON_IsNumber(v), "member %s is a number", k);
+  return v->valuedouble;
+}
+
+const cJSON *xq_tc_expect_error(const cJSON *r, const char *code)
+{
+  const char *got = xq_tc_error(r);
+  char *text = cJSON_PrintUnformatted(r);
+  cr_assert(got && !strcmp(got, code), "expected %s, got %s", code, text);
+  free(text);
+  return xq_tj_get(r, "error");
+}
+
+void xq_tc_expect_ok(const cJSON *r)
+{
+  char *text = cJSON_PrintUnformatted(r);
+  cr_assert(xq_tj_ok(r), "expected ok, got %s", text);
+  free(text);
 }

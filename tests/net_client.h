@@ -96,4 +96,18 @@ int xq_tc_response(xq_tclient *c, xq_tresp *r, int head_only, int timeout_ms);
 int xq_tc_http(uv_loop_t *loop, int port, const char *req, xq_tresp *r);
 void xq_tresp_free(xq_tresp *r);
 
+/* Replies, asserted (Criterion: a failed check fails the current test).
+ * xq_tc_callf: send the printf-formatted request line and return its
+ * reply (never NULL; the caller deletes it). xq_tj_*: a reply's "ok",
+ * a member, a string member (NULL when not a string), a number member
+ * (must be one). xq_tc_expect_error: the reply is an error with `code`
+ * (returns the error object); xq_tc_expect_ok: the reply is ok. */
+cJSON *xq_tc_callf(xq_tclient *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int xq_tj_ok(const cJSON *r);
+const cJSON *xq_tj_get(const cJSON *o, const char *k);
+const char *xq_tj_str(const cJSON *o, const char *k);
+double xq_tj_num(const cJSON *o, const char *k);
+const cJSON *xq_tc_expect_error(const cJSON *r, const char *code);
+void xq_tc_expect_ok(const cJSON *r);
+
 #endif /* XQ_TEST_NET_CLIENT_H */

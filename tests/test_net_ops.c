@@ -31,59 +31,12 @@ static void down(void)
   xq_ts_cleanup(&ts);
 }
 
-/* Send a formatted request line and return the reply (never NULL). */
-static cJSON *call(xq_tclient *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static cJSON *call(xq_tclient *c, const char *fmt, ...)
-{
-  char *line = NULL;
-  va_list ap;
-  va_start(ap, fmt);
-  cr_assert(vasprintf(&line, fmt, ap) >= 0);
-  va_end(ap);
-  cJSON *r = xq_tc_call(c, line);
-  cr_assert(r, "a reply to %.200s", line);
-  free(line);
-  return r;
-}
-
-static int ok(const cJSON *r) { return cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r, "ok")); }
-static const cJSON *get(const cJSON *o, const char *k) { return cJSON_GetObjectItemCaseSensitive(o, k); }
-static const char *str(const cJSON *o, const char *k)
-{
-  const cJSON *v = get(o, k);
-  return cJSON_IsString(v) ? v->valuestring : NULL;
-}
-static double num(const cJSON *o, const char *k)
-{
-  const cJSON *v = get(o, k);
-  cr_assert(cJSON_IsNumber(v), "member %s is a number", k);
-  return v->valuedouble;
-}
-
-/* Assert the reply is an error with `code`; returns the error object. */
-static const cJSON *expect_error(const cJSON *r, const char *code)
-{
-  const char *got = xq_tc_error(r);
-  char *text = cJSON_PrintUnformatted(r);
-  cr_assert(got && !strcmp(got, code), "expected %s, got %s", code, text);
-  free(text);
-  return get(r, "error");
-}
-
-/* Assert an ok reply. */
-static void expect_ok(const cJSON *r)
-{
-  char *text = cJSON_PrintUnformatted(r);
-  cr_assert(ok(r), "expected ok, got %s", text);
-  free(text);
-}
-
 static void connect_as(xq_tclient *c, const char *token)
 {
   cr_assert_eq(xq_tc_connect(c, &ts.loop, ts.port), 0, "client connects");
   if (!token) return;
-  cJSON *r = call(c, "{\"id\":0,\"op\":\"hello\",\"token\":\"%s\"}", token);
-  expect_ok(r);
+  cJSON *r = xq_tc_callf(c, "{\"id\":0,\"op\":\"hello\",\"token\":\"%s\"}", token);
+  xq_tc_expect_ok(r);
   cJSON_Delete(r);
 }
 
@@ -96,34 +49,34 @@ Test(engine, validate_fen)
   up(4);
   xq_tclient c;
   connect_as(&c, NULL);
-  cJSON *r = call(&c, "{\"id\":1,\"op\":\"validate_fen\",\"fen\":\"%s\"}", XQ_START_FEN);
-  expect_ok(r);
-  cr_assert_str_eq(str(r, "fen"), XQ_START_FEN);
-  cr_assert_str_eq(str(r, "side"), "red");
-  cr_assert_eq(num(r, "id"), 1);
+  cJSON *r = xq_tc_callf(&c, "{\"id\":1,\"op\":\"validate_fen\",\"fen\":\"%s\"}", XQ_START_FEN);
+  xq_tc_expect_ok(r);
+  cr_assert_str_eq(xq_tj_str(r, "fen"), XQ_START_FEN);
+  cr_assert_str_eq(xq_tj_str(r, "side"), "red");
+  cr_assert_eq(xq_tj_num(r, "id"), 1);
   cJSON_Delete(r);
 
   /* a short form is accepted and written out in full */
-  r = call(&c, "{\"id\":2,\"op\":\"validate_fen\",\"fen\":\"4k4/R8/1R7/9/9/9/9/9/9/3K5 w\"}");
-  expect_ok(r);
-  cr_assert_str_eq(str(r, "fen"), "4k4/R8/1R7/9/9/9/9/9/9/3K5 w - - 0 1");
+  r = xq_tc_callf(&c, "{\"id\":2,\"op\":\"validate_fen\",\"fen\":\"4k4/R8/1R7/9/9/9/9/9/9/3K5 w\"}");
+  xq_tc_expect_ok(r);
+  cr_assert_str_eq(xq_tj_str(r, "fen"), "4k4/R8/1R7/9/9/9/9/9/9/3K5 w - - 0 1");
   cJSON_Delete(r);
 
   /* the message names the byte where the FEN goes wrong */
-  r = call(&c, "{\"id\":3,\"op\":\"validate_fen\",\"fen\":\"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNQ w\"}");
-  const cJSON *e = expect_error(r, "BAD_FEN");
-  cr_assert(strstr(str(e, "msg"), "byte"), "%s", str(e, "msg"));
-  cr_assert_null(get(e, "ply"));
+  r = xq_tc_callf(&c, "{\"id\":3,\"op\":\"validate_fen\",\"fen\":\"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNQ w\"}");
+  const cJSON *e = xq_tc_expect_error(r, "BAD_FEN");
+  cr_assert(strstr(xq_tj_str(e, "msg"), "byte"), "%s", xq_tj_str(e, "msg"));
+  cr_assert_null(xq_tj_get(e, "ply"));
   cJSON_Delete(r);
   /* two generals facing each other: a position the rules forbid */
-  r = call(&c, "{\"id\":4,\"op\":\"validate_fen\",\"fen\":\"4k4/9/9/9/9/9/9/9/9/4K4 w\"}");
-  expect_error(r, "BAD_FEN");
+  r = xq_tc_callf(&c, "{\"id\":4,\"op\":\"validate_fen\",\"fen\":\"4k4/9/9/9/9/9/9/9/9/4K4 w\"}");
+  xq_tc_expect_error(r, "BAD_FEN");
   cJSON_Delete(r);
-  r = call(&c, "{\"id\":5,\"op\":\"validate_fen\"}");
-  expect_error(r, "BAD_REQUEST");
+  r = xq_tc_callf(&c, "{\"id\":5,\"op\":\"validate_fen\"}");
+  xq_tc_expect_error(r, "BAD_REQUEST");
   cJSON_Delete(r);
-  r = call(&c, "{\"id\":6,\"op\":\"validate_fen\",\"fen\":42}");
-  expect_error(r, "BAD_REQUEST");
+  r = xq_tc_callf(&c, "{\"id\":6,\"op\":\"validate_fen\",\"fen\":42}");
+  xq_tc_expect_error(r, "BAD_REQUEST");
   cJSON_Delete(r);
   xq_tc_close(&c);
   down();
@@ -151,12 +104,12 @@ Test(engine, legal_moves)
   up(4);
   xq_tclient c;
   connect_as(&c, NULL);
-  cJSON *r = call(&c, "{\"id\":1,\"op\":\"legal_moves\"}");
-  expect_ok(r);
-  const cJSON *a = get(r, "moves");
+  cJSON *r = xq_tc_callf(&c, "{\"id\":1,\"op\":\"legal_moves\"}");
+  xq_tc_expect_ok(r);
+  const cJSON *a = xq_tj_get(r, "moves");
   cr_assert_eq(cJSON_GetArraySize(a), 44, "44 legal moves from the start");
   cr_assert_eq(cJSON_GetArraySize(a), engine_moves(XQ_START_FEN, NULL, 0, NULL));
-  cr_assert_str_eq(str(r, "fen"), XQ_START_FEN);
+  cr_assert_str_eq(xq_tj_str(r, "fen"), XQ_START_FEN);
   int seen = 0;
   for (const cJSON *m = a->child; m; m = m->next) seen += !strcmp(m->valuestring, "h2e2");
   cr_assert_eq(seen, 1, "h2e2 is listed once");
@@ -166,9 +119,9 @@ Test(engine, legal_moves)
   const char *played[] = {"h2e2", "h9g7", "h0g2"};
   xq_pos p;
   int n = engine_moves(XQ_START_FEN, played, 3, &p);
-  r = call(&c, "{\"id\":2,\"op\":\"legal_moves\",\"moves\":[\"炮二平五\",\"H8+7\",\"h0g2\"],\"notation\":\"wxf\"}");
-  expect_ok(r);
-  a = get(r, "moves");
+  r = xq_tc_callf(&c, "{\"id\":2,\"op\":\"legal_moves\",\"moves\":[\"炮二平五\",\"H8+7\",\"h0g2\"],\"notation\":\"wxf\"}");
+  xq_tc_expect_ok(r);
+  a = xq_tj_get(r, "moves");
   cr_assert_eq(cJSON_GetArraySize(a), n);
   for (const cJSON *m = a->child; m; m = m->next) {
     xq_move mv;
@@ -176,31 +129,31 @@ Test(engine, legal_moves)
   }
   char fen[XQ_FEN_MAX];
   xq_fen_format(&p, fen, sizeof fen);
-  cr_assert_str_eq(str(r, "fen"), fen);
+  cr_assert_str_eq(xq_tj_str(r, "fen"), fen);
   cJSON_Delete(r);
 
   /* a move list may be one string */
-  r = call(&c, "{\"id\":3,\"op\":\"legal_moves\",\"moves\":\"h2e2 h9g7, h0g2\",\"notation\":\"chinese\"}");
-  expect_ok(r);
-  cr_assert_eq(cJSON_GetArraySize(get(r, "moves")), n);
-  cr_assert_str_eq(str(r, "fen"), fen);
+  r = xq_tc_callf(&c, "{\"id\":3,\"op\":\"legal_moves\",\"moves\":\"h2e2 h9g7, h0g2\",\"notation\":\"chinese\"}");
+  xq_tc_expect_ok(r);
+  cr_assert_eq(cJSON_GetArraySize(xq_tj_get(r, "moves")), n);
+  cr_assert_str_eq(xq_tj_str(r, "fen"), fen);
   cJSON_Delete(r);
 
   /* errors carry the index of the offending move */
-  r = call(&c, "{\"id\":4,\"op\":\"legal_moves\",\"moves\":[\"h2e2\",\"zz\"]}");
-  cr_assert_eq(num(expect_error(r, "BAD_NOTATION"), "ply"), 1);
+  r = xq_tc_callf(&c, "{\"id\":4,\"op\":\"legal_moves\",\"moves\":[\"h2e2\",\"zz\"]}");
+  cr_assert_eq(xq_tj_num(xq_tc_expect_error(r, "BAD_NOTATION"), "ply"), 1);
   cJSON_Delete(r);
-  r = call(&c, "{\"id\":5,\"op\":\"legal_moves\",\"moves\":[\"h2e2\",\"h9g7\",\"h2e2\"]}");
-  cr_assert_eq(num(expect_error(r, "ILLEGAL_MOVE"), "ply"), 2);
+  r = xq_tc_callf(&c, "{\"id\":5,\"op\":\"legal_moves\",\"moves\":[\"h2e2\",\"h9g7\",\"h2e2\"]}");
+  cr_assert_eq(xq_tj_num(xq_tc_expect_error(r, "ILLEGAL_MOVE"), "ply"), 2);
   cJSON_Delete(r);
-  r = call(&c, "{\"id\":6,\"op\":\"legal_moves\",\"moves\":[\"h2e2\",7]}");
-  cr_assert_eq(num(expect_error(r, "BAD_REQUEST"), "ply"), 1);
+  r = xq_tc_callf(&c, "{\"id\":6,\"op\":\"legal_moves\",\"moves\":[\"h2e2\",7]}");
+  cr_assert_eq(xq_tj_num(xq_tc_expect_error(r, "BAD_REQUEST"), "ply"), 1);
   cJSON_Delete(r);
-  r = call(&c, "{\"id\":7,\"op\":\"legal_moves\",\"notation\":\"sanskrit\"}");
-  expect_error(r, "BAD_REQUEST");
+  r = xq_tc_callf(&c, "{\"id\":7,\"op\":\"legal_moves\",\"notation\":\"sanskrit\"}");
+  xq_tc_expect_error(r, "BAD_REQUEST");
   cJSON_Delete(r);
-  r = call(&c, "{\"id\":8,\"op\":\"legal_moves\",\"fen\":\"9/9 w\"}");
-  expect_error(r, "BAD_FEN");
+  r = xq_tc_callf(&c, "{\"id\":8,\"op\":\"legal_moves\",\"fen\":\"9/9 w\"}");
+  xq_tc_expect_error(r, "BAD_FEN");
   cJSON_Delete(r);
   xq_tc_close(&c);
   down();
@@ -212,9 +165,9 @@ Test(engine, apply)
   xq_tclient c;
   connect_as(&c, NULL);
   /* the central cannon takes the pawn on e6 at the third ply */
-  cJSON *r = call(&c, "{\"id\":1,\"op\":\"apply\",\"moves\":[\"炮二平五\",\"h9g7\",\"C5+4\"],\"notation\":\"chinese\"}");
-  expect_ok(r);
-  const cJSON *a = get(r, "moves");
+  cJSON *r = xq_tc_callf(&c, "{\"id\":1,\"op\":\"apply\",\"moves\":[\"炮二平五\",\"h9g7\",\"C5+4\"],\"notation\":\"chinese\"}");
+  xq_tc_expect_ok(r);
+  const cJSON *a = xq_tj_get(r, "moves");
   cr_assert_eq(cJSON_GetArraySize(a), 3);
   const char *iccs[] = {"h2e2", "h9g7", "e2e6"};
   xq_pos p;
@@ -226,50 +179,50 @@ Test(engine, apply)
     char w[XQ_MOVE_TEXT_MAX], z[XQ_MOVE_TEXT_MAX];
     xq_move_format(&p, m, XQ_NOTE_WXF, w, sizeof w);
     xq_move_format(&p, m, XQ_NOTE_CHINESE, z, sizeof z);
-    cr_assert_str_eq(str(d, "iccs"), iccs[i]);
-    cr_assert_str_eq(str(d, "wxf"), w);
-    cr_assert_str_eq(str(d, "zh"), z);
-    cr_assert_str_eq(str(d, "move"), z, "the requested notation");
-    cr_assert_eq(cJSON_IsTrue(get(d, "check")), xq_gives_check(&p, m) != 0);
-    cr_assert_eq(cJSON_IsTrue(get(d, "capture")), i == 2, "only e2e6 captures");
-    cr_assert_null(get(d, "illegal"));
+    cr_assert_str_eq(xq_tj_str(d, "iccs"), iccs[i]);
+    cr_assert_str_eq(xq_tj_str(d, "wxf"), w);
+    cr_assert_str_eq(xq_tj_str(d, "zh"), z);
+    cr_assert_str_eq(xq_tj_str(d, "move"), z, "the requested notation");
+    cr_assert_eq(cJSON_IsTrue(xq_tj_get(d, "check")), xq_gives_check(&p, m) != 0);
+    cr_assert_eq(cJSON_IsTrue(xq_tj_get(d, "capture")), i == 2, "only e2e6 captures");
+    cr_assert_null(xq_tj_get(d, "illegal"));
     xq_undo u;
     xq_make(&p, m, &u);
   }
-  cr_assert_str_eq(str(a->child, "zh"), "炮二平五");
+  cr_assert_str_eq(xq_tj_str(a->child, "zh"), "炮二平五");
   char fen[XQ_FEN_MAX];
   xq_fen_format(&p, fen, sizeof fen);
-  cr_assert_str_eq(str(r, "fen"), fen);
-  cr_assert_eq(num(r, "illegal"), 0);
+  cr_assert_str_eq(xq_tj_str(r, "fen"), fen);
+  cr_assert_eq(xq_tj_num(r, "illegal"), 0);
   cJSON_Delete(r);
 
   /* an illegal move stops the list... */
-  r = call(&c, "{\"id\":2,\"op\":\"apply\",\"moves\":[\"h2e2\",\"a0a5\",\"h9g7\"]}");
-  const cJSON *e = expect_error(r, "ILLEGAL_MOVE");
-  cr_assert_eq(num(e, "ply"), 1);
+  r = xq_tc_callf(&c, "{\"id\":2,\"op\":\"apply\",\"moves\":[\"h2e2\",\"a0a5\",\"h9g7\"]}");
+  const cJSON *e = xq_tc_expect_error(r, "ILLEGAL_MOVE");
+  cr_assert_eq(xq_tj_num(e, "ply"), 1);
   cJSON_Delete(r);
   /* ...or, with record_illegal, is listed and leaves the position as it was */
-  r = call(&c, "{\"id\":3,\"op\":\"apply\",\"moves\":[\"h2e2\",\"a0a5\",\"h9g7\"],\"record_illegal\":true}");
-  expect_ok(r);
-  a = get(r, "moves");
+  r = xq_tc_callf(&c, "{\"id\":3,\"op\":\"apply\",\"moves\":[\"h2e2\",\"a0a5\",\"h9g7\"],\"record_illegal\":true}");
+  xq_tc_expect_ok(r);
+  a = xq_tj_get(r, "moves");
   cr_assert_eq(cJSON_GetArraySize(a), 3);
   const cJSON *bad = cJSON_GetArrayItem(a, 1);
-  cr_assert(cJSON_IsTrue(get(bad, "illegal")));
-  cr_assert_str_eq(str(bad, "move"), "a0a5");
-  cr_assert(str(bad, "reason") && *str(bad, "reason"));
-  cr_assert_str_eq(str(cJSON_GetArrayItem(a, 2), "iccs"), "h9g7", "Black still to move after the illegal move");
+  cr_assert(cJSON_IsTrue(xq_tj_get(bad, "illegal")));
+  cr_assert_str_eq(xq_tj_str(bad, "move"), "a0a5");
+  cr_assert(xq_tj_str(bad, "reason") && *xq_tj_str(bad, "reason"));
+  cr_assert_str_eq(xq_tj_str(cJSON_GetArrayItem(a, 2), "iccs"), "h9g7", "Black still to move after the illegal move");
   const char *two[] = {"h2e2", "h9g7"};
   engine_moves(XQ_START_FEN, two, 2, &p);
   xq_fen_format(&p, fen, sizeof fen);
-  cr_assert_str_eq(str(r, "fen"), fen);
-  cr_assert_eq(num(r, "illegal"), 1);
+  cr_assert_str_eq(xq_tj_str(r, "fen"), fen);
+  cr_assert_eq(xq_tj_num(r, "illegal"), 1);
   cJSON_Delete(r);
   /* text in no notation is an error even then */
-  r = call(&c, "{\"id\":4,\"op\":\"apply\",\"moves\":[\"h2e2\",\"hello\"],\"record_illegal\":true}");
-  cr_assert_eq(num(expect_error(r, "BAD_NOTATION"), "ply"), 1);
+  r = xq_tc_callf(&c, "{\"id\":4,\"op\":\"apply\",\"moves\":[\"h2e2\",\"hello\"],\"record_illegal\":true}");
+  cr_assert_eq(xq_tj_num(xq_tc_expect_error(r, "BAD_NOTATION"), "ply"), 1);
   cJSON_Delete(r);
-  r = call(&c, "{\"id\":5,\"op\":\"apply\",\"moves\":[],\"record_illegal\":\"yes\"}");
-  expect_error(r, "BAD_REQUEST");
+  r = xq_tc_callf(&c, "{\"id\":5,\"op\":\"apply\",\"moves\":[],\"record_illegal\":\"yes\"}");
+  xq_tc_expect_error(r, "BAD_REQUEST");
   cJSON_Delete(r);
 
   /* XQ_API_MOVES_MAX moves in one request */
@@ -280,7 +233,7 @@ Test(engine, apply)
   snprintf(line + k, cap - k, "]}");
   r = xq_tc_call(&c, line);
   cr_assert(r);
-  expect_error(r, "LIMIT");
+  xq_tc_expect_error(r, "LIMIT");
   cJSON_Delete(r);
   free(line);
   xq_tc_close(&c);
@@ -292,13 +245,13 @@ Test(engine, convert)
   up(4);
   xq_tclient c;
   connect_as(&c, NULL);
-  cJSON *r = call(&c, "{\"id\":1,\"op\":\"convert\",\"moves\":[\"炮二平五\"],\"to\":\"iccs\"}");
-  expect_ok(r);
-  cr_assert_str_eq(cJSON_GetArrayItem(get(r, "moves"), 0)->valuestring, "h2e2");
+  cJSON *r = xq_tc_callf(&c, "{\"id\":1,\"op\":\"convert\",\"moves\":[\"炮二平五\"],\"to\":\"iccs\"}");
+  xq_tc_expect_ok(r);
+  cr_assert_str_eq(cJSON_GetArrayItem(xq_tj_get(r, "moves"), 0)->valuestring, "h2e2");
   cJSON_Delete(r);
-  r = call(&c, "{\"id\":2,\"op\":\"convert\",\"moves\":[\"h2e2\",\"h9g7\"],\"to\":\"chinese\"}");
-  expect_ok(r);
-  cr_assert_str_eq(cJSON_GetArrayItem(get(r, "moves"), 0)->valuestring, "炮二平五");
+  r = xq_tc_callf(&c, "{\"id\":2,\"op\":\"convert\",\"moves\":[\"h2e2\",\"h9g7\"],\"to\":\"chinese\"}");
+  xq_tc_expect_ok(r);
+  cr_assert_str_eq(cJSON_GetArrayItem(xq_tj_get(r, "moves"), 0)->valuestring, "炮二平五");
   xq_pos p;
   const char *one[] = {"h2e2"};
   engine_moves(XQ_START_FEN, one, 1, &p);
@@ -306,22 +259,22 @@ Test(engine, convert)
   char zh[XQ_MOVE_TEXT_MAX];
   cr_assert_eq(xq_move_parse(&p, "h9g7", XQ_NOTE_ICCS, &m, NULL), XQ_OK);
   xq_move_format(&p, m, XQ_NOTE_CHINESE, zh, sizeof zh);
-  cr_assert_str_eq(cJSON_GetArrayItem(get(r, "moves"), 1)->valuestring, zh);
+  cr_assert_str_eq(cJSON_GetArrayItem(xq_tj_get(r, "moves"), 1)->valuestring, zh);
   cJSON_Delete(r);
-  r = call(&c, "{\"id\":3,\"op\":\"convert\",\"moves\":\"炮二平五 马8进7\",\"to\":\"wxf\"}");
-  expect_ok(r);
-  cr_assert_str_eq(cJSON_GetArrayItem(get(r, "moves"), 0)->valuestring, "C2.5");
-  cr_assert_str_eq(cJSON_GetArrayItem(get(r, "moves"), 1)->valuestring, "H8+7");
+  r = xq_tc_callf(&c, "{\"id\":3,\"op\":\"convert\",\"moves\":\"炮二平五 马8进7\",\"to\":\"wxf\"}");
+  xq_tc_expect_ok(r);
+  cr_assert_str_eq(cJSON_GetArrayItem(xq_tj_get(r, "moves"), 0)->valuestring, "C2.5");
+  cr_assert_str_eq(cJSON_GetArrayItem(xq_tj_get(r, "moves"), 1)->valuestring, "H8+7");
   cJSON_Delete(r);
   /* "from" reads one notation only */
-  r = call(&c, "{\"id\":4,\"op\":\"convert\",\"moves\":[\"炮二平五\",\"h9g7\"],\"from\":\"chinese\"}");
-  cr_assert_eq(num(expect_error(r, "BAD_NOTATION"), "ply"), 1);
+  r = xq_tc_callf(&c, "{\"id\":4,\"op\":\"convert\",\"moves\":[\"炮二平五\",\"h9g7\"],\"from\":\"chinese\"}");
+  cr_assert_eq(xq_tj_num(xq_tc_expect_error(r, "BAD_NOTATION"), "ply"), 1);
   cJSON_Delete(r);
-  r = call(&c, "{\"id\":5,\"op\":\"convert\",\"moves\":[\"h2e2\"],\"to\":\"klingon\"}");
-  expect_error(r, "BAD_REQUEST");
+  r = xq_tc_callf(&c, "{\"id\":5,\"op\":\"convert\",\"moves\":[\"h2e2\"],\"to\":\"klingon\"}");
+  xq_tc_expect_error(r, "BAD_REQUEST");
   cJSON_Delete(r);
-  r = call(&c, "{\"id\":6,\"op\":\"convert\",\"moves\":{\"a\":1}}");
-  expect_error(r, "BAD_REQUEST");
+  r = xq_tc_callf(&c, "{\"id\":6,\"op\":\"convert\",\"moves\":{\"a\":1}}");
+  xq_tc_expect_error(r, "BAD_REQUEST");
   cJSON_Delete(r);
   xq_tc_close(&c);
   down();
@@ -341,37 +294,37 @@ Test(engine, perft)
     xq_pos p;
     cr_assert_eq(xq_fen_parse(&p, fens[i], 0, NULL), XQ_OK);
     uint64_t want = xq_perft(&p, 3);
-    cJSON *r = call(&c, "{\"id\":%d,\"op\":\"perft\",\"fen\":\"%s\",\"depth\":3}", i, fens[i]);
-    expect_ok(r);
-    cr_assert_eq((uint64_t)num(r, "nodes"), want, "position %d", i);
-    cr_assert_eq(num(r, "depth"), 3);
+    cJSON *r = xq_tc_callf(&c, "{\"id\":%d,\"op\":\"perft\",\"fen\":\"%s\",\"depth\":3}", i, fens[i]);
+    xq_tc_expect_ok(r);
+    cr_assert_eq((uint64_t)xq_tj_num(r, "nodes"), want, "position %d", i);
+    cr_assert_eq(xq_tj_num(r, "depth"), 3);
     cJSON_Delete(r);
   }
   /* formats.md §10: 79 666 from the start at depth 3 */
-  cJSON *r = call(&c, "{\"id\":9,\"op\":\"perft\",\"depth\":3}");
-  cr_assert_eq(num(r, "nodes"), 79666);
+  cJSON *r = xq_tc_callf(&c, "{\"id\":9,\"op\":\"perft\",\"depth\":3}");
+  cr_assert_eq(xq_tj_num(r, "nodes"), 79666);
   cJSON_Delete(r);
   /* after moves */
   const char *one[] = {"h2e2"};
   xq_pos p;
   engine_moves(XQ_START_FEN, one, 1, &p);
-  r = call(&c, "{\"id\":10,\"op\":\"perft\",\"moves\":[\"炮二平五\"],\"depth\":2}");
-  cr_assert_eq((uint64_t)num(r, "nodes"), xq_perft(&p, 2));
+  r = xq_tc_callf(&c, "{\"id\":10,\"op\":\"perft\",\"moves\":[\"炮二平五\"],\"depth\":2}");
+  cr_assert_eq((uint64_t)xq_tj_num(r, "nodes"), xq_perft(&p, 2));
   cJSON_Delete(r);
-  r = call(&c, "{\"id\":11,\"op\":\"perft\",\"depth\":0}");
-  cr_assert_eq(num(r, "nodes"), 1);
+  r = xq_tc_callf(&c, "{\"id\":11,\"op\":\"perft\",\"depth\":0}");
+  cr_assert_eq(xq_tj_num(r, "nodes"), 1);
   cJSON_Delete(r);
-  r = call(&c, "{\"id\":12,\"op\":\"perft\",\"depth\":%d}", XQ_PERFT_DEPTH_MAX + 1);
-  expect_error(r, "LIMIT");
+  r = xq_tc_callf(&c, "{\"id\":12,\"op\":\"perft\",\"depth\":%d}", XQ_PERFT_DEPTH_MAX + 1);
+  xq_tc_expect_error(r, "LIMIT");
   cJSON_Delete(r);
-  r = call(&c, "{\"id\":13,\"op\":\"perft\",\"depth\":2.5}");
-  expect_error(r, "BAD_REQUEST");
+  r = xq_tc_callf(&c, "{\"id\":13,\"op\":\"perft\",\"depth\":2.5}");
+  xq_tc_expect_error(r, "BAD_REQUEST");
   cJSON_Delete(r);
-  r = call(&c, "{\"id\":14,\"op\":\"perft\"}");
-  expect_error(r, "BAD_REQUEST");
+  r = xq_tc_callf(&c, "{\"id\":14,\"op\":\"perft\"}");
+  xq_tc_expect_error(r, "BAD_REQUEST");
   cJSON_Delete(r);
-  r = call(&c, "{\"id\":15,\"op\":\"perft\",\"depth\":2,\"fen\":\"x\"}");
-  expect_error(r, "BAD_FEN");
+  r = xq_tc_callf(&c, "{\"id\":15,\"op\":\"perft\",\"depth\":2,\"fen\":\"x\"}");
+  xq_tc_expect_error(r, "BAD_FEN");
   cJSON_Delete(r);
   xq_tc_close(&c);
   down();
@@ -394,19 +347,19 @@ Test(engine, busy_and_abandoned_jobs)
   free(batch);
   cJSON *r = xq_tc_json(&c, 5000);
   cr_assert(r);
-  expect_error(r, "BUSY");
-  cr_assert_eq(num(r, "id"), XQ_JOBS_PER_CONN + 1);
+  xq_tc_expect_error(r, "BUSY");
+  cr_assert_eq(xq_tj_num(r, "id"), XQ_JOBS_PER_CONN + 1);
   cJSON_Delete(r);
   /* the connection still serves other requests meanwhile */
-  r = call(&c, "{\"id\":99,\"op\":\"validate_fen\",\"fen\":\"%s\"}", XQ_START_FEN);
-  expect_ok(r);
-  cr_assert_eq(num(r, "id"), 99);
+  r = xq_tc_callf(&c, "{\"id\":99,\"op\":\"validate_fen\",\"fen\":\"%s\"}", XQ_START_FEN);
+  xq_tc_expect_ok(r);
+  cr_assert_eq(xq_tj_num(r, "id"), 99);
   cJSON_Delete(r);
   /* another client is not limited by the first one's jobs */
   xq_tclient d;
   connect_as(&d, NULL);
-  r = call(&d, "{\"id\":1,\"op\":\"perft\",\"depth\":1}");
-  cr_assert_eq(num(r, "nodes"), 44);
+  r = xq_tc_callf(&d, "{\"id\":1,\"op\":\"perft\",\"depth\":1}");
+  cr_assert_eq(xq_tj_num(r, "nodes"), 44);
   cJSON_Delete(r);
   xq_tc_close(&d);
   /* leave with four jobs running: they stop, nobody is answered */
@@ -438,17 +391,17 @@ Test(engine, adjudicate)
   const char *mate_fen = "4k4/R8/1R7/9/9/9/9/9/9/3K5 w - - 0 1";
   const char *mate[] = {"b7b9", "e9e8"};
   judge_here("cxa2011", mate_fen, mate, 1, g, &v);
-  cJSON *r = call(&c, "{\"id\":1,\"op\":\"adjudicate\",\"fen\":\"%s\",\"moves\":[\"b7b9\",\"e9e8\"]}", mate_fen);
-  expect_ok(r);
-  cr_assert_str_eq(str(r, "result"), "red_wins");
-  cr_assert_str_eq(str(r, "result"), xq_outcome_name(g->result));
-  cr_assert_str_eq(str(r, "reason"), "checkmate");
-  cr_assert_eq(num(r, "ply"), 0, "decided by the first move");
-  cr_assert_eq(num(r, "unplayed"), 1, "the move after the mate is not played");
-  cr_assert_str_eq(str(r, "rules"), "cxa2011");
-  const cJSON *vj = get(r, "verdict");
-  cr_assert_str_eq(str(vj, "verdict"), xq_verdict_kind_name(v.kind));
-  cr_assert_str_eq(str(vj, "verdict"), "mate");
+  cJSON *r = xq_tc_callf(&c, "{\"id\":1,\"op\":\"adjudicate\",\"fen\":\"%s\",\"moves\":[\"b7b9\",\"e9e8\"]}", mate_fen);
+  xq_tc_expect_ok(r);
+  cr_assert_str_eq(xq_tj_str(r, "result"), "red_wins");
+  cr_assert_str_eq(xq_tj_str(r, "result"), xq_outcome_name(g->result));
+  cr_assert_str_eq(xq_tj_str(r, "reason"), "checkmate");
+  cr_assert_eq(xq_tj_num(r, "ply"), 0, "decided by the first move");
+  cr_assert_eq(xq_tj_num(r, "unplayed"), 1, "the move after the mate is not played");
+  cr_assert_str_eq(xq_tj_str(r, "rules"), "cxa2011");
+  const cJSON *vj = xq_tj_get(r, "verdict");
+  cr_assert_str_eq(xq_tj_str(vj, "verdict"), xq_verdict_kind_name(v.kind));
+  cr_assert_str_eq(xq_tj_str(vj, "verdict"), "mate");
   cJSON_Delete(r);
 
   /* a unilateral perpetual check loses (a case of the rules suite) */
@@ -460,31 +413,31 @@ Test(engine, adjudicate)
   fclose(f);
   cJSON *cs = cJSON_Parse(line);
   free(line);
-  const char *fen = str(cs, "fen"), *rs = str(cs, "ruleset"), *expect = str(cs, "expect");
-  const cJSON *mv = get(cs, "moves");
+  const char *fen = xq_tj_str(cs, "fen"), *rs = xq_tj_str(cs, "ruleset"), *expect = xq_tj_str(cs, "expect");
+  const cJSON *mv = xq_tj_get(cs, "moves");
   int n = cJSON_GetArraySize(mv);
   const char **moves = calloc((size_t)n, sizeof *moves);
   for (int i = 0; i < n; i++) moves[i] = cJSON_GetArrayItem(mv, i)->valuestring;
   judge_here(rs, fen, moves, n, g, &v);
   char *mtext = cJSON_PrintUnformatted(mv);
-  r = call(&c, "{\"id\":2,\"op\":\"adjudicate\",\"fen\":\"%s\",\"moves\":%s,\"ruleset\":\"%s\"}", fen, mtext, rs);
-  expect_ok(r);
-  cr_assert_str_eq(str(r, "result"), expect);
-  cr_assert_str_eq(str(r, "reason"), xq_reason_name(g->result_reason));
-  cr_assert_str_eq(str(r, "reason"), "perpetual_check");
-  cr_assert_eq(num(r, "plies"), g->nply);
-  cr_assert_str_eq(str(get(r, "verdict"), "verdict"), xq_verdict_kind_name(v.kind));
+  r = xq_tc_callf(&c, "{\"id\":2,\"op\":\"adjudicate\",\"fen\":\"%s\",\"moves\":%s,\"ruleset\":\"%s\"}", fen, mtext, rs);
+  xq_tc_expect_ok(r);
+  cr_assert_str_eq(xq_tj_str(r, "result"), expect);
+  cr_assert_str_eq(xq_tj_str(r, "reason"), xq_reason_name(g->result_reason));
+  cr_assert_str_eq(xq_tj_str(r, "reason"), "perpetual_check");
+  cr_assert_eq(xq_tj_num(r, "plies"), g->nply);
+  cr_assert_str_eq(xq_tj_str(xq_tj_get(r, "verdict"), "verdict"), xq_verdict_kind_name(v.kind));
   cJSON_Delete(r);
   /* the ruleset as a rules object; names are case-insensitive */
-  r = call(&c, "{\"id\":3,\"op\":\"adjudicate\",\"fen\":\"%s\",\"moves\":%s,\"ruleset\":{\"preset\":\"axf\"}}", fen, mtext);
-  expect_ok(r);
-  cr_assert_str_eq(str(r, "rules"), "axf");
+  r = xq_tc_callf(&c, "{\"id\":3,\"op\":\"adjudicate\",\"fen\":\"%s\",\"moves\":%s,\"ruleset\":{\"preset\":\"axf\"}}", fen, mtext);
+  xq_tc_expect_ok(r);
+  cr_assert_str_eq(xq_tj_str(r, "rules"), "axf");
   cJSON_Delete(r);
-  r = call(&c, "{\"id\":4,\"op\":\"adjudicate\",\"moves\":[],\"ruleset\":\"CXA2011\"}");
-  expect_ok(r);
-  cr_assert_str_eq(str(r, "result"), "ongoing");
-  cr_assert(cJSON_IsNull(get(r, "verdict")));
-  cr_assert(cJSON_IsNull(get(r, "ply")));
+  r = xq_tc_callf(&c, "{\"id\":4,\"op\":\"adjudicate\",\"moves\":[],\"ruleset\":\"CXA2011\"}");
+  xq_tc_expect_ok(r);
+  cr_assert_str_eq(xq_tj_str(r, "result"), "ongoing");
+  cr_assert(cJSON_IsNull(xq_tj_get(r, "verdict")));
+  cr_assert(cJSON_IsNull(xq_tj_get(r, "ply")));
   cJSON_Delete(r);
   free(mtext);
   free(moves);
@@ -493,34 +446,34 @@ Test(engine, adjudicate)
   /* an illegal move is judged (a foul), not an error: the game goes on */
   const char *foul[] = {"h2h8", "h2e2"};
   judge_here("cxa2011", NULL, foul, 2, g, &v);
-  r = call(&c, "{\"id\":5,\"op\":\"adjudicate\",\"moves\":[\"h2h8\",\"h2e2\"]}");
-  expect_ok(r);
-  cr_assert_str_eq(str(r, "result"), xq_outcome_name(g->result));
-  vj = get(r, "verdict");
-  cr_assert_str_neq(str(vj, "verdict"), "accepted", "the illegal move's verdict is the one shown");
-  cr_assert_eq(num(vj, "index"), 0);
-  cr_assert_eq(num(r, "plies"), g->nply);
+  r = xq_tc_callf(&c, "{\"id\":5,\"op\":\"adjudicate\",\"moves\":[\"h2h8\",\"h2e2\"]}");
+  xq_tc_expect_ok(r);
+  cr_assert_str_eq(xq_tj_str(r, "result"), xq_outcome_name(g->result));
+  vj = xq_tj_get(r, "verdict");
+  cr_assert_str_neq(xq_tj_str(vj, "verdict"), "accepted", "the illegal move's verdict is the one shown");
+  cr_assert_eq(xq_tj_num(vj, "index"), 0);
+  cr_assert_eq(xq_tj_num(r, "plies"), g->nply);
   cJSON_Delete(r);
 
   /* events of the judge's language: Black resigns after one move */
-  r = call(&c, "{\"id\":51,\"op\":\"adjudicate\",\"moves\":\"h2e2 resign\"}");
-  expect_ok(r);
-  cr_assert_str_eq(str(r, "result"), "red_wins");
-  cr_assert_str_eq(str(r, "reason"), xq_reason_name(XQ_REASON_RESIGNATION));
-  cr_assert_eq(num(r, "ply"), 1);
-  cr_assert_eq(num(r, "plies"), 1);
+  r = xq_tc_callf(&c, "{\"id\":51,\"op\":\"adjudicate\",\"moves\":\"h2e2 resign\"}");
+  xq_tc_expect_ok(r);
+  cr_assert_str_eq(xq_tj_str(r, "result"), "red_wins");
+  cr_assert_str_eq(xq_tj_str(r, "reason"), xq_reason_name(XQ_REASON_RESIGNATION));
+  cr_assert_eq(xq_tj_num(r, "ply"), 1);
+  cr_assert_eq(xq_tj_num(r, "plies"), 1);
   cJSON_Delete(r);
-  r = call(&c, "{\"id\":6,\"op\":\"adjudicate\",\"moves\":[\"h2e2\",\"nonsense\"]}");
-  cr_assert_eq(num(expect_error(r, "BAD_NOTATION"), "ply"), 1);
+  r = xq_tc_callf(&c, "{\"id\":6,\"op\":\"adjudicate\",\"moves\":[\"h2e2\",\"nonsense\"]}");
+  cr_assert_eq(xq_tj_num(xq_tc_expect_error(r, "BAD_NOTATION"), "ply"), 1);
   cJSON_Delete(r);
-  r = call(&c, "{\"id\":7,\"op\":\"adjudicate\",\"moves\":[],\"ruleset\":\"fide\"}");
-  expect_error(r, "BAD_REQUEST");
+  r = xq_tc_callf(&c, "{\"id\":7,\"op\":\"adjudicate\",\"moves\":[],\"ruleset\":\"fide\"}");
+  xq_tc_expect_error(r, "BAD_REQUEST");
   cJSON_Delete(r);
-  r = call(&c, "{\"id\":8,\"op\":\"adjudicate\",\"moves\":[],\"ruleset\":{\"no_such_key\":1}}");
-  expect_error(r, "BAD_REQUEST");
+  r = xq_tc_callf(&c, "{\"id\":8,\"op\":\"adjudicate\",\"moves\":[],\"ruleset\":{\"no_such_key\":1}}");
+  xq_tc_expect_error(r, "BAD_REQUEST");
   cJSON_Delete(r);
-  r = call(&c, "{\"id\":9,\"op\":\"adjudicate\",\"fen\":\"4k4/9 w\"}");
-  expect_error(r, "BAD_FEN");
+  r = xq_tc_callf(&c, "{\"id\":9,\"op\":\"adjudicate\",\"fen\":\"4k4/9 w\"}");
+  xq_tc_expect_error(r, "BAD_FEN");
   cJSON_Delete(r);
   /* a job whose client leaves before it is done */
   xq_tc_send(&c, "{\"id\":10,\"op\":\"adjudicate\",\"moves\":\"h2e2 h9g7 h0g2 i9h9\"}");
@@ -551,14 +504,14 @@ Test(tourney, roles)
   connect_as(&anon, NULL);
   connect_as(&board, ts.board[0]);
   connect_as(&arb, ts.arbiter);
-  cJSON *r = call(&anon, "{\"id\":1,\"op\":\"add_player\",\"player\":{\"name\":\"X\"}}");
-  expect_error(r, "AUTH_REQUIRED");
+  cJSON *r = xq_tc_callf(&anon, "{\"id\":1,\"op\":\"add_player\",\"player\":{\"name\":\"X\"}}");
+  xq_tc_expect_error(r, "AUTH_REQUIRED");
   cJSON_Delete(r);
-  r = call(&anon, "{\"id\":2,\"op\":\"event\"}");
-  expect_ok(r);
+  r = xq_tc_callf(&anon, "{\"id\":2,\"op\":\"event\"}");
+  xq_tc_expect_ok(r);
   cJSON_Delete(r);
-  r = call(&anon, "{\"id\":3,\"op\":\"export\"}");
-  expect_error(r, "AUTH_REQUIRED");
+  r = xq_tc_callf(&anon, "{\"id\":3,\"op\":\"export\"}");
+  xq_tc_expect_error(r, "AUTH_REQUIRED");
   cJSON_Delete(r);
   static const char *const admin_only[] = {
     "{\"id\":4,\"op\":\"add_player\",\"player\":{\"name\":\"X\"}}", "{\"id\":5,\"op\":\"pair\"}",
@@ -567,10 +520,10 @@ Test(tourney, roles)
   };
   for (size_t i = 0; i < sizeof admin_only / sizeof admin_only[0]; i++) {
     r = xq_tc_call(&board, admin_only[i]);
-    expect_error(r, "FORBIDDEN");
+    xq_tc_expect_error(r, "FORBIDDEN");
     cJSON_Delete(r);
     r = xq_tc_call(&arb, admin_only[i]);
-    expect_error(r, "FORBIDDEN");
+    xq_tc_expect_error(r, "FORBIDDEN");
     cJSON_Delete(r);
   }
   static const char *const staff[] = {
@@ -579,18 +532,18 @@ Test(tourney, roles)
   };
   for (size_t i = 0; i < sizeof staff / sizeof staff[0]; i++) {
     r = xq_tc_call(&board, staff[i]);
-    expect_error(r, "FORBIDDEN");
+    xq_tc_expect_error(r, "FORBIDDEN");
     cJSON_Delete(r);
     r = xq_tc_call(&arb, staff[i]);
-    expect_ok(r);
+    xq_tc_expect_ok(r);
     cJSON_Delete(r);
   }
   /* anyone reads */
-  r = call(&board, "{\"id\":12,\"op\":\"standings\"}");
-  expect_ok(r);
+  r = xq_tc_callf(&board, "{\"id\":12,\"op\":\"standings\"}");
+  xq_tc_expect_ok(r);
   cJSON_Delete(r);
-  r = call(&anon, "{\"id\":13,\"op\":\"pairings\",\"round\":1}");
-  expect_ok(r);
+  r = xq_tc_callf(&anon, "{\"id\":13,\"op\":\"pairings\",\"round\":1}");
+  xq_tc_expect_ok(r);
   cJSON_Delete(r);
   xq_tc_close(&anon);
   xq_tc_close(&board);
@@ -605,34 +558,34 @@ Test(tourney, event_players_add_player)
   connect_as(&c, ts.admin);
   xq_tstore *st;
   xq_tevent *ev = store_event(&st);
-  cJSON *r = call(&c, "{\"id\":1,\"op\":\"event\"}");
-  expect_ok(r);
-  cr_assert_str_eq(str(r, "name"), ev->name);
-  cr_assert_eq(num(r, "players"), ev->n);
-  cr_assert_eq(num(r, "paired"), ev->nrounds);
-  cr_assert_eq(num(r, "rounds"), ev->cfg.rounds);
-  cr_assert_eq(cJSON_IsTrue(get(r, "complete")), 0, "round 1 is being played");
+  cJSON *r = xq_tc_callf(&c, "{\"id\":1,\"op\":\"event\"}");
+  xq_tc_expect_ok(r);
+  cr_assert_str_eq(xq_tj_str(r, "name"), ev->name);
+  cr_assert_eq(xq_tj_num(r, "players"), ev->n);
+  cr_assert_eq(xq_tj_num(r, "paired"), ev->nrounds);
+  cr_assert_eq(xq_tj_num(r, "rounds"), ev->cfg.rounds);
+  cr_assert_eq(cJSON_IsTrue(xq_tj_get(r, "complete")), 0, "round 1 is being played");
   cJSON_Delete(r);
-  r = call(&c, "{\"id\":2,\"op\":\"players\"}");
-  expect_ok(r);
-  const cJSON *a = get(r, "players");
+  r = xq_tc_callf(&c, "{\"id\":2,\"op\":\"players\"}");
+  xq_tc_expect_ok(r);
+  const cJSON *a = xq_tj_get(r, "players");
   cr_assert_eq(cJSON_GetArraySize(a), ev->n);
   for (int id = 1; id <= ev->n; id++) {
     const cJSON *p = cJSON_GetArrayItem(a, id - 1);
-    cr_assert_eq(num(p, "id"), id);
-    cr_assert_eq(num(p, "no"), ev->players[id - 1].pno);
-    cr_assert_str_eq(str(p, "name"), ev->players[id - 1].name);
-    cr_assert_eq(num(p, "rating"), ev->players[id - 1].rating);
+    cr_assert_eq(xq_tj_num(p, "id"), id);
+    cr_assert_eq(xq_tj_num(p, "no"), ev->players[id - 1].pno);
+    cr_assert_str_eq(xq_tj_str(p, "name"), ev->players[id - 1].name);
+    cr_assert_eq(xq_tj_num(p, "rating"), ev->players[id - 1].rating);
   }
   cJSON_Delete(r);
   int n0 = ev->n;
   xq_tevent_free(ev);
   xq_tstore_close(st);
 
-  r = call(&c, "{\"id\":3,\"op\":\"add_player\",\"player\":{\"name\":\"王天一\",\"rating\":2650,"
+  r = xq_tc_callf(&c, "{\"id\":3,\"op\":\"add_player\",\"player\":{\"name\":\"王天一\",\"rating\":2650,"
                "\"birth\":\"1988-11-03\",\"sex\":\"m\",\"region\":\"浙江\",\"club\":\"杭州\",\"local\":true}}");
-  expect_ok(r);
-  cr_assert_eq(num(r, "player"), n0 + 1);
+  xq_tc_expect_ok(r);
+  cr_assert_eq(xq_tj_num(r, "player"), n0 + 1);
   cJSON_Delete(r);
   ev = store_event(&st);
   cr_assert_eq(ev->n, n0 + 1, "registered in the store");
@@ -645,8 +598,8 @@ Test(tourney, event_players_add_player)
   cr_assert_eq(p->local, 1);
   xq_tevent_free(ev);
   xq_tstore_close(st);
-  r = call(&c, "{\"id\":4,\"op\":\"players\"}");
-  cr_assert_eq(cJSON_GetArraySize(get(r, "players")), n0 + 1, "the server's copy is reloaded");
+  r = xq_tc_callf(&c, "{\"id\":4,\"op\":\"players\"}");
+  cr_assert_eq(cJSON_GetArraySize(xq_tj_get(r, "players")), n0 + 1, "the server's copy is reloaded");
   cJSON_Delete(r);
 
   static const char *const bad[] = {
@@ -663,7 +616,7 @@ Test(tourney, event_players_add_player)
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
     r = xq_tc_call(&c, bad[i]);
     cr_assert(r);
-    expect_error(r, "BAD_REQUEST");
+    xq_tc_expect_error(r, "BAD_REQUEST");
     cJSON_Delete(r);
   }
   ev = store_event(&st);
@@ -678,9 +631,9 @@ Test(tourney, event_players_add_player)
 static void finish_round(xq_tclient *c, int round, int boards)
 {
   for (int t = 1; t <= boards; t++) {
-    cJSON *r = call(c, "{\"id\":%d,\"op\":\"result\",\"round\":%d,\"table\":%d,\"result\":\"%s\"}", 100 + t, round,
+    cJSON *r = xq_tc_callf(c, "{\"id\":%d,\"op\":\"result\",\"round\":%d,\"table\":%d,\"result\":\"%s\"}", 100 + t, round,
                     t, t % 2 ? "1-0" : "=");
-    expect_ok(r);
+    xq_tc_expect_ok(r);
     cJSON_Delete(r);
   }
 }
@@ -691,9 +644,9 @@ static void board_ids(const cJSON *boards, char *buf, size_t len)
   size_t k = 0;
   buf[0] = 0;
   for (const cJSON *b = boards->child; b; b = b->next) {
-    const cJSON *bl = get(b, "black");
-    k += (size_t)snprintf(buf + k, len - k, "%d-%d ", (int)num(get(b, "red"), "id"),
-                          cJSON_IsNull(bl) ? 0 : (int)num(bl, "id"));
+    const cJSON *bl = xq_tj_get(b, "black");
+    k += (size_t)snprintf(buf + k, len - k, "%d-%d ", (int)xq_tj_num(xq_tj_get(b, "red"), "id"),
+                          cJSON_IsNull(bl) ? 0 : (int)xq_tj_num(bl, "id"));
   }
 }
 
@@ -703,32 +656,32 @@ Test(tourney, pair_publish_pairings)
   xq_tclient c, w;
   connect_as(&c, ts.admin);
   connect_as(&w, NULL);
-  cJSON *r = call(&c, "{\"id\":1,\"op\":\"pair\"}");
-  expect_error(r, "CONFLICT");
+  cJSON *r = xq_tc_callf(&c, "{\"id\":1,\"op\":\"pair\"}");
+  xq_tc_expect_error(r, "CONFLICT");
   cJSON_Delete(r);
   finish_round(&c, 1, ts.nboards);
-  r = call(&c, "{\"id\":2,\"op\":\"event\"}");
-  cr_assert(cJSON_IsTrue(get(r, "complete")), "round 1 has every result");
+  r = xq_tc_callf(&c, "{\"id\":2,\"op\":\"event\"}");
+  cr_assert(cJSON_IsTrue(xq_tj_get(r, "complete")), "round 1 has every result");
   cJSON_Delete(r);
 
   /* results as the store records them */
-  r = call(&c, "{\"id\":3,\"op\":\"pairings\",\"round\":1}");
-  expect_ok(r);
-  const cJSON *b1 = get(r, "boards");
+  r = xq_tc_callf(&c, "{\"id\":3,\"op\":\"pairings\",\"round\":1}");
+  xq_tc_expect_ok(r);
+  const cJSON *b1 = xq_tj_get(r, "boards");
   cr_assert_eq(cJSON_GetArraySize(b1), ts.nboards);
   for (int t = 1; t <= ts.nboards; t++)
-    cr_assert_str_eq(str(cJSON_GetArrayItem(b1, t - 1), "result"), t % 2 ? "1-0" : "=");
+    cr_assert_str_eq(xq_tj_str(cJSON_GetArrayItem(b1, t - 1), "result"), t % 2 ? "1-0" : "=");
   cJSON_Delete(r);
 
   /* a preview, in either system */
-  r = call(&c, "{\"id\":4,\"op\":\"pair\"}");
-  expect_ok(r);
-  cr_assert_eq(num(r, "round"), 2);
-  cr_assert_eq(cJSON_IsTrue(get(r, "published")), 0);
-  cr_assert_str_eq(str(r, "system"), "cn");
+  r = xq_tc_callf(&c, "{\"id\":4,\"op\":\"pair\"}");
+  xq_tc_expect_ok(r);
+  cr_assert_eq(xq_tj_num(r, "round"), 2);
+  cr_assert_eq(cJSON_IsTrue(xq_tj_get(r, "published")), 0);
+  cr_assert_str_eq(xq_tj_str(r, "system"), "cn");
   char preview[256], published[256], listed[256];
-  board_ids(get(r, "boards"), preview, sizeof preview);
-  cr_assert_eq(cJSON_GetArraySize(get(r, "boards")), 4);
+  board_ids(xq_tj_get(r, "boards"), preview, sizeof preview);
+  cr_assert_eq(cJSON_GetArraySize(xq_tj_get(r, "boards")), 4);
   cJSON_Delete(r);
   /* the same pairing computed here from the store */
   xq_tstore *st;
@@ -743,65 +696,65 @@ Test(tourney, pair_publish_pairings)
   xq_tpairing_clear(&pr);
   xq_tevent_free(ev);
   xq_tstore_close(st);
-  r = call(&c, "{\"id\":5,\"op\":\"pair\",\"system\":\"dutch\"}");
-  expect_ok(r);
-  cr_assert_str_eq(str(r, "system"), "dutch");
-  cr_assert_eq(cJSON_GetArraySize(get(r, "boards")), 4);
+  r = xq_tc_callf(&c, "{\"id\":5,\"op\":\"pair\",\"system\":\"dutch\"}");
+  xq_tc_expect_ok(r);
+  cr_assert_str_eq(xq_tj_str(r, "system"), "dutch");
+  cr_assert_eq(cJSON_GetArraySize(xq_tj_get(r, "boards")), 4);
   cJSON_Delete(r);
-  r = call(&c, "{\"id\":6,\"op\":\"pairings\",\"round\":2}");
-  expect_error(r, "NOT_FOUND");
+  r = xq_tc_callf(&c, "{\"id\":6,\"op\":\"pairings\",\"round\":2}");
+  xq_tc_expect_error(r, "NOT_FOUND");
   cJSON_Delete(r);
-  r = call(&c, "{\"id\":7,\"op\":\"pair\",\"round\":3}");
-  expect_error(r, "CONFLICT");
+  r = xq_tc_callf(&c, "{\"id\":7,\"op\":\"pair\",\"round\":3}");
+  xq_tc_expect_error(r, "CONFLICT");
   cJSON_Delete(r);
-  r = call(&c, "{\"id\":8,\"op\":\"pair\",\"system\":\"swiss\"}");
-  expect_error(r, "BAD_REQUEST");
+  r = xq_tc_callf(&c, "{\"id\":8,\"op\":\"pair\",\"system\":\"swiss\"}");
+  xq_tc_expect_error(r, "BAD_REQUEST");
   cJSON_Delete(r);
 
   /* publish: stored, its games start, and watchers hear of it */
-  r = call(&w, "{\"id\":1,\"op\":\"watch\"}");
-  expect_ok(r);
+  r = xq_tc_callf(&w, "{\"id\":1,\"op\":\"watch\"}");
+  xq_tc_expect_ok(r);
   cJSON_Delete(r);
-  r = call(&c, "{\"id\":9,\"op\":\"pair\",\"publish\":true}");
-  expect_ok(r);
-  cr_assert(cJSON_IsTrue(get(r, "published")));
-  board_ids(get(r, "boards"), published, sizeof published);
+  r = xq_tc_callf(&c, "{\"id\":9,\"op\":\"pair\",\"publish\":true}");
+  xq_tc_expect_ok(r);
+  cr_assert(cJSON_IsTrue(xq_tj_get(r, "published")));
+  board_ids(xq_tj_get(r, "boards"), published, sizeof published);
   cr_assert_str_eq(published, preview);
   cJSON_Delete(r);
   cJSON *evt = NULL;
   for (int i = 0; i < 20 && !evt; i++) {
     cJSON *e = xq_tc_json(&w, 2000);
     cr_assert(e, "the watcher gets the pairing");
-    if (str(e, "event") && !strcmp(str(e, "event"), "pairing")) evt = e;
+    if (xq_tj_str(e, "event") && !strcmp(xq_tj_str(e, "event"), "pairing")) evt = e;
     else cJSON_Delete(e);
   }
-  cr_assert_eq(num(evt, "round"), 2);
-  board_ids(get(get(evt, "data"), "boards"), listed, sizeof listed);
+  cr_assert_eq(xq_tj_num(evt, "round"), 2);
+  board_ids(xq_tj_get(xq_tj_get(evt, "data"), "boards"), listed, sizeof listed);
   cr_assert_str_eq(listed, preview);
   cJSON_Delete(evt);
-  r = call(&c, "{\"id\":10,\"op\":\"pairings\"}");
-  expect_ok(r);
-  cr_assert_eq(num(r, "round"), 2, "the last paired round by default");
-  board_ids(get(r, "boards"), listed, sizeof listed);
+  r = xq_tc_callf(&c, "{\"id\":10,\"op\":\"pairings\"}");
+  xq_tc_expect_ok(r);
+  cr_assert_eq(xq_tj_num(r, "round"), 2, "the last paired round by default");
+  board_ids(xq_tj_get(r, "boards"), listed, sizeof listed);
   cr_assert_str_eq(listed, preview);
-  cr_assert(cJSON_IsNull(get(cJSON_GetArrayItem(get(r, "boards"), 0), "result")), "not played yet");
+  cr_assert(cJSON_IsNull(xq_tj_get(cJSON_GetArrayItem(xq_tj_get(r, "boards"), 0), "result")), "not played yet");
   cJSON_Delete(r);
-  r = call(&c, "{\"id\":11,\"op\":\"game\",\"round\":2,\"table\":1}");
-  expect_ok(r);
-  cr_assert_str_eq(str(r, "state"), "playing");
+  r = xq_tc_callf(&c, "{\"id\":11,\"op\":\"game\",\"round\":2,\"table\":1}");
+  xq_tc_expect_ok(r);
+  cr_assert_str_eq(xq_tj_str(r, "state"), "playing");
   cJSON_Delete(r);
   ev = store_event(&st);
   cr_assert_eq(ev->nrounds, 2, "round 2 is in the store");
   xq_tevent_free(ev);
   xq_tstore_close(st);
-  r = call(&c, "{\"id\":12,\"op\":\"pair\",\"publish\":true}");
-  expect_error(r, "CONFLICT");
+  r = xq_tc_callf(&c, "{\"id\":12,\"op\":\"pair\",\"publish\":true}");
+  xq_tc_expect_error(r, "CONFLICT");
   cJSON_Delete(r);
-  r = call(&c, "{\"id\":13,\"op\":\"pairings\",\"round\":7}");
-  expect_error(r, "NOT_FOUND");
+  r = xq_tc_callf(&c, "{\"id\":13,\"op\":\"pairings\",\"round\":7}");
+  xq_tc_expect_error(r, "NOT_FOUND");
   cJSON_Delete(r);
-  r = call(&c, "{\"id\":14,\"op\":\"pairings\",\"round\":\"one\"}");
-  expect_error(r, "BAD_REQUEST");
+  r = xq_tc_callf(&c, "{\"id\":14,\"op\":\"pairings\",\"round\":\"one\"}");
+  xq_tc_expect_error(r, "BAD_REQUEST");
   cJSON_Delete(r);
   xq_tc_close(&w);
   xq_tc_close(&c);
@@ -818,25 +771,25 @@ Test(tourney, standings_and_exports)
   xq_tevent *ev = store_event(&st);
   xq_tstanding *s = calloc((size_t)ev->n, sizeof *s);
   cr_assert_eq(xq_standings(ev, 1, s), XQ_OK);
-  cJSON *r = call(&c, "{\"id\":1,\"op\":\"standings\"}");
-  expect_ok(r);
-  cr_assert_eq(num(r, "round"), 1);
-  cr_assert_eq(cJSON_GetArraySize(get(r, "tiebreaks")), ev->cfg.ntb);
-  const cJSON *a = get(r, "standings");
+  cJSON *r = xq_tc_callf(&c, "{\"id\":1,\"op\":\"standings\"}");
+  xq_tc_expect_ok(r);
+  cr_assert_eq(xq_tj_num(r, "round"), 1);
+  cr_assert_eq(cJSON_GetArraySize(xq_tj_get(r, "tiebreaks")), ev->cfg.ntb);
+  const cJSON *a = xq_tj_get(r, "standings");
   cr_assert_eq(cJSON_GetArraySize(a), ev->n);
   for (int i = 0; i < ev->n; i++) {
     const cJSON *q = cJSON_GetArrayItem(a, i);
-    cr_assert_eq(num(q, "rank"), s[i].rank);
-    cr_assert_eq(num(q, "id"), s[i].id);
-    cr_assert_eq(num(q, "points") * 2, xq_tevent_points(ev, s[i].id, 1));
-    cr_assert_eq(num(q, "wins"), s[i].wins);
-    cr_assert_eq(cJSON_GetArraySize(get(q, "values")), ev->cfg.ntb);
+    cr_assert_eq(xq_tj_num(q, "rank"), s[i].rank);
+    cr_assert_eq(xq_tj_num(q, "id"), s[i].id);
+    cr_assert_eq(xq_tj_num(q, "points") * 2, xq_tevent_points(ev, s[i].id, 1));
+    cr_assert_eq(xq_tj_num(q, "wins"), s[i].wins);
+    cr_assert_eq(cJSON_GetArraySize(xq_tj_get(q, "values")), ev->cfg.ntb);
   }
   /* the winner of board 1 has a win's points */
-  cr_assert_eq(num(cJSON_GetArrayItem(a, 0), "points") * 2, ev->cfg.win);
+  cr_assert_eq(xq_tj_num(cJSON_GetArrayItem(a, 0), "points") * 2, ev->cfg.win);
   cJSON_Delete(r);
-  r = call(&c, "{\"id\":2,\"op\":\"standings\",\"round\":2}");
-  expect_error(r, "NOT_FOUND");
+  r = xq_tc_callf(&c, "{\"id\":2,\"op\":\"standings\",\"round\":2}");
+  xq_tc_expect_error(r, "NOT_FOUND");
   cJSON_Delete(r);
 
   /* exports equal the tourney module's writers on the stored event */
@@ -845,17 +798,17 @@ Test(tourney, standings_and_exports)
   FILE *f = open_memstream(&want, &wlen);
   cr_assert_eq(xq_trf_write(ev, f), XQ_OK);
   fclose(f);
-  r = call(&c, "{\"id\":3,\"op\":\"export\",\"format\":\"trf\"}");
-  expect_ok(r);
-  cr_assert_str_eq(str(r, "text"), want);
+  r = xq_tc_callf(&c, "{\"id\":3,\"op\":\"export\",\"format\":\"trf\"}");
+  xq_tc_expect_ok(r);
+  cr_assert_str_eq(xq_tj_str(r, "text"), want);
   cJSON_Delete(r);
   free(want);
   f = open_memstream(&want, &wlen);
   cr_assert_eq(xq_sheet_standings(ev, 1, XQ_SHEET_CSV, XQ_LANG_ZH, f), XQ_OK);
   fclose(f);
-  r = call(&c, "{\"id\":4,\"op\":\"export\",\"format\":\"csv\",\"what\":\"standings\",\"lang\":\"zh\"}");
-  expect_ok(r);
-  cr_assert_str_eq(str(r, "text"), want);
+  r = xq_tc_callf(&c, "{\"id\":4,\"op\":\"export\",\"format\":\"csv\",\"what\":\"standings\",\"lang\":\"zh\"}");
+  xq_tc_expect_ok(r);
+  cr_assert_str_eq(xq_tj_str(r, "text"), want);
   cJSON_Delete(r);
   free(want);
   xq_tpairing pr = {0};
@@ -863,10 +816,10 @@ Test(tourney, standings_and_exports)
   f = open_memstream(&want, &wlen);
   cr_assert_eq(xq_sheet_pairings(ev, &pr, XQ_SHEET_HTML, XQ_LANG_EN, f), XQ_OK);
   fclose(f);
-  r = call(&c, "{\"id\":5,\"op\":\"export\",\"format\":\"html\",\"what\":\"pairings\",\"round\":1}");
-  expect_ok(r);
-  cr_assert_str_eq(str(r, "text"), want);
-  cr_assert_str_eq(str(r, "what"), "pairings");
+  r = xq_tc_callf(&c, "{\"id\":5,\"op\":\"export\",\"format\":\"html\",\"what\":\"pairings\",\"round\":1}");
+  xq_tc_expect_ok(r);
+  cr_assert_str_eq(xq_tj_str(r, "text"), want);
+  cr_assert_str_eq(xq_tj_str(r, "what"), "pairings");
   cJSON_Delete(r);
   free(want);
   xq_tpairing_clear(&pr);
@@ -878,11 +831,11 @@ Test(tourney, standings_and_exports)
   };
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
     r = xq_tc_call(&c, bad[i]);
-    expect_error(r, "BAD_REQUEST");
+    xq_tc_expect_error(r, "BAD_REQUEST");
     cJSON_Delete(r);
   }
-  r = call(&c, "{\"id\":7,\"op\":\"export\",\"format\":\"csv\",\"what\":\"pairings\",\"round\":4}");
-  expect_error(r, "NOT_FOUND");
+  r = xq_tc_callf(&c, "{\"id\":7,\"op\":\"export\",\"format\":\"csv\",\"what\":\"pairings\",\"round\":4}");
+  xq_tc_expect_error(r, "NOT_FOUND");
   cJSON_Delete(r);
   free(s);
   xq_tevent_free(ev);
@@ -896,44 +849,44 @@ Test(tourney, withdraw_absent)
   up(8);
   xq_tclient c;
   connect_as(&c, ts.admin);
-  cJSON *r = call(&c, "{\"id\":1,\"op\":\"withdraw\",\"player\":99,\"round\":2}");
-  expect_error(r, "NOT_FOUND");
+  cJSON *r = xq_tc_callf(&c, "{\"id\":1,\"op\":\"withdraw\",\"player\":99,\"round\":2}");
+  xq_tc_expect_error(r, "NOT_FOUND");
   cJSON_Delete(r);
-  r = call(&c, "{\"id\":2,\"op\":\"withdraw\",\"player\":3}");
-  expect_error(r, "BAD_REQUEST");
+  r = xq_tc_callf(&c, "{\"id\":2,\"op\":\"withdraw\",\"player\":3}");
+  xq_tc_expect_error(r, "BAD_REQUEST");
   cJSON_Delete(r);
-  r = call(&c, "{\"id\":3,\"op\":\"withdraw\",\"player\":3,\"round\":2}");
-  expect_ok(r);
+  r = xq_tc_callf(&c, "{\"id\":3,\"op\":\"withdraw\",\"player\":3,\"round\":2}");
+  xq_tc_expect_ok(r);
   cJSON_Delete(r);
-  r = call(&c, "{\"id\":4,\"op\":\"players\"}");
-  cr_assert_eq(num(cJSON_GetArrayItem(get(r, "players"), 2), "withdrawn"), 2);
+  r = xq_tc_callf(&c, "{\"id\":4,\"op\":\"players\"}");
+  cr_assert_eq(xq_tj_num(cJSON_GetArrayItem(xq_tj_get(r, "players"), 2), "withdrawn"), 2);
   cJSON_Delete(r);
-  r = call(&c, "{\"id\":5,\"op\":\"absent\",\"player\":4,\"round\":1}");
-  expect_error(r, "CONFLICT");
+  r = xq_tc_callf(&c, "{\"id\":5,\"op\":\"absent\",\"player\":4,\"round\":1}");
+  xq_tc_expect_error(r, "CONFLICT");
   cJSON_Delete(r);
-  r = call(&c, "{\"id\":6,\"op\":\"absent\",\"player\":4,\"round\":2,\"bye\":\"quarter\"}");
-  expect_error(r, "BAD_REQUEST");
+  r = xq_tc_callf(&c, "{\"id\":6,\"op\":\"absent\",\"player\":4,\"round\":2,\"bye\":\"quarter\"}");
+  xq_tc_expect_error(r, "BAD_REQUEST");
   cJSON_Delete(r);
-  r = call(&c, "{\"id\":7,\"op\":\"absent\",\"player\":4,\"round\":2,\"bye\":\"half\"}");
-  expect_ok(r);
-  cr_assert_str_eq(str(r, "bye"), "half");
+  r = xq_tc_callf(&c, "{\"id\":7,\"op\":\"absent\",\"player\":4,\"round\":2,\"bye\":\"half\"}");
+  xq_tc_expect_ok(r);
+  cr_assert_str_eq(xq_tj_str(r, "bye"), "half");
   cJSON_Delete(r);
   /* neither is paired in round 2, by either system */
   finish_round(&c, 1, ts.nboards);
-  r = call(&c, "{\"id\":8,\"op\":\"pair\",\"system\":\"dutch\"}");
-  expect_ok(r);
-  cr_assert_eq(cJSON_GetArraySize(get(r, "boards")), 3, "six players left: three boards");
-  for (const cJSON *b = get(r, "boards")->child; b; b = b->next) {
-    int red = (int)num(get(b, "red"), "id"), black = (int)num(get(b, "black"), "id");
+  r = xq_tc_callf(&c, "{\"id\":8,\"op\":\"pair\",\"system\":\"dutch\"}");
+  xq_tc_expect_ok(r);
+  cr_assert_eq(cJSON_GetArraySize(xq_tj_get(r, "boards")), 3, "six players left: three boards");
+  for (const cJSON *b = xq_tj_get(r, "boards")->child; b; b = b->next) {
+    int red = (int)xq_tj_num(xq_tj_get(b, "red"), "id"), black = (int)xq_tj_num(xq_tj_get(b, "black"), "id");
     cr_assert(red != 3 && red != 4 && black != 3 && black != 4);
   }
   cJSON_Delete(r);
-  r = call(&c, "{\"id\":8,\"op\":\"pair\",\"publish\":true}");
-  expect_ok(r);
-  const cJSON *boards = get(r, "boards");
+  r = xq_tc_callf(&c, "{\"id\":8,\"op\":\"pair\",\"publish\":true}");
+  xq_tc_expect_ok(r);
+  const cJSON *boards = xq_tj_get(r, "boards");
   cr_assert_eq(cJSON_GetArraySize(boards), 3, "six players left: three boards");
   for (const cJSON *b = boards->child; b; b = b->next) {
-    int red = (int)num(get(b, "red"), "id"), black = (int)num(get(b, "black"), "id");
+    int red = (int)xq_tj_num(xq_tj_get(b, "red"), "id"), black = (int)xq_tj_num(xq_tj_get(b, "black"), "id");
     cr_assert(red != 3 && red != 4 && black != 3 && black != 4);
   }
   cJSON_Delete(r);
@@ -951,25 +904,25 @@ Test(tourney, tokens)
   up(8);
   xq_tclient c;
   connect_as(&c, ts.admin);
-  cJSON *r = call(&c, "{\"id\":1,\"op\":\"token\",\"role\":\"board\",\"round\":1,\"table\":2,\"label\":\"spare table 2\"}");
-  expect_ok(r);
+  cJSON *r = xq_tc_callf(&c, "{\"id\":1,\"op\":\"token\",\"role\":\"board\",\"round\":1,\"table\":2,\"label\":\"spare table 2\"}");
+  xq_tc_expect_ok(r);
   char tok[64];
-  snprintf(tok, sizeof tok, "%s", str(r, "token"));
+  snprintf(tok, sizeof tok, "%s", xq_tj_str(r, "token"));
   cr_assert_eq(strlen(tok), XQ_TOKEN_CHARS);
-  cr_assert_str_eq(str(r, "role"), "board");
-  cr_assert_eq(num(r, "table"), 2);
+  cr_assert_str_eq(xq_tj_str(r, "role"), "board");
+  cr_assert_eq(xq_tj_num(r, "table"), 2);
   cJSON_Delete(r);
-  r = call(&c, "{\"id\":2,\"op\":\"tokens\"}");
-  expect_ok(r);
+  r = xq_tc_callf(&c, "{\"id\":2,\"op\":\"tokens\"}");
+  xq_tc_expect_ok(r);
   int found = 0, admins = 0;
   /* listed by the prefix of its SHA-256, never in clear (security.md) */
   char hash[XQ_TOKEN_HASH_CHARS + 1];
   xq_sha256_hex(tok, XQ_TOKEN_CHARS, hash);
   hash[XQ_TOKEN_PREFIX_CHARS] = 0;
-  for (const cJSON *t = get(r, "tokens")->child; t; t = t->next) {
-    cr_assert_null(get(t, "token"), "no token text in the list");
-    if (!strcmp(str(t, "hash"), hash)) found = !strcmp(str(t, "label"), "spare table 2");
-    admins += !strcmp(str(t, "role"), "admin");
+  for (const cJSON *t = xq_tj_get(r, "tokens")->child; t; t = t->next) {
+    cr_assert_null(xq_tj_get(t, "token"), "no token text in the list");
+    if (!strcmp(xq_tj_str(t, "hash"), hash)) found = !strcmp(xq_tj_str(t, "label"), "spare table 2");
+    admins += !strcmp(xq_tj_str(t, "role"), "admin");
   }
   cr_assert(found, "the new token is listed with its label");
   cr_assert_eq(admins, 1);
@@ -977,24 +930,24 @@ Test(tourney, tokens)
   /* it opens a board session at once */
   xq_tclient b;
   cr_assert_eq(xq_tc_connect(&b, &ts.loop, ts.port), 0);
-  r = call(&b, "{\"id\":1,\"op\":\"hello\",\"token\":\"%s\"}", tok);
-  expect_ok(r);
-  cr_assert_eq(num(r, "table"), 2);
+  r = xq_tc_callf(&b, "{\"id\":1,\"op\":\"hello\",\"token\":\"%s\"}", tok);
+  xq_tc_expect_ok(r);
+  cr_assert_eq(xq_tj_num(r, "table"), 2);
   cJSON_Delete(r);
   xq_tc_close(&b);
-  r = call(&c, "{\"id\":3,\"op\":\"revoke\",\"token\":\"%s\"}", tok);
-  expect_ok(r);
+  r = xq_tc_callf(&c, "{\"id\":3,\"op\":\"revoke\",\"token\":\"%s\"}", tok);
+  xq_tc_expect_ok(r);
   cJSON_Delete(r);
   cr_assert_eq(xq_tc_connect(&b, &ts.loop, ts.port), 0);
-  r = call(&b, "{\"id\":1,\"op\":\"hello\",\"token\":\"%s\"}", tok);
-  expect_error(r, "BAD_TOKEN");
+  r = xq_tc_callf(&b, "{\"id\":1,\"op\":\"hello\",\"token\":\"%s\"}", tok);
+  xq_tc_expect_error(r, "BAD_TOKEN");
   cJSON_Delete(r);
   xq_tc_close(&b);
-  r = call(&c, "{\"id\":4,\"op\":\"revoke\",\"token\":\"%s\"}", tok);
-  expect_error(r, "NOT_FOUND");
+  r = xq_tc_callf(&c, "{\"id\":4,\"op\":\"revoke\",\"token\":\"%s\"}", tok);
+  xq_tc_expect_error(r, "NOT_FOUND");
   cJSON_Delete(r);
-  r = call(&c, "{\"id\":5,\"op\":\"revoke\",\"token\":\"%s\"}", ts.admin);
-  expect_error(r, "CONFLICT");
+  r = xq_tc_callf(&c, "{\"id\":5,\"op\":\"revoke\",\"token\":\"%s\"}", ts.admin);
+  xq_tc_expect_error(r, "CONFLICT");
   cJSON_Delete(r);
   static const char *const bad[] = {
     "{\"id\":6,\"op\":\"token\",\"role\":\"king\"}",
@@ -1006,15 +959,15 @@ Test(tourney, tokens)
   };
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
     r = xq_tc_call(&c, bad[i]);
-    expect_error(r, "BAD_REQUEST");
+    xq_tc_expect_error(r, "BAD_REQUEST");
     cJSON_Delete(r);
   }
   /* a second admin may be made, and then the first revoked */
-  r = call(&c, "{\"id\":7,\"op\":\"token\",\"role\":\"admin\"}");
-  expect_ok(r);
+  r = xq_tc_callf(&c, "{\"id\":7,\"op\":\"token\",\"role\":\"admin\"}");
+  xq_tc_expect_ok(r);
   cJSON_Delete(r);
-  r = call(&c, "{\"id\":8,\"op\":\"revoke\",\"token\":\"%s\"}", ts.admin);
-  expect_ok(r);
+  r = xq_tc_callf(&c, "{\"id\":8,\"op\":\"revoke\",\"token\":\"%s\"}", ts.admin);
+  xq_tc_expect_ok(r);
   cJSON_Delete(r);
   xq_tc_close(&c);
   down();
@@ -1079,14 +1032,14 @@ Test(tourney, writes_between_commits)
     }
     cJSON *r = xq_tc_json(&arb, 5000);
     cr_assert(r);
-    expect_ok(r);
+    xq_tc_expect_ok(r);
     cJSON_Delete(r);
     for (int k = 1; k < 4; k++) {
       r = xq_tc_json(&c, 5000);
       cr_assert(r, "reply %d", id + k);
-      expect_ok(r);
-      cr_assert_eq(num(r, "id"), id + k, "replies in request order");
-      if (k == 3) cr_assert_eq(num(r, "players"), 8 + i + 1);
+      xq_tc_expect_ok(r);
+      cr_assert_eq(xq_tj_num(r, "id"), id + k, "replies in request order");
+      if (k == 3) cr_assert_eq(xq_tj_num(r, "players"), 8 + i + 1);
       cJSON_Delete(r);
     }
     id += 4;

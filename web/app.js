@@ -16,7 +16,7 @@ const WORDS = {
     t_arbiter: '裁判', table: '台次', red: '红方', black: '黑方', points: '积分', result: '结果', rank: '名次',
     name: '姓名', rating: '等级分', wdl: '胜-和-负', token: '令牌', sign_in: '登录', sign_out: '退出',
     attention: '需要处理的对局', all_games: '全部对局', pgn: '下载 PGN', back: '返回棋盘',
-    footer: 'xqref serve 实时转播', round_pgn: '本轮 PGN', round_n: '第{n}轮', table_n: '第{n}台',
+    footer: 'xqref serve 实时转播', round_pgn: '本轮 PGN', round_n: '第{n}轮', knockout: '淘汰赛', table_n: '第{n}台',
     bye: '轮空', vs: '对', ply: '第{n}步', start: '开局', playing: '对局中', paused: '暂停',
     needs_arbiter: '待裁判裁决', must_change: '{side}必须变着', fouls: '犯规 红{r} 黑{b}',
     red_side: '红方', black_side: '黑方', res_10: '红胜', res_01: '黑胜', res_draw: '和棋',
@@ -38,7 +38,7 @@ const WORDS = {
     result: 'Result', rank: 'Rank', name: 'Name', rating: 'Rating', wdl: 'W-D-L', token: 'Token',
     sign_in: 'Sign in', sign_out: 'Sign out', attention: 'Games needing attention', all_games: 'All games',
     pgn: 'Download PGN', back: 'Back to the boards', footer: 'Live from xqref serve', round_pgn: 'Round PGN',
-    round_n: 'Round {n}', table_n: 'Table {n}', bye: 'bye', vs: 'vs', ply: 'ply {n}', start: 'start',
+    round_n: 'Round {n}', knockout: 'Knockout', table_n: 'Table {n}', bye: 'bye', vs: 'vs', ply: 'ply {n}', start: 'start',
     playing: 'playing', paused: 'paused', needs_arbiter: 'needs the arbiter', must_change: '{side} must change',
     fouls: 'fouls R{r} B{b}', red_side: 'Red', black_side: 'Black', res_10: 'Red wins', res_01: 'Black wins',
     res_draw: 'draw', after_round: 'after round {n}', no_attention: 'No game needs attention now.',
@@ -504,7 +504,7 @@ function renderViewer() {
   $('#g-black').textContent = g.black ? `${g.black.name}${g.black.rating ? ' (' + g.black.rating + ')' : ''}` : '';
   $('#g-clock-red').textContent = g.clock ? clockText(g.clock[0]) : '';
   $('#g-clock-black').textContent = g.clock ? clockText(g.clock[1]) : '';
-  $('#g-title').textContent = `${t('round_n', { n: S.round })} · ${t('table_n', { n: g.table })}`;
+  $('#g-title').textContent = `${roundName(S.round)} · ${t('table_n', { n: g.table })}`;
   const state = g.result !== '*' ? resultText(g.result) + reasonText(g.reason)
     : [t('playing'), ...gameFlags(g).map(x => x[1])].join(' · ');
   $('#g-state').textContent = state;
@@ -674,7 +674,12 @@ function applyWords() {
   document.documentElement.lang = S.lang === 'zh' ? 'zh' : 'en';
   for (const e of document.querySelectorAll('[data-i18n]')) e.textContent = t(e.dataset.i18n);
   $('#lang').textContent = S.lang === 'zh' ? 'EN' : '中文';
-  for (const o of $('#round').options) o.textContent = t('round_n', { n: o.value });
+  for (const o of $('#round').options) o.textContent = roundName(+o.value);
+}
+
+/* "Round 3", or "Knockout" for the knockout tables' round (docs/protocol.md). */
+function roundName(r) {
+  return S.event && r === S.event.knockout_round ? t('knockout') : t('round_n', { n: r });
 }
 
 function rerender() {
@@ -728,7 +733,7 @@ async function loadEvent(newest) {
   $('#event-name').textContent = S.event.name || 'xqref';
   document.title = (S.event.name || 'xqref') + ' · xqref';
   const sel = $('#round');
-  sel.replaceChildren(...S.event.published.map(r => el('option', { value: r, text: t('round_n', { n: r }) })));
+  sel.replaceChildren(...S.event.published.map(r => el('option', { value: r, text: roundName(r) })));
   const last = S.event.published[S.event.published.length - 1] || 0;
   // a link to a game of an older round opens that round
   const linked = /^#game\/(\d+)\//.exec(location.hash);

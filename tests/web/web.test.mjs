@@ -343,3 +343,32 @@ test('a round published while the page is open is shown', async () => {
   await shot('08-round-2');
   assert.deepEqual(problems, []);
 });
+
+test('the knockout tables are shown as the knockout round', async () => {
+  await page.goto(base + '/#pairings');
+  await page.waitForSelector('#pairings tbody tr', { timeout: WAIT });
+  // round 2 finished, the top 4 seeded and their semi-finals published
+  const r2 = await api('/api/rounds/2/pairings.json');
+  const lines = r2.boards.filter(b => !b.bye && b.result === '*')
+    .map(b => JSON.stringify({ id: 'r' + b.table, op: 'result', round: 2, table: b.table, result: '1-0' }));
+  lines.push(JSON.stringify({ id: 'ko', op: 'ko_start', after: 2, size: 4, format: 'xinjiang' }));
+  lines.push(JSON.stringify({ id: 'pub', op: 'ko_publish' }));
+  const resp = await fetch(base + '/api/op', {
+    method: 'POST', headers: { Authorization: 'Bearer ' + tokens.admin }, body: lines.join('\n'),
+  });
+  assert.equal(resp.status, 200);
+  const replies = (await resp.text()).trim().split('\n').map(l => JSON.parse(l));
+  for (const r of replies) assert.equal(r.ok, true, JSON.stringify(r));
+  const ko = await api('/api/knockout');
+  assert.equal(ko.started, true);
+  const round = String(ko.round);
+  await page.waitForFunction(r => document.querySelector('#round').value === r, round, { timeout: WAIT });
+  const label = await page.textContent(`#round option[value="${round}"]`);
+  assert.ok(label === 'Knockout' || label === '淘汰赛', label);
+  await page.waitForFunction(() => document.querySelectorAll('#pairings tbody tr').length === 2, null,
+    { timeout: WAIT });
+  const first = await page.textContent('#pairings tbody tr[data-table="1"] td.red-name');
+  assert.ok(first.startsWith(ko.tables[0].red.name), first);
+  await shot('09-knockout');
+  assert.deepEqual(problems, []);
+});

@@ -1,0 +1,288 @@
+/*
+ * ops_ko.c -- the knockout stage on the server (docs/protocol.md
+ * "Knockout"; tourney.md §6): ko_start cuts the Swiss standings and seeds
+ * the bracket, ko_publish puts the next game of every waiting match on a
+ * knockout table, knockout shows the bracket.
+ *
+ * A knockout table is table k of round XQ_KO_ROUND: boards stream it with
+ * a board token of that round and table, arbiters rule on it, viewers
+ * follow it, as any Swiss game. Its result goes to the knockout log
+ * (xq_tstore_result dispatches on the round); a drawn game's match then
+ * waits for its tie-break game, which the next ko_publish puts on a new
+ * table with the type, colours and clock the regulation's format gives.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "task.h"
+
+#define ADMIN XQ__R(XQ_ROLE_ADMIN)
+
+/* {"id","name"} of player `id`, or null. */
+static cJSON *player_json(const xq__server *s, int id)
+{
+  if (!s->ev || id < 1 || id > s->ev->n) return cJSON_CreateNull();
+  cJSON *o = cJSON_CreateObject();
+  cJSON_AddNumberToObject(o, "id", id);
+  cJSON_AddStringToObject(o, "name", s->ev->players[id - 1].name);
+  return o;
+}
+
+static const char *res_text(int res) { return res > 0 ? "1-0" : res < 0 ? "0-1" : "1/2-1/2"; }
+
+/* One knockout table as JSON. */
+static cJSON *table_json(const xq__server *s, int k)
+{
+  const xq_ko *ko = s->ko;
+  const xq_ko_table *t = &ko->tables[k - 1];
+  cJSON *o = cJSON_CreateObject();
+  cJSON_AddNumberToObject(o, "table", k);
+  cJSON_AddNumberToObject(o, "match", t->match);
+  cJSON_AddNumberToObject(o, "stage", xq_ko_stage(ko, t->match));
+  cJSON_AddStringToObject(o, "type", xq_ko_gtype_name(t->type));
+  cJSON_AddStringToObject(o, "time_control", xq_ko_time_control(ko->format, t->type));
+  cJSON_AddItemToObject(o, "red", player_json(s, t->red));
+  cJSON_AddItemToObject(o, "black", player_json(s, t->black));
+  const char *res = NULL;
+  for (int i = 0; t->done && i < ko->ngames; i++)
+    if (ko->games[i].table == k) res = res_text(ko->games[i].res);
+  if (res) cJSON_AddStringToObject(o, "result", res);
+  else cJSON_AddNullToObject(o, "result");
+  return o;
+}
+
+cJSON *xq__ko_json(const xq__server *s)
+{
+  const xq_ko *ko = s->ko;
+  cJSON *o = cJSON_CreateObject();
+  if (!ko || !ko->after) {
+    cJSON_AddBoolToObject(o, "started", 0);
+    return o;
+  }
+  cJSON_AddBoolToObject(o, "started", 1);
+  cJSON_AddNumberToObject(o, "round", XQ_KO_ROUND);
+  cJSON_AddNumberToObject(o, "after", ko->after);
+  cJSON_AddNumberToObject(o, "size", ko->size);
+  cJSON_AddStringToObject(o, "seeding", xq_ko_seeding_name(ko->seeding));
+  cJSON_AddStringToObject(o, "format", xq_ko_format_name(ko->format));
+  if (ko->choice) cJSON_AddNumberToObject(o, "choice", ko->choice);
+  cJSON *seeds = cJSON_AddArrayToObject(o, "seeds");
+  for (int i = 0; i < ko->size; i++) cJSON_AddItemToArray(seeds, player_json(s, ko->seeds[i]));
+  cJSON *ms = cJSON_AddArrayToObject(o, "matches");
+  for (int m = 1; m <= xq_ko_nmatches(ko); m++) {
+    int a, b, known = xq_ko_match_players(ko, m, &a, &b) == 1, w = xq_ko_winner(ko, m);
+    cJSON *x = cJSON_CreateObject();
+    cJSON_AddNumberToObject(x, "match", m);
+    cJSON_AddNumberToObject(x, "stage", xq_ko_stage(ko, m));
+    cJSON_AddItemToObject(x, "players", cJSON_CreateArray());
+    if (known) {
+      cJSON_AddItemToArray(cJSON_GetObjectItem(x, "players"), player_json(s, a));
+      cJSON_AddItemToArray(cJSON_GetObjectItem(x, "players"), player_json(s, b));
+    }
+    cJSON *gs = cJSON_AddArrayToObject(x, "games");
+    for (int i = 0; i < ko->ngames; i++) {
+      const xq_ko_game *g = &ko->games[i];
+      if (g->match != m) continue;
+      cJSON *gj = cJSON_CreateObject();
+      cJSON_AddStringToObject(gj, "type", xq_ko_gtype_name(g->type));
+      cJSON_AddNumberToObject(gj, "red", g->red);
+      cJSON_AddNumberToObject(gj, "black", g->black);
+      cJSON_AddStringToObject(gj, "result", res_text(g->res));
+      if (g->table) cJSON_AddNumberToObject(gj, "table", g->table);
+      cJSON_AddItemToArray(gs, gj);
+    }
+    int k = xq_ko_in_play(ko, m);
+    if (k) cJSON_AddNumberToObject(x, "in_play", k);
+    else cJSON_AddNullToObject(x, "in_play");
+    cJSON_AddItemToObject(x, "winner", w ? player_json(s, w) : cJSON_CreateNull());
+    cJSON_AddItemToArray(ms, x);
+  }
+  cJSON *ts = cJSON_AddArrayToObject(o, "tables");
+  for (int k = 1; k <= ko->ntables; k++) cJSON_AddItemToArray(ts, table_json(s, k));
+  int ids[XQ_KO_SIZE_MAX];
+  int fin = xq_ko_places(ko, ids);
+  cJSON_AddBoolToObject(o, "decided", fin == 1);
+  cJSON *pl = cJSON_AddArrayToObject(o, "places");
+  for (int i = 0; fin >= 0 && i < ko->size; i++) cJSON_AddItemToArray(pl, player_json(s, ids[i]));
+  return o;
+}
+
+/* ------------------------------------------------------------------ */
+/* knockout                                                            */
+/* ------------------------------------------------------------------ */
+
+static void run_knockout(xq__server *s, xq__task *t) { xq__task_send(t, xq__ko_json(s)); }
+
+/* knockout: the stage: seeds, matches with their games and winners, the
+ * tables, and the knockout places. */
+static void op_knockout(xq__server *s, xq__req *r) { xq__task_read(s, r, run_knockout); }
+
+/* ------------------------------------------------------------------ */
+/* ko_start                                                            */
+/* ------------------------------------------------------------------ */
+
+static void run_ko_start(xq__server *s, xq__task *t)
+{
+  const xq_tevent *ev = s->ev;
+  xq_error err = {0};
+  char msg[160] = "";
+  if (t->round > ev->nrounds) snprintf(msg, sizeof msg, "round %d is not paired yet", t->round);
+  else if (!xq_tevent_round_complete(ev, t->round))
+    snprintf(msg, sizeof msg, "round %d still has boards without a result", t->round);
+  else if (ev->n < t->size) snprintf(msg, sizeof msg, "%d players cannot fill a bracket of %d", ev->n, t->size);
+  if (msg[0]) {
+    xq__task_error(t, XQ__E_CONFLICT, msg);
+    return;
+  }
+  xq_tstanding *tab = malloc(sizeof *tab * (size_t)ev->n);
+  xq_ko *ko = malloc(sizeof *ko);
+  int rc = tab && ko ? xq_standings(ev, t->round, tab) : XQ_ENOMEM;
+  if (!rc) rc = xq_ko_setup(ko, tab, ev->n, t->round, t->size, t->seeding, t->format, t->choice);
+  if (rc == XQ_EINVAL) snprintf(err.msg, sizeof err.msg, "size, seeding and choice do not make a bracket");
+  if (!rc) rc = xq_tstore_ko_start(s->store, ko, &err);
+  free(tab);
+  free(ko);
+  if (rc) {
+    xq__task_error(t, xq__write_code(rc), err.msg[0] ? err.msg : xq_strerror(rc));
+    return;
+  }
+  xq__log(s, "knockout started: top %d after round %d", t->size, t->round);
+  /* the seeds are out of the later Swiss rounds: the event reloads */
+  if (xq__task_reload(s, t, 0)) return;
+  if ((rc = xq__live_add_ko(s, &err))) {
+    xq__task_error(t, xq__error_code(rc), err.msg);
+    return;
+  }
+  cJSON *o = xq__ko_json(s);
+  char *data = cJSON_PrintUnformatted(o);
+  if (data) xq__hub_publish(s, "knockout", XQ_KO_ROUND, 0, data);
+  free(data);
+  xq__task_send(t, o);
+}
+
+/* ko_start {after, size, seeding, format, choice}: the top `size` of the
+ * standings after round `after` become the seeds (tourney.md §6.1);
+ * seeding "fixed" (1–8, 2–7, ...) or "choose" (the top seed picks seed
+ * `choice`, 3 or 4); format the tie-break games' sequence by regulation
+ * ("xinjiang", "tangshan", "wujiaqu", ...). */
+static void op_ko_start(xq__server *s, xq__req *r)
+{
+  const char *seeding, *format;
+  int after, size, choice, sd = XQ_KO_FIXED, fm;
+  if (xq__field_int(r, "after", 1, XQ_TOURNEY_ROUNDS_MAX, 0, &after) ||
+      xq__field_int(r, "size", 2, XQ_KO_SIZE_MAX, 0, &size) || xq__field_int(r, "choice", 0, 4, 0, &choice) ||
+      xq__field_str(r, "seeding", 0, &seeding) || xq__field_str(r, "format", 1, &format))
+    return;
+  if ((seeding && xq_ko_parse_seeding(seeding, &sd)) || xq_ko_parse_format(format, &fm)) {
+    xq__reply_error(r->c, r->id, XQ__E_BAD_REQUEST,
+                    "seeding is fixed or choose; format is a regulation's (xinjiang, shaanxi, tangshan, wujiaqu) "
+                    "or rapid-armageddon, armageddon, rapid-blitz", -1);
+    return;
+  }
+  xq__task *t = xq__task_new(s, r, run_ko_start);
+  if (!t) return;
+  t->round = after;
+  t->size = size;
+  t->seeding = sd;
+  t->format = fm;
+  t->choice = choice;
+  xq__task_go(s, t, 1);
+}
+
+/* ------------------------------------------------------------------ */
+/* ko_publish                                                          */
+/* ------------------------------------------------------------------ */
+
+/* The Red player asked for match m in the request's "red" list
+ * ([{"match":m,"player":id}, ...]), 0 none. */
+static int red_wanted(const cJSON *args, int m)
+{
+  const cJSON *x;
+  cJSON_ArrayForEach(x, cJSON_GetObjectItemCaseSensitive(args, "red")) {
+    const cJSON *mm = cJSON_GetObjectItemCaseSensitive(x, "match");
+    const cJSON *p = cJSON_GetObjectItemCaseSensitive(x, "player");
+    if (xq__is_int(mm) && mm->valueint == m && xq__is_int(p)) return p->valueint;
+  }
+  return 0;
+}
+
+static void run_ko_publish(xq__server *s, xq__task *t)
+{
+  xq_error err = {0};
+  const xq_ko *ko = s->ko;
+  if (!ko || !ko->after) {
+    xq__task_error(t, XQ__E_CONFLICT, "the knockout stage has not started");
+    return;
+  }
+  int first = ko->ntables + 1, rc = xq_tstore_batch_begin(s->store, &err), n = 0;
+  for (int m = 1; !rc && m <= xq_ko_nmatches(ko); m++) {
+    int a, b;
+    if (xq_ko_match_players(ko, m, &a, &b) != 1 || xq_ko_winner(ko, m) || xq_ko_in_play(ko, m)) continue;
+    xq_ko_game g;
+    int table, red = red_wanted(t->args, m);
+    rc = xq_ko_next_game(ko, m, red, &g);
+    if (rc) {
+      snprintf(err.msg, sizeof err.msg, "match %d: %s", m,
+               rc == XQ_ELIMIT ? "too many games" : "the Red player asked for does not fit the next game");
+      break;
+    }
+    if (!(rc = xq_tstore_ko_publish(s->store, &g, &table, &err))) n++;
+  }
+  /* all the tables or none */
+  if (!rc && !n) {
+    xq_tstore_batch_rollback(s->store);
+    xq__task_error(t, XQ__E_CONFLICT, "no match is waiting for a game");
+    return;
+  }
+  if (!rc) rc = xq_tstore_batch_commit(s->store, &err);
+  else xq_tstore_batch_rollback(s->store);
+  if (rc) {
+    xq__task_error(t, rc == XQ_EINVAL || rc == XQ_ELIMIT ? XQ__E_CONFLICT : xq__error_code(rc), err.msg);
+    return;
+  }
+  if ((rc = xq__live_add_ko(s, &err))) {
+    char msg[XQ_ERR_MSG_LEN + 64];
+    snprintf(msg, sizeof msg, "the knockout games are published, but could not start: %s", err.msg);
+    xq__task_error(t, xq__error_code(rc), msg);
+    return;
+  }
+  xq__log(s, "knockout tables %d-%d published", first, first + n - 1);
+  cJSON *o = cJSON_CreateObject();
+  cJSON_AddNumberToObject(o, "round", XQ_KO_ROUND);
+  cJSON *a = cJSON_AddArrayToObject(o, "tables");
+  for (int k = first; k < first + n; k++) cJSON_AddItemToArray(a, table_json(s, k));
+  char *data = cJSON_PrintUnformatted(o);
+  if (data) xq__hub_publish(s, "pairing", XQ_KO_ROUND, 0, data);
+  free(data);
+  xq__task_send(t, o);
+}
+
+/* ko_publish {red}: the next game of every match whose players are known,
+ * that is undecided and has no game in play, each on a new knockout
+ * table; `red` ([{"match":m,"player":id}]) names Red where the
+ * regulation leaves it to a draw or a choice (the standard game, the
+ * armageddon). */
+static void op_ko_publish(xq__server *s, xq__req *r)
+{
+  const cJSON *red = cJSON_GetObjectItemCaseSensitive(r->json, "red");
+  if (red && !cJSON_IsArray(red) && !cJSON_IsNull(red)) {
+    xq__reply_error(r->c, r->id, XQ__E_BAD_REQUEST, "red is a list of {\"match\":M,\"player\":ID}", -1);
+    return;
+  }
+  xq__task *t = xq__task_new(s, r, run_ko_publish);
+  if (!t) return;
+  if (cJSON_IsArray(red) && !(t->args = cJSON_Duplicate(r->json, 1))) {
+    xq__reply_error(r->c, r->id, XQ__E_INTERNAL, "out of memory", -1);
+    xq__task_free(t);
+    return;
+  }
+  xq__task_go(s, t, 1);
+}
+
+const xq__op xq__ko_ops[] = {
+  {"knockout", 0, op_knockout},
+  {"ko_start", ADMIN, op_ko_start},
+  {"ko_publish", ADMIN, op_ko_publish},
+  {NULL, 0, NULL},
+};

@@ -1,0 +1,201 @@
+/*
+ * task.c -- tasks: the operations that need the store, run in request
+ * order behind the commits their client waits for (task.h).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "task.h"
+
+/* Integer field `key` in lo..hi: absent = `dflt` (when `dflt` < lo the
+ * field is required). Returns 0 with *out, or -1 after replying
+ * BAD_REQUEST. */
+int xq__field_int(xq__req *r, const char *key, int lo, int hi, int dflt, int *out)
+{
+  const cJSON *f = cJSON_GetObjectItemCaseSensitive(r->json, key);
+  char msg[96];
+  if (!f || cJSON_IsNull(f)) {
+    if (dflt >= lo) {
+      *out = dflt;
+      return 0;
+    }
+    snprintf(msg, sizeof msg, "%s is required", key);
+  } else if (!xq__is_int(f) || f->valueint < lo || f->valueint > hi) {
+    snprintf(msg, sizeof msg, "%s must be a whole number from %d to %d", key, lo, hi);
+  } else {
+    *out = f->valueint;
+    return 0;
+  }
+  xq__reply_error(r->c, r->id, XQ__E_BAD_REQUEST, msg, -1);
+  return -1;
+}
+
+/* String field `key`: absent = NULL (an error when `required`). Returns 0
+ * with *out, or -1 after replying BAD_REQUEST. */
+int xq__field_str(xq__req *r, const char *key, int required, const char **out)
+{
+  const cJSON *f = cJSON_GetObjectItemCaseSensitive(r->json, key);
+  char msg[96];
+  *out = NULL;
+  if ((!f || cJSON_IsNull(f)) && !required) return 0;
+  if (cJSON_IsString(f)) {
+    *out = f->valuestring;
+    return 0;
+  }
+  snprintf(msg, sizeof msg, f ? "%s must be a string" : "%s is required", key);
+  xq__reply_error(r->c, r->id, XQ__E_BAD_REQUEST, msg, -1);
+  return -1;
+}
+
+/* The error code of a store write's failure: a refusal by the store's
+ * checks (XQ_EINVAL after ours passed) is a conflict with its state. */
+const char *xq__write_code(int rc)
+{
+  return rc == XQ_EINVAL ? XQ__E_CONFLICT : xq__error_code(rc);
+}
+
+void xq__task_free(xq__task *t)
+{
+  xq__conn *c = t->c;
+  if (t->pending) {
+    c->pending_replies--;
+    xq__conn_resume(c);
+  }
+  xq__conn_unref(c);
+  xq_tevent_free(t->ev);
+  xq_tpairing_clear(&t->pr);
+  cJSON_Delete(t->args);
+  free(t->idtext);
+  free(t);
+}
+
+/* A new task for request `r`, or NULL after replying INTERNAL. */
+xq__task *xq__task_new(xq__server *s, xq__req *r, xq__task_fn run)
+{
+  xq__task *t = calloc(1, sizeof *t);
+  if (t) t->idtext = xq__id_text(r->id);
+  if (!t || !t->idtext) {
+    free(t);
+    xq__reply_error(r->c, r->id, XQ__E_INTERNAL, "out of memory", -1);
+    return NULL;
+  }
+  t->s = s;
+  t->c = r->c;
+  t->run = run;
+  xq__conn_ref(r->c);
+  return t;
+}
+
+/* Write `line` (consumed) with its newline straight to the task's
+ * client: a deferred task answers when the commit it waited for is done,
+ * when every earlier reply has gone and the later ones wait behind it. */
+static void task_line(xq__task *t, cJSON *line)
+{
+  char *text = cJSON_PrintUnformatted(line);
+  cJSON_Delete(line);
+  size_t n = text ? strlen(text) : 0;
+  char *nl = text ? realloc(text, n + 2) : NULL;
+  if (!nl) {
+    free(text);
+    xq__conn_close(t->c);
+    return;
+  }
+  nl[n] = '\n';
+  nl[n + 1] = 0;
+  xq__conn_send(t->c, nl, n + 1);
+  free(nl);
+}
+
+/* Answer the task with the members of `o` (consumed), if the client is
+ * still there. */
+void xq__task_send(xq__task *t, cJSON *o)
+{
+  if (xq__conn_dead(t->c) || !o) {
+    cJSON_Delete(o);
+    return;
+  }
+  cJSON *id = cJSON_Parse(t->idtext);
+  if (!t->deferred) {
+    xq__reply_obj(t->c, id, o);
+    cJSON_Delete(id);
+    return;
+  }
+  cJSON *line = cJSON_CreateObject();
+  cJSON_AddItemToObject(line, "id", id ? id : cJSON_CreateNull());
+  cJSON_AddBoolToObject(line, "ok", 1);
+  while (o->child) {
+    cJSON *m = cJSON_DetachItemViaPointer(o, o->child);
+    cJSON_AddItemToObject(line, m->string, m);
+  }
+  cJSON_Delete(o);
+  task_line(t, line);
+}
+
+/* Answer the task with an error. */
+void xq__task_error(xq__task *t, const char *code, const char *msg)
+{
+  if (xq__conn_dead(t->c)) return;
+  cJSON *id = cJSON_Parse(t->idtext);
+  if (!t->deferred) {
+    xq__reply_error(t->c, id, code, msg, -1);
+    cJSON_Delete(id);
+    return;
+  }
+  cJSON *line = cJSON_CreateObject();
+  cJSON_AddItemToObject(line, "id", id ? id : cJSON_CreateNull());
+  cJSON *e = cJSON_AddObjectToObject(line, "error");
+  cJSON_AddStringToObject(e, "code", code);
+  cJSON_AddStringToObject(e, "msg", msg);
+  task_line(t, line);
+}
+
+static void task_cb(void *arg, int status)
+{
+  xq__task *t = arg;
+  (void)status; /* the commits waited for were others': this work is its own */
+  t->run(t->s, t);
+  if (t->handed) t->handed = 0; /* a worker job owns it now */
+  else xq__task_free(t);
+}
+
+/* Run `t` now when nothing of its client waits for a commit and, for
+ * `store`, no commit runs; otherwise once the commits under way are done,
+ * after the callbacks of the client's earlier requests (xq__commit_then
+ * keeps their order): a request sees the effect of every request sent
+ * before it on its connection (a result recorded, a player added). The
+ * task is freed afterwards, unless it handed itself to a worker job. */
+void xq__task_go(xq__server *s, xq__task *t, int store)
+{
+  if (t->c->pending_replies == 0 && (!store || xq__store_idle(s))) {
+    task_cb(t, XQ_OK);
+    return;
+  }
+  if (!t->pending) {
+    t->pending = 1;
+    t->c->pending_replies++;
+  }
+  t->deferred = 1;
+  xq__commit_then(s, task_cb, t);
+}
+
+/* After a write: reload the event (and the tokens). Returns 0, or -1
+ * after answering STORE_FAILED. */
+int xq__task_reload(xq__server *s, xq__task *t, int tokens)
+{
+  xq_error err = {0};
+  if (xq__server_reload(s, &err) == XQ_OK && (!tokens || xq__server_tokens(s, &err) == XQ_OK)) return 0;
+  char msg[XQ_ERR_MSG_LEN + 64];
+  snprintf(msg, sizeof msg, "written, but the event could not be reloaded: %s", err.msg);
+  xq__task_error(t, XQ__E_STORE, msg);
+  return -1;
+}
+
+/* Start a task for request `r` that reads the server's copies only (no
+ * store): at once, or after the client's earlier requests. */
+void xq__task_read(xq__server *s, xq__req *r, xq__task_fn run)
+{
+  xq__task *t = xq__task_new(s, r, run);
+  if (t) xq__task_go(s, t, 0);
+}
+
