@@ -94,8 +94,8 @@ static void on_read(uv_stream_t *st, ssize_t nread, const uv_buf_t *buf)
   }
   memmove(c->in, c->in + start, c->len - start);
   c->len -= start;
-  if (c->len == c->cap) {
-    c->failed = 1; /* a reply longer than XQ_SIM_LINE_MAX */
+  if (c->len == c->cap && c->cap >= XQ_SIM_LINE_MAX) {
+    c->failed = 1; /* a reply longer than XQ_SIM_LINE_MAX (below it on_alloc grows the buffer) */
     uv_read_stop(st);
     if (c->on_reply) c->on_reply(c, NULL);
   }

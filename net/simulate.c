@@ -11,14 +11,14 @@
  * sequence numbers and clock readings; the server judges, stores and
  * records the results in the tournament as for real boards.
  *
- * The knockout (tourney.md §6) starts between the cut round and the next:
- * the server is stopped, the stage is started in the store from the
- * standings after the cut (xq_tstore_ko_start marks the seeds out of the
- * later Swiss rounds) and the server is started again on the same store.
- * The live server has no knockout tables, so the knockout games are
- * played in this process through the adjudicator, game by game as
- * xq_ko_next_game asks (standard game, then the regulation's tie-break
- * games), and recorded with xq_tstore_ko_game.
+ * The knockout (tourney.md §6) starts between the cut round and the next
+ * (ko_start, from the standings after the cut: the seeds leave the later
+ * Swiss rounds). Once the Swiss is over its games are played on the
+ * server's knockout tables (round XQ_KO_ROUND): ko_publish puts the next
+ * game of every waiting match on a table, the organiser makes the table's
+ * board token, and boards play them as they play Swiss games, with the
+ * clock of the game's type; drawn games bring the regulation's tie-break
+ * games at the next ko_publish, until every match is decided.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -30,12 +30,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "internal.h" /* xq__ko_rules: a knockout game's clock */
 #include "net.h"
 #include "sim_internal.h"
 
 #define XQ_SIM_PLAYERS_MAX 2000     /* players of one simulated event */
 #define XQ_SIM_ROUND_MS 600000      /* one round's games, at most */
-#define XQ_SIM_KO_PLIES_MAX 600     /* a knockout game ruled a draw after this */
 #define XQ_SIM_LINE 1024            /* one request line */
 #define TOKEN_SIZE (XQ_TOKEN_CHARS + 1)
 #define XQ_SIM_WINDOW_DEFAULT 4     /* plain moves in flight per board */
@@ -48,7 +48,8 @@ typedef struct sim_board {
   xq__simc c;                 /* first member */
   sim *S;
   int table, red, black;
-  const char *token;          /* in sim.tokens */
+  const char *token;          /* in sim.tokens or sim.ko_tokens */
+  xq_rules rules;             /* its game's: the clock of a knockout game's type */
   xq__sim_game g;
   xq_pos pos;
   int ply;
@@ -83,6 +84,8 @@ struct sim {
   int nboards, done;
   long errors;
   char *tokens;               /* board tokens [round-1][table-1], TOKEN_SIZE bytes each */
+  char (*ko_tokens)[TOKEN_SIZE]; /* board tokens of the knockout tables published last */
+  int *rating;                /* [n+1]: each player's rating (the Tangshan choice) */
   int tables;                 /* tables of a round (tokens made for each) */
   int64_t next_id;
 };
@@ -466,6 +469,60 @@ static void say_hello(sim_board *b)
 static void on_round_timeout(uv_timer_t *t) { *(int *)t->data = 1; }
 static void on_closed_timer(uv_handle_t *h) { (void)h; }
 
+/* Play the games of S->boards[0..nboards) of round `round` (a Swiss
+ * round, or knockout tables) at once, each board with its token and its
+ * game's rules; games stopped for a ruling are drawn by the arbiter.
+ * Returns XQ_OK or a failure (set in S). */
+static int play_boards(sim *S, int round)
+{
+  int rc = XQ_OK;
+  S->done = 0;
+  /* connect every table, then let them all play at once */
+  for (int i = 0; i < S->nboards && !rc; i++) {
+    sim_board *b = &S->boards[i];
+    xq__sim_game_init(&b->g, xq__sim_rand(&S->rng), S->o, &b->rules);
+    xq_pos_startpos(&b->pos);
+    if (xq__simc_connect(&b->c, &S->loop, S->port)) {
+      rc = fail(S, XQ_EIO, "round %d table %d: cannot connect", round, b->table);
+      b->state = BS_DONE;
+      S->done++;
+      break;
+    }
+    b->c.on_reply = board_reply;
+    say_hello(b);
+    S->rep->games++;
+  }
+  if (rc) {
+    for (int i = 0; i < S->nboards; i++)
+      if (S->boards[i].state != BS_DONE && S->boards[i].c.tcp.data) board_finish(&S->boards[i]);
+  }
+  uv_timer_t timer;
+  int expired = 0;
+  uv_timer_init(&S->loop, &timer);
+  timer.data = &expired;
+  uv_timer_start(&timer, on_round_timeout, XQ_SIM_ROUND_MS, 0);
+  while (S->done < S->nboards && !expired) uv_run(&S->loop, UV_RUN_ONCE);
+  uv_close((uv_handle_t *)&timer, on_closed_timer);
+  for (int i = 0; i < S->nboards; i++) board_finish(&S->boards[i]);
+  uv_run(&S->loop, UV_RUN_NOWAIT);
+  if (expired && !rc) rc = fail(S, XQ_EIO, "round %d: games still running after %d s", round, XQ_SIM_ROUND_MS / 1000);
+  /* games stopped for a ruling (a paused game, a search the rules cannot
+   * decide): the arbiter rules a draw */
+  for (int i = 0; i < S->nboards && !rc; i++) {
+    if (!S->boards[i].arbiter) continue;
+    S->rep->arbiter_rulings++;
+    rc = arbiter_result(S, round, S->boards[i].table, "=", "arbiter");
+  }
+  /* wait until the closed connections are gone */
+  int open = 1;
+  while (open) {
+    open = 0;
+    for (int i = 0; i < S->nboards; i++) open |= S->boards[i].c.tcp.data && !S->boards[i].c.closed;
+    if (open) uv_run(&S->loop, UV_RUN_ONCE);
+  }
+  return rc;
+}
+
 static int play_round(sim *S, int round)
 {
   double t0 = now_s();
@@ -518,55 +575,14 @@ static int play_round(sim *S, int round)
     b->table = t->valueint;
     b->red = red->valueint;
     b->black = black->valueint;
+    b->rules = S->rules;
     if (b->table > S->tables) rc = fail(S, XQ_EINVAL, "round %d: table %d has no token", round, b->table);
     else b->token = S->tokens + ((size_t)(round - 1) * (size_t)S->tables + (size_t)(b->table - 1)) * TOKEN_SIZE;
   }
   cJSON_Delete(pr);
   double t_setup = now_s();
   S->rep->forfeits += forfeits;
-  /* connect every table, then let them all play at once */
-  for (int i = 0; i < S->nboards && !rc; i++) {
-    sim_board *b = &S->boards[i];
-    xq__sim_game_init(&b->g, xq__sim_rand(&S->rng), S->o, &S->rules);
-    xq_pos_startpos(&b->pos);
-    if (xq__simc_connect(&b->c, &S->loop, S->port)) {
-      rc = fail(S, XQ_EIO, "round %d table %d: cannot connect", round, b->table);
-      b->state = BS_DONE;
-      S->done++;
-      break;
-    }
-    b->c.on_reply = board_reply;
-    say_hello(b);
-    S->rep->games++;
-  }
-  if (rc) {
-    for (int i = 0; i < S->nboards; i++)
-      if (S->boards[i].state != BS_DONE && S->boards[i].c.tcp.data) board_finish(&S->boards[i]);
-  }
-  uv_timer_t timer;
-  int expired = 0;
-  uv_timer_init(&S->loop, &timer);
-  timer.data = &expired;
-  uv_timer_start(&timer, on_round_timeout, XQ_SIM_ROUND_MS, 0);
-  while (S->done < S->nboards && !expired) uv_run(&S->loop, UV_RUN_ONCE);
-  uv_close((uv_handle_t *)&timer, on_closed_timer);
-  for (int i = 0; i < S->nboards; i++) board_finish(&S->boards[i]);
-  uv_run(&S->loop, UV_RUN_NOWAIT);
-  if (expired && !rc) rc = fail(S, XQ_EIO, "round %d: games still running after %d s", round, XQ_SIM_ROUND_MS / 1000);
-  /* games stopped for a ruling (a paused game, a search the rules cannot
-   * decide): the arbiter rules a draw */
-  for (int i = 0; i < S->nboards && !rc; i++) {
-    if (!S->boards[i].arbiter) continue;
-    S->rep->arbiter_rulings++;
-    rc = arbiter_result(S, round, S->boards[i].table, "=", "arbiter");
-  }
-  /* wait until the closed connections are gone */
-  int open = 1;
-  while (open) {
-    open = 0;
-    for (int i = 0; i < S->nboards; i++) open |= S->boards[i].c.tcp.data && !S->boards[i].c.closed;
-    if (open) uv_run(&S->loop, UV_RUN_ONCE);
-  }
+  if (!rc) rc = play_boards(S, round);
   free(S->boards);
   S->boards = NULL;
   S->rep->rounds = round;
@@ -580,136 +596,174 @@ static int play_round(sim *S, int round)
 /* Knockout                                                            */
 /* ------------------------------------------------------------------ */
 
-/* Minutes and seconds of one side of a time control ("20+5", "R6+3/B4+3"). */
-static void ko_clock(const char *tc, xq_rules *ru)
+/* Send `line` as the organiser; the reply, or NULL after failing with
+ * `what` and the server's error. */
+static cJSON *staff_call(sim *S, const char *line, const char *what)
 {
-  int m = 0, s = 0, mb = 0, sb = 0;
-  if (tc[0] == 'R' && sscanf(tc, "R%d+%d/B%d+%d", &m, &s, &mb, &sb) == 4) {
-    ru->clock_base_s = m * 60;
-    ru->clock_base_black_s = mb * 60;
-    ru->clock_increment_s = s;
-  } else if (sscanf(tc, "%d+%d", &m, &s) == 2) {
-    ru->clock_base_s = m * 60;
-    ru->clock_base_black_s = 0;
-    ru->clock_increment_s = s;
+  cJSON *r = call(S, &S->adm, line);
+  const char *code = r ? xq__simc_error(r) : NULL;
+  if (r && code) {
+    const cJSON *e = cJSON_GetObjectItemCaseSensitive(r, "error");
+    fail(S, XQ_EIO, "%s: %s %s", what, code, str_of(e, "msg") ? str_of(e, "msg") : "");
+    cJSON_Delete(r);
+    return NULL;
   }
+  return r;
 }
 
-/* Play one knockout game through the adjudicator: 1 Red won, -1 Black
- * won, 0 drawn. */
-static int ko_play(sim *S, const xq_ko *ko, const xq_ko_game *kg)
-{
-  xq_rules ru = S->rules;
-  ko_clock(xq_ko_time_control(ko->format, kg->type), &ru);
-  ru.armageddon = kg->type == XQ_KG_ARMAGEDDON;
-  xq_game *g = malloc(sizeof *g);
-  if (!g) return 0;
-  xq_error e = {0};
-  xq_game_init(g, &ru, NULL, &e);
-  xq__sim_game sg;
-  xq__sim_game_init(&sg, xq__sim_rand(&S->rng), S->o, &ru);
-  char tok[XQ_SIM_TOKEN_MAX];
-  while (g->result == XQ_OUT_NONE) {
-    xq_verdict v;
-    if (g->nply >= XQ_SIM_KO_PLIES_MAX || !xq__sim_next(&sg, &g->pos, g->nply, tok)) {
-      xq_game_arbiter_result(g, XQ_OUT_DRAW, &v);
-      S->rep->arbiter_rulings++;
-      break;
-    }
-    if (!strncmp(tok, "claim-", 6)) S->rep->natural_claims++;
-    if (xq_game_event(g, tok, &v, &e) != XQ_OK) {
-      S->errors++;
-      xq_game_arbiter_result(g, XQ_OUT_DRAW, &v);
-      break;
-    }
-    if (v.kind == XQ_VERDICT_ACCEPTED && v.event && !strcmp(v.event, "move")) S->rep->moves++;
-    else xq__sim_count(S->rep, xq_verdict_kind_name(v.kind), xq_reason_name(v.reason), v.ply);
-    xq__sim_feed(&sg, xq_verdict_kind_name(v.kind), v.side);
-    if (g->result == XQ_OUT_NEEDS_ARBITER) {
-      xq_game_arbiter_result(g, XQ_OUT_DRAW, &v);
-      S->rep->arbiter_rulings++;
-    }
-  }
-  int res = g->result == XQ_OUT_RED_WINS ? 1 : g->result == XQ_OUT_BLACK_WINS ? -1 : 0;
-  free(g);
-  return res;
-}
-
-static int parse_ko_format(const xq_regulation *r, int *format)
-{
-  return r->ko_format ? xq_ko_parse_format(r->ko_format, format) : XQ_EINVAL;
-}
-
-/* Start the stage from the standings after the cut (the server is down). */
+/* Start the stage from the standings after the cut (ko_start). */
 static int ko_start(sim *S)
 {
   const xq_regulation *r = S->r;
-  xq_error e = {0};
-  xq_tstore *st = NULL;
-  xq_tevent *ev = NULL;
-  xq_tstanding *tab = NULL;
-  int rc = xq_tstore_open(S->db, 0, &st, &e);
-  if (!rc) rc = xq_tstore_load(st, &ev, &e);
-  if (!rc && !(tab = malloc(sizeof *tab * (size_t)ev->n))) rc = XQ_ENOMEM;
-  if (!rc) rc = xq_standings(ev, r->ko_after_round, tab);
-  int format = 0, choice = 0;
-  if (!rc && parse_ko_format(r, &format)) rc = fail(S, XQ_EINVAL, "preset %s: knockout format %s", r->name, r->ko_format);
-  if (!rc && r->ko_top_chooses) {
+  char line[XQ_SIM_LINE];
+  int choice = 0;
+  if (r->ko_top_chooses) {
     /* Tangshan: the Swiss winner picks its semi-final opponent from #3
      * and #4; the simulated winner picks the lower-rated one */
-    const xq_tplayer *p3 = &ev->players[tab[2].id - 1], *p4 = &ev->players[tab[3].id - 1];
-    choice = p4->rating < p3->rating ? 4 : 3;
+    snprintf(line, sizeof line, "{\"id\":%" PRId64 ",\"op\":\"standings\",\"round\":%d}", ++S->next_id,
+             r->ko_after_round);
+    cJSON *st = staff_call(S, line, "standings");
+    if (!st) return XQ_EIO;
+    const cJSON *rows = cJSON_GetObjectItemCaseSensitive(st, "standings");
+    const cJSON *i3 = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(rows, 2), "id");
+    const cJSON *i4 = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(rows, 3), "id");
+    int ok = cJSON_IsNumber(i3) && cJSON_IsNumber(i4) && i3->valueint >= 1 && i3->valueint <= S->n &&
+             i4->valueint >= 1 && i4->valueint <= S->n;
+    if (ok) choice = S->rating[i4->valueint] < S->rating[i3->valueint] ? 4 : 3;
+    cJSON_Delete(st);
+    if (!ok) return fail(S, XQ_EIO, "standings: no #3 and #4");
   }
-  xq_ko ko;
-  if (!rc) rc = xq_ko_setup(&ko, tab, ev->n, r->ko_after_round, r->ko_size,
-                            r->ko_top_chooses ? XQ_KO_TOP_CHOOSES : XQ_KO_FIXED, format, choice);
-  if (!rc) rc = xq_tstore_ko_start(st, &ko, &e);
-  if (!rc) {
-    S->rep->ko_after = ko.after;
-    S->rep->ko_size = ko.size;
-    S->rep->ko_choice = ko.choice;
-  }
-  free(tab);
-  xq_tevent_free(ev);
-  xq_tstore_close(st);
-  if (rc) return fail(S, rc, "knockout: %s", e.msg[0] ? e.msg : xq_tourney_strerror(rc));
+  snprintf(line, sizeof line,
+           "{\"id\":%" PRId64 ",\"op\":\"ko_start\",\"after\":%d,\"size\":%d,\"seeding\":\"%s\",\"format\":\"%s\","
+           "\"choice\":%d}", ++S->next_id, r->ko_after_round, r->ko_size, r->ko_top_chooses ? "choose" : "fixed",
+           r->ko_format ? r->ko_format : "", choice);
+  cJSON *k = staff_call(S, line, "ko_start");
+  if (!k) return XQ_EIO;
+  cJSON_Delete(k);
+  S->rep->ko_after = r->ko_after_round;
+  S->rep->ko_size = r->ko_size;
+  S->rep->ko_choice = choice;
   if (S->o->log) fprintf(S->o->log, "knockout: top %d after round %d%s\n", r->ko_size, r->ko_after_round,
                           r->ko_top_chooses ? (choice == 3 ? ", #1 picks #3" : ", #1 picks #4") : "");
   return XQ_OK;
 }
 
-/* Play every match of the stage to its end (the server is down). */
-static int ko_run(sim *S, xq_tstore *st)
+/* The "red" list of a ko_publish: Red of every waiting match's standard
+ * game or armageddon by lot (the Tangshan top seed chooses: simulated the
+ * same way); the other game types take their colours from the rules and
+ * ignore it where it agrees. `st` is the state the knockout op gave. */
+static void ko_reds(sim *S, const cJSON *st, char *out, size_t len)
 {
-  xq_error e = {0};
-  xq_ko ko;
-  int rc = xq_tstore_ko_load(st, &ko, &e);
-  if (rc) return fail(S, rc, "knockout: %s", e.msg);
-  if (!ko.after) return XQ_OK;
-  int nm = xq_ko_nmatches(&ko);
-  for (int pass = 0; pass < XQ_KO_GAMES_MAX && !rc; pass++) {
-    int played = 0;
-    for (int m = 1; m <= nm && !rc; m++) {
-      int a, b;
-      if (xq_ko_match_players(&ko, m, &a, &b) != 1 || xq_ko_winner(&ko, m)) continue;
-      xq_ko_game g;
-      /* colours of the standard game and the armageddon by lot (the
-       * Tangshan top seed chooses: simulated the same way) */
-      int red = xq__sim_below(&S->rng, 2) ? a : b;
-      if (xq_ko_next_game(&ko, m, red, &g) != XQ_OK) rc = xq_ko_next_game(&ko, m, 0, &g);
-      if (rc) break;
-      g.res = ko_play(S, &ko, &g);
-      if ((rc = xq_tstore_ko_game(st, &g, &e))) break;
-      if ((rc = xq_ko_add_game(&ko, &g))) break;
-      S->rep->ko_games++;
-      played = 1;
-    }
-    if (!played) break;
+  size_t k = (size_t)snprintf(out, len, "[");
+  const cJSON *m;
+  cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(st, "matches")) {
+    const cJSON *pl = cJSON_GetObjectItemCaseSensitive(m, "players");
+    const cJSON *games = cJSON_GetObjectItemCaseSensitive(m, "games");
+    const cJSON *no = cJSON_GetObjectItemCaseSensitive(m, "match");
+    if (cJSON_GetArraySize(pl) != 2 || !cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(m, "winner")) ||
+        !cJSON_IsNumber(no) || cJSON_GetArraySize(games) != 0 || k + 64 >= len)
+      continue; /* only a match's first game: the others follow the format */
+    const cJSON *p = cJSON_GetArrayItem(pl, (int)xq__sim_below(&S->rng, 2));
+    const cJSON *id = cJSON_GetObjectItemCaseSensitive(p, "id");
+    if (cJSON_IsNumber(id))
+      k += (size_t)snprintf(out + k, len - k, "%s{\"match\":%d,\"player\":%d}", k > 1 ? "," : "", no->valueint,
+                            id->valueint);
   }
-  if (rc) return fail(S, rc, "knockout game: %s", e.msg[0] ? e.msg : xq_tourney_strerror(rc));
-  for (int m = 1; m <= nm; m++)
-    if (!xq_ko_winner(&ko, m)) return fail(S, XQ_EINVAL, "knockout match %d undecided", m);
-  if (S->o->log) fprintf(S->o->log, "knockout: %d games\n", S->rep->ko_games);
+  snprintf(out + k, len - k, "]");
+}
+
+/* Publish the next games of the waiting matches, make their tables'
+ * board tokens and play them. Returns XQ_OK (*n tables played, 0 when
+ * no match waits any more) or a failure. */
+static int ko_batch(sim *S, int *n)
+{
+  char line[XQ_SIM_LINE], reds[XQ_SIM_LINE / 2];
+  *n = 0;
+  snprintf(line, sizeof line, "{\"id\":%" PRId64 ",\"op\":\"knockout\"}", ++S->next_id);
+  cJSON *st = staff_call(S, line, "knockout");
+  if (!st) return XQ_EIO;
+  ko_reds(S, st, reds, sizeof reds);
+  cJSON_Delete(st);
+  snprintf(line, sizeof line, "{\"id\":%" PRId64 ",\"op\":\"ko_publish\",\"red\":%s}", ++S->next_id, reds);
+  cJSON *pr = call(S, &S->adm, line);
+  if (!pr) return XQ_EIO;
+  const char *code = xq__simc_error(pr);
+  if (code && !strcmp(code, "CONFLICT")) { /* no match waits: the stage is over */
+    cJSON_Delete(pr);
+    return XQ_OK;
+  }
+  if (code) {
+    cJSON_Delete(pr);
+    return fail(S, XQ_EIO, "ko_publish: %s", code);
+  }
+  const cJSON *tabs = cJSON_GetObjectItemCaseSensitive(pr, "tables");
+  int nt = cJSON_GetArraySize(tabs), rc = XQ_OK;
+  S->boards = calloc((size_t)(nt ? nt : 1), sizeof *S->boards);
+  S->ko_tokens = calloc((size_t)(nt ? nt : 1), sizeof *S->ko_tokens);
+  if (!S->boards || !S->ko_tokens) rc = fail(S, XQ_ENOMEM, "out of memory");
+  S->nboards = 0;
+  int format = 0;
+  if (S->r->ko_format) xq_ko_parse_format(S->r->ko_format, &format);
+  for (int i = 0; i < nt && !rc; i++) {
+    const cJSON *t = cJSON_GetArrayItem(tabs, i);
+    const cJSON *tn = cJSON_GetObjectItemCaseSensitive(t, "table");
+    const cJSON *red = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(t, "red"), "id");
+    const cJSON *black = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(t, "black"), "id");
+    const char *type = str_of(t, "type");
+    if (!cJSON_IsNumber(tn) || !cJSON_IsNumber(red) || !cJSON_IsNumber(black) || !type) {
+      rc = fail(S, XQ_EIO, "ko_publish: a table without number, players or type");
+      break;
+    }
+    /* the table card: a board token for this knockout table */
+    snprintf(line, sizeof line,
+             "{\"id\":%" PRId64 ",\"op\":\"token\",\"role\":\"board\",\"round\":%d,\"table\":%d,"
+             "\"label\":\"knockout table %d\"}", ++S->next_id, XQ_KO_ROUND, tn->valueint, tn->valueint);
+    cJSON *tk = staff_call(S, line, "token");
+    const char *text = tk ? str_of(tk, "token") : NULL;
+    if (!text || strlen(text) >= TOKEN_SIZE) {
+      cJSON_Delete(tk);
+      rc = fail(S, XQ_EIO, "knockout table %d: no token", tn->valueint);
+      break;
+    }
+    memcpy(S->ko_tokens[i], text, strlen(text) + 1);
+    cJSON_Delete(tk);
+    sim_board *b = &S->boards[S->nboards++];
+    b->S = S;
+    b->table = tn->valueint;
+    b->red = red->valueint;
+    b->black = black->valueint;
+    b->token = S->ko_tokens[i];
+    /* the clock of the game's type (rapid, armageddon, ...) */
+    int gtype = XQ_KG_STANDARD;
+    for (int g = XQ_KG_STANDARD; g <= XQ_KG_ARMAGEDDON; g++)
+      if (!strcmp(type, xq_ko_gtype_name(g))) gtype = g;
+    xq__ko_rules(&S->rules, format, gtype, &b->rules);
+  }
+  cJSON_Delete(pr);
+  if (!rc) rc = play_boards(S, XQ_KO_ROUND);
+  S->rep->ko_games += S->nboards;
+  *n = S->nboards;
+  free(S->boards);
+  S->boards = NULL;
+  free(S->ko_tokens);
+  S->ko_tokens = NULL;
+  return rc;
+}
+
+/* Play every match of the stage to its end on the knockout tables. */
+static int ko_run(sim *S)
+{
+  int rc = XQ_OK, n = 1, batches = 0;
+  while (!rc && n > 0 && batches++ < XQ_KO_GAMES_MAX) rc = ko_batch(S, &n);
+  if (rc) return rc;
+  char line[XQ_SIM_LINE];
+  snprintf(line, sizeof line, "{\"id\":%" PRId64 ",\"op\":\"knockout\"}", ++S->next_id);
+  cJSON *st = staff_call(S, line, "knockout");
+  if (!st) return XQ_EIO;
+  int decided = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(st, "decided"));
+  cJSON_Delete(st);
+  if (!decided) return fail(S, XQ_EINVAL, "the knockout stage ended undecided");
+  if (S->o->log) fprintf(S->o->log, "knockout: %d games on the knockout tables\n", S->rep->ko_games);
   return XQ_OK;
 }
 
@@ -813,6 +867,11 @@ static int run(sim *S)
   int have_prizes = xq__sim_reg_prizes(r, S->n, pt) == XQ_OK;
   xq__sim_players(r, groups, ng, have_prizes ? pt : NULL, S->n, o->women, o->seed, pl);
   free(pt);
+  if (!(S->rating = calloc((size_t)S->n + 1, sizeof *S->rating))) {
+    free(pl);
+    return fail(S, XQ_ENOMEM, "out of memory");
+  }
+  for (int i = 0; i < S->n; i++) S->rating[i + 1] = pl[i].rating;
   /* absentees stop coming after a random round; with the withdrawal rule
    * they forfeit their way out of the event */
   int absentees = o->absentees >= 0 ? o->absentees : S->n / 50;
@@ -837,24 +896,21 @@ static int run(sim *S)
 
   double t0 = now_s();
   for (int round = 1; round <= r->rounds && !rc; round++) {
-    if (r->ko_size && round == r->ko_after_round + 1) {
-      server_down(S);
-      if ((rc = ko_start(S)) || (rc = server_up(S))) break;
-    }
+    if (r->ko_size && round == r->ko_after_round + 1 && (rc = ko_start(S))) break;
     rc = play_round(S, round);
   }
   S->rep->swiss_seconds = now_s() - t0;
+  /* a knockout after the last Swiss round (Tangshan: top 4 after 9) */
+  if (!rc && r->ko_size && !S->rep->ko_after) rc = ko_start(S);
+  if (!rc && r->ko_size) rc = ko_run(S);
   server_down(S);
   if (rc) return rc;
-  /* a knockout after the last Swiss round (Tangshan: top 4 after 9) */
-  if (r->ko_size && !S->rep->ko_after && (rc = ko_start(S))) return rc;
   if (S->errors) return fail(S, XQ_EIO, "%ld protocol errors", S->errors);
 
   xq_tstore *st = NULL;
   xq_error e = {0};
   if ((rc = xq_tstore_open(S->db, 0, &st, &e))) return fail(S, rc, "%s: %s", S->db, e.msg);
-  if (r->ko_size) rc = ko_run(S, st);
-  if (!rc) rc = xq__sim_final(o, r, st, S->rep, S->err);
+  rc = xq__sim_final(o, r, st, S->rep, S->err);
   xq_tstore_close(st);
   return rc;
 }
@@ -891,6 +947,7 @@ int xq_simulate(const xq_sim_opts *o, xq_sim_report *rep, xq_error *err)
   }
   remove_store(S); /* only a temporary store */
   free(S->stop_round);
+  free(S->rating);
   free(S->tokens);
   free(S);
   rep->seconds = now_s() - t0;

@@ -149,6 +149,28 @@ static void places_merge(simrun *R)
   free(tab);
 }
 
+static int count_row(void *ctx, const xq_tgame_rec *r)
+{
+  (void)r;
+  ++*(int *)ctx;
+  return 0;
+}
+
+/* Every knockout game was played on the server: on a knockout table of
+ * its own (round XQ_KO_ROUND), which has its rows in the game log. */
+static void ko_on_tables(simrun *R)
+{
+  const xq_ko *ko = &R->ko;
+  cr_assert_eq(ko->ntables, ko->ngames, "one knockout table per game");
+  for (int i = 0; i < ko->ngames; i++) {
+    int k = ko->games[i].table, rows = 0;
+    cr_assert(k >= 1 && k <= ko->ntables && ko->tables[k - 1].done, "game %d has no table", i + 1);
+    xq_error err = {0};
+    cr_assert_eq(xq_tstore_game_scan(R->st, XQ_KO_ROUND, k, count_row, &rows, &err), XQ_OK, "%s", err.msg);
+    cr_assert_gt(rows, 0, "knockout table %d has nothing in the game log", k);
+  }
+}
+
 /* Each match's games follow the regulation: a drawn standard game is
  * followed by the colour-swapped rapid game, and so on until decided. */
 static void tiebreak_games(const xq_ko *ko)
@@ -220,6 +242,7 @@ Test(simulate, xinjiang_knockout_after_8_places_9_play_on_drop_round)
   swiss_goes_on(&R, 9, 11);
   places_merge(&R);
   tiebreak_games(&R.ko);
+  ko_on_tables(&R);
   cr_assert_eq(R.rep.ko_games, R.ko.ngames);
   /* 积分、累进分、胜局、犯规、后走局数, then drop round 1, 2, ...: the
    * standings follow points, then progressive score */
@@ -382,6 +405,7 @@ Test(simulate, wujiaqu_cross_knockout_after_10_and_red_must_vary)
   swiss_goes_on(&R, 11, 13);
   places_merge(&R);
   tiebreak_games(&R.ko);
+  ko_on_tables(&R);
   /* a drawn cycle before move 25: Red (who moved first) must vary */
   orders ord = {0};
   xq_error err = {0};
@@ -421,6 +445,7 @@ Test(simulate, tangshan_top4_winner_picks_and_women_merged)
   cr_assert(a == R.ko.seeds[1] && b == R.ko.seeds[other - 1]);
   cr_assert_eq(xq_ko_nmatches(&R.ko), 4);
   tiebreak_games(&R.ko);
+  ko_on_tables(&R);
   places_merge(&R);
   int ids[XQ_KO_SIZE_MAX];
   xq_ko_places(&R.ko, ids);
