@@ -9,8 +9,8 @@
 #include "simulate.h"
 
 static const char sim_usage[] =
-  "usage: xqref simulate --preset NAME [--players N] [--seed S] [--db FILE] [--out DIR]\n"
-  "                      [--plies MIN-MAX] [--illegal R] [--suicide R] [--flag R]\n"
+  "usage: xqref simulate --preset NAME [--group NAME] [--players N] [--seed S] [--db FILE]\n"
+  "                      [--out DIR] [--plies MIN-MAX] [--illegal R] [--suicide R] [--flag R]\n"
   "                      [--repetition R] [--natural R] [--late R] [--absentees N]\n"
   "                      [--women N] [--window W] [--quiet]\n"
   "\n"
@@ -22,6 +22,9 @@ static const char sim_usage[] =
   "standings, team and group standings and the prize list (text on stdout,\n"
   "HTML pages in DIR) and a summary of the incidents.\n"
   "\n"
+  "  --group NAME    the event of one of the preset's groups that plays apart\n"
+  "                  (e.g. tangshan2018 --group seniors): its players only\n"
+  "                  (default 30), its prize list, no knockout, no teams\n"
   "  --seed S        everything random follows from S (default 1)\n"
   "  --db FILE       keep the event in FILE (must not exist; default: a\n"
   "                  temporary store, removed at the end)\n"
@@ -98,6 +101,7 @@ int xq_simulate_main(int argc, char **argv)
     const char *v = argv[++i];
     int bad = 0;
     if (!strcmp(a, "--preset")) o.preset = v;
+    else if (!strcmp(a, "--group")) o.group = v;
     else if (!strcmp(a, "--db")) o.db = v;
     else if (!strcmp(a, "--out")) o.out_dir = v;
     else if (!strcmp(a, "--players")) bad = int_arg(v, 1, 100000, &o.players);

@@ -247,14 +247,28 @@ int xq__sim_final(const xq_sim_opts *o, const xq_regulation *r, xq_tstore *st,
     goto out;
 
   int counted = 0, have_prizes = xq__sim_reg_prizes(r, n, F.pt) == XQ_OK;
-  if (xq__sim_reg_teams(r, &F.team_mode, &counted) == XQ_OK && counted > 0) {
+  if (xq__sim_reg_groups(r, F.groups, XQ_REG_GROUPS_MAX, &F.ngroups)) F.ngroups = 0;
+  if (o->group) {
+    /* a group's own event: its prize list (the category kept apart from
+     * the open event's), its sections; the open event has the teams */
+    int gi = 0;
+    for (int i = 1; i < F.ngroups && !gi; i++)
+      if (strstr(F.groups[i].name, o->group)) gi = i;
+    if (!gi) {
+      rc = XQ_EINVAL;
+      goto out;
+    }
+    if (have_prizes) have_prizes = xq_prize_table_only(F.pt, F.groups[gi].name) == XQ_OK;
+    F.groups[1] = F.groups[gi];
+    F.ngroups = 2;
+  }
+  if (!o->group && xq__sim_reg_teams(r, &F.team_mode, &counted) == XQ_OK && counted > 0) {
     if ((rc = xq_team_standings(F.ev, F.places, F.team_mode, counted, F.teams, XQ_SIM_TEAMS_MAX, &F.nteams)))
       goto out;
     /* the regulation's team prizes by team rank, shown in the team list */
     if (have_prizes) rep->team_prize_total = xq_team_prizes(F.pt, F.teams, F.nteams);
     if ((rc = emit(o, "teams", w_teams, &F, err))) goto out;
   }
-  if (xq__sim_reg_groups(r, F.groups, XQ_REG_GROUPS_MAX, &F.ngroups)) F.ngroups = 0;
   for (int gi = 1; gi < F.ngroups; gi++) {
     if (!F.groups[gi].sections) continue;
     int *a = malloc(sizeof *a * (size_t)n), *b = malloc(sizeof *b * (size_t)n), na, nb, merged = 0;
@@ -279,6 +293,8 @@ int xq__sim_final(const xq_sim_opts *o, const xq_regulation *r, xq_tstore *st,
     rep->prizes = F.naw;
     for (int i = 0; i < F.naw; i++) rep->prize_total += F.aw[i].amount;
     if ((rc = emit(o, "prizes", w_prizes, &F, err))) goto out;
+  } else if (o->out && o->group) {
+    fprintf(o->out, "Prizes: %s states no prize list for %s\n\n", r->name, o->group);
   } else if (o->out) {
     fprintf(o->out, "Prizes: %s states no prize table (%s)\n\n", r->name,
             r->rows[XQ_REG_PRIZES].value ? r->rows[XQ_REG_PRIZES].value : "-");

@@ -64,7 +64,9 @@ typedef struct sim_board {
 
 struct sim {
   const xq_sim_opts *o;
-  const xq_regulation *r;
+  const xq_regulation *r;     /* the preset, or `reg` for a group's event */
+  xq_regulation reg;          /* --group: the preset without knockout and teams */
+  xq_tgroup group;            /* --group: the group whose event this is */
   xq_rules rules;
   xq_sim_report *rep;
   xq_error *err;
@@ -129,7 +131,10 @@ static int create_store(sim *S)
     return fail(S, XQ_EINVAL, "preset %s: tie-breaks: %s", r->name, e.msg);
   xq_tstore *st = NULL;
   int rc = xq_tstore_open(S->db, 1, &st, &e);
-  if (!rc) rc = xq_tstore_create_event(st, r->title, &cfg, &e);
+  char title[XQ_TOURNEY_NAME_MAX];
+  if (S->o->group) snprintf(title, sizeof title, "%.180s %.60s", r->title, S->group.name);
+  else snprintf(title, sizeof title, "%s", r->title);
+  if (!rc) rc = xq_tstore_create_event(st, title, &cfg, &e);
   xq_ttoken tk;
   int created = 0;
   if (!rc) rc = xq_tstore_admin_token(st, &tk, &created, &e);
@@ -788,14 +793,35 @@ void xq_sim_opts_default(xq_sim_opts *o)
   o->window = XQ_SIM_WINDOW_DEFAULT;
 }
 
+/* --group: the event of one of the preset's groups that plays apart
+ * (Tangshan 七: 分别进行比赛): its players only, the preset's rules and
+ * rounds, no knockout (the open group's) and no team competition. */
+static int rc_group(sim *S, const char *name)
+{
+  xq_tgroup groups[XQ_REG_GROUPS_MAX];
+  int ng = 0, gi = -1;
+  if (xq__sim_reg_groups(S->r, groups, XQ_REG_GROUPS_MAX, &ng)) ng = 0;
+  for (int i = 1; i < ng && gi < 0; i++)
+    if (name[0] && strstr(groups[i].name, name)) gi = i;
+  if (gi < 0) return fail(S, XQ_EINVAL, "%s has no group '%s' besides its open group", S->r->name, name);
+  S->group = groups[gi];
+  S->reg = *S->r;
+  S->reg.ko_size = 0;
+  S->reg.ko_after_round = 0;
+  S->reg.team_size = 0;
+  S->r = &S->reg;
+  return XQ_OK;
+}
+
 static int check_opts(sim *S, const xq_sim_opts *o)
 {
   if (!o->preset || xq_regulation_find(o->preset, &S->r))
     return fail(S, XQ_EINVAL, "unknown preset '%s' (xqref presets lists them)", o->preset ? o->preset : "");
   if (xq_rules_preset(S->r->rules_preset, &S->rules))
     return fail(S, XQ_EINVAL, "preset %s: no rules preset %s", S->r->name, S->r->rules_preset);
-  int limit = S->r->entry_limit;
-  S->n = o->players ? o->players : limit ? limit : XQ_SIM_PLAYERS_DEFAULT;
+  if (o->group && (rc_group(S, o->group))) return XQ_EINVAL;
+  int limit = o->group ? 0 : S->r->entry_limit;
+  S->n = o->players ? o->players : limit ? limit : o->group ? XQ_SIM_GROUP_PLAYERS_DEFAULT : XQ_SIM_PLAYERS_DEFAULT;
   if (limit && S->n > limit)
     return fail(S, XQ_EINVAL, "%s admits at most %d players (its entry limit), not %d", S->r->name, limit, S->n);
   int least = S->r->rounds + 5;
@@ -855,7 +881,8 @@ static int run(sim *S)
   /* the entrants, shaped by the regulation's groups and prizes */
   xq_tgroup groups[XQ_REG_GROUPS_MAX];
   int ng = 0;
-  if (xq__sim_reg_groups(r, groups, XQ_REG_GROUPS_MAX, &ng)) ng = 0;
+  if (o->group) groups[0] = S->group, ng = 1; /* every entrant is of the group */
+  else if (xq__sim_reg_groups(r, groups, XQ_REG_GROUPS_MAX, &ng)) ng = 0;
   xq_prize_table *pt = calloc(1, sizeof *pt);
   xq_tplayer *pl = calloc((size_t)S->n, sizeof *pl);
   S->stop_round = calloc((size_t)S->n + 1, sizeof *S->stop_round);

@@ -24,6 +24,7 @@
 #include "engine.h"
 
 #define XQ_SIM_PLAYERS_DEFAULT 150   /* players when the preset sets no entry limit */
+#define XQ_SIM_GROUP_PLAYERS_DEFAULT 30 /* players of a group's own event (--group) */
 #define XQ_SIM_PLIES_MAX 400         /* longest game the options may ask for */
 #define XQ_SIM_RATE_MAX 1000         /* incident rates are per mille */
 #define XQ_SIM_PATH_MAX 1024         /* bytes of a store path or output directory */
@@ -33,6 +34,9 @@
  * players per round). */
 typedef struct xq_sim_opts {
   const char *preset;     /* regulation name (xqref presets), required */
+  const char *group;      /* NULL: the preset's main (open) event; else the event of the
+                             preset's group whose name contains this ("seniors", "老年组"):
+                             its players only, its own prize list, no knockout, no teams */
   int players;            /* 0 = the preset's entry limit, or XQ_SIM_PLAYERS_DEFAULT */
   uint64_t seed;          /* everything random follows from it */
   const char *db;         /* store file (must not exist); NULL = a temporary one, removed */

@@ -459,6 +459,32 @@ Test(simulate, tangshan_top4_winner_picks_and_women_merged)
   done(&R);
 }
 
+/* Tangshan 七: the groups play apart (分别进行比赛). The seniors' own event:
+ * seniors only, no knockout, its prize list of 九.3 (600, 500, 400, 300,
+ * 200, 200 to places 1-6, men and women alike), men and women listed
+ * apart (六.2-4). */
+Test(simulate, tangshan_seniors_play_their_own_event)
+{
+  simrun R = {0};
+  xq_sim_opts o;
+  make_dir(&R);
+  opts_for(&o, "tangshan2018", 16, 5);
+  o.group = "seniors";
+  o.women = 4;
+  run_sim(&R, &o);
+  cr_assert_eq(R.ev->n, 16);
+  for (int i = 0; i < R.ev->n; i++)
+    cr_assert(strcmp(R.ev->players[i].birth, "1957/12/31") <= 0, "%s born %s", R.ev->players[i].name,
+              R.ev->players[i].birth);
+  cr_assert_eq(R.ko.after, 0, "the knockout is the open group's");
+  cr_assert(strstr(R.ev->name, "老年组"), "%s", R.ev->name);
+  cr_assert_eq(R.rep.prizes, 6);
+  cr_assert_eq(R.rep.prize_total, 600 + 500 + 400 + 300 + 200 + 200);
+  cr_assert_eq(count_str(R.out, "公开组 open"), 0, "the open group's prizes are not this event's");
+  cr_assert_eq(count_str(R.out, "老年组 seniors, women (4)"), 1, "%s", R.out);
+  done(&R);
+}
+
 Test(simulate, same_seed_same_event)
 {
   simrun R1 = {0}, R2 = {0};
@@ -493,6 +519,12 @@ Test(simulate, refuses_bad_options)
   o.rate_illegal = 800;
   o.rate_flag = 300;
   cr_assert_eq(xq_simulate(&o, &rep, &err), XQ_EINVAL);
+  o.rate_illegal = 30;
+  o.rate_flag = 20;
+  o.group = "open"; /* the open group is the preset's own event */
+  cr_assert_eq(xq_simulate(&o, &rep, &err), XQ_EINVAL);
+  cr_assert(strstr(err.msg, "open"), "%s", err.msg);
   xq_test_expect(2, "simulate --preset nowhere2030");
+  xq_test_expect(2, "simulate --preset tangshan2018 --group children-of-2030");
   xq_test_expect(0, "simulate --help");
 }
