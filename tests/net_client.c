@@ -388,3 +388,33 @@ void xq_tc_expect_ok(const cJSON *r)
   cr_assert(xq_tj_ok(r), "expected ok, got %s", text);
   free(text);
 }
+
+/* Send the formatted line and check its reply is ok (or the error `code`);
+ * the reply is freed. */
+static void call_expect(xq_tclient *c, const char *code, const char *fmt, va_list ap)
+{
+  char *line = NULL;
+  cr_assert(vasprintf(&line, fmt, ap) >= 0);
+  cJSON *r = xq_tc_call(c, line);
+  cr_assert(r, "a reply to %.200s", line);
+  free(line);
+  if (code) xq_tc_expect_error(r, code);
+  else xq_tc_expect_ok(r);
+  cJSON_Delete(r);
+}
+
+void xq_tc_okf(xq_tclient *c, const char *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  call_expect(c, NULL, fmt, ap);
+  va_end(ap);
+}
+
+void xq_tc_errf(xq_tclient *c, const char *code, const char *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  call_expect(c, code, fmt, ap);
+  va_end(ap);
+}

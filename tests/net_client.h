@@ -109,5 +109,9 @@ const char *xq_tj_str(const cJSON *o, const char *k);
 double xq_tj_num(const cJSON *o, const char *k);
 const cJSON *xq_tc_expect_error(const cJSON *r, const char *code);
 void xq_tc_expect_ok(const cJSON *r);
+/* Send the printf-formatted request line and check that its reply is ok
+ * (xq_tc_okf) or the error `code` (xq_tc_errf); the reply is freed. */
+void xq_tc_okf(xq_tclient *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void xq_tc_errf(xq_tclient *c, const char *code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 #endif /* XQ_TEST_NET_CLIENT_H */

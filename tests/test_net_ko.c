@@ -21,9 +21,7 @@ static void connect_as(xq_tclient *c, const char *token)
 {
   cr_assert_eq(xq_tc_connect(c, &ts.loop, ts.port), 0, "client connects");
   if (!token) return;
-  cJSON *r = xq_tc_callf(c, "{\"id\":0,\"op\":\"hello\",\"token\":\"%s\"}", token);
-  xq_tc_expect_ok(r);
-  cJSON_Delete(r);
+  xq_tc_okf(c, "{\"id\":0,\"op\":\"hello\",\"token\":\"%s\"}", token);
 }
 
 /* The id of the player object member `k` of `o`. */
@@ -70,24 +68,14 @@ Test(knockout, stage_played_on_knockout_tables)
   cJSON *r = state(&w);
   cr_assert(cJSON_IsFalse(xq_tj_get(r, "started")));
   cJSON_Delete(r);
-  r = xq_tc_callf(&adm, "{\"id\":1,\"op\":\"ko_publish\"}");
-  xq_tc_expect_error(r, "CONFLICT");
-  cJSON_Delete(r);
-  r = xq_tc_callf(&adm, "{\"id\":2,\"op\":\"ko_start\",\"after\":1,\"size\":4,\"format\":\"xinjiang\"}");
-  xq_tc_expect_error(r, "CONFLICT");
-  cJSON_Delete(r);
+  xq_tc_errf(&adm, "CONFLICT", "{\"id\":1,\"op\":\"ko_publish\"}");
+  xq_tc_errf(&adm, "CONFLICT", "{\"id\":2,\"op\":\"ko_start\",\"after\":1,\"size\":4,\"format\":\"xinjiang\"}");
   for (int t = 1; t <= 4; t++) {
-    r = xq_tc_callf(&arb, "{\"id\":%d,\"op\":\"result\",\"round\":1,\"table\":%d,\"result\":\"1-0\"}", 10 + t, t);
-    xq_tc_expect_ok(r);
-    cJSON_Delete(r);
+    xq_tc_okf(&arb, "{\"id\":%d,\"op\":\"result\",\"round\":1,\"table\":%d,\"result\":\"1-0\"}", 10 + t, t);
   }
   /* only the admin starts it; a bad format is refused */
-  r = xq_tc_callf(&arb, "{\"id\":3,\"op\":\"ko_start\",\"after\":1,\"size\":4,\"format\":\"xinjiang\"}");
-  xq_tc_expect_error(r, "FORBIDDEN");
-  cJSON_Delete(r);
-  r = xq_tc_callf(&adm, "{\"id\":4,\"op\":\"ko_start\",\"after\":1,\"size\":4,\"format\":\"chess\"}");
-  xq_tc_expect_error(r, "BAD_REQUEST");
-  cJSON_Delete(r);
+  xq_tc_errf(&arb, "FORBIDDEN", "{\"id\":3,\"op\":\"ko_start\",\"after\":1,\"size\":4,\"format\":\"xinjiang\"}");
+  xq_tc_errf(&adm, "BAD_REQUEST", "{\"id\":4,\"op\":\"ko_start\",\"after\":1,\"size\":4,\"format\":\"chess\"}");
 
   /* the top 4 after round 1 */
   r = xq_tc_callf(&adm, "{\"id\":5,\"op\":\"ko_start\",\"after\":1,\"size\":4,\"format\":\"xinjiang\"}");
@@ -97,9 +85,7 @@ Test(knockout, stage_played_on_knockout_tables)
   int seed[4];
   for (int i = 0; i < 4; i++) seed[i] = (int)xq_tj_num(cJSON_GetArrayItem(xq_tj_get(r, "seeds"), i), "id");
   cJSON_Delete(r);
-  r = xq_tc_callf(&adm, "{\"id\":6,\"op\":\"ko_start\",\"after\":1,\"size\":4,\"format\":\"xinjiang\"}");
-  xq_tc_expect_error(r, "CONFLICT");
-  cJSON_Delete(r);
+  xq_tc_errf(&adm, "CONFLICT", "{\"id\":6,\"op\":\"ko_start\",\"after\":1,\"size\":4,\"format\":\"xinjiang\"}");
 
   /* the semi-finals on knockout tables 1 and 2: 1–4 and 2–3, the higher
    * seed Red in the standard game */
@@ -113,9 +99,7 @@ Test(knockout, stage_played_on_knockout_tables)
   cr_assert(pid(t1, "red") == seed[0] && pid(t1, "black") == seed[3]);
   cr_assert(pid(t2, "red") == seed[1] && pid(t2, "black") == seed[2]);
   cJSON_Delete(r);
-  r = xq_tc_callf(&adm, "{\"id\":8,\"op\":\"ko_publish\"}");
-  xq_tc_expect_error(r, "CONFLICT"); /* both matches have a game in play */
-  cJSON_Delete(r);
+  xq_tc_errf(&adm, "CONFLICT", "{\"id\":8,\"op\":\"ko_publish\"}"); /* both matches have a game in play */
 
   /* the seeds are out of the Swiss: round 2 pairs the other four */
   r = xq_tc_callf(&adm, "{\"id\":9,\"op\":\"pair\",\"publish\":true}");
@@ -127,30 +111,18 @@ Test(knockout, stage_played_on_knockout_tables)
 
   /* table 1 played by its board: Black resigns */
   board_session(&adm, &b1, 1);
-  r = xq_tc_callf(&b1, "{\"id\":1,\"op\":\"move\",\"seq\":1,\"move\":\"h2e2\"}");
-  xq_tc_expect_ok(r);
-  cJSON_Delete(r);
-  r = xq_tc_callf(&b1, "{\"id\":2,\"op\":\"move\",\"seq\":2,\"move\":\"h9g7\"}");
-  xq_tc_expect_ok(r);
-  cJSON_Delete(r);
+  xq_tc_okf(&b1, "{\"id\":1,\"op\":\"move\",\"seq\":1,\"move\":\"h2e2\"}");
+  xq_tc_okf(&b1, "{\"id\":2,\"op\":\"move\",\"seq\":2,\"move\":\"h9g7\"}");
   r = xq_tc_callf(&b1, "{\"id\":3,\"op\":\"resign\",\"seq\":3,\"side\":\"black\"}");
   xq_tc_expect_ok(r);
   cr_assert_str_eq(xq_tj_str(r, "result"), "1-0");
   cJSON_Delete(r);
 
   /* table 2 drawn by the arbiter; no double forfeit, no clearing, once */
-  r = xq_tc_callf(&arb, "{\"id\":20,\"op\":\"result\",\"round\":%d,\"table\":2,\"result\":\"--\"}", XQ_KO_ROUND);
-  xq_tc_expect_error(r, "BAD_REQUEST");
-  cJSON_Delete(r);
-  r = xq_tc_callf(&arb, "{\"id\":21,\"op\":\"result\",\"round\":%d,\"table\":2,\"result\":\"none\"}", XQ_KO_ROUND);
-  xq_tc_expect_error(r, "BAD_REQUEST");
-  cJSON_Delete(r);
-  r = xq_tc_callf(&arb, "{\"id\":22,\"op\":\"result\",\"round\":%d,\"table\":2,\"result\":\"=\"}", XQ_KO_ROUND);
-  xq_tc_expect_ok(r);
-  cJSON_Delete(r);
-  r = xq_tc_callf(&arb, "{\"id\":23,\"op\":\"result\",\"round\":%d,\"table\":2,\"result\":\"1-0\"}", XQ_KO_ROUND);
-  xq_tc_expect_error(r, "CONFLICT");
-  cJSON_Delete(r);
+  xq_tc_errf(&arb, "BAD_REQUEST", "{\"id\":20,\"op\":\"result\",\"round\":%d,\"table\":2,\"result\":\"--\"}", XQ_KO_ROUND);
+  xq_tc_errf(&arb, "BAD_REQUEST", "{\"id\":21,\"op\":\"result\",\"round\":%d,\"table\":2,\"result\":\"none\"}", XQ_KO_ROUND);
+  xq_tc_okf(&arb, "{\"id\":22,\"op\":\"result\",\"round\":%d,\"table\":2,\"result\":\"=\"}", XQ_KO_ROUND);
+  xq_tc_errf(&arb, "CONFLICT", "{\"id\":23,\"op\":\"result\",\"round\":%d,\"table\":2,\"result\":\"1-0\"}", XQ_KO_ROUND);
 
   /* match 1 is decided at its table; match 2 waits for its tie-break */
   r = state(&w);
@@ -188,9 +160,7 @@ Test(knockout, stage_played_on_knockout_tables)
 
   /* one move at table 3, then a restart */
   board_session(&adm, &b3, 3);
-  r = xq_tc_callf(&b3, "{\"id\":1,\"op\":\"move\",\"seq\":1,\"move\":\"b2e2\"}");
-  xq_tc_expect_ok(r);
-  cJSON_Delete(r);
+  xq_tc_okf(&b3, "{\"id\":1,\"op\":\"move\",\"seq\":1,\"move\":\"b2e2\"}");
   xq_tc_close(&b1);
   xq_tc_close(&b3);
   xq_tc_close(&adm);
@@ -212,9 +182,7 @@ Test(knockout, stage_played_on_knockout_tables)
   cJSON_Delete(r);
 
   /* Black wins the rapid game: seed 2 (Black) goes to the final */
-  r = xq_tc_callf(&arb, "{\"id\":31,\"op\":\"result\",\"round\":%d,\"table\":3,\"result\":\"0-1\"}", XQ_KO_ROUND);
-  xq_tc_expect_ok(r);
-  cJSON_Delete(r);
+  xq_tc_okf(&arb, "{\"id\":31,\"op\":\"result\",\"round\":%d,\"table\":3,\"result\":\"0-1\"}", XQ_KO_ROUND);
   r = xq_tc_callf(&adm, "{\"id\":11,\"op\":\"ko_publish\"}");
   xq_tc_expect_ok(r);
   const cJSON *t4 = cJSON_GetArrayItem(xq_tj_get(r, "tables"), 0);
@@ -222,18 +190,14 @@ Test(knockout, stage_played_on_knockout_tables)
   cr_assert_eq((int)xq_tj_num(t4, "match"), 3);
   cr_assert(pid(t4, "red") == seed[0] && pid(t4, "black") == seed[1], "the final: seeds 1 and 2");
   cJSON_Delete(r);
-  r = xq_tc_callf(&arb, "{\"id\":32,\"op\":\"result\",\"round\":%d,\"table\":4,\"result\":\"0-1\"}", XQ_KO_ROUND);
-  xq_tc_expect_ok(r);
-  cJSON_Delete(r);
+  xq_tc_okf(&arb, "{\"id\":32,\"op\":\"result\",\"round\":%d,\"table\":4,\"result\":\"0-1\"}", XQ_KO_ROUND);
   r = state(&adm);
   cr_assert(cJSON_IsTrue(xq_tj_get(r, "decided")));
   const cJSON *pl = xq_tj_get(r, "places");
   cr_assert_eq((int)xq_tj_num(cJSON_GetArrayItem(pl, 0), "id"), seed[1]);
   cr_assert_eq((int)xq_tj_num(cJSON_GetArrayItem(pl, 1), "id"), seed[0]);
   cJSON_Delete(r);
-  r = xq_tc_callf(&adm, "{\"id\":12,\"op\":\"ko_publish\"}");
-  xq_tc_expect_error(r, "CONFLICT");
-  cJSON_Delete(r);
+  xq_tc_errf(&adm, "CONFLICT", "{\"id\":12,\"op\":\"ko_publish\"}");
 
   xq_tc_close(&adm);
   xq_tc_close(&arb);
@@ -250,9 +214,7 @@ Test(knockout, publish_with_red_chosen)
   connect_as(&adm, ts.admin);
   connect_as(&arb, ts.arbiter);
   for (int t = 1; t <= 4; t++) {
-    cJSON *r = xq_tc_callf(&arb, "{\"id\":%d,\"op\":\"result\",\"round\":1,\"table\":%d,\"result\":\"0-1\"}", t, t);
-    xq_tc_expect_ok(r);
-    cJSON_Delete(r);
+    xq_tc_okf(&arb, "{\"id\":%d,\"op\":\"result\",\"round\":1,\"table\":%d,\"result\":\"0-1\"}", t, t);
   }
   cJSON *r = xq_tc_callf(&adm, "{\"id\":5,\"op\":\"ko_start\",\"after\":1,\"size\":2,\"format\":\"tangshan\"}");
   xq_tc_expect_ok(r);
@@ -261,12 +223,8 @@ Test(knockout, publish_with_red_chosen)
   cJSON_Delete(r);
   int other = 1;
   while (other == s1 || other == s2) other++;
-  r = xq_tc_callf(&adm, "{\"id\":6,\"op\":\"ko_publish\",\"red\":[{\"match\":1,\"player\":%d}]}", other);
-  xq_tc_expect_error(r, "CONFLICT");
-  cJSON_Delete(r);
-  r = xq_tc_callf(&adm, "{\"id\":7,\"op\":\"ko_publish\",\"red\":{\"match\":1}}");
-  xq_tc_expect_error(r, "BAD_REQUEST");
-  cJSON_Delete(r);
+  xq_tc_errf(&adm, "CONFLICT", "{\"id\":6,\"op\":\"ko_publish\",\"red\":[{\"match\":1,\"player\":%d}]}", other);
+  xq_tc_errf(&adm, "BAD_REQUEST", "{\"id\":7,\"op\":\"ko_publish\",\"red\":{\"match\":1}}");
   r = xq_tc_callf(&adm, "{\"id\":8,\"op\":\"ko_publish\",\"red\":[{\"match\":1,\"player\":%d}]}", s2);
   xq_tc_expect_ok(r);
   const cJSON *t1 = cJSON_GetArrayItem(xq_tj_get(r, "tables"), 0);
@@ -274,17 +232,13 @@ Test(knockout, publish_with_red_chosen)
   cr_assert(pid(t1, "red") == s2 && pid(t1, "black") == s1);
   cJSON_Delete(r);
   /* Tangshan: a drawn game goes straight to the armageddon */
-  r = xq_tc_callf(&arb, "{\"id\":9,\"op\":\"result\",\"round\":%d,\"table\":1,\"result\":\"=\"}", XQ_KO_ROUND);
-  xq_tc_expect_ok(r);
-  cJSON_Delete(r);
+  xq_tc_okf(&arb, "{\"id\":9,\"op\":\"result\",\"round\":%d,\"table\":1,\"result\":\"=\"}", XQ_KO_ROUND);
   r = xq_tc_callf(&adm, "{\"id\":10,\"op\":\"ko_publish\"}");
   xq_tc_expect_ok(r);
   cr_assert_str_eq(xq_tj_str(cJSON_GetArrayItem(xq_tj_get(r, "tables"), 0), "type"), "armageddon");
   cJSON_Delete(r);
   /* a drawn armageddon is a Black win */
-  r = xq_tc_callf(&arb, "{\"id\":11,\"op\":\"result\",\"round\":%d,\"table\":2,\"result\":\"=\"}", XQ_KO_ROUND);
-  xq_tc_expect_ok(r);
-  cJSON_Delete(r);
+  xq_tc_okf(&arb, "{\"id\":11,\"op\":\"result\",\"round\":%d,\"table\":2,\"result\":\"=\"}", XQ_KO_ROUND);
   r = xq_tc_callf(&adm, "{\"id\":12,\"op\":\"knockout\"}");
   xq_tc_expect_ok(r);
   const cJSON *m1 = cJSON_GetArrayItem(xq_tj_get(r, "matches"), 0);

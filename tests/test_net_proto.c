@@ -466,6 +466,21 @@ Test(net_proto, fouls_of_a_finished_game_count_in_the_standings)
   xq_tc_close(&arb);
 }
 
+/* The fouls of player `id` in round `round` as the store's tournament log
+ * has them (read with the server stopped or idle). */
+static int fouls_in_store(int id, int round)
+{
+  xq_tstore *st;
+  xq_tevent *ev;
+  xq_error err = {0};
+  cr_assert_eq(xq_tstore_open(ts.db, 0, &st, &err), XQ_OK, "%s", err.msg);
+  cr_assert_eq(xq_tstore_load(st, &ev, &err), XQ_OK, "%s", err.msg);
+  int n = xq_tevent_slot(ev, id, round)->fouls;
+  xq_tevent_free(ev);
+  xq_tstore_close(st);
+  return n;
+}
+
 /* A result entered with the server down (xqref tourney result on the
  * store): the game's fouls, in its game log only, reach the tournament
  * log when the server starts again -- as after a kill between a result
@@ -486,26 +501,15 @@ Test(net_proto, fouls_of_a_result_entered_while_down_are_recorded_at_start)
   xq_error err = {0};
   cr_assert_eq(xq_tstore_open(ts.db, 0, &st, &err), XQ_OK, "%s", err.msg);
   cr_assert_eq(xq_tstore_result(st, 1, 7, "0-1", &err), XQ_OK, "%s", err.msg);
-  xq_tevent *ev;
-  cr_assert_eq(xq_tstore_load(st, &ev, &err), XQ_OK, "%s", err.msg);
-  cr_assert_eq(xq_tevent_slot(ev, red, 1)->fouls, 0, "the store has the result, not the foul");
-  xq_tevent_free(ev);
   xq_tstore_close(st);
+  cr_assert_eq(fouls_in_store(red, 1), 0, "the store has the result, not the foul");
   cr_assert_eq(xq_ts_restart(&ts), 0);
   xq_tc_spin(&ts.loop, 20);
-  cr_assert_eq(xq_tstore_open(ts.db, 0, &st, &err), XQ_OK, "%s", err.msg);
-  cr_assert_eq(xq_tstore_load(st, &ev, &err), XQ_OK, "%s", err.msg);
-  cr_assert_eq(xq_tevent_slot(ev, red, 1)->fouls, 1, "the foul is recorded at start");
-  xq_tevent_free(ev);
-  xq_tstore_close(st);
+  cr_assert_eq(fouls_in_store(red, 1), 1, "the foul is recorded at start");
   /* a second start adds nothing */
   cr_assert_eq(xq_ts_stop(&ts), 0);
   cr_assert_eq(xq_ts_restart(&ts), 0);
-  cr_assert_eq(xq_tstore_open(ts.db, 0, &st, &err), XQ_OK, "%s", err.msg);
-  cr_assert_eq(xq_tstore_load(st, &ev, &err), XQ_OK, "%s", err.msg);
-  cr_assert_eq(xq_tevent_slot(ev, red, 1)->fouls, 1, "once");
-  xq_tevent_free(ev);
-  xq_tstore_close(st);
+  cr_assert_eq(fouls_in_store(red, 1), 1, "once");
 }
 
 /* The standings the server computes from its event in memory, as text:

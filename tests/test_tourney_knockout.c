@@ -249,6 +249,31 @@ static void publish(xq_tstore *st, int round, const int (*b)[2], int nb, const c
   xq_tevent_free(ev);
 }
 
+/* A new store at a temporary path (filled in) with an event `name` of
+ * `rounds` rounds (2/1/0, PTS, OS, ...) and `n` players 棋手1.. whose
+ * ratings make the pairing numbers equal the ids. */
+static xq_tstore *new_event(char *path, size_t len, const char *name, int n, int rounds)
+{
+  xq_tstore *st;
+  xq_error err = {0};
+  xq_tconfig cfg;
+  temp_path(path, len);
+  remove_db(path);
+  xq_tconfig_default(&cfg);
+  cfg.rounds = rounds;
+  cr_assert_eq(xq_tstore_open(path, 1, &st, &err), XQ_OK, "%s", err.msg);
+  cr_assert_eq(xq_tstore_schema_version(st), XQ_STORE_SCHEMA_VERSION);
+  cr_assert_eq(xq_tstore_create_event(st, name, &cfg, &err), XQ_OK, "%s", err.msg);
+  for (int i = 1; i <= n; i++) {
+    xq_tplayer p;
+    memset(&p, 0, sizeof p);
+    snprintf(p.name, sizeof p.name, "棋手%d", i);
+    p.rating = 2100 - 10 * i;
+    cr_assert_eq(xq_tstore_register(st, &p, NULL, &err), XQ_OK, "%s", err.msg);
+  }
+  return st;
+}
+
 static void store_game(xq_tstore *st, xq_ko *ko, int m, int red, int res)
 {
   xq_ko_game g;
@@ -262,23 +287,8 @@ static void store_game(xq_tstore *st, xq_ko *ko, int m, int red, int res)
 Test(store, knockout_beside_the_swiss_and_merged_places)
 {
   char path[512];
-  xq_tstore *st;
   xq_error err = {0};
-  xq_tconfig cfg;
-  temp_path(path, sizeof path);
-  remove_db(path);
-  xq_tconfig_default(&cfg);  /* 2/1/0, PTS, OS, ... */
-  cfg.rounds = 4;
-  cr_assert_eq(xq_tstore_open(path, 1, &st, &err), XQ_OK, "%s", err.msg);
-  cr_assert_eq(xq_tstore_schema_version(st), XQ_STORE_SCHEMA_VERSION);
-  cr_assert_eq(xq_tstore_create_event(st, "淘汰赛测试", &cfg, &err), XQ_OK, "%s", err.msg);
-  for (int i = 1; i <= 6; i++) {
-    xq_tplayer p;
-    memset(&p, 0, sizeof p);
-    snprintf(p.name, sizeof p.name, "棋手%d", i);
-    p.rating = 2100 - 10 * i;  /* pairing numbers = ids */
-    cr_assert_eq(xq_tstore_register(st, &p, NULL, &err), XQ_OK, "%s", err.msg);
-  }
+  xq_tstore *st = new_event(path, sizeof path, "淘汰赛测试", 6, 4);
   /* R1: 1-2, 3-4, 5-6 all won by Red.  R2: 1-3 1-0, 5-2 1-0, 4-6 draw.
    * Points after R2 (2/1/0): P1 4, P5 4, P3 2, P4 1, P6 1, P2 0.
    * OS: P1 = P2 0 + P3 2 = 2, P5 = P6 1 + P2 0 = 1 -> P1 before P5;
@@ -369,22 +379,8 @@ Test(store, knockout_beside_the_swiss_and_merged_places)
 Test(store, knockout_tables_published_and_decided_by_their_result)
 {
   char path[512];
-  xq_tstore *st;
   xq_error err = {0};
-  xq_tconfig cfg;
-  temp_path(path, sizeof path);
-  remove_db(path);
-  xq_tconfig_default(&cfg);
-  cfg.rounds = 2;
-  cr_assert_eq(xq_tstore_open(path, 1, &st, &err), XQ_OK, "%s", err.msg);
-  cr_assert_eq(xq_tstore_create_event(st, "淘汰赛台次", &cfg, &err), XQ_OK, "%s", err.msg);
-  for (int i = 1; i <= 4; i++) {
-    xq_tplayer p;
-    memset(&p, 0, sizeof p);
-    snprintf(p.name, sizeof p.name, "棋手%d", i);
-    p.rating = 2100 - 10 * i;
-    cr_assert_eq(xq_tstore_register(st, &p, NULL, &err), XQ_OK, "%s", err.msg);
-  }
+  xq_tstore *st = new_event(path, sizeof path, "淘汰赛台次", 4, 2);
   const int r1[2][2] = {{1, 2}, {3, 4}};
   const char *w[] = {"1-0", "1-0"};
   publish(st, 1, r1, 2, w);
