@@ -218,7 +218,9 @@ static void run_ko_publish(xq__server *s, xq__task *t)
   int first = ko->ntables + 1, rc = xq_tstore_batch_begin(s->store, &err), n = 0;
   for (int m = 1; !rc && m <= xq_ko_nmatches(ko); m++) {
     int a, b;
-    if (xq_ko_match_players(ko, m, &a, &b) != 1 || xq_ko_winner(ko, m) || xq_ko_in_play(ko, m)) continue;
+    if (xq_ko_match_players(ko, m, &a, &b) != 1 || xq_ko_winner(ko, m) || xq_ko_in_play(ko, m) ||
+        (t->stage && xq_ko_stage(ko, m) != t->stage))
+      continue;
     xq_ko_game g;
     int table, red = red_wanted(t->args, m);
     rc = xq_ko_next_game(ko, m, red, &g);
@@ -232,7 +234,8 @@ static void run_ko_publish(xq__server *s, xq__task *t)
   /* all the tables or none */
   if (!rc && !n) {
     xq_tstore_batch_rollback(s->store);
-    xq__task_error(t, XQ__E_CONFLICT, "no match is waiting for a game");
+    xq__task_error(t, XQ__E_CONFLICT, t->stage ? "no match of that stage is waiting for a game"
+                                               : "no match is waiting for a game");
     return;
   }
   if (!rc) rc = xq_tstore_batch_commit(s->store, &err);
@@ -258,13 +261,15 @@ static void run_ko_publish(xq__server *s, xq__task *t)
   xq__task_send(t, o);
 }
 
-/* ko_publish {red}: the next game of every match whose players are known,
- * that is undecided and has no game in play, each on a new knockout
- * table; `red` ([{"match":m,"player":id}]) names Red where the
- * regulation leaves it to a draw or a choice (the standard game, the
- * armageddon). */
+/* ko_publish {stage, red}: the next game of every match (of `stage` only,
+ * when given) whose players are known, that is undecided and has no game
+ * in play, each on a new knockout table; `red` ([{"match":m,"player":id}])
+ * names Red where the regulation leaves it to a draw or a choice (the
+ * standard game, the armageddon). */
 static void op_ko_publish(xq__server *s, xq__req *r)
 {
+  int stage;
+  if (xq__field_int(r, "stage", 0, XQ_KO_SIZE_MAX, 0, &stage)) return;
   const cJSON *red = cJSON_GetObjectItemCaseSensitive(r->json, "red");
   if (red && !cJSON_IsArray(red) && !cJSON_IsNull(red)) {
     xq__reply_error(r->c, r->id, XQ__E_BAD_REQUEST, "red is a list of {\"match\":M,\"player\":ID}", -1);
@@ -272,6 +277,7 @@ static void op_ko_publish(xq__server *s, xq__req *r)
   }
   xq__task *t = xq__task_new(s, r, run_ko_publish);
   if (!t) return;
+  t->stage = stage;
   if (cJSON_IsArray(red) && !(t->args = cJSON_Duplicate(r->json, 1))) {
     xq__reply_error(r->c, r->id, XQ__E_INTERNAL, "out of memory", -1);
     xq__task_free(t);

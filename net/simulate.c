@@ -47,8 +47,9 @@ enum { BS_HELLO = 0, BS_PLAY, BS_DONE };
 typedef struct sim_board {
   xq__simc c;                 /* first member */
   sim *S;
-  int table, red, black;
-  const char *token;          /* in sim.tokens or sim.ko_tokens */
+  int round, table, red, black; /* round XQ_KO_ROUND: a knockout table */
+  const char *token;          /* in sim.tokens, or ko_token */
+  char ko_token[TOKEN_SIZE];  /* a knockout table's, made when it is published */
   xq_rules rules;             /* its game's: the clock of a knockout game's type */
   xq__sim_game g;
   xq_pos pos;
@@ -86,7 +87,6 @@ struct sim {
   int nboards, done;
   long errors;
   char *tokens;               /* board tokens [round-1][table-1], TOKEN_SIZE bytes each */
-  char (*ko_tokens)[TOKEN_SIZE]; /* board tokens of the knockout tables published last */
   int *rating;                /* [n+1]: each player's rating (the Tangshan choice) */
   int tables;                 /* tables of a round (tokens made for each) */
   int64_t next_id;
@@ -474,11 +474,11 @@ static void say_hello(sim_board *b)
 static void on_round_timeout(uv_timer_t *t) { *(int *)t->data = 1; }
 static void on_closed_timer(uv_handle_t *h) { (void)h; }
 
-/* Play the games of S->boards[0..nboards) of round `round` (a Swiss
- * round, or knockout tables) at once, each board with its token and its
- * game's rules; games stopped for a ruling are drawn by the arbiter.
- * Returns XQ_OK or a failure (set in S). */
-static int play_boards(sim *S, int round)
+/* Play the games of S->boards[0..nboards) at once (a Swiss round's, and
+ * knockout tables), each board with its token and its game's rules;
+ * games stopped for a ruling are drawn by the arbiter. Returns XQ_OK or a
+ * failure (set in S). */
+static int play_boards(sim *S)
 {
   int rc = XQ_OK;
   S->done = 0;
@@ -488,7 +488,7 @@ static int play_boards(sim *S, int round)
     xq__sim_game_init(&b->g, xq__sim_rand(&S->rng), S->o, &b->rules);
     xq_pos_startpos(&b->pos);
     if (xq__simc_connect(&b->c, &S->loop, S->port)) {
-      rc = fail(S, XQ_EIO, "round %d table %d: cannot connect", round, b->table);
+      rc = fail(S, XQ_EIO, "round %d table %d: cannot connect", b->round, b->table);
       b->state = BS_DONE;
       S->done++;
       break;
@@ -510,13 +510,13 @@ static int play_boards(sim *S, int round)
   uv_close((uv_handle_t *)&timer, on_closed_timer);
   for (int i = 0; i < S->nboards; i++) board_finish(&S->boards[i]);
   uv_run(&S->loop, UV_RUN_NOWAIT);
-  if (expired && !rc) rc = fail(S, XQ_EIO, "round %d: games still running after %d s", round, XQ_SIM_ROUND_MS / 1000);
+  if (expired && !rc) rc = fail(S, XQ_EIO, "games still running after %d s", XQ_SIM_ROUND_MS / 1000);
   /* games stopped for a ruling (a paused game, a search the rules cannot
    * decide): the arbiter rules a draw */
   for (int i = 0; i < S->nboards && !rc; i++) {
     if (!S->boards[i].arbiter) continue;
     S->rep->arbiter_rulings++;
-    rc = arbiter_result(S, round, S->boards[i].table, "=", "arbiter");
+    rc = arbiter_result(S, S->boards[i].round, S->boards[i].table, "=", "arbiter");
   }
   /* wait until the closed connections are gone */
   int open = 1;
@@ -527,6 +527,9 @@ static int play_boards(sim *S, int round)
   }
   return rc;
 }
+
+static int ko_add_tables(sim *S, int stage, int *added);
+static int ko_batch(sim *S, int stage, int *n);
 
 static int play_round(sim *S, int round)
 {
@@ -580,20 +583,30 @@ static int play_round(sim *S, int round)
     b->table = t->valueint;
     b->red = red->valueint;
     b->black = black->valueint;
+    b->round = round;
     b->rules = S->rules;
     if (b->table > S->tables) rc = fail(S, XQ_EINVAL, "round %d: table %d has no token", round, b->table);
     else b->token = S->tokens + ((size_t)(round - 1) * (size_t)S->tables + (size_t)(b->table - 1)) * TOKEN_SIZE;
   }
   cJSON_Delete(pr);
+  /* the knockout plays a stage a round beside the Swiss (Xinjiang: the
+   * quarter-finals in round 9, ...): its standard games with the round's,
+   * its tie-break games after them */
+  int stage = S->rep->ko_after && round > S->rep->ko_after ? round - S->rep->ko_after : 0, added = 0;
+  if (!rc && stage) rc = ko_add_tables(S, stage, &added);
   double t_setup = now_s();
   S->rep->forfeits += forfeits;
-  if (!rc) rc = play_boards(S, round);
+  if (!rc) rc = play_boards(S);
+  int games = S->nboards - added, ko_games = added;
   free(S->boards);
   S->boards = NULL;
+  for (int n = 1; !rc && stage && n > 0; ko_games += n) rc = ko_batch(S, stage, &n);
   S->rep->rounds = round;
-  if (S->o->log)
-    fprintf(S->o->log, "round %d: %d boards, %d games, %d forfeits, %.2f s (pairing and tokens %.2f s)\n", round,
-            nb, S->nboards, forfeits, now_s() - t0, t_setup - t0);
+  if (S->o->log) {
+    fprintf(S->o->log, "round %d: %d boards, %d games, %d forfeits", round, nb, games, forfeits);
+    if (stage) fprintf(S->o->log, "; knockout stage %d: %d games", stage, ko_games);
+    fprintf(S->o->log, "; %.2f s (pairing and tokens %.2f s)\n", now_s() - t0, t_setup - t0);
+  }
   return rc;
 }
 
@@ -677,23 +690,25 @@ static void ko_reds(sim *S, const cJSON *st, char *out, size_t len)
   snprintf(out + k, len - k, "]");
 }
 
-/* Publish the next games of the waiting matches, make their tables'
- * board tokens and play them. Returns XQ_OK (*n tables played, 0 when
- * no match waits any more) or a failure. */
-static int ko_batch(sim *S, int *n)
+/* Publish the next games of the waiting matches (of `stage`, 0 any) and
+ * add their tables to S->boards (grown), each with a board token made
+ * for it and the clock of its game's type. *added: the tables, 0 when no
+ * match waits. Returns XQ_OK or a failure. */
+static int ko_add_tables(sim *S, int stage, int *added)
 {
   char line[XQ_SIM_LINE], reds[XQ_SIM_LINE / 2];
-  *n = 0;
+  *added = 0;
   snprintf(line, sizeof line, "{\"id\":%" PRId64 ",\"op\":\"knockout\"}", ++S->next_id);
   cJSON *st = staff_call(S, line, "knockout");
   if (!st) return XQ_EIO;
   ko_reds(S, st, reds, sizeof reds);
   cJSON_Delete(st);
-  snprintf(line, sizeof line, "{\"id\":%" PRId64 ",\"op\":\"ko_publish\",\"red\":%s}", ++S->next_id, reds);
+  snprintf(line, sizeof line, "{\"id\":%" PRId64 ",\"op\":\"ko_publish\",\"stage\":%d,\"red\":%s}",
+           ++S->next_id, stage, reds);
   cJSON *pr = call(S, &S->adm, line);
   if (!pr) return XQ_EIO;
   const char *code = xq__simc_error(pr);
-  if (code && !strcmp(code, "CONFLICT")) { /* no match waits: the stage is over */
+  if (code && !strcmp(code, "CONFLICT")) { /* no match waits */
     cJSON_Delete(pr);
     return XQ_OK;
   }
@@ -703,10 +718,12 @@ static int ko_batch(sim *S, int *n)
   }
   const cJSON *tabs = cJSON_GetObjectItemCaseSensitive(pr, "tables");
   int nt = cJSON_GetArraySize(tabs), rc = XQ_OK;
-  S->boards = calloc((size_t)(nt ? nt : 1), sizeof *S->boards);
-  S->ko_tokens = calloc((size_t)(nt ? nt : 1), sizeof *S->ko_tokens);
-  if (!S->boards || !S->ko_tokens) rc = fail(S, XQ_ENOMEM, "out of memory");
-  S->nboards = 0;
+  sim_board *grown = realloc(S->boards, sizeof *grown * (size_t)(S->nboards + nt + 1));
+  if (!grown) {
+    cJSON_Delete(pr);
+    return fail(S, XQ_ENOMEM, "out of memory");
+  }
+  S->boards = grown;
   int format = 0;
   if (S->r->ko_format) xq_ko_parse_format(S->r->ko_format, &format);
   for (int i = 0; i < nt && !rc; i++) {
@@ -730,28 +747,40 @@ static int ko_batch(sim *S, int *n)
       rc = fail(S, XQ_EIO, "knockout table %d: no token", tn->valueint);
       break;
     }
-    memcpy(S->ko_tokens[i], text, strlen(text) + 1);
-    cJSON_Delete(tk);
     sim_board *b = &S->boards[S->nboards++];
+    memset(b, 0, sizeof *b);
+    memcpy(b->ko_token, text, strlen(text) + 1);
+    cJSON_Delete(tk);
     b->S = S;
+    b->round = XQ_KO_ROUND;
     b->table = tn->valueint;
     b->red = red->valueint;
     b->black = black->valueint;
-    b->token = S->ko_tokens[i];
+    b->token = b->ko_token;
     /* the clock of the game's type (rapid, armageddon, ...) */
     int gtype = XQ_KG_STANDARD;
     for (int g = XQ_KG_STANDARD; g <= XQ_KG_ARMAGEDDON; g++)
       if (!strcmp(type, xq_ko_gtype_name(g))) gtype = g;
     xq__ko_rules(&S->rules, format, gtype, &b->rules);
+    S->rep->ko_games++;
+    ++*added;
   }
   cJSON_Delete(pr);
-  if (!rc) rc = play_boards(S, XQ_KO_ROUND);
-  S->rep->ko_games += S->nboards;
-  *n = S->nboards;
+  return rc;
+}
+
+/* Publish the next games of the waiting matches (of `stage`, 0 any) and
+ * play them. Returns XQ_OK (*n tables played, 0 when no match waits) or
+ * a failure. */
+static int ko_batch(sim *S, int stage, int *n)
+{
+  S->boards = NULL;
+  S->nboards = 0;
+  int rc = ko_add_tables(S, stage, n);
+  if (!rc && *n) rc = play_boards(S);
   free(S->boards);
   S->boards = NULL;
-  free(S->ko_tokens);
-  S->ko_tokens = NULL;
+  S->nboards = 0;
   return rc;
 }
 
@@ -759,7 +788,7 @@ static int ko_batch(sim *S, int *n)
 static int ko_run(sim *S)
 {
   int rc = XQ_OK, n = 1, batches = 0;
-  while (!rc && n > 0 && batches++ < XQ_KO_GAMES_MAX) rc = ko_batch(S, &n);
+  while (!rc && n > 0 && batches++ < XQ_KO_GAMES_MAX) rc = ko_batch(S, 0, &n);
   if (rc) return rc;
   char line[XQ_SIM_LINE];
   snprintf(line, sizeof line, "{\"id\":%" PRId64 ",\"op\":\"knockout\"}", ++S->next_id);

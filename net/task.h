@@ -43,6 +43,7 @@ struct xq__task {
   int pairings;              /* export: a pairing sheet */
   xq_pair_stats st;
   int size, seeding, choice;  /* ko_start */
+  int stage;                 /* ko_publish: only this stage's matches, 0 = any */
   cJSON *args;               /* ko_publish: a copy of the request's fields, freed with the task */
 };
 

@@ -133,8 +133,11 @@ Test(knockout, stage_played_on_knockout_tables)
   cr_assert_str_eq(xq_tj_str(cJSON_GetArrayItem(xq_tj_get(m2, "games"), 0), "result"), "1/2-1/2");
   cJSON_Delete(r);
 
-  /* Xinjiang: the colour-swapped rapid game at table 3 */
-  r = xq_tc_callf(&adm, "{\"id\":10,\"op\":\"ko_publish\"}");
+  /* Xinjiang: the colour-swapped rapid game at table 3; the final (stage
+   * 2) waits for it */
+  xq_tc_errf(&adm, "CONFLICT", "{\"id\":18,\"op\":\"ko_publish\",\"stage\":2}");
+  xq_tc_errf(&adm, "BAD_REQUEST", "{\"id\":19,\"op\":\"ko_publish\",\"stage\":-1}");
+  r = xq_tc_callf(&adm, "{\"id\":10,\"op\":\"ko_publish\",\"stage\":1}");
   xq_tc_expect_ok(r);
   cr_assert_eq(cJSON_GetArraySize(xq_tj_get(r, "tables")), 1);
   const cJSON *t3 = cJSON_GetArrayItem(xq_tj_get(r, "tables"), 0);
