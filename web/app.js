@@ -17,6 +17,9 @@ const WORDS = {
     name: '姓名', rating: '等级分', wdl: '胜-和-负', token: '令牌', sign_in: '登录', sign_out: '退出',
     attention: '需要处理的对局', all_games: '全部对局', pgn: '下载 PGN', back: '返回棋盘',
     footer: 'xqref serve 实时转播', round_pgn: '本轮 PGN', round_n: '第{n}轮', knockout: '淘汰赛', table_n: '第{n}台',
+    ko_final: '决赛', ko_third: '三四名决赛', ko_semi: '半决赛', ko_quarter: '四分之一决赛', ko_stage: '第{n}阶段',
+    ko_winner: '胜者 {p}', ko_in_play: '进行中：第{n}台', g_standard: '慢棋', g_rapid: '快棋', g_blitz: '超快棋',
+    g_armageddon: '超快棋（和棋黑胜）',
     bye: '轮空', vs: '对', ply: '第{n}步', start: '开局', playing: '对局中', paused: '暂停',
     needs_arbiter: '待裁判裁决', must_change: '{side}必须变着', fouls: '犯规 红{r} 黑{b}',
     red_side: '红方', black_side: '黑方', res_10: '红胜', res_01: '黑胜', res_draw: '和棋',
@@ -38,7 +41,10 @@ const WORDS = {
     result: 'Result', rank: 'Rank', name: 'Name', rating: 'Rating', wdl: 'W-D-L', token: 'Token',
     sign_in: 'Sign in', sign_out: 'Sign out', attention: 'Games needing attention', all_games: 'All games',
     pgn: 'Download PGN', back: 'Back to the boards', footer: 'Live from xqref serve', round_pgn: 'Round PGN',
-    round_n: 'Round {n}', knockout: 'Knockout', table_n: 'Table {n}', bye: 'bye', vs: 'vs', ply: 'ply {n}', start: 'start',
+    round_n: 'Round {n}', knockout: 'Knockout', table_n: 'Table {n}', bye: 'bye',
+    ko_final: 'Final', ko_third: 'Third place', ko_semi: 'Semi-finals', ko_quarter: 'Quarter-finals',
+    ko_stage: 'Stage {n}', ko_winner: 'winner {p}', ko_in_play: 'playing at table {n}', g_standard: 'standard',
+    g_rapid: 'rapid', g_blitz: 'blitz', g_armageddon: 'armageddon (a draw wins for Black)', vs: 'vs', ply: 'ply {n}', start: 'start',
     playing: 'playing', paused: 'paused', needs_arbiter: 'needs the arbiter', must_change: '{side} must change',
     fouls: 'fouls R{r} B{b}', red_side: 'Red', black_side: 'Black', res_10: 'Red wins', res_01: 'Black wins',
     res_draw: 'draw', after_round: 'after round {n}', no_attention: 'No game needs attention now.',
@@ -345,9 +351,49 @@ function refreshStandings(delay) {
 
 async function refreshPairings() {
   try {
-    S.pairings = await getJSON(`/api/rounds/${S.round}/pairings.json`);
+    const ko = S.event && S.round === S.event.knockout_round;
+    const [pairings, bracket] = await Promise.all([getJSON(`/api/rounds/${S.round}/pairings.json`),
+      ko ? getJSON('/api/knockout') : null]);
+    S.pairings = pairings;
+    S.bracket = bracket;
     renderPairings();
+    renderBracket();
   } catch (e) { console.warn(e.message); }
+}
+
+/* The knockout bracket above the knockout tables: each stage's matches,
+ * their games so far, the winner or the table in play (docs/web.md). */
+function renderBracket() {
+  const box = $('#bracket');
+  const k = S.bracket;
+  box.hidden = !(k && k.started);
+  if (box.hidden) return box.replaceChildren();
+  const name = p => (p && p.name) || '?';
+  const stages = new Map();
+  for (const m of k.matches) {
+    if (!stages.has(m.stage)) stages.set(m.stage, []);
+    stages.get(m.stage).push(m);
+  }
+  const last = Math.max(...stages.keys());
+  const title = (stage, ms) => stage === last && ms.length <= 2 && k.seeding === 'choose' ? t('ko_final')
+    : ms.length === 1 ? t('ko_final') : ms.length === 2 ? t('ko_semi') : ms.length === 4 ? t('ko_quarter')
+    : t('ko_stage', { n: stage });
+  const cols = [];
+  for (const [stage, ms] of stages) {
+    const items = ms.map(m => {
+      const third = k.seeding === 'choose' && stage === last && m.match === k.matches.length;
+      const games = m.games.map(g => `${t('g_' + g.type)} ${g.result}`).join(' · ');
+      const state = m.winner ? t('ko_winner', { p: name(m.winner) })
+        : m.in_play ? t('ko_in_play', { n: m.in_play }) : '';
+      return el('li', { 'data-match': m.match },
+        el('span', { class: 'ko-players', text: (third ? t('ko_third') + ': ' : '') +
+          (m.players.length ? `${name(m.players[0])} – ${name(m.players[1])}` : '?') }),
+        games ? el('span', { class: 'ko-games', text: games }) : null,
+        state ? el('span', { class: m.winner ? 'ko-winner' : 'ko-state', text: state }) : null);
+    });
+    cols.push(el('div', { class: 'ko-stage' }, el('h3', { text: title(stage, ms) }), el('ol', {}, ...items)));
+  }
+  box.replaceChildren(...cols);
 }
 
 /* ------------------------------------------------------------------ */
@@ -686,6 +732,7 @@ function rerender() {
   applyWords();
   renderBoards();
   renderPairings();
+  renderBracket();
   renderStandings();
   renderArbiter();
   if (S.view === 'game') renderViewer();

@@ -369,6 +369,20 @@ test('the knockout tables are shown as the knockout round', async () => {
     { timeout: WAIT });
   const first = await page.textContent('#pairings tbody tr[data-table="1"] td.red-name');
   assert.ok(first.startsWith(ko.tables[0].red.name), first);
+  // the bracket: two semi-finals and the final, each match's players
+  await page.waitForSelector('#bracket li[data-match="3"]', { timeout: WAIT });
+  assert.equal(await page.locator('#bracket li').count(), 3);
+  const semi = await page.textContent('#bracket li[data-match="1"] .ko-players');
+  assert.ok(semi.includes(ko.tables[0].red.name) && semi.includes(ko.tables[0].black.name), semi);
+  // the arbiter decides table 1: its winner shows in the bracket
+  const res = await fetch(base + '/api/op', {
+    method: 'POST', headers: { Authorization: 'Bearer ' + tokens.admin },
+    body: JSON.stringify({ id: 'k1', op: 'result', round: ko.round, table: 1, result: '0-1' }),
+  });
+  assert.equal(res.status, 200);
+  await page.waitForSelector('#bracket li[data-match="1"] .ko-winner', { timeout: WAIT });
+  const won = await page.textContent('#bracket li[data-match="1"] .ko-winner');
+  assert.ok(won.includes(ko.tables[0].black.name), won);
   await shot('09-knockout');
   assert.deepEqual(problems, []);
 });
