@@ -52,6 +52,12 @@ void xq__buf_unref(xq__buf *b)
 
 static void conn_free(xq__conn *c)
 {
+  if (c->sink) {
+    /* a virtual session leaves the server's list of them */
+    if (c->prev) c->prev->next = c->next;
+    else if (c->srv->vconns == c) c->srv->vconns = c->next;
+    if (c->next) c->next->prev = c->prev;
+  }
   free(c->in);
   free(c);
 }
@@ -328,6 +334,10 @@ xq__conn *xq__conn_virtual(xq__server *s, const xq__proto *proto,
   c->refs = 1;      /* the caller's; no handles to close */
   c->gen = ++s->next_gen;
   snprintf(c->peer, sizeof c->peer, "session %llu", (unsigned long long)c->gen);
+  /* listed, so that a revocation reaches it (xq__sessions_revoked) */
+  c->next = s->vconns;
+  if (s->vconns) s->vconns->prev = c;
+  s->vconns = c;
   return c;
 }
 

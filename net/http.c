@@ -542,7 +542,7 @@ static void post_op(xq__server *s, xq__conn *c, http_conn *h)
   h->busy = 1;
   c->pending_replies++;
   xq__conn_ref(c);
-  int rc = xq__op_run(s, t->role, t->round, t->board, r->body, r->body_len, op_done, h);
+  int rc = xq__op_run(s, t, r->body, r->body_len, op_done, h);
   if (rc != XQ_OK) {
     h->busy = 0;
     c->pending_replies--;

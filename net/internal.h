@@ -107,7 +107,7 @@ struct xq__conn {
   int revoked;                 /* its token was revoked: 1 ending once its replies are out, 2 ended */
   int hub_watch;               /* subscribed to the broadcast (hub.c) */
   void *ext;                   /* protocol state (HTTP request, ...) */
-  xq__conn *prev, *next;       /* the server's list */
+  xq__conn *prev, *next;       /* the server's list (s->conns, or s->vconns when virtual) */
   /* A session with no socket (xq__conn_virtual): what would be written
    * goes to sink(c, data, len) instead; NULL for a real connection. */
   void (*sink)(xq__conn *c, const char *data, size_t len);
@@ -246,10 +246,12 @@ void xq__sessions_revoked(xq__server *s);
 void xq__session_end_if_done(xq__conn *c);
 
 /* Run the JSON-lines requests of `text` (len bytes, one request a line,
- * blank lines skipped) for a session with `role` (round/board: a board
- * token's table) that has no socket: the same dispatcher, role checks,
- * ordering and replies as a TCP connection that said hello with that
- * token. `hello`, `watch` and `unwatch` are refused (BAD_REQUEST): the
+ * blank lines skipped) for a session with the role of `tok` (one of
+ * s->tokens; a board token's table) that has no socket: the same
+ * dispatcher, role checks, ordering and replies as a TCP connection that
+ * said hello with that token. When the token is revoked while the
+ * requests run, those not dispatched yet are answered as for a session
+ * without a role (AUTH_REQUIRED where a role is needed). `hello`, `watch` and `unwatch` are refused (BAD_REQUEST): the
  * token comes with the caller, streams go over SSE. Once every request has
  * its reply -- replies that wait for a group commit or a worker job come
  * when those are done -- done(arg, lines, n) runs once with the reply
@@ -259,8 +261,8 @@ void xq__session_end_if_done(xq__conn *c);
  * XQ_OP_LINES_MAX requests or XQ_MAX_LINE bytes) or XQ_ENOMEM, and then
  * done will not run. */
 typedef void (*xq__op_done)(void *arg, const char *lines, size_t n);
-int xq__op_run(xq__server *s, int role, int round, int board, const char *text, size_t len,
-               xq__op_done done, void *arg);
+int xq__op_run(xq__server *s, const xq_ttoken *tok, const char *text, size_t len, xq__op_done done,
+               void *arg);
 
 /* True when `v` is a JSON number holding a whole value in the range of
  * int: only then may it be cast to int (a cast of 1e300 is undefined
@@ -541,6 +543,7 @@ struct xq__server {
   unsigned char (*token_hash)[XQ_SHA256_LEN]; /* SHA-256 of tokens[i] (security.md) */
   int ntokens;
   xq__conn *conns;             /* every open connection */
+  xq__conn *vconns;            /* sessions without a socket (POST /api/op) in flight */
   int nconns;
   uint64_t next_gen;
   xq__live **rounds[XQ_ROUNDS_LIVE_MAX + 1]; /* [round][board - 1], NULL for a bye */

@@ -7,6 +7,7 @@
  * replies waiting for a group commit, an immediate reply waits behind
  * them (xq__commit_reply).
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -379,7 +380,7 @@ void xq__session_end_if_done(xq__conn *c)
 
 void xq__sessions_revoked(xq__server *s)
 {
-  if (!s->conns) return;
+  if (!s->conns && !s->vconns) return;
   /* the live hashes, sorted: one binary search per session. These are
    * hashes of tokens that already opened a session, not guesses: no need
    * for the constant-time scan of xq__token_find. */
@@ -410,6 +411,16 @@ void xq__sessions_revoked(xq__server *s)
     }
     xq__reply_error(c, NULL, XQ__E_REVOKED, "the token of this session was revoked", -1);
     xq__session_end_if_done(c);
+  }
+  for (xq__conn *c = s->vconns; c; c = c->next) {
+    if (c->closing || !c->has_tok) continue;
+    if (live && bsearch(c->tok, live, (size_t)s->ntokens, sizeof *live, hash_cmp)) continue;
+    /* a POST /api/op batch: every request still to come gets its one
+     * reply, as from a session without a role (security.md) */
+    xq__log(s, "%s: token revoked, the rest of the batch runs without its role", c->peer);
+    c->role = XQ_ROLE_NONE;
+    c->round = c->board = 0;
+    c->has_tok = 0;
   }
   free(live);
 }
@@ -477,8 +488,8 @@ static const xq__proto op_proto = {
   op_closed,
 };
 
-int xq__op_run(xq__server *s, int role, int round, int board, const char *text, size_t len,
-               xq__op_done done, void *arg)
+int xq__op_run(xq__server *s, const xq_ttoken *tok, const char *text, size_t len, xq__op_done done,
+               void *arg)
 {
   if (len > XQ_MAX_LINE) return XQ_ELIMIT;
   /* the requests json_consume will dispatch: lines not empty once a
@@ -503,9 +514,15 @@ int xq__op_run(xq__server *s, int role, int round, int board, const char *text, 
     free(o);
     return XQ_ENOMEM;
   }
-  c->role = role;
-  c->round = round;
-  c->board = board;
+  c->role = tok->role;
+  c->round = tok->round;
+  c->board = tok->board;
+  /* its token's hash, as a TCP session keeps it: a revocation reaches it */
+  ptrdiff_t k = tok - s->tokens;
+  if (k >= 0 && k < s->ntokens) {
+    memcpy(c->tok, s->token_hash[k], XQ_SHA256_LEN);
+    c->has_tok = 1;
+  }
   xq__conn_ref(c); /* held while the lines are dispatched */
   /* the input buffer holds XQ_MAX_LINE + 4096 bytes: the text and a final
    * newline always fit. `text` may be gone once done() ran: it is read

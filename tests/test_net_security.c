@@ -246,6 +246,42 @@ Test(net_security, an_admin_revoking_its_own_token_is_answered_first)
   xq_tc_close(&a);
 }
 
+/* A POST /api/op batch whose token is revoked part-way (here by its own
+ * first request): the requests after it run without the token's role. */
+Test(net_security, a_batch_loses_its_role_when_its_token_is_revoked)
+{
+  xq_tclient a;
+  hello(&a, ts.admin);
+  char adm2[64];
+  make_token(&a, "admin", 0, adm2);
+  char req[1024], body[512];
+  int n = snprintf(body, sizeof body,
+                   "{\"id\":1,\"op\":\"tokens\"}\n{\"id\":2,\"op\":\"revoke\",\"token\":\"%s\"}\n"
+                   "{\"id\":3,\"op\":\"token\",\"role\":\"viewer\"}\n{\"id\":4,\"op\":\"event\"}\n", adm2);
+  snprintf(req, sizeof req,
+           "POST /api/op HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer %s\r\nContent-Length: %d\r\n\r\n%s",
+           adm2, n, body);
+  xq_tresp h;
+  cr_assert_eq(xq_tc_http(&ts.loop, ts.http_port, req, &h), 0);
+  cr_assert_eq(h.status, 200);
+  const char *codes[4] = {NULL, NULL, "AUTH_REQUIRED", NULL};
+  const char *p = h.body;
+  for (int i = 0; i < 4; i++) {
+    const char *nl = strchr(p, '\n');
+    cr_assert(nl, "reply %d of 4: %s", i + 1, h.body);
+    cJSON *r = cJSON_ParseWithLength(p, (size_t)(nl - p));
+    cr_assert(r, "reply %d is JSON", i + 1);
+    cr_assert_eq(cJSON_GetObjectItemCaseSensitive(r, "id")->valueint, i + 1);
+    if (codes[i]) cr_assert_str_eq(xq_tc_error(r), codes[i], "reply %d", i + 1);
+    else cr_assert(ok(r), "reply %d is ok: %.*s", i + 1, (int)(nl - p), p);
+    cJSON_Delete(r);
+    p = nl + 1;
+  }
+  xq_tresp_free(&h);
+  alive(&a);
+  xq_tc_close(&a);
+}
+
 /* Run `cmd` (the xqref binary on this test's store) and return its
  * status, with the loop left alone meanwhile: another process. */
 static int run_xqref(const char *args)
