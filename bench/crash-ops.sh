@@ -278,21 +278,23 @@ trial_pair_cli() {
   WHAT="kill after ${delay} ms: round 2 $r$([ "$acked" = 1 ] && echo ' (the command had finished)' || echo ' (killed while running)')"
 }
 
-# the client of the result kind: RESULTS_PER_POST results a request,
-# tables 1..BOARDS; each acknowledged table is appended to DIR/ack
-result_client() { # DIR
-  local d=$1 b n=0 req=$1/req tables=""
+# Send tables 1..BOARDS in batches of PER through POST URL, each table's
+# part of the body printed by ITEM TABLE; after each batch ACKED REPLY N
+# says whether all N were acknowledged, and ACKLINE TABLE prints each one's
+# line of DIR/ack. Every batch's tables go to DIR/sent first. Stops at the
+# first failure (the server was killed).
+batch_client() { # DIR PER URL ITEM ACKED ACKLINE
+  local d=$1 per=$2 url=$3 item=$4 acked=$5 ackline=$6 b x n=0 req=$1/req tables=""
   : >"$req"
   for b in $(seq 1 "$BOARDS"); do
-    printf '{"id":%d,"op":"result","round":1,"table":%d,"result":"%s"}\n' "$b" "$b" "$(result_code "$b")" >>"$req"
+    "$item" "$b" >>"$req"
     tables="$tables $b"
     n=$((n + 1))
-    if [ "$n" = "$RESULTS_PER_POST" ] || [ "$b" = "$BOARDS" ]; then
+    if [ "$n" = "$per" ] || [ "$b" = "$BOARDS" ]; then
       echo "$tables" >>"$d/sent"
-      post /api/op "$req" >"$d/reply" 2>/dev/null || return 0
-      # every line ok: the tables are acknowledged
-      [ "$(grep -c '"ok":true' "$d/reply")" = "$n" ] || return 0
-      for x in $tables; do echo "$x $(result_code "$x")" >>"$d/ack"; done
+      post "$url" "$req" >"$d/reply" 2>/dev/null || return 0
+      "$acked" "$d/reply" "$n" || return 0
+      for x in $tables; do "$ackline" "$x" >>"$d/ack"; done
       : >"$req"
       tables=""
       n=0
@@ -300,20 +302,43 @@ result_client() { # DIR
   done
 }
 
-trial_result() {
-  local t=$1 d=$2 db=$2/store.db delay
-  copy_store "$LIVE" "$db"
+# the result kind: RESULTS_PER_POST results a request; acknowledged when
+# every line of the reply is ok; DIR/ack lines "TABLE CODE"
+result_item() { printf '{"id":%d,"op":"result","round":1,"table":%d,"result":"%s"}\n' "$1" "$1" "$(result_code "$1")"; }
+result_acked() { [ "$(grep -c '"ok":true' "$1")" = "$2" ]; }
+result_ack() { echo "$1 $(result_code "$1")"; }
+result_client() { batch_client "$1" "$RESULTS_PER_POST" /api/op result_item result_acked result_ack; }
+
+# the push kind: GAMES_PER_PUSH games a push; acknowledged when the reply
+# names every table; DIR/ack lines "TABLE"
+push_item() { cat "$TMP/games/$1.pgn"; echo; }
+push_acked() { [ "$(grep -o '"table":' "$1" | wc -l)" = "$2" ]; }
+push_ack() { echo "$1"; }
+push_client() { batch_client "$1" "$GAMES_PER_PUSH" /api/rounds/1/push push_item push_acked push_ack; }
+
+# Start the server on a copy of the live store in DIR, run CLIENT DIR in
+# the background, kill -9 the server after a random delay in 0.2..MAX_S
+# seconds (trial T), and wait for the client. Sets DELAY.
+kill_during() { # T DIR CLIENT MAX_S
+  local t=$1 d=$2 cl
+  copy_store "$LIVE" "$d/store.db"
   : >"$d/ack"
   : >"$d/sent"
-  start_server "$db" "$d/serve.out" || { echo "the server did not start"; return 1; }
-  result_client "$d" &
-  local cl=$!
+  start_server "$d/store.db" "$d/serve.out" || { echo "the server did not start"; return 1; }
+  "$3" "$d" &
+  cl=$!
   PIDS+=("$cl")
-  delay=$(rand_in "$((SEED + t))" 0.2 "$RESULT_S")
-  sleep "$delay"
+  DELAY=$(rand_in "$((SEED + t))" 0.2 "$4")
+  sleep "$DELAY"
   kill_server
   wait "$cl" 2>/dev/null || true
   forget_pid "$cl"
+}
+
+trial_result() {
+  local t=$1 d=$2 db=$2/store.db delay
+  kill_during "$t" "$d" result_client "$RESULT_S" || return 1
+  delay=$DELAY
   local bad=0
   # the event log's last result per board, and the game log's rows
   sql "$db" "SELECT board, code FROM events WHERE kind = 'result' AND round = 1 ORDER BY seq" >"$d/results.txt"
@@ -342,40 +367,10 @@ trial_result() {
   WHAT="kill after ${delay} s: sent $sent, acknowledged $(wc -l <"$d/ack"), stored $(wc -l <"$d/results.txt")"
 }
 
-push_client() { # DIR
-  local d=$1 b n=0 req=$1/req tables=""
-  : >"$req"
-  for b in $(seq 1 "$BOARDS"); do
-    cat "$TMP/games/$b.pgn" >>"$req"
-    echo >>"$req"
-    tables="$tables $b"
-    n=$((n + 1))
-    if [ "$n" = "$GAMES_PER_PUSH" ] || [ "$b" = "$BOARDS" ]; then
-      echo "$tables" >>"$d/sent"
-      post /api/rounds/1/push "$req" >"$d/reply" 2>/dev/null || return 0
-      [ "$(grep -o '"table":' "$d/reply" | wc -l)" = "$n" ] || return 0
-      for x in $tables; do echo "$x" >>"$d/ack"; done
-      : >"$req"
-      tables=""
-      n=0
-    fi
-  done
-}
-
 trial_push() {
   local t=$1 d=$2 db=$2/store.db delay
-  copy_store "$LIVE" "$db"
-  : >"$d/ack"
-  : >"$d/sent"
-  start_server "$db" "$d/serve.out" || { echo "the server did not start"; return 1; }
-  push_client "$d" &
-  local cl=$!
-  PIDS+=("$cl")
-  delay=$(rand_in "$((SEED + t))" 0.2 "$PUSH_S")
-  sleep "$delay"
-  kill_server
-  wait "$cl" 2>/dev/null || true
-  forget_pid "$cl"
+  kill_during "$t" "$d" push_client "$PUSH_S" || return 1
+  delay=$DELAY
   local bad=0
   # each table's rows, to compare with those of the run without a kill
   # ($TMP/push-expected.txt, "table|source|event" in log order)
