@@ -72,7 +72,6 @@ typedef struct fin {
   int naw;
   xq_tgroup groups[XQ_REG_GROUPS_MAX];
   int ngroups;
-  int *tmp_ids, *tmp_over;
 } fin;
 
 static int w_places(void *ctx, int format, FILE *f)
@@ -102,85 +101,15 @@ static int w_prizes(void *ctx, int format, FILE *f)
   return xq_sheet_prizes(F->ev, F->pt, F->aw, F->naw, format, XQ_LANG_ZH, f);
 }
 
-/* The members of `members` (a flag per id; NULL = all of group g) in
- * final-place order into F->tmp_ids with their overall places. */
-static int collect(fin *F, const xq_tgroup *g, const char *members)
-{
-  int k = 0;
-  for (int i = 0; i < F->ev->n; i++) {
-    int id = F->places[i];
-    if (members ? !members[id] : !xq_group_match(g, &F->ev->players[id - 1])) continue;
-    F->tmp_ids[k] = id;
-    F->tmp_over[k++] = i + 1;
-  }
-  return k;
-}
-
-/* One group list: text to o->out, HTML to DIR/group-K.html (K = the
- * group's index, "-men" / "-women" for its sections). */
-static int group_list(fin *F, const char *title, int k, const char *file, xq_error *err)
-{
-  const xq_sim_opts *o = F->o;
-  int rc = XQ_OK;
-  if (o->out) {
-    rc = xq_sheet_places(F->ev, title, F->tmp_ids, F->tmp_over, k, XQ_SHEET_TEXT, XQ_LANG_ZH, o->out);
-    fputc('\n', o->out);
-  }
-  if (!rc && o->out_dir) {
-    char path[XQ_SIM_PATH_MAX + 64];
-    snprintf(path, sizeof path, "%s/%s.html", o->out_dir, file);
-    FILE *f = fopen(path, "w");
-    if (!f) {
-      snprintf(err->msg, sizeof err->msg, "cannot write %.80s: %.50s", path, strerror(errno));
-      return err->code = XQ_EIO;
-    }
-    rc = xq_sheet_places(F->ev, title, F->tmp_ids, F->tmp_over, k, XQ_SHEET_HTML, XQ_LANG_ZH, f);
-    if (fclose(f) && !rc) rc = XQ_EIO;
-  }
-  return rc;
-}
-
 /* The group standings: every group but the first (the open group is the
- * final places), members in final-place order with their overall place. */
-static int groups_out(fin *F, xq_error *err)
+ * final places), members in final-place order with their overall place;
+ * men and women apart where the regulation ranks them so (Tangshan
+ * 六.2-4), a women's section under three merged (九.3-4). */
+static int w_groups(void *ctx, int format, FILE *f)
 {
-  int n = F->ev->n, rc = XQ_OK;
-  char *flag = calloc((size_t)n + 1, 1);
-  int *men = malloc(sizeof *men * (size_t)n), *women = malloc(sizeof *women * (size_t)n);
-  if (!flag || !men || !women) rc = XQ_ENOMEM;
-  for (int gi = 1; gi < F->ngroups && !rc; gi++) {
-    const xq_tgroup *g = &F->groups[gi];
-    char title[3 * XQ_TOURNEY_FIELD_MAX], file[32];
-    if (!g->sections) {
-      int k = collect(F, g, NULL);
-      snprintf(title, sizeof title, "%s (%d)", g->name, k);
-      snprintf(file, sizeof file, "group-%d", gi);
-      rc = group_list(F, title, k, file, err);
-      continue;
-    }
-    /* men and women ranked apart (Tangshan 六.2-4), a small women's
-     * section merged into the men's (九.3-4) */
-    int nm = 0, nw = 0, merged = 0;
-    if ((rc = xq_group_sections(g, F->ev->players, n, men, &nm, women, &nw, &merged))) break;
-    memset(flag, 0, (size_t)n + 1);
-    for (int i = 0; i < nm; i++) flag[men[i]] = 1;
-    int k = collect(F, g, flag);
-    snprintf(title, sizeof title, "%s, men%s (%d)", g->name, merged ? " and women: the women's section "
-             "has fewer than 3 players and is merged 女子不足三人并入男子组" : "", k);
-    snprintf(file, sizeof file, "group-%d-men", gi);
-    if ((rc = group_list(F, title, k, file, err))) break;
-    if (merged || !nw) continue;
-    memset(flag, 0, (size_t)n + 1);
-    for (int i = 0; i < nw; i++) flag[women[i]] = 1;
-    k = collect(F, g, flag);
-    snprintf(title, sizeof title, "%s, women (%d)", g->name, k);
-    snprintf(file, sizeof file, "group-%d-women", gi);
-    rc = group_list(F, title, k, file, err);
-  }
-  free(flag);
-  free(men);
-  free(women);
-  return rc;
+  fin *F = ctx;
+  if (format == XQ_SHEET_TEXT) fprintf(f, "Group standings 分组成绩\n");
+  return xq_sheet_groups(F->ev, F->places, F->groups + 1, F->ngroups - 1, format, XQ_LANG_ZH, f);
 }
 
 static void ko_text(FILE *f, const xq_tevent *ev, const xq_ko *ko)
@@ -221,11 +150,9 @@ int xq__sim_final(const xq_sim_opts *o, const xq_regulation *r, xq_tstore *st,
   int n = F.ev->n;
   F.places = malloc(sizeof *F.places * (size_t)n);
   F.place_of = calloc((size_t)n + 1, sizeof *F.place_of);
-  F.tmp_ids = malloc(sizeof *F.tmp_ids * (size_t)n);
-  F.tmp_over = malloc(sizeof *F.tmp_over * (size_t)n);
   F.teams = calloc(XQ_SIM_TEAMS_MAX, sizeof *F.teams);
   F.pt = calloc(1, sizeof *F.pt);
-  if (!F.places || !F.place_of || !F.tmp_ids || !F.tmp_over || !F.teams || !F.pt) {
+  if (!F.places || !F.place_of || !F.teams || !F.pt) {
     rc = XQ_ENOMEM;
     goto out;
   }
@@ -280,7 +207,7 @@ int xq__sim_final(const xq_sim_opts *o, const xq_regulation *r, xq_tstore *st,
     free(a);
     free(b);
   }
-  if (F.ngroups > 1 && (rc = groups_out(&F, err))) goto out;
+  if (F.ngroups > 1 && (rc = emit(o, "groups", w_groups, &F, err))) goto out;
 
   if (have_prizes && (F.pt->ncats || F.pt->lucky_amount)) {
     int cap = XQ_AWARDS_MAX(F.pt, n);
@@ -306,8 +233,6 @@ out:
   }
   free(F.places);
   free(F.place_of);
-  free(F.tmp_ids);
-  free(F.tmp_over);
   free(F.teams);
   free(F.pt);
   free(F.aw);
