@@ -521,7 +521,8 @@ static xq_tevent *event_copy(const xq_tevent *ev)
   c->players = malloc(sizeof *c->players * (size_t)cap);
   c->slots = malloc(sizeof *c->slots * (size_t)cap * XQ_TOURNEY_ROUNDS_MAX);
   c->extra = ev->extra_len ? malloc(ev->extra_len) : NULL;
-  if (!c->players || !c->slots || (ev->extra_len && !c->extra)) {
+  c->forbid = ev->nforbid ? malloc(sizeof *c->forbid * (size_t)ev->nforbid) : NULL;
+  if (!c->players || !c->slots || (ev->extra_len && !c->extra) || (ev->nforbid && !c->forbid)) {
     xq_tevent_free(c);
     return NULL;
   }
@@ -530,6 +531,7 @@ static xq_tevent *event_copy(const xq_tevent *ev)
     memcpy(c->slots, ev->slots, sizeof *c->slots * (size_t)ev->n * XQ_TOURNEY_ROUNDS_MAX);
   }
   if (ev->extra_len) memcpy(c->extra, ev->extra, ev->extra_len);
+  if (ev->nforbid) memcpy(c->forbid, ev->forbid, sizeof *c->forbid * (size_t)ev->nforbid);
   return c;
 }
 

@@ -86,6 +86,17 @@ Test(bbp_fixtures, scoring_210_and_utf8_names)
   check_cli(DATA "c5_utf8_chinese_name.trf", DATA "c5_utf8_chinese_name.expected_bbp.txt");
 }
 
+/* Forbidden pairs (tourney.md §3.2.4, §9.3): a 100-player event before
+ * round 5 with XXP lines (4-22 and every two of 12, 7, 9) and TRF-2026
+ * 260 lines for round 5 and for round 6 only; the expected pairings are
+ * bbpPairings' on the same files. */
+Test(bbp_fixtures, forbidden_pairs_xxp_and_260)
+{
+  check_cli(DATA "forbidden_xxp.trf", DATA "forbidden_xxp.expected_bbp.txt");
+  check_cli(DATA "forbidden_260.trf", DATA "forbidden_260.expected_bbp.txt");
+  check_cli(DATA "forbidden_260_later_round.trf", DATA "forbidden_260_later_round.expected_bbp.txt");
+}
+
 /* ------------------------------------------------------------------ */
 /* Round-by-round replay of a generated event                          */
 /* ------------------------------------------------------------------ */

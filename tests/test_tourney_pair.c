@@ -627,3 +627,64 @@ Test(withdrawal, two_missed_rounds_or_two_in_a_row)
     xq_tevent_free(ev);
   }
 }
+
+/* Does pairing `pr` seat a and b at one board? */
+static int seated_together(const xq_tpairing *pr, int a, int b)
+{
+  for (int i = 0; i < pr->nboards; i++) {
+    const xq_tboard *d = &pr->boards[i];
+    if ((d->red == a && d->black == b) || (d->red == b && d->black == a)) return 1;
+  }
+  return 0;
+}
+
+/* §3.2.4: forbidden pairs (TRF XXP 4 22, XXP 12 7 9) are never paired;
+ * the same event without them pairs 4-22 and 7-9, so the lines are what
+ * kept them apart. */
+Test(pairing, forbidden_pairs_are_not_paired)
+{
+  xq_tevent *ev;
+  xq_error err = {0};
+  cr_assert_eq(xq_trf_read(XQ_TEST_DATA "/pairing/forbidden_xxp.trf", &ev, &err), XQ_OK, "%s", err.msg);
+  cr_assert_eq(ev->nforbid, 4, "4-22, 12-7, 12-9, 7-9");
+  cr_assert(xq_tevent_forbidden(ev, 22, 4, 5) && xq_tevent_forbidden(ev, 9, 7, 1) && !xq_tevent_forbidden(ev, 4, 12, 5));
+  int round = xq_trf_next_round(ev);
+  xq_tpairing pr;
+  cr_assert_eq(xq_pair_cn(ev, round, &pr, NULL), XQ_OK);
+  const int pairs[4][2] = {{4, 22}, {12, 7}, {12, 9}, {7, 9}};
+  for (int k = 0; k < 4; k++)
+    cr_assert(!seated_together(&pr, pairs[k][0], pairs[k][1]), "%d-%d paired", pairs[k][0], pairs[k][1]);
+  xq_tpairing_clear(&pr);
+  ev->nforbid = 0;
+  cr_assert_eq(xq_pair_cn(ev, round, &pr, NULL), XQ_OK);
+  cr_assert(seated_together(&pr, 4, 22) && seated_together(&pr, 7, 9), "without the lines they meet");
+  xq_tpairing_clear(&pr);
+  xq_tevent_free(ev);
+}
+
+/* TRF-2026 260: forbidden for the rounds it names only; a bad line is an
+ * error with its line number. */
+Test(pairing, forbidden_pairs_by_round_and_bad_lines)
+{
+  const char *head = "012 t\nXXR 3\n"
+                     "001    1      A                                 2000                               0.0\n"
+                     "001    2      B                                 1990                               0.0\n";
+  char text[1024];
+  xq_tevent *ev;
+  xq_error err = {0};
+  snprintf(text, sizeof text, "%s260   2   3    1    2\n", head);
+  cr_assert_eq(xq_trf_parse(text, strlen(text), &ev, &err), XQ_OK, "%s", err.msg);
+  cr_assert(!xq_tevent_forbidden(ev, 1, 2, 1) && xq_tevent_forbidden(ev, 1, 2, 2) && xq_tevent_forbidden(ev, 2, 1, 3));
+  xq_tpairing pr;
+  cr_assert_eq(xq_pair_cn(ev, 1, &pr, NULL), XQ_OK);
+  cr_assert(seated_together(&pr, 1, 2), "round 1 is not forbidden");
+  xq_tpairing_clear(&pr);
+  xq_tevent_free(ev);
+  const char *bad[] = {"XXP 1\n", "XXP 1 x\n", "260   2   3    1\n", "XXP 1 3\n", "260   3   2    1    2\n"};
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+    snprintf(text, sizeof text, "%s%s", head, bad[i]);
+    memset(&err, 0, sizeof err);
+    cr_assert_eq(xq_trf_parse(text, strlen(text), &ev, &err), XQ_EINVAL, "%s", bad[i]);
+    cr_assert(strstr(err.msg, "forbidden"), "%s: %s", bad[i], err.msg);
+  }
+}

@@ -192,6 +192,55 @@ Test(trf, export_of_a_2_1_0_event_declares_its_scoring)
   xq_tevent_free(ev);
 }
 
+/* tourney.md §9.5: a forfeit counts as a meeting in the Chinese practice
+ * (forfeit_counts_as_met) but not for a FIDE engine: the export says so
+ * with an XXP line, once per pair, and the Dutch pairing of the file read
+ * back keeps the two apart. */
+Test(trf, forfeit_meetings_are_exported_as_forbidden_pairs)
+{
+  xq_tevent *ev = xq_tevent_new(NULL, "forfeits");
+  for (int i = 0; i < 4; i++) {
+    xq_tplayer p;
+    memset(&p, 0, sizeof p);
+    snprintf(p.name, sizeof p.name, "P%d", i + 1);
+    p.rating = 2000 - i;
+    cr_assert_eq(xq_tevent_add(ev, &p, NULL, NULL), XQ_OK);
+  }
+  ev->cfg.rounds = 3;
+  cr_assert(ev->cfg.forfeit_counts_as_met, "the Chinese default");
+  xq_assign_pnos(ev);
+  xq_tpairing pr = {0};
+  cr_assert_eq(xq_pair_round1(ev, &pr), XQ_OK);
+  cr_assert_eq(xq_tevent_apply_pairing(ev, &pr), XQ_OK);
+  xq_tpairing_clear(&pr);
+  /* player 1's board forfeited, player 3's played */
+  const xq_tslot *s1 = xq_tevent_slot(ev, 1, 1);
+  int o1 = s1->opp, o3 = xq_tevent_slot(ev, 3, 1)->opp;
+  xq_tevent_set_result(ev, 1, s1->colour == XQ_TC_RED ? 1 : o1, s1->colour == XQ_TC_RED ? o1 : 1, "-+");
+  const xq_tslot *s3 = xq_tevent_slot(ev, 3, 1);
+  xq_tevent_set_result(ev, 1, s3->colour == XQ_TC_RED ? 3 : o3, s3->colour == XQ_TC_RED ? o3 : 3, "1-0");
+  char *out = export_text(ev);
+  char want[32];
+  snprintf(want, sizeof want, "\nXXP %d %d\n", 1 < o1 ? 1 : o1, 1 < o1 ? o1 : 1);
+  cr_assert(strstr(out, want), "no %s in\n%s", want + 1, out);
+  int nxxp = 0;
+  for (const char *p = out; (p = strstr(p, "\nXXP ")); p++) nxxp++;
+  cr_assert_eq(nxxp, 1, "only the forfeited pair: %s", out);
+  xq_tevent *back;
+  xq_error err = {0};
+  cr_assert_eq(xq_trf_parse(out, strlen(out), &back, &err), XQ_OK, "%s", err.msg);
+  cr_assert(xq_tevent_forbidden(back, 1, o1, 2), "read back as forbidden");
+  cr_assert_eq(xq_pair_dutch(back, 2, &pr), XQ_OK);
+  for (int i = 0; i < pr.nboards; i++) {
+    const xq_tboard *b = &pr.boards[i];
+    cr_assert(!((b->red == 1 && b->black == o1) || (b->red == o1 && b->black == 1)), "the forfeit pair met again");
+  }
+  xq_tpairing_clear(&pr);
+  free(out);
+  xq_tevent_free(back);
+  xq_tevent_free(ev);
+}
+
 /* ------------------------------------------------------------------ */
 /* xqref pair                                                          */
 /* ------------------------------------------------------------------ */

@@ -25,7 +25,29 @@ void xq_tevent_free(xq_tevent *ev)
   free(ev->players);
   free(ev->slots);
   free(ev->extra);
+  free(ev->forbid);
   free(ev);
+}
+
+int xq_tevent_forbid(xq_tevent *ev, int a, int b, int from, int to)
+{
+  if (!ev || a == b || a < 1 || b < 1 || from < 1 || to < from || to > XQ_TOURNEY_ROUNDS_MAX) return XQ_EINVAL;
+  if (ev->nforbid >= XQ_TOURNEY_FORBID_MAX) return XQ_ELIMIT;
+  xq_tforbid *f = realloc(ev->forbid, sizeof *f * (size_t)(ev->nforbid + 1));
+  if (!f) return XQ_ENOMEM;
+  ev->forbid = f;
+  f[ev->nforbid++] = (xq_tforbid){a < b ? a : b, a < b ? b : a, from, to};
+  return XQ_OK;
+}
+
+int xq_tevent_forbidden(const xq_tevent *ev, int a, int b, int round)
+{
+  if (a > b) { int t = a; a = b; b = t; }
+  for (int i = 0; ev && i < ev->nforbid; i++) {
+    const xq_tforbid *f = &ev->forbid[i];
+    if (f->a == a && f->b == b && round >= f->from && round <= f->to) return 1;
+  }
+  return 0;
 }
 
 static int grow(xq_tevent *ev)

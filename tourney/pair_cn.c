@@ -301,6 +301,13 @@ int xq_pair_cn(const xq_tevent *ev, int round, xq_tpairing *out, xq_pair_stats *
         if (xq__played(s) || ev->cfg.forfeit_counts_as_met)
           c.compat[(size_t)i * NN + j] = c.compat[(size_t)j * NN + i] = 0;
       }
+    /* §3.2.4: a forbidden pair is paired no more than a rematch */
+    for (int k = 0; k < ev->nforbid; k++) {
+      const xq_tforbid *f = &ev->forbid[k];
+      int i = f->a <= ev->n ? index[f->a] : -1, j = f->b <= ev->n ? index[f->b] : -1;
+      if (i >= 0 && j >= 0 && round >= f->from && round <= f->to)
+        c.compat[(size_t)i * NN + j] = c.compat[(size_t)j * NN + i] = 0;
+    }
     free(okr); free(okb); free(index);
     if (c.N > n) /* §3.3: the bye is a partner only bye-eligible players may take */
       for (int i = 0; i < n; i++) c.compat[(size_t)i * NN + n] = c.compat[(size_t)n * NN + i] = c.byeok[i];

@@ -669,6 +669,14 @@ int xq_pair_dutch(const xq_tevent *ev, int round, xq_tpairing *out)
       C.met[(size_t)k * (size_t)n + (size_t)idx[s->opp]] = 1;
       C.met[(size_t)idx[s->opp] * (size_t)n + (size_t)k] = 1;
     }
+  /* forbidden pairs (TRF XXP / 260) count as games played, as in
+   * bbpPairings */
+  for (int k = 0; k < ev->nforbid; k++) {
+    const xq_tforbid *f = &ev->forbid[k];
+    int a = f->a <= ev->n ? idx[f->a] : -1, b = f->b <= ev->n ? idx[f->b] : -1;
+    if (a < 0 || b < 0 || round < f->from || round > f->to) continue;
+    C.met[(size_t)a * (size_t)n + (size_t)b] = C.met[(size_t)b * (size_t)n + (size_t)a] = 1;
+  }
   int hi = ev->cfg.win > ev->cfg.draw ? ev->cfg.win : ev->cfg.draw;
   C.thr = (C.played_rounds * hi) >> 1;
   C.last_round = ev->cfg.rounds > 0 && C.played_rounds >= ev->cfg.rounds - 1;

@@ -212,6 +212,16 @@ int xq_tconfig_tb_format(const xq_tconfig *cfg, char *buf, size_t len);
 /* Event: players and the per-round table                              */
 /* ------------------------------------------------------------------ */
 
+/* Two players who may not be paired with each other in rounds from..to
+ * (tourney.md §3.2.4: same team, club or family; TRF XXP for the whole
+ * event, TRF-2026 260 for some rounds). */
+typedef struct xq_tforbid {
+  int a, b;
+  int from, to;            /* rounds, inclusive */
+} xq_tforbid;
+
+#define XQ_TOURNEY_FORBID_MAX 100000 /* forbidden pairs of one event */
+
 typedef struct xq_tevent {
   char name[XQ_TOURNEY_NAME_MAX];
   xq_tconfig cfg;
@@ -225,6 +235,8 @@ typedef struct xq_tevent {
   size_t extra_len;
   int extra_at;            /* offset in extra where the 001 lines go */
   int trf_zero_pad;        /* TRF opponents written as 0007 */
+  xq_tforbid *forbid;      /* [nforbid] pairs never to pair (from TRF XXP / 260) */
+  int nforbid;
 } xq_tevent;
 
 /* Allocate an empty event with `cfg` (NULL = defaults) and the given name
@@ -234,6 +246,15 @@ xq_tevent *xq_tevent_new(const xq_tconfig *cfg, const char *name);
 
 /* Free an event and everything it owns. NULL is a no-op. */
 void xq_tevent_free(xq_tevent *ev);
+
+/* Forbid pairing players a and b (a != b) in rounds from..to (1 and
+ * XQ_TOURNEY_ROUNDS_MAX for the whole event). Returns XQ_OK, XQ_EINVAL
+ * (a == b, bad rounds), XQ_ELIMIT (XQ_TOURNEY_FORBID_MAX) or XQ_ENOMEM. */
+int xq_tevent_forbid(xq_tevent *ev, int a, int b, int from, int to);
+
+/* True when a and b may not be paired in round `round` (a forbidden pair;
+ * both pairing systems treat it as a rematch, tourney.md §3.2.4). */
+int xq_tevent_forbidden(const xq_tevent *ev, int a, int b, int round);
 
 /* Append a copy of `p` (checked with xq_player_check) and store its id
  * in *id (may be NULL). Returns XQ_OK, XQ_EINVAL (bad player), XQ_ELIMIT

@@ -215,6 +215,36 @@ static void parse_xxs(xq_tconfig *c, const char *s, int len)
   }
 }
 
+/* XXP ID ID ...: every two of the players are a forbidden pair for the
+ * whole event; TRF-2026 "260 R1 RL ID ID ...": for rounds R1..RL
+ * (tourney.md §9.3). Both pairing systems honour them. The line itself is
+ * kept with the other lines, so the file writes back as it was read. */
+static int parse_forbid(xq_tevent *ev, const char *s, int l)
+{
+  int v[XQ_TRF_LINE_MAX / 2], nv = 0, i = 3;
+  while (i < l && nv < (int)(sizeof v / sizeof *v)) {
+    while (i < l && (s[i] == ' ' || s[i] == '\t')) i++;
+    if (i >= l) break;
+    if (s[i] < '0' || s[i] > '9') return XQ_EINVAL;
+    long x = 0;
+    while (i < l && s[i] >= '0' && s[i] <= '9' && x <= XQ_TOURNEY_PLAYERS_MAX) x = x * 10 + (s[i++] - '0');
+    if (x > XQ_TOURNEY_PLAYERS_MAX || (i < l && s[i] != ' ' && s[i] != '\t')) return XQ_EINVAL;
+    v[nv++] = (int)x;
+  }
+  int from = 1, to = XQ_TOURNEY_ROUNDS_MAX, k = 0;
+  if (s[0] == '2') {
+    if (nv < 2) return XQ_EINVAL;
+    from = v[0], to = v[1], k = 2;
+  }
+  if (nv - k < 2) return XQ_EINVAL;
+  for (int x = k; x < nv; x++)
+    for (int y = x + 1; y < nv; y++) {
+      int rc = xq_tevent_forbid(ev, v[x], v[y], from, to);
+      if (rc) return rc;
+    }
+  return XQ_OK;
+}
+
 int xq_trf_parse(const char *text, size_t len, xq_tevent **out, xq_error *err)
 {
   if (!text || !out) return XQ_EINVAL;
@@ -271,6 +301,11 @@ int xq_trf_parse(const char *text, size_t len, xq_tevent **out, xq_error *err)
       else if (!strcmp(tag, "152")) ev->initial_black = a[strspn(a, " ")] == 'B';
       else if (!strcmp(tag, "162")) parse_162(&ev->cfg, s, l);
       else if (!strcmp(tag, "XXS")) parse_xxs(&ev->cfg, s, l);
+      else if ((!strcmp(tag, "XXP") || !strcmp(tag, "260")) && (rc = parse_forbid(ev, s, l))) {
+        fail(err, rc, lineno, rc == XQ_EINVAL ? "a forbidden pair line needs rounds and two players or more"
+                              : rc == XQ_ELIMIT ? "too many forbidden pairs" : "out of memory");
+        goto out;
+      }
       else if (tag[0] == 'B' && tag[1] == 'B' && half_units(a, &h)) {
         if (tag[2] == 'W') ev->cfg.win = ev->cfg.fwin = h;
         else if (tag[2] == 'D') ev->cfg.draw = h;
@@ -306,6 +341,8 @@ int xq_trf_parse(const char *text, size_t len, xq_tevent **out, xq_error *err)
     free(by);
     if (rc) goto out;
   }
+  for (int k = 0; k < ev->nforbid; k++)
+    if (ev->forbid[k].b > ev->n) { rc = fail(err, XQ_EINVAL, 0, "a forbidden pair names a player not in the file"); goto out; }
   /* every game must be written on both sides */
   for (int id = 1; id <= ev->n; id++)
     for (int r = 1; r <= ev->nrounds; r++) {
@@ -491,6 +528,23 @@ int xq_trf_write(const xq_tevent *ev, FILE *f)
     while (at > 0 && buf[at - 1] == ' ') at--;
     buf[at] = 0;
     fprintf(f, "%s\n", buf);
+  }
+  if (!ev->extra && ev->cfg.forfeit_counts_as_met) {
+    /* tourney.md §3.2.1, §9.5: a forfeit counts as a meeting here, not for
+     * a FIDE engine, which would pair the two again: say so with XXP */
+    for (int id = 1; id <= ev->n; id++)
+      for (int r = 1; r <= ev->nrounds; r++) {
+        const xq_tslot *s = xq_tevent_slot(ev, id, r);
+        int o = s->opp;
+        if (o <= id || o > ev->n || xq__played(s)) continue;
+        int played = 0, earlier = 0;
+        for (int q = 1; q <= ev->nrounds && !played; q++) {
+          const xq_tslot *t = xq_tevent_slot(ev, id, q);
+          played = t->opp == o && xq__played(t);
+          earlier |= q < r && t->opp == o;
+        }
+        if (!played && !earlier) fprintf(f, "XXP %d %d\n", num[id], num[o]); /* once a pair */
+      }
   }
   if (ev->extra && head < ev->extra_len) fwrite(ev->extra + head, 1, ev->extra_len - head, f);
   free(by);
