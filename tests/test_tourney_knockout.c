@@ -438,6 +438,15 @@ Test(store, knockout_tables_published_and_decided_by_their_result)
   cr_assert_eq(xq_tstore_ko_publish(st, &g, &table, &err), XQ_OK, "%s", err.msg);
   cr_assert_eq(table, 3);
   xq_tstore_close(st);
+  /* `tourney bracket` says where the game is being played */
+  char args[600];
+  int status;
+  snprintf(args, sizeof args, "tourney bracket --db %s", path);
+  char *out = xq_test_run(args, &status);
+  cr_assert_eq(status, 0, "%s", out);
+  cr_assert(strstr(out, "playing: game 2 rapid"), "%s", out);
+  cr_assert(strstr(out, "at knockout table 3 (round 50)"), "%s", out);
+  free(out);
 
   /* a reopen keeps the tables, which is done and which in play */
   cr_assert_eq(xq_tstore_open(path, 0, &st, &err), XQ_OK, "%s", err.msg);

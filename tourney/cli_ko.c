@@ -123,9 +123,13 @@ static void print_bracket(const xq_tevent *ev, const xq_ko *ko)
              g->res > 0 ? "1-0" : g->res < 0 ? "0-1" : "=",
              !g->res && g->type == XQ_KG_ARMAGEDDON ? " (draw: Black wins)" : "");
     }
-    int w = xq_ko_winner(ko, m);
+    int w = xq_ko_winner(ko, m), t = xq_ko_in_play(ko, m);
     xq_ko_game next;
     if (w) printf("  winner: %s (%d)\n", pname(ev, w), w);
+    else if (t) /* published to the live server: its result comes from there */
+      printf("  playing: game %d %s %s, red %d black %d at knockout table %d (round %d)\n", k + 1,
+             xq_ko_gtype_name(ko->tables[t - 1].type), xq_ko_time_control(ko->format, ko->tables[t - 1].type),
+             ko->tables[t - 1].red, ko->tables[t - 1].black, t, XQ_KO_ROUND);
     else if (!xq_ko_next_game(ko, m, 0, &next))
       printf("  next: game %d %s %s, red %d black %d\n", k + 1, xq_ko_gtype_name(next.type),
              xq_ko_time_control(ko->format, next.type), next.red, next.black);
