@@ -259,7 +259,7 @@ static void wm_check(xq__wmatch *m, int step)
 
 Test(wmatch, incremental_solves_stay_optimal)
 {
-  for (int trial = 0; trial < 150; trial++) {
+  for (int trial = 0; trial < 2000; trial++) {
     xq__wmatch *m = xq__wm_new(WM_N, 2, WM_BITS);
     cr_assert_not_null(m);
     for (int v = 0; v < WM_N; v++) wm_alive[v] = 1;

@@ -11,12 +11,19 @@
  * onto their vertices, so every edge stays feasible), v's dual is set to
  * the least value that keeps all its edges feasible, and v keeps its
  * partner when their edge still attains that bound (it stays tight);
- * otherwise both are unmatched. Every free vertex whose dual is still positive
- * ("deficient") is then the root of one search (a single alternating
- * tree) that ends when the root is matched or some vertex of the tree
- * reaches a zero dual (the even path to that vertex is flipped, so the
- * root is matched and that vertex is left free). Each search costs about
- * O(n) per vertex of its tree instead of O(n^3) for a solve from scratch.
+ * otherwise both are unmatched. Every free vertex whose dual is still
+ * positive ("deficient") is then the root of an alternating tree, and
+ * all these trees grow in one phase, sharing every dual change: a tree
+ * ends when its root is matched (a tight edge to a free vertex or to
+ * another tree) or some vertex of it reaches a zero dual (the even path
+ * to that vertex is flipped, so the root is matched and that vertex is
+ * left free), and the other trees keep their labels. When a bracket is
+ * re-opened, most of its vertices are roots, and two trees meet after a
+ * few scans; one tree at a time would first label the whole component of
+ * tight edges, again for every root. Each vertex keeps the least slack
+ * of its edges to S vertices as a key that stays constant while the
+ * labels do (e_exact), and a vertex whose tree ended keeps a lower bound
+ * of it, computed again only when it could be the least (phase).
  *
  * Optimality (LP duality): duals y >= 0 and z >= 0 with every edge of
  * slack >= 0, every matched edge of slack 0, every free vertex of dual 0
@@ -53,9 +60,12 @@ struct xq__wmatch {
                              * edge it got it through (lfrom outside) */
   int *beste;         /* [n] non-S vertex: S neighbour of least slack */
   int *bests;         /* [n] S vertex: S neighbour (other blossom) of least
-                       * slack; -1 none, -2 to be recomputed */
-  uint64_t *bev, *bsv;   /* [n * L] cached slacks of those edges */
-  unsigned *bevv, *bsvv, ver; /* cache valid while equal to ver */
+                       * slack (see e_exact for the values) */
+  uint64_t *bev, *bsv;   /* [n * L] their slacks plus dtot (beste) or 2 dtot
+                          * (bests): constant while both ends keep their
+                          * labels; a lower bound once the record is stale */
+  unsigned *gen;      /* [n] times the vertex stopped being an S vertex */
+  unsigned *egen, *sgen; /* [n] gen of the beste / bests vertex when recorded */
   int *unused, nunused;  /* free blossom ids */
   uint8_t *alive;     /* [n] not fixed */
   int *alist, nalive; /* alive vertices */
@@ -64,11 +74,17 @@ struct xq__wmatch {
   int *dlist, ndirty;
   uint8_t *incand;    /* [n] in clist */
   int *clist, ncand;  /* vertices that may have become deficient */
-  int *q, qt;         /* S vertices to scan (a stack) */
+  int *q, qh, qn;     /* S vertices to scan: a ring of n, from qh, qn of them */
+  uint8_t *inq;       /* [n] in q */
+  int *tree;          /* [2n] root of the tree of a labelled top-level blossom */
+  int *dead;          /* [n] trees ended by an augmentation (scratch) */
+  int ntrees;         /* trees still growing */
   int *mark, stamp;   /* [2n] for the base search */
   int *lv;            /* [n] scratch leaves */
   int *pc, *px, *py;  /* [n] scratch paths */
   uint64_t *t1, *t2, *d;
+  uint64_t *dtot, *dtot2; /* sum of the dual changes of the phase, twice it */
+  uint64_t *t3, *sk;
   int fresh;          /* never solved */
 };
 
@@ -172,15 +188,17 @@ static inline void slack_of(const uint64_t *x, const uint64_t *y, const uint64_t
 xq__wmatch *xq__wm_new(int n, int limbs, int bits)
 {
   if (n < 0 || n > XQ_WMATCH_VERTICES_MAX || limbs < 1 || limbs > XQ_WMATCH_LIMBS_MAX ||
-      bits < 1 || bits > 64 * limbs - 2) return NULL;
+      bits < 1 || bits > 64 * limbs - 4) return NULL;
   xq__wmatch *m = calloc(1, sizeof *m);
   if (!m) return NULL;
   m->n = n;
   m->L = limbs;
   /* doubled at least (the slack of an edge between two S vertices stays
-   * even), and as far up as the top bit allows, so that the top word of
-   * a slack tells many edges apart (scan) */
-  m->sh = 64 * limbs - 1 - bits;
+   * even), and as far up as allows every dual below 2^(64 L - 3) (so the
+   * keys of the best-edge records, a slack plus twice the dual changes of
+   * a phase, stay below 2^(64 L - 1)), so that the top word of a slack
+   * tells many edges apart (scan) */
+  m->sh = 64 * limbs - 3 - bits;
   size_t N = (size_t)n + 1, N2 = 2 * N, L = (size_t)limbs;
   m->w = calloc(N * N * L, sizeof *m->w);
   m->adj = calloc(N * N, 1);
@@ -201,8 +219,7 @@ xq__wmatch *xq__wm_new(int n, int limbs, int bits)
   m->bests = calloc(N, sizeof(int));
   m->bev = calloc(N * L, sizeof(uint64_t));
   m->bsv = calloc(N * L, sizeof(uint64_t));
-  m->bevv = calloc(N, sizeof(unsigned));
-  m->bsvv = calloc(N, sizeof(unsigned));
+  m->gen = calloc(N * 3, sizeof(unsigned));
   m->unused = calloc(N, sizeof(int));
   m->alive = calloc(N, 1);
   m->alist = calloc(N, sizeof(int));
@@ -212,22 +229,32 @@ xq__wmatch *xq__wm_new(int n, int limbs, int bits)
   m->incand = calloc(N, 1);
   m->clist = calloc(N, sizeof(int));
   m->q = calloc(N, sizeof(int));
+  m->inq = calloc(N, 1);
+  m->tree = calloc(N2, sizeof(int));
+  m->dead = calloc(N, sizeof(int));
   m->mark = calloc(N2, sizeof(int));
   m->lv = calloc(N, sizeof(int));
   m->pc = calloc(N * 3, sizeof(int));
-  m->t1 = calloc(L * 3, sizeof(uint64_t));
+  m->t1 = calloc(L * 7, sizeof(uint64_t));
   if (!m->w || !m->adj || !m->dual || !m->mate || !m->inb || !m->parent || !m->base ||
       !m->first || !m->next || !m->prev || !m->enx || !m->eny || !m->label || !m->lfrom ||
-      !m->lto || !m->beste || !m->bests || !m->bev || !m->bsv || !m->bevv || !m->bsvv ||
+      !m->lto || !m->beste || !m->bests || !m->bev || !m->bsv || !m->gen ||
       !m->unused || !m->alive || !m->alist || !m->fixed || !m->dirty || !m->dlist ||
-      !m->incand || !m->clist || !m->q || !m->mark || !m->lv || !m->pc || !m->t1) {
+      !m->incand || !m->clist || !m->q || !m->inq || !m->tree || !m->dead || !m->mark ||
+      !m->lv || !m->pc || !m->t1) {
     xq__wm_free(m);
     return NULL;
   }
   m->px = m->pc + N;
   m->py = m->px + N;
   m->t2 = m->t1 + limbs;
+  m->egen = m->gen + N;
+  m->sgen = m->egen + N;
   m->d = m->t2 + limbs;
+  m->dtot = m->d + limbs;
+  m->t3 = m->dtot + limbs;
+  m->sk = m->t3 + limbs;
+  m->dtot2 = m->sk + limbs;
   for (int v = 0; v < n; v++) {
     m->mate[v] = -1;
     m->inb[v] = v;
@@ -252,8 +279,9 @@ void xq__wm_free(xq__wmatch *m)
   free(m->w); free(m->adj); free(m->dual); free(m->mate); free(m->inb); free(m->parent);
   free(m->base); free(m->first); free(m->next); free(m->prev); free(m->enx); free(m->eny);
   free(m->label); free(m->lfrom); free(m->lto); free(m->beste); free(m->bests); free(m->bev);
-  free(m->bsv); free(m->bevv); free(m->bsvv); free(m->unused); free(m->alive); free(m->alist);
+  free(m->bsv); free(m->gen); free(m->unused); free(m->alive); free(m->alist);
   free(m->fixed); free(m->dirty); free(m->dlist); free(m->incand); free(m->clist); free(m->q);
+  free(m->inq); free(m->tree); free(m->dead);
   free(m->mark); free(m->lv); free(m->pc); free(m->t1);
   free(m);
 }
@@ -263,7 +291,7 @@ void xq__wm_set(xq__wmatch *m, int i, int j, const uint64_t *w)
   int L = m->L;
   uint64_t *a = W(m, i, j), *b = W(m, j, i), *t = m->t1;
   /* stored as w * 2^sh (sh >= 1): the slack y[u] + y[v] - 2 w needs no
-   * shift, and every dual stays below 2^(64 L - 1) */
+   * shift, and every dual stays below 2^(64 L - 3) */
   int lw = m->sh / 64, bw = m->sh % 64;
   for (int k = L - 1; k >= 0; k--) {
     uint64_t v = 0;
@@ -404,50 +432,104 @@ static void dissolve_around(xq__wmatch *m, int v)
   }
 }
 
-/* ---- one search from a deficient root ---- */
+/* ---- one phase: a tree from every deficient root ---- */
 
-static const uint64_t *cached(xq__wmatch *m, int x, int other, uint64_t *val, unsigned *vv)
+/* Best-edge records. beste[x] (x not S) and bests[x] (x S) name the S
+ * vertex of another blossom at the least slack from x: >= 0 a vertex
+ * (exact while it is an S vertex of another blossom, else a lower
+ * bound), -1 none, -2 a lower bound only, -3 unknown. Their keys (bev,
+ * bsv) are the slack plus dtot or 2 dtot, constant while the labels
+ * stay: an S dual falls by each change, the slack between two S vertices
+ * by twice it. A bound stays one as long as every new S vertex offers
+ * its edges (scan), and is replaced by the exact value when it could be
+ * the least one (phase). */
+static int e_exact(const xq__wmatch *m, int x)
 {
-  uint64_t *r = val + (size_t)x * (size_t)m->L;
-  if (vv[x] != m->ver) {
-    slack_of(Y(m, x), Y(m, other), W(m, x, other), r, m->L);
-    vv[x] = m->ver;
-  }
-  return r;
+  int b = m->beste[x];
+  return b >= 0 && m->label[m->inb[b]] == LB_S && m->egen[x] == m->gen[b];
+}
+
+static int s_exact(const xq__wmatch *m, int x)
+{
+  int b = m->bests[x];
+  return b >= 0 && m->inb[b] != m->inb[x] && m->label[m->inb[b]] == LB_S &&
+         m->sgen[x] == m->gen[b];
+}
+
+/* A T vertex x becomes unlabelled: its record is a lower bound (the
+ * slacks to S vertices stayed while its dual rose), negative ones
+ * counting as 0. */
+static void bound_e(xq__wmatch *m, int x)
+{
+  uint64_t *kx = m->bev + (size_t)x * (size_t)m->L;
+  if (m->beste[x] < 0 && m->beste[x] != -2) return;
+  m->beste[x] = -2;
+  if (bcmp_(kx, m->dtot, m->L) < 0) bcpy(kx, m->dtot, m->L);
+}
+
+static void cur_e(const xq__wmatch *m, int x, uint64_t *r)
+{
+  bsub(r, m->bev + (size_t)x * (size_t)m->L, m->dtot, m->L);
+}
+
+static void cur_s(const xq__wmatch *m, int x, uint64_t *r)
+{
+  bsub(r, m->bsv + (size_t)x * (size_t)m->L, m->dtot2, m->L);
 }
 
 /* S vertex x meets S vertex c of another blossom, slack sl. */
 static void offer_s(xq__wmatch *m, int x, int c, const uint64_t *sl)
 {
-  int b = m->bests[x];
-  if (b == -2 || (b >= 0 && m->inb[b] == m->inb[x])) { m->bests[x] = -2; return; }
-  if (b < 0 || bcmp_(sl, cached(m, x, b, m->bsv, m->bsvv), m->L) < 0) {
+  int L = m->L;
+  if (m->bests[x] == -3) return; /* unknown until x is scanned */
+  uint64_t *k = m->t3, *kx = m->bsv + (size_t)x * (size_t)L;
+  badd(k, sl, m->dtot2, L);
+  if (m->bests[x] == -1 || bcmp_(k, kx, L) < 0) {
     m->bests[x] = c;
-    bcpy(m->bsv + (size_t)x * (size_t)m->L, sl, m->L);
-    m->bsvv[x] = m->ver;
+    m->sgen[x] = m->gen[c];
+    bcpy(kx, k, L);
   }
 }
 
 /* Non-S vertex x meets S vertex c, slack sl. */
 static void offer_e(xq__wmatch *m, int x, int c, const uint64_t *sl)
 {
-  int b = m->beste[x];
-  if (b < 0 || bcmp_(sl, cached(m, x, b, m->bev, m->bevv), m->L) < 0) {
+  int L = m->L;
+  if (m->beste[x] == -3) return; /* recomputed before the next dual change */
+  uint64_t *k = m->t3, *kx = m->bev + (size_t)x * (size_t)L;
+  badd(k, sl, m->dtot, L);
+  if (m->beste[x] == -1 || bcmp_(k, kx, L) < 0) {
     m->beste[x] = c;
-    bcpy(m->bev + (size_t)x * (size_t)m->L, sl, m->L);
-    m->bevv[x] = m->ver;
+    m->egen[x] = m->gen[c];
+    bcpy(kx, k, L);
   }
 }
 
-/* S vertex x has a best S neighbour of another blossom on record. */
-static int known_best(const xq__wmatch *m, int x)
+/* x has just become an S vertex: until its scan, its record bests is a
+ * lower bound made from beste (the slacks to S vertices fall by twice
+ * each dual change now), lowered by the offers of the S vertices scanned
+ * meanwhile. */
+static void push(xq__wmatch *m, int x)
 {
-  return m->bests[x] >= 0 && m->inb[m->bests[x]] != m->inb[x];
+  int L = m->L, e = m->beste[x];
+  if (e == -3 || e == -1) {
+    m->bests[x] = e;
+  } else {
+    uint64_t *k = m->bsv + (size_t)x * (size_t)L;
+    if (bcmp_(m->bev + (size_t)x * (size_t)L, m->dtot, L) < 0) bcpy(k, m->dtot, L);
+    else bcpy(k, m->bev + (size_t)x * (size_t)L, L); /* bound + dtot */
+    badd(k, k, m->dtot, L); /* bound + 2 dtot */
+    m->bests[x] = -2;
+  }
+  if (m->inq[x]) return;
+  m->inq[x] = 1;
+  m->q[(m->qh + m->qn++) % m->n] = x;
 }
 
 static void push_leaves(xq__wmatch *m, int b)
 {
-  m->qt += leaves(m, b, m->q + m->qt);
+  int k = leaves(m, b, m->lv);
+  for (int i = 0; i < k; i++) push(m, m->lv[i]);
 }
 
 /* Base of the blossom closed by the tight edge (v, w) of the tree. */
@@ -500,12 +582,13 @@ static void add_blossom(xq__wmatch *m, int bv0, int v0, int w0)
     }
   }
   m->label[b] = LB_S;
+  m->tree[b] = m->tree[bb];
   m->lfrom[b] = m->lfrom[bb];
   m->lto[b] = m->lto[bb];
   int nl = leaves(m, b, m->lv);
   for (int i = 0; i < nl; i++) {
     int x = m->lv[i];
-    if (m->label[m->inb[x]] == LB_T) m->q[m->qt++] = x;
+    if (m->label[m->inb[x]] == LB_T) push(m, x);
     m->inb[x] = b;
   }
 }
@@ -527,23 +610,89 @@ static void flip_to_root(xq__wmatch *m, int s, int p)
   }
 }
 
+static void expand_zero(xq__wmatch *m, int b);
+
+/* The trees of roots ta and tb (-1: none) ended with an augmentation:
+ * their blossoms lose their labels (an S-blossom of zero dual is
+ * expanded) and their vertices get a lower bound for their least slack
+ * to an S vertex. The other trees go on. */
+static void kill(xq__wmatch *m, int ta, int tb)
+{
+  int nz = 0, L = m->L;
+  m->stamp += 2;
+  int ks = m->stamp, kt = m->stamp - 1; /* marks of the S and T blossoms killed */
+  for (int i = 0; i < m->nalive; i++) {
+    int x = m->alist[i], b = m->inb[x];
+    if (m->mark[b] != ks && m->mark[b] != kt) {
+      if (m->label[b] == LB_NONE || (m->tree[b] != ta && m->tree[b] != tb)) continue;
+      m->mark[b] = m->label[b] == LB_S ? ks : kt;
+      if (b >= m->n && m->label[b] == LB_S && bzero_(Y(m, b), L)) m->dead[nz++] = b;
+      m->label[b] = LB_NONE;
+    }
+    /* x now unlabelled: a lower bound of its least slack to an S vertex
+     * (the records stay bounds while their ends keep their labels, and
+     * each S vertex scanned later offers its edges). A T vertex: its own
+     * record (those slacks did not fall while its dual rose). An S
+     * vertex scanned: its least slack to the S vertices of other
+     * blossoms (which fell twice as fast). Else unknown. */
+    if (m->mark[b] == kt) {
+      bound_e(m, x);
+    } else if (m->bests[x] == -3) {
+      m->beste[x] = -3;
+    } else if (m->bests[x] == -1) {
+      m->beste[x] = -1;
+    } else {
+      uint64_t *kx = m->bev + (size_t)x * (size_t)L, *bs = m->bsv + (size_t)x * (size_t)L;
+      /* key max(0, bound) + dtot, with bound = bsv - 2 dtot */
+      if (bcmp_(bs, m->dtot2, L) < 0) bcpy(kx, m->dtot, L);
+      else bsub(kx, bs, m->dtot, L);
+      m->beste[x] = -2;
+    }
+    m->bests[x] = -1;
+    m->gen[x]++;
+  }
+  for (int i = 0; i < nz; i++) expand_zero(m, m->dead[i]);
+  m->ntrees -= (ta >= 0) + (tb >= 0 && tb != ta);
+}
+
+/* Augment through the tight edge (v, w) between S vertices of two
+ * different trees: both roots get matched. */
+static void augment2(xq__wmatch *m, int v, int w)
+{
+  int ta = m->tree[m->inb[v]], tb = m->tree[m->inb[w]];
+  flip_to_root(m, v, w);
+  flip_to_root(m, w, v);
+  kill(m, ta, tb);
+}
+
+/* The tight edge (v, w) joins two S vertices of other blossoms: a new
+ * blossom in one tree, an augmentation between two. */
+static void join(xq__wmatch *m, int v, int w)
+{
+  if (m->tree[m->inb[v]] == m->tree[m->inb[w]]) add_blossom(m, find_base(m, v, w), v, w);
+  else augment2(m, v, w);
+}
+
 /* Tight edge from S vertex v to w of an unlabelled blossom: label it T
  * and its partner's blossom S, or augment when it is free. 1 after an
  * augmentation. */
 static int grow(xq__wmatch *m, int v, int w)
 {
-  int bw = m->inb[w], bb = m->base[bw];
+  int bw = m->inb[w], bb = m->base[bw], t = m->tree[m->inb[v]];
   if (m->mate[bb] < 0) {
     if (bw >= m->n) aug_blossom(m, bw, w);
     m->mate[w] = v;
     flip_to_root(m, v, w);
+    kill(m, t, -1);
     return 1;
   }
   m->label[bw] = LB_T;
+  m->tree[bw] = t;
   m->lfrom[bw] = v;
   m->lto[bw] = w;
   int u = m->mate[bb], bu = m->inb[u];
   m->label[bu] = LB_S;
+  m->tree[bu] = t;
   m->lfrom[bu] = bb;
   m->lto[bu] = u;
   push_leaves(m, bu);
@@ -555,8 +704,12 @@ static int scan(xq__wmatch *m, int v)
   int L = m->L;
   const uint64_t *wv = W(m, v, 0);
   const uint8_t *av = &ADJ(m, v, 0);
-  uint64_t *t = m->t1;
-  m->bests[v] = -1;
+  uint64_t *t = m->t1, *lk = m->sk; /* lk: least slack to an S vertex */
+  uint64_t dt1 = m->dtot[L - 1], dt2 = 2 * dt1; /* top words: below 2^61 */
+  int lbest = -1;
+  unsigned lgen = 0;
+  /* v's own record is built aside and stored at the end: if v's tree
+   * ends during the scan, the bound it had stays */
   for (int i = 0; i < m->nalive; i++) {
     int x = m->alist[i];
     if (!av[x]) continue;
@@ -564,47 +717,73 @@ static int scan(xq__wmatch *m, int v)
     if (bx == bv) continue;
     int lx = m->label[bx];
     /* the top words alone show many edges to be no better than the best
-     * ones known: each dual is below 2^(64 L - 1), so the sum of the top
+     * ones known: each dual is below 2^(64 L - 3), so the sum of the top
      * words does not wrap, and the lower words move it by one at most */
     uint64_t hs = Y(m, v)[L - 1] + Y(m, x)[L - 1], hw = wv[(size_t)x * (size_t)L + (size_t)L - 1];
     if (hs > hw + 1) {
       uint64_t lo = hs - hw - 1; /* the top word of the slack is at least lo */
+      /* the top word of a record key - dtot (key - 2 dtot) is at most
+       * the difference of the top words: keys are at least dtot (2 dtot) */
       if (lx != LB_S) {
-        if (m->beste[x] >= 0 && lo > cached(m, x, m->beste[x], m->bev, m->bevv)[L - 1]) continue;
-      } else if (known_best(m, x) && known_best(m, v) &&
-                 lo > cached(m, x, m->bests[x], m->bsv, m->bsvv)[L - 1] &&
-                 lo > cached(m, v, m->bests[v], m->bsv, m->bsvv)[L - 1]) {
+        if (m->beste[x] != -1 && m->beste[x] != -3 &&
+            lo > m->bev[(size_t)x * (size_t)L + (size_t)L - 1] - dt1)
+          continue;
+      } else if (m->bests[x] != -1 && m->bests[x] != -3 && lbest >= 0 &&
+                 lo > m->bsv[(size_t)x * (size_t)L + (size_t)L - 1] - dt2 && lo > lk[L - 1]) {
         continue;
       }
     }
     slack_of(Y(m, v), Y(m, x), wv + (size_t)x * (size_t)L, t, L);
     if (lx == LB_S) {
-      offer_s(m, v, x, t);
+      if (lbest < 0 || bcmp_(t, lk, L) < 0) {
+        lbest = x;
+        lgen = m->gen[x];
+        bcpy(lk, t, L);
+      }
       offer_s(m, x, v, t);
-      if (bzero_(t, L)) add_blossom(m, find_base(m, v, x), v, x);
+      if (bzero_(t, L)) {
+        join(m, v, x);
+        if (m->label[m->inb[v]] != LB_S) return 1; /* its tree ended */
+      }
     } else {
       offer_e(m, x, v, t);
       if (lx == LB_NONE && bzero_(t, L) && grow(m, v, x)) return 1;
     }
   }
+  m->bests[v] = lbest;
+  if (lbest >= 0) {
+    m->sgen[v] = lgen;
+    badd(m->bsv + (size_t)v * (size_t)L, lk, m->dtot2, L);
+  }
   return 0;
 }
 
-static void recompute_bests(xq__wmatch *m, int x)
+/* The least slack from x to an S vertex of another blossom: bests for
+ * an S vertex, beste for another. */
+static void recompute_best(xq__wmatch *m, int x, int *bestv, uint64_t *vals, unsigned *gv,
+                           int twice)
 {
   int L = m->L, bx = m->inb[x], best = -1;
-  uint64_t *bv = m->bsv + (size_t)x * (size_t)L;
+  uint64_t *bv = vals + (size_t)x * (size_t)L, hx = Y(m, x)[L - 1];
+  const uint64_t *wx = W(m, x, 0);
+  const uint8_t *ax = &ADJ(m, x, 0);
   for (int i = 0; i < m->nalive; i++) {
     int y = m->alist[i];
-    if (!ADJ(m, x, y) || m->inb[y] == bx || m->label[m->inb[y]] != LB_S) continue;
-    slack_of(Y(m, x), Y(m, y), W(m, x, y), m->t1, L);
+    if (!ax[y] || m->inb[y] == bx || m->label[m->inb[y]] != LB_S) continue;
+    /* the top words alone (as in scan) */
+    uint64_t hs = hx + Y(m, y)[L - 1], hw = wx[(size_t)y * (size_t)L + (size_t)L - 1];
+    if (best >= 0 && hs > hw + 1 && hs - hw - 1 > bv[L - 1]) continue;
+    slack_of(Y(m, x), Y(m, y), wx + (size_t)y * (size_t)L, m->t1, L);
     if (best < 0 || bcmp_(m->t1, bv, L) < 0) {
       best = y;
       bcpy(bv, m->t1, L);
     }
   }
-  m->bests[x] = best;
-  m->bsvv[x] = m->ver;
+  bestv[x] = best;
+  if (best >= 0) {
+    gv[x] = m->gen[best];
+    badd(bv, bv, twice ? m->dtot2 : m->dtot, L);
+  }
 }
 
 /* Expand the T-blossom b whose dual reached zero during a search: the
@@ -615,11 +794,17 @@ static void expand_t(xq__wmatch *m, int b)
   int entry = m->lto[b];
   while (m->parent[entry] != b) entry = m->parent[entry];
   int f = m->first[b], fwd = child_index(m, b, entry) & 1;
+  /* the best-edge keys of T vertices are lower bounds only (their duals
+   * grew, so their slacks to S vertices stayed) */
+  int k = leaves(m, b, m->lv);
+  for (int i = 0; i < k; i++)
+    bound_e(m, m->lv[i]);
   int c = f;
   do {
     m->parent[c] = -1;
     set_inb(m, c, c);
     m->label[c] = LB_NONE;
+    m->tree[c] = m->tree[b];
     c = m->next[c];
   } while (c != f);
   int pf = m->lfrom[b], pt = m->lto[b], cur = entry;
@@ -657,6 +842,7 @@ static void expand_zero(xq__wmatch *m, int b)
   do {
     int nx = m->next[c];
     m->parent[c] = -1;
+    m->label[c] = LB_NONE;
     if (c >= m->n && bzero_(Y(m, c), m->L)) expand_zero(m, c);
     else set_inb(m, c, c);
     c = nx;
@@ -664,20 +850,56 @@ static void expand_zero(xq__wmatch *m, int b)
   free_blossom(m, b);
 }
 
-static void search(xq__wmatch *m, int r)
+/* One phase: every deficient free vertex in `roots` is the root of an
+ * alternating tree, if its dual has the parity of the first root's (a
+ * lone root is raised by one unit to it); the trees grow together and
+ * share every dual change, so the slack of an edge between S vertices of
+ * two trees, all of one parity, stays even. A tree ends
+ * when its root is matched (an augmenting path to a free vertex or to
+ * another tree) or a vertex of it reaches a zero dual (the even path to
+ * it is flipped, so the root is matched and that vertex is left free);
+ * the others keep their labels. Returns the number of roots left for a
+ * later phase (their duals have the other parity). */
+static int phase(xq__wmatch *m, int *roots, int nroots)
 {
-  int L = m->L, n = m->n;
+  int L = m->L, n = m->n, left = 0, par = -1;
   uint64_t *d = m->d;
   for (int i = 0; i < m->nalive; i++) m->beste[m->alist[i]] = m->bests[m->alist[i]] = -1;
-  m->ver++;
-  m->qt = 0;
-  int br = m->inb[r];
-  m->label[br] = LB_S;
-  m->lfrom[br] = m->lto[br] = -1;
-  push_leaves(m, br);
+  memset(m->dtot, 0, (size_t)L * sizeof *m->dtot);
+  memset(m->dtot2, 0, (size_t)L * sizeof *m->dtot2);
+  m->qh = m->qn = 0;
+  m->ntrees = 0;
+  for (int i = 0; i < nroots; i++) {
+    int r = roots[i], br = m->inb[r];
+    if (!m->alive[r] || m->mate[r] >= 0 || bzero_(Y(m, r), L) || m->label[br] != LB_NONE) continue;
+    /* a lone root may be raised by one unit (it is free: every edge
+     * stays feasible) to the parity of the phase */
+    if (br == r && par >= 0 && (int)(Y(m, r)[0] & 1) != par) {
+      uint64_t one[XQ_WMATCH_LIMBS_MAX] = {1};
+      badd(Y(m, r), Y(m, r), one, L);
+    }
+    int pr = (int)(Y(m, r)[0] & 1);
+    if (par < 0) par = pr;
+    if (pr != par) { roots[left++] = r; continue; }
+    m->label[br] = LB_S;
+    m->tree[br] = r;
+    m->lfrom[br] = m->lto[br] = -1;
+    push_leaves(m, br);
+    m->ntrees++;
+  }
   for (;;) {
-    while (m->qt > 0) /* any order of scanning is right */
-      if (scan(m, m->q[--m->qt])) goto done;
+    /* any order of scanning is right; first in, first out lets the trees
+     * grow together and meet early */
+    while (m->qn > 0) {
+      int v = m->q[m->qh];
+      m->qh = (m->qh + 1) % m->n;
+      m->qn--;
+      /* still "in the queue" while scanned: its record is not complete
+       * if its tree ends meanwhile */
+      if (m->label[m->inb[v]] == LB_S) scan(m, v);
+      m->inq[v] = 0;
+    }
+    if (m->ntrees <= 0) break;
     /* the largest dual change that keeps every constraint: y >= 0 for S
      * vertices (type 1), slack >= 0 of S-free edges (2) and S-S edges
      * (3, half the slack), z >= 0 of T blossoms (4) */
@@ -693,14 +915,35 @@ static void search(xq__wmatch *m, int r)
     for (int i = 0; i < m->nalive; i++) {
       int x = m->alist[i], lb = m->label[m->inb[x]];
       if (lb == LB_S) {
-        int b = m->bests[x];
-        if (b == -2 || (b >= 0 && m->inb[b] == m->inb[x])) recompute_bests(m, x);
-        if (m->bests[x] < 0) continue;
-        bshr1(m->t2, cached(m, x, m->bests[x], m->bsv, m->bsvv), L);
-        if (bcmp_(m->t2, d, L) < 0) { bcpy(d, m->t2, L); dt = 3; dx = x; }
-      } else if (lb == LB_NONE && m->beste[x] >= 0) {
-        const uint64_t *s = cached(m, x, m->beste[x], m->bev, m->bevv);
-        if (bcmp_(s, d, L) < 0) { bcpy(d, s, L); dt = 2; dx = x; }
+        if (m->bests[x] == -1) continue;
+        cur_s(m, x, m->t2);
+        bshr1(m->t2, m->t2, L);
+        if (bcmp_(m->t2, d, L) >= 0) continue; /* the bound is enough */
+        if (!s_exact(m, x)) {
+          recompute_best(m, x, m->bests, m->bsv, m->sgen, 1);
+          if (m->bests[x] < 0) continue;
+          cur_s(m, x, m->t2);
+          bshr1(m->t2, m->t2, L);
+          if (bcmp_(m->t2, d, L) >= 0) continue;
+        }
+        bcpy(d, m->t2, L);
+        dt = 3;
+        dx = x;
+      } else if (lb == LB_NONE) {
+        if (m->beste[x] == -1) continue;
+        if (m->beste[x] != -3) {
+          cur_e(m, x, m->t2);
+          if (bcmp_(m->t2, d, L) >= 0) continue;
+        }
+        if (!e_exact(m, x)) {
+          recompute_best(m, x, m->beste, m->bev, m->egen, 0);
+          if (m->beste[x] < 0) continue;
+          cur_e(m, x, m->t2);
+          if (bcmp_(m->t2, d, L) >= 0) continue;
+        }
+        bcpy(d, m->t2, L);
+        dt = 2;
+        dx = x;
       }
     }
     for (int b = n; b < 2 * n; b++)
@@ -721,23 +964,27 @@ static void search(xq__wmatch *m, int r)
         if (m->label[b] == LB_S) badd(Y(m, b), Y(m, b), d, L);
         else if (m->label[b] == LB_T) bsub(Y(m, b), Y(m, b), d, L);
       }
-      m->ver++;
+      badd(m->dtot, m->dtot, d, L);
+      badd(m->dtot2, m->dtot2, d, L);
+      badd(m->dtot2, m->dtot2, d, L);
     }
-    if (dt == 1) { flip_to_root(m, dx, -1); goto done; }
-    if (dt == 2) {
-      if (grow(m, m->beste[dx], dx)) goto done;
+    if (dt == 1) {
+      int t = m->tree[m->inb[dx]];
+      flip_to_root(m, dx, -1);
+      kill(m, t, -1);
+    } else if (dt == 2) {
+      grow(m, m->beste[dx], dx);
     } else if (dt == 3) {
-      int y = m->bests[dx];
-      add_blossom(m, find_base(m, dx, y), dx, y);
+      join(m, dx, m->bests[dx]);
     } else {
       expand_t(m, dx);
     }
   }
-done:
   for (int b = n; b < 2 * n; b++)
     if (m->base[b] >= 0 && m->parent[b] < 0 && m->label[b] == LB_S && bzero_(Y(m, b), L))
       expand_zero(m, b);
   for (int x = 0; x < 2 * n; x++) m->label[x] = LB_NONE;
+  return left;
 }
 
 /* ---- re-opening, fixing, solving ---- */
@@ -753,6 +1000,10 @@ static void retarget(xq__wmatch *m, int v)
 {
   int L = m->L, u = m->mate[v];
   uint64_t *y = Y(m, v), *t = m->t1;
+  if (u >= 0 && !ADJ(m, v, u)) { /* the pair may no longer meet */
+    unmatch(m, v);
+    u = -1;
+  }
   if (u < 0) { memset(y, 0, (size_t)L * sizeof *y); return; }
   const uint64_t *w = W(m, v, u);
   if (!m->dirty[u]) {
@@ -833,14 +1084,9 @@ void xq__wm_solve(xq__wmatch *m, int *mate)
   for (int i = 0; i < m->ndirty; i++) repair(m, m->dlist[i]);
   for (int i = 0; i < m->ndirty; i++) m->dirty[m->dlist[i]] = 0;
   m->ndirty = 0;
-  m->ver++;
-  /* a search never leaves a new deficient vertex behind */
-  for (int i = 0; i < m->ncand; i++) {
-    int r = m->clist[i];
-    m->incand[r] = 0;
-    if (m->alive[r] && m->mate[r] < 0 && !bzero_(Y(m, r), m->L)) search(m, r);
-  }
-  m->ncand = 0;
+  /* a phase never leaves a new deficient vertex behind */
+  for (int i = 0; i < m->ncand; i++) m->incand[m->clist[i]] = 0;
+  while (m->ncand > 0) m->ncand = phase(m, m->clist, m->ncand);
   for (int v = 0; v < m->n; v++)
     mate[v] = !m->alive[v] ? m->fixed[v] : m->mate[v] >= 0 ? m->mate[v] : v;
 }

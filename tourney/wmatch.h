@@ -3,9 +3,9 @@
  * blossom algorithm with dual variables), with multi-word unsigned edge
  * weights. The solution is kept between solves: after the weights at a
  * few vertices change, or a pair is fixed, the next solve only repairs
- * it (O(n) per vertex of each search tree instead of O(n^3) from
- * scratch). Used by the FIDE Dutch pairing (pair_dutch.c). Internal to
- * the tourney module.
+ * it (one phase of alternating trees from the vertices re-opened, O(n)
+ * per vertex scanned, instead of O(n^3) from scratch). Used by the FIDE
+ * Dutch pairing (pair_dutch.c). Internal to the tourney module.
  */
 #ifndef XQ_TOURNEY_WMATCH_H
 #define XQ_TOURNEY_WMATCH_H
@@ -19,7 +19,7 @@ typedef struct xq__wmatch xq__wmatch;
 
 /* Create a solver for n vertices (0..n-1) and weights of `limbs` 64-bit
  * words (least significant first), every weight below 2^bits (bits <=
- * 64 limbs - 2: room for the dual variables). All weights start at 0
+ * 64 limbs - 4: room for the dual variables). All weights start at 0
  * (no edge). Returns the solver (free with xq__wm_free) or NULL when out
  * of memory or the sizes are out of range. */
 xq__wmatch *xq__wm_new(int n, int limbs, int bits);
