@@ -89,9 +89,13 @@ typedef struct line_info {
 
 static int add_text_comment(xq_record *rec, int line, int after, const char *v, size_t n)
 {
-  char buf[XQ_REC_COMMENT_MAX];
+  /* at most XQ_REC_COMMENT_MAX bytes are kept; "||" only shrinks */
+  size_t cap = n < XQ_REC_COMMENT_MAX ? n : XQ_REC_COMMENT_MAX;
+  if (cap == 0) return XQ_OK;
+  char *buf = malloc(cap);
+  if (!buf) return XQ_ENOMEM;
   size_t k = 0;
-  for (size_t i = 0; i < n && k < sizeof buf; i++) {
+  for (size_t i = 0; i < n && k < cap; i++) {
     if (v[i] == '|' && i + 1 < n && v[i + 1] == '|') { /* "||" is a line break */
       buf[k++] = '\n';
       i++;
@@ -100,8 +104,9 @@ static int add_text_comment(xq_record *rec, int line, int after, const char *v, 
     }
   }
   while (k > 0 && (buf[k - 1] == ' ' || buf[k - 1] == '\n')) k--;
-  if (k == 0) return XQ_OK;
-  return xq__add_comment_text(rec, line, after, buf, k);
+  int rc = k == 0 ? XQ_OK : xq__add_comment_text(rec, line, after, buf, k);
+  free(buf);
+  return rc;
 }
 
 /* Read a branch's moves onto `line` from `pos`, checking each. */
@@ -154,10 +159,10 @@ int xq_dhtmlxq_read(const char *text, size_t len, xq_record *rec, size_t *consum
 
   dtag *tags = malloc(sizeof(dtag) * (XQ_REC_VARS_MAX + XQ_REC_COMMENTS_MAX + 64));
   branch *br = malloc(sizeof(branch) * XQ_REC_VARS_MAX);
-  line_info *li = malloc(sizeof(line_info) * (XQ_REC_VARS_MAX + 1));
+  line_info *li = NULL; /* one for each line: made once the branches are counted */
   int nt = 0, nb = 0, rc = XQ_OK;
   const int tags_max = XQ_REC_VARS_MAX + XQ_REC_COMMENTS_MAX + 64;
-  if (!tags || !br || !li) {
+  if (!tags || !br) {
     rc = xq__rec_fail(err, XQ_ENOMEM, -1, 0, "out of memory");
     goto out;
   }
@@ -194,8 +199,7 @@ int xq_dhtmlxq_read(const char *text, size_t len, xq_record *rec, size_t *consum
     if (!strcmp(tags[i].name, "binit")) binit = &tags[i];
     if (!strcmp(tags[i].name, "movelist")) movelist = &tags[i];
   }
-  xq_pos start;
-  xq_pos_startpos(&start);
+  xq_pos start = *xq__rec_startpos();
   if (binit && binit->n) {
     size_t n = binit->n;
     while (n && (binit->v[n - 1] == ' ' || binit->v[n - 1] == '\n' || binit->v[n - 1] == '\r')) n--;
@@ -234,9 +238,6 @@ int xq_dhtmlxq_read(const char *text, size_t len, xq_record *rec, size_t *consum
   /* Main line, then branches: each attached once its base is. */
   if (movelist && (rc = play_branch(rec, 0, start, movelist->v, movelist->n, 1, err)) != XQ_OK)
     goto out;
-  li[0].num = 0;
-  li[0].step = 1;
-  li[0].start = start;
   for (int i = 0; i < nt; i++) {
     int base, step, num, used;
     if (strncmp(tags[i].name, "move_", 5)) continue;
@@ -251,6 +252,15 @@ int xq_dhtmlxq_read(const char *text, size_t len, xq_record *rec, size_t *consum
     }
     br[nb++] = (branch){base, step, num, tags[i].v, tags[i].n, -1};
   }
+  /* the main line and a line for each branch (a position each: sized to
+   * the file, not to XQ_REC_VARS_MAX) */
+  if (!(li = malloc(sizeof(line_info) * (size_t)(nb + 1)))) {
+    rc = xq__rec_fail(err, XQ_ENOMEM, -1, 0, "out of memory");
+    goto out;
+  }
+  li[0].num = 0;
+  li[0].step = 1;
+  li[0].start = start;
   for (int attached = 1; attached;) {
     attached = 0;
     for (int i = 0; i < nb; i++) {
@@ -309,7 +319,8 @@ int xq_dhtmlxq_read(const char *text, size_t len, xq_record *rec, size_t *consum
       }
       if (after < 0) continue;
       if ((rc = add_text_comment(rec, line, after, d->v, d->n)) != XQ_OK) {
-        rc = xq__rec_fail(err, XQ_ELIMIT, -1, 0, "too many comments");
+        rc = rc == XQ_ENOMEM ? xq__rec_fail(err, XQ_ENOMEM, -1, 0, "out of memory")
+                             : xq__rec_fail(err, XQ_ELIMIT, -1, 0, "too many comments");
         goto out;
       }
       continue;

@@ -20,6 +20,12 @@ int xq__rec_fail(xq_error *err, int code, int pos, int ply, const char *fmt, ...
  * to fit. Cannot fail. */
 void xq__rec_prefix(xq_error *err, const char *prefix);
 
+/* ---- the standard start (records/record.c) ------------------------ */
+
+/* The standard start position, made once per thread (every record and
+ * block starts from it). Cannot fail. */
+const xq_pos *xq__rec_startpos(void);
+
 /* ---- text encodings (records/text.c) ------------------------------ */
 
 /* True when s[0..n) is well-formed UTF-8. */

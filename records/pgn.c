@@ -2,10 +2,11 @@
  * pgn.c -- the streaming XQ-PGN reader (formats.md §5): one game at a
  * time from a FILE, in bounded memory, whatever the size of the file.
  *
- * Lines are read into a fixed buffer (XQ_PGN_LINE_MAX) and turned into
- * UTF-8 one by one (a line that is not UTF-8 is GB18030). A game is its
- * tag lines, then movetext up to the result token, or up to the next tag
- * line or the end of the input. A bad game is skipped up to the next tag
+ * Lines are read into a buffer that grows with the longest line up to
+ * XQ_PGN_LINE_MAX (a small file costs a few KiB, not the worst case) and
+ * turned into UTF-8 one by one (a line that is not UTF-8 is GB18030). A
+ * game is its tag lines, then movetext up to the result token, or up to
+ * the next tag line or the end of the input. A bad game is skipped up to the next tag
  * line that starts a game, so one bad record never hides the next one.
  */
 #include <ctype.h>
@@ -37,15 +38,22 @@ struct xq_pgn_reader {
   int have;            /* line[] holds a line not yet consumed */
   int trailer;         /* after a result: ignore text up to the next tag line */
   int too_long;        /* line[] was cut at XQ_PGN_LINE_MAX */
+  int nomem;           /* a buffer could not grow: the input ends as on a read error */
   size_t len, cur;     /* length of line[] and the read cursor in it */
   xq__decoder dec;     /* GBK / BIG5 to UTF-8 */
   size_t bpos, blen;
-  char buf[XQ_PGN_CHUNK];
-  char raw[XQ_PGN_LINE_MAX + 1];
-  char line[XQ_PGN_LINE_MAX * 2 + 1];
-  char comment[XQ_REC_COMMENT_MAX + 1];
+  /* The buffers are allocated when first needed and grow with what the
+   * input holds, each up to its named limit: buf XQ_PGN_CHUNK, raw
+   * XQ_PGN_LINE_MAX + 1, line LINE_CAP_MAX, comment XQ_REC_COMMENT_MAX + 1. */
+  char *buf;
+  char *raw, *line, *comment;
+  size_t raw_cap, line_cap, comment_cap;
   line_ctx ctx[XQ_REC_VAR_DEPTH_MAX + 1];
 };
+
+/* A line in UTF-8: GB18030 or BIG5 text may take twice the bytes. */
+#define LINE_CAP_MAX (XQ_PGN_LINE_MAX * 2 + 1)
+#define BUF_CAP_MIN 256 /* first size of a growing buffer */
 
 /* Per-game reading state. */
 typedef struct game_state {
@@ -79,6 +87,10 @@ void xq_pgn_close(xq_pgn_reader *r)
 {
   if (!r) return;
   xq__decoder_close(&r->dec);
+  free(r->buf);
+  free(r->raw);
+  free(r->line);
+  free(r->comment);
   free(r);
 }
 
@@ -89,10 +101,30 @@ long long xq_pgn_offset(const xq_pgn_reader *r)
 
 /* ---- lines -------------------------------------------------------- */
 
+/* Make *p (holding *cap bytes) hold at least `need` bytes, doubling, at
+ * most `max` (need <= max). Returns 1, or 0 when out of memory (*p is
+ * kept). */
+static int reserve(char **p, size_t *cap, size_t need, size_t max)
+{
+  if (need <= *cap) return 1;
+  size_t c = *cap ? *cap : BUF_CAP_MIN;
+  while (c < need) c *= 2;
+  if (c > max) c = max;
+  char *q = realloc(*p, c);
+  if (!q) return 0;
+  *p = q;
+  *cap = c;
+  return 1;
+}
+
 static int fill(xq_pgn_reader *r)
 {
   if (r->eof) return 0;
-  r->blen = fread(r->buf, 1, sizeof r->buf, r->in);
+  if (!r->buf && !(r->buf = malloc(XQ_PGN_CHUNK))) {
+    r->ioerr = r->nomem = r->eof = 1;
+    return 0;
+  }
+  r->blen = fread(r->buf, 1, XQ_PGN_CHUNK, r->in);
   r->bpos = 0;
   if (r->blen == 0) {
     if (ferror(r->in)) r->ioerr = 1;
@@ -111,6 +143,10 @@ static int read_line(xq_pgn_reader *r)
   int got = 0, hi = 0;
 
   r->too_long = 0;
+  if (!reserve(&r->raw, &r->raw_cap, 1, XQ_PGN_LINE_MAX + 1)) {
+    r->ioerr = r->nomem = 1;
+    return XQ_EIO;
+  }
   for (;;) {
     if (r->bpos == r->blen && !fill(r)) break;
     unsigned char c = (unsigned char)r->buf[r->bpos++];
@@ -126,6 +162,10 @@ static int read_line(xq_pgn_reader *r)
       break;
     }
     if (n < XQ_PGN_LINE_MAX) {
+      if (n == r->raw_cap && !reserve(&r->raw, &r->raw_cap, n + 1, XQ_PGN_LINE_MAX + 1)) {
+        r->ioerr = r->nomem = 1;
+        break;
+      }
       r->raw[n++] = (char)c;
       hi |= c & 0x80;
     } else {
@@ -140,9 +180,16 @@ static int read_line(xq_pgn_reader *r)
     r->bom_checked = 1;
     if (n >= 3 && !memcmp(r->raw, "\xEF\xBB\xBF", 3)) b = 3;
   }
+  /* Room for the line in UTF-8: a byte becomes at most 3 (U+FFFD for a
+   * byte that is not text), capped as the fixed line buffer used to be. */
+  size_t cap = hi && (n - b) < LINE_CAP_MAX / 3 ? 3 * (n - b) + 1 : hi ? LINE_CAP_MAX : n - b + 1;
+  if (!reserve(&r->line, &r->line_cap, cap, LINE_CAP_MAX)) {
+    r->ioerr = r->nomem = 1;
+    return XQ_EIO;
+  }
   if (hi) {
-    int k = xq__decode(&r->dec, r->raw + b, n - b, r->line, sizeof r->line);
-    if (k < 0) k = 0; /* cannot happen: line[] has room for any line */
+    int k = xq__decode(&r->dec, r->raw + b, n - b, r->line, cap);
+    if (k < 0) k = 0; /* a line of GB18030 or BIG5 has room; bytes that are no text may not */
     r->len = (size_t)k;
   } else {
     memcpy(r->line, r->raw + b, n - b);
@@ -413,6 +460,8 @@ static int comment_append(xq_pgn_reader *r, xq_record *rec, game_state *gs, cons
     return game_fail(r, rec, err, XQ_ELIMIT, 0,
                      "comment opened on line %ld longer than %d bytes (unterminated?)",
                      gs->comment_line, XQ_REC_COMMENT_MAX);
+  if (!reserve(&r->comment, &r->comment_cap, gs->clen + n + 1, XQ_REC_COMMENT_MAX + 1))
+    return game_fail(r, rec, err, XQ_ENOMEM, 0, "out of memory for a comment");
   memcpy(r->comment + gs->clen, s, n);
   gs->clen += n;
   return XQ_OK;
@@ -504,7 +553,7 @@ static int movetext(xq_pgn_reader *r, xq_record *rec, game_state *gs, xq_error *
     if (!r->have || r->cur >= r->len) {
       r->have = 0;
       rc = need_line(r);
-      if (rc < 0) return game_fail(r, rec, err, XQ_EIO, 0, "read error");
+      if (rc < 0) return game_fail(r, rec, err, XQ_EIO, 0, r->nomem ? "out of memory" : "read error");
       if (rc == 0) {
         if (gs->in_comment)
           return game_fail(r, rec, err, XQ_ENOTATION, 0,
@@ -641,7 +690,8 @@ int xq_pgn_next(xq_pgn_reader *r, xq_record *rec, xq_error *err)
 
   /* Find the start of the next game. */
   for (;;) {
-    if ((rc = need_line(r)) < 0) return xq__rec_fail(err, XQ_EIO, -1, 0, "read error");
+    if ((rc = need_line(r)) < 0)
+      return xq__rec_fail(err, XQ_EIO, -1, 0, r->nomem ? "out of memory" : "read error");
     if (rc == 0) return 0;
     size_t i = skip_blanks(r, 0);
     if (i == r->len || r->line[i] == '%' || (r->trailer && !looks_like_tag(r))) {
@@ -662,7 +712,8 @@ int xq_pgn_next(xq_pgn_reader *r, xq_record *rec, xq_error *err)
    * line, or one repeating a tag, starts the next game. */
   int saw_blank = 0, saw_tags = 0, eof = 0;
   for (;;) {
-    if ((rc = need_line(r)) < 0) return xq__rec_fail(err, XQ_EIO, -1, 0, "read error");
+    if ((rc = need_line(r)) < 0)
+      return xq__rec_fail(err, XQ_EIO, -1, 0, r->nomem ? "out of memory" : "read error");
     if (rc == 0) {
       eof = 1;
       break;

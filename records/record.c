@@ -8,6 +8,17 @@
 
 #include "internal.h"
 
+const xq_pos *xq__rec_startpos(void)
+{
+  static _Thread_local xq_pos start;
+  static _Thread_local int ready;
+  if (!ready) {
+    xq_pos_startpos(&start);
+    ready = 1;
+  }
+  return &start;
+}
+
 void xq_record_reset(xq_record *rec)
 {
   char *text = rec->text;
@@ -15,7 +26,7 @@ void xq_record_reset(xq_record *rec)
 
   rec->game = 0;
   rec->line = 0;
-  xq_pos_startpos(&rec->start);
+  rec->start = *xq__rec_startpos();
   rec->end = rec->start;
   rec->result = XQ_RESULT_UNKNOWN;
   rec->n_tags = 0;

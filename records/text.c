@@ -270,10 +270,13 @@ void xq__slots_from_pos(const xq_pos *pos, int sq[32])
 
 int xq__add_comment_text(xq_record *rec, int line, int after, const char *text, size_t len)
 {
-  char buf[XQ_REC_COMMENT_MAX];
   size_t n = 0;
 
   if (len > XQ_REC_COMMENT_MAX) return XQ_ELIMIT;
+  /* most comments have no CR: stored as they are, without a copy */
+  if (!memchr(text, '\r', len)) return xq_record_add_comment(rec, line, after, text, len);
+  char *buf = malloc(len);
+  if (!buf) return XQ_ENOMEM;
   for (size_t i = 0; i < len; i++) {
     if (text[i] == '\r') {
       buf[n++] = '\n';
@@ -282,5 +285,7 @@ int xq__add_comment_text(xq_record *rec, int line, int after, const char *text, 
       buf[n++] = text[i];
     }
   }
-  return xq_record_add_comment(rec, line, after, buf, n);
+  int rc = xq_record_add_comment(rec, line, after, buf, n);
+  free(buf);
+  return rc;
 }

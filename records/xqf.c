@@ -129,24 +129,32 @@ typedef struct pending {
   xq_pos pos;
 } pending;
 
+#define COMMENT_UTF8_MAX (XQF_COMMENT_MAX * 3 / 2 + 4) /* a comment in UTF-8, terminator included */
+
 static int add_comment(xq_record *rec, void **cd, const node *nd, int line, int after)
 {
-  char buf[XQF_COMMENT_MAX * 3 / 2 + 4];
   if (!nd->clen) return XQ_OK;
-  int n = xq__to_utf8(cd, nd->comment, nd->clen, buf, sizeof buf);
-  if (n <= 0) return n;
-  return xq__add_comment_text(rec, line, after, buf, (size_t)n);
+  /* room for the comment in UTF-8: a byte becomes at most 3 (U+FFFD for a
+   * byte that is not text), and never more than COMMENT_UTF8_MAX */
+  size_t cap = nd->clen < COMMENT_UTF8_MAX / 3 ? 3 * nd->clen + 1 : COMMENT_UTF8_MAX;
+  char *buf = malloc(cap);
+  if (!buf) return XQ_ENOMEM;
+  int n = xq__to_utf8(cd, nd->comment, nd->clen, buf, cap);
+  int rc = n <= 0 ? n : xq__add_comment_text(rec, line, after, buf, (size_t)n);
+  free(buf);
+  return rc;
 }
 
 /* Decode the move tree. The main line is the first continuation at each
  * node; a sibling becomes a variation of the line its node is on. */
 static int read_tree(body *bd, xq_record *rec, void **cd, int *cut, xq_error *err)
 {
-  pending *stack = malloc(sizeof(pending) * (XQ_REC_VARS_MAX + 1));
-  int depth = 0, rc, ply = 0;
+  /* the branching points, a position each: grown as the file needs, up
+   * to XQ_REC_VARS_MAX */
+  pending *stack = NULL;
+  int depth = 0, cap = 0, rc, ply = 0;
   node nd;
 
-  if (!stack) return xq__rec_fail(err, XQ_ENOMEM, -1, 0, "out of memory");
   if ((rc = read_node(bd, &nd, 0, err)) != XQ_OK) goto done;
   if ((rc = add_comment(rec, cd, &nd, 0, 0)) != XQ_OK) goto fail_limit;
 
@@ -178,13 +186,14 @@ static int read_tree(body *bd, xq_record *rec, void **cd, int *cut, xq_error *er
       goto done;
     }
     xq_move m = XQ_MOVE(XQ_SQ(nd.from / 10, nd.from % 10), XQ_SQ(nd.to / 10, nd.to % 10));
-    if (!broken && line != 0 && !xq_is_legal(&pos, m)) {
+    int legal = !broken && xq_is_legal(&pos, m); /* tested once: the costly part of a record */
+    if (!broken && line != 0 && !legal) {
       /* Real files hold variations that go wrong (WildHouse.xqf): the
        * variation is cut before the bad move, the main line is kept. */
       broken = 1;
       (*cut)++;
     }
-    if (!broken && !xq_is_legal(&pos, m)) {
+    if (!broken && !legal) {
       char fen[XQ_FEN_MAX];
       xq_fen_format(&pos, fen, sizeof fen);
       rc = xq__rec_fail(err, XQ_EILLEGAL, (int)(HEADER_LEN + bd->at), ply,
@@ -197,6 +206,16 @@ static int read_tree(body *bd, xq_record *rec, void **cd, int *cut, xq_error *er
       if (depth >= XQ_REC_VARS_MAX) {
         rc = xq__rec_fail(err, XQ_ELIMIT, (int)(HEADER_LEN + bd->at), ply, "too many variations");
         goto done;
+      }
+      if (depth == cap) {
+        int nc = cap ? (cap * 2 < XQ_REC_VARS_MAX ? cap * 2 : XQ_REC_VARS_MAX) : 16;
+        pending *q = realloc(stack, sizeof(pending) * (size_t)nc);
+        if (!q) {
+          rc = xq__rec_fail(err, XQ_ENOMEM, -1, 0, "out of memory");
+          goto done;
+        }
+        stack = q;
+        cap = nc;
       }
       /* A sibling of a variation's first move is hoisted to the variation's
        * own branching point. */
@@ -231,7 +250,8 @@ static int read_tree(body *bd, xq_record *rec, void **cd, int *cut, xq_error *er
   rc = XQ_OK;
   goto done;
 fail_limit:
-  rc = xq__rec_fail(err, XQ_ELIMIT, (int)(HEADER_LEN + bd->at), ply, "too many comments");
+  rc = rc == XQ_ENOMEM ? xq__rec_fail(err, XQ_ENOMEM, -1, 0, "out of memory")
+                       : xq__rec_fail(err, XQ_ELIMIT, (int)(HEADER_LEN + bd->at), ply, "too many comments");
 done:
   free(stack);
   return rc;
@@ -328,7 +348,7 @@ int xq_xqf_read(const unsigned char *buf, size_t len, xq_record *rec, xq_xqf_hea
   }
   xq_pos start;
   if (hdr->type < 2) {
-    xq_pos_startpos(&start);
+    start = *xq__rec_startpos();
   } else if ((rc = xq__pos_from_slots(sq, side, &start, err)) != XQ_OK) {
     if (err) {
       err->code = XQ_EFEN;

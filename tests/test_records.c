@@ -497,6 +497,115 @@ Test(records, pgn_line_too_long)
   drop_record(r);
 }
 
+/* The reader's line and comment buffers start small and grow with the
+ * input: a comment of 60,000 bytes over 100 lines, a GBK line of 20,000
+ * bytes (30,000 in UTF-8) and a line of 20,000 bytes that are no text
+ * (each one U+FFFD, three times the bytes) all come back whole. */
+Test(records, pgn_buffers_grow_with_the_input)
+{
+  size_t cap = 200000, k = 0;
+  char *text = malloc(cap);
+  cr_assert_not_null(text);
+  k += (size_t)sprintf(text + k, "[Event \"long comment\"]\n\n1. h2e2 {");
+  for (int i = 0; i < 100; i++) {
+    memset(text + k, 'a' + i % 26, 599);
+    k += 599;
+    text[k++] = '\n';
+  }
+  k += (size_t)sprintf(text + k, "} h9g7 *\n\n[Event \"gbk\"]\n\n1. h2e2 {");
+  for (int i = 0; i < 10000; i++) k += (size_t)sprintf(text + k, "\xC5\xDA"); /* 炮 */
+  k += (size_t)sprintf(text + k, "} *\n\n[Event \"no text\"]\n\n1. h2e2 {");
+  memset(text + k, 0x80, 20000);
+  k += 20000;
+  k += (size_t)sprintf(text + k, "} *\n");
+  cr_assert_lt(k, cap);
+  FILE *in = fmemopen(text, k, "r");
+  xq_pgn_reader *rd;
+  cr_assert_eq(xq_pgn_open(&rd, in, 0), XQ_OK);
+  xq_record *r = new_record();
+  xq_error err;
+
+  cr_assert_eq(xq_pgn_next(rd, r, &err), 1, "%s", err.msg);
+  cr_assert_eq(r->n_moves, 2);
+  cr_assert_eq(r->n_comments, 1);
+  cr_expect_eq(r->comments[0].len, 100 * 600 - 1); /* the last line end is trimmed */
+  cr_expect_eq(r->text[r->comments[0].off + 600], 'b');
+  cr_expect_eq(r->text[r->comments[0].off + 599], '\n');
+
+  cr_assert_eq(xq_pgn_next(rd, r, &err), 1, "%s", err.msg);
+  cr_assert_eq(r->n_comments, 1);
+  cr_assert_eq(r->comments[0].len, 30000);
+  for (size_t i = 0; i < 30000; i += 3)
+    cr_assert(!memcmp(r->text + r->comments[0].off + i, "炮", 3), "byte %zu", i);
+
+  cr_assert_eq(xq_pgn_next(rd, r, &err), 1, "%s", err.msg);
+  cr_assert_eq(r->n_comments, 1);
+  cr_assert_eq(r->comments[0].len, 60000);
+  for (size_t i = 0; i < 60000; i += 3)
+    cr_assert(!memcmp(r->text + r->comments[0].off + i, "\xEF\xBF\xBD", 3), "byte %zu", i);
+
+  cr_assert_eq(xq_pgn_next(rd, r, &err), 0);
+  xq_pgn_close(rd);
+  fclose(in);
+  free(text);
+  drop_record(r);
+}
+
+/* The writer puts each comment and variation at its place (a move's
+ * comments, then the variations replacing it) in the order they were
+ * stored, whatever order the places were filled in. */
+Test(records, pgn_write_keeps_stored_order_at_each_place)
+{
+  xq_record *r = new_record();
+  static const char *const moves[] = {"h2e2", "h9g7", "h0g2", "i9h9"};
+  xq_pos p = r->start;
+  for (int i = 0; i < 4; i++) {
+    xq_move m;
+    cr_assert_eq(xq_move_parse(&p, moves[i], XQ_NOTE_ICCS, &m, NULL), XQ_OK);
+    cr_assert_eq(xq_record_append(r, m), XQ_OK);
+    xq_undo u;
+    xq_make(&p, m, &u);
+  }
+  /* comments stored last place first, two at place 2 */
+  cr_assert_eq(xq_record_add_comment(r, 0, 4, "four", 4), XQ_OK);
+  cr_assert_eq(xq_record_add_comment(r, 0, 2, "two-a", 5), XQ_OK);
+  cr_assert_eq(xq_record_add_comment(r, 0, 0, "zero", 4), XQ_OK);
+  cr_assert_eq(xq_record_add_comment(r, 0, 2, "two-b", 5), XQ_OK);
+  /* variations replacing move 3 (index 2) stored before one replacing move 2 */
+  xq_pos before2, before3;
+  xq_record_position(r, 1, &before2);
+  xq_record_position(r, 2, &before3);
+  int v1 = xq_record_add_variation(r, 0, 2), v2 = xq_record_add_variation(r, 0, 1);
+  int v3 = xq_record_add_variation(r, 0, 2);
+  cr_assert(v1 > 0 && v2 > 0 && v3 > 0);
+  xq_move m;
+  cr_assert_eq(xq_move_parse(&before3, "b0c2", XQ_NOTE_ICCS, &m, NULL), XQ_OK);
+  cr_assert_eq(xq_record_add_line_move(r, v1, m), XQ_OK);
+  cr_assert_eq(xq_move_parse(&before2, "b9c7", XQ_NOTE_ICCS, &m, NULL), XQ_OK);
+  cr_assert_eq(xq_record_add_line_move(r, v2, m), XQ_OK);
+  cr_assert_eq(xq_move_parse(&before3, "i0i1", XQ_NOTE_ICCS, &m, NULL), XQ_OK);
+  cr_assert_eq(xq_record_add_line_move(r, v3, m), XQ_OK);
+  cr_assert_eq(xq_record_add_comment(r, v3, 1, "in-v3", 5), XQ_OK);
+
+  char *out = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&out, &len);
+  cr_assert_eq(xq_pgn_write(f, r, XQ_NOTE_ICCS, 0, NULL), XQ_OK);
+  fclose(f);
+  const char *body = strstr(out, "\n\n");
+  cr_assert_not_null(body);
+  const char *want[] = {"{zero}", "H2-E2", "H9-G7", "{two-a}", "{two-b}", "(1... B9-C7)", "H0-G2",
+                        "(2. B0-C2)", "(2. I0-I1 {in-v3})", "I9-H9", "{four}"};
+  const char *at = body;
+  for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+    const char *hit = strstr(at, want[i]);
+    cr_assert_not_null(hit, "%s not after the previous in:\n%s", want[i], out);
+    at = hit + strlen(want[i]);
+  }
+  free(out);
+  drop_record(r);
+}
+
 /* ---- a generated archive with broken games ------------------------ */
 
 Test(records, multi_game_archive_with_broken_games)
