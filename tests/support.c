@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "support.h"
 
@@ -36,4 +37,20 @@ void xq_test_expect(int status, const char *fmt, ...)
   char *out = xq_test_run(args, &got);
   cr_assert_eq(got, status, "xqref %s: exit %d, expected %d: %s", args, got, status, out);
   free(out);
+}
+
+void xq_test_db_path(char *buf, size_t len, const char *tag)
+{
+  const char *dir = getenv("TMPDIR");
+  snprintf(buf, len, "%s/xq_%s_%ld.db", dir && *dir ? dir : "/tmp", tag, (long)getpid());
+}
+
+void xq_test_db_remove(const char *path)
+{
+  char side[600];
+  unlink(path);
+  snprintf(side, sizeof side, "%s-wal", path);
+  unlink(side);
+  snprintf(side, sizeof side, "%s-shm", path);
+  unlink(side);
 }

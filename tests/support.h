@@ -15,4 +15,10 @@ char *xq_test_run(const char *args, int *status);
  * unless it exits with `status`; the output is freed. */
 void xq_test_expect(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* A store path for this test process: $TMPDIR (or /tmp)/xq_TAG_PID.db. */
+void xq_test_db_path(char *buf, size_t len, const char *tag);
+
+/* Remove a store and its -wal and -shm files (missing ones are fine). */
+void xq_test_db_remove(const char *path);
+
 #endif /* XQ_TEST_SUPPORT_H */

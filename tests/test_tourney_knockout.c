@@ -210,22 +210,6 @@ Test(tiebreak_games, wujiaqu_repeats_short_games_until_decided)
 /* A small event in the store                                          */
 /* ------------------------------------------------------------------ */
 
-static void temp_path(char *buf, size_t len)
-{
-  const char *dir = getenv("TMPDIR");
-  snprintf(buf, len, "%s/xq_tourney_ko_%ld.db", dir && *dir ? dir : "/tmp", (long)getpid());
-}
-
-static void remove_db(const char *path)
-{
-  char side[600];
-  unlink(path);
-  snprintf(side, sizeof side, "%s-wal", path);
-  unlink(side);
-  snprintf(side, sizeof side, "%s-shm", path);
-  unlink(side);
-}
-
 static xq_tevent *reload(xq_tstore *st)
 {
   xq_tevent *ev;
@@ -257,8 +241,8 @@ static xq_tstore *new_event(char *path, size_t len, const char *name, int n, int
   xq_tstore *st;
   xq_error err = {0};
   xq_tconfig cfg;
-  temp_path(path, len);
-  remove_db(path);
+  xq_test_db_path(path, len, "tourney_ko");
+  xq_test_db_remove(path);
   xq_tconfig_default(&cfg);
   cfg.rounds = rounds;
   cr_assert_eq(xq_tstore_open(path, 1, &st, &err), XQ_OK, "%s", err.msg);
@@ -370,7 +354,7 @@ Test(store, knockout_beside_the_swiss_and_merged_places)
   cr_assert_eq(again.ngames, 4);
   cr_assert_eq(xq_ko_winner(&again, 3), 6);
   xq_tstore_close(st);
-  remove_db(path);
+  xq_test_db_remove(path);
 }
 
 /* Knockout games on the live server's tables (XQ_KO_ROUND): published
@@ -461,7 +445,7 @@ Test(store, knockout_tables_published_and_decided_by_their_result)
   cr_assert_eq(xq_ko_match_players(&ko, 3, &x, &y), 1);
   cr_assert(x == a && y == ko.tables[1].black);
   xq_tstore_close(st);
-  remove_db(path);
+  xq_test_db_remove(path);
 }
 
 static char *run(const char *args, int *status) { return xq_test_run(args, status); }
@@ -470,8 +454,8 @@ Test(cli, knockout_actions)
 {
   char path[512], args[1024];
   int status;
-  temp_path(path, sizeof path);
-  remove_db(path);
+  xq_test_db_path(path, sizeof path, "tourney_ko");
+  xq_test_db_remove(path);
   snprintf(args, sizeof args, "tourney new --db %s --rounds 3", path);
   free(run(args, &status));
   cr_assert_eq(status, 0);
@@ -529,5 +513,5 @@ Test(cli, knockout_actions)
   cr_assert_eq(status, 0, "%s", out);
   cr_assert(strstr(out, "ko-start") && strstr(out, "armageddon red="), "knockout log rows: %s", out);
   free(out);
-  remove_db(path);
+  xq_test_db_remove(path);
 }

@@ -702,22 +702,6 @@ Test(sheets, group_sheet_with_sections_and_merging)
 
 #include "support.h"
 
-static void db_path(char *buf, size_t len)
-{
-  const char *dir = getenv("TMPDIR");
-  snprintf(buf, len, "%s/xq_regdata_%ld.db", dir && *dir ? dir : "/tmp", (long)getpid());
-}
-
-static void db_remove(const char *path)
-{
-  char side[600];
-  unlink(path);
-  snprintf(side, sizeof side, "%s-wal", path);
-  unlink(side);
-  snprintf(side, sizeof side, "%s-shm", path);
-  unlink(side);
-}
-
 static char *run(int want, const char *fmt, const char *db, const char *more)
 {
   char args[1024];
@@ -731,8 +715,8 @@ static char *run(int want, const char *fmt, const char *db, const char *more)
 Test(cli, results_with_presets)
 {
   char db[512];
-  db_path(db, sizeof db);
-  db_remove(db);
+  xq_test_db_path(db, sizeof db, "regdata");
+  xq_test_db_remove(db);
   free(run(0, "tourney new --db %s --rounds 1%s", db, ""));
   /* P1..P6; P1 local, P5 local; teams A (P1, P3, P5), B (P2, P4, P6) */
   static const char *const extra[6] = {"--local --team A --sex m --birth 1950/01/01", "--team B --sex w",
@@ -829,7 +813,7 @@ Test(cli, results_with_presets)
   free(run(2, "tourney places --db %s --lang %s", db, "zh"));
   free(run(2, "tourney teams --db %s --preset %s", db, "nosuch"));
   free(run(1, "tourney groups --db %s%s", db, ""));
-  db_remove(db);
+  xq_test_db_remove(db);
 }
 
 Test(prizes, a_table_file_says_what_a_preset_says)
