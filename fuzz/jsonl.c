@@ -1,7 +1,8 @@
 /*
  * jsonl.c -- fuzz entry for the JSON-lines dispatcher (fuzz.h).
  *
- * One server for the whole process, started on the first call: a demo
+ * One server at a time, started on the first call and replaced by a new
+ * one every RESTART_EVERY inputs (restart(), below): a demo
  * tournament of 8 players in a temporary directory (under /dev/shm when
  * there is one, so that group commits cost no disk flush), listening on
  * 127.0.0.1 with an ephemeral port, on a loop this file runs. Each input
@@ -37,10 +38,12 @@
 #define TOKENS_MAX (2 + PLAYERS / 2)
 #define DEADLINE_MS 10000         /* one input may keep the server this long */
 #define POLL_MS 5                 /* longest wait for either side */
+#define RESTART_EVERY 1000        /* inputs between two fresh servers */
 
 static struct {
   uv_loop_t loop;
   xq_server *srv;
+  unsigned long inputs;           /* inputs the current server has taken */
   int port;
   char dir[64], db[96];
   char tokens[TOKENS_MAX][64];    /* admin, arbiter, board 1..4 */
@@ -71,16 +74,16 @@ static void read_tokens(char *text)
   }
 }
 
+/* A server on a new demo store in a new temporary directory. */
 static void start(void)
 {
-  signal(SIGPIPE, SIG_IGN);
   struct stat st;
   snprintf(fz.dir, sizeof fz.dir, "%s/xqref-fuzz-XXXXXX",
            stat("/dev/shm", &st) == 0 && S_ISDIR(st.st_mode) ? "/dev/shm" : "/tmp");
   if (!mkdtemp(fz.dir)) abort();
   snprintf(fz.db, sizeof fz.db, "%s/f.db", fz.dir);
-  atexit(cleanup);
-  uv_loop_init(&fz.loop);
+  fz.ntokens = 0;
+  fz.inputs = 0;
   xq_server_opts o;
   xq_server_opts_default(&o);
   o.db = fz.db;
@@ -100,6 +103,23 @@ static void start(void)
   read_tokens(text);
   free(text);
   fz.port = xq_server_port(fz.srv, 0);
+}
+
+/* The server's state grows with the inputs (players, tokens, games, log
+ * rows), and every operation that reloads or ranks the event costs more
+ * with it: left alone for millions of inputs it would be a store no
+ * tournament has, slower at each input and past any memory limit. Every
+ * RESTART_EVERY inputs the server shuts down as it does on SIGTERM (every
+ * handle closed, the loop run dry: a shutdown path that runs thousands of
+ * times a run) and a new one starts on a new demo store. */
+static void restart(void)
+{
+  xq_server_stop(fz.srv);
+  uv_run(&fz.loop, UV_RUN_DEFAULT);
+  xq_server_free(fz.srv);
+  fz.srv = NULL;
+  cleanup();
+  start();
 }
 
 /* Drop the lines that would make the server fetch a URL. */
@@ -137,7 +157,14 @@ static char *script(const uint8_t *data, size_t size, size_t *len)
 int xq_fuzz_jsonl(const uint8_t *data, size_t size)
 {
   if (size < 1 || size > XQ_FUZZ_INPUT_MAX) return 0;
-  if (!fz.srv) start();
+  if (!fz.srv) {
+    signal(SIGPIPE, SIG_IGN);
+    uv_loop_init(&fz.loop);
+    atexit(cleanup);
+    start();
+  } else if (++fz.inputs >= RESTART_EVERY) {
+    restart();
+  }
   size_t len;
   char *msg = script(data, size, &len);
   if (!msg) return 0;

@@ -179,12 +179,12 @@ void xq__task_go(xq__server *s, xq__task *t, int store)
   xq__commit_then(s, task_cb, t);
 }
 
-/* After a write: reload the event (and the tokens). Returns 0, or -1
+/* After a write: reload the event, or the tokens alone. Returns 0, or -1
  * after answering STORE_FAILED. */
 int xq__task_reload(xq__server *s, xq__task *t, int tokens)
 {
   xq_error err = {0};
-  if (xq__server_reload(s, &err) == XQ_OK && (!tokens || xq__server_tokens(s, &err) == XQ_OK)) return 0;
+  if ((tokens ? xq__server_tokens(s, &err) : xq__server_reload(s, &err)) == XQ_OK) return 0;
   char msg[XQ_ERR_MSG_LEN + 64];
   snprintf(msg, sizeof msg, "written, but the event could not be reloaded: %s", err.msg);
   xq__task_error(t, XQ__E_STORE, msg);

@@ -65,8 +65,9 @@ void xq__task_read(xq__server *s, xq__req *r, xq__task_fn run);
  * if the client is still there. */
 void xq__task_send(xq__task *t, cJSON *o);
 void xq__task_error(xq__task *t, const char *code, const char *msg);
-/* After a write: reload the event (and the tokens when `tokens`). Returns
- * 0, or -1 after answering STORE_FAILED. */
+/* After a write: reload the event, or only the tokens when `tokens` (a
+ * token written or revoked changes nothing else). Returns 0, or -1 after
+ * answering STORE_FAILED. */
 int xq__task_reload(xq__server *s, xq__task *t, int tokens);
 
 /* Integer field `key` of the request in lo..hi: absent = `dflt` (when
