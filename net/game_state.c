@@ -101,7 +101,7 @@ cJSON *xq__game_state(xq__server *s, const xq__live *lv)
     cJSON_AddNumberToObject(k, "match", t->match);
     cJSON_AddNumberToObject(k, "stage", xq_ko_stage(s->ko, t->match));
     cJSON_AddStringToObject(k, "type", xq_ko_gtype_name(t->type));
-    cJSON_AddStringToObject(k, "time_control", xq_ko_time_control(s->ko->format, t->type));
+    cJSON_AddStringToObject(k, "time_control", xq_ko_game_time_control(s->ko, t->match, t->type));
   }
   return o;
 }

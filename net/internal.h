@@ -318,10 +318,11 @@ void xq__live_note_result(xq__server *s, const xq__live *lv, const char *code);
  * store into s->ko and start a game for every table published since (its
  * rules from xq__ko_rules). XQ_OK, or a store or memory status. */
 int xq__live_add_ko(xq__server *s, xq_error *err);
-/* The rules of a knockout game of `type` under `format`: `base` with the
- * time control of xq_ko_time_control (Black's own base time in an
- * armageddon) and the armageddon flag (a draw is a Black win). */
-void xq__ko_rules(const xq_rules *base, int format, int type, xq_rules *out);
+/* The rules of a knockout game of `type` in match `match` of `ko`:
+ * `base` with the clock of xq_ko_clock (Black's own base time in an
+ * armageddon; a final's own time control) and the armageddon flag (a
+ * draw is a Black win). */
+void xq__ko_rules(const xq_rules *base, const xq_ko *ko, int match, int type, xq_rules *out);
 /* Rebuild a game from the store's log (after a failed commit). */
 int xq__live_rebuild(xq__server *s, xq__live *lv, xq_error *err);
 /* Rebuild every game marked with lv->rebuild in one pass over the log. */

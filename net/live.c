@@ -108,20 +108,14 @@ int xq__live_add_round(xq__server *s, int round, xq_error *err)
   return XQ_OK;
 }
 
-void xq__ko_rules(const xq_rules *base, int format, int type, xq_rules *out)
+void xq__ko_rules(const xq_rules *base, const xq_ko *ko, int match, int type, xq_rules *out)
 {
   *out = *base;
-  const char *tc = xq_ko_time_control(format, type);
-  int m = 0, sec = 0, mb = 0, sb = 0;
-  if (sscanf(tc, "R%d+%d/B%d+%d", &m, &sec, &mb, &sb) == 4) {
-    /* armageddon: each side its own base time */
-    out->clock_base_s = m * 60;
-    out->clock_base_black_s = mb * 60;
-    out->clock_increment_s = sec;
-  } else if (sscanf(tc, "%d+%d", &m, &sec) == 2) {
-    out->clock_base_s = m * 60;
-    out->clock_base_black_s = 0;
-    out->clock_increment_s = sec;
+  int b = 0, bb = 0, inc = 0;
+  if (!xq_ko_clock(ko, match, type, &b, &bb, &inc) && b > 0) {
+    out->clock_base_s = b;
+    out->clock_base_black_s = bb; /* armageddon: each side its own base time */
+    out->clock_increment_s = inc;
   }
   out->armageddon = type == XQ_KG_ARMAGEDDON;
 }
@@ -142,7 +136,7 @@ int xq__live_add_ko(xq__server *s, xq_error *err)
   for (int i = had; i < n; i++) {
     const xq_ko_table *t = &s->ko->tables[i];
     xq_rules ru;
-    xq__ko_rules(&s->rules, s->ko->format, t->type, &ru);
+    xq__ko_rules(&s->rules, s->ko, t->match, t->type, &ru);
     arr[i] = live_new(XQ_KO_ROUND, i + 1, t->red, t->black, &ru, err);
     if (!arr[i]) return XQ_ENOMEM; /* the tables before it are live */
     arr[i]->recorded = t->done;

@@ -41,7 +41,7 @@ static cJSON *table_json(const xq__server *s, int k)
   cJSON_AddNumberToObject(o, "match", t->match);
   cJSON_AddNumberToObject(o, "stage", xq_ko_stage(ko, t->match));
   cJSON_AddStringToObject(o, "type", xq_ko_gtype_name(t->type));
-  cJSON_AddStringToObject(o, "time_control", xq_ko_time_control(ko->format, t->type));
+  cJSON_AddStringToObject(o, "time_control", xq_ko_game_time_control(ko, t->match, t->type));
   cJSON_AddItemToObject(o, "red", player_json(s, t->red));
   cJSON_AddItemToObject(o, "black", player_json(s, t->black));
   const char *res = NULL;
@@ -62,16 +62,20 @@ cJSON *xq__ko_json(const xq__server *s)
   }
   cJSON_AddBoolToObject(o, "started", 1);
   cJSON_AddNumberToObject(o, "round", XQ_KO_ROUND);
+  /* a knockout-only event (no Swiss before it): after -1 */
   cJSON_AddNumberToObject(o, "after", ko->after);
   cJSON_AddNumberToObject(o, "size", ko->size);
+  cJSON_AddNumberToObject(o, "entrants", xq_ko_entrants(ko));
   cJSON_AddStringToObject(o, "seeding", xq_ko_seeding_name(ko->seeding));
   cJSON_AddStringToObject(o, "format", xq_ko_format_name(ko->format));
   if (ko->choice) cJSON_AddNumberToObject(o, "choice", ko->choice);
+  if (ko->pools) cJSON_AddNumberToObject(o, "pools", ko->pools);
+  /* seeds in seed order; a drawn bracket's by position, a bye null */
   cJSON *seeds = cJSON_AddArrayToObject(o, "seeds");
   for (int i = 0; i < ko->size; i++) cJSON_AddItemToArray(seeds, player_json(s, ko->seeds[i]));
   cJSON *ms = cJSON_AddArrayToObject(o, "matches");
   for (int m = 1; m <= xq_ko_nmatches(ko); m++) {
-    int a, b, known = xq_ko_match_players(ko, m, &a, &b) == 1, w = xq_ko_winner(ko, m);
+    int a, b, kind = xq_ko_match_players(ko, m, &a, &b), known = kind == 1, w = xq_ko_winner(ko, m);
     cJSON *x = cJSON_CreateObject();
     cJSON_AddNumberToObject(x, "match", m);
     cJSON_AddNumberToObject(x, "stage", xq_ko_stage(ko, m));
@@ -79,6 +83,16 @@ cJSON *xq__ko_json(const xq__server *s)
     if (known) {
       cJSON_AddItemToArray(cJSON_GetObjectItem(x, "players"), player_json(s, a));
       cJSON_AddItemToArray(cJSON_GetObjectItem(x, "players"), player_json(s, b));
+    }
+    if (kind == 2) cJSON_AddItemToObject(x, "bye", player_json(s, a)); /* goes on without a game */
+    xq_ko_game next;
+    if (known && !w && !xq_ko_next_game(ko, m, 0, &next)) {
+      /* the game the match waits for: its type and clock (colours by lot
+       * or choice where the format leaves them open) */
+      cJSON *nx = cJSON_AddObjectToObject(x, "next");
+      cJSON_AddStringToObject(nx, "type", xq_ko_gtype_name(next.type));
+      cJSON_AddStringToObject(nx, "time_control", xq_ko_game_time_control(ko, m, next.type));
+      cJSON_AddBoolToObject(nx, "colours_open", next.type == XQ_KG_STANDARD || next.type == XQ_KG_ARMAGEDDON);
     }
     cJSON *gs = cJSON_AddArrayToObject(x, "games");
     for (int i = 0; i < ko->ngames; i++) {
@@ -104,7 +118,16 @@ cJSON *xq__ko_json(const xq__server *s)
   int fin = xq_ko_places(ko, ids);
   cJSON_AddBoolToObject(o, "decided", fin == 1);
   cJSON *pl = cJSON_AddArrayToObject(o, "places");
-  for (int i = 0; fin >= 0 && i < ko->size; i++) cJSON_AddItemToArray(pl, player_json(s, ids[i]));
+  for (int i = 0, e = xq_ko_entrants(ko); fin >= 0 && i < e; i++) cJSON_AddItemToArray(pl, player_json(s, ids[i]));
+  /* a drawn bracket of pools: each pool's places (a township's) */
+  for (int p = 0; ko->seeding == XQ_KO_LOT && ko->pools > 1 && p < ko->pools; p++) {
+    cJSON *pp = cJSON_GetObjectItem(o, "pool_places");
+    if (!pp) pp = cJSON_AddArrayToObject(o, "pool_places");
+    cJSON *one = cJSON_CreateArray();
+    int n = xq_ko_pool_places(ko, p, ids);
+    for (int i = 0; i < n; i++) cJSON_AddItemToArray(one, player_json(s, ids[i]));
+    cJSON_AddItemToArray(pp, one);
+  }
   return o;
 }
 
@@ -122,11 +145,92 @@ static void op_knockout(xq__server *s, xq__req *r) { xq__task_read(s, r, run_kno
 /* ko_start                                                            */
 /* ------------------------------------------------------------------ */
 
+/* The entrants of a knockout-only event from the request: "pools" (a
+ * list of id lists, one per pool) or "entrants" (one list), default every
+ * registered player; into ids/pool (room for XQ_KO_SIZE_MAX + 1), *n and
+ * *np. Returns NULL, or what is wrong. */
+static const char *lot_entrants(const xq_tevent *ev, const cJSON *args, int *ids, int *pool, int *n, int *np)
+{
+  const cJSON *pools = cJSON_GetObjectItemCaseSensitive(args, "pools");
+  const cJSON *ent = cJSON_GetObjectItemCaseSensitive(args, "entrants");
+  *n = 0;
+  *np = 1;
+  if (!pools && !ent) {
+    if (ev->n > XQ_KO_SIZE_MAX) return "more players than a bracket holds";
+    for (int i = 0; i < ev->n; i++) ids[i] = i + 1, pool[i] = 0;
+    *n = ev->n;
+    return NULL;
+  }
+  if (pools && ent) return "give pools or entrants, not both";
+  const cJSON *lists = pools ? pools : ent;
+  if (!cJSON_IsArray(lists)) return "pools is a list of id lists, entrants a list of ids";
+  *np = pools ? cJSON_GetArraySize(pools) : 1;
+  if (*np < 1 || *np > XQ_KO_POOLS_MAX) return "one or two pools";
+  for (int p = 0; p < *np; p++) {
+    const cJSON *l = pools ? cJSON_GetArrayItem(pools, p) : ent, *x;
+    if (!cJSON_IsArray(l)) return "pools is a list of id lists";
+    cJSON_ArrayForEach(x, l) {
+      if (!xq__is_int(x) || x->valueint < 1 || x->valueint > ev->n) return "an entrant is not a registered player";
+      if (*n >= XQ_KO_SIZE_MAX) return "more entrants than a bracket holds";
+      ids[*n] = x->valueint;
+      pool[(*n)++] = p;
+    }
+  }
+  return NULL;
+}
+
+/* ko_start of a knockout-only event: the bracket drawn by lot. */
+static void run_ko_lot(xq__server *s, xq__task *t, xq_ko *ko)
+{
+  const xq_tevent *ev = s->ev;
+  int *ids = malloc(sizeof *ids * (XQ_KO_SIZE_MAX + 1)), *pool = malloc(sizeof *pool * (XQ_KO_SIZE_MAX + 1));
+  int n = 0, np = 1, rc = XQ_OK;
+  xq_error err = {0};
+  const char *bad = ids && pool ? NULL : "out of memory";
+  if (!bad && ev->nrounds > 0) bad = "a knockout-only event cannot follow Swiss rounds";
+  if (!bad) bad = lot_entrants(ev, t->args, ids, pool, &n, &np);
+  if (!bad) {
+    /* the lot: the request's, else the event's drawing seed */
+    const cJSON *lot = cJSON_GetObjectItemCaseSensitive(t->args, "lot");
+    uint64_t seed = cJSON_IsNumber(lot) && lot->valuedouble >= 0 ? (uint64_t)lot->valuedouble : ev->cfg.lot_seed;
+    rc = xq_ko_setup_lot(ko, ids, pool, n, np, seed, t->format);
+    if (rc == XQ_ELIMIT) bad = "more entrants than a bracket holds (128, or 64 a pool)";
+    else if (rc) bad = "a bracket needs 2 or more entrants, each once, and no empty pool";
+  }
+  free(ids);
+  free(pool);
+  if (bad) {
+    xq__task_error(t, XQ__E_CONFLICT, bad);
+    return;
+  }
+  if ((rc = xq_tstore_ko_start(s->store, ko, &err))) {
+    xq__task_error(t, xq__write_code(rc), err.msg);
+    return;
+  }
+  xq__log(s, "knockout-only event started: %d entrants, bracket of %d", xq_ko_entrants(ko), ko->size);
+  if ((rc = xq__live_add_ko(s, &err))) {
+    xq__task_error(t, xq__error_code(rc), err.msg);
+    return;
+  }
+  cJSON *o = xq__ko_json(s);
+  char *data = cJSON_PrintUnformatted(o);
+  if (data) xq__hub_publish(s, "knockout", XQ_KO_ROUND, 0, data);
+  free(data);
+  xq__task_send(t, o);
+}
+
 static void run_ko_start(xq__server *s, xq__task *t)
 {
   const xq_tevent *ev = s->ev;
   xq_error err = {0};
   char msg[160] = "";
+  if (t->seeding == XQ_KO_LOT) {
+    xq_ko *ko = malloc(sizeof *ko);
+    if (!ko) xq__task_error(t, XQ__E_INTERNAL, "out of memory");
+    else run_ko_lot(s, t, ko);
+    free(ko);
+    return;
+  }
   if (t->round > ev->nrounds) snprintf(msg, sizeof msg, "round %d is not paired yet", t->round);
   else if (!xq_tevent_round_complete(ev, t->round))
     snprintf(msg, sizeof msg, "round %d still has boards without a result", t->round);
@@ -165,19 +269,30 @@ static void run_ko_start(xq__server *s, xq__task *t)
  * standings after round `after` become the seeds (tourney.md §6.1);
  * seeding "fixed" (1–8, 2–7, ...) or "choose" (the top seed picks seed
  * `choice`, 3 or 4); format the tie-break games' sequence by regulation
- * ("xinjiang", "tangshan", "wujiaqu", ...). */
+ * ("xinjiang", "tangshan", "wujiaqu", ...).
+ * ko_start {seeding:"lot", format, pools|entrants, lot}: a knockout-only
+ * event (docs/village-king.md): the entrants (every player by default;
+ * "entrants" [ids], or "pools" [[ids], [ids]] for a half each) draw their
+ * bracket positions by lot from `lot` (default the event's lot seed). */
 static void op_ko_start(xq__server *s, xq__req *r)
 {
   const char *seeding, *format;
   int after, size, choice, sd = XQ_KO_FIXED, fm;
-  if (xq__field_int(r, "after", 1, XQ_TOURNEY_ROUNDS_MAX, 0, &after) ||
-      xq__field_int(r, "size", 2, XQ_KO_SIZE_MAX, 0, &size) || xq__field_int(r, "choice", 0, 4, 0, &choice) ||
-      xq__field_str(r, "seeding", 0, &seeding) || xq__field_str(r, "format", 1, &format))
-    return;
+  if (xq__field_str(r, "seeding", 0, &seeding) || xq__field_str(r, "format", 1, &format)) return;
   if ((seeding && xq_ko_parse_seeding(seeding, &sd)) || xq_ko_parse_format(format, &fm)) {
     xq__reply_error(r->c, r->id, XQ__E_BAD_REQUEST,
-                    "seeding is fixed or choose; format is a regulation's (xinjiang, shaanxi, tangshan, wujiaqu) "
-                    "or rapid-armageddon, armageddon, rapid-blitz", -1);
+                    "seeding is fixed, choose or lot; format is a regulation's (xinjiang, shaanxi, tangshan, "
+                    "wujiaqu) or rapid-armageddon, armageddon, rapid-blitz, village", -1);
+    return;
+  }
+  /* lot: a knockout-only event, no Swiss round to cut after */
+  if (sd == XQ_KO_LOT) after = size = choice = 0;
+  else if (xq__field_int(r, "after", 1, XQ_TOURNEY_ROUNDS_MAX, 0, &after) ||
+           xq__field_int(r, "size", 2, XQ_KO_SIZE_MAX, 0, &size) || xq__field_int(r, "choice", 0, 4, 0, &choice))
+    return;
+  const cJSON *lot = cJSON_GetObjectItemCaseSensitive(r->json, "lot");
+  if (lot && !cJSON_IsNull(lot) && (!cJSON_IsNumber(lot) || lot->valuedouble < 0 || lot->valuedouble > 9007199254740992.0)) {
+    xq__reply_error(r->c, r->id, XQ__E_BAD_REQUEST, "lot is a number 0..2^53", -1);
     return;
   }
   xq__task *t = xq__task_new(s, r, run_ko_start);
@@ -187,6 +302,11 @@ static void op_ko_start(xq__server *s, xq__req *r)
   t->seeding = sd;
   t->format = fm;
   t->choice = choice;
+  if (sd == XQ_KO_LOT && !(t->args = cJSON_Duplicate(r->json, 1))) {
+    xq__reply_error(r->c, r->id, XQ__E_INTERNAL, "out of memory", -1);
+    xq__task_free(t);
+    return;
+  }
   xq__task_go(s, t, 1);
 }
 

@@ -24,7 +24,9 @@ static const char sim_usage[] =
   "\n"
   "  --group NAME    the event of one of the preset's groups that plays apart\n"
   "                  (e.g. tangshan2018 --group seniors): its players only\n"
-  "                  (default 30), its prize list, no knockout, no teams\n"
+  "                  (default 30), its prize list, no knockout, no teams;\n"
+  "                  or a knockout-only sub-event (shaanxi2019 --group village:\n"
+  "                  the 乡村棋王, 48 entrants by default, bracket by lot)\n"
   "  --seed S        everything random follows from S (default 1)\n"
   "  --db FILE       keep the event in FILE (must not exist; default: a\n"
   "                  temporary store, removed at the end)\n"
@@ -61,8 +63,12 @@ static int int_arg(const char *v, int lo, int hi, int *out)
 static void summary(const xq_sim_report *r)
 {
   printf("Summary 赛况统计 (%s)\n", r->preset);
-  printf("  players %d, Swiss rounds %d, boards %d (%d played on the server, %d forfeited), knockout games %d\n",
-         r->players, r->rounds, r->boards, r->games, r->boards - r->games, r->ko_games);
+  if (r->ko_after < 0) /* a knockout-only event: no Swiss boards */
+    printf("  players %d, knockout only: a drawn bracket of %d (%d byes), knockout games %d%s%s\n", r->players,
+           r->ko_size, r->ko_size - r->ko_entrants, r->ko_games, r->king[0] ? ", king " : "", r->king);
+  else
+    printf("  players %d, Swiss rounds %d, boards %d (%d played on the server, %d forfeited), knockout games %d\n",
+           r->players, r->rounds, r->boards, r->games, r->boards - r->games, r->ko_games);
   printf("  moves %ld, other judged events %ld\n", r->moves, r->events);
   printf("  results: mates %ld, resignations %ld, draws agreed %ld (offers refused by the rules %ld)\n",
          r->mates, r->resignations, r->agreements, r->offers_refused);
@@ -76,9 +82,11 @@ static void summary(const xq_sim_report *r)
   printf("  forfeits (late) %d, players withdrawn %d, arbiter rulings %ld\n", r->forfeits, r->withdrawn,
          r->arbiter_rulings);
   if (r->women_merged) printf("  women merged into the men's section: %d\n", r->women_merged);
-  if (r->prizes) printf("  prizes %d, total %ld\n", r->prizes, r->prize_total);
+  if (r->prizes) printf("  prizes %d, total %ld%s\n", r->prizes, r->prize_total,
+                        r->king_bonus ? " (the king's bonus included)" : "");
   if (r->team_prize_total) printf("  team prizes, total %ld\n", r->team_prize_total);
-  printf("  time %.2f s (Swiss rounds on the server %.2f s)\n", r->seconds, r->swiss_seconds);
+  if (r->ko_after < 0) printf("  time %.2f s\n", r->seconds); /* no Swiss rounds */
+  else printf("  time %.2f s (Swiss rounds on the server %.2f s)\n", r->seconds, r->swiss_seconds);
 }
 
 int xq_simulate_main(int argc, char **argv)

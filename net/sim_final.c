@@ -114,31 +114,185 @@ static int w_groups(void *ctx, int format, FILE *f)
 
 static void ko_text(FILE *f, const xq_tevent *ev, const xq_ko *ko)
 {
-  fprintf(f, "Knockout 淘汰赛: top %d after round %d, %s, tie-breaks %s", ko->size, ko->after,
-          xq_ko_seeding_name(ko->seeding), xq_ko_format_name(ko->format));
+  int only = ko->after == XQ_KO_NO_SWISS;
+  if (only)
+    fprintf(f, "Knockout 淘汰赛 (no Swiss before it): %d entrants drawn by lot into a bracket of %d (%d byes)%s,"
+            " games of format %s", xq_ko_entrants(ko), ko->size, ko->size - xq_ko_entrants(ko),
+            ko->pools > 1 ? ", a half per township" : "", xq_ko_format_name(ko->format));
+  else
+    fprintf(f, "Knockout 淘汰赛: top %d after round %d, %s, tie-breaks %s", ko->size, ko->after,
+            xq_ko_seeding_name(ko->seeding), xq_ko_format_name(ko->format));
   if (ko->choice) fprintf(f, "; the Swiss winner chose seed %d as its semi-final opponent", ko->choice);
   fputc('\n', f);
   int nm = xq_ko_nmatches(ko);
   for (int m = 1; m <= nm; m++) {
-    int a, b;
-    if (xq_ko_match_players(ko, m, &a, &b) != 1) continue;
+    int a, b, k = xq_ko_match_players(ko, m, &a, &b);
+    if (k == 2 && a) fprintf(f, "  match %d (stage %d): %s has a bye\n", m, xq_ko_stage(ko, m), ev->players[a - 1].name);
+    if (k != 1) continue;
     int w = xq_ko_winner(ko, m);
-    fprintf(f, "  match %d (stage %d): %s v %s:", m, xq_ko_stage(ko, m), ev->players[a - 1].name,
-            ev->players[b - 1].name);
+    fprintf(f, "  match %d (stage %d%s): %s v %s:", m, xq_ko_stage(ko, m),
+            only && m == nm ? ", final 总决赛" : "", ev->players[a - 1].name, ev->players[b - 1].name);
     for (int i = 0; i < ko->ngames; i++) {
       const xq_ko_game *g = &ko->games[i];
       if (g->match != m) continue;
-      fprintf(f, " %s %s-%s %s;", xq_ko_gtype_name(g->type), ev->players[g->red - 1].name,
-              ev->players[g->black - 1].name, g->res > 0 ? "1-0" : g->res < 0 ? "0-1" : "=");
+      fprintf(f, " %s", xq_ko_gtype_name(g->type));
+      /* a knockout-only event shows each game's clock (the final's own) */
+      if (only) fprintf(f, " %s", xq_ko_game_time_control(ko, m, g->type));
+      fprintf(f, " %s-%s %s%s;", ev->players[g->red - 1].name, ev->players[g->black - 1].name,
+              g->res > 0 ? "1-0" : g->res < 0 ? "0-1" : "=",
+              !g->res && g->type == XQ_KG_ARMAGEDDON ? " (Black wins)" : "");
     }
     fprintf(f, " winner %s\n", w ? ev->players[w - 1].name : "-");
   }
   fputc('\n', f);
 }
 
+/* ------------------------------------------------------------------ */
+/* A knockout-only sub-event (Shaanxi 乡村棋王): township places, prizes */
+/* ------------------------------------------------------------------ */
+
+typedef struct vfin {
+  xq_tevent *ev;
+  const xq_ko *ko;
+  const xq_ko_event *e;
+  int *places, *place_of;     /* the knockout's places, [id] = place */
+  int pool_ids[XQ_KO_POOLS_MAX][XQ_KO_SIZE_MAX];
+  int npool[XQ_KO_POOLS_MAX];
+  int *overall;               /* scratch: overall places of one pool's list */
+  xq_prize_table *pt;
+  xq_award *aw;
+  int naw;
+} vfin;
+
+static int w_vplaces(void *ctx, int format, FILE *f)
+{
+  vfin *V = ctx;
+  return xq_sheet_places(V->ev, "Final places 最终名次 (knockout order)", V->places, NULL, V->ev->n, format,
+                         XQ_LANG_ZH, f);
+}
+
+/* Each township's places: its own knockout's order (its winner first),
+ * with the place in the whole knockout beside it. */
+static int w_townships(void *ctx, int format, FILE *f)
+{
+  vfin *V = ctx;
+  int rc = XQ_OK;
+  for (int p = 0; p < V->ko->pools && !rc; p++) {
+    char title[XQ_TOURNEY_FIELD_MAX + 32];
+    snprintf(title, sizeof title, "%s places 名次", V->e->pool_names[p]);
+    for (int i = 0; i < V->npool[p]; i++) V->overall[i] = V->place_of[V->pool_ids[p][i]];
+    rc = xq_sheet_places(V->ev, title, V->pool_ids[p], V->overall, V->npool[p], format, XQ_LANG_ZH, f);
+    if (!rc && format == XQ_SHEET_TEXT && p + 1 < V->ko->pools) fputc('\n', f);
+  }
+  return rc;
+}
+
+static int w_vprizes(void *ctx, int format, FILE *f)
+{
+  vfin *V = ctx;
+  if (format == XQ_SHEET_TEXT) fprintf(f, "Prizes 奖金 (%s)\n", V->e->name);
+  return xq_sheet_prizes(V->ev, V->pt, V->aw, V->naw, format, XQ_LANG_ZH, f);
+}
+
+/* The prize list of the sub-event: a category per pool, its places paid
+ * the sub-event's amounts (十二(二)5: 300, 200, 100, 50 ×3), and the
+ * king's bonus to the winner of the pools' final (另加200元). */
+static int village_prizes(vfin *V)
+{
+  const xq_ko_event *e = V->e;
+  xq_prize_table *t = V->pt;
+  memset(t, 0, sizeof *t);
+  for (int p = 0; p < V->ko->pools; p++) {
+    xq_prize_cat *c = &t->cats[t->ncats++];
+    snprintf(c->name, sizeof c->name, "%s %s", e->name, e->pool_names[p]);
+    c->nplaces = e->nplaces;
+    memcpy(c->amount, e->amount, sizeof *e->amount * (size_t)e->nplaces);
+    for (int i = 0; i < e->nplaces && i < V->npool[p]; i++)
+      V->aw[V->naw++] = (xq_award){V->pool_ids[p][i], V->place_of[V->pool_ids[p][i]], p, i + 1, e->amount[i]};
+  }
+  int king = xq_ko_winner(V->ko, xq_ko_nmatches(V->ko));
+  if (e->final_bonus && king) {
+    xq_prize_cat *c = &t->cats[t->ncats++];
+    snprintf(c->name, sizeof c->name, "棋王 king (总决赛 final)");
+    c->nplaces = 1;
+    c->amount[0] = e->final_bonus;
+    c->repeat = 1;
+    V->aw[V->naw++] = (xq_award){king, V->place_of[king], t->ncats - 1, 1, e->final_bonus};
+  }
+  return XQ_OK;
+}
+
+static int village_final(const xq_sim_opts *o, const xq_regulation *r, const xq_ko_event *e, xq_tstore *st,
+                         xq_sim_report *rep, xq_error *err)
+{
+  vfin V;
+  memset(&V, 0, sizeof V);
+  V.e = e;
+  xq_ko *ko = malloc(sizeof *ko);
+  int rc = ko ? xq_tstore_load(st, &V.ev, err) : XQ_ENOMEM;
+  if (!rc) rc = xq_tstore_ko_load(st, ko, err);
+  if (!rc && ko->after != XQ_KO_NO_SWISS) {
+    snprintf(err->msg, sizeof err->msg, "the store holds no knockout-only event");
+    rc = XQ_EINVAL;
+  }
+  if (rc) goto out;
+  V.ko = ko;
+  int n = V.ev->n;
+  V.places = malloc(sizeof *V.places * (size_t)n);
+  V.place_of = calloc((size_t)n + 1, sizeof *V.place_of);
+  V.overall = malloc(sizeof *V.overall * XQ_KO_SIZE_MAX);
+  V.pt = calloc(1, sizeof *V.pt);
+  V.aw = calloc((size_t)ko->pools * XQ_KO_EVENT_PLACES_MAX + 1, sizeof *V.aw);
+  if (!V.places || !V.place_of || !V.overall || !V.pt || !V.aw) {
+    rc = XQ_ENOMEM;
+    goto out;
+  }
+  if ((rc = xq_final_places(V.ev, ko, V.places))) goto out;
+  for (int i = 0; i < n; i++) V.place_of[V.places[i]] = i + 1;
+  for (int p = 0; p < ko->pools; p++)
+    if ((V.npool[p] = xq_ko_pool_places(ko, p, V.pool_ids[p])) < 0) {
+      rc = XQ_EINVAL;
+      goto out;
+    }
+  if (o->out_dir && mkdir(o->out_dir, 0777) && errno != EEXIST) {
+    snprintf(err->msg, sizeof err->msg, "cannot create %.80s: %.50s", o->out_dir, strerror(errno));
+    rc = XQ_EIO;
+    goto out;
+  }
+  int king = xq_ko_winner(ko, xq_ko_nmatches(ko));
+  if (king) snprintf(rep->king, sizeof rep->king, "%s", V.ev->players[king - 1].name);
+  if (o->out) {
+    fprintf(o->out, "%s (%s, %s, %d entrants)\n\n", V.ev->name, r->name, e->name, n);
+    ko_text(o->out, V.ev, ko);
+    if (king) fprintf(o->out, "King 棋王: %s (%s)\n\n", V.ev->players[king - 1].name, V.ev->players[king - 1].club);
+  }
+  if ((rc = emit(o, "places", w_vplaces, &V, err)) || (rc = emit(o, "townships", w_townships, &V, err))) goto out;
+  if ((rc = village_prizes(&V))) goto out;
+  rep->prizes = V.naw;
+  for (int i = 0; i < V.naw; i++) rep->prize_total += V.aw[i].amount;
+  rep->king_bonus = king ? e->final_bonus : 0;
+  rc = emit(o, "prizes", w_vprizes, &V, err);
+out:
+  if (rc && !err->msg[0]) {
+    err->code = rc;
+    snprintf(err->msg, sizeof err->msg, "final lists: %s", xq_tourney_strerror(rc));
+  }
+  free(V.places);
+  free(V.place_of);
+  free(V.overall);
+  free(V.pt);
+  free(V.aw);
+  free(ko);
+  xq_tevent_free(V.ev);
+  return rc;
+}
+
 int xq__sim_final(const xq_sim_opts *o, const xq_regulation *r, xq_tstore *st,
                   xq_sim_report *rep, xq_error *err)
 {
+  const xq_ko_event *kev;
+  if (o->group && o->group[0] && xq_regulation_ko_event(r, o->group, &kev) == XQ_OK)
+    return village_final(o, r, kev, st, rep, err);
   fin F;
   memset(&F, 0, sizeof F);
   F.o = o;

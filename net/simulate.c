@@ -30,7 +30,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "internal.h" /* xq__ko_rules: a knockout game's clock */
 #include "net.h"
 #include "sim_internal.h"
 
@@ -90,6 +89,8 @@ struct sim {
   int *rating;                /* [n+1]: each player's rating (the Tangshan choice) */
   int tables;                 /* tables of a round (tokens made for each) */
   int64_t next_id;
+  const xq_ko_event *kev;     /* --group of a knockout-only sub-event (village king), else NULL */
+  int *pool;                  /* [n+1]: with kev, each player's pool (township) */
 };
 
 static int fail(sim *S, int code, const char *fmt, ...)
@@ -145,7 +146,9 @@ static int create_store(sim *S)
    * cards before the event (the server loads them when it starts): one
    * transaction. */
   S->tables = (S->n + 1) / 2;
-  S->tokens = calloc((size_t)r->rounds * (size_t)S->tables, TOKEN_SIZE);
+  /* (a knockout-only event has no rounds: its tables get tokens when
+   * they are published) */
+  S->tokens = calloc(r->rounds ? (size_t)r->rounds * (size_t)S->tables : 1, TOKEN_SIZE);
   if (!S->tokens) rc = XQ_ENOMEM;
   if (!rc) rc = xq_tstore_batch_begin(st, &e);
   for (int round = 1; round <= r->rounds && !rc; round++)
@@ -678,9 +681,14 @@ static void ko_reds(sim *S, const cJSON *st, char *out, size_t len)
     const cJSON *pl = cJSON_GetObjectItemCaseSensitive(m, "players");
     const cJSON *games = cJSON_GetObjectItemCaseSensitive(m, "games");
     const cJSON *no = cJSON_GetObjectItemCaseSensitive(m, "match");
+    const cJSON *next = cJSON_GetObjectItemCaseSensitive(m, "next");
+    /* the games whose colours are open (the standard game, the
+     * armageddon: 抽签定先); the others follow the format */
+    int open = next ? cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(next, "colours_open"))
+                    : cJSON_GetArraySize(games) == 0;
     if (cJSON_GetArraySize(pl) != 2 || !cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(m, "winner")) ||
-        !cJSON_IsNumber(no) || cJSON_GetArraySize(games) != 0 || k + 64 >= len)
-      continue; /* only a match's first game: the others follow the format */
+        !cJSON_IsNumber(no) || !open || k + 64 >= len)
+      continue;
     const cJSON *p = cJSON_GetArrayItem(pl, (int)xq__sim_below(&S->rng, 2));
     const cJSON *id = cJSON_GetObjectItemCaseSensitive(p, "id");
     if (cJSON_IsNumber(id))
@@ -696,16 +704,19 @@ static void ko_reds(sim *S, const cJSON *st, char *out, size_t len)
  * match waits. Returns XQ_OK or a failure. */
 static int ko_add_tables(sim *S, int stage, int *added)
 {
-  char line[XQ_SIM_LINE], reds[XQ_SIM_LINE / 2];
+  char line[XQ_SIM_LINE], reds[XQ_SIM_LINE * 8];
   *added = 0;
   snprintf(line, sizeof line, "{\"id\":%" PRId64 ",\"op\":\"knockout\"}", ++S->next_id);
   cJSON *st = staff_call(S, line, "knockout");
   if (!st) return XQ_EIO;
   ko_reds(S, st, reds, sizeof reds);
   cJSON_Delete(st);
-  snprintf(line, sizeof line, "{\"id\":%" PRId64 ",\"op\":\"ko_publish\",\"stage\":%d,\"red\":%s}",
+  char *pub = malloc(sizeof reds + 128);
+  if (!pub) return fail(S, XQ_ENOMEM, "out of memory");
+  snprintf(pub, sizeof reds + 128, "{\"id\":%" PRId64 ",\"op\":\"ko_publish\",\"stage\":%d,\"red\":%s}",
            ++S->next_id, stage, reds);
-  cJSON *pr = call(S, &S->adm, line);
+  cJSON *pr = call(S, &S->adm, pub);
+  free(pub);
   if (!pr) return XQ_EIO;
   const char *code = xq__simc_error(pr);
   if (code && !strcmp(code, "CONFLICT")) { /* no match waits */
@@ -724,15 +735,13 @@ static int ko_add_tables(sim *S, int stage, int *added)
     return fail(S, XQ_ENOMEM, "out of memory");
   }
   S->boards = grown;
-  int format = 0;
-  if (S->r->ko_format) xq_ko_parse_format(S->r->ko_format, &format);
   for (int i = 0; i < nt && !rc; i++) {
     const cJSON *t = cJSON_GetArrayItem(tabs, i);
     const cJSON *tn = cJSON_GetObjectItemCaseSensitive(t, "table");
     const cJSON *red = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(t, "red"), "id");
     const cJSON *black = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(t, "black"), "id");
-    const char *type = str_of(t, "type");
-    if (!cJSON_IsNumber(tn) || !cJSON_IsNumber(red) || !cJSON_IsNumber(black) || !type) {
+    const char *type = str_of(t, "type"), *tc = str_of(t, "time_control");
+    if (!cJSON_IsNumber(tn) || !cJSON_IsNumber(red) || !cJSON_IsNumber(black) || !type || !tc) {
       rc = fail(S, XQ_EIO, "ko_publish: a table without number, players or type");
       break;
     }
@@ -757,11 +766,16 @@ static int ko_add_tables(sim *S, int stage, int *added)
     b->red = red->valueint;
     b->black = black->valueint;
     b->token = b->ko_token;
-    /* the clock of the game's type (rapid, armageddon, ...) */
-    int gtype = XQ_KG_STANDARD;
-    for (int g = XQ_KG_STANDARD; g <= XQ_KG_ARMAGEDDON; g++)
-      if (!strcmp(type, xq_ko_gtype_name(g))) gtype = g;
-    xq__ko_rules(&S->rules, format, gtype, &b->rules);
+    /* the clock the server gives the table (its game's type; a final's
+     * own), which the board's clock readings follow */
+    int base = 0, black_base = 0, inc = 0;
+    b->rules = S->rules;
+    if (!xq_ko_tc_clock(tc, &base, &black_base, &inc) && base > 0) {
+      b->rules.clock_base_s = base;
+      b->rules.clock_base_black_s = black_base;
+      b->rules.clock_increment_s = inc;
+    }
+    b->rules.armageddon = !strcmp(type, xq_ko_gtype_name(XQ_KG_ARMAGEDDON));
     S->rep->ko_games++;
     ++*added;
   }
@@ -798,6 +812,42 @@ static int ko_run(sim *S)
   cJSON_Delete(st);
   if (!decided) return fail(S, XQ_EINVAL, "the knockout stage ended undecided");
   if (S->o->log) fprintf(S->o->log, "knockout: %d games on the knockout tables\n", S->rep->ko_games);
+  return XQ_OK;
+}
+
+/* Start a knockout-only event (S->kev): every registered player an
+ * entrant, in the pool (township) S->pool gives, the bracket positions
+ * drawn by lot from the seed (ko_start seeding "lot"). */
+static int ko_start_lot(sim *S)
+{
+  cJSON *req = cJSON_CreateObject(), *pools = NULL;
+  if (!req) return fail(S, XQ_ENOMEM, "out of memory");
+  cJSON_AddNumberToObject(req, "id", (double)++S->next_id);
+  cJSON_AddStringToObject(req, "op", "ko_start");
+  cJSON_AddStringToObject(req, "seeding", "lot");
+  cJSON_AddStringToObject(req, "format", S->kev->format);
+  cJSON_AddNumberToObject(req, "lot", (double)(S->o->seed & ((1ULL << 53) - 1)));
+  pools = cJSON_AddArrayToObject(req, "pools");
+  for (int p = 0; pools && p < S->kev->pools; p++) {
+    cJSON *l = cJSON_CreateArray();
+    for (int id = 1; l && id <= S->n; id++)
+      if (S->pool[id] == p) cJSON_AddItemToArray(l, cJSON_CreateNumber(id));
+    cJSON_AddItemToArray(pools, l);
+  }
+  char *line = cJSON_PrintUnformatted(req);
+  cJSON_Delete(req);
+  if (!line) return fail(S, XQ_ENOMEM, "out of memory");
+  cJSON *k = staff_call(S, line, "ko_start");
+  free(line);
+  if (!k) return XQ_EIO;
+  const cJSON *size = cJSON_GetObjectItemCaseSensitive(k, "size");
+  S->rep->ko_after = XQ_KO_NO_SWISS;
+  S->rep->ko_size = cJSON_IsNumber(size) ? size->valueint : 0;
+  S->rep->ko_entrants = S->n;
+  cJSON_Delete(k);
+  if (S->o->log)
+    fprintf(S->o->log, "knockout-only event %s: %d entrants in %d pools, a bracket of %d (%d byes)\n", S->kev->name,
+            S->n, S->kev->pools, S->rep->ko_size, S->rep->ko_size - S->n);
   return XQ_OK;
 }
 
@@ -842,19 +892,50 @@ static int rc_group(sim *S, const char *name)
   return XQ_OK;
 }
 
+/* --group of a knockout-only sub-event (Shaanxi 十(二)2 乡村棋王): its
+ * entrants only, no Swiss rounds, no teams, the sub-event's format and
+ * prizes (sim_final.c). */
+static void rc_ko_event(sim *S, const xq_ko_event *e)
+{
+  S->kev = e;
+  memset(&S->group, 0, sizeof S->group);
+  snprintf(S->group.name, sizeof S->group.name, "%s", e->name);
+  S->reg = *S->r;
+  S->reg.rounds = 0;
+  S->reg.ko_size = 0;
+  S->reg.ko_after_round = 0;
+  S->reg.ko_format = e->format;
+  S->reg.team_size = 0;
+  S->reg.entry_limit = 0;
+  S->reg.lucky_amount = 0;
+  S->r = &S->reg;
+}
+
 static int check_opts(sim *S, const xq_sim_opts *o)
 {
   if (!o->preset || xq_regulation_find(o->preset, &S->r))
     return fail(S, XQ_EINVAL, "unknown preset '%s' (xqref presets lists them)", o->preset ? o->preset : "");
   if (xq_rules_preset(S->r->rules_preset, &S->rules))
     return fail(S, XQ_EINVAL, "preset %s: no rules preset %s", S->r->name, S->r->rules_preset);
-  if (o->group && (rc_group(S, o->group))) return XQ_EINVAL;
+  const xq_ko_event *kev;
+  if (o->group && o->group[0] && xq_regulation_ko_event(S->r, o->group, &kev) == XQ_OK) rc_ko_event(S, kev);
+  else if (o->group && (rc_group(S, o->group))) return XQ_EINVAL;
   int limit = o->group ? 0 : S->r->entry_limit;
-  S->n = o->players ? o->players : limit ? limit : o->group ? XQ_SIM_GROUP_PLAYERS_DEFAULT : XQ_SIM_PLAYERS_DEFAULT;
+  S->n = o->players ? o->players : limit ? limit : S->kev ? S->kev->entrants_default
+                                                 : o->group ? XQ_SIM_GROUP_PLAYERS_DEFAULT : XQ_SIM_PLAYERS_DEFAULT;
   if (limit && S->n > limit)
     return fail(S, XQ_EINVAL, "%s admits at most %d players (its entry limit), not %d", S->r->name, limit, S->n);
   int least = S->r->rounds + 5;
   if (S->r->ko_size && least < 2 * S->r->ko_size) least = 2 * S->r->ko_size;
+  if (S->kev) {
+    /* the entrants alternate between the pools: each pool at least one,
+     * at most half the largest bracket */
+    int most = XQ_KO_SIZE_MAX / S->kev->pools * S->kev->pools;
+    if (S->n < 2 || S->n < S->kev->pools || S->n > most)
+      return fail(S, XQ_EINVAL, "%s %s takes 2..%d entrants (%d a pool), not %d", S->r->name, S->kev->name, most,
+                  XQ_KO_SIZE_MAX / S->kev->pools, S->n);
+    least = 2;
+  }
   if (S->n < least || S->n > XQ_SIM_PLAYERS_MAX)
     return fail(S, XQ_EINVAL, "%s needs %d..%d players for its %d rounds, not %d", S->r->name, least,
                 XQ_SIM_PLAYERS_MAX, S->r->rounds, S->n);
@@ -928,9 +1009,25 @@ static int run(sim *S)
     return fail(S, XQ_ENOMEM, "out of memory");
   }
   for (int i = 0; i < S->n; i++) S->rating[i + 1] = pl[i].rating;
+  if (S->kev) {
+    /* a knockout-only event: each entrant of a pool (township, its name
+     * as the club), alternately, so the pools differ by one at most */
+    if (!(S->pool = calloc((size_t)S->n + 1, sizeof *S->pool))) {
+      free(pl);
+      return fail(S, XQ_ENOMEM, "out of memory");
+    }
+    /* Shaanxi 九: players of 榆阳区, 佳县 and 神木县 may enter */
+    static const char *const counties[] = {"榆林/佳县", "榆林/榆阳区", "榆林/神木县"};
+    for (int i = 0; i < S->n; i++) {
+      S->pool[i + 1] = i % S->kev->pools;
+      snprintf(pl[i].club, sizeof pl[i].club, "%s", S->kev->pool_names[i % S->kev->pools]);
+      snprintf(pl[i].region, sizeof pl[i].region, "%s", counties[(i / S->kev->pools) % 3]);
+      pl[i].team[0] = 0;
+    }
+  }
   /* absentees stop coming after a random round; with the withdrawal rule
    * they forfeit their way out of the event */
-  int absentees = o->absentees >= 0 ? o->absentees : S->n / 50;
+  int absentees = S->kev ? 0 : o->absentees >= 0 ? o->absentees : S->n / 50; /* no rounds to miss */
   for (int k = 0; k < absentees; k++) {
     int id;
     do id = 1 + xq__sim_below(&S->rng, S->n); while (S->stop_round[id]);
@@ -959,6 +1056,8 @@ static int run(sim *S)
   /* a knockout after the last Swiss round (Tangshan: top 4 after 9) */
   if (!rc && r->ko_size && !S->rep->ko_after) rc = ko_start(S);
   if (!rc && r->ko_size) rc = ko_run(S);
+  /* a knockout-only event: the drawn bracket, played to its final */
+  if (!rc && S->kev && !(rc = ko_start_lot(S))) rc = ko_run(S);
   server_down(S);
   if (rc) return rc;
   if (S->errors) return fail(S, XQ_EIO, "%ld protocol errors", S->errors);
@@ -1004,6 +1103,7 @@ int xq_simulate(const xq_sim_opts *o, xq_sim_report *rep, xq_error *err)
   remove_store(S); /* only a temporary store */
   free(S->stop_round);
   free(S->rating);
+  free(S->pool);
   free(S->tokens);
   free(S);
   rep->seconds = now_s() - t0;

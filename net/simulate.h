@@ -36,7 +36,9 @@ typedef struct xq_sim_opts {
   const char *preset;     /* regulation name (xqref presets), required */
   const char *group;      /* NULL: the preset's main (open) event; else the event of the
                              preset's group whose name contains this ("seniors", "老年组"):
-                             its players only, its own prize list, no knockout, no teams */
+                             its players only, its own prize list, no knockout, no teams;
+                             or the preset's knockout-only sub-event ("village": Shaanxi's
+                             乡村棋王, docs/village-king.md): no Swiss, a drawn bracket */
   int players;            /* 0 = the preset's entry limit, or XQ_SIM_PLAYERS_DEFAULT */
   uint64_t seed;          /* everything random follows from it */
   const char *db;         /* store file (must not exist); NULL = a temporary one, removed */
@@ -70,7 +72,10 @@ typedef struct xq_sim_report {
   long rep_draws, rep_losses, must_change, early_orders, changed_after_order, order_losses;
   long natural_claims, natural_draws, claims_refused, false_claims;
   long mates, resignations, agreements, offers_refused, arbiter_rulings;
-  int ko_after, ko_size, ko_games, ko_choice;
+  int ko_after, ko_size, ko_games, ko_choice; /* ko_after XQ_KO_NO_SWISS: a knockout-only event */
+  int ko_entrants;        /* a knockout-only event's entrants (ko_size - ko_entrants byes) */
+  char king[256];         /* a knockout-only event of pools: the final's winner (its name, XQ_TOURNEY_NAME_MAX bytes) */
+  int king_bonus;         /* the sub-event's amount for the king, awarded */
   int women_merged;       /* the women's section was merged into the men's */
   int prizes;             /* awards made (0 when the preset has no table) */
   long prize_total;       /* their sum */

@@ -254,3 +254,28 @@ Test(knockout, publish_with_red_chosen)
   cr_assert_eq(xq_ts_stop(&ts), 0, "uv_loop_close: no handle left open");
   xq_ts_cleanup(&ts);
 }
+
+/* A knockout-only event (seeding "lot", docs/village-king.md) wants no
+ * Swiss before it and entrants that are registered players; its request
+ * is checked before the store is touched. */
+Test(knockout, lot_bracket_refused_after_a_swiss_and_for_bad_entrants)
+{
+  cr_assert_eq(xq_ts_start(&ts, 8), 0, "server starts");
+  xq_tclient adm;
+  connect_as(&adm, ts.admin);
+  xq_tc_errf(&adm, "BAD_REQUEST", "{\"id\":1,\"op\":\"ko_start\",\"seeding\":\"lot\",\"format\":\"shaanxi\",\"lot\":-3}");
+  xq_tc_errf(&adm, "BAD_REQUEST", "{\"id\":2,\"op\":\"ko_start\",\"seeding\":\"draw\",\"format\":\"shaanxi\"}");
+  /* the demo's round 1 is paired: no knockout-only event in this store */
+  const cJSON *e;
+  cJSON *r = xq_tc_callf(&adm, "{\"id\":3,\"op\":\"ko_start\",\"seeding\":\"lot\",\"format\":\"shaanxi\"}");
+  e = xq_tc_expect_error(r, "CONFLICT");
+  cr_assert(strstr(xq_tj_str(e, "msg"), "Swiss"), "%s", xq_tj_str(e, "msg"));
+  cJSON_Delete(r);
+  r = xq_tc_callf(&adm, "{\"id\":4,\"op\":\"knockout\"}");
+  xq_tc_expect_ok(r);
+  cr_assert(cJSON_IsFalse(xq_tj_get(r, "started")), "a refused start leaves no stage");
+  cJSON_Delete(r);
+  xq_tc_close(&adm);
+  cr_assert_eq(xq_ts_stop(&ts), 0, "uv_loop_close: no handle left open");
+  xq_ts_cleanup(&ts);
+}

@@ -8,7 +8,9 @@
  * first round and withdrawal after two forfeits; Wujiaqu's 1–8 cross
  * knockout after round 10 and Red's duty to vary an early cycle; Tangshan's
  * top-4 final where the Swiss winner picks its semi-final opponent, and
- * the merged women's section.
+ * the merged women's section; Shaanxi's village-king sub-event, a
+ * knockout with no Swiss, drawn by lot with byes, two townships and the
+ * final's tie-break games.
  */
 #include <cjson/cJSON.h>
 #include <criterion/criterion.h>
@@ -527,4 +529,119 @@ Test(simulate, refuses_bad_options)
   xq_test_expect(2, "simulate --preset nowhere2030");
   xq_test_expect(2, "simulate --preset tangshan2018 --group children-of-2030");
   xq_test_expect(0, "simulate --help");
+}
+
+/* Does the reply of some row of a game say the armageddon turned a draw
+ * into Black's win? */
+static int armageddon_row(void *ctx, const xq_tgame_rec *r)
+{
+  if (strstr(r->reply, "armageddon: Black wins")) ++*(int *)ctx;
+  return 0;
+}
+
+/* Shaanxi 十(二)2, 十二(二)5: the village-king sub-event, a knockout with
+ * no Swiss. 13 entrants alternate between two townships (7 and 6), drawn
+ * by lot into the two halves of a bracket of 16 (3 byes); every game on a
+ * knockout table of its own; the townships' winners meet in the final
+ * (20+10), a draw going to the swapped 10+5 and then the armageddon,
+ * whose draw is Black's win; each township's places 1-6 paid 300, 200,
+ * 100, 50, 50, 50 and the king 200 more. Seed 1 is one whose final goes
+ * the whole way. */
+Test(simulate, shaanxi_village_king_knockout_without_swiss)
+{
+  simrun R = {0};
+  xq_sim_opts o;
+  make_dir(&R);
+  opts_for(&o, "shaanxi2019", 13, 1);
+  o.group = "village";
+  run_sim(&R, &o);
+  const xq_ko *ko = &R.ko;
+  cr_assert_eq(R.ev->n, 13);
+  cr_assert_eq(R.ev->nrounds, 0, "no Swiss round");
+  cr_assert_eq(ko->after, XQ_KO_NO_SWISS);
+  cr_assert_eq(ko->seeding, XQ_KO_LOT);
+  cr_assert_eq(ko->format, XQ_KO_FMT_VILLAGE);
+  cr_assert_eq(ko->pools, 2);
+  cr_assert_eq(ko->size, 16);
+  cr_assert_eq(R.rep.ko_size - R.rep.ko_entrants, 3);
+  /* each township's entrants in its own half, byes in the first stage */
+  int byes = 0;
+  for (int id = 1; id <= 13; id++)
+    cr_assert_eq(xq_ko_pool_of(ko, id), (id - 1) % 2, "player %d drawn into the other township's half", id);
+  for (int m = 1; m <= ko->size / 2; m++) {
+    int a, b;
+    if (xq_ko_match_players(ko, m, &a, &b) == 2) {
+      cr_assert_neq(a, 0, "match %d: two byes", m);
+      byes++;
+    }
+  }
+  cr_assert_eq(byes, 3);
+  /* every match decided, each by the regulation's sequence of games, each
+   * game at its own table with rows in the game log */
+  int nm = xq_ko_nmatches(ko);
+  for (int m = 1; m <= nm; m++) cr_assert(xq_ko_decided(ko, m), "match %d undecided", m);
+  ko_on_tables(&R);
+  cr_assert_eq(ko->ngames, R.rep.ko_games);
+  const xq_ko_game *fin[3] = {NULL, NULL, NULL};
+  int nfin = 0;
+  for (int i = 0; i < ko->ngames; i++) {
+    const xq_ko_game *g = &ko->games[i];
+    int k = 0;
+    for (int j = 0; j < i; j++) k += ko->games[j].match == g->match;
+    static const int seq[3] = {XQ_KG_STANDARD, XQ_KG_RAPID, XQ_KG_ARMAGEDDON};
+    cr_assert(k < 3 && g->type == seq[k], "match %d game %d is %s", g->match, k + 1, xq_ko_gtype_name(g->type));
+    if (g->match == nm) fin[nfin++] = g;
+  }
+  cr_assert_eq(nfin, 3, "seed 1: the final drawn twice");
+  cr_assert_str_eq(xq_ko_game_time_control(ko, nm, fin[0]->type), "20+10");
+  cr_assert_str_eq(xq_ko_game_time_control(ko, 1, XQ_KG_STANDARD), "20m+5m SD");
+  cr_assert_eq(fin[0]->res, 0);
+  cr_assert(fin[1]->red == fin[0]->black && fin[1]->black == fin[0]->red, "和棋换先");
+  cr_assert_str_eq(xq_ko_game_time_control(ko, nm, fin[1]->type), "10+5");
+  cr_assert_eq(fin[1]->res, 0);
+  cr_assert_str_eq(xq_ko_game_time_control(ko, nm, fin[2]->type), "R6+3/B4+3");
+  int king = xq_ko_winner(ko, nm), conv = 0;
+  xq_error err = {0};
+  cr_assert_eq(xq_tstore_game_scan(R.st, XQ_KO_ROUND, fin[2]->table, armageddon_row, &conv, &err), XQ_OK);
+  /* seed 1: the armageddon drawn too, which the server records as
+   * Black's win (和棋黑胜) */
+  cr_assert_geq(conv, 1, "the final's armageddon was not drawn");
+  cr_assert_eq(fin[2]->res, -1);
+  cr_assert_eq(king, fin[2]->black, "a drawn armageddon is Black's");
+  cr_assert_neq(xq_ko_pool_of(ko, fin[0]->red), xq_ko_pool_of(ko, fin[0]->black), "the townships' winners meet");
+  /* prizes: 300, 200, 100, 50 x3 a township, 200 to the king */
+  cr_assert_eq(R.rep.prizes, 2 * 6 + 1);
+  cr_assert_eq(R.rep.prize_total, 2 * (300 + 200 + 100 + 3 * 50) + 200);
+  cr_assert_eq(R.rep.king_bonus, 200);
+  cr_assert_str_eq(R.rep.king, R.ev->players[king - 1].name);
+  char line[256];
+  snprintf(line, sizeof line, "棋王 king (总决赛 final)");
+  cr_assert_eq(count_str(R.out, line), 2, "the king's prize and its subtotal:\n%s", R.out);
+  cr_assert_eq(count_str(R.out, "乡镇一 township 1 places"), 1);
+  cr_assert_eq(count_str(R.out, "乡镇二 township 2 places"), 1);
+  cr_assert_eq(count_str(R.out, "Swiss standings"), 0);
+  /* each township's first is the finalist of its half: 300 each */
+  int w[XQ_KO_SIZE_MAX];
+  for (int p = 0; p < 2; p++) {
+    cr_assert_eq(xq_ko_pool_places(ko, p, w), p ? 6 : 7);
+    cr_assert(w[0] == fin[0]->red || w[0] == fin[0]->black, "township %d's first did not reach the final", p + 1);
+  }
+  done(&R);
+}
+
+Test(simulate, village_king_refuses_a_field_it_cannot_draw)
+{
+  xq_sim_opts o;
+  xq_sim_report rep;
+  xq_error err = {0};
+  xq_sim_opts_default(&o);
+  o.preset = "shaanxi2019";
+  o.group = "village";
+  o.players = 1;
+  cr_assert_eq(xq_simulate(&o, &rep, &err), XQ_EINVAL);
+  cr_assert(strstr(err.msg, "entrants"), "%s", err.msg);
+  o.players = XQ_KO_SIZE_MAX + 1;
+  cr_assert_eq(xq_simulate(&o, &rep, &err), XQ_EINVAL);
+  cr_assert(strstr(err.msg, "128"), "%s", err.msg);
+  xq_test_expect(2, "simulate --preset shaanxi2019 --group village --players 1");
 }

@@ -4,7 +4,10 @@
  * choice with a third-place match, the tie-break game sequences of the
  * regulations (swapped rapid, armageddon where a draw is a Black win,
  * repeated short games), and a small event in the store whose final
- * places merge the knockout with the Swiss that went on without it.
+ * places merge the knockout with the Swiss that went on without it; the
+ * knockout-only event (Shaanxi's 乡村棋王): brackets drawn by lot with
+ * byes for 2..128 entrants in one or two pools, its places, the final's
+ * clocks and the armageddon a draw gives to Black, in the store.
  */
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -295,6 +298,12 @@ Test(store, knockout_beside_the_swiss_and_merged_places)
   xq_tevent_free(ev);
   cr_assert_eq(xq_tstore_ko_start(st, &ko, &err), XQ_OK, "%s", err.msg);
   cr_assert_eq(xq_tstore_ko_start(st, &ko, &err), XQ_EINVAL, "started twice");
+  /* a stage after a Swiss reads back as one: no pools, its choice column its own */
+  xq_ko *back = malloc(sizeof *back);
+  cr_assert_not_null(back);
+  cr_assert_eq(xq_tstore_ko_load(st, back, &err), XQ_OK, "%s", err.msg);
+  cr_assert(back->after == 2 && back->pools == 0 && back->seeding == XQ_KO_FIXED);
+  free(back);
 
   /* §6.4: the seeds are KO in rounds 3 and 4; only 2 and 4 are paired */
   ev = reload(st);
@@ -514,4 +523,328 @@ Test(cli, knockout_actions)
   cr_assert(strstr(out, "ko-start") && strstr(out, "armageddon red="), "knockout log rows: %s", out);
   free(out);
   xq_test_db_remove(path);
+}
+
+/* ------------------------------------------------------------------ */
+/* A knockout-only event: the bracket drawn by lot (docs/village-king.md) */
+/* ------------------------------------------------------------------ */
+
+static int pow2_up(int n)
+{
+  int k = 2;
+  while (k < n) k *= 2;
+  return k;
+}
+
+/* Every entrant once, byes where the positions are left, no first-stage
+ * match of two byes unless a pool has fewer entrants than half its half. */
+static void bracket_is_sound(const xq_ko *ko, const int *ids, const int *pool, int n, int two_byes_ok)
+{
+  cr_assert_eq(ko->after, XQ_KO_NO_SWISS);
+  cr_assert_eq(ko->seeding, XQ_KO_LOT);
+  cr_assert_eq(xq_ko_entrants(ko), n);
+  cr_assert_eq(xq_ko_nmatches(ko), ko->size - 1);
+  for (int i = 0; i < n; i++) {
+    int seen = 0;
+    for (int p = 0; p < ko->size; p++) seen += ko->seeds[p] == ids[i];
+    cr_assert_eq(seen, 1, "entrant %d is in the bracket %d times", ids[i], seen);
+    cr_assert_eq(xq_ko_pool_of(ko, ids[i]), pool ? pool[i] : 0, "entrant %d drawn into the other half", ids[i]);
+  }
+  int byes = 0;
+  for (int m = 1; m <= ko->size / 2; m++) {
+    int a, b, k = xq_ko_match_players(ko, m, &a, &b);
+    cr_assert(k == 1 || k == 2, "stage-1 match %d: %d", m, k);
+    if (k == 2) {
+      byes += a ? 1 : 2;
+      if (!two_byes_ok) cr_assert_neq(a, 0, "match %d: two byes", m);
+      cr_assert(xq_ko_decided(ko, m), "a bye match needs no game");
+      cr_assert_eq(xq_ko_winner(ko, m), a);
+    }
+  }
+  cr_assert_eq(byes, ko->size - n);
+}
+
+Test(lot_bracket, every_entry_count_from_2_to_128_gets_its_byes)
+{
+  xq_ko *ko = malloc(sizeof *ko);
+  int ids[XQ_KO_SIZE_MAX], pool[XQ_KO_SIZE_MAX];
+  cr_assert_not_null(ko);
+  for (int n = 2; n <= XQ_KO_SIZE_MAX; n++) {
+    for (int i = 0; i < n; i++) ids[i] = 1000 + 7 * i, pool[i] = i % 2;
+    /* one pool: the smallest power of two that holds them */
+    cr_assert_eq(xq_ko_setup_lot(ko, ids, NULL, n, 1, (uint64_t)n, XQ_KO_FMT_VILLAGE), XQ_OK, "n %d", n);
+    cr_assert_eq(ko->size, pow2_up(n), "n %d", n);
+    bracket_is_sound(ko, ids, NULL, n, 0);
+    /* two pools, a half each, the size of the larger pool's */
+    cr_assert_eq(xq_ko_setup_lot(ko, ids, pool, n, 2, (uint64_t)n, XQ_KO_FMT_VILLAGE), XQ_OK, "n %d", n);
+    cr_assert_eq(ko->size, 2 * pow2_up((n + 1) / 2) / ((n + 1) / 2 == 1 ? 2 : 1), "n %d: size %d", n, ko->size);
+    cr_assert_eq(ko->pools, 2);
+    bracket_is_sound(ko, ids, pool, n, 0);
+  }
+  free(ko);
+}
+
+Test(lot_bracket, the_same_lot_draws_the_same_bracket)
+{
+  xq_ko *a = malloc(sizeof *a), *b = malloc(sizeof *b);
+  int ids[48];
+  cr_assert(a && b);
+  for (int i = 0; i < 48; i++) ids[i] = i + 1;
+  cr_assert_eq(xq_ko_setup_lot(a, ids, NULL, 48, 1, 12345, XQ_KO_FMT_VILLAGE), XQ_OK);
+  cr_assert_eq(xq_ko_setup_lot(b, ids, NULL, 48, 1, 12345, XQ_KO_FMT_VILLAGE), XQ_OK);
+  cr_assert_eq(memcmp(a->seeds, b->seeds, sizeof a->seeds), 0);
+  cr_assert_eq(xq_ko_setup_lot(b, ids, NULL, 48, 1, 54321, XQ_KO_FMT_VILLAGE), XQ_OK);
+  cr_assert_neq(memcmp(a->seeds, b->seeds, sizeof a->seeds), 0, "another lot, the same draw");
+  free(a);
+  free(b);
+}
+
+Test(lot_bracket, uneven_pools_still_send_each_winner_to_the_final)
+{
+  xq_ko *ko = malloc(sizeof *ko);
+  int ids[35], pool[35], w[XQ_KO_SIZE_MAX];
+  cr_assert_not_null(ko);
+  /* 5 in the first pool, 30 in the second: halves of 32 */
+  for (int i = 0; i < 35; i++) ids[i] = i + 1, pool[i] = i >= 5;
+  cr_assert_eq(xq_ko_setup_lot(ko, ids, pool, 35, 2, 9, XQ_KO_FMT_VILLAGE), XQ_OK);
+  cr_assert_eq(ko->size, 64);
+  bracket_is_sound(ko, ids, pool, 35, 1);
+  /* Red wins every game */
+  int nm = xq_ko_nmatches(ko), games = 0;
+  for (int m = 1; m <= nm; m++) {
+    int a, b, k = xq_ko_match_players(ko, m, &a, &b);
+    cr_assert(k == 1 || k == 2, "match %d waits after the earlier stages are played", m);
+    if (k == 1) play(ko, m, 0, 1), games++;
+  }
+  cr_assert_eq(games, 34, "every game puts one entrant out");
+  int fa, fb;
+  cr_assert_eq(xq_ko_match_players(ko, nm, &fa, &fb), 1);
+  cr_assert_eq(xq_ko_pool_of(ko, fa), 0);
+  cr_assert_eq(xq_ko_pool_of(ko, fb), 1);
+  cr_assert_eq(xq_ko_places(ko, w), 1);
+  cr_assert_eq(w[0], xq_ko_winner(ko, nm));
+  cr_assert_eq(xq_ko_pool_places(ko, 0, w), 5);
+  cr_assert_eq(w[0], fa, "a pool's first place is its winner");
+  cr_assert_eq(xq_ko_pool_places(ko, 1, w), 30);
+  cr_assert_eq(w[0], fb);
+  free(ko);
+}
+
+/* The index of `id` in ids[0..n-1], -1 when absent. */
+static int index_of(const int *ids, int n, int id)
+{
+  for (int i = 0; i < n; i++)
+    if (ids[i] == id) return i;
+  return -1;
+}
+
+Test(lot_bracket, a_bracket_of_64_is_placed_by_stage_then_by_the_winner_s_place)
+{
+  xq_ko *ko = malloc(sizeof *ko);
+  int ids[40], w[XQ_KO_SIZE_MAX], loser_stage[41] = {0}, conq[41] = {0};
+  cr_assert_not_null(ko);
+  for (int i = 0; i < 40; i++) ids[i] = i + 1;
+  cr_assert_eq(xq_ko_setup_lot(ko, ids, NULL, 40, 1, 77, XQ_KO_FMT_VILLAGE), XQ_OK);
+  cr_assert_eq(ko->size, 64, "a bracket larger than 16");
+  /* results: Black wins in even-numbered matches, Red in the others */
+  int nm = xq_ko_nmatches(ko);
+  for (int m = 1; m <= nm; m++) {
+    int a, b;
+    if (xq_ko_match_players(ko, m, &a, &b) != 1) continue;
+    cr_assert_eq(xq_ko_places(ko, w), 0, "provisional while match %d is unplayed", m);
+    play(ko, m, 0, m % 2 ? 1 : -1);
+    int win = xq_ko_winner(ko, m), lose = win == a ? b : a;
+    loser_stage[lose] = xq_ko_stage(ko, m);
+    conq[lose] = win;
+  }
+  cr_assert_eq(xq_ko_places(ko, w), 1);
+  for (int i = 0; i < 40; i++) cr_assert_eq(index_of(w, 40, ids[i]) >= 0, 1, "player %d has no place", ids[i]);
+  cr_assert_eq(loser_stage[w[0]], 0, "the champion lost no match");
+  cr_assert_eq(loser_stage[w[1]], 6, "second: the final's loser");
+  for (int i = 1; i + 1 < 40; i++) {
+    int x = w[i], y = w[i + 1];
+    /* a later stage first; in one stage the loser to the better-placed
+     * winner first */
+    cr_assert_geq(loser_stage[x], loser_stage[y], "places %d, %d", i + 1, i + 2);
+    if (loser_stage[x] == loser_stage[y])
+      cr_assert_lt(index_of(w, 40, conq[x]), index_of(w, 40, conq[y]), "places %d, %d", i + 1, i + 2);
+  }
+  free(ko);
+}
+
+Test(lot_bracket, bad_entries_get_a_clear_refusal)
+{
+  xq_ko *ko = malloc(sizeof *ko);
+  int ids[XQ_KO_SIZE_MAX + 2], pool[XQ_KO_SIZE_MAX + 2];
+  cr_assert_not_null(ko);
+  for (int i = 0; i < XQ_KO_SIZE_MAX + 2; i++) ids[i] = i + 1, pool[i] = 0;
+  cr_assert_eq(xq_ko_setup_lot(ko, ids, NULL, 0, 1, 1, XQ_KO_FMT_VILLAGE), XQ_EINVAL, "no entrant");
+  cr_assert_eq(xq_ko_setup_lot(ko, ids, NULL, 1, 1, 1, XQ_KO_FMT_VILLAGE), XQ_EINVAL, "one entrant");
+  cr_assert_eq(xq_ko_setup_lot(ko, ids, NULL, XQ_KO_SIZE_MAX + 1, 1, 1, XQ_KO_FMT_VILLAGE), XQ_ELIMIT);
+  /* two pools: at most half the bracket each */
+  pool[XQ_KO_SIZE_MAX / 2 + 1] = 1;
+  cr_assert_eq(xq_ko_setup_lot(ko, ids, pool, XQ_KO_SIZE_MAX / 2 + 2, 2, 1, XQ_KO_FMT_VILLAGE), XQ_ELIMIT);
+  pool[XQ_KO_SIZE_MAX / 2 + 1] = 0;
+  cr_assert_eq(xq_ko_setup_lot(ko, ids, pool, 4, 2, 1, XQ_KO_FMT_VILLAGE), XQ_EINVAL, "an empty pool");
+  pool[0] = 2;
+  cr_assert_eq(xq_ko_setup_lot(ko, ids, pool, 4, 2, 1, XQ_KO_FMT_VILLAGE), XQ_EINVAL, "pool out of range");
+  cr_assert_eq(xq_ko_setup_lot(ko, ids, NULL, 4, 3, 1, XQ_KO_FMT_VILLAGE), XQ_EINVAL, "three pools");
+  cr_assert_eq(xq_ko_setup_lot(ko, ids, NULL, 4, 1, 1, 99), XQ_EINVAL, "no such format");
+  int dup[3] = {4, 5, 4}, zero[3] = {4, 0, 5};
+  cr_assert_eq(xq_ko_setup_lot(ko, dup, NULL, 3, 1, 1, XQ_KO_FMT_VILLAGE), XQ_EINVAL, "an entrant twice");
+  cr_assert_eq(xq_ko_setup_lot(ko, zero, NULL, 3, 1, 1, XQ_KO_FMT_VILLAGE), XQ_EINVAL, "id 0");
+  cr_assert_eq(xq_ko_setup_lot(NULL, ids, NULL, 4, 1, 1, XQ_KO_FMT_VILLAGE), XQ_EINVAL);
+  /* two entrants: the final at once */
+  cr_assert_eq(xq_ko_setup_lot(ko, ids, NULL, 2, 1, 1, XQ_KO_FMT_VILLAGE), XQ_OK);
+  cr_assert_eq(ko->size, 2);
+  cr_assert_eq(xq_ko_nmatches(ko), 1);
+  free(ko);
+}
+
+/* Shaanxi 十(二)2: games of 20 minutes, then 5 minutes sudden death; the
+ * final 20+10 with colours by lot, a draw to the colour-swapped 10+5, a
+ * draw again to the armageddon by lot, Red 6+3 v Black 4+3, where a draw
+ * is a Black win. Played in the store, the final on knockout tables. */
+Test(village, the_final_drawn_twice_goes_to_armageddon_won_by_black_on_a_draw)
+{
+  char path[512];
+  xq_error err = {0};
+  xq_tstore *st = new_event(path, sizeof path, "乡村棋王", 5, 0);
+  xq_ko *ko = malloc(sizeof *ko);
+  cr_assert_not_null(ko);
+  int ids[5] = {1, 2, 3, 4, 5}, pool[5] = {0, 1, 0, 1, 0};
+  int format;
+  cr_assert_eq(xq_ko_parse_format("shaanxi", &format), XQ_OK);
+  cr_assert_eq(format, XQ_KO_FMT_VILLAGE);
+  cr_assert_eq(xq_ko_setup_lot(ko, ids, pool, 5, 2, 2019, format), XQ_OK);
+  cr_assert_eq(ko->size, 8);
+  cr_assert_eq(xq_tstore_ko_start(st, ko, &err), XQ_OK, "%s", err.msg);
+  cr_assert_eq(xq_tstore_ko_load(st, ko, &err), XQ_OK, "%s", err.msg);
+  cr_assert_eq(ko->after, XQ_KO_NO_SWISS, "a knockout-only event, not 'no stage'");
+  cr_assert_eq(ko->pools, 2);
+  cr_assert_eq(xq_ko_entrants(ko), 5);
+  /* every match but the final: Red wins its game of 20 min + 5 min SD */
+  int nm = xq_ko_nmatches(ko), base, bb, inc;
+  for (int m = 1; m < nm; m++) {
+    int a, b;
+    if (xq_ko_match_players(ko, m, &a, &b) != 1) continue;
+    cr_assert_str_eq(xq_ko_game_time_control(ko, m, XQ_KG_STANDARD), "20m+5m SD");
+    cr_assert_eq(xq_ko_clock(ko, m, XQ_KG_STANDARD, &base, &bb, &inc), XQ_OK);
+    cr_assert(base == 25 * 60 && bb == 0 && inc == 0, "20 min then 5 min sudden death: %d/%d/%d", base, bb, inc);
+    store_game(st, ko, m, 0, 1);
+  }
+  int a, b;
+  cr_assert_eq(xq_ko_match_players(ko, nm, &a, &b), 1, "the townships' winners meet");
+  cr_assert_neq(xq_ko_pool_of(ko, a), xq_ko_pool_of(ko, b));
+  /* the final, colours by lot (here: b Red), on a knockout table */
+  xq_ko_game g;
+  int table = 0;
+  cr_assert_eq(xq_ko_next_game(ko, nm, b, &g), XQ_OK);
+  cr_assert_eq(g.type, XQ_KG_STANDARD);
+  cr_assert_str_eq(xq_ko_game_time_control(ko, nm, g.type), "20+10");
+  cr_assert_eq(xq_ko_clock(ko, nm, g.type, &base, &bb, &inc), XQ_OK);
+  cr_assert(base == 20 * 60 && bb == 0 && inc == 10);
+  cr_assert_eq(xq_tstore_ko_publish(st, &g, &table, &err), XQ_OK, "%s", err.msg);
+  cr_assert_eq(xq_tstore_ko_result(st, table, 0, &err), XQ_OK, "%s", err.msg);
+  cr_assert_eq(xq_tstore_ko_load(st, ko, &err), XQ_OK, "%s", err.msg);
+  /* 和棋换先10分+5秒 */
+  cr_assert_eq(xq_ko_next_game(ko, nm, 0, &g), XQ_OK);
+  cr_assert_eq(g.type, XQ_KG_RAPID);
+  cr_assert(g.red == a && g.black == b, "the rapid game swaps the colours");
+  cr_assert_str_eq(xq_ko_game_time_control(ko, nm, g.type), "10+5");
+  cr_assert_eq(xq_ko_next_game(ko, nm, b, &g), XQ_EINVAL, "the swap is not open to the lot");
+  cr_assert_eq(xq_ko_next_game(ko, nm, 0, &g), XQ_OK);
+  cr_assert_eq(xq_tstore_ko_publish(st, &g, &table, &err), XQ_OK, "%s", err.msg);
+  cr_assert_eq(xq_tstore_ko_result(st, table, 0, &err), XQ_OK, "%s", err.msg);
+  cr_assert_eq(xq_tstore_ko_load(st, ko, &err), XQ_OK, "%s", err.msg);
+  cr_assert_eq(xq_ko_winner(ko, nm), 0, "two draws decide nothing");
+  /* 再和抽签定先 红方6分+3秒 黑方4分+3秒: the lot gives a Red */
+  cr_assert_eq(xq_ko_next_game(ko, nm, a, &g), XQ_OK);
+  cr_assert_eq(g.type, XQ_KG_ARMAGEDDON);
+  cr_assert_str_eq(xq_ko_game_time_control(ko, nm, g.type), "R6+3/B4+3");
+  cr_assert_eq(xq_ko_clock(ko, nm, g.type, &base, &bb, &inc), XQ_OK);
+  cr_assert(base == 6 * 60 && bb == 4 * 60 && inc == 3);
+  cr_assert_eq(xq_tstore_ko_publish(st, &g, &table, &err), XQ_OK, "%s", err.msg);
+  cr_assert_eq(xq_tstore_ko_result(st, table, 0, &err), XQ_OK, "%s", err.msg);
+  cr_assert_eq(xq_tstore_ko_load(st, ko, &err), XQ_OK, "%s", err.msg);
+  /* 和棋黑胜 */
+  cr_assert_eq(xq_ko_winner(ko, nm), b, "a drawn armageddon is Black's");
+  cr_assert_eq(ko->ntables, 3, "each game of the final at its own table");
+  int w[XQ_KO_SIZE_MAX];
+  cr_assert_eq(xq_ko_places(ko, w), 1);
+  cr_assert(w[0] == b && w[1] == a);
+  cr_assert_eq(xq_ko_pool_places(ko, xq_ko_pool_of(ko, a), w), xq_ko_pool_of(ko, a) ? 2 : 3);
+  cr_assert_eq(w[0], a, "the final's loser is still his township's first");
+  /* final places over the whole event: the knockout's, nobody left out */
+  xq_tevent *ev = reload(st);
+  int fp[5];
+  cr_assert_eq(xq_final_places(ev, ko, fp), XQ_OK);
+  cr_assert(fp[0] == b && fp[1] == a);
+  xq_tevent_free(ev);
+  free(ko);
+  xq_tstore_close(st);
+  xq_test_db_remove(path);
+}
+
+Test(village, the_store_refuses_a_drawn_bracket_after_a_swiss_or_of_strangers)
+{
+  char path[512];
+  xq_error err = {0};
+  xq_tstore *st = new_event(path, sizeof path, "乡村棋王", 4, 2);
+  xq_ko *ko = malloc(sizeof *ko);
+  cr_assert_not_null(ko);
+  int ids[5] = {1, 2, 3, 4, 9};
+  cr_assert_eq(xq_ko_setup_lot(ko, ids, NULL, 5, 1, 1, XQ_KO_FMT_VILLAGE), XQ_OK);
+  cr_assert_eq(xq_tstore_ko_start(st, ko, &err), XQ_EINVAL, "player 9 is not registered");
+  cr_assert(strstr(err.msg, "not registered"), "%s", err.msg);
+  const int r1[2][2] = {{1, 2}, {3, 4}};
+  const char *w[] = {"1-0", "="};
+  publish(st, 1, r1, 2, w);
+  cr_assert_eq(xq_ko_setup_lot(ko, ids, NULL, 4, 1, 1, XQ_KO_FMT_VILLAGE), XQ_OK);
+  cr_assert_eq(xq_tstore_ko_start(st, ko, &err), XQ_EINVAL);
+  cr_assert(strstr(err.msg, "Swiss"), "%s", err.msg);
+  cr_assert_eq(xq_tstore_ko_load(st, ko, &err), XQ_OK, "%s", err.msg);
+  cr_assert_eq(ko->after, 0, "nothing was started");
+  free(ko);
+  xq_tstore_close(st);
+  xq_test_db_remove(path);
+}
+
+Test(village, the_regulation_s_sub_event_and_its_prizes)
+{
+  const xq_regulation *r;
+  const xq_ko_event *e;
+  cr_assert_eq(xq_regulation_find("shaanxi2019", &r), XQ_OK);
+  cr_assert_eq(xq_regulation_ko_event(r, "village", &e), XQ_OK);
+  cr_assert_eq(xq_regulation_ko_event(r, "乡村棋王", &e), XQ_OK);
+  int format;
+  cr_assert_eq(xq_ko_parse_format(e->format, &format), XQ_OK);
+  cr_assert_eq(format, XQ_KO_FMT_VILLAGE);
+  cr_assert_eq(e->pools, 2, "两乡镇");
+  /* 十二(二)5: 第一名300 第二名200 第三名100第四-六50元; 棋王另加200元 */
+  static const int want[6] = {300, 200, 100, 50, 50, 50};
+  cr_assert_eq(e->nplaces, 6);
+  for (int i = 0; i < 6; i++) cr_assert_eq(e->amount[i], want[i], "place %d", i + 1);
+  cr_assert_eq(e->final_bonus, 200);
+  cr_assert(strstr(e->bonus_clause, "另加200元"));
+  cr_assert_geq(e->entrants_default, 32);
+  cr_assert_eq(xq_regulation_ko_event(r, "seniors", &e), XQ_EINVAL);
+  cr_assert_eq(xq_regulation_find("tangshan2018", &r), XQ_OK);
+  cr_assert_eq(xq_regulation_ko_event(r, NULL, &e), XQ_EINVAL, "Tangshan has no knockout-only event");
+}
+
+Test(village, presets_show_lists_the_sub_event_with_its_clauses)
+{
+  int status;
+  char *out = run("presets show shaanxi2019", &status);
+  cr_assert_eq(status, 0, "%s", out);
+  const char *want[] = {"knockout-only sub-event 乡村棋王 village king", "--group village", "20m+5m SD",
+                        "final 20+10", "R6+3/B4+3", "1 300, 2 200, 3 100, 4 50, 5 50, 6 50", "另加200元",
+                        "免报名费", "和棋黑胜"};
+  for (size_t i = 0; i < sizeof want / sizeof *want; i++) cr_assert(strstr(out, want[i]), "no '%s' in\n%s", want[i], out);
+  free(out);
+  out = run("presets show tangshan2018", &status);
+  cr_assert_eq(status, 0);
+  cr_assert_null(strstr(out, "knockout-only"), "Tangshan has no knockout-only event");
+  free(out);
 }

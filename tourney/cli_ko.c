@@ -95,7 +95,9 @@ static const char *stage_name(const xq_ko *ko, int m)
   for (int k = ko->size; k > 1; k /= 2) left++;
   left -= s; /* stages after this one */
   if (ko->seeding == XQ_KO_TOP_CHOOSES && m == ko->size) return "third place";
-  return left == 0 ? "final" : left == 1 ? "semi-final" : left == 2 ? "quarter-final" : "round of 16";
+  static const char *const names[] = {"final", "semi-final", "quarter-final", "round of 16", "round of 32",
+                                      "round of 64", "round of 128"};
+  return left >= 0 && left < (int)(sizeof names / sizeof *names) ? names[left] : "early round";
 }
 
 int xq__ko_seed(const xq_ko *ko, int id)
@@ -107,19 +109,31 @@ int xq__ko_seed(const xq_ko *ko, int id)
 
 static void print_bracket(const xq_tevent *ev, const xq_ko *ko)
 {
-  printf("knockout after round %d: top %d, seeding %s, tie-breaks %s\n", ko->after, ko->size,
-         xq_ko_seeding_name(ko->seeding), xq_ko_format_name(ko->format));
+  if (ko->after == XQ_KO_NO_SWISS)
+    printf("knockout-only event: %d entrants drawn into a bracket of %d%s, games %s\n", xq_ko_entrants(ko),
+           ko->size, ko->pools > 1 ? " (a half per pool; the halves' winners meet in the final)" : "",
+           xq_ko_format_name(ko->format));
+  else
+    printf("knockout after round %d: top %d, seeding %s, tie-breaks %s\n", ko->after, ko->size,
+           xq_ko_seeding_name(ko->seeding), xq_ko_format_name(ko->format));
   for (int m = 1; m <= xq_ko_nmatches(ko); m++) {
-    int a, b, known = xq_ko_match_players(ko, m, &a, &b) == 1;
+    int a, b, kind = xq_ko_match_players(ko, m, &a, &b), known = kind == 1;
     printf("match %d (%s): ", m, stage_name(ko, m));
+    if (kind == 2) {
+      /* a drawn bracket's bye: the player goes on without a game */
+      if (a) printf("%s (%d) has a bye\n", pname(ev, a), a);
+      else printf("two byes\n");
+      continue;
+    }
     if (!known) { printf("waiting for earlier matches\n"); continue; }
+    /* #n: the seed, or in a drawn bracket the position */
     printf("#%d %s (%d) - #%d %s (%d)\n", xq__ko_seed(ko, a), pname(ev, a), a, xq__ko_seed(ko, b), pname(ev, b), b);
     int k = 0;
     for (int i = 0; i < ko->ngames; i++) {
       const xq_ko_game *g = &ko->games[i];
       if (g->match != m) continue;
       printf("  game %d %-10s %-9s red %d black %d  %s%s\n", ++k, xq_ko_gtype_name(g->type),
-             xq_ko_time_control(ko->format, g->type), g->red, g->black,
+             xq_ko_game_time_control(ko, m, g->type), g->red, g->black,
              g->res > 0 ? "1-0" : g->res < 0 ? "0-1" : "=",
              !g->res && g->type == XQ_KG_ARMAGEDDON ? " (draw: Black wins)" : "");
     }
@@ -128,11 +142,11 @@ static void print_bracket(const xq_tevent *ev, const xq_ko *ko)
     if (w) printf("  winner: %s (%d)\n", pname(ev, w), w);
     else if (t) /* published to the live server: its result comes from there */
       printf("  playing: game %d %s %s, red %d black %d at knockout table %d (round %d)\n", k + 1,
-             xq_ko_gtype_name(ko->tables[t - 1].type), xq_ko_time_control(ko->format, ko->tables[t - 1].type),
+             xq_ko_gtype_name(ko->tables[t - 1].type), xq_ko_game_time_control(ko, m, ko->tables[t - 1].type),
              ko->tables[t - 1].red, ko->tables[t - 1].black, t, XQ_KO_ROUND);
     else if (!xq_ko_next_game(ko, m, 0, &next))
       printf("  next: game %d %s %s, red %d black %d\n", k + 1, xq_ko_gtype_name(next.type),
-             xq_ko_time_control(ko->format, next.type), next.red, next.black);
+             xq_ko_game_time_control(ko, m, next.type), next.red, next.black);
   }
 }
 
@@ -226,7 +240,7 @@ static int cmd_ko_result(const kopts *o)
   if (w) printf("winner: %s (%d)\n", pname(ev, w), w);
   else if (!xq_ko_next_game(&ko, (int)o->match, 0, &g))
     printf("next: %s %s, red %d black %d\n", xq_ko_gtype_name(g.type),
-           xq_ko_time_control(ko.format, g.type), g.red, g.black);
+           xq_ko_game_time_control(&ko, (int)o->match, g.type), g.red, g.black);
   rc = 0;
 out:
   xq_tevent_free(ev);
@@ -256,4 +270,35 @@ int xq__tourney_final_main(int argc, char **argv)
   if (!strcmp(a, "bracket")) return cmd_bracket(&o);
   if (!strcmp(a, "ko-result")) return cmd_ko_result(&o);
   return xq__tourney_results(&o, a);
+}
+
+int xq_ko_event_print(const xq_regulation *r, FILE *f)
+{
+  const xq_ko_event *e;
+  int format = 0;
+  if (xq_regulation_ko_event(r, NULL, &e) != XQ_OK) return XQ_OK;
+  xq_ko_parse_format(e->format, &format);
+  fprintf(f, "\nknockout-only sub-event %s (`xqref simulate --preset %s --group %s`):\n\n", e->name, r->name,
+          e->key);
+  fprintf(f, "entry       free, by record; %d entrants when simulated\n            %s\n", e->entrants_default,
+          e->entry_clause);
+  fprintf(f, "bracket     positions by lot, byes to a power of two; %d pools (", e->pools);
+  for (int p = 0; p < e->pools; p++) fprintf(f, "%s%s", p ? ", " : "", e->pool_names[p]);
+  fprintf(f, "), a half each: each pool's knockout, then its winners' final\n");
+  /* the final's own clock: match 1 of a bracket of two is a final */
+  xq_ko *two = calloc(1, sizeof *two);
+  if (!two) return XQ_ENOMEM;
+  two->size = 2;
+  two->format = format;
+  fprintf(f, "games       format %s: standard %s; final %s, colours by lot; draw -> swapped %s; draw -> "
+          "armageddon %s, colours by lot, a draw is a Black win\n            %s\n", e->format,
+          xq_ko_time_control(format, XQ_KG_STANDARD), xq_ko_game_time_control(two, 1, XQ_KG_STANDARD),
+          xq_ko_time_control(format, XQ_KG_RAPID), xq_ko_time_control(format, XQ_KG_ARMAGEDDON), e->format_clause);
+  free(two);
+  fprintf(f, "places      a pool's: by the stage lost in, then the place of the player who won (no 3rd-place match)\n");
+  fprintf(f, "prizes      each pool:");
+  for (int i = 0; i < e->nplaces; i++) fprintf(f, "%s %d %d", i ? "," : "", i + 1, e->amount[i]);
+  fprintf(f, "\n            %s\n", e->prize_clause);
+  if (e->final_bonus) fprintf(f, "king        +%d to the final's winner\n            %s\n", e->final_bonus, e->bonus_clause);
+  return ferror(f) ? XQ_EIO : XQ_OK;
 }

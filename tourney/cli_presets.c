@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "adjudicator.h"
+#include "knockout.h"
 #include "prize.h"
 #include "tourney.h"
 
@@ -152,7 +153,7 @@ static int print_data(const xq_regulation *r)
   }
   if (t->stated_total) printf("stated total  %ld%s\n", t->stated_total, t->ncats ? "" : " (no table given)");
   free(t);
-  return 0;
+  return xq_ko_event_print(r, stdout) ? 1 : 0; /* a knockout-only sub-event (knockout.h) */
 }
 
 static int show(const char *name)

@@ -1,7 +1,9 @@
 /*
  * knockout.c -- the knockout stage (tourney.md §6): bracket, tie-break
- * game sequence, knockout places and the merged final places.
+ * game sequence, knockout places and the merged final places; the drawn
+ * bracket of a knockout-only event (docs/village-king.md).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,6 +14,7 @@ int xq_ko_parse_seeding(const char *s, int *seeding)
   if (!s || !seeding) return XQ_EINVAL;
   if (!strcmp(s, "fixed")) *seeding = XQ_KO_FIXED;
   else if (!strcmp(s, "choose") || !strcmp(s, "tangshan")) *seeding = XQ_KO_TOP_CHOOSES;
+  else if (!strcmp(s, "lot")) *seeding = XQ_KO_LOT;
   else return XQ_EINVAL;
   return XQ_OK;
 }
@@ -19,8 +22,9 @@ int xq_ko_parse_seeding(const char *s, int *seeding)
 int xq_ko_parse_format(const char *s, int *format)
 {
   if (!s || !format) return XQ_EINVAL;
-  if (!strcmp(s, "xinjiang") || !strcmp(s, "shaanxi") || !strcmp(s, "rapid-armageddon"))
+  if (!strcmp(s, "xinjiang") || !strcmp(s, "rapid-armageddon"))
     *format = XQ_KO_FMT_RAPID_ARMAGEDDON;
+  else if (!strcmp(s, "shaanxi") || !strcmp(s, "village")) *format = XQ_KO_FMT_VILLAGE;
   else if (!strcmp(s, "tangshan") || !strcmp(s, "armageddon")) *format = XQ_KO_FMT_ARMAGEDDON;
   else if (!strcmp(s, "wujiaqu") || !strcmp(s, "rapid-blitz")) *format = XQ_KO_FMT_RAPID_BLITZ;
   else return XQ_EINVAL;
@@ -29,7 +33,7 @@ int xq_ko_parse_format(const char *s, int *format)
 
 const char *xq_ko_seeding_name(int seeding)
 {
-  return seeding == XQ_KO_TOP_CHOOSES ? "choose" : "fixed";
+  return seeding == XQ_KO_TOP_CHOOSES ? "choose" : seeding == XQ_KO_LOT ? "lot" : "fixed";
 }
 
 const char *xq_ko_format_name(int format)
@@ -37,6 +41,7 @@ const char *xq_ko_format_name(int format)
   switch (format) {
   case XQ_KO_FMT_ARMAGEDDON: return "armageddon";
   case XQ_KO_FMT_RAPID_BLITZ: return "rapid-blitz";
+  case XQ_KO_FMT_VILLAGE: return "village";
   default: return "rapid-armageddon";
   }
 }
@@ -59,8 +64,47 @@ const char *xq_ko_time_control(int format, int type)
   case XQ_KG_RAPID: return format == XQ_KO_FMT_RAPID_BLITZ ? "10+3" : "10+5";
   case XQ_KG_BLITZ: return "5+3";
   case XQ_KG_ARMAGEDDON: return format == XQ_KO_FMT_ARMAGEDDON ? "R6+5/B4+5" : "R6+3/B4+3";
-  default: return "20+5";
+  default:
+    /* Shaanxi 十(二)2: 双方用时超过20分钟后加比赛棋钟5分包干 */
+    return format == XQ_KO_FMT_VILLAGE ? "20m+5m SD" : "20+5";
   }
+}
+
+const char *xq_ko_game_time_control(const xq_ko *ko, int m, int type)
+{
+  if (!ko) return xq_ko_time_control(XQ_KO_FMT_RAPID_ARMAGEDDON, type);
+  /* Shaanxi 十(二)2: 总决赛抽签定先20分+10秒 */
+  if (ko->format == XQ_KO_FMT_VILLAGE && type == XQ_KG_STANDARD && m == ko->size - 1 && ko->size >= 2)
+    return "20+10";
+  return xq_ko_time_control(ko->format, type);
+}
+
+int xq_ko_clock(const xq_ko *ko, int m, int type, int *base_s, int *base_black_s, int *inc_s)
+{
+  if (!ko) return XQ_EINVAL;
+  return xq_ko_tc_clock(xq_ko_game_time_control(ko, m, type), base_s, base_black_s, inc_s);
+}
+
+int xq_ko_tc_clock(const char *tc, int *base_s, int *base_black_s, int *inc_s)
+{
+  if (!tc || !base_s || !base_black_s || !inc_s) return XQ_EINVAL;
+  int a = 0, b = 0, c = 0, d = 0;
+  *base_s = *base_black_s = *inc_s = 0;
+  if (sscanf(tc, "R%d+%d/B%d+%d", &a, &b, &c, &d) == 4) {
+    /* armageddon: each side its own base time, one increment */
+    *base_s = a * 60;
+    *base_black_s = c * 60;
+    *inc_s = b;
+  } else if (sscanf(tc, "%dm+%dm", &a, &b) == 2) {
+    /* a period, then sudden death: one period of both, no increment */
+    *base_s = (a + b) * 60;
+  } else if (sscanf(tc, "%d+%d", &a, &b) == 2) {
+    *base_s = a * 60;
+    *inc_s = b;
+  } else {
+    return XQ_EINVAL;
+  }
+  return XQ_OK;
 }
 
 int xq_ko_setup(xq_ko *ko, const xq_tstanding *st, int n, int after, int size,
@@ -72,7 +116,7 @@ int xq_ko_setup(xq_ko *ko, const xq_tstanding *st, int n, int after, int size,
       after > XQ_TOURNEY_ROUNDS_MAX)
     return XQ_EINVAL;
   if (seeding != XQ_KO_FIXED && seeding != XQ_KO_TOP_CHOOSES) return XQ_EINVAL;
-  if (format < XQ_KO_FMT_RAPID_ARMAGEDDON || format > XQ_KO_FMT_RAPID_BLITZ) return XQ_EINVAL;
+  if (format < XQ_KO_FMT_RAPID_ARMAGEDDON || format > XQ_KO_FMT_VILLAGE) return XQ_EINVAL;
   /* Tangshan: 第1名决定下半区对手 — seeds 3 and 4 form the lower half */
   if (seeding == XQ_KO_TOP_CHOOSES && (size != 4 || (choice != 3 && choice != 4)))
     return XQ_EINVAL;
@@ -83,6 +127,102 @@ int xq_ko_setup(xq_ko *ko, const xq_tstanding *st, int n, int after, int size,
   ko->choice = seeding == XQ_KO_TOP_CHOOSES ? choice : 0;
   for (int i = 0; i < size; i++) ko->seeds[i] = st[i].id;
   return XQ_OK;
+}
+
+/* splitmix64: the lot's one random stream. */
+static uint64_t lot_next(uint64_t *x)
+{
+  uint64_t z = (*x += 0x9E3779B97F4A7C15ULL);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  return z ^ (z >> 31);
+}
+
+static int lot_below(uint64_t *x, int n) { return (int)(lot_next(x) % (uint64_t)n); }
+
+static int pow2_at_least(int n)
+{
+  int k = 1;
+  while (k < n) k *= 2;
+  return k;
+}
+
+/* Put `c` of the entrants list[*next..] into positions lo..lo+len-1 (a
+ * sub-bracket): each half takes half of them, the odd one going to a
+ * half by lot, so the byes are spread over the whole sub-bracket. */
+static void place_lot(xq_ko *ko, int lo, int len, int c, const int *list, int *next, uint64_t *rng)
+{
+  if (len == 1) {
+    ko->seeds[lo] = c ? list[(*next)++] : 0;
+    return;
+  }
+  int left = c / 2 + (c % 2 ? lot_below(rng, 2) : 0);
+  place_lot(ko, lo, len / 2, left, list, next, rng);
+  place_lot(ko, lo + len / 2, len / 2, c - left, list, next, rng);
+}
+
+int xq_ko_setup_lot(xq_ko *ko, const int *ids, const int *pool, int n, int npools, uint64_t lot,
+                    int format)
+{
+  if (!ko || !ids) return XQ_EINVAL;
+  memset(ko, 0, sizeof *ko);
+  if (n < 2 || npools < 1 || npools > XQ_KO_POOLS_MAX || format < XQ_KO_FMT_RAPID_ARMAGEDDON ||
+      format > XQ_KO_FMT_VILLAGE)
+    return XQ_EINVAL;
+  if (n > XQ_KO_SIZE_MAX) return XQ_ELIMIT;
+  int count[XQ_KO_POOLS_MAX] = {0};
+  for (int i = 0; i < n; i++) {
+    int p = pool ? pool[i] : 0;
+    if (ids[i] < 1 || p < 0 || p >= npools) return XQ_EINVAL;
+    for (int j = 0; j < i; j++)
+      if (ids[j] == ids[i]) return XQ_EINVAL;
+    count[p]++;
+  }
+  int most = 0;
+  for (int p = 0; p < npools; p++) {
+    if (!count[p]) return XQ_EINVAL; /* a pool without entrants has no winner */
+    if (count[p] > most) most = count[p];
+  }
+  /* one pool: the bracket that holds them; two: a half each, the size of
+   * the larger pool's */
+  int half = pow2_at_least(most);
+  if (half * npools > XQ_KO_SIZE_MAX) return XQ_ELIMIT;
+  ko->after = XQ_KO_NO_SWISS;
+  ko->size = npools == 1 ? (half < 2 ? 2 : half) : half * npools;
+  ko->seeding = XQ_KO_LOT;
+  ko->format = format;
+  ko->pools = npools;
+  uint64_t rng = lot;
+  int list[XQ_KO_SIZE_MAX];
+  int part = ko->size / npools;
+  for (int p = 0; p < npools; p++) {
+    int c = 0, next = 0;
+    for (int i = 0; i < n; i++)
+      if ((pool ? pool[i] : 0) == p) list[c++] = ids[i];
+    /* the draw: an order by lot (Fisher-Yates), then positions */
+    for (int i = c - 1; i > 0; i--) {
+      int j = lot_below(&rng, i + 1), t = list[i];
+      list[i] = list[j];
+      list[j] = t;
+    }
+    place_lot(ko, p * part, part, c, list, &next, &rng);
+  }
+  return XQ_OK;
+}
+
+int xq_ko_entrants(const xq_ko *ko)
+{
+  int e = 0;
+  for (int i = 0; ko && i < ko->size && i < XQ_KO_SIZE_MAX; i++) e += ko->seeds[i] != 0;
+  return e;
+}
+
+int xq_ko_pool_of(const xq_ko *ko, int id)
+{
+  for (int i = 0; ko && id > 0 && i < ko->size && i < XQ_KO_SIZE_MAX; i++)
+    if (ko->seeds[i] == id)
+      return ko->seeding == XQ_KO_LOT && ko->pools > 1 ? i / (ko->size / ko->pools) : 0;
+  return -1;
 }
 
 int xq_ko_nmatches(const xq_ko *ko)
@@ -132,9 +272,65 @@ static int loser(const xq_ko *ko, int m)
   return w == a ? b : a;
 }
 
+/* The winner of match m by its games alone, 0 while they decide nothing. */
+static int games_winner(const xq_ko *ko, int m)
+{
+  for (int i = 0; i < ko->ngames; i++) {
+    const xq_ko_game *g = &ko->games[i];
+    if (g->match != m) continue;
+    if (g->res > 0) return g->red;
+    if (g->res < 0) return g->black;
+    /* regulations.md: armageddon 和棋黑胜 — a draw is a Black win */
+    if (g->type == XQ_KG_ARMAGEDDON) return g->black;
+  }
+  return 0;
+}
+
+static int lot_result(const xq_ko *ko, int m);
+
+/* Side `which` (0 upper, 1 lower) of match m of a drawn bracket: a player
+ * id, 0 for a bye (or a match of two byes before it), -1 while the match
+ * before is undecided. */
+static int lot_side(const xq_ko *ko, int m, int which)
+{
+  int s = xq_ko_stage(ko, m), k;
+  int j = m - stage_first(ko, s, &k); /* 0-based in its stage */
+  if (s == 1) return ko->seeds[2 * j + which];
+  int pk, pf = stage_first(ko, s - 1, &pk);
+  return lot_result(ko, pf + 2 * j + which);
+}
+
+/* What match m of a drawn bracket passes on: its winner, the player of a
+ * bye, 0 when both sides are byes, -1 while undecided. */
+static int lot_result(const xq_ko *ko, int m)
+{
+  int x = lot_side(ko, m, 0), y = lot_side(ko, m, 1);
+  if (x < 0 || y < 0) return -1;
+  if (!x || !y) return x ? x : y;
+  int w = games_winner(ko, m);
+  return w ? w : -1;
+}
+
 int xq_ko_match_players(const xq_ko *ko, int m, int *a, int *b)
 {
   if (!ko || !a || !b || m < 1 || m > xq_ko_nmatches(ko)) return -1;
+  if (ko->seeding == XQ_KO_LOT) {
+    int x = lot_side(ko, m, 0), y = lot_side(ko, m, 1);
+    if (x < 0 || y < 0) {
+      *a = x > 0 ? x : 0;
+      *b = y > 0 ? y : 0;
+      return 0;
+    }
+    if (x && y) {
+      *a = x;
+      *b = y;
+      return 1;
+    }
+    /* a bye: the player goes on without a game */
+    *a = x ? x : y;
+    *b = 0;
+    return 2;
+  }
   int x = 0, y = 0;
   int s = xq_ko_stage(ko, m), k;
   int f = stage_first(ko, s, &k);
@@ -167,16 +363,19 @@ int xq_ko_match_players(const xq_ko *ko, int m, int *a, int *b)
 
 int xq_ko_winner(const xq_ko *ko, int m)
 {
-  if (!ko) return 0;
-  for (int i = 0; i < ko->ngames; i++) {
-    const xq_ko_game *g = &ko->games[i];
-    if (g->match != m) continue;
-    if (g->res > 0) return g->red;
-    if (g->res < 0) return g->black;
-    /* regulations.md: armageddon 和棋黑胜 — a draw is a Black win */
-    if (g->type == XQ_KG_ARMAGEDDON) return g->black;
+  if (!ko || m < 1 || m > xq_ko_nmatches(ko)) return 0;
+  if (ko->seeding == XQ_KO_LOT) {
+    int w = lot_result(ko, m);
+    return w > 0 ? w : 0;
   }
-  return 0;
+  return games_winner(ko, m);
+}
+
+int xq_ko_decided(const xq_ko *ko, int m)
+{
+  if (!ko || m < 1 || m > xq_ko_nmatches(ko)) return 0;
+  if (ko->seeding == XQ_KO_LOT) return lot_result(ko, m) >= 0;
+  return games_winner(ko, m) != 0;
 }
 
 /* The type of game number `i` (0-based) of a match under `format`. */
@@ -286,9 +485,69 @@ static int kplace_cmp(const void *x, const void *y)
   return a->seed - b->seed;
 }
 
+/* xq_ko_places of a drawn bracket. Every entrant gets a level: 2s for a
+ * loser in stage s, 2s+1 for one still in play who reached stage s, the
+ * champion above all. Levels go down the list; the losers of one stage
+ * follow the place of the player who beat them (placed already: he went
+ * further), the players in play their bracket position. */
+static int lot_places(const xq_ko *ko, int *ids)
+{
+  int n = 0, complete = 1, ns = nstages(ko), nm = xq_ko_nmatches(ko);
+  int id[XQ_KO_SIZE_MAX], pos[XQ_KO_SIZE_MAX], level[XQ_KO_SIZE_MAX], conq[XQ_KO_SIZE_MAX];
+  int reach[XQ_KO_SIZE_MAX], placed[XQ_KO_SIZE_MAX];
+  for (int i = 0; i < ko->size; i++) {
+    if (!ko->seeds[i]) continue;
+    id[n] = ko->seeds[i];
+    pos[n] = i;
+    level[n] = -1;
+    conq[n] = 0;
+    reach[n] = 1;
+    placed[n++] = 0;
+  }
+  for (int m = 1; m <= nm; m++) {
+    int a, b, k = xq_ko_match_players(ko, m, &a, &b), st = xq_ko_stage(ko, m);
+    int w = xq_ko_winner(ko, m);
+    if (!xq_ko_decided(ko, m)) complete = 0;
+    for (int i = 0; i < n; i++) {
+      if (id[i] != a && id[i] != b) continue;
+      if (st > reach[i]) reach[i] = st;
+      if (k == 1 && w && w != id[i]) {
+        level[i] = 2 * st;
+        conq[i] = w;
+      }
+      if (st == ns && w == id[i]) level[i] = 2 * ns + 2;
+    }
+  }
+  for (int i = 0; i < n; i++)
+    if (level[i] < 0) level[i] = 2 * reach[i] + 1;
+  int k = 0;
+  while (k < n) {
+    int top = -1;
+    for (int i = 0; i < n; i++)
+      if (!placed[i] && level[i] > top) top = level[i];
+    /* the members of this level, best first */
+    for (;;) {
+      int best = -1, bkey = 0;
+      for (int i = 0; i < n; i++) {
+        if (placed[i] || level[i] != top) continue;
+        int key = pos[i];
+        if (conq[i] && top % 2 == 0)
+          for (int j = 0; j < k; j++)
+            if (ids[j] == conq[i]) key = j;
+        if (best < 0 || key < bkey) best = i, bkey = key;
+      }
+      if (best < 0) break;
+      placed[best] = 1;
+      ids[k++] = id[best];
+    }
+  }
+  return complete;
+}
+
 int xq_ko_places(const xq_ko *ko, int *ids)
 {
   if (!ko || !ids || ko->size < 2 || ko->size > XQ_KO_SIZE_MAX) return -1;
+  if (ko->seeding == XQ_KO_LOT) return lot_places(ko, ids);
   kplace kp[XQ_KO_SIZE_MAX];
   int complete = 1, ns = nstages(ko), nm = xq_ko_nmatches(ko);
   for (int i = 0; i < ko->size; i++) {
@@ -330,9 +589,12 @@ int xq_final_places(const xq_tevent *ev, const xq_ko *ko, int *ids)
   int rc = xq_standings(ev, 0, st);
   if (rc) { free(st); return rc; }
   int k = 0;
-  if (ko && ko->after > 0) {
-    if (ko->size > ev->n || xq_ko_places(ko, ids) < 0) { free(st); return XQ_EINVAL; }
-    k = ko->size;
+  if (ko && ko->after != 0) {
+    int e = xq_ko_entrants(ko);
+    if (e > ev->n || xq_ko_places(ko, ids) < 0) { free(st); return XQ_EINVAL; }
+    for (int i = 0; i < e; i++)
+      if (ids[i] < 1 || ids[i] > ev->n) { free(st); return XQ_EINVAL; }
+    k = e;
   }
   for (int i = 0; i < ev->n; i++) {
     int in_ko = 0;
@@ -343,4 +605,17 @@ int xq_final_places(const xq_tevent *ev, const xq_ko *ko, int *ids)
   }
   free(st);
   return k == ev->n ? XQ_OK : XQ_EINVAL;
+}
+
+int xq_ko_pool_places(const xq_ko *ko, int pool, int *ids)
+{
+  int all[XQ_KO_SIZE_MAX];
+  if (!ko || !ids || ko->seeding != XQ_KO_LOT || pool < 0 || pool >= ko->pools) return -1;
+  if (xq_ko_places(ko, all) < 0) return -1;
+  int k = 0;
+  /* the knockout order restricted to the pool: a pool's players meet
+   * only each other before the final, so this is its own bracket's */
+  for (int i = 0, e = xq_ko_entrants(ko); i < e; i++)
+    if (xq_ko_pool_of(ko, all[i]) == pool) ids[k++] = all[i];
+  return k;
 }

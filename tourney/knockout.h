@@ -2,19 +2,30 @@
  * knockout.h -- the knockout stage of tourney.md §6: qualification after
  * a Swiss round, the bracket (fixed 1–8, 2–7, 3–6, 4–5 or the Tangshan
  * top-seed choice), the tie-break games after a drawn standard game, and
- * the final places that merge the knockout with the Swiss standings.
+ * the final places that merge the knockout with the Swiss standings;
+ * and the knockout-only event (docs/village-king.md: Shaanxi's 乡村棋王
+ * sub-event), whose entrants draw their bracket positions by lot, with
+ * byes where they are not a power of two and one half of the bracket per
+ * pool (township).
  *
  * Matches are numbered 1..nmatches: stage 1 first, match j of a stage
  * holding the nominal seeds j and 2k+1-j (k matches in the stage); the
- * Tangshan third-place match, when there is one, is the last number.
+ * Tangshan third-place match, when there is one, is the last number. In a
+ * drawn bracket (XQ_KO_LOT) stage-1 match j holds bracket positions 2j-1
+ * and 2j, and match j of a later stage the winners of matches 2j-1 and 2j
+ * of the stage before.
  */
 #ifndef XQ_KNOCKOUT_H
 #define XQ_KNOCKOUT_H
 
 #include "tourney.h"
 
-#define XQ_KO_SIZE_MAX 16          /* players in the bracket */
-#define XQ_KO_MATCHES_MAX 16       /* size - 1 matches, plus a third-place one */
+#define XQ_KO_SIZE_MAX 128         /* bracket positions (players, and byes in a drawn bracket) */
+#define XQ_KO_MATCHES_MAX 128      /* size - 1 matches, plus a third-place one */
+#define XQ_KO_POOLS_MAX 2          /* pools of a drawn bracket, one half each (Shaanxi: townships) */
+
+/* xq_ko.after of a knockout-only event: no Swiss before it (0 = no stage). */
+#define XQ_KO_NO_SWISS (-1)
 #define XQ_KO_MATCH_GAMES_MAX 12   /* games one match may take (repeated short games) */
 #define XQ_KO_GAMES_MAX (XQ_KO_MATCHES_MAX * XQ_KO_MATCH_GAMES_MAX)
 #define XQ_KO_TABLES_MAX XQ_KO_GAMES_MAX /* knockout games published to the live server */
@@ -26,8 +37,10 @@
 
 typedef enum {
   XQ_KO_FIXED = 0,        /* 1–8, 2–7, 3–6, 4–5, then winners */
-  XQ_KO_TOP_CHOOSES       /* Tangshan: #1 picks #3 or #4, #2 meets the other;
+  XQ_KO_TOP_CHOOSES,      /* Tangshan: #1 picks #3 or #4, #2 meets the other;
                              final and third-place match */
+  XQ_KO_LOT               /* knockout-only event: positions drawn by lot, byes
+                             (Shaanxi 十(二)2 乡村棋王赛淘汰制) */
 } xq_ko_seeding;
 
 /* The regulation's sequence of games after a drawn standard game
@@ -35,7 +48,9 @@ typedef enum {
 typedef enum {
   XQ_KO_FMT_RAPID_ARMAGEDDON = 0, /* Xinjiang, Shaanxi: swapped rapid, then armageddon */
   XQ_KO_FMT_ARMAGEDDON,           /* Tangshan: armageddon at once */
-  XQ_KO_FMT_RAPID_BLITZ           /* Wujiaqu: swapped 10+3, then 5+3 games until decided */
+  XQ_KO_FMT_RAPID_BLITZ,          /* Wujiaqu: swapped 10+3, then 5+3 games until decided */
+  XQ_KO_FMT_VILLAGE               /* Shaanxi village king: games 20 min then 5 min sudden death;
+                                     the final 20+10; swapped 10+5, then armageddon R6+3/B4+3 */
 } xq_ko_format;
 
 typedef enum {
@@ -58,31 +73,53 @@ typedef struct xq_ko_table {
 } xq_ko_table;
 
 typedef struct xq_ko {
-  int after;                     /* Swiss round of the cut, 0 = no knockout */
-  int size;                      /* 2, 4, 8 or 16 */
+  int after;                     /* Swiss round of the cut, 0 = no knockout,
+                                    XQ_KO_NO_SWISS = a knockout-only event */
+  int size;                      /* 2, 4, 8, ... XQ_KO_SIZE_MAX (2..16 after a Swiss) */
   int seeding;                   /* xq_ko_seeding */
   int format;                    /* xq_ko_format */
   int choice;                    /* XQ_KO_TOP_CHOOSES: seed #1 meets seed 3 or 4 */
-  int seeds[XQ_KO_SIZE_MAX];     /* player ids, seeds[0] = seed 1 */
+  int pools;                     /* XQ_KO_LOT: 1, or 2 (a half each); else 0 */
+  int seeds[XQ_KO_SIZE_MAX];     /* player ids, seeds[0] = seed 1; XQ_KO_LOT: the
+                                    player at bracket position i+1, 0 = a bye */
   int ngames;
   xq_ko_game games[XQ_KO_GAMES_MAX];
   int ntables;                   /* knockout tables published: 1..ntables */
   xq_ko_table tables[XQ_KO_TABLES_MAX];
 } xq_ko;
 
-/* Parse "fixed" / "choose" into *seeding, and "xinjiang", "shaanxi",
- * "tangshan", "wujiaqu" (or "rapid-armageddon", "armageddon",
- * "rapid-blitz") into *format. Return XQ_OK or XQ_EINVAL. */
+/* Parse "fixed" / "choose" / "lot" into *seeding, and "xinjiang",
+ * "tangshan", "wujiaqu", "shaanxi" (or "rapid-armageddon", "armageddon",
+ * "rapid-blitz", "village") into *format. Return XQ_OK or XQ_EINVAL. */
 int xq_ko_parse_seeding(const char *s, int *seeding);
 int xq_ko_parse_format(const char *s, int *format);
 
 /* Names for printing ("fixed", "rapid-armageddon", "standard", ...) and
  * the time control of a game type under a format (regulations.md),
- * e.g. "20+5" or "R6+3/B4+3". Never NULL. */
+ * e.g. "20+5" or "R6+3/B4+3", for any match but a final whose format
+ * gives it a clock of its own (xq_ko_game_time_control). Never NULL. */
 const char *xq_ko_seeding_name(int seeding);
 const char *xq_ko_format_name(int format);
 const char *xq_ko_gtype_name(int type);
 const char *xq_ko_time_control(int format, int type);
+
+/* The time control of a game of `type` in match m of `ko`: the final's
+ * own under XQ_KO_FMT_VILLAGE (十(二)2 总决赛 20分+10秒), else
+ * xq_ko_time_control(ko->format, type). "20m+5m SD" is 20 minutes, then
+ * 5 minutes of sudden death. Never NULL. */
+const char *xq_ko_game_time_control(const xq_ko *ko, int m, int type);
+
+/* The clock of that game in seconds: each side's base time (*base_black_s
+ * Black's when it differs, else 0) and the increment per move. Sudden
+ * death after a first period is the sum of the two periods without an
+ * increment (the rules' clock has one period). Returns XQ_OK, or
+ * XQ_EINVAL for a NULL argument. */
+int xq_ko_clock(const xq_ko *ko, int m, int type, int *base_s, int *base_black_s, int *inc_s);
+
+/* The same for a time control string of xq_ko_game_time_control ("20+5",
+ * "20m+5m SD", "R6+3/B4+3"), as a client reads it from the server.
+ * Returns XQ_OK, or XQ_EINVAL for NULL or another string (outputs 0). */
+int xq_ko_tc_clock(const char *tc, int *base_s, int *base_black_s, int *inc_s);
 
 /* Set up the stage in *ko (cleared first): the top `size` of `st` (the
  * Swiss standings after round `after`, n rows in rank order) become
@@ -93,8 +130,35 @@ const char *xq_ko_time_control(int format, int type);
 int xq_ko_setup(xq_ko *ko, const xq_tstanding *st, int n, int after, int size,
                 int seeding, int format, int choice);
 
+/* Set up a knockout-only event in *ko (cleared first; after =
+ * XQ_KO_NO_SWISS, seeding XQ_KO_LOT): the n entrants ids[0..n-1], in
+ * pools pool[i] (0..npools-1; NULL = all in pool 0), draw their bracket
+ * positions by lot from `lot` (the same lot, the same bracket). With one
+ * pool the bracket is the smallest power of two that holds them; with
+ * two, each pool has a half the size of the larger pool's power of two,
+ * and the halves' winners meet in the final. Byes fill the positions
+ * left: in every half of every sub-bracket the entrants are split as
+ * evenly as they go (the odd one by lot), so a first-stage match has two
+ * byes only when a pool has fewer entrants than half its half. Returns
+ * XQ_OK; XQ_EINVAL for fewer than 2 entrants, npools other than 1..
+ * XQ_KO_POOLS_MAX, an empty pool, a pool number out of range, an id < 1
+ * or twice, or a bad format; XQ_ELIMIT for more entrants than the bracket
+ * holds (XQ_KO_SIZE_MAX, XQ_KO_SIZE_MAX / 2 a pool with two pools). */
+int xq_ko_setup_lot(xq_ko *ko, const int *ids, const int *pool, int n, int npools, uint64_t lot,
+                    int format);
+
+/* Entrants of the bracket: its positions without the byes (size but for
+ * a drawn bracket). */
+int xq_ko_entrants(const xq_ko *ko);
+
+/* The pool (0..) of player `id` in a drawn bracket of two pools (the half
+ * of the bracket it was drawn into); 0 with one pool or another seeding;
+ * -1 when `id` is not in the bracket. */
+int xq_ko_pool_of(const xq_ko *ko, int id);
+
 /* Number of matches of the bracket (size - 1, plus one third-place
- * match with XQ_KO_TOP_CHOOSES). */
+ * match with XQ_KO_TOP_CHOOSES; in a drawn bracket the bye matches
+ * count, xq_ko_match_players tells them). */
 int xq_ko_nmatches(const xq_ko *ko);
 
 /* Stage of match m (1 = first knockout round; the third-place match
@@ -103,13 +167,20 @@ int xq_ko_stage(const xq_ko *ko, int m);
 
 /* The two players of match m: *a the higher seed, *b the other (ids).
  * Returns 1 when both are known, 0 when an earlier match is still
- * undecided (unknown sides 0), -1 for a bad m. */
+ * undecided (unknown sides 0), -1 for a bad m; in a drawn bracket 2 for
+ * a match with a bye: *a the player it passes on (0 when both sides are
+ * byes), *b 0. */
 int xq_ko_match_players(const xq_ko *ko, int m, int *a, int *b);
 
 /* Winner of match m (player id), 0 while undecided. A decisive game
  * decides; a drawn armageddon is a Black win (regulations.md: 和棋黑胜);
- * any other draw leads to the next game of the format. */
+ * any other draw leads to the next game of the format. A bye match's
+ * winner is its player (0 when both sides are byes). */
 int xq_ko_winner(const xq_ko *ko, int m);
+
+/* True when match m needs no more games: it has a winner, or it is a bye
+ * match whose sides are known. */
+int xq_ko_decided(const xq_ko *ko, int m);
 
 /* The next game of match m: its type and colours. `red` is the Red
  * player wanted (0 = default): the standard game and the armageddon
@@ -149,16 +220,26 @@ int xq_ko_table_result(xq_ko *ko, int table, int res);
  * knockout game has no double forfeit: the arbiter decides it). */
 int xq_ko_result_code(const char *code, int *res);
 
-/* Knockout places 1..size into ids[0..size-1] (tourney.md §6.5): the
- * final's winner and loser; the third-place match decides 3 and 4 when
- * played; the other losers by the stage they lost in, then by seed
- * (their Swiss rank at the cut). Players still in play are placed by the
- * stage they reached and their seed. Returns 1 when every match is
- * decided (places final), 0 when provisional, -1 on bad input. */
+/* Knockout places 1..E into ids[0..E-1], E = xq_ko_entrants(ko) (room
+ * for XQ_KO_SIZE_MAX does) (tourney.md §6.5): the final's winner and
+ * loser; the third-place match decides 3 and 4 when played; the other
+ * losers by the stage they lost in, then by seed (their Swiss rank at the
+ * cut). Players still in play are placed by the stage they reached and
+ * their seed. A drawn bracket has no seeds: the losers of one stage are
+ * ordered by the place of the player who beat them (the loser to the
+ * champion first; docs/village-king.md), players still in play by
+ * bracket position. Returns 1 when every match is decided (places
+ * final), 0 when provisional, -1 on bad input. */
 int xq_ko_places(const xq_ko *ko, int *ids);
 
+/* The places of pool `pool` alone into ids[] (room for XQ_KO_SIZE_MAX):
+ * the knockout places of its members, in their order (a township's
+ * places: its winner, who reached the final, first). Returns the count,
+ * or -1 on bad input (no drawn bracket, pool out of range). */
+int xq_ko_pool_places(const xq_ko *ko, int pool, int *ids);
+
 /* Final places of the whole event into ids[0..ev->n-1]: the knockout
- * places when `ko` has a stage (ko->after > 0), then every other player
+ * places when `ko` has a stage (ko->after != 0), then every other player
  * in the order of the Swiss standings after all recorded rounds
  * (tourney.md §5.8, §6.5). Returns XQ_OK, XQ_EINVAL or XQ_ENOMEM. */
 int xq_final_places(const xq_tevent *ev, const xq_ko *ko, int *ids);
@@ -173,15 +254,48 @@ int xq_tstore_ko_publish(xq_tstore *st, const xq_ko_game *g, int *table, xq_erro
 int xq_tstore_ko_result(xq_tstore *st, int table, int res, xq_error *err);
 
 /* Store: start the stage (the seeds become result KO in the Swiss rounds
- * after ko->after, which must not be paired yet) and record a game.
- * One committed transaction each, in the store's append-only knockout
- * log. Return XQ_OK, XQ_EINVAL (already started, rounds after the cut
- * paired, no stage) or XQ_ESTORE. */
+ * after ko->after, which must not be paired yet; a knockout-only event,
+ * after = XQ_KO_NO_SWISS, wants no Swiss round paired at all and its
+ * entrants registered) and record a game. One committed transaction
+ * each, in the store's append-only knockout log (a drawn bracket keeps
+ * its positions, byes as 0, and its pools in the start record's `choice`
+ * column: no schema change). Return XQ_OK, XQ_EINVAL (already started,
+ * rounds after the cut paired, no stage) or XQ_ESTORE. */
 int xq_tstore_ko_start(xq_tstore *st, const xq_ko *ko, xq_error *err);
 int xq_tstore_ko_game(xq_tstore *st, const xq_ko_game *g, xq_error *err);
 
 /* Rebuild the stage from the store's knockout log into *ko (after = 0
  * when none was started). Returns XQ_OK or XQ_ESTORE. */
 int xq_tstore_ko_load(xq_tstore *st, xq_ko *ko, xq_error *err);
+
+/* ------------------------------------------------------------------ */
+/* A regulation's knockout-only sub-event (regulation_data.c)          */
+/* ------------------------------------------------------------------ */
+
+#define XQ_KO_EVENT_PLACES_MAX 16  /* paid places of one pool */
+
+typedef struct xq_ko_event {
+  const char *key;            /* the word that names it ("village": simulate --group) */
+  const char *name;           /* "乡村棋王 village king" */
+  const char *format;         /* xq_ko_parse_format name of its games ("shaanxi") */
+  int pools;                  /* 1, or 2: a knockout per pool, then their winners' final */
+  const char *pool_names[XQ_KO_POOLS_MAX];
+  int entrants_default;       /* a realistic field for a simulation */
+  int nplaces;                /* paid places of each pool */
+  int amount[XQ_KO_EVENT_PLACES_MAX]; /* amount of a pool's place i+1 */
+  int final_bonus;            /* to the winner of the pools' final (the king), 0 none */
+  const char *entry_clause, *format_clause, *prize_clause, *bonus_clause;
+} xq_ko_event;
+
+/* The knockout-only sub-event of regulation `r` whose key or name
+ * contains `name` (NULL or "": the first). On success *out points at
+ * static data and XQ_OK is returned; XQ_EINVAL when `r` has none such. */
+int xq_regulation_ko_event(const xq_regulation *r, const char *name, const xq_ko_event **out);
+
+/* Print the knockout-only sub-event of `r`, if it has one, to `f`: its
+ * values with their clauses, as `xqref presets show` lists a preset
+ * (tourney/cli_ko.c). Returns XQ_OK (nothing printed when there is none),
+ * XQ_ENOMEM or XQ_EIO. */
+int xq_ko_event_print(const xq_regulation *r, FILE *f);
 
 #endif /* XQ_KNOCKOUT_H */

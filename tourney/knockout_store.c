@@ -3,7 +3,9 @@
  * append-only ko_log table (schema version 4) and the knockout tables
  * published to the live server (ko_tables, version 7), their replay into
  * an xq_ko, and the KO marks the stage puts on the Swiss rounds after the
- * cut. Writes use
+ * cut. A knockout-only event (after_round = XQ_KO_NO_SWISS, a drawn
+ * bracket with byes as 0 and its pools in the choice column) fits the
+ * same columns. Writes use
  * the store's nested transactions (store.c), so they join an open batch.
  */
 #include <sqlite3.h>
@@ -34,10 +36,22 @@ static int count(sqlite3 *db, const char *sql, int a)
   return v;
 }
 
+/* True when a position of the drawn bracket `ko` names no registered
+ * player. */
+static int bad_entrants(sqlite3 *db, const xq_ko *ko)
+{
+  int n = count(db, "SELECT count(*) FROM registrations", 0);
+  for (int i = 0; i < ko->size; i++)
+    if (ko->seeds[i] < 0 || ko->seeds[i] > n) return 1;
+  return xq_ko_entrants(ko) < 2;
+}
+
 int xq_tstore_ko_start(xq_tstore *st, const xq_ko *ko, xq_error *err)
 {
   sqlite3 *db = xq__tstore_db(st);
-  if (!db || !ko || ko->after < 1 || ko->size < 2 || ko->size > XQ_KO_SIZE_MAX)
+  int only = ko && ko->after == XQ_KO_NO_SWISS;
+  if (!db || !ko || (ko->after < 1 && !only) || ko->size < 2 || ko->size > XQ_KO_SIZE_MAX ||
+      only != (ko->seeding == XQ_KO_LOT))
     return fail(err, XQ_EINVAL, "no knockout stage to start", NULL);
   char seeds[XQ_KO_SIZE_MAX * 6 + 1];
   size_t len = 0;
@@ -52,7 +66,10 @@ int xq_tstore_ko_start(xq_tstore *st, const xq_ko *ko, xq_error *err)
     rc = fail(err, XQ_EINVAL, "the knockout stage has already started", NULL);
   } else if (count(db, "SELECT count(*) FROM events WHERE kind = 'pairing' AND round > ?", ko->after) != 0) {
     /* §6.4: the seeds leave the Swiss before the next round is paired */
-    rc = fail(err, XQ_EINVAL, "a Swiss round after the cut is already paired", NULL);
+    rc = fail(err, XQ_EINVAL, only ? "a knockout-only event cannot follow Swiss rounds"
+                                   : "a Swiss round after the cut is already paired", NULL);
+  } else if (only && bad_entrants(db, ko)) {
+    rc = fail(err, XQ_EINVAL, "the bracket names a player who is not registered, or has fewer than 2", NULL);
   } else if (sqlite3_prepare_v2(db, "INSERT INTO ko_log(kind, after_round, size, seeding, format,"
                                 " choice, seeds) VALUES ('start', ?, ?, ?, ?, ?, ?)", -1, &q, NULL) != SQLITE_OK) {
     rc = fail(err, XQ_ESTORE, "knockout start", db);
@@ -61,7 +78,8 @@ int xq_tstore_ko_start(xq_tstore *st, const xq_ko *ko, xq_error *err)
     sqlite3_bind_int(q, 2, ko->size);
     sqlite3_bind_int(q, 3, ko->seeding);
     sqlite3_bind_int(q, 4, ko->format);
-    sqlite3_bind_int(q, 5, ko->choice);
+    /* a drawn bracket keeps its pools in the choice column */
+    sqlite3_bind_int(q, 5, only ? ko->pools : ko->choice);
     sqlite3_bind_text(q, 6, seeds, -1, SQLITE_STATIC);
     if (sqlite3_step(q) != SQLITE_DONE) rc = fail(err, XQ_ESTORE, "knockout start", db);
   }
@@ -216,13 +234,20 @@ int xq_tstore_ko_load(xq_tstore *st, xq_ko *ko, xq_error *err)
       ko->seeding = sqlite3_column_int(q, 3);
       ko->format = sqlite3_column_int(q, 4);
       ko->choice = sqlite3_column_int(q, 5);
+      if (ko->after == XQ_KO_NO_SWISS) {
+        /* a drawn bracket: the choice column holds its pools */
+        ko->pools = ko->choice;
+        ko->choice = 0;
+      }
       const char *p = (const char *)sqlite3_column_text(q, 6);
       int n = 0;
       while (p && *p && n < XQ_KO_SIZE_MAX) {
         ko->seeds[n++] = (int)strtol(p, (char **)&p, 10);
         if (*p == ',') p++;
       }
-      if (ko->size < 2 || ko->size > XQ_KO_SIZE_MAX || n != ko->size || ko->after < 1) {
+      int only = ko->after == XQ_KO_NO_SWISS;
+      if (ko->size < 2 || ko->size > XQ_KO_SIZE_MAX || n != ko->size || (ko->after < 1 && !only) ||
+          only != (ko->seeding == XQ_KO_LOT) || (only && (ko->pools < 1 || ko->pools > XQ_KO_POOLS_MAX))) {
         rc = fail(err, XQ_ESTORE, "the knockout log holds a bad start record", NULL);
         break;
       }
@@ -248,7 +273,8 @@ int xq__ko_mark(xq_tstore *st, xq_tevent *ev, xq_error *err)
 {
   xq_ko ko;
   int rc = xq_tstore_ko_load(st, &ko, err);
-  if (rc || !ko.after) return rc;
+  /* a knockout-only event has no Swiss rounds to take its players out of */
+  if (rc || ko.after < 1) return rc;
   int last = ev->cfg.rounds > 0 ? ev->cfg.rounds : XQ_TOURNEY_ROUNDS_MAX;
   for (int i = 0; i < ko.size; i++) {
     int id = ko.seeds[i];
@@ -276,10 +302,12 @@ void xq__ko_dump(xq_tstore *st, FILE *f)
     fprintf(f, "ko%lld %s ko-%-7s", (long long)sqlite3_column_int64(q, 0), at ? at : "", kind ? kind : "");
     if (kind && !strcmp(kind, "start")) {
       const char *seeds = (const char *)sqlite3_column_text(q, 8);
-      fprintf(f, " after=%d size=%d seeding=%s format=%s", sqlite3_column_int(q, 3),
-              sqlite3_column_int(q, 4), xq_ko_seeding_name(sqlite3_column_int(q, 5)),
-              xq_ko_format_name(sqlite3_column_int(q, 6)));
-      if (sqlite3_column_int(q, 7)) fprintf(f, " choice=%d", sqlite3_column_int(q, 7));
+      int only = sqlite3_column_int(q, 3) == XQ_KO_NO_SWISS;
+      if (only) fprintf(f, " knockout-only");
+      else fprintf(f, " after=%d", sqlite3_column_int(q, 3));
+      fprintf(f, " size=%d seeding=%s format=%s", sqlite3_column_int(q, 4),
+              xq_ko_seeding_name(sqlite3_column_int(q, 5)), xq_ko_format_name(sqlite3_column_int(q, 6)));
+      if (sqlite3_column_int(q, 7)) fprintf(f, " %s=%d", only ? "pools" : "choice", sqlite3_column_int(q, 7));
       fprintf(f, " seeds=%s\n", seeds ? seeds : "");
     } else {
       int res = sqlite3_column_int(q, 13);

@@ -159,11 +159,15 @@ static const xq_regulation regulations[] = {
                          "补充规定 三.1-2: 以抽签方式排出运动员序号; 首轮以临近配对的方法进行编对"},
       [XQ_REG_SCORING] = {"2/1/0 (implied)", "not stated: implied by 积分编排 under the rule book (十(一))"},
       [XQ_REG_TIME_SWISS] = {"30 min + 10 s", "十(二)1; 补充规定 四.1: 每方基本用时30分钟，每走一步加10秒"},
-      [XQ_REG_KNOCKOUT] = {"village-king (乡村棋王) sub-event only: knockout; the open event has none",
-                           "十(二)2: 乡村棋王赛淘汰制"},
-      [XQ_REG_KO_GAMES] = {"final 20 min + 10 s, colours by lot; draw -> swapped 10 min + 5 s; draw -> lot, "
-                           "Red 6 min + 3 s v Black 4 min + 3 s, draw = Black wins",
-                           "十(二)2: 总决赛抽签定先20分+10秒…和棋黑胜"},
+      [XQ_REG_KNOCKOUT] = {"village-king (乡村棋王) sub-event only, the open event has none: a knockout "
+                           "without a Swiss, free entry; positions drawn by lot, byes to a power of two; a "
+                           "knockout per township (one day each), the two winners play the final for the "
+                           "king (simulate --group village)",
+                           "十(二)2: 乡村棋王赛淘汰制; 九: 免报名费; 十二(二)5: 两日两乡镇第一名总决出来棋王"},
+      [XQ_REG_KO_GAMES] = {"games 20 min, then 5 min sudden death (a 25 min clock); final 20 min + 10 s, "
+                           "colours by lot; draw -> swapped 10 min + 5 s; draw -> lot, Red 6 min + 3 s v Black "
+                           "4 min + 3 s, draw = Black wins (the final's tie-breaks for every match)",
+                           "十(二)2: 双方用时超过20分钟后加比赛棋钟5分包干; 总决赛抽签定先20分+10秒…和棋黑胜"},
       [XQ_REG_TIEBREAKS] = {"points, OS, wins, fouls, direct encounter, games as Black",
                             "补充规定 八: 积分、对手分、胜局、犯规、直胜、后走局数"},
       [XQ_REG_TB_FALLBACK] = {"the progressive-score (累进分) method",
@@ -184,8 +188,9 @@ static const xq_regulation regulations[] = {
       [XQ_REG_TEAMS] = NOT_STATED,
       [XQ_REG_PRIZES] = {"top 25: 20000, 10000, 5000, 3000, 2000, 1500, 1300, 1000, 700 x4, 500 x6, 200 x7; "
                          "Yulin players top 8: 1500, 1200, 1000, 800, 500, 300 x3; Jia county top 6: 1000, "
-                         "800, 500, 300 x3 (both may be won twice)",
-                         "十二(一); 十二(二)1-3: 可重复拿奖"},
+                         "800, 500, 300 x3 (both may be won twice); village king, each township: 300, 200, "
+                         "100, 50 x3, the king +200",
+                         "十二(一); 十二(二)1-3: 可重复拿奖; 十二(二)5: 乡村棋王奖…棋王另加200元"},
       [XQ_REG_LUCKY] = {"places 29, 39, ... 119 (100 each; not for players who withdrew or forfeited 2+ rounds)",
                         "十二(二)4: 退赛和弃权两轮或以上的没有奖励"},
       [XQ_REG_ENTRY_LIMIT] = {"100", "十三(一)1: 公开赛限报100人"},

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "knockout.h"
 #include "prize.h"
 
 /* A run of places paid the same amount: the places after the previous
@@ -263,4 +264,51 @@ int xq_regulation_teams(const xq_regulation *r, int *mode, int *counted)
   *counted = r->team_size;
   *mode = r->team_size ? d->team_mode : XQ_TEAM_RANK_SUM;
   return XQ_OK;
+}
+
+/* The knockout-only sub-events (knockout.h xq_ko_event). */
+typedef struct ko_event_data {
+  const char *regulation;   /* xq_regulation.name */
+  xq_ko_event ev;
+} ko_event_data;
+
+static const ko_event_data ko_events[] = {
+  {"shaanxi2019", {
+    .key = "village",
+    .name = "乡村棋王 village king",
+    /* 十(二)2: 乡村棋王赛淘汰制; the games and the final's clocks are the
+     * format's (knockout.c, XQ_KO_FMT_VILLAGE) */
+    .format = "shaanxi",
+    /* 十二(二)5: 3月8日-3月9日两日两乡镇第一名总决出来棋王 -- a knockout
+     * a day, one per township, and their winners' final. The text names
+     * neither township. */
+    .pools = 2,
+    .pool_names = {"乡镇一 township 1", "乡镇二 township 2"},
+    .entrants_default = 48,
+    /* 十二(二)5: 第一名300 第二名200 第三名100 第四-六50元, a township's
+     * places (its knockout's); 另加200元 to the king */
+    .nplaces = 6,
+    .amount = {300, 200, 100, 50, 50, 50},
+    .final_bonus = 200,
+    .entry_clause = "九: 榆阳区，佳县，神木县没有拿过县级比赛前八的有资格报名，免报名费",
+    .format_clause = "十(二)2: 乡村棋王赛淘汰制；（双方用时超过20分钟后加比赛棋钟5分包干）总决赛抽签定先20分+10秒;"
+                     "和棋换先10分+5秒;再和抽签定先红方6分+3秒黑方4分+3秒和棋黑胜",
+    .prize_clause = "十二(二)5: 乡村棋王奖：第一名300 第二名200 第三名100第四-六50元",
+    .bonus_clause = "十二(二)5: 3月8日-3月9日两日两乡镇第一名总决出来棋王另加200元",
+  }},
+};
+#define NKO_EVENTS ((int)(sizeof ko_events / sizeof ko_events[0]))
+
+int xq_regulation_ko_event(const xq_regulation *r, const char *name, const xq_ko_event **out)
+{
+  if (!r || !r->name || !out) return XQ_EINVAL;
+  for (int i = 0; i < NKO_EVENTS; i++) {
+    const xq_ko_event *e = &ko_events[i].ev;
+    if (strcmp(ko_events[i].regulation, r->name)) continue;
+    if (!name || !name[0] || strstr(e->key, name) || strstr(e->name, name)) {
+      *out = e;
+      return XQ_OK;
+    }
+  }
+  return XQ_EINVAL;
 }
