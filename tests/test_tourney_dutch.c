@@ -97,6 +97,56 @@ Test(bbp_fixtures, forbidden_pairs_xxp_and_260)
   check_cli(DATA "forbidden_260_later_round.trf", DATA "forbidden_260_later_round.expected_bbp.txt");
 }
 
+/* Acceleration (TRF XXA and TRF-2026 250 lines: extra points for the
+ * pairing only): states of the generated events with the top half
+ * accelerated, paired by bbpPairings (tests/data/pairing/README-accel.md
+ * says how they were made). Round 1 is paired as brackets then; the
+ * boards are listed by the points without acceleration. */
+Test(bbp_fixtures, acceleration_xxa_and_250)
+{
+  check_cli(DATA "accel_xxa_r1.trf", DATA "accel_xxa_r1.expected_bbp.txt");
+  check_cli(DATA "accel_xxa_r3.trf", DATA "accel_xxa_r3.expected_bbp.txt");
+  check_cli(DATA "accel_xxa_r5.trf", DATA "accel_xxa_r5.expected_bbp.txt");
+  check_cli(DATA "accel_250_r3.trf", DATA "accel_250_r3.expected_bbp.txt");
+}
+
+/* 300 players: round 2 has two players without a game in round 1 (a
+ * forfeit and the PAB) paired together, so the E.5 initial colour counts;
+ * the file has no XXC line and it is inferred from round 1. */
+Test(bbp_fixtures, acceleration_300_players_and_initial_colour)
+{
+  check_cli(DATA "accel_xxa_n300_r2.trf", DATA "accel_xxa_n300_r2.expected_bbp.txt");
+  check_cli(DATA "accel_xxa_n300_r5.trf", DATA "accel_xxa_n300_r5.expected_bbp.txt");
+}
+
+/* The acceleration changes the pairing: the same state without the XXA
+ * lines pairs differently (so the fixtures above test something). */
+Test(bbp_fixtures, acceleration_changes_the_pairing)
+{
+  char *with = slurp_lines(DATA "accel_xxa_r3.trf");
+  char *p = strstr(with, "\nXXA");
+  cr_assert_not_null(p);
+  p[1] = 0; /* the XXA lines come last */
+  char path[] = "/tmp/xq_accel_XXXXXX";
+  int fd = mkstemp(path);
+  cr_assert(fd >= 0);
+  FILE *f = fdopen(fd, "w");
+  fputs(with, f);
+  fclose(f);
+  char cmd[1024];
+  snprintf(cmd, sizeof cmd, "%s pair --system dutch %s", XQ_BINARY, path);
+  FILE *pp = popen(cmd, "r");
+  char got[1 << 14] = {0};
+  size_t n = fread(got, 1, sizeof got - 1, pp);
+  cr_expect_eq(pclose(pp), 0);
+  got[n] = 0;
+  remove(path);
+  char *want = slurp_lines(DATA "accel_xxa_r3.expected_bbp.txt");
+  cr_expect(strcmp(got, want) != 0, "the pairing without acceleration is the same");
+  free(want);
+  free(with);
+}
+
 /* ------------------------------------------------------------------ */
 /* Round-by-round replay of a generated event                          */
 /* ------------------------------------------------------------------ */

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#include "internal.h"
 #include "support.h"
 #include "tourney.h"
 
@@ -64,7 +65,7 @@ Test(trf, round_trip_is_byte_stable)
 {
   const char *files[] = {"basic.trf", "bbp-8p5r-output.trf", "c5_utf8_chinese_name.trf",
                          "c5_xiangqi_210_scoring_162.trf", "dutch_2025_C5.input", "issue_7.input",
-                         "rtg_dutch_n100_r11_seed12345.trf"};
+                         "rtg_dutch_n100_r11_seed12345.trf", "accel_xxa_r3.trf", "accel_250_r3.trf"};
   for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
     char path[512];
     size_t len;
@@ -239,6 +240,67 @@ Test(trf, forfeit_meetings_are_exported_as_forbidden_pairs)
   free(out);
   xq_tevent_free(back);
   xq_tevent_free(ev);
+}
+
+/* Acceleration lines (tourney.md §9.3): XXA NNNN then 4 columns a round
+ * from column 10 (blank = 0); TRF-2026 250 with points at 10-13, rounds
+ * 15-17 and 19-21, players 23-26 and 28-31. Read for the pairing, kept
+ * as they were for the export; later lines override earlier ones. */
+Test(trf, acceleration_lines_are_read_and_kept)
+{
+  const char *text =
+    "012 accel\n"
+    "001    1      A                                 2000                             0.0    1\n"
+    "001    2      B                                 1990                             0.0    2\n"
+    "001    3      C                                 1980                             0.0    3\n"
+    "001    4      D                                 1970                             0.0    4\n"
+    "XXR 5\n"
+    "XXA    1  1.0       0.5\n"
+    "XXA    2  1.0  1.0  1.0  1.0  0.5\n"
+    "250       2.0   4   5    3    4\n"
+    "250       0.5   5   5    2    3\n";
+  xq_tevent *ev;
+  xq_error err = {0};
+  cr_assert_eq(xq_trf_parse(text, strlen(text), &ev, &err), XQ_OK, "%s", err.msg);
+  int acc[5];
+  /* round: players 1..4, half-units */
+  const int want[6][5] = {{0}, {0, 2, 2, 0, 0}, {0, 0, 2, 0, 0}, {0, 1, 2, 0, 0},
+                          {0, 0, 2, 4, 4}, {0, 0, 1, 1, 4}};
+  for (int r = 1; r <= 5; r++) {
+    int any = xq__trf_accel(ev, r, acc);
+    int nonzero = 0;
+    for (int id = 1; id <= 4; id++) {
+      cr_expect_eq(acc[id], want[r][id], "round %d player %d: %d, want %d", r, id, acc[id], want[r][id]);
+      nonzero |= want[r][id] != 0;
+    }
+    cr_expect_eq(any, nonzero, "round %d", r);
+  }
+  cr_expect_eq(xq__trf_accel(ev, 6, acc), 0, "no acceleration after the lines end");
+  char *out = export_text(ev);
+  char *a = normalise(text, strlen(text)), *b = normalise(out, strlen(out));
+  cr_expect_str_eq(b, a, "the lines are written back as read");
+  free(a); free(b); free(out);
+  xq_tevent_free(ev);
+
+  const char *bad[] = {
+    "XXA    1  1.x\n",                          /* not a number */
+    "XXA       1.0\n",                          /* no player */
+    "XXA    1  1.0  1.0 x\n",                   /* a stray character */
+    "XXA    1 -1.0\n",                          /* negative */
+    "250       1.0   1\n",                      /* too short */
+    "250       1.0   3   2    1    4\n",        /* rounds the wrong way */
+    "250    1  1.0   1   2    1    4\n",        /* match points are for teams */
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+    char buf[512];
+    snprintf(buf, sizeof buf, "012 x\n%s", bad[i]);
+    xq_tevent *e = (xq_tevent *)1;
+    xq_error er = {0};
+    cr_expect_eq(xq_trf_parse(buf, strlen(buf), &e, &er), XQ_EINVAL, "accepted: %s", bad[i]);
+    cr_expect_null(e);
+    cr_expect_eq(er.pos, 2, "%s: line %d", bad[i], er.pos);
+    cr_expect(strstr(er.msg, bad[i][0] == 'X' ? "XXA" : "250"), "%s: %s", bad[i], er.msg);
+  }
 }
 
 /* ------------------------------------------------------------------ */

@@ -20,6 +20,12 @@ void xq__colour_history(const xq_tevent *ev, int id, int upto, xq__colhist *h);
 /* True when the slot is a game played over the board (W, D, L). */
 int xq__played(const xq_tslot *s);
 
+/* Acceleration of every player in round `round`, from the event's TRF
+ * XXA and 250 lines (trf.c): acc[id] for id 1..ev->n (acc has ev->n + 1
+ * entries), in half-units, 0 without such lines. Returns 1 when some
+ * player has a non-zero acceleration in that round, else 0. */
+int xq__trf_accel(const xq_tevent *ev, int round, int *acc);
+
 /* True when player `id` is withdrawn for `round` (explicitly, or by the
  * missed-rounds rule over rounds before it). */
 int xq__withdrawn(const xq_tevent *ev, int id, int round);

@@ -25,8 +25,9 @@ enum { FL_DOWN, FL_UP, FL_NONE };
 typedef struct dplayer {
   int id;          /* 1-based player id */
   int rank;        /* rank index (0-based TRF order) */
-  int score;       /* points after the rounds played, half-units */
-  int score1, score2; /* before the last round / the last two rounds */
+  int score;       /* pairing score: points after the rounds played plus
+                    * the acceleration of this round, half-units */
+  int raw;         /* the points alone (board order) */
   int float1, float2; /* float in the last round / two rounds back */
   int pref;        /* XQ_TC_RED (white), XQ_TC_BLACK or XQ_TC_NONE */
   int imbalance;   /* |#white - #black| over played games */
@@ -118,27 +119,35 @@ static int invert(int c)
 static int abs_imb(const dplayer *p) { return p->imbalance > 1; }
 static int abs_pref(const dplayer *p) { return abs_imb(p) || p->repeated != XQ_TC_NONE; }
 
-/* Float of `id` in round r (1-based): C.04.3 A.4. */
-static int float_of(const xq_tevent *ev, int id, int r)
+/* Float of `id` in round r (1-based): C.04.3 A.4, the two pairing
+ * scores of that round compared (points before it plus acc_r, the
+ * accelerations of round r, as bbpPairings does). */
+static int float_of(const xq_tevent *ev, int id, int r, const int *acc_r)
 {
   const xq_tslot *s = xq_tevent_slot(ev, id, r);
   if (!xq__played(s))
     return xq_tslot_points(ev, s) > ev->cfg.loss ? FL_DOWN : FL_NONE;
   int a = xq_tevent_points(ev, id, r - 1), b = xq_tevent_points(ev, s->opp, r - 1);
+  if (s->opp >= 1 && s->opp <= ev->n) {
+    a += acc_r[id];
+    b += acc_r[s->opp];
+  }
   return a > b ? FL_DOWN : a < b ? FL_UP : FL_NONE;
 }
 
-static void fill_player(const xq_tevent *ev, int id, int rank, int pr, dplayer *p)
+/* acc[0..2]: the accelerations of rounds pr + 1 (the one paired), pr and
+ * pr - 1, indexed by player id. */
+static void fill_player(const xq_tevent *ev, int id, int rank, int pr, int *const acc[3],
+                        dplayer *p)
 {
   int white = 0, black = 0, consec = 0, rep = XQ_TC_NONE;
   memset(p, 0, sizeof *p);
   p->id = id;
   p->rank = rank;
-  p->score = xq_tevent_points(ev, id, pr);
-  p->score1 = pr >= 1 ? xq_tevent_points(ev, id, pr - 1) : 0;
-  p->score2 = pr >= 2 ? xq_tevent_points(ev, id, pr - 2) : 0;
-  p->float1 = pr >= 1 ? float_of(ev, id, pr) : FL_NONE;
-  p->float2 = pr >= 2 ? float_of(ev, id, pr - 1) : FL_NONE;
+  p->raw = xq_tevent_points(ev, id, pr);
+  p->score = p->raw + acc[0][id];
+  p->float1 = pr >= 1 ? float_of(ev, id, pr, acc[1]) : FL_NONE;
+  p->float2 = pr >= 2 ? float_of(ev, id, pr - 1, acc[2]) : FL_NONE;
   p->bye_ok = 1;
   for (int r = 1; r <= pr; r++) {
     const xq_tslot *s = xq_tevent_slot(ev, id, r);
@@ -563,11 +572,52 @@ static int ranks_lower(const dplayer *a, const dplayer *b)
   return a->score < b->score || (a->score == b->score && a->rank > b->rank);
 }
 
-static int colour_of(const xq_tevent *ev, int pr, const dplayer *a, const dplayer *b)
+/* The same by the points alone: the board order does not count the
+ * acceleration (as bbpPairings lists the boards). */
+static int ranks_lower_raw(const dplayer *a, const dplayer *b)
+{
+  return a->raw < b->raw || (a->raw == b->raw && a->rank > b->rank);
+}
+
+/* The initial colour (white1 / black1) when a TRF file does not state it
+ * (no XXC or 152 line), inferred as bbpPairings does: in the first round
+ * with a colour written, the colour of the highest player (by pairing
+ * number) that took part in a pairing up to then, reversed when an odd
+ * number of such players above him had no colour in that round. Returns
+ * XQ_TC_RED or XQ_TC_BLACK. */
+static int initial_colour(const xq_tevent *ev, int pr)
+{
+  int stated = ev->initial_black ? XQ_TC_BLACK : XQ_TC_RED;
+  if (!ev->extra) return stated; /* not read from a TRF file */
+  for (size_t i = 0; i < ev->extra_len;) {
+    if (i + 3 <= ev->extra_len && (!memcmp(ev->extra + i, "XXC", 3) || !memcmp(ev->extra + i, "152", 3)))
+      return stated;
+    while (i < ev->extra_len && ev->extra[i] != '\n') i++;
+    i++;
+  }
+  int first = 0;
+  for (int r = 1; r <= pr && !first; r++)
+    for (int id = 1; id <= ev->n && !first; id++)
+      if (xq_tevent_slot(ev, id, r)->colour != XQ_TC_NONE) first = r;
+  if (!first) return stated;
+  for (int id = 1, k = 0; id <= ev->n; id++) {
+    int took_part = 0;
+    for (int r = 1; r <= first && !took_part; r++) {
+      const xq_tslot *t = xq_tevent_slot(ev, id, r);
+      took_part = t->opp || t->res == XQ_TR_PAB || t->res == XQ_TR_FWIN;
+    }
+    if (!took_part) continue;
+    int c = xq_tevent_slot(ev, id, first)->colour;
+    if (c != XQ_TC_NONE) return (k & 1) ? invert(c) : c;
+    k++;
+  }
+  return stated;
+}
+
+static int colour_of(const xq_tevent *ev, int pr, int white, const dplayer *a, const dplayer *b)
 {
   int c = neutral_colour(ev, pr, a, b);
   if (c != XQ_TC_NONE) return c;
-  int white = ev->initial_black ? XQ_TC_BLACK : XQ_TC_RED;
   int lower = ranks_lower(a, b);
   if (a->pref == XQ_TC_NONE) {
     /* E.5: the higher-ranked player takes the initial colour when his
@@ -631,9 +681,20 @@ int xq_pair_dutch(const xq_tevent *ev, int round, xq_tpairing *out)
   C.played_rounds = round - 1;
   int rc = XQ_ENOMEM, n = 0;
   int *idx = malloc(((size_t)ev->n + 1) * sizeof *idx);
+  int *accbuf = malloc(3 * ((size_t)ev->n + 1) * sizeof *accbuf), *acc[3];
   C.p = malloc(((size_t)ev->n + 1) * sizeof *C.p);
   C.urank = calloc(XQ_TOURNEY_ROUNDS_MAX + 2, sizeof *C.urank);
-  if (!idx || !C.p || !C.urank) goto out;
+  if (!idx || !accbuf || !C.p || !C.urank) goto out;
+  /* acceleration (TRF XXA / 250): extra points for the pairing only, in
+   * the round paired (score groups, C.04.3 A.2) and in the two before it
+   * (the floats of those rounds, A.4) */
+  int accel = 0;
+  for (int k = 0; k < 3; k++) {
+    acc[k] = accbuf + (size_t)k * ((size_t)ev->n + 1);
+    int r = round - k;
+    if (r >= 1) accel |= xq__trf_accel(ev, r, acc[k]) && k == 0;
+    else memset(acc[k], 0, ((size_t)ev->n + 1) * sizeof *acc[k]);
+  }
   /* who is paired: every player without a block in this round (a block
    * written for it marks an absence, tourney.md §9.4) */
   int rank = 0;
@@ -649,7 +710,7 @@ int xq_pair_dutch(const xq_tevent *ev, int round, xq_tpairing *out)
       seen = t->opp || t->res == XQ_TR_PAB || t->res == XQ_TR_FWIN;
     }
     if (absent) { rank += seen; continue; }
-    fill_player(ev, id, rank++, C.played_rounds, &C.p[n++]);
+    fill_player(ev, id, rank++, C.played_rounds, acc, &C.p[n++]);
   }
   C.n = n;
   qsort(C.p, (size_t)n, sizeof *C.p, cmp_sorted);
@@ -737,9 +798,9 @@ int xq_pair_dutch(const xq_tevent *ev, int round, xq_tpairing *out)
       }
   }
   for (int k = 0; k < n; k++) partner[k] = -1;
-  if (C.played_rounds == 0) {
-    /* round 1: one homogeneous bracket with every pair allowed and no
-     * colour preferences, so the matching ends in S1 = the top half
+  if (C.played_rounds == 0 && !accel) {
+    /* round 1 (without acceleration): one homogeneous bracket with
+     * every pair allowed and no colour preferences, so the matching ends in S1 = the top half
      * against S2 = the bottom half in order (C.04.3 B.2, B.5), and the
      * lowest player left for the PAB -- the same result, without the
      * n/2 matchings */
@@ -756,12 +817,12 @@ int xq_pair_dutch(const xq_tevent *ev, int round, xq_tpairing *out)
   bkey *keys = calloc((size_t)nb + 1, sizeof *keys);
   out->boards = calloc((size_t)nb + 1, sizeof *out->boards);
   if (!keys || !out->boards) { free(keys); free(partner); free(out->boards); out->boards = NULL; rc = XQ_ENOMEM; goto out; }
-  int m = 0;
+  int m = 0, white = initial_colour(ev, C.played_rounds);
   for (int k = 0; k < n; k++) {
     int q = partner[k];
     if (q < 0) {
       keys[m].bye = 1;
-      keys[m].hs = keys[m].ls = C.p[k].score;
+      keys[m].hs = keys[m].ls = C.p[k].raw;
       keys[m].hr = C.p[k].rank;
       keys[m].b.red = C.p[k].id;
       keys[m++].b.black = 0;
@@ -769,10 +830,10 @@ int xq_pair_dutch(const xq_tevent *ev, int round, xq_tpairing *out)
     }
     if (C.p[k].id > C.p[q].id) continue;
     const dplayer *a = &C.p[k], *b = &C.p[q];
-    int ca = colour_of(ev, C.played_rounds, a, b);
-    const dplayer *h = ranks_lower(a, b) ? b : a, *l = h == a ? b : a;
-    keys[m].hs = h->score;
-    keys[m].ls = l->score;
+    int ca = colour_of(ev, C.played_rounds, white, a, b);
+    const dplayer *h = ranks_lower_raw(a, b) ? b : a, *l = h == a ? b : a;
+    keys[m].hs = h->raw;
+    keys[m].ls = l->raw;
     keys[m].hr = h->rank;
     keys[m].b.red = ca == XQ_TC_RED ? a->id : b->id;
     keys[m++].b.black = ca == XQ_TC_RED ? b->id : a->id;
@@ -788,6 +849,6 @@ int xq_pair_dutch(const xq_tevent *ev, int round, xq_tpairing *out)
 out:
   xq__wm_free(C.wm);
   free(R.vi); free(R.sm); free(R.matched); free(R.maxw); free(R.base);
-  free(C.met); free(C.gshift); free(C.p); free(C.urank); free(idx);
+  free(C.met); free(C.gshift); free(C.p); free(C.urank); free(idx); free(accbuf);
   return rc;
 }

@@ -12,6 +12,8 @@
 
 #include "internal.h"
 
+#define XQ_TRF_ACCEL_MAX 200 /* acceleration of a round: 100 points at most (half-units) */
+
 static int fail(xq_error *err, int code, int line, const char *msg)
 {
   if (err) {
@@ -245,6 +247,92 @@ static int parse_forbid(xq_tevent *ev, const char *s, int l)
   return XQ_OK;
 }
 
+/* Acceleration lines (tourney.md §9.3), columns 1-based:
+ *   XXA NNNN aaaa aaaa ...  player NNNN (5-8) gets aaaa extra points for
+ *                           pairing in round 1 (10-13), round 2 (15-18),
+ *                           ...; a blank field is 0
+ *   250 MMMM GGGG RRR RRR PPPP PPPP  (TRF-2026) players 23-26 .. 28-31 get
+ *                           GGGG (10-13) extra points in rounds 15-17 ..
+ *                           19-21; the match points MMMM (5-8) are for team
+ *                           events and must be blank or 0
+ * Later lines override earlier ones for the same player and round. The
+ * lines are kept with the other lines, so the file writes back as it was
+ * read. accel_line checks one line (acc NULL) or adds what it sets for
+ * `round` to acc[1..n] (in half-units); XQ_EINVAL for a malformed line. */
+static int accel_num(const char *s, int l, int a, int b, long max, long *v)
+{
+  char t[16];
+  int k = 0;
+  for (int i = a; i < b && i < l; i++)
+    if (s[i] != ' ') {
+      if (s[i] < '0' || s[i] > '9' || k >= 8) return 0;
+      t[k++] = s[i];
+    }
+  t[k] = 0;
+  *v = k ? strtol(t, NULL, 10) : 0;
+  return k > 0 && *v <= max;
+}
+
+static int accel_pts(const char *s, int l, int a, int *h)
+{
+  char t[8];
+  int k = 0;
+  for (int i = a; i < a + 4 && i < l; i++) t[k++] = s[i];
+  t[k] = 0;
+  if (strspn(t, " ") == (size_t)k) { *h = 0; return 1; }
+  const char *u = t + strspn(t, " ");
+  return half_units(u, h) && *h >= 0 && *h <= XQ_TRF_ACCEL_MAX;
+}
+
+static int accel_line(const char *s, int l, int round, int n, int *acc)
+{
+  long id, r0, r1, p0, p1;
+  int h, m;
+  if (l >= 3 && !memcmp(s, "XXA", 3)) {
+    if (l < 8 || !accel_num(s, l, 4, 8, XQ_TOURNEY_PLAYERS_MAX, &id) || id < 1) return XQ_EINVAL;
+    int i = 9, r = 1;
+    for (; i + 4 <= l; i += 5, r++) {
+      if (r > XQ_TOURNEY_ROUNDS_MAX || !accel_pts(s, l, i, &h)) return XQ_EINVAL;
+      if (acc && r == round && id <= n) acc[id] = h;
+    }
+    for (; i < l; i++)
+      if (s[i] != ' ') return XQ_EINVAL;
+    return XQ_OK;
+  }
+  /* 250 */
+  if (l < 31 || !accel_pts(s, l, 4, &m) || m != 0 || !accel_pts(s, l, 9, &h) ||
+      !accel_num(s, l, 14, 17, XQ_TOURNEY_ROUNDS_MAX, &r0) ||
+      !accel_num(s, l, 18, 21, XQ_TOURNEY_ROUNDS_MAX, &r1) ||
+      !accel_num(s, l, 22, 26, XQ_TOURNEY_PLAYERS_MAX, &p0) ||
+      !accel_num(s, l, 27, 31, XQ_TOURNEY_PLAYERS_MAX, &p1) ||
+      r0 < 1 || r1 < r0 || p0 < 1 || p1 < p0)
+    return XQ_EINVAL;
+  for (int i = 31; i < l; i++)
+    if (s[i] != ' ') return XQ_EINVAL;
+  if (acc && round >= r0 && round <= r1)
+    for (long p = p0; p <= p1 && p <= n; p++) acc[p] = h;
+  return XQ_OK;
+}
+
+int xq__trf_accel(const xq_tevent *ev, int round, int *acc)
+{
+  int any = 0;
+  for (int id = 0; id <= ev->n; id++) acc[id] = 0;
+  for (size_t i = 0; ev->extra && i < ev->extra_len;) {
+    size_t j = i;
+    while (j < ev->extra_len && ev->extra[j] != '\n') j++;
+    const char *s = ev->extra + i;
+    int l = (int)(j - i);
+    if (l >= 3 && (!memcmp(s, "XXA", 3) || !memcmp(s, "250", 3)) &&
+        accel_line(s, l, round, ev->n, acc) == XQ_OK)
+      any = 1;
+    i = j + 1;
+  }
+  for (int id = 1; id <= ev->n && any; id++)
+    if (acc[id]) return 1;
+  return 0;
+}
+
 int xq_trf_parse(const char *text, size_t len, xq_tevent **out, xq_error *err)
 {
   if (!text || !out) return XQ_EINVAL;
@@ -304,6 +392,12 @@ int xq_trf_parse(const char *text, size_t len, xq_tevent **out, xq_error *err)
       else if ((!strcmp(tag, "XXP") || !strcmp(tag, "260")) && (rc = parse_forbid(ev, s, l))) {
         fail(err, rc, lineno, rc == XQ_EINVAL ? "a forbidden pair line needs rounds and two players or more"
                               : rc == XQ_ELIMIT ? "too many forbidden pairs" : "out of memory");
+        goto out;
+      }
+      else if ((!strcmp(tag, "XXA") || !strcmp(tag, "250")) && accel_line(s, l, 0, 0, NULL)) {
+        rc = fail(err, XQ_EINVAL, lineno, tag[0] == 'X' ? "bad XXA line (player in columns 5-8, "
+                  "then 4-column points per round from column 10)" : "bad 250 line (points in "
+                  "columns 10-13, rounds 15-17 and 19-21, players 23-26 and 28-31)");
         goto out;
       }
       else if (tag[0] == 'B' && tag[1] == 'B' && half_units(a, &h)) {

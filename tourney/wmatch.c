@@ -35,6 +35,11 @@
  * doubly linked list starting at the child that holds its base, with the
  * edge to the next child stored at each child (enx in it, eny in the
  * next one).
+ *
+ * Memory and width: the weight and adjacency matrices hold the alive
+ * vertices only (compact: the rows of the fixed ones are dropped as the
+ * pairs get fixed, so that a scan reads a short dense row), and the hot
+ * loops are compiled for each width up to 16 words (BY_WIDTH).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -43,11 +48,16 @@
 
 enum { LB_NONE = 0, LB_S = 1, LB_T = 2 };
 
+
+
 struct xq__wmatch {
   int n, L;
   int sh;             /* weights are stored shifted left by sh bits */
-  uint64_t *w;        /* [n * n * L] weights << sh */
-  uint8_t *adj;       /* [n * n] weight != 0 */
+  uint64_t *w;        /* [nc * nc * L] weights << sh, of the alive
+                       * vertices only (row and column col[v]) */
+  uint8_t *adj;       /* [nc * nc] weight != 0 */
+  int nc;             /* size of the matrices */
+  int *col;           /* [n] row and column of a vertex, -1 once dropped */
   uint64_t *dual;     /* [2n * L] y of vertices, z of blossoms */
   int *mate;          /* [n] partner or -1 */
   int *inb;           /* [n] top-level blossom (or the vertex itself) */
@@ -90,20 +100,30 @@ struct xq__wmatch {
 
 /* ---- multi-word arithmetic (L limbs, least significant first) ---- */
 
-static int bzero_(const uint64_t *a, int L)
+/* The hot loops (scan, recompute_best, the dual change of a phase) are
+ * compiled once for each width up to XQ_WMATCH_SPECIAL_MAX limbs, with
+ * every helper inlined, so that the compiler unrolls the carry chains and
+ * comparisons of the width it knows (scan dispatches on m->L). */
+#if defined(__GNUC__) || defined(__clang__)
+#define HOT static inline __attribute__((always_inline))
+#else
+#define HOT static inline
+#endif
+
+HOT int bzero_(const uint64_t *a, int L)
 {
   for (int i = 0; i < L; i++) if (a[i]) return 0;
   return 1;
 }
 
-static int bcmp_(const uint64_t *a, const uint64_t *b, int L)
+HOT int bcmp_(const uint64_t *a, const uint64_t *b, int L)
 {
   for (int i = L - 1; i >= 0; i--)
     if (a[i] != b[i]) return a[i] < b[i] ? -1 : 1;
   return 0;
 }
 
-static void badd(uint64_t *r, const uint64_t *a, const uint64_t *b, int L)
+HOT void badd(uint64_t *r, const uint64_t *a, const uint64_t *b, int L)
 {
   uint64_t c = 0;
   for (int i = 0; i < L; i++) {
@@ -115,7 +135,7 @@ static void badd(uint64_t *r, const uint64_t *a, const uint64_t *b, int L)
   }
 }
 
-static void bsub(uint64_t *r, const uint64_t *a, const uint64_t *b, int L)
+HOT void bsub(uint64_t *r, const uint64_t *a, const uint64_t *b, int L)
 {
   uint64_t br = 0;
   for (int i = 0; i < L; i++) {
@@ -126,19 +146,19 @@ static void bsub(uint64_t *r, const uint64_t *a, const uint64_t *b, int L)
   }
 }
 
-static void bshr1(uint64_t *r, const uint64_t *a, int L)
+HOT void bshr1(uint64_t *r, const uint64_t *a, int L)
 {
   for (int i = 0; i < L; i++) r[i] = (a[i] >> 1) | (i + 1 < L ? a[i + 1] << 63 : 0);
 }
 
-static void bcpy(uint64_t *r, const uint64_t *a, int L)
+HOT void bcpy(uint64_t *r, const uint64_t *a, int L)
 {
   memcpy(r, a, (size_t)L * sizeof *a);
 }
 
 /* r = x + y - w2 modulo 2^(64 L): the slack of an edge from the duals
  * of its ends and its doubled weight (never negative, so exact). */
-static inline void slack_limbs(const uint64_t *x, const uint64_t *y, const uint64_t *w2,
+HOT void slack_limbs(const uint64_t *x, const uint64_t *y, const uint64_t *w2,
                                uint64_t *r, int L)
 {
   uint64_t c = 0, br = 0; /* carry and borrow, 0 or 1 */
@@ -153,37 +173,38 @@ static inline void slack_limbs(const uint64_t *x, const uint64_t *y, const uint6
   }
 }
 
-static inline void slack_of(const uint64_t *x, const uint64_t *y, const uint64_t *w2,
-                            uint64_t *r, int L)
+HOT void slack_of(const uint64_t *x, const uint64_t *y, const uint64_t *w2, uint64_t *r, int L)
 {
-  /* a constant width lets the compiler unroll the carry chain; the
-   * result is the same for every width */
-  switch (L) {
-  case 1: r[0] = x[0] + y[0] - w2[0]; return;
-  case 2: slack_limbs(x, y, w2, r, 2); return;
-  case 3: slack_limbs(x, y, w2, r, 3); return;
-  case 4: slack_limbs(x, y, w2, r, 4); return;
-  case 5: slack_limbs(x, y, w2, r, 5); return;
-  case 6: slack_limbs(x, y, w2, r, 6); return;
-  case 7: slack_limbs(x, y, w2, r, 7); return;
-  case 8: slack_limbs(x, y, w2, r, 8); return;
-  case 9: slack_limbs(x, y, w2, r, 9); return;
-  case 10: slack_limbs(x, y, w2, r, 10); return;
-  case 11: slack_limbs(x, y, w2, r, 11); return;
-  case 12: slack_limbs(x, y, w2, r, 12); return;
-  case 13: slack_limbs(x, y, w2, r, 13); return;
-  case 14: slack_limbs(x, y, w2, r, 14); return;
-  case 15: slack_limbs(x, y, w2, r, 15); return;
-  case 16: slack_limbs(x, y, w2, r, 16); return;
-  default: slack_limbs(x, y, w2, r, L); return;
-  }
+  if (L == 1) r[0] = x[0] + y[0] - w2[0];
+  else slack_limbs(x, y, w2, r, L);
 }
+
+/* The top two words of a number as one (its only word when L = 1): the
+ * pruning tests of scan and recompute_best compare these first. */
+#ifdef __SIZEOF_INT128__
+typedef unsigned __int128 hword;
+HOT hword hi_of(const uint64_t *a, int L)
+{
+  return L >= 2 ? ((hword)a[L - 1] << 64) | a[L - 2] : a[0];
+}
+#else
+typedef uint64_t hword;
+HOT hword hi_of(const uint64_t *a, int L)
+{
+  return a[L - 1];
+}
+#endif
 
 /* ---- accessors ---- */
 
-#define W(m, u, v) ((m)->w + ((size_t)(u) * (size_t)(m)->n + (size_t)(v)) * (size_t)(m)->L)
-#define ADJ(m, u, v) ((m)->adj[(size_t)(u) * (size_t)(m)->n + (size_t)(v)])
+#define W(m, u, v) \
+  ((m)->w + ((size_t)(m)->col[u] * (size_t)(m)->nc + (size_t)(m)->col[v]) * (size_t)(m)->L)
+#define ADJ(m, u, v) ((m)->adj[(size_t)(m)->col[u] * (size_t)(m)->nc + (size_t)(m)->col[v]])
 #define Y(m, x) ((m)->dual + (size_t)(x) * (size_t)(m)->L)
+/* the same, for a width L known to the compiler */
+#define YL(m, x) ((m)->dual + (size_t)(x) * (size_t)L)
+#define WROW(m, u) ((m)->w + (size_t)(m)->col[u] * (size_t)(m)->nc * (size_t)L)
+#define AROW(m, u) ((m)->adj + (size_t)(m)->col[u] * (size_t)(m)->nc)
 
 xq__wmatch *xq__wm_new(int n, int limbs, int bits)
 {
@@ -234,6 +255,7 @@ xq__wmatch *xq__wm_new(int n, int limbs, int bits)
   m->dead = calloc(N, sizeof(int));
   m->mark = calloc(N2, sizeof(int));
   m->lv = calloc(N, sizeof(int));
+  m->col = calloc(N, sizeof(int));
   m->pc = calloc(N * 3, sizeof(int));
   m->t1 = calloc(L * 7, sizeof(uint64_t));
   if (!m->w || !m->adj || !m->dual || !m->mate || !m->inb || !m->parent || !m->base ||
@@ -241,7 +263,7 @@ xq__wmatch *xq__wm_new(int n, int limbs, int bits)
       !m->lto || !m->beste || !m->bests || !m->bev || !m->bsv || !m->gen ||
       !m->unused || !m->alive || !m->alist || !m->fixed || !m->dirty || !m->dlist ||
       !m->incand || !m->clist || !m->q || !m->inq || !m->tree || !m->dead || !m->mark ||
-      !m->lv || !m->pc || !m->t1) {
+      !m->lv || !m->pc || !m->t1 || !m->col) {
     xq__wm_free(m);
     return NULL;
   }
@@ -255,7 +277,9 @@ xq__wmatch *xq__wm_new(int n, int limbs, int bits)
   m->t3 = m->dtot + limbs;
   m->sk = m->t3 + limbs;
   m->dtot2 = m->sk + limbs;
+  m->nc = n;
   for (int v = 0; v < n; v++) {
+    m->col[v] = v;
     m->mate[v] = -1;
     m->inb[v] = v;
     m->base[v] = v;
@@ -282,13 +306,14 @@ void xq__wm_free(xq__wmatch *m)
   free(m->bsv); free(m->gen); free(m->unused); free(m->alive); free(m->alist);
   free(m->fixed); free(m->dirty); free(m->dlist); free(m->incand); free(m->clist); free(m->q);
   free(m->inq); free(m->tree); free(m->dead);
-  free(m->mark); free(m->lv); free(m->pc); free(m->t1);
+  free(m->mark); free(m->lv); free(m->pc); free(m->t1); free(m->col);
   free(m);
 }
 
 void xq__wm_set(xq__wmatch *m, int i, int j, const uint64_t *w)
 {
   int L = m->L;
+  if (!m->alive[i] || !m->alive[j]) return; /* never read again */
   uint64_t *a = W(m, i, j), *b = W(m, j, i), *t = m->t1;
   /* stored as w * 2^sh (sh >= 1): the slack y[u] + y[v] - 2 w needs no
    * shift, and every dual stays below 2^(64 L - 3) */
@@ -305,7 +330,7 @@ void xq__wm_set(xq__wmatch *m, int i, int j, const uint64_t *w)
   bcpy(a, t, L);
   bcpy(b, t, L);
   ADJ(m, i, j) = ADJ(m, j, i) = !bzero_(t, L);
-  if (m->fresh || !m->alive[i] || !m->alive[j] || m->dirty[i] || m->dirty[j]) return;
+  if (m->fresh || m->dirty[i] || m->dirty[j]) return;
   /* one end re-opened covers the edge: the first, which the callers
    * pass as the vertex whose edges change together */
   m->dirty[i] = 1;
@@ -467,20 +492,19 @@ static void bound_e(xq__wmatch *m, int x)
   if (bcmp_(kx, m->dtot, m->L) < 0) bcpy(kx, m->dtot, m->L);
 }
 
-static void cur_e(const xq__wmatch *m, int x, uint64_t *r)
+HOT void cur_e(const xq__wmatch *m, int x, uint64_t *r, int L)
 {
-  bsub(r, m->bev + (size_t)x * (size_t)m->L, m->dtot, m->L);
+  bsub(r, m->bev + (size_t)x * (size_t)L, m->dtot, L);
 }
 
-static void cur_s(const xq__wmatch *m, int x, uint64_t *r)
+HOT void cur_s(const xq__wmatch *m, int x, uint64_t *r, int L)
 {
-  bsub(r, m->bsv + (size_t)x * (size_t)m->L, m->dtot2, m->L);
+  bsub(r, m->bsv + (size_t)x * (size_t)L, m->dtot2, L);
 }
 
 /* S vertex x meets S vertex c of another blossom, slack sl. */
-static void offer_s(xq__wmatch *m, int x, int c, const uint64_t *sl)
+HOT void offer_s(xq__wmatch *m, int x, int c, const uint64_t *sl, int L)
 {
-  int L = m->L;
   if (m->bests[x] == -3) return; /* unknown until x is scanned */
   uint64_t *k = m->t3, *kx = m->bsv + (size_t)x * (size_t)L;
   badd(k, sl, m->dtot2, L);
@@ -492,9 +516,8 @@ static void offer_s(xq__wmatch *m, int x, int c, const uint64_t *sl)
 }
 
 /* Non-S vertex x meets S vertex c, slack sl. */
-static void offer_e(xq__wmatch *m, int x, int c, const uint64_t *sl)
+HOT void offer_e(xq__wmatch *m, int x, int c, const uint64_t *sl, int L)
 {
-  int L = m->L;
   if (m->beste[x] == -3) return; /* recomputed before the next dual change */
   uint64_t *k = m->t3, *kx = m->bev + (size_t)x * (size_t)L;
   badd(k, sl, m->dtot, L);
@@ -699,54 +722,56 @@ static int grow(xq__wmatch *m, int v, int w)
   return 0;
 }
 
-static int scan(xq__wmatch *m, int v)
+HOT int scan_l(xq__wmatch *m, int v, const int L)
 {
-  int L = m->L;
-  const uint64_t *wv = W(m, v, 0);
-  const uint8_t *av = &ADJ(m, v, 0);
+  const uint64_t *wv = WROW(m, v);
+  const uint8_t *av = AROW(m, v);
+  const int *col = m->col;
   uint64_t *t = m->t1, *lk = m->sk; /* lk: least slack to an S vertex */
-  uint64_t dt1 = m->dtot[L - 1], dt2 = 2 * dt1; /* top words: below 2^61 */
+  hword dt1 = hi_of(m->dtot, L), dt2 = hi_of(m->dtot2, L), hv = hi_of(YL(m, v), L), hk = 0;
   int lbest = -1;
   unsigned lgen = 0;
   /* v's own record is built aside and stored at the end: if v's tree
    * ends during the scan, the bound it had stays */
   for (int i = 0; i < m->nalive; i++) {
     int x = m->alist[i];
-    if (!av[x]) continue;
+    size_t cx = (size_t)col[x];
+    if (!av[cx]) continue;
     int bv = m->inb[v], bx = m->inb[x];
     if (bx == bv) continue;
     int lx = m->label[bx];
-    /* the top words alone show many edges to be no better than the best
-     * ones known: each dual is below 2^(64 L - 3), so the sum of the top
-     * words does not wrap, and the lower words move it by one at most */
-    uint64_t hs = Y(m, v)[L - 1] + Y(m, x)[L - 1], hw = wv[(size_t)x * (size_t)L + (size_t)L - 1];
+    /* the top two words alone show most edges to be no better than the
+     * best ones known: each dual is below 2^(64 L - 3), so the sum of the
+     * top parts does not wrap, and the lower words move it by one at most */
+    hword hs = hv + hi_of(YL(m, x), L), hw = hi_of(wv + cx * (size_t)L, L);
     if (hs > hw + 1) {
-      uint64_t lo = hs - hw - 1; /* the top word of the slack is at least lo */
-      /* the top word of a record key - dtot (key - 2 dtot) is at most
-       * the difference of the top words: keys are at least dtot (2 dtot) */
+      hword lo = hs - hw - 1; /* the top part of the slack is at least lo */
+      /* the top part of a record key - dtot (key - 2 dtot) is at most
+       * the difference of the top parts: keys are at least dtot (2 dtot) */
       if (lx != LB_S) {
         if (m->beste[x] != -1 && m->beste[x] != -3 &&
-            lo > m->bev[(size_t)x * (size_t)L + (size_t)L - 1] - dt1)
+            lo > hi_of(m->bev + (size_t)x * (size_t)L, L) - dt1)
           continue;
       } else if (m->bests[x] != -1 && m->bests[x] != -3 && lbest >= 0 &&
-                 lo > m->bsv[(size_t)x * (size_t)L + (size_t)L - 1] - dt2 && lo > lk[L - 1]) {
+                 lo > hi_of(m->bsv + (size_t)x * (size_t)L, L) - dt2 && lo > hk) {
         continue;
       }
     }
-    slack_of(Y(m, v), Y(m, x), wv + (size_t)x * (size_t)L, t, L);
+    slack_of(YL(m, v), YL(m, x), wv + cx * (size_t)L, t, L);
     if (lx == LB_S) {
       if (lbest < 0 || bcmp_(t, lk, L) < 0) {
         lbest = x;
         lgen = m->gen[x];
         bcpy(lk, t, L);
+        hk = hi_of(lk, L);
       }
-      offer_s(m, x, v, t);
+      offer_s(m, x, v, t, L);
       if (bzero_(t, L)) {
         join(m, v, x);
         if (m->label[m->inb[v]] != LB_S) return 1; /* its tree ended */
       }
     } else {
-      offer_e(m, x, v, t);
+      offer_e(m, x, v, t, L);
       if (lx == LB_NONE && bzero_(t, L) && grow(m, v, x)) return 1;
     }
   }
@@ -758,25 +783,49 @@ static int scan(xq__wmatch *m, int v)
   return 0;
 }
 
+#define XQ_WMATCH_SPECIAL_MAX 16
+
+/* Call f(..., L) with L a constant for the widths up to
+ * XQ_WMATCH_SPECIAL_MAX. */
+#define BY_WIDTH(L, call) \
+  switch (L) { \
+  case 1: call(1); case 2: call(2); case 3: call(3); case 4: call(4); \
+  case 5: call(5); case 6: call(6); case 7: call(7); case 8: call(8); \
+  case 9: call(9); case 10: call(10); case 11: call(11); case 12: call(12); \
+  case 13: call(13); case 14: call(14); case 15: call(15); case 16: call(16); \
+  default: call(L); \
+  }
+
+static int scan(xq__wmatch *m, int v)
+{
+#define SCAN_(k) return scan_l(m, v, k)
+  BY_WIDTH(m->L, SCAN_)
+#undef SCAN_
+}
+
 /* The least slack from x to an S vertex of another blossom: bests for
  * an S vertex, beste for another. */
-static void recompute_best(xq__wmatch *m, int x, int *bestv, uint64_t *vals, unsigned *gv,
-                           int twice)
+HOT void recompute_best(xq__wmatch *m, int x, int *bestv, uint64_t *vals, unsigned *gv,
+                        int twice, const int L)
 {
-  int L = m->L, bx = m->inb[x], best = -1;
-  uint64_t *bv = vals + (size_t)x * (size_t)L, hx = Y(m, x)[L - 1];
-  const uint64_t *wx = W(m, x, 0);
-  const uint8_t *ax = &ADJ(m, x, 0);
+  int bx = m->inb[x], best = -1;
+  uint64_t *bv = vals + (size_t)x * (size_t)L;
+  hword hx = hi_of(YL(m, x), L), hb = 0;
+  const uint64_t *wx = WROW(m, x);
+  const uint8_t *ax = AROW(m, x);
+  const int *col = m->col;
   for (int i = 0; i < m->nalive; i++) {
     int y = m->alist[i];
-    if (!ax[y] || m->inb[y] == bx || m->label[m->inb[y]] != LB_S) continue;
-    /* the top words alone (as in scan) */
-    uint64_t hs = hx + Y(m, y)[L - 1], hw = wx[(size_t)y * (size_t)L + (size_t)L - 1];
-    if (best >= 0 && hs > hw + 1 && hs - hw - 1 > bv[L - 1]) continue;
-    slack_of(Y(m, x), Y(m, y), wx + (size_t)y * (size_t)L, m->t1, L);
+    size_t cy = (size_t)col[y];
+    if (!ax[cy] || m->inb[y] == bx || m->label[m->inb[y]] != LB_S) continue;
+    /* the top parts alone (as in scan) */
+    hword hs = hx + hi_of(YL(m, y), L), hw = hi_of(wx + cy * (size_t)L, L);
+    if (best >= 0 && hs > hw + 1 && hs - hw - 1 > hb) continue;
+    slack_of(YL(m, x), YL(m, y), wx + cy * (size_t)L, m->t1, L);
     if (best < 0 || bcmp_(m->t1, bv, L) < 0) {
       best = y;
       bcpy(bv, m->t1, L);
+      hb = hi_of(bv, L);
     }
   }
   bestv[x] = best;
@@ -850,6 +899,92 @@ static void expand_zero(xq__wmatch *m, int b)
   free_blossom(m, b);
 }
 
+/* The dual change of a phase once no tight edge is left to follow: the
+ * largest change that keeps every constraint, applied; *dxp is the
+ * vertex or blossom that stopped it, of the type returned. */
+HOT int dual_step_l(xq__wmatch *m, int *dxp, const int L)
+{
+  int n = m->n;
+  uint64_t *d = m->d;
+  /* the largest dual change that keeps every constraint: y >= 0 for S
+   * vertices (type 1), slack >= 0 of S-free edges (2) and S-S edges
+   * (3, half the slack), z >= 0 of T blossoms (4) */
+  int dt = 0, dx = -1;
+  for (int i = 0; i < m->nalive; i++) {
+    int x = m->alist[i];
+    if (m->label[m->inb[x]] == LB_S && (!dt || bcmp_(YL(m, x), d, L) < 0)) {
+      bcpy(d, YL(m, x), L);
+      dt = 1;
+      dx = x;
+    }
+  }
+  for (int i = 0; i < m->nalive; i++) {
+    int x = m->alist[i], lb = m->label[m->inb[x]];
+    if (lb == LB_S) {
+      if (m->bests[x] == -1) continue;
+      cur_s(m, x, m->t2, L);
+      bshr1(m->t2, m->t2, L);
+      if (bcmp_(m->t2, d, L) >= 0) continue; /* the bound is enough */
+      if (!s_exact(m, x)) {
+        recompute_best(m, x, m->bests, m->bsv, m->sgen, 1, L);
+        if (m->bests[x] < 0) continue;
+        cur_s(m, x, m->t2, L);
+        bshr1(m->t2, m->t2, L);
+        if (bcmp_(m->t2, d, L) >= 0) continue;
+      }
+      bcpy(d, m->t2, L);
+      dt = 3;
+      dx = x;
+    } else if (lb == LB_NONE) {
+      if (m->beste[x] == -1) continue;
+      if (m->beste[x] != -3) {
+        cur_e(m, x, m->t2, L);
+        if (bcmp_(m->t2, d, L) >= 0) continue;
+      }
+      if (!e_exact(m, x)) {
+        recompute_best(m, x, m->beste, m->bev, m->egen, 0, L);
+        if (m->beste[x] < 0) continue;
+        cur_e(m, x, m->t2, L);
+        if (bcmp_(m->t2, d, L) >= 0) continue;
+      }
+      bcpy(d, m->t2, L);
+      dt = 2;
+      dx = x;
+    }
+  }
+  for (int b = n; b < 2 * n; b++)
+    if (m->base[b] >= 0 && m->parent[b] < 0 && m->label[b] == LB_T &&
+        bcmp_(YL(m, b), d, L) < 0) {
+      bcpy(d, YL(m, b), L);
+      dt = 4;
+      dx = b;
+    }
+  if (!bzero_(d, L)) {
+    for (int i = 0; i < m->nalive; i++) {
+      int x = m->alist[i], lb = m->label[m->inb[x]];
+      if (lb == LB_S) bsub(YL(m, x), YL(m, x), d, L);
+      else if (lb == LB_T) badd(YL(m, x), YL(m, x), d, L);
+    }
+    for (int b = n; b < 2 * n; b++) {
+      if (m->base[b] < 0 || m->parent[b] >= 0) continue;
+      if (m->label[b] == LB_S) badd(YL(m, b), YL(m, b), d, L);
+      else if (m->label[b] == LB_T) bsub(YL(m, b), YL(m, b), d, L);
+    }
+    badd(m->dtot, m->dtot, d, L);
+    badd(m->dtot2, m->dtot2, d, L);
+    badd(m->dtot2, m->dtot2, d, L);
+  }
+  *dxp = dx;
+  return dt;
+}
+
+static int dual_step(xq__wmatch *m, int *dxp)
+{
+#define STEP_(k) return dual_step_l(m, dxp, k)
+  BY_WIDTH(m->L, STEP_)
+#undef STEP_
+}
+
 /* One phase: every deficient free vertex in `roots` is the root of an
  * alternating tree, if its dual has the parity of the first root's (a
  * lone root is raised by one unit to it); the trees grow together and
@@ -863,7 +998,6 @@ static void expand_zero(xq__wmatch *m, int b)
 static int phase(xq__wmatch *m, int *roots, int nroots)
 {
   int L = m->L, n = m->n, left = 0, par = -1;
-  uint64_t *d = m->d;
   for (int i = 0; i < m->nalive; i++) m->beste[m->alist[i]] = m->bests[m->alist[i]] = -1;
   memset(m->dtot, 0, (size_t)L * sizeof *m->dtot);
   memset(m->dtot2, 0, (size_t)L * sizeof *m->dtot2);
@@ -900,74 +1034,7 @@ static int phase(xq__wmatch *m, int *roots, int nroots)
       m->inq[v] = 0;
     }
     if (m->ntrees <= 0) break;
-    /* the largest dual change that keeps every constraint: y >= 0 for S
-     * vertices (type 1), slack >= 0 of S-free edges (2) and S-S edges
-     * (3, half the slack), z >= 0 of T blossoms (4) */
-    int dt = 0, dx = -1;
-    for (int i = 0; i < m->nalive; i++) {
-      int x = m->alist[i];
-      if (m->label[m->inb[x]] == LB_S && (!dt || bcmp_(Y(m, x), d, L) < 0)) {
-        bcpy(d, Y(m, x), L);
-        dt = 1;
-        dx = x;
-      }
-    }
-    for (int i = 0; i < m->nalive; i++) {
-      int x = m->alist[i], lb = m->label[m->inb[x]];
-      if (lb == LB_S) {
-        if (m->bests[x] == -1) continue;
-        cur_s(m, x, m->t2);
-        bshr1(m->t2, m->t2, L);
-        if (bcmp_(m->t2, d, L) >= 0) continue; /* the bound is enough */
-        if (!s_exact(m, x)) {
-          recompute_best(m, x, m->bests, m->bsv, m->sgen, 1);
-          if (m->bests[x] < 0) continue;
-          cur_s(m, x, m->t2);
-          bshr1(m->t2, m->t2, L);
-          if (bcmp_(m->t2, d, L) >= 0) continue;
-        }
-        bcpy(d, m->t2, L);
-        dt = 3;
-        dx = x;
-      } else if (lb == LB_NONE) {
-        if (m->beste[x] == -1) continue;
-        if (m->beste[x] != -3) {
-          cur_e(m, x, m->t2);
-          if (bcmp_(m->t2, d, L) >= 0) continue;
-        }
-        if (!e_exact(m, x)) {
-          recompute_best(m, x, m->beste, m->bev, m->egen, 0);
-          if (m->beste[x] < 0) continue;
-          cur_e(m, x, m->t2);
-          if (bcmp_(m->t2, d, L) >= 0) continue;
-        }
-        bcpy(d, m->t2, L);
-        dt = 2;
-        dx = x;
-      }
-    }
-    for (int b = n; b < 2 * n; b++)
-      if (m->base[b] >= 0 && m->parent[b] < 0 && m->label[b] == LB_T &&
-          bcmp_(Y(m, b), d, L) < 0) {
-        bcpy(d, Y(m, b), L);
-        dt = 4;
-        dx = b;
-      }
-    if (!bzero_(d, L)) {
-      for (int i = 0; i < m->nalive; i++) {
-        int x = m->alist[i], lb = m->label[m->inb[x]];
-        if (lb == LB_S) bsub(Y(m, x), Y(m, x), d, L);
-        else if (lb == LB_T) badd(Y(m, x), Y(m, x), d, L);
-      }
-      for (int b = n; b < 2 * n; b++) {
-        if (m->base[b] < 0 || m->parent[b] >= 0) continue;
-        if (m->label[b] == LB_S) badd(Y(m, b), Y(m, b), d, L);
-        else if (m->label[b] == LB_T) bsub(Y(m, b), Y(m, b), d, L);
-      }
-      badd(m->dtot, m->dtot, d, L);
-      badd(m->dtot2, m->dtot2, d, L);
-      badd(m->dtot2, m->dtot2, d, L);
-    }
+    int dx = -1, dt = dual_step(m, &dx);
     if (dt == 1) {
       int t = m->tree[m->inb[dx]];
       flip_to_root(m, dx, -1);
@@ -1044,6 +1111,27 @@ static void repair(xq__wmatch *m, int v)
   add_cand(m, v);
 }
 
+/* Drop the rows and columns of the fixed vertices from the weight and
+ * adjacency matrices: the scans read one row each, so the rows of the
+ * alive vertices stay short and dense (fewer cache lines, less memory
+ * traffic) as the pairs get fixed. In place: alist is in increasing
+ * order of col, so every entry moves towards the front. */
+static void compact(xq__wmatch *m)
+{
+  size_t L = (size_t)m->L, nc = (size_t)m->nc, k = (size_t)m->nalive;
+  for (size_t i = 0; i < k; i++) {
+    size_t ri = (size_t)m->col[m->alist[i]];
+    for (size_t j = 0; j < k; j++) {
+      size_t cj = (size_t)m->col[m->alist[j]];
+      memmove(m->w + (i * k + j) * L, m->w + (ri * nc + cj) * L, L * sizeof *m->w);
+      m->adj[i * k + j] = m->adj[ri * nc + cj];
+    }
+  }
+  for (int v = 0; v < m->n; v++) m->col[v] = -1;
+  for (size_t i = 0; i < k; i++) m->col[m->alist[i]] = (int)i;
+  m->nc = (int)k;
+}
+
 void xq__wm_fix(xq__wmatch *m, int a, int b)
 {
   m->fixed[a] = b;
@@ -1060,6 +1148,7 @@ void xq__wm_fix(xq__wmatch *m, int a, int b)
   for (int i = 0; i < m->nalive; i++)
     if (m->alive[m->alist[i]]) m->alist[k++] = m->alist[i];
   m->nalive = k;
+  if (4 * k <= 3 * m->nc) compact(m);
 }
 
 void xq__wm_solve(xq__wmatch *m, int *mate)

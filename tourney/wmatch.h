@@ -29,11 +29,13 @@ void xq__wm_free(xq__wmatch *m);
 /* Set the weight of edge {i, j} (i != j; copied), `limbs` words below
  * 2^bits; a weight of 0 means that the two may not be matched. When the
  * weight changes, i is re-opened by the next solve (unless j already is):
- * pass first the vertex whose edges change together. */
+ * pass first the vertex whose edges change together. Ignored once i or j
+ * is fixed (those weights are never read again). */
 void xq__wm_set(xq__wmatch *m, int i, int j, const uint64_t *w);
 
 /* Fix the pair {a, b}: later solves match them together and leave both
- * out of the computation (their edge weights are no longer read). Fixing
+ * out of the computation (their edge weights are no longer read, and are
+ * dropped from the weight matrix once a quarter of it is unused). Fixing
  * cannot be undone. */
 void xq__wm_fix(xq__wmatch *m, int a, int b);
 
