@@ -167,8 +167,8 @@ typedef struct vfin {
 static int w_vplaces(void *ctx, int format, FILE *f)
 {
   vfin *V = ctx;
-  return xq_sheet_places(V->ev, "Final places 最终名次 (knockout order)", V->places, NULL, V->ev->n, format,
-                         XQ_LANG_ZH, f);
+  return xq_sheet_ko_places(V->ev, V->ko, "Final places 最终名次 (knockout order)", V->places, NULL, V->ev->n,
+                            format, XQ_LANG_ZH, f);
 }
 
 /* Each township's places: its own knockout's order (its winner first),
@@ -181,7 +181,7 @@ static int w_townships(void *ctx, int format, FILE *f)
     char title[XQ_TOURNEY_FIELD_MAX + 32];
     snprintf(title, sizeof title, "%s places 名次", V->e->pool_names[p]);
     for (int i = 0; i < V->npool[p]; i++) V->overall[i] = V->place_of[V->pool_ids[p][i]];
-    rc = xq_sheet_places(V->ev, title, V->pool_ids[p], V->overall, V->npool[p], format, XQ_LANG_ZH, f);
+    rc = xq_sheet_ko_places(V->ev, V->ko, title, V->pool_ids[p], V->overall, V->npool[p], format, XQ_LANG_ZH, f);
     if (!rc && format == XQ_SHEET_TEXT && p + 1 < V->ko->pools) fputc('\n', f);
   }
   return rc;

@@ -620,6 +620,22 @@ Test(simulate, shaanxi_village_king_knockout_without_swiss)
   cr_assert_eq(count_str(R.out, "乡镇一 township 1 places"), 1);
   cr_assert_eq(count_str(R.out, "乡镇二 township 2 places"), 1);
   cr_assert_eq(count_str(R.out, "Swiss standings"), 0);
+  /* the places and township sheets: the stage reached and the bracket
+   * position, no Swiss score columns (积分, 胜-和-负) */
+  const char *sheets = strstr(R.out, "Final places 最终名次 (knockout order)");
+  cr_assert_not_null(sheets, "%s", R.out);
+  const char *end = strstr(sheets, "Prizes 奖金");
+  cr_assert_not_null(end);
+  size_t len = (size_t)(end - sheets);
+  char *part = strndup(sheets, len);
+  cr_assert_not_null(part);
+  cr_assert_eq(count_str(part, "签位"), 3, "a bracket position column in each of the 3 lists:\n%s", part);
+  cr_assert_eq(count_str(part, "淘汰赛成绩"), 3);
+  cr_assert_eq(count_str(part, "积分"), 0, "Swiss points in a knockout-only sheet:\n%s", part);
+  cr_assert_eq(count_str(part, "胜-和-负"), 0, "Swiss W-D-L in a knockout-only sheet:\n%s", part);
+  cr_assert_eq(count_str(part, "总决赛胜"), 2, "the king, in the places and in his township's:\n%s", part);
+  cr_assert_eq(count_str(part, "总决赛负"), 2);
+  free(part);
   /* each township's first is the finalist of its half: 300 each */
   int w[XQ_KO_SIZE_MAX];
   for (int p = 0; p < 2; p++) {

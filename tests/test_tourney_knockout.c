@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "knockout.h"
+#include "prize.h"
 #include "support.h"
 
 /* Standings rows whose ids are base+1, base+2, ... in rank order. */
@@ -780,6 +781,25 @@ Test(village, the_final_drawn_twice_goes_to_armageddon_won_by_black_on_a_draw)
   int fp[5];
   cr_assert_eq(xq_final_places(ev, ko, fp), XQ_OK);
   cr_assert(fp[0] == b && fp[1] == a);
+  /* the places sheet of a knockout-only event: stage and bracket
+   * position, no Swiss points or W-D-L */
+  char *sheet = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&sheet, &len);
+  cr_assert_not_null(f);
+  cr_assert_eq(xq_sheet_ko_places(ev, ko, NULL, fp, NULL, 5, XQ_SHEET_TEXT, XQ_LANG_EN, f), XQ_OK);
+  fclose(f);
+  cr_assert(strstr(sheet, "Bracket position") && strstr(sheet, "Stage reached"), "%s", sheet);
+  cr_assert(!strstr(sheet, "Points") && !strstr(sheet, "W-D-L"), "Swiss columns:\n%s", sheet);
+  cr_assert(strstr(sheet, "won the final") && strstr(sheet, "lost in the final"), "%s", sheet);
+  free(sheet);
+  xq_ko none;
+  memset(&none, 0, sizeof none);
+  f = fopen("/dev/null", "w");
+  cr_assert_not_null(f);
+  cr_assert_eq(xq_sheet_ko_places(ev, &none, NULL, fp, NULL, 5, XQ_SHEET_TEXT, XQ_LANG_EN, f), XQ_EINVAL,
+               "not a knockout-only event");
+  fclose(f);
   xq_tevent_free(ev);
   free(ko);
   xq_tstore_close(st);

@@ -107,13 +107,26 @@ static const char *provisional(const ctx *c)
 static int cmd_places(ctx *c)
 {
   const xq_tevent *ev = c->ev;
+  int ko_only = c->ko.after == XQ_KO_NO_SWISS && !c->o->swiss;
   if (c->format >= 0) {
     char title[64];
     snprintf(title, sizeof title, "%s%s", c->lang == XQ_LANG_ZH ? "最终名次" : "Final places", provisional(c));
+    if (ko_only)
+      return sheet_done(c, xq_sheet_ko_places(ev, &c->ko, title, c->ids, NULL, ev->n, c->format, c->lang, stdout));
     return sheet_done(c, xq_sheet_places(ev, title, c->ids, NULL, ev->n, c->format, c->lang, stdout));
   }
   printf("%s: final places%s\n", ev->name[0] ? ev->name : "event", provisional(c));
-  for (int i = 0; i < ev->n; i++) {
+  /* a knockout-only event has no Swiss score: the stage reached and the
+   * position drawn by lot instead */
+  for (int i = 0; ko_only && i < ev->n; i++) {
+    char reached[64];
+    int pos = xq__ko_seed(&c->ko, c->ids[i]);
+    xq__ko_reached(reached, sizeof reached, &c->ko, c->ids[i], XQ_LANG_EN);
+    printf("%4d %4d  %s  %s", i + 1, c->ids[i], pname(ev, c->ids[i]), reached);
+    if (pos) printf("  (bracket position %d)", pos);
+    putchar('\n');
+  }
+  for (int i = 0; !ko_only && i < ev->n; i++) {
     int pts = xq_tevent_points(ev, c->ids[i], XQ_TOURNEY_ROUNDS_MAX);
     int seed = c->ko.after && !c->o->swiss ? xq__ko_seed(&c->ko, c->ids[i]) : 0;
     printf("%4d %4d  %s  %d%s", i + 1, c->ids[i], pname(ev, c->ids[i]), pts / 2, pts % 2 ? ".5" : "");

@@ -124,6 +124,10 @@ struct xq_ko;
 int xq__ko_open(const xq__kopts *o, xq_tstore **st, xq_tevent **ev, struct xq_ko *ko);
 /* The knockout seed (1..) of player `id`, 0 when not in the knockout. */
 int xq__ko_seed(const struct xq_ko *ko, int id);
+/* How a knockout placed `id` (sheet_final.c): its last match played and
+ * the outcome ("won the final", "lost in the semi-final", "in the
+ * quarter-final" while undecided), in `lang`, into buf (always ended). */
+void xq__ko_reached(char *buf, size_t cap, const struct xq_ko *ko, int id, int lang);
 /* places, teams, prizes, groups (cli_final.c): returns 0, 1 or 2. */
 int xq__tourney_results(const xq__kopts *o, const char *action);
 

@@ -195,6 +195,18 @@ int xq_regulation_teams(const xq_regulation *r, int *mode, int *counted);
 int xq_sheet_places(const xq_tevent *ev, const char *title, const int *ids,
                     const int *overall, int n, int format, int lang, FILE *f);
 
+struct xq_ko; /* knockout.h */
+
+/* The places of a knockout-only event (ko->after == XQ_KO_NO_SWISS, a
+ * drawn bracket), as xq_sheet_places but without Swiss columns: place,
+ * [overall], name, region/club, the stage reached (the last match played
+ * and its outcome: "won the final", "lost in the semi-final", "in the
+ * quarter-final" while undecided) and the bracket position drawn by lot.
+ * `ko` is read only. Same returns, XQ_EINVAL also for a NULL `ko` or one
+ * that is not knockout-only. */
+int xq_sheet_ko_places(const xq_tevent *ev, const struct xq_ko *ko, const char *title, const int *ids,
+                       const int *overall, int n, int format, int lang, FILE *f);
+
 /* The standings of every group of groups[0..ng-1] (ng at most
  * XQ_REG_GROUPS_MAX) as one sheet: per group its members
  * (xq_group_match) in final-place order (`places`: ids, ev->n, as

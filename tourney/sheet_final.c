@@ -9,12 +9,13 @@
 #include <string.h>
 
 #include "internal.h"
+#include "knockout.h"
 #include "prize.h"
 
 enum {
   F_PLACE, F_OVERALL, F_NAME, F_FROM, F_POINTS, F_WDL, F_PLACES, F_RANK, F_TEAM, F_SUM_PLACES,
   F_SUM_POINTS, F_BEST, F_MEMBERS, F_PRIZE, F_TEAMS, F_PRIZES, F_CATEGORY, F_CAT_PLACE, F_LUCKY,
-  F_SUBTOTAL, F_TOTAL, F_STATED, F_COUNT
+  F_SUBTOTAL, F_TOTAL, F_STATED, F_REACHED, F_POSITION, F_COUNT
 };
 
 static const char *const fwords[F_COUNT][2] = {
@@ -40,6 +41,8 @@ static const char *const fwords[F_COUNT][2] = {
   [F_SUBTOTAL] = {"total", "小计"},
   [F_TOTAL] = {"Total", "合计"},
   [F_STATED] = {"total %ld stated, no table given", "奖金总计%ld元，未列奖金表"},
+  [F_REACHED] = {"Stage reached", "淘汰赛成绩"},
+  [F_POSITION] = {"Bracket position", "签位"},
 };
 
 static const char *fw(int w, int lang) { return fwords[w][lang == XQ_LANG_ZH]; }
@@ -73,9 +76,57 @@ static void wdl_text(char *buf, size_t cap, const xq_tevent *ev, int id)
   snprintf(buf, cap, "%d-%d-%d", w, d, l);
 }
 
-/* xq_sheet_places as one table of a sheet (`flags`: xq__sheet_begin). */
-static int places_table(const xq_tevent *ev, const char *title, const int *ids, const int *overall,
-                        int n, int format, int lang, FILE *f, int flags)
+/* A stage of the bracket by name: 0 the final, 1 the semi-final, ... as
+ * stages after it (`left`). */
+static const char *stage_word(const xq_ko *ko, int left, int lang)
+{
+  /* two pools, a half each: the halves' finals are the pools' own, the
+   * bracket's final the one between their winners (village-king.md) */
+  if (ko->pools > 1 && left == 0) return lang == XQ_LANG_ZH ? "总决赛" : "final";
+  if (ko->pools > 1 && left == 1) return lang == XQ_LANG_ZH ? "分组决赛" : "pool final";
+  static const char *const en[] = {"final", "semi-final", "quarter-final", "round of 16", "round of 32",
+                                   "round of 64", "round of 128"};
+  static const char *const zh[] = {"决赛", "半决赛", "四分之一决赛", "16强赛", "32强赛", "64强赛", "128强赛"};
+  if (left < 0 || left >= (int)(sizeof en / sizeof *en)) return lang == XQ_LANG_ZH ? "早轮" : "early round";
+  return lang == XQ_LANG_ZH ? zh[left] : en[left];
+}
+
+/* How a knockout-only event placed `id`: the last match it played (byes
+ * skipped) and its outcome, "won the final", "lost in the semi-final" or
+ * still "in the quarter-final" (tourney.md §6.5: the stage lost in
+ * decides the place). */
+void xq__ko_reached(char *buf, size_t cap, const xq_ko *ko, int id, int lang)
+{
+  int last = 0, stages = 0, zh = lang == XQ_LANG_ZH;
+  for (int k = ko->size; k > 1; k /= 2) stages++;
+  for (int m = 1; m <= xq_ko_nmatches(ko); m++) {
+    int a, b;
+    if (xq_ko_match_players(ko, m, &a, &b) == 1 && (a == id || b == id)) last = m;
+  }
+  if (!last) {
+    snprintf(buf, cap, "%s", zh ? "未赛" : "no game yet");
+    return;
+  }
+  const char *st = stage_word(ko, stages - xq_ko_stage(ko, last), lang);
+  int w = xq_ko_winner(ko, last);
+  if (!w) snprintf(buf, cap, zh ? "%s进行中" : "in the %s", st);
+  else if (w == id) snprintf(buf, cap, zh ? "%s胜" : "won the %s", st);
+  else snprintf(buf, cap, zh ? "%s负" : "lost in the %s", st);
+}
+
+/* Bracket position of `id` (1..size), 0 when not in the bracket. */
+static int position_of(const xq_ko *ko, int id)
+{
+  for (int i = 0; i < ko->size; i++)
+    if (ko->seeds[i] == id) return i + 1;
+  return 0;
+}
+
+/* xq_sheet_places as one table of a sheet (`flags`: xq__sheet_begin);
+ * with `ko` (a knockout-only event) the stage reached and the bracket
+ * position stand where a Swiss event has points and W-D-L. */
+static int places_table(const xq_tevent *ev, const xq_ko *ko, const char *title, const int *ids,
+                        const int *overall, int n, int format, int lang, FILE *f, int flags)
 {
   const char *head[6], *cls[6], *row[6];
   int nc = 0;
@@ -83,8 +134,13 @@ static int places_table(const xq_tevent *ev, const char *title, const int *ids, 
   if (overall) { head[nc] = fw(F_OVERALL, lang); cls[nc++] = "n"; }
   head[nc] = fw(F_NAME, lang); cls[nc++] = NULL;
   head[nc] = fw(F_FROM, lang); cls[nc++] = NULL;
-  head[nc] = fw(F_POINTS, lang); cls[nc++] = "n";
-  head[nc] = fw(F_WDL, lang); cls[nc++] = "c";
+  if (ko) {
+    head[nc] = fw(F_REACHED, lang); cls[nc++] = NULL;
+    head[nc] = fw(F_POSITION, lang); cls[nc++] = "n";
+  } else {
+    head[nc] = fw(F_POINTS, lang); cls[nc++] = "n";
+    head[nc] = fw(F_WDL, lang); cls[nc++] = "c";
+  }
   xq__sheet sh;
   int rc = xq__sheet_begin(&sh, f, format, lang, ev, title ? title : fw(F_PLACES, lang), NULL, nc, head, cls,
                            flags);
@@ -101,10 +157,18 @@ static int places_table(const xq_tevent *ev, const char *title, const int *ids, 
     row[k++] = name_of(ev, ids[i]);
     from_text(from, sizeof from, &ev->players[ids[i] - 1]);
     row[k++] = from;
-    xq__half_text(pts, sizeof pts, xq_tevent_points(ev, ids[i], XQ_TOURNEY_ROUNDS_MAX));
-    row[k++] = pts;
-    wdl_text(wdl, sizeof wdl, ev, ids[i]);
-    row[k++] = wdl;
+    if (ko) {
+      xq__ko_reached(wdl, sizeof wdl, ko, ids[i], lang);
+      row[k++] = wdl;
+      int pos = position_of(ko, ids[i]);
+      snprintf(pts, sizeof pts, "%d", pos);
+      row[k++] = pos ? pts : "";
+    } else {
+      xq__half_text(pts, sizeof pts, xq_tevent_points(ev, ids[i], XQ_TOURNEY_ROUNDS_MAX));
+      row[k++] = pts;
+      wdl_text(wdl, sizeof wdl, ev, ids[i]);
+      row[k++] = wdl;
+    }
     rc = xq__sheet_row(&sh, row);
   }
   int end = xq__sheet_end(&sh);
@@ -117,7 +181,17 @@ int xq_sheet_places(const xq_tevent *ev, const char *title, const int *ids, cons
   if (!args_ok(ev, format, lang, f) || n < 0 || (n && !ids)) return XQ_EINVAL;
   for (int i = 0; i < n; i++)
     if (ids[i] < 1 || ids[i] > ev->n) return XQ_EINVAL;
-  return places_table(ev, title, ids, overall, n, format, lang, f, 0);
+  return places_table(ev, NULL, title, ids, overall, n, format, lang, f, 0);
+}
+
+int xq_sheet_ko_places(const xq_tevent *ev, const xq_ko *ko, const char *title, const int *ids,
+                       const int *overall, int n, int format, int lang, FILE *f)
+{
+  if (!ko || ko->after != XQ_KO_NO_SWISS) return XQ_EINVAL;
+  if (!args_ok(ev, format, lang, f) || n < 0 || (n && !ids)) return XQ_EINVAL;
+  for (int i = 0; i < n; i++)
+    if (ids[i] < 1 || ids[i] > ev->n) return XQ_EINVAL;
+  return places_table(ev, ko, title, ids, overall, n, format, lang, f, 0);
 }
 
 /* One list of the group sheet: group g, all members (sex 0), the men's
@@ -175,7 +249,7 @@ int xq_sheet_groups(const xq_tevent *ev, const int *places, const xq_tgroup *gro
     char title[XQ_TOURNEY_FIELD_MAX + 96];
     part_title(title, sizeof title, g, &parts[p], k, lang);
     int flags = (p ? XQ__SHEET_AFTER : 0) | (p + 1 < np ? XQ__SHEET_BEFORE : 0);
-    rc = places_table(ev, title, ids, over, k, format, lang, f, flags);
+    rc = places_table(ev, NULL, title, ids, over, k, format, lang, f, flags);
   }
 out:
   free(men);
