@@ -179,6 +179,23 @@ static const char *lot_entrants(const xq_tevent *ev, const cJSON *args, int *ids
   return NULL;
 }
 
+/* A stage just stored: open its tables on the live server, broadcast the
+ * bracket and answer with it. */
+static void ko_started(xq__server *s, xq__task *t)
+{
+  xq_error err = {0};
+  int rc = xq__live_add_ko(s, &err);
+  if (rc) {
+    xq__task_error(t, xq__error_code(rc), err.msg);
+    return;
+  }
+  cJSON *o = xq__ko_json(s);
+  char *data = cJSON_PrintUnformatted(o);
+  if (data) xq__hub_publish(s, "knockout", XQ_KO_ROUND, 0, data);
+  free(data);
+  xq__task_send(t, o);
+}
+
 /* ko_start of a knockout-only event: the bracket drawn by lot. */
 static void run_ko_lot(xq__server *s, xq__task *t, xq_ko *ko)
 {
@@ -208,15 +225,7 @@ static void run_ko_lot(xq__server *s, xq__task *t, xq_ko *ko)
     return;
   }
   xq__log(s, "knockout-only event started: %d entrants, bracket of %d", xq_ko_entrants(ko), ko->size);
-  if ((rc = xq__live_add_ko(s, &err))) {
-    xq__task_error(t, xq__error_code(rc), err.msg);
-    return;
-  }
-  cJSON *o = xq__ko_json(s);
-  char *data = cJSON_PrintUnformatted(o);
-  if (data) xq__hub_publish(s, "knockout", XQ_KO_ROUND, 0, data);
-  free(data);
-  xq__task_send(t, o);
+  ko_started(s, t);
 }
 
 static void run_ko_start(xq__server *s, xq__task *t)
@@ -254,15 +263,7 @@ static void run_ko_start(xq__server *s, xq__task *t)
   xq__log(s, "knockout started: top %d after round %d", t->size, t->round);
   /* the seeds are out of the later Swiss rounds: the event reloads */
   if (xq__task_reload(s, t, 0)) return;
-  if ((rc = xq__live_add_ko(s, &err))) {
-    xq__task_error(t, xq__error_code(rc), err.msg);
-    return;
-  }
-  cJSON *o = xq__ko_json(s);
-  char *data = cJSON_PrintUnformatted(o);
-  if (data) xq__hub_publish(s, "knockout", XQ_KO_ROUND, 0, data);
-  free(data);
-  xq__task_send(t, o);
+  ko_started(s, t);
 }
 
 /* ko_start {after, size, seeding, format, choice}: the top `size` of the
