@@ -23,21 +23,10 @@
 #include "knockout.h"
 #include "tourney.h"
 
-static void remove_db(const char *path)
-{
-  char side[600];
-  unlink(path);
-  snprintf(side, sizeof side, "%s-wal", path);
-  unlink(side);
-  snprintf(side, sizeof side, "%s-shm", path);
-  unlink(side);
-}
-
 static void temp_path(char *buf, size_t len, const char *tag)
 {
-  const char *dir = getenv("TMPDIR");
-  snprintf(buf, len, "%s/xq_games_%s_%ld.db", dir && *dir ? dir : "/tmp", tag, (long)getpid());
-  remove_db(buf);
+  xq_test_db_path(buf, len, tag);
+  xq_test_db_remove(buf);
 }
 
 static xq_tstore *open_store(const char *path)
@@ -204,7 +193,7 @@ Test(tokens, roles_bindings_unknown_and_revoked)
   cr_assert_eq(xq_tstore_token_revoke(st, prefix, &err), XQ_EINVAL);
   cr_assert_eq(xq_tstore_token_find(st, arb.token, &t), XQ_OK);
   xq_tstore_close(st);
-  remove_db(path);
+  xq_test_db_remove(path);
 }
 
 Test(tokens, admin_token_created_once)
@@ -237,7 +226,7 @@ Test(tokens, admin_token_created_once)
   cr_assert_eq(created, 1);
   cr_assert_str_neq(a2.token, a1.token);
   xq_tstore_close(st);
-  remove_db(path);
+  xq_test_db_remove(path);
 }
 
 /* ------------------------------------------------------------------ */
@@ -305,7 +294,7 @@ Test(games, append_and_scan_in_order)
   cr_assert(s->n == 1 && s->at[0] == 1234567);
   cr_assert_str_eq(s->reply[0], "", "a NULL reply is stored empty");
   xq_tstore_close(st);
-  remove_db(path);
+  xq_test_db_remove(path);
 }
 
 Test(games, bad_rows_are_refused)
@@ -345,7 +334,7 @@ Test(games, bad_rows_are_refused)
   free(big);
   cr_assert_eq(scan(st, 0, 0)->n, 1);
   xq_tstore_close(st);
-  remove_db(path);
+  xq_test_db_remove(path);
 }
 
 Test(games, duplicate_sequence_numbers_change_nothing)
@@ -392,7 +381,7 @@ Test(games, duplicate_sequence_numbers_change_nothing)
   cr_assert_eq(xq_tstore_game_last_seq(st, 1, 3, &last), XQ_OK);
   cr_assert_eq(last, 7);
   xq_tstore_close(st);
-  remove_db(path);
+  xq_test_db_remove(path);
 }
 
 Test(games, reply_lookup_and_last_seq)
@@ -428,7 +417,7 @@ Test(games, reply_lookup_and_last_seq)
   cr_assert_eq(xq_tstore_game_last_seq(st, 2, 1, &last), XQ_OK);
   cr_assert_eq(last, 0);
   xq_tstore_close(st);
-  remove_db(path);
+  xq_test_db_remove(path);
 }
 
 Test(games, the_log_is_append_only)
@@ -453,7 +442,7 @@ Test(games, the_log_is_append_only)
   cr_assert_eq(xq_tstore_token_find(st, t.token, &t), XQ_OK);
   cr_assert_eq(t.role, XQ_ROLE_VIEWER);
   xq_tstore_close(st);
-  remove_db(path);
+  xq_test_db_remove(path);
 }
 
 /* ------------------------------------------------------------------ */
@@ -485,7 +474,7 @@ Test(batch, commit_is_visible_after_reopen)
   cr_assert_eq(xq_tstore_game_last_seq(st, 1, 1, &last), XQ_OK);
   cr_assert_eq(last, 300);
   xq_tstore_close(st);
-  remove_db(path);
+  xq_test_db_remove(path);
 }
 
 static void add_player(xq_tstore *st, const char *name, int rating)
@@ -528,7 +517,7 @@ Test(batch, rollback_leaves_nothing)
   cr_assert_eq(scan(st, 0, 0)->n, 1);
   cr_assert_eq(xq_tstore_event_count(st), 0);
   xq_tstore_close(st);
-  remove_db(path);
+  xq_test_db_remove(path);
 }
 
 Test(batch, a_failing_write_undoes_only_itself)
@@ -577,7 +566,7 @@ Test(batch, a_failing_write_undoes_only_itself)
   cr_assert_eq(xq_tstore_event_count(st), 0);
   xq_tstore_close(st);
   xq_tevent_free(ev);
-  remove_db(path);
+  xq_test_db_remove(path);
 }
 
 Test(batch, reads_and_event_writes_inside_a_batch)
@@ -612,7 +601,7 @@ Test(batch, reads_and_event_writes_inside_a_batch)
   xq_tpairing_clear(&pr);
   cr_assert_eq(scan(st, 0, 0)->n, 1);
   xq_tstore_close(st);
-  remove_db(path);
+  xq_test_db_remove(path);
 }
 
 #define KILL_BATCHES 5
@@ -681,7 +670,7 @@ Test(batch, a_kill_mid_batch_keeps_exactly_the_committed_batches)
   /* the store goes on: the lost rows' numbers are free again */
   append(st, 1, 1, XQ_GSRC_BOARD, last + KILL_BATCHES * KILL_ROWS + 1, "h9g7", "{}");
   xq_tstore_close(st);
-  remove_db(path);
+  xq_test_db_remove(path);
 }
 
 /* ------------------------------------------------------------------ */
@@ -750,7 +739,7 @@ Test(threads, a_writer_thread_commits_while_another_reads_and_writes)
   cr_assert_eq(last, own);
   cr_assert_eq(scan(st, 0, 0)->n, THREAD_BATCHES * THREAD_ROWS + own);
   xq_tstore_close(st);
-  remove_db(path);
+  xq_test_db_remove(path);
 }
 
 /* ------------------------------------------------------------------ */
@@ -820,7 +809,7 @@ Test(migration, a_version_4_store_gains_tokens_and_the_game_log)
   cr_assert_eq(xq_tstore_token_find(st, t.token, NULL), XQ_OK);
   cr_assert_eq(scan(st, 1, 3)->n, 1);
   xq_tstore_close(st);
-  remove_db(path);
+  xq_test_db_remove(path);
 }
 
 Test(migration, a_version_5_store_keeps_its_tokens_hashed)
@@ -872,7 +861,7 @@ Test(migration, a_version_5_store_keeps_its_tokens_hashed)
   snprintf(sql, sizeof sql, "SELECT count(*) FROM tokens WHERE hash IN ('%s', '%s', '%s', '%s')", admin, board, arbiter, viewer);
   cr_assert_eq(sql_int(path, sql), 0, "no token is stored in clear");
   cr_assert_eq(sql_int(path, "SELECT count(*) FROM tokens WHERE length(hash) = 64"), 4);
-  remove_db(path);
+  xq_test_db_remove(path);
 }
 
 /* ------------------------------------------------------------------ */
@@ -960,7 +949,7 @@ Test(demo, players_round_one_and_tokens)
   xq_tevent_free(ev2);
   xq_tevent_free(ev);
   xq_tstore_close(st);
-  remove_db(path2);
+  xq_test_db_remove(path2);
 
   /* a store with only a token in it is not empty either */
   st = open_store(path2);
@@ -968,8 +957,8 @@ Test(demo, players_round_one_and_tokens)
   cr_assert_eq(xq_tourney_demo(st, 4, &err), XQ_EINVAL);
   cr_assert_eq(xq_tstore_event_count(st), 0);
   xq_tstore_close(st);
-  remove_db(path2);
-  remove_db(path);
+  xq_test_db_remove(path2);
+  xq_test_db_remove(path);
 }
 
 Test(demo, an_even_field_and_a_large_one)
@@ -996,7 +985,7 @@ Test(demo, an_even_field_and_a_large_one)
   xq_tevent_free(ev);
   xq_tpairing_clear(&pr);
   xq_tstore_close(st);
-  remove_db(path);
+  xq_test_db_remove(path);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1128,5 +1117,5 @@ Test(cli, demo_tokens_revoke_and_games)
   out = run(&status, "tourney --help");
   cr_assert(status == 0 && strstr(out, "demo") && strstr(out, "revoke") && strstr(out, "games"), "%s", out);
   free(out);
-  remove_db(path);
+  xq_test_db_remove(path);
 }

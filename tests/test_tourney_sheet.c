@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "support.h"
 #include "tourney.h"
 
 #define COMMA_NAME "Smith, \"Bob\""
@@ -23,16 +24,6 @@ static void db_path(char *buf, size_t len, const char *tag)
   snprintf(buf, len, "%s/xq_sheet_%s_%ld.db", dir && *dir ? dir : "/tmp", tag, (long)getpid());
 }
 
-static void remove_db(const char *path)
-{
-  char side[600];
-  unlink(path);
-  snprintf(side, sizeof side, "%s-wal", path);
-  unlink(side);
-  snprintf(side, sizeof side, "%s-shm", path);
-  unlink(side);
-}
-
 /* A five-player event of two rounds, round 2 results pending on board 2. */
 static void build_event(const char *path)
 {
@@ -40,7 +31,7 @@ static void build_event(const char *path)
   xq_tstore *st;
   xq_error err = {0};
   xq_tconfig cfg;
-  remove_db(path);
+  xq_test_db_remove(path);
   xq_tconfig_default(&cfg);
   cfg.rounds = 3;
   cr_assert_eq(xq_tstore_open(path, 1, &st, &err), XQ_OK, "%s", err.msg);
@@ -175,7 +166,7 @@ Test(sheet, csv_standings_rows_and_quoting)
   cr_assert_eq(*p, 0, "nothing after the last row");
   free(csv);
   xq_tevent_free(ev);
-  remove_db(path);
+  xq_test_db_remove(path);
 }
 
 Test(sheet, csv_pairings_from_the_store)
@@ -236,7 +227,7 @@ Test(sheet, csv_pairings_from_the_store)
   xq_tpairing_clear(&pr);
   free(csv);
   xq_tevent_free(ev);
-  remove_db(path);
+  xq_test_db_remove(path);
 }
 
 Test(sheet, html_escapes_and_speaks_both_languages)
@@ -276,7 +267,7 @@ Test(sheet, html_escapes_and_speaks_both_languages)
     free(h);
   }
   xq_tevent_free(ev);
-  remove_db(path);
+  xq_test_db_remove(path);
 }
 
 Test(sheet, bad_arguments_are_refused)
@@ -301,7 +292,7 @@ Test(sheet, bad_arguments_are_refused)
   cr_assert_eq(xq_sheet_lang_parse("zh"), XQ_LANG_ZH);
   cr_assert_eq(xq_sheet_lang_parse("fr"), -1);
   xq_tevent_free(ev);
-  remove_db(path);
+  xq_test_db_remove(path);
 }
 
 /* Run `xqref tourney export --db path ARGS` with stdout to out, stderr to
@@ -368,5 +359,5 @@ Test(sheet, cli_export_formats_and_usage_errors)
   unlink(out);
   unlink(errf);
   unlink(file);
-  remove_db(path);
+  xq_test_db_remove(path);
 }

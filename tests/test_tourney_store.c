@@ -18,24 +18,8 @@
 
 static void temp_path(char *buf, size_t len, const char *tag)
 {
-  const char *dir = getenv("TMPDIR");
-  snprintf(buf, len, "%s/xq_tourney_%s_%ld.db", dir && *dir ? dir : "/tmp", tag, (long)getpid());
-  unlink(buf);
-  char side[600];
-  snprintf(side, sizeof side, "%s-wal", buf);
-  unlink(side);
-  snprintf(side, sizeof side, "%s-shm", buf);
-  unlink(side);
-}
-
-static void remove_db(const char *path)
-{
-  char side[600];
-  unlink(path);
-  snprintf(side, sizeof side, "%s-wal", path);
-  unlink(side);
-  snprintf(side, sizeof side, "%s-shm", path);
-  unlink(side);
+  xq_test_db_path(buf, len, tag);
+  xq_test_db_remove(buf);
 }
 
 static xq_tstore *new_store(const char *path, int rounds)
@@ -79,7 +63,7 @@ Test(store, migrations_from_an_empty_file)
   cr_assert_eq(xq_tstore_open(path, 0, &st, &err), XQ_OK, "%s", err.msg);
   cr_assert_eq(xq_tstore_schema_version(st), XQ_STORE_SCHEMA_VERSION);
   xq_tstore_close(st);
-  remove_db(path);
+  xq_test_db_remove(path);
 
   /* a missing file without create, and a file that is not SQLite */
   cr_assert_eq(xq_tstore_open(path, 0, &st, &err), XQ_EIO);
@@ -89,7 +73,7 @@ Test(store, migrations_from_an_empty_file)
   for (int i = 0; i < 200; i++) fputs("001 .........................................\n", f);
   fclose(f);
   cr_assert_eq(xq_tstore_open(path, 0, &st, &err), XQ_ESTORE);
-  remove_db(path);
+  xq_test_db_remove(path);
 }
 
 Test(store, reopen_keeps_every_committed_event)
@@ -158,7 +142,7 @@ Test(store, reopen_keeps_every_committed_event)
   cr_assert(strstr(log, "result     round=1 board=2 code=0-1"), "%s", log);
   free(log);
   xq_tstore_close(st);
-  remove_db(path);
+  xq_test_db_remove(path);
 }
 
 Test(store, a_killed_writer_loses_no_committed_event)
@@ -205,7 +189,7 @@ Test(store, a_killed_writer_loses_no_committed_event)
   cr_assert_str_eq(ev->players[29].name, "选手30");
   xq_tevent_free(ev);
   xq_tstore_close(st);
-  remove_db(path);
+  xq_test_db_remove(path);
 }
 
 Test(store, derived_state_matches_the_rounds_played_in_memory)
@@ -273,7 +257,7 @@ Test(store, derived_state_matches_the_rounds_played_in_memory)
   xq_tevent_free(back);
   xq_tevent_free(ev);
   xq_tstore_close(st);
-  remove_db(path);
+  xq_test_db_remove(path);
 }
 
 Test(store, import_of_trf_files)
@@ -309,7 +293,7 @@ Test(store, import_of_trf_files)
   xq_tevent_free(ev);
   xq_tevent_free(trf);
   xq_tstore_close(st);
-  remove_db(path);
+  xq_test_db_remove(path);
 
   /* 2/1/0 with an absence written for round 3: the store pairs round 3 as
    * `xqref pair` does on the file (test_tourney_trf: 1–3, 2–6, 5 bye) */
@@ -328,7 +312,7 @@ Test(store, import_of_trf_files)
   xq_tevent_free(ev);
   xq_tevent_free(trf);
   xq_tstore_close(st);
-  remove_db(path);
+  xq_test_db_remove(path);
 
   /* half- and full-point byes (basic.trf: H in round 2, F in round 1) are
    * stored as absences with their points; the points agree with the file */
@@ -343,7 +327,7 @@ Test(store, import_of_trf_files)
   xq_tevent_free(ev);
   xq_tevent_free(trf);
   xq_tstore_close(st);
-  remove_db(path);
+  xq_test_db_remove(path);
 
   /* a file the store cannot hold leaves it without an event: a forfeit
    * win with no opponent */
@@ -359,7 +343,7 @@ Test(store, import_of_trf_files)
   cr_assert_eq(xq_tstore_load(st, &ev, &err), XQ_ESTORE);
   xq_tevent_free(trf);
   xq_tstore_close(st);
-  remove_db(path);
+  xq_test_db_remove(path);
 }
 
 /* ------------------------------------------------------------------ */
@@ -468,7 +452,7 @@ Test(cli, a_small_event_from_start_to_standings)
   cr_assert_eq(st, 1, "a second event in the same store");
   free(out);
   unlink(trf);
-  remove_db(db);
+  xq_test_db_remove(db);
 
   /* import a TRF file into a new store and pair its next round */
   temp_path(db, sizeof db, "cli_import");
@@ -479,7 +463,7 @@ Test(cli, a_small_event_from_start_to_standings)
   cr_assert(strstr(out, "round 3: 3 boards"), "%s", out);
   cr_assert(strstr(out, "   3     5 Test0005 Player0005     2   bye"), "%s", out);
   free(out);
-  remove_db(db);
+  xq_test_db_remove(db);
 }
 
 Test(cli, dutch_pairs_through_the_store_and_leaves_out_the_withdrawn)
@@ -513,5 +497,5 @@ Test(cli, dutch_pairs_through_the_store_and_leaves_out_the_withdrawn)
   cr_assert(strstr(out, "round 2: 3 boards"), "%s", out);
   cr_assert_null(strstr(out, "P6"), "a withdrawn player is not paired:\n%s", out);
   free(out);
-  remove_db(db);
+  xq_test_db_remove(db);
 }
