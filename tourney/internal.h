@@ -92,12 +92,18 @@ void xq__tstore_failed(xq_tstore *st);
 int xq__tstore_writable(xq_tstore *st, xq_error *err);
 
 /* Cached prepared statements (finalized by xq_tstore_close): the slot
- * `which` is prepared from `sql` on first use. Callers hold the lock and
- * sqlite3_reset the statement before they release it. NULL when the SQL
- * does not prepare. */
+ * `which` is prepared from `sql` on first use, and comes back reset with
+ * no bindings. Callers hold the lock and sqlite3_reset the statement
+ * before they release it (a stepped SELECT left unreset keeps its read
+ * transaction open). NULL when the SQL does not prepare. The statements
+ * of every reload live here: the server reloads the event after each
+ * change, and parsing the same SQL again each time was a tenth of its
+ * work. */
 enum {
   XQ__Q_GAME_APPEND, XQ__Q_GAME_REPLY, XQ__Q_GAME_LAST_SEQ,
-  XQ__Q_TOKEN_NEW, XQ__Q_TOKEN_FIND, XQ__Q_TOKEN_REVOKE,
+  XQ__Q_TOKEN_NEW, XQ__Q_TOKEN_FIND, XQ__Q_TOKEN_REVOKE, XQ__Q_TOKEN_LIST,
+  XQ__Q_ADD_EVENT, XQ__Q_LOAD_META, XQ__Q_LOAD_EVENTS, XQ__Q_LOAD_REG, XQ__Q_LOAD_NUM,
+  XQ__Q_LOAD_BOARDS, XQ__Q_LOAD_RESULT, XQ__Q_KO_TABLES, XQ__Q_KO_LOG,
   XQ__Q_COUNT
 };
 struct sqlite3_stmt;

@@ -191,12 +191,11 @@ int xq_tstore_ko_result(xq_tstore *st, int table, int res, xq_error *err)
 }
 
 /* The published knockout tables into ko->tables (none decided yet). */
-static int load_tables(sqlite3 *db, xq_ko *ko, xq_error *err)
+static int load_tables(xq_tstore *st, sqlite3 *db, xq_ko *ko, xq_error *err)
 {
-  sqlite3_stmt *q;
-  if (sqlite3_prepare_v2(db, "SELECT board, match, type, red, black FROM ko_tables ORDER BY board", -1, &q,
-                         NULL) != SQLITE_OK)
-    return fail(err, XQ_ESTORE, "knockout tables", db);
+  sqlite3_stmt *q = xq__tstore_stmt(st, XQ__Q_KO_TABLES, "SELECT board, match, type, red, black"
+                                    " FROM ko_tables ORDER BY board");
+  if (!q) return fail(err, XQ_ESTORE, "knockout tables", db);
   int rc = XQ_OK, s;
   while ((s = sqlite3_step(q)) == SQLITE_ROW) {
     if (ko->ntables >= XQ_KO_TABLES_MAX || sqlite3_column_int(q, 0) != ko->ntables + 1) {
@@ -207,22 +206,22 @@ static int load_tables(sqlite3 *db, xq_ko *ko, xq_error *err)
                                               sqlite3_column_int(q, 3), sqlite3_column_int(q, 4), 0};
   }
   if (!rc && s != SQLITE_DONE) rc = fail(err, XQ_ESTORE, "knockout tables", db);
-  sqlite3_finalize(q);
+  sqlite3_reset(q);
   return rc;
 }
 
 int xq_tstore_ko_load(xq_tstore *st, xq_ko *ko, xq_error *err)
 {
   sqlite3 *db = xq__tstore_db(st);
-  sqlite3_stmt *q;
+  sqlite3_stmt *q = NULL;
   if (!db || !ko) return XQ_EINVAL;
   memset(ko, 0, sizeof *ko);
   xq__tstore_lock(st);
   /* the tables first: a game's result names its table */
-  int rc = load_tables(db, ko, err), s;
-  if (rc || sqlite3_prepare_v2(db, "SELECT kind, after_round, size, seeding, format, choice, seeds,"
-                               " match, type, red, black, res, board FROM ko_log ORDER BY seq", -1, &q,
-                               NULL) != SQLITE_OK) {
+  int rc = load_tables(st, db, ko, err), s;
+  if (!rc) q = xq__tstore_stmt(st, XQ__Q_KO_LOG, "SELECT kind, after_round, size, seeding, format, choice,"
+                               " seeds, match, type, red, black, res, board FROM ko_log ORDER BY seq");
+  if (rc || !q) {
     xq__tstore_unlock(st);
     return rc ? rc : fail(err, XQ_ESTORE, "knockout log", db);
   }
@@ -264,7 +263,7 @@ int xq_tstore_ko_load(xq_tstore *st, xq_ko *ko, xq_error *err)
     }
   }
   if (!rc && s != SQLITE_DONE) rc = fail(err, XQ_ESTORE, "knockout log", db);
-  sqlite3_finalize(q);
+  sqlite3_reset(q);
   xq__tstore_unlock(st);
   return rc;
 }

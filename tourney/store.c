@@ -302,6 +302,10 @@ sqlite3_stmt *xq__tstore_stmt(xq_tstore *st, int which, const char *sql)
   if (!st->q[which] &&
       sqlite3_prepare_v3(st->db, sql, -1, SQLITE_PREPARE_PERSISTENT, &st->q[which], NULL) != SQLITE_OK)
     st->q[which] = NULL;
+  if (st->q[which]) {
+    sqlite3_reset(st->q[which]);
+    sqlite3_clear_bindings(st->q[which]);
+  }
   return st->q[which];
 }
 
@@ -517,10 +521,9 @@ int xq_tstore_create_event(xq_tstore *st, const char *name, const xq_tconfig *cf
 static int64_t add_event(xq_tstore *st, const char *kind, int round, int player, int board,
                          int value, const char *code)
 {
-  sqlite3_stmt *q;
-  if (sqlite3_prepare_v2(st->db, "INSERT INTO events(kind, round, player, board, value, code)"
-                                 " VALUES (?, ?, ?, ?, ?, ?)", -1, &q, NULL) != SQLITE_OK)
-    return -1;
+  sqlite3_stmt *q = xq__tstore_stmt(st, XQ__Q_ADD_EVENT, "INSERT INTO events(kind, round, player, board,"
+                                    " value, code) VALUES (?, ?, ?, ?, ?, ?)");
+  if (!q) return -1;
   sqlite3_bind_text(q, 1, kind, -1, SQLITE_STATIC);
   if (round) sqlite3_bind_int(q, 2, round);
   if (player) sqlite3_bind_int(q, 3, player);
@@ -528,7 +531,7 @@ static int64_t add_event(xq_tstore *st, const char *kind, int round, int player,
   sqlite3_bind_int(q, 5, value);
   if (code) sqlite3_bind_text(q, 6, code, -1, SQLITE_STATIC);
   int ok = sqlite3_step(q) == SQLITE_DONE;
-  sqlite3_finalize(q);
+  sqlite3_reset(q);
   return ok ? sqlite3_last_insert_rowid(st->db) : -1;
 }
 
@@ -829,10 +832,9 @@ static const char *col_text(sqlite3_stmt *q, int i)
 
 static int load_config(xq_tstore *st, xq_tevent *ev, xq_error *err)
 {
-  sqlite3_stmt *q;
+  sqlite3_stmt *q = xq__tstore_stmt(st, XQ__Q_LOAD_META, "SELECT key, value FROM meta");
   int have = 0;
-  if (sqlite3_prepare_v2(st->db, "SELECT key, value FROM meta", -1, &q, NULL) != SQLITE_OK)
-    return dberr(st, err, "load");
+  if (!q) return dberr(st, err, "load");
   while (sqlite3_step(q) == SQLITE_ROW) {
     const char *k = col_text(q, 0), *v = col_text(q, 1);
     if (!strcmp(k, "name")) { snprintf(ev->name, sizeof ev->name, "%s", v); have = 1; }
@@ -841,7 +843,7 @@ static int load_config(xq_tstore *st, xq_tevent *ev, xq_error *err)
     for (size_t i = 0; i < sizeof cfg_keys / sizeof cfg_keys[0]; i++)
       if (!strcmp(k, cfg_keys[i].key)) *(int *)((char *)&ev->cfg + cfg_keys[i].off) = atoi(v);
   }
-  sqlite3_finalize(q);
+  sqlite3_reset(q);
   return have ? XQ_OK : usererr(err, XQ_ESTORE, "no event in this store (run `xqref tourney new` first)");
 }
 
@@ -861,18 +863,19 @@ int xq_tstore_load(xq_tstore *st, xq_tevent **out, xq_error *err)
   began = 1;
   if ((rc = load_config(st, ev, err))) goto out;
   rc = XQ_ESTORE;
-  if (sqlite3_prepare_v2(st->db, "SELECT seq, kind, round, player, board, value, code FROM events"
-                         " ORDER BY seq", -1, &q, NULL) != SQLITE_OK ||
-      sqlite3_prepare_v2(st->db, "SELECT player, name, rating, birth, sex, region, club, team, local,"
-                         " title, fed, fide_id FROM registrations WHERE seq = ?", -1, &reg, NULL) != SQLITE_OK ||
-      sqlite3_prepare_v2(st->db, "SELECT player, pno FROM numbers WHERE seq = ?", -1, &num, NULL) != SQLITE_OK ||
-      sqlite3_prepare_v2(st->db, "SELECT board, red, black FROM pairing_boards WHERE seq = ? ORDER BY board",
-                         -1, &brd, NULL) != SQLITE_OK ||
-      /* the board of a result: prepared once, not once per result (a
-       * load per result made the server's reloads quadratic) */
-      sqlite3_prepare_v2(st->db, "SELECT b.red, b.black FROM pairing_boards b JOIN events e ON"
-                         " e.seq = b.seq WHERE e.kind = 'pairing' AND e.round = ? AND b.board = ?"
-                         " AND e.seq < ?", -1, &b2, NULL) != SQLITE_OK) {
+  q = xq__tstore_stmt(st, XQ__Q_LOAD_EVENTS, "SELECT seq, kind, round, player, board, value, code"
+                     " FROM events ORDER BY seq");
+  reg = xq__tstore_stmt(st, XQ__Q_LOAD_REG, "SELECT player, name, rating, birth, sex, region, club,"
+                        " team, local, title, fed, fide_id FROM registrations WHERE seq = ?");
+  num = xq__tstore_stmt(st, XQ__Q_LOAD_NUM, "SELECT player, pno FROM numbers WHERE seq = ?");
+  brd = xq__tstore_stmt(st, XQ__Q_LOAD_BOARDS, "SELECT board, red, black FROM pairing_boards"
+                        " WHERE seq = ? ORDER BY board");
+  /* the board of a result: prepared once, not once per result (a load
+   * per result made the server's reloads quadratic) */
+  b2 = xq__tstore_stmt(st, XQ__Q_LOAD_RESULT, "SELECT b.red, b.black FROM pairing_boards b JOIN events e"
+                       " ON e.seq = b.seq WHERE e.kind = 'pairing' AND e.round = ? AND b.board = ?"
+                       " AND e.seq < ?");
+  if (!q || !reg || !num || !brd || !b2) {
     rc = dberr(st, err, "load");
     goto out;
   }
@@ -954,11 +957,13 @@ int xq_tstore_load(xq_tstore *st, xq_tevent **out, xq_error *err)
   rc = s == SQLITE_DONE ? XQ_OK : dberr(st, err, "load");
   if (!rc) rc = xq__ko_mark(st, ev, err);
 out:
-  sqlite3_finalize(q);
-  sqlite3_finalize(reg);
-  sqlite3_finalize(num);
-  sqlite3_finalize(brd);
-  sqlite3_finalize(b2);
+  /* reset, not finalized: the statements stay cached for the next load
+   * (sqlite3_reset of NULL is a no-op) */
+  sqlite3_reset(q);
+  sqlite3_reset(reg);
+  sqlite3_reset(num);
+  sqlite3_reset(brd);
+  sqlite3_reset(b2);
   if (began) xq__tstore_commit(st, NULL); /* ends a read: nothing to lose */
   xq__tstore_unlock(st);
   if (rc) { xq_tevent_free(ev); return rc; }

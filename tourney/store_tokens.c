@@ -237,10 +237,10 @@ int xq_tstore_tokens(xq_tstore *st, xq_ttoken **out, int *n, xq_error *err)
   if (!db || !out || !n) return fail(err, XQ_EINVAL, "no store", NULL);
   *out = NULL;
   *n = 0;
-  sqlite3_stmt *q;
   xq__tstore_lock(st);
-  if (sqlite3_prepare_v2(db, "SELECT hash, role, round, board, label FROM tokens WHERE revoked_at IS NULL"
-                         " ORDER BY rowid", -1, &q, NULL) != SQLITE_OK) {
+  sqlite3_stmt *q = xq__tstore_stmt(st, XQ__Q_TOKEN_LIST, "SELECT hash, role, round, board, label FROM tokens"
+                                    " WHERE revoked_at IS NULL ORDER BY rowid");
+  if (!q) {
     int rc = fail(err, XQ_ESTORE, "tokens", db);
     xq__tstore_unlock(st);
     return rc;
@@ -258,7 +258,7 @@ int xq_tstore_tokens(xq_tstore *st, xq_ttoken **out, int *n, xq_error *err)
     read_row(q, &(*out)[(*n)++]);
   }
   if (!rc && s != SQLITE_DONE) rc = fail(err, XQ_ESTORE, "tokens", db);
-  sqlite3_finalize(q);
+  sqlite3_reset(q);
   xq__tstore_unlock(st);
   if (rc) {
     free(*out);
