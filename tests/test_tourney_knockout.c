@@ -830,6 +830,97 @@ Test(village, the_store_refuses_a_drawn_bracket_after_a_swiss_or_of_strangers)
   xq_test_db_remove(path);
 }
 
+/* `xqref tourney knockout --seeding lot`: the same drawn bracket from
+ * the command line, a township a half (--pools region), and the refusals */
+Test(village, the_command_line_draws_a_bracket_a_township_a_half)
+{
+  char path[512], args[1024];
+  int status;
+  xq_test_db_path(path, sizeof path, "tourney_ko_lot");
+  xq_test_db_remove(path);
+  snprintf(args, sizeof args, "tourney new --db %s --rounds 1", path);
+  free(run(args, &status));
+  cr_assert_eq(status, 0);
+  /* five players of two townships: the bracket of 8, three byes */
+  const char *town[] = {"东镇", "西镇", "东镇", "西镇", "东镇"};
+  for (int i = 1; i <= 5; i++) {
+    snprintf(args, sizeof args, "tourney add --db %s --name V%d --rating 1500 --region %s", path, i, town[i - 1]);
+    free(run(args, &status));
+    cr_assert_eq(status, 0);
+  }
+  const struct { const char *opts; int status; const char *says; } bad[] = {
+    {"--seeding lot --after 1", 2, "no --after"},
+    {"--seeding lot --lot -1", 2, "--lot wants a whole number"},
+    {"--seeding lot --lot 7x", 2, "--lot wants a whole number"},
+    {"--seeding lot --format nowhere", 2, "bad --format"},
+    {"--seeding lot --pools rating", 1, "--pools takes region, club or team"},
+    {"--seeding lot --pools club", 1, "no value in the --pools field"},
+    {"--after 1 --size 2 --pools region", 2, "go with --seeding lot"},
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    snprintf(args, sizeof args, "tourney knockout --db %s %s", path, bad[i].opts);
+    char *out = run(args, &status);
+    cr_assert_eq(status, bad[i].status, "%s: %s", bad[i].opts, out);
+    cr_assert(strstr(out, bad[i].says), "%s: %s", bad[i].opts, out);
+    free(out);
+  }
+  snprintf(args, sizeof args, "tourney knockout --db %s --seeding lot --pools region --lot 7", path);
+  char *out = run(args, &status);
+  cr_assert_eq(status, 0, "%s", out);
+  cr_assert(strstr(out, "knockout-only event: 5 entrants drawn into a bracket of 8 (a half per pool"), "%s", out);
+  cr_assert(strstr(out, "has a bye"), "%s", out);
+  free(out);
+  /* what the store holds: townships in halves, the same draw as the call */
+  xq_tstore *st;
+  xq_error err = {0};
+  xq_ko *ko = malloc(sizeof *ko), *same = malloc(sizeof *same);
+  cr_assert(ko && same);
+  cr_assert_eq(xq_tstore_open(path, 0, &st, &err), XQ_OK, "%s", err.msg);
+  cr_assert_eq(xq_tstore_ko_load(st, ko, &err), XQ_OK, "%s", err.msg);
+  xq_tstore_close(st);
+  int ids[5] = {1, 2, 3, 4, 5}, pool[5] = {0, 1, 0, 1, 0};
+  bracket_is_sound(ko, ids, pool, 5, 1);
+  cr_assert_eq(ko->format, XQ_KO_FMT_VILLAGE, "the village games by default");
+  cr_assert_eq(xq_ko_setup_lot(same, ids, pool, 5, 2, 7, XQ_KO_FMT_VILLAGE), XQ_OK);
+  cr_assert_arr_eq(ko->seeds, same->seeds, sizeof ko->seeds[0] * 8, "lot 7 draws the same bracket");
+  free(ko);
+  free(same);
+  /* a second start is refused; the bracket is still there */
+  snprintf(args, sizeof args, "tourney knockout --db %s --seeding lot", path);
+  out = run(args, &status);
+  cr_assert_eq(status, 1, "%s", out);
+  cr_assert(strstr(out, "already started"), "%s", out);
+  free(out);
+  snprintf(args, sizeof args, "tourney bracket --db %s", path);
+  out = run(args, &status);
+  cr_assert_eq(status, 0, "%s", out);
+  cr_assert(strstr(out, "knockout-only event: 5 entrants"), "%s", out);
+  free(out);
+  xq_test_db_remove(path);
+
+  /* three townships do not fit two halves; after a Swiss round no draw */
+  snprintf(args, sizeof args, "tourney new --db %s --rounds 2", path);
+  free(run(args, &status));
+  for (int i = 1; i <= 4; i++) {
+    snprintf(args, sizeof args, "tourney add --db %s --name W%d --rating 1500 --region T%d", path, i, i % 3);
+    free(run(args, &status));
+  }
+  snprintf(args, sizeof args, "tourney knockout --db %s --seeding lot --pools region", path);
+  out = run(args, &status);
+  cr_assert_eq(status, 1, "%s", out);
+  cr_assert(strstr(out, "more than two values"), "%s", out);
+  free(out);
+  snprintf(args, sizeof args, "tourney pair --db %s", path);
+  free(run(args, &status));
+  cr_assert_eq(status, 0);
+  snprintf(args, sizeof args, "tourney knockout --db %s --seeding lot", path);
+  out = run(args, &status);
+  cr_assert_eq(status, 1, "%s", out);
+  cr_assert(strstr(out, "cannot follow Swiss rounds"), "%s", out);
+  free(out);
+  xq_test_db_remove(path);
+}
+
 Test(village, the_regulation_s_sub_event_and_its_prizes)
 {
   const xq_regulation *r;

@@ -35,6 +35,8 @@ static const char tourney_usage[] =
   "  log        print the event log\n"
   "  knockout   --after K [--size 2|4|8|16] [--seeding fixed|choose --choice 3|4]\n"
   "             [--format xinjiang|shaanxi|tangshan|wujiaqu]: start the knockout\n"
+  "  knockout   --seeding lot [--pools region|club|team] [--lot N] [--format village]:\n"
+  "             a knockout-only event, every player drawn into the bracket by lot\n"
   "  bracket    show the knockout matches, games and the next game\n"
   "  ko-result  --match M [--red ID] CODE  (the next game of match M)\n"
   "  places     final places (knockout, then Swiss) [--swiss: Swiss order only]\n"

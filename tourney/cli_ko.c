@@ -47,6 +47,8 @@ static int parse(int argc, char **argv, kopts *o)
     else if (!strcmp(a, "--preset")) str = &o->preset;
     else if (!strcmp(a, "--lang")) str = &o->lang;
     else if (!strcmp(a, "--group")) str = &o->group;
+    else if (!strcmp(a, "--pools")) str = &o->pools;
+    else if (!strcmp(a, "--lot")) str = &o->lot;
     else if (!strcmp(a, "--after")) n = &o->after, lo = 1, hi = XQ_TOURNEY_ROUNDS_MAX;
     else if (!strcmp(a, "--size")) n = &o->size, lo = 2, hi = XQ_KO_SIZE_MAX;
     else if (!strcmp(a, "--choice")) n = &o->choice, lo = 3, hi = 4;
@@ -150,6 +152,91 @@ static void print_bracket(const xq_tevent *ev, const xq_ko *ko)
   }
 }
 
+/* The pool field of a player: "region", "club" or "team"; NULL for
+ * another name. */
+static const char *pool_field(const xq_tplayer *p, const char *field)
+{
+  return !strcmp(field, "region") ? p->region : !strcmp(field, "club") ? p->club
+       : !strcmp(field, "team") ? p->team : NULL;
+}
+
+/* Every registered player an entrant; with `field`, the players of each
+ * value of that field a pool (in order of first registration), at most
+ * XQ_KO_POOLS_MAX of them. Returns NULL or what is wrong. */
+static const char *lot_pools(const xq_tevent *ev, const char *field, int *ids, int *pool, int *np)
+{
+  const char *names[XQ_KO_POOLS_MAX];
+  *np = 1;
+  if (field && !pool_field(&ev->players[0], field)) return "--pools takes region, club or team";
+  for (int i = 0; i < ev->n; i++) {
+    ids[i] = i + 1;
+    pool[i] = 0;
+    if (!field) continue;
+    const char *v = pool_field(&ev->players[i], field);
+    if (!v[0]) return "a player has no value in the --pools field";
+    int k = 0;
+    if (i == 0) names[0] = v;
+    while (k < *np && strcmp(names[k], v)) k++;
+    if (k == *np) {
+      if (*np == XQ_KO_POOLS_MAX) return "more than two values in the --pools field: a bracket has two halves";
+      names[(*np)++] = v;
+    }
+    pool[i] = k;
+  }
+  return NULL;
+}
+
+/* knockout --seeding lot: a knockout-only event (docs/village-king.md),
+ * every registered player drawn into the bracket by lot; --pools FIELD
+ * puts each value of the field in a half; --lot N the drawing seed
+ * (default the event's). */
+static int cmd_knockout_lot(const kopts *o)
+{
+  xq_tstore *st;
+  xq_tevent *ev;
+  xq_ko ko;
+  xq_error err = {0};
+  int format = XQ_KO_FMT_VILLAGE;
+  unsigned long long seed = 0;
+  char *end = NULL;
+  if (o->after >= 0) {
+    fprintf(stderr, "xqref tourney knockout: a bracket drawn by lot has no Swiss round (no --after)\n");
+    return 2;
+  }
+  if (o->format && xq_ko_parse_format(o->format, &format)) {
+    fprintf(stderr, "xqref tourney knockout: bad --format\n");
+    return 2;
+  }
+  if (o->lot) {
+    errno = 0;
+    seed = strtoull(o->lot, &end, 10);
+    if (!o->lot[0] || o->lot[0] == '-' || *end || errno) {
+      fprintf(stderr, "xqref tourney knockout: --lot wants a whole number, not '%s'\n", o->lot);
+      return 2;
+    }
+  }
+  if (xq__ko_open(o, &st, &ev, &ko)) return 1;
+  int ids[XQ_KO_SIZE_MAX], pool[XQ_KO_SIZE_MAX], np = 1, rc = 1;
+  const char *bad = ev->n < 2 ? "a bracket needs 2 or more registered players"
+                  : ev->n > XQ_KO_SIZE_MAX ? "more players than a bracket holds (128)"
+                  : ev->nrounds > 0 ? "a knockout-only event cannot follow Swiss rounds"
+                  : lot_pools(ev, o->pools, ids, pool, &np);
+  if (!bad) {
+    int r = xq_ko_setup_lot(&ko, ids, pool, ev->n, np, o->lot ? seed : ev->cfg.lot_seed, format);
+    if (r == XQ_ELIMIT) bad = "more entrants than a bracket holds (64 a pool with two pools)";
+    else if (r) bad = "the entrants do not make a bracket";
+  }
+  if (bad) fprintf(stderr, "xqref tourney knockout: %s\n", bad);
+  else if (xq_tstore_ko_start(st, &ko, &err)) fprintf(stderr, "xqref tourney knockout: %s\n", err.msg);
+  else {
+    print_bracket(ev, &ko);
+    rc = 0;
+  }
+  xq_tevent_free(ev);
+  xq_tstore_close(st);
+  return rc;
+}
+
 static int cmd_knockout(const kopts *o)
 {
   xq_tstore *st;
@@ -157,6 +244,12 @@ static int cmd_knockout(const kopts *o)
   xq_ko ko;
   xq_error err = {0};
   int seeding = XQ_KO_FIXED, format = XQ_KO_FMT_RAPID_ARMAGEDDON;
+  if (o->seeding && xq_ko_parse_seeding(o->seeding, &seeding) == XQ_OK && seeding == XQ_KO_LOT)
+    return cmd_knockout_lot(o);
+  if (o->pools || o->lot) {
+    fprintf(stderr, "xqref tourney knockout: --pools and --lot go with --seeding lot\n");
+    return 2;
+  }
   if (o->after < 1) { fprintf(stderr, "xqref tourney knockout: --after K is required\n"); return 2; }
   if ((o->seeding && xq_ko_parse_seeding(o->seeding, &seeding)) ||
       (o->format && xq_ko_parse_format(o->format, &format))) {

@@ -120,7 +120,7 @@ int xq__tourney_final_main(int argc, char **argv);
  * given). --format is the knockout's tie-break format for `knockout` and
  * the sheet format (text, html, csv) for places, teams, prizes, groups. */
 typedef struct xq__kopts {
-  const char *db, *seeding, *format, *mode, *table, *code, *preset, *lang, *group;
+  const char *db, *seeding, *format, *mode, *table, *code, *preset, *lang, *group, *pools, *lot;
   long after, size, choice, match, red, count;
   int swiss;
 } xq__kopts;
