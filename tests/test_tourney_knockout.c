@@ -10,6 +10,7 @@
  * clocks and the armageddon a draw gives to Black, in the store.
  */
 #include <criterion/criterion.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -460,64 +461,49 @@ Test(store, knockout_tables_published_and_decided_by_their_result)
 
 static char *run(const char *args, int *status) { return xq_test_run(args, status); }
 
+/* Run `xqref` with the arguments printf makes of `fmt`; assert its exit
+ * status and that its output holds `says` (NULL: anything). */
+static void cli_says(int want, const char *says, const char *fmt, ...)
+{
+  char args[1024];
+  int status;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(args, sizeof args, fmt, ap);
+  va_end(ap);
+  char *out = run(args, &status);
+  cr_assert_eq(status, want, "%s: %s", args, out);
+  if (says) cr_assert(strstr(out, says), "%s: wants '%s' in: %s", args, says, out);
+  free(out);
+}
+
 Test(cli, knockout_actions)
 {
   char path[512], args[1024];
   int status;
   xq_test_db_path(path, sizeof path, "tourney_ko");
   xq_test_db_remove(path);
-  snprintf(args, sizeof args, "tourney new --db %s --rounds 3", path);
-  free(run(args, &status));
-  cr_assert_eq(status, 0);
-  for (int i = 1; i <= 4; i++) {
-    snprintf(args, sizeof args, "tourney add --db %s --name P%d --rating %d", path, i, 2000 - i);
-    free(run(args, &status));
-    cr_assert_eq(status, 0);
-  }
-  snprintf(args, sizeof args, "tourney pair --db %s", path);
-  free(run(args, &status));
+  cli_says(0, NULL, "tourney new --db %s --rounds 3", path);
+  for (int i = 1; i <= 4; i++)
+    cli_says(0, NULL, "tourney add --db %s --name P%d --rating %d", path, i, 2000 - i);
+  cli_says(0, NULL, "tourney pair --db %s", path);
   /* round 1: 1–2 and 4–3 (even board: larger number Red); Red wins both */
-  for (int b = 1; b <= 2; b++) {
-    snprintf(args, sizeof args, "tourney result --db %s --round 1 --board %d 1-0", path, b);
-    free(run(args, &status));
-    cr_assert_eq(status, 0);
-  }
+  for (int b = 1; b <= 2; b++) cli_says(0, NULL, "tourney result --db %s --round 1 --board %d 1-0", path, b);
   /* the winners P1 and P4 (2 points each) meet in the final: standard
    * game, swapped rapid, armageddon drawn = the Black player wins */
-  snprintf(args, sizeof args, "tourney knockout --db %s --after 1 --size 3", path);
+  cli_says(1, NULL, "tourney knockout --db %s --after 1 --size 3", path);          /* size 3 */
+  cli_says(1, "not complete", "tourney knockout --db %s --after 2 --size 2", path); /* round 2 not played */
+  cli_says(0, "match 1 (final)", "tourney knockout --db %s --after 1 --size 2", path);
+  cli_says(0, "next: rapid 10+5", "tourney ko-result --db %s --match 1 =", path);
+  cli_says(0, NULL, "tourney ko-result --db %s --match 1 =", path);
+  snprintf(args, sizeof args, "tourney ko-result --db %s --match 1 =", path);
   char *out = run(args, &status);
-  cr_assert_eq(status, 1, "size 3: %s", out);
-  free(out);
-  snprintf(args, sizeof args, "tourney knockout --db %s --after 2 --size 2", path);
-  out = run(args, &status);
-  cr_assert_eq(status, 1, "round 2 not played: %s", out);
-  free(out);
-  snprintf(args, sizeof args, "tourney knockout --db %s --after 1 --size 2", path);
-  out = run(args, &status);
-  cr_assert_eq(status, 0, "%s", out);
-  cr_assert(strstr(out, "match 1 (final)"), "%s", out);
-  free(out);
-  snprintf(args, sizeof args, "tourney ko-result --db %s --match 1 =", path);
-  out = run(args, &status);
-  cr_assert_eq(status, 0, "%s", out);
-  cr_assert(strstr(out, "next: rapid 10+5"), "%s", out);
-  free(out);
-  snprintf(args, sizeof args, "tourney ko-result --db %s --match 1 =", path);
-  free(run(args, &status));
-  snprintf(args, sizeof args, "tourney ko-result --db %s --match 1 =", path);
-  out = run(args, &status);
   cr_assert_eq(status, 0, "%s", out);
   cr_assert(strstr(out, "armageddon") && strstr(out, "winner:"), "%s", out);
   free(out);
-  snprintf(args, sizeof args, "tourney ko-result --db %s --match 1 1-0", path);
-  out = run(args, &status);
-  cr_assert_eq(status, 1, "a decided match takes no more games: %s", out);
-  free(out);
-  snprintf(args, sizeof args, "tourney places --db %s", path);
-  out = run(args, &status);
-  cr_assert_eq(status, 0, "%s", out);
-  cr_assert(strstr(out, "final places\n"), "not provisional: %s", out);
-  free(out);
+  /* a decided match takes no more games */
+  cli_says(1, NULL, "tourney ko-result --db %s --match 1 1-0", path);
+  cli_says(0, "final places\n", "tourney places --db %s", path); /* not provisional */
   snprintf(args, sizeof args, "tourney log --db %s", path);
   out = run(args, &status);
   cr_assert_eq(status, 0, "%s", out);
@@ -834,20 +820,14 @@ Test(village, the_store_refuses_a_drawn_bracket_after_a_swiss_or_of_strangers)
  * the command line, a township a half (--pools region), and the refusals */
 Test(village, the_command_line_draws_a_bracket_a_township_a_half)
 {
-  char path[512], args[1024];
-  int status;
+  char path[512];
   xq_test_db_path(path, sizeof path, "tourney_ko_lot");
   xq_test_db_remove(path);
-  snprintf(args, sizeof args, "tourney new --db %s --rounds 1", path);
-  free(run(args, &status));
-  cr_assert_eq(status, 0);
+  cli_says(0, NULL, "tourney new --db %s --rounds 1", path);
   /* five players of two townships: the bracket of 8, three byes */
   const char *town[] = {"东镇", "西镇", "东镇", "西镇", "东镇"};
-  for (int i = 1; i <= 5; i++) {
-    snprintf(args, sizeof args, "tourney add --db %s --name V%d --rating 1500 --region %s", path, i, town[i - 1]);
-    free(run(args, &status));
-    cr_assert_eq(status, 0);
-  }
+  for (int i = 1; i <= 5; i++)
+    cli_says(0, NULL, "tourney add --db %s --name V%d --rating 1500 --region %s", path, i, town[i - 1]);
   const struct { const char *opts; int status; const char *says; } bad[] = {
     {"--seeding lot --after 1", 2, "no --after"},
     {"--seeding lot --lot -1", 2, "--lot wants a whole number"},
@@ -857,19 +837,10 @@ Test(village, the_command_line_draws_a_bracket_a_township_a_half)
     {"--seeding lot --pools club", 1, "no value in the --pools field"},
     {"--after 1 --size 2 --pools region", 2, "go with --seeding lot"},
   };
-  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-    snprintf(args, sizeof args, "tourney knockout --db %s %s", path, bad[i].opts);
-    char *out = run(args, &status);
-    cr_assert_eq(status, bad[i].status, "%s: %s", bad[i].opts, out);
-    cr_assert(strstr(out, bad[i].says), "%s: %s", bad[i].opts, out);
-    free(out);
-  }
-  snprintf(args, sizeof args, "tourney knockout --db %s --seeding lot --pools region --lot 7", path);
-  char *out = run(args, &status);
-  cr_assert_eq(status, 0, "%s", out);
-  cr_assert(strstr(out, "knockout-only event: 5 entrants drawn into a bracket of 8 (a half per pool"), "%s", out);
-  cr_assert(strstr(out, "has a bye"), "%s", out);
-  free(out);
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+    cli_says(bad[i].status, bad[i].says, "tourney knockout --db %s %s", path, bad[i].opts);
+  cli_says(0, "knockout-only event: 5 entrants drawn into a bracket of 8 (a half per pool",
+           "tourney knockout --db %s --seeding lot --pools region --lot 7", path);
   /* what the store holds: townships in halves, the same draw as the call */
   xq_tstore *st;
   xq_error err = {0};
@@ -885,39 +856,18 @@ Test(village, the_command_line_draws_a_bracket_a_township_a_half)
   cr_assert_arr_eq(ko->seeds, same->seeds, sizeof ko->seeds[0] * 8, "lot 7 draws the same bracket");
   free(ko);
   free(same);
-  /* a second start is refused; the bracket is still there */
-  snprintf(args, sizeof args, "tourney knockout --db %s --seeding lot", path);
-  out = run(args, &status);
-  cr_assert_eq(status, 1, "%s", out);
-  cr_assert(strstr(out, "already started"), "%s", out);
-  free(out);
-  snprintf(args, sizeof args, "tourney bracket --db %s", path);
-  out = run(args, &status);
-  cr_assert_eq(status, 0, "%s", out);
-  cr_assert(strstr(out, "knockout-only event: 5 entrants"), "%s", out);
-  free(out);
+  /* a second start is refused; the bracket is still there, byes shown */
+  cli_says(1, "already started", "tourney knockout --db %s --seeding lot", path);
+  cli_says(0, "has a bye", "tourney bracket --db %s", path);
   xq_test_db_remove(path);
 
   /* three townships do not fit two halves; after a Swiss round no draw */
-  snprintf(args, sizeof args, "tourney new --db %s --rounds 2", path);
-  free(run(args, &status));
-  for (int i = 1; i <= 4; i++) {
-    snprintf(args, sizeof args, "tourney add --db %s --name W%d --rating 1500 --region T%d", path, i, i % 3);
-    free(run(args, &status));
-  }
-  snprintf(args, sizeof args, "tourney knockout --db %s --seeding lot --pools region", path);
-  out = run(args, &status);
-  cr_assert_eq(status, 1, "%s", out);
-  cr_assert(strstr(out, "more than two values"), "%s", out);
-  free(out);
-  snprintf(args, sizeof args, "tourney pair --db %s", path);
-  free(run(args, &status));
-  cr_assert_eq(status, 0);
-  snprintf(args, sizeof args, "tourney knockout --db %s --seeding lot", path);
-  out = run(args, &status);
-  cr_assert_eq(status, 1, "%s", out);
-  cr_assert(strstr(out, "cannot follow Swiss rounds"), "%s", out);
-  free(out);
+  cli_says(0, NULL, "tourney new --db %s --rounds 2", path);
+  for (int i = 1; i <= 4; i++)
+    cli_says(0, NULL, "tourney add --db %s --name W%d --rating 1500 --region T%d", path, i, i % 3);
+  cli_says(1, "more than two values", "tourney knockout --db %s --seeding lot --pools region", path);
+  cli_says(0, NULL, "tourney pair --db %s", path);
+  cli_says(1, "cannot follow Swiss rounds", "tourney knockout --db %s --seeding lot", path);
   xq_test_db_remove(path);
 }
 
