@@ -6,6 +6,9 @@
 # tests/data/fuzz-regress/<target>/ once fixed (docs/fuzzing.md).
 # Usage: scripts/fuzz.sh [SECONDS [TARGET...]]   Exit status 1 on a crash.
 # RUNS=N stops each target after N inputs (or SECONDS, whichever first).
+# FORK=N runs each target as one libFuzzer run of N worker processes
+# (-fork=N: they share the corpus, RUNS counts the inputs of all of them,
+# the first crash stops the run): N cores for one target.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 secs=${1:-60}
@@ -34,6 +37,7 @@ for t in "${targets[@]}"; do
   # possible leak and scan the whole heap after each (most of the time of
   # a run). Leaks are checked once at exit instead (LeakSanitizer, below).
   [ "$t" = jsonl ] && maxlen=4096 && extra=(-detect_leaks=0)
+  [ -n "${FORK:-}" ] && extra+=(-fork="$FORK")
   before=$(ls "$crashes" | wc -l)
   ./build-fuzz/fuzz/fuzz_"$t" -max_total_time="$secs" -runs="${RUNS:--1}" -max_len="$maxlen" -timeout=30 \
     -rss_limit_mb=4096 -print_final_stats=1 -artifact_prefix="$crashes/" "${extra[@]}" \
@@ -43,6 +47,13 @@ for t in "${targets[@]}"; do
   after=$(ls "$crashes" | wc -l)
   runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo 0)
   rate=$(grep -o 'stat::average_exec_per_sec: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo 0)
+  if [ -n "${FORK:-}" ]; then
+    # fork mode prints no final stats: its last status line has the total
+    # inputs ("#N:") and the recent rate of all workers ("exec/s N")
+    last=$(grep -E '^#[0-9]+: ' "$log" | tail -n1 || true)
+    runs=$(sed -E 's/^#([0-9]+):.*/\1/' <<<"$last")
+    rate=$(grep -oE 'exec/s [0-9]+' <<<"$last" | grep -oE '[0-9]+' || echo 0)
+  fi
   new=$((after - before))
   printf '%-8s %12s %10s %8s\n' "$t" "${runs:-0}" "${rate:-0}" "$new"
   if ((new)); then status=1; grep -m3 -E 'ERROR|runtime error|SUMMARY' "$log" | sed 's/^/    /'; fi
