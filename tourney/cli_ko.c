@@ -97,9 +97,7 @@ static const char *stage_name(const xq_ko *ko, int m)
   for (int k = ko->size; k > 1; k /= 2) left++;
   left -= s; /* stages after this one */
   if (ko->seeding == XQ_KO_TOP_CHOOSES && m == ko->size) return "third place";
-  static const char *const names[] = {"final", "semi-final", "quarter-final", "round of 16", "round of 32",
-                                      "round of 64", "round of 128"};
-  return left >= 0 && left < (int)(sizeof names / sizeof *names) ? names[left] : "early round";
+  return xq__ko_stage_word(left, XQ_LANG_EN);
 }
 
 int xq__ko_seed(const xq_ko *ko, int id)
@@ -244,15 +242,17 @@ static int cmd_knockout(const kopts *o)
   xq_ko ko;
   xq_error err = {0};
   int seeding = XQ_KO_FIXED, format = XQ_KO_FMT_RAPID_ARMAGEDDON;
-  if (o->seeding && xq_ko_parse_seeding(o->seeding, &seeding) == XQ_OK && seeding == XQ_KO_LOT)
-    return cmd_knockout_lot(o);
+  if (o->seeding && xq_ko_parse_seeding(o->seeding, &seeding)) {
+    fprintf(stderr, "xqref tourney knockout: bad --seeding or --format\n");
+    return 2;
+  }
+  if (seeding == XQ_KO_LOT) return cmd_knockout_lot(o);
   if (o->pools || o->lot) {
     fprintf(stderr, "xqref tourney knockout: --pools and --lot go with --seeding lot\n");
     return 2;
   }
   if (o->after < 1) { fprintf(stderr, "xqref tourney knockout: --after K is required\n"); return 2; }
-  if ((o->seeding && xq_ko_parse_seeding(o->seeding, &seeding)) ||
-      (o->format && xq_ko_parse_format(o->format, &format))) {
+  if (o->format && xq_ko_parse_format(o->format, &format)) {
     fprintf(stderr, "xqref tourney knockout: bad --seeding or --format\n");
     return 2;
   }

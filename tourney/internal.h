@@ -134,6 +134,10 @@ int xq__ko_seed(const struct xq_ko *ko, int id);
  * the outcome ("won the final", "lost in the semi-final", "in the
  * quarter-final" while undecided), in `lang`, into buf (always ended). */
 void xq__ko_reached(char *buf, size_t cap, const struct xq_ko *ko, int id, int lang);
+/* A bracket stage by the number of stages after it (`left`: 0 the final,
+ * 1 the semi-final, ...), in `lang`; "early round" past the round of 128
+ * (sheet_final.c). */
+const char *xq__ko_stage_word(int left, int lang);
 /* places, teams, prizes, groups (cli_final.c): returns 0, 1 or 2. */
 int xq__tourney_results(const xq__kopts *o, const char *action);
 

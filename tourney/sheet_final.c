@@ -76,19 +76,23 @@ static void wdl_text(char *buf, size_t cap, const xq_tevent *ev, int id)
   snprintf(buf, cap, "%d-%d-%d", w, d, l);
 }
 
-/* A stage of the bracket by name: 0 the final, 1 the semi-final, ... as
- * stages after it (`left`). */
-static const char *stage_word(const xq_ko *ko, int left, int lang)
+const char *xq__ko_stage_word(int left, int lang)
 {
-  /* two pools, a half each: the halves' finals are the pools' own, the
-   * bracket's final the one between their winners (village-king.md) */
-  if (ko->pools > 1 && left == 0) return lang == XQ_LANG_ZH ? "总决赛" : "final";
-  if (ko->pools > 1 && left == 1) return lang == XQ_LANG_ZH ? "分组决赛" : "pool final";
   static const char *const en[] = {"final", "semi-final", "quarter-final", "round of 16", "round of 32",
                                    "round of 64", "round of 128"};
   static const char *const zh[] = {"决赛", "半决赛", "四分之一决赛", "16强赛", "32强赛", "64强赛", "128强赛"};
   if (left < 0 || left >= (int)(sizeof en / sizeof *en)) return lang == XQ_LANG_ZH ? "早轮" : "early round";
   return lang == XQ_LANG_ZH ? zh[left] : en[left];
+}
+
+/* A stage of a drawn bracket by name, as xq__ko_stage_word but for its
+ * two pools: the halves' finals are the pools' own, the bracket's final
+ * the one between their winners (village-king.md). */
+static const char *stage_word(const xq_ko *ko, int left, int lang)
+{
+  if (ko->pools > 1 && left == 0) return lang == XQ_LANG_ZH ? "总决赛" : "final";
+  if (ko->pools > 1 && left == 1) return lang == XQ_LANG_ZH ? "分组决赛" : "pool final";
+  return xq__ko_stage_word(left, lang);
 }
 
 /* How a knockout-only event placed `id`: the last match it played (byes
@@ -112,14 +116,6 @@ void xq__ko_reached(char *buf, size_t cap, const xq_ko *ko, int id, int lang)
   if (!w) snprintf(buf, cap, zh ? "%s进行中" : "in the %s", st);
   else if (w == id) snprintf(buf, cap, zh ? "%s胜" : "won the %s", st);
   else snprintf(buf, cap, zh ? "%s负" : "lost in the %s", st);
-}
-
-/* Bracket position of `id` (1..size), 0 when not in the bracket. */
-static int position_of(const xq_ko *ko, int id)
-{
-  for (int i = 0; i < ko->size; i++)
-    if (ko->seeds[i] == id) return i + 1;
-  return 0;
 }
 
 /* xq_sheet_places as one table of a sheet (`flags`: xq__sheet_begin);
@@ -160,7 +156,7 @@ static int places_table(const xq_tevent *ev, const xq_ko *ko, const char *title,
     if (ko) {
       xq__ko_reached(wdl, sizeof wdl, ko, ids[i], lang);
       row[k++] = wdl;
-      int pos = position_of(ko, ids[i]);
+      int pos = xq__ko_seed(ko, ids[i]);
       snprintf(pts, sizeof pts, "%d", pos);
       row[k++] = pos ? pts : "";
     } else {
@@ -175,23 +171,27 @@ static int places_table(const xq_tevent *ev, const xq_ko *ko, const char *title,
   return rc ? rc : end;
 }
 
-int xq_sheet_places(const xq_tevent *ev, const char *title, const int *ids, const int *overall,
-                    int n, int format, int lang, FILE *f)
+/* The checks of both places sheets, then the table. */
+static int places_sheet(const xq_tevent *ev, const xq_ko *ko, const char *title, const int *ids,
+                        const int *overall, int n, int format, int lang, FILE *f)
 {
   if (!args_ok(ev, format, lang, f) || n < 0 || (n && !ids)) return XQ_EINVAL;
   for (int i = 0; i < n; i++)
     if (ids[i] < 1 || ids[i] > ev->n) return XQ_EINVAL;
-  return places_table(ev, NULL, title, ids, overall, n, format, lang, f, 0);
+  return places_table(ev, ko, title, ids, overall, n, format, lang, f, 0);
+}
+
+int xq_sheet_places(const xq_tevent *ev, const char *title, const int *ids, const int *overall,
+                    int n, int format, int lang, FILE *f)
+{
+  return places_sheet(ev, NULL, title, ids, overall, n, format, lang, f);
 }
 
 int xq_sheet_ko_places(const xq_tevent *ev, const xq_ko *ko, const char *title, const int *ids,
                        const int *overall, int n, int format, int lang, FILE *f)
 {
   if (!ko || ko->after != XQ_KO_NO_SWISS) return XQ_EINVAL;
-  if (!args_ok(ev, format, lang, f) || n < 0 || (n && !ids)) return XQ_EINVAL;
-  for (int i = 0; i < n; i++)
-    if (ids[i] < 1 || ids[i] > ev->n) return XQ_EINVAL;
-  return places_table(ev, ko, title, ids, overall, n, format, lang, f, 0);
+  return places_sheet(ev, ko, title, ids, overall, n, format, lang, f);
 }
 
 /* One list of the group sheet: group g, all members (sex 0), the men's
