@@ -90,7 +90,7 @@ typedef struct opts {
   int local;
 } opts;
 
-static int number(const char *s, long lo, long hi, long *out)
+int xq__cli_number(const char *s, long lo, long hi, long *out)
 {
   char *end;
   errno = 0;
@@ -146,7 +146,7 @@ static int parse_opts(int argc, char **argv, opts *o)
     else { fprintf(stderr, "xqref tourney: unknown option '%s'\n", a); return 2; }
     if (!v) { fprintf(stderr, "xqref tourney: %s needs a value\n", a); return 2; }
     if (str) *str = v;
-    else if (!number(v, lo, hi, num)) {
+    else if (!xq__cli_number(v, lo, hi, num)) {
       fprintf(stderr, "xqref tourney: %s wants a number %ld..%ld, not '%s'\n", a, lo, hi, v);
       return 2;
     }
@@ -576,7 +576,7 @@ int xq_pair_main(int argc, char **argv)
     if (!strcmp(argv[i], "--system") && i + 1 < argc) system = argv[++i];
     else if ((!strcmp(argv[i], "--round") || !strcmp(argv[i], "--rounds")) && i + 1 < argc) {
       long *dst = !strcmp(argv[i], "--round") ? &round_opt : &rounds_opt;
-      if (!number(argv[i + 1], 1, XQ_TOURNEY_ROUNDS_MAX, dst)) {
+      if (!xq__cli_number(argv[i + 1], 1, XQ_TOURNEY_ROUNDS_MAX, dst)) {
         fprintf(stderr, "xqref pair: %s wants a number 1..%d\n", argv[i], XQ_TOURNEY_ROUNDS_MAX);
         return 2;
       }

@@ -14,16 +14,6 @@
 
 typedef xq__kopts kopts;
 
-static int num(const char *s, long lo, long hi, long *out)
-{
-  char *end;
-  errno = 0;
-  long v = strtol(s, &end, 10);
-  if (!*s || *end || errno || v < lo || v > hi) return 0;
-  *out = v;
-  return 1;
-}
-
 static int parse(int argc, char **argv, kopts *o)
 {
   memset(o, 0, sizeof *o);
@@ -58,7 +48,7 @@ static int parse(int argc, char **argv, kopts *o)
     else { fprintf(stderr, "xqref tourney: unknown option '%s'\n", a); return 2; }
     if (!v) { fprintf(stderr, "xqref tourney: %s needs a value\n", a); return 2; }
     if (str) *str = v;
-    else if (!num(v, lo, hi, n)) {
+    else if (!xq__cli_number(v, lo, hi, n)) {
       fprintf(stderr, "xqref tourney: %s wants a number %ld..%ld, not '%s'\n", a, lo, hi, v);
       return 2;
     }

@@ -3,7 +3,6 @@
  * demo (a demo tournament in a new store), token, tokens and revoke
  * (server access tokens), games (the per-game log).
  */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -39,16 +38,6 @@ int xq__tourney_live_action(const char *action)
   return action_index(action) >= 0;
 }
 
-static int number(const char *s, long lo, long hi, long *out)
-{
-  char *end;
-  errno = 0;
-  long v = strtol(s, &end, 10);
-  if (!*s || *end || errno || v < lo || v > hi) return 0;
-  *out = v;
-  return 1;
-}
-
 /* Options after the action. Returns 0 or 2 (usage error, printed). */
 static int parse(int argc, char **argv, lopts *o)
 {
@@ -81,7 +70,7 @@ static int parse(int argc, char **argv, lopts *o)
     }
     if (!v) { fprintf(stderr, "xqref tourney %s: %s needs a value\n", act, a); return 2; }
     if (str) *str = v;
-    else if (!number(v, lo, hi, num)) {
+    else if (!xq__cli_number(v, lo, hi, num)) {
       fprintf(stderr, "xqref tourney %s: %s wants a number %ld..%ld, not '%s'\n", act, a, lo, hi, v);
       return 2;
     }

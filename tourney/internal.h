@@ -109,6 +109,10 @@ enum {
 struct sqlite3_stmt;
 struct sqlite3_stmt *xq__tstore_stmt(xq_tstore *st, int which, const char *sql);
 
+/* A command-line number (cli.c): true when `s` is a whole decimal in
+ * [lo, hi] with nothing after it, stored in *out; false leaves *out. */
+int xq__cli_number(const char *s, long lo, long hi, long *out);
+
 /* The final-stage actions of `xqref tourney` (cli_ko.c): true when
  * `action` is one of knockout, bracket, ko-result, places, teams, prizes;
  * then xq__tourney_final_main runs it (argv as xq_tourney_main's;
