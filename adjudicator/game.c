@@ -207,17 +207,6 @@ static void copy_cycle(const xq_game *g, int first, const xq_cycle_ruling *r, xq
   }
 }
 
-static void pause_for_arbiter(xq_game *g, xq_verdict *v, xq_reason reason, const char *rule)
-{
-  g->result = XQ_OUT_NEEDS_ARBITER;
-  g->result_reason = reason;
-  v->kind = XQ_VERDICT_NEEDS_ARBITER;
-  v->result = g->result;
-  v->reason = reason;
-  v->changed = 1;
-  snprintf(v->rule, sizeof v->rule, "%s", rule);
-}
-
 /* Apply cycle ruling *r made over the window from index `first`. */
 static void apply_ruling(xq_game *g, int first, int occ, const xq_cycle_ruling *r, xq_verdict *v)
 {
@@ -288,7 +277,7 @@ static void apply_ruling(xq_game *g, int first, int occ, const xq_cycle_ruling *
     return;
   }
   default:
-    pause_for_arbiter(g, v, r->reason, "R8");
+    xq__pause(g, v, r->reason, "R8");
     snprintf(v->zh, sizeof v->zh, "待判局面（第%d次重复）：%s，须由裁判裁决", occ, rzh);
     snprintf(v->en, sizeof v->en, "position repeated %d times: %s; an arbiter must decide", occ,
              ren);
@@ -305,14 +294,14 @@ static void rule_now(xq_game *g, int occ, int first, int prev, xq_verdict *v)
    * the last cycle alone. */
   if (g->nply - first > XQ_CYCLE_MAX) first = prev;
   if (first < 0 || g->nply - first > XQ_CYCLE_MAX || g->nply == first) {
-    pause_for_arbiter(g, v, XQ_REASON_SEARCH_BUDGET, "R5");
+    xq__pause(g, v, XQ_REASON_SEARCH_BUDGET, "R5");
     xq__explain(v, "待判局面的循环超过%d着，须由裁判裁决",
                 "the repeated cycle is longer than %d plies: an arbiter must decide",
                 XQ_CYCLE_MAX);
     return;
   }
   if (rule_window(g, first, &r) != XQ_OK) {
-    pause_for_arbiter(g, v, XQ_REASON_SEARCH_BUDGET, "R5");
+    xq__pause(g, v, XQ_REASON_SEARCH_BUDGET, "R5");
     xq__explain(v, "循环无法裁定，须由裁判裁决", "the cycle cannot be ruled: an arbiter must decide");
     return;
   }
@@ -354,7 +343,7 @@ static void follow_order(xq_game *g, int mover, xq_verdict *v)
   /* The cycle came round again: re-rule over the last cycle (R5). */
   xq_cycle_ruling r;
   if (g->nply - prev > XQ_CYCLE_MAX || rule_window(g, prev, &r) != XQ_OK) {
-    pause_for_arbiter(g, v, XQ_REASON_SEARCH_BUDGET, rule);
+    xq__pause(g, v, XQ_REASON_SEARCH_BUDGET, rule);
     xq__explain(v, "循环无法裁定，须由裁判裁决", "the cycle cannot be ruled: an arbiter must decide");
     return;
   }

@@ -33,6 +33,11 @@ void xq__move_name(xq_move m, char buf[5]);
 void xq__end(xq_game *g, xq_verdict *v, xq_verdict_kind kind, xq_outcome result,
              xq_reason reason, int side, const char *rule);
 
+/* Pause play for the arbiter: the game's result becomes NEEDS_ARBITER
+ * with `reason` under `rule`, and *v a NEEDS_ARBITER verdict. Does not
+ * write the explanation. */
+void xq__pause(xq_game *g, xq_verdict *v, xq_reason reason, const char *rule);
+
 /* Record `n` fouls against `side` for `reason` under `rule`: a FOUL
  * verdict, or a loss when the fouls reach P11. Explains the verdict with
  * `what_zh`/`what_en` (what the foul was) in front. */

@@ -88,13 +88,7 @@ static void to_arbiter(xq_game *g, xq_verdict *v, const char *rule)
 {
   g->draw_offer_pending = -1; /* answered: the arbiter settles it */
   g->draw_offer_late = 0;
-  g->result = XQ_OUT_NEEDS_ARBITER;
-  g->result_reason = XQ_REASON_DRAW_OFFER;
-  v->kind = XQ_VERDICT_NEEDS_ARBITER;
-  v->result = g->result;
-  v->reason = XQ_REASON_DRAW_OFFER;
-  v->changed = 1;
-  snprintf(v->rule, sizeof v->rule, "%s", rule);
+  xq__pause(g, v, XQ_REASON_DRAW_OFFER, rule);
 }
 
 int xq_game_answer_draw(xq_game *g, int side, int accept, xq_verdict *v)

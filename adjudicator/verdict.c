@@ -85,6 +85,17 @@ void xq__end(xq_game *g, xq_verdict *v, xq_verdict_kind kind, xq_outcome result,
   snprintf(v->rule, sizeof v->rule, "%s", rule);
 }
 
+void xq__pause(xq_game *g, xq_verdict *v, xq_reason reason, const char *rule)
+{
+  g->result = XQ_OUT_NEEDS_ARBITER;
+  g->result_reason = reason;
+  v->kind = XQ_VERDICT_NEEDS_ARBITER;
+  v->result = g->result;
+  v->reason = reason;
+  v->changed = 1;
+  snprintf(v->rule, sizeof v->rule, "%s", rule);
+}
+
 void xq__foul(xq_game *g, xq_verdict *v, int side, int n, xq_reason reason, const char *rule,
               const char *what_zh, const char *what_en)
 {
