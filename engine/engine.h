@@ -46,6 +46,12 @@ typedef struct xq_error {
 /* Text of a status code ("illegal move", ...). Never NULL. */
 const char *xq_strerror(int code);
 
+/* The next value of the splitmix64 stream whose state is *state (which
+ * it advances): the same fixed sequence on every machine, behind every
+ * choice that must repeat (Zobrist keys, lots, simulated events, load
+ * generation). Not for secrets. */
+uint64_t xq_random_next(uint64_t *state);
+
 /* ------------------------------------------------------------------ */
 /* Basic types                                                         */
 /* ------------------------------------------------------------------ */

@@ -100,8 +100,7 @@ static void line_scan(int n, int pos, unsigned occ, uint16_t *rook,
   *cannon = (uint16_t)cn;
 }
 
-/* splitmix64: a fixed sequence, so keys are the same in every build. */
-static uint64_t next_random(uint64_t *state)
+uint64_t xq_random_next(uint64_t *state)
 {
   uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
   z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
@@ -218,6 +217,6 @@ __attribute__((constructor)) static void tables_init(void)
   for (int c = 0; c < 2; c++)
     for (int k = 0; k < 8; k++)
       for (int s = 0; s < XQ_SQUARES; s++)
-        xq__zobrist[c][k][s] = next_random(&seed);
-  xq__zobrist_side = next_random(&seed);
+        xq__zobrist[c][k][s] = xq_random_next(&seed);
+  xq__zobrist_side = xq_random_next(&seed);
 }

@@ -150,7 +150,7 @@ struct lg {
   double duration;
   int window;
   int min_plies;
-  unsigned long long seed;
+  uint64_t seed;
   FILE *ack;                   /* --ack-log */
   uv_timer_t deadline, drain, start_to;
   uv_signal_t sigint;          /* Ctrl-C: stop as at the end of --duration */
@@ -179,15 +179,6 @@ struct lg {
 /* ------------------------------------------------------------------ */
 /* Small helpers                                                       */
 /* ------------------------------------------------------------------ */
-
-static uint64_t rng_next(unsigned long long *s)
-{
-  /* splitmix64: a deterministic stream from --seed */
-  uint64_t z = (*s += 0x9E3779B97F4A7C15ULL);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-  return z ^ (z >> 31);
-}
 
 static void count_name(lg_count *tab, int *n, int max, const char *name)
 {
@@ -439,7 +430,7 @@ static int board_write(lg_board *b, const char *text, size_t len)
 static void advance_clock(lg_board *b, int mover)
 {
   long left = b->clock[mover];
-  long think = 2000 + (long)(rng_next(&b->lg->seed) % 28000);
+  long think = 2000 + (long)(xq_random_next(&b->lg->seed) % 28000);
   if (left - think < 60000) think = left > 61000 ? 1000 : 0;
   b->clock[mover] = left - think;
 }
@@ -593,7 +584,7 @@ static void start_playing(lg *L)
       uint64_t period = (uint64_t)(1000.0 / L->rate);
       if (period < 1) period = 1;
       /* Spread the boards over one period so they do not tick together. */
-      uint64_t offset = rng_next(&L->seed) % period;
+      uint64_t offset = xq_random_next(&L->seed) % period;
       uv_timer_start(&b->pace, on_pace, offset, period);
       b->pace_on = 1;
     } else {
@@ -966,7 +957,7 @@ int xq_loadgen_main(int argc, char **argv)
   const char *connect = NULL, *tokens = NULL, *games = NULL, *ack_log = NULL, *http = NULL;
   long nboards = 0, window = 1, min_plies = 0, nviewers = 0, nsse = 0;
   double rate = 0, duration = -1;
-  unsigned long long seed = 1;
+  uint64_t seed = 1;
 
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
@@ -1066,8 +1057,8 @@ int xq_loadgen_main(int argc, char **argv)
   uv_timer_start(&L->start_to, on_start_timeout, XQ_LOADGEN_CONNECT_MS, 0);
   L->t_connect = uv_hrtime();
   viewers_start(L);
-  unsigned long long gseed = seed;
-  int goff = (int)(rng_next(&gseed) % (uint64_t)L->ngames);
+  uint64_t gseed = seed;
+  int goff = (int)(xq_random_next(&gseed) % (uint64_t)L->ngames);
   if (seed == 1) goff = 0; /* the default seed: board i plays game i */
   for (int i = 0; i < L->nboards; i++) {
     lg_board *b = &L->boards[i];

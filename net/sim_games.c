@@ -23,17 +23,9 @@
 #define THINK_SPAN_MS 28000
 #define CLOCK_FLOOR_MS 60000    /* plain games keep a minute: flag falls are planned */
 
-uint64_t xq__sim_rand(uint64_t *s)
-{
-  uint64_t z = (*s += 0x9E3779B97F4A7C15ULL);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-  return z ^ (z >> 31);
-}
-
 int xq__sim_below(uint64_t *s, int n)
 {
-  return n <= 1 ? 0 : (int)(xq__sim_rand(s) % (uint64_t)n);
+  return n <= 1 ? 0 : (int)(xq_random_next(s) % (uint64_t)n);
 }
 
 static const char *side_name(int side) { return side == XQ_RED ? "red" : "black"; }

@@ -25,9 +25,8 @@
 #define XQ_SIM_CALL_MS 60000          /* a synchronous request's answer */
 #define XQ_SIM_TOKEN_MAX 16           /* an event token ("held:h2e2") */
 
-/* splitmix64: the simulation's one random stream per purpose. */
-uint64_t xq__sim_rand(uint64_t *state);
-/* Uniform in 0..n-1 (n >= 1). */
+/* Uniform in 0..n-1 (n >= 1) from the random stream *state
+ * (xq_random_next; the simulation keeps one stream per purpose). */
 int xq__sim_below(uint64_t *state, int n);
 
 /* ------------------------------------------------------------------ */

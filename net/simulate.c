@@ -488,7 +488,7 @@ static int play_boards(sim *S)
   /* connect every table, then let them all play at once */
   for (int i = 0; i < S->nboards && !rc; i++) {
     sim_board *b = &S->boards[i];
-    xq__sim_game_init(&b->g, xq__sim_rand(&S->rng), S->o, &b->rules);
+    xq__sim_game_init(&b->g, xq_random_next(&S->rng), S->o, &b->rules);
     xq_pos_startpos(&b->pos);
     if (xq__simc_connect(&b->c, &S->loop, S->port)) {
       rc = fail(S, XQ_EIO, "round %d table %d: cannot connect", b->round, b->table);

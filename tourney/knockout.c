@@ -129,16 +129,8 @@ int xq_ko_setup(xq_ko *ko, const xq_tstanding *st, int n, int after, int size,
   return XQ_OK;
 }
 
-/* splitmix64: the lot's one random stream. */
-static uint64_t lot_next(uint64_t *x)
-{
-  uint64_t z = (*x += 0x9E3779B97F4A7C15ULL);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-  return z ^ (z >> 31);
-}
-
-static int lot_below(uint64_t *x, int n) { return (int)(lot_next(x) % (uint64_t)n); }
+/* A draw of the lot: 0..n-1 from its one random stream. */
+static int lot_below(uint64_t *x, int n) { return (int)(xq_random_next(x) % (uint64_t)n); }
 
 static int pow2_at_least(int n)
 {

@@ -10,10 +10,7 @@
 
 uint64_t xq__mix64(uint64_t x)
 {
-  x += 0x9E3779B97F4A7C15ull;
-  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-  return x ^ (x >> 31);
+  return xq_random_next(&x);
 }
 
 int xq__played(const xq_tslot *s)
