@@ -271,7 +271,9 @@ static void run_export(xq__server *s, xq__task *t)
     xq__task_error(t, xq__error_code(rc), xq_tourney_strerror(rc));
     return;
   }
-  static const char *const names[] = {"trf", "csv", "html"};
+  static const char *const names[] = {
+    [XQ_SHEET_TRF] = "trf", [XQ_SHEET_CSV] = "csv", [XQ_SHEET_HTML] = "html", [XQ_SHEET_TEXT] = "text",
+  };
   cJSON *o = cJSON_CreateObject();
   cJSON_AddStringToObject(o, "format", names[t->format]);
   cJSON_AddStringToObject(o, "what", t->format == XQ_SHEET_TRF ? "event" : t->pairings ? "pairings" : "standings");
@@ -282,7 +284,7 @@ static void run_export(xq__server *s, xq__task *t)
 }
 
 /* export {format, what, round, lang}: TRF-16 of the whole event, or a
- * CSV / HTML sheet of the standings or of a round's pairings. */
+ * CSV / HTML / text sheet of the standings or of a round's pairings. */
 static void op_export(xq__server *s, xq__req *r)
 {
   const char *fmt, *what, *lang;
@@ -293,10 +295,10 @@ static void op_export(xq__server *s, xq__req *r)
   int format = fmt ? xq_sheet_format_parse(fmt) : XQ_SHEET_TRF;
   int lg = lang ? xq_sheet_lang_parse(lang) : XQ_LANG_EN;
   int pairings = what && !strcmp(what, "pairings");
-  const char *bad = format < 0 ? "format is trf, csv or html"
+  const char *bad = format < 0 ? "format is trf, csv, html or text"
                   : lg < 0 ? "lang is en or zh"
                   : what && !pairings && strcmp(what, "standings") ? "what is standings or pairings"
-                  : format == XQ_SHEET_TRF && pairings ? "a pairing sheet is csv or html"
+                  : format == XQ_SHEET_TRF && pairings ? "a pairing sheet is csv, html or text"
                   : NULL;
   if (bad) {
     xq__reply_error(r->c, r->id, XQ__E_BAD_REQUEST, bad, -1);

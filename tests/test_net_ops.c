@@ -822,6 +822,26 @@ Test(tourney, standings_and_exports)
   cr_assert_str_eq(xq_tj_str(r, "what"), "pairings");
   cJSON_Delete(r);
   free(want);
+  /* text sheets, the kind the command line prints */
+  f = open_memstream(&want, &wlen);
+  cr_assert_eq(xq_sheet_pairings(ev, &pr, XQ_SHEET_TEXT, XQ_LANG_ZH, f), XQ_OK);
+  fclose(f);
+  r = xq_tc_callf(&c, "{\"id\":5,\"op\":\"export\",\"format\":\"text\",\"what\":\"pairings\",\"round\":1,\"lang\":\"zh\"}");
+  xq_tc_expect_ok(r);
+  cr_assert_str_eq(xq_tj_str(r, "text"), want);
+  cr_assert_str_eq(xq_tj_str(r, "format"), "text");
+  cJSON_Delete(r);
+  free(want);
+  f = open_memstream(&want, &wlen);
+  cr_assert_eq(xq_sheet_standings(ev, 1, XQ_SHEET_TEXT, XQ_LANG_EN, f), XQ_OK);
+  fclose(f);
+  r = xq_tc_callf(&c, "{\"id\":5,\"op\":\"export\",\"format\":\"text\",\"round\":1}");
+  xq_tc_expect_ok(r);
+  cr_assert_str_eq(xq_tj_str(r, "text"), want);
+  cr_assert_str_eq(xq_tj_str(r, "format"), "text");
+  cr_assert_str_eq(xq_tj_str(r, "what"), "standings");
+  cJSON_Delete(r);
+  free(want);
   xq_tpairing_clear(&pr);
   static const char *const bad[] = {
     "{\"id\":6,\"op\":\"export\",\"format\":\"pdf\"}",
