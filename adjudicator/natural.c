@@ -123,13 +123,7 @@ int xq_game_claim_natural(xq_game *g, int side, xq_verdict *v)
   v->side = side;
   if (r->natural_limit_moves <= 0) {
     /* Tangshan 八.5: 裁判按照具体局面区别对待. */
-    g->result = XQ_OUT_NEEDS_ARBITER;
-    g->result_reason = XQ_REASON_NATURAL_LIMIT;
-    v->kind = XQ_VERDICT_NEEDS_ARBITER;
-    v->result = g->result;
-    v->reason = XQ_REASON_NATURAL_LIMIT;
-    v->changed = 1;
-    snprintf(v->rule, sizeof v->rule, "P5");
+    xq__pause(g, v, XQ_REASON_NATURAL_LIMIT, "P5");
     snprintf(v->zh, sizeof v->zh, "%s提出自然限着，由裁判按具体局面裁决", xq__side_zh[side]);
     snprintf(v->en, sizeof v->en, "%s claims the natural limit; the arbiter decides on the position",
              xq__side_en[side]);

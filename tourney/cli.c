@@ -201,6 +201,17 @@ static int load(xq_tstore *st, xq_tevent **ev)
   return 0;
 }
 
+/* The event of o->db, read and the store closed again. Returns 0, 1 or 2. */
+static int read_event(const opts *o, xq_tevent **ev)
+{
+  xq_tstore *st;
+  int rc = open_store(o, 0, &st);
+  if (rc) return rc;
+  rc = load(st, ev);
+  xq_tstore_close(st);
+  return rc;
+}
+
 static int cmd_new(const opts *o)
 {
   xq_tconfig cfg;
@@ -315,12 +326,8 @@ static int cmd_import(const opts *o)
 
 static int cmd_players(const opts *o)
 {
-  xq_tstore *st;
   xq_tevent *ev;
-  int rc = open_store(o, 0, &st);
-  if (rc) return rc;
-  rc = load(st, &ev);
-  xq_tstore_close(st);
+  int rc = read_event(o, &ev);
   if (rc) return rc;
   printf("  id  no  ");
   put_padded("name", 24);
@@ -439,12 +446,8 @@ static int cmd_record(const opts *o, const char *action)
 
 static int cmd_standings(const opts *o)
 {
-  xq_tstore *st;
   xq_tevent *ev;
-  int rc = open_store(o, 0, &st);
-  if (rc) return rc;
-  rc = load(st, &ev);
-  xq_tstore_close(st);
+  int rc = read_event(o, &ev);
   if (rc) return rc;
   int upto = o->after > 0 ? (int)o->after : ev->nrounds;
   if (upto > ev->nrounds) upto = ev->nrounds;
