@@ -761,6 +761,31 @@ Test(tourney, pair_publish_pairings)
   down();
 }
 
+/* Send export request `req` and check the reply: its text equals what
+ * the tourney module writes for `ev` (TRF, or the pairing sheet of `pr`,
+ * or the standings after round 1), its format and `what` fields. */
+static void expect_export(xq_tclient *c, const char *req, const xq_tevent *ev, const xq_tpairing *pr, int format,
+                          int lang, const char *what)
+{
+  static const char *const names[] = {"trf", "csv", "html", "text"};
+  char *want = NULL;
+  size_t wlen = 0;
+  FILE *f = open_memstream(&want, &wlen);
+  cr_assert_not_null(f);
+  int rc = format == XQ_SHEET_TRF ? xq_trf_write(ev, f)
+         : pr ? xq_sheet_pairings(ev, pr, format, lang, f)
+         : xq_sheet_standings(ev, 1, format, lang, f);
+  cr_assert_eq(rc, XQ_OK);
+  fclose(f);
+  cJSON *r = xq_tc_call(c, req);
+  xq_tc_expect_ok(r);
+  cr_assert_str_eq(xq_tj_str(r, "text"), want, "%s", req);
+  cr_assert_str_eq(xq_tj_str(r, "format"), names[format], "%s", req);
+  cr_assert_str_eq(xq_tj_str(r, "what"), what, "%s", req);
+  cJSON_Delete(r);
+  free(want);
+}
+
 Test(tourney, standings_and_exports)
 {
   up(8);
@@ -793,55 +818,18 @@ Test(tourney, standings_and_exports)
   cJSON_Delete(r);
 
   /* exports equal the tourney module's writers on the stored event */
-  char *want = NULL;
-  size_t wlen = 0;
-  FILE *f = open_memstream(&want, &wlen);
-  cr_assert_eq(xq_trf_write(ev, f), XQ_OK);
-  fclose(f);
-  r = xq_tc_callf(&c, "{\"id\":3,\"op\":\"export\",\"format\":\"trf\"}");
-  xq_tc_expect_ok(r);
-  cr_assert_str_eq(xq_tj_str(r, "text"), want);
-  cJSON_Delete(r);
-  free(want);
-  f = open_memstream(&want, &wlen);
-  cr_assert_eq(xq_sheet_standings(ev, 1, XQ_SHEET_CSV, XQ_LANG_ZH, f), XQ_OK);
-  fclose(f);
-  r = xq_tc_callf(&c, "{\"id\":4,\"op\":\"export\",\"format\":\"csv\",\"what\":\"standings\",\"lang\":\"zh\"}");
-  xq_tc_expect_ok(r);
-  cr_assert_str_eq(xq_tj_str(r, "text"), want);
-  cJSON_Delete(r);
-  free(want);
   xq_tpairing pr = {0};
   cr_assert_eq(xq_tstore_pairing(st, 1, &pr, NULL), XQ_OK);
-  f = open_memstream(&want, &wlen);
-  cr_assert_eq(xq_sheet_pairings(ev, &pr, XQ_SHEET_HTML, XQ_LANG_EN, f), XQ_OK);
-  fclose(f);
-  r = xq_tc_callf(&c, "{\"id\":5,\"op\":\"export\",\"format\":\"html\",\"what\":\"pairings\",\"round\":1}");
-  xq_tc_expect_ok(r);
-  cr_assert_str_eq(xq_tj_str(r, "text"), want);
-  cr_assert_str_eq(xq_tj_str(r, "what"), "pairings");
-  cJSON_Delete(r);
-  free(want);
+  expect_export(&c, "{\"id\":3,\"op\":\"export\",\"format\":\"trf\"}", ev, NULL, XQ_SHEET_TRF, XQ_LANG_EN, "event");
+  expect_export(&c, "{\"id\":4,\"op\":\"export\",\"format\":\"csv\",\"what\":\"standings\",\"lang\":\"zh\"}", ev, NULL,
+                XQ_SHEET_CSV, XQ_LANG_ZH, "standings");
+  expect_export(&c, "{\"id\":5,\"op\":\"export\",\"format\":\"html\",\"what\":\"pairings\",\"round\":1}", ev, &pr,
+                XQ_SHEET_HTML, XQ_LANG_EN, "pairings");
   /* text sheets, the kind the command line prints */
-  f = open_memstream(&want, &wlen);
-  cr_assert_eq(xq_sheet_pairings(ev, &pr, XQ_SHEET_TEXT, XQ_LANG_ZH, f), XQ_OK);
-  fclose(f);
-  r = xq_tc_callf(&c, "{\"id\":5,\"op\":\"export\",\"format\":\"text\",\"what\":\"pairings\",\"round\":1,\"lang\":\"zh\"}");
-  xq_tc_expect_ok(r);
-  cr_assert_str_eq(xq_tj_str(r, "text"), want);
-  cr_assert_str_eq(xq_tj_str(r, "format"), "text");
-  cJSON_Delete(r);
-  free(want);
-  f = open_memstream(&want, &wlen);
-  cr_assert_eq(xq_sheet_standings(ev, 1, XQ_SHEET_TEXT, XQ_LANG_EN, f), XQ_OK);
-  fclose(f);
-  r = xq_tc_callf(&c, "{\"id\":5,\"op\":\"export\",\"format\":\"text\",\"round\":1}");
-  xq_tc_expect_ok(r);
-  cr_assert_str_eq(xq_tj_str(r, "text"), want);
-  cr_assert_str_eq(xq_tj_str(r, "format"), "text");
-  cr_assert_str_eq(xq_tj_str(r, "what"), "standings");
-  cJSON_Delete(r);
-  free(want);
+  expect_export(&c, "{\"id\":5,\"op\":\"export\",\"format\":\"text\",\"what\":\"pairings\",\"round\":1,\"lang\":\"zh\"}",
+                ev, &pr, XQ_SHEET_TEXT, XQ_LANG_ZH, "pairings");
+  expect_export(&c, "{\"id\":5,\"op\":\"export\",\"format\":\"text\",\"round\":1}", ev, NULL, XQ_SHEET_TEXT, XQ_LANG_EN,
+                "standings");
   xq_tpairing_clear(&pr);
   static const char *const bad[] = {
     "{\"id\":6,\"op\":\"export\",\"format\":\"pdf\"}",
