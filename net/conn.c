@@ -291,9 +291,13 @@ static void update_reading(xq__conn *c)
     xq__session_end_if_done(c);
     return;
   }
-  if (c->closing || c->held || c->sink || c->out_mode != XQ__OUT_PAUSE) return;
-  int over = c->out_bytes > XQ_OUT_HIGH || c->pending_replies > XQ_PENDING_MAX / 64;
-  int under = c->out_bytes <= XQ_OUT_LOW && c->pending_replies <= XQ_PENDING_MAX / 128;
+  if (c->closing || c->held || c->sink) return;
+  /* only a request/response session pauses for what it owes; a subscriber
+   * is bounded by XQ_OUT_VIEWER_MAX instead, and one paused before it
+   * subscribed (a hold, a backlog) reads again now */
+  int pausing = c->out_mode == XQ__OUT_PAUSE;
+  int over = pausing && (c->out_bytes > XQ_OUT_HIGH || c->pending_replies > XQ_PENDING_MAX / 64);
+  int under = !pausing || (c->out_bytes <= XQ_OUT_LOW && c->pending_replies <= XQ_PENDING_MAX / 128);
   if (over && c->reading) {
     uv_read_stop((uv_stream_t *)&c->tcp);
     c->reading = 0;
