@@ -9,8 +9,10 @@
  * is one connection: the client (a non-blocking socket on the same
  * thread) says hello with the token the first byte picks, sends the rest,
  * half-closes, and the loop runs until the server has closed the
- * connection. Replies are read and dropped: the findings are crashes and
- * sanitizer reports, in the framing, the dispatch and every operation.
+ * connection. Replies are read and dropped: the findings are crashes,
+ * sanitizer reports and hangs (a connection the server has not closed
+ * DEADLINE_MS after the input), in the framing, the dispatch and every
+ * operation.
  *
  * Lines asking the server to fetch a URL (ingest_url, ingest_now) are
  * dropped before sending: a fuzzer must not make outbound connections.
@@ -36,7 +38,7 @@
 
 #define PLAYERS 8                 /* demo players: 4 boards */
 #define TOKENS_MAX (2 + PLAYERS / 2)
-#define DEADLINE_MS 10000         /* one input may keep the server this long */
+#define DEADLINE_MS 10000         /* longer for one input is a finding: a hang */
 #define POLL_MS 5                 /* longest wait for either side */
 #define RESTART_EVERY 250         /* inputs between two fresh servers */
 
@@ -203,7 +205,13 @@ int xq_fuzz_jsonl(const uint8_t *data, size_t size)
       poll(pfd, 2, wait < 0 || wait > POLL_MS ? POLL_MS : wait);
     }
     uv_update_time(&fz.loop);
-    if (uv_now(&fz.loop) > deadline) break;
+    if (uv_now(&fz.loop) > deadline) {
+      /* every line was sent and the write side closed: a server that has
+       * not closed the connection by now has stopped serving it */
+      fprintf(stderr, "fuzz jsonl: the connection is still open %d ms after the input (%zu of %zu bytes sent)\n",
+              DEADLINE_MS, sent, len);
+      abort();
+    }
   }
   close(fd);
   free(msg);

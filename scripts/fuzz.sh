@@ -23,6 +23,9 @@ cmake --build build-fuzz -j2 --target $(printf 'fuzz_%s ' "${targets[@]}") >/dev
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 status=0
+# findings in a crash directory: crash-, leak-, timeout- and oom- files
+# (slow-unit- files are inputs that took over 10 s: kept, not counted)
+findings() { find "$1" -maxdepth 1 -type f ! -name 'slow-unit-*' | wc -l; }
 printf '%-8s %12s %10s %8s\n' target runs execs/s crashes
 for t in "${targets[@]}"; do
   work=build-fuzz/work/$t crashes=build-fuzz/crashes/$t
@@ -38,13 +41,13 @@ for t in "${targets[@]}"; do
   # a run). Leaks are checked once at exit instead (LeakSanitizer, below).
   [ "$t" = jsonl ] && maxlen=4096 && extra=(-detect_leaks=0)
   [ -n "${FORK:-}" ] && extra+=(-fork="$FORK")
-  before=$(ls "$crashes" | wc -l)
+  before=$(findings "$crashes")
   ./build-fuzz/fuzz/fuzz_"$t" -max_total_time="$secs" -runs="${RUNS:--1}" -max_len="$maxlen" -timeout=30 \
     -rss_limit_mb=4096 -print_final_stats=1 -artifact_prefix="$crashes/" "${extra[@]}" \
     -dict=fuzz/dict/"$t".dict "$work" >"$log" 2>&1 || true
   # a leak found at exit has no input to keep: it counts as a crash
   if grep -q 'ERROR: LeakSanitizer' "$log"; then cp "$log" "$crashes/leak-at-exit-$(date +%s).log"; fi
-  after=$(ls "$crashes" | wc -l)
+  after=$(findings "$crashes")
   runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo 0)
   rate=$(grep -o 'stat::average_exec_per_sec: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo 0)
   if [ -n "${FORK:-}" ]; then
