@@ -229,6 +229,15 @@ cJSON *xq_tc_json(xq_tclient *c, int timeout_ms)
   return j;
 }
 
+cJSON *xq_tc_reply(xq_tclient *c, int timeout_ms)
+{
+  for (;;) {
+    cJSON *r = xq_tc_json(c, timeout_ms);
+    if (!r || !cJSON_GetObjectItemCaseSensitive(r, "event")) return r;
+    cJSON_Delete(r);
+  }
+}
+
 cJSON *xq_tc_call(xq_tclient *c, const char *line)
 {
   xq_tc_send(c, line);

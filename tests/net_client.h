@@ -63,6 +63,9 @@ void xq_tc_send(xq_tclient *c, const char *line);
 char *xq_tc_line(xq_tclient *c, int timeout_ms);
 /* The next line parsed as JSON (caller deletes), or NULL. */
 cJSON *xq_tc_json(xq_tclient *c, int timeout_ms);
+/* The next line that is not a broadcast event (no "event" member), as
+ * JSON (caller deletes), or NULL. */
+cJSON *xq_tc_reply(xq_tclient *c, int timeout_ms);
 /* Send a request line and return the next line as JSON. */
 cJSON *xq_tc_call(xq_tclient *c, const char *line);
 /* Run the loop until the server closed the connection (EOF); 1 if so. */

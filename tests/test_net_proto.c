@@ -573,37 +573,26 @@ Test(net_proto, results_and_fouls_in_memory_equal_a_reload_from_the_store)
   free(loaded);
 }
 
-/* Read replies until the one with id `id`, skipping events; NULL when it
- * does not come within `ms`. */
-static cJSON *reply_with_id(xq_tclient *c, int id, int ms)
-{
-  for (;;) {
-    cJSON *r = xq_tc_json(c, ms);
-    if (!r || num(r, "id") == id) return r;
-    cJSON_Delete(r);
-  }
-}
-
 Test(net_proto, watch_pipelined_after_a_ruling_off_the_loop_keeps_reading)
 {
   xq_tclient c;
   hello(&c, ts.board[0]);
   /* the claim is judged on the worker pool, the connection held until it
-   * is done; the watch waiting behind it makes the session a subscriber, which
-   * must not leave it unread once the ruling is in */
+   * is done; the watch waiting behind it makes the session a subscriber,
+   * which must not leave it unread once the ruling is in */
   const char *both = "{\"id\":1,\"op\":\"move\",\"seq\":1,\"move\":\"repetition\"}\n"
                      "{\"id\":2,\"op\":\"watch\",\"round\":0}\n";
   xq_tc_send_raw(&c, both, strlen(both)); /* one read: the watch waits behind the hold */
-  cJSON *r = reply_with_id(&c, 1, 5000);
-  cr_assert(r && ok(r), "the claim is answered");
+  cJSON *r = xq_tc_reply(&c, 5000);
+  cr_assert(r && ok(r) && num(r, "id") == 1, "the claim is answered");
   cr_assert_str_eq(verdict_kind(r), "refused");
   cJSON_Delete(r);
-  r = reply_with_id(&c, 2, 5000);
-  cr_assert(r && ok(r), "the watch is answered");
+  r = xq_tc_reply(&c, 5000);
+  cr_assert(r && ok(r) && num(r, "id") == 2, "the watch is answered");
   cJSON_Delete(r);
   xq_tc_send(&c, "{\"id\":3,\"op\":\"ping\"}");
-  r = reply_with_id(&c, 3, 5000);
-  cr_assert(r != NULL, "a line sent after the watch is read and answered");
+  r = xq_tc_reply(&c, 5000);
+  cr_assert(r && num(r, "id") == 3, "a line sent after the watch is read and answered");
   cJSON_Delete(r);
   xq_tc_close(&c);
 }

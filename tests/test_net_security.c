@@ -118,20 +118,10 @@ static void make_token(xq_tclient *a, const char *role, int table, char *out)
   cJSON_Delete(r);
 }
 
-/* The next line that is not a broadcast event, as JSON, or NULL. */
-static cJSON *next_reply(xq_tclient *c, int timeout_ms)
-{
-  for (;;) {
-    cJSON *r = xq_tc_json(c, timeout_ms);
-    if (!r || !cJSON_GetObjectItemCaseSensitive(r, "event")) return r;
-    cJSON_Delete(r);
-  }
-}
-
 /* The session `c` is told REVOKED (an error with id null) and closed. */
 static void expect_revoked(xq_tclient *c, int timeout_ms)
 {
-  cJSON *r = next_reply(c, timeout_ms);
+  cJSON *r = xq_tc_reply(c, timeout_ms);
   const char *code = r ? xq_tc_error(r) : NULL;
   cr_assert(code && !strcmp(code, "REVOKED"), "the session is told its token was revoked (got %s)",
             r ? (code ? code : "a reply") : "nothing");
