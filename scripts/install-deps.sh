@@ -1,23 +1,33 @@
 #!/usr/bin/env bash
-# Install the Debian 12 packages xqref needs to build and test, if missing.
-# Run as root (or with sudo). Installs nothing that is already there.
+# Install the Debian 12 packages xqref needs, if missing. Run as root (or
+# with sudo). Installs nothing that is already there.
+#
+#   scripts/install-deps.sh          what building and running xqref need
+#   scripts/install-deps.sh --test   that, and what the tests need too
 set -euo pipefail
 
-packages=(build-essential cmake pkg-config libuv1-dev libcjson-dev
-          libcriterion-dev libsqlite3-dev)
-# the browser tests of the live page (tests/web/, docs/web.md): Debian's
-# Chromium driven by playwright-core from npm, and a CJK font for the
-# screenshots. Node.js 18 or later from any source will do (a nodesource
-# node brings its own npm); without one, Debian's nodejs and npm.
-packages+=(chromium fonts-wqy-microhei)
-# the crash trials (bench/crash-ops.sh: HTTP requests, PRAGMA
-# integrity_check) and the valgrind run of the server suites
-packages+=(curl sqlite3 valgrind)
-if ! command -v node >/dev/null 2>&1 ||
-   [ "$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)" -lt 18 ]; then
-  packages+=(nodejs npm)
-elif ! command -v npm >/dev/null 2>&1; then
-  packages+=(npm)
+# building and running: a C compiler, CMake, libuv, cJSON, SQLite
+packages=(build-essential cmake pkg-config libuv1-dev libcjson-dev libsqlite3-dev)
+if [ "${1:-}" = --test ]; then
+  # the test suites (Criterion)
+  packages+=(libcriterion-dev)
+  # the browser tests of the live page (tests/web/, docs/web.md): Debian's
+  # Chromium driven by playwright-core from npm, and a CJK font for the
+  # screenshots. Node.js 18 or later from any source will do (a nodesource
+  # node brings its own npm); without one, Debian's nodejs and npm.
+  packages+=(chromium fonts-wqy-microhei)
+  # the crash trials (bench/crash-ops.sh: HTTP requests, PRAGMA
+  # integrity_check) and the valgrind run of the server suites
+  packages+=(curl sqlite3 valgrind)
+  if ! command -v node >/dev/null 2>&1 ||
+     [ "$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)" -lt 18 ]; then
+    packages+=(nodejs npm)
+  elif ! command -v npm >/dev/null 2>&1; then
+    packages+=(npm)
+  fi
+elif [ -n "${1:-}" ]; then
+  echo "usage: scripts/install-deps.sh [--test]" >&2
+  exit 2
 fi
 missing=()
 for p in "${packages[@]}"; do
