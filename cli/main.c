@@ -5,12 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "adjudicator.h"
-#include "net.h"
-#include "perft.h"
-#include "records.h"
-#include "simulate.h"
-#include "tourney.h"
+#include "cli.h"
 
 typedef struct subcommand {
   const char *name;

@@ -1,0 +1,25 @@
+/*
+ * cli.h -- the subcommands of the xqref binary: one entry point per
+ * command, each parsing its own options (with --help) and calling the
+ * libraries with an option struct. Each returns the process exit status:
+ * 0 success, 1 failure, 2 a usage error. argv[0] is the subcommand's name.
+ */
+#ifndef XQ_CLI_H
+#define XQ_CLI_H
+
+int xq_perft_main(int argc, char **argv);         /* perft */
+int xq_bench_main(int argc, char **argv);         /* bench (bench --judge too) */
+int xq_uci_main(int argc, char **argv);           /* uci */
+int xq_convert_main(int argc, char **argv);       /* convert */
+int xq_archive_stats_main(int argc, char **argv); /* stats */
+int xq_judge_main(int argc, char **argv);         /* judge */
+int xq_judge_bench_main(int argc, char **argv);   /* bench --judge */
+int xq_tourney_main(int argc, char **argv);       /* tourney */
+int xq_pair_main(int argc, char **argv);          /* pair */
+int xq_presets_main(int argc, char **argv);       /* presets */
+int xq_serve_main(int argc, char **argv);         /* serve */
+int xq_loadgen_main(int argc, char **argv);       /* loadgen */
+int xq_board_main(int argc, char **argv);         /* board */
+int xq_simulate_main(int argc, char **argv);      /* simulate */
+
+#endif /* XQ_CLI_H */
