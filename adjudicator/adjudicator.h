@@ -389,6 +389,8 @@ typedef struct xq_game {
   int touched_sq;          /* own piece lifted by the side to move, -1 for none */
   xq_move held;            /* a move made but not released, XQ_MOVE_NONE for none */
   long clock_ms[2];        /* time left; -1 with no clock */
+  int paused;              /* the arbiter stopped play (XQ_EVENT_PAUSE) until XQ_EVENT_RESUME;
+                              not a result: NEEDS_ARBITER is the rules' own pause */
   xq_change_order order;
   uint16_t key_filter[256]; /* positions since count_from by the low key byte:
                                a zero means a first occurrence, no scan */
@@ -482,14 +484,141 @@ int xq_game_arbiter_foul(xq_game *g, int side, xq_verdict *v);
  * to resume play). */
 int xq_game_arbiter_result(xq_game *g, xq_outcome result, xq_verdict *v);
 
-/* One event written as a token of the event language (docs/adjudicator.md,
- * "Events as text"): a move in any notation; "held:MOVE", "flag:MOVE",
- * "release", "lift:h2", "snap:PLACEMENT"; "clock:RED_MS/BLACK_MS",
- * "tick:MS"; "claim", "repetition", "offer", "resign" (the side to move)
- * or with "-red"/"-black"; "accept"/"decline" (the side offered, or with
- * a suffix); "foul-red", "foul-black"; "result:1-0", "result:0-1",
- * "result:=", "result:none". Returns what the matching xq_game_* call
- * returns, or XQ_EINVAL for a malformed token (nothing changed). */
+/* The arbiter stops play (`on` 1) or lets it go on (0): g->paused. The
+ * state machine itself refuses nothing while paused; whoever takes events
+ * from the players decides what a paused game accepts (the server refuses
+ * a board's). Always changes the game (v->changed 1; the verdict carries
+ * no fouls or side). */
+int xq_game_pause(xq_game *g, int on, xq_verdict *v);
+
+/* Restart the game from its start position under its own rules and
+ * replay its first `plies` plies (a source that corrected a move: the
+ * line is replaced from there). g->paused is kept. *v is the verdict of
+ * the last replayed ply, or a "truncate" verdict for 0 plies. XQ_EINVAL
+ * when plies is negative or more than were played (nothing changed). */
+int xq_game_truncate(xq_game *g, int plies, xq_verdict *v, xq_error *err);
+
+/* ------------------------------------------------------------------ */
+/* Events                                                              */
+/* ------------------------------------------------------------------ */
+
+/* One event of a game as a typed value: what a board, a player or the
+ * arbiter did. A request is parsed into events once, where it arrives;
+ * they go to the rules (xq_game_apply) and to the game log as they are.
+ * Their text form (docs/adjudicator.md, "Events as text") is only for
+ * storing them: xq_event_format writes it, xq_event_parse reads it. */
+typedef enum xq_event_kind {
+  XQ_EVENT_MOVE = 1,          /* a move in any notation: text, flags */
+  XQ_EVENT_SNAPSHOT,          /* a board snapshot: text is a FEN placement */
+  XQ_EVENT_LIFT,              /* the side to move lifts its piece on `square` */
+  XQ_EVENT_RELEASE,           /* the hand leaves the held move's piece */
+  XQ_EVENT_CLOCK,             /* a clock reading: ms[0] Red, ms[1] Black */
+  XQ_EVENT_TICK,              /* ms[0] of the side to move's time passed */
+  XQ_EVENT_CLAIM_NATURAL,     /* a natural-limit claim by `side` */
+  XQ_EVENT_CLAIM_REPETITION,  /* a repetition claim by `side` */
+  XQ_EVENT_OFFER,             /* `side` offers a draw */
+  XQ_EVENT_ACCEPT,            /* `side` accepts the standing offer */
+  XQ_EVENT_DECLINE,           /* `side` declines it */
+  XQ_EVENT_RESIGN,            /* `side` resigns */
+  XQ_EVENT_FOUL,              /* the arbiter records a foul against `side` */
+  XQ_EVENT_RESULT,            /* the arbiter sets `result` (XQ_OUT_NONE resumes play) */
+  XQ_EVENT_PAUSE,             /* the arbiter stops play */
+  XQ_EVENT_RESUME,            /* ... and lets it go on */
+  XQ_EVENT_TRUNCATE           /* restart and replay the first `plies` plies */
+} xq_event_kind;
+
+/* A side the event leaves to the rules: the side to move (claims,
+ * offers, resignation) or the side the standing offer was made to
+ * (answers). */
+#define XQ_SIDE_IMPLIED (-1)
+#define XQ_EVENT_TEXT_MAX 128    /* event text with its terminator: a move or a placement */
+#define XQ_EVENT_FORMAT_MAX (XQ_EVENT_TEXT_MAX + 24) /* one event's text form */
+
+/* Plain data: copy it freely. Fields a kind does not use are zero. */
+typedef struct xq_event {
+  xq_event_kind kind;
+  int side;                /* XQ_RED, XQ_BLACK or XQ_SIDE_IMPLIED */
+  unsigned flags;          /* MOVE: XQ_MV_HELD or XQ_MV_FLAG_FELL */
+  int square;              /* LIFT */
+  long ms[2];              /* CLOCK: Red, Black; TICK: ms[0] */
+  xq_outcome result;       /* RESULT */
+  int plies;               /* TRUNCATE */
+  char text[XQ_EVENT_TEXT_MAX]; /* MOVE: the move as written; SNAPSHOT: the placement */
+} xq_event;
+
+/* A MOVE event of `text` (the move as the player or board wrote it, in
+ * any notation) with `flags`. The text must be one word that reads as a
+ * move and as nothing else of the event language: XQ_ENOTATION for text
+ * that is empty, holds white space, is longer than XQ_EVENT_TEXT_MAX - 1
+ * bytes or is another event's word ("resign", "result:1-0"), with `err`
+ * (may be NULL); XQ_EINVAL for a NULL argument or other flags. */
+int xq_event_move(xq_event *ev, const char *text, unsigned flags, xq_error *err);
+
+/* A SNAPSHOT event of the placement `board` (its first field: the text
+ * up to the first space). XQ_ENOTATION when that field is empty or
+ * longer than XQ_EVENT_TEXT_MAX - 1 bytes (no placement is), with `err`. */
+int xq_event_snapshot(xq_event *ev, const char *board, xq_error *err);
+
+/* An event of a kind that takes no text, square or reading: RELEASE,
+ * the claims, offers, answers, resignation, FOUL (side required), PAUSE,
+ * RESUME. XQ_EINVAL for another kind or a side out of range. */
+int xq_event_simple(xq_event *ev, xq_event_kind kind, int side);
+
+/* Write the text form of `ev` (one word: "h2e2", "held:h2e2",
+ * "clock:5400000/5399000", "claim-red", "truncate:12", ...) into
+ * buf[0..cap) with its terminator. Returns its length, or XQ_ELIMIT when
+ * it does not fit (XQ_EVENT_FORMAT_MAX always does), XQ_EINVAL for an
+ * event of no kind. */
+int xq_event_format(const xq_event *ev, char *buf, size_t cap);
+
+/* Read one word of the text form, tok[0..len) (no terminator needed):
+ * XQ_OK with *ev, or XQ_EINVAL with `err` for a malformed word of a
+ * known kind ("lift:z9", "clock:1"), XQ_ENOTATION for a word too long to
+ * be a move. A word of no other kind (the empty one too) is a MOVE event
+ * of that text, judged when applied. */
+int xq_event_parse(const char *tok, size_t len, xq_event *ev, xq_error *err);
+
+/* A list of events: what one request or one game-log row holds. */
+typedef struct xq_events {
+  xq_event *v;
+  int n, cap;
+} xq_events;
+
+/* Append a copy of `ev`. XQ_OK, XQ_ENOMEM or XQ_ELIMIT (more than
+ * XQ_GAME_PLIES_MAX * 4 events). */
+int xq_events_add(xq_events *l, const xq_event *ev);
+/* Free the list's storage and empty it. */
+void xq_events_clear(xq_events *l);
+/* The text form of a list: its events' words separated by one space, as
+ * a malloc'd string (NULL when out of memory or an event has no kind). */
+char *xq_events_format(const xq_event *ev, int n);
+/* Read a list written by xq_events_format (words separated by spaces)
+ * into *out (cleared first). XQ_OK, XQ_EINVAL for an empty text, or the
+ * first word's error from xq_event_parse with `err`. */
+int xq_events_parse(const char *text, xq_events *out, xq_error *err);
+
+/* Apply one event through the matching xq_game_* call (a MOVE through
+ * xq_game_move_text, an answer whose side is implied by the side the
+ * standing offer was made to, ...). Same contract as those calls. */
+int xq_game_apply_one(xq_game *g, const xq_event *ev, xq_verdict *v, xq_error *err);
+
+/* Apply events ev[0..n) in order: one request's (a move and the clock
+ * reading that came with it) or one game-log row's. *v is the verdict
+ * that matters: the first that is not a plain acceptance, else the first.
+ * On an error the events before it stay applied and the error is
+ * returned (*v undefined); XQ_EINVAL for n < 1. */
+int xq_game_apply(xq_game *g, const xq_event *ev, int n, xq_verdict *v, xq_error *err);
+
+/* True when applying ev[0..n) may rule on a repeated cycle, which can
+ * search for a while: a claim, or a move (a snapshot's, a released
+ * one's) that may reach a position the game has seen since repetitions
+ * count. Cheap: callers use it to judge such events off their event
+ * loop. */
+int xq_game_may_search(const xq_game *g, const xq_event *ev, int n);
+
+/* One event written as a word of its text form, parsed and applied
+ * (xq_event_parse, then xq_game_apply_one): the judge command's --moves.
+ * Returns what those return. */
 int xq_game_event(xq_game *g, const char *tok, xq_verdict *v, xq_error *err);
 
 /* Plies that count toward the natural limit for claimant `side` (R9 with

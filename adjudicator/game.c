@@ -2,10 +2,12 @@
  * game.c -- the per-game state machine: moves through the pipeline of
  * rules.md §5 (legality and fouls, mate and stalemate, captures, simple
  * draws, the natural limit, repetition rulings and 变着 orders), and the
- * events that are not moves (claims, offers, resignation, overrides).
+ * events that are not moves (claims, offers, resignation, overrides, and
+ * the arbiter's pause and restart of play).
  */
 #include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "game_internal.h"
@@ -698,4 +700,39 @@ int xq_game_arbiter_result(xq_game *g, xq_outcome result, xq_verdict *v)
     snprintf(v->en, sizeof v->en, "the arbiter rules that %s loses", xq__side_en[loser]);
   }
   return XQ_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* The arbiter's control of play                                        */
+/* ------------------------------------------------------------------ */
+
+int xq_game_pause(xq_game *g, int on, xq_verdict *v)
+{
+  if (!g || !v) return XQ_EINVAL;
+  g->paused = on != 0;
+  memset(v, 0, sizeof *v);
+  v->event = on ? "pause" : "resume";
+  v->side = -1;
+  v->changed = 1;
+  v->ply = g->nply;
+  v->result = g->result;
+  return XQ_OK;
+}
+
+int xq_game_truncate(xq_game *g, int plies, xq_verdict *v, xq_error *err)
+{
+  if (!g || !v || plies < 0 || plies > g->nply) return XQ_EINVAL;
+  xq_move *moves = malloc(sizeof *moves * ((size_t)plies + 1));
+  if (!moves) return XQ_ENOMEM;
+  for (int i = 0; i < plies; i++) moves[i] = g->hist[i].move;
+  char fen[XQ_FEN_MAX];
+  xq_fen_format(&g->start, fen, sizeof fen);
+  xq_rules ru = g->rules; /* the game's own: a knockout game's differ */
+  int paused = g->paused;
+  int rc = xq_game_init(g, &ru, fen, err);
+  g->paused = paused;
+  for (int i = 0; rc == XQ_OK && i < plies; i++) rc = xq_game_move(g, moves[i], 0, v);
+  free(moves);
+  if (rc == XQ_OK && plies == 0) memset(v, 0, sizeof *v), v->event = "truncate", v->side = -1;
+  return rc;
 }

@@ -85,13 +85,13 @@ static xq__row *add_row(xq__server *s)
   return r;
 }
 
-int xq__commit_row(xq__server *s, const xq_tgame_rec *rec, xq__conn *c, const cJSON *id,
-                   const char *bcast_type, const char *bcast)
+int xq__commit_row(xq__server *s, const xq_tgame_rec *rec, const xq_event *ev, int n, xq__conn *c,
+                   const cJSON *id, const char *bcast_type, const char *bcast)
 {
   xq__row *r = add_row(s);
   if (!r) return XQ_ELIMIT;
   r->rec = *rec;
-  r->event = strdup(rec->event);
+  r->event = xq_events_format(ev, n);
   r->reply = strdup(rec->reply ? rec->reply : "");
   r->bcast = bcast ? strdup(bcast) : NULL;
   r->idtext = c ? xq__id_text(id) : NULL;

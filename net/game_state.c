@@ -93,7 +93,7 @@ cJSON *xq__game_state(xq__server *s, const xq__live *lv)
   } else {
     cJSON_AddNullToObject(o, "clock");
   }
-  if (lv->paused) cJSON_AddTrueToObject(o, "paused");
+  if (lv->g->paused) cJSON_AddTrueToObject(o, "paused");
   if (lv->round == XQ_KO_ROUND && s->ko && lv->board <= s->ko->ntables) {
     /* a knockout table: which match, and which of its games */
     const xq_ko_table *t = &s->ko->tables[lv->board - 1];

@@ -485,30 +485,13 @@ static int add_bcast(push *p, const char *type, int round, int board, char *data
   return XQ_OK;
 }
 
-/* The game-log event text of one game, grown token by token. */
-typedef struct tokens {
-  char *t;
-  size_t n, cap;
+/* What a push applied to one game: its events (the game-log row) and how
+ * many steps applied them (a move and the clock reading after it are
+ * one). */
+typedef struct applied {
+  xq_events ev;
   int count;
-} tokens;
-
-static int add_token(tokens *k, const char *tok)
-{
-  size_t l = strlen(tok);
-  if (k->n + l + 2 > k->cap) {
-    size_t cap = k->cap ? k->cap * 2 : 256;
-    while (cap < k->n + l + 2) cap *= 2;
-    char *t = realloc(k->t, cap);
-    if (!t) return XQ_ENOMEM;
-    k->t = t;
-    k->cap = cap;
-  }
-  if (k->n) k->t[k->n++] = ' ';
-  memcpy(k->t + k->n, tok, l + 1);
-  k->n += l;
-  k->count++;
-  return XQ_OK;
-}
+} applied;
 
 /* Broadcast data of an ingested move (the fields of a board's move). */
 static char *move_data(const xq__live *lv, const xq_pos *before, xq_move m, const char *ruling)
@@ -542,21 +525,24 @@ static uint64_t digest(const xq_move *m, int n, const char *tok)
   return h | 1; /* 0 means "none" */
 }
 
-/* Apply `event` and note it: token, broadcast. Returns XQ_OK, or an
- * engine status (nothing applied; err says why). *v gets the verdict. */
-static int apply(push *p, xq__live *lv, tokens *k, const char *event, xq_verdict *v, xq_error *err)
+/* Apply events ev[0..n) and note them: row, broadcast. Returns XQ_OK, or
+ * an engine status (nothing applied; err says why). *v gets the verdict. */
+static int apply(push *p, xq__live *lv, applied *k, const xq_event *ev, int n, xq_verdict *v,
+                 xq_error *err)
 {
   xq_pos before = lv->g->pos;
   int nply = lv->g->nply;
-  int rc = xq__live_apply(lv, event, v, err);
+  int rc = xq__live_apply(lv, ev, n, v, err);
   if (rc != XQ_OK) return rc;
   if (!v->changed && lv->g->nply == nply) {
     /* refused (a game over, a result already so): nothing to record */
     return XQ_OK;
   }
-  if ((rc = add_token(k, event)) != XQ_OK) return rc;
+  for (int i = 0; i < n; i++)
+    if ((rc = xq_events_add(&k->ev, &ev[i])) != XQ_OK) return rc;
+  k->count++;
   char *vjson = v->kind == XQ_VERDICT_ACCEPTED ? NULL : xq_verdict_json(v);
-  if (!strncmp(event, "truncate:", 9)) {
+  if (ev[0].kind == XQ_EVENT_TRUNCATE) {
     cJSON *st = xq__game_state(p->s, lv);
     char *data = st ? cJSON_PrintUnformatted(st) : NULL;
     cJSON_Delete(st);
@@ -583,16 +569,6 @@ static int move_like(const char *t)
   return ok;
 }
 
-static const char *result_event(xq_result r)
-{
-  switch (r) {
-  case XQ_RESULT_RED_WINS: return "result:1-0";
-  case XQ_RESULT_BLACK_WINS: return "result:0-1";
-  case XQ_RESULT_DRAW: return "result:=";
-  default: return NULL;
-  }
-}
-
 static xq_outcome outcome_of(xq_result r)
 {
   return r == XQ_RESULT_RED_WINS ? XQ_OUT_RED_WINS
@@ -617,13 +593,14 @@ static void sync_game(push *p, const src_game *g, xq__live *lv, cJSON *entry)
 {
   xq__server *s = p->s;
   xq_game *gm = lv->g;
-  tokens k = {0};
+  applied k = {{0}, 0};
+  xq_event ev[2];
   xq_verdict v;
   xq_error err = {0};
   int rc = XQ_OK;
   int first_bcast = p->nb;
 
-  if (lv->paused) {
+  if (lv->g->paused) {
     set_error(entry, 0, "the game is paused by an arbiter: nothing applied");
     return;
   }
@@ -638,9 +615,11 @@ static void sync_game(push *p, const src_game *g, xq__live *lv, cJSON *entry)
    * game's move there too */
   if (same < gm->nply && (same < g->n || (g->bad_ply && same == g->bad_ply - 1))) {
     /* the source corrected a move: its line replaces the game's from there */
-    char ev[32];
-    snprintf(ev, sizeof ev, "truncate:%d", same);
-    if ((rc = apply(p, lv, &k, ev, &v, &err)) != XQ_OK) goto fail;
+    memset(ev, 0, sizeof ev[0]);
+    ev[0].kind = XQ_EVENT_TRUNCATE;
+    ev[0].side = XQ_SIDE_IMPLIED;
+    ev[0].plies = same;
+    if ((rc = apply(p, lv, &k, ev, 1, &v, &err)) != XQ_OK) goto fail;
     cJSON_AddNumberToObject(entry, "replaced_from", same + 1);
     /* a result the tournament has for the old line is recorded again when
      * the new line ends (a later result replaces it in the log) */
@@ -652,18 +631,28 @@ static void sync_game(push *p, const src_game *g, xq__live *lv, cJSON *entry)
     if (g->clk[i] >= 0) known[(g->start.side + i) % 2] = g->clk[i];
   for (int i = gm->nply; i < g->n; i++) {
     if (gm->nply != i) break; /* a move was not taken: stop there */
-    char ev[XQ_MOVE_TEXT_MAX + 48];
-    int n = xq_move_format(&gm->pos, g->moves[i], XQ_NOTE_ICCS, ev, XQ_MOVE_TEXT_MAX);
+    char iccs[XQ_MOVE_TEXT_MAX];
+    int n = xq_move_format(&gm->pos, g->moves[i], XQ_NOTE_ICCS, iccs, sizeof iccs), nev = 1;
+    if (n <= 0 || xq_event_move(&ev[0], iccs, 0, &err) != XQ_OK) {
+      rc = XQ_EINVAL;
+      goto fail;
+    }
     if (g->clk && g->clk[i] >= 0) {
       /* the move and the clock reading after it, as a board sends them;
        * a reading needs both clocks, so it waits until both are known */
       known[(g->start.side + i) % 2] = g->clk[i];
-      if (known[0] >= 0 && known[1] >= 0 && n > 0)
-        snprintf(ev + n, sizeof ev - (size_t)n, " clock:%ld/%ld", known[0], known[1]);
+      if (known[0] >= 0 && known[1] >= 0) {
+        memset(&ev[1], 0, sizeof ev[1]);
+        ev[1].kind = XQ_EVENT_CLOCK;
+        ev[1].side = XQ_SIDE_IMPLIED;
+        ev[1].ms[0] = known[0];
+        ev[1].ms[1] = known[1];
+        nev = 2;
+      }
     }
-    if ((rc = apply(p, lv, &k, ev, &v, &err)) != XQ_OK) goto fail;
+    if ((rc = apply(p, lv, &k, ev, nev, &v, &err)) != XQ_OK) goto fail;
     if (gm->nply != i + 1) {
-      set_error(entry, i + 1, "ply %d (%s) was not taken: %s", i + 1, ev,
+      set_error(entry, i + 1, "ply %d (%s) was not taken: %s", i + 1, iccs,
                 v.en[0] ? v.en : xq_verdict_kind_name(v.kind));
       break;
     }
@@ -675,13 +664,13 @@ static void sync_game(push *p, const src_game *g, xq__live *lv, cJSON *entry)
     uint64_t *seen = seen_slot(s, lv->round, lv->board);
     if (seen && *seen == d) {
       set_error(entry, g->bad_ply, "ply %d: %s (already recorded)", g->bad_ply, g->error);
-    } else if (!move_like(g->bad_tok)) {
+    } else if (!move_like(g->bad_tok) || xq_event_move(&ev[0], g->bad_tok, 0, NULL) != XQ_OK) {
       /* only move text reaches the adjudicator, never its other events
        * ("result:1-0", "resign", ...) smuggled into a source */
       set_error(entry, g->bad_ply, "ply %d: %s (not a move: not recorded)", g->bad_ply, g->error);
     } else {
       xq_error e2 = {0};
-      int r2 = apply(p, lv, &k, g->bad_tok, &v, &e2);
+      int r2 = apply(p, lv, &k, ev, 1, &v, &e2);
       if (r2 == XQ_OK && v.changed) {
         if (seen) *seen = d;
         set_error(entry, g->bad_ply, "ply %d: %s; recorded: %s", g->bad_ply, g->error, v.en[0] ? v.en : xq_verdict_kind_name(v.kind));
@@ -699,9 +688,12 @@ static void sync_game(push *p, const src_game *g, xq__live *lv, cJSON *entry)
     set_error(entry, g->bad_ply, "ply %d: %s", g->bad_ply, g->error);
   }
   /* the source's result, when it has one and the game does not */
-  const char *rev = result_event(g->result);
-  if (rev && gm->result != outcome_of(g->result)) {
-    if ((rc = apply(p, lv, &k, rev, &v, &err)) != XQ_OK) goto fail;
+  if (outcome_of(g->result) != XQ_OUT_NONE && gm->result != outcome_of(g->result)) {
+    memset(ev, 0, sizeof ev[0]);
+    ev[0].kind = XQ_EVENT_RESULT;
+    ev[0].side = XQ_SIDE_IMPLIED;
+    ev[0].result = outcome_of(g->result);
+    if ((rc = apply(p, lv, &k, ev, 1, &v, &err)) != XQ_OK) goto fail;
   }
   if (g->n < gm->nply && !g->bad_ply && same == g->n)
     cJSON_AddNumberToObject(entry, "behind", gm->nply - g->n); /* an older copy: no change */
@@ -712,12 +704,11 @@ static void sync_game(push *p, const src_game *g, xq__live *lv, cJSON *entry)
     rec.round = lv->round;
     rec.board = lv->board;
     rec.source = XQ_GSRC_INGEST;
-    rec.event = k.t;
     rec.reply = "";
-    if ((rc = xq__commit_row(s, &rec, NULL, NULL, NULL, NULL)) != XQ_OK) goto fail;
+    if ((rc = xq__commit_row(s, &rec, k.ev.v, k.ev.n, NULL, NULL, NULL, NULL)) != XQ_OK) goto fail;
     xq__live_settle(s, lv);
   }
-  free(k.t);
+  xq_events_clear(&k.ev);
   return;
 fail:
   /* nothing of this game may stay in memory that the log will not have */
@@ -725,7 +716,7 @@ fail:
   /* its broadcasts go too */
   for (int i = first_bcast; i < p->nb; i++) free(p->b[i].data);
   p->nb = first_bcast;
-  free(k.t);
+  xq_events_clear(&k.ev);
   cJSON_DeleteItemFromObjectCaseSensitive(entry, "error");
   set_error(entry, 0, "%s", rc == XQ_ELIMIT ? "too many events waiting for the store: nothing applied"
                            : err.msg[0] ? err.msg : xq_strerror(rc));

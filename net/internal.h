@@ -282,7 +282,6 @@ typedef struct xq__live {
   int red, black;              /* player ids (black 0: the bye, no game) */
   xq_game *g;                  /* the adjudicator's state */
   int64_t last_seq;            /* highest board sequence number applied */
-  int paused;                  /* an arbiter paused play */
   int recorded;                /* the result is in the tourney log */
   int busy;                    /* an event is being judged off the loop */
   int rebuild;                 /* marked for xq__live_rebuild_marked */
@@ -302,10 +301,6 @@ void xq__live_remember(xq__live *lv, int64_t seq, const char *reply);
 /* When the game has a final result not yet in the tournament log, record
  * it there once the game's rows are durable, and broadcast "result". */
 void xq__live_settle(xq__server *s, xq__live *lv);
-/* True when `event` may need a search (a repetition ruling, a claim
- * judged by classifying moves): it is then judged on the worker pool, not
- * on the loop (server.md §1.8). */
-int xq__live_may_search(const xq__live *lv, const char *event);
 /* Put the game's fouls (犯规) that the tournament log does not hold yet
  * into it, for the FOULS tie-break; called with the result, with the store
  * idle. */
@@ -329,17 +324,16 @@ int xq__live_rebuild(xq__server *s, xq__live *lv, xq_error *err);
 int xq__live_rebuild_marked(xq__server *s, xq_error *err);
 /* "1-0", "0-1", "1/2-1/2" or "*" for the game's result. */
 const char *xq__live_result(const xq__live *lv);
-/* Apply one event text (the adjudicator's event language: a move in any
- * notation, "clock:R/B", "foul-red", "result:1-0", ...) to the game, in
- * memory. Returns XQ_OK with *v filled, or an engine status with `err`
- * (nothing changed). */
-int xq__live_apply(xq__live *lv, const char *event, xq_verdict *v, xq_error *err);
+/* Apply events ev[0..n) (one request's or one log row's) to the game, in
+ * memory (xq_game_apply), and keep the last clock reading. Returns XQ_OK
+ * with *v the verdict that matters, or an engine status with `err`. */
+int xq__live_apply(xq__live *lv, const xq_event *ev, int n, xq_verdict *v, xq_error *err);
 
 /* One row waiting for the next group commit. Strings are owned (freed
  * after the commit). */
 typedef struct xq__row {
   xq_tgame_rec rec;            /* rec.event / rec.reply point into the owned strings */
-  char *event, *reply;
+  char *event, *reply;         /* event: the text form of the row's events */
   char *bcast;                 /* broadcast data published once durable, NULL none */
   const char *bcast_type;      /* "move", "verdict", "result", ... (static) */
   xq__conn *c;                 /* reply destination (referenced), NULL none */
@@ -348,12 +342,14 @@ typedef struct xq__row {
                                   transaction ("" none; xq__commit_attach_result) */
 } xq__row;
 
-/* Queue a game-log row: `event` and `reply` (body text "{...}") are
- * copied; the reply goes to `c` (may be NULL) with `idtext` once the row
- * is durable, and `bcast` (may be NULL) is published to the hub then.
- * Returns XQ_OK or XQ_ENOMEM / XQ_ELIMIT (nothing queued). */
-int xq__commit_row(xq__server *s, const xq_tgame_rec *rec, xq__conn *c, const cJSON *id,
-                   const char *bcast_type, const char *bcast);
+/* Queue a game-log row of round/board/source/seq of `rec` holding the
+ * events ev[0..n) (stored in their text form, xq_events_format; rec->event
+ * is not read) and rec->reply (body text "{...}", copied); the reply goes
+ * to `c` (may be NULL) with the id of `id` once the row is durable, and
+ * `bcast` (may be NULL) is published to the hub then. Returns XQ_OK or
+ * XQ_ENOMEM / XQ_ELIMIT (nothing queued). */
+int xq__commit_row(xq__server *s, const xq_tgame_rec *rec, const xq_event *ev, int n, xq__conn *c,
+                   const cJSON *id, const char *bcast_type, const char *bcast);
 /* Rows queued for the next group commit (replies-only rows included). */
 int xq__commit_queued(const xq__server *s);
 /* Write the tournament result `code` (as xq_tstore_result takes it) in the

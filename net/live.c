@@ -4,12 +4,9 @@
  * server answers exactly as the one that stopped (or was killed) would
  * have.
  *
- * A game's events are the adjudicator's event language (xq_game_event),
- * several to a log row when they came in one request ("h2e2 clock:a/b").
- * The server adds three tokens of its own: "truncate:N" restarts the game
- * from its start and replays its first N plies (an ingested source that
- * corrected a move, formats.md §9.3); "pause" and "resume" stop and
- * restart play by the arbiter's order.
+ * A game's events are the adjudicator's (xq_event), several to a log row
+ * when they came in one request (a move and its clock reading) or one PGN
+ * push; the row holds their text form, read back here to replay them.
  *
  * The knockout games are the tables of round XQ_KO_ROUND (knockout.h),
  * published one game per match by ops_ko.c and started here with the
@@ -21,8 +18,6 @@
 #include <string.h>
 
 #include "internal.h"
-
-#define XQ_EVENT_TOKEN_MAX 512  /* one token of a stored event */
 
 _Static_assert(XQ_ROUNDS_LIVE_MAX == XQ_KO_ROUND, "the knockout tables are the last live round");
 
@@ -146,113 +141,17 @@ int xq__live_add_ko(xq__server *s, xq_error *err)
   return XQ_OK;
 }
 
-/* Restart the game and replay its first n plies. */
-static int truncate_game(xq__live *lv, int n, xq_verdict *v, xq_error *err)
+int xq__live_apply(xq__live *lv, const xq_event *ev, int n, xq_verdict *v, xq_error *err)
 {
-  xq_game *g = lv->g;
-  if (n < 0 || n > g->nply) return XQ_EINVAL;
-  xq_move *moves = malloc(sizeof *moves * ((size_t)n + 1));
-  if (!moves) return XQ_ENOMEM;
-  for (int i = 0; i < n; i++) moves[i] = g->hist[i].move;
-  char fen[XQ_FEN_MAX];
-  xq_fen_format(&g->start, fen, sizeof fen);
-  xq_rules ru = g->rules; /* the game's own: a knockout game's differ */
-  int rc = xq_game_init(g, &ru, fen, err);
-  for (int i = 0; rc == XQ_OK && i < n; i++) rc = xq_game_move(g, moves[i], 0, v);
-  free(moves);
-  if (rc == XQ_OK && n == 0) memset(v, 0, sizeof *v), v->event = "truncate", v->side = -1;
-  return rc;
-}
-
-int xq__live_apply(xq__live *lv, const char *event, xq_verdict *v, xq_error *err)
-{
-  xq_verdict tmp;
-  int have = 0;
-  const char *p = event;
-  while (*p) {
-    while (*p == ' ') p++;
-    if (!*p) break;
-    size_t n = strcspn(p, " ");
-    char tok[XQ_EVENT_TOKEN_MAX];
-    if (n >= sizeof tok) return XQ_ELIMIT;
-    memcpy(tok, p, n);
-    tok[n] = 0;
-    p += n;
-    int rc;
-    if (!strncmp(tok, "truncate:", 9)) {
-      rc = truncate_game(lv, atoi(tok + 9), &tmp, err);
-    } else if (!strcmp(tok, "pause") || !strcmp(tok, "resume")) {
-      /* the arbiter stops or restarts play: the server's own token */
-      lv->paused = tok[0] == 'p';
-      memset(&tmp, 0, sizeof tmp);
-      tmp.event = lv->paused ? "pause" : "resume";
-      tmp.side = -1;
-      tmp.changed = 1;
-      tmp.ply = lv->g->nply;
-      tmp.result = lv->g->result;
-      rc = XQ_OK;
-    } else {
-      rc = xq_game_event(lv->g, tok, &tmp, err);
-    }
-    if (rc != XQ_OK) return rc;
-    if (!strncmp(tok, "clock:", 6)) {
+  int rc = xq_game_apply(lv->g, ev, n, v, err);
+  if (rc != XQ_OK) return rc;
+  for (int i = 0; i < n; i++)
+    if (ev[i].kind == XQ_EVENT_CLOCK) {
+      /* the last reading, for the broadcast */
       lv->clock_ms[0] = lv->g->clock_ms[0];
       lv->clock_ms[1] = lv->g->clock_ms[1];
     }
-    /* the verdict that matters: the first that is not a plain acceptance */
-    if (!have || (v->kind == XQ_VERDICT_ACCEPTED && tmp.kind != XQ_VERDICT_ACCEPTED)) *v = tmp;
-    have = 1;
-  }
-  if (!have) return XQ_EINVAL;
   return XQ_OK;
-}
-
-/* True when playing `m` leads to a position the game may have seen since
- * repetitions count: the adjudicator then rules on a cycle. */
-static int may_repeat(const xq_game *g, xq_move m)
-{
-  xq_pos p = g->pos;
-  xq_undo u;
-  xq_make(&p, m, &u);
-  return g->key_filter[p.key & 255] != 0;
-}
-
-int xq__live_may_search(const xq__live *lv, const char *event)
-{
-  const xq_game *g = lv->g;
-  const char *p = event;
-  while (*p) {
-    while (*p == ' ') p++;
-    size_t n = strcspn(p, " ");
-    char tok[XQ_EVENT_TOKEN_MAX];
-    if (!n || n >= sizeof tok) return 0;
-    memcpy(tok, p, n);
-    tok[n] = 0;
-    p += n;
-    if (!strncmp(tok, "claim", 5) || !strncmp(tok, "repetition", 10)) return 1;
-    if (!strncmp(tok, "snap:", 5)) {
-      /* the move is not known yet: any legal move that may repeat */
-      xq_movelist ml;
-      xq_gen_legal(&g->pos, &ml);
-      for (int i = 0; i < ml.n; i++)
-        if (may_repeat(g, ml.m[i])) return 1;
-      continue;
-    }
-    if (!strcmp(tok, "release")) {
-      if (g->held != XQ_MOVE_NONE && may_repeat(g, g->held)) return 1;
-      continue;
-    }
-    const char *mv = tok;
-    if (!strncmp(tok, "held:", 5) || !strncmp(tok, "flag:", 5)) mv = tok + 5;
-    else if (strchr(tok, ':') || !strncmp(tok, "offer", 5) ||
-             !strncmp(tok, "accept", 6) || !strncmp(tok, "decline", 7) || !strncmp(tok, "resign", 6) ||
-             !strncmp(tok, "foul-", 5) || !strcmp(tok, "pause") || !strcmp(tok, "resume"))
-      continue;
-    xq_move m;
-    if (xq_move_parse_any(&g->pos, mv, &m, NULL) == XQ_OK && xq_is_legal(&g->pos, m) && may_repeat(g, m))
-      return 1;
-  }
-  return 0;
 }
 
 /* Remember the reply to board seq `seq` for resends. */
@@ -274,6 +173,7 @@ typedef struct replay_ctx {
   xq__server *s;
   int marked;       /* replay only the games marked for a rebuild */
   long rows, bad;
+  xq_events ev;     /* the row being replayed (storage reused) */
 } replay_ctx;
 
 static int replay_row(void *arg, const xq_tgame_rec *r)
@@ -283,7 +183,9 @@ static int replay_row(void *arg, const xq_tgame_rec *r)
   if (!lv || (cx->marked && !lv->rebuild)) return 0;
   xq_verdict v;
   xq_error err = {0};
-  if (xq__live_apply(lv, r->event, &v, &err) != XQ_OK) {
+  int rc = xq_events_parse(r->event, &cx->ev, &err);
+  if (rc == XQ_OK) rc = xq__live_apply(lv, cx->ev.v, cx->ev.n, &v, &err);
+  if (rc != XQ_OK) {
     /* a stored event that does not replay would be a bug: say so */
     cx->bad++;
     xq__log(cx->s, "replay: round %d table %d row %lld '%s': %s", r->round, r->board,
@@ -308,8 +210,9 @@ int xq__live_load(xq__server *s, xq_error *err)
   }
   int rc = xq__live_add_ko(s, err);
   if (rc) return rc;
-  replay_ctx cx = {s, 0, 0, 0};
+  replay_ctx cx = {s, 0, 0, 0, {0}};
   rc = xq_tstore_game_scan(s->store, 0, 0, replay_row, &cx, err);
+  xq_events_clear(&cx.ev);
   if (rc) return rc;
   if (cx.rows) xq__log(s, "replayed %ld game-log rows (%ld did not apply)", cx.rows, cx.bad);
   return XQ_OK;
@@ -320,7 +223,6 @@ static int reset_game(xq__live *lv, xq_error *err)
 {
   live_clear(lv);
   lv->last_seq = 0;
-  lv->paused = 0;
   lv->clock_ms[0] = lv->clock_ms[1] = -1;
   xq_rules ru = lv->g->rules; /* the game's own: a knockout game's differ */
   return xq_game_init(lv->g, &ru, NULL, err);
@@ -339,8 +241,9 @@ int xq__live_rebuild_marked(xq__server *s, xq_error *err)
     }
   if (!any) return XQ_OK;
   /* one pass over the log rebuilds every marked game */
-  replay_ctx cx = {s, 1, 0, 0};
+  replay_ctx cx = {s, 1, 0, 0, {0}};
   int rc = xq_tstore_game_scan(s->store, 0, 0, replay_row, &cx, err);
+  xq_events_clear(&cx.ev);
   for (int r = 1; r <= XQ_ROUNDS_LIVE_MAX; r++)
     for (int b = 0; s->rounds[r] && b < s->nboards[r]; b++)
       if (s->rounds[r][b]) s->rounds[r][b]->rebuild = 0;

@@ -414,7 +414,10 @@ typedef struct job {
   int cancelled;            /* the client left: the count was abandoned */
   xq_rules rules;           /* adjudicate */
   char *fen;                /* NULL = start */
-  movev mv;
+  xq_events ev;             /* the events of the list that were read ... */
+  int nlist;                /* ... of this many: the one after them is malformed */
+  int bad_rc;               /* its status and message */
+  char bad_msg[XQ_ERR_MSG_LEN];
   /* the outcome, written by the worker */
   char *fields;             /* reply members "..." (malloc'd), or NULL */
   const char *ecode;        /* or an error: code, message, ply */
@@ -474,9 +477,11 @@ static void run_adjudicate(job *j)
   }
   xq_verdict v, shown;
   int have = 0, shown_at = -1, at = -1, i;
-  for (i = 0; i < j->mv.n && g->result == XQ_OUT_NONE; i++) {
+  for (i = 0; i < j->nlist && g->result == XQ_OUT_NONE; i++) {
     if (job_cancelled(j)) break;
-    int rc = xq_game_event(g, j->mv.v[i], &v, &err);
+    int rc = j->bad_rc;
+    if (i < j->ev.n) rc = xq_game_apply_one(g, &j->ev.v[i], &v, &err);
+    else snprintf(err.msg, sizeof err.msg, "%s", j->bad_msg);
     if (rc != XQ_OK) {
       j->ecode = xq__error_code(rc);
       snprintf(j->emsg, sizeof j->emsg, "%s", err.msg[0] ? err.msg : xq_strerror(rc));
@@ -513,7 +518,7 @@ static void run_adjudicate(job *j)
   if (g->result != XQ_OUT_NONE && at >= 0) cJSON_AddNumberToObject(o, "ply", at);
   else cJSON_AddNullToObject(o, "ply");
   cJSON_AddNumberToObject(o, "plies", g->nply);
-  cJSON_AddNumberToObject(o, "unplayed", j->mv.n - i);
+  cJSON_AddNumberToObject(o, "unplayed", j->nlist - i);
   cJSON_AddStringToObject(o, "rules", g->rules.name);
   add_fen(o, "fen", &g->pos);
   if (have) {
@@ -564,7 +569,7 @@ static void job_free(job *j)
 {
   free(j->idtext);
   free(j->fen);
-  free(j->mv.v);
+  xq_events_clear(&j->ev);
   free(j->fields);
   free(j);
 }
@@ -689,8 +694,18 @@ static void op_adjudicate(xq__server *s, xq__req *r)
     return;
   }
   j->rules = rules;
-  j->mv = mv;
-  if (fen && !(j->fen = strdup(fen))) {
+  j->nlist = mv.n;
+  /* the list read once, here: its first malformed event is answered when
+   * play reaches it (a game decided before never does) */
+  for (int i = 0; i < mv.n && j->bad_rc == XQ_OK; i++) {
+    xq_event ev;
+    xq_error err = {0};
+    j->bad_rc = xq_event_parse(mv.v[i], strlen(mv.v[i]), &ev, &err);
+    if (j->bad_rc == XQ_OK) j->bad_rc = xq_events_add(&j->ev, &ev);
+    snprintf(j->bad_msg, sizeof j->bad_msg, "%s", err.msg);
+  }
+  free(mv.v);
+  if (j->bad_rc == XQ_ENOMEM || (fen && !(j->fen = strdup(fen)))) {
     xq__reply_error(r->c, r->id, XQ__E_INTERNAL, "out of memory", -1);
     job_free(j);
     return;

@@ -15,9 +15,6 @@
 
 #include "internal.h"
 
-#define XQ_EVENT_TEXT_MAX 640  /* one request's event text */
-#define XQ_BODY_MAX 4096       /* a board reply without its verdict */
-
 /* ------------------------------------------------------------------ */
 /* Replies and broadcasts of one event                                 */
 /* ------------------------------------------------------------------ */
@@ -48,7 +45,7 @@ static char *reply_body(const xq__live *lv, int64_t seq, const char *fen, const 
              (long long)seq, lv->g->nply, fen, xq__live_result(lv), vjson);
   else
     snprintf(b, n, "{\"ok\":true,\"ply\":%d,\"fen\":\"%s\",\"result\":\"%s\",\"paused\":%s,\"verdict\":%s}",
-             lv->g->nply, fen, xq__live_result(lv), lv->paused ? "true" : "false", vjson);
+             lv->g->nply, fen, xq__live_result(lv), lv->g->paused ? "true" : "false", vjson);
   return b;
 }
 
@@ -73,12 +70,19 @@ static char *move_bcast(const xq__live *lv, const xq_pos *before, xq_move m, con
   return t;
 }
 
-/* The event has been judged (rc, v, err): queue its row, and reply to `c`
- * (may be closing: the row is kept all the same, the reply dropped) once
- * it is durable. `before` and `nply` are the position and ply count the
- * event started from. */
+/* The events of one request: a move, a snapshot, a claim, ... and the
+ * clock reading that may come with it. */
+typedef struct req_events {
+  xq_event v[2];
+  int n;
+} req_events;
+
+/* The events ev[0..n) have been judged (rc, v, err): queue their row, and
+ * reply to `c` (may be closing: the row is kept all the same, the reply
+ * dropped) once it is durable. `before` and `nply` are the position and
+ * ply count the events started from. */
 static void event_done(xq__server *s, xq__conn *c, const cJSON *id, xq__live *lv, int source,
-                       int64_t seq, const char *event, const xq_pos *before, int nply, int rc,
+                       int64_t seq, const req_events *ev, const xq_pos *before, int nply, int rc,
                        const xq_verdict *v, const xq_error *err)
 {
   if (rc != XQ_OK) {
@@ -105,9 +109,8 @@ static void event_done(xq__server *s, xq__conn *c, const cJSON *id, xq__live *lv
   rec.board = lv->board;
   rec.source = source;
   rec.seq = seq;
-  rec.event = event;
   rec.reply = body;
-  if (!body || (btype && !bcast) || xq__commit_row(s, &rec, c, id, btype, bcast) != XQ_OK) {
+  if (!body || (btype && !bcast) || xq__commit_row(s, &rec, ev->v, ev->n, c, id, btype, bcast) != XQ_OK) {
     /* nothing was queued: take the event back by rebuilding the game */
     xq__live_rebuild(s, lv, NULL);
     xq__reply_error(c, id, XQ__E_BUSY, "too many events waiting for the store", -1);
@@ -135,13 +138,13 @@ typedef struct judge_job {
   xq_verdict v;
   xq_error err;
   xq__live copy;               /* the game being judged: readers keep the original */
-  char event[];
+  req_events ev;
 } judge_job;
 
 static void judge_work(uv_work_t *w)
 {
   judge_job *j = w->data;
-  j->rc = xq__live_apply(&j->copy, j->event, &j->v, &j->err);
+  j->rc = xq__live_apply(&j->copy, j->ev.v, j->ev.n, &j->v, &j->err);
 }
 
 static void judge_after(uv_work_t *w, int status)
@@ -157,7 +160,6 @@ static void judge_after(uv_work_t *w, int status)
     /* the judged copy becomes the game */
     free(lv->g);
     lv->g = j->copy.g;
-    lv->paused = j->copy.paused;
     lv->clock_ms[0] = j->copy.clock_ms[0];
     lv->clock_ms[1] = j->copy.clock_ms[1];
   } else {
@@ -165,26 +167,26 @@ static void judge_after(uv_work_t *w, int status)
   }
   lv->busy = 0;
   s->judging--;
-  event_done(s, j->c, j->id, j->lv, j->source, j->seq, j->event, &j->before, j->nply, j->rc, &j->v, &j->err);
+  event_done(s, j->c, j->id, j->lv, j->source, j->seq, &j->ev, &j->before, j->nply, j->rc, &j->v, &j->err);
   xq__conn_unhold(j->c);
   xq__conn_unref(j->c);
   cJSON_Delete(j->id);
   free(j);
 }
 
-/* Judge `event` on `lv` -- on the loop when it is cheap, on the worker
- * pool when it may search (server.md §1.8) -- and queue its row. */
+/* Judge the events of a request on `lv` -- on the loop when it is cheap,
+ * on the worker pool when they may search (server.md §1.8) -- and queue
+ * their row. */
 static void run_event(xq__server *s, xq__req *r, xq__live *lv, int source, int64_t seq,
-                      const char *event)
+                      const req_events *ev)
 {
-  if (xq__live_may_search(lv, event)) {
-    size_t n = strlen(event);
-    judge_job *j = calloc(1, sizeof *j + n + 1);
+  if (xq_game_may_search(lv->g, ev->v, ev->n)) {
+    judge_job *j = calloc(1, sizeof *j);
     if (!j) {
       xq__reply_error(r->c, r->id, XQ__E_INTERNAL, "out of memory", -1);
       return;
     }
-    memcpy(j->event, event, n + 1);
+    j->ev = *ev;
     j->work.data = j;
     j->s = s;
     j->lv = lv;
@@ -214,8 +216,8 @@ static void run_event(xq__server *s, xq__req *r, xq__live *lv, int source, int64
   int nply = lv->g->nply;
   xq_verdict v;
   xq_error err = {0};
-  int rc = xq__live_apply(lv, event, &v, &err);
-  event_done(s, r->c, r->id, lv, source, seq, event, &before, nply, rc, &v, &err);
+  int rc = xq__live_apply(lv, ev->v, ev->n, &v, &err);
+  event_done(s, r->c, r->id, lv, source, seq, ev, &before, nply, rc, &v, &err);
 }
 
 /* ------------------------------------------------------------------ */
@@ -323,32 +325,29 @@ static xq__live *board_game(xq__server *s, xq__req *r, int64_t *seq)
     return NULL;
   }
   if (!board_seq(s, r, lv, seq)) return NULL;
-  if (lv->paused) {
+  if (lv->g->paused) {
     xq__reply_error(r->c, r->id, XQ__E_PAUSED, "the arbiter has paused this game", lv->g->nply);
     return NULL;
   }
   return lv;
 }
 
-/* "-red" / "-black" from an optional "side" field ("" when absent);
- * NULL after replying with an error. */
-static const char *side_suffix(xq__req *r, int required)
+/* The side of an optional "side" field: XQ_RED, XQ_BLACK, or
+ * XQ_SIDE_IMPLIED when absent; -2 after replying with an error (absent
+ * and `required`, or another value). */
+static int req_side(xq__req *r, int required)
 {
   const char *side = xq__str(r->json, "side");
-  if (!side) {
-    if (!required) return "";
-    xq__reply_error(r->c, r->id, XQ__E_BAD_REQUEST, "\"side\" must be \"red\" or \"black\"", -1);
-    return NULL;
-  }
-  if (!strcmp(side, "red")) return "-red";
-  if (!strcmp(side, "black")) return "-black";
+  if (!side && !required) return XQ_SIDE_IMPLIED;
+  if (side && !strcmp(side, "red")) return XQ_RED;
+  if (side && !strcmp(side, "black")) return XQ_BLACK;
   xq__reply_error(r->c, r->id, XQ__E_BAD_REQUEST, "\"side\" must be \"red\" or \"black\"", -1);
-  return NULL;
+  return -2;
 }
 
-/* Append " clock:R/B" for an optional "clock":[red_ms, black_ms]. Returns
- * 0 after replying with an error. */
-static int clock_suffix(xq__req *r, char *ev, size_t cap, int required)
+/* Add the clock reading of an optional "clock":[red_ms, black_ms] to
+ * `ev`. Returns 0 after replying with an error. */
+static int req_clock(xq__req *r, req_events *ev, int required)
 {
   const cJSON *c = cJSON_GetObjectItemCaseSensitive(r->json, "clock");
   if (!c && !required) return 1;
@@ -358,35 +357,31 @@ static int clock_suffix(xq__req *r, char *ev, size_t cap, int required)
     xq__reply_error(r->c, r->id, XQ__E_BAD_REQUEST, "\"clock\" is [red_ms, black_ms]", -1);
     return 0;
   }
-  size_t n = strlen(ev);
-  snprintf(ev + n, cap - n, "%sclock:%lld/%lld", n ? " " : "", (long long)a->valuedouble,
-           (long long)b->valuedouble);
+  xq_event *e = &ev->v[ev->n++];
+  memset(e, 0, sizeof *e);
+  e->kind = XQ_EVENT_CLOCK;
+  e->side = XQ_SIDE_IMPLIED;
+  e->ms[0] = (long)a->valuedouble;
+  e->ms[1] = (long)b->valuedouble;
   return 1;
-}
-
-/* A token from the request must not smuggle in a second token. */
-static int plain_token(const char *t, size_t max)
-{
-  size_t n = strlen(t);
-  return n > 0 && n < max && !strpbrk(t, " \t\r\n");
 }
 
 static void op_move(xq__server *s, xq__req *r)
 {
   int64_t seq;
   const char *mv = xq__str(r->json, "move");
-  if (!mv || !plain_token(mv, XQ_MOVE_TEXT_MAX)) {
+  int held = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r->json, "held"));
+  int flag = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r->json, "flag"));
+  req_events ev = {.n = 1};
+  /* a move and only a move: no other event's word passes as one */
+  if (!mv || strlen(mv) >= XQ_MOVE_TEXT_MAX ||
+      xq_event_move(&ev.v[0], mv, held ? XQ_MV_HELD : flag ? XQ_MV_FLAG_FELL : 0, NULL) != XQ_OK) {
     xq__reply_error(r->c, r->id, XQ__E_BAD_REQUEST, "\"move\" is one move in ICCS, WXF or Chinese", -1);
     return;
   }
   xq__live *lv = board_game(s, r, &seq);
-  if (!lv) return;
-  char ev[XQ_EVENT_TEXT_MAX];
-  int held = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r->json, "held"));
-  int flag = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r->json, "flag"));
-  snprintf(ev, sizeof ev, "%s%s", held ? "held:" : flag ? "flag:" : "", mv);
-  if (!clock_suffix(r, ev, sizeof ev, 0)) return;
-  run_event(s, r, lv, XQ_GSRC_BOARD, seq, ev);
+  if (!lv || !req_clock(r, &ev, 0)) return;
+  run_event(s, r, lv, XQ_GSRC_BOARD, seq, &ev);
 }
 
 static void op_position(xq__server *s, xq__req *r)
@@ -399,24 +394,28 @@ static void op_position(xq__server *s, xq__req *r)
   }
   xq__live *lv = board_game(s, r, &seq);
   if (!lv) return;
-  char ev[XQ_EVENT_TEXT_MAX];
-  size_t n = strcspn(b, " ");
-  snprintf(ev, sizeof ev, "snap:%.*s", (int)n, b);
-  if (!clock_suffix(r, ev, sizeof ev, 0)) return;
-  run_event(s, r, lv, XQ_GSRC_BOARD, seq, ev);
+  req_events ev = {.n = 1};
+  xq_error err = {0};
+  int rc = xq_event_snapshot(&ev.v[0], b, &err);
+  if (rc != XQ_OK) {
+    xq__reply_error(r->c, r->id, xq__error_code(rc), err.msg, lv->g->nply);
+    return;
+  }
+  if (!req_clock(r, &ev, 0)) return;
+  run_event(s, r, lv, XQ_GSRC_BOARD, seq, &ev);
 }
 
 static void op_clock(xq__server *s, xq__req *r)
 {
   int64_t seq;
-  char ev[XQ_EVENT_TEXT_MAX] = "";
+  req_events ev = {.n = 0};
   if (!cJSON_GetObjectItemCaseSensitive(r->json, "clock")) {
     xq__reply_error(r->c, r->id, XQ__E_BAD_REQUEST, "\"clock\" is [red_ms, black_ms]", -1);
     return;
   }
   xq__live *lv = board_game(s, r, &seq);
-  if (!lv || !clock_suffix(r, ev, sizeof ev, 1)) return;
-  run_event(s, r, lv, XQ_GSRC_BOARD, seq, ev);
+  if (!lv || !req_clock(r, &ev, 1)) return;
+  run_event(s, r, lv, XQ_GSRC_BOARD, seq, &ev);
 }
 
 static void op_lift(xq__server *s, xq__req *r)
@@ -429,45 +428,61 @@ static void op_lift(xq__server *s, xq__req *r)
   }
   xq__live *lv = board_game(s, r, &seq);
   if (!lv) return;
-  char ev[16];
-  snprintf(ev, sizeof ev, "lift:%s", sq);
-  run_event(s, r, lv, XQ_GSRC_BOARD, seq, ev);
+  req_events ev = {.n = 1};
+  memset(&ev.v[0], 0, sizeof ev.v[0]);
+  ev.v[0].kind = XQ_EVENT_LIFT;
+  ev.v[0].side = XQ_SIDE_IMPLIED;
+  ev.v[0].square = XQ_SQ(sq[0] - 'a', sq[1] - '0');
+  run_event(s, r, lv, XQ_GSRC_BOARD, seq, &ev);
+}
+
+/* A request whose one event is of `kind` with `side` (release, claims,
+ * offers, answers, resignation, fouls, pause and resume): judged on `lv`. */
+static void run_simple(xq__server *s, xq__req *r, xq__live *lv, int source, int64_t seq,
+                       xq_event_kind kind, int side)
+{
+  req_events ev = {.n = 1};
+  if (xq_event_simple(&ev.v[0], kind, side) != XQ_OK) {
+    xq__reply_error(r->c, r->id, XQ__E_INTERNAL, "no such event", -1);
+    return;
+  }
+  run_event(s, r, lv, source, seq, &ev);
 }
 
 static void op_release(xq__server *s, xq__req *r)
 {
   int64_t seq;
   xq__live *lv = board_game(s, r, &seq);
-  if (lv) run_event(s, r, lv, XQ_GSRC_BOARD, seq, "release");
+  if (lv) run_simple(s, r, lv, XQ_GSRC_BOARD, seq, XQ_EVENT_RELEASE, XQ_SIDE_IMPLIED);
 }
 
-/* claim / draw / resign, for a board (its own table) or staff (any). */
-static void verb_event(xq__server *s, xq__req *r, const char *verb, int side_required)
+/* claim / draw / resign, for a board (its own table). */
+static void verb_event(xq__server *s, xq__req *r, xq_event_kind kind, int side_required)
 {
-  const char *suffix = side_suffix(r, side_required);
-  if (!suffix) return;
-  char ev[64];
-  snprintf(ev, sizeof ev, "%s%s", verb, suffix);
+  int side = req_side(r, side_required);
+  if (side == -2) return;
   int64_t seq;
   xq__live *lv = board_game(s, r, &seq);
-  if (lv) run_event(s, r, lv, XQ_GSRC_BOARD, seq, ev);
+  if (lv) run_simple(s, r, lv, XQ_GSRC_BOARD, seq, kind, side);
 }
 
-static const char *claim_verb(xq__req *r)
+static int claim_kind(xq__req *r)
 {
   const char *kind = xq__str(r->json, "kind");
-  if (kind && !strcmp(kind, "natural")) return "claim";
-  if (kind && !strcmp(kind, "repetition")) return "repetition";
+  if (kind && !strcmp(kind, "natural")) return XQ_EVENT_CLAIM_NATURAL;
+  if (kind && !strcmp(kind, "repetition")) return XQ_EVENT_CLAIM_REPETITION;
   xq__reply_error(r->c, r->id, XQ__E_BAD_REQUEST, "\"kind\" must be \"natural\" or \"repetition\"", -1);
-  return NULL;
+  return 0;
 }
 
-static const char *draw_verb(xq__req *r)
+static int draw_kind(xq__req *r)
 {
   const char *a = xq__str(r->json, "action");
-  if (a && (!strcmp(a, "offer") || !strcmp(a, "accept") || !strcmp(a, "decline"))) return a;
+  if (a && !strcmp(a, "offer")) return XQ_EVENT_OFFER;
+  if (a && !strcmp(a, "accept")) return XQ_EVENT_ACCEPT;
+  if (a && !strcmp(a, "decline")) return XQ_EVENT_DECLINE;
   xq__reply_error(r->c, r->id, XQ__E_BAD_REQUEST, "\"action\" must be offer, accept or decline", -1);
-  return NULL;
+  return 0;
 }
 
 /* ------------------------------------------------------------------ */
@@ -495,42 +510,36 @@ static xq__live *named_game(xq__server *s, xq__req *r)
 
 static void op_claim(xq__server *s, xq__req *r)
 {
-  const char *verb = claim_verb(r);
-  if (!verb) return;
+  int kind = claim_kind(r);
+  if (!kind) return;
   if (r->c->role == XQ_ROLE_BOARD) {
-    verb_event(s, r, verb, 0);
+    verb_event(s, r, (xq_event_kind)kind, 0);
     return;
   }
   xq__live *lv = named_game(s, r);
-  const char *suffix = lv ? side_suffix(r, 1) : NULL;
-  if (!suffix) return;
-  char ev[64];
-  snprintf(ev, sizeof ev, "%s%s", verb, suffix);
-  run_event(s, r, lv, XQ_GSRC_ARBITER, 0, ev);
+  int side = lv ? req_side(r, 1) : -2;
+  if (side != -2) run_simple(s, r, lv, XQ_GSRC_ARBITER, 0, (xq_event_kind)kind, side);
 }
 
 static void op_draw(xq__server *s, xq__req *r)
 {
-  const char *verb = draw_verb(r);
-  if (verb) verb_event(s, r, verb, 0);
+  int kind = draw_kind(r);
+  if (kind) verb_event(s, r, (xq_event_kind)kind, 0);
 }
 
-static void op_resign(xq__server *s, xq__req *r) { verb_event(s, r, "resign", 1); }
+static void op_resign(xq__server *s, xq__req *r) { verb_event(s, r, XQ_EVENT_RESIGN, 1); }
 
 static void op_foul(xq__server *s, xq__req *r)
 {
   xq__live *lv = named_game(s, r);
-  const char *suffix = lv ? side_suffix(r, 1) : NULL;
-  if (!suffix) return;
-  char ev[32];
-  snprintf(ev, sizeof ev, "foul%s", suffix);
-  run_event(s, r, lv, XQ_GSRC_ARBITER, 0, ev);
+  int side = lv ? req_side(r, 1) : -2;
+  if (side != -2) run_simple(s, r, lv, XQ_GSRC_ARBITER, 0, XQ_EVENT_FOUL, side);
 }
 
 static void op_pause(xq__server *s, xq__req *r)
 {
   xq__live *lv = named_game(s, r);
-  if (lv) run_event(s, r, lv, XQ_GSRC_ARBITER, 0, !strcmp(r->op, "pause") ? "pause" : "resume");
+  if (lv) run_simple(s, r, lv, XQ_GSRC_ARBITER, 0, !strcmp(r->op, "pause") ? XQ_EVENT_PAUSE : XQ_EVENT_RESUME, -1);
 }
 
 /* An arbiter's result also goes into the tournament log, as given (a
@@ -567,18 +576,22 @@ static void op_result(xq__server *s, xq__req *r)
   xq__live *lv = named_game(s, r);
   if (!lv) return;
   const char *res = xq__str(r->json, "result");
-  static const char *const codes[][2] = {
-    {"1-0", "1-0"}, {"0-1", "0-1"}, {"=", "="}, {"1/2-1/2", "="},
-    {"+-", "1-0"}, {"-+", "0-1"}, {"--", "none"}, {"none", "none"},
+  /* the result as given, and the result of the game it sets */
+  static const struct {
+    const char *given;
+    xq_outcome game;
+  } codes[] = {
+    {"1-0", XQ_OUT_RED_WINS}, {"0-1", XQ_OUT_BLACK_WINS}, {"=", XQ_OUT_DRAW}, {"1/2-1/2", XQ_OUT_DRAW},
+    {"+-", XQ_OUT_RED_WINS}, {"-+", XQ_OUT_BLACK_WINS}, {"--", XQ_OUT_NONE}, {"none", XQ_OUT_NONE},
   };
   int k = -1;
   for (int i = 0; res && i < (int)(sizeof codes / sizeof codes[0]); i++)
-    if (!strcmp(res, codes[i][0])) k = i;
+    if (!strcmp(res, codes[i].given)) k = i;
   if (k < 0) {
     xq__reply_error(r->c, r->id, XQ__E_BAD_REQUEST, "\"result\" is 1-0, 0-1, =, +-, -+, -- or none", -1);
     return;
   }
-  if (lv->round == XQ_KO_ROUND && (lv->recorded || !strcmp(codes[k][1], "none"))) {
+  if (lv->round == XQ_KO_ROUND && (lv->recorded || codes[k].game == XQ_OUT_NONE)) {
     /* a knockout game leads to the next one: decided once, by a winner or
      * a draw (tourney.md §6.3) */
     xq__reply_error(r->c, r->id, lv->recorded ? XQ__E_CONFLICT : XQ__E_BAD_REQUEST,
@@ -586,12 +599,15 @@ static void op_result(xq__server *s, xq__req *r)
                     -1);
     return;
   }
-  char ev[32];
-  snprintf(ev, sizeof ev, "result:%s", codes[k][1]);
+  req_events ev = {.n = 1};
+  memset(&ev.v[0], 0, sizeof ev.v[0]);
+  ev.v[0].kind = XQ_EVENT_RESULT;
+  ev.v[0].side = XQ_SIDE_IMPLIED;
+  ev.v[0].result = codes[k].game;
   int was_recorded = lv->recorded;
   lv->recorded = 1; /* recorded below, as the arbiter gave it */
   int queued = xq__commit_queued(s);
-  run_event(s, r, lv, XQ_GSRC_ARBITER, 0, ev);
+  run_event(s, r, lv, XQ_GSRC_ARBITER, 0, &ev);
   if (!strcmp(res, "none")) {
     lv->recorded = was_recorded;
     return;
@@ -601,7 +617,7 @@ static void op_result(xq__server *s, xq__req *r)
   j->s = s;
   j->round = lv->round;
   j->board = lv->board;
-  snprintf(j->code, sizeof j->code, "%s", codes[k][0][0] == '1' && codes[k][0][1] == '/' ? "=" : codes[k][0]);
+  snprintf(j->code, sizeof j->code, "%s", !strcmp(codes[k].given, "1/2-1/2") ? "=" : codes[k].given);
   /* the result goes into the tournament log in the transaction of the
    * game-log row just queued, so that the acknowledgement covers both; with
    * no such row (the event was refused), after the commits as before */
@@ -647,7 +663,7 @@ static void op_game(xq__server *s, xq__req *r)
     cJSON_AddItemToArray(c, cJSON_CreateNumber((double)g->clock_ms[0]));
     cJSON_AddItemToArray(c, cJSON_CreateNumber((double)g->clock_ms[1]));
   }
-  cJSON_AddBoolToObject(o, "paused", lv->paused);
+  cJSON_AddBoolToObject(o, "paused", lv->g->paused);
   cJSON_AddNumberToObject(o, "last_seq", (double)lv->last_seq);
   cJSON_AddStringToObject(o, "to_move", side_name(g->pos.side));
   xq__reply_obj(r->c, r->id, o);
@@ -672,7 +688,7 @@ static void op_games(xq__server *s, xq__req *r)
     cJSON_AddNumberToObject(gj, "black", lv->black);
     cJSON_AddNumberToObject(gj, "ply", lv->g->nply);
     cJSON_AddStringToObject(gj, "result", xq__live_result(lv));
-    cJSON_AddBoolToObject(gj, "paused", lv->paused);
+    cJSON_AddBoolToObject(gj, "paused", lv->g->paused);
     cJSON_AddItemToArray(arr, gj);
   }
   xq__reply_obj(r->c, r->id, o);

@@ -580,7 +580,7 @@ Test(net_proto, watch_pipelined_after_a_ruling_off_the_loop_keeps_reading)
   /* the claim is judged on the worker pool, the connection held until it
    * is done; the watch waiting behind it makes the session a subscriber,
    * which must not leave it unread once the ruling is in */
-  const char *both = "{\"id\":1,\"op\":\"move\",\"seq\":1,\"move\":\"repetition\"}\n"
+  const char *both = "{\"id\":1,\"op\":\"claim\",\"seq\":1,\"kind\":\"repetition\"}\n"
                      "{\"id\":2,\"op\":\"watch\",\"round\":0}\n";
   xq_tc_send_raw(&c, both, strlen(both)); /* one read: the watch waits behind the hold */
   cJSON *r = xq_tc_reply(&c, 5000);

@@ -657,3 +657,26 @@ Test(net_security, silent_client_holds_nothing)
   xq_tc_close(&hs);
   for (int i = 0; i < 8; i++) xq_tc_close(&silent[i]);
 }
+
+Test(net_security, a_board_move_is_a_move_and_nothing_else)
+{
+  /* the words an arbiter's or a player's other events are stored as,
+   * sent as a board's move: none may set a result, record a foul,
+   * resign, pause or replace the game */
+  xq_tclient c;
+  hello(&c, ts.board[0]);
+  static const char *const words[] = {"result:0-1", "foul-red", "resign", "resign-black", "pause",
+                                      "truncate:0", "claim-red", "offer", "held:h2e2", "snap:9/9"};
+  char line[160];
+  for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
+    snprintf(line, sizeof line, "{\"id\":%zu,\"op\":\"move\",\"seq\":1,\"move\":\"%s\"}", i, words[i]);
+    expect_error(&c, line, "BAD_REQUEST");
+  }
+  /* nothing happened to the game: its first move still goes with seq 1 */
+  cJSON *r = xq_tc_call(&c, "{\"id\":99,\"op\":\"move\",\"seq\":1,\"move\":\"h2e2\"}");
+  cr_assert(r && ok(r), "the game was not touched");
+  cr_assert_str_eq(str(r, "result"), "*");
+  cJSON_Delete(r);
+  alive(&c);
+  xq_tc_close(&c);
+}
