@@ -546,6 +546,11 @@ typedef struct xq_event {
   char text[XQ_EVENT_TEXT_MAX]; /* MOVE: the move as written; SNAPSHOT: the placement */
 } xq_event;
 
+/* Make *ev an event of `kind` with every field zero but the side, which
+ * is XQ_SIDE_IMPLIED: the caller fills what the kind carries (a CLOCK's
+ * ms, a RESULT's result, a TRUNCATE's plies, a LIFT's square). */
+void xq_event_init(xq_event *ev, xq_event_kind kind);
+
 /* A MOVE event of `text` (the move as the player or board wrote it, in
  * any notation) with `flags`. The text must be one word that reads as a
  * move and as nothing else of the event language: XQ_ENOTATION for text

@@ -39,6 +39,13 @@ static int verb_of(xq_event_kind kind)
   return -1;
 }
 
+void xq_event_init(xq_event *ev, xq_event_kind kind)
+{
+  memset(ev, 0, sizeof *ev);
+  ev->kind = kind;
+  ev->side = XQ_SIDE_IMPLIED;
+}
+
 int xq_event_simple(xq_event *ev, xq_event_kind kind, int side)
 {
   if (!ev || side < XQ_SIDE_IMPLIED || side > XQ_BLACK) return XQ_EINVAL;
@@ -46,8 +53,7 @@ int xq_event_simple(xq_event *ev, xq_event_kind kind, int side)
   if (k < 0 && kind != XQ_EVENT_RELEASE && kind != XQ_EVENT_PAUSE && kind != XQ_EVENT_RESUME) return XQ_EINVAL;
   if (k < 0 && side != XQ_SIDE_IMPLIED) return XQ_EINVAL;
   if (k >= 0 && verbs[k].side_required && side == XQ_SIDE_IMPLIED) return XQ_EINVAL;
-  memset(ev, 0, sizeof *ev);
-  ev->kind = kind;
+  xq_event_init(ev, kind);
   ev->side = side;
   return XQ_OK;
 }
@@ -66,9 +72,7 @@ int xq_event_move(xq_event *ev, const char *text, unsigned flags, xq_error *err)
     fail(err, "\"%.*s\" is not a move", text, n);
     return XQ_ENOTATION;
   }
-  memset(ev, 0, sizeof *ev);
-  ev->kind = XQ_EVENT_MOVE;
-  ev->side = XQ_SIDE_IMPLIED;
+  xq_event_init(ev, XQ_EVENT_MOVE);
   ev->flags = flags;
   memcpy(ev->text, text, n + 1);
   return XQ_OK;
@@ -82,9 +86,7 @@ int xq_event_snapshot(xq_event *ev, const char *board, xq_error *err)
     fail(err, "\"%.*s\" is not a board placement", board, n);
     return XQ_ENOTATION;
   }
-  memset(ev, 0, sizeof *ev);
-  ev->kind = XQ_EVENT_SNAPSHOT;
-  ev->side = XQ_SIDE_IMPLIED;
+  xq_event_init(ev, XQ_EVENT_SNAPSHOT);
   memcpy(ev->text, board, n);
   ev->text[n] = 0;
   return XQ_OK;
@@ -243,8 +245,7 @@ int xq_event_parse(const char *tok, size_t len, xq_event *ev, xq_error *err)
     fail(err, "\"%.*s...\" is too long for a move", tok, len);
     return XQ_ENOTATION;
   }
-  memset(ev, 0, sizeof *ev);
-  ev->side = XQ_SIDE_IMPLIED;
+  xq_event_init(ev, 0);
   int rc;
   if (parse_arg(tok, len, ev, &rc)) {
     if (rc != XQ_OK) fail(err, "\"%.*s\" is not a well-formed event", tok, len);

@@ -85,12 +85,10 @@ void xq__conn_close(xq__conn *c)
   if (c->sink) {
     /* a virtual session: in no list, no handles; the refs free it, and
      * on_close may drop the last one: nothing touches c after it */
-    if (c->hub_watch) xq__hub_unwatch(s, c);
     if (c->proto->on_close) c->proto->on_close(c);
     return;
   }
   if (c->proto->on_close) c->proto->on_close(c);
-  if (c->hub_watch) xq__hub_unwatch(s, c);
   /* unlink now: nobody may find a closing connection */
   if (c->prev) c->prev->next = c->next;
   else s->conns = c->next;
@@ -286,18 +284,14 @@ static void on_read(uv_stream_t *stream, ssize_t nread, const uv_buf_t *buf)
  * stops being read, server.md §1.3). */
 static void update_reading(xq__conn *c)
 {
-  /* a revoked session reads nothing more; it ends once nothing is owed */
-  if (c->revoked) {
-    xq__session_end_if_done(c);
-    return;
-  }
+  if (c->proto->hold_reading && c->proto->hold_reading(c)) return;
   if (c->closing || c->held || c->sink) return;
   /* only a request/response session pauses for what it owes; a subscriber
    * is bounded by XQ_OUT_VIEWER_MAX instead, and one paused before it
    * subscribed (a hold, a backlog) reads again now */
   int pausing = c->out_mode == XQ__OUT_PAUSE;
-  int over = pausing && (c->out_bytes > XQ_OUT_HIGH || c->pending_replies > XQ_PENDING_MAX / 64);
-  int under = !pausing || (c->out_bytes <= XQ_OUT_LOW && c->pending_replies <= XQ_PENDING_MAX / 128);
+  int over = pausing && (c->out_bytes > XQ_OUT_HIGH || c->pending_replies > XQ_OWED_HIGH);
+  int under = !pausing || (c->out_bytes <= XQ_OUT_LOW && c->pending_replies <= XQ_OWED_LOW);
   if (over && c->reading) {
     uv_read_stop((uv_stream_t *)&c->tcp);
     c->reading = 0;

@@ -588,13 +588,90 @@ static void set_error(cJSON *entry, int ply, const char *fmt, ...)
   if (ply > 0 && !cJSON_GetObjectItemCaseSensitive(entry, "ply")) cJSON_AddNumberToObject(entry, "ply", ply);
 }
 
+/* Apply the source's moves after the game's last one, each with the
+ * clock reading after it when the source has one; stops at the first
+ * move not taken (noted in `entry`). XQ_OK, or a status that fails the
+ * whole game. */
+static int sync_moves(push *p, const src_game *g, xq__live *lv, applied *k, cJSON *entry,
+                      xq_error *err)
+{
+  xq_game *gm = lv->g;
+  xq_event ev[2];
+  xq_verdict v;
+  int rc;
+  /* the clocks as last read: the game's, then the source's [%clk] */
+  long known[2] = {lv->clock_ms[0], lv->clock_ms[1]};
+  for (int i = 0; g->clk && i < gm->nply && i < g->n; i++)
+    if (g->clk[i] >= 0) known[(g->start.side + i) % 2] = g->clk[i];
+  for (int i = gm->nply; i < g->n; i++) {
+    char iccs[XQ_MOVE_TEXT_MAX];
+    int nev = 1;
+    if (xq_move_format(&gm->pos, g->moves[i], XQ_NOTE_ICCS, iccs, sizeof iccs) <= 0 ||
+        xq_event_move(&ev[0], iccs, 0, err) != XQ_OK)
+      return XQ_EINVAL;
+    if (g->clk && g->clk[i] >= 0) {
+      /* the move and the clock reading after it, as a board sends them;
+       * a reading needs both clocks, so it waits until both are known */
+      known[(g->start.side + i) % 2] = g->clk[i];
+      if (known[0] >= 0 && known[1] >= 0) {
+        xq_event_init(&ev[1], XQ_EVENT_CLOCK);
+        ev[1].ms[0] = known[0];
+        ev[1].ms[1] = known[1];
+        nev = 2;
+      }
+    }
+    if ((rc = apply(p, lv, k, ev, nev, &v, err)) != XQ_OK) return rc;
+    if (gm->nply != i + 1) {
+      set_error(entry, i + 1, "ply %d (%s) was not taken: %s", i + 1, iccs,
+                v.en[0] ? v.en : xq_verdict_kind_name(v.kind));
+      break; /* a move was not taken: stop there */
+    }
+  }
+  return XQ_OK;
+}
+
+/* The source's illegal move after the game's last one: the adjudicator
+ * rules on it like on a board's, once per source text. XQ_OK (noted in
+ * `entry`), or a status that fails the whole game. */
+static int sync_illegal(push *p, const src_game *g, xq__live *lv, applied *k, cJSON *entry)
+{
+  uint64_t d = digest(g->moves, g->bad_ply - 1, g->bad_tok);
+  uint64_t *seen = seen_slot(p->s, lv->round, lv->board);
+  xq_event ev;
+  if (seen && *seen == d) {
+    set_error(entry, g->bad_ply, "ply %d: %s (already recorded)", g->bad_ply, g->error);
+    return XQ_OK;
+  }
+  if (!move_like(g->bad_tok) || xq_event_move(&ev, g->bad_tok, 0, NULL) != XQ_OK) {
+    /* only move text reaches the adjudicator, never its other events
+     * ("result:1-0", "resign", ...) smuggled into a source */
+    set_error(entry, g->bad_ply, "ply %d: %s (not a move: not recorded)", g->bad_ply, g->error);
+    return XQ_OK;
+  }
+  xq_verdict v;
+  xq_error e2 = {0};
+  int r2 = apply(p, lv, k, &ev, 1, &v, &e2);
+  if (r2 == XQ_OK) {
+    const char *what = v.en[0] ? v.en : xq_verdict_kind_name(v.kind);
+    if (v.changed && seen) *seen = d;
+    set_error(entry, g->bad_ply, v.changed ? "ply %d: %s; recorded: %s" : "ply %d: %s; not recorded: %s",
+              g->bad_ply, g->error, what);
+  } else if (r2 == XQ_ENOMEM) {
+    return r2;
+  } else {
+    set_error(entry, g->bad_ply, "ply %d: %s (not a move the adjudicator can judge: %s)", g->bad_ply, g->error,
+              e2.msg[0] ? e2.msg : xq_strerror(r2));
+  }
+  return XQ_OK;
+}
+
 /* Bring table `lv` in line with source game `g`; notes go to `entry`. */
 static void sync_game(push *p, const src_game *g, xq__live *lv, cJSON *entry)
 {
   xq__server *s = p->s;
   xq_game *gm = lv->g;
   applied k = {{0}, 0};
-  xq_event ev[2];
+  xq_event ev;
   xq_verdict v;
   xq_error err = {0};
   int rc = XQ_OK;
@@ -615,96 +692,32 @@ static void sync_game(push *p, const src_game *g, xq__live *lv, cJSON *entry)
    * game's move there too */
   if (same < gm->nply && (same < g->n || (g->bad_ply && same == g->bad_ply - 1))) {
     /* the source corrected a move: its line replaces the game's from there */
-    memset(ev, 0, sizeof ev[0]);
-    ev[0].kind = XQ_EVENT_TRUNCATE;
-    ev[0].side = XQ_SIDE_IMPLIED;
-    ev[0].plies = same;
-    if ((rc = apply(p, lv, &k, ev, 1, &v, &err)) != XQ_OK) goto fail;
+    xq_event_init(&ev, XQ_EVENT_TRUNCATE);
+    ev.plies = same;
+    if ((rc = apply(p, lv, &k, &ev, 1, &v, &err)) != XQ_OK) goto fail;
     cJSON_AddNumberToObject(entry, "replaced_from", same + 1);
     /* a result the tournament has for the old line is recorded again when
      * the new line ends (a later result replaces it in the log) */
     lv->recorded = 0;
   }
-  /* the clocks as last read: the game's, then the source's [%clk] */
-  long known[2] = {lv->clock_ms[0], lv->clock_ms[1]};
-  for (int i = 0; g->clk && i < gm->nply && i < g->n; i++)
-    if (g->clk[i] >= 0) known[(g->start.side + i) % 2] = g->clk[i];
-  for (int i = gm->nply; i < g->n; i++) {
-    if (gm->nply != i) break; /* a move was not taken: stop there */
-    char iccs[XQ_MOVE_TEXT_MAX];
-    int n = xq_move_format(&gm->pos, g->moves[i], XQ_NOTE_ICCS, iccs, sizeof iccs), nev = 1;
-    if (n <= 0 || xq_event_move(&ev[0], iccs, 0, &err) != XQ_OK) {
-      rc = XQ_EINVAL;
-      goto fail;
-    }
-    if (g->clk && g->clk[i] >= 0) {
-      /* the move and the clock reading after it, as a board sends them;
-       * a reading needs both clocks, so it waits until both are known */
-      known[(g->start.side + i) % 2] = g->clk[i];
-      if (known[0] >= 0 && known[1] >= 0) {
-        memset(&ev[1], 0, sizeof ev[1]);
-        ev[1].kind = XQ_EVENT_CLOCK;
-        ev[1].side = XQ_SIDE_IMPLIED;
-        ev[1].ms[0] = known[0];
-        ev[1].ms[1] = known[1];
-        nev = 2;
-      }
-    }
-    if ((rc = apply(p, lv, &k, ev, nev, &v, &err)) != XQ_OK) goto fail;
-    if (gm->nply != i + 1) {
-      set_error(entry, i + 1, "ply %d (%s) was not taken: %s", i + 1, iccs,
-                v.en[0] ? v.en : xq_verdict_kind_name(v.kind));
-      break;
-    }
-  }
+  if ((rc = sync_moves(p, g, lv, &k, entry, &err)) != XQ_OK) goto fail;
   if (g->bad_ply && gm->nply == g->bad_ply - 1) {
-    /* the source's illegal move: the adjudicator rules on it like on a
-     * board's, once per source text */
-    uint64_t d = digest(g->moves, g->bad_ply - 1, g->bad_tok);
-    uint64_t *seen = seen_slot(s, lv->round, lv->board);
-    if (seen && *seen == d) {
-      set_error(entry, g->bad_ply, "ply %d: %s (already recorded)", g->bad_ply, g->error);
-    } else if (!move_like(g->bad_tok) || xq_event_move(&ev[0], g->bad_tok, 0, NULL) != XQ_OK) {
-      /* only move text reaches the adjudicator, never its other events
-       * ("result:1-0", "resign", ...) smuggled into a source */
-      set_error(entry, g->bad_ply, "ply %d: %s (not a move: not recorded)", g->bad_ply, g->error);
-    } else {
-      xq_error e2 = {0};
-      int r2 = apply(p, lv, &k, ev, 1, &v, &e2);
-      if (r2 == XQ_OK && v.changed) {
-        if (seen) *seen = d;
-        set_error(entry, g->bad_ply, "ply %d: %s; recorded: %s", g->bad_ply, g->error, v.en[0] ? v.en : xq_verdict_kind_name(v.kind));
-      } else if (r2 == XQ_OK) {
-        set_error(entry, g->bad_ply, "ply %d: %s; not recorded: %s", g->bad_ply, g->error, v.en[0] ? v.en : xq_verdict_kind_name(v.kind));
-      } else if (r2 == XQ_ENOMEM) {
-        rc = r2;
-        goto fail;
-      } else {
-        set_error(entry, g->bad_ply, "ply %d: %s (not a move the adjudicator can judge: %s)", g->bad_ply, g->error,
-                  e2.msg[0] ? e2.msg : xq_strerror(r2));
-      }
-    }
+    if ((rc = sync_illegal(p, g, lv, &k, entry)) != XQ_OK) goto fail;
   } else if (g->bad_ply) {
     set_error(entry, g->bad_ply, "ply %d: %s", g->bad_ply, g->error);
   }
   /* the source's result, when it has one and the game does not */
   if (outcome_of(g->result) != XQ_OUT_NONE && gm->result != outcome_of(g->result)) {
-    memset(ev, 0, sizeof ev[0]);
-    ev[0].kind = XQ_EVENT_RESULT;
-    ev[0].side = XQ_SIDE_IMPLIED;
-    ev[0].result = outcome_of(g->result);
-    if ((rc = apply(p, lv, &k, ev, 1, &v, &err)) != XQ_OK) goto fail;
+    xq_event_init(&ev, XQ_EVENT_RESULT);
+    ev.result = outcome_of(g->result);
+    if ((rc = apply(p, lv, &k, &ev, 1, &v, &err)) != XQ_OK) goto fail;
   }
   if (g->n < gm->nply && !g->bad_ply && same == g->n)
     cJSON_AddNumberToObject(entry, "behind", gm->nply - g->n); /* an older copy: no change */
   cJSON_AddNumberToObject(entry, "moves", gm->nply);
   cJSON_AddNumberToObject(entry, "applied", k.count);
   if (k.count) {
-    xq_tgame_rec rec = {0};
-    rec.round = lv->round;
-    rec.board = lv->board;
-    rec.source = XQ_GSRC_INGEST;
-    rec.reply = "";
+    xq_tgame_rec rec = {.round = lv->round, .board = lv->board, .source = XQ_GSRC_INGEST, .reply = ""};
     if ((rc = xq__commit_row(s, &rec, k.ev.v, k.ev.n, NULL, NULL, NULL, NULL)) != XQ_OK) goto fail;
     xq__live_settle(s, lv);
   }

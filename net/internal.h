@@ -12,7 +12,8 @@
  * and the read-only API), http_parse.c (the HTTP/1.1 request and response
  * parser), game_state.c (live games as JSON), pgn_out.c (live games as
  * PGN), ingest.c (PGN ingestion: push and polled documents), poll.c (the
- * PGN URL poller), jobs.c (the queue of CPU-heavy jobs).
+ * PGN URL poller), jobs.c (the queue of CPU-heavy jobs), log.c (the
+ * server log).
  */
 #ifndef XQ_NET_INTERNAL_H
 #define XQ_NET_INTERNAL_H
@@ -67,8 +68,14 @@ typedef struct xq__proto {
    * the buffer is full and nothing could be used, `overflow` runs. */
   size_t (*consume)(xq__conn *c);
   void (*overflow)(xq__conn *c);
-  /* The connection is closing: release protocol state (c->ext). */
+  /* The connection is closing: release protocol state (c->ext) and
+   * whatever the protocol set up for it (a broadcast subscription). The
+   * only call conn.c makes into the layers above when closing. */
   void (*on_close)(xq__conn *c);
+  /* Reading may start again (what the connection owes fell): return 1 to
+   * keep it unread, having done what that needs (a revoked session is
+   * ended once nothing is owed), 0 to let conn.c decide. NULL: 0. */
+  int (*hold_reading)(xq__conn *c);
 } xq__proto;
 
 /* Kinds of output budget. */
@@ -553,6 +560,10 @@ struct xq__server {
   FILE *log;                   /* one line per notable event, NULL quiet */
 };
 
+/* Printf one line to the server log (s->log) with the time of day, when
+ * there is a log (log.c). */
+void xq__log(xq__server *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 /* Reload s->ev from the store (after a tourney write). XQ_OK or XQ_ESTORE. */
 int xq__server_reload(xq__server *s, xq_error *err);
 /* Refresh the token cache from the store. */
@@ -562,7 +573,5 @@ int xq__server_tokens(xq__server *s, xq_error *err);
  * looked at, so neither the answer's timing nor an early exit tells how
  * much of a guess was right (proto.c; docs/security.md). */
 const xq_ttoken *xq__token_find(xq__server *s, const char *token);
-/* Printf to the server log with a timestamp, when there is one. */
-void xq__log(xq__server *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 #endif /* XQ_NET_INTERNAL_H */

@@ -18,11 +18,18 @@
 /* Connections */
 #define XQ_MAX_CONNS 4096                /* JSON-lines + HTTP connections together */
 #define XQ_LISTEN_BACKLOG 1024
+#define XQ_ADDR_MAX 128                  /* a listening address "host:port" (--listen, --http) */
 
 /* Output budgets (bytes queued in uv_write and not yet written) */
 #define XQ_OUT_HIGH (256 * 1024)         /* request/response client: stop reading above */
 #define XQ_OUT_LOW (64 * 1024)           /* ... and read again below */
 #define XQ_OUT_VIEWER_MAX (1024 * 1024)  /* a subscriber over this is disconnected */
+#define XQ_OWED_HIGH (XQ_PENDING_MAX / 64) /* replies one client is owed (waiting for a commit)
+                                            before it is no longer read: one client may not
+                                            fill the commit queue alone */
+#define XQ_OWED_LOW (XQ_PENDING_MAX / 128) /* ... and read again at or below */
+#define XQ_REPLY_STACK 512               /* a reply line shorter than this is built on the
+                                            stack, a longer one allocated (proto.c) */
 
 /* Timers */
 #define XQ_IDLE_MS (10 * 60 * 1000)      /* JSON-lines client without a line */
@@ -36,6 +43,9 @@
 #define XQ_TOKEN_RECHECK_MS 1000         /* ask the store this often whether another process made or
                                             revoked tokens; their sessions end within this (security.md) */
 #define XQ_POLLERS_MAX 64                /* rounds polled at once */
+#define XQ_POLL_URL_MAX 1024             /* bytes of a polled URL */
+#define XQ_POLL_READ_CHUNK 65536         /* bytes asked of each read of a polled document */
+#define XQ_DRAIN_TICK_MS 20              /* how often a shutdown checks whether it is done */
 
 /* Work */
 #define XQ_JOBS_PER_CONN 4               /* worker-pool jobs one client may have queued */

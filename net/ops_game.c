@@ -358,9 +358,7 @@ static int req_clock(xq__req *r, req_events *ev, int required)
     return 0;
   }
   xq_event *e = &ev->v[ev->n++];
-  memset(e, 0, sizeof *e);
-  e->kind = XQ_EVENT_CLOCK;
-  e->side = XQ_SIDE_IMPLIED;
+  xq_event_init(e, XQ_EVENT_CLOCK);
   e->ms[0] = (long)a->valuedouble;
   e->ms[1] = (long)b->valuedouble;
   return 1;
@@ -429,9 +427,7 @@ static void op_lift(xq__server *s, xq__req *r)
   xq__live *lv = board_game(s, r, &seq);
   if (!lv) return;
   req_events ev = {.n = 1};
-  memset(&ev.v[0], 0, sizeof ev.v[0]);
-  ev.v[0].kind = XQ_EVENT_LIFT;
-  ev.v[0].side = XQ_SIDE_IMPLIED;
+  xq_event_init(&ev.v[0], XQ_EVENT_LIFT);
   ev.v[0].square = XQ_SQ(sq[0] - 'a', sq[1] - '0');
   run_event(s, r, lv, XQ_GSRC_BOARD, seq, &ev);
 }
@@ -600,9 +596,7 @@ static void op_result(xq__server *s, xq__req *r)
     return;
   }
   req_events ev = {.n = 1};
-  memset(&ev.v[0], 0, sizeof ev.v[0]);
-  ev.v[0].kind = XQ_EVENT_RESULT;
-  ev.v[0].side = XQ_SIDE_IMPLIED;
+  xq_event_init(&ev.v[0], XQ_EVENT_RESULT);
   ev.v[0].result = codes[k].game;
   int was_recorded = lv->recorded;
   lv->recorded = 1; /* recorded below, as the arbiter gave it */

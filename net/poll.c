@@ -22,8 +22,6 @@
 #include "http_parse.h"
 #include "ingest.h"
 
-#define XQ_POLL_URL_MAX 1024     /* bytes of a polled URL */
-#define XQ_POLL_READ_CHUNK 65536 /* bytes asked of each read */
 
 struct xq__poller {
   xq__server *s;

@@ -14,7 +14,6 @@
 
 #include "internal.h"
 
-#define XQ_REPLY_STACK 512  /* replies shorter than this are built on the stack */
 
 /* ------------------------------------------------------------------ */
 /* Request fields                                                      */
@@ -355,13 +354,27 @@ static void json_overflow(xq__conn *c)
   xq__conn_end(c);
 }
 
+static void json_on_close(xq__conn *c)
+{
+  if (c->hub_watch) xq__hub_unwatch(c->srv, c);
+}
+
+/* A revoked session reads nothing more; it ends once nothing is owed. */
+static int json_hold_reading(xq__conn *c)
+{
+  if (!c->revoked) return 0;
+  xq__session_end_if_done(c);
+  return 1;
+}
+
 const xq__proto xq__json_proto = {
-  "json",
-  XQ_MAX_LINE + 4096,
-  XQ_IDLE_MS,
-  json_consume,
-  json_overflow,
-  NULL,
+  .name = "json",
+  .in_cap = XQ_MAX_LINE + 4096,
+  .idle_ms = XQ_IDLE_MS,
+  .consume = json_consume,
+  .overflow = json_overflow,
+  .on_close = json_on_close,
+  .hold_reading = json_hold_reading,
 };
 
 /* ------------------------------------------------------------------ */
@@ -470,6 +483,7 @@ static void op_sink(xq__conn *c, const char *data, size_t len)
 static void op_closed(xq__conn *c)
 {
   op_run *o = c->ext;
+  if (c->hub_watch) xq__hub_unwatch(c->srv, c); /* (such a session cannot watch) */
   if (!o) return;
   c->ext = NULL;
   o->done(o->arg, NULL, 0);
@@ -480,12 +494,13 @@ static void op_closed(xq__conn *c)
 
 /* JSON lines without a socket: the framing and dispatch of a connection */
 static const xq__proto op_proto = {
-  "op",
-  XQ_MAX_LINE + 4096,
-  0,
-  json_consume,
-  json_overflow,
-  op_closed,
+  .name = "op",
+  .in_cap = XQ_MAX_LINE + 4096,
+  .idle_ms = 0,
+  .consume = json_consume,
+  .overflow = json_overflow,
+  .on_close = op_closed,
+  .hold_reading = json_hold_reading,
 };
 
 int xq__op_run(xq__server *s, const xq_ttoken *tok, const char *text, size_t len, xq__op_done done,

@@ -20,24 +20,6 @@
 
 #include "internal.h"
 
-#define XQ_DRAIN_TICK_MS 20   /* how often shutdown checks for the end */
-#define XQ_ADDR_MAX 128       /* "host:port" */
-
-void xq__log(xq__server *s, const char *fmt, ...)
-{
-  if (!s->log) return;
-  struct timespec ts;
-  clock_gettime(CLOCK_REALTIME, &ts);
-  struct tm tm;
-  gmtime_r(&ts.tv_sec, &tm);
-  fprintf(s->log, "%02d:%02d:%02d.%03ld ", tm.tm_hour, tm.tm_min, tm.tm_sec, ts.tv_nsec / 1000000);
-  va_list ap;
-  va_start(ap, fmt);
-  vfprintf(s->log, fmt, ap);
-  va_end(ap);
-  fputc('\n', s->log);
-  fflush(s->log);
-}
 
 void xq_server_opts_default(xq_server_opts *o)
 {
