@@ -62,7 +62,7 @@ static int naive_reach(const naive *n, int f, int r, int tf, int tr)
     if (df && dr) return 0;
     int sf = df > 0 ? 1 : df < 0 ? -1 : 0, sr = dr > 0 ? 1 : dr < 0 ? -1 : 0;
     int between = 0;
-    for (int x = f + sf, y = r + sr; x != tf || y != tr; x += sf, y += sr)
+    for (int x = f + sf, y = r + sr; on(x, y) && (x != tf || y != tr); x += sf, y += sr)
       between += n->cell[y][x] != 0;
     if (kind_of(me) == XQ_ROOK) return between == 0;
     return t ? between == 1 : between == 0;
