@@ -18,7 +18,7 @@ static const subcommand commands[] = {
   {"bench", xq_bench_main, "perft over a fixed set of positions: nodes, time, nodes/s"},
   {"uci", xq_uci_main, "UCI/UCCI text mode: position, go perft, d"},
   {"convert", xq_convert_main, "convert game files (PGN, XQF, DhtmlXQ) to PGN or DhtmlXQ"},
-  {"stats", xq_archive_stats_main, "count games, plies, results and bad records of a game file"},
+  {"stats", xq_stats_main, "count games, plies, results and bad records of a game file"},
   {"judge", xq_judge_main, "rule a game move by move (--moves), or run a case file (--cases)"},
   {"tourney", xq_tourney_main, "tournament store: new, add, pair, result, standings, export"},
   {"pair", xq_pair_main, "pair the next round of a TRF file (--system cn|dutch), bbpPairings output"},

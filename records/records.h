@@ -337,40 +337,4 @@ void xq_games_close(xq_games *g);
  * all: XQ_ENOTATION "no game in FILE", I/O errors) with `err` filled. */
 int xq_record_read_file(const char *path, xq_record *rec, xq_error *err);
 
-/* ------------------------------------------------------------------ */
-/* Subcommands (records/convert.c)                                     */
-/* ------------------------------------------------------------------ */
-
-/* xqref convert IN OUT [--to pgn|dhtmlxq] [--notation iccs|wxf|chinese]
- * and xqref stats FILE [--time]. argv[0] is the subcommand name. Return
- * 0 success, 1 failure (for convert: also when a game was bad and left
- * out), 2 usage error. */
-int xq_convert_main(int argc, char **argv);
-int xq_stats_main(int argc, char **argv);
-
-/* What a judge made of one game, for xq_stats_run. */
-enum {
-  XQ_JUDGED_OPEN = 0,  /* the rules did not end the game */
-  XQ_JUDGED_AGREE,     /* the rules ended it with the recorded result */
-  XQ_JUDGED_DIFFER     /* the rules ended it with another result */
-};
-
-/* A judge for `xqref stats`: the layer above (the adjudicator) supplies
- * it, so that stats can rule every game without records depending on it.
- * begin() takes the --rules value (NULL: the default) and returns XQ_OK or
- * an error status with `err`; game() judges one good game and returns an
- * XQ_JUDGED_* value, or a negative status to count the game as bad;
- * rules_name() names the rules for the report. */
-typedef struct xq_stats_judge {
-  void *ctx;
-  int (*begin)(void *ctx, const char *rules, xq_error *err);
-  int (*game)(void *ctx, const xq_record *rec, xq_error *err);
-  const char *(*rules_name)(void *ctx);
-} xq_stats_judge;
-
-/* xq_stats_main with a judge: every good game is also judged (unless
- * --no-judge), the report adds the counts and --time covers reading and
- * judging. `judge` NULL is xq_stats_main. Same return values. */
-int xq_stats_run(int argc, char **argv, const xq_stats_judge *judge);
-
 #endif /* XQ_RECORDS_H */
