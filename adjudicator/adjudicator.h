@@ -502,9 +502,9 @@ int xq_game_event(xq_game *g, const char *tok, xq_verdict *v, xq_error *err);
 int xq_game_natural_count(const xq_game *g, int side);
 
 /* ================================================================== */
-/* Recorded games and case files (adjudicator/archive.c, judge.c): the */
-/* work of `xqref judge` and `xqref stats`, whose command lines are in */
-/* cli/                                                                */
+/* Recorded games, case files and the judge bench (adjudicator/       */
+/* archive.c, judge.c, bench.c): the work of `xqref judge`, `xqref     */
+/* stats` and `xqref bench --judge`, whose command lines are in cli/   */
 /* ================================================================== */
 
 struct xq_record; /* a game record (records.h) */
@@ -557,8 +557,39 @@ char *xq_game_summary_json(const xq_game *g);
  * XQ_ENOMEM (nothing printed). */
 int xq_judge_cases(FILE *in, FILE *out, int verbose, int *passed, int *failed);
 
-/* `xqref bench --judge`: replay games through the full rules and print
- * plies/s and the mean time of one verdict. Returns 0, 1 or 2 (usage). */
-int xq_judge_bench_main(int argc, char **argv);
+#define XQ_BENCH_GAMES_MAX 4096   /* games the judge bench holds in memory */
+#define XQ_BENCH_GAME_PLIES 400   /* plies it keeps of a game */
+
+/* One game of the judge bench: its start and its main line. */
+typedef struct xq_bench_game {
+  char fen[XQ_FEN_MAX];
+  int n;
+  xq_move m[XQ_BENCH_GAME_PLIES];
+} xq_bench_game;
+
+/* Fill games[0..n) with seeded random games from the start position:
+ * random legal moves, and one ply in eight the move of four plies before
+ * when it is legal (a cycle, so that repetition rulings run), until mate,
+ * stalemate or XQ_BENCH_GAME_PLIES plies. A seed gives the same games on
+ * every machine. Cannot fail. */
+void xq_bench_games_random(xq_bench_game *games, int n, uint64_t seed);
+
+/* Read up to `max` games of the file `path` (PGN, XQF or DhtmlXQ:
+ * xq_games_open) into games[]: their main lines, cut at
+ * XQ_BENCH_GAME_PLIES plies; bad games are skipped and a read error ends
+ * the file. Returns the number read (0 when none), or XQ_EINVAL (NULL
+ * argument), XQ_ENOMEM or the error of xq_games_open, with `err` (may be
+ * NULL) saying why. */
+int xq_bench_games_read(const char *path, xq_bench_game *games, int max, xq_error *err);
+
+/* Replay games[0..n) `rounds` times through the full rules of xq_game
+ * under `rules`, timed, then once more timing each verdict, and print to
+ * `out` three lines: games, rounds, plies, repetition rulings and games
+ * decided; the time, plies/s and the mean time of one verdict; the
+ * slowest verdict and the mean of those that ruled a repeated cycle.
+ * Returns XQ_OK, XQ_EINVAL (a NULL argument, n or rounds below 1) or
+ * XQ_ENOMEM (nothing printed). */
+int xq_judge_bench(const xq_rules *rules, const xq_bench_game *games, int n, int rounds,
+                   FILE *out);
 
 #endif /* XQ_ADJUDICATOR_H */

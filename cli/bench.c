@@ -1,11 +1,14 @@
 /*
- * bench.c -- `xqref bench`: its options, --help text and exit status; the
- * bench itself is the perft module's (perft/perft.h).
+ * bench.c -- `xqref bench` and its variants: their options, --help texts
+ * and exit statuses. Plain `bench` is the perft bench (perft/perft.h);
+ * `bench --judge` the adjudicator's throughput (adjudicator/adjudicator.h).
+ * The option that names a variant may stand anywhere on the command line.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "adjudicator.h"
 #include "cli.h"
 #include "perft.h"
 
@@ -21,7 +24,7 @@ static const char bench_usage[] =
 
 
 /* `xqref bench [--threads T] [--quick]`. */
-int xq_bench_main(int argc, char **argv)
+static int perft_bench_main(int argc, char **argv)
 {
   xq_bench_opts o = {1, 0};
   xq_error err;
@@ -53,4 +56,90 @@ int xq_bench_main(int argc, char **argv)
   }
   if (bad) fprintf(stderr, "xqref bench: node counts differ from the perft suite\n");
   return bad ? 1 : 0;
+}
+
+/* `xqref bench --judge [--games FILE] [--random N] [--rounds R] [--seed S]
+ * [--rules NAME]`. */
+static int judge_bench_main(int argc, char **argv)
+{
+  const char *file = NULL, *rules_name = "cxa2011";
+  int ngames = 500, rounds = 5;
+  unsigned long long seed = 20240601ULL;
+  for (int i = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+      printf("usage: xqref bench --judge [--games FILE] [--random N] [--rounds R] [--seed S] "
+             "[--rules NAME]\n"
+             "Replays games through the full rules and reports plies/s and the mean time\n"
+             "of one verdict. --games reads real games from a PGN, XQF or DhtmlXQ file\n"
+             "(up to %d). Without --games: N seeded random games (default 500) that\n"
+             "cycle now and then, so repetition rulings run too.\n", XQ_BENCH_GAMES_MAX);
+      return 0;
+    }
+    if (!strcmp(argv[i], "--judge")) continue;
+    if (i + 1 >= argc) {
+      fprintf(stderr, "xqref bench: missing value for %s\n", argv[i]);
+      return 2;
+    }
+    if (!strcmp(argv[i], "--games")) file = argv[++i];
+    else if (!strcmp(argv[i], "--random")) ngames = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--rounds")) rounds = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--seed")) seed = strtoull(argv[++i], NULL, 10);
+    else if (!strcmp(argv[i], "--rules")) rules_name = argv[++i];
+    else {
+      fprintf(stderr, "xqref bench: unknown option %s\n", argv[i]);
+      return 2;
+    }
+  }
+  if (ngames < 1 || ngames > XQ_BENCH_GAMES_MAX || rounds < 1) {
+    fprintf(stderr, "xqref bench: --random takes 1..%d, --rounds 1 or more\n", XQ_BENCH_GAMES_MAX);
+    return 2;
+  }
+  xq_rules r;
+  if (xq_rules_preset(rules_name, &r) != XQ_OK) {
+    fprintf(stderr, "xqref bench: unknown rules %s\n", rules_name);
+    return 2;
+  }
+  xq_bench_game *games = malloc(sizeof *games * XQ_BENCH_GAMES_MAX);
+  if (!games) {
+    fprintf(stderr, "xqref bench: out of memory\n");
+    return 1;
+  }
+  int n = ngames;
+  if (file) {
+    xq_error err;
+    n = xq_bench_games_read(file, games, XQ_BENCH_GAMES_MAX, &err);
+    if (n < 0) fprintf(stderr, "xqref bench: %s: %s\n", file, err.msg);
+    if (n <= 0) {
+      fprintf(stderr, "xqref bench: no games read from %s\n", file);
+      free(games);
+      return 1;
+    }
+  } else {
+    xq_bench_games_random(games, n, seed);
+  }
+  int rc = xq_judge_bench(&r, games, n, rounds, stdout);
+  free(games);
+  if (rc != XQ_OK) {
+    fprintf(stderr, "xqref bench: out of memory\n");
+    return 1;
+  }
+  return 0;
+}
+
+/* The variants, each named by an option that may stand anywhere among
+ * the arguments (the first one found wins); without one, the perft bench. */
+static const struct {
+  const char *option;
+  int (*run)(int argc, char **argv); /* argv[0] is "bench" */
+} variants[] = {
+  {"--judge", judge_bench_main},
+  /* {"--store", ...}: the tournament store's throughput (tourney/) goes here */
+};
+
+int xq_bench_main(int argc, char **argv)
+{
+  for (int i = 1; i < argc; i++)
+    for (size_t k = 0; k < sizeof variants / sizeof variants[0]; k++)
+      if (!strcmp(argv[i], variants[k].option)) return variants[k].run(argc, argv);
+  return perft_bench_main(argc, argv);
 }
