@@ -8,7 +8,7 @@
 #define XQ_CLI_H
 
 int xq_perft_main(int argc, char **argv);         /* perft */
-int xq_bench_main(int argc, char **argv);         /* bench, bench --judge */
+int xq_bench_main(int argc, char **argv);         /* bench, bench --judge, --gen-pgn */
 int xq_uci_main(int argc, char **argv);           /* uci */
 int xq_convert_main(int argc, char **argv);       /* convert */
 int xq_stats_main(int argc, char **argv);         /* stats */

@@ -337,4 +337,20 @@ void xq_games_close(xq_games *g);
  * all: XQ_ENOTATION "no game in FILE", I/O errors) with `err` filled. */
 int xq_record_read_file(const char *path, xq_record *rec, xq_error *err);
 
+/* ------------------------------------------------------------------ */
+/* Random games (records/gen_pgn.c)                                    */
+/* ------------------------------------------------------------------ */
+
+#define XQ_GEN_PGN_GAMES_MAX 10000000L /* games one call writes (about 1.4 KB each) */
+
+/* Write `n` games (1..XQ_GEN_PGN_GAMES_MAX) of random legal play from the
+ * standard start to `out` as PGN: Event "Random playout K", Red "Random
+ * A", Black "Random B"; 40 to 199 plies each, fewer when mate or
+ * stalemate comes first; moves in ICCS, WXF and Chinese, game by game in
+ * turn; a random result, the winner's after mate or stalemate. The same
+ * `seed` writes the same games on every machine. Returns XQ_OK, XQ_EINVAL
+ * (NULL `out` or `n` out of range), XQ_ENOMEM or XQ_EIO (a write failed;
+ * the games before it are written), with `err` (may be NULL) saying why. */
+int xq_pgn_write_random(FILE *out, long n, uint64_t seed, xq_error *err);
+
 #endif /* XQ_RECORDS_H */
