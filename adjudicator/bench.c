@@ -12,18 +12,10 @@
 #include "adjudicator.h"
 #include "records.h"
 
-static uint64_t rnd(uint64_t *rng_state)
-{
-  /* xorshift64*: a fixed seed gives the same games on every machine. */
-  *rng_state ^= *rng_state >> 12;
-  *rng_state ^= *rng_state << 25;
-  *rng_state ^= *rng_state >> 27;
-  return *rng_state * 0x2545F4914F6CDD1DULL;
-}
-
-/* A random game from the start: mostly random legal moves, and now and
- * then a stretch that plays the last four plies again (a cycle). Stops at
- * mate, stalemate or XQ_BENCH_GAME_PLIES. */
+/* A random game from the start, drawn from the stream *rng
+ * (xq_random_next): mostly random legal moves, and now and then a stretch
+ * that plays the last four plies again (a cycle). Stops at mate,
+ * stalemate or XQ_BENCH_GAME_PLIES. */
 static void random_game(xq_bench_game *g, uint64_t *rng)
 {
   xq_pos p;
@@ -34,8 +26,8 @@ static void random_game(xq_bench_game *g, uint64_t *rng)
     xq_movelist l;
     xq_gen_legal(&p, &l);
     if (l.n == 0) break;
-    xq_move m = l.m[rnd(rng) % (uint64_t)l.n];
-    if (g->n >= 4 && rnd(rng) % 8 == 0) {
+    xq_move m = l.m[xq_random_next(rng) % (uint64_t)l.n];
+    if (g->n >= 4 && xq_random_next(rng) % 8 == 0) {
       xq_move back = g->m[g->n - 4];
       if (xq_is_legal(&p, back)) m = back;
     }
@@ -47,7 +39,7 @@ static void random_game(xq_bench_game *g, uint64_t *rng)
 
 void xq_bench_games_random(xq_bench_game *games, int n, uint64_t seed)
 {
-  uint64_t rng = seed ? seed : 1;
+  uint64_t rng = seed;
   for (int i = 0; games && i < n; i++) random_game(&games[i], &rng);
 }
 
