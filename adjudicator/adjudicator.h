@@ -13,13 +13,15 @@
  *                snapshots, clocks, claims, offers, overrides) and giving
  *                a verdict for each.
  *
- * Depends on the engine and on nothing else but cJSON (rules files and
+ * Depends on the engine, on the records module (recorded games replayed
+ * through the rules) and on nothing else but cJSON (rules files and
  * verdicts as JSON).
  */
 #ifndef XQ_ADJUDICATOR_H
 #define XQ_ADJUDICATOR_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "engine.h"
 
@@ -633,17 +635,95 @@ int xq_game_event(xq_game *g, const char *tok, xq_verdict *v, xq_error *err);
  * a NULL game. */
 int xq_game_natural_count(const xq_game *g, int side);
 
-/* `xqref judge`: rule a game given as FEN and moves, or run a case file.
- * Returns 0 ok, 1 failure (a failed case, an error), 2 usage error. */
-int xq_judge_main(int argc, char **argv);
+/* ================================================================== */
+/* Recorded games, case files and the judge bench (adjudicator/       */
+/* archive.c, judge.c, bench.c): the work of `xqref judge`, `xqref     */
+/* stats` and `xqref bench --judge`, whose command lines are in cli/   */
+/* ================================================================== */
 
-/* `xqref bench --judge`: replay games through the full rules and print
- * plies/s and the mean time of one verdict. Returns 0, 1 or 2 (usage). */
-int xq_judge_bench_main(int argc, char **argv);
+struct xq_record; /* a game record (records.h) */
 
-/* `xqref stats`: the records module's archive statistics with every game
- * also judged under the rules (adjudicator/archive.c). Same contract as
- * the other subcommands. */
-int xq_archive_stats_main(int argc, char **argv);
+/* Play the main line of `rec` from its start into `g` under `rules`
+ * (xq_game_init, then xq_game_move for each move) until the moves run out
+ * or the rules end the game; `each` (may be NULL) sees every verdict, with
+ * `ctx`. Returns XQ_OK; XQ_EINVAL for a NULL argument; the error of
+ * xq_game_init; or the status of a move the game refused to take, with
+ * err->ply its 0-based index and err->msg "game G, ply P: why". `err` may
+ * be NULL. */
+int xq_game_replay(xq_game *g, const xq_rules *rules, const struct xq_record *rec,
+                   void (*each)(const xq_verdict *v, void *ctx), void *ctx, xq_error *err);
+
+/* What the rules made of a recorded game. */
+typedef enum {
+  XQ_JUDGED_OPEN = 0, /* the rules did not end the game */
+  XQ_JUDGED_AGREE,    /* the rules ended it with the recorded result */
+  XQ_JUDGED_DIFFER    /* the rules ended it with another result */
+} xq_judged;
+
+/* Replay `rec` into `g` under `rules` (xq_game_replay, no verdict seen)
+ * and compare the result the rules reached with the recorded one. Returns
+ * an xq_judged value, or the negative status of xq_game_replay with
+ * `err` (may be NULL). */
+int xq_judge_record(xq_game *g, const xq_rules *rules, const struct xq_record *rec,
+                    xq_error *err);
+
+/* The line `xqref judge GAME...` prints for `rec`, read from `file` and
+ * replayed into `g`: file, game, red and black (the tags present), the
+ * ruled result and reason, the recorded result, plies ruled and recorded,
+ * and the rules, as one JSON object on one line. A malloc'd string the
+ * caller frees with free(), or NULL (a NULL argument or out of memory). */
+char *xq_game_record_json(const xq_game *g, const struct xq_record *rec, const char *file);
+
+/* The state of `g` as one JSON object on one line: result, reason, rules,
+ * plies, fouls {red, black} and the FEN of the current position (the
+ * summary `xqref judge --moves` ends with). A malloc'd string the caller
+ * frees with free(), or NULL (NULL `g` or out of memory). */
+char *xq_game_summary_json(const xq_game *g);
+
+/* Play the case file `in` through the game state machine: one JSON object
+ * a line (id, ruleset, fen, moves, expect; blank lines and lines starting
+ * with '#' skipped), each case's moves in any notation, the ruling due on
+ * the last move ("must_change", "red_must_change" or "black_must_change"
+ * also match a 变着 order). Prints to `out` a FAIL line for each case that
+ * fails (why, and the ruling it got), with `verbose` a pass line for each
+ * that passes, and last "N passed, M failed"; the counts go to *passed and
+ * *failed (either may be NULL). Returns XQ_OK, XQ_EINVAL (NULL stream) or
+ * XQ_ENOMEM (nothing printed). */
+int xq_judge_cases(FILE *in, FILE *out, int verbose, int *passed, int *failed);
+
+#define XQ_BENCH_GAMES_MAX 4096   /* games the judge bench holds in memory */
+#define XQ_BENCH_GAME_PLIES 400   /* plies it keeps of a game */
+
+/* One game of the judge bench: its start and its main line. */
+typedef struct xq_bench_game {
+  char fen[XQ_FEN_MAX];
+  int n;
+  xq_move m[XQ_BENCH_GAME_PLIES];
+} xq_bench_game;
+
+/* Fill games[0..n) with seeded random games from the start position:
+ * random legal moves, and one ply in eight the move of four plies before
+ * when it is legal (a cycle, so that repetition rulings run), until mate,
+ * stalemate or XQ_BENCH_GAME_PLIES plies. A seed gives the same games on
+ * every machine. Cannot fail. */
+void xq_bench_games_random(xq_bench_game *games, int n, uint64_t seed);
+
+/* Read up to `max` games of the file `path` (PGN, XQF or DhtmlXQ:
+ * xq_games_open) into games[]: their main lines, cut at
+ * XQ_BENCH_GAME_PLIES plies; bad games are skipped and a read error ends
+ * the file. Returns the number read (0 when none), or XQ_EINVAL (NULL
+ * argument), XQ_ENOMEM or the error of xq_games_open, with `err` (may be
+ * NULL) saying why. */
+int xq_bench_games_read(const char *path, xq_bench_game *games, int max, xq_error *err);
+
+/* Replay games[0..n) `rounds` times through the full rules of xq_game
+ * under `rules`, timed, then once more timing each verdict, and print to
+ * `out` three lines: games, rounds, plies, repetition rulings and games
+ * decided; the time, plies/s and the mean time of one verdict; the
+ * slowest verdict and the mean of those that ruled a repeated cycle.
+ * Returns XQ_OK, XQ_EINVAL (a NULL argument, n or rounds below 1) or
+ * XQ_ENOMEM (nothing printed). */
+int xq_judge_bench(const xq_rules *rules, const xq_bench_game *games, int n, int rounds,
+                   FILE *out);
 
 #endif /* XQ_ADJUDICATOR_H */

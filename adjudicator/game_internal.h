@@ -65,11 +65,4 @@ int xq__play(xq_game *g, xq_move m, unsigned flags, xq_verdict *v);
  * returns 1; returns 0 while play goes on. */
 int xq__refuse_if_over(const xq_game *g, xq_verdict *v);
 
-/* `xqref judge GAME...` (archive.c): judge every game of the files in
- * paths[0..npaths) under the rules named by `rules_spec`, printing each
- * verdict that is not a plain accept (all with `all`) and one JSON line
- * per game; with `timed` the rate goes to stderr. Returns the exit status
- * (1 when a file or game could not be read). */
-int xq__judge_files(const char *rules_spec, char **paths, int npaths, int all, int timed);
-
 #endif /* XQ_ADJUDICATOR_GAME_INTERNAL_H */

@@ -463,6 +463,13 @@ int xq_rules_load_json(const char *src, xq_rules *out, xq_error *err)
   return rc;
 }
 
+int xq_rules_from_spec(const char *spec, xq_rules *out, xq_error *err)
+{
+  if (!spec || !out) return fail(err, XQ_EINVAL, "rules: NULL argument");
+  if (xq_rules_preset(spec, out) == XQ_OK) return XQ_OK;
+  return xq_rules_load_json(spec, out, err);
+}
+
 char *xq_rules_to_json(const xq_rules *r)
 {
   if (!r) return NULL;

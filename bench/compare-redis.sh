@@ -22,8 +22,8 @@
 #
 # Settings (environment):
 #   XQREF      xqref binary           (default build/xqref)
-#   GEN        random-game generator  (default build/xq_gen_pgn; `make` target xq_gen_pgn)
-#   GAMES      PGN of games to replay (default: GEN writes 3000 random games)
+#   GAMES      PGN of games to replay (default: 3000 random games from
+#              `xqref bench --gen-pgn`)
 #   MIN_PLIES  only games this long   (default 150)
 #   RUNS       runs of each           (default 3)
 #   BOARDS     boards = redis clients (default 500)
@@ -34,7 +34,6 @@ set -euo pipefail
 
 REPO_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 XQREF=${XQREF:-$REPO_ROOT/build/xqref}
-GEN=${GEN:-$REPO_ROOT/build/xq_gen_pgn}
 RUNS=${RUNS:-3}
 BOARDS=${BOARDS:-500}
 PLAYERS=$((BOARDS * 2))
@@ -99,9 +98,8 @@ median() { sort -g | awk '{v[NR]=$1} END {printf "%.0f\n", NR % 2 ? v[(NR+1)/2] 
 
 # --- games ---------------------------------------------------------------
 if [ -z "${GAMES:-}" ]; then
-  [ -x "$GEN" ] || die "no game generator at $GEN (cmake --build build --target xq_gen_pgn, or set GAMES)"
   GAMES=$TMP/games.pgn
-  "$GEN" 3000 "$GAMES" 1
+  "$XQREF" bench --gen-pgn 3000 "$GAMES" 1
 fi
 
 # --- one redis-benchmark run: sets RATE (requests/s) ----------------------

@@ -16,7 +16,8 @@
 #             RESULTS_PER_POST a request; kill -9 at 0.2..RESULT_S s.
 #   push      the same store; every table's game is pushed as PGN through
 #             POST /api/rounds/1/push, GAMES_PER_PUSH games a push, random
-#             legal games from xq_gen_pgn; kill -9 at 0.2..PUSH_S s.
+#             legal games from `xqref bench --gen-pgn`; kill -9 at
+#             0.2..PUSH_S s.
 # A request counts as acknowledged when its HTTP reply came back complete
 # with every line ok (written to an acknowledgement file before the next
 # request is sent).
@@ -39,8 +40,8 @@
 # failed.
 #
 # Settings (environment):
-#   XQREF   xqref binary (default build/xqref); GEN: the game generator
-#           (default build/xq_gen_pgn)
+#   XQREF   xqref binary (default build/xqref; it also writes the random
+#           games, `xqref bench --gen-pgn`)
 #   TRIALS  trials of each kind (default 3; 20 or more for figures)
 #   KINDS   kinds to run (default "pair pair-cli result push")
 #   PLAYERS players of the demo event (default 400)
@@ -53,7 +54,6 @@ set -euo pipefail
 
 REPO_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 XQREF=${XQREF:-$REPO_ROOT/build/xqref}
-GEN=${GEN:-$REPO_ROOT/build/xq_gen_pgn}
 TRIALS=${TRIALS:-3}
 KINDS=${KINDS:-pair pair-cli result push}
 PLAYERS=${PLAYERS:-400}
@@ -185,8 +185,7 @@ make_pair_template() {
 
 # one PGN file per table (Round "1.T"), random legal games
 make_games() {
-  [ -x "$GEN" ] || die "no game generator at $GEN (cmake --build build --target xq_gen_pgn)"
-  "$GEN" "$BOARDS" "$TMP/games.pgn" "$SEED" >/dev/null
+  "$XQREF" bench --gen-pgn "$BOARDS" "$TMP/games.pgn" "$SEED" >/dev/null
   mkdir -p "$TMP/games"
   awk -v dir="$TMP/games" '
     /^\[Game / { n++; f = dir "/" n ".pgn" }

@@ -31,8 +31,8 @@
 #
 # Settings (environment):
 #   XQREF   xqref binary (default build/xqref)
-#   GEN     random-game generator (default build/xq_gen_pgn), or
-#   GAMES   a PGN of games to replay
+#   GAMES   a PGN of games to replay (default: random legal games from
+#           `xqref bench --gen-pgn`)
 #   TRIALS  number of trials (default 20)
 #   BOARDS  boards streaming (default 500)
 #   MIN_PLIES  replay only games this long (default 150)
@@ -43,7 +43,6 @@ set -euo pipefail
 
 REPO_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 XQREF=${XQREF:-$REPO_ROOT/build/xqref}
-GEN=${GEN:-$REPO_ROOT/build/xq_gen_pgn}
 TRIALS=${TRIALS:-20}
 BOARDS=${BOARDS:-500}
 MIN_PLIES=${MIN_PLIES:-150}
@@ -69,9 +68,8 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 if [ -z "${GAMES:-}" ] && [ -z "${CHECK:-}" ]; then
-  [ -x "$GEN" ] || die "no game generator at $GEN (cmake --build build --target xq_gen_pgn, or set GAMES)"
   GAMES=$TMP/games.pgn
-  "$GEN" "$((BOARDS * 4))" "$GAMES" "$SEED" >/dev/null
+  "$XQREF" bench --gen-pgn "$((BOARDS * 4))" "$GAMES" "$SEED" >/dev/null
 fi
 
 wait_for() { # FILE PATTERN SECONDS

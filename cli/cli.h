@@ -8,12 +8,11 @@
 #define XQ_CLI_H
 
 int xq_perft_main(int argc, char **argv);         /* perft */
-int xq_bench_main(int argc, char **argv);         /* bench (bench --judge too) */
+int xq_bench_main(int argc, char **argv);         /* bench, bench --judge, --gen-pgn */
 int xq_uci_main(int argc, char **argv);           /* uci */
 int xq_convert_main(int argc, char **argv);       /* convert */
-int xq_archive_stats_main(int argc, char **argv); /* stats */
+int xq_stats_main(int argc, char **argv);         /* stats */
 int xq_judge_main(int argc, char **argv);         /* judge */
-int xq_judge_bench_main(int argc, char **argv);   /* bench --judge */
 int xq_tourney_main(int argc, char **argv);       /* tourney */
 int xq_pair_main(int argc, char **argv);          /* pair */
 int xq_presets_main(int argc, char **argv);       /* presets */

@@ -1,6 +1,7 @@
 /*
  * main.c -- the xqref binary: find the subcommand in the table and hand it
- * the rest of the command line. Each subcommand's work lives in its module.
+ * the rest of the command line. Each subcommand's command line is a file
+ * of cli/ (cli.h); its work lives in the libraries.
  */
 #include <stdio.h>
 #include <string.h>
@@ -18,7 +19,7 @@ static const subcommand commands[] = {
   {"bench", xq_bench_main, "perft over a fixed set of positions: nodes, time, nodes/s"},
   {"uci", xq_uci_main, "UCI/UCCI text mode: position, go perft, d"},
   {"convert", xq_convert_main, "convert game files (PGN, XQF, DhtmlXQ) to PGN or DhtmlXQ"},
-  {"stats", xq_archive_stats_main, "count games, plies, results and bad records of a game file"},
+  {"stats", xq_stats_main, "count games, plies, results and bad records of a game file"},
   {"judge", xq_judge_main, "rule a game move by move (--moves), or run a case file (--cases)"},
   {"tourney", xq_tourney_main, "tournament store: new, add, pair, result, standings, export"},
   {"pair", xq_pair_main, "pair the next round of a TRF file (--system cn|dutch), bbpPairings output"},
@@ -53,11 +54,6 @@ int main(int argc, char **argv)
     puts("xqref 0.1.0");
     return 0;
   }
-  /* `bench --judge` measures the adjudicator: the perft module must not
-   * depend on it, so the dispatch happens here. */
-  if (!strcmp(argv[1], "bench"))
-    for (int i = 2; i < argc; i++)
-      if (!strcmp(argv[i], "--judge")) return xq_judge_bench_main(argc - 1, argv + 1);
   for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
     if (!strcmp(argv[1], commands[i].name)) return commands[i].run(argc - 1, argv + 1);
   fprintf(stderr, "xqref: unknown command '%s'\n\n", argv[1]);

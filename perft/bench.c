@@ -1,11 +1,9 @@
 /*
- * bench.c -- `xqref bench`: perft over a fixed set of positions, printing
- * total nodes, time and nodes per second. The expected counts come from
- * the perft suite, so a bench run is also a correctness signature.
+ * bench.c -- the perft bench: perft over a fixed set of positions,
+ * printing per position and in total nodes, time and nodes per second.
+ * The expected counts come from the perft suite, so a bench run is also a
+ * correctness signature.
  */
-#include <stdlib.h>
-#include <string.h>
-
 #include "perft.h"
 
 typedef struct bench_pos {
@@ -28,68 +26,46 @@ static const bench_pos bench_set[] = {
   {"selfscreen", "5k3/9/4c4/9/9/R8/2N6/9/9/4K4 w - - 0 1", 6, 48942946ull},
 };
 
-static const char bench_usage[] =
-  "usage: xqref bench [--threads T] [--quick]\n"
-  "\n"
-  "Run perft on a fixed set of positions and print, per position and in\n"
-  "total, nodes, time and nodes per second. Each count is checked against\n"
-  "the perft suite; a mismatch makes the exit status 1.\n"
-  "\n"
-  "  --threads T   root moves shared by T threads (default 1)\n"
-  "  --quick       one ply less everywhere (a short signature run)\n";
-
-int xq_bench_main(int argc, char **argv)
+int xq_perft_bench(const xq_bench_opts *o, FILE *out, xq_error *err)
 {
-  int threads = 1, quick = 0, bad = 0;
+  int threads = o ? o->threads : 0, quick = o ? o->quick : 0, bad = 0;
   uint64_t total = 0;
   double elapsed = 0;
 
-  for (int i = 1; i < argc; i++) {
-    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-      fputs(bench_usage, stdout);
-      return 0;
-    } else if (!strcmp(argv[i], "--quick")) {
-      quick = 1;
-    } else if (!strcmp(argv[i], "--threads") && i + 1 < argc) {
-      char *end;
-      long v = strtol(argv[++i], &end, 10);
-      if (*end || v < 1 || v > XQ_PERFT_MAX_THREADS) {
-        fprintf(stderr, "xqref bench: --threads must be 1..%d\n", XQ_PERFT_MAX_THREADS);
-        return 2;
-      }
-      threads = (int)v;
-    } else {
-      fprintf(stderr, "xqref bench: unknown or incomplete option '%s'\n%s", argv[i],
-              bench_usage);
-      return 2;
+  if (!o || !out || threads < 1 || threads > XQ_PERFT_MAX_THREADS) {
+    if (err) {
+      err->code = XQ_EINVAL;
+      err->pos = err->ply = -1;
+      snprintf(err->msg, sizeof err->msg, "bench: NULL argument or threads out of range");
     }
+    return XQ_EINVAL;
   }
-
-  printf("%-12s %5s %13s %9s %12s\n", "position", "depth", "nodes", "ms", "nodes/s");
+  fprintf(out, "%-12s %5s %13s %9s %12s\n", "position", "depth", "nodes", "ms", "nodes/s");
   for (size_t i = 0; i < sizeof bench_set / sizeof bench_set[0]; i++) {
     const bench_pos *b = &bench_set[i];
     xq_pos pos;
-    xq_error err;
+    xq_error why;
     xq_divide_entry entries[XQ_MAX_MOVES];
     int n;
-    if (xq_fen_parse(&pos, b->fen, 0, &err) != XQ_OK) {
-      fprintf(stderr, "xqref bench: %s: %s\n", b->name, err.msg);
-      return 1;
+    if (xq_fen_parse(&pos, b->fen, 0, &why) != XQ_OK) {
+      if (err) {
+        *err = why;
+        snprintf(err->msg, sizeof err->msg, "%.12s: %.140s", b->name, why.msg);
+      }
+      return XQ_EFEN;
     }
     int depth = b->depth - quick;
     double t0 = xq_perft_now();
     uint64_t nodes = xq_perft_divide(&pos, depth, threads, entries, &n);
     double dt = xq_perft_now() - t0;
     int mismatch = !quick && nodes != b->nodes;
-    printf("%-12s %5d %13llu %9.0f %12.0f%s\n", b->name, depth, (unsigned long long)nodes,
-           dt * 1000.0, dt > 0 ? (double)nodes / dt : 0.0,
-           mismatch ? "  MISMATCH" : "");
-    bad |= mismatch;
+    fprintf(out, "%-12s %5d %13llu %9.0f %12.0f%s\n", b->name, depth, (unsigned long long)nodes,
+            dt * 1000.0, dt > 0 ? (double)nodes / dt : 0.0, mismatch ? "  MISMATCH" : "");
+    bad += mismatch;
     total += nodes;
     elapsed += dt;
   }
-  printf("total nodes %llu time %.0f ms nps %.0f threads %d\n", (unsigned long long)total,
-         elapsed * 1000.0, elapsed > 0 ? (double)total / elapsed : 0.0, threads);
-  if (bad) fprintf(stderr, "xqref bench: node counts differ from the perft suite\n");
-  return bad ? 1 : 0;
+  fprintf(out, "total nodes %llu time %.0f ms nps %.0f threads %d\n", (unsigned long long)total,
+          elapsed * 1000.0, elapsed > 0 ? (double)total / elapsed : 0.0, threads);
+  return bad;
 }

@@ -1,11 +1,10 @@
 /*
  * perft.c -- leaf counting, split by root move and spread over threads,
- * and the `xqref perft` subcommand.
+ * and the perft report (the divide lines and the node count).
  */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
-#include <string.h>
 #include <time.h>
 
 #include "perft.h"
@@ -95,24 +94,10 @@ uint64_t xq_perft_divide(const xq_pos *pos, int depth, int threads,
   return total;
 }
 
-/* ---- xqref perft --------------------------------------------------- */
+/* ---- the perft report ---------------------------------------------- */
 
-static const char perft_usage[] =
-  "usage: xqref perft [--fen FEN] --depth N [--divide] [--threads T]\n"
-  "\n"
-  "Count the leaf nodes of the legal-move tree N plies deep.\n"
-  "\n"
-  "  --fen FEN     start from FEN (default: the standard start position);\n"
-  "                H/E letters, side 'r' and two-field FENs are accepted\n"
-  "  --depth N     plies to search, 0..20\n"
-  "  --divide      one line per root move, 'h2e2: N', in ICCS/UCCI\n"
-  "                coordinates: files a-i from Red's left, ranks 0-9 from\n"
-  "                Red's back rank\n"
-  "  --threads T   root moves shared by T threads (default 1)\n"
-  "\n"
-  "The last line always begins 'nodes N', followed by the time in ms and\n"
-  "the nodes per second.\n";
-
+/* Root moves in the order of their ICCS text: file, rank, then the
+ * target's file and rank. */
 static int cmp_entry_text(const void *a, const void *b)
 {
   const xq_divide_entry *x = a, *y = b;
@@ -123,60 +108,31 @@ static int cmp_entry_text(const void *a, const void *b)
   return d;
 }
 
-/* Parse a whole decimal number in [lo, hi]; returns 0 on success. */
-static int parse_int(const char *s, int lo, int hi, int *out)
+void xq_perft_print_divide(FILE *out, const xq_pos *pos, const xq_divide_entry *e, int n)
 {
-  char *end;
-  long v;
-  if (!s || !*s) return -1;
-  v = strtol(s, &end, 10);
-  if (*end || v < lo || v > hi) return -1;
-  *out = (int)v;
-  return 0;
+  for (int i = 0; i < n; i++) {
+    char text[XQ_MOVE_TEXT_MAX];
+    xq_move_format(pos, e[i].move, XQ_NOTE_ICCS, text, sizeof text);
+    fprintf(out, "%s: %llu\n", text, (unsigned long long)e[i].nodes);
+  }
 }
 
-int xq_perft_main(int argc, char **argv)
+int xq_perft_run(const xq_perft_opts *o, FILE *out, xq_error *err)
 {
-  const char *fen = NULL;
-  int depth = -1, divide = 0, threads = 1;
   xq_pos pos;
-  xq_error err;
 
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-      fputs(perft_usage, stdout);
-      return 0;
-    } else if (!strcmp(a, "--divide")) {
-      divide = 1;
-    } else if (!strcmp(a, "--fen") && i + 1 < argc) {
-      fen = argv[++i];
-    } else if (!strcmp(a, "--depth") && i + 1 < argc) {
-      if (parse_int(argv[++i], 0, XQ_PERFT_MAX_DEPTH, &depth)) {
-        fprintf(stderr, "xqref perft: --depth must be 0..%d, not '%s'\n",
-                XQ_PERFT_MAX_DEPTH, argv[i]);
-        return 2;
-      }
-    } else if (!strcmp(a, "--threads") && i + 1 < argc) {
-      if (parse_int(argv[++i], 1, XQ_PERFT_MAX_THREADS, &threads)) {
-        fprintf(stderr, "xqref perft: --threads must be 1..%d, not '%s'\n",
-                XQ_PERFT_MAX_THREADS, argv[i]);
-        return 2;
-      }
-    } else {
-      fprintf(stderr, "xqref perft: unknown or incomplete option '%s'\n%s", a, perft_usage);
-      return 2;
+  if (!o || !out || o->depth < 0 || o->depth > XQ_PERFT_MAX_DEPTH || o->threads < 1 ||
+      o->threads > XQ_PERFT_MAX_THREADS) {
+    if (err) {
+      err->code = XQ_EINVAL;
+      err->pos = err->ply = -1;
+      snprintf(err->msg, sizeof err->msg, "perft: NULL argument, or depth or threads out of range");
     }
+    return XQ_EINVAL;
   }
-  if (depth < 0) {
-    fprintf(stderr, "xqref perft: --depth is required\n%s", perft_usage);
-    return 2;
-  }
-  if (fen) {
-    if (xq_fen_parse(&pos, fen, 0, &err) != XQ_OK) {
-      fprintf(stderr, "xqref perft: bad FEN at byte %d: %s\n", err.pos, err.msg);
-      return 1;
-    }
+  if (o->fen) {
+    int rc = xq_fen_parse(&pos, o->fen, 0, err);
+    if (rc != XQ_OK) return rc;
   } else {
     xq_pos_startpos(&pos);
   }
@@ -184,17 +140,13 @@ int xq_perft_main(int argc, char **argv)
   xq_divide_entry entries[XQ_MAX_MOVES];
   int n = 0;
   double t0 = xq_perft_now();
-  uint64_t nodes = xq_perft_divide(&pos, depth, threads, entries, &n);
+  uint64_t nodes = xq_perft_divide(&pos, o->depth, o->threads, entries, &n);
   double dt = xq_perft_now() - t0;
-  if (divide) {
+  if (o->divide) {
     qsort(entries, (size_t)n, sizeof entries[0], cmp_entry_text);
-    for (int i = 0; i < n; i++) {
-      char text[XQ_MOVE_TEXT_MAX];
-      xq_move_format(&pos, entries[i].move, XQ_NOTE_ICCS, text, sizeof text);
-      printf("%s: %llu\n", text, (unsigned long long)entries[i].nodes);
-    }
+    xq_perft_print_divide(out, &pos, entries, n);
   }
-  printf("nodes %llu time %.0f ms nps %.0f\n", (unsigned long long)nodes, dt * 1000.0,
-         dt > 0 ? (double)nodes / dt : 0.0);
-  return 0;
+  fprintf(out, "nodes %llu time %.0f ms nps %.0f\n", (unsigned long long)nodes, dt * 1000.0,
+          dt > 0 ? (double)nodes / dt : 0.0);
+  return XQ_OK;
 }

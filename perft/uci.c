@@ -1,7 +1,7 @@
 /*
- * uci.c -- `xqref uci`: a UCI/UCCI text mode so GUIs and scripts can set
- * positions and run perft (formats.md §8). xqref does not search: `go`
- * without `perft` answers with no best move.
+ * uci.c -- the UCI/UCCI text mode behind `xqref uci`, so GUIs and scripts
+ * can set positions and run perft (formats.md §8). xqref does not search:
+ * `go` without `perft` answers with no best move.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -100,11 +100,7 @@ static void cmd_perft(uci_state *st, char *args)
     return;
   }
   uint64_t total = xq_perft_divide(&st->pos, (int)depth, 1, e, &n);
-  for (int i = 0; i < n; i++) {
-    char text[XQ_MOVE_TEXT_MAX];
-    xq_move_format(&st->pos, e[i].move, XQ_NOTE_ICCS, text, sizeof text);
-    fprintf(st->out, "%s: %llu\n", text, (unsigned long long)e[i].nodes);
-  }
+  xq_perft_print_divide(st->out, &st->pos, e, n);
   fprintf(st->out, "\nNodes searched: %llu\n", (unsigned long long)total);
 }
 
@@ -194,28 +190,4 @@ int xq_uci_run(FILE *in, FILE *out)
     if (quit) break;
   }
   return 0;
-}
-
-int xq_uci_main(int argc, char **argv)
-{
-  if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-    fputs("usage: xqref uci\n"
-          "\n"
-          "A UCI/UCCI text mode on stdin/stdout for GUIs and scripts. Commands:\n"
-          "  uci | ucci                      identify (answers uciok / ucciok)\n"
-          "  isready                         answers readyok\n"
-          "  position startpos|fen FEN [moves M...]\n"
-          "                                  moves in ICCS/UCCI coordinates such as h2e2\n"
-          "                                  (files a-i, ranks 0-9 from Red's side)\n"
-          "  go perft N | perft N            divide lines, then 'Nodes searched: N'\n"
-          "  d                               the board, FEN, key and checking pieces\n"
-          "  quit\n",
-          stdout);
-    return 0;
-  }
-  if (argc > 1) {
-    fprintf(stderr, "xqref uci: unexpected argument '%s'\n", argv[1]);
-    return 2;
-  }
-  return xq_uci_run(stdin, stdout);
 }

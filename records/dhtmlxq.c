@@ -143,6 +143,199 @@ out:
   return rc;
 }
 
+/* The last tag called `name`, or NULL. */
+static const dtag *find_tag(const dtag *tags, int nt, const char *name)
+{
+  const dtag *found = NULL;
+  for (int i = 0; i < nt; i++)
+    if (!strcmp(tags[i].name, name)) found = &tags[i];
+  return found;
+}
+
+/* Collect the tags of the block b..e into tags[0..max) and *nt:
+ * [DhtmlXQ_name]value[/...]; a value ends at the next tag of any kind,
+ * so mismatched closing tags do no harm. Returns XQ_OK or XQ_ELIMIT. */
+static int collect_tags(const char *b, const char *e, dtag *tags, int max, int *nt,
+                        xq_error *err)
+{
+  for (const char *p = b + 9; p < e;) {
+    const char *t = find(p, e, "[DhtmlXQ_");
+    if (!t) break;
+    const char *ne = t + 9;
+    while (ne < e && *ne != ']' && *ne != '[' && ne - t < NAME_MAX_LEN + 9) ne++;
+    if (ne >= e || *ne != ']' || ne - (t + 9) >= NAME_MAX_LEN) {
+      p = t + 9;
+      continue;
+    }
+    const char *v = ne + 1, *ve = v;
+    while (ve < e && *ve != '[') ve++;
+    if (*nt >= max) return xq__rec_fail(err, XQ_ELIMIT, -1, 0, "more than %d DhtmlXQ tags", max);
+    dtag *d = &tags[(*nt)++];
+    memcpy(d->name, t + 9, (size_t)(ne - (t + 9)));
+    d->name[ne - (t + 9)] = '\0';
+    d->v = v;
+    d->n = (size_t)(ve - v);
+    p = ve;
+  }
+  return XQ_OK;
+}
+
+/* The start position into *start: the standard one, or binit's pieces
+ * with the side to move told by the colour of the first moved piece, or
+ * without moves by firstnum (0 = Red moves first). Returns XQ_OK or
+ * XQ_EFEN. */
+static int read_start(const dtag *tags, int nt, xq_pos *start, xq_error *err)
+{
+  const dtag *binit = find_tag(tags, nt, "binit"), *movelist = find_tag(tags, nt, "movelist");
+  int sq[32];
+  *start = *xq__rec_startpos();
+  if (!binit || !binit->n) return XQ_OK;
+  size_t n = binit->n;
+  while (n && (binit->v[n - 1] == ' ' || binit->v[n - 1] == '\n' || binit->v[n - 1] == '\r')) n--;
+  if (n != 64)
+    return xq__rec_fail(err, XQ_EFEN, -1, 0, "DhtmlXQ binit has %zu characters, not 64", n);
+  for (int i = 0; i < 32; i++) {
+    char x = binit->v[2 * i], y = binit->v[2 * i + 1];
+    if (x < '0' || x > '9' || y < '0' || y > '9')
+      return xq__rec_fail(err, XQ_EFEN, -1, 0, "DhtmlXQ binit holds a non-digit");
+    sq[i] = x == '9' && y == '9' ? -1 : x > '8' ? 999 : XQ_SQ(x - '0', 9 - (y - '0'));
+  }
+  int side = XQ_RED;
+  xq_move first[1];
+  if (movelist && decode_moves(movelist->v, movelist->n < 4 ? movelist->n : 4, first, 1) == 1) {
+    for (int i = 16; i < 32; i++)
+      if (sq[i] == XQ_FROM(first[0])) side = XQ_BLACK;
+  } else {
+    for (int i = 0; i < nt; i++)
+      if (!strcmp(tags[i].name, "firstnum") && tags[i].n && tags[i].v[0] == '1') side = XQ_BLACK;
+  }
+  xq_error why;
+  if (xq__pos_from_slots(sq, side, start, &why) != XQ_OK)
+    return xq__rec_fail(err, XQ_EFEN, -1, 0, "bad DhtmlXQ binit: %s", why.msg);
+  return XQ_OK;
+}
+
+/* The branch tags move_B_S_N into br[0..XQ_REC_VARS_MAX) and *nb. Returns
+ * XQ_OK, XQ_ENOTATION (a malformed name) or XQ_ELIMIT. */
+static int collect_branches(const dtag *tags, int nt, branch *br, int *nb, xq_error *err)
+{
+  for (int i = 0; i < nt; i++) {
+    int base, step, num, used;
+    if (strncmp(tags[i].name, "move_", 5)) continue;
+    if (sscanf(tags[i].name + 5, "%d_%d_%d%n", &base, &step, &num, &used) != 3 ||
+        tags[i].name[5 + used] || num <= 0 || step <= 0 || base < 0)
+      return xq__rec_fail(err, XQ_ENOTATION, -1, 0, "bad DhtmlXQ branch tag %s", tags[i].name);
+    if (*nb >= XQ_REC_VARS_MAX)
+      return xq__rec_fail(err, XQ_ELIMIT, -1, 0, "more than %d variations", XQ_REC_VARS_MAX);
+    br[(*nb)++] = (branch){base, step, num, tags[i].v, tags[i].n, -1};
+  }
+  return XQ_OK;
+}
+
+/* Attach each branch of br[0..nb) to `rec` once the branch it leaves is
+ * there, and play its moves; li[0] is the main line, li[l] gets line l.
+ * Returns XQ_OK or the error of a branch that cannot be attached. */
+static int attach_branches(xq_record *rec, branch *br, int nb, line_info *li, xq_error *err)
+{
+  int rc;
+  for (int attached = 1; attached;) {
+    attached = 0;
+    for (int i = 0; i < nb; i++) {
+      if (br[i].line >= 0) continue;
+      int parent = -1;
+      for (int l = 0; l <= rec->n_vars; l++)
+        if (li[l].num == br[i].base) parent = l;
+      if (parent < 0) continue;
+      const xq_move *pm;
+      int pn;
+      xq_record_line(rec, parent, &pm, &pn);
+      int at = br[i].step - li[parent].step;
+      if (at < 0 || at >= pn)
+        return xq__rec_fail(err, XQ_ENOTATION, -1, 0,
+                            "DhtmlXQ branch %d leaves branch %d at step %d, which it does not have",
+                            br[i].num, br[i].base, br[i].step);
+      int line = xq_record_add_variation(rec, parent, at);
+      if (line < 0)
+        return xq__rec_fail(err, XQ_ELIMIT, -1, 0, "too many or too deeply nested variations");
+      xq_pos pos = li[parent].start;
+      xq_undo u;
+      for (int k = 0; k < at; k++) xq_make(&pos, pm[k], &u);
+      li[line] = (line_info){br[i].num, br[i].step, pos};
+      br[i].line = line;
+      if ((rc = play_branch(rec, line, pos, br[i].v, br[i].n, br[i].step, err)) != XQ_OK)
+        return rc;
+      xq_record_pack(rec);
+      attached = 1;
+    }
+  }
+  for (int i = 0; i < nb; i++)
+    if (br[i].line < 0)
+      return xq__rec_fail(err, XQ_ENOTATION, -1, 0,
+                          "DhtmlXQ branch %d leaves branch %d, which is missing", br[i].num,
+                          br[i].base);
+  return XQ_OK;
+}
+
+/* A commentS (main line, after S moves) or commentB_S (branch B, after
+ * its step S) tag onto its line; comments on a missing branch or of
+ * another form are skipped. Returns XQ_OK, XQ_ENOMEM or XQ_ELIMIT. */
+static int read_comment(xq_record *rec, const dtag *d, const line_info *li, xq_error *err)
+{
+  int a, c, used = 0, line = 0, after, rc;
+  if (sscanf(d->name + 7, "%d_%d%n", &a, &c, &used) == 2 && !d->name[7 + used]) {
+    line = -1;
+    for (int l = 0; l <= rec->n_vars; l++)
+      if (li[l].num == a) line = l;
+    if (line < 0) return XQ_OK; /* a comment on a branch that is not there */
+    after = c - li[line].step + 1;
+  } else if (sscanf(d->name + 7, "%d%n", &a, &used) == 1 && !d->name[7 + used]) {
+    after = a;
+  } else {
+    return XQ_OK;
+  }
+  if (after < 0) return XQ_OK;
+  if ((rc = add_text_comment(rec, line, after, d->v, d->n)) != XQ_OK)
+    return rc == XQ_ENOMEM ? xq__rec_fail(err, XQ_ENOMEM, -1, 0, "out of memory")
+                           : xq__rec_fail(err, XQ_ELIMIT, -1, 0, "too many comments");
+  return XQ_OK;
+}
+
+/* A tag other than a comment: the result, the opening (ECCO code and
+ * name) or one of tag_map as a PGN tag; blank and unknown ones are
+ * skipped. Cannot fail. */
+static void read_info_tag(xq_record *rec, const dtag *d)
+{
+  char value[XQ_REC_TAG_VALUE_MAX];
+  size_t n = d->n < sizeof value - 1 ? d->n : sizeof value - 1;
+  memcpy(value, d->v, n);
+  value[n] = '\0';
+  while (n && (value[n - 1] == ' ' || value[n - 1] == '\n' || value[n - 1] == '\r')) value[--n] = '\0';
+  if (!n) return;
+  if (!strcmp(d->name, "result")) {
+    rec->result = parse_result(value);
+    return;
+  }
+  if (!strcmp(d->name, "open")) {
+    /* "D29 顺炮直车对横车": the ECCO code, then the opening's name */
+    char *sp = strchr(value, ' ');
+    if (n >= 3 && value[0] >= 'A' && value[0] <= 'E' && sp == value + 3) {
+      *sp = '\0';
+      xq_record_set_tag(rec, "ECCO", value);
+      if (sp[1]) xq_record_set_tag(rec, "Opening", sp + 1);
+    } else {
+      xq_record_set_tag(rec, "Opening", value);
+    }
+    return;
+  }
+  for (size_t k = 0; k < sizeof tag_map / sizeof tag_map[0]; k++)
+    if (!strcmp(d->name, tag_map[k].dhtml)) {
+      if (!strcmp(tag_map[k].pgn, "Date"))
+        for (char *q = value; *q; q++)
+          if (*q == '-') *q = '.';
+      xq_record_set_tag(rec, tag_map[k].pgn, value);
+    }
+}
+
 int xq_dhtmlxq_read(const char *text, size_t len, xq_record *rec, size_t *consumed, xq_error *err)
 {
   if (consumed) *consumed = len;
@@ -157,203 +350,39 @@ int xq_dhtmlxq_read(const char *text, size_t len, xq_record *rec, size_t *consum
   rec->line = 1;
   for (const char *p = text; p < b; p++) rec->line += *p == '\n';
 
-  dtag *tags = malloc(sizeof(dtag) * (XQ_REC_VARS_MAX + XQ_REC_COMMENTS_MAX + 64));
+  const int tags_max = XQ_REC_VARS_MAX + XQ_REC_COMMENTS_MAX + 64;
+  dtag *tags = malloc(sizeof(dtag) * (size_t)tags_max);
   branch *br = malloc(sizeof(branch) * XQ_REC_VARS_MAX);
   line_info *li = NULL; /* one for each line: made once the branches are counted */
   int nt = 0, nb = 0, rc = XQ_OK;
-  const int tags_max = XQ_REC_VARS_MAX + XQ_REC_COMMENTS_MAX + 64;
+  xq_pos start;
   if (!tags || !br) {
     rc = xq__rec_fail(err, XQ_ENOMEM, -1, 0, "out of memory");
     goto out;
   }
-
-  /* Collect the tags: [DhtmlXQ_name]value[/...]; a value ends at the next
-   * tag of any kind, so mismatched closing tags do no harm. */
-  for (const char *p = b + 9; p < e;) {
-    const char *t = find(p, e, "[DhtmlXQ_");
-    if (!t) break;
-    const char *ne = t + 9;
-    while (ne < e && *ne != ']' && *ne != '[' && ne - t < NAME_MAX_LEN + 9) ne++;
-    if (ne >= e || *ne != ']' || ne - (t + 9) >= NAME_MAX_LEN) {
-      p = t + 9;
-      continue;
-    }
-    const char *v = ne + 1, *ve = v;
-    while (ve < e && *ve != '[') ve++;
-    if (nt >= tags_max) {
-      rc = xq__rec_fail(err, XQ_ELIMIT, -1, 0, "more than %d DhtmlXQ tags", tags_max);
-      goto out;
-    }
-    dtag *d = &tags[nt++];
-    memcpy(d->name, t + 9, (size_t)(ne - (t + 9)));
-    d->name[ne - (t + 9)] = '\0';
-    d->v = v;
-    d->n = (size_t)(ve - v);
-    p = ve;
-  }
-
-  /* Start position and side to move. */
-  int sq[32];
-  const dtag *binit = NULL, *movelist = NULL;
-  for (int i = 0; i < nt; i++) {
-    if (!strcmp(tags[i].name, "binit")) binit = &tags[i];
-    if (!strcmp(tags[i].name, "movelist")) movelist = &tags[i];
-  }
-  xq_pos start = *xq__rec_startpos();
-  if (binit && binit->n) {
-    size_t n = binit->n;
-    while (n && (binit->v[n - 1] == ' ' || binit->v[n - 1] == '\n' || binit->v[n - 1] == '\r')) n--;
-    if (n != 64) {
-      rc = xq__rec_fail(err, XQ_EFEN, -1, 0, "DhtmlXQ binit has %zu characters, not 64", n);
-      goto out;
-    }
-    for (int i = 0; i < 32; i++) {
-      char x = binit->v[2 * i], y = binit->v[2 * i + 1];
-      if (x < '0' || x > '9' || y < '0' || y > '9') {
-        rc = xq__rec_fail(err, XQ_EFEN, -1, 0, "DhtmlXQ binit holds a non-digit");
-        goto out;
-      }
-      sq[i] = x == '9' && y == '9' ? -1 : x > '8' ? 999 : XQ_SQ(x - '0', 9 - (y - '0'));
-    }
-    /* The side to move: the colour of the first moved piece, or without
-     * moves firstnum (0 = Red moves first). */
-    int side = XQ_RED;
-    xq_move first[1];
-    if (movelist && decode_moves(movelist->v, movelist->n < 4 ? movelist->n : 4, first, 1) == 1) {
-      for (int i = 16; i < 32; i++)
-        if (sq[i] == XQ_FROM(first[0])) side = XQ_BLACK;
-    } else {
-      for (int i = 0; i < nt; i++)
-        if (!strcmp(tags[i].name, "firstnum") && tags[i].n && tags[i].v[0] == '1') side = XQ_BLACK;
-    }
-    xq_error why;
-    if (xq__pos_from_slots(sq, side, &start, &why) != XQ_OK) {
-      rc = xq__rec_fail(err, XQ_EFEN, -1, 0, "bad DhtmlXQ binit: %s", why.msg);
-      goto out;
-    }
-  }
+  if ((rc = collect_tags(b, e, tags, tags_max, &nt, err)) != XQ_OK) goto out;
+  if ((rc = read_start(tags, nt, &start, err)) != XQ_OK) goto out;
   rec->start = start;
   rec->end = start;
 
   /* Main line, then branches: each attached once its base is. */
+  const dtag *movelist = find_tag(tags, nt, "movelist");
   if (movelist && (rc = play_branch(rec, 0, start, movelist->v, movelist->n, 1, err)) != XQ_OK)
     goto out;
-  for (int i = 0; i < nt; i++) {
-    int base, step, num, used;
-    if (strncmp(tags[i].name, "move_", 5)) continue;
-    if (sscanf(tags[i].name + 5, "%d_%d_%d%n", &base, &step, &num, &used) != 3 ||
-        tags[i].name[5 + used] || num <= 0 || step <= 0 || base < 0) {
-      rc = xq__rec_fail(err, XQ_ENOTATION, -1, 0, "bad DhtmlXQ branch tag %s", tags[i].name);
-      goto out;
-    }
-    if (nb >= XQ_REC_VARS_MAX) {
-      rc = xq__rec_fail(err, XQ_ELIMIT, -1, 0, "more than %d variations", XQ_REC_VARS_MAX);
-      goto out;
-    }
-    br[nb++] = (branch){base, step, num, tags[i].v, tags[i].n, -1};
-  }
+  if ((rc = collect_branches(tags, nt, br, &nb, err)) != XQ_OK) goto out;
   /* the main line and a line for each branch (a position each: sized to
    * the file, not to XQ_REC_VARS_MAX) */
   if (!(li = malloc(sizeof(line_info) * (size_t)(nb + 1)))) {
     rc = xq__rec_fail(err, XQ_ENOMEM, -1, 0, "out of memory");
     goto out;
   }
-  li[0].num = 0;
-  li[0].step = 1;
-  li[0].start = start;
-  for (int attached = 1; attached;) {
-    attached = 0;
-    for (int i = 0; i < nb; i++) {
-      if (br[i].line >= 0) continue;
-      int parent = -1;
-      for (int l = 0; l <= rec->n_vars; l++)
-        if (li[l].num == br[i].base) parent = l;
-      if (parent < 0) continue;
-      const xq_move *pm;
-      int pn;
-      xq_record_line(rec, parent, &pm, &pn);
-      int at = br[i].step - li[parent].step;
-      if (at < 0 || at >= pn) {
-        rc = xq__rec_fail(err, XQ_ENOTATION, -1, 0,
-                          "DhtmlXQ branch %d leaves branch %d at step %d, which it does not have",
-                          br[i].num, br[i].base, br[i].step);
-        goto out;
-      }
-      int line = xq_record_add_variation(rec, parent, at);
-      if (line < 0) {
-        rc = xq__rec_fail(err, XQ_ELIMIT, -1, 0, "too many or too deeply nested variations");
-        goto out;
-      }
-      xq_pos pos = li[parent].start;
-      xq_undo u;
-      for (int k = 0; k < at; k++) xq_make(&pos, pm[k], &u);
-      li[line] = (line_info){br[i].num, br[i].step, pos};
-      br[i].line = line;
-      if ((rc = play_branch(rec, line, pos, br[i].v, br[i].n, br[i].step, err)) != XQ_OK) goto out;
-      xq_record_pack(rec);
-      attached = 1;
-    }
-  }
-  for (int i = 0; i < nb; i++)
-    if (br[i].line < 0) {
-      rc = xq__rec_fail(err, XQ_ENOTATION, -1, 0, "DhtmlXQ branch %d leaves branch %d, which is missing",
-                        br[i].num, br[i].base);
-      goto out;
-    }
+  li[0] = (line_info){0, 1, start};
+  if ((rc = attach_branches(rec, br, nb, li, err)) != XQ_OK) goto out;
 
   /* Comments and the other tags. */
   for (int i = 0; i < nt; i++) {
-    const dtag *d = &tags[i];
-    if (!strncmp(d->name, "comment", 7)) {
-      int a, c, used = 0, line = 0, after;
-      if (sscanf(d->name + 7, "%d_%d%n", &a, &c, &used) == 2 && !d->name[7 + used]) {
-        line = -1;
-        for (int l = 0; l <= rec->n_vars; l++)
-          if (li[l].num == a) line = l;
-        if (line < 0) continue; /* a comment on a branch that is not there */
-        after = c - li[line].step + 1;
-      } else if (sscanf(d->name + 7, "%d%n", &a, &used) == 1 && !d->name[7 + used]) {
-        after = a;
-      } else {
-        continue;
-      }
-      if (after < 0) continue;
-      if ((rc = add_text_comment(rec, line, after, d->v, d->n)) != XQ_OK) {
-        rc = rc == XQ_ENOMEM ? xq__rec_fail(err, XQ_ENOMEM, -1, 0, "out of memory")
-                             : xq__rec_fail(err, XQ_ELIMIT, -1, 0, "too many comments");
-        goto out;
-      }
-      continue;
-    }
-    char value[XQ_REC_TAG_VALUE_MAX];
-    size_t n = d->n < sizeof value - 1 ? d->n : sizeof value - 1;
-    memcpy(value, d->v, n);
-    value[n] = '\0';
-    while (n && (value[n - 1] == ' ' || value[n - 1] == '\n' || value[n - 1] == '\r')) value[--n] = '\0';
-    if (!n) continue;
-    if (!strcmp(d->name, "result")) {
-      rec->result = parse_result(value);
-      continue;
-    }
-    if (!strcmp(d->name, "open")) {
-      /* "D29 顺炮直车对横车": the ECCO code, then the opening's name */
-      char *sp = strchr(value, ' ');
-      if (n >= 3 && value[0] >= 'A' && value[0] <= 'E' && sp == value + 3) {
-        *sp = '\0';
-        xq_record_set_tag(rec, "ECCO", value);
-        if (sp[1]) xq_record_set_tag(rec, "Opening", sp + 1);
-      } else {
-        xq_record_set_tag(rec, "Opening", value);
-      }
-      continue;
-    }
-    for (size_t k = 0; k < sizeof tag_map / sizeof tag_map[0]; k++)
-      if (!strcmp(d->name, tag_map[k].dhtml)) {
-        if (!strcmp(tag_map[k].pgn, "Date"))
-          for (char *q = value; *q; q++)
-            if (*q == '-') *q = '.';
-        xq_record_set_tag(rec, tag_map[k].pgn, value);
-      }
+    if (strncmp(tags[i].name, "comment", 7)) read_info_tag(rec, &tags[i]);
+    else if ((rc = read_comment(rec, &tags[i], li, err)) != XQ_OK) goto out;
   }
   xq_record_set_tag(rec, "Result", xq_result_pgn(rec->result));
   xq_record_pack(rec);

@@ -541,141 +541,176 @@ static int open_variation(xq_pgn_reader *r, xq_record *rec, game_state *gs, xq_e
   return XQ_OK;
 }
 
+/* The next line of movetext, once the current one is used up. Returns 1
+ * to read on, 2 for a line with nothing to read (a PGN escape line), 0
+ * when the movetext ends (the line that ends it, if any, stays for the
+ * next game) or an error. */
+static int movetext_line(xq_pgn_reader *r, xq_record *rec, game_state *gs, xq_error *err)
+{
+  r->have = 0;
+  int rc = need_line(r);
+  if (rc < 0) return game_fail(r, rec, err, XQ_EIO, 0, r->nomem ? "out of memory" : "read error");
+  if (rc == 0) {
+    if (gs->in_comment)
+      return game_fail(r, rec, err, XQ_ENOTATION, 0, "comment opened on line %ld is never closed",
+                       gs->comment_line);
+    if (gs->depth)
+      return game_fail(r, rec, err, XQ_ENOTATION, 0,
+                       "variation opened on line %ld is never closed", gs->var_line);
+    return 0;
+  }
+  if (r->too_long)
+    return game_fail(r, rec, err, XQ_ELIMIT, 0, "line longer than %d bytes", XQ_PGN_LINE_MAX);
+  if (gs->in_comment) {
+    /* A tag pair inside an open comment means the comment was never
+     * closed: the tag line belongs to the next game. */
+    if (looks_like_tag(r))
+      return game_fail(r, rec, err, XQ_ENOTATION, 0, "comment opened on line %ld is never closed",
+                       gs->comment_line);
+    if ((rc = comment_append(r, rec, gs, "\n", 1, err)) != XQ_OK) return rc;
+  } else if (tag_start(r)) {
+    if (gs->depth)
+      return game_fail(r, rec, err, XQ_ENOTATION, 0,
+                       "variation opened on line %ld is never closed", gs->var_line);
+    return 0; /* next game */
+  } else if (r->len && r->line[0] == '%') {
+    r->cur = r->len; /* PGN escape line */
+    return 2;
+  }
+  return 1;
+}
+
+/* Inside an open comment: its text up to '}' or the end of the line. */
+static int movetext_comment(xq_pgn_reader *r, xq_record *rec, game_state *gs, xq_error *err)
+{
+  const char *s = r->line + r->cur;
+  const char *e = memchr(s, '}', r->len - r->cur);
+  size_t n = e ? (size_t)(e - s) : r->len - r->cur;
+  int rc = comment_append(r, rec, gs, s, n, err);
+  if (rc != XQ_OK) return rc;
+  r->cur += n;
+  if (!e) return XQ_OK;
+  r->cur++;
+  return end_comment(r, rec, gs, err);
+}
+
+/* The mark `c` at the cursor: comments, variations, annotation glyphs.
+ * Returns 1 when it was one (and was read), 0 when a token starts here,
+ * or an error for a character that has no place in movetext. */
+static int movetext_mark(xq_pgn_reader *r, xq_record *rec, game_state *gs, char c, xq_error *err)
+{
+  int rc;
+  switch (c) {
+  case '{':
+    r->cur++;
+    begin_comment(r, gs);
+    return 1;
+  case ';': /* comment to the end of the line */
+    begin_comment(r, gs);
+    if ((rc = comment_append(r, rec, gs, r->line + r->cur + 1, r->len - r->cur - 1, err)))
+      return rc;
+    r->cur = r->len;
+    return (rc = end_comment(r, rec, gs, err)) != XQ_OK ? rc : 1;
+  case '(':
+    r->cur++;
+    return (rc = open_variation(r, rec, gs, err)) != XQ_OK ? rc : 1;
+  case ')':
+    r->cur++;
+    if (gs->depth == 0) return game_fail(r, rec, err, XQ_ENOTATION, 0, "')' without '('");
+    gs->depth--;
+    return 1;
+  case '$': /* numeric annotation glyph */
+    r->cur++;
+    while (r->cur < r->len && isdigit((unsigned char)r->line[r->cur])) r->cur++;
+    return 1;
+  case '}':
+  case '[':
+  case ']':
+    return game_fail(r, rec, err, XQ_ENOTATION, 0, "unexpected '%c'", c);
+  case '\0':
+    /* a NUL byte ends no token (strchr in movetext_token would match the
+     * terminator and leave the cursor where it is: the reader would spin) */
+    return game_fail(r, rec, err, XQ_ENOTATION, 0, "NUL byte in the moves");
+  default:
+    return 0;
+  }
+}
+
+/* The token at the cursor, up to a blank or a delimiter: the result, a
+ * move number or a move. Returns 1 when the movetext ends with it (the
+ * result), 0 to read on, or an error. */
+static int movetext_token(xq_pgn_reader *r, xq_record *rec, game_state *gs, xq_error *err)
+{
+  char tok[TOKEN_MAX + 1];
+  size_t s = r->cur, n;
+  while (r->cur < r->len && !is_blank((unsigned char)r->line[r->cur]) &&
+         !strchr("{}()[];$", r->line[r->cur]) &&
+         !(r->cur + 2 < r->len && (unsigned char)r->line[r->cur] == 0xE3 &&
+           (unsigned char)r->line[r->cur + 1] == 0x80 &&
+           (unsigned char)r->line[r->cur + 2] == 0x80))
+    r->cur++;
+  n = r->cur - s;
+  if (n > TOKEN_MAX) {
+    line_ctx *lc = &r->ctx[(r->flags & XQ_PGN_VARIATIONS) ? gs->depth : 0];
+    return game_fail(r, rec, err, XQ_ENOTATION, lc->n + 1, "not a move: \"%.24s...\"",
+                     r->line + s);
+  }
+  memcpy(tok, r->line + s, n);
+  tok[n] = '\0';
+
+  xq_result res;
+  if (is_result(tok, &res)) {
+    if (gs->depth)
+      return game_fail(r, rec, err, XQ_ENOTATION, 0,
+                       "result inside the variation opened on line %ld", gs->var_line);
+    gs->token_result = res;
+    gs->have_result_token = 1;
+    r->cur = r->len;
+    r->have = 0;
+    r->trailer = 1; /* xqbase writes an advertisement after the result */
+    return 1;
+  }
+  /* Move numbers: "12." "12..." and "12.炮二平五"; "33.4" is a WXF move. */
+  char *t = tok;
+  if (isdigit((unsigned char)t[0])) {
+    size_t d = 0;
+    while (isdigit((unsigned char)t[d])) d++;
+    if (t[d] == '.') {
+      size_t e = d;
+      while (t[e] == '.') e++;
+      if (!t[e]) return 0;
+      if (!isdigit((unsigned char)t[e])) t += e;
+    }
+  }
+  if (!strcmp(t, "...") || !strcmp(t, "\xE2\x80\xA6")) return 0;
+  return play_token(r, rec, gs, t, err);
+}
+
 /* Read the movetext of the game. Returns XQ_OK at its end (the line that
  * ends it, if any, stays for the next game) or an error; gs->in_comment
  * and gs->depth then tell the recovery what was left open. */
 static int movetext(xq_pgn_reader *r, xq_record *rec, game_state *gs, xq_error *err)
 {
-  char tok[TOKEN_MAX + 1];
   int rc;
 
   for (;;) {
     if (!r->have || r->cur >= r->len) {
-      r->have = 0;
-      rc = need_line(r);
-      if (rc < 0) return game_fail(r, rec, err, XQ_EIO, 0, r->nomem ? "out of memory" : "read error");
-      if (rc == 0) {
-        if (gs->in_comment)
-          return game_fail(r, rec, err, XQ_ENOTATION, 0,
-                           "comment opened on line %ld is never closed", gs->comment_line);
-        if (gs->depth)
-          return game_fail(r, rec, err, XQ_ENOTATION, 0,
-                           "variation opened on line %ld is never closed", gs->var_line);
-        return XQ_OK;
-      }
-      if (r->too_long)
-        return game_fail(r, rec, err, XQ_ELIMIT, 0, "line longer than %d bytes",
-                         XQ_PGN_LINE_MAX);
-      if (gs->in_comment) {
-        /* A tag pair inside an open comment means the comment was never
-         * closed: the tag line belongs to the next game. */
-        if (looks_like_tag(r))
-          return game_fail(r, rec, err, XQ_ENOTATION, 0,
-                           "comment opened on line %ld is never closed", gs->comment_line);
-        if ((rc = comment_append(r, rec, gs, "\n", 1, err)) != XQ_OK) return rc;
-      } else if (tag_start(r)) {
-        if (gs->depth)
-          return game_fail(r, rec, err, XQ_ENOTATION, 0,
-                           "variation opened on line %ld is never closed", gs->var_line);
-        return XQ_OK; /* next game */
-      } else if (r->len && r->line[0] == '%') {
-        r->cur = r->len; /* PGN escape line */
-        continue;
-      }
+      rc = movetext_line(r, rec, gs, err);
+      if (rc <= 0) return rc;
+      if (rc == 2) continue;
     }
     if (gs->in_comment) {
-      const char *s = r->line + r->cur;
-      const char *e = memchr(s, '}', r->len - r->cur);
-      size_t n = e ? (size_t)(e - s) : r->len - r->cur;
-      if ((rc = comment_append(r, rec, gs, s, n, err)) != XQ_OK) return rc;
-      r->cur += n;
-      if (e) {
-        r->cur++;
-        if ((rc = end_comment(r, rec, gs, err)) != XQ_OK) return rc;
-      }
+      if ((rc = movetext_comment(r, rec, gs, err)) != XQ_OK) return rc;
       continue;
     }
     r->cur = skip_blanks(r, r->cur);
     if (r->cur >= r->len) continue;
-    char c = r->line[r->cur];
-    if (c == '{') {
-      r->cur++;
-      begin_comment(r, gs);
-      continue;
-    }
-    if (c == ';') { /* comment to the end of the line */
-      begin_comment(r, gs);
-      if ((rc = comment_append(r, rec, gs, r->line + r->cur + 1, r->len - r->cur - 1, err)))
-        return rc;
-      r->cur = r->len;
-      if ((rc = end_comment(r, rec, gs, err)) != XQ_OK) return rc;
-      continue;
-    }
-    if (c == '(') {
-      r->cur++;
-      if ((rc = open_variation(r, rec, gs, err)) != XQ_OK) return rc;
-      continue;
-    }
-    if (c == ')') {
-      r->cur++;
-      if (gs->depth == 0) return game_fail(r, rec, err, XQ_ENOTATION, 0, "')' without '('");
-      gs->depth--;
-      continue;
-    }
-    if (c == '$') { /* numeric annotation glyph */
-      r->cur++;
-      while (r->cur < r->len && isdigit((unsigned char)r->line[r->cur])) r->cur++;
-      continue;
-    }
-    if (c == '}' || c == '[' || c == ']')
-      return game_fail(r, rec, err, XQ_ENOTATION, 0, "unexpected '%c'", c);
-    /* a NUL byte ends no token (strchr below would match the terminator
-     * and leave the cursor where it is: the reader would spin) */
-    if (c == '\0') return game_fail(r, rec, err, XQ_ENOTATION, 0, "NUL byte in the moves");
-
-    /* A token: up to a blank or a delimiter. */
-    size_t s = r->cur, n;
-    while (r->cur < r->len && !is_blank((unsigned char)r->line[r->cur]) &&
-           !strchr("{}()[];$", r->line[r->cur]) &&
-           !(r->cur + 2 < r->len && (unsigned char)r->line[r->cur] == 0xE3 &&
-             (unsigned char)r->line[r->cur + 1] == 0x80 &&
-             (unsigned char)r->line[r->cur + 2] == 0x80))
-      r->cur++;
-    n = r->cur - s;
-    if (n > TOKEN_MAX) {
-      line_ctx *lc = &r->ctx[(r->flags & XQ_PGN_VARIATIONS) ? gs->depth : 0];
-      return game_fail(r, rec, err, XQ_ENOTATION, lc->n + 1, "not a move: \"%.24s...\"",
-                       r->line + s);
-    }
-    memcpy(tok, r->line + s, n);
-    tok[n] = '\0';
-
-    xq_result res;
-    if (is_result(tok, &res)) {
-      if (gs->depth)
-        return game_fail(r, rec, err, XQ_ENOTATION, 0,
-                         "result inside the variation opened on line %ld", gs->var_line);
-      gs->token_result = res;
-      gs->have_result_token = 1;
-      r->cur = r->len;
-      r->have = 0;
-      r->trailer = 1; /* xqbase writes an advertisement after the result */
-      return XQ_OK;
-    }
-    /* Move numbers: "12." "12..." and "12.炮二平五"; "33.4" is a WXF move. */
-    char *t = tok;
-    if (isdigit((unsigned char)t[0])) {
-      size_t d = 0;
-      while (isdigit((unsigned char)t[d])) d++;
-      if (t[d] == '.') {
-        size_t e = d;
-        while (t[e] == '.') e++;
-        if (!t[e]) continue;
-        if (!isdigit((unsigned char)t[e])) t += e;
-      }
-    }
-    if (!strcmp(t, "...") || !strcmp(t, "\xE2\x80\xA6")) continue;
-    if ((rc = play_token(r, rec, gs, t, err)) != XQ_OK) return rc;
+    rc = movetext_mark(r, rec, gs, r->line[r->cur], err);
+    if (rc < 0) return rc;
+    if (rc > 0) continue;
+    rc = movetext_token(r, rec, gs, err);
+    if (rc < 0) return rc;
+    if (rc > 0) return XQ_OK; /* the result ends the movetext */
   }
 }
 

@@ -338,39 +338,19 @@ void xq_games_close(xq_games *g);
 int xq_record_read_file(const char *path, xq_record *rec, xq_error *err);
 
 /* ------------------------------------------------------------------ */
-/* Subcommands (records/convert.c)                                     */
+/* Random games (records/gen_pgn.c)                                    */
 /* ------------------------------------------------------------------ */
 
-/* xqref convert IN OUT [--to pgn|dhtmlxq] [--notation iccs|wxf|chinese]
- * and xqref stats FILE [--time]. argv[0] is the subcommand name. Return
- * 0 success, 1 failure (for convert: also when a game was bad and left
- * out), 2 usage error. */
-int xq_convert_main(int argc, char **argv);
-int xq_stats_main(int argc, char **argv);
+#define XQ_GEN_PGN_GAMES_MAX 10000000L /* games one call writes (about 1.4 KB each) */
 
-/* What a judge made of one game, for xq_stats_run. */
-enum {
-  XQ_JUDGED_OPEN = 0,  /* the rules did not end the game */
-  XQ_JUDGED_AGREE,     /* the rules ended it with the recorded result */
-  XQ_JUDGED_DIFFER     /* the rules ended it with another result */
-};
-
-/* A judge for `xqref stats`: the layer above (the adjudicator) supplies
- * it, so that stats can rule every game without records depending on it.
- * begin() takes the --rules value (NULL: the default) and returns XQ_OK or
- * an error status with `err`; game() judges one good game and returns an
- * XQ_JUDGED_* value, or a negative status to count the game as bad;
- * rules_name() names the rules for the report. */
-typedef struct xq_stats_judge {
-  void *ctx;
-  int (*begin)(void *ctx, const char *rules, xq_error *err);
-  int (*game)(void *ctx, const xq_record *rec, xq_error *err);
-  const char *(*rules_name)(void *ctx);
-} xq_stats_judge;
-
-/* xq_stats_main with a judge: every good game is also judged (unless
- * --no-judge), the report adds the counts and --time covers reading and
- * judging. `judge` NULL is xq_stats_main. Same return values. */
-int xq_stats_run(int argc, char **argv, const xq_stats_judge *judge);
+/* Write `n` games (1..XQ_GEN_PGN_GAMES_MAX) of random legal play from the
+ * standard start to `out` as PGN: Event "Random playout K", Red "Random
+ * A", Black "Random B"; 40 to 199 plies each, fewer when mate or
+ * stalemate comes first; moves in ICCS, WXF and Chinese, game by game in
+ * turn; a random result, the winner's after mate or stalemate. The same
+ * `seed` writes the same games on every machine. Returns XQ_OK, XQ_EINVAL
+ * (NULL `out` or `n` out of range), XQ_ENOMEM or XQ_EIO (a write failed;
+ * the games before it are written), with `err` (may be NULL) saying why. */
+int xq_pgn_write_random(FILE *out, long n, uint64_t seed, xq_error *err);
 
 #endif /* XQ_RECORDS_H */

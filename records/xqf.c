@@ -257,18 +257,11 @@ done:
   return rc;
 }
 
-int xq_xqf_read(const unsigned char *buf, size_t len, xq_record *rec, xq_xqf_header *hdr,
-                xq_error *err)
+/* Check the header of buf[0..len): signature, size, version and the
+ * lengths of its Pascal strings. Returns the version, or XQ_ENOTATION or
+ * XQ_ELIMIT with `err`. */
+static int check_header(const unsigned char *buf, size_t len, xq_error *err)
 {
-  xq_xqf_header local;
-  void *cd = (void *)-1;
-  keys k;
-  int rc;
-
-  if (!buf || !rec) return xq__rec_fail(err, XQ_EINVAL, -1, 0, "NULL argument");
-  xq_record_reset(rec);
-  if (!hdr) hdr = &local;
-  memset(hdr, 0, sizeof *hdr);
   if (len < 2 || buf[0] != 'X' || buf[1] != 'Q')
     return xq__rec_fail(err, XQ_ENOTATION, 0, 0, "not an XQF file (no \"XQ\" signature)");
   if (len < HEADER_LEN)
@@ -288,31 +281,101 @@ int xq_xqf_read(const unsigned char *buf, size_t len, xq_record *rec, xq_xqf_hea
       return xq__rec_fail(err, XQ_ENOTATION, fields[i][0], 0,
                           "bad XQF header: the string at offset %d claims %d bytes (room for %d)",
                           fields[i][0], buf[fields[i][0]], fields[i][1] - 1);
-  make_keys(buf, version, &k);
+  return version;
+}
 
+/* The header fields of a checked header into *hdr (strings in UTF-8). */
+static void read_header(const unsigned char *buf, int version, void **cd, xq_xqf_header *hdr)
+{
   hdr->version = version;
   hdr->result = buf[51];
   hdr->type = buf[64];
-  header_text(&cd, buf, 80, 64, hdr->title);
-  header_text(&cd, buf, 208, 64, hdr->event);
-  header_text(&cd, buf, 272, 16, hdr->date);
-  header_text(&cd, buf, 288, 16, hdr->site);
-  header_text(&cd, buf, 304, 16, hdr->red);
-  header_text(&cd, buf, 320, 16, hdr->black);
-  header_text(&cd, buf, 336, 64, hdr->time_rule);
-  header_text(&cd, buf, 400, 16, hdr->red_time);
-  header_text(&cd, buf, 416, 16, hdr->black_time);
-  header_text(&cd, buf, 464, 16, hdr->annotator);
-  header_text(&cd, buf, 480, 16, hdr->author);
+  header_text(cd, buf, 80, 64, hdr->title);
+  header_text(cd, buf, 208, 64, hdr->event);
+  header_text(cd, buf, 272, 16, hdr->date);
+  header_text(cd, buf, 288, 16, hdr->site);
+  header_text(cd, buf, 304, 16, hdr->red);
+  header_text(cd, buf, 320, 16, hdr->black);
+  header_text(cd, buf, 336, 64, hdr->time_rule);
+  header_text(cd, buf, 400, 16, hdr->red_time);
+  header_text(cd, buf, 416, 16, hdr->black_time);
+  header_text(cd, buf, 464, 16, hdr->annotator);
+  header_text(cd, buf, 480, 16, hdr->author);
+}
 
-  /* Piece squares (x*10 + y; 90 and above = off the board). */
-  int sq[32];
+/* The squares of the 32 pieces in slot order (engine squares, -1 off the
+ * board), decoded from the header's piece table. */
+static void piece_squares(const unsigned char *buf, int version, const keys *k, int sq[32])
+{
+  /* x*10 + y; 90 and above = off the board */
   for (int i = 0; i < 32; i++) {
-    int raw = (buf[16 + i] - (int)k.piece) & 0xFF;
-    int slot = version >= 12 ? (int)((k.piece + 1 + (unsigned)i) % 32) : i;
+    int raw = (buf[16 + i] - (int)k->piece) & 0xFF;
+    int slot = version >= 12 ? (int)((k->piece + 1 + (unsigned)i) % 32) : i;
     sq[slot] = raw;
   }
   for (int i = 0; i < 32; i++) sq[i] = sq[i] >= 90 ? -1 : XQ_SQ(sq[i] / 10, sq[i] % 10);
+}
+
+/* The side to move, which XQF does not store: the colour of the first
+ * moved piece (formats.md §6), Red when there is no move. */
+static int first_mover(const body *bd, const int sq[32])
+{
+  int side = XQ_RED;
+  if (bd->len < 8) return side;
+  size_t first = 4;
+  if (bd->version <= 10 || (bd->b[2] & 0x20)) {
+    uint32_t v = (uint32_t)bd->b[4] | (uint32_t)bd->b[5] << 8 | (uint32_t)bd->b[6] << 16 |
+                 (uint32_t)bd->b[7] << 24;
+    long clen = (long)(int32_t)v - (bd->version <= 10 ? 0 : bd->k->comment);
+    first = clen >= 0 && clen <= XQF_COMMENT_MAX ? 8 + (size_t)clen : bd->len;
+  }
+  if (first + 4 <= bd->len) {
+    int from = (bd->b[first] - 0x18 - (int)bd->k->src) & 0xFF;
+    if (from < 90) {
+      int s = XQ_SQ(from / 10, from % 10);
+      for (int i = 16; i < 32; i++)
+        if (sq[i] == s) side = XQ_BLACK;
+    }
+  }
+  return side;
+}
+
+/* The result and the tags of `rec` from the header fields. */
+static void set_tags(xq_record *rec, const xq_xqf_header *hdr)
+{
+  static const xq_result results[5] = {XQ_RESULT_UNKNOWN, XQ_RESULT_RED_WINS,
+                                       XQ_RESULT_BLACK_WINS, XQ_RESULT_DRAW, XQ_RESULT_DRAW};
+  rec->result = hdr->result <= 4 ? results[hdr->result] : XQ_RESULT_UNKNOWN;
+  struct { const char *name; const char *value; } tags[] = {
+    {"Title", hdr->title},        {"Event", hdr->event[0] ? hdr->event : hdr->title},
+    {"Date", hdr->date},          {"Site", hdr->site},
+    {"Red", hdr->red},            {"Black", hdr->black},
+    {"TimeControl", hdr->time_rule}, {"RedTime", hdr->red_time},
+    {"BlackTime", hdr->black_time},  {"Annotator", hdr->annotator},
+    {"Creator", hdr->author}};
+  for (size_t i = 0; i < sizeof tags / sizeof tags[0]; i++)
+    if (tags[i].value[0]) xq_record_set_tag(rec, tags[i].name, tags[i].value);
+  xq_record_set_tag(rec, "Result", xq_result_pgn(rec->result));
+}
+
+int xq_xqf_read(const unsigned char *buf, size_t len, xq_record *rec, xq_xqf_header *hdr,
+                xq_error *err)
+{
+  xq_xqf_header local;
+  void *cd = (void *)-1;
+  keys k;
+  int rc;
+
+  if (!buf || !rec) return xq__rec_fail(err, XQ_EINVAL, -1, 0, "NULL argument");
+  xq_record_reset(rec);
+  if (!hdr) hdr = &local;
+  memset(hdr, 0, sizeof *hdr);
+  int version = check_header(buf, len, err);
+  if (version < 0) return version;
+  make_keys(buf, version, &k);
+  read_header(buf, version, &cd, hdr);
+  int sq[32];
+  piece_squares(buf, version, &k, sq);
 
   /* The body, decoded once: the key stream runs on across records. */
   body bd = {NULL, len - HEADER_LEN, 0, version, &k};
@@ -325,31 +388,12 @@ int xq_xqf_read(const unsigned char *buf, size_t len, xq_record *rec, xq_xqf_hea
     bd.b[i] = version >= 11 ? (unsigned char)(buf[HEADER_LEN + i] - k.stream[i % 32])
                             : buf[HEADER_LEN + i];
 
-  /* Start position: the side to move is not stored; the colour of the
-   * first moved piece tells it (formats.md §6). Types 0 and 1 (full game,
-   * opening) always start from the standard position. */
-  int side = XQ_RED;
-  if (bd.len >= 8) {
-    size_t first = 4;
-    if (version <= 10 || (bd.b[2] & 0x20)) {
-      uint32_t v = (uint32_t)bd.b[4] | (uint32_t)bd.b[5] << 8 | (uint32_t)bd.b[6] << 16 |
-                   (uint32_t)bd.b[7] << 24;
-      long clen = (long)(int32_t)v - (version <= 10 ? 0 : k.comment);
-      first = clen >= 0 && clen <= XQF_COMMENT_MAX ? 8 + (size_t)clen : bd.len;
-    }
-    if (first + 4 <= bd.len) {
-      int from = (bd.b[first] - 0x18 - (int)k.src) & 0xFF;
-      if (from < 90) {
-        int s = XQ_SQ(from / 10, from % 10);
-        for (int i = 16; i < 32; i++)
-          if (sq[i] == s) side = XQ_BLACK;
-      }
-    }
-  }
+  /* Start position. Types 0 and 1 (full game, opening) always start from
+   * the standard position. */
   xq_pos start;
   if (hdr->type < 2) {
     start = *xq__rec_startpos();
-  } else if ((rc = xq__pos_from_slots(sq, side, &start, err)) != XQ_OK) {
+  } else if ((rc = xq__pos_from_slots(sq, first_mover(&bd, sq), &start, err)) != XQ_OK) {
     if (err) {
       err->code = XQ_EFEN;
       err->pos = 16;
@@ -364,21 +408,7 @@ int xq_xqf_read(const unsigned char *buf, size_t len, xq_record *rec, xq_xqf_hea
   rc = read_tree(&bd, rec, &cd, &hdr->cut_variations, err);
   if (rc != XQ_OK) goto out;
   xq_record_pack(rec);
-
-  /* Tags. */
-  static const xq_result results[5] = {XQ_RESULT_UNKNOWN, XQ_RESULT_RED_WINS,
-                                       XQ_RESULT_BLACK_WINS, XQ_RESULT_DRAW, XQ_RESULT_DRAW};
-  rec->result = hdr->result <= 4 ? results[hdr->result] : XQ_RESULT_UNKNOWN;
-  struct { const char *name; const char *value; } tags[] = {
-    {"Title", hdr->title},        {"Event", hdr->event[0] ? hdr->event : hdr->title},
-    {"Date", hdr->date},          {"Site", hdr->site},
-    {"Red", hdr->red},            {"Black", hdr->black},
-    {"TimeControl", hdr->time_rule}, {"RedTime", hdr->red_time},
-    {"BlackTime", hdr->black_time},  {"Annotator", hdr->annotator},
-    {"Creator", hdr->author}};
-  for (size_t i = 0; i < sizeof tags / sizeof tags[0]; i++)
-    if (tags[i].value[0]) xq_record_set_tag(rec, tags[i].name, tags[i].value);
-  xq_record_set_tag(rec, "Result", xq_result_pgn(rec->result));
+  set_tags(rec, hdr);
   rc = XQ_OK;
 out:
   free(bd.b);

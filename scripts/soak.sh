@@ -18,8 +18,8 @@
 #
 # Usage: scripts/soak.sh            # 1000 connections, 600 s
 #        CONNS=200 DURATION=20 INTERVAL=2 WARMUP=4 scripts/soak.sh   # short
-# Settings (environment): XQREF (default build/xqref), GEN (default
-# build/xq_gen_pgn), CONNS, DURATION, RATE (default 0.1 moves/s a board: a
+# Settings (environment): XQREF (default build/xqref; it also writes the
+# random games, `xqref bench --gen-pgn`), CONNS, DURATION, RATE (default 0.1 moves/s a board: a
 # move every 10 s, a brisk real game), INTERVAL (10), WARMUP (until the
 # reply caches and the broadcast ring are full, + 30 s; at most half of
 # DURATION),
@@ -27,7 +27,6 @@
 set -euo pipefail
 REPO_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 XQREF=${XQREF:-$REPO_ROOT/build/xqref}
-GEN=${GEN:-$REPO_ROOT/build/xq_gen_pgn}
 CONNS=${CONNS:-1000}
 DURATION=${DURATION:-600}
 RATE=${RATE:-0.1}
@@ -44,7 +43,6 @@ WARMUP=${WARMUP:-$(awk -v d="$DURATION" -v r="$RATE" -v b="$((CONNS / 2))" 'BEGI
 
 die() { echo "soak: $*" >&2; exit 1; }
 [ -x "$XQREF" ] || die "no xqref binary at $XQREF (build first, or set XQREF)"
-[ -x "$GEN" ] || die "no game generator at $GEN (cmake --build build --target xq_gen_pgn)"
 BOARDS=$((CONNS / 2))
 WATCH=$((CONNS / 4))
 SSE=$((CONNS - BOARDS - WATCH))
@@ -64,7 +62,7 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 # random legal games; only those of MIN_PLIES or more are replayed
-"$GEN" $((BOARDS * 12 + 200)) "$TMP/games.pgn" "$SEED" >/dev/null
+"$XQREF" bench --gen-pgn $((BOARDS * 12 + 200)) "$TMP/games.pgn" "$SEED" >/dev/null
 "$XQREF" serve --demo --players $((BOARDS * 2)) --db "$TMP/soak.db" --listen 127.0.0.1:0 --http 127.0.0.1:0 \
   --quiet >"$TMP/serve.out" 2>"$TMP/serve.err" &
 SERVER_PID=$!

@@ -39,7 +39,7 @@ echo "== sanitizer build, ASan + UBSan (build-san/)"
 bash scripts/build.sh build-san -DCMAKE_BUILD_TYPE=RelWithDebInfo -DXQ_WERROR=ON -DXQ_SANITIZE=ON
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
   XQ_TEST_PERFT_NODES=300000 run_suites build-san
-ASAN_OPTIONS=detect_leaks=1 TRIALS=2 BOARDS=100 XQREF=build-san/xqref GEN=build-san/xq_gen_pgn \
+ASAN_OPTIONS=detect_leaks=1 TRIALS=2 BOARDS=100 XQREF=build-san/xqref \
   bash bench/crash-test.sh
 
 echo "== all test builds passed"

@@ -1,0 +1,294 @@
+/*
+ * judge.c -- `xqref judge`: its options, --help text and exit status; a
+ * game given as a FEN and a list of moves and events, fed to the game
+ * state machine token by token; case files; and every game of recorded
+ * game files replayed through the rules (adjudicator/adjudicator.h).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "adjudicator.h"
+#include "cli.h"
+#include "progress.h"
+#include "records.h"
+
+#define XQ_JUDGE_TOKEN_MAX 64  /* longest move or event token of --moves */
+#define XQ_JUDGE_FILES_MAX 256 /* game files on one command line */
+
+static void usage(FILE *out)
+{
+  fprintf(out,
+          "usage: xqref judge [--rules NAME|FILE] [--fen FEN] --moves \"h2e2 h9g7 ...\" [--all]\n"
+          "       xqref judge [--rules NAME|FILE] [--all] [--time] GAME.pgn|GAME.xqf|GAME.html ...\n"
+          "       xqref judge --cases FILE [--verbose]\n"
+          "\n"
+          "Rules a game move by move as a chief arbiter would and prints one JSON\n"
+          "verdict per event that was ruled on (every event with --all), then a JSON\n"
+          "object with \"result\" (red_wins|black_wins|draw|ongoing) and \"reason\".\n"
+          "\n"
+          "  --rules NAME|FILE  preset (cxa2011 default, cxa2020, axf, xinjiang2018,\n"
+          "                     burqin2018, shaanxi2019, wujiaqu2024, tangshan2018)\n"
+          "                     or a JSON rules file\n"
+          "  --fen FEN          start position (default: the standard start)\n"
+          "  --moves LIST       moves in any notation, and events, separated by spaces:\n"
+          "                       claim | claim-red | claim-black   natural-limit claim\n"
+          "                       repetition                        repetition claim\n"
+          "                       offer | accept | decline          draw offer and answer\n"
+          "                       resign                            side to move resigns\n"
+          "                       foul-red | foul-black             arbiter's foul\n"
+          "                       held:MOVE | release | lift:SQ     hand on a piece\n"
+          "                       flag:MOVE                         move made after the flag fell\n"
+          "                       clock:RED_MS/BLACK_MS | tick:MS   clock reading, elapsed time\n"
+          "  --cases FILE       run a JSON-lines case file (fen, moves, ruleset, expect):\n"
+          "                     prints failures and ends with \"N passed, M failed\"\n"
+          "  GAME ...           judge every game of these files (XQ-PGN, XQF, DhtmlXQ):\n"
+          "                     the verdicts, then one JSON line per game with the\n"
+          "                     ruled and the recorded result\n"
+          "  --time             with GAME files: print the rate on stderr\n");
+}
+
+
+/* What the command line asked for. */
+typedef struct judge_opts {
+  const char *rules, *fen, *moves, *cases;
+  int all, verbose, timed;
+  int nfiles;
+  char *files[XQ_JUDGE_FILES_MAX];
+} judge_opts;
+
+/* Parse argv into *o. Returns -1 to go on, or the exit status. */
+static int judge_options(int argc, char **argv, judge_opts *o)
+{
+  o->rules = "cxa2011";
+  o->fen = o->moves = o->cases = NULL;
+  o->all = o->verbose = o->timed = o->nfiles = 0;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+      usage(stdout);
+      return 0;
+    }
+    if (!strcmp(a, "--all")) {
+      o->all = 1;
+      continue;
+    }
+    if (!strcmp(a, "--verbose") || !strcmp(a, "-v")) {
+      o->verbose = 1;
+      continue;
+    }
+    if (!strcmp(a, "--time")) {
+      o->timed = 1;
+      continue;
+    }
+    if (a[0] != '-') {
+      if (o->nfiles == XQ_JUDGE_FILES_MAX) {
+        fprintf(stderr, "xqref judge: more than %d game files\n", XQ_JUDGE_FILES_MAX);
+        return 2;
+      }
+      o->files[o->nfiles++] = argv[i];
+      continue;
+    }
+    if (i + 1 >= argc) {
+      fprintf(stderr, "xqref judge: unknown option or missing value: %s\n", a);
+      usage(stderr);
+      return 2;
+    }
+    if (!strcmp(a, "--rules"))
+      o->rules = argv[++i];
+    else if (!strcmp(a, "--fen"))
+      o->fen = argv[++i];
+    else if (!strcmp(a, "--moves"))
+      o->moves = argv[++i];
+    else if (!strcmp(a, "--cases"))
+      o->cases = argv[++i];
+    else {
+      fprintf(stderr, "xqref judge: unknown option %s\n", a);
+      usage(stderr);
+      return 2;
+    }
+  }
+  return -1;
+}
+
+static int load_rules(const char *spec, xq_rules *r)
+{
+  xq_error err = {0};
+  if (xq_rules_from_spec(spec, r, &err) == XQ_OK) return 0;
+  fprintf(stderr, "xqref judge: %s is not a preset: %s\n", spec, err.msg);
+  return 1;
+}
+
+static void print_verdict(const xq_verdict *v)
+{
+  char *s = xq_verdict_json(v);
+  if (s) puts(s);
+  free(s);
+}
+
+/* Split `list` on blanks and commas and feed each token to the game,
+ * printing the verdicts that are not a plain accept of a move (all with
+ * `all`). Returns 0, or 1 after printing an error. `last` receives the
+ * last verdict. */
+static int run_list(xq_game *g, const char *list, int all, xq_verdict *last)
+{
+  const char *p = list;
+  while (*p) {
+    while (*p == ' ' || *p == '\t' || *p == ',' || *p == '\n') p++;
+    if (!*p) break;
+    size_t n = strcspn(p, " \t,\n");
+    if (n >= XQ_JUDGE_TOKEN_MAX) {
+      fprintf(stderr, "xqref judge: token longer than %d bytes: %.20s...\n",
+              XQ_JUDGE_TOKEN_MAX - 1, p);
+      return 1;
+    }
+    char tok[XQ_JUDGE_TOKEN_MAX];
+    memcpy(tok, p, n);
+    tok[n] = '\0';
+    p += n;
+    xq_error err = {0};
+    int rc = xq_game_event(g, tok, last, &err);
+    if (rc != XQ_OK) {
+      fprintf(stderr, "xqref judge: ply %d: %s: %s\n", g->nply, tok,
+              err.msg[0] ? err.msg : xq_strerror(rc));
+      return 1;
+    }
+    if (all || last->kind != XQ_VERDICT_ACCEPTED ||
+        (last->changed && strcmp(last->event, "move") != 0))
+      print_verdict(last);
+  }
+  return 0;
+}
+
+/* --fen and --moves: the verdicts, then the game's summary. */
+static int judge_one(const char *rules_spec, const char *fen, const char *moves, int all)
+{
+  xq_rules r;
+  if (load_rules(rules_spec, &r)) return 1;
+  static xq_game g;
+  xq_error err = {0};
+  if (xq_game_init(&g, &r, fen, &err) != XQ_OK) {
+    fprintf(stderr, "xqref judge: bad FEN: %s\n", err.msg);
+    return 1;
+  }
+  xq_verdict v;
+  if (moves && run_list(&g, moves, all, &v)) return 1;
+  char *s = xq_game_summary_json(&g);
+  if (s) puts(s);
+  free(s);
+  return 0;
+}
+
+/* --cases FILE. */
+static int judge_cases(const char *path, int verbose)
+{
+  FILE *f = fopen(path, "r");
+  if (!f) {
+    fprintf(stderr, "xqref judge: cannot open %s: %s\n", path, strerror(errno));
+    return 1;
+  }
+  int failed = 0;
+  int rc = xq_judge_cases(f, stdout, verbose, NULL, &failed);
+  fclose(f);
+  if (rc != XQ_OK) {
+    fprintf(stderr, "xqref judge: out of memory\n");
+    return 1;
+  }
+  return failed ? 1 : 0;
+}
+
+/* Print each verdict of a replay that is not a plain accept (all with
+ * *all). */
+static void print_each(const xq_verdict *v, void *all)
+{
+  if (!*(const int *)all && v->kind == XQ_VERDICT_ACCEPTED) return;
+  print_verdict(v);
+}
+
+/* Every game of the file `path`: its verdicts and its line. Adds to the
+ * counts; returns 0, or 1 when the file or a game could not be read. */
+static int judge_file(const char *path, xq_game *g, const xq_rules *rules, xq_record *rec,
+                      int all, long *games, long *bad, long long *plies)
+{
+  xq_error err = {0};
+  xq_games *gs;
+  int status = 0, rc;
+  if (xq_games_open(&gs, path, XQ_PGN_NO_COMMENTS, &err) != XQ_OK) {
+    fprintf(stderr, "xqref judge: %s: %s\n", path, err.msg);
+    return 1;
+  }
+  while ((rc = xq_games_next(gs, rec, &err)) != 0) {
+    if (rc == XQ_EIO) {
+      fprintf(stderr, "xqref judge: %s: %s\n", path, err.msg);
+      status = 1;
+      break;
+    }
+    if (rc < 0 || xq_game_replay(g, rules, rec, print_each, &all, &err) != XQ_OK) {
+      fprintf(stderr, "xqref judge: %s: %s\n", path, err.msg);
+      (*bad)++;
+      status = 1;
+      continue;
+    }
+    (*games)++;
+    *plies += g->nply;
+    char *s = xq_game_record_json(g, rec, path);
+    if (s) puts(s);
+    free(s);
+  }
+  xq_games_close(gs);
+  return status;
+}
+
+/* GAME...: every game of every file, then with `timed` the rate on
+ * stderr. */
+static int judge_files(const char *rules_spec, char **paths, int npaths, int all, int timed)
+{
+  xq_rules rules;
+  xq_error err = {0};
+  if (xq_rules_from_spec(rules_spec, &rules, &err) != XQ_OK) {
+    fprintf(stderr, "xqref judge: rules: %s\n", err.msg);
+    return 1;
+  }
+  xq_game *g = malloc(sizeof *g);
+  xq_record *rec = malloc(sizeof *rec);
+  if (!g || !rec) {
+    free(g);
+    free(rec);
+    fprintf(stderr, "xqref judge: out of memory\n");
+    return 1;
+  }
+  xq_record_init(rec);
+  long games = 0, bad = 0;
+  long long plies = 0;
+  int status = 0;
+  double t0 = xq__now();
+  for (int f = 0; f < npaths; f++)
+    status |= judge_file(paths[f], g, &rules, rec, all, &games, &bad, &plies);
+  double dt = xq__now() - t0;
+  if (timed) {
+    if (dt < 1e-9) dt = 1e-9;
+    fprintf(stderr, "xqref judge: %ld games, %lld plies, %ld bad in %.3f s: %.0f games/s, %.0f plies/s\n",
+            games, plies, bad, dt, (double)(games + bad) / dt, (double)plies / dt);
+  }
+  xq_record_free(rec);
+  free(rec);
+  free(g);
+  return status;
+}
+
+int xq_judge_main(int argc, char **argv)
+{
+  judge_opts o;
+  int status = judge_options(argc, argv, &o);
+  if (status >= 0) return status;
+  if (o.cases) return judge_cases(o.cases, o.verbose);
+  if (o.nfiles) {
+    if (o.fen || o.moves) {
+      fprintf(stderr, "xqref judge: give game files or --fen/--moves, not both\n");
+      return 2;
+    }
+    return judge_files(o.rules, o.files, o.nfiles, o.all, o.timed);
+  }
+  return judge_one(o.rules, o.fen, o.moves, o.all);
+}

@@ -1,0 +1,195 @@
+/*
+ * stats.c -- `xqref stats`: its options, --help text and exit status, and
+ * the command itself, composed of the records module (every game of a
+ * file, counted) and the adjudicator (every good game judged under the
+ * rules, the ruling compared with the recorded result).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "adjudicator.h"
+#include "cli.h"
+#include "progress.h"
+#include "records.h"
+
+static const char stats_usage[] =
+  "usage: xqref stats FILE [--time] [--quiet] [--rules NAME|FILE] [--no-judge]\n"
+  "\n"
+  "Read every game of FILE (XQ-PGN, XQF or DhtmlXQ) and print the number\n"
+  "of games, plies, each result and bad records (each one is also reported\n"
+  "on stderr, naming the game, line and ply). Every move is checked against\n"
+  "the legal moves; variations are skipped. Each good game is then judged\n"
+  "move by move (rules cxa2011 unless --rules says otherwise): the report\n"
+  "counts the games the rules ended (mate, stalemate, repetition, natural\n"
+  "limit) and whether that ruling agrees with the recorded result.\n"
+  "\n"
+  "  --time         also print the time taken and the rate in games/s and\n"
+  "                 plies/s (reading and judging)\n"
+  "  --quiet        do not report each bad record\n"
+  "  --rules R      a rules preset or JSON rules file for judging\n"
+  "  --no-judge     read only\n";
+
+/* What the command line asked for. */
+typedef struct stats_opts {
+  const char *path;
+  const char *rules; /* --rules, NULL: cxa2011 */
+  int timed, quiet;
+  int judge;         /* judge every good game (not --no-judge) */
+} stats_opts;
+
+/* The counts of the report. */
+typedef struct stats_tally {
+  long games, bad;
+  long long plies;
+  long results[4];   /* by xq_result */
+  long judged[3];    /* by xq_judged */
+} stats_tally;
+
+/* The rules every game is judged under, and the game they play in. */
+typedef struct stats_judge {
+  xq_rules rules;
+  xq_game *game;
+} stats_judge;
+
+/* Parse argv into *o. Returns -1 to go on, or the exit status. */
+static int stats_options(int argc, char **argv, stats_opts *o)
+{
+  *o = (stats_opts){NULL, NULL, 0, 0, 1};
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+      fputs(stats_usage, stdout);
+      return 0;
+    } else if (!strcmp(a, "--time")) {
+      o->timed = 1;
+    } else if (!strcmp(a, "--quiet")) {
+      o->quiet = 1;
+    } else if (!strcmp(a, "--no-judge")) {
+      o->judge = 0;
+    } else if (!strcmp(a, "--rules") && i + 1 < argc) {
+      o->rules = argv[++i];
+    } else if (a[0] == '-' && a[1]) {
+      fprintf(stderr, "xqref stats: unknown or incomplete option '%s'\n\n%s", a, stats_usage);
+      return 2;
+    } else if (!o->path) {
+      o->path = a;
+    } else {
+      fprintf(stderr, "xqref stats: too many arguments\n\n%s", stats_usage);
+      return 2;
+    }
+  }
+  if (!o->path) {
+    fprintf(stderr, "%s", stats_usage);
+    return 2;
+  }
+  return -1;
+}
+
+/* Read every game of `g` into `rec`, judging the good ones with `j` (NULL:
+ * read only), and count them in *t. Returns 0, or 1 after a read error. */
+static int stats_read(const stats_opts *o, xq_games *g, xq_record *rec, stats_judge *j,
+                      stats_tally *t)
+{
+  xq__progress pr;
+  xq_error err;
+  int status = 0, rc;
+  xq__progress_start(&pr, g, o->path);
+  while ((rc = xq_games_next(g, rec, &err)) != 0) {
+    if (rc == XQ_EIO) {
+      fprintf(stderr, "xqref stats: %s: %s\n", o->path, err.msg);
+      status = 1;
+      break;
+    }
+    if (rc >= 0 && j) {
+      int k = xq_judge_record(j->game, &j->rules, rec, &err);
+      if (k < 0) rc = k; /* err names the problem */
+      else t->judged[k]++;
+    }
+    if (rc < 0) {
+      if (!o->quiet) fprintf(stderr, "xqref stats: %s: %s\n", o->path, err.msg);
+      t->bad++;
+    } else {
+      t->games++;
+      t->plies += rec->n_moves;
+      t->results[rec->result]++;
+    }
+    xq__progress_tick(&pr, g, t->games + t->bad);
+  }
+  xq__progress_end(&pr);
+  return status;
+}
+
+static void stats_print(const stats_opts *o, const stats_tally *t, const stats_judge *j,
+                        double dt)
+{
+  printf("games       %ld\n", t->games);
+  printf("plies       %lld\n", t->plies);
+  printf("red wins    %ld\n", t->results[XQ_RESULT_RED_WINS]);
+  printf("black wins  %ld\n", t->results[XQ_RESULT_BLACK_WINS]);
+  printf("draws       %ld\n", t->results[XQ_RESULT_DRAW]);
+  printf("unknown     %ld\n", t->results[XQ_RESULT_UNKNOWN]);
+  printf("bad         %ld\n", t->bad);
+  if (j) {
+    printf("judged      %ld (rules %s)\n", t->judged[0] + t->judged[1] + t->judged[2],
+           j->rules.name);
+    printf("  ruled, agrees with the record   %ld\n", t->judged[XQ_JUDGED_AGREE]);
+    printf("  ruled, differs from the record  %ld\n", t->judged[XQ_JUDGED_DIFFER]);
+    printf("  not ended by the rules          %ld\n", t->judged[XQ_JUDGED_OPEN]);
+  }
+  if (o->timed) {
+    double s = dt > 1e-9 ? dt : 1e-9;
+    printf("time        %.3f s\n", dt);
+    printf("rate        %.0f games/s, %.0f plies/s (%s)\n", (t->games + t->bad) / s,
+           (double)t->plies / s, j ? "read and judged" : "read");
+  }
+}
+
+/* Count (and judge with `j`, may be NULL) every game of o->path and print
+ * the report. Returns the exit status. */
+static int stats_run(const stats_opts *o, stats_judge *j)
+{
+  xq_error err;
+  xq_games *g;
+  double t0 = xq__now();
+  if (xq_games_open(&g, o->path, XQ_PGN_NO_COMMENTS, &err) != XQ_OK) {
+    fprintf(stderr, "xqref stats: %s: %s\n", o->path, err.msg);
+    return 1;
+  }
+  xq_record *rec = malloc(sizeof *rec);
+  if (!rec) {
+    fprintf(stderr, "xqref stats: out of memory\n");
+    xq_games_close(g);
+    return 1;
+  }
+  xq_record_init(rec);
+  stats_tally t = {0};
+  int status = stats_read(o, g, rec, j, &t);
+  stats_print(o, &t, j, xq__now() - t0);
+  xq_record_free(rec);
+  free(rec);
+  xq_games_close(g);
+  return status;
+}
+
+int xq_stats_main(int argc, char **argv)
+{
+  stats_opts o;
+  int status = stats_options(argc, argv, &o);
+  if (status >= 0) return status;
+  if (!o.judge) return stats_run(&o, NULL);
+
+  stats_judge j;
+  xq_error err;
+  if (xq_rules_from_spec(o.rules ? o.rules : "cxa2011", &j.rules, &err) != XQ_OK) {
+    fprintf(stderr, "xqref stats: rules: %s\n", err.msg);
+    return 1;
+  }
+  if (!(j.game = malloc(sizeof *j.game))) {
+    fprintf(stderr, "xqref stats: rules: out of memory\n");
+    return 1;
+  }
+  status = stats_run(&o, &j);
+  free(j.game);
+  return status;
+}
