@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "sheet/sheet_internal.h"
 
 static const char tourney_usage[] =
   "usage: xqref tourney ACTION --db FILE [OPTIONS]\n"

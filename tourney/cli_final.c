@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "sheet/sheet_internal.h"
 #include "knockout.h"
 #include "prize.h"
 

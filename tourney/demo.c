@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "store/store_internal.h"
 
 #define DEMO_NAME "xqref demo open"
 #define DEMO_ROUNDS 7

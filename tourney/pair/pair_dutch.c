@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "../internal.h"
 #include "wmatch.h"
 
 enum { FL_DOWN, FL_UP, FL_NONE };

@@ -23,7 +23,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "../internal.h"
+#include "../pair/pair_internal.h"
+#include "store_internal.h"
 #include "knockout.h"
 
 struct xq_tstore {

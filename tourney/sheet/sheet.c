@@ -8,7 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "../internal.h"
+#include "../store/store_internal.h"
+#include "sheet_internal.h"
 
 /* ------------------------------------------------------------------ */
 /* Words                                                               */

@@ -24,7 +24,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "../internal.h"
+#include "pair_internal.h"
 #include "matching.h"
 
 typedef struct cn {
