@@ -479,6 +479,12 @@ int xq_tstore_register(xq_tstore *st, const xq_tplayer *p, int *id, xq_error *er
 int xq_tstore_publish(xq_tstore *st, const xq_tevent *ev, const xq_tpairing *pr,
                       xq_error *err);
 
+/* The published boards of round `round`, in board order, into `out`
+ * (caller frees with xq_tpairing_clear). Returns XQ_OK, XQ_EINVAL (round
+ * not paired) with `err` saying so, XQ_ELIMIT, XQ_ENOMEM or XQ_ESTORE;
+ * `out` holds no boards on failure. */
+int xq_tstore_pairing(xq_tstore *st, int round, xq_tpairing *out, xq_error *err);
+
 /* Record the result of board `board` of round `round`: "1-0" (Red wins),
  * "0-1", "=" (also "1/2" or "0.5-0.5"), "+-" / "-+" (forfeit: the side
  * with '-' did not play), "--" (both forfeit). A later result for the
@@ -686,12 +692,6 @@ int xq_sheet_standings(const xq_tevent *ev, int upto, int format, int lang, FILE
  * xq_sheet_standings. Returns XQ_OK, XQ_EINVAL (bad arguments or ids) or
  * XQ_EIO. */
 int xq_sheet_pairings(const xq_tevent *ev, const xq_tpairing *pr, int format, int lang, FILE *f);
-
-/* The published boards of round `round`, in board order, into `out`
- * (caller frees with xq_tpairing_clear). Returns XQ_OK, XQ_EINVAL (round
- * not paired) with `err` saying so, XQ_ELIMIT, XQ_ENOMEM or XQ_ESTORE;
- * `out` holds no boards on failure. */
-int xq_tstore_pairing(xq_tstore *st, int round, xq_tpairing *out, xq_error *err);
 
 /* ------------------------------------------------------------------ */
 /* Regulations: one preset per real event (tourney/regulation.c)        */

@@ -332,16 +332,16 @@ static int64_t scalar(xq_tstore *st, const char *sql, int64_t a, int64_t b, int6
 
 /* SQL xq_sha256(text): the SHA-256 of a text in lowercase hex, NULL for
  * NULL (migration 6 hashes the tokens of a schema-5 store with it). */
-static void sql_sha256(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+static void sql_sha256(sqlite3_context *ctx, int nargs, sqlite3_value **args)
 {
-  (void)argc;
-  if (sqlite3_value_type(argv[0]) == SQLITE_NULL) {
+  (void)nargs;
+  if (sqlite3_value_type(args[0]) == SQLITE_NULL) {
     sqlite3_result_null(ctx);
     return;
   }
-  const unsigned char *t = sqlite3_value_text(argv[0]);
+  const unsigned char *t = sqlite3_value_text(args[0]);
   char hex[2 * XQ_SHA256_LEN + 1];
-  xq_sha256_hex(t, (size_t)sqlite3_value_bytes(argv[0]), hex);
+  xq_sha256_hex(t, (size_t)sqlite3_value_bytes(args[0]), hex);
   sqlite3_result_text(ctx, hex, -1, SQLITE_TRANSIENT);
 }
 
@@ -444,6 +444,51 @@ long xq_tstore_event_count(xq_tstore *st)
 {
   if (!st) return XQ_EINVAL;
   return (long)scalar(st, "SELECT count(*) FROM events", 0, 0, XQ_ESTORE);
+}
+
+/* True when the store holds nothing at all: no event, no log rows, no
+ * tokens; -1 when it cannot tell. */
+static int store_empty(xq_tstore *st)
+{
+  sqlite3_stmt *q;
+  int empty = 0;
+  if (sqlite3_prepare_v2(st->db, "SELECT (SELECT count(*) FROM meta) + (SELECT count(*) FROM events)"
+                         " + (SELECT count(*) FROM ko_log) + (SELECT count(*) FROM tokens)"
+                         " + (SELECT count(*) FROM game_log)", -1, &q, NULL) != SQLITE_OK)
+    return -1;
+  if (sqlite3_step(q) == SQLITE_ROW) empty = sqlite3_column_int64(q, 0) == 0;
+  else empty = -1;
+  sqlite3_finalize(q);
+  return empty;
+}
+
+int xq__tstore_fill_new(xq_tstore *st, const char *what, int (*fill)(void *ctx, xq_error *err), void *ctx,
+                        xq_error *err)
+{
+  xq__tstore_lock(st);
+  int rc = xq__tstore_begin(st, 1, err);
+  if (!rc) {
+    int empty = store_empty(st);
+    if (empty < 0) {
+      rc = XQ_ESTORE;
+      if (err) {
+        err->code = XQ_ESTORE; err->pos = -1; err->ply = -1;
+        snprintf(err->msg, sizeof err->msg, "%.30s: %.120s", what, sqlite3_errmsg(st->db));
+      }
+    } else if (!empty) {
+      rc = XQ_EINVAL;
+      if (err) {
+        err->code = XQ_EINVAL; err->pos = -1; err->ply = -1;
+        snprintf(err->msg, sizeof err->msg, "the store is not empty: a %.30s needs a new store", what);
+      }
+    } else {
+      rc = fill(ctx, err);
+    }
+    if (rc) xq__tstore_rollback(st);
+    else rc = xq__tstore_commit(st, err);
+  }
+  xq__tstore_unlock(st);
+  return rc;
 }
 
 /* ------------------------------------------------------------------ */
@@ -643,6 +688,64 @@ int xq_tstore_publish(xq_tstore *st, const xq_tevent *ev, const xq_tpairing *pr,
 {
   if (!st || !ev || !pr || pr->round < 1 || pr->round > XQ_TOURNEY_ROUNDS_MAX) return XQ_EINVAL;
   XQ_TX(st, err, publish_tx(st, ev, pr, err));
+}
+
+int xq_tstore_pairing(xq_tstore *st, int round, xq_tpairing *out, xq_error *err)
+{
+  sqlite3 *db = st ? st->db : NULL;
+  sqlite3_stmt *q;
+  if (!db || !out) return XQ_EINVAL;
+  memset(out, 0, sizeof *out);
+  if (round < 1 || round > XQ_TOURNEY_ROUNDS_MAX) {
+    if (err) {
+      err->code = XQ_EINVAL; err->pos = -1; err->ply = -1;
+      snprintf(err->msg, sizeof err->msg, "no round is paired yet");
+      if (round > 0) snprintf(err->msg, sizeof err->msg, "round %d is not paired", round);
+    }
+    return XQ_EINVAL;
+  }
+  /* a round is published once (xq_tstore_publish); take its boards in order */
+  if (sqlite3_prepare_v2(db, "SELECT b.red, b.black FROM pairing_boards b JOIN events e"
+                         " ON e.seq = b.seq WHERE e.kind = 'pairing' AND e.round = ?"
+                         " ORDER BY b.board", -1, &q, NULL) != SQLITE_OK) {
+    if (err) {
+      err->code = XQ_ESTORE; err->pos = -1; err->ply = -1;
+      snprintf(err->msg, sizeof err->msg, "read pairing: %.100s", sqlite3_errmsg(db));
+    }
+    return XQ_ESTORE;
+  }
+  sqlite3_bind_int(q, 1, round);
+  int cap = 0, rc = XQ_OK, step;
+  while ((step = sqlite3_step(q)) == SQLITE_ROW) {
+    if (out->nboards == cap) {
+      int ncap = cap ? cap * 2 : 16;
+      if (out->nboards >= XQ_TOURNEY_PLAYERS_MAX) { rc = XQ_ELIMIT; break; }
+      xq_tboard *nb = realloc(out->boards, sizeof *nb * (size_t)ncap);
+      if (!nb) { rc = XQ_ENOMEM; break; }
+      out->boards = nb;
+      cap = ncap;
+    }
+    out->boards[out->nboards].red = sqlite3_column_int(q, 0);
+    out->boards[out->nboards].black = sqlite3_column_int(q, 1);
+    out->nboards++;
+  }
+  if (rc == XQ_OK && step != SQLITE_DONE) rc = XQ_ESTORE;
+  sqlite3_finalize(q);
+  if (rc == XQ_OK && !out->nboards) rc = XQ_EINVAL;
+  if (rc) {
+    xq_tpairing_clear(out);
+    out->nboards = 0;
+    if (err) {
+      err->code = rc; err->pos = -1; err->ply = -1;
+      snprintf(err->msg, sizeof err->msg, rc == XQ_EINVAL ? "round %d is not paired"
+               : rc == XQ_ENOMEM ? "out of memory reading round %d"
+               : rc == XQ_ELIMIT ? "round %d has too many boards" : "cannot read round %d",
+               round);
+    }
+    return rc;
+  }
+  out->round = round;
+  return XQ_OK;
 }
 
 /* Red and Black of a published board, or XQ_EINVAL. */

@@ -67,4 +67,14 @@ struct sqlite3_stmt;
 struct sqlite3_stmt *xq__tstore_stmt(xq_tstore *st, int which, const char *sql);
 
 
+/* Run fill(ctx, err) in one write transaction of a store that holds
+ * nothing yet (no event, no log rows, no knockout log, no tokens, no game
+ * log), with the lock held: committed when fill returns XQ_OK, rolled
+ * back otherwise, so what it writes is there whole or not at all (store.c;
+ * the demo). `what` names the caller in the messages. Returns what fill
+ * returns, XQ_EINVAL ("the store is not empty: a WHAT needs a new store")
+ * or XQ_ESTORE, with `err` filled. */
+int xq__tstore_fill_new(xq_tstore *st, const char *what, int (*fill)(void *ctx, xq_error *err), void *ctx,
+                        xq_error *err);
+
 #endif /* XQ_TOURNEY_STORE_INTERNAL_H */
