@@ -91,13 +91,6 @@ static const char *stage_name(const xq_ko *ko, int m)
   return xq__ko_stage_word(left, XQ_LANG_EN);
 }
 
-int xq__ko_seed(const xq_ko *ko, int id)
-{
-  for (int i = 0; i < ko->size; i++)
-    if (ko->seeds[i] == id) return i + 1;
-  return 0;
-}
-
 static void print_bracket(const xq_tevent *ev, const xq_ko *ko)
 {
   if (ko->after == XQ_KO_NO_SWISS)

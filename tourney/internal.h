@@ -32,6 +32,11 @@ int xq__missed_out(const xq_tevent *ev, int id, int upto);
 /* 64-bit mixer (splitmix64) for lots (event.c). */
 uint64_t xq__mix64(uint64_t x);
 
+/* The knockout seed (1..) of player `id` -- in a drawn bracket its
+ * position -- or 0 when it is not in the bracket (knockout.c). */
+struct xq_ko;
+int xq__ko_seed(const struct xq_ko *ko, int id);
+
 /* A command-line number (cli.c): true when `s` is a whole decimal in
  * [lo, hi] with nothing after it, stored in *out; false leaves *out. */
 int xq__cli_number(const char *s, long lo, long hi, long *out);
@@ -55,8 +60,6 @@ struct xq_ko;
 /* Open the store of o->db and load the event and its knockout stage;
  * errors go to stderr. Returns 0, or 1 with nothing left open. */
 int xq__ko_open(const xq__kopts *o, xq_tstore **st, xq_tevent **ev, struct xq_ko *ko);
-/* The knockout seed (1..) of player `id`, 0 when not in the knockout. */
-int xq__ko_seed(const struct xq_ko *ko, int id);
 /* places, teams, prizes, groups (cli_final.c): returns 0, 1 or 2. */
 int xq__tourney_results(const xq__kopts *o, const char *action);
 
