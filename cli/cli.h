@@ -22,4 +22,8 @@ int xq_loadgen_main(int argc, char **argv);       /* loadgen */
 int xq_board_main(int argc, char **argv);         /* board */
 int xq_simulate_main(int argc, char **argv);      /* simulate */
 
+/* A command-line number (number.c): true when `s` is a whole decimal in
+ * [lo, hi] with nothing after it, stored in *out; false leaves *out. */
+int xq__cli_number(const char *s, long lo, long hi, long *out);
+
 #endif /* XQ_CLI_H */
