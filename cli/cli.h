@@ -21,6 +21,7 @@ int xq_serve_main(int argc, char **argv);         /* serve */
 int xq_loadgen_main(int argc, char **argv);       /* loadgen */
 int xq_board_main(int argc, char **argv);         /* board */
 int xq_simulate_main(int argc, char **argv);      /* simulate */
+int xq_bench_store_main(int argc, char **argv);   /* bench --store */
 
 /* A command-line number (number.c): true when `s` is a whole decimal in
  * [lo, hi] with nothing after it, stored in *out; false leaves *out. */

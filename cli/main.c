@@ -53,11 +53,14 @@ int main(int argc, char **argv)
     puts("xqref 0.1.0");
     return 0;
   }
-  /* `bench --judge` measures the adjudicator: the perft module must not
-   * depend on it, so the dispatch happens here. */
+  /* `bench --judge` measures the adjudicator and `bench --store` the
+   * store's game log: the perft module depends on neither, so the
+   * dispatch happens here. */
   if (!strcmp(argv[1], "bench"))
-    for (int i = 2; i < argc; i++)
+    for (int i = 2; i < argc; i++) {
       if (!strcmp(argv[i], "--judge")) return xq_judge_bench_main(argc - 1, argv + 1);
+      if (!strcmp(argv[i], "--store")) return xq_bench_store_main(argc - 1, argv + 1);
+    }
   for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
     if (!strcmp(argv[1], commands[i].name)) return commands[i].run(argc - 1, argv + 1);
   fprintf(stderr, "xqref: unknown command '%s'\n\n", argv[1]);

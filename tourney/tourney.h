@@ -566,6 +566,25 @@ long xq_tstore_event_count(xq_tstore *st);
 /* Print the log, one event a line, to `f` (the audit trail). */
 int xq_tstore_dump(xq_tstore *st, FILE *f);
 
+/* The speed of the game log (store/bench.c; `xqref bench --store`,
+ * docs/store.md). */
+#define XQ_STORE_BENCH_ROWS_MAX 100000000L /* rows one run appends per batch size */
+#define XQ_STORE_BENCH_PATH_MAX 512        /* bytes of the scratch store's path */
+typedef struct xq_tstore_bench_opts {
+  long rows;        /* rows appended per batch size, 1..XQ_STORE_BENCH_ROWS_MAX */
+  const char *dir;  /* where the scratch store is made (and removed again) */
+} xq_tstore_bench_opts;
+
+/* Append o->rows game-log rows (moves with replies, over 100 games) to a
+ * new store in o->dir in group commits of 1, 50 and 500 rows, each
+ * durable, then scan them all and look up replies as a retried message
+ * does; one line of rows (or look-ups) per second for each to `out`. The
+ * scratch store is removed at the end. Returns XQ_OK; XQ_EINVAL for bad
+ * options (a directory name too long: `err` says so); what the store
+ * returned, or XQ_ESTORE when a stored reply was not found, with `err`
+ * (may be NULL) saying why. */
+int xq_tstore_bench(const xq_tstore_bench_opts *o, FILE *out, xq_error *err);
+
 /* ------------------------------------------------------------------ */
 /* Live games, tokens and the demo (docs/store.md)                     */
 /* ------------------------------------------------------------------ */
