@@ -6,20 +6,11 @@
  * bracket by lot, the values of one player field making its halves
  * (docs/village-king.md). The bracket itself is knockout.c's.
  */
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "internal.h"
 #include "knockout.h"
-
-static int fail(xq_error *err, int code, const char *msg)
-{
-  if (err) {
-    err->code = code; err->pos = -1; err->ply = -1;
-    snprintf(err->msg, sizeof err->msg, "%s", msg);
-  }
-  return code;
-}
 
 /* The pool field of a player: "region", "club" or "team"; NULL for
  * another name. */
@@ -68,7 +59,7 @@ static int setup_lot(const xq_tevent *ev, const xq_ko_opts *o, xq_ko *ko, xq_err
     if (r == XQ_ELIMIT) bad = "more entrants than a bracket holds (64 a pool with two pools)";
     else if (r) bad = "the entrants do not make a bracket";
   }
-  return bad ? fail(err, XQ_EINVAL, bad) : XQ_OK;
+  return bad ? xq__error(err, XQ_EINVAL, "%s", bad) : XQ_OK;
 }
 
 int xq_ko_setup_event(const xq_tevent *ev, const xq_ko_opts *o, xq_ko *ko, xq_error *err)
@@ -78,14 +69,12 @@ int xq_ko_setup_event(const xq_tevent *ev, const xq_ko_opts *o, xq_ko *ko, xq_er
   xq_tstanding *s = malloc(sizeof *s * (size_t)(ev->n ? ev->n : 1));
   int rc = XQ_OK;
   if (!s) {
-    rc = fail(err, XQ_ENOMEM, "out of memory");
+    rc = xq__error(err, XQ_ENOMEM, "out of memory");
   } else if (o->after > ev->nrounds || !xq_tevent_round_complete(ev, o->after)) {
-    char m[64];
-    snprintf(m, sizeof m, "round %d is not complete", o->after);
-    rc = fail(err, XQ_EINVAL, m);
+    rc = xq__error(err, XQ_EINVAL, "round %d is not complete", o->after);
   } else if (xq_standings(ev, o->after, s) || /* §6.1: the Swiss after the cut, every tie-break */
              xq_ko_setup(ko, s, ev->n, o->after, o->size, o->seeding, o->format, o->choice)) {
-    rc = fail(err, XQ_EINVAL, "size must be 2, 4, 8 or 16 and at most the players (choose: size 4)");
+    rc = xq__error(err, XQ_EINVAL, "size must be 2, 4, 8 or 16 and at most the players (choose: size 4)");
   }
   free(s);
   return rc;

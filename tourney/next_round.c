@@ -8,39 +8,22 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "tourney.h"
-
-static int fail(xq_error *err, int code, const char *msg)
-{
-  if (err) {
-    err->code = code; err->pos = -1; err->ply = -1;
-    snprintf(err->msg, sizeof err->msg, "%s", msg);
-  }
-  return code;
-}
+#include "internal.h"
 
 int xq_tstore_pair_next(xq_tstore *st, xq_tevent *ev, int system, xq_tpairing *out, xq_error *err)
 {
-  char m[XQ_ERR_MSG_LEN];
   if (!st || !ev || !out) return XQ_EINVAL;
   memset(out, 0, sizeof *out);
   int round = ev->nrounds + 1;
-  if (ev->cfg.rounds && round > ev->cfg.rounds) {
-    snprintf(m, sizeof m, "all %d rounds are paired", ev->cfg.rounds);
-    return fail(err, XQ_EINVAL, m);
-  }
-  if (!xq_tevent_round_complete(ev, round - 1)) {
-    snprintf(m, sizeof m, "round %d still has boards without a result", round - 1);
-    return fail(err, XQ_EINVAL, m);
-  }
-  if (ev->n < 2) return fail(err, XQ_EINVAL, "at least two players are needed");
+  if (ev->cfg.rounds && round > ev->cfg.rounds)
+    return xq__error(err, XQ_EINVAL, "all %d rounds are paired", ev->cfg.rounds);
+  if (!xq_tevent_round_complete(ev, round - 1))
+    return xq__error(err, XQ_EINVAL, "round %d still has boards without a result", round - 1);
+  if (ev->n < 2) return xq__error(err, XQ_EINVAL, "at least two players are needed");
   xq_assign_pnos(ev);
   /* ev is the caller's own copy: the Dutch pairer may mark it */
   int rc = xq_pair_system(ev, round, system, out, NULL);
-  if (rc) {
-    snprintf(m, sizeof m, "round %d: %s", round, xq_tourney_strerror(rc));
-    return fail(err, rc, m);
-  }
+  if (rc) return xq__error(err, rc, "round %d: %s", round, xq_tourney_strerror(rc));
   if ((rc = xq_tstore_publish(st, ev, out, err))) xq_tpairing_clear(out);
   return rc;
 }
@@ -60,7 +43,6 @@ static void truncate_rounds(xq_tevent *ev, int k)
 
 int xq_trf_pair_next(xq_tevent *ev, const xq_trf_pair_opts *o, xq_tpairing *out, xq_error *err)
 {
-  char m[XQ_ERR_MSG_LEN];
   if (!ev || !o || !out || (o->system != XQ_PAIR_CN && o->system != XQ_PAIR_DUTCH) || o->round < 0 ||
       o->round > XQ_TOURNEY_ROUNDS_MAX || o->rounds < 0 || o->rounds > XQ_TOURNEY_ROUNDS_MAX)
     return XQ_EINVAL;
@@ -68,24 +50,14 @@ int xq_trf_pair_next(xq_tevent *ev, const xq_trf_pair_opts *o, xq_tpairing *out,
   if (o->rounds) ev->cfg.rounds = o->rounds;
   if (o->round) truncate_rounds(ev, o->round);
   int round = xq_trf_next_round(ev);
-  if (o->round && round != o->round) {
-    snprintf(m, sizeof m, "round %d cannot be paired: the file ends at round %d", o->round, round - 1);
-    return fail(err, XQ_EINVAL, m);
-  }
-  if (ev->cfg.rounds && round > ev->cfg.rounds) {
-    snprintf(m, sizeof m, "all %d rounds are already paired", ev->cfg.rounds);
-    return fail(err, XQ_EINVAL, m);
-  }
-  if (round > XQ_TOURNEY_ROUNDS_MAX || !xq_tevent_round_complete(ev, round - 1)) {
-    snprintf(m, sizeof m, "round %d has games without a result", round - 1);
-    return fail(err, XQ_EINVAL, m);
-  }
+  if (o->round && round != o->round)
+    return xq__error(err, XQ_EINVAL, "round %d cannot be paired: the file ends at round %d", o->round, round - 1);
+  if (ev->cfg.rounds && round > ev->cfg.rounds)
+    return xq__error(err, XQ_EINVAL, "all %d rounds are already paired", ev->cfg.rounds);
+  if (round > XQ_TOURNEY_ROUNDS_MAX || !xq_tevent_round_complete(ev, round - 1))
+    return xq__error(err, XQ_EINVAL, "round %d has games without a result", round - 1);
   int rc = o->system == XQ_PAIR_DUTCH ? xq_pair_dutch(ev, round, out) : xq_pair_cn(ev, round, out, NULL);
-  if (rc) {
-    snprintf(m, sizeof m, "round %d: %s", round, xq_tourney_strerror(rc));
-    return fail(err, rc, m);
-  }
-  return XQ_OK;
+  return rc ? xq__error(err, rc, "round %d: %s", round, xq_tourney_strerror(rc)) : XQ_OK;
 }
 
 int xq_pairing_write_bbp(const xq_tpairing *pr, FILE *f)

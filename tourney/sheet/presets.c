@@ -9,9 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "../internal.h"
 #include "knockout.h"
 #include "prize.h"
-#include "tourney.h"
 
 int xq_regulation_list(FILE *f)
 {
@@ -90,11 +90,7 @@ int xq_regulation_print_tables(const xq_regulation *r, FILE *f, xq_error *err)
       xq_regulation_teams(r, &mode, &counted) || xq_regulation_prizes(r, 0, t, NULL)) {
     int rc = t ? XQ_EINVAL : XQ_ENOMEM;
     free(t);
-    if (err) {
-      err->code = rc; err->pos = -1; err->ply = -1;
-      snprintf(err->msg, sizeof err->msg, "cannot read the tables of '%.100s'", r->name);
-    }
-    return rc;
+    return xq__error(err, rc, "cannot read the tables of '%.100s'", r->name);
   }
   fprintf(f, "\ngroups, teams and prizes (`xqref tourney groups|teams|prizes --preset %s`):\n\n", r->name);
   print_groups(f, g, ng);

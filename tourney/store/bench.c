@@ -13,7 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "tourney.h"
+#include "../internal.h"
 
 #define BENCH_GAMES 100 /* games the rows are spread over */
 
@@ -95,11 +95,7 @@ static int reads(const char *path, long rows, FILE *out, xq_error *err)
           lookups / look);
   xq_tstore_close(st);
   if (found == lookups) return XQ_OK;
-  if (err) {
-    err->code = XQ_ESTORE; err->pos = -1; err->ply = -1;
-    snprintf(err->msg, sizeof err->msg, "%ld of %ld replies not found", lookups - found, lookups);
-  }
-  return XQ_ESTORE;
+  return xq__error(err, XQ_ESTORE, "%ld of %ld replies not found", lookups - found, lookups);
 }
 
 int xq_tstore_bench(const xq_tstore_bench_opts *o, FILE *out, xq_error *err)
@@ -107,13 +103,8 @@ int xq_tstore_bench(const xq_tstore_bench_opts *o, FILE *out, xq_error *err)
   static const int batches[] = {1, 50, 500};
   char path[XQ_STORE_BENCH_PATH_MAX];
   if (!o || !o->dir || !out || o->rows < 1 || o->rows > XQ_STORE_BENCH_ROWS_MAX) return XQ_EINVAL;
-  if (snprintf(path, sizeof path, "%s/xq_bench_store_%ld.db", o->dir, (long)getpid()) >= (int)sizeof path) {
-    if (err) {
-      err->code = XQ_EINVAL; err->pos = -1; err->ply = -1;
-      snprintf(err->msg, sizeof err->msg, "the directory's name is too long");
-    }
-    return XQ_EINVAL;
-  }
+  if (snprintf(path, sizeof path, "%s/xq_bench_store_%ld.db", o->dir, (long)getpid()) >= (int)sizeof path)
+    return xq__error(err, XQ_EINVAL, "the directory's name is too long");
   int rc = XQ_OK;
   for (size_t b = 0; b < sizeof batches / sizeof batches[0] && !rc; b++) {
     double s = 0;

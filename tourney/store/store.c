@@ -469,21 +469,9 @@ int xq__tstore_fill_new(xq_tstore *st, const char *what, int (*fill)(void *ctx, 
   int rc = xq__tstore_begin(st, 1, err);
   if (!rc) {
     int empty = store_empty(st);
-    if (empty < 0) {
-      rc = XQ_ESTORE;
-      if (err) {
-        err->code = XQ_ESTORE; err->pos = -1; err->ply = -1;
-        snprintf(err->msg, sizeof err->msg, "%.30s: %.120s", what, sqlite3_errmsg(st->db));
-      }
-    } else if (!empty) {
-      rc = XQ_EINVAL;
-      if (err) {
-        err->code = XQ_EINVAL; err->pos = -1; err->ply = -1;
-        snprintf(err->msg, sizeof err->msg, "the store is not empty: a %.30s needs a new store", what);
-      }
-    } else {
-      rc = fill(ctx, err);
-    }
+    if (empty < 0) rc = xq__error(err, XQ_ESTORE, "%.30s: %.120s", what, sqlite3_errmsg(st->db));
+    else if (!empty) rc = xq__error(err, XQ_EINVAL, "the store is not empty: a %.30s needs a new store", what);
+    else rc = fill(ctx, err);
     if (rc) xq__tstore_rollback(st);
     else rc = xq__tstore_commit(st, err);
   }
