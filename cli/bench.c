@@ -3,8 +3,9 @@
  * and exit statuses. Plain `bench` is the perft bench (perft/perft.h);
  * `bench --judge` the adjudicator's throughput (adjudicator/adjudicator.h);
  * `bench --gen-pgn` writes an archive of random games to measure with
- * (records/records.h). The option that names a variant may stand anywhere
- * on the command line.
+ * (records/records.h); `bench --store` the game log's group commit
+ * (bench_store.c). The option that names a variant may stand anywhere on
+ * the command line.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -196,7 +197,7 @@ static const struct {
 } variants[] = {
   {"--judge", judge_bench_main},
   {"--gen-pgn", gen_pgn_main},
-  /* {"--store", ...}: the tournament store's throughput (tourney/) goes here */
+  {"--store", xq_bench_store_main},
 };
 
 int xq_bench_main(int argc, char **argv)

@@ -8,7 +8,7 @@
 #define XQ_CLI_H
 
 int xq_perft_main(int argc, char **argv);         /* perft */
-int xq_bench_main(int argc, char **argv);         /* bench, bench --judge, --gen-pgn */
+int xq_bench_main(int argc, char **argv);         /* bench, bench --judge, --gen-pgn, --store */
 int xq_uci_main(int argc, char **argv);           /* uci */
 int xq_convert_main(int argc, char **argv);       /* convert */
 int xq_stats_main(int argc, char **argv);         /* stats */
@@ -20,5 +20,10 @@ int xq_serve_main(int argc, char **argv);         /* serve */
 int xq_loadgen_main(int argc, char **argv);       /* loadgen */
 int xq_board_main(int argc, char **argv);         /* board */
 int xq_simulate_main(int argc, char **argv);      /* simulate */
+int xq_bench_store_main(int argc, char **argv);   /* bench --store */
+
+/* A command-line number (number.c): true when `s` is a whole decimal in
+ * [lo, hi] with nothing after it, stored in *out; false leaves *out. */
+int xq__cli_number(const char *s, long lo, long hi, long *out);
 
 #endif /* XQ_CLI_H */

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "tourney.h"
-#include "wmatch.h"
+#include "pair/wmatch.h"
 
 #define DATA XQ_TEST_DATA "/pairing/"
 

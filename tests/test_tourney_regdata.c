@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "sheet/sheet_internal.h"
 #include "prize.h"
 
 static const xq_regulation *reg(const char *name)

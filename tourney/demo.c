@@ -5,11 +5,11 @@
  * tokens the live server needs to run that round: one per board and one
  * for the arbiter.
  */
-#include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
+#include "store/store_internal.h"
 
 #define DEMO_NAME "xqref demo open"
 #define DEMO_ROUNDS 7
@@ -93,22 +93,6 @@ static void make_player(uint64_t *rng, nameset *ns, xq_tplayer *p)
            1 + (int)((r >> 50) % 12), 1 + (int)((r >> 54) % 28));
 }
 
-/* True when the store holds nothing at all: no event, no log rows, no
- * tokens. */
-static int store_empty(xq_tstore *st)
-{
-  sqlite3_stmt *q;
-  int empty = 0;
-  if (sqlite3_prepare_v2(xq__tstore_db(st), "SELECT (SELECT count(*) FROM meta) + (SELECT count(*) FROM events)"
-                         " + (SELECT count(*) FROM ko_log) + (SELECT count(*) FROM tokens)"
-                         " + (SELECT count(*) FROM game_log)", -1, &q, NULL) != SQLITE_OK)
-    return -1;
-  if (sqlite3_step(q) == SQLITE_ROW) empty = sqlite3_column_int64(q, 0) == 0;
-  else empty = -1;
-  sqlite3_finalize(q);
-  return empty;
-}
-
 /* The tokens the demo makes, with their text (the store keeps hashes). */
 typedef struct made_list {
   xq_ttoken *t;
@@ -129,8 +113,20 @@ static int make_token(xq_tstore *st, int role, int round, int board, const char 
   return XQ_OK;
 }
 
-static int fill(xq_tstore *st, int players, made_list *made, xq_error *err)
+/* What fill() makes: `players` players in store `st`, the tokens kept in
+ * `made` (may be NULL). */
+typedef struct fill_ctx {
+  xq_tstore *st;
+  int players;
+  made_list *made;
+} fill_ctx;
+
+/* The demo, written inside the transaction of xq__tstore_fill_new. */
+static int fill(void *ctx, xq_error *err)
 {
+  xq_tstore *st = ((fill_ctx *)ctx)->st;
+  int players = ((fill_ctx *)ctx)->players;
+  made_list *made = ((fill_ctx *)ctx)->made;
   xq_tconfig cfg;
   xq_tconfig_default(&cfg);
   xq_tconfig_scoring(&cfg, 0); /* 2/1/0 */
@@ -187,29 +183,8 @@ int xq_tourney_demo_tokens(xq_tstore *st, int players, xq_ttoken **out, int *nou
     return XQ_EINVAL;
   }
   /* one transaction: the demo is there whole or not at all */
-  xq__tstore_lock(st);
-  int rc = xq__tstore_begin(st, 1, err);
-  if (!rc) {
-    int empty = store_empty(st);
-    if (empty < 0) {
-      rc = XQ_ESTORE;
-      if (err) {
-        err->code = XQ_ESTORE; err->pos = -1; err->ply = -1;
-        snprintf(err->msg, sizeof err->msg, "demo: %.120s", sqlite3_errmsg(xq__tstore_db(st)));
-      }
-    } else if (!empty) {
-      rc = XQ_EINVAL;
-      if (err) {
-        err->code = XQ_EINVAL; err->pos = -1; err->ply = -1;
-        snprintf(err->msg, sizeof err->msg, "the store is not empty: a demo needs a new store");
-      }
-    } else {
-      rc = fill(st, players, out ? &made : NULL, err);
-    }
-    if (rc) xq__tstore_rollback(st);
-    else rc = xq__tstore_commit(st, err);
-  }
-  xq__tstore_unlock(st);
+  fill_ctx fc = {st, players, out ? &made : NULL};
+  int rc = xq__tstore_fill_new(st, "demo", fill, &fc, err);
   if (rc && rc != XQ_EINVAL && rc != XQ_ESTORE) rc = XQ_ESTORE; /* out of memory, pairing */
   if (rc || !out) {
     free(made.t);

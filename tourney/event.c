@@ -1,6 +1,7 @@
 /*
  * event.c -- the derived event state: players and the per-round table
- * (tourney.md §2), points, withdrawals, applying a published pairing.
+ * (tourney.md §2), points, withdrawals, applying a published pairing;
+ * the mixer of the lots.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -107,6 +108,11 @@ int xq_tslot_points(const xq_tevent *ev, const xq_tslot *s)
   }
 }
 
+int xq__played(const xq_tslot *s)
+{
+  return s->opp && (s->res == XQ_TR_WIN || s->res == XQ_TR_DRAW || s->res == XQ_TR_LOSS);
+}
+
 void xq_tevent_set_result(xq_tevent *ev, int round, int red, int black, const char *code)
 {
   if (!ev || !code || red < 1 || red > ev->n || black < 1 || black > ev->n || round < 1 ||
@@ -154,6 +160,13 @@ int xq__missed_out(const xq_tevent *ev, int id, int upto)
     if (missed >= lim) return r;
   }
   return 0;
+}
+
+int xq__withdrawn(const xq_tevent *ev, int id, int round)
+{
+  const xq_tplayer *p = &ev->players[id - 1];
+  if (p->withdrawn && p->withdrawn <= round) return 1;
+  return xq__missed_out(ev, id, round - 1) > 0;
 }
 
 void xq_tevent_apply_withdrawals(xq_tevent *ev, int upto)
@@ -208,4 +221,9 @@ int xq_tevent_apply_pairing(xq_tevent *ev, const xq_tpairing *pr)
   }
   if (pr->round > ev->nrounds) ev->nrounds = pr->round;
   return XQ_OK;
+}
+
+uint64_t xq__mix64(uint64_t x)
+{
+  return xq_random_next(&x);
 }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "internal.h"
 #include "knockout.h"
 
 int xq_ko_parse_seeding(const char *s, int *seeding)
@@ -250,11 +251,18 @@ int xq_ko_stage(const xq_ko *ko, int m)
   return 0;
 }
 
-static int seed_of(const xq_ko *ko, int id)
+int xq__ko_seed(const xq_ko *ko, int id)
 {
   for (int i = 0; i < ko->size; i++)
     if (ko->seeds[i] == id) return i + 1;
-  return XQ_KO_SIZE_MAX + 1;
+  return 0;
+}
+
+/* The seed as an order: players not in the bracket after every seed. */
+static int seed_of(const xq_ko *ko, int id)
+{
+  int s = xq__ko_seed(ko, id);
+  return s ? s : XQ_KO_SIZE_MAX + 1;
 }
 
 static int loser(const xq_ko *ko, int m)

@@ -269,6 +269,50 @@ int xq_tstore_ko_game(xq_tstore *st, const xq_ko_game *g, xq_error *err);
 int xq_tstore_ko_load(xq_tstore *st, xq_ko *ko, xq_error *err);
 
 /* ------------------------------------------------------------------ */
+/* A stage set up from its event (knockout_start.c)                    */
+/* ------------------------------------------------------------------ */
+
+/* How the stage of an event is set up. */
+typedef struct xq_ko_opts {
+  int seeding;         /* xq_ko_seeding: fixed or choose after a Swiss round, lot without one */
+  int format;          /* xq_ko_format */
+  int after;           /* fixed, choose: the Swiss round of the cut */
+  int size;            /* fixed, choose: players entering (2, 4, 8 or 16) */
+  int choice;          /* choose: the opponent seed #1 picks (3 or 4) */
+  const char *pools;   /* lot: "region", "club" or "team", the player field whose
+                          values make the halves; NULL = one pool */
+  int lot_given;       /* lot: draw with `lot`, not the event's lot_seed */
+  uint64_t lot;
+} xq_ko_opts;
+
+/* Set up the knockout stage of `ev` in *ko as `o` says, ready for
+ * xq_tstore_ko_start: with seeding fixed or choose, the top o->size of
+ * the standings after round o->after (which must be complete), ranked
+ * with the full tie-break order (tourney.md §6.1; xq_ko_setup); with
+ * seeding lot, a knockout-only event, every registered player (2 to
+ * XQ_KO_SIZE_MAX, no Swiss round paired) drawn into the bracket by lot
+ * (xq_ko_setup_lot), each value of the o->pools field a half. Returns
+ * XQ_OK; XQ_EINVAL with `err` (may be NULL) saying what does not make a
+ * bracket (the round, the size, the players, the pools); XQ_ENOMEM. */
+int xq_ko_setup_event(const xq_tevent *ev, const xq_ko_opts *o, xq_ko *ko, xq_error *err);
+
+/* ------------------------------------------------------------------ */
+/* Plain listings (tourney/sheet/listing_final.c)                      */
+/* ------------------------------------------------------------------ */
+
+/* The bracket as `xqref tourney bracket` prints it: the stage's heading,
+ * then per match its stage, players with their seeds (bracket positions
+ * in a drawn bracket) or its bye, its games, and its winner, the game in
+ * play at a knockout table or the next game. Returns XQ_OK, XQ_EINVAL
+ * (a NULL argument) or XQ_EIO (write error). */
+int xq_list_bracket(const xq_tevent *ev, const xq_ko *ko, FILE *f);
+
+/* A game just added to `ko` (xq_ko_add_game) as `xqref tourney ko-result`
+ * reports it: match, type, colours and its result `code` as entered,
+ * then the match's winner or its next game. Returns as xq_list_bracket. */
+int xq_list_ko_game(const xq_tevent *ev, const xq_ko *ko, const xq_ko_game *g, const char *code, FILE *f);
+
+/* ------------------------------------------------------------------ */
 /* A regulation's knockout-only sub-event (regulation_data.c)          */
 /* ------------------------------------------------------------------ */
 
@@ -294,8 +338,8 @@ int xq_regulation_ko_event(const xq_regulation *r, const char *name, const xq_ko
 
 /* Print the knockout-only sub-event of `r`, if it has one, to `f`: its
  * values with their clauses, as `xqref presets show` lists a preset
- * (tourney/cli_ko.c). Returns XQ_OK (nothing printed when there is none),
- * XQ_ENOMEM or XQ_EIO. */
+ * (tourney/sheet/presets.c). Returns XQ_OK (nothing printed when there is
+ * none), XQ_ENOMEM or XQ_EIO. */
 int xq_ko_event_print(const xq_regulation *r, FILE *f);
 
 #endif /* XQ_KNOCKOUT_H */

@@ -112,6 +112,19 @@ int xq_group_match(const xq_tgroup *g, const xq_tplayer *p)
   return 1;
 }
 
+int xq_group_named(const xq_tgroup *g, const char *want)
+{
+  if (!g || !want) return 0;
+  size_t n = strlen(want);
+  for (const char *s = g->name; n && *s;) {
+    if (!strncmp(s, want, n) && (s[n] == 0 || s[n] == ' ') && (s == g->name || s[-1] == ' ')) return 1;
+    s = strchr(s, ' ');
+    if (!s) break;
+    s++;
+  }
+  return 0;
+}
+
 int xq_group_sections(const xq_tgroup *g, const xq_tplayer *players, int n,
                       int *men, int *nmen, int *women, int *nwomen, int *merged)
 {

@@ -175,8 +175,16 @@ int xq_regulation_groups(const xq_regulation *r, xq_tgroup *out, int cap, int *n
  * competition). Returns XQ_OK, or XQ_EINVAL for a NULL argument. */
 int xq_regulation_teams(const xq_regulation *r, int *mode, int *counted);
 
+/* Print the groups, the team competition and the prize tables of `r` as
+ * the commands use them (the three functions above), one a line, to `f`
+ * under a heading (`xqref presets show`; sheet/presets.c). Returns XQ_OK;
+ * XQ_EINVAL for a NULL argument or, like XQ_ENOMEM, when the tables
+ * cannot be read (nothing printed, `err` (may be NULL) says so); XQ_EIO
+ * when the stream failed. */
+int xq_regulation_print_tables(const xq_regulation *r, FILE *f, xq_error *err);
+
 /* ------------------------------------------------------------------ */
-/* Printable lists of the final results (tourney/sheet_final.c)         */
+/* Printable lists of the final results (tourney/sheet/sheet_final.c)   */
 /* ------------------------------------------------------------------ */
 
 /* Formats: XQ_SHEET_TEXT (aligned columns, widths counted in display
@@ -229,5 +237,32 @@ int xq_sheet_teams(const xq_tevent *ev, const xq_team_row *rows, int n, int mode
  * category's total and the grand total. */
 int xq_sheet_prizes(const xq_tevent *ev, const xq_prize_table *t, const xq_award *aw,
                     int n, int format, int lang, FILE *f);
+
+/* ------------------------------------------------------------------ */
+/* The same as plain listings (tourney/sheet/listing_final.c)           */
+/* ------------------------------------------------------------------ */
+
+/* What `xqref tourney places|teams|prizes` print without --format: one
+ * line a row, English, each heading line ending in " (provisional)" when
+ * `provisional` is set (the knockout is not decided). Each returns
+ * XQ_OK, XQ_EINVAL (a NULL argument; nothing written) or XQ_EIO (write
+ * error). */
+
+/* The final places ids[0..ev->n-1]: place, id, name and the Swiss points
+ * with the knockout seed of a player who had one; for a knockout-only
+ * event (ko->after == XQ_KO_NO_SWISS) the stage reached and the bracket
+ * position instead. `ko` NULL: no knockout (the Swiss order alone). */
+int xq_list_places(const xq_tevent *ev, const struct xq_ko *ko, const int *ids, int provisional, FILE *f);
+
+/* Team standings rows[0..n-1] of xq_team_standings() under `mode` with
+ * `counted` players a team: rank ("-" when not ranked), value, best
+ * place, team, members and the team prize. */
+int xq_list_teams(const xq_team_row *rows, int n, int mode, int counted, int provisional, FILE *f);
+
+/* The prize list aw[0..n-1] of xq_prizes_award() over table `t`:
+ * category, place in it, final place, id, name, amount; the total, and a
+ * note for each list of a group that plays apart. */
+int xq_list_prizes(const xq_tevent *ev, const xq_prize_table *t, const xq_award *aw, int n, int provisional,
+                   FILE *f);
 
 #endif /* XQ_PRIZE_H */

@@ -11,6 +11,7 @@
  * the clause says "overrides ...".
  */
 #include <stddef.h>
+#include <string.h>
 #include <strings.h>
 
 #include "tourney.h"
@@ -306,6 +307,13 @@ int xq_regulation_find(const char *name, const xq_regulation **out)
       return XQ_OK;
     }
   return XQ_EINVAL;
+}
+
+const xq_regulation *xq_regulation_titled(const char *title)
+{
+  for (int i = 0; title && i < NREGULATIONS; i++)
+    if (!strcmp(regulations[i].title, title)) return &regulations[i];
+  return NULL;
 }
 
 const xq_regulation *xq_regulation_at(int i)

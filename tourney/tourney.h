@@ -125,6 +125,10 @@ typedef struct xq_tgroup {
  * belongs only to groups with no date bound. Cannot fail. */
 int xq_group_match(const xq_tgroup *g, const xq_tplayer *p);
 
+/* True when `want` names group `g`: its whole name, or one word of it
+ * ("老年组 seniors": 老年组 or seniors). Cannot fail. */
+int xq_group_named(const xq_tgroup *g, const char *want);
+
 #define XQ_WOMEN_SECTION_MIN 3  /* Tangshan: 女子组不足三人…混入男子组 */
 
 /* Split the members of group `g` (sex ignored) among `players[0..n-1]`
@@ -434,6 +438,29 @@ int xq_trf_write(const xq_tevent *ev, FILE *f);
 /* The first round with no game or PAB recorded: the round to pair next. */
 int xq_trf_next_round(const xq_tevent *ev);
 
+/* Pairing the next round of an event read from TRF (next_round.c). */
+typedef struct xq_trf_pair_opts {
+  int system;  /* XQ_PAIR_CN or XQ_PAIR_DUTCH */
+  int round;   /* pair this round as if only rounds 1..round-1 were in the
+                  file (blocks of it other than games and the PAB kept as
+                  announced absences); 0 = the round after the last */
+  int rounds;  /* the event's rounds, overriding XXR / 142; 0 = the file's */
+} xq_trf_pair_opts;
+
+/* Pair the next round of `ev` (xq_trf_next_round, after o->round and
+ * o->rounds are applied to `ev`, which is changed) with xq_pair_cn or
+ * xq_pair_dutch into `out` (caller frees with xq_tpairing_clear). Returns
+ * XQ_OK; XQ_EINVAL for bad options, or with `err` (may be NULL) saying
+ * why when the round cannot be paired (not the round asked for, every
+ * round paired, games without a result); the pairer's code (XQ_ENOPAIRING,
+ * XQ_ELIMIT, ...) with `err` naming the round. */
+int xq_trf_pair_next(xq_tevent *ev, const xq_trf_pair_opts *o, xq_tpairing *out, xq_error *err);
+
+/* Write `pr` as bbpPairings does: the number of boards (the bye counts),
+ * then "red black" a line, 0 for the bye. Returns XQ_OK, XQ_EINVAL or
+ * XQ_EIO. */
+int xq_pairing_write_bbp(const xq_tpairing *pr, FILE *f);
+
 /* ------------------------------------------------------------------ */
 /* SQLite event store                                                  */
 /* ------------------------------------------------------------------ */
@@ -479,6 +506,24 @@ int xq_tstore_register(xq_tstore *st, const xq_tplayer *p, int *id, xq_error *er
 int xq_tstore_publish(xq_tstore *st, const xq_tevent *ev, const xq_tpairing *pr,
                       xq_error *err);
 
+/* The published boards of round `round`, in board order, into `out`
+ * (caller frees with xq_tpairing_clear). Returns XQ_OK, XQ_EINVAL (round
+ * not paired) with `err` saying so, XQ_ELIMIT, XQ_ENOMEM or XQ_ESTORE;
+ * `out` holds no boards on failure. */
+int xq_tstore_pairing(xq_tstore *st, int round, xq_tpairing *out, xq_error *err);
+
+/* Pair and publish the next round of `ev`, the event loaded from `st`
+ * (xq_tstore_load; the caller's copy, which this numbers and the Dutch
+ * pairer may mark): the round after the last one paired, which must be
+ * one of cfg.rounds (when set), follow complete rounds and have two
+ * players or more; the pairing numbers (xq_assign_pnos), the pairing
+ * with `system` (xq_pair_system), then xq_tstore_publish (next_round.c).
+ * Fills `out` (caller frees with xq_tpairing_clear; no boards on
+ * failure). Returns XQ_OK; XQ_EINVAL when the round cannot be paired
+ * yet; the pairer's code; what xq_tstore_publish returns; `err` (may be
+ * NULL) says why. */
+int xq_tstore_pair_next(xq_tstore *st, xq_tevent *ev, int system, xq_tpairing *out, xq_error *err);
+
 /* Record the result of board `board` of round `round`: "1-0" (Red wins),
  * "0-1", "=" (also "1/2" or "0.5-0.5"), "+-" / "-+" (forfeit: the side
  * with '-' did not play), "--" (both forfeit). A later result for the
@@ -520,6 +565,25 @@ long xq_tstore_event_count(xq_tstore *st);
 
 /* Print the log, one event a line, to `f` (the audit trail). */
 int xq_tstore_dump(xq_tstore *st, FILE *f);
+
+/* The speed of the game log (store/bench.c; `xqref bench --store`,
+ * docs/store.md). */
+#define XQ_STORE_BENCH_ROWS_MAX 100000000L /* rows one run appends per batch size */
+#define XQ_STORE_BENCH_PATH_MAX 512        /* bytes of the scratch store's path */
+typedef struct xq_tstore_bench_opts {
+  long rows;        /* rows appended per batch size, 1..XQ_STORE_BENCH_ROWS_MAX */
+  const char *dir;  /* where the scratch store is made (and removed again) */
+} xq_tstore_bench_opts;
+
+/* Append o->rows game-log rows (moves with replies, over 100 games) to a
+ * new store in o->dir in group commits of 1, 50 and 500 rows, each
+ * durable, then scan them all and look up replies as a retried message
+ * does; one line of rows (or look-ups) per second for each to `out`. The
+ * scratch store is removed at the end. Returns XQ_OK; XQ_EINVAL for bad
+ * options (a directory name too long: `err` says so); what the store
+ * returned, or XQ_ESTORE when a stored reply was not found, with `err`
+ * (may be NULL) saying why. */
+int xq_tstore_bench(const xq_tstore_bench_opts *o, FILE *out, xq_error *err);
 
 /* ------------------------------------------------------------------ */
 /* Live games, tokens and the demo (docs/store.md)                     */
@@ -654,7 +718,7 @@ int xq_tourney_demo(xq_tstore *st, int players, xq_error *err);
 int xq_tourney_demo_tokens(xq_tstore *st, int players, xq_ttoken **made, int *nmade, xq_error *err);
 
 /* ------------------------------------------------------------------ */
-/* Sheets: CSV and printable HTML (sheet.c)                            */
+/* Sheets: CSV, printable HTML and text (sheet/sheet.c); listings      */
 /* ------------------------------------------------------------------ */
 
 enum { XQ_SHEET_TRF = 0, XQ_SHEET_CSV = 1, XQ_SHEET_HTML = 2, XQ_SHEET_TEXT = 3 };
@@ -687,11 +751,25 @@ int xq_sheet_standings(const xq_tevent *ev, int upto, int format, int lang, FILE
  * XQ_EIO. */
 int xq_sheet_pairings(const xq_tevent *ev, const xq_tpairing *pr, int format, int lang, FILE *f);
 
-/* The published boards of round `round`, in board order, into `out`
- * (caller frees with xq_tpairing_clear). Returns XQ_OK, XQ_EINVAL (round
- * not paired) with `err` saying so, XQ_ELIMIT, XQ_ENOMEM or XQ_ESTORE;
- * `out` holds no boards on failure. */
-int xq_tstore_pairing(xq_tstore *st, int round, xq_tpairing *out, xq_error *err);
+/* The plain listings of `xqref tourney` (sheet/listing.c), one line a
+ * row, English, names padded by display width (a CJK character taking
+ * two columns). Each returns XQ_OK, XQ_EINVAL (a NULL argument; for the
+ * boards, ids outside the event; nothing written) or XQ_EIO (write
+ * error).
+ *
+ * players: id, pairing number, name, rating, birth date, sex, team and
+ * the local flag. boards: "round R: N boards", then board, Red's id, name
+ * and points before the round, Black's (or "bye"). standings: after
+ * rounds 1..upto (0 or beyond the last round = all recorded rounds):
+ * rank, id, name, one column per tie-break, W-D-L; also XQ_ENOMEM, with
+ * nothing written. token: "ROLE ROUND TABLE TOKEN" ('-' for a round or
+ * table of 0; a token read back from the store has no text, the first
+ * XQ_TOKEN_PREFIX_CHARS characters of its hash stand there), then its
+ * label when `with_label` is set. */
+int xq_list_players(const xq_tevent *ev, FILE *f);
+int xq_list_boards(const xq_tevent *ev, const xq_tpairing *pr, FILE *f);
+int xq_list_standings(const xq_tevent *ev, int upto, FILE *f);
+int xq_list_token(const xq_ttoken *t, int with_label, FILE *f);
 
 /* ------------------------------------------------------------------ */
 /* Regulations: one preset per real event (tourney/regulation.c)        */
@@ -775,6 +853,10 @@ typedef struct xq_regulation {
  * XQ_EINVAL for a NULL argument or an unknown name (*out untouched). */
 int xq_regulation_find(const char *name, const xq_regulation **out);
 
+/* The regulation whose title is `title` (the event name `xqref simulate`
+ * gives its events), NULL when none is. Static data. */
+const xq_regulation *xq_regulation_titled(const char *title);
+
 /* The i-th regulation (0-based), NULL past the last: for (i = 0;
  * (r = xq_regulation_at(i)); i++). Static data. */
 const xq_regulation *xq_regulation_at(int i);
@@ -782,22 +864,12 @@ const xq_regulation *xq_regulation_at(int i);
 /* The printed name of row `row` ("Swiss rounds"), NULL when out of range. */
 const char *xq_regulation_row_name(int row);
 
-/* ------------------------------------------------------------------ */
-/* Subcommands                                                         */
-/* ------------------------------------------------------------------ */
-
-/* `xqref tourney new|add|pair|result|foul|absent|withdraw|standings|
- * export|log|knockout|bracket|ko-result|places|teams|prizes|demo|token|
- * tokens|revoke|games --db FILE ...` (knockout .. prizes in cli_ko.c;
- * knockout.h, prize.h; demo .. games in cli_live.c) and
- * `xqref pair --system cn|dutch FILE.trf`. argv[0] is the subcommand name. Return 0 ok, 1 failure, 2 usage. */
-int xq_tourney_main(int argc, char **argv);
-int xq_pair_main(int argc, char **argv);
-
-/* `xqref presets` lists the regulations, one line each; `xqref presets
- * show NAME` prints every row with its clause, then the rules of play of
- * its adjudicator preset with theirs (tourney/cli_presets.c). Return 0
- * ok, 1 unknown name or output failure, 2 usage. */
-int xq_presets_main(int argc, char **argv);
+/* Print the regulations, one line each (name, year, title), and every
+ * row of `r` with the clause it comes from under its name, title, year
+ * and original text, as `xqref presets` does (sheet/presets.c; the
+ * groups, teams and prizes: xq_regulation_print_tables, prize.h). Return
+ * XQ_OK, XQ_EINVAL (a NULL argument) or XQ_EIO (write error). */
+int xq_regulation_list(FILE *f);
+int xq_regulation_print(const xq_regulation *r, FILE *f);
 
 #endif /* XQ_TOURNEY_H */

@@ -333,6 +333,115 @@ int xq__trf_accel(const xq_tevent *ev, int round, int *acc)
   return 0;
 }
 
+/* The 001 lines of a file, kept until every line is read. */
+typedef struct plines {
+  pline *v;
+  int n, cap, maxpno;
+} plines;
+
+/* A 001 line: its number and points checked, the line kept for
+ * parse_player. */
+static int player_line(xq_tevent *ev, plines *pl, const char *s, int l, int lineno, xq_error *err)
+{
+  char num[8] = {0};
+  int pts = 0;
+  if (l >= 8) memcpy(num, s + 4, 4);
+  int pno = atoi(num);
+  if (pno < 1 || pno > XQ_TOURNEY_PLAYERS_MAX) return fail(err, XQ_EINVAL, lineno, "bad player number");
+  /* points at 81-84: the name before them may hold multi-byte
+   * characters, so find the column through the code points */
+  int off[XQ_TRF_LINE_MAX + 1];
+  int ncp = cp_offsets(s, l, off, XQ_TRF_LINE_MAX);
+  char ptxt[8];
+  if (ncp < 0) return fail(err, XQ_EINVAL, lineno, "not valid UTF-8");
+  field(s, off, ncp, 81, 84, ptxt, sizeof ptxt);
+  if (ptxt[0] && !half_units(ptxt, &pts)) return fail(err, XQ_EINVAL, lineno, "bad points field");
+  if (pl->n == pl->cap) {
+    pl->cap = pl->cap ? pl->cap * 2 : 64;
+    pline *np_ = realloc(pl->v, sizeof *pl->v * (size_t)pl->cap);
+    if (!np_) return XQ_ENOMEM;
+    pl->v = np_;
+  }
+  pl->v[pl->n++] = (pline){lineno, pno, pts, (char *)s, l};
+  if (pno > pl->maxpno) pl->maxpno = pno;
+  if (ev->extra_at < 0) ev->extra_at = (int)ev->extra_len;
+  return XQ_OK;
+}
+
+/* Any other line: the header values read from it, then kept verbatim. */
+static int other_line(xq_tevent *ev, const char *s, int l, int lineno, xq_error *err)
+{
+  char tag[4] = {0};
+  memcpy(tag, s, l < 3 ? (size_t)l : 3);
+  const char *arg = l > 3 ? s + 4 : "";
+  char a[64] = {0};
+  int h, rc;
+  if (l > 4) memcpy(a, arg, (size_t)(l - 4) < sizeof a - 1 ? (size_t)(l - 4) : sizeof a - 1);
+  if (!strcmp(tag, "012")) snprintf(ev->name, sizeof ev->name, "%.*s", l > 4 ? l - 4 : 0, arg);
+  else if (!strcmp(tag, "XXR") || !strcmp(tag, "142")) ev->cfg.rounds = atoi(a);
+  else if (!strcmp(tag, "XXC")) ev->initial_black = strstr(a, "black1") != NULL;
+  else if (!strcmp(tag, "152")) ev->initial_black = a[strspn(a, " ")] == 'B';
+  else if (!strcmp(tag, "162")) parse_162(&ev->cfg, s, l);
+  else if (!strcmp(tag, "XXS")) parse_xxs(&ev->cfg, s, l);
+  else if ((!strcmp(tag, "XXP") || !strcmp(tag, "260")) && (rc = parse_forbid(ev, s, l))) {
+    fail(err, rc, lineno, rc == XQ_EINVAL ? "a forbidden pair line needs rounds and two players or more"
+                          : rc == XQ_ELIMIT ? "too many forbidden pairs" : "out of memory");
+    return rc;
+  }
+  else if ((!strcmp(tag, "XXA") || !strcmp(tag, "250")) && accel_line(s, l, 0, 0, NULL)) {
+    return fail(err, XQ_EINVAL, lineno, tag[0] == 'X' ? "bad XXA line (player in columns 5-8, "
+                "then 4-column points per round from column 10)" : "bad 250 line (points in "
+                "columns 10-13, rounds 15-17 and 19-21, players 23-26 and 28-31)");
+  }
+  else if (tag[0] == 'B' && tag[1] == 'B' && half_units(a, &h)) {
+    if (tag[2] == 'W') ev->cfg.win = ev->cfg.fwin = h;
+    else if (tag[2] == 'D') ev->cfg.draw = h;
+    else if (tag[2] == 'L') ev->cfg.loss = h;
+    else if (tag[2] == 'U') ev->cfg.pab = h;
+    else if (tag[2] == 'F') ev->cfg.floss = h;
+  }
+  if ((rc = keep_line(ev, s, l))) {
+    fail(err, rc, lineno, rc == XQ_ELIMIT ? "too many lines besides the players" : "out of memory");
+    return rc;
+  }
+  return XQ_OK;
+}
+
+/* The players of the 001 lines, numbered 1..n without gaps (the lines
+ * may come in any order), then the pairs and games checked: a forbidden
+ * pair names players of the file, every game is written on both sides. */
+static int read_players(xq_tevent *ev, const plines *pl, xq_error *err)
+{
+  int rc = XQ_OK;
+  if (pl->maxpno != pl->n) return fail(err, XQ_EINVAL, 0, "player numbers must run 1..n without gaps or repeats");
+  pline **by = calloc((size_t)pl->n + 1, sizeof *by);
+  if (!by) return XQ_ENOMEM;
+  for (int k = 0; k < pl->n; k++) {
+    if (by[pl->v[k].pno]) {
+      free(by);
+      return fail(err, XQ_EINVAL, pl->v[k].lineno, "player number given twice");
+    }
+    by[pl->v[k].pno] = &pl->v[k];
+  }
+  for (int k = 1; k <= pl->n && !rc; k++) rc = parse_player(ev, by[k], err);
+  free(by);
+  if (rc) return rc;
+  for (int k = 0; k < ev->nforbid; k++)
+    if (ev->forbid[k].b > ev->n) return fail(err, XQ_EINVAL, 0, "a forbidden pair names a player not in the file");
+  for (int id = 1; id <= ev->n; id++)
+    for (int r = 1; r <= ev->nrounds; r++) {
+      const xq_tslot *s = xq_tevent_slot(ev, id, r);
+      if (!s->opp) continue;
+      const xq_tslot *t = s->opp <= ev->n ? xq_tevent_slot(ev, s->opp, r) : NULL;
+      if (!t || t->opp != id || t->colour == s->colour) {
+        char m[100];
+        snprintf(m, sizeof m, "round %d: players %d and %d do not agree on their game", r, id, s->opp);
+        return fail(err, XQ_EINVAL, 0, m);
+      }
+    }
+  return XQ_OK;
+}
+
 int xq_trf_parse(const char *text, size_t len, xq_tevent **out, xq_error *err)
 {
   if (!text || !out) return XQ_EINVAL;
@@ -342,116 +451,27 @@ int xq_trf_parse(const char *text, size_t len, xq_tevent **out, xq_error *err)
   xq_tconfig_scoring(&cfg, 1);        /* TRF default: 1/½/0 */
   cfg.missed_rounds_withdraw = 0;     /* absences are written in the file */
   xq_tevent *ev = xq_tevent_new(&cfg, NULL);
-  pline *pl = NULL;
-  int npl = 0, cap = 0, lineno = 0, rc = XQ_OK, maxpno = 0;
+  plines pl = {0};
+  int lineno = 0, rc = XQ_OK;
   if (!ev) return XQ_ENOMEM;
   size_t i = 0;
-  while (i < len) {
+  while (i < len && !rc) {
     size_t j = i;
     while (j < len && text[j] != '\r' && text[j] != '\n') j++;
     int l = (int)(j - i);
     const char *s = text + i;
     lineno++;
-    if (l > XQ_TRF_LINE_MAX) { rc = fail(err, XQ_ELIMIT, lineno, "line too long"); goto out; }
-    if (l >= 3 && !memcmp(s, "001", 3)) {
-      char num[8] = {0};
-      int pts = 0;
-      if (l >= 8) memcpy(num, s + 4, 4);
-      int pno = atoi(num);
-      if (pno < 1 || pno > XQ_TOURNEY_PLAYERS_MAX) { rc = fail(err, XQ_EINVAL, lineno, "bad player number"); goto out; }
-      /* points at 81-84: the name before them may hold multi-byte
-       * characters, so find the column through the code points */
-      int off[XQ_TRF_LINE_MAX + 1];
-      int ncp = cp_offsets(s, l, off, XQ_TRF_LINE_MAX);
-      char ptxt[8];
-      if (ncp < 0) { rc = fail(err, XQ_EINVAL, lineno, "not valid UTF-8"); goto out; }
-      field(s, off, ncp, 81, 84, ptxt, sizeof ptxt);
-      if (ptxt[0] && !half_units(ptxt, &pts)) { rc = fail(err, XQ_EINVAL, lineno, "bad points field"); goto out; }
-      if (npl == cap) {
-        cap = cap ? cap * 2 : 64;
-        pline *np_ = realloc(pl, sizeof *pl * (size_t)cap);
-        if (!np_) { rc = XQ_ENOMEM; goto out; }
-        pl = np_;
-      }
-      pl[npl++] = (pline){lineno, pno, pts, (char *)s, l};
-      if (pno > maxpno) maxpno = pno;
-      if (ev->extra_at < 0) ev->extra_at = (int)ev->extra_len;
-    } else {
-      char tag[4] = {0};
-      memcpy(tag, s, l < 3 ? (size_t)l : 3);
-      const char *arg = l > 3 ? s + 4 : "";
-      char a[64] = {0};
-      int h;
-      if (l > 4) memcpy(a, arg, (size_t)(l - 4) < sizeof a - 1 ? (size_t)(l - 4) : sizeof a - 1);
-      if (!strcmp(tag, "012")) snprintf(ev->name, sizeof ev->name, "%.*s", l > 4 ? l - 4 : 0, arg);
-      else if (!strcmp(tag, "XXR") || !strcmp(tag, "142")) ev->cfg.rounds = atoi(a);
-      else if (!strcmp(tag, "XXC")) ev->initial_black = strstr(a, "black1") != NULL;
-      else if (!strcmp(tag, "152")) ev->initial_black = a[strspn(a, " ")] == 'B';
-      else if (!strcmp(tag, "162")) parse_162(&ev->cfg, s, l);
-      else if (!strcmp(tag, "XXS")) parse_xxs(&ev->cfg, s, l);
-      else if ((!strcmp(tag, "XXP") || !strcmp(tag, "260")) && (rc = parse_forbid(ev, s, l))) {
-        fail(err, rc, lineno, rc == XQ_EINVAL ? "a forbidden pair line needs rounds and two players or more"
-                              : rc == XQ_ELIMIT ? "too many forbidden pairs" : "out of memory");
-        goto out;
-      }
-      else if ((!strcmp(tag, "XXA") || !strcmp(tag, "250")) && accel_line(s, l, 0, 0, NULL)) {
-        rc = fail(err, XQ_EINVAL, lineno, tag[0] == 'X' ? "bad XXA line (player in columns 5-8, "
-                  "then 4-column points per round from column 10)" : "bad 250 line (points in "
-                  "columns 10-13, rounds 15-17 and 19-21, players 23-26 and 28-31)");
-        goto out;
-      }
-      else if (tag[0] == 'B' && tag[1] == 'B' && half_units(a, &h)) {
-        if (tag[2] == 'W') ev->cfg.win = ev->cfg.fwin = h;
-        else if (tag[2] == 'D') ev->cfg.draw = h;
-        else if (tag[2] == 'L') ev->cfg.loss = h;
-        else if (tag[2] == 'U') ev->cfg.pab = h;
-        else if (tag[2] == 'F') ev->cfg.floss = h;
-      }
-      if ((rc = keep_line(ev, s, l))) {
-        fail(err, rc, lineno, rc == XQ_ELIMIT ? "too many lines besides the players" : "out of memory");
-        goto out;
-      }
-    }
+    if (l > XQ_TRF_LINE_MAX) rc = fail(err, XQ_ELIMIT, lineno, "line too long");
+    else if (l >= 3 && !memcmp(s, "001", 3)) rc = player_line(ev, &pl, s, l, lineno, err);
+    else rc = other_line(ev, s, l, lineno, err);
     /* CR, LF or CRLF end a line */
     i = j;
     if (i < len && text[i] == '\r') i++;
     if (i < len && text[i] == '\n') i++;
   }
-  if (ev->cfg.rounds > XQ_TOURNEY_ROUNDS_MAX) { rc = fail(err, XQ_ELIMIT, 0, "too many rounds"); goto out; }
-  /* players are numbered 1..n without gaps; lines may come in any order */
-  if (maxpno != npl) { rc = fail(err, XQ_EINVAL, 0, "player numbers must run 1..n without gaps or repeats"); goto out; }
-  {
-    pline **by = calloc((size_t)npl + 1, sizeof *by);
-    if (!by) { rc = XQ_ENOMEM; goto out; }
-    for (int k = 0; k < npl; k++) {
-      if (by[pl[k].pno]) {
-        free(by);
-        rc = fail(err, XQ_EINVAL, pl[k].lineno, "player number given twice");
-        goto out;
-      }
-      by[pl[k].pno] = &pl[k];
-    }
-    for (int k = 1; k <= npl && !rc; k++) rc = parse_player(ev, by[k], err);
-    free(by);
-    if (rc) goto out;
-  }
-  for (int k = 0; k < ev->nforbid; k++)
-    if (ev->forbid[k].b > ev->n) { rc = fail(err, XQ_EINVAL, 0, "a forbidden pair names a player not in the file"); goto out; }
-  /* every game must be written on both sides */
-  for (int id = 1; id <= ev->n; id++)
-    for (int r = 1; r <= ev->nrounds; r++) {
-      const xq_tslot *s = xq_tevent_slot(ev, id, r);
-      if (!s->opp) continue;
-      const xq_tslot *t = s->opp <= ev->n ? xq_tevent_slot(ev, s->opp, r) : NULL;
-      if (!t || t->opp != id || t->colour == s->colour) {
-        char m[100];
-        snprintf(m, sizeof m, "round %d: players %d and %d do not agree on their game", r, id, s->opp);
-        rc = fail(err, XQ_EINVAL, 0, m);
-        goto out;
-      }
-    }
-out:
-  free(pl);
+  if (!rc && ev->cfg.rounds > XQ_TOURNEY_ROUNDS_MAX) rc = fail(err, XQ_ELIMIT, 0, "too many rounds");
+  if (!rc) rc = read_players(ev, &pl, err);
+  free(pl.v);
   if (rc) { xq_tevent_free(ev); return rc; }
   *out = ev;
   return XQ_OK;

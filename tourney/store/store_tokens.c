@@ -13,7 +13,8 @@
 #include <string.h>
 #include <sys/random.h>
 
-#include "internal.h"
+#include "../internal.h"
+#include "store_internal.h"
 #include "knockout.h"
 
 static const char *const role_names[] = {"none", "admin", "arbiter", "board", "viewer"};

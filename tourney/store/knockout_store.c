@@ -13,7 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "../internal.h"
+#include "store_internal.h"
 #include "knockout.h"
 
 static int fail(xq_error *err, int code, const char *msg, sqlite3 *db)

@@ -24,7 +24,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "../internal.h"
+#include "pair_internal.h"
 #include "matching.h"
 
 typedef struct cn {
@@ -228,6 +229,76 @@ static int solve(cn *c, int g, const int *floaters, int nf)
   return c->limit ? -1 : r;
 }
 
+/* The compatibility matrix (§3.2): met-before from the round table,
+ * colours from each player's two possible colours, forbidden pairs, and
+ * the bye vertex joined to the bye-eligible. Returns XQ_OK or XQ_ENOMEM. */
+static int build_compat(cn *c)
+{
+  const xq_tevent *ev = c->ev;
+  int n = c->n, round = c->round;
+  size_t nn = (size_t)(n ? n : 1), NN = (size_t)(c->N ? c->N : 1);
+  uint8_t *okr = malloc(nn), *okb = malloc(nn);
+  int *index = malloc(sizeof(int) * (size_t)(ev->n + 1));
+  if (!okr || !okb || !index) { free(okr); free(okb); free(index); return XQ_ENOMEM; }
+  for (int id = 0; id <= ev->n; id++) index[id] = -1;
+  for (int i = 0; i < n; i++) {
+    index[c->id[i]] = i;
+    okr[i] = (uint8_t)xq__colour_ok(ev, c->id[i], round, XQ_TC_RED);
+    okb[i] = (uint8_t)xq__colour_ok(ev, c->id[i], round, XQ_TC_BLACK);
+  }
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++)
+      c->compat[(size_t)i * NN + j] = i != j && ((okr[i] && okb[j]) || (okb[i] && okr[j]));
+  for (int i = 0; i < n; i++)
+    for (int r = 1; r < round; r++) {
+      const xq_tslot *s = xq_tevent_slot(ev, c->id[i], r);
+      int j = s->opp ? index[s->opp] : -1;
+      if (j < 0) continue;
+      if (xq__played(s) || ev->cfg.forfeit_counts_as_met)
+        c->compat[(size_t)i * NN + j] = c->compat[(size_t)j * NN + i] = 0;
+    }
+  /* §3.2.4: a forbidden pair is paired no more than a rematch */
+  for (int k = 0; k < ev->nforbid; k++) {
+    const xq_tforbid *f = &ev->forbid[k];
+    int i = f->a <= ev->n ? index[f->a] : -1, j = f->b <= ev->n ? index[f->b] : -1;
+    if (i >= 0 && j >= 0 && round >= f->from && round <= f->to)
+      c->compat[(size_t)i * NN + j] = c->compat[(size_t)j * NN + i] = 0;
+  }
+  free(okr); free(okb); free(index);
+  if (c->N > n) /* §3.3: the bye is a partner only bye-eligible players may take */
+    for (int i = 0; i < n; i++) c->compat[(size_t)i * NN + n] = c->compat[(size_t)n * NN + i] = c->byeok[i];
+  return XQ_OK;
+}
+
+/* The boards of the pairing found, colours by §3.7, in §3.8 order; the
+ * floaters counted into *floaters. Returns XQ_OK or XQ_ENOMEM. */
+static int make_boards(const cn *c, xq_tpairing *out, int *floaters)
+{
+  const xq_tevent *ev = c->ev;
+  int n = c->n, round = c->round;
+  xq_tboard *bd = malloc(sizeof *bd * (size_t)(n / 2 + 1));
+  if (!bd) return XQ_ENOMEM;
+  int nb = 0;
+  *floaters = 0;
+  for (int i = 0; i < n; i++) {
+    int j = c->partner[i];
+    if (j == -2) continue;
+    if (j < i) continue;
+    int col = xq__allocate(ev, round, c->id[i], c->id[j]);
+    bd[nb].red = col == XQ_TC_RED ? c->id[i] : c->id[j];
+    bd[nb].black = col == XQ_TC_RED ? c->id[j] : c->id[i];
+    if (c->pts[i] != c->pts[j]) ++*floaters;
+    nb++;
+  }
+  for (int i = 0; i < n; i++)
+    if (c->partner[i] == -2) { bd[nb].red = c->id[i]; bd[nb].black = 0; nb++; }
+  out->round = round;
+  out->nboards = nb;
+  out->boards = bd;
+  xq__sort_boards(ev, out);
+  return XQ_OK;
+}
+
 int xq_pair_cn(const xq_tevent *ev, int round, xq_tpairing *out, xq_pair_stats *st)
 {
   if (!ev || !out || round < 1 || round > XQ_TOURNEY_ROUNDS_MAX) return XQ_EINVAL;
@@ -278,40 +349,7 @@ int xq_pair_cn(const xq_tevent *ev, int round, xq_tpairing *out, xq_pair_stats *
     if (i == 0 || c.pts[i] != c.pts[i - 1]) c.gstart[c.ngroups++] = i;
   }
   c.gstart[c.ngroups] = n;
-  /* the compatibility matrix: met-before from the round table, colours
-   * from each player's two possible colours */
-  {
-    uint8_t *okr = malloc(nn), *okb = malloc(nn);
-    int *index = malloc(sizeof(int) * (size_t)(ev->n + 1));
-    if (!okr || !okb || !index) { free(okr); free(okb); free(index); goto done; }
-    for (int id = 0; id <= ev->n; id++) index[id] = -1;
-    for (int i = 0; i < n; i++) {
-      index[c.id[i]] = i;
-      okr[i] = (uint8_t)xq__colour_ok(ev, c.id[i], round, XQ_TC_RED);
-      okb[i] = (uint8_t)xq__colour_ok(ev, c.id[i], round, XQ_TC_BLACK);
-    }
-    for (int i = 0; i < n; i++)
-      for (int j = 0; j < n; j++)
-        c.compat[(size_t)i * NN + j] = i != j && ((okr[i] && okb[j]) || (okb[i] && okr[j]));
-    for (int i = 0; i < n; i++)
-      for (int r = 1; r < round; r++) {
-        const xq_tslot *s = xq_tevent_slot(ev, c.id[i], r);
-        int j = s->opp ? index[s->opp] : -1;
-        if (j < 0) continue;
-        if (xq__played(s) || ev->cfg.forfeit_counts_as_met)
-          c.compat[(size_t)i * NN + j] = c.compat[(size_t)j * NN + i] = 0;
-      }
-    /* §3.2.4: a forbidden pair is paired no more than a rematch */
-    for (int k = 0; k < ev->nforbid; k++) {
-      const xq_tforbid *f = &ev->forbid[k];
-      int i = f->a <= ev->n ? index[f->a] : -1, j = f->b <= ev->n ? index[f->b] : -1;
-      if (i >= 0 && j >= 0 && round >= f->from && round <= f->to)
-        c.compat[(size_t)i * NN + j] = c.compat[(size_t)j * NN + i] = 0;
-    }
-    free(okr); free(okb); free(index);
-    if (c.N > n) /* §3.3: the bye is a partner only bye-eligible players may take */
-      for (int i = 0; i < n; i++) c.compat[(size_t)i * NN + n] = c.compat[(size_t)n * NN + i] = c.byeok[i];
-  }
+  if (build_compat(&c)) goto done;
   if (n == 0) {
     out->round = round;
     out->nboards = 0;
@@ -334,25 +372,8 @@ int xq_pair_cn(const xq_tevent *ev, int round, xq_tpairing *out, xq_pair_stats *
   if (c.limit == 2) goto done;
   if (r != 1) { rc = c.limit ? XQ_ELIMIT : XQ_ENOPAIRING; goto done; }
 
-  xq_tboard *bd = malloc(sizeof *bd * (size_t)(n / 2 + 1));
-  if (!bd) goto done;
-  int nb = 0, floaters = 0;
-  for (int i = 0; i < n; i++) {
-    int j = c.partner[i];
-    if (j == -2) continue;
-    if (j < i) continue;
-    int col = xq__allocate(ev, round, c.id[i], c.id[j]);
-    bd[nb].red = col == XQ_TC_RED ? c.id[i] : c.id[j];
-    bd[nb].black = col == XQ_TC_RED ? c.id[j] : c.id[i];
-    if (c.pts[i] != c.pts[j]) floaters++;
-    nb++;
-  }
-  for (int i = 0; i < n; i++)
-    if (c.partner[i] == -2) { bd[nb].red = c.id[i]; bd[nb].black = 0; nb++; }
-  out->round = round;
-  out->nboards = nb;
-  out->boards = bd;
-  xq__sort_boards(ev, out);
+  int floaters;
+  if (make_boards(&c, out, &floaters)) goto done;
   if (st) { st->nodes = c.nodes; st->floaters = floaters; }
   rc = XQ_OK;
 done:

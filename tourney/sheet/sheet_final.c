@@ -8,7 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "../internal.h"
+#include "sheet_internal.h"
 #include "knockout.h"
 #include "prize.h"
 

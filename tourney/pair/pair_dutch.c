@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "../internal.h"
 #include "wmatch.h"
 
 enum { FL_DOWN, FL_UP, FL_NONE };
@@ -318,226 +318,286 @@ static void exch_weight(run *R, int smaller, int larger, int sri, int rpairs, ui
 
 static int in_range(int v, int lo, int hi) { return v >= lo && v < hi; }
 
+/* One bracket being paired: vi[0..sgb) are the players moved down from
+ * above (their score groups' vertices were sgbv and up), vi[sgb..nsgb)
+ * the bracket's own score group, vi[nsgb..nvi) the next score group
+ * (from sgit in the sorted order), which the weights look ahead into;
+ * nsgbv is the first vertex below the bracket. rem[0..nrem) are the
+ * positions in vi of the remainder (homogeneous part), S1 its first
+ * rpairs, and exch the exchanges between S1 and S2 it needs. */
+typedef struct bracket {
+  int sgb, sgbv, nsgb, nsgbv, sgit;
+  int *rem, nrem, rpairs, exch;
+} bracket;
+
+/* The weight of (vi[lo], vi[hi]) from the base, plus `add`, set when the
+ * pair is possible at all. */
+static void bonus(run *R, int lo, int hi, uint64_t add)
+{
+  int L = R->c->L;
+  memcpy(R->w, BASE(R, hi, lo), (size_t)L * sizeof *R->w);
+  if (wzero(R->w, L)) return;
+  wadd_small(R->w, L, add);
+  setw(R, R->vi[lo], R->vi[hi], R->w);
+}
+
+/* Take the next score group into the bracket (and the weights), and
+ * solve. Returns XQ_OK or XQ_ENOMEM. */
+static int bracket_open(run *R, bracket *B, int *next)
+{
+  dctx *c = R->c;
+  int n = c->n, L = c->L, *vi = R->vi;
+  B->nsgb = R->nvi;
+  B->nsgbv = B->sgbv + (B->nsgb - B->sgb);
+  B->sgit = *next;
+  while (*next < n && c->p[*next].score >= c->p[B->sgit].score) vi[R->nvi++] = (*next)++;
+  int nvi = R->nvi;
+  free(R->base);
+  R->base = calloc((size_t)nvi * (size_t)nvi * (size_t)L + 1, sizeof(uint64_t));
+  if (!R->base) return XQ_ENOMEM;
+  for (int lg = B->sgb; lg < nvi; lg++)
+    for (int s = 0; s < lg; s++) {
+      edge_weight(c, vi[s], vi[lg], lg < B->nsgb, lg >= B->nsgb, BASE(R, lg, s));
+      setw(R, vi[lg], vi[s], BASE(R, lg, s));
+    }
+  solve(R);
+  return XQ_OK;
+}
+
+/* C.04.3 B.1-B.2: which downfloaters (moved-down players) are paired in
+ * this bracket, the highest first; then their opponents, the
+ * lowest-weighted choice last (B.5 order). */
+static void pair_downfloaters(run *R, const bracket *B)
+{
+  dctx *c = R->c;
+  int *vi = R->vi, *sm = R->sm, nvi = R->nvi, sgb = B->sgb, nsgb = B->nsgb;
+  int mds = 0, rem_md = 0, rem_mm = 0;
+  for (int pi = 0; pi < sgb; pi++) {
+    if (!pi || c->p[vi[pi]].score < mds) {
+      mds = c->p[vi[pi]].score;
+      rem_mm = rem_md = 0;
+      for (int k = pi; k < nvi && c->p[vi[k]].score >= mds; k++) {
+        rem_md++;
+        if (in_range(sm[vi[k]], B->sgbv, B->nsgbv)) rem_mm++;
+      }
+    }
+    if (!rem_mm) continue;
+    int pv = vi[pi];
+    if (rem_md <= rem_mm) { R->matched[pv] = 1; continue; }
+    rem_md--;
+    if (!in_range(sm[pv], B->sgbv, B->nsgbv)) {
+      for (int oi = sgb; oi < nsgb; oi++) bonus(R, pi, oi, 1);
+      solve(R);
+    }
+    if (in_range(sm[pv], B->sgbv, B->nsgbv)) {
+      R->matched[pv] = 1;
+      rem_mm--;
+      for (int oi = sgb; oi < nsgb; oi++) bonus(R, pi, oi, (uint64_t)(nsgb - sgb) + 1u);
+    }
+  }
+  for (int pi = 0; pi < sgb; pi++) {
+    int pv = vi[pi];
+    if (!R->matched[pv]) continue;
+    uint64_t add = (uint64_t)nvi;
+    int best = -1;
+    for (int oi = nsgb - 1; oi >= sgb; oi--) {
+      int ov = vi[oi];
+      if (R->matched[ov]) continue;
+      memcpy(R->w, BASE(R, oi, pi), (size_t)c->L * sizeof *R->w);
+      if (wzero(R->w, c->L)) continue;
+      wadd_small(R->w, c->L, add);
+      setw(R, pv, ov, R->w);
+      add++;
+      best = ov;
+    }
+    /* only pv's edges gained, the most on the edge to `best`: a matching
+     * that already uses it stays optimal */
+    if (sm[pv] != best) solve(R);
+    int mv = sm[pv];
+    R->matched[mv] = 1;
+    finalize(R, pv, mv);
+  }
+}
+
+/* The remainder: S1 = its first rpairs players; the weights of its
+ * exchanges, and how many it needs. */
+static void remainder_open(run *R, bracket *B)
+{
+  int *vi = R->vi, *sm = R->sm, *rem = B->rem;
+  B->nrem = B->rpairs = 0;
+  for (int pi = B->sgb; pi < B->nsgb; pi++) {
+    int pv = vi[pi];
+    if (sm[pv] < B->sgbv) continue;
+    rem[B->nrem++] = pi;
+    if (sm[pv] < pv) B->rpairs++;
+  }
+  int nrem = B->nrem, rpairs = B->rpairs;
+  int fge = rpairs < nrem ? rem[rpairs] : 1 << 30;
+  for (int a = 0; a < nrem; a++)
+    for (int b = 0, pri = 0; b < nrem && rem[b] < rem[a]; b++, pri++) {
+      exch_weight(R, rem[b], rem[a], pri, rpairs, R->w);
+      setw(R, vi[rem[b]], vi[rem[a]], R->w);
+    }
+  solve(R);
+  B->exch = 0;
+  for (int i = 0; i < nrem && rem[i] < fge; i++) {
+    int pv = vi[rem[i]];
+    B->exch += sm[pv] <= pv || sm[pv] >= B->nsgbv;
+  }
+}
+
+/* B.4: exchange the lowest S1 players possible ... */
+static void exchange_s1(run *R, const bracket *B)
+{
+  int L = R->c->L, *vi = R->vi, *sm = R->sm, *rem = B->rem, nrem = B->nrem, rpairs = B->rpairs;
+  int left = B->exch, pri = rpairs;
+  for (int pit = rpairs; pit != 0 && left;) {
+    int oit = pit;
+    pri--;
+    pit--;
+    int pv = vi[rem[pit]];
+    if (sm[pv] > pv && sm[pv] < B->nsgbv) {
+      for (int o = oit; o < nrem; o++) {
+        exch_weight(R, rem[pit], rem[o], pri, rpairs, R->w);
+        if (wzero(R->w, L)) continue;
+        wsub_small(R->w, L, 1);
+        setw(R, pv, vi[rem[o]], R->w);
+      }
+      solve(R);
+    }
+    int ex = sm[pv] <= pv || sm[pv] >= B->nsgbv;
+    left -= ex;
+    for (int o = pit + 1; o < nrem; o++) {
+      if (ex) memset(BASE(R, rem[o], rem[pit]), 0, (size_t)L * sizeof(uint64_t));
+      exch_weight(R, rem[pit], rem[o], pri, rpairs, R->w);
+      setw(R, pv, vi[rem[o]], R->w);
+    }
+  }
+}
+
+/* ... against the highest S2 players possible; then the S1/S2 split
+ * found is fixed. */
+static void exchange_s2(run *R, const bracket *B)
+{
+  int L = R->c->L, *vi = R->vi, *sm = R->sm, *rem = B->rem, nrem = B->nrem, rpairs = B->rpairs;
+  int nsgbv = B->nsgbv, left = B->exch, ri = rpairs;
+  for (int pit = rpairs; pit < nrem && left > 1; pit++, ri++) {
+    int pv = vi[rem[pit]];
+    int already = sm[pv] > pv && sm[pv] < nsgbv;
+    if (!already) {
+      for (int o = pit + 1; o < nrem; o++) {
+        exch_weight(R, rem[pit], rem[o], ri, rpairs, R->w);
+        if (wzero(R->w, L)) continue;
+        wadd_small(R->w, L, 1);
+        setw(R, pv, vi[rem[o]], R->w);
+      }
+      solve(R);
+    }
+    if (sm[pv] > pv && sm[pv] < nsgbv) {
+      left--;
+      for (int o = 0; o < pit; o++) {
+        memset(BASE(R, rem[pit], rem[o]), 0, (size_t)L * sizeof(uint64_t));
+        setw(R, pv, vi[rem[o]], BASE(R, rem[pit], rem[o]));
+      }
+      for (int oi = B->nsgb; oi < R->nvi; oi++) {
+        memset(BASE(R, oi, rem[pit]), 0, (size_t)L * sizeof(uint64_t));
+        setw(R, pv, vi[oi], BASE(R, oi, rem[pit]));
+      }
+    }
+    if (!already)
+      for (int o = pit + 1; o < nrem; o++) {
+        exch_weight(R, rem[pit], rem[o], ri, rpairs, R->w);
+        setw(R, pv, vi[rem[o]], R->w);
+      }
+  }
+  for (int i = 0; i < nrem; i++) {
+    int pv = vi[rem[i]];
+    for (int j = i + 1; j < nrem; j++) {
+      int ov = vi[rem[j]];
+      if (sm[pv] <= pv || sm[pv] >= nsgbv || (sm[ov] > ov && sm[ov] < nsgbv))
+        memset(BASE(R, rem[j], rem[i]), 0, (size_t)L * sizeof(uint64_t));
+      setw(R, pv, ov, BASE(R, rem[j], rem[i]));
+    }
+  }
+}
+
+/* B.5-B.6: each S1 player in order meets the first S2 player possible. */
+static void pair_remainder(run *R, const bracket *B)
+{
+  int L = R->c->L, *vi = R->vi, *sm = R->sm, *rem = B->rem, nrem = B->nrem;
+  for (int i = 0; i < nrem; i++) {
+    int pi = rem[i], pv = vi[pi];
+    if (!(sm[pv] > pv && sm[pv] < B->nsgbv)) continue;
+    uint64_t add = 0;
+    int best = -1;
+    for (int j = nrem - 1; j >= 0; j--) {
+      int oi = rem[j], ov = vi[oi];
+      if (oi <= pi || R->matched[ov]) continue;
+      memcpy(R->w, BASE(R, oi, pi), (size_t)L * sizeof *R->w);
+      if (!wzero(R->w, L)) {
+        wadd_small(R->w, L, add);
+        setw(R, pv, ov, R->w);
+        best = ov;
+      }
+      add++;
+    }
+    /* as above: the current matching stays optimal if it uses `best` */
+    if (sm[pv] != best) solve(R);
+    int mv = sm[pv];
+    R->matched[pv] = R->matched[mv] = 1;
+    finalize(R, pv, mv);
+  }
+}
+
+/* The pairs of the bracket into partner[]; the unpaired players float
+ * down into the next bracket (nv: scratch of n). */
+static void bracket_close(run *R, bracket *B, int *partner, int *nv)
+{
+  dctx *c = R->c;
+  int *vi = R->vi, *sm = R->sm, nn = 0, nsg = 0;
+  int single = (c->n & 1) && B->sgit != c->n && c->bye_score >= c->p[B->sgit].score;
+  for (int pi = 0; pi < R->nvi; pi++) {
+    int pv = vi[pi];
+    if (pi < B->nsgb && R->matched[pv]) {
+      partner[pv] = sm[pv];
+      partner[sm[pv]] = pv;
+    } else {
+      nv[nn++] = pv;
+      if (pi < B->nsgb) nsg++;
+      if (single && c->p[sm[pv]].score < c->p[B->sgit].score) single = 0;
+    }
+  }
+  c->single_df_bye = single;
+  memcpy(vi, nv, (size_t)nn * sizeof *vi);
+  R->nvi = nn;
+  B->sgb = nsg;
+  B->sgbv = B->nsgbv;
+}
+
 /* Pair the brackets from the top; partner[k] = sorted index of k's
  * opponent, or -1. */
 static int pair_brackets(run *R, int *partner)
 {
   dctx *c = R->c;
-  int n = c->n, L = c->L;
-  int *vi = R->vi, *nv = malloc((size_t)n * sizeof *nv), *rem = malloc((size_t)n * sizeof *rem);
-  if (!nv || !rem) { free(nv); free(rem); return XQ_ENOMEM; }
-  int next = 0, sgb = 0, sgbv = 0;
+  int n = c->n, rc = XQ_OK;
+  int *nv = malloc((size_t)n * sizeof *nv);
+  bracket B = {.rem = malloc((size_t)n * sizeof *B.rem)};
+  if (!nv || !B.rem) { free(nv); free(B.rem); return XQ_ENOMEM; }
+  int next = 0;
   R->nvi = 0;
-  while (next < n && c->p[next].score >= c->p[0].score) vi[R->nvi++] = next++;
+  while (next < n && c->p[next].score >= c->p[0].score) R->vi[R->nvi++] = next++;
   while (R->nvi > 1 || next != n) {
-    int nsgb = R->nvi, nsgbv = sgbv + (nsgb - sgb), sgit = next;
-    while (next < n && c->p[next].score >= c->p[sgit].score) vi[R->nvi++] = next++;
-    int nvi = R->nvi;
-    free(R->base);
-    R->base = calloc((size_t)nvi * (size_t)nvi * (size_t)L + 1, sizeof(uint64_t));
-    if (!R->base) { free(nv); free(rem); return XQ_ENOMEM; }
-    for (int lg = sgb; lg < nvi; lg++)
-      for (int s = 0; s < lg; s++) {
-        edge_weight(c, vi[s], vi[lg], lg < nsgb, lg >= nsgb, BASE(R, lg, s));
-        setw(R, vi[lg], vi[s], BASE(R, lg, s));
-      }
-    solve(R);
-    int *sm = R->sm;
-
-    /* C.04.3 B.1-B.2: which downfloaters (moved-down players) are paired
-     * in this bracket, the highest first */
-    int mds = 0, rem_md = 0, rem_mm = 0;
-    for (int pi = 0; pi < sgb; pi++) {
-      if (!pi || c->p[vi[pi]].score < mds) {
-        mds = c->p[vi[pi]].score;
-        rem_mm = rem_md = 0;
-        for (int k = pi; k < nvi && c->p[vi[k]].score >= mds; k++) {
-          rem_md++;
-          if (in_range(sm[vi[k]], sgbv, nsgbv)) rem_mm++;
-        }
-      }
-      if (!rem_mm) continue;
-      int pv = vi[pi];
-      if (rem_md <= rem_mm) { R->matched[pv] = 1; continue; }
-      rem_md--;
-      if (!in_range(sm[pv], sgbv, nsgbv)) {
-        for (int oi = sgb; oi < nsgb; oi++) {
-          memcpy(R->w, BASE(R, oi, pi), (size_t)L * sizeof *R->w);
-          if (wzero(R->w, L)) continue;
-          wadd_small(R->w, L, 1);
-          setw(R, pv, vi[oi], R->w);
-        }
-        solve(R);
-      }
-      if (in_range(sm[pv], sgbv, nsgbv)) {
-        R->matched[pv] = 1;
-        rem_mm--;
-        for (int oi = sgb; oi < nsgb; oi++) {
-          memcpy(R->w, BASE(R, oi, pi), (size_t)L * sizeof *R->w);
-          if (wzero(R->w, L)) continue;
-          wadd_small(R->w, L, (uint64_t)(nsgb - sgb) + 1u);
-          setw(R, pv, vi[oi], R->w);
-        }
-      }
-    }
-    /* their opponents: the lowest-weighted choice goes last (B.5 order) */
-    for (int pi = 0; pi < sgb; pi++) {
-      int pv = vi[pi];
-      if (!R->matched[pv]) continue;
-      uint64_t add = (uint64_t)nvi;
-      int best = -1;
-      for (int oi = nsgb - 1; oi >= sgb; oi--) {
-        int ov = vi[oi];
-        if (R->matched[ov]) continue;
-        memcpy(R->w, BASE(R, oi, pi), (size_t)L * sizeof *R->w);
-        if (wzero(R->w, L)) continue;
-        wadd_small(R->w, L, add);
-        setw(R, pv, ov, R->w);
-        add++;
-        best = ov;
-      }
-      /* only pv's edges gained, the most on the edge to `best`: a matching
-       * that already uses it stays optimal */
-      if (sm[pv] != best) solve(R);
-      int mv = sm[pv];
-      R->matched[mv] = 1;
-      finalize(R, pv, mv);
-    }
-
-    /* the remainder (homogeneous part): S1 = the first rpairs players */
-    int nrem = 0, rpairs = 0;
-    for (int pi = sgb; pi < nsgb; pi++) {
-      int pv = vi[pi];
-      if (sm[pv] < sgbv) continue;
-      rem[nrem++] = pi;
-      if (sm[pv] < pv) rpairs++;
-    }
-    int fge = rpairs < nrem ? rem[rpairs] : 1 << 30;
-    for (int a = 0; a < nrem; a++)
-      for (int b = 0, pri = 0; b < nrem && rem[b] < rem[a]; b++, pri++) {
-        exch_weight(R, rem[b], rem[a], pri, rpairs, R->w);
-        setw(R, vi[rem[b]], vi[rem[a]], R->w);
-      }
-    solve(R);
-    int exch = 0;
-    for (int i = 0; i < nrem && rem[i] < fge; i++) {
-      int pv = vi[rem[i]];
-      exch += sm[pv] <= pv || sm[pv] >= nsgbv;
-    }
-    /* B.4: exchange the lowest S1 players possible ... */
-    int left = exch, pri = rpairs;
-    for (int pit = rpairs; pit != 0 && left;) {
-      int oit = pit;
-      pri--;
-      pit--;
-      int pv = vi[rem[pit]];
-      if (sm[pv] > pv && sm[pv] < nsgbv) {
-        for (int o = oit; o < nrem; o++) {
-          exch_weight(R, rem[pit], rem[o], pri, rpairs, R->w);
-          if (wzero(R->w, L)) continue;
-          wsub_small(R->w, L, 1);
-          setw(R, pv, vi[rem[o]], R->w);
-        }
-        solve(R);
-      }
-      int ex = sm[pv] <= pv || sm[pv] >= nsgbv;
-      left -= ex;
-      for (int o = pit + 1; o < nrem; o++) {
-        if (ex) memset(BASE(R, rem[o], rem[pit]), 0, (size_t)L * sizeof(uint64_t));
-        exch_weight(R, rem[pit], rem[o], pri, rpairs, R->w);
-        setw(R, pv, vi[rem[o]], R->w);
-      }
-    }
-    /* ... against the highest S2 players possible */
-    left = exch;
-    int ri = rpairs;
-    for (int pit = rpairs; pit < nrem && left > 1; pit++, ri++) {
-      int pv = vi[rem[pit]];
-      int already = sm[pv] > pv && sm[pv] < nsgbv;
-      if (!already) {
-        for (int o = pit + 1; o < nrem; o++) {
-          exch_weight(R, rem[pit], rem[o], ri, rpairs, R->w);
-          if (wzero(R->w, L)) continue;
-          wadd_small(R->w, L, 1);
-          setw(R, pv, vi[rem[o]], R->w);
-        }
-        solve(R);
-      }
-      int ex = sm[pv] > pv && sm[pv] < nsgbv;
-      if (ex) {
-        left--;
-        for (int o = 0; o < pit; o++) {
-          memset(BASE(R, rem[pit], rem[o]), 0, (size_t)L * sizeof(uint64_t));
-          setw(R, pv, vi[rem[o]], BASE(R, rem[pit], rem[o]));
-        }
-        for (int oi = nsgb; oi < nvi; oi++) {
-          memset(BASE(R, oi, rem[pit]), 0, (size_t)L * sizeof(uint64_t));
-          setw(R, pv, vi[oi], BASE(R, oi, rem[pit]));
-        }
-      }
-      if (!already)
-        for (int o = pit + 1; o < nrem; o++) {
-          exch_weight(R, rem[pit], rem[o], ri, rpairs, R->w);
-          setw(R, pv, vi[rem[o]], R->w);
-        }
-    }
-    /* fix the S1/S2 split found */
-    for (int i = 0; i < nrem; i++) {
-      int pv = vi[rem[i]];
-      for (int j = i + 1; j < nrem; j++) {
-        int ov = vi[rem[j]];
-        if (sm[pv] <= pv || sm[pv] >= nsgbv || (sm[ov] > ov && sm[ov] < nsgbv))
-          memset(BASE(R, rem[j], rem[i]), 0, (size_t)L * sizeof(uint64_t));
-        setw(R, pv, ov, BASE(R, rem[j], rem[i]));
-      }
-    }
-    /* B.5-B.6: each S1 player in order meets the first S2 player possible */
-    for (int i = 0; i < nrem; i++) {
-      int pi = rem[i], pv = vi[pi];
-      if (!(sm[pv] > pv && sm[pv] < nsgbv)) continue;
-      uint64_t add = 0;
-      int best = -1;
-      for (int j = nrem - 1; j >= 0; j--) {
-        int oi = rem[j], ov = vi[oi];
-        if (oi <= pi || R->matched[ov]) continue;
-        memcpy(R->w, BASE(R, oi, pi), (size_t)L * sizeof *R->w);
-        if (!wzero(R->w, L)) {
-          wadd_small(R->w, L, add);
-          setw(R, pv, ov, R->w);
-          best = ov;
-        }
-        add++;
-      }
-      /* as above: the current matching stays optimal if it uses `best` */
-      if (sm[pv] != best) solve(R);
-      int mv = sm[pv];
-      R->matched[pv] = R->matched[mv] = 1;
-      finalize(R, pv, mv);
-    }
-
-    /* the next bracket: the unpaired players float down */
-    int nn = 0, nsg = 0;
-    int single = (n & 1) && sgit != n && c->bye_score >= c->p[sgit].score;
-    for (int pi = 0; pi < nvi; pi++) {
-      int pv = vi[pi];
-      if (pi < nsgb && R->matched[pv]) {
-        partner[pv] = sm[pv];
-        partner[sm[pv]] = pv;
-      } else {
-        nv[nn++] = pv;
-        if (pi < nsgb) nsg++;
-        if (single && c->p[sm[pv]].score < c->p[sgit].score) single = 0;
-      }
-    }
-    c->single_df_bye = single;
-    memcpy(vi, nv, (size_t)nn * sizeof *vi);
-    R->nvi = nn;
-    sgb = nsg;
-    sgbv = nsgbv;
+    if ((rc = bracket_open(R, &B, &next))) break;
+    pair_downfloaters(R, &B);
+    remainder_open(R, &B);
+    exchange_s1(R, &B);
+    exchange_s2(R, &B);
+    pair_remainder(R, &B);
+    bracket_close(R, &B, partner, nv);
   }
   free(nv);
-  free(rem);
-  return XQ_OK;
+  free(B.rem);
+  return rc;
 }
 
 /* ---- colours (C.04.3 E) ---- */
@@ -670,25 +730,16 @@ static void completion_weights(dctx *c, uint64_t *w)
     }
 }
 
-int xq_pair_dutch(const xq_tevent *ev, int round, xq_tpairing *out)
+/* The players of `round` into C->p, sorted by score and rank, with
+ * idx[id] their sorted index (-1 when not paired); acc[0..2] get the
+ * accelerations of this round and the two before it (TRF XXA / 250:
+ * extra points for the pairing only, in the round paired -- score
+ * groups, C.04.3 A.2 -- and in the two before it -- their floats, A.4).
+ * Returns 1 when some player is accelerated in this round, else 0. */
+static int dutch_players(dctx *C, int round, int *idx, int *accbuf, int *acc[3])
 {
-  if (!ev || !out || round < 1 || round > XQ_TOURNEY_ROUNDS_MAX) return XQ_EINVAL;
-  dctx C;
-  run R;
-  memset(&C, 0, sizeof C);
-  memset(&R, 0, sizeof R);
-  C.ev = ev;
-  C.played_rounds = round - 1;
-  int rc = XQ_ENOMEM, n = 0;
-  int *idx = malloc(((size_t)ev->n + 1) * sizeof *idx);
-  int *accbuf = malloc(3 * ((size_t)ev->n + 1) * sizeof *accbuf), *acc[3];
-  C.p = malloc(((size_t)ev->n + 1) * sizeof *C.p);
-  C.urank = calloc(XQ_TOURNEY_ROUNDS_MAX + 2, sizeof *C.urank);
-  if (!idx || !accbuf || !C.p || !C.urank) goto out;
-  /* acceleration (TRF XXA / 250): extra points for the pairing only, in
-   * the round paired (score groups, C.04.3 A.2) and in the two before it
-   * (the floats of those rounds, A.4) */
-  int accel = 0;
+  const xq_tevent *ev = C->ev;
+  int accel = 0, n = 0;
   for (int k = 0; k < 3; k++) {
     acc[k] = accbuf + (size_t)k * ((size_t)ev->n + 1);
     int r = round - k;
@@ -710,93 +761,178 @@ int xq_pair_dutch(const xq_tevent *ev, int round, xq_tpairing *out)
       seen = t->opp || t->res == XQ_TR_PAB || t->res == XQ_TR_FWIN;
     }
     if (absent) { rank += seen; continue; }
-    fill_player(ev, id, rank++, C.played_rounds, acc, &C.p[n++]);
+    fill_player(ev, id, rank++, C->played_rounds, acc, &C->p[n++]);
   }
-  C.n = n;
-  qsort(C.p, (size_t)n, sizeof *C.p, cmp_sorted);
+  C->n = n;
+  qsort(C->p, (size_t)n, sizeof *C->p, cmp_sorted);
   for (int id = 0; id <= ev->n; id++) idx[id] = -1;
-  for (int k = 0; k < n; k++) idx[C.p[k].id] = k;
+  for (int k = 0; k < n; k++) idx[C->p[k].id] = k;
+  return accel;
+}
+
+/* Who may not meet: the games played (C.04.1.b: forfeited games are not
+ * games played) and the forbidden pairs (TRF XXP / 260), which count as
+ * games played, as in bbpPairings. */
+static void dutch_met(dctx *C, int round, const int *idx)
+{
+  const xq_tevent *ev = C->ev;
+  size_t n = (size_t)C->n;
+  for (size_t k = 0; k < n; k++)
+    for (int r = 1; r <= C->played_rounds; r++) {
+      const xq_tslot *s = xq_tevent_slot(ev, C->p[k].id, r);
+      if (!xq__played(s) || s->opp < 1 || s->opp > ev->n || idx[s->opp] < 0) continue;
+      C->met[k * n + (size_t)idx[s->opp]] = 1;
+      C->met[(size_t)idx[s->opp] * n + k] = 1;
+    }
+  for (int k = 0; k < ev->nforbid; k++) {
+    const xq_tforbid *f = &ev->forbid[k];
+    int a = f->a <= ev->n ? idx[f->a] : -1, b = f->b <= ev->n ? idx[f->b] : -1;
+    if (a < 0 || b < 0 || round < f->from || round > f->to) continue;
+    C->met[(size_t)a * n + (size_t)b] = C->met[(size_t)b * n + (size_t)a] = 1;
+  }
+}
+
+/* The top-scorer threshold, the last round, and the score-group bit
+ * fields of the weights, from the lowest group up. */
+static void score_groups(dctx *C)
+{
+  const xq_tevent *ev = C->ev;
+  int hi = ev->cfg.win > ev->cfg.draw ? ev->cfg.win : ev->cfg.draw;
+  C->thr = (C->played_rounds * hi) >> 1;
+  C->last_round = ev->cfg.rounds > 0 && C->played_rounds >= ev->cfg.rounds - 1;
+  int maxg = 0;
+  for (int k = C->n - 1; k >= 0;) {
+    int j = k;
+    while (j >= 0 && C->p[j].score == C->p[k].score) j--;
+    int size = k - j;
+    for (int t = j + 1; t <= k; t++) C->gshift[t] = C->sgs;
+    C->sgs += bits_for(size);
+    if (size > maxg) maxg = size;
+    k = j;
+  }
+  C->sgb = bits_for(maxg);
+}
+
+/* Can the round be paired at all, and who would get the PAB? With an
+ * odd count, the PAB's score group and (C9, 2025) the rank of its
+ * played-games counts, most games first, then the weights for them.
+ * Returns XQ_OK or XQ_ENOPAIRING. */
+static int completion(dctx *C, run *R)
+{
+  int n = C->n, unmatched = 0, bye = -1;
+  completion_weights(C, R->w);
+  solve(R);
+  for (int k = 0; k < n; k++)
+    if (R->sm[k] == k) {
+      if (unmatched++ || !C->p[k].bye_ok) return XQ_ENOPAIRING;
+      bye = k;
+    }
+  if (!(n & 1)) return XQ_OK;
+  C->bye_score = C->p[bye].score;
+  int top = C->p[0].score;
+  C->single_df_bye = C->bye_score >= top;
+  for (int k = 0; k < n && C->single_df_bye && C->p[k].score >= top; k++)
+    if (C->p[R->sm[k]].score < top) C->single_df_bye = 0;
+  int cnt[XQ_TOURNEY_ROUNDS_MAX + 2] = {0}, r = 0;
+  for (int k = 0; k < n; k++)
+    if (C->p[k].score == C->bye_score) cnt[C->p[k].played]++;
+  for (int g = XQ_TOURNEY_ROUNDS_MAX + 1; g >= 0; g--)
+    if (cnt[g]) { r += cnt[g]; C->urank[g] = r - 1; }
+  for (int pi = 0; pi < n; pi++)
+    for (int oi = 0; oi < pi; oi++) {
+      edge_weight(C, oi, pi, 0, 0, R->w);
+      xq__wm_set(C->wm, pi, oi, R->w);
+    }
+  return XQ_OK;
+}
+
+/* The boards of partner[] with their colours (C.04.3 E), in the order
+ * bbpPairings lists them: higher score of the pair, lower score, rank of
+ * the higher player; the bye last. Returns XQ_OK or XQ_ENOMEM. */
+static int dutch_boards(const dctx *C, const int *partner, xq_tpairing *out)
+{
+  const xq_tevent *ev = C->ev;
+  int n = C->n, nb = (n + 1) / 2;
+  bkey *keys = calloc((size_t)nb + 1, sizeof *keys);
+  out->boards = calloc((size_t)nb + 1, sizeof *out->boards);
+  if (!keys || !out->boards) { free(keys); free(out->boards); out->boards = NULL; return XQ_ENOMEM; }
+  int m = 0, white = initial_colour(ev, C->played_rounds);
+  for (int k = 0; k < n; k++) {
+    int q = partner[k];
+    if (q < 0) {
+      keys[m].bye = 1;
+      keys[m].hs = keys[m].ls = C->p[k].raw;
+      keys[m].hr = C->p[k].rank;
+      keys[m].b.red = C->p[k].id;
+      keys[m++].b.black = 0;
+      continue;
+    }
+    if (C->p[k].id > C->p[q].id) continue;
+    const dplayer *a = &C->p[k], *b = &C->p[q];
+    int ca = colour_of(ev, C->played_rounds, white, a, b);
+    const dplayer *h = ranks_lower_raw(a, b) ? b : a, *l = h == a ? b : a;
+    keys[m].hs = h->raw;
+    keys[m].ls = l->raw;
+    keys[m].hr = h->rank;
+    keys[m].b.red = ca == XQ_TC_RED ? a->id : b->id;
+    keys[m++].b.black = ca == XQ_TC_RED ? b->id : a->id;
+  }
+  qsort(keys, (size_t)m, sizeof *keys, cmp_board);
+  for (int i = 0; i < m; i++) out->boards[i] = keys[i].b;
+  out->nboards = m;
+  free(keys);
+  return XQ_OK;
+}
+
+/* Allocate the solver and the run of `C` (weights of C->L limbs, every
+ * weight below 2^bits). Returns XQ_OK or XQ_ENOMEM. */
+static int run_new(dctx *C, run *R, int bits)
+{
+  int n = C->n;
+  /* one bit of margin over the widest weight: the bonuses of the
+   * decisions are added on top of it */
+  C->wm = xq__wm_new(n, C->L, bits + 1);
+  R->c = C;
+  R->vi = malloc((size_t)n * sizeof *R->vi);
+  R->sm = malloc((size_t)n * sizeof *R->sm);
+  R->matched = calloc((size_t)n, 1);
+  R->maxw = calloc((size_t)C->L * 2, sizeof *R->maxw);
+  if (!C->wm || !R->vi || !R->sm || !R->matched || !R->maxw) return XQ_ENOMEM;
+  R->w = R->maxw + C->L;
+  for (int b = 0; b < bits; b++) R->maxw[b / 64] |= 1ull << (b % 64);
+  return XQ_OK;
+}
+
+int xq_pair_dutch(const xq_tevent *ev, int round, xq_tpairing *out)
+{
+  if (!ev || !out || round < 1 || round > XQ_TOURNEY_ROUNDS_MAX) return XQ_EINVAL;
+  dctx C;
+  run R;
+  memset(&C, 0, sizeof C);
+  memset(&R, 0, sizeof R);
+  C.ev = ev;
+  C.played_rounds = round - 1;
+  int rc = XQ_ENOMEM, *partner = NULL;
+  int *idx = malloc(((size_t)ev->n + 1) * sizeof *idx);
+  int *accbuf = malloc(3 * ((size_t)ev->n + 1) * sizeof *accbuf), *acc[3];
+  C.p = malloc(((size_t)ev->n + 1) * sizeof *C.p);
+  C.urank = calloc(XQ_TOURNEY_ROUNDS_MAX + 2, sizeof *C.urank);
+  if (!idx || !accbuf || !C.p || !C.urank) goto out;
+  int accel = dutch_players(&C, round, idx, accbuf, acc), n = C.n;
   memset(out, 0, sizeof *out);
   out->round = round;
   if (n == 0) { rc = XQ_OK; goto out; }
   C.met = calloc((size_t)n * (size_t)n, 1);
   C.gshift = calloc((size_t)n, sizeof *C.gshift);
   if (!C.met || !C.gshift) goto out;
-  for (int k = 0; k < n; k++)
-    for (int r = 1; r <= C.played_rounds; r++) {
-      const xq_tslot *s = xq_tevent_slot(ev, C.p[k].id, r);
-      /* C.04.1.b: forfeited games are not games played */
-      if (!xq__played(s) || s->opp < 1 || s->opp > ev->n || idx[s->opp] < 0) continue;
-      C.met[(size_t)k * (size_t)n + (size_t)idx[s->opp]] = 1;
-      C.met[(size_t)idx[s->opp] * (size_t)n + (size_t)k] = 1;
-    }
-  /* forbidden pairs (TRF XXP / 260) count as games played, as in
-   * bbpPairings */
-  for (int k = 0; k < ev->nforbid; k++) {
-    const xq_tforbid *f = &ev->forbid[k];
-    int a = f->a <= ev->n ? idx[f->a] : -1, b = f->b <= ev->n ? idx[f->b] : -1;
-    if (a < 0 || b < 0 || round < f->from || round > f->to) continue;
-    C.met[(size_t)a * (size_t)n + (size_t)b] = C.met[(size_t)b * (size_t)n + (size_t)a] = 1;
-  }
-  int hi = ev->cfg.win > ev->cfg.draw ? ev->cfg.win : ev->cfg.draw;
-  C.thr = (C.played_rounds * hi) >> 1;
-  C.last_round = ev->cfg.rounds > 0 && C.played_rounds >= ev->cfg.rounds - 1;
-  /* score-group bit fields, from the lowest group up */
-  int maxg = 0;
-  for (int k = n - 1; k >= 0;) {
-    int j = k;
-    while (j >= 0 && C.p[j].score == C.p[k].score) j--;
-    int size = k - j;
-    for (int t = j + 1; t <= k; t++) C.gshift[t] = C.sgs;
-    C.sgs += bits_for(size);
-    if (size > maxg) maxg = size;
-    k = j;
-  }
-  C.sgb = bits_for(maxg);
+  dutch_met(&C, round, idx);
+  score_groups(&C);
   int bits = weight_bits(&C);
   C.L = (bits + 4) / 64 + 1;
   if (C.L > XQ_WMATCH_LIMBS_MAX) { rc = XQ_ELIMIT; goto out; }
-  /* one bit of margin over the widest weight: the bonuses of the
-   * decisions are added on top of it */
-  C.wm = xq__wm_new(n, C.L, bits + 1);
-  R.c = &C;
-  R.vi = malloc((size_t)n * sizeof *R.vi);
-  R.sm = malloc((size_t)n * sizeof *R.sm);
-  R.matched = calloc((size_t)n, 1);
-  R.maxw = calloc((size_t)C.L * 2, sizeof *R.maxw);
-  int *partner = malloc((size_t)n * sizeof *partner);
-  if (!C.wm || !R.vi || !R.sm || !R.matched || !R.maxw || !partner) { free(partner); goto out; }
-  R.w = R.maxw + C.L;
-  for (int b = 0; b < bits; b++) R.maxw[b / 64] |= 1ull << (b % 64);
-
-  /* can the round be paired at all, and who would get the PAB? */
-  completion_weights(&C, R.w);
-  solve(&R);
-  int unmatched = 0, bye = -1;
-  for (int k = 0; k < n; k++)
-    if (R.sm[k] == k) {
-      if (unmatched++ || !C.p[k].bye_ok) { rc = XQ_ENOPAIRING; free(partner); goto out; }
-      bye = k;
-    }
-  if (n & 1) {
-    C.bye_score = C.p[bye].score;
-    int top = C.p[0].score;
-    C.single_df_bye = C.bye_score >= top;
-    for (int k = 0; k < n && C.single_df_bye && C.p[k].score >= top; k++)
-      if (C.p[R.sm[k]].score < top) C.single_df_bye = 0;
-    /* C9 (2025): rank the played-games counts of the PAB score group,
-     * most games first */
-    int cnt[XQ_TOURNEY_ROUNDS_MAX + 2] = {0}, r = 0;
-    for (int k = 0; k < n; k++)
-      if (C.p[k].score == C.bye_score) cnt[C.p[k].played]++;
-    for (int g = XQ_TOURNEY_ROUNDS_MAX + 1; g >= 0; g--)
-      if (cnt[g]) { r += cnt[g]; C.urank[g] = r - 1; }
-    for (int pi = 0; pi < n; pi++)
-      for (int oi = 0; oi < pi; oi++) {
-        edge_weight(&C, oi, pi, 0, 0, R.w);
-        xq__wm_set(C.wm, pi, oi, R.w);
-      }
-  }
+  partner = malloc((size_t)n * sizeof *partner);
+  if (run_new(&C, &R, bits) || !partner) goto out;
+  if ((rc = completion(&C, &R))) goto out;
   for (int k = 0; k < n; k++) partner[k] = -1;
   if (C.played_rounds == 0 && !accel) {
     /* round 1 (without acceleration): one homogeneous bracket with
@@ -809,44 +945,11 @@ int xq_pair_dutch(const xq_tevent *ev, int round, xq_tpairing *out)
       partner[k + n / 2] = k;
     }
   } else if ((rc = pair_brackets(&R, partner))) {
-    free(partner);
     goto out;
   }
-
-  int nb = (n + 1) / 2;
-  bkey *keys = calloc((size_t)nb + 1, sizeof *keys);
-  out->boards = calloc((size_t)nb + 1, sizeof *out->boards);
-  if (!keys || !out->boards) { free(keys); free(partner); free(out->boards); out->boards = NULL; rc = XQ_ENOMEM; goto out; }
-  int m = 0, white = initial_colour(ev, C.played_rounds);
-  for (int k = 0; k < n; k++) {
-    int q = partner[k];
-    if (q < 0) {
-      keys[m].bye = 1;
-      keys[m].hs = keys[m].ls = C.p[k].raw;
-      keys[m].hr = C.p[k].rank;
-      keys[m].b.red = C.p[k].id;
-      keys[m++].b.black = 0;
-      continue;
-    }
-    if (C.p[k].id > C.p[q].id) continue;
-    const dplayer *a = &C.p[k], *b = &C.p[q];
-    int ca = colour_of(ev, C.played_rounds, white, a, b);
-    const dplayer *h = ranks_lower_raw(a, b) ? b : a, *l = h == a ? b : a;
-    keys[m].hs = h->raw;
-    keys[m].ls = l->raw;
-    keys[m].hr = h->rank;
-    keys[m].b.red = ca == XQ_TC_RED ? a->id : b->id;
-    keys[m++].b.black = ca == XQ_TC_RED ? b->id : a->id;
-  }
-  /* board order as bbpPairings lists it: higher score of the pair, lower
-   * score, rank of the higher player; the bye last */
-  qsort(keys, (size_t)m, sizeof *keys, cmp_board);
-  for (int i = 0; i < m; i++) out->boards[i] = keys[i].b;
-  out->nboards = m;
-  free(keys);
-  free(partner);
-  rc = XQ_OK;
+  rc = dutch_boards(&C, partner, out);
 out:
+  free(partner);
   xq__wm_free(C.wm);
   free(R.vi); free(R.sm); free(R.matched); free(R.maxw); free(R.base);
   free(C.met); free(C.gshift); free(C.p); free(C.urank); free(idx); free(accbuf);

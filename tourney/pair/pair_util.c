@@ -6,17 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
-
-uint64_t xq__mix64(uint64_t x)
-{
-  return xq_random_next(&x);
-}
-
-int xq__played(const xq_tslot *s)
-{
-  return s->opp && (s->res == XQ_TR_WIN || s->res == XQ_TR_DRAW || s->res == XQ_TR_LOSS);
-}
+#include "../internal.h"
+#include "pair_internal.h"
 
 void xq__colour_history(const xq_tevent *ev, int id, int upto, xq__colhist *h)
 {
@@ -30,13 +21,6 @@ void xq__colour_history(const xq_tevent *ev, int id, int upto, xq__colhist *h)
     h->last[1] = h->last[0];
     h->last[0] = s->colour;
   }
-}
-
-int xq__withdrawn(const xq_tevent *ev, int id, int round)
-{
-  const xq_tplayer *p = &ev->players[id - 1];
-  if (p->withdrawn && p->withdrawn <= round) return 1;
-  return xq__missed_out(ev, id, round - 1) > 0;
 }
 
 int xq__pair_pool(const xq_tevent *ev, int round, int *ids)

@@ -7,7 +7,7 @@
  */
 #include <string.h>
 
-#include "internal.h"
+#include "../internal.h"
 
 int xq_pair_system_parse(const char *s)
 {

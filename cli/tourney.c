@@ -1,14 +1,18 @@
 /*
- * cli.c -- `xqref tourney ...` (the event store from the command line) and
- * `xqref pair --system cn|dutch FILE.trf` (pairings in bbpPairings' output
- * format).
+ * tourney.c -- `xqref tourney ...`, the event store from the command line:
+ * the usage text, the options of the event's own actions (new, add,
+ * import, players, pair, result, foul, absent, withdraw, standings,
+ * export, log) and the dispatch to the final-stage (tourney_ko.c) and
+ * live-server (tourney_live.c) actions.
  */
 #include <ctype.h>
 #include <errno.h>
-#include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
-#include "internal.h"
+#include "cli.h"
+#include "tourney.h"
+#include "tourney_cli.h"
 
 static const char tourney_usage[] =
   "usage: xqref tourney ACTION --db FILE [OPTIONS]\n"
@@ -56,49 +60,12 @@ static const char tourney_usage[] =
   "Tie-break codes: PTS OS OS_C1 PS WINS BWINS RWINS BLACK FOULS DE SB ROUNDBACK\n"
   "ROUNDBACK_FIRST LOT; presets: os ps xinjiang burqin shaanxi wujiaqu tangshan.\n";
 
-static const char pair_usage[] =
-  "usage: xqref pair --system cn|dutch [--round K] [--rounds N] FILE.trf\n"
-  "\n"
-  "Pair the round after the last one in the TRF file and print the boards:\n"
-  "the number of boards (the bye counts), then `red black` per board, 0 for\n"
-  "the bye. Players with a block already written for that round are absent.\n"
-  "\n"
-  "  --system S   cn: Chinese adjacent pairing (the default); dutch: FIDE\n"
-  "               Dutch, the pairing bbpPairings gives\n"
-  "  --round K    pair round K as if only rounds 1..K-1 were in the file\n"
-  "               (blocks of round K other than games and the PAB are kept\n"
-  "               as announced absences): replays an event round by round\n"
-  "  --rounds N   the event has N rounds (overrides XXR / 142)\n";
-
-/* Forget rounds K and later, keeping round K's announced absences
- * (data/pairing README: replaying a generated event). */
-static void truncate_rounds(xq_tevent *ev, int k)
-{
-  for (int id = 1; id <= ev->n; id++)
-    for (int r = k; r <= ev->nrounds; r++) {
-      xq_tslot *s = xq_tevent_slot(ev, id, r);
-      if (r == k && !s->opp && s->res != XQ_TR_PAB && s->res != XQ_TR_NONE) continue;
-      memset(s, 0, sizeof *s);
-    }
-  if (ev->nrounds > k) ev->nrounds = k;
-}
-
 typedef struct opts {
   const char *db, *name, *scoring, *tiebreaks, *first, *birth, *sex, *region, *club, *team;
   const char *out, *byeos, *de, *code, *bye, *format, *what, *lang, *system;
   long rounds, rating, round, board, player, count, after, seed;
   int local;
 } opts;
-
-int xq__cli_number(const char *s, long lo, long hi, long *out)
-{
-  char *end;
-  errno = 0;
-  long v = strtol(s, &end, 10);
-  if (!*s || *end || errno || v < lo || v > hi) return 0;
-  *out = v;
-  return 1;
-}
 
 /* Parse the options after the action. Returns 0 or 2 (usage error). */
 static int parse_opts(int argc, char **argv, opts *o)
@@ -153,31 +120,6 @@ static int parse_opts(int argc, char **argv, opts *o)
     i++;
   }
   return 0;
-}
-
-/* Display width of UTF-8 text: CJK and full-width characters count 2. */
-static int display_width(const char *s)
-{
-  int w = 0;
-  const unsigned char *p = (const unsigned char *)s;
-  while (*p) {
-    unsigned cp;
-    int n = *p < 0x80 ? 1 : (*p & 0xE0) == 0xC0 ? 2 : (*p & 0xF0) == 0xE0 ? 3 : 4;
-    cp = n == 1 ? *p : (unsigned)(*p & (0x7F >> n));
-    for (int i = 1; i < n && p[i]; i++) cp = (cp << 6) | (p[i] & 0x3F);
-    p += n;
-    w += (cp >= 0x1100 && cp <= 0x115F) || (cp >= 0x2E80 && cp <= 0xA4CF) ||
-         (cp >= 0xAC00 && cp <= 0xD7A3) || (cp >= 0xF900 && cp <= 0xFAFF) ||
-         (cp >= 0xFE30 && cp <= 0xFE4F) || (cp >= 0xFF00 && cp <= 0xFF60) ||
-         (cp >= 0xFFE0 && cp <= 0xFFE6) || cp >= 0x20000 ? 2 : 1;
-  }
-  return w;
-}
-
-static void put_padded(const char *s, int width)
-{
-  fputs(s, stdout);
-  for (int w = display_width(s); w < width; w++) putchar(' ');
 }
 
 static int open_store(const opts *o, int create, xq_tstore **st)
@@ -329,34 +271,9 @@ static int cmd_players(const opts *o)
   xq_tevent *ev;
   int rc = read_event(o, &ev);
   if (rc) return rc;
-  printf("  id  no  ");
-  put_padded("name", 24);
-  printf(" rating  born        sex  team\n");
-  for (int id = 1; id <= ev->n; id++) {
-    const xq_tplayer *p = &ev->players[id - 1];
-    printf("%4d %3d  ", id, p->pno);
-    put_padded(p->name, 24);
-    printf(" %6d  %-10s  %c    %s%s\n", p->rating, p->birth[0] ? p->birth : "-", p->sex ? p->sex : '-',
-           p->team, p->local ? " (local)" : "");
-  }
+  xq_list_players(ev, stdout);
   xq_tevent_free(ev);
   return 0;
-}
-
-static void print_board(const xq_tevent *ev, int b, const xq_tboard *bd, int round)
-{
-  char pts[16];
-  const xq_tplayer *r = &ev->players[bd->red - 1];
-  xq__half_text(pts, sizeof pts, xq_tevent_points(ev, bd->red, round - 1));
-  printf("%4d  %4d ", b, bd->red);
-  put_padded(r->name, 20);
-  printf(" %4s", pts);
-  if (!bd->black) { printf("   bye\n"); return; }
-  const xq_tplayer *k = &ev->players[bd->black - 1];
-  xq__half_text(pts, sizeof pts, xq_tevent_points(ev, bd->black, round - 1));
-  printf("  -  %4d ", bd->black);
-  put_padded(k->name, 20);
-  printf(" %4s\n", pts);
 }
 
 static int cmd_pair(const opts *o)
@@ -372,38 +289,14 @@ static int cmd_pair(const opts *o)
   int rc = open_store(o, 0, &st);
   if (rc) return rc;
   if ((rc = load(st, &ev))) { xq_tstore_close(st); return rc; }
-  int round = ev->nrounds + 1;
-  if (ev->cfg.rounds && round > ev->cfg.rounds) {
-    fprintf(stderr, "xqref tourney pair: all %d rounds are paired\n", ev->cfg.rounds);
-    rc = 1;
-  } else if (!xq_tevent_round_complete(ev, round - 1)) {
-    fprintf(stderr, "xqref tourney pair: round %d still has boards without a result\n", round - 1);
-    rc = 1;
-  } else if (ev->n < 2) {
-    fprintf(stderr, "xqref tourney pair: at least two players are needed\n");
-    rc = 1;
-  }
-  if (rc) goto out;
-  xq_assign_pnos(ev);
   xq_tpairing pr = {0};
-  xq_pair_stats ps = {0};
-  /* ev is this command's own copy: the Dutch pairer may mark it */
-  rc = xq_pair_system(ev, round, system, &pr, &ps);
-  if (rc) {
-    fprintf(stderr, "xqref tourney pair: round %d: %s\n", round, xq_tourney_strerror(rc));
-    rc = 1;
-    goto out;
-  }
-  if (xq_tstore_publish(st, ev, &pr, &err)) {
+  if (xq_tstore_pair_next(st, ev, system, &pr, &err)) {
     fprintf(stderr, "xqref tourney pair: %s\n", err.msg);
-    xq_tpairing_clear(&pr);
     rc = 1;
-    goto out;
+  } else {
+    xq_list_boards(ev, &pr, stdout);
   }
-  printf("round %d: %d boards\n", round, pr.nboards);
-  for (int b = 0; b < pr.nboards; b++) print_board(ev, b + 1, &pr.boards[b], round);
   xq_tpairing_clear(&pr);
-out:
   xq_tevent_free(ev);
   xq_tstore_close(st);
   return rc;
@@ -449,36 +342,12 @@ static int cmd_standings(const opts *o)
   xq_tevent *ev;
   int rc = read_event(o, &ev);
   if (rc) return rc;
-  int upto = o->after > 0 ? (int)o->after : ev->nrounds;
-  if (upto > ev->nrounds) upto = ev->nrounds;
-  xq_tstanding *s = malloc(sizeof *s * (size_t)(ev->n ? ev->n : 1));
-  if (!s || xq_standings(ev, upto, s)) {
-    free(s);
-    xq_tevent_free(ev);
+  rc = xq_list_standings(ev, o->after > 0 ? (int)o->after : 0, stdout);
+  xq_tevent_free(ev);
+  if (rc && rc != XQ_EIO) { /* no room for the standings */
     fprintf(stderr, "xqref tourney standings: out of memory\n");
     return 1;
   }
-  printf("%s: standings after round %d\n", ev->name[0] ? ev->name : "event", upto);
-  printf("rank   no  ");
-  put_padded("name", 20);
-  for (int t = 0; t < ev->cfg.ntb; t++)
-    printf(" %*s", ev->cfg.tb[t] == XQ_TB_ROUNDBACK_FIRST ? 15 : ev->cfg.tb[t] == XQ_TB_ROUNDBACK_LAST ? 9 : 6,
-           xq_tb_name(ev->cfg.tb[t]));
-  printf("   W-D-L\n");
-  for (int i = 0; i < ev->n; i++) {
-    const xq_tplayer *p = &ev->players[s[i].id - 1];
-    printf("%4d %4d  ", s[i].rank, s[i].id);
-    put_padded(p->name, 20);
-    for (int t = 0; t < ev->cfg.ntb; t++) {
-      char v[32];
-      xq__tb_text(v, sizeof v, ev->cfg.tb[t], s[i].val[t]);
-      if (!v[0]) snprintf(v, sizeof v, "-");
-      printf(" %*s", ev->cfg.tb[t] == XQ_TB_ROUNDBACK_FIRST ? 15 : ev->cfg.tb[t] == XQ_TB_ROUNDBACK_LAST ? 9 : 6, v);
-    }
-    printf("   %d-%d-%d\n", s[i].wins, s[i].draws, s[i].losses);
-  }
-  free(s);
-  xq_tevent_free(ev);
   return 0;
 }
 
@@ -568,70 +437,4 @@ int xq_tourney_main(int argc, char **argv)
   if (!strcmp(a, "log")) return cmd_log(&o);
   fprintf(stderr, "xqref tourney: unknown action '%s'\n\n%s", a, tourney_usage);
   return 2;
-}
-
-int xq_pair_main(int argc, char **argv)
-{
-  const char *system = NULL, *file = NULL;
-  long round_opt = 0, rounds_opt = 0;
-  for (int i = 1; i < argc; i++) {
-    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) { fputs(pair_usage, stdout); return 0; }
-    if (!strcmp(argv[i], "--system") && i + 1 < argc) system = argv[++i];
-    else if ((!strcmp(argv[i], "--round") || !strcmp(argv[i], "--rounds")) && i + 1 < argc) {
-      long *dst = !strcmp(argv[i], "--round") ? &round_opt : &rounds_opt;
-      if (!xq__cli_number(argv[i + 1], 1, XQ_TOURNEY_ROUNDS_MAX, dst)) {
-        fprintf(stderr, "xqref pair: %s wants a number 1..%d\n", argv[i], XQ_TOURNEY_ROUNDS_MAX);
-        return 2;
-      }
-      i++;
-    }
-    else if (argv[i][0] == '-' && argv[i][1]) {
-      fprintf(stderr, "xqref pair: unknown option '%s'\n%s", argv[i], pair_usage);
-      return 2;
-    } else if (!file) file = argv[i];
-    else { fprintf(stderr, "xqref pair: one TRF file only\n"); return 2; }
-  }
-  if (!system) system = "cn";
-  if (!file) { fputs(pair_usage, stderr); return 2; }
-  int dutch = !strcmp(system, "dutch");
-  if (!dutch && strcmp(system, "cn")) {
-    fprintf(stderr, "xqref pair: unknown system '%s' (cn or dutch)\n", system);
-    return 2;
-  }
-  xq_tevent *ev;
-  xq_error err = {0};
-  int rc = xq_trf_read(file, &ev, &err);
-  if (rc) { fprintf(stderr, "xqref pair: %s: %s\n", file, err.msg); return 1; }
-  if (rounds_opt) ev->cfg.rounds = (int)rounds_opt;
-  if (round_opt) truncate_rounds(ev, (int)round_opt);
-  int round = xq_trf_next_round(ev);
-  if (round_opt && round != round_opt) {
-    fprintf(stderr, "xqref pair: %s: round %ld cannot be paired: the file ends at round %d\n", file,
-            round_opt, round - 1);
-    xq_tevent_free(ev);
-    return 1;
-  }
-  if (ev->cfg.rounds && round > ev->cfg.rounds) {
-    fprintf(stderr, "xqref pair: %s: all %d rounds are already paired\n", file, ev->cfg.rounds);
-    xq_tevent_free(ev);
-    return 1;
-  }
-  if (round > XQ_TOURNEY_ROUNDS_MAX || !xq_tevent_round_complete(ev, round - 1)) {
-    fprintf(stderr, "xqref pair: %s: round %d has games without a result\n", file, round - 1);
-    xq_tevent_free(ev);
-    return 1;
-  }
-  xq_tpairing pr = {0};
-  rc = dutch ? xq_pair_dutch(ev, round, &pr) : xq_pair_cn(ev, round, &pr, NULL);
-  if (rc) {
-    fprintf(stderr, "xqref pair: %s: round %d: %s\n", file, round, xq_tourney_strerror(rc));
-    xq_tevent_free(ev);
-    return 1;
-  }
-  /* bbpPairings' output: boards (the bye counts), then `red black` */
-  printf("%d\n", pr.nboards);
-  for (int b = 0; b < pr.nboards; b++) printf("%d %d\n", pr.boards[b].red, pr.boards[b].black);
-  xq_tpairing_clear(&pr);
-  xq_tevent_free(ev);
-  return fflush(stdout) ? 1 : 0;
 }

@@ -1,5 +1,5 @@
 /*
- * cli_final.c -- the `xqref tourney` actions of the results: places,
+ * tourney_final.c -- the `xqref tourney` actions of the results: places,
  * teams, prizes and groups, as the plain listing or as a sheet (--format
  * text|html|csv, --lang en|zh), with a prize table file or a regulation
  * preset's own tables (docs/tourney.md, docs/presets.md).
@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
 #include "knockout.h"
 #include "prize.h"
+#include "tourney_cli.h"
 
 #define TEAMS_MAX 1024  /* teams listed by `xqref tourney teams` */
 
@@ -32,11 +32,6 @@ static int usage(const ctx *c, const char *msg)
 {
   fprintf(stderr, "xqref tourney %s: %s\n", c->action, msg);
   return 2;
-}
-
-static const char *pname(const xq_tevent *ev, int id)
-{
-  return id >= 1 && id <= ev->n ? ev->players[id - 1].name : "?";
 }
 
 /* Check the options, open the store, compute the places. 0, 1 or 2. */
@@ -115,24 +110,7 @@ static int cmd_places(ctx *c)
       return sheet_done(c, xq_sheet_ko_places(ev, &c->ko, title, c->ids, NULL, ev->n, c->format, c->lang, stdout));
     return sheet_done(c, xq_sheet_places(ev, title, c->ids, NULL, ev->n, c->format, c->lang, stdout));
   }
-  printf("%s: final places%s\n", ev->name[0] ? ev->name : "event", provisional(c));
-  /* a knockout-only event has no Swiss score: the stage reached and the
-   * position drawn by lot instead */
-  for (int i = 0; ko_only && i < ev->n; i++) {
-    char reached[64];
-    int pos = xq__ko_seed(&c->ko, c->ids[i]);
-    xq__ko_reached(reached, sizeof reached, &c->ko, c->ids[i], XQ_LANG_EN);
-    printf("%4d %4d  %s  %s", i + 1, c->ids[i], pname(ev, c->ids[i]), reached);
-    if (pos) printf("  (bracket position %d)", pos);
-    putchar('\n');
-  }
-  for (int i = 0; !ko_only && i < ev->n; i++) {
-    int pts = xq_tevent_points(ev, c->ids[i], XQ_TOURNEY_ROUNDS_MAX);
-    int seed = c->ko.after && !c->o->swiss ? xq__ko_seed(&c->ko, c->ids[i]) : 0;
-    printf("%4d %4d  %s  %d%s", i + 1, c->ids[i], pname(ev, c->ids[i]), pts / 2, pts % 2 ? ".5" : "");
-    if (seed) printf("  (KO seed %d)", seed);
-    putchar('\n');
-  }
+  xq_list_places(ev, c->o->swiss ? NULL : &c->ko, c->ids, !c->complete, stdout);
   return 0;
 }
 
@@ -179,19 +157,7 @@ static int cmd_teams(ctx *c)
     rc = sheet_done(c, xq_sheet_teams(c->ev, rows, nt, mode, c->format, c->lang, stdout));
     goto out;
   }
-  printf("team standings by %s, %d counted%s\n", mode == XQ_TEAM_RANK_SUM ? "sum of places" : "sum of points",
-         counted, provisional(c));
-  for (int i = 0; i < nt; i++) {
-    const xq_team_row *r = &rows[i];
-    if (r->rank) printf("%4d  ", r->rank);
-    else printf("   -  ");
-    if (mode == XQ_TEAM_RANK_SUM) printf("%6lld", (long long)r->value);
-    else printf("%4lld%s", (long long)(r->value / 2), r->value % 2 ? ".5" : "  ");
-    printf("  best %3d  %s:", r->best, r->team);
-    for (int k = 0; k < r->nmembers; k++) printf(" %d", r->members[k]);
-    if (r->amount) printf("  prize %d", r->amount);
-    printf("%s\n", r->rank ? "" : "  (too few players)");
-  }
+  xq_list_teams(rows, nt, mode, counted, !c->complete, stdout);
   rc = 0;
 out:
   free(rows);
@@ -237,21 +203,7 @@ static int cmd_prizes(ctx *c)
   } else if (c->format >= 0) {
     rc = sheet_done(c, xq_sheet_prizes(c->ev, t, aw, na, c->format, c->lang, stdout));
   } else {
-    long total = 0;
-    printf("prizes%s\n", provisional(c));
-    /* Wujiaqu 十: a total and no table */
-    if (!t->ncats && t->stated_total)
-      printf("the regulation states a total of %ld and no table\n", t->stated_total);
-    for (int i = 0; i < na; i++) {
-      printf("%-12s %4d  place %4d  %4d %s  %d\n", aw[i].cat < 0 ? "lucky" : t->cats[aw[i].cat].name,
-             aw[i].cat_place, aw[i].place, aw[i].id, pname(c->ev, aw[i].id), aw[i].amount);
-      total += aw[i].amount;
-    }
-    printf("total %ld\n", total);
-    for (int i = 0; i < t->ncats; i++)
-      if (t->cats[i].apart)
-        printf("(\"%s\" is the list of a group that plays apart: --group \"%s\" over its own event)\n",
-               t->cats[i].name, t->cats[i].name);
+    xq_list_prizes(c->ev, t, aw, na, !c->complete, stdout);
     rc = 0;
   }
   free(aw);
@@ -263,27 +215,11 @@ static int cmd_prizes(ctx *c)
 /* groups                                                              */
 /* ------------------------------------------------------------------ */
 
-/* True when `want` names group g: its whole name or one word of it
- * ("老年组 seniors": 老年组, seniors). */
-static int group_named(const xq_tgroup *g, const char *want)
-{
-  size_t n = strlen(want);
-  for (const char *s = g->name; n && *s;) {
-    if (!strncmp(s, want, n) && (s[n] == 0 || s[n] == ' ') && (s == g->name || s[-1] == ' ')) return 1;
-    s = strchr(s, ' ');
-    if (!s) break;
-    s++;
-  }
-  return 0;
-}
-
 static int cmd_groups(ctx *c)
 {
   /* the preset named, else the regulation whose title the event bears
    * (xqref simulate names its events so) */
-  const xq_regulation *r = c->r;
-  for (int i = 0; !r && xq_regulation_at(i); i++)
-    if (!strcmp(xq_regulation_at(i)->title, c->ev->name)) r = xq_regulation_at(i);
+  const xq_regulation *r = c->r ? c->r : xq_regulation_titled(c->ev->name);
   if (!r) {
     fprintf(stderr, "xqref tourney groups: the event is no regulation's; name one with --preset NAME\n");
     return 1;
@@ -294,7 +230,7 @@ static int cmd_groups(ctx *c)
   if (c->o->group) {
     int k = 0;
     for (int i = 0; i < ng; i++)
-      if (group_named(&g[i], c->o->group)) g[k++] = g[i];
+      if (xq_group_named(&g[i], c->o->group)) g[k++] = g[i];
     if (!k) {
       fprintf(stderr, "xqref tourney groups: %s has no group '%s'; its groups:", r->name, c->o->group);
       xq_regulation_groups(r, g, XQ_REG_GROUPS_MAX, &ng, NULL);

@@ -1,14 +1,13 @@
 /*
  * sheet.c -- standings and pairings as CSV (RFC 4180), printable
  * self-contained HTML pages or aligned text, in Chinese or English (the
- * table itself: sheet_table.c); and the published boards of a round read
- * back from the store.
+ * table itself: sheet_table.c).
  */
-#include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "../internal.h"
+#include "sheet_internal.h"
 
 /* ------------------------------------------------------------------ */
 /* Words                                                               */
@@ -238,66 +237,4 @@ int xq_sheet_pairings(const xq_tevent *ev, const xq_tpairing *pr, int format, in
   }
   int end = xq__sheet_end(&sh);
   return rc ? rc : end;
-}
-
-/* ------------------------------------------------------------------ */
-/* Published boards                                                    */
-/* ------------------------------------------------------------------ */
-
-int xq_tstore_pairing(xq_tstore *st, int round, xq_tpairing *out, xq_error *err)
-{
-  sqlite3 *db = st ? xq__tstore_db(st) : NULL;
-  sqlite3_stmt *q;
-  if (!db || !out) return XQ_EINVAL;
-  memset(out, 0, sizeof *out);
-  if (round < 1 || round > XQ_TOURNEY_ROUNDS_MAX) {
-    if (err) {
-      err->code = XQ_EINVAL; err->pos = -1; err->ply = -1;
-      snprintf(err->msg, sizeof err->msg, "no round is paired yet");
-      if (round > 0) snprintf(err->msg, sizeof err->msg, "round %d is not paired", round);
-    }
-    return XQ_EINVAL;
-  }
-  /* a round is published once (xq_tstore_publish); take its boards in order */
-  if (sqlite3_prepare_v2(db, "SELECT b.red, b.black FROM pairing_boards b JOIN events e"
-                         " ON e.seq = b.seq WHERE e.kind = 'pairing' AND e.round = ?"
-                         " ORDER BY b.board", -1, &q, NULL) != SQLITE_OK) {
-    if (err) {
-      err->code = XQ_ESTORE; err->pos = -1; err->ply = -1;
-      snprintf(err->msg, sizeof err->msg, "read pairing: %.100s", sqlite3_errmsg(db));
-    }
-    return XQ_ESTORE;
-  }
-  sqlite3_bind_int(q, 1, round);
-  int cap = 0, rc = XQ_OK, step;
-  while ((step = sqlite3_step(q)) == SQLITE_ROW) {
-    if (out->nboards == cap) {
-      int ncap = cap ? cap * 2 : 16;
-      if (out->nboards >= XQ_TOURNEY_PLAYERS_MAX) { rc = XQ_ELIMIT; break; }
-      xq_tboard *nb = realloc(out->boards, sizeof *nb * (size_t)ncap);
-      if (!nb) { rc = XQ_ENOMEM; break; }
-      out->boards = nb;
-      cap = ncap;
-    }
-    out->boards[out->nboards].red = sqlite3_column_int(q, 0);
-    out->boards[out->nboards].black = sqlite3_column_int(q, 1);
-    out->nboards++;
-  }
-  if (rc == XQ_OK && step != SQLITE_DONE) rc = XQ_ESTORE;
-  sqlite3_finalize(q);
-  if (rc == XQ_OK && !out->nboards) rc = XQ_EINVAL;
-  if (rc) {
-    xq_tpairing_clear(out);
-    out->nboards = 0;
-    if (err) {
-      err->code = rc; err->pos = -1; err->ply = -1;
-      snprintf(err->msg, sizeof err->msg, rc == XQ_EINVAL ? "round %d is not paired"
-               : rc == XQ_ENOMEM ? "out of memory reading round %d"
-               : rc == XQ_ELIMIT ? "round %d has too many boards" : "cannot read round %d",
-               round);
-    }
-    return rc;
-  }
-  out->round = round;
-  return XQ_OK;
 }

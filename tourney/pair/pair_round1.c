@@ -5,7 +5,8 @@
 #define _GNU_SOURCE /* qsort_r */
 #include <stdlib.h>
 
-#include "internal.h"
+#include "../internal.h"
+#include "pair_internal.h"
 
 static int cmp_rating(const void *x, const void *y, void *arg)
 {

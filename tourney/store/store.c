@@ -23,7 +23,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "../internal.h"
+#include "../pair/pair_internal.h"
+#include "store_internal.h"
 #include "knockout.h"
 
 struct xq_tstore {
@@ -330,16 +332,16 @@ static int64_t scalar(xq_tstore *st, const char *sql, int64_t a, int64_t b, int6
 
 /* SQL xq_sha256(text): the SHA-256 of a text in lowercase hex, NULL for
  * NULL (migration 6 hashes the tokens of a schema-5 store with it). */
-static void sql_sha256(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+static void sql_sha256(sqlite3_context *ctx, int nargs, sqlite3_value **args)
 {
-  (void)argc;
-  if (sqlite3_value_type(argv[0]) == SQLITE_NULL) {
+  (void)nargs;
+  if (sqlite3_value_type(args[0]) == SQLITE_NULL) {
     sqlite3_result_null(ctx);
     return;
   }
-  const unsigned char *t = sqlite3_value_text(argv[0]);
+  const unsigned char *t = sqlite3_value_text(args[0]);
   char hex[2 * XQ_SHA256_LEN + 1];
-  xq_sha256_hex(t, (size_t)sqlite3_value_bytes(argv[0]), hex);
+  xq_sha256_hex(t, (size_t)sqlite3_value_bytes(args[0]), hex);
   sqlite3_result_text(ctx, hex, -1, SQLITE_TRANSIENT);
 }
 
@@ -442,6 +444,39 @@ long xq_tstore_event_count(xq_tstore *st)
 {
   if (!st) return XQ_EINVAL;
   return (long)scalar(st, "SELECT count(*) FROM events", 0, 0, XQ_ESTORE);
+}
+
+/* True when the store holds nothing at all: no event, no log rows, no
+ * tokens; -1 when it cannot tell. */
+static int store_empty(xq_tstore *st)
+{
+  sqlite3_stmt *q;
+  int empty = 0;
+  if (sqlite3_prepare_v2(st->db, "SELECT (SELECT count(*) FROM meta) + (SELECT count(*) FROM events)"
+                         " + (SELECT count(*) FROM ko_log) + (SELECT count(*) FROM tokens)"
+                         " + (SELECT count(*) FROM game_log)", -1, &q, NULL) != SQLITE_OK)
+    return -1;
+  if (sqlite3_step(q) == SQLITE_ROW) empty = sqlite3_column_int64(q, 0) == 0;
+  else empty = -1;
+  sqlite3_finalize(q);
+  return empty;
+}
+
+int xq__tstore_fill_new(xq_tstore *st, const char *what, int (*fill)(void *ctx, xq_error *err), void *ctx,
+                        xq_error *err)
+{
+  xq__tstore_lock(st);
+  int rc = xq__tstore_begin(st, 1, err);
+  if (!rc) {
+    int empty = store_empty(st);
+    if (empty < 0) rc = xq__error(err, XQ_ESTORE, "%.30s: %.120s", what, sqlite3_errmsg(st->db));
+    else if (!empty) rc = xq__error(err, XQ_EINVAL, "the store is not empty: a %.30s needs a new store", what);
+    else rc = fill(ctx, err);
+    if (rc) xq__tstore_rollback(st);
+    else rc = xq__tstore_commit(st, err);
+  }
+  xq__tstore_unlock(st);
+  return rc;
 }
 
 /* ------------------------------------------------------------------ */
@@ -641,6 +676,64 @@ int xq_tstore_publish(xq_tstore *st, const xq_tevent *ev, const xq_tpairing *pr,
 {
   if (!st || !ev || !pr || pr->round < 1 || pr->round > XQ_TOURNEY_ROUNDS_MAX) return XQ_EINVAL;
   XQ_TX(st, err, publish_tx(st, ev, pr, err));
+}
+
+int xq_tstore_pairing(xq_tstore *st, int round, xq_tpairing *out, xq_error *err)
+{
+  sqlite3 *db = st ? st->db : NULL;
+  sqlite3_stmt *q;
+  if (!db || !out) return XQ_EINVAL;
+  memset(out, 0, sizeof *out);
+  if (round < 1 || round > XQ_TOURNEY_ROUNDS_MAX) {
+    if (err) {
+      err->code = XQ_EINVAL; err->pos = -1; err->ply = -1;
+      snprintf(err->msg, sizeof err->msg, "no round is paired yet");
+      if (round > 0) snprintf(err->msg, sizeof err->msg, "round %d is not paired", round);
+    }
+    return XQ_EINVAL;
+  }
+  /* a round is published once (xq_tstore_publish); take its boards in order */
+  if (sqlite3_prepare_v2(db, "SELECT b.red, b.black FROM pairing_boards b JOIN events e"
+                         " ON e.seq = b.seq WHERE e.kind = 'pairing' AND e.round = ?"
+                         " ORDER BY b.board", -1, &q, NULL) != SQLITE_OK) {
+    if (err) {
+      err->code = XQ_ESTORE; err->pos = -1; err->ply = -1;
+      snprintf(err->msg, sizeof err->msg, "read pairing: %.100s", sqlite3_errmsg(db));
+    }
+    return XQ_ESTORE;
+  }
+  sqlite3_bind_int(q, 1, round);
+  int cap = 0, rc = XQ_OK, step;
+  while ((step = sqlite3_step(q)) == SQLITE_ROW) {
+    if (out->nboards == cap) {
+      int ncap = cap ? cap * 2 : 16;
+      if (out->nboards >= XQ_TOURNEY_PLAYERS_MAX) { rc = XQ_ELIMIT; break; }
+      xq_tboard *nb = realloc(out->boards, sizeof *nb * (size_t)ncap);
+      if (!nb) { rc = XQ_ENOMEM; break; }
+      out->boards = nb;
+      cap = ncap;
+    }
+    out->boards[out->nboards].red = sqlite3_column_int(q, 0);
+    out->boards[out->nboards].black = sqlite3_column_int(q, 1);
+    out->nboards++;
+  }
+  if (rc == XQ_OK && step != SQLITE_DONE) rc = XQ_ESTORE;
+  sqlite3_finalize(q);
+  if (rc == XQ_OK && !out->nboards) rc = XQ_EINVAL;
+  if (rc) {
+    xq_tpairing_clear(out);
+    out->nboards = 0;
+    if (err) {
+      err->code = rc; err->pos = -1; err->ply = -1;
+      snprintf(err->msg, sizeof err->msg, rc == XQ_EINVAL ? "round %d is not paired"
+               : rc == XQ_ENOMEM ? "out of memory reading round %d"
+               : rc == XQ_ELIMIT ? "round %d has too many boards" : "cannot read round %d",
+               round);
+    }
+    return rc;
+  }
+  out->round = round;
+  return XQ_OK;
 }
 
 /* Red and Black of a published board, or XQ_EINVAL. */
@@ -847,14 +940,118 @@ static int load_config(xq_tstore *st, xq_tevent *ev, xq_error *err)
   return have ? XQ_OK : usererr(err, XQ_ESTORE, "no event in this store (run `xqref tourney new` first)");
 }
 
-/* Apply a result code to a board. */
+/* The statements of a reload: the log in order, and the rows that
+ * belong to its events. */
+typedef struct load_q {
+  sqlite3_stmt *q, *reg, *num, *brd, *b2;
+} load_q;
+
+/* A register event: the player of registration row `seq`, who must get
+ * the next id. */
+static int load_register(xq_tstore *st, const load_q *L, int64_t seq, xq_tevent *ev, xq_error *err)
+{
+  sqlite3_stmt *reg = L->reg;
+  xq_tplayer p;
+  int id, rc;
+  memset(&p, 0, sizeof p);
+  sqlite3_reset(reg);
+  sqlite3_bind_int64(reg, 1, seq);
+  if (sqlite3_step(reg) != SQLITE_ROW) return dberr(st, err, "registration row missing");
+  snprintf(p.name, sizeof p.name, "%s", col_text(reg, 1));
+  p.rating = sqlite3_column_int(reg, 2);
+  snprintf(p.birth, sizeof p.birth, "%s", col_text(reg, 3));
+  p.sex = col_text(reg, 4)[0];
+  snprintf(p.region, sizeof p.region, "%s", col_text(reg, 5));
+  snprintf(p.club, sizeof p.club, "%s", col_text(reg, 6));
+  snprintf(p.team, sizeof p.team, "%s", col_text(reg, 7));
+  p.local = sqlite3_column_int(reg, 8);
+  snprintf(p.title, sizeof p.title, "%s", col_text(reg, 9));
+  snprintf(p.fed, sizeof p.fed, "%s", col_text(reg, 10));
+  snprintf(p.fide_id, sizeof p.fide_id, "%s", col_text(reg, 11));
+  if ((rc = xq_tevent_add(ev, &p, &id, err))) return rc;
+  if (id != sqlite3_column_int(reg, 0)) return usererr(err, XQ_ESTORE, "registrations out of order");
+  return XQ_OK;
+}
+
+/* A pairing event: the `nboards` boards of pairing row `seq` applied to
+ * round `round`. */
+static int load_pairing(const load_q *L, int64_t seq, int round, int nboards, xq_tevent *ev, xq_error *err)
+{
+  xq_tpairing pr = {.round = round};
+  pr.boards = malloc(sizeof *pr.boards * (size_t)(nboards > 0 ? nboards : 1));
+  if (!pr.boards) return XQ_ENOMEM;
+  sqlite3_reset(L->brd);
+  sqlite3_bind_int64(L->brd, 1, seq);
+  while (sqlite3_step(L->brd) == SQLITE_ROW && pr.nboards < nboards) {
+    pr.boards[pr.nboards].red = sqlite3_column_int(L->brd, 1);
+    pr.boards[pr.nboards].black = sqlite3_column_int(L->brd, 2);
+    pr.nboards++;
+  }
+  int rc = xq_tevent_apply_pairing(ev, &pr);
+  xq_tpairing_clear(&pr);
+  return rc ? usererr(err, XQ_ESTORE, "a published pairing names an unknown player") : XQ_OK;
+}
+
+/* A result or forfeit event: `code` on the board `board` of round
+ * `round` as published before event `seq`. */
+static void load_result(const load_q *L, int64_t seq, int round, int board, const char *code, xq_tevent *ev)
+{
+  int red = 0, black = 0;
+  sqlite3_reset(L->b2);
+  sqlite3_bind_int(L->b2, 1, round);
+  sqlite3_bind_int(L->b2, 2, board);
+  sqlite3_bind_int64(L->b2, 3, seq);
+  if (sqlite3_step(L->b2) == SQLITE_ROW) {
+    red = sqlite3_column_int(L->b2, 0);
+    black = sqlite3_column_int(L->b2, 1);
+  }
+  if (red >= 1 && red <= ev->n && black >= 1 && black <= ev->n) xq_tevent_set_result(ev, round, red, black, code);
+}
+
+/* Apply the event of the log row L->q stands on. */
+static int load_event(xq_tstore *st, const load_q *L, xq_tevent *ev, xq_error *err)
+{
+  sqlite3_stmt *q = L->q;
+  int64_t seq = sqlite3_column_int64(q, 0);
+  const char *kind = col_text(q, 1);
+  int round = sqlite3_column_int(q, 2), player = sqlite3_column_int(q, 3);
+  int board = sqlite3_column_int(q, 4), value = sqlite3_column_int(q, 5);
+  const char *code = col_text(q, 6);
+  int needs_player = !strcmp(kind, "foul") || !strcmp(kind, "absence") || !strcmp(kind, "withdrawal");
+  if (round < 0 || round > XQ_TOURNEY_ROUNDS_MAX || player < 0 || player > ev->n + 1 ||
+      (needs_player && (player < 1 || player > ev->n || round < 1)))
+    return usererr(err, XQ_ESTORE, "event log holds an out-of-range round or player");
+  if (!strcmp(kind, "register")) return load_register(st, L, seq, ev, err);
+  if (!strcmp(kind, "numbering")) {
+    sqlite3_reset(L->num);
+    sqlite3_bind_int64(L->num, 1, seq);
+    while (sqlite3_step(L->num) == SQLITE_ROW) {
+      int id = sqlite3_column_int(L->num, 0);
+      if (id >= 1 && id <= ev->n) ev->players[id - 1].pno = sqlite3_column_int(L->num, 1);
+    }
+  } else if (!strcmp(kind, "pairing")) {
+    return load_pairing(L, seq, round, value, ev, err);
+  } else if (!strcmp(kind, "result") || !strcmp(kind, "forfeit")) {
+    load_result(L, seq, round, board, code, ev);
+  } else if (!strcmp(kind, "foul")) {
+    xq_tevent_add_fouls(ev, player, round, value);
+  } else if (!strcmp(kind, "absence")) {
+    xq_tevent_slot(ev, player, round)->absent =
+      (uint8_t)(value == 1 ? XQ_TR_HPB : value == 2 ? XQ_TR_FPB : XQ_TR_ZPB);
+  } else if (!strcmp(kind, "withdrawal")) {
+    xq_tplayer *p = &ev->players[player - 1];
+    if (!p->withdrawn || p->withdrawn > round) p->withdrawn = round;
+  }
+  return XQ_OK;
+}
+
 int xq_tstore_load(xq_tstore *st, xq_tevent **out, xq_error *err)
 {
   if (!st || !out) return XQ_EINVAL;
   *out = NULL;
   xq_tevent *ev = xq_tevent_new(NULL, NULL);
   if (!ev) return XQ_ENOMEM;
-  sqlite3_stmt *q = NULL, *reg = NULL, *num = NULL, *brd = NULL, *b2 = NULL;
+  load_q L = {0};
   int rc = XQ_ESTORE, began = 0;
   /* one read transaction (a savepoint inside a batch): a consistent
    * snapshot of the log */
@@ -863,107 +1060,35 @@ int xq_tstore_load(xq_tstore *st, xq_tevent **out, xq_error *err)
   began = 1;
   if ((rc = load_config(st, ev, err))) goto out;
   rc = XQ_ESTORE;
-  q = xq__tstore_stmt(st, XQ__Q_LOAD_EVENTS, "SELECT seq, kind, round, player, board, value, code"
-                     " FROM events ORDER BY seq");
-  reg = xq__tstore_stmt(st, XQ__Q_LOAD_REG, "SELECT player, name, rating, birth, sex, region, club,"
-                        " team, local, title, fed, fide_id FROM registrations WHERE seq = ?");
-  num = xq__tstore_stmt(st, XQ__Q_LOAD_NUM, "SELECT player, pno FROM numbers WHERE seq = ?");
-  brd = xq__tstore_stmt(st, XQ__Q_LOAD_BOARDS, "SELECT board, red, black FROM pairing_boards"
-                        " WHERE seq = ? ORDER BY board");
+  L.q = xq__tstore_stmt(st, XQ__Q_LOAD_EVENTS, "SELECT seq, kind, round, player, board, value, code"
+                       " FROM events ORDER BY seq");
+  L.reg = xq__tstore_stmt(st, XQ__Q_LOAD_REG, "SELECT player, name, rating, birth, sex, region, club,"
+                         " team, local, title, fed, fide_id FROM registrations WHERE seq = ?");
+  L.num = xq__tstore_stmt(st, XQ__Q_LOAD_NUM, "SELECT player, pno FROM numbers WHERE seq = ?");
+  L.brd = xq__tstore_stmt(st, XQ__Q_LOAD_BOARDS, "SELECT board, red, black FROM pairing_boards"
+                         " WHERE seq = ? ORDER BY board");
   /* the board of a result: prepared once, not once per result (a load
    * per result made the server's reloads quadratic) */
-  b2 = xq__tstore_stmt(st, XQ__Q_LOAD_RESULT, "SELECT b.red, b.black FROM pairing_boards b JOIN events e"
-                       " ON e.seq = b.seq WHERE e.kind = 'pairing' AND e.round = ? AND b.board = ?"
-                       " AND e.seq < ?");
-  if (!q || !reg || !num || !brd || !b2) {
+  L.b2 = xq__tstore_stmt(st, XQ__Q_LOAD_RESULT, "SELECT b.red, b.black FROM pairing_boards b JOIN events e"
+                        " ON e.seq = b.seq WHERE e.kind = 'pairing' AND e.round = ? AND b.board = ?"
+                        " AND e.seq < ?");
+  if (!L.q || !L.reg || !L.num || !L.brd || !L.b2) {
     rc = dberr(st, err, "load");
     goto out;
   }
   int s;
-  while ((s = sqlite3_step(q)) == SQLITE_ROW) {
-    int64_t seq = sqlite3_column_int64(q, 0);
-    const char *kind = col_text(q, 1);
-    int round = sqlite3_column_int(q, 2), player = sqlite3_column_int(q, 3);
-    int board = sqlite3_column_int(q, 4), value = sqlite3_column_int(q, 5);
-    const char *code = col_text(q, 6);
-    int needs_player = !strcmp(kind, "foul") || !strcmp(kind, "absence") || !strcmp(kind, "withdrawal");
-    if (round < 0 || round > XQ_TOURNEY_ROUNDS_MAX || player < 0 || player > ev->n + 1 ||
-        (needs_player && (player < 1 || player > ev->n || round < 1))) {
-      rc = usererr(err, XQ_ESTORE, "event log holds an out-of-range round or player");
-      goto out;
-    }
-    if (!strcmp(kind, "register")) {
-      xq_tplayer p;
-      int id;
-      memset(&p, 0, sizeof p);
-      sqlite3_reset(reg);
-      sqlite3_bind_int64(reg, 1, seq);
-      if (sqlite3_step(reg) != SQLITE_ROW) { rc = dberr(st, err, "registration row missing"); goto out; }
-      snprintf(p.name, sizeof p.name, "%s", col_text(reg, 1));
-      p.rating = sqlite3_column_int(reg, 2);
-      snprintf(p.birth, sizeof p.birth, "%s", col_text(reg, 3));
-      p.sex = col_text(reg, 4)[0];
-      snprintf(p.region, sizeof p.region, "%s", col_text(reg, 5));
-      snprintf(p.club, sizeof p.club, "%s", col_text(reg, 6));
-      snprintf(p.team, sizeof p.team, "%s", col_text(reg, 7));
-      p.local = sqlite3_column_int(reg, 8);
-      snprintf(p.title, sizeof p.title, "%s", col_text(reg, 9));
-      snprintf(p.fed, sizeof p.fed, "%s", col_text(reg, 10));
-      snprintf(p.fide_id, sizeof p.fide_id, "%s", col_text(reg, 11));
-      if ((rc = xq_tevent_add(ev, &p, &id, err))) goto out;
-      if (id != sqlite3_column_int(reg, 0)) { rc = usererr(err, XQ_ESTORE, "registrations out of order"); goto out; }
-    } else if (!strcmp(kind, "numbering")) {
-      sqlite3_reset(num);
-      sqlite3_bind_int64(num, 1, seq);
-      while (sqlite3_step(num) == SQLITE_ROW) {
-        int id = sqlite3_column_int(num, 0);
-        if (id >= 1 && id <= ev->n) ev->players[id - 1].pno = sqlite3_column_int(num, 1);
-      }
-    } else if (!strcmp(kind, "pairing")) {
-      xq_tpairing pr = {.round = round};
-      pr.boards = malloc(sizeof *pr.boards * (size_t)(value > 0 ? value : 1));
-      if (!pr.boards) { rc = XQ_ENOMEM; goto out; }
-      sqlite3_reset(brd);
-      sqlite3_bind_int64(brd, 1, seq);
-      while (sqlite3_step(brd) == SQLITE_ROW && pr.nboards < value) {
-        pr.boards[pr.nboards].red = sqlite3_column_int(brd, 1);
-        pr.boards[pr.nboards].black = sqlite3_column_int(brd, 2);
-        pr.nboards++;
-      }
-      rc = xq_tevent_apply_pairing(ev, &pr);
-      xq_tpairing_clear(&pr);
-      if (rc) { rc = usererr(err, XQ_ESTORE, "a published pairing names an unknown player"); goto out; }
-    } else if (!strcmp(kind, "result") || !strcmp(kind, "forfeit")) {
-      int red = 0, black = 0;
-      sqlite3_reset(b2);
-      sqlite3_bind_int(b2, 1, round);
-      sqlite3_bind_int(b2, 2, board);
-      sqlite3_bind_int64(b2, 3, seq);
-      if (sqlite3_step(b2) == SQLITE_ROW) {
-        red = sqlite3_column_int(b2, 0);
-        black = sqlite3_column_int(b2, 1);
-      }
-      if (red >= 1 && red <= ev->n && black >= 1 && black <= ev->n) xq_tevent_set_result(ev, round, red, black, code);
-    } else if (!strcmp(kind, "foul")) {
-      xq_tevent_add_fouls(ev, player, round, value);
-    } else if (!strcmp(kind, "absence")) {
-      xq_tevent_slot(ev, player, round)->absent =
-        (uint8_t)(value == 1 ? XQ_TR_HPB : value == 2 ? XQ_TR_FPB : XQ_TR_ZPB);
-    } else if (!strcmp(kind, "withdrawal")) {
-      xq_tplayer *p = &ev->players[player - 1];
-      if (!p->withdrawn || p->withdrawn > round) p->withdrawn = round;
-    }
-  }
+  while ((s = sqlite3_step(L.q)) == SQLITE_ROW)
+    if ((rc = load_event(st, &L, ev, err))) goto out;
   rc = s == SQLITE_DONE ? XQ_OK : dberr(st, err, "load");
   if (!rc) rc = xq__ko_mark(st, ev, err);
 out:
   /* reset, not finalized: the statements stay cached for the next load
    * (sqlite3_reset of NULL is a no-op) */
-  sqlite3_reset(q);
-  sqlite3_reset(reg);
-  sqlite3_reset(num);
-  sqlite3_reset(brd);
-  sqlite3_reset(b2);
+  sqlite3_reset(L.q);
+  sqlite3_reset(L.reg);
+  sqlite3_reset(L.num);
+  sqlite3_reset(L.brd);
+  sqlite3_reset(L.b2);
   if (began) xq__tstore_commit(st, NULL); /* ends a read: nothing to lose */
   xq__tstore_unlock(st);
   if (rc) { xq_tevent_free(ev); return rc; }

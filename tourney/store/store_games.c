@@ -15,7 +15,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "internal.h"
+#include "../internal.h"
+#include "store_internal.h"
 #include "knockout.h"
 
 static int fail(xq_error *err, int code, const char *msg, sqlite3 *db)

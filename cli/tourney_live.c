@@ -1,12 +1,15 @@
 /*
- * cli_live.c -- the live-server actions of `xqref tourney` (docs/store.md):
- * demo (a demo tournament in a new store), token, tokens and revoke
- * (server access tokens), games (the per-game log).
+ * tourney_live.c -- the live-server actions of `xqref tourney`
+ * (docs/store.md): demo (a demo tournament in a new store), token, tokens
+ * and revoke (server access tokens), games (the per-game log).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "cli.h"
+#include "tourney.h"
+#include "tourney_cli.h"
 
 #define DEMO_PLAYERS_DEFAULT 16
 
@@ -90,20 +93,6 @@ static int open_store(const lopts *o, const char *act, int create, xq_tstore **s
   return 0;
 }
 
-/* "ROLE ROUND TABLE TOKEN", '-' for a round or table of 0; a token read
- * back from the store has no text (only its hash is kept): then the
- * first XQ_TOKEN_PREFIX_CHARS characters of its hash stand there. */
-static void print_token(const xq_ttoken *t, int with_label)
-{
-  char r[16] = "-", b[16] = "-";
-  if (t->round) snprintf(r, sizeof r, "%d", t->round);
-  if (t->board) snprintf(b, sizeof b, "%d", t->board);
-  if (t->token[0]) printf("%s %s %s %s", xq_role_name(t->role), r, b, t->token);
-  else printf("%s %s %s %.*s", xq_role_name(t->role), r, b, XQ_TOKEN_PREFIX_CHARS, t->hash);
-  if (with_label && t->label[0]) printf(" %s", t->label);
-  putchar('\n');
-}
-
 static int cmd_demo(const lopts *o)
 {
   xq_tstore *st;
@@ -124,9 +113,9 @@ static int cmd_demo(const lopts *o)
   xq_tpairing_clear(&pr);
   xq_tstore_close(st);
   printf("created %s: xqref demo open, %ld players, round 1 paired on %d boards\n", o->db, o->players, boards);
-  print_token(&admin, 0);
+  xq_list_token(&admin, 0, stdout);
   for (int i = 0; i < n; i++)
-    if (t[i].role != XQ_ROLE_ADMIN) print_token(&t[i], 0);
+    if (t[i].role != XQ_ROLE_ADMIN) xq_list_token(&t[i], 0, stdout);
   free(t);
   return 0;
 }
@@ -169,7 +158,7 @@ static int cmd_tokens(const lopts *o)
   rc = xq_tstore_tokens(st, &t, &n, &err);
   xq_tstore_close(st);
   if (rc) { fprintf(stderr, "xqref tourney tokens: %s\n", err.msg); return 1; }
-  for (int i = 0; i < n; i++) print_token(&t[i], 1);
+  for (int i = 0; i < n; i++) xq_list_token(&t[i], 1, stdout);
   free(t);
   return 0;
 }

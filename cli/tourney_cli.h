@@ -1,0 +1,41 @@
+/*
+ * tourney_cli.h -- what the files of `xqref tourney` share: the action
+ * families besides the event's own (tourney.c), the options of the
+ * final-stage actions and the store they open.
+ */
+#ifndef XQ_CLI_TOURNEY_H
+#define XQ_CLI_TOURNEY_H
+
+#include "knockout.h"
+#include "tourney.h"
+
+/* The final-stage actions (tourney_ko.c): true when `action` is one of
+ * knockout, bracket, ko-result, places, teams, prizes, groups; then
+ * xq__tourney_final_main runs it (argv as xq_tourney_main's; returns 0,
+ * 1 or 2). */
+int xq__tourney_final_action(const char *action);
+int xq__tourney_final_main(int argc, char **argv);
+
+/* The options of those actions (parsed in tourney_ko.c; 0 / NULL = not
+ * given). --format is the knockout's tie-break format for `knockout` and
+ * the sheet format (text, html, csv) for places, teams, prizes, groups. */
+typedef struct xq__kopts {
+  const char *db, *seeding, *format, *mode, *table, *code, *preset, *lang, *group, *pools, *lot;
+  long after, size, choice, match, red, count;
+  int swiss;
+} xq__kopts;
+
+/* Open the store of o->db and load the event and its knockout stage;
+ * errors go to stderr. Returns 0, or 1 with nothing left open. */
+int xq__ko_open(const xq__kopts *o, xq_tstore **st, xq_tevent **ev, xq_ko *ko);
+
+/* places, teams, prizes, groups (tourney_final.c): returns 0, 1 or 2. */
+int xq__tourney_results(const xq__kopts *o, const char *action);
+
+/* The live-server actions (tourney_live.c): true when `action` is one of
+ * demo, token, tokens, revoke, games; then xq__tourney_live_main runs it
+ * (returns 0, 1 or 2). */
+int xq__tourney_live_action(const char *action);
+int xq__tourney_live_main(int argc, char **argv);
+
+#endif /* XQ_CLI_TOURNEY_H */

@@ -1,0 +1,134 @@
+/*
+ * listing.c -- the plain listings of an event as `xqref tourney` prints
+ * them on a terminal, in English: the players, the boards of a round
+ * just paired, the standings and the server's access tokens (the
+ * knockout and the results: listing_final.c). Names are padded by their
+ * display width, a CJK character taking two columns.
+ */
+#include <stdlib.h>
+
+#include "../internal.h"
+#include "sheet_internal.h"
+
+/* Display width of UTF-8 text: CJK and full-width characters count 2. */
+static int display_width(const char *s)
+{
+  int w = 0;
+  const unsigned char *p = (const unsigned char *)s;
+  while (*p) {
+    unsigned cp;
+    int n = *p < 0x80 ? 1 : (*p & 0xE0) == 0xC0 ? 2 : (*p & 0xF0) == 0xE0 ? 3 : 4;
+    cp = n == 1 ? *p : (unsigned)(*p & (0x7F >> n));
+    for (int i = 1; i < n && p[i]; i++) cp = (cp << 6) | (p[i] & 0x3F);
+    p += n;
+    w += (cp >= 0x1100 && cp <= 0x115F) || (cp >= 0x2E80 && cp <= 0xA4CF) ||
+         (cp >= 0xAC00 && cp <= 0xD7A3) || (cp >= 0xF900 && cp <= 0xFAFF) ||
+         (cp >= 0xFE30 && cp <= 0xFE4F) || (cp >= 0xFF00 && cp <= 0xFF60) ||
+         (cp >= 0xFFE0 && cp <= 0xFFE6) || cp >= 0x20000 ? 2 : 1;
+  }
+  return w;
+}
+
+static void put_padded(FILE *f, const char *s, int width)
+{
+  fputs(s, f);
+  for (int w = display_width(s); w < width; w++) fputc(' ', f);
+}
+
+static int done(FILE *f) { return ferror(f) ? XQ_EIO : XQ_OK; }
+
+int xq_list_players(const xq_tevent *ev, FILE *f)
+{
+  if (!ev || !f) return XQ_EINVAL;
+  fprintf(f, "  id  no  ");
+  put_padded(f, "name", 24);
+  fprintf(f, " rating  born        sex  team\n");
+  for (int id = 1; id <= ev->n; id++) {
+    const xq_tplayer *p = &ev->players[id - 1];
+    fprintf(f, "%4d %3d  ", id, p->pno);
+    put_padded(f, p->name, 24);
+    fprintf(f, " %6d  %-10s  %c    %s%s\n", p->rating, p->birth[0] ? p->birth : "-", p->sex ? p->sex : '-',
+            p->team, p->local ? " (local)" : "");
+  }
+  return done(f);
+}
+
+/* Board b: Red's id, name and points before the round, then Black's or
+ * "bye". */
+static void board_line(FILE *f, const xq_tevent *ev, int b, const xq_tboard *bd, int round)
+{
+  char pts[16];
+  const xq_tplayer *r = &ev->players[bd->red - 1];
+  xq__half_text(pts, sizeof pts, xq_tevent_points(ev, bd->red, round - 1));
+  fprintf(f, "%4d  %4d ", b, bd->red);
+  put_padded(f, r->name, 20);
+  fprintf(f, " %4s", pts);
+  if (!bd->black) { fprintf(f, "   bye\n"); return; }
+  const xq_tplayer *k = &ev->players[bd->black - 1];
+  xq__half_text(pts, sizeof pts, xq_tevent_points(ev, bd->black, round - 1));
+  fprintf(f, "  -  %4d ", bd->black);
+  put_padded(f, k->name, 20);
+  fprintf(f, " %4s\n", pts);
+}
+
+int xq_list_boards(const xq_tevent *ev, const xq_tpairing *pr, FILE *f)
+{
+  if (!ev || !pr || !f) return XQ_EINVAL;
+  for (int b = 0; b < pr->nboards; b++)
+    if (pr->boards[b].red < 1 || pr->boards[b].red > ev->n || pr->boards[b].black < 0 ||
+        pr->boards[b].black > ev->n)
+      return XQ_EINVAL;
+  fprintf(f, "round %d: %d boards\n", pr->round, pr->nboards);
+  for (int b = 0; b < pr->nboards; b++) board_line(f, ev, b + 1, &pr->boards[b], pr->round);
+  return done(f);
+}
+
+/* Width of a tie-break column: the two ROUNDBACK headings are longer. */
+static int tb_width(int tb)
+{
+  return tb == XQ_TB_ROUNDBACK_FIRST ? 15 : tb == XQ_TB_ROUNDBACK_LAST ? 9 : 6;
+}
+
+int xq_list_standings(const xq_tevent *ev, int upto, FILE *f)
+{
+  if (!ev || !f) return XQ_EINVAL;
+  if (upto <= 0 || upto > ev->nrounds) upto = ev->nrounds;
+  xq_tstanding *s = malloc(sizeof *s * (size_t)(ev->n ? ev->n : 1));
+  int rc = s ? xq_standings(ev, upto, s) : XQ_ENOMEM;
+  if (rc) {
+    free(s);
+    return rc;
+  }
+  fprintf(f, "%s: standings after round %d\n", ev->name[0] ? ev->name : "event", upto);
+  fprintf(f, "rank   no  ");
+  put_padded(f, "name", 20);
+  for (int t = 0; t < ev->cfg.ntb; t++) fprintf(f, " %*s", tb_width(ev->cfg.tb[t]), xq_tb_name(ev->cfg.tb[t]));
+  fprintf(f, "   W-D-L\n");
+  for (int i = 0; i < ev->n; i++) {
+    const xq_tplayer *p = &ev->players[s[i].id - 1];
+    fprintf(f, "%4d %4d  ", s[i].rank, s[i].id);
+    put_padded(f, p->name, 20);
+    for (int t = 0; t < ev->cfg.ntb; t++) {
+      char v[32];
+      xq__tb_text(v, sizeof v, ev->cfg.tb[t], s[i].val[t]);
+      if (!v[0]) snprintf(v, sizeof v, "-");
+      fprintf(f, " %*s", tb_width(ev->cfg.tb[t]), v);
+    }
+    fprintf(f, "   %d-%d-%d\n", s[i].wins, s[i].draws, s[i].losses);
+  }
+  free(s);
+  return done(f);
+}
+
+int xq_list_token(const xq_ttoken *t, int with_label, FILE *f)
+{
+  if (!t || !f) return XQ_EINVAL;
+  char r[16] = "-", b[16] = "-";
+  if (t->round) snprintf(r, sizeof r, "%d", t->round);
+  if (t->board) snprintf(b, sizeof b, "%d", t->board);
+  if (t->token[0]) fprintf(f, "%s %s %s %s", xq_role_name(t->role), r, b, t->token);
+  else fprintf(f, "%s %s %s %.*s", xq_role_name(t->role), r, b, XQ_TOKEN_PREFIX_CHARS, t->hash);
+  if (with_label && t->label[0]) fprintf(f, " %s", t->label);
+  fputc('\n', f);
+  return done(f);
+}

@@ -1,0 +1,169 @@
+/*
+ * listing_final.c -- the plain listings of the final stage as `xqref
+ * tourney` prints them, in English: the knockout bracket with its games
+ * and the next game of each match, a knockout game just recorded, the
+ * final places, the team standings and the prize list (the sheets of the
+ * same, in text, HTML or CSV: sheet_final.c).
+ */
+#include <stdio.h>
+
+#include "../internal.h"
+#include "knockout.h"
+#include "prize.h"
+#include "sheet_internal.h"
+
+static const char *pname(const xq_tevent *ev, int id)
+{
+  return id >= 1 && id <= ev->n ? ev->players[id - 1].name : "?";
+}
+
+static int done(FILE *f) { return ferror(f) ? XQ_EIO : XQ_OK; }
+
+static const char *prov_text(int p) { return p ? " (provisional)" : ""; }
+
+/* ------------------------------------------------------------------ */
+/* The knockout                                                        */
+/* ------------------------------------------------------------------ */
+
+static const char *stage_name(const xq_ko *ko, int m)
+{
+  int s = xq_ko_stage(ko, m), left = 0;
+  for (int k = ko->size; k > 1; k /= 2) left++;
+  left -= s; /* stages after this one */
+  if (ko->seeding == XQ_KO_TOP_CHOOSES && m == ko->size) return "third place";
+  return xq__ko_stage_word(left, XQ_LANG_EN);
+}
+
+/* The games of match m, then its winner, the game in play at a table of
+ * the live server, or the next game. */
+static void match_games(FILE *f, const xq_tevent *ev, const xq_ko *ko, int m)
+{
+  int k = 0;
+  for (int i = 0; i < ko->ngames; i++) {
+    const xq_ko_game *g = &ko->games[i];
+    if (g->match != m) continue;
+    fprintf(f, "  game %d %-10s %-9s red %d black %d  %s%s\n", ++k, xq_ko_gtype_name(g->type),
+            xq_ko_game_time_control(ko, m, g->type), g->red, g->black, g->res > 0 ? "1-0" : g->res < 0 ? "0-1" : "=",
+            !g->res && g->type == XQ_KG_ARMAGEDDON ? " (draw: Black wins)" : "");
+  }
+  int w = xq_ko_winner(ko, m), t = xq_ko_in_play(ko, m);
+  xq_ko_game next;
+  if (w) fprintf(f, "  winner: %s (%d)\n", pname(ev, w), w);
+  else if (t) /* published to the live server: its result comes from there */
+    fprintf(f, "  playing: game %d %s %s, red %d black %d at knockout table %d (round %d)\n", k + 1,
+            xq_ko_gtype_name(ko->tables[t - 1].type), xq_ko_game_time_control(ko, m, ko->tables[t - 1].type),
+            ko->tables[t - 1].red, ko->tables[t - 1].black, t, XQ_KO_ROUND);
+  else if (!xq_ko_next_game(ko, m, 0, &next))
+    fprintf(f, "  next: game %d %s %s, red %d black %d\n", k + 1, xq_ko_gtype_name(next.type),
+            xq_ko_game_time_control(ko, m, next.type), next.red, next.black);
+}
+
+int xq_list_bracket(const xq_tevent *ev, const xq_ko *ko, FILE *f)
+{
+  if (!ev || !ko || !f) return XQ_EINVAL;
+  if (ko->after == XQ_KO_NO_SWISS)
+    fprintf(f, "knockout-only event: %d entrants drawn into a bracket of %d%s, games %s\n", xq_ko_entrants(ko),
+            ko->size, ko->pools > 1 ? " (a half per pool; the halves' winners meet in the final)" : "",
+            xq_ko_format_name(ko->format));
+  else
+    fprintf(f, "knockout after round %d: top %d, seeding %s, tie-breaks %s\n", ko->after, ko->size,
+            xq_ko_seeding_name(ko->seeding), xq_ko_format_name(ko->format));
+  for (int m = 1; m <= xq_ko_nmatches(ko); m++) {
+    int a, b, kind = xq_ko_match_players(ko, m, &a, &b);
+    fprintf(f, "match %d (%s): ", m, stage_name(ko, m));
+    if (kind == 2) {
+      /* a drawn bracket's bye: the player goes on without a game */
+      if (a) fprintf(f, "%s (%d) has a bye\n", pname(ev, a), a);
+      else fprintf(f, "two byes\n");
+      continue;
+    }
+    if (kind != 1) { fprintf(f, "waiting for earlier matches\n"); continue; }
+    /* #n: the seed, or in a drawn bracket the position */
+    fprintf(f, "#%d %s (%d) - #%d %s (%d)\n", xq__ko_seed(ko, a), pname(ev, a), a, xq__ko_seed(ko, b),
+            pname(ev, b), b);
+    match_games(f, ev, ko, m);
+  }
+  return done(f);
+}
+
+int xq_list_ko_game(const xq_tevent *ev, const xq_ko *ko, const xq_ko_game *g, const char *code, FILE *f)
+{
+  if (!ev || !ko || !g || !code || !f) return XQ_EINVAL;
+  xq_ko_game next;
+  fprintf(f, "match %d %s: red %d black %d %s\n", g->match, xq_ko_gtype_name(g->type), g->red, g->black, code);
+  int w = xq_ko_winner(ko, g->match);
+  if (w) fprintf(f, "winner: %s (%d)\n", pname(ev, w), w);
+  else if (!xq_ko_next_game(ko, g->match, 0, &next))
+    fprintf(f, "next: %s %s, red %d black %d\n", xq_ko_gtype_name(next.type),
+            xq_ko_game_time_control(ko, g->match, next.type), next.red, next.black);
+  return done(f);
+}
+
+/* ------------------------------------------------------------------ */
+/* Places, teams, prizes                                               */
+/* ------------------------------------------------------------------ */
+
+int xq_list_places(const xq_tevent *ev, const xq_ko *ko, const int *ids, int provisional, FILE *f)
+{
+  if (!ev || !ids || !f) return XQ_EINVAL;
+  int ko_only = ko && ko->after == XQ_KO_NO_SWISS;
+  fprintf(f, "%s: final places%s\n", ev->name[0] ? ev->name : "event", prov_text(provisional));
+  /* a knockout-only event has no Swiss score: the stage reached and the
+   * position drawn by lot instead */
+  for (int i = 0; ko_only && i < ev->n; i++) {
+    char reached[64];
+    int pos = xq__ko_seed(ko, ids[i]);
+    xq__ko_reached(reached, sizeof reached, ko, ids[i], XQ_LANG_EN);
+    fprintf(f, "%4d %4d  %s  %s", i + 1, ids[i], pname(ev, ids[i]), reached);
+    if (pos) fprintf(f, "  (bracket position %d)", pos);
+    fputc('\n', f);
+  }
+  for (int i = 0; !ko_only && i < ev->n; i++) {
+    int pts = xq_tevent_points(ev, ids[i], XQ_TOURNEY_ROUNDS_MAX);
+    int seed = ko && ko->after ? xq__ko_seed(ko, ids[i]) : 0;
+    fprintf(f, "%4d %4d  %s  %d%s", i + 1, ids[i], pname(ev, ids[i]), pts / 2, pts % 2 ? ".5" : "");
+    if (seed) fprintf(f, "  (KO seed %d)", seed);
+    fputc('\n', f);
+  }
+  return done(f);
+}
+
+int xq_list_teams(const xq_team_row *rows, int n, int mode, int counted, int provisional, FILE *f)
+{
+  if ((!rows && n) || !f) return XQ_EINVAL;
+  fprintf(f, "team standings by %s, %d counted%s\n", mode == XQ_TEAM_RANK_SUM ? "sum of places" : "sum of points",
+          counted, prov_text(provisional));
+  for (int i = 0; i < n; i++) {
+    const xq_team_row *r = &rows[i];
+    if (r->rank) fprintf(f, "%4d  ", r->rank);
+    else fprintf(f, "   -  ");
+    if (mode == XQ_TEAM_RANK_SUM) fprintf(f, "%6lld", (long long)r->value);
+    else fprintf(f, "%4lld%s", (long long)(r->value / 2), r->value % 2 ? ".5" : "  ");
+    fprintf(f, "  best %3d  %s:", r->best, r->team);
+    for (int k = 0; k < r->nmembers; k++) fprintf(f, " %d", r->members[k]);
+    if (r->amount) fprintf(f, "  prize %d", r->amount);
+    fprintf(f, "%s\n", r->rank ? "" : "  (too few players)");
+  }
+  return done(f);
+}
+
+int xq_list_prizes(const xq_tevent *ev, const xq_prize_table *t, const xq_award *aw, int n, int provisional,
+                   FILE *f)
+{
+  if (!ev || !t || (!aw && n) || !f) return XQ_EINVAL;
+  long total = 0;
+  fprintf(f, "prizes%s\n", prov_text(provisional));
+  /* Wujiaqu 十: a total and no table */
+  if (!t->ncats && t->stated_total) fprintf(f, "the regulation states a total of %ld and no table\n", t->stated_total);
+  for (int i = 0; i < n; i++) {
+    fprintf(f, "%-12s %4d  place %4d  %4d %s  %d\n", aw[i].cat < 0 ? "lucky" : t->cats[aw[i].cat].name,
+            aw[i].cat_place, aw[i].place, aw[i].id, pname(ev, aw[i].id), aw[i].amount);
+    total += aw[i].amount;
+  }
+  fprintf(f, "total %ld\n", total);
+  for (int i = 0; i < t->ncats; i++)
+    if (t->cats[i].apart)
+      fprintf(f, "(\"%s\" is the list of a group that plays apart: --group \"%s\" over its own event)\n",
+              t->cats[i].name, t->cats[i].name);
+  return done(f);
+}

@@ -1,0 +1,73 @@
+/*
+ * sheet_internal.h -- what the printed sheets of tourney/sheet/ share:
+ * the cells (points and tie-break values as text), the table writer
+ * (sheet_table.c) and the words of a knockout's stages (sheet_final.c).
+ * xq__ prefix; not part of the public interface.
+ */
+#ifndef XQ_TOURNEY_SHEET_INTERNAL_H
+#define XQ_TOURNEY_SHEET_INTERNAL_H
+
+#include <stdio.h>
+
+#include "tourney.h"
+
+/* Points kept in half-units as text: "3", "2.5", "-0.5" (sheet.c). */
+void xq__half_text(char *buf, size_t cap, int64_t half);
+
+/* Text of one tie-break value `v` of code `tb` as the standings show it;
+ * empty for ROUNDBACK, which has no value of its own (it compares the tied
+ * players) (sheet.c). */
+void xq__tb_text(char *buf, size_t cap, int tb, int64_t v);
+
+/* One table of a sheet (sheet_table.c), written as CSV (RFC 4180, CRLF),
+ * a standalone HTML5 page (event name as <h1>, "title, sub" as <h2>,
+ * cells escaped) or aligned text (the same two heading lines, a blank
+ * line, the column headings, a rule, the rows; widths in display columns,
+ * a CJK character taking two; control characters as spaces; LF ends).
+ * cls[c] aligns column c: "n" right (numbers), "c" centred, NULL left; it
+ * is also the HTML cell class. CSV and HTML rows are written as they
+ * come; text rows are kept until xq__sheet_end, which writes them and
+ * frees the copies. begin returns XQ_OK or XQ_EINVAL (bad format,
+ * language, column count); row returns XQ_OK, XQ_ENOMEM or XQ_ELIMIT
+ * (XQ__SHEET_ROWS_MAX); end returns the first error met, or XQ_EIO when
+ * the stream failed, and must be called after a successful begin.
+ * Several tables make one sheet with `flags`: XQ__SHEET_BEFORE on every
+ * table but the last (another follows: the HTML page stays open),
+ * XQ__SHEET_AFTER on every table but the first (no page head or event
+ * line: its title as <h2>, or a blank line and the title in text); CSV
+ * then writes each table's title as a record of its own, the tables
+ * apart by an empty record. 0 = a sheet of one table. */
+#define XQ__SHEET_COLS_MAX (XQ_TOURNEY_TB_MAX + 8) /* standings: a column per tie-break and 4 more */
+#define XQ__SHEET_ROWS_MAX 100000
+enum { XQ__SHEET_BEFORE = 1, XQ__SHEET_AFTER = 2 };
+typedef struct xq__sheet {
+  FILE *f;
+  int format, lang, ncols, rc, flags;
+  const char *cls[XQ__SHEET_COLS_MAX];
+  int width[XQ__SHEET_COLS_MAX];
+  char **rows;          /* text: nrows x ncols copies, row 0 = headings */
+  int nrows, cap;
+} xq__sheet;
+int xq__sheet_begin(xq__sheet *s, FILE *f, int format, int lang, const xq_tevent *ev,
+                    const char *title, const char *sub, int ncols, const char *const *head,
+                    const char *const *cls, int flags);
+int xq__sheet_row(xq__sheet *s, const char *const *cells);
+int xq__sheet_end(xq__sheet *s);
+
+/* Display columns of UTF-8 text (2 for a CJK character, 1 for a byte
+ * that is not valid UTF-8), and the text written with control characters
+ * as spaces (sheet_table.c). */
+int xq__text_width(const char *s);
+void xq__text_put(FILE *f, const char *s);
+
+struct xq_ko;
+/* How a knockout placed `id` (sheet_final.c): its last match played and
+ * the outcome ("won the final", "lost in the semi-final", "in the
+ * quarter-final" while undecided), in `lang`, into buf (always ended). */
+void xq__ko_reached(char *buf, size_t cap, const struct xq_ko *ko, int id, int lang);
+/* A bracket stage by the number of stages after it (`left`: 0 the final,
+ * 1 the semi-final, ...), in `lang`; "early round" past the round of 128
+ * (sheet_final.c). */
+const char *xq__ko_stage_word(int left, int lang);
+
+#endif /* XQ_TOURNEY_SHEET_INTERNAL_H */

@@ -1,0 +1,80 @@
+/*
+ * store_internal.h -- what the files of the SQLite store (tourney/store/)
+ * share: the connection, its lock, nested transactions, the cache of
+ * prepared statements, and the knockout log's part of a reload and of the
+ * dump. xq__ prefix; not part of the public interface. Only the files of
+ * this folder hold SQL.
+ */
+#ifndef XQ_TOURNEY_STORE_INTERNAL_H
+#define XQ_TOURNEY_STORE_INTERNAL_H
+
+#include <stdio.h>
+
+#include "tourney.h"
+
+/* Mark the knockout seeds of the store's knockout log, if any, with
+ * result KO in the unpaired Swiss rounds after the cut (tourney.md §6.4).
+ * `st` is the open store (knockout_store.c). Returns XQ_OK or XQ_ESTORE. */
+int xq__ko_mark(xq_tstore *st, xq_tevent *ev, xq_error *err);
+
+/* Print the knockout log (after the event log), one row a line. */
+void xq__ko_dump(xq_tstore *st, FILE *f);
+
+/* The SQLite handle of an open store, for the store files of the module. */
+struct sqlite3;
+struct sqlite3 *xq__tstore_db(xq_tstore *st);
+
+/* The store's lock (store.c): the connection's recursive mutex. Every
+ * public store call that spans several SQLite calls (a transaction, a
+ * cached statement, the batch state) holds it from start to end, so two
+ * threads may share one store. */
+void xq__tstore_lock(xq_tstore *st);
+void xq__tstore_unlock(xq_tstore *st);
+
+/* Nested transactions (store.c), called with the lock held: the outermost
+ * level is BEGIN IMMEDIATE (`write`) or BEGIN ... COMMIT, inner levels
+ * (for instance a write inside an open batch) are savepoints, so a failed
+ * inner level undoes only itself. begin returns XQ_OK or XQ_ESTORE (`err`
+ * filled; also when a batch lost its transaction); commit returns XQ_OK,
+ * or XQ_ESTORE after rolling the level back; rollback cannot fail. */
+int xq__tstore_begin(xq_tstore *st, int write, xq_error *err);
+int xq__tstore_commit(xq_tstore *st, xq_error *err);
+void xq__tstore_rollback(xq_tstore *st);
+/* Call after a failed statement inside a transaction: notices when SQLite
+ * rolled the whole transaction back on its own (disk full, I/O error). */
+void xq__tstore_failed(xq_tstore *st);
+/* XQ_OK, or XQ_ESTORE (`err` filled) while a batch whose transaction
+ * SQLite rolled back is still open: writes that run without
+ * xq__tstore_begin check this first. */
+int xq__tstore_writable(xq_tstore *st, xq_error *err);
+
+/* Cached prepared statements (finalized by xq_tstore_close): the slot
+ * `which` is prepared from `sql` on first use, and comes back reset with
+ * no bindings. Callers hold the lock and sqlite3_reset the statement
+ * before they release it (a stepped SELECT left unreset keeps its read
+ * transaction open). NULL when the SQL does not prepare. The statements
+ * of every reload live here: the server reloads the event after each
+ * change, and parsing the same SQL again each time was a tenth of its
+ * work. */
+enum {
+  XQ__Q_GAME_APPEND, XQ__Q_GAME_REPLY, XQ__Q_GAME_LAST_SEQ,
+  XQ__Q_TOKEN_NEW, XQ__Q_TOKEN_FIND, XQ__Q_TOKEN_REVOKE, XQ__Q_TOKEN_LIST,
+  XQ__Q_ADD_EVENT, XQ__Q_LOAD_META, XQ__Q_LOAD_EVENTS, XQ__Q_LOAD_REG, XQ__Q_LOAD_NUM,
+  XQ__Q_LOAD_BOARDS, XQ__Q_LOAD_RESULT, XQ__Q_KO_TABLES, XQ__Q_KO_LOG,
+  XQ__Q_COUNT
+};
+struct sqlite3_stmt;
+struct sqlite3_stmt *xq__tstore_stmt(xq_tstore *st, int which, const char *sql);
+
+
+/* Run fill(ctx, err) in one write transaction of a store that holds
+ * nothing yet (no event, no log rows, no knockout log, no tokens, no game
+ * log), with the lock held: committed when fill returns XQ_OK, rolled
+ * back otherwise, so what it writes is there whole or not at all (store.c;
+ * the demo). `what` names the caller in the messages. Returns what fill
+ * returns, XQ_EINVAL ("the store is not empty: a WHAT needs a new store")
+ * or XQ_ESTORE, with `err` filled. */
+int xq__tstore_fill_new(xq_tstore *st, const char *what, int (*fill)(void *ctx, xq_error *err), void *ctx,
+                        xq_error *err);
+
+#endif /* XQ_TOURNEY_STORE_INTERNAL_H */
