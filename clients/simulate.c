@@ -7,7 +7,7 @@
  * (pair, Chinese system; round 1 by the preset's method), makes a board
  * token per table (token) and the arbiter's connection enters the late
  * forfeits (result with +- / -+ / --). Every other table is one board
- * connection playing its script (sim_games.c) event by event with
+ * connection playing its script (simulate_games.c) event by event with
  * sequence numbers and clock readings; the server judges, stores and
  * records the results in the tournament as for real boards.
  *
@@ -31,7 +31,7 @@
 #include <unistd.h>
 
 #include "net.h"
-#include "sim_internal.h"
+#include "simulate_internal.h"
 
 #define XQ_SIM_PLAYERS_MAX 2000     /* players of one simulated event */
 #define XQ_SIM_ROUND_MS 600000      /* one round's games, at most */
@@ -894,7 +894,7 @@ static int rc_group(sim *S, const char *name)
 
 /* --group of a knockout-only sub-event (Shaanxi 十(二)2 乡村棋王): its
  * entrants only, no Swiss rounds, no teams, the sub-event's format and
- * prizes (sim_final.c). */
+ * prizes (simulate_final.c). */
 static void rc_ko_event(sim *S, const xq_ko_event *e)
 {
   S->kev = e;

@@ -1,5 +1,5 @@
 /*
- * sim_client.c -- the JSON-lines connections of `xqref simulate` on its
+ * simulate_client.c -- the JSON-lines connections of `xqref simulate` on its
  * own loop, which also runs the server: the organiser's and arbiter's
  * (one request at a time, xq__simc_call runs the loop until the answer)
  * and one per board (replies handed to a callback, as `xqref loadgen`
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim_internal.h"
+#include "simulate_internal.h"
 
 static void on_write(uv_write_t *req, int status)
 {

@@ -1,5 +1,5 @@
 /*
- * sim_cli.c -- the `xqref simulate` subcommand: options, the run, the
+ * simulate_cli.c -- the `xqref simulate` subcommand: options, the run, the
  * summary of incidents (docs/simulate.md).
  */
 #include <stdio.h>

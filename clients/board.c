@@ -1,5 +1,5 @@
 /*
- * board_cli.c -- `xqref board`: play a table from a terminal as a digital
+ * board.c -- `xqref board`: play a table from a terminal as a digital
  * board would. Each line read from standard input (a terminal or a pipe)
  * becomes one board event with the next sequence number; the server's
  * verdict is printed in words, then the board.

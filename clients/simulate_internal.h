@@ -1,11 +1,11 @@
 /*
- * sim_internal.h -- the parts of `xqref simulate` shared by its files
+ * simulate_internal.h -- the parts of `xqref simulate` shared by its files
  * (xq__sim prefix); not a public interface (that is simulate.h).
  *
  * Files: simulate.c (the run: server, registration, rounds, knockout, the
- * subcommand), sim_players.c (the made-up entrants), sim_games.c (the
+ * subcommand), simulate_players.c (the made-up entrants), simulate_games.c (the
  * random games and their incidents, as adjudicator event tokens),
- * sim_client.c (JSON-lines connections on the loop), sim_final.c (final
+ * simulate_client.c (JSON-lines connections on the loop), simulate_final.c (final
  * places, team, group and prize lists; text and HTML).
  */
 #ifndef XQ_SIM_INTERNAL_H
@@ -30,7 +30,7 @@
 int xq__sim_below(uint64_t *state, int n);
 
 /* ------------------------------------------------------------------ */
-/* Players (sim_players.c)                                             */
+/* Players (simulate_players.c)                                       */
 /* ------------------------------------------------------------------ */
 
 /* Make `n` entrants for regulation `r` into out[0..n-1]: Chinese names
@@ -44,7 +44,7 @@ void xq__sim_players(const xq_regulation *r, const xq_tgroup *groups, int ng,
                      xq_tplayer *out);
 
 /* ------------------------------------------------------------------ */
-/* Games (sim_games.c)                                                 */
+/* Games (simulate_games.c)                                           */
 /* ------------------------------------------------------------------ */
 
 enum {
@@ -97,7 +97,7 @@ void xq__sim_feed(xq__sim_game *g, const char *kind, int side);
 void xq__sim_count(xq_sim_report *rep, const char *kind, const char *reason, int ply);
 
 /* ------------------------------------------------------------------ */
-/* Connections (sim_client.c)                                          */
+/* Connections (simulate_client.c)                                    */
 /* ------------------------------------------------------------------ */
 
 typedef struct xq__simc xq__simc;
@@ -126,14 +126,14 @@ int xq__simc_write(xq__simc *c, const char *text, size_t len);
 /* Send a request and run the loop until its reply (the next reply line)
  * arrives: the reply (caller deletes) or NULL on failure or timeout. */
 cJSON *xq__simc_call(xq__simc *c, const char *line);
-/* Close the connection (closed set once libuv is done with it). */
+/* Close the connection (closed set once libuv is done with it).         */
 void xq__simc_close(xq__simc *c);
 
 /* "error"."code" of a reply, or NULL. */
 const char *xq__simc_error(const cJSON *reply);
 
 /* ------------------------------------------------------------------ */
-/* The end of the event (sim_final.c)                                  */
+/* The end of the event (simulate_final.c)                            */
 /* ------------------------------------------------------------------ */
 
 /* Write the final lists of the event in the store `db` to o->out (text)
