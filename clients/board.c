@@ -18,12 +18,8 @@
 #include <sys/time.h>
 #include <unistd.h>
 
-#include "netlimits.h"
+#include "clientlimits.h"
 #include "net.h"
-
-#define XQ_BOARD_INPUT_MAX 4096          /* one command line from stdin */
-#define XQ_BOARD_REPLY_MAX XQ_MAX_LINE   /* one reply line from the server */
-#define XQ_BOARD_REPLY_TIMEOUT_S 30      /* a reply that takes longer: give up */
 
 static const char board_usage[] =
   "usage: xqref board --connect HOST:PORT --token K [--table T] [--lang en|zh] [--no-board]\n"

@@ -28,24 +28,9 @@
 #include <sys/resource.h>
 #include <uv.h>
 
-#include "netlimits.h"
+#include "clientlimits.h"
 #include "net.h"
 #include "records.h"
-
-#define XQ_LOADGEN_BOARDS_MAX 4000         /* connections of one run (< XQ_MAX_CONNS) */
-#define XQ_LOADGEN_GAMES_MAX 100000        /* games read from --games */
-#define XQ_LOADGEN_TOKEN_MAX 128           /* bytes of a token */
-#define XQ_LOADGEN_TOKENS_LINE_MAX 512     /* a line of the tokens file */
-#define XQ_LOADGEN_WINDOW_MAX 64           /* requests in flight per board */
-#define XQ_LOADGEN_REPLY_MAX (1024 * 1024) /* a reply line */
-#define XQ_LOADGEN_SAMPLES_MAX (1L << 25)  /* latency samples kept (8 bytes each) */
-#define XQ_LOADGEN_RATE_MAX 1000.0         /* --rate moves per second per board */
-#define XQ_LOADGEN_DRAIN_MS 10000          /* wait for replies after --duration */
-#define XQ_LOADGEN_CONNECT_MS 15000        /* every board connected and greeted */
-#define XQ_LOADGEN_ERRCODES_MAX 32         /* distinct error codes counted */
-#define XQ_LOADGEN_VERDICTS_MAX 32         /* distinct verdicts counted */
-#define XQ_LOADGEN_VIEWERS_MAX 4000        /* --viewers plus --sse connections */
-#define XQ_LOADGEN_VIEWER_BUF 16384        /* a viewer's read buffer (bytes are counted, not kept) */
 
 #define CLOCK_START_MS 5400000L            /* 90 minutes a side */
 

@@ -33,11 +33,7 @@
 #include "net.h"
 #include "simulate_internal.h"
 
-#define XQ_SIM_PLAYERS_MAX 2000     /* players of one simulated event */
-#define XQ_SIM_ROUND_MS 600000      /* one round's games, at most */
-#define XQ_SIM_LINE 1024            /* one request line */
 #define TOKEN_SIZE (XQ_TOKEN_CHARS + 1)
-#define XQ_SIM_WINDOW_DEFAULT 4     /* plain moves in flight per board */
 
 typedef struct sim sim;
 

@@ -23,13 +23,6 @@
 
 #include "engine.h"
 
-#define XQ_SIM_PLAYERS_DEFAULT 150   /* players when the preset sets no entry limit */
-#define XQ_SIM_GROUP_PLAYERS_DEFAULT 30 /* players of a group's own event (--group) */
-#define XQ_SIM_PLIES_MAX 400         /* longest game the options may ask for */
-#define XQ_SIM_RATE_MAX 1000         /* incident rates are per mille */
-#define XQ_SIM_PATH_MAX 1024         /* bytes of a store path or output directory */
-#define XQ_SIM_WINDOW_MAX 64         /* moves a board may keep in flight */
-
 /* How a simulation runs. Rates are per mille of games (lateness: of
  * players per round). */
 typedef struct xq_sim_opts {

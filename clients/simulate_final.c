@@ -13,8 +13,6 @@
 
 #include "simulate_internal.h"
 
-#define XQ_SIM_TEAMS_MAX 1000   /* teams listed */
-
 int xq__sim_reg_prizes(const xq_regulation *r, int entrants, xq_prize_table *t)
 {
   return xq_regulation_prizes(r, entrants, t, NULL);

@@ -16,14 +16,11 @@
 #include <uv.h>
 
 #include "adjudicator.h"
+#include "clientlimits.h"
 #include "knockout.h"
 #include "prize.h"
 #include "simulate.h"
 #include "tourney.h"
-
-#define XQ_SIM_LINE_MAX (1024 * 1024) /* longest reply line read */
-#define XQ_SIM_CALL_MS 60000          /* a synchronous request's answer */
-#define XQ_SIM_TOKEN_MAX 16           /* an event token ("held:h2e2") */
 
 /* Uniform in 0..n-1 (n >= 1) from the random stream *state
  * (xq_random_next; the simulation keeps one stream per purpose). */
