@@ -4,8 +4,9 @@
  * becomes one board event with the next sequence number; the server's
  * verdict is printed in words, then the board.
  *
- * One request at a time with a blocking socket: a person types slower
- * than any reply, and a script piping lines in gets the same order.
+ * One request at a time, each reply awaited on a loop of the board's own
+ * (jsonl.h): a person types slower than any reply, and a script piping
+ * lines in gets the same order.
  */
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -14,11 +15,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
-#include <sys/time.h>
 #include <unistd.h>
 
 #include "clientlimits.h"
+#include "jsonl.h"
 #include "net.h"
 
 static const char board_usage[] =
@@ -46,9 +46,9 @@ static const char board_usage[] =
   "connection failed, 2 for a usage error.\n";
 
 typedef struct board_session {
-  int fd;
-  char *in;                    /* reply bytes received, not yet used */
-  size_t len;
+  uv_loop_t loop;              /* runs while a reply is awaited */
+  xq_jsonl c;
+  int open;                    /* c is open (to be closed) */
   long long seq;               /* last sequence number used */
   int round, table;
   int id;
@@ -61,9 +61,11 @@ typedef struct board_session {
 /* Connection                                                          */
 /* ------------------------------------------------------------------ */
 
-static int dial(const char *hostport)
+/* Connect to the first address of HOST:PORT that answers. Returns 0, -1
+ * (the message printed) or -2 when the text is not HOST:PORT. */
+static int dial(board_session *s, const char *hostport)
 {
-  char host[256];
+  char host[XQ_JSONL_HOST_MAX];
   const char *colon = strrchr(hostport, ':');
   if (!colon || colon == hostport || (size_t)(colon - hostport) >= sizeof host) return -2;
   memcpy(host, hostport, (size_t)(colon - hostport));
@@ -76,72 +78,40 @@ static int dial(const char *hostport)
     fprintf(stderr, "xqref board: %s: %s\n", hostport, gai_strerror(gr));
     return -1;
   }
-  int fd = -1;
+  int uverr = 0;
   for (ai = res; ai; ai = ai->ai_next) {
-    fd = socket(ai->ai_family, ai->ai_socktype, ai->ai_protocol);
-    if (fd < 0) continue;
-    if (connect(fd, ai->ai_addr, ai->ai_addrlen) == 0) break;
-    close(fd);
-    fd = -1;
+    s->open = xq_jsonl_connect(&s->c, &s->loop, ai->ai_addr, XQ_BOARD_REPLY_MAX, NULL, s) == XQ_OK;
+    if (s->open) break;
+    uverr = s->c.uverr;
+    xq_jsonl_close(&s->c); /* and try the next address */
+    uv_run(&s->loop, UV_RUN_DEFAULT);
   }
   freeaddrinfo(res);
-  if (fd < 0) {
-    fprintf(stderr, "xqref board: cannot connect to %s: %s\n", hostport, strerror(errno));
+  if (!s->open) {
+    fprintf(stderr, "xqref board: cannot connect to %s: %s\n", hostport, strerror(-uverr));
     return -1;
-  }
-  struct timeval tv = {XQ_BOARD_REPLY_TIMEOUT_S, 0};
-  setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
-  return fd;
-}
-
-static int send_all(int fd, const char *p, size_t n)
-{
-  while (n) {
-    ssize_t w = send(fd, p, n, 0);
-    if (w < 0 && errno == EINTR) continue;
-    if (w <= 0) return -1;
-    p += w;
-    n -= (size_t)w;
   }
   return 0;
 }
 
-/* The next line from the server that is a reply (has no "event" without
- * an "id"), parsed; NULL when the connection ended or timed out. */
+/* Why no reply came, in words. */
+static void say_no_reply(const board_session *s)
+{
+  const xq_jsonl *c = &s->c;
+  if (c->failed == XQ_JSONL_BAD_LINE) fprintf(stderr, "xqref board: the server sent a line that is not JSON\n");
+  else if (c->failed == XQ_JSONL_TOO_LONG) fprintf(stderr, "xqref board: reply longer than %d bytes\n", XQ_BOARD_REPLY_MAX);
+  else if (c->failed) fprintf(stderr, "xqref board: %s\n", c->uverr == UV_EOF ? "the server closed the connection"
+                                                                             : strerror(-c->uverr));
+  else fprintf(stderr, "xqref board: no reply (timed out)\n");
+}
+
+/* The next line from the server that is a reply (broadcast events are
+ * dropped), parsed; NULL when the connection ended or timed out. */
 static cJSON *read_reply(board_session *s)
 {
-  for (;;) {
-    char *nl = s->len ? memchr(s->in, '\n', s->len) : NULL;
-    if (nl) {
-      size_t n = (size_t)(nl - s->in);
-      cJSON *r = cJSON_ParseWithLength(s->in, n);
-      memmove(s->in, nl + 1, s->len - n - 1);
-      s->len -= n + 1;
-      if (r && cJSON_GetObjectItemCaseSensitive(r, "event") && !cJSON_GetObjectItemCaseSensitive(r, "id")) {
-        cJSON_Delete(r);
-        continue;
-      }
-      if (!cJSON_IsObject(r)) {
-        cJSON_Delete(r);
-        fprintf(stderr, "xqref board: the server sent a line that is not JSON\n");
-        return NULL;
-      }
-      return r;
-    }
-    if (s->len == XQ_BOARD_REPLY_MAX) {
-      fprintf(stderr, "xqref board: reply longer than %d bytes\n", XQ_BOARD_REPLY_MAX);
-      return NULL;
-    }
-    ssize_t got = recv(s->fd, s->in + s->len, XQ_BOARD_REPLY_MAX - s->len, 0);
-    if (got < 0 && errno == EINTR) continue;
-    if (got <= 0) {
-      fprintf(stderr, "xqref board: %s\n", got == 0 ? "the server closed the connection"
-                      : errno == EAGAIN || errno == EWOULDBLOCK ? "no reply (timed out)"
-                      : strerror(errno));
-      return NULL;
-    }
-    s->len += (size_t)got;
-  }
+  cJSON *r = xq_jsonl_wait(&s->c, (uint64_t)XQ_BOARD_REPLY_TIMEOUT_S * 1000);
+  if (!r) say_no_reply(s);
+  return r;
 }
 
 /* Send request `req` (consumed) with the next id and return the reply,
@@ -154,10 +124,14 @@ static cJSON *request(board_session *s, cJSON *req)
   if (!text) return NULL;
   size_t n = strlen(text);
   text[n] = '\n'; /* cJSON allocates the terminator: room for the newline */
-  int rc = send_all(s->fd, text, n + 1);
+  int rc = xq_jsonl_write(&s->c, text, n + 1);
   free(text);
+  if (rc && s->c.failed == XQ_JSONL_WRITE) {
+    fprintf(stderr, "xqref board: send: %s\n", strerror(-s->c.uverr));
+    return NULL;
+  }
   if (rc) {
-    fprintf(stderr, "xqref board: send: %s\n", strerror(errno));
+    say_no_reply(s); /* the connection ended after the last reply */
     return NULL;
   }
   return read_reply(s);
@@ -449,14 +423,11 @@ int xq_board_main(int argc, char **argv)
   if (!strrchr(connect, ':')) return usage_error("--connect wants HOST:PORT, not", connect);
 
   signal(SIGPIPE, SIG_IGN);
-  s.fd = dial(connect);
-  if (s.fd < 0) return s.fd == -2 ? usage_error("--connect wants HOST:PORT, not", connect) : 1;
-  s.in = malloc(XQ_BOARD_REPLY_MAX);
-  if (!s.in) {
-    close(s.fd);
-    return 1;
-  }
-  int rc = start_session(&s, token, (int)table);
+  if (uv_loop_init(&s.loop)) return 1;
+  int rc = dial(&s, connect);
+  if (!rc) rc = start_session(&s, token, (int)table);
+  else if (rc == -2) rc = usage_error("--connect wants HOST:PORT, not", connect);
+  else rc = 1;
   int tty = isatty(0);
   char line[XQ_BOARD_INPUT_MAX + 2];
   while (!rc) {
@@ -502,8 +473,9 @@ int xq_board_main(int argc, char **argv)
     cJSON_Delete(r);
     fflush(stdout);
   }
-  close(s.fd);
-  free(s.in);
+  if (s.open) xq_jsonl_close(&s.c);
+  uv_run(&s.loop, UV_RUN_DEFAULT);
+  uv_loop_close(&s.loop);
   if (!rc && s.errors) rc = 1;
   return rc;
 }

@@ -9,6 +9,11 @@
 
 #include "netlimits.h"
 
+/* The JSON-lines client (jsonl.c) */
+#define XQ_JSONL_READ_MIN 4096             /* bytes each read is offered: a reply buffer starts with
+                                              this and doubles, up to its line limit, when less is free */
+#define XQ_JSONL_HOST_MAX 256              /* the host of a HOST:PORT */
+
 /* xqref loadgen: many boards replaying games against a server */
 #define XQ_LOADGEN_BOARDS_MAX 4000         /* connections of one run (< XQ_MAX_CONNS) */
 #define XQ_LOADGEN_GAMES_MAX 100000        /* games read from --games */

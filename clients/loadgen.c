@@ -29,6 +29,7 @@
 #include <uv.h>
 
 #include "clientlimits.h"
+#include "jsonl.h"
 #include "net.h"
 #include "records.h"
 
@@ -83,9 +84,8 @@ typedef struct lg_sent {
 } lg_sent;
 
 typedef struct lg_board {
-  uv_tcp_t tcp;                /* first member: (lg_board *)handle works */
+  xq_jsonl c;                  /* its connection (c.data: the board) */
   uv_timer_t pace;             /* --rate */
-  uv_connect_t creq;
   lg *lg;
   int idx;
   int round, table;
@@ -99,9 +99,6 @@ typedef struct lg_board {
   int over;                    /* a reply said the game is over */
   lg_sent fifo[XQ_LOADGEN_WINDOW_MAX];
   int fhead, fcount;
-  char *in;
-  size_t len, cap;
-  int handles;                 /* open handles: tcp, pace */
   int pace_on;
 } lg_board;
 
@@ -182,22 +179,6 @@ static void count_name(lg_count *tab, int *n, int max, const char *name)
   snprintf(tab[*n].name, sizeof tab[*n].name, "%s", name);
   tab[*n].n = 1;
   (*n)++;
-}
-
-static int parse_hostport(const char *s, struct sockaddr_storage *out)
-{
-  char host[256];
-  const char *colon = strrchr(s, ':');
-  if (!colon || colon == s || (size_t)(colon - s) >= sizeof host) return XQ_EINVAL;
-  memcpy(host, s, (size_t)(colon - s));
-  host[colon - s] = 0;
-  char *end;
-  long port = strtol(colon + 1, &end, 10);
-  if (*end || port < 1 || port > 65535) return XQ_EINVAL;
-  if (!strcmp(host, "localhost")) snprintf(host, sizeof host, "127.0.0.1");
-  if (uv_ip4_addr(host, (int)port, (struct sockaddr_in *)out) == 0) return XQ_OK;
-  if (uv_ip6_addr(host, (int)port, (struct sockaddr_in6 *)out) == 0) return XQ_OK;
-  return XQ_EINVAL;
 }
 
 /* A token is printable ASCII without quotes, backslashes or spaces, so it
@@ -303,15 +284,7 @@ static void board_send_move(lg_board *b);
 static void board_stop(lg_board *b, int why);
 static void finish_if_idle(lg *L);
 
-static void on_close(uv_handle_t *h)
-{
-  lg_board *b = h->data;
-  b->handles--;
-  if (b->handles == 0) {
-    free(b->in);
-    b->in = NULL;
-  }
-}
+static void on_pace_close(uv_handle_t *h) { (void)h; }
 
 static void on_timer_close(uv_handle_t *h)
 {
@@ -366,8 +339,8 @@ static void board_stop(lg_board *b, int why)
   b->stop = why;
   L->stops[why]++;
   if (b->pace_on) uv_timer_stop(&b->pace);
-  if (!uv_is_closing((uv_handle_t *)&b->pace)) uv_close((uv_handle_t *)&b->pace, on_close);
-  if (!uv_is_closing((uv_handle_t *)&b->tcp)) uv_close((uv_handle_t *)&b->tcp, on_close);
+  if (!uv_is_closing((uv_handle_t *)&b->pace)) uv_close((uv_handle_t *)&b->pace, on_pace_close);
+  xq_jsonl_close(&b->c);
   finish_if_idle(L);
 }
 
@@ -383,30 +356,6 @@ static void finish_if_idle(lg *L)
     if (!L->past_deadline || b->fcount) active++;
   }
   if (!active) close_all(L);
-}
-
-static void on_write(uv_write_t *req, int status)
-{
-  (void)status; /* a failed write shows as a read error on the same socket */
-  free(req);
-}
-
-static int board_write(lg_board *b, const char *text, size_t len)
-{
-  uv_buf_t buf = uv_buf_init((char *)text, (unsigned)len);
-  int n = uv_try_write((uv_stream_t *)&b->tcp, &buf, 1);
-  if (n == (int)len) return 0;
-  if (n < 0 && n != UV_EAGAIN) return n;
-  if (n < 0) n = 0;
-  /* The rest goes through uv_write, which needs the bytes to live until
-   * its callback: one block holds the request and the copy. */
-  uv_write_t *req = malloc(sizeof *req + len - (size_t)n);
-  if (!req) return UV_ENOMEM;
-  memcpy(req + 1, text + n, len - (size_t)n);
-  buf = uv_buf_init((char *)(req + 1), (unsigned)(len - (size_t)n));
-  int rc = uv_write(req, (uv_stream_t *)&b->tcp, &buf, 1, on_write);
-  if (rc) free(req);
-  return rc;
 }
 
 /* The clock reading after the move: the mover used some seconds of
@@ -443,7 +392,7 @@ static void board_send_move(lg_board *b)
   s->move = mi;
   s->at = uv_hrtime();
   b->fcount++;
-  if (board_write(b, line, (size_t)len) < 0) {
+  if (xq_jsonl_write(&b->c, line, (size_t)len)) {
     b->fcount--;
     board_stop(b, STOP_LOST);
   }
@@ -646,85 +595,44 @@ static void on_move_reply(lg_board *b, cJSON *r)
   }
 }
 
-static void on_line(lg_board *b, char *line, size_t len)
+/* A board's connection failed while reading (c->failed says how). */
+static void board_failed(lg_board *b)
 {
   lg *L = b->lg;
-  cJSON *r = cJSON_ParseWithLength(line, len);
-  if (!cJSON_IsObject(r)) {
-    cJSON_Delete(r);
-    L->error_total++;
-    count_name(L->errors, &L->nerrors, XQ_LOADGEN_ERRCODES_MAX, "BAD_REPLY");
-    board_stop(b, STOP_ERROR);
+  if (b->c.failed == XQ_JSONL_LOST) {
+    if (b->fcount) L->unanswered += b->fcount;
+    b->fcount = 0;
+    if (b->state == B_HELLO) L->greeted++;
+    board_stop(b, STOP_LOST);
+    if (!L->started && L->greeted == L->nboards) start_playing(L);
     return;
   }
-  if (cJSON_GetObjectItemCaseSensitive(r, "event") && !cJSON_GetObjectItemCaseSensitive(r, "id")) {
-    cJSON_Delete(r); /* a broadcast line: not ours to count */
-    return;
-  }
-  if (b->state == B_HELLO) on_hello(b, r);
+  L->error_total++;
+  count_name(L->errors, &L->nerrors, XQ_LOADGEN_ERRCODES_MAX,
+             b->c.failed == XQ_JSONL_TOO_LONG ? "REPLY_TOO_LONG" : "BAD_REPLY");
+  board_stop(b, STOP_ERROR);
+}
+
+/* A reply to one of the board's requests (broadcast lines are not
+ * ours to count: the client drops them). */
+static void board_reply(xq_jsonl *c, cJSON *r)
+{
+  lg_board *b = c->data;
+  lg *L = b->lg;
+  if (!r) board_failed(b);
+  else if (b->state == B_HELLO) on_hello(b, r);
   else if (b->fcount) on_move_reply(b, r);
   else {
     L->error_total++;
     count_name(L->errors, &L->nerrors, XQ_LOADGEN_ERRCODES_MAX, "UNEXPECTED_REPLY");
     board_stop(b, STOP_ERROR);
   }
-  cJSON_Delete(r);
 }
 
-static void on_alloc(uv_handle_t *h, size_t hint, uv_buf_t *buf)
+static void board_connected(xq_jsonl *c, int status)
 {
-  lg_board *b = h->data;
-  (void)hint;
-  if (b->cap - b->len < 4096 && b->cap < XQ_LOADGEN_REPLY_MAX) {
-    size_t cap = b->cap * 2;
-    char *p = realloc(b->in, cap);
-    if (p) {
-      b->in = p;
-      b->cap = cap;
-    }
-  }
-  *buf = uv_buf_init(b->in + b->len, (unsigned)(b->cap - b->len));
-}
-
-static void on_read(uv_stream_t *st, ssize_t nread, const uv_buf_t *buf)
-{
-  lg_board *b = st->data;
+  lg_board *b = c->data;
   lg *L = b->lg;
-  (void)buf;
-  if (nread == 0) return;
-  if (nread < 0) {
-    if (b->state != B_DONE) {
-      if (b->fcount) L->unanswered += b->fcount;
-      b->fcount = 0;
-      if (b->state == B_HELLO) L->greeted++;
-      board_stop(b, STOP_LOST);
-      if (!L->started && L->greeted == L->nboards) start_playing(L);
-    }
-    return;
-  }
-  size_t scan = b->len, start = 0;
-  b->len += (size_t)nread;
-  char *nl;
-  while (b->state != B_DONE && (nl = memchr(b->in + scan, '\n', b->len - scan))) {
-    size_t end = (size_t)(nl - b->in);
-    on_line(b, b->in + start, end - start);
-    start = scan = end + 1;
-  }
-  if (b->state == B_DONE) return;
-  memmove(b->in, b->in + start, b->len - start);
-  b->len -= start;
-  if (b->len == b->cap) {
-    L->error_total++;
-    count_name(L->errors, &L->nerrors, XQ_LOADGEN_ERRCODES_MAX, "REPLY_TOO_LONG");
-    board_stop(b, STOP_ERROR);
-  }
-}
-
-static void on_connect(uv_connect_t *req, int status)
-{
-  lg_board *b = req->data;
-  lg *L = b->lg;
-  if (b->state == B_DONE) return;
   if (status < 0) {
     fprintf(stderr, "xqref loadgen: board %d/%d: connect: %s\n", b->round, b->table, uv_strerror(status));
     L->greeted++;
@@ -732,17 +640,15 @@ static void on_connect(uv_connect_t *req, int status)
     if (L->greeted == L->nboards) start_playing(L);
     return;
   }
-  uv_tcp_nodelay(&b->tcp, 1);
   b->state = B_HELLO;
-  uv_read_start((uv_stream_t *)&b->tcp, on_alloc, on_read);
-  char line[256];
-  int len = snprintf(line, sizeof line, "{\"id\":0,\"op\":\"hello\",\"token\":\"%s\"}\n", b->token);
-  if (board_write(b, line, (size_t)len) < 0) {
+  if (xq_jsonl_hello(&b->c, 0, b->token)) {
     L->greeted++;
     board_stop(b, STOP_LOST);
     if (L->greeted == L->nboards) start_playing(L);
   }
 }
+
+static const xq_jsonl_hooks board_hooks = {.connected = board_connected, .reply = board_reply};
 
 static void on_start_timeout(uv_timer_t *t)
 {
@@ -797,12 +703,6 @@ static void viewer_read(uv_stream_t *st, ssize_t nread, const uv_buf_t *buf)
   }
 }
 
-static void viewer_write_done(uv_write_t *req, int status)
-{
-  (void)status; /* a failed write shows as a read error */
-  free(req);
-}
-
 static void viewer_connected(uv_connect_t *req, int status)
 {
   lg_viewer *v = req->data;
@@ -821,9 +721,8 @@ static void viewer_connected(uv_connect_t *req, int status)
   static const char sse[] = "GET /api/events HTTP/1.1\r\nHost: xqref\r\nAccept: text/event-stream\r\n\r\n";
   const char *text = v->kind == V_JSONL ? watch : sse;
   size_t len = v->kind == V_JSONL ? sizeof watch - 1 : sizeof sse - 1;
-  uv_write_t *w = malloc(sizeof *w);
   uv_buf_t b = uv_buf_init((char *)text, (unsigned)len);
-  if (!w || uv_write(w, (uv_stream_t *)&v->tcp, &b, 1, viewer_write_done)) free(w);
+  xq_write_queued((uv_stream_t *)&v->tcp, &b, 1); /* a failed write shows as a read error */
   uv_read_start((uv_stream_t *)&v->tcp, viewer_alloc, viewer_read);
 }
 
@@ -1000,8 +899,8 @@ int xq_loadgen_main(int argc, char **argv)
   L->window = rate > 0 ? 1 : (int)window;
   L->seed = seed;
   L->min_plies = (int)min_plies;
-  if (parse_hostport(connect, &L->addr) != XQ_OK) return usage_error("--connect wants HOST:PORT, not", connect);
-  if (http && parse_hostport(http, &L->http_addr) != XQ_OK) return usage_error("--http wants HOST:PORT, not", http);
+  if (xq_jsonl_addr(connect, &L->addr) != XQ_OK) return usage_error("--connect wants HOST:PORT, not", connect);
+  if (http && xq_jsonl_addr(http, &L->http_addr) != XQ_OK) return usage_error("--http wants HOST:PORT, not", http);
   L->nviewers = (int)(nviewers + nsse);
   L->njsonl = (int)nviewers;
 
@@ -1052,20 +951,10 @@ int xq_loadgen_main(int argc, char **argv)
     b->game = &L->games[(i + goff) % L->ngames];
     b->seq = 1;
     b->clock[0] = b->clock[1] = CLOCK_START_MS;
-    b->cap = 4096;
-    b->in = malloc(b->cap);
-    uv_tcp_init(&L->loop, &b->tcp);
     uv_timer_init(&L->loop, &b->pace);
-    b->tcp.data = b->pace.data = b->creq.data = b;
-    b->handles = 2;
-    if (!b->in) {
-      L->greeted++;
-      board_stop(b, STOP_ERROR);
-      continue;
-    }
-    int cr = uv_tcp_connect(&b->creq, &b->tcp, (const struct sockaddr *)&L->addr, on_connect);
-    if (cr) {
-      fprintf(stderr, "xqref loadgen: connect: %s\n", uv_strerror(cr));
+    b->pace.data = b;
+    if (xq_jsonl_open(&b->c, &L->loop, (const struct sockaddr *)&L->addr, XQ_LOADGEN_REPLY_MAX, &board_hooks, b)) {
+      fprintf(stderr, "xqref loadgen: connect: %s\n", uv_strerror(b->c.uverr));
       L->greeted++;
       board_stop(b, STOP_LOST);
     }
@@ -1081,7 +970,6 @@ out:
   if (L->ack) fclose(L->ack);
   for (int i = 0; i < L->ngames; i++) free(L->games[i].mv);
   free(L->games);
-  for (int i = 0; i < L->nboards; i++) free(L->boards[i].in);
   free(L->boards);
   free(L->viewers);
   free(L->lat);

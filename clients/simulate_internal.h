@@ -2,18 +2,16 @@
  * simulate_internal.h -- the parts of `xqref simulate` shared by its files
  * (xq__sim prefix); not a public interface (that is simulate.h).
  *
- * Files: simulate.c (the run: server, registration, rounds, knockout, the
- * subcommand), simulate_players.c (the made-up entrants), simulate_games.c (the
- * random games and their incidents, as adjudicator event tokens),
- * simulate_client.c (JSON-lines connections on the loop), simulate_final.c (final
- * places, team, group and prize lists; text and HTML).
+ * Files: simulate.c (the run: server, registration, rounds, knockout),
+ * simulate_players.c (the made-up entrants), simulate_games.c (the random
+ * games and their incidents, as adjudicator event tokens),
+ * simulate_final.c (final places, team, group and prize lists; text and
+ * HTML). The connections are the JSON-lines client's (jsonl.h).
  */
 #ifndef XQ_SIM_INTERNAL_H
 #define XQ_SIM_INTERNAL_H
 
-#include <cjson/cJSON.h>
 #include <stdint.h>
-#include <uv.h>
 
 #include "adjudicator.h"
 #include "clientlimits.h"
@@ -92,42 +90,6 @@ void xq__sim_feed(xq__sim_game *g, const char *kind, int side);
 /* Count one verdict into the report (names as the verdict JSON has them;
  * `ply` = plies before the event). */
 void xq__sim_count(xq_sim_report *rep, const char *kind, const char *reason, int ply);
-
-/* ------------------------------------------------------------------ */
-/* Connections (simulate_client.c)                                    */
-/* ------------------------------------------------------------------ */
-
-typedef struct xq__simc xq__simc;
-/* Called for every reply line (not for broadcast lines) with the parsed
- * object, which the callee must not keep. */
-typedef void (*xq__simc_fn)(xq__simc *c, cJSON *reply);
-
-struct xq__simc {
-  uv_tcp_t tcp;           /* first member */
-  uv_connect_t creq;
-  uv_loop_t *loop;
-  int connected, failed, closed, closing;
-  char *in;
-  size_t len, cap;
-  xq__simc_fn on_reply;   /* NULL: replies are kept for xq__simc_call */
-  void *data;
-  cJSON *kept;            /* the last reply, while no callback is set */
-};
-
-/* Connect to 127.0.0.1:port, running the loop until connected. Returns
- * XQ_OK or XQ_EIO. */
-int xq__simc_connect(xq__simc *c, uv_loop_t *loop, int port);
-/* Queue `len` bytes (copied when the socket cannot take them at once).
- * Returns XQ_OK or XQ_EIO. */
-int xq__simc_write(xq__simc *c, const char *text, size_t len);
-/* Send a request and run the loop until its reply (the next reply line)
- * arrives: the reply (caller deletes) or NULL on failure or timeout. */
-cJSON *xq__simc_call(xq__simc *c, const char *line);
-/* Close the connection (closed set once libuv is done with it).         */
-void xq__simc_close(xq__simc *c);
-
-/* "error"."code" of a reply, or NULL. */
-const char *xq__simc_error(const cJSON *reply);
 
 /* ------------------------------------------------------------------ */
 /* The end of the event (simulate_final.c)                            */
