@@ -1,11 +1,12 @@
 /*
- * simulate_cli.c -- the `xqref simulate` subcommand: options, the run, the
- * summary of incidents (docs/simulate.md).
+ * simulate.c -- `xqref simulate`: the options and --help, the run
+ * (clients/simulate.h) and the summary of incidents (docs/simulate.md).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "simulate.h"
 
 static const char sim_usage[] =
