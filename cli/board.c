@@ -34,11 +34,12 @@ static const char board_usage[] =
   "as fouls included), 1 when one was answered with an error or the\n"
   "connection failed, 2 for a usage error.\n";
 
+static const char usage_line[] =
+  "usage: xqref board --connect HOST:PORT --token K [--table T] [--lang en|zh] [--no-board]";
+
 static int usage_error(const char *msg, const char *arg)
 {
-  fprintf(stderr, "xqref board: %s%s%s\n", msg, arg ? " " : "", arg ? arg : "");
-  fprintf(stderr, "usage: xqref board --connect HOST:PORT --token K [--table T] [--lang en|zh] [--no-board]\n");
-  return 2;
+  return xq_cli_usage_error("board", usage_line, msg, arg);
 }
 
 int xq_board_main(int argc, char **argv)

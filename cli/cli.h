@@ -22,4 +22,8 @@ int xq_loadgen_main(int argc, char **argv);       /* loadgen */
 int xq_board_main(int argc, char **argv);         /* board */
 int xq_simulate_main(int argc, char **argv);      /* simulate */
 
+/* Print "xqref COMMAND: MSG ARG" (ARG may be NULL) and the one-line
+ * `usage` to stderr; returns 2, the status of a usage error. */
+int xq_cli_usage_error(const char *command, const char *usage, const char *msg, const char *arg);
+
 #endif /* XQ_CLI_H */

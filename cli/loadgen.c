@@ -42,12 +42,13 @@ static const char loadgen_usage[] =
   "reply (p50 p90 p99 p99.9 max, ms). Exit status 1 when a reply was an\n"
   "error or a connection was lost; verdicts such as fouls are not errors.\n";
 
+static const char usage_line[] =
+  "usage: xqref loadgen --connect HOST:PORT --tokens FILE --boards N --games FILE.pgn "
+  "[--rate R] [--duration S] [--window W] [--min-plies P] [--seed K]";
+
 static int usage_error(const char *msg, const char *arg)
 {
-  fprintf(stderr, "xqref loadgen: %s%s%s\n", msg, arg ? " " : "", arg ? arg : "");
-  fprintf(stderr, "usage: xqref loadgen --connect HOST:PORT --tokens FILE --boards N --games FILE.pgn "
-                  "[--rate R] [--duration S] [--window W] [--min-plies P] [--seed K]\n");
-  return 2;
+  return xq_cli_usage_error("loadgen", usage_line, msg, arg);
 }
 
 /* One option with its value into *o; 0, or the usage error's status. */

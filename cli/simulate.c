@@ -45,11 +45,12 @@ static const char sim_usage[] =
   "                  for every reply, as a slow board would)\n"
   "  --quiet         no progress lines on stderr\n";
 
+static const char usage_line[] =
+  "usage: xqref simulate --preset NAME [--players N] [--seed S] [--db FILE] [--out DIR] ...";
+
 static int usage_error(const char *msg, const char *arg)
 {
-  fprintf(stderr, "xqref simulate: %s%s%s\n", msg, arg ? " " : "", arg ? arg : "");
-  fprintf(stderr, "usage: xqref simulate --preset NAME [--players N] [--seed S] [--db FILE] [--out DIR] ...\n");
-  return 2;
+  return xq_cli_usage_error("simulate", usage_line, msg, arg);
 }
 
 static int int_arg(const char *v, int lo, int hi, int *out)

@@ -90,7 +90,7 @@ static void say_no_reply(const board_session *s)
   if (c->failed == XQ_JSONL_BAD_LINE) say(s, "xqref board: the server sent a line that is not JSON\n");
   else if (c->failed == XQ_JSONL_TOO_LONG) say(s, "xqref board: reply longer than %d bytes\n", XQ_BOARD_REPLY_MAX);
   else if (c->failed) say(s, "xqref board: %s\n", c->uverr == UV_EOF ? "the server closed the connection"
-                                                                             : strerror(-c->uverr));
+                                                                      : strerror(-c->uverr));
   else say(s, "xqref board: no reply (timed out)\n");
 }
 
@@ -162,7 +162,7 @@ static void print_error(board_session *s, const cJSON *r)
   const cJSON *exp = cJSON_GetObjectItemCaseSensitive(e, "expected");
   if (!exp) exp = cJSON_GetObjectItemCaseSensitive(r, "expected");
   fprintf(s->out, "error %s: %s\n", cJSON_IsString(code) ? code->valuestring : "?",
-         cJSON_IsString(msg) ? msg->valuestring : "");
+          cJSON_IsString(msg) ? msg->valuestring : "");
   if (cJSON_IsNumber(exp) && exp->valuedouble >= 1) {
     s->seq = (long long)exp->valuedouble - 1;
     fprintf(s->out, "next seq %lld\n", s->seq + 1);
@@ -329,7 +329,7 @@ static int start_session(board_session *s, const char *token, int want_table)
   const cJSON *fen = cJSON_GetObjectItemCaseSensitive(r, "fen");
   if (!cJSON_IsString(role) || strcmp(role->valuestring, "board") || !cJSON_IsNumber(table)) {
     say(s, "xqref board: that is not a board token (role %s)\n",
-            cJSON_IsString(role) ? role->valuestring : "?");
+        cJSON_IsString(role) ? role->valuestring : "?");
     cJSON_Delete(r);
     return 1;
   }

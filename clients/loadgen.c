@@ -27,12 +27,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <uv.h>
 
 #include "clientlimits.h"
 #include "clients.h"
 #include "jsonl.h"
+#include "net.h"
 #include "records.h"
 
 #define CLOCK_START_MS 5400000L            /* 90 minutes a side */
@@ -432,8 +432,8 @@ static void on_hello(lg_board *b, cJSON *r)
     } else if (cJSON_IsNumber(last) && last->valuedouble > 0) {
       /* The table already has events: the game on the server is not the
        * start of our record. */
-      say(L, "board %d/%d already has %.0f events; use a fresh store",
-              b->round, b->table, last->valuedouble);
+      say(L, "board %d/%d already has %.0f events; use a fresh store", b->round, b->table,
+          last->valuedouble);
       L->error_total++;
       count_name(L->errors, &L->nerrors, XQ_LOADGEN_ERRCODES_MAX, "NOT_FRESH");
       board_stop(b, STOP_ERROR);
@@ -639,8 +639,8 @@ static const xq_jsonl_hooks board_hooks = {.connected = board_connected, .reply 
 static void on_start_timeout(uv_timer_t *t)
 {
   lg *L = t->data;
-  say(L, "%d of %d boards greeted after %d ms; starting with those",
-          L->greeted, L->nboards, XQ_LOADGEN_CONNECT_MS);
+  say(L, "%d of %d boards greeted after %d ms; starting with those", L->greeted, L->nboards,
+      XQ_LOADGEN_CONNECT_MS);
   for (int i = 0; i < L->nboards; i++) {
     lg_board *b = &L->boards[i];
     if (b->state == B_CONNECTING || b->state == B_HELLO) {
@@ -654,6 +654,15 @@ static void on_start_timeout(uv_timer_t *t)
 /* ------------------------------------------------------------------ */
 /* Viewers (--viewers, --sse)                                          */
 /* ------------------------------------------------------------------ */
+
+/* The server ended or refused a viewer before the run did: counted (an
+ * error of the run) and closed. */
+static void viewer_lost(lg_viewer *v)
+{
+  v->lg->viewers_lost++;
+  v->closed = 1;
+  uv_close((uv_handle_t *)&v->tcp, on_viewer_close);
+}
 
 static void viewer_alloc(uv_handle_t *h, size_t hint, uv_buf_t *buf)
 {
@@ -669,12 +678,8 @@ static void viewer_read(uv_stream_t *st, ssize_t nread, const uv_buf_t *buf)
   lg *L = v->lg;
   if (nread == 0) return;
   if (nread < 0) {
-    /* the server ended a viewer before the run did: counted, an error */
-    if (!v->closed && !L->closing) {
-      L->viewers_lost++;
-      v->closed = 1;
-      uv_close((uv_handle_t *)&v->tcp, on_viewer_close);
-    }
+    /* the server ended a viewer before the run did */
+    if (!v->closed && !L->closing) viewer_lost(v);
     return;
   }
   v->bytes += nread;
@@ -696,9 +701,7 @@ static void viewer_connected(uv_connect_t *req, int status)
   if (v->closed) return;
   if (status < 0) {
     say(L, "viewer %d: connect: %s", (int)(v - L->viewers), uv_strerror(status));
-    L->viewers_lost++;
-    v->closed = 1;
-    uv_close((uv_handle_t *)&v->tcp, on_viewer_close);
+    viewer_lost(v);
     return;
   }
   v->connected = 1;
@@ -723,11 +726,7 @@ static void viewers_start(lg *L)
     v->tcp.data = v->creq.data = v;
     L->viewers_open++;
     const struct sockaddr *sa = (const struct sockaddr *)(v->kind == V_JSONL ? &L->addr : &L->http_addr);
-    if (uv_tcp_connect(&v->creq, &v->tcp, sa, viewer_connected)) {
-      L->viewers_lost++;
-      v->closed = 1;
-      uv_close((uv_handle_t *)&v->tcp, on_viewer_close);
-    }
+    if (uv_tcp_connect(&v->creq, &v->tcp, sa, viewer_connected)) viewer_lost(v);
   }
 }
 
@@ -755,10 +754,10 @@ static void report(lg *L)
   if (!L->out) return;
   double elapsed = L->t_last > L->t0 ? (double)(L->t_last - L->t0) / 1e9 : 0;
   fprintf(L->out, "boards %d (games %d, %s)\n", L->nboards, L->ngames,
-         L->rate > 0 ? "timer-paced" : "full speed");
+          L->rate > 0 ? "timer-paced" : "full speed");
   fprintf(L->out, "stopped: game over %ld, record ended %ld, left the record %ld, time %ld, error %ld, connection lost %ld\n",
-         L->stops[STOP_OVER], L->stops[STOP_EXHAUSTED], L->stops[STOP_DIVERGED], L->stops[STOP_TIME],
-         L->stops[STOP_ERROR], L->stops[STOP_LOST]);
+          L->stops[STOP_OVER], L->stops[STOP_EXHAUSTED], L->stops[STOP_DIVERGED], L->stops[STOP_TIME],
+          L->stops[STOP_ERROR], L->stops[STOP_LOST]);
   if (L->t0 > L->t_connect)
     fprintf(L->out, "connected and greeted in %.3f s (not part of the rate)\n", (double)(L->t0 - L->t_connect) / 1e9);
   fprintf(L->out, "acked %ld\n", L->acked);
@@ -776,16 +775,16 @@ static void report(lg *L)
   if (L->t_first_stop > L->t0) {
     double st = (double)(L->t_first_stop - L->t0) / 1e9;
     fprintf(L->out, "all boards playing %.3f s: %ld moves, %.0f moves/s\n", st, L->acked_at_first_stop,
-           st > 0 ? (double)L->acked_at_first_stop / st : 0.0);
+            st > 0 ? (double)L->acked_at_first_stop / st : 0.0);
   } else if (L->started) {
     fprintf(L->out, "all boards playing %.3f s: %ld moves, %.0f moves/s\n", elapsed, L->acked,
-           elapsed > 0 ? (double)L->acked / elapsed : 0.0);
+            elapsed > 0 ? (double)L->acked / elapsed : 0.0);
   }
   if (L->nlat) qsort(L->lat, (size_t)L->nlat, sizeof *L->lat, cmp_u64);
   fprintf(L->out, "latency ms p50 %.3f p90 %.3f p99 %.3f p99.9 %.3f max %.3f\n",
-         percentile_ms(L->lat, L->nlat, 0.50), percentile_ms(L->lat, L->nlat, 0.90),
-         percentile_ms(L->lat, L->nlat, 0.99), percentile_ms(L->lat, L->nlat, 0.999),
-         L->nlat ? (double)L->lat[L->nlat - 1] / 1e6 : 0.0);
+          percentile_ms(L->lat, L->nlat, 0.50), percentile_ms(L->lat, L->nlat, 0.90),
+          percentile_ms(L->lat, L->nlat, 0.99), percentile_ms(L->lat, L->nlat, 0.999),
+          L->nlat ? (double)L->lat[L->nlat - 1] / 1e6 : 0.0);
   if (L->lat_dropped) fprintf(L->out, "latency samples beyond %ld not kept: %ld\n", (long)XQ_LOADGEN_SAMPLES_MAX, L->lat_dropped);
   if (L->nviewers) {
     long ev[2] = {0, 0}, by = 0, conn = 0;
@@ -795,7 +794,7 @@ static void report(lg *L)
       conn += L->viewers[i].connected;
     }
     fprintf(L->out, "viewers %d (watch %d, sse %d): connected %ld, lost %ld, events received watch %ld sse %ld, %ld bytes\n",
-           L->nviewers, L->njsonl, L->nviewers - L->njsonl, conn, L->viewers_lost, ev[V_JSONL], ev[V_SSE], by);
+            L->nviewers, L->njsonl, L->nviewers - L->njsonl, conn, L->viewers_lost, ev[V_JSONL], ev[V_SSE], by);
   }
   fflush(L->out);
 }
@@ -866,17 +865,6 @@ static int setup(lg *L, const xq_loadgen_opts *o)
   return XQ_OK;
 }
 
-/* One descriptor per board: allow as many as the hard limit (the usual
- * soft limit, 1024, is below XQ_LOADGEN_BOARDS_MAX). */
-static void raise_nofile(void)
-{
-  struct rlimit rl;
-  if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
-    rl.rlim_cur = rl.rlim_max;
-    setrlimit(RLIMIT_NOFILE, &rl);
-  }
-}
-
 /* Give every board its game and start connecting it. */
 static void boards_start(lg *L)
 {
@@ -905,7 +893,7 @@ static void boards_start(lg *L)
 static int play(lg *L)
 {
   signal(SIGPIPE, SIG_IGN);
-  raise_nofile();
+  xq_raise_nofile(); /* a descriptor a board: 1024, the usual soft limit, is too few */
   if (uv_loop_init(&L->loop)) return XQ_EIO;
   uv_timer_init(&L->loop, &L->deadline);
   uv_timer_init(&L->loop, &L->drain);

@@ -54,6 +54,10 @@ void xq_server_stop(xq_server *s);
 /* Free a stopped server (its handles must be closed: uv_run returned). */
 void xq_server_free(xq_server *s);
 
+/* Allow this process as many open files as its hard limit (a descriptor
+ * a connection); where that fails the limit stays as it was. */
+void xq_raise_nofile(void);
+
 /* Serve as `xqref serve` does: ignore SIGPIPE, raise the open-file limit
  * to the hard limit, start a server with `o` (o->signals aside: SIGINT
  * and SIGTERM are always handled) on a loop of its own and run it until

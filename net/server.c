@@ -390,8 +390,7 @@ void xq_server_free(xq_server *s)
 /* Serving until a signal                                              */
 /* ------------------------------------------------------------------ */
 
-/* Allow as many descriptors as the hard limit: XQ_MAX_CONNS clients. */
-static void raise_nofile(void)
+void xq_raise_nofile(void)
 {
   struct rlimit rl;
   if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
@@ -406,7 +405,7 @@ int xq_serve(const xq_server_opts *opts, xq_error *err)
   o.signals = 1;
   /* a peer that closes during a write must not kill the server (§1.6) */
   signal(SIGPIPE, SIG_IGN);
-  raise_nofile();
+  xq_raise_nofile(); /* XQ_MAX_CONNS clients */
   uv_loop_t loop;
   uv_loop_init(&loop);
   xq_server *s;
