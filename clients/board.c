@@ -9,7 +9,6 @@
  * lines in gets the same order.
  */
 #include <cjson/cJSON.h>
-#include <errno.h>
 #include <netdb.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -103,6 +102,22 @@ static cJSON *read_reply(board_session *s)
   return r;
 }
 
+/* The reply to the request just sent (`sent`: how the sending went), or
+ * NULL when it could not be sent or the connection failed. */
+static cJSON *reply_to(board_session *s, int sent)
+{
+  if (sent == XQ_ENOMEM) return NULL;
+  if (sent && s->c.failed == XQ_JSONL_WRITE) {
+    say(s, "xqref board: send: %s\n", strerror(-s->c.uverr));
+    return NULL;
+  }
+  if (sent) {
+    say_no_reply(s); /* the connection ended after the last reply */
+    return NULL;
+  }
+  return read_reply(s);
+}
+
 /* Send request `req` (consumed) with the next id and return the reply,
  * or NULL when the connection failed. */
 static cJSON *request(board_session *s, cJSON *req)
@@ -115,15 +130,7 @@ static cJSON *request(board_session *s, cJSON *req)
   text[n] = '\n'; /* cJSON allocates the terminator: room for the newline */
   int rc = xq_jsonl_write(&s->c, text, n + 1);
   free(text);
-  if (rc && s->c.failed == XQ_JSONL_WRITE) {
-    say(s, "xqref board: send: %s\n", strerror(-s->c.uverr));
-    return NULL;
-  }
-  if (rc) {
-    say_no_reply(s); /* the connection ended after the last reply */
-    return NULL;
-  }
-  return read_reply(s);
+  return reply_to(s, rc);
 }
 
 /* ------------------------------------------------------------------ */
@@ -312,10 +319,7 @@ bad:
 /* Say hello and learn the table, the position and the last seq. */
 static int start_session(board_session *s, const char *token, int want_table)
 {
-  cJSON *req = cJSON_CreateObject();
-  cJSON_AddStringToObject(req, "op", "hello");
-  cJSON_AddStringToObject(req, "token", token);
-  cJSON *r = request(s, req);
+  cJSON *r = reply_to(s, xq_jsonl_hello(&s->c, ++s->id, token));
   if (!r) return 1;
   if (cJSON_GetObjectItemCaseSensitive(r, "error")) {
     print_error(s, r);
@@ -345,7 +349,7 @@ static int start_session(board_session *s, const char *token, int want_table)
   if (!s->fen[0]) {
     /* The game's state, where the role may read it (`game` may be for
      * arbiters only: then the hello reply is all there is). */
-    req = cJSON_CreateObject();
+    cJSON *req = cJSON_CreateObject();
     cJSON_AddStringToObject(req, "op", "game");
     cJSON_AddNumberToObject(req, "round", s->round);
     cJSON_AddNumberToObject(req, "table", s->table);

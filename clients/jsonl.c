@@ -121,7 +121,8 @@ static void on_alloc(uv_handle_t *h, size_t hint, uv_buf_t *buf)
       c->cap = cap;
     }
   }
-  *buf = uv_buf_init(c->in + c->len, (unsigned)(c->cap - c->len));
+  /* no room (out of memory): libuv reports UV_ENOBUFS, a lost connection */
+  *buf = c->in ? uv_buf_init(c->in + c->len, (unsigned)(c->cap - c->len)) : uv_buf_init(NULL, 0);
 }
 
 /* One line without its '\n': a reply for the owner, a broadcast dropped. */

@@ -1,6 +1,6 @@
 /*
- * simulate.c -- `xqref simulate`: a whole event under a regulation preset
- * on the real server (simulate.h, docs/simulate.md).
+ * simulate.c -- a whole event under a regulation preset on the real
+ * server (`xqref simulate`, simulate.h, docs/simulate.md).
  *
  * One loop runs the server and every client. The organiser's connection
  * registers the players (add_player) and pairs and publishes each round
