@@ -47,13 +47,14 @@ void xq_loadgen_opts_default(xq_loadgen_opts *o);
  * moves, errors by code, verdicts, elapsed time, moves/s overall and
  * while every board was playing, latency percentiles, the viewers'
  * counts). Ignores SIGPIPE and raises the open-file limit to the hard
- * limit (one descriptor a board). Returns XQ_OK when every reply was
- * answered without an error and no connection was lost (verdicts such as
- * fouls are not errors); XQ_EIO when the run saw errors (the report says
- * which); XQ_EINVAL for options out of range or addresses that are not
- * HOST:PORT, XQ_EIO, XQ_ENOMEM or XQ_ENOTATION when the tokens, the games
- * or the ack log cannot be read or made (nothing was sent; `log` says
- * why). */
+ * limit (one descriptor a board). Returns XQ_OK when moves were
+ * acknowledged, every move was answered, no reply was an error (verdicts
+ * such as fouls are not errors) and no board or viewer lost its
+ * connection; XQ_EIO when the run saw any of those (the report says
+ * which); XQ_EINVAL for options out of range, addresses that are not
+ * HOST:PORT or fewer than o->boards tokens in o->tokens; XQ_EIO, XQ_ENOMEM
+ * or XQ_ENOTATION when the tokens, the games or the ack log cannot be
+ * read or made (nothing was sent; `log` says why). */
 int xq_loadgen_run(const xq_loadgen_opts *o, FILE *out, FILE *log);
 
 /* ------------------------------------------------------------------ */
@@ -78,11 +79,11 @@ typedef struct xq_board_opts {
  * printed in words to `out`, then the board. When `in` is not a
  * terminal the lines are echoed after "> "; when it is, "> " prompts.
  * A line that is not a command is said on `log` and counts as an error;
- * nothing is sent for it. Ignores SIGPIPE. Returns XQ_OK when every
- * event was accepted by the server (verdicts such as fouls included);
- * XQ_EINVAL when o->connect is not HOST:PORT; XQ_EIO when an event was
- * answered with an error, a line was not a command, or the connection
- * failed (`log` says how). */
+ * nothing is sent for it. `in` and `out` are required. Ignores SIGPIPE.
+ * Returns XQ_OK when every event was accepted by the server (verdicts
+ * such as fouls included); XQ_EINVAL when o->connect is not HOST:PORT;
+ * XQ_EIO when an event was answered with an error, a line was not a
+ * command, or the connection failed (`log` says how). */
 int xq_board_run(const xq_board_opts *o, FILE *in, FILE *out, FILE *log);
 
 #endif /* XQ_CLIENTS_H */
