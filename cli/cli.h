@@ -26,4 +26,8 @@ int xq_bench_store_main(int argc, char **argv);   /* bench --store */
  * [lo, hi] with nothing after it, stored in *out; false leaves *out. */
 int xq__cli_number(const char *s, long lo, long hi, long *out);
 
+/* Print "xqref COMMAND: MSG ARG" (ARG may be NULL) and the one-line
+ * `usage` to stderr; returns 2, the status of a usage error. */
+int xq_cli_usage_error(const char *command, const char *usage, const char *msg, const char *arg);
+
 #endif /* XQ_CLI_H */

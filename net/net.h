@@ -1,5 +1,6 @@
 /*
- * net.h -- the tournament server (libuv) and its client tools.
+ * net.h -- the tournament server (libuv). The programs that talk to it
+ * are in clients/, its command line (`xqref serve`) in cli/serve.c.
  *
  * `xqref serve` keeps a tournament store open and serves, on one thread
  * and one event loop: JSON lines over TCP for digital boards, arbiters
@@ -53,10 +54,16 @@ void xq_server_stop(xq_server *s);
 /* Free a stopped server (its handles must be closed: uv_run returned). */
 void xq_server_free(xq_server *s);
 
-/* Subcommands: `xqref serve`, `xqref loadgen`, `xqref board`. Return 0 ok,
- * 1 failure, 2 usage. */
-int xq_serve_main(int argc, char **argv);
-int xq_loadgen_main(int argc, char **argv);
-int xq_board_main(int argc, char **argv);
+/* Allow this process as many open files as its hard limit (a descriptor
+ * a connection); where that fails the limit stays as it was. */
+void xq_raise_nofile(void);
+
+/* Serve as `xqref serve` does: ignore SIGPIPE, raise the open-file limit
+ * to the hard limit, start a server with `o` (o->signals aside: SIGINT
+ * and SIGTERM are always handled) on a loop of its own and run it until
+ * one of those signals has shut it down gracefully. Returns XQ_OK; the
+ * status of xq_server_start with `err` when it cannot start; XQ_EIO when
+ * a handle was left open at the end (`err` says which). */
+int xq_serve(const xq_server_opts *o, xq_error *err);
 
 #endif /* XQ_NET_H */

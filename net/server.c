@@ -369,26 +369,10 @@ void xq_server_free(xq_server *s)
 }
 
 /* ------------------------------------------------------------------ */
-/* xqref serve                                                         */
+/* Serving until a signal                                              */
 /* ------------------------------------------------------------------ */
 
-static void serve_usage(FILE *out)
-{
-  fprintf(out,
-          "usage: xqref serve [--db FILE] [--listen HOST:PORT] [--http HOST:PORT|none]\n"
-          "                   [--rules PRESET|FILE.json] [--demo [--players N]] [--quiet]\n\n"
-          "Serve a tournament: JSON lines for boards, arbiters and organisers on --listen\n"
-          "(default 127.0.0.1:7878), HTTP/SSE/PGN for viewers on --http (default\n"
-          "127.0.0.1:8080). The store (default xqref.db) is created when missing; its\n"
-          "admin token is printed once and kept in FILE.admin (mode 0600). --demo fills\n"
-          "a new store with a demo tournament (N players, default 16; round 1 paired)\n"
-          "and prints a token per board. Port 0 picks a free port; the real addresses\n"
-          "are printed as 'json HOST:PORT' and 'http HOST:PORT'. SIGINT or SIGTERM\n"
-          "stops gracefully. Protocol: docs/protocol.md, docs/http.md.\n");
-}
-
-/* Allow as many descriptors as the hard limit: XQ_MAX_CONNS clients. */
-static void raise_nofile(void)
+void xq_raise_nofile(void)
 {
   struct rlimit rl;
   if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
@@ -397,64 +381,24 @@ static void raise_nofile(void)
   }
 }
 
-int xq_serve_main(int argc, char **argv)
+int xq_serve(const xq_server_opts *opts, xq_error *err)
 {
-  xq_server_opts o;
-  xq_server_opts_default(&o);
+  xq_server_opts o = *opts;
   o.signals = 1;
-  o.out = stdout;
-  o.log = stderr;
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    int more = i + 1 < argc;
-    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-      serve_usage(stdout);
-      return 0;
-    } else if (!strcmp(a, "--db") && more) {
-      o.db = argv[++i];
-    } else if (!strcmp(a, "--listen") && more) {
-      o.listen = argv[++i];
-    } else if (!strcmp(a, "--http") && more) {
-      o.http = argv[++i];
-      if (!strcmp(o.http, "none")) o.http = NULL;
-    } else if (!strcmp(a, "--rules") && more) {
-      o.rules = argv[++i];
-    } else if (!strcmp(a, "--demo")) {
-      o.demo = 1;
-    } else if (!strcmp(a, "--players") && more) {
-      char *end;
-      long n = strtol(argv[++i], &end, 10);
-      if (*end || n < 2 || n > XQ_TOURNEY_PLAYERS_MAX) {
-        fprintf(stderr, "xqref serve: --players wants 2..%d\n", XQ_TOURNEY_PLAYERS_MAX);
-        return 2;
-      }
-      o.demo_players = (int)n;
-    } else if (!strcmp(a, "--quiet")) {
-      o.log = NULL;
-    } else {
-      fprintf(stderr, "xqref serve: unknown or incomplete option '%s'\n", a);
-      serve_usage(stderr);
-      return 2;
-    }
-  }
   /* a peer that closes during a write must not kill the server (§1.6) */
   signal(SIGPIPE, SIG_IGN);
-  raise_nofile();
+  xq_raise_nofile(); /* XQ_MAX_CONNS clients */
   uv_loop_t loop;
   uv_loop_init(&loop);
   xq_server *s;
-  xq_error err = {0};
-  if (xq_server_start(&loop, &o, &s, &err) != XQ_OK) {
-    fprintf(stderr, "xqref serve: %s\n", err.msg);
+  int rc = xq_server_start(&loop, &o, &s, err);
+  if (rc != XQ_OK) {
     uv_loop_close(&loop);
-    return 1;
+    return rc;
   }
   uv_run(&loop, UV_RUN_DEFAULT);
   xq_server_free(s);
-  int rc = uv_loop_close(&loop);
-  if (rc) {
-    fprintf(stderr, "xqref serve: handles left open at exit: %s\n", uv_strerror(rc));
-    return 1;
-  }
-  return 0;
+  rc = uv_loop_close(&loop);
+  if (rc) return fail(err, XQ_EIO, "handles left open at exit: %s", uv_strerror(rc));
+  return XQ_OK;
 }

@@ -14,7 +14,7 @@
 
 #include "http_parse.h"
 #include "internal.h"
-#include "net_client.h"
+#include "net_fixture.h"
 
 /* ------------------------------------------------------------------ */
 /* The request parser                                                  */
@@ -229,17 +229,7 @@ Test(http_parse, response_heads_and_chunked_bodies)
 /* A server, and HTTP over the scripted client                         */
 /* ------------------------------------------------------------------ */
 
-static xq_tserver ts;
-
-static void setup(void) { cr_assert_eq(xq_ts_start(&ts, 8), 0, "server starts"); }
-
-static void teardown(void)
-{
-  if (ts.srv) cr_assert_eq(xq_ts_stop(&ts), 0, "no handle left open");
-  xq_ts_cleanup(&ts);
-}
-
-TestSuite(net_http, .init = setup, .fini = teardown, .timeout = 60);
+XQ_NET_SUITE(net_http, 8);
 
 
 typedef xq_tresp resp;

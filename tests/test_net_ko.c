@@ -13,9 +13,7 @@
 #include <string.h>
 
 #include "knockout.h"
-#include "net_client.h"
-
-static xq_tserver ts;
+#include "net_fixture.h"
 
 static void connect_as(xq_tclient *c, const char *token)
 {
@@ -58,7 +56,7 @@ static void board_session(xq_tclient *adm, xq_tclient *b, int k)
 
 Test(knockout, stage_played_on_knockout_tables)
 {
-  cr_assert_eq(xq_ts_start(&ts, 8), 0, "server starts");
+  xq_fx_up(8);
   xq_tclient adm, arb, b1, b3, w;
   connect_as(&adm, ts.admin);
   connect_as(&arb, ts.arbiter);
@@ -204,15 +202,14 @@ Test(knockout, stage_played_on_knockout_tables)
 
   xq_tc_close(&adm);
   xq_tc_close(&arb);
-  cr_assert_eq(xq_ts_stop(&ts), 0, "uv_loop_close: no handle left open");
-  xq_ts_cleanup(&ts);
+  xq_fx_down();
 }
 
 /* The Red player a ko_publish asks for: taken for the standard game, and
  * refused when it is no player of the match. */
 Test(knockout, publish_with_red_chosen)
 {
-  cr_assert_eq(xq_ts_start(&ts, 8), 0, "server starts");
+  xq_fx_up(8);
   xq_tclient adm, arb;
   connect_as(&adm, ts.admin);
   connect_as(&arb, ts.arbiter);
@@ -251,8 +248,7 @@ Test(knockout, publish_with_red_chosen)
   cJSON_Delete(r);
   xq_tc_close(&adm);
   xq_tc_close(&arb);
-  cr_assert_eq(xq_ts_stop(&ts), 0, "uv_loop_close: no handle left open");
-  xq_ts_cleanup(&ts);
+  xq_fx_down();
 }
 
 /* A knockout-only event (seeding "lot", docs/village-king.md) wants no
@@ -260,7 +256,7 @@ Test(knockout, publish_with_red_chosen)
  * is checked before the store is touched. */
 Test(knockout, lot_bracket_refused_after_a_swiss_and_for_bad_entrants)
 {
-  cr_assert_eq(xq_ts_start(&ts, 8), 0, "server starts");
+  xq_fx_up(8);
   xq_tclient adm;
   connect_as(&adm, ts.admin);
   xq_tc_errf(&adm, "BAD_REQUEST", "{\"id\":1,\"op\":\"ko_start\",\"seeding\":\"lot\",\"format\":\"shaanxi\",\"lot\":-3}");
@@ -276,6 +272,5 @@ Test(knockout, lot_bracket_refused_after_a_swiss_and_for_bad_entrants)
   cr_assert(cJSON_IsFalse(xq_tj_get(r, "started")), "a refused start leaves no stage");
   cJSON_Delete(r);
   xq_tc_close(&adm);
-  cr_assert_eq(xq_ts_stop(&ts), 0, "uv_loop_close: no handle left open");
-  xq_ts_cleanup(&ts);
+  xq_fx_down();
 }

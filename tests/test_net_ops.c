@@ -16,20 +16,9 @@
 
 #include "adjudicator.h"
 #include "internal.h" /* xq__store_idle: to send while a commit runs */
-#include "net_client.h"
+#include "net_fixture.h"
 #include "perft.h"
 #include "tourney.h"
-
-static xq_tserver ts;
-
-static void up(int players) { cr_assert_eq(xq_ts_start(&ts, players), 0, "server starts"); }
-
-/* Stop the server (clients closed first) and prove nothing leaked. */
-static void down(void)
-{
-  cr_assert_eq(xq_ts_stop(&ts), 0, "uv_loop_close: no handle left open");
-  xq_ts_cleanup(&ts);
-}
 
 static void connect_as(xq_tclient *c, const char *token)
 {
@@ -46,7 +35,7 @@ static void connect_as(xq_tclient *c, const char *token)
 
 Test(engine, validate_fen)
 {
-  up(4);
+  xq_fx_up(4);
   xq_tclient c;
   connect_as(&c, NULL);
   cJSON *r = xq_tc_callf(&c, "{\"id\":1,\"op\":\"validate_fen\",\"fen\":\"%s\"}", XQ_START_FEN);
@@ -79,7 +68,7 @@ Test(engine, validate_fen)
   xq_tc_expect_error(r, "BAD_REQUEST");
   cJSON_Delete(r);
   xq_tc_close(&c);
-  down();
+  xq_fx_down();
 }
 
 /* The legal moves of `fen` after `moves` (ICCS), by the engine. */
@@ -101,7 +90,7 @@ static int engine_moves(const char *fen, const char *const *moves, int n, xq_pos
 
 Test(engine, legal_moves)
 {
-  up(4);
+  xq_fx_up(4);
   xq_tclient c;
   connect_as(&c, NULL);
   cJSON *r = xq_tc_callf(&c, "{\"id\":1,\"op\":\"legal_moves\"}");
@@ -156,12 +145,12 @@ Test(engine, legal_moves)
   xq_tc_expect_error(r, "BAD_FEN");
   cJSON_Delete(r);
   xq_tc_close(&c);
-  down();
+  xq_fx_down();
 }
 
 Test(engine, apply)
 {
-  up(4);
+  xq_fx_up(4);
   xq_tclient c;
   connect_as(&c, NULL);
   /* the central cannon takes the pawn on e6 at the third ply */
@@ -237,12 +226,12 @@ Test(engine, apply)
   cJSON_Delete(r);
   free(line);
   xq_tc_close(&c);
-  down();
+  xq_fx_down();
 }
 
 Test(engine, convert)
 {
-  up(4);
+  xq_fx_up(4);
   xq_tclient c;
   connect_as(&c, NULL);
   cJSON *r = xq_tc_callf(&c, "{\"id\":1,\"op\":\"convert\",\"moves\":[\"炮二平五\"],\"to\":\"iccs\"}");
@@ -277,12 +266,12 @@ Test(engine, convert)
   xq_tc_expect_error(r, "BAD_REQUEST");
   cJSON_Delete(r);
   xq_tc_close(&c);
-  down();
+  xq_fx_down();
 }
 
 Test(engine, perft)
 {
-  up(4);
+  xq_fx_up(4);
   xq_tclient c;
   connect_as(&c, NULL);
   static const char *const fens[] = {
@@ -327,14 +316,14 @@ Test(engine, perft)
   xq_tc_expect_error(r, "BAD_FEN");
   cJSON_Delete(r);
   xq_tc_close(&c);
-  down();
+  xq_fx_down();
 }
 
 /* A client may have XQ_JOBS_PER_CONN jobs at once; the next one is BUSY.
  * Jobs whose client leaves are abandoned and the server still drains. */
 Test(engine, busy_and_abandoned_jobs)
 {
-  up(4);
+  xq_fx_up(4);
   xq_tclient c;
   connect_as(&c, NULL);
   char *batch = NULL;
@@ -365,7 +354,7 @@ Test(engine, busy_and_abandoned_jobs)
   /* leave with four jobs running: they stop, nobody is answered */
   xq_tc_close(&c);
   xq_tc_spin(&ts.loop, 50);
-  down();
+  xq_fx_down();
 }
 
 /* The adjudicator's own answer for a list, as the server should give it. */
@@ -381,7 +370,7 @@ static void judge_here(const char *ruleset, const char *fen, const char *const *
 
 Test(engine, adjudicate)
 {
-  up(4);
+  xq_fx_up(4);
   xq_tclient c;
   connect_as(&c, NULL);
   xq_game *g = malloc(sizeof *g);
@@ -480,7 +469,7 @@ Test(engine, adjudicate)
   free(g);
   xq_tc_close(&c);
   xq_tc_spin(&ts.loop, 20);
-  down();
+  xq_fx_down();
 }
 
 /* ================================================================== */
@@ -499,7 +488,7 @@ static xq_tevent *store_event(xq_tstore **st)
 
 Test(tourney, roles)
 {
-  up(8);
+  xq_fx_up(8);
   xq_tclient anon, board, arb;
   connect_as(&anon, NULL);
   connect_as(&board, ts.board[0]);
@@ -548,12 +537,12 @@ Test(tourney, roles)
   xq_tc_close(&anon);
   xq_tc_close(&board);
   xq_tc_close(&arb);
-  down();
+  xq_fx_down();
 }
 
 Test(tourney, event_players_add_player)
 {
-  up(8);
+  xq_fx_up(8);
   xq_tclient c;
   connect_as(&c, ts.admin);
   xq_tstore *st;
@@ -624,7 +613,7 @@ Test(tourney, event_players_add_player)
   xq_tevent_free(ev);
   xq_tstore_close(st);
   xq_tc_close(&c);
-  down();
+  xq_fx_down();
 }
 
 /* Record a result on every board of round `round` (a draw on even tables). */
@@ -652,7 +641,7 @@ static void board_ids(const cJSON *boards, char *buf, size_t len)
 
 Test(tourney, pair_publish_pairings)
 {
-  up(8);
+  xq_fx_up(8);
   xq_tclient c, w;
   connect_as(&c, ts.admin);
   connect_as(&w, NULL);
@@ -758,7 +747,7 @@ Test(tourney, pair_publish_pairings)
   cJSON_Delete(r);
   xq_tc_close(&w);
   xq_tc_close(&c);
-  down();
+  xq_fx_down();
 }
 
 /* Send export request `req` and check the reply: its text equals what
@@ -788,7 +777,7 @@ static void expect_export(xq_tclient *c, const char *req, const xq_tevent *ev, c
 
 Test(tourney, standings_and_exports)
 {
-  up(8);
+  xq_fx_up(8);
   xq_tclient c;
   connect_as(&c, ts.arbiter);
   finish_round(&c, 1, ts.nboards);
@@ -849,12 +838,12 @@ Test(tourney, standings_and_exports)
   xq_tevent_free(ev);
   xq_tstore_close(st);
   xq_tc_close(&c);
-  down();
+  xq_fx_down();
 }
 
 Test(tourney, withdraw_absent)
 {
-  up(8);
+  xq_fx_up(8);
   xq_tclient c;
   connect_as(&c, ts.admin);
   cJSON *r = xq_tc_callf(&c, "{\"id\":1,\"op\":\"withdraw\",\"player\":99,\"round\":2}");
@@ -904,12 +893,12 @@ Test(tourney, withdraw_absent)
   xq_tevent_free(ev);
   xq_tstore_close(st);
   xq_tc_close(&c);
-  down();
+  xq_fx_down();
 }
 
 Test(tourney, tokens)
 {
-  up(8);
+  xq_fx_up(8);
   xq_tclient c;
   connect_as(&c, ts.admin);
   cJSON *r = xq_tc_callf(&c, "{\"id\":1,\"op\":\"token\",\"role\":\"board\",\"round\":1,\"table\":2,\"label\":\"spare table 2\"}");
@@ -978,7 +967,7 @@ Test(tourney, tokens)
   xq_tc_expect_ok(r);
   cJSON_Delete(r);
   xq_tc_close(&c);
-  down();
+  xq_fx_down();
 }
 
 /* Threads of libuv's pool held by the test (see writes_between_commits). */
@@ -1002,7 +991,7 @@ static void held_done(uv_work_t *w, int status)
  * stays queued until the test lets the threads go. */
 Test(tourney, writes_between_commits)
 {
-  up(8);
+  xq_fx_up(8);
   xq_tclient c, arb;
   connect_as(&c, ts.admin);
   connect_as(&arb, ts.arbiter);
@@ -1067,5 +1056,5 @@ Test(tourney, writes_between_commits)
   xq_tstore_close(st);
   xq_tc_close(&arb);
   xq_tc_close(&c);
-  down();
+  xq_fx_down();
 }

@@ -9,20 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "net_client.h"
+#include "net_fixture.h"
 #include "tourney.h"
 
-static xq_tserver ts;
-
-static void setup(void) { cr_assert_eq(xq_ts_start(&ts, 16), 0, "server starts"); }
-
-static void teardown(void)
-{
-  if (ts.srv) cr_assert_eq(xq_ts_stop(&ts), 0, "no handle left open");
-  xq_ts_cleanup(&ts);
-}
-
-TestSuite(net_proto, .init = setup, .fini = teardown, .timeout = 60);
+XQ_NET_SUITE(net_proto, 16);
 
 static const char *str(const cJSON *o, const char *k)
 {

@@ -13,20 +13,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "net_client.h"
+#include "net_fixture.h"
 #include "tourney.h"
 
-static xq_tserver ts;
-
-static void setup(void) { cr_assert_eq(xq_ts_start(&ts, 8), 0, "server starts"); }
-
-static void teardown(void)
-{
-  if (ts.srv) cr_assert_eq(xq_ts_stop(&ts), 0, "no handle left open");
-  xq_ts_cleanup(&ts);
-}
-
-TestSuite(net_security, .init = setup, .fini = teardown, .timeout = 60);
+XQ_NET_SUITE(net_security, 8);
 
 static int ok(const cJSON *o) { return cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "ok")); }
 

@@ -15,19 +15,9 @@
 
 #include "http_parse.h"
 #include "internal.h"
-#include "net_client.h"
+#include "net_fixture.h"
 
-static xq_tserver ts;
-
-static void setup(void) { cr_assert_eq(xq_ts_start(&ts, 8), 0, "server starts"); }
-
-static void teardown(void)
-{
-  if (ts.srv) cr_assert_eq(xq_ts_stop(&ts), 0, "no handle left open");
-  xq_ts_cleanup(&ts);
-}
-
-TestSuite(net_web, .init = setup, .fini = teardown, .timeout = 60);
+XQ_NET_SUITE(net_web, 8);
 
 /* ------------------------------------------------------------------ */
 /* HTTP over the scripted client                                       */

@@ -1,6 +1,6 @@
 /*
- * simulate.h -- `xqref simulate`: a whole event under one regulation
- * preset, run on the real server (docs/simulate.md).
+ * simulate.h -- a whole event under one regulation preset, run on the
+ * real server, as `xqref simulate` does (docs/simulate.md).
  *
  * A server is started on a private loop with a fresh store configured
  * from the preset; players are registered over the protocol (add_player);
@@ -22,13 +22,6 @@
 #include <stdio.h>
 
 #include "engine.h"
-
-#define XQ_SIM_PLAYERS_DEFAULT 150   /* players when the preset sets no entry limit */
-#define XQ_SIM_GROUP_PLAYERS_DEFAULT 30 /* players of a group's own event (--group) */
-#define XQ_SIM_PLIES_MAX 400         /* longest game the options may ask for */
-#define XQ_SIM_RATE_MAX 1000         /* incident rates are per mille */
-#define XQ_SIM_PATH_MAX 1024         /* bytes of a store path or output directory */
-#define XQ_SIM_WINDOW_MAX 64         /* moves a board may keep in flight */
 
 /* How a simulation runs. Rates are per mille of games (lateness: of
  * players per round). */
@@ -92,9 +85,5 @@ typedef struct xq_sim_report {
  * as it was at the failure, for inspection (a temporary one is removed). Sets SIGPIPE to be ignored for the
  * process (a board that hangs up while owed replies must not end it). */
 int xq_simulate(const xq_sim_opts *o, xq_sim_report *rep, xq_error *err);
-
-/* `xqref simulate --preset NAME [--players N] [--seed S] [--db FILE]
- * [--out DIR] ...`: 0 ok, 1 failure, 2 usage. */
-int xq_simulate_main(int argc, char **argv);
 
 #endif /* XQ_SIMULATE_H */

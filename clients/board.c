@@ -1,58 +1,31 @@
 /*
- * board_cli.c -- `xqref board`: play a table from a terminal as a digital
- * board would. Each line read from standard input (a terminal or a pipe)
- * becomes one board event with the next sequence number; the server's
- * verdict is printed in words, then the board.
+ * board.c -- play a table from a terminal as a digital board would
+ * (`xqref board`, clients.h). Each line read from the input (a terminal
+ * or a pipe) becomes one board event with the next sequence number; the
+ * server's verdict is printed in words, then the board.
  *
- * One request at a time with a blocking socket: a person types slower
- * than any reply, and a script piping lines in gets the same order.
+ * One request at a time, each reply awaited on a loop of the board's own
+ * (jsonl.h): a person types slower than any reply, and a script piping
+ * lines in gets the same order.
  */
 #include <cjson/cJSON.h>
-#include <errno.h>
 #include <netdb.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
-#include <sys/time.h>
 #include <unistd.h>
 
-#include "netlimits.h"
-#include "net.h"
-
-#define XQ_BOARD_INPUT_MAX 4096          /* one command line from stdin */
-#define XQ_BOARD_REPLY_MAX XQ_MAX_LINE   /* one reply line from the server */
-#define XQ_BOARD_REPLY_TIMEOUT_S 30      /* a reply that takes longer: give up */
-
-static const char board_usage[] =
-  "usage: xqref board --connect HOST:PORT --token K [--table T] [--lang en|zh] [--no-board]\n"
-  "\n"
-  "Play the table of board token K from a terminal, as a digital board does.\n"
-  "Each line of standard input is one event, sent with the next sequence\n"
-  "number; the verdict is printed in words, then the board.\n"
-  "\n"
-  "  a move          in ICCS (h2e2), WXF (C2.5) or Chinese (炮二平五)\n"
-  "  clock R B       clock reading, each h:mm:ss, m:ss or seconds\n"
-  "  claim natural|repetition [red|black]\n"
-  "  draw offer|accept|decline [red|black]\n"
-  "  resign [red|black]   (default: the side to move)\n"
-  "  position FEN    the board as sensed (FEN or its placement field)\n"
-  "  lift SQUARE / release   touch-move: a piece lifted / the hand left it\n"
-  "  quit\n"
-  "\n"
-  "  --table T       check that the token is for table T\n"
-  "  --lang zh       verdicts in Chinese (default English)\n"
-  "  --no-board      do not print the board after each reply\n"
-  "\n"
-  "Exit status 0 when every event was accepted by the server (verdicts such\n"
-  "as fouls included), 1 when one was answered with an error or the\n"
-  "connection failed, 2 for a usage error.\n";
+#include "clientlimits.h"
+#include "clients.h"
+#include "jsonl.h"
 
 typedef struct board_session {
-  int fd;
-  char *in;                    /* reply bytes received, not yet used */
-  size_t len;
+  FILE *in, *out, *log;        /* the commands, the session, the messages (NULL: none) */
+  uv_loop_t loop;              /* runs while a reply is awaited */
+  xq_jsonl c;
+  int open;                    /* c is open (to be closed) */
   long long seq;               /* last sequence number used */
   int round, table;
   int id;
@@ -61,13 +34,26 @@ typedef struct board_session {
   int errors;
 } board_session;
 
+/* A message to s->log, when there is one. */
+static void say(const board_session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void say(const board_session *s, const char *fmt, ...)
+{
+  if (!s->log) return;
+  va_list ap;
+  va_start(ap, fmt);
+  vfprintf(s->log, fmt, ap);
+  va_end(ap);
+}
+
 /* ------------------------------------------------------------------ */
 /* Connection                                                          */
 /* ------------------------------------------------------------------ */
 
-static int dial(const char *hostport)
+/* Connect to the first address of HOST:PORT that answers. Returns 0, -1
+ * (the message printed) or -2 when the text is not HOST:PORT. */
+static int dial(board_session *s, const char *hostport)
 {
-  char host[256];
+  char host[XQ_JSONL_HOST_MAX];
   const char *colon = strrchr(hostport, ':');
   if (!colon || colon == hostport || (size_t)(colon - hostport) >= sizeof host) return -2;
   memcpy(host, hostport, (size_t)(colon - hostport));
@@ -77,75 +63,59 @@ static int dial(const char *hostport)
   hints.ai_socktype = SOCK_STREAM;
   int gr = getaddrinfo(host, colon + 1, &hints, &res);
   if (gr) {
-    fprintf(stderr, "xqref board: %s: %s\n", hostport, gai_strerror(gr));
+    say(s, "xqref board: %s: %s\n", hostport, gai_strerror(gr));
     return -1;
   }
-  int fd = -1;
+  int uverr = 0;
   for (ai = res; ai; ai = ai->ai_next) {
-    fd = socket(ai->ai_family, ai->ai_socktype, ai->ai_protocol);
-    if (fd < 0) continue;
-    if (connect(fd, ai->ai_addr, ai->ai_addrlen) == 0) break;
-    close(fd);
-    fd = -1;
+    s->open = xq_jsonl_connect(&s->c, &s->loop, ai->ai_addr, XQ_BOARD_REPLY_MAX, NULL, s) == XQ_OK;
+    if (s->open) break;
+    uverr = s->c.uverr;
+    xq_jsonl_close(&s->c); /* and try the next address */
+    uv_run(&s->loop, UV_RUN_DEFAULT);
   }
   freeaddrinfo(res);
-  if (fd < 0) {
-    fprintf(stderr, "xqref board: cannot connect to %s: %s\n", hostport, strerror(errno));
+  if (!s->open) {
+    say(s, "xqref board: cannot connect to %s: %s\n", hostport, strerror(-uverr));
     return -1;
-  }
-  struct timeval tv = {XQ_BOARD_REPLY_TIMEOUT_S, 0};
-  setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
-  return fd;
-}
-
-static int send_all(int fd, const char *p, size_t n)
-{
-  while (n) {
-    ssize_t w = send(fd, p, n, 0);
-    if (w < 0 && errno == EINTR) continue;
-    if (w <= 0) return -1;
-    p += w;
-    n -= (size_t)w;
   }
   return 0;
 }
 
-/* The next line from the server that is a reply (has no "event" without
- * an "id"), parsed; NULL when the connection ended or timed out. */
+/* Why no reply came, in words. */
+static void say_no_reply(const board_session *s)
+{
+  const xq_jsonl *c = &s->c;
+  if (c->failed == XQ_JSONL_BAD_LINE) say(s, "xqref board: the server sent a line that is not JSON\n");
+  else if (c->failed == XQ_JSONL_TOO_LONG) say(s, "xqref board: reply longer than %d bytes\n", XQ_BOARD_REPLY_MAX);
+  else if (c->failed) say(s, "xqref board: %s\n", c->uverr == UV_EOF ? "the server closed the connection"
+                                                                      : strerror(-c->uverr));
+  else say(s, "xqref board: no reply (timed out)\n");
+}
+
+/* The next line from the server that is a reply (broadcast events are
+ * dropped), parsed; NULL when the connection ended or timed out. */
 static cJSON *read_reply(board_session *s)
 {
-  for (;;) {
-    char *nl = s->len ? memchr(s->in, '\n', s->len) : NULL;
-    if (nl) {
-      size_t n = (size_t)(nl - s->in);
-      cJSON *r = cJSON_ParseWithLength(s->in, n);
-      memmove(s->in, nl + 1, s->len - n - 1);
-      s->len -= n + 1;
-      if (r && cJSON_GetObjectItemCaseSensitive(r, "event") && !cJSON_GetObjectItemCaseSensitive(r, "id")) {
-        cJSON_Delete(r);
-        continue;
-      }
-      if (!cJSON_IsObject(r)) {
-        cJSON_Delete(r);
-        fprintf(stderr, "xqref board: the server sent a line that is not JSON\n");
-        return NULL;
-      }
-      return r;
-    }
-    if (s->len == XQ_BOARD_REPLY_MAX) {
-      fprintf(stderr, "xqref board: reply longer than %d bytes\n", XQ_BOARD_REPLY_MAX);
-      return NULL;
-    }
-    ssize_t got = recv(s->fd, s->in + s->len, XQ_BOARD_REPLY_MAX - s->len, 0);
-    if (got < 0 && errno == EINTR) continue;
-    if (got <= 0) {
-      fprintf(stderr, "xqref board: %s\n", got == 0 ? "the server closed the connection"
-                      : errno == EAGAIN || errno == EWOULDBLOCK ? "no reply (timed out)"
-                      : strerror(errno));
-      return NULL;
-    }
-    s->len += (size_t)got;
+  cJSON *r = xq_jsonl_wait(&s->c, (uint64_t)XQ_BOARD_REPLY_TIMEOUT_S * 1000);
+  if (!r) say_no_reply(s);
+  return r;
+}
+
+/* The reply to the request just sent (`sent`: how the sending went), or
+ * NULL when it could not be sent or the connection failed. */
+static cJSON *reply_to(board_session *s, int sent)
+{
+  if (sent == XQ_ENOMEM) return NULL;
+  if (sent && s->c.failed == XQ_JSONL_WRITE) {
+    say(s, "xqref board: send: %s\n", strerror(-s->c.uverr));
+    return NULL;
   }
+  if (sent) {
+    say_no_reply(s); /* the connection ended after the last reply */
+    return NULL;
+  }
+  return read_reply(s);
 }
 
 /* Send request `req` (consumed) with the next id and return the reply,
@@ -158,20 +128,16 @@ static cJSON *request(board_session *s, cJSON *req)
   if (!text) return NULL;
   size_t n = strlen(text);
   text[n] = '\n'; /* cJSON allocates the terminator: room for the newline */
-  int rc = send_all(s->fd, text, n + 1);
+  int rc = xq_jsonl_write(&s->c, text, n + 1);
   free(text);
-  if (rc) {
-    fprintf(stderr, "xqref board: send: %s\n", strerror(errno));
-    return NULL;
-  }
-  return read_reply(s);
+  return reply_to(s, rc);
 }
 
 /* ------------------------------------------------------------------ */
 /* Output                                                              */
 /* ------------------------------------------------------------------ */
 
-static void print_board(const char *fen, int zh)
+static void print_board(FILE *out, const char *fen, int zh)
 {
   static const char letters[8] = {'.', 'k', 'a', 'b', 'n', 'r', 'c', 'p'};
   /* Each side's own characters, so that horses, rooks and cannons of the
@@ -181,17 +147,17 @@ static void print_board(const char *fen, int zh)
   xq_pos p;
   if (!fen[0] || xq_fen_parse(&p, fen, XQ_FEN_LAX, NULL) != XQ_OK) return;
   for (int r = 9; r >= 0; r--) {
-    printf("  %d ", r);
+    fprintf(out, "  %d ", r);
     for (int f = 0; f < 9; f++) {
       xq_color c;
       xq_kind k = xq_piece_at(&p, XQ_SQ(f, r), &c);
-      if (zh) printf("%s", k == XQ_NONE ? "．" : c == XQ_RED ? red_zh[k] : black_zh[k]);
-      else printf(" %c", k != XQ_NONE && c == XQ_RED ? letters[k] - 32 : letters[k]);
+      if (zh) fprintf(out, "%s", k == XQ_NONE ? "．" : c == XQ_RED ? red_zh[k] : black_zh[k]);
+      else fprintf(out, " %c", k != XQ_NONE && c == XQ_RED ? letters[k] - 32 : letters[k]);
     }
-    putchar('\n');
+    fputc('\n', out);
   }
-  printf(zh ? "    ａｂｃｄｅｆｇｈｉ\n" : "     a b c d e f g h i\n");
-  printf("  %s to move\n", p.side == XQ_RED ? "Red" : "Black");
+  fprintf(out, zh ? "    ａｂｃｄｅｆｇｈｉ\n" : "     a b c d e f g h i\n");
+  fprintf(out, "  %s to move\n", p.side == XQ_RED ? "Red" : "Black");
 }
 
 /* Print an error reply; adopt the server's expected sequence number. */
@@ -202,11 +168,11 @@ static void print_error(board_session *s, const cJSON *r)
   const cJSON *msg = cJSON_GetObjectItemCaseSensitive(e, "msg");
   const cJSON *exp = cJSON_GetObjectItemCaseSensitive(e, "expected");
   if (!exp) exp = cJSON_GetObjectItemCaseSensitive(r, "expected");
-  printf("error %s: %s\n", cJSON_IsString(code) ? code->valuestring : "?",
-         cJSON_IsString(msg) ? msg->valuestring : "");
+  fprintf(s->out, "error %s: %s\n", cJSON_IsString(code) ? code->valuestring : "?",
+          cJSON_IsString(msg) ? msg->valuestring : "");
   if (cJSON_IsNumber(exp) && exp->valuedouble >= 1) {
     s->seq = (long long)exp->valuedouble - 1;
-    printf("next seq %lld\n", s->seq + 1);
+    fprintf(s->out, "next seq %lld\n", s->seq + 1);
   }
   s->errors++;
 }
@@ -221,18 +187,18 @@ static void print_event_reply(board_session *s, const cJSON *r)
   const cJSON *v = cJSON_GetObjectItemCaseSensitive(r, "verdict");
   const cJSON *vname = cJSON_GetObjectItemCaseSensitive(v, "verdict");
   const cJSON *text = cJSON_GetObjectItemCaseSensitive(v, s->lang_zh ? "zh" : "en");
-  if (cJSON_IsNumber(seq)) printf("seq %.0f", seq->valuedouble);
-  if (cJSON_IsNumber(ply)) printf(" ply %d", ply->valueint);
-  printf(": %s", cJSON_IsString(vname) ? vname->valuestring : "ok");
-  if (cJSON_IsString(text) && text->valuestring[0]) printf(" -- %s", text->valuestring);
-  putchar('\n');
+  if (cJSON_IsNumber(seq)) fprintf(s->out, "seq %.0f", seq->valuedouble);
+  if (cJSON_IsNumber(ply)) fprintf(s->out, " ply %d", ply->valueint);
+  fprintf(s->out, ": %s", cJSON_IsString(vname) ? vname->valuestring : "ok");
+  if (cJSON_IsString(text) && text->valuestring[0]) fprintf(s->out, " -- %s", text->valuestring);
+  fputc('\n', s->out);
   if (cJSON_IsString(result) && strcmp(result->valuestring, "*"))
-    printf("result %s\n", result->valuestring);
+    fprintf(s->out, "result %s\n", result->valuestring);
   /* The board again only when the position changed (a move, not a
    * clock reading or a move taken back). */
   int changed = cJSON_IsString(fen) && strcmp(s->fen, fen->valuestring);
   if (cJSON_IsString(fen)) snprintf(s->fen, sizeof s->fen, "%s", fen->valuestring);
-  if (s->show_board && changed) print_board(s->fen, s->lang_zh);
+  if (s->show_board && changed) print_board(s->out, s->fen, s->lang_zh);
 }
 
 /* ------------------------------------------------------------------ */
@@ -278,7 +244,7 @@ static int side_to_move(const board_session *s)
 
 /* Build the request for one input line; NULL with a message on stderr
  * when the line is not a command (nothing is sent, no seq used). */
-static cJSON *build_event(board_session *s, char *line)
+static cJSON *build_event(board_session *s, const char *line)
 {
   char *save = NULL, *w[4] = {0};
   char copy[XQ_BOARD_INPUT_MAX];
@@ -292,7 +258,7 @@ static cJSON *build_event(board_session *s, char *line)
   if (!strcmp(cmd, "clock")) {
     long red = n == 3 ? parse_time(w[1]) : -1, black = n == 3 ? parse_time(w[2]) : -1;
     if (red < 0 || black < 0) {
-      fprintf(stderr, "clock wants two times (h:mm:ss, m:ss or seconds): clock 1:29:30 1:30:00\n");
+      say(s, "clock wants two times (h:mm:ss, m:ss or seconds): clock 1:29:30 1:30:00\n");
       goto bad;
     }
     cJSON_AddStringToObject(req, "op", "clock");
@@ -306,7 +272,7 @@ static cJSON *build_event(board_session *s, char *line)
                          : !strcmp(k, "offer") || !strcmp(k, "accept") || !strcmp(k, "decline"));
     int side = side_word(w[2]);
     if (!ok || side == -2 || n > 3) {
-      fprintf(stderr, claim ? "claim natural|repetition [red|black]\n" : "draw offer|accept|decline [red|black]\n");
+      say(s, claim ? "claim natural|repetition [red|black]\n" : "draw offer|accept|decline [red|black]\n");
       goto bad;
     }
     cJSON_AddStringToObject(req, "op", cmd);
@@ -315,7 +281,7 @@ static cJSON *build_event(board_session *s, char *line)
   } else if (!strcmp(cmd, "resign")) {
     int side = n > 1 ? side_word(w[1]) : side_to_move(s);
     if (side < 0 || n > 2) {
-      fprintf(stderr, "resign red|black\n");
+      say(s, "resign red|black\n");
       goto bad;
     }
     cJSON_AddStringToObject(req, "op", "resign");
@@ -324,14 +290,14 @@ static cJSON *build_event(board_session *s, char *line)
     const char *fen = line + strlen("position");
     while (*fen == ' ' || *fen == '\t') fen++;
     if (!*fen) {
-      fprintf(stderr, "position FEN\n");
+      say(s, "position FEN\n");
       goto bad;
     }
     cJSON_AddStringToObject(req, "op", "position");
     cJSON_AddStringToObject(req, "board", fen);
   } else if (!strcmp(cmd, "lift")) {
     if (n != 2) {
-      fprintf(stderr, "lift SQUARE (e.g. lift h2)\n");
+      say(s, "lift SQUARE (e.g. lift h2)\n");
       goto bad;
     }
     cJSON_AddStringToObject(req, "op", "lift");
@@ -353,10 +319,7 @@ bad:
 /* Say hello and learn the table, the position and the last seq. */
 static int start_session(board_session *s, const char *token, int want_table)
 {
-  cJSON *req = cJSON_CreateObject();
-  cJSON_AddStringToObject(req, "op", "hello");
-  cJSON_AddStringToObject(req, "token", token);
-  cJSON *r = request(s, req);
+  cJSON *r = reply_to(s, xq_jsonl_hello(&s->c, ++s->id, token));
   if (!r) return 1;
   if (cJSON_GetObjectItemCaseSensitive(r, "error")) {
     print_error(s, r);
@@ -369,8 +332,8 @@ static int start_session(board_session *s, const char *token, int want_table)
   const cJSON *last = cJSON_GetObjectItemCaseSensitive(r, "last_seq");
   const cJSON *fen = cJSON_GetObjectItemCaseSensitive(r, "fen");
   if (!cJSON_IsString(role) || strcmp(role->valuestring, "board") || !cJSON_IsNumber(table)) {
-    fprintf(stderr, "xqref board: that is not a board token (role %s)\n",
-            cJSON_IsString(role) ? role->valuestring : "?");
+    say(s, "xqref board: that is not a board token (role %s)\n",
+        cJSON_IsString(role) ? role->valuestring : "?");
     cJSON_Delete(r);
     return 1;
   }
@@ -380,13 +343,13 @@ static int start_session(board_session *s, const char *token, int want_table)
   if (cJSON_IsString(fen)) snprintf(s->fen, sizeof s->fen, "%s", fen->valuestring);
   cJSON_Delete(r);
   if (want_table > 0 && want_table != s->table) {
-    fprintf(stderr, "xqref board: the token is for table %d, not %d\n", s->table, want_table);
+    say(s, "xqref board: the token is for table %d, not %d\n", s->table, want_table);
     return 1;
   }
   if (!s->fen[0]) {
     /* The game's state, where the role may read it (`game` may be for
      * arbiters only: then the hello reply is all there is). */
-    req = cJSON_CreateObject();
+    cJSON *req = cJSON_CreateObject();
     cJSON_AddStringToObject(req, "op", "game");
     cJSON_AddNumberToObject(req, "round", s->round);
     cJSON_AddNumberToObject(req, "table", s->table);
@@ -403,111 +366,90 @@ static int start_session(board_session *s, const char *token, int want_table)
     cJSON_Delete(r);
   }
   if (!s->fen[0] && s->seq == 0) snprintf(s->fen, sizeof s->fen, "%s", XQ_START_FEN);
-  printf("round %d table %d, next seq %lld\n", s->round, s->table, s->seq + 1);
-  if (!s->fen[0]) printf("(the position is shown after the next reply)\n");
-  else if (s->show_board) print_board(s->fen, s->lang_zh);
-  fflush(stdout);
+  fprintf(s->out, "round %d table %d, next seq %lld\n", s->round, s->table, s->seq + 1);
+  if (!s->fen[0]) fprintf(s->out, "(the position is shown after the next reply)\n");
+  else if (s->show_board) print_board(s->out, s->fen, s->lang_zh);
+  fflush(s->out);
   return 0;
 }
 
-static int usage_error(const char *msg, const char *arg)
+/* ------------------------------------------------------------------ */
+/* The session                                                         */
+/* ------------------------------------------------------------------ */
+
+/* Send the event of one command line and print its verdict. Returns 0,
+ * or 1 when the connection failed. */
+static int play_line(board_session *s, const char *p, int tty)
 {
-  fprintf(stderr, "xqref board: %s%s%s\n", msg, arg ? " " : "", arg ? arg : "");
-  fprintf(stderr, "usage: xqref board --connect HOST:PORT --token K [--table T] [--lang en|zh] [--no-board]\n");
-  return 2;
+  cJSON *req = build_event(s, p);
+  if (!req) {
+    s->errors++;
+    return 0;
+  }
+  if (!tty) fprintf(s->out, "> %s\n", p); /* echo piped input so the output reads as a session */
+  cJSON *r = request(s, req);
+  if (!r) return 1;
+  if (cJSON_GetObjectItemCaseSensitive(r, "error")) {
+    print_error(s, r);
+  } else {
+    const cJSON *seq = cJSON_GetObjectItemCaseSensitive(r, "seq");
+    s->seq = cJSON_IsNumber(seq) ? (long long)seq->valuedouble : s->seq + 1;
+    print_event_reply(s, r);
+  }
+  cJSON_Delete(r);
+  fflush(s->out);
+  return 0;
 }
 
-int xq_board_main(int argc, char **argv)
+/* Play the lines of s->in until quit, their end or a failed connection.
+ * Returns 0, or 1 when the connection failed. */
+static int play(board_session *s, const char *help)
 {
-  const char *connect = NULL, *token = NULL;
-  long table = 0;
-  board_session s;
-  memset(&s, 0, sizeof s);
-  s.show_board = 1;
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-      fputs(board_usage, stdout);
-      return 0;
-    }
-    if (!strcmp(a, "--no-board")) {
-      s.show_board = 0;
-      continue;
-    }
-    if (i + 1 >= argc) return usage_error("missing value after", a);
-    const char *v = argv[++i];
-    if (!strcmp(a, "--connect")) connect = v;
-    else if (!strcmp(a, "--token")) token = v;
-    else if (!strcmp(a, "--table")) {
-      char *end;
-      table = strtol(v, &end, 10);
-      if (*end || table < 1 || table > XQ_BOARDS_MAX) return usage_error("--table wants a table number, not", v);
-    } else if (!strcmp(a, "--lang")) {
-      if (strcmp(v, "en") && strcmp(v, "zh")) return usage_error("--lang is en or zh, not", v);
-      s.lang_zh = !strcmp(v, "zh");
-    } else {
-      return usage_error("unknown option", a);
-    }
-  }
-  if (!connect || !token) return usage_error("--connect and --token are required", NULL);
-  if (!strrchr(connect, ':')) return usage_error("--connect wants HOST:PORT, not", connect);
-
-  signal(SIGPIPE, SIG_IGN);
-  s.fd = dial(connect);
-  if (s.fd < 0) return s.fd == -2 ? usage_error("--connect wants HOST:PORT, not", connect) : 1;
-  s.in = malloc(XQ_BOARD_REPLY_MAX);
-  if (!s.in) {
-    close(s.fd);
-    return 1;
-  }
-  int rc = start_session(&s, token, (int)table);
-  int tty = isatty(0);
+  int tty = isatty(fileno(s->in));
   char line[XQ_BOARD_INPUT_MAX + 2];
-  while (!rc) {
+  for (;;) {
     if (tty) {
-      printf("> ");
-      fflush(stdout);
+      fprintf(s->out, "> ");
+      fflush(s->out);
     }
-    if (!fgets(line, sizeof line, stdin)) break;
+    if (!fgets(line, sizeof line, s->in)) return 0;
     size_t len = strlen(line);
-    if (len && line[len - 1] != '\n' && !feof(stdin)) {
+    if (len && line[len - 1] != '\n' && !feof(s->in)) {
       int ch;
-      while ((ch = getchar()) != EOF && ch != '\n') {}
-      fprintf(stderr, "line longer than %d bytes ignored\n", XQ_BOARD_INPUT_MAX);
+      while ((ch = getc(s->in)) != EOF && ch != '\n') {}
+      say(s, "line longer than %d bytes ignored\n", XQ_BOARD_INPUT_MAX);
       continue;
     }
     while (len && (line[len - 1] == '\n' || line[len - 1] == '\r' || line[len - 1] == ' ')) line[--len] = 0;
     char *p = line;
     while (*p == ' ' || *p == '\t') p++;
     if (!*p || *p == '#') continue;
-    if (!strcmp(p, "quit") || !strcmp(p, "exit")) break;
+    if (!strcmp(p, "quit") || !strcmp(p, "exit")) return 0;
     if (!strcmp(p, "help")) {
-      fputs(board_usage, stdout);
+      if (help) fputs(help, s->out);
       continue;
     }
-    cJSON *req = build_event(&s, p);
-    if (!req) {
-      s.errors++;
-      continue;
-    }
-    if (!tty) printf("> %s\n", p); /* echo piped input so the output reads as a session */
-    cJSON *r = request(&s, req);
-    if (!r) {
-      rc = 1;
-      break;
-    }
-    if (cJSON_GetObjectItemCaseSensitive(r, "error")) {
-      print_error(&s, r);
-    } else {
-      const cJSON *seq = cJSON_GetObjectItemCaseSensitive(r, "seq");
-      s.seq = cJSON_IsNumber(seq) ? (long long)seq->valuedouble : s.seq + 1;
-      print_event_reply(&s, r);
-    }
-    cJSON_Delete(r);
-    fflush(stdout);
+    if (play_line(s, p, tty)) return 1;
   }
-  close(s.fd);
-  free(s.in);
-  if (!rc && s.errors) rc = 1;
-  return rc;
+}
+
+int xq_board_run(const xq_board_opts *o, FILE *in, FILE *out, FILE *log)
+{
+  board_session s;
+  memset(&s, 0, sizeof s);
+  s.in = in;
+  s.out = out;
+  s.log = log;
+  s.show_board = o->show_board;
+  s.lang_zh = o->lang_zh;
+  signal(SIGPIPE, SIG_IGN);
+  if (uv_loop_init(&s.loop)) return XQ_EIO;
+  int rc = dial(&s, o->connect);
+  if (!rc) rc = start_session(&s, o->token, o->table);
+  if (!rc) rc = play(&s, o->help);
+  if (s.open) xq_jsonl_close(&s.c);
+  uv_run(&s.loop, UV_RUN_DEFAULT);
+  uv_loop_close(&s.loop);
+  if (rc == -2) return XQ_EINVAL;
+  return rc || s.errors ? XQ_EIO : XQ_OK;
 }

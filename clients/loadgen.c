@@ -1,6 +1,6 @@
 /*
- * loadgen.c -- `xqref loadgen`: replay real games as N digital boards
- * against a running server and measure what it sustains.
+ * loadgen.c -- replay real games as N digital boards against a running
+ * server and measure what it sustains (`xqref loadgen`, clients.h).
  *
  * Every board is one TCP connection on a single libuv loop in this
  * process. It says hello with its board token, then sends the moves of
@@ -22,61 +22,20 @@
 #include <cjson/cJSON.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <uv.h>
 
-#include "netlimits.h"
+#include "clientlimits.h"
+#include "clients.h"
+#include "jsonl.h"
 #include "net.h"
 #include "records.h"
 
-#define XQ_LOADGEN_BOARDS_MAX 4000         /* connections of one run (< XQ_MAX_CONNS) */
-#define XQ_LOADGEN_GAMES_MAX 100000        /* games read from --games */
-#define XQ_LOADGEN_TOKEN_MAX 128           /* bytes of a token */
-#define XQ_LOADGEN_TOKENS_LINE_MAX 512     /* a line of the tokens file */
-#define XQ_LOADGEN_WINDOW_MAX 64           /* requests in flight per board */
-#define XQ_LOADGEN_REPLY_MAX (1024 * 1024) /* a reply line */
-#define XQ_LOADGEN_SAMPLES_MAX (1L << 25)  /* latency samples kept (8 bytes each) */
-#define XQ_LOADGEN_RATE_MAX 1000.0         /* --rate moves per second per board */
-#define XQ_LOADGEN_DRAIN_MS 10000          /* wait for replies after --duration */
-#define XQ_LOADGEN_CONNECT_MS 15000        /* every board connected and greeted */
-#define XQ_LOADGEN_ERRCODES_MAX 32         /* distinct error codes counted */
-#define XQ_LOADGEN_VERDICTS_MAX 32         /* distinct verdicts counted */
-#define XQ_LOADGEN_VIEWERS_MAX 4000        /* --viewers plus --sse connections */
-#define XQ_LOADGEN_VIEWER_BUF 16384        /* a viewer's read buffer (bytes are counted, not kept) */
-
 #define CLOCK_START_MS 5400000L            /* 90 minutes a side */
-
-static const char loadgen_usage[] =
-  "usage: xqref loadgen --connect HOST:PORT --tokens FILE --boards N --games FILE.pgn\n"
-  "                     [--rate R] [--duration S] [--window W] [--min-plies P] [--seed K]\n"
-  "                     [--viewers V] [--sse S --http HOST:PORT]\n"
-  "\n"
-  "Replay the games of FILE.pgn (any format the records module reads) as N\n"
-  "digital boards against a running `xqref serve`. FILE holds lines\n"
-  "\"board ROUND TABLE TOKEN\" (as printed by `xqref serve --demo`); the first\n"
-  "N are used, board i plays game i (games are reused when there are fewer).\n"
-  "\n"
-  "  --rate R       moves per second per board, timer-paced (default: full\n"
-  "                 speed, the next move as soon as the reply arrives)\n"
-  "  --duration S   stop sending after S seconds (default: until every\n"
-  "                 board's game is over or its record has no more moves;\n"
-  "                 Ctrl-C stops sending too)\n"
-  "  --window W     requests in flight per board at full speed (default 1)\n"
-  "  --min-plies P  skip games shorter than P plies (keeps every board busy\n"
-  "                 longer: the rate with all boards playing covers more)\n"
-  "  --seed K       varies which game each board plays and the clocks\n"
-  "  --viewers V    also V JSON-lines viewers on --connect that `watch` every\n"
-  "                 round, for the whole run\n"
-  "  --sse S        also S Server-Sent-Events viewers (GET /api/events) on\n"
-  "                 --http HOST:PORT (the `http` address `serve` prints)\n"
-  "\n"
-  "Prints boards, acknowledged moves, errors by code, elapsed time, moves/s\n"
-  "(overall and while every board was playing) and the latency from send to\n"
-  "reply (p50 p90 p99 p99.9 max, ms). Exit status 1 when a reply was an\n"
-  "error or a connection was lost; verdicts such as fouls are not errors.\n";
 
 /* One game as ICCS move texts. */
 typedef struct lg_game {
@@ -98,9 +57,8 @@ typedef struct lg_sent {
 } lg_sent;
 
 typedef struct lg_board {
-  uv_tcp_t tcp;                /* first member: (lg_board *)handle works */
+  xq_jsonl c;                  /* its connection (c.data: the board) */
   uv_timer_t pace;             /* --rate */
-  uv_connect_t creq;
   lg *lg;
   int idx;
   int round, table;
@@ -114,9 +72,6 @@ typedef struct lg_board {
   int over;                    /* a reply said the game is over */
   lg_sent fifo[XQ_LOADGEN_WINDOW_MAX];
   int fhead, fcount;
-  char *in;
-  size_t len, cap;
-  int handles;                 /* open handles: tcp, pace */
   int pace_on;
 } lg_board;
 
@@ -140,6 +95,7 @@ typedef struct lg_count {
 } lg_count;
 
 struct lg {
+  FILE *out, *log;             /* the report; the messages (NULL: none) */
   uv_loop_t loop;
   struct sockaddr_storage addr;
   int nboards;
@@ -168,7 +124,6 @@ struct lg {
   uint64_t *lat;
   long nlat, lat_cap;
   long lat_dropped;
-  int fatal;
   lg_viewer *viewers;          /* --viewers, then --sse */
   int nviewers, njsonl;
   struct sockaddr_storage http_addr;
@@ -179,6 +134,19 @@ struct lg {
 /* ------------------------------------------------------------------ */
 /* Small helpers                                                       */
 /* ------------------------------------------------------------------ */
+
+/* One line of the run's messages, "xqref loadgen: ...", to L->log. */
+static void say(lg *L, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void say(lg *L, const char *fmt, ...)
+{
+  if (!L->log) return;
+  va_list ap;
+  va_start(ap, fmt);
+  fputs("xqref loadgen: ", L->log);
+  vfprintf(L->log, fmt, ap);
+  fputc('\n', L->log);
+  va_end(ap);
+}
 
 static void count_name(lg_count *tab, int *n, int max, const char *name)
 {
@@ -197,22 +165,6 @@ static void count_name(lg_count *tab, int *n, int max, const char *name)
   snprintf(tab[*n].name, sizeof tab[*n].name, "%s", name);
   tab[*n].n = 1;
   (*n)++;
-}
-
-static int parse_hostport(const char *s, struct sockaddr_storage *out)
-{
-  char host[256];
-  const char *colon = strrchr(s, ':');
-  if (!colon || colon == s || (size_t)(colon - s) >= sizeof host) return XQ_EINVAL;
-  memcpy(host, s, (size_t)(colon - s));
-  host[colon - s] = 0;
-  char *end;
-  long port = strtol(colon + 1, &end, 10);
-  if (*end || port < 1 || port > 65535) return XQ_EINVAL;
-  if (!strcmp(host, "localhost")) snprintf(host, sizeof host, "127.0.0.1");
-  if (uv_ip4_addr(host, (int)port, (struct sockaddr_in *)out) == 0) return XQ_OK;
-  if (uv_ip6_addr(host, (int)port, (struct sockaddr_in6 *)out) == 0) return XQ_OK;
-  return XQ_EINVAL;
 }
 
 /* A token is printable ASCII without quotes, backslashes or spaces, so it
@@ -236,7 +188,7 @@ static int read_tokens(lg *L, const char *path)
 {
   FILE *f = fopen(path, "r");
   if (!f) {
-    fprintf(stderr, "xqref loadgen: cannot open %s: %s\n", path, strerror(errno));
+    say(L, "cannot open %s: %s", path, strerror(errno));
     return -1;
   }
   char line[XQ_LOADGEN_TOKENS_LINE_MAX];
@@ -263,7 +215,7 @@ static int read_games(lg *L, const char *path, int want)
   xq_error err = {0};
   int rc = xq_games_open(&it, path, XQ_PGN_NO_COMMENTS, &err);
   if (rc != XQ_OK) {
-    fprintf(stderr, "xqref loadgen: %s: %s\n", path, err.msg[0] ? err.msg : xq_strerror(rc));
+    say(L, "%s: %s", path, err.msg[0] ? err.msg : xq_strerror(rc));
     return rc;
   }
   xq_record *rec = malloc(sizeof *rec);
@@ -302,9 +254,9 @@ static int read_games(lg *L, const char *path, int want)
   free(rec);
   xq_games_close(it);
   if (skipped)
-    fprintf(stderr, "xqref loadgen: %ld games skipped (bad, too short or not from the start position)\n", skipped);
+    say(L, "%ld games skipped (bad, too short or not from the start position)", skipped);
   if (L->ngames == 0) {
-    fprintf(stderr, "xqref loadgen: no usable game in %s\n", path);
+    say(L, "no usable game in %s", path);
     return XQ_ENOTATION;
   }
   return XQ_OK;
@@ -318,15 +270,7 @@ static void board_send_move(lg_board *b);
 static void board_stop(lg_board *b, int why);
 static void finish_if_idle(lg *L);
 
-static void on_close(uv_handle_t *h)
-{
-  lg_board *b = h->data;
-  b->handles--;
-  if (b->handles == 0) {
-    free(b->in);
-    b->in = NULL;
-  }
-}
+static void on_pace_close(uv_handle_t *h) { (void)h; }
 
 static void on_timer_close(uv_handle_t *h)
 {
@@ -381,8 +325,8 @@ static void board_stop(lg_board *b, int why)
   b->stop = why;
   L->stops[why]++;
   if (b->pace_on) uv_timer_stop(&b->pace);
-  if (!uv_is_closing((uv_handle_t *)&b->pace)) uv_close((uv_handle_t *)&b->pace, on_close);
-  if (!uv_is_closing((uv_handle_t *)&b->tcp)) uv_close((uv_handle_t *)&b->tcp, on_close);
+  if (!uv_is_closing((uv_handle_t *)&b->pace)) uv_close((uv_handle_t *)&b->pace, on_pace_close);
+  xq_jsonl_close(&b->c);
   finish_if_idle(L);
 }
 
@@ -398,30 +342,6 @@ static void finish_if_idle(lg *L)
     if (!L->past_deadline || b->fcount) active++;
   }
   if (!active) close_all(L);
-}
-
-static void on_write(uv_write_t *req, int status)
-{
-  (void)status; /* a failed write shows as a read error on the same socket */
-  free(req);
-}
-
-static int board_write(lg_board *b, const char *text, size_t len)
-{
-  uv_buf_t buf = uv_buf_init((char *)text, (unsigned)len);
-  int n = uv_try_write((uv_stream_t *)&b->tcp, &buf, 1);
-  if (n == (int)len) return 0;
-  if (n < 0 && n != UV_EAGAIN) return n;
-  if (n < 0) n = 0;
-  /* The rest goes through uv_write, which needs the bytes to live until
-   * its callback: one block holds the request and the copy. */
-  uv_write_t *req = malloc(sizeof *req + len - (size_t)n);
-  if (!req) return UV_ENOMEM;
-  memcpy(req + 1, text + n, len - (size_t)n);
-  buf = uv_buf_init((char *)(req + 1), (unsigned)(len - (size_t)n));
-  int rc = uv_write(req, (uv_stream_t *)&b->tcp, &buf, 1, on_write);
-  if (rc) free(req);
-  return rc;
 }
 
 /* The clock reading after the move: the mover used some seconds of
@@ -458,7 +378,7 @@ static void board_send_move(lg_board *b)
   s->move = mi;
   s->at = uv_hrtime();
   b->fcount++;
-  if (board_write(b, line, (size_t)len) < 0) {
+  if (xq_jsonl_write(&b->c, line, (size_t)len)) {
     b->fcount--;
     board_stop(b, STOP_LOST);
   }
@@ -493,7 +413,7 @@ static void on_hello(lg_board *b, cJSON *r)
   if (err) {
     cJSON *code = cJSON_GetObjectItemCaseSensitive(err, "code");
     const char *c = cJSON_IsString(code) ? code->valuestring : "ERROR";
-    fprintf(stderr, "xqref loadgen: board %d/%d: hello refused: %s\n", b->round, b->table, c);
+    say(L, "board %d/%d: hello refused: %s", b->round, b->table, c);
     count_name(L->errors, &L->nerrors, XQ_LOADGEN_ERRCODES_MAX, c);
     L->error_total++;
     L->greeted++;
@@ -505,15 +425,15 @@ static void on_hello(lg_board *b, cJSON *r)
     cJSON *table = cJSON_GetObjectItemCaseSensitive(r, "table");
     L->greeted++;
     if (!cJSON_IsString(role) || strcmp(role->valuestring, "board")) {
-      fprintf(stderr, "xqref loadgen: token of line %d is not a board token\n", b->idx + 1);
+      say(L, "token of line %d is not a board token", b->idx + 1);
       L->error_total++;
       count_name(L->errors, &L->nerrors, XQ_LOADGEN_ERRCODES_MAX, "NOT_A_BOARD");
       board_stop(b, STOP_ERROR);
     } else if (cJSON_IsNumber(last) && last->valuedouble > 0) {
       /* The table already has events: the game on the server is not the
        * start of our record. */
-      fprintf(stderr, "xqref loadgen: board %d/%d already has %.0f events; use a fresh store\n",
-              b->round, b->table, last->valuedouble);
+      say(L, "board %d/%d already has %.0f events; use a fresh store", b->round, b->table,
+          last->valuedouble);
       L->error_total++;
       count_name(L->errors, &L->nerrors, XQ_LOADGEN_ERRCODES_MAX, "NOT_FRESH");
       board_stop(b, STOP_ERROR);
@@ -548,7 +468,7 @@ static void on_sigint(uv_signal_t *sig, int signum)
   lg *L = sig->data;
   (void)signum;
   uv_signal_stop(sig);
-  fprintf(stderr, "xqref loadgen: interrupted; waiting for the replies in flight\n");
+  say(L, "interrupted; waiting for the replies in flight");
   if (!L->started) close_all(L);
   else stop_sending(L);
 }
@@ -661,109 +581,66 @@ static void on_move_reply(lg_board *b, cJSON *r)
   }
 }
 
-static void on_line(lg_board *b, char *line, size_t len)
+/* A board's connection failed while reading (c->failed says how). */
+static void board_failed(lg_board *b)
 {
   lg *L = b->lg;
-  cJSON *r = cJSON_ParseWithLength(line, len);
-  if (!cJSON_IsObject(r)) {
-    cJSON_Delete(r);
-    L->error_total++;
-    count_name(L->errors, &L->nerrors, XQ_LOADGEN_ERRCODES_MAX, "BAD_REPLY");
-    board_stop(b, STOP_ERROR);
+  if (b->c.failed == XQ_JSONL_LOST) {
+    if (b->fcount) L->unanswered += b->fcount;
+    b->fcount = 0;
+    if (b->state == B_HELLO) L->greeted++;
+    board_stop(b, STOP_LOST);
+    if (!L->started && L->greeted == L->nboards) start_playing(L);
     return;
   }
-  if (cJSON_GetObjectItemCaseSensitive(r, "event") && !cJSON_GetObjectItemCaseSensitive(r, "id")) {
-    cJSON_Delete(r); /* a broadcast line: not ours to count */
-    return;
-  }
-  if (b->state == B_HELLO) on_hello(b, r);
+  L->error_total++;
+  count_name(L->errors, &L->nerrors, XQ_LOADGEN_ERRCODES_MAX,
+             b->c.failed == XQ_JSONL_TOO_LONG ? "REPLY_TOO_LONG" : "BAD_REPLY");
+  board_stop(b, STOP_ERROR);
+}
+
+/* A reply to one of the board's requests (broadcast lines are not
+ * ours to count: the client drops them). */
+static void board_reply(xq_jsonl *c, cJSON *r)
+{
+  lg_board *b = c->data;
+  lg *L = b->lg;
+  if (!r) board_failed(b);
+  else if (b->state == B_HELLO) on_hello(b, r);
   else if (b->fcount) on_move_reply(b, r);
   else {
     L->error_total++;
     count_name(L->errors, &L->nerrors, XQ_LOADGEN_ERRCODES_MAX, "UNEXPECTED_REPLY");
     board_stop(b, STOP_ERROR);
   }
-  cJSON_Delete(r);
 }
 
-static void on_alloc(uv_handle_t *h, size_t hint, uv_buf_t *buf)
+static void board_connected(xq_jsonl *c, int status)
 {
-  lg_board *b = h->data;
-  (void)hint;
-  if (b->cap - b->len < 4096 && b->cap < XQ_LOADGEN_REPLY_MAX) {
-    size_t cap = b->cap * 2;
-    char *p = realloc(b->in, cap);
-    if (p) {
-      b->in = p;
-      b->cap = cap;
-    }
-  }
-  *buf = uv_buf_init(b->in + b->len, (unsigned)(b->cap - b->len));
-}
-
-static void on_read(uv_stream_t *st, ssize_t nread, const uv_buf_t *buf)
-{
-  lg_board *b = st->data;
+  lg_board *b = c->data;
   lg *L = b->lg;
-  (void)buf;
-  if (nread == 0) return;
-  if (nread < 0) {
-    if (b->state != B_DONE) {
-      if (b->fcount) L->unanswered += b->fcount;
-      b->fcount = 0;
-      if (b->state == B_HELLO) L->greeted++;
-      board_stop(b, STOP_LOST);
-      if (!L->started && L->greeted == L->nboards) start_playing(L);
-    }
-    return;
-  }
-  size_t scan = b->len, start = 0;
-  b->len += (size_t)nread;
-  char *nl;
-  while (b->state != B_DONE && (nl = memchr(b->in + scan, '\n', b->len - scan))) {
-    size_t end = (size_t)(nl - b->in);
-    on_line(b, b->in + start, end - start);
-    start = scan = end + 1;
-  }
-  if (b->state == B_DONE) return;
-  memmove(b->in, b->in + start, b->len - start);
-  b->len -= start;
-  if (b->len == b->cap) {
-    L->error_total++;
-    count_name(L->errors, &L->nerrors, XQ_LOADGEN_ERRCODES_MAX, "REPLY_TOO_LONG");
-    board_stop(b, STOP_ERROR);
-  }
-}
-
-static void on_connect(uv_connect_t *req, int status)
-{
-  lg_board *b = req->data;
-  lg *L = b->lg;
-  if (b->state == B_DONE) return;
   if (status < 0) {
-    fprintf(stderr, "xqref loadgen: board %d/%d: connect: %s\n", b->round, b->table, uv_strerror(status));
+    say(L, "board %d/%d: connect: %s", b->round, b->table, uv_strerror(status));
     L->greeted++;
     board_stop(b, STOP_LOST);
     if (L->greeted == L->nboards) start_playing(L);
     return;
   }
-  uv_tcp_nodelay(&b->tcp, 1);
   b->state = B_HELLO;
-  uv_read_start((uv_stream_t *)&b->tcp, on_alloc, on_read);
-  char line[256];
-  int len = snprintf(line, sizeof line, "{\"id\":0,\"op\":\"hello\",\"token\":\"%s\"}\n", b->token);
-  if (board_write(b, line, (size_t)len) < 0) {
+  if (xq_jsonl_hello(&b->c, 0, b->token)) {
     L->greeted++;
     board_stop(b, STOP_LOST);
     if (L->greeted == L->nboards) start_playing(L);
   }
 }
+
+static const xq_jsonl_hooks board_hooks = {.connected = board_connected, .reply = board_reply};
 
 static void on_start_timeout(uv_timer_t *t)
 {
   lg *L = t->data;
-  fprintf(stderr, "xqref loadgen: %d of %d boards greeted after %d ms; starting with those\n",
-          L->greeted, L->nboards, XQ_LOADGEN_CONNECT_MS);
+  say(L, "%d of %d boards greeted after %d ms; starting with those", L->greeted, L->nboards,
+      XQ_LOADGEN_CONNECT_MS);
   for (int i = 0; i < L->nboards; i++) {
     lg_board *b = &L->boards[i];
     if (b->state == B_CONNECTING || b->state == B_HELLO) {
@@ -777,6 +654,15 @@ static void on_start_timeout(uv_timer_t *t)
 /* ------------------------------------------------------------------ */
 /* Viewers (--viewers, --sse)                                          */
 /* ------------------------------------------------------------------ */
+
+/* The server ended or refused a viewer before the run did: counted (an
+ * error of the run) and closed. */
+static void viewer_lost(lg_viewer *v)
+{
+  v->lg->viewers_lost++;
+  v->closed = 1;
+  uv_close((uv_handle_t *)&v->tcp, on_viewer_close);
+}
 
 static void viewer_alloc(uv_handle_t *h, size_t hint, uv_buf_t *buf)
 {
@@ -792,12 +678,8 @@ static void viewer_read(uv_stream_t *st, ssize_t nread, const uv_buf_t *buf)
   lg *L = v->lg;
   if (nread == 0) return;
   if (nread < 0) {
-    /* the server ended a viewer before the run did: counted, an error */
-    if (!v->closed && !L->closing) {
-      L->viewers_lost++;
-      v->closed = 1;
-      uv_close((uv_handle_t *)&v->tcp, on_viewer_close);
-    }
+    /* the server ended a viewer before the run did */
+    if (!v->closed && !L->closing) viewer_lost(v);
     return;
   }
   v->bytes += nread;
@@ -812,22 +694,14 @@ static void viewer_read(uv_stream_t *st, ssize_t nread, const uv_buf_t *buf)
   }
 }
 
-static void viewer_write_done(uv_write_t *req, int status)
-{
-  (void)status; /* a failed write shows as a read error */
-  free(req);
-}
-
 static void viewer_connected(uv_connect_t *req, int status)
 {
   lg_viewer *v = req->data;
   lg *L = v->lg;
   if (v->closed) return;
   if (status < 0) {
-    fprintf(stderr, "xqref loadgen: viewer %d: connect: %s\n", (int)(v - L->viewers), uv_strerror(status));
-    L->viewers_lost++;
-    v->closed = 1;
-    uv_close((uv_handle_t *)&v->tcp, on_viewer_close);
+    say(L, "viewer %d: connect: %s", (int)(v - L->viewers), uv_strerror(status));
+    viewer_lost(v);
     return;
   }
   v->connected = 1;
@@ -836,9 +710,8 @@ static void viewer_connected(uv_connect_t *req, int status)
   static const char sse[] = "GET /api/events HTTP/1.1\r\nHost: xqref\r\nAccept: text/event-stream\r\n\r\n";
   const char *text = v->kind == V_JSONL ? watch : sse;
   size_t len = v->kind == V_JSONL ? sizeof watch - 1 : sizeof sse - 1;
-  uv_write_t *w = malloc(sizeof *w);
   uv_buf_t b = uv_buf_init((char *)text, (unsigned)len);
-  if (!w || uv_write(w, (uv_stream_t *)&v->tcp, &b, 1, viewer_write_done)) free(w);
+  xq_write_queued((uv_stream_t *)&v->tcp, &b, 1); /* a failed write shows as a read error */
   uv_read_start((uv_stream_t *)&v->tcp, viewer_alloc, viewer_read);
 }
 
@@ -853,11 +726,7 @@ static void viewers_start(lg *L)
     v->tcp.data = v->creq.data = v;
     L->viewers_open++;
     const struct sockaddr *sa = (const struct sockaddr *)(v->kind == V_JSONL ? &L->addr : &L->http_addr);
-    if (uv_tcp_connect(&v->creq, &v->tcp, sa, viewer_connected)) {
-      L->viewers_lost++;
-      v->closed = 1;
-      uv_close((uv_handle_t *)&v->tcp, on_viewer_close);
-    }
+    if (uv_tcp_connect(&v->creq, &v->tcp, sa, viewer_connected)) viewer_lost(v);
   }
 }
 
@@ -882,40 +751,41 @@ static double percentile_ms(const uint64_t *v, long n, double q)
 
 static void report(lg *L)
 {
+  if (!L->out) return;
   double elapsed = L->t_last > L->t0 ? (double)(L->t_last - L->t0) / 1e9 : 0;
-  printf("boards %d (games %d, %s)\n", L->nboards, L->ngames,
-         L->rate > 0 ? "timer-paced" : "full speed");
-  printf("stopped: game over %ld, record ended %ld, left the record %ld, time %ld, error %ld, connection lost %ld\n",
-         L->stops[STOP_OVER], L->stops[STOP_EXHAUSTED], L->stops[STOP_DIVERGED], L->stops[STOP_TIME],
-         L->stops[STOP_ERROR], L->stops[STOP_LOST]);
+  fprintf(L->out, "boards %d (games %d, %s)\n", L->nboards, L->ngames,
+          L->rate > 0 ? "timer-paced" : "full speed");
+  fprintf(L->out, "stopped: game over %ld, record ended %ld, left the record %ld, time %ld, error %ld, connection lost %ld\n",
+          L->stops[STOP_OVER], L->stops[STOP_EXHAUSTED], L->stops[STOP_DIVERGED], L->stops[STOP_TIME],
+          L->stops[STOP_ERROR], L->stops[STOP_LOST]);
   if (L->t0 > L->t_connect)
-    printf("connected and greeted in %.3f s (not part of the rate)\n", (double)(L->t0 - L->t_connect) / 1e9);
-  printf("acked %ld\n", L->acked);
-  printf("errors %ld", L->error_total);
-  for (int i = 0; i < L->nerrors; i++) printf(" %s=%ld", L->errors[i].name, L->errors[i].n);
-  putchar('\n');
-  if (L->unanswered) printf("unanswered %ld\n", L->unanswered);
-  if (L->behind) printf("ticks skipped %ld (the previous move was still unanswered)\n", L->behind);
-  if (L->late_over) printf("late GAME_OVER %ld (pipelined past the end of a game)\n", L->late_over);
-  printf("verdicts");
-  for (int i = 0; i < L->nverdicts; i++) printf(" %s=%ld", L->verdicts[i].name, L->verdicts[i].n);
-  putchar('\n');
-  printf("elapsed %.3f s\n", elapsed);
-  printf("moves/s %.0f\n", elapsed > 0 ? (double)L->acked / elapsed : 0.0);
+    fprintf(L->out, "connected and greeted in %.3f s (not part of the rate)\n", (double)(L->t0 - L->t_connect) / 1e9);
+  fprintf(L->out, "acked %ld\n", L->acked);
+  fprintf(L->out, "errors %ld", L->error_total);
+  for (int i = 0; i < L->nerrors; i++) fprintf(L->out, " %s=%ld", L->errors[i].name, L->errors[i].n);
+  fputc('\n', L->out);
+  if (L->unanswered) fprintf(L->out, "unanswered %ld\n", L->unanswered);
+  if (L->behind) fprintf(L->out, "ticks skipped %ld (the previous move was still unanswered)\n", L->behind);
+  if (L->late_over) fprintf(L->out, "late GAME_OVER %ld (pipelined past the end of a game)\n", L->late_over);
+  fprintf(L->out, "verdicts");
+  for (int i = 0; i < L->nverdicts; i++) fprintf(L->out, " %s=%ld", L->verdicts[i].name, L->verdicts[i].n);
+  fputc('\n', L->out);
+  fprintf(L->out, "elapsed %.3f s\n", elapsed);
+  fprintf(L->out, "moves/s %.0f\n", elapsed > 0 ? (double)L->acked / elapsed : 0.0);
   if (L->t_first_stop > L->t0) {
     double st = (double)(L->t_first_stop - L->t0) / 1e9;
-    printf("all boards playing %.3f s: %ld moves, %.0f moves/s\n", st, L->acked_at_first_stop,
-           st > 0 ? (double)L->acked_at_first_stop / st : 0.0);
+    fprintf(L->out, "all boards playing %.3f s: %ld moves, %.0f moves/s\n", st, L->acked_at_first_stop,
+            st > 0 ? (double)L->acked_at_first_stop / st : 0.0);
   } else if (L->started) {
-    printf("all boards playing %.3f s: %ld moves, %.0f moves/s\n", elapsed, L->acked,
-           elapsed > 0 ? (double)L->acked / elapsed : 0.0);
+    fprintf(L->out, "all boards playing %.3f s: %ld moves, %.0f moves/s\n", elapsed, L->acked,
+            elapsed > 0 ? (double)L->acked / elapsed : 0.0);
   }
   if (L->nlat) qsort(L->lat, (size_t)L->nlat, sizeof *L->lat, cmp_u64);
-  printf("latency ms p50 %.3f p90 %.3f p99 %.3f p99.9 %.3f max %.3f\n",
-         percentile_ms(L->lat, L->nlat, 0.50), percentile_ms(L->lat, L->nlat, 0.90),
-         percentile_ms(L->lat, L->nlat, 0.99), percentile_ms(L->lat, L->nlat, 0.999),
-         L->nlat ? (double)L->lat[L->nlat - 1] / 1e6 : 0.0);
-  if (L->lat_dropped) printf("latency samples beyond %ld not kept: %ld\n", (long)XQ_LOADGEN_SAMPLES_MAX, L->lat_dropped);
+  fprintf(L->out, "latency ms p50 %.3f p90 %.3f p99 %.3f p99.9 %.3f max %.3f\n",
+          percentile_ms(L->lat, L->nlat, 0.50), percentile_ms(L->lat, L->nlat, 0.90),
+          percentile_ms(L->lat, L->nlat, 0.99), percentile_ms(L->lat, L->nlat, 0.999),
+          L->nlat ? (double)L->lat[L->nlat - 1] / 1e6 : 0.0);
+  if (L->lat_dropped) fprintf(L->out, "latency samples beyond %ld not kept: %ld\n", (long)XQ_LOADGEN_SAMPLES_MAX, L->lat_dropped);
   if (L->nviewers) {
     long ev[2] = {0, 0}, by = 0, conn = 0;
     for (int i = 0; i < L->nviewers; i++) {
@@ -923,129 +793,108 @@ static void report(lg *L)
       by += L->viewers[i].bytes;
       conn += L->viewers[i].connected;
     }
-    printf("viewers %d (watch %d, sse %d): connected %ld, lost %ld, events received watch %ld sse %ld, %ld bytes\n",
-           L->nviewers, L->njsonl, L->nviewers - L->njsonl, conn, L->viewers_lost, ev[V_JSONL], ev[V_SSE], by);
+    fprintf(L->out, "viewers %d (watch %d, sse %d): connected %ld, lost %ld, events received watch %ld sse %ld, %ld bytes\n",
+            L->nviewers, L->njsonl, L->nviewers - L->njsonl, conn, L->viewers_lost, ev[V_JSONL], ev[V_SSE], by);
   }
-  fflush(stdout);
+  fflush(L->out);
 }
 
 /* ------------------------------------------------------------------ */
-/* The subcommand                                                      */
+/* The run                                                             */
 /* ------------------------------------------------------------------ */
 
-/* One descriptor per board: allow as many as the hard limit (the usual
- * soft limit, 1024, is below XQ_LOADGEN_BOARDS_MAX). */
-static void raise_nofile(void)
+void xq_loadgen_opts_default(xq_loadgen_opts *o)
 {
-  struct rlimit rl;
-  if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
-    rl.rlim_cur = rl.rlim_max;
-    setrlimit(RLIMIT_NOFILE, &rl);
-  }
+  memset(o, 0, sizeof *o);
+  o->window = 1;
+  o->duration = -1;
+  o->seed = 1;
 }
 
-static int usage_error(const char *msg, const char *arg)
+/* Options that the command line would have refused (it checks them
+ * first, with its own words). */
+static int opts_ok(const xq_loadgen_opts *o)
 {
-  fprintf(stderr, "xqref loadgen: %s%s%s\n", msg, arg ? " " : "", arg ? arg : "");
-  fprintf(stderr, "usage: xqref loadgen --connect HOST:PORT --tokens FILE --boards N --games FILE.pgn "
-                  "[--rate R] [--duration S] [--window W] [--min-plies P] [--seed K]\n");
-  return 2;
+  return o->connect && o->tokens && o->games && o->boards >= 1 && o->boards <= XQ_LOADGEN_BOARDS_MAX &&
+         o->window >= 1 && o->window <= XQ_LOADGEN_WINDOW_MAX && o->min_plies >= 0 &&
+         o->min_plies <= XQ_REC_PLIES_MAX && o->rate >= 0 && o->rate <= XQ_LOADGEN_RATE_MAX && o->viewers >= 0 &&
+         o->sse >= 0 && o->viewers + o->sse <= XQ_LOADGEN_VIEWERS_MAX && (!o->sse || o->http);
 }
 
-int xq_loadgen_main(int argc, char **argv)
+/* Take the options, the tokens, the games and the ack log: everything
+ * before the first connection. Returns XQ_OK or a status (said). */
+static int setup(lg *L, const xq_loadgen_opts *o)
 {
-  const char *connect = NULL, *tokens = NULL, *games = NULL, *ack_log = NULL, *http = NULL;
-  long nboards = 0, window = 1, min_plies = 0, nviewers = 0, nsse = 0;
-  double rate = 0, duration = -1;
-  uint64_t seed = 1;
-
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-      fputs(loadgen_usage, stdout);
-      return 0;
-    }
-    if (i + 1 >= argc) return usage_error("missing value after", a);
-    const char *v = argv[++i];
-    char *end = NULL;
-    if (!strcmp(a, "--connect")) connect = v;
-    else if (!strcmp(a, "--tokens")) tokens = v;
-    else if (!strcmp(a, "--games")) games = v;
-    else if (!strcmp(a, "--ack-log")) ack_log = v; /* crash test: one line per acknowledged event */
-    else if (!strcmp(a, "--boards")) {
-      nboards = strtol(v, &end, 10);
-      if (*end || nboards < 1 || nboards > XQ_LOADGEN_BOARDS_MAX) return usage_error("--boards must be 1..4000, not", v);
-    } else if (!strcmp(a, "--window")) {
-      window = strtol(v, &end, 10);
-      if (*end || window < 1 || window > XQ_LOADGEN_WINDOW_MAX) return usage_error("--window must be 1..64, not", v);
-    } else if (!strcmp(a, "--min-plies")) {
-      min_plies = strtol(v, &end, 10);
-      if (*end || min_plies < 0 || min_plies > XQ_REC_PLIES_MAX) return usage_error("--min-plies must be 0..2048, not", v);
-    } else if (!strcmp(a, "--rate")) {
-      rate = strtod(v, &end);
-      if (*end || !(rate > 0 && rate <= XQ_LOADGEN_RATE_MAX)) return usage_error("--rate must be > 0 and <= 1000, not", v);
-    } else if (!strcmp(a, "--duration")) {
-      duration = strtod(v, &end);
-      if (*end || !(duration > 0 && duration <= 86400)) return usage_error("--duration must be > 0 seconds, not", v);
-    } else if (!strcmp(a, "--viewers") || !strcmp(a, "--sse")) {
-      long n = strtol(v, &end, 10);
-      if (*end || n < 0 || n > XQ_LOADGEN_VIEWERS_MAX) return usage_error("--viewers and --sse must be 0..4000, not", v);
-      if (a[2] == 'v') nviewers = n;
-      else nsse = n;
-    } else if (!strcmp(a, "--http")) {
-      http = v;
-    } else if (!strcmp(a, "--seed")) {
-      seed = strtoull(v, &end, 10);
-      if (*end || !*v) return usage_error("--seed must be a number, not", v);
-    } else {
-      return usage_error("unknown option", a);
-    }
+  if (!opts_ok(o)) {
+    say(L, "bad options");
+    return XQ_EINVAL;
   }
-  if (!connect || !tokens || !games || !nboards)
-    return usage_error("--connect, --tokens, --boards and --games are required", NULL);
-  if (nviewers + nsse > XQ_LOADGEN_VIEWERS_MAX) return usage_error("--viewers plus --sse must be at most 4000", NULL);
-  if (nsse && !http) return usage_error("--sse needs --http HOST:PORT", NULL);
-
-  static lg L0;
-  lg *L = &L0;
-  memset(L, 0, sizeof *L);
-  L->nboards = (int)nboards;
-  L->rate = rate;
-  L->duration = duration;
-  L->window = rate > 0 ? 1 : (int)window;
-  L->seed = seed;
-  L->min_plies = (int)min_plies;
-  if (parse_hostport(connect, &L->addr) != XQ_OK) return usage_error("--connect wants HOST:PORT, not", connect);
-  if (http && parse_hostport(http, &L->http_addr) != XQ_OK) return usage_error("--http wants HOST:PORT, not", http);
-  L->nviewers = (int)(nviewers + nsse);
-  L->njsonl = (int)nviewers;
-
-  int rc = 1;
-  L->boards = calloc((size_t)nboards, sizeof *L->boards);
+  L->nboards = o->boards;
+  L->rate = o->rate;
+  L->duration = o->duration;
+  L->window = o->rate > 0 ? 1 : o->window;
+  L->seed = o->seed;
+  L->min_plies = o->min_plies;
+  if (xq_jsonl_addr(o->connect, &L->addr) != XQ_OK || (o->http && xq_jsonl_addr(o->http, &L->http_addr) != XQ_OK)) {
+    say(L, "bad address (want HOST:PORT)");
+    return XQ_EINVAL;
+  }
+  L->nviewers = o->viewers + o->sse;
+  L->njsonl = o->viewers;
+  L->boards = calloc((size_t)L->nboards, sizeof *L->boards);
   L->viewers = L->nviewers ? calloc((size_t)L->nviewers, sizeof *L->viewers) : NULL;
   if (!L->boards || (L->nviewers && !L->viewers)) {
-    fprintf(stderr, "xqref loadgen: out of memory\n");
-    return 1;
+    say(L, "out of memory");
+    return XQ_ENOMEM;
   }
-  int found = read_tokens(L, tokens);
-  if (found < 0) goto out;
-  if (found < nboards) {
-    fprintf(stderr, "xqref loadgen: %s has %d board tokens, %ld needed\n", tokens, found, nboards);
-    goto out;
+  int found = read_tokens(L, o->tokens);
+  if (found < 0) return XQ_EIO;
+  if (found < L->nboards) {
+    say(L, "%s has %d board tokens, %d needed", o->tokens, found, L->nboards);
+    return XQ_EINVAL;
   }
-  if (read_games(L, games, (int)(nboards < XQ_LOADGEN_GAMES_MAX ? nboards : XQ_LOADGEN_GAMES_MAX)) != XQ_OK)
-    goto out;
-  if (ack_log) {
-    L->ack = fopen(ack_log, "w");
+  int rc = read_games(L, o->games, L->nboards < XQ_LOADGEN_GAMES_MAX ? L->nboards : XQ_LOADGEN_GAMES_MAX);
+  if (rc != XQ_OK) return rc;
+  if (o->ack_log) {
+    L->ack = fopen(o->ack_log, "w");
     if (!L->ack) {
-      fprintf(stderr, "xqref loadgen: cannot create %s: %s\n", ack_log, strerror(errno));
-      goto out;
+      say(L, "cannot create %s: %s", o->ack_log, strerror(errno));
+      return XQ_EIO;
     }
   }
+  return XQ_OK;
+}
 
+/* Give every board its game and start connecting it. */
+static void boards_start(lg *L)
+{
+  uint64_t gseed = L->seed;
+  int goff = (int)(xq_random_next(&gseed) % (uint64_t)L->ngames);
+  if (L->seed == 1) goff = 0; /* the default seed: board i plays game i */
+  for (int i = 0; i < L->nboards; i++) {
+    lg_board *b = &L->boards[i];
+    b->lg = L;
+    b->idx = i;
+    b->game = &L->games[(i + goff) % L->ngames];
+    b->seq = 1;
+    b->clock[0] = b->clock[1] = CLOCK_START_MS;
+    uv_timer_init(&L->loop, &b->pace);
+    b->pace.data = b;
+    if (xq_jsonl_open(&b->c, &L->loop, (const struct sockaddr *)&L->addr, XQ_LOADGEN_REPLY_MAX, &board_hooks, b)) {
+      say(L, "connect: %s", uv_strerror(b->c.uverr));
+      L->greeted++;
+      board_stop(b, STOP_LOST);
+    }
+  }
+}
+
+/* Run the boards and viewers on a loop of their own until every one is
+ * done. Returns XQ_OK, or XQ_EIO when no loop could be made. */
+static int play(lg *L)
+{
   signal(SIGPIPE, SIG_IGN);
-  raise_nofile();
-  if (uv_loop_init(&L->loop)) goto out;
+  xq_raise_nofile(); /* a descriptor a board: 1024, the usual soft limit, is too few */
+  if (uv_loop_init(&L->loop)) return XQ_EIO;
   uv_timer_init(&L->loop, &L->deadline);
   uv_timer_init(&L->loop, &L->drain);
   uv_timer_init(&L->loop, &L->start_to);
@@ -1057,48 +906,31 @@ int xq_loadgen_main(int argc, char **argv)
   uv_timer_start(&L->start_to, on_start_timeout, XQ_LOADGEN_CONNECT_MS, 0);
   L->t_connect = uv_hrtime();
   viewers_start(L);
-  uint64_t gseed = seed;
-  int goff = (int)(xq_random_next(&gseed) % (uint64_t)L->ngames);
-  if (seed == 1) goff = 0; /* the default seed: board i plays game i */
-  for (int i = 0; i < L->nboards; i++) {
-    lg_board *b = &L->boards[i];
-    b->lg = L;
-    b->idx = i;
-    b->game = &L->games[(i + goff) % L->ngames];
-    b->seq = 1;
-    b->clock[0] = b->clock[1] = CLOCK_START_MS;
-    b->cap = 4096;
-    b->in = malloc(b->cap);
-    uv_tcp_init(&L->loop, &b->tcp);
-    uv_timer_init(&L->loop, &b->pace);
-    b->tcp.data = b->pace.data = b->creq.data = b;
-    b->handles = 2;
-    if (!b->in) {
-      L->greeted++;
-      board_stop(b, STOP_ERROR);
-      continue;
-    }
-    int cr = uv_tcp_connect(&b->creq, &b->tcp, (const struct sockaddr *)&L->addr, on_connect);
-    if (cr) {
-      fprintf(stderr, "xqref loadgen: connect: %s\n", uv_strerror(cr));
-      L->greeted++;
-      board_stop(b, STOP_LOST);
-    }
-  }
+  boards_start(L);
   if (L->greeted == L->nboards && !L->started) start_playing(L);
   uv_run(&L->loop, UV_RUN_DEFAULT);
-  if (uv_loop_close(&L->loop)) fprintf(stderr, "xqref loadgen: handles left open at the end\n");
+  if (uv_loop_close(&L->loop)) say(L, "handles left open at the end");
+  return XQ_OK;
+}
 
-  report(L);
-  rc = (L->error_total || L->stops[STOP_LOST] || L->unanswered || L->acked == 0 || L->viewers_lost) ? 1 : 0;
-
-out:
+int xq_loadgen_run(const xq_loadgen_opts *o, FILE *out, FILE *log)
+{
+  lg *L = calloc(1, sizeof *L);
+  if (!L) return XQ_ENOMEM;
+  L->out = out;
+  L->log = log;
+  int rc = setup(L, o);
+  if (!rc) rc = play(L);
+  if (!rc) {
+    report(L);
+    if (L->error_total || L->stops[STOP_LOST] || L->unanswered || L->acked == 0 || L->viewers_lost) rc = XQ_EIO;
+  }
   if (L->ack) fclose(L->ack);
   for (int i = 0; i < L->ngames; i++) free(L->games[i].mv);
   free(L->games);
-  for (int i = 0; i < L->nboards; i++) free(L->boards[i].in);
   free(L->boards);
   free(L->viewers);
   free(L->lat);
+  free(L);
   return rc;
 }

@@ -1,36 +1,31 @@
 /*
- * sim_internal.h -- the parts of `xqref simulate` shared by its files
+ * simulate_internal.h -- the parts of `xqref simulate` shared by its files
  * (xq__sim prefix); not a public interface (that is simulate.h).
  *
- * Files: simulate.c (the run: server, registration, rounds, knockout, the
- * subcommand), sim_players.c (the made-up entrants), sim_games.c (the
- * random games and their incidents, as adjudicator event tokens),
- * sim_client.c (JSON-lines connections on the loop), sim_final.c (final
- * places, team, group and prize lists; text and HTML).
+ * Files: simulate.c (the run: server, registration, rounds, knockout),
+ * simulate_players.c (the made-up entrants), simulate_games.c (the random
+ * games and their incidents, as adjudicator event tokens),
+ * simulate_final.c (final places, team, group and prize lists; text and
+ * HTML). The connections are the JSON-lines client's (jsonl.h).
  */
 #ifndef XQ_SIM_INTERNAL_H
 #define XQ_SIM_INTERNAL_H
 
-#include <cjson/cJSON.h>
 #include <stdint.h>
-#include <uv.h>
 
 #include "adjudicator.h"
+#include "clientlimits.h"
 #include "knockout.h"
 #include "prize.h"
 #include "simulate.h"
 #include "tourney.h"
-
-#define XQ_SIM_LINE_MAX (1024 * 1024) /* longest reply line read */
-#define XQ_SIM_CALL_MS 60000          /* a synchronous request's answer */
-#define XQ_SIM_TOKEN_MAX 16           /* an event token ("held:h2e2") */
 
 /* Uniform in 0..n-1 (n >= 1) from the random stream *state
  * (xq_random_next; the simulation keeps one stream per purpose). */
 int xq__sim_below(uint64_t *state, int n);
 
 /* ------------------------------------------------------------------ */
-/* Players (sim_players.c)                                             */
+/* Players (simulate_players.c)                                       */
 /* ------------------------------------------------------------------ */
 
 /* Make `n` entrants for regulation `r` into out[0..n-1]: Chinese names
@@ -44,7 +39,7 @@ void xq__sim_players(const xq_regulation *r, const xq_tgroup *groups, int ng,
                      xq_tplayer *out);
 
 /* ------------------------------------------------------------------ */
-/* Games (sim_games.c)                                                 */
+/* Games (simulate_games.c)                                           */
 /* ------------------------------------------------------------------ */
 
 enum {
@@ -97,43 +92,7 @@ void xq__sim_feed(xq__sim_game *g, const char *kind, int side);
 void xq__sim_count(xq_sim_report *rep, const char *kind, const char *reason, int ply);
 
 /* ------------------------------------------------------------------ */
-/* Connections (sim_client.c)                                          */
-/* ------------------------------------------------------------------ */
-
-typedef struct xq__simc xq__simc;
-/* Called for every reply line (not for broadcast lines) with the parsed
- * object, which the callee must not keep. */
-typedef void (*xq__simc_fn)(xq__simc *c, cJSON *reply);
-
-struct xq__simc {
-  uv_tcp_t tcp;           /* first member */
-  uv_connect_t creq;
-  uv_loop_t *loop;
-  int connected, failed, closed, closing;
-  char *in;
-  size_t len, cap;
-  xq__simc_fn on_reply;   /* NULL: replies are kept for xq__simc_call */
-  void *data;
-  cJSON *kept;            /* the last reply, while no callback is set */
-};
-
-/* Connect to 127.0.0.1:port, running the loop until connected. Returns
- * XQ_OK or XQ_EIO. */
-int xq__simc_connect(xq__simc *c, uv_loop_t *loop, int port);
-/* Queue `len` bytes (copied when the socket cannot take them at once).
- * Returns XQ_OK or XQ_EIO. */
-int xq__simc_write(xq__simc *c, const char *text, size_t len);
-/* Send a request and run the loop until its reply (the next reply line)
- * arrives: the reply (caller deletes) or NULL on failure or timeout. */
-cJSON *xq__simc_call(xq__simc *c, const char *line);
-/* Close the connection (closed set once libuv is done with it). */
-void xq__simc_close(xq__simc *c);
-
-/* "error"."code" of a reply, or NULL. */
-const char *xq__simc_error(const cJSON *reply);
-
-/* ------------------------------------------------------------------ */
-/* The end of the event (sim_final.c)                                  */
+/* The end of the event (simulate_final.c)                            */
 /* ------------------------------------------------------------------ */
 
 /* Write the final lists of the event in the store `db` to o->out (text)

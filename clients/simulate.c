@@ -1,13 +1,13 @@
 /*
- * simulate.c -- `xqref simulate`: a whole event under a regulation preset
- * on the real server (simulate.h, docs/simulate.md).
+ * simulate.c -- a whole event under a regulation preset on the real
+ * server (`xqref simulate`, simulate.h, docs/simulate.md).
  *
  * One loop runs the server and every client. The organiser's connection
  * registers the players (add_player) and pairs and publishes each round
  * (pair, Chinese system; round 1 by the preset's method), makes a board
  * token per table (token) and the arbiter's connection enters the late
  * forfeits (result with +- / -+ / --). Every other table is one board
- * connection playing its script (sim_games.c) event by event with
+ * connection playing its script (simulate_games.c) event by event with
  * sequence numbers and clock readings; the server judges, stores and
  * records the results in the tournament as for real boards.
  *
@@ -30,21 +30,18 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "jsonl.h"
 #include "net.h"
-#include "sim_internal.h"
+#include "simulate_internal.h"
 
-#define XQ_SIM_PLAYERS_MAX 2000     /* players of one simulated event */
-#define XQ_SIM_ROUND_MS 600000      /* one round's games, at most */
-#define XQ_SIM_LINE 1024            /* one request line */
 #define TOKEN_SIZE (XQ_TOKEN_CHARS + 1)
-#define XQ_SIM_WINDOW_DEFAULT 4     /* plain moves in flight per board */
 
 typedef struct sim sim;
 
 enum { BS_HELLO = 0, BS_PLAY, BS_DONE };
 
 typedef struct sim_board {
-  xq__simc c;                 /* first member */
+  xq_jsonl c;                 /* its connection (c.data: the board) */
   sim *S;
   int round, table, red, black; /* round XQ_KO_ROUND: a knockout table */
   const char *token;          /* in sim.tokens, or ko_token */
@@ -77,7 +74,8 @@ struct sim {
   char db[XQ_SIM_PATH_MAX];
   char tmpdir[XQ_SIM_PATH_MAX - 16]; /* room for "/sim.db" in db */
   char admin[XQ_TOKEN_CHARS + 1], arbiter[XQ_TOKEN_CHARS + 1];
-  xq__simc adm, arb;
+  struct sockaddr_in addr;    /* the server: 127.0.0.1:port */
+  xq_jsonl adm, arb;
   int conns_open;
   int n;
   uint64_t rng;               /* lateness, colours, choices */
@@ -170,18 +168,25 @@ static int create_store(sim *S)
 /* Server and the staff's connections                                  */
 /* ------------------------------------------------------------------ */
 
-static cJSON *call(sim *S, xq__simc *c, const char *line)
+static cJSON *call(sim *S, xq_jsonl *c, const char *line)
 {
-  cJSON *r = xq__simc_call(c, line);
+  cJSON *r = xq_jsonl_call(c, line, XQ_SIM_CALL_MS);
   if (!r) fail(S, XQ_EIO, "no answer from the server to %.200s", line);
   return r;
 }
 
-static int hello(sim *S, xq__simc *c, const char *token, const char *role)
+/* Connect `c` to the server (the loop runs until it is connected). */
+static int connect_to(sim *S, xq_jsonl *c, const xq_jsonl_hooks *hooks, void *data)
 {
-  char line[256];
-  snprintf(line, sizeof line, "{\"id\":1,\"op\":\"hello\",\"token\":\"%s\"}", token);
+  return xq_jsonl_connect(c, &S->loop, (const struct sockaddr *)&S->addr, XQ_SIM_LINE_MAX, hooks, data);
+}
+
+static int hello(sim *S, xq_jsonl *c, const char *token, const char *role)
+{
+  char *line = xq_jsonl_hello_line(1, token);
+  if (!line) return fail(S, XQ_ENOMEM, "out of memory");
   cJSON *r = call(S, c, line);
+  free(line);
   if (!r) return XQ_EIO;
   const cJSON *got = cJSON_GetObjectItemCaseSensitive(r, "role");
   int ok = cJSON_IsString(got) && !strcmp(got->valuestring, role);
@@ -204,7 +209,8 @@ static int server_up(sim *S)
   int rc = xq_server_start(&S->loop, &so, &S->srv, &e);
   if (rc) return fail(S, rc, "server: %s", e.msg[0] ? e.msg : xq_strerror(rc));
   S->port = xq_server_port(S->srv, 0);
-  if (xq__simc_connect(&S->adm, &S->loop, S->port) || xq__simc_connect(&S->arb, &S->loop, S->port))
+  uv_ip4_addr("127.0.0.1", S->port, &S->addr);
+  if (connect_to(S, &S->adm, NULL, NULL) || connect_to(S, &S->arb, NULL, NULL))
     return fail(S, XQ_EIO, "cannot connect to the server on port %d", S->port);
   S->conns_open = 1;
   if ((rc = hello(S, &S->adm, S->admin, "admin")) || (rc = hello(S, &S->arb, S->arbiter, "arbiter")))
@@ -215,8 +221,8 @@ static int server_up(sim *S)
 static void server_down(sim *S)
 {
   if (S->conns_open) {
-    xq__simc_close(&S->adm);
-    xq__simc_close(&S->arb);
+    xq_jsonl_close(&S->adm);
+    xq_jsonl_close(&S->arb);
     S->conns_open = 0;
   }
   if (S->srv) {
@@ -255,7 +261,7 @@ static int register_players(sim *S, const xq_tplayer *pl)
     cJSON *r = call(S, &S->adm, line);
     free(line);
     if (!r) return XQ_EIO;
-    const char *code = xq__simc_error(r);
+    const char *code = xq_jsonl_error(r);
     const cJSON *id = cJSON_GetObjectItemCaseSensitive(r, "player");
     int ok = !code && cJSON_IsNumber(id) && id->valueint == i + 1;
     cJSON_Delete(r);
@@ -273,7 +279,7 @@ static void board_finish(sim_board *b)
   if (b->state == BS_DONE) return;
   b->state = BS_DONE;
   b->S->done++;
-  xq__simc_close(&b->c);
+  xq_jsonl_close(&b->c);
 }
 
 /* Write event token `t` as the protocol's board operation with the next
@@ -303,7 +309,7 @@ static int board_write_event(sim_board *b, const char *t)
              "{\"id\":%lld,\"op\":\"move\",\"seq\":%lld,\"move\":\"%s\",\"clock\":[%ld,%ld]%s}\n", seq, seq,
              held ? t + 5 : t, b->g.clock[XQ_RED], b->g.clock[XQ_BLACK], held ? ",\"held\":true" : "");
   }
-  return xq__simc_write(&b->c, line, strlen(line));
+  return xq_jsonl_write(&b->c, line, strlen(line));
 }
 
 /* The legal move a plain ICCS token names in `pos`, else XQ_MOVE_NONE. */
@@ -369,9 +375,9 @@ static const char *str_of(const cJSON *o, const char *key)
   return cJSON_IsString(s) ? s->valuestring : NULL;
 }
 
-static void board_reply(xq__simc *c, cJSON *r)
+static void board_reply(xq_jsonl *c, cJSON *r)
 {
-  sim_board *b = (sim_board *)c;
+  sim_board *b = c->data;
   sim *S = b->S;
   if (b->state == BS_DONE) return;
   if (!r) { /* connection lost */
@@ -380,7 +386,7 @@ static void board_reply(xq__simc *c, cJSON *r)
     board_finish(b);
     return;
   }
-  const char *code = xq__simc_error(r);
+  const char *code = xq_jsonl_error(r);
   if (b->state == BS_HELLO) {
     const cJSON *last = cJSON_GetObjectItemCaseSensitive(r, "last_seq");
     if (code || !cJSON_IsNumber(last)) {
@@ -440,6 +446,8 @@ static void board_reply(xq__simc *c, cJSON *r)
   board_pump(b);
 }
 
+static const xq_jsonl_hooks board_hooks = {.reply = board_reply};
+
 /* ------------------------------------------------------------------ */
 /* A Swiss round                                                       */
 /* ------------------------------------------------------------------ */
@@ -451,7 +459,7 @@ static int arbiter_result(sim *S, int round, int table, const char *code, const 
            "\"reason\":\"%s\"}", ++S->next_id, round, table, code, why);
   cJSON *r = call(S, &S->arb, line);
   if (!r) return XQ_EIO;
-  const char *ec = xq__simc_error(r);
+  const char *ec = xq_jsonl_error(r);
   int rc = ec ? fail(S, XQ_EIO, "round %d table %d: result %s: %s", round, table, code, ec) : XQ_OK;
   cJSON_Delete(r);
   return rc;
@@ -465,9 +473,7 @@ static int is_late(sim *S, int id, int round)
 
 static void say_hello(sim_board *b)
 {
-  char line[128];
-  snprintf(line, sizeof line, "{\"id\":0,\"op\":\"hello\",\"token\":\"%s\"}\n", b->token);
-  if (xq__simc_write(&b->c, line, strlen(line))) {
+  if (xq_jsonl_hello(&b->c, 0, b->token)) {
     b->S->errors++;
     b->arbiter = 1;
     board_finish(b);
@@ -490,19 +496,17 @@ static int play_boards(sim *S)
     sim_board *b = &S->boards[i];
     xq__sim_game_init(&b->g, xq_random_next(&S->rng), S->o, &b->rules);
     xq_pos_startpos(&b->pos);
-    if (xq__simc_connect(&b->c, &S->loop, S->port)) {
+    if (connect_to(S, &b->c, &board_hooks, b)) {
       rc = fail(S, XQ_EIO, "round %d table %d: cannot connect", b->round, b->table);
-      b->state = BS_DONE;
-      S->done++;
+      board_finish(b);
       break;
     }
-    b->c.on_reply = board_reply;
     say_hello(b);
     S->rep->games++;
   }
   if (rc) {
     for (int i = 0; i < S->nboards; i++)
-      if (S->boards[i].state != BS_DONE && S->boards[i].c.tcp.data) board_finish(&S->boards[i]);
+      if (S->boards[i].state != BS_DONE && S->boards[i].c.loop) board_finish(&S->boards[i]);
   }
   uv_timer_t timer;
   int expired = 0;
@@ -525,7 +529,7 @@ static int play_boards(sim *S)
   int open = 1;
   while (open) {
     open = 0;
-    for (int i = 0; i < S->nboards; i++) open |= S->boards[i].c.tcp.data && !S->boards[i].c.closed;
+    for (int i = 0; i < S->nboards; i++) open |= S->boards[i].c.loop && !S->boards[i].c.closed;
     if (open) uv_run(&S->loop, UV_RUN_ONCE);
   }
   return rc;
@@ -546,7 +550,7 @@ static int play_round(sim *S, int round)
            ++S->next_id, round, system);
   cJSON *pr = call(S, &S->adm, line);
   if (!pr) return XQ_EIO;
-  const char *code = xq__simc_error(pr);
+  const char *code = xq_jsonl_error(pr);
   if (code) {
     const cJSON *e = cJSON_GetObjectItemCaseSensitive(pr, "error");
     int rc = fail(S, XQ_EIO, "round %d: pair: %s %s", round, code, str_of(e, "msg") ? str_of(e, "msg") : "");
@@ -622,7 +626,7 @@ static int play_round(sim *S, int round)
 static cJSON *staff_call(sim *S, const char *line, const char *what)
 {
   cJSON *r = call(S, &S->adm, line);
-  const char *code = r ? xq__simc_error(r) : NULL;
+  const char *code = r ? xq_jsonl_error(r) : NULL;
   if (r && code) {
     const cJSON *e = cJSON_GetObjectItemCaseSensitive(r, "error");
     fail(S, XQ_EIO, "%s: %s %s", what, code, str_of(e, "msg") ? str_of(e, "msg") : "");
@@ -718,7 +722,7 @@ static int ko_add_tables(sim *S, int stage, int *added)
   cJSON *pr = call(S, &S->adm, pub);
   free(pub);
   if (!pr) return XQ_EIO;
-  const char *code = xq__simc_error(pr);
+  const char *code = xq_jsonl_error(pr);
   if (code && !strcmp(code, "CONFLICT")) { /* no match waits */
     cJSON_Delete(pr);
     return XQ_OK;
@@ -894,7 +898,7 @@ static int rc_group(sim *S, const char *name)
 
 /* --group of a knockout-only sub-event (Shaanxi 十(二)2 乡村棋王): its
  * entrants only, no Swiss rounds, no teams, the sub-event's format and
- * prizes (sim_final.c). */
+ * prizes (simulate_final.c). */
 static void rc_ko_event(sim *S, const xq_ko_event *e)
 {
   S->kev = e;

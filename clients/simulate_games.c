@@ -1,5 +1,5 @@
 /*
- * sim_games.c -- the games of `xqref simulate`: two random players and
+ * simulate_games.c -- the games of `xqref simulate`: two random players and
  * the incidents a regulation has rules for (docs/simulate.md §3).
  *
  * A game is planned when it starts: plain, or with one incident (an
@@ -15,7 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "sim_internal.h"
+#include "simulate_internal.h"
 
 #define INCIDENT_TRIES 40       /* plies an incident waits for a fitting move */
 #define REPEAT_SENDS_MAX 32     /* cycle moves sent before the players give up */

@@ -1,5 +1,5 @@
 /*
- * sim_players.c -- the entrants of `xqref simulate` (docs/simulate.md §2):
+ * simulate_players.c -- the entrants of `xqref simulate` (docs/simulate.md §2):
  * made up deterministically from the seed, shaped by the regulation so
  * that each of its rules has someone to apply to -- birth dates in every
  * group, women (a few, so a small women's section merges), the regions
@@ -10,7 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "sim_internal.h"
+#include "simulate_internal.h"
 
 static const char *const surnames[] = {
   "王", "李", "张", "刘", "陈", "杨", "黄", "赵", "吴", "周", "徐", "孙", "马", "朱", "胡", "郭",

@@ -1,11 +1,12 @@
 /*
- * sim_cli.c -- the `xqref simulate` subcommand: options, the run, the
- * summary of incidents (docs/simulate.md).
+ * simulate.c -- `xqref simulate`: the options and --help, the run
+ * (clients/simulate.h) and the summary of incidents (docs/simulate.md).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "simulate.h"
 
 static const char sim_usage[] =
@@ -44,11 +45,12 @@ static const char sim_usage[] =
   "                  for every reply, as a slow board would)\n"
   "  --quiet         no progress lines on stderr\n";
 
+static const char usage_line[] =
+  "usage: xqref simulate --preset NAME [--players N] [--seed S] [--db FILE] [--out DIR] ...";
+
 static int usage_error(const char *msg, const char *arg)
 {
-  fprintf(stderr, "xqref simulate: %s%s%s\n", msg, arg ? " " : "", arg ? arg : "");
-  fprintf(stderr, "usage: xqref simulate --preset NAME [--players N] [--seed S] [--db FILE] [--out DIR] ...\n");
-  return 2;
+  return xq_cli_usage_error("simulate", usage_line, msg, arg);
 }
 
 static int int_arg(const char *v, int lo, int hi, int *out)

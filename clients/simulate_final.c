@@ -1,5 +1,5 @@
 /*
- * sim_final.c -- the end of a simulated event (docs/simulate.md §5): the
+ * simulate_final.c -- the end of a simulated event (docs/simulate.md §5): the
  * final places (knockout places first, tourney.md §6.5), the Swiss
  * standings, team standings, group standings (men's and women's sections
  * where the regulation ranks them apart; a women's section under
@@ -11,9 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "sim_internal.h"
-
-#define XQ_SIM_TEAMS_MAX 1000   /* teams listed */
+#include "simulate_internal.h"
 
 int xq__sim_reg_prizes(const xq_regulation *r, int entrants, xq_prize_table *t)
 {

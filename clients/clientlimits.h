@@ -1,0 +1,54 @@
+/*
+ * clientlimits.h -- every limit of the client programs (loadgen, board,
+ * simulate), in one place, as netlimits.h is for the server. A limit that
+ * is not here does not exist: code of clients/ that allocates, buffers,
+ * waits or counts names one of these.
+ */
+#ifndef XQ_CLIENT_LIMITS_H
+#define XQ_CLIENT_LIMITS_H
+
+#include "netlimits.h"
+
+/* The JSON-lines client (jsonl.c) */
+#define XQ_JSONL_READ_MIN 4096             /* bytes each read is offered: a reply buffer starts with
+                                              this and doubles, up to its line limit, when less is free */
+#define XQ_JSONL_HOST_MAX 256              /* the host of a HOST:PORT */
+
+/* xqref loadgen: many boards replaying games against a server */
+#define XQ_LOADGEN_BOARDS_MAX 4000         /* connections of one run (< XQ_MAX_CONNS) */
+#define XQ_LOADGEN_GAMES_MAX 100000        /* games read from --games */
+#define XQ_LOADGEN_TOKEN_MAX 128           /* bytes of a token */
+#define XQ_LOADGEN_TOKENS_LINE_MAX 512     /* a line of the tokens file */
+#define XQ_LOADGEN_WINDOW_MAX 64           /* requests in flight per board */
+#define XQ_LOADGEN_REPLY_MAX (1024 * 1024) /* a reply line */
+#define XQ_LOADGEN_SAMPLES_MAX (1L << 25)  /* latency samples kept (8 bytes each) */
+#define XQ_LOADGEN_RATE_MAX 1000.0         /* --rate moves per second per board */
+#define XQ_LOADGEN_DRAIN_MS 10000          /* wait for replies after --duration */
+#define XQ_LOADGEN_CONNECT_MS 15000        /* every board connected and greeted */
+#define XQ_LOADGEN_ERRCODES_MAX 32         /* distinct error codes counted */
+#define XQ_LOADGEN_VERDICTS_MAX 32         /* distinct verdicts counted */
+#define XQ_LOADGEN_VIEWERS_MAX 4000        /* --viewers plus --sse connections */
+#define XQ_LOADGEN_VIEWER_BUF 16384        /* a viewer's read buffer (bytes are counted, not kept) */
+
+/* xqref board: one table played from a terminal */
+#define XQ_BOARD_INPUT_MAX 4096            /* one command line from stdin */
+#define XQ_BOARD_REPLY_MAX XQ_MAX_LINE     /* one reply line from the server */
+#define XQ_BOARD_REPLY_TIMEOUT_S 30        /* a reply that takes longer: give up */
+
+/* xqref simulate: a whole event on the real server */
+#define XQ_SIM_PLAYERS_DEFAULT 150         /* players when the preset sets no entry limit */
+#define XQ_SIM_GROUP_PLAYERS_DEFAULT 30    /* players of a group's own event (--group) */
+#define XQ_SIM_PLAYERS_MAX 2000            /* players of one simulated event */
+#define XQ_SIM_PLIES_MAX 400               /* longest game the options may ask for */
+#define XQ_SIM_RATE_MAX 1000               /* incident rates are per mille */
+#define XQ_SIM_PATH_MAX 1024               /* bytes of a store path or output directory */
+#define XQ_SIM_WINDOW_DEFAULT 4            /* plain moves in flight per board */
+#define XQ_SIM_WINDOW_MAX 64               /* moves a board may keep in flight */
+#define XQ_SIM_LINE 1024                   /* one request line */
+#define XQ_SIM_LINE_MAX (1024 * 1024)      /* longest reply line read */
+#define XQ_SIM_TOKEN_MAX 16                /* an event token ("held:h2e2") */
+#define XQ_SIM_CALL_MS 60000               /* a synchronous request's answer */
+#define XQ_SIM_ROUND_MS 600000             /* one round's games, at most */
+#define XQ_SIM_TEAMS_MAX 1000              /* teams listed */
+
+#endif /* XQ_CLIENT_LIMITS_H */

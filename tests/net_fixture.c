@@ -1,0 +1,22 @@
+/*
+ * net_fixture.c -- the server fixture of the net suites (net_fixture.h).
+ */
+#include "net_fixture.h"
+
+xq_tserver ts;
+
+void xq_fx_up(int players) { cr_assert_eq(xq_ts_start(&ts, players), 0, "server starts"); }
+
+static void stop_checked(void) { cr_assert_eq(xq_ts_stop(&ts), 0, "uv_loop_close: no handle left open"); }
+
+void xq_fx_down(void)
+{
+  stop_checked();
+  xq_ts_cleanup(&ts);
+}
+
+void xq_fx_end(void)
+{
+  if (ts.srv) stop_checked();
+  xq_ts_cleanup(&ts);
+}
