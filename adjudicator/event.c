@@ -27,10 +27,10 @@ static const struct {
 };
 #define NVERBS ((int)(sizeof verbs / sizeof verbs[0]))
 
-static void fail(xq_error *err, const char *fmt, const char *tok, size_t len)
-{
-  if (err) snprintf(err->msg, sizeof err->msg, fmt, (int)(len > 40 ? 40 : len), tok);
-}
+/* Say that the word tok[0..len) is `what` (a format taking the word's
+ * first 40 bytes). */
+#define fail(err, code, what, tok, len) \
+  xq_error_set((err), (code), -1, -1, (what), (int)((len) > 40 ? 40 : (len)), (tok))
 
 static int verb_of(xq_event_kind kind)
 {
@@ -64,12 +64,12 @@ int xq_event_move(xq_event *ev, const char *text, unsigned flags, xq_error *err)
   size_t n = strlen(text);
   xq_event as;
   if (!n || n >= XQ_EVENT_TEXT_MAX || strpbrk(text, " \t\r\n")) {
-    fail(err, "\"%.*s\" is not one move", text, n);
+    fail(err, XQ_ENOTATION, "\"%.*s\" is not one move", text, n);
     return XQ_ENOTATION;
   }
   /* the word must come back as this move when the log is replayed */
   if (xq_event_parse(text, n, &as, NULL) != XQ_OK || as.kind != XQ_EVENT_MOVE || as.flags) {
-    fail(err, "\"%.*s\" is not a move", text, n);
+    fail(err, XQ_ENOTATION, "\"%.*s\" is not a move", text, n);
     return XQ_ENOTATION;
   }
   xq_event_init(ev, XQ_EVENT_MOVE);
@@ -83,7 +83,7 @@ int xq_event_snapshot(xq_event *ev, const char *board, xq_error *err)
   if (!ev || !board) return XQ_EINVAL;
   size_t n = strcspn(board, " ");
   if (!n || n >= XQ_EVENT_TEXT_MAX) {
-    fail(err, "\"%.*s\" is not a board placement", board, n);
+    fail(err, XQ_ENOTATION, "\"%.*s\" is not a board placement", board, n);
     return XQ_ENOTATION;
   }
   xq_event_init(ev, XQ_EVENT_SNAPSHOT);
@@ -242,13 +242,13 @@ int xq_event_parse(const char *tok, size_t len, xq_event *ev, xq_error *err)
 {
   if (!tok || !ev) return XQ_EINVAL;
   if (len >= XQ_EVENT_TEXT_MAX) {
-    fail(err, "\"%.*s...\" is too long for a move", tok, len);
+    fail(err, XQ_ENOTATION, "\"%.*s...\" is too long for a move", tok, len);
     return XQ_ENOTATION;
   }
   xq_event_init(ev, 0);
   int rc;
   if (parse_arg(tok, len, ev, &rc)) {
-    if (rc != XQ_OK) fail(err, "\"%.*s\" is not a well-formed event", tok, len);
+    if (rc != XQ_OK) fail(err, rc, "\"%.*s\" is not a well-formed event", tok, len);
     return rc;
   }
   for (int i = 0; i < NVERBS; i++) {

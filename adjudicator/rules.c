@@ -6,7 +6,6 @@
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -323,19 +322,7 @@ const char *xq_rules_preset_clause(const char *name, const char *key)
 /* JSON                                                                 */
 /* ------------------------------------------------------------------ */
 
-static int fail(xq_error *err, int code, const char *fmt, ...)
-{
-  if (err) {
-    va_list ap;
-    err->code = code;
-    err->pos = -1;
-    err->ply = -1;
-    va_start(ap, fmt);
-    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
-    va_end(ap);
-  }
-  return code;
-}
+#define fail(err, code, ...) xq_error_set((err), (code), -1, -1, __VA_ARGS__)
 
 /* Read the file at `path` into a malloc'd NUL-terminated buffer. */
 static int read_file(const char *path, char **out, xq_error *err)

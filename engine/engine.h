@@ -46,6 +46,14 @@ typedef struct xq_error {
 /* Text of a status code ("illegal move", ...). Never NULL. */
 const char *xq_strerror(int code);
 
+/* Fill *err, when err is not NULL, with `code`, byte position `pos` and
+ * ply `ply` (-1 where they do not apply) and the printf-formatted message
+ * (cut to XQ_ERR_MSG_LEN); returns `code`, so that a failing function can
+ * end with `return xq_error_set(err, ...)`. Every module records its
+ * errors through it. */
+int xq_error_set(xq_error *err, int code, int pos, int ply, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+
 /* The next value of the splitmix64 stream whose state is *state (which
  * it advances): the same fixed sequence on every machine, behind every
  * choice that must repeat (Zobrist keys, lots, simulated events, load

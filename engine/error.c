@@ -1,7 +1,25 @@
 /*
- * error.c -- texts of the engine's status codes.
+ * error.c -- errors: the texts of the status codes, and the one way to
+ * fill a caller's xq_error.
  */
+#include <stdarg.h>
+#include <stdio.h>
+
 #include "engine.h"
+
+int xq_error_set(xq_error *err, int code, int pos, int ply, const char *fmt, ...)
+{
+  if (err) {
+    va_list ap;
+    err->code = code;
+    err->pos = pos;
+    err->ply = ply;
+    va_start(ap, fmt);
+    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+    va_end(ap);
+  }
+  return code;
+}
 
 const char *xq_strerror(int code)
 {

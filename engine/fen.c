@@ -6,26 +6,13 @@
  * by the byte before it being non-NUL. Error messages name the problem;
  * err->pos gives the 0-based byte where it was found.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "internal.h"
 
 /* Record a FEN error at byte `at`; returns XQ_EFEN. */
-static int fen_fail(xq_error *err, int at, const char *fmt, ...)
-{
-  if (err) {
-    va_list ap;
-    err->code = XQ_EFEN;
-    err->pos = at;
-    err->ply = -1;
-    va_start(ap, fmt);
-    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
-    va_end(ap);
-  }
-  return XQ_EFEN;
-}
+#define fen_fail(err, at, ...) xq_error_set((err), XQ_EFEN, (at), -1, __VA_ARGS__)
 
 /* Field separators. CR and LF count so that a line read from a file with
  * its end-of-line still parses. */

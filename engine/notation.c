@@ -3,7 +3,6 @@
  * trimming, and what the notation files share: the vertical-line view of a
  * move, tandem pieces, matching a text against every legal move, errors.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -12,20 +11,6 @@
 /* ------------------------------------------------------------------ */
 /* Errors and quoting                                                  */
 /* ------------------------------------------------------------------ */
-
-int xq__note_fail(xq_error *err, int code, int at, const char *fmt, ...)
-{
-  if (err) {
-    va_list ap;
-    err->code = code;
-    err->pos = at;
-    err->ply = -1;
-    va_start(ap, fmt);
-    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
-    va_end(ap);
-  }
-  return code;
-}
 
 /* Length of the well-formed UTF-8 sequence at s (n bytes left), or 0. */
 static size_t utf8_len(const unsigned char *s, size_t n)

@@ -97,8 +97,7 @@ void xq__match(const xq_pos *pos, const char *prefix, int dir, int value,
 
 /* Fill `err` (may be NULL) with `code`, byte position `at` (-1: the whole
  * input), ply -1 and a printf-style message; returns `code`. */
-int xq__note_fail(xq_error *err, int code, int at, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
+#define xq__note_fail(err, code, at, ...) xq_error_set((err), (code), (at), -1, __VA_ARGS__)
 
 /* Fill `err` for a text `q` (quoted) that matches no legal move, saying
  * whether the side to move has a `kind` on `file` (1..9 from its right) at

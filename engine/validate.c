@@ -4,7 +4,6 @@
  * text and belong to the FEN parser, with rule 4 also enforced by
  * xq_pos_put).
  */
-#include <stdarg.h>
 #include <stdio.h>
 
 #include "internal.h"
@@ -15,19 +14,7 @@ static const char *const kind_name[8] = {"?", "general", "advisor", "elephant",
 
 /* Record a validation failure; returns XQ_EFEN. The problem concerns the
  * whole position, not a byte of some text, so pos and ply are -1. */
-static int invalid(xq_error *err, const char *fmt, ...)
-{
-  if (err) {
-    va_list ap;
-    err->code = XQ_EFEN;
-    err->pos = -1;
-    err->ply = -1;
-    va_start(ap, fmt);
-    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
-    va_end(ap);
-  }
-  return XQ_EFEN;
-}
+#define invalid(err, ...) xq_error_set((err), XQ_EFEN, -1, -1, __VA_ARGS__)
 
 /* Why a piece of `color` and `kind` cannot stand on `sq` (which
  * xq__on_board_for has rejected), as the end of a sentence. */

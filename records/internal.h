@@ -13,8 +13,7 @@
 
 /* Fill `err` (may be NULL) with `code`, `pos`, `ply` and a printf-style
  * message; returns `code`. */
-int xq__rec_fail(xq_error *err, int code, int pos, int ply, const char *fmt, ...)
-    __attribute__((format(printf, 5, 6)));
+#define xq__rec_fail xq_error_set
 
 /* Put `prefix` in front of err->msg (may be NULL), cutting the message
  * to fit. Cannot fail. */

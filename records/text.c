@@ -11,20 +11,6 @@
 
 #include "internal.h"
 
-int xq__rec_fail(xq_error *err, int code, int pos, int ply, const char *fmt, ...)
-{
-  if (err) {
-    va_list ap;
-    err->code = code;
-    err->pos = pos;
-    err->ply = ply;
-    va_start(ap, fmt);
-    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
-    va_end(ap);
-  }
-  return code;
-}
-
 void xq__rec_prefix(xq_error *err, const char *prefix)
 {
   if (!err) return;

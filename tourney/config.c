@@ -3,7 +3,6 @@
  * presets of the five regulations (regulations.md), status texts and
  * the error record.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -17,20 +16,6 @@ const char *xq_tourney_strerror(int code)
   case XQ_ESTORE: return "event store error";
   default: return xq_strerror(code);
   }
-}
-
-int xq__error(xq_error *err, int code, const char *fmt, ...)
-{
-  if (err) {
-    va_list ap;
-    err->code = code;
-    err->pos = -1;
-    err->ply = -1;
-    va_start(ap, fmt);
-    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
-    va_end(ap);
-  }
-  return code;
 }
 
 void xq_tconfig_scoring(xq_tconfig *cfg, int halves)

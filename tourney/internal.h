@@ -13,8 +13,8 @@
 
 /* Fill `err` (may be NULL) with `code`, no position and the message
  * printf-formatted from `fmt` (cut to the record's length); returns
- * `code` (config.c). */
-int xq__error(xq_error *err, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+ * `code`. */
+#define xq__error(err, code, ...) xq_error_set((err), (code), -1, -1, __VA_ARGS__)
 
 /* True when the slot is a game played over the board (W, D, L) (event.c). */
 int xq__played(const xq_tslot *s);
