@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh --test
 
 run_suites() { # DIR: run ctest in a build tree
-  (cd "$1" && ctest --output-on-failure --timeout 900)
+  (cd "$1" && ctest --output-on-failure --timeout 900 -j "$(nproc)")
 }
 
 echo "== default build (build/)"
