@@ -81,6 +81,7 @@ const S = {
   game: 0,                   // table shown in the viewer
   ply: null,                 // ply shown in the viewer, null = follow the game
   es: null,
+  events: 0,                 // live events received: a round's state fetched meanwhile may be stale
   token: sessionStorage.getItem('xqref.token') || '',
   role: '',
 };
@@ -448,9 +449,13 @@ let resyncTimer = 0;
 function resync() {
   clearTimeout(resyncTimer);
   resyncTimer = setTimeout(async () => {
+    const seen = S.events;
     try {
       const data = await getJSON(`/api/rounds/${S.round}/games.json`);
       setGames(data.games);
+      // an event that came while the state was on its way may be older
+      // than what it says or newer: take the state again, after it
+      if (S.events !== seen) resync();
     } catch (e) { console.warn(e.message); }
   }, 50);
 }
@@ -518,6 +523,7 @@ function connect() {
   const on = (type, fn) => es.addEventListener(type, e => {
     let d;
     try { d = JSON.parse(e.data); } catch (err) { console.warn('bad event', e.data); return; }
+    S.events++;
     fn(d);
   });
   on('snapshot', d => { if (d.round === S.round) setGames(d.games); });
