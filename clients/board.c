@@ -247,7 +247,7 @@ static int side_to_move(const board_session *s)
 static cJSON *build_event(board_session *s, const char *line)
 {
   char *save = NULL, *w[4] = {0};
-  char copy[XQ_BOARD_INPUT_MAX];
+  char copy[XQ_BOARD_INPUT_MAX + 2]; /* as long as the line read (play) */
   snprintf(copy, sizeof copy, "%s", line);
   int n = 0;
   for (char *t = strtok_r(copy, " \t", &save); t && n < 4; t = strtok_r(NULL, " \t", &save)) w[n++] = t;

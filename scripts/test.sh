@@ -12,7 +12,7 @@ run_suites() { # DIR: run ctest in a build tree
   (cd "$1" && ctest --output-on-failure --timeout 900 -j "$(nproc)")
 }
 
-echo "== default build (build/)"
+echo "== default build (build/), at ${SECONDS} s"
 bash scripts/build.sh build -DCMAKE_BUILD_TYPE=Release -DXQ_TESTS=ON
 run_suites build
 ./build/xqref bench --quick
@@ -28,18 +28,18 @@ CONNS=200 DURATION=20 RATE=1 INTERVAL=2 MARGIN=50 bash scripts/soak.sh
 # the live page in headless Chromium (playwright-core from npm; docs/web.md)
 bash tests/web/run.sh build
 
-echo "== portable build, x86-64-v2 (build-portable/)"
+echo "== portable build, x86-64-v2 (build-portable/), at ${SECONDS} s"
 bash scripts/build.sh build-portable -DCMAKE_BUILD_TYPE=Release -DXQ_WERROR=ON -DXQ_PORTABLE=ON
 XQ_TEST_PERFT_NODES=1000000 run_suites build-portable
 # the security suite under valgrind, on this tree (valgrind knows every
 # x86-64-v2 instruction); every server suite: bash scripts/valgrind.sh
-BUILD=build-portable NO_BUILD=1 bash scripts/valgrind.sh test_net_security
+VG_JOBS="$(nproc)" BUILD=build-portable NO_BUILD=1 bash scripts/valgrind.sh test_net_security
 
-echo "== sanitizer build, ASan + UBSan (build-san/)"
+echo "== sanitizer build, ASan + UBSan (build-san/), at ${SECONDS} s"
 bash scripts/build.sh build-san -DCMAKE_BUILD_TYPE=RelWithDebInfo -DXQ_WERROR=ON -DXQ_SANITIZE=ON
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
   XQ_TEST_PERFT_NODES=300000 run_suites build-san
 ASAN_OPTIONS=detect_leaks=1 TRIALS=2 BOARDS=100 XQREF=build-san/xqref \
   bash bench/crash-test.sh
 
-echo "== all test builds passed"
+echo "== all test builds passed in ${SECONDS} s"

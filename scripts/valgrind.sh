@@ -14,6 +14,7 @@
 #             no sanitizer; configured and built here unless NO_BUILD=1)
 #   NO_BUILD=1  use BUILD as it is
 #   KEEP=1    keep the logs (in BUILD/valgrind/) even when clean
+#   VG_JOBS   test processes of a suite run at once (default 1)
 # Exit status 1 when any suite failed or any process reported an error.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -45,11 +46,11 @@ for s in "${suites[@]}"; do
   rc=0
   # --trace-children: the tests run in forked children (and test_net_tools
   # starts xqref); shells and system tools are not ours to check.
-  # --jobs 1: one test child at a time under valgrind.
+  # --jobs VG_JOBS (default 1): test children at a time under valgrind.
   valgrind --tool=memcheck --trace-children=yes --trace-children-skip='/bin/*,/usr/bin/*' \
     --leak-check=full --show-leak-kinds=definite,indirect --errors-for-leak-kinds=definite,indirect \
     --track-origins=yes --error-exitcode=99 --num-callers=30 --log-file="$d/vg.%p.log" \
-    "$exe" --jobs 1 --ascii >"$d/suite.out" 2>&1 || rc=$?
+    "$exe" --jobs "${VG_JOBS:-1}" --ascii >"$d/suite.out" 2>&1 || rc=$?
   secs=$(($(date +%s) - t0))
   tests=$(grep -o 'Tested: [0-9]*' "$d/suite.out" | tail -1 | grep -o '[0-9]*' || echo '?')
   procs=$(ls "$d"/vg.*.log 2>/dev/null | wc -l)
