@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "records.h"
+#include "support.h"
 
 #define DATA XQ_TEST_DATA "/records/"
 #define XQF XQ_TEST_DATA "/xqf/"
@@ -1128,4 +1129,44 @@ Test(records, damaged_files_fail_cleanly)
     }
   }
   drop_record(r);
+}
+
+/* The archive of random games that benchmarks run on (`xqref bench
+ * --gen-pgn`): legal games that the readers take whole, the same for the
+ * same seed, another for another seed; bad arguments are usage errors. */
+Test(records, random_games_are_legal_and_repeat_by_seed)
+{
+  char *a = NULL, *b = NULL, *c = NULL;
+  size_t na = 0, nb = 0, nc = 0;
+  FILE *fa = open_memstream(&a, &na), *fb = open_memstream(&b, &nb), *fc = open_memstream(&c, &nc);
+  xq_error err = {0};
+  cr_assert_eq(xq_pgn_write_random(fa, 5, 42, &err), XQ_OK, "%s", err.msg);
+  cr_assert_eq(xq_pgn_write_random(fb, 5, 42, &err), XQ_OK);
+  cr_assert_eq(xq_pgn_write_random(fc, 5, 43, &err), XQ_OK);
+  fclose(fa), fclose(fb), fclose(fc);
+  cr_assert(na > 0 && na == nb && !memcmp(a, b, na), "the same seed writes the same games");
+  cr_assert(na != nc || memcmp(a, c, na), "another seed writes other games");
+  cr_assert_eq(xq_pgn_write_random(stdout, 0, 1, &err), XQ_EINVAL, "no games is not an archive");
+  free(a), free(b), free(c);
+
+  char path[256], args[600];
+  xq_test_db_path(path, sizeof path, "genpgn");
+  int st;
+  snprintf(args, sizeof args, "bench --gen-pgn 7 '%s' 3", path);
+  free(xq_test_run(args, &st));
+  cr_assert_eq(st, 0);
+  snprintf(args, sizeof args, "stats '%s'", path);
+  char *out = xq_test_run(args, &st);
+  cr_assert_eq(st, 0, "%s", out);
+  cr_assert(strstr(out, "games       7\n") && strstr(out, "bad         0\n"), "%s", out);
+  free(out);
+  remove(path);
+  out = xq_test_run("bench --gen-pgn x /tmp/xq-never.pgn", &st);
+  cr_assert_eq(st, 2);
+  cr_assert(strstr(out, "N must be 1..10000000"), "%s", out);
+  free(out);
+  out = xq_test_run("bench --gen-pgn 3 /nonexistent-dir/g.pgn", &st);
+  cr_assert_eq(st, 1);
+  cr_assert(strstr(out, "cannot create /nonexistent-dir/g.pgn"), "%s", out);
+  free(out);
 }

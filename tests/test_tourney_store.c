@@ -499,3 +499,26 @@ Test(cli, dutch_pairs_through_the_store_and_leaves_out_the_withdrawn)
   free(out);
   xq_test_db_remove(db);
 }
+
+/* `xqref bench --store`: the game log's group commit at three batch
+ * sizes, a scan and the look-ups of retried replies (figures, not
+ * asserted); every row written is found again. Bad arguments fail
+ * clearly. */
+Test(cli, bench_store_writes_scans_and_finds_every_row)
+{
+  int st;
+  char *out = run("bench --store 300 /tmp", &st);
+  cr_assert_eq(st, 0, "%s", out);
+  cr_assert(strstr(out, "batch   1: 300 rows in") && strstr(out, "batch 500: 300 rows in"), "%s", out);
+  cr_assert(strstr(out, "scan of every game: 300 rows"), "%s", out);
+  cr_assert(strstr(out, "reply look-ups: 300 of 300 found"), "%s", out);
+  free(out);
+  out = run("bench --store abc", &st);
+  cr_assert_eq(st, 2);
+  cr_assert(strstr(out, "ROWS must be 1..100000000"), "%s", out);
+  free(out);
+  out = run("bench --store 10 /nonexistent-dir", &st);
+  cr_assert_eq(st, 1);
+  cr_assert(strstr(out, "cannot open /nonexistent-dir/"), "%s", out);
+  free(out);
+}
