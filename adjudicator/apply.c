@@ -10,8 +10,9 @@
 int xq_game_apply_one(xq_game *g, const xq_event *ev, xq_verdict *v, xq_error *err)
 {
   if (!g || !ev || !v) return XQ_EINVAL;
-  int side = ev->side == XQ_SIDE_IMPLIED ? g->pos.side : ev->side;
-  /* an answer comes from the side the standing offer was made to */
+  /* an implied side: the side to move, or for an answer the side the
+   * standing offer was made to */
+  int side = ev->side != XQ_SIDE_IMPLIED ? ev->side : g->pos.side;
   int answerer = ev->side != XQ_SIDE_IMPLIED ? ev->side
                  : g->draw_offer_pending >= 0 ? !g->draw_offer_pending : !g->pos.side;
   switch (ev->kind) {

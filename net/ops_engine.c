@@ -702,7 +702,7 @@ static void op_adjudicate(xq__server *s, xq__req *r)
     xq_error err = {0};
     j->bad_rc = xq_event_parse(mv.v[i], strlen(mv.v[i]), &ev, &err);
     if (j->bad_rc == XQ_OK) j->bad_rc = xq_events_add(&j->ev, &ev);
-    snprintf(j->bad_msg, sizeof j->bad_msg, "%s", err.msg);
+    else snprintf(j->bad_msg, sizeof j->bad_msg, "%s", err.msg);
   }
   free(mv.v);
   if (j->bad_rc == XQ_ENOMEM || (fen && !(j->fen = strdup(fen)))) {

@@ -535,7 +535,8 @@ static void op_foul(xq__server *s, xq__req *r)
 static void op_pause(xq__server *s, xq__req *r)
 {
   xq__live *lv = named_game(s, r);
-  if (lv) run_simple(s, r, lv, XQ_GSRC_ARBITER, 0, !strcmp(r->op, "pause") ? XQ_EVENT_PAUSE : XQ_EVENT_RESUME, -1);
+  if (lv) run_simple(s, r, lv, XQ_GSRC_ARBITER, 0, !strcmp(r->op, "pause") ? XQ_EVENT_PAUSE : XQ_EVENT_RESUME,
+                            XQ_SIDE_IMPLIED);
 }
 
 /* An arbiter's result also goes into the tournament log, as given (a
