@@ -126,6 +126,7 @@ int xq__commit_reply(xq__server *s, xq__conn *c, const char *line, size_t len)
   r->c = c;
   xq__conn_ref(c);
   c->pending_replies++;
+  c->owed_bytes += len; /* counted in its output budget (xq__conn_stall) */
   k->acc.n++;
   return XQ_OK;
 }
@@ -210,7 +211,9 @@ static void finish(xq__server *s, batch *b, int status, const char *why)
         c->flushing = 1; /* this reply's turn has come: no queueing */
         if (!r->rec.event) {
           /* a reply-only row: the line as it was written */
-          xq__conn_send(c, r->reply, strlen(r->reply));
+          size_t n = strlen(r->reply);
+          c->owed_bytes -= n;
+          xq__conn_send(c, r->reply, n);
         } else if (status == XQ_OK) {
           xq__reply_stored(c, r->idtext, r->reply);
         } else {

@@ -95,7 +95,11 @@ void xq__conn_close(xq__conn *c)
   if (c->next) c->next->prev = c->prev;
   c->prev = c->next = NULL;
   s->nconns--;
-  if (!uv_is_closing((uv_handle_t *)&c->idle)) uv_close((uv_handle_t *)&c->idle, on_handle_closed);
+  if (!c->trusted) {
+    if (c->reserve) s->nreserve--;
+    else s->nanon--;
+  }
+  if (!uv_is_closing((uv_handle_t *)&c->timer)) uv_close((uv_handle_t *)&c->timer, on_handle_closed);
   if (!uv_is_closing((uv_handle_t *)&c->tcp)) uv_close((uv_handle_t *)&c->tcp, on_handle_closed);
 }
 
@@ -171,6 +175,13 @@ int xq__conn_write(xq__conn *c, xq__buf *b, size_t off)
   if (c->out_mode == XQ__OUT_DROP && c->out_bytes + len > XQ_OUT_VIEWER_MAX) {
     /* a subscriber that does not read is dropped, not buffered (§1.3) */
     xq__log(c->srv, "drop %s: %zu bytes waiting", c->peer, c->out_bytes);
+    xq__conn_close(c);
+    return XQ_EIO;
+  }
+  if (c->out_mode == XQ__OUT_PAUSE && c->out_bytes + len > XQ_OUT_HARD) {
+    /* past the hard mark: the client reads nothing of what it asked for */
+    xq__log(c->srv, "close %s: %zu bytes unsent, over the hard limit of %d", c->peer,
+            c->out_bytes + len, XQ_OUT_HARD);
     xq__conn_close(c);
     return XQ_EIO;
   }
@@ -255,12 +266,14 @@ static void on_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *buf)
 static void process(xq__conn *c)
 {
   xq__conn_ref(c);
+  c->consuming = 1;
   size_t used = c->proto->consume(c);
+  c->consuming = 0;
   if (!c->closing) {
     if (used > c->len) used = c->len;
     memmove(c->in, c->in + used, c->len - used);
     c->len -= used;
-    if (c->len == c->proto->in_cap && !c->held) c->proto->overflow(c);
+    if (c->len == c->proto->in_cap && !c->held && !c->stalled) c->proto->overflow(c);
   }
   xq__conn_unref(c);
 }
@@ -274,18 +287,36 @@ static void on_read(uv_stream_t *stream, ssize_t nread, const uv_buf_t *buf)
     xq__conn_close(c);
     return;
   }
-  if (c->idle_ms_armed) uv_timer_again(&c->idle);
   c->len += (size_t)nread;
   process(c);
 }
 
+static void deadline_rearm(xq__conn *c);
+
+/* The output and the replies owed are down to where a stalled
+ * connection may be served again. */
+static int drained(const xq__conn *c)
+{
+  size_t low = c->stall_mark < XQ_OUT_LOW ? c->stall_mark : XQ_OUT_LOW;
+  return c->out_bytes + c->owed_bytes <= low && c->pending_replies <= XQ_OWED_LOW;
+}
+
 /* Start or stop reading from the output budget and the replies waiting
  * for a commit (a client that pipelines without reading its answers
- * stops being read, server.md §1.3). */
+ * stops being read, server.md §1.3). A stalled connection that drained
+ * has its buffered requests served first. */
 static void update_reading(xq__conn *c)
 {
   if (c->proto->hold_reading && c->proto->hold_reading(c)) return;
   if (c->closing || c->held || c->sink) return;
+  if (c->stalled) {
+    if (c->consuming || !drained(c)) return;
+    c->stalled = 0;
+    /* the deadline the connection had before, counted from now */
+    xq__conn_deadline(c, c->prestall_ms, c->prestall_why);
+    if (c->len) process(c);
+    if (c->closing || c->held || c->stalled) return;
+  }
   /* only a request/response session pauses for what it owes; a subscriber
    * is bounded by XQ_OUT_VIEWER_MAX instead, and one paused before it
    * subscribed (a hold, a backlog) reads again now */
@@ -300,6 +331,25 @@ static void update_reading(xq__conn *c)
     c->paused = 0;
     if (uv_read_start((uv_stream_t *)&c->tcp, on_alloc, on_read) == 0) c->reading = 1;
   }
+}
+
+int xq__conn_stall(xq__conn *c, size_t mark)
+{
+  if (c->sink) return 0;
+  if (c->stalled) return 1;
+  if (c->out_bytes + c->owed_bytes <= mark && c->pending_replies <= XQ_OWED_HIGH) return 0;
+  c->stalled = 1;
+  c->stall_mark = mark;
+  c->prestall_ms = c->deadline_ms;
+  c->prestall_why = c->deadline_why;
+  if (c->reading) {
+    uv_read_stop((uv_stream_t *)&c->tcp);
+    c->reading = 0;
+    c->paused = 1;
+  }
+  /* the client's to read what it asked for; owed replies are ours */
+  if (c->out_bytes + c->owed_bytes > mark) xq__conn_deadline(c, XQ_STALL_MS, "its replies unread");
+  return 1;
 }
 
 void xq__conn_resume(xq__conn *c) { update_reading(c); }
@@ -357,15 +407,83 @@ void xq__conn_unhold(xq__conn *c)
   if (!c->closing && !c->held) update_reading(c);
 }
 
-static void on_idle(uv_timer_t *t)
+/* ------------------------------------------------------------------ */
+/* Deadlines and slots                                                 */
+/* ------------------------------------------------------------------ */
+
+static void on_deadline(uv_timer_t *t)
 {
   xq__conn *c = t->data;
-  /* a connection that waits for its own replies is not idle, and a
+  /* a connection that waits for its own replies is not late, and a
    * watcher listens: like an SSE stream it is not closed for silence (its
    * output budget bounds what a dead one costs, XQ_OUT_VIEWER_MAX) */
-  if (c->pending_replies > 0 || c->jobs > 0 || c->hub_watch) return;
-  xq__log(c->srv, "idle %s", c->peer);
+  int ours = c->pending_replies > 0 || c->jobs > 0 || c->held;
+  if (c->hub_watch || (ours && !(c->stalled && c->out_bytes > 0))) {
+    deadline_rearm(c);
+    return;
+  }
+  xq__log(c->srv, "close %s: %s", c->peer, c->deadline_why ? c->deadline_why : "deadline");
   xq__conn_close(c);
+}
+
+void xq__conn_deadline(xq__conn *c, unsigned ms, const char *why)
+{
+  if (c->sink || c->closing) return;
+  c->deadline_ms = ms;
+  c->deadline_why = why;
+  if (ms) uv_timer_start(&c->timer, on_deadline, ms, 0);
+  else uv_timer_stop(&c->timer);
+}
+
+/* The deadline armed last, counted again from now. */
+static void deadline_rearm(xq__conn *c)
+{
+  if (c->deadline_ms) xq__conn_deadline(c, c->deadline_ms, c->deadline_why);
+}
+
+void xq__conn_trust(xq__conn *c, int trusted)
+{
+  if (c->sink || c->closing || c->trusted == !!trusted) return;
+  xq__server *s = c->srv;
+  if (trusted) {
+    if (c->reserve) s->nreserve--;
+    else s->nanon--;
+    c->reserve = 0;
+  } else {
+    s->nanon++; /* may pass XQ_ANON_CONNS_MAX for a moment: no newcomer does */
+  }
+  c->trusted = !!trusted;
+}
+
+/* Every reserved slot is taken: the one that waited longest for its
+ * token gives way to the newcomer, so that trying many connections at
+ * once cannot keep a board out for longer than one XQ_RESERVE_HELLO_MS. */
+static void evict_oldest_reserve(xq__server *s)
+{
+  xq__conn *old = NULL;
+  for (xq__conn *c = s->conns; c; c = c->next)
+    if (c->reserve && !c->trusted) old = c; /* the list is newest first */
+  if (!old) return;
+  xq__log(s, "close %s: a reserved slot without a token, given to a newcomer", old->peer);
+  xq__conn_close(old);
+}
+
+/* Admit a new connection to a slot: XQ_OK (c->reserve says which kind)
+ * or XQ_ELIMIT when it must be refused. */
+static int admit(xq__server *s, xq__conn *c)
+{
+  if (s->stopping || s->nconns >= XQ_MAX_CONNS) {
+    if (s->stopping || s->nreserve == 0) return XQ_ELIMIT;
+    evict_oldest_reserve(s);
+  }
+  if (s->nanon < XQ_ANON_CONNS_MAX) {
+    s->nanon++;
+    return XQ_OK;
+  }
+  if (s->nreserve >= XQ_CONNS_RESERVED) evict_oldest_reserve(s);
+  c->reserve = 1;
+  s->nreserve++;
+  return XQ_OK;
 }
 
 void xq__conn_accept(xq__server *s, uv_stream_t *server, const xq__proto *proto)
@@ -384,14 +502,14 @@ void xq__conn_accept(xq__server *s, uv_stream_t *server, const xq__proto *proto)
   c->tcp.data = c;
   c->open_handles = 1;
   c->refs = 1;
-  if (uv_accept(server, (uv_stream_t *)&c->tcp) != 0 || s->nconns >= XQ_MAX_CONNS || s->stopping) {
+  if (uv_accept(server, (uv_stream_t *)&c->tcp) != 0 || admit(s, c) != XQ_OK) {
     /* over the limit: refuse by closing at once */
     c->closing = 1;
     uv_close((uv_handle_t *)&c->tcp, on_handle_closed);
     return;
   }
-  uv_timer_init(s->loop, &c->idle);
-  c->idle.data = c;
+  uv_timer_init(s->loop, &c->timer);
+  c->timer.data = c;
   c->open_handles = 2;
   c->gen = ++s->next_gen;
   c->next = s->conns;
@@ -414,10 +532,8 @@ void xq__conn_accept(xq__server *s, uv_stream_t *server, const xq__proto *proto)
     }
     snprintf(c->peer, sizeof c->peer, "%s:%d", host, port);
   }
-  if (proto->idle_ms) {
-    uv_timer_start(&c->idle, on_idle, proto->idle_ms, proto->idle_ms);
-    c->idle_ms_armed = 1;
-  }
+  if (c->reserve) xq__conn_deadline(c, XQ_RESERVE_HELLO_MS, "no token on a reserved slot");
+  else if (proto->first_ms) xq__conn_deadline(c, proto->first_ms, proto->first_why);
   if (uv_read_start((uv_stream_t *)&c->tcp, on_alloc, on_read) == 0) c->reading = 1;
   else xq__conn_close(c);
 }

@@ -386,10 +386,7 @@ static void get_events(xq__server *s, xq__conn *c, http_conn *h, int round)
   if (xq__conn_send(c, head, sizeof head - 1) != XQ_OK) return;
   h->sse = 1;
   /* a stream is idle by nature: no idle timeout */
-  if (c->idle_ms_armed) {
-    uv_timer_stop(&c->idle);
-    c->idle_ms_armed = 0;
-  }
+  xq__conn_deadline(c, 0, NULL);
   int rc = xq__hub_watch(s, c, XQ__HUB_SSE, round, last);
   if (rc != XQ_OK && !c->closing) {
     static const char full[] = "event: error\ndata: {\"code\":\"LIMIT\",\"msg\":\"too many subscribers\"}\n\n";
@@ -705,6 +702,7 @@ static size_t process(xq__conn *c, http_conn *h)
     }
     h->keep_alive = h->p.req.keep_alive && !c->srv->stopping;
     route(c->srv, c, h);
+    if (!h->sse) xq__conn_deadline(c, XQ_HTTP_IDLE_MS, "idle");
     if (!h->busy) xq__http_parser_reset(&h->p);
   }
   h->processing = 0;
@@ -766,7 +764,8 @@ static void http_on_close(xq__conn *c)
 const xq__proto xq__http_proto = {
   .name = "http",
   .in_cap = XQ_HTTP_HEAD_MAX,
-  .idle_ms = XQ_HTTP_IDLE_MS,
+  .first_ms = XQ_HTTP_IDLE_MS,
+  .first_why = "idle",
   .consume = http_consume,
   .overflow = http_overflow,
   .on_close = http_on_close,

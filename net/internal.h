@@ -61,7 +61,8 @@ void xq__buf_unref(xq__buf *b);
 typedef struct xq__proto {
   const char *name;            /* "json", "http" */
   size_t in_cap;               /* input buffer size */
-  unsigned idle_ms;            /* close after this long without input */
+  unsigned first_ms;           /* deadline from the accept (0 none): the protocol moves it */
+  const char *first_why;       /* ... and the reason logged when it passes */
   /* Consume the buffered bytes c->in[0..c->len): return how many were
    * used (the rest moves to the front and waits for more). May queue
    * writes and may close the connection (then return anything). When
@@ -86,8 +87,10 @@ enum {
 
 struct xq__conn {
   uv_tcp_t tcp;                /* first member: (xq__conn *)handle works */
-  uv_timer_t idle;
-  int idle_ms_armed;           /* the idle timer runs */
+  uv_timer_t timer;            /* the connection's one deadline (xq__conn_deadline) */
+  unsigned deadline_ms;        /* the deadline armed (0 none) ... */
+  const char *deadline_why;    /* ... and what is logged when it passes */
+  uint64_t part_since;         /* loop time the request being received began, 0 none */
   xq__server *srv;
   const xq__proto *proto;
   uint64_t gen;                /* unique per connection over the server's life */
@@ -96,8 +99,16 @@ struct xq__conn {
   int closing;
   int reading;                 /* uv_read_start is in force */
   int paused;                  /* reads stopped for backpressure */
+  int stalled;                 /* no request is served until the output drains (xq__conn_stall) */
+  int consuming;               /* inside proto->consume */
+  size_t stall_mark;           /* ... to at most this and XQ_OUT_LOW */
+  unsigned prestall_ms;        /* the deadline before the stall, armed again after it */
+  const char *prestall_why;
+  int trusted;                 /* authenticated by a token: outside the anonymous slots */
+  int reserve;                 /* took a reserved slot: a token or the close (XQ_CONNS_RESERVED) */
   int out_mode;                /* XQ__OUT_* */
   size_t out_bytes;            /* queued in uv_write, not completed */
+  size_t owed_bytes;           /* reply lines waiting behind a commit (xq__commit_reply) */
   int pending_replies;         /* replies waiting for a commit */
   int flushing;                /* commit.c is sending a waiting reply: write it now */
   int jobs;                    /* worker-pool jobs queued for this client */
@@ -108,6 +119,7 @@ struct xq__conn {
   char peer[64];               /* "127.0.0.1:50312" for the log */
   /* session (JSON lines) */
   int role;                    /* xq_role, XQ_ROLE_NONE before hello */
+  int said_hello;              /* a hello was answered ok (its deadline is over) */
   int round, board;            /* a board token's table */
   int has_tok;                 /* the session said hello with a token ... */
   unsigned char tok[XQ_SHA256_LEN]; /* ... of this SHA-256 (to end it when revoked) */
@@ -155,6 +167,30 @@ xq__conn *xq__conn_virtual(xq__server *s, const xq__proto *proto,
 int xq__conn_feed(xq__conn *c, const char *data, size_t len);
 /* Re-check the pause state after out_bytes or pending_replies fell. */
 void xq__conn_resume(xq__conn *c);
+/* Output budgets checked on every reply (docs/security.md): when what
+ * `c` has queued and not sent (out_bytes + owed_bytes) is over `mark`, or
+ * it is owed over XQ_OWED_HIGH replies, the connection stalls: it is not
+ * read and its protocol must serve none of its buffered requests (they
+ * wait, in order). Once the output is down to min(mark, XQ_OUT_LOW) and
+ * the replies owed to XQ_OWED_LOW, conn.c hands the buffered bytes to
+ * consume() again and reads again. A stalled connection whose output does
+ * not drain within XQ_STALL_MS is closed (logged). Returns 1 when `c`
+ * stalled (or already was), 0 when it may go on. A virtual session never
+ * stalls. */
+int xq__conn_stall(xq__conn *c, size_t mark);
+/* Arm the connection's one deadline: `ms` from now it is closed with
+ * `why` logged, unless the deadline is moved or cleared first (ms 0
+ * clears it). Reading does not move it: a protocol arms it for what it
+ * waits for (a hello, the rest of a line or of a request head, the next
+ * request), so a client trickling bytes cannot extend it. While the
+ * connection waits for its own replies (a commit, a job, a ruling) the
+ * deadline is not its fault and starts again. No-op for a virtual
+ * session. */
+void xq__conn_deadline(xq__conn *c, unsigned ms, const char *why);
+/* `c` was authenticated by a token (1) or lost it (0): a trusted
+ * connection holds none of the XQ_ANON_CONNS_MAX anonymous slots, and
+ * one that came in on a reserved slot keeps its place. */
+void xq__conn_trust(xq__conn *c, int trusted);
 /* Hold a connection while one of its requests is judged off the loop:
  * nothing more is read or dispatched from it until xq__conn_unhold, which
  * dispatches what was buffered meanwhile and reads again. */
@@ -549,6 +585,8 @@ struct xq__server {
   xq__conn *conns;             /* every open connection */
   xq__conn *vconns;            /* sessions without a socket (POST /api/op) in flight */
   int nconns;
+  int nanon;                   /* connections without a token on the anonymous slots */
+  int nreserve;                /* connections on a reserved slot, not authenticated yet */
   uint64_t next_gen;
   xq__live **rounds[XQ_ROUNDS_LIVE_MAX + 1]; /* [round][board - 1], NULL for a bye */
   int nboards[XQ_ROUNDS_LIVE_MAX + 1];        /* boards of each published round */

@@ -17,12 +17,17 @@
 
 /* Connections */
 #define XQ_MAX_CONNS 4096                /* JSON-lines + HTTP connections together */
+#define XQ_CONNS_RESERVED 256            /* of them kept for sessions with a token: anonymous
+                                            connections can never fill the server */
+#define XQ_ANON_CONNS_MAX (XQ_MAX_CONNS - XQ_CONNS_RESERVED) /* connections without a token */
 #define XQ_LISTEN_BACKLOG 1024
 #define XQ_ADDR_MAX 128                  /* a listening address "host:port" (--listen, --http) */
 
 /* Output budgets (bytes queued in uv_write and not yet written) */
 #define XQ_OUT_HIGH (256 * 1024)         /* request/response client: stop reading above */
 #define XQ_OUT_LOW (64 * 1024)           /* ... and read again below */
+#define XQ_OUT_HARD (32 * 1024 * 1024)   /* request/response client: closed above (one reply
+                                            can pass XQ_OUT_HIGH; nothing else is served then) */
 #define XQ_OUT_VIEWER_MAX (1024 * 1024)  /* a subscriber over this is disconnected */
 #define XQ_OWED_HIGH (XQ_PENDING_MAX / 64) /* replies one client is owed (waiting for a commit)
                                             before it is no longer read: one client may not
@@ -32,8 +37,16 @@
                                             stack, a longer one allocated (proto.c) */
 
 /* Timers */
-#define XQ_IDLE_MS (10 * 60 * 1000)      /* JSON-lines client without a line */
+#define XQ_IDLE_MS (10 * 60 * 1000)      /* JSON-lines session (after hello) without a line */
+#define XQ_HELLO_MS (10 * 1000)          /* JSON-lines client: a hello, or a request, this long
+                                            after the accept and after each request before it */
+#define XQ_RESERVE_HELLO_MS 2000         /* ... on a reserved slot: a hello with a token */
+#define XQ_LINE_MS (10 * 1000)           /* JSON line: whole within this of its first byte */
 #define XQ_HTTP_IDLE_MS (30 * 1000)      /* HTTP connection without a request */
+#define XQ_HTTP_HEAD_MS (10 * 1000)      /* HTTP request head: whole within this of its first
+                                            byte (of the accept for the first request) */
+#define XQ_STALL_MS (30 * 1000)          /* a stalled client (output over its budget) that reads
+                                            none of it for this long is closed */
 #define XQ_SSE_KEEPALIVE_MS (15 * 1000)  /* comment line to every SSE subscriber */
 #define XQ_SHUTDOWN_GRACE_MS 2000        /* clients get this long to drain at shutdown */
 #define XQ_POLL_MIN_MS 2000              /* PGN URL poll interval bounds (formats.md §9.1) */

@@ -325,6 +325,15 @@ static xq__live *board_game(xq__server *s, xq__req *r, int64_t *seq)
     return NULL;
   }
   if (!board_seq(s, r, lv, seq)) return NULL;
+  xq_outcome res = lv->g->result;
+  if (lv->recorded || res == XQ_OUT_RED_WINS || res == XQ_OUT_BLACK_WINS || res == XQ_OUT_DRAW) {
+    /* CONTRACT (protocol.md): nothing is stored after the end, so a board
+     * cannot grow the game log without end */
+    char f[96];
+    snprintf(f, sizeof f, "the game is over (%s): nothing more is recorded", xq__game_result_text(s, lv));
+    xq__reply_error(r->c, r->id, XQ__E_GAME_OVER, f, lv->g->nply);
+    return NULL;
+  }
   if (lv->g->paused) {
     xq__reply_error(r->c, r->id, XQ__E_PAUSED, "the arbiter has paused this game", lv->g->nply);
     return NULL;

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "records.h"
 
 
 /* ------------------------------------------------------------------ */
@@ -113,11 +114,35 @@ void xq__reply_obj(xq__conn *c, const cJSON *id, cJSON *obj)
   free(text);
 }
 
+/* A copy of `msg` (malloc'd) in which every byte that is not part of a
+ * well-formed UTF-8 sequence is '?': a message that quotes a request cut
+ * to a length, or a name, never puts a broken sequence into a reply. */
+static char *utf8_clean(const char *msg)
+{
+  size_t n = strlen(msg);
+  char *out = malloc(n + 1);
+  if (!out) return NULL;
+  for (size_t i = 0; i < n;) {
+    unsigned char b = (unsigned char)msg[i];
+    size_t k = b < 0x80 ? 1 : b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : 2;
+    if (i + k <= n && xq_utf8_valid(msg + i, k)) {
+      memcpy(out + i, msg + i, k);
+      i += k;
+    } else {
+      out[i++] = '?';
+    }
+  }
+  out[n] = 0;
+  return out;
+}
+
 void xq__reply_error(xq__conn *c, const cJSON *id, const char *code, const char *msg, int ply)
 {
   cJSON *e = cJSON_CreateObject();
+  char *clean = utf8_clean(msg ? msg : "");
   cJSON_AddStringToObject(e, "code", code);
-  cJSON_AddStringToObject(e, "msg", msg ? msg : "");
+  cJSON_AddStringToObject(e, "msg", clean ? clean : "");
+  free(clean);
   if (ply >= 0) cJSON_AddNumberToObject(e, "ply", ply);
   char *et = cJSON_PrintUnformatted(e);
   cJSON_Delete(e);
@@ -181,23 +206,54 @@ const xq_ttoken *xq__token_find(xq__server *s, const char *token)
   return found >= 0 ? &s->tokens[found] : NULL;
 }
 
+/* The session has no role (before hello, after a failed one). */
+static void session_clear(xq__conn *c)
+{
+  c->role = XQ_ROLE_NONE;
+  c->round = c->board = 0;
+  c->has_tok = 0;
+  xq__conn_trust(c, 0);
+}
+
+/* A hello was answered ok: the session is idle, not late, from now. */
+static void session_greeted(xq__conn *c)
+{
+  c->said_hello = 1;
+  if (!c->hub_watch) xq__conn_deadline(c, XQ_IDLE_MS, "idle");
+}
+
 static void op_hello(xq__server *s, xq__req *r)
 {
-  const char *token = xq__str(r->json, "token");
+  const cJSON *tv = cJSON_GetObjectItemCaseSensitive(r->json, "token");
+  const char *token = cJSON_IsString(tv) ? tv->valuestring : NULL;
   xq__conn *c = r->c;
+  if (tv && !token && !cJSON_IsNull(tv)) {
+    session_clear(c);
+    xq__reply_error(c, r->id, XQ__E_BAD_REQUEST, "token is a string", -1);
+    return;
+  }
+  if (!token && c->reserve) {
+    /* the reserved slots are for sessions with a token */
+    xq__reply_error(c, r->id, XQ__E_LIMIT, "the server is full for sessions without a token", -1);
+    xq__conn_end(c);
+    return;
+  }
   if (!token) {
     /* no token: an anonymous session (engine services, reading, watching) */
-    c->role = XQ_ROLE_NONE;
-    c->round = c->board = 0;
-    c->has_tok = 0;
+    session_clear(c);
+    session_greeted(c);
     xq__reply(c, r->id, "\"role\":\"none\",\"server\":\"xqref 0.1.0\"");
     return;
   }
   const xq_ttoken *t = xq__token_find(s, token);
   if (!t) {
+    /* CONTRACT (security.md): a failed hello leaves no role behind */
+    session_clear(c);
     xq__reply_error(c, r->id, XQ__E_BAD_TOKEN, "unknown or revoked token", -1);
     return;
   }
+  xq__conn_trust(c, 1);
+  session_greeted(c);
   c->role = t->role;
   c->round = t->round;
   c->board = t->board;
@@ -277,19 +333,61 @@ static const xq__op *find_op(const char *name)
 /* Framing and dispatch                                                */
 /* ------------------------------------------------------------------ */
 
+/* True when a string of the JSON text line[0..len) holds the escape
+ * \u0000 (which cJSON would turn into the end of the string: a token or a
+ * move would be cut there). The text parsed already as JSON. */
+static int has_nul_escape(const char *line, size_t len)
+{
+  int in_str = 0;
+  for (size_t i = 0; i < len; i++) {
+    if (!in_str) {
+      in_str = line[i] == '"';
+    } else if (line[i] == '"') {
+      in_str = 0;
+    } else if (line[i] == '\\' && i + 1 < len) {
+      if (line[i + 1] == 'u' && i + 5 < len && !memcmp(line + i + 2, "0000", 4)) return 1;
+      i++; /* the escaped character */
+    }
+  }
+  return 0;
+}
+
+/* Parse one line into a request object, or reply BAD_JSON / BAD_REQUEST
+ * (never echoing the line's bytes) and return NULL. */
+static cJSON *parse_line(xq__conn *c, const char *line, size_t len)
+{
+  if (!xq_utf8_valid(line, len) || memchr(line, 0, len)) {
+    xq__reply_error(c, NULL, XQ__E_BAD_JSON, "a request is UTF-8 text without NUL bytes", -1);
+    return NULL;
+  }
+  const char *end = NULL;
+  cJSON *json = cJSON_ParseWithLengthOpts(line, len, &end, 0);
+  char msg[96] = "";
+  if (!json) snprintf(msg, sizeof msg, "not JSON (at byte %ld)", end ? (long)(end - line) : 0L);
+  else if (!cJSON_IsObject(json)) snprintf(msg, sizeof msg, "a request is a JSON object");
+  else {
+    size_t k = (size_t)(end - line);
+    while (k < len && strchr(" \t\r", line[k])) k++;
+    if (k < len) snprintf(msg, sizeof msg, "one request a line: more text at byte %zu", k);
+  }
+  if (msg[0]) {
+    xq__reply_error(c, NULL, XQ__E_BAD_JSON, msg, -1);
+    cJSON_Delete(json);
+    return NULL;
+  }
+  if (has_nul_escape(line, len)) {
+    xq__reply_error(c, NULL, XQ__E_BAD_REQUEST, "a string holds \\u0000", -1);
+    cJSON_Delete(json);
+    return NULL;
+  }
+  return json;
+}
+
 static void dispatch(xq__conn *c, const char *line, size_t len)
 {
   xq__server *s = c->srv;
-  const char *end = NULL;
-  cJSON *json = cJSON_ParseWithLengthOpts(line, len, &end, 0);
-  if (!json || !cJSON_IsObject(json)) {
-    char msg[96];
-    if (!json) snprintf(msg, sizeof msg, "not JSON (at byte %ld)", end ? (long)(end - line) : 0L);
-    else snprintf(msg, sizeof msg, "a request is a JSON object");
-    xq__reply_error(c, NULL, XQ__E_BAD_JSON, msg, -1);
-    cJSON_Delete(json);
-    return;
-  }
+  cJSON *json = parse_line(c, line, len);
+  if (!json) return;
   xq__req r = {c, json, cJSON_GetObjectItemCaseSensitive(json, "id"), xq__str(json, "op")};
   const xq__op *op = r.op ? find_op(r.op) : NULL;
   if (!r.op) {
@@ -300,6 +398,10 @@ static void dispatch(xq__conn *c, const char *line, size_t len)
     xq__reply_error(c, r.id, XQ__E_UNKNOWN_OP, msg, -1);
   } else if (s->stopping) {
     xq__reply_error(c, r.id, XQ__E_SHUTDOWN, "the server is shutting down", -1);
+  } else if (c->reserve && op->fn != op_hello) {
+    /* a reserved slot serves a hello with a token and nothing else */
+    xq__reply_error(c, r.id, XQ__E_LIMIT, "the server is full for sessions without a token", -1);
+    xq__conn_end(c);
   } else if (c->sink && op->fn != op_ping && streams_or_binds(op)) {
     /* a session without a socket: its token came with the request and it
      * cannot stream (POST /api/op; the event stream is /api/events) */
@@ -319,12 +421,36 @@ static void dispatch(xq__conn *c, const char *line, size_t len)
   cJSON_Delete(json);
 }
 
+/* The deadline of what a session waits for once its buffered lines are
+ * served (docs/security.md): the rest of a line within XQ_LINE_MS of its
+ * first byte; else, after a request, the next one within XQ_IDLE_MS once
+ * hello was said and XQ_HELLO_MS before. Bytes that finish nothing move
+ * nothing. A watcher, a stalled session and one on a reserved slot keep
+ * theirs. */
+static void json_deadline(xq__conn *c, int served, int partial)
+{
+  if (c->sink || c->closing || c->stalled || c->hub_watch || c->reserve || c->revoked) return;
+  if (served) c->part_since = 0;
+  if (partial) {
+    if (!c->part_since) {
+      c->part_since = uv_now(c->srv->loop);
+      xq__conn_deadline(c, XQ_LINE_MS, "a line not finished in time");
+    }
+  } else if (served) {
+    if (c->said_hello) xq__conn_deadline(c, XQ_IDLE_MS, "idle");
+    else xq__conn_deadline(c, XQ_HELLO_MS, "no hello");
+  }
+}
+
 static size_t json_consume(xq__conn *c)
 {
   /* a revoked session: nothing it sent after the revocation is served */
   if (c->revoked) return c->len;
   size_t start = 0, from = c->scanned;
-  while (!c->closing && !c->held && !c->revoked) {
+  int served = 0;
+  /* the output budget is checked before every request: a client that
+   * does not read its replies stops being served (security.md) */
+  while (!c->closing && !c->held && !c->revoked && !xq__conn_stall(c, XQ_OUT_HIGH)) {
     /* scan only the bytes not scanned before (server.md §1.2) */
     char *nl = memchr(c->in + from, '\n', c->len - from);
     if (!nl) break;
@@ -332,16 +458,18 @@ static size_t json_consume(xq__conn *c)
     size_t n = end - start;
     if (n > XQ_MAX_LINE) break; /* overflow() reports it */
     if (n && c->in[end - 1] == '\r') n--;
-    if (n) dispatch(c, c->in + start, n);
+    if (n) dispatch(c, c->in + start, n), served = 1;
     start = from = end + 1;
   }
-  /* held: lines may wait after `start`, scan them again later */
-  c->scanned = c->held ? 0 : c->len - start;
-  if (!c->held && c->len - start > XQ_MAX_LINE) {
+  /* held or stalled: lines may wait after `start`, scan them again later */
+  int waiting = c->held || c->stalled;
+  c->scanned = waiting ? 0 : c->len - start;
+  if (!waiting && c->len - start > XQ_MAX_LINE) {
     /* no newline within the limit: the buffer holds XQ_MAX_LINE + slack */
     c->proto->overflow(c);
     return c->len;
   }
+  json_deadline(c, served, !waiting && c->len > start);
   return start;
 }
 
@@ -370,7 +498,8 @@ static int json_hold_reading(xq__conn *c)
 const xq__proto xq__json_proto = {
   .name = "json",
   .in_cap = XQ_MAX_LINE + 4096,
-  .idle_ms = XQ_IDLE_MS,
+  .first_ms = XQ_HELLO_MS,
+  .first_why = "no hello",
   .consume = json_consume,
   .overflow = json_overflow,
   .on_close = json_on_close,
@@ -496,7 +625,7 @@ static void op_closed(xq__conn *c)
 static const xq__proto op_proto = {
   .name = "op",
   .in_cap = XQ_MAX_LINE + 4096,
-  .idle_ms = 0,
+  .first_ms = 0,
   .consume = json_consume,
   .overflow = json_overflow,
   .on_close = op_closed,

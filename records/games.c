@@ -115,7 +115,7 @@ int xq_games_open(xq_games **out, const char *path, int flags, xq_error *err)
       xq_games_close(g);
       return rc;
     }
-    if (g->fmt == XQ_FMT_DHTMLXQ && !xq__utf8_valid(g->data, g->len)) {
+    if (g->fmt == XQ_FMT_DHTMLXQ && !xq_utf8_valid(g->data, g->len)) {
       /* GBK or BIG5 page: convert it whole */
       xq__decoder dec;
       xq__decoder_init(&dec);

@@ -27,9 +27,6 @@ const xq_pos *xq__rec_startpos(void);
 
 /* ---- text encodings (records/text.c) ------------------------------ */
 
-/* True when s[0..n) is well-formed UTF-8. */
-int xq__utf8_valid(const char *s, size_t n);
-
 /* GB18030 (GBK) to UTF-8. A converter is opened lazily into *cd (an
  * iconv_t kept by the caller, initialised to (void *)-1; release it with
  * xq__gbk_close). Writes at most cap - 1 bytes and a terminator; bytes

@@ -108,6 +108,11 @@ typedef struct xq_record {
   size_t text_len, text_cap;
 } xq_record;
 
+/* True when s[0..n) is well-formed UTF-8 (RFC 3629: no overlong forms, no
+ * surrogates, nothing past U+10FFFF, no sequence cut short). NUL bytes
+ * are well-formed. Cannot fail. */
+int xq_utf8_valid(const char *s, size_t n);
+
 /* Make `rec` an empty game from the standard start position: no tags,
  * moves, variations or comments, result unknown. Cannot fail (allocates
  * nothing). */

@@ -22,7 +22,7 @@ void xq__rec_prefix(xq_error *err, const char *prefix)
   err->msg[p + m] = '\0';
 }
 
-int xq__utf8_valid(const char *str, size_t n)
+int xq_utf8_valid(const char *str, size_t n)
 {
   const unsigned char *s = (const unsigned char *)str;
   size_t i = 0;
@@ -96,7 +96,7 @@ void xq__gbk_close(void **cd)
 
 int xq__to_utf8(void **cd, const char *s, size_t n, char *out, size_t cap)
 {
-  if (xq__utf8_valid(s, n)) {
+  if (xq_utf8_valid(s, n)) {
     if (n >= cap) return XQ_ELIMIT;
     memcpy(out, s, n);
     out[n] = '\0';
@@ -157,7 +157,7 @@ void xq__decoder_close(xq__decoder *d)
 
 int xq__decode(xq__decoder *d, const char *s, size_t n, char *out, size_t cap)
 {
-  if (xq__utf8_valid(s, n)) {
+  if (xq_utf8_valid(s, n)) {
     if (n >= cap) return XQ_ELIMIT;
     memcpy(out, s, n);
     out[n] = '\0';

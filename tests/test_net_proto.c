@@ -279,13 +279,17 @@ Test(net_proto, arbiter_result_goes_into_the_standings)
   r = xq_tc_call(&arb, "{\"id\":4,\"op\":\"result\",\"round\":1,\"table\":99,\"result\":\"1-0\"}");
   cr_assert_str_eq(xq_tc_error(r), "NOT_FOUND");
   cJSON_Delete(r);
-  /* the board of a finished game is told so */
+  /* the board of a finished game is told so, and nothing is stored */
   xq_tclient c;
   hello(&c, ts.board[4]);
   cJSON *m = move(&c, 1, 1, "h2e2");
-  cr_assert(ok(m));
-  cr_assert_str_eq(str(m, "result"), "1-0");
+  cr_assert_str_eq(xq_tc_error(m), "GAME_OVER");
+  cr_assert(strstr(str(cJSON_GetObjectItem(m, "error"), "msg"), "+-"), "the result is named");
   cJSON_Delete(m);
+  r = xq_tc_call(&arb, "{\"id\":5,\"op\":\"game\",\"round\":1,\"table\":5}");
+  cr_assert(cJSON_IsArray(cJSON_GetObjectItem(r, "moves")));
+  cr_assert_eq(cJSON_GetArraySize(cJSON_GetObjectItem(r, "moves")), 0, "no move after the end");
+  cJSON_Delete(r);
   xq_tc_close(&c);
   xq_tc_close(&arb);
   cr_assert_eq(xq_ts_stop(&ts), 0);
@@ -400,7 +404,7 @@ Test(net_proto, repetition_ruled_off_the_loop_keeps_reply_order)
   }
   xq_tc_send(&c, "{\"id\":100,\"op\":\"ping\"}");
   int ruled = 0;
-  for (int i = 0; i < 9; i++) {
+  for (int i = 0; i < 8; i++) {
     cJSON *r = xq_tc_json(&c, 5000);
     cr_assert(r && ok(r));
     cr_assert_eq(num(r, "id"), i + 1, "reply %d in order: %s", i + 1, cJSON_PrintUnformatted(r));
@@ -408,6 +412,11 @@ Test(net_proto, repetition_ruled_off_the_loop_keeps_reply_order)
     if (strcmp(verdict_kind(r), "accepted")) ruled++;
     cJSON_Delete(r);
   }
+  /* the third occurrence drew the game: the move after it is refused */
+  cJSON *r = xq_tc_json(&c, 5000);
+  cr_assert_eq(num(r, "id"), 9);
+  cr_assert_str_eq(xq_tc_error(r), "GAME_OVER");
+  cJSON_Delete(r);
   cJSON *p = xq_tc_json(&c, 5000);
   cr_assert_eq(num(p, "id"), 100);
   cJSON_Delete(p);
