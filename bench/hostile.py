@@ -1,0 +1,311 @@
+#!/usr/bin/env python3
+"""hostile.py - the attacks of docs/security.md "Hostile clients" against a
+running `xqref serve`, each while a board and a viewer keep working.
+
+For every attack it prints the latency of the honest clients (a board
+sending clock events, which are stored and acknowledged, and a viewer
+fetching /api/knockout over keep-alive HTTP): count, median, p99 and the
+worst, in ms; the server's resident memory growth (peak during the attack
+minus before it); and what the attack got: connections still open at
+their deadline, replies received, status lines.
+
+Started by bench/hostile.sh, which makes the store and the server; usable
+alone: hostile.py PID JSON_PORT HTTP_PORT TOKENS_FILE [ATTACK ...]
+TOKENS_FILE holds the lines `xqref serve --demo` printed.
+"""
+import asyncio
+import resource
+import socket
+import sys
+import time
+
+ATTACKS = ["pipeline-json", "pipeline-json-10", "pipeline-http", "bodies",
+           "trickle-http", "trickle-json", "silent-json", "jobs"]
+
+
+def rss_kb(pid):
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    return 0
+
+
+def pct(v, p):
+    if not v:
+        return float("nan")
+    v = sorted(v)
+    return v[min(len(v) - 1, int(round(p / 100.0 * (len(v) - 1))))]
+
+
+class Ctx:
+    def __init__(self, pid, jport, hport, tokens):
+        self.pid, self.jport, self.hport = pid, jport, hport
+        self.admin = tokens["admin"]
+        self.arbiter = tokens["arbiter"]
+        self.boards = tokens["boards"]
+        self.stop = False
+        self.peak = 0
+
+
+def read_tokens(path):
+    t = {"boards": []}
+    for line in open(path):
+        w = line.split()
+        if not w:
+            continue
+        if w[0] == "admin":
+            t["admin"] = w[1]
+        elif w[0] == "arbiter":
+            t["arbiter"] = w[3]
+        elif w[0] == "board":
+            t["boards"].append(w[3])
+    return t
+
+
+async def raw(port, rcvbuf=None):
+    """A non-blocking socket connected to 127.0.0.1:port."""
+    s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    if rcvbuf:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
+    s.setblocking(False)
+    await asyncio.get_running_loop().sock_connect(s, ("127.0.0.1", port))
+    return s
+
+
+def is_open(s):
+    """The server has not closed s (EOF or reset)."""
+    try:
+        d = s.recv(65536, socket.MSG_PEEK)
+        if d == b"":
+            return False
+        # data waiting (an error page, replies): drain and look again
+        while True:
+            d = s.recv(65536)
+            if d == b"":
+                return False
+    except BlockingIOError:
+        return True
+    except OSError:
+        return False
+
+
+async def board_probe(ctx, lat, token, tag):
+    r, w = await asyncio.open_connection("127.0.0.1", ctx.jport)
+    w.write(b'{"id":0,"op":"hello","token":"%s"}\n' % token.encode())
+    hello = await r.readline()
+    seq = int(hello.split(b'"last_seq":')[1].split(b",")[0]) if b"last_seq" in hello else 0
+    while not ctx.stop:
+        seq += 1
+        t0 = time.monotonic()
+        w.write(b'{"id":%d,"op":"clock","seq":%d,"clock":[600000,600000]}\n' % (seq, seq))
+        line = await r.readline()
+        if not line:
+            lat.append(float("inf"))
+            break
+        lat.append((time.monotonic() - t0) * 1000)
+        await asyncio.sleep(0.02)
+    w.close()
+
+
+async def viewer_probe(ctx, lat):
+    r, w = await asyncio.open_connection("127.0.0.1", ctx.hport)
+    while not ctx.stop:
+        t0 = time.monotonic()
+        w.write(b"GET /api/knockout HTTP/1.1\r\nHost: x\r\n\r\n")
+        n = 0
+        while True:
+            line = await r.readline()
+            if not line:
+                lat.append(float("inf"))
+                return
+            if line.lower().startswith(b"content-length:"):
+                n = int(line.split(b":")[1])
+            if line == b"\r\n":
+                break
+        await r.readexactly(n)
+        lat.append((time.monotonic() - t0) * 1000)
+        await asyncio.sleep(0.05)
+    w.close()
+
+
+async def sampler(ctx):
+    while not ctx.stop:
+        ctx.peak = max(ctx.peak, rss_kb(ctx.pid))
+        await asyncio.sleep(0.05)
+
+
+async def sendall(s, data):
+    await asyncio.get_running_loop().sock_sendall(s, data)
+
+
+async def pipeline_json(ctx, conns, hold):
+    socks = [await raw(ctx.jport, 4096) for _ in range(conns)]
+    burst = b"".join(b'{"id":%d,"op":"players"}\n' % i for i in range(3800))
+    tasks = [asyncio.create_task(sendall(s, burst)) for s in socks]
+    await asyncio.sleep(hold)
+    for t in tasks:
+        t.cancel()
+    still = sum(is_open(s) for s in socks)
+    for s in socks:
+        s.close()
+    return f"{conns} connection(s) x 3800 players requests, unread; open after {hold}s: {still}"
+
+
+async def pipeline_http(ctx, hold):
+    s = await raw(ctx.hport, 4096)
+    one = b"GET /api/rounds/1/games.json HTTP/1.1\r\nHost: x\r\n\r\n"
+    burst = one * 320
+    t = asyncio.create_task(sendall(s, burst))
+    await asyncio.sleep(hold)
+    t.cancel()
+    still = is_open(s)
+    s.close()
+    return f"320 pipelined GET games.json ({len(burst)} bytes), unread; open after {hold}s: {int(still)}"
+
+
+async def bodies(ctx, hold):
+    socks = []
+    head = (b"POST /api/event HTTP/1.1\r\nHost: x\r\nContent-Length: 4194304\r\n\r\n")
+    for _ in range(400):
+        s = await raw(ctx.hport)
+        await sendall(s, head + b"x" * 65536)
+        socks.append(s)
+    await asyncio.sleep(hold)
+    still = sum(is_open(s) for s in socks)
+    for s in socks:
+        s.close()
+    return f"400 tokenless POST /api/event, Content-Length 4 MiB; open after {hold}s: {still}"
+
+
+async def trickle(ctx, port, conns, every, data, watch):
+    socks = []
+    for _ in range(conns):
+        try:
+            socks.append(await raw(port))
+        except OSError:
+            break
+    t0 = time.monotonic()
+    out = []
+    i = 0
+    for at in watch:
+        while time.monotonic() - t0 < at:
+            for s in socks:
+                try:
+                    s.send(data[i % len(data):i % len(data) + 1])
+                except OSError:
+                    pass
+            i += 1
+            await asyncio.sleep(min(every, max(0.0, at - (time.monotonic() - t0))))
+        out.append(f"open at {at}s: {sum(is_open(s) for s in socks)}")
+    for s in socks:
+        s.close()
+    return f"{len(socks)} connections, a byte every {every}s; " + ", ".join(out)
+
+
+async def silent(ctx, conns, watch):
+    socks = [await raw(ctx.jport) for _ in range(conns)]
+    t0 = time.monotonic()
+    out = []
+    for at in watch:
+        await asyncio.sleep(max(0.0, at - (time.monotonic() - t0)))
+        out.append(f"open at {at}s: {sum(is_open(s) for s in socks)}")
+    for s in socks:
+        s.close()
+    return f"{conns} silent connections (no hello); " + ", ".join(out)
+
+
+async def call(r, w, line):
+    w.write(line + b"\n")
+    return await r.readline()
+
+
+async def jobs(ctx, hold):
+    """Anonymous and then arbiter sessions queue deep perfts; the admin
+    enters round 1's results and pairs round 2 meanwhile."""
+    note = []
+    perft = b'{"id":%d,"op":"perft","depth":7}'
+    anon = []
+    for _ in range(2):
+        r, w = await asyncio.open_connection("127.0.0.1", ctx.jport)
+        for i in range(4):
+            w.write(perft % i + b"\n")
+        anon.append((r, w))
+    first = await asyncio.wait_for(anon[0][0].readline(), 5)
+    note.append("tokenless perft: " + first.decode().strip()[:80])
+    staff = []
+    for _ in range(2):
+        r, w = await asyncio.open_connection("127.0.0.1", ctx.jport)
+        await call(r, w, b'{"id":0,"op":"hello","token":"%s"}' % ctx.arbiter.encode())
+        for i in range(4):
+            w.write(perft % i + b"\n")
+        staff.append((r, w))
+    await asyncio.sleep(0.5)
+    r, w = await asyncio.open_connection("127.0.0.1", ctx.jport)
+    await call(r, w, b'{"id":0,"op":"hello","token":"%s"}' % ctx.admin.encode())
+    for t in range(1, len(ctx.boards) + 1):
+        await call(r, w, b'{"id":%d,"op":"result","round":1,"table":%d,"result":"1-0"}' % (t, t))
+    t0 = time.monotonic()
+    rep = await asyncio.wait_for(call(r, w, b'{"id":"pair","op":"pair","publish":true}'), 60)
+    note.append(f"admin pair answered in {(time.monotonic() - t0) * 1000:.0f} ms: "
+                + rep.decode().strip()[:60])
+    await asyncio.sleep(hold)
+    for rr, ww in anon + staff + [(r, w)]:
+        ww.close()
+    return "; ".join(note)
+
+
+async def run_attack(ctx, name):
+    board_lat, view_lat = [], []
+    ctx.stop = False
+    before = rss_kb(ctx.pid)
+    ctx.peak = before
+    bt = ATTACKS.index(name) % len(ctx.boards)
+    probes = [asyncio.create_task(board_probe(ctx, board_lat, ctx.boards[bt], name)),
+              asyncio.create_task(viewer_probe(ctx, view_lat)),
+              asyncio.create_task(sampler(ctx))]
+    await asyncio.sleep(1.0)
+    if name == "pipeline-json":
+        what = await pipeline_json(ctx, 1, 10)
+    elif name == "pipeline-json-10":
+        what = await pipeline_json(ctx, 10, 10)
+    elif name == "pipeline-http":
+        what = await pipeline_http(ctx, 10)
+    elif name == "bodies":
+        what = await bodies(ctx, 5)
+    elif name == "trickle-http":
+        what = await trickle(ctx, ctx.hport, 1000, 1.0, b"GET / HTTP/1.1\r\nHost: x\r\n", [5, 12, 20])
+    elif name == "trickle-json":
+        what = await trickle(ctx, ctx.jport, 500, 1.0, b'{"op":"ping","id":"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"}',
+                             [5, 12, 20])
+    elif name == "silent-json":
+        what = await silent(ctx, 1000, [5, 12])
+    elif name == "jobs":
+        what = await jobs(ctx, 2)
+    else:
+        raise SystemExit(f"unknown attack {name}")
+    await asyncio.sleep(0.5)
+    ctx.stop = True
+    await asyncio.gather(*probes, return_exceptions=True)
+    grow = (ctx.peak - before) / 1024.0
+    def fmt(v):
+        return (f"n={len(v)} p50={pct(v, 50):.1f} p99={pct(v, 99):.1f} max={max(v) if v else float('nan'):.1f}")
+    print(f"{name}: {what}")
+    print(f"  board clock events ms: {fmt(board_lat)}")
+    print(f"  viewer GET ms:         {fmt(view_lat)}")
+    print(f"  server RSS: {before / 1024.0:.1f} MB before, peak +{grow:.1f} MB")
+    sys.stdout.flush()
+
+
+async def main():
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    pid, jport, hport, tokfile = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+    names = sys.argv[5:] or ATTACKS
+    ctx = Ctx(pid, jport, hport, read_tokens(tokfile))
+    for n in names:
+        await run_attack(ctx, n)
+        await asyncio.sleep(1.0)
+
+
+asyncio.run(main())

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# hostile.sh - the hostile-client attacks of docs/security.md against a
+# fresh `xqref serve --demo --players PLAYERS`, with an honest board and
+# viewer measured throughout (bench/hostile.py prints the figures).
+#
+# Settings (environment):
+#   XQREF     xqref binary             (default build/xqref)
+#   PLAYERS   demo players             (default 400: 200 boards)
+#   ATTACKS   names, space-separated   (default: every attack of hostile.py)
+# Needs python3. Prints one block per attack; exit status 0 unless the
+# server died.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+XQREF=${XQREF:-build/xqref}
+PLAYERS=${PLAYERS:-400}
+DIR=$(mktemp -d /tmp/xqref-hostile.XXXXXX)
+trap 'kill "$PID" 2>/dev/null || true; wait "$PID" 2>/dev/null || true; rm -rf "$DIR"' EXIT
+ulimit -n "$(ulimit -Hn)"
+"$XQREF" serve --db "$DIR/h.db" --demo --players "$PLAYERS" --listen 127.0.0.1:0 --http 127.0.0.1:0 \
+  >"$DIR/out" 2>"$DIR/log" &
+PID=$!
+for _ in $(seq 100); do grep -q '^http ' "$DIR/out" 2>/dev/null && break; sleep 0.1; done
+JPORT=$(awk '$1=="json"{split($2,a,":");print a[2]}' "$DIR/out")
+HPORT=$(awk '$1=="http"{split($2,a,":");print a[2]}' "$DIR/out")
+echo "xqref serve pid $PID, $PLAYERS players, json $JPORT, http $HPORT ($(git rev-parse --short HEAD 2>/dev/null || echo ?))"
+# shellcheck disable=SC2086
+python3 bench/hostile.py "$PID" "$JPORT" "$HPORT" "$DIR/out" ${ATTACKS:-}
+kill -0 "$PID" || { echo "the server died"; cat "$DIR/log"; exit 1; }
+echo "server log: $(grep -c 'close ' "$DIR/log" || true) connections closed with a reason, e.g.:"
+grep 'close ' "$DIR/log" | awk '{$1="";$3="";print}' | sort | uniq -c | sort -rn | head -8
