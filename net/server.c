@@ -166,7 +166,7 @@ static int open_store(xq__server *s, xq_error *err)
   const xq_server_opts *o = &s->opts;
   xq_ttoken *made = NULL; /* the demo's tokens with their text */
   int nmade = 0;
-  int rc = xq_tstore_open(o->db, 1, &s->store, err);
+  int rc = xq_tstore_open(o->db, o->init ? XQ_TSTORE_INIT : XQ_TSTORE_CREATE, &s->store, err);
   if (rc) return rc;
   if (xq_tstore_event_count(s->store) == 0 && xq__server_reload(s, NULL) != XQ_OK) {
     if (o->demo) {
