@@ -2,8 +2,10 @@
  * test_net_start.c -- the server's start-up on its store (docs/store.md,
  * docs/server.md): why a store does not open is told in SQLite's words
  * with its path; an empty (0-byte) store file starts only with --init and
- * is left as it was otherwise. Servers start in-process on a loop of the
- * test's own (and stop at once); `xqref serve` runs where it exits.
+ * is left as it was otherwise; DB.admin is never overwritten, whether the
+ * store is new, empty or has lost its admin token, and a refusal leaves
+ * no token made that nobody saw. Servers start in-process on a loop of
+ * the test's own (and stop at once); `xqref serve` runs where it exits.
  */
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -106,6 +108,20 @@ static void admin_printed_and_kept(const char *db, const char *printed, char *to
   cr_assert_eq(sb.st_mode & 0777, 0600);
 }
 
+/* How many live tokens the store at `db` holds. */
+static int live_tokens(const char *db)
+{
+  xq_tstore *st;
+  xq_error err = {0};
+  cr_assert_eq(xq_tstore_open(db, XQ_TSTORE_OPEN, &st, &err), XQ_OK, "%s", err.msg);
+  xq_ttoken *t = NULL;
+  int n = 0;
+  cr_assert_eq(xq_tstore_tokens(st, &t, &n, &err), XQ_OK, "%s", err.msg);
+  free(t);
+  xq_tstore_close(st);
+  return n;
+}
+
 static void end_test(void)
 {
   char cmd[400];
@@ -143,6 +159,67 @@ Test(net_start, an_empty_store_file_starts_only_with_init, .fini = end_test)
   snprintf(line, sizeof line, "%s\n", token);
   cr_assert_str_eq(kept, line);
   free(kept);
+}
+
+/* DB.admin is never overwritten. Where the server would make an admin
+ * token and the file exists, it refuses before it writes anything to the
+ * store (the demo's board tokens are shown once: none is made unseen),
+ * tells what to do, and the file keeps its bytes: for a new store, an
+ * empty one started with --init, and a store whose admin token was
+ * revoked. */
+Test(net_start, an_admin_file_is_never_overwritten, .fini = end_test)
+{
+  char db[300], admin[320], db2[300], admin2[320], want[800], token[48], *out, *kept;
+  xq_error err;
+  in_dir(db, sizeof db, "event.db");
+  snprintf(admin, sizeof admin, "%s.admin", db);
+  write_file(admin, "an earlier store's token\n");
+  start_refused(db, 0, 1, XQ_EIO, &err);
+  snprintf(want, sizeof want, "%s exists (from an earlier store?) and is never overwritten: "
+           "move it away, then start again", admin);
+  cr_assert_str_eq(err.msg, want);
+  cr_assert_str_eq(kept = xq_test_slurp(admin), "an earlier store's token\n");
+  free(kept);
+  cr_assert_eq(live_tokens(db), 0, "no token was made");
+
+  in_dir(db2, sizeof db2, "zero.db");
+  snprintf(admin2, sizeof admin2, "%s.admin", db2);
+  write_file(db2, "");
+  write_file(admin2, "keep\n");
+  start_refused(db2, 1, 1, XQ_EIO, &err);
+  cr_assert(strstr(err.msg, "zero.db.admin exists") && strstr(err.msg, "never overwritten"), "%s", err.msg);
+  cr_assert_str_eq(kept = xq_test_slurp(admin2), "keep\n");
+  free(kept);
+
+  /* the file moved away, the first store starts with its demo */
+  cr_assert_eq(unlink(admin), 0);
+  cr_assert_eq(start_once(db, 0, 1, &out, &err), XQ_OK, "%s", err.msg);
+  admin_printed_and_kept(db, out, token);
+  cr_assert(strstr(out, "\nboard 1 1 "), "%s", out);
+  free(out);
+
+  /* the admin token revoked: a new one is due, but DB.admin holds the old */
+  xq_tstore *st;
+  cr_assert_eq(xq_tstore_open(db, XQ_TSTORE_OPEN, &st, &err), XQ_OK, "%s", err.msg);
+  cr_assert_eq(xq_tstore_token_revoke(st, token, &err), XQ_OK, "%s", err.msg);
+  xq_tstore_close(st);
+  int before = live_tokens(db);
+  start_refused(db, 0, 0, XQ_EIO, &err);
+  snprintf(want, sizeof want, "no live admin token, and %s exists (a revoked one?): it is never "
+           "overwritten; move it away, then start again", admin);
+  cr_assert_str_eq(err.msg, want);
+  char line[64];
+  snprintf(line, sizeof line, "%s\n", token);
+  cr_assert_str_eq(kept = xq_test_slurp(admin), line);
+  free(kept);
+  cr_assert_eq(live_tokens(db), before, "no token was made");
+  /* moved away: a new admin token, in a new file */
+  cr_assert_eq(unlink(admin), 0);
+  char fresh[48];
+  cr_assert_eq(start_once(db, 0, 0, &out, &err), XQ_OK, "%s", err.msg);
+  admin_printed_and_kept(db, out, fresh);
+  cr_assert_str_neq(fresh, token);
+  free(out);
 }
 
 /* `xqref serve --db F` with F that cannot be a store: exit 1 and one line
@@ -189,4 +266,16 @@ Test(net_start, serve_says_why_a_store_does_not_open, .fini = end_test)
   cr_assert_eq(truncate(db, 5000), 0);
   snprintf(why, sizeof why, "cannot open %s: database disk image is malformed", db);
   serve_fails(db, "", why);
+  /* --init on an empty file whose admin file exists: refused, kept */
+  char admin[320];
+  snprintf(admin, sizeof admin, "%s.admin", db);
+  xq_test_db_remove(db);
+  write_file(db, "");
+  write_file(admin, "keep\n");
+  snprintf(why, sizeof why, "%s exists (from an earlier store?) and is never overwritten: "
+           "move it away, then start again", admin);
+  serve_fails(db, "--init", why);
+  char *kept = xq_test_slurp(admin);
+  cr_assert_str_eq(kept, "keep\n");
+  free(kept);
 }
