@@ -385,12 +385,20 @@ static int migrate(xq_tstore *st, xq_error *err)
   return XQ_OK;
 }
 
+/* The system's reason for the last failure on st->db when it was one of
+ * opening or I/O (SQLite keeps the errno of those only), else 0. */
+static int sys_errno(xq_tstore *st)
+{
+  int ec = st->db ? sqlite3_errcode(st->db) & 0xff : 0;
+  return ec == SQLITE_CANTOPEN || ec == SQLITE_IOERR ? sqlite3_system_errno(st->db) : 0;
+}
+
 /* SQLite's own words for the last failure on st->db, after `what`; with
  * the system's reason when SQLite has one (a file it could not open). */
 static int sqlerr(xq_tstore *st, xq_error *err, int code, const char *what)
 {
   if (err) {
-    int sys = st->db ? sqlite3_system_errno(st->db) : 0;
+    int sys = sys_errno(st);
     err->code = code; err->pos = -1; err->ply = -1;
     snprintf(err->msg, sizeof err->msg, "%.30s%s%.70s%s%.40s%s", what, what[0] ? ": " : "",
              st->db ? sqlite3_errmsg(st->db) : "out of memory", sys ? " (" : "", sys ? strerror(sys) : "",
@@ -418,8 +426,7 @@ static int check_file(const char *path, int mode, xq_error *err)
  * or directory"); the directory's own refusal is the one to tell. */
 static int open_failed(xq_tstore *st, const char *path, int mode, xq_error *err)
 {
-  int sys = st->db ? sqlite3_system_errno(st->db) : 0;
-  if (mode == XQ_TSTORE_OPEN || sys != ENOENT) return sqlerr(st, err, XQ_EIO, "");
+  if (mode == XQ_TSTORE_OPEN || sys_errno(st) != ENOENT) return sqlerr(st, err, XQ_EIO, "");
   char dir[4096];
   const char *slash = strrchr(path, '/');
   size_t n = slash ? (size_t)(slash - path) + (slash == path) : 0;
