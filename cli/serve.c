@@ -13,12 +13,15 @@
 static void serve_usage(FILE *out)
 {
   fprintf(out,
-          "usage: xqref serve [--db FILE] [--listen HOST:PORT] [--http HOST:PORT|none]\n"
+          "usage: xqref serve [--db FILE] [--init] [--listen HOST:PORT] [--http HOST:PORT|none]\n"
           "                   [--rules PRESET|FILE.json] [--demo [--players N]] [--quiet]\n\n"
           "Serve a tournament: JSON lines for boards, arbiters and organisers on --listen\n"
           "(default 127.0.0.1:7878), HTTP/SSE/PGN for viewers on --http (default\n"
-          "127.0.0.1:8080). The store (default xqref.db) is created when missing; its\n"
-          "admin token is printed once and kept in FILE.admin (mode 0600). --demo fills\n"
+          "127.0.0.1:8080). The store (default xqref.db) is created when missing; an\n"
+          "existing empty (0-byte) FILE is refused unless --init is given (a store cut\n"
+          "to nothing is not taken for a new one). A new store's admin token is printed\n"
+          "once and kept in FILE.admin (mode 0600), which is never overwritten: if it\n"
+          "exists then, the server does not start (move it away first). --demo fills\n"
           "a new store with a demo tournament (N players, default 16; round 1 paired)\n"
           "and prints a token per board. Port 0 picks a free port; the real addresses\n"
           "are printed as 'json HOST:PORT' and 'http HOST:PORT'. SIGINT or SIGTERM\n"
@@ -47,6 +50,8 @@ int xq_serve_main(int argc, char **argv)
       if (!strcmp(o.http, "none")) o.http = NULL;
     } else if (!strcmp(a, "--rules") && more) {
       o.rules = argv[++i];
+    } else if (!strcmp(a, "--init")) {
+      o.init = 1;
     } else if (!strcmp(a, "--demo")) {
       o.demo = 1;
     } else if (!strcmp(a, "--players") && more) {

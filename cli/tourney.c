@@ -20,11 +20,11 @@ static const char tourney_usage[] =
   "actions:\n"
   "  new        create the event: [--name TEXT] [--rounds N] [--scoring 210|1-0.5-0]\n"
   "             [--tiebreaks LIST|PRESET] [--first-round rating|lot] [--seed N]\n"
-  "             [--bye-os zero|lowest] [--de fide|two]\n"
+  "             [--bye-os zero|lowest] [--de fide|two] [--init]\n"
   "  add        register a player: --name NAME [--rating N] [--birth YYYY/MM/DD]\n"
   "             [--sex m|w] [--region X] [--club X] [--team X] [--local]\n"
   "  import     FILE.trf: a whole event from TRF into a new store\n"
-  "             [--rounds N] [--tiebreaks LIST|PRESET]\n"
+  "             [--rounds N] [--tiebreaks LIST|PRESET] [--init]\n"
   "  players    list the players\n"
   "  pair       [--system cn|dutch]: pair and publish the next round, print its\n"
   "             boards (cn: Chinese adjacent pairing, the default; dutch: FIDE)\n"
@@ -48,8 +48,8 @@ static const char tourney_usage[] =
   "  prizes     --table FILE | --preset NAME [--group NAME] [--swiss]\n"
   "  groups     [--preset NAME] [--group NAME] [--swiss]: each group's standings\n"
   "             places, teams, prizes, groups: [--format text|html|csv] [--lang en|zh]\n"
-  "  demo       [--players N]: a demo event in a new store (round 1 paired),\n"
-  "             prints the admin, board and arbiter tokens\n"
+  "  demo       [--players N] [--init]: a demo event in a new store (round 1\n"
+  "             paired), prints the admin, board and arbiter tokens\n"
   "  token      --role admin|arbiter|board|viewer [--round R --table T]\n"
   "             [--label TEXT]: a new server access token\n"
   "  tokens     list the live tokens: role round table token label\n"
@@ -57,6 +57,8 @@ static const char tourney_usage[] =
   "  games      [--round R [--table T]]: the game log, one row a line:\n"
   "             id round table source seq event\n"
   "\n"
+  "new, import and demo create FILE when it is missing; an existing empty (0-byte)\n"
+  "FILE is refused unless --init is given (a store cut to nothing is not a new one).\n"
   "Tie-break codes: PTS OS OS_C1 PS WINS BWINS RWINS BLACK FOULS DE SB ROUNDBACK\n"
   "ROUNDBACK_FIRST LOT; presets: os ps xinjiang burqin shaanxi wujiaqu tangshan.\n";
 
@@ -64,7 +66,7 @@ typedef struct opts {
   const char *db, *name, *scoring, *tiebreaks, *first, *birth, *sex, *region, *club, *team;
   const char *out, *byeos, *de, *code, *bye, *format, *what, *lang, *system;
   long rounds, rating, round, board, player, count, after, seed;
-  int local;
+  int local, init;
 } opts;
 
 /* Parse the options after the action. Returns 0 or 2 (usage error). */
@@ -78,6 +80,7 @@ static int parse_opts(int argc, char **argv, opts *o)
     const char **str = NULL;
     long *num = NULL, lo = 0, hi = 0;
     if (!strcmp(a, "--local")) { o->local = 1; continue; }
+    if (!strcmp(a, "--init")) { o->init = 1; continue; }
     if (a[0] != '-' || !strcmp(a, "-") || (a[1] && isdigit((unsigned char)a[1])) || !strcmp(a, "--") ||
         !strcmp(a, "+-") || !strcmp(a, "-+")) {
       if (o->code) { fprintf(stderr, "xqref tourney: unexpected argument '%s'\n", a); return 2; }
@@ -122,12 +125,13 @@ static int parse_opts(int argc, char **argv, opts *o)
   return 0;
 }
 
+/* Open o->db as `create` (XQ_TSTORE_*) says. Returns 0, 1 or 2. */
 static int open_store(const opts *o, int create, xq_tstore **st)
 {
   xq_error err = {0};
   if (!o->db) { fprintf(stderr, "xqref tourney: --db FILE is required\n"); return 2; }
   if (xq_tstore_open(o->db, create, st, &err)) {
-    fprintf(stderr, "xqref tourney: %s: %s\n", o->db, err.msg);
+    fprintf(stderr, "xqref tourney: %s\n", err.msg);
     return 1;
   }
   return 0;
@@ -147,7 +151,7 @@ static int load(xq_tstore *st, xq_tevent **ev)
 static int read_event(const opts *o, xq_tevent **ev)
 {
   xq_tstore *st;
-  int rc = open_store(o, 0, &st);
+  int rc = open_store(o, XQ_TSTORE_OPEN, &st);
   if (rc) return rc;
   rc = load(st, ev);
   xq_tstore_close(st);
@@ -186,7 +190,7 @@ static int cmd_new(const opts *o)
   }
   if (o->seed >= 0) cfg.lot_seed = (uint64_t)o->seed;
   xq_tstore *st;
-  int rc = open_store(o, 1, &st);
+  int rc = open_store(o, o->init ? XQ_TSTORE_INIT : XQ_TSTORE_CREATE, &st);
   if (rc) return rc;
   rc = xq_tstore_create_event(st, o->name ? o->name : "", &cfg, &err);
   xq_tstore_close(st);
@@ -222,7 +226,7 @@ static int cmd_add(const opts *o)
     }
   p.local = o->local;
   xq_tstore *st;
-  int rc = open_store(o, 0, &st), id = 0;
+  int rc = open_store(o, XQ_TSTORE_OPEN, &st), id = 0;
   if (rc) return rc;
   rc = xq_tstore_register(st, &p, &id, &err);
   xq_tstore_close(st);
@@ -251,7 +255,7 @@ static int cmd_import(const opts *o)
     return 2;
   }
   xq_tstore *st;
-  int rc = open_store(o, 1, &st);
+  int rc = open_store(o, o->init ? XQ_TSTORE_INIT : XQ_TSTORE_CREATE, &st);
   if (rc) { xq_tevent_free(ev); return rc; }
   rc = xq_tstore_import(st, ev, &cfg, &err);
   long events = xq_tstore_event_count(st);
@@ -286,7 +290,7 @@ static int cmd_pair(const opts *o)
     fprintf(stderr, "xqref tourney pair: unknown system '%s' (cn or dutch)\n", o->system);
     return 2;
   }
-  int rc = open_store(o, 0, &st);
+  int rc = open_store(o, XQ_TSTORE_OPEN, &st);
   if (rc) return rc;
   if ((rc = load(st, &ev))) { xq_tstore_close(st); return rc; }
   xq_tpairing pr = {0};
@@ -316,7 +320,7 @@ static int cmd_record(const opts *o, const char *action)
     fprintf(stderr, "xqref tourney %s: --player is required\n", action);
     return 2;
   }
-  int rc = open_store(o, 0, &st);
+  int rc = open_store(o, XQ_TSTORE_OPEN, &st);
   if (rc) return rc;
   int r = (int)o->round, id = (int)o->player;
   if (!strcmp(action, "result")) rc = xq_tstore_result(st, r, (int)o->board, o->code, &err);
@@ -370,7 +374,7 @@ static int cmd_export(const opts *o)
     fprintf(stderr, "xqref tourney export: --what, --lang and --round need --format csv, html or text\n");
     return 2;
   }
-  int rc = open_store(o, 0, &st);
+  int rc = open_store(o, XQ_TSTORE_OPEN, &st);
   if (rc) return rc;
   if ((rc = load(st, &ev))) { xq_tstore_close(st); return rc; }
   int round = o->round > 0 ? (int)o->round : o->after > 0 ? (int)o->after : ev->nrounds;
@@ -401,7 +405,7 @@ static int cmd_export(const opts *o)
 static int cmd_log(const opts *o)
 {
   xq_tstore *st;
-  int rc = open_store(o, 0, &st);
+  int rc = open_store(o, XQ_TSTORE_OPEN, &st);
   if (rc) return rc;
   rc = xq_tstore_dump(st, stdout);
   xq_tstore_close(st);
@@ -423,6 +427,10 @@ int xq_tourney_main(int argc, char **argv)
   const char *a = argv[1];
   if (o.code && strcmp(a, "result") && strcmp(a, "import")) {
     fprintf(stderr, "xqref tourney: unexpected argument '%s'\n", o.code);
+    return 2;
+  }
+  if (o.init && strcmp(a, "new") && strcmp(a, "import")) {
+    fprintf(stderr, "xqref tourney %s: --init applies only to new, import and demo\n", a);
     return 2;
   }
   if (!strcmp(a, "new")) return cmd_new(&o);

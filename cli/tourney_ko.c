@@ -63,8 +63,8 @@ int xq__ko_open(const kopts *o, xq_tstore **st, xq_tevent **ev, xq_ko *ko)
 {
   xq_error err = {0};
   *ev = NULL;
-  if (xq_tstore_open(o->db, 0, st, &err)) {
-    fprintf(stderr, "xqref tourney: %s: %s\n", o->db, err.msg);
+  if (xq_tstore_open(o->db, XQ_TSTORE_OPEN, st, &err)) {
+    fprintf(stderr, "xqref tourney: %s\n", err.msg);
     return 1;
   }
   if (xq_tstore_load(*st, ev, &err) || xq_tstore_ko_load(*st, ko, &err)) {

@@ -16,13 +16,14 @@
 typedef struct lopts {
   const char *db, *role, *label, *token;
   long players, round, table;
+  int init;
 } lopts;
 
-enum { O_ROLE = 1, O_LABEL = 2, O_PLAYERS = 4, O_ROUND = 8, O_TABLE = 16, O_TOKEN = 32 };
+enum { O_ROLE = 1, O_LABEL = 2, O_PLAYERS = 4, O_ROUND = 8, O_TABLE = 16, O_TOKEN = 32, O_INIT = 64 };
 
 /* The actions and the options each takes besides --db. */
 static const struct { const char *name; int allowed; } live_actions[] = {
-  {"demo", O_PLAYERS},
+  {"demo", O_PLAYERS | O_INIT},
   {"token", O_ROLE | O_LABEL | O_ROUND | O_TABLE},
   {"tokens", 0},
   {"revoke", O_TOKEN},
@@ -60,6 +61,14 @@ static int parse(int argc, char **argv, lopts *o)
       o->token = a;
       continue;
     }
+    if (!strcmp(a, "--init")) {
+      if (!(allowed & O_INIT)) {
+        fprintf(stderr, "xqref tourney %s: --init applies only to new, import and demo\n", act);
+        return 2;
+      }
+      o->init = 1;
+      continue;
+    }
     if (!strcmp(a, "--db")) str = &o->db, flag = 0;
     else if (!strcmp(a, "--role")) str = &o->role, flag = O_ROLE;
     else if (!strcmp(a, "--label")) str = &o->label, flag = O_LABEL;
@@ -83,11 +92,12 @@ static int parse(int argc, char **argv, lopts *o)
   return 0;
 }
 
+/* Open o->db as `create` (XQ_TSTORE_*) says. Returns 0 or 1. */
 static int open_store(const lopts *o, const char *act, int create, xq_tstore **st)
 {
   xq_error err = {0};
   if (xq_tstore_open(o->db, create, st, &err)) {
-    fprintf(stderr, "xqref tourney %s: %s: %s\n", act, o->db, err.msg);
+    fprintf(stderr, "xqref tourney %s: %s\n", act, err.msg);
     return 1;
   }
   return 0;
@@ -99,7 +109,7 @@ static int cmd_demo(const lopts *o)
   xq_error err = {0};
   xq_ttoken admin, *t = NULL;
   int n = 0, created = 0;
-  int rc = open_store(o, "demo", 1, &st);
+  int rc = open_store(o, "demo", o->init ? XQ_TSTORE_INIT : XQ_TSTORE_CREATE, &st);
   if (rc) return rc;
   if ((rc = xq_tourney_demo_tokens(st, (int)o->players, &t, &n, &err)) ||
       (rc = xq_tstore_admin_token(st, &admin, &created, &err))) {
@@ -138,7 +148,7 @@ static int cmd_token(const lopts *o)
   xq_tstore *st;
   xq_ttoken t;
   xq_error err = {0};
-  int rc = open_store(o, "token", 0, &st);
+  int rc = open_store(o, "token", XQ_TSTORE_OPEN, &st);
   if (rc) return rc;
   rc = xq_tstore_token_new(st, role, (int)o->round, (int)o->table, o->label, &t, &err);
   xq_tstore_close(st);
@@ -153,7 +163,7 @@ static int cmd_tokens(const lopts *o)
   xq_ttoken *t;
   xq_error err = {0};
   int n;
-  int rc = open_store(o, "tokens", 0, &st);
+  int rc = open_store(o, "tokens", XQ_TSTORE_OPEN, &st);
   if (rc) return rc;
   rc = xq_tstore_tokens(st, &t, &n, &err);
   xq_tstore_close(st);
@@ -168,7 +178,7 @@ static int cmd_revoke(const lopts *o)
   xq_tstore *st;
   xq_error err = {0};
   if (!o->token) { fprintf(stderr, "xqref tourney revoke: which TOKEN?\n"); return 2; }
-  int rc = open_store(o, "revoke", 0, &st);
+  int rc = open_store(o, "revoke", XQ_TSTORE_OPEN, &st);
   if (rc) return rc;
   rc = xq_tstore_token_revoke(st, o->token, &err);
   xq_tstore_close(st);
@@ -197,7 +207,7 @@ static int cmd_games(const lopts *o)
   xq_tstore *st;
   xq_error err = {0};
   if (o->table && !o->round) { fprintf(stderr, "xqref tourney games: --table needs --round\n"); return 2; }
-  int rc = open_store(o, "games", 0, &st);
+  int rc = open_store(o, "games", XQ_TSTORE_OPEN, &st);
   if (rc) return rc;
   long only_round = o->table ? 0 : o->round; /* --round alone: every table of it */
   rc = xq_tstore_game_scan(st, o->table ? (int)o->round : 0, (int)o->table, print_row, &only_round, &err);

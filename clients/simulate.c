@@ -129,7 +129,7 @@ static int create_store(sim *S)
   if (r->tb_order && xq_tconfig_tiebreaks(&cfg, r->tb_order, &e))
     return fail(S, XQ_EINVAL, "preset %s: tie-breaks: %s", r->name, e.msg);
   xq_tstore *st = NULL;
-  int rc = xq_tstore_open(S->db, 1, &st, &e);
+  int rc = xq_tstore_open(S->db, XQ_TSTORE_CREATE, &st, &e);
   char title[XQ_TOURNEY_NAME_MAX];
   if (S->o->group) snprintf(title, sizeof title, "%.180s %.60s", r->title, S->group.name);
   else snprintf(title, sizeof title, "%s", r->title);
@@ -1068,7 +1068,7 @@ static int run(sim *S)
 
   xq_tstore *st = NULL;
   xq_error e = {0};
-  if ((rc = xq_tstore_open(S->db, 0, &st, &e))) return fail(S, rc, "%s: %s", S->db, e.msg);
+  if ((rc = xq_tstore_open(S->db, XQ_TSTORE_OPEN, &st, &e))) return fail(S, rc, "%s", e.msg);
   rc = xq__sim_final(o, r, st, S->rep, S->err);
   xq_tstore_close(st);
   return rc;

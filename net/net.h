@@ -20,6 +20,7 @@
 /* How a server starts. */
 typedef struct xq_server_opts {
   const char *db;          /* store file; created when missing */
+  int init;                /* also make a new store in an empty (0-byte) db file */
   const char *listen;      /* "host:port" for JSON lines, port 0 = any free */
   const char *http;        /* "host:port" for HTTP, NULL = no HTTP */
   const char *rules;       /* rule set spec (preset or JSON file), NULL = cxa2011 */
@@ -38,9 +39,12 @@ void xq_server_opts_default(xq_server_opts *o);
 /* Open the store, load the event and its games, bind the sockets and
  * start serving on `loop` (the caller runs it). Prints one line per
  * listening socket with the real address to o->out ("json 127.0.0.1:7878",
- * "http 127.0.0.1:8080"), and, when the store is new, its admin token
- * (also written to DB.admin with mode 0600). Returns XQ_OK with *out, or
- * an engine status with `err`; nothing is left open on failure. */
+ * "http 127.0.0.1:8080"), and, when the store is new (or has no live
+ * admin token), its admin token, also written to DB.admin with mode 0600;
+ * DB.admin is never overwritten: when it exists then, nothing is made and
+ * `err` says so. An empty (0-byte) db file is refused unless o->init.
+ * Returns XQ_OK with *out, or an engine status with `err`; nothing is left
+ * open on failure. */
 int xq_server_start(uv_loop_t *loop, const xq_server_opts *o, xq_server **out, xq_error *err);
 
 /* The bound port of the JSON-lines (which 0) or HTTP (which 1) socket. */

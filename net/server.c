@@ -144,31 +144,68 @@ static void print_addr(FILE *out, const char *name, const char *addr, int port)
   fflush(out);
 }
 
-/* Keep a new admin token in DB.admin, readable by the owner only. */
-static int save_admin(const char *db, const char *token, xq_error *err)
+/* 1 when the store has a live admin token, 0 when not, or a status. */
+static int has_admin(xq_tstore *st, xq_error *err)
 {
-  char path[4096];
-  if (snprintf(path, sizeof path, "%s.admin", db) >= (int)sizeof path)
-    return fail(err, XQ_ELIMIT, "path too long: %.80s", db);
-  int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-  if (fd < 0) return fail(err, XQ_EIO, "cannot write the admin token file: %.100s", strerror(errno));
+  xq_ttoken *t = NULL;
+  int n = 0, found = 0;
+  int rc = xq_tstore_tokens(st, &t, &n, err);
+  if (rc) return rc;
+  for (int i = 0; i < n; i++) found |= t[i].role == XQ_ROLE_ADMIN;
+  free(t);
+  return found;
+}
+
+/* Create DB.admin (path[] gets its name, *fd its descriptor), readable
+ * by the owner only, for the admin token about to be made; an existing
+ * file is never overwritten (O_EXCL), whatever it holds. `fresh`: the
+ * store is new (the message says which). Returns XQ_OK, or XQ_EIO or
+ * XQ_ELIMIT with `err`. */
+static int admin_file_create(const char *db, int fresh, char *path, size_t len, int *fd, xq_error *err)
+{
+  if (snprintf(path, len, "%s.admin", db) >= (int)len)
+    return xq_error_set(err, XQ_ELIMIT, -1, -1, "path too long: %.80s", db);
+  *fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  if (*fd >= 0) return XQ_OK;
+  if (errno != EEXIST)
+    return xq_error_set(err, XQ_EIO, -1, -1, "cannot create %.80s: %.60s", path, strerror(errno));
+  if (fresh)
+    return xq_error_set(err, XQ_EIO, -1, -1, "%.60s exists (from an earlier store?) and is never "
+                        "overwritten: move it away, then start again", path);
+  return xq_error_set(err, XQ_EIO, -1, -1, "no live admin token, and %.60s exists (a revoked one?): it is "
+                      "never overwritten; move it away, then start again", path);
+}
+
+/* Write the new admin token to the file admin_file_create made. */
+static int admin_file_write(int fd, const char *path, const char *token, xq_error *err)
+{
   fchmod(fd, 0600);
   size_t n = strlen(token);
-  int ok = write(fd, token, n) == (ssize_t)n && write(fd, "\n", 1) == 1 && fsync(fd) == 0;
+  int ok = write(fd, token, n) == (ssize_t)n && write(fd, "\n", 1) == 1 && fsync(fd) == 0, e = errno;
   close(fd);
-  return ok ? XQ_OK : fail(err, XQ_EIO, "cannot write the admin token file: %.100s", strerror(errno));
+  if (ok) return XQ_OK;
+  unlink(path);
+  return xq_error_set(err, XQ_EIO, -1, -1, "cannot write %.80s: %.60s", path, strerror(e));
 }
 
 /* Open the store; a new one gets an event (the demo, or an empty one
- * named after the file) and an admin token, printed once. */
+ * named after the file). A store without a live admin token gets one,
+ * printed once and kept in DB.admin, which must not exist yet: it is
+ * made before anything is written, so that a refusal leaves no token
+ * unseen. */
 static int open_store(xq__server *s, xq_error *err)
 {
   const xq_server_opts *o = &s->opts;
   xq_ttoken *made = NULL; /* the demo's tokens with their text */
   int nmade = 0;
-  int rc = xq_tstore_open(o->db, 1, &s->store, err);
+  int rc = xq_tstore_open(o->db, o->init ? XQ_TSTORE_INIT : XQ_TSTORE_CREATE, &s->store, err);
   if (rc) return rc;
-  if (xq_tstore_event_count(s->store) == 0 && xq__server_reload(s, NULL) != XQ_OK) {
+  int fresh = xq_tstore_event_count(s->store) == 0 && xq__server_reload(s, NULL) != XQ_OK;
+  int live = has_admin(s->store, err), fd = -1;
+  char path[4096];
+  if (live < 0) return live;
+  if (!live && (rc = admin_file_create(o->db, fresh, path, sizeof path, &fd, err))) return rc;
+  if (fresh) {
     if (o->demo) {
       rc = xq_tourney_demo_tokens(s->store, o->demo_players > 0 ? o->demo_players : 16, &made, &nmade, err);
     } else {
@@ -176,17 +213,22 @@ static int open_store(xq__server *s, xq_error *err)
       xq_tconfig_default(&cfg);
       rc = xq_tstore_create_event(s->store, "xqref tournament", &cfg, err);
     }
-    if (rc) return rc;
   }
   xq_ttoken admin;
   int created = 0;
-  rc = xq_tstore_admin_token(s->store, &admin, &created, err);
-  if (!rc && created) rc = save_admin(o->db, admin.token, err);
+  if (!rc) rc = xq_tstore_admin_token(s->store, &admin, &created, err);
+  if (!rc && created && fd < 0) /* another process revoked the admin token meanwhile */
+    rc = admin_file_create(o->db, fresh, path, sizeof path, &fd, err);
+  if (!rc && created) rc = admin_file_write(fd, path, admin.token, err);
+  else if (fd >= 0) {
+    close(fd); /* nothing made after all (an error, or another process made one) */
+    unlink(path);
+  }
   if (rc) {
     free(made);
     return rc;
   }
-  if (created && o->out) fprintf(o->out, "admin %s (also in %s.admin)\n", admin.token, o->db);
+  if (created && o->out) fprintf(o->out, "admin %s (also in %s)\n", admin.token, path);
   rc = xq__server_reload(s, err);
   if (!rc) rc = xq__server_tokens(s, err);
   /* the demo's tokens, shown once: the store keeps only their hashes */

@@ -39,6 +39,20 @@ void xq_test_expect(int status, const char *fmt, ...)
   free(out);
 }
 
+char *xq_test_slurp(const char *path)
+{
+  FILE *f = fopen(path, "rb");
+  if (!f) return NULL;
+  char *buf = NULL, chunk[4096];
+  size_t n = 0, got;
+  FILE *m = open_memstream(&buf, &n);
+  cr_assert_not_null(m);
+  while ((got = fread(chunk, 1, sizeof chunk, f)) > 0) fwrite(chunk, 1, got, m);
+  fclose(m);
+  fclose(f);
+  return buf;
+}
+
 void xq_test_db_path(char *buf, size_t len, const char *tag)
 {
   const char *dir = getenv("TMPDIR");

@@ -15,6 +15,10 @@ char *xq_test_run(const char *args, int *status);
  * unless it exits with `status`; the output is freed. */
 void xq_test_expect(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* The whole file at `path`, NUL-terminated, as a malloc'd string the
+ * caller frees; NULL when it cannot be read. */
+char *xq_test_slurp(const char *path);
+
 /* A store path for this test process: $TMPDIR (or /tmp)/xq_TAG_PID.db. */
 void xq_test_db_path(char *buf, size_t len, const char *tag);
 

@@ -29,21 +29,6 @@ static char db[300], serve_out[300];
 static char addr[64];
 static pid_t server = -1;
 
-static char *slurp(const char *path)
-{
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
-  char *buf = NULL;
-  size_t n = 0;
-  FILE *m = open_memstream(&buf, &n);
-  char chunk[4096];
-  size_t got;
-  while ((got = fread(chunk, 1, sizeof chunk, f)) > 0) fwrite(chunk, 1, got, m);
-  fclose(m);
-  fclose(f);
-  return buf;
-}
-
 /* Start `xqref serve` with a demo of `players` players; wait for its
  * "json HOST:PORT" line. */
 static void start_server(int players)
@@ -64,7 +49,7 @@ static void start_server(int players)
   cr_assert_eq(rc, 0, "cannot start %s serve", XQ_BINARY);
   /* Wait for the listening line (the store and demo are made first). */
   for (int i = 0; i < 600 && !addr[0]; i++) {
-    char *out = slurp(serve_out);
+    char *out = xq_test_slurp(serve_out);
     const char *j = out ? strstr(out, "json ") : NULL;
     if (j && strchr(j, '\n')) sscanf(j, "json %63s", addr);
     free(out);
@@ -96,7 +81,7 @@ static void stop_server(void)
 /* The board token of table `table` from the server's output. */
 static void board_token(int table, char *tok, size_t len)
 {
-  char *out = slurp(serve_out);
+  char *out = xq_test_slurp(serve_out);
   cr_assert_not_null(out);
   int round, t;
   char buf[128];
@@ -185,7 +170,7 @@ Test(net_tools, loadgen_full_speed_numbers_add_up_and_match_the_store)
   cr_expect(p50 > 0 && p50 <= p90 && p90 <= p99 && p99 <= p999 && p999 <= max, "%s", l);
 
   /* Every acknowledged move is in the store with its sequence number. */
-  char *acks = slurp(ack);
+  char *acks = xq_test_slurp(ack);
   cr_assert_not_null(acks);
   long lines = 0;
   for (const char *p = acks; *p; p++) lines += *p == '\n';

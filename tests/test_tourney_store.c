@@ -1,15 +1,17 @@
 /*
  * test_tourney_store.c -- the SQLite event store: migrations from an empty
- * file, reopening keeps every committed event, a process killed after its
- * commits loses none of them, bad writes leave nothing behind, the
- * derived state equals the state built in memory, TRF files import; and a
- * whole small event run through `xqref tourney`.
+ * file (asked for: an empty file is refused otherwise), open failures told
+ * in SQLite's words with the path, reopening keeps every committed event,
+ * a process killed after its commits loses none of them, bad writes leave
+ * nothing behind, the derived state equals the state built in memory, TRF
+ * files import; and a whole small event run through `xqref tourney`.
  */
 #include <criterion/criterion.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -48,32 +50,169 @@ Test(store, migrations_from_an_empty_file)
 {
   char path[512];
   temp_path(path, sizeof path, "empty");
-  FILE *f = fopen(path, "w"); /* a zero-length file is an empty database */
+  FILE *f = fopen(path, "w"); /* a zero-length file: a new store only when asked (--init) */
   cr_assert_not_null(f);
   fclose(f);
   xq_tstore *st;
   xq_error err = {0};
-  cr_assert_eq(xq_tstore_open(path, 0, &st, &err), XQ_OK, "%s", err.msg);
+  cr_assert_eq(xq_tstore_open(path, XQ_TSTORE_INIT, &st, &err), XQ_OK, "%s", err.msg);
   cr_assert_eq(xq_tstore_schema_version(st), XQ_STORE_SCHEMA_VERSION);
   cr_assert_eq(xq_tstore_event_count(st), 0);
   xq_tevent *ev;
   cr_assert_eq(xq_tstore_load(st, &ev, &err), XQ_ESTORE, "no event yet");
   xq_tstore_close(st);
   /* opening again finds the schema current and migrates nothing */
-  cr_assert_eq(xq_tstore_open(path, 0, &st, &err), XQ_OK, "%s", err.msg);
+  cr_assert_eq(xq_tstore_open(path, XQ_TSTORE_OPEN, &st, &err), XQ_OK, "%s", err.msg);
   cr_assert_eq(xq_tstore_schema_version(st), XQ_STORE_SCHEMA_VERSION);
   xq_tstore_close(st);
   xq_test_db_remove(path);
 
   /* a missing file without create, and a file that is not SQLite */
-  cr_assert_eq(xq_tstore_open(path, 0, &st, &err), XQ_EIO);
+  cr_assert_eq(xq_tstore_open(path, XQ_TSTORE_OPEN, &st, &err), XQ_EIO);
   cr_assert_null(st);
   f = fopen(path, "w");
   fputs("012 this is a TRF file, not a database\n", f);
   for (int i = 0; i < 200; i++) fputs("001 .........................................\n", f);
   fclose(f);
-  cr_assert_eq(xq_tstore_open(path, 0, &st, &err), XQ_ESTORE);
+  cr_assert_eq(xq_tstore_open(path, XQ_TSTORE_OPEN, &st, &err), XQ_ESTORE);
   xq_test_db_remove(path);
+}
+
+static long file_size(const char *path)
+{
+  struct stat sb;
+  return stat(path, &sb) ? -1 : (long)sb.st_size;
+}
+
+/* Open `path` as `mode` says, expecting `code` and a message that names
+ * the path ("cannot open PATH: ") and says `why`. */
+static void open_fails(const char *path, int mode, int code, const char *why)
+{
+  xq_tstore *st = (xq_tstore *)1;
+  xq_error err = {0};
+  cr_assert_eq(xq_tstore_open(path, mode, &st, &err), code, "%s: %s", path, err.msg);
+  cr_assert_null(st);
+  char want[600];
+  snprintf(want, sizeof want, "cannot open %s: ", path);
+  cr_assert(!strncmp(err.msg, want, strlen(want)), "the message names the store: %s", err.msg);
+  cr_assert(strstr(err.msg, why), "'%s' says '%s'", err.msg, why);
+}
+
+/* A store truncated to nothing is not a new store: an empty file is
+ * refused, and left as it was, unless the caller asks for a new store in
+ * it (XQ_TSTORE_INIT, the command line's --init). */
+Test(store, an_empty_file_is_refused_untouched_unless_init)
+{
+  char path[512], wal[600];
+  temp_path(path, sizeof path, "zero");
+  snprintf(wal, sizeof wal, "%s-wal", path);
+  FILE *f = fopen(path, "w");
+  cr_assert_not_null(f);
+  fclose(f);
+  open_fails(path, XQ_TSTORE_OPEN, XQ_ESTORE, "the file is empty (0 bytes), not an event store");
+  open_fails(path, XQ_TSTORE_CREATE, XQ_ESTORE, "the file is empty (0 bytes); --init makes a new store in it");
+  cr_assert_eq(file_size(path), 0, "a refused file is not written to");
+  cr_assert_neq(access(wal, F_OK), 0, "nor given a WAL");
+  xq_tstore *st;
+  xq_error err = {0};
+  cr_assert_eq(xq_tstore_open(path, XQ_TSTORE_INIT, &st, &err), XQ_OK, "%s", err.msg);
+  xq_tstore_close(st);
+  cr_assert_gt(file_size(path), 0);
+  /* the store it now is opens in every mode */
+  for (int mode = XQ_TSTORE_OPEN; mode <= XQ_TSTORE_INIT; mode++) {
+    cr_assert_eq(xq_tstore_open(path, mode, &st, &err), XQ_OK, "%s", err.msg);
+    xq_tstore_close(st);
+  }
+  xq_test_db_remove(path);
+}
+
+/* Whatever stops a store from opening is told in SQLite's own words (with
+ * the system's reason for a file it cannot open), after the store's path:
+ * a directory, a path under a regular file, a missing directory, a file
+ * of garbage, a store cut short. */
+Test(store, open_failures_say_why_in_sqlites_words_with_the_path)
+{
+  char base[512], path[700];
+  temp_path(base, sizeof base, "why");
+  /* a directory given as the store */
+  cr_assert_eq(mkdir(base, 0700), 0);
+  open_fails(base, XQ_TSTORE_CREATE, XQ_EIO, "unable to open database file (Is a directory)");
+  open_fails(base, XQ_TSTORE_INIT, XQ_EIO, "unable to open database file (Is a directory)");
+  cr_assert_eq(rmdir(base), 0);
+  /* a store whose directory is a regular file */
+  FILE *f = fopen(base, "w");
+  cr_assert_not_null(f);
+  fclose(f);
+  snprintf(path, sizeof path, "%s/event.db", base);
+  open_fails(path, XQ_TSTORE_CREATE, XQ_EIO, "unable to open database file (Not a directory)");
+  unlink(base);
+  /* a directory that does not exist */
+  snprintf(path, sizeof path, "%s/no-such-dir/event.db", base);
+  open_fails(path, XQ_TSTORE_CREATE, XQ_EIO, "unable to open database file (No such file or directory)");
+  open_fails(base, XQ_TSTORE_OPEN, XQ_EIO, "unable to open database file (No such file or directory)");
+  /* 8 KiB of garbage */
+  f = fopen(base, "wb");
+  cr_assert_not_null(f);
+  uint64_t x = 0x9e3779b97f4a7c15u;
+  for (int i = 0; i < 8192; i++) {
+    x = x * 6364136223846793005u + 1442695040888963407u;
+    fputc((int)(x >> 56), f);
+  }
+  fclose(f);
+  open_fails(base, XQ_TSTORE_CREATE, XQ_ESTORE, "file is not a database");
+  xq_test_db_remove(base);
+  /* a store cut short: its header is there, its tables are not */
+  xq_tstore *st = new_store(base, 5);
+  for (int i = 0; i < 30; i++) add(st, "棋手", 2000 + i);
+  xq_tstore_close(st);
+  cr_assert_gt(file_size(base), 5000);
+  cr_assert_eq(truncate(base, 5000), 0);
+  open_fails(base, XQ_TSTORE_OPEN, XQ_ESTORE, "database disk image is malformed");
+  xq_test_db_remove(base);
+}
+
+/* The uid the read-only case runs under when the tests run as root (who
+ * writes into any directory): "nobody". */
+#define UNPRIVILEGED 65534
+
+/* A new store in a directory the process may not write to: the
+ * directory's refusal is told, not the "No such file" of SQLite's
+ * read-only retry; an existing store there cannot take its WAL. Run in a
+ * child under UNPRIVILEGED when the tests run as root. */
+Test(store, a_read_only_directory_is_told_as_such)
+{
+  char dir[512], path[700], copy[700];
+  temp_path(dir, sizeof dir, "rodir");
+  cr_assert_eq(mkdir(dir, 0700), 0);
+  snprintf(copy, sizeof copy, "%s/event.db", dir);
+  xq_tstore_close(new_store(copy, 3));
+  snprintf(path, sizeof path, "%s/new.db", dir);
+  int root = geteuid() == 0;
+  if (root) cr_assert_eq(chown(copy, UNPRIVILEGED, UNPRIVILEGED), 0);
+  cr_assert_eq(chmod(dir, 0555), 0);
+  pid_t pid = fork();
+  cr_assert_geq(pid, 0);
+  if (pid == 0) {
+    if (root && (setgid(UNPRIVILEGED) || setuid(UNPRIVILEGED))) _exit(77);
+    xq_tstore *st;
+    xq_error err = {0};
+    int bad = 0;
+    if (xq_tstore_open(path, XQ_TSTORE_CREATE, &st, &err) != XQ_EIO ||
+        !strstr(err.msg, "unable to open database file (directory: Permission denied)"))
+      bad |= 1, fprintf(stderr, "new store: %s\n", err.msg);
+    if (xq_tstore_open(copy, XQ_TSTORE_OPEN, &st, &err) != XQ_ESTORE || !strstr(err.msg, copy) ||
+        !strstr(err.msg, "readonly database"))
+      bad |= 2, fprintf(stderr, "existing store: %s\n", err.msg);
+    _exit(bad);
+  }
+  int status = 0;
+  cr_assert_eq(waitpid(pid, &status, 0), pid);
+  chmod(dir, 0700);
+  xq_test_db_remove(copy);
+  rmdir(dir);
+  cr_assert(WIFEXITED(status));
+  if (WEXITSTATUS(status) == 77) cr_skip_test("cannot drop to uid %d here", UNPRIVILEGED);
+  cr_assert_eq(WEXITSTATUS(status), 0, "the messages are on stderr");
 }
 
 Test(store, reopen_keeps_every_committed_event)
@@ -498,6 +637,84 @@ Test(cli, dutch_pairs_through_the_store_and_leaves_out_the_withdrawn)
   cr_assert_null(strstr(out, "P6"), "a withdrawn player is not paired:\n%s", out);
   free(out);
   xq_test_db_remove(db);
+}
+
+/* Run xqref, expecting exit `status` and `want` in what it printed. */
+static void expect_says(int status, const char *want, const char *fmt, const char *db, const char *extra)
+{
+  char args[1024];
+  int st;
+  snprintf(args, sizeof args, fmt, db, extra ? extra : "");
+  char *out = run(args, &st);
+  cr_assert_eq(st, status, "xqref %s: exit %d, expected %d\n%s", args, st, status, out);
+  cr_assert(strstr(out, want), "xqref %s says\n%s\nnot '%s'", args, out, want);
+  free(out);
+}
+
+static void make_empty(const char *path)
+{
+  xq_test_db_remove(path);
+  FILE *f = fopen(path, "w");
+  cr_assert_not_null(f);
+  fclose(f);
+}
+
+/* The actions that create a store (new, import, demo) refuse an empty
+ * file unless --init is given, and leave it as it was; the others refuse
+ * it always; --init is a usage error where it does not apply. */
+Test(cli, an_empty_store_file_needs_init_to_become_a_store)
+{
+  char db[512], want[700];
+  temp_path(db, sizeof db, "cli_zero");
+  make_empty(db);
+  snprintf(want, sizeof want, "cannot open %s: the file is empty (0 bytes); --init makes a new store in it", db);
+  expect_says(1, want, "tourney new --db %s --name 空%s", db, NULL);
+  expect_says(1, want, "tourney import --db %s %s", db, XQ_TEST_DATA "/pairing/c5_xiangqi_210_scoring_162.trf");
+  expect_says(1, want, "tourney demo --db %s --players 4%s", db, NULL);
+  snprintf(want, sizeof want, "xqref tourney: cannot open %s: the file is empty (0 bytes), not an event store", db);
+  expect_says(1, want, "tourney players --db %s%s", db, NULL);
+  snprintf(want, sizeof want, "xqref tourney tokens: cannot open %s: the file is empty (0 bytes)", db);
+  expect_says(1, want, "tourney tokens --db %s%s", db, NULL);
+  expect_says(1, "the file is empty (0 bytes), not an event store", "tourney bracket --db %s%s", db, NULL);
+  cr_assert_eq(file_size(db), 0, "every refusal leaves the file as it was");
+  expect_says(2, "--init applies only to new, import and demo", "tourney players --db %s --init%s", db, NULL);
+  expect_says(2, "--init applies only to new, import and demo", "tourney tokens --db %s --init%s", db, NULL);
+  /* with --init */
+  free(ok("tourney new --db %s --init --name 空%s", db, NULL));
+  free(ok("tourney players --db %s%s", db, NULL));
+  make_empty(db);
+  char *out = ok("tourney import --init --db %s %s", db, XQ_TEST_DATA "/pairing/c5_xiangqi_210_scoring_162.trf");
+  cr_assert(strstr(out, "6 players, 3 rounds"), "%s", out);
+  free(out);
+  make_empty(db);
+  out = ok("tourney demo --db %s --init --players 4%s", db, NULL);
+  cr_assert(strstr(out, "round 1 paired on 2 boards") && strstr(out, "\nadmin - - "), "%s", out);
+  free(out);
+  xq_test_db_remove(db);
+}
+
+/* Every action says why a store does not open, once with its path, in
+ * SQLite's words: the event's actions, the live ones, the knockout's. */
+Test(cli, tourney_actions_say_why_a_store_does_not_open)
+{
+  char db[512], want[700];
+  temp_path(db, sizeof db, "cli_garbage");
+  FILE *f = fopen(db, "w");
+  cr_assert_not_null(f);
+  for (int i = 0; i < 400; i++) fputs("this is not a database\n", f);
+  fclose(f);
+  snprintf(want, sizeof want, ": cannot open %s: file is not a database\n", db);
+  const char *actions[] = {"players", "tokens", "bracket", "new", "demo"};
+  for (int i = 0; i < 5; i++) {
+    char fmt[64];
+    snprintf(fmt, sizeof fmt, "tourney %s --db %%s%%s", actions[i]);
+    expect_says(1, want, fmt, db, NULL);
+  }
+  xq_test_db_remove(db);
+  mkdir(db, 0700);
+  snprintf(want, sizeof want, "xqref tourney: cannot open %s: unable to open database file (Is a directory)\n", db);
+  expect_says(1, want, "tourney players --db %s%s", db, NULL);
+  rmdir(db);
 }
 
 /* `xqref bench --store`: the game log's group commit at three batch

@@ -470,13 +470,26 @@ int xq_pairing_write_bbp(const xq_tpairing *pr, FILE *f);
 
 typedef struct xq_tstore xq_tstore;
 
-/* Open (create with `create`) the store at `path`: WAL journal,
- * synchronous=FULL, foreign keys, busy timeout XQ_STORE_BUSY_MS, and the
- * schema migrated up to XQ_STORE_SCHEMA_VERSION in one transaction per
- * step. Returns XQ_OK with *out set (close with xq_tstore_close), or
- * XQ_EIO (cannot open), XQ_ESTORE (not an xqref store, or one written by
- * a newer version) with `err` saying why; *out is NULL then. */
-int xq_tstore_open(const char *path, int create, xq_tstore **out, xq_error *err);
+/* How xq_tstore_open takes the file at its path. */
+enum {
+  XQ_TSTORE_OPEN = 0,   /* an existing store only */
+  XQ_TSTORE_CREATE = 1, /* an existing store, or a new one when the file is missing */
+  XQ_TSTORE_INIT = 2    /* as CREATE, and a new store in an existing empty (0-byte)
+                           file (the command line's --init) */
+};
+
+/* Open the store at `path` as `mode` says: WAL journal, synchronous=FULL,
+ * foreign keys, busy timeout XQ_STORE_BUSY_MS, and the schema migrated up
+ * to XQ_STORE_SCHEMA_VERSION in one transaction per step. An empty
+ * (0-byte) file is refused, untouched, unless mode is XQ_TSTORE_INIT: a
+ * store truncated to nothing is not taken for a new one. Returns XQ_OK
+ * with *out set (close with xq_tstore_close), or XQ_EIO (SQLite cannot
+ * open the file), XQ_ESTORE (an empty file, not an SQLite database, a
+ * damaged one, not an xqref store, one written by a newer version),
+ * XQ_EINVAL, XQ_ENOMEM; `err` then says "cannot open PATH: " and why in
+ * SQLite's own words (with the system's reason when there is one), and
+ * *out is NULL. */
+int xq_tstore_open(const char *path, int mode, xq_tstore **out, xq_error *err);
 
 /* Close the store. NULL is a no-op. Every committed event stays. */
 void xq_tstore_close(xq_tstore *st);

@@ -50,7 +50,7 @@ static int run(const char *path, long rows, int batch, double *took, xq_error *e
   xq_tstore *st;
   int rc;
   remove_db(path);
-  if ((rc = xq_tstore_open(path, 1, &st, err))) return rc;
+  if ((rc = xq_tstore_open(path, XQ_TSTORE_CREATE, &st, err))) return rc;
   int64_t seq[BENCH_GAMES + 1] = {0};
   char reply[128];
   double t0 = now_s();
@@ -76,7 +76,7 @@ static int run(const char *path, long rows, int batch, double *took, xq_error *e
 static int reads(const char *path, long rows, FILE *out, xq_error *err)
 {
   xq_tstore *st;
-  int rc = xq_tstore_open(path, 0, &st, err);
+  int rc = xq_tstore_open(path, XQ_TSTORE_OPEN, &st, err);
   if (rc) return rc;
   long n = 0;
   double t0 = now_s();

@@ -18,10 +18,13 @@
  * statement) holds the connection's own recursive mutex for its whole
  * length: two threads may share a store, one call at a time.
  */
+#include <errno.h>
 #include <sqlite3.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "../internal.h"
 #include "../pair/pair_internal.h"
@@ -349,7 +352,7 @@ static int migrate(xq_tstore *st, xq_error *err)
 {
   int has_version = (int)scalar(st, "SELECT count(*) FROM sqlite_master WHERE name = 'schema_version'", 0, 0, 0);
   int tables = (int)scalar(st, "SELECT count(*) FROM sqlite_master", 0, 0, -1);
-  if (tables < 0) return dberr(st, err, "not an SQLite database");
+  if (tables < 0) return dberr(st, err, "cannot read the schema");
   if (!has_version && tables > 0)
     return usererr(err, XQ_ESTORE, "not an xqref event store (no schema_version table)");
   if (!has_version) {
@@ -382,44 +385,107 @@ static int migrate(xq_tstore *st, xq_error *err)
   return XQ_OK;
 }
 
-int xq_tstore_open(const char *path, int create, xq_tstore **out, xq_error *err)
+/* The system's reason for the last failure on st->db when it was one of
+ * opening or I/O (SQLite keeps the errno of those only), else 0. */
+static int sys_errno(xq_tstore *st)
 {
-  if (!path || !out) return XQ_EINVAL;
+  int ec = st->db ? sqlite3_errcode(st->db) & 0xff : 0;
+  return ec == SQLITE_CANTOPEN || ec == SQLITE_IOERR ? sqlite3_system_errno(st->db) : 0;
+}
+
+/* SQLite's own words for the last failure on st->db, after `what`; with
+ * the system's reason when SQLite has one (a file it could not open). */
+static int sqlerr(xq_tstore *st, xq_error *err, int code, const char *what)
+{
+  if (err) {
+    int sys = sys_errno(st);
+    err->code = code; err->pos = -1; err->ply = -1;
+    snprintf(err->msg, sizeof err->msg, "%.30s%s%.70s%s%.40s%s", what, what[0] ? ": " : "",
+             st->db ? sqlite3_errmsg(st->db) : "out of memory", sys ? " (" : "", sys ? strerror(sys) : "",
+             sys ? ")" : "");
+  }
+  return code;
+}
+
+/* What an existing file is before SQLite touches it: an empty (0-byte)
+ * file is a new store only for XQ_TSTORE_INIT. Anything else (a missing
+ * path, a directory, a file that is not a database) is left to SQLite,
+ * which says what is wrong with it. */
+static int check_file(const char *path, int mode, xq_error *err)
+{
+  struct stat sb;
+  if (mode == XQ_TSTORE_INIT || stat(path, &sb) != 0 || !S_ISREG(sb.st_mode) || sb.st_size > 0)
+    return XQ_OK;
+  return usererr(err, XQ_ESTORE,
+                 mode == XQ_TSTORE_CREATE ? "the file is empty (0 bytes); --init makes a new store in it"
+                                          : "the file is empty (0 bytes), not an event store");
+}
+
+/* sqlite3_open_v2 failed. When it could not create a missing file, the
+ * system's reason it keeps is that of its read-only retry ("No such file
+ * or directory"); the directory's own refusal is the one to tell. */
+static int open_failed(xq_tstore *st, const char *path, int mode, xq_error *err)
+{
+  if (mode == XQ_TSTORE_OPEN || sys_errno(st) != ENOENT) return sqlerr(st, err, XQ_EIO, "");
+  char dir[4096];
+  const char *slash = strrchr(path, '/');
+  size_t n = slash ? (size_t)(slash - path) + (slash == path) : 0;
+  if (n >= sizeof dir) return sqlerr(st, err, XQ_EIO, "");
+  memcpy(dir, path, n);
+  strcpy(dir + n, n ? "" : ".");
+  struct stat sb;
+  if (stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode) || access(dir, W_OK | X_OK) == 0)
+    return sqlerr(st, err, XQ_EIO, "");
+  return xq_error_set(err, XQ_EIO, -1, -1, "%.70s (directory: %.40s)", sqlite3_errmsg(st->db), strerror(errno));
+}
+
+/* Open st->db on `path` and set it up: WAL, synchronous=FULL, foreign
+ * keys, xq_sha256, the schema migrated. `err` says what failed in
+ * SQLite's words, without the path. */
+static int open_db(xq_tstore *st, const char *path, int mode, xq_error *err)
+{
+  int rc = check_file(path, mode, err);
+  if (rc) return rc;
+  /* serialized: the server commits on a worker thread, reads on its loop */
+  int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_FULLMUTEX | (mode != XQ_TSTORE_OPEN ? SQLITE_OPEN_CREATE : 0);
+  if (sqlite3_open_v2(path, &st->db, flags, NULL) != SQLITE_OK) return open_failed(st, path, mode, err);
+  sqlite3_busy_timeout(st->db, XQ_STORE_BUSY_MS);
+  /* WAL + synchronous=FULL: every COMMIT is durable (tourney.md §2). This
+   * is the first statement that reads the file: one that is not a
+   * database, or is damaged or cannot be written, fails here. */
+  sqlite3_stmt *q;
+  if (sqlite3_prepare_v2(st->db, "PRAGMA journal_mode=WAL", -1, &q, NULL) != SQLITE_OK)
+    return sqlerr(st, err, XQ_ESTORE, "");
+  int step = sqlite3_step(q);
+  const char *jm = step == SQLITE_ROW ? (const char *)sqlite3_column_text(q, 0) : NULL;
+  if (step != SQLITE_ROW) rc = sqlerr(st, err, XQ_ESTORE, "cannot switch to WAL mode");
+  else if (!jm || strcmp(jm, "wal"))
+    rc = xq_error_set(err, XQ_ESTORE, -1, -1, "cannot switch to WAL mode (the journal stays '%.20s')",
+                      jm ? jm : "?");
+  sqlite3_finalize(q);
+  if (rc) return rc;
+  if (exec(st, "PRAGMA synchronous=FULL") || exec(st, "PRAGMA foreign_keys=ON"))
+    return sqlerr(st, err, XQ_ESTORE, "pragma");
+  if (sqlite3_create_function(st->db, "xq_sha256", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL, sql_sha256,
+                              NULL, NULL) != SQLITE_OK)
+    return sqlerr(st, err, XQ_ESTORE, "register xq_sha256");
+  return migrate(st, err);
+}
+
+int xq_tstore_open(const char *path, int mode, xq_tstore **out, xq_error *err)
+{
+  if (!path || !out || mode < XQ_TSTORE_OPEN || mode > XQ_TSTORE_INIT)
+    return usererr(err, XQ_EINVAL, "bad arguments to open a store");
   *out = NULL;
   xq_tstore *st = calloc(1, sizeof *st);
-  if (!st) return XQ_ENOMEM;
-  /* serialized: the server commits on a worker thread, reads on its loop */
-  int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_FULLMUTEX | (create ? SQLITE_OPEN_CREATE : 0);
-  if (sqlite3_open_v2(path, &st->db, flags, NULL) != SQLITE_OK) {
-    usererr(err, XQ_EIO, st->db ? sqlite3_errmsg(st->db) : "cannot open");
-    if (err) {
-      char m[XQ_ERR_MSG_LEN];
-      snprintf(m, sizeof m, "cannot open %.60s: %.80s", path, st->db ? sqlite3_errmsg(st->db) : "?");
-      snprintf(err->msg, sizeof err->msg, "%s", m);
-    }
-    sqlite3_close(st->db);
-    free(st);
-    return XQ_EIO;
-  }
-  sqlite3_busy_timeout(st->db, XQ_STORE_BUSY_MS);
-  sqlite3_stmt *q;
-  int rc = XQ_OK;
-  /* WAL + synchronous=FULL: every COMMIT is durable (tourney.md §2) */
-  if (sqlite3_prepare_v2(st->db, "PRAGMA journal_mode=WAL", -1, &q, NULL) != SQLITE_OK) {
-    rc = usererr(err, XQ_ESTORE, "not an SQLite database");
-  } else {
-    if (sqlite3_step(q) != SQLITE_ROW ||
-        strcmp((const char *)sqlite3_column_text(q, 0), "wal"))
-      rc = dberr(st, err, "cannot switch to WAL mode");
-    sqlite3_finalize(q);
-  }
-  if (!rc && (exec(st, "PRAGMA synchronous=FULL") || exec(st, "PRAGMA foreign_keys=ON")))
-    rc = dberr(st, err, "pragma");
-  if (!rc && sqlite3_create_function(st->db, "xq_sha256", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL,
-                                     sql_sha256, NULL, NULL) != SQLITE_OK)
-    rc = dberr(st, err, "register xq_sha256");
-  if (!rc) rc = migrate(st, err);
+  if (!st) return usererr(err, XQ_ENOMEM, "out of memory");
+  xq_error why = {0};
+  int rc = open_db(st, path, mode, &why);
   if (rc) {
+    /* the path, its tail when it is long (the file's name), then why */
+    size_t n = strlen(path);
+    xq_error_set(err, rc, -1, -1, "cannot open %s%s: %s", n > 60 ? "..." : "", path + (n > 60 ? n - 57 : 0),
+                 why.msg);
     sqlite3_close(st->db);
     free(st);
     return rc;
