@@ -61,10 +61,24 @@
 #define XQ_DRAIN_TICK_MS 20              /* how often a shutdown checks whether it is done */
 
 /* Work */
-#define XQ_JOBS_PER_CONN 4               /* worker-pool jobs one client may have queued */
-#define XQ_JOBS_RUNNING_MAX 2            /* CPU jobs in the pool at once, server-wide: the rest of
-                                            the pool stays free for group commits (jobs.c) */
-#define XQ_PERFT_DEPTH_MAX 7             /* `perft` op */
+/* CPU jobs in libuv's worker pool (jobs.c), in two lanes with slots of their own */
+#define XQ_ENGINE_RUNNING_MAX 2          /* engine jobs (perft, adjudicate) in the pool at once,
+                                            server-wide */
+#define XQ_TOURNEY_RUNNING_MAX 1         /* tournament jobs (pair) in the pool at once: a slot no
+                                            engine job may take */
+#define XQ_POOL_RULINGS 4                /* pool threads beyond the lanes and the group commit, for
+                                            the rulings of live games (ops_game.c) */
+#define XQ_POOL_THREADS (XQ_ENGINE_RUNNING_MAX + XQ_TOURNEY_RUNNING_MAX + 1 + XQ_POOL_RULINGS)
+                                         /* UV_THREADPOOL_SIZE at least (server.c): both lanes, the
+                                            group commit and the rulings at once */
+#define XQ_TOURNEY_JOBS_PER_CONN 4       /* pairings one connection may have queued or running */
+/* Engine jobs (ops_engine.c) need a token; per role, queued or running: */
+#define XQ_ENGINE_JOBS_PER_CONN 4        /* ... by one admin or arbiter connection */
+#define XQ_ENGINE_JOBS_PER_BOARD_CONN 1  /* ... by one board connection (adjudicate only) */
+#define XQ_ENGINE_JOBS_ADMIN 8           /* ... by every admin session together */
+#define XQ_ENGINE_JOBS_ARBITER 8         /* ... by every arbiter session together */
+#define XQ_ENGINE_JOBS_BOARD 4           /* ... by every board session together */
+#define XQ_PERFT_DEPTH_MAX 7             /* `perft` op (admin and arbiter only) */
 #define XQ_BATCH_MAX 8192                /* game-log rows in one group commit */
 #define XQ_PENDING_MAX 65536             /* requests waiting for a commit before reads pause */
 

@@ -4,15 +4,19 @@
  * legal_moves, apply, convert, perft and adjudicate.
  *
  * None of them touches a game or the store. The cheap ones (a FEN, a few
- * hundred moves parsed) answer on the loop thread. perft and adjudicate
- * can cost seconds (a deep tree; the CXA 杀/捉 searches of rules.md R10
- * under the P13 budget), so they run in libuv's worker pool (server.md
- * §1.8) through the server's job queue (jobs.c: one job of a client at a
- * time, XQ_JOBS_RUNNING_MAX in all): the job owns copies of its input,
- * the connection is referenced until the after-work callback, which
- * answers only if the client is still there, and a job whose client has
- * gone stops early. A client may have XQ_JOBS_PER_CONN jobs queued at
- * once; one more is BUSY.
+ * hundred moves parsed) answer on the loop thread, to anyone. perft and
+ * adjudicate can cost seconds to minutes (a deep tree; the CXA 杀/捉
+ * searches of rules.md R10 under the P13 budget), so they need a token
+ * (perft: admin or arbiter; adjudicate: a board too) and run in libuv's
+ * worker pool (server.md §1.8) in the engine lane of the job queue
+ * (jobs.c: one job of a client at a time, XQ_ENGINE_RUNNING_MAX in all,
+ * never in the slots of the tournament lane): the job owns copies of its
+ * input, the connection is referenced until the after-work callback,
+ * which answers only if the client is still there, and a job whose
+ * client has gone stops early. A connection may have
+ * XQ_ENGINE_JOBS_PER_CONN jobs queued or running (a board
+ * XQ_ENGINE_JOBS_PER_BOARD_CONN), and all the sessions of a role together
+ * XQ_ENGINE_JOBS_ADMIN / _ARBITER / _BOARD; one more is BUSY.
  *
  * Move lists ("moves") are an array of strings or one string of moves
  * separated by blanks or commas, at most XQ_API_MOVES_MAX of them; each
@@ -590,16 +594,52 @@ static void job_after(xq__job *w, int status)
   job_free(j);
 }
 
-/* A new job for request `r`, or NULL after replying BUSY (the client has
- * XQ_JOBS_PER_CONN queued) or INTERNAL. */
-static job *job_new(xq__req *r, int kind)
+/* What a role may have in the engine lane, queued or running: by one
+ * connection, and by all its sessions together. The op table says who
+ * may ask at all; a role without caps here runs no engine job. */
+static const struct {
+  int per_conn, all;
+} engine_caps[XQ_ROLE_VIEWER + 1] = {
+  [XQ_ROLE_ADMIN] = {XQ_ENGINE_JOBS_PER_CONN, XQ_ENGINE_JOBS_ADMIN},
+  [XQ_ROLE_ARBITER] = {XQ_ENGINE_JOBS_PER_CONN, XQ_ENGINE_JOBS_ARBITER},
+  [XQ_ROLE_BOARD] = {XQ_ENGINE_JOBS_PER_BOARD_CONN, XQ_ENGINE_JOBS_BOARD},
+};
+
+/* 0 when the client of `r` may queue one more engine job; else -1 after
+ * replying BUSY with the cap it reached (its connection's, or its
+ * role's over every session). Jobs of clients that have gone are dropped
+ * first: they count for nobody. */
+static int engine_cap_check(xq__server *s, xq__req *r)
 {
-  if (r->c->jobs >= XQ_JOBS_PER_CONN) {
-    char msg[80];
-    snprintf(msg, sizeof msg, "%d jobs are queued for this connection already", r->c->jobs);
-    xq__reply_error(r->c, r->id, XQ__E_BUSY, msg, -1);
-    return NULL;
+  int role = r->c->role;
+  int known = role >= 0 && role <= XQ_ROLE_VIEWER;
+  int per_conn = known ? engine_caps[role].per_conn : 0, all = known ? engine_caps[role].all : 0;
+  const char *name = xq_role_name(role);
+  char msg[160];
+  xq__jobs_drop_gone(s, XQ__LANE_ENGINE);
+  int mine = xq__jobs_count(s, XQ__LANE_ENGINE, r->c, -1);
+  if (mine >= per_conn) {
+    snprintf(msg, sizeof msg,
+             "this connection has %d engine jobs queued or running, the most for %s %s session: "
+             "wait for an answer",
+             mine, strchr("aeiou", name[0]) ? "an" : "a", name);
+  } else {
+    int ours = xq__jobs_count(s, XQ__LANE_ENGINE, NULL, role);
+    if (ours < all) return 0;
+    snprintf(msg, sizeof msg,
+             "the %s sessions have %d engine jobs queued or running, the most the server takes "
+             "from that role: wait for an answer",
+             name, ours);
   }
+  xq__reply_error(r->c, r->id, XQ__E_BUSY, msg, -1);
+  return -1;
+}
+
+/* A new job for request `r`, or NULL after replying BUSY (a cap of
+ * engine_cap_check) or INTERNAL. */
+static job *job_new(xq__server *s, xq__req *r, int kind)
+{
+  if (engine_cap_check(s, r)) return NULL;
   job *j = calloc(1, sizeof *j);
   if (j) j->idtext = xq__id_text(r->id);
   if (!j || !j->idtext) {
@@ -612,12 +652,13 @@ static job *job_new(xq__req *r, int kind)
   return j;
 }
 
-/* Queue job `j` for request `r` (which keeps nothing of it afterwards):
- * one job of a client runs at a time, the others wait (jobs.c). */
+/* Queue job `j` for request `r` (which keeps nothing of it afterwards) in
+ * the engine lane: one job of a client runs at a time, the others wait
+ * (jobs.c). */
 static void job_start(xq__server *s, xq__req *r, job *j)
 {
   j->c = r->c;
-  if (xq__job_queue(s, &j->base, r->c, job_work, job_after) != XQ_OK) {
+  if (xq__job_queue(s, &j->base, XQ__LANE_ENGINE, r->c, r->c->role, job_work, job_after) != XQ_OK) {
     xq__reply_error(r->c, r->id, XQ__E_INTERNAL, "cannot queue the job", -1);
     job_free(j);
     return;
@@ -646,7 +687,7 @@ static void op_perft(xq__server *s, xq__req *r)
   int bad = play_all(r, &pos, &mv, -1);
   free(mv.v);
   if (bad) return;
-  job *j = job_new(r, JOB_PERFT);
+  job *j = job_new(s, r, JOB_PERFT);
   if (!j) return;
   j->pos = pos;
   j->depth = d->valueint;
@@ -688,7 +729,7 @@ static void op_adjudicate(xq__server *s, xq__req *r)
   xq_rules rules;
   movev mv;
   if (read_fen(r, 0, &pos, &fen) || read_rules(r, &rules) || read_moves(r, &mv)) return;
-  job *j = job_new(r, JOB_ADJUDICATE);
+  job *j = job_new(s, r, JOB_ADJUDICATE);
   if (!j) {
     free(mv.v);
     return;
@@ -722,7 +763,8 @@ const xq__op xq__engine_ops[] = {
   {"legal_moves", 0, op_legal_moves},
   {"apply", 0, op_apply},
   {"convert", 0, op_convert},
-  {"perft", 0, op_perft},
-  {"adjudicate", 0, op_adjudicate},
+  /* engine jobs: a token, and the caps of engine_cap_check */
+  {"perft", XQ__STAFF, op_perft},
+  {"adjudicate", XQ__STAFF | XQ__R(XQ_ROLE_BOARD), op_adjudicate},
   {NULL, 0, NULL},
 };

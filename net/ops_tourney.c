@@ -10,9 +10,9 @@
  * (xq__store_idle).
  *
  * Pairing a round can take seconds for a large event (tourney.md §3.6),
- * so it runs in the worker pool (jobs.c) on a private copy of the event
- * (server.md §1.8) and is answered when done; publishing it is a task
- * again.
+ * so it runs in the worker pool (jobs.c), in the tournament lane whose
+ * slots no engine job may take, on a private copy of the event (server.md
+ * §1.8) and is answered when done; publishing it is a task again.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -626,15 +626,18 @@ static void run_pair(xq__server *s, xq__task *t)
     xq__task_error(t, XQ__E_CONFLICT, msg);
     return;
   }
-  if (t->c->jobs >= XQ_JOBS_PER_CONN) {
-    snprintf(msg, sizeof msg, "%d jobs are queued for this connection already", t->c->jobs);
+  /* the tournament lane: its own slots, whatever engine jobs wait */
+  int queued = xq__jobs_count(s, XQ__LANE_TOURNEY, t->c, -1);
+  if (queued >= XQ_TOURNEY_JOBS_PER_CONN) {
+    snprintf(msg, sizeof msg, "%d pairings are queued for this connection already", queued);
     xq__task_error(t, XQ__E_BUSY, msg);
     return;
   }
   t->round = next;
   t->ev_n = ev->n;
   t->ev_rounds = ev->nrounds;
-  if (!(t->ev = event_copy(ev)) || xq__job_queue(s, &t->job, t->c, pair_work, pair_after) != XQ_OK) {
+  if (!(t->ev = event_copy(ev)) ||
+      xq__job_queue(s, &t->job, XQ__LANE_TOURNEY, t->c, t->c->role, pair_work, pair_after) != XQ_OK) {
     xq__task_error(t, XQ__E_INTERNAL, "cannot start the pairing");
     return;
   }

@@ -298,6 +298,26 @@ static void on_signal(uv_signal_t *sig, int signum)
   xq_server_stop(s);
 }
 
+/* Give libuv's worker pool XQ_POOL_THREADS threads at least: both job
+ * lanes, the group commit and the rulings at once (jobs.c), so a lane
+ * that is full never delays the others. UV_THREADPOOL_SIZE asking for
+ * more is kept. libuv reads the variable once, when the process first
+ * queues work: this runs before the server queues any (a pool started
+ * earlier by the embedding program keeps its size). */
+static void pool_size(xq__server *s)
+{
+  const char *env = getenv("UV_THREADPOOL_SIZE");
+  long n = env ? strtol(env, NULL, 10) : 0;
+  if (n >= XQ_POOL_THREADS) return;
+  char text[16];
+  snprintf(text, sizeof text, "%d", XQ_POOL_THREADS);
+  if (setenv("UV_THREADPOOL_SIZE", text, 1) != 0) {
+    xq__log(s, "cannot set UV_THREADPOOL_SIZE: the worker pool keeps libuv's default size");
+    return;
+  }
+  if (env) xq__log(s, "UV_THREADPOOL_SIZE=%.8s raised to %d (XQ_POOL_THREADS)", env, XQ_POOL_THREADS);
+}
+
 int xq_server_start(uv_loop_t *loop, const xq_server_opts *o, xq_server **out, xq_error *err)
 {
   *out = NULL;
@@ -306,6 +326,7 @@ int xq_server_start(uv_loop_t *loop, const xq_server_opts *o, xq_server **out, x
   s->loop = loop;
   s->opts = *o;
   s->log = o->log;
+  pool_size(s);
   int rc = xq_rules_from_spec(o->rules ? o->rules : "cxa2011", &s->rules, err);
   if (!rc) rc = open_store(s, err);
   if (!rc) rc = xq__live_load(s, err);

@@ -29,6 +29,8 @@ static void connect_as(xq_tclient *c, const char *token)
   cJSON_Delete(r);
 }
 
+static void finish_round(xq_tclient *c, int round, int boards);
+
 /* ================================================================== */
 /* Engine services                                                     */
 /* ================================================================== */
@@ -273,7 +275,7 @@ Test(engine, perft)
 {
   xq_fx_up(4);
   xq_tclient c;
-  connect_as(&c, NULL);
+  connect_as(&c, ts.arbiter); /* engine jobs need a token */
   static const char *const fens[] = {
     XQ_START_FEN,
     "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1",
@@ -319,25 +321,27 @@ Test(engine, perft)
   xq_fx_down();
 }
 
-/* A client may have XQ_JOBS_PER_CONN jobs at once; the next one is BUSY.
- * Jobs whose client leaves are abandoned and the server still drains. */
+/* A connection may have XQ_ENGINE_JOBS_PER_CONN engine jobs at once; the
+ * next one is BUSY. Jobs whose client leaves are abandoned and the server
+ * still drains. */
 Test(engine, busy_and_abandoned_jobs)
 {
   xq_fx_up(4);
   xq_tclient c;
-  connect_as(&c, NULL);
+  connect_as(&c, ts.arbiter);
   char *batch = NULL;
   size_t len = 0;
   FILE *f = open_memstream(&batch, &len);
   /* depth 7 from the start runs for minutes: these stay queued */
-  for (int i = 1; i <= XQ_JOBS_PER_CONN + 1; i++) fprintf(f, "{\"id\":%d,\"op\":\"perft\",\"depth\":7}\n", i);
+  for (int i = 1; i <= XQ_ENGINE_JOBS_PER_CONN + 1; i++) fprintf(f, "{\"id\":%d,\"op\":\"perft\",\"depth\":7}\n", i);
   fclose(f);
   xq_tc_send_raw(&c, batch, len);
   free(batch);
   cJSON *r = xq_tc_json(&c, 5000);
   cr_assert(r);
-  xq_tc_expect_error(r, "BUSY");
-  cr_assert_eq(xq_tj_num(r, "id"), XQ_JOBS_PER_CONN + 1);
+  const cJSON *e = xq_tc_expect_error(r, "BUSY");
+  cr_assert(strstr(xq_tj_str(e, "msg"), "this connection"), "%s", xq_tj_str(e, "msg"));
+  cr_assert_eq(xq_tj_num(r, "id"), XQ_ENGINE_JOBS_PER_CONN + 1);
   cJSON_Delete(r);
   /* the connection still serves other requests meanwhile */
   r = xq_tc_callf(&c, "{\"id\":99,\"op\":\"validate_fen\",\"fen\":\"%s\"}", XQ_START_FEN);
@@ -346,7 +350,7 @@ Test(engine, busy_and_abandoned_jobs)
   cJSON_Delete(r);
   /* another client is not limited by the first one's jobs */
   xq_tclient d;
-  connect_as(&d, NULL);
+  connect_as(&d, ts.admin);
   r = xq_tc_callf(&d, "{\"id\":1,\"op\":\"perft\",\"depth\":1}");
   cr_assert_eq(xq_tj_num(r, "nodes"), 44);
   cJSON_Delete(r);
@@ -354,6 +358,137 @@ Test(engine, busy_and_abandoned_jobs)
   /* leave with four jobs running: they stop, nobody is answered */
   xq_tc_close(&c);
   xq_tc_spin(&ts.loop, 50);
+  xq_fx_down();
+}
+
+/* Send `n` perfts of depth 7 from the start (some 2e11 leaves: minutes of
+ * work on any machine) with ids from `id`. */
+static void deep_perfts(xq_tclient *c, int id, int n)
+{
+  for (int i = 0; i < n; i++) {
+    char line[64];
+    snprintf(line, sizeof line, "{\"id\":%d,\"op\":\"perft\",\"depth\":7}", id + i);
+    xq_tc_send(c, line);
+  }
+}
+
+/* Run the loop until the engine jobs of role `role` (-1: all) number
+ * `n` (the fixture's timeout ends the test otherwise). */
+typedef struct engine_jobs {
+  int role, n;
+} engine_jobs;
+static int engine_jobs_are(void *a)
+{
+  const engine_jobs *w = a;
+  return xq__jobs_count(ts.srv, XQ__LANE_ENGINE, NULL, w->role) == w->n;
+}
+static void wait_engine_jobs(int role, int n)
+{
+  engine_jobs w = {role, n};
+  cr_assert(xq_tc_run_until(&ts.loop, engine_jobs_are, &w, 30000), "%d engine jobs of role %d (%d now)", n, role,
+            xq__jobs_count(ts.srv, XQ__LANE_ENGINE, NULL, role));
+}
+
+static int engine_lane_full(void *a)
+{
+  (void)a;
+  return xq__jobs_running(ts.srv, XQ__LANE_ENGINE) == XQ_ENGINE_RUNNING_MAX;
+}
+
+/* Engine jobs run in a lane of their own (jobs.c): with every engine slot
+ * taken by perfts that run for minutes and more of them waiting, an
+ * admin's results, pair and publish and a board's move are answered while
+ * no perft has answered. Depth 7 from the start is some 2e11 leaves: the
+ * perfts cannot finish during the test on any machine, so the order of
+ * the replies, not a clock, is what is checked. */
+Test(engine, jobs_never_hold_the_organiser, .timeout = 60)
+{
+  xq_fx_up(8);
+  xq_tclient x, y, b, adm;
+  connect_as(&x, ts.arbiter);
+  connect_as(&y, ts.admin);
+  connect_as(&b, ts.board[0]);
+  connect_as(&adm, ts.admin);
+  deep_perfts(&x, 1, XQ_ENGINE_JOBS_PER_CONN);
+  deep_perfts(&y, 1, XQ_ENGINE_JOBS_PER_CONN);
+  cr_assert(xq_tc_run_until(&ts.loop, engine_lane_full, NULL, 30000), "the engine lane fills");
+  wait_engine_jobs(-1, 2 * XQ_ENGINE_JOBS_PER_CONN);
+  cJSON *r = xq_tc_callf(&b, "{\"id\":1,\"op\":\"move\",\"seq\":1,\"move\":\"h2e2\"}");
+  xq_tc_expect_ok(r);
+  cJSON_Delete(r);
+  finish_round(&adm, 1, ts.nboards);
+  r = xq_tc_callf(&adm, "{\"id\":2,\"op\":\"pair\",\"publish\":true}");
+  xq_tc_expect_ok(r);
+  cr_assert_eq(xq_tj_num(r, "round"), 2);
+  cr_assert(cJSON_IsTrue(xq_tj_get(r, "published")));
+  cJSON_Delete(r);
+  /* the perfts held the engine lane all along, and not one has answered */
+  cr_assert_eq(xq__jobs_running(ts.srv, XQ__LANE_ENGINE), XQ_ENGINE_RUNNING_MAX);
+  cr_assert_eq(xq__jobs_count(ts.srv, XQ__LANE_ENGINE, NULL, -1), 2 * XQ_ENGINE_JOBS_PER_CONN);
+  char *early = xq_tc_line(&x, 0);
+  cr_assert_null(early, "no perft reply yet: %s", early);
+  early = xq_tc_line(&y, 0);
+  cr_assert_null(early, "no perft reply yet: %s", early);
+  xq_tc_close(&x);
+  xq_tc_close(&y);
+  xq_tc_close(&b);
+  xq_tc_close(&adm);
+  xq_fx_down();
+}
+
+static int conns_are(void *a) { return ts.srv->nconns == *(int *)a; }
+
+/* The caps of the engine lane (netlimits.h): per connection, per role
+ * over every session, a board's one job; a role's cap leaves the others
+ * alone, and the waiting jobs of a client that left count no more. */
+Test(engine, caps_per_connection_and_per_role, .timeout = 60)
+{
+  xq_fx_up(8);
+  enum { ARBS = XQ_ENGINE_JOBS_ARBITER / XQ_ENGINE_JOBS_PER_CONN };
+  xq_tclient adm, arb[ARBS + 1], b;
+  connect_as(&adm, ts.admin);
+  for (int i = 0; i <= ARBS; i++) connect_as(&arb[i], ts.arbiter);
+  connect_as(&b, ts.board[0]);
+  /* an admin's perft and the first arbiter's take both slots ... */
+  deep_perfts(&adm, 1, 1);
+  deep_perfts(&arb[0], 1, XQ_ENGINE_JOBS_PER_CONN);
+  cr_assert(xq_tc_run_until(&ts.loop, engine_lane_full, NULL, 30000), "the engine lane fills");
+  /* ... and the other arbiters' wait: the role's cap is reached */
+  for (int i = 1; i < ARBS; i++) deep_perfts(&arb[i], 1, XQ_ENGINE_JOBS_PER_CONN);
+  wait_engine_jobs(XQ_ROLE_ARBITER, XQ_ENGINE_JOBS_ARBITER);
+  cJSON *r = xq_tc_callf(&arb[0], "{\"id\":9,\"op\":\"adjudicate\",\"moves\":\"h2e2\"}");
+  const cJSON *e = xq_tc_expect_error(r, "BUSY");
+  cr_assert(strstr(xq_tj_str(e, "msg"), "this connection has"), "%s", xq_tj_str(e, "msg"));
+  cJSON_Delete(r);
+  r = xq_tc_callf(&arb[ARBS], "{\"id\":1,\"op\":\"perft\",\"depth\":7}");
+  e = xq_tc_expect_error(r, "BUSY");
+  cr_assert(strstr(xq_tj_str(e, "msg"), "the arbiter sessions have"), "%s", xq_tj_str(e, "msg"));
+  cJSON_Delete(r);
+  /* the admins' own cap is apart: a second admin job is taken */
+  deep_perfts(&adm, 2, 1);
+  wait_engine_jobs(XQ_ROLE_ADMIN, 2);
+  /* a board: one adjudicate at a time (no perft: security suite) */
+  xq_tc_send(&b, "{\"id\":1,\"op\":\"adjudicate\",\"moves\":\"h2e2 h9g7\"}");
+  wait_engine_jobs(XQ_ROLE_BOARD, 1);
+  r = xq_tc_callf(&b, "{\"id\":2,\"op\":\"adjudicate\",\"moves\":\"h2e2\"}");
+  e = xq_tc_expect_error(r, "BUSY");
+  cr_assert(strstr(xq_tj_str(e, "msg"), "the most for a board session"), "%s", xq_tj_str(e, "msg"));
+  cJSON_Delete(r);
+  /* the last arbiter with waiting jobs only leaves: they count no more */
+  int left = ts.srv->nconns - 1;
+  xq_tc_close(&arb[ARBS - 1]);
+  cr_assert(xq_tc_run_until(&ts.loop, conns_are, &left, 30000), "the server saw the close");
+  xq_tc_send(&arb[ARBS], "{\"id\":2,\"op\":\"perft\",\"depth\":7}");
+  wait_engine_jobs(XQ_ROLE_ARBITER, XQ_ENGINE_JOBS_ARBITER - XQ_ENGINE_JOBS_PER_CONN + 1);
+  /* nobody was answered but by the refusals */
+  char *line = xq_tc_line(&adm, 0);
+  cr_assert_null(line, "%s", line);
+  line = xq_tc_line(&arb[ARBS], 0);
+  cr_assert_null(line, "%s", line);
+  xq_tc_close(&b);
+  for (int i = 0; i <= ARBS; i++)
+    if (i != ARBS - 1) xq_tc_close(&arb[i]);
+  xq_tc_close(&adm);
   xq_fx_down();
 }
 
@@ -372,7 +507,7 @@ Test(engine, adjudicate)
 {
   xq_fx_up(4);
   xq_tclient c;
-  connect_as(&c, NULL);
+  connect_as(&c, ts.arbiter);
   xq_game *g = malloc(sizeof *g);
   xq_verdict v;
 

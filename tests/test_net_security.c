@@ -425,6 +425,9 @@ Test(net_security, viewer_writes_nothing)
   expect_error(&v, "{\"op\":\"add_player\",\"player\":{\"name\":\"x\"}}", "FORBIDDEN");
   expect_error(&v, "{\"op\":\"revoke\",\"token\":\"0123456789abcdef0123456789abcdef\"}", "FORBIDDEN");
   expect_error(&v, "{\"op\":\"export\"}", "FORBIDDEN");
+  /* a viewer token is handed out widely: no engine job */
+  expect_error(&v, "{\"op\":\"perft\",\"depth\":3}", "FORBIDDEN");
+  expect_error(&v, "{\"op\":\"adjudicate\",\"moves\":\"h2e2\"}", "FORBIDDEN");
   /* reading is allowed */
   r = xq_tc_call(&v, "{\"op\":\"standings\"}");
   cr_assert(r && ok(r));
@@ -511,6 +514,38 @@ Test(net_security, malformed_utf8_is_refused)
   xq_tc_close(&b);
 }
 
+/* The engine jobs (perft, adjudicate: seconds to minutes of a worker
+ * thread each) need a token; the cheap engine services stay open. */
+Test(net_security, engine_jobs_need_a_token)
+{
+  xq_tclient e;
+  cr_assert_eq(xq_tc_connect(&e, &ts.loop, ts.port), 0);
+  expect_error(&e, "{\"id\":1,\"op\":\"perft\",\"depth\":7}", "AUTH_REQUIRED");
+  expect_error(&e, "{\"id\":2,\"op\":\"adjudicate\",\"moves\":\"h2e2 h9g7\"}", "AUTH_REQUIRED");
+  static const char *const open_ops[] = {
+    "{\"id\":3,\"op\":\"validate_fen\",\"fen\":\"" XQ_START_FEN "\"}",
+    "{\"id\":4,\"op\":\"legal_moves\",\"moves\":\"h2e2\"}",
+    "{\"id\":5,\"op\":\"apply\",\"moves\":\"h2e2 h9g7\"}",
+    "{\"id\":6,\"op\":\"convert\",\"moves\":\"h2e2\",\"to\":\"wxf\"}",
+  };
+  for (size_t i = 0; i < sizeof open_ops / sizeof open_ops[0]; i++) {
+    cJSON *r = xq_tc_call(&e, open_ops[i]);
+    cr_assert(r && ok(r), "%s is open to anyone", open_ops[i]);
+    cJSON_Delete(r);
+  }
+  alive(&e);
+  xq_tc_close(&e);
+  /* a board may adjudicate, not count trees */
+  xq_tclient b;
+  hello(&b, ts.board[0]);
+  expect_error(&b, "{\"id\":1,\"op\":\"perft\",\"depth\":3}", "FORBIDDEN");
+  cJSON *r = xq_tc_call(&b, "{\"id\":2,\"op\":\"adjudicate\",\"moves\":\"h2e2 resign\"}");
+  cr_assert(r && ok(r), "a board adjudicates");
+  cr_assert_str_eq(str(r, "result"), "red_wins");
+  cJSON_Delete(r);
+  xq_tc_close(&b);
+}
+
 Test(net_security, huge_numbers_in_every_numeric_field)
 {
   xq_tclient a, b, e;
@@ -540,7 +575,7 @@ Test(net_security, huge_numbers_in_every_numeric_field)
     REFUSED(&a, "{\"op\":\"withdraw\",\"player\":%s,\"round\":%s}", "BAD_REQUEST");
     REFUSED(&a, "{\"op\":\"add_player\",\"player\":{\"name\":\"n\",\"rating\":%s%.0s}}", "BAD_REQUEST");
     REFUSED(&a, "{\"op\":\"token\",\"role\":\"board\",\"round\":%s,\"table\":%s}", "BAD_REQUEST");
-    REFUSED(&e, "{\"op\":\"perft\",\"depth\":%s%.0s}", "BAD_REQUEST");
+    REFUSED(&a, "{\"op\":\"perft\",\"depth\":%s%.0s}", "BAD_REQUEST");
     REFUSED(&e, "{\"op\":\"watch\",\"round\":%s,\"last_event\":%s}", "BAD_REQUEST");
 #undef REFUSED
   }
