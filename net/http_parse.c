@@ -123,7 +123,7 @@ static long request_line(xq__http_parser *p, char *line)
   if (strncmp(s, "HTTP/", 5)) return fail(p, 400, "malformed request line");
   if (!isdigit((unsigned char)s[5]) || s[6] != '.' || !isdigit((unsigned char)s[7]) || s[8])
     return fail(p, 400, "malformed HTTP version");
-  if (s[5] != '1') return fail(p, 505, "only HTTP/1.0 and HTTP/1.1 are served");
+  if (s[5] != '1' || s[7] > '1') return fail(p, 505, "only HTTP/1.0 and HTTP/1.1 are served");
   r->minor = s[7] - '0';
 
   /* origin-form "/path?query", or absolute-form "http://host/path" (RFC
@@ -151,7 +151,7 @@ static long parse_head(xq__http_parser *p, size_t n)
   xq__http_req *r = &p->req;
   char *s = r->raw, *end = r->raw + n;
   int first = 1;
-  int te = 0;
+  int te = 0, hosts = 0;
   while (s < end) {
     char *nl = memchr(s, '\n', (size_t)(end - s));
     if (!nl) return fail(p, 400, "malformed head");
@@ -192,6 +192,8 @@ static long parse_head(xq__http_parser *p, size_t n)
         r->content_length = v;
       } else if (!strcasecmp(s, "Transfer-Encoding")) {
         te = has_token(c, "chunked") ? 1 : 2;
+      } else if (!strcasecmp(s, "Host")) {
+        hosts++;
       }
     }
     s = nl + 1;
@@ -200,7 +202,9 @@ static long parse_head(xq__http_parser *p, size_t n)
   if (te == 1) return fail(p, 411, "chunked request bodies are not accepted: send Content-Length");
   if (te == 2) return fail(p, 501, "unsupported transfer coding");
   if (r->content_length > XQ_HTTP_BODY_MAX) return fail(p, 413, "request body too large");
-  if (r->minor == 1 && !xq__http_header(r, "Host")) return fail(p, 400, "HTTP/1.1 request without Host");
+  /* RFC 9112 3.2: one Host, and in HTTP/1.1 always one */
+  if (hosts > 1) return fail(p, 400, "more than one Host header");
+  if (r->minor == 1 && !hosts) return fail(p, 400, "HTTP/1.1 request without Host");
   const char *conn = xq__http_header(r, "Connection");
   r->keep_alive = r->minor == 1 ? !(conn && has_token(conn, "close"))
                                 : (conn && has_token(conn, "keep-alive"));

@@ -64,7 +64,8 @@ void xq__http_parser_reset(xq__http_parser *p);
  * why): a head of XQ_HTTP_HEAD_MAX bytes or more without its end, or more
  * than XQ_HTTP_HEADERS_MAX fields (431); a body over XQ_HTTP_BODY_MAX
  * (413); a chunked body (411); another transfer coding (501); an HTTP
- * version other than 1.0/1.1 (505); anything malformed (400). After an
+ * version other than 1.0/1.1 (505); no Host in HTTP/1.1, or more than one
+ * (400, RFC 9112 3.2); anything malformed (400). After an
  * error the connection must be closed: the stream cannot be resynced.
  * Returns -1 with status 500 when out of memory. */
 long xq__http_parse(xq__http_parser *p, const char *buf, size_t len);

@@ -150,6 +150,12 @@ Test(http_parse, malformed_requests_are_400_and_others_their_status)
     {"G(T /x HTTP/1.1\r\nHost: h\r\n\r\n", 400},
     {"GET /x HTTX/1.1\r\nHost: h\r\n\r\n", 400},
     {"GET /x HTTP/2.0\r\nHost: h\r\n\r\n", 505},
+    {"GET /x HTTP/1.2\r\nHost: h\r\n\r\n", 505},               /* only 1.0 and 1.1 */
+    {"GET /x HTTP/1.9\r\nHost: h\r\n\r\n", 505},
+    {"GET /x HTTP/0.9\r\nHost: h\r\n\r\n", 505},
+    {"GET /x HTTP/1.1\r\nHost: h\r\nHost: h\r\n\r\n", 400},   /* RFC 9112 3.2: one Host */
+    {"GET /x HTTP/1.1\r\nHost: a\r\nhost: b\r\n\r\n", 400},
+    {"GET /x HTTP/1.0\r\nHost: a\r\nHOST: a\r\n\r\n", 400},
     {"GET /x HTTP/1.1\r\n\r\n", 400},                         /* no Host */
     {"GET /x HTTP/1.1\r\nHost : h\r\n\r\n", 400},             /* space before ':' */
     {"GET /x HTTP/1.1\r\nHost: h\r\n folded\r\n\r\n", 400},
@@ -419,6 +425,8 @@ Test(net_http, errors_are_json_with_the_right_status)
     {"GET /api/rounds/1.pgn?notation=klingon HTTP/1.1\r\nHost: t\r\n\r\n", 400, "BAD_REQUEST"},
     {"GET /api/event HTTP/1.1\r\n\r\n", 400, "BAD_REQUEST"},
     {"GET /api/event HTTP/3.0\r\nHost: t\r\n\r\n", 505, "BAD_REQUEST"},
+    {"GET /api/event HTTP/1.2\r\nHost: t\r\n\r\n", 505, "BAD_REQUEST"},
+    {"GET /api/event HTTP/1.1\r\nHost: t\r\nHost: u\r\n\r\n", 400, "BAD_REQUEST"},
     {"POST /api/rounds/1/push HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n", 411, "BAD_REQUEST"},
     {"POST /api/rounds/1/push HTTP/1.1\r\nHost: t\r\nContent-Length: 99999999\r\n\r\n", 413, "LIMIT"},
   };
