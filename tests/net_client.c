@@ -124,6 +124,9 @@ static void on_read(uv_stream_t *s, ssize_t n, const uv_buf_t *buf)
   if (n > 0) {
     c->len += (size_t)n;
     c->in[c->len] = 0;
+  } else if (n == UV_ENOBUFS) {
+    c->full = 1; /* XQ_TC_IN_MAX bytes unread: wait for xq_tc_reading */
+    uv_read_stop(s);
   } else if (n < 0) {
     c->eof = 1;
     uv_read_stop(s);
@@ -272,12 +275,11 @@ void xq_tc_close(xq_tclient *c)
 void xq_tc_reading(xq_tclient *c, int on)
 {
   if (on) {
+    c->full = 0;
     uv_read_start((uv_stream_t *)&c->tcp, on_alloc, on_read);
     return;
   }
   uv_read_stop((uv_stream_t *)&c->tcp);
-  int size = 4096;
-  uv_recv_buffer_size((uv_handle_t *)&c->tcp, &size);
 }
 
 static int never(void *a)

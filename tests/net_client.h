@@ -58,6 +58,7 @@ typedef struct xq_tclient {
   uv_connect_t creq;
   uv_loop_t *loop;
   int connected, failed, eof, closed;
+  int full;                       /* XQ_TC_IN_MAX bytes kept: reading stopped (xq_tc_reading) */
   char *in;                       /* everything received, NUL-terminated */
   size_t len;
   size_t line_start;              /* where the next unread line begins */
@@ -84,8 +85,8 @@ int xq_tc_wait_eof(xq_tclient *c, int timeout_ms);
 /* Close and run the loop until closed. */
 void xq_tc_close(xq_tclient *c);
 /* Stop (on 0) or start again (on 1) reading what the server sends: a
- * client that does not read its answers. Stopping also shrinks the
- * socket's receive buffer, so that the server's output backs up soon. */
+ * client that does not read its answers; or one whose buffer was full
+ * (`full`) and that made room. */
 void xq_tc_reading(xq_tclient *c, int on);
 /* Run the loop until done(arg) is true or timeout_ms passed; returns
  * done(arg). */
