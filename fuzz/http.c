@@ -46,6 +46,12 @@ int xq_fuzz_http(const uint8_t *data, size_t size)
     while ((used = xq__http_parse(&p, in + start, avail - start)) > 0) {
       if ((size_t)used > avail - start) abort();
       start += (size_t)used;
+      /* a head is complete: take its body, as http.c does for a route
+       * that takes the largest one */
+      if (p.state == XQ__HP_HEAD_DONE && xq__http_parser_body(&p, XQ_HTTP_BODY_MAX) < 0) {
+        used = -1;
+        break;
+      }
       if (p.state == XQ__HP_DONE) {
         probe(&p.req);
         xq__http_parser_reset(&p);

@@ -431,7 +431,9 @@ void xq__conn_deadline(xq__conn *c, unsigned ms, const char *why)
   if (c->sink || c->closing) return;
   c->deadline_ms = ms;
   c->deadline_why = why;
-  if (ms) uv_timer_start(&c->timer, on_deadline, ms, 0);
+  double scale = c->srv->opts.deadline_scale; /* tests only (net.h) */
+  uint64_t run = scale > 0 ? (uint64_t)(ms * scale) + 1 : ms;
+  if (ms) uv_timer_start(&c->timer, on_deadline, run, 0);
   else uv_timer_stop(&c->timer);
 }
 
@@ -476,7 +478,8 @@ static int admit(xq__server *s, xq__conn *c)
     if (s->stopping || s->nreserve == 0) return XQ_ELIMIT;
     evict_oldest_reserve(s);
   }
-  if (s->nanon < XQ_ANON_CONNS_MAX) {
+  int anon_max = s->opts.anon_conns_max > 0 ? s->opts.anon_conns_max : XQ_ANON_CONNS_MAX; /* tests: net.h */
+  if (s->nanon < anon_max) {
     s->nanon++;
     return XQ_OK;
   }

@@ -6,11 +6,16 @@
  * (web/, embedded at build time: docs/web.md).
  *
  * Requests are parsed by http_parse.c from the connection's buffer;
- * keep-alive and pipelining work, replies go out in request order: a
- * push, which is answered only once its rows are durable, holds back the
- * requests behind it until then. An SSE request turns the connection
- * into a subscriber of the hub: no idle timeout, the subscriber budget,
- * and its input is ignored from then on.
+ * keep-alive and pipelining work, one response at a time: the next
+ * request is parsed only once the answer before it has been handed to the
+ * socket (XQ_HTTP_OUT_HIGH), and a push, which is answered only once its
+ * rows are durable, holds back the requests behind it until then. A
+ * request is judged on its head (route, method, length, token) before a
+ * byte of its body is read; a refused one's body is never read. The
+ * deadlines are the head's, the body's and the idle time between
+ * requests (docs/http.md); reads never move them. An SSE request turns
+ * the connection into a subscriber of the hub: no deadline, the
+ * subscriber budget, and its input is ignored from then on.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +23,13 @@
 
 #include "http_parse.h"
 #include "internal.h"
+
+/* What a request asks for, known from its head (resolve); the kinds
+ * from RT_PGN on are those of a round, under /api/rounds/N. */
+enum {
+  RT_ASSET, RT_OP, RT_EVENT, RT_STANDINGS, RT_KNOCKOUT, RT_TRF, RT_EVENTS,
+  RT_PGN, RT_PAIRINGS, RT_GAMES, RT_PUSH
+};
 
 typedef struct http_conn {
   xq__http_parser p;
@@ -29,6 +41,11 @@ typedef struct http_conn {
   int head_only;               /* the request being answered is HEAD */
   int keep_alive;              /* of the request being answered */
   const char *cache;           /* Cache-Control of the answer; NULL: no-store */
+  int kind;                    /* RT_* of the request being answered ... */
+  int round, table;            /* ... its round (standings: up to; stream: filter), table */
+  const char *asset;           /* ... RT_ASSET: the file of web/ */
+  long long unread;            /* body bytes of a refused request to drop as they come
+                                  before the close (XQ_HTTP_LINGER_MAX at most) */
 } http_conn;
 
 static size_t process(xq__conn *c, http_conn *h);
@@ -37,12 +54,15 @@ static size_t process(xq__conn *c, http_conn *h);
 /* Replies                                                             */
 /* ------------------------------------------------------------------ */
 
-/* Send a complete response; closes after it unless keep-alive. */
+/* Send a complete response; closes after it unless keep-alive. The
+ * answer to a request whose body is left unread (a refusal on its head)
+ * closes too, once XQ_HTTP_LINGER_MAX bytes of that body (or all of it)
+ * were dropped or XQ_HTTP_LINGER_MS passed. */
 static void respond(xq__conn *c, http_conn *h, int status, const char *ctype, const char *body,
                     size_t len, const char *extra)
 {
   char head[512];
-  if (c->srv->stopping) h->keep_alive = 0; /* the last answer before the close */
+  if (c->srv->stopping || h->unread) h->keep_alive = 0; /* the last answer before the close */
   int n = snprintf(head, sizeof head,
                    "HTTP/1.1 %d %s\r\n"
                    "Content-Type: %s\r\n"
@@ -66,7 +86,8 @@ static void respond(xq__conn *c, http_conn *h, int status, const char *ctype, co
   xq__buf_unref(b);
   if (!h->keep_alive) {
     h->ended = 1;
-    xq__conn_end(c);
+    if (h->unread) xq__conn_deadline(c, XQ_HTTP_LINGER_MS, "the body of a refused request");
+    else xq__conn_end(c);
   }
 }
 
@@ -399,20 +420,29 @@ static void get_events(xq__server *s, xq__conn *c, http_conn *h, int round)
 /* PGN push                                                            */
 /* ------------------------------------------------------------------ */
 
+/* The live token of "Authorization: Bearer TOKEN", or NULL (*unknown
+ * says whether a token was sent). Answers nothing. */
+static const xq_ttoken *token_of(xq__server *s, http_conn *h, int *unknown)
+{
+  const char *a = xq__http_header(&h->p.req, "Authorization");
+  *unknown = 0;
+  if (!a || strncasecmp(a, "Bearer ", 7)) return NULL;
+  const char *tok = a + 7;
+  while (*tok == ' ') tok++;
+  const xq_ttoken *t = xq__token_find(s, tok);
+  *unknown = !t;
+  return t;
+}
+
 /* The live token of "Authorization: Bearer TOKEN" in *out. Returns 0,
  * or the status sent (401) when there is none or it is unknown. */
 static int bearer(xq__server *s, xq__conn *c, http_conn *h, const char *need, const xq_ttoken **out)
 {
-  const char *a = xq__http_header(&h->p.req, "Authorization");
   static const char challenge[] = "WWW-Authenticate: Bearer realm=\"xqref\"\r\n";
-  if (!a || strncasecmp(a, "Bearer ", 7)) {
-    respond_error(c, h, 401, XQ__E_AUTH, need, challenge);
-    return 401;
-  }
-  const char *tok = a + 7;
-  while (*tok == ' ') tok++;
-  if ((*out = xq__token_find(s, tok))) return 0;
-  respond_error(c, h, 401, XQ__E_BAD_TOKEN, "unknown or revoked token", challenge);
+  int unknown;
+  if ((*out = token_of(s, h, &unknown))) return 0;
+  if (unknown) respond_error(c, h, 401, XQ__E_BAD_TOKEN, "unknown or revoked token", challenge);
+  else respond_error(c, h, 401, XQ__E_AUTH, need, challenge);
   return 401;
 }
 
@@ -428,25 +458,30 @@ static int authorise(xq__server *s, xq__conn *c, http_conn *h)
   return 403;
 }
 
+static void request_over(xq__conn *c, http_conn *h);
+
 /* A request answered later (a push, an operation) has been answered:
  * the requests that came behind it are served now. */
 static void async_done(xq__conn *c, http_conn *h)
 {
   h->busy = 0;
   c->pending_replies--;
-  xq__http_parser_reset(&h->p);
   if (c->closing) {
     /* http_on_close left the state to us */
+    xq__http_parser_reset(&h->p);
     free(h);
     c->ext = NULL;
-  } else if (!h->processing) {
-    /* requests that came behind it wait in the buffer */
-    size_t used = process(c, h);
-    if (!c->closing) {
-      if (used > c->len) used = c->len;
-      memmove(c->in, c->in + used, c->len - used);
-      c->len -= used;
-      xq__conn_resume(c);
+  } else {
+    request_over(c, h);
+    if (!h->processing) {
+      /* requests that came behind it wait in the buffer */
+      size_t used = process(c, h);
+      if (!c->closing) {
+        if (used > c->len) used = c->len;
+        memmove(c->in, c->in + used, c->len - used);
+        c->len -= used;
+        xq__conn_resume(c);
+      }
     }
   }
   xq__conn_unref(c);
@@ -480,6 +515,8 @@ static void push_done(void *arg, int status, char *json)
 
 static void post_push(xq__server *s, xq__conn *c, http_conn *h, int round)
 {
+  /* checked on the head already; again, as the token may have been
+   * revoked while the body came */
   if (authorise(s, c, h)) return;
   const xq__http_req *r = &h->p.req;
   if (!r->body || !r->body_len) {
@@ -504,6 +541,16 @@ static void post_push(xq__server *s, xq__conn *c, http_conn *h, int round)
 /* ------------------------------------------------------------------ */
 /* Operations for a token (POST /api/op)                               */
 /* ------------------------------------------------------------------ */
+
+/* 413 for a body over what the route takes (`max` bytes; 0: none). */
+static void too_large(xq__conn *c, http_conn *h, size_t max)
+{
+  char msg[96];
+  if (h->kind == RT_OP) snprintf(msg, sizeof msg, "at most %d requests and %d bytes", XQ_OP_LINES_MAX, XQ_HTTP_OP_BODY_MAX);
+  else if (max) snprintf(msg, sizeof msg, "a request body of at most %zu bytes", max);
+  else snprintf(msg, sizeof msg, "this resource takes no request body");
+  respond_error(c, h, 413, XQ__E_LIMIT, msg, NULL);
+}
 
 /* Every request of the body has its reply (some waited for a commit or a
  * worker job): they go back as the body of the answer, in request order. */
@@ -530,6 +577,7 @@ static void op_done(void *arg, const char *lines, size_t n)
 static void post_op(xq__server *s, xq__conn *c, http_conn *h)
 {
   const xq_ttoken *t = NULL;
+  /* checked on the head already; again for the token's role now */
   if (bearer(s, c, h, "send Authorization: Bearer TOKEN", &t)) return;
   const xq__http_req *r = &h->p.req;
   if (!r->body || !r->body_len) {
@@ -544,14 +592,10 @@ static void post_op(xq__server *s, xq__conn *c, http_conn *h)
     h->busy = 0;
     c->pending_replies--;
     xq__conn_unref(c);
-    if (rc == XQ_ELIMIT) {
-      char msg[96];
-      snprintf(msg, sizeof msg, "at most %d requests and %d bytes", XQ_OP_LINES_MAX, XQ_MAX_LINE);
-      respond_error(c, h, 413, XQ__E_LIMIT, msg, NULL);
-    } else {
+    if (rc == XQ_ELIMIT) too_large(c, h, XQ_HTTP_OP_BODY_MAX);
+    else
       respond_error(c, h, rc == XQ_EINVAL ? 400 : 500, NULL,
                     rc == XQ_EINVAL ? "the body has no request" : "out of memory", NULL);
-    }
   }
 }
 
@@ -573,119 +617,197 @@ static int number(const char **p)
   return (int)v;
 }
 
-static void not_allowed(xq__conn *c, http_conn *h, const char *allow)
+/* The kind of a path under /api/rounds/ (`p` past that prefix), with its
+ * round and table into h; -1 when there is none. */
+static int round_path(http_conn *h, const char *p)
 {
-  char extra[64];
-  snprintf(extra, sizeof extra, "Allow: %s\r\n", allow);
-  respond_error(c, h, 405, NULL, "method not allowed", extra);
+  if ((h->round = number(&p)) < 0) return -1;
+  if (!strcmp(p, ".pgn")) return RT_PGN;
+  if (!strcmp(p, "/pairings.json")) return RT_PAIRINGS;
+  if (!strcmp(p, "/games.json")) return RT_GAMES;
+  if (!strcmp(p, "/push")) return RT_PUSH;
+  const char *t = p + 1;
+  if (*p == '/' && (h->table = number(&t)) > 0 && !strcmp(t, ".pgn")) return RT_PGN;
+  return -1;
 }
 
-static void route(xq__server *s, xq__conn *c, http_conn *h)
+/* The kind of a path (RT_*), with what the path names into h; -1 for
+ * no such resource. */
+static int path_kind(http_conn *h, const char *path)
 {
-  const xq__http_req *r = &h->p.req;
-  const char *m = r->method, *path = r->path;
-  int get = !strcmp(m, "GET") || !strcmp(m, "HEAD");
-  int post = !strcmp(m, "POST");
-  h->head_only = !strcmp(m, "HEAD");
-  h->cache = NULL;
-  char q[32];
-
   if (!strcmp(path, "/") || !strcmp(path, "/index.html")) {
-    if (!get) { not_allowed(c, h, "GET, HEAD"); return; }
-    get_asset(c, h, "index.html");
-    return;
+    h->asset = "index.html";
+    return RT_ASSET;
   }
   if (!strncmp(path, "/web/", 5)) {
-    if (!get) { not_allowed(c, h, "GET, HEAD"); return; }
-    get_asset(c, h, path + 5);
-    return;
+    h->asset = path + 5;
+    return RT_ASSET;
   }
-  if (!strcmp(path, "/api/op")) {
-    if (!post) { not_allowed(c, h, "POST"); return; }
-    post_op(s, c, h);
-    return;
+  if (!strncmp(path, "/api/rounds/", 12)) return round_path(h, path + 12);
+  static const struct {
+    const char *path;
+    int kind;
+  } fixed[] = {{"/api/op", RT_OP},         {"/api/event", RT_EVENT}, {"/api/standings.json", RT_STANDINGS},
+               {"/api/knockout", RT_KNOCKOUT}, {"/api/trf", RT_TRF},     {"/api/events", RT_EVENTS}};
+  for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
+    if (!strcmp(path, fixed[i].path)) return fixed[i].kind;
+  return -1;
+}
+
+/* The ?round=N of a request into *out (0 when absent). 0, or answers 400
+ * and returns -1. */
+static int round_query(xq__conn *c, http_conn *h, int *out)
+{
+  char q[32];
+  *out = 0;
+  if (xq__http_query(h->p.req.query, "round", q, sizeof q) < 0) return 0;
+  const char *p = q;
+  if ((*out = number(&p)) >= 0 && !*p) return 0;
+  respond_error(c, h, 400, NULL, "round is a number", NULL);
+  return -1;
+}
+
+/* What the head asks for, into h->kind and its arguments: 0, or the
+ * answer sent (404, 405, 400) and -1. */
+static int resolve(xq__server *s, xq__conn *c, http_conn *h)
+{
+  const char *m = h->p.req.method;
+  h->round = h->table = 0;
+  h->asset = NULL;
+  if ((h->kind = path_kind(h, h->p.req.path)) < 0) {
+    respond_error(c, h, 404, NULL, "no such resource", NULL);
+    return -1;
   }
-  if (!strcmp(path, "/api/event")) {
-    if (!get) { not_allowed(c, h, "GET, HEAD"); return; }
-    get_event(s, c, h);
-    return;
+  /* the methods of each kind: POST for the two that take a body, GET
+   * alone for the stream, GET and HEAD for every other */
+  int posts = h->kind == RT_OP || h->kind == RT_PUSH;
+  const char *allow = posts ? "POST" : h->kind == RT_EVENTS ? "GET" : "GET, HEAD";
+  int ok = posts ? !strcmp(m, "POST") : !strcmp(m, "GET") || (h->kind != RT_EVENTS && !strcmp(m, "HEAD"));
+  if (!ok) {
+    char extra[64];
+    snprintf(extra, sizeof extra, "Allow: %s\r\n", allow);
+    respond_error(c, h, 405, NULL, "method not allowed", extra);
+    return -1;
   }
-  if (!strcmp(path, "/api/standings.json")) {
-    if (!get) { not_allowed(c, h, "GET, HEAD"); return; }
-    int upto = 0;
-    if (xq__http_query(r->query, "round", q, sizeof q) >= 0) {
-      const char *p = q;
-      if ((upto = number(&p)) < 0 || *p) {
-        respond_error(c, h, 400, NULL, "round is a number", NULL);
-        return;
-      }
-    }
-    get_standings(s, c, h, upto);
-    return;
+  if ((h->kind == RT_STANDINGS || h->kind == RT_EVENTS) && round_query(c, h, &h->round) < 0) return -1;
+  int in_round = h->kind >= RT_PGN; /* the kinds under /api/rounds/ */
+  if (in_round && !round_published(s, h->round)) {
+    respond_error(c, h, 404, NULL, "round not published", NULL);
+    return -1;
   }
-  if (!strcmp(path, "/api/knockout")) {
-    if (!get) { not_allowed(c, h, "GET, HEAD"); return; }
-    respond_json(c, h, xq__ko_json(s));
-    return;
+  return 0;
+}
+
+/* A request on a reserved slot (the anonymous ones are full): served
+ * with a live token, which makes the connection one with a token
+ * (xq__conn_trust); else 503 with Retry-After, and the close. Returns 1
+ * when it may go on. */
+static int reserve_pass(xq__server *s, xq__conn *c, http_conn *h)
+{
+  int unknown;
+  if (token_of(s, h, &unknown)) {
+    xq__conn_trust(c, 1);
+    return 1;
   }
-  if (!strcmp(path, "/api/trf")) {
-    if (!get) { not_allowed(c, h, "GET, HEAD"); return; }
-    get_trf(s, c, h);
-    return;
+  char extra[48];
+  snprintf(extra, sizeof extra, "Retry-After: %d\r\n", XQ_HTTP_RETRY_AFTER_S);
+  h->keep_alive = 0;
+  respond_error(c, h, 503, XQ__E_LIMIT, "the server is full for clients without a token", extra);
+  return 0;
+}
+
+/* A head is complete: judge the request on it before a byte of its body
+ * is read (docs/http.md): a reserved slot without a token (503), the
+ * route and method (404, 405, 400), the body the route takes (413), the
+ * token (401, 403). A refused request's body is never read: its answer
+ * ends the connection (respond). Returns 1 when the request goes on (its
+ * body, if any, follows), 0 when it was answered. */
+static int judge_head(xq__server *s, xq__conn *c, http_conn *h)
+{
+  const xq__http_req *r = &h->p.req;
+  long long body = r->content_length > 0 ? r->content_length : 0;
+  h->keep_alive = r->keep_alive && !s->stopping;
+  h->head_only = !strcmp(r->method, "HEAD");
+  h->cache = NULL;
+  /* until the request is let through: what a refusal drops of the body */
+  h->unread = body < XQ_HTTP_LINGER_MAX ? body : XQ_HTTP_LINGER_MAX;
+  if (c->reserve && !reserve_pass(s, c, h)) return 0;
+  if (resolve(s, c, h) < 0) return 0;
+  size_t max = h->kind == RT_OP ? XQ_HTTP_OP_BODY_MAX : h->kind == RT_PUSH ? XQ_HTTP_BODY_MAX : 0;
+  const xq_ttoken *t;
+  if ((unsigned long long)body > max) {
+    too_large(c, h, max);
+    return 0;
   }
-  if (!strcmp(path, "/api/events")) {
-    if (strcmp(m, "GET")) { not_allowed(c, h, "GET"); return; }
-    int round = 0;
-    if (xq__http_query(r->query, "round", q, sizeof q) >= 0) {
-      const char *p = q;
-      if ((round = number(&p)) < 0 || *p) {
-        respond_error(c, h, 400, NULL, "round is a number", NULL);
-        return;
-      }
-    }
-    get_events(s, c, h, round);
-    return;
+  if (h->kind == RT_OP && bearer(s, c, h, "send Authorization: Bearer TOKEN", &t)) return 0;
+  if (h->kind == RT_PUSH && authorise(s, c, h)) return 0;
+  h->unread = 0;
+  if (xq__http_parser_body(&h->p, max) < 0) {
+    xq__conn_close(c); /* out of memory */
+    return 0;
   }
-  if (!strncmp(path, "/api/rounds/", 12)) {
-    const char *p = path + 12;
-    int round = number(&p);
-    if (round < 0) { respond_error(c, h, 404, NULL, "no such resource", NULL); return; }
-    int known = !strcmp(p, ".pgn") || !strcmp(p, "/pairings.json") || !strcmp(p, "/games.json") ||
-                !strcmp(p, "/push");
-    int table = 0;
-    if (!known && *p == '/') {
-      const char *t = p + 1;
-      if ((table = number(&t)) > 0 && !strcmp(t, ".pgn")) known = 1;
-    }
-    if (!known) { respond_error(c, h, 404, NULL, "no such resource", NULL); return; }
-    if (!strcmp(p, "/push")) {
-      if (!post) { not_allowed(c, h, "POST"); return; }
-    } else if (!get) {
-      not_allowed(c, h, "GET, HEAD");
-      return;
-    }
-    if (!round_published(s, round)) { respond_error(c, h, 404, NULL, "round not published", NULL); return; }
-    if (!strcmp(p, ".pgn")) { get_pgn(s, c, h, round, 0); return; }
-    if (!strcmp(p, "/pairings.json")) { get_pairings(s, c, h, round); return; }
-    if (!strcmp(p, "/games.json")) { get_games(s, c, h, round); return; }
-    if (!strcmp(p, "/push")) { post_push(s, c, h, round); return; }
-    get_pgn(s, c, h, round, table);
-    return;
+  if (h->p.state == XQ__HP_BODY) {
+    xq__conn_deadline(c, XQ_HTTP_BODY_MS, "a request body not received in time");
+    /* RFC 9110 10.1.1: the client waits for this before it sends the body */
+    const char *expect = xq__http_header(r, "Expect");
+    static const char cont[] = "HTTP/1.1 100 Continue\r\n\r\n";
+    if (expect && r->minor == 1 && !strcasecmp(expect, "100-continue")) xq__conn_send(c, cont, sizeof cont - 1);
   }
-  respond_error(c, h, 404, NULL, "no such resource", NULL);
+  return 1;
+}
+
+/* Answer a request that is whole (its body read). */
+static void serve(xq__server *s, xq__conn *c, http_conn *h)
+{
+  switch (h->kind) {
+  case RT_ASSET: get_asset(c, h, h->asset); break;
+  case RT_OP: post_op(s, c, h); break;
+  case RT_EVENT: get_event(s, c, h); break;
+  case RT_STANDINGS: get_standings(s, c, h, h->round); break;
+  case RT_KNOCKOUT: respond_json(c, h, xq__ko_json(s)); break;
+  case RT_TRF: get_trf(s, c, h); break;
+  case RT_EVENTS: get_events(s, c, h, h->round); break;
+  case RT_PGN: get_pgn(s, c, h, h->round, h->table); break;
+  case RT_PAIRINGS: get_pairings(s, c, h, h->round); break;
+  case RT_GAMES: get_games(s, c, h, h->round); break;
+  default: post_push(s, c, h, h->round); break;
+  }
 }
 
 /* ------------------------------------------------------------------ */
 /* The connection kind                                                 */
 /* ------------------------------------------------------------------ */
 
+/* A request was answered: wait for the next one, XQ_HTTP_IDLE_MS at
+ * most until its first byte. */
+static void request_over(xq__conn *c, http_conn *h)
+{
+  xq__http_parser_reset(&h->p);
+  c->part_since = 0;
+  if (!h->sse && !h->ended && !c->reserve) xq__conn_deadline(c, XQ_HTTP_IDLE_MS, "idle");
+}
+
+/* Bytes of a head wait in the buffer: the whole head within
+ * XQ_HTTP_HEAD_MS of the first (armed once; more bytes move nothing). */
+static void head_deadline(xq__conn *c, http_conn *h, size_t left)
+{
+  if (!left || c->part_since || c->closing || c->stalled || c->reserve || h->busy) return;
+  if (h->p.state != XQ__HP_HEAD) return;
+  c->part_since = uv_now(c->srv->loop);
+  xq__conn_deadline(c, XQ_HTTP_HEAD_MS, "a request head not received in time");
+}
+
 /* Parse and answer the requests in c->in; returns the bytes used. Stops
- * at a push waiting for its commit, at an event stream, and at a close. */
+ * at a push waiting for its commit, at an event stream, at a close, and
+ * before a request while the answer before it is still unsent. */
 static size_t process(xq__conn *c, http_conn *h)
 {
   size_t used = 0;
   h->processing = 1; /* a push answered at once must not re-enter */
-  while (!c->closing && !h->busy && !h->sse && !h->ended && used < c->len) {
+  while (!c->closing && !h->busy && !h->sse && !h->ended) {
+    /* one response at a time: a client that does not read what it asked
+     * for gets nothing more made for it (docs/http.md) */
+    if (h->p.state == XQ__HP_HEAD && xq__conn_stall(c, XQ_HTTP_OUT_HIGH)) break;
     long r = xq__http_parse(&h->p, c->in + used, c->len - used);
     if (r < 0) {
       /* the stream cannot be resynced: answer and close */
@@ -696,17 +818,25 @@ static size_t process(xq__conn *c, http_conn *h)
       return c->len;
     }
     used += (size_t)r;
-    if (h->p.state != XQ__HP_DONE) {
-      if (r == 0) break;
-      continue;
+    if (h->p.state == XQ__HP_HEAD_DONE) {
+      if (!judge_head(c->srv, c, h) && !c->closing) request_over(c, h);
+    } else if (h->p.state == XQ__HP_DONE) {
+      serve(c->srv, c, h);
+      if (!h->busy && !c->closing && h->p.state == XQ__HP_DONE) request_over(c, h);
+    } else if (r == 0 || used == c->len) {
+      break;
     }
-    h->keep_alive = h->p.req.keep_alive && !c->srv->stopping;
-    route(c->srv, c, h);
-    if (!h->sse) xq__conn_deadline(c, XQ_HTTP_IDLE_MS, "idle");
-    if (!h->busy) xq__http_parser_reset(&h->p);
   }
   h->processing = 0;
+  if (h->ended && h->unread) {
+    /* a refused request's body: dropped unread (some of it at most),
+     * then the close */
+    size_t n = c->len - used;
+    h->unread -= (long long)n < h->unread ? (long long)n : h->unread;
+    if (!h->unread) xq__conn_end(c);
+  }
   if (h->sse || h->ended) return c->len; /* a stream's input is ignored */
+  head_deadline(c, h, c->len - used);
   return used;
 }
 
@@ -721,6 +851,8 @@ static size_t http_consume(xq__conn *c)
     xq__http_parser_init(&h->p);
     h->c = c;
     c->ext = h;
+    /* the first request's head has had its deadline since the accept */
+    c->part_since = uv_now(c->srv->loop);
   }
   if (h->busy) return 0; /* behind a push: wait for its reply */
   return process(c, h);
@@ -764,8 +896,8 @@ static void http_on_close(xq__conn *c)
 const xq__proto xq__http_proto = {
   .name = "http",
   .in_cap = XQ_HTTP_HEAD_MAX,
-  .first_ms = XQ_HTTP_IDLE_MS,
-  .first_why = "idle",
+  .first_ms = XQ_HTTP_HEAD_MS,
+  .first_why = "a request head not received in time",
   .consume = http_consume,
   .overflow = http_overflow,
   .on_close = http_on_close,

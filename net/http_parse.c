@@ -5,7 +5,8 @@
  * A head is searched for its end (an empty line) from where the last call
  * stopped, so a head that trickles in byte by byte is scanned once. Once
  * complete it is copied, split into NUL-terminated strings and checked in
- * one pass; the body, when there is one, is copied as it arrives.
+ * one pass, and the parser waits for its caller to judge it; the body,
+ * once the caller takes it, is copied as it arrives.
  */
 #include "http_parse.h"
 
@@ -123,7 +124,7 @@ static long request_line(xq__http_parser *p, char *line)
   if (strncmp(s, "HTTP/", 5)) return fail(p, 400, "malformed request line");
   if (!isdigit((unsigned char)s[5]) || s[6] != '.' || !isdigit((unsigned char)s[7]) || s[8])
     return fail(p, 400, "malformed HTTP version");
-  if (s[5] != '1') return fail(p, 505, "only HTTP/1.0 and HTTP/1.1 are served");
+  if (s[5] != '1' || s[7] > '1') return fail(p, 505, "only HTTP/1.0 and HTTP/1.1 are served");
   r->minor = s[7] - '0';
 
   /* origin-form "/path?query", or absolute-form "http://host/path" (RFC
@@ -151,7 +152,7 @@ static long parse_head(xq__http_parser *p, size_t n)
   xq__http_req *r = &p->req;
   char *s = r->raw, *end = r->raw + n;
   int first = 1;
-  int te = 0;
+  int te = 0, hosts = 0;
   while (s < end) {
     char *nl = memchr(s, '\n', (size_t)(end - s));
     if (!nl) return fail(p, 400, "malformed head");
@@ -192,6 +193,8 @@ static long parse_head(xq__http_parser *p, size_t n)
         r->content_length = v;
       } else if (!strcasecmp(s, "Transfer-Encoding")) {
         te = has_token(c, "chunked") ? 1 : 2;
+      } else if (!strcasecmp(s, "Host")) {
+        hosts++;
       }
     }
     s = nl + 1;
@@ -199,8 +202,9 @@ static long parse_head(xq__http_parser *p, size_t n)
   if (te && r->content_length >= 0) return fail(p, 400, "both Transfer-Encoding and Content-Length");
   if (te == 1) return fail(p, 411, "chunked request bodies are not accepted: send Content-Length");
   if (te == 2) return fail(p, 501, "unsupported transfer coding");
-  if (r->content_length > XQ_HTTP_BODY_MAX) return fail(p, 413, "request body too large");
-  if (r->minor == 1 && !xq__http_header(r, "Host")) return fail(p, 400, "HTTP/1.1 request without Host");
+  /* RFC 9112 3.2: one Host, and in HTTP/1.1 always one */
+  if (hosts > 1) return fail(p, 400, "more than one Host header");
+  if (r->minor == 1 && !hosts) return fail(p, 400, "HTTP/1.1 request without Host");
   const char *conn = xq__http_header(r, "Connection");
   r->keep_alive = r->minor == 1 ? !(conn && has_token(conn, "close"))
                                 : (conn && has_token(conn, "keep-alive"));
@@ -210,7 +214,7 @@ static long parse_head(xq__http_parser *p, size_t n)
 long xq__http_parse(xq__http_parser *p, const char *buf, size_t len)
 {
   if (p->state == XQ__HP_ERROR) return -1;
-  if (p->state == XQ__HP_DONE) return 0;
+  if (p->state == XQ__HP_DONE || p->state == XQ__HP_HEAD_DONE) return 0;
   if (p->state == XQ__HP_BODY) {
     xq__http_req *r = &p->req;
     size_t want = (size_t)r->content_length - r->body_len;
@@ -243,14 +247,23 @@ long xq__http_parse(xq__http_parser *p, const char *buf, size_t len)
   memcpy(r->raw, buf, n);
   r->raw[n] = '\0';
   if (parse_head(p, n) < 0) return -1;
-  if (r->content_length > 0) {
-    if (!(r->body = malloc((size_t)r->content_length + 1))) return fail(p, 500, "out of memory");
-    p->state = XQ__HP_BODY;
-    long more = xq__http_parse(p, buf + n, len - n);
-    return (long)n + more;
-  }
-  p->state = XQ__HP_DONE;
+  p->state = XQ__HP_HEAD_DONE; /* the caller judges the head first */
   return (long)n;
+}
+
+int xq__http_parser_body(xq__http_parser *p, size_t max)
+{
+  if (p->state != XQ__HP_HEAD_DONE) return p->state == XQ__HP_ERROR ? -1 : 0;
+  xq__http_req *r = &p->req;
+  if (r->content_length > 0 && (unsigned long long)r->content_length > max)
+    return (int)fail(p, 413, "request body too large");
+  if (r->content_length <= 0) {
+    p->state = XQ__HP_DONE;
+    return 0;
+  }
+  if (!(r->body = malloc((size_t)r->content_length + 1))) return (int)fail(p, 500, "out of memory");
+  p->state = XQ__HP_BODY;
+  return 0;
 }
 
 const char *xq__http_header(const xq__http_req *r, const char *name)

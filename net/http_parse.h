@@ -9,6 +9,9 @@
  * it used; the caller drops those and keeps the rest for the next call.
  * A head is used only once it is complete (nothing is taken from a
  * partial head), so the caller's buffer holds at most one head at a time.
+ * The parser stops after the head: the caller judges the request on its
+ * head (route, method, token, the length announced) before it lets the
+ * parser take a byte of the body (xq__http_parser_body).
  */
 #ifndef XQ_NET_HTTP_PARSE_H
 #define XQ_NET_HTTP_PARSE_H
@@ -32,13 +35,20 @@ typedef struct xq__http_req {
   int minor;                   /* HTTP/1.minor: 0 or 1 */
   int nfields;
   xq__http_field fields[XQ_HTTP_HEADERS_MAX];
-  long long content_length;    /* -1 when the request has no body */
+  long long content_length;    /* -1 when the request has no body; one over
+                                  XQ_HTTP_BODY_MAX is some value over it */
   int keep_alive;              /* the connection may carry another request */
   char *body;                  /* content_length bytes + NUL, owned; NULL when none */
   size_t body_len;
 } xq__http_req;
 
-enum { XQ__HP_HEAD = 0, XQ__HP_BODY, XQ__HP_DONE, XQ__HP_ERROR };
+enum {
+  XQ__HP_HEAD = 0,             /* reading a head */
+  XQ__HP_HEAD_DONE,            /* a head is complete: the caller judges it (xq__http_parser_body) */
+  XQ__HP_BODY,                 /* reading the body the caller took */
+  XQ__HP_DONE,                 /* a request is complete */
+  XQ__HP_ERROR
+};
 
 typedef struct xq__http_parser {
   int state;                   /* XQ__HP_* */
@@ -58,16 +68,27 @@ void xq__http_parser_reset(xq__http_parser *p);
 
 /* Feed buf[0..len): returns the number of bytes used (0 when the head is
  * still incomplete; those bytes must be offered again with what follows).
- * When a request is complete p->state becomes XQ__HP_DONE and no further
- * byte is used until xq__http_parser_reset. Returns -1 for a request that
- * cannot be served (p->state XQ__HP_ERROR, p->status and p->reason say
- * why): a head of XQ_HTTP_HEAD_MAX bytes or more without its end, or more
- * than XQ_HTTP_HEADERS_MAX fields (431); a body over XQ_HTTP_BODY_MAX
- * (413); a chunked body (411); another transfer coding (501); an HTTP
- * version other than 1.0/1.1 (505); anything malformed (400). After an
- * error the connection must be closed: the stream cannot be resynced.
- * Returns -1 with status 500 when out of memory. */
+ * Once a head is complete p->state becomes XQ__HP_HEAD_DONE and no byte
+ * after it is used until xq__http_parser_body; once a request is complete
+ * it becomes XQ__HP_DONE and no further byte is used until
+ * xq__http_parser_reset. Returns -1 for a request that cannot be served
+ * (p->state XQ__HP_ERROR, p->status and p->reason say why): a head of
+ * XQ_HTTP_HEAD_MAX bytes or more without its end, or more than
+ * XQ_HTTP_HEADERS_MAX fields (431); a chunked body (411); another
+ * transfer coding (501); an HTTP version other than 1.0/1.1 (505); no
+ * Host in HTTP/1.1, or more than one (400, RFC 9112 3.2); anything
+ * malformed (400). After an error the connection must be closed: the
+ * stream cannot be resynced. Returns -1 with status 500 when out of
+ * memory. */
 long xq__http_parse(xq__http_parser *p, const char *buf, size_t len);
+
+/* After XQ__HP_HEAD_DONE: take the body the head announced, at most
+ * `max` bytes (the route's own limit, at most XQ_HTTP_BODY_MAX). Returns
+ * 0 with the state XQ__HP_BODY (feed the body to xq__http_parse) or, when
+ * there is none, XQ__HP_DONE; -1 with the state XQ__HP_ERROR and status
+ * 413 when Content-Length is over `max` (no byte of the body was taken),
+ * 500 when out of memory. */
+int xq__http_parser_body(xq__http_parser *p, size_t max);
 
 /* Value of header `name` (ASCII case-insensitive) of `r`, or NULL. */
 const char *xq__http_header(const xq__http_req *r, const char *name);

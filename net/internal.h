@@ -185,7 +185,8 @@ int xq__conn_stall(xq__conn *c, size_t mark);
  * request), so a client trickling bytes cannot extend it. While the
  * connection waits for its own replies (a commit, a job, a ruling) the
  * deadline is not its fault and starts again. No-op for a virtual
- * session. */
+ * session. A test server runs every deadline `deadline_scale` times as
+ * long (xq_server_opts). */
 void xq__conn_deadline(xq__conn *c, unsigned ms, const char *why);
 /* `c` was authenticated by a token (1) or lost it (0): a trusted
  * connection holds none of the XQ_ANON_CONNS_MAX anonymous slots, and

@@ -29,6 +29,11 @@ typedef struct xq_server_opts {
   int signals;             /* handle SIGINT/SIGTERM (the CLI; tests say 0) */
   FILE *out;               /* where the listening lines and tokens go, NULL = none */
   FILE *log;               /* server log, NULL = none */
+  /* For tests only, so that a deadline or a full server can be tried in
+   * a moment (the command line never sets them); 0 keeps the limit named
+   * in net/netlimits.h. */
+  double deadline_scale;   /* every connection deadline (XQ_HTTP_HEAD_MS, XQ_LINE_MS, ...) times this */
+  int anon_conns_max;      /* in place of XQ_ANON_CONNS_MAX */
 } xq_server_opts;
 
 typedef struct xq__server xq_server;

@@ -10,7 +10,10 @@
 #define XQ_MAX_LINE (64 * 1024)          /* one JSON line, '\n' excluded; longer: error + close */
 #define XQ_HTTP_HEAD_MAX (16 * 1024)     /* request line + headers */
 #define XQ_HTTP_HEADERS_MAX 64           /* header fields of one request */
-#define XQ_HTTP_BODY_MAX (4 * 1024 * 1024) /* a POSTed body (PGN push) */
+#define XQ_HTTP_BODY_MAX (4 * 1024 * 1024) /* the body of a PGN push, the largest a route takes; a
+                                            route takes a body only if it says so, and its
+                                            Content-Length is judged on the head (http.c) */
+#define XQ_HTTP_OP_BODY_MAX XQ_MAX_LINE  /* the body of POST /api/op (its JSON lines) */
 #define XQ_PGN_PUSH_GAMES_MAX 128        /* games in one push */
 #define XQ_PGN_FETCH_MAX (8 * 1024 * 1024) /* a polled PGN document */
 #define XQ_OP_LINES_MAX 64               /* requests in one POST /api/op (its body: at most XQ_MAX_LINE) */
@@ -29,6 +32,9 @@
 #define XQ_OUT_HARD (32 * 1024 * 1024)   /* request/response client: closed above (one reply
                                             can pass XQ_OUT_HIGH; nothing else is served then) */
 #define XQ_OUT_VIEWER_MAX (1024 * 1024)  /* a subscriber over this is disconnected */
+#define XQ_HTTP_OUT_HIGH 0               /* HTTP: unsent output above which the next request
+                                            waits (0: one response at a time, handed to the
+                                            socket before the next is made) */
 #define XQ_OWED_HIGH (XQ_PENDING_MAX / 64) /* replies one client is owed (waiting for a commit)
                                             before it is no longer read: one client may not
                                             fill the commit queue alone */
@@ -45,6 +51,14 @@
 #define XQ_HTTP_IDLE_MS (30 * 1000)      /* HTTP connection without a request */
 #define XQ_HTTP_HEAD_MS (10 * 1000)      /* HTTP request head: whole within this of its first
                                             byte (of the accept for the first request) */
+#define XQ_HTTP_BODY_MS (30 * 1000)      /* HTTP request body: whole within this of the end of
+                                            its head */
+#define XQ_HTTP_LINGER_MS 2000           /* a refused request's body is dropped unread this long
+                                            at most before the close (so that its sender reads
+                                            the answer, not a reset) ... */
+#define XQ_HTTP_LINGER_MAX (64 * 1024)   /* ... and this much of it at most */
+#define XQ_HTTP_RETRY_AFTER_S 5          /* Retry-After of the 503 that a request without a token
+                                            gets on a reserved slot */
 #define XQ_STALL_MS (30 * 1000)          /* a stalled client (output over its budget) that reads
                                             none of it for this long is closed */
 #define XQ_SSE_KEEPALIVE_MS (15 * 1000)  /* comment line to every SSE subscriber */

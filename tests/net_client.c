@@ -51,6 +51,8 @@ static int start(xq_tserver *ts, int players)
   size_t tlen = 0;
   o.out = open_memstream(&text, &tlen);
   o.log = getenv("XQ_TEST_LOG") ? stderr : NULL;
+  o.deadline_scale = ts->tune.deadline_scale;
+  o.anon_conns_max = ts->tune.anon_conns_max;
   xq_error err = {0};
   int rc = xq_server_start(&ts->loop, &o, &ts->srv, &err);
   fclose(o.out);
@@ -67,9 +69,12 @@ static int start(xq_tserver *ts, int players)
   return 0;
 }
 
-int xq_ts_start(xq_tserver *ts, int players)
+int xq_ts_start(xq_tserver *ts, int players) { return xq_ts_start_tuned(ts, players, NULL); }
+
+int xq_ts_start_tuned(xq_tserver *ts, int players, const xq_ts_tuning *t)
 {
   memset(ts, 0, sizeof *ts);
+  if (t) ts->tune = *t;
   snprintf(ts->dir, sizeof ts->dir, "/tmp/xqref-test-XXXXXX");
   if (!mkdtemp(ts->dir)) return -1;
   snprintf(ts->db, sizeof ts->db, "%s/t.db", ts->dir);
@@ -119,6 +124,9 @@ static void on_read(uv_stream_t *s, ssize_t n, const uv_buf_t *buf)
   if (n > 0) {
     c->len += (size_t)n;
     c->in[c->len] = 0;
+  } else if (n == UV_ENOBUFS) {
+    c->full = 1; /* XQ_TC_IN_MAX bytes unread: wait for xq_tc_reading */
+    uv_read_stop(s);
   } else if (n < 0) {
     c->eof = 1;
     uv_read_stop(s);
@@ -262,6 +270,16 @@ void xq_tc_close(xq_tclient *c)
   xq_tc_run_until(c->loop, is_closed, c, 5000);
   free(c->in);
   c->in = NULL;
+}
+
+void xq_tc_reading(xq_tclient *c, int on)
+{
+  if (on) {
+    c->full = 0;
+    uv_read_start((uv_stream_t *)&c->tcp, on_alloc, on_read);
+    return;
+  }
+  uv_read_stop((uv_stream_t *)&c->tcp);
 }
 
 static int never(void *a)

@@ -17,6 +17,13 @@
 #define XQ_TC_LINES_MAX 65536
 #define XQ_TS_TOKENS_MAX 64
 
+/* What a test may change in the server it starts, to try a deadline or
+ * a full server in a moment (xq_server_opts; 0: the server's own limit). */
+typedef struct xq_ts_tuning {
+  double deadline_scale;          /* every connection deadline times this */
+  int anon_conns_max;             /* in place of XQ_ANON_CONNS_MAX */
+} xq_ts_tuning;
+
 /* A server on a test-owned loop with a fresh store. */
 typedef struct xq_tserver {
   uv_loop_t loop;
@@ -28,11 +35,15 @@ typedef struct xq_tserver {
   char arbiter[64];               /* an arbiter token (demo) */
   int nboards;                    /* board tokens of round 1 (demo) */
   char board[XQ_TS_TOKENS_MAX][64]; /* board[t - 1] = token of table t */
+  xq_ts_tuning tune;              /* what the server was started with */
 } xq_tserver;
 
 /* Start a server with a demo of `players` players (0 = no demo) on
  * 127.0.0.1 port 0 (JSON and HTTP). Returns 0 or -1. */
 int xq_ts_start(xq_tserver *ts, int players);
+/* As xq_ts_start, with the limits of `t` (NULL: none changed), which a
+ * restart keeps. */
+int xq_ts_start_tuned(xq_tserver *ts, int players, const xq_ts_tuning *t);
 /* Restart on the same store (after xq_ts_stop). Returns 0 or -1. */
 int xq_ts_restart(xq_tserver *ts);
 /* Stop gracefully, run the loop dry, free; returns uv_loop_close's result
@@ -47,6 +58,7 @@ typedef struct xq_tclient {
   uv_connect_t creq;
   uv_loop_t *loop;
   int connected, failed, eof, closed;
+  int full;                       /* XQ_TC_IN_MAX bytes kept: reading stopped (xq_tc_reading) */
   char *in;                       /* everything received, NUL-terminated */
   size_t len;
   size_t line_start;              /* where the next unread line begins */
@@ -72,6 +84,10 @@ cJSON *xq_tc_call(xq_tclient *c, const char *line);
 int xq_tc_wait_eof(xq_tclient *c, int timeout_ms);
 /* Close and run the loop until closed. */
 void xq_tc_close(xq_tclient *c);
+/* Stop (on 0) or start again (on 1) reading what the server sends: a
+ * client that does not read its answers; or one whose buffer was full
+ * (`full`) and that made room. */
+void xq_tc_reading(xq_tclient *c, int on);
 /* Run the loop until done(arg) is true or timeout_ms passed; returns
  * done(arg). */
 int xq_tc_run_until(uv_loop_t *loop, int (*done)(void *), void *arg, int timeout_ms);

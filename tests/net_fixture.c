@@ -7,6 +7,11 @@ xq_tserver ts;
 
 void xq_fx_up(int players) { cr_assert_eq(xq_ts_start(&ts, players), 0, "server starts"); }
 
+void xq_fx_up_tuned(int players, const xq_ts_tuning *t)
+{
+  cr_assert_eq(xq_ts_start_tuned(&ts, players, t), 0, "server starts");
+}
+
 static void stop_checked(void) { cr_assert_eq(xq_ts_stop(&ts), 0, "uv_loop_close: no handle left open"); }
 
 void xq_fx_down(void)

@@ -20,6 +20,8 @@ extern xq_tserver ts;
 /* Start `ts` on 127.0.0.1 with a demo of `players` players (0 = no
  * demo); the test fails unless it starts. */
 void xq_fx_up(int players);
+/* As xq_fx_up, with the server's limits changed by `t` (net_client.h). */
+void xq_fx_up_tuned(int players, const xq_ts_tuning *t);
 
 /* Stop `ts` gracefully and remove its store; the test fails unless
  * uv_loop_close returned 0 (no handle left open). */

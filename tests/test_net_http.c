@@ -46,6 +46,12 @@ static int feed_all(const char *text, size_t len, size_t step, char *out, size_t
         goto done;
       }
       used += (size_t)r;
+      /* a head is whole: take its body, as the server does for a route
+       * that takes the largest one */
+      if (p.state == XQ__HP_HEAD_DONE && xq__http_parser_body(&p, XQ_HTTP_BODY_MAX) < 0) {
+        status = p.status;
+        goto done;
+      }
       if (p.state == XQ__HP_DONE) {
         xq__http_req *q = &p.req;
         o += (size_t)snprintf(out + o, cap - o, "%s %s ?%s %lld %s %d\n", q->method, q->path,
@@ -150,6 +156,12 @@ Test(http_parse, malformed_requests_are_400_and_others_their_status)
     {"G(T /x HTTP/1.1\r\nHost: h\r\n\r\n", 400},
     {"GET /x HTTX/1.1\r\nHost: h\r\n\r\n", 400},
     {"GET /x HTTP/2.0\r\nHost: h\r\n\r\n", 505},
+    {"GET /x HTTP/1.2\r\nHost: h\r\n\r\n", 505},               /* only 1.0 and 1.1 */
+    {"GET /x HTTP/1.9\r\nHost: h\r\n\r\n", 505},
+    {"GET /x HTTP/0.9\r\nHost: h\r\n\r\n", 505},
+    {"GET /x HTTP/1.1\r\nHost: h\r\nHost: h\r\n\r\n", 400},   /* RFC 9112 3.2: one Host */
+    {"GET /x HTTP/1.1\r\nHost: a\r\nhost: b\r\n\r\n", 400},
+    {"GET /x HTTP/1.0\r\nHost: a\r\nHOST: a\r\n\r\n", 400},
     {"GET /x HTTP/1.1\r\n\r\n", 400},                         /* no Host */
     {"GET /x HTTP/1.1\r\nHost : h\r\n\r\n", 400},             /* space before ':' */
     {"GET /x HTTP/1.1\r\nHost: h\r\n folded\r\n\r\n", 400},
@@ -167,6 +179,40 @@ Test(http_parse, malformed_requests_are_400_and_others_their_status)
                  "case %zu: %s", i, cases[i].req);
     cr_assert_str_eq(out, "", "case %zu", i);
   }
+}
+
+Test(http_parse, the_parser_takes_no_body_byte_before_its_caller_judged_the_head)
+{
+  const char *req = "POST /api/op HTTP/1.1\r\nHost: h\r\nContent-Length: 5\r\n\r\nhello";
+  size_t head = strlen(req) - 5;
+  xq__http_parser p;
+  xq__http_parser_init(&p);
+  /* the head, and not a byte more, however often it is offered */
+  cr_assert_eq(xq__http_parse(&p, req, strlen(req)), (long)head);
+  cr_assert_eq(p.state, XQ__HP_HEAD_DONE);
+  cr_assert_eq(xq__http_parse(&p, req + head, 5), 0);
+  cr_assert_null(p.req.body, "no room was taken for the body");
+  cr_assert_eq(p.req.content_length, 5);
+  /* over the route's limit: 413, the body never read */
+  cr_assert_eq(xq__http_parser_body(&p, 4), -1);
+  cr_assert_eq(p.status, 413);
+  cr_assert_eq(p.state, XQ__HP_ERROR);
+  xq__http_parser_reset(&p);
+  /* within it: the body follows */
+  cr_assert_eq(xq__http_parse(&p, req, strlen(req)), (long)head);
+  cr_assert_eq(xq__http_parser_body(&p, 5), 0);
+  cr_assert_eq(p.state, XQ__HP_BODY);
+  cr_assert_eq(xq__http_parse(&p, req + head, 5), 5);
+  cr_assert_eq(p.state, XQ__HP_DONE);
+  cr_assert_str_eq(p.req.body, "hello");
+  xq__http_parser_reset(&p);
+  /* a length far over any limit is kept over it, never wrapped */
+  const char *huge = "POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 99999999999999999999\r\n\r\n";
+  cr_assert_eq(xq__http_parse(&p, huge, strlen(huge)), (long)strlen(huge));
+  cr_assert_gt(p.req.content_length, XQ_HTTP_BODY_MAX);
+  cr_assert_eq(xq__http_parser_body(&p, XQ_HTTP_BODY_MAX), -1);
+  cr_assert_eq(p.status, 413);
+  xq__http_parser_reset(&p);
 }
 
 Test(http_parse, a_good_request_before_a_bad_one_is_served)
@@ -193,6 +239,8 @@ Test(http_parse, query_parameters_and_headers)
   xq__http_parser_init(&p);
   const char *req = "GET /x HTTP/1.1\r\nhost: h\r\nLast-Event-ID:  42 \r\n\r\n";
   cr_assert_eq(xq__http_parse(&p, req, strlen(req)), (long)strlen(req));
+  cr_assert_eq(p.state, XQ__HP_HEAD_DONE);
+  cr_assert_eq(xq__http_parser_body(&p, 0), 0);
   cr_assert_eq(p.state, XQ__HP_DONE);
   cr_assert_str_eq(xq__http_header(&p.req, "last-event-id"), "42");
   cr_assert_str_eq(xq__http_header(&p.req, "HOST"), "h");
@@ -419,6 +467,8 @@ Test(net_http, errors_are_json_with_the_right_status)
     {"GET /api/rounds/1.pgn?notation=klingon HTTP/1.1\r\nHost: t\r\n\r\n", 400, "BAD_REQUEST"},
     {"GET /api/event HTTP/1.1\r\n\r\n", 400, "BAD_REQUEST"},
     {"GET /api/event HTTP/3.0\r\nHost: t\r\n\r\n", 505, "BAD_REQUEST"},
+    {"GET /api/event HTTP/1.2\r\nHost: t\r\n\r\n", 505, "BAD_REQUEST"},
+    {"GET /api/event HTTP/1.1\r\nHost: t\r\nHost: u\r\n\r\n", 400, "BAD_REQUEST"},
     {"POST /api/rounds/1/push HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n", 411, "BAD_REQUEST"},
     {"POST /api/rounds/1/push HTTP/1.1\r\nHost: t\r\nContent-Length: 99999999\r\n\r\n", 413, "LIMIT"},
   };
@@ -483,6 +533,80 @@ Test(net_http, keep_alive_pipelining_and_head)
   xq_tc_close(&c);
 }
 
+/* Send `head` on a new connection: a request whose body is never sent.
+ * Its answer must come at once, say the connection closes, and be the
+ * error `code` with `status`. The client is left open in *c. */
+static void refused_on_its_head(xq_tclient *c, const char *head, int status, const char *code)
+{
+  cr_assert_eq(xq_tc_connect(c, &ts.loop, ts.http_port), 0);
+  xq_tc_send_raw(c, head, strlen(head));
+  resp r;
+  cr_assert_eq(xq_tc_response(c, &r, 0, 5000), 0, "an answer without the body: %.60s", head);
+  cr_assert_eq(r.status, status, "%.60s: %d %s", head, r.status, r.body);
+  cr_assert(strstr(r.head, "Connection: close\r\n"), "the body is not read: the connection ends: %s", r.head);
+  cJSON *j = cJSON_Parse(r.body);
+  cr_assert_str_eq(error_code(j), code, "%.60s: %s", head, r.body);
+  cJSON_Delete(j);
+  resp_free(&r);
+}
+
+Test(net_http, a_request_is_judged_on_its_head_before_its_body)
+{
+  static const char big[] = "Content-Length: 4194304\r\n\r\n";
+  char head[512];
+  xq_tclient c;
+  /* without a token, 4 MiB announced: no byte of it is awaited */
+  refused_on_its_head(&c, "POST /api/event HTTP/1.1\r\nHost: t\r\nContent-Length: 4194304\r\n\r\n", 405, "BAD_REQUEST");
+  xq_tc_close(&c);
+  refused_on_its_head(&c, "POST /api/op HTTP/1.1\r\nHost: t\r\nContent-Length: 4194304\r\n\r\n", 413, "LIMIT");
+  xq_tc_close(&c);
+  refused_on_its_head(&c, "POST /api/rounds/1/push HTTP/1.1\r\nHost: t\r\nContent-Length: 4194304\r\n\r\n", 401,
+                      "AUTH_REQUIRED");
+  xq_tc_close(&c);
+  refused_on_its_head(&c, "POST /nowhere HTTP/1.1\r\nHost: t\r\nContent-Length: 100\r\n\r\n", 404, "NOT_FOUND");
+  xq_tc_close(&c);
+  /* a route that takes no body takes none, whatever the method */
+  refused_on_its_head(&c, "GET /api/event HTTP/1.1\r\nHost: t\r\nContent-Length: 10\r\n\r\n", 413, "LIMIT");
+  xq_tc_close(&c);
+  /* with a token: each route's own limit, then the token's role */
+  snprintf(head, sizeof head, "POST /api/op HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer %s\r\n%s", ts.admin, big);
+  refused_on_its_head(&c, head, 413, "LIMIT");
+  xq_tc_close(&c);
+  snprintf(head, sizeof head, "POST /api/rounds/1/push HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer %s\r\n"
+           "Content-Length: %d\r\n\r\n", ts.admin, XQ_HTTP_BODY_MAX + 1);
+  refused_on_its_head(&c, head, 413, "LIMIT");
+  xq_tc_close(&c);
+  snprintf(head, sizeof head, "POST /api/rounds/1/push HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer %s\r\n%s",
+           ts.board[0], big);
+  refused_on_its_head(&c, head, 403, "FORBIDDEN");
+  xq_tc_close(&c);
+  refused_on_its_head(&c, "POST /api/op HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer 0123456789abcdef0123456789abcdef\r\n"
+                          "Content-Length: 100\r\n\r\n", 401, "BAD_TOKEN");
+  xq_tc_close(&c);
+
+  /* what then comes of a refused body is dropped unread, and the
+   * connection ends with it */
+  refused_on_its_head(&c, "POST /api/event HTTP/1.1\r\nHost: t\r\nContent-Length: 50\r\n\r\n", 405, "BAD_REQUEST");
+  char body[50];
+  memset(body, 'x', sizeof body);
+  xq_tc_send_raw(&c, body, sizeof body);
+  cr_assert(xq_tc_wait_eof(&c, 5000), "the connection ends once the refused body is dropped");
+  xq_tc_close(&c);
+
+  /* an empty body is no body: served, and the connection kept */
+  cr_assert_eq(xq_tc_connect(&c, &ts.loop, ts.http_port), 0);
+  const char *empty = "GET /api/event HTTP/1.1\r\nHost: t\r\nContent-Length: 0\r\n\r\n";
+  xq_tc_send_raw(&c, empty, strlen(empty));
+  xq_tc_send_raw(&c, empty, strlen(empty));
+  resp a, b;
+  cr_assert_eq(next_response(&c, &a, 0), 0);
+  cr_assert_eq(next_response(&c, &b, 0), 0);
+  cr_assert_eq(a.status, 200);
+  cr_assert_eq(b.status, 200);
+  resp_free(&a), resp_free(&b);
+  xq_tc_close(&c);
+}
+
 Test(net_http, a_board_move_shows_in_games_and_pgn)
 {
   xq_tclient b;
@@ -504,6 +628,121 @@ Test(net_http, a_board_move_shows_in_games_and_pgn)
   get("/api/rounds/1/2.pgn", &p);
   cr_assert(strstr(p.body, "炮二平五"), "%s", p.body);
   resp_free(&p);
+}
+
+/* ------------------------------------------------------------------ */
+/* One response at a time                                              */
+/* ------------------------------------------------------------------ */
+
+/* Tests that start their own server (a larger demo, changed limits). */
+TestSuite(net_http_own, .fini = xq_fx_end, .timeout = 60);
+
+/* The server's side of the only HTTP connection open, or NULL. */
+static xq__conn *http_conn_of_server(void)
+{
+  for (xq__conn *k = ts.srv->conns; k; k = k->next)
+    if (k->proto == &xq__http_proto) return k;
+  return NULL;
+}
+
+static int output_backs_up(void *a)
+{
+  (void)a;
+  xq__conn *k = http_conn_of_server();
+  return k && k->out_bytes > 0;
+}
+
+/* Drop the responses read so far from the client's buffer, and read
+ * again if it was full. */
+static void compact(xq_tclient *c)
+{
+  memmove(c->in, c->in + c->line_start, c->len - c->line_start + 1);
+  c->len -= c->line_start;
+  c->line_start = 0;
+  if (c->full) xq_tc_reading(c, 1);
+}
+
+Test(net_http_own, pipelined_requests_are_answered_one_at_a_time)
+{
+  xq_fx_up(400); /* 200 boards: games.json is about 55 KB */
+  resp one;
+  get("/api/rounds/1/games.json", &one);
+  cr_assert_eq(one.status, 200);
+  size_t biggest = strlen(one.head) + one.len;
+  resp_free(&one);
+
+  /* requests for the big games.json and a small table PGN in turn, as
+   * many as fill the server's 16 KiB input buffer, from a client that
+   * reads none of its answers */
+  enum { N = 300 };
+  static char burst[N * 64];
+  size_t k = 0;
+  for (int i = 0; i < N; i++) {
+    if (i % 2 == 0) k += (size_t)snprintf(burst + k, sizeof burst - k, "GET /api/rounds/1/games.json HTTP/1.1\r\nHost: t\r\n\r\n");
+    else k += (size_t)snprintf(burst + k, sizeof burst - k, "GET /api/rounds/1/%d.pgn HTTP/1.1\r\nHost: t\r\n\r\n", 1 + i / 2 % 200);
+  }
+  cr_assert_lt(k, (size_t)XQ_HTTP_HEAD_MAX, "the burst fits in the server's input buffer");
+  xq_tclient c;
+  cr_assert_eq(xq_tc_connect(&c, &ts.loop, ts.http_port), 0);
+  xq_tc_reading(&c, 0);
+  xq_tc_send_raw(&c, burst, k);
+  cr_assert(xq_tc_run_until(&ts.loop, output_backs_up, NULL, 10000), "the socket took all the server had to send");
+  xq_tc_spin(&ts.loop, 100);
+
+  /* the server made one answer and no more: the rest of the requests wait,
+   * unparsed, until that one is handed to the socket */
+  xq__conn *sc = http_conn_of_server();
+  cr_assert_not_null(sc);
+  cr_assert_leq(sc->out_bytes, biggest, "one answer waits, not many: %zu bytes for answers of %zu", sc->out_bytes,
+                biggest);
+  cr_assert(sc->stalled, "the connection is not served until it reads");
+  cr_assert_gt(sc->len, 0, "requests wait in its buffer");
+
+  /* meanwhile another client is answered */
+  cJSON *ev = get_json("/api/event");
+  cr_assert_eq(cJSON_GetArraySize(item(ev, "players")), 400);
+  cJSON_Delete(ev);
+
+  /* the client reads at last: every answer, in request order */
+  xq_tc_reading(&c, 1);
+  for (int i = 0; i < N; i++) {
+    resp r;
+    cr_assert_eq(next_response(&c, &r, 0), 0, "answer %d", i);
+    cr_assert_eq(r.status, 200, "answer %d: %d", i, r.status);
+    if (i % 2 == 0) {
+      cr_assert(!strncmp(r.body, "{\"round\":1,\"games\":", 19), "answer %d is games.json", i);
+    } else {
+      char tag[32];
+      snprintf(tag, sizeof tag, "[Round \"1.%d\"]", 1 + i / 2 % 200);
+      cr_assert(strstr(r.body, tag), "answer %d is the PGN of table %d", i, 1 + i / 2 % 200);
+    }
+    resp_free(&r);
+    compact(&c);
+  }
+  xq_tc_close(&c);
+}
+
+static int no_http_conn(void *a)
+{
+  (void)a;
+  return http_conn_of_server() == NULL;
+}
+
+Test(net_http_own, a_client_that_never_reads_its_answers_is_closed)
+{
+  xq_ts_tuning quick = {.deadline_scale = 0.05}; /* XQ_STALL_MS 30 s -> 1.5 s */
+  xq_fx_up_tuned(400, &quick);
+  static char burst[XQ_HTTP_HEAD_MAX];
+  size_t k = 0;
+  while (k + 64 < sizeof burst)
+    k += (size_t)snprintf(burst + k, sizeof burst - k, "GET /api/rounds/1/games.json HTTP/1.1\r\nHost: t\r\n\r\n");
+  xq_tclient c;
+  cr_assert_eq(xq_tc_connect(&c, &ts.loop, ts.http_port), 0);
+  xq_tc_reading(&c, 0);
+  xq_tc_send_raw(&c, burst, k);
+  cr_assert(xq_tc_run_until(&ts.loop, output_backs_up, NULL, 10000), "the server's output backs up");
+  cr_assert(xq_tc_run_until(&ts.loop, no_http_conn, NULL, 10000), "the connection is closed, its answers unread");
+  xq_tc_close(&c);
 }
 
 /* ------------------------------------------------------------------ */
@@ -932,6 +1171,33 @@ Test(net_http, push_needs_an_admin_or_arbiter_token)
   g = game(1);
   cr_assert_eq(num(g, "ply"), 1);
   cJSON_Delete(g);
+}
+
+Test(net_http, a_body_is_invited_by_100_continue_once_its_head_passed)
+{
+  char game_text[512], head[512];
+  int n = pgn(game_text, sizeof game_text, "[Round \"1.2\"]\n", "1. h2e2", "*");
+  snprintf(head, sizeof head, "POST /api/rounds/1/push HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer %s\r\n"
+           "Expect: 100-continue\r\nContent-Length: %d\r\n\r\n", ts.arbiter, n);
+  xq_tclient c;
+  cr_assert_eq(xq_tc_connect(&c, &ts.loop, ts.http_port), 0);
+  xq_tc_send_raw(&c, head, strlen(head));
+  static const char cont[] = "HTTP/1.1 100 Continue\r\n\r\n";
+  cr_assert(wait_for(&c, cont, 0), "100 Continue before the body: %s", c.in);
+  c.line_start = sizeof cont - 1;
+  xq_tc_send_raw(&c, game_text, (size_t)n);
+  resp r;
+  cr_assert_eq(next_response(&c, &r, 0), 0);
+  cr_assert_eq(r.status, 200, "%s", r.body);
+  cr_assert(strstr(r.body, "\"applied\":1"), "%s", r.body);
+  resp_free(&r);
+  xq_tc_close(&c);
+  /* refused on its head: the final answer instead, and no body is awaited */
+  snprintf(head, sizeof head, "POST /api/rounds/1/push HTTP/1.1\r\nHost: t\r\n"
+           "Expect: 100-continue\r\nContent-Length: %d\r\n\r\n", n);
+  refused_on_its_head(&c, head, 401, "AUTH_REQUIRED");
+  cr_assert_null(strstr(c.in, " 100 "), "no 100 Continue for a refused request");
+  xq_tc_close(&c);
 }
 
 /* ------------------------------------------------------------------ */

@@ -6,6 +6,10 @@
  * numbers, malformed UTF-8, huge numbers, deeply nested JSON, slow and
  * silent clients. Every refusal must be a clear error on a connection
  * that keeps working, and every test ends with uv_loop_close() == 0.
+ * Then servers with their deadlines scaled down (xq_ts_tuning): heads,
+ * bodies and JSON lines trickled, silent clients, none of which a trickle
+ * can keep open past its deadline; and a server whose anonymous slots are
+ * full, whose reserved ones serve only sessions with a token.
  */
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -13,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "internal.h"
 #include "net_fixture.h"
 #include "tourney.h"
 
@@ -702,4 +707,213 @@ Test(net_security, a_board_move_is_a_move_and_nothing_else)
   cJSON_Delete(r);
   alive(&c);
   xq_tc_close(&c);
+}
+
+/* ------------------------------------------------------------------ */
+/* Deadlines a trickle cannot move                                     */
+/* ------------------------------------------------------------------ */
+
+/* Tests that start their own server, with deadlines scaled down or the
+ * anonymous slots few (xq_ts_tuning). */
+TestSuite(net_deadlines, .fini = xq_fx_end, .timeout = 60);
+
+/* Send `text` a byte every `gap_ms` until it is all sent or the server
+ * closed the connection; returns the bytes sent. */
+static size_t trickle(xq_tclient *c, const char *text, int gap_ms)
+{
+  size_t i = 0, n = strlen(text);
+  while (i < n && !c->eof) {
+    xq_tc_send_raw(c, text + i++, 1);
+    xq_tc_spin(&ts.loop, gap_ms);
+  }
+  return i;
+}
+
+/* The next HTTP response on `c` has `status`. */
+static void http_answer(xq_tclient *c, int status)
+{
+  xq_tresp r;
+  cr_assert_eq(xq_tc_response(c, &r, 0, 5000), 0, "an answer");
+  cr_assert_eq(r.status, status, "%d %s", r.status, r.body);
+  xq_tresp_free(&r);
+}
+
+static const char ask[] = "GET /api/event HTTP/1.1\r\nHost: t\r\n\r\n";
+
+Test(net_deadlines, an_http_head_is_whole_within_its_deadline_however_it_trickles)
+{
+  /* XQ_HTTP_HEAD_MS 10 s -> 0.5 s, XQ_HTTP_IDLE_MS 30 s -> 1.5 s */
+  xq_ts_tuning quick = {.deadline_scale = 0.05};
+  xq_fx_up_tuned(8, &quick);
+  xq_tclient c;
+  /* the first request: a byte every 27 ms would finish it in 1 s, after
+   * its deadline (counted from the accept) and before the idle one */
+  cr_assert_eq(xq_tc_connect(&c, &ts.loop, ts.http_port), 0);
+  size_t sent = trickle(&c, ask, 27);
+  cr_assert_lt(sent, strlen(ask), "closed before the head was whole (%zu bytes sent)", sent);
+  cr_assert_eq(c.len, 0, "and never answered: %s", c.in);
+  xq_tc_close(&c);
+
+  /* a later request on a kept connection: its head's deadline counts
+   * from its first byte, however long the connection was idle before */
+  cr_assert_eq(xq_tc_connect(&c, &ts.loop, ts.http_port), 0);
+  xq_tc_send_raw(&c, ask, strlen(ask));
+  http_answer(&c, 200);
+  xq_tc_spin(&ts.loop, 800); /* idle longer than a head may take */
+  xq_tc_send_raw(&c, ask, 10);
+  xq_tc_spin(&ts.loop, 100);
+  xq_tc_send_raw(&c, ask + 10, strlen(ask) - 10);
+  http_answer(&c, 200);
+  sent = trickle(&c, ask, 27);
+  cr_assert_lt(sent, strlen(ask), "the next head trickled is closed at its deadline (%zu bytes sent)", sent);
+  cr_assert(xq_tc_wait_eof(&c, 5000));
+  xq_tc_close(&c);
+}
+
+Test(net_deadlines, a_silent_http_connection_gets_a_head_deadline_not_an_idle_one)
+{
+  xq_ts_tuning quick = {.deadline_scale = 0.05};
+  xq_fx_up_tuned(8, &quick);
+  /* `kept` was answered and is idle (XQ_HTTP_IDLE_MS from now); `silent`
+   * connects after it and never sends (XQ_HTTP_HEAD_MS from its accept):
+   * the silent one goes first */
+  xq_tclient kept, silent;
+  cr_assert_eq(xq_tc_connect(&kept, &ts.loop, ts.http_port), 0);
+  xq_tc_send_raw(&kept, ask, strlen(ask));
+  http_answer(&kept, 200);
+  cr_assert_eq(xq_tc_connect(&silent, &ts.loop, ts.http_port), 0);
+  cr_assert(xq_tc_wait_eof(&silent, 5000), "the silent connection is closed");
+  cr_assert(!kept.eof, "before the idle one");
+  cr_assert(xq_tc_wait_eof(&kept, 5000), "which is closed at its own deadline");
+  cr_assert_eq(silent.len, 0, "nothing was sent to the silent one");
+  xq_tc_close(&kept), xq_tc_close(&silent);
+}
+
+Test(net_deadlines, a_body_is_whole_within_its_deadline_and_a_stream_has_none)
+{
+  /* XQ_HTTP_BODY_MS 30 s -> 0.6 s, XQ_HTTP_IDLE_MS -> 0.6 s */
+  xq_ts_tuning quick = {.deadline_scale = 0.02};
+  xq_fx_up_tuned(8, &quick);
+  xq_tclient sse, c;
+  cr_assert_eq(xq_tc_connect(&sse, &ts.loop, ts.http_port), 0);
+  static const char stream[] = "GET /api/events HTTP/1.1\r\nHost: t\r\n\r\n";
+  xq_tc_send_raw(&sse, stream, sizeof stream - 1);
+
+  char head[256];
+  snprintf(head, sizeof head, "POST /api/rounds/1/push HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer %s\r\n"
+           "Content-Length: 400\r\n\r\n[Round \"1.1\"]", ts.admin);
+  cr_assert_eq(xq_tc_connect(&c, &ts.loop, ts.http_port), 0);
+  xq_tc_send_raw(&c, head, strlen(head));
+  char body[400];
+  memset(body, ' ', sizeof body);
+  body[sizeof body - 1] = 0;
+  /* the rest of the body a byte every 10 ms: 4 s, past its deadline */
+  size_t sent = trickle(&c, body, 10);
+  cr_assert_lt(sent, strlen(body), "closed before the body was whole (%zu bytes)", sent);
+  cr_assert_eq(c.len, 0, "and not answered: %s", c.in);
+  xq_tc_close(&c);
+  /* the stream, open all that while, has no deadline */
+  cr_assert(!sse.eof && strstr(sse.in, "event: snapshot"), "the event stream is still open");
+  xq_tc_close(&sse);
+}
+
+Test(net_deadlines, a_json_line_is_whole_within_its_deadline_however_it_trickles)
+{
+  /* XQ_LINE_MS and XQ_HELLO_MS 10 s -> 0.5 s; XQ_IDLE_MS 600 s -> 30 s */
+  xq_ts_tuning quick = {.deadline_scale = 0.05};
+  xq_fx_up_tuned(8, &quick);
+  xq_tclient b;
+  hello(&b, ts.board[0]);
+  /* said hello: idle is allowed for long, past the hello and line deadlines */
+  xq_tc_spin(&ts.loop, 700);
+  alive(&b);
+  /* a line a byte every 50 ms would take 1 s: closed at its deadline,
+   * counted from its first byte */
+  static const char line[] = "{\"id\":\"late\",\"op\":\"ping\"}\n";
+  size_t sent = trickle(&b, line, 50);
+  cr_assert_lt(sent, sizeof line - 1, "closed before the line was whole (%zu bytes)", sent);
+  cr_assert(xq_tc_wait_eof(&b, 5000));
+  cr_assert_null(strstr(b.in, "late"), "the line was never answered");
+  xq_tc_close(&b);
+}
+
+Test(net_deadlines, a_json_client_that_never_says_hello_is_closed)
+{
+  xq_ts_tuning quick = {.deadline_scale = 0.05};
+  xq_fx_up_tuned(8, &quick);
+  xq_tclient b, silent;
+  hello(&b, ts.board[0]);
+  cr_assert_eq(xq_tc_connect(&silent, &ts.loop, ts.port), 0);
+  cr_assert(xq_tc_wait_eof(&silent, 5000), "closed at XQ_HELLO_MS");
+  cr_assert_eq(silent.len, 0);
+  /* the session that said hello is another matter */
+  alive(&b);
+  xq_tc_close(&b), xq_tc_close(&silent);
+}
+
+/* ------------------------------------------------------------------ */
+/* Reserved slots                                                      */
+/* ------------------------------------------------------------------ */
+
+static int anon_slots_are(void *a) { return ts.srv->nanon == *(int *)a; }
+
+Test(net_deadlines, with_the_anonymous_slots_full_only_a_token_is_served)
+{
+  xq_ts_tuning two = {.anon_conns_max = 2};
+  xq_fx_up_tuned(8, &two);
+  /* two anonymous connections fill the anonymous slots */
+  xq_tclient j, h;
+  cr_assert_eq(xq_tc_connect(&j, &ts.loop, ts.port), 0);
+  cr_assert_eq(xq_tc_connect(&h, &ts.loop, ts.http_port), 0);
+  int full = 2;
+  cr_assert(xq_tc_run_until(&ts.loop, anon_slots_are, &full, 5000));
+
+  /* (a) a board, on a reserved slot, says hello with its token and plays */
+  xq_tclient b;
+  hello(&b, ts.board[0]);
+  cJSON *r = xq_tc_call(&b, "{\"id\":1,\"op\":\"move\",\"seq\":1,\"move\":\"h2e2\"}");
+  cr_assert(r && ok(r), "the board plays");
+  cJSON_Delete(r);
+  cr_assert_eq(ts.srv->nreserve, 0, "and holds no reserved slot once it has a token");
+
+  /* (b) an anonymous hello on a reserved slot: LIMIT, and the close */
+  xq_tclient anon;
+  cr_assert_eq(xq_tc_connect(&anon, &ts.loop, ts.port), 0);
+  expect_error(&anon, "{\"id\":2,\"op\":\"hello\"}", "LIMIT");
+  cr_assert(xq_tc_wait_eof(&anon, 5000));
+  xq_tc_close(&anon);
+
+  /* (c) an HTTP request without a token on a reserved slot: 503 with
+   * Retry-After, and the close */
+  xq_tclient g;
+  cr_assert_eq(xq_tc_connect(&g, &ts.loop, ts.http_port), 0);
+  xq_tc_send_raw(&g, ask, strlen(ask));
+  xq_tresp resp;
+  cr_assert_eq(xq_tc_response(&g, &resp, 0, 5000), 0);
+  cr_assert_eq(resp.status, 503, "%d %s", resp.status, resp.body);
+  cr_assert(strstr(resp.head, "Retry-After: "), "%s", resp.head);
+  cr_assert(strstr(resp.body, "\"LIMIT\""), "%s", resp.body);
+  xq_tresp_free(&resp);
+  cr_assert(xq_tc_wait_eof(&g, 5000));
+  xq_tc_close(&g);
+
+  /* (d) with a token it is served, and the connection is one with a token */
+  char auth[256];
+  snprintf(auth, sizeof auth, "GET /api/event HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer %s\r\n\r\n", ts.arbiter);
+  cr_assert_eq(xq_tc_connect(&g, &ts.loop, ts.http_port), 0);
+  xq_tc_send_raw(&g, auth, strlen(auth));
+  http_answer(&g, 200);
+  xq_tc_send_raw(&g, ask, strlen(ask));
+  http_answer(&g, 200);
+  xq_tc_close(&g);
+
+  /* once an anonymous slot is free, anonymous clients are served again */
+  xq_tc_close(&h);
+  int one = 1;
+  cr_assert(xq_tc_run_until(&ts.loop, anon_slots_are, &one, 5000));
+  cr_assert_eq(xq_tc_connect(&g, &ts.loop, ts.http_port), 0);
+  xq_tc_send_raw(&g, ask, strlen(ask));
+  http_answer(&g, 200);
+  xq_tc_close(&g);
+  xq_tc_close(&b), xq_tc_close(&j);
 }

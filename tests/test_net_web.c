@@ -16,6 +16,7 @@
 #include "http_parse.h"
 #include "internal.h"
 #include "net_fixture.h"
+#include "records.h"
 
 XQ_NET_SUITE(net_web, 8);
 
@@ -222,6 +223,35 @@ Test(net_web, op_needs_a_live_token)
   cJSON *g = op1(ts.arbiter, "{\"op\":\"game\",\"round\":1,\"table\":2}", &status);
   cr_assert_eq(cJSON_GetArrayItem(item(g, "fouls"), 0)->valueint, 0, "no foul was recorded");
   cJSON_Delete(g);
+}
+
+Test(net_web, op_bodies_that_are_not_utf8_or_hold_nul_are_refused_unechoed)
+{
+  /* invalid UTF-8 in a string: BAD_JSON, and the reply is JSON itself
+   * (the bytes are never echoed) */
+  static const char *const bad[] = {"{\"op\":\"ping\",\"id\":\"\xff\xfe\"}",
+                                    "{\"op\":\"\xc0\xaf\",\"id\":1}",
+                                    "{\"op\":\"nosuchop\xe2\x82\",\"id\":2}"};
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    resp r;
+    op(ts.arbiter, bad[i], &r);
+    cr_assert_eq(r.status, 200, "case %zu: %s", i, r.body);
+    cr_assert(xq_utf8_valid(r.body, r.len), "case %zu: the answer is UTF-8", i);
+    cJSON *j = cJSON_Parse(r.body);
+    cr_assert_not_null(j, "case %zu: the answer is JSON: %s", i, r.body);
+    cr_assert_str_eq(error_code(j), "BAD_JSON", "case %zu: %s", i, r.body);
+    cJSON_Delete(j);
+    free(r.body);
+  }
+  /* \u0000 in a string (a token, a move would be cut there): BAD_REQUEST */
+  int status;
+  cJSON *j = op1(ts.board[1], "{\"id\":3,\"op\":\"move\",\"seq\":1,\"move\":\"h2e2\\u0000zz\"}", &status);
+  cr_assert_eq(status, 200);
+  cr_assert_str_eq(error_code(j), "BAD_REQUEST");
+  cJSON_Delete(j);
+  j = op1(ts.arbiter, "{\"op\":\"game\",\"round\":1,\"table\":2}", &status);
+  cr_assert_eq(cJSON_GetArraySize(item(j, "moves")), 0, "nothing was stored");
+  cJSON_Delete(j);
 }
 
 Test(net_web, op_role_checks_are_the_protocols)
