@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""hostile.py - the attacks of docs/security.md "Hostile clients" against a
-running `xqref serve`, each while a board and a viewer keep working.
+"""hostile.py - the attacks of docs/security.md ("Limits and deadlines")
+against a running `xqref serve`, each while a board and a viewer keep
+working. Engine jobs are bench/engine-lanes.sh's.
 
 For every attack it prints the latency of the honest clients (a board
 sending clock events, which are stored and acknowledged, and a viewer
@@ -20,7 +21,7 @@ import sys
 import time
 
 ATTACKS = ["pipeline-json", "pipeline-json-10", "pipeline-http", "bodies",
-           "trickle-http", "trickle-json", "silent-json", "jobs"]
+           "trickle-http", "trickle-json", "silent-json"]
 
 
 def rss_kb(pid):
@@ -41,8 +42,6 @@ def pct(v, p):
 class Ctx:
     def __init__(self, pid, jport, hport, tokens):
         self.pid, self.jport, self.hport = pid, jport, hport
-        self.admin = tokens["admin"]
-        self.arbiter = tokens["arbiter"]
         self.boards = tokens["boards"]
         self.stop = False
         self.peak = 0
@@ -215,46 +214,6 @@ async def silent(ctx, conns, watch):
     return f"{conns} silent connections (no hello); " + ", ".join(out)
 
 
-async def call(r, w, line):
-    w.write(line + b"\n")
-    return await r.readline()
-
-
-async def jobs(ctx, hold):
-    """Anonymous and then arbiter sessions queue deep perfts; the admin
-    enters round 1's results and pairs round 2 meanwhile."""
-    note = []
-    perft = b'{"id":%d,"op":"perft","depth":7}'
-    anon = []
-    for _ in range(2):
-        r, w = await asyncio.open_connection("127.0.0.1", ctx.jport)
-        for i in range(4):
-            w.write(perft % i + b"\n")
-        anon.append((r, w))
-    first = await asyncio.wait_for(anon[0][0].readline(), 5)
-    note.append("tokenless perft: " + first.decode().strip()[:80])
-    staff = []
-    for _ in range(2):
-        r, w = await asyncio.open_connection("127.0.0.1", ctx.jport)
-        await call(r, w, b'{"id":0,"op":"hello","token":"%s"}' % ctx.arbiter.encode())
-        for i in range(4):
-            w.write(perft % i + b"\n")
-        staff.append((r, w))
-    await asyncio.sleep(0.5)
-    r, w = await asyncio.open_connection("127.0.0.1", ctx.jport)
-    await call(r, w, b'{"id":0,"op":"hello","token":"%s"}' % ctx.admin.encode())
-    for t in range(1, len(ctx.boards) + 1):
-        await call(r, w, b'{"id":%d,"op":"result","round":1,"table":%d,"result":"1-0"}' % (t, t))
-    t0 = time.monotonic()
-    rep = await asyncio.wait_for(call(r, w, b'{"id":"pair","op":"pair","publish":true}'), 60)
-    note.append(f"admin pair answered in {(time.monotonic() - t0) * 1000:.0f} ms: "
-                + rep.decode().strip()[:60])
-    await asyncio.sleep(hold)
-    for rr, ww in anon + staff + [(r, w)]:
-        ww.close()
-    return "; ".join(note)
-
-
 async def run_attack(ctx, name):
     board_lat, view_lat = [], []
     ctx.stop = False
@@ -280,8 +239,6 @@ async def run_attack(ctx, name):
                              [5, 12, 20])
     elif name == "silent-json":
         what = await silent(ctx, 1000, [5, 12])
-    elif name == "jobs":
-        what = await jobs(ctx, 2)
     else:
         raise SystemExit(f"unknown attack {name}")
     await asyncio.sleep(0.5)

@@ -6,7 +6,8 @@
 # Settings (environment):
 #   XQREF     xqref binary             (default build/xqref)
 #   PLAYERS   demo players             (default 400: 200 boards)
-#   ATTACKS   names, space-separated   (default: every attack of hostile.py)
+#   ATTACKS   names, space-separated   (default: every attack of hostile.py,
+#             then bench/engine-lanes.sh; "jobs" names that one)
 # Needs python3. Prints one block per attack; exit status 0 unless the
 # server died.
 set -euo pipefail
@@ -23,8 +24,17 @@ for _ in $(seq 100); do grep -q '^http ' "$DIR/out" 2>/dev/null && break; sleep 
 JPORT=$(awk '$1=="json"{split($2,a,":");print a[2]}' "$DIR/out")
 HPORT=$(awk '$1=="http"{split($2,a,":");print a[2]}' "$DIR/out")
 echo "xqref serve pid $PID, $PLAYERS players, json $JPORT, http $HPORT ($(git rev-parse --short HEAD 2>/dev/null || echo ?))"
-# shellcheck disable=SC2086
-python3 bench/hostile.py "$PID" "$JPORT" "$HPORT" "$DIR/out" ${ATTACKS:-}
+WANT=${ATTACKS:-all}
+ATTACKS=${WANT//jobs/}
+if [ "$WANT" = all ] || [ -n "${ATTACKS// /}" ]; then
+  [ "$WANT" = all ] && ATTACKS=""
+  # shellcheck disable=SC2086
+  python3 bench/hostile.py "$PID" "$JPORT" "$HPORT" "$DIR/out" $ATTACKS
+fi
 kill -0 "$PID" || { echo "the server died"; cat "$DIR/log"; exit 1; }
-echo "server log: $(grep -c 'close ' "$DIR/log" || true) connections closed with a reason, e.g.:"
-grep 'close ' "$DIR/log" | awk '{$1="";$3="";print}' | sort | uniq -c | sort -rn | head -8
+echo "server log: $(grep -c 'close ' "$DIR/log" || true) connections closed with a reason:"
+grep 'close ' "$DIR/log" | awk '{$1="";$3="";print}' | sort | uniq -c | sort -rn | head -8 || true
+if [ "$WANT" = all ] || [[ " $WANT " == *" jobs "* ]]; then
+  echo "jobs: engine jobs against the organiser (bench/engine-lanes.sh)"
+  XQREF=$XQREF PLAYERS=$PLAYERS bash bench/engine-lanes.sh
+fi

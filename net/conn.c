@@ -520,6 +520,8 @@ void xq__conn_accept(xq__server *s, uv_stream_t *server, const xq__proto *proto)
   s->conns = c;
   s->nconns++;
   uv_tcp_nodelay(&c->tcp, 1);
+  int sndbuf = XQ_SOCK_SNDBUF;
+  uv_send_buffer_size((uv_handle_t *)&c->tcp, &sndbuf);
   struct sockaddr_storage sa;
   int salen = sizeof sa;
   c->peer[0] = 0;

@@ -29,6 +29,8 @@
 /* Output budgets (bytes queued in uv_write and not yet written) */
 #define XQ_OUT_HIGH (256 * 1024)         /* request/response client: stop reading above */
 #define XQ_OUT_LOW (64 * 1024)           /* ... and read again below */
+#define XQ_SOCK_SNDBUF (128 * 1024)      /* a socket's send buffer (the kernel doubles it): what a client
+                                            that reads nothing holds there besides XQ_OUT_HIGH */
 #define XQ_OUT_HARD (32 * 1024 * 1024)   /* request/response client: closed above (one reply
                                             can pass XQ_OUT_HIGH; nothing else is served then) */
 #define XQ_OUT_VIEWER_MAX (1024 * 1024)  /* a subscriber over this is disconnected */
