@@ -21,7 +21,7 @@ import sys
 import time
 
 ATTACKS = ["pipeline-json", "pipeline-json-10", "pipeline-http", "bodies",
-           "trickle-http", "trickle-json", "silent-json"]
+           "trickle-http", "trickle-json", "silent-json", "flood"]
 
 
 def rss_kb(pid):
@@ -214,6 +214,33 @@ async def silent(ctx, conns, watch):
     return f"{conns} silent connections (no hello); " + ", ".join(out)
 
 
+async def flood(ctx, conns):
+    """Connections without a token up to the server's limit and past it;
+    then a board that was not connected comes in and plays."""
+    socks = []
+    for i in range(conns):
+        try:
+            socks.append(await raw(ctx.jport if i % 2 else ctx.hport))
+        except OSError:
+            break
+    await asyncio.sleep(0.5)
+    held = sum(is_open(s) for s in socks)
+    t0 = time.monotonic()
+    r, w = await asyncio.wait_for(asyncio.open_connection("127.0.0.1", ctx.jport), 5)
+    w.write(b'{"id":0,"op":"hello","token":"%s"}\n' % ctx.boards[-1].encode())
+    hello = await asyncio.wait_for(r.readline(), 5)
+    seq = int(hello.split(b'"last_seq":')[1].split(b",")[0]) + 1 if b"last_seq" in hello else 0
+    w.write(b'{"id":1,"op":"clock","seq":%d,"clock":[1000,1000]}\n' % seq)
+    rep = await asyncio.wait_for(r.readline(), 5)
+    ms = (time.monotonic() - t0) * 1000
+    ok = b'"ok":true' in hello and b'"ok":true' in rep
+    w.close()
+    for s in socks:
+        s.close()
+    return (f"{len(socks)} connections without a token opened, {held} held by the server; a new board "
+            f"{'connected, said hello and was acknowledged' if ok else 'FAILED'} in {ms:.1f} ms")
+
+
 async def run_attack(ctx, name):
     board_lat, view_lat = [], []
     ctx.stop = False
@@ -237,6 +264,8 @@ async def run_attack(ctx, name):
     elif name == "trickle-json":
         what = await trickle(ctx, ctx.jport, 500, 1.0, b'{"op":"ping","id":"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"}',
                              [5, 12, 20])
+    elif name == "flood":
+        what = await flood(ctx, 4400)
     elif name == "silent-json":
         what = await silent(ctx, 1000, [5, 12])
     else:
