@@ -20,7 +20,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build-valgrind}
 suites=("$@")
-((${#suites[@]})) || suites=(test_net_proto test_net_ops test_net_ko test_net_http test_net_security
+((${#suites[@]})) || suites=(test_net_proto test_net_ops test_net_ko test_net_http test_net_security test_net_hostile
   test_net_tools test_net_web test_tourney_games test_tourney_store test_sha256)
 
 command -v valgrind >/dev/null || { echo "valgrind.sh: valgrind is not installed (apt-get install valgrind)" >&2; exit 1; }
