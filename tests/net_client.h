@@ -33,6 +33,9 @@ typedef struct xq_tserver {
 /* Start a server with a demo of `players` players (0 = no demo) on
  * 127.0.0.1 port 0 (JSON and HTTP). Returns 0 or -1. */
 int xq_ts_start(xq_tserver *ts, int players);
+/* The same, posting its broadcast to `publish` too (serve --publish;
+ * NULL: not). Returns 0 or -1. */
+int xq_ts_start_publish(xq_tserver *ts, int players, const xq_http_url *publish);
 /* Restart on the same store (after xq_ts_stop). Returns 0 or -1. */
 int xq_ts_restart(xq_tserver *ts);
 /* Stop gracefully, run the loop dry, free; returns uv_loop_close's result
