@@ -161,6 +161,7 @@ up() {
   # sockets listen when it returns
   if ! "$NGINX" -p "$dir" -c "$dir/nginx.conf" -e "$dir/error.log" 2>"$dir/start.err"; then
     cat "$dir/start.err" >&2
+    tail -5 "$dir/error.log" >&2
     die "nginx did not start ($dir/error.log)"
   fi
   for i in $(seq 1 100); do [ -s "$dir/nginx.pid" ] && break; sleep 0.05; done

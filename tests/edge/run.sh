@@ -58,11 +58,14 @@ edge_up() {
   edges+=("$dir")
 }
 
-# a loopback port nobody listens on (what refuses a connection is free)
+# a loopback port nobody listens on (what refuses a connection is free),
+# below the range the system takes its clients' ports from
+lowest=$(cut -f1 /proc/sys/net/ipv4/ip_local_port_range 2>/dev/null || echo 32768)
+[ "$lowest" -gt 12000 ] || lowest=32768
 free_port() {
   local p
   while :; do
-    p=$((20000 + RANDOM % 40000))
+    p=$((10000 + RANDOM % (lowest - 10000)))
     (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null || { echo "$p"; return; }
   done
 }
@@ -163,7 +166,8 @@ say "Last-Event-ID $id: the $((n - k)) events after it, in order"
 # the API through the edge: cached, the page, a bad round
 for i in 1 2; do curl -s -o /dev/null -D "$tmp/h$i" "http://127.0.0.1:$l1/api/rounds/1/games.json"; done
 grep -qi '^X-Cache: HIT' "$tmp/h2" || { cat "$tmp/h1" "$tmp/h2" >&2; die "games.json was not cached by the edge"; }
-curl -sf "http://127.0.0.1:$l1/" | grep -q '<html' || die "the page does not come through the edge"
+curl -sf -o "$tmp/page.html" "http://127.0.0.1:$l1/" && grep -q '<html' "$tmp/page.html" ||
+  die "the page does not come through the edge"
 [ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$l1/api/events?round=x")" = 400 ] ||
   die "a round that is not a number is not refused"
 
