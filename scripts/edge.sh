@@ -24,7 +24,8 @@
 #   publish http://PUBLISH/pub/
 #   redis HOST:PORT              (with --redis or --join-redis)
 # stop: ends the nginx (and the redis-server) started in DIR, by the pids
-# they wrote there, and removes DIR.
+# they wrote there, and removes DIR. An `up` that fails ends what it
+# started and keeps DIR (its logs say why).
 #
 # Exit status: 0; 2 for bad usage; 3 when nginx, the nchan module or
 # redis-server is not installed (scripts/install-deps.sh --test installs
@@ -84,17 +85,23 @@ probe() {
   return $got
 }
 
-stop() {
-  local dir=$1 pid
-  [ -d "$dir" ] || die "no edge directory $dir"
-  [ -f "$dir/edge.dir" ] || die "$dir is not an edge directory (no edge.dir)"
+# end DIR: end the nginx and the redis-server started in DIR, by their pids
+end() {
+  local pid f
   for f in nginx.pid redis.pid; do
-    [ -s "$dir/$f" ] || continue
-    pid=$(cat "$dir/$f")
+    [ -s "$1/$f" ] || continue
+    pid=$(cat "$1/$f")
     kill -TERM "$pid" 2>/dev/null || true
     wait_gone "$pid" 10 || { kill -KILL "$pid" 2>/dev/null || true; }
+    rm -f "$1/$f"
   done
-  rm -rf "$dir"
+}
+
+stop() {
+  [ -d "$1" ] || die "no edge directory $1"
+  [ -f "$1/edge.dir" ] || die "$1 is not an edge directory (no edge.dir)"
+  end "$1"
+  rm -rf "$1"
 }
 
 up() {
@@ -152,23 +159,24 @@ up() {
   if [ -n "$redis_port" ]; then
     "$REDIS_SERVER" --bind 127.0.0.1 --port "$redis_port" --dir "$dir" --daemonize yes \
       --pidfile "$dir/redis.pid" --logfile "$dir/redis.log" --save "" --appendonly no \
-      >/dev/null || { cat "$dir/redis.log" >&2 2>/dev/null; die "redis-server did not start"; }
+      >/dev/null || { cat "$dir/redis.log" >&2 2>/dev/null; end "$dir"; die "redis-server did not start"; }
     local i
     for i in $(seq 1 100); do [ -s "$dir/redis.pid" ] && break; sleep 0.05; done
-    [ -s "$dir/redis.pid" ] || die "redis-server did not start ($dir/redis.log)"
+    [ -s "$dir/redis.pid" ] || { end "$dir"; die "redis-server did not start ($dir/redis.log)"; }
   fi
   # nginx checks the configuration, binds and goes to the background: its
   # sockets listen when it returns
   if ! "$NGINX" -p "$dir" -c "$dir/nginx.conf" -e "$dir/error.log" 2>"$dir/start.err"; then
     cat "$dir/start.err" >&2
     tail -5 "$dir/error.log" >&2
+    end "$dir"
     die "nginx did not start ($dir/error.log)"
   fi
   for i in $(seq 1 100); do [ -s "$dir/nginx.pid" ] && break; sleep 0.05; done
-  [ -s "$dir/nginx.pid" ] || die "nginx did not start ($dir/error.log)"
+  [ -s "$dir/nginx.pid" ] || { end "$dir"; die "nginx did not start ($dir/error.log)"; }
   local passed=""
   for i in $(seq 1 10); do probe "$publish" && { passed=1; break; }; done
-  [ -n "$passed" ] || die "the edge does not pass messages on ($dir/error.log)"
+  [ -n "$passed" ] || { end "$dir"; die "the edge does not pass messages on ($dir/error.log)"; }
   echo "dir $dir"
   echo "edge http://$listen/"
   echo "publish http://$publish/pub/"
