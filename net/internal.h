@@ -551,6 +551,12 @@ char *xq__pgn_round(xq__server *s, int round, xq_notation notation, size_t *len)
 typedef void (*xq__ingest_done)(void *arg, int status, char *json);
 int xq__ingest_pgn(xq__server *s, int round, const char *text, size_t len, xq__ingest_done done,
                    void *arg, xq_error *err);
+/* Where host:port is, for a TCP connection (url.c; needed by poll.c and
+ * publish.c): an IP address goes into *sa at once (returns 1); a name is
+ * looked up on the worker pool with `req` (returns 0: cb runs with the
+ * answer); a libuv error when no lookup could start. */
+int xq__url_lookup(uv_loop_t *loop, uv_getaddrinfo_t *req, uv_getaddrinfo_cb cb, const char *host,
+                   const char *port, struct sockaddr_storage *sa);
 /* The state of the poller of round `round` (for tests and ingest_status):
  * XQ_OK with the fields, XQ_EINVAL when the round is not polled. */
 typedef struct xq__poll_info {

@@ -277,25 +277,15 @@ static void start_fetch(xq__poller *p)
   p->len = 0;
   uv_timer_start(&p->timeout, on_timeout, XQ_POLL_TIMEOUT_MS, 0);
   struct sockaddr_storage sa;
-  int port = atoi(p->port);
-  if (uv_ip4_addr(p->host, port, (struct sockaddr_in *)&sa) == 0 ||
-      uv_ip6_addr(p->host, port, (struct sockaddr_in6 *)&sa) == 0) {
-    connect_to(p, (struct sockaddr *)&sa);
-    return;
-  }
-  struct addrinfo hints;
-  memset(&hints, 0, sizeof hints);
-  hints.ai_family = AF_UNSPEC;
-  hints.ai_socktype = SOCK_STREAM;
   p->gai.data = p;
-  p->refs++;
+  p->refs++; /* the lookup's, if there is one */
   p->gai_busy = 1;
-  int rc = uv_getaddrinfo(p->s->loop, &p->gai, on_resolved, p->host, p->port, &hints);
-  if (rc != 0) {
-    p->gai_busy = 0;
-    p->refs--;
-    fetch_failed(p, 0, "cannot resolve %s: %s", p->host, uv_strerror(rc));
-  }
+  int rc = xq__url_lookup(p->s->loop, &p->gai, on_resolved, p->host, p->port, &sa);
+  if (rc == 0) return;
+  p->gai_busy = 0;
+  p->refs--;
+  if (rc == 1) connect_to(p, (struct sockaddr *)&sa);
+  else fetch_failed(p, 0, "cannot resolve %s: %s", p->host, uv_strerror(rc));
 }
 
 /* ------------------------------------------------------------------ */

@@ -418,25 +418,15 @@ static void start_connect(xq__publish *p)
 {
   if (p->stopping || p->state != P_DOWN || p->gai_busy) return;
   struct sockaddr_storage sa;
-  int port = atoi(p->url.port);
-  if (uv_ip4_addr(p->url.host, port, (struct sockaddr_in *)&sa) == 0 ||
-      uv_ip6_addr(p->url.host, port, (struct sockaddr_in6 *)&sa) == 0) {
-    connect_to(p, (struct sockaddr *)&sa);
-    return;
-  }
-  struct addrinfo hints;
-  memset(&hints, 0, sizeof hints);
-  hints.ai_family = AF_UNSPEC;
-  hints.ai_socktype = SOCK_STREAM;
   p->gai.data = p;
   p->state = P_RESOLVING;
   p->gai_busy = 1;
-  int rc = uv_getaddrinfo(p->s->loop, &p->gai, on_resolved, p->url.host, p->url.port, &hints);
-  if (rc) {
-    p->gai_busy = 0;
-    p->state = P_DOWN;
-    fail(p, "cannot be found", uv_strerror(rc));
-  }
+  int rc = xq__url_lookup(p->s->loop, &p->gai, on_resolved, p->url.host, p->url.port, &sa);
+  if (rc == 0) return;
+  p->gai_busy = 0;
+  p->state = P_DOWN;
+  if (rc == 1) connect_to(p, (struct sockaddr *)&sa);
+  else fail(p, "cannot be found", uv_strerror(rc));
 }
 
 /* ------------------------------------------------------------------ */

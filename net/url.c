@@ -1,8 +1,8 @@
 /*
  * url.c -- http:// URLs, split once where they are given: a polled PGN
  * document's (poll.c), the edge's of --publish (publish.c), a viewer's of
- * xqref loadgen. Only http: https needs a TLS library, which xqref does
- * not use.
+ * xqref loadgen -- and where their hosts are. Only http: https needs a
+ * TLS library, which xqref does not use.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -92,4 +92,17 @@ int xq_http_url_parse(const char *url, xq_http_url *out, xq_error *err)
   int n = snprintf(out->hostport, sizeof out->hostport, fmt, out->host);
   if (strcmp(out->port, "80")) snprintf(out->hostport + n, sizeof out->hostport - (size_t)n, ":%s", out->port);
   return XQ_OK;
+}
+
+int xq__url_lookup(uv_loop_t *loop, uv_getaddrinfo_t *req, uv_getaddrinfo_cb cb, const char *host,
+                   const char *port, struct sockaddr_storage *sa)
+{
+  int p = atoi(port);
+  if (uv_ip4_addr(host, p, (struct sockaddr_in *)sa) == 0 || uv_ip6_addr(host, p, (struct sockaddr_in6 *)sa) == 0)
+    return 1;
+  struct addrinfo hints;
+  memset(&hints, 0, sizeof hints);
+  hints.ai_family = AF_UNSPEC;
+  hints.ai_socktype = SOCK_STREAM;
+  return uv_getaddrinfo(loop, req, cb, host, port, &hints);
 }

@@ -13,7 +13,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/time.h>
+#include <unistd.h>
 
 #include "http_parse.h"
 #include "internal.h"
@@ -68,6 +70,7 @@ typedef struct post {
 
 typedef struct fake_edge {
   uv_tcp_t listener;
+  int fd;                      /* bound (edge_bind), then the listener's */
   int port;
   int listening;
   int status;                  /* of every answer (201 unless set) */
@@ -186,30 +189,41 @@ static void edge_accept(uv_stream_t *l, int status)
   uv_read_start((uv_stream_t *)&c->tcp, edge_alloc, edge_read);
 }
 
-/* Listen on 127.0.0.1:port (0: any; e->port gets it). */
-static void edge_listen(fake_edge *e, uv_loop_t *loop, int port)
+/* Bind a socket to a free port of 127.0.0.1 (e->port), not listening:
+ * the port stays the test's, and a connection to it is refused until
+ * edge_listen. */
+static void edge_bind(fake_edge *e)
 {
+  e->fd = socket(AF_INET, SOCK_STREAM, 0);
+  cr_assert_geq(e->fd, 0);
   struct sockaddr_in sa;
-  uv_ip4_addr("127.0.0.1", port, &sa);
-  uv_tcp_init(loop, &e->listener);
+  uv_ip4_addr("127.0.0.1", 0, &sa);
+  cr_assert_eq(bind(e->fd, (const struct sockaddr *)&sa, sizeof sa), 0);
+  socklen_t len = sizeof sa;
+  getsockname(e->fd, (struct sockaddr *)&sa, &len);
+  e->port = ntohs(sa.sin_port);
+}
+
+/* Listen on the bound socket, on the test's loop. */
+static void edge_listen(fake_edge *e)
+{
+  uv_tcp_init(&ts.loop, &e->listener);
   e->listener.data = e;
-  cr_assert_eq(uv_tcp_bind(&e->listener, (const struct sockaddr *)&sa, 0), 0);
+  cr_assert_eq(uv_tcp_open(&e->listener, e->fd), 0);
   cr_assert_eq(uv_listen((uv_stream_t *)&e->listener, 16, edge_accept), 0);
-  struct sockaddr_storage ss;
-  int len = sizeof ss;
-  uv_tcp_getsockname(&e->listener, (struct sockaddr *)&ss, &len);
-  e->port = ntohs(((struct sockaddr_in *)&ss)->sin_port);
   e->listening = 1;
 }
 
 static void listener_closed(uv_handle_t *h) { (void)h; }
 
-/* Stop listening and let the connections end (the server's shutdown
- * closes its side). */
+/* Stop listening (or close the bound socket) and let the connections end
+ * (the server's shutdown closes its side). */
 static void edge_stop(fake_edge *e)
 {
   if (e->listening) uv_close((uv_handle_t *)&e->listener, listener_closed);
+  else if (e->fd >= 0) close(e->fd);
   e->listening = 0;
+  e->fd = -1;
 }
 
 static void edge_free(fake_edge *e)
@@ -217,22 +231,9 @@ static void edge_free(fake_edge *e)
   for (int i = 0; i < e->nposts; i++) free(e->posts[i].body);
 }
 
-/* A port where nothing listens (bound on a loop of its own, then
- * closed). */
-static int free_port(void)
-{
-  uv_loop_t loop;
-  uv_loop_init(&loop);
-  fake_edge e = {0};
-  edge_listen(&e, &loop, 0);
-  edge_stop(&e);
-  uv_run(&loop, UV_RUN_DEFAULT);
-  cr_assert_eq(uv_loop_close(&loop), 0);
-  return e.port;
-}
-
 /* A server that posts to 127.0.0.1:port; the publisher connects at the
- * first event, so the fake edge can start on the server's loop after it. */
+ * first event, so the fake edge can listen on the server's loop after it
+ * started. */
 static void start_with_edge(int port)
 {
   static xq_http_url u;
@@ -243,24 +244,43 @@ static void start_with_edge(int port)
   cr_assert_eq(xq_ts_start_publish(&ts, 16, &u), 0, "server starts");
 }
 
+/* A server posting to the fake edge `e` (set up by the caller), both on
+ * the test's loop; and their end, which proves that no handle was left. */
+static void up_with_edge(fake_edge *e)
+{
+  edge_bind(e);
+  start_with_edge(e->port);
+  edge_listen(e);
+}
+
+static void down_with_edge(fake_edge *e)
+{
+  edge_stop(e);
+  xq_fx_down();
+  edge_free(e);
+}
+
 /* ------------------------------------------------------------------ */
 /* Boards, a direct stream, and what reached the edge                  */
 /* ------------------------------------------------------------------ */
 
-typedef struct posts_at_least {
+/* What a test waits for: n posts at the edge e, or n data lines on the
+ * stream s. */
+typedef struct wait_n {
   fake_edge *e;
+  xq_tclient *s;
   int n;
-} posts_at_least;
+} wait_n;
 
 static int has_posts(void *a)
 {
-  posts_at_least *w = a;
+  wait_n *w = a;
   return w->e->nposts >= w->n;
 }
 
 static void wait_posts(fake_edge *e, int n, int ms)
 {
-  posts_at_least w = {e, n};
+  wait_n w = {.e = e, .n = n};
   cr_assert(xq_tc_run_until(&ts.loop, has_posts, &w, ms), "%d of %d posts reached the edge", e->nposts, n);
 }
 
@@ -307,14 +327,9 @@ static char *nth_data(const xq_tclient *s, int i)
   return NULL;
 }
 
-typedef struct data_lines {
-  xq_tclient *s;
-  int n;
-} data_lines;
-
 static int has_data_lines(void *a)
 {
-  data_lines *w = a;
+  wait_n *w = a;
   char *d = nth_data(w->s, w->n - 1);
   free(d);
   return d != NULL;
@@ -324,7 +339,7 @@ static int has_data_lines(void *a)
  * moves of round 1 on channels all and r1, their data as the body. */
 static void same_as_stream(fake_edge *e, xq_tclient *s, int n)
 {
-  data_lines w = {s, n};
+  wait_n w = {.s = s, .n = n};
   cr_assert(xq_tc_run_until(&ts.loop, has_data_lines, &w, 10000));
   cr_assert_eq(e->nposts, n, "each event once");
   for (int i = 0; i < n; i++) {
@@ -351,7 +366,7 @@ Test(net_publish, every_sse_event_ends_with_the_time_it_was_broadcast)
   xq__hub_publish(ts.srv, "pairing", 2, 0, "{\"round\":2}");
   xq__hub_publish(ts.srv, "standings", 0, 0, "{}");
   xq__hub_publish(ts.srv, "verdict", 1, 3, "{\"kind\":\"foul\"}");
-  data_lines w = {&s, 3};
+  wait_n w = {.s = &s, .n = 3};
   cr_assert(xq_tc_run_until(&ts.loop, has_data_lines, &w, 5000));
   gettimeofday(&tv, NULL);
   long long after = (long long)tv.tv_sec * 1000000 + tv.tv_usec;
@@ -371,10 +386,8 @@ Test(net_publish, every_sse_event_ends_with_the_time_it_was_broadcast)
 
 Test(net_publish, every_event_is_posted_once_in_order_with_its_channels)
 {
-  int port = free_port();
-  start_with_edge(port);
   fake_edge e = {0};
-  edge_listen(&e, &ts.loop, port);
+  up_with_edge(&e);
   xq_tclient s;
   sse_open(&s);
   play(6);
@@ -389,17 +402,13 @@ Test(net_publish, every_event_is_posted_once_in_order_with_its_channels)
   cr_assert_str_eq(e.posts[12].target, "/pub/all,r1");
   cr_assert_str_eq(e.posts[12].type, "standings");
   xq_tc_close(&s);
-  edge_stop(&e);
-  xq_fx_down();
-  edge_free(&e);
+  down_with_edge(&e);
 }
 
 Test(net_publish, connections_the_edge_ends_lose_and_double_nothing)
 {
-  int port = free_port();
-  start_with_edge(port);
   fake_edge e = {.close_every = 3};
-  edge_listen(&e, &ts.loop, port);
+  up_with_edge(&e);
   xq_tclient s;
   sse_open(&s);
   play(6);
@@ -409,41 +418,39 @@ Test(net_publish, connections_the_edge_ends_lose_and_double_nothing)
   cr_assert_geq(i.connects, 4, "a new connection after each third answer");
   cr_assert_eq(i.retried, 0, "what followed a close answer was not read: sent again, not doubled");
   xq_tc_close(&s);
-  edge_stop(&e);
-  xq_fx_down();
-  edge_free(&e);
+  down_with_edge(&e);
 }
 
 Test(net_publish, with_the_edge_down_boards_play_and_the_queue_waits_for_it)
 {
-  int port = free_port();
-  start_with_edge(port);
+  fake_edge e = {0};
+  edge_bind(&e); /* nothing listens: connections are refused */
+  start_with_edge(e.port);
   xq_tclient s;
   sse_open(&s);
   play(4); /* every move acknowledged and on the direct stream: */
-  data_lines w = {&s, 8};
+  wait_n w = {.s = &s, .n = 8};
   cr_assert(xq_tc_run_until(&ts.loop, has_data_lines, &w, 5000));
   xq__publish_info i = info();
   cr_assert_eq(i.up, 0);
   cr_assert_eq(i.queued, 8);
   cr_assert_eq(i.posted, 0);
   /* the edge comes up: the next attempt (back-off) takes the queue */
-  fake_edge e = {0};
-  edge_listen(&e, &ts.loop, port);
+  edge_listen(&e);
   wait_posts(&e, 8, 20000);
   same_as_stream(&e, &s, 8);
   i = info();
   cr_assert_eq(i.posted, 8);
   cr_assert_eq(i.queued + i.dropped + i.retried, 0);
   xq_tc_close(&s);
-  edge_stop(&e);
-  xq_fx_down();
-  edge_free(&e);
+  down_with_edge(&e);
 }
 
 Test(net_publish, a_full_queue_drops_and_counts_and_holds_no_shutdown)
 {
-  start_with_edge(free_port());
+  fake_edge e = {0};
+  edge_bind(&e);
+  start_with_edge(e.port);
   for (int k = 0; k < XQ_PUBLISH_QUEUE_MAX + 10; k++) xq__hub_publish(ts.srv, "test", 1, 1, "{\"n\":1}");
   xq__publish_info i = info();
   cr_assert_eq(i.queued, XQ_PUBLISH_QUEUE_MAX);
@@ -451,15 +458,13 @@ Test(net_publish, a_full_queue_drops_and_counts_and_holds_no_shutdown)
   cr_assert_eq(i.posted, 0);
   /* the stop does not wait for an edge that is down: the fixture's end
    * proves that every handle closed */
-  xq_fx_down();
+  down_with_edge(&e);
 }
 
 Test(net_publish, events_the_edge_refuses_are_dropped_not_retried)
 {
-  int port = free_port();
-  start_with_edge(port);
   fake_edge e = {.status = 403};
-  edge_listen(&e, &ts.loop, port);
+  up_with_edge(&e);
   play(2);
   wait_posts(&e, 4, 5000);
   xq_tc_spin(&ts.loop, 50);
@@ -467,7 +472,5 @@ Test(net_publish, events_the_edge_refuses_are_dropped_not_retried)
   cr_assert_eq(i.refused, 4);
   cr_assert_eq(i.posted + i.queued + i.retried, 0);
   cr_assert_eq(e.nposts, 4, "nothing posted twice");
-  edge_stop(&e);
-  xq_fx_down();
-  edge_free(&e);
+  down_with_edge(&e);
 }
