@@ -351,6 +351,20 @@ static void same_as_stream(fake_edge *e, xq_tclient *s, int n)
   }
 }
 
+/* A server posting to `e`, a direct stream `s` (left open), six boards
+ * that play two moves each: the edge got the stream's 12 events, each
+ * once, in order. Returns the publisher's counts. */
+static xq__publish_info six_boards_play(fake_edge *e, xq_tclient *s)
+{
+  up_with_edge(e);
+  sse_open(s);
+  play(6);
+  same_as_stream(e, s, 12);
+  xq__publish_info i = info();
+  cr_assert_eq(i.posted, 12);
+  return i;
+}
+
 /* ------------------------------------------------------------------ */
 /* Tests                                                               */
 /* ------------------------------------------------------------------ */
@@ -387,13 +401,8 @@ Test(net_publish, every_sse_event_ends_with_the_time_it_was_broadcast)
 Test(net_publish, every_event_is_posted_once_in_order_with_its_channels)
 {
   fake_edge e = {0};
-  up_with_edge(&e);
   xq_tclient s;
-  sse_open(&s);
-  play(6);
-  same_as_stream(&e, &s, 12);
-  xq__publish_info i = info();
-  cr_assert_eq(i.posted, 12);
+  xq__publish_info i = six_boards_play(&e, &s);
   cr_assert_eq(i.connects, 1, "one keep-alive connection carries every post");
   cr_assert_eq(i.dropped + i.refused + i.retried + i.queued, 0);
   /* an event of no round goes to every live round's channel too */
@@ -408,13 +417,8 @@ Test(net_publish, every_event_is_posted_once_in_order_with_its_channels)
 Test(net_publish, connections_the_edge_ends_lose_and_double_nothing)
 {
   fake_edge e = {.close_every = 3};
-  up_with_edge(&e);
   xq_tclient s;
-  sse_open(&s);
-  play(6);
-  same_as_stream(&e, &s, 12);
-  xq__publish_info i = info();
-  cr_assert_eq(i.posted, 12);
+  xq__publish_info i = six_boards_play(&e, &s);
   cr_assert_geq(i.connects, 4, "a new connection after each third answer");
   cr_assert_eq(i.retried, 0, "what followed a close answer was not read: sent again, not doubled");
   xq_tc_close(&s);
