@@ -16,7 +16,8 @@
 static const char loadgen_usage[] =
   "usage: xqref loadgen --connect HOST:PORT --tokens FILE --boards N --games FILE.pgn\n"
   "                     [--rate R] [--duration S] [--window W] [--min-plies P] [--seed K]\n"
-  "                     [--viewers V] [--sse S --http HOST:PORT]\n"
+  "                     [--viewers V] [--sse S (--http HOST:PORT | --viewer-url URL...)]\n"
+  "                     [--viewer-log FILE]\n"
   "\n"
   "Replay the games of FILE.pgn (any format the records module reads) as N\n"
   "digital boards against a running `xqref serve`. FILE holds lines\n"
@@ -35,12 +36,21 @@ static const char loadgen_usage[] =
   "  --viewers V    also V JSON-lines viewers on --connect that `watch` every\n"
   "                 round, for the whole run\n"
   "  --sse S        also S Server-Sent-Events viewers (GET /api/events) on\n"
-  "                 --http HOST:PORT (the `http` address `serve` prints)\n"
+  "                 --http HOST:PORT (the `http` address `serve` prints) ...\n"
+  "  --viewer-url URL  ... or on this stream instead, http://IP:PORT/PATH[?QUERY]\n"
+  "                 (an edge: http://127.0.0.1:8090/api/events, docs/scale.md);\n"
+  "                 given up to 8 times, the viewers take the URLs in turn\n"
+  "  --viewer-log FILE  the event and data lines the first SSE viewer got\n"
   "\n"
-  "Prints boards, acknowledged moves, errors by code, elapsed time, moves/s\n"
-  "(overall and while every board was playing) and the latency from send to\n"
-  "reply (p50 p90 p99 p99.9 max, ms). Exit status 1 when a reply was an\n"
-  "error or a connection was lost; verdicts such as fouls are not errors.\n";
+  "The boards start once every viewer's stream has begun. Prints boards,\n"
+  "acknowledged moves, errors by code, elapsed time, moves/s (overall and\n"
+  "while every board was playing) and the latency from send to reply (p50\n"
+  "p90 p99 p99.9 max, ms); for viewers the events received, how many SSE\n"
+  "viewers got exactly the first one's stream (ids aside), and the delivery\n"
+  "latency from the server's broadcast (the \"at\" of each event) to its\n"
+  "arrival (the same percentiles; the clocks of both machines must agree).\n"
+  "Exit status 1 when a reply was an error, a connection was lost or SSE\n"
+  "viewers got different streams; verdicts such as fouls are not errors.\n";
 
 static const char usage_line[] =
   "usage: xqref loadgen --connect HOST:PORT --tokens FILE --boards N --games FILE.pgn "
@@ -80,11 +90,18 @@ static int take_option(xq_loadgen_opts *o, const char *a, const char *v)
     if (*end || !(o->duration > 0 && o->duration <= 86400)) return usage_error("--duration must be > 0 seconds, not", v);
   } else if (!strcmp(a, "--viewers") || !strcmp(a, "--sse")) {
     n = strtol(v, &end, 10);
-    if (*end || n < 0 || n > XQ_LOADGEN_VIEWERS_MAX) return usage_error("--viewers and --sse must be 0..4000, not", v);
+    if (*end || n < 0 || n > XQ_LOADGEN_VIEWERS_MAX) return usage_error("--viewers and --sse must be 0..20000, not", v);
     if (a[2] == 'v') o->viewers = (int)n;
     else o->sse = (int)n;
   } else if (!strcmp(a, "--http")) {
     o->http = v;
+  } else if (!strcmp(a, "--viewer-url")) {
+    xq_error err = {0};
+    if (o->viewer_urls == XQ_LOADGEN_VIEWER_URLS_MAX) return usage_error("--viewer-url is given at most 8 times, not once more:", v);
+    if (xq_http_url_parse(v, &o->viewer_url[o->viewer_urls], &err) != XQ_OK) return usage_error(err.msg, v);
+    o->viewer_urls++;
+  } else if (!strcmp(a, "--viewer-log")) {
+    o->viewer_log = v;
   } else if (!strcmp(a, "--seed")) {
     o->seed = strtoull(v, &end, 10);
     if (*end || !*v) return usage_error("--seed must be a number, not", v);
@@ -110,8 +127,8 @@ int xq_loadgen_main(int argc, char **argv)
   }
   if (!o.connect || !o.tokens || !o.games || !o.boards)
     return usage_error("--connect, --tokens, --boards and --games are required", NULL);
-  if (o.viewers + o.sse > XQ_LOADGEN_VIEWERS_MAX) return usage_error("--viewers plus --sse must be at most 4000", NULL);
-  if (o.sse && !o.http) return usage_error("--sse needs --http HOST:PORT", NULL);
+  if (o.viewers + o.sse > XQ_LOADGEN_VIEWERS_MAX) return usage_error("--viewers plus --sse must be at most 20000", NULL);
+  if (o.sse && !o.http && !o.viewer_urls) return usage_error("--sse needs --http HOST:PORT or --viewer-url URL", NULL);
   struct sockaddr_storage sa;
   if (xq_jsonl_addr(o.connect, &sa) != XQ_OK) return usage_error("--connect wants HOST:PORT, not", o.connect);
   if (o.http && xq_jsonl_addr(o.http, &sa) != XQ_OK) return usage_error("--http wants HOST:PORT, not", o.http);

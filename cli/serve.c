@@ -14,7 +14,8 @@ static void serve_usage(FILE *out)
 {
   fprintf(out,
           "usage: xqref serve [--db FILE] [--init] [--listen HOST:PORT] [--http HOST:PORT|none]\n"
-          "                   [--rules PRESET|FILE.json] [--demo [--players N]] [--quiet]\n\n"
+          "                   [--rules PRESET|FILE.json] [--demo [--players N]]\n"
+          "                   [--publish http://HOST[:PORT]/PATH/] [--quiet]\n\n"
           "Serve a tournament: JSON lines for boards, arbiters and organisers on --listen\n"
           "(default 127.0.0.1:7878), HTTP/SSE/PGN for viewers on --http (default\n"
           "127.0.0.1:8080). The store (default xqref.db) is created when missing; an\n"
@@ -25,13 +26,17 @@ static void serve_usage(FILE *out)
           "a new store with a demo tournament (N players, default 16; round 1 paired)\n"
           "and prints a token per board. Port 0 picks a free port; the real addresses\n"
           "are printed as 'json HOST:PORT' and 'http HOST:PORT'. SIGINT or SIGTERM\n"
-          "stops gracefully. Protocol: docs/protocol.md, docs/http.md.\n");
+          "stops gracefully. --publish also posts every broadcast event to an nchan\n"
+          "publisher location (an nginx edge: deploy/nginx/, scripts/edge.sh) at\n"
+          "PATH/all,rN; the server never waits for it and serves on when it is down.\n"
+          "Protocol: docs/protocol.md, docs/http.md; the edge: docs/scale.md.\n");
 }
 
 int xq_serve_main(int argc, char **argv)
 {
   xq_server_opts o;
   xq_server_opts_default(&o);
+  xq_http_url pub;
   o.signals = 1;
   o.out = stdout;
   o.log = stderr;
@@ -62,6 +67,13 @@ int xq_serve_main(int argc, char **argv)
         return 2;
       }
       o.demo_players = (int)n;
+    } else if (!strcmp(a, "--publish") && more) {
+      xq_error err = {0};
+      if (xq_publish_url_parse(argv[++i], &pub, &err) != XQ_OK) {
+        fprintf(stderr, "xqref serve: --publish: %s\n", err.msg);
+        return 2;
+      }
+      o.publish = &pub;
     } else if (!strcmp(a, "--quiet")) {
       o.log = NULL;
     } else {

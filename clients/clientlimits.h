@@ -27,8 +27,12 @@
 #define XQ_LOADGEN_CONNECT_MS 15000        /* every board connected and greeted */
 #define XQ_LOADGEN_ERRCODES_MAX 32         /* distinct error codes counted */
 #define XQ_LOADGEN_VERDICTS_MAX 32         /* distinct verdicts counted */
-#define XQ_LOADGEN_VIEWERS_MAX 4000        /* --viewers plus --sse connections */
+#define XQ_LOADGEN_VIEWERS_MAX 20000       /* --viewers plus --sse connections (the server takes
+                                              XQ_MAX_CONNS; an edge as many as nginx is given) */
+#define XQ_LOADGEN_VIEWER_URLS_MAX 8       /* --viewer-url given (the viewers take them in turn) */
 #define XQ_LOADGEN_VIEWER_BUF 16384        /* a viewer's read buffer (bytes are counted, not kept) */
+#define XQ_LOADGEN_VIEWER_QUIET_MS 1000    /* after the boards: viewers end when nothing came this long */
+#define XQ_LOADGEN_VIEWER_DRAIN_MS 10000   /* ... or this long after the boards, at the latest */
 
 /* xqref board: one table played from a terminal */
 #define XQ_BOARD_INPUT_MAX 4096            /* one command line from stdin */

@@ -14,7 +14,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "clientlimits.h"
 #include "engine.h"
+#include "net.h"
 
 /* ------------------------------------------------------------------ */
 /* loadgen (loadgen.c, docs/tools.md)                                  */
@@ -34,7 +36,12 @@ typedef struct xq_loadgen_opts {
   double duration;        /* seconds of sending; <= 0 = until every board's game is done */
   uint64_t seed;          /* which game each board plays and the clocks (1: board i plays game i) */
   int viewers;            /* JSON-lines viewers that watch every round for the whole run */
-  int sse;                /* Server-Sent-Events viewers on `http` (viewers + sse <= XQ_LOADGEN_VIEWERS_MAX) */
+  int sse;                /* Server-Sent-Events viewers (viewers + sse <= XQ_LOADGEN_VIEWERS_MAX): on the
+                             viewer URLs in turn, or without them on `http`'s /api/events */
+  xq_http_url viewer_url[XQ_LOADGEN_VIEWER_URLS_MAX]; /* the first viewer_urls: SSE streams (an edge's
+                             /api/events); their hosts are IP addresses or localhost */
+  int viewer_urls;
+  const char *viewer_log; /* NULL, or a file that gets the event and data lines of the first SSE viewer */
 } xq_loadgen_opts;
 
 /* Defaults: window 1, duration -1 (until done), seed 1, the rest 0/NULL. */
@@ -46,11 +53,13 @@ void xq_loadgen_opts_default(xq_loadgen_opts *o);
  * SIGINT comes; then print the report to `out` (boards, acknowledged
  * moves, errors by code, verdicts, elapsed time, moves/s overall and
  * while every board was playing, latency percentiles, the viewers'
- * counts). Ignores SIGPIPE and raises the open-file limit to the hard
+ * counts, how many SSE viewers got exactly the first one's stream, and
+ * their delivery latency from the event's "at"). The boards start once
+ * every viewer's stream has begun. Ignores SIGPIPE and raises the open-file limit to the hard
  * limit (one descriptor a board). Returns XQ_OK when moves were
  * acknowledged, every move was answered, no reply was an error (verdicts
- * such as fouls are not errors) and no board or viewer lost its
- * connection; XQ_EIO when the run saw any of those (the report says
+ * such as fouls are not errors), no board or viewer lost its
+ * connection and every SSE viewer got the first one's stream; XQ_EIO when the run saw any of those (the report says
  * which); XQ_EINVAL for options out of range, addresses that are not
  * HOST:PORT or fewer than o->boards tokens in o->tokens; XQ_EIO, XQ_ENOMEM
  * or XQ_ENOTATION when the tokens, the games or the ack log cannot be

@@ -34,6 +34,8 @@
 #include "jsonl.h"
 #include "net.h"
 #include "records.h"
+#include "samples.h"
+#include "viewers.h"
 
 #define CLOCK_START_MS 5400000L            /* 90 minutes a side */
 
@@ -75,20 +77,6 @@ typedef struct lg_board {
   int pace_on;
 } lg_board;
 
-/* A viewer: one connection that follows the broadcast for the whole run
- * (JSON-lines `watch`, or SSE); what it receives is counted. */
-enum { V_JSONL, V_SSE };
-typedef struct lg_viewer {
-  uv_tcp_t tcp;                /* first member */
-  uv_connect_t creq;
-  lg *lg;
-  int kind;                    /* V_* */
-  int connected, closed;
-  long lines;                  /* events received (lines starting "data:" for SSE) */
-  long bytes;
-  int at_line_start;           /* SSE: the next byte starts a line */
-} lg_viewer;
-
 typedef struct lg_count {
   char name[32];
   long n;
@@ -108,6 +96,7 @@ struct lg {
   int min_plies;
   uint64_t seed;
   FILE *ack;                   /* --ack-log */
+  FILE *stream_log;            /* --viewer-log */
   uv_timer_t deadline, drain, start_to;
   uv_signal_t sigint;          /* Ctrl-C: stop as at the end of --duration */
   int timers_open;
@@ -121,14 +110,11 @@ struct lg {
   lg_count verdicts[XQ_LOADGEN_VERDICTS_MAX];
   int nverdicts;
   long error_total;
-  uint64_t *lat;
-  long nlat, lat_cap;
-  long lat_dropped;
-  lg_viewer *viewers;          /* --viewers, then --sse */
-  int nviewers, njsonl;
+  xq__samples lat;             /* send to reply */
+  xq__viewers *views;          /* --viewers and --sse */
+  int viewers_differ;          /* SSE viewers whose stream was not the first one's */
   struct sockaddr_storage http_addr;
-  int viewers_open;            /* handles still open */
-  long viewers_lost;           /* connections the server closed or refused */
+  struct sockaddr_storage url_addrs[XQ_LOADGEN_VIEWER_URLS_MAX];
 };
 
 /* ------------------------------------------------------------------ */
@@ -278,12 +264,6 @@ static void on_timer_close(uv_handle_t *h)
   L->timers_open--;
 }
 
-static void on_viewer_close(uv_handle_t *h)
-{
-  lg_viewer *v = h->data;
-  v->lg->viewers_open--;
-}
-
 /* Close everything still open; the loop then runs dry. */
 static void close_all(lg *L)
 {
@@ -295,13 +275,9 @@ static void close_all(lg *L)
     b->fcount = 0;
     if (b->state != B_DONE) board_stop(b, STOP_TIME);
   }
-  for (int i = 0; i < L->nviewers; i++) {
-    lg_viewer *v = &L->viewers[i];
-    if (!v->closed) {
-      v->closed = 1;
-      uv_close((uv_handle_t *)&v->tcp, on_viewer_close);
-    }
-  }
+  /* what is still on its way to the viewers comes first */
+  if (L->started) xq__view_end(L->views);
+  else xq__view_close(L->views);
   uv_close((uv_handle_t *)&L->deadline, on_timer_close);
   uv_close((uv_handle_t *)&L->drain, on_timer_close);
   uv_close((uv_handle_t *)&L->start_to, on_timer_close);
@@ -384,26 +360,17 @@ static void board_send_move(lg_board *b)
   }
 }
 
-static void record_latency(lg *L, uint64_t ns)
+static void start_playing(lg *L);
+
+/* Start once every board has its answer to hello (or is lost) and every
+ * viewer's stream has begun (or it is lost): the events of the run reach
+ * every viewer. */
+static void maybe_start(lg *L)
 {
-  if (L->nlat == L->lat_cap) {
-    if (L->lat_cap >= XQ_LOADGEN_SAMPLES_MAX) {
-      L->lat_dropped++;
-      return;
-    }
-    long cap = L->lat_cap ? L->lat_cap * 2 : 65536;
-    uint64_t *p = realloc(L->lat, (size_t)cap * sizeof *p);
-    if (!p) {
-      L->lat_dropped++;
-      return;
-    }
-    L->lat = p;
-    L->lat_cap = cap;
-  }
-  L->lat[L->nlat++] = ns;
+  if (L->greeted == L->nboards && !xq__view_pending(L->views)) start_playing(L);
 }
 
-static void start_playing(lg *L);
+static void on_viewers_ready(void *arg) { maybe_start(arg); }
 
 /* The reply to hello. */
 static void on_hello(lg_board *b, cJSON *r)
@@ -443,7 +410,7 @@ static void on_hello(lg_board *b, cJSON *r)
       b->state = B_READY;
     }
   }
-  if (L->greeted == L->nboards) start_playing(L);
+  maybe_start(L);
 }
 
 static void on_pace(uv_timer_t *t)
@@ -556,7 +523,7 @@ static void on_move_reply(lg_board *b, cJSON *r)
   }
   L->acked++;
   L->t_last = now;
-  record_latency(L, now - s.at);
+  xq__samples_add(&L->lat, now - s.at);
   count_name(L->verdicts, &L->nverdicts, XQ_LOADGEN_VERDICTS_MAX,
              cJSON_IsString(vname) ? vname->valuestring : "?");
   if (b->state == B_DONE) return;
@@ -590,7 +557,7 @@ static void board_failed(lg_board *b)
     b->fcount = 0;
     if (b->state == B_HELLO) L->greeted++;
     board_stop(b, STOP_LOST);
-    if (!L->started && L->greeted == L->nboards) start_playing(L);
+    if (!L->started) maybe_start(L);
     return;
   }
   L->error_total++;
@@ -623,14 +590,14 @@ static void board_connected(xq_jsonl *c, int status)
     say(L, "board %d/%d: connect: %s", b->round, b->table, uv_strerror(status));
     L->greeted++;
     board_stop(b, STOP_LOST);
-    if (L->greeted == L->nboards) start_playing(L);
+    maybe_start(L);
     return;
   }
   b->state = B_HELLO;
   if (xq_jsonl_hello(&b->c, 0, b->token)) {
     L->greeted++;
     board_stop(b, STOP_LOST);
-    if (L->greeted == L->nboards) start_playing(L);
+    maybe_start(L);
   }
 }
 
@@ -639,8 +606,8 @@ static const xq_jsonl_hooks board_hooks = {.connected = board_connected, .reply 
 static void on_start_timeout(uv_timer_t *t)
 {
   lg *L = t->data;
-  say(L, "%d of %d boards greeted after %d ms; starting with those", L->greeted, L->nboards,
-      XQ_LOADGEN_CONNECT_MS);
+  say(L, "%d of %d boards greeted and %d viewers not subscribed after %d ms; starting with what is there",
+      L->greeted, L->nboards, xq__view_pending(L->views), XQ_LOADGEN_CONNECT_MS);
   for (int i = 0; i < L->nboards; i++) {
     lg_board *b = &L->boards[i];
     if (b->state == B_CONNECTING || b->state == B_HELLO) {
@@ -652,102 +619,8 @@ static void on_start_timeout(uv_timer_t *t)
 }
 
 /* ------------------------------------------------------------------ */
-/* Viewers (--viewers, --sse)                                          */
-/* ------------------------------------------------------------------ */
-
-/* The server ended or refused a viewer before the run did: counted (an
- * error of the run) and closed. */
-static void viewer_lost(lg_viewer *v)
-{
-  v->lg->viewers_lost++;
-  v->closed = 1;
-  uv_close((uv_handle_t *)&v->tcp, on_viewer_close);
-}
-
-static void viewer_alloc(uv_handle_t *h, size_t hint, uv_buf_t *buf)
-{
-  static char scratch[XQ_LOADGEN_VIEWER_BUF]; /* one loop thread: bytes are only counted */
-  (void)h;
-  (void)hint;
-  *buf = uv_buf_init(scratch, sizeof scratch);
-}
-
-static void viewer_read(uv_stream_t *st, ssize_t nread, const uv_buf_t *buf)
-{
-  lg_viewer *v = st->data;
-  lg *L = v->lg;
-  if (nread == 0) return;
-  if (nread < 0) {
-    /* the server ended a viewer before the run did */
-    if (!v->closed && !L->closing) viewer_lost(v);
-    return;
-  }
-  v->bytes += nread;
-  for (ssize_t i = 0; i < nread; i++) {
-    char ch = buf->base[i];
-    if (v->kind == V_JSONL) v->lines += ch == '\n';
-    else {
-      /* SSE: one "data:" line per event */
-      if (v->at_line_start && ch == 'd') v->lines++;
-      v->at_line_start = ch == '\n';
-    }
-  }
-}
-
-static void viewer_connected(uv_connect_t *req, int status)
-{
-  lg_viewer *v = req->data;
-  lg *L = v->lg;
-  if (v->closed) return;
-  if (status < 0) {
-    say(L, "viewer %d: connect: %s", (int)(v - L->viewers), uv_strerror(status));
-    viewer_lost(v);
-    return;
-  }
-  v->connected = 1;
-  v->at_line_start = 1;
-  static const char watch[] = "{\"id\":0,\"op\":\"watch\"}\n";
-  static const char sse[] = "GET /api/events HTTP/1.1\r\nHost: xqref\r\nAccept: text/event-stream\r\n\r\n";
-  const char *text = v->kind == V_JSONL ? watch : sse;
-  size_t len = v->kind == V_JSONL ? sizeof watch - 1 : sizeof sse - 1;
-  uv_buf_t b = uv_buf_init((char *)text, (unsigned)len);
-  xq_write_queued((uv_stream_t *)&v->tcp, &b, 1); /* a failed write shows as a read error */
-  uv_read_start((uv_stream_t *)&v->tcp, viewer_alloc, viewer_read);
-}
-
-/* Connect every viewer (they stay until the run ends). */
-static void viewers_start(lg *L)
-{
-  for (int i = 0; i < L->nviewers; i++) {
-    lg_viewer *v = &L->viewers[i];
-    v->lg = L;
-    v->kind = i < L->njsonl ? V_JSONL : V_SSE;
-    uv_tcp_init(&L->loop, &v->tcp);
-    v->tcp.data = v->creq.data = v;
-    L->viewers_open++;
-    const struct sockaddr *sa = (const struct sockaddr *)(v->kind == V_JSONL ? &L->addr : &L->http_addr);
-    if (uv_tcp_connect(&v->creq, &v->tcp, sa, viewer_connected)) viewer_lost(v);
-  }
-}
-
-/* ------------------------------------------------------------------ */
 /* Report                                                              */
 /* ------------------------------------------------------------------ */
-
-static int cmp_u64(const void *a, const void *b)
-{
-  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-  return x < y ? -1 : x > y;
-}
-
-static double percentile_ms(const uint64_t *v, long n, double q)
-{
-  if (n == 0) return 0;
-  long k = (long)(q * (double)n + 0.999999999) - 1; /* nearest rank */
-  if (k < 0) k = 0;
-  if (k >= n) k = n - 1;
-  return (double)v[k] / 1e6;
-}
 
 static void report(lg *L)
 {
@@ -780,22 +653,8 @@ static void report(lg *L)
     fprintf(L->out, "all boards playing %.3f s: %ld moves, %.0f moves/s\n", elapsed, L->acked,
             elapsed > 0 ? (double)L->acked / elapsed : 0.0);
   }
-  if (L->nlat) qsort(L->lat, (size_t)L->nlat, sizeof *L->lat, cmp_u64);
-  fprintf(L->out, "latency ms p50 %.3f p90 %.3f p99 %.3f p99.9 %.3f max %.3f\n",
-          percentile_ms(L->lat, L->nlat, 0.50), percentile_ms(L->lat, L->nlat, 0.90),
-          percentile_ms(L->lat, L->nlat, 0.99), percentile_ms(L->lat, L->nlat, 0.999),
-          L->nlat ? (double)L->lat[L->nlat - 1] / 1e6 : 0.0);
-  if (L->lat_dropped) fprintf(L->out, "latency samples beyond %ld not kept: %ld\n", (long)XQ_LOADGEN_SAMPLES_MAX, L->lat_dropped);
-  if (L->nviewers) {
-    long ev[2] = {0, 0}, by = 0, conn = 0;
-    for (int i = 0; i < L->nviewers; i++) {
-      ev[L->viewers[i].kind] += L->viewers[i].lines;
-      by += L->viewers[i].bytes;
-      conn += L->viewers[i].connected;
-    }
-    fprintf(L->out, "viewers %d (watch %d, sse %d): connected %ld, lost %ld, events received watch %ld sse %ld, %ld bytes\n",
-            L->nviewers, L->njsonl, L->nviewers - L->njsonl, conn, L->viewers_lost, ev[V_JSONL], ev[V_SSE], by);
-  }
+  xq__samples_print(&L->lat, L->out, "latency ms");
+  L->viewers_differ = xq__view_report(L->views, L->out) > 0;
   fflush(L->out);
 }
 
@@ -818,7 +677,8 @@ static int opts_ok(const xq_loadgen_opts *o)
   return o->connect && o->tokens && o->games && o->boards >= 1 && o->boards <= XQ_LOADGEN_BOARDS_MAX &&
          o->window >= 1 && o->window <= XQ_LOADGEN_WINDOW_MAX && o->min_plies >= 0 &&
          o->min_plies <= XQ_REC_PLIES_MAX && o->rate >= 0 && o->rate <= XQ_LOADGEN_RATE_MAX && o->viewers >= 0 &&
-         o->sse >= 0 && o->viewers + o->sse <= XQ_LOADGEN_VIEWERS_MAX && (!o->sse || o->http);
+         o->sse >= 0 && o->viewers + o->sse <= XQ_LOADGEN_VIEWERS_MAX && o->viewer_urls >= 0 &&
+         o->viewer_urls <= XQ_LOADGEN_VIEWER_URLS_MAX && (!o->sse || o->http || o->viewer_urls);
 }
 
 /* Take the options, the tokens, the games and the ack log: everything
@@ -839,11 +699,16 @@ static int setup(lg *L, const xq_loadgen_opts *o)
     say(L, "bad address (want HOST:PORT)");
     return XQ_EINVAL;
   }
-  L->nviewers = o->viewers + o->sse;
-  L->njsonl = o->viewers;
+  for (int i = 0; i < o->viewer_urls; i++) {
+    char hp[XQ_URL_HOST_MAX + 8];
+    snprintf(hp, sizeof hp, "%s:%s", o->viewer_url[i].host, o->viewer_url[i].port);
+    if (xq_jsonl_addr(hp, &L->url_addrs[i]) != XQ_OK) {
+      say(L, "a viewer URL's host must be an IP address or localhost, not %s", o->viewer_url[i].host);
+      return XQ_EINVAL;
+    }
+  }
   L->boards = calloc((size_t)L->nboards, sizeof *L->boards);
-  L->viewers = L->nviewers ? calloc((size_t)L->nviewers, sizeof *L->viewers) : NULL;
-  if (!L->boards || (L->nviewers && !L->viewers)) {
+  if (!L->boards) {
     say(L, "out of memory");
     return XQ_ENOMEM;
   }
@@ -862,7 +727,35 @@ static int setup(lg *L, const xq_loadgen_opts *o)
       return XQ_EIO;
     }
   }
+  if (o->viewer_log) {
+    L->stream_log = fopen(o->viewer_log, "w");
+    if (!L->stream_log) {
+      say(L, "cannot create %s: %s", o->viewer_log, strerror(errno));
+      return XQ_EIO;
+    }
+  }
   return XQ_OK;
+}
+
+/* Connect the viewers (they stay until the run ends). */
+static int viewers_start(lg *L, const xq_loadgen_opts *o)
+{
+  xq__view_opts vo = {
+    .jsonl = o->viewers,
+    .sse = o->sse,
+    .jsonl_addr = (const struct sockaddr *)&L->addr,
+    .sse_addr = (const struct sockaddr *)&L->http_addr,
+    .urls = o->viewer_url,
+    .url_addrs = L->url_addrs,
+    .nurls = o->viewer_urls,
+    .stream_log = L->stream_log,
+    .log = L->log,
+    .ready = on_viewers_ready,
+    .arg = L,
+  };
+  int rc = xq__view_start(&L->loop, &vo, &L->views);
+  if (rc) say(L, "out of memory");
+  return rc;
 }
 
 /* Give every board its game and start connecting it. */
@@ -890,7 +783,7 @@ static void boards_start(lg *L)
 
 /* Run the boards and viewers on a loop of their own until every one is
  * done. Returns XQ_OK, or XQ_EIO when no loop could be made. */
-static int play(lg *L)
+static int play(lg *L, const xq_loadgen_opts *o)
 {
   signal(SIGPIPE, SIG_IGN);
   xq_raise_nofile(); /* a descriptor a board: 1024, the usual soft limit, is too few */
@@ -905,9 +798,9 @@ static int play(lg *L)
   L->timers_open = 4;
   uv_timer_start(&L->start_to, on_start_timeout, XQ_LOADGEN_CONNECT_MS, 0);
   L->t_connect = uv_hrtime();
-  viewers_start(L);
-  boards_start(L);
-  if (L->greeted == L->nboards && !L->started) start_playing(L);
+  if (viewers_start(L, o)) close_all(L);
+  else boards_start(L);
+  if (!L->started) maybe_start(L);
   uv_run(&L->loop, UV_RUN_DEFAULT);
   if (uv_loop_close(&L->loop)) say(L, "handles left open at the end");
   return XQ_OK;
@@ -920,17 +813,20 @@ int xq_loadgen_run(const xq_loadgen_opts *o, FILE *out, FILE *log)
   L->out = out;
   L->log = log;
   int rc = setup(L, o);
-  if (!rc) rc = play(L);
+  if (!rc) rc = play(L, o);
   if (!rc) {
     report(L);
-    if (L->error_total || L->stops[STOP_LOST] || L->unanswered || L->acked == 0 || L->viewers_lost) rc = XQ_EIO;
+    if (L->error_total || L->stops[STOP_LOST] || L->unanswered || L->acked == 0 || xq__view_lost(L->views) ||
+        L->viewers_differ)
+      rc = XQ_EIO;
   }
   if (L->ack) fclose(L->ack);
+  if (L->stream_log) fclose(L->stream_log);
   for (int i = 0; i < L->ngames; i++) free(L->games[i].mv);
   free(L->games);
   free(L->boards);
-  free(L->viewers);
-  free(L->lat);
+  xq__view_free(L->views);
+  xq__samples_free(&L->lat);
   free(L);
   return rc;
 }

@@ -13,6 +13,11 @@
  * they start from the wall clock in microseconds, so an id remembered by a
  * browser from before a restart is older than anything in the ring and
  * gets a snapshot instead of a wrong replay.
+ *
+ * The SSE data of every event ends with "at": the wall clock when it was
+ * broadcast, in microseconds since 1970, from which a viewer (xqref
+ * loadgen) measures its delivery. With --publish the same data goes to
+ * the edge (publish.c), straight from the SSE buffer.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -126,13 +131,14 @@ static void one_line(char *d, size_t n)
     if (d[i] == '\n' || d[i] == '\r') d[i] = ' ';
 }
 
-/* The SSE and JSON-lines encodings of one event, or NULLs when out of
- * memory. */
-static void encode(const char *type, int64_t id, int round, int board, const char *json,
-                   xq__buf **sse, xq__buf **jsonl)
+/* The SSE and JSON-lines encodings of one event broadcast at `at` (µs
+ * since 1970), or NULLs when out of memory; *data_off is where the SSE
+ * data begins (it ends before the final "\n\n"). */
+static void encode(const char *type, int64_t id, int round, int board, const char *json, long long at,
+                   xq__buf **sse, xq__buf **jsonl, size_t *data_off)
 {
   size_t jl = strlen(json), tl = strlen(type);
-  size_t cap = jl + tl + 128;
+  size_t cap = jl + tl + 160;
   *sse = xq__buf_new(cap);
   *jsonl = xq__buf_new(cap);
   if (!*sse || !*jsonl) {
@@ -146,17 +152,22 @@ static void encode(const char *type, int64_t id, int round, int board, const cha
   else if (round > 0) snprintf(where, sizeof where, ",\"round\":%d", round);
 
   int n = snprintf((*sse)->data, cap, "id: %lld\nevent: %s\ndata: ", (long long)id, type);
+  *data_off = (size_t)n;
   memcpy((*sse)->data + n, json, jl);
   one_line((*sse)->data + n, jl);
   size_t k = (size_t)n + jl;
-  /* SSE has no envelope: an event about one game (move, verdict, result)
-   * names it inside its data, after the members it has; a game's whole
-   * state ({"round":...) names it already */
-  if (board > 0 && jl > 2 && json[jl - 1] == '}' && strncmp(json, "{\"round\":", 9)) {
-    size_t wl = strlen(where);
-    memcpy((*sse)->data + k - 1, where, wl);
-    k += wl - 1;
-    (*sse)->data[k++] = '}';
+  if (jl >= 2 && json[jl - 1] == '}') {
+    k--; /* the object goes on: */
+    /* SSE has no envelope: an event about one game (move, verdict, result)
+     * names it inside its data, after the members it has; a game's whole
+     * state ({"round":...) names it already */
+    if (board > 0 && jl > 2 && strncmp(json, "{\"round\":", 9)) {
+      size_t wl = strlen(where);
+      memcpy((*sse)->data + k, where, wl);
+      k += wl;
+    }
+    /* ... and the time it was broadcast, last */
+    k += (size_t)snprintf((*sse)->data + k, cap - k, "%s\"at\":%lld}", json[jl - 2] == '{' ? "" : ",", at);
   }
   memcpy((*sse)->data + k, "\n\n", 3);
   (*sse)->len = k + 2;
@@ -175,8 +186,11 @@ int64_t xq__hub_publish(xq__server *s, const char *type, int round, int board, c
   if (!h || !type) return 0;
   if (!json || !*json) json = "{}";
   int64_t id = h->next_id++;
+  struct timeval tv;
+  gettimeofday(&tv, NULL);
   xq__buf *sse, *jsonl;
-  encode(type, id, round, board, json, &sse, &jsonl);
+  size_t data_off = 0;
+  encode(type, id, round, board, json, (long long)tv.tv_sec * 1000000 + tv.tv_usec, &sse, &jsonl, &data_off);
   if (!sse) {
     xq__log(s, "hub: out of memory, event %lld (%s) not broadcast", (long long)id, type);
     return id;
@@ -202,6 +216,9 @@ int64_t xq__hub_publish(xq__server *s, const char *type, int round, int board, c
   }
   h->publishing--;
   compact(h);
+  /* the edge: type after "event: ", data up to the final "\n\n" */
+  size_t tl = strlen(type);
+  xq__publish_event(s, sse, data_off - 7 - tl, tl, data_off, sse->len - 2 - data_off, round);
   return id;
 }
 

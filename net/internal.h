@@ -12,8 +12,8 @@
  * and the read-only API), http_parse.c (the HTTP/1.1 request and response
  * parser), game_state.c (live games as JSON), pgn_out.c (live games as
  * PGN), ingest.c (PGN ingestion: push and polled documents), poll.c (the
- * PGN URL poller), jobs.c (the queue of CPU-heavy jobs), log.c (the
- * server log).
+ * PGN URL poller), url.c (http:// URLs), publish.c (the broadcast posted
+ * to an nginx + nchan edge), jobs.c (the queue of CPU-heavy jobs), log.c (the server log).
  */
 #ifndef XQ_NET_INTERNAL_H
 #define XQ_NET_INTERNAL_H
@@ -489,6 +489,47 @@ void xq__hub_free(xq__server *s);
 int xq__hub_subscribers(const xq__server *s);
 
 /* ------------------------------------------------------------------ */
+/* The edge: the broadcast posted to nchan (publish.c)                 */
+/* ------------------------------------------------------------------ */
+
+/* Queue the event whose SSE encoding is `b` (the hub's buffer: a
+ * reference is taken, nothing copied) for the edge of --publish: its type
+ * is b->data[type_off..+type_len), its data, the body of the post,
+ * b->data[data_off..+data_len); `round` picks its channels (0: every live
+ * round's). Events go out in the order they were queued. Never waits:
+ * with the queue full (XQ_PUBLISH_QUEUE_MAX events or
+ * XQ_PUBLISH_QUEUE_BYTES) the event is dropped, counted and logged. A
+ * no-op without --publish. Cannot fail. */
+void xq__publish_event(xq__server *s, xq__buf *b, size_t type_off, size_t type_len, size_t data_off,
+                       size_t data_len, int round);
+
+/* What the publisher did, for the log and the tests. */
+typedef struct xq__publish_info {
+  long long posted;            /* events the edge took (2xx) */
+  long long refused;           /* events the edge answered 4xx: dropped, logged */
+  long long dropped;           /* events not queued: the queue was full */
+  long long retried;           /* posts written again because the connection broke before their
+                                  answer (the edge may have taken them: viewers may see them twice) */
+  long long connects;          /* connections made to the edge */
+  int queued;                  /* events waiting now (posts in flight included) */
+  int up;                      /* connected now */
+} xq__publish_info;
+
+/* The counts of the publisher: XQ_OK, or XQ_EINVAL without --publish. */
+int xq__publish_info_get(const xq__server *s, xq__publish_info *out);
+
+/* The publisher's life, as the hub's: init at start (without --publish it
+ * does nothing: XQ_OK), close its handles at shutdown (the counts go to
+ * the log), free it after the loop ran dry; close and free are safe when
+ * init never ran. xq__publish_drained is true once nothing is left to
+ * post or the edge is unreachable: a shutdown waits for it no longer
+ * than its grace period. */
+int xq__publish_init(xq__server *s);
+int xq__publish_drained(const xq__server *s);
+void xq__publish_close(xq__server *s);
+void xq__publish_free(xq__server *s);
+
+/* ------------------------------------------------------------------ */
 /* HTTP (http.c) and ingestion (ingest.c)                              */
 /* ------------------------------------------------------------------ */
 
@@ -534,6 +575,12 @@ char *xq__pgn_round(xq__server *s, int round, xq_notation notation, size_t *len)
 typedef void (*xq__ingest_done)(void *arg, int status, char *json);
 int xq__ingest_pgn(xq__server *s, int round, const char *text, size_t len, xq__ingest_done done,
                    void *arg, xq_error *err);
+/* Where host:port is, for a TCP connection (url.c; needed by poll.c and
+ * publish.c): an IP address goes into *sa at once (returns 1); a name is
+ * looked up on the worker pool with `req` (returns 0: cb runs with the
+ * answer); a libuv error when no lookup could start. */
+int xq__url_lookup(uv_loop_t *loop, uv_getaddrinfo_t *req, uv_getaddrinfo_cb cb, const char *host,
+                   const char *port, struct sockaddr_storage *sa);
 /* The state of the poller of round `round` (for tests and ingest_status):
  * XQ_OK with the fields, XQ_EINVAL when the round is not polled. */
 typedef struct xq__poll_info {
@@ -581,6 +628,7 @@ void xq__live_free(xq__server *s);
 typedef struct xq__commit xq__commit;  /* commit.c */
 typedef struct xq__hub xq__hub;        /* hub.c */
 typedef struct xq__ingest xq__ingest;  /* ingest.c */
+typedef struct xq__publish xq__publish; /* publish.c */
 
 struct xq__server {
   uv_loop_t *loop;
@@ -618,6 +666,7 @@ struct xq__server {
   xq__commit *commit;
   xq__hub *hub;
   xq__ingest *ingest;
+  xq__publish *publish;        /* --publish, NULL without */
   xq__jobs *jobs;              /* CPU jobs running and waiting, NULL none (jobs.c; needed by ops_engine.c) */
   FILE *log;                   /* one line per notable event, NULL quiet */
 };

@@ -16,6 +16,30 @@
 #include <uv.h>
 
 #include "engine.h"
+#include "netlimits.h"
+
+/* An http:// URL split once, where it is given (xq_http_url_parse):
+ * where to connect and what to ask. */
+typedef struct xq_http_url {
+  char host[XQ_URL_HOST_MAX];    /* a name or an IP address (IPv6 without brackets) */
+  char port[8];                  /* decimal, 1..65535 */
+  char hostport[XQ_URL_HOST_MAX + 8]; /* the Host header, as the URL spells it */
+  char target[XQ_URL_MAX];       /* the request target: path and query, "/" at least */
+} xq_http_url;
+
+/* Parse `url`, "http://HOST[:PORT][/PATH][?QUERY]" (port 80 by default;
+ * HOST a name, an IPv4 address or a bracketed IPv6 one; at most
+ * XQ_URL_MAX bytes, without blanks, control characters or a user name)
+ * into *out; a '#' fragment is dropped. Returns XQ_OK, or XQ_EINVAL with
+ * `err` saying why (another scheme, https included: xqref has no TLS). */
+int xq_http_url_parse(const char *url, xq_http_url *out, xq_error *err);
+
+/* The URL of `serve --publish`, an nchan publisher location of an nginx
+ * edge (docs/scale.md): as xq_http_url_parse, with a target that is a
+ * path of letters, digits and -._~/ only, shorter than
+ * XQ_PUBLISH_PATH_MAX, to which a '/' is added when it does not end with
+ * one (each event's channels follow it). XQ_OK or XQ_EINVAL with `err`. */
+int xq_publish_url_parse(const char *url, xq_http_url *out, xq_error *err);
 
 /* How a server starts. */
 typedef struct xq_server_opts {
@@ -29,6 +53,7 @@ typedef struct xq_server_opts {
   int signals;             /* handle SIGINT/SIGTERM (the CLI; tests say 0) */
   FILE *out;               /* where the listening lines and tokens go, NULL = none */
   FILE *log;               /* server log, NULL = none */
+  const xq_http_url *publish; /* post every broadcast event there too (xq_publish_url_parse), NULL = none */
   /* For tests only, so that a deadline or a full server can be tried in
    * a moment (the command line never sets them); 0 keeps the limit named
    * in net/netlimits.h. */

@@ -72,7 +72,10 @@
 #define XQ_TOKEN_RECHECK_MS 1000         /* ask the store this often whether another process made or
                                             revoked tokens; their sessions end within this (security.md) */
 #define XQ_POLLERS_MAX 64                /* rounds polled at once */
-#define XQ_POLL_URL_MAX 1024             /* bytes of a polled URL */
+#define XQ_URL_MAX 1024                  /* an http:// URL: a polled PGN document's, --publish, a
+                                            viewer's of xqref loadgen */
+#define XQ_URL_HOST_MAX 256              /* ... its host */
+#define XQ_POLL_URL_MAX XQ_URL_MAX       /* bytes of a polled URL */
 #define XQ_POLL_READ_CHUNK 65536         /* bytes asked of each read of a polled document */
 #define XQ_DRAIN_TICK_MS 20              /* how often a shutdown checks whether it is done */
 
@@ -105,5 +108,23 @@
 #define XQ_REPLY_CACHE 32                /* last replies kept per board for resends */
 #define XQ_HUB_RING 8192                 /* broadcast events kept for Last-Event-ID resume */
 #define XQ_API_MOVES_MAX 1024            /* moves in one stateless request (apply, adjudicate) */
+
+/* The edge: broadcast events posted to an nchan publisher (--publish, publish.c) */
+#define XQ_PUBLISH_PATH_MAX 256          /* the path of the --publish URL (its request head is
+                                            XQ_PUBLISH_HEAD_MAX bytes at most) */
+#define XQ_PUBLISH_QUEUE_MAX 16384       /* events waiting for the edge: one more is dropped
+                                            (counted, logged), never waited for */
+#define XQ_PUBLISH_QUEUE_BYTES (32 * 1024 * 1024) /* ... and their data bytes together */
+#define XQ_PUBLISH_INFLIGHT 32           /* requests written ahead of their answers (pipelined
+                                            on the one keep-alive connection) */
+#define XQ_PUBLISH_HEAD_MAX 1024         /* one request head: the channel list of an event of no
+                                            round names every live round */
+#define XQ_PUBLISH_READ_MAX (16 * 1024)  /* the edge's answers buffered: one answer head must fit */
+#define XQ_PUBLISH_TIMEOUT_MS 5000       /* a connection, or the answer to the oldest request in
+                                            flight: longer and the connection is made again */
+#define XQ_PUBLISH_IDLE_MS (60 * 1000)   /* a connection with nothing to post is ended by xqref
+                                            (before nginx's keep-alive timeout, 75 s) */
+#define XQ_PUBLISH_RETRY_MIN_MS 250      /* after a failure the next attempt waits this long ... */
+#define XQ_PUBLISH_RETRY_MAX_MS 8000     /* ... doubled after each failure up to this */
 
 #endif /* XQ_NET_LIMITS_H */

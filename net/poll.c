@@ -27,7 +27,7 @@ struct xq__poller {
   xq__server *s;
   int round;
   char url[XQ_POLL_URL_MAX];
-  char host[256];
+  char host[XQ_URL_HOST_MAX];
   char port[8];
   char *request;               /* the GET request text */
   size_t request_len;
@@ -277,91 +277,20 @@ static void start_fetch(xq__poller *p)
   p->len = 0;
   uv_timer_start(&p->timeout, on_timeout, XQ_POLL_TIMEOUT_MS, 0);
   struct sockaddr_storage sa;
-  int port = atoi(p->port);
-  if (uv_ip4_addr(p->host, port, (struct sockaddr_in *)&sa) == 0 ||
-      uv_ip6_addr(p->host, port, (struct sockaddr_in6 *)&sa) == 0) {
-    connect_to(p, (struct sockaddr *)&sa);
-    return;
-  }
-  struct addrinfo hints;
-  memset(&hints, 0, sizeof hints);
-  hints.ai_family = AF_UNSPEC;
-  hints.ai_socktype = SOCK_STREAM;
   p->gai.data = p;
-  p->refs++;
+  p->refs++; /* the lookup's, if there is one */
   p->gai_busy = 1;
-  int rc = uv_getaddrinfo(p->s->loop, &p->gai, on_resolved, p->host, p->port, &hints);
-  if (rc != 0) {
-    p->gai_busy = 0;
-    p->refs--;
-    fetch_failed(p, 0, "cannot resolve %s: %s", p->host, uv_strerror(rc));
-  }
+  int rc = xq__url_lookup(p->s->loop, &p->gai, on_resolved, p->host, p->port, &sa);
+  if (rc == 0) return;
+  p->gai_busy = 0;
+  p->refs--;
+  if (rc == 1) connect_to(p, (struct sockaddr *)&sa);
+  else fetch_failed(p, 0, "cannot resolve %s: %s", p->host, uv_strerror(rc));
 }
 
 /* ------------------------------------------------------------------ */
 /* Pollers                                                             */
 /* ------------------------------------------------------------------ */
-
-/* Split an http:// URL. Returns XQ_OK or XQ_EINVAL with `why`. */
-static int parse_url(const char *url, char *host, size_t hcap, char *port, size_t pcap, const char **path,
-                     const char **why)
-{
-  if (!strncasecmp(url, "https://", 8)) {
-    *why = "https URLs need TLS, which xqref does not use: give an http:// URL";
-    return XQ_EINVAL;
-  }
-  if (strncasecmp(url, "http://", 7)) {
-    *why = "the URL must start with http://";
-    return XQ_EINVAL;
-  }
-  if (strlen(url) >= XQ_POLL_URL_MAX) {
-    *why = "the URL is too long";
-    return XQ_EINVAL;
-  }
-  for (const char *c = url; *c; c++)
-    if ((unsigned char)*c <= ' ' || *c == 0x7F) {
-      *why = "the URL has blanks or control characters";
-      return XQ_EINVAL;
-    }
-  const char *a = url + 7, *end = a + strcspn(a, "/?#");
-  const char *h = a, *he, *pt = NULL;
-  if (memchr(a, '@', (size_t)(end - a))) {
-    *why = "user names in URLs are not supported";
-    return XQ_EINVAL;
-  }
-  if (*h == '[') { /* [IPv6]:port */
-    he = memchr(h, ']', (size_t)(end - h));
-    if (!he) {
-      *why = "bad IPv6 address in the URL";
-      return XQ_EINVAL;
-    }
-    h++;
-    if (he + 1 < end && he[1] == ':') pt = he + 2;
-  } else {
-    he = memchr(h, ':', (size_t)(end - h));
-    if (he) pt = he + 1;
-    else he = end;
-  }
-  if (he == h || (size_t)(he - h) >= hcap) {
-    *why = "no host in the URL";
-    return XQ_EINVAL;
-  }
-  memcpy(host, h, (size_t)(he - h));
-  host[he - h] = 0;
-  if (pt) {
-    size_t n = (size_t)(end - pt);
-    if (!n || n >= pcap || strspn(pt, "0123456789") < n || atoi(pt) < 1 || atoi(pt) > 65535) {
-      *why = "bad port in the URL";
-      return XQ_EINVAL;
-    }
-    memcpy(port, pt, n);
-    port[n] = 0;
-  } else {
-    snprintf(port, pcap, "80");
-  }
-  *path = *end == '/' ? end : (*end == '?' ? end : "/");
-  return XQ_OK;
-}
 
 static void poller_stop(xq__poller *p)
 {
@@ -431,15 +360,15 @@ static void op_ingest_url(xq__server *s, xq__req *r)
     xq__reply_error(r->c, r->id, XQ__E_NOT_FOUND, "that round is not published", -1);
     return;
   }
-  xq__poller *p = calloc(1, sizeof *p);
-  const char *path, *why = NULL;
-  if (!p) {
-    xq__reply_error(r->c, r->id, XQ__E_INTERNAL, "out of memory", -1);
+  xq_http_url u;
+  xq_error uerr = {0};
+  if (xq_http_url_parse(url, &u, &uerr) != XQ_OK) {
+    xq__reply_error(r->c, r->id, XQ__E_BAD_REQUEST, uerr.msg, -1);
     return;
   }
-  if (parse_url(url, p->host, sizeof p->host, p->port, sizeof p->port, &path, &why) != XQ_OK) {
-    free(p);
-    xq__reply_error(r->c, r->id, XQ__E_BAD_REQUEST, why, -1);
+  xq__poller *p = calloc(1, sizeof *p);
+  if (!p) {
+    xq__reply_error(r->c, r->id, XQ__E_INTERNAL, "out of memory", -1);
     return;
   }
   xq__ingest *in = s->ingest;
@@ -455,11 +384,9 @@ static void op_ingest_url(xq__server *s, xq__req *r)
   p->round = round;
   p->info.period_ms = (int)ms;
   snprintf(p->url, sizeof p->url, "%s", url);
-  const char *hostfmt = strchr(p->host, ':') ? "[%s]" : "%s";
-  char hostport[300];
-  int hn = snprintf(hostport, sizeof hostport, hostfmt, p->host);
-  if (strcmp(p->port, "80")) snprintf(hostport + hn, sizeof hostport - (size_t)hn, ":%s", p->port);
-  size_t cap = strlen(path) + strlen(hostport) + 160;
+  memcpy(p->host, u.host, sizeof p->host);
+  memcpy(p->port, u.port, sizeof p->port);
+  size_t cap = strlen(u.target) + strlen(u.hostport) + 160;
   p->request = malloc(cap);
   if (!p->request) {
     free(p);
@@ -469,7 +396,7 @@ static void op_ingest_url(xq__server *s, xq__req *r)
   p->request_len = (size_t)snprintf(p->request, cap,
                                     "GET %s HTTP/1.1\r\nHost: %s\r\nUser-Agent: xqref/0.1\r\n"
                                     "Accept: application/x-chess-pgn, text/plain, */*\r\nConnection: close\r\n\r\n",
-                                    path, hostport);
+                                    u.target, u.hostport);
   uv_timer_init(s->loop, &p->timer);
   uv_timer_init(s->loop, &p->timeout);
   p->timer.data = p->timeout.data = p;

@@ -332,6 +332,7 @@ int xq_server_start(uv_loop_t *loop, const xq_server_opts *o, xq_server **out, x
   if (!rc) rc = xq__live_load(s, err);
   if (!rc) rc = xq__commit_init(s);
   if (!rc) rc = xq__hub_init(s);
+  if (!rc) rc = xq__publish_init(s);
   if (!rc) rc = xq__ingest_init(s);
   if (!rc) xq__live_settle_all(s);
   if (!rc) rc = listen_on(s, &s->json_listener, o->listen, on_json_conn, &s->json_port, err);
@@ -383,10 +384,13 @@ static void on_drain(uv_timer_t *t)
   if (elapsed >= XQ_SHUTDOWN_GRACE_MS)
     while (s->conns) xq__conn_close(s->conns);
   if (s->conns || s->judging || !xq__commit_drained(s)) return;
+  /* the last events on their way to the edge, within the grace period */
+  if (!xq__publish_drained(s) && elapsed < XQ_SHUTDOWN_GRACE_MS) return;
   uv_timer_stop(t);
   uv_close((uv_handle_t *)t, on_closed_quietly);
   xq__commit_close(s);
   xq__hub_close(s);
+  xq__publish_close(s);
   xq__ingest_close(s);
   xq__log(s, "stopped");
 }
@@ -421,6 +425,7 @@ void xq_server_free(xq_server *s)
 {
   if (!s) return;
   xq__ingest_free(s);
+  xq__publish_free(s);
   xq__hub_free(s);
   xq__commit_free(s);
   xq__live_free(s);

@@ -19,6 +19,12 @@ if [ "${1:-}" = --test ]; then
   # the crash trials (bench/crash-ops.sh: HTTP requests, PRAGMA
   # integrity_check) and the valgrind run of the server suites
   packages+=(curl sqlite3 valgrind)
+  # the edge test (tests/edge/run.sh, docs/scale.md): nginx with the nchan
+  # module, and Redis for two edges sharing their channels. scripts/edge.sh
+  # runs its own on loopback ports; where systemd runs, Debian also starts
+  # the packages' own services (`systemctl disable --now nginx
+  # redis-server` stops them)
+  packages+=(nginx libnginx-mod-nchan redis-server)
   if ! command -v node >/dev/null 2>&1 ||
      [ "$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)" -lt 18 ]; then
     packages+=(nodejs npm)

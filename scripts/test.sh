@@ -27,6 +27,9 @@ TRIALS=2 PLAYERS=100 bash bench/crash-ops.sh
 CONNS=200 DURATION=20 RATE=1 INTERVAL=2 MARGIN=50 bash scripts/soak.sh
 # the live page in headless Chromium (playwright-core from npm; docs/web.md)
 bash tests/web/run.sh build
+# 1000 viewers through an nginx + nchan edge, and two edges over Redis
+# (scripts/edge.sh; docs/scale.md)
+bash tests/edge/run.sh build
 
 echo "== portable build, x86-64-v2 (build-portable/), at ${SECONDS} s"
 bash scripts/build.sh build-portable -DCMAKE_BUILD_TYPE=Release -DXQ_WERROR=ON -DXQ_PORTABLE=ON

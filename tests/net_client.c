@@ -36,7 +36,7 @@ static int parse_tokens(xq_tserver *ts, char *text)
   return 0;
 }
 
-static int start(xq_tserver *ts, int players)
+static int start(xq_tserver *ts, int players, const xq_http_url *publish)
 {
   signal(SIGPIPE, SIG_IGN);
   uv_loop_init(&ts->loop);
@@ -47,6 +47,7 @@ static int start(xq_tserver *ts, int players)
   o.http = "127.0.0.1:0";
   o.demo = players > 0;
   o.demo_players = players;
+  o.publish = publish;
   char *text = NULL;
   size_t tlen = 0;
   o.out = open_memstream(&text, &tlen);
@@ -69,19 +70,30 @@ static int start(xq_tserver *ts, int players)
   return 0;
 }
 
-int xq_ts_start(xq_tserver *ts, int players) { return xq_ts_start_tuned(ts, players, NULL); }
-
-int xq_ts_start_tuned(xq_tserver *ts, int players, const xq_ts_tuning *t)
+/* A server on a fresh store in a new temporary directory. */
+static int start_fresh(xq_tserver *ts, int players, const xq_ts_tuning *t, const xq_http_url *publish)
 {
   memset(ts, 0, sizeof *ts);
   if (t) ts->tune = *t;
   snprintf(ts->dir, sizeof ts->dir, "/tmp/xqref-test-XXXXXX");
   if (!mkdtemp(ts->dir)) return -1;
   snprintf(ts->db, sizeof ts->db, "%s/t.db", ts->dir);
-  return start(ts, players);
+  return start(ts, players, publish);
 }
 
-int xq_ts_restart(xq_tserver *ts) { return start(ts, 0); }
+int xq_ts_start_tuned(xq_tserver *ts, int players, const xq_ts_tuning *t)
+{
+  return start_fresh(ts, players, t, NULL);
+}
+
+int xq_ts_start_publish(xq_tserver *ts, int players, const xq_http_url *publish)
+{
+  return start_fresh(ts, players, NULL, publish);
+}
+
+int xq_ts_start(xq_tserver *ts, int players) { return start_fresh(ts, players, NULL, NULL); }
+
+int xq_ts_restart(xq_tserver *ts) { return start(ts, 0, NULL); }
 
 int xq_ts_stop(xq_tserver *ts)
 {

@@ -44,6 +44,9 @@ int xq_ts_start(xq_tserver *ts, int players);
 /* As xq_ts_start, with the limits of `t` (NULL: none changed), which a
  * restart keeps. */
 int xq_ts_start_tuned(xq_tserver *ts, int players, const xq_ts_tuning *t);
+/* As xq_ts_start, posting its broadcast to `publish` too (serve
+ * --publish; NULL: not). Returns 0 or -1. */
+int xq_ts_start_publish(xq_tserver *ts, int players, const xq_http_url *publish);
 /* Restart on the same store (after xq_ts_stop). Returns 0 or -1. */
 int xq_ts_restart(xq_tserver *ts);
 /* Stop gracefully, run the loop dry, free; returns uv_loop_close's result

@@ -26,11 +26,11 @@ extern char **environ;
 /* The server of one test. */
 static char dir[256];
 static char db[300], serve_out[300];
-static char addr[64];
+static char addr[64], http_addr[64];
 static pid_t server = -1;
 
 /* Start `xqref serve` with a demo of `players` players; wait for its
- * "json HOST:PORT" line. */
+ * "json HOST:PORT" and "http HOST:PORT" lines. */
 static void start_server(int players)
 {
   snprintf(dir, sizeof dir, "%s/xq_net_tools_XXXXXX", getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
@@ -40,7 +40,7 @@ static void start_server(int players)
   char nplayers[16];
   snprintf(nplayers, sizeof nplayers, "%d", players);
   char *argv[] = {XQ_BINARY, "serve", "--db", db, "--demo", "--players", nplayers,
-                  "--listen", "127.0.0.1:0", "--http", "none", "--quiet", NULL};
+                  "--listen", "127.0.0.1:0", "--http", "127.0.0.1:0", "--quiet", NULL};
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);
   posix_spawn_file_actions_addopen(&fa, 1, serve_out, O_WRONLY | O_CREAT | O_TRUNC, 0600);
@@ -48,12 +48,15 @@ static void start_server(int players)
   posix_spawn_file_actions_destroy(&fa);
   cr_assert_eq(rc, 0, "cannot start %s serve", XQ_BINARY);
   /* Wait for the listening line (the store and demo are made first). */
-  for (int i = 0; i < 600 && !addr[0]; i++) {
+  for (int i = 0; i < 600 && !http_addr[0]; i++) {
     char *out = xq_test_slurp(serve_out);
-    const char *j = out ? strstr(out, "json ") : NULL;
-    if (j && strchr(j, '\n')) sscanf(j, "json %63s", addr);
+    const char *j = out ? strstr(out, "json ") : NULL, *h = out ? strstr(out, "http ") : NULL;
+    if (j && h && strchr(h, '\n')) {
+      sscanf(j, "json %63s", addr);
+      sscanf(h, "http %63s", http_addr);
+    }
     free(out);
-    if (!addr[0]) {
+    if (!http_addr[0]) {
       int st;
       cr_assert_eq(waitpid(server, &st, WNOHANG), 0, "xqref serve exited early");
       struct timespec ts = {0, 50 * 1000 * 1000};
@@ -75,7 +78,7 @@ static void stop_server(void)
   char cmd[600];
   snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
   if (dir[0]) cr_expect_eq(system(cmd), 0);
-  dir[0] = addr[0] = 0;
+  dir[0] = addr[0] = http_addr[0] = 0;
 }
 
 /* The board token of table `table` from the server's output. */
@@ -254,6 +257,51 @@ Test(net_tools, loadgen_viewers_follow_the_broadcast)
   cr_expect_eq(st, 2, "%s", out);
   cr_expect(strstr(out, "--sse needs --http"), "%s", out);
   free(out);
+}
+
+Test(net_tools, loadgen_sse_viewers_on_urls_share_one_stream_and_time_it)
+{
+  start_server(4); /* 2 boards */
+  char games[400], vlog[400], args[1600];
+  snprintf(games, sizeof games, "%s/games.pgn", dir);
+  snprintf(vlog, sizeof vlog, "%s/viewer.txt", dir);
+  write_games(games);
+  /* the server's own stream by two URLs, as two edges would be */
+  snprintf(args, sizeof args,
+           "loadgen --connect %s --tokens '%s' --boards 2 --games '%s' --rate 20 --duration 1 --sse 4 "
+           "--viewer-url http://%s/api/events?round=1 --viewer-url http://%s/api/events --viewer-log '%s'",
+           addr, serve_out, games, http_addr, http_addr, vlog);
+  int st;
+  char *out = xq_test_run(args, &st);
+  cr_assert_eq(st, 0, "%s", out);
+  long acked = field(out, "acked");
+  cr_assert_gt(acked, 0, "%s", out);
+  long lo = -1, hi = -1, same = -1, n = -1;
+  const char *v = strstr(out, "sse streams: 4 viewers, ");
+  cr_assert(v, "%s", out);
+  cr_assert_eq(sscanf(v, "sse streams: 4 viewers, events per viewer fewest %ld most %ld, the first viewer's stream "
+                         "exactly: %ld of %ld", &lo, &hi, &same, &n), 4, "%s", out);
+  /* every viewer: the snapshot, then every acknowledged move, the same */
+  cr_expect_eq(same, 4, "%s", out);
+  cr_expect_eq(lo, hi, "%s", out);
+  cr_expect_geq(lo, acked + 1, "%s", out);
+  char line[200];
+  snprintf(line, sizeof line, "  at http://%s/api/events?round=1: 2 viewers, events per viewer fewest %ld", http_addr, lo);
+  cr_expect(strstr(out, line), "%s", out);
+  double p50 = -1;
+  v = strstr(out, "delivery latency ms (broadcast to received) p50 ");
+  cr_assert(v && sscanf(v, "delivery latency ms (broadcast to received) p50 %lf", &p50) == 1, "%s", out);
+  cr_expect_geq(p50, 0, "%s", out);
+  free(out);
+  /* the first viewer's event and data lines, a pair per event */
+  char *log = xq_test_slurp(vlog);
+  cr_assert_not_null(log);
+  static const char first[] = "event: snapshot\ndata: {";
+  cr_expect(!strncmp(log, first, sizeof first - 1), "%s", log);
+  long lines = 0;
+  for (const char *p = log; *p; p++) lines += *p == '\n';
+  cr_expect_eq(lines, 2 * lo);
+  free(log);
 }
 
 Test(net_tools, board_cli_plays_from_a_pipe)

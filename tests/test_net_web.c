@@ -401,11 +401,12 @@ Test(net_web, moves_carry_three_notations_and_events_name_their_game)
   j = op1(ts.board[1], "{\"id\":2,\"op\":\"move\",\"seq\":2,\"move\":\"a9a5\"}", &status);
   cr_assert_str_eq(str(item(j, "verdict"), "verdict"), "foul");
   cJSON_Delete(j);
-  /* SSE has no envelope: the data of a move or a verdict names its game */
-  w.text = "\"result\":\"*\",\"round\":1,\"table\":2}";
+  /* SSE has no envelope: the data of a move or a verdict names its game
+   * (then says when it was broadcast) */
+  w.text = "\"result\":\"*\",\"round\":1,\"table\":2,\"at\":";
   cr_assert(xq_tc_run_until(&ts.loop, has_text, &w, 5000), "%s", sse.in);
   cr_assert(strstr(sse.in, "event: move\ndata: {\"ply\":1,\"move\":\"h2e2\",\"wxf\":\"C2.5\",\"zh\":\"炮二平五\""));
-  w.text = "\"round\":1,\"table\":2}\n\n";
+  w.text = "\"round\":1,\"table\":2,\"at\":";
   const char *verdict = strstr(sse.in, "event: verdict\ndata: {");
   cr_assert(verdict && strstr(verdict, w.text), "%s", sse.in);
   xq_tc_close(&sse);

@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# edge-broadcast.sh - a broadcast through the nginx + nchan edge, measured
+# (docs/scale.md): a fresh demo server with BOARDS boards (`serve --demo
+# --players 2*BOARDS --publish`), EDGES edges started by scripts/edge.sh
+# on loopback (2: over a Redis server, the viewers half on each), then
+# `xqref loadgen`: the boards play RATE moves a second each for DURATION
+# seconds while VIEWERS SSE viewers follow the edge. Prints loadgen's
+# report (moves/s, board latency, the viewers' streams and their
+# delivery latency), what xqref posted to the edge and the CPU time it
+# used, and nchan's counts. With DIRECT=1 the viewers follow the server
+# itself instead (at most 3840: its anonymous connections), for
+# comparison. With PIN=1 the server runs on core 0 and the edge and
+# loadgen on the other cores (taskset), as if the edge had a machine of
+# its own.
+#
+# Settings (environment): XQREF (build/xqref), BOARDS (100), RATE (0.1),
+# DURATION (60), VIEWERS (10000), EDGES (1 or 2), WORKERS (nginx worker
+# processes, 1), DIRECT (0), PIN (0).
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+XQREF=${XQREF:-$root/build/xqref}
+BOARDS=${BOARDS:-100}
+RATE=${RATE:-0.1}
+DURATION=${DURATION:-60}
+VIEWERS=${VIEWERS:-10000}
+EDGES=${EDGES:-1}
+WORKERS=${WORKERS:-1}
+DIRECT=${DIRECT:-0}
+PIN=${PIN:-0}
+server_cpu=() others_cpu=()
+if [ "$PIN" = 1 ]; then
+  server_cpu=(taskset -c 0)
+  others_cpu=(taskset -c "1-$(($(nproc) - 1))")
+fi
+die() { echo "edge-broadcast: $*" >&2; exit 1; }
+[ -x "$XQREF" ] || die "no xqref binary at $XQREF (build first, or set XQREF)"
+
+tmp=$(mktemp -d /tmp/xq-edge-bench.XXXXXX)
+server=""
+dirs=()
+cleanup() {
+  [ -z "$server" ] || { kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; }
+  for d in "${dirs[@]+"${dirs[@]}"}"; do bash "$root/scripts/edge.sh" stop "$d" || true; done
+  rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+"$XQREF" bench --gen-pgn "$((BOARDS * 2))" "$tmp/games.pgn" 11 >/dev/null
+# fixed loopback ports for the edges: edge e listens on 28080 + 10e, its
+# publisher on 28081 + 10e; xqref posts to the first
+pub=(--publish http://127.0.0.1:28091/pub/)
+[ "$DIRECT" != 1 ] || pub=()
+"${server_cpu[@]}" "$XQREF" serve --db "$tmp/b.db" --demo --players "$((BOARDS * 2))" --listen 127.0.0.1:0 --http 127.0.0.1:0 \
+  "${pub[@]}" >"$tmp/serve.out" 2>"$tmp/serve.log" &
+server=$!
+for _ in $(seq 1 200); do grep -q '^http ' "$tmp/serve.out" && break; sleep 0.05; done
+json=$(sed -n 's/^json //p' "$tmp/serve.out")
+http=$(sed -n 's/^http //p' "$tmp/serve.out")
+[ -n "$http" ] || die "the server did not start ($tmp/serve.log)"
+
+urls=()
+if [ "$DIRECT" = 1 ]; then
+  sse=(--sse "$VIEWERS" --http "$http")
+else
+  for e in $(seq 1 "$EDGES"); do
+    redis=()
+    [ "$EDGES" = 1 ] || { [ "$e" = 1 ] && redis=(--redis 26379) || redis=(--join-redis 127.0.0.1:26379); }
+    "${others_cpu[@]}" bash "$root/scripts/edge.sh" up --xqref "$http" --listen "127.0.0.1:$((28080 + 10 * e))" \
+      --publish "127.0.0.1:$((28081 + 10 * e))" --workers "$WORKERS" "${redis[@]}" >"$tmp/edge$e.out"
+    dirs+=("$(sed -n 's/^dir //p' "$tmp/edge$e.out")")
+    urls+=(--viewer-url "http://127.0.0.1:$((28080 + 10 * e))/api/events")
+  done
+  sse=(--sse "$VIEWERS" "${urls[@]}")
+fi
+
+echo "== $BOARDS boards, $RATE moves/s each, ${DURATION} s; $VIEWERS SSE viewers on $([ "$DIRECT" = 1 ] && echo "the server" || echo "$EDGES edge(s), $WORKERS nginx worker(s) each")"
+"${others_cpu[@]}" "$XQREF" loadgen --connect "$json" --tokens "$tmp/serve.out" --boards "$BOARDS" --games "$tmp/games.pgn" \
+  --min-plies 40 --rate "$RATE" --duration "$DURATION" "${sse[@]}" || echo "(loadgen: exit status $?)"
+if [ "$DIRECT" != 1 ]; then
+  for e in $(seq 1 "$EDGES"); do
+    exec 3<>"/dev/tcp/127.0.0.1/$((28081 + 10 * e))"
+    printf 'GET /nchan_status HTTP/1.0\r\n\r\n' >&3
+    echo "edge $e: $(grep -E '^(total published messages|subscribers):' <&3 | tr '\n' ' ')"
+    exec 3>&-
+  done
+fi
+# the server's CPU time (user + system) over the whole run
+awk -v hz="$(getconf CLK_TCK)" '{printf "xqref: %.2f s of CPU\n", ($14 + $15) / hz}' "/proc/$server/stat"
+kill "$server"
+wait "$server" 2>/dev/null || true
+server=""
+grep -E 'publish: [0-9]+ events posted|committed' "$tmp/serve.log" | sed 's/^[0-9:.]* /xqref: /'
