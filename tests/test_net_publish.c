@@ -163,6 +163,9 @@ static void edge_read(uv_stream_t *st, ssize_t n, const uv_buf_t *b)
     long r = xq__http_parse(&c->p, c->in + used, c->len - used);
     cr_assert_geq(r, 0, "the publisher's request parses");
     used += (size_t)r;
+    /* the edge takes every body it is offered */
+    if (c->p.state == XQ__HP_HEAD_DONE)
+      cr_assert_eq(xq__http_parser_body(&c->p, XQ_HTTP_BODY_MAX), 0, "the body's length is fine");
     if (c->p.state != XQ__HP_DONE) {
       if (r == 0) break;
       continue;
