@@ -404,14 +404,17 @@ static void get_events(xq__server *s, xq__conn *c, http_conn *h, int round)
                              "Access-Control-Allow-Origin: *\r\n"
                              "\r\n"
                              "retry: 3000\n\n";
-  if (xq__conn_send(c, head, sizeof head - 1) != XQ_OK) return;
   h->sse = 1;
-  /* a stream is idle by nature: no idle timeout */
+  /* a stream is idle by nature: no deadline */
   xq__conn_deadline(c, 0, NULL);
-  int rc = xq__hub_watch(s, c, XQ__HUB_SSE, round, last);
+  /* the connection leaves this loop for the fan-out's, which sends the
+   * head first (c is closed then: its slot is free) */
+  int rc = xq__hub_stream(s, c, round, last, head, sizeof head - 1);
   if (rc != XQ_OK && !c->closing) {
     static const char full[] = "event: error\ndata: {\"code\":\"LIMIT\",\"msg\":\"too many subscribers\"}\n\n";
-    xq__conn_send(c, full, sizeof full - 1);
+    static const char stop[] = "event: error\ndata: {\"code\":\"SHUTTING_DOWN\",\"msg\":\"the server is stopping\"}\n\n";
+    const char *why = s->stopping ? stop : full;
+    if (xq__conn_send(c, head, sizeof head - 1) == XQ_OK) xq__conn_send(c, why, strlen(why));
     xq__conn_end(c);
   }
 }
@@ -467,10 +470,12 @@ static void async_done(xq__conn *c, http_conn *h)
   h->busy = 0;
   c->pending_replies--;
   if (c->closing) {
-    /* http_on_close left the state to us */
-    xq__http_parser_reset(&h->p);
-    free(h);
-    c->ext = NULL;
+    /* http_on_close left the state to us (or to process(), under way) */
+    if (!h->processing) {
+      xq__http_parser_reset(&h->p);
+      free(h);
+      c->ext = NULL;
+    }
   } else {
     request_over(c, h);
     if (!h->processing) {
@@ -797,6 +802,21 @@ static void head_deadline(xq__conn *c, http_conn *h, size_t left)
   xq__conn_deadline(c, XQ_HTTP_HEAD_MS, "a request head not received in time");
 }
 
+/* process() is over, having used `used` bytes: a connection closed
+ * meanwhile (an answer that could not be written, an event stream handed
+ * to the fan-out) left its state to it (http_on_close), freed now unless
+ * a push or an op still holds it. */
+static size_t process_over(xq__conn *c, http_conn *h, size_t used)
+{
+  h->processing = 0;
+  if (c->closing && !h->busy) {
+    xq__http_parser_reset(&h->p);
+    free(h);
+    c->ext = NULL;
+  }
+  return used;
+}
+
 /* Parse and answer the requests in c->in; returns the bytes used. Stops
  * at a push waiting for its commit, at an event stream, at a close, and
  * before a request while the answer before it is still unsent. */
@@ -814,8 +834,7 @@ static size_t process(xq__conn *c, http_conn *h)
       h->keep_alive = 0;
       h->head_only = 0;
       respond_error(c, h, h->p.status, NULL, h->p.reason, NULL);
-      h->processing = 0;
-      return c->len;
+      return process_over(c, h, c->len);
     }
     used += (size_t)r;
     if (h->p.state == XQ__HP_HEAD_DONE) {
@@ -827,7 +846,6 @@ static size_t process(xq__conn *c, http_conn *h)
       break;
     }
   }
-  h->processing = 0;
   if (h->ended && h->unread) {
     /* a refused request's body: dropped unread (some of it at most),
      * then the close */
@@ -835,9 +853,9 @@ static size_t process(xq__conn *c, http_conn *h)
     h->unread -= (long long)n < h->unread ? (long long)n : h->unread;
     if (!h->unread) xq__conn_end(c);
   }
-  if (h->sse || h->ended) return c->len; /* a stream's input is ignored */
+  if (h->sse || h->ended) return process_over(c, h, c->len); /* a stream's input is ignored */
   head_deadline(c, h, c->len - used);
-  return used;
+  return process_over(c, h, used);
 }
 
 static size_t http_consume(xq__conn *c)
@@ -883,9 +901,10 @@ static void http_on_close(xq__conn *c)
   http_conn *h = c->ext;
   if (c->hub_watch) xq__hub_unwatch(c->srv, c);
   if (!h) return;
-  if (h->busy) {
+  if (h->busy || h->processing) {
     /* push_done still runs (it holds a reference) and frees nothing of
-     * ours but the request: keep the state until then */
+     * ours but the request, or process() is under way: keep the state
+     * until then (async_done, process_over) */
     return;
   }
   xq__http_parser_reset(&h->p);

@@ -19,11 +19,17 @@
 #define XQ_OP_LINES_MAX 64               /* requests in one POST /api/op (its body: at most XQ_MAX_LINE) */
 
 /* Connections */
-#define XQ_MAX_CONNS 4096                /* JSON-lines + HTTP connections together */
+#define XQ_MAX_CONNS 4096                /* JSON-lines + HTTP connections together (an event
+                                            stream, once handed to the fan-out, is a viewer:
+                                            XQ_VIEWERS_MAX) */
 #define XQ_CONNS_RESERVED 256            /* of them kept for sessions with a token: anonymous
                                             connections can never fill the server */
 #define XQ_ANON_CONNS_MAX (XQ_MAX_CONNS - XQ_CONNS_RESERVED) /* connections without a token */
 #define XQ_LISTEN_BACKLOG 1024
+#define XQ_VIEWERS_MAX 20000             /* SSE viewers on the fan-out thread, apart from the
+                                            connections above (a descriptor each: the process's
+                                            open-file limit, raised by xq_raise_nofile, may be
+                                            lower) */
 #define XQ_ADDR_MAX 128                  /* a listening address "host:port" (--listen, --http) */
 
 /* Output budgets (bytes queued in uv_write and not yet written) */
@@ -104,6 +110,17 @@
 #define XQ_BOARDS_MAX 5000               /* boards in one round */
 #define XQ_REPLY_CACHE 32                /* last replies kept per board for resends */
 #define XQ_HUB_RING 8192                 /* broadcast events kept for Last-Event-ID resume */
+#define XQ_SNAPSHOT_WAIT_MS 1000         /* a fresh event stream waits at most this long for the
+                                            games to be as broadcast (every move judged has had
+                                            its event), then gets their snapshot as they are */
+#define XQ_FANOUT_TICK_MS 50             /* the fan-out writes to its viewers at most this often:
+                                            what came meanwhile goes out in one write each (an
+                                            event waits this long at most) */
+#define XQ_FANOUT_NICE 10                /* the fan-out thread's nice value: the loop of the boards
+                                            wins a core from it */
+#define XQ_FANOUT_IOV_MAX 128            /* buffers in one write to a viewer (the rest: the next) */
+#define XQ_FANOUT_READ 4096              /* what a viewer sends is read into a scratch buffer of
+                                            this size and dropped */
 #define XQ_API_MOVES_MAX 1024            /* moves in one stateless request (apply, adjudicate) */
 
 #endif /* XQ_NET_LIMITS_H */

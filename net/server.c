@@ -460,8 +460,10 @@ int xq_serve(const xq_server_opts *opts, xq_error *err)
     return rc;
   }
   uv_run(&loop, UV_RUN_DEFAULT);
+  int fanout = xq__hub_fanout_status(s); /* the fan-out thread's loop */
   xq_server_free(s);
   rc = uv_loop_close(&loop);
+  if (!rc) rc = fanout;
   if (rc) return fail(err, XQ_EIO, "handles left open at exit: %s", uv_strerror(rc));
   return XQ_OK;
 }
