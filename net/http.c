@@ -40,7 +40,9 @@ typedef struct http_conn {
   int sse;                     /* the connection is an event stream */
   int head_only;               /* the request being answered is HEAD */
   int keep_alive;              /* of the request being answered */
-  const char *cache;           /* Cache-Control of the answer; NULL: no-store */
+  const char *cache;           /* Cache-Control of a 200 (or 304) answer; NULL: no-store */
+  int etag;                    /* a 200 answer carries an ETag, and a matching If-None-Match
+                                  gets a 304 instead */
   int kind;                    /* RT_* of the request being answered ... */
   int round, table;            /* ... its round (standings: up to; stream: filter), table */
   const char *asset;           /* ... RT_ASSET: the file of web/ */
@@ -54,27 +56,67 @@ static size_t process(xq__conn *c, http_conn *h);
 /* Replies                                                             */
 /* ------------------------------------------------------------------ */
 
+#define STR_(x) #x
+#define STR(x) STR_(x)
+/* The Cache-Control of the reads: live data, a cache in front may serve
+ * it this long without asking again. */
+static const char live_cache[] = "max-age=" STR(XQ_HTTP_MAX_AGE_S);
+
+/* The entity tag of a body: its FNV-1a hash, quoted (a changed body has
+ * another tag but for a 64-bit collision). */
+static void body_tag(const char *body, size_t len, char tag[20])
+{
+  uint64_t hash = 1469598103934665603ull;
+  for (size_t i = 0; i < len; i++) hash = (hash ^ (unsigned char)body[i]) * 1099511628211ull;
+  snprintf(tag, 20, "\"%016llx\"", (unsigned long long)hash);
+}
+
+/* True when the If-None-Match field `inm` (NULL: none) is "*" or lists
+ * `tag`, weak (W/) or not (RFC 9110 13.1.2: the weak comparison). */
+static int tag_listed(const char *inm, const char *tag)
+{
+  size_t tl = strlen(tag);
+  for (const char *p = inm; p && *p;) {
+    while (*p == ' ' || *p == '\t' || *p == ',') p++;
+    if (*p == '*') return 1;
+    if (!strncmp(p, "W/", 2)) p += 2;
+    const char *end = *p == '"' ? strchr(p + 1, '"') : NULL;
+    if (!end) return 0; /* not a list of tags */
+    if ((size_t)(end + 1 - p) == tl && !memcmp(p, tag, tl)) return 1;
+    p = end + 1;
+  }
+  return 0;
+}
+
 /* Send a complete response; closes after it unless keep-alive. The
  * answer to a request whose body is left unread (a refusal on its head)
  * closes too, once XQ_HTTP_LINGER_MAX bytes of that body (or all of it)
- * were dropped or XQ_HTTP_LINGER_MS passed. */
+ * were dropped or XQ_HTTP_LINGER_MS passed. A 200 with h->etag carries
+ * the body's tag, and is a 304 without the body when the request's
+ * If-None-Match names it. */
 static void respond(xq__conn *c, http_conn *h, int status, const char *ctype, const char *body,
                     size_t len, const char *extra)
 {
-  char head[512];
+  char head[512], tag[20], etag[40] = "";
   if (c->srv->stopping || h->unread) h->keep_alive = 0; /* the last answer before the close */
+  if (status == 200 && h->etag) {
+    body_tag(body, len, tag);
+    snprintf(etag, sizeof etag, "ETag: %s\r\n", tag);
+    if (tag_listed(xq__http_header(&h->p.req, "If-None-Match"), tag)) status = 304;
+  }
   int n = snprintf(head, sizeof head,
                    "HTTP/1.1 %d %s\r\n"
                    "Content-Type: %s\r\n"
                    "Content-Length: %zu\r\n"
                    "Cache-Control: %s\r\n"
                    "Access-Control-Allow-Origin: *\r\n"
-                   "%s%s"
+                   "%s%s%s"
                    "\r\n",
-                   status, xq__http_status_text(status), ctype, len, h->cache ? h->cache : "no-store",
-                   extra ? extra : "",
-                   h->keep_alive ? "" : "Connection: close\r\n");
-  size_t blen = h->head_only ? 0 : len;
+                   status, xq__http_status_text(status), ctype, len,
+                   h->cache && (status == 200 || status == 304) ? h->cache : "no-store", etag,
+                   extra ? extra : "", h->keep_alive ? "" : "Connection: close\r\n");
+  /* a 304 has the head the 200 would have, without the body */
+  size_t blen = h->head_only || status == 304 ? 0 : len;
   xq__buf *b = xq__buf_new((size_t)n + blen);
   if (!b) {
     xq__conn_close(c);
@@ -341,8 +383,8 @@ static void get_trf(xq__server *s, xq__conn *c, http_conn *h)
 }
 
 /* The live page: a file of web/ embedded at build time, with an ETag
- * (FNV-1a of its bytes) so that browsers revalidate instead of fetching it
- * again; a new binary with a changed file gets a new tag. */
+ * (respond: FNV-1a of its bytes) so that browsers revalidate instead of
+ * fetching it again; a new binary with a changed file gets a new tag. */
 static void get_asset(xq__conn *c, http_conn *h, const char *name)
 {
   const xq__web_asset *a = NULL;
@@ -352,21 +394,8 @@ static void get_asset(xq__conn *c, http_conn *h, const char *name)
     respond_error(c, h, 404, NULL, "no such file", NULL);
     return;
   }
-  uint64_t hash = 1469598103934665603ull;
-  for (size_t i = 0; i < a->len; i++) hash = (hash ^ a->data[i]) * 1099511628211ull;
-  char etag[24], extra[64];
-  snprintf(etag, sizeof etag, "\"%016llx\"", (unsigned long long)hash);
-  snprintf(extra, sizeof extra, "ETag: %s\r\n", etag);
   h->cache = "no-cache";
-  const char *inm = xq__http_header(&h->p.req, "If-None-Match");
-  if (inm && strstr(inm, etag)) {
-    /* 304: the head the 200 would have, without the body */
-    h->head_only = 1;
-    respond(c, h, 304, a->type, (const char *)a->data, a->len, extra);
-  } else {
-    respond(c, h, 200, a->type, (const char *)a->data, a->len, extra);
-  }
-  h->cache = NULL; /* the API's answers are never cached */
+  respond(c, h, 200, a->type, (const char *)a->data, a->len, NULL);
 }
 
 /* ------------------------------------------------------------------ */
@@ -734,6 +763,7 @@ static int judge_head(xq__server *s, xq__conn *c, http_conn *h)
   h->keep_alive = r->keep_alive && !s->stopping;
   h->head_only = !strcmp(r->method, "HEAD");
   h->cache = NULL;
+  h->etag = 0;
   /* until the request is let through: what a refusal drops of the body */
   h->unread = body < XQ_HTTP_LINGER_MAX ? body : XQ_HTTP_LINGER_MAX;
   if (c->reserve && !reserve_pass(s, c, h)) return 0;
@@ -761,9 +791,13 @@ static int judge_head(xq__server *s, xq__conn *c, http_conn *h)
   return 1;
 }
 
-/* Answer a request that is whole (its body read). */
+/* Answer a request that is whole (its body read). The reads (every GET
+ * but the stream) carry an ETag; those of the API may be cached for
+ * XQ_HTTP_MAX_AGE_S (docs/http.md). */
 static void serve(xq__server *s, xq__conn *c, http_conn *h)
 {
+  h->etag = h->kind != RT_OP && h->kind != RT_PUSH && h->kind != RT_EVENTS;
+  if (h->etag && h->kind != RT_ASSET) h->cache = live_cache;
   switch (h->kind) {
   case RT_ASSET: get_asset(c, h, h->asset); break;
   case RT_OP: post_op(s, c, h); break;

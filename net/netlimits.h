@@ -65,6 +65,9 @@
                                             at most before the close (so that its sender reads
                                             the answer, not a reset) ... */
 #define XQ_HTTP_LINGER_MAX (64 * 1024)   /* ... and this much of it at most */
+#define XQ_HTTP_MAX_AGE_S 1              /* Cache-Control max-age of the API's reads (JSON, PGN,
+                                            TRF): a cache in front serves a read this long, then
+                                            revalidates it (ETag, If-None-Match) */
 #define XQ_HTTP_RETRY_AFTER_S 5          /* Retry-After of the 503 that a request without a token
                                             gets on a reserved slot */
 #define XQ_STALL_MS (30 * 1000)          /* a stalled client (output over its budget) that reads
