@@ -734,8 +734,10 @@ static int resolve(xq__server *s, xq__conn *c, http_conn *h)
 
 /* A request on a reserved slot (the anonymous ones are full): served
  * with a live token, which makes the connection one with a token
- * (xq__conn_trust); else 503 with Retry-After, and the close. Returns 1
- * when it may go on. */
+ * (xq__conn_trust); the event stream too, which leaves the slot as it
+ * begins (a viewer of the fan-out holds none: a crowd arriving at once
+ * is not turned away); else 503 with Retry-After, and the close. Returns
+ * 1 when it may go on. */
 static int reserve_pass(xq__server *s, xq__conn *c, http_conn *h)
 {
   int unknown;
@@ -743,6 +745,7 @@ static int reserve_pass(xq__server *s, xq__conn *c, http_conn *h)
     xq__conn_trust(c, 1);
     return 1;
   }
+  if (!strcmp(h->p.req.method, "GET") && !strcmp(h->p.req.path, "/api/events")) return 1;
   char extra[48];
   snprintf(extra, sizeof extra, "Retry-After: %d\r\n", XQ_HTTP_RETRY_AFTER_S);
   h->keep_alive = 0;

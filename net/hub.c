@@ -60,6 +60,10 @@ struct xq__hub {
   int nwaits, capwaits;
   uint64_t wait_since;         /* loop time the oldest of them began to wait */
   int wait_armed;              /* a commit callback will look at them */
+  xq__buf *snap;               /* the last SSE snapshot made (shared_snapshot) ... */
+  int snap_round;              /* ... of this round ... */
+  int64_t snap_id;             /* ... with this id ... */
+  uint64_t snap_at;            /* ... at this loop time */
 };
 
 int xq__hub_init(xq__server *s)
@@ -98,6 +102,7 @@ void xq__hub_free(xq__server *s)
     xq__conn_unref(h->waits[i].c);
   }
   free(h->waits);
+  xq__buf_unref(h->snap);
   free(h->subs);
   free(h);
   s->hub = NULL;
@@ -239,6 +244,28 @@ static xq__buf *snapshot(xq__server *s, int format, int round, int64_t id)
   return b;
 }
 
+/* The SSE snapshot of round `round` with id `id` (a new reference), or
+ * NULL: the one made last when it is of the same round and event and
+ * younger than XQ_SNAPSHOT_KEEP_MS, so that a crowd arriving at once
+ * costs the loop one snapshot, not one each. */
+static xq__buf *shared_snapshot(xq__server *s, int round, int64_t id)
+{
+  xq__hub *h = s->hub;
+  int r = snapshot_round(s, round);
+  uint64_t now = uv_now(s->loop);
+  if (!h->snap || h->snap_round != r || h->snap_id != id || now - h->snap_at >= XQ_SNAPSHOT_KEEP_MS) {
+    xq__buf *b = snapshot(s, FMT_SSE, round, id);
+    if (!b) return NULL;
+    xq__buf_unref(h->snap);
+    h->snap = b;
+    h->snap_round = r;
+    h->snap_id = id;
+    h->snap_at = now;
+  }
+  xq__buf_ref(h->snap);
+  return h->snap;
+}
+
 /* What a subscriber resuming after `last_id` gets first: START_NONE
  * (0, or the newest id: only what follows), START_SNAPSHOT (-1, or an id
  * the ring does not hold) or START_REPLAY (the kept events after it);
@@ -310,7 +337,7 @@ static int hand_over(xq__server *s, xq__conn *c, int round, int64_t last_id, xq_
   int n = 0, rc = XQ_ENOMEM;
   start[n++] = head;
   if (kind == START_SNAPSHOT) {
-    if (!(start[n] = snapshot(s, FMT_SSE, round, newest))) goto fail;
+    if (!(start[n] = shared_snapshot(s, round, newest))) goto fail;
     n++;
   }
   for (int i = 0; kind == START_REPLAY && i < h->count; i++) {

@@ -116,6 +116,10 @@
 #define XQ_SNAPSHOT_WAIT_MS 1000         /* a fresh event stream waits at most this long for the
                                             games to be as broadcast (every move judged has had
                                             its event), then gets their snapshot as they are */
+#define XQ_SNAPSHOT_KEEP_MS 1000         /* a snapshot made for an event stream goes to the streams
+                                            that begin within this of it at the same event: a crowd
+                                            costs the loop one a second, not one each (what changes
+                                            with no event, a player's name, shows this much later) */
 #define XQ_FANOUT_TICK_MS 50             /* the fan-out writes to its viewers at most this often:
                                             what came meanwhile goes out in one write each (an
                                             event waits this long at most) */

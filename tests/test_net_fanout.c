@@ -474,6 +474,20 @@ Test(net_fanout, viewers_take_no_connection_slot_of_the_boards)
   cr_assert(xq_tc_run_until(&ts.loop, crowd_moved, &all, 10000), "every viewer got the move");
   xq_tc_close(&b);
   v_close(v, 0, nv);
+  /* with the four anonymous slots held, a viewer comes in on a reserved
+   * one and leaves it as its stream begins */
+  xq_tclient idle[4];
+  for (int i = 0; i < 4; i++) cr_assert_eq(xq_tc_connect(&idle[i], &ts.loop, ts.http_port), 0);
+  subscribers(0);
+  v_open(&v[0], "?last_event=0", "", VIEWER_LINE);
+  crowd one = {v, 0, 1, 0, 0, 0};
+  cr_assert(xq_tc_run_until(&ts.loop, crowd_begun, &one, 5000));
+  cr_assert(v[0].head && !v[0].eof, "the stream began");
+  subscribers(1);
+  cr_assert_eq(ts.srv->nreserve, 0, "and holds no reserved slot");
+  cr_assert_eq(ts.srv->nanon, 4);
+  v_close(v, 0, 1);
+  for (int i = 0; i < 4; i++) xq_tc_close(&idle[i]);
   free(v);
 }
 
