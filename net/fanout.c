@@ -46,6 +46,7 @@ typedef struct fo_viewer {
   xq__fanout *f;
   struct fo_viewer *prev, *next;
   int round;                   /* 0: every round */
+  int slot;                    /* the ticks it is written at (XQ_FANOUT_SLOTS) */
   xq__buf **wait;              /* buffers waiting, in order (references) */
   int nwait, capwait;
   size_t wait_bytes;
@@ -74,7 +75,7 @@ struct xq__fanout {
   uv_loop_t loop;
   uv_async_t wake;
   uv_timer_t tick, keepalive, grace;
-  uint64_t last_flush;
+  unsigned turn, next_slot;    /* the slot of the next tick; of the next viewer */
   int ending, grace_closed;
   fo_viewer *viewers;
   xq__buf *ka;                 /* ": keepalive\n\n" */
@@ -251,25 +252,38 @@ static void on_read(uv_stream_t *st, ssize_t n, const uv_buf_t *buf)
 /* The queue and the ticks (on the fan-out thread)                     */
 /* ------------------------------------------------------------------ */
 
-static void flush_all(xq__fanout *f)
+/* Write what waits for every viewer (slot < 0), or for those of `slot`.
+ * Returns 1 when something still waits for a viewer of another slot. */
+static int flush_slot(xq__fanout *f, int slot)
 {
-  f->last_flush = uv_now(&f->loop);
-  if (!f->ending) uv_timer_stop(&f->tick);
+  int more = 0;
   for (fo_viewer *v = f->viewers, *next; v; v = next) {
     next = v->next;
-    if (v->nwait) flush(v);
+    if (slot < 0 || v->slot == slot) {
+      if (v->nwait) flush(v);
+    } else {
+      more |= v->nwait > 0;
+    }
   }
+  return more;
 }
 
-static void on_tick(uv_timer_t *t) { flush_all(t->data); }
+/* A tick writes to the viewers of one slot: each viewer is written once
+ * every XQ_FANOUT_TICK_MS with all that came meanwhile, and the viewers'
+ * writes are spread over the ticks, not made all at once. The ticks stop
+ * when nothing waits. */
+static void on_tick(uv_timer_t *t)
+{
+  xq__fanout *f = t->data;
+  int slot = (int)(f->turn++ % XQ_FANOUT_SLOTS);
+  if (!flush_slot(f, slot)) uv_timer_stop(t);
+}
 
-/* Flush now when the last flush is XQ_FANOUT_TICK_MS old, else when it
- * will be. */
+/* Something waits for the viewers: the ticks run. */
 static void schedule(xq__fanout *f)
 {
-  uint64_t since = uv_now(&f->loop) - f->last_flush;
-  if (since >= XQ_FANOUT_TICK_MS) flush_all(f);
-  else if (!uv_is_active((uv_handle_t *)&f->tick)) uv_timer_start(&f->tick, on_tick, XQ_FANOUT_TICK_MS - since, 0);
+  enum { TICK = XQ_FANOUT_TICK_MS / XQ_FANOUT_SLOTS };
+  if (!f->ending && !uv_is_active((uv_handle_t *)&f->tick)) uv_timer_start(&f->tick, on_tick, TICK, TICK);
 }
 
 static void on_keepalive(uv_timer_t *t)
@@ -279,7 +293,7 @@ static void on_keepalive(uv_timer_t *t)
     next = v->next;
     append(v, f->ka);
   }
-  flush_all(f);
+  schedule(f);
 }
 
 /* A viewer handed over: its socket opened on this loop, its start first
@@ -297,6 +311,7 @@ static void adopt(xq__fanout *f, fo_item *it)
   v->tcp.data = v;
   v->f = f;
   v->round = it->round;
+  v->slot = (int)(f->next_slot++ % XQ_FANOUT_SLOTS);
   memcpy(v->peer, it->peer, sizeof v->peer);
   v->next = f->viewers;
   if (f->viewers) f->viewers->prev = v;

@@ -120,9 +120,11 @@
                                             that begin within this of it at the same event: a crowd
                                             costs the loop one a second, not one each (what changes
                                             with no event, a player's name, shows this much later) */
-#define XQ_FANOUT_TICK_MS 50             /* the fan-out writes to its viewers at most this often:
-                                            what came meanwhile goes out in one write each (an
-                                            event waits this long at most) */
+#define XQ_FANOUT_TICK_MS 50             /* the fan-out writes to a viewer at most this often: what
+                                            came meanwhile goes out in one write (an event waits
+                                            this long at most) ... */
+#define XQ_FANOUT_SLOTS 5                /* ... a fifth of the viewers at a time, every tenth of it
+                                            (their writes spread, not all at once) */
 #define XQ_FANOUT_NICE 10                /* the fan-out thread's nice value: the loop of the boards
                                             wins a core from it */
 #define XQ_FANOUT_IOV_MAX 128            /* buffers in one write to a viewer (the rest: the next) */
