@@ -75,7 +75,9 @@ struct xq__fanout {
   uv_loop_t loop;
   uv_async_t wake;
   uv_timer_t tick, keepalive, grace;
-  unsigned turn, next_slot;    /* the slot of the next tick; of the next viewer */
+  uint64_t turn;               /* the last turn written (loop time / the tick's slot length) */
+  int quiet;                   /* ticks in a row after which nothing waited */
+  unsigned next_slot;          /* the slot of the next viewer */
   int ending, grace_closed;
   fo_viewer *viewers;
   xq__buf *ka;                 /* ": keepalive\n\n" */
@@ -252,38 +254,49 @@ static void on_read(uv_stream_t *st, ssize_t n, const uv_buf_t *buf)
 /* The queue and the ticks (on the fan-out thread)                     */
 /* ------------------------------------------------------------------ */
 
-/* Write what waits for every viewer (slot < 0), or for those of `slot`.
- * Returns 1 when something still waits for a viewer of another slot. */
-static int flush_slot(xq__fanout *f, int slot)
+/* A viewer is written at the turns of its slot: a turn every
+ * XQ_FANOUT_TICK_MS / XQ_FANOUT_SLOTS of loop time, the slots in turn, so
+ * that each viewer is written once every XQ_FANOUT_TICK_MS with all that
+ * came meanwhile and the viewers' writes are spread over the tick, not
+ * made all at once. */
+enum { TURN_MS = XQ_FANOUT_TICK_MS / XQ_FANOUT_SLOTS };
+
+/* Write to the viewers of the slots whose turn has come since the last
+ * (all of them after a quiet while). Returns 1 when something still
+ * waits. */
+static int run_turns(xq__fanout *f)
 {
+  uint64_t now = uv_now(&f->loop) / TURN_MS, from = f->turn + 1;
+  if (now >= XQ_FANOUT_SLOTS && from + XQ_FANOUT_SLOTS <= now) from = now - XQ_FANOUT_SLOTS + 1;
+  unsigned due = 0;
+  for (uint64_t t = from; t <= now; t++) due |= 1u << (t % XQ_FANOUT_SLOTS);
+  f->turn = now;
   int more = 0;
   for (fo_viewer *v = f->viewers, *next; v; v = next) {
     next = v->next;
-    if (slot < 0 || v->slot == slot) {
-      if (v->nwait) flush(v);
-    } else {
-      more |= v->nwait > 0;
-    }
+    if (v->nwait && due >> v->slot & 1) flush(v);
+    more |= v->nwait > 0;
   }
   return more;
 }
 
-/* A tick writes to the viewers of one slot: each viewer is written once
- * every XQ_FANOUT_TICK_MS with all that came meanwhile, and the viewers'
- * writes are spread over the ticks, not made all at once. The ticks stop
- * when nothing waits. */
+/* The ticks run while events come, and stop once nothing has waited for
+ * a whole tick: the next event is then written at once. */
 static void on_tick(uv_timer_t *t)
 {
   xq__fanout *f = t->data;
-  int slot = (int)(f->turn++ % XQ_FANOUT_SLOTS);
-  if (!flush_slot(f, slot)) uv_timer_stop(t);
+  if (run_turns(f)) f->quiet = 0;
+  else if (++f->quiet >= XQ_FANOUT_SLOTS) uv_timer_stop(t);
 }
 
-/* Something waits for the viewers: the ticks run. */
+/* Something waits for the viewers: the turns that came while the ticks
+ * were stopped are written now, the others at their ticks. */
 static void schedule(xq__fanout *f)
 {
-  enum { TICK = XQ_FANOUT_TICK_MS / XQ_FANOUT_SLOTS };
-  if (!f->ending && !uv_is_active((uv_handle_t *)&f->tick)) uv_timer_start(&f->tick, on_tick, TICK, TICK);
+  if (f->ending || uv_is_active((uv_handle_t *)&f->tick)) return;
+  f->quiet = 0;
+  run_turns(f);
+  uv_timer_start(&f->tick, on_tick, TURN_MS, TURN_MS);
 }
 
 static void on_keepalive(uv_timer_t *t)

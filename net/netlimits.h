@@ -123,7 +123,7 @@
 #define XQ_FANOUT_TICK_MS 50             /* the fan-out writes to a viewer at most this often: what
                                             came meanwhile goes out in one write (an event waits
                                             this long at most) ... */
-#define XQ_FANOUT_SLOTS 5                /* ... a fifth of the viewers at a time, every tenth of it
+#define XQ_FANOUT_SLOTS 5                /* ... a fifth of the viewers at a time, every fifth of it
                                             (their writes spread, not all at once) */
 #define XQ_FANOUT_NICE 10                /* the fan-out thread's nice value: the loop of the boards
                                             wins a core from it */
