@@ -656,6 +656,10 @@ struct xq__server {
   uv_tcp_t json_listener, http_listener;
   int json_port, http_port;
   int listening;               /* listeners open */
+  uv_check_t pace;             /* after each loop turn, the next burst of connections */
+  int pace_on;                 /* the pace handle was started (closed at stop) */
+  int accepted[2];             /* accepted this turn on the JSON-lines (0), HTTP (1) listener ... */
+  int held[2];                 /* ... and whether it holds the next one back */
   uv_signal_t sigint, sigterm;
   int signals;                 /* signal handles started */
   uv_timer_t grace;            /* shutdown: drain tick */

@@ -26,6 +26,9 @@
                                             connections can never fill the server */
 #define XQ_ANON_CONNS_MAX (XQ_MAX_CONNS - XQ_CONNS_RESERVED) /* connections without a token */
 #define XQ_LISTEN_BACKLOG 1024
+#define XQ_ACCEPT_BURST 256              /* connections accepted on a listener in one turn of the
+                                            loop: a crowd connecting at once is read (its streams
+                                            handed over) as it comes in, not accepted whole first */
 #define XQ_VIEWERS_MAX 20000             /* SSE viewers on the fan-out thread, apart from the
                                             connections above (a descriptor each: the process's
                                             open-file limit, raised by xq_raise_nofile, may be

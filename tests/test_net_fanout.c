@@ -245,7 +245,7 @@ static int subscribed(void *a) { return xq__hub_subscribers(ts.srv) == *(int *)a
  * backlog), until each stream has begun. */
 static void crowd_open(viewer *v, int from, int n, const char *query, size_t cap)
 {
-  int batch = 250;
+  int batch = 1000; /* past XQ_ACCEPT_BURST, within XQ_LISTEN_BACKLOG */
   for (int b = from; b < n; b += batch) {
     int e = b + batch < n ? b + batch : n;
     for (int i = b; i < e; i++) v_open(&v[i], query, "", cap);
