@@ -269,11 +269,7 @@ static void subscribers(int n)
 static void board_hello(xq_tclient *c, const char *token)
 {
   cr_assert_eq(xq_tc_connect(c, &ts.loop, ts.port), 0);
-  char line[256];
-  snprintf(line, sizeof line, "{\"id\":0,\"op\":\"hello\",\"token\":\"%s\"}", token);
-  cJSON *r = xq_tc_call(c, line);
-  cr_assert(r && cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r, "ok")), "hello");
-  cJSON_Delete(r);
+  xq_tc_okf(c, "{\"id\":0,\"op\":\"hello\",\"token\":\"%s\"}", token);
 }
 
 /* Send moves [from, to) of every board at once, pipelined. */

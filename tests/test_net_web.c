@@ -250,14 +250,8 @@ Test(net_web, every_read_has_an_etag_and_a_matching_if_none_match_is_a_304)
   /* a move changes the games and the game's PGN, not the event */
   xq_tclient b;
   cr_assert_eq(xq_tc_connect(&b, &ts.loop, ts.port), 0);
-  char line[256];
-  snprintf(line, sizeof line, "{\"id\":0,\"op\":\"hello\",\"token\":\"%s\"}", ts.board[0]);
-  cJSON *m = xq_tc_call(&b, line);
-  xq_tc_expect_ok(m);
-  cJSON_Delete(m);
-  m = xq_tc_call(&b, "{\"id\":1,\"op\":\"move\",\"seq\":1,\"move\":\"h2e2\"}");
-  xq_tc_expect_ok(m);
-  cJSON_Delete(m);
+  xq_tc_okf(&b, "{\"id\":0,\"op\":\"hello\",\"token\":\"%s\"}", ts.board[0]);
+  xq_tc_okf(&b, "{\"id\":1,\"op\":\"move\",\"seq\":1,\"move\":\"h2e2\"}");
   xq_tc_close(&b);
   for (size_t i = 0; i < sizeof paths / sizeof paths[0]; i++) {
     const char *p = paths[i];
