@@ -14,8 +14,11 @@
  * Each viewer has a list of the buffers waiting for it. A flush sends
  * them in one writev (uv_try_write), and what the socket does not take in
  * one uv_write; a viewer has one write in flight at most, and what comes
- * meanwhile goes in the next. Flushes run at most every XQ_FANOUT_TICK_MS,
- * so that under load several events go out in one write. A viewer with
+ * meanwhile goes in the next. A viewer is written at most every
+ * XQ_FANOUT_TICK_MS, a fifth of them at a time (XQ_FANOUT_SLOTS, their
+ * writes spread over the tick), so that under load several events go out
+ * in one write; after a quiet tick the next event goes out at once. The
+ * thread runs at nice XQ_FANOUT_NICE: boards first. A viewer with
  * more than XQ_OUT_VIEWER_MAX bytes waiting (besides the start of its
  * stream) is dropped. What a viewer sends is read and dropped: reading
  * tells when it has gone.
