@@ -12,6 +12,7 @@
  * after both handles have closed and every asynchronous holder (a worker
  * job, a reply waiting for a commit) has let go of it.
  */
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,7 +27,7 @@ xq__buf *xq__buf_new(size_t len)
 {
   xq__buf *b = malloc(sizeof *b + len + 1);
   if (!b) return NULL;
-  b->refs = 1;
+  atomic_init(&b->refs, 1);
   b->len = len;
   b->data[len] = 0;
   return b;
@@ -39,11 +40,13 @@ xq__buf *xq__buf_copy(const char *data, size_t len)
   return b;
 }
 
-void xq__buf_ref(xq__buf *b) { b->refs++; }
+/* The references are atomic: the fan-out thread shares the broadcast's
+ * buffers with the loop (fanout.c). */
+void xq__buf_ref(xq__buf *b) { atomic_fetch_add_explicit(&b->refs, 1, memory_order_relaxed); }
 
 void xq__buf_unref(xq__buf *b)
 {
-  if (b && --b->refs == 0) free(b);
+  if (b && atomic_fetch_sub_explicit(&b->refs, 1, memory_order_acq_rel) == 1) free(b);
 }
 
 /* ------------------------------------------------------------------ */
@@ -101,6 +104,20 @@ void xq__conn_close(xq__conn *c)
   }
   if (!uv_is_closing((uv_handle_t *)&c->timer)) uv_close((uv_handle_t *)&c->timer, on_handle_closed);
   if (!uv_is_closing((uv_handle_t *)&c->tcp)) uv_close((uv_handle_t *)&c->tcp, on_handle_closed);
+}
+
+int xq__conn_detach(xq__conn *c, uv_os_sock_t *out)
+{
+  if (c->sink || c->closing || c->out_bytes) return XQ_EINVAL;
+  uv_os_fd_t fd;
+  if (uv_fileno((uv_handle_t *)&c->tcp, &fd) != 0) return XQ_EIO;
+  int copy = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+  if (copy < 0) return XQ_EIO; /* out of descriptors: the connection stays as it was */
+  /* libuv takes the descriptor out of its epoll set and closes it; the
+   * socket lives on in the copy, and no shutdown is sent */
+  xq__conn_close(c);
+  *out = copy;
+  return XQ_OK;
 }
 
 static void on_shutdown(uv_shutdown_t *req, int status)

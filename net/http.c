@@ -40,7 +40,9 @@ typedef struct http_conn {
   int sse;                     /* the connection is an event stream */
   int head_only;               /* the request being answered is HEAD */
   int keep_alive;              /* of the request being answered */
-  const char *cache;           /* Cache-Control of the answer; NULL: no-store */
+  const char *cache;           /* Cache-Control of a 200 (or 304) answer; NULL: no-store */
+  int etag;                    /* a 200 answer carries an ETag, and a matching If-None-Match
+                                  gets a 304 instead */
   int kind;                    /* RT_* of the request being answered ... */
   int round, table;            /* ... its round (standings: up to; stream: filter), table */
   const char *asset;           /* ... RT_ASSET: the file of web/ */
@@ -54,27 +56,67 @@ static size_t process(xq__conn *c, http_conn *h);
 /* Replies                                                             */
 /* ------------------------------------------------------------------ */
 
+#define STR_(x) #x
+#define STR(x) STR_(x)
+/* The Cache-Control of the reads: live data, a cache in front may serve
+ * it this long without asking again. */
+static const char live_cache[] = "max-age=" STR(XQ_HTTP_MAX_AGE_S);
+
+/* The entity tag of a body: its FNV-1a hash, quoted (a changed body has
+ * another tag but for a 64-bit collision). */
+static void body_tag(const char *body, size_t len, char tag[20])
+{
+  uint64_t hash = 1469598103934665603ull;
+  for (size_t i = 0; i < len; i++) hash = (hash ^ (unsigned char)body[i]) * 1099511628211ull;
+  snprintf(tag, 20, "\"%016llx\"", (unsigned long long)hash);
+}
+
+/* True when the If-None-Match field `inm` (NULL: none) is "*" or lists
+ * `tag`, weak (W/) or not (RFC 9110 13.1.2: the weak comparison). */
+static int tag_listed(const char *inm, const char *tag)
+{
+  size_t tl = strlen(tag);
+  for (const char *p = inm; p && *p;) {
+    while (*p == ' ' || *p == '\t' || *p == ',') p++;
+    if (*p == '*') return 1;
+    if (!strncmp(p, "W/", 2)) p += 2;
+    const char *end = *p == '"' ? strchr(p + 1, '"') : NULL;
+    if (!end) return 0; /* not a list of tags */
+    if ((size_t)(end + 1 - p) == tl && !memcmp(p, tag, tl)) return 1;
+    p = end + 1;
+  }
+  return 0;
+}
+
 /* Send a complete response; closes after it unless keep-alive. The
  * answer to a request whose body is left unread (a refusal on its head)
  * closes too, once XQ_HTTP_LINGER_MAX bytes of that body (or all of it)
- * were dropped or XQ_HTTP_LINGER_MS passed. */
+ * were dropped or XQ_HTTP_LINGER_MS passed. A 200 with h->etag carries
+ * the body's tag, and is a 304 without the body when the request's
+ * If-None-Match names it. */
 static void respond(xq__conn *c, http_conn *h, int status, const char *ctype, const char *body,
                     size_t len, const char *extra)
 {
-  char head[512];
+  char head[512], tag[20], etag[40] = "";
   if (c->srv->stopping || h->unread) h->keep_alive = 0; /* the last answer before the close */
+  if (status == 200 && h->etag) {
+    body_tag(body, len, tag);
+    snprintf(etag, sizeof etag, "ETag: %s\r\n", tag);
+    if (tag_listed(xq__http_header(&h->p.req, "If-None-Match"), tag)) status = 304;
+  }
   int n = snprintf(head, sizeof head,
                    "HTTP/1.1 %d %s\r\n"
                    "Content-Type: %s\r\n"
                    "Content-Length: %zu\r\n"
                    "Cache-Control: %s\r\n"
                    "Access-Control-Allow-Origin: *\r\n"
-                   "%s%s"
+                   "%s%s%s"
                    "\r\n",
-                   status, xq__http_status_text(status), ctype, len, h->cache ? h->cache : "no-store",
-                   extra ? extra : "",
-                   h->keep_alive ? "" : "Connection: close\r\n");
-  size_t blen = h->head_only ? 0 : len;
+                   status, xq__http_status_text(status), ctype, len,
+                   h->cache && (status == 200 || status == 304) ? h->cache : "no-store", etag,
+                   extra ? extra : "", h->keep_alive ? "" : "Connection: close\r\n");
+  /* a 304 has the head the 200 would have, without the body */
+  size_t blen = h->head_only || status == 304 ? 0 : len;
   xq__buf *b = xq__buf_new((size_t)n + blen);
   if (!b) {
     xq__conn_close(c);
@@ -341,8 +383,8 @@ static void get_trf(xq__server *s, xq__conn *c, http_conn *h)
 }
 
 /* The live page: a file of web/ embedded at build time, with an ETag
- * (FNV-1a of its bytes) so that browsers revalidate instead of fetching it
- * again; a new binary with a changed file gets a new tag. */
+ * (respond: FNV-1a of its bytes) so that browsers revalidate instead of
+ * fetching it again; a new binary with a changed file gets a new tag. */
 static void get_asset(xq__conn *c, http_conn *h, const char *name)
 {
   const xq__web_asset *a = NULL;
@@ -352,21 +394,8 @@ static void get_asset(xq__conn *c, http_conn *h, const char *name)
     respond_error(c, h, 404, NULL, "no such file", NULL);
     return;
   }
-  uint64_t hash = 1469598103934665603ull;
-  for (size_t i = 0; i < a->len; i++) hash = (hash ^ a->data[i]) * 1099511628211ull;
-  char etag[24], extra[64];
-  snprintf(etag, sizeof etag, "\"%016llx\"", (unsigned long long)hash);
-  snprintf(extra, sizeof extra, "ETag: %s\r\n", etag);
   h->cache = "no-cache";
-  const char *inm = xq__http_header(&h->p.req, "If-None-Match");
-  if (inm && strstr(inm, etag)) {
-    /* 304: the head the 200 would have, without the body */
-    h->head_only = 1;
-    respond(c, h, 304, a->type, (const char *)a->data, a->len, extra);
-  } else {
-    respond(c, h, 200, a->type, (const char *)a->data, a->len, extra);
-  }
-  h->cache = NULL; /* the API's answers are never cached */
+  respond(c, h, 200, a->type, (const char *)a->data, a->len, NULL);
 }
 
 /* ------------------------------------------------------------------ */
@@ -404,14 +433,17 @@ static void get_events(xq__server *s, xq__conn *c, http_conn *h, int round)
                              "Access-Control-Allow-Origin: *\r\n"
                              "\r\n"
                              "retry: 3000\n\n";
-  if (xq__conn_send(c, head, sizeof head - 1) != XQ_OK) return;
   h->sse = 1;
-  /* a stream is idle by nature: no idle timeout */
+  /* a stream is idle by nature: no deadline */
   xq__conn_deadline(c, 0, NULL);
-  int rc = xq__hub_watch(s, c, XQ__HUB_SSE, round, last);
+  /* the connection leaves this loop for the fan-out's, which sends the
+   * head first (c is closed then: its slot is free) */
+  int rc = xq__hub_stream(s, c, round, last, head, sizeof head - 1);
   if (rc != XQ_OK && !c->closing) {
     static const char full[] = "event: error\ndata: {\"code\":\"LIMIT\",\"msg\":\"too many subscribers\"}\n\n";
-    xq__conn_send(c, full, sizeof full - 1);
+    static const char stop[] = "event: error\ndata: {\"code\":\"SHUTTING_DOWN\",\"msg\":\"the server is stopping\"}\n\n";
+    const char *why = s->stopping ? stop : full;
+    if (xq__conn_send(c, head, sizeof head - 1) == XQ_OK) xq__conn_send(c, why, strlen(why));
     xq__conn_end(c);
   }
 }
@@ -467,10 +499,12 @@ static void async_done(xq__conn *c, http_conn *h)
   h->busy = 0;
   c->pending_replies--;
   if (c->closing) {
-    /* http_on_close left the state to us */
-    xq__http_parser_reset(&h->p);
-    free(h);
-    c->ext = NULL;
+    /* http_on_close left the state to us (or to process(), under way) */
+    if (!h->processing) {
+      xq__http_parser_reset(&h->p);
+      free(h);
+      c->ext = NULL;
+    }
   } else {
     request_over(c, h);
     if (!h->processing) {
@@ -700,8 +734,10 @@ static int resolve(xq__server *s, xq__conn *c, http_conn *h)
 
 /* A request on a reserved slot (the anonymous ones are full): served
  * with a live token, which makes the connection one with a token
- * (xq__conn_trust); else 503 with Retry-After, and the close. Returns 1
- * when it may go on. */
+ * (xq__conn_trust); the event stream too, which leaves the slot as it
+ * begins (a viewer of the fan-out holds none: a crowd arriving at once
+ * is not turned away); else 503 with Retry-After, and the close. Returns
+ * 1 when it may go on. */
 static int reserve_pass(xq__server *s, xq__conn *c, http_conn *h)
 {
   int unknown;
@@ -709,6 +745,7 @@ static int reserve_pass(xq__server *s, xq__conn *c, http_conn *h)
     xq__conn_trust(c, 1);
     return 1;
   }
+  if (!strcmp(h->p.req.method, "GET") && !strcmp(h->p.req.path, "/api/events")) return 1;
   char extra[48];
   snprintf(extra, sizeof extra, "Retry-After: %d\r\n", XQ_HTTP_RETRY_AFTER_S);
   h->keep_alive = 0;
@@ -729,6 +766,7 @@ static int judge_head(xq__server *s, xq__conn *c, http_conn *h)
   h->keep_alive = r->keep_alive && !s->stopping;
   h->head_only = !strcmp(r->method, "HEAD");
   h->cache = NULL;
+  h->etag = 0;
   /* until the request is let through: what a refusal drops of the body */
   h->unread = body < XQ_HTTP_LINGER_MAX ? body : XQ_HTTP_LINGER_MAX;
   if (c->reserve && !reserve_pass(s, c, h)) return 0;
@@ -756,9 +794,13 @@ static int judge_head(xq__server *s, xq__conn *c, http_conn *h)
   return 1;
 }
 
-/* Answer a request that is whole (its body read). */
+/* Answer a request that is whole (its body read). The reads (every GET
+ * but the stream) carry an ETag; those of the API may be cached for
+ * XQ_HTTP_MAX_AGE_S (docs/http.md). */
 static void serve(xq__server *s, xq__conn *c, http_conn *h)
 {
+  h->etag = h->kind != RT_OP && h->kind != RT_PUSH && h->kind != RT_EVENTS;
+  if (h->etag && h->kind != RT_ASSET) h->cache = live_cache;
   switch (h->kind) {
   case RT_ASSET: get_asset(c, h, h->asset); break;
   case RT_OP: post_op(s, c, h); break;
@@ -797,6 +839,21 @@ static void head_deadline(xq__conn *c, http_conn *h, size_t left)
   xq__conn_deadline(c, XQ_HTTP_HEAD_MS, "a request head not received in time");
 }
 
+/* process() is over, having used `used` bytes: a connection closed
+ * meanwhile (an answer that could not be written, an event stream handed
+ * to the fan-out) left its state to it (http_on_close), freed now unless
+ * a push or an op still holds it. */
+static size_t process_over(xq__conn *c, http_conn *h, size_t used)
+{
+  h->processing = 0;
+  if (c->closing && !h->busy) {
+    xq__http_parser_reset(&h->p);
+    free(h);
+    c->ext = NULL;
+  }
+  return used;
+}
+
 /* Parse and answer the requests in c->in; returns the bytes used. Stops
  * at a push waiting for its commit, at an event stream, at a close, and
  * before a request while the answer before it is still unsent. */
@@ -814,8 +871,7 @@ static size_t process(xq__conn *c, http_conn *h)
       h->keep_alive = 0;
       h->head_only = 0;
       respond_error(c, h, h->p.status, NULL, h->p.reason, NULL);
-      h->processing = 0;
-      return c->len;
+      return process_over(c, h, c->len);
     }
     used += (size_t)r;
     if (h->p.state == XQ__HP_HEAD_DONE) {
@@ -827,7 +883,6 @@ static size_t process(xq__conn *c, http_conn *h)
       break;
     }
   }
-  h->processing = 0;
   if (h->ended && h->unread) {
     /* a refused request's body: dropped unread (some of it at most),
      * then the close */
@@ -835,9 +890,9 @@ static size_t process(xq__conn *c, http_conn *h)
     h->unread -= (long long)n < h->unread ? (long long)n : h->unread;
     if (!h->unread) xq__conn_end(c);
   }
-  if (h->sse || h->ended) return c->len; /* a stream's input is ignored */
+  if (h->sse || h->ended) return process_over(c, h, c->len); /* a stream's input is ignored */
   head_deadline(c, h, c->len - used);
-  return used;
+  return process_over(c, h, used);
 }
 
 static size_t http_consume(xq__conn *c)
@@ -883,9 +938,10 @@ static void http_on_close(xq__conn *c)
   http_conn *h = c->ext;
   if (c->hub_watch) xq__hub_unwatch(c->srv, c);
   if (!h) return;
-  if (h->busy) {
+  if (h->busy || h->processing) {
     /* push_done still runs (it holds a reference) and frees nothing of
-     * ours but the request: keep the state until then */
+     * ours but the request, or process() is under way: keep the state
+     * until then (async_done, process_over) */
     return;
   }
   xq__http_parser_reset(&h->p);

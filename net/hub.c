@@ -1,11 +1,15 @@
 /*
  * hub.c -- the broadcast (server.md §1.3, §2 SSE): every durable board
- * event, verdict, result and pairing goes to the subscribers of the HTTP
- * event stream (Server-Sent Events) and of the JSON-lines `watch` op.
+ * event, verdict, result and pairing goes to the viewers of the HTTP
+ * event stream (Server-Sent Events) and to the JSON-lines `watch` op.
  *
- * Each event is encoded once per format into a shared, reference-counted
- * buffer; every subscriber's write takes a reference to that same buffer.
- * The last XQ_HUB_RING events stay in a ring for Last-Event-ID resume.
+ * Each event is numbered and encoded once per format into a shared,
+ * reference-counted buffer; every subscriber's write takes a reference to
+ * that same buffer. The last XQ_HUB_RING events stay in a ring for
+ * Last-Event-ID resume. JSON-lines watchers are served here, on the loop;
+ * SSE viewers are handed with the start of their stream (a snapshot made
+ * on the loop, which holds the games, or the events they missed) to the
+ * fan-out thread (fanout.c), which gets every event after it in order.
  * Subscribers have the XQ__OUT_DROP budget: one that stops reading is
  * disconnected once XQ_OUT_VIEWER_MAX bytes wait for it.
  *
@@ -35,55 +39,57 @@ typedef struct hub_event {
 
 typedef struct hub_sub {
   xq__conn *c;                 /* NULL: left during a publish, compacted after */
-  int format;                  /* XQ__HUB_* */
   int round;                   /* 0: every round */
 } hub_sub;
+
+enum { FMT_SSE, FMT_JSONL };
+
+/* A fresh stream waiting for the games to be as broadcast (hub_stream). */
+typedef struct hub_wait {
+  xq__conn *c;                 /* referenced */
+  int round;
+  xq__buf *head;
+} hub_wait;
 
 struct xq__hub {
   hub_event ring[XQ_HUB_RING];
   int head;                    /* index of the oldest event */
   int count;
   int64_t next_id;
-  hub_sub *subs;
+  hub_sub *subs;               /* JSON-lines watchers */
   int nsubs, cap;
   int publishing;              /* a loop over subs is running */
   int holes;                   /* subs[].c set to NULL meanwhile */
-  uv_timer_t keepalive;
-  int timer_open;
-  xq__buf *ka;                 /* ": keepalive\n\n" */
+  xq__fanout *fanout;          /* the SSE viewers */
+  hub_wait *waits;             /* fresh streams waiting for their snapshot */
+  int nwaits, capwaits;
+  uint64_t wait_since;         /* loop time the oldest of them began to wait */
+  int wait_armed;              /* a commit callback will look at them */
+  xq__buf *snap;               /* the last SSE snapshot made (shared_snapshot) ... */
+  int snap_round;              /* ... of this round ... */
+  int64_t snap_id;             /* ... with this id ... */
+  uint64_t snap_at;            /* ... at this loop time */
 };
-
-static void on_keepalive(uv_timer_t *t);
 
 int xq__hub_init(xq__server *s)
 {
   xq__hub *h = calloc(1, sizeof *h);
   if (!h) return XQ_ENOMEM;
-  static const char ka[] = ": keepalive\n\n";
-  if (!(h->ka = xq__buf_copy(ka, sizeof ka - 1))) {
+  int rc = xq__fanout_start(s, s->loop, &h->fanout);
+  if (rc != XQ_OK) {
     free(h);
-    return XQ_ENOMEM;
+    return rc;
   }
   struct timeval tv;
   gettimeofday(&tv, NULL);
   h->next_id = (int64_t)tv.tv_sec * 1000000 + tv.tv_usec;
-  uv_timer_init(s->loop, &h->keepalive);
-  h->keepalive.data = s;
-  h->timer_open = 1;
-  uv_timer_start(&h->keepalive, on_keepalive, XQ_SSE_KEEPALIVE_MS, XQ_SSE_KEEPALIVE_MS);
-  uv_unref((uv_handle_t *)&h->keepalive); /* never keeps the loop alive */
   s->hub = h;
   return XQ_OK;
 }
 
-static void on_timer_closed(uv_handle_t *handle) { (void)handle; }
-
 void xq__hub_close(xq__server *s)
 {
-  xq__hub *h = s->hub;
-  if (!h || !h->timer_open) return;
-  h->timer_open = 0;
-  uv_close((uv_handle_t *)&h->keepalive, on_timer_closed);
+  if (s->hub) xq__fanout_stop(s->hub->fanout);
 }
 
 void xq__hub_free(xq__server *s)
@@ -95,7 +101,13 @@ void xq__hub_free(xq__server *s)
     xq__buf_unref(e->sse);
     xq__buf_unref(e->jsonl);
   }
-  xq__buf_unref(h->ka);
+  xq__fanout_free(h->fanout);
+  for (int i = 0; i < h->nwaits; i++) { /* (none once the commit drained) */
+    xq__buf_unref(h->waits[i].head);
+    xq__conn_unref(h->waits[i].c);
+  }
+  free(h->waits);
+  xq__buf_unref(h->snap);
   free(h->subs);
   free(h);
   s->hub = NULL;
@@ -110,17 +122,6 @@ static void compact(xq__hub *h)
     if (h->subs[i].c) h->subs[j++] = h->subs[i];
   h->nsubs = j;
   h->holes = 0;
-}
-
-static void on_keepalive(uv_timer_t *t)
-{
-  xq__server *s = t->data;
-  xq__hub *h = s->hub;
-  h->publishing++;
-  for (int i = 0; i < h->nsubs; i++)
-    if (h->subs[i].c && h->subs[i].format == XQ__HUB_SSE) xq__conn_write(h->subs[i].c, h->ka, 0);
-  h->publishing--;
-  compact(h);
 }
 
 /* The data text on one line: JSON never needs a raw line break, and one
@@ -207,12 +208,14 @@ int64_t xq__hub_publish(xq__server *s, const char *type, int round, int board, c
   }
   h->ring[slot] = (hub_event){id, round, sse, jsonl};
 
+  /* the viewers, on the fan-out thread, in this order */
+  xq__fanout_event(h->fanout, sse, round);
   h->publishing++;
   for (int i = 0; i < h->nsubs; i++) {
     hub_sub *u = &h->subs[i];
     if (!u->c || (u->round > 0 && round > 0 && u->round != round)) continue;
     /* may drop the subscriber (over budget): unwatch leaves a hole */
-    xq__conn_write(u->c, u->format == XQ__HUB_SSE ? sse : jsonl, 0);
+    xq__conn_write(u->c, jsonl, 0);
   }
   h->publishing--;
   compact(h);
@@ -233,9 +236,9 @@ static int snapshot_round(xq__server *s, int round)
   return 0;
 }
 
-/* Send `c` a "snapshot" event carrying id `id` (the newest event, so a
- * stream resumed after it misses nothing). */
-static int send_snapshot(xq__server *s, xq__conn *c, int format, int round, int64_t id)
+/* A "snapshot" event in format FMT_* carrying id `id` (the newest event,
+ * so a stream resumed after it misses nothing), or NULL. */
+static xq__buf *snapshot(xq__server *s, int format, int round, int64_t id)
 {
   int r = snapshot_round(s, round);
   char *games = r > 0 ? xq__round_state_json(s, r) : NULL;
@@ -244,10 +247,10 @@ static int send_snapshot(xq__server *s, xq__conn *c, int format, int round, int6
   xq__buf *b = xq__buf_new(cap);
   if (!b) {
     free(games);
-    return XQ_ENOMEM;
+    return NULL;
   }
   int n;
-  if (format == XQ__HUB_SSE)
+  if (format == FMT_SSE)
     n = snprintf(b->data, cap, "id: %lld\nevent: snapshot\ndata: {\"round\":%d,\"games\":%s}\n\n",
                  (long long)id, r, games ? games : "[]");
   else
@@ -255,12 +258,55 @@ static int send_snapshot(xq__server *s, xq__conn *c, int format, int round, int6
                  "{\"round\":%d,\"games\":%s}}\n", (long long)id, r, r, games ? games : "[]");
   free(games);
   b->len = (size_t)n;
-  int rc = xq__conn_write(c, b, 0);
-  xq__buf_unref(b);
-  return rc;
+  return b;
 }
 
-int xq__hub_watch(xq__server *s, xq__conn *c, int format, int round, int64_t last_id)
+/* The SSE snapshot of round `round` with id `id` (a new reference), or
+ * NULL: the one made last when it is of the same round and event and
+ * younger than XQ_SNAPSHOT_KEEP_MS, so that a crowd arriving at once
+ * costs the loop one snapshot, not one each. */
+static xq__buf *shared_snapshot(xq__server *s, int round, int64_t id)
+{
+  xq__hub *h = s->hub;
+  int r = snapshot_round(s, round);
+  uint64_t now = uv_now(s->loop);
+  if (!h->snap || h->snap_round != r || h->snap_id != id || now - h->snap_at >= XQ_SNAPSHOT_KEEP_MS) {
+    xq__buf *b = snapshot(s, FMT_SSE, round, id);
+    if (!b) return NULL;
+    xq__buf_unref(h->snap);
+    h->snap = b;
+    h->snap_round = r;
+    h->snap_id = id;
+    h->snap_at = now;
+  }
+  xq__buf_ref(h->snap);
+  return h->snap;
+}
+
+/* What a subscriber resuming after `last_id` gets first: START_NONE
+ * (0, or the newest id: only what follows), START_SNAPSHOT (-1, or an id
+ * the ring does not hold) or START_REPLAY (the kept events after it);
+ * *newest is the newest event's id. */
+enum { START_NONE, START_SNAPSHOT, START_REPLAY };
+static int start_kind(const xq__hub *h, int64_t last_id, int64_t *newest)
+{
+  *newest = h->count ? h->ring[(h->head + h->count - 1) % XQ_HUB_RING].id : h->next_id - 1;
+  int64_t oldest = h->count ? h->ring[h->head].id : h->next_id;
+  if (last_id == 0 || (last_id > 0 && last_id == *newest)) return START_NONE;
+  if (last_id < 0 || last_id < oldest - 1 || last_id > *newest) return START_SNAPSHOT;
+  return START_REPLAY;
+}
+
+/* The kept event i (0: the oldest) when it is after `last_id` and of
+ * round `round` (0: any), else NULL. */
+static const hub_event *replayed(const xq__hub *h, int i, int round, int64_t last_id)
+{
+  const hub_event *e = &h->ring[(h->head + i) % XQ_HUB_RING];
+  if (e->id <= last_id || (round > 0 && e->round > 0 && e->round != round)) return NULL;
+  return e;
+}
+
+int xq__hub_watch(xq__server *s, xq__conn *c, int round, int64_t last_id)
 {
   xq__hub *h = s->hub;
   if (!h || c->closing) return XQ_EINVAL;
@@ -275,18 +321,124 @@ int xq__hub_watch(xq__server *s, xq__conn *c, int format, int round, int64_t las
   }
   c->out_mode = XQ__OUT_DROP;
   c->hub_watch = 1;
-  h->subs[h->nsubs++] = (hub_sub){c, format, round};
+  h->subs[h->nsubs++] = (hub_sub){c, round};
 
-  int64_t newest = h->count ? h->ring[(h->head + h->count - 1) % XQ_HUB_RING].id : h->next_id - 1;
-  int64_t oldest = h->count ? h->ring[h->head].id : h->next_id;
-  if (last_id == 0 || (last_id > 0 && last_id == newest)) return XQ_OK;
-  if (last_id < 0 || last_id < oldest - 1 || last_id > newest)
-    return send_snapshot(s, c, format, round, newest) == XQ_ENOMEM ? XQ_ENOMEM : XQ_OK;
+  int64_t newest;
+  int kind = start_kind(h, last_id, &newest);
+  if (kind == START_SNAPSHOT) {
+    xq__buf *b = snapshot(s, FMT_JSONL, round, newest);
+    if (!b) return XQ_ENOMEM;
+    xq__conn_write(c, b, 0);
+    xq__buf_unref(b);
+  }
   /* resume: every kept event after last_id, in order */
-  for (int i = 0; i < h->count && !c->closing; i++) {
-    hub_event *e = &h->ring[(h->head + i) % XQ_HUB_RING];
-    if (e->id <= last_id || (round > 0 && e->round > 0 && e->round != round)) continue;
-    xq__conn_write(c, format == XQ__HUB_SSE ? e->sse : e->jsonl, 0);
+  for (int i = 0; kind == START_REPLAY && i < h->count && !c->closing; i++) {
+    const hub_event *e = replayed(h, i, round, last_id);
+    if (e) xq__conn_write(c, e->jsonl, 0);
+  }
+  return XQ_OK;
+}
+
+/* Hand `c` to the fan-out with the start of its stream: `head` (a
+ * reference: the fan-out's, or dropped), then a snapshot or the replay. */
+static int hand_over(xq__server *s, xq__conn *c, int round, int64_t last_id, xq__buf *head)
+{
+  xq__hub *h = s->hub;
+  int64_t newest;
+  int kind = start_kind(h, last_id, &newest);
+  xq__buf **start = malloc(sizeof *start * (size_t)(2 + (kind == START_REPLAY ? h->count : 0)));
+  if (!start) {
+    xq__buf_unref(head);
+    return XQ_ENOMEM;
+  }
+  int n = 0, rc = XQ_ENOMEM;
+  start[n++] = head;
+  if (kind == START_SNAPSHOT) {
+    if (!(start[n] = shared_snapshot(s, round, newest))) goto fail;
+    n++;
+  }
+  for (int i = 0; kind == START_REPLAY && i < h->count; i++) {
+    const hub_event *e = replayed(h, i, round, last_id);
+    if (!e) continue;
+    xq__buf_ref(e->sse);
+    start[n++] = e->sse;
+  }
+  /* from here on the fan-out has the connection and its start */
+  if ((rc = xq__fanout_adopt(h->fanout, c, round, start, n)) == XQ_OK) return XQ_OK;
+fail:
+  for (int i = 0; i < n; i++) xq__buf_unref(start[i]);
+  free(start);
+  return rc;
+}
+
+/* The games are as broadcast: no event is judged whose row is not yet
+ * durable and its event published (the group commit has nothing queued
+ * and none under way). */
+static int level(const xq__server *s) { return xq__commit_queued(s) == 0 && xq__store_idle(s); }
+
+/* After a group commit: the streams waiting for a snapshot get it once
+ * the games are level with the broadcast, or once the oldest has waited
+ * XQ_SNAPSHOT_WAIT_MS; else after the next commit. */
+static void waits_check(void *arg, int status)
+{
+  (void)status;
+  xq__server *s = arg;
+  xq__hub *h = s->hub;
+  h->wait_armed = 0;
+  if (!h->nwaits) return;
+  int late = uv_now(s->loop) - h->wait_since >= XQ_SNAPSHOT_WAIT_MS;
+  if (!level(s) && !late && !s->stopping) {
+    h->wait_armed = 1;
+    xq__commit_then(s, waits_check, s);
+    return;
+  }
+  hub_wait *w = h->waits;
+  int n = h->nwaits;
+  h->waits = NULL;
+  h->nwaits = h->capwaits = 0;
+  for (int i = 0; i < n; i++) {
+    xq__conn *c = w[i].c;
+    int rc = XQ_EINVAL;
+    if (!c->closing && !s->stopping) rc = hand_over(s, c, w[i].round, -1, w[i].head);
+    else xq__buf_unref(w[i].head);
+    if (rc != XQ_OK && !c->closing) {
+      xq__log(s, "close %s: the event stream could not begin (%s)", c->peer, xq_strerror(rc));
+      xq__conn_close(c);
+    }
+    xq__conn_unref(c);
+  }
+  free(w);
+}
+
+int xq__hub_stream(xq__server *s, xq__conn *c, int round, int64_t last_id, const char *head, size_t len)
+{
+  xq__hub *h = s->hub;
+  if (!h || !h->fanout || c->closing || s->stopping) return XQ_EINVAL;
+  /* refused before a snapshot is made for nothing */
+  if (xq__fanout_full(h->fanout)) return XQ_ELIMIT;
+  xq__buf *hb = xq__buf_copy(head, len);
+  if (!hb) return XQ_ENOMEM;
+  int64_t newest;
+  if (start_kind(h, last_id, &newest) != START_SNAPSHOT || level(s)) return hand_over(s, c, round, last_id, hb);
+  /* a move is judged and its event not out yet: a snapshot now would
+   * hold it, and its event would follow. The stream waits until the
+   * games are level with the broadcast (a commit or two). */
+  if (h->nwaits == h->capwaits) {
+    int cap = h->capwaits ? h->capwaits * 2 : 16;
+    hub_wait *w = realloc(h->waits, sizeof *w * (size_t)cap);
+    if (!w) {
+      xq__buf_unref(hb);
+      return XQ_ENOMEM;
+    }
+    h->waits = w;
+    h->capwaits = cap;
+  }
+  if (!h->nwaits) h->wait_since = uv_now(s->loop);
+  h->waits[h->nwaits++] = (hub_wait){c, round, hb};
+  xq__conn_ref(c);
+  if (!h->wait_armed) {
+    h->wait_armed = 1;
+    xq__commit_then(s, waits_check, s);
   }
   return XQ_OK;
 }
@@ -313,5 +465,7 @@ int xq__hub_subscribers(const xq__server *s)
 {
   const xq__hub *h = s->hub;
   if (!h) return 0;
-  return h->nsubs - h->holes;
+  return h->nsubs - h->holes + xq__fanout_viewers(h->fanout);
 }
+
+int xq__hub_fanout_status(const xq__server *s) { return s->hub ? xq__fanout_status(s->hub->fanout) : 0; }

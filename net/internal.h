@@ -8,7 +8,9 @@
  * ops_engine.c / ops_game.c / ops_tourney.c / ops_ko.c (the operations;
  * task.c runs those that need the store), live.c (the games in play,
  * the knockout tables among them), commit.c (group commit of the game
- * log), hub.c (the broadcast: SSE and JSON-lines subscribers), http.c (HTTP/1.1 requests
+ * log), hub.c (the broadcast: numbering, encoding, resume, JSON-lines
+ * subscribers), fanout.c (the SSE viewers, on a thread and loop of their
+ * own), http.c (HTTP/1.1 requests
  * and the read-only API), http_parse.c (the HTTP/1.1 request and response
  * parser), game_state.c (live games as JSON), pgn_out.c (live games as
  * PGN), ingest.c (PGN ingestion: push and polled documents), poll.c (the
@@ -19,6 +21,7 @@
 #define XQ_NET_INTERNAL_H
 
 #include <cjson/cJSON.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <uv.h>
 
@@ -36,9 +39,10 @@ typedef struct xq__conn xq__conn;
 /* ------------------------------------------------------------------ */
 
 /* A reference-counted payload: one encoding of a broadcast line is shared
- * by every connection that sends it (server.md §1.3 fan-out). */
+ * by every connection that sends it (server.md §1.3 fan-out), on the loop
+ * and on the fan-out thread (the count is atomic). */
 typedef struct xq__buf {
-  int refs;
+  atomic_int refs;
   size_t len;
   char data[];
 } xq__buf;
@@ -139,6 +143,13 @@ struct xq__conn {
 int xq__conn_write(xq__conn *c, xq__buf *b, size_t off);
 /* Copy data[0..len) into a new buffer and queue it. As xq__conn_write. */
 int xq__conn_send(xq__conn *c, const char *data, size_t len);
+/* Take the socket of `c` out of the loop: a copy of its descriptor (close
+ * on exec) into *out, and `c` closed without a shutdown (proto->on_close
+ * runs, its slot is free), so that another loop may open the socket
+ * (uv_tcp_open) and own it. Nothing may be queued on `c` (out_bytes 0).
+ * XQ_OK; XQ_EINVAL (a virtual, closing or writing connection) or XQ_EIO
+ * (no descriptor left), and then `c` is as it was. */
+int xq__conn_detach(xq__conn *c, uv_os_sock_t *out);
 /* Close after the queued writes have gone (uv_shutdown, then close). */
 void xq__conn_end(xq__conn *c);
 /* Close now; queued writes are cancelled. Safe to call twice and from
@@ -466,27 +477,84 @@ int xq__jobs_running(const xq__server *s, int lane);
 /* Broadcast (hub.c)                                                   */
 /* ------------------------------------------------------------------ */
 
-enum { XQ__HUB_SSE = 1, XQ__HUB_JSONL = 2 };
-
 /* Publish an event of `type` ("move", "verdict", "result", "pairing",
  * "standings", "game") about round/board (0 = none) with data `json` (an
  * object's text). Returns its event id (increasing). */
 int64_t xq__hub_publish(xq__server *s, const char *type, int round, int board, const char *json);
-/* Subscribe `c` (format XQ__HUB_*; sets c->hub_watch and makes its output
- * budget XQ__OUT_DROP), only round `round` when > 0, replaying
- * the kept events after `last_id` (0 = none, -1 = a snapshot of every
- * game first). Returns XQ_OK or XQ_ELIMIT. */
-int xq__hub_watch(xq__server *s, xq__conn *c, int format, int round, int64_t last_id);
+/* Subscribe the JSON-lines session `c` (the `watch` op: sets c->hub_watch
+ * and makes its output budget XQ__OUT_DROP), only round `round` when > 0,
+ * replaying the kept events after `last_id` (0 = none, -1 = a snapshot of
+ * every game first). Watchers stay on the loop. Returns XQ_OK or
+ * XQ_ELIMIT. */
+int xq__hub_watch(xq__server *s, xq__conn *c, int round, int64_t last_id);
 void xq__hub_unwatch(xq__server *s, xq__conn *c);
+/* Make the HTTP connection `c`, which asked for the event stream and has
+ * nothing queued, a viewer of the fan-out (fanout.c): its socket leaves
+ * the loop (xq__conn_detach: `c` is closed), and the fan-out thread sends
+ * it head[0..len) (the response head, copied), then a snapshot of the
+ * games (last_id -1, or an id the ring does not hold) or the kept events
+ * after `last_id` (0: none), then every event published after that, of
+ * round `round` only when > 0 (and those of no round), with no gap and
+ * none twice. A snapshot shows the games as broadcast: while a move is
+ * judged and its event not yet published, the stream waits for it
+ * (XQ_SNAPSHOT_WAIT_MS at most; `c` stays open, and is closed when it
+ * cannot be handed over then). XQ_OK (handed over, or waiting); XQ_ELIMIT
+ * (XQ_VIEWERS_MAX viewers already), XQ_ENOMEM, XQ_EIO (no descriptor
+ * left) or XQ_EINVAL (stopping), and then `c` is left open, nothing
+ * sent. */
+int xq__hub_stream(xq__server *s, xq__conn *c, int round, int64_t last_id, const char *head, size_t len);
 
-/* Set up the hub's state and its keepalive timer (unref'd) at server
- * start; close its handles at shutdown; free it after the loop ran dry. */
+/* Set up the hub's state and start the fan-out at server start; stop the
+ * fan-out at shutdown (its viewers are ended once what waits for them has
+ * gone; the loop stays alive until its thread has ended); free it after
+ * the loop ran dry. */
 int xq__hub_init(xq__server *s);
 /* close and free must be safe when init never ran (s->hub NULL). */
 void xq__hub_close(xq__server *s);
 void xq__hub_free(xq__server *s);
-/* Subscribers now (for tests and the log). */
+/* Subscribers now: JSON-lines watchers and viewers of the fan-out (for
+ * tests and the log). */
 int xq__hub_subscribers(const xq__server *s);
+/* After the loop ran dry: 0 when the fan-out's loop closed with no handle
+ * left open (uv_loop_close() == 0 on its thread), else that status. */
+int xq__hub_fanout_status(const xq__server *s);
+
+/* ------------------------------------------------------------------ */
+/* The SSE fan-out: a thread and a loop of its own (fanout.c)          */
+/* ------------------------------------------------------------------ */
+
+typedef struct xq__fanout xq__fanout;
+
+/* Start the fan-out thread and its loop; `loop` is the server's, on which
+ * the fan-out says when its thread has ended. The thread reads nothing
+ * of `s` but its log. *out, XQ_OK, or XQ_ENOMEM / XQ_EIO. */
+int xq__fanout_start(xq__server *s, uv_loop_t *loop, xq__fanout **out);
+/* On the loop: the HTTP connection `c` (nothing queued on it) becomes a
+ * viewer of round `round` (0: every round): its socket is taken out of
+ * the loop (xq__conn_detach closes `c`) and opened on the fan-out's, which
+ * sends start[0..n) first (a malloc'd array of references: the
+ * fan-out's), then every event queued after this call. XQ_OK; XQ_ELIMIT
+ * (XQ_VIEWERS_MAX viewers), XQ_EINVAL (stopping), XQ_ENOMEM or XQ_EIO (no
+ * descriptor left), and then `c` and `start` are as they were, the
+ * caller's. */
+int xq__fanout_adopt(xq__fanout *f, xq__conn *c, int round, xq__buf **start, int n);
+/* On the loop: the event whose SSE encoding is `b` (a reference is
+ * taken) goes to every viewer of round `round`, or of every round when
+ * `round` is 0, after the events and viewers queued before it. */
+void xq__fanout_event(xq__fanout *f, xq__buf *b, int round);
+/* Viewers now, those on their way to the fan-out thread included. */
+int xq__fanout_viewers(const xq__fanout *f);
+/* True when XQ_VIEWERS_MAX viewers are there (xq__fanout_adopt refuses). */
+int xq__fanout_full(const xq__fanout *f);
+/* On the loop, at shutdown: what waits for each viewer is sent, then it
+ * is ended (XQ_SHUTDOWN_GRACE_MS at most); nothing is queued from then
+ * on. The thread ends once every viewer is closed, and says so to the
+ * loop, which then joins it and closes its last handle. */
+void xq__fanout_stop(xq__fanout *f);
+/* After the loop ran dry: the uv_loop_close status of the fan-out's loop
+ * (0: every handle closed); free it (NULL: no-op). */
+int xq__fanout_status(const xq__fanout *f);
+void xq__fanout_free(xq__fanout *f);
 
 /* ------------------------------------------------------------------ */
 /* The edge: the broadcast posted to nchan (publish.c)                 */
@@ -636,6 +704,10 @@ struct xq__server {
   uv_tcp_t json_listener, http_listener;
   int json_port, http_port;
   int listening;               /* listeners open */
+  uv_check_t pace;             /* after each loop turn, the next burst of connections */
+  int pace_on;                 /* the pace handle was started (closed at stop) */
+  int accepted[2];             /* accepted this turn on the JSON-lines (0), HTTP (1) listener ... */
+  int held[2];                 /* ... and whether it holds the next one back */
   uv_signal_t sigint, sigterm;
   int signals;                 /* signal handles started */
   uv_timer_t grace;            /* shutdown: drain tick */

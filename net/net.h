@@ -2,12 +2,13 @@
  * net.h -- the tournament server (libuv). The programs that talk to it
  * are in clients/, its command line (`xqref serve`) in cli/serve.c.
  *
- * `xqref serve` keeps a tournament store open and serves, on one thread
- * and one event loop: JSON lines over TCP for digital boards, arbiters
- * and organisers (docs/protocol.md), and HTTP for broadcast viewers
- * (Server-Sent Events, PGN, read-only JSON, PGN push). Board events are
- * judged by the adjudicator and committed to the store in groups before
- * any reply or broadcast says they happened.
+ * `xqref serve` keeps a tournament store open and serves, on one event
+ * loop: JSON lines over TCP for digital boards, arbiters and organisers
+ * (docs/protocol.md), and HTTP for broadcast viewers (PGN, read-only
+ * JSON, PGN push); the viewers of the event stream (Server-Sent Events)
+ * are handed to a thread with a loop of its own (docs/server.md,
+ * "Fan-out"). Board events are judged by the adjudicator and committed to
+ * the store in groups before any reply or broadcast says they happened.
  */
 #ifndef XQ_NET_H
 #define XQ_NET_H
@@ -59,6 +60,7 @@ typedef struct xq_server_opts {
    * in net/netlimits.h. */
   double deadline_scale;   /* every connection deadline (XQ_HTTP_HEAD_MS, XQ_LINE_MS, ...) times this */
   int anon_conns_max;      /* in place of XQ_ANON_CONNS_MAX */
+  int viewers_max;         /* in place of XQ_VIEWERS_MAX */
 } xq_server_opts;
 
 typedef struct xq__server xq_server;

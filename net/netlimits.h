@@ -19,11 +19,20 @@
 #define XQ_OP_LINES_MAX 64               /* requests in one POST /api/op (its body: at most XQ_MAX_LINE) */
 
 /* Connections */
-#define XQ_MAX_CONNS 4096                /* JSON-lines + HTTP connections together */
+#define XQ_MAX_CONNS 4096                /* JSON-lines + HTTP connections together (an event
+                                            stream, once handed to the fan-out, is a viewer:
+                                            XQ_VIEWERS_MAX) */
 #define XQ_CONNS_RESERVED 256            /* of them kept for sessions with a token: anonymous
                                             connections can never fill the server */
 #define XQ_ANON_CONNS_MAX (XQ_MAX_CONNS - XQ_CONNS_RESERVED) /* connections without a token */
 #define XQ_LISTEN_BACKLOG 1024
+#define XQ_ACCEPT_BURST 256              /* connections accepted on a listener in one turn of the
+                                            loop: a crowd connecting at once is read (its streams
+                                            handed over) as it comes in, not accepted whole first */
+#define XQ_VIEWERS_MAX 20000             /* SSE viewers on the fan-out thread, apart from the
+                                            connections above (a descriptor each: the process's
+                                            open-file limit, raised by xq_raise_nofile, may be
+                                            lower) */
 #define XQ_ADDR_MAX 128                  /* a listening address "host:port" (--listen, --http) */
 
 /* Output budgets (bytes queued in uv_write and not yet written) */
@@ -59,6 +68,9 @@
                                             at most before the close (so that its sender reads
                                             the answer, not a reset) ... */
 #define XQ_HTTP_LINGER_MAX (64 * 1024)   /* ... and this much of it at most */
+#define XQ_HTTP_MAX_AGE_S 1              /* Cache-Control max-age of the API's reads (JSON, PGN,
+                                            TRF): a cache in front serves a read this long, then
+                                            revalidates it (ETag, If-None-Match) */
 #define XQ_HTTP_RETRY_AFTER_S 5          /* Retry-After of the 503 that a request without a token
                                             gets on a reserved slot */
 #define XQ_STALL_MS (30 * 1000)          /* a stalled client (output over its budget) that reads
@@ -107,6 +119,23 @@
 #define XQ_BOARDS_MAX 5000               /* boards in one round */
 #define XQ_REPLY_CACHE 32                /* last replies kept per board for resends */
 #define XQ_HUB_RING 8192                 /* broadcast events kept for Last-Event-ID resume */
+#define XQ_SNAPSHOT_WAIT_MS 1000         /* a fresh event stream waits at most this long for the
+                                            games to be as broadcast (every move judged has had
+                                            its event), then gets their snapshot as they are */
+#define XQ_SNAPSHOT_KEEP_MS 1000         /* a snapshot made for an event stream goes to the streams
+                                            that begin within this of it at the same event: a crowd
+                                            costs the loop one a second, not one each (what changes
+                                            with no event, a player's name, shows this much later) */
+#define XQ_FANOUT_TICK_MS 50             /* the fan-out writes to a viewer at most this often: what
+                                            came meanwhile goes out in one write (an event waits
+                                            this long at most) ... */
+#define XQ_FANOUT_SLOTS 5                /* ... a fifth of the viewers at a time, every fifth of it
+                                            (their writes spread, not all at once) */
+#define XQ_FANOUT_NICE 10                /* the fan-out thread's nice value: the loop of the boards
+                                            wins a core from it */
+#define XQ_FANOUT_IOV_MAX 128            /* buffers in one write to a viewer (the rest: the next) */
+#define XQ_FANOUT_READ 4096              /* what a viewer sends is read into a scratch buffer of
+                                            this size and dropped */
 #define XQ_API_MOVES_MAX 1024            /* moves in one stateless request (apply, adjudicate) */
 
 /* The edge: broadcast events posted to an nchan publisher (--publish, publish.c) */

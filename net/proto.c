@@ -290,7 +290,7 @@ static void op_watch(xq__server *s, xq__req *r)
     return;
   }
   xq__reply(r->c, r->id, NULL);
-  if (xq__hub_watch(s, r->c, XQ__HUB_JSONL, round, last) != XQ_OK)
+  if (xq__hub_watch(s, r->c, round, last) != XQ_OK)
     xq__reply_error(r->c, NULL, XQ__E_LIMIT, "too many watchers", -1);
 }
 

@@ -102,16 +102,43 @@ static int parse_addr(const char *text, struct sockaddr_storage *sa, xq_error *e
   return fail(err, XQ_EINVAL, "bad host in '%.80s' (want an IP address)", text);
 }
 
-static void on_json_conn(uv_stream_t *server, int status)
+/* A burst of connections is accepted XQ_ACCEPT_BURST a turn of the loop
+ * on each listener, with the loop's reads between: those accepted are
+ * read (an event stream handed to the fan-out, leaving its slot) before
+ * the next are taken, so that a crowd connecting at once does not fill
+ * the slots before any of its requests is read. A listener whose
+ * connection is not accepted in its callback holds it, and libuv stops
+ * watching the listener until it is (uv_accept). */
+static void on_conn(uv_stream_t *server, int status, int which, const xq__proto *proto)
 {
   xq__server *s = server->data;
-  if (status == 0) xq__conn_accept(s, server, &xq__json_proto);
+  if (status != 0) return;
+  if (s->accepted[which] >= XQ_ACCEPT_BURST) {
+    s->held[which] = 1; /* for the next turn (on_pace) */
+    return;
+  }
+  s->accepted[which]++;
+  xq__conn_accept(s, server, proto);
 }
 
-static void on_http_conn(uv_stream_t *server, int status)
+static void on_json_conn(uv_stream_t *server, int status) { on_conn(server, status, 0, &xq__json_proto); }
+static void on_http_conn(uv_stream_t *server, int status) { on_conn(server, status, 1, &xq__http_proto); }
+
+/* After each turn: a new burst may be accepted, the held connections
+ * first (which sets the listeners watching again). */
+static void on_pace(uv_check_t *h)
 {
-  xq__server *s = server->data;
-  if (status == 0) xq__conn_accept(s, server, &xq__http_proto);
+  xq__server *s = h->data;
+  s->accepted[0] = s->accepted[1] = 0;
+  if (s->stopping) return;
+  if (s->held[0]) {
+    s->held[0] = 0;
+    on_json_conn((uv_stream_t *)&s->json_listener, 0);
+  }
+  if (s->held[1]) {
+    s->held[1] = 0;
+    on_http_conn((uv_stream_t *)&s->http_listener, 0);
+  }
 }
 
 /* Bind and listen on `addr`; *port gets the real port. */
@@ -339,6 +366,11 @@ int xq_server_start(uv_loop_t *loop, const xq_server_opts *o, xq_server **out, x
   if (!rc && o->http) rc = listen_on(s, &s->http_listener, o->http, on_http_conn, &s->http_port, err);
   uv_timer_init(loop, &s->grace);
   s->grace.data = s;
+  uv_check_init(loop, &s->pace);
+  s->pace.data = s;
+  uv_check_start(&s->pace, on_pace);
+  uv_unref((uv_handle_t *)&s->pace); /* never keeps the loop alive */
+  s->pace_on = 1;
   if (rc) {
     if (err && err->code == 0) fail(err, rc, "%s", "cannot start the server");
     xq_server_stop(s);
@@ -402,6 +434,10 @@ void xq_server_stop(xq_server *s)
   if (s->listening >= 1) uv_close((uv_handle_t *)&s->json_listener, on_closed_quietly);
   if (s->listening >= 2) uv_close((uv_handle_t *)&s->http_listener, on_closed_quietly);
   s->listening = 0;
+  if (s->pace_on) {
+    uv_close((uv_handle_t *)&s->pace, on_closed_quietly);
+    s->pace_on = 0;
+  }
   if (s->recheck_on) {
     uv_close((uv_handle_t *)&s->recheck, on_closed_quietly);
     s->recheck_on = 0;
@@ -465,8 +501,10 @@ int xq_serve(const xq_server_opts *opts, xq_error *err)
     return rc;
   }
   uv_run(&loop, UV_RUN_DEFAULT);
+  int fanout = xq__hub_fanout_status(s); /* the fan-out thread's loop */
   xq_server_free(s);
   rc = uv_loop_close(&loop);
+  if (!rc) rc = fanout;
   if (rc) return fail(err, XQ_EIO, "handles left open at exit: %s", uv_strerror(rc));
   return XQ_OK;
 }

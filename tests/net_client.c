@@ -7,6 +7,7 @@
 #include <criterion/criterion.h>
 #include <stdarg.h>
 #include "http_parse.h"
+#include "internal.h"
 
 #include <signal.h>
 #include <stdio.h>
@@ -54,6 +55,7 @@ static int start(xq_tserver *ts, int players, const xq_http_url *publish)
   o.log = getenv("XQ_TEST_LOG") ? stderr : NULL;
   o.deadline_scale = ts->tune.deadline_scale;
   o.anon_conns_max = ts->tune.anon_conns_max;
+  o.viewers_max = ts->tune.viewers_max;
   xq_error err = {0};
   int rc = xq_server_start(&ts->loop, &o, &ts->srv, &err);
   fclose(o.out);
@@ -100,9 +102,11 @@ int xq_ts_stop(xq_tserver *ts)
   if (!ts->srv) return -1;
   xq_server_stop(ts->srv);
   uv_run(&ts->loop, UV_RUN_DEFAULT);
+  int fanout = xq__hub_fanout_status(ts->srv); /* the fan-out thread's loop closed too */
   xq_server_free(ts->srv);
   ts->srv = NULL;
-  return uv_loop_close(&ts->loop);
+  int rc = uv_loop_close(&ts->loop);
+  return rc ? rc : fanout;
 }
 
 void xq_ts_cleanup(xq_tserver *ts)
@@ -159,15 +163,22 @@ static void on_connect(uv_connect_t *req, int status)
 static void on_timer(uv_timer_t *t) { *(int *)t->data = 1; }
 static void on_closed(uv_handle_t *h) { (void)h; }
 
+static void on_tick(uv_timer_t *t) { (void)t; }
+
 int xq_tc_run_until(uv_loop_t *loop, int (*done)(void *), void *arg, int timeout_ms)
 {
   int fired = 0;
-  uv_timer_t t;
+  uv_timer_t t, tick;
   uv_timer_init(loop, &t);
   t.data = &fired;
   uv_timer_start(&t, on_timer, (uint64_t)timeout_ms, 0);
+  /* what another thread changes (the server's fan-out) wakes no handle
+   * of this loop: look again every XQ_TC_TICK_MS */
+  uv_timer_init(loop, &tick);
+  uv_timer_start(&tick, on_tick, XQ_TC_TICK_MS, XQ_TC_TICK_MS);
   while (!done(arg) && !fired) uv_run(loop, UV_RUN_ONCE);
   uv_close((uv_handle_t *)&t, on_closed);
+  uv_close((uv_handle_t *)&tick, on_closed);
   uv_run(loop, UV_RUN_NOWAIT);
   return done(arg);
 }

@@ -15,13 +15,15 @@
 
 #define XQ_TC_IN_MAX (4 * 1024 * 1024) /* bytes a test client keeps */
 #define XQ_TC_LINES_MAX 65536
-#define XQ_TS_TOKENS_MAX 64
+#define XQ_TS_TOKENS_MAX 128
+#define XQ_TC_TICK_MS 5 /* xq_tc_run_until looks at its condition at least this often */
 
 /* What a test may change in the server it starts, to try a deadline or
  * a full server in a moment (xq_server_opts; 0: the server's own limit). */
 typedef struct xq_ts_tuning {
   double deadline_scale;          /* every connection deadline times this */
   int anon_conns_max;             /* in place of XQ_ANON_CONNS_MAX */
+  int viewers_max;                /* in place of XQ_VIEWERS_MAX */
 } xq_ts_tuning;
 
 /* A server on a test-owned loop with a fresh store. */
@@ -50,7 +52,9 @@ int xq_ts_start_publish(xq_tserver *ts, int players, const xq_http_url *publish)
 /* Restart on the same store (after xq_ts_stop). Returns 0 or -1. */
 int xq_ts_restart(xq_tserver *ts);
 /* Stop gracefully, run the loop dry, free; returns uv_loop_close's result
- * (0: every handle closed). The store stays until xq_ts_cleanup. */
+ * (0: every handle closed), or when that is 0 the fan-out loop's (its
+ * thread's: 0 when it closed with every handle closed too). The store
+ * stays until xq_ts_cleanup. */
 int xq_ts_stop(xq_tserver *ts);
 /* Remove the store's directory. */
 void xq_ts_cleanup(xq_tserver *ts);
@@ -92,7 +96,8 @@ void xq_tc_close(xq_tclient *c);
  * (`full`) and that made room. */
 void xq_tc_reading(xq_tclient *c, int on);
 /* Run the loop until done(arg) is true or timeout_ms passed; returns
- * done(arg). */
+ * done(arg), looked at after every turn of the loop and at least every
+ * XQ_TC_TICK_MS (for what another thread changes). */
 int xq_tc_run_until(uv_loop_t *loop, int (*done)(void *), void *arg, int timeout_ms);
 /* Run the loop for up to ms milliseconds (lets the server work). */
 void xq_tc_spin(uv_loop_t *loop, int ms);

@@ -190,6 +190,91 @@ Test(net_web, an_etag_makes_a_304_without_a_body)
   xq_tc_close(&c);
 }
 
+/* GET (or HEAD) `path` with If-None-Match: `inm` (NULL: none); the
+ * response, its ETag into tag[] ("" none). */
+static void get_tagged(const char *method, const char *path, const char *inm, resp *r, char *tag, size_t cap)
+{
+  char req[512], cond[128] = "";
+  if (inm) snprintf(cond, sizeof cond, "If-None-Match: %.100s\r\n", inm);
+  snprintf(req, sizeof req, "%s %s HTTP/1.1\r\nHost: t\r\n%s\r\n", method, path, cond);
+  http(req, r);
+  if (!header(r->head, "ETag", tag, cap)) tag[0] = 0;
+}
+
+/* The answer to a read: 200 with an ETag and max-age=1, or 304 with the
+ * same ETag and no body. */
+static void read_answer(const resp *r, int status, const char *path)
+{
+  char cc[64];
+  cr_assert_eq(r->status, status, "%s: %d, not %d", path, r->status, status);
+  cr_assert(header(r->head, "Cache-Control", cc, sizeof cc), "%s: %s", path, r->head);
+  cr_assert_str_eq(cc, "max-age=1", "%s", path);
+  if (status == 304) cr_assert_eq(r->len, 0, "%s: a 304 has no body", path);
+}
+
+Test(net_web, every_read_has_an_etag_and_a_matching_if_none_match_is_a_304)
+{
+  static const char *const paths[] = {
+    "/api/event", "/api/rounds/1/pairings.json", "/api/standings.json", "/api/standings.json?round=1",
+    "/api/rounds/1/games.json", "/api/rounds/1.pgn", "/api/rounds/1/1.pgn", "/api/rounds/1/1.pgn?notation=iccs",
+    "/api/knockout", "/api/trf"};
+  char tags[10][64];
+  for (size_t i = 0; i < sizeof paths / sizeof paths[0]; i++) {
+    const char *p = paths[i];
+    char tag[64], again[64], cond[160];
+    resp r;
+    get_tagged("GET", p, NULL, &r, tags[i], sizeof tags[i]);
+    read_answer(&r, 200, p);
+    cr_assert(tags[i][0] == '"', "%s has an ETag: %s", p, r.head);
+    size_t full = r.len;
+    free(r.body);
+    /* the same tag, as sent, weak, in a list, or any */
+    snprintf(cond, sizeof cond, "\"0\", W/%.63s", tags[i]);
+    const char *conds[] = {tags[i], cond, "*"};
+    for (int k = 0; k < 3; k++) {
+      get_tagged("GET", p, conds[k], &r, again, sizeof again);
+      read_answer(&r, 304, p);
+      cr_assert_str_eq(again, tags[i], "%s: the 304 names the tag", p);
+      free(r.body);
+    }
+    get_tagged("HEAD", p, tags[i], &r, again, sizeof again);
+    read_answer(&r, 304, p);
+    free(r.body);
+    /* another tag: the whole answer */
+    get_tagged("GET", p, "\"0000000000000000\"", &r, tag, sizeof tag);
+    read_answer(&r, 200, p);
+    cr_assert_eq(r.len, full, "%s", p);
+    free(r.body);
+  }
+
+  /* a move changes the games and the game's PGN, not the event */
+  xq_tclient b;
+  cr_assert_eq(xq_tc_connect(&b, &ts.loop, ts.port), 0);
+  xq_tc_okf(&b, "{\"id\":0,\"op\":\"hello\",\"token\":\"%s\"}", ts.board[0]);
+  xq_tc_okf(&b, "{\"id\":1,\"op\":\"move\",\"seq\":1,\"move\":\"h2e2\"}");
+  xq_tc_close(&b);
+  for (size_t i = 0; i < sizeof paths / sizeof paths[0]; i++) {
+    const char *p = paths[i];
+    int changed = strstr(p, "games.json") || strstr(p, ".pgn");
+    char tag[64];
+    resp r;
+    get_tagged("GET", p, tags[i], &r, tag, sizeof tag);
+    read_answer(&r, changed ? 200 : 304, p);
+    if (changed) cr_assert_str_neq(tag, tags[i], "%s: a new body, a new tag", p);
+    free(r.body);
+  }
+
+  /* errors are not cached */
+  resp r;
+  char tag[64], cc[64];
+  get_tagged("GET", "/api/rounds/9/games.json", "*", &r, tag, sizeof tag);
+  cr_assert_eq(r.status, 404);
+  cr_assert_str_eq(tag, "");
+  cr_assert(header(r.head, "Cache-Control", cc, sizeof cc));
+  cr_assert_str_eq(cc, "no-store");
+  free(r.body);
+}
+
 /* ------------------------------------------------------------------ */
 /* POST /api/op                                                        */
 /* ------------------------------------------------------------------ */
