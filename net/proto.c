@@ -540,9 +540,7 @@ void xq__sessions_revoked(xq__server *s)
     /* CONTRACT (security.md): a revoked token's session loses its role at
      * once and is closed; it is told why, after the replies it is owed */
     xq__log(s, "%s: token revoked, session ended", c->peer);
-    c->role = XQ_ROLE_NONE;
-    c->round = c->board = 0;
-    c->has_tok = 0;
+    session_clear(c);
     c->revoked = 1;
     if (c->hub_watch) xq__hub_unwatch(s, c);
     c->out_mode = XQ__OUT_PAUSE;
@@ -560,9 +558,7 @@ void xq__sessions_revoked(xq__server *s)
     /* a POST /api/op batch: every request still to come gets its one
      * reply, as from a session without a role (security.md) */
     xq__log(s, "%s: token revoked, the rest of the batch runs without its role", c->peer);
-    c->role = XQ_ROLE_NONE;
-    c->round = c->board = 0;
-    c->has_tok = 0;
+    session_clear(c);
   }
   free(live);
 }
