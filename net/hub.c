@@ -44,11 +44,13 @@ typedef struct hub_sub {
 
 enum { FMT_SSE, FMT_JSONL };
 
-/* A fresh stream waiting for the games to be as broadcast (hub_stream). */
+/* A fresh stream (hub_stream) or watcher (hub_watch) waiting for the
+ * games to be as broadcast before its snapshot is made. */
 typedef struct hub_wait {
   xq__conn *c;                 /* referenced */
   int round;
-  xq__buf *head;
+  xq__buf *head;               /* a stream's response head; NULL for a watcher */
+  int gone;                    /* the watcher unwatched meanwhile */
 } hub_wait;
 
 struct xq__hub {
@@ -306,11 +308,11 @@ static const hub_event *replayed(const xq__hub *h, int i, int round, int64_t las
   return e;
 }
 
-int xq__hub_watch(xq__server *s, xq__conn *c, int round, int64_t last_id)
+/* Make the watcher `c` a subscriber and write the start of its stream: a
+ * snapshot or the replay after last_id. XQ_OK, XQ_ELIMIT or XQ_ENOMEM. */
+static int subscribe(xq__server *s, xq__conn *c, int round, int64_t last_id)
 {
   xq__hub *h = s->hub;
-  if (!h || c->closing) return XQ_EINVAL;
-  if (c->hub_watch) xq__hub_unwatch(s, c);
   if (h->nsubs >= XQ_MAX_CONNS) return XQ_ELIMIT;
   if (h->nsubs == h->cap) {
     int cap = h->cap ? h->cap * 2 : 16;
@@ -319,8 +321,6 @@ int xq__hub_watch(xq__server *s, xq__conn *c, int round, int64_t last_id)
     h->subs = n;
     h->cap = cap;
   }
-  c->out_mode = XQ__OUT_DROP;
-  c->hub_watch = 1;
   h->subs[h->nsubs++] = (hub_sub){c, round};
 
   int64_t newest;
@@ -337,6 +337,24 @@ int xq__hub_watch(xq__server *s, xq__conn *c, int round, int64_t last_id)
     if (e) xq__conn_write(c, e->jsonl, 0);
   }
   return XQ_OK;
+}
+
+static int wait_for_level(xq__server *s, xq__conn *c, int round, xq__buf *head);
+static int level(const xq__server *s);
+
+int xq__hub_watch(xq__server *s, xq__conn *c, int round, int64_t last_id)
+{
+  xq__hub *h = s->hub;
+  if (!h || c->closing) return XQ_EINVAL;
+  if (c->hub_watch) xq__hub_unwatch(s, c);
+  if (h->nsubs >= XQ_MAX_CONNS) return XQ_ELIMIT;
+  c->out_mode = XQ__OUT_DROP;
+  c->hub_watch = 1;
+  int64_t newest;
+  /* a snapshot made while a move is judged and its event not out would
+   * hold the move, and its event would follow: wait, as a stream does */
+  if (start_kind(h, last_id, &newest) == START_SNAPSHOT && !level(s)) return wait_for_level(s, c, round, NULL);
+  return subscribe(s, c, round, last_id);
 }
 
 /* Hand `c` to the fan-out with the start of its stream: `head` (a
@@ -398,11 +416,14 @@ static void waits_check(void *arg, int status)
   h->nwaits = h->capwaits = 0;
   for (int i = 0; i < n; i++) {
     xq__conn *c = w[i].c;
-    int rc = XQ_EINVAL;
-    if (!c->closing && !s->stopping) rc = hand_over(s, c, w[i].round, -1, w[i].head);
-    else xq__buf_unref(w[i].head);
+    int rc = XQ_EINVAL, watcher = !w[i].head;
+    if (watcher && w[i].gone) rc = XQ_OK; /* unwatched meanwhile: nothing to do */
+    else if (c->closing || s->stopping) xq__buf_unref(w[i].head);
+    else if (watcher) rc = subscribe(s, c, w[i].round, -1);
+    else rc = hand_over(s, c, w[i].round, -1, w[i].head);
     if (rc != XQ_OK && !c->closing) {
-      xq__log(s, "close %s: the event stream could not begin (%s)", c->peer, xq_strerror(rc));
+      xq__log(s, "close %s: the %s could not begin (%s)", c->peer, watcher ? "watch" : "event stream",
+              xq_strerror(rc));
       xq__conn_close(c);
     }
     xq__conn_unref(c);
@@ -423,18 +444,27 @@ int xq__hub_stream(xq__server *s, xq__conn *c, int round, int64_t last_id, const
   /* a move is judged and its event not out yet: a snapshot now would
    * hold it, and its event would follow. The stream waits until the
    * games are level with the broadcast (a commit or two). */
+  return wait_for_level(s, c, round, hb);
+}
+
+/* Queue `c` (a stream with its response head `head`, or a watcher with
+ * NULL) until the games are level with the broadcast; waits_check runs
+ * after the next commit. XQ_OK, or XQ_ENOMEM (head dropped). */
+static int wait_for_level(xq__server *s, xq__conn *c, int round, xq__buf *head)
+{
+  xq__hub *h = s->hub;
   if (h->nwaits == h->capwaits) {
     int cap = h->capwaits ? h->capwaits * 2 : 16;
     hub_wait *w = realloc(h->waits, sizeof *w * (size_t)cap);
     if (!w) {
-      xq__buf_unref(hb);
+      xq__buf_unref(head);
       return XQ_ENOMEM;
     }
     h->waits = w;
     h->capwaits = cap;
   }
   if (!h->nwaits) h->wait_since = uv_now(s->loop);
-  h->waits[h->nwaits++] = (hub_wait){c, round, hb};
+  h->waits[h->nwaits++] = (hub_wait){c, round, head, 0};
   xq__conn_ref(c);
   if (!h->wait_armed) {
     h->wait_armed = 1;
@@ -449,6 +479,8 @@ void xq__hub_unwatch(xq__server *s, xq__conn *c)
   if (!c->hub_watch) return;
   c->hub_watch = 0;
   if (!h) return;
+  for (int i = 0; i < h->nwaits; i++) /* waiting for its snapshot */
+    if (h->waits[i].c == c && !h->waits[i].head) h->waits[i].gone = 1;
   for (int i = 0; i < h->nsubs; i++) {
     if (h->subs[i].c != c) continue;
     if (h->publishing) {

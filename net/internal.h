@@ -484,8 +484,11 @@ int64_t xq__hub_publish(xq__server *s, const char *type, int round, int board, c
 /* Subscribe the JSON-lines session `c` (the `watch` op: sets c->hub_watch
  * and makes its output budget XQ__OUT_DROP), only round `round` when > 0,
  * replaying the kept events after `last_id` (0 = none, -1 = a snapshot of
- * every game first). Watchers stay on the loop. Returns XQ_OK or
- * XQ_ELIMIT. */
+ * every game first). A snapshot shows the games as broadcast: while a
+ * move is judged and its event not out, the watch waits for it (as
+ * xq__hub_stream; `c` is closed when it cannot begin then). Watchers stay
+ * on the loop. Returns XQ_OK (subscribed, or waiting), XQ_ELIMIT or
+ * XQ_ENOMEM. */
 int xq__hub_watch(xq__server *s, xq__conn *c, int round, int64_t last_id);
 void xq__hub_unwatch(xq__server *s, xq__conn *c);
 /* Make the HTTP connection `c`, which asked for the event stream and has
@@ -579,6 +582,7 @@ typedef struct xq__publish_info {
   long long retried;           /* posts written again because the connection broke before their
                                   answer (the edge may have taken them: viewers may see them twice) */
   long long connects;          /* connections made to the edge */
+  long long posts;             /* posts the edge took: an event each, or a batch of them */
   int queued;                  /* events waiting now (posts in flight included) */
   int up;                      /* connected now */
 } xq__publish_info;

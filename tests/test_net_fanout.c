@@ -3,7 +3,8 @@
  * against a real server on 127.0.0.1: 2,000 viewers and 100 boards, the
  * boards' replies complete and in order and every viewer given every
  * event once and in order; viewers that join during play (a snapshot,
- * then every event after it: no gap, none twice); a viewer that
+ * then every event after it: no gap, none twice), and JSON-lines
+ * watchers that do (the same, on the loop: hub.c); a viewer that
  * reconnects with Last-Event-ID; viewers that take no connection slot
  * of the boards; the viewers' own cap. (A viewer that stops reading is
  * dropped: test_net_http.c.) Every test ends with uv_loop_close() == 0 on
@@ -397,6 +398,67 @@ Test(net_fanout, viewers_that_join_during_play_get_a_snapshot_then_every_event_a
   v_close(v, 0, nv + 1);
   for (int i = 0; i < nb; i++) xq_tc_close(&b[i]);
   free(v);
+}
+
+/* A JSON-lines watcher that asked for a snapshot: its snapshot, then
+ * every move event the next ply of its table, until each of the `nb`
+ * tables is at ply `to`. */
+static void watcher_check(xq_tclient *w, int nb, int to, int who)
+{
+  int ply[TABLES_MAX + 1] = {0}, snap = 0, done = 0;
+  cJSON *ok = xq_tc_reply(w, 10000);
+  cr_assert(ok && cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(ok, "ok")), "watcher %d: the watch is answered", who);
+  cJSON_Delete(ok);
+  while (done < nb) {
+    char *l = xq_tc_line(w, 10000);
+    cr_assert_not_null(l, "watcher %d: %d of %d tables at ply %d", who, done, nb, to);
+    cJSON *j = cJSON_Parse(l);
+    free(l);
+    const char *ev = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "event"));
+    const cJSON *data = cJSON_GetObjectItemCaseSensitive(j, "data"), *g;
+    cr_assert(ev && data, "watcher %d: an event", who);
+    if (!strcmp(ev, "snapshot")) {
+      cr_assert(!snap, "watcher %d: one snapshot", who);
+      snap = 1;
+      cJSON_ArrayForEach(g, cJSON_GetObjectItemCaseSensitive(data, "games"))
+      {
+        int t = (int)cJSON_GetObjectItemCaseSensitive(g, "table")->valuedouble;
+        if (t < 1 || t > nb) continue;
+        ply[t] = (int)cJSON_GetObjectItemCaseSensitive(g, "ply")->valuedouble;
+        done += ply[t] == to;
+      }
+    } else if (!strcmp(ev, "move")) {
+      cr_assert(snap, "watcher %d: the snapshot comes first", who);
+      int t = (int)cJSON_GetObjectItemCaseSensitive(j, "table")->valuedouble;
+      int p = (int)cJSON_GetObjectItemCaseSensitive(data, "ply")->valuedouble;
+      cr_assert_eq(p, ply[t] + 1, "watcher %d, table %d: the event of ply %d after a snapshot at %d", who, t, p, ply[t]);
+      ply[t] = p;
+      done += p == to;
+    }
+    cJSON_Delete(j);
+  }
+}
+
+Test(net_fanout, watchers_that_join_during_play_get_a_snapshot_without_a_move_whose_event_follows)
+{
+  int nb = 8, nw = 3 * MOVES;
+  up(2 * nb, NULL);
+  xq_tclient b[8], *w = calloc((size_t)nw, sizeof *w);
+  for (int i = 0; i < nb; i++) board_hello(&b[i], ts.board[i]);
+  /* the watches come right behind each move of every board: judged,
+   * not yet durable nor broadcast */
+  for (int k = 0; k < MOVES; k++) {
+    boards_send(b, nb, k, k + 1);
+    for (int i = 3 * k; i < 3 * k + 3; i++) {
+      cr_assert_eq(xq_tc_connect(&w[i], &ts.loop, ts.port), 0);
+      xq_tc_send(&w[i], "{\"id\":1,\"op\":\"watch\",\"last_event\":-1}");
+    }
+    boards_replies(b, nb, k, k + 1);
+  }
+  for (int i = 0; i < nw; i++) watcher_check(&w[i], nb, MOVES, i);
+  for (int i = 0; i < nw; i++) xq_tc_close(&w[i]);
+  for (int i = 0; i < nb; i++) xq_tc_close(&b[i]);
+  free(w);
 }
 
 Test(net_fanout, a_viewer_that_reconnects_with_last_event_id_gets_what_it_missed)
