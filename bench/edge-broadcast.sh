@@ -15,7 +15,8 @@
 #
 # Settings (environment): XQREF (build/xqref), BOARDS (100), RATE (0.1),
 # DURATION (60), VIEWERS (10000), EDGES (1 or 2), WORKERS (nginx worker
-# processes, 1), DIRECT (0), PIN (0).
+# processes, 1), DIRECT (0), PIN (0), BATCH (serve --publish-batch MS;
+# empty: the server's default, 500).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 XQREF=${XQREF:-$root/build/xqref}
@@ -27,6 +28,7 @@ EDGES=${EDGES:-1}
 WORKERS=${WORKERS:-1}
 DIRECT=${DIRECT:-0}
 PIN=${PIN:-0}
+BATCH=${BATCH:-}
 server_cpu=() others_cpu=()
 if [ "$PIN" = 1 ]; then
   server_cpu=(taskset -c 0)
@@ -49,6 +51,7 @@ trap cleanup EXIT
 # fixed loopback ports for the edges: edge e listens on 28080 + 10e, its
 # publisher on 28081 + 10e; xqref posts to the first
 pub=(--publish http://127.0.0.1:28091/pub/)
+[ -z "$BATCH" ] || pub+=(--publish-batch "$BATCH")
 [ "$DIRECT" != 1 ] || pub=()
 "${server_cpu[@]}" "$XQREF" serve --db "$tmp/b.db" --demo --players "$((BOARDS * 2))" --listen 127.0.0.1:0 --http 127.0.0.1:0 \
   "${pub[@]}" >"$tmp/serve.out" 2>"$tmp/serve.log" &

@@ -15,7 +15,7 @@ static void serve_usage(FILE *out)
   fprintf(out,
           "usage: xqref serve [--db FILE] [--init] [--listen HOST:PORT] [--http HOST:PORT|none]\n"
           "                   [--rules PRESET|FILE.json] [--demo [--players N]]\n"
-          "                   [--publish http://HOST[:PORT]/PATH/] [--quiet]\n\n"
+          "                   [--publish http://HOST[:PORT]/PATH/ [--publish-batch MS]] [--quiet]\n\n"
           "Serve a tournament: JSON lines for boards, arbiters and organisers on --listen\n"
           "(default 127.0.0.1:7878), HTTP/SSE/PGN for viewers on --http (default\n"
           "127.0.0.1:8080). The store (default xqref.db) is created when missing; an\n"
@@ -29,6 +29,9 @@ static void serve_usage(FILE *out)
           "stops gracefully. --publish also posts every broadcast event to an nchan\n"
           "publisher location (an nginx edge: deploy/nginx/, scripts/edge.sh) at\n"
           "PATH/all,rN; the server never waits for it and serves on when it is down.\n"
+          "Events within MS (default 500) of the last post go together in the next\n"
+          "one (a 'batch' message: one write per viewer of the edge); 0 posts each\n"
+          "event alone.\n"
           "Protocol: docs/protocol.md, docs/http.md; the edge: docs/scale.md.\n");
 }
 
@@ -74,6 +77,14 @@ int xq_serve_main(int argc, char **argv)
         return 2;
       }
       o.publish = &pub;
+    } else if (!strcmp(a, "--publish-batch") && more) {
+      char *end;
+      long ms = strtol(argv[++i], &end, 10);
+      if (*end || end == argv[i] || ms < 0 || ms > 10000) {
+        fprintf(stderr, "xqref serve: --publish-batch wants 0..10000 (milliseconds)\n");
+        return 2;
+      }
+      o.publish_batch_ms = ms ? (int)ms : -1;
     } else if (!strcmp(a, "--quiet")) {
       o.log = NULL;
     } else {

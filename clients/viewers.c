@@ -1,7 +1,14 @@
 /*
  * viewers.c -- the viewers of xqref loadgen (viewers.h).
  *
- * Every viewer is one TCP connection on the run's loop. A JSON-lines
+ * The viewers run on a loop and a thread of their own, as the people they
+ * stand for are other clients: reading ten thousand streams does not
+ * delay the boards' replies on the run's loop, nor their latency
+ * figures. The run's loop hears from them through one async handle (the
+ * viewers are ready; their loop ran dry) and tells them to end through
+ * another; everything else is read after their thread has been joined.
+ *
+ * Every viewer is one TCP connection on the viewers' loop. A JSON-lines
  * viewer sends `watch` and counts lines. An SSE viewer sends one GET and
  * reads the stream as it comes, a byte at a time and nothing kept: the
  * response head (status 200, or the viewer is lost), then lines. Each
@@ -11,12 +18,17 @@
  * of the last "at": of a data line, the server's clock when it broadcast
  * the event (µs since 1970), gives its delivery time on arrival. "id:"
  * lines are left out of the digest: an edge numbers events its own way.
- * Comments (": keepalive", nchan's ": hi") are skipped.
+ * Comments (": keepalive", nchan's ": hi") are skipped. A `batch` event
+ * of an edge (events posted together: a data line each, "TYPE DATA",
+ * docs/scale.md) goes into the digest as the events it carries, "event:
+ * TYPE" and "data: DATA" each, as the server's own stream has them, so
+ * that an edge's viewer and the server's compare.
  *
  * A stream has begun when its first byte after the head comes: by then
  * the server (after the head: the subscription is made with it) or nchan
  * (its ": hi" comes once subscribed) sends this viewer every event.
  */
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -51,14 +63,19 @@ typedef struct viewer {
   int at_state;                /* bytes of "\"at\":" matched; 5: reading its digits */
   long long at_val, at_last;   /* the number being read, the last one of the line */
   uint64_t digest;
+  /* what is held back until it is known whether a batch is meant */
+  int typing;                  /* 'e' an event line's value, 'b' a batch line's type, 0 none */
+  char type[XQ_LOADGEN_EVENT_TYPE_MAX];
+  int tlen;
+  int in_batch;                /* the event being read is a batch */
 } viewer;
 
 struct xq__viewers {
   xq__view_opts o;
   viewer *v;
   int n;
-  int open;                    /* handles not closed yet */
-  int pending;                 /* neither begun nor lost */
+  int open;                    /* handles not closed yet (the viewers' loop) */
+  atomic_int pending;          /* neither begun nor lost (read by the run's loop) */
   int ready_said;
   int closing;
   uv_timer_t quiet;            /* the end: closes once nothing comes */
@@ -66,24 +83,38 @@ struct xq__viewers {
   long seen;                   /* bytes received when the timer last looked */
   int quiet_ticks;
   xq__samples lat;             /* delivery times */
+  /* the viewers' own loop and thread (none without viewers) */
+  uv_loop_t loop;
+  uv_thread_t thread;
+  int threaded;
+  uv_async_t ask;              /* on the viewers' loop: `asked` says what */
+  atomic_int asked;            /* 0, ASK_END or ASK_CLOSE */
+  uv_async_t note;             /* on the run's loop: ready, or done */
+  atomic_int ready, done;      /* set by the viewers' thread */
+  int ready_called;            /* the run's loop called o.ready */
 };
+
+enum { ASK_END = 1, ASK_CLOSE = 2 };
+static void close_now(xq__viewers *vs);
 
 /* ------------------------------------------------------------------ */
 /* Life of a connection                                                */
 /* ------------------------------------------------------------------ */
 
+/* Every viewer has begun or is lost: the run's loop is told. */
 static void say_ready(xq__viewers *vs)
 {
-  if (vs->pending || vs->ready_said) return;
+  if (atomic_load(&vs->pending) || vs->ready_said) return;
   vs->ready_said = 1;
-  if (vs->o.ready) vs->o.ready(vs->o.arg);
+  atomic_store(&vs->ready, 1);
+  uv_async_send(&vs->note);
 }
 
 static void begun(viewer *v)
 {
   if (v->begun || v->lost) return;
   v->begun = 1;
-  v->vs->pending--;
+  atomic_fetch_sub(&v->vs->pending, 1);
   say_ready(v->vs);
 }
 
@@ -102,7 +133,7 @@ static void lose(viewer *v, const char *why)
   if (vs->o.log) fprintf(vs->o.log, "xqref loadgen: viewer %d: %s\n", (int)(v - vs->v), why);
   v->lost = 1;
   v->closed = 1;
-  if (!v->begun) vs->pending--;
+  if (!v->begun) atomic_fetch_sub(&vs->pending, 1);
   uv_close((uv_handle_t *)&v->tcp, on_close);
   say_ready(vs);
 }
@@ -154,9 +185,58 @@ static void scan_at(viewer *v, char ch)
   }
 }
 
+/* What was held back goes into the digest: an event line's "event:" and
+ * value, a batch line's "event: TYPE" line and "data: ". */
+static void flush_typing(viewer *v)
+{
+  if (v->typing == 'e') {
+    keep(v, "event:", 6);
+    keep(v, v->type, (size_t)v->tlen);
+  } else if (v->typing == 'b') {
+    keep(v, "event: ", 7);
+    keep(v, v->type, (size_t)v->tlen);
+    keep(v, "\ndata: ", 7);
+  }
+  v->typing = 0;
+}
+
+/* A byte of a held-back line's start; 1 when it was taken. */
+static int type_byte(viewer *v, char ch)
+{
+  if (v->typing == 'b' && ch == ' ') {
+    if (v->tlen) flush_typing(v); /* the type ends: the data follows as it comes */
+    return 1;
+  }
+  if (v->tlen < (int)sizeof v->type) {
+    v->type[v->tlen++] = ch;
+    return 1;
+  }
+  flush_typing(v); /* too long to be a batch's: kept as it is */
+  return 0;
+}
+
+/* The end of an event line held back: "event: batch" starts a batch and
+ * is not kept. Returns 1 when the line was kept. */
+static int end_typing(viewer *v)
+{
+  int skip = 0;
+  while (skip < v->tlen && v->type[skip] == ' ') skip++;
+  if (v->typing == 'e' && v->tlen - skip == 5 && !memcmp(v->type + skip, "batch", 5)) {
+    v->typing = 0;
+    v->in_batch = 1;
+    return 0;
+  }
+  if (v->typing == 'e') v->in_batch = 0;
+  flush_typing(v);
+  return 1;
+}
+
 /* The end of a line of the stream, received at `now_us`. */
 static void end_line(viewer *v, long long now_us)
 {
+  int kept = v->kind_of_line == 'd' || v->kind_of_line == 'e';
+  if (v->typing) kept = end_typing(v);
+  if (!v->col) v->in_batch = 0; /* an event ends */
   if (v->kind_of_line == 'd') {
     if (v->at_state == 5) v->at_last = v->at_val;
     v->events++;
@@ -165,7 +245,7 @@ static void end_line(viewer *v, long long now_us)
       xq__samples_add(&v->vs->lat, (uint64_t)(us > 0 ? us : 0) * 1000);
     }
   }
-  if (v->kind_of_line == 'd' || v->kind_of_line == 'e') keep(v, "\n", 1);
+  if (kept) keep(v, "\n", 1);
   v->col = 0;
   v->kind_of_line = 0;
   v->at_state = 0;
@@ -210,8 +290,11 @@ static void sse_bytes(viewer *v, const char *p, size_t n, long long now_us)
     if (!v->kind_of_line) {
       v->pre[v->col] = ch;
       v->kind_of_line = line_kind(v->pre, v->col + 1);
-      if (v->kind_of_line == 'd' || v->kind_of_line == 'e') keep(v, v->pre, (size_t)v->col + 1);
-    } else if (v->kind_of_line != 'x') {
+      v->tlen = 0;
+      if (v->kind_of_line == 'e') v->typing = 'e';
+      else if (v->kind_of_line == 'd' && v->in_batch) v->typing = 'b';
+      else if (v->kind_of_line == 'd') keep(v, v->pre, (size_t)v->col + 1);
+    } else if (v->kind_of_line != 'x' && !(v->typing && type_byte(v, ch))) {
       keep(v, &ch, 1);
       if (v->kind_of_line == 'd') scan_at(v, ch);
     }
@@ -278,6 +361,72 @@ static void on_connected(uv_connect_t *req, int status)
 /* The viewers                                                         */
 /* ------------------------------------------------------------------ */
 
+/* Connect every viewer (on the viewers' loop, in their thread). */
+static void connect_all(xq__viewers *vs)
+{
+  const xq__view_opts *o = &vs->o;
+  for (int i = 0; i < vs->n; i++) {
+    viewer *v = &vs->v[i];
+    v->vs = vs;
+    v->kind = i < o->jsonl ? V_JSONL : V_SSE;
+    v->url = v->kind == V_SSE && o->nurls ? (i - o->jsonl) % o->nurls : -1;
+    v->in_head = v->kind == V_SSE;
+    v->digest = FNV_OFFSET;
+    uv_tcp_init(&vs->loop, &v->tcp);
+    v->tcp.data = v->creq.data = v;
+    vs->open++;
+    const struct sockaddr *sa = v->kind == V_JSONL ? o->jsonl_addr
+                                : v->url >= 0      ? (const struct sockaddr *)&o->url_addrs[v->url]
+                                                   : o->sse_addr;
+    int rc = uv_tcp_connect(&v->creq, &v->tcp, sa, on_connected);
+    if (rc) lose(v, uv_strerror(rc));
+  }
+}
+
+static void end_now(xq__viewers *vs);
+
+/* The run's loop asked (xq__view_end, xq__view_close). */
+static void on_ask(uv_async_t *a)
+{
+  xq__viewers *vs = a->data;
+  int what = atomic_load(&vs->asked);
+  if (what == ASK_CLOSE) close_now(vs);
+  else if (what == ASK_END) end_now(vs);
+}
+
+/* The viewers' thread: connect, then run until every viewer and the
+ * timer are closed (the ask handle stays open: the run's loop may still
+ * send to it; it is closed after the join). */
+static void viewers_thread(void *arg)
+{
+  xq__viewers *vs = arg;
+  connect_all(vs);
+  say_ready(vs);
+  while (vs->open > 0) uv_run(&vs->loop, UV_RUN_ONCE);
+  atomic_store(&vs->done, 1);
+  uv_async_send(&vs->note);
+}
+
+static void on_note_closed(uv_handle_t *h) { (void)h; }
+
+/* On the run's loop: the viewers are ready (o.ready, once), or their
+ * thread is done (joined, their loop closed, and this handle with it). */
+static void on_note(uv_async_t *a)
+{
+  xq__viewers *vs = a->data;
+  if (atomic_load(&vs->ready) && !vs->ready_called) {
+    vs->ready_called = 1;
+    if (vs->o.ready) vs->o.ready(vs->o.arg);
+  }
+  if (!atomic_load(&vs->done) || !vs->threaded) return;
+  uv_thread_join(&vs->thread);
+  vs->threaded = 0;
+  uv_close((uv_handle_t *)&vs->ask, NULL);
+  uv_run(&vs->loop, UV_RUN_DEFAULT);
+  uv_loop_close(&vs->loop);
+  uv_close((uv_handle_t *)&vs->note, on_note_closed);
+}
+
 int xq__view_start(uv_loop_t *loop, const xq__view_opts *o, xq__viewers **out)
 {
   *out = NULL;
@@ -288,32 +437,36 @@ int xq__view_start(uv_loop_t *loop, const xq__view_opts *o, xq__viewers **out)
     return XQ_ENOMEM;
   }
   vs->o = *o;
-  vs->n = vs->pending = n;
-  uv_timer_init(loop, &vs->quiet);
+  vs->n = n;
+  atomic_init(&vs->pending, n);
+  *out = vs;
+  if (!n) { /* nobody watches: ready at once, no thread */
+    vs->ready_said = vs->ready_called = 1;
+    if (o->ready) o->ready(o->arg);
+    return XQ_OK;
+  }
+  if (uv_loop_init(&vs->loop)) return XQ_EIO;
+  uv_timer_init(&vs->loop, &vs->quiet);
   vs->quiet.data = vs;
   vs->open = 1;
-  *out = vs;
-  for (int i = 0; i < n; i++) {
-    viewer *v = &vs->v[i];
-    v->vs = vs;
-    v->kind = i < o->jsonl ? V_JSONL : V_SSE;
-    v->url = v->kind == V_SSE && o->nurls ? (i - o->jsonl) % o->nurls : -1;
-    v->in_head = v->kind == V_SSE;
-    v->digest = FNV_OFFSET;
-    uv_tcp_init(loop, &v->tcp);
-    v->tcp.data = v->creq.data = v;
-    vs->open++;
-    const struct sockaddr *sa = v->kind == V_JSONL ? o->jsonl_addr
-                                : v->url >= 0      ? (const struct sockaddr *)&o->url_addrs[v->url]
-                                                   : o->sse_addr;
-    int rc = uv_tcp_connect(&v->creq, &v->tcp, sa, on_connected);
-    if (rc) lose(v, uv_strerror(rc));
+  uv_async_init(&vs->loop, &vs->ask, on_ask);
+  vs->ask.data = vs;
+  uv_async_init(loop, &vs->note, on_note);
+  vs->note.data = vs;
+  if (uv_thread_create(&vs->thread, viewers_thread, vs)) {
+    uv_close((uv_handle_t *)&vs->note, on_note_closed);
+    uv_close((uv_handle_t *)&vs->ask, NULL);
+    uv_close((uv_handle_t *)&vs->quiet, NULL);
+    uv_run(&vs->loop, UV_RUN_DEFAULT);
+    uv_loop_close(&vs->loop);
+    vs->n = 0;
+    return XQ_EIO;
   }
-  say_ready(vs);
+  vs->threaded = 1;
   return XQ_OK;
 }
 
-int xq__view_pending(const xq__viewers *vs) { return vs ? vs->pending : 0; }
+int xq__view_pending(const xq__viewers *vs) { return vs ? atomic_load(&((xq__viewers *)vs)->pending) : 0; }
 
 static long bytes_received(const xq__viewers *vs)
 {
@@ -331,12 +484,25 @@ static void on_quiet(uv_timer_t *t)
   vs->quiet_ticks = now == vs->seen ? vs->quiet_ticks + 1 : 0;
   vs->seen = now;
   if (vs->quiet_ticks >= QUIET_TICKS || uv_now(t->loop) - vs->end_at >= XQ_LOADGEN_VIEWER_DRAIN_MS)
-    xq__view_close(vs);
+    close_now(vs);
 }
 
-void xq__view_end(xq__viewers *vs)
+/* Tell the viewers' thread; nothing once it is done. */
+static void ask(xq__viewers *vs, int what)
 {
-  if (!vs || vs->closing || vs->end_at) return;
+  if (!vs || !vs->threaded || atomic_load(&vs->asked) == ASK_CLOSE) return;
+  atomic_store(&vs->asked, what);
+  uv_async_send(&vs->ask);
+}
+
+void xq__view_end(xq__viewers *vs) { ask(vs, ASK_END); }
+
+void xq__view_close(xq__viewers *vs) { ask(vs, ASK_CLOSE); }
+
+/* The end, in the viewers' thread: the quiet timer watches the bytes. */
+static void end_now(xq__viewers *vs)
+{
+  if (vs->closing || vs->end_at) return;
   vs->end_at = uv_now(vs->quiet.loop);
   vs->seen = bytes_received(vs);
   uv_timer_start(&vs->quiet, on_quiet, XQ_LOADGEN_VIEWER_QUIET_MS / QUIET_TICKS,
@@ -356,9 +522,10 @@ static void on_timer_closed(uv_handle_t *h)
   vs->open--;
 }
 
-void xq__view_close(xq__viewers *vs)
+/* Close every connection and the timer, in the viewers' thread. */
+static void close_now(xq__viewers *vs)
 {
-  if (!vs || vs->closing) return;
+  if (vs->closing) return;
   vs->closing = 1;
   uv_close((uv_handle_t *)&vs->quiet, on_timer_closed);
   for (int i = 0; i < vs->n; i++) {

@@ -31,11 +31,14 @@ typedef struct xq__view_opts {
   void *arg;
 } xq__view_opts;
 
-/* Connect o->jsonl + o->sse viewers on `loop` (each subscribes at once:
- * a `watch`, or a GET of its stream). Returns XQ_OK with *out, or
- * XQ_ENOMEM. o->ready runs (maybe before this returns, when there is no
- * viewer) once every viewer's stream has begun -- the server or the edge
- * took its subscription -- or it was lost. */
+/* Connect o->jsonl + o->sse viewers (each subscribes at once: a `watch`,
+ * or a GET of its stream) on a loop and thread of their own; `loop`, the
+ * run's, keeps one handle open until their thread is done. Returns XQ_OK
+ * with *out, XQ_ENOMEM, or XQ_EIO when no thread could be made. o->ready
+ * runs on `loop` (before this returns when there is no viewer) once
+ * every viewer's stream has begun -- the server or the edge took its
+ * subscription -- or it was lost. The calls below are made on `loop`;
+ * lost, report and free only after it ran dry. */
 int xq__view_start(uv_loop_t *loop, const xq__view_opts *o, xq__viewers **out);
 /* Viewers whose stream has not begun and that were not lost. */
 int xq__view_pending(const xq__viewers *v);

@@ -155,5 +155,13 @@
                                             (before nginx's keep-alive timeout, 75 s) */
 #define XQ_PUBLISH_RETRY_MIN_MS 250      /* after a failure the next attempt waits this long ... */
 #define XQ_PUBLISH_RETRY_MAX_MS 8000     /* ... doubled after each failure up to this */
+#define XQ_PUBLISH_BATCH_MS 500          /* events that come within this of the last post wait for
+                                            the next, which carries them all (one `batch` message:
+                                            each viewer of the edge costs a write a post, not an
+                                            event); an event after a quiet spell goes at once
+                                            (`serve --publish-batch MS`, 0: every event alone) */
+#define XQ_PUBLISH_BATCH_MAX 64          /* events in one post at most (a full post goes at once) */
+#define XQ_PUBLISH_BATCH_BYTES (64 * 1024) /* ... and the body of one post (a lone larger event
+                                            goes alone) */
 
 #endif /* XQ_NET_LIMITS_H */

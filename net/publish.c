@@ -28,6 +28,16 @@
  * its channels, "POST /pub/all,r3", and nchan splits the list. The body
  * is the event's SSE data, sent from the hub's own buffer; the type goes
  * in X-EventSource-Event, which nchan turns into the `event:` line.
+ *
+ * Batches: nchan writes each message to each of its viewers, so what an
+ * edge costs is posts times viewers. An event that comes within
+ * XQ_PUBLISH_BATCH_MS of the last post waits for the next one, which
+ * carries every event of the same round that waited: a `batch` message
+ * whose data lines are each one event, "TYPE DATA" (nchan makes each
+ * line of the body a `data:` line; the page splits them again). An event
+ * after a quiet spell goes at once, alone, as above; a full batch
+ * (XQ_PUBLISH_BATCH_MAX events or XQ_PUBLISH_BATCH_BYTES) goes at once.
+ * The counts are of events; a post's answer settles all its events.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,10 +55,11 @@ typedef struct pub_item {
 } pub_item;
 
 /* One post being written: its head, and a reference that keeps the body
- * alive until libuv is done with it. */
+ * alive until libuv is done with it (a batch's body is its own). */
 typedef struct pub_write {
   uv_write_t w;
   xq__buf *b;
+  char *body;                  /* a batch's body, malloc'd; NULL for one event */
   char head[XQ_PUBLISH_HEAD_MAX];
 } pub_write;
 
@@ -68,6 +79,13 @@ struct xq__publish {
   int head, count;
   size_t bytes;                /* data bytes queued */
   int written;                 /* events from the head written on this connection, not answered */
+  int inflight;                /* posts written, not answered (the events of each in post_len) */
+  int post_head;               /* post_len[post_head] is the oldest post's */
+  int post_len[XQ_PUBLISH_INFLIGHT];
+  int batch_ms;                /* 0: every event its own post */
+  uint64_t last_post;          /* loop time of the last post written */
+  uv_timer_t tick;             /* the next post's time, while events wait for it */
+  int tick_open;
   int state;                   /* P_* */
   int no_more;                 /* the edge said Connection: close: write nothing more here */
   int broken;                  /* the connection is closing because it failed */
@@ -114,7 +132,7 @@ static void arm(xq__publish *p, unsigned ms) { uv_timer_start(&p->timer, on_time
 /* While connected: a deadline for the oldest answer, or, with nothing in
  * flight, the idle time after which the connection is ended by this
  * side (before the edge's keep-alive timeout can cross a post). */
-static void rearm(xq__publish *p) { arm(p, p->written ? XQ_PUBLISH_TIMEOUT_MS : XQ_PUBLISH_IDLE_MS); }
+static void rearm(xq__publish *p) { arm(p, p->inflight ? XQ_PUBLISH_TIMEOUT_MS : XQ_PUBLISH_IDLE_MS); }
 
 /* The connection is closed (or there was none): what next. */
 static void after_close(xq__publish *p)
@@ -141,6 +159,7 @@ static void drop_connection(xq__publish *p, int broken)
   uv_timer_stop(&p->timer);
   p->broken = broken;
   p->written = 0;
+  p->inflight = 0;
   p->no_more = 0;
   p->inlen = 0;
   p->skip = 0;
@@ -176,7 +195,7 @@ static void on_timer(uv_timer_t *t)
     if (p->count) start_connect(p);
   } else if (p->state == P_CONNECTING) {
     fail(p, "did not accept a connection", "timed out");
-  } else if (p->state == P_UP && p->written) {
+  } else if (p->state == P_UP && p->inflight) {
     fail(p, "did not answer", "timed out");
   } else if (p->state == P_UP) {
     drop_connection(p, 0); /* idle */
@@ -200,8 +219,9 @@ static int says_close(const char *h, size_t n)
   return 0;
 }
 
-/* The answer to the oldest post in flight has status `status`. Returns 0
- * to go on, -1 when the connection was dropped. */
+/* The answer to the oldest post in flight has status `status`: it
+ * settles every event of that post. Returns 0 to go on, -1 when the
+ * connection was dropped. */
 static int answered(xq__publish *p, int status)
 {
   pub_item *it = item(p, 0);
@@ -211,14 +231,18 @@ static int answered(xq__publish *p, int status)
     fail(p, "answered", why);
     return -1;
   }
+  int n = p->post_len[p->post_head];
+  p->post_head = (p->post_head + 1) % XQ_PUBLISH_INFLIGHT;
+  p->inflight--;
   if (status >= 300) {
-    p->st.refused++;
-    xq__log(p->s, "publish: the edge refused a '%.*s' event (HTTP %d): dropped", (int)it->type_len,
-            it->b->data + it->type_off, status);
+    p->st.refused += n;
+    xq__log(p->s, "publish: the edge refused %d event%s (HTTP %d; the first a '%.*s'): dropped", n, n > 1 ? "s" : "",
+            status, (int)it->type_len, it->b->data + it->type_off);
   } else {
-    p->st.posted++;
+    p->st.posted += n;
+    p->st.posts++;
   }
-  pop(p);
+  while (n--) pop(p);
   p->delay = 0;
   if (p->failing) {
     xq__log(p->s, "publish: the edge takes events again (after %ld failed attempts); %d queued",
@@ -245,7 +269,7 @@ static int parse_answers(xq__publish *p)
     long long clen;
     long h = xq__http_response_head(p->in + used, p->inlen - used, &status, &clen, &chunked);
     if (h == 0) break;
-    if (h < 0 || !p->written) {
+    if (h < 0 || !p->inflight) {
       fail(p, "answered", h < 0 ? "not HTTP" : "an answer to no request");
       return -1;
     }
@@ -282,13 +306,13 @@ static void on_read(uv_stream_t *st, ssize_t n, const uv_buf_t *buf)
     /* after "Connection: close" what was written behind is unread: it
      * goes again on the next connection, and nothing failed; nor did
      * anything when the edge ends an idle connection */
-    if (p->no_more || !p->written) drop_connection(p, 0);
+    if (p->no_more || !p->inflight) drop_connection(p, 0);
     else fail(p, "closed the connection", n == UV_ENOBUFS ? "an answer head too long" : uv_strerror((int)n));
     return;
   }
   p->inlen += (size_t)n;
   if (parse_answers(p)) return;
-  if (p->no_more && !p->written) {
+  if (p->no_more && !p->inflight) {
     drop_connection(p, 0);
     return;
   }
@@ -305,6 +329,7 @@ static void on_written(uv_write_t *w, int status)
   pub_write *pw = w->data;
   xq__publish *p = pw->w.handle->data;
   xq__buf_unref(pw->b);
+  free(pw->body);
   free(pw);
   if (status < 0 && status != UV_ECANCELED && p->state == P_UP) fail(p, "took no post", uv_strerror(status));
 }
@@ -322,30 +347,65 @@ static void channels(const xq__server *s, int round, char *out, size_t cap)
     if (s->rounds[r]) n += snprintf(out + n, cap - (size_t)n, ",r%d", r);
 }
 
-/* Write the post of the event `it`. Returns 0, or -1 when the connection
- * was dropped. */
-static int write_post(xq__publish *p, pub_item *it)
+/* The body of the batch of the n events from queue index `first`: a
+ * line "TYPE DATA" each, no newline after the last; malloc'd, its length
+ * in *len; NULL when out of memory. */
+static char *batch_body(xq__publish *p, int first, int n, size_t *len)
 {
-  pub_write *pw = malloc(sizeof *pw);
-  if (!pw) {
+  size_t total = 0;
+  for (int i = 0; i < n; i++) total += item(p, first + i)->type_len + item(p, first + i)->data_len + 2;
+  char *body = malloc(total);
+  if (!body) return NULL;
+  char *w = body;
+  for (int i = 0; i < n; i++) {
+    const pub_item *it = item(p, first + i);
+    if (i) *w++ = '\n';
+    memcpy(w, it->b->data + it->type_off, it->type_len);
+    w += it->type_len;
+    *w++ = ' ';
+    memcpy(w, it->b->data + it->data_off, it->data_len);
+    w += it->data_len;
+  }
+  *len = (size_t)(w - body);
+  return body;
+}
+
+/* Write the post of the n events from queue index `first` (one: the
+ * event as it is; more: a batch). Returns 0, or -1 when the connection
+ * was dropped. */
+static int write_post(xq__publish *p, int first, int n)
+{
+  pub_item *it = item(p, first);
+  pub_write *pw = calloc(1, sizeof *pw);
+  size_t len = it->data_len;
+  const char *type = it->b->data + it->type_off, *body = it->b->data + it->data_off;
+  int type_len = (int)it->type_len;
+  if (pw && n > 1) {
+    body = pw->body = batch_body(p, first, n, &len);
+    type = "batch";
+    type_len = 5;
+  }
+  if (!pw || !body) {
+    free(pw);
     fail(p, "cannot be posted to", "out of memory");
     return -1;
   }
   char ch[XQ_PUBLISH_HEAD_MAX / 2];
   channels(p->s, it->round, ch, sizeof ch);
-  int n = snprintf(pw->head, sizeof pw->head,
-                   "POST %s%s HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\n"
-                   "X-EventSource-Event: %.*s\r\nContent-Length: %zu\r\n\r\n",
-                   p->url.target, ch, p->url.hostport, (int)it->type_len, it->b->data + it->type_off,
-                   it->data_len);
-  uv_buf_t bufs[2] = {uv_buf_init(pw->head, (unsigned)n),
-                      uv_buf_init(it->b->data + it->data_off, (unsigned)it->data_len)};
-  pw->b = it->b;
-  xq__buf_ref(pw->b);
+  int hn = snprintf(pw->head, sizeof pw->head,
+                    "POST %s%s HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\n"
+                    "X-EventSource-Event: %.*s\r\nContent-Length: %zu\r\n\r\n",
+                    p->url.target, ch, p->url.hostport, type_len, type, len);
+  uv_buf_t bufs[2] = {uv_buf_init(pw->head, (unsigned)hn), uv_buf_init((char *)body, (unsigned)len)};
+  if (!pw->body) {
+    pw->b = it->b;
+    xq__buf_ref(pw->b);
+  }
   pw->w.data = pw;
   int rc = uv_write(&pw->w, (uv_stream_t *)&p->tcp, bufs, 2, on_written);
   if (rc) {
     xq__buf_unref(pw->b);
+    free(pw->body);
     free(pw);
     fail(p, "took no post", uv_strerror(rc));
     return -1;
@@ -353,16 +413,55 @@ static int write_post(xq__publish *p, pub_item *it)
   return 0;
 }
 
-/* Write what waits, up to XQ_PUBLISH_INFLIGHT ahead of the answers. */
+/* How many events from queue index `first` go in its post: those of the
+ * same round that wait, up to XQ_PUBLISH_BATCH_MAX and
+ * XQ_PUBLISH_BATCH_BYTES (one, without batches). *closed is 1 when the
+ * post can take no more: full, or an event of another round follows. */
+static int batch_len(xq__publish *p, int first, int *closed)
+{
+  const pub_item *a = item(p, first);
+  size_t bytes = a->type_len + a->data_len + 1;
+  int n = 1;
+  *closed = 1;
+  if (!p->batch_ms) return 1;
+  for (; first + n < p->count; n++) {
+    const pub_item *b = item(p, first + n);
+    bytes += b->type_len + b->data_len + 2;
+    if (n == XQ_PUBLISH_BATCH_MAX || b->round != a->round || bytes > XQ_PUBLISH_BATCH_BYTES) return n;
+  }
+  *closed = n == XQ_PUBLISH_BATCH_MAX;
+  return n;
+}
+
+static void on_tick(uv_timer_t *t) { pump(t->data); }
+
+/* 1 when a post that can still grow goes now: XQ_PUBLISH_BATCH_MS since
+ * the last post. Else the tick is set for its time, and 0. */
+static int post_due(xq__publish *p)
+{
+  uint64_t now = uv_now(p->s->loop), next = p->last_post + (uint64_t)p->batch_ms;
+  if (!p->last_post || now >= next) return 1;
+  if (!uv_is_active((uv_handle_t *)&p->tick)) uv_timer_start(&p->tick, on_tick, next - now, 0);
+  return 0;
+}
+
+/* Write what waits, in posts of one event or a batch, up to
+ * XQ_PUBLISH_INFLIGHT posts ahead of the answers. */
 static void pump(xq__publish *p)
 {
   if (p->state != P_UP || p->no_more) return;
-  int was = p->written;
-  while (p->written < p->count && p->written < XQ_PUBLISH_INFLIGHT) {
-    if (write_post(p, item(p, p->written))) return;
-    p->written++;
+  int was = p->inflight;
+  while (p->written < p->count && p->inflight < XQ_PUBLISH_INFLIGHT) {
+    int closed, n = batch_len(p, p->written, &closed);
+    if (!closed && !post_due(p)) break;
+    if (write_post(p, p->written, n)) return;
+    p->post_len[(p->post_head + p->inflight) % XQ_PUBLISH_INFLIGHT] = n;
+    p->inflight++;
+    p->written += n;
+    p->last_post = uv_now(p->s->loop);
+    if (!p->last_post) p->last_post = 1;
   }
-  if (!was && p->written) rearm(p); /* the first in flight: its answer's deadline */
+  if (!was && p->inflight) rearm(p); /* the first in flight: its answer's deadline */
 }
 
 static void on_connected(uv_connect_t *req, int status)
@@ -488,6 +587,11 @@ int xq__publish_init(xq__server *s)
   uv_timer_init(s->loop, &p->timer);
   p->timer.data = p;
   p->timer_open = 1;
+  uv_timer_init(s->loop, &p->tick);
+  p->tick.data = p;
+  p->tick_open = 1;
+  int ms = s->opts.publish_batch_ms;
+  p->batch_ms = ms < 0 ? 0 : ms ? ms : XQ_PUBLISH_BATCH_MS;
   s->publish = p;
   xq__log(s, "publish: every broadcast event goes to http://%s%s too", p->url.hostport, p->url.target);
   return XQ_OK; /* the first event connects */
@@ -510,11 +614,15 @@ void xq__publish_close(xq__server *s)
     p->timer_open = 0;
     uv_close((uv_handle_t *)&p->timer, on_timer_closed);
   }
+  if (p->tick_open) {
+    p->tick_open = 0;
+    uv_close((uv_handle_t *)&p->tick, on_timer_closed);
+  }
   if (p->state == P_CONNECTING || p->state == P_UP) uv_close((uv_handle_t *)&p->tcp, on_timer_closed);
   p->state = P_DOWN;
   xq__log(s, "publish: %lld events posted, %lld refused by the edge, %lld dropped (queue full), %lld "
-          "written again after a broken connection, %d not posted; %lld connections",
-          p->st.posted, p->st.refused, p->st.dropped, p->st.retried, p->count, p->st.connects);
+          "written again after a broken connection, %d not posted; %lld connections, %lld posts",
+          p->st.posted, p->st.refused, p->st.dropped, p->st.retried, p->count, p->st.connects, p->st.posts);
 }
 
 void xq__publish_free(xq__server *s)

@@ -56,6 +56,7 @@ static int start(xq_tserver *ts, int players, const xq_http_url *publish)
   o.deadline_scale = ts->tune.deadline_scale;
   o.anon_conns_max = ts->tune.anon_conns_max;
   o.viewers_max = ts->tune.viewers_max;
+  o.publish_batch_ms = ts->tune.publish_batch_ms;
   xq_error err = {0};
   int rc = xq_server_start(&ts->loop, &o, &ts->srv, &err);
   fclose(o.out);
@@ -88,9 +89,9 @@ int xq_ts_start_tuned(xq_tserver *ts, int players, const xq_ts_tuning *t)
   return start_fresh(ts, players, t, NULL);
 }
 
-int xq_ts_start_publish(xq_tserver *ts, int players, const xq_http_url *publish)
+int xq_ts_start_publish(xq_tserver *ts, int players, const xq_http_url *publish, const xq_ts_tuning *t)
 {
-  return start_fresh(ts, players, NULL, publish);
+  return start_fresh(ts, players, t, publish);
 }
 
 int xq_ts_start(xq_tserver *ts, int players) { return start_fresh(ts, players, NULL, NULL); }

@@ -24,6 +24,7 @@ typedef struct xq_ts_tuning {
   double deadline_scale;          /* every connection deadline times this */
   int anon_conns_max;             /* in place of XQ_ANON_CONNS_MAX */
   int viewers_max;                /* in place of XQ_VIEWERS_MAX */
+  int publish_batch_ms;           /* serve's opts.publish_batch_ms (-1: every event its own post) */
 } xq_ts_tuning;
 
 /* A server on a test-owned loop with a fresh store. */
@@ -46,9 +47,9 @@ int xq_ts_start(xq_tserver *ts, int players);
 /* As xq_ts_start, with the limits of `t` (NULL: none changed), which a
  * restart keeps. */
 int xq_ts_start_tuned(xq_tserver *ts, int players, const xq_ts_tuning *t);
-/* As xq_ts_start, posting its broadcast to `publish` too (serve
+/* As xq_ts_start_tuned, posting its broadcast to `publish` too (serve
  * --publish; NULL: not). Returns 0 or -1. */
-int xq_ts_start_publish(xq_tserver *ts, int players, const xq_http_url *publish);
+int xq_ts_start_publish(xq_tserver *ts, int players, const xq_http_url *publish, const xq_ts_tuning *t);
 /* Restart on the same store (after xq_ts_stop). Returns 0 or -1. */
 int xq_ts_restart(xq_tserver *ts);
 /* Stop gracefully, run the loop dry, free; returns uv_loop_close's result

@@ -60,12 +60,16 @@ Test(publish_url, parsed_once_into_host_port_and_path)
 /* A fake nchan publisher on the test's loop                           */
 /* ------------------------------------------------------------------ */
 
-#define POSTS_MAX 64
+#define POSTS_MAX 256
 
+/* An event the edge took: a post of one event, or one line of a batch
+ * post ("TYPE DATA" a line), split again here as the page splits it. */
 typedef struct post {
   char target[128];
   char type[32];
   char *body;
+  int post;                    /* the index of the post that carried it */
+  int batch;                   /* 1 when that post was a batch */
 } post;
 
 typedef struct fake_edge {
@@ -75,8 +79,9 @@ typedef struct fake_edge {
   int listening;
   int status;                  /* of every answer (201 unless set) */
   int close_every;             /* answers a connection gets, the last with "Connection: close" (0: no end) */
-  post posts[POSTS_MAX];
-  int nposts;
+  post posts[POSTS_MAX];       /* every event taken, in order */
+  int nevents;
+  int nposts;                  /* posts taken */
   int accepted;
   int open;                    /* connections not closed yet */
 } fake_edge;
@@ -121,18 +126,39 @@ static void edge_alloc(uv_handle_t *h, size_t hint, uv_buf_t *b)
   *b = uv_buf_init(c->in + c->len, (unsigned)(sizeof c->in - c->len));
 }
 
-/* Keep one request and answer it as nchan would. */
+/* Keep the event `type` with data body[0..n) of the post being answered. */
+static void edge_keep(fake_edge *e, const char *target, const char *type, size_t tlen, const char *body,
+                      size_t n, int batch)
+{
+  cr_assert(e->nevents < POSTS_MAX);
+  post *p = &e->posts[e->nevents++];
+  snprintf(p->target, sizeof p->target, "%s", target);
+  snprintf(p->type, sizeof p->type, "%.*s", (int)tlen, type);
+  p->body = strndup(body, n);
+  p->post = e->nposts;
+  p->batch = batch;
+}
+
+/* Keep one request's events and answer it as nchan would. */
 static void edge_answer(edge_conn *c)
 {
   fake_edge *e = c->e;
   xq__http_req *q = &c->p.req;
   cr_assert_str_eq(q->method, "POST");
-  cr_assert(e->nposts < POSTS_MAX);
-  post *p = &e->posts[e->nposts++];
-  snprintf(p->target, sizeof p->target, "%s", q->target);
   const char *type = xq__http_header(q, "X-EventSource-Event");
-  snprintf(p->type, sizeof p->type, "%s", type ? type : "");
-  p->body = strndup(q->body ? q->body : "", q->body_len);
+  const char *line = q->body ? q->body : "", *end = line + q->body_len;
+  if (type && !strcmp(type, "batch")) {
+    while (line < end) { /* a line each: "TYPE DATA" */
+      const char *nl = memchr(line, '\n', (size_t)(end - line)), *le = nl ? nl : end;
+      const char *sp = memchr(line, ' ', (size_t)(le - line));
+      cr_assert(sp, "a batch line is TYPE DATA");
+      edge_keep(e, q->target, line, (size_t)(sp - line), sp + 1, (size_t)(le - sp - 1), 1);
+      line = nl ? nl + 1 : end;
+    }
+  } else {
+    edge_keep(e, q->target, type ? type : "", type ? strlen(type) : 0, line, q->body_len, 0);
+  }
+  e->nposts++;
   edge_write *w = calloc(1, sizeof *w);
   w->c = c;
   w->w.data = w;
@@ -231,30 +257,34 @@ static void edge_stop(fake_edge *e)
 
 static void edge_free(fake_edge *e)
 {
-  for (int i = 0; i < e->nposts; i++) free(e->posts[i].body);
+  for (int i = 0; i < e->nevents; i++) free(e->posts[i].body);
 }
 
 /* A server that posts to 127.0.0.1:port; the publisher connects at the
  * first event, so the fake edge can listen on the server's loop after it
  * started. */
-static void start_with_edge(int port)
+static void start_with_edge_tuned(int port, const xq_ts_tuning *t)
 {
   static xq_http_url u;
   char url[64];
   snprintf(url, sizeof url, "http://127.0.0.1:%d/pub/", port);
   xq_error err = {0};
   cr_assert_eq(xq_publish_url_parse(url, &u, &err), XQ_OK, "%s", err.msg);
-  cr_assert_eq(xq_ts_start_publish(&ts, 16, &u), 0, "server starts");
+  cr_assert_eq(xq_ts_start_publish(&ts, 16, &u, t), 0, "server starts");
 }
+
+static void start_with_edge(int port) { start_with_edge_tuned(port, NULL); }
 
 /* A server posting to the fake edge `e` (set up by the caller), both on
  * the test's loop; and their end, which proves that no handle was left. */
-static void up_with_edge(fake_edge *e)
+static void up_with_edge_tuned(fake_edge *e, const xq_ts_tuning *t)
 {
   edge_bind(e);
-  start_with_edge(e->port);
+  start_with_edge_tuned(e->port, t);
   edge_listen(e);
 }
+
+static void up_with_edge(fake_edge *e) { up_with_edge_tuned(e, NULL); }
 
 static void down_with_edge(fake_edge *e)
 {
@@ -267,7 +297,7 @@ static void down_with_edge(fake_edge *e)
 /* Boards, a direct stream, and what reached the edge                  */
 /* ------------------------------------------------------------------ */
 
-/* What a test waits for: n posts at the edge e, or n data lines on the
+/* What a test waits for: n events at the edge e, or n data lines on the
  * stream s. */
 typedef struct wait_n {
   fake_edge *e;
@@ -278,13 +308,13 @@ typedef struct wait_n {
 static int has_posts(void *a)
 {
   wait_n *w = a;
-  return w->e->nposts >= w->n;
+  return w->e->nevents >= w->n;
 }
 
 static void wait_posts(fake_edge *e, int n, int ms)
 {
   wait_n w = {.e = e, .n = n};
-  cr_assert(xq_tc_run_until(&ts.loop, has_posts, &w, ms), "%d of %d posts reached the edge", e->nposts, n);
+  cr_assert(xq_tc_run_until(&ts.loop, has_posts, &w, ms), "%d of %d events reached the edge", e->nevents, n);
 }
 
 static xq__publish_info info(void)
@@ -344,12 +374,14 @@ static void same_as_stream(fake_edge *e, xq_tclient *s, int n)
 {
   wait_n w = {.s = s, .n = n};
   cr_assert(xq_tc_run_until(&ts.loop, has_data_lines, &w, 10000));
-  cr_assert_eq(e->nposts, n, "each event once");
+  wait_posts(e, n, 5000); /* the last may wait for the next post's time */
+  xq_tc_spin(&ts.loop, 50);
+  cr_assert_eq(e->nevents, n, "each event once");
   for (int i = 0; i < n; i++) {
     char *d = nth_data(s, i);
     cr_assert_str_eq(e->posts[i].target, "/pub/all,r1");
     cr_assert_str_eq(e->posts[i].type, "move");
-    cr_assert_str_eq(e->posts[i].body, d, "post %d is event %d", i, i);
+    cr_assert_str_eq(e->posts[i].body, d, "event %d at the edge is event %d of the stream", i, i);
     free(d);
   }
 }
@@ -357,9 +389,9 @@ static void same_as_stream(fake_edge *e, xq_tclient *s, int n)
 /* A server posting to `e`, a direct stream `s` (left open), six boards
  * that play two moves each: the edge got the stream's 12 events, each
  * once, in order. Returns the publisher's counts. */
-static xq__publish_info six_boards_play(fake_edge *e, xq_tclient *s)
+static xq__publish_info six_boards_play(fake_edge *e, xq_tclient *s, const xq_ts_tuning *t)
 {
-  up_with_edge(e);
+  up_with_edge_tuned(e, t);
   sse_open(s);
   play(6);
   same_as_stream(e, s, 12);
@@ -405,7 +437,7 @@ Test(net_publish, every_event_is_posted_once_in_order_with_its_channels)
 {
   fake_edge e = {0};
   xq_tclient s;
-  xq__publish_info i = six_boards_play(&e, &s);
+  xq__publish_info i = six_boards_play(&e, &s, NULL);
   cr_assert_eq(i.connects, 1, "one keep-alive connection carries every post");
   cr_assert_eq(i.dropped + i.refused + i.retried + i.queued, 0);
   /* an event of no round goes to every live round's channel too */
@@ -421,7 +453,9 @@ Test(net_publish, connections_the_edge_ends_lose_and_double_nothing)
 {
   fake_edge e = {.close_every = 3};
   xq_tclient s;
-  xq__publish_info i = six_boards_play(&e, &s);
+  xq_ts_tuning alone = {.publish_batch_ms = -1}; /* a post an event: twelve answers */
+  xq__publish_info i = six_boards_play(&e, &s, &alone);
+  cr_assert_eq(i.posts, 12);
   cr_assert_geq(i.connects, 4, "a new connection after each third answer");
   cr_assert_eq(i.retried, 0, "what followed a close answer was not read: sent again, not doubled");
   xq_tc_close(&s);
@@ -478,6 +512,91 @@ Test(net_publish, events_the_edge_refuses_are_dropped_not_retried)
   xq__publish_info i = info();
   cr_assert_eq(i.refused, 4);
   cr_assert_eq(i.posted + i.queued + i.retried, 0);
-  cr_assert_eq(e.nposts, 4, "nothing posted twice");
+  cr_assert_eq(e.nevents, 4, "nothing posted twice");
+  down_with_edge(&e);
+}
+
+/* ------------------------------------------------------------------ */
+/* Batches                                                             */
+/* ------------------------------------------------------------------ */
+
+/* Publish `n` events of `round` ("t<k>" types, data {"k":K}) from k0. */
+static void publish_n(int k0, int n, int round)
+{
+  for (int k = k0; k < k0 + n; k++) {
+    char type[16], json[32];
+    snprintf(type, sizeof type, "t%d", k);
+    snprintf(json, sizeof json, "{\"k\":%d}", k);
+    xq__hub_publish(ts.srv, type, round, 1, json);
+  }
+}
+
+/* Event i at the edge is event k of publish_n, on round `round`'s channels. */
+static void is_event(const fake_edge *e, int i, int k, int round)
+{
+  char type[16], pre[32], target[32];
+  snprintf(type, sizeof type, "t%d", k);
+  snprintf(pre, sizeof pre, "{\"k\":%d,\"round\":%d,", k, round);
+  snprintf(target, sizeof target, "/pub/all,r%d", round);
+  cr_assert_str_eq(e->posts[i].type, type, "event %d", i);
+  cr_assert(!strncmp(e->posts[i].body, pre, strlen(pre)), "event %d: %s", i, e->posts[i].body);
+  cr_assert_str_eq(e->posts[i].target, target, "event %d", i);
+}
+
+Test(net_publish, events_that_wait_together_go_in_one_batch_post_in_order)
+{
+  fake_edge e = {0};
+  up_with_edge(&e);
+  /* eleven events before the publisher is even connected: one post */
+  publish_n(0, 11, 1);
+  wait_posts(&e, 11, 5000);
+  cr_assert_eq(e.nposts, 1, "one post carries the eleven");
+  for (int i = 0; i < 11; i++) {
+    cr_assert(e.posts[i].batch && e.posts[i].post == 0);
+    is_event(&e, i, i, 1);
+  }
+  /* one more, alone: an event as it is, not a batch */
+  publish_n(11, 1, 1);
+  wait_posts(&e, 12, 5000);
+  cr_assert_eq(e.nposts, 2);
+  cr_assert(!e.posts[11].batch);
+  is_event(&e, 11, 11, 1);
+  xq__publish_info i = info();
+  cr_assert_eq(i.posted, 12, "the counts are of events");
+  cr_assert_eq(i.posts, 2);
+  cr_assert_eq(i.queued + i.dropped + i.refused + i.retried, 0);
+  down_with_edge(&e);
+}
+
+Test(net_publish, a_batch_holds_one_round_and_a_backlog_goes_in_full_batches)
+{
+  fake_edge e = {0};
+  up_with_edge(&e);
+  publish_n(0, 2, 1);
+  publish_n(2, 1, 2); /* another round's channels: a post of its own */
+  publish_n(3, 2 * XQ_PUBLISH_BATCH_MAX + 5, 1);
+  int n = 3 + 2 * XQ_PUBLISH_BATCH_MAX + 5;
+  wait_posts(&e, n, 10000);
+  cr_assert_eq(e.nposts, 5, "2, 1, then %d, %d and 5", XQ_PUBLISH_BATCH_MAX, XQ_PUBLISH_BATCH_MAX);
+  int first_of[] = {0, 2, 3, 3 + XQ_PUBLISH_BATCH_MAX, 3 + 2 * XQ_PUBLISH_BATCH_MAX, n};
+  for (int p = 0; p < 5; p++)
+    for (int i = first_of[p]; i < first_of[p + 1]; i++) cr_assert_eq(e.posts[i].post, p, "event %d", i);
+  for (int i = 0; i < n; i++) is_event(&e, i, i, i == 2 ? 2 : 1);
+  cr_assert(!e.posts[2].batch, "a lone event is posted as it is");
+  down_with_edge(&e);
+}
+
+Test(net_publish, without_batches_every_event_is_its_own_post)
+{
+  fake_edge e = {0};
+  xq_ts_tuning alone = {.publish_batch_ms = -1};
+  up_with_edge_tuned(&e, &alone);
+  publish_n(0, 11, 1);
+  wait_posts(&e, 11, 5000);
+  cr_assert_eq(e.nposts, 11);
+  for (int i = 0; i < 11; i++) {
+    cr_assert(!e.posts[i].batch && e.posts[i].post == i);
+    is_event(&e, i, i, 1);
+  }
   down_with_edge(&e);
 }

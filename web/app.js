@@ -520,11 +520,26 @@ function connect() {
   const status = $('#status');
   es.onopen = () => { status.dataset.state = 'live'; status.title = t('connected'); };
   es.onerror = () => { status.dataset.state = 'down'; status.title = t('disconnected'); };
-  const on = (type, fn) => es.addEventListener(type, e => {
+  const handlers = new Map();
+  const dispatch = (type, data) => {
+    const fn = handlers.get(type);
+    if (!fn) return;
     let d;
-    try { d = JSON.parse(e.data); } catch (err) { console.warn('bad event', e.data); return; }
+    try { d = JSON.parse(data); } catch (err) { console.warn('bad event', data); return; }
     S.events++;
     fn(d);
+  };
+  const on = (type, fn) => {
+    handlers.set(type, fn);
+    es.addEventListener(type, e => dispatch(type, e.data));
+  };
+  /* Through an edge (docs/scale.md) events that came together arrive as
+   * one `batch`: a line each, "TYPE DATA". */
+  es.addEventListener('batch', e => {
+    for (const line of e.data.split('\n')) {
+      const sp = line.indexOf(' ');
+      if (sp > 0) dispatch(line.slice(0, sp), line.slice(sp + 1));
+    }
   });
   on('snapshot', d => { if (d.round === S.round) setGames(d.games); });
   on('move', onMove);

@@ -79,7 +79,26 @@ wait_for() { # FILE PATTERN: within 10 s
   die "$1: no '$2' after 10 s"
 }
 
-events() { grep -E '^(event|data):' "$1" || true; } # the event and data lines of a stream
+# expand FILE [K]: the event and data lines of a stream, after its K-th
+# message (an "id:" line each; K 0: all), each event of an edge's batch
+# (docs/scale.md: a data line "TYPE DATA" each) as the server writes it
+expand() {
+  awk -v skip="${2:-0}" '
+    function out() {
+      if (!msg) return
+      if (++m > skip) for (i = 1; i <= nl; i++) print l[i]
+      nl = 0; msg = 0; ev = ""
+    }
+    /^id: /    { msg = 1; next }
+    /^event: / { ev = substr($0, 8); if (ev != "batch") l[++nl] = $0; next }
+    /^data: /  { if (ev == "batch") { t = substr($0, 7); j = index(t, " ");
+                   l[++nl] = "event: " substr(t, 1, j - 1); l[++nl] = "data: " substr(t, j + 1) }
+                 else l[++nl] = $0
+                 if (!skip) msg = 1; next }
+    /^$/       { out() }
+    END        { out() }' "$1"
+}
+events() { expand "$1" 0; }
 
 "$xqref" bench --gen-pgn 64 "$tmp/games.pgn" 7 >/dev/null
 
@@ -124,10 +143,12 @@ same() {
   diff <(events "$1") <(events "$2") >"$tmp/diff" || { head -20 "$tmp/diff" >&2; die "$3"; }
 }
 
-# the id of the event whose data is line K (1-based) of the data lines of FILE
-id_of() { awk -v k="$2" '/^id: /{id=$2} /^data:/{if (++n == k) {print id; exit}}' "$1"; }
-# the event lines after the K-th event of FILE
-events_after() { events "$1" | awk -v k="$2" '/^event:/{n++} n > k'; }
+# the id of the K-th message (1-based) of FILE
+id_of() { awk -v k="$2" '/^id: /{if (++n == k) {print $2; exit}}' "$1"; }
+# the event lines after the K-th message of FILE
+events_after() { expand "$1" "$2"; }
+# the messages of FILE (an event, or a batch of them)
+messages() { grep -c '^id: ' "$1" || true; }
 
 # ---- one edge --------------------------------------------------------------
 pub1=$(free_port)
@@ -150,10 +171,11 @@ same "$tmp/direct.txt" "$tmp/edge1r1.txt" "the edge's round 1 stream is not the 
 say "one edge: $VIEWERS viewers, each of them the server's $n events in order, once ($(grep -o 'fewest [0-9]* most [0-9]*' "$tmp/one.loadgen"))"
 grep 'delivery latency' "$tmp/one.loadgen" | sed 's/^/edge test:   /'
 
-# a viewer that saw the first k events and comes back gets the rest
-k=$((n / 2))
+# a viewer that saw the first k messages and comes back gets the rest
+m=$(messages "$tmp/edge1.txt")
+k=$((m / 2))
 id=$(id_of "$tmp/edge1.txt" "$k")
-[ -n "$id" ] || die "no id for event $k"
+[ -n "$id" ] || die "no id for message $k"
 curl -sN --max-time 1 -H 'Accept: text/event-stream' -H "Last-Event-ID: $id" \
   "http://127.0.0.1:$l1/api/events" >"$tmp/resumed.txt" || true
 diff <(events_after "$tmp/edge1.txt" "$k") <(events "$tmp/resumed.txt") >"$tmp/diff" ||
@@ -161,7 +183,7 @@ diff <(events_after "$tmp/edge1.txt" "$k") <(events "$tmp/resumed.txt") >"$tmp/d
 curl -sN --max-time 1 -H 'Accept: text/event-stream' "http://127.0.0.1:$l1/api/events?last_event=$id" \
   >"$tmp/resumed2.txt" || true
 same "$tmp/resumed.txt" "$tmp/resumed2.txt" "?last_event= did not resume as Last-Event-ID"
-say "Last-Event-ID $id: the $((n - k)) events after it, in order"
+say "Last-Event-ID $id (message $k of $m, $n events): the $(events "$tmp/resumed.txt" | grep -c '^data:') events after it, in order"
 
 # the API through the edge: cached, the page, a bad round
 for i in 1 2; do curl -s -o /dev/null -D "$tmp/h$i" "http://127.0.0.1:$l1/api/rounds/1/games.json"; done
@@ -202,11 +224,12 @@ same "$tmp/direct2.txt" "$tmp/edge2.txt" "the first Redis edge's stream is not t
 same "$tmp/direct2.txt" "$tmp/edge3.txt" "the second Redis edge's stream is not the server's"
 say "two edges over Redis: $VIEWERS viewers, half on each, each of them the server's $n2 events in order, once"
 grep -E '^  at ' "$tmp/two.loadgen" | sed 's/^/edge test: /'
-k=$((n2 / 2))
+m=$(messages "$tmp/edge2.txt")
+k=$((m / 2))
 id=$(id_of "$tmp/edge2.txt" "$k")
 curl -sN --max-time 1 -H 'Accept: text/event-stream' -H "Last-Event-ID: $id" \
   "http://127.0.0.1:$l3/api/events" >"$tmp/resumed3.txt" || true
 diff <(events_after "$tmp/edge2.txt" "$k") <(events "$tmp/resumed3.txt") >"$tmp/diff" ||
   { head -20 "$tmp/diff" >&2; die "an id of the first edge did not resume on the second"; }
-say "an id of the first edge resumes on the second: the $((n2 - k)) events after it"
+say "an id of the first edge resumes on the second: the $(events "$tmp/resumed3.txt" | grep -c '^data:') events after message $k of $m"
 say "passed in ${SECONDS} s"
