@@ -181,6 +181,33 @@ test('a move sent by a board over TCP appears on the page', async () => {
   assert.deepEqual(problems, []);
 });
 
+test('a batch of events (as an edge sends them) is applied event by event', async () => {
+  // Through an nginx + nchan edge (docs/scale.md) events posted together
+  // come as one `batch` message, a data line "TYPE DATA" each. The stream
+  // of a second page is answered here with such a message: two moves of
+  // table 7, which no other test plays.
+  const ctx = await browser.newContext({ locale: 'zh-CN', viewport: { width: 1280, height: 900 } });
+  const p2 = await ctx.newPage();
+  const errors = [];
+  p2.on('pageerror', e => errors.push(String(e)));
+  const move = (ply, mv, wxf, zh, fen) => 'move ' + JSON.stringify({ ply, move: mv, wxf, zh, fen,
+    clock: [5400000, 5400000], result: '*', round: 1, table: 7, at: Date.now() * 1000 });
+  const body = 'retry: 600000\n\n: hi\n\nid: 1764489600:0\nevent: batch\n' +
+    'data: ' + move(1, 'h2e2', 'C2.5', '炮二平五', 'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1') + '\n' +
+    'data: ' + move(2, 'h9g7', 'H8+7', '马８进７', 'rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR w - - 2 2') + '\n\n';
+  let served = 0;
+  await p2.route('**/api/events*', route => {
+    if (served++) return route.abort();
+    return route.fulfill({ status: 200, headers: { 'Content-Type': 'text/event-stream' }, body });
+  });
+  await p2.goto(base + '/');
+  const card = p2.locator('#boards .card[data-table="7"]');
+  await card.locator('.last').filter({ hasText: '马８进７' }).waitFor({ timeout: WAIT });
+  assert.equal(await card.locator('.pc[data-sq="e2"] text').textContent(), '炮');
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
+
 test('latency over ten moves of one game (a figure, not asserted)', async () => {
   const board = new Board(jsonPort);
   await board.ready();
