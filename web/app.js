@@ -263,21 +263,36 @@ function renderCard(g) {
   const lastText = n ? `${Math.ceil(n / 2)}. ${n % 2 === 0 ? '… ' : ''}${moveText(g, n - 1)}` : t('moves_none');
   const flags = el('div', { class: 'flags' });
   for (const [cls, text] of gameFlags(g)) flags.append(el('span', { class: 'tag ' + cls, text }));
+  const open = () => { location.hash = `#game/${S.round}/${g.table}`; };
   const card = el('article', { class: 'card', 'data-table': g.table, 'data-ply': n, 'data-result': g.result,
-    onclick: () => { location.hash = `#game/${S.round}/${g.table}`; } },
+    tabindex: 0, role: 'link', 'aria-label': gameLabel(g, n), onclick: open,
+    onkeydown: e => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); open(); } } },
     el('div', { class: 'head' },
       el('span', { text: t('table_n', { n: g.table }) }),
       el('span', { class: 'result', text: g.result === '*' ? '' : resultText(g.result) })),
     el('div', { class: 'who' },
       el('span', { class: stm === 'black' ? 'to-move' : '', text: g.black ? g.black.name : '' }),
       el('span', { class: 'clock', text: g.clock ? clockText(g.clock[1]) : '' })),
-    boardSvg(pos.board, pos.last),
+    labelled(boardSvg(pos.board, pos.last), gameLabel(g, n)),
     el('div', { class: 'who' },
       el('span', { class: 'red-name ' + (stm === 'red' ? 'to-move' : ''), text: g.red ? g.red.name : '' }),
       el('span', { class: 'clock', text: g.clock ? clockText(g.clock[0]) : '' })),
     el('div', { class: 'last', text: lastText }),
     flags);
   return card;
+}
+
+/* What a card or a board shows, in words: for screen readers. */
+function gameLabel(g, n) {
+  const who = `${t('red')} ${g.red ? g.red.name : ''}${S.lang === 'zh' ? '，' : ', '}${t('black')} ${g.black ? g.black.name : ''}`;
+  const state = g.result !== '*' ? resultText(g.result) : n ? t('ply', { n }) + ' ' + moveText(g, n - 1) : t('moves_none');
+  return S.lang === 'zh' ? `${t('table_n', { n: g.table })}：${who}；${state}` : `${t('table_n', { n: g.table })}: ${who}; ${state}`;
+}
+
+function labelled(svg, label) {
+  svg.setAttribute('role', 'img');
+  svg.setAttribute('aria-label', label);
+  return svg;
 }
 
 function renderBoards() {
@@ -344,7 +359,8 @@ function refreshStandings(delay) {
   clearTimeout(standingsTimer);
   standingsTimer = setTimeout(async () => {
     try {
-      S.standings = await getJSON('/api/standings.json');
+      const ko = S.event && S.round === S.event.knockout_round;
+      S.standings = await getJSON('/api/standings.json' + (S.round && !ko ? `?round=${S.round}` : ''));
       renderStandings();
     } catch (e) { console.warn(e.message); }
   }, delay || 0);
@@ -401,16 +417,20 @@ function renderBracket() {
 /* Banners                                                             */
 /* ------------------------------------------------------------------ */
 
-const BANNERS_MAX = 6, BANNER_MS = 60000;
+/* On a phone two banners at most, one line each, for less long: the
+ * boards stay in sight. */
+const BANNERS_MAX = 6, BANNER_MS = 60000, PHONE_BANNERS_MAX = 2, PHONE_BANNER_MS = 20000;
+const phone = () => window.matchMedia('(max-width: 600px)').matches;
 
 function banner(kind, table, text) {
   const box = $('#banners');
+  const max = phone() ? PHONE_BANNERS_MAX : BANNERS_MAX;
   const b = el('div', { class: 'banner', 'data-kind': kind, 'data-table': table, role: 'alert' },
     el('span', { class: 'text', text }),
     el('button', { class: 'close', type: 'button', 'aria-label': 'close', onclick: () => b.remove() }, '×'));
   box.prepend(b);
-  while (box.children.length > BANNERS_MAX) box.lastChild.remove();
-  setTimeout(() => b.remove(), BANNER_MS);
+  while (box.children.length > max) box.lastChild.remove();
+  setTimeout(() => b.remove(), phone() ? PHONE_BANNER_MS : BANNER_MS);
 }
 
 function verdictBanner(table, v) {
@@ -510,6 +530,8 @@ function onResult(d) {
   refreshStandings(200);
 }
 
+const RECONNECT_MS = 3000; /* a refused stream is asked for again after this */
+
 /* One stream for every round: a new round's `pairing` event is about that
  * round, and a stream filtered to the round on screen would not see it.
  * Events of other rounds are dropped here. */
@@ -518,8 +540,21 @@ function connect() {
   const es = new EventSource('/api/events');
   S.es = es;
   const status = $('#status');
-  es.onopen = () => { status.dataset.state = 'live'; status.title = t('connected'); };
-  es.onerror = () => { status.dataset.state = 'down'; status.title = t('disconnected'); };
+  const show = state => {
+    status.dataset.state = state;
+    status.title = t(state === 'live' ? 'connected' : 'disconnected');
+    status.textContent = state === 'down' ? t('disconnected') : '';
+  };
+  es.onopen = () => {
+    const was = status.dataset.state;
+    show('live');
+    if (was === 'down') resync(); // what happened meanwhile
+  };
+  es.onerror = () => {
+    show('down');
+    // the browser tries again by itself unless the stream was refused
+    if (es.readyState === EventSource.CLOSED) setTimeout(() => { if (S.es === es) connect(); }, RECONNECT_MS);
+  };
   const handlers = new Map();
   const dispatch = (type, data) => {
     const fn = handlers.get(type);
@@ -566,7 +601,7 @@ function renderViewer() {
   if (!g) return;
   const n = viewerPly(g);
   const pos = positionAt(g, n);
-  $('#g-board').replaceChildren(boardSvg(pos.board, pos.last));
+  $('#g-board').replaceChildren(labelled(boardSvg(pos.board, pos.last), gameLabel(g, n)));
   $('#g-red').textContent = g.red ? `${g.red.name}${g.red.rating ? ' (' + g.red.rating + ')' : ''}` : '';
   $('#g-black').textContent = g.black ? `${g.black.name}${g.black.rating ? ' (' + g.black.rating + ')' : ''}` : '';
   $('#g-clock-red').textContent = g.clock ? clockText(g.clock[0]) : '';
@@ -581,8 +616,8 @@ function renderViewer() {
   for (let i = 0; i < g.moves.length; i += 2) {
     const li = el('li', {});
     for (let k = i; k < i + 2 && k < g.moves.length; k++) {
-      li.append(el('span', { class: 'mv' + (k + 1 === n ? ' current' : ''), 'data-ply': k + 1,
-        text: moveText(g, k), onclick: () => goto(k + 1) }), ' ');
+      li.append(el('button', { type: 'button', class: 'mv' + (k + 1 === n ? ' current' : ''), 'data-ply': k + 1,
+        'aria-current': k + 1 === n ? 'step' : null, text: moveText(g, k), onclick: () => goto(k + 1) }));
     }
     items.push(li);
   }
@@ -759,27 +794,45 @@ function rerender() {
   if (S.view === 'game') renderViewer();
 }
 
+/* The hash: #VIEW/ROUND (live, pairings, standings, arbiter) or
+ * #game/ROUND/TABLE; the round of the hash, or 0. */
+function hashRound() {
+  const m = /^#(?:live|pairings|standings|arbiter|game)\/(\d+)/.exec(location.hash);
+  return m ? +m[1] : 0;
+}
+
+/* The tabs and the hash name the round shown (a reload keeps it). */
+function roundInUrl() {
+  if (!S.round) return;
+  for (const a of document.querySelectorAll('#tabs a')) a.href = `#${a.dataset.view}/${S.round}`;
+  const h = location.hash.replace(/^#/, '') || 'live';
+  const view = h.split('/')[0];
+  if (view !== 'game' && S.round && hashRound() !== S.round)
+    history.replaceState(null, '', `#${['pairings', 'standings', 'arbiter'].includes(view) ? view : 'live'}/${S.round}`);
+}
+
 function route() {
   const h = location.hash.replace(/^#/, '') || 'live';
   const m = /^game\/(\d+)\/(\d+)$/.exec(h);
-  let view = m ? 'game' : h;
+  let view = m ? 'game' : h.split('/')[0];
   if (!['live', 'pairings', 'standings', 'arbiter', 'game'].includes(view)) view = 'live';
-  if (m) {
-    const r = +m[1];
-    if (S.game !== +m[2] || r !== S.round) S.ply = null;
-    S.game = +m[2];
-    if (r !== S.round && S.event && S.event.published.includes(r)) setRound(r);
-  }
+  if (m && (S.game !== +m[2] || +m[1] !== S.round)) S.ply = null;
+  if (m) S.game = +m[2];
+  const r = hashRound();
+  if (r && r !== S.round && S.event && S.event.published.includes(r)) setRound(r);
   S.view = view;
   for (const s of document.querySelectorAll('main .view')) s.hidden = s.id !== 'view-' + view;
   for (const a of document.querySelectorAll('#tabs a')) a.classList.toggle('active', a.dataset.view === view);
   if (view === 'game') renderViewer();
   if (view === 'standings') refreshStandings();
+  if (!r || r === S.round) roundInUrl();
 }
 
 async function setRound(r) {
   S.round = r;
   $('#round').value = String(r);
+  roundInUrl();
+  if (S.view === 'standings') refreshStandings();
   $('#round-pgn').href = `/api/rounds/${r}.pgn`;
   S.games = new Map();
   renderBoards();
@@ -803,9 +856,9 @@ async function loadEvent(newest) {
   const sel = $('#round');
   sel.replaceChildren(...S.event.published.map(r => el('option', { value: r, text: roundName(r) })));
   const last = S.event.published[S.event.published.length - 1] || 0;
-  // a link to a game of an older round opens that round
-  const linked = /^#game\/(\d+)\//.exec(location.hash);
-  const want = !newest && linked && S.event.published.includes(+linked[1]) ? +linked[1] : last;
+  // a link to a round (a game of it, a view of it) opens that round
+  const linked = hashRound();
+  const want = !newest && linked && S.event.published.includes(linked) ? linked : last;
   if (want && (newest || !S.round)) await setRound(want);
   refreshStandings();
 }

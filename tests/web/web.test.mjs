@@ -413,3 +413,115 @@ test('the knockout tables are shown as the knockout round', async () => {
   await shot('09-knockout');
   assert.deepEqual(problems, []);
 });
+
+/* ------------------------------------------------------------------ */
+/* What a viewer sees (issue D-items): each test on a page of its own   */
+/* ------------------------------------------------------------------ */
+
+async function freshPage(width, height, setup) {
+  const ctx = await browser.newContext({ locale: 'zh-CN', viewport: { width, height } });
+  const p = await ctx.newPage();
+  const errors = [];
+  p.on('pageerror', e => errors.push(String(e)));
+  if (setup) await setup(p);
+  return { ctx, p, errors };
+}
+
+test('D1: a long move list scrolls down inside its box, never sideways', async () => {
+  for (const [w, h, name] of [[1400, 900, '10-long-game'], [390, 844, '11-long-game-phone']]) {
+    const { ctx, p, errors } = await freshPage(w, h);
+    await p.goto(base + '/#game/1/2');
+    await p.waitForSelector('#g-title:not(:empty)', { timeout: WAIT });
+    // a game of 159 plies with long Chinese moves, as the page holds it
+    await p.evaluate(() => {
+      const g = S.games.get(2);
+      const zh = ['马二进三', '炮８平５', '车一平二', '马８进７'];
+      g.moves = Array.from({ length: 159 }, (_, i) => ['h0g2', 'h7e7', 'i0h0', 'h9g7'][i % 4]);
+      g.zh = Array.from({ length: 159 }, (_, i) => zh[i % 4]);
+      g.wxf = Array.from({ length: 159 }, () => 'H2+3');
+      renderViewer();
+    });
+    const box = await p.evaluate(() => {
+      const ol = document.querySelector('#g-moves');
+      const last = ol.querySelector('.mv[data-ply="159"]').getBoundingClientRect();
+      const r = ol.getBoundingClientRect();
+      return { sw: ol.scrollWidth, cw: ol.clientWidth, inside: last.left >= r.left && last.right <= r.right + 1 &&
+        last.top >= r.top && last.bottom <= r.bottom + 1, page: document.documentElement.scrollWidth, vw: innerWidth };
+    });
+    assert.ok(box.sw <= box.cw + 1, `the list is ${box.sw} px wide in a ${box.cw} px box (${w} px screen)`);
+    assert.ok(box.inside, `the last move is in sight (${w} px screen)`);
+    assert.ok(box.page <= box.vw + 1, `the page is ${box.page} px wide on a ${box.vw} px screen`);
+    await p.screenshot({ path: join(ART, name + '.png'), fullPage: true });
+    assert.deepEqual(errors, []);
+    await ctx.close();
+  }
+});
+
+test('D7: the round is in the URL: a reload keeps it, and the standings are of that round', async () => {
+  const { ctx, p, errors } = await freshPage(1280, 900);
+  await p.goto(base + '/#standings/1');
+  await p.waitForFunction(() => document.querySelector('#round').value === '1', null, { timeout: WAIT });
+  await p.waitForSelector('#standings-caption:text-is("第1轮后")', { timeout: WAIT });
+  assert.equal(await p.getAttribute('#tabs a[data-view="live"]', 'href'), '#live/1');
+  await p.reload();
+  await p.waitForFunction(() => document.querySelector('#round').value === '1', null, { timeout: WAIT });
+  assert.equal(await p.isVisible('#view-standings'), true);
+  const st1 = await api('/api/standings.json?round=1');
+  const first = await p.textContent('#standings tbody tr:first-child [data-col="name"]');
+  assert.equal(first, st1.standings[0].name);
+  await p.selectOption('#round', '2');
+  await p.waitForFunction(() => location.hash === '#standings/2', null, { timeout: WAIT });
+  await p.waitForSelector('#standings-caption:text-is("第2轮后")', { timeout: WAIT });
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
+
+test('D8: on a phone at most two banners show, a line each', async () => {
+  const { ctx, p, errors } = await freshPage(390, 844);
+  await p.goto(base + '/');
+  await p.waitForSelector('#boards .card', { timeout: WAIT });
+  await p.evaluate(() => {
+    for (let i = 1; i <= 6; i++) banner('foul', i, `第${i}台：黑方犯规，车不能越子（第二次犯规判负前的警告，请注意行棋规则）`);
+  });
+  assert.equal(await p.locator('#banners .banner').count(), 2);
+  const h = (await p.locator('#banners').boundingBox()).height;
+  assert.ok(h <= 80, `the banners take ${h} px`);
+  await p.screenshot({ path: join(ART, '12-phone-banners.png') });
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
+
+test('D9: a lost connection says so in words, not only with a red dot', async () => {
+  const { ctx, p } = await freshPage(1280, 900, p => p.route('**/api/events*', r => r.abort()));
+  await p.goto(base + '/');
+  const st = p.locator('#status[data-state="down"]');
+  await st.waitFor({ timeout: WAIT });
+  assert.match(await st.textContent(), /连接中断/);
+  assert.ok((await st.boundingBox()).width > 40, 'the words are shown');
+  await ctx.close();
+});
+
+test('D10: cards and moves are reached from the keyboard; boards have a label', async () => {
+  const { ctx, p, errors } = await freshPage(1280, 900);
+  await p.goto(base + '/#live');
+  await p.waitForSelector('#boards .card', { timeout: WAIT });
+  const label = await p.getAttribute('#boards .card[data-table="1"] svg', 'aria-label');
+  assert.match(label || "", /^第1台：红方 .+，黑方 .+；/);
+  assert.equal(await p.getAttribute('#boards .card[data-table="1"] svg', 'role'), 'img');
+  let focused = '';
+  for (let i = 0; i < 40 && !focused; i++) {
+    await p.keyboard.press('Tab');
+    focused = await p.evaluate(() => document.activeElement.closest('.card')?.dataset.table || '');
+  }
+  assert.ok(focused, 'a card takes the focus');
+  await p.keyboard.press('Enter');
+  await p.waitForFunction(t => location.hash === `#game/${document.querySelector('#round').value}/${t}`, focused,
+    { timeout: WAIT });
+  await p.goto(base + '/#game/1/1');
+  await p.waitForSelector('#g-moves button.mv[data-ply="1"]', { timeout: WAIT });
+  await p.focus('#g-moves button.mv[data-ply="1"]');
+  await p.keyboard.press('Enter');
+  assert.equal(await p.getAttribute('#g-moves .mv[data-ply="1"]', 'aria-current'), 'step');
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
