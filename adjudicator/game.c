@@ -641,8 +641,8 @@ int xq_game_claim_repetition(xq_game *g, int side, xq_verdict *v)
     v->side = side;
     snprintf(v->rule, sizeof v->rule, "P2");
     xq__explain(v, "本局面出现%d次，未满%d次，不构成待判局面",
-                "the position has occurred %d times, fewer than %d: no ruling yet", occ,
-                g->rules.repetition_occurrences);
+                "the position has occurred %d time%s, fewer than %d: no ruling yet", occ,
+                occ == 1 ? "" : "s", g->rules.repetition_occurrences);
     return XQ_OK;
   }
   g->order.active = 0;

@@ -148,7 +148,7 @@ int xq_game_claim_natural(xq_game *g, int side, xq_verdict *v)
     snprintf(v->zh, sizeof v->zh, "%s提出自然限着：计%d着（需%d着），判和%s", xq__side_zh[side],
              count, need, v->result == XQ_OUT_DRAW ? "" : "（和棋黑胜）");
     snprintf(v->en, sizeof v->en, "%s claims the natural limit: %d plies count (%d needed), a draw%s",
-             xq__side_en[side], count, need,
+             xq__side_en[side], count, need, /* count >= need > 1: plural */
              v->result == XQ_OUT_DRAW ? "" : " (armageddon: Black wins)");
     return XQ_OK;
   }
@@ -157,7 +157,8 @@ int xq_game_claim_natural(xq_game *g, int side, xq_verdict *v)
   v->reason = XQ_REASON_FALSE_CLAIM;
   char zh[160], en[160];
   snprintf(zh, sizeof zh, "自然限着提议不属实（计%d着，需%d着）", count, need);
-  snprintf(en, sizeof en, "a false natural-limit claim (%d plies count, %d needed)", count, need);
+  snprintf(en, sizeof en, "a false natural-limit claim (%d %s, %d needed)", count,
+           count == 1 ? "ply counts" : "plies count", need);
   if (r->false_claims_to_lose > 0 && g->false_claims[side] >= r->false_claims_to_lose) {
     /* Shaanxi 补充规定 5: 提出方再次提出，仍不够40回合，即判负. */
     xq__end(g, v, XQ_VERDICT_LOSS, side == XQ_RED ? XQ_OUT_BLACK_WINS : XQ_OUT_RED_WINS,

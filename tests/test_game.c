@@ -341,6 +341,21 @@ Test(natural, claim_at_2n_minus_1_is_false_at_2n_valid)
   cr_assert_eq(G.result, XQ_OUT_DRAW);
 }
 
+Test(natural, the_sentences_count_in_good_english)
+{
+  xq_rules r = nat_rules(6);
+  nat_line(&r, "q"); /* one quiet ply */
+  xq_verdict v;
+  cr_assert_eq(xq_game_claim_natural(&G, XQ_BLACK, &v), XQ_OK);
+  cr_assert_eq(v.reason, XQ_REASON_FALSE_CLAIM);
+  cr_assert(strstr(v.en, "(1 ply counts, 12 needed)"), "%s", v.en);
+  /* a repetition claim on a position seen once */
+  start(&r, NULL);
+  cr_assert_eq(xq_game_claim_repetition(&G, XQ_RED, &v), XQ_OK);
+  cr_assert_eq(v.reason, XQ_REASON_CLAIM_REFUSED);
+  cr_assert(strstr(v.en, "has occurred 1 time, fewer than"), "%s", v.en);
+}
+
 Test(natural, auto_trigger_draws_at_2n_from_the_fen_counter)
 {
   xq_rules r = rules("cxa2011");

@@ -61,12 +61,22 @@ const WORDS = {
   },
 };
 
-/* Reasons of results and verdicts (adjudicator reason names). */
+/* Reasons of results and verdicts: every reason name of the adjudicator
+ * (adjudicator/reason.c), in a few words each; English from the name. */
 const REASONS = {
-  zh: { checkmate: '将死', stalemate: '困毙', illegal_move: '违例', perpetual_check: '长将',
-    perpetual_chase: '长捉', resignation: '认负', time: '超时', arbiter: '裁判判定', agreement: '议和',
-    natural_limit: '自然限着', repetition: '重复局面', fouls: '犯规' },
-  en: {},
+  zh: { none: '无', illegal_move: '违例', suicide: '自杀', foul_limit: '累计犯规', checkmate: '将死',
+    stalemate: '困毙', natural_limit: '自然限着', false_claim: '提议不实', flag_fall: '超时',
+    armageddon_draw: '和棋黑胜', resignation: '认负', agreement: '议和', arbiter: '裁判裁决',
+    simple_draw: '简单局势', perpetual_check: '长将', mutual_perpetual_check: '双方长将',
+    perpetual_attack: '长打', mutual_attack: '双方长打', minor_chases_rook: '马炮长捉车',
+    single_chases_unprotected: '长捉无根子', both_permitted: '双方允许着法', axf_perpetual_chase: '长捉',
+    axf_check_over_chase: '长将对长捉', axf_equal: '双方违例相同', early_cycle: '规定回合前循环',
+    change_order_ignored: '被判变着而不变', search_budget: '计算超限', claim_refused: '提议不予受理',
+    draw_offer: '提和', game_over: '对局已结束', awaiting_arbiter: '等待裁判', perpetual_chase: '长捉',
+    time: '超时', repetition: '重复局面', fouls: '犯规', forfeit: '弃权' },
+  en: { axf_equal: 'equal offences', axf_perpetual_chase: 'perpetual chase',
+    axf_check_over_chase: 'perpetual check against chase', minor_chases_rook: 'a knight or cannon chases a rook',
+    single_chases_unprotected: 'chase of an unprotected piece', both_permitted: 'both moves permitted' },
 };
 
 const S = {

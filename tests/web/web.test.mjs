@@ -9,7 +9,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, mkdirSync, rmSync, existsSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, rmSync, existsSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import net from 'node:net';
@@ -522,6 +522,21 @@ test('D10: cards and moves are reached from the keyboard; boards have a label', 
   await p.focus('#g-moves button.mv[data-ply="1"]');
   await p.keyboard.press('Enter');
   assert.equal(await p.getAttribute('#g-moves .mv[data-ply="1"]', 'aria-current'), 'step');
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
+
+test('D6: every reason of the adjudicator has Chinese words on the Chinese page', async () => {
+  // the reason names, as the adjudicator defines them
+  const src = readFileSync(new URL('../../adjudicator/reason.c', import.meta.url), 'utf8');
+  const names = [...src.matchAll(/\{XQ_REASON_\w+, "([a-z_]+)"/g)].map(m => m[1]).filter(n => n !== 'none');
+  assert.ok(names.length >= 30, `${names.length} reasons`);
+  const { ctx, p, errors } = await freshPage(1280, 900);
+  await p.goto(base + '/');
+  await p.waitForSelector('#boards .card', { timeout: WAIT });
+  const words = await p.evaluate(ns => ns.map(n => [n, resultText('0-1') + reasonText(n)]), names);
+  for (const [n, w] of words) assert.doesNotMatch(w, /[A-Za-z_]/, `${n}: ${w}`);
+  assert.equal(words.find(([n]) => n === 'flag_fall')[1], '黑胜 0-1（超时）');
   assert.deepEqual(errors, []);
   await ctx.close();
 });
