@@ -94,6 +94,9 @@ cJSON *xq__game_state(xq__server *s, const xq__live *lv)
     cJSON_AddNullToObject(o, "clock");
   }
   if (lv->g->paused) cJSON_AddTrueToObject(o, "paused");
+  /* the last ruling, its sentences in both languages: kept across reloads */
+  cJSON *vj = lv->verdict ? cJSON_Parse(lv->verdict) : NULL;
+  if (vj) cJSON_AddItemToObject(o, "verdict", vj);
   if (lv->round == XQ_KO_ROUND && s->ko && lv->board <= s->ko->ntables) {
     /* a knockout table: which match, and which of its games */
     const xq_ko_table *t = &s->ko->tables[lv->board - 1];

@@ -534,6 +534,7 @@ static int apply(push *p, xq__live *lv, applied *k, const xq_event *ev, int n, x
   int nply = lv->g->nply;
   int rc = xq__live_apply(lv, ev, n, v, err);
   if (rc != XQ_OK) return rc;
+  xq__live_note_verdict(lv, v);
   if (!v->changed && lv->g->nply == nply) {
     /* refused (a game over, a result already so): nothing to record */
     return XQ_OK;

@@ -341,6 +341,8 @@ typedef struct xq__live {
   int busy;                    /* an event is being judged off the loop */
   int rebuild;                 /* marked for xq__live_rebuild_marked */
   long clock_ms[2];            /* last clock reading, -1 none */
+  char *verdict;               /* the JSON of the last ruling that was not a plain acceptance
+                                  (games.json keeps it across reloads), NULL none */
   struct {
     int64_t seq;
     char *reply;               /* stored reply body "{...}" */
@@ -351,6 +353,10 @@ typedef struct xq__live {
 xq__live *xq__live_get(xq__server *s, int round, int board);
 /* Add the games of a newly published round (pairings from the store). */
 int xq__live_add_round(xq__server *s, int round, xq_error *err);
+/* Keep `v` as the game's last ruling when it is not a plain acceptance
+ * (a foul, a claim, an arbiter's decision, a must-change order...), for
+ * the games' state; on the loop only. Out of memory keeps the one before. */
+void xq__live_note_verdict(xq__live *lv, const xq_verdict *v);
 /* Note the reply to board seq `seq` (copied) for resends; last_seq grows. */
 void xq__live_remember(xq__live *lv, int64_t seq, const char *reply);
 /* When the game has a final result not yet in the tournament log, record

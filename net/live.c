@@ -41,6 +41,8 @@ static xq__live *live_new(int round, int board, int red, int black, const xq_rul
 
 static void live_clear(xq__live *lv)
 {
+  free(lv->verdict);
+  lv->verdict = NULL;
   for (int i = 0; i < XQ_REPLY_CACHE; i++) {
     free(lv->cache[i].reply);
     lv->cache[i].reply = NULL;
@@ -163,6 +165,16 @@ static void cache_reply(xq__live *lv, int64_t seq, const char *reply)
   lv->cache[k].seq = lv->cache[k].reply ? seq : 0;
 }
 
+void xq__live_note_verdict(xq__live *lv, const xq_verdict *v)
+{
+  /* a move after the end is refused: noise, not a ruling to keep */
+  if (v->kind == XQ_VERDICT_ACCEPTED || v->reason == XQ_REASON_GAME_OVER) return;
+  char *j = xq_verdict_json(v);
+  if (!j) return;
+  free(lv->verdict);
+  lv->verdict = j;
+}
+
 void xq__live_remember(xq__live *lv, int64_t seq, const char *reply)
 {
   if (seq > lv->last_seq) lv->last_seq = seq;
@@ -185,6 +197,7 @@ static int replay_row(void *arg, const xq_tgame_rec *r)
   xq_error err = {0};
   int rc = xq_events_parse(r->event, &cx->ev, &err);
   if (rc == XQ_OK) rc = xq__live_apply(lv, cx->ev.v, cx->ev.n, &v, &err);
+  if (rc == XQ_OK) xq__live_note_verdict(lv, &v);
   if (rc != XQ_OK) {
     /* a stored event that does not replay would be a bug: say so */
     cx->bad++;

@@ -511,3 +511,44 @@ Test(net_web, moves_carry_three_notations_and_events_name_their_game)
   cJSON_Delete(j);
   free(r.body);
 }
+
+/* Table `t` of round 1 in games.json (a copy; the caller deletes it). */
+static cJSON *game_of(int t)
+{
+  resp r;
+  http("GET /api/rounds/1/games.json HTTP/1.1\r\nHost: t\r\n\r\n", &r);
+  cr_assert_eq(r.status, 200);
+  cJSON *j = cJSON_Parse(r.body), *g, *found = NULL;
+  xq_tresp_free(&r);
+  cJSON_ArrayForEach(g, item(j, "games")) if (item(g, "table")->valueint == t) found = cJSON_Duplicate(g, 1);
+  cJSON_Delete(j);
+  cr_assert_not_null(found, "table %d in games.json", t);
+  return found;
+}
+
+Test(net_web, games_json_keeps_each_games_last_ruling_across_a_restart)
+{
+  cJSON *g = game_of(2);
+  cr_assert_null(item(g, "verdict"), "no ruling yet");
+  cJSON_Delete(g);
+  int status;
+  cJSON *j = op1(ts.arbiter, "{\"id\":1,\"op\":\"foul\",\"round\":1,\"table\":2,\"side\":\"red\"}", &status);
+  cr_assert(cJSON_IsTrue(item(j, "ok")), "%s", cJSON_PrintUnformatted(j));
+  cJSON_Delete(j);
+  /* a plain move after it leaves the ruling as the game's last */
+  j = op1(ts.board[1], "{\"id\":2,\"op\":\"move\",\"seq\":1,\"move\":\"h2e2\"}", &status);
+  cr_assert(cJSON_IsTrue(item(j, "ok")), "%s", cJSON_PrintUnformatted(j));
+  cJSON_Delete(j);
+  for (int pass = 0; pass < 2; pass++) {
+    g = game_of(2);
+    const cJSON *v = item(g, "verdict");
+    cr_assert_not_null(v, "the ruling is in the state (%s)", pass ? "after a restart" : "live");
+    cr_assert_str_eq(str(v, "verdict"), "foul");
+    cr_assert_str_eq(str(v, "event"), "arbiter_foul");
+    cr_assert(str(v, "zh")[0] && str(v, "en")[0], "both sentences");
+    cJSON_Delete(g);
+    if (pass) break;
+    cr_assert_eq(xq_ts_stop(&ts), 0);
+    cr_assert_eq(xq_ts_restart(&ts), 0, "the server starts again on its store");
+  }
+}

@@ -455,6 +455,7 @@ function verdictBanner(table, v) {
 /* ------------------------------------------------------------------ */
 
 function normalise(g) {
+  if (g.verdict) g.lastVerdict = g.verdict; // the server keeps the last ruling
   g.moves = g.moves || [];
   g.wxf = g.wxf || [];
   g.zh = g.zh || [];
@@ -524,7 +525,9 @@ function onVerdict(d) {
   const g = S.games.get(d.table);
   if (!g || d.round !== S.round) return;
   applyVerdict(g, d);
-  if (d.event === 'clock' || d.event === 'arbiter_result') resync();
+  // a clock reading is not in the verdict: the state says it (an
+  // arbiter's result needs nothing more: its `result` event follows)
+  if (d.event === 'clock') resync();
   gameChanged(g);
 }
 

@@ -540,3 +540,26 @@ test('D6: every reason of the adjudicator has Chinese words on the Chinese page'
   assert.deepEqual(errors, []);
   await ctx.close();
 });
+
+test('D2: the arbiter still reads why a game needs attention after a reload', async () => {
+  const ko = await api('/api/knockout');
+  const table = 2; // the second semi-final: not decided yet
+  const res = await fetch(base + '/api/op', {
+    method: 'POST', headers: { Authorization: 'Bearer ' + tokens.arbiter },
+    body: JSON.stringify({ id: 'f2', op: 'foul', round: ko.round, table, side: 'red' }),
+  });
+  assert.equal(res.status, 200);
+  const { ctx, p, errors } = await freshPage(1280, 900);
+  await p.goto(base + `/#arbiter/${ko.round}`);
+  await p.fill('#token', tokens.arbiter);
+  await p.click('#token-form button[type="submit"]');
+  const verdict = p.locator(`#attention .item[data-table="${table}"] .verdict`);
+  await verdict.waitFor({ timeout: WAIT });
+  const said = await verdict.textContent();
+  assert.match(said, /犯规/);
+  await p.reload();
+  await verdict.waitFor({ timeout: WAIT });
+  assert.equal(await verdict.textContent(), said, 'the sentence comes from the server, not the page');
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
