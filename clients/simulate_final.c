@@ -23,10 +23,6 @@ int xq__sim_reg_groups(const xq_regulation *r, xq_tgroup *out, int cap, int *n)
   return xq_regulation_groups(r, out, cap, n, NULL);
 }
 
-int xq__sim_reg_teams(const xq_regulation *r, int *mode, int *counted)
-{
-  return xq_regulation_teams(r, mode, counted);
-}
 
 /* One list, as text to o->out and as HTML to DIR/name.html. `write` is
  * called once per format. */
@@ -65,6 +61,7 @@ typedef struct fin {
   int *place_of;        /* [id] = final place */
   xq_team_row *teams;
   int nteams, team_mode;
+  xq_team_rule team_rule;
   xq_prize_table *pt;
   xq_award *aw;
   int naw;
@@ -88,14 +85,24 @@ static int w_standings(void *ctx, int format, FILE *f)
 static int w_teams(void *ctx, int format, FILE *f)
 {
   fin *F = ctx;
-  if (format == XQ_SHEET_TEXT) fprintf(f, "Team standings 团体成绩\n");
+  if (format == XQ_SHEET_TEXT) {
+    fprintf(f, "Team standings 团体成绩");
+    if (F->team_rule.basis == XQ_TEAM_BASIS_SWISS) fprintf(f, " (on the Swiss standings 按预赛成绩)");
+    if (F->team_rule.area[0]) fprintf(f, " (teams of %s only)", F->team_rule.area);
+    fputc('\n', f);
+  }
   return xq_sheet_teams(F->ev, F->teams, F->nteams, F->team_mode, format, XQ_LANG_ZH, f);
 }
 
 static int w_prizes(void *ctx, int format, FILE *f)
 {
   fin *F = ctx;
-  if (format == XQ_SHEET_TEXT) fprintf(f, "Prizes 奖金\n");
+  if (format == XQ_SHEET_TEXT) {
+    fprintf(f, "Prizes 奖金\n");
+    int unstated = 0;
+    for (int i = 0; i < F->naw; i++) unstated |= F->aw[i].cat >= 0 && !F->aw[i].amount;
+    if (unstated) fprintf(f, "(\"-\": a place the regulation awards without a stated amount)\n");
+  }
   return xq_sheet_prizes(F->ev, F->pt, F->aw, F->naw, format, XQ_LANG_ZH, f);
 }
 
@@ -341,9 +348,19 @@ int xq__sim_final(const xq_sim_opts *o, const xq_regulation *r, xq_tstore *st,
     F.groups[1] = F.groups[gi];
     F.ngroups = 2;
   }
-  if (!o->group && xq__sim_reg_teams(r, &F.team_mode, &counted) == XQ_OK && counted > 0) {
-    if ((rc = xq_team_standings(F.ev, F.places, F.team_mode, counted, F.teams, XQ_SIM_TEAMS_MAX, &F.nteams)))
-      goto out;
+  xq_team_rule rule;
+  if (!o->group && xq_regulation_team_rule(r, &rule) == XQ_OK && (counted = rule.counted) > 0) {
+    F.team_rule = rule;
+    /* the competition's teams (Burqin: Altay's) on its basis (Tangshan:
+     * the Swiss standings, 预赛成绩) */
+    F.team_mode = rule.mode;
+    int *order = malloc(sizeof *order * (size_t)n);
+    if (!order) rc = XQ_ENOMEM;
+    else if (rule.basis == XQ_TEAM_BASIS_SWISS) rc = xq_team_order(F.ev, NULL, rule.basis, order);
+    else memcpy(order, F.places, sizeof *order * (size_t)n);
+    if (!rc) rc = xq_team_standings_rule(F.ev, order, &rule, F.teams, XQ_SIM_TEAMS_MAX, &F.nteams);
+    free(order);
+    if (rc) goto out;
     /* the regulation's team prizes by team rank, shown in the team list */
     if (have_prizes) rep->team_prize_total = xq_team_prizes(F.pt, F.teams, F.nteams);
     if ((rc = emit(o, "teams", w_teams, &F, err))) goto out;

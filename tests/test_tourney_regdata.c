@@ -93,9 +93,12 @@ Test(prizes, xinjiang_forty_places_above_one_hundred)
   table("xinjiang2018", 150, &t);
   /* 十(一): 各组录取名次均按不高于40%的比例执行 */
   cr_assert_eq(t.cap_pct, 40);
-  cr_assert_eq(t.ncats, 1);
+  cr_assert_eq(t.ncats, 5, "the open table and the four junior groups' (十(一) 少儿组…另发细则)");
   const xq_prize_cat *c = &t.cats[0];
-  cr_assert_eq(c->filter, XQ_PF_ALL, "the seniors play in the open group (同场竞技)");
+  /* the seniors play in the open group (同场竞技): born up to 2001 */
+  cr_assert_eq(c->filter, XQ_PF_GROUP);
+  cr_assert_str_eq(c->group.born_from, "");
+  cr_assert_str_eq(c->group.born_to, "2001/12/31");
   cr_assert_eq(c->nplaces, 40);
   /* 冠军6000 亚军3500 季军2500 第四名2000 第五名1100 第六七名各1000 第八名900 */
   static const int head[8] = {6000, 3500, 2500, 2000, 1100, 1000, 1000, 900};
@@ -114,6 +117,7 @@ Test(prizes, xinjiang_forty_places_above_one_hundred)
 
   int places[150], na;
   xq_tevent *ev = event(150, places);
+  for (int i = 0; i < 150; i++) snprintf(ev->players[i].birth, sizeof ev->players[i].birth, "1975/03/03");
   xq_award *aw = award(ev, places, &t, &na);
   cr_assert_eq(na, 40);
   cr_assert_eq(aw[39].place, 40);
@@ -125,25 +129,23 @@ Test(prizes, xinjiang_forty_places_above_one_hundred)
 Test(prizes, xinjiang_forty_percent_of_a_small_field)
 {
   xq_prize_table t;
-  /* 60 entrants: ⌊40% × 60⌋ = 24 places, the amounts of those places */
+  /* the table is the same for any entry count: the cap on each
+   * category's own members leaves ⌊40%⌋ of a field of 100 or fewer */
   table("xinjiang2018", 60, &t);
-  cr_assert_eq(t.cats[0].nplaces, 24);
-  cr_assert_eq(t.cats[0].amount[23], 350);
-  table("xinjiang2018", 101, &t);
   cr_assert_eq(t.cats[0].nplaces, 40);
-  table("xinjiang2018", 100, &t);
-  cr_assert_eq(t.cats[0].nplaces, 40, "⌊40%% × 100⌋ = 40 as well");
-  int places[30], na;
-  xq_tevent *ev = event(30, places);
-  table("xinjiang2018", 30, &t);
+  int places[60], na;
+  xq_tevent *ev = event(60, places);
+  for (int i = 0; i < 60; i++) snprintf(ev->players[i].birth, sizeof ev->players[i].birth, "1975/03/03");
   xq_award *aw = award(ev, places, &t, &na);
-  cr_assert_eq(na, 12, "⌊40%% × 30⌋ = 12 prizes");
+  cr_assert_eq(na, 24, "⌊40%% × 60⌋ = 24 prizes");
+  cr_assert_eq(aw[23].amount, 350);
   free(aw);
-  /* the cap alone (table for an unknown count) gives the same 12 */
-  table("xinjiang2018", 0, &t);
-  cr_assert_eq(t.cats[0].nplaces, 40);
-  aw = award(ev, places, &t, &na);
-  cr_assert_eq(na, 12);
+  xq_tevent_free(ev);
+  int p30[30];
+  ev = event(30, p30);
+  for (int i = 0; i < 30; i++) snprintf(ev->players[i].birth, sizeof ev->players[i].birth, "1975/03/03");
+  aw = award(ev, p30, &t, &na);
+  cr_assert_eq(na, 12, "⌊40%% × 30⌋ = 12 prizes");
   free(aw);
   xq_tevent_free(ev);
 }
@@ -233,7 +235,8 @@ Test(prizes, shaanxi_regions_and_lucky_prizes_for_active_players)
   /* 2nd: a Jia county player (a Yulin player too); 5th: Yulin city */
   snprintf(ev->players[1].region, XQ_TOURNEY_FIELD_MAX, "榆林/佳县");
   snprintf(ev->players[4].region, XQ_TOURNEY_FIELD_MAX, "榆林");
-  snprintf(ev->players[6].region, XQ_TOURNEY_FIELD_MAX, "榆林市"); /* another name, not a match */
+  snprintf(ev->players[6].region, XQ_TOURNEY_FIELD_MAX, "榆林市"); /* another spelling of Yulin */
+  snprintf(ev->players[7].region, XQ_TOURNEY_FIELD_MAX, "西安");
   ev->players[38].withdrawn = 1; /* 39th */
   xq_award *aw = award(ev, places, &t, &na);
   int co = (int)(open - t.cats), cy = (int)(yulin - t.cats), cj = (int)(jia - t.cats);
@@ -242,7 +245,8 @@ Test(prizes, shaanxi_regions_and_lucky_prizes_for_active_players)
   cr_assert_eq(won(aw, na, 2, cj), 1000);
   cr_assert_eq(won(aw, na, 5, cy), 1200);
   cr_assert_eq(won(aw, na, 5, cj), 0);
-  cr_assert_eq(won(aw, na, 7, cy), 0);
+  cr_assert_eq(won(aw, na, 7, cy), 1000, "榆林市 is 榆林");
+  cr_assert_eq(won(aw, na, 8, cy), 0);
   cr_assert_eq(won(aw, na, 29, -1), 100);
   cr_assert_eq(won(aw, na, 39, -1), 0, "withdrawn: no lucky prize");
   cr_assert_eq(won(aw, na, 99, -1), 100);
@@ -719,8 +723,10 @@ Test(cli, results_with_presets)
   xq_test_db_remove(db);
   free(run(0, "tourney new --db %s --rounds 1%s", db, ""));
   /* P1..P6; P1 local, P5 local; teams A (P1, P3, P5), B (P2, P4, P6) */
-  static const char *const extra[6] = {"--local --team A --sex m --birth 1950/01/01", "--team B --sex w",
-                                       "--team A", "--team B", "--local --team A", "--team B"};
+  static const char *const extra[6] = {"--local --team A --region 布尔津 --sex m --birth 1950/01/01",
+                                       "--team B --region 哈巴河 --sex w", "--team A --region 布尔津",
+                                       "--team B --region 哈巴河", "--local --team A --region 布尔津",
+                                       "--team B --region 哈巴河"};
   for (int i = 0; i < 6; i++) {
     char more[256];
     snprintf(more, sizeof more, " --name 'P%d <%d>' --rating %d %s", i + 1, i + 1, 2000 - i, extra[i]);
