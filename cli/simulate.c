@@ -70,10 +70,10 @@ static void summary(const xq_sim_report *r)
            r->ko_size, r->ko_size - r->ko_entrants, r->ko_games, r->king[0] ? ", king " : "", r->king);
   else
     printf("  players %d, Swiss rounds %d, boards %d (%d played on the server, %d forfeited), knockout games %d\n",
-           r->players, r->rounds, r->boards, r->games, r->boards - r->games, r->ko_games);
+           r->players, r->rounds, r->boards, r->boards - r->forfeited_boards, r->forfeited_boards, r->ko_games);
   printf("  moves %ld, other judged events %ld\n", r->moves, r->events);
-  printf("  results: mates %ld, resignations %ld, draws agreed %ld (offers refused by the rules %ld)\n",
-         r->mates, r->resignations, r->agreements, r->offers_refused);
+  printf("  results: mates %ld, resignations %ld, draws agreed %ld (offers declined %ld, refused by the rules %ld)\n",
+         r->mates, r->resignations, r->agreements, r->offers_declined, r->offers_refused);
   printf("  illegal moves %ld, suicides %ld, false claims %ld (each a foul or, where the rules say so, a loss);"
          " fouls recorded %ld\n", r->illegal, r->suicides, r->false_claims, r->fouls);
   printf("  flag falls %ld\n", r->flag_falls);

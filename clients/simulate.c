@@ -299,6 +299,7 @@ static int board_write_event(sim_board *b, const char *t)
     snprintf(line, sizeof line, "{\"id\":%lld,\"op\":\"claim\",\"seq\":%lld,\"kind\":\"natural\",\"side\":\"%s\"}\n",
              seq, seq, side);
   } else if (!strncmp(t, "offer-", 6) || !strncmp(t, "accept-", 7) || !strncmp(t, "decline-", 8)) {
+    if (t[0] == 'd') S->rep->offers_declined++;
     snprintf(line, sizeof line, "{\"id\":%lld,\"op\":\"draw\",\"seq\":%lld,\"action\":\"%.*s\",\"side\":\"%s\"}\n",
              seq, seq, (int)(side - 1 - t), t, side);
   } else if (!strncmp(t, "resign-", 7)) {
@@ -583,6 +584,7 @@ static int play_round(sim *S, int round)
       /* regulations.md "late → forfeit": the arbiter enters it */
       rc = arbiter_result(S, round, t->valueint, late_r && late_b ? "--" : late_r ? "-+" : "+-", "late");
       forfeits += late_r + late_b;
+      S->rep->forfeited_boards++;
       continue;
     }
     sim_board *b = &S->boards[S->nboards++];

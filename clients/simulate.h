@@ -60,11 +60,14 @@ void xq_sim_opts_default(xq_sim_opts *o);
 typedef struct xq_sim_report {
   char preset[32];
   int players, rounds, boards, games, forfeits, withdrawn;
+  int forfeited_boards;   /* Swiss boards decided by a late forfeit, not played (boards - this: played) */
   long events, moves;
   long fouls, illegal, suicides, flag_falls;
   long rep_draws, rep_losses, must_change, early_orders, changed_after_order, order_losses;
   long natural_claims, natural_draws, claims_refused, false_claims;
-  long mates, resignations, agreements, offers_refused, arbiter_rulings;
+  long mates, resignations, agreements, offers_refused;
+  long offers_declined;   /* offers the opponent declined (play went on) */
+  long arbiter_rulings;   /* games stopped for the arbiter, each counted once */
   int ko_after, ko_size, ko_games, ko_choice; /* ko_after XQ_KO_NO_SWISS: a knockout-only event */
   int ko_entrants;        /* a knockout-only event's entrants (ko_size - ko_entrants byes) */
   char king[256];         /* a knockout-only event of pools: the final's winner (its name, XQ_TOURNEY_NAME_MAX bytes) */
