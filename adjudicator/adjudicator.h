@@ -102,6 +102,8 @@ typedef struct xq_rules {
                                       stalemates (Xinjiang); else the flag fall loses */
   int draw_offer_own_time;         /* an offer only in one's own time, i.e. by the side to move
                                       (Xinjiang 在自己用时内); else either side may offer */
+  int claim_attackers_crossed_pawns; /* claim_max_attackers counts only pawns across the river
+                                        (Wujiaqu option pawns=crossed); else every pawn */
 } xq_rules;
 
 /* Material lead (rook 9, horse and cannon 4, advisor and elephant 2,

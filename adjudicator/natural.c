@@ -130,6 +130,12 @@ int xq_game_claim_natural(xq_game *g, int side, xq_verdict *v)
     return XQ_OK;
   }
   int att = xq__attackers(&g->pos, side);
+  if (r->claim_attackers_crossed_pawns) {
+    /* an uncrossed pawn does not attack (the Wujiaqu pawns=crossed reading) */
+    xq_bb pawns = g->pos.kind[side][XQ_PAWN];
+    for (int sq = 0; sq < XQ_SQUARES; sq++)
+      if (((pawns >> sq) & 1) && (side == XQ_RED ? XQ_RANK(sq) <= 4 : XQ_RANK(sq) >= 5)) att--;
+  }
   if (r->claim_max_attackers > 0 && att >= r->claim_max_attackers) {
     /* Wujiaqu 补充规定 2: 提出方有三个或以上进攻子力，裁判不予受理. */
     v->kind = XQ_VERDICT_REFUSED;

@@ -48,6 +48,9 @@ typedef struct xq_sim_opts {
   int absentees;          /* players who stop coming after a random round (-1 = n/50) */
   int women;              /* women among the players (-1 = about one in eight) */
   int window;             /* plain moves a board keeps in flight (0 = 4; 1 = one at a time) */
+  const char *const *options; /* noptions "KEY=VALUE" readings of the preset (xq_regulation_option_set;
+                                 docs/presets.md "Ambiguous readings"), NULL = the preset's own */
+  int noptions;
 } xq_sim_opts;
 
 /* Defaults: no preset, players 0, seed 1, rates illegal 30, suicide 15,

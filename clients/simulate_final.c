@@ -117,6 +117,44 @@ static int w_groups(void *ctx, int format, FILE *f)
   return xq_sheet_groups(F->ev, F->places, F->groups + 1, F->ngroups - 1, format, XQ_LANG_ZH, f);
 }
 
+/* The titles and qualifying places of the regulation (xq_regulation_honours:
+ * Xinjiang 十(二), Shaanxi 十二(三)) over the final places, as text. */
+static int honours_text(FILE *f, const xq_regulation *r, const xq_tevent *ev, const int *places)
+{
+  xq_prize_table *t = calloc(1, sizeof *t);
+  if (!t) return XQ_ENOMEM;
+  int rc = xq_regulation_honours(r, t, NULL), na = 0;
+  xq_award *aw = NULL;
+  if (!rc && t->ncats) {
+    int cap = XQ_AWARDS_MAX(t, ev->n);
+    aw = calloc((size_t)cap, sizeof *aw);
+    rc = aw ? xq_prizes_award(ev, places, t, aw, cap, &na) : XQ_ENOMEM;
+  }
+  if (!rc && t->ncats) {
+    fprintf(f, "Titles and qualification 称号与资格\n");
+    for (int c = 0; c < t->ncats; c++) {
+      int k = 0;
+      const char *cl = t->cats[c].clause;
+      /* a clause shared with the list above is said once */
+      if (cl && (!c || !t->cats[c - 1].clause || strcmp(cl, t->cats[c - 1].clause))) fprintf(f, "[%s]\n", cl);
+      fprintf(f, "%s\n", t->cats[c].name);
+      for (int i = 0; i < na; i++) {
+        if (aw[i].cat != c) continue;
+        const xq_tplayer *p = &ev->players[aw[i].id - 1];
+        fprintf(f, "  %d  (overall %d)  %s  %s%squalifies\n", aw[i].cat_place, aw[i].place, p->name,
+                aw[i].cat_place == 1 && t->cats[c].title ? t->cats[c].title : "",
+                aw[i].cat_place == 1 && t->cats[c].title ? ", " : "");
+        k++;
+      }
+      if (!k) fprintf(f, "  (no player of this list)\n");
+    }
+    fputc('\n', f);
+  }
+  free(aw);
+  free(t);
+  return rc;
+}
+
 static void ko_text(FILE *f, const xq_tevent *ev, const xq_ko *ko)
 {
   int only = ko->after == XQ_KO_NO_SWISS;
@@ -348,6 +386,18 @@ int xq__sim_final(const xq_sim_opts *o, const xq_regulation *r, xq_tstore *st,
     F.groups[1] = F.groups[gi];
     F.ngroups = 2;
   }
+  if (!o->group) {
+    /* the open event: the groups that play their own events are not
+     * ranked from it (Tangshan: simulate --group NAME runs each) */
+    int k = 1, apart = 0;
+    for (int gi = 1; gi < F.ngroups; gi++) {
+      if (!F.groups[gi].apart) { F.groups[k++] = F.groups[gi]; continue; }
+      if (o->out) fprintf(o->out, "%s%s", apart++ ? ", " : "Groups playing their own events (--group NAME): ",
+                          F.groups[gi].name);
+    }
+    if (apart && o->out) fprintf(o->out, "\n\n");
+    if (F.ngroups > 1) F.ngroups = k;
+  }
   xq_team_rule rule;
   if (!o->group && xq_regulation_team_rule(r, &rule) == XQ_OK && (counted = rule.counted) > 0) {
     F.team_rule = rule;
@@ -389,6 +439,7 @@ int xq__sim_final(const xq_sim_opts *o, const xq_regulation *r, xq_tstore *st,
     rep->prizes = F.naw;
     for (int i = 0; i < F.naw; i++) rep->prize_total += F.aw[i].amount;
     if ((rc = emit(o, "prizes", w_prizes, &F, err))) goto out;
+    if (o->out && !o->group && (rc = honours_text(o->out, r, F.ev, F.places))) goto out;
   } else if (o->out && o->group) {
     fprintf(o->out, "Prizes: %s states no prize list for %s\n\n", r->name, o->group);
   } else if (o->out) {

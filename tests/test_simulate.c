@@ -454,12 +454,41 @@ Test(simulate, tangshan_top4_winner_picks_and_women_merged)
   xq_ko_places(&R.ko, ids);
   cr_assert_eq(ids[0], xq_ko_winner(&R.ko, 3), "the final's winner is first");
   cr_assert_eq(ids[2], xq_ko_winner(&R.ko, 4), "the third-place match's winner is third");
-  /* two women, in groups that rank men and women apart: a women's
-   * section of fewer than three merges into the men's */
+  /* the other groups play their own events: not ranked from this one */
+  cr_assert_eq(R.rep.women_merged, 0);
+  cr_assert_null(strstr(R.out, "Group standings"), "%s", R.out);
+  cr_assert(strstr(R.out, "Groups playing their own events (--group NAME): 老年组 seniors, 少年组 juniors, "
+                          "儿童组 children"));
+  done(&R);
+}
+
+/* A group's own event with two women, who rank apart: a women's section
+ * of fewer than three merges into the men's (九.3-4). */
+Test(simulate, tangshan_women_merged_in_a_groups_event)
+{
+  simrun R = {0};
+  xq_sim_opts o;
+  make_dir(&R);
+  opts_for(&o, "tangshan2018", 16, 19);
+  o.group = "juniors";
+  o.women = 2;
+  run_sim(&R, &o);
+  cr_assert_eq(R.ev->nrounds, 9);
   cr_assert_eq(R.rep.women_merged, 2);
   cr_assert_geq(count_str(R.out, "男女合并（女子不足三人）"), 1);
   cr_assert_eq(count_str(R.out, " 女子（"), 0, "a women's section was listed");
   done(&R);
+  /* 八.2 7或9轮: the other reading, 7 rounds */
+  simrun R7 = {0};
+  make_dir(&R7);
+  opts_for(&o, "tangshan2018", 16, 19);
+  o.group = "juniors";
+  const char *opt[1] = {"group_rounds=7"};
+  o.options = opt;
+  o.noptions = 1;
+  run_sim(&R7, &o);
+  cr_assert_eq(R7.ev->nrounds, 7);
+  done(&R7);
 }
 
 /* Tangshan 七: the groups play apart (分别进行比赛). The seniors' own event:

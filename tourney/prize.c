@@ -249,6 +249,24 @@ static int lucky_ok(const xq_tevent *ev, int id)
   return missed < 2;
 }
 
+/* Pool and split the awards of a category whose final places share a
+ * run (Xinjiang ko_places=shared: 3-4, 5-8). */
+static void share_places(const xq_prize_table *t, xq_award *aw, int na)
+{
+  for (int r = 0; r < t->nshare && r < XQ_PRIZE_SHARES_MAX; r++)
+    for (int c = 0; c < t->ncats; c++) {
+      long sum = 0;
+      int k = 0;
+      for (int i = 0; i < na; i++)
+        if (aw[i].cat == c && aw[i].place >= t->share_first[r] && aw[i].place <= t->share_last[r])
+          sum += aw[i].amount, k++;
+      /* the remainder of the division to the best placed (first in order) */
+      for (int i = 0, j = 0; k > 1 && i < na; i++)
+        if (aw[i].cat == c && aw[i].place >= t->share_first[r] && aw[i].place <= t->share_last[r])
+          aw[i].amount = (int)(sum / k + (j++ < sum % k));
+    }
+}
+
 typedef struct prize_slot {
   int cat, place, amount;
 } prize_slot;
@@ -332,6 +350,7 @@ int xq_prizes_award(const xq_tevent *ev, const int *places, const xq_prize_table
     }
   }
   qsort(out, (size_t)na, sizeof out[0], award_cmp);
+  share_places(t, out, na); /* after the sort: a category's awards in place order */
   *nout = na;
 out:
   free(place_of);

@@ -15,6 +15,7 @@
 #define XQ_PRIZE_PLACES_MAX 200    /* places of one category */
 #define XQ_PRIZE_TABLE_MAX (64L << 10) /* bytes of a prize table file */
 #define XQ_TEAM_PRIZES_MAX 16      /* paid team places of one table */
+#define XQ_PRIZE_SHARES_MAX 4      /* runs of shared places in one table */
 
 /* ------------------------------------------------------------------ */
 /* Teams                                                               */
@@ -99,6 +100,8 @@ typedef struct xq_prize_cat {
                                         Xinjiang's open table is born up to 2001/12/31) */
   const char *clause;                /* who is eligible and why, the clause (static text; NULL
                                         for a table read from a file) */
+  const char *title;                 /* honours (xq_regulation_honours): what the first place
+                                        earns ("公开组棋王"); the places qualify. NULL = none */
   int repeat;                        /* may be won on top of another prize */
   int apart;                         /* the list of a group that plays as an event
                                         of its own (Tangshan 七): xq_prizes_award
@@ -115,6 +118,8 @@ typedef struct xq_prize_table {
   int lucky_start, lucky_step, lucky_last; /* places start, start+step, ... (last 0 = to the end) */
   int lucky_amount;     /* 0 = no lucky prizes */
   int lucky_active;     /* not for withdrawn players or those who missed 2+ rounds */
+  int nshare;           /* runs of final places that share their prizes, 0 = none */
+  int share_first[XQ_PRIZE_SHARES_MAX], share_last[XQ_PRIZE_SHARES_MAX]; /* e.g. 3-4, 5-8 */
   int nteam;            /* paid team places */
   int team_amount[XQ_TEAM_PRIZES_MAX]; /* prize of team rank i+1 */
 } xq_prize_table;
@@ -170,7 +175,10 @@ typedef struct xq_award {
  * holding such a prize — so a player takes his highest prize and the
  * next member moves up. `repeat` prizes and lucky prizes (§8.2: places
  * start, start+step, ...) are won in addition; `apart` categories are
- * left out. Fills out[] in category
+ * left out. The awards of one category whose final places lie in one of
+ * t's shared runs (share_first..share_last: places the event does not
+ * separate) are pooled and split equally, the remainder of the division
+ * to the best placed. Fills out[] in category
  * order then place, lucky prizes last (room for `cap`). Returns XQ_OK,
  * XQ_EINVAL or XQ_ELIMIT. */
 int xq_prizes_award(const xq_tevent *ev, const int *places, const xq_prize_table *t,
@@ -202,6 +210,17 @@ long xq_team_prizes(const xq_prize_table *t, xq_team_row *rows, int n);
  * be NULL) set. */
 int xq_regulation_prizes(const xq_regulation *r, int entrants, xq_prize_table *t,
                          xq_error *err);
+
+/* The titles and qualifying places of regulation `r` (no money: Xinjiang
+ * 十(二) each group's and each junior section's champion a "组别+棋王"
+ * title and its top 6 a place in the regional final; Shaanxi 十二(三) the
+ * best Shaanxi player the 棋王 certificate and the top 6 Shaanxi players
+ * the provincial final) as a prize table for xq_prizes_award(): one
+ * category a list, `repeat` (each by its own order, on top of any prize),
+ * amounts 0, cat->title the champion's title, the places the qualifiers;
+ * no cap, lucky or team prizes. A regulation without any gives ncats 0.
+ * Returns XQ_OK or XQ_EINVAL (NULL argument, unknown regulation). */
+int xq_regulation_honours(const xq_regulation *r, xq_prize_table *t, xq_error *err);
 
 /* The groups (组别) of regulation `r` with their birth-date bands, sex
  * and local flags, and `sections` where men and women are ranked apart

@@ -32,10 +32,12 @@ typedef struct cat_data {
   xq_tgroup band;     /* a further condition on any filter (empty = none) */
   int repeat, apart;
   const char *clause; /* who is eligible and why (`presets show`) */
+  const char *title;  /* honours: the first place's title */
   prize_run runs[RUNS_MAX]; /* ends at last == 0 */
 } cat_data;
 
 #define CATS_MAX 6
+#define HONOURS_MAX 6
 
 typedef struct reg_data {
   const char *name;       /* xq_regulation.name */
@@ -50,7 +52,11 @@ typedef struct reg_data {
   int team_amount[XQ_TEAM_PRIZES_MAX];
   int nteam;
   long stated_total;      /* a total the text states, 0 = none */
+  cat_data honours[HONOURS_MAX]; /* titles and qualifying places (xq_regulation_honours) */
+  int nhonours;
 } reg_data;
+
+#define HONOUR_XJ "十(二) 冠军将分别获得“组别+棋王”称号证书; 获得各组前六名的选手获得参加2018全国象棋业余棋王赛新疆赛区决赛资格"
 
 static const reg_data data[] = {
   {
@@ -110,6 +116,27 @@ static const reg_data data[] = {
     /* 十(一) 团体: 第一名 1500, 第二名 800, 第三名 500, 第四名 300, 第五六名各 200 */
     .team_amount = {1500, 800, 500, 300, 200, 200},
     .nteam = 6,
+    /* 十(二): 公开组、老年组、儿童男子、女子组，少年男子、女子组冠军将分别获得
+     * “组别+棋王”称号证书。获得各组前六名的选手获得参加2018全国象棋业余棋王赛
+     * 新疆赛区决赛资格. 儿童 are the 8岁 and 10岁 groups (born 2008 on), 少年
+     * the 12岁 and 14岁以上 groups (born 2002-2007), boys and girls apart. */
+    .honours = {
+      {.name = "公开组 open", .band = {.name = "公开组", .born_from = "1958/01/01", .born_to = "2001/12/31"},
+       .title = "公开组棋王", .clause = HONOUR_XJ, .runs = {{6, 0}}},
+      {.name = "老年组 seniors", .band = {.name = "老年组", .born_to = "1957/12/31"},
+       .title = "老年组棋王", .clause = HONOUR_XJ, .runs = {{6, 0}}},
+      {.name = "儿童男子组 boys (children)", .band = {.name = "儿童男子组", .born_from = "2008/01/01", .sex = 'm'},
+       .title = "儿童男子组棋王", .clause = HONOUR_XJ, .runs = {{6, 0}}},
+      {.name = "儿童女子组 girls (children)", .band = {.name = "儿童女子组", .born_from = "2008/01/01", .sex = 'w'},
+       .title = "儿童女子组棋王", .clause = HONOUR_XJ, .runs = {{6, 0}}},
+      {.name = "少年男子组 boys (juniors)",
+       .band = {.name = "少年男子组", .born_from = "2002/01/01", .born_to = "2007/12/31", .sex = 'm'},
+       .title = "少年男子组棋王", .clause = HONOUR_XJ, .runs = {{6, 0}}},
+      {.name = "少年女子组 girls (juniors)",
+       .band = {.name = "少年女子组", .born_from = "2002/01/01", .born_to = "2007/12/31", .sex = 'w'},
+       .title = "少年女子组棋王", .clause = HONOUR_XJ, .runs = {{6, 0}}},
+    },
+    .nhonours = 6,
   },
   {
     .name = "burqin2018",
@@ -183,6 +210,16 @@ static const reg_data data[] = {
        .runs = {{1, 1000}, {2, 800}, {3, 500}, {6, 300}}},
     },
     .ncats = 3,
+    /* 十二(三)1: 最高名次陕西藉棋手将获得由中国象棋协会颁发的棋王证书; 2: 获得陕西籍
+     * 前六名的选手均获得2019年…全国业余棋王赛陕西赛区总决赛资格 (陕西: the
+     * province, data/regions.txt) */
+    .honours = {
+      {.name = "陕西籍 Shaanxi players", .region = "陕西", .title = "棋王证书 (中国象棋协会)",
+       .clause = "十二(三)1 最高名次陕西藉棋手将获得由中国象棋协会颁发的棋王证书; 十二(三)2 获得陕西籍前六名的"
+                 "选手均获得…陕西赛区总决赛资格",
+       .runs = {{6, 0}}},
+    },
+    .nhonours = 1,
     /* 十二(二)5-7 (village-king, endgame and simultaneous-display prizes)
      * belong to side events, not to the places of this one. */
   },
@@ -209,10 +246,12 @@ static const reg_data data[] = {
     .groups = {
       /* 六.1: 公开组 年龄、性别均不限 */
       {.name = "公开组 open"},
-      /* 六.2-4: 男、女分开录取成绩; 九.3-4: 女子组不足三人取消该组，混入男子组 */
-      {.name = "老年组 seniors", .born_to = "1957/12/31", .sections = 1},
-      {.name = "少年组 juniors", .born_from = "2002/01/01", .born_to = "2006/12/31", .sections = 1},
-      {.name = "儿童组 children", .born_from = "2007/01/01", .sections = 1},
+      /* 六.2-4: 男、女分开录取成绩; 九.3-4: 女子组不足三人取消该组，混入男子组.
+       * Each plays its own event (八.3 is the open group's 预赛 of 9 rounds,
+       * 八.2 the others' 7 or 9 rounds, 八.4 their own clocks): `apart` */
+      {.name = "老年组 seniors", .born_to = "1957/12/31", .sections = 1, .apart = 1},
+      {.name = "少年组 juniors", .born_from = "2002/01/01", .born_to = "2006/12/31", .sections = 1, .apart = 1},
+      {.name = "儿童组 children", .born_from = "2007/01/01", .sections = 1, .apart = 1},
     },
     .ngroups = 4,
     .cats = {
@@ -252,34 +291,56 @@ static const reg_data *find(const xq_regulation *r)
   return NULL;
 }
 
+/* Category `cd` as xq_prize_cat (its group from `groups`). */
+static void fill_cat(const cat_data *cd, const xq_tgroup *groups, xq_prize_cat *pc)
+{
+  memset(pc, 0, sizeof *pc);
+  snprintf(pc->name, sizeof pc->name, "%s", cd->name);
+  pc->filter = cd->filter;
+  if (cd->region) snprintf(pc->region, sizeof pc->region, "%s", cd->region);
+  if (cd->filter == XQ_PF_GROUP && cd->group >= 0) pc->group = groups[cd->group];
+  else if (cd->band.name[0]) pc->group = cd->band;
+  pc->clause = cd->clause;
+  pc->title = cd->title;
+  pc->repeat = cd->repeat;
+  pc->apart = cd->apart;
+  for (int k = 0; k < RUNS_MAX && cd->runs[k].last; k++)
+    while (pc->nplaces < cd->runs[k].last) pc->amount[pc->nplaces++] = cd->runs[k].amount;
+}
+
+/* The groups of `d` as regulation `r`'s options read them (reg_options.c). */
+static void reg_groups(const xq_regulation *r, const reg_data *d, xq_tgroup *out)
+{
+  memcpy(out, d->groups, sizeof *out * (size_t)d->ngroups);
+  /* Xinjiang u14=to2005: 14岁以上组 up to the 12岁组's start */
+  if (xq_regulation_option(r, "u14") == 1) snprintf(out[5].born_to, sizeof out[5].born_to, "2005/12/31");
+  /* Tangshan seniors=one: one list for men and women */
+  if (xq_regulation_option(r, "seniors") == 1) out[1].sections = 0;
+}
+
 int xq_regulation_prizes(const xq_regulation *r, int entrants, xq_prize_table *t, xq_error *err)
 {
   const reg_data *d = find(r);
   if (!t || entrants < 0) return fail(err, XQ_EINVAL, "no table or a negative entry count");
   if (!d) return fail(err, XQ_EINVAL, "no such regulation");
   memset(t, 0, sizeof *t);
+  xq_tgroup groups[XQ_REG_GROUPS_MAX];
+  reg_groups(r, d, groups);
   t->cap_pct = r->prize_cap_pct;
   t->stated_total = d->stated_total;
-  for (int c = 0; c < d->ncats; c++) {
-    const cat_data *cd = &d->cats[c];
-    xq_prize_cat *pc = &t->cats[t->ncats++];
-    snprintf(pc->name, sizeof pc->name, "%s", cd->name);
-    pc->filter = cd->filter;
-    if (cd->region) snprintf(pc->region, sizeof pc->region, "%s", cd->region);
-    if (cd->filter == XQ_PF_GROUP && cd->group >= 0) pc->group = d->groups[cd->group];
-    else if (cd->band.name[0]) pc->group = cd->band;
-    pc->clause = cd->clause;
-    pc->repeat = cd->repeat;
-    pc->apart = cd->apart;
-    for (int k = 0; k < RUNS_MAX && cd->runs[k].last; k++)
-      while (pc->nplaces < cd->runs[k].last) pc->amount[pc->nplaces++] = cd->runs[k].amount;
-  }
+  for (int c = 0; c < d->ncats; c++) fill_cat(&d->cats[c], groups, &t->cats[t->ncats++]);
   /* Xinjiang 十(一): 如公开组报名人数过百，则录取前四十名; a field of 100
    * or fewer keeps the ⌊40%⌋ places the cap leaves (各组录取名次均按不高于
    * 40%的比例执行), the cap of each category being on its own members (the
    * open table's: the open and senior entrants), so `entrants` changes
    * nothing here */
   (void)entrants;
+  /* Xinjiang ko_places=shared: the knockout's losers share their places */
+  if (xq_regulation_option(r, "ko_places") == 1) {
+    t->share_first[0] = 3, t->share_last[0] = 4;
+    t->share_first[1] = 5, t->share_last[1] = 8;
+    t->nshare = 2;
+  }
   /* the lucky prizes of regulation.c (Burqin 六(六), Shaanxi 十二(二)4) */
   t->lucky_start = r->lucky_start;
   t->lucky_step = r->lucky_step;
@@ -291,13 +352,30 @@ int xq_regulation_prizes(const xq_regulation *r, int entrants, xq_prize_table *t
   return XQ_OK;
 }
 
+int xq_regulation_honours(const xq_regulation *r, xq_prize_table *t, xq_error *err)
+{
+  const reg_data *d = find(r);
+  if (!t) return fail(err, XQ_EINVAL, "no table");
+  if (!d) return fail(err, XQ_EINVAL, "no such regulation");
+  memset(t, 0, sizeof *t);
+  xq_tgroup groups[XQ_REG_GROUPS_MAX];
+  reg_groups(r, d, groups);
+  for (int c = 0; c < d->nhonours; c++) {
+    fill_cat(&d->honours[c], groups, &t->cats[t->ncats]);
+    t->cats[t->ncats++].repeat = 1; /* each list by its own order */
+  }
+  return XQ_OK;
+}
+
 int xq_regulation_groups(const xq_regulation *r, xq_tgroup *out, int cap, int *n, xq_error *err)
 {
   const reg_data *d = find(r);
   if (!out || !n || cap < 0) return fail(err, XQ_EINVAL, "no room for the groups");
   if (!d) return fail(err, XQ_EINVAL, "no such regulation");
   if (d->ngroups > cap) return fail(err, XQ_ELIMIT, "more groups than room for them");
-  memcpy(out, d->groups, sizeof *out * (size_t)d->ngroups);
+  xq_tgroup groups[XQ_REG_GROUPS_MAX];
+  reg_groups(r, d, groups);
+  memcpy(out, groups, sizeof *out * (size_t)d->ngroups);
   *n = d->ngroups;
   return XQ_OK;
 }
