@@ -104,6 +104,10 @@ typedef struct xq_rules {
                                       (Xinjiang 在自己用时内); else either side may offer */
   int claim_attackers_crossed_pawns; /* claim_max_attackers counts only pawns across the river
                                         (Wujiaqu option pawns=crossed); else every pawn */
+  int natural_count_from_claim;    /* a first natural-limit claim, approved, starts the count (the
+                                      draw comes on a claim once the limit has run from there; a
+                                      capture voids it); else the count runs back from the last
+                                      capture (Wujiaqu option natural_from=approval) */
 } xq_rules;
 
 /* Material lead (rook 9, horse and cannon 4, advisor and elephant 2,
@@ -401,6 +405,8 @@ typedef struct xq_game {
   int draw_offer_late;     /* it was made under draw_offer_advantage_cutoff_s */
   int draw_offer_short;    /* it was made by the side with less time and XQ_CLEAR_LEAD more
                               material (draw_decline_to_arbiter) */
+  int natural_from[2];     /* natural_count_from_claim: 1 + the ply a side's claim was approved
+                              at, 0 = none */
   int touched_sq;          /* own piece lifted by the side to move, -1 for none */
   xq_move held;            /* a move made but not released, XQ_MOVE_NONE for none */
   long clock_ms[2];        /* time left; -1 with no clock */

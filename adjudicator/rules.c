@@ -85,6 +85,7 @@ static const field fields[] = {
   {"flag_fall_mate_stands", F_BOOL, OFF(flag_fall_mate_stands), 0, 1, NULL},
   {"draw_offer_own_time", F_BOOL, OFF(draw_offer_own_time), 0, 1, NULL},
   {"claim_attackers_crossed_pawns", F_BOOL, OFF(claim_attackers_crossed_pawns), 0, 1, NULL},
+  {"natural_count_from_claim", F_BOOL, OFF(natural_count_from_claim), 0, 1, NULL},
 };
 #define NFIELDS (sizeof fields / sizeof fields[0])
 

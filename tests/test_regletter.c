@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "prize.h"
+#include "support.h"
 
 static const xq_regulation *reg(const char *name)
 {
@@ -295,4 +296,164 @@ Test(teams, tangshan_ranks_teams_on_the_swiss_results)
   cr_assert_str_eq(rows[0].team, "B", "on the final places B would lead");
   cr_assert_eq(xq_team_order(ev, NULL, 7, swiss), XQ_EINVAL);
   xq_tevent_free(ev);
+}
+
+/* ------------------------------------------------------------------ */
+/* Options: the readings a text leaves open                            */
+/* ------------------------------------------------------------------ */
+
+Test(options, each_ambiguity_is_a_preset_option)
+{
+  static const struct { const char *preset, *key, *other; } want[] = {
+    {"xinjiang2018", "ko_places", "shared"}, {"xinjiang2018", "u14", "to2005"},
+    {"wujiaqu2024", "pawns", "crossed"}, {"wujiaqu2024", "natural_from", "approval"},
+    {"tangshan2018", "seniors", "one"}, {"tangshan2018", "group_rounds", "7"},
+  };
+  for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+    xq_regulation r = *reg(want[i].preset);
+    cr_assert_eq(xq_regulation_option(&r, want[i].key), 0, "%s %s: the preset's reading", want[i].preset,
+                 want[i].key);
+    char assign[64];
+    snprintf(assign, sizeof assign, "%s=%s", want[i].key, want[i].other);
+    xq_error err = {0};
+    cr_assert_eq(xq_regulation_option_set(&r, assign, &err), XQ_OK, "%s", err.msg);
+    cr_assert_eq(xq_regulation_option(&r, want[i].key), 1);
+  }
+  xq_regulation r = *reg("xinjiang2018");
+  xq_error err = {0};
+  cr_assert_eq(xq_regulation_option_set(&r, "ko_places=coin", &err), XQ_EINVAL);
+  cr_assert_not_null(strstr(err.msg, "seed or shared"), "%s", err.msg);
+  cr_assert_eq(xq_regulation_option_set(&r, "pawns=crossed", &err), XQ_EINVAL, "Wujiaqu's, not Xinjiang's");
+  cr_assert_not_null(strstr(err.msg, "ko_places, u14"), "%s", err.msg);
+  cr_assert_eq(xq_regulation_option(reg("burqin2018"), "ko_places"), -1);
+  cr_assert_null(xq_regulation_option_at(reg("burqin2018"), 0));
+  const xq_reg_option *o = xq_regulation_option_at(reg("wujiaqu2024"), 0);
+  cr_assert_str_eq(o->rules_key, "claim_attackers_crossed_pawns");
+}
+
+Test(options, xinjiang_shared_knockout_places_split_the_prizes)
+{
+  xq_regulation r = *reg("xinjiang2018");
+  cr_assert_eq(xq_regulation_option_set(&r, "ko_places=shared", NULL), XQ_OK);
+  xq_prize_table t;
+  cr_assert_eq(xq_regulation_prizes(&r, 40, &t, NULL), XQ_OK);
+  int places[40], na;
+  xq_tevent *ev = event(40, "1980/01/01", places);
+  xq_award *aw = award(ev, places, &t, &na);
+  /* 3rd-4th: (2500 + 2000) / 2; 5th-8th: (1100 + 1000 + 1000 + 900) / 4 */
+  static const int want[9] = {0, 6000, 3500, 2250, 2250, 1000, 1000, 1000, 1000};
+  for (int p = 1; p <= 8; p++) cr_assert_eq(won(aw, na, p, 0)->amount, want[p], "place %d", p);
+  cr_assert_eq(won(aw, na, 9, 0)->amount, 800);
+  free(aw);
+  xq_tevent_free(ev);
+}
+
+Test(options, xinjiang_u14_band_and_tangshan_seniors_list)
+{
+  xq_regulation r = *reg("xinjiang2018");
+  xq_tgroup g[XQ_REG_GROUPS_MAX];
+  int n;
+  cr_assert_eq(xq_regulation_groups(&r, g, XQ_REG_GROUPS_MAX, &n, NULL), XQ_OK);
+  cr_assert_str_eq(g[5].born_to, "2004/01/01", "as printed");
+  xq_tplayer p;
+  memset(&p, 0, sizeof p);
+  snprintf(p.birth, sizeof p.birth, "2005/06/01");
+  int in = 0;
+  for (int i = 0; i < n; i++) in += xq_group_match(&g[i], &p);
+  cr_assert_eq(in, 0, "born 2005/06/01 fits no group as printed");
+  cr_assert_eq(xq_regulation_option_set(&r, "u14=to2005", NULL), XQ_OK);
+  cr_assert_eq(xq_regulation_groups(&r, g, XQ_REG_GROUPS_MAX, &n, NULL), XQ_OK);
+  cr_assert_str_eq(g[5].born_to, "2005/12/31");
+  cr_assert(xq_group_match(&g[5], &p));
+  xq_prize_table t;
+  cr_assert_eq(xq_regulation_prizes(&r, 40, &t, NULL), XQ_OK);
+  cr_assert(xq_prize_member(&t.cats[cat_index(&t, "14岁以上组 14 and over")], &p), "the junior prize list too");
+  xq_regulation ts = *reg("tangshan2018");
+  cr_assert_eq(xq_regulation_groups(&ts, g, XQ_REG_GROUPS_MAX, &n, NULL), XQ_OK);
+  cr_assert(g[1].sections && g[1].apart);
+  cr_assert_eq(xq_regulation_option_set(&ts, "seniors=one", NULL), XQ_OK);
+  cr_assert_eq(xq_regulation_groups(&ts, g, XQ_REG_GROUPS_MAX, &n, NULL), XQ_OK);
+  cr_assert(!g[1].sections, "one list");
+}
+
+/* ------------------------------------------------------------------ */
+/* Titles and qualification                                            */
+/* ------------------------------------------------------------------ */
+
+Test(honours, xinjiang_sections_and_shaanxi_players)
+{
+  xq_prize_table t;
+  cr_assert_eq(xq_regulation_honours(reg("xinjiang2018"), &t, NULL), XQ_OK);
+  cr_assert_eq(t.ncats, 6, "公开组、老年组、儿童男子、女子组，少年男子、女子组 (十(二))");
+  int girls = cat_index(&t, "儿童女子组 girls (children)");
+  cr_assert_str_eq(t.cats[girls].title, "儿童女子组棋王");
+  cr_assert_eq(t.cats[girls].nplaces, 6, "各组前六名 qualify");
+  int places[12], na;
+  xq_tevent *ev = event(12, "2009/01/01", places);
+  for (int i = 0; i < 12; i += 3) ev->players[i].sex = 'w';
+  for (int i = 0; i < 12; i++) if (!ev->players[i].sex) ev->players[i].sex = 'm';
+  xq_award *aw = award(ev, places, &t, &na);
+  cr_assert_eq(won(aw, na, 1, girls)->cat_place, 1);
+  cr_assert_eq(won(aw, na, 4, girls)->cat_place, 2);
+  cr_assert_eq(count_in(aw, na, girls), 4);
+  int boys = cat_index(&t, "儿童男子组 boys (children)");
+  cr_assert_eq(won(aw, na, 2, boys)->cat_place, 1, "boys apart");
+  cr_assert_eq(count_in(aw, na, boys), 6);
+  free(aw);
+  xq_tevent_free(ev);
+  cr_assert_eq(xq_regulation_honours(reg("shaanxi2019"), &t, NULL), XQ_OK);
+  cr_assert_eq(t.ncats, 1);
+  xq_tplayer p;
+  memset(&p, 0, sizeof p);
+  snprintf(p.region, sizeof p.region, "神木");
+  cr_assert(xq_prize_member(&t.cats[0], &p), "a Shenmu player is a Shaanxi player");
+  snprintf(p.region, sizeof p.region, "山西");
+  cr_assert(!xq_prize_member(&t.cats[0], &p));
+  cr_assert_eq(xq_regulation_honours(reg("burqin2018"), &t, NULL), XQ_OK);
+  cr_assert_eq(t.ncats, 0);
+}
+
+Test(eligibility, said_in_words_with_the_clause)
+{
+  xq_prize_table t;
+  table("shaanxi2019", 100, &t);
+  char who[600];
+  xq_prize_eligibility(&t.cats[cat_index(&t, "榆林籍 Yulin")], who, sizeof who);
+  cr_assert_not_null(strstr(who, "region within 榆林 (榆阳, 横山, 神木, 府谷"), "%s", who);
+  cr_assert_not_null(strstr(who, "won on top of another prize"), "%s", who);
+  cr_assert_not_null(strstr(t.cats[cat_index(&t, "榆林籍 Yulin")].clause, "十二(二)2"));
+  xq_prize_eligibility(&t.cats[0], who, sizeof who);
+  cr_assert_str_eq(who, "everyone");
+  table("xinjiang2018", 60, &t);
+  xq_prize_eligibility(&t.cats[0], who, sizeof who);
+  cr_assert_str_eq(who, "born ..2001/12/31");
+  for (int c = 0; c < t.ncats; c++) cr_assert_not_null(t.cats[c].clause, "%s", t.cats[c].name);
+  char small[8];
+  xq_prize_eligibility(&t.cats[0], small, sizeof small);
+  cr_assert_eq(strlen(small), 7, "cut to fit");
+}
+
+/* `xqref presets show` says for every prize table who is eligible and why */
+Test(eligibility, presets_show_lists_who_and_the_clause)
+{
+  int st;
+  char *out = xq_test_run("presets show xinjiang2018", &st);
+  cr_assert_eq(st, 0);
+  cr_assert_not_null(strstr(out, "       eligible: born ..2001/12/31; at most 40% of them placed\n"
+                                 "       [七(一) 公开组"), "%s", out);
+  cr_assert_not_null(strstr(out, "prize  8岁组 under 8 (born): places 1-40, amounts not stated\n"), "%s", out);
+  cr_assert_not_null(strstr(out, "honour 少年女子组 girls (juniors): 1st 少年女子组棋王, places 1-6 qualify\n"), "%s", out);
+  cr_assert_not_null(strstr(out, "ko_places=shared: the semi-finals' losers share"), "%s", out);
+  free(out);
+  out = xq_test_run("presets show burqin2018", &st);
+  cr_assert_not_null(strstr(out, "       eligible: players of a region within 阿勒泰 (阿勒泰市, 布尔津"), "%s", out);
+  cr_assert_not_null(strstr(out, "[四(二) 团体赛：仅限阿勒泰地区"), "%s", out);
+  free(out);
+  out = xq_test_run("presets show tangshan2018", &st);
+  cr_assert_not_null(strstr(out, "on the Swiss standings (预赛), not the final places"), "%s", out);
+  free(out);
+  out = xq_test_run("presets show wujiaqu2024", &st);
+  cr_assert_not_null(strstr(out, "natural_from=approval"), "%s", out);
+  cr_assert_not_null(strstr(out, "natural_count_from_claim"), "%s", out);
+  free(out);
 }

@@ -308,3 +308,54 @@ Test(clauses, every_new_value_has_its_clause_and_json_key)
   cr_assert(strstr(out, "优势方3分钟前可提和"), "%s", out);
   free(out);
 }
+
+/* The Wujiaqu readings (docs/presets.md): 进攻子力 with or without the
+ * uncrossed pawns, and the 40 moves from the last capture or from the
+ * arbiter's approval (补充规定 一.2). */
+Test(wujiaqu, uncrossed_pawns_attack_or_not)
+{
+  /* Red: a rook and two pawns on their own side of the river */
+  static const char *THREE = "4k4/9/9/9/9/9/P1P6/9/R8/3K5 w";
+  xq_rules w = rules("wujiaqu2024");
+  cr_assert(!w.claim_attackers_crossed_pawns);
+  start(&w, THREE);
+  xq_verdict v = ev("claim-red");
+  cr_assert_eq(v.kind, XQ_VERDICT_REFUSED);
+  cr_assert_str_eq(v.rule, "claim_max_attackers");
+  w.claim_attackers_crossed_pawns = 1;
+  start(&w, THREE);
+  v = ev("claim-red");
+  cr_assert_str_neq(v.rule, "claim_max_attackers", "one attacker when pawns must cross");
+  /* a crossed pawn attacks either way */
+  start(&w, "4k4/9/9/P1P6/9/9/9/9/R8/3K5 w");
+  cr_assert_eq(ev("claim-red").kind, XQ_VERDICT_REFUSED, "a rook and two crossed pawns");
+}
+
+Test(wujiaqu, the_count_from_the_capture_or_from_the_approval)
+{
+  xq_rules w = rules("wujiaqu2024");
+  w.natural_limit_moves = 2; /* 4 plies */
+  w.claim_max_attackers = 0;
+  w.natural_check_policy = XQ_NAT_CHECKS_COUNT_ALL; /* the start is the point here, not 捉/将/杀 */
+  /* back from the last capture (the start): four idle plies, a draw */
+  start(&w, BARE);
+  const char *idle[] = {"a1b1", "e9f9", "b1c1", "f9f8", "c1b1", "f8e8", "b1a1", "e8e9"};
+  for (int i = 0; i < 4; i++) ev(idle[i]);
+  cr_assert_eq(ev("claim-red").kind, XQ_VERDICT_DRAW);
+  /* forward from the approval: the first claim starts the count */
+  w.natural_count_from_claim = 1;
+  start(&w, BARE);
+  ev(idle[0]);
+  ev(idle[1]);
+  xq_verdict v = ev("claim-red");
+  cr_assert_eq(v.kind, XQ_VERDICT_ACCEPTED);
+  cr_assert_str_eq(v.rule, "natural_count_from_claim");
+  ev(idle[2]);
+  ev(idle[3]);
+  cr_assert_eq(xq_game_natural_count(&G, XQ_RED), 2, "two plies since the approval");
+  cr_assert_neq(ev("claim-red").kind, XQ_VERDICT_DRAW);
+  ev(idle[4]);
+  ev(idle[5]);
+  cr_assert_eq(xq_game_natural_count(&G, XQ_RED), 4);
+  cr_assert_eq(ev("claim-red").kind, XQ_VERDICT_DRAW);
+}

@@ -236,6 +236,28 @@ int xq_prize_member(const xq_prize_cat *c, const xq_tplayer *p)
   return xq_group_match(&c->group, p); /* §8.4: birth-date band, sex, local */
 }
 
+void xq_prize_eligibility(const xq_prize_cat *c, char *out, size_t cap)
+{
+  if (!out || !cap) return;
+  out[0] = 0;
+  if (!c) return;
+  size_t n = 0;
+#define SAY(...) (n += (size_t)snprintf(out + n, n < cap ? cap - n : 0, __VA_ARGS__), n = n < cap ? n : cap - 1)
+  if (c->filter == XQ_PF_LOCAL || c->group.local_only) SAY("local players");
+  if (c->group.born_from[0] || c->group.born_to[0])
+    SAY("%sborn %s..%s", n ? ", " : "", c->group.born_from[0] ? c->group.born_from : "",
+        c->group.born_to[0] ? c->group.born_to : "");
+  if (c->group.sex) SAY("%s%s", n ? ", " : "", c->group.sex == 'w' ? "women" : "men");
+  if (c->region[0]) {
+    char places[400];
+    int k = xq_region_places(c->region, places, sizeof places);
+    SAY("%sregion within %s%s%s%s", n ? ", " : "", c->region, k ? " (" : "", places, k ? ")" : "");
+  }
+  if (!n) SAY("everyone");
+  if (c->repeat) SAY(", won on top of another prize");
+#undef SAY
+}
+
 /* Players who may win lucky prizes under `active`: Shaanxi 退赛和弃权两轮
  * 或以上的没有奖励 (withdrawn, or two or more rounds missed). */
 static int lucky_ok(const xq_tevent *ev, int id)

@@ -157,6 +157,12 @@ int xq_prize_table_only(xq_prize_table *t, const char *name);
  * for those born up to 2001, its junior tables for each age band). */
 int xq_prize_member(const xq_prize_cat *c, const xq_tplayer *p);
 
+/* Who may win category `c`, in words, into out[0..cap-1]: "everyone",
+ * or each condition -- "local players", "born 1958/01/01..2001/12/31",
+ * "men"/"women", "region within 榆林 (榆阳, 横山, ...)" -- and "won on
+ * top of another prize" for a repeat category. Cannot fail. */
+void xq_prize_eligibility(const xq_prize_cat *c, char *out, size_t cap);
+
 typedef struct xq_award {
   int id;        /* player id */
   int place;     /* final place */

@@ -20,13 +20,19 @@ static const xq_reg_option options[] = {
    "九(二): 第二阶段采用单败淘汰赛决出最终名次 (no match for 3rd place or for 5th-8th)", NULL},
   {"xinjiang2018", "u14", {"printed", "to2005", NULL},
    {"the 14岁以上组 as printed, born 2002/01/01-2004/01/01: those born 2004/01/02-2005/12/31 are in no "
-    "junior group (no junior place or title)",
+    "junior group of 七(二) and win no junior place (十(二)'s 少年 sections, born 2002-2007, still rank them)",
     "the 14岁以上组 runs up to the 12岁组, born 2002/01/01-2005/12/31"},
    "七(二): 12岁组（2006年1月1日以后出生者）; 14岁以上组（2004年1月1日-2002年1月1日出生者）", NULL},
   {"wujiaqu2024", "pawns", {"all", "crossed", NULL},
    {"every pawn is an attacking piece: three rooks, horses, cannons or pawns refuse a natural-limit claim",
     "only a pawn across the river attacks (an uncrossed pawn cannot reach the opponent's general)"},
    "补充规定 一.2: 原则上提出方有三个或以上进攻子力，裁判不予受理", "claim_attackers_crossed_pawns"},
+  {"wujiaqu2024", "natural_from", {"capture", "approval", NULL},
+   {"the 40 moves run back from the last capture: a claim once they have passed is a draw",
+    "the 40 moves run forward from the arbiter's approval of the claim (the claimant counts, the opponent "
+    "confirms); a capture voids the count"},
+   "补充规定 一.2: “自然限着”40回合，提出方须在裁判员审查盘面同意后方可执行，由提出方计数，对方确认",
+   "natural_count_from_claim"},
   {"tangshan2018", "seniors", {"apart", "one", NULL},
    {"the seniors' standings as a men's and a women's list (六.2; a women's list under three merges, 九.4), "
     "one prize list for both (九.3)",

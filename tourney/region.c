@@ -3,6 +3,7 @@
  * place's area and whether a place lies within an area. The text is
  * scanned on each call (a few kilobytes, no state kept).
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "region.h"
@@ -135,4 +136,33 @@ int xq_region_within(const char *place, const char *area)
     s = slash + 1;
   }
   return 0;
+}
+
+typedef struct list_ctx {
+  const char *area;
+  char *out;
+  size_t cap;
+  int n;
+} list_ctx;
+
+static int list_place(void *ctx, const char *area, size_t na, const char *w, size_t nw, int is_area)
+{
+  list_ctx *c = ctx;
+  if (is_area || !group_spells(area, na, c->area)) return 0;
+  char name[XQ_REGION_NAME_MAX];
+  first_spelling(w, nw, name, sizeof name);
+  size_t len = strlen(c->out);
+  if (len + strlen(name) + 3 < c->cap) snprintf(c->out + len, c->cap - len, "%s%s", c->n ? ", " : "", name);
+  c->n++;
+  return 0;
+}
+
+int xq_region_places(const char *area, char *out, size_t cap)
+{
+  if (!out || !cap) return 0;
+  out[0] = 0;
+  if (!area || !area[0]) return 0;
+  list_ctx c = {area, out, cap, 0};
+  each_word(list_place, &c);
+  return c.n;
 }

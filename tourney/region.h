@@ -27,6 +27,11 @@ int xq_region_within(const char *place, const char *area);
  * 0 otherwise. Cannot fail. */
 int xq_region_parent(const char *place, char *out, size_t cap);
 
+/* The places directly within `area` (their first spellings), ", "
+ * separated, into out[0..cap-1] (cut to fit); "" when the data lists
+ * none. Returns how many there are. Cannot fail. */
+int xq_region_places(const char *area, char *out, size_t cap);
+
 /* The hierarchy's text (regions_data.c, generated from data/regions.txt). */
 extern const char xq__regions_text[];
 extern const size_t xq__regions_len;

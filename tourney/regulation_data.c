@@ -262,10 +262,12 @@ static const reg_data data[] = {
        .runs = {{1, 3000}, {2, 2500}, {3, 2000}, {4, 1500}, {5, 1000}, {6, 800}, {7, 600},
                 {8, 500}, {12, 300}, {16, 200}}},
       /* 九.3: 老年组奖励前6名 (奖金不分男女): 600, 500, 400, 300, 第5-6名各
-       * 200. 七: the groups play apart (分别进行比赛), so this list is for
-       * the seniors' own event (xq_prize_table_only), not the open one. */
+       * 200. The groups play apart (八.2-4: the open group's 预赛 and the
+       * other groups' own rounds and clock), so this list is for the
+       * seniors' own event (xq_prize_table_only), not the open one. */
       {.name = "老年组 seniors", .filter = XQ_PF_GROUP, .group = 1, .apart = 1,
-       .clause = "六.2 老年组 1957年12月31日前出生; 七 分别进行比赛 (its own event); 九.3 奖金不分男女",
+       .clause = "六.2 老年组 1957年12月31日前出生; 八.3 公开组预赛 v 八.2, 八.4 其他组别 (its own event, "
+                 "rounds and clock); 九.3 奖金不分男女",
        .runs = {{1, 600}, {2, 500}, {3, 400}, {4, 300}, {6, 200}}},
     },
     .ncats = 2,
