@@ -330,6 +330,39 @@ out:
   return rc;
 }
 
+/* The open event: the groups that play their own events are not ranked
+ * from it (Tangshan: simulate --group NAME runs each); a line names them. */
+static void drop_apart(fin *F)
+{
+  int k = 1, apart = 0;
+  FILE *f = F->o->out;
+  for (int gi = 1; gi < F->ngroups; gi++) {
+    if (!F->groups[gi].apart) {
+      F->groups[k++] = F->groups[gi];
+      continue;
+    }
+    if (f) fprintf(f, "%s%s", apart++ ? ", " : "Groups playing their own events (--group NAME): ", F->groups[gi].name);
+  }
+  if (apart && f) fprintf(f, "\n\n");
+  if (F->ngroups > 1) F->ngroups = k;
+}
+
+/* The team rows of `rule`: the competition's teams (Burqin: Altay's) on
+ * its basis (Tangshan: the Swiss standings, 预赛成绩). */
+static int team_rows(fin *F, const xq_team_rule *rule)
+{
+  int n = F->ev->n, rc = XQ_OK;
+  F->team_rule = *rule;
+  F->team_mode = rule->mode;
+  int *order = malloc(sizeof *order * (size_t)n);
+  if (!order) return XQ_ENOMEM;
+  if (rule->basis == XQ_TEAM_BASIS_SWISS) rc = xq_team_order(F->ev, NULL, rule->basis, order);
+  else memcpy(order, F->places, sizeof *order * (size_t)n);
+  if (!rc) rc = xq_team_standings_rule(F->ev, order, rule, F->teams, XQ_SIM_TEAMS_MAX, &F->nteams);
+  free(order);
+  return rc;
+}
+
 int xq__sim_final(const xq_sim_opts *o, const xq_regulation *r, xq_tstore *st,
                   xq_sim_report *rep, xq_error *err)
 {
@@ -386,31 +419,10 @@ int xq__sim_final(const xq_sim_opts *o, const xq_regulation *r, xq_tstore *st,
     F.groups[1] = F.groups[gi];
     F.ngroups = 2;
   }
-  if (!o->group) {
-    /* the open event: the groups that play their own events are not
-     * ranked from it (Tangshan: simulate --group NAME runs each) */
-    int k = 1, apart = 0;
-    for (int gi = 1; gi < F.ngroups; gi++) {
-      if (!F.groups[gi].apart) { F.groups[k++] = F.groups[gi]; continue; }
-      if (o->out) fprintf(o->out, "%s%s", apart++ ? ", " : "Groups playing their own events (--group NAME): ",
-                          F.groups[gi].name);
-    }
-    if (apart && o->out) fprintf(o->out, "\n\n");
-    if (F.ngroups > 1) F.ngroups = k;
-  }
+  if (!o->group) drop_apart(&F);
   xq_team_rule rule;
   if (!o->group && xq_regulation_team_rule(r, &rule) == XQ_OK && (counted = rule.counted) > 0) {
-    F.team_rule = rule;
-    /* the competition's teams (Burqin: Altay's) on its basis (Tangshan:
-     * the Swiss standings, 预赛成绩) */
-    F.team_mode = rule.mode;
-    int *order = malloc(sizeof *order * (size_t)n);
-    if (!order) rc = XQ_ENOMEM;
-    else if (rule.basis == XQ_TEAM_BASIS_SWISS) rc = xq_team_order(F.ev, NULL, rule.basis, order);
-    else memcpy(order, F.places, sizeof *order * (size_t)n);
-    if (!rc) rc = xq_team_standings_rule(F.ev, order, &rule, F.teams, XQ_SIM_TEAMS_MAX, &F.nteams);
-    free(order);
-    if (rc) goto out;
+    if ((rc = team_rows(&F, &rule))) goto out;
     /* the regulation's team prizes by team rank, shown in the team list */
     if (have_prizes) rep->team_prize_total = xq_team_prizes(F.pt, F.teams, F.nteams);
     if ((rc = emit(o, "teams", w_teams, &F, err))) goto out;
