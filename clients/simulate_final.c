@@ -97,13 +97,13 @@ static int w_teams(void *ctx, int format, FILE *f)
 static int w_prizes(void *ctx, int format, FILE *f)
 {
   fin *F = ctx;
-  if (format == XQ_SHEET_TEXT) {
-    fprintf(f, "Prizes 奖金\n");
-    int unstated = 0;
-    for (int i = 0; i < F->naw; i++) unstated |= F->aw[i].cat >= 0 && !F->aw[i].amount;
-    if (unstated) fprintf(f, "(\"-\": a place the regulation awards without a stated amount)\n");
-  }
-  return xq_sheet_prizes(F->ev, F->pt, F->aw, F->naw, format, XQ_LANG_ZH, f);
+  if (format == XQ_SHEET_TEXT) fprintf(f, "Prizes 奖金\n");
+  int rc = xq_sheet_prizes(F->ev, F->pt, F->aw, F->naw, format, XQ_LANG_ZH, f);
+  int unstated = 0;
+  for (int i = 0; i < F->naw; i++) unstated |= F->aw[i].cat >= 0 && !F->aw[i].amount;
+  if (!rc && unstated && format == XQ_SHEET_TEXT)
+    fprintf(f, "(\"-\": a place the regulation awards without a stated amount)\n");
+  return rc;
 }
 
 /* The group standings: every group but the first (the open group is the
