@@ -62,15 +62,18 @@ static int each_word(word_fn fn, void *ctx)
   return 0;
 }
 
-typedef struct find_ctx {
-  const char *name;
+/* What the walks of xq_region_parent and xq_region_places look for and
+ * where they write. */
+typedef struct out_ctx {
+  const char *name;   /* the place (parent) or the area (places) */
   char *out;
   size_t cap;
-} find_ctx;
+  int n;              /* places listed */
+} out_ctx;
 
 static int find_parent(void *ctx, const char *area, size_t na, const char *w, size_t nw, int is_area)
 {
-  find_ctx *c = ctx;
+  out_ctx *c = ctx;
   if (is_area || !group_spells(w, nw, c->name)) return 0;
   first_spelling(area, na, c->out, c->cap);
   return 1;
@@ -81,7 +84,7 @@ int xq_region_parent(const char *place, char *out, size_t cap)
   if (!out || !cap) return 0;
   out[0] = 0;
   if (!place || !place[0]) return 0;
-  find_ctx c = {place, out, cap};
+  out_ctx c = {place, out, cap, 0};
   return each_word(find_parent, &c);
 }
 
@@ -138,17 +141,10 @@ int xq_region_within(const char *place, const char *area)
   return 0;
 }
 
-typedef struct list_ctx {
-  const char *area;
-  char *out;
-  size_t cap;
-  int n;
-} list_ctx;
-
 static int list_place(void *ctx, const char *area, size_t na, const char *w, size_t nw, int is_area)
 {
-  list_ctx *c = ctx;
-  if (is_area || !group_spells(area, na, c->area)) return 0;
+  out_ctx *c = ctx;
+  if (is_area || !group_spells(area, na, c->name)) return 0;
   char name[XQ_REGION_NAME_MAX];
   first_spelling(w, nw, name, sizeof name);
   size_t len = strlen(c->out);
@@ -162,7 +158,7 @@ int xq_region_places(const char *area, char *out, size_t cap)
   if (!out || !cap) return 0;
   out[0] = 0;
   if (!area || !area[0]) return 0;
-  list_ctx c = {area, out, cap, 0};
+  out_ctx c = {area, out, cap, 0};
   each_word(list_place, &c);
   return c.n;
 }
