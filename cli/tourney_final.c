@@ -23,7 +23,8 @@ typedef struct ctx {
   xq_ko ko;
   int *ids;                 /* final places (or the Swiss order with --swiss) */
   int complete;             /* the knockout is decided */
-  const xq_regulation *r;   /* --preset, NULL when not given */
+  const xq_regulation *r;   /* --preset (reg, with the --option readings), NULL when not given */
+  xq_regulation reg;
   int format;               /* XQ_SHEET_*, -1 = the plain listing */
   int lang;
 } ctx;
@@ -52,6 +53,15 @@ static int setup(ctx *c, const xq__kopts *o, const char *action)
   if (o->preset && xq_regulation_find(o->preset, &c->r)) {
     fprintf(stderr, "xqref tourney %s: no preset '%s' (xqref presets lists them)\n", action, o->preset);
     return 2;
+  }
+  if (o->noptions && !c->r) return usage(c, "--option needs --preset NAME");
+  if (c->r) {
+    c->reg = *c->r;
+    c->r = &c->reg;
+  }
+  for (int i = 0; i < o->noptions; i++) {
+    xq_error e = {0};
+    if (xq_regulation_option_set(&c->reg, o->options[i], &e)) return usage(c, e.msg);
   }
   if (xq__ko_open(o, &c->st, &c->ev, &c->ko)) {
     c->st = NULL; /* closed already */

@@ -798,6 +798,12 @@ Test(cli, results_with_presets)
   cr_assert(strstr(out, "lucky  places 18, 28, ...: 100 each\n"), "%s", out);
   cr_assert(strstr(out, "stated total  20000\n"), "%s", out);
   free(out);
+  /* a preset option (docs/presets.md "Ambiguous readings") */
+  out = run(0, "tourney groups --db %s --preset tangshan2018 --group seniors --option %s", db, "seniors=one");
+  cr_assert(strstr(out, "老年组 seniors (1)"), "the option taken: %s", out);
+  free(out);
+  free(run(2, "tourney prizes --db %s --preset xinjiang2018 --option %s", db, "ko_places=coin"));
+  free(run(2, "tourney prizes --db %s --option %s", db, "ko_places=shared"));
   /* usage errors */
   free(run(2, "tourney prizes --db %s%s", db, ""));
   free(run(2, "tourney prizes --db %s --preset burqin2018 --table %s", db, "x"));
