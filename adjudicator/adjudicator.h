@@ -90,15 +90,30 @@ typedef struct xq_rules {
   int draw_offer_min_clock_s;      /* no offer with less than this on the offerer's clock (Burqin: 180) */
   int draw_offer_exempt_attackers; /* draw_offer_min_clock_s does not apply while each side has
                                       fewer attacking pieces than this (Burqin: 2; 0 = none) */
-  int draw_decline_to_arbiter;     /* a declined offer goes to the arbiter: the clearly better side's
-                                      offer made for lack of time may not be refused (Burqin) */
+  int draw_decline_to_arbiter;     /* the clearly better side's offer made for lack of time may not
+                                      be refused (Burqin): declining an offer made by the side with
+                                      less time left and XQ_CLEAR_LEAD more material goes to the
+                                      arbiter; any other declined offer is just declined */
   int draw_offer_advantage_cutoff_s; /* an offer with less than this on the offerer's clock is void
                                         if the offerer holds the advantage: its acceptance goes to
                                         the arbiter (Xinjiang: 180; 0 = off) */
   int suicide_held_fouls;          /* P10: fouls for a 自杀 still in hand, taken back (1; 0 = none) */
   int flag_fall_mate_stands;       /* a move made after the mover's flag fell stands when it mates or
                                       stalemates (Xinjiang); else the flag fall loses */
+  int draw_offer_own_time;         /* an offer only in one's own time, i.e. by the side to move
+                                      (Xinjiang 在自己用时内); else either side may offer */
+  int claim_attackers_crossed_pawns; /* claim_max_attackers counts only pawns across the river
+                                        (Wujiaqu option pawns=crossed); else every pawn */
+  int natural_count_from_claim;    /* a first natural-limit claim, approved, starts the count (the
+                                      draw comes on a claim once the limit has run from there; a
+                                      capture voids it); else the count runs back from the last
+                                      capture (Wujiaqu option natural_from=approval) */
 } xq_rules;
+
+/* Material lead (rook 9, horse and cannon 4, advisor and elephant 2,
+ * pawn 1, crossed pawn 2) that makes a side "clearly better" for
+ * draw_decline_to_arbiter: a minor piece less a pawn. */
+#define XQ_CLEAR_LEAD 3
 
 /* Fill *out with the preset `name`: "cxa2011" (the default), "cxa2020"
  * (= cxa2011, rules.md §8 Q5), "axf", or a regulation: "xinjiang2018",
@@ -388,6 +403,10 @@ typedef struct xq_game {
   int draw_offers[2];      /* draw offers made */
   int draw_offer_pending;  /* side whose offer stands, -1 for none */
   int draw_offer_late;     /* it was made under draw_offer_advantage_cutoff_s */
+  int draw_offer_short;    /* it was made by the side with less time and XQ_CLEAR_LEAD more
+                              material (draw_decline_to_arbiter) */
+  int natural_from[2];     /* natural_count_from_claim: 1 + the ply a side's claim was approved
+                              at, 0 = none */
   int touched_sq;          /* own piece lifted by the side to move, -1 for none */
   xq_move held;            /* a move made but not released, XQ_MOVE_NONE for none */
   long clock_ms[2];        /* time left; -1 with no clock */

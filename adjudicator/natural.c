@@ -25,10 +25,10 @@ static int forcing(const xq_game *g, const xq_pos *pos, int i)
 /* Plies excluded for claimant `side`: each excluded move of the claimant
  * removes itself and the opponent's reply when made (R9). `cap` < 0 means
  * every check of the claimant is excluded. */
-static int excluded_checks(const xq_game *g, int side, int cap)
+static int excluded_checks(const xq_game *g, int side, int cap, int from)
 {
   int checks = 0, drop = 0;
-  for (int i = g->window_start; i < g->nply; i++) {
+  for (int i = from; i < g->nply; i++) {
     const xq_game_ply *h = &g->hist[i];
     if (h->mover != side || !h->check) continue;
     /* CXA 2011 22.2: 提出方“将军”最多只计10着 -- checks beyond the cap
@@ -39,25 +39,37 @@ static int excluded_checks(const xq_game *g, int side, int cap)
   return drop;
 }
 
-static int excluded_forcing(const xq_game *g, int side)
+static int excluded_forcing(const xq_game *g, int side, int from)
 {
   xq_pos pos = g->window_pos;
   xq_undo u;
   int drop = 0;
   for (int i = g->window_start; i < g->nply; i++) {
-    if (g->hist[i].mover == side && forcing(g, &pos, i)) drop += 1 + (i + 1 < g->nply);
+    if (i >= from && g->hist[i].mover == side && forcing(g, &pos, i)) drop += 1 + (i + 1 < g->nply);
     xq_make(&pos, g->hist[i].move, &u);
   }
   return drop;
 }
 
+/* Where `side`'s count starts: the last capture, or with
+ * natural_count_from_claim the ply its claim was approved at (a capture
+ * since voids that: -1). */
+static int count_start(const xq_game *g, int side)
+{
+  if (!g->rules.natural_count_from_claim) return g->window_start;
+  int from = g->natural_from[side] - 1;
+  return from >= g->window_start ? from : -1;
+}
+
 static int count_for(const xq_game *g, int side)
 {
-  int w = xq__window_plies(g);
+  int from = count_start(g, side);
+  if (from < 0) return 0;
+  int w = from == g->window_start ? xq__window_plies(g) : g->nply - from;
   switch (g->rules.natural_check_policy) {
-  case XQ_NAT_CHECKS_CAP: return w - excluded_checks(g, side, g->rules.natural_check_cap);
-  case XQ_NAT_CHECKS_EXCLUDE_CLAIMANT: return w - excluded_checks(g, side, -1);
-  case XQ_NAT_FORCING_EXCLUDE_CLAIMANT: return w - excluded_forcing(g, side);
+  case XQ_NAT_CHECKS_CAP: return w - excluded_checks(g, side, g->rules.natural_check_cap, from);
+  case XQ_NAT_CHECKS_EXCLUDE_CLAIMANT: return w - excluded_checks(g, side, -1, from);
+  case XQ_NAT_FORCING_EXCLUDE_CLAIMANT: return w - excluded_forcing(g, side, from);
   case XQ_NAT_CHECKS_COUNT_ALL: return w;
   }
   return w;
@@ -78,7 +90,7 @@ int xq_game_natural_count(const xq_game *g, int side)
   switch (g->rules.natural_auto_mode) {
   case XQ_NAT_AUTO_SYMMETRIC:
     /* Pikafish: both sides' excess checks and their replies drop out. */
-    return w - excluded_checks(g, XQ_RED, cap) - excluded_checks(g, XQ_BLACK, cap);
+    return w - excluded_checks(g, XQ_RED, cap, g->window_start) - excluded_checks(g, XQ_BLACK, cap, g->window_start);
   case XQ_NAT_AUTO_MAX_SIDE: {
     /* Fairy-Stockfish: the limit grows by two plies per excess check of
      * the side with more checks. */
@@ -130,6 +142,12 @@ int xq_game_claim_natural(xq_game *g, int side, xq_verdict *v)
     return XQ_OK;
   }
   int att = xq__attackers(&g->pos, side);
+  if (r->claim_attackers_crossed_pawns) {
+    /* an uncrossed pawn does not attack (the Wujiaqu pawns=crossed reading) */
+    xq_bb pawns = g->pos.kind[side][XQ_PAWN];
+    for (int sq = 0; sq < XQ_SQUARES; sq++)
+      if (((pawns >> sq) & 1) && (side == XQ_RED ? XQ_RANK(sq) <= 4 : XQ_RANK(sq) >= 5)) att--;
+  }
   if (r->claim_max_attackers > 0 && att >= r->claim_max_attackers) {
     /* Wujiaqu 补充规定 2: 提出方有三个或以上进攻子力，裁判不予受理. */
     v->kind = XQ_VERDICT_REFUSED;
@@ -140,6 +158,20 @@ int xq_game_claim_natural(xq_game *g, int side, xq_verdict *v)
     snprintf(v->en, sizeof v->en,
              "%s has %d attacking pieces (%d or more): the natural-limit claim is not entertained",
              xq__side_en[side], att, r->claim_max_attackers);
+    return XQ_OK;
+  }
+  if (r->natural_count_from_claim && count_start(g, side) < 0) {
+    /* the count runs forward from the arbiter's approval (Wujiaqu
+     * natural_from=approval: 裁判员审查盘面同意后方可执行，由提出方计数) */
+    g->natural_from[side] = g->nply + 1;
+    v->kind = XQ_VERDICT_ACCEPTED;
+    v->reason = XQ_REASON_NATURAL_LIMIT;
+    v->changed = 1;
+    snprintf(v->rule, sizeof v->rule, "natural_count_from_claim");
+    snprintf(v->zh, sizeof v->zh, "%s提出自然限着，裁判同意，自此计数%d回合", xq__side_zh[side],
+             r->natural_limit_moves);
+    snprintf(v->en, sizeof v->en, "%s's natural-limit claim is approved: %d moves count from now",
+             xq__side_en[side], r->natural_limit_moves);
     return XQ_OK;
   }
   int count = count_for(g, side), need = 2 * r->natural_limit_moves;

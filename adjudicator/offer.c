@@ -9,6 +9,29 @@
 
 #include "game_internal.h"
 
+/* Material of `side` by XQ_CLEAR_LEAD's values. */
+static int material(const xq_pos *pos, int side)
+{
+  static const int val[8] = {0, 0, 2, 2, 4, 9, 4, 1}; /* by xq_pid_kind */
+  int sum = 0;
+  for (int pid = side * 16; pid < side * 16 + 16; pid++) {
+    int sq = pos->sq[pid];
+    if (sq == XQ_NO_SQ) continue;
+    int k = xq_pid_kind(pid);
+    /* a pawn across the river (Red's ranks 5-9, Black's 0-4) counts 2 */
+    sum += val[k] + (k == XQ_PAWN && (side == XQ_RED ? XQ_RANK(sq) >= 5 : XQ_RANK(sq) <= 4));
+  }
+  return sum;
+}
+
+/* Burqin 补充规定 2: 公认优胜方由于时间不够而提和 -- the offerer has less
+ * time left than the opponent and is clearly ahead. */
+static int short_and_better(const xq_game *g, int side)
+{
+  if (g->clock_ms[side] < 0 || g->clock_ms[!side] < 0 || g->clock_ms[side] >= g->clock_ms[!side]) return 0;
+  return material(&g->pos, side) - material(&g->pos, !side) >= XQ_CLEAR_LEAD;
+}
+
 /* True when the offerer's clock is under `s` seconds (no clock: never). */
 static int clock_under(const xq_game *g, int side, int s)
 {
@@ -30,7 +53,12 @@ int xq_game_offer_draw(xq_game *g, int side, xq_verdict *v)
   int bare = r->draw_offer_exempt_attackers > 0 &&
              xq__attackers(&g->pos, XQ_RED) < r->draw_offer_exempt_attackers &&
              xq__attackers(&g->pos, XQ_BLACK) < r->draw_offer_exempt_attackers;
-  if (r->draw_offers_per_game > 0 && g->draw_offers[side] >= r->draw_offers_per_game) {
+  if (r->draw_offer_own_time && side != g->pos.side) {
+    /* Xinjiang 补充规定 八: 提议作和必须在自己用时内提出 */
+    rule = "draw_offer_own_time";
+    snprintf(zh, sizeof zh, "提议作和必须在自己用时内提出");
+    snprintf(en, sizeof en, "an offer only in one's own time (on one's own move)");
+  } else if (r->draw_offers_per_game > 0 && g->draw_offers[side] >= r->draw_offers_per_game) {
     rule = "draw_offers_per_game";
     snprintf(zh, sizeof zh, "每方提和不得超过%d次", r->draw_offers_per_game);
     snprintf(en, sizeof en, "at most %d offers per player", r->draw_offers_per_game);
@@ -65,6 +93,7 @@ int xq_game_offer_draw(xq_game *g, int side, xq_verdict *v)
    * unless the offerer holds the advantage, which the arbiter judges
    * when it is accepted */
   g->draw_offer_late = clock_under(g, side, r->draw_offer_advantage_cutoff_s);
+  g->draw_offer_short = r->draw_decline_to_arbiter && short_and_better(g, side);
   v->changed = 1;
   if (g->draw_offer_late) {
     snprintf(v->rule, sizeof v->rule, "draw_offer_advantage_cutoff_s");
@@ -88,6 +117,7 @@ static void to_arbiter(xq_game *g, xq_verdict *v, const char *rule)
 {
   g->draw_offer_pending = -1; /* answered: the arbiter settles it */
   g->draw_offer_late = 0;
+  g->draw_offer_short = 0;
   xq__pause(g, v, XQ_REASON_DRAW_OFFER, rule);
 }
 
@@ -104,10 +134,11 @@ int xq_game_answer_draw(xq_game *g, int side, int accept, xq_verdict *v)
     snprintf(v->en, sizeof v->en, "%s has no draw offer to answer", xq__side_en[side]);
     return XQ_OK;
   }
-  if (!accept && g->rules.draw_decline_to_arbiter) {
-    /* Burqin 补充规定 2: 公认优胜方由于时间不够而提和，劣势方不得拒绝 --
-     * whether the offerer is that side is the arbiter's judgement: a
-     * draw (xq_game_arbiter_result) or play on */
+  if (!accept && g->rules.draw_decline_to_arbiter && g->draw_offer_short) {
+    /* Burqin 补充规定 2: 公认优胜方由于时间不够而提和，劣势方不得拒绝 -- an
+     * offer by the side with less time and a clear lead: the arbiter
+     * confirms it is that side (a draw, xq_game_arbiter_result) or lets
+     * play go on; any other refusal is just a refusal */
     to_arbiter(g, v, "draw_decline_to_arbiter");
     snprintf(v->zh, sizeof v->zh, "%s拒绝和棋；公认优胜方因时间不够提和，劣势方不得拒绝，由裁判裁决",
              xq__side_zh[side]);
@@ -119,6 +150,7 @@ int xq_game_answer_draw(xq_game *g, int side, int accept, xq_verdict *v)
   if (!accept) {
     g->draw_offer_pending = -1;
     g->draw_offer_late = 0;
+    g->draw_offer_short = 0;
     v->changed = 1;
     v->reason = XQ_REASON_DRAW_OFFER;
     snprintf(v->zh, sizeof v->zh, "%s拒绝和棋", xq__side_zh[side]);

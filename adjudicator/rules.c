@@ -83,6 +83,9 @@ static const field fields[] = {
   {"draw_offer_advantage_cutoff_s", F_INT, OFF(draw_offer_advantage_cutoff_s), 0, DAY_S, NULL},
   {"suicide_held_fouls", F_INT, OFF(suicide_held_fouls), 0, 10, NULL},
   {"flag_fall_mate_stands", F_BOOL, OFF(flag_fall_mate_stands), 0, 1, NULL},
+  {"draw_offer_own_time", F_BOOL, OFF(draw_offer_own_time), 0, 1, NULL},
+  {"claim_attackers_crossed_pawns", F_BOOL, OFF(claim_attackers_crossed_pawns), 0, 1, NULL},
+  {"natural_count_from_claim", F_BOOL, OFF(natural_count_from_claim), 0, 1, NULL},
 };
 #define NFIELDS (sizeof fields / sizeof fields[0])
 
@@ -180,6 +183,7 @@ static const override xinjiang_ov[] = {
   {"early_cycle_move_limit", 25, "补充规定 十二: 双方在25回合前形成不变作和的循环盘面"},
   {"early_cycle_changer", XQ_EARLY_RED, "补充规定 十二: 先手方必须变招，违者判负 (先手方 = Red)"},
   {"draw_offer_max_lead", 2, "补充规定 八: 提和次数不得多于对方两次"},
+  {"draw_offer_own_time", 1, "补充规定 八: 提议作和必须在自己用时内提出 (by the side to move)"},
   {"draw_offer_advantage_cutoff_s", 180,
    "补充规定 九: 优势方3分钟前可提和 (who holds the advantage is the arbiter's call: "
    "a late offer's acceptance goes to the arbiter)"},
@@ -204,7 +208,8 @@ static const override burqin_ov[] = {
   {"draw_offer_exempt_attackers", 2,
    "补充规定 2: (少于两个进攻子的简明公认官和局面除外); 补充规定 3: 双方少于两个进攻子"},
   {"draw_decline_to_arbiter", 1,
-   "补充规定 2: 公认优胜方由于时间不够而提和，劣势方不得拒绝 (the arbiter judges who is better)"},
+   "补充规定 2: 公认优胜方由于时间不够而提和，劣势方不得拒绝 (only an offer by the side with less time "
+   "and a clear material lead goes to the arbiter when declined; any other refusal stands)"},
   {"simple_draw", XQ_SIMPLE_DRAW_MINIMAL, "补充规定 3: 双方少于两个进攻子的简明公认官和局面，裁判有权直接判和"},
   {"clock_base_s", 25 * 60, "补充规定 2: 能够加秒的棋钟采用25分钟加5秒 (else 30 min 包干)"},
   {"clock_increment_s", 5, "补充规定 2: 25分钟加5秒"},

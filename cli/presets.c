@@ -19,7 +19,8 @@
 
 static const char usage_text[] =
   "usage: xqref presets              list the regulation presets\n"
-  "       xqref presets show NAME    every value of NAME with the clause it comes from\n"
+  "       xqref presets show NAME    every value of NAME with the clause it comes from;\n"
+  "                                  for each prize table who is eligible and why; its options\n"
   "\n"
   "A preset is one real regulation (docs/presets.md): the event's own rows\n"
   "(rounds, time controls, knockout, tie-breaks, groups, prizes, ...) and the\n"

@@ -8,12 +8,13 @@
 
 #include "cli.h"
 #include "simulate.h"
+#include "tourney.h"
 
 static const char sim_usage[] =
   "usage: xqref simulate --preset NAME [--group NAME] [--players N] [--seed S] [--db FILE]\n"
   "                      [--out DIR] [--plies MIN-MAX] [--illegal R] [--suicide R] [--flag R]\n"
   "                      [--repetition R] [--natural R] [--late R] [--absentees N]\n"
-  "                      [--women N] [--window W] [--quiet]\n"
+  "                      [--women N] [--window W] [--option KEY=VALUE]... [--quiet]\n"
   "\n"
   "Run a whole event under a regulation preset (xqref presets) on the real\n"
   "server: N players registered (default: the preset's entry limit, or 150),\n"
@@ -43,6 +44,8 @@ static const char sim_usage[] =
   "  --women N       women among the players (about one in eight)\n"
   "  --window W      plain moves a board keeps in flight (default 4; 1: wait\n"
   "                  for every reply, as a slow board would)\n"
+  "  --option K=V    another reading of a clause the text leaves open\n"
+  "                  (xqref presets show NAME lists them; docs/presets.md)\n"
   "  --quiet         no progress lines on stderr\n";
 
 static const char usage_line[] =
@@ -70,10 +73,10 @@ static void summary(const xq_sim_report *r)
            r->ko_size, r->ko_size - r->ko_entrants, r->ko_games, r->king[0] ? ", king " : "", r->king);
   else
     printf("  players %d, Swiss rounds %d, boards %d (%d played on the server, %d forfeited), knockout games %d\n",
-           r->players, r->rounds, r->boards, r->games, r->boards - r->games, r->ko_games);
+           r->players, r->rounds, r->boards, r->boards - r->forfeited_boards, r->forfeited_boards, r->ko_games);
   printf("  moves %ld, other judged events %ld\n", r->moves, r->events);
-  printf("  results: mates %ld, resignations %ld, draws agreed %ld (offers refused by the rules %ld)\n",
-         r->mates, r->resignations, r->agreements, r->offers_refused);
+  printf("  results: mates %ld, resignations %ld, draws agreed %ld (offers declined %ld, refused by the rules %ld)\n",
+         r->mates, r->resignations, r->agreements, r->offers_declined, r->offers_refused);
   printf("  illegal moves %ld, suicides %ld, false claims %ld (each a foul or, where the rules say so, a loss);"
          " fouls recorded %ld\n", r->illegal, r->suicides, r->false_claims, r->fouls);
   printf("  flag falls %ld\n", r->flag_falls);
@@ -97,6 +100,8 @@ int xq_simulate_main(int argc, char **argv)
   xq_sim_opts_default(&o);
   o.out = stdout;
   o.log = stderr;
+  const char *options[XQ_REG_OPTIONS_MAX];
+  o.options = options;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -130,6 +135,10 @@ int xq_simulate_main(int argc, char **argv)
     else if (!strcmp(a, "--absentees")) bad = int_arg(v, 0, 100000, &o.absentees);
     else if (!strcmp(a, "--women")) bad = int_arg(v, 0, 100000, &o.women);
     else if (!strcmp(a, "--window")) bad = int_arg(v, 1, 64, &o.window);
+    else if (!strcmp(a, "--option")) {
+      if (o.noptions == XQ_REG_OPTIONS_MAX) return usage_error("too many", a);
+      options[o.noptions++] = v;
+    }
     else return usage_error("unknown option", a);
     if (bad) return usage_error("bad value for", a);
   }

@@ -46,6 +46,7 @@ static const char tourney_usage[] =
   "  places     final places (knockout, then Swiss) [--swiss: Swiss order only]\n"
   "  teams      [--preset NAME] [--table FILE] [--mode places|points] [--count N] [--swiss]\n"
   "  prizes     --table FILE | --preset NAME [--group NAME] [--swiss]\n"
+  "             (teams, prizes, groups: --option KEY=VALUE, a reading of the preset)\n"
   "  groups     [--preset NAME] [--group NAME] [--swiss]: each group's standings\n"
   "             places, teams, prizes, groups: [--format text|html|csv] [--lang en|zh]\n"
   "  demo       [--players N] [--init]: a demo event in a new store (round 1\n"

@@ -23,6 +23,8 @@ typedef struct xq__kopts {
   const char *db, *seeding, *format, *mode, *table, *code, *preset, *lang, *group, *pools, *lot;
   long after, size, choice, match, red, count;
   int swiss;
+  const char *options[XQ_REG_OPTIONS_MAX]; /* --option KEY=VALUE: readings of --preset */
+  int noptions;
 } xq__kopts;
 
 /* Open the store of o->db and load the event and its knockout stage;

@@ -23,7 +23,8 @@ typedef struct ctx {
   xq_ko ko;
   int *ids;                 /* final places (or the Swiss order with --swiss) */
   int complete;             /* the knockout is decided */
-  const xq_regulation *r;   /* --preset, NULL when not given */
+  const xq_regulation *r;   /* --preset (reg, with the --option readings), NULL when not given */
+  xq_regulation reg;
   int format;               /* XQ_SHEET_*, -1 = the plain listing */
   int lang;
 } ctx;
@@ -52,6 +53,15 @@ static int setup(ctx *c, const xq__kopts *o, const char *action)
   if (o->preset && xq_regulation_find(o->preset, &c->r)) {
     fprintf(stderr, "xqref tourney %s: no preset '%s' (xqref presets lists them)\n", action, o->preset);
     return 2;
+  }
+  if (o->noptions && !c->r) return usage(c, "--option needs --preset NAME");
+  if (c->r) {
+    c->reg = *c->r;
+    c->r = &c->reg;
+  }
+  for (int i = 0; i < o->noptions; i++) {
+    xq_error e = {0};
+    if (xq_regulation_option_set(&c->reg, o->options[i], &e)) return usage(c, e.msg);
   }
   if (xq__ko_open(o, &c->st, &c->ev, &c->ko)) {
     c->st = NULL; /* closed already */
@@ -123,9 +133,13 @@ static int cmd_teams(ctx *c)
   const xq__kopts *o = c->o;
   int mode = XQ_TEAM_RANK_SUM, counted = 3, nt = 0;
   xq_prize_table *t = NULL;
+  xq_team_rule rule = {0};
   if (c->r) {
-    /* the regulation's team competition */
-    xq_regulation_teams(c->r, &mode, &counted);
+    /* the regulation's team competition: who is in it (Burqin: Altay's
+     * teams) and on what (Tangshan: the Swiss) */
+    xq_regulation_team_rule(c->r, &rule);
+    mode = rule.mode;
+    counted = rule.counted;
     if (!counted && !o->count) {
       fprintf(stderr, "xqref tourney teams: %s has no team competition\n", c->r->name);
       return 1;
@@ -146,9 +160,20 @@ static int cmd_teams(ctx *c)
   else if (o->mode && !strcmp(o->mode, "places")) mode = XQ_TEAM_RANK_SUM;
   else if (o->mode) { free(t); return usage(c, "--mode places|points"); }
   if (o->count) counted = (int)o->count;
+  rule.mode = mode;
+  rule.counted = counted;
   xq_team_row *rows = malloc(sizeof *rows * TEAMS_MAX);
+  int *order = malloc(sizeof *order * (size_t)(c->ev->n ? c->ev->n : 1));
   int rc = 1;
-  if (!rows || xq_team_standings(c->ev, c->ids, mode, counted, rows, TEAMS_MAX, &nt)) {
+  /* the order of the basis: the Swiss standings (Tangshan 八.3), or the
+   * places the command computed (final, or the Swiss with --swiss) */
+  if (order && rule.basis == XQ_TEAM_BASIS_SWISS && xq_team_order(c->ev, NULL, rule.basis, order)) {
+    free(order);
+    order = NULL;
+  } else if (order && rule.basis != XQ_TEAM_BASIS_SWISS) {
+    memcpy(order, c->ids, sizeof *order * (size_t)c->ev->n);
+  }
+  if (!rows || !order || xq_team_standings_rule(c->ev, order, &rule, rows, TEAMS_MAX, &nt)) {
     fprintf(stderr, "xqref tourney teams: cannot compute the team standings\n");
     goto out;
   }
@@ -161,6 +186,7 @@ static int cmd_teams(ctx *c)
   rc = 0;
 out:
   free(rows);
+  free(order);
   free(t);
   return rc;
 }

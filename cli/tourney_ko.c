@@ -40,6 +40,10 @@ static int parse(int argc, char **argv, kopts *o)
     else if (!strcmp(a, "--group")) str = &o->group;
     else if (!strcmp(a, "--pools")) str = &o->pools;
     else if (!strcmp(a, "--lot")) str = &o->lot;
+    else if (!strcmp(a, "--option")) {
+      if (o->noptions == XQ_REG_OPTIONS_MAX) { fprintf(stderr, "xqref tourney: too many --option\n"); return 2; }
+      str = &o->options[o->noptions++];
+    }
     else if (!strcmp(a, "--after")) n = &o->after, lo = 1, hi = XQ_TOURNEY_ROUNDS_MAX;
     else if (!strcmp(a, "--size")) n = &o->size, lo = 2, hi = XQ_KO_SIZE_MAX;
     else if (!strcmp(a, "--choice")) n = &o->choice, lo = 3, hi = 4;

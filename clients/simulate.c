@@ -72,6 +72,7 @@ struct sim {
   xq_server *srv;
   int port;
   char db[XQ_SIM_PATH_MAX];
+  char rules_file[XQ_SIM_PATH_MAX]; /* an option's rules of play (rules_key), "" = the preset's */
   char tmpdir[XQ_SIM_PATH_MAX - 16]; /* room for "/sim.db" in db */
   char admin[XQ_TOKEN_CHARS + 1], arbiter[XQ_TOKEN_CHARS + 1];
   struct sockaddr_in addr;    /* the server: 127.0.0.1:port */
@@ -201,7 +202,7 @@ static int server_up(sim *S)
   so.db = S->db;
   so.listen = "127.0.0.1:0";
   so.http = NULL;
-  so.rules = S->r->rules_preset;
+  so.rules = S->rules_file[0] ? S->rules_file : S->r->rules_preset;
   so.signals = 0;
   so.out = NULL;
   so.log = NULL;
@@ -299,6 +300,7 @@ static int board_write_event(sim_board *b, const char *t)
     snprintf(line, sizeof line, "{\"id\":%lld,\"op\":\"claim\",\"seq\":%lld,\"kind\":\"natural\",\"side\":\"%s\"}\n",
              seq, seq, side);
   } else if (!strncmp(t, "offer-", 6) || !strncmp(t, "accept-", 7) || !strncmp(t, "decline-", 8)) {
+    if (t[0] == 'd') S->rep->offers_declined++;
     snprintf(line, sizeof line, "{\"id\":%lld,\"op\":\"draw\",\"seq\":%lld,\"action\":\"%.*s\",\"side\":\"%s\"}\n",
              seq, seq, (int)(side - 1 - t), t, side);
   } else if (!strncmp(t, "resign-", 7)) {
@@ -583,6 +585,7 @@ static int play_round(sim *S, int round)
       /* regulations.md "late → forfeit": the arbiter enters it */
       rc = arbiter_result(S, round, t->valueint, late_r && late_b ? "--" : late_r ? "-+" : "+-", "late");
       forfeits += late_r + late_b;
+      S->rep->forfeited_boards++;
       continue;
     }
     sim_board *b = &S->boards[S->nboards++];
@@ -888,11 +891,11 @@ static int rc_group(sim *S, const char *name)
     if (name[0] && strstr(groups[i].name, name)) gi = i;
   if (gi < 0) return fail(S, XQ_EINVAL, "%s has no group '%s' besides its open group", S->r->name, name);
   S->group = groups[gi];
-  S->reg = *S->r;
   S->reg.ko_size = 0;
   S->reg.ko_after_round = 0;
   S->reg.team_size = 0;
-  S->r = &S->reg;
+  /* Tangshan 八.2 7或9轮 (option group_rounds) */
+  if (xq_regulation_option(S->r, "group_rounds") == 1) S->reg.rounds = 7;
   return XQ_OK;
 }
 
@@ -904,7 +907,6 @@ static void rc_ko_event(sim *S, const xq_ko_event *e)
   S->kev = e;
   memset(&S->group, 0, sizeof S->group);
   snprintf(S->group.name, sizeof S->group.name, "%s", e->name);
-  S->reg = *S->r;
   S->reg.rounds = 0;
   S->reg.ko_size = 0;
   S->reg.ko_after_round = 0;
@@ -912,13 +914,46 @@ static void rc_ko_event(sim *S, const xq_ko_event *e)
   S->reg.team_size = 0;
   S->reg.entry_limit = 0;
   S->reg.lucky_amount = 0;
-  S->r = &S->reg;
+}
+
+/* The readings chosen on S->reg (check_opts) that are rules of play
+ * (rules_key): a rules file beside the store for the server, and the
+ * boards' rules. Returns XQ_OK, XQ_EINVAL or XQ_EIO. */
+static int apply_options(sim *S)
+{
+  char json[XQ_SIM_LINE];
+  int n = snprintf(json, sizeof json, "{\"preset\":\"%s\"", S->r->rules_preset), extra = 0;
+  const xq_reg_option *ro;
+  for (int i = 0; (ro = xq_regulation_option_at(S->r, i)); i++)
+    if (ro->rules_key && S->reg.opt[i] && n < (int)sizeof json - 80) {
+      n += snprintf(json + n, sizeof json - (size_t)n, ",\"%s\":%d", ro->rules_key, S->reg.opt[i]);
+      extra = 1;
+    }
+  if (!extra) return XQ_OK;
+  snprintf(json + n, sizeof json - (size_t)n, "}");
+  xq_error e = {0};
+  if (xq_rules_load_json(json, &S->rules, &e)) return fail(S, XQ_EINVAL, "options: %s", e.msg);
+  snprintf(S->rules_file, sizeof S->rules_file, "%.*s.rules.json", (int)sizeof S->rules_file - 16, S->db);
+  FILE *f = fopen(S->rules_file, "w");
+  if (!f || fputs(json, f) < 0 || fclose(f)) {
+    if (f) fclose(f);
+    return fail(S, XQ_EIO, "cannot write %s", S->rules_file);
+  }
+  return XQ_OK;
 }
 
 static int check_opts(sim *S, const xq_sim_opts *o)
 {
-  if (!o->preset || xq_regulation_find(o->preset, &S->r))
+  const xq_regulation *found;
+  if (!o->preset || xq_regulation_find(o->preset, &found))
     return fail(S, XQ_EINVAL, "unknown preset '%s' (xqref presets lists them)", o->preset ? o->preset : "");
+  /* a copy: the options' readings and a group's event change it */
+  S->reg = *found;
+  S->r = &S->reg;
+  for (int i = 0; i < o->noptions; i++) {
+    xq_error e = {0};
+    if (xq_regulation_option_set(&S->reg, o->options[i], &e)) return fail(S, XQ_EINVAL, "%s", e.msg);
+  }
   if (xq_rules_preset(S->r->rules_preset, &S->rules))
     return fail(S, XQ_EINVAL, "preset %s: no rules preset %s", S->r->name, S->r->rules_preset);
   const xq_ko_event *kev;
@@ -965,7 +1000,7 @@ static int check_opts(sim *S, const xq_sim_opts *o)
 static void remove_store(sim *S)
 {
   if (!S->tmpdir[0]) return;
-  const char *sfx[] = {"", "-wal", "-shm", "-journal", ".admin"};
+  const char *sfx[] = {"", "-wal", "-shm", "-journal", ".admin", ".rules.json"};
   char p[XQ_SIM_PATH_MAX + 16];
   for (size_t i = 0; i < sizeof sfx / sizeof *sfx; i++) {
     snprintf(p, sizeof p, "%s%s", S->db, sfx[i]);
@@ -990,7 +1025,7 @@ static int run(sim *S)
     }
     snprintf(S->db, sizeof S->db, "%s/sim.db", S->tmpdir);
   }
-  if ((rc = create_store(S))) return rc;
+  if ((rc = apply_options(S)) || (rc = create_store(S))) return rc;
 
   /* the entrants, shaped by the regulation's groups and prizes */
   xq_tgroup groups[XQ_REG_GROUPS_MAX];

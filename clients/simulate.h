@@ -48,6 +48,9 @@ typedef struct xq_sim_opts {
   int absentees;          /* players who stop coming after a random round (-1 = n/50) */
   int women;              /* women among the players (-1 = about one in eight) */
   int window;             /* plain moves a board keeps in flight (0 = 4; 1 = one at a time) */
+  const char *const *options; /* noptions "KEY=VALUE" readings of the preset (xq_regulation_option_set;
+                                 docs/presets.md "Ambiguous readings"), NULL = the preset's own */
+  int noptions;
 } xq_sim_opts;
 
 /* Defaults: no preset, players 0, seed 1, rates illegal 30, suicide 15,
@@ -60,11 +63,14 @@ void xq_sim_opts_default(xq_sim_opts *o);
 typedef struct xq_sim_report {
   char preset[32];
   int players, rounds, boards, games, forfeits, withdrawn;
+  int forfeited_boards;   /* Swiss boards decided by a late forfeit, not played (boards - this: played) */
   long events, moves;
   long fouls, illegal, suicides, flag_falls;
   long rep_draws, rep_losses, must_change, early_orders, changed_after_order, order_losses;
   long natural_claims, natural_draws, claims_refused, false_claims;
-  long mates, resignations, agreements, offers_refused, arbiter_rulings;
+  long mates, resignations, agreements, offers_refused;
+  long offers_declined;   /* offers the opponent declined (play went on) */
+  long arbiter_rulings;   /* games stopped for the arbiter, each counted once */
   int ko_after, ko_size, ko_games, ko_choice; /* ko_after XQ_KO_NO_SWISS: a knockout-only event */
   int ko_entrants;        /* a knockout-only event's entrants (ko_size - ko_entrants byes) */
   char king[256];         /* a knockout-only event of pools: the final's winner (its name, XQ_TOURNEY_NAME_MAX bytes) */

@@ -23,10 +23,6 @@ int xq__sim_reg_groups(const xq_regulation *r, xq_tgroup *out, int cap, int *n)
   return xq_regulation_groups(r, out, cap, n, NULL);
 }
 
-int xq__sim_reg_teams(const xq_regulation *r, int *mode, int *counted)
-{
-  return xq_regulation_teams(r, mode, counted);
-}
 
 /* One list, as text to o->out and as HTML to DIR/name.html. `write` is
  * called once per format. */
@@ -65,6 +61,7 @@ typedef struct fin {
   int *place_of;        /* [id] = final place */
   xq_team_row *teams;
   int nteams, team_mode;
+  xq_team_rule team_rule;
   xq_prize_table *pt;
   xq_award *aw;
   int naw;
@@ -88,7 +85,12 @@ static int w_standings(void *ctx, int format, FILE *f)
 static int w_teams(void *ctx, int format, FILE *f)
 {
   fin *F = ctx;
-  if (format == XQ_SHEET_TEXT) fprintf(f, "Team standings 团体成绩\n");
+  if (format == XQ_SHEET_TEXT) {
+    fprintf(f, "Team standings 团体成绩");
+    if (F->team_rule.basis == XQ_TEAM_BASIS_SWISS) fprintf(f, " (on the Swiss standings 按预赛成绩)");
+    if (F->team_rule.area[0]) fprintf(f, " (teams of %s only)", F->team_rule.area);
+    fputc('\n', f);
+  }
   return xq_sheet_teams(F->ev, F->teams, F->nteams, F->team_mode, format, XQ_LANG_ZH, f);
 }
 
@@ -96,7 +98,12 @@ static int w_prizes(void *ctx, int format, FILE *f)
 {
   fin *F = ctx;
   if (format == XQ_SHEET_TEXT) fprintf(f, "Prizes 奖金\n");
-  return xq_sheet_prizes(F->ev, F->pt, F->aw, F->naw, format, XQ_LANG_ZH, f);
+  int rc = xq_sheet_prizes(F->ev, F->pt, F->aw, F->naw, format, XQ_LANG_ZH, f);
+  int unstated = 0;
+  for (int i = 0; i < F->naw; i++) unstated |= F->aw[i].cat >= 0 && !F->aw[i].amount;
+  if (!rc && unstated && format == XQ_SHEET_TEXT)
+    fprintf(f, "(\"-\": a place the regulation awards without a stated amount)\n");
+  return rc;
 }
 
 /* The group standings: every group but the first (the open group is the
@@ -108,6 +115,44 @@ static int w_groups(void *ctx, int format, FILE *f)
   fin *F = ctx;
   if (format == XQ_SHEET_TEXT) fprintf(f, "Group standings 分组成绩\n");
   return xq_sheet_groups(F->ev, F->places, F->groups + 1, F->ngroups - 1, format, XQ_LANG_ZH, f);
+}
+
+/* The titles and qualifying places of the regulation (xq_regulation_honours:
+ * Xinjiang 十(二), Shaanxi 十二(三)) over the final places, as text. */
+static int honours_text(FILE *f, const xq_regulation *r, const xq_tevent *ev, const int *places)
+{
+  xq_prize_table *t = calloc(1, sizeof *t);
+  if (!t) return XQ_ENOMEM;
+  int rc = xq_regulation_honours(r, t, NULL), na = 0;
+  xq_award *aw = NULL;
+  if (!rc && t->ncats) {
+    int cap = XQ_AWARDS_MAX(t, ev->n);
+    aw = calloc((size_t)cap, sizeof *aw);
+    rc = aw ? xq_prizes_award(ev, places, t, aw, cap, &na) : XQ_ENOMEM;
+  }
+  if (!rc && t->ncats) {
+    fprintf(f, "Titles and qualification 称号与资格\n");
+    for (int c = 0; c < t->ncats; c++) {
+      int k = 0;
+      const char *cl = t->cats[c].clause;
+      /* a clause shared with the list above is said once */
+      if (cl && (!c || !t->cats[c - 1].clause || strcmp(cl, t->cats[c - 1].clause))) fprintf(f, "[%s]\n", cl);
+      fprintf(f, "%s\n", t->cats[c].name);
+      for (int i = 0; i < na; i++) {
+        if (aw[i].cat != c) continue;
+        const xq_tplayer *p = &ev->players[aw[i].id - 1];
+        fprintf(f, "  %d  (overall %d)  %s  %s%squalifies\n", aw[i].cat_place, aw[i].place, p->name,
+                aw[i].cat_place == 1 && t->cats[c].title ? t->cats[c].title : "",
+                aw[i].cat_place == 1 && t->cats[c].title ? ", " : "");
+        k++;
+      }
+      if (!k) fprintf(f, "  (no player of this list)\n");
+    }
+    fputc('\n', f);
+  }
+  free(aw);
+  free(t);
+  return rc;
 }
 
 static void ko_text(FILE *f, const xq_tevent *ev, const xq_ko *ko)
@@ -285,6 +330,39 @@ out:
   return rc;
 }
 
+/* The open event: the groups that play their own events are not ranked
+ * from it (Tangshan: simulate --group NAME runs each); a line names them. */
+static void drop_apart(fin *F)
+{
+  int k = 1, apart = 0;
+  FILE *f = F->o->out;
+  for (int gi = 1; gi < F->ngroups; gi++) {
+    if (!F->groups[gi].apart) {
+      F->groups[k++] = F->groups[gi];
+      continue;
+    }
+    if (f) fprintf(f, "%s%s", apart++ ? ", " : "Groups playing their own events (--group NAME): ", F->groups[gi].name);
+  }
+  if (apart && f) fprintf(f, "\n\n");
+  if (F->ngroups > 1) F->ngroups = k;
+}
+
+/* The team rows of `rule`: the competition's teams (Burqin: Altay's) on
+ * its basis (Tangshan: the Swiss standings, 预赛成绩). */
+static int team_rows(fin *F, const xq_team_rule *rule)
+{
+  int n = F->ev->n, rc = XQ_OK;
+  F->team_rule = *rule;
+  F->team_mode = rule->mode;
+  int *order = malloc(sizeof *order * (size_t)n);
+  if (!order) return XQ_ENOMEM;
+  if (rule->basis == XQ_TEAM_BASIS_SWISS) rc = xq_team_order(F->ev, NULL, rule->basis, order);
+  else memcpy(order, F->places, sizeof *order * (size_t)n);
+  if (!rc) rc = xq_team_standings_rule(F->ev, order, rule, F->teams, XQ_SIM_TEAMS_MAX, &F->nteams);
+  free(order);
+  return rc;
+}
+
 int xq__sim_final(const xq_sim_opts *o, const xq_regulation *r, xq_tstore *st,
                   xq_sim_report *rep, xq_error *err)
 {
@@ -341,9 +419,10 @@ int xq__sim_final(const xq_sim_opts *o, const xq_regulation *r, xq_tstore *st,
     F.groups[1] = F.groups[gi];
     F.ngroups = 2;
   }
-  if (!o->group && xq__sim_reg_teams(r, &F.team_mode, &counted) == XQ_OK && counted > 0) {
-    if ((rc = xq_team_standings(F.ev, F.places, F.team_mode, counted, F.teams, XQ_SIM_TEAMS_MAX, &F.nteams)))
-      goto out;
+  if (!o->group) drop_apart(&F);
+  xq_team_rule rule;
+  if (!o->group && xq_regulation_team_rule(r, &rule) == XQ_OK && (counted = rule.counted) > 0) {
+    if ((rc = team_rows(&F, &rule))) goto out;
     /* the regulation's team prizes by team rank, shown in the team list */
     if (have_prizes) rep->team_prize_total = xq_team_prizes(F.pt, F.teams, F.nteams);
     if ((rc = emit(o, "teams", w_teams, &F, err))) goto out;
@@ -372,6 +451,7 @@ int xq__sim_final(const xq_sim_opts *o, const xq_regulation *r, xq_tstore *st,
     rep->prizes = F.naw;
     for (int i = 0; i < F.naw; i++) rep->prize_total += F.aw[i].amount;
     if ((rc = emit(o, "prizes", w_prizes, &F, err))) goto out;
+    if (o->out && !o->group && (rc = honours_text(o->out, r, F.ev, F.places))) goto out;
   } else if (o->out && o->group) {
     fprintf(o->out, "Prizes: %s states no prize list for %s\n\n", r->name, o->group);
   } else if (o->out) {

@@ -254,8 +254,12 @@ int xq__sim_next(xq__sim_game *g, const xq_pos *pos, int ply, char *tok)
   if (ply >= g->end_ply && g->finishing != 1 && !natural) {
     g->finishing = g->finishing == 2 ? 3 : 1;
     if (g->finishing == 1 && pos->fullmove >= g->draw_min_ply && xq__sim_below(&g->rng, 3) == 0) {
-      g->offered = 1 + !stm;
-      snprintf(tok, XQ_SIM_TOKEN_MAX, "offer-%s", side_name(stm));
+      /* one offer in four comes while the opponent is thinking: out of
+       * the offerer's own time (Xinjiang 补充规定 八 refuses it); taken
+       * from the planned length, so the random stream stays as it was */
+      int offerer = g->end_ply % 4 == 1 ? !stm : stm;
+      g->offered = 1 + !offerer;
+      snprintf(tok, XQ_SIM_TOKEN_MAX, "offer-%s", side_name(offerer));
       return 1;
     }
     int mr = material(pos, XQ_RED), mb = material(pos, XQ_BLACK);
@@ -363,8 +367,8 @@ void xq__sim_count(xq_sim_report *rep, const char *kind, const char *reason, int
   } else if (!strcmp(kind, "refused")) {
     if (!strcmp(reason, "draw_offer")) rep->offers_refused++;
     else rep->claims_refused++;
-  } else if (!strcmp(kind, "needs_arbiter")) {
-    rep->arbiter_rulings++;
   }
+  /* needs_arbiter: the board stops and play_boards counts the ruling,
+   * once a game */
   (void)ply;
 }

@@ -103,11 +103,10 @@ void xq__sim_count(xq_sim_report *rep, const char *kind, const char *reason, int
 int xq__sim_final(const xq_sim_opts *o, const xq_regulation *r, xq_tstore *st,
                   xq_sim_report *rep, xq_error *err);
 
-/* The regulation's prize table, groups and team rule: the calls of
- * prize.h (xq_regulation_prizes, _groups, _teams), in one place. Return
- * what those return. */
+/* The regulation's prize table and groups: the calls of prize.h
+ * (xq_regulation_prizes, _groups), in one place. Return what those
+ * return. */
 int xq__sim_reg_prizes(const xq_regulation *r, int entrants, xq_prize_table *t);
 int xq__sim_reg_groups(const xq_regulation *r, xq_tgroup *out, int cap, int *n);
-int xq__sim_reg_teams(const xq_regulation *r, int *mode, int *counted);
 
 #endif /* XQ_SIM_INTERNAL_H */

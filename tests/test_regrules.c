@@ -42,6 +42,8 @@ static xq_verdict ev(const char *tok)
  * attacking pieces each, not yet a P14 draw. */
 static const char *BARE = "4k4/9/9/9/9/9/9/9/R8/3K5 w";
 static const char *MATE1 = "4k4/R8/9/9/9/9/9/9/1R7/3K5 w";
+/* the opening with Black's rooks gone: Red clearly better (18 ahead) */
+static const char *AHEAD = "1nbakabn1/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w";
 static const char *HELD_SUICIDE = "4k4/9/9/p8/9/9/9/9/4R4/3K5 b"; /* a6a5 ignores the check */
 
 Test(xinjiang, late_offer_accepted_goes_to_the_arbiter)
@@ -153,7 +155,7 @@ Test(burqin, the_weaker_side_may_not_refuse)
 {
   xq_rules b = rules("burqin2018");
   cr_assert(b.draw_decline_to_arbiter);
-  start(&b, NULL);
+  start(&b, AHEAD);
   ev("clock:400000/1200000");
   ev("offer-red");
   xq_verdict v = ev("decline-black");
@@ -163,14 +165,15 @@ Test(burqin, the_weaker_side_may_not_refuse)
   v = ev("result:=");
   cr_assert_eq(G.result, XQ_OUT_DRAW);
   /* or not: play on, and the offer counts toward the two allowed */
-  start(&b, NULL);
+  start(&b, AHEAD);
+  ev("clock:400000/1200000");
   ev("offer-red");
   ev("decline-black");
   ev("result:none");
   ev("h2e2");
   ev("h9g7");
   ev("offer-red");
-  ev("decline-black");
+  cr_assert_eq(ev("decline-black").kind, XQ_VERDICT_NEEDS_ARBITER);
   ev("result:none");
   cr_assert_eq(ev("offer-red").kind, XQ_VERDICT_REFUSED);
   /* Xinjiang: a refusal is a refusal */
@@ -178,6 +181,59 @@ Test(burqin, the_weaker_side_may_not_refuse)
   start(&x, NULL);
   ev("offer-red");
   cr_assert_eq(ev("decline-black").kind, XQ_VERDICT_ACCEPTED);
+}
+
+Test(burqin, any_other_refusal_is_just_a_refusal)
+{
+  /* 补充规定 2 forbids refusing only the clearly better side's offer for
+   * lack of time: an even position, or a leader with more time, is
+   * refused like anywhere else */
+  xq_rules b = rules("burqin2018");
+  start(&b, NULL);
+  ev("clock:400000/1200000");
+  ev("offer-red");
+  xq_verdict v = ev("decline-black");
+  cr_assert_eq(v.kind, XQ_VERDICT_ACCEPTED, "even material: refused, play goes on");
+  cr_assert_eq(G.result, XQ_OUT_NONE);
+  cr_assert_eq(G.draw_offer_pending, -1);
+  start(&b, AHEAD);
+  ev("clock:1200000/400000");
+  ev("offer-red");
+  cr_assert_eq(ev("decline-black").kind, XQ_VERDICT_ACCEPTED, "the leader has more time");
+  /* the weaker side offering short of time: refused */
+  start(&b, "1nbakabn1/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b");
+  ev("clock:1200000/400000");
+  ev("offer-black");
+  cr_assert_eq(ev("decline-red").kind, XQ_VERDICT_ACCEPTED, "Black is the weaker: no duty to accept");
+  /* and Black, clearly better and short of time, may not be refused */
+  start(&b, "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/1NBAKABN1 b");
+  ev("clock:400000/1200000");
+  cr_assert_eq(ev("offer-black").kind, XQ_VERDICT_ACCEPTED);
+  cr_assert_eq(ev("decline-red").kind, XQ_VERDICT_ACCEPTED, "Black has more time");
+  start(&b, "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/1NBAKABN1 b");
+  ev("clock:1200000/400000");
+  ev("offer-black");
+  cr_assert_eq(ev("decline-red").kind, XQ_VERDICT_NEEDS_ARBITER, "Black, ahead and short of time");
+}
+
+Test(xinjiang, a_draw_offer_only_in_ones_own_time)
+{
+  xq_rules x = rules("xinjiang2018");
+  cr_assert(x.draw_offer_own_time);
+  start(&x, NULL);
+  /* 补充规定 八: 提议作和必须在自己用时内提出 -- Red to move, Black's
+   * offer comes in Red's time */
+  xq_verdict v = ev("offer-black");
+  cr_assert_eq(v.kind, XQ_VERDICT_REFUSED);
+  cr_assert_str_eq(v.rule, "draw_offer_own_time");
+  cr_assert_eq(G.draw_offers[XQ_BLACK], 0, "not counted");
+  cr_assert_eq(ev("offer-red").kind, XQ_VERDICT_ACCEPTED);
+  cr_assert_eq(ev("accept-black").kind, XQ_VERDICT_DRAW);
+  /* the rule book lets either side offer */
+  xq_rules c = rules("cxa2011");
+  cr_assert(!c.draw_offer_own_time);
+  start(&c, NULL);
+  cr_assert_eq(ev("offer-black").kind, XQ_VERDICT_ACCEPTED);
 }
 
 Test(shaanxi, suicide_in_hand_costs_its_fouls)
@@ -251,4 +307,55 @@ Test(clauses, every_new_value_has_its_clause_and_json_key)
   cr_assert(strstr(out, "flag_fall_mate_stands"), "%s", out);
   cr_assert(strstr(out, "优势方3分钟前可提和"), "%s", out);
   free(out);
+}
+
+/* The Wujiaqu readings (docs/presets.md): 进攻子力 with or without the
+ * uncrossed pawns, and the 40 moves from the last capture or from the
+ * arbiter's approval (补充规定 一.2). */
+Test(wujiaqu, uncrossed_pawns_attack_or_not)
+{
+  /* Red: a rook and two pawns on their own side of the river */
+  static const char *THREE = "4k4/9/9/9/9/9/P1P6/9/R8/3K5 w";
+  xq_rules w = rules("wujiaqu2024");
+  cr_assert(!w.claim_attackers_crossed_pawns);
+  start(&w, THREE);
+  xq_verdict v = ev("claim-red");
+  cr_assert_eq(v.kind, XQ_VERDICT_REFUSED);
+  cr_assert_str_eq(v.rule, "claim_max_attackers");
+  w.claim_attackers_crossed_pawns = 1;
+  start(&w, THREE);
+  v = ev("claim-red");
+  cr_assert_str_neq(v.rule, "claim_max_attackers", "one attacker when pawns must cross");
+  /* a crossed pawn attacks either way */
+  start(&w, "4k4/9/9/P1P6/9/9/9/9/R8/3K5 w");
+  cr_assert_eq(ev("claim-red").kind, XQ_VERDICT_REFUSED, "a rook and two crossed pawns");
+}
+
+Test(wujiaqu, the_count_from_the_capture_or_from_the_approval)
+{
+  xq_rules w = rules("wujiaqu2024");
+  w.natural_limit_moves = 2; /* 4 plies */
+  w.claim_max_attackers = 0;
+  w.natural_check_policy = XQ_NAT_CHECKS_COUNT_ALL; /* the start is the point here, not 捉/将/杀 */
+  /* back from the last capture (the start): four idle plies, a draw */
+  start(&w, BARE);
+  const char *idle[] = {"a1b1", "e9f9", "b1c1", "f9f8", "c1b1", "f8e8", "b1a1", "e8e9"};
+  for (int i = 0; i < 4; i++) ev(idle[i]);
+  cr_assert_eq(ev("claim-red").kind, XQ_VERDICT_DRAW);
+  /* forward from the approval: the first claim starts the count */
+  w.natural_count_from_claim = 1;
+  start(&w, BARE);
+  ev(idle[0]);
+  ev(idle[1]);
+  xq_verdict v = ev("claim-red");
+  cr_assert_eq(v.kind, XQ_VERDICT_ACCEPTED);
+  cr_assert_str_eq(v.rule, "natural_count_from_claim");
+  ev(idle[2]);
+  ev(idle[3]);
+  cr_assert_eq(xq_game_natural_count(&G, XQ_RED), 2, "two plies since the approval");
+  cr_assert_neq(ev("claim-red").kind, XQ_VERDICT_DRAW);
+  ev(idle[4]);
+  ev(idle[5]);
+  cr_assert_eq(xq_game_natural_count(&G, XQ_RED), 4);
+  cr_assert_eq(ev("claim-red").kind, XQ_VERDICT_DRAW);
 }

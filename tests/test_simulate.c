@@ -23,6 +23,7 @@
 #include "knockout.h"
 #include "prize.h"
 #include "simulate.h"
+#include "simulate_internal.h"
 #include "support.h"
 
 typedef struct simrun {
@@ -453,12 +454,41 @@ Test(simulate, tangshan_top4_winner_picks_and_women_merged)
   xq_ko_places(&R.ko, ids);
   cr_assert_eq(ids[0], xq_ko_winner(&R.ko, 3), "the final's winner is first");
   cr_assert_eq(ids[2], xq_ko_winner(&R.ko, 4), "the third-place match's winner is third");
-  /* two women, in groups that rank men and women apart: a women's
-   * section of fewer than three merges into the men's */
+  /* the other groups play their own events: not ranked from this one */
+  cr_assert_eq(R.rep.women_merged, 0);
+  cr_assert_null(strstr(R.out, "Group standings"), "%s", R.out);
+  cr_assert(strstr(R.out, "Groups playing their own events (--group NAME): 老年组 seniors, 少年组 juniors, "
+                          "儿童组 children"));
+  done(&R);
+}
+
+/* A group's own event with two women, who rank apart: a women's section
+ * of fewer than three merges into the men's (九.3-4). */
+Test(simulate, tangshan_women_merged_in_a_groups_event)
+{
+  simrun R = {0};
+  xq_sim_opts o;
+  make_dir(&R);
+  opts_for(&o, "tangshan2018", 16, 19);
+  o.group = "juniors";
+  o.women = 2;
+  run_sim(&R, &o);
+  cr_assert_eq(R.ev->nrounds, 9);
   cr_assert_eq(R.rep.women_merged, 2);
   cr_assert_geq(count_str(R.out, "男女合并（女子不足三人）"), 1);
   cr_assert_eq(count_str(R.out, " 女子（"), 0, "a women's section was listed");
   done(&R);
+  /* 八.2 7或9轮: the other reading, 7 rounds */
+  simrun R7 = {0};
+  make_dir(&R7);
+  opts_for(&o, "tangshan2018", 16, 19);
+  o.group = "juniors";
+  const char *opt[1] = {"group_rounds=7"};
+  o.options = opt;
+  o.noptions = 1;
+  run_sim(&R7, &o);
+  cr_assert_eq(R7.ev->nrounds, 7);
+  done(&R7);
 }
 
 /* Tangshan 七: the groups play apart (分别进行比赛). The seniors' own event:
@@ -660,4 +690,117 @@ Test(simulate, village_king_refuses_a_field_it_cannot_draw)
   cr_assert_eq(xq_simulate(&o, &rep, &err), XQ_EINVAL);
   cr_assert(strstr(err.msg, "128"), "%s", err.msg);
   xq_test_expect(2, "simulate --preset shaanxi2019 --group village --players 1");
+}
+
+/* ------------------------------------------------------------------ */
+/* The regulations to the letter (issue 23)                            */
+/* ------------------------------------------------------------------ */
+
+/* The awards of the preset's table over the final places (free). */
+static xq_award *final_awards(simrun *R, xq_prize_table *t, int *ids, int *naw)
+{
+  xq_error err = {0};
+  cr_assert_eq(xq_final_places(R->ev, R->ko.after ? &R->ko : NULL, ids), XQ_OK);
+  cr_assert_eq(xq_regulation_prizes(R->r, R->ev->n, t, &err), XQ_OK, "%s", err.msg);
+  int cap = XQ_AWARDS_MAX(t, R->ev->n);
+  xq_award *aw = calloc((size_t)cap, sizeof *aw);
+  cr_assert_eq(xq_prizes_award(R->ev, ids, t, aw, cap, naw), XQ_OK);
+  return aw;
+}
+
+Test(simulate, xinjiang_juniors_play_on_the_open_tables_for_their_own_prizes)
+{
+  simrun R = {0};
+  xq_sim_opts o;
+  make_dir(&R);
+  opts_for(&o, "xinjiang2018", 60, 7);
+  run_sim(&R, &o);
+  int n = R.ev->n, ids[60], naw, open = 0, juniors = 0;
+  xq_prize_table t;
+  xq_award *aw = final_awards(&R, &t, ids, &naw);
+  for (int id = 1; id <= n; id++) {
+    int adult = strcmp(R.ev->players[id - 1].birth, "2001/12/31") <= 0;
+    open += adult;
+    juniors += !adult;
+  }
+  cr_assert_gt(juniors, 5, "juniors on the open tables");
+  /* 十(一): the open table for the open group and the seniors, 40% of them */
+  int paid = 0;
+  for (int i = 0; i < naw; i++) {
+    if (aw[i].cat != 0) continue;
+    cr_assert_leq(strcmp(R.ev->players[aw[i].id - 1].birth, "2001/12/31"), 0, "open prize %d to a junior",
+                  aw[i].cat_place);
+    paid++;
+  }
+  cr_assert_eq(paid, open * 40 / 100 < 40 ? open * 40 / 100 : 40);
+  cr_assert_eq(R.rep.prizes, naw);
+  /* a board a round: played or forfeited (the knockout's games apart) */
+  cr_assert_eq(R.rep.boards, R.rep.forfeited_boards + R.rep.games - R.rep.ko_games);
+  cr_assert_leq(R.rep.forfeited_boards, R.rep.forfeits);
+  /* 补充规定 八: offers out of one's own time are refused */
+  cr_assert_gt(R.rep.offers_refused, 0);
+  free(aw);
+  done(&R);
+}
+
+Test(simulate, burqin_teams_are_altays_and_declined_offers_stand)
+{
+  simrun R = {0};
+  xq_sim_opts o;
+  make_dir(&R);
+  opts_for(&o, "burqin2018", 60, 7);
+  run_sim(&R, &o);
+  xq_team_rule rule;
+  cr_assert_eq(xq_regulation_team_rule(R.r, &rule), XQ_OK);
+  int ids[60], nt;
+  cr_assert_eq(xq_final_places(R.ev, NULL, ids), XQ_OK);
+  xq_team_row rows[64];
+  cr_assert_eq(xq_team_standings_rule(R.ev, ids, &rule, rows, 64, &nt), XQ_OK);
+  cr_assert_gt(nt, 0);
+  for (int t = 0; t < nt; t++)
+    for (int k = 0; k < rows[t].nmembers; k++)
+      cr_assert(xq_region_within(R.ev->players[rows[t].members[k] - 1].region, "阿勒泰"), "%s", rows[t].team);
+  /* the simulated field has teams from outside Altay too: not listed */
+  int outside = 0;
+  for (int id = 1; id <= R.ev->n; id++) {
+    const xq_tplayer *p = &R.ev->players[id - 1];
+    outside += p->team[0] && !xq_region_within(p->region, "阿勒泰");
+  }
+  cr_assert_gt(outside, 0);
+  cr_assert_null(strstr(R.out, "乌鲁木齐一队"), "an Urumqi team in the team list");
+  /* 补充规定 2: a declined offer stands unless the clearly better side
+   * offered short of time; each ruling counted once */
+  cr_assert_gt(R.rep.offers_declined, R.rep.arbiter_rulings);
+  xq_sim_report rep = {0};
+  xq__sim_count(&rep, "needs_arbiter", "draw_offer", 10);
+  cr_assert_eq(rep.arbiter_rulings, 0, "play_boards counts the ruling, not the verdict too");
+  done(&R);
+}
+
+Test(simulate, tangshan_teams_on_the_swiss_standings)
+{
+  simrun R = {0};
+  xq_sim_opts o;
+  make_dir(&R);
+  opts_for(&o, "tangshan2018", 40, 7);
+  run_sim(&R, &o);
+  xq_team_rule rule;
+  cr_assert_eq(xq_regulation_team_rule(R.r, &rule), XQ_OK);
+  cr_assert_eq(rule.basis, XQ_TEAM_BASIS_SWISS);
+  xq_tstanding s[40];
+  cr_assert_eq(xq_standings(R.ev, 9, s), XQ_OK);
+  int swiss_place[41] = {0};
+  for (int i = 0; i < R.ev->n; i++) swiss_place[s[i].id] = i + 1;
+  int ids[40], nt;
+  cr_assert_eq(xq_team_order(R.ev, NULL, rule.basis, ids), XQ_OK);
+  xq_team_row rows[64];
+  cr_assert_eq(xq_team_standings_rule(R.ev, ids, &rule, rows, 64, &nt), XQ_OK);
+  cr_assert_gt(nt, 0);
+  for (int t = 0; t < nt; t++) {
+    long sum = 0;
+    for (int k = 0; k < rows[t].nmembers; k++) sum += swiss_place[rows[t].members[k]];
+    cr_assert_eq(rows[t].value, sum, "%s", rows[t].team);
+  }
+  cr_assert(strstr(R.out, "按预赛成绩"));
+  done(&R);
 }

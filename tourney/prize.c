@@ -57,43 +57,60 @@ static int date_bound(const char *s, char out[11])
   return 1;
 }
 
+/* "FROM..TO" into the band of c->group (§8.4: inclusive bounds). */
+static int parse_band(const char **rest, xq_prize_cat *c, int line, xq_error *err)
+{
+  char w[XQ_TOURNEY_FIELD_MAX];
+  if (!word(rest, w, sizeof w)) return perr(err, XQ_EINVAL, line, "born needs FROM..TO");
+  char *dots = strstr(w, "..");
+  if (!dots) return perr(err, XQ_EINVAL, line, "born needs FROM..TO (either side may be empty)");
+  *dots = 0;
+  if (!date_bound(w, c->group.born_from) || !date_bound(dots + 2, c->group.born_to))
+    return perr(err, XQ_EINVAL, line, "bad birth date bound (YYYY/MM/DD)");
+  memcpy(c->group.name, c->name, sizeof c->group.name); /* same size, NUL-terminated */
+  return XQ_OK;
+}
+
+/* One condition or flag word `w` of a category line (the filter word
+ * first, then options: each narrows who is eligible). */
+static int category_word(const char *w, const char **rest, xq_prize_cat *c, int first, int line, xq_error *err)
+{
+  char v[XQ_TOURNEY_FIELD_MAX];
+  if (!strcmp(w, "all") && first) c->filter = XQ_PF_ALL;
+  else if (!strcmp(w, "local")) {
+    if (first) c->filter = XQ_PF_LOCAL;
+    else c->group.local_only = 1;
+  } else if (!strcmp(w, "region")) {
+    if (first) c->filter = XQ_PF_REGION;
+    if (!word(rest, c->region, sizeof c->region)) return perr(err, XQ_EINVAL, line, "region needs a name");
+  } else if (!strcmp(w, "born")) {
+    if (first) c->filter = XQ_PF_GROUP;
+    return parse_band(rest, c, line, err);
+  } else if (first) {
+    return perr(err, XQ_EINVAL, line, "category filter must be all, local, region or born");
+  } else if (!strcmp(w, "repeat")) c->repeat = 1;
+  else if (!strcmp(w, "apart")) c->apart = 1;
+  else if (!strcmp(w, "sex")) {
+    if (!word(rest, v, sizeof v) || (strcmp(v, "m") && strcmp(v, "w")))
+      return perr(err, XQ_EINVAL, line, "sex must be m or w");
+    c->group.sex = v[0];
+  } else {
+    return perr(err, XQ_EINVAL, line, "unknown category option (region, born, sex, local, repeat, apart)");
+  }
+  return XQ_OK;
+}
+
 static int parse_category(const char *rest, xq_prize_cat *c, int line, xq_error *err)
 {
   char w[XQ_TOURNEY_FIELD_MAX];
   memset(c, 0, sizeof *c);
   if (!word(&rest, c->name, sizeof c->name)) return perr(err, XQ_EINVAL, line, "category needs a name");
   if (!word(&rest, w, sizeof w)) return perr(err, XQ_EINVAL, line, "category needs all, local, region or born");
-  if (!strcmp(w, "all")) c->filter = XQ_PF_ALL;
-  else if (!strcmp(w, "local")) c->filter = XQ_PF_LOCAL;
-  else if (!strcmp(w, "region")) {
-    c->filter = XQ_PF_REGION;
-    if (!word(&rest, c->region, sizeof c->region)) return perr(err, XQ_EINVAL, line, "region needs a name");
-  } else if (!strcmp(w, "born")) {
-    c->filter = XQ_PF_GROUP;
-    if (!word(&rest, w, sizeof w)) return perr(err, XQ_EINVAL, line, "born needs FROM..TO");
-    char *dots = strstr(w, "..");
-    if (!dots) return perr(err, XQ_EINVAL, line, "born needs FROM..TO (either side may be empty)");
-    *dots = 0;
-    /* §8.4: inclusive bounds */
-    if (!date_bound(w, c->group.born_from) || !date_bound(dots + 2, c->group.born_to))
-      return perr(err, XQ_EINVAL, line, "bad birth date bound (YYYY/MM/DD)");
-    memcpy(c->group.name, c->name, sizeof c->group.name); /* same size, NUL-terminated */
-  } else {
-    return perr(err, XQ_EINVAL, line, "category filter must be all, local, region or born");
+  for (int first = 1;; first = 0) {
+    int rc = category_word(w, &rest, c, first, line, err);
+    if (rc) return rc;
+    if (!word(&rest, w, sizeof w)) return XQ_OK;
   }
-  while (word(&rest, w, sizeof w)) {
-    if (!strcmp(w, "repeat")) c->repeat = 1;
-    else if (!strcmp(w, "apart")) c->apart = 1;
-    else if (!strcmp(w, "local")) c->group.local_only = 1;
-    else if (!strcmp(w, "sex")) {
-      if (!word(&rest, w, sizeof w) || (strcmp(w, "m") && strcmp(w, "w")))
-        return perr(err, XQ_EINVAL, line, "sex must be m or w");
-      c->group.sex = w[0];
-    } else {
-      return perr(err, XQ_EINVAL, line, "unknown category option (repeat, apart, local, sex)");
-    }
-  }
-  return XQ_OK;
 }
 
 static int parse_line(const char *s, xq_prize_table *t, int line, xq_error *err)
@@ -192,19 +209,6 @@ int xq_prize_read(const char *path, xq_prize_table *t, xq_error *err)
   return rc;
 }
 
-/* True when `want` is `region` or one '/'-separated part of it: a player
- * of 榆林/佳县 is a Yulin player and a Jia county player (Shaanxi 十二(二)). */
-static int region_in(const char *want, const char *region)
-{
-  size_t n = strlen(want);
-  if (!n) return !region[0];
-  for (const char *s = region;; s++) {
-    if (!strncmp(s, want, n) && (s[n] == 0 || s[n] == '/')) return 1;
-    s = strchr(s, '/');
-    if (!s) return 0;
-  }
-}
-
 int xq_prize_table_only(xq_prize_table *t, const char *name)
 {
   if (!t || !name) return XQ_EINVAL;
@@ -224,11 +228,34 @@ int xq_prize_member(const xq_prize_cat *c, const xq_tplayer *p)
 {
   if (!c || !p) return 0;
   switch (c->filter) {
-  case XQ_PF_ALL: return 1;
-  case XQ_PF_LOCAL: return p->local != 0;
-  case XQ_PF_REGION: return region_in(c->region, p->region);
-  default: return xq_group_match(&c->group, p); /* §8.4: birth-date band */
+  case XQ_PF_LOCAL: if (!p->local) return 0; break;
+  case XQ_PF_ALL: case XQ_PF_REGION: case XQ_PF_GROUP: break;
+  default: return 0;
   }
+  if (c->region[0] && !xq_region_within(p->region, c->region)) return 0;
+  return xq_group_match(&c->group, p); /* §8.4: birth-date band, sex, local */
+}
+
+void xq_prize_eligibility(const xq_prize_cat *c, char *out, size_t cap)
+{
+  if (!out || !cap) return;
+  out[0] = 0;
+  if (!c) return;
+  size_t n = 0;
+#define SAY(...) (n += (size_t)snprintf(out + n, n < cap ? cap - n : 0, __VA_ARGS__), n = n < cap ? n : cap - 1)
+  if (c->filter == XQ_PF_LOCAL || c->group.local_only) SAY("local players");
+  if (c->group.born_from[0] || c->group.born_to[0])
+    SAY("%sborn %s..%s", n ? ", " : "", c->group.born_from[0] ? c->group.born_from : "",
+        c->group.born_to[0] ? c->group.born_to : "");
+  if (c->group.sex) SAY("%s%s", n ? ", " : "", c->group.sex == 'w' ? "women" : "men");
+  if (c->region[0]) {
+    char places[400];
+    int k = xq_region_places(c->region, places, sizeof places);
+    SAY("%sregion within %s%s%s%s", n ? ", " : "", c->region, k ? " (" : "", places, k ? ")" : "");
+  }
+  if (!n) SAY("everyone");
+  if (c->repeat) SAY(", won on top of another prize");
+#undef SAY
 }
 
 /* Players who may win lucky prizes under `active`: Shaanxi 退赛和弃权两轮
@@ -242,6 +269,24 @@ static int lucky_ok(const xq_tevent *ev, int id)
     if (res == XQ_TR_FLOSS || res == XQ_TR_ZPB) missed++;
   }
   return missed < 2;
+}
+
+/* Pool and split the awards of a category whose final places share a
+ * run (Xinjiang ko_places=shared: 3-4, 5-8). */
+static void share_places(const xq_prize_table *t, xq_award *aw, int na)
+{
+  for (int r = 0; r < t->nshare && r < XQ_PRIZE_SHARES_MAX; r++)
+    for (int c = 0; c < t->ncats; c++) {
+      long sum = 0;
+      int k = 0;
+      for (int i = 0; i < na; i++)
+        if (aw[i].cat == c && aw[i].place >= t->share_first[r] && aw[i].place <= t->share_last[r])
+          sum += aw[i].amount, k++;
+      /* the remainder of the division to the best placed (first in order) */
+      for (int i = 0, j = 0; k > 1 && i < na; i++)
+        if (aw[i].cat == c && aw[i].place >= t->share_first[r] && aw[i].place <= t->share_last[r])
+          aw[i].amount = (int)(sum / k + (j++ < sum % k));
+    }
 }
 
 typedef struct prize_slot {
@@ -327,6 +372,7 @@ int xq_prizes_award(const xq_tevent *ev, const int *places, const xq_prize_table
     }
   }
   qsort(out, (size_t)na, sizeof out[0], award_cmp);
+  share_places(t, out, na); /* after the sort: a category's awards in place order */
   *nout = na;
 out:
   free(place_of);

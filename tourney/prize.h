@@ -7,6 +7,7 @@
 #ifndef XQ_PRIZE_H
 #define XQ_PRIZE_H
 
+#include "region.h"
 #include "tourney.h"
 
 #define XQ_TEAM_COUNTED_MAX 16     /* players counted for one team */
@@ -14,6 +15,7 @@
 #define XQ_PRIZE_PLACES_MAX 200    /* places of one category */
 #define XQ_PRIZE_TABLE_MAX (64L << 10) /* bytes of a prize table file */
 #define XQ_TEAM_PRIZES_MAX 16      /* paid team places of one table */
+#define XQ_PRIZE_SHARES_MAX 4      /* runs of shared places in one table */
 
 /* ------------------------------------------------------------------ */
 /* Teams                                                               */
@@ -23,6 +25,23 @@ typedef enum {
   XQ_TEAM_RANK_SUM = 0, /* Σ of places, lower first (Xinjiang, Tangshan) */
   XQ_TEAM_POINTS_SUM    /* Σ of points, higher first (Burqin) */
 } xq_team_mode;
+
+/* What the team results are computed on. */
+typedef enum {
+  XQ_TEAM_BASIS_FINAL = 0, /* the final places (knockout places first) */
+  XQ_TEAM_BASIS_SWISS      /* the Swiss standings after its last round: Tangshan 八.3
+                              团体成绩按照预赛成绩计算 (the preliminary, not the final) */
+} xq_team_basis;
+
+/* A team competition: how teams are ranked, on what, and who is in it. */
+typedef struct xq_team_rule {
+  int mode;                          /* xq_team_mode */
+  int counted;                       /* players counted a team, 0 = no team competition */
+  int basis;                         /* xq_team_basis */
+  char area[XQ_TOURNEY_FIELD_MAX];   /* only players of this region (xq_region_within)
+                                        count for a team, "" = anyone (Burqin 四(二): 阿勒泰) */
+  const char *clause;                /* the clauses it comes from (static text), NULL = none */
+} xq_team_rule;
 
 typedef struct xq_team_row {
   char team[XQ_TOURNEY_FIELD_MAX];
@@ -45,6 +64,22 @@ typedef struct xq_team_row {
 int xq_team_standings(const xq_tevent *ev, const int *places, int mode, int counted,
                       xq_team_row *out, int cap, int *nout);
 
+/* The same under `rule` (mode, counted, and area: a player whose region
+ * is not within rule->area does not count for a team, so a team with no
+ * such player is not listed at all -- it is outside the competition).
+ * rule->basis is the caller's: `places` is the order it names
+ * (xq_team_order). Same returns. */
+int xq_team_standings_rule(const xq_tevent *ev, const int *places, const xq_team_rule *rule,
+                           xq_team_row *out, int cap, int *nout);
+
+struct xq_ko;
+
+/* The order team results are computed on under `basis` into ids[0..ev->n-1]:
+ * the final places (xq_final_places with `ko`, which may be NULL) or the
+ * Swiss standings after the event's last round (xq_standings). Returns
+ * what those return (XQ_EINVAL for a bad basis). */
+int xq_team_order(const xq_tevent *ev, const struct xq_ko *ko, int basis, int *ids);
+
 /* ------------------------------------------------------------------ */
 /* Prizes                                                              */
 /* ------------------------------------------------------------------ */
@@ -58,9 +93,15 @@ typedef enum {
 
 typedef struct xq_prize_cat {
   char name[XQ_TOURNEY_FIELD_MAX];
-  int filter;                        /* xq_prize_filter */
-  char region[XQ_TOURNEY_FIELD_MAX]; /* XQ_PF_REGION */
-  xq_tgroup group;                   /* XQ_PF_GROUP; also local_only */
+  int filter;                        /* xq_prize_filter: what the category is named for */
+  char region[XQ_TOURNEY_FIELD_MAX]; /* only players within this region ("" = any; XQ_PF_REGION) */
+  xq_tgroup group;                   /* only players of this band/sex/local flag (empty = any;
+                                        XQ_PF_GROUP, and any other filter may narrow by it:
+                                        Xinjiang's open table is born up to 2001/12/31) */
+  const char *clause;                /* who is eligible and why, the clause (static text; NULL
+                                        for a table read from a file) */
+  const char *title;                 /* honours (xq_regulation_honours): what the first place
+                                        earns ("公开组棋王"); the places qualify. NULL = none */
   int repeat;                        /* may be won on top of another prize */
   int apart;                         /* the list of a group that plays as an event
                                         of its own (Tangshan 七): xq_prizes_award
@@ -77,6 +118,8 @@ typedef struct xq_prize_table {
   int lucky_start, lucky_step, lucky_last; /* places start, start+step, ... (last 0 = to the end) */
   int lucky_amount;     /* 0 = no lucky prizes */
   int lucky_active;     /* not for withdrawn players or those who missed 2+ rounds */
+  int nshare;           /* runs of final places that share their prizes, 0 = none */
+  int share_first[XQ_PRIZE_SHARES_MAX], share_last[XQ_PRIZE_SHARES_MAX]; /* e.g. 3-4, 5-8 */
   int nteam;            /* paid team places */
   int team_amount[XQ_TEAM_PRIZES_MAX]; /* prize of team rank i+1 */
 } xq_prize_table;
@@ -84,7 +127,8 @@ typedef struct xq_prize_table {
 /* Parse a prize table (UTF-8 text, `len` bytes, '#' comments):
  *
  *   cap PCT
- *   category NAME all|local|region REGION|born FROM..TO [sex m|w] [repeat] [apart]
+ *   category NAME all|local|region REGION|born FROM..TO [sex m|w] [local]
+ *            [region REGION] [born FROM..TO] [repeat] [apart]
  *   PLACE AMOUNT          e.g. "1 6000"
  *   FIRST-LAST AMOUNT     e.g. "9-12 800"
  *   lucky START STEP AMOUNT [last N] [active]
@@ -104,11 +148,20 @@ int xq_prize_read(const char *path, xq_prize_table *t, xq_error *err);
  * unchanged). */
 int xq_prize_table_only(xq_prize_table *t, const char *name);
 
-/* True when player `p` belongs to category `c`. A region category
- * matches a player whose region is the category's region or names it as
- * one part of a path such as 榆林/佳县 (Shaanxi's Yulin and Jia county
- * prizes both go to that player). */
+/* True when player `p` belongs to category `c`: every condition the
+ * category states holds -- the local flag (XQ_PF_LOCAL), the region
+ * (the player's region within it by the hierarchy, xq_region_within:
+ * a 佳县 or 神木 player is a 榆林 player), the group's birth band, sex
+ * and local flag. The conditions combine, so a table can be for one
+ * group of a field that plays on the same tables (Xinjiang's open table
+ * for those born up to 2001, its junior tables for each age band). */
 int xq_prize_member(const xq_prize_cat *c, const xq_tplayer *p);
+
+/* Who may win category `c`, in words, into out[0..cap-1]: "everyone",
+ * or each condition -- "local players", "born 1958/01/01..2001/12/31",
+ * "men"/"women", "region within 榆林 (榆阳, 横山, ...)" -- and "won on
+ * top of another prize" for a repeat category. Cannot fail. */
+void xq_prize_eligibility(const xq_prize_cat *c, char *out, size_t cap);
 
 typedef struct xq_award {
   int id;        /* player id */
@@ -128,7 +181,10 @@ typedef struct xq_award {
  * holding such a prize — so a player takes his highest prize and the
  * next member moves up. `repeat` prizes and lucky prizes (§8.2: places
  * start, start+step, ...) are won in addition; `apart` categories are
- * left out. Fills out[] in category
+ * left out. The awards of one category whose final places lie in one of
+ * t's shared runs (share_first..share_last: places the event does not
+ * separate) are pooled and split equally, the remainder of the division
+ * to the best placed. Fills out[] in category
  * order then place, lucky prizes last (room for `cap`). Returns XQ_OK,
  * XQ_EINVAL or XQ_ELIMIT. */
 int xq_prizes_award(const xq_tevent *ev, const int *places, const xq_prize_table *t,
@@ -161,6 +217,17 @@ long xq_team_prizes(const xq_prize_table *t, xq_team_row *rows, int n);
 int xq_regulation_prizes(const xq_regulation *r, int entrants, xq_prize_table *t,
                          xq_error *err);
 
+/* The titles and qualifying places of regulation `r` (no money: Xinjiang
+ * 十(二) each group's and each junior section's champion a "组别+棋王"
+ * title and its top 6 a place in the regional final; Shaanxi 十二(三) the
+ * best Shaanxi player the 棋王 certificate and the top 6 Shaanxi players
+ * the provincial final) as a prize table for xq_prizes_award(): one
+ * category a list, `repeat` (each by its own order, on top of any prize),
+ * amounts 0, cat->title the champion's title, the places the qualifiers;
+ * no cap, lucky or team prizes. A regulation without any gives ncats 0.
+ * Returns XQ_OK or XQ_EINVAL (NULL argument, unknown regulation). */
+int xq_regulation_honours(const xq_regulation *r, xq_prize_table *t, xq_error *err);
+
 /* The groups (组别) of regulation `r` with their birth-date bands, sex
  * and local flags, and `sections` where men and women are ranked apart
  * (Tangshan), the open group first. Fills out[0..*n-1] (room for `cap`,
@@ -174,6 +241,13 @@ int xq_regulation_groups(const xq_regulation *r, xq_tgroup *out, int cap, int *n
  * players counted per team; 0 when the regulation has no team
  * competition). Returns XQ_OK, or XQ_EINVAL for a NULL argument. */
 int xq_regulation_teams(const xq_regulation *r, int *mode, int *counted);
+
+/* The team competition of `r` in full: mode and counted as
+ * xq_regulation_teams gives them, the basis (Tangshan: the Swiss), the
+ * area whose players count (Burqin: 阿勒泰) and the clauses. Fills *out
+ * (zeroed: counted 0 when `r` has no team competition). Returns XQ_OK or
+ * XQ_EINVAL (NULL argument, unknown regulation). */
+int xq_regulation_team_rule(const xq_regulation *r, xq_team_rule *out);
 
 /* Print the groups, the team competition and the prize tables of `r` as
  * the commands use them (the three functions above), one a line, to `f`

@@ -29,15 +29,22 @@ typedef struct cat_data {
   int filter;         /* xq_prize_filter */
   const char *region; /* XQ_PF_REGION */
   int group;          /* XQ_PF_GROUP: index into the regulation's groups */
+  xq_tgroup band;     /* a further condition on any filter (empty = none) */
   int repeat, apart;
+  const char *clause; /* who is eligible and why (`presets show`) */
+  const char *title;  /* honours: the first place's title */
   prize_run runs[RUNS_MAX]; /* ends at last == 0 */
 } cat_data;
 
-#define CATS_MAX 4
+#define CATS_MAX 6
+#define HONOURS_MAX 6
 
 typedef struct reg_data {
   const char *name;       /* xq_regulation.name */
   int team_mode;          /* xq_team_mode; ignored when the regulation has no team_size */
+  int team_basis;         /* xq_team_basis */
+  const char *team_area;  /* only players of this region count for a team, NULL = any */
+  const char *team_clause; /* who is in the team competition and on what results */
   xq_tgroup groups[XQ_REG_GROUPS_MAX];
   int ngroups;
   cat_data cats[CATS_MAX];
@@ -45,7 +52,11 @@ typedef struct reg_data {
   int team_amount[XQ_TEAM_PRIZES_MAX];
   int nteam;
   long stated_total;      /* a total the text states, 0 = none */
+  cat_data honours[HONOURS_MAX]; /* titles and qualifying places (xq_regulation_honours) */
+  int nhonours;
 } reg_data;
+
+#define HONOUR_XJ "十(二) 冠军将分别获得“组别+棋王”称号证书; 获得各组前六名的选手获得参加2018全国象棋业余棋王赛新疆赛区决赛资格"
 
 static const reg_data data[] = {
   {
@@ -53,6 +64,8 @@ static const reg_data data[] = {
     /* 十(一) 团体名次规定: 根据各队个人名次之和确定其团体名次，数值低者名次靠前
      * (以地州市为单位…可报多队: teams by prefecture, several each) */
     .team_mode = XQ_TEAM_RANK_SUM,
+    .team_clause = "十(一) 团体名次规定: 以地州市为单位，三人组成一个团队，可报多队，根据各队个人名次之和确定"
+                   "其团体名次 (any prefecture's team, on the final places)",
     .groups = {
       /* 七(一): 公开组 1958年1月1日—2001年12月31日出生 */
       {.name = "公开组 open", .born_from = "1958/01/01", .born_to = "2001/12/31"},
@@ -73,23 +86,69 @@ static const reg_data data[] = {
       /* 十(一): the open group, which the seniors play in (同场竞技): 冠军
        * 6000, 亚军 3500, 季军 2500, 第四名 2000, 第五名 1100, 第六七名各
        * 1000, 第八名 900, 第九名至第十二名 800, 第十三名至第十六名 500,
-       * 十七至二十四名 350, 二十五至三十二名 300, 三十三至四十名 200.
-       * The juniors' prizes (5000-10000 in all, 另发细则) have no table. */
-      {.name = "公开组 open", .filter = XQ_PF_ALL,
+       * 十七至二十四名 350, 二十五至三十二名 300, 三十三至四十名 200; 40
+       * places 如公开组（与老年组）报名人数过百, else the 40% cap of
+       * 各组录取名次均按不高于40%的比例执行 on the open and senior entrants.
+       * The juniors on the same tables are not of this group. */
+      {.name = "公开组 open", .filter = XQ_PF_GROUP, .group = -1,
+       .band = {.name = "公开组+老年组 open and seniors", .born_to = "2001/12/31"},
+       .clause = "七(一) 公开组 1958年1月1日—2001年12月31日出生; 七(三) 老年组 1957年12月31日前出生; "
+                 "十(一) 老年组和公开组同场竞技, 如公开组（与老年组）报名人数过百，则录取前四十名",
        .runs = {{1, 6000}, {2, 3500}, {3, 2500}, {4, 2000}, {5, 1100}, {7, 1000}, {8, 900},
                 {12, 800}, {16, 500}, {24, 350}, {32, 300}, {40, 200}}},
+      /* 十(一): 少儿组视报名人数确定奖励名次，总额在5000元至10000元之间，同时
+       * 根据名次定级，发放证书，另发细则: each junior group's own places
+       * (the 40% cap of its own entrants), amounts not printed (0 here) */
+      {.name = "8岁组 under 8", .filter = XQ_PF_GROUP, .group = 2,
+       .clause = "七(二) 8岁组（2010年1月1日以后出生者）; 十(一) 少儿组视报名人数确定奖励名次…另发细则",
+       .runs = {{40, 0}}},
+      {.name = "10岁组 under 10", .filter = XQ_PF_GROUP, .group = 3,
+       .clause = "七(二) 10岁组（2008年1月1日以后出生者）, up to the 8岁组; 十(一) 少儿组…另发细则",
+       .runs = {{40, 0}}},
+      {.name = "12岁组 under 12", .filter = XQ_PF_GROUP, .group = 4,
+       .clause = "七(二) 12岁组（2006年1月1日以后出生者）, up to the 10岁组; 十(一) 少儿组…另发细则",
+       .runs = {{40, 0}}},
+      {.name = "14岁以上组 14 and over", .filter = XQ_PF_GROUP, .group = 5,
+       .clause = "七(二) 14岁以上组（2004年1月1日-2002年1月1日出生者）; 十(一) 少儿组…另发细则",
+       .runs = {{40, 0}}},
     },
-    .ncats = 1,
+    .ncats = 5,
     /* 十(一) 团体: 第一名 1500, 第二名 800, 第三名 500, 第四名 300, 第五六名各 200 */
     .team_amount = {1500, 800, 500, 300, 200, 200},
     .nteam = 6,
+    /* 十(二): 公开组、老年组、儿童男子、女子组，少年男子、女子组冠军将分别获得
+     * “组别+棋王”称号证书。获得各组前六名的选手获得参加2018全国象棋业余棋王赛
+     * 新疆赛区决赛资格. 儿童 are the 8岁 and 10岁 groups (born 2008 on), 少年
+     * the 12岁 and 14岁以上 groups (born 2002-2007), boys and girls apart. */
+    .honours = {
+      {.name = "公开组 open", .band = {.name = "公开组", .born_from = "1958/01/01", .born_to = "2001/12/31"},
+       .title = "公开组棋王", .clause = HONOUR_XJ, .runs = {{6, 0}}},
+      {.name = "老年组 seniors", .band = {.name = "老年组", .born_to = "1957/12/31"},
+       .title = "老年组棋王", .clause = HONOUR_XJ, .runs = {{6, 0}}},
+      {.name = "儿童男子组 boys (children)", .band = {.name = "儿童男子组", .born_from = "2008/01/01", .sex = 'm'},
+       .title = "儿童男子组棋王", .clause = HONOUR_XJ, .runs = {{6, 0}}},
+      {.name = "儿童女子组 girls (children)", .band = {.name = "儿童女子组", .born_from = "2008/01/01", .sex = 'w'},
+       .title = "儿童女子组棋王", .clause = HONOUR_XJ, .runs = {{6, 0}}},
+      {.name = "少年男子组 boys (juniors)",
+       .band = {.name = "少年男子组", .born_from = "2002/01/01", .born_to = "2007/12/31", .sex = 'm'},
+       .title = "少年男子组棋王", .clause = HONOUR_XJ, .runs = {{6, 0}}},
+      {.name = "少年女子组 girls (juniors)",
+       .band = {.name = "少年女子组", .born_from = "2002/01/01", .born_to = "2007/12/31", .sex = 'w'},
+       .title = "少年女子组棋王", .clause = HONOUR_XJ, .runs = {{6, 0}}},
+    },
+    .nhonours = 6,
   },
   {
     .name = "burqin2018",
-    /* 五(七), 补充规定 5: 团体取三名队员积分之和，积分多者列前. Only
-     * Altay's counties and cities field teams (四(二)): a registration
-     * matter, the team field says who plays for whom. */
+    /* 五(七), 补充规定 5: 团体取三名队员积分之和，积分多者列前 */
     .team_mode = XQ_TEAM_POINTS_SUM,
+    /* 四(二) 团体赛：仅限阿勒泰地区六县一市、喀纳斯管委会、十师北屯市; 六(二)
+     * 阿勒泰地区符合条件的团体队伍录取奖励前三名: teams of other places are
+     * not in the team competition (data/regions.txt has Kanas and Beitun
+     * within the prefecture) */
+    .team_area = "阿勒泰",
+    .team_clause = "四(二) 团体赛：仅限阿勒泰地区六县一市、喀纳斯管委会、十师北屯市; 六(二) 阿勒泰地区符合条件"
+                   "的团体队伍录取奖励前三名; 五(七) 各队三名棋手个人积分总和",
     .groups = {
       /* 四(一): 个人公开赛 for anyone 70周岁以下 -- an entry condition, not a
        * ranking band, so the open group has no birth bound */
@@ -105,11 +164,13 @@ static const reg_data data[] = {
        * 600, 第六名 500, 第七、八名各 400, 第九至十二名 300, 第十三至十六名
        * 各 200 (个人奖金合计 12700) */
       {.name = "个人 open", .filter = XQ_PF_ALL,
+       .clause = "四(一) 个人公开赛：国内外象棋爱好者均可报名; 六(四)1 奖励个人公开赛前十六名",
        .runs = {{1, 5000}, {2, 2000}, {3, 1000}, {4, 800}, {5, 600}, {6, 500}, {8, 400},
                 {12, 300}, {16, 200}}},
       /* 六(四)3: 布尔津籍个人前六名 1000, 600, 500, 300, 200, 200 (本县奖金合计
        * 2800); 六(三): 若…均获奖，奖金可重复领取 -- won on top of the open prize */
       {.name = "布尔津籍 Burqin players", .filter = XQ_PF_LOCAL, .repeat = 1,
+       .clause = "六(三) 布尔津籍棋手（以身份证确认）奖励前六名…奖金可重复领取 (the local flag: ID card)",
        .runs = {{1, 1000}, {2, 600}, {3, 500}, {4, 300}, {6, 200}}},
     },
     .ncats = 2,
@@ -133,17 +194,32 @@ static const reg_data data[] = {
        * 第4名 3000, 第5-8名 2000, 1500, 1300, 1000, 9-12名 700, 13-18名 500,
        * 19-25名 200 */
       {.name = "公开 open", .filter = XQ_PF_ALL,
+       .clause = "十二(一) 录取前25名 (everyone)",
        .runs = {{1, 20000}, {2, 10000}, {3, 5000}, {4, 3000}, {5, 2000}, {6, 1500}, {7, 1300},
                 {8, 1000}, {12, 700}, {18, 500}, {25, 200}}},
       /* 十二(二)2: 榆林籍前八名（可重复拿奖）1500, 1200, 1000, 800, 500,
-       * 第六-八名 300. A Jia county player (region 榆林/佳县) is one too. */
+       * 第六-八名 300. 榆林 is the prefecture: a player of any of its
+       * counties (佳县, 神木, 府谷, 米脂, 绥德, ...; data/regions.txt) is one. */
       {.name = "榆林籍 Yulin", .filter = XQ_PF_REGION, .region = "榆林", .repeat = 1,
+       .clause = "十二(二)2 榆林籍前八名（可重复拿奖）: the region within Yulin prefecture (its 12 counties "
+                 "and districts)",
        .runs = {{1, 1500}, {2, 1200}, {3, 1000}, {4, 800}, {5, 500}, {8, 300}}},
       /* 十二(二)3: 佳县籍前六名（可重复拿奖）1000, 800, 500, 第四－六名 300 */
       {.name = "佳县籍 Jia county", .filter = XQ_PF_REGION, .region = "佳县", .repeat = 1,
+       .clause = "十二(二)3 佳县籍前六名（可重复拿奖）: the region within Jia county",
        .runs = {{1, 1000}, {2, 800}, {3, 500}, {6, 300}}},
     },
     .ncats = 3,
+    /* 十二(三)1: 最高名次陕西藉棋手将获得由中国象棋协会颁发的棋王证书; 2: 获得陕西籍
+     * 前六名的选手均获得2019年…全国业余棋王赛陕西赛区总决赛资格 (陕西: the
+     * province, data/regions.txt) */
+    .honours = {
+      {.name = "陕西籍 Shaanxi players", .region = "陕西", .title = "棋王证书 (中国象棋协会)",
+       .clause = "十二(三)1 最高名次陕西藉棋手将获得由中国象棋协会颁发的棋王证书; 十二(三)2 获得陕西籍前六名的"
+                 "选手均获得…陕西赛区总决赛资格",
+       .runs = {{6, 0}}},
+    },
+    .nhonours = 1,
     /* 十二(二)5-7 (village-king, endgame and simultaneous-display prizes)
      * belong to side events, not to the places of this one. */
   },
@@ -161,27 +237,37 @@ static const reg_data data[] = {
   },
   {
     .name = "tangshan2018",
-    /* 八.8: 团体成绩按照个人名次分总和计算…名次分总和少者列前 */
+    /* 八.8: 团体成绩按照个人名次分总和计算…名次分总和少者列前; 八.3:
+     * 团体成绩按照预赛成绩计算 -- the places of the 9 Swiss rounds, not
+     * the final places after the top-4 final */
     .team_mode = XQ_TEAM_RANK_SUM,
+    .team_basis = XQ_TEAM_BASIS_SWISS,
+    .team_clause = "六.5 以县区或单位组队 (open group, 4 players); 八.3 团体成绩按照预赛成绩计算; 八.8 个人名次分总和",
     .groups = {
       /* 六.1: 公开组 年龄、性别均不限 */
       {.name = "公开组 open"},
-      /* 六.2-4: 男、女分开录取成绩; 九.3-4: 女子组不足三人取消该组，混入男子组 */
-      {.name = "老年组 seniors", .born_to = "1957/12/31", .sections = 1},
-      {.name = "少年组 juniors", .born_from = "2002/01/01", .born_to = "2006/12/31", .sections = 1},
-      {.name = "儿童组 children", .born_from = "2007/01/01", .sections = 1},
+      /* 六.2-4: 男、女分开录取成绩; 九.3-4: 女子组不足三人取消该组，混入男子组.
+       * Each plays its own event (八.3 is the open group's 预赛 of 9 rounds,
+       * 八.2 the others' 7 or 9 rounds, 八.4 their own clocks): `apart` */
+      {.name = "老年组 seniors", .born_to = "1957/12/31", .sections = 1, .apart = 1},
+      {.name = "少年组 juniors", .born_from = "2002/01/01", .born_to = "2006/12/31", .sections = 1, .apart = 1},
+      {.name = "儿童组 children", .born_from = "2007/01/01", .sections = 1, .apart = 1},
     },
     .ngroups = 4,
     .cats = {
       /* 九.2: 成年公开组奖励前16名 (不分男女): 3000, 2500, 2000, 1500, 1000,
        * 800, 600, 500, 第9-12名 300, 13-16名 200 */
       {.name = "公开组 open", .filter = XQ_PF_ALL,
+       .clause = "六.1 公开组 年龄、性别均不限; 九.2 成年公开组奖励前16名 (不分男女)",
        .runs = {{1, 3000}, {2, 2500}, {3, 2000}, {4, 1500}, {5, 1000}, {6, 800}, {7, 600},
                 {8, 500}, {12, 300}, {16, 200}}},
       /* 九.3: 老年组奖励前6名 (奖金不分男女): 600, 500, 400, 300, 第5-6名各
-       * 200. 七: the groups play apart (分别进行比赛), so this list is for
-       * the seniors' own event (xq_prize_table_only), not the open one. */
+       * 200. The groups play apart (八.2-4: the open group's 预赛 and the
+       * other groups' own rounds and clock), so this list is for the
+       * seniors' own event (xq_prize_table_only), not the open one. */
       {.name = "老年组 seniors", .filter = XQ_PF_GROUP, .group = 1, .apart = 1,
+       .clause = "六.2 老年组 1957年12月31日前出生; 八.3 公开组预赛 v 八.2, 八.4 其他组别 (its own event, "
+                 "rounds and clock); 九.3 奖金不分男女",
        .runs = {{1, 600}, {2, 500}, {3, 400}, {4, 300}, {6, 200}}},
     },
     .ncats = 2,
@@ -207,32 +293,55 @@ static const reg_data *find(const xq_regulation *r)
   return NULL;
 }
 
+/* Category `cd` as xq_prize_cat (its group from `groups`). */
+static void fill_cat(const cat_data *cd, const xq_tgroup *groups, xq_prize_cat *pc)
+{
+  memset(pc, 0, sizeof *pc);
+  snprintf(pc->name, sizeof pc->name, "%s", cd->name);
+  pc->filter = cd->filter;
+  if (cd->region) snprintf(pc->region, sizeof pc->region, "%s", cd->region);
+  if (cd->filter == XQ_PF_GROUP && cd->group >= 0) pc->group = groups[cd->group];
+  else if (cd->band.name[0]) pc->group = cd->band;
+  pc->clause = cd->clause;
+  pc->title = cd->title;
+  pc->repeat = cd->repeat;
+  pc->apart = cd->apart;
+  for (int k = 0; k < RUNS_MAX && cd->runs[k].last; k++)
+    while (pc->nplaces < cd->runs[k].last) pc->amount[pc->nplaces++] = cd->runs[k].amount;
+}
+
+/* The groups of `d` as regulation `r`'s options read them (reg_options.c). */
+static void reg_groups(const xq_regulation *r, const reg_data *d, xq_tgroup *out)
+{
+  memcpy(out, d->groups, sizeof *out * (size_t)d->ngroups);
+  /* Xinjiang u14=to2005: 14岁以上组 up to the 12岁组's start */
+  if (xq_regulation_option(r, "u14") == 1) snprintf(out[5].born_to, sizeof out[5].born_to, "2005/12/31");
+  /* Tangshan seniors=one: one list for men and women */
+  if (xq_regulation_option(r, "seniors") == 1) out[1].sections = 0;
+}
+
 int xq_regulation_prizes(const xq_regulation *r, int entrants, xq_prize_table *t, xq_error *err)
 {
   const reg_data *d = find(r);
   if (!t || entrants < 0) return fail(err, XQ_EINVAL, "no table or a negative entry count");
   if (!d) return fail(err, XQ_EINVAL, "no such regulation");
   memset(t, 0, sizeof *t);
+  xq_tgroup groups[XQ_REG_GROUPS_MAX];
+  reg_groups(r, d, groups);
   t->cap_pct = r->prize_cap_pct;
   t->stated_total = d->stated_total;
-  for (int c = 0; c < d->ncats; c++) {
-    const cat_data *cd = &d->cats[c];
-    xq_prize_cat *pc = &t->cats[t->ncats++];
-    snprintf(pc->name, sizeof pc->name, "%s", cd->name);
-    pc->filter = cd->filter;
-    if (cd->region) snprintf(pc->region, sizeof pc->region, "%s", cd->region);
-    if (cd->filter == XQ_PF_GROUP) pc->group = d->groups[cd->group];
-    pc->repeat = cd->repeat;
-    pc->apart = cd->apart;
-    for (int k = 0; k < RUNS_MAX && cd->runs[k].last; k++)
-      while (pc->nplaces < cd->runs[k].last) pc->amount[pc->nplaces++] = cd->runs[k].amount;
-  }
-  /* Xinjiang 十(一): 如公开组报名人数过百，则录取前四十名. The amounts are
-   * printed for that case only; a field of 100 or fewer keeps them for
-   * the ⌊40%⌋ places the cap leaves (各组录取名次均按不高于40%的比例执行). */
-  if (!strcmp(d->name, "xinjiang2018") && entrants > 0 && entrants <= 100) {
-    int k = entrants * r->prize_cap_pct / 100;
-    if (t->cats[0].nplaces > k) t->cats[0].nplaces = k;
+  for (int c = 0; c < d->ncats; c++) fill_cat(&d->cats[c], groups, &t->cats[t->ncats++]);
+  /* Xinjiang 十(一): 如公开组报名人数过百，则录取前四十名; a field of 100
+   * or fewer keeps the ⌊40%⌋ places the cap leaves (各组录取名次均按不高于
+   * 40%的比例执行), the cap of each category being on its own members (the
+   * open table's: the open and senior entrants), so `entrants` changes
+   * nothing here */
+  (void)entrants;
+  /* Xinjiang ko_places=shared: the knockout's losers share their places */
+  if (xq_regulation_option(r, "ko_places") == 1) {
+    t->share_first[0] = 3, t->share_last[0] = 4;
+    t->share_first[1] = 5, t->share_last[1] = 8;
+    t->nshare = 2;
   }
   /* the lucky prizes of regulation.c (Burqin 六(六), Shaanxi 十二(二)4) */
   t->lucky_start = r->lucky_start;
@@ -245,24 +354,55 @@ int xq_regulation_prizes(const xq_regulation *r, int entrants, xq_prize_table *t
   return XQ_OK;
 }
 
+int xq_regulation_honours(const xq_regulation *r, xq_prize_table *t, xq_error *err)
+{
+  const reg_data *d = find(r);
+  if (!t) return fail(err, XQ_EINVAL, "no table");
+  if (!d) return fail(err, XQ_EINVAL, "no such regulation");
+  memset(t, 0, sizeof *t);
+  xq_tgroup groups[XQ_REG_GROUPS_MAX];
+  reg_groups(r, d, groups);
+  for (int c = 0; c < d->nhonours; c++) {
+    fill_cat(&d->honours[c], groups, &t->cats[t->ncats]);
+    t->cats[t->ncats++].repeat = 1; /* each list by its own order */
+  }
+  return XQ_OK;
+}
+
 int xq_regulation_groups(const xq_regulation *r, xq_tgroup *out, int cap, int *n, xq_error *err)
 {
   const reg_data *d = find(r);
   if (!out || !n || cap < 0) return fail(err, XQ_EINVAL, "no room for the groups");
   if (!d) return fail(err, XQ_EINVAL, "no such regulation");
   if (d->ngroups > cap) return fail(err, XQ_ELIMIT, "more groups than room for them");
-  memcpy(out, d->groups, sizeof *out * (size_t)d->ngroups);
+  xq_tgroup groups[XQ_REG_GROUPS_MAX];
+  reg_groups(r, d, groups);
+  memcpy(out, groups, sizeof *out * (size_t)d->ngroups);
   *n = d->ngroups;
   return XQ_OK;
 }
 
 int xq_regulation_teams(const xq_regulation *r, int *mode, int *counted)
 {
+  xq_team_rule rule;
+  if (!mode || !counted || xq_regulation_team_rule(r, &rule)) return XQ_EINVAL;
+  *mode = rule.mode;
+  *counted = rule.counted;
+  return XQ_OK;
+}
+
+int xq_regulation_team_rule(const xq_regulation *r, xq_team_rule *out)
+{
   const reg_data *d = find(r);
-  if (!d || !mode || !counted) return XQ_EINVAL;
+  if (!d || !out) return XQ_EINVAL;
+  memset(out, 0, sizeof *out);
   /* the team size of regulation.c; none = no team competition */
-  *counted = r->team_size;
-  *mode = r->team_size ? d->team_mode : XQ_TEAM_RANK_SUM;
+  out->counted = r->team_size;
+  if (!r->team_size) return XQ_OK;
+  out->mode = d->team_mode;
+  out->basis = d->team_basis;
+  if (d->team_area) snprintf(out->area, sizeof out->area, "%s", d->team_area);
+  out->clause = d->team_clause;
   return XQ_OK;
 }
 

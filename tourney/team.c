@@ -1,10 +1,14 @@
 /*
  * team.c -- team results (tourney.md §7): Σ of places or Σ of points of a
- * team's counted players, ties by the best individual place.
+ * team's counted players, ties by the best individual place; only the
+ * players of the competition's area count, on the order its basis names
+ * (final places or the Swiss standings).
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "knockout.h"
 #include "prize.h"
 
 static int row_cmp(const xq_team_row *a, const xq_team_row *b, int mode)
@@ -24,7 +28,15 @@ static int row_cmp(const xq_team_row *a, const xq_team_row *b, int mode)
 int xq_team_standings(const xq_tevent *ev, const int *places, int mode, int counted,
                       xq_team_row *out, int cap, int *nout)
 {
-  if (!ev || !places || !out || !nout || cap < 0) return XQ_EINVAL;
+  xq_team_rule rule = {.mode = mode, .counted = counted};
+  return xq_team_standings_rule(ev, places, &rule, out, cap, nout);
+}
+
+int xq_team_standings_rule(const xq_tevent *ev, const int *places, const xq_team_rule *rule,
+                           xq_team_row *out, int cap, int *nout)
+{
+  if (!ev || !places || !rule || !out || !nout || cap < 0) return XQ_EINVAL;
+  int mode = rule->mode, counted = rule->counted;
   if ((mode != XQ_TEAM_RANK_SUM && mode != XQ_TEAM_POINTS_SUM) || counted < 1 ||
       counted > XQ_TEAM_COUNTED_MAX)
     return XQ_EINVAL;
@@ -35,6 +47,9 @@ int xq_team_standings(const xq_tevent *ev, const int *places, int mode, int coun
     if (id < 1 || id > ev->n) return XQ_EINVAL;
     const xq_tplayer *p = &ev->players[id - 1];
     if (!p->team[0]) continue;
+    /* Burqin 四(二): 团体赛仅限阿勒泰地区…: players of another area are
+     * outside the team competition */
+    if (rule->area[0] && !xq_region_within(p->region, rule->area)) continue;
     int t = 0;
     while (t < nt && strcmp(out[t].team, p->team)) t++;
     if (t == nt) {
@@ -74,4 +89,18 @@ long xq_team_prizes(const xq_prize_table *t, xq_team_row *rows, int n)
     sum += rows[i].amount;
   }
   return sum;
+}
+
+int xq_team_order(const xq_tevent *ev, const struct xq_ko *ko, int basis, int *ids)
+{
+  if (!ev || !ids) return XQ_EINVAL;
+  if (basis == XQ_TEAM_BASIS_FINAL) return xq_final_places(ev, ko, ids);
+  if (basis != XQ_TEAM_BASIS_SWISS) return XQ_EINVAL;
+  /* Tangshan 八.3: 团体成绩按照预赛成绩计算 -- the Swiss after its last round */
+  xq_tstanding *s = malloc(sizeof *s * (size_t)(ev->n ? ev->n : 1));
+  if (!s) return XQ_ENOMEM;
+  int rc = xq_standings(ev, ev->nrounds, s);
+  for (int i = 0; !rc && i < ev->n; i++) ids[i] = s[i].id;
+  free(s);
+  return rc;
 }

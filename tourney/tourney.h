@@ -119,6 +119,8 @@ typedef struct xq_tgroup {
   char sex;             /* 'm', 'w', 0 = both */
   int local_only;
   int sections;         /* men and women ranked apart (xq_group_sections) */
+  int apart;            /* plays an event of its own, not the open group's (Tangshan: the other
+                           groups' own rounds and clocks, 八.2, 八.4) */
 } xq_tgroup;
 
 /* True when `p` belongs to group `g`. A player without a birth date
@@ -793,6 +795,9 @@ int xq_list_token(const xq_ttoken *t, int with_label, FILE *f);
  * the clause "not stated". Where a supplementary rule (补充规定)
  * contradicts the main text the value follows the supplement and the
  * clause says "overrides ...". */
+#define XQ_REG_OPTIONS_MAX 8        /* options (ambiguous readings) of one preset */
+#define XQ_REG_OPTION_VALUES_MAX 4  /* readings of one option, with the NULL end */
+
 typedef struct xq_reg_item {
   const char *value;
   const char *clause;
@@ -859,7 +864,33 @@ typedef struct xq_regulation {
   int lucky_start, lucky_step, lucky_last, lucky_amount; /* XQ_REG_LUCKY (last 0 = open-ended) */
   int lucky_active_only;     /* XQ_REG_LUCKY: not for withdrawn players or 2+ forfeits */
   int entry_limit;           /* XQ_REG_ENTRY_LIMIT */
+  unsigned char opt[XQ_REG_OPTIONS_MAX]; /* the reading chosen for each of the preset's options
+                                            (xq_regulation_option_set on a copy), 0 = the preset's */
 } xq_regulation;
+
+/* A preset option: a clause the text leaves open, the readings an
+ * arbiter may choose (values[0] is the preset's own) and what each does
+ * (docs/presets.md "Ambiguous readings"). */
+typedef struct xq_reg_option {
+  const char *preset;        /* xq_regulation.name */
+  const char *key;           /* "ko_places" */
+  const char *values[XQ_REG_OPTION_VALUES_MAX]; /* NULL-ended; [0] = the preset's reading */
+  const char *meaning[XQ_REG_OPTION_VALUES_MAX]; /* what each value does */
+  const char *clause;        /* the text that admits both */
+  const char *rules_key;     /* an adjudicator rules field it sets (value index = field value), or NULL */
+} xq_reg_option;
+
+/* The i-th option of `r` (0-based), NULL past the last. Static data. */
+const xq_reg_option *xq_regulation_option_at(const xq_regulation *r, int i);
+
+/* The reading chosen for option `key` of `r`: its value index (0 = the
+ * preset's), or -1 when `r` has no such option. */
+int xq_regulation_option(const xq_regulation *r, const char *key);
+
+/* Choose a reading on `r` (a copy of a preset): `assign` is "KEY=VALUE"
+ * with one of the option's values. Returns XQ_OK, or XQ_EINVAL with
+ * `err` (may be NULL) naming the preset's options or the key's values. */
+int xq_regulation_option_set(xq_regulation *r, const char *assign, xq_error *err);
 
 /* Find the regulation `name` (case-insensitive). On success stores a
  * pointer to static, read-only data in *out and returns XQ_OK; returns

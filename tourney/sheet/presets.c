@@ -54,8 +54,21 @@ static void print_groups(FILE *f, const xq_tgroup *g, int ng)
     if (g[i].sex) fprintf(f, ", %s only", g[i].sex == 'w' ? "women" : "men");
     if (g[i].local_only) fprintf(f, ", local players");
     if (g[i].sections) fprintf(f, ", men and women ranked apart (women < %d: merged)", XQ_WOMEN_SECTION_MIN);
+    if (g[i].apart) fprintf(f, ", plays its own event (simulate --group)");
     fputc('\n', f);
   }
+}
+
+/* Who is eligible for `pc` and why (the clause), under its prize line. */
+static void print_who(FILE *f, const xq_prize_cat *pc, int cap_pct)
+{
+  char who[600];
+  xq_prize_eligibility(pc, who, sizeof who);
+  fprintf(f, "       eligible: %s", who);
+  if (cap_pct) fprintf(f, "; at most %d%% of them placed", cap_pct);
+  if (pc->apart) fprintf(f, "; over the group's own event (--group)");
+  fputc('\n', f);
+  if (pc->clause) fprintf(f, "       [%s]\n", pc->clause);
 }
 
 static void print_prizes(FILE *f, const xq_prize_table *t)
@@ -65,9 +78,15 @@ static void print_prizes(FILE *f, const xq_prize_table *t)
     const xq_prize_cat *pc = &t->cats[c];
     fprintf(f, "prize  %s (%s%s%s%s%s): ", pc->name, filters[pc->filter], pc->filter == XQ_PF_REGION ? " " : "",
             pc->region, pc->repeat ? ", won on top of another" : "", pc->apart ? ", its own event" : "");
-    print_runs(f, pc->amount, pc->nplaces);
+    int paid = 0;
+    for (int i = 0; i < pc->nplaces; i++) paid |= pc->amount[i] != 0;
+    if (paid) print_runs(f, pc->amount, pc->nplaces);
+    else fprintf(f, "places 1-%d, amounts not stated\n", pc->nplaces); /* Xinjiang's juniors: 另发细则 */
+    print_who(f, pc, t->cap_pct);
   }
   if (t->cap_pct) fprintf(f, "cap    at most %d%% of a category's members\n", t->cap_pct);
+  for (int i = 0; i < t->nshare; i++)
+    fprintf(f, "shared places %d-%d: their prizes pooled and split equally\n", t->share_first[i], t->share_last[i]);
   if (t->lucky_amount) {
     fprintf(f, "lucky  places %d, %d, ...", t->lucky_start, t->lucky_start + t->lucky_step);
     if (t->lucky_last) fprintf(f, " %d", t->lucky_last);
@@ -78,6 +97,38 @@ static void print_prizes(FILE *f, const xq_prize_table *t)
     print_runs(f, t->team_amount, t->nteam);
   }
   if (t->stated_total) fprintf(f, "stated total  %ld%s\n", t->stated_total, t->ncats ? "" : " (no table given)");
+}
+
+static void print_teams(FILE *f, const xq_regulation *r, int mode, int counted)
+{
+  xq_team_rule rule;
+  if (!counted || xq_regulation_team_rule(r, &rule)) {
+    fprintf(f, "teams  none\n");
+    return;
+  }
+  fprintf(f, "teams  %d counted, sum of %s\n", counted, mode == XQ_TEAM_RANK_SUM ? "places, lower first"
+                                                                              : "points, higher first");
+  char places[400] = "";
+  int k = rule.area[0] ? xq_region_places(rule.area, places, sizeof places) : 0;
+  fprintf(f, "       eligible: %s%s%s%s%s; on the %s\n", rule.area[0] ? "players of a region within " : "any team",
+          rule.area, k ? " (" : "", places, k ? ", and the places within them)" : "",
+          rule.basis == XQ_TEAM_BASIS_SWISS ? "Swiss standings (预赛), not the final places" : "final places");
+  if (rule.clause) fprintf(f, "       [%s]\n", rule.clause);
+}
+
+/* The readings the preset takes and the others (`simulate --option`). */
+static void print_options(FILE *f, const xq_regulation *r)
+{
+  const xq_reg_option *o = xq_regulation_option_at(r, 0);
+  if (!o) return;
+  fprintf(f, "\noptions: readings the text leaves open (`xqref simulate --option KEY=VALUE`; docs/presets.md):\n\n");
+  for (int i = 0; (o = xq_regulation_option_at(r, i)); i++) {
+    fprintf(f, "option %s\n       [%s]\n", o->key, o->clause);
+    for (int v = 0; v < XQ_REG_OPTION_VALUES_MAX && o->values[v]; v++)
+      fprintf(f, "       %s=%s%s: %s\n", o->key, o->values[v], v == (int)r->opt[i] ? " (chosen)" : "",
+              o->meaning[v]);
+    if (o->rules_key) fprintf(f, "       (the rules of play's %s)\n", o->rules_key);
+  }
 }
 
 int xq_regulation_print_tables(const xq_regulation *r, FILE *f, xq_error *err)
@@ -94,13 +145,20 @@ int xq_regulation_print_tables(const xq_regulation *r, FILE *f, xq_error *err)
   }
   fprintf(f, "\ngroups, teams and prizes (`xqref tourney groups|teams|prizes --preset %s`):\n\n", r->name);
   print_groups(f, g, ng);
-  if (counted)
-    fprintf(f, "teams  %d counted, sum of %s\n", counted, mode == XQ_TEAM_RANK_SUM ? "places, lower first"
-                                                                                : "points, higher first");
-  else
-    fprintf(f, "teams  none\n");
+  print_teams(f, r, mode, counted);
   print_prizes(f, t);
+  if (!xq_regulation_honours(r, t, NULL) && t->ncats) {
+    fprintf(f, "\ntitles and qualification (no money; `xqref simulate` lists them):\n\n");
+    for (int c = 0; c < t->ncats; c++) {
+      fprintf(f, "honour %s: 1st %s, places 1-%d qualify\n", t->cats[c].name,
+              t->cats[c].title ? t->cats[c].title : "-", t->cats[c].nplaces);
+      xq_prize_cat h = t->cats[c];
+      h.repeat = 0; /* whatever else the player won */
+      print_who(f, &h, 0);
+    }
+  }
   free(t);
+  print_options(f, r);
   return ferror(f) ? XQ_EIO : XQ_OK;
 }
 

@@ -333,7 +333,8 @@ int xq_sheet_prizes(const xq_tevent *ev, const xq_prize_table *t, const xq_award
   for (int i = 0; !rc && i < n; i++) {
     snprintf(a, sizeof a, "%d", aw[i].cat_place);
     snprintf(b, sizeof b, "%d", aw[i].place);
-    snprintf(c, sizeof c, "%d", aw[i].amount);
+    /* 0: a place without a stated amount (Xinjiang's juniors: 另发细则) */
+    snprintf(c, sizeof c, aw[i].amount ? "%d" : "-", aw[i].amount);
     const char *row[5] = {cat_name(t, aw[i].cat, lang), a, b, name_of(ev, aw[i].id), c};
     rc = xq__sheet_row(&sh, row);
     sum += aw[i].amount;

@@ -1,0 +1,39 @@
+/*
+ * region.h -- regions as places in a hierarchy (province > prefecture >
+ * county), not strings: Shaanxi's 榆林籍 prize (十二(二)2) is for the
+ * players of every county of Yulin, Burqin's team competition (四(二))
+ * for the teams of Altay prefecture. The hierarchy is data
+ * (tourney/data/regions.txt, compiled in), read by region.c.
+ */
+#ifndef XQ_REGION_H
+#define XQ_REGION_H
+
+#include <stddef.h>
+
+#define XQ_REGION_DEPTH_MAX 8   /* levels walked up from a place (a loop in the data stops there) */
+#define XQ_REGION_NAME_MAX 64   /* bytes of one place name or spelling in the data */
+
+/* True when `place` is `area` or lies within it by the hierarchy: `area`
+ * itself, a place listed under it, or under one of those, and so on. A
+ * place may be written as a path of its levels, "榆林/佳县": any part
+ * within `area` is enough. Names compare by any of their spellings in the
+ * data (神木 = 神木县 = 神木市); a name the data does not know is only
+ * itself. An empty `area` matches only an empty `place`. NULL: false.
+ * Cannot fail. */
+int xq_region_within(const char *place, const char *area);
+
+/* The area `place` lies directly within (its first spelling in the data)
+ * into out[0..cap-1], "" when the data has none. Returns 1 when found,
+ * 0 otherwise. Cannot fail. */
+int xq_region_parent(const char *place, char *out, size_t cap);
+
+/* The places directly within `area` (their first spellings), ", "
+ * separated, into out[0..cap-1] (cut to fit); "" when the data lists
+ * none. Returns how many there are. Cannot fail. */
+int xq_region_places(const char *area, char *out, size_t cap);
+
+/* The hierarchy's text (regions_data.c, generated from data/regions.txt). */
+extern const char xq__regions_text[];
+extern const size_t xq__regions_len;
+
+#endif /* XQ_REGION_H */
