@@ -28,6 +28,8 @@ const WORDS = {
     not_staff: '此令牌不是裁判或管理员令牌。', bad_token: '令牌无效或已撤销。',
     a_10: '红胜 1-0', a_draw: '和 ½-½', a_01: '黑胜 0-1', a_foul_red: '红方犯规', a_foul_black: '黑方犯规',
     a_pause: '暂停', a_resume: '继续', a_play_on: '恢复对局', a_confirm: '确认',
+    confirm_change: '第{t}台已有结果 {old}，改为 {new}？', yes_change: '确认更改', no_change: '取消',
+    undo: '撤销', undone: '已撤销：第{t}台恢复为 {res}', state: '状态', act: '操作',
     done: '已完成：{op} 第{t}台', failed: '失败：{msg}', result_banner: '第{t}台 {res}',
     connected: '已连接', disconnected: '连接中断，正在重连…', loading: '加载中…',
     reason: '（{r}）', moves_none: '尚未走棋', tb: {
@@ -53,6 +55,8 @@ const WORDS = {
     a_10: 'Red wins 1-0', a_draw: 'Draw ½-½', a_01: 'Black wins 0-1', a_foul_red: 'Foul: Red',
     a_foul_black: 'Foul: Black', a_pause: 'Pause', a_resume: 'Resume', a_play_on: 'Resume play',
     a_confirm: 'Confirm', done: 'Done: {op} at table {t}', failed: 'Failed: {msg}',
+    confirm_change: 'Table {t} has its result, {old}. Change it to {new}?', yes_change: 'Change it',
+    no_change: 'Cancel', undo: 'Undo', undone: 'Undone: table {t} is {res} again', state: 'State', act: 'Actions',
     result_banner: 'Table {t}: {res}', connected: 'connected', disconnected: 'connection lost, reconnecting…',
     loading: 'loading…', reason: ' ({r})', moves_none: 'no move yet', tb: {
       PTS: 'Points', OS: 'Opp. score', OS_C1: 'Opp. score -1', PS: 'Progressive', WINS: 'Wins',
@@ -534,7 +538,7 @@ function onVerdict(d) {
 function onResult(d) {
   const g = S.games.get(d.table);
   if (!g || d.round !== S.round) return;
-  g.result = d.result;
+  g.result = d.result === '=' ? '1/2-1/2' : d.result; // the log's code of a draw, as games.json says it
   if (d.reason) g.reason = d.reason;
   delete g.needs_arbiter;
   banner('result', d.table, t('result_banner', { t: d.table, res: resultText(d.result) }) + reasonText(d.reason));
@@ -672,16 +676,41 @@ async function op(req) {
   return body;
 }
 
-function showOpResult(text, error) {
+function showOpResult(text, error, ...extra) {
   const p = $('#op-result');
-  p.textContent = text;
+  p.replaceChildren(text, ...extra);
   p.classList.toggle('error', !!error);
 }
 
-async function act(table, req, label) {
+/* The result op's code of a game's result ('*' has none: play goes on). */
+const RESULT_CODE = { '1-0': '1-0', '0-1': '0-1', '1/2-1/2': '=', '+-': '+-', '-+': '-+', '--': '--' };
+
+async function act(table, req, label, undo) {
   const res = await op(Object.assign({ id: Date.now(), round: S.round, table }, req));
-  if (res.error) showOpResult(t('failed', { msg: `${res.error.code}: ${res.error.msg}` }), true);
-  else showOpResult(t('done', { op: label, t: table }), false);
+  if (res.error) return showOpResult(t('failed', { msg: `${res.error.code}: ${res.error.msg}` }), true);
+  if (!undo) return showOpResult(t('done', { op: label, t: table }), false);
+  // a finished game's result was changed: one click takes it back
+  showOpResult(t('done', { op: label, t: table }) + ' ', false, el('button', { type: 'button', class: 'undo',
+    onclick: async () => {
+      const back = await op({ id: Date.now(), op: 'result', round: undo.round, table, result: RESULT_CODE[undo.result] });
+      if (back.error) showOpResult(t('failed', { msg: `${back.error.code}: ${back.error.msg}` }), true);
+      else showOpResult(t('undone', { t: table, res: resultText(undo.result) }), false);
+    } }, t('undo')));
+}
+
+/* A result for a game that has one changes the standings: asked first,
+ * in place, with the old and the new result. */
+function confirmChange(box, g, req, key) {
+  box.querySelector('.confirm')?.remove();
+  const now = { round: S.round, result: g.result };
+  const ask = el('div', { class: 'confirm', role: 'alertdialog' },
+    el('span', { text: t('confirm_change', { t: g.table, old: resultText(g.result), new: t(key) }) }),
+    el('button', { type: 'button', 'data-action': 'yes', onclick: ev => {
+      ev.stopPropagation(); ask.remove(); act(g.table, req, t(key), RESULT_CODE[now.result] ? now : null); } },
+      t('yes_change')),
+    el('button', { type: 'button', 'data-action': 'no', onclick: ev => { ev.stopPropagation(); ask.remove(); } },
+      t('no_change')));
+  box.append(ask);
 }
 
 function actions(g, attention) {
@@ -692,7 +721,11 @@ function actions(g, attention) {
       onclick: ev => { ev.stopPropagation(); confirmSeen(g); } }, t('a_confirm')));
   }
   const add = (key, req) => box.append(el('button', { type: 'button', 'data-action': key,
-    onclick: ev => { ev.stopPropagation(); act(g.table, req, t(key)); } }, t(key)));
+    onclick: ev => {
+      ev.stopPropagation();
+      if (req.op === 'result' && g.result !== '*' && req.result !== 'none') confirmChange(box, g, req, key);
+      else act(g.table, req, t(key));
+    } }, t(key)));
   if (g.needs_arbiter) add('a_play_on', { op: 'result', result: 'none' });
   add('a_10', { op: 'result', result: '1-0' });
   add('a_draw', { op: 'result', result: '=' });
@@ -746,6 +779,9 @@ function renderArbiter() {
       actions(g, true));
   });
   $('#attention').replaceChildren(...(items.length ? items : [el('p', { class: 'empty', text: t('no_attention') })]));
+  $('#arbiter-games thead').replaceChildren(el('tr', {},
+    el('th', { class: 'num', text: t('table') }), el('th', { text: t('red') }), el('th', { text: t('black') }),
+    el('th', { text: t('result') }), el('th', { text: t('state') }), el('th', { text: t('act') })));
   $('#arbiter-games tbody').replaceChildren(...games.map(g => el('tr', { 'data-table': g.table },
     el('td', { class: 'num', text: g.table }),
     el('td', { class: 'red-name', text: g.red ? g.red.name : '' }),

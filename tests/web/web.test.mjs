@@ -563,3 +563,41 @@ test('D2: the arbiter still reads why a game needs attention after a reload', as
   assert.deepEqual(errors, []);
   await ctx.close();
 });
+
+test('D4: a finished result changes only when confirmed, and one click undoes it; headings; a phone row', async () => {
+  const { ctx, p, errors } = await freshPage(1280, 900);
+  await p.goto(base + '/#arbiter/1');
+  await p.fill('#token', tokens.arbiter);
+  await p.click('#token-form button[type="submit"]');
+  const row = p.locator('#arbiter-games tr[data-table="3"]');
+  await row.waitFor({ timeout: WAIT });
+  assert.equal(await p.locator('#arbiter-games thead th').count(), 6);
+  assert.equal(await p.textContent('#arbiter-games thead th:nth-child(4)'), '结果');
+  const before = (await api('/api/rounds/1/pairings.json')).boards.find(b => b.table === 3).result;
+  assert.notEqual(before, '*');
+  const other = before === '0-1' ? 'a_10' : 'a_01';
+  await row.locator(`button[data-action="${other}"]`).click();
+  await row.locator('.confirm').waitFor({ timeout: WAIT });
+  assert.equal((await api('/api/rounds/1/pairings.json')).boards.find(b => b.table === 3).result, before,
+    'nothing changed before the confirmation');
+  await row.locator('.confirm button[data-action="no"]').click();
+  assert.equal(await row.locator('.confirm').count(), 0);
+  await row.locator(`button[data-action="${other}"]`).click();
+  await row.locator('.confirm button[data-action="yes"]').click();
+  const want = other === 'a_10' ? '1-0' : '0-1';
+  const result = async () => (await api('/api/rounds/1/pairings.json')).boards.find(b => b.table === 3).result;
+  for (let i = 0; i < 50 && await result() !== want; i++) await new Promise(r => setTimeout(r, 100));
+  assert.equal(await result(), want);
+  await p.click('#op-result button.undo');
+  for (let i = 0; i < 50 && await result() !== before; i++) await new Promise(r => setTimeout(r, 100));
+  assert.equal(await result(), before, 'undone');
+  // the page says the result as the API does (a draw is 1/2-1/2, not the log's '=')
+  await p.waitForSelector(`#arbiter-games tr[data-table="3"] td.result:text-is("${before}")`, { timeout: WAIT });
+  // on a phone a game's buttons stay in one row
+  await p.setViewportSize({ width: 390, height: 844 });
+  const tops = await row.locator('.actions button').evaluateAll(bs => bs.map(b => Math.round(b.getBoundingClientRect().top)));
+  assert.ok(tops.length >= 3 && new Set(tops).size === 1, `the buttons' tops: ${tops}`);
+  await p.screenshot({ path: join(ART, '13-arbiter-phone.png') });
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
