@@ -18,7 +18,8 @@ const WORDS = {
     attention: '需要处理的对局', all_games: '全部对局', pgn: '下载 PGN', back: '返回棋盘',
     footer: 'xqref serve 实时转播', round_pgn: '本轮 PGN', round_n: '第{n}轮', knockout: '淘汰赛', table_n: '第{n}台',
     ko_final: '决赛', ko_third: '三四名决赛', ko_semi: '半决赛', ko_quarter: '四分之一决赛', ko_stage: '第{n}阶段',
-    ko_winner: '胜者 {p}', ko_in_play: '进行中：第{n}台', g_standard: '慢棋', g_rapid: '快棋', g_blitz: '超快棋',
+    ko_winner: '胜者 {p}', ko_in_play: '进行中：第{n}台', ko_places: '淘汰赛最终名次', red_mark: '（红）',
+    swiss_after: '积分编排排名（淘汰赛前）', g_standard: '慢棋', g_rapid: '快棋', g_blitz: '超快棋',
     g_armageddon: '超快棋（和棋黑胜）',
     bye: '轮空', vs: '对', ply: '第{n}步', start: '开局', playing: '对局中', paused: '暂停',
     needs_arbiter: '待裁判裁决', must_change: '{side}必须变着', fouls: '犯规 红{r} 黑{b}',
@@ -45,7 +46,8 @@ const WORDS = {
     pgn: 'Download PGN', back: 'Back to the boards', footer: 'Live from xqref serve', round_pgn: 'Round PGN',
     round_n: 'Round {n}', knockout: 'Knockout', table_n: 'Table {n}', bye: 'bye',
     ko_final: 'Final', ko_third: 'Third place', ko_semi: 'Semi-finals', ko_quarter: 'Quarter-finals',
-    ko_stage: 'Stage {n}', ko_winner: 'winner {p}', ko_in_play: 'playing at table {n}', g_standard: 'standard',
+    ko_stage: 'Stage {n}', ko_winner: 'winner {p}', ko_places: 'Final places (knockout)', red_mark: ' (Red)',
+    swiss_after: 'Swiss standings (before the knockout)', ko_in_play: 'playing at table {n}', g_standard: 'standard',
     g_rapid: 'rapid', g_blitz: 'blitz', g_armageddon: 'armageddon (a draw wins for Black)', vs: 'vs', ply: 'ply {n}', start: 'start',
     playing: 'playing', paused: 'paused', needs_arbiter: 'needs the arbiter', must_change: '{side} must change',
     fouls: 'fouls R{r} B{b}', red_side: 'Red', black_side: 'Black', res_10: 'Red wins', res_01: 'Black wins',
@@ -282,7 +284,7 @@ function renderCard(g) {
     tabindex: 0, role: 'link', 'aria-label': gameLabel(g, n), onclick: open,
     onkeydown: e => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); open(); } } },
     el('div', { class: 'head' },
-      el('span', { text: t('table_n', { n: g.table }) }),
+      el('span', { text: t('table_n', { n: g.table }) + koCardText(g) }),
       el('span', { class: 'result', text: g.result === '*' ? '' : resultText(g.result) })),
     el('div', { class: 'who' },
       el('span', { class: stm === 'black' ? 'to-move' : '', text: g.black ? g.black.name : '' }),
@@ -294,6 +296,13 @@ function renderCard(g) {
     el('div', { class: 'last', text: lastText }),
     flags);
   return card;
+}
+
+/* A knockout table's stage and game type (" · 半决赛 · 慢棋"). */
+function koCardText(g) {
+  if (!g.knockout) return '';
+  const stage = S.bracket && S.bracket.matches ? stageName(S.bracket, g.knockout.stage) : t('ko_stage', { n: g.knockout.stage });
+  return ` · ${stage} · ${t('g_' + g.knockout.type)}`;
 }
 
 /* What a card or a board shows, in words: for screen readers. */
@@ -353,6 +362,9 @@ function renderStandings() {
   const st = S.standings;
   if (!st) return;
   $('#standings-caption').textContent = st.round ? t('after_round', { n: st.round }) : '';
+  renderPlaces($('#final-places'));
+  if (!$('#final-places').hidden) $('#standings-caption').textContent = t('swiss_after') +
+    (st.round ? ' · ' + t('after_round', { n: st.round }) : '');
   const cols = tbColumns(st);
   const head = el('tr', {},
     el('th', { class: 'num', text: t('rank') }), el('th', { text: t('name') }),
@@ -374,7 +386,12 @@ function refreshStandings(delay) {
   standingsTimer = setTimeout(async () => {
     try {
       const ko = S.event && S.round === S.event.knockout_round;
-      S.standings = await getJSON('/api/standings.json' + (S.round && !ko ? `?round=${S.round}` : ''));
+      const started = S.event && S.event.published.includes(S.event.knockout_round);
+      const [st, bracket] = await Promise.all([
+        getJSON('/api/standings.json' + (S.round && !ko ? `?round=${S.round}` : '')),
+        started ? getJSON('/api/knockout') : null]);
+      S.standings = st;
+      if (bracket) S.bracket = bracket;
       renderStandings();
     } catch (e) { console.warn(e.message); }
   }, delay || 0);
@@ -389,7 +406,34 @@ async function refreshPairings() {
     S.bracket = bracket;
     renderPairings();
     renderBracket();
+    if (ko) renderBoards(); // the cards name their stage
   } catch (e) { console.warn(e.message); }
+}
+
+/* A stage's name: Final, Semi-finals, ... by its number of matches (the
+ * last stage of a bracket with a third-place match has two). */
+function stageName(k, stage) {
+  const ms = k.matches.filter(m => m.stage === stage);
+  const last = Math.max(...k.matches.map(m => m.stage));
+  return stage === last && ms.length <= 2 && k.seeding === 'choose' ? t('ko_final')
+    : ms.length === 1 ? t('ko_final') : ms.length === 2 ? t('ko_semi') : ms.length === 4 ? t('ko_quarter')
+    : t('ko_stage', { n: stage });
+}
+
+/* A knockout game in words: its type, who had Red, its result. */
+function koGameText(m, g) {
+  const red = m.players.find(p => p && p.id === g.red);
+  return `${t('g_' + g.type)} ${red ? red.name + t('red_mark') : ''} ${g.result}`;
+}
+
+/* The final places of the knockout, once every match is decided. */
+function renderPlaces(box) {
+  const k = S.bracket;
+  const places = (k && k.started && k.decided && k.places) || [];
+  box.hidden = !places.length;
+  if (box.hidden) return box.replaceChildren();
+  box.replaceChildren(el('h3', { text: t('ko_places') }),
+    el('ol', {}, ...places.map(p => el('li', { 'data-id': p.id, text: p.name }))));
 }
 
 /* The knockout bracket above the knockout tables: each stage's matches,
@@ -406,14 +450,11 @@ function renderBracket() {
     stages.get(m.stage).push(m);
   }
   const last = Math.max(...stages.keys());
-  const title = (stage, ms) => stage === last && ms.length <= 2 && k.seeding === 'choose' ? t('ko_final')
-    : ms.length === 1 ? t('ko_final') : ms.length === 2 ? t('ko_semi') : ms.length === 4 ? t('ko_quarter')
-    : t('ko_stage', { n: stage });
   const cols = [];
   for (const [stage, ms] of stages) {
     const items = ms.map(m => {
       const third = k.seeding === 'choose' && stage === last && m.match === k.matches.length;
-      const games = m.games.map(g => `${t('g_' + g.type)} ${g.result}`).join(' · ');
+      const games = m.games.map(g => koGameText(m, g)).join(' · ');
       const state = m.winner ? t('ko_winner', { p: name(m.winner) })
         : m.in_play ? t('ko_in_play', { n: m.in_play }) : '';
       return el('li', { 'data-match': m.match },
@@ -422,9 +463,11 @@ function renderBracket() {
         games ? el('span', { class: 'ko-games', text: games }) : null,
         state ? el('span', { class: m.winner ? 'ko-winner' : 'ko-state', text: state }) : null);
     });
-    cols.push(el('div', { class: 'ko-stage' }, el('h3', { text: title(stage, ms) }), el('ol', {}, ...items)));
+    cols.push(el('div', { class: 'ko-stage' }, el('h3', { text: stageName(k, stage) }), el('ol', {}, ...items)));
   }
-  box.replaceChildren(...cols);
+  const places = el('div', { class: 'ko-stage ko-places' });
+  renderPlaces(places);
+  box.replaceChildren(...cols, ...(places.hidden ? [] : [places]));
 }
 
 /* ------------------------------------------------------------------ */

@@ -601,3 +601,42 @@ test('D4: a finished result changes only when confirmed, and one click undoes it
   assert.deepEqual(errors, []);
   await ctx.close();
 });
+
+test('D5: knockout cards name their stage and game; the bracket says who had Red; the final places are shown', async () => {
+  const { ctx, p, errors } = await freshPage(1280, 900);
+  let ko = await api('/api/knockout');
+  await p.goto(base + `/#live/${ko.round}`);
+  const card = p.locator('#boards .card[data-table="2"] .head');
+  await card.filter({ hasText: '半决赛' }).waitFor({ timeout: WAIT });
+  assert.match(await card.textContent(), /第2台 · 半决赛 · 慢棋/);
+  // the semi-final still in play is decided, then the final and the third-place match
+  const post = async body => {
+    const r = await fetch(base + '/api/op', { method: 'POST', headers: { Authorization: 'Bearer ' + tokens.admin }, body });
+    assert.equal(r.status, 200);
+    for (const l of (await r.text()).trim().split('\n')) assert.equal(JSON.parse(l).ok, true, l);
+  };
+  await post(JSON.stringify({ id: 's2', op: 'result', round: ko.round, table: 2, result: '1-0' }));
+  ko = await api('/api/knockout');
+  if (!ko.tables.some(tb => !tb.result || tb.result === '*')) await post(JSON.stringify({ id: 'p2', op: 'ko_publish' }));
+  ko = await api('/api/knockout');
+  const open = ko.tables.filter(tb => !tb.result || tb.result === '*');
+  assert.ok(open.length >= 1, JSON.stringify(ko.tables));
+  await post(open.map(tb => JSON.stringify({ id: 't' + tb.table, op: 'result', round: ko.round, table: tb.table, result: '1-0' })).join('\n'));
+  ko = await api('/api/knockout');
+  assert.equal(ko.decided, true, JSON.stringify(ko.matches.map(m => m.winner)));
+  await p.goto(base + `/#pairings/${ko.round}`);
+  const semi = p.locator('#bracket li[data-match="1"] .ko-games');
+  await semi.waitFor({ timeout: WAIT });
+  const g1 = ko.matches[0].games[0];
+  const red = ko.matches[0].players.find(x => x.id === g1.red);
+  assert.match(await semi.textContent(), new RegExp(`慢棋 ${red.name}（红） ${g1.result.replace(/[-/]/g, '\\$&')}`));
+  await p.goto(base + `/#standings/${ko.round}`);
+  const places = p.locator('#final-places li');
+  await places.first().waitFor({ timeout: WAIT });
+  assert.equal(await places.count(), ko.places.length);
+  assert.equal(await places.first().textContent(), ko.places[0].name);
+  assert.match(await p.textContent('#standings-caption'), /积分编排排名（淘汰赛前）/);
+  await p.screenshot({ path: join(ART, '14-final-places.png'), fullPage: true });
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
