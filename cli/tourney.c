@@ -395,7 +395,8 @@ static int cmd_export(const opts *o)
   }
   rc = fmt == XQ_SHEET_TRF ? xq_trf_write(ev, f)
      : pairings ? xq_sheet_pairings(ev, &pr, fmt, lang, f)
-     : xq_sheet_standings(ev, round, fmt, lang, f);
+     : xq_sheet_standings(ev, o->round > 0 || o->after > 0 ? round : 0, fmt, lang, f); /* 0: after the
+                                                                  last round whose games are all in */
   if (o->out ? fclose(f) : fflush(f)) rc = XQ_EIO;
   xq_tpairing_clear(&pr);
   xq_tevent_free(ev);

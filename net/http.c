@@ -273,6 +273,8 @@ static void get_standings(xq__server *s, xq__conn *c, http_conn *h, int upto)
     respond_error(c, h, 404, NULL, "no event", NULL);
     return;
   }
+  /* by default after the last round whose games are all in */
+  if (upto <= 0 || upto > ev->nrounds) upto = xq_tevent_rounds_complete(ev);
   xq_tstanding *st = calloc((size_t)ev->n + 1, sizeof *st);
   if (!st || xq_standings(ev, upto, st) != XQ_OK) {
     free(st);
@@ -280,7 +282,9 @@ static void get_standings(xq__server *s, xq__conn *c, http_conn *h, int upto)
     return;
   }
   cJSON *o = cJSON_CreateObject();
-  cJSON_AddNumberToObject(o, "round", upto > 0 && upto < ev->nrounds ? upto : ev->nrounds);
+  cJSON_AddNumberToObject(o, "round", upto);
+  /* "after round R" only when its games are all in */
+  cJSON_AddBoolToObject(o, "complete", upto <= xq_tevent_rounds_complete(ev));
   cJSON *tbs = cJSON_AddArrayToObject(o, "tiebreaks");
   for (int t = 0; t < ev->cfg.ntb; t++) cJSON_AddItemToArray(tbs, cJSON_CreateString(xq_tb_name(ev->cfg.tb[t])));
   cJSON *rows = cJSON_AddArrayToObject(o, "standings");

@@ -129,14 +129,45 @@ static int csv_record(const char **p, char fields[][FIELD_LEN])
   }
 }
 
+/* The sheet's heading line for `upto` (0: the default). */
+static char *standings_heading(const xq_tevent *ev, int upto, int lang)
+{
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&buf, &len);
+  cr_assert_eq(xq_sheet_standings(ev, upto, XQ_SHEET_TEXT, lang, f), XQ_OK);
+  fclose(f);
+  return buf;
+}
+
+Test(sheet, after_round_r_only_when_its_games_are_all_in)
+{
+  char path[512];
+  db_path(path, sizeof path, "heading");
+  build_event(path);
+  xq_tevent *ev = load_event(path);
+  char *t = standings_heading(ev, 0, XQ_LANG_ZH);
+  cr_assert(strstr(t, "第1轮后") && !strstr(t, "第2轮后"), "%s", t);
+  free(t);
+  t = standings_heading(ev, 2, XQ_LANG_ZH);
+  cr_assert(strstr(t, "第2轮进行中"), "%s", t);
+  free(t);
+  t = standings_heading(ev, 2, XQ_LANG_EN);
+  cr_assert(strstr(t, "round 2 in progress"), "%s", t);
+  free(t);
+  xq_tevent_free(ev);
+}
+
 Test(sheet, csv_standings_rows_and_quoting)
 {
   char path[512];
   db_path(path, sizeof path, "csv");
   build_event(path);
   xq_tevent *ev = load_event(path);
+  /* round 2 has a game without its result: the sheet is after round 1 */
+  cr_assert_eq(xq_tevent_rounds_complete(ev), 1);
   xq_tstanding s[5];
-  cr_assert_eq(xq_standings(ev, 0, s), XQ_OK);
+  cr_assert_eq(xq_standings(ev, 1, s), XQ_OK);
   char *csv = capture_standings(ev, XQ_SHEET_CSV, XQ_LANG_EN);
   /* the quoted form is written literally: quotes doubled, field quoted */
   cr_assert_not_null(strstr(csv, ",\"Smith, \"\"Bob\"\"\","), "%s", csv);

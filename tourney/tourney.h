@@ -278,6 +278,9 @@ int xq_tslot_points(const xq_tevent *ev, const xq_tslot *s);
 
 /* Points of player `id` after rounds 1..upto. */
 int xq_tevent_points(const xq_tevent *ev, int id, int upto);
+/* The last round R such that every game of rounds 1..R has its result
+ * (0 before any round is complete): what "after round R" may say. */
+int xq_tevent_rounds_complete(const xq_tevent *ev);
 
 /* The result `code` of the game red v black in round `round`, as the
  * store's log records it ("1-0", "0-1", "=", "+-", "-+", "--"; anything

@@ -24,7 +24,7 @@ const WORDS = {
     bye: '轮空', vs: '对', ply: '第{n}步', start: '开局', playing: '对局中', paused: '暂停',
     needs_arbiter: '待裁判裁决', must_change: '{side}必须变着', fouls: '犯规 红{r} 黑{b}',
     red_side: '红方', black_side: '黑方', res_10: '红胜', res_01: '黑胜', res_draw: '和棋',
-    after_round: '第{n}轮后', no_attention: '目前没有需要处理的对局。', role: '身份：{r}',
+    after_round: '第{n}轮后', during_round: '第{n}轮进行中（未完成的对局不计）', before_round_1: '第1轮前', no_attention: '目前没有需要处理的对局。', role: '身份：{r}',
     role_admin: '管理员', role_arbiter: '裁判', role_board: '棋盘', role_viewer: '观众',
     not_staff: '此令牌不是裁判或管理员令牌。', bad_token: '令牌无效或已撤销。',
     a_10: '红胜 1-0', a_draw: '和 ½-½', a_01: '黑胜 0-1', a_foul_red: '红方犯规', a_foul_black: '黑方犯规',
@@ -51,7 +51,8 @@ const WORDS = {
     g_rapid: 'rapid', g_blitz: 'blitz', g_armageddon: 'armageddon (a draw wins for Black)', vs: 'vs', ply: 'ply {n}', start: 'start',
     playing: 'playing', paused: 'paused', needs_arbiter: 'needs the arbiter', must_change: '{side} must change',
     fouls: 'fouls R{r} B{b}', red_side: 'Red', black_side: 'Black', res_10: 'Red wins', res_01: 'Black wins',
-    res_draw: 'draw', after_round: 'after round {n}', no_attention: 'No game needs attention now.',
+    res_draw: 'draw', after_round: 'after round {n}',
+    during_round: 'round {n} in progress (games not finished do not count)', before_round_1: 'before round 1', no_attention: 'No game needs attention now.',
     role: 'role: {r}', role_admin: 'admin', role_arbiter: 'arbiter', role_board: 'board', role_viewer: 'viewer',
     not_staff: 'This token is not an arbiter or admin token.', bad_token: 'Unknown or revoked token.',
     a_10: 'Red wins 1-0', a_draw: 'Draw ½-½', a_01: 'Black wins 0-1', a_foul_red: 'Foul: Red',
@@ -361,7 +362,8 @@ function tbColumns(st) {
 function renderStandings() {
   const st = S.standings;
   if (!st) return;
-  $('#standings-caption').textContent = st.round ? t('after_round', { n: st.round }) : '';
+  $('#standings-caption').textContent = !st.round ? t('before_round_1')
+    : t(st.complete === false ? 'during_round' : 'after_round', { n: st.round });
   renderPlaces($('#final-places'));
   if (!$('#final-places').hidden) $('#standings-caption').textContent = t('swiss_after') +
     (st.round ? ' · ' + t('after_round', { n: st.round }) : '');

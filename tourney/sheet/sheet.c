@@ -33,7 +33,7 @@ static const char *const tb_heading[XQ_TB_COUNT][2] = {
 
 enum {
   W_RANK, W_NO, W_NAME, W_WDL, W_BOARD, W_RED, W_BLACK, W_RESULT, W_BYE,
-  W_STANDINGS, W_AFTER, W_PAIRINGS, W_ROUND, W_COUNT
+  W_STANDINGS, W_AFTER, W_DURING, W_BEFORE, W_PAIRINGS, W_ROUND, W_COUNT
 };
 
 static const char *const words[W_COUNT][2] = {
@@ -48,6 +48,8 @@ static const char *const words[W_COUNT][2] = {
   [W_BYE] = {"bye", "轮空"},
   [W_STANDINGS] = {"Standings", "成绩排名"},
   [W_AFTER] = {"after round %d", "第%d轮后"},
+  [W_DURING] = {"round %d in progress", "第%d轮进行中"},
+  [W_BEFORE] = {"before round 1", "第1轮前"},
   [W_PAIRINGS] = {"Pairings", "对阵表"},
   [W_ROUND] = {"round %d", "第%d轮"},
 };
@@ -130,7 +132,10 @@ int xq_sheet_standings(const xq_tevent *ev, int upto, int format, int lang, FILE
   if (!ev || !f || !sheet_format_ok(format, lang)) return XQ_EINVAL;
   const xq_tconfig *c = &ev->cfg;
   if (c->ntb < 0 || c->ntb + 4 > XQ__SHEET_COLS_MAX) return XQ_EINVAL;
-  if (upto <= 0 || upto > ev->nrounds) upto = ev->nrounds;
+  /* by default after the last round whose games are all in; a round
+   * asked for that is not is said to be in progress */
+  int done = xq_tevent_rounds_complete(ev);
+  if (upto <= 0 || upto > ev->nrounds) upto = done;
   xq_tstanding *s = malloc(sizeof *s * (size_t)(ev->n ? ev->n : 1));
   if (!s) return XQ_ENOMEM;
   int rc = xq_standings(ev, upto, s);
@@ -145,7 +150,7 @@ int xq_sheet_standings(const xq_tevent *ev, int upto, int format, int lang, FILE
   for (int t = 0; t < c->ntb; t++) { head[nc] = tb_word(c->tb[t], lang); cls[nc++] = "n"; }
   head[nc] = word(W_WDL, lang); cls[nc++] = "c";
   char sub[64];
-  snprintf(sub, sizeof sub, word(W_AFTER, lang), upto);
+  snprintf(sub, sizeof sub, word(upto == 0 ? W_BEFORE : upto <= done ? W_AFTER : W_DURING, lang), upto);
   xq__sheet sh;
   rc = xq__sheet_begin(&sh, f, format, lang, ev, word(W_STANDINGS, lang), sub, nc, head, cls, 0);
   for (int i = 0; !rc && i < ev->n; i++) {
