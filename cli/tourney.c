@@ -29,10 +29,12 @@ static const char tourney_usage[] =
   "  pair       [--system cn|dutch]: pair and publish the next round, print its\n"
   "             boards (cn: Chinese adjacent pairing, the default; dutch: FIDE)\n"
   "  result     --round R --board B CODE   (CODE: 1-0 0-1 = +- -+ --)\n"
-  "  foul       --round R --player ID [--count N]\n"
-  "  absent     --round R --player ID [--bye zero|half|full]\n"
+  "  foul       --round R --player NO [--count N]\n"
+  "  absent     --round R --player NO [--bye zero|half|full]\n"
   "             (announced absence before pairing: a 0, ½ or full point bye)\n"
-  "  withdraw   --round R --player ID      (not paired from round R on)\n"
+  "  withdraw   --round R --player NO      (not paired from round R on)\n"
+  "             NO: the player's number (序号) as every listing and sheet prints\n"
+  "             it; --id ID names the registration id instead\n"
   "  standings  [--after R]\n"
   "  export     [--out FILE] [--format trf|csv|html|text] [--what standings|pairings]\n"
   "             [--round R] [--lang zh|en]  (FIDE TRF-16; CSV; printable HTML; text)\n"
@@ -66,7 +68,7 @@ static const char tourney_usage[] =
 typedef struct opts {
   const char *db, *name, *scoring, *tiebreaks, *first, *birth, *sex, *region, *club, *team;
   const char *out, *byeos, *de, *code, *bye, *format, *what, *lang, *system;
-  long rounds, rating, round, board, player, count, after, seed;
+  long rounds, rating, round, board, player, id, count, after, seed;
   int local, init;
 } opts;
 
@@ -74,7 +76,7 @@ typedef struct opts {
 static int parse_opts(int argc, char **argv, opts *o)
 {
   memset(o, 0, sizeof *o);
-  o->rounds = o->rating = o->round = o->board = o->player = o->after = o->seed = -1;
+  o->rounds = o->rating = o->round = o->board = o->player = o->id = o->after = o->seed = -1;
   o->count = 1;
   for (int i = 2; i < argc; i++) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -111,6 +113,7 @@ static int parse_opts(int argc, char **argv, opts *o)
     else if (!strcmp(a, "--round")) num = &o->round, lo = 1, hi = XQ_TOURNEY_ROUNDS_MAX;
     else if (!strcmp(a, "--board")) num = &o->board, lo = 1, hi = XQ_TOURNEY_PLAYERS_MAX;
     else if (!strcmp(a, "--player")) num = &o->player, lo = 1, hi = XQ_TOURNEY_PLAYERS_MAX;
+    else if (!strcmp(a, "--id")) num = &o->id, lo = 1, hi = XQ_TOURNEY_PLAYERS_MAX;
     else if (!strcmp(a, "--count")) num = &o->count, lo = 1, hi = 99;
     else if (!strcmp(a, "--after")) num = &o->after, lo = 1, hi = XQ_TOURNEY_ROUNDS_MAX;
     else if (!strcmp(a, "--seed")) num = &o->seed, lo = 0, hi = 2147483647;
@@ -307,6 +310,19 @@ static int cmd_pair(const opts *o)
   return rc;
 }
 
+/* The id of the player known as `no` (xq_tplayer_no). 0, or 1 with a
+ * message. */
+static int player_by_no(xq_tstore *st, const char *action, int no, int *id)
+{
+  xq_tevent *ev;
+  if (load(st, &ev)) return 1;
+  *id = xq_tevent_player_no(ev, no);
+  xq_tevent_free(ev);
+  if (*id) return 0;
+  fprintf(stderr, "xqref tourney %s: no player has the number %d (see `tourney players`)\n", action, no);
+  return 1;
+}
+
 static int cmd_record(const opts *o, const char *action)
 {
   xq_tstore *st;
@@ -317,13 +333,17 @@ static int cmd_record(const opts *o, const char *action)
       fprintf(stderr, "xqref tourney result: --board B and a result code are required\n");
       return 2;
     }
-  } else if (o->player < 1) {
-    fprintf(stderr, "xqref tourney %s: --player is required\n", action);
+  } else if (o->player < 1 && o->id < 1) {
+    fprintf(stderr, "xqref tourney %s: --player NO (or --id ID) is required\n", action);
     return 2;
   }
   int rc = open_store(o, XQ_TSTORE_OPEN, &st);
   if (rc) return rc;
-  int r = (int)o->round, id = (int)o->player;
+  int r = (int)o->round, id = o->id > 0 ? (int)o->id : 0;
+  if (strcmp(action, "result") && !id && (rc = player_by_no(st, action, (int)o->player, &id))) {
+    xq_tstore_close(st);
+    return rc;
+  }
   if (!strcmp(action, "result")) rc = xq_tstore_result(st, r, (int)o->board, o->code, &err);
   else if (!strcmp(action, "foul")) rc = xq_tstore_foul(st, r, id, (int)o->count, &err);
   else if (!strcmp(action, "absent")) {

@@ -146,6 +146,20 @@ int xq_tevent_points(const xq_tevent *ev, int id, int upto)
   return pts;
 }
 
+int xq_tplayer_no(const xq_tevent *ev, int id)
+{
+  if (!ev || id < 1 || id > ev->n) return 0;
+  int pno = ev->players[id - 1].pno;
+  return pno > 0 ? pno : id;
+}
+
+int xq_tevent_player_no(const xq_tevent *ev, int no)
+{
+  for (int id = 1; ev && id <= ev->n; id++)
+    if (xq_tplayer_no(ev, id) == no) return id;
+  return 0;
+}
+
 int xq_tevent_rounds_complete(const xq_tevent *ev)
 {
   if (!ev) return 0;

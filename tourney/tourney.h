@@ -278,6 +278,12 @@ int xq_tslot_points(const xq_tevent *ev, const xq_tslot *s);
 
 /* Points of player `id` after rounds 1..upto. */
 int xq_tevent_points(const xq_tevent *ev, int id, int upto);
+/* The number a player is known by on every sheet, listing and command
+ * (`--player N`): the pairing number 序号 once drawn, before that the
+ * registration id. xq_tevent_player_no is the inverse: the id of the
+ * player known as `no`, or 0. */
+int xq_tplayer_no(const xq_tevent *ev, int id);
+int xq_tevent_player_no(const xq_tevent *ev, int no);
 /* The last round R such that every game of rounds 1..R has its result
  * (0 before any round is complete): what "after round R" may say. */
 int xq_tevent_rounds_complete(const xq_tevent *ev);

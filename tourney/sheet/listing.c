@@ -45,7 +45,7 @@ int xq_list_players(const xq_tevent *ev, FILE *f)
   fprintf(f, " rating  born        sex  team\n");
   for (int id = 1; id <= ev->n; id++) {
     const xq_tplayer *p = &ev->players[id - 1];
-    fprintf(f, "%4d %3d  ", id, p->pno);
+    fprintf(f, "%4d %3d  ", id, xq_tplayer_no(ev, id));
     put_padded(f, p->name, 24);
     fprintf(f, " %6d  %-10s  %c    %s%s\n", p->rating, p->birth[0] ? p->birth : "-", p->sex ? p->sex : '-',
             p->team, p->local ? " (local)" : "");
@@ -53,20 +53,20 @@ int xq_list_players(const xq_tevent *ev, FILE *f)
   return done(f);
 }
 
-/* Board b: Red's id, name and points before the round, then Black's or
- * "bye". */
+/* Board b: Red's number (xq_tplayer_no), name and points before the
+ * round, then Black's or "bye". */
 static void board_line(FILE *f, const xq_tevent *ev, int b, const xq_tboard *bd, int round)
 {
   char pts[16];
   const xq_tplayer *r = &ev->players[bd->red - 1];
   xq__half_text(pts, sizeof pts, xq_tevent_points(ev, bd->red, round - 1));
-  fprintf(f, "%4d  %4d ", b, bd->red);
+  fprintf(f, "%4d  %4d ", b, xq_tplayer_no(ev, bd->red));
   put_padded(f, r->name, 20);
   fprintf(f, " %4s", pts);
   if (!bd->black) { fprintf(f, "   bye\n"); return; }
   const xq_tplayer *k = &ev->players[bd->black - 1];
   xq__half_text(pts, sizeof pts, xq_tevent_points(ev, bd->black, round - 1));
-  fprintf(f, "  -  %4d ", bd->black);
+  fprintf(f, "  -  %4d ", xq_tplayer_no(ev, bd->black));
   put_padded(f, k->name, 20);
   fprintf(f, " %4s\n", pts);
 }
@@ -78,7 +78,7 @@ int xq_list_boards(const xq_tevent *ev, const xq_tpairing *pr, FILE *f)
     if (pr->boards[b].red < 1 || pr->boards[b].red > ev->n || pr->boards[b].black < 0 ||
         pr->boards[b].black > ev->n)
       return XQ_EINVAL;
-  fprintf(f, "round %d: %d boards\n", pr->round, pr->nboards);
+  fprintf(f, "round %d: %d boards (players by their number, as `tourney players` shows it)\n", pr->round, pr->nboards);
   for (int b = 0; b < pr->nboards; b++) board_line(f, ev, b + 1, &pr->boards[b], pr->round);
   return done(f);
 }
@@ -92,21 +92,23 @@ static int tb_width(int tb)
 int xq_list_standings(const xq_tevent *ev, int upto, FILE *f)
 {
   if (!ev || !f) return XQ_EINVAL;
-  if (upto <= 0 || upto > ev->nrounds) upto = ev->nrounds;
+  int complete = xq_tevent_rounds_complete(ev);
+  if (upto <= 0 || upto > ev->nrounds) upto = complete;
   xq_tstanding *s = malloc(sizeof *s * (size_t)(ev->n ? ev->n : 1));
   int rc = s ? xq_standings(ev, upto, s) : XQ_ENOMEM;
   if (rc) {
     free(s);
     return rc;
   }
-  fprintf(f, "%s: standings after round %d\n", ev->name[0] ? ev->name : "event", upto);
+  if (upto > complete) fprintf(f, "%s: standings, round %d in progress\n", ev->name[0] ? ev->name : "event", upto);
+  else fprintf(f, "%s: standings after round %d\n", ev->name[0] ? ev->name : "event", upto);
   fprintf(f, "rank   no  ");
   put_padded(f, "name", 20);
   for (int t = 0; t < ev->cfg.ntb; t++) fprintf(f, " %*s", tb_width(ev->cfg.tb[t]), xq_tb_name(ev->cfg.tb[t]));
   fprintf(f, "   W-D-L\n");
   for (int i = 0; i < ev->n; i++) {
     const xq_tplayer *p = &ev->players[s[i].id - 1];
-    fprintf(f, "%4d %4d  ", s[i].rank, s[i].id);
+    fprintf(f, "%4d %4d  ", s[i].rank, xq_tplayer_no(ev, s[i].id));
     put_padded(f, p->name, 20);
     for (int t = 0; t < ev->cfg.ntb; t++) {
       char v[32];

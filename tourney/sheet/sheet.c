@@ -111,11 +111,7 @@ void xq__tb_text(char *buf, size_t cap, int tb, int64_t v)
 }
 
 /* Pairing number as printed: the number given at round 1, else the id. */
-static int shown_no(const xq_tevent *ev, int id)
-{
-  int pno = ev->players[id - 1].pno;
-  return pno > 0 ? pno : id;
-}
+static int shown_no(const xq_tevent *ev, int id) { return xq_tplayer_no(ev, id); }
 
 /* ------------------------------------------------------------------ */
 /* Standings                                                           */
