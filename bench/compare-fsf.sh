@@ -26,6 +26,10 @@
 # script prints the agreement (by origin and by pair of rulings) and every
 # disagreement with xqref's class of each move of the cycle.
 #
+# --self-test runs the generator without Fairy-Stockfish: xqref must accept
+# every case move by move and rule it on its last move (scripts/test.sh runs
+# `bash bench/compare-fsf.sh --self-test --cases 300`).
+#
 # Settings (environment variable, or the equivalent option):
 #   PYFFISH   --pyffish DIR    directory holding the pyffish module you built
 #   FSF       --engine PATH    or the engine binary (largeboards build)
@@ -47,6 +51,7 @@ CASES=${CASES:-10000}
 MUTATIONS=${MUTATIONS:-0.3}
 SEED=${SEED:-1}
 KEEP=${KEEP:-}
+SELFTEST=0
 
 die() { printf 'compare-fsf: error: %s\n' "$*" >&2; exit 1; }
 usage() { sed -n '2,/^$/{s/^# \{0,1\}//;p}' "${BASH_SOURCE[0]}"; }
@@ -61,6 +66,7 @@ while [[ $# -gt 0 ]]; do
         --mutations) need_arg "$@"; MUTATIONS=$2; shift 2 ;;
         --seed) need_arg "$@"; SEED=$2; shift 2 ;;
         --keep) need_arg "$@"; KEEP=$2; shift 2 ;;
+        --self-test) SELFTEST=1; shift ;;
         -h|--help) usage; exit 0 ;;
         *) die "unknown option $1 (see --help)" ;;
     esac
@@ -69,7 +75,9 @@ done
 [[ -x $XQREF ]] || die "no xqref binary at $XQREF (build it, or pass --xqref)"
 args=(--xqref "$XQREF" --root "$REPO_ROOT" --cases "$CASES" --mutations "$MUTATIONS"
       --seed "$SEED")
-if [[ -n $FSF ]]; then
+if [[ $SELFTEST == 1 ]]; then
+    args+=(--self-test)
+elif [[ -n $FSF ]]; then
     [[ -x $FSF ]] || die "no Fairy-Stockfish engine at $FSF"
     args+=(--engine "$FSF")
 elif [[ -n $PYFFISH ]]; then

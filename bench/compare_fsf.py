@@ -169,6 +169,18 @@ class Engine:
             return "ongoing"
         raise RuntimeError("Fairy-Stockfish: " + last)
 
+    def chased(self, fen, moves):
+        """The pieces Fairy-Stockfish counts as chased by each move (the
+        "Chased:" line of its `d` command), ICCS squares."""
+        out = []
+        for k in range(1, len(moves) + 1):
+            self._position(fen, moves[:k])
+            self._send(self.uci, "d")
+            line = self._read_until(self.uci, lambda s: s.startswith("Chased:"))[-1]
+            sqs = [x[0] + str(int(x[1:]) - 1) for x in line.split(":", 1)[1].split()]
+            out.append("%s:{%s}" % (moves[k - 1], " ".join(sqs)))
+        return " ".join(out)
+
     def close(self):
         for p in (self.uci, self.xb):
             try:
@@ -359,7 +371,7 @@ def generate(args, fsf, rng):
         else:
             board, side = random_position(rng)
             fen = format_fen(board, side)
-            if tries % 10 == 0:
+            if fsf and tries % 10 == 0:
                 mine, theirs = sorted(legal_moves(board, side)), sorted(fsf.legal(fen, []))
                 if mine != theirs:
                     raise RuntimeError("move generators differ on %s: %s against %s"
@@ -418,39 +430,29 @@ def xqref_classes(args, case):
     return "-"
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--pyffish", help="directory holding the pyffish module you built")
-    ap.add_argument("--engine", help="Fairy-Stockfish engine binary (largeboards build)")
-    ap.add_argument("--xqref", required=True)
-    ap.add_argument("--root", required=True, help="the repository (for tests/data/rules)")
-    ap.add_argument("--cases", type=int, default=10000)
-    ap.add_argument("--mutations", type=float, default=0.3,
-                    help="share of cases that mutate the case files (default 0.3)")
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--keep", help="write the cases (with Fairy-Stockfish's ruling) here")
-    ap.add_argument("--progress", action="store_true")
-    args = ap.parse_args()
-    fsf = Engine(args.engine) if args.engine else Pyffish(args.pyffish)
-    rng = random.Random(args.seed)
-    try:
-        cases = generate(args, fsf, rng)
-        for i, c in enumerate(cases):
-            c["id"] = "fsf-%05d" % (i + 1)
-            c["ruleset"] = "axf"
-            c["expect"] = fsf.ruling(c["fen"], c["moves"], final_side(c["fen"], c["moves"]))
-    finally:
-        fsf.close()
-    fd, path = tempfile.mkstemp(suffix=".jsonl")
-    with os.fdopen(fd, "w", encoding="utf-8") as f:
+def write_cases(cases, path):
+    with open(path, "w", encoding="utf-8") as f:
         for c in cases:
             f.write(json.dumps({k: c[k] for k in ("id", "ruleset", "fen", "moves", "expect",
                                                    "origin")}) + "\n")
-    got = xqref_rulings(args, path)
-    if args.keep:
-        os.replace(path, args.keep)
-    else:
-        os.unlink(path)
+
+
+def self_test(cases, got):
+    """Without Fairy-Stockfish: xqref must accept every case move by move and
+    rule it on its last move (the generator's legality and repetition
+    bookkeeping, checked by xqref's). Returns the exit status."""
+    bad = [(c, got.get(c["id"], ("missing", ""))) for c in cases]
+    bad = [(c, x) for c, x in bad if x[0] not in ("red_wins", "black_wins", "draw")]
+    for c, x in bad:
+        print("BAD %s (%s): %s %s -- xqref: %s %s" % (c["id"], c["origin"], c["fen"],
+                                                     " ".join(c["moves"]), x[0], x[1]))
+    kinds = Counter("random" if c["origin"] == "random" else "mutation" for c in cases)
+    print("self-test: %d cases (%d random, %d mutations), %d ruled on their last move"
+          % (len(cases), kinds["random"], kinds["mutation"], len(cases) - len(bad)))
+    return 1 if bad else 0
+
+
+def report(args, fsf, cases, got):
     agree, pairs, by_origin, bad = 0, Counter(), Counter(), []
     for c in cases:
         x = got.get(c["id"], ("missing", ""))
@@ -479,7 +481,49 @@ def main():
         print("  moves %s" % " ".join(c["moves"]))
         print("  Fairy-Stockfish %s; xqref %s (%s)" % (c["expect"], x[0], x[1]))
         print("  xqref classes: %s" % xqref_classes(args, c))
+        if hasattr(fsf, "chased"):
+            print("  Fairy-Stockfish chased: %s" % fsf.chased(c["fen"], c["moves"]))
     return 0
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--pyffish", help="directory holding the pyffish module you built")
+    ap.add_argument("--engine", help="Fairy-Stockfish engine binary (largeboards build)")
+    ap.add_argument("--self-test", action="store_true",
+                    help="no Fairy-Stockfish: check the generated cases with xqref alone")
+    ap.add_argument("--xqref", required=True)
+    ap.add_argument("--root", required=True, help="the repository (for tests/data/rules)")
+    ap.add_argument("--cases", type=int, default=10000)
+    ap.add_argument("--mutations", type=float, default=0.3,
+                    help="share of cases that mutate the case files (default 0.3)")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--keep", help="write the cases (with Fairy-Stockfish's ruling) here")
+    ap.add_argument("--progress", action="store_true")
+    args = ap.parse_args()
+    fsf = None
+    if not args.self_test:
+        fsf = Engine(args.engine) if args.engine else Pyffish(args.pyffish)
+    rng = random.Random(args.seed)
+    try:
+        cases = generate(args, fsf, rng)
+        for i, c in enumerate(cases):
+            c["id"] = "fsf-%05d" % (i + 1)
+            c["ruleset"] = "axf"
+            c["expect"] = fsf.ruling(c["fen"], c["moves"], final_side(c["fen"], c["moves"])) \
+                if fsf else "draw"
+        fd, path = tempfile.mkstemp(suffix=".jsonl")
+        os.close(fd)
+        write_cases(cases, path)
+        got = xqref_rulings(args, path)
+        if args.keep:
+            os.replace(path, args.keep)
+        else:
+            os.unlink(path)
+        return self_test(cases, got) if args.self_test else report(args, fsf, cases, got)
+    finally:
+        if fsf:
+            fsf.close()
 
 
 if __name__ == "__main__":
