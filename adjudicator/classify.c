@@ -156,14 +156,18 @@ static uint32_t checkers(const xq_pos *p, int c)
 }
 
 /* True when move `m` of the side to move in `p` is legal once the checks
- * of the pieces in `ignore` are not there: their attacks on the general
- * do not count, while they still stand, block and screen as pieces. A
+ * of the pieces in `ignore` are not there: their attacks on the general's
+ * point do not count, while they still stand, block and screen as pieces
+ * (a move of the general itself is tested as it is). A
  * standing attack is only suspended by a check (AXF: a piece that could
  * take or retake but for the check still attacks or protects). */
 static int legal_but_for(const xq_pos *p, xq_move m, uint32_t ignore)
 {
   if (xq_is_legal(p, m)) return 1;
   if (!ignore || !xq_is_pseudo_legal(p, m)) return 0;
+  /* A general that moves meets the checking pieces' attacks where it goes:
+   * only the check on the point it stands on is set aside. */
+  if (kind_of(p->board[XQ_FROM(m)]) == XQ_KING) return 0;
   xq_pos r = *p;
   xq_undo u;
   xq_make(&r, m, &u);

@@ -330,6 +330,13 @@ Test(classify, check_opening_a_chase)
   c = classify(held, "c5e5", XQ_RULESET_AXF);
   cr_assert_eq(c.cls, XQ_CLS_CHECK);
   cr_assert_eq(c.victims, 0u);
+  /* a5-a9 checks over the c9 elephant; the g7 horse attacks the f9
+   * advisor, whose only root is the general: it cannot retake on f9, where
+   * the cannon would take it (the check set aside is the one on e9 only). */
+  const char *king = "2b1ka3/9/6N2/9/C8/9/9/9/9/3K5 w";
+  c = classify(king, "a5a9", XQ_RULESET_AXF);
+  cr_assert_eq(c.cls, XQ_CLS_CHECK);
+  cr_assert_eq(c.victims, 1u << pid_at(king, "f9"));
 }
 
 Test(classify, same_type_exchange_offer)
