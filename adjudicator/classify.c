@@ -142,6 +142,61 @@ static int has_legal_move(const xq_pos *p)
 /* AXF chase (R11)                                                     */
 /* ------------------------------------------------------------------ */
 
+/* The pieces giving check to the general of `c` in `p` (piece-id bits):
+ * the enemy pieces other than the general whose captures reach it. */
+static uint32_t checkers(const xq_pos *p, int c)
+{
+  int k = p->sq[c << 4];
+  uint32_t by = 0;
+  if (k == XQ_NO_SQ) return 0;
+  for (int e = ((c ^ 1) << 4) + 1; e < ((c ^ 1) << 4) + 16; e++)
+    if (p->sq[e] != XQ_NO_SQ && (xq_attacks_from(p, p->sq[e]) & ((xq_bb)1 << k)))
+      by |= 1u << e;
+  return by;
+}
+
+/* True when move `m` of the side to move in `p` is legal once the checks
+ * of the pieces in `ignore` are not there: their attacks on the general's
+ * point do not count, while they still stand, block and screen as pieces
+ * (a move of the general itself is tested as it is). A
+ * standing attack is only suspended by a check (AXF: a piece that could
+ * take or retake but for the check still attacks or protects). */
+static int legal_but_for(const xq_pos *p, xq_move m, uint32_t ignore)
+{
+  if (xq_is_legal(p, m)) return 1;
+  if (!ignore || !xq_is_pseudo_legal(p, m)) return 0;
+  /* A general that moves meets the checking pieces' attacks where it goes:
+   * only the check on the point it stands on is set aside. */
+  if (kind_of(p->board[XQ_FROM(m)]) == XQ_KING) return 0;
+  xq_pos r = *p;
+  xq_undo u;
+  xq_make(&r, m, &u);
+  int us = p->side, k = r.sq[us << 4], ek = r.sq[(us ^ 1) << 4];
+  for (int e = ((us ^ 1) << 4) + 1; e < ((us ^ 1) << 4) + 16; e++)
+    if (r.sq[e] != XQ_NO_SQ && !(ignore >> e & 1) &&
+        (xq_attacks_from(&r, r.sq[e]) & ((xq_bb)1 << k)))
+      return 0;
+  if (ek == XQ_NO_SQ || XQ_FILE(ek) != XQ_FILE(k)) return 1;
+  int lo = k < ek ? k : ek, hi = k < ek ? ek : k;
+  for (int s = lo + XQ_FILES; s < hi; s += XQ_FILES)
+    if (r.board[s] != XQ_NO_PID) return 1;
+  return 0; /* the generals would face each other */
+}
+
+/* True when the side to move in `p` has a capture on `sq` that is legal
+ * but for the checks of the pieces in `ignore`. */
+static int retake_but_for(const xq_pos *p, int sq, uint32_t ignore)
+{
+  int base = p->side << 4;
+  for (int id = base; id < base + 16; id++) {
+    int s = p->sq[id];
+    if (s == XQ_NO_SQ) continue;
+    if (!(xq_attacks_from(p, s) & ((xq_bb)1 << sq))) continue;
+    if (legal_but_for(p, XQ_MOVE(s, sq), ignore)) return 1;
+  }
+  return 0;
+}
+
 /* The enemy pieces pinning piece `a` of the side to move in `q`: those
  * that would attack its general were `a` to step to an empty point (its
  * general not being in check now). */
@@ -176,6 +231,12 @@ static void axf_pairs(const xq_pos *pos, int side, int moved, uint32_t pairs[16]
   xq_pos q;
   with_side(pos, side, &q);
   int opp = side ^ 1, base = side << 4;
+  /* Checks in `pos` suspend attacks without ending them: the chaser's
+   * captures and the victim's retakes are tested as if they were not
+   * there (a check evasion makes no new chase of what it attacked
+   * before; a check that opens an attack on an unprotected piece chases
+   * it). */
+  uint32_t chk_us = checkers(pos, side), chk_them = checkers(pos, opp);
   memset(pairs, 0, 16 * sizeof pairs[0]);
   if (pinpairs) memset(pinpairs, 0, 16 * sizeof pinpairs[0]);
   for (int a = base; a < base + 16; a++) {
@@ -194,7 +255,7 @@ static void axf_pairs(const xq_pos *pos, int side, int moved, uint32_t pairs[16]
       if (!is_material(&q, v)) continue;
       xq_move m = XQ_MOVE(asq, vsq);
       /* R11.3: only a legal capture attacks. */
-      if (!xq_is_legal(&q, m)) continue;
+      if (!legal_but_for(&q, m, chk_us)) continue;
       int chase = 0;
       if ((ak == XQ_HORSE || ak == XQ_CANNON) && vk == XQ_ROOK) {
         chase = 1; /* R11.4(a), AXF 15: protected or not */
@@ -206,13 +267,13 @@ static void axf_pairs(const xq_pos *pos, int side, int moved, uint32_t pairs[16]
         xq_undo u;
         xq_make(&r, m, &u);
         /* R11.4(b): unprotected = no legal recapture (fake roots fail). */
-        if (!legal_capture_onto(&r, vsq)) {
+        if (!retake_but_for(&r, vsq, chk_them)) {
           if (ak == vk) {
             /* R11.5: same kinds attacking each other offer an exchange,
              * unless the victim cannot take back (AXF 24). */
             xq_pos o;
             with_side(&q, opp, &o);
-            chase = !xq_is_legal(&o, XQ_MOVE(vsq, asq));
+            chase = !legal_but_for(&o, XQ_MOVE(vsq, asq), chk_them);
           } else {
             chase = 1;
           }
@@ -222,16 +283,6 @@ static void axf_pairs(const xq_pos *pos, int side, int moved, uint32_t pairs[16]
       if (chase && (pin >> v & 1) && pinpairs) pinpairs[a - base] |= 1u << v;
     }
   }
-}
-
-/* True when square `mid` lies strictly between `a` and `b` on one line. */
-static int between(int a, int b, int mid)
-{
-  int fa = XQ_FILE(a), ra = XQ_RANK(a), fb = XQ_FILE(b), rb = XQ_RANK(b);
-  int fm = XQ_FILE(mid), rm = XQ_RANK(mid);
-  if (ra == rb && rm == ra) return (fm - fa) * (fm - fb) < 0;
-  if (fa == fb && fm == fa) return (rm - ra) * (rm - rb) < 0;
-  return 0;
 }
 
 /* A move that parries one of the opponent's chases (the chased piece
@@ -272,20 +323,6 @@ static void classify_axf(const xq_pos *before, const xq_pos *after, xq_move m,
   axf_pairs(before, s, -1, pb, NULL);
   axf_pairs(after, s, moved, pa, pp);
   drop_parry_undermining(before, after, s, moved, pb, pa);
-  if (out->cls == XQ_CLS_CHECK) {
-    /* After a check the opponent's recaptures are all restricted; only
-     * the checking move's own attacks count: those of the moved piece and
-     * those of a cannon using it as a screen. */
-    for (int i = 0; i < 16; i++) {
-      int a = (s << 4) + i;
-      if (a == moved) continue;
-      uint32_t keep = 0;
-      if (kind_of(a) == XQ_CANNON && after->sq[a] != XQ_NO_SQ)
-        for (int v = 0; v < 32; v++)
-          if ((pa[i] >> v & 1) && between(after->sq[a], after->sq[v], to)) keep |= 1u << v;
-      pa[i] = keep;
-    }
-  }
   /* R11.6: only attacks the move created (direct, discovered, or by
    * removing or pinning a protector) count. */
   for (int i = 0; i < 16; i++) {
@@ -718,9 +755,11 @@ int xq_classify_move(const xq_pos *pos, xq_move m, const xq_rules *rules,
   xq_make(&after, m, &u);
   if (xq_in_check(&after, (xq_color)(s ^ 1))) {
     c.cls = XQ_CLS_CHECK; /* R6: the most severe character */
-    /* AXF: a check that also chases keeps its victims, so that a chase
-     * of one piece by checks and chases in turn stays a perpetual chase
-     * (R7 common victim). */
+    /* AXF: a check that also chases (by the checking piece or by any
+     * attack it opens) keeps its victims, so that a chase of one piece by
+     * checks and chases in turn stays a perpetual chase (R7 common
+     * victim); axf_pairs tests the retakes as if the check were not
+     * there. */
     if (!xq__is_cxa(rules)) classify_axf(pos, &after, m, s, &c);
     *out = c;
     return XQ_OK;

@@ -19,6 +19,9 @@ if [ "${1:-}" = --test ]; then
   # the crash trials (bench/crash-ops.sh: HTTP requests, PRAGMA
   # integrity_check) and the valgrind run of the server suites
   packages+=(curl sqlite3 valgrind)
+  # the self-test of the Fairy-Stockfish comparison's case generator
+  # (bench/compare-fsf.sh --self-test, a Python script)
+  packages+=(python3)
   # the edge test (tests/edge/run.sh, docs/scale.md): nginx with the nchan
   # module, and Redis for two edges sharing their channels. scripts/edge.sh
   # runs its own on loopback ports; where systemd runs, Debian also starts

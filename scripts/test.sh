@@ -16,6 +16,9 @@ echo "== default build (build/), at ${SECONDS} s"
 bash scripts/build.sh build -DCMAKE_BUILD_TYPE=Release -DXQ_TESTS=ON
 run_suites build
 ./build/xqref bench --quick
+# the repetition cases of the Fairy-Stockfish comparison, checked by xqref
+# alone (the comparison itself: bench/compare-fsf.sh, docs/repetition.md)
+bash bench/compare-fsf.sh --self-test --cases 300 --xqref build/xqref
 # the server killed with SIGKILL mid-stream keeps every acknowledged move
 # (the long version: TRIALS=20 bash bench/crash-test.sh, docs/tools.md)
 TRIALS=3 BOARDS=200 bash bench/crash-test.sh

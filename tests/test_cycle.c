@@ -199,6 +199,16 @@ Test(cases, axf_more)
             AXF_MORE_MIN_PERCENT, st.failures);
 }
 
+/* Cases from real play that once ruled wrong (docs/repetition.md, "Checks
+ * and evasions"): every one must pass. */
+Test(cases, axf_fidelity)
+{
+  case_stats st;
+  run_cases("axf_fidelity.jsonl", 1, &st);
+  cr_assert_geq(st.passed + st.failed, 2);
+  cr_assert_eq(st.failed, 0, "failures:%s", st.failures);
+}
+
 Test(cases, cxa_perpetual_check)
 {
   case_stats st;
@@ -287,6 +297,46 @@ Test(classify, fake_root)
   const char *real = "3k5/9/9/3n5/9/9/r8/9/9/3NK4 b";
   cr_assert_eq(classify(real, "a3d3", XQ_RULESET_AXF).cls, XQ_CLS_IDLE);
   cr_assert_eq(classify(real, "a3d3", XQ_RULESET_CXA2011).cls, XQ_CLS_IDLE);
+}
+
+/* A check only suspends standing attacks (issue 22, items 7 and 8). */
+Test(classify, check_evasion_makes_no_new_chase)
+{
+  /* The g7 rook checks; e8-f7 blocks it and gives the d1 cannon back its
+   * capture of the unprotected d9 pawn, which it had before the check. */
+  const char *f = "3P1P3/4a3c/3k2R2/9/9/6B2/9/4B4/2Cc5/4KCN2 b";
+  xq_move_class c = classify(f, "e8f7", XQ_RULESET_AXF);
+  cr_assert_eq(c.cls, XQ_CLS_IDLE);
+  cr_assert_eq(c.victims, 0u);
+}
+
+Test(classify, check_opening_a_chase)
+{
+  /* c5-c1 checks and opens the a5 rook on the unprotected d5 cannon. */
+  const char *f = "9/4k4/b8/9/r1rC5/9/9/9/5K3/p8 b";
+  int cannon = pid_at(f, "d5"), rook = pid_at(f, "a5");
+  xq_move_class c = classify(f, "c5c1", XQ_RULESET_AXF);
+  cr_assert_eq(c.cls, XQ_CLS_CHECK);
+  cr_assert_eq(c.victims, 1u << cannon);
+  cr_assert_eq(c.attackers, 1u << rook);
+  /* c5-e5 checks and opens the c0 rook on the c6 horse: unprotected, a
+   * chase; protected by the c9 rook, none, although the c9 rook cannot
+   * retake while its general is in check. */
+  const char *bare = "4k4/9/9/2n6/2R6/9/9/9/9/2RK5 w";
+  c = classify(bare, "c5e5", XQ_RULESET_AXF);
+  cr_assert_eq(c.cls, XQ_CLS_CHECK);
+  cr_assert_eq(c.victims, 1u << pid_at(bare, "c6"));
+  const char *held = "2r1k4/9/9/2n6/2R6/9/9/9/9/2RK5 w";
+  c = classify(held, "c5e5", XQ_RULESET_AXF);
+  cr_assert_eq(c.cls, XQ_CLS_CHECK);
+  cr_assert_eq(c.victims, 0u);
+  /* a5-a9 checks over the c9 elephant; the g7 horse attacks the f9
+   * advisor, whose only root is the general: it cannot retake on f9, where
+   * the cannon would take it (the check set aside is the one on e9 only). */
+  const char *king = "2b1ka3/9/6N2/9/C8/9/9/9/9/3K5 w";
+  c = classify(king, "a5a9", XQ_RULESET_AXF);
+  cr_assert_eq(c.cls, XQ_CLS_CHECK);
+  cr_assert_eq(c.victims, 1u << pid_at(king, "f9"));
 }
 
 Test(classify, same_type_exchange_offer)
