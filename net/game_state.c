@@ -84,12 +84,15 @@ cJSON *xq__game_state(xq__server *s, const xq__live *lv)
   cJSON *f = cJSON_AddArrayToObject(o, "fouls");
   cJSON_AddItemToArray(f, cJSON_CreateNumber(g->fouls[0]));
   cJSON_AddItemToArray(f, cJSON_CreateNumber(g->fouls[1]));
-  long red = g->clock_ms[0] >= 0 ? g->clock_ms[0] : lv->clock_ms[0];
-  long black = g->clock_ms[1] >= 0 ? g->clock_ms[1] : lv->clock_ms[1];
+  long ck[2];
+  xq__live_clock(lv, ck);
+  long red = ck[0], black = ck[1];
   if (red >= 0 || black >= 0) {
     cJSON *c = cJSON_AddArrayToObject(o, "clock");
     cJSON_AddItemToArray(c, cJSON_CreateNumber((double)red));
     cJSON_AddItemToArray(c, cJSON_CreateNumber((double)black));
+    /* when they were read: the side to move's has run since */
+    if (lv->clock_at) cJSON_AddNumberToObject(o, "clock_at", (double)lv->clock_at);
   } else {
     cJSON_AddNullToObject(o, "clock");
   }

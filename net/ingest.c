@@ -502,7 +502,9 @@ static char *move_data(const xq__live *lv, const xq_pos *before, xq_move m, cons
   xq_move_format(before, m, XQ_NOTE_CHINESE, zh, sizeof zh);
   xq_fen_format(&lv->g->pos, fen, sizeof fen);
   char clock[64] = "null";
-  if (lv->clock_ms[0] >= 0) snprintf(clock, sizeof clock, "[%ld,%ld]", lv->clock_ms[0], lv->clock_ms[1]);
+  long ck[2];
+  xq__live_clock(lv, ck);
+  if (ck[0] >= 0) snprintf(clock, sizeof clock, "[%ld,%ld]", ck[0], ck[1]);
   size_t n = 512 + (ruling ? strlen(ruling) : 0);
   char *t = malloc(n);
   if (t)

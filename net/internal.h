@@ -341,6 +341,8 @@ typedef struct xq__live {
   int busy;                    /* an event is being judged off the loop */
   int rebuild;                 /* marked for xq__live_rebuild_marked */
   long clock_ms[2];            /* last clock reading, -1 none */
+  int64_t clock_at;            /* wall clock (µs since 1970) of the last reading, 0 unknown (a
+                                  game replayed at start): the side to move's clock runs since */
   char *verdict;               /* the JSON of the last ruling that was not a plain acceptance
                                   (games.json keeps it across reloads), NULL none */
   struct {
@@ -353,6 +355,10 @@ typedef struct xq__live {
 xq__live *xq__live_get(xq__server *s, int round, int board);
 /* Add the games of a newly published round (pairings from the store). */
 int xq__live_add_round(xq__server *s, int round, xq_error *err);
+/* The game's clocks as the state and every event say them, in ms: the
+ * adjudicator's (increments and penalties applied) once it has a
+ * reading, else the board's last reading; -1 none. */
+void xq__live_clock(const xq__live *lv, long out[2]);
 /* Keep `v` as the game's last ruling when it is not a plain acceptance
  * (a foul, a claim, an arbiter's decision, a must-change order...), for
  * the games' state; on the loop only. Out of memory keeps the one before. */

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/time.h>
 
 #include "internal.h"
 
@@ -145,6 +146,8 @@ int xq__live_add_ko(xq__server *s, xq_error *err)
 
 int xq__live_apply(xq__live *lv, const xq_event *ev, int n, xq_verdict *v, xq_error *err)
 {
+  long was[2];
+  xq__live_clock(lv, was);
   int rc = xq_game_apply(lv->g, ev, n, v, err);
   if (rc != XQ_OK) return rc;
   for (int i = 0; i < n; i++)
@@ -153,7 +156,21 @@ int xq__live_apply(xq__live *lv, const xq_event *ev, int n, xq_verdict *v, xq_er
       lv->clock_ms[0] = lv->g->clock_ms[0];
       lv->clock_ms[1] = lv->g->clock_ms[1];
     }
+  long now[2];
+  xq__live_clock(lv, now);
+  if (now[0] != was[0] || now[1] != was[1] || (n && ev[0].kind == XQ_EVENT_MOVE)) {
+    /* read (or changed: an increment, a penalty) now */
+    struct timeval tv;
+    gettimeofday(&tv, NULL);
+    lv->clock_at = now[0] >= 0 ? (int64_t)tv.tv_sec * 1000000 + tv.tv_usec : 0;
+  }
   return XQ_OK;
+}
+
+void xq__live_clock(const xq__live *lv, long out[2])
+{
+  const xq_game *g = lv->g;
+  for (int i = 0; i < 2; i++) out[i] = g->clock_ms[i] >= 0 ? g->clock_ms[i] : lv->clock_ms[i];
 }
 
 /* Remember the reply to board seq `seq` for resends. */
@@ -198,6 +215,7 @@ static int replay_row(void *arg, const xq_tgame_rec *r)
   int rc = xq_events_parse(r->event, &cx->ev, &err);
   if (rc == XQ_OK) rc = xq__live_apply(lv, cx->ev.v, cx->ev.n, &v, &err);
   if (rc == XQ_OK) xq__live_note_verdict(lv, &v);
+  lv->clock_at = 0; /* replayed now: when the clocks were read is not known */
   if (rc != XQ_OK) {
     /* a stored event that does not replay would be a bug: say so */
     cx->bad++;

@@ -60,13 +60,32 @@ static char *move_bcast(const xq__live *lv, const xq_pos *before, xq_move m, con
   xq_move_format(before, m, XQ_NOTE_WXF, wxf, sizeof wxf);
   xq_move_format(before, m, XQ_NOTE_CHINESE, zh, sizeof zh);
   char clock[64] = "null";
-  if (lv->clock_ms[0] >= 0) snprintf(clock, sizeof clock, "[%ld,%ld]", lv->clock_ms[0], lv->clock_ms[1]);
+  long ck[2];
+  xq__live_clock(lv, ck);
+  if (ck[0] >= 0) snprintf(clock, sizeof clock, "[%ld,%ld]", ck[0], ck[1]);
   size_t n = 512 + (ruling ? strlen(ruling) : 0);
   char *t = malloc(n);
   if (t)
     snprintf(t, n, "{\"ply\":%d,\"move\":\"%s\",\"wxf\":\"%s\",\"zh\":\"%s\",\"fen\":\"%s\",\"clock\":%s,\"result\":\"%s\"%s%s}",
              lv->g->nply, iccs, wxf, zh, fen, clock, xq__live_result(lv), ruling ? ",\"ruling\":" : "",
              ruling ? ruling : "");
+  return t;
+}
+
+/* The broadcast of a verdict: its JSON with the game's clocks added. */
+static char *verdict_bcast(const xq__live *lv, const char *vjson)
+{
+  long ck[2];
+  xq__live_clock(lv, ck);
+  cJSON *o = cJSON_Parse(vjson);
+  if (!o) return NULL;
+  if (ck[0] >= 0) {
+    cJSON *c = cJSON_AddArrayToObject(o, "clock");
+    cJSON_AddItemToArray(c, cJSON_CreateNumber((double)ck[0]));
+    cJSON_AddItemToArray(c, cJSON_CreateNumber((double)ck[1]));
+  }
+  char *t = cJSON_PrintUnformatted(o);
+  cJSON_Delete(o);
   return t;
 }
 
@@ -101,8 +120,9 @@ static void event_done(xq__server *s, xq__conn *c, const cJSON *id, xq__live *lv
     bcast = move_bcast(lv, before, lv->g->hist[nply].move, fen, v->kind == XQ_VERDICT_ACCEPTED ? NULL : vjson);
     btype = "move";
   } else if (v->changed || v->kind != XQ_VERDICT_ACCEPTED) {
-    /* a ruling, a foul, a clock that fell, a claim: the verdict itself */
-    bcast = vjson ? strdup(vjson) : NULL;
+    /* a ruling, a foul, a clock that fell, a claim: the verdict itself,
+     * with the clocks as they are now (a penalty, a pause) */
+    bcast = vjson ? verdict_bcast(lv, vjson) : NULL;
     btype = "verdict";
   }
   xq_tgame_rec rec = {0};
@@ -163,6 +183,7 @@ static void judge_after(uv_work_t *w, int status)
     lv->g = j->copy.g;
     lv->clock_ms[0] = j->copy.clock_ms[0];
     lv->clock_ms[1] = j->copy.clock_ms[1];
+    lv->clock_at = j->copy.clock_at;
   } else {
     free(j->copy.g);
   }

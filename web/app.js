@@ -240,6 +240,46 @@ function clockText(ms) {
   return (h ? h + ':' + String(m).padStart(2, '0') : String(m)) + ':' + String(x).padStart(2, '0');
 }
 
+/* Clocks run on the page for the side to move, from the time of their
+ * last reading (`clock_at` of the state, the arrival of an event), while
+ * the game is on and not paused. S.skew: this browser's clock minus the
+ * server's, from the events' "at". */
+function runningClock(g, side) {
+  if (!g.clock || g.clock[side] === null || g.clock[side] === undefined) return null;
+  let ms = g.clock[side];
+  const running = g.result === '*' && !g.paused && !g.needs_arbiter && g.clockAt &&
+    sideToMove(g) === (side ? 'black' : 'red');
+  if (running) ms -= Date.now() - g.clockAt;
+  return Math.max(0, ms);
+}
+
+function clockSpan(g, side) {
+  return el('span', { class: 'clock', 'data-side': side, text: g.clock ? clockText(runningClock(g, side)) : '' });
+}
+
+const CLOCK_TICK_MS = 500;
+function tickClocks() {
+  for (const c of document.querySelectorAll('#boards .card[data-result="*"]')) {
+    const g = S.games.get(+c.dataset.table);
+    if (!g || !g.clock) continue;
+    for (const span of c.querySelectorAll('.clock[data-side]')) span.textContent = clockText(runningClock(g, +span.dataset.side));
+  }
+  const g = S.view === 'game' && S.games.get(S.game);
+  if (g && g.clock) {
+    $('#g-clock-red').textContent = clockText(runningClock(g, 0));
+    $('#g-clock-black').textContent = clockText(runningClock(g, 1));
+  }
+}
+
+/* An event's clocks: read now (its arrival), the server's "at" kept for
+ * the skew. */
+function takeClock(g, d) {
+  if (d.at) S.skew = Date.now() - d.at / 1000;
+  if (!d.clock) return;
+  g.clock = d.clock;
+  g.clockAt = Date.now();
+}
+
 function moveText(game, i) {
   if (S.notation === 'wxf' && game.wxf && game.wxf[i]) return game.wxf[i];
   if (S.notation === 'zh' && game.zh && game.zh[i]) return game.zh[i];
@@ -289,11 +329,11 @@ function renderCard(g) {
       el('span', { class: 'result', text: g.result === '*' ? '' : resultText(g.result) })),
     el('div', { class: 'who' },
       el('span', { class: stm === 'black' ? 'to-move' : '', text: g.black ? g.black.name : '' }),
-      el('span', { class: 'clock', text: g.clock ? clockText(g.clock[1]) : '' })),
+      clockSpan(g, 1)),
     labelled(boardSvg(pos.board, pos.last), gameLabel(g, n)),
     el('div', { class: 'who' },
       el('span', { class: 'red-name ' + (stm === 'red' ? 'to-move' : ''), text: g.red ? g.red.name : '' }),
-      el('span', { class: 'clock', text: g.clock ? clockText(g.clock[0]) : '' })),
+      clockSpan(g, 0)),
     el('div', { class: 'last', text: lastText }),
     flags);
   return card;
@@ -505,6 +545,7 @@ function verdictBanner(table, v) {
 
 function normalise(g) {
   if (g.verdict) g.lastVerdict = g.verdict; // the server keeps the last ruling
+  g.clockAt = g.clock_at ? g.clock_at / 1000 + (S.skew || 0) : null;
   g.moves = g.moves || [];
   g.wxf = g.wxf || [];
   g.zh = g.zh || [];
@@ -553,7 +594,7 @@ function onMove(d) {
   g.zh.push(d.zh);
   g.fen = d.fen;
   g.ply = d.ply;
-  if (d.clock) g.clock = d.clock;
+  takeClock(g, d);
   if (d.result) g.result = d.result;
   if (d.ruling) applyVerdict(g, d.ruling);
   gameChanged(g);
@@ -573,10 +614,18 @@ function applyVerdict(g, v) {
 function onVerdict(d) {
   const g = S.games.get(d.table);
   if (!g || d.round !== S.round) return;
-  applyVerdict(g, d);
-  // a clock reading is not in the verdict: the state says it (an
-  // arbiter's result needs nothing more: its `result` event follows)
-  if (d.event === 'clock') resync();
+  if (d.event === 'pause' && g.clock && g.clockAt) {
+    // the server keeps the boards' readings: what ran until now stays
+    const side = sideToMove(g) === 'black' ? 1 : 0;
+    g.clock = [...g.clock];
+    g.clock[side] = runningClock(g, side);
+    g.clockAt = Date.now();
+    applyVerdict(g, d);
+  } else {
+    applyVerdict(g, d);
+    if (d.event === 'resume') g.clockAt = g.clock ? Date.now() : null;
+    else takeClock(g, d); // a penalty: the verdict carries the clocks
+  }
   gameChanged(g);
 }
 
@@ -666,8 +715,8 @@ function renderViewer() {
   $('#g-board').replaceChildren(labelled(boardSvg(pos.board, pos.last), gameLabel(g, n)));
   $('#g-red').textContent = g.red ? `${g.red.name}${g.red.rating ? ' (' + g.red.rating + ')' : ''}` : '';
   $('#g-black').textContent = g.black ? `${g.black.name}${g.black.rating ? ' (' + g.black.rating + ')' : ''}` : '';
-  $('#g-clock-red').textContent = g.clock ? clockText(g.clock[0]) : '';
-  $('#g-clock-black').textContent = g.clock ? clockText(g.clock[1]) : '';
+  $('#g-clock-red').textContent = g.clock ? clockText(runningClock(g, 0)) : '';
+  $('#g-clock-black').textContent = g.clock ? clockText(runningClock(g, 1)) : '';
   $('#g-title').textContent = `${roundName(S.round)} · ${t('table_n', { n: g.table })}`;
   const state = g.result !== '*' ? resultText(g.result) + reasonText(g.reason)
     : [t('playing'), ...gameFlags(g).map(x => x[1])].join(' · ');
@@ -983,6 +1032,7 @@ function init() {
   $('#token-form').addEventListener('submit', e => { e.preventDefault(); signIn($('#token').value); });
   $('#sign-out').addEventListener('click', () => { $('#token').value = ''; signIn(''); });
   window.addEventListener('hashchange', route);
+  setInterval(tickClocks, CLOCK_TICK_MS);
   applyWords();
   route();
   loadEvent(false).then(() => {

@@ -208,6 +208,31 @@ test('a batch of events (as an edge sends them) is applied event by event', asyn
   await ctx.close();
 });
 
+test('D3: a card\'s clock runs for the side to move and says what the API says', async () => {
+  const { ctx, p, errors } = await freshPage(1280, 900);
+  await p.goto(base + '/#live/1');
+  await p.waitForSelector('#boards .card[data-table="4"]', { timeout: WAIT });
+  const board = new Board(jsonPort);
+  await board.ready();
+  await board.send({ id: 1, op: 'hello', token: tokens.boards['1.4'] });
+  const r = await board.send({ id: 2, op: 'move', seq: 1, move: 'h2e2', clock: [5391000, 5400000] });
+  board.close();
+  assert.equal(r.ok, true, JSON.stringify(r));
+  const card = p.locator('#boards .card[data-table="4"]');
+  await p.locator('#boards .card[data-table="4"][data-ply="1"]').waitFor({ timeout: WAIT });
+  const api4 = (await api('/api/rounds/1/games.json')).games.find(g => g.table === 4);
+  const text = ms => { const s = Math.floor(ms / 1000); return `${Math.floor(s / 3600)}:${String(Math.floor(s / 60) % 60).padStart(2, '0')}:${String(s % 60).padStart(2, '0')}`; };
+  assert.equal(await card.locator('.clock[data-side="0"]').textContent(), text(api4.clock[0]), 'Red has moved: its clock is the API\'s');
+  const first = await card.locator('.clock[data-side="1"]').textContent();
+  await new Promise(ok => setTimeout(ok, 2200));
+  const later = await card.locator('.clock[data-side="1"]').textContent();
+  const secs = t => t.split(':').reduce((a, x) => a * 60 + +x, 0);
+  assert.ok(secs(first) - secs(later) >= 2, `Black's clock runs: ${first} then ${later}`);
+  assert.equal(await card.locator('.clock[data-side="0"]').textContent(), text(api4.clock[0]), 'Red\'s stands');
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
+
 test('latency over ten moves of one game (a figure, not asserted)', async () => {
   const board = new Board(jsonPort);
   await board.ready();
@@ -640,3 +665,4 @@ test('D5: knockout cards name their stage and game; the bracket says who had Red
   assert.deepEqual(errors, []);
   await ctx.close();
 });
+
