@@ -186,10 +186,7 @@ test('a batch of events (as an edge sends them) is applied event by event', asyn
   // come as one `batch` message, a data line "TYPE DATA" each. The stream
   // of a second page is answered here with such a message: two moves of
   // table 7, which no other test plays.
-  const ctx = await browser.newContext({ locale: 'zh-CN', viewport: { width: 1280, height: 900 } });
-  const p2 = await ctx.newPage();
-  const errors = [];
-  p2.on('pageerror', e => errors.push(String(e)));
+  const { ctx, p: p2, errors } = await freshPage(1280, 900);
   const move = (ply, mv, wxf, zh, fen) => 'move ' + JSON.stringify({ ply, move: mv, wxf, zh, fen,
     clock: [5400000, 5400000], result: '*', round: 1, table: 7, at: Date.now() * 1000 });
   const body = 'retry: 600000\n\n: hi\n\nid: 1764489600:0\nevent: batch\n' +
