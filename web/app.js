@@ -30,7 +30,7 @@ const WORDS = {
     a_10: '红胜 1-0', a_draw: '和 ½-½', a_01: '黑胜 0-1', a_foul_red: '红方犯规', a_foul_black: '黑方犯规',
     a_pause: '暂停', a_resume: '继续', a_play_on: '恢复对局', a_confirm: '确认',
     confirm_change: '第{t}台已有结果 {old}，改为 {new}？', yes_change: '确认更改', no_change: '取消',
-    undo: '撤销', undone: '已撤销：第{t}台恢复为 {res}', state: '状态', act: '操作',
+    undo: '撤销', rule_article: '条款', filter: '查找台次或棋手', undone: '已撤销：第{t}台恢复为 {res}', state: '状态', act: '操作',
     done: '已完成：{op} 第{t}台', failed: '失败：{msg}', result_banner: '第{t}台 {res}',
     connected: '已连接', disconnected: '连接中断，正在重连…', loading: '加载中…',
     reason: '（{r}）', moves_none: '尚未走棋', tb: {
@@ -59,7 +59,7 @@ const WORDS = {
     a_foul_black: 'Foul: Black', a_pause: 'Pause', a_resume: 'Resume', a_play_on: 'Resume play',
     a_confirm: 'Confirm', done: 'Done: {op} at table {t}', failed: 'Failed: {msg}',
     confirm_change: 'Table {t} has its result, {old}. Change it to {new}?', yes_change: 'Change it',
-    no_change: 'Cancel', undo: 'Undo', undone: 'Undone: table {t} is {res} again', state: 'State', act: 'Actions',
+    no_change: 'Cancel', undo: 'Undo', rule_article: 'rule', filter: 'Find a table or a player', undone: 'Undone: table {t} is {res} again', state: 'State', act: 'Actions',
     result_banner: 'Table {t}: {res}', connected: 'connected', disconnected: 'connection lost, reconnecting…',
     loading: 'loading…', reason: ' ({r})', moves_none: 'no move yet', tb: {
       PTS: 'Points', OS: 'Opp. score', OS_C1: 'Opp. score -1', PS: 'Progressive', WINS: 'Wins',
@@ -359,16 +359,31 @@ function labelled(svg, label) {
   return svg;
 }
 
+/* The filter of a big event's boards: a table number, or part of a
+ * player's name. */
+function shown(g) {
+  const q = ($('#filter').value || '').trim().toLowerCase();
+  if (!q) return true;
+  if (/^\d+$/.test(q)) return String(g.table) === q;
+  return [g.red, g.black].some(p => p && p.name.toLowerCase().includes(q));
+}
+
 function renderBoards() {
   const box = $('#boards');
   const cards = [];
-  for (const g of [...S.games.values()].sort((a, b) => a.table - b.table)) cards.push(renderCard(g));
+  for (const g of [...S.games.values()].sort((a, b) => a.table - b.table)) {
+    const c = renderCard(g);
+    c.hidden = !shown(g);
+    cards.push(c);
+  }
   box.replaceChildren(...cards);
 }
 
 function updateCard(g) {
   const old = document.querySelector(`#boards .card[data-table="${g.table}"]`);
-  if (old) old.replaceWith(renderCard(g));
+  const c = renderCard(g);
+  c.hidden = !shown(g);
+  if (old) old.replaceWith(c);
   else renderBoards();
 }
 
@@ -567,23 +582,31 @@ function gameChanged(g) {
 }
 
 let resyncTimer = 0;
+/* Read round r's state; the events that arrive meanwhile wait, and are
+ * applied to it once it is in (one that it already holds is skipped: a
+ * move of a ply it has): nothing is read twice, nothing is lost. */
+async function loadGames(r) {
+  S.fetching = (S.fetching || 0) + 1;
+  S.pending = S.pending || [];
+  try {
+    const data = await getJSON(`/api/rounds/${r}/games.json`);
+    if (S.round === r) setGames(data.games);
+  } catch (e) { console.warn(e.message); }
+  if (--S.fetching) return;
+  const waiting = S.pending;
+  S.pending = [];
+  for (const [fn, d] of waiting) fn(d);
+}
+
 function resync() {
   clearTimeout(resyncTimer);
-  resyncTimer = setTimeout(async () => {
-    const seen = S.events;
-    try {
-      const data = await getJSON(`/api/rounds/${S.round}/games.json`);
-      setGames(data.games);
-      // an event that came while the state was on its way may be older
-      // than what it says or newer: take the state again, after it
-      if (S.events !== seen) resync();
-    } catch (e) { console.warn(e.message); }
-  }, 50);
+  resyncTimer = setTimeout(() => loadGames(S.round), 50);
 }
 
 function onMove(d) {
   const g = S.games.get(d.table);
   if (!g || d.round !== S.round) return;
+  if (d.ply <= g.moves.length && g.moves[d.ply - 1] === d.move) return; // the state has it already
   if (d.ply !== g.moves.length + 1) {
     // a gap (a missed event, a correction): take the round's state again
     resync();
@@ -673,7 +696,8 @@ function connect() {
     let d;
     try { d = JSON.parse(data); } catch (err) { console.warn('bad event', data); return; }
     S.events++;
-    fn(d);
+    if (S.fetching) S.pending.push([fn, d]); // applied once the state being read is in
+    else fn(d);
   };
   const on = (type, fn) => {
     handlers.set(type, fn);
@@ -870,6 +894,8 @@ function renderArbiter() {
         g.result !== '*' ? el('span', { class: 'result', text: ' ' + g.result }) : null),
       el('p', {}, ...gameFlags(g).map(([cls, text]) => el('span', { class: 'tag ' + cls, text }))),
       v && (v.zh || v.en) ? el('p', { class: 'verdict', text: S.lang === 'zh' ? v.zh : v.en }) : null,
+      v && (v.zh || v.en) ? el('p', { class: 'verdict-other', lang: S.lang === 'zh' ? 'en' : 'zh',
+        text: (S.lang === 'zh' ? v.en : v.zh) + (v.rule ? ` [${t('rule_article')} ${v.rule}]` : '') }) : null,
       actions(g, true));
   });
   $('#attention').replaceChildren(...(items.length ? items : [el('p', { class: 'empty', text: t('no_attention') })]));
@@ -918,6 +944,7 @@ async function signIn(token) {
 function applyWords() {
   document.documentElement.lang = S.lang === 'zh' ? 'zh' : 'en';
   for (const e of document.querySelectorAll('[data-i18n]')) e.textContent = t(e.dataset.i18n);
+  for (const e of document.querySelectorAll('[data-i18n-placeholder]')) e.placeholder = t(e.dataset.i18nPlaceholder);
   $('#lang').textContent = S.lang === 'zh' ? 'EN' : '中文';
   for (const o of $('#round').options) o.textContent = roundName(+o.value);
 }
@@ -979,12 +1006,7 @@ async function setRound(r) {
   $('#round-pgn').href = `/api/rounds/${r}.pgn`;
   S.games = new Map();
   renderBoards();
-  await Promise.all([refreshPairings(), (async () => {
-    try {
-      const data = await getJSON(`/api/rounds/${r}/games.json`);
-      if (S.round === r) setGames(data.games);
-    } catch (e) { console.warn(e.message); }
-  })()]);
+  await Promise.all([refreshPairings(), loadGames(r)]);
 }
 
 async function loadEvent(newest) {
@@ -1019,6 +1041,7 @@ function init() {
     rerender();
   });
   $('#round').addEventListener('change', e => setRound(+e.target.value));
+  $('#filter').addEventListener('input', renderBoards);
   $('#nav-first').addEventListener('click', () => goto(0));
   $('#nav-prev').addEventListener('click', () => step(-1));
   $('#nav-next').addEventListener('click', () => step(1));

@@ -582,6 +582,9 @@ test('D2: the arbiter still reads why a game needs attention after a reload', as
   await p.reload();
   await verdict.waitFor({ timeout: WAIT });
   assert.equal(await verdict.textContent(), said, 'the sentence comes from the server, not the page');
+  // and in the other language, with the article of the rules it applies
+  const other = await p.textContent(`#attention .item[data-table="${table}"] .verdict-other`);
+  assert.match(other, /[a-z]{3}.*\[条款 .+\]$/);
   assert.deepEqual(errors, []);
   await ctx.close();
 });
@@ -663,3 +666,22 @@ test('D5: knockout cards name their stage and game; the bracket says who had Red
   await ctx.close();
 });
 
+
+test('the boards filter by table or player', async () => {
+  const { ctx, p, errors } = await freshPage(1280, 900);
+  await p.goto(base + '/#live/1');
+  await p.waitForSelector('#boards .card', { timeout: WAIT });
+  const all = await p.locator('#boards .card').count();
+  await p.fill('#filter', '3');
+  assert.equal(await p.locator('#boards .card:not([hidden])').count(), 1);
+  assert.equal(await p.getAttribute('#boards .card:not([hidden])', 'data-table'), '3');
+  const games = (await api('/api/rounds/1/games.json')).games;
+  const name = games.find(g => g.table === 5).black.name;
+  await p.fill('#filter', name.slice(0, 2));
+  const tables = await p.locator('#boards .card:not([hidden])').evaluateAll(cs => cs.map(c => +c.dataset.table));
+  assert.ok(tables.includes(5), `${name}: ${tables}`);
+  await p.fill('#filter', '');
+  assert.equal(await p.locator('#boards .card:not([hidden])').count(), all);
+  await ctx.close();
+  assert.deepEqual(errors, []);
+});
