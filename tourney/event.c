@@ -163,12 +163,9 @@ int xq_tevent_player_no(const xq_tevent *ev, int no)
 int xq_tevent_rounds_complete(const xq_tevent *ev)
 {
   if (!ev) return 0;
-  for (int r = 1; r <= ev->nrounds && r <= XQ_TOURNEY_ROUNDS_MAX; r++)
-    for (int id = 1; id <= ev->n; id++) {
-      const xq_tslot *s = xq_tevent_slot(ev, id, r);
-      if (s->opp && s->res == XQ_TR_NONE) return r - 1;
-    }
-  return ev->nrounds;
+  int r = ev->nrounds;
+  while (r > 0 && !xq_tevent_round_complete(ev, r)) r--;
+  return r;
 }
 
 int xq__missed_out(const xq_tevent *ev, int id, int upto)
