@@ -935,6 +935,7 @@ async function signIn(token) {
     showOpResult('', false);
   }
   renderArbiter();
+  if (S.view === 'console') renderConsole();
 }
 
 /* ------------------------------------------------------------------ */
@@ -967,7 +968,7 @@ function rerender() {
 /* The hash: #VIEW/ROUND (live, pairings, standings, arbiter) or
  * #game/ROUND/TABLE; the round of the hash, or 0. */
 function hashRound() {
-  const m = /^#(?:live|pairings|standings|arbiter|game)\/(\d+)/.exec(location.hash);
+  const m = /^#(?:live|pairings|standings|arbiter|console|game)\/(\d+)/.exec(location.hash);
   return m ? +m[1] : 0;
 }
 
@@ -978,14 +979,14 @@ function roundInUrl() {
   const h = location.hash.replace(/^#/, '') || 'live';
   const view = h.split('/')[0];
   if (view !== 'game' && S.round && hashRound() !== S.round)
-    history.replaceState(null, '', `#${['pairings', 'standings', 'arbiter'].includes(view) ? view : 'live'}/${S.round}`);
+    history.replaceState(null, '', `#${['pairings', 'standings', 'arbiter', 'console'].includes(view) ? view : 'live'}/${S.round}`);
 }
 
 function route() {
   const h = location.hash.replace(/^#/, '') || 'live';
   const m = /^game\/(\d+)\/(\d+)$/.exec(h);
   let view = m ? 'game' : h.split('/')[0];
-  if (!['live', 'pairings', 'standings', 'arbiter', 'game'].includes(view)) view = 'live';
+  if (!['live', 'pairings', 'standings', 'arbiter', 'console', 'game'].includes(view)) view = 'live';
   if (m && (S.game !== +m[2] || +m[1] !== S.round)) S.ply = null;
   if (m) S.game = +m[2];
   const r = hashRound();
@@ -995,6 +996,7 @@ function route() {
   for (const a of document.querySelectorAll('#tabs a')) a.classList.toggle('active', a.dataset.view === view);
   if (view === 'game') renderViewer();
   if (view === 'standings') refreshStandings();
+  if (view === 'console') renderConsole();
   if (!r || r === S.round) roundInUrl();
 }
 

@@ -8,7 +8,7 @@
 // Screenshots go to $XQ_BUILD/web-artifacts/.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawn, execFileSync } from 'node:child_process';
 import { mkdtempSync, mkdirSync, rmSync, existsSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -684,4 +684,70 @@ test('the boards filter by table or player', async () => {
   assert.equal(await p.locator('#boards .card:not([hidden])').count(), all);
   await ctx.close();
   assert.deepEqual(errors, []);
+});
+
+/* ------------------------------------------------------------------ */
+/* The organiser's console, on a server of its own                      */
+/* ------------------------------------------------------------------ */
+
+/* A new event (no player yet) served on free ports: its admin token and base URL. */
+async function startEmpty(name) {
+  const db = join(dir, name + '.db');
+  execFileSync(XQREF, ['tourney', 'new', '--db', db, '--name', 'Console Cup', '--rounds', '3']);
+  const srv = spawn(XQREF, ['serve', '--quiet', '--db', db, '--listen', '127.0.0.1:0', '--http', '127.0.0.1:0'],
+    { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  const info = await new Promise((ok, fail) => {
+    const timer = setTimeout(() => fail(new Error('no server: ' + out)), WAIT);
+    srv.stdout.on('data', d => {
+      out += d;
+      const admin = /^admin (\w+)/m.exec(out), http = /^http (\S+)/m.exec(out);
+      if (admin && http) { clearTimeout(timer); ok({ admin: admin[1], base: 'http://' + http[1] }); }
+    });
+  });
+  return Object.assign(info, { srv });
+}
+
+test('the organiser imports a GBK list with a bad line, previews the pairing, then publishes it', async () => {
+  const ev = await startEmpty('console');
+  try {
+    const rows = ['姓名,性别,出生日期,单位,等级分'];
+    for (let i = 1; i <= 12; i++) rows.push(`棋手${'一二三四五六七八九十'[i % 10]}${i},${i % 3 ? '男' : '女'},19${70 + i}-0${1 + i % 9}-1${i % 9},队${i % 4},${2300 - i * 10}`);
+    rows.splice(6, 0, '坏行,不详,1990-01-01,队9,2000'); // line 7: a sex that is neither 男 nor 女
+    const gbk = execFileSync('iconv', ['-f', 'UTF-8', '-t', 'GBK'], { input: rows.join('\r\n') + '\r\n' });
+    const { ctx, p, errors } = await freshPage(1280, 900);
+    await p.goto(ev.base + '/#arbiter');
+    await p.fill('#token', ev.admin);
+    await p.click('#token-form button[type="submit"]');
+    await p.waitForSelector('#role:has-text("管理员")', { timeout: WAIT });
+    await p.click('#tabs a[data-view="console"]');
+    await p.waitForSelector('#console-body:not([hidden])', { timeout: WAIT });
+    await p.setInputFiles('#c-file', { name: 'players.csv', mimeType: 'text/csv', buffer: gbk });
+    await p.waitForSelector('#c-preview tr[data-line]', { timeout: WAIT });
+    assert.equal(await p.locator('#c-preview tr[data-line]').count(), 13);
+    assert.equal(await p.locator('#c-preview tr.bad').count(), 1);
+    assert.equal(await p.getAttribute('#c-preview tr.bad', 'data-line'), '7');
+    assert.match(await p.textContent('#c-preview'), /GBK/);
+    const before = await (await fetch(ev.base + '/api/event')).json();
+    assert.equal(before.players.length, 0, 'nothing is stored before the import');
+    await p.click('#c-do-import');
+    await p.waitForFunction(() => document.querySelectorAll('#c-players tbody tr').length === 12, null, { timeout: WAIT });
+    const after = await (await fetch(ev.base + '/api/event')).json();
+    assert.equal(after.players.length, 12);
+    assert.ok(after.players.some(x => x.name === '棋手三12'), JSON.stringify(after.players.map(x => x.name)));
+    // the pairing: a preview stores nothing, the publication does
+    await p.click('#c-pair');
+    await p.waitForSelector('#c-pairing table[data-published="no"] tbody tr', { timeout: WAIT });
+    assert.equal(await p.locator('#c-pairing tbody tr').count(), 6);
+    assert.deepEqual((await (await fetch(ev.base + '/api/event')).json()).published, []);
+    await p.click('#c-publish');
+    await p.waitForSelector('#c-pairing table[data-published="yes"]', { timeout: WAIT });
+    const pr = await (await fetch(ev.base + '/api/rounds/1/pairings.json')).json();
+    assert.equal(pr.boards.length, 6);
+    await p.screenshot({ path: join(ART, '15-console.png'), fullPage: true });
+    assert.deepEqual(errors, []);
+    await ctx.close();
+  } finally {
+    ev.srv.kill('SIGTERM');
+  }
 });

@@ -1,0 +1,218 @@
+/*
+ * console.js -- the organiser's console of the live page (docs/web.md),
+ * shown with an admin token: the players (a list, one added by hand, a
+ * list imported from CSV as a spreadsheet saves it, previewed with each
+ * bad line's error before anything is stored) and the next round (its
+ * pairing previewed, then published). It sends the protocol's operations
+ * to POST /api/op with the words and helpers of app.js.
+ */
+'use strict';
+
+Object.assign(WORDS.zh, {
+  t_console: '组委会', c_players: '棋手', c_add: '添加棋手', c_import: '导入名单（CSV）', c_round: '编排',
+  c_pair: '编排第{n}轮（预览）', c_publish: '公布第{n}轮', c_published: '第{n}轮已公布（{b}台）',
+  c_preview_n: '共{n}行：{ok}行可导入，{bad}行有错误', c_do_import: '导入 {n} 名棋手', c_imported: '已导入 {n} 名棋手',
+  c_line: '行', c_error: '错误', c_no_header: '第一行须是表头（姓名、性别、出生日期、单位、等级分…）',
+  c_need_name: '缺少姓名', c_bad_sex: '性别须为 男/女', c_bad_birth: '出生日期须为 年-月-日', c_bad_rating: '等级分须为 0–9999 的整数',
+  c_not_admin: '组委会功能须使用管理员令牌（在“裁判”页登录）。', sex: '性别', birth: '出生日期', club: '单位',
+  region: '地区', team_col: '队', no: '序号', c_withdrawn: '退赛', c_encoding: '编码：{e}',
+});
+Object.assign(WORDS.en, {
+  t_console: 'Organiser', c_players: 'Players', c_add: 'Add a player', c_import: 'Import a list (CSV)', c_round: 'Pairing',
+  c_pair: 'Pair round {n} (preview)', c_publish: 'Publish round {n}', c_published: 'Round {n} published ({b} boards)',
+  c_preview_n: '{n} lines: {ok} to import, {bad} with an error', c_do_import: 'Import {n} players', c_imported: '{n} players imported',
+  c_line: 'Line', c_error: 'Error', c_no_header: 'The first line must be the headings (name, sex, birth date, club, rating…)',
+  c_need_name: 'no name', c_bad_sex: 'sex is m/w (男/女)', c_bad_birth: 'the birth date is YYYY-MM-DD', c_bad_rating: 'the rating is a whole number 0–9999',
+  c_not_admin: 'The organiser console needs an admin token (sign in on the Arbiter tab).', sex: 'Sex', birth: 'Born', club: 'Club',
+  region: 'Region', team_col: 'Team', no: 'No.', c_withdrawn: 'withdrawn', c_encoding: 'encoding: {e}',
+});
+
+/* ------------------------------------------------------------------ */
+/* CSV as spreadsheets save it                                         */
+/* ------------------------------------------------------------------ */
+
+/* The text of a saved file: UTF-8 with or without its BOM, else GBK (as
+ * Chinese Excel saves "CSV"). */
+function decodeCsv(bytes) {
+  const b = new Uint8Array(bytes);
+  if (b[0] === 0xEF && b[1] === 0xBB && b[2] === 0xBF) return { text: new TextDecoder('utf-8').decode(b.subarray(3)), encoding: 'UTF-8 (BOM)' };
+  try {
+    return { text: new TextDecoder('utf-8', { fatal: true }).decode(b), encoding: 'UTF-8' };
+  } catch (e) {
+    return { text: new TextDecoder('gbk').decode(b), encoding: 'GBK' };
+  }
+}
+
+/* Records of CSV text: fields split on commas, "quoted" fields with ""
+ * for a quote and line breaks inside; CRLF or LF. */
+function csvRecords(text) {
+  const out = [];
+  let rec = [], f = '', q = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (q) {
+      if (c === '"' && text[i + 1] === '"') { f += '"'; i++; } else if (c === '"') q = false; else f += c;
+    } else if (c === '"') q = true;
+    else if (c === ',') { rec.push(f); f = ''; }
+    else if (c === '\n' || c === '\r') {
+      if (c === '\r' && text[i + 1] === '\n') i++;
+      rec.push(f); out.push(rec); rec = []; f = '';
+    } else f += c;
+  }
+  if (f !== '' || rec.length) { rec.push(f); out.push(rec); }
+  return out.filter(r => r.some(x => x.trim() !== ''));
+}
+
+/* A heading's field of add_player, in Chinese or English. */
+const HEADINGS = {
+  name: ['姓名', '名字', 'name'], sex: ['性别', 'sex', 'gender'], birth: ['出生日期', '出生', '生日', 'birth', 'born', 'birth date'],
+  region: ['地区', '省市', 'region'], club: ['单位', '俱乐部', 'club'], team: ['队', '队伍', '代表队', 'team'],
+  rating: ['等级分', '等级', 'rating', 'elo'],
+};
+
+function fieldOf(heading) {
+  const h = heading.trim().toLowerCase();
+  for (const [k, names] of Object.entries(HEADINGS)) if (names.includes(h)) return k;
+  return null;
+}
+
+/* One data line into an add_player `player`, or an error. */
+function playerOf(fields, cols) {
+  const p = {};
+  cols.forEach((k, i) => { if (k && fields[i] !== undefined && fields[i].trim() !== '') p[k] = fields[i].trim(); });
+  if (!p.name) return { error: t('c_need_name') };
+  if (p.sex) {
+    const s = { '男': 'm', '女': 'w', m: 'm', w: 'w', f: 'w', male: 'm', female: 'w' }[p.sex.toLowerCase()];
+    if (!s) return { error: t('c_bad_sex') };
+    p.sex = s;
+  }
+  if (p.birth) {
+    const m = /^(\d{4})[-/.年](\d{1,2})[-/.月](\d{1,2})日?$/.exec(p.birth);
+    if (!m) return { error: t('c_bad_birth') };
+    p.birth = `${m[1]}-${m[2].padStart(2, '0')}-${m[3].padStart(2, '0')}`;
+  }
+  if (p.rating !== undefined) {
+    if (!/^\d{1,4}$/.test(p.rating)) return { error: t('c_bad_rating') };
+    p.rating = +p.rating;
+  }
+  return { player: p };
+}
+
+/* The preview of a file: a line each, its player or its error. */
+function previewCsv(text) {
+  const recs = csvRecords(text);
+  if (!recs.length) return { error: t('c_no_header'), lines: [] };
+  const cols = recs[0].map(fieldOf);
+  if (!cols.includes('name')) return { error: t('c_no_header'), lines: [] };
+  return { lines: recs.slice(1).map((f, i) => Object.assign({ line: i + 2, fields: f }, playerOf(f, cols))) };
+}
+
+/* ------------------------------------------------------------------ */
+/* The console                                                         */
+/* ------------------------------------------------------------------ */
+
+const C = { preview: null, pairing: null };
+
+/* Several operations in one POST /api/op: the replies, in order. */
+async function opLines(reqs) {
+  const r = await fetch('/api/op', {
+    method: 'POST',
+    headers: { 'Authorization': 'Bearer ' + S.token, 'Content-Type': 'application/json' },
+    body: reqs.map(q => JSON.stringify(q)).join('\n') + '\n',
+  });
+  const text = await r.text();
+  return text.trim().split('\n').filter(Boolean).map(l => JSON.parse(l));
+}
+
+function consoleSay(text, error) {
+  const p = $('#c-result');
+  p.textContent = text;
+  p.classList.toggle('error', !!error);
+}
+
+async function renderConsole() {
+  const admin = S.role === 'admin';
+  $('#console-body').hidden = !admin;
+  $('#console-note').hidden = admin;
+  if (!admin) return;
+  const res = await op({ id: 'players', op: 'players' });
+  const players = (res && res.players) || [];
+  $('#c-players thead').replaceChildren(el('tr', {}, ...['no', 'name', 'sex', 'birth', 'club', 'team_col', 'rating']
+    .map(k => el('th', { text: t(k) }))));
+  $('#c-players tbody').replaceChildren(...players.map(p => el('tr', { 'data-id': p.id },
+    el('td', { class: 'num', text: p.no || p.id }), el('td', { text: p.name + (p.withdrawn ? ` (${t('c_withdrawn')})` : '') }),
+    el('td', { text: p.sex ? (p.sex === 'w' ? '女' : '男') : '' }), el('td', { text: p.birth || '' }),
+    el('td', { text: p.club || '' }), el('td', { text: p.team || '' }), el('td', { class: 'num', text: p.rating || '' }))));
+  const next = ((S.event && S.event.published) || []).filter(r => r < 50).length + 1;
+  $('#c-pair').textContent = t('c_pair', { n: next });
+  $('#c-publish').textContent = t('c_publish', { n: next });
+  $('#c-publish').hidden = !C.pairing;
+}
+
+function renderPreview() {
+  const pv = C.preview;
+  const box = $('#c-preview');
+  if (!pv) return box.replaceChildren();
+  if (pv.error) return box.replaceChildren(el('p', { class: 'error', text: pv.error }));
+  const ok = pv.lines.filter(l => l.player), bad = pv.lines.filter(l => l.error);
+  box.replaceChildren(
+    el('p', { text: t('c_preview_n', { n: pv.lines.length, ok: ok.length, bad: bad.length }) + ' · ' + t('c_encoding', { e: pv.encoding }) }),
+    el('div', { class: 'scroll' }, el('table', { class: 'grid' },
+      el('thead', {}, el('tr', {}, el('th', { class: 'num', text: t('c_line') }), el('th', { text: t('name') }),
+        el('th', { text: t('c_error') }))),
+      el('tbody', {}, ...pv.lines.map(l => el('tr', { 'data-line': l.line, class: l.error ? 'bad' : '' },
+        el('td', { class: 'num', text: l.line }), el('td', { text: l.player ? l.player.name : l.fields.join(', ') }),
+        el('td', { class: 'error', text: l.error || '' })))))),
+    el('button', { type: 'button', id: 'c-do-import', disabled: ok.length ? null : '', onclick: () => importPlayers(ok) },
+      t('c_do_import', { n: ok.length })));
+}
+
+async function importPlayers(lines) {
+  const replies = await opLines(lines.map((l, i) => ({ id: 'imp' + i, op: 'add_player', player: l.player })));
+  const failed = replies.filter(r => r.error);
+  if (failed.length) consoleSay(t('failed', { msg: failed.map(r => `${r.id}: ${r.error.msg}`).join('; ') }), true);
+  else consoleSay(t('c_imported', { n: replies.length }), false);
+  C.preview = null;
+  renderPreview();
+  renderConsole();
+}
+
+async function addPlayer(form) {
+  const fields = ['name', 'sex', 'birth', 'club', 'team', 'rating'].map(k => form.elements[k].value);
+  const { player, error } = playerOf(fields, ['name', 'sex', 'birth', 'club', 'team', 'rating']);
+  if (error) return consoleSay(error, true);
+  const res = await op({ id: 'add', op: 'add_player', player });
+  if (res.error) return consoleSay(t('failed', { msg: res.error.msg }), true);
+  consoleSay(t('done', { op: t('c_add'), t: res.player }), false);
+  form.reset();
+  renderConsole();
+}
+
+/* The next round: a preview first (nothing stored), then published. */
+async function pairPreview(publish) {
+  const res = await op({ id: 'pair', op: 'pair', publish: !!publish });
+  if (res.error) { C.pairing = null; renderConsole(); return consoleSay(t('failed', { msg: `${res.error.code}: ${res.error.msg}` }), true); }
+  C.pairing = publish ? null : res;
+  const name = p => p ? `${p.no}. ${p.name}` : t('bye');
+  $('#c-pairing').replaceChildren(el('h3', { text: publish ? t('c_published', { n: res.round, b: res.boards.length }) : t('c_pair', { n: res.round }) }),
+    el('div', { class: 'scroll' }, el('table', { class: 'grid', 'data-published': publish ? 'yes' : 'no' },
+      el('thead', {}, el('tr', {}, el('th', { class: 'num', text: t('table') }), el('th', { text: t('red') }), el('th', { text: t('black') }))),
+      el('tbody', {}, ...res.boards.map(b => el('tr', { 'data-table': b.table },
+        el('td', { class: 'num', text: b.table }), el('td', { class: 'red-name', text: name(b.red) }), el('td', { text: name(b.black) })))))));
+  if (publish) consoleSay(t('c_published', { n: res.round, b: res.boards.length }), false);
+  renderConsole();
+}
+
+function consoleInit() {
+  $('#c-file').addEventListener('change', async e => {
+    const f = e.target.files[0];
+    if (!f) return;
+    const { text, encoding } = decodeCsv(await f.arrayBuffer());
+    C.preview = Object.assign(previewCsv(text), { encoding });
+    renderPreview();
+  });
+  $('#c-add').addEventListener('submit', e => { e.preventDefault(); addPlayer(e.target); });
+  $('#c-pair').addEventListener('click', () => pairPreview(false));
+  $('#c-publish').addEventListener('click', () => pairPreview(true));
+}
+document.addEventListener('DOMContentLoaded', consoleInit);
