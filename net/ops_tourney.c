@@ -554,7 +554,47 @@ static cJSON *pairing_json(xq__task *t, const xq_tevent *ev)
   cJSON_AddStringToObject(o, "system", t->system ? "dutch" : "cn");
   cJSON_AddBoolToObject(o, "published", t->publish);
   cJSON_AddItemToObject(o, "boards", boards_json(ev, &t->pr, 0));
+  if (t->nchanges) {
+    /* the arbiter's changes: how many, and what they break */
+    cJSON_AddNumberToObject(o, "changes", t->nchanges);
+    cJSON *w = cJSON_AddArrayToObject(o, "warnings");
+    for (const char *p = t->warnings; p && *p;) {
+      const char *nl = strchr(p, '\n');
+      size_t n = nl ? (size_t)(nl - p) : strlen(p);
+      char line[256];
+      snprintf(line, sizeof line, "%.*s", (int)(n < sizeof line ? n : sizeof line - 1), p);
+      cJSON_AddItemToArray(w, cJSON_CreateString(line));
+      p += n + (nl != NULL);
+    }
+  }
   return o;
+}
+
+/* Apply the request's changes to the computed pairing (players named by
+ * their number in it). 0, or -1 after answering BAD_REQUEST. */
+static int amend(xq__task *t)
+{
+  if (!t->nchanges) return 0;
+  xq_error err = {0};
+  for (int k = 0; k < t->nchanges; k++) {
+    xq_tchange *c = &t->changes[k];
+    if (c->kind != XQ_TCH_SWAP) continue;
+    int a = xq_tevent_player_no(t->ev, c->a), b = xq_tevent_player_no(t->ev, c->b);
+    if (!a || !b) {
+      char msg[96];
+      snprintf(msg, sizeof msg, "change %d: no player has the number %d", k + 1, a ? c->b : c->a);
+      xq__task_error(t, XQ__E_BAD_REQUEST, msg);
+      return -1;
+    }
+    c->a = a;
+    c->b = b;
+  }
+  if (!(t->warnings = malloc(XQ_TOURNEY_WARN_MAX)) ||
+      xq_pairing_amend(t->ev, &t->pr, t->changes, t->nchanges, t->warnings, XQ_TOURNEY_WARN_MAX, &err) != XQ_OK) {
+    xq__task_error(t, XQ__E_BAD_REQUEST, err.msg[0] ? err.msg : "out of memory");
+    return -1;
+  }
+  return 0;
 }
 
 /* Store, start and broadcast the pairing (the store part of pair). */
@@ -566,12 +606,12 @@ static void run_publish(xq__server *s, xq__task *t)
     xq__task_error(t, XQ__E_CONFLICT, "the event changed while the round was paired: pair again");
     return;
   }
-  int rc = xq_tstore_publish(s->store, t->ev, &t->pr, &err);
+  int rc = xq_tstore_publish_amended(s->store, t->ev, &t->pr, t->changes, t->nchanges, &err);
   if (rc != XQ_OK) {
     xq__task_error(t, xq__write_code(rc), err.msg);
     return;
   }
-  xq__log(s, "round %d published: %d boards", t->round, t->pr.nboards);
+  xq__log(s, "round %d published: %d boards, %d changed by hand", t->round, t->pr.nboards, t->nchanges);
   if (xq__task_reload(s, t, 0)) return;
   if ((rc = xq__live_add_round(s, t->round, &err)) != XQ_OK) {
     char msg[XQ_ERR_MSG_LEN + 64];
@@ -598,6 +638,8 @@ static void pair_after(xq__job *w, int status)
     char msg[128];
     snprintf(msg, sizeof msg, "round %d: %s", t->round, xq_tourney_strerror(t->rc));
     xq__task_error(t, t->rc == XQ_ENOPAIRING ? XQ__E_CONFLICT : xq__error_code(t->rc), msg);
+  } else if (amend(t)) {
+    /* answered */
   } else if (t->publish) {
     /* carried out even when the client has gone: it asked for it */
     t->run = run_publish;
@@ -645,6 +687,49 @@ static void run_pair(xq__server *s, xq__task *t)
   t->handed = 1;
 }
 
+/* One change of a pair request: {"swap":[NO,NO]}, {"colours":TABLE} or
+ * {"move":[TABLE,TABLE]}, with a "reason". NULL, or what is wrong. */
+static const char *change_parse(const cJSON *x, xq_tchange *c)
+{
+  const cJSON *sw = cJSON_GetObjectItemCaseSensitive(x, "swap"), *co = cJSON_GetObjectItemCaseSensitive(x, "colours");
+  const cJSON *mv = cJSON_GetObjectItemCaseSensitive(x, "move"), *why = cJSON_GetObjectItemCaseSensitive(x, "reason");
+  if (!cJSON_IsObject(x) || !!sw + !!co + !!mv != 1) return "a change is one of swap, colours or move";
+  if (!cJSON_IsString(why) || !why->valuestring[0] || strlen(why->valuestring) >= XQ_TOURNEY_REASON_MAX)
+    return "every change has a reason (at most 199 bytes)";
+  const cJSON *two = sw ? sw : mv;
+  if (co) {
+    if (!xq__is_int(co) || co->valueint < 1) return "colours names a table";
+    *c = (xq_tchange){XQ_TCH_COLOURS, co->valueint, 0, {0}};
+  } else {
+    const cJSON *a = cJSON_GetArrayItem(two, 0), *b = cJSON_GetArrayItem(two, 1);
+    if (!cJSON_IsArray(two) || cJSON_GetArraySize(two) != 2 || !xq__is_int(a) || !xq__is_int(b) || a->valueint < 1 ||
+        b->valueint < 1)
+      return "swap names two player numbers, move two tables";
+    *c = (xq_tchange){sw ? XQ_TCH_SWAP : XQ_TCH_MOVE, a->valueint, b->valueint, {0}};
+  }
+  snprintf(c->reason, sizeof c->reason, "%s", why->valuestring);
+  return NULL;
+}
+
+/* The request's "changes" (optional) into a malloc'd *out. 0, or -1
+ * after answering BAD_REQUEST. */
+static int changes_parse(xq__req *r, xq_tchange **out, int *n)
+{
+  const cJSON *a = cJSON_GetObjectItemCaseSensitive(r->json, "changes"), *x;
+  *out = NULL;
+  *n = 0;
+  if (!a || cJSON_IsNull(a)) return 0;
+  const char *bad = !cJSON_IsArray(a) ? "changes is an array"
+                    : cJSON_GetArraySize(a) > XQ_TOURNEY_CHANGES_MAX ? "too many changes" : NULL;
+  if (!bad && cJSON_GetArraySize(a) && !(*out = calloc((size_t)cJSON_GetArraySize(a), sizeof **out))) bad = "out of memory";
+  cJSON_ArrayForEach(x, a) if (!bad) bad = change_parse(x, &(*out)[(*n)++]);
+  if (!bad) return 0;
+  free(*out);
+  *out = NULL;
+  xq__reply_error(r->c, r->id, XQ__E_BAD_REQUEST, bad, -1);
+  return -1;
+}
+
 /* pair {round, system, publish}: pairs the next round (cn by default, or
  * dutch) in the worker pool; with publish it is stored, its games start
  * and a "pairing" event is broadcast. */
@@ -658,11 +743,19 @@ static void op_pair(xq__server *s, xq__req *r)
     xq__reply_error(r->c, r->id, XQ__E_BAD_REQUEST, "system is cn or dutch; publish is true or false", -1);
     return;
   }
+  xq_tchange *ch = NULL;
+  int nch = 0;
+  if (changes_parse(r, &ch, &nch)) return;
   xq__task *t = xq__task_new(s, r, run_pair);
-  if (!t) return;
+  if (!t) {
+    free(ch);
+    return;
+  }
   t->round = round;
   t->system = sys && !strcmp(sys, "dutch");
   t->publish = cJSON_IsTrue(pub);
+  t->changes = ch;
+  t->nchanges = nch;
   xq__task_go(s, t, 0);
 }
 

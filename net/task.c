@@ -66,6 +66,8 @@ void xq__task_free(xq__task *t)
   xq_tevent_free(t->ev);
   xq_tpairing_clear(&t->pr);
   cJSON_Delete(t->args);
+  free(t->changes);
+  free(t->warnings);
   free(t->idtext);
   free(t);
 }

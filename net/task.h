@@ -39,6 +39,10 @@ struct xq__task {
   int ev_n, ev_rounds;       /* pair: s->ev's players and rounds then */
   xq_tpairing pr;            /* pair: the boards */
   int rc;                    /* pair: the pairing's status */
+  xq_tchange *changes;       /* pair: the arbiter's changes, in order (swap: player numbers until
+                                applied, then ids) ... */
+  int nchanges;
+  char *warnings;            /* ... and the absolute rules the changed pairing breaks, a line each */
   int handed;                /* pair: the task now belongs to its job */
   int pairings;              /* export: a pairing sheet */
   xq_pair_stats st;

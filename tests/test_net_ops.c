@@ -1193,3 +1193,60 @@ Test(tourney, writes_between_commits)
   xq_tc_close(&c);
   xq_fx_down();
 }
+
+Test(tourney, pair_with_the_arbiters_changes_warns_and_keeps_each_reason)
+{
+  xq_fx_up(8);
+  xq_tclient c;
+  connect_as(&c, ts.admin);
+  finish_round(&c, 1, ts.nboards);
+  cJSON *r = xq_tc_callf(&c, "{\"id\":1,\"op\":\"pair\"}");
+  xq_tc_expect_ok(r);
+  const cJSON *b = xq_tj_get(r, "boards");
+  int red1 = (int)xq_tj_num(xq_tj_get(cJSON_GetArrayItem(b, 0), "red"), "no");
+  int black1 = (int)xq_tj_num(xq_tj_get(cJSON_GetArrayItem(b, 0), "black"), "no");
+  int red2 = (int)xq_tj_num(xq_tj_get(cJSON_GetArrayItem(b, 1), "red"), "no");
+  cr_assert_null(xq_tj_get(r, "warnings"), "no change, no warning list");
+  cJSON_Delete(r);
+  /* board 1's Red and board 2's Red trade places; board 1's colours swap */
+  r = xq_tc_callf(&c, "{\"id\":2,\"op\":\"pair\",\"changes\":[{\"swap\":[%d,%d],\"reason\":\"同单位回避\"},"
+                  "{\"colours\":1,\"reason\":\"red three times\"}]}", red1, red2);
+  xq_tc_expect_ok(r);
+  b = xq_tj_get(r, "boards");
+  cr_assert_eq(xq_tj_num(xq_tj_get(cJSON_GetArrayItem(b, 0), "red"), "no"), black1);
+  cr_assert_eq(xq_tj_num(xq_tj_get(cJSON_GetArrayItem(b, 0), "black"), "no"), red2);
+  cr_assert_eq(xq_tj_num(xq_tj_get(cJSON_GetArrayItem(b, 1), "red"), "no"), red1);
+  cr_assert_eq(xq_tj_num(r, "changes"), 2);
+  cr_assert(cJSON_IsArray(xq_tj_get(r, "warnings")));
+  cJSON_Delete(r);
+  /* what names nothing, or gives no reason, is refused */
+  r = xq_tc_callf(&c, "{\"id\":3,\"op\":\"pair\",\"changes\":[{\"swap\":[1,999],\"reason\":\"x\"}]}");
+  xq_tc_expect_error(r, "BAD_REQUEST");
+  cJSON_Delete(r);
+  r = xq_tc_callf(&c, "{\"id\":4,\"op\":\"pair\",\"changes\":[{\"colours\":1}]}");
+  xq_tc_expect_error(r, "BAD_REQUEST");
+  cJSON_Delete(r);
+  /* published with them: the boards as changed, the reasons in the log */
+  r = xq_tc_callf(&c, "{\"id\":5,\"op\":\"pair\",\"publish\":true,\"changes\":[{\"swap\":[%d,%d],\"reason\":\"同单位回避\"}]}",
+                  red1, red2);
+  xq_tc_expect_ok(r);
+  cJSON_Delete(r);
+  xq_tstore *st;
+  xq_tevent *ev = store_event(&st);
+  xq_tpairing pr = {0};
+  xq_error err = {0};
+  cr_assert_eq(xq_tstore_pairing(st, 2, &pr, &err), XQ_OK, "%s", err.msg);
+  cr_assert_eq(xq_tplayer_no(ev, pr.boards[0].red), red2);
+  cr_assert_eq(xq_tplayer_no(ev, pr.boards[1].red), red1);
+  char *log = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&log, &len);
+  cr_assert_eq(xq_tstore_dump(st, f), XQ_OK);
+  fclose(f);
+  cr_assert(strstr(log, "change 1 swap") && strstr(log, "reason=同单位回避"), "%s", log);
+  free(log);
+  xq_tpairing_clear(&pr);
+  xq_tevent_free(ev);
+  xq_tstore_close(st);
+  xq_tc_close(&c);
+}

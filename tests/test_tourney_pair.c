@@ -688,3 +688,39 @@ Test(pairing, forbidden_pairs_by_round_and_bad_lines)
     cr_assert(strstr(err.msg, "forbidden"), "%s: %s", bad[i], err.msg);
   }
 }
+
+/* ------------------------------------------------------------------ */
+/* The arbiter's changes before publishing (pair_amend.c)              */
+/* ------------------------------------------------------------------ */
+
+Test(amend, swaps_colours_and_moves_in_order_and_warns_of_broken_rules)
+{
+  xq_tevent *ev = event_with(6, 5, NULL);
+  /* round 1 was 1-2, 3-4, 5-6, Red winning each */
+  set_game(ev, 1, 1, 2, XQ_TR_WIN);
+  set_game(ev, 1, 3, 4, XQ_TR_WIN);
+  set_game(ev, 1, 5, 6, XQ_TR_WIN);
+  xq_tboard b[3] = {{2, 3}, {4, 5}, {6, 1}};
+  xq_tpairing pr = {2, 3, b};
+  char warn[XQ_TOURNEY_WARN_MAX];
+  xq_error err = {0};
+  cr_assert_eq(xq_pairing_amend(ev, &pr, NULL, 0, warn, sizeof warn, &err), XQ_OK);
+  cr_assert_str_eq(warn, "", "the computed pairing breaks nothing");
+  /* 3 and 6 trade places, board 2 trades colours, board 3 becomes board 1 */
+  xq_tchange ch[3] = {{XQ_TCH_SWAP, 3, 6, "same club"}, {XQ_TCH_COLOURS, 2, 0, "red twice"}, {XQ_TCH_MOVE, 3, 1, "stage board"}};
+  cr_assert_eq(xq_pairing_amend(ev, &pr, ch, 3, warn, sizeof warn, &err), XQ_OK, "%s", err.msg);
+  /* after the swap: {2,6} {4,5} {3,1}; colours of board 2: {5,4}; board 3 to 1: {3,1} {2,6} {5,4} */
+  cr_assert(b[0].red == 3 && b[0].black == 1 && b[1].red == 2 && b[1].black == 6 && b[2].red == 5 && b[2].black == 4,
+            "%d-%d %d-%d %d-%d", b[0].red, b[0].black, b[1].red, b[1].black, b[2].red, b[2].black);
+  /* 5 had Red and has it again, 4 had Black: within the limits; no rematch */
+  cr_assert_str_eq(warn, "", "%s", warn);
+  /* a swap that makes a rematch is said, not refused */
+  xq_tchange again = {XQ_TCH_SWAP, 3, 2, "a mistake"};
+  cr_assert_eq(xq_pairing_amend(ev, &pr, &again, 1, warn, sizeof warn, &err), XQ_OK);
+  cr_assert(strstr(warn, "board 1: these players met in round 1"), "%s", warn);
+  /* a change that names nothing is refused */
+  xq_tchange none = {XQ_TCH_COLOURS, 9, 0, "x"};
+  cr_assert_eq(xq_pairing_amend(ev, &pr, &none, 1, warn, sizeof warn, &err), XQ_EINVAL);
+  cr_assert(strstr(err.msg, "no board 9"), "%s", err.msg);
+  xq_tevent_free(ev);
+}

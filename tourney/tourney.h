@@ -327,6 +327,31 @@ typedef struct xq_tpairing {
 /* Free the boards of a pairing (not the struct). NULL-safe. */
 void xq_tpairing_clear(xq_tpairing *pr);
 
+#define XQ_TOURNEY_CHANGES_MAX 64     /* an arbiter's changes to one pairing */
+#define XQ_TOURNEY_REASON_MAX 200     /* bytes of the reason of one, NUL included */
+#define XQ_TOURNEY_WARN_MAX 2048      /* the warnings about one amended pairing */
+
+/* A change an arbiter makes to a computed pairing before publishing it. */
+enum {
+  XQ_TCH_SWAP = 1, /* players a and b (ids) trade places */
+  XQ_TCH_COLOURS,  /* board a's players trade colours */
+  XQ_TCH_MOVE      /* board a goes to table b, the boards between shift */
+};
+typedef struct xq_tchange {
+  int kind;                          /* XQ_TCH_* */
+  int a, b;
+  char reason[XQ_TOURNEY_REASON_MAX]; /* why (kept in the event log with the pairing) */
+} xq_tchange;
+
+/* Apply ch[0..n) to `pr` (a pairing of round pr->round computed for
+ * `ev`), in order; then write into warn[0..cap) one line for each
+ * absolute rule the pairing breaks (a pair that met before, a colour
+ * beyond the limits, a second bye), "" when none: an arbiter may still
+ * publish it. XQ_OK, or XQ_EINVAL with `err` when a change names no such
+ * player or board (pr is then partly changed: compute it again). */
+int xq_pairing_amend(const xq_tevent *ev, xq_tpairing *pr, const xq_tchange *ch, int n, char *warn,
+                     size_t cap, xq_error *err);
+
 /* Give every player a pairing number 1..n for the whole event (tourney.md
  * §3.4.1): by rating (descending, then registration order) or, with
  * XQ_FIRST_BY_LOT, by a shuffle seeded from cfg.lot_seed. Players that
@@ -476,7 +501,7 @@ int xq_pairing_write_bbp(const xq_tpairing *pr, FILE *f);
 /* SQLite event store                                                  */
 /* ------------------------------------------------------------------ */
 
-#define XQ_STORE_SCHEMA_VERSION 7
+#define XQ_STORE_SCHEMA_VERSION 8
 #define XQ_STORE_BUSY_MS 5000
 
 typedef struct xq_tstore xq_tstore;
@@ -527,6 +552,11 @@ int xq_tstore_register(xq_tstore *st, const xq_tplayer *p, int *id, xq_error *er
  * it is round 1 (taken from ev, which must be the loaded event with
  * numbers assigned). Fails with XQ_EINVAL if the round is already paired.
  * One committed transaction. */
+/* As xq_tstore_publish, with the arbiter's changes ch[0..n) that made
+ * `pr` (xq_pairing_amend: already applied) kept with it, in order, each
+ * with its reason (`tourney log` prints them under the pairing). */
+int xq_tstore_publish_amended(xq_tstore *st, const xq_tevent *ev, const xq_tpairing *pr, const xq_tchange *ch,
+                              int n, xq_error *err);
 int xq_tstore_publish(xq_tstore *st, const xq_tevent *ev, const xq_tpairing *pr,
                       xq_error *err);
 

@@ -153,6 +153,11 @@ static const char *const migrations[] = {
   "  BEGIN SELECT RAISE(ABORT, 'knockout tables are published, not changed'); END;"
   "ALTER TABLE ko_log ADD COLUMN board INTEGER;"
   "CREATE UNIQUE INDEX ko_log_board ON ko_log(board) WHERE board IS NOT NULL;",
+  /* 8: the arbiter's changes to a pairing before it was published
+   * (xq_pairing_amend), in order, each with its reason */
+  "CREATE TABLE pairing_changes(seq INTEGER NOT NULL REFERENCES events(seq),"
+  "  n INTEGER NOT NULL, kind TEXT NOT NULL CHECK (kind IN ('swap', 'colours', 'move')),"
+  "  a INTEGER NOT NULL, b INTEGER NOT NULL, reason TEXT NOT NULL, PRIMARY KEY(seq, n));",
 };
 
 #define XQ_STORE_MIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))
@@ -688,7 +693,30 @@ int xq_tstore_register(xq_tstore *st, const xq_tplayer *p, int *id, xq_error *er
   XQ_TX(st, err, register_tx(st, &c, id, err));
 }
 
-static int publish_tx(xq_tstore *st, const xq_tevent *ev, const xq_tpairing *pr, xq_error *err)
+/* The changes ch[0..n) of the pairing event `seq`. 1, or 0 on failure. */
+static int changes_insert(xq_tstore *st, int64_t seq, const xq_tchange *ch, int n)
+{
+  static const char *const kinds[] = {"", "swap", "colours", "move"};
+  sqlite3_stmt *q = NULL;
+  int ok = !n || sqlite3_prepare_v2(st->db, "INSERT INTO pairing_changes(seq, n, kind, a, b, reason)"
+                                    " VALUES (?,?,?,?,?,?)", -1, &q, NULL) == SQLITE_OK;
+  for (int k = 0; ok && k < n; k++) {
+    if (ch[k].kind < XQ_TCH_SWAP || ch[k].kind > XQ_TCH_MOVE) { ok = 0; break; }
+    sqlite3_reset(q);
+    sqlite3_bind_int64(q, 1, seq);
+    sqlite3_bind_int(q, 2, k + 1);
+    sqlite3_bind_text(q, 3, kinds[ch[k].kind], -1, SQLITE_STATIC);
+    sqlite3_bind_int(q, 4, ch[k].a);
+    sqlite3_bind_int(q, 5, ch[k].b);
+    sqlite3_bind_text(q, 6, ch[k].reason, -1, SQLITE_TRANSIENT);
+    ok = sqlite3_step(q) == SQLITE_DONE;
+  }
+  sqlite3_finalize(q);
+  return ok;
+}
+
+static int publish_tx(xq_tstore *st, const xq_tevent *ev, const xq_tpairing *pr, const xq_tchange *ch, int nch,
+                      xq_error *err)
 {
   int rc;
   if ((rc = need_event(st, err))) return rc;
@@ -735,13 +763,21 @@ static int publish_tx(xq_tstore *st, const xq_tevent *ev, const xq_tpairing *pr,
     ok = sqlite3_step(q) == SQLITE_DONE;
   }
   sqlite3_finalize(q);
+  ok = ok && changes_insert(st, seq, ch, nch);
   return ok ? XQ_OK : dberr(st, err, "publish pairing");
 }
 
 int xq_tstore_publish(xq_tstore *st, const xq_tevent *ev, const xq_tpairing *pr, xq_error *err)
 {
-  if (!st || !ev || !pr || pr->round < 1 || pr->round > XQ_TOURNEY_ROUNDS_MAX) return XQ_EINVAL;
-  XQ_TX(st, err, publish_tx(st, ev, pr, err));
+  return xq_tstore_publish_amended(st, ev, pr, NULL, 0, err);
+}
+
+int xq_tstore_publish_amended(xq_tstore *st, const xq_tevent *ev, const xq_tpairing *pr, const xq_tchange *ch,
+                              int n, xq_error *err)
+{
+  if (!st || !ev || !pr || pr->round < 1 || pr->round > XQ_TOURNEY_ROUNDS_MAX || n < 0 || (n && !ch))
+    return XQ_EINVAL;
+  XQ_TX(st, err, publish_tx(st, ev, pr, ch, n, err));
 }
 
 int xq_tstore_pairing(xq_tstore *st, int round, xq_tpairing *out, xq_error *err)
@@ -951,7 +987,7 @@ static int import_tx(xq_tstore *st, const xq_tevent *ev, const xq_tconfig *cfg, 
     }
     if (rc || pr.nboards == 0) continue; /* absences only: the round to pair */
     xq__sort_boards(ev, &pr);
-    if ((rc = publish_tx(st, ev, &pr, err))) break;
+    if ((rc = publish_tx(st, ev, &pr, NULL, 0, err))) break;
     for (int b = 0; b < pr.nboards && !rc; b++) {
       if (!pr.boards[b].black) continue;
       int rr = xq_tevent_slot(ev, pr.boards[b].red, r)->res, br = xq_tevent_slot(ev, pr.boards[b].black, r)->res;
@@ -1162,6 +1198,20 @@ out:
   return XQ_OK;
 }
 
+/* The changes of pairing event `seq`, a line each under it. */
+static void changes_dump(xq_tstore *st, int64_t seq, FILE *f)
+{
+  sqlite3_stmt *q;
+  if (sqlite3_prepare_v2(st->db, "SELECT n, kind, a, b, reason FROM pairing_changes WHERE seq = ? ORDER BY n",
+                         -1, &q, NULL) != SQLITE_OK)
+    return;
+  sqlite3_bind_int64(q, 1, seq);
+  while (sqlite3_step(q) == SQLITE_ROW)
+    fprintf(f, "    change %d %s a=%d b=%d reason=%s\n", sqlite3_column_int(q, 0), col_text(q, 1),
+            sqlite3_column_int(q, 2), sqlite3_column_int(q, 3), col_text(q, 4));
+  sqlite3_finalize(q);
+}
+
 int xq_tstore_dump(xq_tstore *st, FILE *f)
 {
   sqlite3_stmt *q;
@@ -1182,6 +1232,7 @@ int xq_tstore_dump(xq_tstore *st, FILE *f)
     if (sqlite3_column_type(q, 7) != SQLITE_NULL) fprintf(f, " code=%s", col_text(q, 7));
     if (sqlite3_column_type(q, 8) != SQLITE_NULL) fprintf(f, " name=%s", col_text(q, 8));
     fputc('\n', f);
+    if (!strcmp(col_text(q, 2), "pairing")) changes_dump(st, sqlite3_column_int64(q, 0), f);
   }
   sqlite3_finalize(q);
   xq__ko_dump(st, f);
