@@ -16,6 +16,9 @@ Object.assign(WORDS.zh, {
   c_need_name: '缺少姓名', c_bad_sex: '性别须为 男/女', c_bad_birth: '出生日期须为 年-月-日', c_bad_rating: '等级分须为 0–9999 的整数',
   c_not_admin: '组委会功能须使用管理员令牌（在“裁判”页登录）。', sex: '性别', birth: '出生日期', club: '单位',
   region: '地区', team_col: '队', no: '序号', c_withdrawn: '退赛', c_encoding: '编码：{e}',
+  c_changes: '人工调整', c_swap: '交换两名棋手（序号）', c_colours: '交换某台先后手（台次）', c_move: '移动台次（从 → 到）',
+  c_reason: '理由（必填）', c_add_change: '加入调整', c_remove: '取消', c_warnings: '违反以下绝对规则（仍可公布）：',
+  c_need_reason: '每项调整须填写理由',
 });
 Object.assign(WORDS.en, {
   t_console: 'Organiser', c_players: 'Players', c_add: 'Add a player', c_import: 'Import a list (CSV)', c_round: 'Pairing',
@@ -25,6 +28,9 @@ Object.assign(WORDS.en, {
   c_need_name: 'no name', c_bad_sex: 'sex is m/w (男/女)', c_bad_birth: 'the birth date is YYYY-MM-DD', c_bad_rating: 'the rating is a whole number 0–9999',
   c_not_admin: 'The organiser console needs an admin token (sign in on the Arbiter tab).', sex: 'Sex', birth: 'Born', club: 'Club',
   region: 'Region', team_col: 'Team', no: 'No.', c_withdrawn: 'withdrawn', c_encoding: 'encoding: {e}',
+  c_changes: 'Changes by hand', c_swap: 'Swap two players (numbers)', c_colours: 'Swap the colours of a table',
+  c_move: 'Move a table (from → to)', c_reason: 'Reason (required)', c_add_change: 'Add the change', c_remove: 'Remove',
+  c_warnings: 'Breaks these absolute rules (may still be published):', c_need_reason: 'Every change needs a reason',
 });
 
 /* ------------------------------------------------------------------ */
@@ -111,7 +117,32 @@ function previewCsv(text) {
 /* The console                                                         */
 /* ------------------------------------------------------------------ */
 
-const C = { preview: null, pairing: null };
+const C = { preview: null, pairing: null, changes: [] };
+
+/* A change as the pair operation takes it, and in words. */
+function changeReq(c) {
+  const k = c.kind === 'colours' ? { colours: c.a } : { [c.kind]: [c.a, c.b] };
+  return Object.assign(k, { reason: c.reason });
+}
+function changeText(c) {
+  return c.kind === 'swap' ? `${t('c_swap')}: ${c.a} ↔ ${c.b}` : c.kind === 'colours' ? `${t('c_colours')}: ${c.a}`
+    : `${t('c_move')}: ${c.a} → ${c.b}`;
+}
+
+function renderChanges() {
+  $('#c-changes-list').replaceChildren(...C.changes.map((c, i) => el('li', { 'data-change': i },
+    `${changeText(c)} — ${c.reason} `, el('button', { type: 'button', onclick: () => { C.changes.splice(i, 1); pairPreview(false); } },
+      t('c_remove')))));
+}
+
+async function addChange(form) {
+  const c = { kind: form.elements.kind.value, a: +form.elements.a.value, b: +form.elements.b.value,
+    reason: form.elements.reason.value.trim() };
+  if (!c.reason) return consoleSay(t('c_need_reason'), true);
+  C.changes.push(c);
+  form.reset();
+  await pairPreview(false);
+}
 
 /* Several operations in one POST /api/op: the replies, in order. */
 async function opLines(reqs) {
@@ -190,9 +221,20 @@ async function addPlayer(form) {
 
 /* The next round: a preview first (nothing stored), then published. */
 async function pairPreview(publish) {
-  const res = await op({ id: 'pair', op: 'pair', publish: !!publish });
-  if (res.error) { C.pairing = null; renderConsole(); return consoleSay(t('failed', { msg: `${res.error.code}: ${res.error.msg}` }), true); }
+  const req = { id: 'pair', op: 'pair', publish: !!publish };
+  if (C.changes.length) req.changes = C.changes.map(changeReq);
+  const res = await op(req);
+  if (res.error) {
+    if (!publish && C.changes.length && res.error.code === 'BAD_REQUEST') C.changes.pop(); // the change just added
+    renderChanges();
+    return consoleSay(t('failed', { msg: `${res.error.code}: ${res.error.msg}` }), true);
+  }
   C.pairing = publish ? null : res;
+  if (publish) C.changes = [];
+  renderChanges();
+  $('#c-amend').hidden = publish;
+  $('#c-warnings').replaceChildren(...(res.warnings && res.warnings.length
+    ? [el('p', { class: 'error', text: t('c_warnings') }), el('ul', {}, ...res.warnings.map(w => el('li', { text: w })))] : []));
   const name = p => p ? `${p.no}. ${p.name}` : t('bye');
   $('#c-pairing').replaceChildren(el('h3', { text: publish ? t('c_published', { n: res.round, b: res.boards.length }) : t('c_pair', { n: res.round }) }),
     el('div', { class: 'scroll' }, el('table', { class: 'grid', 'data-published': publish ? 'yes' : 'no' },
@@ -213,6 +255,7 @@ function consoleInit() {
   });
   $('#c-add').addEventListener('submit', e => { e.preventDefault(); addPlayer(e.target); });
   $('#c-pair').addEventListener('click', () => pairPreview(false));
+  $('#c-amend').addEventListener('submit', e => { e.preventDefault(); addChange(e.target); });
   $('#c-publish').addEventListener('click', () => pairPreview(true));
 }
 document.addEventListener('DOMContentLoaded', consoleInit);

@@ -740,10 +740,24 @@ test('the organiser imports a GBK list with a bad line, previews the pairing, th
     await p.waitForSelector('#c-pairing table[data-published="no"] tbody tr', { timeout: WAIT });
     assert.equal(await p.locator('#c-pairing tbody tr').count(), 6);
     assert.deepEqual((await (await fetch(ev.base + '/api/event')).json()).published, []);
+    // one manual swap, with its reason: the preview follows it
+    const red1 = await p.textContent('#c-pairing tbody tr[data-table="1"] td.red-name');
+    const red2 = await p.textContent('#c-pairing tbody tr[data-table="2"] td.red-name');
+    const no = x => +x.split('.')[0];
+    await p.fill('#c-amend input[name="a"]', String(no(red1)));
+    await p.fill('#c-amend input[name="b"]', String(no(red2)));
+    await p.fill('#c-amend input[name="reason"]', '同单位回避');
+    await p.click('#c-amend button[type="submit"]');
+    await p.waitForFunction(r => document.querySelector('#c-pairing tbody tr[data-table="1"] td.red-name')?.textContent === r,
+      red2, { timeout: WAIT });
+    assert.match(await p.textContent('#c-changes-list'), /同单位回避/);
     await p.click('#c-publish');
     await p.waitForSelector('#c-pairing table[data-published="yes"]', { timeout: WAIT });
     const pr = await (await fetch(ev.base + '/api/rounds/1/pairings.json')).json();
     assert.equal(pr.boards.length, 6);
+    assert.equal(pr.boards[0].red.name, red2.replace(/^\d+\. /, ''), 'published as changed');
+    const log = execFileSync(XQREF, ['tourney', 'log', '--db', join(dir, 'console.db')]).toString();
+    assert.match(log, /change 1 swap .*reason=同单位回避/);
     await p.screenshot({ path: join(ART, '15-console.png'), fullPage: true });
     assert.deepEqual(errors, []);
     await ctx.close();
