@@ -6,8 +6,9 @@
 #   scripts/install-deps.sh --test   that, and what the tests need too
 set -euo pipefail
 
-# building and running: a C compiler, CMake, libuv, cJSON, SQLite
-packages=(build-essential cmake pkg-config libuv1-dev libcjson-dev libsqlite3-dev)
+# building and running: a C compiler, CMake, libuv, cJSON, SQLite, and
+# libqrencode for the QR codes of the board slips
+packages=(build-essential cmake pkg-config libuv1-dev libcjson-dev libsqlite3-dev libqrencode-dev)
 if [ "${1:-}" = --test ]; then
   # the test suites (Criterion)
   packages+=(libcriterion-dev)

@@ -797,6 +797,17 @@ int xq_sheet_lang_parse(const char *s);
  * failure part of the output may have been written. */
 int xq_sheet_standings(const xq_tevent *ev, int upto, int format, int lang, FILE *f);
 
+#define XQ_SLIP_CONNECT_MAX 255   /* the boards' server address on a slip, "HOST:PORT" */
+#define XQ_SLIP_LINK_MAX 512      /* the connection details a slip's QR code holds */
+/* The board slips of round pr->round (slips.c): an HTML page to print, a
+ * slip per table with two players (the bye has none) holding the table,
+ * both players by number and name, tokens[b] (the board token of table
+ * b + 1, NULL: no slip) and a QR code of
+ * "xqref://CONNECT/?round=R&table=T&token=TOKEN". XQ_OK, XQ_EINVAL,
+ * XQ_ENOMEM (the QR encoder) or XQ_EIO. */
+int xq_sheet_slips(const xq_tevent *ev, const xq_tpairing *pr, const char *const *tokens, const char *connect,
+                   int lang, FILE *f);
+
 /* Write the boards of `pr` (ids of `ev`) as a pairing sheet: board, Red's
  * number, name and points before the round, the result when recorded
  * (1-0, 0-1, =, +-, -+, --), Black's number, name and points; the bye

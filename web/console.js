@@ -18,7 +18,7 @@ Object.assign(WORDS.zh, {
   region: '地区', team_col: '队', no: '序号', c_withdrawn: '退赛', c_encoding: '编码：{e}',
   c_changes: '人工调整', c_swap: '交换两名棋手（序号）', c_colours: '交换某台先后手（台次）', c_move: '移动台次（从 → 到）',
   c_reason: '理由（必填）', c_add_change: '加入调整', c_remove: '取消', c_warnings: '违反以下绝对规则（仍可公布）：',
-  c_need_reason: '每项调整须填写理由',
+  c_need_reason: '每项调整须填写理由', c_slips: '台次令牌（第{n}轮，含二维码）', c_print: '打印',
 });
 Object.assign(WORDS.en, {
   t_console: 'Organiser', c_players: 'Players', c_add: 'Add a player', c_import: 'Import a list (CSV)', c_round: 'Pairing',
@@ -31,6 +31,7 @@ Object.assign(WORDS.en, {
   c_changes: 'Changes by hand', c_swap: 'Swap two players (numbers)', c_colours: 'Swap the colours of a table',
   c_move: 'Move a table (from → to)', c_reason: 'Reason (required)', c_add_change: 'Add the change', c_remove: 'Remove',
   c_warnings: 'Breaks these absolute rules (may still be published):', c_need_reason: 'Every change needs a reason',
+  c_slips: 'Board slips (round {n}, with QR codes)', c_print: 'Print',
 });
 
 /* ------------------------------------------------------------------ */
@@ -178,6 +179,8 @@ async function renderConsole() {
   $('#c-pair').textContent = t('c_pair', { n: next });
   $('#c-publish').textContent = t('c_publish', { n: next });
   $('#c-publish').hidden = !C.pairing;
+  $('#c-slips-btn').textContent = t('c_slips', { n: S.round });
+  $('#c-slips-btn').hidden = !S.round;
 }
 
 function renderPreview() {
@@ -245,6 +248,17 @@ async function pairPreview(publish) {
   renderConsole();
 }
 
+/* New board tokens for the round on screen, and their slips to print:
+ * shown in a frame (the page of the server, its own stylesheet). */
+async function slips() {
+  const res = await op({ id: 'slips', op: 'slips', round: S.round, lang: S.lang });
+  if (res.error) return consoleSay(t('failed', { msg: `${res.error.code}: ${res.error.msg}` }), true);
+  const frame = el('iframe', { id: 'c-slips-frame', title: t('c_slips', { n: res.round }) });
+  frame.srcdoc = res.html;
+  $('#c-slips').replaceChildren(el('p', {}, el('button', { type: 'button', id: 'c-print',
+    onclick: () => frame.contentWindow.print() }, t('c_print'))), frame);
+}
+
 function consoleInit() {
   $('#c-file').addEventListener('change', async e => {
     const f = e.target.files[0];
@@ -255,6 +269,7 @@ function consoleInit() {
   });
   $('#c-add').addEventListener('submit', e => { e.preventDefault(); addPlayer(e.target); });
   $('#c-pair').addEventListener('click', () => pairPreview(false));
+  $('#c-slips-btn').addEventListener('click', slips);
   $('#c-amend').addEventListener('submit', e => { e.preventDefault(); addChange(e.target); });
   $('#c-publish').addEventListener('click', () => pairPreview(true));
 }

@@ -701,8 +701,8 @@ async function startEmpty(name) {
     const timer = setTimeout(() => fail(new Error('no server: ' + out)), WAIT);
     srv.stdout.on('data', d => {
       out += d;
-      const admin = /^admin (\w+)/m.exec(out), http = /^http (\S+)/m.exec(out);
-      if (admin && http) { clearTimeout(timer); ok({ admin: admin[1], base: 'http://' + http[1] }); }
+      const admin = /^admin (\w+)/m.exec(out), http = /^http (\S+)/m.exec(out), json = /^json \S+:(\d+)/m.exec(out);
+      if (admin && http && json) { clearTimeout(timer); ok({ admin: admin[1], base: 'http://' + http[1], json: +json[1] }); }
     });
   });
   return Object.assign(info, { srv });
@@ -758,6 +758,21 @@ test('the organiser imports a GBK list with a bad line, previews the pairing, th
     assert.equal(pr.boards[0].red.name, red2.replace(/^\d+\. /, ''), 'published as changed');
     const log = execFileSync(XQREF, ['tourney', 'log', '--db', join(dir, 'console.db')]).toString();
     assert.match(log, /change 1 swap .*reason=同单位回避/);
+    // board slips: a token and a QR code per table; a slip's token is the board's
+    await p.waitForFunction(() => document.querySelector('#round').value === '1', null, { timeout: WAIT });
+    await p.click('#c-slips-btn');
+    const frame = p.frameLocator('#c-slips-frame');
+    await frame.locator('.slip').first().waitFor({ timeout: WAIT });
+    assert.equal(await frame.locator('.slip').count(), 6);
+    assert.equal(await frame.locator('.slip svg.qr').count(), 6);
+    const token = await frame.locator('.slip[data-table="1"] .token code').textContent();
+    assert.match(await frame.locator('.slip[data-table="1"] .link').textContent(), new RegExp(`^xqref://127\\.0\\.0\\.1:\\d+/\\?round=1&table=1&token=${token}$`));
+    const board = new Board(ev.json);
+    await board.ready();
+    const hello = await board.send({ id: 1, op: 'hello', token });
+    board.close();
+    assert.equal(hello.role, 'board', JSON.stringify(hello));
+    assert.equal(hello.table, 1);
     await p.screenshot({ path: join(ART, '15-console.png'), fullPage: true });
     assert.deepEqual(errors, []);
     await ctx.close();

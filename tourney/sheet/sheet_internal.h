@@ -54,6 +54,9 @@ int xq__sheet_begin(xq__sheet *s, FILE *f, int format, int lang, const xq_tevent
 int xq__sheet_row(xq__sheet *s, const char *const *cells);
 int xq__sheet_end(xq__sheet *s);
 
+/* `s` into HTML text or an attribute value (& < > " ' escaped). */
+void xq__html_text(FILE *f, const char *s);
+
 /* Display columns of UTF-8 text (2 for a CJK character, 1 for a byte
  * that is not valid UTF-8), and the text written with control characters
  * as spaces (sheet_table.c). */

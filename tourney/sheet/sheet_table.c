@@ -30,7 +30,7 @@ static void csv_field(FILE *f, const char *s, int last)
   fputs(last ? "\r\n" : ",", f);
 }
 
-static void html_text(FILE *f, const char *s)
+void xq__html_text(FILE *f, const char *s)
 {
   for (; *s; s++)
     switch (*s) {
@@ -46,7 +46,7 @@ static void html_text(FILE *f, const char *s)
 static void html_cell(FILE *f, const char *tag, const char *cls, const char *s)
 {
   fprintf(f, "<%s%s%s%s>", tag, cls ? " class=\"" : "", cls ? cls : "", cls ? "\"" : "");
-  html_text(f, s);
+  xq__html_text(f, s);
   fprintf(f, "</%s>", tag);
 }
 
@@ -69,20 +69,20 @@ static const char *event_name(const xq_tevent *ev, int lang)
 /* "title, sub" (English) or "title sub" (Chinese); sub may be NULL. */
 static void subtitle(FILE *f, int lang, const char *title, const char *sub, int html)
 {
-  if (html) html_text(f, title); else xq__text_put(f, title);
+  if (html) xq__html_text(f, title); else xq__text_put(f, title);
   if (!sub || !sub[0]) return;
   fputs(lang == XQ_LANG_ZH ? " " : ", ", f);
-  if (html) html_text(f, sub); else xq__text_put(f, sub);
+  if (html) xq__html_text(f, sub); else xq__text_put(f, sub);
 }
 
 static void html_open(FILE *f, const xq_tevent *ev, int lang, const char *title, const char *sub)
 {
   fprintf(f, "<!DOCTYPE html>\n<html lang=\"%s\">\n<head>\n<meta charset=\"utf-8\">\n<title>",
           lang == XQ_LANG_ZH ? "zh" : "en");
-  if (ev->name[0]) { html_text(f, ev->name); fputs(" - ", f); }
-  html_text(f, title);
+  if (ev->name[0]) { xq__html_text(f, ev->name); fputs(" - ", f); }
+  xq__html_text(f, title);
   fprintf(f, "</title>\n<style>%s</style>\n</head>\n<body>\n<h1>", html_style);
-  html_text(f, event_name(ev, lang));
+  xq__html_text(f, event_name(ev, lang));
   fputs("</h1>\n<h2>", f);
   subtitle(f, lang, title, sub, 1);
   fputs("</h2>\n<table>\n<thead><tr>", f);
