@@ -1,0 +1,74 @@
+/*
+ * table.c -- the perft transposition table: allocation, and the second
+ * key that verifies its entries (perft/table.h).
+ */
+#include <pthread.h>
+#include <stdlib.h>
+
+#include "table.h"
+
+uint64_t xq__perft_z2[XQ_PIDS][XQ_SQUARES];
+uint64_t xq__perft_z2_side;
+
+static pthread_once_t z2_once = PTHREAD_ONCE_INIT;
+
+static void z2_fill(void)
+{
+  /* A seed of its own ("perft-k2"), far from the engine's in the stream. */
+  uint64_t seed = 0x70657266742D6B32ull;
+  uint64_t z[2][8][XQ_SQUARES];
+  for (int c = 0; c < 2; c++)
+    for (int k = 0; k < 8; k++)
+      for (int s = 0; s < XQ_SQUARES; s++) z[c][k][s] = xq_random_next(&seed);
+  xq__perft_z2_side = xq_random_next(&seed);
+  for (int pid = 0; pid < XQ_PIDS; pid++)
+    for (int s = 0; s < XQ_SQUARES; s++)
+      xq__perft_z2[pid][s] = z[XQ_PID_COLOR(pid)][xq_pid_kind(pid)][s];
+}
+
+void xq__perft_key2_init(void)
+{
+  pthread_once(&z2_once, z2_fill);
+}
+
+uint64_t xq__perft_key2(const xq_pos *pos)
+{
+  uint64_t k = pos->side == XQ_BLACK ? xq__perft_z2_side : 0;
+  for (int pid = 0; pid < XQ_PIDS; pid++)
+    if (pos->sq[pid] != XQ_NO_SQ) k ^= xq__perft_z2[pid][pos->sq[pid]];
+  return k;
+}
+
+int xq_perft_table_new(size_t bytes, xq_perft_table **out)
+{
+  if (!out) return XQ_EINVAL;
+  *out = NULL;
+  size_t nb = bytes / sizeof(xq__perft_bucket);
+  if (nb < 1 || bytes > (size_t)XQ_PERFT_HASH_MAX_MB << 20) return XQ_EINVAL;
+  xq__perft_key2_init();
+  xq_perft_table *t = malloc(sizeof *t);
+  if (!t) return XQ_ENOMEM;
+  /* calloc: large blocks come zeroed from the system, page by page. */
+  t->raw = calloc(nb + 1, sizeof(xq__perft_bucket));
+  if (!t->raw) {
+    free(t);
+    return XQ_ENOMEM;
+  }
+  uintptr_t p = ((uintptr_t)t->raw + 63) & ~(uintptr_t)63;
+  t->b = (xq__perft_bucket *)p;
+  t->nb = nb;
+  *out = t;
+  return XQ_OK;
+}
+
+void xq_perft_table_free(xq_perft_table *t)
+{
+  if (!t) return;
+  free(t->raw);
+  free(t);
+}
+
+size_t xq_perft_table_entries(const xq_perft_table *t)
+{
+  return t ? t->nb * XQ__PERFT_WAYS : 0;
+}
