@@ -36,7 +36,7 @@ static uint64_t perft_hash_rec(xq_pos *pos, uint64_t k2, int depth, xq_perft_tab
   xq_undo u;
   uint64_t n = 0;
 
-  if (xq__perft_probe(t, pos->key, k2, depth, &n)) return n;
+  if (xq__perft_probe(t, k2, pos->key, depth, &n)) return n;
   xq_gen_legal(pos, &list);
   if (depth == 2) {
     for (int i = 0; i < list.n; i++) {
@@ -45,14 +45,20 @@ static uint64_t perft_hash_rec(xq_pos *pos, uint64_t k2, int depth, xq_perft_tab
       xq_unmake(pos, list.m[i], &u);
     }
   } else {
+    /* The children's buckets first, so their lines are on the way while
+     * the moves are played. */
+    uint64_t kc[XQ_MAX_MOVES];
     for (int i = 0; i < list.n; i++) {
-      uint64_t k2c = xq__perft_key2_after(pos, list.m[i], k2);
+      kc[i] = xq__perft_key2_after(pos, list.m[i], k2);
+      __builtin_prefetch(xq__perft_bucket_of(t, kc[i]));
+    }
+    for (int i = 0; i < list.n; i++) {
       xq_make(pos, list.m[i], &u);
-      n += perft_hash_rec(pos, k2c, depth - 1, t);
+      n += perft_hash_rec(pos, kc[i], depth - 1, t);
       xq_unmake(pos, list.m[i], &u);
     }
   }
-  xq__perft_store(t, pos->key, k2, depth, n);
+  xq__perft_store(t, k2, pos->key, depth, n);
   return n;
 }
 

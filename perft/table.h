@@ -4,13 +4,16 @@
  * locks, and the second, independent key that verifies them. Internal
  * to perft/ (and its tests).
  *
- * A position is looked up by two 64-bit Zobrist keys, both covering the
- * placement and the side to move: the engine's pos->key chooses the
- * bucket, xq__perft_key2 is stored in the entry. An entry is two words,
- * lock = key2 ^ data and data = count << 8 | depth, written and read as
- * independent relaxed atomics: a reader that sees the lock of one write
- * and the data of another finds lock ^ data != key2 and treats the
- * entry as absent, so torn entries cost a miss, never a wrong count.
+ * A position is looked up by two independent 64-bit Zobrist keys, both
+ * covering the placement and the side to move: the second key
+ * (xq__perft_key2, kept by the perft recursion itself, so a parent knows
+ * its children's buckets before playing their moves and prefetches them)
+ * chooses the bucket; the engine's pos->key is stored in the entry. An
+ * entry is two words, lock = pos->key ^ data and data = count << 8 |
+ * depth, written and read as independent relaxed atomics: a reader that
+ * sees the lock of one write and the data of another finds lock ^ data !=
+ * pos->key and treats the entry as absent, so torn entries cost a miss,
+ * never a wrong count.
  */
 #ifndef XQ_PERFT_TABLE_H
 #define XQ_PERFT_TABLE_H
@@ -21,9 +24,10 @@
 
 #define XQ__PERFT_WAYS 4             /* entries per bucket: one 64-byte line */
 #define XQ__PERFT_COUNT_BITS 56      /* counts from 2^56 up are not stored */
+#define XQ__PERFT_HUGE_PAGE ((size_t)2 << 20) /* tables are aligned to a 2 MiB page */
 
 typedef struct xq__perft_entry {
-  _Atomic uint64_t lock; /* key2 ^ data */
+  _Atomic uint64_t lock; /* pos->key ^ data */
   _Atomic uint64_t data; /* count << 8 | depth; 0: empty */
 } xq__perft_entry;
 
@@ -34,7 +38,8 @@ typedef struct xq__perft_bucket {
 struct xq_perft_table {
   xq__perft_bucket *b; /* nb buckets, 64-byte aligned */
   size_t nb;
-  void *raw;           /* what calloc returned, for free */
+  void *raw;           /* the mapping that holds b[], for munmap */
+  size_t raw_size;
 };
 
 /* Second-key numbers: per piece id (ids of one colour and kind share
@@ -59,21 +64,22 @@ static inline uint64_t xq__perft_key2_after(const xq_pos *pos, xq_move m, uint64
   return k2;
 }
 
-static inline xq__perft_bucket *xq__perft_bucket_of(const xq_perft_table *t, uint64_t k1)
+/* The bucket of the position whose second key is `k2`. */
+static inline xq__perft_bucket *xq__perft_bucket_of(const xq_perft_table *t, uint64_t k2)
 {
-  return &t->b[(size_t)(((unsigned __int128)k1 * t->nb) >> 64)];
+  return &t->b[(size_t)(((unsigned __int128)k2 * t->nb) >> 64)];
 }
 
 /* True, with the count in *n, when the table holds the position of keys
- * k1, k2 at `depth`. */
-static inline int xq__perft_probe(const xq_perft_table *t, uint64_t k1, uint64_t k2, int depth,
+ * k2 (second) and k1 (the engine's) at `depth`. */
+static inline int xq__perft_probe(const xq_perft_table *t, uint64_t k2, uint64_t k1, int depth,
                                   uint64_t *n)
 {
-  xq__perft_bucket *b = xq__perft_bucket_of(t, k1);
+  xq__perft_bucket *b = xq__perft_bucket_of(t, k2);
   for (int i = 0; i < XQ__PERFT_WAYS; i++) {
     uint64_t d = atomic_load_explicit(&b->e[i].data, memory_order_relaxed);
     uint64_t l = atomic_load_explicit(&b->e[i].lock, memory_order_relaxed);
-    if ((l ^ d) == k2 && (int)(d & 0xFF) == depth) {
+    if ((l ^ d) == k1 && (int)(d & 0xFF) == depth) {
       *n = d >> 8;
       return 1;
     }
@@ -81,14 +87,14 @@ static inline int xq__perft_probe(const xq_perft_table *t, uint64_t k1, uint64_t
   return 0;
 }
 
-/* Record `n` leaves at `depth` (1..255) for the position of keys k1, k2,
+/* Record `n` leaves at `depth` (1..255) for the position of keys k2, k1,
  * over the shallowest entry of its bucket (the first of equals). Counts
  * of 2^XQ__PERFT_COUNT_BITS and more are not recorded. */
-static inline void xq__perft_store(xq_perft_table *t, uint64_t k1, uint64_t k2, int depth,
+static inline void xq__perft_store(xq_perft_table *t, uint64_t k2, uint64_t k1, int depth,
                                    uint64_t n)
 {
   if (n >> XQ__PERFT_COUNT_BITS) return;
-  xq__perft_bucket *b = xq__perft_bucket_of(t, k1);
+  xq__perft_bucket *b = xq__perft_bucket_of(t, k2);
   int victim = 0, shallowest = 256;
   for (int i = 0; i < XQ__PERFT_WAYS; i++) {
     int dep = (int)(atomic_load_explicit(&b->e[i].data, memory_order_relaxed) & 0xFF);
@@ -98,7 +104,7 @@ static inline void xq__perft_store(xq_perft_table *t, uint64_t k1, uint64_t k2, 
     }
   }
   uint64_t d = n << 8 | (uint64_t)depth;
-  atomic_store_explicit(&b->e[victim].lock, k2 ^ d, memory_order_relaxed);
+  atomic_store_explicit(&b->e[victim].lock, k1 ^ d, memory_order_relaxed);
   atomic_store_explicit(&b->e[victim].data, d, memory_order_relaxed);
 }
 

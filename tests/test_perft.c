@@ -176,22 +176,22 @@ Test(perft, entries_are_verified_by_key_side_and_depth)
   /* The same placement with the other side to move has other keys. */
   cr_assert_neq(r1, b1);
   cr_assert_neq(r2, b2);
-  xq__perft_store(t, r1, r2, 3, 12345);
-  cr_assert(xq__perft_probe(t, r1, r2, 3, &n));
+  xq__perft_store(t, r2, r1, 3, 12345);
+  cr_assert(xq__perft_probe(t, r2, r1, 3, &n));
   cr_assert_eq(n, 12345);
-  cr_assert_not(xq__perft_probe(t, r1, r2, 4, &n), "another depth");
-  cr_assert_not(xq__perft_probe(t, b1, b2, 3, &n), "the other side to move");
-  cr_assert_not(xq__perft_probe(t, r1, r2 ^ 1, 3, &n), "another second key");
+  cr_assert_not(xq__perft_probe(t, r2, r1, 4, &n), "another depth");
+  cr_assert_not(xq__perft_probe(t, b2, b1, 3, &n), "the other side to move");
+  cr_assert_not(xq__perft_probe(t, r2, r1 ^ 1, 3, &n), "another engine key");
   /* A torn entry: the lock of this write with the data of another. */
   xq__perft_entry *e = NULL;
   for (int i = 0; i < XQ__PERFT_WAYS; i++)
     if (atomic_load(&t->b[0].e[i].data) != 0) e = &t->b[0].e[i];
   cr_assert_not_null(e);
   atomic_store(&e->data, (uint64_t)999 << 8 | 3);
-  cr_assert_not(xq__perft_probe(t, r1, r2, 3, &n), "a torn entry must read as absent");
+  cr_assert_not(xq__perft_probe(t, r2, r1, 3, &n), "a torn entry must read as absent");
   /* Counts too big for the entry are not kept. */
-  xq__perft_store(t, r1, r2, 5, (uint64_t)1 << XQ__PERFT_COUNT_BITS);
-  cr_assert_not(xq__perft_probe(t, r1, r2, 5, &n));
+  xq__perft_store(t, r2, r1, 5, (uint64_t)1 << XQ__PERFT_COUNT_BITS);
+  cr_assert_not(xq__perft_probe(t, r2, r1, 5, &n));
   xq_perft_table_free(t);
 }
 
