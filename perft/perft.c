@@ -29,7 +29,9 @@ uint64_t xq_perft(xq_pos *pos, int depth)
   return perft_rec(pos, depth);
 }
 
-/* perft_rec for depth >= 2 with the table: `k2` is pos's second key. */
+/* perft_rec for depth >= 1 with the table: `k2` is pos's second key.
+ * Even a last-but-one ply is looked up: a lookup whose line the parent
+ * has prefetched costs less than counting some 40 moves' replies. */
 static uint64_t perft_hash_rec(xq_pos *pos, uint64_t k2, int depth, xq_perft_table *t)
 {
   xq_movelist list;
@@ -37,17 +39,13 @@ static uint64_t perft_hash_rec(xq_pos *pos, uint64_t k2, int depth, xq_perft_tab
   uint64_t n = 0;
 
   if (xq__perft_probe(t, k2, pos->key, depth, &n)) return n;
-  xq_gen_legal(pos, &list);
-  if (depth == 2) {
-    for (int i = 0; i < list.n; i++) {
-      xq_make(pos, list.m[i], &u);
-      n += (uint64_t)xq_count_legal(pos);
-      xq_unmake(pos, list.m[i], &u);
-    }
+  if (depth == 1) {
+    n = (uint64_t)xq_count_legal(pos);
   } else {
     /* The children's buckets first, so their lines are on the way while
      * the moves are played. */
     uint64_t kc[XQ_MAX_MOVES];
+    xq_gen_legal(pos, &list);
     for (int i = 0; i < list.n; i++) {
       kc[i] = xq__perft_key2_after(pos, list.m[i], k2);
       __builtin_prefetch(xq__perft_bucket_of(t, kc[i]));
@@ -64,7 +62,7 @@ static uint64_t perft_hash_rec(xq_pos *pos, uint64_t k2, int depth, xq_perft_tab
 
 uint64_t xq_perft_hashed(xq_pos *pos, int depth, xq_perft_table *t)
 {
-  if (!t || depth < 2) return xq_perft(pos, depth);
+  if (!t || depth < 1) return xq_perft(pos, depth);
   return perft_hash_rec(pos, xq__perft_key2(pos), depth, t);
 }
 

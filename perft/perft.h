@@ -39,7 +39,7 @@ void xq_perft_table_free(xq_perft_table *t);
 size_t xq_perft_table_entries(const xq_perft_table *t);
 
 /* xq_perft through the table `t` (NULL: the same as xq_perft): nodes of
- * 2 plies and more to go are looked up and recorded. The same count as
+ * 1 ply and more to go are looked up and recorded. The same count as
  * xq_perft. Cannot fail. */
 uint64_t xq_perft_hashed(xq_pos *pos, int depth, xq_perft_table *t);
 
