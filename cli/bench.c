@@ -42,20 +42,16 @@ static int perft_bench_main(int argc, char **argv)
     } else if (!strcmp(argv[i], "--quick")) {
       o.quick = 1;
     } else if (!strcmp(argv[i], "--hash")) {
-      o.hash_mb = XQ_PERFT_BENCH_HASH_MB;
-      if (i + 1 < argc && argv[i + 1][0] >= '0' && argv[i + 1][0] <= '9') {
-        char *end;
-        long v = strtol(argv[++i], &end, 10);
-        if (*end || v < 1 || v > XQ_PERFT_HASH_MAX_MB) {
-          fprintf(stderr, "xqref bench: --hash must be 1..%d (MiB)\n", XQ_PERFT_HASH_MAX_MB);
-          return 2;
-        }
-        o.hash_mb = (int)v;
+      long v = XQ_PERFT_BENCH_HASH_MB;
+      if (i + 1 < argc && argv[i + 1][0] >= '0' && argv[i + 1][0] <= '9' &&
+          !xq__cli_number(argv[++i], 1, XQ_PERFT_HASH_MAX_MB, &v)) {
+        fprintf(stderr, "xqref bench: --hash must be 1..%d (MiB)\n", XQ_PERFT_HASH_MAX_MB);
+        return 2;
       }
+      o.hash_mb = (int)v;
     } else if (!strcmp(argv[i], "--threads") && i + 1 < argc) {
-      char *end;
-      long v = strtol(argv[++i], &end, 10);
-      if (*end || v < 1 || v > XQ_PERFT_MAX_THREADS) {
+      long v;
+      if (!xq__cli_number(argv[++i], 1, XQ_PERFT_MAX_THREADS, &v)) {
         fprintf(stderr, "xqref bench: --threads must be 1..%d\n", XQ_PERFT_MAX_THREADS);
         return 2;
       }
