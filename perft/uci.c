@@ -122,7 +122,7 @@ static void cmd_setoption(uci_state *st, char *args)
   int hash = name && !strcasecmp(name, "Hash"), threads = name && !strcasecmp(name, "Threads");
 
   if (!w || strcmp(w, "name") || !(hash || threads) || !v || strcmp(v, "value") || !value ||
-      *end || n < threads || n > (hash ? XQ_PERFT_HASH_MAX_MB : XQ_PERFT_MAX_THREADS)) {
+      *end || n < (hash ? 0 : 1) || n > (hash ? XQ_PERFT_HASH_MAX_MB : XQ_PERFT_MAX_THREADS)) {
     fprintf(st->out, "info string options: Hash 0..%d (MB), Threads 1..%d\n",
             XQ_PERFT_HASH_MAX_MB, XQ_PERFT_MAX_THREADS);
     return;
