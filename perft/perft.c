@@ -29,41 +29,47 @@ uint64_t xq_perft(xq_pos *pos, int depth)
   return perft_rec(pos, depth);
 }
 
-/* perft_rec for depth >= 1 with the table: `k2` is pos's second key.
- * Even a last-but-one ply is looked up: a lookup whose line the parent
- * has prefetched costs less than counting some 40 moves' replies. */
-static uint64_t perft_hash_rec(xq_pos *pos, uint64_t k2, int depth, xq_perft_table *t)
+/* perft_rec for depth >= 1 with the table: *k holds pos's keys. Even a
+ * last-but-one ply is looked up: a lookup whose line the parent has
+ * prefetched costs less than counting some 40 moves' replies. */
+static uint64_t perft_hash_rec(xq_pos *pos, const xq__perft_keys *k, int depth,
+                               xq_perft_table *t)
 {
   xq_movelist list;
   xq_undo u;
-  uint64_t n = 0;
+  uint64_t n = 0, idx, ver;
 
-  if (xq__perft_probe(t, k2, pos->key, depth, &n)) return n;
+  xq__perft_canon(k, &idx, &ver);
+  if (xq__perft_probe(t, idx, ver, depth, &n)) return n;
   if (depth == 1) {
     n = (uint64_t)xq_count_legal(pos);
   } else {
     /* The children's buckets first, so their lines are on the way while
      * the moves are played. */
-    uint64_t kc[XQ_MAX_MOVES];
+    xq__perft_keys kc[XQ_MAX_MOVES];
     xq_gen_legal(pos, &list);
     for (int i = 0; i < list.n; i++) {
-      kc[i] = xq__perft_key2_after(pos, list.m[i], k2);
-      __builtin_prefetch(xq__perft_bucket_of(t, kc[i]));
+      uint64_t ci, cv;
+      xq__perft_keys_after(pos, list.m[i], k, &kc[i]);
+      xq__perft_canon(&kc[i], &ci, &cv);
+      __builtin_prefetch(xq__perft_bucket_of(t, ci));
     }
     for (int i = 0; i < list.n; i++) {
       xq_make(pos, list.m[i], &u);
-      n += perft_hash_rec(pos, kc[i], depth - 1, t);
+      n += perft_hash_rec(pos, &kc[i], depth - 1, t);
       xq_unmake(pos, list.m[i], &u);
     }
   }
-  xq__perft_store(t, k2, pos->key, depth, n);
+  xq__perft_store(t, idx, ver, depth, n);
   return n;
 }
 
 uint64_t xq_perft_hashed(xq_pos *pos, int depth, xq_perft_table *t)
 {
+  xq__perft_keys k;
   if (!t || depth < 1) return xq_perft(pos, depth);
-  return perft_hash_rec(pos, xq__perft_key2(pos), depth, t);
+  xq__perft_keys_of(pos, &k);
+  return perft_hash_rec(pos, &k, depth, t);
 }
 
 double xq_perft_now(void)

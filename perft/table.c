@@ -1,6 +1,6 @@
 /*
- * table.c -- the perft transposition table: allocation, and the second
- * key that verifies its entries (perft/table.h).
+ * table.c -- the perft transposition table: allocation, and the keys
+ * of positions and their mirror images (perft/table.h).
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -8,36 +8,46 @@
 
 #include "table.h"
 
-uint64_t xq__perft_z2[XQ_PIDS][XQ_SQUARES];
-uint64_t xq__perft_z2_side;
+xq__perft_keys xq__perft_z[XQ_PIDS][XQ_SQUARES];
+xq__perft_keys xq__perft_z_side;
 
-static pthread_once_t z2_once = PTHREAD_ONCE_INIT;
+static pthread_once_t keys_once = PTHREAD_ONCE_INIT;
 
-static void z2_fill(void)
+static void keys_fill(void)
 {
-  /* A seed of its own ("perft-k2"), far from the engine's in the stream. */
+  /* A seed of its own ("perft-k2"), not the engine's. */
   uint64_t seed = 0x70657266742D6B32ull;
-  uint64_t z[2][8][XQ_SQUARES];
-  for (int c = 0; c < 2; c++)
-    for (int k = 0; k < 8; k++)
-      for (int s = 0; s < XQ_SQUARES; s++) z[c][k][s] = xq_random_next(&seed);
-  xq__perft_z2_side = xq_random_next(&seed);
+  uint64_t z[2][2][8][XQ_SQUARES]; /* [key][colour][kind][point] */
+  for (int w = 0; w < 2; w++)
+    for (int c = 0; c < 2; c++)
+      for (int k = 0; k < 8; k++)
+        for (int s = 0; s < XQ_SQUARES; s++) z[w][c][k][s] = xq_random_next(&seed);
+  xq__perft_z_side.a = xq__perft_z_side.am = xq_random_next(&seed);
+  xq__perft_z_side.b = xq__perft_z_side.bm = xq_random_next(&seed);
   for (int pid = 0; pid < XQ_PIDS; pid++)
-    for (int s = 0; s < XQ_SQUARES; s++)
-      xq__perft_z2[pid][s] = z[XQ_PID_COLOR(pid)][xq_pid_kind(pid)][s];
+    for (int s = 0; s < XQ_SQUARES; s++) {
+      int c = XQ_PID_COLOR(pid), k = xq_pid_kind(pid);
+      int m = XQ_SQ(8 - XQ_FILE(s), XQ_RANK(s)); /* the mirrored point */
+      xq__perft_keys *e = &xq__perft_z[pid][s];
+      e->a = z[0][c][k][s];
+      e->b = z[1][c][k][s];
+      e->am = z[0][c][k][m];
+      e->bm = z[1][c][k][m];
+    }
 }
 
-void xq__perft_key2_init(void)
+void xq__perft_keys_init(void)
 {
-  pthread_once(&z2_once, z2_fill);
+  pthread_once(&keys_once, keys_fill);
 }
 
-uint64_t xq__perft_key2(const xq_pos *pos)
+void xq__perft_keys_of(const xq_pos *pos, xq__perft_keys *k)
 {
-  uint64_t k = pos->side == XQ_BLACK ? xq__perft_z2_side : 0;
+  xq__perft_keys zero = {0, 0, 0, 0};
+  *k = zero;
+  if (pos->side == XQ_BLACK) xq__perft_keys_xor(k, &xq__perft_z_side);
   for (int pid = 0; pid < XQ_PIDS; pid++)
-    if (pos->sq[pid] != XQ_NO_SQ) k ^= xq__perft_z2[pid][pos->sq[pid]];
-  return k;
+    if (pos->sq[pid] != XQ_NO_SQ) xq__perft_keys_xor(k, &xq__perft_z[pid][pos->sq[pid]]);
 }
 
 int xq_perft_table_new(size_t bytes, xq_perft_table **out)
@@ -46,7 +56,7 @@ int xq_perft_table_new(size_t bytes, xq_perft_table **out)
   *out = NULL;
   size_t nb = bytes / sizeof(xq__perft_bucket);
   if (nb < 1 || bytes > (size_t)XQ_PERFT_HASH_MAX_MB << 20) return XQ_EINVAL;
-  xq__perft_key2_init();
+  xq__perft_keys_init();
   xq_perft_table *t = malloc(sizeof *t);
   if (!t) return XQ_ENOMEM;
   /* A fresh mapping comes zeroed, page by page as it is touched; aligned

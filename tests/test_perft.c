@@ -140,39 +140,76 @@ Test(perft, table_sizes_out_of_range_are_refused)
   xq_perft_table_free(NULL);
 }
 
-/* The second key, kept move by move, equals the one computed afresh. */
-Test(perft, second_key_follows_the_moves)
+static int keys_eq(const xq__perft_keys *x, const xq__perft_keys *y)
+{
+  return x->a == y->a && x->b == y->b && x->am == y->am && x->bm == y->bm;
+}
+
+/* The keys, kept move by move, equal the keys computed afresh. */
+Test(perft, keys_follow_the_moves)
 {
   xq_pos pos;
+  xq__perft_keys k, fresh;
   uint64_t seed = 7;
-  xq__perft_key2_init();
+  xq__perft_keys_init();
   xq_pos_startpos(&pos);
-  uint64_t k2 = xq__perft_key2(&pos);
+  xq__perft_keys_of(&pos, &k);
   for (int ply = 0; ply < 400; ply++) {
     xq_movelist l;
     xq_undo u;
     xq_gen_legal(&pos, &l);
     if (l.n == 0) {
       xq_pos_startpos(&pos);
-      k2 = xq__perft_key2(&pos);
+      xq__perft_keys_of(&pos, &k);
       continue;
     }
     xq_move m = l.m[xq_random_next(&seed) % (uint64_t)l.n];
-    k2 = xq__perft_key2_after(&pos, m, k2);
+    xq__perft_keys_after(&pos, m, &k, &k);
     xq_make(&pos, m, &u);
-    cr_assert_eq(k2, xq__perft_key2(&pos), "ply %d", ply);
+    xq__perft_keys_of(&pos, &fresh);
+    cr_assert(keys_eq(&k, &fresh), "ply %d", ply);
   }
+}
+
+/* A position and its mirror image share the table's pair; the start
+ * position is its own mirror; others differ. */
+Test(perft, mirror_images_share_their_entry)
+{
+  xq_pos p, m, start;
+  xq__perft_keys kp, km, ks;
+  uint64_t ip, vp, im, vm;
+  xq__perft_keys_init();
+  cr_assert_eq(xq_fen_parse(&p, "5a3/3k5/3aR4/9/5r3/5n3/9/3A1A3/5K3/2BC2B2 w", 0, NULL), XQ_OK);
+  cr_assert_eq(xq_fen_parse(&m, "3a5/5k3/4Ra3/9/3r5/3n5/9/3A1A3/3K5/2B2CB2 w", 0, NULL), XQ_OK);
+  xq__perft_keys_of(&p, &kp);
+  xq__perft_keys_of(&m, &km);
+  cr_assert_eq(kp.a, km.am);
+  cr_assert_eq(kp.b, km.bm);
+  cr_assert_neq(kp.a, km.a);
+  xq__perft_canon(&kp, &ip, &vp);
+  xq__perft_canon(&km, &im, &vm);
+  cr_assert_eq(ip, im);
+  cr_assert_eq(vp, vm);
+  cr_assert_eq(xq_perft(&p, 4), xq_perft(&m, 4));
+  xq_pos_startpos(&start);
+  xq__perft_keys_of(&start, &ks);
+  cr_assert_eq(ks.a, ks.am);
+  cr_assert_eq(ks.b, ks.bm);
 }
 
 Test(perft, entries_are_verified_by_key_side_and_depth)
 {
   xq_perft_table *t;
   xq_pos red, black;
-  uint64_t n;
+  xq__perft_keys kr, kb;
+  uint64_t n, r1, r2, b1, b2;
   cr_assert_eq(xq_perft_table_new(64, &t), XQ_OK);
   cr_assert_eq(xq_fen_parse(&red, "4k4/9/9/9/9/9/9/1R7/9/3K5 w - - 0 1", 0, NULL), XQ_OK);
   cr_assert_eq(xq_fen_parse(&black, "4k4/9/9/9/9/9/9/1R7/9/3K5 b - - 0 1", 0, NULL), XQ_OK);
-  uint64_t r1 = red.key, r2 = xq__perft_key2(&red), b1 = black.key, b2 = xq__perft_key2(&black);
+  xq__perft_keys_of(&red, &kr);
+  xq__perft_keys_of(&black, &kb);
+  xq__perft_canon(&kr, &r2, &r1);
+  xq__perft_canon(&kb, &b2, &b1);
   /* The same placement with the other side to move has other keys. */
   cr_assert_neq(r1, b1);
   cr_assert_neq(r2, b2);
@@ -181,7 +218,7 @@ Test(perft, entries_are_verified_by_key_side_and_depth)
   cr_assert_eq(n, 12345);
   cr_assert_not(xq__perft_probe(t, r2, r1, 4, &n), "another depth");
   cr_assert_not(xq__perft_probe(t, b2, b1, 3, &n), "the other side to move");
-  cr_assert_not(xq__perft_probe(t, r2, r1 ^ 1, 3, &n), "another engine key");
+  cr_assert_not(xq__perft_probe(t, r2, r1 ^ 1, 3, &n), "another verification key");
   /* A torn entry: the lock of this write with the data of another. */
   xq__perft_entry *e = NULL;
   for (int i = 0; i < XQ__PERFT_WAYS; i++)
