@@ -17,39 +17,48 @@
 #include "records.h"
 
 static const char bench_usage[] =
-  "usage: xqref bench [--threads T] [--quick]\n"
+  "usage: xqref bench [--threads T] [--quick] [--hash [MB]]\n"
   "\n"
   "Run perft on a fixed set of positions and print, per position and in\n"
   "total, nodes, time and nodes per second. Each count is checked against\n"
   "the perft suite; a mismatch makes the exit status 1.\n"
   "\n"
-  "  --threads T   root moves shared by T threads (default 1)\n"
-  "  --quick       one ply less everywhere (a short signature run)\n";
+  "  --threads T   ply-2 subtrees shared by T threads (default 1)\n"
+  "  --quick       one ply less everywhere (a short signature run)\n"
+  "  --hash [MB]   count through a fresh transposition table of MB MiB per\n"
+  "                position (default %d): the hashed figures, same counts\n";
 
 
-/* `xqref bench [--threads T] [--quick]`. */
+/* `xqref bench [--threads T] [--quick] [--hash [MB]]`. */
 static int perft_bench_main(int argc, char **argv)
 {
-  xq_bench_opts o = {1, 0};
+  xq_bench_opts o = {1, 0, 0};
   xq_error err;
 
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-      fputs(bench_usage, stdout);
+      printf(bench_usage, XQ_PERFT_BENCH_HASH_MB);
       return 0;
     } else if (!strcmp(argv[i], "--quick")) {
       o.quick = 1;
+    } else if (!strcmp(argv[i], "--hash")) {
+      long v = XQ_PERFT_BENCH_HASH_MB;
+      if (i + 1 < argc && argv[i + 1][0] >= '0' && argv[i + 1][0] <= '9' &&
+          !xq__cli_number(argv[++i], 1, XQ_PERFT_HASH_MAX_MB, &v)) {
+        fprintf(stderr, "xqref bench: --hash must be 1..%d (MiB)\n", XQ_PERFT_HASH_MAX_MB);
+        return 2;
+      }
+      o.hash_mb = (int)v;
     } else if (!strcmp(argv[i], "--threads") && i + 1 < argc) {
-      char *end;
-      long v = strtol(argv[++i], &end, 10);
-      if (*end || v < 1 || v > XQ_PERFT_MAX_THREADS) {
+      long v;
+      if (!xq__cli_number(argv[++i], 1, XQ_PERFT_MAX_THREADS, &v)) {
         fprintf(stderr, "xqref bench: --threads must be 1..%d\n", XQ_PERFT_MAX_THREADS);
         return 2;
       }
       o.threads = (int)v;
     } else {
-      fprintf(stderr, "xqref bench: unknown or incomplete option '%s'\n%s", argv[i],
-              bench_usage);
+      fprintf(stderr, "xqref bench: unknown or incomplete option '%s'\n", argv[i]);
+      fprintf(stderr, bench_usage, XQ_PERFT_BENCH_HASH_MB);
       return 2;
     }
   }

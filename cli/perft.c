@@ -11,20 +11,24 @@
 #include "perft.h"
 
 static const char perft_usage[] =
-  "usage: xqref perft [--fen FEN] --depth N [--divide] [--threads T]\n"
+  "usage: xqref perft [--fen FEN] --depth N [--divide] [--threads T] [--hash MB]\n"
   "\n"
   "Count the leaf nodes of the legal-move tree N plies deep.\n"
   "\n"
   "  --fen FEN     start from FEN (default: the standard start position);\n"
   "                H/E letters, side 'r' and two-field FENs are accepted\n"
   "  --depth N     plies to search, 0..20\n"
-  "  --divide      one line per root move, 'h2e2: N', in ICCS/UCCI\n"
-  "                coordinates: files a-i from Red's left, ranks 0-9 from\n"
-  "                Red's back rank\n"
-  "  --threads T   root moves shared by T threads (default 1)\n"
+  "  --divide      one line per root move as it finishes, 'h2e2: N time T ms'\n"
+  "                (T since the start), in ICCS/UCCI coordinates: files a-i\n"
+  "                from Red's left, ranks 0-9 from Red's back rank\n"
+  "  --threads T   T threads share the subtrees below the ply-2 moves\n"
+  "                (default 1)\n"
+  "  --hash MB     count through a transposition table of MB MiB shared by\n"
+  "                the threads (default 0: none); the counts are the same\n"
   "\n"
   "The last line always begins 'nodes N', followed by the time in ms and\n"
-  "the nodes per second.\n";
+  "the nodes per second. Runs longer than a few seconds print progress\n"
+  "lines on stderr: root moves done, leaves per second, time left.\n";
 
 /* Parse a whole decimal number in [lo, hi]; returns 0 on success. */
 static int parse_int(const char *s, int lo, int hi, int *out)
@@ -40,7 +44,7 @@ static int parse_int(const char *s, int lo, int hi, int *out)
 
 int xq_perft_main(int argc, char **argv)
 {
-  xq_perft_opts o = {NULL, -1, 0, 1};
+  xq_perft_opts o = {NULL, -1, 0, 1, 0, stderr};
   xq_error err;
 
   for (int i = 1; i < argc; i++) {
@@ -62,6 +66,12 @@ int xq_perft_main(int argc, char **argv)
       if (parse_int(argv[++i], 1, XQ_PERFT_MAX_THREADS, &o.threads)) {
         fprintf(stderr, "xqref perft: --threads must be 1..%d, not '%s'\n",
                 XQ_PERFT_MAX_THREADS, argv[i]);
+        return 2;
+      }
+    } else if (!strcmp(a, "--hash") && i + 1 < argc) {
+      if (parse_int(argv[++i], 0, XQ_PERFT_HASH_MAX_MB, &o.hash_mb)) {
+        fprintf(stderr, "xqref perft: --hash must be 0..%d (MiB), not '%s'\n",
+                XQ_PERFT_HASH_MAX_MB, argv[i]);
         return 2;
       }
     } else {
@@ -94,6 +104,8 @@ static const char uci_usage[] =
   "  position startpos|fen FEN [moves M...]\n"
   "                                  moves in ICCS/UCCI coordinates such as h2e2\n"
   "                                  (files a-i, ranks 0-9 from Red's side)\n"
+  "  setoption name Hash value MB    perft table size in MiB (0: none)\n"
+  "  setoption name Threads value N  threads for perft (1..64)\n"
   "  go perft N | perft N            divide lines, then 'Nodes searched: N'\n"
   "  d                               the board, FEN, key and checking pieces\n"
   "  quit\n";

@@ -2,7 +2,8 @@
  * bench.c -- the perft bench: perft over a fixed set of positions,
  * printing per position and in total nodes, time and nodes per second.
  * The expected counts come from the perft suite, so a bench run is also a
- * correctness signature.
+ * correctness signature; with a table (`bench --hash`) the same counts
+ * are checked and the figures are the hashed ones.
  */
 #include "perft.h"
 
@@ -26,27 +27,39 @@ static const bench_pos bench_set[] = {
   {"selfscreen", "5k3/9/4c4/9/9/R8/2N6/9/9/4K4 w - - 0 1", 6, 48942946ull},
 };
 
+/* Count one bench position: plain, or through a fresh table of `mb` MiB
+ * (the table's allocation is not timed). Returns XQ_OK or XQ_ENOMEM. */
+static int bench_count(const xq_pos *pos, int depth, int threads, int mb, uint64_t *nodes,
+                       double *secs)
+{
+  xq_perft_table *t = NULL;
+  xq_divide_entry entries[XQ_MAX_MOVES];
+  int n;
+  if (mb && xq_perft_table_new((size_t)mb << 20, &t) != XQ_OK) return XQ_ENOMEM;
+  xq_perft_ctl ctl = {threads, t, NULL, NULL, 0, NULL};
+  double t0 = xq_perft_now();
+  *nodes = xq_perft_split(pos, depth, &ctl, entries, &n);
+  *secs = xq_perft_now() - t0;
+  xq_perft_table_free(t);
+  return XQ_OK;
+}
+
 int xq_perft_bench(const xq_bench_opts *o, FILE *out, xq_error *err)
 {
   int threads = o ? o->threads : 0, quick = o ? o->quick : 0, bad = 0;
+  int mb = o ? o->hash_mb : 0;
   uint64_t total = 0;
   double elapsed = 0;
 
-  if (!o || !out || threads < 1 || threads > XQ_PERFT_MAX_THREADS) {
-    if (err) {
-      err->code = XQ_EINVAL;
-      err->pos = err->ply = -1;
-      snprintf(err->msg, sizeof err->msg, "bench: NULL argument or threads out of range");
-    }
-    return XQ_EINVAL;
-  }
+  if (!o || !out || threads < 1 || threads > XQ_PERFT_MAX_THREADS || mb < 0 ||
+      mb > XQ_PERFT_HASH_MAX_MB)
+    return xq_error_set(err, XQ_EINVAL, -1, -1,
+                        "bench: NULL argument, or threads or hash size out of range");
   fprintf(out, "%-12s %5s %13s %9s %12s\n", "position", "depth", "nodes", "ms", "nodes/s");
   for (size_t i = 0; i < sizeof bench_set / sizeof bench_set[0]; i++) {
     const bench_pos *b = &bench_set[i];
     xq_pos pos;
     xq_error why;
-    xq_divide_entry entries[XQ_MAX_MOVES];
-    int n;
     if (xq_fen_parse(&pos, b->fen, 0, &why) != XQ_OK) {
       if (err) {
         *err = why;
@@ -55,9 +68,10 @@ int xq_perft_bench(const xq_bench_opts *o, FILE *out, xq_error *err)
       return XQ_EFEN;
     }
     int depth = b->depth - quick;
-    double t0 = xq_perft_now();
-    uint64_t nodes = xq_perft_divide(&pos, depth, threads, entries, &n);
-    double dt = xq_perft_now() - t0;
+    uint64_t nodes;
+    double dt;
+    if (bench_count(&pos, depth, threads, mb, &nodes, &dt) != XQ_OK)
+      return xq_error_set(err, XQ_ENOMEM, -1, -1, "bench: no memory for a %d MB table", mb);
     int mismatch = !quick && nodes != b->nodes;
     fprintf(out, "%-12s %5d %13llu %9.0f %12.0f%s\n", b->name, depth, (unsigned long long)nodes,
             dt * 1000.0, dt > 0 ? (double)nodes / dt : 0.0, mismatch ? "  MISMATCH" : "");
@@ -65,7 +79,9 @@ int xq_perft_bench(const xq_bench_opts *o, FILE *out, xq_error *err)
     total += nodes;
     elapsed += dt;
   }
-  fprintf(out, "total nodes %llu time %.0f ms nps %.0f threads %d\n", (unsigned long long)total,
+  fprintf(out, "total nodes %llu time %.0f ms nps %.0f threads %d", (unsigned long long)total,
           elapsed * 1000.0, elapsed > 0 ? (double)total / elapsed : 0.0, threads);
+  if (mb) fprintf(out, " hash %d MB", mb);
+  fputc('\n', out);
   return bad;
 }

@@ -5,6 +5,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "perft.h"
 
@@ -15,6 +16,9 @@ typedef struct uci_state {
   FILE *out;
   xq_pos pos;
   int ucci;     /* the GUI said `ucci`: answer in UCCI words */
+  int threads;  /* option Threads */
+  int hash_mb;  /* option Hash; the table is made at the next `go perft` */
+  xq_perft_table *table; /* kept between perfts; NULL until needed */
 } uci_state;
 
 /* Next space-separated word of *s, NUL-terminated in place; NULL at end. */
@@ -99,9 +103,37 @@ static void cmd_perft(uci_state *st, char *args)
     fprintf(st->out, "info string perft needs a depth 0..%d\n", XQ_PERFT_MAX_DEPTH);
     return;
   }
-  uint64_t total = xq_perft_divide(&st->pos, (int)depth, 1, e, &n);
+  if (st->hash_mb && !st->table &&
+      xq_perft_table_new((size_t)st->hash_mb << 20, &st->table) != XQ_OK)
+    fprintf(st->out, "info string no memory for a %d MB table; counting without\n",
+            st->hash_mb);
+  xq_perft_ctl ctl = {st->threads, st->table, NULL, NULL, 0, NULL};
+  uint64_t total = xq_perft_split(&st->pos, (int)depth, &ctl, e, &n);
   xq_perft_print_divide(st->out, &st->pos, e, n);
   fprintf(st->out, "\nNodes searched: %llu\n", (unsigned long long)total);
+}
+
+/* setoption name Hash|Threads value N (names in any case). */
+static void cmd_setoption(uci_state *st, char *args)
+{
+  char *w = next_word(&args), *name = next_word(&args), *v = next_word(&args);
+  char *value = next_word(&args), *end;
+  long n = value ? strtol(value, &end, 10) : -1;
+  int hash = name && !strcasecmp(name, "Hash"), threads = name && !strcasecmp(name, "Threads");
+
+  if (!w || strcmp(w, "name") || !(hash || threads) || !v || strcmp(v, "value") || !value ||
+      *end || n < (hash ? 0 : 1) || n > (hash ? XQ_PERFT_HASH_MAX_MB : XQ_PERFT_MAX_THREADS)) {
+    fprintf(st->out, "info string options: Hash 0..%d (MB), Threads 1..%d\n",
+            XQ_PERFT_HASH_MAX_MB, XQ_PERFT_MAX_THREADS);
+    return;
+  }
+  if (threads) {
+    st->threads = (int)n;
+  } else if (n != st->hash_mb) {
+    xq_perft_table_free(st->table);
+    st->table = NULL;
+    st->hash_mb = (int)n;
+  }
 }
 
 /* `d`: the board as Red sees it, then FEN, key and checking pieces. */
@@ -140,12 +172,16 @@ static int uci_command(uci_state *st, char *line)
   if (!w) return 0;
   if (!strcmp(w, "uci") || !strcmp(w, "ucci")) {
     st->ucci = w[1] == 'c' && w[2] == 'c';
-    fprintf(st->out, "id name xqref 0.1\nid author the xqref developers\n%s\n",
-            st->ucci ? "ucciok" : "uciok");
+    fprintf(st->out, "id name xqref 0.1\nid author the xqref developers\n"
+            "option name Hash type spin default 0 min 0 max %d\n"
+            "option name Threads type spin default 1 min 1 max %d\n%s\n",
+            XQ_PERFT_HASH_MAX_MB, XQ_PERFT_MAX_THREADS, st->ucci ? "ucciok" : "uciok");
   } else if (!strcmp(w, "isready")) {
     fprintf(st->out, "readyok\n");
-  } else if (!strcmp(w, "ucinewgame") || !strcmp(w, "setoption") || !strcmp(w, "stop")) {
-    /* Nothing to reset, no options, nothing running. */
+  } else if (!strcmp(w, "setoption")) {
+    cmd_setoption(st, line);
+  } else if (!strcmp(w, "ucinewgame") || !strcmp(w, "stop")) {
+    /* Nothing to reset (the table's counts stay true), nothing running. */
   } else if (!strcmp(w, "position")) {
     cmd_position(st, line);
   } else if (!strcmp(w, "go")) {
@@ -173,6 +209,9 @@ int xq_uci_run(FILE *in, FILE *out)
 
   st.out = out;
   st.ucci = 0;
+  st.threads = 1;
+  st.hash_mb = 0;
+  st.table = NULL;
   xq_pos_startpos(&st.pos);
   while (fgets(line, sizeof line, in)) {
     size_t len = strlen(line);
@@ -189,5 +228,6 @@ int xq_uci_run(FILE *in, FILE *out)
     fflush(out);
     if (quit) break;
   }
+  xq_perft_table_free(st.table);
   return 0;
 }
