@@ -182,7 +182,8 @@ static int collect_tags(const char *b, const char *e, dtag *tags, int max, int *
 
 /* The start position into *start: the standard one, or binit's pieces
  * with the side to move told by the colour of the first moved piece, or
- * without moves by firstnum (0 = Red moves first). Returns XQ_OK or
+ * without moves by firstnum (0 = Red moves first), or without either by
+ * the position (Red unless only Black to move is legal). Returns XQ_OK or
  * XQ_EFEN. */
 static int read_start(const dtag *tags, int nt, xq_pos *start, xq_error *err)
 {
@@ -200,14 +201,16 @@ static int read_start(const dtag *tags, int nt, xq_pos *start, xq_error *err)
       return xq__rec_fail(err, XQ_EFEN, -1, 0, "DhtmlXQ binit holds a non-digit");
     sq[i] = x == '9' && y == '9' ? -1 : x > '8' ? 999 : XQ_SQ(x - '0', 9 - (y - '0'));
   }
-  int side = XQ_RED;
+  int side = XQ__SIDE_EITHER;
   xq_move first[1];
   if (movelist && decode_moves(movelist->v, movelist->n < 4 ? movelist->n : 4, first, 1) == 1) {
+    side = XQ_RED;
     for (int i = 16; i < 32; i++)
       if (sq[i] == XQ_FROM(first[0])) side = XQ_BLACK;
   } else {
     for (int i = 0; i < nt; i++)
-      if (!strcmp(tags[i].name, "firstnum") && tags[i].n && tags[i].v[0] == '1') side = XQ_BLACK;
+      if (!strcmp(tags[i].name, "firstnum") && tags[i].n)
+        side = tags[i].v[0] == '1' ? XQ_BLACK : XQ_RED;
   }
   xq_error why;
   if (xq__pos_from_slots(sq, side, start, &why) != XQ_OK)

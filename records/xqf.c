@@ -317,10 +317,10 @@ static void piece_squares(const unsigned char *buf, int version, const keys *k, 
 }
 
 /* The side to move, which XQF does not store: the colour of the first
- * moved piece (formats.md §6), Red when there is no move. */
+ * moved piece (formats.md §6); XQ__SIDE_EITHER when there is no move. */
 static int first_mover(const body *bd, const int sq[32])
 {
-  int side = XQ_RED;
+  int side = XQ__SIDE_EITHER;
   if (bd->len < 8) return side;
   size_t first = 4;
   if (bd->version <= 10 || (bd->b[2] & 0x20)) {
@@ -333,6 +333,7 @@ static int first_mover(const body *bd, const int sq[32])
     int from = (bd->b[first] - 0x18 - (int)bd->k->src) & 0xFF;
     if (from < 90) {
       int s = XQ_SQ(from / 10, from % 10);
+      side = XQ_RED;
       for (int i = 16; i < 32; i++)
         if (sq[i] == s) side = XQ_BLACK;
     }
@@ -388,12 +389,17 @@ int xq_xqf_read(const unsigned char *buf, size_t len, xq_record *rec, xq_xqf_hea
     bd.b[i] = version >= 11 ? (unsigned char)(buf[HEADER_LEN + i] - k.stream[i % 32])
                             : buf[HEADER_LEN + i];
 
-  /* Start position. Types 0 and 1 (full game, opening) always start from
-   * the standard position. */
+  /* Start position: the piece table, whatever the type. Types 0 and 1
+   * (full game, opening) mostly hold the standard position there, but real
+   * files store compositions under type 0 too; a type 0 or 1 table that is
+   * no position at all stands for the standard start. */
   xq_pos start;
-  if (hdr->type < 2) {
+  rc = xq__pos_from_slots(sq, first_mover(&bd, sq), &start, err);
+  if (rc != XQ_OK && hdr->type < 2) {
     start = *xq__rec_startpos();
-  } else if ((rc = xq__pos_from_slots(sq, first_mover(&bd, sq), &start, err)) != XQ_OK) {
+    rc = XQ_OK;
+  }
+  if (rc != XQ_OK) {
     if (err) {
       err->code = XQ_EFEN;
       err->pos = 16;

@@ -948,6 +948,76 @@ Test(records, xqf_setup_position_black_to_move)
   drop_record(r);
 }
 
+/* Real files store compositions under type 0 (full game): the piece table
+ * is the start position whatever the type. */
+Test(records, xqf_type0_custom_position)
+{
+  static unsigned char buf[4096];
+  int sq[32];
+  for (int i = 0; i < 32; i++) sq[i] = -1;
+  sq[4] = xqf_sq("d0");  /* Red king */
+  sq[0] = xqf_sq("a4");  /* Red rook */
+  sq[9] = xqf_sq("b2");  /* Red cannon */
+  sq[20] = xqf_sq("e9"); /* Black king */
+  sq[27] = xqf_sq("i6"); /* Black pawn */
+  const xnode t[] = {{0, 0, 1, 0, NULL}, {xqf_sq("a4"), xqf_sq("e4"), 1, 0, NULL},
+                     {xqf_sq("e9"), xqf_sq("f9"), 1, 0, NULL},
+                     {xqf_sq("b2"), xqf_sq("f2"), 0, 0, NULL}};
+  unsigned char key[8] = {0x13, 0x57, 0x9B, 0xDF, 0x24, 0x68, 0xAC, 0xE0};
+  xq_record *r = new_record();
+  xq_error err;
+  for (int v = 10; v <= 18; v += 8)
+    for (int type = 0; type < 2; type++) {
+      size_t len = build_xqf(buf, v, key, sq, type, t, 4);
+      cr_assert_eq(xq_xqf_read(buf, len, r, NULL, &err), XQ_OK, "v%d type %d: %s", v, type,
+                   err.msg);
+      char fen[XQ_FEN_MAX];
+      xq_fen_format(&r->start, fen, sizeof fen);
+      cr_expect_str_eq(fen, "4k4/9/9/8p/9/R8/9/1C7/9/3K5 w - - 0 1");
+      char got[LINE_MAX];
+      moves_text(r, got, sizeof got);
+      cr_expect_str_eq(got, "a4e4 e9f9 b2f2");
+    }
+  /* a type 0 table that is no position (every piece on a0) is the standard start */
+  int zero[32] = {0};
+  xnode g[8];
+  int n = test_tree(g);
+  size_t len = build_xqf(buf, 12, key, zero, 0, g, n);
+  cr_assert_eq(xq_xqf_read(buf, len, r, NULL, &err), XQ_OK, "%s", err.msg);
+  cr_expect_eq(r->n_moves, 3);
+  drop_record(r);
+}
+
+/* A mate diagram without moves: the position is legal only with Black to
+ * move (Black is in check), so Black moves; a quiet diagram stays Red's. */
+Test(records, xqf_diagram_without_moves_takes_the_legal_side)
+{
+  static unsigned char buf[4096];
+  int sq[32];
+  for (int i = 0; i < 32; i++) sq[i] = -1;
+  sq[4] = xqf_sq("d0");  /* Red king */
+  sq[0] = xqf_sq("e5");  /* Red rook, checking */
+  sq[8] = xqf_sq("f8");  /* Red rook, guarding the f-file */
+  sq[20] = xqf_sq("e9"); /* Black king */
+  const xnode t[] = {{0, 0, 0, 0, "mate in one"}};
+  unsigned char key[8] = {0xEF, 0xFA, 0x5D, 0x2D, 0x7C, 0x58, 0xDF, 0x29};
+  xq_record *r = new_record();
+  xq_error err;
+  for (int v = 10; v <= 18; v += 8)
+    for (int type = 0; type < 4; type += 3) {
+      size_t len = build_xqf(buf, v, key, sq, type, t, 1);
+      cr_assert_eq(xq_xqf_read(buf, len, r, NULL, &err), XQ_OK, "v%d type %d: %s", v, type,
+                   err.msg);
+      cr_expect_eq(r->start.side, XQ_BLACK, "v%d type %d", v, type);
+      cr_expect_eq(r->n_moves, 0);
+    }
+  sq[0] = xqf_sq("a5"); /* no check: Red moves */
+  size_t len = build_xqf(buf, 18, key, sq, 3, t, 1);
+  cr_assert_eq(xq_xqf_read(buf, len, r, NULL, &err), XQ_OK, "%s", err.msg);
+  cr_expect_eq(r->start.side, XQ_RED);
+  drop_record(r);
+}
+
 Test(records, xqf_malformed_and_truncated)
 {
   static unsigned char buf[8192], bad[8192];
