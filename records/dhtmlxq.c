@@ -57,20 +57,45 @@ static int decode_moves(const char *s, size_t n, xq_move *out, int max)
   return k;
 }
 
-/* Result of the free-text result tag (紅勝, 黑勝, 和棋, ...). */
+/* Result of the result tag: wxf.ca's W / L / D (Red wins, loses, draws),
+ * PGN's 1-0 / 0-1 / 1/2-1/2, or free text naming a side and an outcome
+ * (红胜, 紅方勝, 黑方胜, 先负, ...; 和棋, 和局: a draw). */
 static xq_result parse_result(const char *v)
 {
+  static const struct { const char *code; xq_result r; } codes[] = {
+    {"W", XQ_RESULT_RED_WINS}, {"L", XQ_RESULT_BLACK_WINS}, {"D", XQ_RESULT_DRAW},
+    {"1-0", XQ_RESULT_RED_WINS}, {"0-1", XQ_RESULT_BLACK_WINS}, {"1/2-1/2", XQ_RESULT_DRAW}};
+  /* side glyphs (1 = Red, the first mover) and outcome glyphs (1 = wins) */
+  static const struct { const char *s; int v; } sides[] = {
+    {"\xE7\xBA\xA2", 1}, {"\xE7\xB4\x85", 1}, {"\xE5\x85\x88", 1}, /* 红 紅 先 */
+    {"\xE9\xBB\x91", 0}, {"\xE5\x90\x8E", 0}, {"\xE5\xBE\x8C", 0}}; /* 黑 后 後 */
+  static const struct { const char *s; int v; } outcomes[] = {
+    {"\xE8\x83\x9C", 1}, {"\xE5\x8B\x9D", 1}, /* 胜 勝 */
+    {"\xE8\xB4\x9F", 0}, {"\xE8\xB2\xA0", 0}, /* 负 負 */
+    {"\xE8\xB4\xA5", 0}, {"\xE6\x95\x97", 0}}; /* 败 敗 */
+
+  for (size_t i = 0; i < sizeof codes / sizeof codes[0]; i++)
+    if (!strcasecmp(v, codes[i].code)) return codes[i].r;
   if (strstr(v, "\xE5\x92\x8C")) return XQ_RESULT_DRAW; /* 和 */
-  if (strstr(v, "\xE7\xB4\x85\xE5\x8B\x9D") || strstr(v, "\xE7\xBA\xA2\xE8\x83\x9C") ||
-      strstr(v, "\xE5\x85\x88\xE5\x8B\x9D") || strstr(v, "\xE5\x85\x88\xE8\x83\x9C") ||
-      !strcmp(v, "1-0"))
-    return XQ_RESULT_RED_WINS; /* 紅勝 红胜 先勝 先胜 */
-  if (strstr(v, "\xE9\xBB\x91\xE5\x8B\x9D") || strstr(v, "\xE9\xBB\x91\xE8\x83\x9C") ||
-      strstr(v, "\xE5\x85\x88\xE8\xB2\xA0") || strstr(v, "\xE5\x85\x88\xE8\xB4\x9F") ||
-      !strcmp(v, "0-1"))
-    return XQ_RESULT_BLACK_WINS; /* 黑勝 黑胜 先負 先负 */
-  if (!strcmp(v, "1/2-1/2")) return XQ_RESULT_DRAW;
-  return XQ_RESULT_UNKNOWN;
+  const char *side = NULL, *outcome = NULL;
+  int red = 0, wins = 0;
+  for (size_t i = 0; i < sizeof sides / sizeof sides[0]; i++) {
+    const char *p = strstr(v, sides[i].s);
+    if (p && (!side || p < side)) {
+      side = p;
+      red = sides[i].v;
+    }
+  }
+  if (!side) return XQ_RESULT_UNKNOWN;
+  for (size_t i = 0; i < sizeof outcomes / sizeof outcomes[0]; i++) {
+    const char *p = strstr(side, outcomes[i].s);
+    if (p && (!outcome || p < outcome)) {
+      outcome = p;
+      wins = outcomes[i].v;
+    }
+  }
+  if (!outcome) return XQ_RESULT_UNKNOWN;
+  return red == wins ? XQ_RESULT_RED_WINS : XQ_RESULT_BLACK_WINS;
 }
 
 /* A branch found in the block, before it is attached. */

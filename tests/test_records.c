@@ -1149,6 +1149,51 @@ Test(records, dhtmlxq_branches_and_comments)
   drop_record(r);
 }
 
+/* The result codes of real pages: wxf.ca's W / L / D and the Chinese forms. */
+Test(records, dhtmlxq_result_codes)
+{
+  static const struct { const char *code; xq_result want; } cases[] = {
+    {"W", XQ_RESULT_RED_WINS},      {"L", XQ_RESULT_BLACK_WINS},    {"D", XQ_RESULT_DRAW},
+    {"红胜", XQ_RESULT_RED_WINS},   {"黑胜", XQ_RESULT_BLACK_WINS}, {"和棋", XQ_RESULT_DRAW},
+    {"红方胜", XQ_RESULT_RED_WINS}, {"黑方胜", XQ_RESULT_BLACK_WINS}, {"和局", XQ_RESULT_DRAW},
+    {"紅方勝", XQ_RESULT_RED_WINS}, {"黑方勝", XQ_RESULT_BLACK_WINS}, {"紅負", XQ_RESULT_BLACK_WINS},
+    {"先负", XQ_RESULT_BLACK_WINS}, {"黑负", XQ_RESULT_RED_WINS},   {"1-0", XQ_RESULT_RED_WINS},
+    {"0-1", XQ_RESULT_BLACK_WINS},  {"1/2-1/2", XQ_RESULT_DRAW},    {"未知", XQ_RESULT_UNKNOWN},
+    {"?", XQ_RESULT_UNKNOWN}};
+  xq_record *r = new_record();
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    char page[512];
+    snprintf(page, sizeof page,
+             "<div>[DhtmlXQ][DhtmlXQ_title]t[/DhtmlXQ_title][DhtmlXQ_result]%s"
+             "[/DhtmlXQ_result][DhtmlXQ_movelist]77477242[/DhtmlXQ_movelist][/DhtmlXQ]</div>",
+             cases[i].code);
+    xq_error err;
+    size_t used;
+    cr_assert_eq(xq_dhtmlxq_read(page, strlen(page), r, &used, &err), 1, "%s: %s",
+                 cases[i].code, err.msg);
+    cr_expect_eq(r->result, cases[i].want, "%s", cases[i].code);
+    cr_expect_str_eq(xq_record_tag(r, "Result"), xq_result_pgn(cases[i].want), "%s",
+                     cases[i].code);
+  }
+  drop_record(r);
+}
+
+/* A diagram without moves or firstnum: Black moves when only that is legal. */
+Test(records, dhtmlxq_diagram_without_moves_takes_the_legal_side)
+{
+  /* Red rook e5 checks the Black king e9; Red king d0, Red rook f8 */
+  static const char page[] =
+    "[DhtmlXQ][DhtmlXQ_binit]4499999939999999519999999999999999999999409999999999999999999999"
+    "[/DhtmlXQ_binit][/DhtmlXQ]";
+  xq_record *r = new_record();
+  xq_error err;
+  size_t used;
+  cr_assert_eq(xq_dhtmlxq_read(page, strlen(page), r, &used, &err), 1, "%s", err.msg);
+  cr_expect_eq(r->start.side, XQ_BLACK);
+  cr_expect_eq(r->n_moves, 0);
+  drop_record(r);
+}
+
 /* ---- damaged input never crashes ------------------------------------- */
 
 Test(records, damaged_files_fail_cleanly)
