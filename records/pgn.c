@@ -494,9 +494,14 @@ static int play_token(xq_pgn_reader *r, xq_record *rec, game_state *gs, char *t,
   if (n == 0) return XQ_OK;
   if (gs->ranks_from_1) ranks_to_0(t);
   /* Non-ASCII text can only be Chinese: going straight there spares the
-   * ICCS and WXF parsers' error reports (the same result as parse_any). */
+   * ICCS and WXF parsers' error reports (the same result as parse_any).
+   * Text that starts with a full-width ASCII character (Ｃ２＝５) may be
+   * full-width WXF or ICCS, which the parsers read too. */
   int wide = 0;
   for (size_t i = 0; i < n && !wide; i++) wide = (unsigned char)t[i] >= 0x80;
+  if (n >= 3 && (unsigned char)t[0] == 0xEF &&
+      ((unsigned char)t[1] == 0xBC || (unsigned char)t[1] == 0xBD))
+    wide = 0;
   if (wide) {
     rc = xq_move_parse(&c->pos, t, XQ_NOTE_CHINESE, &m, &e);
   } else if (gs->have_format) {

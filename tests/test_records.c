@@ -474,6 +474,62 @@ Test(records, pgn_dialects)
   drop_record(r);
 }
 
+/* The movetext of `text` (after its first blank line) with each move in
+ * full-width characters (U+FF01 .. U+FF5E), move numbers and the result
+ * kept in ASCII as the real archive has them; tag lines starting with
+ * `drop` (if not NULL) left out. */
+static void full_width_moves(const char *text, const char *drop, char *out, size_t cap)
+{
+  const char *body = strstr(text, "\n\n");
+  size_t k = 0;
+  cr_assert(body);
+  for (const char *p = text; *p && k + 4 < cap;) {
+    if (drop && !strncmp(p, drop, strlen(drop))) {
+      p = strchr(p, '\n') + 1;
+      continue;
+    }
+    size_t t = strcspn(p, " \n");
+    int keep = p < body || t == 0 || p[t - 1] == '.' || !strncmp(p, "1-0", 3);
+    for (size_t i = 0; i < t && k + 4 < cap; i++) {
+      if (keep) {
+        out[k++] = p[i];
+        continue;
+      }
+      unsigned cp = 0xFF01u + (unsigned)((unsigned char)p[i] - 0x21);
+      out[k++] = (char)(0xE0 | cp >> 12);
+      out[k++] = (char)(0x80 | ((cp >> 6) & 0x3F));
+      out[k++] = (char)(0x80 | (cp & 0x3F));
+    }
+    p += t;
+    if (*p) out[k++] = *p++;
+  }
+  out[k] = '\0';
+}
+
+/* A WXF game written in full-width letters, digits and signs (Ｃ２．５),
+ * with and without [Format "WXF"]: the same moves as the ASCII file. */
+Test(records, pgn_full_width_wxf)
+{
+  char text[8192], wide[24576];
+  FILE *f = fopen(DATA "gameA_wxf.pgn", "rb");
+  cr_assert(f);
+  size_t n = fread(text, 1, sizeof text - 1, f);
+  fclose(f);
+  text[n] = '\0';
+  xq_record *r = new_record(), *w = new_record();
+  xq_error err;
+  cr_assert_eq(read_text(text, 0, r, &err), 1, "%s", err.msg);
+  for (int drop_format = 0; drop_format < 2; drop_format++) {
+    full_width_moves(text, drop_format ? "[Format" : NULL, wide, sizeof wide);
+    cr_assert(strstr(wide, " 1. Ｃ２．５ Ｃ８．５") != NULL, "%s", wide);
+    cr_assert_eq(read_text(wide, 0, w, &err), 1, "%s", err.msg);
+    same_game(r, w, "full-width WXF");
+    cr_expect_eq(w->result, XQ_RESULT_RED_WINS);
+  }
+  drop_record(r);
+  drop_record(w);
+}
+
 Test(records, pgn_line_too_long)
 {
   size_t n = XQ_PGN_LINE_MAX + 100;
