@@ -19,6 +19,10 @@
  * to fit. Cannot fail. */
 void xq__rec_prefix(xq_error *err, const char *prefix);
 
+/* Count a repair made to keep `rec` (see xq_record.n_warnings) and keep
+ * its printf-style message when it is the first. Cannot fail. */
+void xq__rec_warn(xq_record *rec, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 /* ---- the standard start (records/record.c) ------------------------ */
 
 /* The standard start position, made once per thread (every record and

@@ -192,6 +192,8 @@ static int read_tree(body *bd, xq_record *rec, void **cd, int *cut, xq_error *er
        * variation is cut before the bad move, the main line is kept. */
       broken = 1;
       (*cut)++;
+      xq__rec_warn(rec, "ply %d: variation cut before its illegal move %c%d%c%d", ply,
+                   'a' + nd.from / 10, nd.from % 10, 'a' + nd.to / 10, nd.to % 10);
     }
     if (!broken && !legal) {
       char fen[XQ_FEN_MAX];

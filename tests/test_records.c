@@ -530,6 +530,68 @@ Test(records, pgn_full_width_wxf)
   drop_record(w);
 }
 
+/* A tag with unescaped quotes (a real master archive has
+ * [Event ""Huangshan Cup" ..."]) or without its closing quote keeps the
+ * game: the tag is read as far as its line goes, with a warning. */
+Test(records, pgn_tag_with_stray_quotes)
+{
+  static const char text[] =
+    "[Event \"\"Huangshan Cup\" National GM,CM Tournament 2002\"]\n"
+    "[Red \"XU YinChuan\"] [Site \"a \"b\" c\"] [Round \"2\"]\n"
+    "[Black \"LIU DaHua\n\n1. h2e2 h7e7 *\n";
+  xq_record *r = new_record();
+  xq_error err;
+  cr_assert_eq(read_text(text, 0, r, &err), 1, "%s", err.msg);
+  cr_expect_str_eq(xq_record_tag(r, "Event"), "\"Huangshan Cup\" National GM,CM Tournament 2002");
+  cr_expect_str_eq(xq_record_tag(r, "Red"), "XU YinChuan");
+  cr_expect_str_eq(xq_record_tag(r, "Site"), "a \"b\" c");
+  cr_expect_str_eq(xq_record_tag(r, "Round"), "2");
+  cr_expect_str_eq(xq_record_tag(r, "Black"), "LIU DaHua");
+  cr_expect_eq(r->n_moves, 2);
+  cr_expect_eq(r->n_warnings, 3);
+  cr_expect(strstr(r->warning, "line 1: tag Event") != NULL, "%s", r->warning);
+  /* a well-formed file warns of nothing */
+  cr_assert_eq(read_text("[Event \"a \\\"b\\\"\"]\n\n1. h2e2 *\n", 0, r, &err), 1, "%s", err.msg);
+  cr_expect_str_eq(xq_record_tag(r, "Event"), "a \"b\"");
+  cr_expect_eq(r->n_warnings, 0);
+  drop_record(r);
+}
+
+/* A kept variation with an illegal move is cut before that move, and the
+ * game kept with a warning (as XQF's are); the main line still must be legal. */
+Test(records, pgn_variation_with_illegal_move_is_cut)
+{
+  static const char text[] =
+    "[Event \"v\"]\n\n"
+    "1. h2e2 (1. b2e2 h7e7 2. a0a5 {gone} b9c7 (2... h9g7) 3. h0g2) (1. c3c4 (1. g3g4 i9i5) h7e7)\n"
+    "1... h7e7 2. h0g2 *\n";
+  xq_record *r = new_record();
+  xq_error err;
+  char got[LINE_MAX];
+  cr_assert_eq(read_text(text, XQ_PGN_VARIATIONS, r, &err), 1, "%s", err.msg);
+  moves_text(r, got, sizeof got);
+  cr_expect_str_eq(got, "h2e2 h7e7 h0g2");
+  cr_assert_eq(r->n_vars, 3);
+  const xq_move *m;
+  int n;
+  xq_record_line(r, 1, &m, &n);
+  cr_expect_eq(n, 2, "the first variation keeps b2e2 h7e7");
+  xq_record_line(r, 2, &m, &n);
+  cr_expect_eq(n, 2, "the second keeps c3c4 h7e7");
+  xq_record_line(r, 3, &m, &n);
+  cr_expect_eq(n, 1, "the nested one keeps g3g4");
+  cr_expect_eq(r->n_comments, 0, "the comment after the cut goes with it");
+  cr_expect_eq(r->n_warnings, 2);
+  cr_expect(strstr(r->warning, "a0a5") != NULL, "%s", r->warning);
+  /* read without variations: nothing to cut, nothing to warn */
+  cr_assert_eq(read_text(text, 0, r, &err), 1, "%s", err.msg);
+  cr_expect_eq(r->n_warnings, 0);
+  /* an illegal main-line move is still an error */
+  cr_expect_lt(read_text("[Event \"m\"]\n\n1. h2e2 (1. a0a5) 1... h7h0 *\n", XQ_PGN_VARIATIONS,
+                         r, &err), 0);
+  drop_record(r);
+}
+
 Test(records, pgn_line_too_long)
 {
   size_t n = XQ_PGN_LINE_MAX + 100;
@@ -1151,6 +1213,60 @@ Test(records, convert_command_leaves_out_bad_games)
   cr_expect_eq(WEXITSTATUS(system(cmd)), 0);
   remove(in);
   remove(out);
+  drop_record(r);
+}
+
+/* convert keeps a game whose variation goes wrong (cut, with a warning);
+ * stats exits 1 when no game reads, and counts a ruling on a game recorded
+ * without a result apart from "differs". */
+Test(records, commands_cut_variations_and_count_unrecorded_results)
+{
+  char cmd[1024], in[256], out[256], log[256], buf[4096];
+  snprintf(in, sizeof in, "/tmp/xq_records_var_%d.pgn", (int)getpid());
+  snprintf(out, sizeof out, "/tmp/xq_records_var_%d.out.pgn", (int)getpid());
+  snprintf(log, sizeof log, "/tmp/xq_records_var_%d.log", (int)getpid());
+  FILE *f = fopen(in, "w");
+  cr_assert_not_null(f);
+  /* a mate in the main line, recorded '*'; a variation with an illegal move */
+  fputs("[Event \"mate\"]\n[FEN \"4k4/R8/9/9/9/9/9/9/1R7/3K5 w - - 0 1\"]\n\n"
+        "1. b1b9 (1. d0e0) *\n",
+        f);
+  fclose(f);
+  snprintf(cmd, sizeof cmd, "'%s' convert '%s' '%s' 2>'%s'", XQ_BINARY, in, out, log);
+  cr_expect_eq(WEXITSTATUS(system(cmd)), 0, "a cut variation is no bad game");
+  f = fopen(log, "r");
+  cr_assert_not_null(f);
+  size_t n = fread(buf, 1, sizeof buf - 1, f);
+  buf[n] = '\0';
+  fclose(f);
+  cr_expect(strstr(buf, "warning: line 4: variation cut before its move 1") != NULL, "%s", buf);
+  xq_games *g;
+  xq_error err;
+  xq_record *r = new_record();
+  cr_assert_eq(xq_games_open(&g, out, XQ_PGN_VARIATIONS, &err), XQ_OK, "%s", err.msg);
+  cr_assert_eq(xq_games_next(g, r, &err), 1, "%s", err.msg);
+  cr_expect_eq(r->n_moves, 1);
+  cr_expect_eq(r->n_vars, 1);
+  xq_games_close(g);
+
+  char res[4096];
+  snprintf(cmd, sizeof cmd, "'%s' stats '%s' 2>/dev/null", XQ_BINARY, in);
+  FILE *p = popen(cmd, "r");
+  cr_assert_not_null(p);
+  n = fread(res, 1, sizeof res - 1, p);
+  res[n] = '\0';
+  cr_expect_eq(WEXITSTATUS(pclose(p)), 0);
+  cr_expect(strstr(res, "differs from the record  0") != NULL, "%s", res);
+  cr_expect(strstr(res, "the record has no result 1") != NULL, "%s", res);
+
+  f = fopen(in, "w");
+  fputs("[Event \"bad\"]\n\n1. a0a5 *\n\n[Event \"worse\"]\n\n1. h2h8 *\n", f);
+  fclose(f);
+  snprintf(cmd, sizeof cmd, "'%s' stats '%s' >/dev/null 2>&1", XQ_BINARY, in);
+  cr_expect_eq(WEXITSTATUS(system(cmd)), 1, "every game bad: exit status 1");
+  remove(in);
+  remove(out);
+  remove(log);
   drop_record(r);
 }
 
