@@ -145,6 +145,22 @@ static int add_comment(xq_record *rec, void **cd, const node *nd, int line, int 
   return rc;
 }
 
+/* Push branching point *p on the stack (grown as the file needs, up to
+ * XQ_REC_VARS_MAX entries). Returns XQ_OK, XQ_ELIMIT or XQ_ENOMEM. */
+static int push_pending(pending **stack, int *depth, int *cap, const pending *p)
+{
+  if (*depth >= XQ_REC_VARS_MAX) return XQ_ELIMIT;
+  if (*depth == *cap) {
+    int nc = *cap ? (*cap * 2 < XQ_REC_VARS_MAX ? *cap * 2 : XQ_REC_VARS_MAX) : 16;
+    pending *q = realloc(*stack, sizeof(pending) * (size_t)nc);
+    if (!q) return XQ_ENOMEM;
+    *stack = q;
+    *cap = nc;
+  }
+  (*stack)[(*depth)++] = *p;
+  return XQ_OK;
+}
+
 /* Decode the move tree. The main line is the first continuation at each
  * node; a sibling becomes a variation of the line its node is on. */
 static int read_tree(body *bd, xq_record *rec, void **cd, int *cut, xq_error *err)
@@ -169,9 +185,11 @@ static int read_tree(body *bd, xq_record *rec, void **cd, int *cut, xq_error *er
       /* The sibling replaces move p->at of p->line: a new variation. */
       int v = broken ? 0 : xq_record_add_variation(rec, p->line, p->at);
       if (v < 0) {
-        rc = xq__rec_fail(err, XQ_ELIMIT, (int)(HEADER_LEN + bd->at), 0,
-                          "too many or too deeply nested variations");
-        goto done;
+        /* Past the variation limits, a variation is left out, not the game. */
+        broken = 1;
+        v = 0;
+        xq__rec_warn(rec, "ply %d: variation left out: more than %d variations or nested %d deep",
+                     p->ply + 1, XQ_REC_VARS_MAX, XQ_REC_VAR_DEPTH_MAX);
       }
       line = v;
       at = 0;
@@ -205,41 +223,33 @@ static int read_tree(body *bd, xq_record *rec, void **cd, int *cut, xq_error *er
       goto done;
     }
     if (nd.has_var) {
-      if (depth >= XQ_REC_VARS_MAX) {
-        rc = xq__rec_fail(err, XQ_ELIMIT, (int)(HEADER_LEN + bd->at), ply, "too many variations");
-        goto done;
-      }
-      if (depth == cap) {
-        int nc = cap ? (cap * 2 < XQ_REC_VARS_MAX ? cap * 2 : XQ_REC_VARS_MAX) : 16;
-        pending *q = realloc(stack, sizeof(pending) * (size_t)nc);
-        if (!q) {
-          rc = xq__rec_fail(err, XQ_ENOMEM, -1, 0, "out of memory");
-          goto done;
-        }
-        stack = q;
-        cap = nc;
-      }
+      pending at_here = {line, at, ply - 1, broken, pos};
       /* A sibling of a variation's first move is hoisted to the variation's
        * own branching point. */
-      pending *p = &stack[depth++];
       if (line != 0 && at == 0) {
-        p->line = rec->vars[line - 1].parent;
-        p->at = rec->vars[line - 1].at;
-      } else {
-        p->line = line;
-        p->at = at;
+        at_here.line = rec->vars[line - 1].parent;
+        at_here.at = rec->vars[line - 1].at;
       }
-      p->ply = ply - 1;
-      p->broken = broken;
-      p->pos = pos;
+      if ((rc = push_pending(&stack, &depth, &cap, &at_here)) != XQ_OK) {
+        rc = xq__rec_fail(err, rc, (int)(HEADER_LEN + bd->at), ply,
+                          rc == XQ_ENOMEM ? "out of memory" : "too many variations");
+        goto done;
+      }
     }
     if (broken) {
       more = nd.has_next;
       continue;
     }
-    if ((rc = xq_record_add_line_move(rec, line, m)) != XQ_OK) {
+    if ((rc = xq_record_add_line_move(rec, line, m)) != XQ_OK && line != 0) {
+      broken = 1; /* the variation moves are full: the rest of this one goes */
+      xq__rec_warn(rec, "ply %d: variation cut: more than %d variation moves", ply,
+                   XQ_REC_VAR_MOVES_MAX);
+      more = nd.has_next;
+      continue;
+    }
+    if (rc != XQ_OK) {
       rc = xq__rec_fail(err, XQ_ELIMIT, (int)(HEADER_LEN + bd->at), ply,
-                        "more than %d plies or variation moves", XQ_REC_PLIES_MAX);
+                        "more than %d plies in the main line", XQ_REC_PLIES_MAX);
       goto done;
     }
     xq_undo u;

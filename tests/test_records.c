@@ -1136,6 +1136,36 @@ Test(records, xqf_diagram_without_moves_takes_the_legal_side)
   drop_record(r);
 }
 
+/* A move tree past the variation limits keeps its main line and as many
+ * variations as fit, with a warning (a real analysis file holds more than
+ * XQ_REC_VAR_MOVES_MAX variation moves). */
+Test(records, xqf_past_the_variation_limits_keeps_the_game)
+{
+  enum { SIBLINGS = XQ_REC_VARS_MAX + 40 };
+  static unsigned char buf[16384];
+  static xnode t[SIBLINGS + 3];
+  int sq[32];
+  start_slots(sq);
+  t[0] = (xnode){0, 0, 1, 0, NULL};
+  t[1] = (xnode){xqf_sq("h2"), xqf_sq("e2"), 1, 1, NULL};
+  t[2] = (xnode){xqf_sq("h7"), xqf_sq("e7"), 0, 0, NULL};
+  for (int i = 0; i < SIBLINGS; i++) /* each another 1. b2e2 */
+    t[3 + i] = (xnode){xqf_sq("b2"), xqf_sq("e2"), 0, i + 1 < SIBLINGS, NULL};
+  unsigned char key[8] = {0xEF, 0xFA, 0x5D, 0x2D, 0x7C, 0x58, 0xDF, 0x29};
+  xq_record *r = new_record();
+  xq_error err;
+  for (int v = 10; v <= 18; v += 8) {
+    size_t len = build_xqf(buf, v, key, sq, 0, t, SIBLINGS + 3);
+    cr_assert_lt(len, sizeof buf);
+    cr_assert_eq(xq_xqf_read(buf, len, r, NULL, &err), XQ_OK, "v%d: %s", v, err.msg);
+    cr_expect_eq(r->n_moves, 2);
+    cr_expect_eq(r->n_vars, XQ_REC_VARS_MAX);
+    cr_expect_eq(r->n_warnings, 1, "the later siblings go with the first left out");
+    cr_expect(strstr(r->warning, "variation left out") != NULL, "%s", r->warning);
+  }
+  drop_record(r);
+}
+
 Test(records, xqf_malformed_and_truncated)
 {
   static unsigned char buf[8192], bad[8192];
