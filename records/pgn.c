@@ -560,9 +560,15 @@ static int play_token(xq_pgn_reader *r, xq_record *rec, game_state *gs, char *t,
     return XQ_OK;
   }
   if (rc != XQ_OK) return game_fail(r, rec, err, rc, c->n + 1, "%s", e.msg);
-  if (xq_record_add_line_move(rec, c->line, m) != XQ_OK)
-    return game_fail(r, rec, err, XQ_ELIMIT, c->n + 1, "more than %d plies or variation moves",
-                     XQ_REC_PLIES_MAX);
+  if (xq_record_add_line_move(rec, c->line, m) != XQ_OK) {
+    if (gs->depth == 0)
+      return game_fail(r, rec, err, XQ_ELIMIT, c->n + 1, "more than %d plies in the main line",
+                       XQ_REC_PLIES_MAX);
+    gs->cut_depth = gs->depth; /* the variation moves are full, as in XQF */
+    xq__rec_warn(rec, "line %ld: variation cut: more than %d variation moves", r->lineno,
+                 XQ_REC_VAR_MOVES_MAX);
+    return XQ_OK;
+  }
   xq_undo u;
   c->prev = c->pos;
   xq_make(&c->pos, m, &u);
@@ -582,7 +588,12 @@ static int open_variation(xq_pgn_reader *r, xq_record *rec, game_state *gs, xq_e
     if (p->n == 0)
       return game_fail(r, rec, err, XQ_ENOTATION, 0, "variation before the first move");
     int line = xq_record_add_variation(rec, p->line, p->n - 1);
-    if (line < 0) return game_fail(r, rec, err, line, 0, "more than %d variations", XQ_REC_VARS_MAX);
+    if (line < 0) { /* past the limit the variation is left out, not the game */
+      gs->cut_depth = ++gs->depth;
+      xq__rec_warn(rec, "line %ld: variation left out: more than %d variations", r->lineno,
+                   XQ_REC_VARS_MAX);
+      return XQ_OK;
+    }
     line_ctx *c = &r->ctx[gs->depth + 1];
     c->line = line;
     c->n = 0;

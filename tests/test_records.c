@@ -592,6 +592,25 @@ Test(records, pgn_variation_with_illegal_move_is_cut)
   drop_record(r);
 }
 
+/* Past the variation limits a PGN keeps its main line and the variations
+ * that fit, with a warning, as an XQF does. */
+Test(records, pgn_past_the_variation_limits_keeps_the_game)
+{
+  enum { VARS = XQ_REC_VARS_MAX + 20 };
+  static char text[VARS * 16 + 128];
+  size_t k = (size_t)snprintf(text, sizeof text, "[Event \"many\"]\n\n1. h2e2 ");
+  for (int i = 0; i < VARS; i++) k += (size_t)snprintf(text + k, sizeof text - k, "(1. b2e2) ");
+  snprintf(text + k, sizeof text - k, "1... h7e7 *\n");
+  xq_record *r = new_record();
+  xq_error err;
+  cr_assert_eq(read_text(text, XQ_PGN_VARIATIONS, r, &err), 1, "%s", err.msg);
+  cr_expect_eq(r->n_moves, 2);
+  cr_expect_eq(r->n_vars, XQ_REC_VARS_MAX);
+  cr_expect_eq(r->n_warnings, VARS - XQ_REC_VARS_MAX);
+  cr_expect(strstr(r->warning, "variation left out") != NULL, "%s", r->warning);
+  drop_record(r);
+}
+
 Test(records, pgn_line_too_long)
 {
   size_t n = XQ_PGN_LINE_MAX + 100;
