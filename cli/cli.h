@@ -22,6 +22,11 @@ int xq_board_main(int argc, char **argv);         /* board */
 int xq_simulate_main(int argc, char **argv);      /* simulate */
 int xq_bench_store_main(int argc, char **argv);   /* bench --store */
 
+/* Report on stderr the warnings of game `rec` read from `path` by
+ * `xqref COMMAND` (nothing when it has none). Cannot fail. */
+struct xq_record;
+void xq__cli_warn(const char *command, const char *path, const struct xq_record *rec);
+
 /* A command-line number (number.c): true when `s` is a whole decimal in
  * [lo, hi] with nothing after it, stored in *out; false leaves *out. */
 int xq__cli_number(const char *s, long lo, long hi, long *out);

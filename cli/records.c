@@ -19,7 +19,9 @@ static const char convert_usage[] =
   "Read the games of IN (XQ-PGN, XQF or DhtmlXQ, told from the content;\n"
   "PGN may be UTF-8 or GBK, and hold many games) and write each good game\n"
   "to OUT ('-' = standard output). Bad games are reported on stderr, naming\n"
-  "the game, line and ply, and left out; the exit status is then 1.\n"
+  "the game, line and ply, and left out; the exit status is then 1. A\n"
+  "variation that goes wrong is cut before its bad move and a tag with stray\n"
+  "quotes read to the end of its line: the game is kept, with a warning.\n"
   "\n"
   "  --to F          pgn (default; also chosen by OUT ending in .pgn) or\n"
   "                  dhtmlxq (default for OUT ending in .txt, .htm, .html,\n"
@@ -102,6 +104,17 @@ static int convert_options(int argc, char **argv, convert_opts *o)
   return -1;
 }
 
+void xq__cli_warn(const char *command, const char *path, const xq_record *rec)
+{
+  if (!rec->n_warnings) return;
+  if (rec->n_warnings == 1)
+    fprintf(stderr, "xqref %s: %s: game %ld: warning: %s\n", command, path, rec->game,
+            rec->warning);
+  else
+    fprintf(stderr, "xqref %s: %s: game %ld: warning: %s (and %d more)\n", command, path,
+            rec->game, rec->warning, rec->n_warnings - 1);
+}
+
 /* Write each good game of g to `out`, reporting the bad ones; counts in
  * *good and *bad. Returns 0, or 1 when reading or writing failed. */
 static int convert_games(const convert_opts *o, xq_games *g, FILE *out, xq_record *rec,
@@ -129,6 +142,7 @@ static int convert_games(const convert_opts *o, xq_games *g, FILE *out, xq_recor
       status = 1;
       break;
     }
+    xq__cli_warn("convert", o->in, rec);
     (*good)++;
     xq__progress_tick(&pr, g, *good + *bad);
   }

@@ -22,7 +22,10 @@ static const char stats_usage[] =
   "the legal moves; variations are skipped. Each good game is then judged\n"
   "move by move (rules cxa2011 unless --rules says otherwise): the report\n"
   "counts the games the rules ended (mate, stalemate, repetition, natural\n"
-  "limit) and whether that ruling agrees with the recorded result.\n"
+  "limit) and whether that ruling agrees with the recorded result (a game\n"
+  "recorded without a result, '*', is counted apart). Repairs made to keep\n"
+  "a game (a tag with stray quotes) are reported on stderr as warnings.\n"
+  "The exit status is 1 when no game of FILE reads.\n"
   "\n"
   "  --time         also print the time taken and the rate in games/s and\n"
   "                 plies/s (reading and judging)\n"
@@ -44,6 +47,7 @@ typedef struct stats_tally {
   long long plies;
   long results[4];   /* by xq_result */
   long judged[3];    /* by xq_judged */
+  long unrecorded;   /* ruled, the record giving no result (counted apart from judged[]) */
 } stats_tally;
 
 /* The rules every game is judged under, and the game they play in. */
@@ -104,12 +108,14 @@ static int stats_read(const stats_opts *o, xq_games *g, xq_record *rec, stats_ju
     if (rc >= 0 && j) {
       int k = xq_judge_record(j->game, &j->rules, rec, &err);
       if (k < 0) rc = k; /* err names the problem */
+      else if (k == XQ_JUDGED_DIFFER && rec->result == XQ_RESULT_UNKNOWN) t->unrecorded++;
       else t->judged[k]++;
     }
     if (rc < 0) {
       if (!o->quiet) fprintf(stderr, "xqref stats: %s: %s\n", o->path, err.msg);
       t->bad++;
     } else {
+      if (!o->quiet) xq__cli_warn("stats", o->path, rec);
       t->games++;
       t->plies += rec->n_moves;
       t->results[rec->result]++;
@@ -131,10 +137,11 @@ static void stats_print(const stats_opts *o, const stats_tally *t, const stats_j
   printf("unknown     %ld\n", t->results[XQ_RESULT_UNKNOWN]);
   printf("bad         %ld\n", t->bad);
   if (j) {
-    printf("judged      %ld (rules %s)\n", t->judged[0] + t->judged[1] + t->judged[2],
-           j->rules.name);
+    printf("judged      %ld (rules %s)\n",
+           t->judged[0] + t->judged[1] + t->judged[2] + t->unrecorded, j->rules.name);
     printf("  ruled, agrees with the record   %ld\n", t->judged[XQ_JUDGED_AGREE]);
     printf("  ruled, differs from the record  %ld\n", t->judged[XQ_JUDGED_DIFFER]);
+    printf("  ruled, the record has no result %ld\n", t->unrecorded);
     printf("  not ended by the rules          %ld\n", t->judged[XQ_JUDGED_OPEN]);
   }
   if (o->timed) {
@@ -166,6 +173,7 @@ static int stats_run(const stats_opts *o, stats_judge *j)
   stats_tally t = {0};
   int status = stats_read(o, g, rec, j, &t);
   stats_print(o, &t, j, xq__now() - t0);
+  if (t.bad > 0 && t.games == 0) status = 1; /* nothing in the file reads */
   xq_record_free(rec);
   free(rec);
   xq_games_close(g);

@@ -290,7 +290,8 @@ int xq_move_format(const xq_pos *pos, xq_move m, xq_notation notation,
  * and match it against the legal moves. On success stores the move in *m
  * and returns XQ_OK; otherwise returns XQ_ENOTATION (not a move in that
  * notation), XQ_EILLEGAL (a move, but not legal here) or XQ_EAMBIGUOUS,
- * with `err` (may be NULL) saying why. */
+ * with `err` (may be NULL) saying why. ICCS and WXF text may use the
+ * full-width forms of ASCII (Ｃ２＝５, Ｈ２－Ｅ２), which are read as ASCII. */
 int xq_move_parse(const xq_pos *pos, const char *text, xq_notation notation,
                   xq_move *m, xq_error *err);
 

@@ -219,10 +219,38 @@ static int trim_input(const char *text, size_t *start, size_t *len, xq_error *er
   return XQ_OK;
 }
 
+/* The text of a move for the ASCII notations (ICCS, WXF): t[0..n) with the
+ * full-width forms of ASCII (U+FF01-U+FF5E: Ｃ２＝５, Ｈ２－Ｅ２) folded into
+ * their ASCII letters, digits and signs, which are the same notation.
+ * `buf` has room for n bytes (folding only shrinks). Returns the text to
+ * parse, t itself when there is nothing to fold; *fn is its length. */
+static const char *fold_fullwidth(const char *t, size_t n, char *buf, size_t *fn)
+{
+  const unsigned char *s = (const unsigned char *)t;
+  size_t i = 0, k = 0;
+  int folded = 0;
+  while (i < n) {
+    /* U+FF01-FF3F is EF BC 81-BF, U+FF40-FF5E is EF BD 80-9E */
+    if (i + 2 < n && s[i] == 0xEF &&
+        ((s[i + 1] == 0xBC && s[i + 2] >= 0x81 && s[i + 2] <= 0xBF) ||
+         (s[i + 1] == 0xBD && s[i + 2] >= 0x80 && s[i + 2] <= 0x9E))) {
+      buf[k++] = (char)((s[i + 1] == 0xBC ? 0x20 : 0x60) + (s[i + 2] - 0x80));
+      i += 3;
+      folded = 1;
+    } else {
+      buf[k++] = t[i++];
+    }
+  }
+  *fn = folded ? k : n;
+  return folded ? buf : t;
+}
+
 int xq_move_parse(const xq_pos *pos, const char *text, xq_notation notation,
                   xq_move *m, xq_error *err)
 {
-  size_t b, n;
+  size_t b, n, fn;
+  char buf[XQ__MOVE_INPUT_MAX];
+  const char *ft;
   int rc;
 
   if (!pos || !text || !m)
@@ -231,9 +259,11 @@ int xq_move_parse(const xq_pos *pos, const char *text, xq_notation notation,
   switch (notation) {
   case XQ_NOTE_ICCS:
   case XQ_NOTE_ICCS_PGN:
-    return xq__iccs_parse(pos, text + b, n, (int)b, m, err);
+    ft = fold_fullwidth(text + b, n, buf, &fn);
+    return xq__iccs_parse(pos, ft, fn, (int)b, m, err);
   case XQ_NOTE_WXF:
-    return xq__wxf_parse(pos, text + b, n, (int)b, m, err);
+    ft = fold_fullwidth(text + b, n, buf, &fn);
+    return xq__wxf_parse(pos, ft, fn, (int)b, m, err);
   case XQ_NOTE_CHINESE:
     return xq__chinese_parse(pos, text + b, n, (int)b, m, err);
   }
@@ -247,17 +277,20 @@ int xq_move_parse_any(const xq_pos *pos, const char *text, xq_move *m,
                           xq_error *);
   static const parse_fn order[3] = {xq__iccs_parse, xq__wxf_parse, xq__chinese_parse};
   xq_error e[3];
-  size_t b, n;
+  size_t b, n, fn;
+  char buf[XQ__MOVE_INPUT_MAX];
   int rc;
 
   if (!pos || !text || !m)
     return xq__note_fail(err, XQ_EINVAL, -1, "NULL argument");
   if ((rc = trim_input(text, &b, &n, err)) != XQ_OK) return rc;
-  const char *t = text + b;
+  /* ICCS and WXF read the text with full-width ASCII folded; Chinese, which
+   * has its own full-width digits, reads it as it is. */
+  const char *t = fold_fullwidth(text + b, n, buf, &fn);
   /* The first notation in which the text is well-formed decides, even when
    * the move it names is illegal or ambiguous. */
   for (int i = 0; i < 3; i++) {
-    rc = order[i](pos, t, n, (int)b, m, &e[i]);
+    rc = order[i](pos, i < 2 ? t : text + b, i < 2 ? fn : n, (int)b, m, &e[i]);
     if (rc != XQ_ENOTATION) {
       if (err && rc != XQ_OK) *err = e[i];
       return rc;
@@ -265,14 +298,14 @@ int xq_move_parse_any(const xq_pos *pos, const char *text, xq_move *m,
   }
 
   /* Malformed in all three: report the notation the text most looks like.
-   * Any non-ASCII byte means Chinese; a file letter and a rank digit not
+   * Any non-ASCII byte (full-width ASCII folded) means Chinese; a file letter and a rank digit not
    * followed by a WXF direction mean ICCS; anything else WXF. */
   if (err) {
     int which = 1;
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < fn; i++)
       if ((unsigned char)t[i] >= 0x80) which = 2;
-    if (which == 1 && n >= 2 && (t[0] | 0x20) >= 'a' && (t[0] | 0x20) <= 'i' &&
-        t[1] >= '0' && t[1] <= '9' && (n == 2 || !strchr("+-.=", t[2])))
+    if (which == 1 && fn >= 2 && (t[0] | 0x20) >= 'a' && (t[0] | 0x20) <= 'i' &&
+        t[1] >= '0' && t[1] <= '9' && (fn == 2 || !strchr("+-.=", t[2])))
       which = 0;
     *err = e[which];
   }

@@ -57,20 +57,52 @@ static int decode_moves(const char *s, size_t n, xq_move *out, int max)
   return k;
 }
 
-/* Result of the free-text result tag (紅勝, 黑勝, 和棋, ...). */
+/* A glyph of the result text and what it says. */
+typedef struct glyph {
+  const char *s;
+  int v;
+} glyph;
+
+/* The earliest of the n glyphs g[] in v: its place (NULL: none) and, in
+ * *val, what it says. */
+static const char *earliest(const char *v, const glyph *g, size_t n, int *val)
+{
+  const char *at = NULL;
+  for (size_t i = 0; i < n; i++) {
+    const char *p = strstr(v, g[i].s);
+    if (p && (!at || p < at)) {
+      at = p;
+      *val = g[i].v;
+    }
+  }
+  return at;
+}
+
+/* Result of the result tag: wxf.ca's W / L / D (Red wins, loses, draws),
+ * PGN's 1-0 / 0-1 / 1/2-1/2, or free text naming a side and an outcome
+ * (红胜, 紅方勝, 黑方胜, 先负, ...; 和棋, 和局: a draw). */
 static xq_result parse_result(const char *v)
 {
+  static const struct { const char *code; xq_result r; } codes[] = {
+    {"W", XQ_RESULT_RED_WINS}, {"L", XQ_RESULT_BLACK_WINS}, {"D", XQ_RESULT_DRAW},
+    {"1-0", XQ_RESULT_RED_WINS}, {"0-1", XQ_RESULT_BLACK_WINS}, {"1/2-1/2", XQ_RESULT_DRAW}};
+  /* side glyphs (1 = Red, the first mover) and outcome glyphs (1 = wins) */
+  static const glyph sides[] = {
+    {"\xE7\xBA\xA2", 1}, {"\xE7\xB4\x85", 1}, {"\xE5\x85\x88", 1}, /* 红 紅 先 */
+    {"\xE9\xBB\x91", 0}, {"\xE5\x90\x8E", 0}, {"\xE5\xBE\x8C", 0}}; /* 黑 后 後 */
+  static const glyph outcomes[] = {
+    {"\xE8\x83\x9C", 1}, {"\xE5\x8B\x9D", 1}, /* 胜 勝 */
+    {"\xE8\xB4\x9F", 0}, {"\xE8\xB2\xA0", 0}, /* 负 負 */
+    {"\xE8\xB4\xA5", 0}, {"\xE6\x95\x97", 0}}; /* 败 敗 */
+
+  for (size_t i = 0; i < sizeof codes / sizeof codes[0]; i++)
+    if (!strcasecmp(v, codes[i].code)) return codes[i].r;
   if (strstr(v, "\xE5\x92\x8C")) return XQ_RESULT_DRAW; /* 和 */
-  if (strstr(v, "\xE7\xB4\x85\xE5\x8B\x9D") || strstr(v, "\xE7\xBA\xA2\xE8\x83\x9C") ||
-      strstr(v, "\xE5\x85\x88\xE5\x8B\x9D") || strstr(v, "\xE5\x85\x88\xE8\x83\x9C") ||
-      !strcmp(v, "1-0"))
-    return XQ_RESULT_RED_WINS; /* 紅勝 红胜 先勝 先胜 */
-  if (strstr(v, "\xE9\xBB\x91\xE5\x8B\x9D") || strstr(v, "\xE9\xBB\x91\xE8\x83\x9C") ||
-      strstr(v, "\xE5\x85\x88\xE8\xB2\xA0") || strstr(v, "\xE5\x85\x88\xE8\xB4\x9F") ||
-      !strcmp(v, "0-1"))
-    return XQ_RESULT_BLACK_WINS; /* 黑勝 黑胜 先負 先负 */
-  if (!strcmp(v, "1/2-1/2")) return XQ_RESULT_DRAW;
-  return XQ_RESULT_UNKNOWN;
+  int red = 0, wins = 0;
+  const char *side = earliest(v, sides, sizeof sides / sizeof sides[0], &red);
+  if (!side || !earliest(side, outcomes, sizeof outcomes / sizeof outcomes[0], &wins))
+    return XQ_RESULT_UNKNOWN;
+  return red == wins ? XQ_RESULT_RED_WINS : XQ_RESULT_BLACK_WINS;
 }
 
 /* A branch found in the block, before it is attached. */
@@ -182,7 +214,8 @@ static int collect_tags(const char *b, const char *e, dtag *tags, int max, int *
 
 /* The start position into *start: the standard one, or binit's pieces
  * with the side to move told by the colour of the first moved piece, or
- * without moves by firstnum (0 = Red moves first). Returns XQ_OK or
+ * without moves by firstnum (0 = Red moves first), or without either by
+ * the position (Red unless only Black to move is legal). Returns XQ_OK or
  * XQ_EFEN. */
 static int read_start(const dtag *tags, int nt, xq_pos *start, xq_error *err)
 {
@@ -200,14 +233,16 @@ static int read_start(const dtag *tags, int nt, xq_pos *start, xq_error *err)
       return xq__rec_fail(err, XQ_EFEN, -1, 0, "DhtmlXQ binit holds a non-digit");
     sq[i] = x == '9' && y == '9' ? -1 : x > '8' ? 999 : XQ_SQ(x - '0', 9 - (y - '0'));
   }
-  int side = XQ_RED;
+  int side = XQ__SIDE_EITHER;
   xq_move first[1];
   if (movelist && decode_moves(movelist->v, movelist->n < 4 ? movelist->n : 4, first, 1) == 1) {
+    side = XQ_RED;
     for (int i = 16; i < 32; i++)
       if (sq[i] == XQ_FROM(first[0])) side = XQ_BLACK;
   } else {
     for (int i = 0; i < nt; i++)
-      if (!strcmp(tags[i].name, "firstnum") && tags[i].n && tags[i].v[0] == '1') side = XQ_BLACK;
+      if (!strcmp(tags[i].name, "firstnum") && tags[i].n)
+        side = tags[i].v[0] == '1' ? XQ_BLACK : XQ_RED;
   }
   xq_error why;
   if (xq__pos_from_slots(sq, side, start, &why) != XQ_OK)

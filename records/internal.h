@@ -19,6 +19,10 @@
  * to fit. Cannot fail. */
 void xq__rec_prefix(xq_error *err, const char *prefix);
 
+/* Count a repair made to keep `rec` (see xq_record.n_warnings) and keep
+ * its printf-style message when it is the first. Cannot fail. */
+void xq__rec_warn(xq_record *rec, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 /* ---- the standard start (records/record.c) ------------------------ */
 
 /* The standard start position, made once per thread (every record and
@@ -66,9 +70,14 @@ int xq__decode(xq__decoder *d, const char *s, size_t n, char *out, size_t cap);
  * C C P P P P P, Red (0-15) then Black (16-31). */
 xq_kind xq__slot_kind(int slot);
 
+/* Side to move of a record that tells none and has no moves. */
+#define XQ__SIDE_EITHER (-1)
+
 /* Set up `out` from slot squares sq[32] (engine squares, -1 = absent) and
- * the side to move; the position must pass xq_pos_validate. Returns XQ_OK
- * or XQ_EFEN (err says why; pos -1). */
+ * the side to move; the position must pass xq_pos_validate. With side
+ * XQ__SIDE_EITHER, Red moves unless the position is legal only with Black
+ * to move. Returns XQ_OK or XQ_EFEN (err says why, for both sides when
+ * the side was open; pos -1). */
 int xq__pos_from_slots(const int sq[32], int side, xq_pos *out, xq_error *err);
 
 /* Slot squares of `pos` (engine squares, -1 absent), each kind's pieces

@@ -61,6 +61,9 @@ typedef struct game_state {
   int have_format;
   int ranks_from_1;     /* [Variant "xiangqi"]: ICCS ranks 1-10 */
   int depth;            /* open variations */
+  int cut_depth;        /* > 0: the variation at this depth was cut before a
+                           move that does not read; it and those it holds
+                           are skipped up to its ')' */
   int in_comment;
   long comment_line;    /* where the open comment or variation started */
   long var_line;
@@ -319,6 +322,46 @@ static int skip_game(xq_pgn_reader *r, int in_tags, int in_comment, int drop)
 
 /* ---- tags ---------------------------------------------------------- */
 
+/* Offset of the first `"` at or after line[i] followed by blanks and ']'
+ * (the end of a tag value), *after past that ']'; r->len if none. */
+static size_t quote_bracket(const xq_pgn_reader *r, size_t i, size_t *after)
+{
+  for (; i < r->len; i++) {
+    if (r->line[i] != '"') continue;
+    size_t k = i + 1;
+    while (k < r->len && is_blank((unsigned char)r->line[k])) k++;
+    if (k < r->len && r->line[k] == ']') {
+      *after = k + 1;
+      return i;
+    }
+  }
+  return r->len;
+}
+
+/* Where the value of a tag that starts at line[i] (after its opening quote)
+ * ends: *end at its closing quote, *after past the ']' that closes the
+ * tag. Returns 0 for a well-formed value; 1 for one with stray quotes
+ * ([Event ""Huangshan Cup" ..."]: the value runs to the `"]` that ends the
+ * tag) or without its closing quote or ']' (to the line's last ']' or its
+ * end). Cannot fail. */
+static int tag_extent(const xq_pgn_reader *r, size_t i, size_t *end, size_t *after)
+{
+  size_t j = i;
+  while (j < r->len && r->line[j] != '"') j += r->line[j] == '\\' && j + 1 < r->len ? 2 : 1;
+  if (j < r->len && quote_bracket(r, j, after) == j) {
+    *end = j;
+    return 0;
+  }
+  if ((*end = quote_bracket(r, i, after)) < r->len) return 1;
+  size_t e = r->len;
+  while (e > i && r->line[e - 1] != ']') e--;
+  *after = e > i ? e : r->len;
+  e = e > i ? e - 1 : r->len;
+  while (e > i && (is_blank((unsigned char)r->line[e - 1]) || r->line[e - 1] == '"')) e--;
+  *end = e;
+  return 1;
+}
+
 /* Parse the tag pairs of line[]. Returns XQ_OK, 1 when a tag name repeats
  * (the line starts the next game; nothing consumed), or an error. */
 static int parse_tags(xq_pgn_reader *r, xq_record *rec, xq_error *err)
@@ -347,25 +390,21 @@ static int parse_tags(xq_pgn_reader *r, xq_record *rec, xq_error *err)
     while (i < r->len && is_blank((unsigned char)r->line[i])) i++;
     if (i >= r->len || r->line[i] != '"')
       return game_fail(r, rec, err, XQ_ENOTATION, 0, "malformed tag %s: no opening quote", name);
-    i++;
+    size_t end, after;
+    if (tag_extent(r, i + 1, &end, &after))
+      xq__rec_warn(rec, "line %ld: tag %s has stray or missing quotes, read to the end of its line",
+                   r->lineno, name);
     size_t n = 0;
-    for (;;) {
-      if (i >= r->len)
-        return game_fail(r, rec, err, XQ_ENOTATION, 0, "malformed tag %s: no closing quote",
-                         name);
+    for (i++; i < end;) {
       char c = r->line[i++];
-      if (c == '"') break;
-      if (c == '\\' && i < r->len && (r->line[i] == '"' || r->line[i] == '\\')) c = r->line[i++];
+      if (c == '\\' && i < end && (r->line[i] == '"' || r->line[i] == '\\')) c = r->line[i++];
       if (n + 1 >= sizeof value)
         return game_fail(r, rec, err, XQ_ELIMIT, 0, "tag %s longer than %d bytes", name,
                          XQ_REC_TAG_VALUE_MAX - 1);
       value[n++] = c;
     }
     value[n] = '\0';
-    while (i < r->len && is_blank((unsigned char)r->line[i])) i++;
-    if (i >= r->len || r->line[i] != ']')
-      return game_fail(r, rec, err, XQ_ENOTATION, 0, "malformed tag %s: no closing ']'", name);
-    i = skip_blanks(r, i + 1);
+    i = skip_blanks(r, after);
     int rc = xq_record_set_tag(rec, name, value);
     if (rc == XQ_ELIMIT)
       return game_fail(r, rec, err, rc, 0, "more than %d tags", XQ_REC_TAGS_MAX);
@@ -473,7 +512,8 @@ static void begin_comment(xq_pgn_reader *r, game_state *gs)
   gs->in_comment = 1;
   gs->comment_line = r->lineno;
   gs->clen = 0;
-  int skipped = gs->depth > 0 && !(r->flags & XQ_PGN_VARIATIONS);
+  int skipped = (gs->depth > 0 && !(r->flags & XQ_PGN_VARIATIONS)) ||
+                (gs->cut_depth && gs->depth >= gs->cut_depth);
   gs->comment_line_no = skipped ? -1 : c->line;
   gs->comment_after = c->n;
 }
@@ -483,6 +523,7 @@ static int play_token(xq_pgn_reader *r, xq_record *rec, game_state *gs, char *t,
 {
   int keep = (r->flags & XQ_PGN_VARIATIONS) != 0;
   if (gs->depth > 0 && !keep) return XQ_OK; /* inside a skipped variation */
+  if (gs->cut_depth && gs->depth >= gs->cut_depth) return XQ_OK; /* after a cut */
   line_ctx *c = &r->ctx[keep ? gs->depth : 0];
   xq_move m = XQ_MOVE_NONE;
   xq_error e;
@@ -494,9 +535,14 @@ static int play_token(xq_pgn_reader *r, xq_record *rec, game_state *gs, char *t,
   if (n == 0) return XQ_OK;
   if (gs->ranks_from_1) ranks_to_0(t);
   /* Non-ASCII text can only be Chinese: going straight there spares the
-   * ICCS and WXF parsers' error reports (the same result as parse_any). */
+   * ICCS and WXF parsers' error reports (the same result as parse_any).
+   * Text that starts with a full-width ASCII character (Ｃ２＝５) may be
+   * full-width WXF or ICCS, which the parsers read too. */
   int wide = 0;
   for (size_t i = 0; i < n && !wide; i++) wide = (unsigned char)t[i] >= 0x80;
+  if (n >= 3 && (unsigned char)t[0] == 0xEF &&
+      ((unsigned char)t[1] == 0xBC || (unsigned char)t[1] == 0xBD))
+    wide = 0;
   if (wide) {
     rc = xq_move_parse(&c->pos, t, XQ_NOTE_CHINESE, &m, &e);
   } else if (gs->have_format) {
@@ -505,12 +551,24 @@ static int play_token(xq_pgn_reader *r, xq_record *rec, game_state *gs, char *t,
   } else {
     rc = xq_move_parse_any(&c->pos, t, &m, &e);
   }
-  if (rc != XQ_OK)
-    return game_fail(r, rec, err, rc, c->n + 1, "%s%s", gs->depth ? "in a variation: " : "",
-                     e.msg);
-  if (xq_record_add_line_move(rec, c->line, m) != XQ_OK)
-    return game_fail(r, rec, err, XQ_ELIMIT, c->n + 1, "more than %d plies or variation moves",
-                     XQ_REC_PLIES_MAX);
+  if (rc != XQ_OK && gs->depth > 0 && rc != XQ_ENOMEM) {
+    /* A kept variation that goes wrong is cut before the bad move and the
+     * game is kept, as XQF's are. */
+    gs->cut_depth = gs->depth;
+    xq__rec_warn(rec, "line %ld: variation cut before its move %d: %s", r->lineno, c->n + 1,
+                 e.msg);
+    return XQ_OK;
+  }
+  if (rc != XQ_OK) return game_fail(r, rec, err, rc, c->n + 1, "%s", e.msg);
+  if (xq_record_add_line_move(rec, c->line, m) != XQ_OK) {
+    if (gs->depth == 0)
+      return game_fail(r, rec, err, XQ_ELIMIT, c->n + 1, "more than %d plies in the main line",
+                       XQ_REC_PLIES_MAX);
+    gs->cut_depth = gs->depth; /* the variation moves are full, as in XQF */
+    xq__rec_warn(rec, "line %ld: variation cut: more than %d variation moves", r->lineno,
+                 XQ_REC_VAR_MOVES_MAX);
+    return XQ_OK;
+  }
   xq_undo u;
   c->prev = c->pos;
   xq_make(&c->pos, m, &u);
@@ -525,12 +583,17 @@ static int open_variation(xq_pgn_reader *r, xq_record *rec, game_state *gs, xq_e
     return game_fail(r, rec, err, XQ_ELIMIT, 0, "variations nested deeper than %d",
                      XQ_REC_VAR_DEPTH_MAX);
   if (gs->depth == 0) gs->var_line = r->lineno;
-  if (keep) {
+  if (keep && !(gs->cut_depth && gs->depth >= gs->cut_depth)) {
     line_ctx *p = &r->ctx[gs->depth];
     if (p->n == 0)
       return game_fail(r, rec, err, XQ_ENOTATION, 0, "variation before the first move");
     int line = xq_record_add_variation(rec, p->line, p->n - 1);
-    if (line < 0) return game_fail(r, rec, err, line, 0, "more than %d variations", XQ_REC_VARS_MAX);
+    if (line < 0) { /* past the limit the variation is left out, not the game */
+      gs->cut_depth = ++gs->depth;
+      xq__rec_warn(rec, "line %ld: variation left out: more than %d variations", r->lineno,
+                   XQ_REC_VARS_MAX);
+      return XQ_OK;
+    }
     line_ctx *c = &r->ctx[gs->depth + 1];
     c->line = line;
     c->n = 0;
@@ -618,6 +681,7 @@ static int movetext_mark(xq_pgn_reader *r, xq_record *rec, game_state *gs, char 
     r->cur++;
     if (gs->depth == 0) return game_fail(r, rec, err, XQ_ENOTATION, 0, "')' without '('");
     gs->depth--;
+    if (gs->cut_depth > gs->depth) gs->cut_depth = 0;
     return 1;
   case '$': /* numeric annotation glyph */
     r->cur++;

@@ -2,6 +2,7 @@
  * record.c -- one game as a struct: start, tags, main line, variations,
  * comments and result, with the calls that keep it consistent.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -35,9 +36,21 @@ void xq_record_reset(xq_record *rec)
   rec->n_var_moves = 0;
   rec->vars_packed = 1;
   rec->n_comments = 0;
+  rec->n_warnings = 0;
+  rec->warning[0] = '\0';
   rec->text = text;
   rec->text_cap = cap;
   rec->text_len = 0;
+}
+
+void xq__rec_warn(xq_record *rec, const char *fmt, ...)
+{
+  if (rec->n_warnings++ == 0) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(rec->warning, sizeof rec->warning, fmt, ap);
+    va_end(ap);
+  }
 }
 
 void xq_record_init(xq_record *rec)

@@ -34,6 +34,7 @@
 #define XQ_REC_COMMENTS_MAX 1024    /* comments per game */
 #define XQ_REC_COMMENT_MAX 65536    /* bytes of one comment */
 #define XQ_REC_TEXT_MAX (1 << 22)   /* bytes of all comments of a game */
+#define XQ_REC_WARNING_MAX 200      /* the first warning of a game, terminator included */
 
 #define XQ_PGN_LINE_MAX 65536       /* bytes of one PGN input line */
 #define XQ_PGN_CHUNK 65536          /* bytes read from the file at a time */
@@ -106,6 +107,11 @@ typedef struct xq_record {
   xq_comment comments[XQ_REC_COMMENTS_MAX];
   char *text;           /* comment text, owned (NULL while there is none) */
   size_t text_len, text_cap;
+  /* Repairs the reader made to keep the game (a tag with stray quotes read
+   * to the end of its line, a variation cut before an illegal move): how
+   * many, and the first one ("line L: ..."). */
+  int n_warnings;
+  char warning[XQ_REC_WARNING_MAX];
 } xq_record;
 
 /* True when s[0..n) is well-formed UTF-8 (RFC 3629: no overlong forms, no

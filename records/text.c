@@ -230,8 +230,24 @@ int xq__pos_from_slots(const int sq[32], int side, xq_pos *out, xq_error *err)
     if (empty) fen[n++] = (char)('0' + empty);
     if (r) fen[n++] = '/';
   }
-  snprintf(fen + n, sizeof fen - (size_t)n, " %c - - 0 1", side == XQ_BLACK ? 'b' : 'w');
-  return xq_fen_parse(out, fen, 0, err);
+  /* No side given (a diagram without moves): Red, unless the position is
+   * legal only with Black to move (Red giving check, a mate diagram). */
+  xq_error e[2];
+  for (int k = 0; k < 2; k++) {
+    int s = side == XQ__SIDE_EITHER ? k : side;
+    snprintf(fen + n, sizeof fen - (size_t)n, " %c - - 0 1", s == XQ_BLACK ? 'b' : 'w');
+    if (xq_fen_parse(out, fen, 0, &e[k]) == XQ_OK) return XQ_OK;
+    if (side != XQ__SIDE_EITHER) {
+      if (err) *err = e[k];
+      return XQ_EFEN;
+    }
+  }
+  if (!strcmp(e[0].msg, e[1].msg)) {
+    if (err) *err = e[0];
+    return XQ_EFEN;
+  }
+  return xq__rec_fail(err, XQ_EFEN, -1, -1, "with Red to move, %.100s; with Black to move, %.100s",
+                      e[0].msg, e[1].msg);
 }
 
 void xq__slots_from_pos(const xq_pos *pos, int sq[32])

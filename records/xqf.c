@@ -145,6 +145,22 @@ static int add_comment(xq_record *rec, void **cd, const node *nd, int line, int 
   return rc;
 }
 
+/* Push branching point *p on the stack (grown as the file needs, up to
+ * XQ_REC_VARS_MAX entries). Returns XQ_OK, XQ_ELIMIT or XQ_ENOMEM. */
+static int push_pending(pending **stack, int *depth, int *cap, const pending *p)
+{
+  if (*depth >= XQ_REC_VARS_MAX) return XQ_ELIMIT;
+  if (*depth == *cap) {
+    int nc = *cap ? (*cap * 2 < XQ_REC_VARS_MAX ? *cap * 2 : XQ_REC_VARS_MAX) : 16;
+    pending *q = realloc(*stack, sizeof(pending) * (size_t)nc);
+    if (!q) return XQ_ENOMEM;
+    *stack = q;
+    *cap = nc;
+  }
+  (*stack)[(*depth)++] = *p;
+  return XQ_OK;
+}
+
 /* Decode the move tree. The main line is the first continuation at each
  * node; a sibling becomes a variation of the line its node is on. */
 static int read_tree(body *bd, xq_record *rec, void **cd, int *cut, xq_error *err)
@@ -169,9 +185,11 @@ static int read_tree(body *bd, xq_record *rec, void **cd, int *cut, xq_error *er
       /* The sibling replaces move p->at of p->line: a new variation. */
       int v = broken ? 0 : xq_record_add_variation(rec, p->line, p->at);
       if (v < 0) {
-        rc = xq__rec_fail(err, XQ_ELIMIT, (int)(HEADER_LEN + bd->at), 0,
-                          "too many or too deeply nested variations");
-        goto done;
+        /* Past the variation limits, a variation is left out, not the game. */
+        broken = 1;
+        v = 0;
+        xq__rec_warn(rec, "ply %d: variation left out: more than %d variations or nested %d deep",
+                     p->ply + 1, XQ_REC_VARS_MAX, XQ_REC_VAR_DEPTH_MAX);
       }
       line = v;
       at = 0;
@@ -192,6 +210,8 @@ static int read_tree(body *bd, xq_record *rec, void **cd, int *cut, xq_error *er
        * variation is cut before the bad move, the main line is kept. */
       broken = 1;
       (*cut)++;
+      xq__rec_warn(rec, "ply %d: variation cut before its illegal move %c%d%c%d", ply,
+                   'a' + nd.from / 10, nd.from % 10, 'a' + nd.to / 10, nd.to % 10);
     }
     if (!broken && !legal) {
       char fen[XQ_FEN_MAX];
@@ -203,41 +223,33 @@ static int read_tree(body *bd, xq_record *rec, void **cd, int *cut, xq_error *er
       goto done;
     }
     if (nd.has_var) {
-      if (depth >= XQ_REC_VARS_MAX) {
-        rc = xq__rec_fail(err, XQ_ELIMIT, (int)(HEADER_LEN + bd->at), ply, "too many variations");
-        goto done;
-      }
-      if (depth == cap) {
-        int nc = cap ? (cap * 2 < XQ_REC_VARS_MAX ? cap * 2 : XQ_REC_VARS_MAX) : 16;
-        pending *q = realloc(stack, sizeof(pending) * (size_t)nc);
-        if (!q) {
-          rc = xq__rec_fail(err, XQ_ENOMEM, -1, 0, "out of memory");
-          goto done;
-        }
-        stack = q;
-        cap = nc;
-      }
+      pending at_here = {line, at, ply - 1, broken, pos};
       /* A sibling of a variation's first move is hoisted to the variation's
        * own branching point. */
-      pending *p = &stack[depth++];
       if (line != 0 && at == 0) {
-        p->line = rec->vars[line - 1].parent;
-        p->at = rec->vars[line - 1].at;
-      } else {
-        p->line = line;
-        p->at = at;
+        at_here.line = rec->vars[line - 1].parent;
+        at_here.at = rec->vars[line - 1].at;
       }
-      p->ply = ply - 1;
-      p->broken = broken;
-      p->pos = pos;
+      if ((rc = push_pending(&stack, &depth, &cap, &at_here)) != XQ_OK) {
+        rc = xq__rec_fail(err, rc, (int)(HEADER_LEN + bd->at), ply,
+                          rc == XQ_ENOMEM ? "out of memory" : "too many variations");
+        goto done;
+      }
     }
     if (broken) {
       more = nd.has_next;
       continue;
     }
-    if ((rc = xq_record_add_line_move(rec, line, m)) != XQ_OK) {
+    if ((rc = xq_record_add_line_move(rec, line, m)) != XQ_OK && line != 0) {
+      broken = 1; /* the variation moves are full: the rest of this one goes */
+      xq__rec_warn(rec, "ply %d: variation cut: more than %d variation moves", ply,
+                   XQ_REC_VAR_MOVES_MAX);
+      more = nd.has_next;
+      continue;
+    }
+    if (rc != XQ_OK) {
       rc = xq__rec_fail(err, XQ_ELIMIT, (int)(HEADER_LEN + bd->at), ply,
-                        "more than %d plies or variation moves", XQ_REC_PLIES_MAX);
+                        "more than %d plies in the main line", XQ_REC_PLIES_MAX);
       goto done;
     }
     xq_undo u;
@@ -317,10 +329,10 @@ static void piece_squares(const unsigned char *buf, int version, const keys *k, 
 }
 
 /* The side to move, which XQF does not store: the colour of the first
- * moved piece (formats.md §6), Red when there is no move. */
+ * moved piece (formats.md §6); XQ__SIDE_EITHER when there is no move. */
 static int first_mover(const body *bd, const int sq[32])
 {
-  int side = XQ_RED;
+  int side = XQ__SIDE_EITHER;
   if (bd->len < 8) return side;
   size_t first = 4;
   if (bd->version <= 10 || (bd->b[2] & 0x20)) {
@@ -333,6 +345,7 @@ static int first_mover(const body *bd, const int sq[32])
     int from = (bd->b[first] - 0x18 - (int)bd->k->src) & 0xFF;
     if (from < 90) {
       int s = XQ_SQ(from / 10, from % 10);
+      side = XQ_RED;
       for (int i = 16; i < 32; i++)
         if (sq[i] == s) side = XQ_BLACK;
     }
@@ -388,12 +401,17 @@ int xq_xqf_read(const unsigned char *buf, size_t len, xq_record *rec, xq_xqf_hea
     bd.b[i] = version >= 11 ? (unsigned char)(buf[HEADER_LEN + i] - k.stream[i % 32])
                             : buf[HEADER_LEN + i];
 
-  /* Start position. Types 0 and 1 (full game, opening) always start from
-   * the standard position. */
+  /* Start position: the piece table, whatever the type. Types 0 and 1
+   * (full game, opening) mostly hold the standard position there, but real
+   * files store compositions under type 0 too; a type 0 or 1 table that is
+   * no position at all stands for the standard start. */
   xq_pos start;
-  if (hdr->type < 2) {
+  rc = xq__pos_from_slots(sq, first_mover(&bd, sq), &start, err);
+  if (rc != XQ_OK && hdr->type < 2) {
     start = *xq__rec_startpos();
-  } else if ((rc = xq__pos_from_slots(sq, first_mover(&bd, sq), &start, err)) != XQ_OK) {
+    rc = XQ_OK;
+  }
+  if (rc != XQ_OK) {
     if (err) {
       err->code = XQ_EFEN;
       err->pos = 16;

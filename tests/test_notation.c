@@ -361,6 +361,37 @@ Test(dialects, keypad_codes)
     expect_parses(&pos, rows[i].text, XQ_NOTE_WXF, parse_ok(&pos, rows[i].iccs, XQ_NOTE_ICCS));
 }
 
+/* Full-width letters, digits and signs are the same WXF and ICCS notation
+ * (a whole master archive is written Ｃ２＝５ Ｈ８＋７). */
+Test(dialects, full_width_ascii)
+{
+  xq_pos pos;
+  xq_pos_startpos(&pos);
+  static const struct {
+    const char *text, *iccs;
+    xq_notation n;
+  } rows[] = {{"Ｃ２＝５", "h2e2", XQ_NOTE_WXF},   {"Ｃ２．５", "h2e2", XQ_NOTE_WXF},
+              {"Ｈ２＋３", "h0g2", XQ_NOTE_WXF},   {"ｃ８＝５", "b2e2", XQ_NOTE_WXF},
+              {"Ｒ１＋１＋", "i0i1", XQ_NOTE_WXF}, {"Ｈ２－Ｅ２", "h2e2", XQ_NOTE_ICCS_PGN},
+              {"ｈ２ｅ２", "h2e2", XQ_NOTE_ICCS},  {"Ｃ2=５", "h2e2", XQ_NOTE_WXF}};
+  for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+    xq_move want = parse_ok(&pos, rows[i].iccs, XQ_NOTE_ICCS);
+    expect_parses(&pos, rows[i].text, rows[i].n, want);
+    xq_move m;
+    xq_error err;
+    cr_expect_eq(xq_move_parse_any(&pos, rows[i].text, &m, &err), XQ_OK, "%s: %s", rows[i].text,
+                 err.msg);
+    cr_expect_eq(m, want, "%s", rows[i].text);
+  }
+  /* Chinese keeps its own full-width digits */
+  expect_parses(&pos, "炮２平５", XQ_NOTE_CHINESE, parse_ok(&pos, "h2e2", XQ_NOTE_ICCS));
+  /* full-width text that is no move is reported as WXF */
+  xq_move m;
+  xq_error err;
+  cr_expect_eq(xq_move_parse_any(&pos, "Ｚ２＝５", &m, &err), XQ_ENOTATION);
+  cr_expect(strstr(err.msg, "WXF") != NULL, "%s", err.msg);
+}
+
 /* ---- print then parse, over random playouts ----------------------- */
 
 /* xorshift64*: a small fixed-seed generator. */

@@ -474,6 +474,143 @@ Test(records, pgn_dialects)
   drop_record(r);
 }
 
+/* The movetext of `text` (after its first blank line) with each move in
+ * full-width characters (U+FF01 .. U+FF5E), move numbers and the result
+ * kept in ASCII as the real archive has them; tag lines starting with
+ * `drop` (if not NULL) left out. */
+static void full_width_moves(const char *text, const char *drop, char *out, size_t cap)
+{
+  const char *body = strstr(text, "\n\n");
+  size_t k = 0;
+  cr_assert(body);
+  for (const char *p = text; *p && k + 4 < cap;) {
+    if (drop && !strncmp(p, drop, strlen(drop))) {
+      p = strchr(p, '\n') + 1;
+      continue;
+    }
+    size_t t = strcspn(p, " \n");
+    int keep = p < body || t == 0 || p[t - 1] == '.' || !strncmp(p, "1-0", 3);
+    for (size_t i = 0; i < t && k + 4 < cap; i++) {
+      if (keep) {
+        out[k++] = p[i];
+        continue;
+      }
+      unsigned cp = 0xFF01u + (unsigned)((unsigned char)p[i] - 0x21);
+      out[k++] = (char)(0xE0 | cp >> 12);
+      out[k++] = (char)(0x80 | ((cp >> 6) & 0x3F));
+      out[k++] = (char)(0x80 | (cp & 0x3F));
+    }
+    p += t;
+    if (*p) out[k++] = *p++;
+  }
+  out[k] = '\0';
+}
+
+/* A WXF game written in full-width letters, digits and signs (Ｃ２．５),
+ * with and without [Format "WXF"]: the same moves as the ASCII file. */
+Test(records, pgn_full_width_wxf)
+{
+  char text[8192], wide[24576];
+  FILE *f = fopen(DATA "gameA_wxf.pgn", "rb");
+  cr_assert(f);
+  size_t n = fread(text, 1, sizeof text - 1, f);
+  fclose(f);
+  text[n] = '\0';
+  xq_record *r = new_record(), *w = new_record();
+  xq_error err;
+  cr_assert_eq(read_text(text, 0, r, &err), 1, "%s", err.msg);
+  for (int drop_format = 0; drop_format < 2; drop_format++) {
+    full_width_moves(text, drop_format ? "[Format" : NULL, wide, sizeof wide);
+    cr_assert(strstr(wide, " 1. Ｃ２．５ Ｃ８．５") != NULL, "%s", wide);
+    cr_assert_eq(read_text(wide, 0, w, &err), 1, "%s", err.msg);
+    same_game(r, w, "full-width WXF");
+    cr_expect_eq(w->result, XQ_RESULT_RED_WINS);
+  }
+  drop_record(r);
+  drop_record(w);
+}
+
+/* A tag with unescaped quotes (a real master archive has
+ * [Event ""Huangshan Cup" ..."]) or without its closing quote keeps the
+ * game: the tag is read as far as its line goes, with a warning. */
+Test(records, pgn_tag_with_stray_quotes)
+{
+  static const char text[] =
+    "[Event \"\"Huangshan Cup\" National GM,CM Tournament 2002\"]\n"
+    "[Red \"XU YinChuan\"] [Site \"a \"b\" c\"] [Round \"2\"]\n"
+    "[Black \"LIU DaHua\n\n1. h2e2 h7e7 *\n";
+  xq_record *r = new_record();
+  xq_error err;
+  cr_assert_eq(read_text(text, 0, r, &err), 1, "%s", err.msg);
+  cr_expect_str_eq(xq_record_tag(r, "Event"), "\"Huangshan Cup\" National GM,CM Tournament 2002");
+  cr_expect_str_eq(xq_record_tag(r, "Red"), "XU YinChuan");
+  cr_expect_str_eq(xq_record_tag(r, "Site"), "a \"b\" c");
+  cr_expect_str_eq(xq_record_tag(r, "Round"), "2");
+  cr_expect_str_eq(xq_record_tag(r, "Black"), "LIU DaHua");
+  cr_expect_eq(r->n_moves, 2);
+  cr_expect_eq(r->n_warnings, 3);
+  cr_expect(strstr(r->warning, "line 1: tag Event") != NULL, "%s", r->warning);
+  /* a well-formed file warns of nothing */
+  cr_assert_eq(read_text("[Event \"a \\\"b\\\"\"]\n\n1. h2e2 *\n", 0, r, &err), 1, "%s", err.msg);
+  cr_expect_str_eq(xq_record_tag(r, "Event"), "a \"b\"");
+  cr_expect_eq(r->n_warnings, 0);
+  drop_record(r);
+}
+
+/* A kept variation with an illegal move is cut before that move, and the
+ * game kept with a warning (as XQF's are); the main line still must be legal. */
+Test(records, pgn_variation_with_illegal_move_is_cut)
+{
+  static const char text[] =
+    "[Event \"v\"]\n\n"
+    "1. h2e2 (1. b2e2 h7e7 2. a0a5 {gone} b9c7 (2... h9g7) 3. h0g2) (1. c3c4 (1. g3g4 i9i5) h7e7)\n"
+    "1... h7e7 2. h0g2 *\n";
+  xq_record *r = new_record();
+  xq_error err;
+  char got[LINE_MAX];
+  cr_assert_eq(read_text(text, XQ_PGN_VARIATIONS, r, &err), 1, "%s", err.msg);
+  moves_text(r, got, sizeof got);
+  cr_expect_str_eq(got, "h2e2 h7e7 h0g2");
+  cr_assert_eq(r->n_vars, 3);
+  const xq_move *m;
+  int n;
+  xq_record_line(r, 1, &m, &n);
+  cr_expect_eq(n, 2, "the first variation keeps b2e2 h7e7");
+  xq_record_line(r, 2, &m, &n);
+  cr_expect_eq(n, 2, "the second keeps c3c4 h7e7");
+  xq_record_line(r, 3, &m, &n);
+  cr_expect_eq(n, 1, "the nested one keeps g3g4");
+  cr_expect_eq(r->n_comments, 0, "the comment after the cut goes with it");
+  cr_expect_eq(r->n_warnings, 2);
+  cr_expect(strstr(r->warning, "a0a5") != NULL, "%s", r->warning);
+  /* read without variations: nothing to cut, nothing to warn */
+  cr_assert_eq(read_text(text, 0, r, &err), 1, "%s", err.msg);
+  cr_expect_eq(r->n_warnings, 0);
+  /* an illegal main-line move is still an error */
+  cr_expect_lt(read_text("[Event \"m\"]\n\n1. h2e2 (1. a0a5) 1... h7h0 *\n", XQ_PGN_VARIATIONS,
+                         r, &err), 0);
+  drop_record(r);
+}
+
+/* Past the variation limits a PGN keeps its main line and the variations
+ * that fit, with a warning, as an XQF does. */
+Test(records, pgn_past_the_variation_limits_keeps_the_game)
+{
+  enum { VARS = XQ_REC_VARS_MAX + 20 };
+  static char text[VARS * 16 + 128];
+  size_t k = (size_t)snprintf(text, sizeof text, "[Event \"many\"]\n\n1. h2e2 ");
+  for (int i = 0; i < VARS; i++) k += (size_t)snprintf(text + k, sizeof text - k, "(1. b2e2) ");
+  snprintf(text + k, sizeof text - k, "1... h7e7 *\n");
+  xq_record *r = new_record();
+  xq_error err;
+  cr_assert_eq(read_text(text, XQ_PGN_VARIATIONS, r, &err), 1, "%s", err.msg);
+  cr_expect_eq(r->n_moves, 2);
+  cr_expect_eq(r->n_vars, XQ_REC_VARS_MAX);
+  cr_expect_eq(r->n_warnings, VARS - XQ_REC_VARS_MAX);
+  cr_expect(strstr(r->warning, "variation left out") != NULL, "%s", r->warning);
+  drop_record(r);
+}
+
 Test(records, pgn_line_too_long)
 {
   size_t n = XQ_PGN_LINE_MAX + 100;
@@ -948,6 +1085,106 @@ Test(records, xqf_setup_position_black_to_move)
   drop_record(r);
 }
 
+/* Real files store compositions under type 0 (full game): the piece table
+ * is the start position whatever the type. */
+Test(records, xqf_type0_custom_position)
+{
+  static unsigned char buf[4096];
+  int sq[32];
+  for (int i = 0; i < 32; i++) sq[i] = -1;
+  sq[4] = xqf_sq("d0");  /* Red king */
+  sq[0] = xqf_sq("a4");  /* Red rook */
+  sq[9] = xqf_sq("b2");  /* Red cannon */
+  sq[20] = xqf_sq("e9"); /* Black king */
+  sq[27] = xqf_sq("i6"); /* Black pawn */
+  const xnode t[] = {{0, 0, 1, 0, NULL}, {xqf_sq("a4"), xqf_sq("e4"), 1, 0, NULL},
+                     {xqf_sq("e9"), xqf_sq("f9"), 1, 0, NULL},
+                     {xqf_sq("b2"), xqf_sq("f2"), 0, 0, NULL}};
+  unsigned char key[8] = {0x13, 0x57, 0x9B, 0xDF, 0x24, 0x68, 0xAC, 0xE0};
+  xq_record *r = new_record();
+  xq_error err;
+  for (int v = 10; v <= 18; v += 8)
+    for (int type = 0; type < 2; type++) {
+      size_t len = build_xqf(buf, v, key, sq, type, t, 4);
+      cr_assert_eq(xq_xqf_read(buf, len, r, NULL, &err), XQ_OK, "v%d type %d: %s", v, type,
+                   err.msg);
+      char fen[XQ_FEN_MAX];
+      xq_fen_format(&r->start, fen, sizeof fen);
+      cr_expect_str_eq(fen, "4k4/9/9/8p/9/R8/9/1C7/9/3K5 w - - 0 1");
+      char got[LINE_MAX];
+      moves_text(r, got, sizeof got);
+      cr_expect_str_eq(got, "a4e4 e9f9 b2f2");
+    }
+  /* a type 0 table that is no position (every piece on a0) is the standard start */
+  int zero[32] = {0};
+  xnode g[8];
+  int n = test_tree(g);
+  size_t len = build_xqf(buf, 12, key, zero, 0, g, n);
+  cr_assert_eq(xq_xqf_read(buf, len, r, NULL, &err), XQ_OK, "%s", err.msg);
+  cr_expect_eq(r->n_moves, 3);
+  drop_record(r);
+}
+
+/* A mate diagram without moves: the position is legal only with Black to
+ * move (Black is in check), so Black moves; a quiet diagram stays Red's. */
+Test(records, xqf_diagram_without_moves_takes_the_legal_side)
+{
+  static unsigned char buf[4096];
+  int sq[32];
+  for (int i = 0; i < 32; i++) sq[i] = -1;
+  sq[4] = xqf_sq("d0");  /* Red king */
+  sq[0] = xqf_sq("e5");  /* Red rook, checking */
+  sq[8] = xqf_sq("f8");  /* Red rook, guarding the f-file */
+  sq[20] = xqf_sq("e9"); /* Black king */
+  const xnode t[] = {{0, 0, 0, 0, "mate in one"}};
+  unsigned char key[8] = {0xEF, 0xFA, 0x5D, 0x2D, 0x7C, 0x58, 0xDF, 0x29};
+  xq_record *r = new_record();
+  xq_error err;
+  for (int v = 10; v <= 18; v += 8)
+    for (int type = 0; type < 4; type += 3) {
+      size_t len = build_xqf(buf, v, key, sq, type, t, 1);
+      cr_assert_eq(xq_xqf_read(buf, len, r, NULL, &err), XQ_OK, "v%d type %d: %s", v, type,
+                   err.msg);
+      cr_expect_eq(r->start.side, XQ_BLACK, "v%d type %d", v, type);
+      cr_expect_eq(r->n_moves, 0);
+    }
+  sq[0] = xqf_sq("a5"); /* no check: Red moves */
+  size_t len = build_xqf(buf, 18, key, sq, 3, t, 1);
+  cr_assert_eq(xq_xqf_read(buf, len, r, NULL, &err), XQ_OK, "%s", err.msg);
+  cr_expect_eq(r->start.side, XQ_RED);
+  drop_record(r);
+}
+
+/* A move tree past the variation limits keeps its main line and as many
+ * variations as fit, with a warning (a real analysis file holds more than
+ * XQ_REC_VAR_MOVES_MAX variation moves). */
+Test(records, xqf_past_the_variation_limits_keeps_the_game)
+{
+  enum { SIBLINGS = XQ_REC_VARS_MAX + 40 };
+  static unsigned char buf[16384];
+  static xnode t[SIBLINGS + 3];
+  int sq[32];
+  start_slots(sq);
+  t[0] = (xnode){0, 0, 1, 0, NULL};
+  t[1] = (xnode){xqf_sq("h2"), xqf_sq("e2"), 1, 1, NULL};
+  t[2] = (xnode){xqf_sq("h7"), xqf_sq("e7"), 0, 0, NULL};
+  for (int i = 0; i < SIBLINGS; i++) /* each another 1. b2e2 */
+    t[3 + i] = (xnode){xqf_sq("b2"), xqf_sq("e2"), 0, i + 1 < SIBLINGS, NULL};
+  unsigned char key[8] = {0xEF, 0xFA, 0x5D, 0x2D, 0x7C, 0x58, 0xDF, 0x29};
+  xq_record *r = new_record();
+  xq_error err;
+  for (int v = 10; v <= 18; v += 8) {
+    size_t len = build_xqf(buf, v, key, sq, 0, t, SIBLINGS + 3);
+    cr_assert_lt(len, sizeof buf);
+    cr_assert_eq(xq_xqf_read(buf, len, r, NULL, &err), XQ_OK, "v%d: %s", v, err.msg);
+    cr_expect_eq(r->n_moves, 2);
+    cr_expect_eq(r->n_vars, XQ_REC_VARS_MAX);
+    cr_expect_eq(r->n_warnings, 1, "the later siblings go with the first left out");
+    cr_expect(strstr(r->warning, "variation left out") != NULL, "%s", r->warning);
+  }
+  drop_record(r);
+}
+
 Test(records, xqf_malformed_and_truncated)
 {
   static unsigned char buf[8192], bad[8192];
@@ -1028,6 +1265,60 @@ Test(records, convert_command_leaves_out_bad_games)
   drop_record(r);
 }
 
+/* convert keeps a game whose variation goes wrong (cut, with a warning);
+ * stats exits 1 when no game reads, and counts a ruling on a game recorded
+ * without a result apart from "differs". */
+Test(records, commands_cut_variations_and_count_unrecorded_results)
+{
+  char cmd[1024], in[256], out[256], log[256], buf[4096];
+  snprintf(in, sizeof in, "/tmp/xq_records_var_%d.pgn", (int)getpid());
+  snprintf(out, sizeof out, "/tmp/xq_records_var_%d.out.pgn", (int)getpid());
+  snprintf(log, sizeof log, "/tmp/xq_records_var_%d.log", (int)getpid());
+  FILE *f = fopen(in, "w");
+  cr_assert_not_null(f);
+  /* a mate in the main line, recorded '*'; a variation with an illegal move */
+  fputs("[Event \"mate\"]\n[FEN \"4k4/R8/9/9/9/9/9/9/1R7/3K5 w - - 0 1\"]\n\n"
+        "1. b1b9 (1. d0e0) *\n",
+        f);
+  fclose(f);
+  snprintf(cmd, sizeof cmd, "'%s' convert '%s' '%s' 2>'%s'", XQ_BINARY, in, out, log);
+  cr_expect_eq(WEXITSTATUS(system(cmd)), 0, "a cut variation is no bad game");
+  f = fopen(log, "r");
+  cr_assert_not_null(f);
+  size_t n = fread(buf, 1, sizeof buf - 1, f);
+  buf[n] = '\0';
+  fclose(f);
+  cr_expect(strstr(buf, "warning: line 4: variation cut before its move 1") != NULL, "%s", buf);
+  xq_games *g;
+  xq_error err;
+  xq_record *r = new_record();
+  cr_assert_eq(xq_games_open(&g, out, XQ_PGN_VARIATIONS, &err), XQ_OK, "%s", err.msg);
+  cr_assert_eq(xq_games_next(g, r, &err), 1, "%s", err.msg);
+  cr_expect_eq(r->n_moves, 1);
+  cr_expect_eq(r->n_vars, 1);
+  xq_games_close(g);
+
+  char res[4096];
+  snprintf(cmd, sizeof cmd, "'%s' stats '%s' 2>/dev/null", XQ_BINARY, in);
+  FILE *p = popen(cmd, "r");
+  cr_assert_not_null(p);
+  n = fread(res, 1, sizeof res - 1, p);
+  res[n] = '\0';
+  cr_expect_eq(WEXITSTATUS(pclose(p)), 0);
+  cr_expect(strstr(res, "differs from the record  0") != NULL, "%s", res);
+  cr_expect(strstr(res, "the record has no result 1") != NULL, "%s", res);
+
+  f = fopen(in, "w");
+  fputs("[Event \"bad\"]\n\n1. a0a5 *\n\n[Event \"worse\"]\n\n1. h2h8 *\n", f);
+  fclose(f);
+  snprintf(cmd, sizeof cmd, "'%s' stats '%s' >/dev/null 2>&1", XQ_BINARY, in);
+  cr_expect_eq(WEXITSTATUS(system(cmd)), 1, "every game bad: exit status 1");
+  remove(in);
+  remove(out);
+  remove(log);
+  drop_record(r);
+}
+
 /* ---- DhtmlXQ branches as dpxq.com writes them ------------------------- */
 
 Test(records, dhtmlxq_branches_and_comments)
@@ -1076,6 +1367,51 @@ Test(records, dhtmlxq_branches_and_comments)
   cr_assert_eq(xq_dhtmlxq_read(page + used, strlen(page) - used, r, &used, &err), 1, "%s",
                err.msg);
   cr_expect_eq(r->n_moves, 1);
+  drop_record(r);
+}
+
+/* The result codes of real pages: wxf.ca's W / L / D and the Chinese forms. */
+Test(records, dhtmlxq_result_codes)
+{
+  static const struct { const char *code; xq_result want; } cases[] = {
+    {"W", XQ_RESULT_RED_WINS},      {"L", XQ_RESULT_BLACK_WINS},    {"D", XQ_RESULT_DRAW},
+    {"红胜", XQ_RESULT_RED_WINS},   {"黑胜", XQ_RESULT_BLACK_WINS}, {"和棋", XQ_RESULT_DRAW},
+    {"红方胜", XQ_RESULT_RED_WINS}, {"黑方胜", XQ_RESULT_BLACK_WINS}, {"和局", XQ_RESULT_DRAW},
+    {"紅方勝", XQ_RESULT_RED_WINS}, {"黑方勝", XQ_RESULT_BLACK_WINS}, {"紅負", XQ_RESULT_BLACK_WINS},
+    {"先负", XQ_RESULT_BLACK_WINS}, {"黑负", XQ_RESULT_RED_WINS},   {"1-0", XQ_RESULT_RED_WINS},
+    {"0-1", XQ_RESULT_BLACK_WINS},  {"1/2-1/2", XQ_RESULT_DRAW},    {"未知", XQ_RESULT_UNKNOWN},
+    {"?", XQ_RESULT_UNKNOWN}};
+  xq_record *r = new_record();
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    char page[512];
+    snprintf(page, sizeof page,
+             "<div>[DhtmlXQ][DhtmlXQ_title]t[/DhtmlXQ_title][DhtmlXQ_result]%s"
+             "[/DhtmlXQ_result][DhtmlXQ_movelist]77477242[/DhtmlXQ_movelist][/DhtmlXQ]</div>",
+             cases[i].code);
+    xq_error err;
+    size_t used;
+    cr_assert_eq(xq_dhtmlxq_read(page, strlen(page), r, &used, &err), 1, "%s: %s",
+                 cases[i].code, err.msg);
+    cr_expect_eq(r->result, cases[i].want, "%s", cases[i].code);
+    cr_expect_str_eq(xq_record_tag(r, "Result"), xq_result_pgn(cases[i].want), "%s",
+                     cases[i].code);
+  }
+  drop_record(r);
+}
+
+/* A diagram without moves or firstnum: Black moves when only that is legal. */
+Test(records, dhtmlxq_diagram_without_moves_takes_the_legal_side)
+{
+  /* Red rook e5 checks the Black king e9; Red king d0, Red rook f8 */
+  static const char page[] =
+    "[DhtmlXQ][DhtmlXQ_binit]4499999939999999519999999999999999999999409999999999999999999999"
+    "[/DhtmlXQ_binit][/DhtmlXQ]";
+  xq_record *r = new_record();
+  xq_error err;
+  size_t used;
+  cr_assert_eq(xq_dhtmlxq_read(page, strlen(page), r, &used, &err), 1, "%s", err.msg);
+  cr_expect_eq(r->start.side, XQ_BLACK);
+  cr_expect_eq(r->n_moves, 0);
   drop_record(r);
 }
 
