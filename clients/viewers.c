@@ -4,7 +4,7 @@
  * The viewers run on a loop and a thread of their own, as the people they
  * stand for are other clients: reading ten thousand streams does not
  * delay the boards' replies on the run's loop, nor their latency
- * figures. The run's loop hears from them through one async handle (the
+ * figures (the thread runs at nice XQ_LOADGEN_VIEWER_NICE). The run's loop hears from them through one async handle (the
  * viewers are ready; their loop ran dry) and tells them to end through
  * another; everything else is read after their thread has been joined.
  *
@@ -31,7 +31,10 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "clientlimits.h"
 #include "jsonl.h"
@@ -400,6 +403,9 @@ static void on_ask(uv_async_t *a)
 static void viewers_thread(void *arg)
 {
   xq__viewers *vs = arg;
+  /* the viewers stand for other machines' clients: where they share the
+   * cores, the boards they are measured against go first */
+  setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), XQ_LOADGEN_VIEWER_NICE);
   connect_all(vs);
   say_ready(vs);
   while (vs->open > 0) uv_run(&vs->loop, UV_RUN_ONCE);
