@@ -9,13 +9,15 @@
 # delivery latency), what xqref posted to the edge and the CPU time it
 # used, and nchan's counts. With DIRECT=1 the viewers follow the server
 # itself instead (at most 3840: its anonymous connections), for
-# comparison. With PIN=1 the server runs on core 0 and the edge and
-# loadgen on the other cores (taskset), as if the edge had a machine of
-# its own.
+# comparison. With PIN=2 the boards' side (the server and loadgen's
+# boards) runs on core 0 and the viewers' side (the edge and loadgen's
+# viewers' thread, --viewer-cpu) on core 1: as if the edge and its
+# viewers had a machine of their own. With PIN=1 the server alone runs
+# on core 0, the edge and all of loadgen on the other cores (taskset).
 #
 # Settings (environment): XQREF (build/xqref), BOARDS (100), RATE (0.1),
 # DURATION (60), VIEWERS (10000), EDGES (1 or 2), WORKERS (nginx worker
-# processes, 1), DIRECT (0), PIN (0), BATCH (serve --publish-batch MS;
+# processes, 1), DIRECT (0), PIN (0, 1 or 2), BATCH (serve --publish-batch MS;
 # empty: the server's default, 500).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -29,10 +31,18 @@ WORKERS=${WORKERS:-1}
 DIRECT=${DIRECT:-0}
 PIN=${PIN:-0}
 BATCH=${BATCH:-}
-server_cpu=() others_cpu=()
+server_cpu=() others_cpu=() boards_cpu=() viewer_cpu=()
 if [ "$PIN" = 1 ]; then
   server_cpu=(taskset -c 0)
   others_cpu=(taskset -c "1-$(($(nproc) - 1))")
+  boards_cpu=("${others_cpu[@]}")
+elif [ "$PIN" = 2 ]; then
+  # the boards' side (the server, loadgen's boards) on core 0, the
+  # viewers' side (the edge, loadgen's viewers' thread) on core 1
+  server_cpu=(taskset -c 0)
+  others_cpu=(taskset -c 1)
+  boards_cpu=(taskset -c 0)
+  viewer_cpu=(--viewer-cpu 1)
 fi
 die() { echo "edge-broadcast: $*" >&2; exit 1; }
 [ -x "$XQREF" ] || die "no xqref binary at $XQREF (build first, or set XQREF)"
@@ -77,7 +87,7 @@ else
 fi
 
 echo "== $BOARDS boards, $RATE moves/s each, ${DURATION} s; $VIEWERS SSE viewers on $([ "$DIRECT" = 1 ] && echo "the server" || echo "$EDGES edge(s), $WORKERS nginx worker(s) each")"
-"${others_cpu[@]}" "$XQREF" loadgen --connect "$json" --tokens "$tmp/serve.out" --boards "$BOARDS" --games "$tmp/games.pgn" \
+"${boards_cpu[@]}" "$XQREF" loadgen "${viewer_cpu[@]}" --connect "$json" --tokens "$tmp/serve.out" --boards "$BOARDS" --games "$tmp/games.pgn" \
   --min-plies 40 --rate "$RATE" --duration "$DURATION" "${sse[@]}" || echo "(loadgen: exit status $?)"
 if [ "$DIRECT" != 1 ]; then
   for e in $(seq 1 "$EDGES"); do

@@ -17,7 +17,7 @@ static const char loadgen_usage[] =
   "usage: xqref loadgen --connect HOST:PORT --tokens FILE --boards N --games FILE.pgn\n"
   "                     [--rate R] [--duration S] [--window W] [--min-plies P] [--seed K]\n"
   "                     [--viewers V] [--sse S (--http HOST:PORT | --viewer-url URL...)]\n"
-  "                     [--viewer-log FILE]\n"
+  "                     [--viewer-log FILE] [--viewer-cpu N]\n"
   "\n"
   "Replay the games of FILE.pgn (any format the records module reads) as N\n"
   "digital boards against a running `xqref serve`. FILE holds lines\n"
@@ -41,6 +41,8 @@ static const char loadgen_usage[] =
   "                 (an edge: http://127.0.0.1:8090/api/events, docs/scale.md);\n"
   "                 given up to 8 times, the viewers take the URLs in turn\n"
   "  --viewer-log FILE  the event and data lines the first SSE viewer got\n"
+  "  --viewer-cpu N  the viewers' thread on core N (the boards keep the process's\n"
+  "                 cores: viewers apart, as on other machines)\n"
   "\n"
   "The boards start once every viewer's stream has begun. Prints boards,\n"
   "acknowledged moves, errors by code, elapsed time, moves/s (overall and\n"
@@ -102,6 +104,10 @@ static int take_option(xq_loadgen_opts *o, const char *a, const char *v)
     o->viewer_urls++;
   } else if (!strcmp(a, "--viewer-log")) {
     o->viewer_log = v;
+  } else if (!strcmp(a, "--viewer-cpu")) {
+    n = strtol(v, &end, 10);
+    if (*end || n < 0 || n >= XQ_LOADGEN_CPUS_MAX) return usage_error("--viewer-cpu must be a core number, not", v);
+    o->viewer_cpu = (int)n;
   } else if (!strcmp(a, "--seed")) {
     o->seed = strtoull(v, &end, 10);
     if (*end || !*v) return usage_error("--seed must be a number, not", v);

@@ -31,6 +31,7 @@
                                               XQ_MAX_CONNS; an edge as many as nginx is given) */
 #define XQ_LOADGEN_VIEWER_URLS_MAX 8       /* --viewer-url given (the viewers take them in turn) */
 #define XQ_LOADGEN_VIEWER_BUF 16384        /* a viewer's read buffer (bytes are counted, not kept) */
+#define XQ_LOADGEN_CPUS_MAX 1024          /* --viewer-cpu takes a core below this (glibc's CPU_SETSIZE) */
 #define XQ_LOADGEN_VIEWER_NICE 10          /* the viewers' thread's nice value: the boards (and
                                               the server) win a shared core from it */
 #define XQ_LOADGEN_EVENT_TYPE_MAX 24       /* an SSE event's type held back to see whether it is an

@@ -42,9 +42,11 @@ typedef struct xq_loadgen_opts {
                              /api/events); their hosts are IP addresses or localhost */
   int viewer_urls;
   const char *viewer_log; /* NULL, or a file that gets the event and data lines of the first SSE viewer */
+  int viewer_cpu;         /* the core the viewers' thread runs on (-1: any), so that on one machine the
+                             viewers can stand apart from the boards and the server, as on other machines */
 } xq_loadgen_opts;
 
-/* Defaults: window 1, duration -1 (until done), seed 1, the rest 0/NULL. */
+/* Defaults: window 1, duration -1 (until done), seed 1, viewer_cpu -1, the rest 0/NULL. */
 void xq_loadgen_opts_default(xq_loadgen_opts *o);
 
 /* Connect o->boards boards (and the viewers) to the server, say hello

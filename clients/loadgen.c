@@ -668,6 +668,7 @@ void xq_loadgen_opts_default(xq_loadgen_opts *o)
   o->window = 1;
   o->duration = -1;
   o->seed = 1;
+  o->viewer_cpu = -1;
 }
 
 /* Options that the command line would have refused (it checks them
@@ -750,6 +751,7 @@ static int viewers_start(lg *L, const xq_loadgen_opts *o)
     .nurls = o->viewer_urls,
     .stream_log = L->stream_log,
     .log = L->log,
+    .cpu = o->viewer_cpu,
     .ready = on_viewers_ready,
     .arg = L,
   };

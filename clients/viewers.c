@@ -28,6 +28,9 @@
  * the server (after the head: the subscription is made with it) or nchan
  * (its ": hi" comes once subscribed) sends this viewer every event.
  */
+#define _GNU_SOURCE 1 /* pthread_setaffinity_np */
+#include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -406,6 +409,13 @@ static void viewers_thread(void *arg)
   /* the viewers stand for other machines' clients: where they share the
    * cores, the boards they are measured against go first */
   setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), XQ_LOADGEN_VIEWER_NICE);
+  if (vs->o.cpu >= 0) {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(vs->o.cpu, &set);
+    if (pthread_setaffinity_np(pthread_self(), sizeof set, &set) && vs->o.log)
+      fprintf(vs->o.log, "xqref loadgen: the viewers cannot be put on core %d\n", vs->o.cpu);
+  }
   connect_all(vs);
   say_ready(vs);
   while (vs->open > 0) uv_run(&vs->loop, UV_RUN_ONCE);

@@ -27,6 +27,7 @@ typedef struct xq__view_opts {
   int nurls;
   FILE *stream_log;            /* NULL, or gets the event and data lines of the first SSE viewer */
   FILE *log;                   /* the run's messages ("viewer N: ..."), NULL none */
+  int cpu;                     /* the viewers' thread's core, -1 any */
   void (*ready)(void *arg);    /* called once every viewer is subscribed or lost */
   void *arg;
 } xq__view_opts;
