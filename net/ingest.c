@@ -536,15 +536,19 @@ static int apply(push *p, xq__live *lv, applied *k, const xq_event *ev, int n, x
   int nply = lv->g->nply;
   int rc = xq__live_apply(lv, ev, n, v, err);
   if (rc != XQ_OK) return rc;
-  xq__live_note_verdict(lv, v);
+  char *vjson = v->kind == XQ_VERDICT_ACCEPTED ? NULL : xq_verdict_json(v);
+  xq__live_note_verdict(lv, v, vjson);
   if (!v->changed && lv->g->nply == nply) {
     /* refused (a game over, a result already so): nothing to record */
+    free(vjson);
     return XQ_OK;
   }
   for (int i = 0; i < n; i++)
-    if ((rc = xq_events_add(&k->ev, &ev[i])) != XQ_OK) return rc;
+    if ((rc = xq_events_add(&k->ev, &ev[i])) != XQ_OK) {
+      free(vjson);
+      return rc;
+    }
   k->count++;
-  char *vjson = v->kind == XQ_VERDICT_ACCEPTED ? NULL : xq_verdict_json(v);
   if (ev[0].kind == XQ_EVENT_TRUNCATE) {
     cJSON *st = xq__game_state(p->s, lv);
     char *data = st ? cJSON_PrintUnformatted(st) : NULL;

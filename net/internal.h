@@ -361,8 +361,10 @@ int xq__live_add_round(xq__server *s, int round, xq_error *err);
 void xq__live_clock(const xq__live *lv, long out[2]);
 /* Keep `v` as the game's last ruling when it is not a plain acceptance
  * (a foul, a claim, an arbiter's decision, a must-change order...), for
- * the games' state; on the loop only. Out of memory keeps the one before. */
-void xq__live_note_verdict(xq__live *lv, const xq_verdict *v);
+ * the games' state; `json` is its xq_verdict_json text when the caller
+ * has it (copied), NULL to make it here. On the loop only. Out of memory
+ * keeps the one before. */
+void xq__live_note_verdict(xq__live *lv, const xq_verdict *v, const char *json);
 /* Note the reply to board seq `seq` (copied) for resends; last_seq grows. */
 void xq__live_remember(xq__live *lv, int64_t seq, const char *reply);
 /* When the game has a final result not yet in the tournament log, record

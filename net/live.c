@@ -182,11 +182,11 @@ static void cache_reply(xq__live *lv, int64_t seq, const char *reply)
   lv->cache[k].seq = lv->cache[k].reply ? seq : 0;
 }
 
-void xq__live_note_verdict(xq__live *lv, const xq_verdict *v)
+void xq__live_note_verdict(xq__live *lv, const xq_verdict *v, const char *json)
 {
   /* a move after the end is refused: noise, not a ruling to keep */
   if (v->kind == XQ_VERDICT_ACCEPTED || v->reason == XQ_REASON_GAME_OVER) return;
-  char *j = xq_verdict_json(v);
+  char *j = json ? strdup(json) : xq_verdict_json(v);
   if (!j) return;
   free(lv->verdict);
   lv->verdict = j;
@@ -214,7 +214,7 @@ static int replay_row(void *arg, const xq_tgame_rec *r)
   xq_error err = {0};
   int rc = xq_events_parse(r->event, &cx->ev, &err);
   if (rc == XQ_OK) rc = xq__live_apply(lv, cx->ev.v, cx->ev.n, &v, &err);
-  if (rc == XQ_OK) xq__live_note_verdict(lv, &v);
+  if (rc == XQ_OK) xq__live_note_verdict(lv, &v, NULL);
   lv->clock_at = 0; /* replayed now: when the clocks were read is not known */
   if (rc != XQ_OK) {
     /* a stored event that does not replay would be a bug: say so */

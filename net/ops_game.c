@@ -108,10 +108,10 @@ static void event_done(xq__server *s, xq__conn *c, const cJSON *id, xq__live *lv
     xq__reply_error(c, id, xq__error_code(rc), err->msg[0] ? err->msg : xq_strerror(rc), lv->g->nply);
     return;
   }
-  xq__live_note_verdict(lv, v);
   char fen[XQ_FEN_MAX];
   xq_fen_format(&lv->g->pos, fen, sizeof fen);
   char *vjson = verdict_text(v);
+  xq__live_note_verdict(lv, v, vjson);
   char *body = vjson ? reply_body(lv, seq, fen, vjson) : NULL;
   char *bcast = NULL;
   const char *btype = NULL;

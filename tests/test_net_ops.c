@@ -1250,3 +1250,46 @@ Test(tourney, pair_with_the_arbiters_changes_warns_and_keeps_each_reason)
   xq_tstore_close(st);
   xq_tc_close(&c);
 }
+
+Test(tourney, slips_make_a_token_and_a_qr_code_per_table_and_refuse_bad_input)
+{
+  xq_fx_up(8);
+  xq_tclient c, arb;
+  connect_as(&c, ts.admin);
+  connect_as(&arb, ts.arbiter);
+  cJSON *r = xq_tc_callf(&arb, "{\"id\":1,\"op\":\"slips\",\"round\":1}");
+  xq_tc_expect_error(r, "FORBIDDEN");
+  cJSON_Delete(r);
+  r = xq_tc_callf(&c, "{\"id\":2,\"op\":\"slips\",\"round\":2}");
+  xq_tc_expect_error(r, "NOT_FOUND");
+  cJSON_Delete(r);
+  r = xq_tc_callf(&c, "{\"id\":3,\"op\":\"slips\",\"round\":1,\"connect\":\"a b/<x>\"}");
+  xq_tc_expect_error(r, "BAD_REQUEST");
+  cJSON_Delete(r);
+  r = xq_tc_callf(&c, "{\"id\":4,\"op\":\"slips\",\"round\":1,\"lang\":\"fr\"}");
+  xq_tc_expect_error(r, "BAD_REQUEST");
+  cJSON_Delete(r);
+  r = xq_tc_callf(&c, "{\"id\":5,\"op\":\"slips\",\"round\":1,\"connect\":\"10.0.0.5:7878\",\"lang\":\"en\"}");
+  xq_tc_expect_ok(r);
+  const char *html = xq_tj_str(r, "html");
+  int qrs = 0;
+  for (const char *p = html; (p = strstr(p, "<svg class=\"qr\"")); p++) qrs++;
+  cr_assert_eq(qrs, ts.nboards, "a QR code per table");
+  const char *link = strstr(html, "xqref://10.0.0.5:7878/?round=1&amp;table=1&amp;token=");
+  cr_assert_not_null(link, "%.400s", html);
+  char token[64] = "";
+  sscanf(link + strlen("xqref://10.0.0.5:7878/?round=1&amp;table=1&amp;token="), "%32[0-9a-f]", token);
+  cr_assert_eq(strlen(token), 32);
+  cJSON_Delete(r);
+  /* the slip's token is table 1's board */
+  xq_tclient b;
+  cr_assert_eq(xq_tc_connect(&b, &ts.loop, ts.port), 0);
+  r = xq_tc_callf(&b, "{\"id\":1,\"op\":\"hello\",\"token\":\"%s\"}", token);
+  xq_tc_expect_ok(r);
+  cr_assert_str_eq(xq_tj_str(r, "role"), "board");
+  cr_assert_eq(xq_tj_num(r, "table"), 1);
+  cJSON_Delete(r);
+  xq_tc_close(&b);
+  xq_tc_close(&arb);
+  xq_tc_close(&c);
+}
