@@ -1005,6 +1005,7 @@ async function setRound(r) {
   $('#round').value = String(r);
   roundInUrl();
   if (S.view === 'standings') refreshStandings();
+  if (S.view === 'console') renderConsole(); // its round's buttons
   $('#round-pgn').href = `/api/rounds/${r}.pgn`;
   S.games = new Map();
   renderBoards();
