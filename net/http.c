@@ -204,6 +204,8 @@ static void get_event(xq__server *s, xq__conn *c, http_conn *h)
   cJSON *o = cJSON_CreateObject();
   cJSON_AddStringToObject(o, "name", ev ? ev->name : "");
   cJSON_AddNumberToObject(o, "rounds", ev ? ev->cfg.rounds : 0);
+  /* the rounds 1..R whose games all have a result */
+  cJSON_AddNumberToObject(o, "rounds_complete", ev ? xq_tevent_rounds_complete(ev) : 0);
   cJSON *pub = cJSON_AddArrayToObject(o, "published");
   for (int r = 1; r <= XQ_ROUNDS_LIVE_MAX; r++)
     if (s->rounds[r]) cJSON_AddItemToArray(pub, cJSON_CreateNumber(r));
@@ -300,7 +302,10 @@ static void get_standings(xq__server *s, xq__conn *c, http_conn *h, int upto)
       switch (tb) {
       case XQ_TB_PTS: case XQ_TB_OS: case XQ_TB_OS_C1: case XQ_TB_PS: val /= 2.0; break;
       case XQ_TB_SB: val /= 4.0; break;
-      case XQ_TB_DE: val += 1; break;
+      case XQ_TB_DE: /* -1: it separates nobody, and is not shown */
+        if (val < 0) continue;
+        val += 1;
+        break;
       case XQ_TB_ROUNDBACK_LAST: case XQ_TB_ROUNDBACK_FIRST: continue;
       default: break;
       }

@@ -35,8 +35,8 @@ static cJSON *tb_json(int tb, int64_t v)
     return cJSON_CreateNumber(points(v));
   case XQ_TB_SB: /* half-units times half-units */
     return cJSON_CreateNumber((double)v / 4.0);
-  case XQ_TB_DE: /* the level inside its tie, 1 first */
-    return cJSON_CreateNumber((double)v + 1);
+  case XQ_TB_DE: /* the level inside its tie, 1 first; null where it separates nobody */
+    return v < 0 ? cJSON_CreateNull() : cJSON_CreateNumber((double)v + 1);
   case XQ_TB_ROUNDBACK_LAST: case XQ_TB_ROUNDBACK_FIRST:
     return cJSON_CreateNull();
   default:
@@ -898,11 +898,28 @@ static void slips_connect(xq__server *s, const char *given, char *out, size_t ca
 }
 
 /* New board tokens for the round's tables, and their slips. */
+/* The tables of `round` for its slips: a Swiss round's published
+ * boards, or the knockout's tables (round XQ_KO_ROUND). */
+static int slips_pairing(xq__server *s, int round, xq_tpairing *pr, xq_error *err)
+{
+  if (round != XQ_KO_ROUND) return xq_tstore_pairing(s->store, round, pr, err);
+  const xq_ko *ko = s->ko;
+  if (!ko || !ko->after || !ko->ntables) {
+    snprintf(err->msg, sizeof err->msg, "no knockout table is published");
+    return XQ_EINVAL;
+  }
+  if (!(pr->boards = calloc((size_t)ko->ntables, sizeof *pr->boards))) return XQ_ENOMEM;
+  pr->round = round;
+  pr->nboards = ko->ntables;
+  for (int k = 0; k < ko->ntables; k++) pr->boards[k] = (xq_tboard){ko->tables[k].red, ko->tables[k].black};
+  return XQ_OK;
+}
+
 static void run_slips(xq__server *s, xq__task *t)
 {
   xq_error err = {0};
   xq_tpairing pr = {0};
-  if (xq_tstore_pairing(s->store, t->round, &pr, &err) != XQ_OK) {
+  if (slips_pairing(s, t->round, &pr, &err) != XQ_OK) {
     xq__task_error(t, XQ__E_NOT_FOUND, err.msg);
     return;
   }
@@ -910,7 +927,7 @@ static void run_slips(xq__server *s, xq__task *t)
   const char **tok = calloc((size_t)pr.nboards + 1, sizeof *tok);
   int rc = k && tok ? XQ_OK : XQ_ENOMEM;
   for (int b = 0; rc == XQ_OK && b < pr.nboards; b++) {
-    if (!pr.boards[b].black) continue;
+    if (!pr.boards[b].black || (t->round == XQ_KO_ROUND && s->ko->tables[b].done)) continue;
     rc = xq_tstore_token_new(s->store, XQ_ROLE_BOARD, t->round, b + 1, "slip", &k[b], &err);
     tok[b] = k[b].token;
   }
@@ -943,7 +960,7 @@ static void op_slips(xq__server *s, xq__req *r)
 {
   const char *connect, *lang;
   int round;
-  if (xq__field_int(r, "round", 1, XQ_TOURNEY_ROUNDS_MAX, 0, &round) || xq__field_str(r, "connect", 0, &connect) ||
+  if (xq__field_int(r, "round", 1, XQ_KO_ROUND, 0, &round) || xq__field_str(r, "connect", 0, &connect) ||
       xq__field_str(r, "lang", 0, &lang))
     return;
   int lg = lang ? xq_sheet_lang_parse(lang) : XQ_LANG_ZH;

@@ -19,6 +19,7 @@ static void game(xq_tevent *ev, int r, int red, int black, const char *res)
   else if (!strcmp(res, "0-1")) { a->res = XQ_TR_LOSS; b->res = XQ_TR_WIN; }
   else if (!strcmp(res, "=")) { a->res = b->res = XQ_TR_DRAW; }
   else if (!strcmp(res, "+-")) { a->res = XQ_TR_FWIN; b->res = XQ_TR_FLOSS; }
+  else if (!strcmp(res, "*")) { a->res = b->res = XQ_TR_NONE; } /* paired, not over */
   else cr_assert_fail("bad result");
   if (r > ev->nrounds) ev->nrounds = r;
 }
@@ -230,7 +231,8 @@ Test(tiebreak, direct_encounter_fide_and_two_only)
   xq_tstanding st[5];
   cr_assert_eq(xq_standings(ev, 0, st), XQ_OK);
   cr_assert_eq(st[0].id, 5);
-  for (int i = 1; i < 5; i++) cr_assert_eq(st[i].val[1], 0, "DE level of %c", 'A' + st[i].id - 1);
+  /* DE separates nobody of the four: shown as nothing (-1) */
+  for (int i = 1; i < 5; i++) cr_assert_eq(st[i].val[1], -1, "DE of %c", 'A' + st[i].id - 1);
 
   /* two players tied: the winner of their game first, in both modes */
   xq_tevent_free(ev);
@@ -261,9 +263,10 @@ Test(tiebreak, direct_encounter_fide_and_two_only)
 
 Test(tiebreak, no_shared_places_and_codes)
 {
-  /* 6 players, nobody has played: every value is equal, LOT decides, the
+  /* 6 players, three draws: every value is equal, LOT decides, the
    * places are 1..6 and the same every time */
   xq_tevent *ev = players(6, "PTS,OS,WINS");
+  game(ev, 1, 1, 2, "="); game(ev, 1, 3, 4, "="); game(ev, 1, 5, 6, "=");
   xq_tstanding a[6], b[6];
   cr_assert_eq(xq_standings(ev, 0, a), XQ_OK);
   cr_assert_eq(xq_standings(ev, 0, b), XQ_OK);
@@ -389,4 +392,33 @@ Test(players, groups_by_birth_date_and_women_merged)
   ps[2].local = 1;
   cr_assert(xq_group_match(&local, &ps[2]));
   cr_assert_not(xq_group_match(&local, &ps[3]));
+}
+
+Test(tiebreak, before_any_result_the_starting_order)
+{
+  /* 5 players paired in round 1, no game over yet: the bye's points first,
+   * then the pairing numbers -- not the lots, whatever their seed -- and
+   * DE separates nobody */
+  xq_tevent *ev = players(5, "PTS,DE,LOT");
+  int pno[6] = {0, 4, 2, 5, 1, 3};
+  for (int id = 1; id <= 5; id++) ev->players[id - 1].pno = pno[id];
+  game(ev, 1, 4, 2, "*"); game(ev, 1, 5, 1, "*"); bye(ev, 1, 3);
+  int want[5] = {3, 4, 2, 5, 1}; /* bye (no. 5), then no. 1, 2, 3, 4 */
+  for (int seed = 0; seed < 3; seed++) {
+    ev->cfg.lot_seed = 0x9e37u * (unsigned)seed;
+    xq_tstanding st[5];
+    cr_assert_eq(xq_standings(ev, 0, st), XQ_OK);
+    for (int i = 0; i < 5; i++) {
+      cr_assert_eq(st[i].id, want[i], "place %d: player %d, not %d", i + 1, st[i].id, want[i]);
+      cr_assert_eq(st[i].val[1], -1, "DE of player %d is not shown", st[i].id);
+    }
+  }
+  /* one result in: the tie-breaks rank again */
+  game(ev, 1, 4, 2, "0-1");
+  xq_tstanding st[5];
+  cr_assert_eq(xq_standings(ev, 0, st), XQ_OK);
+  cr_assert(st[0].id == 3 || st[0].id == 2);
+  cr_assert(st[1].id == 3 || st[1].id == 2);
+  cr_assert_eq(st[4].id, 4, "the loser last");
+  xq_tevent_free(ev);
 }

@@ -270,6 +270,50 @@ static int cmp_lot(const void *x, const void *y)
   return a->id - b->id;
 }
 
+/* Whether any game of rounds 1..upto has a result (byes and announced
+ * absences are not games). */
+static int any_game_result(const xq_tevent *ev, int upto)
+{
+  for (int id = 1; id <= ev->n; id++)
+    for (int r = 1; r <= upto; r++) {
+      int res = xq_tevent_slot(ev, id, r)->res;
+      if (res >= XQ_TR_WIN && res <= XQ_TR_FLOSS) return 1;
+    }
+  return 0;
+}
+
+/* Before any game has a result: points (a bye's), then the starting order
+ * -- pairing number, else registration. */
+static int cmp_start(const void *x, const void *y, void *ctx)
+{
+  const rk *k = ctx;
+  int a = *(const int *)x, b = *(const int *)y;
+  int pa = xq_tevent_points(k->ev, a, k->upto), pb = xq_tevent_points(k->ev, b, k->upto);
+  if (pa != pb) return pb - pa;
+  int na = xq_tplayer_no(k->ev, a), nb = xq_tplayer_no(k->ev, b);
+  return na != nb ? na - nb : a - b;
+}
+
+/* The displayed DE of each run of players tied on the codes before it
+ * (column t): the level inside the run, or -1 where it separates nobody
+ * (a run of one, or every level equal -- before any result, say). */
+static int de_display(rk *k, xq_tstanding *out, int n, int t)
+{
+  for (int i = 0; i < n;) {
+    int j = i + 1;
+    while (j < n && !memcmp(out[j].val, out[i].val, sizeof(int64_t) * (size_t)t)) j++;
+    int set[j - i], *lev = calloc((size_t)n + 1, sizeof *lev), sep = 0;
+    if (!lev) return XQ_ENOMEM;
+    for (int q = i; q < j; q++) set[q - i] = out[q].id;
+    de_levels(k, set, j - i, 0, lev);
+    for (int q = i; q < j; q++) sep |= lev[out[q].id] != 0;
+    for (int q = i; q < j; q++) out[q].val[t] = sep ? lev[out[q].id] : -1;
+    free(lev);
+    i = j;
+  }
+  return XQ_OK;
+}
+
 int xq_standings(const xq_tevent *ev, int upto, xq_tstanding *out)
 {
   if (!ev || (!out && ev->n)) return XQ_EINVAL;
@@ -296,7 +340,11 @@ int xq_standings(const xq_tevent *ev, int upto, xq_tstanding *out)
   qsort(lk, (size_t)n, sizeof *lk, cmp_lot);
   for (int i = 0; i < n; i++) k.lot[lk[i].id] = n - i; /* first drawn ranks first */
   for (int i = 0; i < n; i++) ids[i] = i + 1;
-  rank_rec(&k, ids, n, 0);
+  if (any_game_result(ev, upto)) {
+    rank_rec(&k, ids, n, 0);
+  } else {
+    qsort_r(ids, (size_t)n, sizeof *ids, cmp_start, &k);
+  }
   for (int i = 0; i < n; i++) {
     xq_tstanding *s = &out[i];
     memset(s, 0, sizeof *s);
@@ -314,22 +362,10 @@ int xq_standings(const xq_tevent *ev, int upto, xq_tstanding *out)
       s->losses += sl->res == XQ_TR_LOSS || sl->res == XQ_TR_FLOSS;
     }
   }
-  /* DE levels for display: recompute within each run of equal values of
-   * the codes before it */
-  for (int t = 0; t < ev->cfg.ntb; t++) {
-    if (ev->cfg.tb[t] != XQ_TB_DE) continue;
-    for (int i = 0; i < n;) {
-      int j = i + 1;
-      while (j < n && !memcmp(out[j].val, out[i].val, sizeof(int64_t) * (size_t)t)) j++;
-      int set[j - i], *lev = calloc((size_t)n + 1, sizeof *lev);
-      if (!lev) goto done;
-      for (int q = i; q < j; q++) set[q - i] = out[q].id;
-      de_levels(&k, set, j - i, 0, lev);
-      for (int q = i; q < j; q++) out[q].val[t] = lev[out[q].id];
-      free(lev);
-      i = j;
-    }
-  }
+  /* DE levels for display: recomputed within each run of equal values
+   * of the codes before it */
+  for (int t = 0; t < ev->cfg.ntb; t++)
+    if (ev->cfg.tb[t] == XQ_TB_DE && de_display(&k, out, n, t)) goto done;
   rc = XQ_OK;
 done:
   free(ids); free(lk); free(k.lot); free(k.key);

@@ -434,12 +434,15 @@ typedef struct xq_tstanding {
   int rank;                       /* 1..n, never shared */
   int64_t val[XQ_TOURNEY_TB_MAX]; /* value per configured code (half-units
                                      for point sums; DE: level in its tie,
-                                     lower first; ROUNDBACK: 0) */
+                                     lower first, -1 where it separates
+                                     nobody; ROUNDBACK: 0) */
   int wins, draws, losses;        /* over the board, forfeits as W/L */
 } xq_tstanding;
 
 /* Rank every player after rounds 1..upto (0 = all recorded rounds) by
- * cfg.tb, then LOT, then pairing number (tourney.md §5, no shared places).
+ * cfg.tb, then LOT, then pairing number (tourney.md §5, no shared places);
+ * before any game of those rounds has a result, by points (a bye's) and
+ * then the starting order (pairing number, else registration).
  * Fills out[0..n-1] in rank order (room for ev->n). Returns XQ_OK,
  * XQ_EINVAL or XQ_ENOMEM. */
 int xq_standings(const xq_tevent *ev, int upto, xq_tstanding *out);

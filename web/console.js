@@ -18,7 +18,7 @@ Object.assign(WORDS.zh, {
   region: '地区', team_col: '队', no: '序号', c_withdrawn: '退赛', c_encoding: '编码：{e}',
   c_changes: '人工调整', c_swap: '交换两名棋手（序号）', c_colours: '交换某台先后手（台次）', c_move: '移动台次（从 → 到）',
   c_reason: '理由（必填）', c_add_change: '加入调整', c_remove: '取消', c_warnings: '违反以下绝对规则（仍可公布）：',
-  c_need_reason: '每项调整须填写理由', c_slips: '台次令牌（第{n}轮，含二维码）', c_print: '打印',
+  c_need_reason: '每项调整须填写理由', c_all_paired: '全部{n}轮已编排。', c_slips: '台次令牌（{n}，含二维码）', c_print: '打印',
 });
 Object.assign(WORDS.en, {
   t_console: 'Organiser', c_players: 'Players', c_add: 'Add a player', c_import: 'Import a list (CSV)', c_round: 'Pairing',
@@ -31,7 +31,8 @@ Object.assign(WORDS.en, {
   c_changes: 'Changes by hand', c_swap: 'Swap two players (numbers)', c_colours: 'Swap the colours of a table',
   c_move: 'Move a table (from → to)', c_reason: 'Reason (required)', c_add_change: 'Add the change', c_remove: 'Remove',
   c_warnings: 'Breaks these absolute rules (may still be published):', c_need_reason: 'Every change needs a reason',
-  c_slips: 'Board slips (round {n}, with QR codes)', c_print: 'Print',
+  c_all_paired: 'All {n} rounds are paired.',
+  c_slips: 'Board slips ({n}, with QR codes)', c_print: 'Print',
 });
 
 /* ------------------------------------------------------------------ */
@@ -95,7 +96,8 @@ function playerOf(fields, cols) {
   }
   if (p.birth) {
     const m = /^(\d{4})[-/.年](\d{1,2})[-/.月](\d{1,2})日?$/.exec(p.birth);
-    if (!m) return { error: t('c_bad_birth') };
+    const day = m && new Date(Date.UTC(+m[1], +m[2] - 1, +m[3]));
+    if (!m || day.getUTCMonth() !== +m[2] - 1 || day.getUTCDate() !== +m[3]) return { error: t('c_bad_birth') }; // no 13th month, no 30 February
     p.birth = `${m[1]}-${m[2].padStart(2, '0')}-${m[3].padStart(2, '0')}`;
   }
   if (p.rating !== undefined) {
@@ -177,10 +179,14 @@ async function renderConsole() {
     el('td', { text: p.club || '' }), el('td', { text: p.team || '' }), el('td', { class: 'num', text: p.rating || '' }))));
   const next = ((S.event && S.event.published) || []).filter(r => r < 50).length + 1;
   $('#c-pair').textContent = t('c_pair', { n: next });
+  const last = S.event && S.event.rounds && next > S.event.rounds; // every planned round is paired
+  $('#c-pair').hidden = !!last;
+  $('#c-all-paired').textContent = last ? t('c_all_paired', { n: S.event.rounds }) : '';
   $('#c-publish').textContent = t('c_publish', { n: next });
   $('#c-publish').hidden = !C.pairing;
-  $('#c-slips-btn').textContent = t('c_slips', { n: S.round });
+  $('#c-slips-btn').textContent = t('c_slips', { n: S.round ? roundName(S.round) : '' });
   $('#c-slips-btn').hidden = !S.round;
+  renderKnockoutConsole();
 }
 
 function renderPreview() {

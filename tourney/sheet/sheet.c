@@ -102,8 +102,9 @@ void xq__tb_text(char *buf, size_t cap, int tb, int64_t v)
   case XQ_TB_ROUNDBACK_LAST: case XQ_TB_ROUNDBACK_FIRST:
     buf[0] = 0;
     break;
-  case XQ_TB_DE:
-    snprintf(buf, cap, "%lld", (long long)v + 1);
+  case XQ_TB_DE: /* -1: it separates nobody */
+    if (v < 0) buf[0] = 0;
+    else snprintf(buf, cap, "%lld", (long long)v + 1);
     break;
   default:
     snprintf(buf, cap, "%lld", (long long)v);

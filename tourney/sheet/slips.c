@@ -12,6 +12,7 @@
 
 #include "../internal.h"
 #include "sheet_internal.h"
+#include "knockout.h"
 
 #define QUIET 4 /* modules of white around a QR code (ISO/IEC 18004) */
 
@@ -34,9 +35,9 @@ static int qr_svg(FILE *f, const char *text)
 
 static const char *const words[][2] = {
   {"Board slips", "台次令牌"}, {"Table %d", "第%d台"}, {"Red", "红方"}, {"Black", "黑方"},
-  {"token", "令牌"}, {"round %d", "第%d轮"},
+  {"token", "令牌"}, {"round %d", "第%d轮"}, {"knockout", "淘汰赛"},
 };
-enum { W_SLIPS, W_TABLE, W_RED, W_BLACK, W_TOKEN, W_ROUND };
+enum { W_SLIPS, W_TABLE, W_RED, W_BLACK, W_TOKEN, W_ROUND, W_KNOCKOUT };
 #define WORD(k) words[k][lang == XQ_LANG_ZH]
 
 static void player(FILE *f, const xq_tevent *ev, int id, const char *side)
@@ -56,7 +57,8 @@ static int slip(FILE *f, const xq_tevent *ev, const xq_tpairing *pr, int b, cons
   fprintf(f, "<section class=\"slip\" data-table=\"%d\"><h2>", b + 1);
   xq__html_text(f, head);
   fputs(" · ", f);
-  fprintf(f, WORD(W_ROUND), pr->round);
+  if (pr->round == XQ_KO_ROUND) fputs(WORD(W_KNOCKOUT), f);
+  else fprintf(f, WORD(W_ROUND), pr->round);
   fputs("</h2>", f);
   player(f, ev, pr->boards[b].red, WORD(W_RED));
   player(f, ev, pr->boards[b].black, WORD(W_BLACK));

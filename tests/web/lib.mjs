@@ -1,0 +1,72 @@
+// What the browser tests share (docs/web.md): the build's xqref, Chromium,
+// an event of their own on a temporary store, a fresh page, the store read
+// back by the command line.
+import { spawn, execFileSync } from 'node:child_process';
+import { join, resolve } from 'node:path';
+
+export const BUILD = resolve(process.env.XQ_BUILD || 'build');
+export const XQREF = join(BUILD, 'xqref');
+export const ART = join(BUILD, 'web-artifacts');
+export const CHROMIUM = process.env.XQ_CHROMIUM || '/usr/bin/chromium';
+export const WAIT = 10000; // ms for anything the page should show
+
+/* A new event ("Console Cup", `rounds` Swiss rounds, no players) in
+ * DIR/NAME.db served on free ports: {db, admin, base, json, srv}. */
+export async function startEmpty(dir, name, rounds = 3) {
+  const db = join(dir, name + '.db');
+  execFileSync(XQREF, ['tourney', 'new', '--db', db, '--name', 'Console Cup', '--rounds', String(rounds)]);
+  const srv = spawn(XQREF, ['serve', '--quiet', '--db', db, '--listen', '127.0.0.1:0', '--http', '127.0.0.1:0'],
+    { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  const info = await new Promise((ok, fail) => {
+    const timer = setTimeout(() => fail(new Error('no server: ' + out)), WAIT);
+    srv.on('exit', code => fail(new Error('server exited with ' + code + ': ' + out)));
+    srv.stdout.on('data', d => {
+      out += d;
+      const admin = /^admin (\w+)/m.exec(out), http = /^http (\S+)/m.exec(out), json = /^json \S+:(\d+)/m.exec(out);
+      if (admin && http && json) { clearTimeout(timer); ok({ admin: admin[1], base: 'http://' + http[1], json: +json[1] }); }
+    });
+  });
+  return Object.assign(info, { db, srv });
+}
+
+/* Stop a server started by startEmpty; resolves with how it ended. */
+export function stop(srv) {
+  if (srv.exitCode !== null) return Promise.resolve({ code: srv.exitCode, signal: null });
+  srv.removeAllListeners('exit');
+  const done = new Promise(ok => srv.on('exit', (code, signal) => ok({ code, signal })));
+  srv.kill('SIGTERM');
+  return done;
+}
+
+/* A page of its own (Chinese, width x height); page errors collected. */
+export async function freshPage(browser, width, height) {
+  const ctx = await browser.newContext({ locale: 'zh-CN', viewport: { width, height } });
+  const p = await ctx.newPage();
+  const errors = [];
+  p.on('pageerror', e => errors.push(String(e)));
+  p.on('console', m => { if (m.type() === 'error') errors.push('console: ' + m.text()); });
+  return { ctx, p, errors };
+}
+
+/* What the store says, read by another process: `xqref tourney ARGS --db DB`. */
+export function cli(db, ...args) {
+  return execFileSync(XQREF, ['tourney', ...args, '--db', db], { stdio: ['ignore', 'pipe', 'pipe'] }).toString();
+}
+
+/* CSV text into records (no quoted line breaks: the sheets have none). */
+export function csv(text) {
+  return text.trim().split(/\r?\n/).map(l => {
+    const out = [];
+    let f = '', q = false;
+    for (let i = 0; i < l.length; i++) {
+      const c = l[i];
+      if (q) { if (c === '"' && l[i + 1] === '"') { f += '"'; i++; } else if (c === '"') q = false; else f += c; }
+      else if (c === '"') q = true;
+      else if (c === ',') { out.push(f); f = ''; }
+      else f += c;
+    }
+    out.push(f);
+    return out;
+  });
+}

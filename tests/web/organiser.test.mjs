@@ -1,0 +1,208 @@
+// The organiser's scenario (docs/web.md, issue "the page runs the event"):
+// a 12-player, 3-round event run from the page alone -- a CSV list with a
+// bad line, the pairing previewed, a swap by hand, published, the results
+// entered at the arbiter's desk, one corrected and undone, rounds 2 and 3,
+// the final standings -- and after every step the store, read by another
+// process (`xqref tourney ... --db`), says what the page says.
+//
+//   XQ_BUILD=build node --test tests/web/organiser.test.mjs   (tests/web/run.sh)
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, mkdirSync, rmSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+import { XQREF, ART, CHROMIUM, WAIT, startEmpty, stop, freshPage, cli, csv } from './lib.mjs';
+
+let browser, dir;
+
+before(async () => {
+  assert.ok(existsSync(XQREF), `${XQREF} is built`);
+  dir = mkdtempSync(join(tmpdir(), 'xqref-organiser-'));
+  mkdirSync(ART, { recursive: true });
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+});
+
+after(async () => {
+  if (browser) await browser.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+/* The store's pairing of round r: [[table, red name, result, black name]]. */
+function storedPairing(db, r) {
+  return csv(cli(db, 'export', '--format', 'csv', '--what', 'pairings', '--round', String(r))).slice(1)
+    .map(f => [+f[0], f[2], f[4], f[6]]);
+}
+
+/* The store's standings: [[rank, name, points, W-D-L]]. */
+function storedStandings(db) {
+  const rows = csv(cli(db, 'export', '--format', 'csv', '--what', 'standings'));
+  const h = rows[0];
+  return rows.slice(1).map(f => [+f[0], f[h.indexOf('Name')], f[h.indexOf('Points')], f[h.length - 1]]);
+}
+
+/* The pairing the console shows: [[table, red "no. name", black]]. */
+async function shownPairing(p) {
+  return p.$$eval('#c-pairing tbody tr', trs => trs.map(tr => [+tr.dataset.table,
+    tr.children[1].textContent, tr.children[2].textContent]));
+}
+
+/* The arbiter's desk for round r: the result of each table. */
+async function deskResults(p) {
+  return p.$$eval('#arbiter-games tbody tr', trs => trs.map(tr => [+tr.dataset.table, tr.querySelector('td.result').textContent]));
+}
+
+async function openRound(p, view, r) {
+  await p.selectOption('#round', String(r));
+  await p.click(`#tabs a[data-view="${view}"]`);
+  await p.waitForFunction(([v, r]) => location.hash === `#${v}/${r}`, [view, r], { timeout: WAIT });
+}
+
+/* Enter a result at every table of round r from the desk: table t gets
+ * plan[(t + r) % 3] (1-0, =, 0-1); the store's pairing then shows them. */
+async function enterResults(p, db, r) {
+  await openRound(p, 'arbiter', r);
+  await p.waitForSelector('#arbiter-games tbody tr[data-table="6"]', { timeout: WAIT });
+  const plan = ['a_10', 'a_draw', 'a_01'], code = { a_10: '1-0', a_draw: '=', a_01: '0-1' };
+  const want = [];
+  for (let table = 1; table <= 6; table++) {
+    const key = plan[(table + r) % 3];
+    await p.click(`#arbiter-games tr[data-table="${table}"] button[data-action="${key}"]`);
+    await p.waitForFunction(([t, k]) => document.querySelector(`#op-result`)?.textContent.includes(`第${t}台`),
+      [table, key], { timeout: WAIT });
+    want.push([table, code[key]]);
+  }
+  await p.waitForFunction(() => [...document.querySelectorAll('#arbiter-games td.result')].every(td => td.textContent !== '*'),
+    null, { timeout: WAIT });
+  assert.deepEqual(storedPairing(db, r).map(b => [b[0], b[2]]), want, `round ${r}: the store has the results entered`);
+}
+
+test('an organiser runs a 12-player, 3-round event from the page alone; the store agrees at every step', async () => {
+  const ev = await startEmpty(dir, 'organiser', 3);
+  const { ctx, p, errors } = await freshPage(browser, 1400, 900);
+  try {
+    // sign in with the admin token, open the console
+    await p.goto(ev.base + '/#arbiter');
+    await p.fill('#token', ev.admin);
+    await p.click('#token-form button[type="submit"]');
+    await p.waitForSelector('#role:has-text("管理员")', { timeout: WAIT });
+    await p.click('#tabs a[data-view="console"]');
+    await p.waitForSelector('#console-body:not([hidden])', { timeout: WAIT });
+
+    // a list saved by a spreadsheet as UTF-8 with its BOM; line 5's birth date is wrong
+    const names = ['王天一', '郑惟桐', '许银川', '赵鑫鑫', '蒋川', '洪智', '孙勇征', '谢靖', '汪洋', '徐超', '申鹏', '党斐'];
+    const rows = ['姓名,性别,出生日期,单位,等级分'];
+    names.forEach((n, i) => rows.push(`${n},男,19${80 + i}-0${1 + i % 9}-15,${['杭州', '四川', '广东', '上海'][i % 4]},${2700 - i * 20}`));
+    rows.splice(4, 0, '坏日期,男,1990-13-45,北京,2500');
+    const bytes = Buffer.concat([Buffer.from([0xEF, 0xBB, 0xBF]), Buffer.from(rows.join('\r\n') + '\r\n')]);
+    await p.setInputFiles('#c-file', { name: 'players.csv', mimeType: 'text/csv', buffer: bytes });
+    await p.waitForSelector('#c-preview tr[data-line]', { timeout: WAIT });
+    assert.equal(await p.locator('#c-preview tr[data-line]').count(), 13);
+    assert.equal(await p.getAttribute('#c-preview tr.bad', 'data-line'), '5');
+    assert.match(await p.textContent('#c-preview'), /UTF-8 \(BOM\)/);
+    assert.equal(cli(ev.db, 'players').trim().split('\n').length, 1, 'the store has nobody before the import (a heading only)');
+    await p.click('#c-do-import');
+    await p.waitForFunction(() => document.querySelectorAll('#c-players tbody tr').length === 12, null, { timeout: WAIT });
+    const listed = cli(ev.db, 'players');
+    for (const n of names) assert.ok(listed.includes(n), `the store has ${n}`);
+    assert.ok(!listed.includes('坏日期'), 'the bad line is not stored');
+
+    for (let r = 1; r <= 3; r++) {
+      // the preview stores nothing
+      await p.click('#tabs a[data-view="console"]');
+      await p.waitForSelector('#console-body:not([hidden])', { timeout: WAIT });
+      await p.click('#c-pair');
+      await p.waitForFunction(r => document.querySelector('#c-pairing h3')?.textContent.includes(String(r)) &&
+        document.querySelector('#c-pairing table[data-published="no"]'), r, { timeout: WAIT });
+      assert.equal(await p.locator('#c-pairing tbody tr').count(), 6);
+      assert.throws(() => cli(ev.db, 'export', '--format', 'csv', '--what', 'pairings', '--round', String(r)),
+        undefined, `round ${r} is not stored by the preview`);
+      if (r === 1) {
+        // one swap by hand with its reason: the preview follows it
+        const [[, red1], [, red2]] = await shownPairing(p);
+        const no = x => x.split('.')[0];
+        await p.fill('#c-amend input[name="a"]', no(red1));
+        await p.fill('#c-amend input[name="b"]', no(red2));
+        await p.fill('#c-amend input[name="reason"]', '同单位回避');
+        await p.click('#c-amend button[type="submit"]');
+        await p.waitForFunction(x => document.querySelector('#c-pairing tbody tr[data-table="1"] td.red-name')?.textContent === x,
+          red2, { timeout: WAIT });
+      }
+      const shown = await shownPairing(p);
+      await p.click('#c-publish');
+      await p.waitForSelector('#c-pairing table[data-published="yes"]', { timeout: WAIT });
+      const name = x => x.replace(/^\d+\. /, '');
+      assert.deepEqual(storedPairing(ev.db, r).map(b => [b[0], b[1], b[3]]), shown.map(b => [b[0], name(b[1]), name(b[2])]),
+        `round ${r}: the store has the pairing the preview showed`);
+      if (r === 1) assert.match(cli(ev.db, 'log'), /change 1 swap .*reason=同单位回避/);
+
+      await enterResults(p, ev.db, r);
+      if (r === 1) {
+        // a correction: asked first, stored when confirmed, and undone with one click
+        const before = storedPairing(ev.db, 1)[0][2];
+        const other = before === '0-1' ? 'a_10' : 'a_01';
+        await p.click(`#arbiter-games tr[data-table="1"] button[data-action="${other}"]`);
+        await p.waitForSelector('#arbiter-games tr[data-table="1"] .confirm', { timeout: WAIT });
+        assert.equal(storedPairing(ev.db, 1)[0][2], before, 'nothing changes before the confirmation');
+        await p.click('#arbiter-games tr[data-table="1"] .confirm button[data-action="yes"]');
+        await p.waitForSelector('#op-result button.undo', { timeout: WAIT });
+        const changed = other === 'a_10' ? '1-0' : '0-1';
+        await p.waitForFunction(x => document.querySelector('#arbiter-games tr[data-table="1"] td.result')?.textContent === x,
+          changed === '1-0' ? '1-0' : '0-1', { timeout: WAIT });
+        assert.equal(storedPairing(ev.db, 1)[0][2], changed, 'the correction is stored');
+        await p.click('#op-result button.undo');
+        await p.waitForFunction(() => /已撤销/.test(document.querySelector('#op-result').textContent), null, { timeout: WAIT });
+        assert.equal(storedPairing(ev.db, 1)[0][2], before, 'the undo is stored');
+      }
+      // the standings on the page are the store's, after this round
+      await openRound(p, 'standings', r);
+      await p.waitForFunction(r => document.querySelector('#standings-caption')?.textContent.includes(`第${r}轮后`), r, { timeout: WAIT });
+      const page = await p.$$eval('#standings tbody tr', trs => trs.map(tr =>
+        [+tr.querySelector('[data-col="rank"]').textContent, tr.querySelector('[data-col="name"]').textContent,
+          tr.querySelector('[data-tb="PTS"]').textContent, tr.querySelector('[data-col="wdl"]').textContent]));
+      assert.deepEqual(page, storedStandings(ev.db), `standings after round ${r}`);
+      if (r === 3) {
+        await p.evaluate(() => scrollTo(0, 0));
+        await p.screenshot({ path: join(ART, '20-final-standings.png'), fullPage: true });
+      }
+    }
+    await p.click('#tabs a[data-view="console"]');
+    await p.waitForSelector('#console-body:not([hidden])', { timeout: WAIT });
+    assert.match(await p.textContent('#c-all-paired'), /全部3轮已编排/);
+    assert.ok(await p.isHidden('#c-pair'), 'no fourth round to pair');
+
+    // the knockout: the top four after round 3, started and its semi-finals published from the page
+    await p.waitForSelector('#k-start', { timeout: WAIT });
+    await p.selectOption('#k-start select[name="after"]', '3');
+    await p.selectOption('#k-start select[name="size"]', '4');
+    await p.selectOption('#k-start select[name="format"]', 'rapid-armageddon');
+    await p.click('#k-start button[type="submit"]');
+    await p.waitForSelector('#k-waiting tbody tr[data-match]', { timeout: WAIT });
+    const top4 = storedStandings(ev.db).slice(0, 4).map(x => x[1]);
+    const bracket = cli(ev.db, 'bracket');
+    for (const n of top4) assert.ok(bracket.includes(n), `the stored bracket seeds ${n}: ${bracket}`);
+    const waiting = await p.$$eval('#k-waiting tbody tr', trs => trs.map(tr => tr.children[1].textContent));
+    assert.equal(waiting.length, 2, 'two semi-finals wait for a game');
+    assert.ok(waiting[0].includes(top4[0]) && waiting[0].includes(top4[3]), `1 v 4: ${waiting[0]}`);
+    await p.click('#k-publish');
+    await p.waitForFunction(() => /已公布 2 台淘汰赛对局/.test(document.querySelector('#c-result').textContent), null, { timeout: WAIT });
+    const ko = await (await fetch(ev.base + '/api/knockout')).json();
+    assert.equal(ko.tables.length, 2);
+    assert.deepEqual(ko.tables.map(x => [x.red.name, x.black.name].sort()), [[top4[0], top4[3]].sort(), [top4[1], top4[2]].sort()]);
+    assert.match(cli(ev.db, 'bracket'), /table 1/i, 'the store has the published knockout tables');
+    await p.waitForFunction(() => document.querySelectorAll('#k-playing li').length === 2, null, { timeout: WAIT });
+    // the knockout tables' slips: a token each, good for its table
+    await p.waitForFunction(() => document.querySelector('#round').value === '50', null, { timeout: WAIT });
+    await p.click('#c-slips-btn');
+    const frame = p.frameLocator('#c-slips-frame');
+    await frame.locator('.slip').first().waitFor({ timeout: WAIT });
+    assert.equal(await frame.locator('.slip').count(), 2);
+    assert.match(await frame.locator('.slip[data-table="1"] h2').textContent(), /淘汰赛/);
+    await p.evaluate(() => scrollTo(0, 0));
+    await p.screenshot({ path: join(ART, '21-console.png'), fullPage: true });
+    assert.deepEqual(errors, []);
+  } finally {
+    await ctx.close();
+    assert.deepEqual(await stop(ev.srv), { code: 0, signal: null }, 'the server stops cleanly');
+  }
+});
