@@ -200,6 +200,13 @@ test('an organiser runs a 12-player, 3-round event from the page alone; the stor
     assert.match(await frame.locator('.slip[data-table="1"] h2').textContent(), /淘汰赛/);
     await p.evaluate(() => scrollTo(0, 0));
     await p.screenshot({ path: join(ART, '21-console.png'), fullPage: true });
+    // the console on a phone: nothing wider than the screen but the tables, which scroll in their boxes
+    await p.setViewportSize({ width: 390, height: 844 });
+    const wide = await p.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(wide <= 391, `the console is ${wide} px wide on a 390 px phone`);
+    assert.ok(await p.evaluate(() => [...document.querySelectorAll('#banners .banner')].filter(b => b.offsetParent).length <= 2),
+      'two banners at most once the screen is a phone\'s');
+    await p.screenshot({ path: join(ART, '22-console-phone.png'), fullPage: false });
     assert.deepEqual(errors, []);
   } finally {
     await ctx.close();
