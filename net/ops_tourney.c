@@ -117,10 +117,20 @@ static void run_event(xq__server *s, xq__task *t)
   cJSON_AddStringToObject(o, "scoring", ev->cfg.win == 4 ? "2/1/0" : "1/0.5/0");
   cJSON_AddStringToObject(o, "tiebreaks", tb);
   cJSON_AddStringToObject(o, "rules", s->rules.name);
+  /* the regulations whose prize tables and team rules export takes */
+  cJSON *pre = cJSON_AddArrayToObject(o, "presets");
+  const xq_regulation *reg;
+  for (int i = 0; (reg = xq_regulation_at(i)); i++) {
+    cJSON *x = cJSON_CreateObject();
+    cJSON_AddStringToObject(x, "name", reg->name);
+    cJSON_AddStringToObject(x, "title", reg->title);
+    cJSON_AddItemToArray(pre, x);
+  }
   xq__task_send(t, o);
 }
 
-/* event: name, rounds planned and paired, players, scoring, tie-breaks. */
+/* event: name, rounds planned and paired, players, scoring, tie-breaks,
+ * the presets (name, title). */
 static void op_event(xq__server *s, xq__req *r) { xq__task_read(s, r, run_event); }
 
 static void run_players(xq__server *s, xq__task *t)
