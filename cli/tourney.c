@@ -455,7 +455,12 @@ static int cmd_export(const opts *o)
   if ((o->out ? fclose(f) : fflush(f)) && !rc) rc = XQ_EIO;
   xq_tpairing_clear(&pr);
   xq_tevent_free(ev);
-  if (rc) { fprintf(stderr, "xqref tourney export: %s\n", xq_tourney_strerror(rc)); return 1; }
+  if (rc) {
+    /* a write failure names the file (or the temporary file of a workbook) */
+    fprintf(stderr, "xqref tourney export: %s%s%s%s\n", o->out ? o->out : "", o->out ? ": " : "",
+            rc == XQ_EIO && fmt == XQ_SHEET_XLSX ? "cannot write the workbook: " : "", xq_tourney_strerror(rc));
+    return 1;
+  }
   return 0;
 }
 

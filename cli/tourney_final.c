@@ -13,7 +13,6 @@
 #include "prize.h"
 #include "tourney_cli.h"
 
-#define TEAMS_MAX 1024  /* teams listed by `xqref tourney teams` */
 
 /* What every action loads: the event, its final places and the options. */
 typedef struct ctx {
@@ -114,7 +113,8 @@ static int sheet_done(ctx *c, int rc)
     rc = XQ_EIO;
   }
   if (!rc) return 0;
-  fprintf(stderr, "xqref tourney %s: %s\n", c->action, xq_tourney_strerror(rc));
+  fprintf(stderr, "xqref tourney %s: %s%s%s%s\n", c->action, c->o->out ? c->o->out : "", c->o->out ? ": " : "",
+          rc == XQ_EIO && c->format == XQ_SHEET_XLSX ? "cannot write the workbook: " : "", xq_tourney_strerror(rc));
   return 1;
 }
 
@@ -166,12 +166,12 @@ static int cmd_teams(ctx *c)
       return 1;
     }
   }
-  xq_team_row *rows = malloc(sizeof *rows * TEAMS_MAX);
+  xq_team_row *rows = malloc(sizeof *rows * XQ_TEAMS_MAX);
   xq_team_rule rule = {0};
   int rc = 1;
   if (!rows) {
     fprintf(stderr, "xqref tourney teams: out of memory\n");
-  } else if (xq_team_results(c->ev, c->ids, c->r, mode, (int)o->count, t, rows, TEAMS_MAX, &nt, &rule, &err)) {
+  } else if (xq_team_results(c->ev, c->ids, c->r, mode, (int)o->count, t, rows, XQ_TEAMS_MAX, &nt, &rule, &err)) {
     fprintf(stderr, "xqref tourney teams: %s\n", err.msg);
   } else if (c->format >= 0) {
     rc = sheet_done(c, xq_sheet_teams(c->ev, rows, nt, rule.mode, c->format, c->lang, c->out));

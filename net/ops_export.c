@@ -25,7 +25,6 @@ static const char *const format_names[] = {
   [XQ_SHEET_XLSX] = "xlsx",
 };
 
-#define TEAMS_MAX 1024 /* teams one team-standings sheet lists */
 
 /* ------------------------------------------------------------------ */
 /* The sheets                                                          */
@@ -65,14 +64,14 @@ static const xq_prize_table *prize_table(xq__server *s, xq__task *t, xq_prize_ta
 static int teams_sheet(xq__server *s, xq__task *t, const int *ids, FILE *f, char *msg, size_t cap)
 {
   xq_prize_table *own = malloc(sizeof *own);
-  xq_team_row *rows = malloc(sizeof *rows * TEAMS_MAX);
+  xq_team_row *rows = malloc(sizeof *rows * XQ_TEAMS_MAX);
   int rc = own && rows ? XQ_OK : XQ_ENOMEM, nt = 0;
   if (!rc) {
     const xq_prize_table *pt = t->prizes || t->reg ? prize_table(s, t, own, msg, cap) : NULL;
     xq_team_rule rule = {0};
     xq_error err = {0};
     if ((t->prizes || t->reg) && !pt) rc = XQ_EINVAL;
-    else if ((rc = xq_team_results(s->ev, ids, t->reg, t->mode, t->count, pt, rows, TEAMS_MAX, &nt, &rule, &err)))
+    else if ((rc = xq_team_results(s->ev, ids, t->reg, t->mode, t->count, pt, rows, XQ_TEAMS_MAX, &nt, &rule, &err)))
       snprintf(msg, cap, "%s", err.msg);
     else rc = xq_sheet_teams(s->ev, rows, nt, rule.mode, t->format, t->lang, f);
   }

@@ -375,6 +375,11 @@ Test(sheet_cli, xlsx_out_scoresheets_and_usage_errors)
   cr_assert_not_null(strstr(slurp(outf, NULL), "give --out FILE or redirect stdout"));
   /* an unwritable --out is a failure, not a crash */
   cr_assert_eq(run("export", path, "--format xlsx --out /nonexistent/x.xlsx", outf, errf), 1);
+  cr_assert_not_null(strstr(slurp(errf, NULL), "/nonexistent/x.xlsx"));
+  cr_assert_eq(run("export", path, "--format xlsx --out /dev/full", outf, errf), 1);
+  cr_assert_not_null(strstr(slurp(errf, NULL), "/dev/full: cannot write the workbook"), "%s", slurp(errf, NULL));
+  cr_assert_eq(run("places", path, "--format xlsx --out /dev/full", outf, errf), 1);
+  cr_assert_not_null(strstr(slurp(errf, NULL), "cannot write the workbook"), "%s", slurp(errf, NULL));
   unlink(outf);
   unlink(errf);
   unlink(file);

@@ -55,6 +55,20 @@ def check(db, what, lang, numbers):
     return len(table) - 1
 
 
+def check_groups(db):
+    """A sheet of several tables (the groups): each under the one before,
+    after a blank row and its title, as the CSV's records."""
+    args = ["groups", "--db", db, "--preset", "tangshan2018", "--lang", "zh"]
+    got = cells(run(*args, "--format", "xlsx"))
+    table = list(csv.reader(io.StringIO(run(*args, "--format", "csv").decode("utf-8"), newline="")))
+    assert len([r for r in table if not r]) >= 2, "several tables"
+    for k, want in enumerate(table):
+        row = got.get(2 if k == 0 else k + 3, {})  # the first title, a blank row, then as the CSV
+        texts = [number_text(v) if num else v for v, num in (row[c] for c in sorted(row))]
+        assert texts == [x for x in want if x], (k, texts, want)
+    assert max(got) == len(table) + 2
+
+
 XQ = sys.argv[1]
 with tempfile.TemporaryDirectory() as d:
     db = os.path.join(d, "demo.db")
@@ -65,4 +79,5 @@ with tempfile.TemporaryDirectory() as d:
     assert check(db, "standings", "zh", {0, 1, 3}) == 9
     assert check(db, "pairings", "en", {0, 1, 3, 5, 7}) == 5
     assert check(db, "scoresheets", "zh", {0, 1, 3}) == 4
+    check_groups(db)
 print("xlsx content: ok")

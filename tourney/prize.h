@@ -11,6 +11,7 @@
 #include "tourney.h"
 
 #define XQ_TEAM_COUNTED_MAX 16     /* players counted for one team */
+#define XQ_TEAMS_MAX 1024          /* teams one team standings sheet lists */
 #define XQ_PRIZE_CATS_MAX 16       /* prize categories in one table */
 #define XQ_PRIZE_PLACES_MAX 200    /* places of one category */
 #define XQ_PRIZE_TABLE_MAX (64L << 10) /* bytes of a prize table file */
