@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "tourney.h"
@@ -36,8 +37,10 @@ static const char tourney_usage[] =
   "             NO: the player's number (序号) as every listing and sheet prints\n"
   "             it; --id ID names the registration id instead\n"
   "  standings  [--after R]\n"
-  "  export     [--out FILE] [--format trf|csv|html|text] [--what standings|pairings]\n"
-  "             [--round R] [--lang zh|en]  (FIDE TRF-16; CSV; printable HTML; text)\n"
+  "  export     [--out FILE] [--format trf|csv|html|text|xlsx]\n"
+  "             [--what standings|pairings|scoresheets] [--round R] [--lang zh|en]\n"
+  "             (FIDE TRF-16; CSV; printable HTML; text; an XLSX workbook, which\n"
+  "             needs --out FILE or a redirected stdout; scoresheets: 记分表)\n"
   "  log        print the event log\n"
   "  knockout   --after K [--size 2|4|8|16] [--seeding fixed|choose --choice 3|4]\n"
   "             [--format xinjiang|shaanxi|tangshan|wujiaqu]: start the knockout\n"
@@ -50,7 +53,8 @@ static const char tourney_usage[] =
   "  prizes     --table FILE | --preset NAME [--group NAME] [--swiss]\n"
   "             (teams, prizes, groups: --option KEY=VALUE, a reading of the preset)\n"
   "  groups     [--preset NAME] [--group NAME] [--swiss]: each group's standings\n"
-  "             places, teams, prizes, groups: [--format text|html|csv] [--lang en|zh]\n"
+  "             places, teams, prizes, groups: [--format text|html|csv|xlsx] [--lang en|zh]\n"
+  "             [--out FILE]\n"
   "  demo       [--players N] [--init]: a demo event in a new store (round 1\n"
   "             paired), prints the admin, board and arbiter tokens\n"
   "  token      --role admin|arbiter|board|viewer [--round R --table T]\n"
@@ -376,6 +380,33 @@ static int cmd_standings(const opts *o)
   return 0;
 }
 
+FILE *xq__sheet_out(const char *cmd, const char *out, int format, int *rc)
+{
+  if (!out) {
+    if (format == XQ_SHEET_XLSX && isatty(fileno(stdout))) {
+      fprintf(stderr, "xqref %s: --format xlsx writes a binary workbook: give --out FILE or redirect stdout\n", cmd);
+      *rc = 2;
+      return NULL;
+    }
+    return stdout;
+  }
+  FILE *f = fopen(out, format == XQ_SHEET_XLSX ? "wb" : "w");
+  if (!f) {
+    fprintf(stderr, "xqref %s: %s: %s\n", cmd, out, strerror(errno));
+    *rc = 1;
+  }
+  return f;
+}
+
+/* --what of export: 0 standings, 1 pairings, 2 score sheets; -1 unknown. */
+static int export_what(const char *what)
+{
+  if (!what || !strcmp(what, "standings")) return 0;
+  if (!strcmp(what, "pairings")) return 1;
+  if (!strcmp(what, "scoresheets")) return 2;
+  return -1;
+}
+
 static int cmd_export(const opts *o)
 {
   xq_tstore *st;
@@ -384,43 +415,52 @@ static int cmd_export(const opts *o)
   xq_error err = {0};
   int fmt = o->format ? xq_sheet_format_parse(o->format) : XQ_SHEET_TRF;
   int lang = o->lang ? xq_sheet_lang_parse(o->lang) : XQ_LANG_EN;
-  int pairings = o->what && !strcmp(o->what, "pairings");
-  if (fmt < 0) { fprintf(stderr, "xqref tourney export: --format is trf, csv, html or text\n"); return 2; }
+  int what = export_what(o->what);
+  if (fmt < 0) { fprintf(stderr, "xqref tourney export: --format is trf, csv, html, text or xlsx\n"); return 2; }
   if (lang < 0) { fprintf(stderr, "xqref tourney export: --lang is zh or en\n"); return 2; }
-  if (o->what && !pairings && strcmp(o->what, "standings")) {
-    fprintf(stderr, "xqref tourney export: --what is standings or pairings\n");
+  if (what < 0) {
+    fprintf(stderr, "xqref tourney export: --what is standings, pairings or scoresheets\n");
     return 2;
   }
   if (fmt == XQ_SHEET_TRF && (o->what || o->lang || o->round > 0)) {
-    fprintf(stderr, "xqref tourney export: --what, --lang and --round need --format csv, html or text\n");
+    fprintf(stderr, "xqref tourney export: --what, --lang and --round need --format csv, html, text or xlsx\n");
     return 2;
   }
-  int rc = open_store(o, XQ_TSTORE_OPEN, &st);
-  if (rc) return rc;
+  int rc = 0;
+  if (fmt == XQ_SHEET_XLSX && !o->out && isatty(fileno(stdout))) {
+    xq__sheet_out("tourney export", NULL, fmt, &rc);
+    return rc;
+  }
+  if ((rc = open_store(o, XQ_TSTORE_OPEN, &st))) return rc;
   if ((rc = load(st, &ev))) { xq_tstore_close(st); return rc; }
   int round = o->round > 0 ? (int)o->round : o->after > 0 ? (int)o->after : ev->nrounds;
-  if (pairings && xq_tstore_pairing(st, round, &pr, &err)) {
+  if (what && xq_tstore_pairing(st, round, &pr, &err)) {
     fprintf(stderr, "xqref tourney export: %s\n", err.msg);
     xq_tstore_close(st);
     xq_tevent_free(ev);
     return 1;
   }
   xq_tstore_close(st);
-  FILE *f = o->out ? fopen(o->out, "w") : stdout;
+  FILE *f = xq__sheet_out("tourney export", o->out, fmt, &rc);
   if (!f) {
-    fprintf(stderr, "xqref tourney export: %s: %s\n", o->out, strerror(errno));
     xq_tpairing_clear(&pr);
     xq_tevent_free(ev);
-    return 1;
+    return rc;
   }
   rc = fmt == XQ_SHEET_TRF ? xq_trf_write(ev, f)
-     : pairings ? xq_sheet_pairings(ev, &pr, fmt, lang, f)
+     : what == 1 ? xq_sheet_pairings(ev, &pr, fmt, lang, f)
+     : what == 2 ? xq_sheet_scoresheets(ev, &pr, fmt, lang, f)
      : xq_sheet_standings(ev, o->round > 0 || o->after > 0 ? round : 0, fmt, lang, f); /* 0: after the
                                                                   last round whose games are all in */
-  if (o->out ? fclose(f) : fflush(f)) rc = XQ_EIO;
+  if ((o->out ? fclose(f) : fflush(f)) && !rc) rc = XQ_EIO;
   xq_tpairing_clear(&pr);
   xq_tevent_free(ev);
-  if (rc) { fprintf(stderr, "xqref tourney export: %s\n", xq_tourney_strerror(rc)); return 1; }
+  if (rc) {
+    /* a write failure names the file (or the temporary file of a workbook) */
+    fprintf(stderr, "xqref tourney export: %s%s%s%s\n", o->out ? o->out : "", o->out ? ": " : "",
+            rc == XQ_EIO && fmt == XQ_SHEET_XLSX ? "cannot write the workbook: " : "", xq_tourney_strerror(rc));
+    return 1;
+  }
   return 0;
 }
 

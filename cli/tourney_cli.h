@@ -21,6 +21,7 @@ int xq__tourney_final_main(int argc, char **argv);
  * the sheet format (text, html, csv) for places, teams, prizes, groups. */
 typedef struct xq__kopts {
   const char *db, *seeding, *format, *mode, *table, *code, *preset, *lang, *group, *pools, *lot;
+  const char *out;          /* --out FILE: the sheet of places, teams, prizes, groups */
   long after, size, choice, match, red, count;
   int swiss;
   const char *options[XQ_REG_OPTIONS_MAX]; /* --option KEY=VALUE: readings of --preset */
@@ -30,6 +31,12 @@ typedef struct xq__kopts {
 /* Open the store of o->db and load the event and its knockout stage;
  * errors go to stderr. Returns 0, or 1 with nothing left open. */
 int xq__ko_open(const xq__kopts *o, xq_tstore **st, xq_tevent **ev, xq_ko *ko);
+
+/* Where a sheet goes: --out FILE (created), else stdout. An XLSX
+ * workbook is binary: refused for a terminal stdout (redirect it or give
+ * --out). `cmd` names the command in the messages. Returns the stream,
+ * or NULL after a message (*rc: 2 usage, 1 the file). */
+FILE *xq__sheet_out(const char *cmd, const char *out, int format, int *rc);
 
 /* places, teams, prizes, groups (tourney_final.c): returns 0, 1 or 2. */
 int xq__tourney_results(const xq__kopts *o, const char *action);

@@ -7,12 +7,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "knockout.h"
 #include "prize.h"
 #include "tourney_cli.h"
 
-#define TEAMS_MAX 1024  /* teams listed by `xqref tourney teams` */
 
 /* What every action loads: the event, its final places and the options. */
 typedef struct ctx {
@@ -27,6 +27,7 @@ typedef struct ctx {
   xq_regulation reg;
   int format;               /* XQ_SHEET_*, -1 = the plain listing */
   int lang;
+  FILE *out;                /* the sheet's stream: --out FILE or stdout */
 } ctx;
 
 static int usage(const ctx *c, const char *msg)
@@ -45,11 +46,16 @@ static int setup(ctx *c, const xq__kopts *o, const char *action)
   c->lang = XQ_LANG_EN;
   if (o->format) {
     c->format = xq_sheet_format_parse(o->format);
-    if (c->format != XQ_SHEET_TEXT && c->format != XQ_SHEET_HTML && c->format != XQ_SHEET_CSV)
-      return usage(c, "--format is text, html or csv");
+    if (c->format != XQ_SHEET_TEXT && c->format != XQ_SHEET_HTML && c->format != XQ_SHEET_CSV &&
+        c->format != XQ_SHEET_XLSX)
+      return usage(c, "--format is text, html, csv or xlsx");
   }
   if (o->lang && (c->lang = xq_sheet_lang_parse(o->lang)) < 0) return usage(c, "--lang is en or zh");
-  if (o->lang && c->format < 0) return usage(c, "--lang needs --format text|html|csv");
+  if (o->lang && c->format < 0) return usage(c, "--lang needs --format text|html|csv|xlsx");
+  if (o->out && c->format < 0) return usage(c, "--out needs --format text|html|csv|xlsx");
+  c->out = stdout;
+  if (c->format == XQ_SHEET_XLSX && !o->out && isatty(fileno(stdout)))
+    return usage(c, "--format xlsx writes a binary workbook: give --out FILE or redirect stdout");
   if (o->preset && xq_regulation_find(o->preset, &c->r)) {
     fprintf(stderr, "xqref tourney %s: no preset '%s' (xqref presets lists them)\n", action, o->preset);
     return 2;
@@ -62,6 +68,12 @@ static int setup(ctx *c, const xq__kopts *o, const char *action)
   for (int i = 0; i < o->noptions; i++) {
     xq_error e = {0};
     if (xq_regulation_option_set(&c->reg, o->options[i], &e)) return usage(c, e.msg);
+  }
+  if (o->out) {
+    int rc = 0;
+    char cmd[64];
+    snprintf(cmd, sizeof cmd, "tourney %s", action);
+    if (!(c->out = xq__sheet_out(cmd, o->out, c->format, &rc))) return rc;
   }
   if (xq__ko_open(o, &c->st, &c->ev, &c->ko)) {
     c->st = NULL; /* closed already */
@@ -85,17 +97,24 @@ static int setup(ctx *c, const xq__kopts *o, const char *action)
 
 static void teardown(ctx *c)
 {
+  if (c->out && c->out != stdout) fclose(c->out);
   free(c->ids);
   xq_tevent_free(c->ev);
   if (c->st) xq_tstore_close(c->st);
 }
 
 /* The sheet's status as the command's: 0, or 1 with a message. */
-static int sheet_done(const ctx *c, int rc)
+static int sheet_done(ctx *c, int rc)
 {
-  if (fflush(stdout)) rc = XQ_EIO;
+  if (c->out != stdout) {
+    if (fclose(c->out) && !rc) rc = XQ_EIO;
+    c->out = NULL;
+  } else if (fflush(stdout) && !rc) {
+    rc = XQ_EIO;
+  }
   if (!rc) return 0;
-  fprintf(stderr, "xqref tourney %s: %s\n", c->action, xq_tourney_strerror(rc));
+  fprintf(stderr, "xqref tourney %s: %s%s%s%s\n", c->action, c->o->out ? c->o->out : "", c->o->out ? ": " : "",
+          rc == XQ_EIO && c->format == XQ_SHEET_XLSX ? "cannot write the workbook: " : "", xq_tourney_strerror(rc));
   return 1;
 }
 
@@ -117,8 +136,8 @@ static int cmd_places(ctx *c)
     char title[64];
     snprintf(title, sizeof title, "%s%s", c->lang == XQ_LANG_ZH ? "最终名次" : "Final places", provisional(c));
     if (ko_only)
-      return sheet_done(c, xq_sheet_ko_places(ev, &c->ko, title, c->ids, NULL, ev->n, c->format, c->lang, stdout));
-    return sheet_done(c, xq_sheet_places(ev, title, c->ids, NULL, ev->n, c->format, c->lang, stdout));
+      return sheet_done(c, xq_sheet_ko_places(ev, &c->ko, title, c->ids, NULL, ev->n, c->format, c->lang, c->out));
+    return sheet_done(c, xq_sheet_places(ev, title, c->ids, NULL, ev->n, c->format, c->lang, c->out));
   }
   xq_list_places(ev, c->o->swiss ? NULL : &c->ko, c->ids, !c->complete, stdout);
   return 0;
@@ -131,23 +150,14 @@ static int cmd_places(ctx *c)
 static int cmd_teams(ctx *c)
 {
   const xq__kopts *o = c->o;
-  int mode = XQ_TEAM_RANK_SUM, counted = 3, nt = 0;
+  int mode = -1, nt = 0;
+  if (o->mode && !strcmp(o->mode, "points")) mode = XQ_TEAM_POINTS_SUM;
+  else if (o->mode && !strcmp(o->mode, "places")) mode = XQ_TEAM_RANK_SUM;
+  else if (o->mode) return usage(c, "--mode places|points");
   xq_prize_table *t = NULL;
-  xq_team_rule rule = {0};
-  if (c->r) {
-    /* the regulation's team competition: who is in it (Burqin: Altay's
-     * teams) and on what (Tangshan: the Swiss) */
-    xq_regulation_team_rule(c->r, &rule);
-    mode = rule.mode;
-    counted = rule.counted;
-    if (!counted && !o->count) {
-      fprintf(stderr, "xqref tourney teams: %s has no team competition\n", c->r->name);
-      return 1;
-    }
-  }
+  xq_error err = {0};
   if (c->r || o->table) {
     /* the team prizes of the preset's table or of --table */
-    xq_error err = {0};
     t = malloc(sizeof *t);
     if (!t) { fprintf(stderr, "xqref tourney teams: out of memory\n"); return 1; }
     if (o->table ? xq_prize_read(o->table, t, &err) : xq_regulation_prizes(c->r, c->ev->n, t, &err)) {
@@ -156,37 +166,20 @@ static int cmd_teams(ctx *c)
       return 1;
     }
   }
-  if (o->mode && !strcmp(o->mode, "points")) mode = XQ_TEAM_POINTS_SUM;
-  else if (o->mode && !strcmp(o->mode, "places")) mode = XQ_TEAM_RANK_SUM;
-  else if (o->mode) { free(t); return usage(c, "--mode places|points"); }
-  if (o->count) counted = (int)o->count;
-  rule.mode = mode;
-  rule.counted = counted;
-  xq_team_row *rows = malloc(sizeof *rows * TEAMS_MAX);
-  int *order = malloc(sizeof *order * (size_t)(c->ev->n ? c->ev->n : 1));
+  xq_team_row *rows = malloc(sizeof *rows * XQ_TEAMS_MAX);
+  xq_team_rule rule = {0};
   int rc = 1;
-  /* the order of the basis: the Swiss standings (Tangshan 八.3), or the
-   * places the command computed (final, or the Swiss with --swiss) */
-  if (order && rule.basis == XQ_TEAM_BASIS_SWISS && xq_team_order(c->ev, NULL, rule.basis, order)) {
-    free(order);
-    order = NULL;
-  } else if (order && rule.basis != XQ_TEAM_BASIS_SWISS) {
-    memcpy(order, c->ids, sizeof *order * (size_t)c->ev->n);
+  if (!rows) {
+    fprintf(stderr, "xqref tourney teams: out of memory\n");
+  } else if (xq_team_results(c->ev, c->ids, c->r, mode, (int)o->count, t, rows, XQ_TEAMS_MAX, &nt, &rule, &err)) {
+    fprintf(stderr, "xqref tourney teams: %s\n", err.msg);
+  } else if (c->format >= 0) {
+    rc = sheet_done(c, xq_sheet_teams(c->ev, rows, nt, rule.mode, c->format, c->lang, c->out));
+  } else {
+    xq_list_teams(rows, nt, rule.mode, rule.counted, !c->complete, stdout);
+    rc = 0;
   }
-  if (!rows || !order || xq_team_standings_rule(c->ev, order, &rule, rows, TEAMS_MAX, &nt)) {
-    fprintf(stderr, "xqref tourney teams: cannot compute the team standings\n");
-    goto out;
-  }
-  xq_team_prizes(t, rows, nt);
-  if (c->format >= 0) {
-    rc = sheet_done(c, xq_sheet_teams(c->ev, rows, nt, mode, c->format, c->lang, stdout));
-    goto out;
-  }
-  xq_list_teams(rows, nt, mode, counted, !c->complete, stdout);
-  rc = 0;
-out:
   free(rows);
-  free(order);
   free(t);
   return rc;
 }
@@ -227,7 +220,7 @@ static int cmd_prizes(ctx *c)
   if (!aw || xq_prizes_award(c->ev, c->ids, t, aw, cap, &na)) {
     fprintf(stderr, "xqref tourney prizes: cannot award the prizes\n");
   } else if (c->format >= 0) {
-    rc = sheet_done(c, xq_sheet_prizes(c->ev, t, aw, na, c->format, c->lang, stdout));
+    rc = sheet_done(c, xq_sheet_prizes(c->ev, t, aw, na, c->format, c->lang, c->out));
   } else {
     xq_list_prizes(c->ev, t, aw, na, !c->complete, stdout);
     rc = 0;
@@ -267,7 +260,7 @@ static int cmd_groups(ctx *c)
     ng = k;
   }
   int format = c->format >= 0 ? c->format : XQ_SHEET_TEXT;
-  return sheet_done(c, xq_sheet_groups(c->ev, c->ids, g, ng, format, c->lang, stdout));
+  return sheet_done(c, xq_sheet_groups(c->ev, c->ids, g, ng, format, c->lang, c->out));
 }
 
 int xq__tourney_results(const xq__kopts *o, const char *action)

@@ -40,6 +40,7 @@ static int parse(int argc, char **argv, kopts *o)
     else if (!strcmp(a, "--group")) str = &o->group;
     else if (!strcmp(a, "--pools")) str = &o->pools;
     else if (!strcmp(a, "--lot")) str = &o->lot;
+    else if (!strcmp(a, "--out")) str = &o->out;
     else if (!strcmp(a, "--option")) {
       if (o->noptions == XQ_REG_OPTIONS_MAX) { fprintf(stderr, "xqref tourney: too many --option\n"); return 2; }
       str = &o->options[o->noptions++];

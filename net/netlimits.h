@@ -50,6 +50,9 @@
                                             before it is no longer read: one client may not
                                             fill the commit queue alone */
 #define XQ_OWED_LOW (XQ_PENDING_MAX / 128) /* ... and read again at or below */
+#define XQ_EXPORT_REPLY_MAX (8 * 1024 * 1024) /* bytes of one exported sheet (an XLSX workbook
+                                            goes as base64, 4/3 of it): the reply stays well
+                                            under XQ_OUT_HARD */
 #define XQ_REPLY_STACK 512               /* a reply line shorter than this is built on the
                                             stack, a longer one allocated (proto.c) */
 

@@ -117,10 +117,20 @@ static void run_event(xq__server *s, xq__task *t)
   cJSON_AddStringToObject(o, "scoring", ev->cfg.win == 4 ? "2/1/0" : "1/0.5/0");
   cJSON_AddStringToObject(o, "tiebreaks", tb);
   cJSON_AddStringToObject(o, "rules", s->rules.name);
+  /* the regulations whose prize tables and team rules export takes */
+  cJSON *pre = cJSON_AddArrayToObject(o, "presets");
+  const xq_regulation *reg;
+  for (int i = 0; (reg = xq_regulation_at(i)); i++) {
+    cJSON *x = cJSON_CreateObject();
+    cJSON_AddStringToObject(x, "name", reg->name);
+    cJSON_AddStringToObject(x, "title", reg->title);
+    cJSON_AddItemToArray(pre, x);
+  }
   xq__task_send(t, o);
 }
 
-/* event: name, rounds planned and paired, players, scoring, tie-breaks. */
+/* event: name, rounds planned and paired, players, scoring, tie-breaks,
+ * the presets (name, title). */
 static void op_event(xq__server *s, xq__req *r) { xq__task_read(s, r, run_event); }
 
 static void run_players(xq__server *s, xq__task *t)
@@ -205,7 +215,7 @@ static void op_standings(xq__server *s, xq__req *r)
 }
 
 /* ------------------------------------------------------------------ */
-/* pairings, export                                                    */
+/* pairings (export: ops_export.c)                                     */
 /* ------------------------------------------------------------------ */
 
 /* The round a request means: t->round, or 0 for the last paired (1 when
@@ -246,71 +256,6 @@ static void op_pairings(xq__server *s, xq__req *r)
   if (!t) return;
   t->round = round;
   xq__task_go(s, t, 1);
-}
-
-/* Run a sheet writer into memory and answer {format, what, round, text}. */
-static void run_export(xq__server *s, xq__task *t)
-{
-  t->round = the_round(s, t);
-  if (t->pairings && read_pairing(s, t)) return;
-  /* a standings sheet after every recorded round when asked beyond them */
-  if (!t->pairings && t->round > s->ev->nrounds) t->round = s->ev->nrounds;
-  char *buf = NULL;
-  size_t len = 0;
-  FILE *f = open_memstream(&buf, &len);
-  if (!f) {
-    xq__task_error(t, XQ__E_INTERNAL, "out of memory");
-    return;
-  }
-  int rc = t->format == XQ_SHEET_TRF ? xq_trf_write(s->ev, f)
-         : t->pairings ? xq_sheet_pairings(s->ev, &t->pr, t->format, t->lang, f)
-         : xq_sheet_standings(s->ev, t->round, t->format, t->lang, f);
-  if (fclose(f) != 0 && rc == XQ_OK) rc = XQ_EIO;
-  if (rc != XQ_OK || !buf) {
-    free(buf);
-    xq__task_error(t, xq__error_code(rc), xq_tourney_strerror(rc));
-    return;
-  }
-  static const char *const names[] = {
-    [XQ_SHEET_TRF] = "trf", [XQ_SHEET_CSV] = "csv", [XQ_SHEET_HTML] = "html", [XQ_SHEET_TEXT] = "text",
-  };
-  cJSON *o = cJSON_CreateObject();
-  cJSON_AddStringToObject(o, "format", names[t->format]);
-  cJSON_AddStringToObject(o, "what", t->format == XQ_SHEET_TRF ? "event" : t->pairings ? "pairings" : "standings");
-  if (t->format != XQ_SHEET_TRF) cJSON_AddNumberToObject(o, "round", t->round);
-  cJSON_AddStringToObject(o, "text", buf);
-  free(buf);
-  xq__task_send(t, o);
-}
-
-/* export {format, what, round, lang}: TRF-16 of the whole event, or a
- * CSV / HTML / text sheet of the standings or of a round's pairings. */
-static void op_export(xq__server *s, xq__req *r)
-{
-  const char *fmt, *what, *lang;
-  int round;
-  if (xq__field_str(r, "format", 0, &fmt) || xq__field_str(r, "what", 0, &what) || xq__field_str(r, "lang", 0, &lang) ||
-      xq__field_int(r, "round", 0, XQ_TOURNEY_ROUNDS_MAX, 0, &round))
-    return;
-  int format = fmt ? xq_sheet_format_parse(fmt) : XQ_SHEET_TRF;
-  int lg = lang ? xq_sheet_lang_parse(lang) : XQ_LANG_EN;
-  int pairings = what && !strcmp(what, "pairings");
-  const char *bad = format < 0 ? "format is trf, csv, html or text"
-                  : lg < 0 ? "lang is en or zh"
-                  : what && !pairings && strcmp(what, "standings") ? "what is standings or pairings"
-                  : format == XQ_SHEET_TRF && pairings ? "a pairing sheet is csv, html or text"
-                  : NULL;
-  if (bad) {
-    xq__reply_error(r->c, r->id, XQ__E_BAD_REQUEST, bad, -1);
-    return;
-  }
-  xq__task *t = xq__task_new(s, r, run_export);
-  if (!t) return;
-  t->format = format;
-  t->lang = lg;
-  t->round = round;
-  t->pairings = pairings;
-  xq__task_go(s, t, pairings);
 }
 
 /* ------------------------------------------------------------------ */
@@ -986,7 +931,7 @@ const xq__op xq__tourney_ops[] = {
   {"pair", ADMIN, op_pair},
   {"pairings", 0, op_pairings},
   {"standings", 0, op_standings},
-  {"export", XQ__STAFF, op_export},
+  {"export", XQ__STAFF, xq__op_export},
   {"withdraw", XQ__STAFF, op_withdraw},
   {"absent", XQ__STAFF, op_absent},
   {"token", ADMIN, op_token},

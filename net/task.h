@@ -44,7 +44,10 @@ struct xq__task {
   int nchanges;
   char *warnings;            /* ... and the absolute rules the changed pairing breaks, a line each */
   int handed;                /* pair: the task now belongs to its job */
-  int pairings;              /* export: a pairing sheet */
+  int what;                  /* export: the sheet (ops_export.c) ... */
+  int mode, count;           /* ... teams: xq_team_mode (-1: the preset's) and players counted (0: the preset's) */
+  const xq_regulation *reg;  /* ... teams, prizes: the preset named, NULL = none */
+  struct xq_prize_table *prizes; /* ... teams, prizes: the prize table given as text, freed with the task */
   xq_pair_stats st;
   int size, seeding, choice;  /* ko_start */
   int stage;                 /* ko_publish: only this stage's matches, 0 = any */
@@ -55,6 +58,10 @@ struct xq__task {
 /* A new task for request `r` that will run `run`, or NULL after replying
  * INTERNAL (out of memory). */
 xq__task *xq__task_new(xq__server *s, xq__req *r, xq__task_fn run);
+/* export {format, what, round, lang, mode, count, preset, prizes}
+ * (ops_export.c; in the table of ops_tourney.c). */
+void xq__op_export(xq__server *s, xq__req *r);
+
 /* Release the task: its connection reference, pending count and fields. */
 void xq__task_free(xq__task *t);
 /* Run `t` now when nothing of its client waits for a commit and, for

@@ -11,6 +11,7 @@
 #include "tourney.h"
 
 #define XQ_TEAM_COUNTED_MAX 16     /* players counted for one team */
+#define XQ_TEAMS_MAX 1024          /* teams one team standings sheet lists */
 #define XQ_PRIZE_CATS_MAX 16       /* prize categories in one table */
 #define XQ_PRIZE_PLACES_MAX 200    /* places of one category */
 #define XQ_PRIZE_TABLE_MAX (64L << 10) /* bytes of a prize table file */
@@ -195,6 +196,20 @@ int xq_prizes_award(const xq_tevent *ev, const int *places, const xq_prize_table
  * xq_team_standings(). Returns the sum awarded, 0 when `t` or `rows` is
  * NULL. Cannot fail. */
 long xq_team_prizes(const xq_prize_table *t, xq_team_row *rows, int n);
+
+/* The team standings as the results commands and the export op give
+ * them: regulation `r`'s team competition (NULL: none; its area and
+ * basis, and its mode and count unless given), `mode` (xq_team_mode, -1 =
+ * the regulation's, else Σ places) and `counted` (1..XQ_TEAM_COUNTED_MAX,
+ * 0 = the regulation's, else 3) over `places` (the final places, ev->n
+ * ids; a Swiss basis computes its own order), with the team prizes of `t`
+ * (NULL = none). Fills rows[0..*n-1] (room for `cap`) and *used (may be
+ * NULL) with the rule applied. Returns XQ_OK, XQ_EINVAL (bad arguments; `r` without a
+ * team competition and no `counted`), XQ_ENOMEM or XQ_ELIMIT (more teams
+ * than cap), `err` (may be NULL) saying which. */
+int xq_team_results(const xq_tevent *ev, const int *places, const xq_regulation *r, int mode,
+                    int counted, const xq_prize_table *t, xq_team_row *rows, int cap, int *n,
+                    xq_team_rule *used, xq_error *err);
 
 /* ------------------------------------------------------------------ */
 /* The regulations' groups, teams and prizes (tourney/regulation_data.c) */

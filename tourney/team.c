@@ -104,3 +104,35 @@ int xq_team_order(const xq_tevent *ev, const struct xq_ko *ko, int basis, int *i
   free(s);
   return rc;
 }
+
+int xq_team_results(const xq_tevent *ev, const int *places, const xq_regulation *r, int mode, int counted,
+                    const xq_prize_table *t, xq_team_row *rows, int cap, int *n, xq_team_rule *used,
+                    xq_error *err)
+{
+  if (!ev || !places || !rows || !n || cap < 0 || (mode != -1 && mode != XQ_TEAM_RANK_SUM &&
+      mode != XQ_TEAM_POINTS_SUM) || counted < 0 || counted > XQ_TEAM_COUNTED_MAX)
+    return xq_error_set(err, XQ_EINVAL, 0, 0, "bad team standings arguments");
+  xq_team_rule rule = {.mode = XQ_TEAM_RANK_SUM, .counted = 3};
+  /* the regulation's team competition: who is in it (Burqin: Altay's
+   * teams) and on what (Tangshan: the Swiss) */
+  if (r && xq_regulation_team_rule(r, &rule))
+    return xq_error_set(err, XQ_EINVAL, 0, 0, "no such regulation");
+  if (r && !rule.counted && !counted)
+    return xq_error_set(err, XQ_EINVAL, 0, 0, "%s has no team competition", r->name);
+  if (mode != -1) rule.mode = mode;
+  if (counted) rule.counted = counted;
+  /* the order of the basis: the Swiss standings (Tangshan 八.3), or the
+   * final places given */
+  int *order = NULL, rc = XQ_OK;
+  if (rule.basis == XQ_TEAM_BASIS_SWISS) {
+    order = malloc(sizeof *order * (size_t)(ev->n ? ev->n : 1));
+    if (!order) return xq_error_set(err, XQ_ENOMEM, 0, 0, "out of memory");
+    rc = xq_team_order(ev, NULL, rule.basis, order);
+  }
+  if (!rc) rc = xq_team_standings_rule(ev, order ? order : places, &rule, rows, cap, n);
+  free(order);
+  if (rc) return xq_error_set(err, rc, 0, 0, "cannot compute the team standings");
+  xq_team_prizes(t, rows, *n);
+  if (used) *used = rule;
+  return XQ_OK;
+}

@@ -775,14 +775,22 @@ int xq_tourney_demo(xq_tstore *st, int players, xq_error *err);
 int xq_tourney_demo_tokens(xq_tstore *st, int players, xq_ttoken **made, int *nmade, xq_error *err);
 
 /* ------------------------------------------------------------------ */
-/* Sheets: CSV, printable HTML and text (sheet/sheet.c); listings      */
+/* Sheets: CSV, printable HTML, text and XLSX (sheet/sheet.c); listings */
 /* ------------------------------------------------------------------ */
 
-enum { XQ_SHEET_TRF = 0, XQ_SHEET_CSV = 1, XQ_SHEET_HTML = 2, XQ_SHEET_TEXT = 3 };
+/* XQ_SHEET_XLSX is an Office Open XML workbook (sheet/sheet_xlsx.c): one
+ * worksheet, the event's name and the sheet's title in its first two
+ * rows, bold headings repeated on every printed page, numbers (player
+ * numbers, points, tie-break values) stored as numbers, A4. Every sheet
+ * writer below takes it besides CSV, HTML and text; it fails with XQ_EIO
+ * when the workbook cannot be made (no temporary file, a write error). */
+enum { XQ_SHEET_TRF = 0, XQ_SHEET_CSV = 1, XQ_SHEET_HTML = 2, XQ_SHEET_TEXT = 3, XQ_SHEET_XLSX = 4 };
 enum { XQ_LANG_EN = 0, XQ_LANG_ZH = 1 };
 
-/* "trf", "csv", "html", "text" -> XQ_SHEET_*; anything else (or NULL)
- * -> -1. */
+#define XQ_SHEET_XLSX_MAX (32L << 20) /* bytes of one XLSX workbook read back */
+
+/* "trf", "csv", "html", "text", "xlsx" -> XQ_SHEET_*; anything else (or
+ * NULL) -> -1. */
 int xq_sheet_format_parse(const char *s);
 
 /* "en", "zh" -> XQ_LANG_*; anything else (or NULL) -> -1. */
@@ -818,6 +826,19 @@ int xq_sheet_slips(const xq_tevent *ev, const xq_tpairing *pr, const char *const
  * xq_sheet_standings. Returns XQ_OK, XQ_EINVAL (bad arguments or ids) or
  * XQ_EIO. */
 int xq_sheet_pairings(const xq_tevent *ev, const xq_tpairing *pr, int format, int lang, FILE *f);
+
+#define XQ_SCORESHEET_MOVES 60   /* numbered move lines of a score sheet (记分表) */
+/* The score sheets (记分表) of round pr->round (sheet/scoresheet.c). HTML:
+ * a page to print, one sheet per table with two players (the bye has
+ * none), each on its own A4 page: the event, round, table and a date
+ * line, Red's and Black's number and name, XQ_SCORESHEET_MOVES numbered
+ * lines for Red's and Black's move in two columns, the result boxes
+ * (红胜 / 和 / 黑胜), the time each side used and the signatures of Red,
+ * Black and the arbiter. CSV, text and XLSX: the result-collection sheet,
+ * one row per such table (table, Red's number and name, Black's number
+ * and name, then blank result and signature columns). Returns XQ_OK,
+ * XQ_EINVAL (bad arguments or ids), XQ_ENOMEM or XQ_EIO. */
+int xq_sheet_scoresheets(const xq_tevent *ev, const xq_tpairing *pr, int format, int lang, FILE *f);
 
 /* The plain listings of `xqref tourney` (sheet/listing.c), one line a
  * row, English, names padded by display width (a CJK character taking

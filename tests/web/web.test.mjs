@@ -13,6 +13,7 @@ import { mkdtempSync, mkdirSync, rmSync, existsSync, readFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import net from 'node:net';
+import zlib from 'node:zlib';
 import { chromium } from 'playwright-core';
 
 const BUILD = resolve(process.env.XQ_BUILD || 'build');
@@ -781,5 +782,136 @@ test('the organiser imports a GBK list with a bad line, previews the pairing, th
     await ctx.close();
   } finally {
     ev.srv.kill('SIGTERM');
+  }
+});
+
+/* ------------------------------------------------------------------ */
+/* Printing: the print views and the CSV / XLSX downloads               */
+/* ------------------------------------------------------------------ */
+
+/* The entries of a ZIP (an XLSX workbook) by name, inflated. */
+function unzip(buf) {
+  let e = buf.length - 22;
+  while (e > 0 && buf.readUInt32LE(e) !== 0x06054b50) e--;
+  assert.ok(e > 0, 'a ZIP end record');
+  const n = buf.readUInt16LE(e + 10), files = {};
+  for (let i = 0, at = buf.readUInt32LE(e + 16); i < n; i++) {
+    assert.equal(buf.readUInt32LE(at), 0x02014b50, 'a central directory entry');
+    const method = buf.readUInt16LE(at + 10), size = buf.readUInt32LE(at + 20);
+    const nl = buf.readUInt16LE(at + 28), xl = buf.readUInt16LE(at + 30), cl = buf.readUInt16LE(at + 32);
+    const name = buf.toString('utf8', at + 46, at + 46 + nl), local = buf.readUInt32LE(at + 42);
+    const data = local + 30 + buf.readUInt16LE(local + 26) + buf.readUInt16LE(local + 28);
+    const raw = buf.subarray(data, data + size);
+    files[name] = (method === 8 ? zlib.inflateRawSync(raw) : raw).toString('utf8');
+    at += 46 + nl + xl + cl;
+  }
+  return files;
+}
+
+/* The worksheet's rows: row number -> [cell text or number], strings resolved. */
+function sheetRows(files) {
+  const strings = [...files['xl/sharedStrings.xml'].matchAll(/<si>(?:<t[^>]*>([^<]*)<\/t>)?<\/si>/g)].map(m => m[1] || '');
+  const rows = {};
+  for (const m of files['xl/worksheets/sheet1.xml'].matchAll(/<c r="([A-Z]+)(\d+)"([^>]*?)(?:\/>|>(?:<v>([^<]*)<\/v>)?<\/c>)/g)) {
+    const col = m[1].charCodeAt(0) - 65, row = +m[2], isStr = /t="s"/.test(m[3]);
+    (rows[row] = rows[row] || [])[col] = isStr ? strings[+m[4]] : Number(m[4]);
+  }
+  return rows;
+}
+
+test('the organiser prints the standings and the score sheets and downloads them as XLSX and CSV', async () => {
+  const db = join(dir, 'print.db');
+  const made = execFileSync(XQREF, ['tourney', 'demo', '--db', db, '--players', '9']).toString();
+  const admin = /^admin - - (\w+)/m.exec(made)[1];
+  const srv = spawn(XQREF, ['serve', '--quiet', '--db', db, '--listen', '127.0.0.1:0', '--http', '127.0.0.1:0'],
+    { stdio: ['ignore', 'pipe', 'inherit'] });
+  try {
+    let out = '';
+    const ev = await new Promise((ok, fail) => {
+      const timer = setTimeout(() => fail(new Error('no server: ' + out)), WAIT);
+      srv.stdout.on('data', d => {
+        out += d;
+        const http = /^http (\S+)/m.exec(out);
+        if (http) { clearTimeout(timer); ok({ admin, base: 'http://' + http[1] }); }
+      });
+    });
+    const { ctx, p, errors } = await freshPage(1280, 900);
+    await p.goto(ev.base + '/#arbiter');
+    await p.fill('#token', ev.admin);
+    await p.click('#token-form button[type="submit"]');
+    await p.waitForSelector('#role:has-text("管理员")', { timeout: WAIT });
+    await p.click('#tabs a[data-view="console"]');
+    await p.waitForSelector('#p-form #p-preset option[value="xinjiang2018"]', { state: 'attached', timeout: WAIT });
+    await p.waitForFunction(() => document.querySelector('#p-round').value === '1', null, { timeout: WAIT });
+    const json = await (await fetch(ev.base + '/api/standings.json?round=1')).json();
+    const pairs = await (await fetch(ev.base + '/api/rounds/1/pairings.json')).json();
+    const tables = pairs.boards.filter(b => b.black).length;
+    assert.equal(json.standings.length, 9);
+    assert.equal(tables, 4, 'nine players: four tables and the bye');
+
+    // the print view of the standings: the server's page with its print stylesheet
+    await p.selectOption('#p-what', 'standings');
+    await p.click('#p-view');
+    let frame = p.frameLocator('#p-frame[data-what="standings"]');
+    await frame.locator('tbody tr').first().waitFor({ timeout: WAIT });
+    assert.equal(await frame.locator('tbody tr').count(), 9);
+    assert.equal(await frame.locator('thead th').first().textContent(), '名次');
+    const names = await frame.locator('tbody tr td:nth-child(3)').allTextContents();
+    assert.deepEqual(names, json.standings.map(r => r.name));
+    assert.match(await frame.locator('style').textContent(), /@page\{size:A4/);
+    await p.locator('#p-out').screenshot({ path: join(ART, '16-print-standings.png') });
+
+    // the score sheets of round 1: one page a table, none for the bye
+    await p.selectOption('#p-what', 'scoresheets');
+    await p.click('#p-view');
+    frame = p.frameLocator('#p-frame[data-what="scoresheets"]');
+    await frame.locator('.scoresheet').first().waitFor({ timeout: WAIT });
+    assert.equal(await frame.locator('.scoresheet').count(), tables);
+    const sheet1 = await frame.locator('.scoresheet[data-table="1"]').textContent();
+    assert.ok(sheet1.includes(pairs.boards[0].red.name) && sheet1.includes(pairs.boards[0].black.name), sheet1);
+    assert.match(sheet1, /红胜.*和.*黑胜/);
+    assert.equal(await frame.locator('.scoresheet[data-table="1"] .moves td.n').count(), 60);
+    await p.locator('#p-out').screenshot({ path: join(ART, '17-print-scoresheets.png') });
+    // printed, each sheet takes one A4 page of its own
+    const printed = await ctx.newPage();
+    await printed.setContent(await p.getAttribute('#p-frame', 'srcdoc'));
+    const pdf = (await printed.pdf({ preferCSSPageSize: true })).toString('latin1');
+    assert.equal((pdf.match(/\/Type\s*\/Page[^s]/g) || []).length, tables, 'a page a table');
+    await printed.close();
+
+    // the standings as XLSX: the names and numbers the API gives, numbers as numbers
+    await p.selectOption('#p-what', 'standings');
+    const [dl] = await Promise.all([p.waitForEvent('download', { timeout: WAIT }), p.click('#p-xlsx')]);
+    assert.equal(dl.suggestedFilename(), 'xqref-standings-r1.xlsx');
+    const book = readFileSync(await dl.path());
+    assert.equal(book.subarray(0, 4).toString('latin1'), 'PK\x03\x04');
+    const rows = sheetRows(unzip(book));
+    assert.equal(rows[1][0], 'xqref demo open');
+    assert.deepEqual(rows[4].slice(0, 3), ['名次', '序号', '姓名']);
+    const got = Object.keys(rows).map(Number).filter(r => r > 4).sort((a, b) => a - b).map(r => rows[r]);
+    assert.deepEqual(got.map(r => [r[0], r[1], r[2]]), json.standings.map(r => [r.rank, r.pno, r.name]));
+    assert.deepEqual(got.map(r => r[3]), json.standings.map(r => r.tb.PTS));
+
+    // and as CSV, with a BOM for spreadsheets
+    const [dc] = await Promise.all([p.waitForEvent('download', { timeout: WAIT }), p.click('#p-csv')]);
+    assert.equal(dc.suggestedFilename(), 'xqref-standings-r1.csv');
+    const csv = readFileSync(await dc.path(), 'utf8');
+    assert.equal(csv.charCodeAt(0), 0xfeff);
+    assert.equal(csv.trim().split('\r\n').length, 10);
+    assert.ok(csv.includes(json.standings[0].name));
+
+    // prizes need a table: a preset chosen, the print view lists them
+    await p.selectOption('#p-what', 'prizes');
+    await p.click('#p-view');
+    await p.waitForSelector('#p-result.error', { timeout: WAIT });
+    await p.selectOption('#p-preset', 'xinjiang2018');
+    await p.click('#p-view');
+    frame = p.frameLocator('#p-frame[data-what="prizes"]');
+    await frame.locator('h2').first().waitFor({ timeout: WAIT });
+    assert.match(await frame.locator('h2').first().textContent(), /获奖名单/);
+    assert.deepEqual(errors, []);
+    await ctx.close();
+  } finally {
+    srv.kill('SIGTERM');
   }
 });

@@ -68,6 +68,7 @@ int xq_sheet_format_parse(const char *s)
   if (!strcmp(s, "csv")) return XQ_SHEET_CSV;
   if (!strcmp(s, "html")) return XQ_SHEET_HTML;
   if (!strcmp(s, "text")) return XQ_SHEET_TEXT;
+  if (!strcmp(s, "xlsx")) return XQ_SHEET_XLSX;
   return -1;
 }
 
@@ -120,12 +121,16 @@ static int shown_no(const xq_tevent *ev, int id) { return xq_tplayer_no(ev, id);
 
 static int sheet_format_ok(int format, int lang)
 {
-  return (format == XQ_SHEET_CSV || format == XQ_SHEET_HTML || format == XQ_SHEET_TEXT) &&
-         (lang == XQ_LANG_EN || lang == XQ_LANG_ZH);
+  return xq__sheet_format_ok(format) && (lang == XQ_LANG_EN || lang == XQ_LANG_ZH);
 }
 
 int xq_sheet_standings(const xq_tevent *ev, int upto, int format, int lang, FILE *f)
 {
+  if (format == XQ_SHEET_XLSX) {
+    xq__xlsx x;
+    FILE *m = xq__xlsx_open(&x);
+    return xq__xlsx_close(&x, m ? xq_sheet_standings(ev, upto, XQ__SHEET_SPOOL, lang, m) : XQ_ENOMEM, f);
+  }
   if (!ev || !f || !sheet_format_ok(format, lang)) return XQ_EINVAL;
   const xq_tconfig *c = &ev->cfg;
   if (c->ntb < 0 || c->ntb + 4 > XQ__SHEET_COLS_MAX) return XQ_EINVAL;
@@ -196,6 +201,11 @@ static const char *board_result(const xq_tevent *ev, int round, const xq_tboard 
 
 int xq_sheet_pairings(const xq_tevent *ev, const xq_tpairing *pr, int format, int lang, FILE *f)
 {
+  if (format == XQ_SHEET_XLSX) {
+    xq__xlsx x;
+    FILE *m = xq__xlsx_open(&x);
+    return xq__xlsx_close(&x, m ? xq_sheet_pairings(ev, pr, XQ__SHEET_SPOOL, lang, m) : XQ_ENOMEM, f);
+  }
   if (!ev || !pr || !f || !sheet_format_ok(format, lang) || pr->round < 1 ||
       pr->round > XQ_TOURNEY_ROUNDS_MAX)
     return XQ_EINVAL;

@@ -50,8 +50,7 @@ static const char *fw(int w, int lang) { return fwords[w][lang == XQ_LANG_ZH]; }
 
 static int args_ok(const xq_tevent *ev, int format, int lang, FILE *f)
 {
-  return ev && f && (format == XQ_SHEET_TEXT || format == XQ_SHEET_HTML || format == XQ_SHEET_CSV) &&
-         (lang == XQ_LANG_EN || lang == XQ_LANG_ZH);
+  return ev && f && xq__sheet_format_ok(format) && (lang == XQ_LANG_EN || lang == XQ_LANG_ZH);
 }
 
 static const char *name_of(const xq_tevent *ev, int id) { return ev->players[id - 1].name; }
@@ -185,12 +184,22 @@ static int places_sheet(const xq_tevent *ev, const xq_ko *ko, const char *title,
 int xq_sheet_places(const xq_tevent *ev, const char *title, const int *ids, const int *overall,
                     int n, int format, int lang, FILE *f)
 {
+  if (format == XQ_SHEET_XLSX) {
+    xq__xlsx x;
+    FILE *m = xq__xlsx_open(&x);
+    return xq__xlsx_close(&x, m ? xq_sheet_places(ev, title, ids, overall, n, XQ__SHEET_SPOOL, lang, m) : XQ_ENOMEM, f);
+  }
   return places_sheet(ev, NULL, title, ids, overall, n, format, lang, f);
 }
 
 int xq_sheet_ko_places(const xq_tevent *ev, const xq_ko *ko, const char *title, const int *ids,
                        const int *overall, int n, int format, int lang, FILE *f)
 {
+  if (format == XQ_SHEET_XLSX) {
+    xq__xlsx x;
+    FILE *m = xq__xlsx_open(&x);
+    return xq__xlsx_close(&x, m ? xq_sheet_ko_places(ev, ko, title, ids, overall, n, XQ__SHEET_SPOOL, lang, m) : XQ_ENOMEM, f);
+  }
   if (!ko || ko->after != XQ_KO_NO_SWISS) return XQ_EINVAL;
   return places_sheet(ev, ko, title, ids, overall, n, format, lang, f);
 }
@@ -214,6 +223,11 @@ static void part_title(char *buf, size_t cap, const xq_tgroup *g, const part *p,
 int xq_sheet_groups(const xq_tevent *ev, const int *places, const xq_tgroup *groups, int ng,
                     int format, int lang, FILE *f)
 {
+  if (format == XQ_SHEET_XLSX) {
+    xq__xlsx x;
+    FILE *m = xq__xlsx_open(&x);
+    return xq__xlsx_close(&x, m ? xq_sheet_groups(ev, places, groups, ng, XQ__SHEET_SPOOL, lang, m) : XQ_ENOMEM, f);
+  }
   if (!args_ok(ev, format, lang, f) || !places || ng < 0 || (ng && !groups) || ng > XQ_REG_GROUPS_MAX)
     return XQ_EINVAL;
   int n = ev->n, rc = XQ_OK, np = 0;
@@ -264,6 +278,11 @@ out:
 int xq_sheet_teams(const xq_tevent *ev, const xq_team_row *rows, int n, int mode, int format,
                    int lang, FILE *f)
 {
+  if (format == XQ_SHEET_XLSX) {
+    xq__xlsx x;
+    FILE *m = xq__xlsx_open(&x);
+    return xq__xlsx_close(&x, m ? xq_sheet_teams(ev, rows, n, mode, XQ__SHEET_SPOOL, lang, m) : XQ_ENOMEM, f);
+  }
   if (!args_ok(ev, format, lang, f) || n < 0 || (n && !rows) ||
       (mode != XQ_TEAM_RANK_SUM && mode != XQ_TEAM_POINTS_SUM))
     return XQ_EINVAL;
@@ -313,6 +332,11 @@ static const char *cat_name(const xq_prize_table *t, int cat, int lang)
 int xq_sheet_prizes(const xq_tevent *ev, const xq_prize_table *t, const xq_award *aw, int n,
                     int format, int lang, FILE *f)
 {
+  if (format == XQ_SHEET_XLSX) {
+    xq__xlsx x;
+    FILE *m = xq__xlsx_open(&x);
+    return xq__xlsx_close(&x, m ? xq_sheet_prizes(ev, t, aw, n, XQ__SHEET_SPOOL, lang, m) : XQ_ENOMEM, f);
+  }
   if (!args_ok(ev, format, lang, f) || !t || n < 0 || (n && !aw) || t->ncats < 0 ||
       t->ncats > XQ_PRIZE_CATS_MAX)
     return XQ_EINVAL;

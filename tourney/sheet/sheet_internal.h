@@ -36,7 +36,8 @@ void xq__tb_text(char *buf, size_t cap, int tb, int64_t v);
  * XQ__SHEET_AFTER on every table but the first (no page head or event
  * line: its title as <h2>, or a blank line and the title in text); CSV
  * then writes each table's title as a record of its own, the tables
- * apart by an empty record. 0 = a sheet of one table. */
+ * apart by an empty record. 0 = a sheet of one table. XQ__SHEET_SPOOL
+ * (below) writes the records of an XLSX workbook. */
 #define XQ__SHEET_COLS_MAX (XQ_TOURNEY_TB_MAX + 8) /* standings: a column per tie-break and 4 more */
 #define XQ__SHEET_ROWS_MAX 100000
 enum { XQ__SHEET_BEFORE = 1, XQ__SHEET_AFTER = 2 };
@@ -53,6 +54,41 @@ int xq__sheet_begin(xq__sheet *s, FILE *f, int format, int lang, const xq_tevent
                     const char *const *cls, int flags);
 int xq__sheet_row(xq__sheet *s, const char *const *cells);
 int xq__sheet_end(xq__sheet *s);
+
+/* XLSX (sheet_xlsx.c). A sheet writer asked for XQ_SHEET_XLSX writes
+ * its tables in XQ__SHEET_SPOOL (the table writer's fourth format: one
+ * record per line of the workbook, XQ__SPOOL_RS between records,
+ * XQ__SPOOL_US between fields, each record's first field its kind: "E"
+ * the event's name, "T" a table's title and sub, "K" the column classes,
+ * "H" the headings, "R" a row; separators in a cell become spaces) into
+ * the memory of xq__xlsx_open, and xq__xlsx_close turns that into the
+ * workbook on `out`:
+ *   if (format == XQ_SHEET_XLSX) {
+ *     xq__xlsx x;
+ *     FILE *m = xq__xlsx_open(&x);
+ *     return xq__xlsx_close(&x, m ? writer(..., XQ__SHEET_SPOOL, lang, m) : XQ_ENOMEM, out);
+ *   }
+ * open returns the stream or NULL (out of memory). close takes the
+ * writer's status `rc` and returns it when it failed, else XQ_OK,
+ * XQ_ENOMEM, XQ_ELIMIT (a workbook over XQ_SHEET_XLSX_MAX) or XQ_EIO (no
+ * temporary file, libxlsxwriter failed, `out` failed); it frees the
+ * memory in every case. The workbook is written to a mkstemp file in
+ * $TMPDIR (else /tmp), read back to `out` and removed. */
+#define XQ__SHEET_SPOOL 100
+#define XQ__SPOOL_RS '\x1e'
+#define XQ__SPOOL_US '\x1f'
+#define XQ__XLSX_WIDTH_MAX 60  /* widest column of a workbook, in characters */
+typedef struct xq__xlsx {
+  FILE *m;
+  char *buf;
+  size_t len;
+} xq__xlsx;
+FILE *xq__xlsx_open(xq__xlsx *x);
+int xq__xlsx_close(xq__xlsx *x, int rc, FILE *out);
+
+/* True for the formats the sheet writers take themselves: CSV, HTML,
+ * text and the spool (sheet_table.c). */
+int xq__sheet_format_ok(int format);
 
 /* `s` into HTML text or an attribute value (& < > " ' escaped). */
 void xq__html_text(FILE *f, const char *s);

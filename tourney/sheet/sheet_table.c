@@ -58,7 +58,13 @@ static const char html_style[] =
   "th,td{border:1px solid #444;padding:.2em .5em;text-align:left}"
   "th{background:#eee}td.n{text-align:right}td.c{text-align:center}"
   "tbody tr:nth-child(even){background:#f7f7f7}"
-  "@media print{body{margin:0}th{background:#ddd}tr{page-break-inside:avoid}}";
+  /* the print view: A4, the headings on every page, no row cut in two */
+  "@page{size:A4;margin:14mm 12mm}"
+  "@media print{body{margin:0;font-size:10.5pt}h1,h2{page-break-after:avoid;break-after:avoid}"
+  "table{page-break-inside:auto}thead{display:table-header-group}"
+  "tr{page-break-inside:avoid;break-inside:avoid}th{background:#ddd}"
+  "th,tbody tr:nth-child(even){-webkit-print-color-adjust:exact;print-color-adjust:exact}"
+  "table+h2{margin-top:1.5em}}";
 
 /* The heading of a sheet: the event's name, else "Event". */
 static const char *event_name(const xq_tevent *ev, int lang)
@@ -86,6 +92,27 @@ static void html_open(FILE *f, const xq_tevent *ev, int lang, const char *title,
   fputs("</h1>\n<h2>", f);
   subtitle(f, lang, title, sub, 1);
   fputs("</h2>\n<table>\n<thead><tr>", f);
+}
+
+/* One field of a spool record (sheet_internal.h): the separators in a
+ * cell become spaces. */
+static void spool_field(FILE *f, const char *s, int first)
+{
+  if (!first) fputc(XQ__SPOOL_US, f);
+  for (; *s; s++) fputc(*s == XQ__SPOOL_RS || *s == XQ__SPOOL_US ? ' ' : *s, f);
+}
+
+static void spool_record(FILE *f, const char *kind, int n, const char *const *cells)
+{
+  spool_field(f, kind, 1);
+  for (int c = 0; c < n; c++) spool_field(f, cells[c] ? cells[c] : "", 0);
+  fputc(XQ__SPOOL_RS, f);
+}
+
+int xq__sheet_format_ok(int format)
+{
+  return format == XQ_SHEET_CSV || format == XQ_SHEET_HTML || format == XQ_SHEET_TEXT ||
+         format == XQ__SHEET_SPOOL;
 }
 
 /* ------------------------------------------------------------------ */
@@ -204,8 +231,7 @@ int xq__sheet_begin(xq__sheet *s, FILE *f, int format, int lang, const xq_tevent
   if (!s) return XQ_EINVAL;
   memset(s, 0, sizeof *s);
   if (!f || !ev || !title || !head || ncols < 1 || ncols > XQ__SHEET_COLS_MAX ||
-      (format != XQ_SHEET_CSV && format != XQ_SHEET_HTML && format != XQ_SHEET_TEXT) ||
-      (lang != XQ_LANG_EN && lang != XQ_LANG_ZH))
+      !xq__sheet_format_ok(format) || (lang != XQ_LANG_EN && lang != XQ_LANG_ZH))
     return XQ_EINVAL;
   s->f = f;
   s->format = format;
@@ -213,7 +239,21 @@ int xq__sheet_begin(xq__sheet *s, FILE *f, int format, int lang, const xq_tevent
   s->ncols = ncols;
   s->flags = flags;
   for (int c = 0; c < ncols; c++) s->cls[c] = cls ? cls[c] : NULL;
-  if (format == XQ_SHEET_CSV) {
+  if (format == XQ__SHEET_SPOOL) {
+    const char *name = event_name(ev, lang), *k[XQ__SHEET_COLS_MAX];
+    if (!(flags & XQ__SHEET_AFTER)) spool_record(f, "E", 1, &name);
+    /* the title line as the other formats join it */
+    spool_field(f, "T", 1);
+    spool_field(f, title, 0);
+    if (sub && sub[0]) {
+      spool_field(f, lang == XQ_LANG_ZH ? " " : ", ", 1);
+      spool_field(f, sub, 1);
+    }
+    fputc(XQ__SPOOL_RS, f);
+    for (int c = 0; c < ncols; c++) k[c] = s->cls[c] ? s->cls[c] : "";
+    spool_record(f, "K", ncols, k);
+    spool_record(f, "H", ncols, head);
+  } else if (format == XQ_SHEET_CSV) {
     if (flags & (XQ__SHEET_AFTER | XQ__SHEET_BEFORE)) {
       /* one of several tables: a blank record between them, the title */
       if (flags & XQ__SHEET_AFTER) fputs("\r\n", f);
@@ -251,7 +291,9 @@ int xq__sheet_row(xq__sheet *s, const char *const *cells)
 {
   if (!s || !s->f || !cells) return XQ_EINVAL;
   if (s->rc) return s->rc;
-  if (s->format == XQ_SHEET_CSV) {
+  if (s->format == XQ__SHEET_SPOOL) {
+    spool_record(s->f, "R", s->ncols, cells);
+  } else if (s->format == XQ_SHEET_CSV) {
     for (int c = 0; c < s->ncols; c++) csv_field(s->f, cells[c] ? cells[c] : "", c == s->ncols - 1);
   } else if (s->format == XQ_SHEET_HTML) {
     fputs("<tr>", s->f);

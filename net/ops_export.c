@@ -1,0 +1,283 @@
+/*
+ * ops_export.c -- the export operation (docs/protocol.md "export"): the
+ * printed sheets of the event -- standings, pairing sheets, score sheets,
+ * final places, team standings, prizes -- as CSV, HTML, text or an XLSX
+ * workbook, and the event as TRF-16. The request is parsed once here into
+ * the task; the sheet is made from the server's copy of the event (and
+ * its knockout stage) by the sheet writers of tourney/sheet/.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "prize.h"
+#include "task.h"
+
+enum { X_EVENT, X_STANDINGS, X_PAIRINGS, X_SCORESHEETS, X_PLACES, X_TEAMS, X_PRIZES, X_COUNT };
+
+static const char *const what_names[X_COUNT] = {
+  [X_EVENT] = "event", [X_STANDINGS] = "standings", [X_PAIRINGS] = "pairings",
+  [X_SCORESHEETS] = "scoresheets", [X_PLACES] = "places", [X_TEAMS] = "teams", [X_PRIZES] = "prizes",
+};
+
+static const char *const format_names[] = {
+  [XQ_SHEET_TRF] = "trf", [XQ_SHEET_CSV] = "csv", [XQ_SHEET_HTML] = "html", [XQ_SHEET_TEXT] = "text",
+  [XQ_SHEET_XLSX] = "xlsx",
+};
+
+
+/* ------------------------------------------------------------------ */
+/* The sheets                                                          */
+/* ------------------------------------------------------------------ */
+
+/* The knockout stage when the event has one, else NULL. */
+static const xq_ko *the_ko(const xq__server *s) { return s->ko && s->ko->after ? s->ko : NULL; }
+
+/* Final places, as `xqref tourney places` gives them. */
+static int places_sheet(xq__server *s, xq__task *t, const int *ids, FILE *f)
+{
+  const xq_ko *ko = the_ko(s);
+  int complete = 1, tmp[XQ_KO_SIZE_MAX];
+  if (ko) complete = xq_ko_places(ko, tmp) == 1;
+  char title[64];
+  snprintf(title, sizeof title, "%s%s", t->lang == XQ_LANG_ZH ? "最终名次" : "Final places",
+           complete ? "" : t->lang == XQ_LANG_ZH ? "（暂定）" : " (provisional)");
+  if (ko && ko->after == XQ_KO_NO_SWISS)
+    return xq_sheet_ko_places(s->ev, ko, title, ids, NULL, s->ev->n, t->format, t->lang, f);
+  return xq_sheet_places(s->ev, title, ids, NULL, s->ev->n, t->format, t->lang, f);
+}
+
+/* The prize table of the request: its text, or the preset's for this
+ * event's entrants. NULL after `msg` says why. */
+static const xq_prize_table *prize_table(xq__server *s, xq__task *t, xq_prize_table *own, char *msg, size_t cap)
+{
+  if (t->prizes) return t->prizes;
+  if (!t->reg) return NULL;
+  xq_error err = {0};
+  if (xq_regulation_prizes(t->reg, s->ev->n, own, &err)) {
+    snprintf(msg, cap, "%s", err.msg);
+    return NULL;
+  }
+  return own;
+}
+
+static int teams_sheet(xq__server *s, xq__task *t, const int *ids, FILE *f, char *msg, size_t cap)
+{
+  xq_prize_table *own = malloc(sizeof *own);
+  xq_team_row *rows = malloc(sizeof *rows * XQ_TEAMS_MAX);
+  int rc = own && rows ? XQ_OK : XQ_ENOMEM, nt = 0;
+  if (!rc) {
+    const xq_prize_table *pt = t->prizes || t->reg ? prize_table(s, t, own, msg, cap) : NULL;
+    xq_team_rule rule = {0};
+    xq_error err = {0};
+    if ((t->prizes || t->reg) && !pt) rc = XQ_EINVAL;
+    else if ((rc = xq_team_results(s->ev, ids, t->reg, t->mode, t->count, pt, rows, XQ_TEAMS_MAX, &nt, &rule, &err)))
+      snprintf(msg, cap, "%s", err.msg);
+    else rc = xq_sheet_teams(s->ev, rows, nt, rule.mode, t->format, t->lang, f);
+  }
+  free(rows);
+  free(own);
+  return rc;
+}
+
+static int prizes_sheet(xq__server *s, xq__task *t, const int *ids, FILE *f, char *msg, size_t cap)
+{
+  xq_prize_table *own = malloc(sizeof *own);
+  if (!own) return XQ_ENOMEM;
+  const xq_prize_table *pt = prize_table(s, t, own, msg, cap);
+  int rc = pt ? XQ_OK : XQ_EINVAL, na = 0;
+  xq_award *aw = NULL;
+  if (!rc) {
+    int room = XQ_AWARDS_MAX(pt, s->ev->n);
+    aw = malloc(sizeof *aw * (size_t)(room ? room : 1));
+    rc = !aw ? XQ_ENOMEM : xq_prizes_award(s->ev, ids, pt, aw, room, &na);
+    if (rc) snprintf(msg, cap, "cannot award the prizes: %s", xq_tourney_strerror(rc));
+    else rc = xq_sheet_prizes(s->ev, pt, aw, na, t->format, t->lang, f);
+  }
+  free(aw);
+  free(own);
+  return rc;
+}
+
+/* The final sheets: places, teams and prizes on the final places. */
+static int final_sheet(xq__server *s, xq__task *t, FILE *f, char *msg, size_t cap)
+{
+  int *ids = malloc(sizeof *ids * (size_t)(s->ev->n ? s->ev->n : 1));
+  int rc = ids ? xq_final_places(s->ev, the_ko(s), ids) : XQ_ENOMEM;
+  if (!rc)
+    rc = t->what == X_PLACES ? places_sheet(s, t, ids, f)
+       : t->what == X_TEAMS ? teams_sheet(s, t, ids, f, msg, cap)
+       : prizes_sheet(s, t, ids, f, msg, cap);
+  free(ids);
+  return rc;
+}
+
+static int write_sheet(xq__server *s, xq__task *t, FILE *f, char *msg, size_t cap)
+{
+  switch (t->what) {
+  case X_EVENT: return xq_trf_write(s->ev, f);
+  case X_STANDINGS: return xq_sheet_standings(s->ev, t->round, t->format, t->lang, f);
+  case X_PAIRINGS: return xq_sheet_pairings(s->ev, &t->pr, t->format, t->lang, f);
+  case X_SCORESHEETS: return xq_sheet_scoresheets(s->ev, &t->pr, t->format, t->lang, f);
+  default: return final_sheet(s, t, f, msg, cap);
+  }
+}
+
+/* ------------------------------------------------------------------ */
+/* The reply                                                           */
+/* ------------------------------------------------------------------ */
+
+/* RFC 4648 base64 of buf[0..len-1], NUL-ended, malloc'd; NULL when out
+ * of memory. */
+static char *base64(const unsigned char *buf, size_t len)
+{
+  static const char abc[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  char *out = malloc((len + 2) / 3 * 4 + 1), *o = out;
+  if (!out) return NULL;
+  for (size_t i = 0; i < len; i += 3) {
+    unsigned v = (unsigned)buf[i] << 16 | (i + 1 < len ? (unsigned)buf[i + 1] << 8 : 0) |
+                 (i + 2 < len ? buf[i + 2] : 0);
+    *o++ = abc[v >> 18 & 63];
+    *o++ = abc[v >> 12 & 63];
+    *o++ = i + 1 < len ? abc[v >> 6 & 63] : '=';
+    *o++ = i + 2 < len ? abc[v & 63] : '=';
+  }
+  *o = 0;
+  return out;
+}
+
+/* The reply of a made sheet: {format, what, round, filename, text} or,
+ * for XLSX, base64 in place of text. Consumes buf. */
+static void send_sheet(xq__task *t, char *buf, size_t len)
+{
+  char name[64];
+  const char *ext = t->format == XQ_SHEET_TRF ? "trf" : t->format == XQ_SHEET_TEXT ? "txt" : format_names[t->format];
+  int rounds = t->what == X_STANDINGS || t->what == X_PAIRINGS || t->what == X_SCORESHEETS;
+  if (rounds) snprintf(name, sizeof name, "xqref-%s-r%d.%s", what_names[t->what], t->round, ext);
+  else snprintf(name, sizeof name, "xqref-%s.%s", what_names[t->what], ext);
+  char *b64 = t->format == XQ_SHEET_XLSX ? base64((const unsigned char *)buf, len) : NULL;
+  if (t->format == XQ_SHEET_XLSX && !b64) {
+    free(buf);
+    xq__task_error(t, XQ__E_INTERNAL, "out of memory");
+    return;
+  }
+  cJSON *o = cJSON_CreateObject();
+  cJSON_AddStringToObject(o, "format", format_names[t->format]);
+  cJSON_AddStringToObject(o, "what", what_names[t->what]);
+  if (rounds) cJSON_AddNumberToObject(o, "round", t->round);
+  cJSON_AddStringToObject(o, "filename", name);
+  if (b64) cJSON_AddStringToObject(o, "base64", b64);
+  else cJSON_AddStringToObject(o, "text", buf);
+  free(b64);
+  free(buf);
+  xq__task_send(t, o);
+}
+
+/* Run a sheet writer into memory and answer it. */
+static void run_export(xq__server *s, xq__task *t)
+{
+  t->round = t->round ? t->round : s->ev->nrounds ? s->ev->nrounds : 1;
+  if (t->what == X_PAIRINGS || t->what == X_SCORESHEETS) {
+    xq_error err = {0};
+    int rc = xq_tstore_pairing(s->store, t->round, &t->pr, &err);
+    if (rc) {
+      xq__task_error(t, rc == XQ_EINVAL ? XQ__E_NOT_FOUND : xq__error_code(rc), err.msg);
+      return;
+    }
+  }
+  /* a standings sheet after every recorded round when asked beyond them */
+  if (t->what == X_STANDINGS && t->round > s->ev->nrounds) t->round = s->ev->nrounds;
+  char *buf = NULL, msg[XQ_ERR_MSG_LEN] = "";
+  size_t len = 0;
+  FILE *f = open_memstream(&buf, &len);
+  if (!f) {
+    xq__task_error(t, XQ__E_INTERNAL, "out of memory");
+    return;
+  }
+  int rc = write_sheet(s, t, f, msg, sizeof msg);
+  if (fclose(f) != 0 && rc == XQ_OK) rc = XQ_EIO;
+  if (rc == XQ_OK && (!buf || len > XQ_EXPORT_REPLY_MAX)) rc = buf ? XQ_ELIMIT : XQ_ENOMEM;
+  if (rc != XQ_OK) {
+    free(buf);
+    if (rc == XQ_ELIMIT && !msg[0]) snprintf(msg, sizeof msg, "the sheet is over %d bytes", XQ_EXPORT_REPLY_MAX);
+    xq__task_error(t, rc == XQ_EINVAL && msg[0] ? XQ__E_BAD_REQUEST : xq__error_code(rc),
+                   msg[0] ? msg : xq_tourney_strerror(rc));
+    return;
+  }
+  send_sheet(t, buf, len);
+}
+
+/* ------------------------------------------------------------------ */
+/* The request                                                         */
+/* ------------------------------------------------------------------ */
+
+static int what_parse(const char *s)
+{
+  for (int w = 0; w < X_COUNT; w++)
+    if (!strcmp(s, what_names[w])) return w;
+  return -1;
+}
+
+/* The fields of teams and prizes into the task: mode, count, preset,
+ * prizes (a prize table file's text). Returns NULL or what is wrong. */
+static const char *final_fields(xq__task *t, const char *mode, const char *preset,
+                                const char *prizes, char *msg, size_t cap)
+{
+  t->mode = -1;
+  if (mode && !strcmp(mode, "points")) t->mode = XQ_TEAM_POINTS_SUM;
+  else if (mode && !strcmp(mode, "places")) t->mode = XQ_TEAM_RANK_SUM;
+  else if (mode) return "mode is places or points";
+  if (t->what != X_TEAMS && (mode || t->count)) return "mode and count are for what: teams";
+  if (t->what == X_PRIZES && !preset == !prizes) return "prizes need one of preset and prizes";
+  if (preset && xq_regulation_find(preset, &t->reg)) return "no such preset (xqref presets lists them)";
+  if (prizes) {
+    xq_error err = {0};
+    size_t n = strlen(prizes);
+    if (n > XQ_PRIZE_TABLE_MAX) return "the prize table is too long";
+    if (!(t->prizes = malloc(sizeof *t->prizes))) return "out of memory";
+    if (xq_prize_parse(prizes, n, t->prizes, &err)) {
+      snprintf(msg, cap, "prizes: %s", err.msg);
+      return msg;
+    }
+  }
+  return NULL;
+}
+
+void xq__op_export(xq__server *s, xq__req *r)
+{
+  const char *fmt, *what, *lang, *mode, *preset, *prizes;
+  int round, count;
+  if (xq__field_str(r, "format", 0, &fmt) || xq__field_str(r, "what", 0, &what) ||
+      xq__field_str(r, "lang", 0, &lang) || xq__field_int(r, "round", 0, XQ_TOURNEY_ROUNDS_MAX, 0, &round) ||
+      xq__field_str(r, "mode", 0, &mode) || xq__field_int(r, "count", 0, XQ_TEAM_COUNTED_MAX, 0, &count) ||
+      xq__field_str(r, "preset", 0, &preset) || xq__field_str(r, "prizes", 0, &prizes))
+    return;
+  int format = fmt ? xq_sheet_format_parse(fmt) : XQ_SHEET_TRF;
+  int lg = lang ? xq_sheet_lang_parse(lang) : XQ_LANG_EN;
+  int w = what ? what_parse(what) : format == XQ_SHEET_TRF ? X_EVENT : X_STANDINGS;
+  const char *bad = format < 0 ? "format is trf, csv, html, text or xlsx"
+                  : lg < 0 ? "lang is en or zh"
+                  : w < 0 ? "what is standings, pairings, scoresheets, places, teams, prizes or event"
+                  : (format == XQ_SHEET_TRF) != (w == X_EVENT) ? "the event is trf and trf is the event"
+                  : round && w > X_SCORESHEETS ? "round is for standings, pairings and scoresheets"
+                  : w < X_TEAMS && (mode || count || preset || prizes) ? "mode, count, preset and prizes are for teams and prizes"
+                  : NULL;
+  if (bad) {
+    xq__reply_error(r->c, r->id, XQ__E_BAD_REQUEST, bad, -1);
+    return;
+  }
+  xq__task *t = xq__task_new(s, r, run_export);
+  if (!t) return;
+  t->format = format;
+  t->lang = lg;
+  t->round = round;
+  t->what = w;
+  t->count = count;
+  char msg[XQ_ERR_MSG_LEN + 16];
+  if (w >= X_PLACES && (bad = final_fields(t, mode, preset, prizes, msg, sizeof msg))) {
+    xq__reply_error(r->c, r->id, XQ__E_BAD_REQUEST, bad, -1);
+    xq__task_free(t);
+    return;
+  }
+  xq__task_go(s, t, w == X_PAIRINGS || w == X_SCORESHEETS);
+}

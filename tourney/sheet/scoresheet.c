@@ -1,0 +1,164 @@
+/*
+ * scoresheet.c -- the score sheets (记分表) of a round (docs/tourney.md,
+ * "Score sheets"): a page to print with one sheet per table -- the
+ * players, numbered lines for the moves, the result boxes, the time used
+ * and three signatures -- and, as CSV, text or XLSX, the sheet the
+ * arbiters collect the results on, a row per table.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "../internal.h"
+#include "sheet_internal.h"
+
+enum {
+  S_SHEETS, S_SHEET, S_ROUND, S_TABLE, S_DATE, S_VENUE, S_RED, S_BLACK, S_NO, S_MOVE, S_RESULT,
+  S_RWIN, S_DRAW, S_BWIN, S_TIME, S_SIGN_RED, S_SIGN_BLACK, S_SIGN_ARB, S_NAME, S_COLLECT, S_COUNT
+};
+
+static const char *const swords[S_COUNT][2] = {
+  [S_SHEETS] = {"Score sheets", "记分表"},
+  [S_SHEET] = {"Score sheet", "记分表"},
+  [S_ROUND] = {"round %d", "第%d轮"},
+  [S_TABLE] = {"table %d", "第%d台"},
+  [S_DATE] = {"Date ________________", "日期：______年____月____日"},
+  [S_VENUE] = {"Venue ________________", "地点：________________"},
+  [S_RED] = {"Red", "红方"},
+  [S_BLACK] = {"Black", "黑方"},
+  [S_NO] = {"No", "序号"},
+  [S_MOVE] = {"Move", "回合"},
+  [S_RESULT] = {"Result", "结果"},
+  [S_RWIN] = {"Red wins", "红胜"},
+  [S_DRAW] = {"Draw", "和"},
+  [S_BWIN] = {"Black wins", "黑胜"},
+  [S_TIME] = {"Time used", "用时"},
+  [S_SIGN_RED] = {"Red's signature", "红方签名"},
+  [S_SIGN_BLACK] = {"Black's signature", "黑方签名"},
+  [S_SIGN_ARB] = {"Arbiter's signature", "裁判签名"},
+  [S_NAME] = {"Name", "姓名"},
+  [S_COLLECT] = {"Table", "台次"},
+};
+
+#define SW(k) swords[k][lang == XQ_LANG_ZH]
+
+/* One sheet a page; 60 move lines in two columns of 30 fit A4 with the
+ * head, the result and the signatures. */
+static const char sheet_style[] =
+  "@page{size:A4;margin:12mm}"
+  "body{font-family:\"Noto Sans CJK SC\",\"Microsoft YaHei\",\"PingFang SC\",sans-serif;margin:1em;"
+  "color:#000;background:#fff;font-size:10.5pt}"
+  ".scoresheet{max-width:186mm;margin:0 auto 2em;border:1px solid #999;padding:4mm;box-sizing:border-box}"
+  ".scoresheet h1{font-size:15pt;margin:0;text-align:center}"
+  ".scoresheet h2{font-size:12pt;margin:1mm 0 2mm;text-align:center;font-weight:normal}"
+  ".line{display:flex;justify-content:space-between;margin:0 0 2mm}"
+  "table{border-collapse:collapse;width:100%}th,td{border:1px solid #444;padding:0 1.5mm}"
+  "table.players td.no{width:12mm;text-align:center}table.players th{width:14mm}"
+  ".moves{display:flex;gap:3mm;margin:2mm 0}.moves table td,.moves table th{height:5.4mm}"
+  ".moves td.n{width:9mm;text-align:right;color:#333}"
+  ".box{display:inline-block;width:3.5mm;height:3.5mm;border:1px solid #000;margin:0 1mm 0 3mm;"
+  "vertical-align:middle}"
+  ".result td{height:8mm}.sign{display:flex;gap:4mm;margin-top:3mm}"
+  ".sign div{flex:1;border-bottom:1px solid #000;height:10mm;font-size:9pt}"
+  "@media print{body{margin:0}.scoresheet{border:none;margin:0;padding:0;max-width:none;"
+  "break-after:page;page-break-after:always}.scoresheet:last-of-type{break-after:auto;"
+  "page-break-after:auto}tr{break-inside:avoid;page-break-inside:avoid}}";
+
+/* Red's or Black's row of the players' table. */
+static void side_row(FILE *f, const xq_tevent *ev, int id, int w, int lang)
+{
+  fprintf(f, "<tr><th>%s</th><td class=\"no\">%d</td><td class=\"name\">", SW(w), xq_tplayer_no(ev, id));
+  xq__html_text(f, ev->players[id - 1].name);
+  fputs("</td></tr>", f);
+}
+
+/* Move lines first..last: number, Red's move, Black's move. */
+static void move_table(FILE *f, int first, int last, int lang)
+{
+  fprintf(f, "<table><thead><tr><th>%s</th><th>%s</th><th>%s</th></tr></thead><tbody>", SW(S_MOVE),
+          SW(S_RED), SW(S_BLACK));
+  for (int i = first; i <= last; i++) fprintf(f, "<tr><td class=\"n\">%d</td><td></td><td></td></tr>", i);
+  fputs("</tbody></table>", f);
+}
+
+/* The sheet of board b (0-based) of `pr`. */
+static void one_sheet(FILE *f, const xq_tevent *ev, const xq_tpairing *pr, int b, int lang)
+{
+  char line[64];
+  fprintf(f, "<section class=\"scoresheet\" data-table=\"%d\">\n<h1>", b + 1);
+  xq__html_text(f, ev->name[0] ? ev->name : SW(S_SHEET));
+  fprintf(f, "</h1>\n<h2>%s · ", SW(S_SHEET));
+  snprintf(line, sizeof line, SW(S_ROUND), pr->round);
+  xq__html_text(f, line);
+  fputs(" · ", f);
+  snprintf(line, sizeof line, SW(S_TABLE), b + 1);
+  xq__html_text(f, line);
+  fprintf(f, "</h2>\n<p class=\"line\"><span>%s</span><span>%s</span></p>\n<table class=\"players\">",
+          SW(S_DATE), SW(S_VENUE));
+  side_row(f, ev, pr->boards[b].red, S_RED, lang);
+  side_row(f, ev, pr->boards[b].black, S_BLACK, lang);
+  fputs("</table>\n<div class=\"moves\">", f);
+  move_table(f, 1, XQ_SCORESHEET_MOVES / 2, lang);
+  move_table(f, XQ_SCORESHEET_MOVES / 2 + 1, XQ_SCORESHEET_MOVES, lang);
+  fprintf(f, "</div>\n<table class=\"result\"><tr><th>%s</th><td>"
+          "<span class=\"box\"></span>%s<span class=\"box\"></span>%s<span class=\"box\"></span>%s</td></tr>"
+          "<tr><th>%s</th><td>%s ________　　%s ________</td></tr></table>\n",
+          SW(S_RESULT), SW(S_RWIN), SW(S_DRAW), SW(S_BWIN), SW(S_TIME), SW(S_RED), SW(S_BLACK));
+  fprintf(f, "<div class=\"sign\"><div>%s</div><div>%s</div><div>%s</div></div>\n</section>\n",
+          SW(S_SIGN_RED), SW(S_SIGN_BLACK), SW(S_SIGN_ARB));
+}
+
+static int html_sheets(const xq_tevent *ev, const xq_tpairing *pr, int lang, FILE *f)
+{
+  char title[64];
+  snprintf(title, sizeof title, SW(S_ROUND), pr->round);
+  fprintf(f, "<!DOCTYPE html>\n<html lang=\"%s\">\n<head>\n<meta charset=\"utf-8\">\n<title>",
+          lang == XQ_LANG_ZH ? "zh" : "en");
+  if (ev->name[0]) { xq__html_text(f, ev->name); fputs(" - ", f); }
+  fprintf(f, "%s %s</title>\n<style>%s</style>\n</head>\n<body>\n", SW(S_SHEETS), title, sheet_style);
+  for (int b = 0; b < pr->nboards; b++)
+    if (pr->boards[b].black) one_sheet(f, ev, pr, b, lang);
+  fputs("</body>\n</html>\n", f);
+  return ferror(f) ? XQ_EIO : XQ_OK;
+}
+
+/* The result-collection sheet: a row per table, results and signatures blank. */
+static int collect_sheet(const xq_tevent *ev, const xq_tpairing *pr, int format, int lang, FILE *f)
+{
+  const char *head[9] = {SW(S_COLLECT), SW(S_NO), SW(S_RED), SW(S_NO), SW(S_BLACK), SW(S_RESULT),
+                         SW(S_SIGN_RED), SW(S_SIGN_BLACK), SW(S_SIGN_ARB)};
+  static const char *const cls[9] = {"n", "n", NULL, "n", NULL, "c", NULL, NULL, NULL};
+  char sub[64];
+  snprintf(sub, sizeof sub, SW(S_ROUND), pr->round);
+  xq__sheet sh;
+  int rc = xq__sheet_begin(&sh, f, format, lang, ev, SW(S_SHEETS), sub, 9, head, cls, 0);
+  if (rc) return rc;
+  for (int b = 0; !rc && b < pr->nboards; b++) {
+    const xq_tboard *bd = &pr->boards[b];
+    if (!bd->black) continue;
+    char t[16], rn[16], bn[16];
+    snprintf(t, sizeof t, "%d", b + 1);
+    snprintf(rn, sizeof rn, "%d", xq_tplayer_no(ev, bd->red));
+    snprintf(bn, sizeof bn, "%d", xq_tplayer_no(ev, bd->black));
+    const char *row[9] = {t, rn, ev->players[bd->red - 1].name, bn, ev->players[bd->black - 1].name, "", "", "", ""};
+    rc = xq__sheet_row(&sh, row);
+  }
+  int end = xq__sheet_end(&sh);
+  return rc ? rc : end;
+}
+
+int xq_sheet_scoresheets(const xq_tevent *ev, const xq_tpairing *pr, int format, int lang, FILE *f)
+{
+  if (format == XQ_SHEET_XLSX) {
+    xq__xlsx x;
+    FILE *m = xq__xlsx_open(&x);
+    return xq__xlsx_close(&x, m ? xq_sheet_scoresheets(ev, pr, XQ__SHEET_SPOOL, lang, m) : XQ_ENOMEM, f);
+  }
+  if (!ev || !pr || !f || !xq__sheet_format_ok(format) || (lang != XQ_LANG_EN && lang != XQ_LANG_ZH) ||
+      pr->round < 1 || pr->round > XQ_TOURNEY_ROUNDS_MAX || pr->nboards < 0 || (pr->nboards && !pr->boards))
+    return XQ_EINVAL;
+  for (int b = 0; b < pr->nboards; b++)
+    if (pr->boards[b].red < 1 || pr->boards[b].red > ev->n || pr->boards[b].black < 0 ||
+        pr->boards[b].black > ev->n)
+      return XQ_EINVAL;
+  return format == XQ_SHEET_HTML ? html_sheets(ev, pr, lang, f) : collect_sheet(ev, pr, format, lang, f);
+}

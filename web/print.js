@@ -1,0 +1,137 @@
+/*
+ * print.js -- the Print section (打印) of the organiser's console
+ * (docs/web.md): a sheet chosen (the pairing sheet or the score sheets of
+ * a round, the standings after a round, the final places, the team
+ * standings, the prizes of a preset or of a prize-table file) in Chinese
+ * or English, shown as the server's print view in a frame with a Print
+ * button, or downloaded as CSV or XLSX. Every sheet is the export
+ * operation's (docs/protocol.md); this file only asks for it.
+ */
+'use strict';
+
+Object.assign(WORDS.zh, {
+  p_print: '打印', p_pairings: '对阵表', p_scoresheets: '记分表', p_standings: '成绩排名', p_places: '最终名次',
+  p_teams: '团体成绩', p_prizes: '获奖名单', p_round: '轮次', p_lang: '语言', p_view: '打印预览', p_preset: '规程',
+  p_prize_file: '奖金表文件', p_none: '（无）', p_mode: '团体计分', p_mode_default: '按规程', p_mode_places: '名次分',
+  p_mode_points: '积分和', p_need_prizes: '获奖名单须选择规程或奖金表文件', p_saved: '已下载 {f}',
+});
+Object.assign(WORDS.en, {
+  p_print: 'Print', p_pairings: 'Pairing sheet', p_scoresheets: 'Score sheets', p_standings: 'Standings',
+  p_places: 'Final places', p_teams: 'Team standings', p_prizes: 'Prizes', p_round: 'Round', p_lang: 'Language',
+  p_view: 'Print view', p_preset: 'Regulation', p_prize_file: 'Prize table file', p_none: '(none)', p_mode: 'Team score',
+  p_mode_default: 'as the regulation', p_mode_places: 'sum of places', p_mode_points: 'sum of points',
+  p_need_prizes: 'Prizes need a regulation or a prize table file', p_saved: '{f} downloaded',
+});
+
+const P = { prizes: null, presets: null };
+
+/* The sheets that name a round. */
+const P_ROUNDS = ['pairings', 'scoresheets', 'standings'];
+
+/* The export request of the form, in `format`; or an error text. */
+function printReq(format) {
+  const f = $('#p-form').elements;
+  const what = f.what.value;
+  const req = { id: 'print', op: 'export', format, what, lang: f.lang.value };
+  if (P_ROUNDS.includes(what) && +f.round.value > 0) req.round = +f.round.value;
+  if (what === 'teams' && f.mode.value) req.mode = f.mode.value;
+  if (what === 'teams' || what === 'prizes') {
+    if (P.prizes !== null) req.prizes = P.prizes;
+    else if (f.preset.value) req.preset = f.preset.value;
+  }
+  if (what === 'prizes' && !req.prizes && !req.preset) return { error: t('p_need_prizes') };
+  return { req };
+}
+
+function printSay(text, error) {
+  const p = $('#p-result');
+  p.textContent = text;
+  p.classList.toggle('error', !!error);
+}
+
+async function printAsk(format) {
+  const { req, error } = printReq(format);
+  if (error) { printSay(error, true); return null; }
+  const res = await op(req);
+  if (res.error) { printSay(t('failed', { msg: `${res.error.code}: ${res.error.msg}` }), true); return null; }
+  printSay('', false);
+  return res;
+}
+
+/* The server's HTML in a frame (its own print stylesheet), and a button
+ * that prints the frame alone. */
+async function printView() {
+  const res = await printAsk('html');
+  if (!res) return;
+  const frame = el('iframe', { id: 'p-frame', title: t('p_' + res.what), 'data-what': res.what });
+  frame.srcdoc = res.text;
+  $('#p-out').replaceChildren(el('p', {}, el('button', { type: 'button', id: 'p-print-btn',
+    onclick: () => frame.contentWindow.print() }, t('c_print'))), frame);
+}
+
+/* A reply's sheet as a file download. */
+function saveSheet(res) {
+  let blob;
+  if (res.base64) {
+    const bin = atob(res.base64), bytes = new Uint8Array(bin.length);
+    for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+    blob = new Blob([bytes], { type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' });
+  } else {
+    // a BOM, so that Excel reads the CSV as UTF-8
+    blob = new Blob(['\ufeff' + res.text], { type: 'text/csv;charset=utf-8' });
+  }
+  const url = URL.createObjectURL(blob);
+  const a = el('a', { href: url, download: res.filename, hidden: '' });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10000);
+  printSay(t('p_saved', { f: res.filename }), false);
+}
+
+async function printDownload(format) {
+  const res = await printAsk(format);
+  if (res) saveSheet(res);
+}
+
+/* The fields each sheet takes: a round, a regulation and a prize file,
+ * the team mode. */
+function printFields() {
+  const what = $('#p-form').elements.what.value;
+  $('#p-round-opt').hidden = !P_ROUNDS.includes(what);
+  $('#p-prize-opts').hidden = what !== 'teams' && what !== 'prizes';
+  $('#p-team-opts').hidden = what !== 'teams';
+}
+
+async function renderPrint() {
+  if (S.role !== 'admin') return;
+  const f = $('#p-form').elements;
+  if (!f.round.value && S.round) f.round.value = S.round;
+  if (!f.lang.dataset.set) f.lang.value = S.lang;
+  if (!P.presets) {
+    const ev = await op({ id: 'print-event', op: 'event' });
+    P.presets = (ev && ev.presets) || [];
+    f.preset.replaceChildren(el('option', { value: '', 'data-i18n': 'p_none', text: t('p_none') }),
+      ...P.presets.map(p => el('option', { value: p.name, text: `${p.name} — ${p.title}` })));
+  }
+  printFields();
+}
+
+function printInit() {
+  const form = $('#p-form');
+  form.addEventListener('submit', e => e.preventDefault());
+  form.elements.what.addEventListener('change', printFields);
+  form.elements.lang.addEventListener('change', e => { e.target.dataset.set = '1'; });
+  $('#p-prize-file').addEventListener('change', async e => {
+    const file = e.target.files[0];
+    P.prizes = file ? await file.text() : null;
+  });
+  $('#p-view').addEventListener('click', printView);
+  $('#p-csv').addEventListener('click', () => printDownload('csv'));
+  $('#p-xlsx').addEventListener('click', () => printDownload('xlsx'));
+  // the console shows the section: fill it when the console is shown or signed in
+  const body = $('#console-body');
+  new MutationObserver(() => { if (!body.hidden) renderPrint(); }).observe(body, { attributes: true, attributeFilter: ['hidden'] });
+  window.addEventListener('hashchange', () => { if (S.view === 'console' && !body.hidden) renderPrint(); });
+}
+document.addEventListener('DOMContentLoaded', printInit);
