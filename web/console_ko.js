@@ -14,8 +14,9 @@ Object.assign(WORDS.zh, {
   k_start: '开始淘汰赛', k_started: '淘汰赛已开始：{n}人', k_waiting: '待赛对局', k_none_waiting: '没有等待对局的比赛。',
   k_next: '下一局', k_red: '执红', k_red_rule: '按规程', k_publish: '公布下一局（{n}场）', k_published: '已公布 {n} 台淘汰赛对局',
   k_not_ready: '须在瑞士制某轮全部结果录入后开始。', k_match: '第{n}场', k_match_h: '场次', k_players: '棋手',
-  f_xinjiang: '新疆规程（慢棋，和则快棋、超快棋）', f_shaanxi: '陕西规程（村王赛）', f_tangshan: '唐山规程', f_wujiaqu: '五家渠规程',
-  'f_rapid-armageddon': '快棋，和则超快棋', f_armageddon: '超快棋（和棋黑胜）', 'f_rapid-blitz': '快棋，和则超快棋两局',
+  'f_rapid-armageddon': '和则快棋两局（交换先后），再和超快棋（新疆、陕西）', f_armageddon: '和则超快棋（和棋黑胜；唐山）',
+  'f_rapid-blitz': '和则10分+3秒两局，再和5分+3秒直至分出胜负（五家渠）', f_village: '村王赛：20分钟局，再和5分钟局（陕西乡村棋王赛）',
+  k_leave: '出线棋手不再参加第{a}轮起的积分编排（共{n}轮）。', k_leave_none: '',
 });
 Object.assign(WORDS.en, {
   k_title: 'Knockout', k_after: 'From the standings after round', k_size: 'Players', k_seeding: 'Bracket', k_format: 'Format',
@@ -25,16 +26,20 @@ Object.assign(WORDS.en, {
   k_red: 'Red', k_red_rule: 'by the regulation', k_publish: 'Publish the next games ({n} matches)',
   k_published: '{n} knockout tables published', k_not_ready: 'Starts after a Swiss round with every result in.',
   k_match: 'match {n}', k_match_h: 'Match', k_players: 'Players',
-  f_xinjiang: 'Xinjiang (standard, then rapid and armageddon)', f_shaanxi: 'Shaanxi (village king)', f_tangshan: 'Tangshan',
-  f_wujiaqu: 'Wujiaqu', 'f_rapid-armageddon': 'rapid, then armageddon', f_armageddon: 'armageddon (a draw wins for Black)',
-  'f_rapid-blitz': 'rapid, then two blitz',
+  'f_rapid-armageddon': 'a draw: two rapid games, colours swapped, then armageddon (Xinjiang, Shaanxi)',
+  f_armageddon: 'a draw: armageddon, a draw wins for Black (Tangshan)',
+  'f_rapid-blitz': 'a draw: two 10+3 games, then 5+3 games until decided (Wujiaqu)',
+  f_village: 'village king: 20-minute games, then 5-minute games (Shaanxi)',
+  k_leave: 'The players who go through leave the Swiss from round {a} on ({n} rounds).', k_leave_none: '',
 });
 
-const KO_FORMATS = ['xinjiang', 'shaanxi', 'tangshan', 'wujiaqu', 'rapid-armageddon', 'armageddon', 'rapid-blitz'];
+/* The formats by the name the server gives back (xq_ko_format_name);
+ * each regulation's name is another name of one of them. */
+const KO_FORMATS = ['rapid-armageddon', 'armageddon', 'rapid-blitz', 'village'];
 
 /* The start form, shown until the stage has started: the Swiss rounds
- * 1..`done` have every result in. */
-function koStartForm(done) {
+ * 1..`done` have every result in, of `planned`. */
+function koStartForm(done, planned) {
   const rounds = Array.from({ length: done }, (_, i) => done - i); // newest first
   const sel = (name, opts) => el('select', { name }, ...opts.map(([v, text]) => el('option', { value: v, text })));
   const form = el('form', { id: 'k-start', class: 'c-add' },
@@ -44,8 +49,10 @@ function koStartForm(done) {
     el('label', {}, t('k_choice') + ' ', sel('choice', [[3, '3'], [4, '4']])),
     el('label', {}, t('k_format') + ' ', sel('format', KO_FORMATS.map(f => [f, t('f_' + f)]))),
     el('button', { type: 'submit', text: t('k_start') }));
+  const leave = el('p', { class: 'caption', id: 'k-leave' });
   const sync = () => {
-    const lot = form.elements.seeding.value === 'lot';
+    const lot = form.elements.seeding.value === 'lot', after = +form.elements.after.value;
+    leave.textContent = !lot && planned > after ? t('k_leave', { a: after + 1, n: planned }) : '';
     form.elements.after.parentNode.hidden = lot;
     form.elements.size.parentNode.hidden = lot;
     form.elements.choice.parentNode.hidden = form.elements.seeding.value !== 'choose';
@@ -54,7 +61,8 @@ function koStartForm(done) {
   form.elements.seeding.addEventListener('change', sync);
   form.addEventListener('submit', e => { e.preventDefault(); koStart(form); });
   sync();
-  return [rounds.length ? null : el('p', { class: 'caption', text: t('k_not_ready') }), form];
+  form.elements.after.addEventListener('change', sync);
+  return [rounds.length ? null : el('p', { class: 'caption', text: t('k_not_ready') }), form, leave];
 }
 
 async function koStart(form) {
@@ -72,13 +80,14 @@ async function koStart(form) {
  * regulation leaves the colours open. */
 function koWaiting(k) {
   const name = p => p ? p.name : '';
+  const inStage = m => k.matches.filter(x => x.stage === m.stage).indexOf(m) + 1; // as the bracket numbers it
   const waiting = k.matches.filter(m => m.next && !m.in_play && m.players.length === 2);
   const playing = k.matches.filter(m => m.in_play).map(m => el('li', { 'data-match': m.match },
-    `${stageName(k, m.stage)} · ${t('k_match', { n: m.match })}: ${m.players.map(name).join(` ${t('vs')} `)} — ${t('ko_in_play', { n: m.in_play })}`));
+    `${stageName(k, m.stage)} · ${t('k_match', { n: inStage(m) })}: ${m.players.map(name).join(` ${t('vs')} `)} — ${t('ko_in_play', { n: m.in_play })}`));
   const inPlay = playing.length ? el('ul', { id: 'k-playing' }, ...playing) : null;
   if (!waiting.length) return [inPlay, el('p', { class: 'empty', text: t('k_none_waiting') })];
   const rows = waiting.map(m => el('tr', { 'data-match': m.match },
-    el('td', { text: `${stageName(k, m.stage)} · ${t('k_match', { n: m.match })}` }),
+    el('td', { text: `${stageName(k, m.stage)} · ${t('k_match', { n: inStage(m) })}` }),
     el('td', { text: m.players.map(name).join(` ${t('vs')} `) }),
     el('td', { text: `${t('g_' + m.next.type)} ${m.next.time_control || ''}` }),
     el('td', {}, m.next.colours_open
@@ -111,7 +120,7 @@ async function renderKnockoutConsole() {
   if (!box || S.role !== 'admin') return;
   const [k, ev] = await Promise.all([op({ id: 'knockout', op: 'knockout' }), getJSON('/api/event')]);
   if (k.error) return box.replaceChildren(el('p', { class: 'error', text: k.error.msg }));
-  if (!k.started) return box.replaceChildren(...koStartForm(ev.rounds_complete || 0).filter(Boolean));
+  if (!k.started) return box.replaceChildren(...koStartForm(ev.rounds_complete || 0, ev.rounds || 0).filter(Boolean));
   box.replaceChildren(el('p', { text: `${t('k_started', { n: k.entrants })} · ${t('f_' + k.format)}` }),
     el('h3', { text: t('k_waiting') }), ...koWaiting(k).filter(Boolean));
 }

@@ -8,7 +8,7 @@
 //   XQ_BUILD=build node --test tests/web/organiser.test.mjs   (tests/web/run.sh)
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, mkdirSync, rmSync, existsSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, rmSync, existsSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
@@ -27,6 +27,13 @@ after(async () => {
   if (browser) await browser.close();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
+
+/* A prize table file for the command line, in the test's directory. */
+function writePrizes(text) {
+  const f = join(dir, 'prizes.txt');
+  writeFileSync(f, text);
+  return f;
+}
 
 /* The store's pairing of round r: [[table, red name, result, black name]]. */
 function storedPairing(db, r) {
@@ -169,6 +176,32 @@ test('an organiser runs a 12-player, 3-round event from the page alone; the stor
     await p.click('#tabs a[data-view="console"]');
     await p.waitForSelector('#console-body:not([hidden])', { timeout: WAIT });
     assert.match(await p.textContent('#c-all-paired'), /全部3轮已编排/);
+
+    // the final standings, printed: the store's order
+    const final = storedStandings(ev.db);
+    await p.selectOption('#p-what', 'standings');
+    await p.fill('#p-round', '3');
+    await p.click('#p-view');
+    let frame = p.frameLocator('#p-frame[data-what="standings"]');
+    await frame.locator('tbody tr').first().waitFor({ timeout: WAIT });
+    assert.deepEqual(await frame.locator('tbody tr td:nth-child(3)').allTextContents(), final.map(x => x[1]),
+      'the printed standings are the store\'s');
+    assert.match(await frame.locator('body').textContent(), /第3轮后/);
+    await p.locator('#p-out').screenshot({ path: join(ART, '23-print-final-standings.png') });
+    // the prize list of a prize table file chosen on the computer: the first three of the final standings
+    const table = '# 奖金表\ncategory open all\n1 3000\n2 2000\n3 1000\n';
+    await p.selectOption('#p-what', 'prizes');
+    await p.setInputFiles('#p-prize-file', { name: 'prizes.txt', mimeType: 'text/plain', buffer: Buffer.from(table) });
+    await p.click('#p-view');
+    frame = p.frameLocator('#p-frame[data-what="prizes"]');
+    await frame.locator('tbody tr').first().waitFor({ timeout: WAIT });
+    const prizeText = await frame.locator('body').textContent();
+    for (const [i, amount] of [[0, '3000'], [1, '2000'], [2, '1000']]) {
+      const row = (await frame.locator('tbody tr').allTextContents()).find(r => r.includes(final[i][1]));
+      assert.ok(row && row.includes(amount), `place ${i + 1}, ${final[i][1]}, wins ${amount}: ${prizeText}`);
+    }
+    assert.match(cli(ev.db, 'prizes', '--table', writePrizes(table)), new RegExp(final[0][1]), 'the CLI awards the same');
+    await p.locator('#p-out').screenshot({ path: join(ART, '24-print-prizes.png') });
     assert.ok(await p.isHidden('#c-pair'), 'no fourth round to pair');
 
     // the knockout: the top four after round 3, started and its semi-finals published from the page
@@ -194,7 +227,7 @@ test('an organiser runs a 12-player, 3-round event from the page alone; the stor
     // the knockout tables' slips: a token each, good for its table
     await p.waitForFunction(() => document.querySelector('#round').value === '50', null, { timeout: WAIT });
     await p.click('#c-slips-btn');
-    const frame = p.frameLocator('#c-slips-frame');
+    frame = p.frameLocator('#c-slips-frame');
     await frame.locator('.slip').first().waitFor({ timeout: WAIT });
     assert.equal(await frame.locator('.slip').count(), 2);
     assert.match(await frame.locator('.slip[data-table="1"] h2').textContent(), /淘汰赛/);
@@ -203,7 +236,10 @@ test('an organiser runs a 12-player, 3-round event from the page alone; the stor
     // the console on a phone: nothing wider than the screen but the tables, which scroll in their boxes
     await p.setViewportSize({ width: 390, height: 844 });
     const wide = await p.evaluate(() => document.documentElement.scrollWidth);
-    assert.ok(wide <= 391, `the console is ${wide} px wide on a 390 px phone`);
+    const culprits = await p.evaluate(() => [...document.querySelectorAll('#view-console *')]
+      .filter(e => e.getBoundingClientRect().right > innerWidth + 1 && !e.closest('.scroll'))
+      .slice(0, 5).map(e => `${e.tagName.toLowerCase()}#${e.id}.${e.className}`));
+    assert.ok(wide <= 391, `the console is ${wide} px wide on a 390 px phone: ${culprits.join(' ')}`);
     assert.ok(await p.evaluate(() => [...document.querySelectorAll('#banners .banner')].filter(b => b.offsetParent).length <= 2),
       'two banners at most once the screen is a phone\'s');
     await p.screenshot({ path: join(ART, '22-console-phone.png'), fullPage: false });
