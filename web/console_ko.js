@@ -71,7 +71,7 @@ async function koStart(form) {
   if (req.seeding !== 'lot') Object.assign(req, { after: +f.after.value, size: +f.size.value });
   if (req.seeding === 'choose') req.choice = +f.choice.value;
   const res = await op(req);
-  if (res.error) return consoleSay(t('failed', { msg: `${res.error.code}: ${res.error.msg}` }), true);
+  if (res.error) return consoleSay(t('failed', { msg: errText(res.error) }), true);
   consoleSay(t('k_started', { n: res.entrants }), false);
   renderKnockoutConsole();
 }
@@ -109,7 +109,7 @@ async function koPublish(table) {
   const req = { id: 'ko_publish', op: 'ko_publish' };
   if (red.length) req.red = red;
   const res = await op(req);
-  if (res.error) return consoleSay(t('failed', { msg: `${res.error.code}: ${res.error.msg}` }), true);
+  if (res.error) return consoleSay(t('failed', { msg: errText(res.error) }), true);
   consoleSay(t('k_published', { n: res.tables.length }), false);
   renderKnockoutConsole();
 }
@@ -119,7 +119,7 @@ async function renderKnockoutConsole() {
   const box = $('#c-knockout');
   if (!box || S.role !== 'admin') return;
   const [k, ev] = await Promise.all([op({ id: 'knockout', op: 'knockout' }), getJSON('/api/event')]);
-  if (k.error) return box.replaceChildren(el('p', { class: 'error', text: k.error.msg }));
+  if (k.error) return box.replaceChildren(el('p', { class: 'error', text: errText(k.error) }));
   if (!k.started) return box.replaceChildren(...koStartForm(ev.rounds_complete || 0, ev.rounds || 0).filter(Boolean));
   box.replaceChildren(el('p', { text: `${t('k_started', { n: k.entrants })} · ${t('f_' + k.format)}` }),
     el('h3', { text: t('k_waiting') }), ...koWaiting(k).filter(Boolean));

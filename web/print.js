@@ -53,7 +53,7 @@ async function printAsk(format) {
   const { req, error } = printReq(format);
   if (error) { printSay(error, true); return null; }
   const res = await op(req);
-  if (res.error) { printSay(t('failed', { msg: `${res.error.code}: ${res.error.msg}` }), true); return null; }
+  if (res.error) { printSay(t('failed', { msg: errText(res.error) }), true); return null; }
   printSay('', false);
   return res;
 }

@@ -8,7 +8,8 @@
 //   XQ_BUILD=build node --test tests/web/organiser.test.mjs   (tests/web/run.sh)
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, mkdirSync, rmSync, existsSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, rmSync, existsSync, writeFileSync, readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
@@ -247,5 +248,35 @@ test('an organiser runs a 12-player, 3-round event from the page alone; the stor
   } finally {
     await ctx.close();
     assert.deepEqual(await stop(ev.srv), { code: 0, signal: null }, 'the server stops cleanly');
+  }
+});
+
+test('the server\'s sentences the page puts in Chinese are sentences the server says', async () => {
+  // every format string of the C sources that can reach a reply, as a sample sentence
+  const root = new URL('../../', import.meta.url);
+  const files = execFileSync('git', ['ls-files', 'tourney/*.c', 'tourney/**/*.c', 'net/*.c'], { cwd: root }).toString().trim().split('\n');
+  const samples = [];
+  for (const f of files) {
+    const src = readFileSync(new URL(f, root), 'utf8');
+    for (const m of src.matchAll(/"((?:[^"\\]|\\.)*)"/g)) samples.push(m[1].replace(/\\n$/, '').replace(/%\.?\d*(?:d|ld|zu|lld)/g, '7').replace(/%\.?\d*s/g, 'x'));
+  }
+  const { ctx, p, errors } = await freshPage(browser, 800, 600);
+  const ev = await startEmpty(dir, 'messages', 3);
+  try {
+    await p.goto(ev.base + '/');
+    await p.waitForFunction(() => typeof serverText === 'function', null, { timeout: WAIT });
+    const patterns = await p.evaluate(() => MESSAGES_ZH.map(([re]) => re.source));
+    for (const src of patterns) {
+      const re = new RegExp(src);
+      assert.ok(samples.some(s => re.test(s)), `no server sentence matches /${src}/`);
+    }
+    const zh = await p.evaluate(() => errText({ code: 'CONFLICT', msg: 'round 1 still has boards without a result' }));
+    assert.equal(zh, '不能执行：第1轮还有未出结果的对局');
+    const unknown = await p.evaluate(() => serverText('something new'));
+    assert.equal(unknown, 'something new', 'an unknown sentence stays as the server wrote it');
+    assert.deepEqual(errors, []);
+  } finally {
+    await ctx.close();
+    await stop(ev.srv);
   }
 });
