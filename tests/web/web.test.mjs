@@ -985,6 +985,7 @@ test('i24.2: banners never move the page; the staff views show none for a result
   await postOp({ id: 'b1', op: 'result', round: 1, table: 4, result: other });
   const banner = viewer.p.locator('#banners .banner[data-kind="result"][data-table="4"]').first();
   await banner.waitFor({ timeout: WAIT });
+  assert.equal(await top(viewer.p, '#boards .card[data-table="1"]'), card0, 'a banner shown: the boards did not move');
   assert.match(await banner.textContent(), other === '=' ? /^第4台 和 ½-½/ : /^第4台 红胜 1-0/, 'the result in words');
   await desk.p.waitForSelector(`#arbiter-games tr[data-table="4"] td.result[data-result="${other === '=' ? '1/2-1/2' : other}"]`,
     { timeout: WAIT });
