@@ -276,7 +276,7 @@ static void get_standings(xq__server *s, xq__conn *c, http_conn *h, int upto)
     return;
   }
   /* by default after the last round whose games are all in */
-  if (upto <= 0 || upto > ev->nrounds) upto = xq_tevent_rounds_complete(ev);
+  if (upto <= 0 || upto > ev->nrounds) upto = xq_tevent_standings_round(ev);
   xq_tstanding *st = calloc((size_t)ev->n + 1, sizeof *st);
   if (!st || xq_standings(ev, upto, st) != XQ_OK) {
     free(st);
@@ -314,6 +314,12 @@ static void get_standings(xq__server *s, xq__conn *c, http_conn *h, int upto)
     cJSON_AddNumberToObject(x, "w", st[i].wins);
     cJSON_AddNumberToObject(x, "d", st[i].draws);
     cJSON_AddNumberToObject(x, "l", st[i].losses);
+    const xq_tplayer *pl = &ev->players[st[i].id - 1];
+    if (pl->club[0]) cJSON_AddStringToObject(x, "club", pl->club);
+    if (pl->region[0]) cJSON_AddStringToObject(x, "region", pl->region);
+    int byes = 0; /* 轮空: points without a game, not in W-D-L */
+    for (int r = 1; r <= upto; r++) byes += xq_tevent_slot(ev, st[i].id, r)->res == XQ_TR_PAB;
+    cJSON_AddNumberToObject(x, "byes", byes);
     cJSON_AddItemToArray(rows, x);
   }
   free(st);

@@ -422,3 +422,52 @@ Test(tiebreak, before_any_result_the_starting_order)
   cr_assert_eq(st[4].id, 4, "the loser last");
   xq_tevent_free(ev);
 }
+
+Test(tiebreak, during_a_round_only_finished_games_count)
+{
+  /* A, B, C, D at 2/1/0; round 1: A–B 1-0, C–D =; round 2: A–C in play,
+   * B–D 1-0 (D is Black and loses). After round 2 so far:
+   * points A 2, B 0+2 = 2, C 1, D 1.
+   * OS counts finished games only: A's only finished opponent is B (2);
+   * C's is D (1); B: A 2 + D 1 = 3; D: C 1 + B 2 = 3.
+   * OS_C1 takes the lowest finished part: A 2-2 = 0, B 3-1 = 2.
+   * SB: A 2·2 = 4 (the game with C not counted), C 1·1 = 1.
+   * FOULS: a foul in A's game in play is not counted yet. */
+  xq_tevent *ev = players(4, "PTS,OS,SB,FOULS,LOT");
+  game(ev, 1, 1, 2, "1-0"); game(ev, 1, 3, 4, "=");
+  game(ev, 2, 1, 3, "*");   game(ev, 2, 2, 4, "1-0");
+  xq_tevent_slot(ev, 1, 2)->fouls = 1;
+  const int64_t os[4] = {4, 6, 2, 6}, sb[4] = {2 * 2 * 4, 0 + 2 * 2 * 2, 2 * 2, 2 * 2 + 0};
+  for (int id = 1; id <= 4; id++) {
+    cr_assert_eq(xq_tb_value(ev, XQ_TB_OS, id, 2), os[id - 1], "OS of %d: %lld", id,
+                 (long long)xq_tb_value(ev, XQ_TB_OS, id, 2));
+    cr_assert_eq(xq_tb_value(ev, XQ_TB_SB, id, 2), sb[id - 1], "SB of %d: %lld", id,
+                 (long long)xq_tb_value(ev, XQ_TB_SB, id, 2));
+  }
+  cr_assert_eq(xq_tb_value(ev, XQ_TB_OS_C1, 1, 2), 0, "OS_C1 of A: its one finished part taken off");
+  cr_assert_eq(xq_tb_value(ev, XQ_TB_OS_C1, 2, 2), 6 - 2);
+  cr_assert_eq(xq_tb_value(ev, XQ_TB_FOULS, 1, 2), 0, "a foul of a game in play waits for its end");
+  /* the ranking uses the same values: A (2 points, OS 2) under B (2, OS 3) */
+  xq_tstanding st[4];
+  cr_assert_eq(xq_standings(ev, 2, st), XQ_OK);
+  cr_assert_eq(st[0].id, 2, "B first on OS 3 against A's 2, not A on a game not over");
+  cr_assert_eq(st[1].id, 1);
+  cr_assert_eq(st[0].val[1], 6);
+  cr_assert_eq(st[1].val[1], 4);
+  /* the default round: none complete, round 2 paired: round 1 is complete here */
+  cr_assert_eq(xq_tevent_rounds_complete(ev), 1);
+  cr_assert_eq(xq_tevent_standings_round(ev), 1);
+  /* the game ends: it counts */
+  game(ev, 2, 1, 3, "1-0");
+  cr_assert_eq(xq_tb_value(ev, XQ_TB_OS, 1, 2), 4 + 2);
+  cr_assert_eq(xq_tb_value(ev, XQ_TB_FOULS, 1, 2), 1);
+  cr_assert_eq(xq_tevent_standings_round(ev), 2);
+  xq_tevent_free(ev);
+
+  /* nothing complete yet: round 1 in progress once it is paired, 0 before */
+  ev = players(2, NULL);
+  cr_assert_eq(xq_tevent_standings_round(ev), 0);
+  game(ev, 1, 1, 2, "*");
+  cr_assert_eq(xq_tevent_standings_round(ev), 1);
+  xq_tevent_free(ev);
+}

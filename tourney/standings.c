@@ -25,11 +25,20 @@ static int lowest_final(const xq_tevent *ev, int upto)
   return lo;
 }
 
+/* Whether slot s counts in a tie-break: anything but a game paired and
+ * not over yet (standings during a round count finished games only). */
+static int counts(const xq_tslot *s)
+{
+  return !(s->opp && s->res == XQ_TR_NONE);
+}
+
 /* Contribution of round r to 对手分: the (scheduled) opponent's final
- * score, the bye's value, or 0 for a round without a game. */
+ * score, the bye's value, or 0 for a round without a game or a game not
+ * over yet. */
 static int os_part(const xq_tevent *ev, int id, int r, int upto, int bye_value)
 {
   const xq_tslot *s = xq_tevent_slot(ev, id, r);
+  if (!counts(s)) return 0;
   if (s->opp) return final_pts(ev, s->opp, upto); /* forfeits: scheduled opponent */
   if (s->res == XQ_TR_PAB) return bye_value;
   return 0;
@@ -43,14 +52,15 @@ static int64_t value(const xq_tevent *ev, int tb, int id, int upto, int bye_valu
     return final_pts(ev, id, upto);
   case XQ_TB_OS:
   case XQ_TB_OS_C1: {
-    int lo = 0;
+    int lo = 0, parts = 0;
     for (int r = 1; r <= upto; r++) {
+      if (!counts(xq_tevent_slot(ev, id, r))) continue; /* a game not over: no part */
       int part = os_part(ev, id, r, upto, bye_value);
       v += part;
-      if (r == 1 || part < lo) lo = part;
+      if (!parts++ || part < lo) lo = part;
     }
     /* OS_C1 (对手分去一): minus the lowest single contribution */
-    return tb == XQ_TB_OS_C1 && upto > 0 ? v - lo : v;
+    return tb == XQ_TB_OS_C1 ? v - lo : v;
   }
   case XQ_TB_PS: /* 累进分: Σ S_r = Σ pts_r·(n − r + 1) */
     for (int r = 1; r <= upto; r++)
@@ -64,7 +74,10 @@ static int64_t value(const xq_tevent *ev, int tb, int id, int upto, int bye_valu
     }
     return v;
   case XQ_TB_FOULS:
-    for (int r = 1; r <= upto; r++) v += xq_tevent_slot(ev, id, r)->fouls;
+    for (int r = 1; r <= upto; r++) {
+      const xq_tslot *s = xq_tevent_slot(ev, id, r);
+      if (counts(s)) v += s->fouls;
+    }
     return v;
   case XQ_TB_LOT:
     return lot ? lot[id] : 0;
@@ -312,6 +325,13 @@ static int de_display(rk *k, xq_tstanding *out, int n, int t)
     i = j;
   }
   return XQ_OK;
+}
+
+int xq_tevent_standings_round(const xq_tevent *ev)
+{
+  if (!ev) return 0;
+  int done = xq_tevent_rounds_complete(ev);
+  return done ? done : ev->nrounds > 0;
 }
 
 int xq_standings(const xq_tevent *ev, int upto, xq_tstanding *out)

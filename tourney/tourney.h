@@ -439,13 +439,22 @@ typedef struct xq_tstanding {
   int wins, draws, losses;        /* over the board, forfeits as W/L */
 } xq_tstanding;
 
-/* Rank every player after rounds 1..upto (0 = all recorded rounds) by
- * cfg.tb, then LOT, then pairing number (tourney.md §5, no shared places);
- * before any game of those rounds has a result, by points (a bye's) and
- * then the starting order (pairing number, else registration).
+/* Rank every player after rounds 1..upto (0 or beyond the last recorded
+ * round = all recorded rounds) by cfg.tb, then LOT, then pairing number
+ * (tourney.md §5, no shared places); before any game of those rounds has
+ * a result, by points (a bye's) and then the starting order (pairing
+ * number, else registration). A game paired and not over yet counts in
+ * no score and no tie-break (OS, OS_C1, SB, DE, FOULS, ...): standings
+ * during a round are of its finished games only.
  * Fills out[0..n-1] in rank order (room for ev->n). Returns XQ_OK,
  * XQ_EINVAL or XQ_ENOMEM. */
 int xq_standings(const xq_tevent *ev, int upto, xq_tstanding *out);
+
+/* The round the standings are of when none is asked for: the last round
+ * whose games are all in (xq_tevent_rounds_complete), else round 1 in
+ * progress once it is paired, else 0 (nothing paired: before round 1).
+ * The CLI, the sheets and /api/standings.json use it alike. */
+int xq_tevent_standings_round(const xq_tevent *ev);
 
 /* One tie-break value of player `id` over rounds 1..upto that does not
  * depend on the tied group (every code except DE and ROUNDBACK_*). */

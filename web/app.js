@@ -23,7 +23,9 @@ const WORDS = {
     g_armageddon: '超快棋（和棋黑胜）',
     bye: '轮空', vs: '对', ply: '第{n}步', start: '开局', playing: '对局中', paused: '暂停',
     needs_arbiter: '待裁判裁决', must_change: '{side}必须变着', fouls: '犯规 红{r} 黑{b}',
-    red_side: '红方', black_side: '黑方', res_10: '红胜', res_01: '黑胜', res_draw: '和棋',
+    red_side: '红方', black_side: '黑方', res_f10: '红胜（黑方弃权）', res_f01: '黑胜（红方弃权）', res_f00: '双方弃权',
+    in_play: '进行中', same_result: '第{t}台已是 {res}，未更改', no_round: '尚未编排对阵', no_players: '尚无棋手报名',
+    pno: '序号', club: '单位', byes: '轮空', print_pairings: '{r}对阵表', print_standings: '{c}排名', round_in_play: '第{n}轮进行中',
     after_round: '第{n}轮后', during_round: '第{n}轮进行中（未完成的对局不计）', before_round_1: '第1轮前', no_attention: '目前没有需要处理的对局。', role: '身份：{r}',
     role_admin: '管理员', role_arbiter: '裁判', role_board: '棋盘', role_viewer: '观众',
     not_staff: '此令牌不是裁判或管理员令牌。', bad_token: '令牌无效或已撤销。',
@@ -50,8 +52,11 @@ const WORDS = {
     swiss_after: 'Swiss standings (before the knockout)', ko_in_play: 'playing at table {n}', g_standard: 'standard',
     g_rapid: 'rapid', g_blitz: 'blitz', g_armageddon: 'armageddon (a draw wins for Black)', vs: 'vs', ply: 'ply {n}', start: 'start',
     playing: 'playing', paused: 'paused', needs_arbiter: 'needs the arbiter', must_change: '{side} must change',
-    fouls: 'fouls R{r} B{b}', red_side: 'Red', black_side: 'Black', res_10: 'Red wins', res_01: 'Black wins',
-    res_draw: 'draw', after_round: 'after round {n}',
+    fouls: 'fouls R{r} B{b}', red_side: 'Red', black_side: 'Black', res_f10: 'Red wins (Black forfeits)',
+    res_f01: 'Black wins (Red forfeits)', res_f00: 'both forfeit', in_play: 'in play',
+    same_result: 'Table {t} is {res} already: nothing changed', no_round: 'No round has been paired yet',
+    no_players: 'No player has registered yet', pno: 'No.', club: 'Club', byes: 'Byes',
+    print_pairings: 'Pairings, {r}', print_standings: 'Standings, {c}', round_in_play: 'round {n} in progress', after_round: 'after round {n}',
     during_round: 'round {n} in progress (games not finished do not count)', before_round_1: 'before round 1', no_attention: 'No game needs attention now.',
     role: 'role: {r}', role_admin: 'admin', role_arbiter: 'arbiter', role_board: 'board', role_viewer: 'viewer',
     not_staff: 'This token is not an arbiter or admin token.', bad_token: 'Unknown or revoked token.',
@@ -88,7 +93,7 @@ const REASONS = {
 
 const S = {
   lang: localStorage.getItem('xqref.lang') || ((navigator.language || '').startsWith('zh') ? 'zh' : 'en'),
-  notation: localStorage.getItem('xqref.notation') || 'zh',
+  notation: localStorage.getItem('xqref.notation') || '', // '' until chosen: the language's (langNotation)
   event: null,
   round: 0,
   games: new Map(),          // table -> game state (games.json shape, plus zh/wxf and lastVerdict)
@@ -103,6 +108,11 @@ const S = {
   role: '',
 };
 if (!WORDS[S.lang]) S.lang = 'en';
+/* Until a reader picks a notation the page's language picks it: Chinese
+ * moves on the Chinese page, WXF on the English page. */
+const langNotation = () => S.lang === 'zh' ? 'zh' : 'wxf';
+S.notationChosen = !!S.notation;
+if (!S.notation) S.notation = langNotation();
 
 const $ = (sel, el = document) => el.querySelector(sel);
 
@@ -286,11 +296,13 @@ function moveText(game, i) {
   return game.moves[i];
 }
 
+/* A result in words, the same everywhere on the page: games.json's
+ * "1-0", "0-1", "1/2-1/2", the log's "=", the forfeits "+-", "-+", "--";
+ * a game in play ("*", none) is the empty string. */
 function resultText(res) {
-  if (res === '1-0' || res === '+-') return t('res_10') + ' ' + res;
-  if (res === '0-1' || res === '-+') return t('res_01') + ' ' + res;
-  if (res === '1/2-1/2') return t('res_draw') + ' ½-½';
-  return res;
+  const key = { '1-0': 'a_10', '0-1': 'a_01', '1/2-1/2': 'a_draw', '=': 'a_draw',
+    '+-': 'res_f10', '-+': 'res_f01', '--': 'res_f00' }[res];
+  return key ? t(key) : '';
 }
 
 function sideWord(side) { return side === 'red' ? t('red_side') : t('black_side'); }
@@ -368,8 +380,16 @@ function shown(g) {
   return [g.red, g.black].some(p => p && p.name.toLowerCase().includes(q));
 }
 
+/* A new event with no round paired yet says so (live, pairings,
+ * standings) instead of showing empty boxes. */
+function noRound() {
+  return !!S.event && !S.event.published.length;
+}
+
 function renderBoards() {
   const box = $('#boards');
+  $('#round').closest('label').hidden = noRound();
+  if (noRound()) return box.replaceChildren(el('p', { class: 'empty', 'data-empty': 'no-round', text: t('no_round') }));
   const cards = [];
   for (const g of [...S.games.values()].sort((a, b) => a.table - b.table)) {
     const c = renderCard(g);
@@ -394,47 +414,61 @@ function updateCard(g) {
 function renderPairings() {
   const body = $('#pairings tbody');
   const rows = [];
+  $('#pairings-caption').hidden = !noRound();
+  $('#pairings-caption').textContent = noRound() ? t('no_round') : '';
+  $('#pairings-title').textContent = S.round ? `${S.event ? S.event.name : ''} ${t('print_pairings', { r: roundName(S.round) })}` : '';
   for (const b of (S.pairings && S.pairings.boards) || []) {
     const g = S.games.get(b.table);
-    const res = b.bye ? t('bye') : (g ? g.result : b.result);
+    const res = g ? g.result : b.result;
     rows.push(el('tr', { 'data-table': b.table },
       el('td', { class: 'num', text: b.table }),
       el('td', { class: 'red-name', text: b.red ? `${b.red.name} (${b.red.rating})` : '' }),
       el('td', { class: 'num', text: b.red ? b.red.points : '' }),
-      el('td', { class: 'result' },
-        b.bye ? t('bye') : el('a', { href: `#game/${S.round}/${b.table}`, text: res })),
+      el('td', { class: 'result', 'data-result': b.bye ? 'bye' : res },
+        b.bye ? t('bye') : el('a', { href: `#game/${S.round}/${b.table}`, text: resultText(res) || t('in_play') })),
       el('td', { text: b.black ? `${b.black.name} (${b.black.rating})` : '' }),
       el('td', { class: 'num', text: b.black ? b.black.points : '' })));
   }
   body.replaceChildren(...rows);
 }
 
-/* The tie-break columns: those of the event's preset that have values. */
+/* The tie-break columns: those of the event's preset that have values;
+ * not the lots (LOT still ranks, the sheets print it): numbers easily
+ * taken for the pairing number. */
 function tbColumns(st) {
-  return (st.tiebreaks || []).filter(code => st.standings.some(r => r.tb && code in r.tb));
+  return (st.tiebreaks || []).filter(code => code !== 'LOT' && st.standings.some(r => r.tb && code in r.tb));
 }
 
 function renderStandings() {
   const st = S.standings;
   if (!st) return;
-  $('#standings-caption').textContent = !st.round ? t('before_round_1')
+  const when = noRound() ? t('no_round') : !st.round ? t('before_round_1')
     : t(st.complete === false ? 'during_round' : 'after_round', { n: st.round });
+  $('#standings-caption').textContent = noRound() && !st.standings.length ? `${when} · ${t('no_players')}` : when;
+  $('#standings-title').textContent = `${S.event ? S.event.name : ''} ${t('print_standings', {
+    c: !st.round ? t('before_round_1') : t(st.complete === false ? 'round_in_play' : 'after_round', { n: st.round }) })}`;
   renderPlaces($('#final-places'));
   if (!$('#final-places').hidden) $('#standings-caption').textContent = t('swiss_after') +
     (st.round ? ' · ' + t('after_round', { n: st.round }) : '');
   const cols = tbColumns(st);
+  const byes = st.standings.some(r => r.byes > 0);
   const head = el('tr', {},
-    el('th', { class: 'num', text: t('rank') }), el('th', { text: t('name') }),
+    el('th', { class: 'num', text: t('rank') }), el('th', { class: 'num', 'data-col': 'no', text: t('pno') }),
+    el('th', { text: t('name') }), el('th', { 'data-col': 'club', text: t('club') }),
     el('th', { class: 'num', text: t('rating') }),
     ...cols.map(c => el('th', { class: 'num', 'data-tb': c, title: c, text: (WORDS[S.lang].tb[c] || c) })),
-    el('th', { class: 'num', text: t('wdl') }));
+    el('th', { class: 'num', text: t('wdl') }),
+    byes ? el('th', { class: 'num', 'data-col': 'byes', text: t('byes') }) : null);
   $('#standings thead').replaceChildren(head);
   $('#standings tbody').replaceChildren(...st.standings.map(r => el('tr', { 'data-id': r.id },
     el('td', { class: 'num', 'data-col': 'rank', text: r.rank }),
+    el('td', { class: 'num', 'data-col': 'no', text: r.pno || r.id }),
     el('td', { 'data-col': 'name', text: r.name }),
+    el('td', { 'data-col': 'club', text: r.club || r.region || '' }),
     el('td', { class: 'num', 'data-col': 'rating', text: r.rating }),
     ...cols.map(c => el('td', { class: 'num', 'data-tb': c, text: c in r.tb ? r.tb[c] : '' })),
-    el('td', { class: 'num', 'data-col': 'wdl', text: `${r.w}-${r.d}-${r.l}` }))));
+    el('td', { class: 'num', 'data-col': 'wdl', text: `${r.w}-${r.d}-${r.l}` }),
+    byes ? el('td', { class: 'num', 'data-col': 'byes', text: r.byes || '' }) : null)));
 }
 
 let standingsTimer = 0;
@@ -480,7 +514,7 @@ function stageName(k, stage) {
 /* A knockout game in words: its type, who had Red, its result. */
 function koGameText(m, g) {
   const red = m.players.find(p => p && p.id === g.red);
-  return `${t('g_' + g.type)} ${red ? red.name + t('red_mark') : ''} ${g.result}`;
+  return `${t('g_' + g.type)} ${red ? red.name + t('red_mark') : ''} ${resultText(g.result) || t('in_play')}`;
 }
 
 /* The final places of the knockout, once every match is decided. */
@@ -536,7 +570,12 @@ function renderBracket() {
 const BANNERS_MAX = 6, BANNER_MS = 60000, PHONE_BANNERS_MAX = 2, PHONE_BANNER_MS = 20000;
 const phone = () => window.matchMedia('(max-width: 600px)').matches;
 
+/* The staff's views (the desk, the console) show no banner: their own
+ * lines and tables say what happened, and nothing covers their controls. */
+const staffView = () => S.view === 'arbiter' || S.view === 'console';
+
 function banner(kind, table, text) {
+  if (staffView()) return;
   const box = $('#banners');
   const max = phone() ? PHONE_BANNERS_MAX : BANNERS_MAX;
   const b = el('div', { class: 'banner', 'data-kind': kind, 'data-table': table, role: 'alert' },
@@ -747,22 +786,32 @@ function renderViewer() {
   $('#g-state').textContent = state;
   $('#nav-ply').textContent = n ? t('ply', { n }) : t('start');
   const ol = $('#g-moves');
-  const items = [];
-  for (let i = 0; i < g.moves.length; i += 2) {
-    const li = el('li', {});
-    for (let k = i; k < i + 2 && k < g.moves.length; k++) {
-      li.append(el('button', { type: 'button', class: 'mv' + (k + 1 === n ? ' current' : ''), 'data-ply': k + 1,
-        'aria-current': k + 1 === n ? 'step' : null, text: moveText(g, k), onclick: () => goto(k + 1) }));
-    }
-    items.push(li);
-  }
-  ol.replaceChildren(...items);
+  ol.replaceChildren(...moveRows(g, n));
   const cur = ol.querySelector('.current');
   if (cur && S.ply !== null) cur.scrollIntoView({ block: 'nearest' });
   else if (S.ply === null) ol.scrollTop = ol.scrollHeight;
   const nt = S.notation === 'zh' ? 'chinese' : S.notation;
   $('#g-pgn').href = `/api/rounds/${S.round}/${g.table}.pgn?notation=${nt}`;
   $('#g-pgn').setAttribute('download', `round${S.round}-table${g.table}.pgn`);
+}
+
+/* The move list: a row a move pair, numbered (1. 炮二平五 马８进７) from
+ * the start position's move number; a game that starts with Black to
+ * move has "…" in its first row's Red half. */
+function moveRows(g, n) {
+  const f = (g.start || START).split(' ');
+  const first = Math.max(1, parseInt(f[5], 10) || 1), black = f[1] === 'b' ? 1 : 0;
+  const items = [];
+  for (let i = -black; i < g.moves.length; i += 2) {
+    const li = el('li', {}, el('span', { class: 'no', 'aria-hidden': 'true', text: `${first + (i + black) / 2}.` }));
+    for (let k = i; k < i + 2 && k < g.moves.length; k++) {
+      if (k < 0) { li.append(el('span', { class: 'mv-none', text: '…' })); continue; }
+      li.append(el('button', { type: 'button', class: 'mv' + (k + 1 === n ? ' current' : ''), 'data-ply': k + 1,
+        'aria-current': k + 1 === n ? 'step' : null, text: moveText(g, k), onclick: () => goto(k + 1) }));
+    }
+    items.push(li);
+  }
+  return items;
 }
 
 function goto(n) {
@@ -841,7 +890,12 @@ function actions(g, attention) {
   const add = (key, req) => box.append(el('button', { type: 'button', 'data-action': key,
     onclick: ev => {
       ev.stopPropagation();
-      if (req.op === 'result' && g.result !== '*' && req.result !== 'none') confirmChange(box, g, req, key);
+      const finished = req.op === 'result' && g.result !== '*' && req.result !== 'none';
+      box.querySelector('.confirm')?.remove();
+      // the result it has already: no change, nothing sent
+      if (finished && RESULT_CODE[g.result] === req.result)
+        showOpResult(t('same_result', { t: g.table, res: resultText(g.result) }), false);
+      else if (finished) confirmChange(box, g, req, key);
       else act(g.table, req, t(key));
     } }, t(key)));
   if (g.needs_arbiter) add('a_play_on', { op: 'result', result: 'none' });
@@ -891,7 +945,7 @@ function renderArbiter() {
     return el('div', { class: 'item', 'data-table': g.table },
       el('p', {}, el('strong', { text: t('table_n', { n: g.table }) }), ' ',
         `${g.red ? g.red.name : ''} ${t('vs')} ${g.black ? g.black.name : ''}`,
-        g.result !== '*' ? el('span', { class: 'result', text: ' ' + g.result }) : null),
+        g.result !== '*' ? el('span', { class: 'result', 'data-result': g.result, text: ' ' + resultText(g.result) }) : null),
       el('p', {}, ...gameFlags(g).map(([cls, text]) => el('span', { class: 'tag ' + cls, text }))),
       v && (v.zh || v.en) ? el('p', { class: 'verdict', text: S.lang === 'zh' ? v.zh : v.en }) : null,
       v && (v.zh || v.en) ? el('p', { class: 'verdict-other', lang: S.lang === 'zh' ? 'en' : 'zh',
@@ -906,7 +960,7 @@ function renderArbiter() {
     el('td', { class: 'num', text: g.table }),
     el('td', { class: 'red-name', text: g.red ? g.red.name : '' }),
     el('td', { text: g.black ? g.black.name : '' }),
-    el('td', { class: 'result', text: g.result }),
+    el('td', { class: 'result', 'data-result': g.result, text: resultText(g.result) }),
     el('td', { text: gameFlags(g).map(x => x[1]).join(' · ') }),
     el('td', {}, actions(g)))));
 }
@@ -992,6 +1046,7 @@ function route() {
   const r = hashRound();
   if (r && r !== S.round && S.event && S.event.published.includes(r)) setRound(r);
   S.view = view;
+  document.body.dataset.view = view;
   for (const s of document.querySelectorAll('main .view')) s.hidden = s.id !== 'view-' + view;
   for (const a of document.querySelectorAll('#tabs a')) a.classList.toggle('active', a.dataset.view === view);
   if (view === 'game') renderViewer();
@@ -1028,6 +1083,7 @@ async function loadEvent(newest) {
   const linked = hashRound();
   const want = !newest && linked && S.event.published.includes(linked) ? linked : last;
   if (want && (newest || !S.round)) await setRound(want);
+  if (!want) { renderBoards(); renderPairings(); }
   refreshStandings();
 }
 
@@ -1035,12 +1091,14 @@ function init() {
   $('#notation').value = S.notation;
   $('#notation').addEventListener('change', e => {
     S.notation = e.target.value;
+    S.notationChosen = true;
     localStorage.setItem('xqref.notation', S.notation);
     rerender();
   });
   $('#lang').addEventListener('click', () => {
     S.lang = S.lang === 'zh' ? 'en' : 'zh';
     localStorage.setItem('xqref.lang', S.lang);
+    if (!S.notationChosen) $('#notation').value = S.notation = langNotation();
     rerender();
   });
   $('#round').addEventListener('change', e => setRound(+e.target.value));

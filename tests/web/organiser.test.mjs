@@ -57,7 +57,7 @@ async function shownPairing(p) {
 
 /* The arbiter's desk for round r: the result of each table. */
 async function deskResults(p) {
-  return p.$$eval('#arbiter-games tbody tr', trs => trs.map(tr => [+tr.dataset.table, tr.querySelector('td.result').textContent]));
+  return p.$$eval('#arbiter-games tbody tr', trs => trs.map(tr => [+tr.dataset.table, tr.querySelector('td.result').dataset.result]));
 }
 
 async function openRound(p, view, r) {
@@ -80,7 +80,7 @@ async function enterResults(p, db, r) {
       [table, key], { timeout: WAIT });
     want.push([table, code[key]]);
   }
-  await p.waitForFunction(() => [...document.querySelectorAll('#arbiter-games td.result')].every(td => td.textContent !== '*'),
+  await p.waitForFunction(() => [...document.querySelectorAll('#arbiter-games td.result')].every(td => td.dataset.result !== '*'),
     null, { timeout: WAIT });
   assert.deepEqual(storedPairing(db, r).map(b => [b[0], b[2]]), want, `round ${r}: the store has the results entered`);
 }
@@ -155,7 +155,7 @@ test('an organiser runs a 12-player, 3-round event from the page alone; the stor
         await p.click('#arbiter-games tr[data-table="1"] .confirm button[data-action="yes"]');
         await p.waitForSelector('#op-result button.undo', { timeout: WAIT });
         const changed = other === 'a_10' ? '1-0' : '0-1';
-        await p.waitForFunction(x => document.querySelector('#arbiter-games tr[data-table="1"] td.result')?.textContent === x,
+        await p.waitForFunction(x => document.querySelector('#arbiter-games tr[data-table="1"] td.result')?.dataset.result === x,
           changed === '1-0' ? '1-0' : '0-1', { timeout: WAIT });
         assert.equal(storedPairing(ev.db, 1)[0][2], changed, 'the correction is stored');
         await p.click('#op-result button.undo');

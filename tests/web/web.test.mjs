@@ -259,7 +259,8 @@ test('the standings on the page equal /api/standings.json', async () => {
   await page.waitForFunction(n => document.querySelectorAll('#standings tbody tr').length === n,
     json.standings.length, { timeout: WAIT });
   const cols = await page.$$eval('#standings thead th[data-tb]', ths => ths.map(th => th.dataset.tb));
-  assert.deepEqual(cols, json.tiebreaks.filter(c => json.standings.some(r => c in r.tb)));
+  // the lots rank but are not shown (numbers easily taken for 序号)
+  assert.deepEqual(cols, json.tiebreaks.filter(c => c !== 'LOT' && json.standings.some(r => c in r.tb)));
   const rows = await page.$$eval('#standings tbody tr', trs => trs.map(tr => ({
     id: +tr.dataset.id,
     rank: tr.querySelector('[data-col="rank"]').textContent,
@@ -322,8 +323,9 @@ test('the arbiter sees the foul and sets a result with one click', async () => {
   assert.match(await page.textContent('#role'), /裁判/);
   assert.equal(await page.evaluate(() => sessionStorage.getItem('xqref.token')), tokens.arbiter);
   await item.locator('button[data-action="a_10"]').click();
-  await page.waitForSelector('#arbiter-games tr[data-table="1"] td.result:text-is("1-0")', { timeout: WAIT });
-  await page.locator('#banners .banner[data-kind="result"][data-table="1"]').waitFor({ timeout: WAIT });
+  await page.waitForSelector('#arbiter-games tr[data-table="1"] td.result[data-result="1-0"]', { timeout: WAIT });
+  // the desk's own line says it (no banner on the staff's views)
+  await page.waitForSelector('#op-result:has-text("第1台")', { timeout: WAIT });
   const pairings = await api('/api/rounds/1/pairings.json');
   assert.equal(pairings.boards[0].result, '1-0');
   // a foul recorded with one click lists the game; confirming the ruling
@@ -620,8 +622,8 @@ test('D4: a finished result changes only when confirmed, and one click undoes it
   await p.click('#op-result button.undo');
   for (let i = 0; i < 50 && await result() !== before; i++) await new Promise(r => setTimeout(r, 100));
   assert.equal(await result(), before, 'undone');
-  // the page says the result as the API does (a draw is 1/2-1/2, not the log's '=')
-  await p.waitForSelector(`#arbiter-games tr[data-table="3"] td.result:text-is("${before}")`, { timeout: WAIT });
+  // the page keeps the result as the API says it (a draw is 1/2-1/2, not the log's '=')
+  await p.waitForSelector(`#arbiter-games tr[data-table="3"] td.result[data-result="${before}"]`, { timeout: WAIT });
   // on a phone a game's buttons stay in one row
   await p.setViewportSize({ width: 390, height: 844 });
   const tops = await row.locator('.actions button').evaluateAll(bs => bs.map(b => Math.round(b.getBoundingClientRect().top)));
@@ -658,7 +660,9 @@ test('D5: knockout cards name their stage and game; the bracket says who had Red
   await semi.waitFor({ timeout: WAIT });
   const g1 = ko.matches[0].games[0];
   const red = ko.matches[0].players.find(x => x.id === g1.red);
-  assert.match(await semi.textContent(), new RegExp(`慢棋 ${red.name}（红） ${g1.result.replace(/[-/]/g, '\\$&')}`));
+  const said = await p.evaluate(r => resultText(r), g1.result);
+  assert.ok(/^(红胜 1-0|黑胜 0-1|和 ½-½)$/.test(said), said);
+  assert.ok((await semi.textContent()).includes(`慢棋 ${red.name}（红） ${said}`), await semi.textContent());
   await p.goto(base + `/#standings/${ko.round}`);
   const places = p.locator('#final-places li');
   await places.first().waitFor({ timeout: WAIT });
@@ -913,5 +917,334 @@ test('the organiser prints the standings and the score sheets and downloads them
     await ctx.close();
   } finally {
     srv.kill('SIGTERM');
+  }
+});
+
+/* ------------------------------------------------------------------ */
+/* The viewer, the desk and the standings as an arbiter found them     */
+/* ------------------------------------------------------------------ */
+
+/* Sign a fresh page in as the arbiter on round r's desk. */
+async function deskPage(w, h, r) {
+  const fp = await freshPage(w, h);
+  await fp.p.goto(base + `/#arbiter/${r}`);
+  await fp.p.fill('#token', tokens.arbiter);
+  await fp.p.click('#token-form button[type="submit"]');
+  await fp.p.waitForSelector('#arbiter-games tbody tr[data-table="1"]', { timeout: WAIT });
+  return fp;
+}
+
+/* The words of a result as the page says them. */
+const WORDS_OF = { '1-0': '红胜 1-0', '0-1': '黑胜 0-1', '1/2-1/2': '和 ½-½' };
+
+async function postOp(req) {
+  const r = await fetch(base + '/api/op', { method: 'POST', headers: { Authorization: 'Bearer ' + tokens.arbiter },
+    body: JSON.stringify(req) });
+  assert.equal(r.status, 200);
+  const reply = JSON.parse((await r.text()).trim().split('\n')[0]);
+  assert.equal(reply.ok, true, JSON.stringify(reply));
+}
+
+test('i24.1: on a phone desk a result button clicked keeps the table number and Red in sight', async () => {
+  const { ctx, p, errors } = await deskPage(390, 844, 1);
+  for (const table of [1, 5]) {
+    const row = p.locator(`#arbiter-games tr[data-table="${table}"]`);
+    // the rightmost result button, the one a phone must scroll to; a
+    // question that it asks is answered no
+    await row.locator('.actions button[data-action="a_01"]').click();
+    if (await row.locator('.confirm').count()) await row.locator('.confirm button[data-action="no"]').click();
+    const seen = await row.evaluate(tr => {
+      const box = c => { const r = c.getBoundingClientRect(); return { l: r.left, r: r.right, y: r.top + r.height / 2 }; };
+      const num = box(tr.children[0]), red = box(tr.children[1]);
+      const top = (b, cell) => document.elementFromPoint((b.l + b.r) / 2, b.y)?.closest('td') === cell;
+      return { num, red, numOnTop: top(num, tr.children[0]), redOnTop: top(red, tr.children[1]),
+        scrolled: tr.closest('.scroll').scrollLeft, vw: innerWidth };
+    });
+    assert.ok(seen.scrolled > 0, `the actions were scrolled to (${seen.scrolled} px)`);
+    assert.ok(seen.num.l >= 0 && seen.num.r <= seen.vw && seen.numOnTop, `table ${table}'s number in sight: ${JSON.stringify(seen)}`);
+    assert.ok(seen.red.l >= 0 && seen.red.r <= seen.vw && seen.redOnTop, `Red's name in sight: ${JSON.stringify(seen)}`);
+  }
+  await p.screenshot({ path: join(ART, '30-desk-phone-scrolled.png') });
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
+
+test('i24.2: banners never move the page; the staff views show none for a result', async () => {
+  const viewer = await freshPage(1280, 900);
+  await viewer.p.goto(base + '/#live/1');
+  await viewer.p.waitForSelector('#boards .card[data-table="4"]', { timeout: WAIT });
+  const desk = await deskPage(1280, 900, 1);
+  const top = (p, sel) => p.evaluate(s => document.querySelector(s).getBoundingClientRect().top + scrollY, sel);
+  const card0 = await top(viewer.p, '#boards .card[data-table="1"]');
+  const row0 = await top(desk.p, '#arbiter-games tr[data-table="6"]');
+  // a correction of table 4 entered elsewhere, and taken back
+  const before = (await api('/api/rounds/1/pairings.json')).boards.find(b => b.table === 4).result;
+  const code = { '1-0': '1-0', '0-1': '0-1', '1/2-1/2': '=' };
+  assert.ok(code[before], `table 4 has a result (${before})`);
+  const other = before === '1/2-1/2' ? '1-0' : '=';
+  await postOp({ id: 'b1', op: 'result', round: 1, table: 4, result: other });
+  const banner = viewer.p.locator('#banners .banner[data-kind="result"][data-table="4"]').first();
+  await banner.waitFor({ timeout: WAIT });
+  assert.equal(await top(viewer.p, '#boards .card[data-table="1"]'), card0, 'a banner shown: the boards did not move');
+  assert.match(await banner.textContent(), other === '=' ? /^第4台 和 ½-½/ : /^第4台 红胜 1-0/, 'the result in words');
+  await desk.p.waitForSelector(`#arbiter-games tr[data-table="4"] td.result[data-result="${other === '=' ? '1/2-1/2' : other}"]`,
+    { timeout: WAIT });
+  await postOp({ id: 'b2', op: 'result', round: 1, table: 4, result: code[before] });
+  await viewer.p.waitForFunction(() => document.querySelectorAll('#banners .banner').length >= 2, null, { timeout: WAIT });
+  await viewer.p.evaluate(() => { for (let i = 1; i <= 4; i++) banner('foul', i, `第${i}台：黑方犯规`); });
+  assert.equal(await top(viewer.p, '#boards .card[data-table="1"]'), card0, 'the boards did not move');
+  const style = await viewer.p.evaluate(() => getComputedStyle(document.querySelector('#banners')).position);
+  assert.equal(style, 'fixed', 'the banners take no layout space');
+  await desk.p.waitForSelector(`#arbiter-games tr[data-table="4"] td.result[data-result="${before}"]`, { timeout: WAIT });
+  assert.equal(await desk.p.evaluate(() => [...document.querySelectorAll('#banners .banner')].filter(b => b.offsetParent).length), 0,
+    'no banner on the desk');
+  assert.equal(await top(desk.p, '#arbiter-games tr[data-table="6"]'), row0, 'the desk\'s rows did not move');
+  // a banner that the desk would have got stays off the console too
+  await desk.p.click('#tabs a[data-view="console"]');
+  await desk.p.evaluate(() => banner('result', 2, '第2台 红胜 1-0'));
+  assert.equal(await desk.p.locator('#banners .banner').count(), 0);
+  await viewer.p.screenshot({ path: join(ART, '31-banners-overlay.png') });
+  assert.deepEqual([...viewer.errors, ...desk.errors], []);
+  await viewer.ctx.close();
+  await desk.ctx.close();
+});
+
+test('i24.3: results are words everywhere: pairings, desk, bracket, banners; a game in play is no code', async () => {
+  const { ctx, p, errors } = await deskPage(1280, 900, 1);
+  const pairs = await api('/api/rounds/1/pairings.json');
+  const desk = await p.$$eval('#arbiter-games tbody tr', trs => trs.map(tr => tr.querySelector('td.result').textContent));
+  assert.deepEqual(desk, pairs.boards.filter(b => !b.bye).map(b => WORDS_OF[b.result] || ''));
+  await p.click('#tabs a[data-view="pairings"]');
+  await p.waitForSelector('#pairings tbody tr', { timeout: WAIT });
+  const shown = await p.$$eval('#pairings tbody td.result', tds => tds.map(td => td.textContent));
+  assert.deepEqual(shown, pairs.boards.map(b => b.bye ? '轮空' : WORDS_OF[b.result] || '进行中'));
+  for (const s of shown) assert.doesNotMatch(s, /^(\*|=|1\/2-1\/2|1-0|0-1)$/);
+  // a game in play, the log's '=', forfeits: words
+  assert.deepEqual(await p.evaluate(() => ['*', '=', '+-', '-+', '--'].map(resultText)),
+    ['', '和 ½-½', '红胜（黑方弃权）', '黑胜（红方弃权）', '双方弃权']);
+  await p.click('#lang');
+  assert.deepEqual(await p.evaluate(() => ['1-0', '0-1', '1/2-1/2', '+-'].map(resultText)),
+    ['Red wins 1-0', 'Black wins 0-1', 'Draw ½-½', 'Red wins (Black forfeits)']);
+  assert.doesNotMatch(await p.textContent('#pairings tbody'), /1\/2-1\/2/);
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
+
+test('i24.4: the same result again is no change: no question, nothing sent, a short note', async () => {
+  const { ctx, p, errors } = await deskPage(1280, 900, 1);
+  await p.evaluate(() => {
+    window.__ops = [];
+    const f = window.fetch;
+    window.fetch = (u, o) => { if (String(u).endsWith('/api/op')) window.__ops.push(o.body); return f(u, o); };
+  });
+  const b3 = (await api('/api/rounds/1/pairings.json')).boards.find(b => b.table === 3);
+  const key = { '1-0': 'a_10', '0-1': 'a_01', '1/2-1/2': 'a_draw' }[b3.result];
+  assert.ok(key, b3.result);
+  const row = p.locator('#arbiter-games tr[data-table="3"]');
+  await row.locator(`button[data-action="${key}"]`).click();
+  assert.equal(await row.locator('.confirm').count(), 0, 'no question');
+  assert.equal(await p.evaluate(() => window.__ops.length), 0, 'no op sent');
+  assert.equal(await p.textContent('#op-result'), `第3台已是 ${WORDS_OF[b3.result]}，未更改`);
+  // a different result still asks first
+  await row.locator(`button[data-action="${key === 'a_01' ? 'a_10' : 'a_01'}"]`).click();
+  await row.locator('.confirm').waitFor({ timeout: WAIT });
+  assert.match(await row.locator('.confirm').textContent(), new RegExp(`第3台已有结果 ${WORDS_OF[b3.result]}，改为`));
+  await row.locator('.confirm button[data-action="no"]').click();
+  assert.equal(await p.evaluate(() => window.__ops.length), 0);
+  assert.equal((await api('/api/rounds/1/pairings.json')).boards.find(b => b.table === 3).result, b3.result);
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
+
+test('i24.5: the standings give 序号 and 单位, leave the lots out, and say a bye', async () => {
+  const { ctx, p, errors } = await freshPage(1280, 900);
+  await p.goto(base + '/#standings/1');
+  await p.waitForSelector('#standings-caption:has-text("第1轮后")', { timeout: WAIT });
+  const json = await api('/api/standings.json?round=1');
+  const event = await api('/api/event');
+  const heads = await p.$$eval('#standings thead th', ths => ths.map(th => th.textContent));
+  assert.deepEqual(heads.slice(0, 5), ['名次', '序号', '姓名', '单位', '等级分']);
+  assert.equal(await p.locator('#standings [data-tb="LOT"]').count(), 0, 'no lot column');
+  const rows = await p.$$eval('#standings tbody tr', trs => trs.map(tr =>
+    [+tr.dataset.id, tr.querySelector('[data-col="no"]').textContent, tr.querySelector('[data-col="club"]').textContent]));
+  assert.deepEqual(rows, json.standings.map(r => {
+    const pl = event.players.find(x => x.id === r.id);
+    return [r.id, String(pl.pno || pl.id), pl.club || pl.region || ''];
+  }));
+  // the 积分 heading over its numbers: both right-aligned
+  const align = await p.$$eval('#standings th[data-tb="PTS"], #standings td[data-tb="PTS"], #pairings th:nth-child(3)',
+    es => es.map(e => getComputedStyle(e).textAlign));
+  assert.ok(align.every(a => a === 'right'), align.join());
+  assert.deepEqual(errors, []);
+  await ctx.close();
+
+  // an odd event: a bye's 2 points are said, not left to a 0-0-0
+  const ev = await startEmpty('bye');
+  try {
+    const body = ['甲', '乙', '丙', '丁', '戊'].map((name, i) =>
+      JSON.stringify({ id: 'a' + i, op: 'add_player', player: { name, club: '队' + (i % 2), rating: 2000 - i } }))
+      .concat([JSON.stringify({ id: 'p', op: 'pair', publish: true })]).join('\n');
+    const r = await fetch(ev.base + '/api/op', { method: 'POST', headers: { Authorization: 'Bearer ' + ev.admin }, body });
+    for (const l of (await r.text()).trim().split('\n')) assert.equal(JSON.parse(l).ok, true, l);
+    const pr = await (await fetch(ev.base + '/api/rounds/1/pairings.json')).json();
+    const bye = pr.boards.find(b => b.bye).red;
+    const lines = pr.boards.filter(b => !b.bye).map((b, i) =>
+      JSON.stringify({ id: 'r' + i, op: 'result', round: 1, table: b.table, result: '1-0' })).join('\n');
+    await fetch(ev.base + '/api/op', { method: 'POST', headers: { Authorization: 'Bearer ' + ev.admin }, body: lines });
+    const fp = await freshPage(1280, 900);
+    await fp.p.goto(ev.base + '/#standings/1');
+    await fp.p.waitForSelector('#standings-caption:text-is("第1轮后")', { timeout: WAIT });
+    const row = fp.p.locator(`#standings tr[data-id="${bye.id}"]`);
+    assert.equal(await row.locator('[data-col="wdl"]').textContent(), '0-0-0');
+    assert.equal(await row.locator('[data-col="byes"]').textContent(), '1', 'the bye is said');
+    assert.equal(await fp.p.textContent('#standings th[data-col="byes"]'), '轮空');
+    assert.equal(await fp.p.locator('#standings td[data-col="byes"]:text-is("1")').count(), 1);
+    await fp.p.screenshot({ path: join(ART, '32-standings-bye.png'), fullPage: true });
+    assert.deepEqual(fp.errors, []);
+    await fp.ctx.close();
+  } finally {
+    ev.srv.kill('SIGTERM');
+  }
+});
+
+test('i24.7: the pairings and the standings print with a title and black on white, without the page\'s chrome', async () => {
+  const { ctx, p, errors } = await freshPage(1280, 900);
+  const event = await api('/api/event');
+  await p.goto(base + '/#pairings/1');
+  await p.waitForSelector('#pairings tbody tr', { timeout: WAIT });
+  await p.evaluate(() => banner('foul', 1, '第1台：黑方犯规'));
+  await p.emulateMedia({ media: 'print' });
+  const look = () => p.evaluate(() => {
+    const shown = e => !!e && getComputedStyle(e).display !== 'none' && e.getClientRects().length > 0;
+    const view = document.querySelector('main .view:not([hidden])');
+    const th = view.querySelector('table.grid th'), td = view.querySelector('table.grid td');
+    return {
+      title: shown(view.querySelector('.print-title')) ? view.querySelector('.print-title').textContent : null,
+      header: shown(document.querySelector('header')), banners: shown(document.querySelector('#banners')),
+      buttons: [...document.querySelectorAll('button, input, select')].filter(shown).length,
+      th: [getComputedStyle(th).color, getComputedStyle(th).backgroundColor],
+      td: [getComputedStyle(td).color, getComputedStyle(td).backgroundColor],
+      body: getComputedStyle(document.body).backgroundColor,
+    };
+  });
+  let seen = await look();
+  assert.equal(seen.title, `${event.name} 第1轮对阵表`);
+  assert.equal(seen.header, false, 'no header or tabs');
+  assert.equal(seen.banners, false, 'no banners');
+  assert.equal(seen.buttons, 0, 'no buttons or filters');
+  const ink = ['rgb(0, 0, 0)', 'rgb(255, 255, 255)'];
+  assert.deepEqual(seen.th, ink);
+  assert.deepEqual(seen.td, ink);
+  assert.equal(seen.body, 'rgb(255, 255, 255)');
+  const pdf = await p.pdf();
+  assert.ok(pdf.length > 1000);
+  await p.emulateMedia({ media: 'screen' });
+  await p.click('#tabs a[data-view="standings"]');
+  await p.waitForSelector('#standings-caption:has-text("第1轮后")', { timeout: WAIT });
+  await p.emulateMedia({ media: 'print' });
+  seen = await look();
+  assert.equal(seen.title, `${event.name} 第1轮后排名`);
+  assert.equal(seen.buttons, 0);
+  assert.deepEqual(seen.td, ink);
+  await p.screenshot({ path: join(ART, '33-standings-print-media.png'), fullPage: true });
+  await p.emulateMedia({ media: 'screen' });
+  assert.equal(await p.isVisible('#standings-title'), false, 'the title is for paper');
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
+
+test('i24.8: the game viewer numbers each move pair', async () => {
+  const { ctx, p, errors } = await freshPage(1280, 900);
+  await p.goto(base + '/#game/1/1');
+  await p.waitForSelector('#g-moves .mv[data-ply="1"]', { timeout: WAIT });
+  // five plies, as the page holds a game
+  const g = await p.evaluate(() => {
+    const x = S.games.get(1);
+    x.moves = ['h2e2', 'h9g7', 'h0g2', 'i9h9', 'i0h0'];
+    x.zh = ['炮二平五', '马８进７', '马二进三', '车９平８', '车一平二'];
+    renderViewer();
+    return { moves: x.moves, zh: x.zh };
+  });
+  const rows = await p.$$eval('#g-moves li', lis => lis.map(li =>
+    [li.querySelector('.no').textContent, ...[...li.querySelectorAll('button.mv')].map(b => +b.dataset.ply)]));
+  assert.equal(rows.length, Math.ceil(g.moves.length / 2));
+  rows.forEach((r, i) => assert.deepEqual(r, [`${i + 1}.`, 2 * i + 1, ...(2 * i + 2 <= g.moves.length ? [2 * i + 2] : [])]));
+  assert.equal(await p.textContent('#g-moves li:first-child'), `1.${g.zh[0]}${g.zh[1]}`);
+  // a game that starts with Black to move, from move 12: "12. … move"
+  await p.evaluate(() => {
+    const x = S.games.get(1);
+    x.start = '4k4/9/9/9/9/9/9/9/4R4/4K4 b - - 0 12';
+    x.moves = ['e9d9', 'e1d1', 'd9e9'];
+    x.zh = ['将5平6', '车五平六', '将6平5'];
+    renderViewer();
+  });
+  const rows2 = await p.$$eval('#g-moves li', lis => lis.map(li => li.textContent));
+  assert.deepEqual(rows2, ['12.…将5平6', '13.车五平六将6平5']);
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
+
+test('i24.9: the English page has no Chinese words of its own', async () => {
+  const { ctx, p, errors } = await freshPage(1280, 900, p => p.addInitScript(() => localStorage.setItem('xqref.lang', 'en')));
+  await p.goto(base + '/#live/1');
+  await p.waitForSelector('#boards .card .last', { timeout: WAIT });
+  const han = /[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]/;
+  // the page's own words: the cards but the names, the viewer, the headings
+  const own = await p.$$eval('#boards .card', cs => cs.map(c => [c.querySelector('.head').textContent,
+    c.querySelector('.last').textContent, c.querySelector('.flags').textContent]).flat());
+  for (const s of own) assert.doesNotMatch(s, han, s);
+  await p.goto(base + '/#game/1/1');
+  await p.waitForSelector('#g-moves .mv', { timeout: WAIT });
+  for (const sel of ['#g-title', '#g-state', '#g-moves', '#nav-ply', '.links'])
+    assert.doesNotMatch(await p.textContent(sel), han, sel);
+  assert.equal(await p.inputValue('#notation'), 'wxf', 'WXF moves on the English page until Chinese is chosen');
+  await p.click('#lang');
+  assert.equal(await p.inputValue('#notation'), 'zh');
+  await p.click('#lang');
+  await p.goto(base + '/#standings/1');
+  await p.waitForSelector('#standings tbody tr', { timeout: WAIT });
+  for (const sel of ['#standings thead', '#standings-caption', '#tabs', 'footer'])
+    assert.doesNotMatch(await p.textContent(sel), han, sel);
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
+
+test('i24.10: a new event with no round yet says so on live, pairings and standings', async () => {
+  const ev = await startEmpty('no-round');
+  try {
+    const { ctx, p, errors } = await freshPage(1280, 900);
+    await p.goto(ev.base + '/#live');
+    await p.waitForSelector('#boards .empty[data-empty="no-round"]', { timeout: WAIT });
+    assert.equal(await p.textContent('#boards .empty'), '尚未编排对阵');
+    assert.equal(await p.isVisible('#round'), false, 'no empty round select');
+    await p.click('#tabs a[data-view="pairings"]');
+    assert.equal(await p.textContent('#pairings-caption'), '尚未编排对阵');
+    assert.equal(await p.isVisible('#pairings-caption'), true);
+    await p.click('#tabs a[data-view="standings"]');
+    await p.waitForSelector('#standings-caption:has-text("尚未编排对阵")', { timeout: WAIT });
+    assert.match(await p.textContent('#standings-caption'), /尚无棋手报名/);
+    await p.screenshot({ path: join(ART, '34-no-round.png') });
+    // players registered: listed in number order, still no round
+    const body = ['甲', '乙', '丙'].map((name, i) =>
+      JSON.stringify({ id: 'a' + i, op: 'add_player', player: { name, rating: 1900 + i } })).join('\n');
+    await fetch(ev.base + '/api/op', { method: 'POST', headers: { Authorization: 'Bearer ' + ev.admin }, body });
+    await p.reload();
+    await p.waitForFunction(() => document.querySelectorAll('#standings tbody tr').length === 3, null, { timeout: WAIT });
+    assert.deepEqual(await p.$$eval('#standings tbody [data-col="name"]', ts => ts.map(x => x.textContent)), ['甲', '乙', '丙']);
+    assert.equal(await p.textContent('#standings-caption'), '尚未编排对阵');
+    await p.click('#lang');
+    assert.equal(await p.textContent('#standings-caption'), 'No round has been paired yet');
+    await p.click('#tabs a[data-view="live"]');
+    assert.equal(await p.textContent('#boards .empty'), 'No round has been paired yet');
+    // the first round published: the boards come
+    await fetch(ev.base + '/api/op', { method: 'POST', headers: { Authorization: 'Bearer ' + ev.admin },
+      body: JSON.stringify({ id: 'p', op: 'pair', publish: true }) });
+    await p.waitForSelector('#boards .card', { timeout: WAIT });
+    assert.equal(await p.locator('#boards .empty').count(), 0);
+    assert.equal(await p.isVisible('#round'), true);
+    assert.deepEqual(errors, []);
+    await ctx.close();
+  } finally {
+    ev.srv.kill('SIGTERM');
   }
 });

@@ -93,7 +93,7 @@ int xq_list_standings(const xq_tevent *ev, int upto, FILE *f)
 {
   if (!ev || !f) return XQ_EINVAL;
   int complete = xq_tevent_rounds_complete(ev);
-  if (upto <= 0 || upto > ev->nrounds) upto = complete;
+  if (upto <= 0 || upto > ev->nrounds) upto = xq_tevent_standings_round(ev);
   xq_tstanding *s = malloc(sizeof *s * (size_t)(ev->n ? ev->n : 1));
   int rc = s ? xq_standings(ev, upto, s) : XQ_ENOMEM;
   if (rc) {

@@ -137,7 +137,7 @@ int xq_sheet_standings(const xq_tevent *ev, int upto, int format, int lang, FILE
   /* by default after the last round whose games are all in; a round
    * asked for that is not is said to be in progress */
   int done = xq_tevent_rounds_complete(ev);
-  if (upto <= 0 || upto > ev->nrounds) upto = done;
+  if (upto <= 0 || upto > ev->nrounds) upto = xq_tevent_standings_round(ev);
   xq_tstanding *s = malloc(sizeof *s * (size_t)(ev->n ? ev->n : 1));
   if (!s) return XQ_ENOMEM;
   int rc = xq_standings(ev, upto, s);
