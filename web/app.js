@@ -471,16 +471,18 @@ function renderStandings() {
     byes ? el('td', { class: 'num', 'data-col': 'byes', text: r.byes || '' }) : null)));
 }
 
-let standingsTimer = 0;
+let standingsTimer = 0, standingsAsked = 0;
 function refreshStandings(delay) {
   clearTimeout(standingsTimer);
   standingsTimer = setTimeout(async () => {
     try {
       const ko = S.event && S.round === S.event.knockout_round;
       const started = S.event && S.event.published.includes(S.event.knockout_round);
+      const asked = ++standingsAsked;
       const [st, bracket] = await Promise.all([
         getJSON('/api/standings.json' + (S.round && !ko ? `?round=${S.round}` : '')),
         started ? getJSON('/api/knockout') : null]);
+      if (asked !== standingsAsked) return; // a later request (another round, say) is on its way: it decides
       S.standings = st;
       if (bracket) S.bracket = bracket;
       renderStandings();

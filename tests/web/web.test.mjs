@@ -494,9 +494,10 @@ test('D7: the round is in the URL: a reload keeps it, and the standings are of t
   await p.reload();
   await p.waitForFunction(() => document.querySelector('#round').value === '1', null, { timeout: WAIT });
   assert.equal(await p.isVisible('#view-standings'), true);
+  await p.waitForSelector('#standings-caption:text-is("第1轮后")', { timeout: WAIT });
   const st1 = await api('/api/standings.json?round=1');
-  const first = await p.textContent('#standings tbody tr:first-child [data-col="name"]');
-  assert.equal(first, st1.standings[0].name);
+  await p.waitForFunction(n => document.querySelector('#standings tbody tr:first-child [data-col="name"]')?.textContent === n,
+    st1.standings[0].name, { timeout: WAIT });
   await p.selectOption('#round', '2');
   await p.waitForFunction(() => location.hash === '#standings/2', null, { timeout: WAIT });
   await p.waitForSelector('#standings-caption:text-is("第2轮后")', { timeout: WAIT });
