@@ -1002,6 +1002,7 @@ function applyWords() {
   document.documentElement.lang = S.lang === 'zh' ? 'zh' : 'en';
   for (const e of document.querySelectorAll('[data-i18n]')) e.textContent = t(e.dataset.i18n);
   for (const e of document.querySelectorAll('[data-i18n-placeholder]')) e.placeholder = t(e.dataset.i18nPlaceholder);
+  for (const e of document.querySelectorAll('[data-i18n-label]')) e.setAttribute('aria-label', t(e.dataset.i18nLabel));
   $('#lang').textContent = S.lang === 'zh' ? 'EN' : '中文';
   for (const o of $('#round').options) o.textContent = roundName(+o.value);
 }

@@ -18,7 +18,12 @@ Object.assign(WORDS.zh, {
   region: '地区', team_col: '队', no: '序号', c_withdrawn: '退赛', c_encoding: '编码：{e}',
   c_changes: '人工调整', c_swap: '交换两名棋手（序号）', c_colours: '交换某台先后手（台次）', c_move: '移动台次（从 → 到）',
   c_reason: '理由（必填）', c_add_change: '加入调整', c_remove: '取消', c_warnings: '违反以下绝对规则（仍可公布）：',
-  c_need_reason: '每项调整须填写理由', c_all_paired: '全部{n}轮已编排。', c_slips: '台次令牌（{n}，含二维码）', c_print: '打印',
+  c_need_reason: '每项调整须填写理由', c_all_paired: '全部{n}轮已编排。',
+  c_dup_file: '与第{n}行重复（姓名{b}相同）', c_dup_stored: '已报名：{p}', c_wide_comma: '含全角逗号“，”：字段须用半角逗号“,”分隔',
+  c_file_no: '文件中的序号不导入：序号由抽签或种子产生', c_added: '已添加 {p}', c_file_no_col: '文件序号',
+  c_changed: '已调整', c_a: '序号或台次', c_b: '序号或台次（第二个）', c_published_changes: '第{n}轮公布时的人工调整',
+  c_slips_new: '将为第{r}各台生成新的令牌；已打印的令牌仍然有效。', c_slips_go: '生成并显示', c_cancel: '取消',
+  c_points: '积分', c_rating_short: '等级分', c_slips: '台次令牌（{n}，含二维码）', c_print: '打印',
 });
 Object.assign(WORDS.en, {
   t_console: 'Organiser', c_players: 'Players', c_add: 'Add a player', c_import: 'Import a list (CSV)', c_round: 'Pairing',
@@ -32,6 +37,13 @@ Object.assign(WORDS.en, {
   c_move: 'Move a table (from → to)', c_reason: 'Reason (required)', c_add_change: 'Add the change', c_remove: 'Remove',
   c_warnings: 'Breaks these absolute rules (may still be published):', c_need_reason: 'Every change needs a reason',
   c_all_paired: 'All {n} rounds are paired.',
+  c_dup_file: 'the same as line {n} (same name{b})', c_dup_stored: 'registered already: {p}',
+  c_wide_comma: 'a full-width comma "，": fields are split by the ASCII comma ","',
+  c_file_no: 'The file\'s numbers are not imported: numbers come from the draw or the seeding', c_added: '{p} added',
+  c_file_no_col: 'File no.', c_changed: 'changed', c_a: 'number or table', c_b: 'number or table (second)',
+  c_published_changes: 'Changes by hand published with round {n}',
+  c_slips_new: 'New tokens are made for every table of {r}; tokens printed before stay valid.', c_slips_go: 'Make and show',
+  c_cancel: 'Cancel', c_points: 'Pts', c_rating_short: 'Rating',
   c_slips: 'Board slips ({n}, with QR codes)', c_print: 'Print',
 });
 
@@ -75,7 +87,7 @@ function csvRecords(text) {
 const HEADINGS = {
   name: ['姓名', '名字', 'name'], sex: ['性别', 'sex', 'gender'], birth: ['出生日期', '出生', '生日', 'birth', 'born', 'birth date'],
   region: ['地区', '省市', 'region'], club: ['单位', '俱乐部', 'club'], team: ['队', '队伍', '代表队', 'team'],
-  rating: ['等级分', '等级', 'rating', 'elo'],
+  rating: ['等级分', '等级', 'rating', 'elo'], no: ['序号', '编号', 'no', 'no.', 'number'],
 };
 
 function fieldOf(heading) {
@@ -88,6 +100,7 @@ function fieldOf(heading) {
 function playerOf(fields, cols) {
   const p = {};
   cols.forEach((k, i) => { if (k && fields[i] !== undefined && fields[i].trim() !== '') p[k] = fields[i].trim(); });
+  if (fields.some(f => f.includes('，'))) return { error: t('c_wide_comma') };
   if (!p.name) return { error: t('c_need_name') };
   if (p.sex) {
     const s = { '男': 'm', '女': 'w', m: 'm', w: 'w', f: 'w', male: 'm', female: 'w' }[p.sex.toLowerCase()];
@@ -104,7 +117,27 @@ function playerOf(fields, cols) {
     if (!/^\d{1,4}$/.test(p.rating)) return { error: t('c_bad_rating') };
     p.rating = +p.rating;
   }
+  delete p.no; // the file's own numbering: shown, not stored
   return { player: p };
+}
+
+/* The identity of a player for duplicates: the name, and the birth date
+ * when there is one. */
+const dupKey = p => `${p.name}|${p.birth || ''}`;
+
+/* Lines that repeat an earlier line or a registered player become errors. */
+function markDuplicates(lines, registered) {
+  const seen = new Map(), stored = new Map((registered || []).map(p => [dupKey(p), p]));
+  const birthText = p => p.birth ? (S.lang === 'zh' ? '、出生日期' : ', same birth date') : '';
+  for (const l of lines) {
+    if (!l.player) continue;
+    const k = dupKey(l.player), first = seen.get(k), old = stored.get(k);
+    if (first) l.error = t('c_dup_file', { n: first.line, b: birthText(l.player) });
+    else if (old) l.error = t('c_dup_stored', { p: `${old.no || old.id}. ${old.name}` });
+    if (l.error) delete l.player;
+    else seen.set(k, l);
+  }
+  return lines;
 }
 
 /* The preview of a file: a line each, its player or its error. */
@@ -113,7 +146,13 @@ function previewCsv(text) {
   if (!recs.length) return { error: t('c_no_header'), lines: [] };
   const cols = recs[0].map(fieldOf);
   if (!cols.includes('name')) return { error: t('c_no_header'), lines: [] };
-  return { lines: recs.slice(1).map((f, i) => Object.assign({ line: i + 2, fields: f }, playerOf(f, cols))) };
+  const lines = recs.slice(1).map((f, i) => {
+    const l = Object.assign({ line: i + 2, fields: f }, playerOf(f, cols));
+    const at = cols.indexOf('no');
+    if (at >= 0 && f[at] && f[at].trim()) l.fileNo = f[at].trim();
+    return l;
+  });
+  return { lines: markDuplicates(lines, C.players), fileNumbers: cols.includes('no') };
 }
 
 /* ------------------------------------------------------------------ */
@@ -171,11 +210,12 @@ async function renderConsole() {
   if (!admin) return;
   const res = await op({ id: 'players', op: 'players' });
   const players = (res && res.players) || [];
+  C.players = players;
   $('#c-players thead').replaceChildren(el('tr', {}, ...['no', 'name', 'sex', 'birth', 'club', 'team_col', 'rating']
     .map(k => el('th', { text: t(k) }))));
   $('#c-players tbody').replaceChildren(...players.map(p => el('tr', { 'data-id': p.id },
     el('td', { class: 'num', text: p.no || p.id }), el('td', { text: p.name + (p.withdrawn ? ` (${t('c_withdrawn')})` : '') }),
-    el('td', { text: p.sex ? (p.sex === 'w' ? '女' : '男') : '' }), el('td', { text: p.birth || '' }),
+    el('td', { text: sexText(p.sex) }), el('td', { text: p.birth || '' }),
     el('td', { text: p.club || '' }), el('td', { text: p.team || '' }), el('td', { class: 'num', text: p.rating || '' }))));
   const next = ((S.event && S.event.published) || []).filter(r => r < 50).length + 1;
   $('#c-pair').textContent = t('c_pair', { n: next });
@@ -189,6 +229,12 @@ async function renderConsole() {
   renderKnockoutConsole();
 }
 
+/* A player's sex in the page's language. */
+function sexText(s) {
+  if (!s) return '';
+  return S.lang === 'zh' ? (s === 'w' ? '女' : '男') : (s === 'w' ? 'F' : 'M');
+}
+
 function renderPreview() {
   const pv = C.preview;
   const box = $('#c-preview');
@@ -197,12 +243,22 @@ function renderPreview() {
   const ok = pv.lines.filter(l => l.player), bad = pv.lines.filter(l => l.error);
   box.replaceChildren(
     el('p', { text: t('c_preview_n', { n: pv.lines.length, ok: ok.length, bad: bad.length }) + ' · ' + t('c_encoding', { e: pv.encoding }) }),
+    pv.fileNumbers ? el('p', { class: 'caption', text: t('c_file_no') }) : null,
     el('div', { class: 'scroll' }, el('table', { class: 'grid' },
-      el('thead', {}, el('tr', {}, el('th', { class: 'num', text: t('c_line') }), el('th', { text: t('name') }),
-        el('th', { text: t('c_error') }))),
-      el('tbody', {}, ...pv.lines.map(l => el('tr', { 'data-line': l.line, class: l.error ? 'bad' : '' },
-        el('td', { class: 'num', text: l.line }), el('td', { text: l.player ? l.player.name : l.fields.join(', ') }),
-        el('td', { class: 'error', text: l.error || '' })))))),
+      el('thead', {}, el('tr', {}, el('th', { class: 'num', text: t('c_line') }),
+        ...(pv.fileNumbers ? [el('th', { class: 'num', text: t('c_file_no_col') })] : []),
+        ...['name', 'sex', 'birth', 'region', 'club', 'team_col'].map(k => el('th', { text: t(k) })),
+        el('th', { class: 'num', text: t('rating') }), el('th', { text: t('c_error') }))),
+      el('tbody', {}, ...pv.lines.map(l => {
+        const q = l.player || {};
+        return el('tr', { 'data-line': l.line, class: l.error ? 'bad' : '' },
+          el('td', { class: 'num', text: l.line }),
+          ...(pv.fileNumbers ? [el('td', { class: 'num', text: l.fileNo || '' })] : []),
+          el('td', { text: l.player ? q.name : l.fields.join(', ') }), el('td', { text: sexText(q.sex) }),
+          el('td', { text: q.birth || '' }), el('td', { text: q.region || '' }), el('td', { text: q.club || '' }),
+          el('td', { text: q.team || '' }), el('td', { class: 'num', text: q.rating === undefined ? '' : q.rating }),
+          el('td', { class: 'error', text: l.error || '' }));
+      })))),
     el('button', { type: 'button', id: 'c-do-import', disabled: ok.length ? null : '', onclick: () => importPlayers(ok) },
       t('c_do_import', { n: ok.length })));
 }
@@ -210,7 +266,7 @@ function renderPreview() {
 async function importPlayers(lines) {
   const replies = await opLines(lines.map((l, i) => ({ id: 'imp' + i, op: 'add_player', player: l.player })));
   const failed = replies.filter(r => r.error);
-  if (failed.length) consoleSay(t('failed', { msg: failed.map(r => `${r.id}: ${r.error.msg}`).join('; ') }), true);
+  if (failed.length) consoleSay(t('failed', { msg: failed.map(r => `${r.id}: ${errText(r.error)}`).join('; ') }), true);
   else consoleSay(t('c_imported', { n: replies.length }), false);
   C.preview = null;
   renderPreview();
@@ -222,8 +278,8 @@ async function addPlayer(form) {
   const { player, error } = playerOf(fields, ['name', 'sex', 'birth', 'club', 'team', 'rating']);
   if (error) return consoleSay(error, true);
   const res = await op({ id: 'add', op: 'add_player', player });
-  if (res.error) return consoleSay(t('failed', { msg: res.error.msg }), true);
-  consoleSay(t('done', { op: t('c_add'), t: res.player }), false);
+  if (res.error) return consoleSay(t('failed', { msg: errText(res.error) }), true);
+  consoleSay(t('c_added', { p: res.name }), false);
   form.reset();
   renderConsole();
 }
@@ -236,29 +292,60 @@ async function pairPreview(publish) {
   if (res.error) {
     if (!publish && C.changes.length && res.error.code === 'BAD_REQUEST') C.changes.pop(); // the change just added
     renderChanges();
-    return consoleSay(t('failed', { msg: `${res.error.code}: ${res.error.msg}` }), true);
+    return consoleSay(t('failed', { msg: errText(res.error) }), true);
   }
+  if (!publish && !C.changes.length) C.base = res.boards; // the pairer's own, to mark what the changes moved
+  const made = C.changes;
   C.pairing = publish ? null : res;
   if (publish) C.changes = [];
   renderChanges();
   $('#c-amend').hidden = publish;
   $('#c-warnings').replaceChildren(...(res.warnings && res.warnings.length
-    ? [el('p', { class: 'error', text: t('c_warnings') }), el('ul', {}, ...res.warnings.map(w => el('li', { text: w })))] : []));
-  const name = p => p ? `${p.no}. ${p.name}` : t('bye');
+    ? [el('p', { class: 'error', text: t('c_warnings') }), el('ul', {}, ...res.warnings.map(w => el('li', { text: warnText(w) })))] : []));
   $('#c-pairing').replaceChildren(el('h3', { text: publish ? t('c_published', { n: res.round, b: res.boards.length }) : t('c_pair', { n: res.round }) }),
-    el('div', { class: 'scroll' }, el('table', { class: 'grid', 'data-published': publish ? 'yes' : 'no' },
-      el('thead', {}, el('tr', {}, el('th', { class: 'num', text: t('table') }), el('th', { text: t('red') }), el('th', { text: t('black') }))),
-      el('tbody', {}, ...res.boards.map(b => el('tr', { 'data-table': b.table },
-        el('td', { class: 'num', text: b.table }), el('td', { class: 'red-name', text: name(b.red) }), el('td', { text: name(b.black) })))))));
+    pairingTable(res.boards, publish, made.length ? C.base : null),
+    publish && made.length ? el('div', { id: 'c-published-changes' }, el('h4', { text: t('c_published_changes', { n: res.round }) }),
+      el('ul', {}, ...made.map(c => el('li', { text: `${changeText(c)} — ${c.reason}` })))) : null);
   if (publish) consoleSay(t('c_published', { n: res.round, b: res.boards.length }), false);
   renderConsole();
 }
 
+/* A pairing as the arbiter checks it: each side's number and name, club,
+ * rating and points before the round; the rows the changes moved (from
+ * `base`, the pairer's own boards) marked. */
+function pairingTable(boards, published, base) {
+  const info = new Map((C.players || []).map(p => [p.id, p]));
+  const side = (p, cls) => {
+    const q = p ? info.get(p.id) || {} : {};
+    return [el('td', { class: cls, text: p ? `${p.no}. ${p.name}` : t('bye') }), el('td', { text: q.club || q.region || '' }),
+      el('td', { class: 'num', text: q.rating || '' }), el('td', { class: 'num', text: p ? p.points : '' })];
+  };
+  const key = b => `${b.red ? b.red.id : 0}-${b.black ? b.black.id : 0}`;
+  const was = base ? new Map(base.map(b => [b.table, key(b)])) : null;
+  const head = ['red', 'club', 'c_rating_short', 'c_points', 'black', 'club', 'c_rating_short', 'c_points'];
+  return el('div', { class: 'scroll' }, el('table', { class: 'grid', 'data-published': published ? 'yes' : 'no' },
+    el('thead', {}, el('tr', {}, el('th', { class: 'num', text: t('table') }),
+      ...head.map(k => el('th', { class: /^c_(rating|points)/.test(k) ? 'num' : null, text: t(k) })))),
+    el('tbody', {}, ...boards.map(b => {
+      const moved = was && was.get(b.table) !== key(b);
+      return el('tr', { 'data-table': b.table, class: moved ? 'changed' : null, title: moved ? t('c_changed') : null },
+        el('td', { class: 'num', text: b.table }), ...side(b.red, 'red-name'), ...side(b.black, 'black-name'));
+    }))));
+}
+
 /* New board tokens for the round on screen, and their slips to print:
  * shown in a frame (the page of the server, its own stylesheet). */
-async function slips() {
-  const res = await op({ id: 'slips', op: 'slips', round: S.round, lang: S.lang });
-  if (res.error) return consoleSay(t('failed', { msg: `${res.error.code}: ${res.error.msg}` }), true);
+function slips() {
+  const round = S.round;
+  $('#c-slips').replaceChildren(el('div', { class: 'confirm', role: 'alertdialog' },
+    el('span', { text: t('c_slips_new', { r: roundName(round) }) + ' ' }),
+    el('button', { type: 'button', id: 'c-slips-go', onclick: () => makeSlips(round) }, t('c_slips_go')),
+    el('button', { type: 'button', onclick: () => $('#c-slips').replaceChildren() }, t('c_cancel'))));
+}
+
+async function makeSlips(round) {
+  const res = await op({ id: 'slips', op: 'slips', round, lang: S.lang });
+  if (res.error) return consoleSay(t('failed', { msg: errText(res.error) }), true);
   const frame = el('iframe', { id: 'c-slips-frame', title: t('c_slips', { n: res.round }) });
   frame.srcdoc = res.html;
   $('#c-slips').replaceChildren(el('p', {}, el('button', { type: 'button', id: 'c-print',

@@ -52,7 +52,7 @@ function storedStandings(db) {
 /* The pairing the console shows: [[table, red "no. name", black]]. */
 async function shownPairing(p) {
   return p.$$eval('#c-pairing tbody tr', trs => trs.map(tr => [+tr.dataset.table,
-    tr.children[1].textContent, tr.children[2].textContent]));
+    tr.querySelector('td.red-name').textContent, tr.querySelector('td.black-name').textContent]));
 }
 
 /* The arbiter's desk for round r: the result of each table. */
@@ -102,11 +102,18 @@ test('an organiser runs a 12-player, 3-round event from the page alone; the stor
     const rows = ['姓名,性别,出生日期,单位,等级分'];
     names.forEach((n, i) => rows.push(`${n},男,19${80 + i}-0${1 + i % 9}-15,${['杭州', '四川', '广东', '上海'][i % 4]},${2700 - i * 20}`));
     rows.splice(4, 0, '坏日期,男,1990-13-45,北京,2500');
+    rows.push(rows[1]);                               // line 15: 王天一 again, the same birth date
+    rows.push('全角，男,1990-01-01,北京,2400');        // line 16: a full-width comma
     const bytes = Buffer.concat([Buffer.from([0xEF, 0xBB, 0xBF]), Buffer.from(rows.join('\r\n') + '\r\n')]);
     await p.setInputFiles('#c-file', { name: 'players.csv', mimeType: 'text/csv', buffer: bytes });
     await p.waitForSelector('#c-preview tr[data-line]', { timeout: WAIT });
-    assert.equal(await p.locator('#c-preview tr[data-line]').count(), 13);
-    assert.equal(await p.getAttribute('#c-preview tr.bad', 'data-line'), '5');
+    assert.equal(await p.locator('#c-preview tr[data-line]').count(), 15);
+    assert.deepEqual(await p.$$eval('#c-preview tr.bad', trs => trs.map(tr => tr.dataset.line)), ['5', '15', '16']);
+    assert.match(await p.textContent('#c-preview tr[data-line="15"]'), /与第2行重复/);
+    assert.match(await p.textContent('#c-preview tr[data-line="16"]'), /全角逗号/);
+    // each line's fields as they will be stored, to check the columns were read right
+    assert.deepEqual(await p.$$eval('#c-preview tr[data-line="3"] td', tds => tds.map(td => td.textContent)),
+      ['3', '郑惟桐', '男', '1981-02-15', '', '四川', '', '2680', '']);
     assert.match(await p.textContent('#c-preview'), /UTF-8 \(BOM\)/);
     assert.equal(cli(ev.db, 'players').trim().split('\n').length, 1, 'the store has nobody before the import (a heading only)');
     await p.click('#c-do-import');
@@ -135,6 +142,8 @@ test('an organiser runs a 12-player, 3-round event from the page alone; the stor
         await p.click('#c-amend button[type="submit"]');
         await p.waitForFunction(x => document.querySelector('#c-pairing tbody tr[data-table="1"] td.red-name')?.textContent === x,
           red2, { timeout: WAIT });
+        assert.deepEqual(await p.$$eval('#c-pairing tr.changed', trs => trs.map(tr => +tr.dataset.table)), [1, 2],
+          'the two tables the swap changed are marked');
       }
       const shown = await shownPairing(p);
       await p.click('#c-publish');
@@ -142,7 +151,13 @@ test('an organiser runs a 12-player, 3-round event from the page alone; the stor
       const name = x => x.replace(/^\d+\. /, '');
       assert.deepEqual(storedPairing(ev.db, r).map(b => [b[0], b[1], b[3]]), shown.map(b => [b[0], name(b[1]), name(b[2])]),
         `round ${r}: the store has the pairing the preview showed`);
-      if (r === 1) assert.match(cli(ev.db, 'log'), /change 1 swap .*reason=同单位回避/);
+      if (r === 1) {
+        assert.match(cli(ev.db, 'log'), /change 1 swap .*reason=同单位回避/);
+        assert.match(await p.textContent('#c-published-changes'), /同单位回避/, 'the published changes stay in sight');
+        // round 2 cannot be paired before round 1's results: said in Chinese
+        await p.click('#c-pair');
+        await p.waitForFunction(() => /第1轮还有未出结果的对局/.test(document.querySelector('#c-result').textContent), null, { timeout: WAIT });
+      }
 
       await enterResults(p, ev.db, r);
       if (r === 1) {
@@ -228,6 +243,7 @@ test('an organiser runs a 12-player, 3-round event from the page alone; the stor
     // the knockout tables' slips: a token each, good for its table
     await p.waitForFunction(() => document.querySelector('#round').value === '50', null, { timeout: WAIT });
     await p.click('#c-slips-btn');
+    await p.click('#c-slips-go');
     frame = p.frameLocator('#c-slips-frame');
     await frame.locator('.slip').first().waitFor({ timeout: WAIT });
     assert.equal(await frame.locator('.slip').count(), 2);
