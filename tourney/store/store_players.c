@@ -77,12 +77,22 @@ static int field_set(xq_tplayer *p, int k, const char *name, const char *v)
   return 0;
 }
 
-/* Field k of `from` copied into `to`. */
+/* Field k of `from` copied into `to`, as it is (xq_player_check judges it). */
 static void field_copy(xq_tplayer *to, const xq_tplayer *from, int k)
 {
-  char buf[XQ_TOURNEY_NAME_MAX];
-  field_text(from, k, buf, sizeof buf);
-  field_set(to, k, NULL, buf);
+  switch (1 << k) {
+  case XQ_PE_NAME: memcpy(to->name, from->name, sizeof to->name); break;
+  case XQ_PE_SEX: to->sex = from->sex; break;
+  case XQ_PE_BIRTH: memcpy(to->birth, from->birth, sizeof to->birth); break;
+  case XQ_PE_REGION: memcpy(to->region, from->region, sizeof to->region); break;
+  case XQ_PE_CLUB: memcpy(to->club, from->club, sizeof to->club); break;
+  case XQ_PE_TEAM: memcpy(to->team, from->team, sizeof to->team); break;
+  case XQ_PE_RATING: to->rating = from->rating; break;
+  default: to->local = from->local != 0; break;
+  }
+  /* the caller's strings may lack their NUL */
+  to->name[sizeof to->name - 1] = to->birth[sizeof to->birth - 1] = 0;
+  to->region[sizeof to->region - 1] = to->club[sizeof to->club - 1] = to->team[sizeof to->team - 1] = 0;
 }
 
 /* The details of player `id` now: the registration with its edits. */
