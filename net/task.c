@@ -68,6 +68,7 @@ void xq__task_free(xq__task *t)
   cJSON_Delete(t->args);
   free(t->changes);
   free(t->warnings);
+  free(t->pairs);
   free(t->idtext);
   free(t);
 }
