@@ -65,10 +65,10 @@ static void run_edit(xq__server *s, xq__task *t)
   xq__task_send(t, o);
 }
 
-/* String field k of an edit into its place in *p. NULL, or what is wrong. */
-static const char *edit_text(const cJSON *v, const char *key, xq_tplayer *p)
+/* Text field `key` of an edit into its place in *p. NULL, or what is
+ * wrong (in msg). */
+static const char *edit_text(const cJSON *v, const char *key, xq_tplayer *p, char *msg, size_t cap)
 {
-  static char msg[96];
   struct { const char *key; char *dst; size_t cap; } f[] = {
     {"name", p->name, sizeof p->name}, {"birth", p->birth, sizeof p->birth}, {"region", p->region, sizeof p->region},
     {"club", p->club, sizeof p->club}, {"team", p->team, sizeof p->team},
@@ -76,9 +76,9 @@ static const char *edit_text(const cJSON *v, const char *key, xq_tplayer *p)
   for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) {
     if (strcmp(key, f[i].key)) continue;
     if (cJSON_IsNull(v)) { f[i].dst[0] = 0; return NULL; }
-    if (!cJSON_IsString(v)) { snprintf(msg, sizeof msg, "%s must be a string", key); return msg; }
+    if (!cJSON_IsString(v)) { snprintf(msg, cap, "%s must be a string", key); return msg; }
     if (strlen(v->valuestring) >= f[i].cap) {
-      snprintf(msg, sizeof msg, "%s is longer than %zu bytes", key, f[i].cap - 1);
+      snprintf(msg, cap, "%s is longer than %zu bytes", key, f[i].cap - 1);
       return msg;
     }
     strcpy(f[i].dst, v->valuestring);
@@ -88,11 +88,10 @@ static const char *edit_text(const cJSON *v, const char *key, xq_tplayer *p)
 }
 
 /* The fields of an edit_player request into *p and *fields. NULL, or
- * what is wrong. */
-static const char *edit_parse(const cJSON *req, xq_tplayer *p, unsigned *fields)
+ * what is wrong (possibly in msg, cap bytes). */
+static const char *edit_parse(const cJSON *req, xq_tplayer *p, unsigned *fields, char *msg, size_t cap)
 {
   static const char *const names[XQ_PE_COUNT] = XQ_PE_NAMES;
-  static char msg[XQ_ERR_MSG_LEN + 32];
   memset(p, 0, sizeof *p);
   *fields = 0;
   for (const cJSON *v = req->child; v; v = v->next) {
@@ -100,7 +99,7 @@ static const char *edit_parse(const cJSON *req, xq_tplayer *p, unsigned *fields)
     int k = 0;
     while (k < XQ_PE_COUNT && strcmp(v->string, names[k])) k++;
     if (k == XQ_PE_COUNT) {
-      snprintf(msg, sizeof msg, "unknown field \"%.40s\" (name, sex, birth, region, club, team, rating, local)",
+      snprintf(msg, cap, "unknown field \"%.40s\" (name, sex, birth, region, club, team, rating, local)",
                v->string);
       return msg;
     }
@@ -118,7 +117,7 @@ static const char *edit_parse(const cJSON *req, xq_tplayer *p, unsigned *fields)
       if (!cJSON_IsBool(v)) bad = "local is true or false";
       else p->local = cJSON_IsTrue(v);
     } else {
-      bad = edit_text(v, names[k], p);
+      bad = edit_text(v, names[k], p, msg, cap);
     }
     if (bad) return bad;
   }
@@ -128,7 +127,7 @@ static const char *edit_parse(const cJSON *req, xq_tplayer *p, unsigned *fields)
   xq_error err = {0};
   if (!(*fields & XQ_PE_NAME)) strcpy(c.name, "-");
   if (xq_player_check(&c, &err) != XQ_OK) {
-    snprintf(msg, sizeof msg, "%s", err.msg);
+    snprintf(msg, cap, "%s", err.msg);
     return msg;
   }
   return NULL;
@@ -141,8 +140,9 @@ static void op_edit_player(xq__server *s, xq__req *r)
   int no;
   xq_tplayer p;
   unsigned fields;
+  char msg[XQ_ERR_MSG_LEN + 32];
   if (xq__field_int(r, "player", 1, XQ_TOURNEY_PLAYERS_MAX, 0, &no)) return;
-  const char *bad = edit_parse(r->json, &p, &fields);
+  const char *bad = edit_parse(r->json, &p, &fields, msg, sizeof msg);
   if (bad) {
     xq__reply_error(r->c, r->id, XQ__E_BAD_REQUEST, bad, -1);
     return;
@@ -254,18 +254,21 @@ static cJSON *numbers_json(const xq_tevent *ev, const xq__task *t)
   if (t->method == XQ_NUM_LOT) cJSON_AddNumberToObject(o, "seed", (double)t->seed);
   cJSON_AddBoolToObject(o, "stored", !t->preview);
   cJSON *a = cJSON_AddArrayToObject(o, "numbers");
-  for (int no = 1; a && no <= ev->n; no++)
-    for (int id = 1; id <= ev->n; id++) {
-      const xq_tplayer *p = &ev->players[id - 1];
-      if (p->pno != no) continue;
-      cJSON *x = cJSON_CreateObject();
-      cJSON_AddNumberToObject(x, "no", no);
-      cJSON_AddNumberToObject(x, "id", id);
-      cJSON_AddStringToObject(x, "name", p->name);
-      cJSON_AddNumberToObject(x, "rating", p->rating);
-      cJSON_AddItemToArray(a, x);
-      break;
-    }
+  int *by = calloc((size_t)ev->n + 1, sizeof *by);
+  for (int id = 1; by && id <= ev->n; id++) {
+    int no = ev->players[id - 1].pno;
+    if (no >= 1 && no <= ev->n) by[no] = id;
+  }
+  for (int no = 1; a && by && no <= ev->n; no++) {
+    const xq_tplayer *p = &ev->players[by[no] - 1];
+    cJSON *x = cJSON_CreateObject();
+    cJSON_AddNumberToObject(x, "no", no);
+    cJSON_AddNumberToObject(x, "id", by[no]);
+    cJSON_AddStringToObject(x, "name", p->name);
+    cJSON_AddNumberToObject(x, "rating", p->rating);
+    cJSON_AddItemToArray(a, x);
+  }
+  free(by);
   return o;
 }
 
@@ -370,10 +373,12 @@ static void op_numbers(xq__server *s, xq__req *r)
                   : m == XQ_NUM_MANUAL ? numbers_parse(nums, &pairs, &npairs)
                   : NULL;
   uint64_t sd = 0;
+  int failed = 0;
   if (!bad && m == XQ_NUM_LOT && seed) sd = (uint64_t)seed->valuedouble;
-  else if (!bad && m == XQ_NUM_LOT && xq_lot_seed_random(&sd)) bad = "the system's random source failed";
+  else if (!bad && m == XQ_NUM_LOT && (failed = xq_lot_seed_random(&sd) != XQ_OK)) bad = "the system's random source failed";
   if (bad) {
-    xq__reply_error(r->c, r->id, XQ__E_BAD_REQUEST, bad, -1);
+    xq__reply_error(r->c, r->id, failed ? XQ__E_INTERNAL : XQ__E_BAD_REQUEST, bad, -1);
+    free(pairs);
     return;
   }
   xq__task *t = xq__task_new(s, r, run_numbers);
