@@ -368,7 +368,7 @@ static void op_numbers(xq__server *s, xq__req *r)
                   : seed && (m != XQ_NUM_LOT || !cJSON_IsNumber(seed) || seed->valuedouble < 0 ||
                              seed->valuedouble > (double)XQ_NUM_SEED_MAX ||
                              seed->valuedouble != (double)(uint64_t)seed->valuedouble)
-                    ? "seed goes with lot: a whole number 0..2^53-1"
+                    ? "seed goes with lot: a whole number of up to 15 digits"
                   : (m == XQ_NUM_MANUAL) != (nums != NULL) ? "numbers goes with manual, and manual needs them"
                   : m == XQ_NUM_MANUAL ? numbers_parse(nums, &pairs, &npairs)
                   : NULL;

@@ -224,6 +224,18 @@ Test(players, numbers_before_round_1)
   r = xq_tc_callf(&c, "{\"id\":5,\"op\":\"players\"}");
   for (int i = 0; i < 6; i++) cr_assert_eq(xq_tj_num(listed(r, i + 1), "no"), no[i]);
   cJSON_Delete(r);
+  /* the largest seeds come back exactly, digit for digit */
+  static const char *const big[] = {"999999999999999", "987654321987651"};
+  for (int i = 0; i < 2; i++) {
+    r = xq_tc_callf(&c, "{\"id\":5,\"op\":\"numbers\",\"method\":\"lot\",\"seed\":%s,\"preview\":true}", big[i]);
+    xq_tc_expect_ok(r);
+    char *text = cJSON_PrintUnformatted(r);
+    char want[64];
+    snprintf(want, sizeof want, "\"seed\":%s,", big[i]);
+    cr_assert(strstr(text, want), "%s", text);
+    free(text);
+    cJSON_Delete(r);
+  }
   /* by hand, refused unless 1..6 each once */
   static const char *const bad[] = {
     "{\"id\":6,\"op\":\"numbers\"}",
@@ -232,6 +244,7 @@ Test(players, numbers_before_round_1)
     "{\"id\":6,\"op\":\"numbers\",\"method\":\"rating\",\"seed\":4}",
     "{\"id\":6,\"op\":\"numbers\",\"method\":\"lot\",\"seed\":-1}",
     "{\"id\":6,\"op\":\"numbers\",\"method\":\"lot\",\"seed\":1.5}",
+    "{\"id\":6,\"op\":\"numbers\",\"method\":\"lot\",\"seed\":1000000000000000}",
     "{\"id\":6,\"op\":\"numbers\",\"method\":\"manual\",\"numbers\":{}}",
     "{\"id\":6,\"op\":\"numbers\",\"method\":\"manual\",\"numbers\":[{\"player\":1}]}",
     "{\"id\":6,\"op\":\"numbers\",\"method\":\"manual\",\"numbers\":[{\"player\":1,\"no\":1},{\"player\":2,\"no\":1},"

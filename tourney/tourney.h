@@ -371,7 +371,7 @@ int xq_assign_pnos(xq_tevent *ev);
 
 /* How the pairing numbers are given before round 1 (抽签/种子). */
 enum { XQ_NUM_RATING = 0, XQ_NUM_LOT, XQ_NUM_MANUAL };
-#define XQ_NUM_SEED_MAX ((UINT64_C(1) << 53) - 1) /* a seed JSON carries exactly */
+#define XQ_NUM_SEED_MAX UINT64_C(999999999999999) /* 15 digits: a seed every JSON writer prints exactly */
 
 typedef struct xq_tnumbering {
   int method;          /* XQ_NUM_* */

@@ -23,7 +23,7 @@ Object.assign(WORDS.zh, {
   c_need_reason: '每项调整须填写理由', c_slips: '台次令牌（第{n}轮，含二维码）', c_print: '打印',
   c_id: '编号', c_act: '操作', c_edit: '修改', c_save: '保存', c_cancel: '取消', c_local: '本地棋手',
   c_edited: '{name}：已修改 {f}', c_unchanged: '没有修改', c_withdraw: '退赛', c_reinstate: '恢复参赛',
-  c_confirm_withdraw: '{name}（序号 {no}）自第{r}轮起退赛？已得分数保留。', c_yes_withdraw: '确认退赛',
+  c_confirm_withdraw: '{name}（{k} {no}）自第{r}轮起退赛？已得分数保留。', c_yes_withdraw: '确认退赛',
   c_withdrew: '{name} 自第{r}轮起退赛', c_reinstated: '{name} 自第{r}轮起恢复参赛',
   c_numbers: '序号（抽签／种子）', c_by_rating: '按等级分（种子）', c_by_lot: '抽签', c_by_hand: '手工录入',
   c_seed: '种子（不填则随机）', c_num_preview: '预览序号', c_num_store: '保存序号', c_num_stored: '序号已保存（{m}）',
@@ -44,7 +44,7 @@ Object.assign(WORDS.en, {
   c_slips: 'Board slips (round {n}, with QR codes)', c_print: 'Print',
   c_id: 'ID', c_act: 'Actions', c_edit: 'Edit', c_save: 'Save', c_cancel: 'Cancel', c_local: 'local player',
   c_edited: '{name}: {f} changed', c_unchanged: 'Nothing changed', c_withdraw: 'Withdraw', c_reinstate: 'Reinstate',
-  c_confirm_withdraw: 'Withdraw {name} (No. {no}) from round {r} on? Points earned stay.', c_yes_withdraw: 'Withdraw',
+  c_confirm_withdraw: 'Withdraw {name} ({k} {no}) from round {r} on? Points earned stay.', c_yes_withdraw: 'Withdraw',
   c_withdrew: '{name} withdrawn from round {r} on', c_reinstated: '{name} paired again from round {r} on',
   c_numbers: 'Numbers (drawn or seeded)', c_by_rating: 'Seeded by rating', c_by_lot: 'Drawn by lot', c_by_hand: 'Entered by hand',
   c_seed: 'Seed (empty: random)', c_num_preview: 'Preview the numbers', c_num_store: 'Store the numbers',
@@ -227,7 +227,7 @@ function playerRow(p) {
   if (C.confirm === p.id) {
     // asked in place, as the arbiter's desk asks before changing a result
     acts.append(el('div', { class: 'confirm', role: 'alertdialog' },
-      el('span', { text: t('c_confirm_withdraw', { name: p.name, no: playerNo(p), r: C.paired + 1 }) }),
+      el('span', { text: t('c_confirm_withdraw', { name: p.name, k: t(numbered() ? 'no' : 'c_id'), no: playerNo(p), r: C.paired + 1 }) }),
       el('button', { type: 'button', 'data-action': 'yes', onclick: () => withdraw(p) }, t('c_yes_withdraw')),
       el('button', { type: 'button', 'data-action': 'no', onclick: () => { C.confirm = null; renderPlayers(); } },
         t('no_change'))));
@@ -286,8 +286,17 @@ async function saveEdit(p) {
   const res = await op(Object.assign({ id: 'edit', op: 'edit_player', player: playerNo(p) }, ch));
   if (res.error) return consoleSay(t('failed', { msg: `${res.error.code}: ${res.error.msg}` }), true);
   C.editing = C.draft = null;
+  pairingStale();
   consoleSay(t('c_edited', { name: res.name, f: res.changed.map(k => t(k === 'team' ? 'team_col' : k === 'local' ? 'c_local' : k)).join(', ') }), false);
   renderConsole();
+}
+
+/* After a change to the players the pairing on screen is out of date:
+ * it goes, and is asked for again. */
+function pairingStale() {
+  C.pairing = null;
+  $('#c-pairing').replaceChildren();
+  $('#c-warnings').replaceChildren();
 }
 
 async function withdraw(p) {
@@ -295,7 +304,7 @@ async function withdraw(p) {
   const res = await op({ id: 'withdraw', op: 'withdraw', player: playerNo(p) });
   if (res.error) return consoleSay(t('failed', { msg: `${res.error.code}: ${res.error.msg}` }), true);
   consoleSay(t('c_withdrew', { name: p.name, r: res.round }), false);
-  C.pairing = null;
+  pairingStale();
   renderConsole();
 }
 
@@ -303,7 +312,7 @@ async function reinstate(p) {
   const res = await op({ id: 'reinstate', op: 'reinstate', player: playerNo(p) });
   if (res.error) return consoleSay(t('failed', { msg: `${res.error.code}: ${res.error.msg}` }), true);
   consoleSay(t('c_reinstated', { name: p.name, r: res.round }), false);
-  C.pairing = null;
+  pairingStale();
   renderConsole();
 }
 
@@ -330,7 +339,7 @@ async function numbers(preview) {
   const m = t('c_m_' + res.method) + (res.method === 'lot' ? ', ' + t('c_seed_is', { s: res.seed }) : '');
   consoleSay(t(preview ? 'c_num_previewed' : 'c_num_stored', { m }), false);
   if (preview) renderNumbers();
-  else { C.pairing = null; renderConsole(); }
+  else { pairingStale(); renderConsole(); }
 }
 
 function renderNumbers() {

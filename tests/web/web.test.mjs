@@ -754,8 +754,11 @@ test('the organiser edits a player, withdraws one and draws the numbers by lot',
     assert.match(log, /player=3 name: 选手3 -> 张三丰/);
     // withdraw player 5, asked first: "no" keeps them, "yes" withdraws
     const row5 = '#c-players tbody tr[data-id="5"]';
+    await p.click(`${row3} button[data-action="edit"]`);
     await p.click(`${row5} button[data-action="withdraw"]`);
     await p.waitForSelector(`${row5} .confirm[role="alertdialog"]`, { timeout: WAIT });
+    await p.locator('#c-players').screenshot({ path: join(ART, '16-console-players-edit.png') });
+    await p.click(`${row3} button[data-action="cancel"]`);
     assert.match(await p.textContent(`${row5} .confirm`), /选手5/);
     await p.click(`${row5} .confirm button[data-action="no"]`);
     await p.waitForSelector(`${row5} .confirm`, { state: 'detached', timeout: WAIT });
@@ -770,8 +773,18 @@ test('the organiser edits a player, withdraws one and draws the numbers by lot',
     await p.waitForSelector('#c-pairing table[data-published="no"] tbody tr', { timeout: WAIT });
     assert.equal(await p.locator('#c-pairing tbody tr').count(), 4);
     assert.doesNotMatch(await p.textContent('#c-pairing'), /选手5/);
-    // numbers drawn by lot: a preview with its seed, then stored
+    // numbers by hand: an input per player; a number given twice is refused, nothing stored
     await p.waitForSelector('#c-num-method', { timeout: WAIT });
+    await p.selectOption('#c-num-method', 'manual');
+    await p.waitForSelector('#c-num-manual tbody tr', { timeout: WAIT });
+    assert.equal(await p.locator('#c-num-manual input').count(), 8);
+    assert.equal(await p.inputValue('#c-num-manual input[data-id="4"]'), '4');
+    await p.fill('#c-num-manual input[data-id="1"]', '2');
+    await p.click('#c-num-preview');
+    await p.waitForSelector('#c-result.error', { timeout: WAIT });
+    assert.match(await p.textContent('#c-result'), /number 2 is given twice/);
+    assert.equal(await p.locator('#c-num-result').count(), 0);
+    // numbers drawn by lot: a preview with its seed, then stored
     await p.selectOption('#c-num-method', 'lot');
     await p.click('#c-num-preview');
     await p.waitForSelector('#c-num-result tbody tr', { timeout: WAIT });
@@ -792,7 +805,8 @@ test('the organiser edits a player, withdraws one and draws the numbers by lot',
     assert.equal(await p.textContent('#c-players tbody tr:first-child td.num'), '1');
     const dump = execFileSync(XQREF, ['tourney', 'log', '--db', join(dir, 'players.db')]).toString();
     assert.match(dump, new RegExp(`numbering  by=lot seed=${seed}\n`));
-    // the pairing preview follows the numbers: table 1 is numbers 1 and 2 (unless one is withdrawn)
+    // the pairing preview follows the numbers: the old one is gone; table 1 is the two lowest numbers still in
+    await p.waitForFunction(() => !document.querySelector('#c-pairing table'), null, { timeout: WAIT });
     await p.click('#c-pair');
     await p.waitForSelector('#c-pairing table[data-published="no"] tbody tr', { timeout: WAIT });
     const cells = await p.$$eval('#c-pairing tbody tr[data-table="1"] td', tds => tds.map(td => td.textContent));

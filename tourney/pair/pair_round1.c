@@ -70,7 +70,7 @@ int xq_lot_seed_random(uint64_t *seed)
     if (n <= 0) return XQ_EIO;
     got += (size_t)n;
   }
-  *seed = v & XQ_NUM_SEED_MAX;
+  *seed = v % (XQ_NUM_SEED_MAX + 1);
   return XQ_OK;
 }
 
@@ -100,7 +100,7 @@ int xq_number_players(xq_tevent *ev, const xq_tnumbering *how, xq_error *err)
   if (!ev || !how || how->method < XQ_NUM_RATING || how->method > XQ_NUM_MANUAL)
     return xq_error_set(err, XQ_EINVAL, -1, -1, "the numbers are by rating, by lot or given by hand");
   if (how->method == XQ_NUM_LOT && how->seed > XQ_NUM_SEED_MAX)
-    return xq_error_set(err, XQ_EINVAL, -1, -1, "a seed is 0..2^53-1");
+    return xq_error_set(err, XQ_EINVAL, -1, -1, "a seed is a whole number of up to 15 digits");
   if (how->method == XQ_NUM_MANUAL) {
     int rc = how->manual ? check_manual(ev, how->manual, err)
                          : xq_error_set(err, XQ_EINVAL, -1, -1, "no numbers given");
