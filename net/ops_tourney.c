@@ -518,8 +518,12 @@ static int amend(xq__task *t)
 static void run_publish(xq__server *s, xq__task *t)
 {
   xq_error err = {0};
-  /* the event changed while the job ran: the pairing may be stale */
-  if (s->ev->n != t->ev_n || s->ev->nrounds != t->ev_rounds) {
+  /* the event changed while the job ran (a player, a round, numbers
+   * drawn): the pairing may be stale */
+  int renumbered = 0;
+  for (int id = 1; id <= s->ev->n && id <= t->ev->n && !renumbered; id++)
+    renumbered = s->ev->players[id - 1].pno && s->ev->players[id - 1].pno != t->ev->players[id - 1].pno;
+  if (s->ev->n != t->ev_n || s->ev->nrounds != t->ev_rounds || renumbered) {
     xq__task_error(t, XQ__E_CONFLICT, "the event changed while the round was paired: pair again");
     return;
   }
