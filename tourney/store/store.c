@@ -5,7 +5,8 @@
  * pairing published, result, forfeit, foul, absence, withdrawal); the
  * event state, standings and TRF are derived by replaying it, so any
  * standing can be recomputed and audited. The log is append-only (triggers
- * refuse UPDATE and DELETE). The database runs in WAL mode with
+ * refuse UPDATE and DELETE). Corrections of a player's details and the
+ * numbers drawn before round 1 are in store_players.c. The database runs in WAL mode with
  * synchronous=FULL: a write returns only after its transaction is on disk,
  * so a committed event survives a crash or power loss. Every write is one
  * BEGIN IMMEDIATE ... COMMIT transaction; a failed write is rolled back

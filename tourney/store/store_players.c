@@ -57,10 +57,11 @@ static void field_text(const xq_tplayer *p, int k, char *buf, size_t cap)
   }
 }
 
-/* Set field k of `p` from `v`, or field `name` (k < 0). Returns 0, or -1
- * for an unknown field. */
-static int field_set(xq_tplayer *p, int k, const char *name, const char *v)
+/* Set field `name` of `p` from its text `v`. Returns 0, or -1 for an
+ * unknown field. */
+static int field_set(xq_tplayer *p, const char *name, const char *v)
 {
+  int k = -1;
   for (int i = 0; k < 0 && i < XQ_PE_COUNT; i++)
     if (!strcmp(name, field_names[i])) k = i;
   switch (k < 0 ? 0 : 1 << k) {
@@ -121,7 +122,7 @@ static int current_player(sqlite3 *db, int id, xq_tplayer *p, xq_error *err)
       SQLITE_OK)
     return dbfail(db, err, "edit");
   sqlite3_bind_int(q, 1, id);
-  while (sqlite3_step(q) == SQLITE_ROW) field_set(p, -1, col_text(q, 0), col_text(q, 1));
+  while (sqlite3_step(q) == SQLITE_ROW) field_set(p, col_text(q, 0), col_text(q, 1));
   sqlite3_finalize(q);
   return XQ_OK;
 }
@@ -291,7 +292,7 @@ int xq__edits_load(xq_tstore *st, xq_tevent *ev, xq_error *err)
   int rc = XQ_OK;
   while (!rc && sqlite3_step(q) == SQLITE_ROW) {
     int id = sqlite3_column_int(q, 0);
-    if (id < 1 || id > ev->n || field_set(&ev->players[id - 1], -1, col_text(q, 1), col_text(q, 2)))
+    if (id < 1 || id > ev->n || field_set(&ev->players[id - 1], col_text(q, 1), col_text(q, 2)))
       rc = xq__error(err, XQ_ESTORE, "the table of edits names an unknown player or field");
     else if (xq_player_check(&ev->players[id - 1], NULL))
       rc = xq__error(err, XQ_ESTORE, "an edit leaves player %d with details that do not check", id);
