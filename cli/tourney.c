@@ -2,8 +2,8 @@
  * tourney.c -- `xqref tourney ...`, the event store from the command line:
  * the usage text, the options of the event's own actions (new, add,
  * import, players, pair, result, foul, absent, withdraw, standings,
- * export, log) and the dispatch to the final-stage (tourney_ko.c) and
- * live-server (tourney_live.c) actions.
+ * export, log) and the dispatch to the players' (tourney_players.c),
+ * final-stage (tourney_ko.c) and live-server (tourney_live.c) actions.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -36,6 +36,14 @@ static const char tourney_usage[] =
   "  withdraw   --round R --player NO      (not paired from round R on)\n"
   "             NO: the player's number (序号) as every listing and sheet prints\n"
   "             it; --id ID names the registration id instead\n"
+  "  reinstate  --player NO [--round R]  (a withdrawn player paired again from R,\n"
+  "             default the next round to pair)\n"
+  "  edit       --player NO [--name X] [--sex m|w] [--birth YYYY/MM/DD] [--region X]\n"
+  "             [--club X] [--team X] [--rating N] [--local|--not-local]: correct a\n"
+  "             player's details (not the id or number; the team not after round 1)\n"
+  "  numbers    --by rating|lot|manual [--seed S] [--file F]: the pairing numbers\n"
+  "             before round 1 (lot: seeded by S, else a random seed, printed; manual:\n"
+  "             F has a line \"ID NO\" per player); again until round 1, the last counts\n"
   "  standings  [--after R]\n"
   "  export     [--out FILE] [--format trf|csv|html|text|xlsx]\n"
   "             [--what standings|pairings|scoresheets] [--round R] [--lang zh|en]\n"
@@ -484,6 +492,7 @@ int xq_tourney_main(int argc, char **argv)
     if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) { fputs(tourney_usage, stdout); return 0; }
   if (xq__tourney_final_action(argv[1])) return xq__tourney_final_main(argc, argv);
   if (xq__tourney_live_action(argv[1])) return xq__tourney_live_main(argc, argv);
+  if (xq__tourney_players_action(argv[1])) return xq__tourney_players_main(argc, argv);
   opts o;
   if (parse_opts(argc, argv, &o)) return 2;
   const char *a = argv[1];

@@ -47,4 +47,10 @@ int xq__tourney_results(const xq__kopts *o, const char *action);
 int xq__tourney_live_action(const char *action);
 int xq__tourney_live_main(int argc, char **argv);
 
+/* The players' actions (tourney_players.c): true when `action` is one of
+ * edit, reinstate, numbers; then xq__tourney_players_main runs it
+ * (returns 0, 1 or 2). */
+int xq__tourney_players_action(const char *action);
+int xq__tourney_players_main(int argc, char **argv);
+
 #endif /* XQ_CLI_TOURNEY_H */

@@ -238,6 +238,7 @@ typedef struct xq__op {
 extern const xq__op xq__engine_ops[];   /* ops_engine.c: stateless engine services */
 extern const xq__op xq__game_ops[];     /* ops_game.c: boards and arbiters on live games */
 extern const xq__op xq__tourney_ops[];  /* ops_tourney.c: players, rounds, tokens, exports */
+extern const xq__op xq__players_ops[];  /* ops_players.c: edit_player, numbers, withdraw, reinstate, absent */
 extern const xq__op xq__ingest_ops[];   /* ingest.c: ingest_url, ingest_stop */
 extern const xq__op xq__ko_ops[];       /* ops_ko.c: knockout, ko_start, ko_publish */
 

@@ -1,8 +1,8 @@
 /*
  * ops_tourney.c -- the organisers' operations of the JSON-lines protocol
  * (docs/protocol.md "Organisers"): the event, its players, pairing and
- * publishing a round, pairings, standings, exports, withdrawals and
- * absences, and access tokens.
+ * publishing a round, pairings, standings, exports and access tokens
+ * (edits, numbers, withdrawals and absences: ops_players.c).
  *
  * Every operation is a task (task.h). Reads come from the server's copies
  * of the event and the tokens (s->ev, s->tokens), which every write
@@ -259,7 +259,7 @@ static void op_pairings(xq__server *s, xq__req *r)
 }
 
 /* ------------------------------------------------------------------ */
-/* add_player, withdraw, absent                                        */
+/* add_player (the other player operations: ops_players.c)            */
 /* ------------------------------------------------------------------ */
 
 static void run_add_player(xq__server *s, xq__task *t)
@@ -371,94 +371,11 @@ static void op_add_player(xq__server *s, xq__req *r)
   xq__task_go(s, t, 1);
 }
 
-/* True when t->id is a player of the event; else answers NOT_FOUND. */
-static int known_player(xq__server *s, xq__task *t)
-{
-  if (t->id <= s->ev->n) return 1;
-  char msg[64];
-  snprintf(msg, sizeof msg, "no player %d (the event has %d)", t->id, s->ev->n);
-  xq__task_error(t, XQ__E_NOT_FOUND, msg);
-  return 0;
-}
-
-static void run_withdraw(xq__server *s, xq__task *t)
-{
-  xq_error err = {0};
-  if (!known_player(s, t)) return;
-  int rc = xq_tstore_withdraw(s->store, t->round, t->id, &err);
-  if (rc != XQ_OK) {
-    xq__task_error(t, xq__write_code(rc), err.msg);
-    return;
-  }
-  xq__log(s, "player %d withdrawn from round %d on", t->id, t->round);
-  if (xq__task_reload(s, t, 0)) return;
-  cJSON *o = cJSON_CreateObject();
-  cJSON_AddNumberToObject(o, "player", t->id);
-  cJSON_AddNumberToObject(o, "round", t->round);
-  xq__task_send(t, o);
-}
-
-/* withdraw {player, round}: not paired from that round on. */
-static void op_withdraw(xq__server *s, xq__req *r)
-{
-  int id, round;
-  if (xq__field_int(r, "player", 1, XQ_TOURNEY_PLAYERS_MAX, 0, &id) ||
-      xq__field_int(r, "round", 1, XQ_TOURNEY_ROUNDS_MAX, 0, &round))
-    return;
-  xq__task *t = xq__task_new(s, r, run_withdraw);
-  if (!t) return;
-  t->id = id;
-  t->round = round;
-  xq__task_go(s, t, 1);
-}
-
-static void run_absent(xq__server *s, xq__task *t)
-{
-  xq_error err = {0};
-  if (!known_player(s, t)) return;
-  int rc = xq_tstore_absence(s->store, t->round, t->id, t->bye, &err);
-  if (rc != XQ_OK) {
-    xq__task_error(t, xq__write_code(rc), err.msg);
-    return;
-  }
-  if (xq__task_reload(s, t, 0)) return;
-  cJSON *o = cJSON_CreateObject();
-  cJSON_AddNumberToObject(o, "player", t->id);
-  cJSON_AddNumberToObject(o, "round", t->round);
-  cJSON_AddStringToObject(o, "bye", t->bye == XQ_TR_HPB ? "half" : t->bye == XQ_TR_FPB ? "full" : "zero");
-  xq__task_send(t, o);
-}
-
-/* absent {player, round, bye}: an announced absence from a round not yet
- * paired, with a zero- (default), half- or full-point bye. */
-static void op_absent(xq__server *s, xq__req *r)
-{
-  int id, round;
-  const char *bye;
-  if (xq__field_int(r, "player", 1, XQ_TOURNEY_PLAYERS_MAX, 0, &id) ||
-      xq__field_int(r, "round", 1, XQ_TOURNEY_ROUNDS_MAX, 0, &round) || xq__field_str(r, "bye", 0, &bye))
-    return;
-  int b = !bye || !strcmp(bye, "zero") ? XQ_TR_ZPB : !strcmp(bye, "half") ? XQ_TR_HPB
-        : !strcmp(bye, "full") ? XQ_TR_FPB : -1;
-  if (b < 0) {
-    xq__reply_error(r->c, r->id, XQ__E_BAD_REQUEST, "bye is zero, half or full", -1);
-    return;
-  }
-  xq__task *t = xq__task_new(s, r, run_absent);
-  if (!t) return;
-  t->id = id;
-  t->round = round;
-  t->bye = b;
-  xq__task_go(s, t, 1);
-}
-
 /* ------------------------------------------------------------------ */
 /* pair                                                                */
 /* ------------------------------------------------------------------ */
 
-/* A private copy of `ev` for a pairing job (the server's copy may be
- * replaced while the job runs). NULL when out of memory. */
-static xq_tevent *event_copy(const xq_tevent *ev)
+xq_tevent *xq__event_copy(const xq_tevent *ev)
 {
   xq_tevent *c = malloc(sizeof *c);
   if (!c) return NULL;
@@ -546,8 +463,12 @@ static int amend(xq__task *t)
 static void run_publish(xq__server *s, xq__task *t)
 {
   xq_error err = {0};
-  /* the event changed while the job ran: the pairing may be stale */
-  if (s->ev->n != t->ev_n || s->ev->nrounds != t->ev_rounds) {
+  /* the event changed while the job ran (a player, a round, numbers
+   * drawn): the pairing may be stale */
+  int renumbered = 0;
+  for (int id = 1; id <= s->ev->n && id <= t->ev->n && !renumbered; id++)
+    renumbered = s->ev->players[id - 1].pno && s->ev->players[id - 1].pno != t->ev->players[id - 1].pno;
+  if (s->ev->n != t->ev_n || s->ev->nrounds != t->ev_rounds || renumbered) {
     xq__task_error(t, XQ__E_CONFLICT, "the event changed while the round was paired: pair again");
     return;
   }
@@ -623,7 +544,7 @@ static void run_pair(xq__server *s, xq__task *t)
   t->round = next;
   t->ev_n = ev->n;
   t->ev_rounds = ev->nrounds;
-  if (!(t->ev = event_copy(ev)) ||
+  if (!(t->ev = xq__event_copy(ev)) ||
       xq__job_queue(s, &t->job, XQ__LANE_TOURNEY, t->c, t->c->role, pair_work, pair_after) != XQ_OK) {
     xq__task_error(t, XQ__E_INTERNAL, "cannot start the pairing");
     return;
@@ -932,8 +853,6 @@ const xq__op xq__tourney_ops[] = {
   {"pairings", 0, op_pairings},
   {"standings", 0, op_standings},
   {"export", XQ__STAFF, xq__op_export},
-  {"withdraw", XQ__STAFF, op_withdraw},
-  {"absent", XQ__STAFF, op_absent},
   {"token", ADMIN, op_token},
   {"slips", ADMIN, op_slips},
   {"tokens", ADMIN, op_tokens},

@@ -69,6 +69,7 @@ void xq__task_free(xq__task *t)
   free(t->changes);
   free(t->warnings);
   free(t->prizes);
+  free(t->pairs);
   free(t->idtext);
   free(t);
 }

@@ -52,7 +52,18 @@ struct xq__task {
   int size, seeding, choice;  /* ko_start */
   int stage;                 /* ko_publish: only this stage's matches, 0 = any */
   cJSON *args;               /* ko_publish: a copy of the request's fields, freed with the task */
+  unsigned fields;           /* edit_player: the fields given (XQ_PE_*) */
+  int reinstate;             /* withdraw / reinstate */
+  int method, preview;       /* numbers: XQ_NUM_*, and only computed, not stored */
+  uint64_t seed;             /* numbers: the lot's seed */
+  int *pairs, npairs;        /* numbers: by hand, npairs (id, number) pairs, freed with the task */
 };
+
+/* A private copy of `ev` (the server's copy may be replaced while a job
+ * or a task works on it): players, slots, TRF lines, forbidden pairs.
+ * NULL when out of memory; the caller frees it with xq_tevent_free
+ * (ops_tourney.c). */
+xq_tevent *xq__event_copy(const xq_tevent *ev);
 
 
 /* A new task for request `r` that will run `run`, or NULL after replying

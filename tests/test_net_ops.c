@@ -976,32 +976,49 @@ Test(tourney, standings_and_exports)
   xq_fx_down();
 }
 
+/* The number (序号) of player `id`, from the players op. */
+static int number_of(xq_tclient *c, int id)
+{
+  cJSON *r = xq_tc_callf(c, "{\"id\":\"no\",\"op\":\"players\"}");
+  int no = (int)xq_tj_num(cJSON_GetArrayItem(xq_tj_get(r, "players"), id - 1), "no");
+  cJSON_Delete(r);
+  cr_assert_gt(no, 0, "player %d has a number", id);
+  return no;
+}
+
 Test(tourney, withdraw_absent)
 {
   xq_fx_up(8);
   xq_tclient c;
   connect_as(&c, ts.admin);
+  /* players are named by their number, as the sheets print it */
+  int three = number_of(&c, 3), four = number_of(&c, 4);
   cJSON *r = xq_tc_callf(&c, "{\"id\":1,\"op\":\"withdraw\",\"player\":99,\"round\":2}");
   xq_tc_expect_error(r, "NOT_FOUND");
   cJSON_Delete(r);
-  r = xq_tc_callf(&c, "{\"id\":2,\"op\":\"withdraw\",\"player\":3}");
+  r = xq_tc_callf(&c, "{\"id\":2,\"op\":\"withdraw\",\"player\":\"3\"}");
   xq_tc_expect_error(r, "BAD_REQUEST");
   cJSON_Delete(r);
-  r = xq_tc_callf(&c, "{\"id\":3,\"op\":\"withdraw\",\"player\":3,\"round\":2}");
+  /* without a round: from the next one to pair */
+  r = xq_tc_callf(&c, "{\"id\":3,\"op\":\"withdraw\",\"player\":%d}", three);
   xq_tc_expect_ok(r);
+  cr_assert_eq(xq_tj_num(r, "player"), three);
+  cr_assert_eq(xq_tj_num(r, "registration"), 3);
+  cr_assert_eq(xq_tj_num(r, "round"), 2);
   cJSON_Delete(r);
   r = xq_tc_callf(&c, "{\"id\":4,\"op\":\"players\"}");
   cr_assert_eq(xq_tj_num(cJSON_GetArrayItem(xq_tj_get(r, "players"), 2), "withdrawn"), 2);
   cJSON_Delete(r);
-  r = xq_tc_callf(&c, "{\"id\":5,\"op\":\"absent\",\"player\":4,\"round\":1}");
+  r = xq_tc_callf(&c, "{\"id\":5,\"op\":\"absent\",\"player\":%d,\"round\":1}", four);
   xq_tc_expect_error(r, "CONFLICT");
   cJSON_Delete(r);
-  r = xq_tc_callf(&c, "{\"id\":6,\"op\":\"absent\",\"player\":4,\"round\":2,\"bye\":\"quarter\"}");
+  r = xq_tc_callf(&c, "{\"id\":6,\"op\":\"absent\",\"player\":%d,\"round\":2,\"bye\":\"quarter\"}", four);
   xq_tc_expect_error(r, "BAD_REQUEST");
   cJSON_Delete(r);
-  r = xq_tc_callf(&c, "{\"id\":7,\"op\":\"absent\",\"player\":4,\"round\":2,\"bye\":\"half\"}");
+  r = xq_tc_callf(&c, "{\"id\":7,\"op\":\"absent\",\"player\":%d,\"round\":2,\"bye\":\"half\"}", four);
   xq_tc_expect_ok(r);
   cr_assert_str_eq(xq_tj_str(r, "bye"), "half");
+  cr_assert_eq(xq_tj_num(r, "registration"), 4);
   cJSON_Delete(r);
   /* neither is paired in round 2, by either system */
   finish_round(&c, 1, ts.nboards);

@@ -106,6 +106,16 @@ typedef struct xq_tplayer {
  * NULL) naming the field. Modifies only the birth field. */
 int xq_player_check(xq_tplayer *p, xq_error *err);
 
+/* The details of a registered player an edit may correct
+ * (xq_tstore_edit), as bits; XQ_PE_NAMES names them in bit order. */
+enum {
+  XQ_PE_NAME = 1 << 0, XQ_PE_SEX = 1 << 1, XQ_PE_BIRTH = 1 << 2, XQ_PE_REGION = 1 << 3,
+  XQ_PE_CLUB = 1 << 4, XQ_PE_TEAM = 1 << 5, XQ_PE_RATING = 1 << 6, XQ_PE_LOCAL = 1 << 7,
+  XQ_PE_ALL = (1 << 8) - 1
+};
+#define XQ_PE_COUNT 8
+#define XQ_PE_NAMES {"name", "sex", "birth", "region", "club", "team", "rating", "local"}
+
 /* Number of Unicode code points in UTF-8 `s`, or -1 if it is not valid
  * UTF-8. */
 int xq_utf8_len(const char *s);
@@ -359,6 +369,34 @@ int xq_pairing_amend(const xq_tevent *ev, xq_tpairing *pr, const xq_tchange *ch,
  * Returns XQ_OK. */
 int xq_assign_pnos(xq_tevent *ev);
 
+/* How the pairing numbers are given before round 1 (抽签/种子). */
+enum { XQ_NUM_RATING = 0, XQ_NUM_LOT, XQ_NUM_MANUAL };
+#define XQ_NUM_SEED_MAX UINT64_C(999999999999999) /* 15 digits: a seed every JSON writer prints exactly */
+
+typedef struct xq_tnumbering {
+  int method;          /* XQ_NUM_* */
+  uint64_t seed;       /* XQ_NUM_LOT: the shuffle's seed, 0..XQ_NUM_SEED_MAX */
+  const int *manual;   /* XQ_NUM_MANUAL: [ev->n], manual[id - 1] = that player's number */
+} xq_tnumbering;
+
+/* Give every player of `ev` a new pairing number 1..n as `how` says,
+ * replacing any it had: XQ_NUM_RATING as xq_assign_pnos does by rating
+ * (descending, then registration order), XQ_NUM_LOT by its shuffle
+ * seeded from how->seed, XQ_NUM_MANUAL the numbers given, which must be
+ * 1..n each once. Returns XQ_OK, or XQ_EINVAL with `err` (a bad method or
+ * seed; a manual number out of range, given twice or missing, named)
+ * and `ev` unchanged; XQ_ENOMEM. */
+int xq_number_players(xq_tevent *ev, const xq_tnumbering *how, xq_error *err);
+
+/* A seed for a drawing of lots from the system's random source
+ * (getrandom), 0..XQ_NUM_SEED_MAX. Returns XQ_OK or XQ_EIO. */
+int xq_lot_seed_random(uint64_t *seed);
+
+/* The names "rating", "lot", "manual" of XQ_NUM_*; xq_num_method_parse
+ * is the inverse (-1 for anything else). */
+const char *xq_num_method_name(int method);
+int xq_num_method_parse(const char *s);
+
 /* Pair round 1 (tourney.md §3.4): players by pairing number, boards
  * 1–2, 4–3, 5–6, 8–7 (odd board: smaller number Red, even board: larger
  * number Red), the last player of an odd count gets the bye. Absent and
@@ -513,7 +551,7 @@ int xq_pairing_write_bbp(const xq_tpairing *pr, FILE *f);
 /* SQLite event store                                                  */
 /* ------------------------------------------------------------------ */
 
-#define XQ_STORE_SCHEMA_VERSION 8
+#define XQ_STORE_SCHEMA_VERSION 9
 #define XQ_STORE_BUSY_MS 5000
 
 typedef struct xq_tstore xq_tstore;
@@ -610,6 +648,38 @@ int xq_tstore_absence(xq_tstore *st, int round, int id, int bye, xq_error *err);
 
 /* Withdraw `id` from round `round` on; points earned stay. */
 int xq_tstore_withdraw(xq_tstore *st, int round, int id, xq_error *err);
+
+/* Take a withdrawn player `id` back from round `round` on, which must
+ * not be paired yet (a withdrawal event with value 1: the withdrawal
+ * stays in the log; docs/store.md). Returns XQ_OK, XQ_EINVAL with `err`
+ * (no such player, not withdrawn, the round already paired) or
+ * XQ_ESTORE. */
+int xq_tstore_reinstate(xq_tstore *st, int round, int id, xq_error *err);
+
+/* Correct the details of player `id`: each field of `fields` (XQ_PE_*)
+ * takes its value from `p`; the candidate player (the current details
+ * with those changed) must pass xq_player_check. Once round 1 is paired
+ * the team may not change (the team standings count the player's every
+ * round for one team); the id and the pairing number never change (a
+ * rating corrected after the numbers are drawn renumbers no one). One
+ * transaction: a row per field that changes, with its old and new text,
+ * in the table of edits (schema 9), which xq_tstore_load applies after
+ * the log and `tourney log` prints. *changed (may be NULL) gets the
+ * fields changed. Returns XQ_OK; XQ_EINVAL with `err` (no such player, a
+ * bad field, the team after round 1, nothing changes); XQ_ESTORE. */
+int xq_tstore_edit(xq_tstore *st, int id, const xq_tplayer *p, unsigned fields, unsigned *changed,
+                   xq_error *err);
+
+/* Number the players before round 1: xq_number_players(ev, how), then
+ * the numbers stored as a numbering event without a round (its method,
+ * the lot's seed, every player's number; docs/store.md). `ev` is the
+ * event loaded from `st` (it gets the numbers). Allowed until round 1 is
+ * published, again and again: every drawing stays in the log and the
+ * last one counts; round 1's publication then fixes them (players
+ * registered after the drawing get the next numbers). Returns XQ_OK;
+ * XQ_EINVAL with `err` (round 1 already paired, `ev` not the store's
+ * current event, what xq_number_players refuses); XQ_ESTORE. */
+int xq_tstore_numbers(xq_tstore *st, xq_tevent *ev, const xq_tnumbering *how, xq_error *err);
 
 /* Import a whole event read from TRF (xq_trf_parse) into an empty store,
  * with configuration `cfg` (typically ev->cfg with the store's own rules

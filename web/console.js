@@ -1,9 +1,11 @@
 /*
  * console.js -- the organiser's console of the live page (docs/web.md),
- * shown with an admin token: the players (a list, one added by hand, a
- * list imported from CSV as a spreadsheet saves it, previewed with each
- * bad line's error before anything is stored) and the next round (its
- * pairing previewed, then published). It sends the protocol's operations
+ * shown with an admin token: the players (a list, each row edited in
+ * place or withdrawn after a confirmation, one added by hand, a list
+ * imported from CSV as a spreadsheet saves it, previewed with each bad
+ * line's error before anything is stored; the pairing numbers before
+ * round 1 by rating, by lot or by hand, previewed, then stored) and the
+ * next round (its pairing previewed, then published). It sends the protocol's operations
  * to POST /api/op with the words and helpers of app.js.
  */
 'use strict';
@@ -22,8 +24,16 @@ Object.assign(WORDS.zh, {
   c_dup_file: '与第{n}行重复（姓名{b}相同）', c_dup_stored: '已报名：{p}', c_wide_comma: '含全角逗号“，”：字段须用半角逗号“,”分隔',
   c_file_no: '文件中的序号不导入：序号由抽签或种子产生', c_added: '已添加 {p}', c_file_no_col: '文件序号',
   c_changed: '已调整', c_a: '序号或台次', c_b: '序号或台次（第二个）', c_published_changes: '第{n}轮公布时的人工调整',
-  c_slips_new: '将为第{r}各台生成新的令牌；已打印的令牌仍然有效。', c_slips_go: '生成并显示', c_cancel: '取消',
-  c_points: '积分', c_rating_short: '等级分', c_slips: '台次令牌（{n}，含二维码）', c_print: '打印',
+  c_slips_new: '将为第{r}各台生成新的令牌；已打印的令牌仍然有效。', c_slips_go: '生成并显示',
+  c_points: '积分', c_rating_short: '等级分', c_sex_m: '男', c_sex_w: '女', c_slips: '台次令牌（{n}，含二维码）', c_print: '打印',
+  c_id: '编号', c_act: '操作', c_edit: '修改', c_save: '保存', c_cancel: '取消', c_local: '本地棋手',
+  c_edited: '{name}：已修改 {f}', c_unchanged: '没有修改', c_withdraw: '退赛', c_reinstate: '恢复参赛',
+  c_confirm_withdraw: '{name}（{k} {no}）自第{r}轮起退赛？已得分数保留。', c_yes_withdraw: '确认退赛',
+  c_withdrew: '{name} 自第{r}轮起退赛', c_reinstated: '{name} 自第{r}轮起恢复参赛',
+  c_numbers: '序号（抽签／种子）', c_by_rating: '按等级分（种子）', c_by_lot: '抽签', c_by_hand: '手工录入',
+  c_seed: '种子（不填则随机）', c_num_preview: '预览序号', c_num_store: '保存序号', c_num_stored: '序号已保存（{m}）',
+  c_num_previewed: '预览（{m}），尚未保存', c_seed_is: '抽签种子 {s}', c_num_note: '第1轮编排前可重新抽签，以最后一次为准；之后报名者依次排在后面。',
+  c_m_rating: '按等级分', c_m_lot: '抽签', c_m_manual: '手工',
 });
 Object.assign(WORDS.en, {
   t_console: 'Organiser', c_players: 'Players', c_add: 'Add a player', c_import: 'Import a list (CSV)', c_round: 'Pairing',
@@ -43,8 +53,17 @@ Object.assign(WORDS.en, {
   c_file_no_col: 'File no.', c_changed: 'changed', c_a: 'number or table', c_b: 'number or table (second)',
   c_published_changes: 'Changes by hand published with round {n}',
   c_slips_new: 'New tokens are made for every table of {r}; tokens printed before stay valid.', c_slips_go: 'Make and show',
-  c_cancel: 'Cancel', c_points: 'Pts', c_rating_short: 'Rating',
+  c_points: 'Pts', c_rating_short: 'Rating', c_sex_m: 'M', c_sex_w: 'F',
   c_slips: 'Board slips ({n}, with QR codes)', c_print: 'Print',
+  c_id: 'ID', c_act: 'Actions', c_edit: 'Edit', c_save: 'Save', c_cancel: 'Cancel', c_local: 'local player',
+  c_edited: '{name}: {f} changed', c_unchanged: 'Nothing changed', c_withdraw: 'Withdraw', c_reinstate: 'Reinstate',
+  c_confirm_withdraw: 'Withdraw {name} ({k} {no}) from round {r} on? Points earned stay.', c_yes_withdraw: 'Withdraw',
+  c_withdrew: '{name} withdrawn from round {r} on', c_reinstated: '{name} paired again from round {r} on',
+  c_numbers: 'Numbers (drawn or seeded)', c_by_rating: 'Seeded by rating', c_by_lot: 'Drawn by lot', c_by_hand: 'Entered by hand',
+  c_seed: 'Seed (empty: random)', c_num_preview: 'Preview the numbers', c_num_store: 'Store the numbers',
+  c_num_stored: 'Numbers stored ({m})', c_num_previewed: 'Preview ({m}), not stored yet', c_seed_is: 'lot seed {s}',
+  c_num_note: 'Until round 1 is paired the numbers may be drawn again, the last counts; later entries get the next numbers.',
+  c_m_rating: 'by rating', c_m_lot: 'by lot', c_m_manual: 'by hand',
 });
 
 /* ------------------------------------------------------------------ */
@@ -159,7 +178,8 @@ function previewCsv(text) {
 /* The console                                                         */
 /* ------------------------------------------------------------------ */
 
-const C = { preview: null, pairing: null, changes: [] };
+const C = { preview: null, pairing: null, changes: [], players: [], paired: 0, editing: null, draft: null,
+  confirm: null, num: { method: 'rating', seed: '', manual: {}, result: null } };
 
 /* A change as the pair operation takes it, and in words. */
 function changeReq(c) {
@@ -208,15 +228,11 @@ async function renderConsole() {
   $('#console-body').hidden = !admin;
   $('#console-note').hidden = admin;
   if (!admin) return;
-  const res = await op({ id: 'players', op: 'players' });
-  const players = (res && res.players) || [];
-  C.players = players;
-  $('#c-players thead').replaceChildren(el('tr', {}, ...['no', 'name', 'sex', 'birth', 'club', 'team_col', 'rating']
-    .map(k => el('th', { text: t(k) }))));
-  $('#c-players tbody').replaceChildren(...players.map(p => el('tr', { 'data-id': p.id },
-    el('td', { class: 'num', text: p.no || p.id }), el('td', { text: p.name + (p.withdrawn ? ` (${t('c_withdrawn')})` : '') }),
-    el('td', { text: sexText(p.sex) }), el('td', { text: p.birth || '' }),
-    el('td', { text: p.club || '' }), el('td', { text: p.team || '' }), el('td', { class: 'num', text: p.rating || '' }))));
+  const [res, evr] = await Promise.all([op({ id: 'players', op: 'players' }), op({ id: 'event', op: 'event' })]);
+  C.players = (res && res.players) || [];
+  C.paired = (evr && evr.paired) || 0;
+  renderPlayers();
+  renderNumbers();
   const next = ((S.event && S.event.published) || []).filter(r => r < 50).length + 1;
   $('#c-pair').textContent = t('c_pair', { n: next });
   const last = S.event && S.event.rounds && next > S.event.rounds; // every planned round is paired
@@ -231,8 +247,183 @@ async function renderConsole() {
 
 /* A player's sex in the page's language. */
 function sexText(s) {
-  if (!s) return '';
-  return S.lang === 'zh' ? (s === 'w' ? '女' : '男') : (s === 'w' ? 'F' : 'M');
+  return s ? t(s === 'w' ? 'c_sex_w' : 'c_sex_m') : '';
+}
+
+/* ------------------------------------------------------------------ */
+/* The players: a row each, edited in place, withdrawn with a confirm  */
+/* ------------------------------------------------------------------ */
+
+/* A player's number (序号 once drawn, else the id): what the operations take. */
+const playerNo = p => p.no || p.id;
+const numbered = () => C.players.some(p => p.no);
+
+function renderPlayers() {
+  const cols = [numbered() ? 'no' : 'c_id', 'name', 'sex', 'birth', 'club', 'team_col', 'rating', 'c_act'];
+  $('#c-players thead').replaceChildren(el('tr', {}, ...cols.map(k => el('th', { text: t(k) }))));
+  // in number order once the numbers are known
+  const rows = numbered() ? [...C.players].sort((a, b) => (a.no || 1e6 + a.id) - (b.no || 1e6 + b.id)) : C.players;
+  $('#c-players tbody').replaceChildren(...rows.map(p => C.editing === p.id ? editRow(p, cols.length) : playerRow(p)));
+}
+
+function playerRow(p) {
+  const acts = el('div', { class: 'actions' },
+    el('button', { type: 'button', 'data-action': 'edit', onclick: () => { C.editing = p.id; C.draft = null; renderPlayers(); } },
+      t('c_edit')),
+    p.withdrawn
+      ? el('button', { type: 'button', 'data-action': 'reinstate', onclick: () => reinstate(p) }, t('c_reinstate'))
+      : el('button', { type: 'button', 'data-action': 'withdraw', onclick: () => { C.confirm = p.id; renderPlayers(); } },
+        t('c_withdraw')));
+  if (C.confirm === p.id) {
+    // asked in place, as the arbiter's desk asks before changing a result
+    acts.append(el('div', { class: 'confirm', role: 'alertdialog' },
+      el('span', { text: t('c_confirm_withdraw', { name: p.name, k: t(numbered() ? 'no' : 'c_id'), no: playerNo(p), r: C.paired + 1 }) }),
+      el('button', { type: 'button', 'data-action': 'yes', onclick: () => withdraw(p) }, t('c_yes_withdraw')),
+      el('button', { type: 'button', 'data-action': 'no', onclick: () => { C.confirm = null; renderPlayers(); } },
+        t('no_change'))));
+  }
+  return el('tr', { 'data-id': p.id, 'data-no': playerNo(p), class: p.withdrawn ? 'withdrawn' : null },
+    el('td', { class: 'num', text: playerNo(p) }),
+    el('td', { text: p.name + (p.withdrawn ? ` (${t('c_withdrawn')})` : '') }),
+    el('td', { text: sexText(p.sex) }), el('td', { text: p.birth || '' }),
+    el('td', { text: p.club || '' }), el('td', { text: p.team || '' }), el('td', { class: 'num', text: p.rating || '' }),
+    el('td', {}, acts));
+}
+
+/* The fields of the edit form, as edit_player names them. */
+const EDIT_FIELDS = ['name', 'sex', 'birth', 'region', 'club', 'team', 'rating', 'local'];
+
+function editRow(p, span) {
+  const d = C.draft || Object.assign({}, p, { sex: p.sex || '', rating: p.rating || '' });
+  C.draft = d;
+  const input = (k, attrs) => el('input', Object.assign({ name: k, value: d[k] ?? '',
+    placeholder: t(k === 'team' ? 'team_col' : k), oninput: e => { d[k] = e.target.value; } }, attrs || {}));
+  const sex = el('select', { name: 'sex', onchange: e => { d.sex = e.target.value; } },
+    ...[['', ''], ['m', sexText('m')], ['w', sexText('w')]].map(([v, l]) => el('option', { value: v, selected: d.sex === v ? '' : null }, l)));
+  const local = el('input', { type: 'checkbox', name: 'local', checked: d.local ? '' : null,
+    onchange: e => { d.local = e.target.checked; } });
+  const form = el('form', { class: 'c-add c-edit', 'data-id': p.id, onsubmit: e => { e.preventDefault(); saveEdit(p); } },
+    input('name', { required: '' }), sex, input('birth', { size: 10 }), input('region'), input('club'), input('team'),
+    input('rating', { size: 5, inputmode: 'numeric' }), el('label', {}, local, ' ', t('c_local')),
+    el('button', { type: 'submit', 'data-action': 'save' }, t('c_save')),
+    el('button', { type: 'button', 'data-action': 'cancel', onclick: () => { C.editing = C.draft = null; renderPlayers(); } },
+      t('c_cancel')));
+  return el('tr', { 'data-id': p.id, class: 'editing' }, el('td', { class: 'num', text: playerNo(p) }),
+    el('td', { colspan: span - 1 }, form));
+}
+
+/* The fields the form changed, as edit_player takes them (an empty text clears it). */
+function editChanges(p, d) {
+  const req = {};
+  for (const k of EDIT_FIELDS) {
+    let v = d[k], was = p[k];
+    if (k === 'rating') { v = String(v).trim() === '' ? 0 : +v; was = was || 0; }
+    else if (k === 'local') { v = !!v; was = !!was; }
+    else { v = String(v ?? '').trim(); was = was || ''; }
+    if (v !== was) req[k] = (k === 'sex' || k === 'birth') && v === '' ? null : v;
+  }
+  return req;
+}
+
+async function saveEdit(p) {
+  const ch = editChanges(p, C.draft);
+  if (!Object.keys(ch).length) {
+    C.editing = C.draft = null;
+    renderPlayers();
+    return consoleSay(t('c_unchanged'), false);
+  }
+  if ('rating' in ch && !(Number.isInteger(ch.rating) && ch.rating >= 0 && ch.rating <= 9999)) return consoleSay(t('c_bad_rating'), true);
+  const res = await op(Object.assign({ id: 'edit', op: 'edit_player', player: playerNo(p) }, ch));
+  if (res.error) return consoleSay(t('failed', { msg: `${res.error.code}: ${res.error.msg}` }), true);
+  C.editing = C.draft = null;
+  pairingStale();
+  consoleSay(t('c_edited', { name: res.name, f: res.changed.map(k => t(k === 'team' ? 'team_col' : k === 'local' ? 'c_local' : k)).join(', ') }), false);
+  renderConsole();
+}
+
+/* After a change to the players the pairing on screen is out of date:
+ * it goes, and is asked for again. */
+function pairingStale() {
+  C.pairing = null;
+  $('#c-pairing').replaceChildren();
+  $('#c-warnings').replaceChildren();
+}
+
+async function withdraw(p) {
+  C.confirm = null;
+  const res = await op({ id: 'withdraw', op: 'withdraw', player: playerNo(p) });
+  if (res.error) return consoleSay(t('failed', { msg: `${res.error.code}: ${res.error.msg}` }), true);
+  consoleSay(t('c_withdrew', { name: p.name, r: res.round }), false);
+  pairingStale();
+  renderConsole();
+}
+
+async function reinstate(p) {
+  const res = await op({ id: 'reinstate', op: 'reinstate', player: playerNo(p) });
+  if (res.error) return consoleSay(t('failed', { msg: `${res.error.code}: ${res.error.msg}` }), true);
+  consoleSay(t('c_reinstated', { name: p.name, r: res.round }), false);
+  pairingStale();
+  renderConsole();
+}
+
+/* ------------------------------------------------------------------ */
+/* Numbers before round 1: by rating, by lot, by hand; preview, store  */
+/* ------------------------------------------------------------------ */
+
+/* The numbers request of the block's state (a lot keeps the preview's seed). */
+function numbersReq(preview) {
+  const n = C.num, req = { id: 'numbers', op: 'numbers', method: n.method };
+  if (preview) req.preview = true;
+  if (n.method === 'lot' && String(n.seed).trim() !== '') req.seed = +n.seed;
+  if (n.method === 'manual') req.numbers = C.players.map(p => ({ player: p.id, no: +(n.manual[p.id] ?? '') || 0 }));
+  return req;
+}
+
+async function numbers(preview) {
+  const req = numbersReq(preview);
+  if (req.numbers && req.numbers.some(x => !x.no)) return consoleSay(t('failed', { msg: t('c_by_hand') + ': 1…' + C.players.length }), true);
+  const res = await op(req);
+  if (res.error) return consoleSay(t('failed', { msg: `${res.error.code}: ${res.error.msg}` }), true);
+  if (res.method === 'lot') C.num.seed = String(res.seed); // stored as previewed
+  C.num.result = preview ? res : null;
+  const m = t('c_m_' + res.method) + (res.method === 'lot' ? ', ' + t('c_seed_is', { s: res.seed }) : '');
+  consoleSay(t(preview ? 'c_num_previewed' : 'c_num_stored', { m }), false);
+  if (preview) renderNumbers();
+  else { pairingStale(); renderConsole(); }
+}
+
+function renderNumbers() {
+  const box = $('#c-numbers');
+  if (C.paired > 0 || !C.players.length) return box.replaceChildren();
+  const n = C.num;
+  const method = el('select', { id: 'c-num-method', onchange: e => { n.method = e.target.value; n.result = null; renderNumbers(); } },
+    ...[['rating', 'c_by_rating'], ['lot', 'c_by_lot'], ['manual', 'c_by_hand']]
+      .map(([v, k]) => el('option', { value: v, selected: n.method === v ? '' : null }, t(k))));
+  const seed = el('input', { id: 'c-num-seed', size: 16, inputmode: 'numeric', value: n.seed, placeholder: t('c_seed'),
+    hidden: n.method === 'lot' ? null : '', oninput: e => { n.seed = e.target.value; n.result = null; } });
+  const parts = [el('h3', { text: t('c_numbers') }), el('p', { class: 'caption', text: t('c_num_note') }),
+    el('p', { class: 'c-add' }, method, seed,
+      el('button', { type: 'button', id: 'c-num-preview', onclick: () => numbers(true) }, t('c_num_preview')))];
+  if (n.method === 'manual') {
+    // an input per player, filled with the numbers known so far
+    parts.push(el('div', { class: 'scroll' }, el('table', { class: 'grid', id: 'c-num-manual' },
+      el('thead', {}, el('tr', {}, el('th', { text: t('c_id') }), el('th', { text: t('name') }), el('th', { text: t('rating') }),
+        el('th', { text: t('no') }))),
+      el('tbody', {}, ...C.players.map((p, i) => el('tr', { 'data-id': p.id },
+        el('td', { class: 'num', text: p.id }), el('td', { text: p.name }), el('td', { class: 'num', text: p.rating || '' }),
+        el('td', {}, el('input', { size: 4, inputmode: 'numeric', 'data-id': p.id, value: n.manual[p.id] ?? (p.no || i + 1),
+          oninput: e => { n.manual[p.id] = e.target.value; n.result = null; } }))))))));
+    for (const [i, p] of C.players.entries()) if (n.manual[p.id] === undefined) n.manual[p.id] = String(p.no || i + 1);
+  }
+  if (n.result) {
+    parts.push(el('div', { class: 'scroll' }, el('table', { class: 'grid', id: 'c-num-result' },
+      el('thead', {}, el('tr', {}, el('th', { class: 'num', text: t('no') }), el('th', { text: t('name') }),
+        el('th', { class: 'num', text: t('rating') }))),
+      el('tbody', {}, ...n.result.numbers.map(x => el('tr', { 'data-id': x.id, 'data-no': x.no },
+        el('td', { class: 'num', text: x.no }), el('td', { text: x.name }), el('td', { class: 'num', text: x.rating || '' })))))),
+      el('p', {}, el('button', { type: 'button', id: 'c-num-store', onclick: () => numbers(false) }, t('c_num_store'))));
+  }
+  box.replaceChildren(...parts);
 }
 
 function renderPreview() {

@@ -717,6 +717,115 @@ async function startEmpty(name) {
   return Object.assign(info, { srv });
 }
 
+test('the organiser edits a player, withdraws one and draws the numbers by lot', async () => {
+  const ev = await startEmpty('players');
+  try {
+    const rows = ['姓名,性别,出生日期,单位,等级分'];
+    for (let i = 1; i <= 8; i++) rows.push(`选手${i},${i % 2 ? '男' : '女'},19${80 + i}-03-0${i},队${i % 3},${2400 - i * 20}`);
+    const { ctx, p, errors } = await freshPage(1280, 900);
+    await p.goto(ev.base + '/#arbiter');
+    await p.fill('#token', ev.admin);
+    await p.click('#token-form button[type="submit"]');
+    await p.waitForSelector('#role:has-text("管理员")', { timeout: WAIT });
+    await p.click('#tabs a[data-view="console"]');
+    await p.waitForSelector('#console-body:not([hidden])', { timeout: WAIT });
+    await p.setInputFiles('#c-file', { name: 'players.csv', mimeType: 'text/csv', buffer: Buffer.from(rows.join('\n') + '\n') });
+    await p.waitForSelector('#c-do-import', { timeout: WAIT });
+    await p.click('#c-do-import');
+    await p.waitForFunction(() => document.querySelectorAll('#c-players tbody tr').length === 8, null, { timeout: WAIT });
+    // edit player 3: the form comes filled with the row; cancel leaves it, save stores it
+    const row3 = '#c-players tbody tr[data-id="3"]';
+    await p.click(`${row3} button[data-action="edit"]`);
+    await p.waitForSelector(`${row3}.editing form`, { timeout: WAIT });
+    assert.equal(await p.inputValue(`${row3} input[name="name"]`), '选手3');
+    assert.equal(await p.inputValue(`${row3} input[name="rating"]`), '2340');
+    assert.equal(await p.inputValue(`${row3} select[name="sex"]`), 'm');
+    await p.fill(`${row3} input[name="name"]`, '改名三');
+    await p.click(`${row3} button[data-action="cancel"]`);
+    await p.waitForSelector(`${row3}:not(.editing)`, { timeout: WAIT });
+    assert.match(await p.textContent(row3), /选手3/);
+    await p.click(`${row3} button[data-action="edit"]`);
+    await p.fill(`${row3} input[name="name"]`, '张三丰');
+    await p.fill(`${row3} input[name="rating"]`, '2555');
+    await p.fill(`${row3} input[name="club"]`, '武当');
+    await p.click(`${row3} button[data-action="save"]`);
+    await p.waitForFunction(() => /张三丰/.test(document.querySelector('#c-players tbody tr[data-id="3"]')?.textContent || ''),
+      null, { timeout: WAIT });
+    let api = await (await fetch(ev.base + '/api/event')).json();
+    const three = api.players.find(x => x.id === 3);
+    assert.equal(three.name, '张三丰');
+    assert.equal(three.rating, 2555);
+    assert.equal(three.club, '武当');
+    const log = execFileSync(XQREF, ['tourney', 'log', '--db', join(dir, 'players.db')]).toString();
+    assert.match(log, /player=3 name: 选手3 -> 张三丰/);
+    // withdraw player 5, asked first: "no" keeps them, "yes" withdraws
+    const row5 = '#c-players tbody tr[data-id="5"]';
+    await p.click(`${row3} button[data-action="edit"]`);
+    await p.click(`${row5} button[data-action="withdraw"]`);
+    await p.waitForSelector(`${row5} .confirm[role="alertdialog"]`, { timeout: WAIT });
+    await p.locator('#c-players').screenshot({ path: join(ART, '16-console-players-edit.png') });
+    await p.click(`${row3} button[data-action="cancel"]`);
+    assert.match(await p.textContent(`${row5} .confirm`), /选手5/);
+    await p.click(`${row5} .confirm button[data-action="no"]`);
+    await p.waitForSelector(`${row5} .confirm`, { state: 'detached', timeout: WAIT });
+    assert.equal((await (await fetch(ev.base + '/api/event')).json()).players.find(x => x.id === 5).withdrawn, undefined);
+    await p.click(`${row5} button[data-action="withdraw"]`);
+    await p.click(`${row5} .confirm button[data-action="yes"]`);
+    await p.waitForSelector(`${row5}.withdrawn`, { timeout: WAIT });
+    api = await (await fetch(ev.base + '/api/event')).json();
+    assert.equal(api.players.find(x => x.id === 5).withdrawn, 1);
+    // the pairing preview leaves them out: 7 players, 3 boards and the bye
+    await p.click('#c-pair');
+    await p.waitForSelector('#c-pairing table[data-published="no"] tbody tr', { timeout: WAIT });
+    assert.equal(await p.locator('#c-pairing tbody tr').count(), 4);
+    assert.doesNotMatch(await p.textContent('#c-pairing'), /选手5/);
+    // numbers by hand: an input per player; a number given twice is refused, nothing stored
+    await p.waitForSelector('#c-num-method', { timeout: WAIT });
+    await p.selectOption('#c-num-method', 'manual');
+    await p.waitForSelector('#c-num-manual tbody tr', { timeout: WAIT });
+    assert.equal(await p.locator('#c-num-manual input').count(), 8);
+    assert.equal(await p.inputValue('#c-num-manual input[data-id="4"]'), '4');
+    await p.fill('#c-num-manual input[data-id="1"]', '2');
+    await p.click('#c-num-preview');
+    await p.waitForSelector('#c-result.error', { timeout: WAIT });
+    assert.match(await p.textContent('#c-result'), /number 2 is given twice/);
+    assert.equal(await p.locator('#c-num-result').count(), 0);
+    // numbers drawn by lot: a preview with its seed, then stored
+    await p.selectOption('#c-num-method', 'lot');
+    await p.click('#c-num-preview');
+    await p.waitForSelector('#c-num-result tbody tr', { timeout: WAIT });
+    assert.equal(await p.locator('#c-num-result tbody tr').count(), 8);
+    const seed = await p.inputValue('#c-num-seed');
+    assert.match(seed, /^\d+$/, 'the random seed is shown');
+    const drawn = await p.$$eval('#c-num-result tbody tr', trs => trs.map(tr => [+tr.dataset.no, +tr.dataset.id]));
+    assert.deepEqual((await (await fetch(ev.base + '/api/event')).json()).players.map(x => x.pno), [0, 0, 0, 0, 0, 0, 0, 0],
+      'a preview stores nothing');
+    await p.click('#c-num-store');
+    await p.waitForFunction(() => document.querySelector('#c-players thead th')?.textContent === '序号', null, { timeout: WAIT });
+    api = await (await fetch(ev.base + '/api/event')).json();
+    for (const [no, id] of drawn) assert.equal(api.players.find(x => x.id === id).pno, no, `player ${id} has number ${no}`);
+    // the table is in number order and agrees with the API
+    const table = await p.$$eval('#c-players tbody tr', trs => trs.map(tr => [+tr.dataset.no, +tr.dataset.id]));
+    assert.deepEqual(table, drawn);
+    assert.deepEqual(table.map(([no]) => no), [1, 2, 3, 4, 5, 6, 7, 8]);
+    assert.equal(await p.textContent('#c-players tbody tr:first-child td.num'), '1');
+    const dump = execFileSync(XQREF, ['tourney', 'log', '--db', join(dir, 'players.db')]).toString();
+    assert.match(dump, new RegExp(`numbering  by=lot seed=${seed}\n`));
+    // the pairing preview follows the numbers: the old one is gone; table 1 is the two lowest numbers still in
+    await p.waitForFunction(() => !document.querySelector('#c-pairing table'), null, { timeout: WAIT });
+    await p.click('#c-pair');
+    await p.waitForSelector('#c-pairing table[data-published="no"] tbody tr', { timeout: WAIT });
+    const cells = await p.$$eval('#c-pairing tbody tr[data-table="1"] td:is(.red-name, .black-name)', tds => tds.map(td => td.textContent));
+    const in1 = drawn.filter(([, id]) => id !== 5).slice(0, 2).map(([no]) => no);
+    assert.deepEqual(cells.map(x => +x.split('.')[0]).sort((a, b) => a - b), in1, cells.join(' | '));
+    await p.screenshot({ path: join(ART, '16-console-players.png'), fullPage: true });
+    assert.deepEqual(errors, []);
+    await ctx.close();
+  } finally {
+    ev.srv.kill('SIGTERM');
+  }
+});
+
 test('the organiser imports a GBK list with a bad line, previews the pairing, then publishes it', async () => {
   const ev = await startEmpty('console');
   try {

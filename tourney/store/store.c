@@ -5,7 +5,8 @@
  * pairing published, result, forfeit, foul, absence, withdrawal); the
  * event state, standings and TRF are derived by replaying it, so any
  * standing can be recomputed and audited. The log is append-only (triggers
- * refuse UPDATE and DELETE). The database runs in WAL mode with
+ * refuse UPDATE and DELETE). Corrections of a player's details and the
+ * numbers drawn before round 1 are in store_players.c. The database runs in WAL mode with
  * synchronous=FULL: a write returns only after its transaction is on disk,
  * so a committed event survives a crash or power loss. Every write is one
  * BEGIN IMMEDIATE ... COMMIT transaction; a failed write is rolled back
@@ -158,6 +159,32 @@ static const char *const migrations[] = {
   "CREATE TABLE pairing_changes(seq INTEGER NOT NULL REFERENCES events(seq),"
   "  n INTEGER NOT NULL, kind TEXT NOT NULL CHECK (kind IN ('swap', 'colours', 'move')),"
   "  a INTEGER NOT NULL, b INTEGER NOT NULL, reason TEXT NOT NULL, PRIMARY KEY(seq, n));",
+  /* 9: the players besides their registration (store_players.c,
+   * docs/store.md): corrections of a player's details, a row per field
+   * with its old and new text and the last event of the log when it was
+   * made, applied over the registrations on replay; and the numbers of a
+   * drawing before round 1 (a 'numbering' event without a round; the
+   * numbers table holds one number per player for good, so drawings made
+   * again need their own rows). Both append-only. */
+  "CREATE TABLE player_edits("
+  "  id INTEGER PRIMARY KEY AUTOINCREMENT,"
+  "  at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),"
+  "  edit INTEGER NOT NULL, after_seq INTEGER NOT NULL,"
+  "  player INTEGER NOT NULL REFERENCES registrations(player),"
+  "  field TEXT NOT NULL CHECK (field IN ('name', 'sex', 'birth', 'region', 'club', 'team', 'rating', 'local')),"
+  "  old TEXT NOT NULL, new TEXT NOT NULL);"
+  "CREATE INDEX player_edits_after ON player_edits(after_seq);"
+  "CREATE TRIGGER player_edits_no_update BEFORE UPDATE ON player_edits"
+  "  BEGIN SELECT RAISE(ABORT, 'edits are appended, not changed'); END;"
+  "CREATE TRIGGER player_edits_no_delete BEFORE DELETE ON player_edits"
+  "  BEGIN SELECT RAISE(ABORT, 'edits are appended, not changed'); END;"
+  "CREATE TABLE draw_numbers(seq INTEGER NOT NULL REFERENCES events(seq),"
+  "  player INTEGER NOT NULL REFERENCES registrations(player), pno INTEGER NOT NULL CHECK (pno >= 1),"
+  "  PRIMARY KEY(seq, player), UNIQUE(seq, pno));"
+  "CREATE TRIGGER draw_numbers_no_update BEFORE UPDATE ON draw_numbers"
+  "  BEGIN SELECT RAISE(ABORT, 'drawn numbers are appended, not changed'); END;"
+  "CREATE TRIGGER draw_numbers_no_delete BEFORE DELETE ON draw_numbers"
+  "  BEGIN SELECT RAISE(ABORT, 'drawn numbers are appended, not changed'); END;",
 };
 
 #define XQ_STORE_MIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))
@@ -938,6 +965,31 @@ int xq_tstore_withdraw(xq_tstore *st, int round, int id, xq_error *err)
   XQ_TX(st, err, player_event_tx(st, "withdrawal", round, id, 0, err));
 }
 
+/* A withdrawal is taken back with a withdrawal event of value 1: the
+ * events' kinds are fixed by the table's CHECK, and the withdrawal
+ * itself stays on the record. */
+static int reinstate_tx(xq_tstore *st, int round, int id, xq_error *err)
+{
+  int rc;
+  if ((rc = need_event(st, err))) return rc;
+  if (id < 1 || id > scalar(st, "SELECT count(*) FROM registrations", 0, 0, 0))
+    return usererr(err, XQ_EINVAL, "no such player");
+  if (scalar(st, "SELECT value FROM events WHERE kind = 'withdrawal' AND player = ? ORDER BY seq DESC LIMIT 1", id,
+             0, 1) != 0)
+    return usererr(err, XQ_EINVAL, "that player is not withdrawn");
+  if (scalar(st, "SELECT count(*) FROM events WHERE kind = 'pairing' AND round >= ?", round, 0, 0))
+    return usererr(err, XQ_EINVAL, "that round is already paired: a player comes back from the next one");
+  if (add_event(st, "withdrawal", round, id, 0, 1, NULL) < 0) return dberr(st, err, "reinstate");
+  return XQ_OK;
+}
+
+int xq_tstore_reinstate(xq_tstore *st, int round, int id, xq_error *err)
+{
+  if (!st) return XQ_EINVAL;
+  if (round < 1 || round > XQ_TOURNEY_ROUNDS_MAX) return usererr(err, XQ_EINVAL, "bad round");
+  XQ_TX(st, err, reinstate_tx(st, round, id, err));
+}
+
 /* ------------------------------------------------------------------ */
 /* Import                                                              */
 /* ------------------------------------------------------------------ */
@@ -1124,7 +1176,9 @@ static int load_event(xq_tstore *st, const load_q *L, xq_tevent *ev, xq_error *e
       (needs_player && (player < 1 || player > ev->n || round < 1)))
     return usererr(err, XQ_ESTORE, "event log holds an out-of-range round or player");
   if (!strcmp(kind, "register")) return load_register(st, L, seq, ev, err);
-  if (!strcmp(kind, "numbering")) {
+  if (!strcmp(kind, "numbering") && round == 0) {
+    return xq__draw_load(st, seq, ev, err); /* drawn before round 1 */
+  } else if (!strcmp(kind, "numbering")) {
     sqlite3_reset(L->num);
     sqlite3_bind_int64(L->num, 1, seq);
     while (sqlite3_step(L->num) == SQLITE_ROW) {
@@ -1140,6 +1194,8 @@ static int load_event(xq_tstore *st, const load_q *L, xq_tevent *ev, xq_error *e
   } else if (!strcmp(kind, "absence")) {
     xq_tevent_slot(ev, player, round)->absent =
       (uint8_t)(value == 1 ? XQ_TR_HPB : value == 2 ? XQ_TR_FPB : XQ_TR_ZPB);
+  } else if (!strcmp(kind, "withdrawal") && value == 1) {
+    ev->players[player - 1].withdrawn = 0; /* taken back (xq_tstore_reinstate) */
   } else if (!strcmp(kind, "withdrawal")) {
     xq_tplayer *p = &ev->players[player - 1];
     if (!p->withdrawn || p->withdrawn > round) p->withdrawn = round;
@@ -1182,6 +1238,7 @@ int xq_tstore_load(xq_tstore *st, xq_tevent **out, xq_error *err)
   while ((s = sqlite3_step(L.q)) == SQLITE_ROW)
     if ((rc = load_event(st, &L, ev, err))) goto out;
   rc = s == SQLITE_DONE ? XQ_OK : dberr(st, err, "load");
+  if (!rc) rc = xq__edits_load(st, ev, err);
   if (!rc) rc = xq__ko_mark(st, ev, err);
 out:
   /* reset, not finalized: the statements stay cached for the next load
@@ -1228,11 +1285,24 @@ int xq_tstore_dump(xq_tstore *st, FILE *f)
     if (sqlite3_column_type(q, 3) != SQLITE_NULL) fprintf(f, " round=%d", sqlite3_column_int(q, 3));
     if (sqlite3_column_type(q, 4) != SQLITE_NULL) fprintf(f, " player=%d", sqlite3_column_int(q, 4));
     if (sqlite3_column_type(q, 5) != SQLITE_NULL) fprintf(f, " board=%d", sqlite3_column_int(q, 5));
-    if (sqlite3_column_int(q, 6)) fprintf(f, " value=%d", sqlite3_column_int(q, 6));
-    if (sqlite3_column_type(q, 7) != SQLITE_NULL) fprintf(f, " code=%s", col_text(q, 7));
+    const char *kind = col_text(q, 2);
+    int draw = !strcmp(kind, "numbering") && sqlite3_column_type(q, 3) == SQLITE_NULL;
+    long long value = (long long)sqlite3_column_int64(q, 6);
+    if (draw) { /* a drawing before round 1: its method and the lot's seed */
+      fprintf(f, " by=%s", col_text(q, 7));
+      if (!strcmp(col_text(q, 7), "lot")) fprintf(f, " seed=%lld", value);
+    } else if (!strcmp(kind, "withdrawal") && value == 1) {
+      fprintf(f, " reinstated");
+    } else {
+      if (value) fprintf(f, " value=%lld", value);
+      if (sqlite3_column_type(q, 7) != SQLITE_NULL) fprintf(f, " code=%s", col_text(q, 7));
+    }
     if (sqlite3_column_type(q, 8) != SQLITE_NULL) fprintf(f, " name=%s", col_text(q, 8));
     fputc('\n', f);
-    if (!strcmp(col_text(q, 2), "pairing")) changes_dump(st, sqlite3_column_int64(q, 0), f);
+    int64_t seq = sqlite3_column_int64(q, 0);
+    if (!strcmp(kind, "pairing")) changes_dump(st, seq, f);
+    if (draw) xq__draw_dump(st, seq, f);
+    xq__edits_dump(st, seq, f);
   }
   sqlite3_finalize(q);
   xq__ko_dump(st, f);

@@ -20,6 +20,18 @@ int xq__ko_mark(xq_tstore *st, xq_tevent *ev, xq_error *err);
 /* Print the knockout log (after the event log), one row a line. */
 void xq__ko_dump(xq_tstore *st, FILE *f);
 
+/* The players' part of a reload and of the dump (store_players.c), with
+ * the lock held inside the reload's read transaction. xq__draw_load
+ * applies the numbers of drawing event `seq` (a 'numbering' event without
+ * a round) to every player; xq__edits_load applies every edit, in order,
+ * once the whole log is replayed. XQ_OK or XQ_ESTORE. xq__edits_dump
+ * prints the edits made right after event `after`, xq__draw_dump the
+ * numbers of drawing `seq`. */
+int xq__draw_load(xq_tstore *st, int64_t seq, xq_tevent *ev, xq_error *err);
+int xq__edits_load(xq_tstore *st, xq_tevent *ev, xq_error *err);
+void xq__edits_dump(xq_tstore *st, int64_t after, FILE *f);
+void xq__draw_dump(xq_tstore *st, int64_t seq, FILE *f);
+
 /* The SQLite handle of an open store, for the store files of the module. */
 struct sqlite3;
 struct sqlite3 *xq__tstore_db(xq_tstore *st);
@@ -60,7 +72,7 @@ enum {
   XQ__Q_GAME_APPEND, XQ__Q_GAME_REPLY, XQ__Q_GAME_LAST_SEQ,
   XQ__Q_TOKEN_NEW, XQ__Q_TOKEN_FIND, XQ__Q_TOKEN_REVOKE, XQ__Q_TOKEN_LIST,
   XQ__Q_ADD_EVENT, XQ__Q_LOAD_META, XQ__Q_LOAD_EVENTS, XQ__Q_LOAD_REG, XQ__Q_LOAD_NUM,
-  XQ__Q_LOAD_BOARDS, XQ__Q_LOAD_RESULT, XQ__Q_KO_TABLES, XQ__Q_KO_LOG,
+  XQ__Q_LOAD_BOARDS, XQ__Q_LOAD_RESULT, XQ__Q_KO_TABLES, XQ__Q_KO_LOG, XQ__Q_LOAD_DRAW, XQ__Q_LOAD_EDITS,
   XQ__Q_COUNT
 };
 struct sqlite3_stmt;

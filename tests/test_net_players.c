@@ -1,0 +1,329 @@
+/*
+ * test_net_players.c -- the organisers' operations on the players over
+ * the JSON-lines protocol: edit_player (the change in players and in the
+ * store, bad fields refused at the edge, the team after round 1 a
+ * conflict), withdraw and reinstate by player number, numbers before
+ * round 1 (by rating, by lot with its seed given back, by hand; a
+ * preview stores nothing; not 1..n refused; after round 1 a conflict)
+ * and that only an admin may edit or number, an arbiter withdraw.
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "net_fixture.h"
+#include "tourney.h"
+
+/* A server on a new store holding an event of `n` players (ratings
+ * 2000 + 10 * id), none paired yet. */
+static void up_unpaired(int n)
+{
+  memset(&ts, 0, sizeof ts);
+  snprintf(ts.dir, sizeof ts.dir, "/tmp/xqref-test-XXXXXX");
+  cr_assert_not_null(mkdtemp(ts.dir));
+  snprintf(ts.db, sizeof ts.db, "%s/t.db", ts.dir);
+  xq_tstore *st;
+  xq_error err = {0};
+  xq_tconfig cfg;
+  xq_tconfig_default(&cfg);
+  cfg.rounds = 3;
+  cr_assert_eq(xq_tstore_open(ts.db, XQ_TSTORE_CREATE, &st, &err), XQ_OK, "%s", err.msg);
+  cr_assert_eq(xq_tstore_create_event(st, "Players Cup", &cfg, &err), XQ_OK, "%s", err.msg);
+  for (int i = 1; i <= n; i++) {
+    xq_tplayer p;
+    memset(&p, 0, sizeof p);
+    snprintf(p.name, sizeof p.name, "Player %d", i);
+    p.rating = 2000 + 10 * i;
+    snprintf(p.team, sizeof p.team, "T%d", i % 3);
+    cr_assert_eq(xq_tstore_register(st, &p, NULL, &err), XQ_OK, "%s", err.msg);
+  }
+  xq_tstore_close(st);
+  cr_assert_eq(xq_ts_restart(&ts), 0, "the server starts on the store");
+  cr_assert(ts.admin[0], "an admin token is printed");
+}
+
+static void connect_as(xq_tclient *c, const char *token)
+{
+  cr_assert_eq(xq_tc_connect(c, &ts.loop, ts.port), 0, "client connects");
+  if (!token) return;
+  cJSON *r = xq_tc_callf(c, "{\"id\":0,\"op\":\"hello\",\"token\":\"%s\"}", token);
+  xq_tc_expect_ok(r);
+  cJSON_Delete(r);
+}
+
+static xq_tevent *store_event(void)
+{
+  xq_tstore *st;
+  xq_tevent *ev = NULL;
+  xq_error err = {0};
+  cr_assert_eq(xq_tstore_open(ts.db, XQ_TSTORE_OPEN, &st, &err), XQ_OK, "%s", err.msg);
+  cr_assert_eq(xq_tstore_load(st, &ev, &err), XQ_OK, "%s", err.msg);
+  xq_tstore_close(st);
+  return ev;
+}
+
+/* Player `id` of a players reply. */
+static const cJSON *listed(const cJSON *r, int id) { return cJSON_GetArrayItem(xq_tj_get(r, "players"), id - 1); }
+
+/* The numbers of a numbers reply as no_of[id - 1]. */
+static void numbers_of(const cJSON *r, int *no_of, int n)
+{
+  const cJSON *a = xq_tj_get(r, "numbers"), *x;
+  cr_assert_eq(cJSON_GetArraySize(a), n);
+  int want = 1;
+  cJSON_ArrayForEach(x, a) {
+    cr_assert_eq(xq_tj_num(x, "no"), want++, "in number order");
+    no_of[(int)xq_tj_num(x, "id") - 1] = (int)xq_tj_num(x, "no");
+  }
+}
+
+Test(players, edit_player)
+{
+  up_unpaired(4);
+  xq_tclient c;
+  connect_as(&c, ts.admin);
+  cJSON *r = xq_tc_callf(&c, "{\"id\":1,\"op\":\"edit_player\",\"player\":2,\"name\":\"王天一\",\"rating\":2650,"
+                             "\"sex\":\"m\",\"birth\":\"1989-05-06\",\"club\":\"杭州\",\"local\":true,\"region\":null}");
+  xq_tc_expect_ok(r);
+  cr_assert_eq(xq_tj_num(r, "player"), 2);
+  cr_assert_eq(xq_tj_num(r, "registration"), 2);
+  cr_assert_str_eq(xq_tj_str(r, "name"), "王天一");
+  cr_assert_eq(cJSON_GetArraySize(xq_tj_get(r, "changed")), 6, "region was empty already");
+  cJSON_Delete(r);
+  r = xq_tc_callf(&c, "{\"id\":2,\"op\":\"players\"}");
+  const cJSON *p = listed(r, 2);
+  cr_assert_str_eq(xq_tj_str(p, "name"), "王天一");
+  cr_assert_eq(xq_tj_num(p, "rating"), 2650);
+  cr_assert_str_eq(xq_tj_str(p, "birth"), "1989/05/06");
+  cr_assert_str_eq(xq_tj_str(p, "club"), "杭州");
+  cr_assert(cJSON_IsTrue(xq_tj_get(p, "local")));
+  cr_assert_str_eq(xq_tj_str(p, "team"), "T2", "not given: kept");
+  cJSON_Delete(r);
+  xq_tevent *ev = store_event();
+  cr_assert_str_eq(ev->players[1].name, "王天一");
+  cr_assert_eq(ev->players[1].sex, 'm');
+  xq_tevent_free(ev);
+  /* refused at the edge, nothing stored */
+  static const char *const bad[] = {
+    "{\"id\":3,\"op\":\"edit_player\",\"name\":\"X\"}",
+    "{\"id\":3,\"op\":\"edit_player\",\"player\":1}",
+    "{\"id\":3,\"op\":\"edit_player\",\"player\":1,\"nick\":\"X\"}",
+    "{\"id\":3,\"op\":\"edit_player\",\"player\":1,\"name\":\"\"}",
+    "{\"id\":3,\"op\":\"edit_player\",\"player\":1,\"name\":7}",
+    "{\"id\":3,\"op\":\"edit_player\",\"player\":1,\"sex\":\"x\"}",
+    "{\"id\":3,\"op\":\"edit_player\",\"player\":1,\"birth\":\"1990-02-30\"}",
+    "{\"id\":3,\"op\":\"edit_player\",\"player\":1,\"rating\":12000}",
+    "{\"id\":3,\"op\":\"edit_player\",\"player\":1,\"rating\":\"high\"}",
+    "{\"id\":3,\"op\":\"edit_player\",\"player\":1,\"local\":1}",
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    r = xq_tc_call(&c, bad[i]);
+    xq_tc_expect_error(r, "BAD_REQUEST");
+    cJSON_Delete(r);
+  }
+  r = xq_tc_callf(&c, "{\"id\":4,\"op\":\"edit_player\",\"player\":9,\"name\":\"X\"}");
+  xq_tc_expect_error(r, "NOT_FOUND");
+  cJSON_Delete(r);
+  r = xq_tc_callf(&c, "{\"id\":5,\"op\":\"edit_player\",\"player\":2,\"rating\":2650}");
+  const cJSON *e = xq_tc_expect_error(r, "CONFLICT");
+  cr_assert(strstr(cJSON_GetStringValue(cJSON_GetObjectItem(e, "msg")), "changes nothing"));
+  cJSON_Delete(r);
+  /* after round 1: the number names the player, the team stays */
+  r = xq_tc_callf(&c, "{\"id\":6,\"op\":\"pair\",\"publish\":true}");
+  xq_tc_expect_ok(r);
+  cJSON_Delete(r);
+  r = xq_tc_callf(&c, "{\"id\":7,\"op\":\"players\"}");
+  int no1 = (int)xq_tj_num(listed(r, 1), "no");
+  cr_assert_eq(no1, 4, "the lowest rating is number 4");
+  cJSON_Delete(r);
+  r = xq_tc_callf(&c, "{\"id\":8,\"op\":\"edit_player\",\"player\":%d,\"team\":\"New\"}", no1);
+  xq_tc_expect_error(r, "CONFLICT");
+  cJSON_Delete(r);
+  r = xq_tc_callf(&c, "{\"id\":9,\"op\":\"edit_player\",\"player\":%d,\"rating\":2900}", no1);
+  xq_tc_expect_ok(r);
+  cr_assert_eq(xq_tj_num(r, "registration"), 1);
+  cJSON_Delete(r);
+  r = xq_tc_callf(&c, "{\"id\":10,\"op\":\"players\"}");
+  cr_assert_eq(xq_tj_num(listed(r, 1), "rating"), 2900);
+  cr_assert_eq(xq_tj_num(listed(r, 1), "no"), 4, "no one is renumbered");
+  cJSON_Delete(r);
+  xq_tc_close(&c);
+  xq_fx_down();
+}
+
+Test(players, withdraw_and_reinstate_by_number)
+{
+  up_unpaired(5);
+  xq_tclient c;
+  connect_as(&c, ts.admin);
+  cJSON *r = xq_tc_callf(&c, "{\"id\":1,\"op\":\"numbers\",\"method\":\"manual\",\"numbers\":[{\"player\":1,\"no\":5},"
+                             "{\"player\":2,\"no\":4},{\"player\":3,\"no\":3},{\"player\":4,\"no\":2},{\"player\":5,\"no\":1}]}");
+  xq_tc_expect_ok(r);
+  cJSON_Delete(r);
+  /* number 1 is player 5 */
+  r = xq_tc_callf(&c, "{\"id\":2,\"op\":\"withdraw\",\"player\":1}");
+  xq_tc_expect_ok(r);
+  cr_assert_eq(xq_tj_num(r, "registration"), 5);
+  cr_assert_eq(xq_tj_num(r, "round"), 1);
+  cJSON_Delete(r);
+  r = xq_tc_callf(&c, "{\"id\":3,\"op\":\"pair\"}");
+  xq_tc_expect_ok(r);
+  cr_assert_eq(cJSON_GetArraySize(xq_tj_get(r, "boards")), 2, "four players: two boards, no bye");
+  for (const cJSON *b = xq_tj_get(r, "boards")->child; b; b = b->next)
+    cr_assert(xq_tj_num(xq_tj_get(b, "red"), "id") != 5 && xq_tj_num(xq_tj_get(b, "black"), "id") != 5);
+  cJSON_Delete(r);
+  r = xq_tc_callf(&c, "{\"id\":4,\"op\":\"reinstate\",\"player\":2}");
+  xq_tc_expect_error(r, "CONFLICT"); /* not withdrawn */
+  cJSON_Delete(r);
+  r = xq_tc_callf(&c, "{\"id\":5,\"op\":\"reinstate\",\"player\":1}");
+  xq_tc_expect_ok(r);
+  cr_assert_eq(xq_tj_num(r, "registration"), 5);
+  cJSON_Delete(r);
+  r = xq_tc_callf(&c, "{\"id\":6,\"op\":\"pair\"}");
+  xq_tc_expect_ok(r);
+  cr_assert_eq(cJSON_GetArraySize(xq_tj_get(r, "boards")), 3, "five players again: the bye");
+  cJSON_Delete(r);
+  r = xq_tc_callf(&c, "{\"id\":7,\"op\":\"players\"}");
+  cr_assert_eq(xq_tj_num(listed(r, 5), "withdrawn"), 0);
+  cJSON_Delete(r);
+  xq_tc_close(&c);
+  xq_fx_down();
+}
+
+Test(players, numbers_before_round_1)
+{
+  up_unpaired(6);
+  xq_tclient c;
+  connect_as(&c, ts.admin);
+  int no[6];
+  cJSON *r = xq_tc_callf(&c, "{\"id\":1,\"op\":\"numbers\",\"method\":\"rating\"}");
+  xq_tc_expect_ok(r);
+  cr_assert(cJSON_IsTrue(xq_tj_get(r, "stored")));
+  numbers_of(r, no, 6);
+  for (int i = 0; i < 6; i++) cr_assert_eq(no[i], 6 - i);
+  cJSON_Delete(r);
+  /* a lot: previewed with a random seed, then stored with it, the same */
+  r = xq_tc_callf(&c, "{\"id\":2,\"op\":\"numbers\",\"method\":\"lot\",\"preview\":true}");
+  xq_tc_expect_ok(r);
+  cr_assert(cJSON_IsFalse(xq_tj_get(r, "stored")));
+  double seed = xq_tj_num(r, "seed");
+  int seen[6];
+  numbers_of(r, seen, 6);
+  cJSON_Delete(r);
+  r = xq_tc_callf(&c, "{\"id\":3,\"op\":\"players\"}");
+  for (int i = 0; i < 6; i++) cr_assert_eq(xq_tj_num(listed(r, i + 1), "no"), 6 - i, "a preview stores nothing");
+  cJSON_Delete(r);
+  r = xq_tc_callf(&c, "{\"id\":4,\"op\":\"numbers\",\"method\":\"lot\",\"seed\":%.0f}", seed);
+  xq_tc_expect_ok(r);
+  cr_assert_eq(xq_tj_num(r, "seed"), seed);
+  numbers_of(r, no, 6);
+  for (int i = 0; i < 6; i++) cr_assert_eq(no[i], seen[i]);
+  cJSON_Delete(r);
+  r = xq_tc_callf(&c, "{\"id\":5,\"op\":\"players\"}");
+  for (int i = 0; i < 6; i++) cr_assert_eq(xq_tj_num(listed(r, i + 1), "no"), no[i]);
+  cJSON_Delete(r);
+  /* the largest seeds come back exactly, digit for digit */
+  static const char *const big[] = {"999999999999999", "987654321987651"};
+  for (int i = 0; i < 2; i++) {
+    r = xq_tc_callf(&c, "{\"id\":5,\"op\":\"numbers\",\"method\":\"lot\",\"seed\":%s,\"preview\":true}", big[i]);
+    xq_tc_expect_ok(r);
+    char *text = cJSON_PrintUnformatted(r);
+    char want[64];
+    snprintf(want, sizeof want, "\"seed\":%s,", big[i]);
+    cr_assert(strstr(text, want), "%s", text);
+    free(text);
+    cJSON_Delete(r);
+  }
+  /* by hand, refused unless 1..6 each once */
+  static const char *const bad[] = {
+    "{\"id\":6,\"op\":\"numbers\"}",
+    "{\"id\":6,\"op\":\"numbers\",\"method\":\"dice\"}",
+    "{\"id\":6,\"op\":\"numbers\",\"method\":\"manual\"}",
+    "{\"id\":6,\"op\":\"numbers\",\"method\":\"rating\",\"seed\":4}",
+    "{\"id\":6,\"op\":\"numbers\",\"method\":\"lot\",\"seed\":-1}",
+    "{\"id\":6,\"op\":\"numbers\",\"method\":\"lot\",\"seed\":1.5}",
+    "{\"id\":6,\"op\":\"numbers\",\"method\":\"lot\",\"seed\":1000000000000000}",
+    "{\"id\":6,\"op\":\"numbers\",\"method\":\"manual\",\"numbers\":{}}",
+    "{\"id\":6,\"op\":\"numbers\",\"method\":\"manual\",\"numbers\":[{\"player\":1}]}",
+    "{\"id\":6,\"op\":\"numbers\",\"method\":\"manual\",\"numbers\":[{\"player\":1,\"no\":1},{\"player\":2,\"no\":1},"
+    "{\"player\":3,\"no\":3},{\"player\":4,\"no\":4},{\"player\":5,\"no\":5},{\"player\":6,\"no\":6}]}",
+    "{\"id\":6,\"op\":\"numbers\",\"method\":\"manual\",\"numbers\":[{\"player\":1,\"no\":1},{\"player\":2,\"no\":2}]}",
+    "{\"id\":6,\"op\":\"numbers\",\"method\":\"manual\",\"numbers\":[{\"player\":7,\"no\":1}]}",
+    "{\"id\":6,\"op\":\"numbers\",\"method\":\"manual\",\"numbers\":[{\"player\":1,\"no\":1},{\"player\":1,\"no\":2}]}",
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    r = xq_tc_call(&c, bad[i]);
+    xq_tc_expect_error(r, "BAD_REQUEST");
+    cJSON_Delete(r);
+  }
+  r = xq_tc_call(&c, "{\"id\":7,\"op\":\"numbers\",\"method\":\"manual\",\"numbers\":[{\"player\":1,\"no\":2},"
+                     "{\"player\":2,\"no\":1},{\"player\":3,\"no\":4},{\"player\":4,\"no\":3},{\"player\":5,\"no\":6},"
+                     "{\"player\":6,\"no\":5}]}");
+  xq_tc_expect_ok(r);
+  cr_assert_str_eq(xq_tj_str(r, "method"), "manual");
+  cJSON_Delete(r);
+  /* the pairing preview follows the last numbers: 2 (no. 1) - 1 (no. 2) */
+  r = xq_tc_callf(&c, "{\"id\":8,\"op\":\"pair\",\"publish\":true}");
+  xq_tc_expect_ok(r);
+  const cJSON *b1 = cJSON_GetArrayItem(xq_tj_get(r, "boards"), 0);
+  cr_assert_eq(xq_tj_num(xq_tj_get(b1, "red"), "id"), 2);
+  cr_assert_eq(xq_tj_num(xq_tj_get(b1, "red"), "no"), 1);
+  cr_assert_eq(xq_tj_num(xq_tj_get(b1, "black"), "id"), 1);
+  cJSON_Delete(r);
+  r = xq_tc_callf(&c, "{\"id\":9,\"op\":\"numbers\",\"method\":\"rating\"}");
+  xq_tc_expect_error(r, "CONFLICT");
+  cJSON_Delete(r);
+  xq_tevent *ev = store_event();
+  cr_assert_eq(ev->players[0].pno, 2);
+  cr_assert_eq(ev->players[5].pno, 5);
+  xq_tevent_free(ev);
+  xq_tc_close(&c);
+  xq_fx_down();
+}
+
+Test(players, only_an_admin_edits_and_numbers)
+{
+  up_unpaired(4);
+  xq_tclient admin, anon, arb;
+  connect_as(&admin, ts.admin);
+  cJSON *r = xq_tc_callf(&admin, "{\"id\":1,\"op\":\"token\",\"role\":\"arbiter\"}");
+  xq_tc_expect_ok(r);
+  char tok[64];
+  snprintf(tok, sizeof tok, "%s", xq_tj_str(r, "token"));
+  cJSON_Delete(r);
+  connect_as(&anon, NULL);
+  connect_as(&arb, tok);
+  static const char *const admin_only[] = {
+    "{\"id\":2,\"op\":\"edit_player\",\"player\":1,\"name\":\"X\"}",
+    "{\"id\":3,\"op\":\"numbers\",\"method\":\"rating\"}",
+  };
+  for (size_t i = 0; i < sizeof admin_only / sizeof admin_only[0]; i++) {
+    r = xq_tc_call(&anon, admin_only[i]);
+    xq_tc_expect_error(r, "AUTH_REQUIRED");
+    cJSON_Delete(r);
+    r = xq_tc_call(&arb, admin_only[i]);
+    xq_tc_expect_error(r, "FORBIDDEN");
+    cJSON_Delete(r);
+  }
+  /* an arbiter withdraws and takes back */
+  r = xq_tc_callf(&arb, "{\"id\":4,\"op\":\"withdraw\",\"player\":3}");
+  xq_tc_expect_ok(r);
+  cJSON_Delete(r);
+  r = xq_tc_callf(&arb, "{\"id\":5,\"op\":\"reinstate\",\"player\":3}");
+  xq_tc_expect_ok(r);
+  cJSON_Delete(r);
+  r = xq_tc_callf(&anon, "{\"id\":6,\"op\":\"withdraw\",\"player\":3}");
+  xq_tc_expect_error(r, "AUTH_REQUIRED");
+  cJSON_Delete(r);
+  xq_tevent *ev = store_event();
+  cr_assert_str_eq(ev->players[0].name, "Player 1", "nothing edited");
+  cr_assert_eq(ev->players[0].pno, 0, "nothing numbered");
+  cr_assert_eq(ev->players[2].withdrawn, 0);
+  xq_tevent_free(ev);
+  xq_tc_close(&admin);
+  xq_tc_close(&anon);
+  xq_tc_close(&arb);
+  xq_fx_down();
+}

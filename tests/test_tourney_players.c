@@ -1,0 +1,555 @@
+/*
+ * test_tourney_players.c -- the players in the store besides their
+ * registration (schema 9): edits applied after a reload and refused for a
+ * bad field or the team after round 1, a withdrawn player not paired and
+ * one taken back paired again, the pairing numbers before round 1 by
+ * rating, by lot and by hand (refused when not 1..n each once, or after
+ * round 1), a late entry after a drawing, the migration of a version-8
+ * store, and `xqref tourney edit|numbers|reinstate`.
+ */
+#include <criterion/criterion.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "support.h"
+#include "tourney.h"
+
+static void temp_path(char *buf, size_t len, const char *tag)
+{
+  xq_test_db_path(buf, len, tag);
+  xq_test_db_remove(buf);
+}
+
+/* A new store at `path` with `n` players of ratings 2000 + 10 * id (the
+ * last registered rated highest). */
+static xq_tstore *store_with(const char *path, int n)
+{
+  xq_tstore *st;
+  xq_error err = {0};
+  xq_tconfig cfg;
+  xq_tconfig_default(&cfg);
+  cfg.rounds = 5;
+  cr_assert_eq(xq_tstore_open(path, XQ_TSTORE_CREATE, &st, &err), XQ_OK, "%s", err.msg);
+  cr_assert_eq(xq_tstore_create_event(st, "棋手测试赛", &cfg, &err), XQ_OK, "%s", err.msg);
+  for (int i = 1; i <= n; i++) {
+    xq_tplayer p;
+    memset(&p, 0, sizeof p);
+    snprintf(p.name, sizeof p.name, "棋手%d", i);
+    p.rating = 2000 + 10 * i;
+    snprintf(p.team, sizeof p.team, "队%d", (i + 1) / 2);
+    cr_assert_eq(xq_tstore_register(st, &p, NULL, &err), XQ_OK, "%s", err.msg);
+  }
+  return st;
+}
+
+static xq_tevent *load(xq_tstore *st)
+{
+  xq_tevent *ev;
+  xq_error err = {0};
+  cr_assert_eq(xq_tstore_load(st, &ev, &err), XQ_OK, "%s", err.msg);
+  return ev;
+}
+
+static char *dump(xq_tstore *st)
+{
+  char *log = NULL;
+  size_t len = 0;
+  FILE *m = open_memstream(&log, &len);
+  cr_assert_eq(xq_tstore_dump(st, m), XQ_OK);
+  fclose(m);
+  return log;
+}
+
+/* Pair and publish the next round; results for every board (Red wins). */
+static void play_round(xq_tstore *st, int results)
+{
+  xq_tevent *ev = load(st);
+  xq_tpairing pr = {0};
+  xq_error err = {0};
+  cr_assert_eq(xq_tstore_pair_next(st, ev, XQ_PAIR_CN, &pr, &err), XQ_OK, "%s", err.msg);
+  for (int b = 0; results && b < pr.nboards; b++)
+    if (pr.boards[b].black) cr_assert_eq(xq_tstore_result(st, pr.round, b + 1, "1-0", &err), XQ_OK, "%s", err.msg);
+  xq_tpairing_clear(&pr);
+  xq_tevent_free(ev);
+}
+
+/* True when player `id` has a board in round `round`. */
+static int paired(const xq_tevent *ev, int id, int round)
+{
+  const xq_tslot *s = xq_tevent_slot(ev, id, round);
+  return s->opp || s->res == XQ_TR_PAB;
+}
+
+Test(edit, applied_after_a_reload_and_shown_in_the_log)
+{
+  char path[512];
+  temp_path(path, sizeof path, "edit");
+  xq_tstore *st = store_with(path, 4);
+  xq_tplayer p;
+  memset(&p, 0, sizeof p);
+  strcpy(p.name, "张珊");
+  p.rating = 2345;
+  strcpy(p.birth, "2001-02-03");
+  p.sex = 'w';
+  strcpy(p.club, "上海队");
+  unsigned changed = 0;
+  xq_error err = {0};
+  cr_assert_eq(xq_tstore_edit(st, 2, &p, XQ_PE_NAME | XQ_PE_RATING | XQ_PE_BIRTH | XQ_PE_SEX | XQ_PE_CLUB, &changed,
+                              &err), XQ_OK, "%s", err.msg);
+  cr_assert_eq(changed, XQ_PE_NAME | XQ_PE_RATING | XQ_PE_BIRTH | XQ_PE_SEX | XQ_PE_CLUB);
+  /* a second edit of one field: the fields not named stay */
+  memset(&p, 0, sizeof p);
+  p.local = 1;
+  cr_assert_eq(xq_tstore_edit(st, 2, &p, XQ_PE_LOCAL, &changed, &err), XQ_OK, "%s", err.msg);
+  cr_assert_eq(changed, XQ_PE_LOCAL);
+  xq_tstore_close(st);
+
+  cr_assert_eq(xq_tstore_open(path, XQ_TSTORE_OPEN, &st, &err), XQ_OK, "%s", err.msg);
+  xq_tevent *ev = load(st);
+  const xq_tplayer *q = &ev->players[1];
+  cr_assert_str_eq(q->name, "张珊");
+  cr_assert_eq(q->rating, 2345);
+  cr_assert_str_eq(q->birth, "2001/02/03", "normalised as at registration");
+  cr_assert_eq(q->sex, 'w');
+  cr_assert_str_eq(q->club, "上海队");
+  cr_assert_str_eq(q->team, "队1", "not named: kept");
+  cr_assert_eq(q->local, 1);
+  cr_assert_str_eq(ev->players[0].name, "棋手1", "the others untouched");
+  xq_tevent_free(ev);
+  cr_assert_eq(xq_tstore_event_count(st), 4, "edits are not events of the log");
+  char *log = dump(st);
+  cr_assert(strstr(log, "player=2 name: 棋手2 -> 张珊"), "%s", log);
+  cr_assert(strstr(log, "player=2 rating: 2020 -> 2345"), "%s", log);
+  cr_assert(strstr(log, "player=2 local: 0 -> 1"), "%s", log);
+  /* after the last registration, in the order made */
+  cr_assert(strstr(log, "name=棋手4\n  edit 1 "), "%s", log);
+  cr_assert_lt(strstr(log, "edit 1"), strstr(log, "edit 2"));
+  free(log);
+  xq_tstore_close(st);
+  xq_test_db_remove(path);
+}
+
+Test(edit, refused_for_a_bad_field_with_nothing_stored)
+{
+  char path[512];
+  temp_path(path, sizeof path, "edit_bad");
+  xq_tstore *st = store_with(path, 4);
+  xq_tplayer p;
+  xq_error err = {0};
+  memset(&p, 0, sizeof p);
+  cr_assert_eq(xq_tstore_edit(st, 1, &p, XQ_PE_NAME, NULL, &err), XQ_EINVAL, "an empty name");
+  strcpy(p.name, "\xff\xfe");
+  cr_assert_eq(xq_tstore_edit(st, 1, &p, XQ_PE_NAME, NULL, &err), XQ_EINVAL, "not UTF-8");
+  strcpy(p.birth, "2001-02-30");
+  cr_assert_eq(xq_tstore_edit(st, 1, &p, XQ_PE_BIRTH, NULL, &err), XQ_EINVAL, "no such day");
+  cr_assert(strstr(err.msg, "birth"), "%s", err.msg);
+  p.rating = 10000;
+  cr_assert_eq(xq_tstore_edit(st, 1, &p, XQ_PE_RATING, NULL, &err), XQ_EINVAL);
+  p.sex = 'x';
+  cr_assert_eq(xq_tstore_edit(st, 1, &p, XQ_PE_SEX, NULL, &err), XQ_EINVAL);
+  cr_assert_eq(xq_tstore_edit(st, 9, &p, XQ_PE_LOCAL, NULL, &err), XQ_EINVAL, "no player 9");
+  cr_assert_eq(xq_tstore_edit(st, 1, &p, 0, NULL, &err), XQ_EINVAL, "no field");
+  cr_assert_eq(xq_tstore_edit(st, 1, &p, 1u << 12, NULL, &err), XQ_EINVAL, "no such field");
+  /* the same details again change nothing */
+  memset(&p, 0, sizeof p);
+  strcpy(p.name, "棋手1");
+  p.rating = 2010;
+  cr_assert_eq(xq_tstore_edit(st, 1, &p, XQ_PE_NAME | XQ_PE_RATING, NULL, &err), XQ_EINVAL);
+  cr_assert(strstr(err.msg, "changes nothing"), "%s", err.msg);
+  /* a good field with a bad one: all or nothing */
+  strcpy(p.name, "新名字");
+  p.sex = 'q';
+  cr_assert_eq(xq_tstore_edit(st, 1, &p, XQ_PE_NAME | XQ_PE_SEX, NULL, &err), XQ_EINVAL);
+  xq_tevent *ev = load(st);
+  cr_assert_str_eq(ev->players[0].name, "棋手1");
+  xq_tevent_free(ev);
+  char *log = dump(st);
+  cr_assert_null(strstr(log, "edit "), "%s", log);
+  free(log);
+  xq_tstore_close(st);
+  xq_test_db_remove(path);
+}
+
+Test(edit, after_round_1_renumbers_no_one_and_keeps_the_team)
+{
+  char path[512];
+  temp_path(path, sizeof path, "edit_r1");
+  xq_tstore *st = store_with(path, 6);
+  play_round(st, 0);
+  xq_tevent *ev = load(st);
+  int before[6];
+  for (int i = 0; i < 6; i++) before[i] = ev->players[i].pno;
+  cr_assert_eq(before[5], 1, "the highest rating is number 1");
+  xq_tevent_free(ev);
+  /* the lowest-rated player's rating corrected to the highest */
+  xq_tplayer p;
+  xq_error err = {0};
+  memset(&p, 0, sizeof p);
+  p.rating = 2800;
+  strcpy(p.team, "别的队");
+  cr_assert_eq(xq_tstore_edit(st, 1, &p, XQ_PE_RATING, NULL, &err), XQ_OK, "%s", err.msg);
+  cr_assert_eq(xq_tstore_edit(st, 1, &p, XQ_PE_TEAM, NULL, &err), XQ_EINVAL);
+  cr_assert(strstr(err.msg, "team"), "%s", err.msg);
+  ev = load(st);
+  cr_assert_eq(ev->players[0].rating, 2800);
+  cr_assert_str_eq(ev->players[0].team, "队1");
+  for (int i = 0; i < 6; i++) cr_assert_eq(ev->players[i].pno, before[i], "player %d keeps number %d", i + 1, before[i]);
+  xq_tevent_free(ev);
+  xq_tstore_close(st);
+  xq_test_db_remove(path);
+}
+
+Test(withdraw, a_withdrawn_player_is_not_paired_and_one_taken_back_is)
+{
+  char path[512];
+  temp_path(path, sizeof path, "withdraw");
+  xq_tstore *st = store_with(path, 6);
+  xq_error err = {0};
+  cr_assert_eq(xq_tstore_reinstate(st, 1, 3, &err), XQ_EINVAL, "not withdrawn");
+  cr_assert_eq(xq_tstore_withdraw(st, 1, 3, &err), XQ_OK, "%s", err.msg);
+  play_round(st, 1);
+  xq_tevent *ev = load(st);
+  cr_assert_eq(ev->players[2].withdrawn, 1);
+  cr_assert_not(paired(ev, 3, 1));
+  for (int id = 1; id <= 6; id++)
+    if (id != 3) cr_assert(paired(ev, id, 1), "player %d is paired", id);
+  xq_tevent_free(ev);
+  cr_assert_eq(xq_tstore_reinstate(st, 1, 3, &err), XQ_EINVAL, "round 1 is paired");
+  cr_assert(strstr(err.msg, "already paired"), "%s", err.msg);
+  cr_assert_eq(xq_tstore_reinstate(st, 2, 3, &err), XQ_OK, "%s", err.msg);
+  cr_assert_eq(xq_tstore_reinstate(st, 2, 3, &err), XQ_EINVAL, "taken back once");
+  play_round(st, 0);
+  ev = load(st);
+  cr_assert_eq(ev->players[2].withdrawn, 0);
+  cr_assert(paired(ev, 3, 2), "paired again in round 2");
+  xq_tevent_free(ev);
+  char *log = dump(st);
+  cr_assert(strstr(log, "withdrawal round=1 player=3\n"), "%s", log);
+  cr_assert(strstr(log, "withdrawal round=2 player=3 reinstated"), "%s", log);
+  free(log);
+  xq_tstore_close(st);
+  xq_test_db_remove(path);
+}
+
+/* The numbers of players 1..n of a fresh load. */
+static void numbers_of(xq_tstore *st, int *no, int n)
+{
+  xq_tevent *ev = load(st);
+  cr_assert_eq(ev->n, n);
+  for (int i = 0; i < n; i++) no[i] = ev->players[i].pno;
+  xq_tevent_free(ev);
+}
+
+Test(numbers, by_rating_by_lot_and_by_hand_the_last_counts)
+{
+  char path[512];
+  temp_path(path, sizeof path, "numbers");
+  xq_tstore *st = store_with(path, 6);
+  xq_error err = {0};
+  int no[6];
+  /* by rating: the last registered is rated highest */
+  xq_tevent *ev = load(st);
+  xq_tnumbering how = {.method = XQ_NUM_RATING};
+  cr_assert_eq(xq_tstore_numbers(st, ev, &how, &err), XQ_OK, "%s", err.msg);
+  xq_tevent_free(ev);
+  numbers_of(st, no, 6);
+  for (int i = 0; i < 6; i++) cr_assert_eq(no[i], 6 - i);
+  /* by lot: the shuffle of its seed, the same as xq_assign_pnos makes */
+  ev = load(st);
+  how = (xq_tnumbering){.method = XQ_NUM_LOT, .seed = 20240501};
+  cr_assert_eq(xq_tstore_numbers(st, ev, &how, &err), XQ_OK, "%s", err.msg);
+  xq_tevent_free(ev);
+  numbers_of(st, no, 6);
+  xq_tevent *same = load(st);
+  for (int i = 0; i < 6; i++) same->players[i].pno = 0;
+  same->cfg.first_round = XQ_FIRST_BY_LOT;
+  same->cfg.lot_seed = 20240501;
+  xq_assign_pnos(same);
+  int identity = 1;
+  for (int i = 0; i < 6; i++) {
+    cr_assert_eq(no[i], same->players[i].pno);
+    identity &= no[i] == 6 - i;
+  }
+  cr_assert_not(identity, "a lot, not the rating order");
+  xq_tevent_free(same);
+  /* by hand */
+  int manual[6] = {3, 1, 2, 6, 5, 4};
+  ev = load(st);
+  how = (xq_tnumbering){.method = XQ_NUM_MANUAL, .manual = manual};
+  cr_assert_eq(xq_tstore_numbers(st, ev, &how, &err), XQ_OK, "%s", err.msg);
+  for (int i = 0; i < 6; i++) cr_assert_eq(ev->players[i].pno, manual[i], "the caller's event has them");
+  xq_tevent_free(ev);
+  numbers_of(st, no, 6);
+  for (int i = 0; i < 6; i++) cr_assert_eq(no[i], manual[i]);
+  /* every drawing is in the log, the lot with its seed */
+  char *log = dump(st);
+  cr_assert(strstr(log, "numbering  by=rating\n    number 1 player=6 name=棋手6"), "%s", log);
+  cr_assert(strstr(log, "numbering  by=lot seed=20240501\n"), "%s", log);
+  cr_assert(strstr(log, "numbering  by=manual\n    number 1 player=2 name=棋手2"), "%s", log);
+  free(log);
+  /* round 1 is paired by the last numbers: 2 (no. 1) - 3 (no. 2) */
+  play_round(st, 0);
+  xq_tpairing pr = {0};
+  cr_assert_eq(xq_tstore_pairing(st, 1, &pr, &err), XQ_OK, "%s", err.msg);
+  cr_assert_eq(pr.boards[0].red, 2);
+  cr_assert_eq(pr.boards[0].black, 3);
+  xq_tpairing_clear(&pr);
+  numbers_of(st, no, 6);
+  for (int i = 0; i < 6; i++) cr_assert_eq(no[i], manual[i], "round 1 fixes the drawn numbers");
+  xq_tstore_close(st);
+  xq_test_db_remove(path);
+}
+
+Test(numbers, manual_not_a_permutation_is_refused)
+{
+  char path[512];
+  temp_path(path, sizeof path, "numbers_bad");
+  xq_tstore *st = store_with(path, 4);
+  xq_error err = {0};
+  xq_tevent *ev = load(st);
+  long events = xq_tstore_event_count(st);
+  int twice[4] = {1, 2, 2, 4}, out[4] = {1, 2, 3, 5}, missing[4] = {1, 2, 0, 4};
+  xq_tnumbering how = {.method = XQ_NUM_MANUAL, .manual = twice};
+  cr_assert_eq(xq_tstore_numbers(st, ev, &how, &err), XQ_EINVAL);
+  cr_assert(strstr(err.msg, "number 2 is given twice (ids 2 and 3)"), "%s", err.msg);
+  how.manual = out;
+  cr_assert_eq(xq_tstore_numbers(st, ev, &how, &err), XQ_EINVAL);
+  cr_assert(strstr(err.msg, "number 5 is not 1..4"), "%s", err.msg);
+  how.manual = missing;
+  cr_assert_eq(xq_tstore_numbers(st, ev, &how, &err), XQ_EINVAL);
+  cr_assert(strstr(err.msg, "棋手3 (id 3)"), "%s", err.msg);
+  how.manual = NULL;
+  cr_assert_eq(xq_tstore_numbers(st, ev, &how, &err), XQ_EINVAL);
+  how = (xq_tnumbering){.method = XQ_NUM_LOT, .seed = XQ_NUM_SEED_MAX + 1};
+  cr_assert_eq(xq_tstore_numbers(st, ev, &how, &err), XQ_EINVAL, "a seed of 16 digits");
+  how = (xq_tnumbering){.method = 7};
+  cr_assert_eq(xq_tstore_numbers(st, ev, &how, &err), XQ_EINVAL);
+  for (int i = 0; i < 4; i++) cr_assert_eq(ev->players[i].pno, 0, "the event is unchanged");
+  xq_tevent_free(ev);
+  cr_assert_eq(xq_tstore_event_count(st), events, "nothing stored");
+  /* an event loaded before a registration is stale */
+  ev = load(st);
+  xq_tplayer p;
+  memset(&p, 0, sizeof p);
+  strcpy(p.name, "后来者");
+  cr_assert_eq(xq_tstore_register(st, &p, NULL, &err), XQ_OK);
+  how = (xq_tnumbering){.method = XQ_NUM_RATING};
+  cr_assert_eq(xq_tstore_numbers(st, ev, &how, &err), XQ_EINVAL);
+  cr_assert(strstr(err.msg, "load it again"), "%s", err.msg);
+  xq_tevent_free(ev);
+  xq_tstore_close(st);
+  xq_test_db_remove(path);
+}
+
+Test(numbers, refused_after_round_1_and_a_late_entry_gets_the_next)
+{
+  char path[512];
+  temp_path(path, sizeof path, "numbers_late");
+  xq_tstore *st = store_with(path, 5);
+  xq_error err = {0};
+  xq_tevent *ev = load(st);
+  xq_tnumbering how = {.method = XQ_NUM_LOT, .seed = 99};
+  cr_assert_eq(xq_tstore_numbers(st, ev, &how, &err), XQ_OK, "%s", err.msg);
+  xq_tevent_free(ev);
+  int drawn[5];
+  numbers_of(st, drawn, 5);
+  /* registered after the drawing: number 6, and the others keep theirs */
+  xq_tplayer p;
+  memset(&p, 0, sizeof p);
+  strcpy(p.name, "迟到者");
+  p.rating = 2900;
+  cr_assert_eq(xq_tstore_register(st, &p, NULL, &err), XQ_OK);
+  ev = load(st);
+  cr_assert_eq(ev->players[5].pno, 0, "not numbered yet");
+  cr_assert_eq(xq_tplayer_no(ev, 6), 6, "known by its id meanwhile, which no drawn number takes");
+  xq_tevent_free(ev);
+  play_round(st, 0);
+  int no[6];
+  numbers_of(st, no, 6);
+  for (int i = 0; i < 5; i++) cr_assert_eq(no[i], drawn[i]);
+  cr_assert_eq(no[5], 6);
+  /* round 1 is paired: the numbers are fixed */
+  ev = load(st);
+  how = (xq_tnumbering){.method = XQ_NUM_RATING};
+  cr_assert_eq(xq_tstore_numbers(st, ev, &how, &err), XQ_EINVAL);
+  cr_assert(strstr(err.msg, "round 1 is paired"), "%s", err.msg);
+  for (int i = 0; i < 6; i++) cr_assert_eq(ev->players[i].pno, no[i]);
+  xq_tevent_free(ev);
+  xq_tstore_close(st);
+  xq_test_db_remove(path);
+}
+
+/* ------------------------------------------------------------------ */
+/* Migration                                                           */
+/* ------------------------------------------------------------------ */
+
+static int64_t sql_int(const char *path, const char *sql)
+{
+  sqlite3 *db;
+  sqlite3_stmt *q;
+  int64_t v = -1;
+  cr_assert_eq(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+  if (sqlite3_prepare_v2(db, sql, -1, &q, NULL) == SQLITE_OK) {
+    if (sqlite3_step(q) == SQLITE_ROW) v = sqlite3_column_int64(q, 0);
+    sqlite3_finalize(q);
+  }
+  sqlite3_close(db);
+  return v;
+}
+
+Test(migration, a_version_8_store_keeps_everything)
+{
+  char path[512];
+  temp_path(path, sizeof path, "v8");
+  FILE *in = fopen(XQ_TEST_DATA "/store/v8.db", "rb"), *out = fopen(path, "wb");
+  cr_assert(in && out);
+  char buf[8192];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, in)) > 0) cr_assert_eq(fwrite(buf, 1, n, out), n);
+  fclose(in);
+  cr_assert_eq(fclose(out), 0);
+  cr_assert_eq(sql_int(path, "SELECT version FROM schema_version"), 8);
+  cr_assert_eq(sql_int(path, "SELECT count(*) FROM sqlite_master WHERE name IN ('player_edits', 'draw_numbers')"), 0);
+
+  xq_tstore *st;
+  xq_error err = {0};
+  cr_assert_eq(xq_tstore_open(path, XQ_TSTORE_OPEN, &st, &err), XQ_OK, "%s", err.msg);
+  cr_assert_eq(xq_tstore_schema_version(st), XQ_STORE_SCHEMA_VERSION);
+  cr_assert_eq(xq_tstore_event_count(st), 13);
+  xq_tevent *ev = load(st);
+  cr_assert_str_eq(ev->name, "八版测试杯");
+  cr_assert_eq(ev->n, 6);
+  cr_assert_str_eq(ev->players[2].name, "许银川");
+  cr_assert_str_eq(ev->players[2].team, "广东");
+  for (int id = 1; id <= 6; id++) cr_assert_eq(ev->players[id - 1].pno, id, "numbered by rating at round 1");
+  cr_assert_eq(xq_tevent_slot(ev, 1, 1)->res, XQ_TR_WIN);
+  cr_assert_eq(xq_tevent_slot(ev, 4, 1)->res, XQ_TR_DRAW);
+  cr_assert_eq(xq_tevent_slot(ev, 6, 1)->res, XQ_TR_WIN);
+  cr_assert_eq(xq_tevent_slot(ev, 3, 1)->fouls, 1);
+  cr_assert_eq(ev->players[5].withdrawn, 2);
+  xq_tevent_free(ev);
+  xq_ttoken *all;
+  int nt;
+  cr_assert_eq(xq_tstore_tokens(st, &all, &nt, &err), XQ_OK, "%s", err.msg);
+  cr_assert_eq(nt, 1);
+  cr_assert_str_eq(all[0].label, "desk");
+  free(all);
+  /* the new tables work on it: an edit, a player taken back; numbers are fixed */
+  xq_tplayer p;
+  memset(&p, 0, sizeof p);
+  strcpy(p.name, "许银川（广东）");
+  cr_assert_eq(xq_tstore_edit(st, 3, &p, XQ_PE_NAME, NULL, &err), XQ_OK, "%s", err.msg);
+  cr_assert_eq(xq_tstore_reinstate(st, 2, 6, &err), XQ_OK, "%s", err.msg);
+  ev = load(st);
+  xq_tnumbering how = {.method = XQ_NUM_RATING};
+  cr_assert_eq(xq_tstore_numbers(st, ev, &how, &err), XQ_EINVAL);
+  xq_tevent_free(ev);
+  xq_tstore_close(st);
+  cr_assert_eq(sql_int(path, "SELECT version FROM schema_version"), XQ_STORE_SCHEMA_VERSION);
+  cr_assert_eq(xq_tstore_open(path, XQ_TSTORE_OPEN, &st, &err), XQ_OK, "%s", err.msg);
+  ev = load(st);
+  cr_assert_str_eq(ev->players[2].name, "许银川（广东）");
+  cr_assert_eq(ev->players[5].withdrawn, 0);
+  xq_tevent_free(ev);
+  xq_tstore_close(st);
+  /* append-only, as the log */
+  sqlite3 *db;
+  cr_assert_eq(sqlite3_open(path, &db), SQLITE_OK);
+  cr_assert_neq(sqlite3_exec(db, "UPDATE player_edits SET new = 'x'", NULL, NULL, NULL), SQLITE_OK);
+  cr_assert_neq(sqlite3_exec(db, "DELETE FROM player_edits", NULL, NULL, NULL), SQLITE_OK);
+  sqlite3_close(db);
+  xq_test_db_remove(path);
+}
+
+/* ------------------------------------------------------------------ */
+/* xqref tourney edit, numbers, reinstate                              */
+/* ------------------------------------------------------------------ */
+
+static char *run_ok(const char *fmt, const char *db, const char *extra)
+{
+  char args[1024];
+  int st;
+  snprintf(args, sizeof args, fmt, db, extra ? extra : "");
+  char *out = xq_test_run(args, &st);
+  cr_assert_eq(st, 0, "xqref %s: exit %d\n%s", args, st, out);
+  return out;
+}
+
+static char *run_fails(int want, const char *fmt, const char *db, const char *extra)
+{
+  char args[1024];
+  int st;
+  snprintf(args, sizeof args, fmt, db, extra ? extra : "");
+  char *out = xq_test_run(args, &st);
+  cr_assert_eq(st, want, "xqref %s: exit %d, not %d\n%s", args, st, want, out);
+  return out;
+}
+
+Test(cli, edit_numbers_reinstate)
+{
+  char db[512], file[600];
+  temp_path(db, sizeof db, "cli_players");
+  free(run_ok("tourney new --db %s --rounds 3%s", db, NULL));
+  const char *players[] = {"--name 甲 --rating 2100", "--name 乙 --rating 2300", "--name 丙 --rating 2200",
+                           "--name 丁 --rating 2000"};
+  for (int i = 0; i < 4; i++) free(run_ok("tourney add --db %s %s", db, players[i]));
+  char *out = run_ok("tourney edit --db %s %s", db, "--player 1 --name 甲一 --rating 2400 --club 北京 --local");
+  cr_assert(strstr(out, "player 1 (id 1): name club rating local changed"), "%s", out);
+  free(out);
+  out = run_fails(1, "tourney edit --db %s %s", db, "--player 1 --birth 2001-13-01");
+  cr_assert(strstr(out, "birth"), "%s", out);
+  free(out);
+  free(run_fails(2, "tourney edit --db %s %s", db, "--player 1"));
+  free(run_fails(1, "tourney edit --db %s %s", db, "--player 7 --name X"));
+  out = run_ok("tourney numbers --db %s %s", db, "--by rating");
+  cr_assert(strstr(out, "4 players numbered by rating"), "%s", out);
+  cr_assert(strstr(out, "   1   1  甲一"), "the edited rating counts:\n%s", out);
+  free(out);
+  out = run_ok("tourney numbers --db %s %s", db, "--by lot");
+  cr_assert(strstr(out, "numbered by lot, seed "), "a random seed, printed:\n%s", out);
+  free(out);
+  snprintf(file, sizeof file, "%s.numbers", db);
+  FILE *f = fopen(file, "w");
+  fputs("# id no\n1 4\n2,3\n3 2\n4 4\n", f);
+  fclose(f);
+  char extra[700];
+  snprintf(extra, sizeof extra, "--by manual --file %s", file);
+  out = run_fails(1, "tourney numbers --db %s %s", db, extra);
+  cr_assert(strstr(out, "number 4 is given twice"), "%s", out);
+  free(out);
+  f = fopen(file, "w");
+  fputs("# id no\n1 4\n2,3\n3 2\n4 1\n", f);
+  fclose(f);
+  out = run_ok("tourney numbers --db %s %s", db, extra);
+  cr_assert(strstr(out, "   4   1  丁"), "%s", out);
+  free(out);
+  free(run_fails(2, "tourney numbers --db %s %s", db, "--by manual"));
+  free(run_fails(2, "tourney numbers --db %s %s", db, "--by rating --seed 3"));
+  free(run_fails(2, "tourney numbers --db %s %s", db, "--by chance"));
+  /* player 3 (丙, number 2) withdrawn: round 1 has 丁 (1) against 乙 (3) */
+  free(run_ok("tourney withdraw --db %s %s", db, "--round 1 --player 2"));
+  out = run_ok("tourney pair --db %s%s", db, NULL);
+  cr_assert(strstr(out, "   1     1 丁"), "%s", out);
+  cr_assert_null(strstr(out, "丙"), "%s", out);
+  free(out);
+  out = run_fails(1, "tourney numbers --db %s %s", db, "--by rating");
+  cr_assert(strstr(out, "round 1 is paired"), "%s", out);
+  free(out);
+  out = run_fails(1, "tourney edit --db %s %s", db, "--player 4 --team 新队");
+  cr_assert(strstr(out, "team"), "%s", out);
+  free(out);
+  out = run_ok("tourney reinstate --db %s %s", db, "--player 2");
+  cr_assert(strstr(out, "player 2 paired again from round 2 on"), "%s", out);
+  free(out);
+  out = run_ok("tourney log --db %s%s", db, NULL);
+  cr_assert(strstr(out, "player=1 name: 甲 -> 甲一"), "%s", out);
+  cr_assert(strstr(out, "player=1 rating: 2100 -> 2400"), "%s", out);
+  cr_assert(strstr(out, "numbering  by=lot seed="), "%s", out);
+  cr_assert(strstr(out, "withdrawal round=2 player=3 reinstated"), "%s", out);
+  free(out);
+  unlink(file);
+  xq_test_db_remove(db);
+}
