@@ -23,7 +23,7 @@ Object.assign(WORDS.zh, {
   c_need_reason: '每项调整须填写理由', c_all_paired: '全部{n}轮已编排。',
   c_dup_file: '与第{n}行重复（姓名{b}相同）', c_dup_stored: '已报名：{p}', c_wide_comma: '含全角逗号“，”：字段须用半角逗号“,”分隔',
   c_file_no: '文件中的序号不导入：序号由抽签或种子产生', c_added: '已添加 {p}', c_file_no_col: '文件序号',
-  c_changed: '已调整', c_a: '序号或台次', c_b: '序号或台次（第二个）', c_published_changes: '第{n}轮公布时的人工调整',
+  c_changed: '已调整', c_a: '序号/台次', c_b: '序号/台次', c_published_changes: '第{n}轮公布时的人工调整',
   c_slips_new: '将为第{r}各台生成新的令牌；已打印的令牌仍然有效。', c_slips_go: '生成并显示',
   c_points: '积分', c_rating_short: '等级分', c_sex_m: '男', c_sex_w: '女', c_slips: '台次令牌（{n}，含二维码）', c_print: '打印',
   c_id: '编号', c_act: '操作', c_edit: '修改', c_save: '保存', c_cancel: '取消', c_local: '本地棋手',
@@ -34,6 +34,8 @@ Object.assign(WORDS.zh, {
   c_seed: '种子（不填则随机）', c_num_preview: '预览序号', c_num_store: '保存序号', c_num_stored: '序号已保存（{m}）',
   c_num_previewed: '预览（{m}），尚未保存', c_seed_is: '抽签种子 {s}', c_num_note: '第1轮编排前可重新抽签，以最后一次为准；之后报名者依次排在后面。',
   c_m_rating: '按等级分', c_m_lot: '抽签', c_m_manual: '手工',
+  c_absent: '请假', c_absent_round: '第几轮', c_bye_zero: '0分', c_bye_half: '半分（轮空½）', c_bye_full: '1局胜分（轮空）',
+  c_yes_absent: '登记请假', c_absent_done: '{name}：第{r}轮请假（{b}）', c_absent_ask: '{name} 请假，不参加该轮编排：',
 });
 Object.assign(WORDS.en, {
   t_console: 'Organiser', c_players: 'Players', c_add: 'Add a player', c_import: 'Import a list (CSV)', c_round: 'Pairing',
@@ -50,7 +52,7 @@ Object.assign(WORDS.en, {
   c_dup_file: 'the same as line {n} (same name{b})', c_dup_stored: 'registered already: {p}',
   c_wide_comma: 'a full-width comma "，": fields are split by the ASCII comma ","',
   c_file_no: 'The file\'s numbers are not imported: numbers come from the draw or the seeding', c_added: '{p} added',
-  c_file_no_col: 'File no.', c_changed: 'changed', c_a: 'number or table', c_b: 'number or table (second)',
+  c_file_no_col: 'File no.', c_changed: 'changed', c_a: 'no./table', c_b: 'no./table',
   c_published_changes: 'Changes by hand published with round {n}',
   c_slips_new: 'New tokens are made for every table of {r}; tokens printed before stay valid.', c_slips_go: 'Make and show',
   c_points: 'Pts', c_rating_short: 'Rating', c_sex_m: 'M', c_sex_w: 'F',
@@ -64,6 +66,9 @@ Object.assign(WORDS.en, {
   c_num_stored: 'Numbers stored ({m})', c_num_previewed: 'Preview ({m}), not stored yet', c_seed_is: 'lot seed {s}',
   c_num_note: 'Until round 1 is paired the numbers may be drawn again, the last counts; later entries get the next numbers.',
   c_m_rating: 'by rating', c_m_lot: 'by lot', c_m_manual: 'by hand',
+  c_absent: 'Absent', c_absent_round: 'round', c_bye_zero: '0 points', c_bye_half: 'a half-point bye', c_bye_full: 'a full-point bye',
+  c_yes_absent: 'Record the absence', c_absent_done: '{name}: absent in round {r} ({b})',
+  c_absent_ask: '{name} is absent, not paired in the round:',
 });
 
 /* ------------------------------------------------------------------ */
@@ -270,6 +275,8 @@ function playerRow(p) {
   const acts = el('div', { class: 'actions' },
     el('button', { type: 'button', 'data-action': 'edit', onclick: () => { C.editing = p.id; C.draft = null; renderPlayers(); } },
       t('c_edit')),
+    p.withdrawn ? null : el('button', { type: 'button', 'data-action': 'absent',
+      onclick: () => { C.absent = p.id; C.confirm = null; renderPlayers(); } }, t('c_absent')),
     p.withdrawn
       ? el('button', { type: 'button', 'data-action': 'reinstate', onclick: () => reinstate(p) }, t('c_reinstate'))
       : el('button', { type: 'button', 'data-action': 'withdraw', onclick: () => { C.confirm = p.id; renderPlayers(); } },
@@ -282,6 +289,7 @@ function playerRow(p) {
       el('button', { type: 'button', 'data-action': 'no', onclick: () => { C.confirm = null; renderPlayers(); } },
         t('no_change'))));
   }
+  if (C.absent === p.id) acts.append(absentForm(p));
   return el('tr', { 'data-id': p.id, 'data-no': playerNo(p), class: p.withdrawn ? 'withdrawn' : null },
     el('td', { class: 'num', text: playerNo(p) }),
     el('td', { text: p.name + (p.withdrawn ? ` (${t('c_withdrawn')})` : '') }),
@@ -334,7 +342,7 @@ async function saveEdit(p) {
   }
   if ('rating' in ch && !(Number.isInteger(ch.rating) && ch.rating >= 0 && ch.rating <= 9999)) return consoleSay(t('c_bad_rating'), true);
   const res = await op(Object.assign({ id: 'edit', op: 'edit_player', player: playerNo(p) }, ch));
-  if (res.error) return consoleSay(t('failed', { msg: `${res.error.code}: ${res.error.msg}` }), true);
+  if (res.error) return consoleSay(t('failed', { msg: errText(res.error) }), true);
   C.editing = C.draft = null;
   pairingStale();
   consoleSay(t('c_edited', { name: res.name, f: res.changed.map(k => t(k === 'team' ? 'team_col' : k === 'local' ? 'c_local' : k)).join(', ') }), false);
@@ -349,10 +357,32 @@ function pairingStale() {
   $('#c-warnings').replaceChildren();
 }
 
+/* An announced absence (请假) for a round not yet paired: a 0-point, half-
+ * or full-point bye as the regulation gives, asked in place. */
+function absentForm(p) {
+  const round = el('input', { name: 'round', type: 'number', min: C.paired + 1, value: C.paired + 1, size: 3,
+    'aria-label': t('c_absent_round') });
+  const bye = el('select', { name: 'bye', 'aria-label': t('c_absent') },
+    ...['zero', 'half', 'full'].map(b => el('option', { value: b }, t('c_bye_' + b))));
+  return el('div', { class: 'confirm', role: 'alertdialog' },
+    el('span', { text: t('c_absent_ask', { name: p.name }) + ' ' }), t('c_absent_round'), ' ', round, ' ', bye,
+    el('button', { type: 'button', 'data-action': 'yes', onclick: () => absent(p, +round.value, bye.value) }, t('c_yes_absent')),
+    el('button', { type: 'button', 'data-action': 'no', onclick: () => { C.absent = null; renderPlayers(); } }, t('c_cancel')));
+}
+
+async function absent(p, round, bye) {
+  C.absent = null;
+  const res = await op({ id: 'absent', op: 'absent', player: playerNo(p), round, bye });
+  if (res.error) return consoleSay(t('failed', { msg: errText(res.error) }), true);
+  consoleSay(t('c_absent_done', { name: p.name, r: res.round, b: t('c_bye_' + res.bye) }), false);
+  pairingStale();
+  renderConsole();
+}
+
 async function withdraw(p) {
   C.confirm = null;
   const res = await op({ id: 'withdraw', op: 'withdraw', player: playerNo(p) });
-  if (res.error) return consoleSay(t('failed', { msg: `${res.error.code}: ${res.error.msg}` }), true);
+  if (res.error) return consoleSay(t('failed', { msg: errText(res.error) }), true);
   consoleSay(t('c_withdrew', { name: p.name, r: res.round }), false);
   pairingStale();
   renderConsole();
@@ -360,7 +390,7 @@ async function withdraw(p) {
 
 async function reinstate(p) {
   const res = await op({ id: 'reinstate', op: 'reinstate', player: playerNo(p) });
-  if (res.error) return consoleSay(t('failed', { msg: `${res.error.code}: ${res.error.msg}` }), true);
+  if (res.error) return consoleSay(t('failed', { msg: errText(res.error) }), true);
   consoleSay(t('c_reinstated', { name: p.name, r: res.round }), false);
   pairingStale();
   renderConsole();
@@ -383,7 +413,7 @@ async function numbers(preview) {
   const req = numbersReq(preview);
   if (req.numbers && req.numbers.some(x => !x.no)) return consoleSay(t('failed', { msg: t('c_by_hand') + ': 1…' + C.players.length }), true);
   const res = await op(req);
-  if (res.error) return consoleSay(t('failed', { msg: `${res.error.code}: ${res.error.msg}` }), true);
+  if (res.error) return consoleSay(t('failed', { msg: errText(res.error) }), true);
   if (res.method === 'lot') C.num.seed = String(res.seed); // stored as previewed
   C.num.result = preview ? res : null;
   const m = t('c_m_' + res.method) + (res.method === 'lot' ? ', ' + t('c_seed_is', { s: res.seed }) : '');
@@ -493,10 +523,10 @@ async function pairPreview(publish) {
   $('#c-amend').hidden = publish;
   $('#c-warnings').replaceChildren(...(res.warnings && res.warnings.length
     ? [el('p', { class: 'error', text: t('c_warnings') }), el('ul', {}, ...res.warnings.map(w => el('li', { text: warnText(w) })))] : []));
-  $('#c-pairing').replaceChildren(el('h3', { text: publish ? t('c_published', { n: res.round, b: res.boards.length }) : t('c_pair', { n: res.round }) }),
+  $('#c-pairing').replaceChildren(...[el('h3', { text: publish ? t('c_published', { n: res.round, b: res.boards.length }) : t('c_pair', { n: res.round }) }),
     pairingTable(res.boards, publish, made.length ? C.base : null),
     publish && made.length ? el('div', { id: 'c-published-changes' }, el('h4', { text: t('c_published_changes', { n: res.round }) }),
-      el('ul', {}, ...made.map(c => el('li', { text: `${changeText(c)} — ${c.reason}` })))) : null);
+      el('ul', {}, ...made.map(c => el('li', { text: `${changeText(c)} — ${c.reason}` })))) : null].filter(Boolean));
   if (publish) consoleSay(t('c_published', { n: res.round, b: res.boards.length }), false);
   renderConsole();
 }
@@ -556,5 +586,8 @@ function consoleInit() {
   $('#c-slips-btn').addEventListener('click', slips);
   $('#c-amend').addEventListener('submit', e => { e.preventDefault(); addChange(e.target); });
   $('#c-publish').addEventListener('click', () => pairPreview(true));
+  // the sections, one click away (the hash names the view and round, not a section)
+  for (const b of document.querySelectorAll('#c-nav button'))
+    b.addEventListener('click', () => document.getElementById(b.dataset.to).scrollIntoView({ block: 'start' }));
 }
 document.addEventListener('DOMContentLoaded', consoleInit);

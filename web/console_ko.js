@@ -52,7 +52,7 @@ function koStartForm(done, planned) {
   const leave = el('p', { class: 'caption', id: 'k-leave' });
   const sync = () => {
     const lot = form.elements.seeding.value === 'lot', after = +form.elements.after.value;
-    leave.textContent = !lot && planned > after ? t('k_leave', { a: after + 1, n: planned }) : '';
+    leave.textContent = !lot && after && planned > after ? t('k_leave', { a: after + 1, n: planned }) : '';
     form.elements.after.parentNode.hidden = lot;
     form.elements.size.parentNode.hidden = lot;
     form.elements.choice.parentNode.hidden = form.elements.seeding.value !== 'choose';

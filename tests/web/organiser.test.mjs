@@ -66,14 +66,15 @@ async function openRound(p, view, r) {
   await p.waitForFunction(([v, r]) => location.hash === `#${v}/${r}`, [view, r], { timeout: WAIT });
 }
 
-/* Enter a result at every table of round r from the desk: table t gets
- * plan[(t + r) % 3] (1-0, =, 0-1); the store's pairing then shows them. */
-async function enterResults(p, db, r) {
+/* Enter a result at every game (`games` tables) of round r from the desk:
+ * table t gets plan[(t + r) % 3] (1-0, =, 0-1); the store's pairing then
+ * shows them. */
+async function enterResults(p, db, r, games) {
   await openRound(p, 'arbiter', r);
-  await p.waitForSelector('#arbiter-games tbody tr[data-table="6"]', { timeout: WAIT });
+  await p.waitForSelector(`#arbiter-games tbody tr[data-table="${games}"] button[data-action="a_10"]`, { timeout: WAIT });
   const plan = ['a_10', 'a_draw', 'a_01'], code = { a_10: '1-0', a_draw: '=', a_01: '0-1' };
   const want = [];
-  for (let table = 1; table <= 6; table++) {
+  for (let table = 1; table <= games; table++) {
     const key = plan[(table + r) % 3];
     await p.click(`#arbiter-games tr[data-table="${table}"] button[data-action="${key}"]`);
     await p.waitForFunction(([t, k]) => document.querySelector(`#op-result`)?.textContent.includes(`第${t}台`),
@@ -82,7 +83,8 @@ async function enterResults(p, db, r) {
   }
   await p.waitForFunction(() => [...document.querySelectorAll('#arbiter-games td.result')].every(td => td.dataset.result !== '*'),
     null, { timeout: WAIT });
-  assert.deepEqual(storedPairing(db, r).map(b => [b[0], b[2]]), want, `round ${r}: the store has the results entered`);
+  assert.deepEqual(storedPairing(db, r).filter(b => b[3]).map(b => [b[0], b[2]]), want,
+    `round ${r}: the store has the results entered`);
 }
 
 test('an organiser runs a 12-player, 3-round event from the page alone; the store agrees at every step', async () => {
@@ -122,14 +124,26 @@ test('an organiser runs a 12-player, 3-round event from the page alone; the stor
     for (const n of names) assert.ok(listed.includes(n), `the store has ${n}`);
     assert.ok(!listed.includes('坏日期'), 'the bad line is not stored');
 
+    const absentee = names[names.length - 1]; // the lowest rating: number 12
     for (let r = 1; r <= 3; r++) {
       // the preview stores nothing
       await p.click('#tabs a[data-view="console"]');
       await p.waitForSelector('#console-body:not([hidden])', { timeout: WAIT });
+      if (r === 2) {
+        // an announced absence (请假) for round 2, 0 points: not paired, stored
+        const row = `#c-players tbody tr[data-no="12"]`;
+        assert.equal(await p.textContent(`${row} td:nth-child(2)`), absentee);
+        await p.click(`${row} button[data-action="absent"]`);
+        await p.selectOption(`${row} .confirm select[name="bye"]`, 'zero');
+        await p.click(`${row} .confirm button[data-action="yes"]`);
+        await p.waitForFunction(n => document.querySelector('#c-result').textContent.includes(`${n}：第2轮请假`), absentee, { timeout: WAIT });
+        assert.match(cli(ev.db, 'log'), /absence/, 'the store has the absence');
+      }
       await p.click('#c-pair');
       await p.waitForFunction(r => document.querySelector('#c-pairing h3')?.textContent.includes(String(r)) &&
         document.querySelector('#c-pairing table[data-published="no"]'), r, { timeout: WAIT });
-      assert.equal(await p.locator('#c-pairing tbody tr').count(), 6);
+      assert.equal(await p.locator('#c-pairing tbody tr').count(), 6, 'six tables (round 2: five and the bye)');
+      if (r === 2) assert.ok(!(await p.textContent('#c-pairing tbody')).includes(absentee), 'the absent player is not paired');
       assert.throws(() => cli(ev.db, 'export', '--format', 'csv', '--what', 'pairings', '--round', String(r)),
         undefined, `round ${r} is not stored by the preview`);
       if (r === 1) {
@@ -144,11 +158,13 @@ test('an organiser runs a 12-player, 3-round event from the page alone; the stor
           red2, { timeout: WAIT });
         assert.deepEqual(await p.$$eval('#c-pairing tr.changed', trs => trs.map(tr => +tr.dataset.table)), [1, 2],
           'the two tables the swap changed are marked');
+        await p.click('#c-nav button[data-to="c-sec-round"]');
+        await p.screenshot({ path: join(ART, '25-console-pairing.png') }); // docs/img/console-pairing.png
       }
       const shown = await shownPairing(p);
       await p.click('#c-publish');
       await p.waitForSelector('#c-pairing table[data-published="yes"]', { timeout: WAIT });
-      const name = x => x.replace(/^\d+\. /, '');
+      const name = x => x === '轮空' ? '' : x.replace(/^\d+\. /, ''); // the bye row names nobody
       assert.deepEqual(storedPairing(ev.db, r).map(b => [b[0], b[1], b[3]]), shown.map(b => [b[0], name(b[1]), name(b[2])]),
         `round ${r}: the store has the pairing the preview showed`);
       if (r === 1) {
@@ -159,7 +175,7 @@ test('an organiser runs a 12-player, 3-round event from the page alone; the stor
         await p.waitForFunction(() => /第1轮还有未出结果的对局/.test(document.querySelector('#c-result').textContent), null, { timeout: WAIT });
       }
 
-      await enterResults(p, ev.db, r);
+      await enterResults(p, ev.db, r, r === 2 ? 5 : 6);
       if (r === 1) {
         // a correction: asked first, stored when confirmed, and undone with one click
         const before = storedPairing(ev.db, 1)[0][2];
@@ -193,7 +209,10 @@ test('an organiser runs a 12-player, 3-round event from the page alone; the stor
     await p.waitForSelector('#console-body:not([hidden])', { timeout: WAIT });
     assert.match(await p.textContent('#c-all-paired'), /全部3轮已编排/);
 
-    // the final standings, printed: the store's order
+    // the final standings, printed: the store's order (the console's section bar brings Print into sight)
+    await p.click('#c-nav button[data-to="c-sec-print"]');
+    await p.waitForFunction(() => { const r = document.getElementById('c-sec-print').getBoundingClientRect(); return r.top >= 0 && r.top < innerHeight; },
+      null, { timeout: WAIT });
     const final = storedStandings(ev.db);
     await p.selectOption('#p-what', 'standings');
     await p.fill('#p-round', '3');
@@ -259,7 +278,8 @@ test('an organiser runs a 12-player, 3-round event from the page alone; the stor
     assert.ok(wide <= 391, `the console is ${wide} px wide on a 390 px phone: ${culprits.join(' ')}`);
     assert.ok(await p.evaluate(() => [...document.querySelectorAll('#banners .banner')].filter(b => b.offsetParent).length <= 2),
       'two banners at most once the screen is a phone\'s');
-    await p.screenshot({ path: join(ART, '22-console-phone.png'), fullPage: false });
+    await p.evaluate(() => scrollTo(0, 0));
+    await p.screenshot({ path: join(ART, '22-console-phone.png'), fullPage: false }); // docs/img/console-phone.png
     assert.deepEqual(errors, []);
   } finally {
     await ctx.close();
