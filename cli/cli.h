@@ -31,6 +31,14 @@ void xq__cli_warn(const char *command, const char *path, const struct xq_record 
  * [lo, hi] with nothing after it, stored in *out; false leaves *out. */
 int xq__cli_number(const char *s, long lo, long hi, long *out);
 
+/* The value `v` of option `opt` of `xqref CMD [ACT]` (ACT may be NULL;
+ * the messages name "xqref tourney edit:" or "xqref tourney:"): kept in
+ * *str when str is not NULL, else read as a number lo..hi into *num
+ * (number.c). Returns 0, or 2 (a usage error, printed: no value, or not
+ * such a number). */
+int xq__cli_value(const char *cmd, const char *act, const char *opt, const char *v, const char **str, long lo, long hi,
+                  long *num);
+
 /* Print "xqref COMMAND: MSG ARG" (ARG may be NULL) and the one-line
  * `usage` to stderr; returns 2, the status of a usage error. */
 int xq_cli_usage_error(const char *command, const char *usage, const char *msg, const char *arg);

@@ -130,12 +130,7 @@ static int parse_opts(int argc, char **argv, opts *o)
     else if (!strcmp(a, "--after")) num = &o->after, lo = 1, hi = XQ_TOURNEY_ROUNDS_MAX;
     else if (!strcmp(a, "--seed")) num = &o->seed, lo = 0, hi = 2147483647;
     else { fprintf(stderr, "xqref tourney: unknown option '%s'\n", a); return 2; }
-    if (!v) { fprintf(stderr, "xqref tourney: %s needs a value\n", a); return 2; }
-    if (str) *str = v;
-    else if (!xq__cli_number(v, lo, hi, num)) {
-      fprintf(stderr, "xqref tourney: %s wants a number %ld..%ld, not '%s'\n", a, lo, hi, v);
-      return 2;
-    }
+    if (xq__cli_value("tourney", NULL, a, v, str, lo, hi, num)) return 2;
     i++;
   }
   return 0;

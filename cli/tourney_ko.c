@@ -52,12 +52,7 @@ static int parse(int argc, char **argv, kopts *o)
     else if (!strcmp(a, "--red")) n = &o->red, lo = 1, hi = XQ_TOURNEY_PLAYERS_MAX;
     else if (!strcmp(a, "--count")) n = &o->count, lo = 1, hi = XQ_TEAM_COUNTED_MAX;
     else { fprintf(stderr, "xqref tourney: unknown option '%s'\n", a); return 2; }
-    if (!v) { fprintf(stderr, "xqref tourney: %s needs a value\n", a); return 2; }
-    if (str) *str = v;
-    else if (!xq__cli_number(v, lo, hi, n)) {
-      fprintf(stderr, "xqref tourney: %s wants a number %ld..%ld, not '%s'\n", a, lo, hi, v);
-      return 2;
-    }
+    if (xq__cli_value("tourney", NULL, a, v, str, lo, hi, n)) return 2;
     i++;
   }
   if (!o->db) { fprintf(stderr, "xqref tourney: --db FILE is required\n"); return 2; }

@@ -80,12 +80,7 @@ static int parse(int argc, char **argv, lopts *o)
       fprintf(stderr, "xqref tourney %s: %s does not apply to this action\n", act, a);
       return 2;
     }
-    if (!v) { fprintf(stderr, "xqref tourney %s: %s needs a value\n", act, a); return 2; }
-    if (str) *str = v;
-    else if (!xq__cli_number(v, lo, hi, num)) {
-      fprintf(stderr, "xqref tourney %s: %s wants a number %ld..%ld, not '%s'\n", act, a, lo, hi, v);
-      return 2;
-    }
+    if (xq__cli_value("tourney", act, a, v, str, lo, hi, num)) return 2;
     i++;
   }
   if (!o->db) { fprintf(stderr, "xqref tourney %s: --db FILE is required\n", act); return 2; }

@@ -65,12 +65,7 @@ static int parse(int argc, char **argv, popts *o)
     else if (numbers && !strcmp(a, "--seed")) num = &o->seed, lo = 0, hi = (long)XQ_NUM_SEED_MAX;
     else ok = 0;
     if (!ok) { fprintf(stderr, "xqref tourney %s: unknown option '%s'\n", act, a); return 2; }
-    if (!v) { fprintf(stderr, "xqref tourney %s: %s needs a value\n", act, a); return 2; }
-    if (str) *str = v;
-    else if (!xq__cli_number(v, lo, hi, num)) {
-      fprintf(stderr, "xqref tourney %s: %s wants a number %ld..%ld, not '%s'\n", act, a, lo, hi, v);
-      return 2;
-    }
+    if (xq__cli_value("tourney", act, a, v, str, lo, hi, num)) return 2;
     i++;
   }
   if (!o->db) { fprintf(stderr, "xqref tourney %s: --db FILE is required\n", act); return 2; }

@@ -49,6 +49,17 @@ export async function freshPage(browser, width, height) {
   return { ctx, p, errors };
 }
 
+/* Sign in on the arbiter's tab with an admin token and open the
+ * organiser's console. */
+export async function openConsole(p, base, admin) {
+  await p.goto(base + '/#arbiter');
+  await p.fill('#token', admin);
+  await p.click('#token-form button[type="submit"]');
+  await p.waitForSelector('#role:has-text("管理员")', { timeout: WAIT });
+  await p.click('#tabs a[data-view="console"]');
+  await p.waitForSelector('#console-body:not([hidden])', { timeout: WAIT });
+}
+
 /* What the store says, read by another process: `xqref tourney ARGS --db DB`. */
 export function cli(db, ...args) {
   return execFileSync(XQREF, ['tourney', ...args, '--db', db], { stdio: ['ignore', 'pipe', 'pipe'] }).toString();

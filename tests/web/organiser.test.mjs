@@ -13,7 +13,7 @@ import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
-import { XQREF, ART, CHROMIUM, WAIT, startEmpty, stop, freshPage, cli, csv } from './lib.mjs';
+import { XQREF, ART, CHROMIUM, WAIT, startEmpty, stop, freshPage, openConsole, cli, csv } from './lib.mjs';
 
 let browser, dir;
 
@@ -92,12 +92,7 @@ test('an organiser runs a 12-player, 3-round event from the page alone; the stor
   const { ctx, p, errors } = await freshPage(browser, 1400, 900);
   try {
     // sign in with the admin token, open the console
-    await p.goto(ev.base + '/#arbiter');
-    await p.fill('#token', ev.admin);
-    await p.click('#token-form button[type="submit"]');
-    await p.waitForSelector('#role:has-text("管理员")', { timeout: WAIT });
-    await p.click('#tabs a[data-view="console"]');
-    await p.waitForSelector('#console-body:not([hidden])', { timeout: WAIT });
+    await openConsole(p, ev.base, ev.admin);
 
     // a list saved by a spreadsheet as UTF-8 with its BOM; line 5's birth date is wrong
     const names = ['王天一', '郑惟桐', '许银川', '赵鑫鑫', '蒋川', '洪智', '孙勇征', '谢靖', '汪洋', '徐超', '申鹏', '党斐'];

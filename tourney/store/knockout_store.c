@@ -26,22 +26,11 @@ static int fail(xq_error *err, int code, const char *msg, sqlite3 *db)
   return code;
 }
 
-static int count(sqlite3 *db, const char *sql, int a)
-{
-  sqlite3_stmt *q;
-  int v = -1;
-  if (sqlite3_prepare_v2(db, sql, -1, &q, NULL) != SQLITE_OK) return -1;
-  if (sqlite3_bind_parameter_count(q) >= 1) sqlite3_bind_int(q, 1, a);
-  if (sqlite3_step(q) == SQLITE_ROW) v = sqlite3_column_int(q, 0);
-  sqlite3_finalize(q);
-  return v;
-}
-
 /* True when a position of the drawn bracket `ko` names no registered
  * player. */
 static int bad_entrants(sqlite3 *db, const xq_ko *ko)
 {
-  int n = count(db, "SELECT count(*) FROM registrations", 0);
+  int n = xq__tstore_count(db, "SELECT count(*) FROM registrations", 0);
   for (int i = 0; i < ko->size; i++)
     if (ko->seeds[i] < 0 || ko->seeds[i] > n) return 1;
   return xq_ko_entrants(ko) < 2;
@@ -63,9 +52,9 @@ int xq_tstore_ko_start(xq_tstore *st, const xq_ko *ko, xq_error *err)
   if (xq__tstore_begin(st, 1, err)) { xq__tstore_unlock(st); return XQ_ESTORE; }
   int rc = XQ_OK;
   sqlite3_stmt *q = NULL;
-  if (count(db, "SELECT count(*) FROM ko_log WHERE kind = 'start'", 0) != 0) {
+  if (xq__tstore_count(db, "SELECT count(*) FROM ko_log WHERE kind = 'start'", 0) != 0) {
     rc = fail(err, XQ_EINVAL, "the knockout stage has already started", NULL);
-  } else if (count(db, "SELECT count(*) FROM events WHERE kind = 'pairing' AND round > ?", ko->after) != 0) {
+  } else if (xq__tstore_count(db, "SELECT count(*) FROM events WHERE kind = 'pairing' AND round > ?", ko->after) != 0) {
     /* §6.4: the seeds leave the Swiss before the next round is paired */
     rc = fail(err, XQ_EINVAL, only ? "a knockout-only event cannot follow Swiss rounds"
                                    : "a Swiss round after the cut is already paired", NULL);

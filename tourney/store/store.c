@@ -1071,10 +1071,21 @@ int xq_tstore_import(xq_tstore *st, const xq_tevent *ev, const xq_tconfig *cfg, 
 /* Replaying the log                                                   */
 /* ------------------------------------------------------------------ */
 
-static const char *col_text(sqlite3_stmt *q, int i)
+const char *xq__col_text(sqlite3_stmt *q, int i)
 {
   const unsigned char *t = sqlite3_column_text(q, i);
   return t ? (const char *)t : "";
+}
+
+int xq__tstore_count(sqlite3 *db, const char *sql, int a)
+{
+  sqlite3_stmt *q;
+  int v = -1;
+  if (sqlite3_prepare_v2(db, sql, -1, &q, NULL) != SQLITE_OK) return -1;
+  if (sqlite3_bind_parameter_count(q) >= 1) sqlite3_bind_int(q, 1, a);
+  if (sqlite3_step(q) == SQLITE_ROW) v = sqlite3_column_int(q, 0);
+  sqlite3_finalize(q);
+  return v;
 }
 
 static int load_config(xq_tstore *st, xq_tevent *ev, xq_error *err)
@@ -1083,7 +1094,7 @@ static int load_config(xq_tstore *st, xq_tevent *ev, xq_error *err)
   int have = 0;
   if (!q) return dberr(st, err, "load");
   while (sqlite3_step(q) == SQLITE_ROW) {
-    const char *k = col_text(q, 0), *v = col_text(q, 1);
+    const char *k = xq__col_text(q, 0), *v = xq__col_text(q, 1);
     if (!strcmp(k, "name")) { snprintf(ev->name, sizeof ev->name, "%s", v); have = 1; }
     else if (!strcmp(k, "lot_seed")) ev->cfg.lot_seed = strtoull(v, NULL, 10);
     else if (!strcmp(k, "tiebreaks")) xq_tconfig_tiebreaks(&ev->cfg, v, NULL);
@@ -1111,17 +1122,17 @@ static int load_register(xq_tstore *st, const load_q *L, int64_t seq, xq_tevent 
   sqlite3_reset(reg);
   sqlite3_bind_int64(reg, 1, seq);
   if (sqlite3_step(reg) != SQLITE_ROW) return dberr(st, err, "registration row missing");
-  snprintf(p.name, sizeof p.name, "%s", col_text(reg, 1));
+  snprintf(p.name, sizeof p.name, "%s", xq__col_text(reg, 1));
   p.rating = sqlite3_column_int(reg, 2);
-  snprintf(p.birth, sizeof p.birth, "%s", col_text(reg, 3));
-  p.sex = col_text(reg, 4)[0];
-  snprintf(p.region, sizeof p.region, "%s", col_text(reg, 5));
-  snprintf(p.club, sizeof p.club, "%s", col_text(reg, 6));
-  snprintf(p.team, sizeof p.team, "%s", col_text(reg, 7));
+  snprintf(p.birth, sizeof p.birth, "%s", xq__col_text(reg, 3));
+  p.sex = xq__col_text(reg, 4)[0];
+  snprintf(p.region, sizeof p.region, "%s", xq__col_text(reg, 5));
+  snprintf(p.club, sizeof p.club, "%s", xq__col_text(reg, 6));
+  snprintf(p.team, sizeof p.team, "%s", xq__col_text(reg, 7));
   p.local = sqlite3_column_int(reg, 8);
-  snprintf(p.title, sizeof p.title, "%s", col_text(reg, 9));
-  snprintf(p.fed, sizeof p.fed, "%s", col_text(reg, 10));
-  snprintf(p.fide_id, sizeof p.fide_id, "%s", col_text(reg, 11));
+  snprintf(p.title, sizeof p.title, "%s", xq__col_text(reg, 9));
+  snprintf(p.fed, sizeof p.fed, "%s", xq__col_text(reg, 10));
+  snprintf(p.fide_id, sizeof p.fide_id, "%s", xq__col_text(reg, 11));
   if ((rc = xq_tevent_add(ev, &p, &id, err))) return rc;
   if (id != sqlite3_column_int(reg, 0)) return usererr(err, XQ_ESTORE, "registrations out of order");
   return XQ_OK;
@@ -1167,10 +1178,10 @@ static int load_event(xq_tstore *st, const load_q *L, xq_tevent *ev, xq_error *e
 {
   sqlite3_stmt *q = L->q;
   int64_t seq = sqlite3_column_int64(q, 0);
-  const char *kind = col_text(q, 1);
+  const char *kind = xq__col_text(q, 1);
   int round = sqlite3_column_int(q, 2), player = sqlite3_column_int(q, 3);
   int board = sqlite3_column_int(q, 4), value = sqlite3_column_int(q, 5);
-  const char *code = col_text(q, 6);
+  const char *code = xq__col_text(q, 6);
   int needs_player = !strcmp(kind, "foul") || !strcmp(kind, "absence") || !strcmp(kind, "withdrawal");
   if (round < 0 || round > XQ_TOURNEY_ROUNDS_MAX || player < 0 || player > ev->n + 1 ||
       (needs_player && (player < 1 || player > ev->n || round < 1)))
@@ -1264,8 +1275,8 @@ static void changes_dump(xq_tstore *st, int64_t seq, FILE *f)
     return;
   sqlite3_bind_int64(q, 1, seq);
   while (sqlite3_step(q) == SQLITE_ROW)
-    fprintf(f, "    change %d %s a=%d b=%d reason=%s\n", sqlite3_column_int(q, 0), col_text(q, 1),
-            sqlite3_column_int(q, 2), sqlite3_column_int(q, 3), col_text(q, 4));
+    fprintf(f, "    change %d %s a=%d b=%d reason=%s\n", sqlite3_column_int(q, 0), xq__col_text(q, 1),
+            sqlite3_column_int(q, 2), sqlite3_column_int(q, 3), xq__col_text(q, 4));
   sqlite3_finalize(q);
 }
 
@@ -1281,23 +1292,23 @@ int xq_tstore_dump(xq_tstore *st, FILE *f)
     return XQ_ESTORE;
   }
   while (sqlite3_step(q) == SQLITE_ROW) {
-    fprintf(f, "%lld %s %-10s", (long long)sqlite3_column_int64(q, 0), col_text(q, 1), col_text(q, 2));
+    fprintf(f, "%lld %s %-10s", (long long)sqlite3_column_int64(q, 0), xq__col_text(q, 1), xq__col_text(q, 2));
     if (sqlite3_column_type(q, 3) != SQLITE_NULL) fprintf(f, " round=%d", sqlite3_column_int(q, 3));
     if (sqlite3_column_type(q, 4) != SQLITE_NULL) fprintf(f, " player=%d", sqlite3_column_int(q, 4));
     if (sqlite3_column_type(q, 5) != SQLITE_NULL) fprintf(f, " board=%d", sqlite3_column_int(q, 5));
-    const char *kind = col_text(q, 2);
+    const char *kind = xq__col_text(q, 2);
     int draw = !strcmp(kind, "numbering") && sqlite3_column_type(q, 3) == SQLITE_NULL;
     long long value = (long long)sqlite3_column_int64(q, 6);
     if (draw) { /* a drawing before round 1: its method and the lot's seed */
-      fprintf(f, " by=%s", col_text(q, 7));
-      if (!strcmp(col_text(q, 7), "lot")) fprintf(f, " seed=%lld", value);
+      fprintf(f, " by=%s", xq__col_text(q, 7));
+      if (!strcmp(xq__col_text(q, 7), "lot")) fprintf(f, " seed=%lld", value);
     } else if (!strcmp(kind, "withdrawal") && value == 1) {
       fprintf(f, " reinstated");
     } else {
       if (value) fprintf(f, " value=%lld", value);
-      if (sqlite3_column_type(q, 7) != SQLITE_NULL) fprintf(f, " code=%s", col_text(q, 7));
+      if (sqlite3_column_type(q, 7) != SQLITE_NULL) fprintf(f, " code=%s", xq__col_text(q, 7));
     }
-    if (sqlite3_column_type(q, 8) != SQLITE_NULL) fprintf(f, " name=%s", col_text(q, 8));
+    if (sqlite3_column_type(q, 8) != SQLITE_NULL) fprintf(f, " name=%s", xq__col_text(q, 8));
     fputc('\n', f);
     int64_t seq = sqlite3_column_int64(q, 0);
     if (!strcmp(kind, "pairing")) changes_dump(st, seq, f);

@@ -36,6 +36,13 @@ void xq__draw_dump(xq_tstore *st, int64_t seq, FILE *f);
 struct sqlite3;
 struct sqlite3 *xq__tstore_db(xq_tstore *st);
 
+/* The first column of the first row of `sql` as an int, with `a` bound
+ * to its parameter when it has one; -1 when the query fails or has no
+ * row. And column i of the current row as text, "" for NULL (store.c). */
+struct sqlite3_stmt;
+int xq__tstore_count(struct sqlite3 *db, const char *sql, int a);
+const char *xq__col_text(struct sqlite3_stmt *q, int i);
+
 /* The store's lock (store.c): the connection's recursive mutex. Every
  * public store call that spans several SQLite calls (a transaction, a
  * cached statement, the batch state) holds it from start to end, so two

@@ -24,23 +24,6 @@ static int dbfail(sqlite3 *db, xq_error *err, const char *what)
   return xq__error(err, XQ_ESTORE, "%.40s: %.110s", what, sqlite3_errmsg(db));
 }
 
-static int count(sqlite3 *db, const char *sql, int a)
-{
-  sqlite3_stmt *q;
-  int v = -1;
-  if (sqlite3_prepare_v2(db, sql, -1, &q, NULL) != SQLITE_OK) return -1;
-  if (sqlite3_bind_parameter_count(q) >= 1) sqlite3_bind_int(q, 1, a);
-  if (sqlite3_step(q) == SQLITE_ROW) v = sqlite3_column_int(q, 0);
-  sqlite3_finalize(q);
-  return v;
-}
-
-static const char *col_text(sqlite3_stmt *q, int i)
-{
-  const unsigned char *t = sqlite3_column_text(q, i);
-  return t ? (const char *)t : "";
-}
-
 /* Field k (bit 1 << k) of `p` as the table of edits keeps it: the text,
  * sex "m", "w" or "", rating in decimal, local "0" or "1". */
 static void field_text(const xq_tplayer *p, int k, char *buf, size_t cap)
@@ -107,13 +90,13 @@ static int current_player(sqlite3 *db, int id, xq_tplayer *p, xq_error *err)
   sqlite3_bind_int(q, 1, id);
   int found = sqlite3_step(q) == SQLITE_ROW;
   if (found) {
-    snprintf(p->name, sizeof p->name, "%s", col_text(q, 0));
+    snprintf(p->name, sizeof p->name, "%s", xq__col_text(q, 0));
     p->rating = sqlite3_column_int(q, 1);
-    snprintf(p->birth, sizeof p->birth, "%s", col_text(q, 2));
-    p->sex = col_text(q, 3)[0];
-    snprintf(p->region, sizeof p->region, "%s", col_text(q, 4));
-    snprintf(p->club, sizeof p->club, "%s", col_text(q, 5));
-    snprintf(p->team, sizeof p->team, "%s", col_text(q, 6));
+    snprintf(p->birth, sizeof p->birth, "%s", xq__col_text(q, 2));
+    p->sex = xq__col_text(q, 3)[0];
+    snprintf(p->region, sizeof p->region, "%s", xq__col_text(q, 4));
+    snprintf(p->club, sizeof p->club, "%s", xq__col_text(q, 5));
+    snprintf(p->team, sizeof p->team, "%s", xq__col_text(q, 6));
     p->local = sqlite3_column_int(q, 7);
   }
   sqlite3_finalize(q);
@@ -122,7 +105,7 @@ static int current_player(sqlite3 *db, int id, xq_tplayer *p, xq_error *err)
       SQLITE_OK)
     return dbfail(db, err, "edit");
   sqlite3_bind_int(q, 1, id);
-  while (sqlite3_step(q) == SQLITE_ROW) field_set(p, col_text(q, 0), col_text(q, 1));
+  while (sqlite3_step(q) == SQLITE_ROW) field_set(p, xq__col_text(q, 0), xq__col_text(q, 1));
   sqlite3_finalize(q);
   return XQ_OK;
 }
@@ -133,7 +116,7 @@ static int edit_rows(sqlite3 *db, int id, const xq_tplayer *cur, const xq_tplaye
                      unsigned *changed, xq_error *err)
 {
   sqlite3_stmt *q;
-  int edit = count(db, "SELECT coalesce(max(edit), 0) + 1 FROM player_edits", 0);
+  int edit = xq__tstore_count(db, "SELECT coalesce(max(edit), 0) + 1 FROM player_edits", 0);
   if (edit < 1 || sqlite3_prepare_v2(db, "INSERT INTO player_edits(edit, after_seq, player, field, old, new)"
                                      " VALUES (?, (SELECT coalesce(max(seq), 0) FROM events), ?, ?, ?, ?)",
                                      -1, &q, NULL) != SQLITE_OK)
@@ -168,7 +151,7 @@ static int edit_tx(sqlite3 *db, int id, const xq_tplayer *p, unsigned fields, un
     if (fields & (1u << k)) field_copy(&cand, p, k);
   if ((rc = xq_player_check(&cand, err))) return rc;
   if ((fields & XQ_PE_TEAM) && strcmp(cand.team, cur.team) &&
-      count(db, "SELECT count(*) FROM events WHERE kind = 'pairing'", 0) > 0)
+      xq__tstore_count(db, "SELECT count(*) FROM events WHERE kind = 'pairing'", 0) > 0)
     return xq__error(err, XQ_EINVAL, "the team of a player cannot change once round 1 is paired"
                                      " (the team standings count every round for one team)");
   if ((rc = edit_rows(db, id, &cur, &cand, fields, changed, err))) return rc;
@@ -186,7 +169,7 @@ int xq_tstore_edit(xq_tstore *st, int id, const xq_tplayer *p, unsigned fields, 
   xq__tstore_lock(st);
   int rc = xq__tstore_begin(st, 1, err);
   if (!rc) {
-    rc = count(db, "SELECT count(*) FROM meta WHERE key = 'name'", 0) > 0
+    rc = xq__tstore_count(db, "SELECT count(*) FROM meta WHERE key = 'name'", 0) > 0
            ? edit_tx(db, id, p, fields, &ch, err)
            : xq__error(err, XQ_ESTORE, "no event in this store (run `xqref tourney new` first)");
     if (rc) {
@@ -207,11 +190,11 @@ int xq_tstore_edit(xq_tstore *st, int id, const xq_tplayer *p, unsigned fields, 
 
 static int numbers_tx(sqlite3 *db, xq_tevent *ev, const xq_tnumbering *how, xq_error *err)
 {
-  if (count(db, "SELECT count(*) FROM meta WHERE key = 'name'", 0) <= 0)
+  if (xq__tstore_count(db, "SELECT count(*) FROM meta WHERE key = 'name'", 0) <= 0)
     return xq__error(err, XQ_ESTORE, "no event in this store (run `xqref tourney new` first)");
-  if (count(db, "SELECT count(*) FROM events WHERE kind = 'pairing'", 0) != 0)
+  if (xq__tstore_count(db, "SELECT count(*) FROM events WHERE kind = 'pairing'", 0) != 0)
     return xq__error(err, XQ_EINVAL, "round 1 is paired: the pairing numbers are fixed");
-  if (count(db, "SELECT count(*) FROM registrations", 0) != ev->n)
+  if (xq__tstore_count(db, "SELECT count(*) FROM registrations", 0) != ev->n)
     return xq__error(err, XQ_EINVAL, "the event has changed since it was loaded: load it again");
   if (ev->n < 1) return xq__error(err, XQ_EINVAL, "no player to number");
   int rc = xq_number_players(ev, how, err);
@@ -292,7 +275,7 @@ int xq__edits_load(xq_tstore *st, xq_tevent *ev, xq_error *err)
   int rc = XQ_OK;
   while (!rc && sqlite3_step(q) == SQLITE_ROW) {
     int id = sqlite3_column_int(q, 0);
-    if (id < 1 || id > ev->n || field_set(&ev->players[id - 1], col_text(q, 1), col_text(q, 2)))
+    if (id < 1 || id > ev->n || field_set(&ev->players[id - 1], xq__col_text(q, 1), xq__col_text(q, 2)))
       rc = xq__error(err, XQ_ESTORE, "the table of edits names an unknown player or field");
     else if (xq_player_check(&ev->players[id - 1], NULL))
       rc = xq__error(err, XQ_ESTORE, "an edit leaves player %d with details that do not check", id);
@@ -309,8 +292,8 @@ void xq__edits_dump(xq_tstore *st, int64_t after, FILE *f)
     return;
   sqlite3_bind_int64(q, 1, after);
   while (sqlite3_step(q) == SQLITE_ROW)
-    fprintf(f, "  edit %d %s player=%d %s: %s -> %s\n", sqlite3_column_int(q, 0), col_text(q, 1),
-            sqlite3_column_int(q, 2), col_text(q, 3), col_text(q, 4), col_text(q, 5));
+    fprintf(f, "  edit %d %s player=%d %s: %s -> %s\n", sqlite3_column_int(q, 0), xq__col_text(q, 1),
+            sqlite3_column_int(q, 2), xq__col_text(q, 3), xq__col_text(q, 4), xq__col_text(q, 5));
   sqlite3_finalize(q);
 }
 
@@ -323,6 +306,6 @@ void xq__draw_dump(xq_tstore *st, int64_t seq, FILE *f)
   sqlite3_bind_int64(q, 1, seq);
   while (sqlite3_step(q) == SQLITE_ROW)
     fprintf(f, "    number %d player=%d name=%s\n", sqlite3_column_int(q, 0), sqlite3_column_int(q, 1),
-            col_text(q, 2));
+            xq__col_text(q, 2));
   sqlite3_finalize(q);
 }
