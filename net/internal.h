@@ -493,7 +493,7 @@ int xq__jobs_running(const xq__server *s, int lane);
 /* ------------------------------------------------------------------ */
 
 /* Publish an event of `type` ("move", "verdict", "result", "pairing",
- * "standings", "game") about round/board (0 = none) with data `json` (an
+ * "standings", "game", "players") about round/board (0 = none) with data `json` (an
  * object's text). Returns its event id (increasing). */
 int64_t xq__hub_publish(xq__server *s, const char *type, int round, int board, const char *json);
 /* Subscribe the JSON-lines session `c` (the `watch` op: sets c->hub_watch

@@ -327,3 +327,60 @@ Test(players, only_an_admin_edits_and_numbers)
   xq_tc_close(&arb);
   xq_fx_down();
 }
+
+/* The next event a watcher hears, of any type but the snapshot: its type
+ * into `type` (cap bytes), or "" when none comes within two seconds. */
+static void next_event(xq_tclient *w, char *type, size_t cap)
+{
+  type[0] = 0;
+  for (int i = 0; i < 20; i++) {
+    cJSON *e = xq_tc_json(w, 2000);
+    if (!e) return;
+    const char *k = xq_tj_str(e, "event");
+    if (k && strcmp(k, "snapshot")) {
+      snprintf(type, cap, "%s", k);
+      cJSON_Delete(e);
+      return;
+    }
+    cJSON_Delete(e);
+  }
+}
+
+Test(players, the_pages_hear_that_the_players_changed)
+{
+  up_unpaired(4);
+  xq_tclient c, w;
+  connect_as(&c, ts.admin);
+  connect_as(&w, NULL);
+  cJSON *r = xq_tc_callf(&w, "{\"id\":1,\"op\":\"watch\"}");
+  xq_tc_expect_ok(r);
+  cJSON_Delete(r);
+  char type[32];
+  const char *ops[] = {
+    "{\"id\":2,\"op\":\"edit_player\",\"player\":1,\"name\":\"许银川\"}",
+    "{\"id\":3,\"op\":\"add_player\",\"player\":{\"name\":\"吕钦\",\"rating\":2600}}",
+    "{\"id\":4,\"op\":\"withdraw\",\"player\":2}",
+    "{\"id\":5,\"op\":\"reinstate\",\"player\":2}",
+    "{\"id\":6,\"op\":\"absent\",\"player\":3,\"round\":1}",
+    "{\"id\":7,\"op\":\"numbers\",\"method\":\"rating\"}",
+  };
+  for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
+    r = xq_tc_callf(&c, "%s", ops[i]);
+    xq_tc_expect_ok(r);
+    cJSON_Delete(r);
+    next_event(&w, type, sizeof type);
+    cr_assert_str_eq(type, "players", "after %s", ops[i]);
+  }
+  /* a preview changes nothing: the next event is the edit after it */
+  r = xq_tc_callf(&c, "{\"id\":8,\"op\":\"numbers\",\"method\":\"lot\",\"seed\":7,\"preview\":true}");
+  xq_tc_expect_ok(r);
+  cJSON_Delete(r);
+  r = xq_tc_callf(&c, "{\"id\":9,\"op\":\"pair\",\"publish\":true}");
+  xq_tc_expect_ok(r);
+  cJSON_Delete(r);
+  next_event(&w, type, sizeof type);
+  cr_assert_str_eq(type, "pairing", "the preview of numbers is not told");
+  xq_tc_close(&w);
+  xq_tc_close(&c);
+  xq_fx_down();
+}

@@ -569,6 +569,9 @@ function renderBracket() {
 
 /* On a phone two banners at most, one line each, for less long: the
  * boards stay in sight. */
+/* A players event is acted on after this long without another, plus up to
+ * the spread at random. */
+const PLAYERS_QUIET_MS = 1000, PLAYERS_SPREAD_MS = 2000;
 const BANNERS_MAX = 6, BANNER_MS = 60000, PHONE_BANNERS_MAX = 2, PHONE_BANNER_MS = 20000;
 const phone = () => window.matchMedia('(max-width: 600px)').matches;
 
@@ -762,6 +765,17 @@ function connect() {
     gameChanged(d);
   });
   on('pairing', () => loadEvent(true));
+  // a name, a number or who plays changed: the lists and the cards follow,
+  // once the changes stop (an import is a change a line) and spread over a
+  // few seconds, so that a thousand pages do not ask at the same moment
+  on('players', () => {
+    clearTimeout(S.playersTimer);
+    S.playersTimer = setTimeout(async () => {
+      await loadEvent(false);
+      if (S.round) await setRound(S.round);
+      if (S.view === 'console') renderConsole();
+    }, PLAYERS_QUIET_MS + Math.random() * PLAYERS_SPREAD_MS);
+  });
 }
 
 /* ------------------------------------------------------------------ */

@@ -311,3 +311,27 @@ test('the server\'s sentences the page puts in Chinese are sentences the server 
     await stop(ev.srv);
   }
 });
+
+test('an open page follows a player edited, without a reload', async () => {
+  const ev = await startEmpty(dir, 'follow', 3);
+  const call = async req => (await fetch(ev.base + '/api/op', { method: 'POST',
+    headers: { 'Authorization': 'Bearer ' + ev.admin }, body: JSON.stringify(req) + '\n' })).json();
+  const { ctx, p, errors } = await freshPage(browser, 1000, 800);
+  try {
+    for (const [i, name] of ['赵国荣', '吕钦', '胡荣华', '柳大华'].entries())
+      assert.equal((await call({ id: i, op: 'add_player', player: { name, rating: 2600 - i } })).error, undefined);
+    assert.equal((await call({ id: 9, op: 'pair', publish: true })).published, true);
+    await p.goto(ev.base + '/#pairings/1');
+    await p.waitForFunction(() => document.querySelector('#pairings tbody')?.textContent.includes('赵国荣'), null, { timeout: WAIT });
+    const r = await call({ id: 10, op: 'edit_player', player: 1, name: '赵国荣（黑龙江）' });
+    assert.equal(r.error, undefined, JSON.stringify(r));
+    await p.waitForFunction(() => document.querySelector('#pairings tbody')?.textContent.includes('赵国荣（黑龙江）'),
+      null, { timeout: WAIT });
+    await p.click('#tabs a[data-view="live"]');
+    await p.waitForFunction(() => document.querySelector('#boards')?.textContent.includes('赵国荣（黑龙江）'), null, { timeout: WAIT });
+    assert.deepEqual(errors, []);
+  } finally {
+    await ctx.close();
+    await stop(ev.srv);
+  }
+});
