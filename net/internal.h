@@ -496,6 +496,13 @@ int xq__jobs_running(const xq__server *s, int lane);
  * "standings", "game", "players") about round/board (0 = none) with data `json` (an
  * object's text). Returns its event id (increasing). */
 int64_t xq__hub_publish(xq__server *s, const char *type, int round, int board, const char *json);
+
+/* The tables of `round` as a pairing (ops_ko.c): a Swiss round's
+ * published boards, or for XQ_KO_ROUND every knockout table published
+ * (its red and black), for the slips and the score sheets. XQ_OK with
+ * *pr filled (free with xq_tpairing_clear), XQ_EINVAL (not published;
+ * `err` says so), XQ_ENOMEM or the store's code. */
+int xq__round_tables(xq__server *s, int round, xq_tpairing *pr, xq_error *err);
 /* Subscribe the JSON-lines session `c` (the `watch` op: sets c->hub_watch
  * and makes its output budget XQ__OUT_DROP), only round `round` when > 0,
  * replaying the kept events after `last_id` (0 = none, -1 = a snapshot of

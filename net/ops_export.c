@@ -179,7 +179,10 @@ static void run_export(xq__server *s, xq__task *t)
   t->round = t->round ? t->round : s->ev->nrounds ? s->ev->nrounds : 1;
   if (t->what == X_PAIRINGS || t->what == X_SCORESHEETS) {
     xq_error err = {0};
-    int rc = xq_tstore_pairing(s->store, t->round, &t->pr, &err);
+    /* the knockout's tables have score sheets, not a pairing sheet */
+    int rc = t->round == XQ_KO_ROUND && t->what == X_PAIRINGS
+           ? xq_error_set(&err, XQ_EINVAL, -1, -1, "the knockout has its bracket, not a pairing sheet")
+           : xq__round_tables(s, t->round, &t->pr, &err);
     if (rc) {
       xq__task_error(t, rc == XQ_EINVAL ? XQ__E_NOT_FOUND : xq__error_code(rc), err.msg);
       return;
@@ -248,7 +251,7 @@ void xq__op_export(xq__server *s, xq__req *r)
   const char *fmt, *what, *lang, *mode, *preset, *prizes;
   int round, count;
   if (xq__field_str(r, "format", 0, &fmt) || xq__field_str(r, "what", 0, &what) ||
-      xq__field_str(r, "lang", 0, &lang) || xq__field_int(r, "round", 0, XQ_TOURNEY_ROUNDS_MAX, 0, &round) ||
+      xq__field_str(r, "lang", 0, &lang) || xq__field_int(r, "round", 0, XQ_KO_ROUND, 0, &round) ||
       xq__field_str(r, "mode", 0, &mode) || xq__field_int(r, "count", 0, XQ_TEAM_COUNTED_MAX, 0, &count) ||
       xq__field_str(r, "preset", 0, &preset) || xq__field_str(r, "prizes", 0, &prizes))
     return;

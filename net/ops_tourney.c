@@ -765,28 +765,11 @@ static void slips_connect(xq__server *s, const char *given, char *out, size_t ca
 }
 
 /* New board tokens for the round's tables, and their slips. */
-/* The tables of `round` for its slips: a Swiss round's published
- * boards, or the knockout's tables (round XQ_KO_ROUND). */
-static int slips_pairing(xq__server *s, int round, xq_tpairing *pr, xq_error *err)
-{
-  if (round != XQ_KO_ROUND) return xq_tstore_pairing(s->store, round, pr, err);
-  const xq_ko *ko = s->ko;
-  if (!ko || !ko->after || !ko->ntables) {
-    snprintf(err->msg, sizeof err->msg, "no knockout table is published");
-    return XQ_EINVAL;
-  }
-  if (!(pr->boards = calloc((size_t)ko->ntables, sizeof *pr->boards))) return XQ_ENOMEM;
-  pr->round = round;
-  pr->nboards = ko->ntables;
-  for (int k = 0; k < ko->ntables; k++) pr->boards[k] = (xq_tboard){ko->tables[k].red, ko->tables[k].black};
-  return XQ_OK;
-}
-
 static void run_slips(xq__server *s, xq__task *t)
 {
   xq_error err = {0};
   xq_tpairing pr = {0};
-  if (slips_pairing(s, t->round, &pr, &err) != XQ_OK) {
+  if (xq__round_tables(s, t->round, &pr, &err) != XQ_OK) {
     xq__task_error(t, XQ__E_NOT_FOUND, err.msg);
     return;
   }

@@ -907,7 +907,8 @@ int xq_sheet_slips(const xq_tevent *ev, const xq_tpairing *pr, const char *const
 int xq_sheet_pairings(const xq_tevent *ev, const xq_tpairing *pr, int format, int lang, FILE *f);
 
 #define XQ_SCORESHEET_MOVES 60   /* numbered move lines of a score sheet (记分表) */
-/* The score sheets (记分表) of round pr->round (sheet/scoresheet.c). HTML:
+/* The score sheets (记分表) of round pr->round (sheet/scoresheet.c; the
+ * knockout's tables when it is XQ_KO_ROUND, headed 淘汰赛). HTML:
  * a page to print, one sheet per table with two players (the bye has
  * none), each on its own A4 page: the event, round, table and a date
  * line, Red's and Black's number and name, XQ_SCORESHEET_MOVES numbered

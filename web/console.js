@@ -248,6 +248,7 @@ async function renderConsole() {
   $('#c-slips-btn').textContent = t('c_slips', { n: S.round ? roundName(S.round) : '' });
   $('#c-slips-btn').hidden = !S.round;
   renderKnockoutConsole();
+  renderPrint(); // its rounds follow the published ones
 }
 
 /* A player's sex in the page's language. */

@@ -106,7 +106,12 @@ function printFields() {
 async function renderPrint() {
   if (S.role !== 'admin') return;
   const f = $('#p-form').elements;
-  if (!f.round.value && S.round) f.round.value = S.round;
+  // the published rounds by name (the knockout's tables too: their score
+  // sheets), the round on screen first chosen
+  const rounds = (S.event && S.event.published) || [];
+  const chosen = f.round.value || String(S.round || '');
+  f.round.replaceChildren(...rounds.map(r => el('option', { value: r, text: roundName(r) })));
+  if (rounds.map(String).includes(chosen)) f.round.value = chosen;
   if (!f.lang.dataset.set) f.lang.value = S.lang;
   if (!P.presets) {
     const ev = await op({ id: 'print-event', op: 'event' });

@@ -210,7 +210,7 @@ test('an organiser runs a 12-player, 3-round event from the page alone; the stor
       null, { timeout: WAIT });
     const final = storedStandings(ev.db);
     await p.selectOption('#p-what', 'standings');
-    await p.fill('#p-round', '3');
+    await p.selectOption('#p-round', '3');
     await p.click('#p-view');
     let frame = p.frameLocator('#p-frame[data-what="standings"]');
     await frame.locator('tbody tr').first().waitFor({ timeout: WAIT });
@@ -262,6 +262,16 @@ test('an organiser runs a 12-player, 3-round event from the page alone; the stor
     await frame.locator('.slip').first().waitFor({ timeout: WAIT });
     assert.equal(await frame.locator('.slip').count(), 2);
     assert.match(await frame.locator('.slip[data-table="1"] h2').textContent(), /淘汰赛/);
+    // and their score sheets, for the arbiter to put on the two tables
+    await p.selectOption('#p-what', 'scoresheets');
+    await p.selectOption('#p-round', '50');
+    await p.click('#p-view');
+    frame = p.frameLocator('#p-frame[data-what="scoresheets"]');
+    await frame.locator('.scoresheet').first().waitFor({ timeout: WAIT });
+    assert.equal(await frame.locator('.scoresheet').count(), 2);
+    const ko1 = await frame.locator('.scoresheet[data-table="1"]').textContent();
+    assert.match(ko1, /淘汰赛/);
+    assert.ok(ko1.includes(ko.tables[0].red.name) && ko1.includes(ko.tables[0].black.name), ko1);
     await p.evaluate(() => scrollTo(0, 0));
     await p.screenshot({ path: join(ART, '21-console.png'), fullPage: true });
     // the console on a phone: nothing wider than the screen but the tables, which scroll in their boxes

@@ -10,16 +10,18 @@
 
 #include "../internal.h"
 #include "sheet_internal.h"
+#include "knockout.h"
 
 enum {
   S_SHEETS, S_SHEET, S_ROUND, S_TABLE, S_DATE, S_VENUE, S_RED, S_BLACK, S_NO, S_MOVE, S_RESULT,
-  S_RWIN, S_DRAW, S_BWIN, S_TIME, S_SIGN_RED, S_SIGN_BLACK, S_SIGN_ARB, S_NAME, S_COLLECT, S_COUNT
+  S_RWIN, S_DRAW, S_BWIN, S_TIME, S_SIGN_RED, S_SIGN_BLACK, S_SIGN_ARB, S_NAME, S_COLLECT, S_KNOCKOUT, S_COUNT
 };
 
 static const char *const swords[S_COUNT][2] = {
   [S_SHEETS] = {"Score sheets", "记分表"},
   [S_SHEET] = {"Score sheet", "记分表"},
   [S_ROUND] = {"round %d", "第%d轮"},
+  [S_KNOCKOUT] = {"knockout", "淘汰赛"},
   [S_TABLE] = {"table %d", "第%d台"},
   [S_DATE] = {"Date ________________", "日期：______年____月____日"},
   [S_VENUE] = {"Venue ________________", "地点：________________"},
@@ -80,6 +82,13 @@ static void move_table(FILE *f, int first, int last, int lang)
   fputs("</tbody></table>", f);
 }
 
+/* "第3轮", or 淘汰赛 for the knockout's tables (XQ_KO_ROUND). */
+static void round_text(char *buf, size_t cap, int round, int lang)
+{
+  if (round == XQ_KO_ROUND) snprintf(buf, cap, "%s", SW(S_KNOCKOUT));
+  else snprintf(buf, cap, SW(S_ROUND), round);
+}
+
 /* The sheet of board b (0-based) of `pr`. */
 static void one_sheet(FILE *f, const xq_tevent *ev, const xq_tpairing *pr, int b, int lang)
 {
@@ -87,7 +96,7 @@ static void one_sheet(FILE *f, const xq_tevent *ev, const xq_tpairing *pr, int b
   fprintf(f, "<section class=\"scoresheet\" data-table=\"%d\">\n<h1>", b + 1);
   xq__html_text(f, ev->name[0] ? ev->name : SW(S_SHEET));
   fprintf(f, "</h1>\n<h2>%s · ", SW(S_SHEET));
-  snprintf(line, sizeof line, SW(S_ROUND), pr->round);
+  round_text(line, sizeof line, pr->round, lang);
   xq__html_text(f, line);
   fputs(" · ", f);
   snprintf(line, sizeof line, SW(S_TABLE), b + 1);
@@ -110,7 +119,7 @@ static void one_sheet(FILE *f, const xq_tevent *ev, const xq_tpairing *pr, int b
 static int html_sheets(const xq_tevent *ev, const xq_tpairing *pr, int lang, FILE *f)
 {
   char title[64];
-  snprintf(title, sizeof title, SW(S_ROUND), pr->round);
+  round_text(title, sizeof title, pr->round, lang);
   fprintf(f, "<!DOCTYPE html>\n<html lang=\"%s\">\n<head>\n<meta charset=\"utf-8\">\n<title>",
           lang == XQ_LANG_ZH ? "zh" : "en");
   if (ev->name[0]) { xq__html_text(f, ev->name); fputs(" - ", f); }
@@ -128,7 +137,7 @@ static int collect_sheet(const xq_tevent *ev, const xq_tpairing *pr, int format,
                          SW(S_SIGN_RED), SW(S_SIGN_BLACK), SW(S_SIGN_ARB)};
   static const char *const cls[9] = {"n", "n", NULL, "n", NULL, "c", NULL, NULL, NULL};
   char sub[64];
-  snprintf(sub, sizeof sub, SW(S_ROUND), pr->round);
+  round_text(sub, sizeof sub, pr->round, lang);
   xq__sheet sh;
   int rc = xq__sheet_begin(&sh, f, format, lang, ev, SW(S_SHEETS), sub, 9, head, cls, 0);
   if (rc) return rc;
@@ -154,7 +163,7 @@ int xq_sheet_scoresheets(const xq_tevent *ev, const xq_tpairing *pr, int format,
     return xq__xlsx_close(&x, m ? xq_sheet_scoresheets(ev, pr, XQ__SHEET_SPOOL, lang, m) : XQ_ENOMEM, f);
   }
   if (!ev || !pr || !f || !xq__sheet_format_ok(format) || (lang != XQ_LANG_EN && lang != XQ_LANG_ZH) ||
-      pr->round < 1 || pr->round > XQ_TOURNEY_ROUNDS_MAX || pr->nboards < 0 || (pr->nboards && !pr->boards))
+      pr->round < 1 || (pr->round > XQ_TOURNEY_ROUNDS_MAX && pr->round != XQ_KO_ROUND) || pr->nboards < 0 || (pr->nboards && !pr->boards))
     return XQ_EINVAL;
   for (int b = 0; b < pr->nboards; b++)
     if (pr->boards[b].red < 1 || pr->boards[b].red > ev->n || pr->boards[b].black < 0 ||
