@@ -39,6 +39,16 @@ void xq_test_expect(int status, const char *fmt, ...)
   free(out);
 }
 
+char *xq_test_run_db(int status, const char *fmt, const char *db, const char *extra)
+{
+  char args[1024];
+  int got;
+  snprintf(args, sizeof args, fmt, db, extra ? extra : "");
+  char *out = xq_test_run(args, &got);
+  cr_assert_eq(got, status, "xqref %s: exit %d, expected %d\n%s", args, got, status, out);
+  return out;
+}
+
 char *xq_test_slurp(const char *path)
 {
   FILE *f = fopen(path, "rb");
