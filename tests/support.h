@@ -20,6 +20,10 @@ void xq_test_expect(int status, const char *fmt, ...) __attribute__((format(prin
  * exits with `status`; returns what it printed (caller frees). */
 char *xq_test_run_db(int status, const char *fmt, const char *db, const char *extra);
 
+/* As xq_test_run_db, and fail the current test unless what xqref
+ * printed holds `want`; the output is freed. */
+void xq_test_run_db_says(int status, const char *want, const char *fmt, const char *db, const char *extra);
+
 /* The whole file at `path`, NUL-terminated, as a malloc'd string the
  * caller frees; NULL when it cannot be read. */
 char *xq_test_slurp(const char *path);

@@ -535,9 +535,7 @@ Test(cli, a_small_event_from_start_to_standings)
   cr_assert_eq(st, 0, "%s", out);
   cr_assert_eq(atoi(out), 2);
   free(out);
-  out = xq_test_run_db(0, "tourney log --db %s%s", db, NULL);
-  cr_assert(strstr(out, "forfeit    round=2 board=2 code=-+"), "%s", out);
-  free(out);
+  xq_test_run_db_says(0, "forfeit    round=2 board=2 code=-+", "tourney log --db %s%s", db, NULL);
   /* usage errors */
   out = run("tourney", &st);
   cr_assert_eq(st, 2);
@@ -560,9 +558,8 @@ Test(cli, a_small_event_from_start_to_standings)
 
   /* import a TRF file into a new store and pair its next round */
   xq_test_db_fresh(db, sizeof db, "cli_import");
-  out = xq_test_run_db(0, "tourney import --db %s %s", db, XQ_TEST_DATA "/pairing/c5_xiangqi_210_scoring_162.trf");
-  cr_assert(strstr(out, "6 players, 3 rounds"), "%s", out);
-  free(out);
+  xq_test_run_db_says(0, "6 players, 3 rounds",
+                      "tourney import --db %s %s", db, XQ_TEST_DATA "/pairing/c5_xiangqi_210_scoring_162.trf");
   out = xq_test_run_db(0, "tourney pair --db %s%s", db, NULL);
   cr_assert(strstr(out, "round 3: 3 boards"), "%s", out);
   cr_assert(strstr(out, "   3     5 Test0005 Player0005     2   bye"), "%s", out);
@@ -587,9 +584,7 @@ Test(cli, dutch_pairs_through_the_store_and_leaves_out_the_withdrawn)
   cr_assert_eq(st, 2, "an unknown system is a usage error");
   free(out);
   /* FIDE Dutch round 1: the top half meets the bottom half, 1-4, 5-2, 3-6 */
-  out = xq_test_run_db(0, "tourney pair --db %s --system dutch%s", db, NULL);
-  cr_assert(strstr(out, "round 1: 3 boards"), "%s", out);
-  free(out);
+  xq_test_run_db_says(0, "round 1: 3 boards", "tourney pair --db %s --system dutch%s", db, NULL);
   for (int b = 1; b <= 3; b++) {
     char extra[64];
     snprintf(extra, sizeof extra, "--round 1 --board %d 1-0", b);
@@ -602,14 +597,6 @@ Test(cli, dutch_pairs_through_the_store_and_leaves_out_the_withdrawn)
   cr_assert_null(strstr(out, "P6"), "a withdrawn player is not paired:\n%s", out);
   free(out);
   xq_test_db_remove(db);
-}
-
-/* Run xqref, expecting exit `status` and `want` in what it printed. */
-static void expect_says(int status, const char *want, const char *fmt, const char *db, const char *extra)
-{
-  char *out = xq_test_run_db(status, fmt, db, extra);
-  cr_assert(strstr(out, want), "xqref %s says\n%s\nnot '%s'", fmt, out, want);
-  free(out);
 }
 
 static void make_empty(const char *path)
@@ -629,17 +616,17 @@ Test(cli, an_empty_store_file_needs_init_to_become_a_store)
   xq_test_db_fresh(db, sizeof db, "cli_zero");
   make_empty(db);
   snprintf(want, sizeof want, "cannot open %s: the file is empty (0 bytes); --init makes a new store in it", db);
-  expect_says(1, want, "tourney new --db %s --name 空%s", db, NULL);
-  expect_says(1, want, "tourney import --db %s %s", db, XQ_TEST_DATA "/pairing/c5_xiangqi_210_scoring_162.trf");
-  expect_says(1, want, "tourney demo --db %s --players 4%s", db, NULL);
+  xq_test_run_db_says(1, want, "tourney new --db %s --name 空%s", db, NULL);
+  xq_test_run_db_says(1, want, "tourney import --db %s %s", db, XQ_TEST_DATA "/pairing/c5_xiangqi_210_scoring_162.trf");
+  xq_test_run_db_says(1, want, "tourney demo --db %s --players 4%s", db, NULL);
   snprintf(want, sizeof want, "xqref tourney: cannot open %s: the file is empty (0 bytes), not an event store", db);
-  expect_says(1, want, "tourney players --db %s%s", db, NULL);
+  xq_test_run_db_says(1, want, "tourney players --db %s%s", db, NULL);
   snprintf(want, sizeof want, "xqref tourney tokens: cannot open %s: the file is empty (0 bytes)", db);
-  expect_says(1, want, "tourney tokens --db %s%s", db, NULL);
-  expect_says(1, "the file is empty (0 bytes), not an event store", "tourney bracket --db %s%s", db, NULL);
+  xq_test_run_db_says(1, want, "tourney tokens --db %s%s", db, NULL);
+  xq_test_run_db_says(1, "the file is empty (0 bytes), not an event store", "tourney bracket --db %s%s", db, NULL);
   cr_assert_eq(file_size(db), 0, "every refusal leaves the file as it was");
-  expect_says(2, "--init applies only to new, import and demo", "tourney players --db %s --init%s", db, NULL);
-  expect_says(2, "--init applies only to new, import and demo", "tourney tokens --db %s --init%s", db, NULL);
+  xq_test_run_db_says(2, "--init applies only to new, import and demo", "tourney players --db %s --init%s", db, NULL);
+  xq_test_run_db_says(2, "--init applies only to new, import and demo", "tourney tokens --db %s --init%s", db, NULL);
   /* with --init */
   free(xq_test_run_db(0, "tourney new --db %s --init --name 空%s", db, NULL));
   free(xq_test_run_db(0, "tourney players --db %s%s", db, NULL));
@@ -670,12 +657,12 @@ Test(cli, tourney_actions_say_why_a_store_does_not_open)
   for (int i = 0; i < 5; i++) {
     char fmt[64];
     snprintf(fmt, sizeof fmt, "tourney %s --db %%s%%s", actions[i]);
-    expect_says(1, want, fmt, db, NULL);
+    xq_test_run_db_says(1, want, fmt, db, NULL);
   }
   xq_test_db_remove(db);
   mkdir(db, 0700);
   snprintf(want, sizeof want, "xqref tourney: cannot open %s: unable to open database file (Is a directory)\n", db);
-  expect_says(1, want, "tourney players --db %s%s", db, NULL);
+  xq_test_run_db_says(1, want, "tourney players --db %s%s", db, NULL);
   rmdir(db);
 }
 
