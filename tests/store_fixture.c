@@ -64,6 +64,16 @@ xq_tevent *xq_test_store_event(const char *path, int round, xq_tpairing *pr)
   return ev;
 }
 
+void xq_test_store_pair_cn(xq_tstore *st, int round, xq_tpairing *pr)
+{
+  xq_error err = {0};
+  xq_tevent *ev = xq_test_store_load(st);
+  xq_assign_pnos(ev);
+  cr_assert_eq(xq_pair_cn(ev, round, pr, NULL), XQ_OK);
+  cr_assert_eq(xq_tstore_publish(st, ev, pr, &err), XQ_OK, "%s", err.msg);
+  xq_tevent_free(ev);
+}
+
 void xq_test_copy_file(const char *from, const char *to)
 {
   FILE *in = fopen(from, "rb"), *out = fopen(to, "wb");

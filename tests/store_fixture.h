@@ -34,6 +34,11 @@ xq_tevent *xq_test_store_load(xq_tstore *st);
  * pairing of round `round` into *pr; the store is closed again. */
 xq_tevent *xq_test_store_event(const char *path, int round, xq_tpairing *pr);
 
+/* Pair round `round` of the store's event with xq_pair_cn (the players
+ * numbered by xq_assign_pnos first) and publish it; *pr gets the
+ * published pairing (the caller clears it). */
+void xq_test_store_pair_cn(xq_tstore *st, int round, xq_tpairing *pr);
+
 /* Copy the file `from` to `to` (a fixture store to a test's path). */
 void xq_test_copy_file(const char *from, const char *to);
 
