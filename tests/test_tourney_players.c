@@ -216,6 +216,15 @@ Test(withdraw, a_withdrawn_player_is_not_paired_and_one_taken_back_is)
   xq_test_db_remove(path);
 }
 
+/* Number the players of a fresh load as `how` says (stored, asserted). */
+static void number_by(xq_tstore *st, xq_tnumbering how)
+{
+  xq_error err = {0};
+  xq_tevent *ev = xq_test_store_load(st);
+  cr_assert_eq(xq_tstore_numbers(st, ev, &how, &err), XQ_OK, "%s", err.msg);
+  xq_tevent_free(ev);
+}
+
 /* The numbers of players 1..n of a fresh load. */
 static void numbers_of(xq_tstore *st, int *no, int n)
 {
@@ -233,17 +242,11 @@ Test(numbers, by_rating_by_lot_and_by_hand_the_last_counts)
   xq_error err = {0};
   int no[6];
   /* by rating: the last registered is rated highest */
-  xq_tevent *ev = xq_test_store_load(st);
-  xq_tnumbering how = {.method = XQ_NUM_RATING};
-  cr_assert_eq(xq_tstore_numbers(st, ev, &how, &err), XQ_OK, "%s", err.msg);
-  xq_tevent_free(ev);
+  number_by(st, (xq_tnumbering){.method = XQ_NUM_RATING});
   numbers_of(st, no, 6);
   for (int i = 0; i < 6; i++) cr_assert_eq(no[i], 6 - i);
   /* by lot: the shuffle of its seed, the same as xq_assign_pnos makes */
-  ev = xq_test_store_load(st);
-  how = (xq_tnumbering){.method = XQ_NUM_LOT, .seed = 20240501};
-  cr_assert_eq(xq_tstore_numbers(st, ev, &how, &err), XQ_OK, "%s", err.msg);
-  xq_tevent_free(ev);
+  number_by(st, (xq_tnumbering){.method = XQ_NUM_LOT, .seed = 20240501});
   numbers_of(st, no, 6);
   xq_tevent *same = xq_test_store_load(st);
   for (int i = 0; i < 6; i++) same->players[i].pno = 0;
@@ -259,8 +262,8 @@ Test(numbers, by_rating_by_lot_and_by_hand_the_last_counts)
   xq_tevent_free(same);
   /* by hand */
   int manual[6] = {3, 1, 2, 6, 5, 4};
-  ev = xq_test_store_load(st);
-  how = (xq_tnumbering){.method = XQ_NUM_MANUAL, .manual = manual};
+  xq_tevent *ev = xq_test_store_load(st);
+  xq_tnumbering how = {.method = XQ_NUM_MANUAL, .manual = manual};
   cr_assert_eq(xq_tstore_numbers(st, ev, &how, &err), XQ_OK, "%s", err.msg);
   for (int i = 0; i < 6; i++) cr_assert_eq(ev->players[i].pno, manual[i], "the caller's event has them");
   xq_tevent_free(ev);
@@ -332,10 +335,7 @@ Test(numbers, refused_after_round_1_and_a_late_entry_gets_the_next)
   xq_test_db_fresh(path, sizeof path, "numbers_late");
   xq_tstore *st = store_with(path, 5);
   xq_error err = {0};
-  xq_tevent *ev = xq_test_store_load(st);
-  xq_tnumbering how = {.method = XQ_NUM_LOT, .seed = 99};
-  cr_assert_eq(xq_tstore_numbers(st, ev, &how, &err), XQ_OK, "%s", err.msg);
-  xq_tevent_free(ev);
+  number_by(st, (xq_tnumbering){.method = XQ_NUM_LOT, .seed = 99});
   int drawn[5];
   numbers_of(st, drawn, 5);
   /* registered after the drawing: number 6, and the others keep theirs */
@@ -344,7 +344,7 @@ Test(numbers, refused_after_round_1_and_a_late_entry_gets_the_next)
   strcpy(p.name, "迟到者");
   p.rating = 2900;
   cr_assert_eq(xq_tstore_register(st, &p, NULL, &err), XQ_OK);
-  ev = xq_test_store_load(st);
+  xq_tevent *ev = xq_test_store_load(st);
   cr_assert_eq(ev->players[5].pno, 0, "not numbered yet");
   cr_assert_eq(xq_tplayer_no(ev, 6), 6, "known by its id meanwhile, which no drawn number takes");
   xq_tevent_free(ev);
@@ -355,7 +355,7 @@ Test(numbers, refused_after_round_1_and_a_late_entry_gets_the_next)
   cr_assert_eq(no[5], 6);
   /* round 1 is paired: the numbers are fixed */
   ev = xq_test_store_load(st);
-  how = (xq_tnumbering){.method = XQ_NUM_RATING};
+  xq_tnumbering how = {.method = XQ_NUM_RATING};
   cr_assert_eq(xq_tstore_numbers(st, ev, &how, &err), XQ_EINVAL);
   cr_assert(strstr(err.msg, "round 1 is paired"), "%s", err.msg);
   for (int i = 0; i < 6; i++) cr_assert_eq(ev->players[i].pno, no[i]);
