@@ -188,9 +188,7 @@ Test(export, bad_combinations_are_refused)
     "{\"id\":1,\"op\":\"export\",\"format\":\"csv\",\"what\":\"teams\",\"count\":99}",
     "{\"id\":1,\"op\":\"export\",\"format\":\"csv\",\"what\":\"teams\",\"preset\":\"wujiaqu2024\"}",
   };
-  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-    xq_tc_errf(&c, "BAD_REQUEST", "%s", bad[i]);
-  }
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) xq_tc_errf(&c, "BAD_REQUEST", "%s", bad[i]);
   xq_tc_errf(&c, "NOT_FOUND", "{\"id\":2,\"op\":\"export\",\"format\":\"html\",\"what\":\"scoresheets\",\"round\":5}");
   /* the connection still answers */
   xq_tc_okf(&c, "{\"id\":3,\"op\":\"export\",\"format\":\"csv\",\"what\":\"places\"}");

@@ -673,9 +673,7 @@ Test(tourney, event_players_add_player)
     "{\"id\":5,\"op\":\"add_player\",\"player\":{\"name\":\"X\",\"elo\":2000}}",
     "{\"id\":5,\"op\":\"add_player\",\"player\":{\"name\":\"\"}}",
   };
-  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-    xq_tc_errf(&c, "BAD_REQUEST", "%s", bad[i]);
-  }
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) xq_tc_errf(&c, "BAD_REQUEST", "%s", bad[i]);
   ev = store_event(&st);
   cr_assert_eq(ev->n, n0 + 1, "nothing registered by the bad requests");
   xq_tevent_free(ev);
@@ -874,9 +872,7 @@ Test(tourney, standings_and_exports)
     "{\"id\":6,\"op\":\"export\",\"format\":\"csv\",\"lang\":\"fr\"}",
     "{\"id\":6,\"op\":\"export\",\"format\":\"trf\",\"what\":\"pairings\"}",
   };
-  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-    xq_tc_errf(&c, "BAD_REQUEST", "%s", bad[i]);
-  }
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) xq_tc_errf(&c, "BAD_REQUEST", "%s", bad[i]);
   xq_tc_errf(&c, "NOT_FOUND", "{\"id\":7,\"op\":\"export\",\"format\":\"csv\",\"what\":\"pairings\",\"round\":4}");
   free(s);
   xq_tevent_free(ev);
@@ -999,9 +995,7 @@ Test(tourney, tokens)
     "{\"id\":6,\"op\":\"revoke\",\"token\":\"ABC\"}",
     "{\"id\":6,\"op\":\"revoke\"}",
   };
-  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-    xq_tc_errf(&c, "BAD_REQUEST", "%s", bad[i]);
-  }
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) xq_tc_errf(&c, "BAD_REQUEST", "%s", bad[i]);
   /* a second admin may be made, and then the first revoked */
   xq_tc_okf(&c, "{\"id\":7,\"op\":\"token\",\"role\":\"admin\"}");
   xq_tc_okf(&c, "{\"id\":8,\"op\":\"revoke\",\"token\":\"%s\"}", ts.admin);

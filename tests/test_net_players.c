@@ -99,9 +99,7 @@ Test(players, edit_player)
     "{\"id\":3,\"op\":\"edit_player\",\"player\":1,\"rating\":\"high\"}",
     "{\"id\":3,\"op\":\"edit_player\",\"player\":1,\"local\":1}",
   };
-  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-    xq_tc_errf(&c, "BAD_REQUEST", "%s", bad[i]);
-  }
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) xq_tc_errf(&c, "BAD_REQUEST", "%s", bad[i]);
   xq_tc_errf(&c, "NOT_FOUND", "{\"id\":4,\"op\":\"edit_player\",\"player\":9,\"name\":\"X\"}");
   r = xq_tc_callf(&c, "{\"id\":5,\"op\":\"edit_player\",\"player\":2,\"rating\":2650}");
   const cJSON *e = xq_tc_expect_error(r, "CONFLICT");
@@ -224,9 +222,7 @@ Test(players, numbers_before_round_1)
     "{\"id\":6,\"op\":\"numbers\",\"method\":\"manual\",\"numbers\":[{\"player\":7,\"no\":1}]}",
     "{\"id\":6,\"op\":\"numbers\",\"method\":\"manual\",\"numbers\":[{\"player\":1,\"no\":1},{\"player\":1,\"no\":2}]}",
   };
-  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-    xq_tc_errf(&c, "BAD_REQUEST", "%s", bad[i]);
-  }
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) xq_tc_errf(&c, "BAD_REQUEST", "%s", bad[i]);
   r = xq_tc_call(&c, "{\"id\":7,\"op\":\"numbers\",\"method\":\"manual\",\"numbers\":[{\"player\":1,\"no\":2},"
                      "{\"player\":2,\"no\":1},{\"player\":3,\"no\":4},{\"player\":4,\"no\":3},{\"player\":5,\"no\":6},"
                      "{\"player\":6,\"no\":5}]}");
