@@ -25,3 +25,9 @@ void xq_fx_end(void)
   if (ts.srv) stop_checked();
   xq_ts_cleanup(&ts);
 }
+
+void xq_fx_connect(xq_tclient *c, const char *token)
+{
+  cr_assert_eq(xq_tc_connect(c, &ts.loop, ts.port), 0, "client connects");
+  if (token) xq_tc_okf(c, "{\"id\":0,\"op\":\"hello\",\"token\":\"%s\"}", token);
+}

@@ -31,6 +31,10 @@ void xq_fx_down(void);
  * may have stopped it), else only remove the store. */
 void xq_fx_end(void);
 
+/* Connect `c` to `ts` and, unless `token` is NULL, say hello with it;
+ * the test fails unless both succeed. */
+void xq_fx_connect(xq_tclient *c, const char *token);
+
 /* XQ_NET_SUITE(NAME, PLAYERS): the Criterion suite NAME, each of whose
  * tests runs on a fresh server `ts` with a demo of PLAYERS players and
  * ends with xq_fx_end; 60 s a test. */

@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -36,6 +37,23 @@ void xq_test_expect(int status, const char *fmt, ...)
   int got;
   char *out = xq_test_run(args, &got);
   cr_assert_eq(got, status, "xqref %s: exit %d, expected %d: %s", args, got, status, out);
+  free(out);
+}
+
+char *xq_test_run_db(int status, const char *fmt, const char *db, const char *extra)
+{
+  char args[1024];
+  int got;
+  snprintf(args, sizeof args, fmt, db, extra ? extra : "");
+  char *out = xq_test_run(args, &got);
+  cr_assert_eq(got, status, "xqref %s: exit %d, expected %d\n%s", args, got, status, out);
+  return out;
+}
+
+void xq_test_run_db_says(int status, const char *want, const char *fmt, const char *db, const char *extra)
+{
+  char *out = xq_test_run_db(status, fmt, db, extra);
+  cr_assert(strstr(out, want), "xqref %s (%s, %s) says\n%s\nnot '%s'", fmt, db, extra ? extra : "", out, want);
   free(out);
 }
 

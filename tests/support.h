@@ -15,6 +15,15 @@ char *xq_test_run(const char *args, int *status);
  * unless it exits with `status`; the output is freed. */
 void xq_test_expect(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* Run xqref with `fmt` filled in with the store path `db` and `extra`
+ * (two %s; a NULL `extra` is empty) and fail the current test unless it
+ * exits with `status`; returns what it printed (caller frees). */
+char *xq_test_run_db(int status, const char *fmt, const char *db, const char *extra);
+
+/* As xq_test_run_db, and fail the current test unless what xqref
+ * printed holds `want`; the output is freed. */
+void xq_test_run_db_says(int status, const char *want, const char *fmt, const char *db, const char *extra);
+
 /* The whole file at `path`, NUL-terminated, as a malloc'd string the
  * caller frees; NULL when it cannot be read. */
 char *xq_test_slurp(const char *path);

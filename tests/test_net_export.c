@@ -15,31 +15,12 @@
 #include "knockout.h"
 #include "net_fixture.h"
 #include "prize.h"
+#include "store_fixture.h"
 #include "tourney.h"
 
 XQ_NET_SUITE(export, 9);
 
 #define PRIZES "category Open all\n1 500\n2 300\n3 100\n"
-
-static void connect_as(xq_tclient *c, const char *token)
-{
-  cr_assert_eq(xq_tc_connect(c, &ts.loop, ts.port), 0, "client connects");
-  cJSON *r = xq_tc_callf(c, "{\"id\":0,\"op\":\"hello\",\"token\":\"%s\"}", token);
-  xq_tc_expect_ok(r);
-  cJSON_Delete(r);
-}
-
-static xq_tevent *store_event(xq_tpairing *pr)
-{
-  xq_tstore *st;
-  xq_tevent *ev = NULL;
-  xq_error err = {0};
-  cr_assert_eq(xq_tstore_open(ts.db, 0, &st, &err), XQ_OK, "%s", err.msg);
-  cr_assert_eq(xq_tstore_load(st, &ev, &err), XQ_OK, "%s", err.msg);
-  cr_assert_eq(xq_tstore_pairing(st, 1, pr, &err), XQ_OK, "%s", err.msg);
-  xq_tstore_close(st);
-  return ev;
-}
 
 /* Round 1's results: Red wins every board. */
 static void finish_round(xq_tclient *c)
@@ -79,10 +60,10 @@ static void expect_text(xq_tclient *c, const char *req, mem *want, const char *w
 Test(export, final_sheets_and_score_sheets_equal_the_writers)
 {
   xq_tclient c;
-  connect_as(&c, ts.admin);
+  xq_fx_connect(&c, ts.admin);
   finish_round(&c);
   xq_tpairing pr = {0};
-  xq_tevent *ev = store_event(&pr);
+  xq_tevent *ev = xq_test_store_event(ts.db, 1, &pr);
   mem m;
   cr_assert_eq(xq_sheet_scoresheets(ev, &pr, XQ_SHEET_HTML, XQ_LANG_ZH, mem_open(&m)), XQ_OK);
   expect_text(&c, "{\"id\":1,\"op\":\"export\",\"format\":\"html\",\"what\":\"scoresheets\",\"round\":1,\"lang\":\"zh\"}",
@@ -162,7 +143,7 @@ static long unbase64(const char *s, unsigned char *out, size_t cap)
 Test(export, xlsx_comes_as_base64_of_a_workbook)
 {
   xq_tclient c;
-  connect_as(&c, ts.arbiter);
+  xq_fx_connect(&c, ts.arbiter);
   static const char *const reqs[][2] = {
     {"{\"id\":1,\"op\":\"export\",\"format\":\"xlsx\",\"what\":\"standings\",\"round\":1,\"lang\":\"zh\"}", "xqref-standings-r1.xlsx"},
     {"{\"id\":2,\"op\":\"export\",\"format\":\"xlsx\",\"what\":\"pairings\",\"round\":1}", "xqref-pairings-r1.xlsx"},
@@ -190,7 +171,7 @@ Test(export, xlsx_comes_as_base64_of_a_workbook)
 Test(export, bad_combinations_are_refused)
 {
   xq_tclient c;
-  connect_as(&c, ts.admin);
+  xq_fx_connect(&c, ts.admin);
   static const char *const bad[] = {
     "{\"id\":1,\"op\":\"export\",\"format\":\"ods\"}",
     "{\"id\":1,\"op\":\"export\",\"format\":\"xlsx\",\"what\":\"event\"}",
@@ -207,17 +188,9 @@ Test(export, bad_combinations_are_refused)
     "{\"id\":1,\"op\":\"export\",\"format\":\"csv\",\"what\":\"teams\",\"count\":99}",
     "{\"id\":1,\"op\":\"export\",\"format\":\"csv\",\"what\":\"teams\",\"preset\":\"wujiaqu2024\"}",
   };
-  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-    cJSON *r = xq_tc_call(&c, bad[i]);
-    xq_tc_expect_error(r, "BAD_REQUEST");
-    cJSON_Delete(r);
-  }
-  cJSON *r = xq_tc_callf(&c, "{\"id\":2,\"op\":\"export\",\"format\":\"html\",\"what\":\"scoresheets\",\"round\":5}");
-  xq_tc_expect_error(r, "NOT_FOUND");
-  cJSON_Delete(r);
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) xq_tc_errf(&c, "BAD_REQUEST", "%s", bad[i]);
+  xq_tc_errf(&c, "NOT_FOUND", "{\"id\":2,\"op\":\"export\",\"format\":\"html\",\"what\":\"scoresheets\",\"round\":5}");
   /* the connection still answers */
-  r = xq_tc_callf(&c, "{\"id\":3,\"op\":\"export\",\"format\":\"csv\",\"what\":\"places\"}");
-  xq_tc_expect_ok(r);
-  cJSON_Delete(r);
+  xq_tc_okf(&c, "{\"id\":3,\"op\":\"export\",\"format\":\"csv\",\"what\":\"places\"}");
   xq_tc_close(&c);
 }

@@ -15,13 +15,6 @@
 #include "knockout.h"
 #include "net_fixture.h"
 
-static void connect_as(xq_tclient *c, const char *token)
-{
-  cr_assert_eq(xq_tc_connect(c, &ts.loop, ts.port), 0, "client connects");
-  if (!token) return;
-  xq_tc_okf(c, "{\"id\":0,\"op\":\"hello\",\"token\":\"%s\"}", token);
-}
-
 /* The id of the player object member `k` of `o`. */
 static int pid(const cJSON *o, const char *k) { return (int)xq_tj_num(xq_tj_get(o, k), "id"); }
 
@@ -51,16 +44,16 @@ static void board_session(xq_tclient *adm, xq_tclient *b, int k)
   char tok[64];
   snprintf(tok, sizeof tok, "%s", xq_tj_str(r, "token"));
   cJSON_Delete(r);
-  connect_as(b, tok);
+  xq_fx_connect(b, tok);
 }
 
 Test(knockout, stage_played_on_knockout_tables)
 {
   xq_fx_up(8);
   xq_tclient adm, arb, b1, b3, w;
-  connect_as(&adm, ts.admin);
-  connect_as(&arb, ts.arbiter);
-  connect_as(&w, NULL);
+  xq_fx_connect(&adm, ts.admin);
+  xq_fx_connect(&arb, ts.arbiter);
+  xq_fx_connect(&w, NULL);
 
   /* before the stage: nothing to show or publish, and round 1 unfinished */
   cJSON *r = state(&w);
@@ -169,8 +162,8 @@ Test(knockout, stage_played_on_knockout_tables)
   xq_tc_close(&w);
   cr_assert_eq(xq_ts_stop(&ts), 0, "uv_loop_close: no handle left open");
   cr_assert_eq(xq_ts_restart(&ts), 0, "restarts on the same store");
-  connect_as(&adm, ts.admin);
-  connect_as(&arb, ts.arbiter);
+  xq_fx_connect(&adm, ts.admin);
+  xq_fx_connect(&arb, ts.arbiter);
 
   r = state(&adm);
   cr_assert_eq(cJSON_GetArraySize(xq_tj_get(r, "tables")), 3);
@@ -211,8 +204,8 @@ Test(knockout, publish_with_red_chosen)
 {
   xq_fx_up(8);
   xq_tclient adm, arb;
-  connect_as(&adm, ts.admin);
-  connect_as(&arb, ts.arbiter);
+  xq_fx_connect(&adm, ts.admin);
+  xq_fx_connect(&arb, ts.arbiter);
   for (int t = 1; t <= 4; t++) {
     xq_tc_okf(&arb, "{\"id\":%d,\"op\":\"result\",\"round\":1,\"table\":%d,\"result\":\"0-1\"}", t, t);
   }
@@ -258,7 +251,7 @@ Test(knockout, lot_bracket_refused_after_a_swiss_and_for_bad_entrants)
 {
   xq_fx_up(8);
   xq_tclient adm;
-  connect_as(&adm, ts.admin);
+  xq_fx_connect(&adm, ts.admin);
   xq_tc_errf(&adm, "BAD_REQUEST", "{\"id\":1,\"op\":\"ko_start\",\"seeding\":\"lot\",\"format\":\"shaanxi\",\"lot\":-3}");
   xq_tc_errf(&adm, "BAD_REQUEST", "{\"id\":2,\"op\":\"ko_start\",\"seeding\":\"draw\",\"format\":\"shaanxi\"}");
   /* the demo's round 1 is paired: no knockout-only event in this store */

@@ -18,16 +18,8 @@
 #include "internal.h" /* xq__store_idle: to send while a commit runs */
 #include "net_fixture.h"
 #include "perft.h"
+#include "store_fixture.h"
 #include "tourney.h"
-
-static void connect_as(xq_tclient *c, const char *token)
-{
-  cr_assert_eq(xq_tc_connect(c, &ts.loop, ts.port), 0, "client connects");
-  if (!token) return;
-  cJSON *r = xq_tc_callf(c, "{\"id\":0,\"op\":\"hello\",\"token\":\"%s\"}", token);
-  xq_tc_expect_ok(r);
-  cJSON_Delete(r);
-}
 
 static void finish_round(xq_tclient *c, int round, int boards);
 
@@ -39,7 +31,7 @@ Test(engine, validate_fen)
 {
   xq_fx_up(4);
   xq_tclient c;
-  connect_as(&c, NULL);
+  xq_fx_connect(&c, NULL);
   cJSON *r = xq_tc_callf(&c, "{\"id\":1,\"op\":\"validate_fen\",\"fen\":\"%s\"}", XQ_START_FEN);
   xq_tc_expect_ok(r);
   cr_assert_str_eq(xq_tj_str(r, "fen"), XQ_START_FEN);
@@ -60,15 +52,9 @@ Test(engine, validate_fen)
   cr_assert_null(xq_tj_get(e, "ply"));
   cJSON_Delete(r);
   /* two generals facing each other: a position the rules forbid */
-  r = xq_tc_callf(&c, "{\"id\":4,\"op\":\"validate_fen\",\"fen\":\"4k4/9/9/9/9/9/9/9/9/4K4 w\"}");
-  xq_tc_expect_error(r, "BAD_FEN");
-  cJSON_Delete(r);
-  r = xq_tc_callf(&c, "{\"id\":5,\"op\":\"validate_fen\"}");
-  xq_tc_expect_error(r, "BAD_REQUEST");
-  cJSON_Delete(r);
-  r = xq_tc_callf(&c, "{\"id\":6,\"op\":\"validate_fen\",\"fen\":42}");
-  xq_tc_expect_error(r, "BAD_REQUEST");
-  cJSON_Delete(r);
+  xq_tc_errf(&c, "BAD_FEN", "{\"id\":4,\"op\":\"validate_fen\",\"fen\":\"4k4/9/9/9/9/9/9/9/9/4K4 w\"}");
+  xq_tc_errf(&c, "BAD_REQUEST", "{\"id\":5,\"op\":\"validate_fen\"}");
+  xq_tc_errf(&c, "BAD_REQUEST", "{\"id\":6,\"op\":\"validate_fen\",\"fen\":42}");
   xq_tc_close(&c);
   xq_fx_down();
 }
@@ -94,7 +80,7 @@ Test(engine, legal_moves)
 {
   xq_fx_up(4);
   xq_tclient c;
-  connect_as(&c, NULL);
+  xq_fx_connect(&c, NULL);
   cJSON *r = xq_tc_callf(&c, "{\"id\":1,\"op\":\"legal_moves\"}");
   xq_tc_expect_ok(r);
   const cJSON *a = xq_tj_get(r, "moves");
@@ -140,12 +126,8 @@ Test(engine, legal_moves)
   r = xq_tc_callf(&c, "{\"id\":6,\"op\":\"legal_moves\",\"moves\":[\"h2e2\",7]}");
   cr_assert_eq(xq_tj_num(xq_tc_expect_error(r, "BAD_REQUEST"), "ply"), 1);
   cJSON_Delete(r);
-  r = xq_tc_callf(&c, "{\"id\":7,\"op\":\"legal_moves\",\"notation\":\"sanskrit\"}");
-  xq_tc_expect_error(r, "BAD_REQUEST");
-  cJSON_Delete(r);
-  r = xq_tc_callf(&c, "{\"id\":8,\"op\":\"legal_moves\",\"fen\":\"9/9 w\"}");
-  xq_tc_expect_error(r, "BAD_FEN");
-  cJSON_Delete(r);
+  xq_tc_errf(&c, "BAD_REQUEST", "{\"id\":7,\"op\":\"legal_moves\",\"notation\":\"sanskrit\"}");
+  xq_tc_errf(&c, "BAD_FEN", "{\"id\":8,\"op\":\"legal_moves\",\"fen\":\"9/9 w\"}");
   xq_tc_close(&c);
   xq_fx_down();
 }
@@ -154,7 +136,7 @@ Test(engine, apply)
 {
   xq_fx_up(4);
   xq_tclient c;
-  connect_as(&c, NULL);
+  xq_fx_connect(&c, NULL);
   /* the central cannon takes the pawn on e6 at the third ply */
   cJSON *r = xq_tc_callf(&c, "{\"id\":1,\"op\":\"apply\",\"moves\":[\"炮二平五\",\"h9g7\",\"C5+4\"],\"notation\":\"chinese\"}");
   xq_tc_expect_ok(r);
@@ -212,9 +194,7 @@ Test(engine, apply)
   r = xq_tc_callf(&c, "{\"id\":4,\"op\":\"apply\",\"moves\":[\"h2e2\",\"hello\"],\"record_illegal\":true}");
   cr_assert_eq(xq_tj_num(xq_tc_expect_error(r, "BAD_NOTATION"), "ply"), 1);
   cJSON_Delete(r);
-  r = xq_tc_callf(&c, "{\"id\":5,\"op\":\"apply\",\"moves\":[],\"record_illegal\":\"yes\"}");
-  xq_tc_expect_error(r, "BAD_REQUEST");
-  cJSON_Delete(r);
+  xq_tc_errf(&c, "BAD_REQUEST", "{\"id\":5,\"op\":\"apply\",\"moves\":[],\"record_illegal\":\"yes\"}");
 
   /* XQ_API_MOVES_MAX moves in one request */
   size_t cap = 64 + 8 * (XQ_API_MOVES_MAX + 1);
@@ -222,10 +202,7 @@ Test(engine, apply)
   size_t k = (size_t)snprintf(line, cap, "{\"id\":6,\"op\":\"apply\",\"moves\":[");
   for (int j = 0; j <= XQ_API_MOVES_MAX; j++) k += (size_t)snprintf(line + k, cap - k, "%s\"h2e2\"", j ? "," : "");
   snprintf(line + k, cap - k, "]}");
-  r = xq_tc_call(&c, line);
-  cr_assert(r);
-  xq_tc_expect_error(r, "LIMIT");
-  cJSON_Delete(r);
+  xq_tc_errf(&c, "LIMIT", "%s", line);
   free(line);
   xq_tc_close(&c);
   xq_fx_down();
@@ -235,7 +212,7 @@ Test(engine, convert)
 {
   xq_fx_up(4);
   xq_tclient c;
-  connect_as(&c, NULL);
+  xq_fx_connect(&c, NULL);
   cJSON *r = xq_tc_callf(&c, "{\"id\":1,\"op\":\"convert\",\"moves\":[\"炮二平五\"],\"to\":\"iccs\"}");
   xq_tc_expect_ok(r);
   cr_assert_str_eq(cJSON_GetArrayItem(xq_tj_get(r, "moves"), 0)->valuestring, "h2e2");
@@ -261,12 +238,8 @@ Test(engine, convert)
   r = xq_tc_callf(&c, "{\"id\":4,\"op\":\"convert\",\"moves\":[\"炮二平五\",\"h9g7\"],\"from\":\"chinese\"}");
   cr_assert_eq(xq_tj_num(xq_tc_expect_error(r, "BAD_NOTATION"), "ply"), 1);
   cJSON_Delete(r);
-  r = xq_tc_callf(&c, "{\"id\":5,\"op\":\"convert\",\"moves\":[\"h2e2\"],\"to\":\"klingon\"}");
-  xq_tc_expect_error(r, "BAD_REQUEST");
-  cJSON_Delete(r);
-  r = xq_tc_callf(&c, "{\"id\":6,\"op\":\"convert\",\"moves\":{\"a\":1}}");
-  xq_tc_expect_error(r, "BAD_REQUEST");
-  cJSON_Delete(r);
+  xq_tc_errf(&c, "BAD_REQUEST", "{\"id\":5,\"op\":\"convert\",\"moves\":[\"h2e2\"],\"to\":\"klingon\"}");
+  xq_tc_errf(&c, "BAD_REQUEST", "{\"id\":6,\"op\":\"convert\",\"moves\":{\"a\":1}}");
   xq_tc_close(&c);
   xq_fx_down();
 }
@@ -275,7 +248,7 @@ Test(engine, perft)
 {
   xq_fx_up(4);
   xq_tclient c;
-  connect_as(&c, ts.arbiter); /* engine jobs need a token */
+  xq_fx_connect(&c, ts.arbiter); /* engine jobs need a token */
   static const char *const fens[] = {
     XQ_START_FEN,
     "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1",
@@ -305,18 +278,10 @@ Test(engine, perft)
   r = xq_tc_callf(&c, "{\"id\":11,\"op\":\"perft\",\"depth\":0}");
   cr_assert_eq(xq_tj_num(r, "nodes"), 1);
   cJSON_Delete(r);
-  r = xq_tc_callf(&c, "{\"id\":12,\"op\":\"perft\",\"depth\":%d}", XQ_PERFT_DEPTH_MAX + 1);
-  xq_tc_expect_error(r, "LIMIT");
-  cJSON_Delete(r);
-  r = xq_tc_callf(&c, "{\"id\":13,\"op\":\"perft\",\"depth\":2.5}");
-  xq_tc_expect_error(r, "BAD_REQUEST");
-  cJSON_Delete(r);
-  r = xq_tc_callf(&c, "{\"id\":14,\"op\":\"perft\"}");
-  xq_tc_expect_error(r, "BAD_REQUEST");
-  cJSON_Delete(r);
-  r = xq_tc_callf(&c, "{\"id\":15,\"op\":\"perft\",\"depth\":2,\"fen\":\"x\"}");
-  xq_tc_expect_error(r, "BAD_FEN");
-  cJSON_Delete(r);
+  xq_tc_errf(&c, "LIMIT", "{\"id\":12,\"op\":\"perft\",\"depth\":%d}", XQ_PERFT_DEPTH_MAX + 1);
+  xq_tc_errf(&c, "BAD_REQUEST", "{\"id\":13,\"op\":\"perft\",\"depth\":2.5}");
+  xq_tc_errf(&c, "BAD_REQUEST", "{\"id\":14,\"op\":\"perft\"}");
+  xq_tc_errf(&c, "BAD_FEN", "{\"id\":15,\"op\":\"perft\",\"depth\":2,\"fen\":\"x\"}");
   xq_tc_close(&c);
   xq_fx_down();
 }
@@ -328,7 +293,7 @@ Test(engine, busy_and_abandoned_jobs)
 {
   xq_fx_up(4);
   xq_tclient c;
-  connect_as(&c, ts.arbiter);
+  xq_fx_connect(&c, ts.arbiter);
   char *batch = NULL;
   size_t len = 0;
   FILE *f = open_memstream(&batch, &len);
@@ -350,7 +315,7 @@ Test(engine, busy_and_abandoned_jobs)
   cJSON_Delete(r);
   /* another client is not limited by the first one's jobs */
   xq_tclient d;
-  connect_as(&d, ts.admin);
+  xq_fx_connect(&d, ts.admin);
   r = xq_tc_callf(&d, "{\"id\":1,\"op\":\"perft\",\"depth\":1}");
   cr_assert_eq(xq_tj_num(r, "nodes"), 44);
   cJSON_Delete(r);
@@ -405,19 +370,17 @@ Test(engine, jobs_never_hold_the_organiser, .timeout = 60)
 {
   xq_fx_up(8);
   xq_tclient x, y, b, adm;
-  connect_as(&x, ts.arbiter);
-  connect_as(&y, ts.admin);
-  connect_as(&b, ts.board[0]);
-  connect_as(&adm, ts.admin);
+  xq_fx_connect(&x, ts.arbiter);
+  xq_fx_connect(&y, ts.admin);
+  xq_fx_connect(&b, ts.board[0]);
+  xq_fx_connect(&adm, ts.admin);
   deep_perfts(&x, 1, XQ_ENGINE_JOBS_PER_CONN);
   deep_perfts(&y, 1, XQ_ENGINE_JOBS_PER_CONN);
   cr_assert(xq_tc_run_until(&ts.loop, engine_lane_full, NULL, 30000), "the engine lane fills");
   wait_engine_jobs(-1, 2 * XQ_ENGINE_JOBS_PER_CONN);
-  cJSON *r = xq_tc_callf(&b, "{\"id\":1,\"op\":\"move\",\"seq\":1,\"move\":\"h2e2\"}");
-  xq_tc_expect_ok(r);
-  cJSON_Delete(r);
+  xq_tc_okf(&b, "{\"id\":1,\"op\":\"move\",\"seq\":1,\"move\":\"h2e2\"}");
   finish_round(&adm, 1, ts.nboards);
-  r = xq_tc_callf(&adm, "{\"id\":2,\"op\":\"pair\",\"publish\":true}");
+  cJSON *r = xq_tc_callf(&adm, "{\"id\":2,\"op\":\"pair\",\"publish\":true}");
   xq_tc_expect_ok(r);
   cr_assert_eq(xq_tj_num(r, "round"), 2);
   cr_assert(cJSON_IsTrue(xq_tj_get(r, "published")));
@@ -446,9 +409,9 @@ Test(engine, caps_per_connection_and_per_role, .timeout = 60)
   xq_fx_up(8);
   enum { ARBS = XQ_ENGINE_JOBS_ARBITER / XQ_ENGINE_JOBS_PER_CONN };
   xq_tclient adm, arb[ARBS + 1], b;
-  connect_as(&adm, ts.admin);
-  for (int i = 0; i <= ARBS; i++) connect_as(&arb[i], ts.arbiter);
-  connect_as(&b, ts.board[0]);
+  xq_fx_connect(&adm, ts.admin);
+  for (int i = 0; i <= ARBS; i++) xq_fx_connect(&arb[i], ts.arbiter);
+  xq_fx_connect(&b, ts.board[0]);
   /* an admin's perft and the first arbiter's take both slots ... */
   deep_perfts(&adm, 1, 1);
   deep_perfts(&arb[0], 1, XQ_ENGINE_JOBS_PER_CONN);
@@ -507,7 +470,7 @@ Test(engine, adjudicate)
 {
   xq_fx_up(4);
   xq_tclient c;
-  connect_as(&c, ts.arbiter);
+  xq_fx_connect(&c, ts.arbiter);
   xq_game *g = malloc(sizeof *g);
   xq_verdict v;
 
@@ -590,15 +553,9 @@ Test(engine, adjudicate)
   r = xq_tc_callf(&c, "{\"id\":6,\"op\":\"adjudicate\",\"moves\":[\"h2e2\",\"nonsense\"]}");
   cr_assert_eq(xq_tj_num(xq_tc_expect_error(r, "BAD_NOTATION"), "ply"), 1);
   cJSON_Delete(r);
-  r = xq_tc_callf(&c, "{\"id\":7,\"op\":\"adjudicate\",\"moves\":[],\"ruleset\":\"fide\"}");
-  xq_tc_expect_error(r, "BAD_REQUEST");
-  cJSON_Delete(r);
-  r = xq_tc_callf(&c, "{\"id\":8,\"op\":\"adjudicate\",\"moves\":[],\"ruleset\":{\"no_such_key\":1}}");
-  xq_tc_expect_error(r, "BAD_REQUEST");
-  cJSON_Delete(r);
-  r = xq_tc_callf(&c, "{\"id\":9,\"op\":\"adjudicate\",\"fen\":\"4k4/9 w\"}");
-  xq_tc_expect_error(r, "BAD_FEN");
-  cJSON_Delete(r);
+  xq_tc_errf(&c, "BAD_REQUEST", "{\"id\":7,\"op\":\"adjudicate\",\"moves\":[],\"ruleset\":\"fide\"}");
+  xq_tc_errf(&c, "BAD_REQUEST", "{\"id\":8,\"op\":\"adjudicate\",\"moves\":[],\"ruleset\":{\"no_such_key\":1}}");
+  xq_tc_errf(&c, "BAD_FEN", "{\"id\":9,\"op\":\"adjudicate\",\"fen\":\"4k4/9 w\"}");
   /* a job whose client leaves before it is done */
   xq_tc_send(&c, "{\"id\":10,\"op\":\"adjudicate\",\"moves\":\"h2e2 h9g7 h0g2 i9h9\"}");
   free(g);
@@ -614,61 +571,40 @@ Test(engine, adjudicate)
 /* The event as the store holds it, read here through a second connection. */
 static xq_tevent *store_event(xq_tstore **st)
 {
-  xq_tevent *ev = NULL;
-  xq_error err = {0};
-  cr_assert_eq(xq_tstore_open(ts.db, 0, st, &err), XQ_OK, "%s", err.msg);
-  cr_assert_eq(xq_tstore_load(*st, &ev, &err), XQ_OK, "%s", err.msg);
-  return ev;
+  *st = xq_test_store_open(ts.db);
+  return xq_test_store_load(*st);
 }
 
 Test(tourney, roles)
 {
   xq_fx_up(8);
   xq_tclient anon, board, arb;
-  connect_as(&anon, NULL);
-  connect_as(&board, ts.board[0]);
-  connect_as(&arb, ts.arbiter);
-  cJSON *r = xq_tc_callf(&anon, "{\"id\":1,\"op\":\"add_player\",\"player\":{\"name\":\"X\"}}");
-  xq_tc_expect_error(r, "AUTH_REQUIRED");
-  cJSON_Delete(r);
-  r = xq_tc_callf(&anon, "{\"id\":2,\"op\":\"event\"}");
-  xq_tc_expect_ok(r);
-  cJSON_Delete(r);
-  r = xq_tc_callf(&anon, "{\"id\":3,\"op\":\"export\"}");
-  xq_tc_expect_error(r, "AUTH_REQUIRED");
-  cJSON_Delete(r);
+  xq_fx_connect(&anon, NULL);
+  xq_fx_connect(&board, ts.board[0]);
+  xq_fx_connect(&arb, ts.arbiter);
+  xq_tc_errf(&anon, "AUTH_REQUIRED", "{\"id\":1,\"op\":\"add_player\",\"player\":{\"name\":\"X\"}}");
+  xq_tc_okf(&anon, "{\"id\":2,\"op\":\"event\"}");
+  xq_tc_errf(&anon, "AUTH_REQUIRED", "{\"id\":3,\"op\":\"export\"}");
   static const char *const admin_only[] = {
     "{\"id\":4,\"op\":\"add_player\",\"player\":{\"name\":\"X\"}}", "{\"id\":5,\"op\":\"pair\"}",
     "{\"id\":6,\"op\":\"token\",\"role\":\"viewer\"}", "{\"id\":7,\"op\":\"tokens\"}",
     "{\"id\":8,\"op\":\"revoke\",\"token\":\"00000000000000000000000000000000\"}",
   };
   for (size_t i = 0; i < sizeof admin_only / sizeof admin_only[0]; i++) {
-    r = xq_tc_call(&board, admin_only[i]);
-    xq_tc_expect_error(r, "FORBIDDEN");
-    cJSON_Delete(r);
-    r = xq_tc_call(&arb, admin_only[i]);
-    xq_tc_expect_error(r, "FORBIDDEN");
-    cJSON_Delete(r);
+    xq_tc_errf(&board, "FORBIDDEN", "%s", admin_only[i]);
+    xq_tc_errf(&arb, "FORBIDDEN", "%s", admin_only[i]);
   }
   static const char *const staff[] = {
     "{\"id\":9,\"op\":\"export\"}", "{\"id\":10,\"op\":\"withdraw\",\"player\":1,\"round\":9}",
     "{\"id\":11,\"op\":\"absent\",\"player\":2,\"round\":9}",
   };
   for (size_t i = 0; i < sizeof staff / sizeof staff[0]; i++) {
-    r = xq_tc_call(&board, staff[i]);
-    xq_tc_expect_error(r, "FORBIDDEN");
-    cJSON_Delete(r);
-    r = xq_tc_call(&arb, staff[i]);
-    xq_tc_expect_ok(r);
-    cJSON_Delete(r);
+    xq_tc_errf(&board, "FORBIDDEN", "%s", staff[i]);
+    xq_tc_okf(&arb, "%s", staff[i]);
   }
   /* anyone reads */
-  r = xq_tc_callf(&board, "{\"id\":12,\"op\":\"standings\"}");
-  xq_tc_expect_ok(r);
-  cJSON_Delete(r);
-  r = xq_tc_callf(&anon, "{\"id\":13,\"op\":\"pairings\",\"round\":1}");
-  xq_tc_expect_ok(r);
-  cJSON_Delete(r);
+  xq_tc_okf(&board, "{\"id\":12,\"op\":\"standings\"}");
+  xq_tc_okf(&anon, "{\"id\":13,\"op\":\"pairings\",\"round\":1}");
   xq_tc_close(&anon);
   xq_tc_close(&board);
   xq_tc_close(&arb);
@@ -679,7 +615,7 @@ Test(tourney, event_players_add_player)
 {
   xq_fx_up(8);
   xq_tclient c;
-  connect_as(&c, ts.admin);
+  xq_fx_connect(&c, ts.admin);
   xq_tstore *st;
   xq_tevent *ev = store_event(&st);
   cJSON *r = xq_tc_callf(&c, "{\"id\":1,\"op\":\"event\"}");
@@ -737,12 +673,7 @@ Test(tourney, event_players_add_player)
     "{\"id\":5,\"op\":\"add_player\",\"player\":{\"name\":\"X\",\"elo\":2000}}",
     "{\"id\":5,\"op\":\"add_player\",\"player\":{\"name\":\"\"}}",
   };
-  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-    r = xq_tc_call(&c, bad[i]);
-    cr_assert(r);
-    xq_tc_expect_error(r, "BAD_REQUEST");
-    cJSON_Delete(r);
-  }
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) xq_tc_errf(&c, "BAD_REQUEST", "%s", bad[i]);
   ev = store_event(&st);
   cr_assert_eq(ev->n, n0 + 1, "nothing registered by the bad requests");
   xq_tevent_free(ev);
@@ -755,10 +686,8 @@ Test(tourney, event_players_add_player)
 static void finish_round(xq_tclient *c, int round, int boards)
 {
   for (int t = 1; t <= boards; t++) {
-    cJSON *r = xq_tc_callf(c, "{\"id\":%d,\"op\":\"result\",\"round\":%d,\"table\":%d,\"result\":\"%s\"}", 100 + t, round,
-                    t, t % 2 ? "1-0" : "=");
-    xq_tc_expect_ok(r);
-    cJSON_Delete(r);
+    xq_tc_okf(c, "{\"id\":%d,\"op\":\"result\",\"round\":%d,\"table\":%d,\"result\":\"%s\"}", 100 + t, round,
+                 t, t % 2 ? "1-0" : "=");
   }
 }
 
@@ -778,13 +707,11 @@ Test(tourney, pair_publish_pairings)
 {
   xq_fx_up(8);
   xq_tclient c, w;
-  connect_as(&c, ts.admin);
-  connect_as(&w, NULL);
-  cJSON *r = xq_tc_callf(&c, "{\"id\":1,\"op\":\"pair\"}");
-  xq_tc_expect_error(r, "CONFLICT");
-  cJSON_Delete(r);
+  xq_fx_connect(&c, ts.admin);
+  xq_fx_connect(&w, NULL);
+  xq_tc_errf(&c, "CONFLICT", "{\"id\":1,\"op\":\"pair\"}");
   finish_round(&c, 1, ts.nboards);
-  r = xq_tc_callf(&c, "{\"id\":2,\"op\":\"event\"}");
+  cJSON *r = xq_tc_callf(&c, "{\"id\":2,\"op\":\"event\"}");
   cr_assert(cJSON_IsTrue(xq_tj_get(r, "complete")), "round 1 has every result");
   cJSON_Delete(r);
 
@@ -825,20 +752,12 @@ Test(tourney, pair_publish_pairings)
   cr_assert_str_eq(xq_tj_str(r, "system"), "dutch");
   cr_assert_eq(cJSON_GetArraySize(xq_tj_get(r, "boards")), 4);
   cJSON_Delete(r);
-  r = xq_tc_callf(&c, "{\"id\":6,\"op\":\"pairings\",\"round\":2}");
-  xq_tc_expect_error(r, "NOT_FOUND");
-  cJSON_Delete(r);
-  r = xq_tc_callf(&c, "{\"id\":7,\"op\":\"pair\",\"round\":3}");
-  xq_tc_expect_error(r, "CONFLICT");
-  cJSON_Delete(r);
-  r = xq_tc_callf(&c, "{\"id\":8,\"op\":\"pair\",\"system\":\"swiss\"}");
-  xq_tc_expect_error(r, "BAD_REQUEST");
-  cJSON_Delete(r);
+  xq_tc_errf(&c, "NOT_FOUND", "{\"id\":6,\"op\":\"pairings\",\"round\":2}");
+  xq_tc_errf(&c, "CONFLICT", "{\"id\":7,\"op\":\"pair\",\"round\":3}");
+  xq_tc_errf(&c, "BAD_REQUEST", "{\"id\":8,\"op\":\"pair\",\"system\":\"swiss\"}");
 
   /* publish: stored, its games start, and watchers hear of it */
-  r = xq_tc_callf(&w, "{\"id\":1,\"op\":\"watch\"}");
-  xq_tc_expect_ok(r);
-  cJSON_Delete(r);
+  xq_tc_okf(&w, "{\"id\":1,\"op\":\"watch\"}");
   r = xq_tc_callf(&c, "{\"id\":9,\"op\":\"pair\",\"publish\":true}");
   xq_tc_expect_ok(r);
   cr_assert(cJSON_IsTrue(xq_tj_get(r, "published")));
@@ -871,15 +790,9 @@ Test(tourney, pair_publish_pairings)
   cr_assert_eq(ev->nrounds, 2, "round 2 is in the store");
   xq_tevent_free(ev);
   xq_tstore_close(st);
-  r = xq_tc_callf(&c, "{\"id\":12,\"op\":\"pair\",\"publish\":true}");
-  xq_tc_expect_error(r, "CONFLICT");
-  cJSON_Delete(r);
-  r = xq_tc_callf(&c, "{\"id\":13,\"op\":\"pairings\",\"round\":7}");
-  xq_tc_expect_error(r, "NOT_FOUND");
-  cJSON_Delete(r);
-  r = xq_tc_callf(&c, "{\"id\":14,\"op\":\"pairings\",\"round\":\"one\"}");
-  xq_tc_expect_error(r, "BAD_REQUEST");
-  cJSON_Delete(r);
+  xq_tc_errf(&c, "CONFLICT", "{\"id\":12,\"op\":\"pair\",\"publish\":true}");
+  xq_tc_errf(&c, "NOT_FOUND", "{\"id\":13,\"op\":\"pairings\",\"round\":7}");
+  xq_tc_errf(&c, "BAD_REQUEST", "{\"id\":14,\"op\":\"pairings\",\"round\":\"one\"}");
   xq_tc_close(&w);
   xq_tc_close(&c);
   xq_fx_down();
@@ -914,7 +827,7 @@ Test(tourney, standings_and_exports)
 {
   xq_fx_up(8);
   xq_tclient c;
-  connect_as(&c, ts.arbiter);
+  xq_fx_connect(&c, ts.arbiter);
   finish_round(&c, 1, ts.nboards);
   xq_tstore *st;
   xq_tevent *ev = store_event(&st);
@@ -937,9 +850,7 @@ Test(tourney, standings_and_exports)
   /* the winner of board 1 has a win's points */
   cr_assert_eq(xq_tj_num(cJSON_GetArrayItem(a, 0), "points") * 2, ev->cfg.win);
   cJSON_Delete(r);
-  r = xq_tc_callf(&c, "{\"id\":2,\"op\":\"standings\",\"round\":2}");
-  xq_tc_expect_error(r, "NOT_FOUND");
-  cJSON_Delete(r);
+  xq_tc_errf(&c, "NOT_FOUND", "{\"id\":2,\"op\":\"standings\",\"round\":2}");
 
   /* exports equal the tourney module's writers on the stored event */
   xq_tpairing pr = {0};
@@ -961,14 +872,8 @@ Test(tourney, standings_and_exports)
     "{\"id\":6,\"op\":\"export\",\"format\":\"csv\",\"lang\":\"fr\"}",
     "{\"id\":6,\"op\":\"export\",\"format\":\"trf\",\"what\":\"pairings\"}",
   };
-  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-    r = xq_tc_call(&c, bad[i]);
-    xq_tc_expect_error(r, "BAD_REQUEST");
-    cJSON_Delete(r);
-  }
-  r = xq_tc_callf(&c, "{\"id\":7,\"op\":\"export\",\"format\":\"csv\",\"what\":\"pairings\",\"round\":4}");
-  xq_tc_expect_error(r, "NOT_FOUND");
-  cJSON_Delete(r);
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) xq_tc_errf(&c, "BAD_REQUEST", "%s", bad[i]);
+  xq_tc_errf(&c, "NOT_FOUND", "{\"id\":7,\"op\":\"export\",\"format\":\"csv\",\"what\":\"pairings\",\"round\":4}");
   free(s);
   xq_tevent_free(ev);
   xq_tstore_close(st);
@@ -990,17 +895,13 @@ Test(tourney, withdraw_absent)
 {
   xq_fx_up(8);
   xq_tclient c;
-  connect_as(&c, ts.admin);
+  xq_fx_connect(&c, ts.admin);
   /* players are named by their number, as the sheets print it */
   int three = number_of(&c, 3), four = number_of(&c, 4);
-  cJSON *r = xq_tc_callf(&c, "{\"id\":1,\"op\":\"withdraw\",\"player\":99,\"round\":2}");
-  xq_tc_expect_error(r, "NOT_FOUND");
-  cJSON_Delete(r);
-  r = xq_tc_callf(&c, "{\"id\":2,\"op\":\"withdraw\",\"player\":\"3\"}");
-  xq_tc_expect_error(r, "BAD_REQUEST");
-  cJSON_Delete(r);
+  xq_tc_errf(&c, "NOT_FOUND", "{\"id\":1,\"op\":\"withdraw\",\"player\":99,\"round\":2}");
+  xq_tc_errf(&c, "BAD_REQUEST", "{\"id\":2,\"op\":\"withdraw\",\"player\":\"3\"}");
   /* without a round: from the next one to pair */
-  r = xq_tc_callf(&c, "{\"id\":3,\"op\":\"withdraw\",\"player\":%d}", three);
+  cJSON *r = xq_tc_callf(&c, "{\"id\":3,\"op\":\"withdraw\",\"player\":%d}", three);
   xq_tc_expect_ok(r);
   cr_assert_eq(xq_tj_num(r, "player"), three);
   cr_assert_eq(xq_tj_num(r, "registration"), 3);
@@ -1009,12 +910,8 @@ Test(tourney, withdraw_absent)
   r = xq_tc_callf(&c, "{\"id\":4,\"op\":\"players\"}");
   cr_assert_eq(xq_tj_num(cJSON_GetArrayItem(xq_tj_get(r, "players"), 2), "withdrawn"), 2);
   cJSON_Delete(r);
-  r = xq_tc_callf(&c, "{\"id\":5,\"op\":\"absent\",\"player\":%d,\"round\":1}", four);
-  xq_tc_expect_error(r, "CONFLICT");
-  cJSON_Delete(r);
-  r = xq_tc_callf(&c, "{\"id\":6,\"op\":\"absent\",\"player\":%d,\"round\":2,\"bye\":\"quarter\"}", four);
-  xq_tc_expect_error(r, "BAD_REQUEST");
-  cJSON_Delete(r);
+  xq_tc_errf(&c, "CONFLICT", "{\"id\":5,\"op\":\"absent\",\"player\":%d,\"round\":1}", four);
+  xq_tc_errf(&c, "BAD_REQUEST", "{\"id\":6,\"op\":\"absent\",\"player\":%d,\"round\":2,\"bye\":\"quarter\"}", four);
   r = xq_tc_callf(&c, "{\"id\":7,\"op\":\"absent\",\"player\":%d,\"round\":2,\"bye\":\"half\"}", four);
   xq_tc_expect_ok(r);
   cr_assert_str_eq(xq_tj_str(r, "bye"), "half");
@@ -1052,7 +949,7 @@ Test(tourney, tokens)
 {
   xq_fx_up(8);
   xq_tclient c;
-  connect_as(&c, ts.admin);
+  xq_fx_connect(&c, ts.admin);
   cJSON *r = xq_tc_callf(&c, "{\"id\":1,\"op\":\"token\",\"role\":\"board\",\"round\":1,\"table\":2,\"label\":\"spare table 2\"}");
   xq_tc_expect_ok(r);
   char tok[64];
@@ -1084,20 +981,12 @@ Test(tourney, tokens)
   cr_assert_eq(xq_tj_num(r, "table"), 2);
   cJSON_Delete(r);
   xq_tc_close(&b);
-  r = xq_tc_callf(&c, "{\"id\":3,\"op\":\"revoke\",\"token\":\"%s\"}", tok);
-  xq_tc_expect_ok(r);
-  cJSON_Delete(r);
+  xq_tc_okf(&c, "{\"id\":3,\"op\":\"revoke\",\"token\":\"%s\"}", tok);
   cr_assert_eq(xq_tc_connect(&b, &ts.loop, ts.port), 0);
-  r = xq_tc_callf(&b, "{\"id\":1,\"op\":\"hello\",\"token\":\"%s\"}", tok);
-  xq_tc_expect_error(r, "BAD_TOKEN");
-  cJSON_Delete(r);
+  xq_tc_errf(&b, "BAD_TOKEN", "{\"id\":1,\"op\":\"hello\",\"token\":\"%s\"}", tok);
   xq_tc_close(&b);
-  r = xq_tc_callf(&c, "{\"id\":4,\"op\":\"revoke\",\"token\":\"%s\"}", tok);
-  xq_tc_expect_error(r, "NOT_FOUND");
-  cJSON_Delete(r);
-  r = xq_tc_callf(&c, "{\"id\":5,\"op\":\"revoke\",\"token\":\"%s\"}", ts.admin);
-  xq_tc_expect_error(r, "CONFLICT");
-  cJSON_Delete(r);
+  xq_tc_errf(&c, "NOT_FOUND", "{\"id\":4,\"op\":\"revoke\",\"token\":\"%s\"}", tok);
+  xq_tc_errf(&c, "CONFLICT", "{\"id\":5,\"op\":\"revoke\",\"token\":\"%s\"}", ts.admin);
   static const char *const bad[] = {
     "{\"id\":6,\"op\":\"token\",\"role\":\"king\"}",
     "{\"id\":6,\"op\":\"token\"}",
@@ -1106,18 +995,10 @@ Test(tourney, tokens)
     "{\"id\":6,\"op\":\"revoke\",\"token\":\"ABC\"}",
     "{\"id\":6,\"op\":\"revoke\"}",
   };
-  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-    r = xq_tc_call(&c, bad[i]);
-    xq_tc_expect_error(r, "BAD_REQUEST");
-    cJSON_Delete(r);
-  }
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) xq_tc_errf(&c, "BAD_REQUEST", "%s", bad[i]);
   /* a second admin may be made, and then the first revoked */
-  r = xq_tc_callf(&c, "{\"id\":7,\"op\":\"token\",\"role\":\"admin\"}");
-  xq_tc_expect_ok(r);
-  cJSON_Delete(r);
-  r = xq_tc_callf(&c, "{\"id\":8,\"op\":\"revoke\",\"token\":\"%s\"}", ts.admin);
-  xq_tc_expect_ok(r);
-  cJSON_Delete(r);
+  xq_tc_okf(&c, "{\"id\":7,\"op\":\"token\",\"role\":\"admin\"}");
+  xq_tc_okf(&c, "{\"id\":8,\"op\":\"revoke\",\"token\":\"%s\"}", ts.admin);
   xq_tc_close(&c);
   xq_fx_down();
 }
@@ -1145,8 +1026,8 @@ Test(tourney, writes_between_commits)
 {
   xq_fx_up(8);
   xq_tclient c, arb;
-  connect_as(&c, ts.admin);
-  connect_as(&arb, ts.arbiter);
+  xq_fx_connect(&c, ts.admin);
+  xq_fx_connect(&arb, ts.arbiter);
   const char *env = getenv("UV_THREADPOOL_SIZE");
   int threads = env && atoi(env) > 0 ? atoi(env) : 4;
   uv_work_t *held = calloc((size_t)threads, sizeof *held);
@@ -1215,7 +1096,7 @@ Test(tourney, pair_with_the_arbiters_changes_warns_and_keeps_each_reason)
 {
   xq_fx_up(8);
   xq_tclient c;
-  connect_as(&c, ts.admin);
+  xq_fx_connect(&c, ts.admin);
   finish_round(&c, 1, ts.nboards);
   cJSON *r = xq_tc_callf(&c, "{\"id\":1,\"op\":\"pair\"}");
   xq_tc_expect_ok(r);
@@ -1237,17 +1118,11 @@ Test(tourney, pair_with_the_arbiters_changes_warns_and_keeps_each_reason)
   cr_assert(cJSON_IsArray(xq_tj_get(r, "warnings")));
   cJSON_Delete(r);
   /* what names nothing, or gives no reason, is refused */
-  r = xq_tc_callf(&c, "{\"id\":3,\"op\":\"pair\",\"changes\":[{\"swap\":[1,999],\"reason\":\"x\"}]}");
-  xq_tc_expect_error(r, "BAD_REQUEST");
-  cJSON_Delete(r);
-  r = xq_tc_callf(&c, "{\"id\":4,\"op\":\"pair\",\"changes\":[{\"colours\":1}]}");
-  xq_tc_expect_error(r, "BAD_REQUEST");
-  cJSON_Delete(r);
+  xq_tc_errf(&c, "BAD_REQUEST", "{\"id\":3,\"op\":\"pair\",\"changes\":[{\"swap\":[1,999],\"reason\":\"x\"}]}");
+  xq_tc_errf(&c, "BAD_REQUEST", "{\"id\":4,\"op\":\"pair\",\"changes\":[{\"colours\":1}]}");
   /* published with them: the boards as changed, the reasons in the log */
-  r = xq_tc_callf(&c, "{\"id\":5,\"op\":\"pair\",\"publish\":true,\"changes\":[{\"swap\":[%d,%d],\"reason\":\"同单位回避\"}]}",
-                  red1, red2);
-  xq_tc_expect_ok(r);
-  cJSON_Delete(r);
+  xq_tc_okf(&c, "{\"id\":5,\"op\":\"pair\",\"publish\":true,\"changes\":[{\"swap\":[%d,%d],\"reason\":\"同单位回避\"}]}",
+                red1, red2);
   xq_tstore *st;
   xq_tevent *ev = store_event(&st);
   xq_tpairing pr = {0};
@@ -1272,21 +1147,13 @@ Test(tourney, slips_make_a_token_and_a_qr_code_per_table_and_refuse_bad_input)
 {
   xq_fx_up(8);
   xq_tclient c, arb;
-  connect_as(&c, ts.admin);
-  connect_as(&arb, ts.arbiter);
-  cJSON *r = xq_tc_callf(&arb, "{\"id\":1,\"op\":\"slips\",\"round\":1}");
-  xq_tc_expect_error(r, "FORBIDDEN");
-  cJSON_Delete(r);
-  r = xq_tc_callf(&c, "{\"id\":2,\"op\":\"slips\",\"round\":2}");
-  xq_tc_expect_error(r, "NOT_FOUND");
-  cJSON_Delete(r);
-  r = xq_tc_callf(&c, "{\"id\":3,\"op\":\"slips\",\"round\":1,\"connect\":\"a b/<x>\"}");
-  xq_tc_expect_error(r, "BAD_REQUEST");
-  cJSON_Delete(r);
-  r = xq_tc_callf(&c, "{\"id\":4,\"op\":\"slips\",\"round\":1,\"lang\":\"fr\"}");
-  xq_tc_expect_error(r, "BAD_REQUEST");
-  cJSON_Delete(r);
-  r = xq_tc_callf(&c, "{\"id\":5,\"op\":\"slips\",\"round\":1,\"connect\":\"10.0.0.5:7878\",\"lang\":\"en\"}");
+  xq_fx_connect(&c, ts.admin);
+  xq_fx_connect(&arb, ts.arbiter);
+  xq_tc_errf(&arb, "FORBIDDEN", "{\"id\":1,\"op\":\"slips\",\"round\":1}");
+  xq_tc_errf(&c, "NOT_FOUND", "{\"id\":2,\"op\":\"slips\",\"round\":2}");
+  xq_tc_errf(&c, "BAD_REQUEST", "{\"id\":3,\"op\":\"slips\",\"round\":1,\"connect\":\"a b/<x>\"}");
+  xq_tc_errf(&c, "BAD_REQUEST", "{\"id\":4,\"op\":\"slips\",\"round\":1,\"lang\":\"fr\"}");
+  cJSON *r = xq_tc_callf(&c, "{\"id\":5,\"op\":\"slips\",\"round\":1,\"connect\":\"10.0.0.5:7878\",\"lang\":\"en\"}");
   xq_tc_expect_ok(r);
   const char *html = xq_tj_str(r, "html");
   int qrs = 0;

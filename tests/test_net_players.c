@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "net_fixture.h"
+#include "store_fixture.h"
 #include "tourney.h"
 
 /* A server on a new store holding an event of `n` players (ratings
@@ -44,26 +45,6 @@ static void up_unpaired(int n)
   cr_assert(ts.admin[0], "an admin token is printed");
 }
 
-static void connect_as(xq_tclient *c, const char *token)
-{
-  cr_assert_eq(xq_tc_connect(c, &ts.loop, ts.port), 0, "client connects");
-  if (!token) return;
-  cJSON *r = xq_tc_callf(c, "{\"id\":0,\"op\":\"hello\",\"token\":\"%s\"}", token);
-  xq_tc_expect_ok(r);
-  cJSON_Delete(r);
-}
-
-static xq_tevent *store_event(void)
-{
-  xq_tstore *st;
-  xq_tevent *ev = NULL;
-  xq_error err = {0};
-  cr_assert_eq(xq_tstore_open(ts.db, XQ_TSTORE_OPEN, &st, &err), XQ_OK, "%s", err.msg);
-  cr_assert_eq(xq_tstore_load(st, &ev, &err), XQ_OK, "%s", err.msg);
-  xq_tstore_close(st);
-  return ev;
-}
-
 /* Player `id` of a players reply. */
 static const cJSON *listed(const cJSON *r, int id) { return cJSON_GetArrayItem(xq_tj_get(r, "players"), id - 1); }
 
@@ -83,7 +64,7 @@ Test(players, edit_player)
 {
   up_unpaired(4);
   xq_tclient c;
-  connect_as(&c, ts.admin);
+  xq_fx_connect(&c, ts.admin);
   cJSON *r = xq_tc_callf(&c, "{\"id\":1,\"op\":\"edit_player\",\"player\":2,\"name\":\"王天一\",\"rating\":2650,"
                              "\"sex\":\"m\",\"birth\":\"1989-05-06\",\"club\":\"杭州\",\"local\":true,\"region\":null}");
   xq_tc_expect_ok(r);
@@ -101,7 +82,7 @@ Test(players, edit_player)
   cr_assert(cJSON_IsTrue(xq_tj_get(p, "local")));
   cr_assert_str_eq(xq_tj_str(p, "team"), "T2", "not given: kept");
   cJSON_Delete(r);
-  xq_tevent *ev = store_event();
+  xq_tevent *ev = xq_test_store_event(ts.db, 0, NULL);
   cr_assert_str_eq(ev->players[1].name, "王天一");
   cr_assert_eq(ev->players[1].sex, 'm');
   xq_tevent_free(ev);
@@ -118,29 +99,19 @@ Test(players, edit_player)
     "{\"id\":3,\"op\":\"edit_player\",\"player\":1,\"rating\":\"high\"}",
     "{\"id\":3,\"op\":\"edit_player\",\"player\":1,\"local\":1}",
   };
-  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-    r = xq_tc_call(&c, bad[i]);
-    xq_tc_expect_error(r, "BAD_REQUEST");
-    cJSON_Delete(r);
-  }
-  r = xq_tc_callf(&c, "{\"id\":4,\"op\":\"edit_player\",\"player\":9,\"name\":\"X\"}");
-  xq_tc_expect_error(r, "NOT_FOUND");
-  cJSON_Delete(r);
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) xq_tc_errf(&c, "BAD_REQUEST", "%s", bad[i]);
+  xq_tc_errf(&c, "NOT_FOUND", "{\"id\":4,\"op\":\"edit_player\",\"player\":9,\"name\":\"X\"}");
   r = xq_tc_callf(&c, "{\"id\":5,\"op\":\"edit_player\",\"player\":2,\"rating\":2650}");
   const cJSON *e = xq_tc_expect_error(r, "CONFLICT");
   cr_assert(strstr(cJSON_GetStringValue(cJSON_GetObjectItem(e, "msg")), "changes nothing"));
   cJSON_Delete(r);
   /* after round 1: the number names the player, the team stays */
-  r = xq_tc_callf(&c, "{\"id\":6,\"op\":\"pair\",\"publish\":true}");
-  xq_tc_expect_ok(r);
-  cJSON_Delete(r);
+  xq_tc_okf(&c, "{\"id\":6,\"op\":\"pair\",\"publish\":true}");
   r = xq_tc_callf(&c, "{\"id\":7,\"op\":\"players\"}");
   int no1 = (int)xq_tj_num(listed(r, 1), "no");
   cr_assert_eq(no1, 4, "the lowest rating is number 4");
   cJSON_Delete(r);
-  r = xq_tc_callf(&c, "{\"id\":8,\"op\":\"edit_player\",\"player\":%d,\"team\":\"New\"}", no1);
-  xq_tc_expect_error(r, "CONFLICT");
-  cJSON_Delete(r);
+  xq_tc_errf(&c, "CONFLICT", "{\"id\":8,\"op\":\"edit_player\",\"player\":%d,\"team\":\"New\"}", no1);
   r = xq_tc_callf(&c, "{\"id\":9,\"op\":\"edit_player\",\"player\":%d,\"rating\":2900}", no1);
   xq_tc_expect_ok(r);
   cr_assert_eq(xq_tj_num(r, "registration"), 1);
@@ -157,13 +128,11 @@ Test(players, withdraw_and_reinstate_by_number)
 {
   up_unpaired(5);
   xq_tclient c;
-  connect_as(&c, ts.admin);
-  cJSON *r = xq_tc_callf(&c, "{\"id\":1,\"op\":\"numbers\",\"method\":\"manual\",\"numbers\":[{\"player\":1,\"no\":5},"
-                             "{\"player\":2,\"no\":4},{\"player\":3,\"no\":3},{\"player\":4,\"no\":2},{\"player\":5,\"no\":1}]}");
-  xq_tc_expect_ok(r);
-  cJSON_Delete(r);
+  xq_fx_connect(&c, ts.admin);
+  xq_tc_okf(&c, "{\"id\":1,\"op\":\"numbers\",\"method\":\"manual\",\"numbers\":[{\"player\":1,\"no\":5},"
+                "{\"player\":2,\"no\":4},{\"player\":3,\"no\":3},{\"player\":4,\"no\":2},{\"player\":5,\"no\":1}]}");
   /* number 1 is player 5 */
-  r = xq_tc_callf(&c, "{\"id\":2,\"op\":\"withdraw\",\"player\":1}");
+  cJSON *r = xq_tc_callf(&c, "{\"id\":2,\"op\":\"withdraw\",\"player\":1}");
   xq_tc_expect_ok(r);
   cr_assert_eq(xq_tj_num(r, "registration"), 5);
   cr_assert_eq(xq_tj_num(r, "round"), 1);
@@ -196,7 +165,7 @@ Test(players, numbers_before_round_1)
 {
   up_unpaired(6);
   xq_tclient c;
-  connect_as(&c, ts.admin);
+  xq_fx_connect(&c, ts.admin);
   int no[6];
   cJSON *r = xq_tc_callf(&c, "{\"id\":1,\"op\":\"numbers\",\"method\":\"rating\"}");
   xq_tc_expect_ok(r);
@@ -253,11 +222,7 @@ Test(players, numbers_before_round_1)
     "{\"id\":6,\"op\":\"numbers\",\"method\":\"manual\",\"numbers\":[{\"player\":7,\"no\":1}]}",
     "{\"id\":6,\"op\":\"numbers\",\"method\":\"manual\",\"numbers\":[{\"player\":1,\"no\":1},{\"player\":1,\"no\":2}]}",
   };
-  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-    r = xq_tc_call(&c, bad[i]);
-    xq_tc_expect_error(r, "BAD_REQUEST");
-    cJSON_Delete(r);
-  }
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) xq_tc_errf(&c, "BAD_REQUEST", "%s", bad[i]);
   r = xq_tc_call(&c, "{\"id\":7,\"op\":\"numbers\",\"method\":\"manual\",\"numbers\":[{\"player\":1,\"no\":2},"
                      "{\"player\":2,\"no\":1},{\"player\":3,\"no\":4},{\"player\":4,\"no\":3},{\"player\":5,\"no\":6},"
                      "{\"player\":6,\"no\":5}]}");
@@ -272,10 +237,8 @@ Test(players, numbers_before_round_1)
   cr_assert_eq(xq_tj_num(xq_tj_get(b1, "red"), "no"), 1);
   cr_assert_eq(xq_tj_num(xq_tj_get(b1, "black"), "id"), 1);
   cJSON_Delete(r);
-  r = xq_tc_callf(&c, "{\"id\":9,\"op\":\"numbers\",\"method\":\"rating\"}");
-  xq_tc_expect_error(r, "CONFLICT");
-  cJSON_Delete(r);
-  xq_tevent *ev = store_event();
+  xq_tc_errf(&c, "CONFLICT", "{\"id\":9,\"op\":\"numbers\",\"method\":\"rating\"}");
+  xq_tevent *ev = xq_test_store_event(ts.db, 0, NULL);
   cr_assert_eq(ev->players[0].pno, 2);
   cr_assert_eq(ev->players[5].pno, 5);
   xq_tevent_free(ev);
@@ -287,37 +250,27 @@ Test(players, only_an_admin_edits_and_numbers)
 {
   up_unpaired(4);
   xq_tclient admin, anon, arb;
-  connect_as(&admin, ts.admin);
+  xq_fx_connect(&admin, ts.admin);
   cJSON *r = xq_tc_callf(&admin, "{\"id\":1,\"op\":\"token\",\"role\":\"arbiter\"}");
   xq_tc_expect_ok(r);
   char tok[64];
   snprintf(tok, sizeof tok, "%s", xq_tj_str(r, "token"));
   cJSON_Delete(r);
-  connect_as(&anon, NULL);
-  connect_as(&arb, tok);
+  xq_fx_connect(&anon, NULL);
+  xq_fx_connect(&arb, tok);
   static const char *const admin_only[] = {
     "{\"id\":2,\"op\":\"edit_player\",\"player\":1,\"name\":\"X\"}",
     "{\"id\":3,\"op\":\"numbers\",\"method\":\"rating\"}",
   };
   for (size_t i = 0; i < sizeof admin_only / sizeof admin_only[0]; i++) {
-    r = xq_tc_call(&anon, admin_only[i]);
-    xq_tc_expect_error(r, "AUTH_REQUIRED");
-    cJSON_Delete(r);
-    r = xq_tc_call(&arb, admin_only[i]);
-    xq_tc_expect_error(r, "FORBIDDEN");
-    cJSON_Delete(r);
+    xq_tc_errf(&anon, "AUTH_REQUIRED", "%s", admin_only[i]);
+    xq_tc_errf(&arb, "FORBIDDEN", "%s", admin_only[i]);
   }
   /* an arbiter withdraws and takes back */
-  r = xq_tc_callf(&arb, "{\"id\":4,\"op\":\"withdraw\",\"player\":3}");
-  xq_tc_expect_ok(r);
-  cJSON_Delete(r);
-  r = xq_tc_callf(&arb, "{\"id\":5,\"op\":\"reinstate\",\"player\":3}");
-  xq_tc_expect_ok(r);
-  cJSON_Delete(r);
-  r = xq_tc_callf(&anon, "{\"id\":6,\"op\":\"withdraw\",\"player\":3}");
-  xq_tc_expect_error(r, "AUTH_REQUIRED");
-  cJSON_Delete(r);
-  xq_tevent *ev = store_event();
+  xq_tc_okf(&arb, "{\"id\":4,\"op\":\"withdraw\",\"player\":3}");
+  xq_tc_okf(&arb, "{\"id\":5,\"op\":\"reinstate\",\"player\":3}");
+  xq_tc_errf(&anon, "AUTH_REQUIRED", "{\"id\":6,\"op\":\"withdraw\",\"player\":3}");
+  xq_tevent *ev = xq_test_store_event(ts.db, 0, NULL);
   cr_assert_str_eq(ev->players[0].name, "Player 1", "nothing edited");
   cr_assert_eq(ev->players[0].pno, 0, "nothing numbered");
   cr_assert_eq(ev->players[2].withdrawn, 0);

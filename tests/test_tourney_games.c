@@ -19,15 +19,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "store_fixture.h"
 #include "support.h"
 #include "knockout.h"
 #include "tourney.h"
-
-static void temp_path(char *buf, size_t len, const char *tag)
-{
-  xq_test_db_path(buf, len, tag);
-  xq_test_db_remove(buf);
-}
 
 static xq_tstore *open_store(const char *path)
 {
@@ -114,7 +109,7 @@ Test(tokens, roles_by_name)
 Test(tokens, roles_bindings_unknown_and_revoked)
 {
   char path[512];
-  temp_path(path, sizeof path, "tokens");
+  xq_test_db_fresh(path, sizeof path, "tokens");
   xq_tstore *st = open_store(path);
   xq_error err = {0};
   xq_ttoken arb, brd, view, t;
@@ -199,7 +194,7 @@ Test(tokens, roles_bindings_unknown_and_revoked)
 Test(tokens, admin_token_created_once)
 {
   char path[512];
-  temp_path(path, sizeof path, "admin");
+  xq_test_db_fresh(path, sizeof path, "admin");
   xq_tstore *st = open_store(path);
   xq_error err = {0};
   xq_ttoken a1, a2, t;
@@ -236,7 +231,7 @@ Test(tokens, admin_token_created_once)
 Test(games, append_and_scan_in_order)
 {
   char path[512];
-  temp_path(path, sizeof path, "scan");
+  xq_test_db_fresh(path, sizeof path, "scan");
   xq_tstore *st = open_store(path);
   int64_t ids[8];
   ids[0] = append(st, 1, 1, XQ_GSRC_ARBITER, 0, "start:rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w", "");
@@ -300,7 +295,7 @@ Test(games, append_and_scan_in_order)
 Test(games, bad_rows_are_refused)
 {
   char path[512];
-  temp_path(path, sizeof path, "bad");
+  xq_test_db_fresh(path, sizeof path, "bad");
   xq_tstore *st = open_store(path);
   xq_error err = {0};
   xq_tgame_rec ok = {.round = 1, .board = 1, .source = XQ_GSRC_BOARD, .seq = 1, .event = "h2e2", .reply = ""};
@@ -340,7 +335,7 @@ Test(games, bad_rows_are_refused)
 Test(games, duplicate_sequence_numbers_change_nothing)
 {
   char path[512];
-  temp_path(path, sizeof path, "dup");
+  xq_test_db_fresh(path, sizeof path, "dup");
   xq_tstore *st = open_store(path);
   xq_error err = {0};
   int64_t first = append(st, 1, 3, XQ_GSRC_BOARD, 5, "h2e2", "{\"first\":1}");
@@ -387,7 +382,7 @@ Test(games, duplicate_sequence_numbers_change_nothing)
 Test(games, reply_lookup_and_last_seq)
 {
   char path[512];
-  temp_path(path, sizeof path, "reply");
+  xq_test_db_fresh(path, sizeof path, "reply");
   xq_tstore *st = open_store(path);
   int64_t last = -1;
   char *reply = (char *)"untouched";
@@ -423,7 +418,7 @@ Test(games, reply_lookup_and_last_seq)
 Test(games, the_log_is_append_only)
 {
   char path[512];
-  temp_path(path, sizeof path, "appendonly");
+  xq_test_db_fresh(path, sizeof path, "appendonly");
   xq_tstore *st = open_store(path);
   xq_ttoken t;
   append(st, 1, 1, XQ_GSRC_BOARD, 1, "h2e2", "{}");
@@ -452,7 +447,7 @@ Test(games, the_log_is_append_only)
 Test(batch, commit_is_visible_after_reopen)
 {
   char path[512];
-  temp_path(path, sizeof path, "commit");
+  xq_test_db_fresh(path, sizeof path, "commit");
   xq_tstore *st = open_store(path);
   xq_error err = {0};
   cr_assert_eq(xq_tstore_in_batch(st), 0);
@@ -477,20 +472,10 @@ Test(batch, commit_is_visible_after_reopen)
   xq_test_db_remove(path);
 }
 
-static void add_player(xq_tstore *st, const char *name, int rating)
-{
-  xq_tplayer p;
-  xq_error err = {0};
-  memset(&p, 0, sizeof p);
-  snprintf(p.name, sizeof p.name, "%s", name);
-  p.rating = rating;
-  cr_assert_eq(xq_tstore_register(st, &p, NULL, &err), XQ_OK, "%s", err.msg);
-}
-
 Test(batch, rollback_leaves_nothing)
 {
   char path[512];
-  temp_path(path, sizeof path, "rollback");
+  xq_test_db_fresh(path, sizeof path, "rollback");
   xq_tstore *st = open_store(path);
   xq_error err = {0};
   xq_tconfig cfg;
@@ -499,7 +484,7 @@ Test(batch, rollback_leaves_nothing)
   cr_assert_eq(xq_tstore_batch_begin(st, &err), XQ_OK, "%s", err.msg);
   for (int i = 1; i <= 50; i++) append(st, 1, 1, XQ_GSRC_BOARD, i, "h2e2", "{}");
   /* other writes join the open batch */
-  add_player(st, "张强", 2400);
+  xq_test_store_add(st, "张强", 2400);
   xq_ttoken t;
   cr_assert_eq(xq_tstore_token_new(st, XQ_ROLE_ARBITER, 0, 0, "a", &t, &err), XQ_OK, "%s", err.msg);
   cr_assert_eq(xq_tstore_event_count(st), 1, "the batch sees its own writes");
@@ -523,7 +508,7 @@ Test(batch, rollback_leaves_nothing)
 Test(batch, a_failing_write_undoes_only_itself)
 {
   char path[512];
-  temp_path(path, sizeof path, "partial");
+  xq_test_db_fresh(path, sizeof path, "partial");
   xq_tstore *st = open_store(path);
   xq_error err = {0};
   /* an event that import refuses half way: after the configuration and
@@ -574,7 +559,7 @@ Test(batch, reads_and_event_writes_inside_a_batch)
   /* the tourney writes the server makes between moves (a result, a
    * foul) and the reads it makes (load) join the open batch */
   char path[512];
-  temp_path(path, sizeof path, "mixed");
+  xq_test_db_fresh(path, sizeof path, "mixed");
   xq_tstore *st = open_store(path);
   xq_error err = {0};
   cr_assert_eq(xq_tourney_demo(st, 6, &err), XQ_OK, "%s", err.msg);
@@ -611,7 +596,7 @@ Test(batch, reads_and_event_writes_inside_a_batch)
 Test(batch, a_kill_mid_batch_keeps_exactly_the_committed_batches)
 {
   char path[512];
-  temp_path(path, sizeof path, "kill");
+  xq_test_db_fresh(path, sizeof path, "kill");
   xq_tstore_close(open_store(path)); /* migrated before the fork */
   int fd[2];
   cr_assert_eq(pipe(fd), 0);
@@ -705,7 +690,7 @@ static void *writer(void *arg)
 Test(threads, a_writer_thread_commits_while_another_reads_and_writes)
 {
   char path[512];
-  temp_path(path, sizeof path, "threads");
+  xq_test_db_fresh(path, sizeof path, "threads");
   shared sh = {.st = open_store(path)};
   xq_ttoken tok;
   cr_assert_eq(xq_tstore_token_new(sh.st, XQ_ROLE_BOARD, 1, 1, "t1", &tok, NULL), XQ_OK);
@@ -746,33 +731,13 @@ Test(threads, a_writer_thread_commits_while_another_reads_and_writes)
 /* Migration                                                           */
 /* ------------------------------------------------------------------ */
 
-static int64_t sql_int(const char *path, const char *sql)
-{
-  sqlite3 *db;
-  sqlite3_stmt *q;
-  int64_t v = -1;
-  cr_assert_eq(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
-  if (sqlite3_prepare_v2(db, sql, -1, &q, NULL) == SQLITE_OK) {
-    if (sqlite3_step(q) == SQLITE_ROW) v = sqlite3_column_int64(q, 0);
-    sqlite3_finalize(q);
-  }
-  sqlite3_close(db);
-  return v;
-}
-
 Test(migration, a_version_4_store_gains_tokens_and_the_game_log)
 {
   char path[512];
-  temp_path(path, sizeof path, "v4");
-  FILE *in = fopen(XQ_TEST_DATA "/store/v4.db", "rb"), *out = fopen(path, "wb");
-  cr_assert(in && out);
-  char buf[8192];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, in)) > 0) cr_assert_eq(fwrite(buf, 1, n, out), n);
-  fclose(in);
-  cr_assert_eq(fclose(out), 0);
-  cr_assert_eq(sql_int(path, "SELECT version FROM schema_version"), 4);
-  cr_assert_eq(sql_int(path, "SELECT count(*) FROM sqlite_master WHERE name IN ('tokens', 'game_log')"), 0);
+  xq_test_db_fresh(path, sizeof path, "v4");
+  xq_test_copy_file(XQ_TEST_DATA "/store/v4.db", path);
+  cr_assert_eq(xq_test_sql_int(path, "SELECT version FROM schema_version"), 4);
+  cr_assert_eq(xq_test_sql_int(path, "SELECT count(*) FROM sqlite_master WHERE name IN ('tokens', 'game_log')"), 0);
 
   xq_tstore *st;
   xq_error err = {0};
@@ -802,7 +767,7 @@ Test(migration, a_version_4_store_gains_tokens_and_the_game_log)
   append(st, 1, 3, XQ_GSRC_BOARD, 1, "h2e2", "{}");
   cr_assert_eq(xq_tstore_result(st, 1, 3, "0-1", &err), XQ_OK, "%s", err.msg);
   xq_tstore_close(st);
-  cr_assert_eq(sql_int(path, "SELECT version FROM schema_version"), XQ_STORE_SCHEMA_VERSION);
+  cr_assert_eq(xq_test_sql_int(path, "SELECT version FROM schema_version"), XQ_STORE_SCHEMA_VERSION);
   /* opened again: nothing to migrate, everything kept */
   cr_assert_eq(xq_tstore_open(path, 0, &st, &err), XQ_OK, "%s", err.msg);
   cr_assert_eq(xq_tstore_event_count(st), 12);
@@ -815,15 +780,9 @@ Test(migration, a_version_4_store_gains_tokens_and_the_game_log)
 Test(migration, a_version_5_store_keeps_its_tokens_hashed)
 {
   char path[512];
-  temp_path(path, sizeof path, "v5");
-  FILE *in = fopen(XQ_TEST_DATA "/store/v5.db", "rb"), *out = fopen(path, "wb");
-  cr_assert(in && out);
-  char buf[8192];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, in)) > 0) cr_assert_eq(fwrite(buf, 1, n, out), n);
-  fclose(in);
-  cr_assert_eq(fclose(out), 0);
-  cr_assert_eq(sql_int(path, "SELECT version FROM schema_version"), 5);
+  xq_test_db_fresh(path, sizeof path, "v5");
+  xq_test_copy_file(XQ_TEST_DATA "/store/v5.db", path);
+  cr_assert_eq(xq_test_sql_int(path, "SELECT version FROM schema_version"), 5);
   static const char *const admin = "0123456789abcdef0123456789abcdef", *board = "fedcba9876543210fedcba9876543210",
                            *arbiter = "00112233445566778899aabbccddeeff", *viewer = "ffeeddccbbaa99887766554433221100";
   xq_tstore *st;
@@ -859,8 +818,8 @@ Test(migration, a_version_5_store_keeps_its_tokens_hashed)
   xq_tstore_close(st);
   char sql[256];
   snprintf(sql, sizeof sql, "SELECT count(*) FROM tokens WHERE hash IN ('%s', '%s', '%s', '%s')", admin, board, arbiter, viewer);
-  cr_assert_eq(sql_int(path, sql), 0, "no token is stored in clear");
-  cr_assert_eq(sql_int(path, "SELECT count(*) FROM tokens WHERE length(hash) = 64"), 4);
+  cr_assert_eq(xq_test_sql_int(path, sql), 0, "no token is stored in clear");
+  cr_assert_eq(xq_test_sql_int(path, "SELECT count(*) FROM tokens WHERE length(hash) = 64"), 4);
   xq_test_db_remove(path);
 }
 
@@ -871,7 +830,7 @@ Test(migration, a_version_5_store_keeps_its_tokens_hashed)
 Test(demo, players_round_one_and_tokens)
 {
   char path[512];
-  temp_path(path, sizeof path, "demo");
+  xq_test_db_fresh(path, sizeof path, "demo");
   xq_tstore *st = open_store(path);
   xq_error err = {0};
   cr_assert_eq(xq_tourney_demo(st, 1, &err), XQ_EINVAL);
@@ -936,7 +895,7 @@ Test(demo, players_round_one_and_tokens)
 
   /* deterministic: another store gets the same players */
   char path2[512];
-  temp_path(path2, sizeof path2, "demo2");
+  xq_test_db_fresh(path2, sizeof path2, "demo2");
   st = open_store(path2);
   cr_assert_eq(xq_tourney_demo(st, 11, &err), XQ_OK, "%s", err.msg);
   xq_tevent *ev2;
@@ -964,7 +923,7 @@ Test(demo, players_round_one_and_tokens)
 Test(demo, an_even_field_and_a_large_one)
 {
   char path[512];
-  temp_path(path, sizeof path, "demo_big");
+  xq_test_db_fresh(path, sizeof path, "demo_big");
   xq_tstore *st = open_store(path);
   xq_error err = {0};
   cr_assert_eq(xq_tourney_demo(st, 400, &err), XQ_OK, "%s", err.msg);
@@ -1014,7 +973,7 @@ static int count_lines(const char *s, const char *prefix)
 Test(cli, demo_tokens_revoke_and_games)
 {
   char path[512];
-  temp_path(path, sizeof path, "cli");
+  xq_test_db_fresh(path, sizeof path, "cli");
   int status;
   char *out = run(&status, "tourney demo --db %s --players 9", path);
   cr_assert_eq(status, 0, "%s", out);

@@ -14,26 +14,16 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "store_fixture.h"
 #include "support.h"
 #include "tourney.h"
-
-static void temp_path(char *buf, size_t len, const char *tag)
-{
-  xq_test_db_path(buf, len, tag);
-  xq_test_db_remove(buf);
-}
 
 /* A new store at `path` with `n` players of ratings 2000 + 10 * id (the
  * last registered rated highest). */
 static xq_tstore *store_with(const char *path, int n)
 {
-  xq_tstore *st;
+  xq_tstore *st = xq_test_store_new(path, "棋手测试赛", 5);
   xq_error err = {0};
-  xq_tconfig cfg;
-  xq_tconfig_default(&cfg);
-  cfg.rounds = 5;
-  cr_assert_eq(xq_tstore_open(path, XQ_TSTORE_CREATE, &st, &err), XQ_OK, "%s", err.msg);
-  cr_assert_eq(xq_tstore_create_event(st, "棋手测试赛", &cfg, &err), XQ_OK, "%s", err.msg);
   for (int i = 1; i <= n; i++) {
     xq_tplayer p;
     memset(&p, 0, sizeof p);
@@ -43,14 +33,6 @@ static xq_tstore *store_with(const char *path, int n)
     cr_assert_eq(xq_tstore_register(st, &p, NULL, &err), XQ_OK, "%s", err.msg);
   }
   return st;
-}
-
-static xq_tevent *load(xq_tstore *st)
-{
-  xq_tevent *ev;
-  xq_error err = {0};
-  cr_assert_eq(xq_tstore_load(st, &ev, &err), XQ_OK, "%s", err.msg);
-  return ev;
 }
 
 static char *dump(xq_tstore *st)
@@ -66,7 +48,7 @@ static char *dump(xq_tstore *st)
 /* Pair and publish the next round; results for every board (Red wins). */
 static void play_round(xq_tstore *st, int results)
 {
-  xq_tevent *ev = load(st);
+  xq_tevent *ev = xq_test_store_load(st);
   xq_tpairing pr = {0};
   xq_error err = {0};
   cr_assert_eq(xq_tstore_pair_next(st, ev, XQ_PAIR_CN, &pr, &err), XQ_OK, "%s", err.msg);
@@ -86,7 +68,7 @@ static int paired(const xq_tevent *ev, int id, int round)
 Test(edit, applied_after_a_reload_and_shown_in_the_log)
 {
   char path[512];
-  temp_path(path, sizeof path, "edit");
+  xq_test_db_fresh(path, sizeof path, "edit");
   xq_tstore *st = store_with(path, 4);
   xq_tplayer p;
   memset(&p, 0, sizeof p);
@@ -108,7 +90,7 @@ Test(edit, applied_after_a_reload_and_shown_in_the_log)
   xq_tstore_close(st);
 
   cr_assert_eq(xq_tstore_open(path, XQ_TSTORE_OPEN, &st, &err), XQ_OK, "%s", err.msg);
-  xq_tevent *ev = load(st);
+  xq_tevent *ev = xq_test_store_load(st);
   const xq_tplayer *q = &ev->players[1];
   cr_assert_str_eq(q->name, "张珊");
   cr_assert_eq(q->rating, 2345);
@@ -135,7 +117,7 @@ Test(edit, applied_after_a_reload_and_shown_in_the_log)
 Test(edit, refused_for_a_bad_field_with_nothing_stored)
 {
   char path[512];
-  temp_path(path, sizeof path, "edit_bad");
+  xq_test_db_fresh(path, sizeof path, "edit_bad");
   xq_tstore *st = store_with(path, 4);
   xq_tplayer p;
   xq_error err = {0};
@@ -163,7 +145,7 @@ Test(edit, refused_for_a_bad_field_with_nothing_stored)
   strcpy(p.name, "新名字");
   p.sex = 'q';
   cr_assert_eq(xq_tstore_edit(st, 1, &p, XQ_PE_NAME | XQ_PE_SEX, NULL, &err), XQ_EINVAL);
-  xq_tevent *ev = load(st);
+  xq_tevent *ev = xq_test_store_load(st);
   cr_assert_str_eq(ev->players[0].name, "棋手1");
   xq_tevent_free(ev);
   char *log = dump(st);
@@ -176,10 +158,10 @@ Test(edit, refused_for_a_bad_field_with_nothing_stored)
 Test(edit, after_round_1_renumbers_no_one_and_keeps_the_team)
 {
   char path[512];
-  temp_path(path, sizeof path, "edit_r1");
+  xq_test_db_fresh(path, sizeof path, "edit_r1");
   xq_tstore *st = store_with(path, 6);
   play_round(st, 0);
-  xq_tevent *ev = load(st);
+  xq_tevent *ev = xq_test_store_load(st);
   int before[6];
   for (int i = 0; i < 6; i++) before[i] = ev->players[i].pno;
   cr_assert_eq(before[5], 1, "the highest rating is number 1");
@@ -193,7 +175,7 @@ Test(edit, after_round_1_renumbers_no_one_and_keeps_the_team)
   cr_assert_eq(xq_tstore_edit(st, 1, &p, XQ_PE_RATING, NULL, &err), XQ_OK, "%s", err.msg);
   cr_assert_eq(xq_tstore_edit(st, 1, &p, XQ_PE_TEAM, NULL, &err), XQ_EINVAL);
   cr_assert(strstr(err.msg, "team"), "%s", err.msg);
-  ev = load(st);
+  ev = xq_test_store_load(st);
   cr_assert_eq(ev->players[0].rating, 2800);
   cr_assert_str_eq(ev->players[0].team, "队1");
   for (int i = 0; i < 6; i++) cr_assert_eq(ev->players[i].pno, before[i], "player %d keeps number %d", i + 1, before[i]);
@@ -205,13 +187,13 @@ Test(edit, after_round_1_renumbers_no_one_and_keeps_the_team)
 Test(withdraw, a_withdrawn_player_is_not_paired_and_one_taken_back_is)
 {
   char path[512];
-  temp_path(path, sizeof path, "withdraw");
+  xq_test_db_fresh(path, sizeof path, "withdraw");
   xq_tstore *st = store_with(path, 6);
   xq_error err = {0};
   cr_assert_eq(xq_tstore_reinstate(st, 1, 3, &err), XQ_EINVAL, "not withdrawn");
   cr_assert_eq(xq_tstore_withdraw(st, 1, 3, &err), XQ_OK, "%s", err.msg);
   play_round(st, 1);
-  xq_tevent *ev = load(st);
+  xq_tevent *ev = xq_test_store_load(st);
   cr_assert_eq(ev->players[2].withdrawn, 1);
   cr_assert_not(paired(ev, 3, 1));
   for (int id = 1; id <= 6; id++)
@@ -222,7 +204,7 @@ Test(withdraw, a_withdrawn_player_is_not_paired_and_one_taken_back_is)
   cr_assert_eq(xq_tstore_reinstate(st, 2, 3, &err), XQ_OK, "%s", err.msg);
   cr_assert_eq(xq_tstore_reinstate(st, 2, 3, &err), XQ_EINVAL, "taken back once");
   play_round(st, 0);
-  ev = load(st);
+  ev = xq_test_store_load(st);
   cr_assert_eq(ev->players[2].withdrawn, 0);
   cr_assert(paired(ev, 3, 2), "paired again in round 2");
   xq_tevent_free(ev);
@@ -234,10 +216,19 @@ Test(withdraw, a_withdrawn_player_is_not_paired_and_one_taken_back_is)
   xq_test_db_remove(path);
 }
 
+/* Number the players of a fresh load as `how` says (stored, asserted). */
+static void number_by(xq_tstore *st, xq_tnumbering how)
+{
+  xq_error err = {0};
+  xq_tevent *ev = xq_test_store_load(st);
+  cr_assert_eq(xq_tstore_numbers(st, ev, &how, &err), XQ_OK, "%s", err.msg);
+  xq_tevent_free(ev);
+}
+
 /* The numbers of players 1..n of a fresh load. */
 static void numbers_of(xq_tstore *st, int *no, int n)
 {
-  xq_tevent *ev = load(st);
+  xq_tevent *ev = xq_test_store_load(st);
   cr_assert_eq(ev->n, n);
   for (int i = 0; i < n; i++) no[i] = ev->players[i].pno;
   xq_tevent_free(ev);
@@ -246,24 +237,18 @@ static void numbers_of(xq_tstore *st, int *no, int n)
 Test(numbers, by_rating_by_lot_and_by_hand_the_last_counts)
 {
   char path[512];
-  temp_path(path, sizeof path, "numbers");
+  xq_test_db_fresh(path, sizeof path, "numbers");
   xq_tstore *st = store_with(path, 6);
   xq_error err = {0};
   int no[6];
   /* by rating: the last registered is rated highest */
-  xq_tevent *ev = load(st);
-  xq_tnumbering how = {.method = XQ_NUM_RATING};
-  cr_assert_eq(xq_tstore_numbers(st, ev, &how, &err), XQ_OK, "%s", err.msg);
-  xq_tevent_free(ev);
+  number_by(st, (xq_tnumbering){.method = XQ_NUM_RATING});
   numbers_of(st, no, 6);
   for (int i = 0; i < 6; i++) cr_assert_eq(no[i], 6 - i);
   /* by lot: the shuffle of its seed, the same as xq_assign_pnos makes */
-  ev = load(st);
-  how = (xq_tnumbering){.method = XQ_NUM_LOT, .seed = 20240501};
-  cr_assert_eq(xq_tstore_numbers(st, ev, &how, &err), XQ_OK, "%s", err.msg);
-  xq_tevent_free(ev);
+  number_by(st, (xq_tnumbering){.method = XQ_NUM_LOT, .seed = 20240501});
   numbers_of(st, no, 6);
-  xq_tevent *same = load(st);
+  xq_tevent *same = xq_test_store_load(st);
   for (int i = 0; i < 6; i++) same->players[i].pno = 0;
   same->cfg.first_round = XQ_FIRST_BY_LOT;
   same->cfg.lot_seed = 20240501;
@@ -277,8 +262,8 @@ Test(numbers, by_rating_by_lot_and_by_hand_the_last_counts)
   xq_tevent_free(same);
   /* by hand */
   int manual[6] = {3, 1, 2, 6, 5, 4};
-  ev = load(st);
-  how = (xq_tnumbering){.method = XQ_NUM_MANUAL, .manual = manual};
+  xq_tevent *ev = xq_test_store_load(st);
+  xq_tnumbering how = {.method = XQ_NUM_MANUAL, .manual = manual};
   cr_assert_eq(xq_tstore_numbers(st, ev, &how, &err), XQ_OK, "%s", err.msg);
   for (int i = 0; i < 6; i++) cr_assert_eq(ev->players[i].pno, manual[i], "the caller's event has them");
   xq_tevent_free(ev);
@@ -306,10 +291,10 @@ Test(numbers, by_rating_by_lot_and_by_hand_the_last_counts)
 Test(numbers, manual_not_a_permutation_is_refused)
 {
   char path[512];
-  temp_path(path, sizeof path, "numbers_bad");
+  xq_test_db_fresh(path, sizeof path, "numbers_bad");
   xq_tstore *st = store_with(path, 4);
   xq_error err = {0};
-  xq_tevent *ev = load(st);
+  xq_tevent *ev = xq_test_store_load(st);
   long events = xq_tstore_event_count(st);
   int twice[4] = {1, 2, 2, 4}, out[4] = {1, 2, 3, 5}, missing[4] = {1, 2, 0, 4};
   xq_tnumbering how = {.method = XQ_NUM_MANUAL, .manual = twice};
@@ -331,7 +316,7 @@ Test(numbers, manual_not_a_permutation_is_refused)
   xq_tevent_free(ev);
   cr_assert_eq(xq_tstore_event_count(st), events, "nothing stored");
   /* an event loaded before a registration is stale */
-  ev = load(st);
+  ev = xq_test_store_load(st);
   xq_tplayer p;
   memset(&p, 0, sizeof p);
   strcpy(p.name, "后来者");
@@ -347,13 +332,10 @@ Test(numbers, manual_not_a_permutation_is_refused)
 Test(numbers, refused_after_round_1_and_a_late_entry_gets_the_next)
 {
   char path[512];
-  temp_path(path, sizeof path, "numbers_late");
+  xq_test_db_fresh(path, sizeof path, "numbers_late");
   xq_tstore *st = store_with(path, 5);
   xq_error err = {0};
-  xq_tevent *ev = load(st);
-  xq_tnumbering how = {.method = XQ_NUM_LOT, .seed = 99};
-  cr_assert_eq(xq_tstore_numbers(st, ev, &how, &err), XQ_OK, "%s", err.msg);
-  xq_tevent_free(ev);
+  number_by(st, (xq_tnumbering){.method = XQ_NUM_LOT, .seed = 99});
   int drawn[5];
   numbers_of(st, drawn, 5);
   /* registered after the drawing: number 6, and the others keep theirs */
@@ -362,7 +344,7 @@ Test(numbers, refused_after_round_1_and_a_late_entry_gets_the_next)
   strcpy(p.name, "迟到者");
   p.rating = 2900;
   cr_assert_eq(xq_tstore_register(st, &p, NULL, &err), XQ_OK);
-  ev = load(st);
+  xq_tevent *ev = xq_test_store_load(st);
   cr_assert_eq(ev->players[5].pno, 0, "not numbered yet");
   cr_assert_eq(xq_tplayer_no(ev, 6), 6, "known by its id meanwhile, which no drawn number takes");
   xq_tevent_free(ev);
@@ -372,8 +354,8 @@ Test(numbers, refused_after_round_1_and_a_late_entry_gets_the_next)
   for (int i = 0; i < 5; i++) cr_assert_eq(no[i], drawn[i]);
   cr_assert_eq(no[5], 6);
   /* round 1 is paired: the numbers are fixed */
-  ev = load(st);
-  how = (xq_tnumbering){.method = XQ_NUM_RATING};
+  ev = xq_test_store_load(st);
+  xq_tnumbering how = {.method = XQ_NUM_RATING};
   cr_assert_eq(xq_tstore_numbers(st, ev, &how, &err), XQ_EINVAL);
   cr_assert(strstr(err.msg, "round 1 is paired"), "%s", err.msg);
   for (int i = 0; i < 6; i++) cr_assert_eq(ev->players[i].pno, no[i]);
@@ -386,40 +368,20 @@ Test(numbers, refused_after_round_1_and_a_late_entry_gets_the_next)
 /* Migration                                                           */
 /* ------------------------------------------------------------------ */
 
-static int64_t sql_int(const char *path, const char *sql)
-{
-  sqlite3 *db;
-  sqlite3_stmt *q;
-  int64_t v = -1;
-  cr_assert_eq(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
-  if (sqlite3_prepare_v2(db, sql, -1, &q, NULL) == SQLITE_OK) {
-    if (sqlite3_step(q) == SQLITE_ROW) v = sqlite3_column_int64(q, 0);
-    sqlite3_finalize(q);
-  }
-  sqlite3_close(db);
-  return v;
-}
-
 Test(migration, a_version_8_store_keeps_everything)
 {
   char path[512];
-  temp_path(path, sizeof path, "v8");
-  FILE *in = fopen(XQ_TEST_DATA "/store/v8.db", "rb"), *out = fopen(path, "wb");
-  cr_assert(in && out);
-  char buf[8192];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, in)) > 0) cr_assert_eq(fwrite(buf, 1, n, out), n);
-  fclose(in);
-  cr_assert_eq(fclose(out), 0);
-  cr_assert_eq(sql_int(path, "SELECT version FROM schema_version"), 8);
-  cr_assert_eq(sql_int(path, "SELECT count(*) FROM sqlite_master WHERE name IN ('player_edits', 'draw_numbers')"), 0);
+  xq_test_db_fresh(path, sizeof path, "v8");
+  xq_test_copy_file(XQ_TEST_DATA "/store/v8.db", path);
+  cr_assert_eq(xq_test_sql_int(path, "SELECT version FROM schema_version"), 8);
+  cr_assert_eq(xq_test_sql_int(path, "SELECT count(*) FROM sqlite_master WHERE name IN ('player_edits', 'draw_numbers')"), 0);
 
   xq_tstore *st;
   xq_error err = {0};
   cr_assert_eq(xq_tstore_open(path, XQ_TSTORE_OPEN, &st, &err), XQ_OK, "%s", err.msg);
   cr_assert_eq(xq_tstore_schema_version(st), XQ_STORE_SCHEMA_VERSION);
   cr_assert_eq(xq_tstore_event_count(st), 13);
-  xq_tevent *ev = load(st);
+  xq_tevent *ev = xq_test_store_load(st);
   cr_assert_str_eq(ev->name, "八版测试杯");
   cr_assert_eq(ev->n, 6);
   cr_assert_str_eq(ev->players[2].name, "许银川");
@@ -443,14 +405,14 @@ Test(migration, a_version_8_store_keeps_everything)
   strcpy(p.name, "许银川（广东）");
   cr_assert_eq(xq_tstore_edit(st, 3, &p, XQ_PE_NAME, NULL, &err), XQ_OK, "%s", err.msg);
   cr_assert_eq(xq_tstore_reinstate(st, 2, 6, &err), XQ_OK, "%s", err.msg);
-  ev = load(st);
+  ev = xq_test_store_load(st);
   xq_tnumbering how = {.method = XQ_NUM_RATING};
   cr_assert_eq(xq_tstore_numbers(st, ev, &how, &err), XQ_EINVAL);
   xq_tevent_free(ev);
   xq_tstore_close(st);
-  cr_assert_eq(sql_int(path, "SELECT version FROM schema_version"), XQ_STORE_SCHEMA_VERSION);
+  cr_assert_eq(xq_test_sql_int(path, "SELECT version FROM schema_version"), XQ_STORE_SCHEMA_VERSION);
   cr_assert_eq(xq_tstore_open(path, XQ_TSTORE_OPEN, &st, &err), XQ_OK, "%s", err.msg);
-  ev = load(st);
+  ev = xq_test_store_load(st);
   cr_assert_str_eq(ev->players[2].name, "许银川（广东）");
   cr_assert_eq(ev->players[5].withdrawn, 0);
   xq_tevent_free(ev);
@@ -468,47 +430,24 @@ Test(migration, a_version_8_store_keeps_everything)
 /* xqref tourney edit, numbers, reinstate                              */
 /* ------------------------------------------------------------------ */
 
-static char *run_ok(const char *fmt, const char *db, const char *extra)
-{
-  char args[1024];
-  int st;
-  snprintf(args, sizeof args, fmt, db, extra ? extra : "");
-  char *out = xq_test_run(args, &st);
-  cr_assert_eq(st, 0, "xqref %s: exit %d\n%s", args, st, out);
-  return out;
-}
-
-static char *run_fails(int want, const char *fmt, const char *db, const char *extra)
-{
-  char args[1024];
-  int st;
-  snprintf(args, sizeof args, fmt, db, extra ? extra : "");
-  char *out = xq_test_run(args, &st);
-  cr_assert_eq(st, want, "xqref %s: exit %d, not %d\n%s", args, st, want, out);
-  return out;
-}
-
 Test(cli, edit_numbers_reinstate)
 {
   char db[512], file[600];
-  temp_path(db, sizeof db, "cli_players");
-  free(run_ok("tourney new --db %s --rounds 3%s", db, NULL));
+  xq_test_db_fresh(db, sizeof db, "cli_players");
+  free(xq_test_run_db(0, "tourney new --db %s --rounds 3%s", db, NULL));
   const char *players[] = {"--name 甲 --rating 2100", "--name 乙 --rating 2300", "--name 丙 --rating 2200",
                            "--name 丁 --rating 2000"};
-  for (int i = 0; i < 4; i++) free(run_ok("tourney add --db %s %s", db, players[i]));
-  char *out = run_ok("tourney edit --db %s %s", db, "--player 1 --name 甲一 --rating 2400 --club 北京 --local");
-  cr_assert(strstr(out, "player 1 (id 1): name club rating local changed"), "%s", out);
-  free(out);
-  out = run_fails(1, "tourney edit --db %s %s", db, "--player 1 --birth 2001-13-01");
-  cr_assert(strstr(out, "birth"), "%s", out);
-  free(out);
-  free(run_fails(2, "tourney edit --db %s %s", db, "--player 1"));
-  free(run_fails(1, "tourney edit --db %s %s", db, "--player 7 --name X"));
-  out = run_ok("tourney numbers --db %s %s", db, "--by rating");
+  for (int i = 0; i < 4; i++) free(xq_test_run_db(0, "tourney add --db %s %s", db, players[i]));
+  xq_test_run_db_says(0, "player 1 (id 1): name club rating local changed",
+                      "tourney edit --db %s %s", db, "--player 1 --name 甲一 --rating 2400 --club 北京 --local");
+  xq_test_run_db_says(1, "birth", "tourney edit --db %s %s", db, "--player 1 --birth 2001-13-01");
+  free(xq_test_run_db(2, "tourney edit --db %s %s", db, "--player 1"));
+  free(xq_test_run_db(1, "tourney edit --db %s %s", db, "--player 7 --name X"));
+  char *out = xq_test_run_db(0, "tourney numbers --db %s %s", db, "--by rating");
   cr_assert(strstr(out, "4 players numbered by rating"), "%s", out);
   cr_assert(strstr(out, "   1   1  甲一"), "the edited rating counts:\n%s", out);
   free(out);
-  out = run_ok("tourney numbers --db %s %s", db, "--by lot");
+  out = xq_test_run_db(0, "tourney numbers --db %s %s", db, "--by lot");
   cr_assert(strstr(out, "numbered by lot, seed "), "a random seed, printed:\n%s", out);
   free(out);
   snprintf(file, sizeof file, "%s.numbers", db);
@@ -517,34 +456,24 @@ Test(cli, edit_numbers_reinstate)
   fclose(f);
   char extra[700];
   snprintf(extra, sizeof extra, "--by manual --file %s", file);
-  out = run_fails(1, "tourney numbers --db %s %s", db, extra);
-  cr_assert(strstr(out, "number 4 is given twice"), "%s", out);
-  free(out);
+  xq_test_run_db_says(1, "number 4 is given twice", "tourney numbers --db %s %s", db, extra);
   f = fopen(file, "w");
   fputs("# id no\n1 4\n2,3\n3 2\n4 1\n", f);
   fclose(f);
-  out = run_ok("tourney numbers --db %s %s", db, extra);
-  cr_assert(strstr(out, "   4   1  丁"), "%s", out);
-  free(out);
-  free(run_fails(2, "tourney numbers --db %s %s", db, "--by manual"));
-  free(run_fails(2, "tourney numbers --db %s %s", db, "--by rating --seed 3"));
-  free(run_fails(2, "tourney numbers --db %s %s", db, "--by chance"));
+  xq_test_run_db_says(0, "   4   1  丁", "tourney numbers --db %s %s", db, extra);
+  free(xq_test_run_db(2, "tourney numbers --db %s %s", db, "--by manual"));
+  free(xq_test_run_db(2, "tourney numbers --db %s %s", db, "--by rating --seed 3"));
+  free(xq_test_run_db(2, "tourney numbers --db %s %s", db, "--by chance"));
   /* player 3 (丙, number 2) withdrawn: round 1 has 丁 (1) against 乙 (3) */
-  free(run_ok("tourney withdraw --db %s %s", db, "--round 1 --player 2"));
-  out = run_ok("tourney pair --db %s%s", db, NULL);
+  free(xq_test_run_db(0, "tourney withdraw --db %s %s", db, "--round 1 --player 2"));
+  out = xq_test_run_db(0, "tourney pair --db %s%s", db, NULL);
   cr_assert(strstr(out, "   1     1 丁"), "%s", out);
   cr_assert_null(strstr(out, "丙"), "%s", out);
   free(out);
-  out = run_fails(1, "tourney numbers --db %s %s", db, "--by rating");
-  cr_assert(strstr(out, "round 1 is paired"), "%s", out);
-  free(out);
-  out = run_fails(1, "tourney edit --db %s %s", db, "--player 4 --team 新队");
-  cr_assert(strstr(out, "team"), "%s", out);
-  free(out);
-  out = run_ok("tourney reinstate --db %s %s", db, "--player 2");
-  cr_assert(strstr(out, "player 2 paired again from round 2 on"), "%s", out);
-  free(out);
-  out = run_ok("tourney log --db %s%s", db, NULL);
+  xq_test_run_db_says(1, "round 1 is paired", "tourney numbers --db %s %s", db, "--by rating");
+  xq_test_run_db_says(1, "team", "tourney edit --db %s %s", db, "--player 4 --team 新队");
+  xq_test_run_db_says(0, "player 2 paired again from round 2 on", "tourney reinstate --db %s %s", db, "--player 2");
+  out = xq_test_run_db(0, "tourney log --db %s%s", db, NULL);
   cr_assert(strstr(out, "player=1 name: 甲 -> 甲一"), "%s", out);
   cr_assert(strstr(out, "player=1 rating: 2100 -> 2400"), "%s", out);
   cr_assert(strstr(out, "numbering  by=lot seed="), "%s", out);

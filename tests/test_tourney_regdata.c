@@ -709,22 +709,12 @@ Test(sheets, group_sheet_with_sections_and_merging)
 
 #include "support.h"
 
-static char *run(int want, const char *fmt, const char *db, const char *more)
-{
-  char args[1024];
-  int status;
-  snprintf(args, sizeof args, fmt, db, more);
-  char *out = xq_test_run(args, &status);
-  cr_assert_eq(status, want, "xqref %s -> %d:\n%s", args, status, out);
-  return out;
-}
-
 Test(cli, results_with_presets)
 {
   char db[512];
   xq_test_db_path(db, sizeof db, "regdata");
   xq_test_db_remove(db);
-  free(run(0, "tourney new --db %s --rounds 1%s", db, ""));
+  free(xq_test_run_db(0, "tourney new --db %s --rounds 1%s", db, ""));
   /* P1..P6; P1 local, P5 local; teams A (P1, P3, P5), B (P2, P4, P6) */
   static const char *const extra[6] = {"--local --team A --region 布尔津 --sex m --birth 1950/01/01",
                                        "--team B --region 哈巴河 --sex w", "--team A --region 布尔津",
@@ -733,19 +723,17 @@ Test(cli, results_with_presets)
   for (int i = 0; i < 6; i++) {
     char more[256];
     snprintf(more, sizeof more, " --name 'P%d <%d>' --rating %d %s", i + 1, i + 1, 2000 - i, extra[i]);
-    free(run(0, "tourney add --db %s%s", db, more));
+    free(xq_test_run_db(0, "tourney add --db %s%s", db, more));
   }
-  free(run(0, "tourney pair --db %s%s", db, ""));
+  free(xq_test_run_db(0, "tourney pair --db %s%s", db, ""));
   for (int b = 1; b <= 3; b++) {
     char more[64];
     snprintf(more, sizeof more, " --round 1 --board %d 1-0", b);
-    free(run(0, "tourney result --db %s%s", db, more));
+    free(xq_test_run_db(0, "tourney result --db %s%s", db, more));
   }
   /* Burqin: open prizes, the local prize on top, team prizes by points */
-  char *out = run(0, "tourney prizes --db %s --preset %s", db, "burqin2018");
-  cr_assert(strstr(out, "布尔津籍 Burqin players    1"), "%s", out);
-  free(out);
-  out = run(0, "tourney prizes --db %s --preset burqin2018 --format csv%s", db, "");
+  xq_test_run_db_says(0, "布尔津籍 Burqin players    1", "tourney prizes --db %s --preset %s", db, "burqin2018");
+  char *out = xq_test_run_db(0, "tourney prizes --db %s --preset burqin2018 --format csv%s", db, "");
   cr_assert(strstr(out, "Category,Place,Overall,Name,Prize\r\n"), "%s", out);
   /* the best-placed local player (P1 or P5) has his open prize and the
    * local first prize as well */
@@ -763,32 +751,24 @@ Test(cli, results_with_presets)
   cr_assert(o1 && strstr(o1, who) && strstr(o1, who) < loc, "%s also in the open list:\n%s", who, out);
   cr_assert(strstr(out, "布尔津籍 Burqin players,2,"), "%s", out);
   free(out);
-  out = run(0, "tourney teams --db %s --preset %s", db, "burqin2018");
+  out = xq_test_run_db(0, "tourney teams --db %s --preset %s", db, "burqin2018");
   cr_assert(strstr(out, "sum of points, 3 counted"), "%s", out);
   cr_assert(strstr(out, "prize 1800"), "%s", out);
   free(out);
-  out = run(0, "tourney teams --db %s --preset xinjiang2018 --format html --lang zh%s", db, "");
+  out = xq_test_run_db(0, "tourney teams --db %s --preset xinjiang2018 --format html --lang zh%s", db, "");
   cr_assert(strstr(out, "<th>名次分</th>"), "%s", out);
   cr_assert(strstr(out, "P1 &lt;1&gt;"), "%s", out);
   free(out);
-  out = run(1, "tourney teams --db %s --preset %s", db, "shaanxi2019");
-  cr_assert(strstr(out, "no team competition"), "%s", out);
-  free(out);
-  out = run(0, "tourney prizes --db %s --preset %s", db, "wujiaqu2024");
-  cr_assert(strstr(out, "a total of 151000 and no table"), "%s", out);
-  free(out);
+  xq_test_run_db_says(1, "no team competition", "tourney teams --db %s --preset %s", db, "shaanxi2019");
+  xq_test_run_db_says(0, "a total of 151000 and no table", "tourney prizes --db %s --preset %s", db, "wujiaqu2024");
   /* Tangshan: the seniors' list over the seniors' event */
-  out = run(0, "tourney prizes --db %s --preset tangshan2018 --group '老年组 seniors'%s", db, "");
+  out = xq_test_run_db(0, "tourney prizes --db %s --preset tangshan2018 --group '老年组 seniors'%s", db, "");
   cr_assert(strstr(out, "P1 <1>  600\n"), "the only senior:\n%s", out);
   cr_assert(strstr(out, "total 600\n"), "%s", out);
   free(out);
-  free(run(1, "tourney prizes --db %s --preset tangshan2018 --group %s", db, "nobody"));
-  out = run(0, "tourney groups --db %s --preset tangshan2018 --group %s", db, "seniors");
-  cr_assert(strstr(out, "老年组 seniors (1)"), "%s", out);
-  free(out);
-  out = run(0, "tourney places --db %s --format text --lang zh%s", db, "");
-  cr_assert(strstr(out, "最终名次\n\n名次"), "%s", out);
-  free(out);
+  free(xq_test_run_db(1, "tourney prizes --db %s --preset tangshan2018 --group %s", db, "nobody"));
+  xq_test_run_db_says(0, "老年组 seniors (1)", "tourney groups --db %s --preset tangshan2018 --group %s", db, "seniors");
+  xq_test_run_db_says(0, "最终名次\n\n名次", "tourney places --db %s --format text --lang zh%s", db, "");
   /* `presets show` prints the tables the commands use */
   int st;
   out = xq_test_run("presets show burqin2018", &st);
@@ -799,14 +779,14 @@ Test(cli, results_with_presets)
   cr_assert(strstr(out, "stated total  20000\n"), "%s", out);
   free(out);
   /* a preset option (docs/presets.md "Ambiguous readings") */
-  out = run(0, "tourney groups --db %s --preset tangshan2018 --group seniors --option %s", db, "seniors=one");
+  out = xq_test_run_db(0, "tourney groups --db %s --preset tangshan2018 --group seniors --option %s", db, "seniors=one");
   cr_assert(strstr(out, "老年组 seniors (1)"), "the option taken: %s", out);
   free(out);
-  free(run(2, "tourney prizes --db %s --preset xinjiang2018 --option %s", db, "ko_places=coin"));
-  free(run(2, "tourney prizes --db %s --option %s", db, "ko_places=shared"));
+  free(xq_test_run_db(2, "tourney prizes --db %s --preset xinjiang2018 --option %s", db, "ko_places=coin"));
+  free(xq_test_run_db(2, "tourney prizes --db %s --option %s", db, "ko_places=shared"));
   /* usage errors */
-  free(run(2, "tourney prizes --db %s%s", db, ""));
-  free(run(2, "tourney prizes --db %s --preset burqin2018 --table %s", db, "x"));
+  free(xq_test_run_db(2, "tourney prizes --db %s%s", db, ""));
+  free(xq_test_run_db(2, "tourney prizes --db %s --preset burqin2018 --table %s", db, "x"));
   /* a table file with a team prize and a list apart */
   char tab[600], more[700];
   snprintf(tab, sizeof tab, "%s.prizes", db);
@@ -815,19 +795,17 @@ Test(cli, results_with_presets)
   fputs("category open all\n1 100\nteam 1 70\ncategory old born ..1957/12/31 apart\n1 50\n", tf);
   cr_assert_eq(fclose(tf), 0);
   snprintf(more, sizeof more, " --count 3 --table %s", tab);
-  out = run(0, "tourney teams --db %s%s", db, more);
-  cr_assert(strstr(out, "prize 70"), "%s", out);
-  free(out);
+  xq_test_run_db_says(0, "prize 70", "tourney teams --db %s%s", db, more);
   snprintf(more, sizeof more, " --table %s --group old", tab);
-  out = run(0, "tourney prizes --db %s%s", db, more);
+  out = xq_test_run_db(0, "tourney prizes --db %s%s", db, more);
   cr_assert(strstr(out, "P1 <1>  50\n"), "%s", out);
   cr_assert(strstr(out, "total 50\n"), "%s", out);
   free(out);
   unlink(tab);
-  free(run(2, "tourney places --db %s --format %s", db, "trf"));
-  free(run(2, "tourney places --db %s --lang %s", db, "zh"));
-  free(run(2, "tourney teams --db %s --preset %s", db, "nosuch"));
-  free(run(1, "tourney groups --db %s%s", db, ""));
+  free(xq_test_run_db(2, "tourney places --db %s --format %s", db, "trf"));
+  free(xq_test_run_db(2, "tourney places --db %s --lang %s", db, "zh"));
+  free(xq_test_run_db(2, "tourney teams --db %s --preset %s", db, "nosuch"));
+  free(xq_test_run_db(1, "tourney groups --db %s%s", db, ""));
   xq_test_db_remove(db);
 }
 

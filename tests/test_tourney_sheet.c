@@ -12,30 +12,20 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "store_fixture.h"
 #include "support.h"
 #include "tourney.h"
 
 #define COMMA_NAME "Smith, \"Bob\""
 #define HTML_NAME "<b>&\""
 
-static void db_path(char *buf, size_t len, const char *tag)
-{
-  const char *dir = getenv("TMPDIR");
-  snprintf(buf, len, "%s/xq_sheet_%s_%ld.db", dir && *dir ? dir : "/tmp", tag, (long)getpid());
-}
-
 /* A five-player event of two rounds, round 2 results pending on board 2. */
 static void build_event(const char *path)
 {
   static const char *const names[] = {"张三", COMMA_NAME, HTML_NAME, "李四", "Wang Wu"};
-  xq_tstore *st;
-  xq_error err = {0};
-  xq_tconfig cfg;
   xq_test_db_remove(path);
-  xq_tconfig_default(&cfg);
-  cfg.rounds = 3;
-  cr_assert_eq(xq_tstore_open(path, 1, &st, &err), XQ_OK, "%s", err.msg);
-  cr_assert_eq(xq_tstore_create_event(st, "Cup " HTML_NAME, &cfg, &err), XQ_OK, "%s", err.msg);
+  xq_tstore *st = xq_test_store_new(path, "Cup " HTML_NAME, 3);
+  xq_error err = {0};
   for (int i = 0; i < 5; i++) {
     xq_tplayer p;
     memset(&p, 0, sizeof p);
@@ -45,30 +35,14 @@ static void build_event(const char *path)
   }
   const char *codes[2][2] = {{"1-0", "="}, {"0-1", NULL}};
   for (int round = 1; round <= 2; round++) {
-    xq_tevent *ev;
-    cr_assert_eq(xq_tstore_load(st, &ev, &err), XQ_OK, "%s", err.msg);
-    xq_assign_pnos(ev);
     xq_tpairing pr = {0};
-    cr_assert_eq(xq_pair_cn(ev, round, &pr, NULL), XQ_OK);
-    cr_assert_eq(xq_tstore_publish(st, ev, &pr, &err), XQ_OK, "%s", err.msg);
+    xq_test_store_pair_cn(st, round, &pr);
     for (int b = 0, k = 0; b < pr.nboards; b++)
       if (pr.boards[b].black && codes[round - 1][k])
         cr_assert_eq(xq_tstore_result(st, round, b + 1, codes[round - 1][k++], &err), XQ_OK, "%s", err.msg);
     xq_tpairing_clear(&pr);
-    xq_tevent_free(ev);
   }
   xq_tstore_close(st);
-}
-
-static xq_tevent *load_event(const char *path)
-{
-  xq_tstore *st;
-  xq_tevent *ev;
-  xq_error err = {0};
-  cr_assert_eq(xq_tstore_open(path, 0, &st, &err), XQ_OK, "%s", err.msg);
-  cr_assert_eq(xq_tstore_load(st, &ev, &err), XQ_OK, "%s", err.msg);
-  xq_tstore_close(st);
-  return ev;
 }
 
 /* Output of a sheet writer as a NUL-terminated string (caller frees). */
@@ -143,9 +117,9 @@ static char *standings_heading(const xq_tevent *ev, int upto, int lang)
 Test(sheet, after_round_r_only_when_its_games_are_all_in)
 {
   char path[512];
-  db_path(path, sizeof path, "heading");
+  xq_test_db_path(path, sizeof path, "sheet_heading");
   build_event(path);
-  xq_tevent *ev = load_event(path);
+  xq_tevent *ev = xq_test_store_event(path, 0, NULL);
   char *t = standings_heading(ev, 0, XQ_LANG_ZH);
   cr_assert(strstr(t, "第1轮后") && !strstr(t, "第2轮后"), "%s", t);
   free(t);
@@ -161,9 +135,9 @@ Test(sheet, after_round_r_only_when_its_games_are_all_in)
 Test(sheet, csv_standings_rows_and_quoting)
 {
   char path[512];
-  db_path(path, sizeof path, "csv");
+  xq_test_db_path(path, sizeof path, "sheet_csv");
   build_event(path);
-  xq_tevent *ev = load_event(path);
+  xq_tevent *ev = xq_test_store_event(path, 0, NULL);
   /* round 2 has a game without its result: the sheet is after round 1 */
   cr_assert_eq(xq_tevent_rounds_complete(ev), 1);
   xq_tstanding s[5];
@@ -203,9 +177,9 @@ Test(sheet, csv_standings_rows_and_quoting)
 Test(sheet, csv_pairings_from_the_store)
 {
   char path[512];
-  db_path(path, sizeof path, "pair");
+  xq_test_db_path(path, sizeof path, "sheet_pair");
   build_event(path);
-  xq_tevent *ev = load_event(path);
+  xq_tevent *ev = xq_test_store_event(path, 0, NULL);
   xq_tstore *st;
   xq_error err = {0};
   xq_tpairing pr = {0};
@@ -264,9 +238,9 @@ Test(sheet, csv_pairings_from_the_store)
 Test(sheet, html_escapes_and_speaks_both_languages)
 {
   char path[512];
-  db_path(path, sizeof path, "html");
+  xq_test_db_path(path, sizeof path, "sheet_html");
   build_event(path);
-  xq_tevent *ev = load_event(path);
+  xq_tevent *ev = xq_test_store_event(path, 0, NULL);
   for (int lang = XQ_LANG_EN; lang <= XQ_LANG_ZH; lang++) {
     char *h = capture_standings(ev, XQ_SHEET_HTML, lang);
     cr_assert_eq(strncmp(h, "<!DOCTYPE html>\n", 16), 0);
@@ -304,9 +278,9 @@ Test(sheet, html_escapes_and_speaks_both_languages)
 Test(sheet, bad_arguments_are_refused)
 {
   char path[512];
-  db_path(path, sizeof path, "bad");
+  xq_test_db_path(path, sizeof path, "sheet_bad");
   build_event(path);
-  xq_tevent *ev = load_event(path);
+  xq_tevent *ev = xq_test_store_event(path, 0, NULL);
   FILE *f = tmpfile();
   cr_assert_not_null(f);
   cr_assert_eq(xq_sheet_standings(ev, 0, XQ_SHEET_TRF, XQ_LANG_EN, f), XQ_EINVAL);
@@ -351,12 +325,12 @@ static char *slurp(const char *file)
 Test(sheet, cli_export_formats_and_usage_errors)
 {
   char path[512], out[600], errf[600], file[600];
-  db_path(path, sizeof path, "cli");
+  xq_test_db_path(path, sizeof path, "sheet_cli");
   snprintf(out, sizeof out, "%s.out", path);
   snprintf(errf, sizeof errf, "%s.err", path);
   snprintf(file, sizeof file, "%s.csv", path);
   build_event(path);
-  xq_tevent *ev = load_event(path);
+  xq_tevent *ev = xq_test_store_event(path, 0, NULL);
   /* --out FILE holds what the library writes */
   char args[800];
   snprintf(args, sizeof args, "--format csv --out '%s'", file);

@@ -15,41 +15,16 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "store_fixture.h"
 #include "support.h"
 #include "tourney.h"
 
-static void temp_path(char *buf, size_t len, const char *tag)
-{
-  xq_test_db_path(buf, len, tag);
-  xq_test_db_remove(buf);
-}
-
-static xq_tstore *new_store(const char *path, int rounds)
-{
-  xq_tstore *st;
-  xq_error err = {0};
-  xq_tconfig cfg;
-  xq_tconfig_default(&cfg);
-  cfg.rounds = rounds;
-  cr_assert_eq(xq_tstore_open(path, 1, &st, &err), XQ_OK, "%s", err.msg);
-  cr_assert_eq(xq_tstore_create_event(st, "第一届测试杯", &cfg, &err), XQ_OK, "%s", err.msg);
-  return st;
-}
-
-static void add(xq_tstore *st, const char *name, int rating)
-{
-  xq_tplayer p;
-  xq_error err = {0};
-  memset(&p, 0, sizeof p);
-  snprintf(p.name, sizeof p.name, "%s", name);
-  p.rating = rating;
-  cr_assert_eq(xq_tstore_register(st, &p, NULL, &err), XQ_OK, "%s", err.msg);
-}
+static xq_tstore *new_store(const char *path, int rounds) { return xq_test_store_new(path, "第一届测试杯", rounds); }
 
 Test(store, migrations_from_an_empty_file)
 {
   char path[512];
-  temp_path(path, sizeof path, "empty");
+  xq_test_db_fresh(path, sizeof path, "empty");
   FILE *f = fopen(path, "w"); /* a zero-length file: a new store only when asked (--init) */
   cr_assert_not_null(f);
   fclose(f);
@@ -104,7 +79,7 @@ static void open_fails(const char *path, int mode, int code, const char *why)
 Test(store, an_empty_file_is_refused_untouched_unless_init)
 {
   char path[512], wal[600];
-  temp_path(path, sizeof path, "zero");
+  xq_test_db_fresh(path, sizeof path, "zero");
   snprintf(wal, sizeof wal, "%s-wal", path);
   FILE *f = fopen(path, "w");
   cr_assert_not_null(f);
@@ -133,7 +108,7 @@ Test(store, an_empty_file_is_refused_untouched_unless_init)
 Test(store, open_failures_say_why_in_sqlites_words_with_the_path)
 {
   char base[512], path[700];
-  temp_path(base, sizeof base, "why");
+  xq_test_db_fresh(base, sizeof base, "why");
   /* a directory given as the store */
   cr_assert_eq(mkdir(base, 0700), 0);
   open_fails(base, XQ_TSTORE_CREATE, XQ_EIO, "unable to open database file (Is a directory)");
@@ -163,7 +138,7 @@ Test(store, open_failures_say_why_in_sqlites_words_with_the_path)
   xq_test_db_remove(base);
   /* a store cut short: its header is there, its tables are not */
   xq_tstore *st = new_store(base, 5);
-  for (int i = 0; i < 30; i++) add(st, "棋手", 2000 + i);
+  for (int i = 0; i < 30; i++) xq_test_store_add(st, "棋手", 2000 + i);
   xq_tstore_close(st);
   cr_assert_gt(file_size(base), 5000);
   cr_assert_eq(truncate(base, 5000), 0);
@@ -182,7 +157,7 @@ Test(store, open_failures_say_why_in_sqlites_words_with_the_path)
 Test(store, a_read_only_directory_is_told_as_such)
 {
   char dir[512], path[700], copy[700];
-  temp_path(dir, sizeof dir, "rodir");
+  xq_test_db_fresh(dir, sizeof dir, "rodir");
   cr_assert_eq(mkdir(dir, 0700), 0);
   snprintf(copy, sizeof copy, "%s/event.db", dir);
   xq_tstore_close(new_store(copy, 3));
@@ -219,10 +194,10 @@ Test(store, reopen_keeps_every_committed_event)
 {
   char path[512];
   xq_error err = {0};
-  temp_path(path, sizeof path, "reopen");
+  xq_test_db_fresh(path, sizeof path, "reopen");
   xq_tstore *st = new_store(path, 5);
   const char *names[5] = {"张强", "李来群", "胡荣华", "吕钦", "许银川"};
-  for (int i = 0; i < 5; i++) add(st, names[i], 2600 - 20 * i);
+  for (int i = 0; i < 5; i++) xq_test_store_add(st, names[i], 2600 - 20 * i);
   xq_tevent *ev;
   cr_assert_eq(xq_tstore_load(st, &ev, &err), XQ_OK, "%s", err.msg);
   xq_assign_pnos(ev);
@@ -288,7 +263,7 @@ Test(store, a_killed_writer_loses_no_committed_event)
 {
   char path[512];
   xq_error err = {0};
-  temp_path(path, sizeof path, "crash");
+  xq_test_db_fresh(path, sizeof path, "crash");
   xq_tstore *st = new_store(path, 7);
   xq_tstore_close(st);
   int fd[2];
@@ -337,12 +312,12 @@ Test(store, derived_state_matches_the_rounds_played_in_memory)
    * announced absence, compared with the same event kept in memory */
   char path[512];
   xq_error err = {0};
-  temp_path(path, sizeof path, "derive");
+  xq_test_db_fresh(path, sizeof path, "derive");
   xq_tstore *st = new_store(path, 5);
   for (int i = 0; i < 13; i++) {
     char name[32];
     snprintf(name, sizeof name, "P%02d", i + 1);
-    add(st, name, 2000 + 37 * ((i * 7) % 13));
+    xq_test_store_add(st, name, 2000 + 37 * ((i * 7) % 13));
   }
   const char *codes[] = {"1-0", "=", "0-1", "1-0", "+-", "0-1", "=", "-+"};
   int k = 0;
@@ -405,7 +380,7 @@ Test(store, import_of_trf_files)
   xq_error err = {0};
   xq_tstore *st;
   xq_tevent *trf, *ev;
-  temp_path(path, sizeof path, "import");
+  xq_test_db_fresh(path, sizeof path, "import");
 
   /* a complete 8-player event: the store replays to the same table */
   cr_assert_eq(xq_trf_read(XQ_TEST_DATA "/pairing/bbp-8p5r-output.trf", &trf, &err), XQ_OK, "%s", err.msg);
@@ -494,34 +469,24 @@ static char *run(const char *args, int *status)
   return xq_test_run(args, status);
 }
 
-static char *ok(const char *fmt, const char *db, const char *extra)
-{
-  char args[1024];
-  int st;
-  snprintf(args, sizeof args, fmt, db, extra ? extra : "");
-  char *out = run(args, &st);
-  cr_assert_eq(st, 0, "xqref %s: exit %d\n%s", args, st, out);
-  return out;
-}
-
 Test(cli, a_small_event_from_start_to_standings)
 {
   char db[512];
-  temp_path(db, sizeof db, "cli");
-  free(ok("tourney new --db %s --name 测试赛 --rounds 3 --tiebreaks os%s", db, NULL));
+  xq_test_db_fresh(db, sizeof db, "cli");
+  free(xq_test_run_db(0, "tourney new --db %s --name 测试赛 --rounds 3 --tiebreaks os%s", db, NULL));
   const char *players[] = {
     "--name 张三 --rating 2300 --birth 1990-01-02 --sex m --team 乌鲁木齐",
     "--name 李四 --rating 2250 --team 克拉玛依", "--name 王五 --rating 2200 --local",
     "--name 赵六 --rating 2150 --sex w"};
   for (int i = 0; i < 4; i++) {
-    char *out = ok("tourney add --db %s %s", db, players[i]);
+    char *out = xq_test_run_db(0, "tourney add --db %s %s", db, players[i]);
     char want[32];
     snprintf(want, sizeof want, "player %d:", i + 1);
     cr_assert(strstr(out, want), "%s", out);
     free(out);
   }
   /* round 1: 1–2, 4–3 */
-  char *out = ok("tourney pair --db %s%s", db, NULL);
+  char *out = xq_test_run_db(0, "tourney pair --db %s%s", db, NULL);
   cr_assert(strstr(out, "round 1: 2 boards"), "%s", out);
   cr_assert(strstr(out, "   1     1 张三"), "%s", out);
   cr_assert(strstr(out, "   2     4 赵六"), "%s", out);
@@ -534,21 +499,21 @@ Test(cli, a_small_event_from_start_to_standings)
   cr_assert_eq(st, 1);
   cr_assert(strstr(out, "without a result"), "%s", out);
   free(out);
-  free(ok("tourney result --db %s --round 1 --board 1 %s", db, "1-0"));
-  free(ok("tourney result --db %s --round 1 --board 2 %s", db, "="));
-  free(ok("tourney foul --db %s --round 1 --player 4%s", db, NULL));
+  free(xq_test_run_db(0, "tourney result --db %s --round 1 --board 1 %s", db, "1-0"));
+  free(xq_test_run_db(0, "tourney result --db %s --round 1 --board 2 %s", db, "="));
+  free(xq_test_run_db(0, "tourney foul --db %s --round 1 --player 4%s", db, NULL));
   /* round 2: 1 (2 points) floats to the 1-point group: 1 meets 3 or 4;
    * 1 had Red, so is due Black; 3 had Black: 3–1. Then 4–2 (4 had Red, 2
    * had Black: 2 is due Red): 2–4. */
-  out = ok("tourney pair --db %s%s", db, NULL);
+  out = xq_test_run_db(0, "tourney pair --db %s%s", db, NULL);
   cr_assert(strstr(out, "round 2: 2 boards"), "%s", out);
   cr_assert(strstr(out, "   1     3 王五"), "%s", out);
   cr_assert(strstr(out, "   2     2 李四"), "%s", out);
   free(out);
-  free(ok("tourney result --db %s --round 2 --board 1 %s", db, "0-1"));
-  free(ok("tourney result --db %s --round 2 --board 2 %s", db, "-+"));
+  free(xq_test_run_db(0, "tourney result --db %s --round 2 --board 1 %s", db, "0-1"));
+  free(xq_test_run_db(0, "tourney result --db %s --round 2 --board 2 %s", db, "-+"));
   /* points: 张三 2+2 = 4; 李四 0+0 (forfeit) = 0; 王五 1+0 = 1; 赵六 1+2 = 3 */
-  out = ok("tourney standings --db %s%s", db, NULL);
+  out = xq_test_run_db(0, "tourney standings --db %s%s", db, NULL);
   cr_assert(strstr(out, "standings after round 2"), "%s", out);
   const char *order[] = {"张三", "赵六", "王五", "李四"};
   const char *at = out;
@@ -564,15 +529,13 @@ Test(cli, a_small_event_from_start_to_standings)
   snprintf(trf, sizeof trf, "%s.trf", db);
   char extra[700];
   snprintf(extra, sizeof extra, "--out %s", trf);
-  free(ok("tourney export --db %s %s", db, extra));
+  free(xq_test_run_db(0, "tourney export --db %s %s", db, extra));
   snprintf(args, sizeof args, "pair --system cn %s", trf);
   out = run(args, &st);
   cr_assert_eq(st, 0, "%s", out);
   cr_assert_eq(atoi(out), 2);
   free(out);
-  out = ok("tourney log --db %s%s", db, NULL);
-  cr_assert(strstr(out, "forfeit    round=2 board=2 code=-+"), "%s", out);
-  free(out);
+  xq_test_run_db_says(0, "forfeit    round=2 board=2 code=-+", "tourney log --db %s%s", db, NULL);
   /* usage errors */
   out = run("tourney", &st);
   cr_assert_eq(st, 2);
@@ -594,11 +557,10 @@ Test(cli, a_small_event_from_start_to_standings)
   xq_test_db_remove(db);
 
   /* import a TRF file into a new store and pair its next round */
-  temp_path(db, sizeof db, "cli_import");
-  out = ok("tourney import --db %s %s", db, XQ_TEST_DATA "/pairing/c5_xiangqi_210_scoring_162.trf");
-  cr_assert(strstr(out, "6 players, 3 rounds"), "%s", out);
-  free(out);
-  out = ok("tourney pair --db %s%s", db, NULL);
+  xq_test_db_fresh(db, sizeof db, "cli_import");
+  xq_test_run_db_says(0, "6 players, 3 rounds",
+                      "tourney import --db %s %s", db, XQ_TEST_DATA "/pairing/c5_xiangqi_210_scoring_162.trf");
+  out = xq_test_run_db(0, "tourney pair --db %s%s", db, NULL);
   cr_assert(strstr(out, "round 3: 3 boards"), "%s", out);
   cr_assert(strstr(out, "   3     5 Test0005 Player0005     2   bye"), "%s", out);
   free(out);
@@ -608,12 +570,12 @@ Test(cli, a_small_event_from_start_to_standings)
 Test(cli, dutch_pairs_through_the_store_and_leaves_out_the_withdrawn)
 {
   char db[512];
-  temp_path(db, sizeof db, "dutch");
-  free(ok("tourney new --db %s --name Dutch --rounds 3%s", db, NULL));
+  xq_test_db_fresh(db, sizeof db, "dutch");
+  free(xq_test_run_db(0, "tourney new --db %s --name Dutch --rounds 3%s", db, NULL));
   for (int i = 0; i < 6; i++) {
     char extra[64];
     snprintf(extra, sizeof extra, "--name P%d --rating %d", i + 1, 2400 - 50 * i);
-    free(ok("tourney add --db %s %s", db, extra));
+    free(xq_test_run_db(0, "tourney add --db %s %s", db, extra));
   }
   int st;
   char args[1024];
@@ -622,33 +584,19 @@ Test(cli, dutch_pairs_through_the_store_and_leaves_out_the_withdrawn)
   cr_assert_eq(st, 2, "an unknown system is a usage error");
   free(out);
   /* FIDE Dutch round 1: the top half meets the bottom half, 1-4, 5-2, 3-6 */
-  out = ok("tourney pair --db %s --system dutch%s", db, NULL);
-  cr_assert(strstr(out, "round 1: 3 boards"), "%s", out);
-  free(out);
+  xq_test_run_db_says(0, "round 1: 3 boards", "tourney pair --db %s --system dutch%s", db, NULL);
   for (int b = 1; b <= 3; b++) {
     char extra[64];
     snprintf(extra, sizeof extra, "--round 1 --board %d 1-0", b);
-    free(ok("tourney result --db %s %s", db, extra));
+    free(xq_test_run_db(0, "tourney result --db %s %s", db, extra));
   }
-  free(ok("tourney withdraw --db %s --round 2 --player 6%s", db, NULL));
-  out = ok("tourney pair --db %s --system dutch%s", db, NULL);
+  free(xq_test_run_db(0, "tourney withdraw --db %s --round 2 --player 6%s", db, NULL));
+  out = xq_test_run_db(0, "tourney pair --db %s --system dutch%s", db, NULL);
   /* five players left: two boards and the bye, and P6 on none of them */
   cr_assert(strstr(out, "round 2: 3 boards"), "%s", out);
   cr_assert_null(strstr(out, "P6"), "a withdrawn player is not paired:\n%s", out);
   free(out);
   xq_test_db_remove(db);
-}
-
-/* Run xqref, expecting exit `status` and `want` in what it printed. */
-static void expect_says(int status, const char *want, const char *fmt, const char *db, const char *extra)
-{
-  char args[1024];
-  int st;
-  snprintf(args, sizeof args, fmt, db, extra ? extra : "");
-  char *out = run(args, &st);
-  cr_assert_eq(st, status, "xqref %s: exit %d, expected %d\n%s", args, st, status, out);
-  cr_assert(strstr(out, want), "xqref %s says\n%s\nnot '%s'", args, out, want);
-  free(out);
 }
 
 static void make_empty(const char *path)
@@ -665,29 +613,30 @@ static void make_empty(const char *path)
 Test(cli, an_empty_store_file_needs_init_to_become_a_store)
 {
   char db[512], want[700];
-  temp_path(db, sizeof db, "cli_zero");
+  xq_test_db_fresh(db, sizeof db, "cli_zero");
   make_empty(db);
   snprintf(want, sizeof want, "cannot open %s: the file is empty (0 bytes); --init makes a new store in it", db);
-  expect_says(1, want, "tourney new --db %s --name 空%s", db, NULL);
-  expect_says(1, want, "tourney import --db %s %s", db, XQ_TEST_DATA "/pairing/c5_xiangqi_210_scoring_162.trf");
-  expect_says(1, want, "tourney demo --db %s --players 4%s", db, NULL);
+  xq_test_run_db_says(1, want, "tourney new --db %s --name 空%s", db, NULL);
+  xq_test_run_db_says(1, want, "tourney import --db %s %s", db, XQ_TEST_DATA "/pairing/c5_xiangqi_210_scoring_162.trf");
+  xq_test_run_db_says(1, want, "tourney demo --db %s --players 4%s", db, NULL);
   snprintf(want, sizeof want, "xqref tourney: cannot open %s: the file is empty (0 bytes), not an event store", db);
-  expect_says(1, want, "tourney players --db %s%s", db, NULL);
+  xq_test_run_db_says(1, want, "tourney players --db %s%s", db, NULL);
   snprintf(want, sizeof want, "xqref tourney tokens: cannot open %s: the file is empty (0 bytes)", db);
-  expect_says(1, want, "tourney tokens --db %s%s", db, NULL);
-  expect_says(1, "the file is empty (0 bytes), not an event store", "tourney bracket --db %s%s", db, NULL);
+  xq_test_run_db_says(1, want, "tourney tokens --db %s%s", db, NULL);
+  xq_test_run_db_says(1, "the file is empty (0 bytes), not an event store", "tourney bracket --db %s%s", db, NULL);
   cr_assert_eq(file_size(db), 0, "every refusal leaves the file as it was");
-  expect_says(2, "--init applies only to new, import and demo", "tourney players --db %s --init%s", db, NULL);
-  expect_says(2, "--init applies only to new, import and demo", "tourney tokens --db %s --init%s", db, NULL);
+  xq_test_run_db_says(2, "--init applies only to new, import and demo", "tourney players --db %s --init%s", db, NULL);
+  xq_test_run_db_says(2, "--init applies only to new, import and demo", "tourney tokens --db %s --init%s", db, NULL);
   /* with --init */
-  free(ok("tourney new --db %s --init --name 空%s", db, NULL));
-  free(ok("tourney players --db %s%s", db, NULL));
+  free(xq_test_run_db(0, "tourney new --db %s --init --name 空%s", db, NULL));
+  free(xq_test_run_db(0, "tourney players --db %s%s", db, NULL));
   make_empty(db);
-  char *out = ok("tourney import --init --db %s %s", db, XQ_TEST_DATA "/pairing/c5_xiangqi_210_scoring_162.trf");
+  char *out =
+      xq_test_run_db(0, "tourney import --init --db %s %s", db, XQ_TEST_DATA "/pairing/c5_xiangqi_210_scoring_162.trf");
   cr_assert(strstr(out, "6 players, 3 rounds"), "%s", out);
   free(out);
   make_empty(db);
-  out = ok("tourney demo --db %s --init --players 4%s", db, NULL);
+  out = xq_test_run_db(0, "tourney demo --db %s --init --players 4%s", db, NULL);
   cr_assert(strstr(out, "round 1 paired on 2 boards") && strstr(out, "\nadmin - - "), "%s", out);
   free(out);
   xq_test_db_remove(db);
@@ -698,7 +647,7 @@ Test(cli, an_empty_store_file_needs_init_to_become_a_store)
 Test(cli, tourney_actions_say_why_a_store_does_not_open)
 {
   char db[512], want[700];
-  temp_path(db, sizeof db, "cli_garbage");
+  xq_test_db_fresh(db, sizeof db, "cli_garbage");
   FILE *f = fopen(db, "w");
   cr_assert_not_null(f);
   for (int i = 0; i < 400; i++) fputs("this is not a database\n", f);
@@ -708,12 +657,12 @@ Test(cli, tourney_actions_say_why_a_store_does_not_open)
   for (int i = 0; i < 5; i++) {
     char fmt[64];
     snprintf(fmt, sizeof fmt, "tourney %s --db %%s%%s", actions[i]);
-    expect_says(1, want, fmt, db, NULL);
+    xq_test_run_db_says(1, want, fmt, db, NULL);
   }
   xq_test_db_remove(db);
   mkdir(db, 0700);
   snprintf(want, sizeof want, "xqref tourney: cannot open %s: unable to open database file (Is a directory)\n", db);
-  expect_says(1, want, "tourney players --db %s%s", db, NULL);
+  xq_test_run_db_says(1, want, "tourney players --db %s%s", db, NULL);
   rmdir(db);
 }
 

@@ -17,31 +17,21 @@
 
 #include "knockout.h"
 #include "prize.h"
+#include "store_fixture.h"
 #include "support.h"
 #include "tourney.h"
 
 #define HTML_NAME "<b>&\"x"
 #define HTML_NAME_ESCAPED "&lt;b&gt;&amp;&quot;x"
 
-static void db_path(char *buf, size_t len, const char *tag)
-{
-  const char *dir = getenv("TMPDIR");
-  snprintf(buf, len, "%s/xq_xlsx_%s_%ld.db", dir && *dir ? dir : "/tmp", tag, (long)getpid());
-}
-
 /* Five players (a bye every round) in two teams, round 1 played, round 2
  * paired. */
 static void build_event(const char *path)
 {
   static const char *const names[] = {"张三", "Smith, Bob", HTML_NAME, "李四", "Wang Wu"};
-  xq_tstore *st;
-  xq_error err = {0};
-  xq_tconfig cfg;
   xq_test_db_remove(path);
-  xq_tconfig_default(&cfg);
-  cfg.rounds = 3;
-  cr_assert_eq(xq_tstore_open(path, 1, &st, &err), XQ_OK, "%s", err.msg);
-  cr_assert_eq(xq_tstore_create_event(st, "杯赛 Cup", &cfg, &err), XQ_OK, "%s", err.msg);
+  xq_tstore *st = xq_test_store_new(path, "杯赛 Cup", 3);
+  xq_error err = {0};
   for (int i = 0; i < 5; i++) {
     xq_tplayer p;
     memset(&p, 0, sizeof p);
@@ -51,30 +41,13 @@ static void build_event(const char *path)
     cr_assert_eq(xq_tstore_register(st, &p, NULL, &err), XQ_OK, "%s", err.msg);
   }
   for (int round = 1; round <= 2; round++) {
-    xq_tevent *ev;
-    cr_assert_eq(xq_tstore_load(st, &ev, &err), XQ_OK, "%s", err.msg);
-    xq_assign_pnos(ev);
     xq_tpairing pr = {0};
-    cr_assert_eq(xq_pair_cn(ev, round, &pr, NULL), XQ_OK);
-    cr_assert_eq(xq_tstore_publish(st, ev, &pr, &err), XQ_OK, "%s", err.msg);
+    xq_test_store_pair_cn(st, round, &pr);
     for (int b = 0; round == 1 && b < pr.nboards; b++)
       if (pr.boards[b].black) cr_assert_eq(xq_tstore_result(st, 1, b + 1, "1-0", &err), XQ_OK, "%s", err.msg);
     xq_tpairing_clear(&pr);
-    xq_tevent_free(ev);
   }
   xq_tstore_close(st);
-}
-
-static xq_tevent *load_event(const char *path, int round, xq_tpairing *pr)
-{
-  xq_tstore *st;
-  xq_tevent *ev;
-  xq_error err = {0};
-  cr_assert_eq(xq_tstore_open(path, 0, &st, &err), XQ_OK, "%s", err.msg);
-  cr_assert_eq(xq_tstore_load(st, &ev, &err), XQ_OK, "%s", err.msg);
-  if (pr) cr_assert_eq(xq_tstore_pairing(st, round, pr, &err), XQ_OK, "%s", err.msg);
-  xq_tstore_close(st);
-  return ev;
 }
 
 /* ------------------------------------------------------------------ */
@@ -134,10 +107,10 @@ static void expect_workbook(out *o, const char *what)
 Test(xlsx, every_sheet_kind_makes_a_workbook)
 {
   char path[512];
-  db_path(path, sizeof path, "kinds");
+  xq_test_db_path(path, sizeof path, "xlsx_kinds");
   build_event(path);
   xq_tpairing pr = {0};
-  xq_tevent *ev = load_event(path, 2, &pr);
+  xq_tevent *ev = xq_test_store_event(path, 2, &pr);
   out o;
   cr_assert_eq(xq_sheet_format_parse("xlsx"), XQ_SHEET_XLSX);
   cr_assert_eq(xq_sheet_standings(ev, 1, XQ_SHEET_XLSX, XQ_LANG_ZH, out_open(&o)), XQ_OK);
@@ -174,9 +147,9 @@ Test(xlsx, every_sheet_kind_makes_a_workbook)
 Test(xlsx, a_write_failure_is_an_error)
 {
   char path[512];
-  db_path(path, sizeof path, "fail");
+  xq_test_db_path(path, sizeof path, "xlsx_fail");
   build_event(path);
-  xq_tevent *ev = load_event(path, 0, NULL);
+  xq_tevent *ev = xq_test_store_event(path, 0, NULL);
   /* the stream fails: /dev/full takes nothing */
   FILE *full = fopen("/dev/full", "w");
   cr_assert_not_null(full);
@@ -214,10 +187,10 @@ static int count(const char *s, const char *what)
 Test(scoresheets, one_per_table_none_for_the_bye)
 {
   char path[512];
-  db_path(path, sizeof path, "score");
+  xq_test_db_path(path, sizeof path, "xlsx_score");
   build_event(path);
   xq_tpairing pr = {0};
-  xq_tevent *ev = load_event(path, 2, &pr);
+  xq_tevent *ev = xq_test_store_event(path, 2, &pr);
   int tables = 0, bye = 0;
   for (int b = 0; b < pr.nboards; b++) pr.boards[b].black ? tables++ : bye++;
   cr_assert_eq(tables, 2);
@@ -279,9 +252,9 @@ Test(scoresheets, one_per_table_none_for_the_bye)
 Test(sheet_print, tables_have_a_print_stylesheet)
 {
   char path[512];
-  db_path(path, sizeof path, "print");
+  xq_test_db_path(path, sizeof path, "xlsx_print");
   build_event(path);
-  xq_tevent *ev = load_event(path, 0, NULL);
+  xq_tevent *ev = xq_test_store_event(path, 0, NULL);
   out o;
   cr_assert_eq(xq_sheet_standings(ev, 1, XQ_SHEET_HTML, XQ_LANG_ZH, out_open(&o)), XQ_OK);
   out_close(&o);
@@ -331,7 +304,7 @@ static void expect_file_workbook(const char *file)
 Test(sheet_cli, xlsx_out_scoresheets_and_usage_errors)
 {
   char path[512], outf[600], errf[600], file[600], args[1024];
-  db_path(path, sizeof path, "cli");
+  xq_test_db_path(path, sizeof path, "xlsx_cli");
   snprintf(outf, sizeof outf, "%s.out", path);
   snprintf(errf, sizeof errf, "%s.err", path);
   snprintf(file, sizeof file, "%s.xlsx", path);
