@@ -303,8 +303,8 @@ Test(players, the_pages_hear_that_the_players_changed)
 {
   up_unpaired(4);
   xq_tclient c, w;
-  connect_as(&c, ts.admin);
-  connect_as(&w, NULL);
+  xq_fx_connect(&c, ts.admin);
+  xq_fx_connect(&w, NULL);
   cJSON *r = xq_tc_callf(&w, "{\"id\":1,\"op\":\"watch\"}");
   xq_tc_expect_ok(r);
   cJSON_Delete(r);
