@@ -497,6 +497,11 @@ int xq__jobs_running(const xq__server *s, int lane);
  * object's text). Returns its event id (increasing). */
 int64_t xq__hub_publish(xq__server *s, const char *type, int round, int board, const char *json);
 
+/* Tell the open pages that the players changed (a name, a number, who
+ * plays): a `players` event, after which they read the event and the
+ * round again (ops_players.c). */
+void xq__players_changed(xq__server *s);
+
 /* The tables of `round` as a pairing (ops_ko.c): a Swiss round's
  * published boards, or for XQ_KO_ROUND every knockout table published
  * (its red and black), for the slips and the score sheets. XQ_OK with

@@ -39,10 +39,7 @@ static cJSON *named(const xq_tevent *ev, int id)
   return o;
 }
 
-/* Tell the open pages that the players changed (a name, a number, who
- * plays): a `players` event, after which they read the event, the
- * round's games and pairings again. */
-static void players_changed(xq__server *s) { xq__hub_publish(s, "players", 0, 0, "{}"); }
+void xq__players_changed(xq__server *s) { xq__hub_publish(s, "players", 0, 0, "{}"); }
 
 /* ------------------------------------------------------------------ */
 /* edit_player                                                         */
@@ -67,7 +64,7 @@ static void run_edit(xq__server *s, xq__task *t)
   for (int k = 0; a && k < XQ_PE_COUNT; k++)
     if (changed & (1u << k)) cJSON_AddItemToArray(a, cJSON_CreateString(names[k]));
   cJSON_AddStringToObject(o, "name", s->ev->players[id - 1].name);
-  players_changed(s);
+  xq__players_changed(s);
   xq__task_send(t, o);
 }
 
@@ -184,7 +181,7 @@ static void run_withdraw(xq__server *s, xq__task *t)
   if (xq__task_reload(s, t, 0)) return;
   cJSON *o = named(s->ev, id);
   cJSON_AddNumberToObject(o, "round", round);
-  players_changed(s);
+  xq__players_changed(s);
   xq__task_send(t, o);
 }
 
@@ -222,7 +219,7 @@ static void run_absent(xq__server *s, xq__task *t)
   cJSON *o = named(s->ev, id);
   cJSON_AddNumberToObject(o, "round", t->round);
   cJSON_AddStringToObject(o, "bye", t->bye == XQ_TR_HPB ? "half" : t->bye == XQ_TR_FPB ? "full" : "zero");
-  players_changed(s);
+  xq__players_changed(s);
   xq__task_send(t, o);
 }
 
@@ -330,7 +327,7 @@ static void run_numbers(xq__server *s, xq__task *t)
       return;
     }
   }
-  if (!t->preview) players_changed(s);
+  if (!t->preview) xq__players_changed(s);
   xq__task_send(t, numbers_json(ev, t));
   xq_tevent_free(ev);
 }

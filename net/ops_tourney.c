@@ -276,7 +276,7 @@ static void run_add_player(xq__server *s, xq__task *t)
   cJSON *o = cJSON_CreateObject();
   cJSON_AddNumberToObject(o, "player", id);
   cJSON_AddStringToObject(o, "name", t->player.name);
-  xq__hub_publish(s, "players", 0, 0, "{}"); /* the pages' lists follow */
+  xq__players_changed(s);
   xq__task_send(t, o);
 }
 
