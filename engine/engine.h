@@ -55,9 +55,11 @@ int xq_error_set(xq_error *err, int code, int pos, int ply, const char *fmt, ...
     __attribute__((format(printf, 5, 6)));
 
 /* The next value of the splitmix64 stream whose state is *state (which
- * it advances): the same fixed sequence on every machine, behind every
- * choice that must repeat (Zobrist keys, lots, simulated events, load
- * generation). Not for secrets. */
+ * it advances; any value is a valid seed): the same fixed sequence on
+ * every machine, behind every choice that must repeat (Zobrist keys,
+ * lots, simulated events, load generation). Cannot fail; keeps no state
+ * of its own, so separate streams may run on separate threads. Not for
+ * secrets (engine/random.c). */
 uint64_t xq_random_next(uint64_t *state);
 
 /* ------------------------------------------------------------------ */

@@ -100,14 +100,6 @@ static void line_scan(int n, int pos, unsigned occ, uint16_t *rook,
   *cannon = (uint16_t)cn;
 }
 
-uint64_t xq_random_next(uint64_t *state)
-{
-  uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
-
 __attribute__((constructor)) static void tables_init(void)
 {
   static const int orth[4][2] = {{0, 1}, {0, -1}, {1, 0}, {-1, 0}};
