@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "engine.h"
 
 typedef struct subcommand {
   const char *name;
@@ -42,6 +43,7 @@ static void usage(FILE *out)
 
 int main(int argc, char **argv)
 {
+  xq_engine_init(); /* the process start: the engine's tables */
   if (argc < 2) {
     usage(stderr);
     return 2;

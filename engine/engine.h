@@ -16,6 +16,23 @@
 #include <stdint.h>
 
 /* ------------------------------------------------------------------ */
+/* Process start                                                       */
+/* ------------------------------------------------------------------ */
+
+/* Build the engine's tables: the attack tables of every piece (sliders'
+ * lines, horses' legs, elephants' eyes, palace and pawn steps) and the
+ * Zobrist keys (engine/tables.c). Call it once at process start, before
+ * any other engine call and so before any call into a library built on
+ * the engine: cli/main.c, the test harness (tests/support.c) and the fuzz
+ * targets (fuzz/main.c) do. Idempotent and thread-safe (pthread_once): a
+ * later or concurrent call returns once the tables are built. Cannot
+ * fail. Engine calls made before it work on empty tables; in the trees
+ * built with XQ_CHECKS (the sanitizer, fuzz and Debug trees) setting up a
+ * position (xq_pos_put, and so xq_pos_startpos and xq_fen_parse) aborts
+ * with a message instead. */
+void xq_engine_init(void);
+
+/* ------------------------------------------------------------------ */
 /* Status codes and the caller-owned error record                      */
 /* ------------------------------------------------------------------ */
 

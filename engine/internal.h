@@ -130,6 +130,16 @@ extern const uint8_t xq__kind_end[8];
 
 #define XQ__KING_PID(c) ((c) << 4)
 
+/* Abort with a message unless xq_engine_init has built the tables. Only
+ * trees built with XQ_CHECKS call it (XQ__REQUIRE_TABLES), where a
+ * position is set up (xq_pos_put): never on the search path. */
+void xq__tables_require(void);
+#ifdef XQ_CHECKS
+#define XQ__REQUIRE_TABLES() xq__tables_require()
+#else
+#define XQ__REQUIRE_TABLES() ((void)0)
+#endif
+
 /* True when a piece of `kind` and `color` can ever stand on `sq` (palace,
  * elephant points, pawns never behind their start): FEN validation. */
 int xq__on_board_for(int kind, int color, int sq);

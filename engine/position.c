@@ -33,6 +33,7 @@ int xq_pos_put(xq_pos *pos, int sq, xq_color color, xq_kind kind)
       kind < XQ_KING || kind > XQ_PAWN)
     return XQ_EINVAL;
   if (pos->board[sq] != XQ_NO_PID) return XQ_EINVAL;
+  XQ__REQUIRE_TABLES();
   int base = color == XQ_RED ? 0 : 16;
   int pid = -1;
   for (int i = xq__kind_first[kind]; i < xq__kind_end[kind]; i++)

@@ -1,8 +1,13 @@
 /*
- * tables.c -- geometry tables computed once at program start: line
- * tables for sliders, leg and eye tables for horses and elephants, palace
- * and pawn steps, Zobrist numbers.
+ * tables.c -- geometry tables computed once at process start
+ * (xq_engine_init): line tables for sliders, leg and eye tables for horses
+ * and elephants, palace and pawn steps, Zobrist numbers.
  */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+
 #include "internal.h"
 
 xq_bb xq__sq_bb[XQ_SQUARES];
@@ -100,7 +105,7 @@ static void line_scan(int n, int pos, unsigned occ, uint16_t *rook,
   *cannon = (uint16_t)cn;
 }
 
-__attribute__((constructor)) static void tables_init(void)
+static void tables_build(void)
 {
   static const int orth[4][2] = {{0, 1}, {0, -1}, {1, 0}, {-1, 0}};
   static const int diag[4][2] = {{1, 1}, {1, -1}, {-1, 1}, {-1, -1}};
@@ -211,4 +216,25 @@ __attribute__((constructor)) static void tables_init(void)
       for (int s = 0; s < XQ_SQUARES; s++)
         xq__zobrist[c][k][s] = xq_random_next(&seed);
   xq__zobrist_side = xq_random_next(&seed);
+}
+
+static pthread_once_t tables_once = PTHREAD_ONCE_INIT;
+static atomic_int tables_ready; /* set once tables_build has returned */
+
+static void tables_init_once(void)
+{
+  tables_build();
+  atomic_store_explicit(&tables_ready, 1, memory_order_release);
+}
+
+void xq_engine_init(void)
+{
+  pthread_once(&tables_once, tables_init_once);
+}
+
+void xq__tables_require(void)
+{
+  if (atomic_load_explicit(&tables_ready, memory_order_acquire)) return;
+  fputs("xqref: an engine call before xq_engine_init(): the engine's tables are empty\n", stderr);
+  abort();
 }

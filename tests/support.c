@@ -1,5 +1,6 @@
 /*
- * support.c -- helpers shared by the test suites.
+ * support.c -- what every test executable shares: its process start
+ * (xq_engine_init) and the helpers of support.h.
  */
 #include <criterion/criterion.h>
 #include <stdarg.h>
@@ -9,7 +10,18 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "engine.h"
 #include "support.h"
+
+/* The process start of every test executable. Criterion runs each test in
+ * a fresh process of the same executable (BoxFort), in which neither its
+ * main nor its report hooks run: a constructor of the test program is the
+ * one place that runs first in every one of them, as cli/main.c's first
+ * line does for xqref. */
+__attribute__((constructor)) static void xq_test_process_start(void)
+{
+  xq_engine_init();
+}
 
 char *xq_test_run(const char *args, int *status)
 {
