@@ -736,10 +736,14 @@ void xq_bench_games_random(xq_bench_game *games, int n, uint64_t seed);
 int xq_bench_games_read(const char *path, xq_bench_game *games, int max, xq_error *err);
 
 /* Replay games[0..n) `rounds` times through the full rules of xq_game
- * under `rules`, timed, then once more timing each verdict, and print to
- * `out` three lines: games, rounds, plies, repetition rulings and games
- * decided; the time, plies/s and the mean time of one verdict; the
- * slowest verdict and the mean of those that ruled a repeated cycle.
+ * under `rules`, timed, then once more timing each verdict, and once more
+ * as a board's moves reach the server (each move as Chinese text in a
+ * MOVE event: xq_game_may_search, then xq_game_apply), and print to `out`
+ * four lines: games, rounds, plies, repetition rulings and games decided;
+ * the time, plies/s and the mean time of one verdict; the slowest verdict
+ * and the mean of those that ruled a repeated cycle; the move-text
+ * round's plies, plies/s, mean time of a move and how many moves
+ * xq_game_may_search sent to a search.
  * Returns XQ_OK, XQ_EINVAL (a NULL argument, n or rounds below 1) or
  * XQ_ENOMEM (nothing printed). */
 int xq_judge_bench(const xq_rules *rules, const xq_bench_game *games, int n, int rounds,

@@ -2,7 +2,9 @@
  * bench.c -- the judge bench: adjudication throughput. Games are prepared
  * first (a games file, or seeded random games that cycle now and then so
  * that repetition rulings run), then replayed move by move through the
- * full rules of xq_game; only the replay is timed.
+ * full rules of xq_game; only the replay is timed. A last round replays
+ * them as a board's moves reach the server: Chinese move text, tested
+ * for a search and judged as events.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -94,6 +96,8 @@ typedef struct bench_tally {
   double worst, ruled_t;     /* the slowest verdict; the time of those ruling a cycle */
   long ruled_n;
   int worst_ruled;           /* the slowest verdict ruled a cycle */
+  long text_plies, text_searched; /* the move-text round: plies, and those xq_game_may_search sent off */
+  double text_dt;            /* its seconds */
 } bench_tally;
 
 /* `rounds` replays of every game, timed as a whole. */
@@ -139,15 +143,57 @@ static void verdict_round(xq_game *g, const xq_rules *r, const xq_bench_game *ga
   }
 }
 
+/* The moves of `bg` as a board sends them: Chinese text in MOVE events,
+ * ev[0..bg->n). */
+static void game_events(const xq_bench_game *bg, xq_event *ev)
+{
+  xq_pos p;
+  xq_fen_parse(&p, bg->fen, XQ_FEN_LAX, NULL);
+  for (int k = 0; k < bg->n; k++) {
+    char text[XQ_MOVE_TEXT_MAX];
+    xq_undo u;
+    xq_move_format(&p, bg->m[k], XQ_NOTE_CHINESE, text, sizeof text);
+    xq_event_move(&ev[k], text, 0, NULL);
+    xq_make(&p, bg->m[k], &u);
+  }
+}
+
+/* One more round on the server's path of a board's move (net/ops_game.c):
+ * each move as text, tested with xq_game_may_search and judged with
+ * xq_game_apply. Only the replay of each game is timed, not the making
+ * of its events. */
+static void text_round(xq_game *g, const xq_rules *r, const xq_bench_game *games, int n,
+                       xq_event *ev, bench_tally *t)
+{
+  for (int i = 0; i < n; i++) {
+    game_events(&games[i], ev);
+    double a = now_s();
+    xq_game_init(g, r, games[i].fen, NULL);
+    for (int k = 0; k < games[i].n && g->result == XQ_OUT_NONE; k++) {
+      xq_verdict v;
+      t->text_searched += xq_game_may_search(g, &ev[k], 1);
+      xq_game_apply(g, &ev[k], 1, &v, NULL);
+      t->text_plies++;
+    }
+    t->text_dt += now_s() - a;
+  }
+}
+
 int xq_judge_bench(const xq_rules *rules, const xq_bench_game *games, int n, int rounds,
                    FILE *out)
 {
   if (!rules || !games || !out || n < 1 || rounds < 1) return XQ_EINVAL;
   xq_game *g = malloc(sizeof *g);
-  if (!g) return XQ_ENOMEM;
+  xq_event *ev = malloc(sizeof *ev * XQ_BENCH_GAME_PLIES);
+  if (!g || !ev) {
+    free(g);
+    free(ev);
+    return XQ_ENOMEM;
+  }
   bench_tally t = {0};
   timed_rounds(g, rules, games, n, rounds, &t);
   verdict_round(g, rules, games, n, &t);
+  text_round(g, rules, games, n, ev, &t);
   fprintf(out,
           "judge: %d games x %d rounds, %ld plies, %ld repetition rulings, %ld games decided\n", n,
           rounds, t.plies, t.rulings, t.ended);
@@ -156,6 +202,12 @@ int xq_judge_bench(const xq_rules *rules, const xq_bench_game *games, int n, int
   fprintf(out, "slowest verdict %.1f us (%s); verdicts ruling a cycle: %ld, mean %.1f us\n",
           t.worst * 1e6, t.worst_ruled ? "a cycle ruling" : "no cycle ruled", t.ruled_n,
           t.ruled_n ? t.ruled_t * 1e6 / t.ruled_n : 0.0);
+  fprintf(out,
+          "move text (a board's path): %ld plies, %.0f plies/s, %.3f us per move; "
+          "%ld sent to search\n",
+          t.text_plies, t.text_dt > 0 ? t.text_plies / t.text_dt : 0.0,
+          t.text_plies ? t.text_dt * 1e6 / t.text_plies : 0.0, t.text_searched);
+  free(ev);
   free(g);
   return XQ_OK;
 }

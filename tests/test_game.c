@@ -3,7 +3,8 @@
  * cases, the parametric tests of cases.md section D (natural limit,
  * fouls, claims, early cycles, change orders), snapshot inference,
  * clocks, armageddon, draw offers, resignation, overrides, and the
- * `xqref judge` command on the case files.
+ * `xqref judge` command on the case files, the judge bench's move-text
+ * round.
  */
 #include <criterion/criterion.h>
 #include <stddef.h>
@@ -1007,4 +1008,29 @@ Test(judge, game_files_are_ruled_game_by_game)
   cr_assert_eq(run(cmd, last, sizeof last), 1);
   cr_assert_not_null(strstr(last, "/nonexistent/game.pgn"), "%s", last);
   unlink(path);
+}
+
+/* The judge bench's move-text round replays the same games as text, on
+ * the server's path (xq_game_may_search, then xq_game_apply): every move
+ * reads back, so it plays exactly the plies of the round on moves. */
+Test(bench, the_move_text_round_plays_the_same_plies)
+{
+  static xq_bench_game games[12];
+  xq_rules r = rules("cxa2011");
+  xq_bench_games_random(games, 12, 7);
+  char *text = NULL;
+  size_t len = 0;
+  FILE *out = open_memstream(&text, &len);
+  cr_assert_not_null(out);
+  cr_assert_eq(xq_judge_bench(&r, games, 12, 1, out), XQ_OK);
+  fclose(out);
+  long plies = -1, text_plies = -2, searched = -1;
+  const char *b = strstr(text, "move text (a board's path): ");
+  cr_assert_eq(sscanf(text, "judge: 12 games x 1 rounds, %ld plies", &plies), 1, "%s", text);
+  cr_assert(b && sscanf(b, "move text (a board's path): %ld plies, %*f plies/s, %*f us per move; "
+                           "%ld sent to search", &text_plies, &searched) == 2, "%s", text);
+  cr_assert_gt(plies, 12 * 20, "%s", text);
+  cr_assert_eq(text_plies, plies, "%s", text);
+  cr_assert(searched > 0 && searched < text_plies, "a cycle now and then: %s", text);
+  free(text);
 }
