@@ -384,6 +384,17 @@ typedef struct xq_game_ply {
   uint8_t capture;         /* it captured */
 } xq_game_ply;
 
+#define XQ_EVENT_TEXT_MAX 128    /* event text with its terminator: a move or a placement */
+
+/* A move text read ahead of its turn (xq_game_may_search) and the move it
+ * read as on the position whose key is `key`; m is XQ_MOVE_NONE when
+ * there is none. */
+typedef struct xq_read_ahead {
+  uint64_t key;
+  xq_move m;
+  char text[XQ_EVENT_TEXT_MAX];
+} xq_read_ahead;
+
 /* The state of one game. Callers read the fields; only xq_game_* calls
  * write them. About 70 KB: allocate it, or keep it static. */
 typedef struct xq_game {
@@ -417,6 +428,8 @@ typedef struct xq_game {
                                a zero means a first occurrence, no scan */
   uint64_t keys[XQ_GAME_PLIES_MAX + 1]; /* key of the position at each index */
   xq_game_ply hist[XQ_GAME_PLIES_MAX];  /* hist[i] leads from index i to i + 1 */
+  xq_read_ahead read_ahead; /* what xq_game_may_search read last: xq_game_move_text plays it
+                              without reading the text again while the game stands there */
 } xq_game;
 
 /* Start a game under `rules` (copied) from `fen` (NULL = the standard
@@ -552,7 +565,6 @@ typedef enum xq_event_kind {
  * offers, resignation) or the side the standing offer was made to
  * (answers). */
 #define XQ_SIDE_IMPLIED (-1)
-#define XQ_EVENT_TEXT_MAX 128    /* event text with its terminator: a move or a placement */
 #define XQ_EVENT_FORMAT_MAX (XQ_EVENT_TEXT_MAX + 24) /* one event's text form */
 
 /* Plain data: copy it freely. Fields a kind does not use are zero. */
@@ -639,8 +651,10 @@ int xq_game_apply(xq_game *g, const xq_event *ev, int n, xq_verdict *v, xq_error
  * search for a while: a claim, or a move (a snapshot's, a released
  * one's) that may reach a position the game has seen since repetitions
  * count. Cheap: callers use it to judge such events off their event
- * loop. */
-int xq_game_may_search(const xq_game *g, const xq_event *ev, int n);
+ * loop. The move a MOVE event's text reads as is kept in g->read_ahead,
+ * so that applying the events next, to `g` or to a copy of it, reads
+ * the text once in all; nothing else of `g` changes. */
+int xq_game_may_search(xq_game *g, const xq_event *ev, int n);
 
 /* One event written as a word of its text form, parsed and applied
  * (xq_event_parse, then xq_game_apply_one): the judge command's --moves.

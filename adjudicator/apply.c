@@ -5,7 +5,7 @@
  */
 #include <string.h>
 
-#include "adjudicator.h"
+#include "game_internal.h"
 
 int xq_game_apply_one(xq_game *g, const xq_event *ev, xq_verdict *v, xq_error *err)
 {
@@ -77,7 +77,7 @@ static int any_move_may_repeat(const xq_game *g)
   return 0;
 }
 
-int xq_game_may_search(const xq_game *g, const xq_event *ev, int n)
+int xq_game_may_search(xq_game *g, const xq_event *ev, int n)
 {
   if (!g || !ev) return 0;
   for (int i = 0; i < n; i++) {
@@ -93,9 +93,8 @@ int xq_game_may_search(const xq_game *g, const xq_event *ev, int n)
       if (g->held != XQ_MOVE_NONE && may_repeat(g, g->held)) return 1;
       break;
     case XQ_EVENT_MOVE:
-      if (xq_move_parse_any(&g->pos, ev[i].text, &m, NULL) == XQ_OK && xq_is_legal(&g->pos, m) &&
-          may_repeat(g, m))
-        return 1;
+      /* read once: xq_game_move_text takes the move from g->read_ahead */
+      if (xq__game_read_ahead(g, ev[i].text, &m) == XQ_OK && may_repeat(g, m)) return 1;
       break;
     default: break;
     }

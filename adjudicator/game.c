@@ -561,6 +561,31 @@ static int iccs_squares(const char *t, xq_move *m)
   return 1;
 }
 
+int xq__game_read_ahead(xq_game *g, const char *text, xq_move *m)
+{
+  int rc = xq_move_parse_any(&g->pos, text, m, NULL);
+  size_t n = strlen(text);
+  if (rc == XQ_OK && n < sizeof g->read_ahead.text) {
+    g->read_ahead.key = g->pos.key;
+    g->read_ahead.m = *m;
+    memcpy(g->read_ahead.text, text, n + 1);
+  }
+  return rc;
+}
+
+/* The move `text` reads as on the current position: the one read ahead
+ * on this position (the key names the placement and the side to move,
+ * all the reading depends on), else read now. */
+static int read_move(const xq_game *g, const char *text, xq_move *m, xq_error *err)
+{
+  const xq_read_ahead *r = &g->read_ahead;
+  if (r->m != XQ_MOVE_NONE && r->key == g->pos.key && !strcmp(r->text, text)) {
+    *m = r->m;
+    return XQ_OK;
+  }
+  return xq_move_parse_any(&g->pos, text, m, err);
+}
+
 int xq_game_move_text(xq_game *g, const char *text, unsigned flags, xq_verdict *v,
                       xq_error *err)
 {
@@ -572,7 +597,7 @@ int xq_game_move_text(xq_game *g, const char *text, unsigned flags, xq_verdict *
     return XQ_OK;
   }
   xq_move m;
-  int rc = xq_move_parse_any(&g->pos, text, &m, err);
+  int rc = read_move(g, text, &m, err);
   if (rc == XQ_OK || (rc == XQ_EILLEGAL && iccs_squares(text, &m)))
     return xq_game_move(g, m, flags, v);
   if (rc != XQ_EILLEGAL) return rc;

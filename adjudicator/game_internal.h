@@ -1,7 +1,7 @@
 /*
  * game_internal.h -- internals shared by the game files (game.c,
- * natural.c, clock.c, verdict.c, snapshot.c). Not for use outside
- * adjudicator/.
+ * natural.c, clock.c, verdict.c, snapshot.c, apply.c). Not for use
+ * outside adjudicator/.
  */
 #ifndef XQ_ADJUDICATOR_GAME_INTERNAL_H
 #define XQ_ADJUDICATOR_GAME_INTERNAL_H
@@ -60,6 +60,11 @@ void xq__clock_after_move(xq_game *g, int mover);
 /* Play move `m` (any 16-bit value with squares on the board) through the
  * full pipeline of xq_game_move; *v already begun. */
 int xq__play(xq_game *g, xq_move m, unsigned flags, xq_verdict *v);
+
+/* Read move `text` on the current position (xq_move_parse_any) ahead of
+ * its turn, and keep the move in g->read_ahead when it is legal, for
+ * xq_game_move_text. Returns as xq_move_parse_any (no error text). */
+int xq__game_read_ahead(xq_game *g, const char *text, xq_move *m);
 
 /* Refuse an event because the game is over or paused: fills *v and
  * returns 1; returns 0 while play goes on. */

@@ -4,7 +4,7 @@
  * written back as the same word (the game log replays what it stored);
  * a move event holds a move and nothing else; the constructors' limits;
  * a list's verdict; the arbiter's pause and restart of play; which events
- * may search.
+ * may search, and the move they read once.
  */
 #include <criterion/criterion.h>
 #include <string.h>
@@ -195,4 +195,35 @@ Test(event, which_events_may_search)
   xq_event back = parsed("a8a9");
   xq_event two[2] = {clock, back};
   cr_assert(xq_game_may_search(&G, two, 2), "the move back may repeat");
+}
+
+/* The server tests a request's move (xq_game_may_search), then applies it:
+ * the text is read once, on the first call, and the second plays the
+ * move kept in read_ahead -- on the same position only. */
+Test(event, a_move_tested_for_a_search_is_read_once)
+{
+  start("cxa2011", NULL);
+  xq_event ev = parsed("炮二平五");
+  cr_assert(!xq_game_may_search(&G, &ev, 1));
+  cr_assert_eq(G.read_ahead.m, XQ_MOVE(XQ_SQ(7, 2), XQ_SQ(4, 2)), "h2e2 read ahead");
+  cr_assert_eq(G.read_ahead.key, G.pos.key);
+  /* Were the text read again, 炮二平五 would be played; the move kept is */
+  G.read_ahead.m = XQ_MOVE(XQ_SQ(1, 0), XQ_SQ(2, 2)); /* b0c2, 马八进七 */
+  xq_verdict v;
+  xq_error err = {0};
+  cr_assert_eq(xq_game_apply(&G, &ev, 1, &v, &err), XQ_OK, "%s", err.msg);
+  cr_assert_eq(G.hist[0].move, XQ_MOVE(XQ_SQ(1, 0), XQ_SQ(2, 2)));
+  /* On another position the kept move is not used: the text is read. */
+  cr_assert_eq(xq_game_event(&G, "h9g7", &v, NULL), XQ_OK);
+  cr_assert_eq(xq_game_apply(&G, &ev, 1, &v, &err), XQ_OK, "%s", err.msg);
+  cr_assert_eq(G.hist[2].move, XQ_MOVE(XQ_SQ(7, 2), XQ_SQ(4, 2)));
+  /* A copy of the game (the server judges one on its worker pool) plays
+   * what was read ahead on the original. */
+  static xq_game copy;
+  ev = parsed("b7e7");
+  cr_assert(!xq_game_may_search(&G, &ev, 1));
+  G.read_ahead.m = XQ_MOVE(XQ_SQ(1, 9), XQ_SQ(2, 7)); /* b9c7 in its place */
+  copy = G;
+  cr_assert_eq(xq_game_apply(&copy, &ev, 1, &v, &err), XQ_OK, "%s", err.msg);
+  cr_assert_eq(copy.hist[3].move, XQ_MOVE(XQ_SQ(1, 9), XQ_SQ(2, 7)), "%s", v.en);
 }
