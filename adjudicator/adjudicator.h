@@ -670,8 +670,9 @@ int xq_game_natural_count(const xq_game *g, int side);
 
 /* ================================================================== */
 /* Recorded games, case files and the judge bench (adjudicator/       */
-/* archive.c, judge.c, bench.c): the work of `xqref judge`, `xqref     */
-/* stats` and `xqref bench --judge`, whose command lines are in cli/   */
+/* archive.c, judge.c, judge_bench.c): the work of `xqref judge`,     */
+/* `xqref stats` and `xqref bench --judge`, whose command lines are   */
+/* in cli/                                                            */
 /* ================================================================== */
 
 struct xq_record; /* a game record (records.h) */

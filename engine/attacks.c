@@ -3,7 +3,7 @@
  * piece attack. Tests run on a hypothetical occupancy so that a move can be
  * checked for legality without playing it.
  */
-#include "internal.h"
+#include "engine_internal.h"
 
 int xq__attacked_occ(const xq_pos *pos, int sq, int by, xq_bb occ,
                      xq_bb occ_t, int ignore)

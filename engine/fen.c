@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "internal.h"
+#include "engine_internal.h"
 
 /* Record a FEN error at byte `at`; returns XQ_EFEN. */
 #define fen_fail(err, at, ...) xq_error_set((err), XQ_EFEN, (at), -1, __VA_ARGS__)

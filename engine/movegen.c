@@ -21,7 +21,7 @@
  * by one with xq__safe_after. Leaf counts (perft) then reduce to popcounts
  * of small line masks.
  */
-#include "internal.h"
+#include "engine_internal.h"
 
 typedef struct safety {
   xq_bb special;

@@ -16,7 +16,7 @@
 #ifndef XQ_ENGINE_NOTATION_H
 #define XQ_ENGINE_NOTATION_H
 
-#include "internal.h"
+#include "engine_internal.h"
 
 /* Longest move text the parsers look at, in bytes. Longer input is
  * rejected as XQ_ENOTATION without reading further. */

@@ -3,7 +3,7 @@
  */
 #include <string.h>
 
-#include "internal.h"
+#include "engine_internal.h"
 
 xq_kind xq_pid_kind(int pid)
 {

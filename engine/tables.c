@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "internal.h"
+#include "engine_internal.h"
 
 xq_bb xq__sq_bb[XQ_SQUARES];
 xq_bb xq__sq_bb_t[XQ_SQUARES];

@@ -6,7 +6,7 @@
  */
 #include <stdio.h>
 
-#include "internal.h"
+#include "engine_internal.h"
 
 static const char *const color_name[2] = {"Red", "Black"};
 static const char *const kind_name[8] = {"?", "general", "advisor", "elephant",

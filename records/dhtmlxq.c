@@ -10,7 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "internal.h"
+#include "records_internal.h"
 
 #define NAME_MAX_LEN 40 /* a DhtmlXQ tag name */
 

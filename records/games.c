@@ -8,7 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "internal.h"
+#include "records_internal.h"
 
 #define SNIFF_LEN 65536 /* bytes looked at to tell the format */
 

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "internal.h"
+#include "records_internal.h"
 
 /* Game `g` (0-based) into `rec`: its tags, 40 to 199 random legal plies
  * (fewer after mate or stalemate) and a result, drawn from the stream

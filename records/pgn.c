@@ -14,7 +14,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "internal.h"
+#include "records_internal.h"
 
 #define TOKEN_MAX 64 /* a move token, longer ones are not moves */
 

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "internal.h"
+#include "records_internal.h"
 
 #define WRAP_COLUMN 78 /* variations and comments wrap before this column */
 

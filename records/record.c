@@ -7,7 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "internal.h"
+#include "records_internal.h"
 
 const xq_pos *xq__rec_startpos(void)
 {

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "records_internal.h"
 
 void xq__rec_prefix(xq_error *err, const char *prefix)
 {

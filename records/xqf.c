@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "records_internal.h"
 
 #define HEADER_LEN 1024
 #define XQF_VERSION_MAX 18 /* newest version seen in files */

@@ -1,6 +1,7 @@
 /*
- * internal.h -- engine internals shared across the engine sources: precomputed
- * geometry tables and small inline helpers. Not for use outside engine/.
+ * engine_internal.h -- engine internals shared across the engine
+ * sources: precomputed geometry tables and small inline helpers. Not for
+ * use outside engine/.
  *
  * Sliders (rook, cannon, the flying general) never look at the 128-bit
  * board: the occupancy of one rank (9 bits of occ) or one file (10 bits of

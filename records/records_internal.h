@@ -1,6 +1,6 @@
 /*
- * internal.h -- helpers shared by the record readers and writers. Not for
- * use outside records/.
+ * records_internal.h -- helpers shared by the record readers and
+ * writers. Not for use outside records/.
  */
 #ifndef XQ_RECORDS_INTERNAL_H
 #define XQ_RECORDS_INTERNAL_H

@@ -1,10 +1,10 @@
 /*
- * bench.c -- the judge bench: adjudication throughput. Games are prepared
- * first (a games file, or seeded random games that cycle now and then so
- * that repetition rulings run), then replayed move by move through the
- * full rules of xq_game; only the replay is timed. A last round replays
- * them as a board's moves reach the server: Chinese move text, tested
- * for a search and judged as events.
+ * judge_bench.c -- the judge bench: adjudication throughput. Games are
+ * prepared first (a games file, or seeded random games that cycle now and
+ * then so that repetition rulings run), then replayed move by move
+ * through the full rules of xq_game; only the replay is timed. A last
+ * round replays them as a board's moves reach the server: Chinese move
+ * text, tested for a search and judged as events.
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /*
- * bench.c -- the perft bench: perft over a fixed set of positions,
+ * perft_bench.c -- the perft bench: perft over a fixed set of positions,
  * printing per position and in total nodes, time and nodes per second.
  * The expected counts come from the perft suite, so a bench run is also a
  * correctness signature; with a table (`bench --hash`) the same counts
