@@ -49,7 +49,7 @@ static int pop_sq(xq_bb *b)
   return sq;
 }
 
-int xq__is_cxa(const xq_rules *rules) { return rules->ruleset != XQ_RULESET_AXF; }
+int xq__classify_is_cxa(const xq_rules *rules) { return rules->ruleset != XQ_RULESET_AXF; }
 
 static int spend(budget *b)
 {
@@ -760,11 +760,11 @@ int xq_classify_move(const xq_pos *pos, xq_move m, const xq_rules *rules,
      * checks and chases in turn stays a perpetual chase (R7 common
      * victim); axf_pairs tests the retakes as if the check were not
      * there. */
-    if (!xq__is_cxa(rules)) classify_axf(pos, &after, m, s, &c);
+    if (!xq__classify_is_cxa(rules)) classify_axf(pos, &after, m, s, &c);
     *out = c;
     return XQ_OK;
   }
-  if (xq__is_cxa(rules)) {
+  if (xq__classify_is_cxa(rules)) {
     budget b = {0, rules->kill_search_nodes > 0 ? rules->kill_search_nodes : 1, 0};
     if (classify_cxa(pos, &after, m, s, rules, &b, &c) < 0 || b.exhausted) {
       c.cls = XQ_CLS_UNDECIDED; /* P13: never a guess */

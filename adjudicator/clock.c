@@ -27,8 +27,8 @@ void xq__clock_after_move(xq_game *g, int mover)
 static void flag(xq_game *g, xq_verdict *v, int side)
 {
   g->clock_ms[side] = 0;
-  xq__end(g, v, XQ_VERDICT_LOSS, side == XQ_RED ? XQ_OUT_BLACK_WINS : XQ_OUT_RED_WINS,
-          XQ_REASON_FLAG_FALL, side, "clock");
+  xq__verdict_end(g, v, XQ_VERDICT_LOSS, side == XQ_RED ? XQ_OUT_BLACK_WINS : XQ_OUT_RED_WINS,
+                  XQ_REASON_FLAG_FALL, side, "clock");
   snprintf(v->zh, sizeof v->zh, "%s超时，判负", xq__side_zh[side]);
   snprintf(v->en, sizeof v->en, "%s's flag fell: loses on time", xq__side_en[side]);
 }
@@ -37,7 +37,7 @@ int xq_game_clock(xq_game *g, long red_ms, long black_ms, xq_verdict *v)
 {
   if (!g || !v) return XQ_EINVAL;
   xq__verdict_begin(g, v, "clock");
-  if (xq__refuse_if_over(g, v)) return XQ_OK;
+  if (xq__verdict_refuse_if_over(g, v)) return XQ_OK;
   g->clock_ms[XQ_RED] = red_ms;
   g->clock_ms[XQ_BLACK] = black_ms;
   v->changed = 1;
@@ -49,8 +49,9 @@ int xq_game_clock(xq_game *g, long red_ms, long black_ms, xq_verdict *v)
   else if (g->clock_ms[!stm] <= 0)
     flag(g, v, !stm);
   else
-    xq__explain(v, "计时：红方%ld.%03ld秒，黑方%ld.%03ld秒", "clock: Red %ld.%03ld s, Black %ld.%03ld s",
-                red_ms / 1000, red_ms % 1000, black_ms / 1000, black_ms % 1000);
+    xq__verdict_explain(v, "计时：红方%ld.%03ld秒，黑方%ld.%03ld秒",
+                        "clock: Red %ld.%03ld s, Black %ld.%03ld s", red_ms / 1000,
+                        red_ms % 1000, black_ms / 1000, black_ms % 1000);
   return XQ_OK;
 }
 
@@ -60,7 +61,7 @@ int xq_game_tick(xq_game *g, long elapsed_ms, xq_verdict *v)
   int stm = g->pos.side;
   if (g->clock_ms[stm] < 0) return XQ_EINVAL; /* the rules set no clock */
   xq__verdict_begin(g, v, "tick");
-  if (xq__refuse_if_over(g, v)) return XQ_OK;
+  if (xq__verdict_refuse_if_over(g, v)) return XQ_OK;
   g->clock_ms[stm] -= elapsed_ms;
   v->changed = 1;
   if (g->clock_ms[stm] <= 0) {

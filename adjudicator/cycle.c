@@ -182,7 +182,7 @@ int xq_rule_classified(xq_cycle_ruling *r, const xq_rules *rules, int last_fullm
   if (!r || !rules || r->n < 1 || r->n > XQ_CYCLE_MAX) return XQ_EINVAL;
   for (int i = 0; i < r->n; i++)
     if (r->cls[i].mover > XQ_BLACK || r->cls[i].cls > XQ_CLS_UNDECIDED) return XQ_EINVAL;
-  int axf = !xq__is_cxa(rules);
+  int axf = !xq__classify_is_cxa(rules);
   verdict v = axf ? axf_verdict(r, rules) : cxa_verdict(r, rules);
   /* P12: a 不变作和 cycle completed before full move N must be changed by
    * Red or by the cycle's first mover. */

@@ -60,7 +60,7 @@ int xq_game_init(xq_game *g, const xq_rules *rules, const char *fen, xq_error *e
   return XQ_OK;
 }
 
-int xq__window_plies(const xq_game *g)
+int xq__game_window_plies(const xq_game *g)
 {
   return g->nply - g->window_start + (g->window_start == 0 ? g->start_halfmove : 0);
 }
@@ -78,8 +78,8 @@ static void illegal(xq_game *g, xq_verdict *v, int side, const char *why_zh, con
    * the second a loss). */
   g->illegal[side]++;
   if (g->rules.illegal_policy == XQ_ILLEGAL_LOSS || g->illegal[side] >= 2) {
-    xq__end(g, v, XQ_VERDICT_LOSS, side == XQ_RED ? XQ_OUT_BLACK_WINS : XQ_OUT_RED_WINS,
-            XQ_REASON_ILLEGAL_MOVE, side, "P9");
+    xq__verdict_end(g, v, XQ_VERDICT_LOSS, side == XQ_RED ? XQ_OUT_BLACK_WINS : XQ_OUT_RED_WINS,
+                    XQ_REASON_ILLEGAL_MOVE, side, "P9");
     snprintf(v->zh, sizeof v->zh, "%s%s%s，判负", xq__side_zh[side],
              g->rules.illegal_policy == XQ_ILLEGAL_LOSS ? "" : "第二次", zh);
     snprintf(v->en, sizeof v->en, "%s: %s%s, which loses", xq__side_en[side],
@@ -88,15 +88,15 @@ static void illegal(xq_game *g, xq_verdict *v, int side, const char *why_zh, con
   }
   strncat(en, "; the move is taken back", sizeof en - strlen(en) - 1);
   strncat(zh, "，退回重走", sizeof zh - strlen(zh) - 1);
-  xq__foul(g, v, side, 1, XQ_REASON_ILLEGAL_MOVE, "P9", zh, en);
+  xq__verdict_foul(g, v, side, 1, XQ_REASON_ILLEGAL_MOVE, "P9", zh, en);
 }
 
 static void suicide(xq_game *g, xq_verdict *v, int side, unsigned flags)
 {
   /* P10: released (离手) → loss; still in hand → one foul, retract. */
   if (!(flags & XQ_MV_HELD) && g->rules.suicide_released_loses) {
-    xq__end(g, v, XQ_VERDICT_LOSS, side == XQ_RED ? XQ_OUT_BLACK_WINS : XQ_OUT_RED_WINS,
-            XQ_REASON_SUICIDE, side, "P10");
+    xq__verdict_end(g, v, XQ_VERDICT_LOSS, side == XQ_RED ? XQ_OUT_BLACK_WINS : XQ_OUT_RED_WINS,
+                    XQ_REASON_SUICIDE, side, "P10");
     snprintf(v->zh, sizeof v->zh, "%s走棋形成自杀（已离手），判负", xq__side_zh[side]);
     snprintf(v->en, sizeof v->en,
              "%s: suicide (the move leaves its own general capturable), released: loses",
@@ -104,14 +104,14 @@ static void suicide(xq_game *g, xq_verdict *v, int side, unsigned flags)
     return;
   }
   if (!(flags & XQ_MV_HELD)) {
-    xq__foul(g, v, side, 1, XQ_REASON_SUICIDE, "P10", "走棋形成自杀，退回重走", "suicide; the move is taken back");
+    xq__verdict_foul(g, v, side, 1, XQ_REASON_SUICIDE, "P10", "走棋形成自杀，退回重走", "suicide; the move is taken back");
     return;
   }
   /* P10 in hand: suicide_held_fouls (Shaanxi 补充规定 七.3: 未离手判犯规一次) */
   int n = g->rules.suicide_held_fouls;
   if (n > 0) {
-    xq__foul(g, v, side, n, XQ_REASON_SUICIDE, "suicide_held_fouls", "走棋形成自杀（未离手），退回重走",
-             "suicide while the piece is still in hand; the move is taken back");
+    xq__verdict_foul(g, v, side, n, XQ_REASON_SUICIDE, "suicide_held_fouls", "走棋形成自杀（未离手），退回重走",
+                     "suicide while the piece is still in hand; the move is taken back");
     if (n > 1 && v->kind == XQ_VERDICT_FOUL)
       snprintf(v->zh, sizeof v->zh, "%s走棋形成自杀（未离手），退回重走，记犯规%d次（共%d次）",
                xq__side_zh[side], n, g->fouls[side]);
@@ -136,8 +136,8 @@ static void why_illegal(const xq_pos *pos, int from, int to, char *zh, size_t zl
 {
   xq_color c;
   char f[3], t[3];
-  xq__sq_name(from, f);
-  xq__sq_name(to, t);
+  xq__verdict_sq_name(from, f);
+  xq__verdict_sq_name(to, t);
   xq_kind k = xq_piece_at(pos, from, &c);
   if (k == XQ_NONE) {
     snprintf(zh, zl, "%s无子", f);
@@ -218,14 +218,14 @@ static void apply_ruling(xq_game *g, int first, int occ, const xq_cycle_ruling *
   case XQ_OUT_RED_WINS:
   case XQ_OUT_BLACK_WINS: {
     int loser = r->outcome == XQ_OUT_RED_WINS ? XQ_BLACK : XQ_RED;
-    xq__end(g, v, XQ_VERDICT_LOSS, r->outcome, r->reason, loser, "R8");
+    xq__verdict_end(g, v, XQ_VERDICT_LOSS, r->outcome, r->reason, loser, "R8");
     snprintf(v->zh, sizeof v->zh, "待判局面（第%d次重复）：%s，%s负", occ, rzh, xq__side_zh[loser]);
     snprintf(v->en, sizeof v->en, "position repeated %d times: %s; %s loses", occ, ren,
              xq__side_en[loser]);
     return;
   }
   case XQ_OUT_DRAW:
-    xq__end(g, v, XQ_VERDICT_DRAW, XQ_OUT_DRAW, r->reason, -1, "R8");
+    xq__verdict_end(g, v, XQ_VERDICT_DRAW, XQ_OUT_DRAW, r->reason, -1, "R8");
     snprintf(v->zh, sizeof v->zh, "待判局面（第%d次重复）：%s%s", occ, rzh,
              v->result == XQ_OUT_DRAW ? "" : "；和棋黑胜");
     snprintf(v->en, sizeof v->en, "position repeated %d times: %s%s", occ, ren,
@@ -237,8 +237,8 @@ static void apply_ruling(xq_game *g, int first, int occ, const xq_cycle_ruling *
     int comply = early ? g->rules.early_cycle_comply_moves : g->rules.change_order_comply_moves;
     if (!early && cycles == 0 && comply == 0) {
       /* P4 = 0: no second chance (AXF and the engines' practice). */
-      xq__end(g, v, XQ_VERDICT_LOSS, s == XQ_RED ? XQ_OUT_BLACK_WINS : XQ_OUT_RED_WINS,
-              r->reason, s, "P4");
+      xq__verdict_end(g, v, XQ_VERDICT_LOSS, s == XQ_RED ? XQ_OUT_BLACK_WINS : XQ_OUT_RED_WINS,
+                      r->reason, s, "P4");
       snprintf(v->zh, sizeof v->zh, "待判局面（第%d次重复）：%s；%s判负", occ, rzh, xq__side_zh[s]);
       snprintf(v->en, sizeof v->en, "position repeated %d times: %s; %s loses at once (P4 = 0)",
                occ, ren, xq__side_en[s]);
@@ -279,7 +279,7 @@ static void apply_ruling(xq_game *g, int first, int occ, const xq_cycle_ruling *
     return;
   }
   default:
-    xq__pause(g, v, r->reason, "R8");
+    xq__verdict_pause(g, v, r->reason, "R8");
     snprintf(v->zh, sizeof v->zh, "待判局面（第%d次重复）：%s，须由裁判裁决", occ, rzh);
     snprintf(v->en, sizeof v->en, "position repeated %d times: %s; an arbiter must decide", occ,
              ren);
@@ -296,15 +296,15 @@ static void rule_now(xq_game *g, int occ, int first, int prev, xq_verdict *v)
    * the last cycle alone. */
   if (g->nply - first > XQ_CYCLE_MAX) first = prev;
   if (first < 0 || g->nply - first > XQ_CYCLE_MAX || g->nply == first) {
-    xq__pause(g, v, XQ_REASON_SEARCH_BUDGET, "R5");
-    xq__explain(v, "待判局面的循环超过%d着，须由裁判裁决",
-                "the repeated cycle is longer than %d plies: an arbiter must decide",
-                XQ_CYCLE_MAX);
+    xq__verdict_pause(g, v, XQ_REASON_SEARCH_BUDGET, "R5");
+    xq__verdict_explain(v, "待判局面的循环超过%d着，须由裁判裁决",
+                        "the repeated cycle is longer than %d plies: an arbiter must decide",
+                        XQ_CYCLE_MAX);
     return;
   }
   if (rule_window(g, first, &r) != XQ_OK) {
-    xq__pause(g, v, XQ_REASON_SEARCH_BUDGET, "R5");
-    xq__explain(v, "循环无法裁定，须由裁判裁决", "the cycle cannot be ruled: an arbiter must decide");
+    xq__verdict_pause(g, v, XQ_REASON_SEARCH_BUDGET, "R5");
+    xq__verdict_explain(v, "循环无法裁定，须由裁判裁决", "the cycle cannot be ruled: an arbiter must decide");
     return;
   }
   apply_ruling(g, first, occ, &r, v);
@@ -330,8 +330,8 @@ static void follow_order(xq_game *g, int mover, xq_verdict *v)
   if (o->comply > 0) {
     /* Wujiaqu 补充规定 7: 裁决后2个回合内必须变着，否则判负. */
     if (mover == s && o->moves_made >= o->comply) {
-      xq__end(g, v, XQ_VERDICT_LOSS, s == XQ_RED ? XQ_OUT_BLACK_WINS : XQ_OUT_RED_WINS,
-              XQ_REASON_CHANGE_ORDER_IGNORED, s, o->early ? "P12" : "change_order");
+      xq__verdict_end(g, v, XQ_VERDICT_LOSS, s == XQ_RED ? XQ_OUT_BLACK_WINS : XQ_OUT_RED_WINS,
+                      XQ_REASON_CHANGE_ORDER_IGNORED, s, o->early ? "P12" : "change_order");
       snprintf(v->zh, sizeof v->zh, "%s被判变着后%d着内未变着，判负", xq__side_zh[s], o->comply);
       snprintf(v->en, sizeof v->en, "%s did not leave the cycle within %d moves of the order: loses",
                xq__side_en[s], o->comply);
@@ -345,8 +345,8 @@ static void follow_order(xq_game *g, int mover, xq_verdict *v)
   /* The cycle came round again: re-rule over the last cycle (R5). */
   xq_cycle_ruling r;
   if (g->nply - prev > XQ_CYCLE_MAX || rule_window(g, prev, &r) != XQ_OK) {
-    xq__pause(g, v, XQ_REASON_SEARCH_BUDGET, rule);
-    xq__explain(v, "循环无法裁定，须由裁判裁决", "the cycle cannot be ruled: an arbiter must decide");
+    xq__verdict_pause(g, v, XQ_REASON_SEARCH_BUDGET, rule);
+    xq__verdict_explain(v, "循环无法裁定，须由裁判裁决", "the cycle cannot be ruled: an arbiter must decide");
     return;
   }
   int lost = (r.outcome == XQ_OUT_MUST_CHANGE && r.side == s) ||
@@ -354,8 +354,8 @@ static void follow_order(xq_game *g, int mover, xq_verdict *v)
   if (lost) {
     copy_cycle(g, prev, &r, v);
     o->active = 0;
-    xq__end(g, v, XQ_VERDICT_LOSS, s == XQ_RED ? XQ_OUT_BLACK_WINS : XQ_OUT_RED_WINS,
-            XQ_REASON_CHANGE_ORDER_IGNORED, s, rule);
+    xq__verdict_end(g, v, XQ_VERDICT_LOSS, s == XQ_RED ? XQ_OUT_BLACK_WINS : XQ_OUT_RED_WINS,
+                    XQ_REASON_CHANGE_ORDER_IGNORED, s, rule);
     snprintf(v->zh, sizeof v->zh, "%s被判变着后仍重复循环（第%d次重复），判负", xq__side_zh[s], occ);
     snprintf(v->en, sizeof v->en,
              "%s repeated the cycle after the order to change (occurrence %d): loses",
@@ -391,7 +391,7 @@ static int complete(xq_game *g, xq_move m, unsigned flags, xq_verdict *v)
   xq_undo u;
   int capture = g->pos.board[XQ_TO(m)] != XQ_NO_PID;
   char name[5];
-  xq__move_name(m, name);
+  xq__verdict_move_name(m, name);
 
   xq_make(&g->pos, m, &u);
   xq_game_ply *h = &g->hist[g->nply];
@@ -415,8 +415,8 @@ static int complete(xq_game *g, xq_move m, unsigned flags, xq_verdict *v)
    * 补充规定 十: 除出现将死、困毙外…按“超时”判负). */
   int no_reply = xq_count_legal(&g->pos) == 0;
   if ((flags & XQ_MV_FLAG_FELL) && !(no_reply && g->rules.flag_fall_mate_stands)) {
-    xq__end(g, v, XQ_VERDICT_LOSS, mover == XQ_RED ? XQ_OUT_BLACK_WINS : XQ_OUT_RED_WINS,
-            XQ_REASON_FLAG_FALL, mover, "clock");
+    xq__verdict_end(g, v, XQ_VERDICT_LOSS, mover == XQ_RED ? XQ_OUT_BLACK_WINS : XQ_OUT_RED_WINS,
+                    XQ_REASON_FLAG_FALL, mover, "clock");
     snprintf(v->zh, sizeof v->zh, "%s走%s时已超时，判负", xq__side_zh[mover], name);
     snprintf(v->en, sizeof v->en, "%s plays %s after its flag fell: loses on time", xq__side_en[mover], name);
     if (no_reply) return XQ_OK;
@@ -429,9 +429,9 @@ static int complete(xq_game *g, xq_move m, unsigned flags, xq_verdict *v)
    * it stands over the natural limit (R9). */
   if (no_reply) {
     int loser = g->pos.side, mate = xq_in_check(&g->pos, loser);
-    xq__end(g, v, mate ? XQ_VERDICT_MATE : XQ_VERDICT_STALEMATE,
-            loser == XQ_RED ? XQ_OUT_BLACK_WINS : XQ_OUT_RED_WINS,
-            mate ? XQ_REASON_CHECKMATE : XQ_REASON_STALEMATE, loser, "R3");
+    xq__verdict_end(g, v, mate ? XQ_VERDICT_MATE : XQ_VERDICT_STALEMATE,
+                    loser == XQ_RED ? XQ_OUT_BLACK_WINS : XQ_OUT_RED_WINS,
+                    mate ? XQ_REASON_CHECKMATE : XQ_REASON_STALEMATE, loser, "R3");
     snprintf(v->zh, sizeof v->zh, "%s走%s，%s，%s负", xq__side_zh[mover], name,
              mate ? "将死" : "困毙", xq__side_zh[loser]);
     snprintf(v->en, sizeof v->en, "%s plays %s: %s, %s loses", xq__side_en[mover], name,
@@ -448,7 +448,7 @@ static int complete(xq_game *g, xq_move m, unsigned flags, xq_verdict *v)
     fresh = 1;
     if (g->rules.simple_draw != XQ_SIMPLE_DRAW_OFF && no_attackers(&g->pos)) {
       /* P14 MINIMAL (4.2.1): no 车马炮兵 on either side, nobody can win. */
-      xq__end(g, v, XQ_VERDICT_DRAW, XQ_OUT_DRAW, XQ_REASON_SIMPLE_DRAW, -1, "P14");
+      xq__verdict_end(g, v, XQ_VERDICT_DRAW, XQ_OUT_DRAW, XQ_REASON_SIMPLE_DRAW, -1, "P14");
       snprintf(v->zh, sizeof v->zh, "%s走%s后双方均无车马炮兵，判和%s", xq__side_zh[mover], name,
                v->result == XQ_OUT_DRAW ? "" : "（和棋黑胜）");
       snprintf(v->en, sizeof v->en, "%s plays %s: no rook, horse, cannon or pawn is left, a draw%s",
@@ -457,7 +457,7 @@ static int complete(xq_game *g, xq_move m, unsigned flags, xq_verdict *v)
     }
   }
   if (xq__natural_auto_reached(g)) {
-    xq__end(g, v, XQ_VERDICT_DRAW, XQ_OUT_DRAW, XQ_REASON_NATURAL_LIMIT, -1, "R9");
+    xq__verdict_end(g, v, XQ_VERDICT_DRAW, XQ_OUT_DRAW, XQ_REASON_NATURAL_LIMIT, -1, "R9");
     snprintf(v->zh, sizeof v->zh, "%s走%s后已满%d回合无吃子（自然限着），判和%s", xq__side_zh[mover],
              name, g->rules.natural_limit_moves, v->result == XQ_OUT_DRAW ? "" : "（和棋黑胜）");
     snprintf(v->en, sizeof v->en, "%s plays %s: %d moves without a capture (natural limit), a draw%s",
@@ -476,12 +476,12 @@ static int complete(xq_game *g, xq_move m, unsigned flags, xq_verdict *v)
   return XQ_OK;
 }
 
-int xq__play(xq_game *g, xq_move m, unsigned flags, xq_verdict *v)
+int xq__game_play(xq_game *g, xq_move m, unsigned flags, xq_verdict *v)
 {
   int from = XQ_FROM(m), to = XQ_TO(m);
   v->nmoves = 1;
   v->moves[0] = m;
-  if (xq__refuse_if_over(g, v)) return XQ_OK;
+  if (xq__verdict_refuse_if_over(g, v)) return XQ_OK;
   if (g->nply >= XQ_GAME_PLIES_MAX) return XQ_ELIMIT;
   g->held = XQ_MOVE_NONE; /* a new move replaces one still in hand */
   int side = g->pos.side, pid = g->pos.board[from];
@@ -511,7 +511,7 @@ int xq__play(xq_game *g, xq_move m, unsigned flags, xq_verdict *v)
       if (XQ_FROM(l.m[i]) == g->touched_sq) {
         char t[3];
         char zh[96], en[96];
-        xq__sq_name(g->touched_sq, t);
+        xq__verdict_sq_name(g->touched_sq, t);
         snprintf(zh, sizeof zh, "摸子走子：摸了%s的子必须走该子", t);
         snprintf(en, sizeof en, "touch-move: the piece lifted from %s must be moved", t);
         illegal(g, v, side, zh, en);
@@ -520,7 +520,7 @@ int xq__play(xq_game *g, xq_move m, unsigned flags, xq_verdict *v)
   }
   if (flags & XQ_MV_HELD) {
     char name[5];
-    xq__move_name(m, name);
+    xq__verdict_move_name(m, name);
     g->held = m;
     g->touched_sq = from;
     v->changed = 1;
@@ -538,7 +538,7 @@ int xq_game_move(xq_game *g, xq_move m, unsigned flags, xq_verdict *v)
       XQ_FROM(m) == XQ_TO(m))
     return XQ_EINVAL;
   xq__verdict_begin(g, v, "move");
-  return xq__play(g, m, flags, v);
+  return xq__game_play(g, m, flags, v);
 }
 
 /* Squares of ICCS text ("h2e2", "H2-E2"), legal or not. */
@@ -592,7 +592,7 @@ int xq_game_move_text(xq_game *g, const char *text, unsigned flags, xq_verdict *
   if (!g || !text || !v) return XQ_EINVAL;
   xq_verdict tmp;
   xq__verdict_begin(g, &tmp, "move");
-  if (xq__refuse_if_over(g, &tmp)) {
+  if (xq__verdict_refuse_if_over(g, &tmp)) {
     *v = tmp;
     return XQ_OK;
   }
@@ -616,10 +616,10 @@ int xq_game_lift(xq_game *g, int sq, xq_verdict *v)
 {
   if (!g || !v || sq < 0 || sq >= XQ_SQUARES) return XQ_EINVAL;
   xq__verdict_begin(g, v, "lift");
-  if (xq__refuse_if_over(g, v)) return XQ_OK;
+  if (xq__verdict_refuse_if_over(g, v)) return XQ_OK;
   int pid = g->pos.board[sq];
   char t[3];
-  xq__sq_name(sq, t);
+  xq__verdict_sq_name(sq, t);
   if (pid != XQ_NO_PID && XQ_PID_COLOR(pid) == g->pos.side && g->touched_sq < 0) {
     g->touched_sq = sq;
     v->changed = 1;
@@ -628,7 +628,7 @@ int xq_game_lift(xq_game *g, int sq, xq_verdict *v)
     snprintf(v->en, sizeof v->en, "%s lifts the piece on %s, which must now move",
              xq__side_en[g->pos.side], t);
   } else {
-    xq__explain(v, "%s的子被拿起", "the piece on %s is lifted", t);
+    xq__verdict_explain(v, "%s的子被拿起", "the piece on %s is lifted", t);
   }
   return XQ_OK;
 }
@@ -637,10 +637,10 @@ int xq_game_release(xq_game *g, xq_verdict *v)
 {
   if (!g || !v) return XQ_EINVAL;
   xq__verdict_begin(g, v, "release");
-  if (xq__refuse_if_over(g, v)) return XQ_OK;
+  if (xq__verdict_refuse_if_over(g, v)) return XQ_OK;
   if (g->held == XQ_MOVE_NONE) {
     v->kind = XQ_VERDICT_REFUSED;
-    xq__explain(v, "没有未离手的着法", "no move is waiting for release");
+    xq__verdict_explain(v, "没有未离手的着法", "no move is waiting for release");
     return XQ_OK;
   }
   xq_move m = g->held;
@@ -658,16 +658,16 @@ int xq_game_claim_repetition(xq_game *g, int side, xq_verdict *v)
 {
   if (!g || !v || (side != XQ_RED && side != XQ_BLACK)) return XQ_EINVAL;
   xq__verdict_begin(g, v, "claim_repetition");
-  if (xq__refuse_if_over(g, v)) return XQ_OK;
+  if (xq__verdict_refuse_if_over(g, v)) return XQ_OK;
   int first, prev, occ = occurrences(g, &first, &prev);
   if (occ < g->rules.repetition_occurrences) {
     v->kind = XQ_VERDICT_REFUSED;
     v->reason = XQ_REASON_CLAIM_REFUSED;
     v->side = side;
     snprintf(v->rule, sizeof v->rule, "P2");
-    xq__explain(v, "本局面出现%d次，未满%d次，不构成待判局面",
-                "the position has occurred %d time%s, fewer than %d: no ruling yet", occ,
-                occ == 1 ? "" : "s", g->rules.repetition_occurrences);
+    xq__verdict_explain(v, "本局面出现%d次，未满%d次，不构成待判局面",
+                        "the position has occurred %d time%s, fewer than %d: no ruling yet", occ,
+                        occ == 1 ? "" : "s", g->rules.repetition_occurrences);
     return XQ_OK;
   }
   g->order.active = 0;
@@ -679,9 +679,9 @@ int xq_game_resign(xq_game *g, int side, xq_verdict *v)
 {
   if (!g || !v || (side != XQ_RED && side != XQ_BLACK)) return XQ_EINVAL;
   xq__verdict_begin(g, v, "resign");
-  if (xq__refuse_if_over(g, v)) return XQ_OK;
-  xq__end(g, v, XQ_VERDICT_LOSS, side == XQ_RED ? XQ_OUT_BLACK_WINS : XQ_OUT_RED_WINS,
-          XQ_REASON_RESIGNATION, side, "");
+  if (xq__verdict_refuse_if_over(g, v)) return XQ_OK;
+  xq__verdict_end(g, v, XQ_VERDICT_LOSS, side == XQ_RED ? XQ_OUT_BLACK_WINS : XQ_OUT_RED_WINS,
+                  XQ_REASON_RESIGNATION, side, "");
   snprintf(v->zh, sizeof v->zh, "%s认负", xq__side_zh[side]);
   snprintf(v->en, sizeof v->en, "%s resigns", xq__side_en[side]);
   return XQ_OK;
@@ -692,7 +692,8 @@ int xq_game_arbiter_foul(xq_game *g, int side, xq_verdict *v)
   if (!g || !v || (side != XQ_RED && side != XQ_BLACK)) return XQ_EINVAL;
   xq__verdict_begin(g, v, "arbiter_foul");
   /* Fouls after the result still count for the tie-break (tourney.md). */
-  xq__foul(g, v, side, 1, XQ_REASON_ARBITER, "P11", "被裁判判犯规", "a foul recorded by the arbiter");
+  xq__verdict_foul(g, v, side, 1, XQ_REASON_ARBITER, "P11", "被裁判判犯规",
+                   "a foul recorded by the arbiter");
   return XQ_OK;
 }
 
@@ -708,18 +709,18 @@ int xq_game_arbiter_result(xq_game *g, xq_outcome result, xq_verdict *v)
     v->result = XQ_OUT_NONE;
     v->reason = XQ_REASON_ARBITER;
     v->changed = 1;
-    xq__explain(v, "裁判决定继续对局", "the arbiter resumes play");
+    xq__verdict_explain(v, "裁判决定继续对局", "the arbiter resumes play");
     return XQ_OK;
   }
   /* The arbiter's word is final: an armageddon draw is not converted. */
   int arm = g->rules.armageddon;
   g->rules.armageddon = 0;
   int loser = result == XQ_OUT_RED_WINS ? XQ_BLACK : result == XQ_OUT_BLACK_WINS ? XQ_RED : -1;
-  xq__end(g, v, loser < 0 ? XQ_VERDICT_DRAW : XQ_VERDICT_LOSS, result, XQ_REASON_ARBITER, loser,
-          "arbiter");
+  xq__verdict_end(g, v, loser < 0 ? XQ_VERDICT_DRAW : XQ_VERDICT_LOSS, result, XQ_REASON_ARBITER,
+                  loser, "arbiter");
   g->rules.armageddon = arm;
   if (loser < 0) {
-    xq__explain(v, "裁判判和", "the arbiter rules a draw");
+    xq__verdict_explain(v, "裁判判和", "the arbiter rules a draw");
   } else {
     snprintf(v->zh, sizeof v->zh, "裁判判%s负", xq__side_zh[loser]);
     snprintf(v->en, sizeof v->en, "the arbiter rules that %s loses", xq__side_en[loser]);

@@ -18,40 +18,40 @@ void xq__verdict_begin(const xq_game *g, xq_verdict *v, const char *event);
 
 /* Write the explanation lines of *v: `zh` and `en` are printf formats
  * that consume the same arguments in the same order. */
-void xq__explain(xq_verdict *v, const char *zh, const char *en, ...)
+void xq__verdict_explain(xq_verdict *v, const char *zh, const char *en, ...)
   __attribute__((format(printf, 3, 4)));
 
 /* Square name ("e1") into buf[3]. */
-void xq__sq_name(int sq, char buf[3]);
+void xq__verdict_sq_name(int sq, char buf[3]);
 
 /* Move in ICCS ("h2e2") into buf[5]. */
-void xq__move_name(xq_move m, char buf[5]);
+void xq__verdict_move_name(xq_move m, char buf[5]);
 
 /* End the game: result `result` with `reason` under `rule`; `kind` and
  * `side` (the loser, or -1) go into *v. An armageddon draw becomes a
  * Black win (XQ_REASON_ARMAGEDDON_DRAW). Does not write the explanation. */
-void xq__end(xq_game *g, xq_verdict *v, xq_verdict_kind kind, xq_outcome result,
-             xq_reason reason, int side, const char *rule);
+void xq__verdict_end(xq_game *g, xq_verdict *v, xq_verdict_kind kind, xq_outcome result,
+                     xq_reason reason, int side, const char *rule);
 
 /* Pause play for the arbiter: the game's result becomes NEEDS_ARBITER
  * with `reason` under `rule`, and *v a NEEDS_ARBITER verdict. Does not
  * write the explanation. */
-void xq__pause(xq_game *g, xq_verdict *v, xq_reason reason, const char *rule);
+void xq__verdict_pause(xq_game *g, xq_verdict *v, xq_reason reason, const char *rule);
 
 /* Record `n` fouls against `side` for `reason` under `rule`: a FOUL
  * verdict, or a loss when the fouls reach P11. Explains the verdict with
  * `what_zh`/`what_en` (what the foul was) in front. */
-void xq__foul(xq_game *g, xq_verdict *v, int side, int n, xq_reason reason, const char *rule,
-              const char *what_zh, const char *what_en);
+void xq__verdict_foul(xq_game *g, xq_verdict *v, int side, int n, xq_reason reason,
+                      const char *rule, const char *what_zh, const char *what_en);
 
 /* Plies without a capture so far (R9's W). */
-int xq__window_plies(const xq_game *g);
+int xq__game_window_plies(const xq_game *g);
 
 /* Natural limit with P7 = AUTO after a move: 1 when the game is drawn. */
 int xq__natural_auto_reached(const xq_game *g);
 
 /* Attacking pieces (进攻子力: 车 马 炮 兵) of `side` (natural.c). */
-int xq__attackers(const xq_pos *p, int side);
+int xq__natural_attackers(const xq_pos *p, int side);
 
 /* Clocks: start them at the base times, add the increment after a move. */
 void xq__clock_init(xq_game *g);
@@ -59,7 +59,7 @@ void xq__clock_after_move(xq_game *g, int mover);
 
 /* Play move `m` (any 16-bit value with squares on the board) through the
  * full pipeline of xq_game_move; *v already begun. */
-int xq__play(xq_game *g, xq_move m, unsigned flags, xq_verdict *v);
+int xq__game_play(xq_game *g, xq_move m, unsigned flags, xq_verdict *v);
 
 /* Read move `text` on the current position (xq_move_parse_any) ahead of
  * its turn, and keep the move in g->read_ahead when it is legal, for
@@ -68,6 +68,6 @@ int xq__game_read_ahead(xq_game *g, const char *text, xq_move *m);
 
 /* Refuse an event because the game is over or paused: fills *v and
  * returns 1; returns 0 while play goes on. */
-int xq__refuse_if_over(const xq_game *g, xq_verdict *v);
+int xq__verdict_refuse_if_over(const xq_game *g, xq_verdict *v);
 
 #endif /* XQ_ADJUDICATOR_GAME_INTERNAL_H */

@@ -65,7 +65,7 @@ static int count_for(const xq_game *g, int side)
 {
   int from = count_start(g, side);
   if (from < 0) return 0;
-  int w = from == g->window_start ? xq__window_plies(g) : g->nply - from;
+  int w = from == g->window_start ? xq__game_window_plies(g) : g->nply - from;
   switch (g->rules.natural_check_policy) {
   case XQ_NAT_CHECKS_CAP: return w - excluded_checks(g, side, g->rules.natural_check_cap, from);
   case XQ_NAT_CHECKS_EXCLUDE_CLAIMANT: return w - excluded_checks(g, side, -1, from);
@@ -86,7 +86,7 @@ int xq_game_natural_count(const xq_game *g, int side)
 {
   if (!g) return 0;
   if (side == XQ_RED || side == XQ_BLACK) return count_for(g, side);
-  int w = xq__window_plies(g), cap = g->rules.natural_check_cap;
+  int w = xq__game_window_plies(g), cap = g->rules.natural_check_cap;
   switch (g->rules.natural_auto_mode) {
   case XQ_NAT_AUTO_SYMMETRIC:
     /* Pikafish: both sides' excess checks and their replies drop out. */
@@ -111,11 +111,11 @@ int xq__natural_auto_reached(const xq_game *g)
   int limit = 2 * g->rules.natural_limit_moves;
   if (g->rules.natural_trigger != XQ_TRIGGER_AUTO || limit <= 0) return 0;
   /* Every count is at most W: skip the work until W reaches the limit. */
-  if (xq__window_plies(g) < limit) return 0;
+  if (xq__game_window_plies(g) < limit) return 0;
   return xq_game_natural_count(g, -1) >= limit;
 }
 
-int xq__attackers(const xq_pos *p, int side)
+int xq__natural_attackers(const xq_pos *p, int side)
 {
   int n = 0;
   static const int kinds[] = {XQ_ROOK, XQ_HORSE, XQ_CANNON, XQ_PAWN};
@@ -130,18 +130,18 @@ int xq_game_claim_natural(xq_game *g, int side, xq_verdict *v)
 {
   if (!g || !v || (side != XQ_RED && side != XQ_BLACK)) return XQ_EINVAL;
   xq__verdict_begin(g, v, "claim_natural");
-  if (xq__refuse_if_over(g, v)) return XQ_OK;
+  if (xq__verdict_refuse_if_over(g, v)) return XQ_OK;
   const xq_rules *r = &g->rules;
   v->side = side;
   if (r->natural_limit_moves <= 0) {
     /* Tangshan 八.5: 裁判按照具体局面区别对待. */
-    xq__pause(g, v, XQ_REASON_NATURAL_LIMIT, "P5");
+    xq__verdict_pause(g, v, XQ_REASON_NATURAL_LIMIT, "P5");
     snprintf(v->zh, sizeof v->zh, "%s提出自然限着，由裁判按具体局面裁决", xq__side_zh[side]);
     snprintf(v->en, sizeof v->en, "%s claims the natural limit; the arbiter decides on the position",
              xq__side_en[side]);
     return XQ_OK;
   }
-  int att = xq__attackers(&g->pos, side);
+  int att = xq__natural_attackers(&g->pos, side);
   if (r->claim_attackers_crossed_pawns) {
     /* an uncrossed pawn does not attack (the Wujiaqu pawns=crossed reading) */
     xq_bb pawns = g->pos.kind[side][XQ_PAWN];
@@ -176,7 +176,7 @@ int xq_game_claim_natural(xq_game *g, int side, xq_verdict *v)
   }
   int count = count_for(g, side), need = 2 * r->natural_limit_moves;
   if (count >= need) {
-    xq__end(g, v, XQ_VERDICT_DRAW, XQ_OUT_DRAW, XQ_REASON_NATURAL_LIMIT, -1, "R9");
+    xq__verdict_end(g, v, XQ_VERDICT_DRAW, XQ_OUT_DRAW, XQ_REASON_NATURAL_LIMIT, -1, "R9");
     snprintf(v->zh, sizeof v->zh, "%s提出自然限着：计%d着（需%d着），判和%s", xq__side_zh[side],
              count, need, v->result == XQ_OUT_DRAW ? "" : "（和棋黑胜）");
     snprintf(v->en, sizeof v->en, "%s claims the natural limit: %d plies count (%d needed), a draw%s",
@@ -193,8 +193,8 @@ int xq_game_claim_natural(xq_game *g, int side, xq_verdict *v)
            count == 1 ? "ply counts" : "plies count", need);
   if (r->false_claims_to_lose > 0 && g->false_claims[side] >= r->false_claims_to_lose) {
     /* Shaanxi 补充规定 5: 提出方再次提出，仍不够40回合，即判负. */
-    xq__end(g, v, XQ_VERDICT_LOSS, side == XQ_RED ? XQ_OUT_BLACK_WINS : XQ_OUT_RED_WINS,
-            XQ_REASON_FALSE_CLAIM, side, "P8");
+    xq__verdict_end(g, v, XQ_VERDICT_LOSS, side == XQ_RED ? XQ_OUT_BLACK_WINS : XQ_OUT_RED_WINS,
+                    XQ_REASON_FALSE_CLAIM, side, "P8");
     snprintf(v->zh, sizeof v->zh, "%s第%d次%s，判负", xq__side_zh[side], g->false_claims[side], zh);
     snprintf(v->en, sizeof v->en, "%s: %s; false claim number %d, which loses",
              xq__side_en[side], en, g->false_claims[side]);
@@ -206,8 +206,8 @@ int xq_game_claim_natural(xq_game *g, int side, xq_verdict *v)
     if (g->clock_ms[side] <= 0) {
       /* 若因此超时则判负. */
       g->clock_ms[side] = 0;
-      xq__end(g, v, XQ_VERDICT_LOSS, side == XQ_RED ? XQ_OUT_BLACK_WINS : XQ_OUT_RED_WINS,
-              XQ_REASON_FLAG_FALL, side, "P8");
+      xq__verdict_end(g, v, XQ_VERDICT_LOSS, side == XQ_RED ? XQ_OUT_BLACK_WINS : XQ_OUT_RED_WINS,
+                      XQ_REASON_FLAG_FALL, side, "P8");
       snprintf(v->zh, sizeof v->zh, "%s%s，扣时%d秒后超时，判负", xq__side_zh[side], zh,
                r->false_claim_penalty_s);
       snprintf(v->en, sizeof v->en, "%s: %s; %d s off the clock run it out: loses",
@@ -221,7 +221,7 @@ int xq_game_claim_natural(xq_game *g, int side, xq_verdict *v)
     strncat(en, t, sizeof en - strlen(en) - 1);
   }
   if (r->false_claim_fouls > 0) {
-    xq__foul(g, v, side, r->false_claim_fouls, XQ_REASON_FALSE_CLAIM, "P8", zh, en);
+    xq__verdict_foul(g, v, side, r->false_claim_fouls, XQ_REASON_FALSE_CLAIM, "P8", zh, en);
     return XQ_OK;
   }
   v->kind = XQ_VERDICT_REFUSED;

@@ -42,7 +42,7 @@ int xq_game_offer_draw(xq_game *g, int side, xq_verdict *v)
 {
   if (!g || !v || (side != XQ_RED && side != XQ_BLACK)) return XQ_EINVAL;
   xq__verdict_begin(g, v, "draw_offer");
-  if (xq__refuse_if_over(g, v)) return XQ_OK;
+  if (xq__verdict_refuse_if_over(g, v)) return XQ_OK;
   const xq_rules *r = &g->rules;
   v->side = side;
   v->reason = XQ_REASON_DRAW_OFFER;
@@ -51,8 +51,8 @@ int xq_game_offer_draw(xq_game *g, int side, xq_verdict *v)
   /* Burqin 补充规定 2: 提出方剩余时间不足3分钟提和，裁判不予受理（少于两个
    * 进攻子的简明公认官和局面除外） -- 双方少于两个进攻子 (补充规定 3) */
   int bare = r->draw_offer_exempt_attackers > 0 &&
-             xq__attackers(&g->pos, XQ_RED) < r->draw_offer_exempt_attackers &&
-             xq__attackers(&g->pos, XQ_BLACK) < r->draw_offer_exempt_attackers;
+             xq__natural_attackers(&g->pos, XQ_RED) < r->draw_offer_exempt_attackers &&
+             xq__natural_attackers(&g->pos, XQ_BLACK) < r->draw_offer_exempt_attackers;
   if (r->draw_offer_own_time && side != g->pos.side) {
     /* Xinjiang 补充规定 八: 提议作和必须在自己用时内提出 */
     rule = "draw_offer_own_time";
@@ -118,14 +118,14 @@ static void to_arbiter(xq_game *g, xq_verdict *v, const char *rule)
   g->draw_offer_pending = -1; /* answered: the arbiter settles it */
   g->draw_offer_late = 0;
   g->draw_offer_short = 0;
-  xq__pause(g, v, XQ_REASON_DRAW_OFFER, rule);
+  xq__verdict_pause(g, v, XQ_REASON_DRAW_OFFER, rule);
 }
 
 int xq_game_answer_draw(xq_game *g, int side, int accept, xq_verdict *v)
 {
   if (!g || !v || (side != XQ_RED && side != XQ_BLACK)) return XQ_EINVAL;
   xq__verdict_begin(g, v, "draw_answer");
-  if (xq__refuse_if_over(g, v)) return XQ_OK;
+  if (xq__verdict_refuse_if_over(g, v)) return XQ_OK;
   v->side = side;
   if (g->draw_offer_pending != !side) {
     v->kind = XQ_VERDICT_REFUSED;
@@ -168,7 +168,7 @@ int xq_game_answer_draw(xq_game *g, int side, int accept, xq_verdict *v)
              "may not offer: the arbiter rules", xq__side_en[side], g->rules.draw_offer_advantage_cutoff_s);
     return XQ_OK;
   }
-  xq__end(g, v, XQ_VERDICT_DRAW, XQ_OUT_DRAW, XQ_REASON_AGREEMENT, -1, "R4");
+  xq__verdict_end(g, v, XQ_VERDICT_DRAW, XQ_OUT_DRAW, XQ_REASON_AGREEMENT, -1, "R4");
   snprintf(v->zh, sizeof v->zh, "双方同意作和%s", v->result == XQ_OUT_DRAW ? "" : "，和棋黑胜");
   snprintf(v->en, sizeof v->en, "draw by agreement%s",
            v->result == XQ_OUT_DRAW ? "" : "; armageddon: Black wins");

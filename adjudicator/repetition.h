@@ -10,6 +10,6 @@
 #include "adjudicator.h"
 
 /* True for the CXA rule sets (2011 and 2020, identical until compared). */
-int xq__is_cxa(const xq_rules *rules);
+int xq__classify_is_cxa(const xq_rules *rules);
 
 #endif /* XQ_REPETITION_H */

@@ -105,12 +105,12 @@ int xq_game_snapshot(xq_game *g, const char *board, xq_verdict *v, xq_error *err
   if (rc) return rc;
   xq_verdict tmp;
   xq__verdict_begin(g, &tmp, "snapshot");
-  if (xq__refuse_if_over(g, &tmp)) {
+  if (xq__verdict_refuse_if_over(g, &tmp)) {
     *v = tmp;
     return XQ_OK;
   }
   if (matches(&g->pos, cells)) {
-    xq__explain(&tmp, "棋盘未变", "the board is unchanged");
+    xq__verdict_explain(&tmp, "棋盘未变", "the board is unchanged");
     *v = tmp;
     return XQ_OK;
   }
@@ -140,8 +140,8 @@ int xq_game_snapshot(xq_game *g, const char *board, xq_verdict *v, xq_error *err
   if (found > 1) {
     if (err) {
       char a[5], b[5];
-      xq__move_name(hit[0], a);
-      xq__move_name(hit[1], b);
+      xq__verdict_move_name(hit[0], a);
+      xq__verdict_move_name(hit[1], b);
       err->code = XQ_EAMBIGUOUS;
       err->pos = -1;
       err->ply = g->nply;
@@ -151,7 +151,7 @@ int xq_game_snapshot(xq_game *g, const char *board, xq_verdict *v, xq_error *err
     }
     return XQ_EAMBIGUOUS;
   }
-  rc = xq__play(g, hit[0], 0, &tmp);
+  rc = xq__game_play(g, hit[0], 0, &tmp);
   if (rc == XQ_OK) *v = tmp;
   return rc;
 }

@@ -41,7 +41,7 @@ static void vformat_both(xq_verdict *v, size_t at_zh, size_t at_en, const char *
   va_end(ap2);
 }
 
-void xq__explain(xq_verdict *v, const char *zh, const char *en, ...)
+void xq__verdict_explain(xq_verdict *v, const char *zh, const char *en, ...)
 {
   va_list ap;
   va_start(ap, en);
@@ -49,21 +49,21 @@ void xq__explain(xq_verdict *v, const char *zh, const char *en, ...)
   va_end(ap);
 }
 
-void xq__sq_name(int sq, char buf[3])
+void xq__verdict_sq_name(int sq, char buf[3])
 {
   buf[0] = (char)('a' + XQ_FILE(sq));
   buf[1] = (char)('0' + XQ_RANK(sq));
   buf[2] = '\0';
 }
 
-void xq__move_name(xq_move m, char buf[5])
+void xq__verdict_move_name(xq_move m, char buf[5])
 {
-  xq__sq_name(XQ_FROM(m), buf);
-  xq__sq_name(XQ_TO(m), buf + 2);
+  xq__verdict_sq_name(XQ_FROM(m), buf);
+  xq__verdict_sq_name(XQ_TO(m), buf + 2);
 }
 
-void xq__end(xq_game *g, xq_verdict *v, xq_verdict_kind kind, xq_outcome result,
-             xq_reason reason, int side, const char *rule)
+void xq__verdict_end(xq_game *g, xq_verdict *v, xq_verdict_kind kind, xq_outcome result,
+                     xq_reason reason, int side, const char *rule)
 {
   /* Armageddon (加赛超快棋): 和棋黑胜, whatever made the draw. */
   if (result == XQ_OUT_DRAW && g->rules.armageddon) {
@@ -85,7 +85,7 @@ void xq__end(xq_game *g, xq_verdict *v, xq_verdict_kind kind, xq_outcome result,
   snprintf(v->rule, sizeof v->rule, "%s", rule);
 }
 
-void xq__pause(xq_game *g, xq_verdict *v, xq_reason reason, const char *rule)
+void xq__verdict_pause(xq_game *g, xq_verdict *v, xq_reason reason, const char *rule)
 {
   g->result = XQ_OUT_NEEDS_ARBITER;
   g->result_reason = reason;
@@ -96,16 +96,16 @@ void xq__pause(xq_game *g, xq_verdict *v, xq_reason reason, const char *rule)
   snprintf(v->rule, sizeof v->rule, "%s", rule);
 }
 
-void xq__foul(xq_game *g, xq_verdict *v, int side, int n, xq_reason reason, const char *rule,
-              const char *what_zh, const char *what_en)
+void xq__verdict_foul(xq_game *g, xq_verdict *v, int side, int n, xq_reason reason,
+                      const char *rule, const char *what_zh, const char *what_en)
 {
   g->fouls[side] += n;
   v->fouls[side] = g->fouls[side];
   v->changed = 1;
   int limit = g->rules.fouls_to_lose;
   if (limit > 0 && g->fouls[side] >= limit && g->result == XQ_OUT_NONE) {
-    xq__end(g, v, XQ_VERDICT_LOSS, side == XQ_RED ? XQ_OUT_BLACK_WINS : XQ_OUT_RED_WINS,
-            XQ_REASON_FOUL_LIMIT, side, "P11");
+    xq__verdict_end(g, v, XQ_VERDICT_LOSS, side == XQ_RED ? XQ_OUT_BLACK_WINS : XQ_OUT_RED_WINS,
+                    XQ_REASON_FOUL_LIMIT, side, "P11");
     snprintf(v->zh, sizeof v->zh, "%s%s，累计犯规%d次，判负", xq__side_zh[side], what_zh,
              g->fouls[side]);
     snprintf(v->en, sizeof v->en, "%s: %s; that is foul %d, which loses", xq__side_en[side],
@@ -125,16 +125,16 @@ void xq__foul(xq_game *g, xq_verdict *v, int side, int n, xq_reason reason, cons
            g->fouls[side]);
 }
 
-int xq__refuse_if_over(const xq_game *g, xq_verdict *v)
+int xq__verdict_refuse_if_over(const xq_game *g, xq_verdict *v)
 {
   if (g->result == XQ_OUT_NONE) return 0;
   v->kind = XQ_VERDICT_REFUSED;
   if (g->result == XQ_OUT_NEEDS_ARBITER) {
     v->reason = XQ_REASON_AWAITING_ARBITER;
-    xq__explain(v, "对局暂停，等待裁判裁决", "play is paused until the arbiter rules");
+    xq__verdict_explain(v, "对局暂停，等待裁判裁决", "play is paused until the arbiter rules");
   } else {
     v->reason = XQ_REASON_GAME_OVER;
-    xq__explain(v, "对局已结束（%s）", "the game is over (%s)", xq_outcome_name(g->result));
+    xq__verdict_explain(v, "对局已结束（%s）", "the game is over (%s)", xq_outcome_name(g->result));
   }
   return 1;
 }
@@ -172,14 +172,14 @@ char *xq_verdict_json(const xq_verdict *v)
   cJSON_AddStringToObject(o, "rule", v->rule);
   cJSON *moves = cJSON_AddArrayToObject(o, "moves");
   for (int i = 0; moves && i < v->nmoves; i++) {
-    xq__move_name(v->moves[i], mv);
+    xq__verdict_move_name(v->moves[i], mv);
     cJSON_AddItemToArray(moves, cJSON_CreateString(mv));
   }
   if (v->has_cls) {
     cJSON *cyc = cJSON_AddArrayToObject(o, "cycle");
     for (int i = 0; cyc && i < v->nmoves; i++) {
       cJSON *c = cJSON_CreateObject();
-      xq__move_name(v->moves[i], mv);
+      xq__verdict_move_name(v->moves[i], mv);
       cJSON_AddStringToObject(c, "move", mv);
       cJSON_AddStringToObject(c, "side", side_name((v->first_side + i) & 1));
       cJSON_AddStringToObject(c, "class", cls_name(v->cls[i]));

@@ -5,11 +5,11 @@
  */
 #include "engine_internal.h"
 
-int xq__attacked_occ(const xq_pos *pos, int sq, int by, xq_bb occ,
-                     xq_bb occ_t, int ignore)
+int xq__attacks_occ(const xq_pos *pos, int sq, int by, xq_bb occ,
+                    xq_bb occ_t, int ignore)
 {
   int f = XQ_FILE(sq), r = XQ_RANK(sq);
-  unsigned orank = xq__rank_bits(occ, r), ofile = xq__file_bits(occ_t, f);
+  unsigned orank = xq__engine_rank_bits(occ, r), ofile = xq__engine_file_bits(occ_t, f);
   const uint8_t *at = pos->sq + (by << 4);
 
   /* Pawns: a fixed pattern, no blocking. */
@@ -44,18 +44,18 @@ int xq__attacked_occ(const xq_pos *pos, int sq, int by, xq_bb occ,
   return 0;
 }
 
-int xq__safe_after(const xq_pos *pos, int from, int to)
+int xq__attacks_safe_after(const xq_pos *pos, int from, int to)
 {
   int us = pos->side;
   xq_bb occ = (pos->occ & ~xq__sq_bb[from]) | xq__sq_bb[to];
   xq_bb occ_t = (pos->occ_t & ~xq__sq_bb_t[from]) | xq__sq_bb_t[to];
   int ksq = pos->board[from] == XQ__KING_PID(us) ? to : pos->sq[XQ__KING_PID(us)];
-  return !xq__attacked_occ(pos, ksq, us ^ 1, occ, occ_t, to);
+  return !xq__attacks_occ(pos, ksq, us ^ 1, occ, occ_t, to);
 }
 
 int xq_attacked(const xq_pos *pos, int sq, xq_color by)
 {
-  if (xq__attacked_occ(pos, sq, by, pos->occ, pos->occ_t, XQ_NO_SQ)) return 1;
+  if (xq__attacks_occ(pos, sq, by, pos->occ, pos->occ_t, XQ_NO_SQ)) return 1;
   /* Pieces that can never reach the enemy general but guard other points. */
   const uint8_t *at = pos->sq + (by << 4);
   if (at[0] != XQ_NO_SQ && (xq__king_bb[at[0]] & xq__sq_bb[sq])) return 1;
@@ -75,7 +75,7 @@ int xq_in_check(const xq_pos *pos, xq_color color)
 {
   int k = pos->sq[XQ__KING_PID(color)];
   if (k == XQ_NO_SQ) return 0;
-  return xq__attacked_occ(pos, k, color ^ 1, pos->occ, pos->occ_t, XQ_NO_SQ);
+  return xq__attacks_occ(pos, k, color ^ 1, pos->occ, pos->occ_t, XQ_NO_SQ);
 }
 
 /* Points reached along a rank and a file from sq with the given line
@@ -83,8 +83,8 @@ int xq_in_check(const xq_pos *pos, xq_color color)
 static xq_bb line_reach(const xq_pos *pos, int sq, int cannon)
 {
   int f = XQ_FILE(sq), r = XQ_RANK(sq);
-  unsigned rk = (cannon ? xq__rank_cannon : xq__rank_rook)[f][xq__rank_bits(pos->occ, r)];
-  unsigned fl = (cannon ? xq__file_cannon : xq__file_rook)[r][xq__file_bits(pos->occ_t, f)];
+  unsigned rk = (cannon ? xq__rank_cannon : xq__rank_rook)[f][xq__engine_rank_bits(pos->occ, r)];
+  unsigned fl = (cannon ? xq__file_cannon : xq__file_rook)[r][xq__engine_file_bits(pos->occ_t, f)];
   xq_bb b = (xq_bb)rk << (9 * r);
   while (fl) {
     int rr = __builtin_ctz(fl);
@@ -106,9 +106,9 @@ xq_bb xq_attacks_from(const xq_pos *pos, int sq)
   case XQ_ADVISOR:
     return xq__advisor_bb[sq];
   case XQ_ELEPHANT:
-    return xq__elephant_reach(pos, sq);
+    return xq__engine_elephant_reach(pos, sq);
   case XQ_HORSE:
-    return xq__horse_reach(pos, sq);
+    return xq__engine_horse_reach(pos, sq);
   case XQ_ROOK:
     return line_reach(pos, sq, 0);
   case XQ_CANNON:

@@ -134,8 +134,8 @@ int xq__chinese_format(const xq_pos *pos, xq_move m, char *out)
   char s[3];
   int n = 0;
 
-  xq__vline_of(pos, m, &v);
-  xq__tandem_of(pos, XQ_FROM(m), &t);
+  xq__notation_vline_of(pos, m, &v);
+  xq__notation_tandem_of(pos, XQ_FROM(m), &t);
   canonical_prefix(&v, &t, s);
   n = put_token(s, 0, v.color, out, n);
   n = put_token(s, 1, v.color, out, n);
@@ -171,7 +171,7 @@ static int chinese_alts(const xq_pos *pos, xq_move m, const xq__vline *v, xq__al
   char c[4], piece = "?KAEHRCP"[v->kind], file = (char)('0' + v->file);
   int n;
 
-  xq__tandem_of(pos, XQ_FROM(m), &t);
+  xq__notation_tandem_of(pos, XQ_FROM(m), &t);
   canonical_prefix(v, &t, c);
   n = add(alts, 0, c, 0);
   if (t.n < 2) return n;
@@ -202,7 +202,8 @@ static int explain_illegal(const xq_pos *pos, const char *q, const char *p, int 
                            xq_error *err)
 {
   int plain = is_digit(p[1]) && p[2] == '\0';
-  return xq__explain_illegal(pos, q, kind_of_token(p[0]), plain ? p[1] - '0' : 0, base, err);
+  return xq__notation_explain_illegal(pos, q, kind_of_token(p[0]), plain ? p[1] - '0' : 0, base,
+                                      err);
 }
 
 int xq__chinese_parse(const xq_pos *pos, const char *text, size_t len, int base,
@@ -214,7 +215,7 @@ int xq__chinese_parse(const xq_pos *pos, const char *text, size_t len, int base,
   int k = 0;
   size_t i = 0;
 
-  xq__quote(text, len, q, sizeof q);
+  xq__notation_quote(text, len, q, sizeof q);
   /* Read every character as a token; annotations may only trail. */
   while (i < len) {
     uint32_t cp;
@@ -236,16 +237,16 @@ int xq__chinese_parse(const xq_pos *pos, const char *text, size_t len, int base,
     if (!t) {
       char one[XQ__QUOTE_MAX];
       if (w == 1 && s[i] >= 0x80)
-        return xq__note_fail(err, XQ_ENOTATION, base + (int)i,
-                             "'%s' is not Chinese notation: unknown character at byte %d", q,
-                             base + (int)i);
-      xq__quote(text + i, w, one, sizeof one);
-      return xq__note_fail(err, XQ_ENOTATION, base + (int)i,
-                           "'%s' is not Chinese notation: unknown character '%s'", q, one);
+        return xq__notation_fail(err, XQ_ENOTATION, base + (int)i,
+                                 "'%s' is not Chinese notation: unknown character at byte %d", q,
+                                 base + (int)i);
+      xq__notation_quote(text + i, w, one, sizeof one);
+      return xq__notation_fail(err, XQ_ENOTATION, base + (int)i,
+                               "'%s' is not Chinese notation: unknown character '%s'", q, one);
     }
     if (k > 0 && tok[k - 1] == '!' && t != '!')
-      return xq__note_fail(err, XQ_ENOTATION, base + (int)i,
-                           "'%s' is not Chinese notation: unexpected text after the move", q);
+      return xq__notation_fail(err, XQ_ENOTATION, base + (int)i,
+                               "'%s' is not Chinese notation: unexpected text after the move", q);
     tok[k] = t;
     at[k++] = base + (int)i;
     i += w;
@@ -255,19 +256,19 @@ int xq__chinese_parse(const xq_pos *pos, const char *text, size_t len, int base,
   /* Shapes: piece file dir value; place|ordinal piece dir value;
    * place file dir value; place|ordinal piece file dir value. */
   if (k < 4)
-    return xq__note_fail(err, XQ_ENOTATION, base + (int)len,
-                         "'%s' is not Chinese notation: too short", q);
+    return xq__notation_fail(err, XQ_ENOTATION, base + (int)len,
+                             "'%s' is not Chinese notation: too short", q);
   if (k > 5)
-    return xq__note_fail(err, XQ_ENOTATION, at[5],
-                         "'%s' is not Chinese notation: too long", q);
+    return xq__notation_fail(err, XQ_ENOTATION, at[5],
+                             "'%s' is not Chinese notation: too long", q);
   if (!is_dir(tok[k - 2]))
-    return xq__note_fail(err, XQ_ENOTATION, at[k - 2],
-                         "'%s' is not Chinese notation: expected 进, 退 or 平 at byte %d", q,
-                         at[k - 2]);
+    return xq__notation_fail(err, XQ_ENOTATION, at[k - 2],
+                             "'%s' is not Chinese notation: expected 进, 退 or 平 at byte %d", q,
+                             at[k - 2]);
   if (!is_digit(tok[k - 1]))
-    return xq__note_fail(err, XQ_ENOTATION, at[k - 1],
-                         "'%s' is not Chinese notation: expected a number at byte %d", q,
-                         at[k - 1]);
+    return xq__notation_fail(err, XQ_ENOTATION, at[k - 1],
+                             "'%s' is not Chinese notation: expected a number at byte %d", q,
+                             at[k - 1]);
   int bad = -1;
   if (k == 4) {
     if (is_piece(tok[0])) {
@@ -285,15 +286,15 @@ int xq__chinese_parse(const xq_pos *pos, const char *text, size_t len, int base,
     else if (!is_digit(tok[2])) bad = 2;
   }
   if (bad >= 0)
-    return xq__note_fail(err, XQ_ENOTATION, at[bad],
-                         "'%s' is not Chinese notation: unexpected character at byte %d", q,
-                         at[bad]);
+    return xq__notation_fail(err, XQ_ENOTATION, at[bad],
+                             "'%s' is not Chinese notation: unexpected character at byte %d", q,
+                             at[bad]);
 
   char p[4] = {0};
   memcpy(p, tok, (size_t)(k - 2));
   int dir = tok[k - 2] == '>' ? XQ__FORWARD : tok[k - 2] == '<' ? XQ__BACKWARD : XQ__SIDEWAYS;
   xq__matches mt;
-  xq__match(pos, p, dir, tok[k - 1] - '0', chinese_alts, &mt);
+  xq__notation_match(pos, p, dir, tok[k - 1] - '0', chinese_alts, &mt);
   if (mt.n == 1) {
     *m = mt.m[0];
     return XQ_OK;
@@ -302,6 +303,6 @@ int xq__chinese_parse(const xq_pos *pos, const char *text, size_t len, int base,
   char a1[XQ_MOVE_TEXT_MAX], a2[XQ_MOVE_TEXT_MAX];
   xq__chinese_format(pos, mt.m[0], a1);
   xq__chinese_format(pos, mt.m[1], a2);
-  return xq__note_fail(err, XQ_EAMBIGUOUS, base, "'%s' is ambiguous: it may be %s or %s%s", q,
-                       a1, a2, mt.n > 2 ? " or others" : "");
+  return xq__notation_fail(err, XQ_EAMBIGUOUS, base, "'%s' is ambiguous: it may be %s or %s%s", q,
+                           a1, a2, mt.n > 2 ? " or others" : "");
 }

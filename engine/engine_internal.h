@@ -17,35 +17,35 @@
 
 #define XQ__ONE ((xq_bb)1)
 
-static inline int xq__popcount(xq_bb b)
+static inline int xq__engine_popcount(xq_bb b)
 {
   return __builtin_popcountll((uint64_t)b) +
          __builtin_popcountll((uint64_t)(b >> 64));
 }
 
 /* Index of the lowest set bit; b must be non-zero. */
-static inline int xq__lsb(xq_bb b)
+static inline int xq__engine_lsb(xq_bb b)
 {
   uint64_t lo = (uint64_t)b;
   return lo ? __builtin_ctzll(lo) : 64 + __builtin_ctzll((uint64_t)(b >> 64));
 }
 
 /* Remove and return the lowest set bit of *b (non-zero). */
-static inline int xq__pop_lsb(xq_bb *b)
+static inline int xq__engine_pop_lsb(xq_bb *b)
 {
-  int s = xq__lsb(*b);
+  int s = xq__engine_lsb(*b);
   *b &= *b - 1;
   return s;
 }
 
 /* Occupancy of rank r as 9 bits (bit f = file f). */
-static inline unsigned xq__rank_bits(xq_bb occ, int r)
+static inline unsigned xq__engine_rank_bits(xq_bb occ, int r)
 {
   return (unsigned)(occ >> (9 * r)) & 0x1FFu;
 }
 
 /* Occupancy of file f as 10 bits (bit r = rank r), from a file-major board. */
-static inline unsigned xq__file_bits(xq_bb occ_t, int f)
+static inline unsigned xq__engine_file_bits(xq_bb occ_t, int f)
 {
   return (unsigned)(occ_t >> (10 * f)) & 0x3FFu;
 }
@@ -93,7 +93,7 @@ extern uint8_t xq__elephant_block[XQ_SQUARES][4];
 extern xq_bb xq__elephant_moves[XQ_SQUARES][16];
 
 /* Destinations of a horse or elephant on sq given the board. */
-static inline xq_bb xq__horse_reach(const xq_pos *pos, int sq)
+static inline xq_bb xq__engine_horse_reach(const xq_pos *pos, int sq)
 {
   const uint8_t *b = xq__horse_block[sq];
   unsigned idx = (pos->board[b[0]] != XQ_NO_PID) | (pos->board[b[1]] != XQ_NO_PID) << 1 |
@@ -101,7 +101,7 @@ static inline xq_bb xq__horse_reach(const xq_pos *pos, int sq)
   return xq__horse_moves[sq][idx];
 }
 
-static inline xq_bb xq__elephant_reach(const xq_pos *pos, int sq)
+static inline xq_bb xq__engine_elephant_reach(const xq_pos *pos, int sq)
 {
   const uint8_t *b = xq__elephant_block[sq];
   unsigned idx = (pos->board[b[0]] != XQ_NO_PID) | (pos->board[b[1]] != XQ_NO_PID) << 1 |
@@ -143,7 +143,7 @@ void xq__tables_require(void);
 
 /* True when a piece of `kind` and `color` can ever stand on `sq` (palace,
  * elephant points, pawns never behind their start): FEN validation. */
-int xq__on_board_for(int kind, int color, int sq);
+int xq__tables_on_board_for(int kind, int color, int sq);
 
 /* ---- attack tests (engine/attacks.c) ----------------------------- */
 
@@ -153,11 +153,11 @@ int xq__on_board_for(int kind, int color, int sq);
  * A piece of `by` standing on `ignore` (a point just captured) counts as
  * gone; XQ_NO_SQ ignores nothing. Advisors, elephants and the general's
  * own step are left out: they never reach the enemy general. */
-int xq__attacked_occ(const xq_pos *pos, int sq, int by, xq_bb occ,
-                     xq_bb occ_t, int ignore);
+int xq__attacks_occ(const xq_pos *pos, int sq, int by, xq_bb occ,
+                    xq_bb occ_t, int ignore);
 
 /* True when moving the piece on `from` to `to` leaves the mover's general
  * safe. `from` must hold a piece of the side to move. */
-int xq__safe_after(const xq_pos *pos, int from, int to);
+int xq__attacks_safe_after(const xq_pos *pos, int from, int to);
 
 #endif /* XQ_ENGINE_INTERNAL_H */

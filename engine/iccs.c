@@ -41,24 +41,25 @@ static int explain_illegal(const xq_pos *pos, const char *shown, int from, int t
   int pid = pos->board[from], us = pos->side;
 
   if (from == to)
-    return xq__note_fail(err, XQ_EILLEGAL, base, "%s is not legal: a move must change square",
-                         shown);
+    return xq__notation_fail(err, XQ_EILLEGAL, base, "%s is not legal: a move must change square",
+                             shown);
   if (pid == XQ_NO_PID || XQ_PID_COLOR(pid) != us)
-    return xq__note_fail(err, XQ_EILLEGAL, base, "%s is not legal: no %s piece on %s", shown,
-                         xq__color_name(us), fs);
-  const char *kind = xq__kind_name(xq__pid_kind[pid]);
+    return xq__notation_fail(err, XQ_EILLEGAL, base, "%s is not legal: no %s piece on %s", shown,
+                             xq__notation_color_name(us), fs);
+  const char *kind = xq__notation_kind_name(xq__pid_kind[pid]);
   int tid = pos->board[to];
   if (tid != XQ_NO_PID && XQ_PID_COLOR(tid) == us)
-    return xq__note_fail(err, XQ_EILLEGAL, base,
-                         "%s is not legal: the %s on %s cannot take its own piece on %s",
-                         shown, kind, fs, ts);
+    return xq__notation_fail(err, XQ_EILLEGAL, base,
+                             "%s is not legal: the %s on %s cannot take its own piece on %s",
+                             shown, kind, fs, ts);
   if (!xq_is_pseudo_legal(pos, XQ_MOVE(from, to)))
-    return xq__note_fail(err, XQ_EILLEGAL, base,
-                         "%s is not legal: the %s on %s cannot move to %s", shown, kind, fs, ts);
-  return xq__note_fail(err, XQ_EILLEGAL, base,
-                       "%s is not legal: the %s on %s moving to %s would leave the %s "
-                       "general in check",
-                       shown, kind, fs, ts, xq__color_name(us));
+    return xq__notation_fail(err, XQ_EILLEGAL, base,
+                             "%s is not legal: the %s on %s cannot move to %s", shown, kind, fs,
+                             ts);
+  return xq__notation_fail(err, XQ_EILLEGAL, base,
+                           "%s is not legal: the %s on %s moving to %s would leave the %s "
+                           "general in check",
+                           shown, kind, fs, ts, xq__notation_color_name(us));
 }
 
 int xq__iccs_parse(const xq_pos *pos, const char *text, size_t len, int base,
@@ -68,34 +69,36 @@ int xq__iccs_parse(const xq_pos *pos, const char *text, size_t len, int base,
   size_t i = 0;
   int from, to;
 
-  xq__quote(text, len, q, sizeof q);
+  xq__notation_quote(text, len, q, sizeof q);
   if (len == 4 && memcmp(text, "0000", 4) == 0)
-    return xq__note_fail(err, XQ_EILLEGAL, base, "0000 (the null move) is not a legal move");
+    return xq__notation_fail(err, XQ_EILLEGAL, base, "0000 (the null move) is not a legal move");
   /* file rank [-] file rank, then optional annotation marks */
   if (len < 2 || (from = read_square(text)) < 0) {
     int at = len < 1 || ((text[0] | 0x20) >= 'a' && (text[0] | 0x20) <= 'i') ? 1 : 0;
     if ((size_t)at >= len)
-      return xq__note_fail(err, XQ_ENOTATION, base + (int)len, "'%s' is not ICCS: too short", q);
-    return xq__note_fail(err, XQ_ENOTATION, base + at,
-                         "'%s' is not ICCS: expected a %s at byte %d", q,
-                         at ? "rank digit 0-9" : "file letter a-i", base + at);
+      return xq__notation_fail(err, XQ_ENOTATION, base + (int)len, "'%s' is not ICCS: too short",
+                               q);
+    return xq__notation_fail(err, XQ_ENOTATION, base + at,
+                             "'%s' is not ICCS: expected a %s at byte %d", q,
+                             at ? "rank digit 0-9" : "file letter a-i", base + at);
   }
   i = 2;
   if (i < len && text[i] == '-') i++;
   if (i + 2 > len)
-    return xq__note_fail(err, XQ_ENOTATION, base + (int)len, "'%s' is not ICCS: too short", q);
+    return xq__notation_fail(err, XQ_ENOTATION, base + (int)len, "'%s' is not ICCS: too short",
+                             q);
   if ((to = read_square(text + i)) < 0) {
     int bad = ((text[i] | 0x20) >= 'a' && (text[i] | 0x20) <= 'i') ? 1 : 0;
-    return xq__note_fail(err, XQ_ENOTATION, base + (int)i + bad,
-                         "'%s' is not ICCS: expected a %s at byte %d%s", q,
-                         bad ? "rank digit 0-9" : "file letter a-i", base + (int)i + bad,
-                         bad || text[i] != '0' ? "" : " (ranks are 0-9, not 1-10)");
+    return xq__notation_fail(err, XQ_ENOTATION, base + (int)i + bad,
+                             "'%s' is not ICCS: expected a %s at byte %d%s", q,
+                             bad ? "rank digit 0-9" : "file letter a-i", base + (int)i + bad,
+                             bad || text[i] != '0' ? "" : " (ranks are 0-9, not 1-10)");
   }
   for (i += 2; i < len; i++)
     if (!strchr("!?+#", text[i]))
-      return xq__note_fail(err, XQ_ENOTATION, base + (int)i,
-                           "'%s' is not ICCS: unexpected character at byte %d after the move",
-                           q, base + (int)i);
+      return xq__notation_fail(err, XQ_ENOTATION, base + (int)i,
+                               "'%s' is not ICCS: unexpected character at byte %d after the move",
+                               q, base + (int)i);
 
   xq_move mv = XQ_MOVE(from, to);
   if (from != to && xq_is_legal(pos, mv)) {

@@ -18,7 +18,7 @@
  * unless it lands on `noland` -- removing one piece from a line that still
  * has a blocker, or adding one, can uncover nothing else. Moves of the
  * general and of `special` pieces, and all moves in check, are tested one
- * by one with xq__safe_after. Leaf counts (perft) then reduce to popcounts
+ * by one with xq__attacks_safe_after. Leaf counts (perft) then reduce to popcounts
  * of small line masks.
  */
 #include "engine_internal.h"
@@ -40,10 +40,10 @@ static void find_safety(const xq_pos *p, safety *s)
   s->checks = 0;
   if (k == XQ_NO_SQ) return; /* only in unvalidated positions */
   int kf = XQ_FILE(k), kr = XQ_RANK(k);
-  unsigned orank = xq__rank_bits(p->occ, kr), ofile = xq__file_bits(p->occ_t, kf);
+  unsigned orank = xq__engine_rank_bits(p->occ, kr), ofile = xq__engine_file_bits(p->occ_t, kf);
   xq_bb own = p->color[us];
 
-  s->checks = xq__popcount(p->kind[them][XQ_PAWN] & xq__pawn_from[them][k]);
+  s->checks = xq__engine_popcount(p->kind[them][XQ_PAWN] & xq__pawn_from[them][k]);
   for (int i = 5; i < 7; i++) {
     int h = at[i];
     if (h == XQ_NO_SQ) continue;
@@ -108,14 +108,14 @@ static int gen_piece(const xq_pos *p, int pid, int sq, xq_bb avoid, xq_bb avoid_
     t = xq__pawn_bb[us][sq] & ~avoid;
     break;
   case XQ_ELEPHANT:
-    t = xq__elephant_reach(p, sq) & ~avoid;
+    t = xq__engine_elephant_reach(p, sq) & ~avoid;
     break;
   case XQ_HORSE:
-    t = xq__horse_reach(p, sq) & ~avoid;
+    t = xq__engine_horse_reach(p, sq) & ~avoid;
     break;
   default: { /* rook, cannon */
-    unsigned orank = xq__rank_bits(p->occ, r), ofile = xq__file_bits(p->occ_t, f);
-    unsigned arank = xq__rank_bits(avoid, r), afile = xq__file_bits(avoid_t, f);
+    unsigned orank = xq__engine_rank_bits(p->occ, r), ofile = xq__engine_file_bits(p->occ_t, f);
+    unsigned arank = xq__engine_rank_bits(avoid, r), afile = xq__engine_file_bits(avoid_t, f);
     unsigned mr, mf;
     if (xq__pid_kind[pid] == XQ_ROOK) {
       mr = xq__rank_rook[f][orank] & ~arank;
@@ -129,7 +129,7 @@ static int gen_piece(const xq_pos *p, int pid, int sq, xq_bb avoid, xq_bb avoid_
     return n;
   }
   }
-  while (t) out[n++] = XQ_MOVE(sq, xq__pop_lsb(&t));
+  while (t) out[n++] = XQ_MOVE(sq, xq__engine_pop_lsb(&t));
   return n;
 }
 
@@ -138,7 +138,7 @@ static int filter_safe(const xq_pos *p, xq_move *out, int n)
 {
   int k = 0;
   for (int i = 0; i < n; i++)
-    if (xq__safe_after(p, XQ_FROM(out[i]), XQ_TO(out[i]))) out[k++] = out[i];
+    if (xq__attacks_safe_after(p, XQ_FROM(out[i]), XQ_TO(out[i]))) out[k++] = out[i];
   return k;
 }
 
@@ -169,7 +169,7 @@ static int count_tested(const xq_pos *p, xq_bb pieces)
   xq_move tmp[XQ_MAX_MOVES];
   int us = p->side, n = 0;
   while (pieces) {
-    int sq = xq__pop_lsb(&pieces);
+    int sq = xq__engine_pop_lsb(&pieces);
     int m = gen_piece(p, p->board[sq], sq, p->color[us], p->color_t[us], tmp);
     n += filter_safe(p, tmp, m);
   }
@@ -199,30 +199,32 @@ int xq_count_legal(const xq_pos *p)
   xq_bb pawns = p->kind[us][XQ_PAWN] & ~tested;
   xq_bb fwd = us == XQ_RED ? pawns << 9 : pawns >> 9;
   xq_bb crossed = pawns & xq__crossed_bb[us];
-  n += xq__popcount(fwd & xq__board_bb & ~avoid) +
-       xq__popcount(((crossed & ~xq__file_a_bb) >> 1) & ~avoid) +
-       xq__popcount(((crossed & ~xq__file_i_bb) << 1) & ~avoid);
+  n += xq__engine_popcount(fwd & xq__board_bb & ~avoid) +
+       xq__engine_popcount(((crossed & ~xq__file_a_bb) >> 1) & ~avoid) +
+       xq__engine_popcount(((crossed & ~xq__file_i_bb) << 1) & ~avoid);
 
   for (int i = 1; i < 11; i++) {
     int sq = at[i];
     if (sq == XQ_NO_SQ || (tested & xq__sq_bb[sq])) continue;
     int f = XQ_FILE(sq), r = XQ_RANK(sq);
     if (i < 3) {
-      n += xq__popcount(xq__advisor_bb[sq] & ~avoid);
+      n += xq__engine_popcount(xq__advisor_bb[sq] & ~avoid);
     } else if (i < 5) {
-      n += xq__popcount(xq__elephant_reach(p, sq) & ~avoid);
+      n += xq__engine_popcount(xq__engine_elephant_reach(p, sq) & ~avoid);
     } else if (i < 7) {
-      n += xq__popcount(xq__horse_reach(p, sq) & ~avoid);
+      n += xq__engine_popcount(xq__engine_horse_reach(p, sq) & ~avoid);
     } else {
-      unsigned orank = xq__rank_bits(p->occ, r), ofile = xq__file_bits(p->occ_t, f);
+      unsigned orank = xq__engine_rank_bits(p->occ, r), ofile = xq__engine_file_bits(p->occ_t, f);
       if (i < 9) {
-        n += __builtin_popcount(xq__rank_rook[f][orank] & ~xq__rank_bits(avoid, r)) +
-             __builtin_popcount(xq__file_rook[r][ofile] & ~xq__file_bits(avoid_t, f));
+        n += __builtin_popcount(xq__rank_rook[f][orank] & ~xq__engine_rank_bits(avoid, r)) +
+             __builtin_popcount(xq__file_rook[r][ofile] & ~xq__engine_file_bits(avoid_t, f));
       } else { /* cannon: quiet moves like a rook, captures over a screen */
-        n += __builtin_popcount(xq__rank_rook[f][orank] & ~orank & ~xq__rank_bits(s.noland, r)) +
-             __builtin_popcount(xq__file_rook[r][ofile] & ~ofile & ~xq__file_bits(s.noland_t, f)) +
-             __builtin_popcount(xq__rank_cannon[f][orank] & xq__rank_bits(them, r)) +
-             __builtin_popcount(xq__file_cannon[r][ofile] & xq__file_bits(them_t, f));
+        n += __builtin_popcount(xq__rank_rook[f][orank] & ~orank &
+                                ~xq__engine_rank_bits(s.noland, r)) +
+             __builtin_popcount(xq__file_rook[r][ofile] & ~ofile &
+                                ~xq__engine_file_bits(s.noland_t, f)) +
+             __builtin_popcount(xq__rank_cannon[f][orank] & xq__engine_rank_bits(them, r)) +
+             __builtin_popcount(xq__file_cannon[r][ofile] & xq__engine_file_bits(them_t, f));
       }
     }
   }
@@ -245,7 +247,7 @@ int xq_is_pseudo_legal(const xq_pos *p, xq_move m)
 
 int xq_is_legal(const xq_pos *p, xq_move m)
 {
-  return xq_is_pseudo_legal(p, m) && xq__safe_after(p, XQ_FROM(m), XQ_TO(m));
+  return xq_is_pseudo_legal(p, m) && xq__attacks_safe_after(p, XQ_FROM(m), XQ_TO(m));
 }
 
 int xq_gives_check(const xq_pos *p, xq_move m)

@@ -24,7 +24,7 @@ static size_t utf8_len(const unsigned char *s, size_t n)
   return k;
 }
 
-void xq__quote(const char *text, size_t len, char *out, size_t cap)
+void xq__notation_quote(const char *text, size_t len, char *out, size_t cap)
 {
   const unsigned char *s = (const unsigned char *)text;
   size_t o = 0, i = 0;
@@ -47,12 +47,12 @@ void xq__quote(const char *text, size_t len, char *out, size_t cap)
   out[o] = '\0';
 }
 
-const char *xq__color_name(int color)
+const char *xq__notation_color_name(int color)
 {
   return color == XQ_RED ? "Red" : "Black";
 }
 
-const char *xq__kind_name(int kind)
+const char *xq__notation_kind_name(int kind)
 {
   static const char *const names[8] = {"piece",  "general", "advisor", "elephant",
                                         "horse",  "rook",    "cannon",  "pawn"};
@@ -63,7 +63,7 @@ const char *xq__kind_name(int kind)
 /* The vertical-line view shared by WXF and Chinese                    */
 /* ------------------------------------------------------------------ */
 
-void xq__vline_of(const xq_pos *pos, xq_move m, xq__vline *v)
+void xq__notation_vline_of(const xq_pos *pos, xq_move m, xq__vline *v)
 {
   int from = XQ_FROM(m), to = XQ_TO(m);
   int pid = pos->board[from];
@@ -71,17 +71,17 @@ void xq__vline_of(const xq_pos *pos, xq_move m, xq__vline *v)
 
   v->kind = xq__pid_kind[pid];
   v->color = XQ_PID_COLOR(pid);
-  v->file = xq__vfile(v->color, XQ_FILE(from));
+  v->file = xq__notation_vfile(v->color, XQ_FILE(from));
   if (v->color == XQ_BLACK) dr = -dr; /* Black's forward is down the board */
   if (dr == 0) {
     v->dir = XQ__SIDEWAYS;
-    v->value = xq__vfile(v->color, XQ_FILE(to));
+    v->value = xq__notation_vfile(v->color, XQ_FILE(to));
     return;
   }
   v->dir = dr > 0 ? XQ__FORWARD : XQ__BACKWARD;
   /* Straight movers count steps; diagonal movers name the file they reach. */
   if (v->kind == XQ_HORSE || v->kind == XQ_ADVISOR || v->kind == XQ_ELEPHANT)
-    v->value = xq__vfile(v->color, XQ_FILE(to));
+    v->value = xq__notation_vfile(v->color, XQ_FILE(to));
   else
     v->value = dr > 0 ? dr : -dr;
 }
@@ -92,7 +92,7 @@ static int in_front(int color, int a, int b)
   return color == XQ_RED ? XQ_RANK(a) > XQ_RANK(b) : XQ_RANK(a) < XQ_RANK(b);
 }
 
-void xq__tandem_of(const xq_pos *pos, int sq, xq__tandem *t)
+void xq__notation_tandem_of(const xq_pos *pos, int sq, xq__tandem *t)
 {
   int pid = pos->board[sq];
   int color = XQ_PID_COLOR(pid), kind = xq__pid_kind[pid];
@@ -122,18 +122,18 @@ void xq__tandem_of(const xq_pos *pos, int sq, xq__tandem *t)
   for (int f = 0; f < 9; f++)
     if (per_file[f] >= 2) t->pawn_files++;
   if (t->pawn_files < 2) return;
-  int me = xq__vfile(color, x);
+  int me = xq__notation_vfile(color, x);
   t->series = t->idx;
   for (int f = 0; f < 9; f++)
-    if (per_file[f] >= 2 && xq__vfile(color, f) < me) t->series += per_file[f];
+    if (per_file[f] >= 2 && xq__notation_vfile(color, f) < me) t->series += per_file[f];
 }
 
 /* ------------------------------------------------------------------ */
 /* Matching a normalised text against every legal move                 */
 /* ------------------------------------------------------------------ */
 
-void xq__match(const xq_pos *pos, const char *prefix, int dir, int value,
-               xq__alts_fn fn, xq__matches *out)
+void xq__notation_match(const xq_pos *pos, const char *prefix, int dir, int value,
+                        xq__alts_fn fn, xq__matches *out)
 {
   xq_movelist list;
   xq__alt alts[XQ__ALTS_MAX];
@@ -144,7 +144,7 @@ void xq__match(const xq_pos *pos, const char *prefix, int dir, int value,
   xq_gen_legal(pos, &list);
   for (int i = 0; i < list.n; i++) {
     xq__vline v;
-    xq__vline_of(pos, list.m[i], &v);
+    xq__notation_vline_of(pos, list.m[i], &v);
     /* Direction and value are printed the same way in every form, so
      * they filter cheaply before the prefixes are worked out. */
     if (v.dir != dir || v.value != value) continue;
@@ -202,8 +202,8 @@ static int trim_input(const char *text, size_t *start, size_t *len, xq_error *er
 
   while (n <= XQ__MOVE_INPUT_MAX && s[n]) n++; /* never past the NUL */
   if (n > XQ__MOVE_INPUT_MAX)
-    return xq__note_fail(err, XQ_ENOTATION, -1,
-                         "move text too long (more than %d bytes)", XQ__MOVE_INPUT_MAX);
+    return xq__notation_fail(err, XQ_ENOTATION, -1,
+                             "move text too long (more than %d bytes)", XQ__MOVE_INPUT_MAX);
   while (b < n && (k = blank_len(s + b, n - b))) b += k;
   while (n > b) {
     if (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r' || s[n - 1] == '\n')
@@ -213,7 +213,7 @@ static int trim_input(const char *text, size_t *start, size_t *len, xq_error *er
     else
       break;
   }
-  if (n == b) return xq__note_fail(err, XQ_ENOTATION, -1, "empty move text");
+  if (n == b) return xq__notation_fail(err, XQ_ENOTATION, -1, "empty move text");
   *start = b;
   *len = n - b;
   return XQ_OK;
@@ -254,7 +254,7 @@ int xq_move_parse(const xq_pos *pos, const char *text, xq_notation notation,
   int rc;
 
   if (!pos || !text || !m)
-    return xq__note_fail(err, XQ_EINVAL, -1, "NULL argument");
+    return xq__notation_fail(err, XQ_EINVAL, -1, "NULL argument");
   if ((rc = trim_input(text, &b, &n, err)) != XQ_OK) return rc;
   switch (notation) {
   case XQ_NOTE_ICCS:
@@ -267,7 +267,7 @@ int xq_move_parse(const xq_pos *pos, const char *text, xq_notation notation,
   case XQ_NOTE_CHINESE:
     return xq__chinese_parse(pos, text + b, n, (int)b, m, err);
   }
-  return xq__note_fail(err, XQ_EINVAL, -1, "unknown notation %d", (int)notation);
+  return xq__notation_fail(err, XQ_EINVAL, -1, "unknown notation %d", (int)notation);
 }
 
 int xq_move_parse_any(const xq_pos *pos, const char *text, xq_move *m,
@@ -282,7 +282,7 @@ int xq_move_parse_any(const xq_pos *pos, const char *text, xq_move *m,
   int rc;
 
   if (!pos || !text || !m)
-    return xq__note_fail(err, XQ_EINVAL, -1, "NULL argument");
+    return xq__notation_fail(err, XQ_EINVAL, -1, "NULL argument");
   if ((rc = trim_input(text, &b, &n, err)) != XQ_OK) return rc;
   /* ICCS and WXF read the text with full-width ASCII folded; Chinese, which
    * has its own full-width digits, reads it as it is. */
@@ -315,21 +315,21 @@ int xq_move_parse_any(const xq_pos *pos, const char *text, xq_move *m,
 /* Explain, for a text that matches no legal move, what is missing: `kind`
  * and `file` (1..9 from the mover's right) are what the text names, 0 when
  * it names no plain piece and file. Returns XQ_EILLEGAL. */
-int xq__explain_illegal(const xq_pos *pos, const char *q, int kind, int file, int base,
-                        xq_error *err)
+int xq__notation_explain_illegal(const xq_pos *pos, const char *q, int kind, int file, int base,
+                                 xq_error *err)
 {
   if (kind && file) {
     int us = pos->side, found = 0;
     for (int i = xq__kind_first[kind]; i < xq__kind_end[kind]; i++) {
       int s = pos->sq[(us << 4) + i];
-      if (s != XQ_NO_SQ && xq__vfile(us, XQ_FILE(s)) == file) found++;
+      if (s != XQ_NO_SQ && xq__notation_vfile(us, XQ_FILE(s)) == file) found++;
     }
     if (!found)
-      return xq__note_fail(err, XQ_EILLEGAL, base, "%s is not legal: %s has no %s on file %d",
-                           q, xq__color_name(us), xq__kind_name(kind), file);
-    return xq__note_fail(err, XQ_EILLEGAL, base,
-                         "%s is not legal: no %s %s on file %d can make that move", q,
-                         xq__color_name(us), xq__kind_name(kind), file);
+      return xq__notation_fail(err, XQ_EILLEGAL, base, "%s is not legal: %s has no %s on file %d",
+                               q, xq__notation_color_name(us), xq__notation_kind_name(kind), file);
+    return xq__notation_fail(err, XQ_EILLEGAL, base,
+                             "%s is not legal: no %s %s on file %d can make that move", q,
+                             xq__notation_color_name(us), xq__notation_kind_name(kind), file);
   }
-  return xq__note_fail(err, XQ_EILLEGAL, base, "%s is not legal: it names no legal move", q);
+  return xq__notation_fail(err, XQ_EILLEGAL, base, "%s is not legal: it names no legal move", q);
 }

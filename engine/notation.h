@@ -57,16 +57,16 @@ typedef struct xq__tandem {
 } xq__tandem;
 
 /* Mover's file number (1..9) of board file x (0..8) for `color`. */
-static inline int xq__vfile(int color, int x)
+static inline int xq__notation_vfile(int color, int x)
 {
   return color == XQ_RED ? 9 - x : x + 1;
 }
 
 /* Describe move `m` (from a piece of the side to move) of `pos`. */
-void xq__vline_of(const xq_pos *pos, xq_move m, xq__vline *v);
+void xq__notation_vline_of(const xq_pos *pos, xq_move m, xq__vline *v);
 
 /* Find how the piece on `sq` is told apart from its twins (see above). */
-void xq__tandem_of(const xq_pos *pos, int sq, xq__tandem *t);
+void xq__notation_tandem_of(const xq_pos *pos, int sq, xq__tandem *t);
 
 /* ---- matching ---------------------------------------------------- */
 
@@ -90,32 +90,32 @@ typedef struct xq__matches {
 /* Print every legal move of `pos` with `fn` and keep those whose direction
  * is `dir`, value is `value` and one of whose prefixes equals `prefix`.
  * Only the best tier that matched counts. Cannot fail. */
-void xq__match(const xq_pos *pos, const char *prefix, int dir, int value,
-               xq__alts_fn fn, xq__matches *out);
+void xq__notation_match(const xq_pos *pos, const char *prefix, int dir, int value,
+                        xq__alts_fn fn, xq__matches *out);
 
 /* ---- errors ------------------------------------------------------ */
 
 /* Fill `err` (may be NULL) with `code`, byte position `at` (-1: the whole
  * input), ply -1 and a printf-style message; returns `code`. */
-#define xq__note_fail(err, code, at, ...) xq_error_set((err), (code), (at), -1, __VA_ARGS__)
+#define xq__notation_fail(err, code, at, ...) xq_error_set((err), (code), (at), -1, __VA_ARGS__)
 
 /* Fill `err` for a text `q` (quoted) that matches no legal move, saying
  * whether the side to move has a `kind` on `file` (1..9 from its right) at
  * all; kind or file 0 when the text names none. Returns XQ_EILLEGAL. */
-int xq__explain_illegal(const xq_pos *pos, const char *q, int kind, int file, int base,
-                        xq_error *err);
+int xq__notation_explain_illegal(const xq_pos *pos, const char *q, int kind, int file, int base,
+                                 xq_error *err);
 
 /* Copy `len` bytes of `text` into `out` (`cap` bytes) for quoting in a
  * message: printable ASCII and well-formed UTF-8 kept, other bytes shown
  * as '?', long texts cut with "...". Always terminates `out`. */
-void xq__quote(const char *text, size_t len, char *out, size_t cap);
+void xq__notation_quote(const char *text, size_t len, char *out, size_t cap);
 
 /* Room for a quoted text in messages. */
 #define XQ__QUOTE_MAX 48
 
 /* Name of `color` ("Red"/"Black") and English name of `kind` ("cannon"). */
-const char *xq__color_name(int color);
-const char *xq__kind_name(int kind);
+const char *xq__notation_color_name(int color);
+const char *xq__notation_kind_name(int kind);
 
 /* ---- the notations ----------------------------------------------- */
 

@@ -58,7 +58,7 @@ static int on_board(int f, int r)
   return f >= 0 && f < 9 && r >= 0 && r < 10;
 }
 
-int xq__on_board_for(int kind, int color, int sq)
+int xq__tables_on_board_for(int kind, int color, int sq)
 {
   int f = XQ_FILE(sq), r = XQ_RANK(sq);
   int rr = color == XQ_RED ? r : 9 - r; /* rank from the owner's side */

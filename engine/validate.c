@@ -17,7 +17,7 @@ static const char *const kind_name[8] = {"?", "general", "advisor", "elephant",
 #define invalid(err, ...) xq_error_set((err), XQ_EFEN, -1, -1, __VA_ARGS__)
 
 /* Why a piece of `color` and `kind` cannot stand on `sq` (which
- * xq__on_board_for has rejected), as the end of a sentence. */
+ * xq__tables_on_board_for has rejected), as the end of a sentence. */
 static const char *why_unreachable(int kind, int color, int sq)
 {
   int r = XQ_RANK(sq);
@@ -61,7 +61,7 @@ int xq_pos_validate(const xq_pos *pos, xq_error *err)
     int sq = pos->sq[pid];
     if (sq == XQ_NO_SQ) continue;
     int c = XQ_PID_COLOR(pid), k = xq__pid_kind[pid];
-    if (!xq__on_board_for(k, c, sq))
+    if (!xq__tables_on_board_for(k, c, sq))
       return invalid(err, "%s %s on %c%d %s", color_name[c], kind_name[k],
                      'a' + XQ_FILE(sq), XQ_RANK(sq),
                      why_unreachable(k, c, sq));
@@ -73,7 +73,7 @@ int xq_pos_validate(const xq_pos *pos, xq_error *err)
   int rk = pos->sq[XQ__KING_PID(XQ_RED)], bk = pos->sq[XQ__KING_PID(XQ_BLACK)];
   if (XQ_FILE(rk) == XQ_FILE(bk)) {
     unsigned between = xq__between10[XQ_RANK(rk)][XQ_RANK(bk)];
-    if (!(xq__file_bits(pos->occ_t, XQ_FILE(rk)) & between))
+    if (!(xq__engine_file_bits(pos->occ_t, XQ_FILE(rk)) & between))
       return invalid(err, "the generals face each other on file %c",
                      'a' + XQ_FILE(rk));
   }

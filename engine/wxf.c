@@ -80,7 +80,7 @@ static int wxf_alts(const xq_pos *pos, xq_move m, const xq__vline *v, xq__alt *a
   char c[3], file = (char)('0' + v->file);
   int n = 0;
 
-  xq__tandem_of(pos, XQ_FROM(m), &t);
+  xq__notation_tandem_of(pos, XQ_FROM(m), &t);
   canonical_prefix(v, &t, c);
   n = add(alts, n, c[0], c[1], 0);
   if (c[0] >= 'A') n = add_both(alts, n, v->kind, c[1], 0); /* keypad, +C order */
@@ -110,8 +110,8 @@ int xq__wxf_format(const xq_pos *pos, xq_move m, char *out)
   xq__vline v;
   xq__tandem t;
 
-  xq__vline_of(pos, m, &v);
-  xq__tandem_of(pos, XQ_FROM(m), &t);
+  xq__notation_vline_of(pos, m, &v);
+  xq__notation_tandem_of(pos, XQ_FROM(m), &t);
   canonical_prefix(&v, &t, out);
   out[2] = "+-."[v.dir == XQ__FORWARD ? 0 : v.dir == XQ__BACKWARD ? 1 : 2];
   out[3] = (char)('0' + v.value);
@@ -164,7 +164,7 @@ static int explain_illegal(const xq_pos *pos, const char *q, const char *p, int 
   for (int k = 1; k < 8; k++)
     if (letters[k] == p[0]) kind = k;
   int file = p[1] >= '1' && p[1] <= '9' ? p[1] - '0' : 0;
-  return xq__explain_illegal(pos, q, kind, file, base, err);
+  return xq__notation_explain_illegal(pos, q, kind, file, base, err);
 }
 
 int xq__wxf_parse(const xq_pos *pos, const char *text, size_t len, int base,
@@ -175,36 +175,36 @@ int xq__wxf_parse(const xq_pos *pos, const char *text, size_t len, int base,
   size_t core;
   int dir, value;
 
-  xq__quote(text, len, q, sizeof q);
+  xq__notation_quote(text, len, q, sizeof q);
   if (len < 3)
-    return xq__note_fail(err, XQ_ENOTATION, base + (int)len, "'%s' is not WXF: too short", q);
+    return xq__notation_fail(err, XQ_ENOTATION, base + (int)len, "'%s' is not WXF: too short", q);
 
   /* Piece slot: a letter, a keypad code or pawn-file digit, or + - for the
    * foremost/rearmost of 4-5 pawns and xqbase's `+C-2` order. */
   if (is_alpha(s[0])) {
     if (!(p[0] = piece_letter(s[0])))
-      return xq__note_fail(err, XQ_ENOTATION, base, "'%s' is not WXF: unknown piece letter '%s'",
-                           q, show(s[0], b));
+      return xq__notation_fail(err, XQ_ENOTATION, base,
+                               "'%s' is not WXF: unknown piece letter '%s'", q, show(s[0], b));
   } else if ((s[0] >= '1' && s[0] <= '9') || s[0] == '+' || s[0] == '-') {
     p[0] = (char)s[0];
   } else {
-    return xq__note_fail(err, XQ_ENOTATION, base, "'%s' is not WXF: unknown piece letter '%s'",
-                         q, show(s[0], b));
+    return xq__notation_fail(err, XQ_ENOTATION, base,
+                             "'%s' is not WXF: unknown piece letter '%s'", q, show(s[0], b));
   }
 
   /* File slot: a file digit, a tandem mark + . -, xqbase's a-e, or the
    * piece letter after a leading mark. */
   if (is_alpha(s[1]) && (p[0] == '+' || p[0] == '-')) {
     if (!(p[1] = piece_letter(s[1])))
-      return xq__note_fail(err, XQ_ENOTATION, base + 1,
-                           "'%s' is not WXF: unknown piece letter '%s'", q, show(s[1], b));
+      return xq__notation_fail(err, XQ_ENOTATION, base + 1,
+                               "'%s' is not WXF: unknown piece letter '%s'", q, show(s[1], b));
   } else if ((s[1] | 0x20) >= 'a' && (s[1] | 0x20) <= 'e') {
     p[1] = (char)(s[1] | 0x20);
   } else if ((s[1] >= '1' && s[1] <= '9') || s[1] == '+' || s[1] == '-' || s[1] == '.') {
     p[1] = (char)s[1];
   } else {
-    return xq__note_fail(err, XQ_ENOTATION, base + 1,
-                         "'%s' is not WXF: '%s' is not a file, + or -", q, show(s[1], b));
+    return xq__notation_fail(err, XQ_ENOTATION, base + 1,
+                             "'%s' is not WXF: '%s' is not a file, + or -", q, show(s[1], b));
   }
   p[2] = '\0';
 
@@ -215,15 +215,15 @@ int xq__wxf_parse(const xq_pos *pos, const char *text, size_t len, int base,
     core = 3;
   } else {
     if (!strchr("+-.=", s[2]) || s[2] == '\0')
-      return xq__note_fail(err, XQ_ENOTATION, base + 2,
-                           "'%s' is not WXF: '%s' is not a direction (+ - . =)", q,
-                           show(s[2], b));
+      return xq__notation_fail(err, XQ_ENOTATION, base + 2,
+                               "'%s' is not WXF: '%s' is not a direction (+ - . =)", q,
+                               show(s[2], b));
     if (len < 4)
-      return xq__note_fail(err, XQ_ENOTATION, base + 3, "'%s' is not WXF: missing the value",
-                           q);
+      return xq__notation_fail(err, XQ_ENOTATION, base + 3, "'%s' is not WXF: missing the value",
+                               q);
     if (s[3] < '1' || s[3] > '9')
-      return xq__note_fail(err, XQ_ENOTATION, base + 3,
-                           "'%s' is not WXF: '%s' is not a value 1-9", q, show(s[3], b));
+      return xq__notation_fail(err, XQ_ENOTATION, base + 3,
+                               "'%s' is not WXF: '%s' is not a value 1-9", q, show(s[3], b));
     dir = s[2] == '+' ? XQ__FORWARD : s[2] == '-' ? XQ__BACKWARD : XQ__SIDEWAYS;
     value = s[3] - '0';
     core = 4;
@@ -231,11 +231,11 @@ int xq__wxf_parse(const xq_pos *pos, const char *text, size_t len, int base,
   /* A parser stops after the move: `!`, `?`, `+` (check), `#` may follow. */
   for (size_t i = core; i < len; i++)
     if (!strchr("!?+#", s[i]))
-      return xq__note_fail(err, XQ_ENOTATION, base + (int)i,
-                           "'%s' is not WXF: unexpected '%s' after the move", q, show(s[i], b));
+      return xq__notation_fail(err, XQ_ENOTATION, base + (int)i,
+                               "'%s' is not WXF: unexpected '%s' after the move", q, show(s[i], b));
 
   xq__matches mt;
-  xq__match(pos, p, dir, value, wxf_alts, &mt);
+  xq__notation_match(pos, p, dir, value, wxf_alts, &mt);
   if (mt.n == 1) {
     *m = mt.m[0];
     return XQ_OK;
@@ -244,6 +244,6 @@ int xq__wxf_parse(const xq_pos *pos, const char *text, size_t len, int base,
   char a1[XQ_MOVE_TEXT_MAX], a2[XQ_MOVE_TEXT_MAX];
   xq__wxf_format(pos, mt.m[0], a1);
   xq__wxf_format(pos, mt.m[1], a2);
-  return xq__note_fail(err, XQ_EAMBIGUOUS, base, "'%s' is ambiguous: it may be %s or %s%s", q,
-                       a1, a2, mt.n > 2 ? " or others" : "");
+  return xq__notation_fail(err, XQ_EAMBIGUOUS, base, "'%s' is ambiguous: it may be %s or %s%s", q,
+                           a1, a2, mt.n > 2 ? " or others" : "");
 }

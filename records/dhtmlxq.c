@@ -136,7 +136,7 @@ static int add_text_comment(xq_record *rec, int line, int after, const char *v, 
     }
   }
   while (k > 0 && (buf[k - 1] == ' ' || buf[k - 1] == '\n')) k--;
-  int rc = k == 0 ? XQ_OK : xq__add_comment_text(rec, line, after, buf, k);
+  int rc = k == 0 ? XQ_OK : xq__text_add_comment(rec, line, after, buf, k);
   free(buf);
   return rc;
 }
@@ -146,10 +146,10 @@ static int play_branch(xq_record *rec, int line, xq_pos pos, const char *v, size
                        xq_error *err)
 {
   xq_move *moves = malloc(sizeof(xq_move) * XQ_REC_PLIES_MAX);
-  if (!moves) return xq__rec_fail(err, XQ_ENOMEM, -1, 0, "out of memory");
+  if (!moves) return xq_error_set(err, XQ_ENOMEM, -1, 0, "out of memory");
   int k = decode_moves(v, n, moves, XQ_REC_PLIES_MAX), rc = XQ_OK;
   if (k < 0) {
-    rc = xq__rec_fail(err, k == -2 ? XQ_ELIMIT : XQ_ENOTATION, -1, 0,
+    rc = xq_error_set(err, k == -2 ? XQ_ELIMIT : XQ_ENOTATION, -1, 0,
                       "DhtmlXQ move list of branch %d is not a list of 4-digit squares", line);
     goto out;
   }
@@ -157,14 +157,14 @@ static int play_branch(xq_record *rec, int line, xq_pos pos, const char *v, size
     xq_undo u;
     if (!xq_is_legal(&pos, moves[i])) {
       int f = XQ_FROM(moves[i]), t = XQ_TO(moves[i]);
-      rc = xq__rec_fail(err, XQ_EILLEGAL, -1, step + i, "ply %d%s: %d%d%d%d (%c%d%c%d) is illegal",
+      rc = xq_error_set(err, XQ_EILLEGAL, -1, step + i, "ply %d%s: %d%d%d%d (%c%d%c%d) is illegal",
                         step + i, line ? " (in a variation)" : "", XQ_FILE(f), 9 - XQ_RANK(f),
                         XQ_FILE(t), 9 - XQ_RANK(t), 'a' + XQ_FILE(f), XQ_RANK(f),
                         'a' + XQ_FILE(t), XQ_RANK(t));
       goto out;
     }
     if ((rc = xq_record_add_line_move(rec, line, moves[i])) != XQ_OK) {
-      rc = xq__rec_fail(err, XQ_ELIMIT, -1, step + i, "too many moves");
+      rc = xq_error_set(err, XQ_ELIMIT, -1, step + i, "too many moves");
       goto out;
     }
     xq_make(&pos, moves[i], &u);
@@ -201,7 +201,7 @@ static int collect_tags(const char *b, const char *e, dtag *tags, int max, int *
     }
     const char *v = ne + 1, *ve = v;
     while (ve < e && *ve != '[') ve++;
-    if (*nt >= max) return xq__rec_fail(err, XQ_ELIMIT, -1, 0, "more than %d DhtmlXQ tags", max);
+    if (*nt >= max) return xq_error_set(err, XQ_ELIMIT, -1, 0, "more than %d DhtmlXQ tags", max);
     dtag *d = &tags[(*nt)++];
     memcpy(d->name, t + 9, (size_t)(ne - (t + 9)));
     d->name[ne - (t + 9)] = '\0';
@@ -221,16 +221,16 @@ static int read_start(const dtag *tags, int nt, xq_pos *start, xq_error *err)
 {
   const dtag *binit = find_tag(tags, nt, "binit"), *movelist = find_tag(tags, nt, "movelist");
   int sq[32];
-  *start = *xq__rec_startpos();
+  *start = *xq__record_startpos();
   if (!binit || !binit->n) return XQ_OK;
   size_t n = binit->n;
   while (n && (binit->v[n - 1] == ' ' || binit->v[n - 1] == '\n' || binit->v[n - 1] == '\r')) n--;
   if (n != 64)
-    return xq__rec_fail(err, XQ_EFEN, -1, 0, "DhtmlXQ binit has %zu characters, not 64", n);
+    return xq_error_set(err, XQ_EFEN, -1, 0, "DhtmlXQ binit has %zu characters, not 64", n);
   for (int i = 0; i < 32; i++) {
     char x = binit->v[2 * i], y = binit->v[2 * i + 1];
     if (x < '0' || x > '9' || y < '0' || y > '9')
-      return xq__rec_fail(err, XQ_EFEN, -1, 0, "DhtmlXQ binit holds a non-digit");
+      return xq_error_set(err, XQ_EFEN, -1, 0, "DhtmlXQ binit holds a non-digit");
     sq[i] = x == '9' && y == '9' ? -1 : x > '8' ? 999 : XQ_SQ(x - '0', 9 - (y - '0'));
   }
   int side = XQ__SIDE_EITHER;
@@ -245,8 +245,8 @@ static int read_start(const dtag *tags, int nt, xq_pos *start, xq_error *err)
         side = tags[i].v[0] == '1' ? XQ_BLACK : XQ_RED;
   }
   xq_error why;
-  if (xq__pos_from_slots(sq, side, start, &why) != XQ_OK)
-    return xq__rec_fail(err, XQ_EFEN, -1, 0, "bad DhtmlXQ binit: %s", why.msg);
+  if (xq__text_pos_from_slots(sq, side, start, &why) != XQ_OK)
+    return xq_error_set(err, XQ_EFEN, -1, 0, "bad DhtmlXQ binit: %s", why.msg);
   return XQ_OK;
 }
 
@@ -259,9 +259,9 @@ static int collect_branches(const dtag *tags, int nt, branch *br, int *nb, xq_er
     if (strncmp(tags[i].name, "move_", 5)) continue;
     if (sscanf(tags[i].name + 5, "%d_%d_%d%n", &base, &step, &num, &used) != 3 ||
         tags[i].name[5 + used] || num <= 0 || step <= 0 || base < 0)
-      return xq__rec_fail(err, XQ_ENOTATION, -1, 0, "bad DhtmlXQ branch tag %s", tags[i].name);
+      return xq_error_set(err, XQ_ENOTATION, -1, 0, "bad DhtmlXQ branch tag %s", tags[i].name);
     if (*nb >= XQ_REC_VARS_MAX)
-      return xq__rec_fail(err, XQ_ELIMIT, -1, 0, "more than %d variations", XQ_REC_VARS_MAX);
+      return xq_error_set(err, XQ_ELIMIT, -1, 0, "more than %d variations", XQ_REC_VARS_MAX);
     br[(*nb)++] = (branch){base, step, num, tags[i].v, tags[i].n, -1};
   }
   return XQ_OK;
@@ -286,12 +286,12 @@ static int attach_branches(xq_record *rec, branch *br, int nb, line_info *li, xq
       xq_record_line(rec, parent, &pm, &pn);
       int at = br[i].step - li[parent].step;
       if (at < 0 || at >= pn)
-        return xq__rec_fail(err, XQ_ENOTATION, -1, 0,
+        return xq_error_set(err, XQ_ENOTATION, -1, 0,
                             "DhtmlXQ branch %d leaves branch %d at step %d, which it does not have",
                             br[i].num, br[i].base, br[i].step);
       int line = xq_record_add_variation(rec, parent, at);
       if (line < 0)
-        return xq__rec_fail(err, XQ_ELIMIT, -1, 0, "too many or too deeply nested variations");
+        return xq_error_set(err, XQ_ELIMIT, -1, 0, "too many or too deeply nested variations");
       xq_pos pos = li[parent].start;
       xq_undo u;
       for (int k = 0; k < at; k++) xq_make(&pos, pm[k], &u);
@@ -305,7 +305,7 @@ static int attach_branches(xq_record *rec, branch *br, int nb, line_info *li, xq
   }
   for (int i = 0; i < nb; i++)
     if (br[i].line < 0)
-      return xq__rec_fail(err, XQ_ENOTATION, -1, 0,
+      return xq_error_set(err, XQ_ENOTATION, -1, 0,
                           "DhtmlXQ branch %d leaves branch %d, which is missing", br[i].num,
                           br[i].base);
   return XQ_OK;
@@ -330,8 +330,8 @@ static int read_comment(xq_record *rec, const dtag *d, const line_info *li, xq_e
   }
   if (after < 0) return XQ_OK;
   if ((rc = add_text_comment(rec, line, after, d->v, d->n)) != XQ_OK)
-    return rc == XQ_ENOMEM ? xq__rec_fail(err, XQ_ENOMEM, -1, 0, "out of memory")
-                           : xq__rec_fail(err, XQ_ELIMIT, -1, 0, "too many comments");
+    return rc == XQ_ENOMEM ? xq_error_set(err, XQ_ENOMEM, -1, 0, "out of memory")
+                           : xq_error_set(err, XQ_ELIMIT, -1, 0, "too many comments");
   return XQ_OK;
 }
 
@@ -374,7 +374,7 @@ static void read_info_tag(xq_record *rec, const dtag *d)
 int xq_dhtmlxq_read(const char *text, size_t len, xq_record *rec, size_t *consumed, xq_error *err)
 {
   if (consumed) *consumed = len;
-  if (!text || !rec) return xq__rec_fail(err, XQ_EINVAL, -1, 0, "NULL argument");
+  if (!text || !rec) return xq_error_set(err, XQ_EINVAL, -1, 0, "NULL argument");
   xq_record_reset(rec);
   const char *end = text + len;
   const char *b = find(text, end, "[DhtmlXQ]");
@@ -392,7 +392,7 @@ int xq_dhtmlxq_read(const char *text, size_t len, xq_record *rec, size_t *consum
   int nt = 0, nb = 0, rc = XQ_OK;
   xq_pos start;
   if (!tags || !br) {
-    rc = xq__rec_fail(err, XQ_ENOMEM, -1, 0, "out of memory");
+    rc = xq_error_set(err, XQ_ENOMEM, -1, 0, "out of memory");
     goto out;
   }
   if ((rc = collect_tags(b, e, tags, tags_max, &nt, err)) != XQ_OK) goto out;
@@ -408,7 +408,7 @@ int xq_dhtmlxq_read(const char *text, size_t len, xq_record *rec, size_t *consum
   /* the main line and a line for each branch (a position each: sized to
    * the file, not to XQ_REC_VARS_MAX) */
   if (!(li = malloc(sizeof(line_info) * (size_t)(nb + 1)))) {
-    rc = xq__rec_fail(err, XQ_ENOMEM, -1, 0, "out of memory");
+    rc = xq_error_set(err, XQ_ENOMEM, -1, 0, "out of memory");
     goto out;
   }
   li[0] = (line_info){0, 1, start};
@@ -461,7 +461,7 @@ int xq_dhtmlxq_write(FILE *out, xq_record *rec, xq_error *err)
   char buf[XQ_REC_TAG_VALUE_MAX * 2];
   int sq[32];
 
-  if (!out || !rec) return xq__rec_fail(err, XQ_EINVAL, -1, 0, "NULL argument");
+  if (!out || !rec) return xq_error_set(err, XQ_EINVAL, -1, 0, "NULL argument");
   xq_record_pack(rec);
   fputs("[DhtmlXQ]\n", out);
   put_tag(out, "ver", "www_dpxq_com");
@@ -494,7 +494,7 @@ int xq_dhtmlxq_write(FILE *out, xq_record *rec, xq_error *err)
     put_tag(out, "open", o);
   }
 
-  xq__slots_from_pos(&rec->start, sq);
+  xq__text_slots_from_pos(&rec->start, sq);
   fputs("[DhtmlXQ_binit]", out);
   for (int i = 0; i < 32; i++) {
     if (sq[i] < 0) fputs("99", out);
@@ -507,7 +507,7 @@ int xq_dhtmlxq_write(FILE *out, xq_record *rec, xq_error *err)
 
   /* Steps of each line's first move, from the start of the game. */
   int *step = malloc(sizeof(int) * (size_t)(rec->n_vars + 1));
-  if (!step) return xq__rec_fail(err, XQ_ENOMEM, -1, 0, "out of memory");
+  if (!step) return xq_error_set(err, XQ_ENOMEM, -1, 0, "out of memory");
   step[0] = 1;
   for (int v = 0; v < rec->n_vars; v++) {
     const xq_variation *x = &rec->vars[v];
@@ -521,7 +521,7 @@ int xq_dhtmlxq_write(FILE *out, xq_record *rec, xq_error *err)
     char name[48], *text = malloc(c->len + 1);
     if (!text) {
       free(step);
-      return xq__rec_fail(err, XQ_ENOMEM, -1, 0, "out of memory");
+      return xq_error_set(err, XQ_ENOMEM, -1, 0, "out of memory");
     }
     memcpy(text, rec->text + c->off, c->len);
     text[c->len] = '\0';
@@ -534,6 +534,6 @@ int xq_dhtmlxq_write(FILE *out, xq_record *rec, xq_error *err)
   put_tag(out, "firstnum", rec->start.side == XQ_BLACK ? "1" : "0");
   put_tag(out, "generator", "xqref");
   fputs("[/DhtmlXQ]\n", out);
-  if (ferror(out)) return xq__rec_fail(err, XQ_EIO, -1, 0, "write error");
+  if (ferror(out)) return xq_error_set(err, XQ_EIO, -1, 0, "write error");
   return XQ_OK;
 }

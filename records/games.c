@@ -31,17 +31,17 @@ static int slurp(FILE *f, size_t max, char **out, size_t *len, xq_error *err)
 {
   size_t cap = 1 << 16, n = 0;
   char *b = malloc(cap);
-  if (!b) return xq__rec_fail(err, XQ_ENOMEM, -1, 0, "out of memory");
+  if (!b) return xq_error_set(err, XQ_ENOMEM, -1, 0, "out of memory");
   for (;;) {
     if (n == cap) {
       if (cap > max) {
         free(b);
-        return xq__rec_fail(err, XQ_ELIMIT, -1, 0, "file larger than %zu bytes", max);
+        return xq_error_set(err, XQ_ELIMIT, -1, 0, "file larger than %zu bytes", max);
       }
       char *nb = realloc(b, cap * 2);
       if (!nb) {
         free(b);
-        return xq__rec_fail(err, XQ_ENOMEM, -1, 0, "out of memory");
+        return xq_error_set(err, XQ_ENOMEM, -1, 0, "out of memory");
       }
       b = nb;
       cap *= 2;
@@ -52,11 +52,11 @@ static int slurp(FILE *f, size_t max, char **out, size_t *len, xq_error *err)
   }
   if (ferror(f)) {
     free(b);
-    return xq__rec_fail(err, XQ_EIO, -1, 0, "read error");
+    return xq_error_set(err, XQ_EIO, -1, 0, "read error");
   }
   if (n > max) {
     free(b);
-    return xq__rec_fail(err, XQ_ELIMIT, -1, 0, "file larger than %zu bytes", max);
+    return xq_error_set(err, XQ_ELIMIT, -1, 0, "file larger than %zu bytes", max);
   }
   *out = b;
   *len = n;
@@ -65,9 +65,9 @@ static int slurp(FILE *f, size_t max, char **out, size_t *len, xq_error *err)
 
 int xq_games_open(xq_games **out, const char *path, int flags, xq_error *err)
 {
-  if (!out || !path) return xq__rec_fail(err, XQ_EINVAL, -1, 0, "NULL argument");
+  if (!out || !path) return xq_error_set(err, XQ_EINVAL, -1, 0, "NULL argument");
   xq_games *g = calloc(1, sizeof *g);
-  if (!g) return xq__rec_fail(err, XQ_ENOMEM, -1, 0, "out of memory");
+  if (!g) return xq_error_set(err, XQ_ENOMEM, -1, 0, "out of memory");
   g->flags = flags;
   g->size = -1;
   int rc;
@@ -78,7 +78,7 @@ int xq_games_open(xq_games **out, const char *path, int flags, xq_error *err)
     g->f = fopen(path, "rb");
     if (!g->f) {
       free(g);
-      return xq__rec_fail(err, XQ_EIO, -1, 0, "cannot open %s", path);
+      return xq_error_set(err, XQ_EIO, -1, 0, "cannot open %s", path);
     }
     g->own = 1;
     struct stat st;
@@ -91,7 +91,7 @@ int xq_games_open(xq_games **out, const char *path, int flags, xq_error *err)
     char *sniff = malloc(SNIFF_LEN);
     if (!sniff) {
       xq_games_close(g);
-      return xq__rec_fail(err, XQ_ENOMEM, -1, 0, "out of memory");
+      return xq_error_set(err, XQ_ENOMEM, -1, 0, "out of memory");
     }
     size_t n = fread(sniff, 1, SNIFF_LEN, g->f);
     if (n >= 2 && sniff[0] == 'X' && sniff[1] == 'Q') g->fmt = XQ_FMT_XQF;
@@ -99,7 +99,7 @@ int xq_games_open(xq_games **out, const char *path, int flags, xq_error *err)
     free(sniff);
     if (fseek(g->f, 0, SEEK_SET) != 0) {
       xq_games_close(g);
-      return xq__rec_fail(err, XQ_EIO, -1, 0, "cannot seek in %s", path);
+      return xq_error_set(err, XQ_EIO, -1, 0, "cannot seek in %s", path);
     }
   }
 
@@ -107,7 +107,7 @@ int xq_games_open(xq_games **out, const char *path, int flags, xq_error *err)
     rc = xq_pgn_open(&g->pgn, g->f, flags);
     if (rc != XQ_OK) {
       xq_games_close(g);
-      return xq__rec_fail(err, rc, -1, 0, "out of memory");
+      return xq_error_set(err, rc, -1, 0, "out of memory");
     }
   } else {
     size_t max = g->fmt == XQ_FMT_XQF ? XQ_XQF_FILE_MAX : XQ_DHTMLXQ_INPUT_MAX;
@@ -118,15 +118,15 @@ int xq_games_open(xq_games **out, const char *path, int flags, xq_error *err)
     if (g->fmt == XQ_FMT_DHTMLXQ && !xq_utf8_valid(g->data, g->len)) {
       /* GBK or BIG5 page: convert it whole */
       xq__decoder dec;
-      xq__decoder_init(&dec);
+      xq__text_decoder_init(&dec);
       size_t cap = g->len * 2 + 1;
       char *u = malloc(cap);
-      int n = u && cap < 0x7FFFFFFF ? xq__decode(&dec, g->data, g->len, u, cap) : -1;
-      xq__decoder_close(&dec);
+      int n = u && cap < 0x7FFFFFFF ? xq__text_decode(&dec, g->data, g->len, u, cap) : -1;
+      xq__text_decoder_close(&dec);
       if (n < 0) {
         free(u);
         xq_games_close(g);
-        return xq__rec_fail(err, XQ_ENOMEM, -1, 0, "cannot convert %s to UTF-8", path);
+        return xq_error_set(err, XQ_ENOMEM, -1, 0, "cannot convert %s to UTF-8", path);
       }
       free(g->data);
       g->data = u;
@@ -161,14 +161,14 @@ static int name_game(xq_error *err, long game, int rc)
   if (err) {
     char prefix[48];
     snprintf(prefix, sizeof prefix, "game %ld: ", game);
-    xq__rec_prefix(err, prefix);
+    xq__text_error_prefix(err, prefix);
   }
   return rc;
 }
 
 int xq_games_next(xq_games *g, xq_record *rec, xq_error *err)
 {
-  if (!g || !rec) return xq__rec_fail(err, XQ_EINVAL, -1, 0, "NULL argument");
+  if (!g || !rec) return xq_error_set(err, XQ_EINVAL, -1, 0, "NULL argument");
   if (g->fmt == XQ_FMT_PGN) return xq_pgn_next(g->pgn, rec, err);
   if (g->done) return 0;
   int rc;
@@ -229,6 +229,6 @@ int xq_record_read_file(const char *path, xq_record *rec, xq_error *err)
   if (rc != XQ_OK) return rc;
   rc = xq_games_next(g, rec, err);
   xq_games_close(g);
-  if (rc == 0) return xq__rec_fail(err, XQ_ENOTATION, -1, 0, "no game in %s", path);
+  if (rc == 0) return xq_error_set(err, XQ_ENOTATION, -1, 0, "no game in %s", path);
   return rc < 0 ? rc : XQ_OK;
 }

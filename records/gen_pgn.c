@@ -39,10 +39,10 @@ int xq_pgn_write_random(FILE *out, long n, uint64_t seed, xq_error *err)
 {
   static const xq_notation notes[3] = {XQ_NOTE_ICCS_PGN, XQ_NOTE_WXF, XQ_NOTE_CHINESE};
   if (!out || n < 1 || n > XQ_GEN_PGN_GAMES_MAX)
-    return xq__rec_fail(err, XQ_EINVAL, -1, 0, "NULL stream, or not 1..%ld games",
+    return xq_error_set(err, XQ_EINVAL, -1, 0, "NULL stream, or not 1..%ld games",
                         XQ_GEN_PGN_GAMES_MAX);
   xq_record *rec = malloc(sizeof *rec);
-  if (!rec) return xq__rec_fail(err, XQ_ENOMEM, -1, 0, "out of memory");
+  if (!rec) return xq_error_set(err, XQ_ENOMEM, -1, 0, "out of memory");
   xq_record_init(rec);
   uint64_t rng = seed;
   int rc = XQ_OK;

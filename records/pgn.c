@@ -81,7 +81,7 @@ int xq_pgn_open(xq_pgn_reader **out, FILE *in, int flags)
   if (!r) return XQ_ENOMEM;
   r->in = in;
   r->flags = flags;
-  xq__decoder_init(&r->dec);
+  xq__text_decoder_init(&r->dec);
   *out = r;
   return XQ_OK;
 }
@@ -89,7 +89,7 @@ int xq_pgn_open(xq_pgn_reader **out, FILE *in, int flags)
 void xq_pgn_close(xq_pgn_reader *r)
 {
   if (!r) return;
-  xq__decoder_close(&r->dec);
+  xq__text_decoder_close(&r->dec);
   free(r->buf);
   free(r->raw);
   free(r->line);
@@ -191,7 +191,7 @@ static int read_line(xq_pgn_reader *r)
     return XQ_EIO;
   }
   if (hi) {
-    int k = xq__decode(&r->dec, r->raw + b, n - b, r->line, cap);
+    int k = xq__text_decode(&r->dec, r->raw + b, n - b, r->line, cap);
     if (k < 0) k = 0; /* a line of GB18030 or BIG5 has room; bytes that are no text may not */
     r->len = (size_t)k;
   } else {
@@ -274,7 +274,7 @@ static int game_fail(xq_pgn_reader *r, const xq_record *rec, xq_error *err, int 
       snprintf(prefix, sizeof prefix, "game %ld, line %ld, ply %d: ", rec->game, r->lineno, ply);
     else
       snprintf(prefix, sizeof prefix, "game %ld, line %ld: ", rec->game, r->lineno);
-    xq__rec_prefix(err, prefix);
+    xq__text_error_prefix(err, prefix);
   }
   return code;
 }
@@ -392,8 +392,9 @@ static int parse_tags(xq_pgn_reader *r, xq_record *rec, xq_error *err)
       return game_fail(r, rec, err, XQ_ENOTATION, 0, "malformed tag %s: no opening quote", name);
     size_t end, after;
     if (tag_extent(r, i + 1, &end, &after))
-      xq__rec_warn(rec, "line %ld: tag %s has stray or missing quotes, read to the end of its line",
-                   r->lineno, name);
+      xq__record_warn(rec,
+                      "line %ld: tag %s has stray or missing quotes, read to the end of its line",
+                      r->lineno, name);
     size_t n = 0;
     for (i++; i < end;) {
       char c = r->line[i++];
@@ -555,8 +556,8 @@ static int play_token(xq_pgn_reader *r, xq_record *rec, game_state *gs, char *t,
     /* A kept variation that goes wrong is cut before the bad move and the
      * game is kept, as XQF's are. */
     gs->cut_depth = gs->depth;
-    xq__rec_warn(rec, "line %ld: variation cut before its move %d: %s", r->lineno, c->n + 1,
-                 e.msg);
+    xq__record_warn(rec, "line %ld: variation cut before its move %d: %s", r->lineno, c->n + 1,
+                    e.msg);
     return XQ_OK;
   }
   if (rc != XQ_OK) return game_fail(r, rec, err, rc, c->n + 1, "%s", e.msg);
@@ -565,8 +566,8 @@ static int play_token(xq_pgn_reader *r, xq_record *rec, game_state *gs, char *t,
       return game_fail(r, rec, err, XQ_ELIMIT, c->n + 1, "more than %d plies in the main line",
                        XQ_REC_PLIES_MAX);
     gs->cut_depth = gs->depth; /* the variation moves are full, as in XQF */
-    xq__rec_warn(rec, "line %ld: variation cut: more than %d variation moves", r->lineno,
-                 XQ_REC_VAR_MOVES_MAX);
+    xq__record_warn(rec, "line %ld: variation cut: more than %d variation moves", r->lineno,
+                    XQ_REC_VAR_MOVES_MAX);
     return XQ_OK;
   }
   xq_undo u;
@@ -590,8 +591,8 @@ static int open_variation(xq_pgn_reader *r, xq_record *rec, game_state *gs, xq_e
     int line = xq_record_add_variation(rec, p->line, p->n - 1);
     if (line < 0) { /* past the limit the variation is left out, not the game */
       gs->cut_depth = ++gs->depth;
-      xq__rec_warn(rec, "line %ld: variation left out: more than %d variations", r->lineno,
-                   XQ_REC_VARS_MAX);
+      xq__record_warn(rec, "line %ld: variation left out: more than %d variations", r->lineno,
+                      XQ_REC_VARS_MAX);
       return XQ_OK;
     }
     line_ctx *c = &r->ctx[gs->depth + 1];
@@ -790,7 +791,7 @@ int xq_pgn_next(xq_pgn_reader *r, xq_record *rec, xq_error *err)
   /* Find the start of the next game. */
   for (;;) {
     if ((rc = need_line(r)) < 0)
-      return xq__rec_fail(err, XQ_EIO, -1, 0, r->nomem ? "out of memory" : "read error");
+      return xq_error_set(err, XQ_EIO, -1, 0, r->nomem ? "out of memory" : "read error");
     if (rc == 0) return 0;
     size_t i = skip_blanks(r, 0);
     if (i == r->len || r->line[i] == '%' || (r->trailer && !looks_like_tag(r))) {
@@ -812,7 +813,7 @@ int xq_pgn_next(xq_pgn_reader *r, xq_record *rec, xq_error *err)
   int saw_blank = 0, saw_tags = 0, eof = 0;
   for (;;) {
     if ((rc = need_line(r)) < 0)
-      return xq__rec_fail(err, XQ_EIO, -1, 0, r->nomem ? "out of memory" : "read error");
+      return xq_error_set(err, XQ_EIO, -1, 0, r->nomem ? "out of memory" : "read error");
     if (rc == 0) {
       eof = 1;
       break;

@@ -190,7 +190,7 @@ int xq_pgn_write(FILE *out, xq_record *rec, xq_notation notation, int flags, xq_
   emitter em;
 
   if (!out || !rec || notation < XQ_NOTE_ICCS || notation > XQ_NOTE_CHINESE)
-    return xq__rec_fail(err, XQ_EINVAL, -1, 0, "bad argument");
+    return xq_error_set(err, XQ_EINVAL, -1, 0, "bad argument");
   em.out = out;
   em.eol = (flags & XQ_PGN_CRLF) ? "\r\n" : "\n";
   em.notation = notation;
@@ -216,7 +216,7 @@ int xq_pgn_write(FILE *out, xq_record *rec, xq_notation notation, int flags, xq_
   }
   if (em.notation == XQ_NOTE_ICCS_PGN) write_tag(&em, "Format", "ICCS");
   else if (em.notation == XQ_NOTE_WXF) write_tag(&em, "Format", "WXF");
-  const xq_pos *std = xq__rec_startpos();
+  const xq_pos *std = xq__record_startpos();
   if (rec->start.key != std->key || rec->start.halfmove || rec->start.fullmove != 1) {
     char fen[XQ_FEN_MAX];
     xq_fen_format(&rec->start, fen, sizeof fen);
@@ -227,6 +227,6 @@ int xq_pgn_write(FILE *out, xq_record *rec, xq_notation notation, int flags, xq_
   write_line(&em, rec, 0, &rec->start);
   if (em.col > 0) newline(&em);
   fprintf(out, " %s%s%s", xq_result_pgn(rec->result), em.eol, em.eol);
-  if (ferror(out)) return xq__rec_fail(err, XQ_EIO, -1, 0, "write error");
+  if (ferror(out)) return xq_error_set(err, XQ_EIO, -1, 0, "write error");
   return XQ_OK;
 }

@@ -9,7 +9,7 @@
 
 #include "records_internal.h"
 
-const xq_pos *xq__rec_startpos(void)
+const xq_pos *xq__record_startpos(void)
 {
   static _Thread_local xq_pos start;
   static _Thread_local int ready;
@@ -27,7 +27,7 @@ void xq_record_reset(xq_record *rec)
 
   rec->game = 0;
   rec->line = 0;
-  rec->start = *xq__rec_startpos();
+  rec->start = *xq__record_startpos();
   rec->end = rec->start;
   rec->result = XQ_RESULT_UNKNOWN;
   rec->n_tags = 0;
@@ -43,7 +43,7 @@ void xq_record_reset(xq_record *rec)
   rec->text_len = 0;
 }
 
-void xq__rec_warn(xq_record *rec, const char *fmt, ...)
+void xq__record_warn(xq_record *rec, const char *fmt, ...)
 {
   if (rec->n_warnings++ == 0) {
     va_list ap;

@@ -9,41 +9,37 @@
 
 #include "records.h"
 
-/* ---- errors (records/text.c) -------------------------------------- */
-
-/* Fill `err` (may be NULL) with `code`, `pos`, `ply` and a printf-style
- * message; returns `code`. */
-#define xq__rec_fail xq_error_set
+/* ---- errors (records/text.c, record.c; filled with xq_error_set) --- */
 
 /* Put `prefix` in front of err->msg (may be NULL), cutting the message
  * to fit. Cannot fail. */
-void xq__rec_prefix(xq_error *err, const char *prefix);
+void xq__text_error_prefix(xq_error *err, const char *prefix);
 
 /* Count a repair made to keep `rec` (see xq_record.n_warnings) and keep
  * its printf-style message when it is the first. Cannot fail. */
-void xq__rec_warn(xq_record *rec, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void xq__record_warn(xq_record *rec, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* ---- the standard start (records/record.c) ------------------------ */
 
 /* The standard start position, made once per thread (every record and
  * block starts from it). Cannot fail. */
-const xq_pos *xq__rec_startpos(void);
+const xq_pos *xq__record_startpos(void);
 
 /* ---- text encodings (records/text.c) ------------------------------ */
 
 /* GB18030 (GBK) to UTF-8. A converter is opened lazily into *cd (an
  * iconv_t kept by the caller, initialised to (void *)-1; release it with
- * xq__gbk_close). Writes at most cap - 1 bytes and a terminator; bytes
+ * xq__text_gbk_close). Writes at most cap - 1 bytes and a terminator; bytes
  * that are not GB18030 become U+FFFD. Returns the length written, or
  * XQ_ELIMIT when `cap` is too small, XQ_EINVAL when the converter cannot
  * be opened. */
-int xq__gbk_to_utf8(void **cd, const char *in, size_t n, char *out, size_t cap);
-void xq__gbk_close(void **cd);
+int xq__text_gbk_to_utf8(void **cd, const char *in, size_t n, char *out, size_t cap);
+void xq__text_gbk_close(void **cd);
 
 /* Bytes s[0..n) as UTF-8 into out (cap bytes, terminated): kept when
  * already UTF-8, converted from GB18030 otherwise. Returns the length or
- * a negative code as xq__gbk_to_utf8. */
-int xq__to_utf8(void **cd, const char *s, size_t n, char *out, size_t cap);
+ * a negative code as xq__text_gbk_to_utf8. */
+int xq__text_to_utf8(void **cd, const char *s, size_t n, char *out, size_t cap);
 
 /* Legacy text to UTF-8 for the text formats: UTF-8 stays; other text is
  * read as GB18030 (mainland files) or BIG5 (Taiwan, Hong Kong), whichever
@@ -57,18 +53,18 @@ typedef struct xq__decoder {
   size_t tmp_cap;
 } xq__decoder;
 
-void xq__decoder_init(xq__decoder *d);
-void xq__decoder_close(xq__decoder *d);
+void xq__text_decoder_init(xq__decoder *d);
+void xq__text_decoder_close(xq__decoder *d);
 
 /* s[0..n) as UTF-8 into out (cap bytes, terminated). Returns the length
  * or XQ_ELIMIT (cap too small) / XQ_EINVAL (no converter). */
-int xq__decode(xq__decoder *d, const char *s, size_t n, char *out, size_t cap);
+int xq__text_decode(xq__decoder *d, const char *s, size_t n, char *out, size_t cap);
 
 /* ---- piece tables (records/text.c) -------------------------------- */
 
 /* Kind of slot i (0..31) of the XQF/DhtmlXQ piece order R N B A K A B N R
  * C C P P P P P, Red (0-15) then Black (16-31). */
-xq_kind xq__slot_kind(int slot);
+xq_kind xq__text_slot_kind(int slot);
 
 /* Side to move of a record that tells none and has no moves. */
 #define XQ__SIDE_EITHER (-1)
@@ -78,14 +74,14 @@ xq_kind xq__slot_kind(int slot);
  * XQ__SIDE_EITHER, Red moves unless the position is legal only with Black
  * to move. Returns XQ_OK or XQ_EFEN (err says why, for both sides when
  * the side was open; pos -1). */
-int xq__pos_from_slots(const int sq[32], int side, xq_pos *out, xq_error *err);
+int xq__text_pos_from_slots(const int sq[32], int side, xq_pos *out, xq_error *err);
 
 /* Slot squares of `pos` (engine squares, -1 absent), each kind's pieces
  * taking its slots in file then rank order. Cannot fail. */
-void xq__slots_from_pos(const xq_pos *pos, int sq[32]);
+void xq__text_slots_from_pos(const xq_pos *pos, int sq[32]);
 
 /* Append the text of `c` into `rec` with xq_record_add_comment after
  * replacing "\r\n" and "\r" by '\n'. Returns as that call. */
-int xq__add_comment_text(xq_record *rec, int line, int after, const char *text, size_t len);
+int xq__text_add_comment(xq_record *rec, int line, int after, const char *text, size_t len);
 
 #endif /* XQ_RECORDS_INTERNAL_H */

@@ -11,7 +11,7 @@
 
 #include "records_internal.h"
 
-void xq__rec_prefix(xq_error *err, const char *prefix)
+void xq__text_error_prefix(xq_error *err, const char *prefix)
 {
   if (!err) return;
   size_t p = strlen(prefix), m = strlen(err->msg), cap = sizeof err->msg - 1;
@@ -52,7 +52,7 @@ int xq_utf8_valid(const char *str, size_t n)
 }
 
 /* Convert n bytes from `charset` to UTF-8 with the converter in *cd
- * (opened lazily). See xq__gbk_to_utf8. */
+ * (opened lazily). See xq__text_gbk_to_utf8. */
 static int convert(void **cd, const char *charset, const char *in, size_t n, char *out,
                    size_t cap)
 {
@@ -83,18 +83,18 @@ static int convert(void **cd, const char *charset, const char *in, size_t n, cha
   return (int)(dst - out);
 }
 
-int xq__gbk_to_utf8(void **cd, const char *in, size_t n, char *out, size_t cap)
+int xq__text_gbk_to_utf8(void **cd, const char *in, size_t n, char *out, size_t cap)
 {
   return convert(cd, "GB18030", in, n, out, cap);
 }
 
-void xq__gbk_close(void **cd)
+void xq__text_gbk_close(void **cd)
 {
   if (*cd != (void *)-1) iconv_close((iconv_t)*cd);
   *cd = (void *)-1;
 }
 
-int xq__to_utf8(void **cd, const char *s, size_t n, char *out, size_t cap)
+int xq__text_to_utf8(void **cd, const char *s, size_t n, char *out, size_t cap)
 {
   if (xq_utf8_valid(s, n)) {
     if (n >= cap) return XQ_ELIMIT;
@@ -102,7 +102,7 @@ int xq__to_utf8(void **cd, const char *s, size_t n, char *out, size_t cap)
     out[n] = '\0';
     return (int)n;
   }
-  return xq__gbk_to_utf8(cd, s, n, out, cap);
+  return xq__text_gbk_to_utf8(cd, s, n, out, cap);
 }
 
 /* ---- GBK or BIG5 ---------------------------------------------------- */
@@ -137,7 +137,7 @@ static int record_score(const char *s, size_t n)
   return score;
 }
 
-void xq__decoder_init(xq__decoder *d)
+void xq__text_decoder_init(xq__decoder *d)
 {
   d->gbk = (void *)-1;
   d->big5 = (void *)-1;
@@ -146,16 +146,16 @@ void xq__decoder_init(xq__decoder *d)
   d->tmp_cap = 0;
 }
 
-void xq__decoder_close(xq__decoder *d)
+void xq__text_decoder_close(xq__decoder *d)
 {
-  xq__gbk_close(&d->gbk);
-  xq__gbk_close(&d->big5);
+  xq__text_gbk_close(&d->gbk);
+  xq__text_gbk_close(&d->big5);
   free(d->tmp);
   d->tmp = NULL;
   d->tmp_cap = 0;
 }
 
-int xq__decode(xq__decoder *d, const char *s, size_t n, char *out, size_t cap)
+int xq__text_decode(xq__decoder *d, const char *s, size_t n, char *out, size_t cap)
 {
   if (xq_utf8_valid(s, n)) {
     if (n >= cap) return XQ_ELIMIT;
@@ -186,7 +186,7 @@ int xq__decode(xq__decoder *d, const char *s, size_t n, char *out, size_t cap)
   return g;
 }
 
-xq_kind xq__slot_kind(int slot)
+xq_kind xq__text_slot_kind(int slot)
 {
   static const xq_kind order[16] = {XQ_ROOK,    XQ_HORSE,  XQ_ELEPHANT, XQ_ADVISOR,
                                     XQ_KING,    XQ_ADVISOR, XQ_ELEPHANT, XQ_HORSE,
@@ -195,7 +195,7 @@ xq_kind xq__slot_kind(int slot)
   return order[slot & 15];
 }
 
-int xq__pos_from_slots(const int sq[32], int side, xq_pos *out, xq_error *err)
+int xq__text_pos_from_slots(const int sq[32], int side, xq_pos *out, xq_error *err)
 {
   static const char letters[8] = {0, 'k', 'a', 'b', 'n', 'r', 'c', 'p'};
   char board[XQ_SQUARES];
@@ -206,12 +206,12 @@ int xq__pos_from_slots(const int sq[32], int side, xq_pos *out, xq_error *err)
   for (int i = 0; i < 32; i++) {
     if (sq[i] < 0) continue;
     if (sq[i] >= XQ_SQUARES)
-      return xq__rec_fail(err, XQ_EFEN, -1, -1, "piece %d on square %d is off the board", i,
+      return xq_error_set(err, XQ_EFEN, -1, -1, "piece %d on square %d is off the board", i,
                           sq[i]);
     if (board[sq[i]])
-      return xq__rec_fail(err, XQ_EFEN, -1, -1, "two pieces on %c%d", 'a' + XQ_FILE(sq[i]),
+      return xq_error_set(err, XQ_EFEN, -1, -1, "two pieces on %c%d", 'a' + XQ_FILE(sq[i]),
                           XQ_RANK(sq[i]));
-    char c = letters[xq__slot_kind(i)];
+    char c = letters[xq__text_slot_kind(i)];
     board[sq[i]] = (char)(i < 16 ? c - 'a' + 'A' : c);
   }
   /* FEN text, rank 9 first, then the engine's parser validates it. */
@@ -246,11 +246,11 @@ int xq__pos_from_slots(const int sq[32], int side, xq_pos *out, xq_error *err)
     if (err) *err = e[0];
     return XQ_EFEN;
   }
-  return xq__rec_fail(err, XQ_EFEN, -1, -1, "with Red to move, %.100s; with Black to move, %.100s",
+  return xq_error_set(err, XQ_EFEN, -1, -1, "with Red to move, %.100s; with Black to move, %.100s",
                       e[0].msg, e[1].msg);
 }
 
-void xq__slots_from_pos(const xq_pos *pos, int sq[32])
+void xq__text_slots_from_pos(const xq_pos *pos, int sq[32])
 {
   for (int i = 0; i < 32; i++) sq[i] = -1;
   /* Walk the board file by file from Red's left, bottom to top, so each
@@ -262,7 +262,7 @@ void xq__slots_from_pos(const xq_pos *pos, int sq[32])
       if (k == XQ_NONE) continue;
       for (int s = 0; s < 16; s++) {
         int slot = (c == XQ_BLACK ? 16 : 0) + s;
-        if (xq__slot_kind(slot) == k && sq[slot] < 0) {
+        if (xq__text_slot_kind(slot) == k && sq[slot] < 0) {
           sq[slot] = XQ_SQ(f, r);
           break;
         }
@@ -270,7 +270,7 @@ void xq__slots_from_pos(const xq_pos *pos, int sq[32])
     }
 }
 
-int xq__add_comment_text(xq_record *rec, int line, int after, const char *text, size_t len)
+int xq__text_add_comment(xq_record *rec, int line, int after, const char *text, size_t len)
 {
   size_t n = 0;
 

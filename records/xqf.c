@@ -48,7 +48,7 @@ static void header_text(void **cd, const unsigned char *h, int off, int cap, cha
 {
   int n = h[off];
   if (n > cap - 1) n = cap - 1;
-  int k = xq__to_utf8(cd, (const char *)h + off + 1, (size_t)n, out, XQ_XQF_TEXT_MAX);
+  int k = xq__text_to_utf8(cd, (const char *)h + off + 1, (size_t)n, out, XQ_XQF_TEXT_MAX);
   if (k < 0) out[0] = '\0';
 }
 
@@ -82,7 +82,7 @@ static int read_node(body *bd, node *nd, int ply, xq_error *err)
 {
   size_t at = bd->at;
   if (bd->at + 4 > bd->len)
-    return xq__rec_fail(err, XQ_ENOTATION, (int)(HEADER_LEN + at), ply,
+    return xq_error_set(err, XQ_ENOTATION, (int)(HEADER_LEN + at), ply,
                         "XQF file truncated in the move record of ply %d", ply);
   const unsigned char *p = bd->b + bd->at;
   bd->at += 4;
@@ -104,14 +104,14 @@ static int read_node(body *bd, node *nd, int ply, xq_error *err)
   if (has_comment) {
     uint32_t v;
     if (!get_u32(bd, &v))
-      return xq__rec_fail(err, XQ_ENOTATION, (int)(HEADER_LEN + bd->at), ply,
+      return xq_error_set(err, XQ_ENOTATION, (int)(HEADER_LEN + bd->at), ply,
                           "XQF file truncated in a comment length");
     long len = (long)(int32_t)v - (bd->version <= 10 ? 0 : bd->k->comment);
     if (len < 0 || len > XQF_COMMENT_MAX)
-      return xq__rec_fail(err, XQ_ENOTATION, (int)(HEADER_LEN + bd->at - 4), ply,
+      return xq_error_set(err, XQ_ENOTATION, (int)(HEADER_LEN + bd->at - 4), ply,
                           "XQF comment length %ld out of range", len);
     if (bd->at + (size_t)len > bd->len)
-      return xq__rec_fail(err, XQ_ENOTATION, (int)(HEADER_LEN + bd->at), ply,
+      return xq_error_set(err, XQ_ENOTATION, (int)(HEADER_LEN + bd->at), ply,
                           "XQF file truncated in a comment");
     nd->comment = (const char *)bd->b + bd->at;
     nd->clen = (size_t)len;
@@ -139,8 +139,8 @@ static int add_comment(xq_record *rec, void **cd, const node *nd, int line, int 
   size_t cap = nd->clen < COMMENT_UTF8_MAX / 3 ? 3 * nd->clen + 1 : COMMENT_UTF8_MAX;
   char *buf = malloc(cap);
   if (!buf) return XQ_ENOMEM;
-  int n = xq__to_utf8(cd, nd->comment, nd->clen, buf, cap);
-  int rc = n <= 0 ? n : xq__add_comment_text(rec, line, after, buf, (size_t)n);
+  int n = xq__text_to_utf8(cd, nd->comment, nd->clen, buf, cap);
+  int rc = n <= 0 ? n : xq__text_add_comment(rec, line, after, buf, (size_t)n);
   free(buf);
   return rc;
 }
@@ -188,8 +188,9 @@ static int read_tree(body *bd, xq_record *rec, void **cd, int *cut, xq_error *er
         /* Past the variation limits, a variation is left out, not the game. */
         broken = 1;
         v = 0;
-        xq__rec_warn(rec, "ply %d: variation left out: more than %d variations or nested %d deep",
-                     p->ply + 1, XQ_REC_VARS_MAX, XQ_REC_VAR_DEPTH_MAX);
+        xq__record_warn(rec,
+                        "ply %d: variation left out: more than %d variations or nested %d deep",
+                        p->ply + 1, XQ_REC_VARS_MAX, XQ_REC_VAR_DEPTH_MAX);
       }
       line = v;
       at = 0;
@@ -199,7 +200,7 @@ static int read_tree(body *bd, xq_record *rec, void **cd, int *cut, xq_error *er
     ply = ++done_plies;
     if ((rc = read_node(bd, &nd, ply, err)) != XQ_OK) goto done;
     if (nd.from >= 90 || nd.to >= 90) {
-      rc = xq__rec_fail(err, XQ_ENOTATION, (int)(HEADER_LEN + bd->at), ply,
+      rc = xq_error_set(err, XQ_ENOTATION, (int)(HEADER_LEN + bd->at), ply,
                         "XQF move record %d-%d is not a pair of squares", nd.from, nd.to);
       goto done;
     }
@@ -210,13 +211,13 @@ static int read_tree(body *bd, xq_record *rec, void **cd, int *cut, xq_error *er
        * variation is cut before the bad move, the main line is kept. */
       broken = 1;
       (*cut)++;
-      xq__rec_warn(rec, "ply %d: variation cut before its illegal move %c%d%c%d", ply,
-                   'a' + nd.from / 10, nd.from % 10, 'a' + nd.to / 10, nd.to % 10);
+      xq__record_warn(rec, "ply %d: variation cut before its illegal move %c%d%c%d", ply,
+                      'a' + nd.from / 10, nd.from % 10, 'a' + nd.to / 10, nd.to % 10);
     }
     if (!broken && !legal) {
       char fen[XQ_FEN_MAX];
       xq_fen_format(&pos, fen, sizeof fen);
-      rc = xq__rec_fail(err, XQ_EILLEGAL, (int)(HEADER_LEN + bd->at), ply,
+      rc = xq_error_set(err, XQ_EILLEGAL, (int)(HEADER_LEN + bd->at), ply,
                         "ply %d: illegal move %c%d%c%d%s in %.60s", ply, 'a' + nd.from / 10,
                         nd.from % 10, 'a' + nd.to / 10, nd.to % 10,
                         line ? " (in a variation)" : "", fen);
@@ -231,7 +232,7 @@ static int read_tree(body *bd, xq_record *rec, void **cd, int *cut, xq_error *er
         at_here.at = rec->vars[line - 1].at;
       }
       if ((rc = push_pending(&stack, &depth, &cap, &at_here)) != XQ_OK) {
-        rc = xq__rec_fail(err, rc, (int)(HEADER_LEN + bd->at), ply,
+        rc = xq_error_set(err, rc, (int)(HEADER_LEN + bd->at), ply,
                           rc == XQ_ENOMEM ? "out of memory" : "too many variations");
         goto done;
       }
@@ -242,13 +243,13 @@ static int read_tree(body *bd, xq_record *rec, void **cd, int *cut, xq_error *er
     }
     if ((rc = xq_record_add_line_move(rec, line, m)) != XQ_OK && line != 0) {
       broken = 1; /* the variation moves are full: the rest of this one goes */
-      xq__rec_warn(rec, "ply %d: variation cut: more than %d variation moves", ply,
-                   XQ_REC_VAR_MOVES_MAX);
+      xq__record_warn(rec, "ply %d: variation cut: more than %d variation moves", ply,
+                      XQ_REC_VAR_MOVES_MAX);
       more = nd.has_next;
       continue;
     }
     if (rc != XQ_OK) {
-      rc = xq__rec_fail(err, XQ_ELIMIT, (int)(HEADER_LEN + bd->at), ply,
+      rc = xq_error_set(err, XQ_ELIMIT, (int)(HEADER_LEN + bd->at), ply,
                         "more than %d plies in the main line", XQ_REC_PLIES_MAX);
       goto done;
     }
@@ -262,8 +263,8 @@ static int read_tree(body *bd, xq_record *rec, void **cd, int *cut, xq_error *er
   rc = XQ_OK;
   goto done;
 fail_limit:
-  rc = rc == XQ_ENOMEM ? xq__rec_fail(err, XQ_ENOMEM, -1, 0, "out of memory")
-                       : xq__rec_fail(err, XQ_ELIMIT, (int)(HEADER_LEN + bd->at), ply, "too many comments");
+  rc = rc == XQ_ENOMEM ? xq_error_set(err, XQ_ENOMEM, -1, 0, "out of memory")
+                       : xq_error_set(err, XQ_ELIMIT, (int)(HEADER_LEN + bd->at), ply, "too many comments");
 done:
   free(stack);
   return rc;
@@ -275,22 +276,22 @@ done:
 static int check_header(const unsigned char *buf, size_t len, xq_error *err)
 {
   if (len < 2 || buf[0] != 'X' || buf[1] != 'Q')
-    return xq__rec_fail(err, XQ_ENOTATION, 0, 0, "not an XQF file (no \"XQ\" signature)");
+    return xq_error_set(err, XQ_ENOTATION, 0, 0, "not an XQF file (no \"XQ\" signature)");
   if (len < HEADER_LEN)
-    return xq__rec_fail(err, XQ_ENOTATION, (int)len, 0,
+    return xq_error_set(err, XQ_ENOTATION, (int)len, 0,
                         "XQF file truncated: %zu bytes, the header alone has %d", len,
                         HEADER_LEN);
   if (len > XQ_XQF_FILE_MAX)
-    return xq__rec_fail(err, XQ_ELIMIT, -1, 0, "XQF file larger than %d bytes", XQ_XQF_FILE_MAX);
+    return xq_error_set(err, XQ_ELIMIT, -1, 0, "XQF file larger than %d bytes", XQ_XQF_FILE_MAX);
   int version = buf[2];
   if (version < 1 || version > XQF_VERSION_MAX)
-    return xq__rec_fail(err, XQ_ENOTATION, 2, 0, "unknown XQF version %d", version);
+    return xq_error_set(err, XQ_ENOTATION, 2, 0, "unknown XQF version %d", version);
   /* Pascal strings: a length byte that overruns its field is corrupt. */
   static const int fields[][2] = {{80, 64},  {208, 64}, {272, 16}, {288, 16}, {304, 16}, {320, 16},
                                   {336, 64}, {400, 16}, {416, 16}, {464, 16}, {480, 16}};
   for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
     if (buf[fields[i][0]] > fields[i][1] - 1)
-      return xq__rec_fail(err, XQ_ENOTATION, fields[i][0], 0,
+      return xq_error_set(err, XQ_ENOTATION, fields[i][0], 0,
                           "bad XQF header: the string at offset %d claims %d bytes (room for %d)",
                           fields[i][0], buf[fields[i][0]], fields[i][1] - 1);
   return version;
@@ -379,7 +380,7 @@ int xq_xqf_read(const unsigned char *buf, size_t len, xq_record *rec, xq_xqf_hea
   keys k;
   int rc;
 
-  if (!buf || !rec) return xq__rec_fail(err, XQ_EINVAL, -1, 0, "NULL argument");
+  if (!buf || !rec) return xq_error_set(err, XQ_EINVAL, -1, 0, "NULL argument");
   xq_record_reset(rec);
   if (!hdr) hdr = &local;
   memset(hdr, 0, sizeof *hdr);
@@ -394,8 +395,8 @@ int xq_xqf_read(const unsigned char *buf, size_t len, xq_record *rec, xq_xqf_hea
   body bd = {NULL, len - HEADER_LEN, 0, version, &k};
   bd.b = malloc(bd.len ? bd.len : 1);
   if (!bd.b) {
-    xq__gbk_close(&cd);
-    return xq__rec_fail(err, XQ_ENOMEM, -1, 0, "out of memory");
+    xq__text_gbk_close(&cd);
+    return xq_error_set(err, XQ_ENOMEM, -1, 0, "out of memory");
   }
   for (size_t i = 0; i < bd.len; i++)
     bd.b[i] = version >= 11 ? (unsigned char)(buf[HEADER_LEN + i] - k.stream[i % 32])
@@ -406,9 +407,9 @@ int xq_xqf_read(const unsigned char *buf, size_t len, xq_record *rec, xq_xqf_hea
    * files store compositions under type 0 too; a type 0 or 1 table that is
    * no position at all stands for the standard start. */
   xq_pos start;
-  rc = xq__pos_from_slots(sq, first_mover(&bd, sq), &start, err);
+  rc = xq__text_pos_from_slots(sq, first_mover(&bd, sq), &start, err);
   if (rc != XQ_OK && hdr->type < 2) {
-    start = *xq__rec_startpos();
+    start = *xq__record_startpos();
     rc = XQ_OK;
   }
   if (rc != XQ_OK) {
@@ -416,7 +417,7 @@ int xq_xqf_read(const unsigned char *buf, size_t len, xq_record *rec, xq_xqf_hea
       err->code = XQ_EFEN;
       err->pos = 16;
       err->ply = 0;
-      xq__rec_prefix(err, "bad XQF start position: ");
+      xq__text_error_prefix(err, "bad XQF start position: ");
     }
     goto out;
   }
@@ -430,6 +431,6 @@ int xq_xqf_read(const unsigned char *buf, size_t len, xq_record *rec, xq_xqf_hea
   rc = XQ_OK;
 out:
   free(bd.b);
-  xq__gbk_close(&cd);
+  xq__text_gbk_close(&cd);
   return rc;
 }
