@@ -26,6 +26,51 @@
 #include "engine.h"
 
 /* ================================================================== */
+/* Limits                                                              */
+/* ================================================================== */
+
+/* Rules */
+#define XQ_RULES_NAME_MAX 32      /* a rule set's name, terminator included: the
+                                     longest preset (xinjiang2018) has 12 bytes */
+#define XQ_RULES_JSON_MAX (64 * 1024) /* rules text (file or literal) xq_rules_load_json
+                                     reads: far above a file setting every key; a
+                                     wrong path is refused, not read whole */
+
+/* Rulings */
+#define XQ_CYCLE_MAX 256          /* plies of the window a cycle ruling classifies:
+                                     each ply costs searches; a longer cycle goes to
+                                     the arbiter (R5) */
+#define XQ_SEE_DEPTH_MAX 16       /* captures the classifier follows on one point
+                                     (8 a side); a longer exchange counts as stopped */
+#define XQ_KILL_DEPTH_MAX 12      /* attacker moves of a kill search, whatever
+                                     kill_search_depth asks (P13 suggests 5 to 7);
+                                     kill_search_nodes bounds the time as well */
+
+/* Games and verdicts */
+#define XQ_GAME_PLIES_MAX 4096    /* plies the state machine follows: above the
+                                     31 x 120 = 3720 the natural limit (60 moves
+                                     between captures, 30 captures) lets a game last;
+                                     a move past it is refused (XQ_ELIMIT) */
+#define XQ_RULE_REF_MAX 32        /* a verdict's rule reference, terminator included:
+                                     "P9", "R3", "draw_offer_min_move" */
+#define XQ_VERDICT_TEXT_MAX 320   /* one line of explanation in UTF-8, terminator
+                                     included: about 100 Chinese characters */
+
+/* Events */
+#define XQ_EVENT_TEXT_MAX 128     /* an event's text, terminator included: a move
+                                     (the engine reads 64 bytes of one at most) or a
+                                     placement (99 bytes) */
+#define XQ_EVENT_FORMAT_MAX (XQ_EVENT_TEXT_MAX + 24) /* one event's text form: a text
+                                     with its prefix ("held:"), or a clock reading */
+
+/* Case files and the judge bench */
+#define XQ_JUDGE_LINE_MAX (256 * 1024) /* a line of a case file: the FEN and the moves
+                                     of a XQ_GAME_PLIES_MAX-ply game in any notation */
+#define XQ_BENCH_GAMES_MAX 4096   /* games the judge bench holds in memory (3.8 MB) */
+#define XQ_BENCH_GAME_PLIES 400   /* plies it keeps of a game: the games of an
+                                     archive end well before */
+
+/* ================================================================== */
 /* Rules (adjudicator/rules.c)                                         */
 /* ================================================================== */
 
@@ -44,8 +89,6 @@ typedef enum { XQ_NAT_AUTO_EITHER = 0, XQ_NAT_AUTO_SYMMETRIC, XQ_NAT_AUTO_MAX_SI
 typedef enum { XQ_ILLEGAL_LOSS = 0, XQ_ILLEGAL_FOUL_THEN_LOSS } xq_illegal_policy; /* P9 */
 typedef enum { XQ_EARLY_RED = 0, XQ_EARLY_FIRST_MOVER } xq_early_changer;  /* P12 */
 typedef enum { XQ_SIMPLE_DRAW_OFF = 0, XQ_SIMPLE_DRAW_MINIMAL, XQ_SIMPLE_DRAW_EXTENDED } xq_simple_draw; /* P14 */
-
-#define XQ_RULES_NAME_MAX 32
 
 /* Every rule choice of one event. Fill with xq_rules_preset() and
  * override fields, or load a JSON file with xq_rules_load(). */
@@ -130,9 +173,6 @@ const char *xq_rules_preset_name(int i);
  * preset takes that field from its rule book. */
 const char *xq_rules_preset_clause(const char *name, const char *key);
 
-/* Longest rules text (file or literal) xq_rules_load_json reads. */
-#define XQ_RULES_JSON_MAX (64 * 1024)
-
 /* Load rules from `src`: JSON text when its first non-blank character is
  * '{', else the path of a JSON file. The object starts from the preset
  * named by its "preset" key, else by its "ruleset" key, else cxa2011, and
@@ -168,9 +208,6 @@ typedef enum {
   XQ_CLS_CHECK = 3,    /* 将 */
   XQ_CLS_UNDECIDED = 4 /* a search budget ran out: a human arbiter decides */
 } xq_cls;
-
-/* Longest window (plies) a cycle ruling looks at. */
-#define XQ_CYCLE_MAX 256
 
 /* Final outcome of a ruling, a game, or an event. */
 typedef enum {
@@ -327,9 +364,6 @@ typedef enum {
  * "refused", "needs_arbiter". Static string. */
 const char *xq_verdict_kind_name(xq_verdict_kind kind);
 
-#define XQ_RULE_REF_MAX 32        /* "P9", "R3", "draw_offer_min_move" */
-#define XQ_VERDICT_TEXT_MAX 320   /* one line of explanation, UTF-8 */
-
 /* The answer to one event. Plain data: copy it freely. */
 typedef struct xq_verdict {
   const char *event;       /* "move", "snapshot", "claim_natural", ... (static) */
@@ -356,9 +390,6 @@ typedef struct xq_verdict {
  * frees with free(), or NULL (NULL `v` or out of memory). */
 char *xq_verdict_json(const xq_verdict *v);
 
-/* Longest game the state machine follows, in plies. */
-#define XQ_GAME_PLIES_MAX 4096
-
 /* Flags of a move event. */
 #define XQ_MV_HELD 1u       /* the hand has not left the piece (未离手, P10) */
 #define XQ_MV_FLAG_FELL 2u  /* the mover's flag fell before the clock was pressed */
@@ -383,8 +414,6 @@ typedef struct xq_game_ply {
   uint8_t check;           /* it gave check */
   uint8_t capture;         /* it captured */
 } xq_game_ply;
-
-#define XQ_EVENT_TEXT_MAX 128    /* event text with its terminator: a move or a placement */
 
 /* A move text read ahead of its turn (xq_game_may_search) and the move it
  * read as on the position whose key is `key`; m is XQ_MOVE_NONE when
@@ -565,7 +594,6 @@ typedef enum xq_event_kind {
  * offers, resignation) or the side the standing offer was made to
  * (answers). */
 #define XQ_SIDE_IMPLIED (-1)
-#define XQ_EVENT_FORMAT_MAX (XQ_EVENT_TEXT_MAX + 24) /* one event's text form */
 
 /* Plain data: copy it freely. Fields a kind does not use are zero. */
 typedef struct xq_event {
@@ -724,9 +752,6 @@ char *xq_game_summary_json(const xq_game *g);
  * *failed (either may be NULL). Returns XQ_OK, XQ_EINVAL (NULL stream) or
  * XQ_ENOMEM (nothing printed). */
 int xq_judge_cases(FILE *in, FILE *out, int verbose, int *passed, int *failed);
-
-#define XQ_BENCH_GAMES_MAX 4096   /* games the judge bench holds in memory */
-#define XQ_BENCH_GAME_PLIES 400   /* plies it keeps of a game */
 
 /* One game of the judge bench: its start and its main line. */
 typedef struct xq_bench_game {

@@ -24,9 +24,6 @@
 #include "adjudicator.h"
 #include "repetition.h"
 
-#define XQ_SEE_DEPTH_MAX 16   /* captures followed on one square */
-#define XQ_KILL_DEPTH_MAX 12  /* attacker moves in a kill search */
-
 /* Search state of one classification. */
 typedef struct budget {
   long nodes;

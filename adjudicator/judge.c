@@ -11,8 +11,6 @@
 
 #include "adjudicator.h"
 
-#define XQ_JUDGE_LINE_MAX (256 * 1024) /* longest line of a case file */
-
 char *xq_game_summary_json(const xq_game *g)
 {
   if (!g) return NULL;

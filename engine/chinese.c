@@ -18,10 +18,6 @@
 
 #include "notation.h"
 
-/* Most tokens read: one per byte of the longest input; a move has 5, the
- * rest can only be trailing annotation marks. */
-#define CN_TOKENS_MAX XQ__MOVE_INPUT_MAX
-
 /* ---- glyphs ------------------------------------------------------- */
 
 /* Names printed for each colour, by xq_kind. */
@@ -210,8 +206,8 @@ int xq__chinese_parse(const xq_pos *pos, const char *text, size_t len, int base,
                       xq_move *m, xq_error *err)
 {
   const unsigned char *s = (const unsigned char *)text;
-  char q[XQ__QUOTE_MAX], tok[CN_TOKENS_MAX];
-  int at[CN_TOKENS_MAX]; /* byte offset of each token */
+  char q[XQ__QUOTE_MAX], tok[XQ__CN_TOKENS_MAX];
+  int at[XQ__CN_TOKENS_MAX]; /* byte offset of each token */
   int k = 0;
   size_t i = 0;
 

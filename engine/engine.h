@@ -16,6 +16,32 @@
 #include <stdint.h>
 
 /* ------------------------------------------------------------------ */
+/* Limits                                                              */
+/* ------------------------------------------------------------------ */
+
+/* Bytes of an error message (xq_error.msg), terminator included: a
+ * sentence around a quoted input, which is cut to 48 bytes. */
+#define XQ_ERR_MSG_LEN 160
+
+/* Legal moves of one position (xq_movelist): above the most the pieces
+ * can ever have together (rooks and cannons 17 each, horses 8, pawns 3,
+ * elephants 4 + 2, advisors 4 + 1, the general 4: 114). */
+#define XQ_MAX_MOVES 128
+
+/* Bytes of a printed FEN, terminator included: the longest (10 ranks of
+ * 9 letters and their slashes, the side, "- -" and two 5-digit counters)
+ * takes 118. */
+#define XQ_FEN_MAX 128
+
+/* Bytes of FEN text read: four times the longest printed, for the blanks
+ * and variants people write; longer text is refused unread. */
+#define XQ_FEN_INPUT_MAX 512
+
+/* Bytes of a printed move, terminator included: the longest is Chinese,
+ * five glyphs of three bytes (前兵四平五: 16 with the terminator). */
+#define XQ_MOVE_TEXT_MAX 32
+
+/* ------------------------------------------------------------------ */
 /* Process start                                                       */
 /* ------------------------------------------------------------------ */
 
@@ -47,8 +73,6 @@ enum {
   XQ_EIO = -7,
   XQ_ELIMIT = -8      /* a named limit was exceeded */
 };
-
-#define XQ_ERR_MSG_LEN 160
 
 /* Filled by parsers on failure: the code, the 0-based byte position in the
  * input where the problem was found (-1 when it concerns the whole input),
@@ -125,9 +149,6 @@ typedef uint16_t xq_move;
 
 /* The 90-square bitboard: bit sq of a 128-bit integer. */
 typedef unsigned __int128 xq_bb;
-
-/* Upper bound on the number of legal moves in any xiangqi position. */
-#define XQ_MAX_MOVES 128
 
 typedef struct xq_movelist {
   int n;
@@ -254,9 +275,6 @@ int xq_gives_check(const xq_pos *pos, xq_move m);
 /* FEN (formats.md §1)                                                 */
 /* ------------------------------------------------------------------ */
 
-#define XQ_FEN_MAX 128   /* longest FEN we print, terminator included */
-#define XQ_FEN_INPUT_MAX 512 /* longest FEN text we read */
-
 /* FEN parsing options. */
 enum {
   XQ_FEN_LAX = 1 << 0,       /* skip xq_pos_validate (analysis positions) */
@@ -297,8 +315,6 @@ typedef enum {
   XQ_NOTE_WXF,        /* C2.5 */
   XQ_NOTE_CHINESE     /* 炮二平五, UTF-8 */
 } xq_notation;
-
-#define XQ_MOVE_TEXT_MAX 32  /* longest printed move, terminator included */
 
 /* Print legal move `m` of `pos` in `notation` into `buf` (`len` bytes,
  * XQ_MOVE_TEXT_MAX always suffices). Returns the length, or XQ_EINVAL. */

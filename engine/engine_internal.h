@@ -13,6 +13,29 @@
 
 #include "engine.h"
 
+/* ---- limits ------------------------------------------------------ */
+
+/* Bytes of move text the parsers look at: twice the longest printed
+ * move, for full-width forms (Ｃ２＝５ takes 12 bytes) and trailing
+ * annotation marks. Longer input is refused as XQ_ENOTATION unread. */
+#define XQ__MOVE_INPUT_MAX (XQ_MOVE_TEXT_MAX * 2)
+
+/* Tokens chinese.c reads from one text: one per byte of the longest
+ * input; a move has 5, the rest can only be trailing annotation marks. */
+#define XQ__CN_TOKENS_MAX XQ__MOVE_INPUT_MAX
+
+/* Room for one normalised way of writing the part of a move before its
+ * direction (notation.h: xq__alt): at most 3 tokens and a terminator. */
+#define XQ__PREFIX_LEN 4
+
+/* Alternative prefixes of one move (notation.h): wxf.c and chinese.c
+ * stay well below it, so an array of this size on the stack suffices. */
+#define XQ__ALTS_MAX 24
+
+/* Bytes of an input quoted in a message, terminator included: short
+ * enough that the sentence around it fits XQ_ERR_MSG_LEN. */
+#define XQ__QUOTE_MAX 48
+
 /* ---- bit helpers ------------------------------------------------- */
 
 #define XQ__ONE ((xq_bb)1)

@@ -18,18 +18,6 @@
 
 #include "engine_internal.h"
 
-/* Longest move text the parsers look at, in bytes. Longer input is
- * rejected as XQ_ENOTATION without reading further. */
-#define XQ__MOVE_INPUT_MAX (XQ_MOVE_TEXT_MAX * 2)
-
-/* Room for one normalised way of writing the part of a move before its
- * direction (at most 3 tokens plus a terminator). */
-#define XQ__PREFIX_LEN 4
-
-/* Most alternative prefixes one move can have (wxf.c and chinese.c stay
- * well below this). */
-#define XQ__ALTS_MAX 24
-
 /* ---- how a move looks on the vertical-line grid ------------------ */
 
 /* Direction of a move seen from the mover. */
@@ -109,9 +97,6 @@ int xq__notation_explain_illegal(const xq_pos *pos, const char *q, int kind, int
  * message: printable ASCII and well-formed UTF-8 kept, other bytes shown
  * as '?', long texts cut with "...". Always terminates `out`. */
 void xq__notation_quote(const char *text, size_t len, char *out, size_t cap);
-
-/* Room for a quoted text in messages. */
-#define XQ__QUOTE_MAX 48
 
 /* Name of `color` ("Red"/"Black") and English name of `kind` ("cannon"). */
 const char *xq__notation_color_name(int color);

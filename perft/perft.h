@@ -11,11 +11,23 @@
 
 #include "engine.h"
 
-#define XQ_PERFT_MAX_DEPTH 20   /* deeper runs would not finish anyway */
-#define XQ_PERFT_MAX_THREADS 64
-#define XQ_PERFT_HASH_MAX_MB 65536 /* largest perft table, in MiB (64 GiB) */
-#define XQ_PERFT_BENCH_HASH_MB 64  /* `bench --hash` without a size: table per position */
-#define XQ_PERFT_PROGRESS_EVERY 5.0 /* seconds between progress lines (the first after as long) */
+/* ---- limits and defaults ------------------------------------------ */
+
+#define XQ_PERFT_MAX_DEPTH 20       /* plies of a perft: about 40 moves a ply, so a
+                                       deeper run would not finish anyway */
+#define XQ_PERFT_MAX_THREADS 64     /* threads of one count (split.c keeps their ids
+                                       on its stack): more than the machine's cores */
+#define XQ_PERFT_HASH_MAX_MB 65536  /* largest perft table, in MiB (64 GiB): a typo in
+                                       --hash is refused before it is allocated */
+#define XQ_PERFT_BENCH_HASH_MB 64   /* `bench --hash` without a size: the table of each
+                                       position, enough for its counts to hit */
+#define XQ_PERFT_PROGRESS_EVERY 5.0 /* seconds between progress lines (the first after
+                                       as long): a long run shows life, a short says
+                                       nothing */
+#define XQ_UCI_LINE_MAX (64 * 1024) /* a command line of the UCI mode: a `position`
+                                       with XQ_UCI_PLIES_MAX moves takes 20 KB */
+#define XQ_UCI_PLIES_MAX 4096       /* moves after `position ... moves`: a game as long
+                                       as the adjudicator follows (XQ_GAME_PLIES_MAX) */
 
 /* Number of leaf nodes `depth` plies below `pos` (1 for depth 0). `pos`
  * is used as scratch and restored before returning. Cannot fail. */

@@ -25,9 +25,14 @@
 
 #include "perft.h"
 
-#define XQ__PERFT_WAYS 4             /* entries per bucket: one 64-byte line */
-#define XQ__PERFT_COUNT_BITS 56      /* counts from 2^56 up are not stored */
-#define XQ__PERFT_HUGE_PAGE ((size_t)2 << 20) /* tables are aligned to a 2 MiB page */
+/* ---- limits -------------------------------------------------------- */
+
+#define XQ__PERFT_WAYS 4             /* entries per bucket: four 16-byte entries fill
+                                        one 64-byte cache line */
+#define XQ__PERFT_COUNT_BITS 56      /* counts from 2^56 up are not stored: the data
+                                        word keeps 8 bits for the depth */
+#define XQ__PERFT_HUGE_PAGE ((size_t)2 << 20) /* tables are aligned to a 2 MiB page, the
+                                        size of a huge page on x86-64 */
 
 typedef struct xq__perft_entry {
   _Atomic uint64_t lock; /* ver ^ data */

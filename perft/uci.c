@@ -9,9 +9,6 @@
 
 #include "perft.h"
 
-#define XQ_UCI_LINE_MAX (64 * 1024) /* longest command line accepted */
-#define XQ_UCI_MAX_PLIES 4096       /* moves after `position ... moves` */
-
 typedef struct uci_state {
   FILE *out;
   xq_pos pos;
@@ -72,9 +69,9 @@ static void cmd_position(uci_state *st, char *args)
     while ((w = next_word(&args))) {
       xq_move m;
       xq_undo u;
-      if (++plies > XQ_UCI_MAX_PLIES) {
+      if (++plies > XQ_UCI_PLIES_MAX) {
         fprintf(st->out, "info string more than %d moves; position unchanged\n",
-                XQ_UCI_MAX_PLIES);
+                XQ_UCI_PLIES_MAX);
         return;
       }
       if (xq_move_parse(&pos, w, XQ_NOTE_ICCS, &m, &err) != XQ_OK) {

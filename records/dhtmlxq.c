@@ -12,8 +12,6 @@
 
 #include "records_internal.h"
 
-#define NAME_MAX_LEN 40 /* a DhtmlXQ tag name */
-
 /* Tag names kept as PGN tags. */
 static const struct {
   const char *dhtml, *pgn;
@@ -32,7 +30,7 @@ static const char *find(const char *s, const char *end, const char *what)
 
 /* One tag of the block. */
 typedef struct dtag {
-  char name[NAME_MAX_LEN];
+  char name[XQ__DHTMLXQ_NAME_MAX];
   const char *v;
   size_t n;
 } dtag;
@@ -194,8 +192,8 @@ static int collect_tags(const char *b, const char *e, dtag *tags, int max, int *
     const char *t = find(p, e, "[DhtmlXQ_");
     if (!t) break;
     const char *ne = t + 9;
-    while (ne < e && *ne != ']' && *ne != '[' && ne - t < NAME_MAX_LEN + 9) ne++;
-    if (ne >= e || *ne != ']' || ne - (t + 9) >= NAME_MAX_LEN) {
+    while (ne < e && *ne != ']' && *ne != '[' && ne - t < XQ__DHTMLXQ_NAME_MAX + 9) ne++;
+    if (ne >= e || *ne != ']' || ne - (t + 9) >= XQ__DHTMLXQ_NAME_MAX) {
       p = t + 9;
       continue;
     }

@@ -10,8 +10,6 @@
 
 #include "records_internal.h"
 
-#define SNIFF_LEN 65536 /* bytes looked at to tell the format */
-
 struct xq_games {
   xq_rec_format fmt;
   FILE *f;
@@ -88,12 +86,12 @@ int xq_games_open(xq_games **out, const char *path, int flags, xq_error *err)
   /* Tell the format from the first bytes of a regular file; a pipe is PGN. */
   g->fmt = XQ_FMT_PGN;
   if (g->size >= 0) {
-    char *sniff = malloc(SNIFF_LEN);
+    char *sniff = malloc(XQ__SNIFF_LEN);
     if (!sniff) {
       xq_games_close(g);
       return xq_error_set(err, XQ_ENOMEM, -1, 0, "out of memory");
     }
-    size_t n = fread(sniff, 1, SNIFF_LEN, g->f);
+    size_t n = fread(sniff, 1, XQ__SNIFF_LEN, g->f);
     if (n >= 2 && sniff[0] == 'X' && sniff[1] == 'Q') g->fmt = XQ_FMT_XQF;
     else if (memmem(sniff, n, "[DhtmlXQ", 8)) g->fmt = XQ_FMT_DHTMLXQ;
     free(sniff);

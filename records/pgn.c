@@ -16,8 +16,6 @@
 
 #include "records_internal.h"
 
-#define TOKEN_MAX 64 /* a move token, longer ones are not moves */
-
 /* One line of play being read: the main line (0) or a variation. */
 typedef struct line_ctx {
   int line;    /* record line number */
@@ -44,15 +42,13 @@ struct xq_pgn_reader {
   size_t bpos, blen;
   /* The buffers are allocated when first needed and grow with what the
    * input holds, each up to its named limit: buf XQ_PGN_CHUNK, raw
-   * XQ_PGN_LINE_MAX + 1, line LINE_CAP_MAX, comment XQ_REC_COMMENT_MAX + 1. */
+   * XQ_PGN_LINE_MAX + 1, line XQ__PGN_LINE_CAP_MAX, comment XQ_REC_COMMENT_MAX + 1. */
   char *buf;
   char *raw, *line, *comment;
   size_t raw_cap, line_cap, comment_cap;
   line_ctx ctx[XQ_REC_VAR_DEPTH_MAX + 1];
 };
 
-/* A line in UTF-8: GB18030 or BIG5 text may take twice the bytes. */
-#define LINE_CAP_MAX (XQ_PGN_LINE_MAX * 2 + 1)
 #define BUF_CAP_MIN 256 /* first size of a growing buffer */
 
 /* Per-game reading state. */
@@ -185,8 +181,8 @@ static int read_line(xq_pgn_reader *r)
   }
   /* Room for the line in UTF-8: a byte becomes at most 3 (U+FFFD for a
    * byte that is not text), capped as the fixed line buffer used to be. */
-  size_t cap = hi && (n - b) < LINE_CAP_MAX / 3 ? 3 * (n - b) + 1 : hi ? LINE_CAP_MAX : n - b + 1;
-  if (!reserve(&r->line, &r->line_cap, cap, LINE_CAP_MAX)) {
+  size_t cap = hi && (n - b) < XQ__PGN_LINE_CAP_MAX / 3 ? 3 * (n - b) + 1 : hi ? XQ__PGN_LINE_CAP_MAX : n - b + 1;
+  if (!reserve(&r->line, &r->line_cap, cap, XQ__PGN_LINE_CAP_MAX)) {
     r->ioerr = r->nomem = 1;
     return XQ_EIO;
   }
@@ -442,7 +438,7 @@ static int apply_tags(xq_pgn_reader *r, xq_record *rec, game_state *gs, xq_error
  * such as h3e3 or h10g8 to ranks 0-9 (formats.md §2). Other tokens stay. */
 static void ranks_to_0(char *t)
 {
-  char out[TOKEN_MAX];
+  char out[XQ__PGN_TOKEN_MAX];
   size_t n = 0, i = 0;
   for (int half = 0; half < 2; half++) {
     if (!(t[i] >= 'a' && t[i] <= 'i') && !(t[i] >= 'A' && t[i] <= 'I')) return;
@@ -706,7 +702,7 @@ static int movetext_mark(xq_pgn_reader *r, xq_record *rec, game_state *gs, char 
  * result), 0 to read on, or an error. */
 static int movetext_token(xq_pgn_reader *r, xq_record *rec, game_state *gs, xq_error *err)
 {
-  char tok[TOKEN_MAX + 1];
+  char tok[XQ__PGN_TOKEN_MAX + 1];
   size_t s = r->cur, n;
   while (r->cur < r->len && !is_blank((unsigned char)r->line[r->cur]) &&
          !strchr("{}()[];$", r->line[r->cur]) &&
@@ -715,7 +711,7 @@ static int movetext_token(xq_pgn_reader *r, xq_record *rec, game_state *gs, xq_e
            (unsigned char)r->line[r->cur + 2] == 0x80))
     r->cur++;
   n = r->cur - s;
-  if (n > TOKEN_MAX) {
+  if (n > XQ__PGN_TOKEN_MAX) {
     line_ctx *lc = &r->ctx[(r->flags & XQ_PGN_VARIATIONS) ? gs->depth : 0];
     return game_fail(r, rec, err, XQ_ENOTATION, lc->n + 1, "not a move: \"%.24s...\"",
                      r->line + s);

@@ -24,22 +24,42 @@
 /* Limits                                                              */
 /* ------------------------------------------------------------------ */
 
-#define XQ_REC_PLIES_MAX 2048       /* moves in a game's main line */
-#define XQ_REC_TAGS_MAX 40          /* tags per game */
-#define XQ_REC_TAG_NAME_MAX 32      /* tag name, terminator included */
-#define XQ_REC_TAG_VALUE_MAX 512    /* tag value in UTF-8, terminator included */
-#define XQ_REC_VARS_MAX 512         /* variations per game */
-#define XQ_REC_VAR_MOVES_MAX 8192   /* moves of all variations of a game */
-#define XQ_REC_VAR_DEPTH_MAX 32     /* variations nested in variations */
-#define XQ_REC_COMMENTS_MAX 1024    /* comments per game */
-#define XQ_REC_COMMENT_MAX 65536    /* bytes of one comment */
-#define XQ_REC_TEXT_MAX (1 << 22)   /* bytes of all comments of a game */
-#define XQ_REC_WARNING_MAX 200      /* the first warning of a game, terminator included */
+/* A record is a plain struct of fixed arrays, so every part of a game
+ * has a bound; each is far above what game files hold, and input past
+ * one is an error or a warning (records.md), never a larger allocation. */
+#define XQ_REC_PLIES_MAX 2048       /* moves in a game's main line: recorded games end
+                                       within a few hundred */
+#define XQ_REC_TAGS_MAX 40          /* tags per game: xqbase's layout has 17 */
+#define XQ_REC_TAG_NAME_MAX 32      /* tag name, terminator included: the longest
+                                       standard one (BlackTeam) has 9 bytes */
+#define XQ_REC_TAG_VALUE_MAX 512    /* tag value in UTF-8, terminator included: an event
+                                       name of 170 Chinese characters */
+#define XQ_REC_VARS_MAX 512         /* variations per game; past it they are left out
+                                       with a warning, the game is kept */
+#define XQ_REC_VAR_MOVES_MAX 8192   /* moves of all variations of a game: 16 a variation
+                                       on average, the same way */
+#define XQ_REC_VAR_DEPTH_MAX 32     /* variations nested in variations; the reader keeps
+                                       one state per level */
+#define XQ_REC_COMMENTS_MAX 1024    /* comments per game: one on every ply of a long game
+                                       and its variations */
+#define XQ_REC_COMMENT_MAX 65536    /* bytes of one comment: a page of annotation */
+#define XQ_REC_TEXT_MAX (1 << 22)   /* bytes of all comments of a game: 4 MiB, so that one
+                                       game cannot take the memory of a file of them */
+#define XQ_REC_WARNING_MAX 200      /* the first warning of a game, terminator included:
+                                       one line */
 
-#define XQ_PGN_LINE_MAX 65536       /* bytes of one PGN input line */
-#define XQ_PGN_CHUNK 65536          /* bytes read from the file at a time */
-#define XQ_XQF_FILE_MAX (4 << 20)   /* bytes of an XQF file */
-#define XQ_DHTMLXQ_INPUT_MAX (16 << 20) /* bytes of a DhtmlXQ file */
+#define XQ_PGN_LINE_MAX 65536       /* bytes of one PGN input line: writers wrap near 80
+                                       columns, but a comment may be a page on one line */
+#define XQ_PGN_CHUNK 65536          /* bytes read from the file at a time: memory stays
+                                       flat whatever the file's size */
+#define XQ_XQF_FILE_MAX (4 << 20)   /* bytes of an XQF file, read whole: one game with its
+                                       variations and comments */
+#define XQ_DHTMLXQ_INPUT_MAX (16 << 20) /* bytes of a DhtmlXQ file, read whole: a web page
+                                           that holds several games */
+#define XQ_XQF_TEXT_MAX 256         /* an XQF header string in UTF-8, terminator included:
+                                       the widest field (64 bytes of GB18030) grows by half */
+#define XQ_GEN_PGN_GAMES_MAX 10000000L /* games xq_pgn_write_random writes in one call
+                                          (about 1.4 KB each: 14 GB) */
 
 /* ------------------------------------------------------------------ */
 /* A game                                                              */
@@ -250,8 +270,6 @@ int xq_pgn_write(FILE *out, xq_record *rec, xq_notation notation, int flags,
 /* XQF (records/xqf.c; formats.md §6)                                  */
 /* ------------------------------------------------------------------ */
 
-#define XQ_XQF_TEXT_MAX 256 /* a header string in UTF-8, terminator included */
-
 /* The header fields of an XQF file as stored (strings in UTF-8). */
 typedef struct xq_xqf_header {
   int version;   /* 10 common; >= 11 encrypted */
@@ -351,8 +369,6 @@ int xq_record_read_file(const char *path, xq_record *rec, xq_error *err);
 /* ------------------------------------------------------------------ */
 /* Random games (records/gen_pgn.c)                                    */
 /* ------------------------------------------------------------------ */
-
-#define XQ_GEN_PGN_GAMES_MAX 10000000L /* games one call writes (about 1.4 KB each) */
 
 /* Write `n` games (1..XQ_GEN_PGN_GAMES_MAX) of random legal play from the
  * standard start to `out` as PGN: Event "Random playout K", Red "Random

@@ -9,6 +9,27 @@
 
 #include "records.h"
 
+/* ---- limits ------------------------------------------------------- */
+
+/* Bytes of a move token in PGN movetext: the engine reads no longer move
+ * text (twice XQ_MOVE_TEXT_MAX), so a longer token is not a move. */
+#define XQ__PGN_TOKEN_MAX 64
+/* Bytes of one PGN line once in UTF-8, terminator included: GB18030 or
+ * BIG5 text may take up to twice its bytes. */
+#define XQ__PGN_LINE_CAP_MAX (XQ_PGN_LINE_MAX * 2 + 1)
+/* Bytes of a DhtmlXQ tag name, terminator included: the format's names
+ * (DhtmlXQ_binit, DhtmlXQ_movelist, ...) are under 20 after the prefix. */
+#define XQ__DHTMLXQ_NAME_MAX 40
+/* Bytes looked at to tell a file's format: enough to pass a web page's
+ * head before its first DhtmlXQ block. */
+#define XQ__SNIFF_LEN 65536
+/* The newest XQF version read: the newest seen in files; a later one may
+ * lay its header out otherwise, so it is refused. */
+#define XQ__XQF_VERSION_MAX 18
+/* Bytes of an XQF comment once in UTF-8, terminator included: GB18030
+ * grows by half at most. */
+#define XQ__XQF_COMMENT_UTF8_MAX (XQ_REC_COMMENT_MAX * 3 / 2 + 4)
+
 /* ---- errors (records/text.c, record.c; filled with xq_error_set) --- */
 
 /* Put `prefix` in front of err->msg (may be NULL), cutting the message

@@ -11,8 +11,6 @@
 #include "records_internal.h"
 
 #define HEADER_LEN 1024
-#define XQF_VERSION_MAX 18 /* newest version seen in files */
-#define XQF_COMMENT_MAX XQ_REC_COMMENT_MAX
 
 /* The 32-byte text the body key stream is made from (formats.md §6). */
 static const char key_text[33] = "[(C) Copyright Mr. Dong Shiwei.]";
@@ -107,7 +105,7 @@ static int read_node(body *bd, node *nd, int ply, xq_error *err)
       return xq_error_set(err, XQ_ENOTATION, (int)(HEADER_LEN + bd->at), ply,
                           "XQF file truncated in a comment length");
     long len = (long)(int32_t)v - (bd->version <= 10 ? 0 : bd->k->comment);
-    if (len < 0 || len > XQF_COMMENT_MAX)
+    if (len < 0 || len > XQ_REC_COMMENT_MAX)
       return xq_error_set(err, XQ_ENOTATION, (int)(HEADER_LEN + bd->at - 4), ply,
                           "XQF comment length %ld out of range", len);
     if (bd->at + (size_t)len > bd->len)
@@ -129,14 +127,12 @@ typedef struct pending {
   xq_pos pos;
 } pending;
 
-#define COMMENT_UTF8_MAX (XQF_COMMENT_MAX * 3 / 2 + 4) /* a comment in UTF-8, terminator included */
-
 static int add_comment(xq_record *rec, void **cd, const node *nd, int line, int after)
 {
   if (!nd->clen) return XQ_OK;
   /* room for the comment in UTF-8: a byte becomes at most 3 (U+FFFD for a
-   * byte that is not text), and never more than COMMENT_UTF8_MAX */
-  size_t cap = nd->clen < COMMENT_UTF8_MAX / 3 ? 3 * nd->clen + 1 : COMMENT_UTF8_MAX;
+   * byte that is not text), and never more than XQ__XQF_COMMENT_UTF8_MAX */
+  size_t cap = nd->clen < XQ__XQF_COMMENT_UTF8_MAX / 3 ? 3 * nd->clen + 1 : XQ__XQF_COMMENT_UTF8_MAX;
   char *buf = malloc(cap);
   if (!buf) return XQ_ENOMEM;
   int n = xq__text_to_utf8(cd, nd->comment, nd->clen, buf, cap);
@@ -284,7 +280,7 @@ static int check_header(const unsigned char *buf, size_t len, xq_error *err)
   if (len > XQ_XQF_FILE_MAX)
     return xq_error_set(err, XQ_ELIMIT, -1, 0, "XQF file larger than %d bytes", XQ_XQF_FILE_MAX);
   int version = buf[2];
-  if (version < 1 || version > XQF_VERSION_MAX)
+  if (version < 1 || version > XQ__XQF_VERSION_MAX)
     return xq_error_set(err, XQ_ENOTATION, 2, 0, "unknown XQF version %d", version);
   /* Pascal strings: a length byte that overruns its field is corrupt. */
   static const int fields[][2] = {{80, 64},  {208, 64}, {272, 16}, {288, 16}, {304, 16}, {320, 16},
@@ -340,7 +336,7 @@ static int first_mover(const body *bd, const int sq[32])
     uint32_t v = (uint32_t)bd->b[4] | (uint32_t)bd->b[5] << 8 | (uint32_t)bd->b[6] << 16 |
                  (uint32_t)bd->b[7] << 24;
     long clen = (long)(int32_t)v - (bd->version <= 10 ? 0 : bd->k->comment);
-    first = clen >= 0 && clen <= XQF_COMMENT_MAX ? 8 + (size_t)clen : bd->len;
+    first = clen >= 0 && clen <= XQ_REC_COMMENT_MAX ? 8 + (size_t)clen : bd->len;
   }
   if (first + 4 <= bd->len) {
     int from = (bd->b[first] - 0x18 - (int)bd->k->src) & 0xFF;
