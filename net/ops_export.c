@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "prize.h"
+#include "sheet/sheet.h"
 #include "task.h"
 
 enum { X_EVENT, X_STANDINGS, X_PAIRINGS, X_SCORESHEETS, X_PLACES, X_TEAMS, X_PRIZES, X_COUNT };

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sheet/sheet.h"
 #include "task.h"
 
 /* ------------------------------------------------------------------ */

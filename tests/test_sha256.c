@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tourney.h"
+#include "store/store.h"
 
 static void check(const void *data, size_t len, const char *want)
 {

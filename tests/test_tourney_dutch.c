@@ -11,8 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tourney.h"
 #include "pair/wmatch.h"
+#include "tourney.h"
+#include "pair/pair.h"
 
 #define DATA XQ_TEST_DATA "/pairing/"
 

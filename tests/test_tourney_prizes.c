@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "prize.h"
+#include "tourney.h"
 
 /* An event of n players named P1..Pn (ids 1..n); the final places used
  * below are simply id order: places[i] = i + 1. */

@@ -14,8 +14,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sheet/sheet_internal.h"
+#include "pair/pair.h"
 #include "prize.h"
+#include "region.h"
+#include "sheet/sheet.h"
+#include "sheet/sheet_internal.h"
+#include "tourney.h"
 
 static const xq_regulation *reg(const char *name)
 {

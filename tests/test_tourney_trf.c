@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 
 #include "internal.h"
+#include "pair/pair.h"
 #include "support.h"
 #include "tourney.h"
 

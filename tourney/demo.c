@@ -9,6 +9,8 @@
 #include <string.h>
 
 #include "internal.h"
+#include "pair/pair.h"
+#include "store/store.h"
 #include "store/store_internal.h"
 
 #define DEMO_NAME "xqref demo open"

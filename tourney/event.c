@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tourney.h"
 #include "internal.h"
+#include "pair/pair.h"
 
 xq_tevent *xq_tevent_new(const xq_tconfig *cfg, const char *name)
 {

@@ -9,6 +9,8 @@
 #include <string.h>
 
 #include "internal.h"
+#include "pair/pair.h"
+#include "store/store.h"
 
 int xq_tstore_pair_next(xq_tstore *st, xq_tevent *ev, int system, xq_tpairing *out, xq_error *err)
 {

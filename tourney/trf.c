@@ -12,8 +12,6 @@
 
 #include "internal.h"
 
-#define XQ_TRF_ACCEL_MAX 200 /* acceleration of a round: 100 points at most (half-units) */
-
 static int fail(xq_error *err, int code, int line, const char *msg)
 {
   if (err) {

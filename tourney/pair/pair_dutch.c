@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "../internal.h"
+#include "pair.h"
 #include "wmatch.h"
 
 enum { FL_DOWN, FL_UP, FL_NONE };

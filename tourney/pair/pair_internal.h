@@ -8,6 +8,7 @@
 #ifndef XQ_TOURNEY_PAIR_INTERNAL_H
 #define XQ_TOURNEY_PAIR_INTERNAL_H
 
+#include "pair.h"
 #include "tourney.h"
 
 /* Colour history of a player over the played games (W/D/L) of rounds

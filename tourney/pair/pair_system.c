@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../internal.h"
+#include "pair.h"
 
 int xq_pair_system_parse(const char *s)
 {

@@ -783,10 +783,9 @@ HOT int scan_l(xq__wmatch *m, int v, const int L)
   return 0;
 }
 
-#define XQ_WMATCH_SPECIAL_MAX 16
-
 /* Call f(..., L) with L a constant for the widths up to
- * XQ_WMATCH_SPECIAL_MAX. */
+ * XQ_WMATCH_SPECIAL_MAX (pair.h), a case each. */
+_Static_assert(XQ_WMATCH_SPECIAL_MAX == 16, "BY_WIDTH has one case for each width up to XQ_WMATCH_SPECIAL_MAX");
 #define BY_WIDTH(L, call) \
   switch (L) { \
   case 1: call(1); case 2: call(2); case 3: call(3); case 4: call(4); \

@@ -12,8 +12,7 @@
 
 #include <stdint.h>
 
-#define XQ_WMATCH_LIMBS_MAX 64        /* 4096-bit weights at most */
-#define XQ_WMATCH_VERTICES_MAX 10000  /* TRF pairing numbers have 4 digits */
+#include "pair.h" /* the limits: XQ_WMATCH_LIMBS_MAX, XQ_WMATCH_VERTICES_MAX */
 
 typedef struct xq__wmatch xq__wmatch;
 

@@ -8,7 +8,9 @@
 #include <stdlib.h>
 
 #include "../internal.h"
+#include "pair/pair.h"
 #include "sheet_internal.h"
+#include "store/store.h"
 
 /* Display width of UTF-8 text: CJK and full-width characters count 2. */
 static int display_width(const char *s)

@@ -12,6 +12,7 @@
 #include "../internal.h"
 #include "knockout.h"
 #include "prize.h"
+#include "region.h"
 
 int xq_regulation_list(FILE *f)
 {

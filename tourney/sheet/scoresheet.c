@@ -9,8 +9,9 @@
 #include <string.h>
 
 #include "../internal.h"
-#include "sheet_internal.h"
 #include "knockout.h"
+#include "pair/pair.h"
+#include "sheet_internal.h"
 
 enum {
   S_SHEETS, S_SHEET, S_ROUND, S_TABLE, S_DATE, S_VENUE, S_RED, S_BLACK, S_NO, S_MOVE, S_RESULT,

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../internal.h"
+#include "pair/pair.h"
 #include "sheet_internal.h"
 
 /* ------------------------------------------------------------------ */

@@ -9,9 +9,9 @@
 #include <string.h>
 
 #include "../internal.h"
-#include "sheet_internal.h"
 #include "knockout.h"
 #include "prize.h"
+#include "sheet_internal.h"
 
 enum {
   F_PLACE, F_OVERALL, F_NAME, F_FROM, F_POINTS, F_WDL, F_PLACES, F_RANK, F_TEAM, F_SUM_PLACES,

@@ -9,6 +9,7 @@
 
 #include <stdio.h>
 
+#include "sheet.h"
 #include "tourney.h"
 
 /* Points kept in half-units as text: "3", "2.5", "-0.5" (sheet.c). */

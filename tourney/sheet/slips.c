@@ -11,8 +11,9 @@
 #include <string.h>
 
 #include "../internal.h"
-#include "sheet_internal.h"
 #include "knockout.h"
+#include "pair/pair.h"
+#include "sheet_internal.h"
 
 #define QUIET 4 /* modules of white around a QR code (ISO/IEC 18004) */
 

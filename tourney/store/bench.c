@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "../internal.h"
+#include "store.h"
 
 #define BENCH_GAMES 100 /* games the rows are spread over */
 

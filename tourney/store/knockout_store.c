@@ -14,8 +14,8 @@
 #include <string.h>
 
 #include "../internal.h"
-#include "store_internal.h"
 #include "knockout.h"
+#include "store_internal.h"
 
 static int fail(xq_error *err, int code, const char *msg, sqlite3 *db)
 {

@@ -6,7 +6,7 @@
  */
 #include <string.h>
 
-#include "tourney.h"
+#include "store.h"
 
 /* FIPS 180-4 §4.2.2: the first 32 bits of the fractional parts of the
  * cube roots of the first 64 primes */

@@ -29,8 +29,9 @@
 
 #include "../internal.h"
 #include "../pair/pair_internal.h"
-#include "store_internal.h"
 #include "knockout.h"
+#include "pair/pair.h"
+#include "store_internal.h"
 
 struct xq_tstore {
   sqlite3 *db;

@@ -16,8 +16,8 @@
 #include <time.h>
 
 #include "../internal.h"
-#include "store_internal.h"
 #include "knockout.h"
+#include "store_internal.h"
 
 static int fail(xq_error *err, int code, const char *msg, sqlite3 *db)
 {

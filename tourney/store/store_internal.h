@@ -10,6 +10,7 @@
 
 #include <stdio.h>
 
+#include "store.h"
 #include "tourney.h"
 
 /* Mark the knockout seeds of the store's knockout log, if any, with

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "../internal.h"
+#include "pair/pair.h"
 #include "store_internal.h"
 
 static const char *const field_names[XQ_PE_COUNT] = XQ_PE_NAMES;

@@ -14,8 +14,8 @@
 #include <sys/random.h>
 
 #include "../internal.h"
-#include "store_internal.h"
 #include "knockout.h"
+#include "store_internal.h"
 
 static const char *const role_names[] = {"none", "admin", "arbiter", "board", "viewer"};
 #define ROLES ((int)(sizeof role_names / sizeof role_names[0]))
