@@ -487,7 +487,7 @@ static int column_of(const char *text, const char *needle)
   cr_assert_lt(n, sizeof buf);
   memcpy(buf, line, n);
   buf[n] = 0;
-  return xq__text_width(buf);
+  return xq__sheet_text_width(buf);
 }
 
 static xq_tevent *named_event(int *places)

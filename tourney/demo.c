@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "tourney_internal.h"
 #include "pair/pair.h"
 #include "store/store.h"
 #include "store/store_internal.h"
@@ -73,18 +73,18 @@ static int nameset_add(nameset *ns, const char *s)
 static void make_player(uint64_t *rng, nameset *ns, xq_tplayer *p)
 {
   memset(p, 0, sizeof *p);
-  uint64_t r = xq__mix64(*rng += 0x9E3779B97F4A7C15ULL);
+  uint64_t r = xq__event_mix64(*rng += 0x9E3779B97F4A7C15ULL);
   p->sex = r % 6 == 0 ? 'w' : 'm';
   const char *const *given = p->sex == 'w' ? given_w : given_m;
   size_t ng = p->sex == 'w' ? N_OF(given_w) : N_OF(given_m);
   do { /* a new name until it is unique */
-    r = xq__mix64(*rng += 0x9E3779B97F4A7C15ULL);
+    r = xq__event_mix64(*rng += 0x9E3779B97F4A7C15ULL);
     const char *sur = surnames[r % N_OF(surnames)];
     const char *g1 = given[(r >> 16) % ng], *g2 = given[(r >> 32) % ng];
     if ((r >> 48) % 3 == 0) snprintf(p->name, sizeof p->name, "%s%s", sur, g1);
     else snprintf(p->name, sizeof p->name, "%s%s%s", sur, g1, g2);
   } while (!nameset_add(ns, p->name));
-  r = xq__mix64(*rng += 0x9E3779B97F4A7C15ULL);
+  r = xq__event_mix64(*rng += 0x9E3779B97F4A7C15ULL);
   /* CXA ratings of open-event players: mostly 1800-2300, a strong head */
   p->rating = 1800 + (int)(r % 401) + (int)((r >> 12) % 101) + ((r >> 20) % 10 == 0 ? 300 + (int)((r >> 24) % 150) : 0);
   const char *region = regions[(r >> 32) % N_OF(regions)];
@@ -123,7 +123,7 @@ typedef struct fill_ctx {
   made_list *made;
 } fill_ctx;
 
-/* The demo, written inside the transaction of xq__tstore_fill_new. */
+/* The demo, written inside the transaction of xq__store_fill_new. */
 static int fill(void *ctx, xq_error *err)
 {
   xq_tstore *st = ((fill_ctx *)ctx)->st;
@@ -186,7 +186,7 @@ int xq_tourney_demo_tokens(xq_tstore *st, int players, xq_ttoken **out, int *nou
   }
   /* one transaction: the demo is there whole or not at all */
   fill_ctx fc = {st, players, out ? &made : NULL};
-  int rc = xq__tstore_fill_new(st, "demo", fill, &fc, err);
+  int rc = xq__store_fill_new(st, "demo", fill, &fc, err);
   if (rc && rc != XQ_EINVAL && rc != XQ_ESTORE) rc = XQ_ESTORE; /* out of memory, pairing */
   if (rc || !out) {
     free(made.t);

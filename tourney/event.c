@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "tourney_internal.h"
 #include "pair/pair.h"
 
 xq_tevent *xq_tevent_new(const xq_tconfig *cfg, const char *name)
@@ -108,7 +108,7 @@ int xq_tslot_points(const xq_tevent *ev, const xq_tslot *s)
   }
 }
 
-int xq__played(const xq_tslot *s)
+int xq__event_played(const xq_tslot *s)
 {
   return s->opp && (s->res == XQ_TR_WIN || s->res == XQ_TR_DRAW || s->res == XQ_TR_LOSS);
 }
@@ -168,7 +168,7 @@ int xq_tevent_rounds_complete(const xq_tevent *ev)
   return r;
 }
 
-int xq__missed_out(const xq_tevent *ev, int id, int upto)
+int xq__event_missed_out(const xq_tevent *ev, int id, int upto)
 {
   int lim = ev->cfg.missed_rounds_withdraw, missed = 0;
   if (lim <= 0) return 0;
@@ -184,18 +184,18 @@ int xq__missed_out(const xq_tevent *ev, int id, int upto)
   return 0;
 }
 
-int xq__withdrawn(const xq_tevent *ev, int id, int round)
+int xq__event_withdrawn(const xq_tevent *ev, int id, int round)
 {
   const xq_tplayer *p = &ev->players[id - 1];
   if (p->withdrawn && p->withdrawn <= round) return 1;
-  return xq__missed_out(ev, id, round - 1) > 0;
+  return xq__event_missed_out(ev, id, round - 1) > 0;
 }
 
 void xq_tevent_apply_withdrawals(xq_tevent *ev, int upto)
 {
   for (int id = 1; id <= ev->n; id++) {
     xq_tplayer *p = &ev->players[id - 1];
-    int r = p->withdrawn ? 0 : xq__missed_out(ev, id, upto);
+    int r = p->withdrawn ? 0 : xq__event_missed_out(ev, id, upto);
     if (r) p->withdrawn = r + 1; /* not paired after that round */
   }
 }
@@ -245,7 +245,7 @@ int xq_tevent_apply_pairing(xq_tevent *ev, const xq_tpairing *pr)
   return XQ_OK;
 }
 
-uint64_t xq__mix64(uint64_t x)
+uint64_t xq__event_mix64(uint64_t x)
 {
   return xq_random_next(&x);
 }

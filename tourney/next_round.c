@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "internal.h"
+#include "tourney_internal.h"
 #include "pair/pair.h"
 #include "store/store.h"
 

@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "../internal.h"
+#include "../tourney_internal.h"
 #include "knockout.h"
 #include "prize.h"
 #include "region.h"

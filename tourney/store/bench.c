@@ -13,7 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../internal.h"
+#include "../tourney_internal.h"
 #include "store.h"
 
 #define BENCH_GAMES 100 /* games the rows are spread over */

@@ -27,7 +27,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../internal.h"
+#include "../tourney_internal.h"
 #include "../pair/pair_internal.h"
 #include "knockout.h"
 #include "pair/pair.h"
@@ -40,7 +40,7 @@ struct xq_tstore {
                       (or the batch), more = savepoints inside it */
   int batch;       /* a group-commit batch is open (store_games.c) */
   int lost;        /* SQLite rolled the batch's transaction back itself */
-  sqlite3_stmt *q[XQ__Q_COUNT]; /* cached statements, finalized on close */
+  sqlite3_stmt *q[XQ__STORE_Q_COUNT]; /* cached statements, finalized on close */
 };
 
 /* Schema migrations, in order: migrations[i] takes version i to i + 1.
@@ -215,16 +215,16 @@ static int exec(xq_tstore *st, const char *sql)
   return sqlite3_exec(st->db, sql, NULL, NULL, NULL) == SQLITE_OK ? XQ_OK : XQ_ESTORE;
 }
 
-void xq__tstore_lock(xq_tstore *st) { sqlite3_mutex_enter(sqlite3_db_mutex(st->db)); }
-void xq__tstore_unlock(xq_tstore *st) { sqlite3_mutex_leave(sqlite3_db_mutex(st->db)); }
+void xq__store_lock(xq_tstore *st) { sqlite3_mutex_enter(sqlite3_db_mutex(st->db)); }
+void xq__store_unlock(xq_tstore *st) { sqlite3_mutex_leave(sqlite3_db_mutex(st->db)); }
 
 /* Transactions nest: the outermost level is BEGIN (IMMEDIATE for writes,
  * so a writer waits for the write lock up front instead of failing half
  * way) ... COMMIT; inner levels, such as a write inside an open batch,
  * are savepoints that a failure rolls back alone. */
-int xq__tstore_begin(xq_tstore *st, int write, xq_error *err)
+int xq__store_begin(xq_tstore *st, int write, xq_error *err)
 {
-  if (xq__tstore_writable(st, err)) return XQ_ESTORE;
+  if (xq__store_writable(st, err)) return XQ_ESTORE;
   const char *sql = st->depth ? "SAVEPOINT xq_tx" : write ? "BEGIN IMMEDIATE" : "BEGIN";
   if (exec(st, sql)) return dberr(st, err, "begin");
   st->depth++;
@@ -242,7 +242,7 @@ static void check_lost(xq_tstore *st)
   }
 }
 
-void xq__tstore_rollback(xq_tstore *st)
+void xq__store_rollback(xq_tstore *st)
 {
   if (st->depth <= 0) return;
   if (st->depth == 1) {
@@ -256,21 +256,21 @@ void xq__tstore_rollback(xq_tstore *st)
   check_lost(st);
 }
 
-int xq__tstore_commit(xq_tstore *st, xq_error *err)
+int xq__store_commit(xq_tstore *st, xq_error *err)
 {
   if (st->depth <= 0) return usererr(err, XQ_ESTORE, "no transaction to commit");
   if (exec(st, st->depth == 1 ? "COMMIT" : "RELEASE xq_tx")) {
     int rc = dberr(st, err, "commit");
-    xq__tstore_rollback(st);
+    xq__store_rollback(st);
     return rc;
   }
   st->depth--;
   return XQ_OK;
 }
 
-void xq__tstore_failed(xq_tstore *st) { check_lost(st); }
+void xq__store_failed(xq_tstore *st) { check_lost(st); }
 
-int xq__tstore_writable(xq_tstore *st, xq_error *err)
+int xq__store_writable(xq_tstore *st, xq_error *err)
 {
   return st->lost ? usererr(err, XQ_ESTORE, "the open batch failed and was rolled back: close it first") : XQ_OK;
 }
@@ -282,18 +282,18 @@ int xq__tstore_writable(xq_tstore *st, xq_error *err)
 int xq_tstore_batch_begin(xq_tstore *st, xq_error *err)
 {
   if (!st) return usererr(err, XQ_EINVAL, "no store");
-  xq__tstore_lock(st);
+  xq__store_lock(st);
   int rc;
   if (st->batch || st->depth) rc = usererr(err, XQ_EINVAL, "a batch or a transaction is already open");
-  else if (!(rc = xq__tstore_begin(st, 1, err))) st->batch = 1;
-  xq__tstore_unlock(st);
+  else if (!(rc = xq__store_begin(st, 1, err))) st->batch = 1;
+  xq__store_unlock(st);
   return rc;
 }
 
 int xq_tstore_batch_commit(xq_tstore *st, xq_error *err)
 {
   if (!st) return usererr(err, XQ_EINVAL, "no store");
-  xq__tstore_lock(st);
+  xq__store_lock(st);
   int rc;
   if (!st->batch) {
     rc = usererr(err, XQ_EINVAL, "no batch is open");
@@ -304,17 +304,17 @@ int xq_tstore_batch_commit(xq_tstore *st, xq_error *err)
     rc = usererr(err, XQ_EINVAL, "a write inside the batch is still running");
   } else {
     /* synchronous=FULL: COMMIT returns once the WAL is on disk */
-    rc = xq__tstore_commit(st, err);
+    rc = xq__store_commit(st, err);
     st->batch = 0;
   }
-  xq__tstore_unlock(st);
+  xq__store_unlock(st);
   return rc;
 }
 
 void xq_tstore_batch_rollback(xq_tstore *st)
 {
   if (!st) return;
-  xq__tstore_lock(st);
+  xq__store_lock(st);
   if (st->batch) {
     if (!st->lost) {
       exec(st, "ROLLBACK");
@@ -322,21 +322,21 @@ void xq_tstore_batch_rollback(xq_tstore *st)
     }
     st->batch = st->lost = 0;
   }
-  xq__tstore_unlock(st);
+  xq__store_unlock(st);
 }
 
 int xq_tstore_in_batch(xq_tstore *st)
 {
   if (!st) return 0;
-  xq__tstore_lock(st);
+  xq__store_lock(st);
   int b = st->batch;
-  xq__tstore_unlock(st);
+  xq__store_unlock(st);
   return b;
 }
 
-sqlite3_stmt *xq__tstore_stmt(xq_tstore *st, int which, const char *sql)
+sqlite3_stmt *xq__store_stmt(xq_tstore *st, int which, const char *sql)
 {
-  if (which < 0 || which >= XQ__Q_COUNT) return NULL;
+  if (which < 0 || which >= XQ__STORE_Q_COUNT) return NULL;
   if (!st->q[which] &&
       sqlite3_prepare_v3(st->db, sql, -1, SQLITE_PREPARE_PERSISTENT, &st->q[which], NULL) != SQLITE_OK)
     st->q[which] = NULL;
@@ -347,9 +347,9 @@ sqlite3_stmt *xq__tstore_stmt(xq_tstore *st, int which, const char *sql)
   return st->q[which];
 }
 
-static int begin(xq_tstore *st, xq_error *err) { return xq__tstore_begin(st, 1, err); }
-static int commit(xq_tstore *st, xq_error *err) { return xq__tstore_commit(st, err); }
-static void rollback(xq_tstore *st) { xq__tstore_rollback(st); }
+static int begin(xq_tstore *st, xq_error *err) { return xq__store_begin(st, 1, err); }
+static int commit(xq_tstore *st, xq_error *err) { return xq__store_commit(st, err); }
+static void rollback(xq_tstore *st) { xq__store_rollback(st); }
 
 /* One integer from a query with up to two integer parameters; `dflt`
  * when there is no row. */
@@ -530,14 +530,14 @@ int xq_tstore_open(const char *path, int mode, xq_tstore **out, xq_error *err)
 void xq_tstore_close(xq_tstore *st)
 {
   if (!st) return;
-  for (int i = 0; i < XQ__Q_COUNT; i++) sqlite3_finalize(st->q[i]);
+  for (int i = 0; i < XQ__STORE_Q_COUNT; i++) sqlite3_finalize(st->q[i]);
   sqlite3_close(st->db); /* an open batch is rolled back */
   free(st);
 }
 
 int xq_tstore_schema_version(xq_tstore *st) { return st ? st->version : 0; }
 
-sqlite3 *xq__tstore_db(xq_tstore *st) { return st ? st->db : NULL; }
+sqlite3 *xq__store_db(xq_tstore *st) { return st ? st->db : NULL; }
 
 long xq_tstore_event_count(xq_tstore *st)
 {
@@ -561,20 +561,20 @@ static int store_empty(xq_tstore *st)
   return empty;
 }
 
-int xq__tstore_fill_new(xq_tstore *st, const char *what, int (*fill)(void *ctx, xq_error *err), void *ctx,
+int xq__store_fill_new(xq_tstore *st, const char *what, int (*fill)(void *ctx, xq_error *err), void *ctx,
                         xq_error *err)
 {
-  xq__tstore_lock(st);
-  int rc = xq__tstore_begin(st, 1, err);
+  xq__store_lock(st);
+  int rc = xq__store_begin(st, 1, err);
   if (!rc) {
     int empty = store_empty(st);
     if (empty < 0) rc = xq__error(err, XQ_ESTORE, "%.30s: %.120s", what, sqlite3_errmsg(st->db));
     else if (!empty) rc = xq__error(err, XQ_EINVAL, "the store is not empty: a %.30s needs a new store", what);
     else rc = fill(ctx, err);
-    if (rc) xq__tstore_rollback(st);
-    else rc = xq__tstore_commit(st, err);
+    if (rc) xq__store_rollback(st);
+    else rc = xq__store_commit(st, err);
   }
-  xq__tstore_unlock(st);
+  xq__store_unlock(st);
   return rc;
 }
 
@@ -630,14 +630,14 @@ static int create_tx(xq_tstore *st, const char *name, const xq_tconfig *cfg, xq_
  * holding the store's lock. */
 #define XQ_TX(st, err, body)                                  \
   do {                                                        \
-    xq__tstore_lock(st);                                      \
+    xq__store_lock(st);                                      \
     int rc_ = begin((st), (err));                             \
     if (!rc_) {                                               \
       rc_ = (body);                                           \
       if (rc_) rollback(st);                                  \
       else rc_ = commit((st), (err));                         \
     }                                                         \
-    xq__tstore_unlock(st);                                    \
+    xq__store_unlock(st);                                    \
     return rc_;                                               \
   } while (0)
 
@@ -655,7 +655,7 @@ int xq_tstore_create_event(xq_tstore *st, const char *name, const xq_tconfig *cf
 static int64_t add_event(xq_tstore *st, const char *kind, int round, int player, int board,
                          int value, const char *code)
 {
-  sqlite3_stmt *q = xq__tstore_stmt(st, XQ__Q_ADD_EVENT, "INSERT INTO events(kind, round, player, board,"
+  sqlite3_stmt *q = xq__store_stmt(st, XQ__STORE_Q_ADD_EVENT, "INSERT INTO events(kind, round, player, board,"
                                     " value, code) VALUES (?, ?, ?, ?, ?, ?)");
   if (!q) return -1;
   sqlite3_bind_text(q, 1, kind, -1, SQLITE_STATIC);
@@ -1039,7 +1039,7 @@ static int import_tx(xq_tstore *st, const xq_tevent *ev, const xq_tconfig *cfg, 
       }
     }
     if (rc || pr.nboards == 0) continue; /* absences only: the round to pair */
-    xq__sort_boards(ev, &pr);
+    xq__pair_sort_boards(ev, &pr);
     if ((rc = publish_tx(st, ev, &pr, NULL, 0, err))) break;
     for (int b = 0; b < pr.nboards && !rc; b++) {
       if (!pr.boards[b].black) continue;
@@ -1072,13 +1072,13 @@ int xq_tstore_import(xq_tstore *st, const xq_tevent *ev, const xq_tconfig *cfg, 
 /* Replaying the log                                                   */
 /* ------------------------------------------------------------------ */
 
-const char *xq__col_text(sqlite3_stmt *q, int i)
+const char *xq__store_col_text(sqlite3_stmt *q, int i)
 {
   const unsigned char *t = sqlite3_column_text(q, i);
   return t ? (const char *)t : "";
 }
 
-int xq__tstore_count(sqlite3 *db, const char *sql, int a)
+int xq__store_count(sqlite3 *db, const char *sql, int a)
 {
   sqlite3_stmt *q;
   int v = -1;
@@ -1091,11 +1091,11 @@ int xq__tstore_count(sqlite3 *db, const char *sql, int a)
 
 static int load_config(xq_tstore *st, xq_tevent *ev, xq_error *err)
 {
-  sqlite3_stmt *q = xq__tstore_stmt(st, XQ__Q_LOAD_META, "SELECT key, value FROM meta");
+  sqlite3_stmt *q = xq__store_stmt(st, XQ__STORE_Q_LOAD_META, "SELECT key, value FROM meta");
   int have = 0;
   if (!q) return dberr(st, err, "load");
   while (sqlite3_step(q) == SQLITE_ROW) {
-    const char *k = xq__col_text(q, 0), *v = xq__col_text(q, 1);
+    const char *k = xq__store_col_text(q, 0), *v = xq__store_col_text(q, 1);
     if (!strcmp(k, "name")) { snprintf(ev->name, sizeof ev->name, "%s", v); have = 1; }
     else if (!strcmp(k, "lot_seed")) ev->cfg.lot_seed = strtoull(v, NULL, 10);
     else if (!strcmp(k, "tiebreaks")) xq_tconfig_tiebreaks(&ev->cfg, v, NULL);
@@ -1123,17 +1123,17 @@ static int load_register(xq_tstore *st, const load_q *L, int64_t seq, xq_tevent 
   sqlite3_reset(reg);
   sqlite3_bind_int64(reg, 1, seq);
   if (sqlite3_step(reg) != SQLITE_ROW) return dberr(st, err, "registration row missing");
-  snprintf(p.name, sizeof p.name, "%s", xq__col_text(reg, 1));
+  snprintf(p.name, sizeof p.name, "%s", xq__store_col_text(reg, 1));
   p.rating = sqlite3_column_int(reg, 2);
-  snprintf(p.birth, sizeof p.birth, "%s", xq__col_text(reg, 3));
-  p.sex = xq__col_text(reg, 4)[0];
-  snprintf(p.region, sizeof p.region, "%s", xq__col_text(reg, 5));
-  snprintf(p.club, sizeof p.club, "%s", xq__col_text(reg, 6));
-  snprintf(p.team, sizeof p.team, "%s", xq__col_text(reg, 7));
+  snprintf(p.birth, sizeof p.birth, "%s", xq__store_col_text(reg, 3));
+  p.sex = xq__store_col_text(reg, 4)[0];
+  snprintf(p.region, sizeof p.region, "%s", xq__store_col_text(reg, 5));
+  snprintf(p.club, sizeof p.club, "%s", xq__store_col_text(reg, 6));
+  snprintf(p.team, sizeof p.team, "%s", xq__store_col_text(reg, 7));
   p.local = sqlite3_column_int(reg, 8);
-  snprintf(p.title, sizeof p.title, "%s", xq__col_text(reg, 9));
-  snprintf(p.fed, sizeof p.fed, "%s", xq__col_text(reg, 10));
-  snprintf(p.fide_id, sizeof p.fide_id, "%s", xq__col_text(reg, 11));
+  snprintf(p.title, sizeof p.title, "%s", xq__store_col_text(reg, 9));
+  snprintf(p.fed, sizeof p.fed, "%s", xq__store_col_text(reg, 10));
+  snprintf(p.fide_id, sizeof p.fide_id, "%s", xq__store_col_text(reg, 11));
   if ((rc = xq_tevent_add(ev, &p, &id, err))) return rc;
   if (id != sqlite3_column_int(reg, 0)) return usererr(err, XQ_ESTORE, "registrations out of order");
   return XQ_OK;
@@ -1179,17 +1179,17 @@ static int load_event(xq_tstore *st, const load_q *L, xq_tevent *ev, xq_error *e
 {
   sqlite3_stmt *q = L->q;
   int64_t seq = sqlite3_column_int64(q, 0);
-  const char *kind = xq__col_text(q, 1);
+  const char *kind = xq__store_col_text(q, 1);
   int round = sqlite3_column_int(q, 2), player = sqlite3_column_int(q, 3);
   int board = sqlite3_column_int(q, 4), value = sqlite3_column_int(q, 5);
-  const char *code = xq__col_text(q, 6);
+  const char *code = xq__store_col_text(q, 6);
   int needs_player = !strcmp(kind, "foul") || !strcmp(kind, "absence") || !strcmp(kind, "withdrawal");
   if (round < 0 || round > XQ_TOURNEY_ROUNDS_MAX || player < 0 || player > ev->n + 1 ||
       (needs_player && (player < 1 || player > ev->n || round < 1)))
     return usererr(err, XQ_ESTORE, "event log holds an out-of-range round or player");
   if (!strcmp(kind, "register")) return load_register(st, L, seq, ev, err);
   if (!strcmp(kind, "numbering") && round == 0) {
-    return xq__draw_load(st, seq, ev, err); /* drawn before round 1 */
+    return xq__store_draw_load(st, seq, ev, err); /* drawn before round 1 */
   } else if (!strcmp(kind, "numbering")) {
     sqlite3_reset(L->num);
     sqlite3_bind_int64(L->num, 1, seq);
@@ -1225,21 +1225,21 @@ int xq_tstore_load(xq_tstore *st, xq_tevent **out, xq_error *err)
   int rc = XQ_ESTORE, began = 0;
   /* one read transaction (a savepoint inside a batch): a consistent
    * snapshot of the log */
-  xq__tstore_lock(st);
-  if (xq__tstore_begin(st, 0, err)) goto out;
+  xq__store_lock(st);
+  if (xq__store_begin(st, 0, err)) goto out;
   began = 1;
   if ((rc = load_config(st, ev, err))) goto out;
   rc = XQ_ESTORE;
-  L.q = xq__tstore_stmt(st, XQ__Q_LOAD_EVENTS, "SELECT seq, kind, round, player, board, value, code"
+  L.q = xq__store_stmt(st, XQ__STORE_Q_LOAD_EVENTS, "SELECT seq, kind, round, player, board, value, code"
                        " FROM events ORDER BY seq");
-  L.reg = xq__tstore_stmt(st, XQ__Q_LOAD_REG, "SELECT player, name, rating, birth, sex, region, club,"
+  L.reg = xq__store_stmt(st, XQ__STORE_Q_LOAD_REG, "SELECT player, name, rating, birth, sex, region, club,"
                          " team, local, title, fed, fide_id FROM registrations WHERE seq = ?");
-  L.num = xq__tstore_stmt(st, XQ__Q_LOAD_NUM, "SELECT player, pno FROM numbers WHERE seq = ?");
-  L.brd = xq__tstore_stmt(st, XQ__Q_LOAD_BOARDS, "SELECT board, red, black FROM pairing_boards"
+  L.num = xq__store_stmt(st, XQ__STORE_Q_LOAD_NUM, "SELECT player, pno FROM numbers WHERE seq = ?");
+  L.brd = xq__store_stmt(st, XQ__STORE_Q_LOAD_BOARDS, "SELECT board, red, black FROM pairing_boards"
                          " WHERE seq = ? ORDER BY board");
   /* the board of a result: prepared once, not once per result (a load
    * per result made the server's reloads quadratic) */
-  L.b2 = xq__tstore_stmt(st, XQ__Q_LOAD_RESULT, "SELECT b.red, b.black FROM pairing_boards b JOIN events e"
+  L.b2 = xq__store_stmt(st, XQ__STORE_Q_LOAD_RESULT, "SELECT b.red, b.black FROM pairing_boards b JOIN events e"
                         " ON e.seq = b.seq WHERE e.kind = 'pairing' AND e.round = ? AND b.board = ?"
                         " AND e.seq < ?");
   if (!L.q || !L.reg || !L.num || !L.brd || !L.b2) {
@@ -1250,8 +1250,8 @@ int xq_tstore_load(xq_tstore *st, xq_tevent **out, xq_error *err)
   while ((s = sqlite3_step(L.q)) == SQLITE_ROW)
     if ((rc = load_event(st, &L, ev, err))) goto out;
   rc = s == SQLITE_DONE ? XQ_OK : dberr(st, err, "load");
-  if (!rc) rc = xq__edits_load(st, ev, err);
-  if (!rc) rc = xq__ko_mark(st, ev, err);
+  if (!rc) rc = xq__store_edits_load(st, ev, err);
+  if (!rc) rc = xq__store_ko_mark(st, ev, err);
 out:
   /* reset, not finalized: the statements stay cached for the next load
    * (sqlite3_reset of NULL is a no-op) */
@@ -1260,8 +1260,8 @@ out:
   sqlite3_reset(L.num);
   sqlite3_reset(L.brd);
   sqlite3_reset(L.b2);
-  if (began) xq__tstore_commit(st, NULL); /* ends a read: nothing to lose */
-  xq__tstore_unlock(st);
+  if (began) xq__store_commit(st, NULL); /* ends a read: nothing to lose */
+  xq__store_unlock(st);
   if (rc) { xq_tevent_free(ev); return rc; }
   *out = ev;
   return XQ_OK;
@@ -1276,8 +1276,8 @@ static void changes_dump(xq_tstore *st, int64_t seq, FILE *f)
     return;
   sqlite3_bind_int64(q, 1, seq);
   while (sqlite3_step(q) == SQLITE_ROW)
-    fprintf(f, "    change %d %s a=%d b=%d reason=%s\n", sqlite3_column_int(q, 0), xq__col_text(q, 1),
-            sqlite3_column_int(q, 2), sqlite3_column_int(q, 3), xq__col_text(q, 4));
+    fprintf(f, "    change %d %s a=%d b=%d reason=%s\n", sqlite3_column_int(q, 0), xq__store_col_text(q, 1),
+            sqlite3_column_int(q, 2), sqlite3_column_int(q, 3), xq__store_col_text(q, 4));
   sqlite3_finalize(q);
 }
 
@@ -1285,39 +1285,39 @@ int xq_tstore_dump(xq_tstore *st, FILE *f)
 {
   sqlite3_stmt *q;
   if (!st || !f) return XQ_EINVAL;
-  xq__tstore_lock(st);
+  xq__store_lock(st);
   if (sqlite3_prepare_v2(st->db, "SELECT seq, at, kind, round, player, board, value, code,"
                          " (SELECT name FROM registrations r WHERE r.seq = e.seq)"
                          " FROM events e ORDER BY seq", -1, &q, NULL) != SQLITE_OK) {
-    xq__tstore_unlock(st);
+    xq__store_unlock(st);
     return XQ_ESTORE;
   }
   while (sqlite3_step(q) == SQLITE_ROW) {
-    fprintf(f, "%lld %s %-10s", (long long)sqlite3_column_int64(q, 0), xq__col_text(q, 1), xq__col_text(q, 2));
+    fprintf(f, "%lld %s %-10s", (long long)sqlite3_column_int64(q, 0), xq__store_col_text(q, 1), xq__store_col_text(q, 2));
     if (sqlite3_column_type(q, 3) != SQLITE_NULL) fprintf(f, " round=%d", sqlite3_column_int(q, 3));
     if (sqlite3_column_type(q, 4) != SQLITE_NULL) fprintf(f, " player=%d", sqlite3_column_int(q, 4));
     if (sqlite3_column_type(q, 5) != SQLITE_NULL) fprintf(f, " board=%d", sqlite3_column_int(q, 5));
-    const char *kind = xq__col_text(q, 2);
+    const char *kind = xq__store_col_text(q, 2);
     int draw = !strcmp(kind, "numbering") && sqlite3_column_type(q, 3) == SQLITE_NULL;
     long long value = (long long)sqlite3_column_int64(q, 6);
     if (draw) { /* a drawing before round 1: its method and the lot's seed */
-      fprintf(f, " by=%s", xq__col_text(q, 7));
-      if (!strcmp(xq__col_text(q, 7), "lot")) fprintf(f, " seed=%lld", value);
+      fprintf(f, " by=%s", xq__store_col_text(q, 7));
+      if (!strcmp(xq__store_col_text(q, 7), "lot")) fprintf(f, " seed=%lld", value);
     } else if (!strcmp(kind, "withdrawal") && value == 1) {
       fprintf(f, " reinstated");
     } else {
       if (value) fprintf(f, " value=%lld", value);
-      if (sqlite3_column_type(q, 7) != SQLITE_NULL) fprintf(f, " code=%s", xq__col_text(q, 7));
+      if (sqlite3_column_type(q, 7) != SQLITE_NULL) fprintf(f, " code=%s", xq__store_col_text(q, 7));
     }
-    if (sqlite3_column_type(q, 8) != SQLITE_NULL) fprintf(f, " name=%s", xq__col_text(q, 8));
+    if (sqlite3_column_type(q, 8) != SQLITE_NULL) fprintf(f, " name=%s", xq__store_col_text(q, 8));
     fputc('\n', f);
     int64_t seq = sqlite3_column_int64(q, 0);
     if (!strcmp(kind, "pairing")) changes_dump(st, seq, f);
-    if (draw) xq__draw_dump(st, seq, f);
-    xq__edits_dump(st, seq, f);
+    if (draw) xq__store_draw_dump(st, seq, f);
+    xq__store_edits_dump(st, seq, f);
   }
   sqlite3_finalize(q);
-  xq__ko_dump(st, f);
-  xq__tstore_unlock(st);
+  xq__store_ko_dump(st, f);
+  xq__store_unlock(st);
   return ferror(f) ? XQ_EIO : XQ_OK;
 }
