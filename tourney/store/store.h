@@ -335,7 +335,7 @@ int xq_tstore_ko_game(xq_tstore *st, const xq_ko_game *g, xq_error *err);
 int xq_tstore_ko_load(xq_tstore *st, xq_ko *ko, xq_error *err);
 
 /* ------------------------------------------------------------------ */
-/* The bench of the game log (store/bench.c; `xqref bench --store`)    */
+/* The bench of the game log (store_bench.c; `xqref bench --store`)    */
 /* ------------------------------------------------------------------ */
 
 typedef struct xq_tstore_bench_opts {

@@ -6,7 +6,7 @@
  * game and answers a board's retried message with the same reply.
  *
  * The server appends tens of thousands of rows a second inside group-
- * commit batches (store.c), so an append is one cached INSERT: no
+ * commit batches (store_open.c), so an append is one cached INSERT: no
  * prepare, no savepoint (one statement is atomic on its own: a refused
  * row leaves nothing, inside a batch or not).
  */

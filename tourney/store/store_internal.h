@@ -8,6 +8,8 @@
 #ifndef XQ_TOURNEY_STORE_INTERNAL_H
 #define XQ_TOURNEY_STORE_INTERNAL_H
 
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "store.h"
@@ -39,19 +41,19 @@ struct sqlite3 *xq__store_db(xq_tstore *st);
 
 /* The first column of the first row of `sql` as an int, with `a` bound
  * to its parameter when it has one; -1 when the query fails or has no
- * row. And column i of the current row as text, "" for NULL (store.c). */
+ * row. And column i of the current row as text, "" for NULL (store_open.c). */
 struct sqlite3_stmt;
 int xq__store_count(struct sqlite3 *db, const char *sql, int a);
 const char *xq__store_col_text(struct sqlite3_stmt *q, int i);
 
-/* The store's lock (store.c): the connection's recursive mutex. Every
+/* The store's lock (store_open.c): the connection's recursive mutex. Every
  * public store call that spans several SQLite calls (a transaction, a
  * cached statement, the batch state) holds it from start to end, so two
  * threads may share one store. */
 void xq__store_lock(xq_tstore *st);
 void xq__store_unlock(xq_tstore *st);
 
-/* Nested transactions (store.c), called with the lock held: the outermost
+/* Nested transactions (store_open.c), called with the lock held: the outermost
  * level is BEGIN IMMEDIATE (`write`) or BEGIN ... COMMIT, inner levels
  * (for instance a write inside an open batch) are savepoints, so a failed
  * inner level undoes only itself. begin returns XQ_OK or XQ_ESTORE (`err`
@@ -80,17 +82,48 @@ enum {
   XQ__STORE_Q_GAME_APPEND, XQ__STORE_Q_GAME_REPLY, XQ__STORE_Q_GAME_LAST_SEQ,
   XQ__STORE_Q_TOKEN_NEW, XQ__STORE_Q_TOKEN_FIND, XQ__STORE_Q_TOKEN_REVOKE, XQ__STORE_Q_TOKEN_LIST,
   XQ__STORE_Q_ADD_EVENT, XQ__STORE_Q_LOAD_META, XQ__STORE_Q_LOAD_EVENTS, XQ__STORE_Q_LOAD_REG, XQ__STORE_Q_LOAD_NUM,
-  XQ__STORE_Q_LOAD_BOARDS, XQ__STORE_Q_LOAD_RESULT, XQ__STORE_Q_KO_TABLES, XQ__STORE_Q_KO_LOG, XQ__STORE_Q_LOAD_DRAW, XQ__STORE_Q_LOAD_EDITS,
+  XQ__STORE_Q_LOAD_BOARDS, XQ__STORE_Q_LOAD_RESULT, XQ__STORE_Q_KO_TABLES, XQ__STORE_Q_KO_LOG,
+  XQ__STORE_Q_LOAD_DRAW, XQ__STORE_Q_LOAD_EDITS,
   XQ__STORE_Q_COUNT
 };
 struct sqlite3_stmt;
 struct sqlite3_stmt *xq__store_stmt(xq_tstore *st, int which, const char *sql);
 
+/* Errors and small queries (store_open.c). dberr fills `err` (may be
+ * NULL) with XQ_ESTORE and "WHAT: " and SQLite's last message; error with
+ * `code` and `msg`; both return the code. exec runs `sql` (one or more
+ * statements, no result) and returns XQ_OK or XQ_ESTORE. scalar returns
+ * the first column of the first row of `sql`, with up to two integer
+ * parameters bound to `a` and `b`, or `dflt` when it fails or has no row
+ * (or the value is NULL). All with the lock held. */
+int xq__store_dberr(xq_tstore *st, xq_error *err, const char *what);
+int xq__store_error(xq_error *err, int code, const char *msg);
+int xq__store_exec(xq_tstore *st, const char *sql);
+int64_t xq__store_scalar(xq_tstore *st, const char *sql, int64_t a, int64_t b, int64_t dflt);
+
+/* The schema (store_schema.c). functions registers the SQL functions the
+ * migrations call (xq_sha256(text): the SHA-256 of a text in lowercase
+ * hex) on `db`: XQ_OK or XQ_ESTORE. migrate brings an open store up to
+ * XQ_STORE_SCHEMA_VERSION, one transaction per step, and stores the
+ * version reached in *version: XQ_OK, or XQ_ESTORE with `err` saying why
+ * (not an xqref store, one from a newer version, a failed step). */
+int xq__store_functions(struct sqlite3 *db);
+int xq__store_migrate(xq_tstore *st, int *version, xq_error *err);
+
+/* The configuration fields of xq_tconfig the meta table holds, a row
+ * each under the field's name (store_schema.c): written by
+ * xq_tstore_create_event, read back by xq_tstore_load. */
+typedef struct xq__store_cfgkey {
+  const char *key;
+  size_t off;   /* offsetof(xq_tconfig, the int field) */
+} xq__store_cfgkey;
+extern const xq__store_cfgkey xq__store_cfg_keys[];
+extern const int xq__store_ncfg_keys;
 
 /* Run fill(ctx, err) in one write transaction of a store that holds
  * nothing yet (no event, no log rows, no knockout log, no tokens, no game
  * log), with the lock held: committed when fill returns XQ_OK, rolled
- * back otherwise, so what it writes is there whole or not at all (store.c;
+ * back otherwise, so what it writes is there whole or not at all (store_open.c;
  * the demo). `what` names the caller in the messages. Returns what fill
  * returns, XQ_EINVAL ("the store is not empty: a WHAT needs a new store")
  * or XQ_ESTORE, with `err` filled. */

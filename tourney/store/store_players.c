@@ -7,7 +7,7 @@
  * before round 1, a 'numbering' event without a round whose numbers are
  * in draw_numbers (the numbers table takes one number per player for
  * the whole event, so a drawing made again cannot go there). Writes use
- * the store's nested transactions (store.c), so they join an open batch.
+ * the store's nested transactions (store_open.c), so they join an open batch.
  */
 #include <sqlite3.h>
 #include <stdio.h>
