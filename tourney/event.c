@@ -20,6 +20,56 @@ xq_tevent *xq_tevent_new(const xq_tconfig *cfg, const char *name)
   return ev;
 }
 
+/* The fields of xq_tevent, in its order, as xq_tevent_copy knows them.
+ * Scalars come over with the struct's assignment; the pointers are what
+ * the copy must duplicate. A field added to xq_tevent changes its size
+ * (a pointer always does, on every ABI) and stops the build here: give it
+ * its line below and, when the event owns what it points to, its copy in
+ * xq_tevent_copy, its free in xq_tevent_free and its check in the test
+ * event.copy_is_deep_and_whole (tests/test_tourney_standings.c). */
+struct tevent_fields {
+  char name[XQ_TOURNEY_NAME_MAX];
+  xq_tconfig cfg;
+  int n, cap;
+  xq_tplayer *players; /* owned: [n] copied */
+  xq_tslot *slots;     /* owned: [n * XQ_TOURNEY_ROUNDS_MAX] copied */
+  int nrounds, initial_black;
+  char *extra;         /* owned: extra_len bytes and the NUL after them */
+  size_t extra_len;
+  int extra_at, trf_zero_pad;
+  xq_tforbid *forbid;  /* owned: [nforbid] copied */
+  int nforbid;
+};
+_Static_assert(sizeof(struct tevent_fields) == sizeof(xq_tevent),
+               "xq_tevent has a field xq_tevent_copy does not know: update the copy");
+
+xq_tevent *xq_tevent_copy(const xq_tevent *ev)
+{
+  if (!ev) return NULL;
+  xq_tevent *c = malloc(sizeof *c);
+  if (!c) return NULL;
+  *c = *ev;
+  c->cap = ev->n ? ev->n : 1;
+  c->players = malloc(sizeof *c->players * (size_t)c->cap);
+  c->slots = calloc((size_t)c->cap * XQ_TOURNEY_ROUNDS_MAX, sizeof *c->slots);
+  c->extra = ev->extra ? malloc(ev->extra_len + 1) : NULL;
+  c->forbid = ev->nforbid ? malloc(sizeof *c->forbid * (size_t)ev->nforbid) : NULL;
+  if (!c->players || !c->slots || (ev->extra && !c->extra) || (ev->nforbid && !c->forbid)) {
+    xq_tevent_free(c);
+    return NULL;
+  }
+  if (ev->n) {
+    memcpy(c->players, ev->players, sizeof *c->players * (size_t)ev->n);
+    memcpy(c->slots, ev->slots, sizeof *c->slots * (size_t)ev->n * XQ_TOURNEY_ROUNDS_MAX);
+  }
+  if (ev->extra) {
+    memcpy(c->extra, ev->extra, ev->extra_len);
+    c->extra[ev->extra_len] = 0;
+  }
+  if (ev->nforbid) memcpy(c->forbid, ev->forbid, sizeof *c->forbid * (size_t)ev->nforbid);
+  return c;
+}
+
 void xq_tevent_free(xq_tevent *ev)
 {
   if (!ev) return;

@@ -262,6 +262,14 @@ typedef struct xq_tevent {
  * xq_tevent_free, or NULL when out of memory. */
 xq_tevent *xq_tevent_new(const xq_tconfig *cfg, const char *name);
 
+/* A deep copy of `ev`: every field, and copies of what it owns (the
+ * players, their slots, the kept TRF lines, the forbidden pairs), so that
+ * either may change or be freed without the other. The copy's cap is
+ * ev->n (at least 1); xq_tevent_add grows it as usual. Returns the copy,
+ * which the caller frees with xq_tevent_free, or NULL when out of memory
+ * (or `ev` is NULL). */
+xq_tevent *xq_tevent_copy(const xq_tevent *ev);
+
 /* Free an event and everything it owns. NULL is a no-op. */
 void xq_tevent_free(xq_tevent *ev);
 
