@@ -31,6 +31,7 @@
 #define XQ_TOKEN_CHARS 32                      /* lowercase hex characters of a token */
 #define XQ_TOKEN_HASH_CHARS 64                 /* its SHA-256, in hex: what the store keeps */
 #define XQ_TOKEN_PREFIX_CHARS 16               /* the hash prefix `tourney tokens` shows */
+#define XQ_SHA256_LEN 32                       /* bytes of a SHA-256 */
 #define XQ_STORE_BENCH_ROWS_MAX 100000000L     /* rows one bench run appends per batch size */
 #define XQ_STORE_BENCH_PATH_MAX 512            /* bytes of the bench's scratch store's path */
 
@@ -201,7 +202,7 @@ int xq_tstore_dump(xq_tstore *st, FILE *f);
  * join it.
  *
  * Tokens: role names "admin", "arbiter", "board", "viewer". A token is
- * 32 lowercase hex characters (128 bits from getrandom(2)); lookups of
+ * 32 lowercase hex characters (128 random bits from libsodium); lookups of
  * anything else are XQ_EINVAL without touching the database. The store
  * keeps only each token's SHA-256 (schema 6, docs/security.md): the
  * token text is in xq_ttoken.token only as token_new and admin_token
@@ -215,7 +216,7 @@ int xq_tstore_dump(xq_tstore *st, FILE *f);
  * token_new and token_revoke fill `err` (may be NULL) and return XQ_OK,
  * XQ_EINVAL (bad role, binding or label; unknown or already revoked
  * token), XQ_ELIMIT (XQ_TOKENS_MAX live tokens), XQ_EIO (no random
- * source) or XQ_ESTORE; nothing is written on failure. token_find may
+ * source: libsodium did not start) or XQ_ESTORE; nothing is written on failure. token_find may
  * take out = NULL (a validity check); it returns XQ_ESTORE on a database
  * error. tokens returns the live tokens in creation order (*out NULL when
  * there are none; on failure *out = NULL, *n = 0). admin_token returns the
@@ -254,16 +255,21 @@ typedef struct xq_ttoken {
   int round, board;                           /* the table a board token is bound to; 0 otherwise */
   char label[XQ_TOURNEY_FIELD_MAX];           /* free text, e.g. "table 7" */
 } xq_ttoken;
-/* SHA-256 (FIPS 180-4) of data[0..len) into out (32 bytes), and as 64
- * lowercase hex characters + NUL; used to keep tokens hashed (sha256.c,
- * docs/security.md). Cannot fail. */
-#define XQ_SHA256_LEN 32
+/* The tokens' cryptography is libsodium's (store_crypto.c), set up
+ * lazily: the first call of xq_sha256, xq_sha256_hex, xq_ct_equal or
+ * xq_tstore_token_new runs sodium_init() (idempotent, thread-safe), so a
+ * program calls no init function before them.
+ *
+ * SHA-256 (FIPS 180-4; crypto_hash_sha256) of data[0..len) into out (32
+ * bytes), and as 64 lowercase hex characters + NUL: what the store keeps
+ * of a token (docs/security.md). Cannot fail. */
 void xq_sha256(const void *data, size_t len, unsigned char out[XQ_SHA256_LEN]);
 void xq_sha256_hex(const void *data, size_t len, char out[2 * XQ_SHA256_LEN + 1]);
 /* 1 when a[0..n) equals b[0..n), else 0, in time that depends on n only
- * (no early exit: token comparisons leak nothing by their timing). */
+ * (sodium_memcmp, no early exit: token comparisons leak nothing by their
+ * timing). */
 int xq_ct_equal(const void *a, const void *b, size_t n);
-/* New token from the OS random source (getrandom(2)); board tokens need round >= 1 and board >= 1, other roles take 0, 0. One committed transaction (or part of an open batch). */
+/* New token of 128 random bits (libsodium's randombytes_buf); board tokens need round >= 1 and board >= 1, other roles take 0, 0. One committed transaction (or part of an open batch). */
 int xq_tstore_token_new(xq_tstore *st, int role, int round, int board, const char *label, xq_ttoken *out, xq_error *err);
 /* Look a token up: XQ_OK and *out, or XQ_EINVAL when unknown or revoked. */
 int xq_tstore_token_find(xq_tstore *st, const char *token, xq_ttoken *out);

@@ -110,6 +110,16 @@ int64_t xq__store_scalar(xq_tstore *st, const char *sql, int64_t a, int64_t b, i
 int xq__store_functions(struct sqlite3 *db);
 int xq__store_migrate(xq_tstore *st, int *version, xq_error *err);
 
+/* libsodium set up for this process (store_crypto.c): sodium_init() on
+ * the first call, then nothing. XQ_OK, or XQ_EIO when libsodium cannot
+ * start (no random source). Thread-safe. */
+int xq__store_sodium(void);
+
+/* A new token (store_crypto.c): XQ_TOKEN_CHARS / 2 random bytes from
+ * libsodium (randombytes_buf) as XQ_TOKEN_CHARS lowercase hex characters
+ * and a NUL. XQ_OK, or XQ_EIO when libsodium cannot start. */
+int xq__store_token_random(char out[XQ_TOKEN_CHARS + 1]);
+
 /* The configuration fields of xq_tconfig the meta table holds, a row
  * each under the field's name (store_schema.c): written by
  * xq_tstore_create_event, read back by xq_tstore_load. */

@@ -1,17 +1,15 @@
 /*
  * store_tokens.c -- access tokens of the live server (docs/store.md):
- * 128 random bits from getrandom(2) written as 32 lowercase hex
+ * 128 random bits (libsodium, store_crypto.c) written as 32 lowercase hex
  * characters, each with a role (admin, arbiter, board, viewer), the table
  * a board token is bound to and a label. The store keeps the token's
  * SHA-256 (schema 6, docs/security.md), never the token: a copy of the
  * database opens nothing. A token is revoked, never deleted or changed
  * (triggers refuse both).
  */
-#include <errno.h>
 #include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 
 #include "../tourney_internal.h"
 #include "knockout.h"
@@ -39,26 +37,6 @@ static int fail(xq_error *err, int code, const char *msg, sqlite3 *db)
     snprintf(err->msg, sizeof err->msg, "%.60s%s%.90s", msg, db ? ": " : "", db ? sqlite3_errmsg(db) : "");
   }
   return code;
-}
-
-
-/* XQ_TOKEN_CHARS / 2 bytes from the kernel's random source. */
-static int random_hex(char *out)
-{
-  unsigned char b[XQ_TOKEN_CHARS / 2];
-  size_t got = 0;
-  while (got < sizeof b) {
-    ssize_t n = getrandom(b + got, sizeof b - got, 0);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return XQ_EIO;
-    got += (size_t)n;
-  }
-  for (size_t i = 0; i < sizeof b; i++) {
-    out[2 * i] = "0123456789abcdef"[b[i] >> 4];
-    out[2 * i + 1] = "0123456789abcdef"[b[i] & 15];
-  }
-  out[XQ_TOKEN_CHARS] = 0;
-  return XQ_OK;
 }
 
 /* True for `n` lowercase hex digits and then the end. */
@@ -108,7 +86,7 @@ static int token_insert(xq_tstore *st, int role, int round, int board, const cha
   /* 128 random bits: a collision is all but impossible, but a retry costs
    * nothing */
   for (int attempt = 0; attempt < 3; attempt++) {
-    if (random_hex(t.token)) return fail(err, XQ_EIO, "the OS random source (getrandom) failed", NULL);
+    if (xq__store_token_random(t.token)) return fail(err, XQ_EIO, "no random source (libsodium did not start)", NULL);
     xq_sha256_hex(t.token, XQ_TOKEN_CHARS, t.hash);
     sqlite3_bind_text(q, 1, t.hash, -1, SQLITE_STATIC);
     sqlite3_bind_text(q, 2, xq_role_name(role), -1, SQLITE_STATIC);
