@@ -475,6 +475,57 @@ Test(tiebreak, during_a_round_only_finished_games_count)
   xq_tevent_free(ev);
 }
 
+/* The draws of a made-up name: a script, then zeros; the taken names
+ * refused until `free_from` calls. */
+typedef struct script {
+  const int *v;
+  int n, at, calls, free_from;
+} script;
+
+static int script_draw(void *ctx, int n)
+{
+  script *s = ctx;
+  int v = s->at < s->n ? s->v[s->at] : 0;
+  s->at++;
+  cr_assert(v >= 0 && v < n, "draw %d of %d", v, n);
+  return v;
+}
+
+static int script_taken(void *ctx, const char *name)
+{
+  script *s = ctx;
+  (void)name;
+  return ++s->calls < s->free_from;
+}
+
+Test(players, made_up_chinese_names)
+{
+  char name[XQ_TOURNEY_NAME_MAX];
+  /* surname, first given character, a second or not, the second */
+  script s = {(const int[]){0, 0, 0}, 3, 0, 0, 0};
+  xq_namegen g = {script_draw, NULL, &s};
+  xq_chinese_name(&g, 'm', 1, name, sizeof name);
+  cr_assert_str_eq(name, "王伟");
+  cr_assert_eq(s.at, 3, "no second character: three draws");
+  s = (script){(const int[]){1, 2, 1, 3}, 4, 0, 0, 0};
+  xq_chinese_name(&g, 'm', 1, name, sizeof name);
+  cr_assert_str_eq(name, "李磊军");
+  s = (script){(const int[]){71, 0, 2, 1}, 4, 0, 0, 0};
+  xq_chinese_name(&g, 'w', 1, name, sizeof name);
+  cr_assert_str_eq(name, "欧阳芳娜", "a compound surname, women's characters");
+  /* taken names are drawn again; after XQ_NAME_TRIES_MAX the number follows */
+  s = (script){NULL, 0, 0, 0, XQ_NAME_TRIES_MAX + 1};
+  g.taken = script_taken;
+  xq_chinese_name(&g, 'm', 17, name, sizeof name);
+  cr_assert_str_eq(name, "王伟17");
+  cr_assert_eq(s.calls, XQ_NAME_TRIES_MAX + 1);
+  s = (script){NULL, 0, 0, 0, 3};
+  xq_chinese_name(&g, 'm', 17, name, sizeof name);
+  cr_assert_str_eq(name, "王伟", "the third try is free");
+  cr_assert_eq(s.at, 9);
+  cr_assert_eq(xq_utf8_len(name), 2);
+}
+
 /* ------------------------------------------------------------------ */
 /* The event itself                                                    */
 /* ------------------------------------------------------------------ */

@@ -41,6 +41,7 @@
 #define XQ_TOURNEY_FORBID_MAX 100000 /* forbidden pairs of one event */
 #define XQ_REG_OPTIONS_MAX 8         /* options (ambiguous readings) of one preset */
 #define XQ_REG_OPTION_VALUES_MAX 4   /* readings of one option, with the NULL end */
+#define XQ_NAME_TRIES_MAX 51         /* made-up names drawn before a number is added (names.c) */
 
 enum {
   XQ_ENOPAIRING = -20, /* no pairing satisfies the absolute constraints */
@@ -144,6 +145,26 @@ int xq_group_match(const xq_tgroup *g, const xq_tplayer *p);
 /* True when `want` names group `g`: its whole name, or one word of it
  * ("老年组 seniors": 老年组 or seniors). Cannot fail. */
 int xq_group_named(const xq_tgroup *g, const char *want);
+
+/* Made-up players' names (names.c), for the demo tournament and the
+ * simulations: the caller's random stream and what is in use already. */
+typedef struct xq_namegen {
+  int (*draw)(void *ctx, int n);             /* a number in 0..n-1 from the caller's stream */
+  int (*taken)(void *ctx, const char *name); /* 1: `name` is in use, draw again; 0: it is the
+                                                name (it may be recorded as used now); NULL: none */
+  void *ctx;
+} xq_namegen;
+
+/* A plausible Chinese personal name into out (cap bytes, UTF-8): a
+ * surname (the commonest Han ones, the first syllables of Uyghur names as
+ * written in Chinese, a few compound ones), then one given character or,
+ * two times in three, two; women's characters when `sex` is 'w', men's
+ * otherwise. Each try draws, in this order, the surname, the first given
+ * character, whether there is a second (draw(3) != 0) and the second; a
+ * name g->taken calls in use is drawn again, and after XQ_NAME_TRIES_MAX
+ * tries the number `no` (the caller's own for this player) follows the
+ * name. The same draws give the same name. Cannot fail. */
+void xq_chinese_name(const xq_namegen *g, int sex, int no, char *out, size_t cap);
 
 #define XQ_WOMEN_SECTION_MIN 3  /* Tangshan: 女子组不足三人…混入男子组 */
 
