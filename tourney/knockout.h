@@ -14,6 +14,10 @@
  * drawn bracket (XQ_KO_LOT) stage-1 match j holds bracket positions 2j-1
  * and 2j, and match j of a later stage the winners of matches 2j-1 and 2j
  * of the stage before.
+ *
+ * The stage's log in the store (xq_tstore_ko_start, _game, _publish,
+ * _result, _load) is declared with the rest of the store in
+ * store/store.h.
  */
 #ifndef XQ_KNOCKOUT_H
 #define XQ_KNOCKOUT_H
@@ -29,6 +33,7 @@
 #define XQ_KO_MATCH_GAMES_MAX 12   /* games one match may take (repeated short games) */
 #define XQ_KO_GAMES_MAX (XQ_KO_MATCHES_MAX * XQ_KO_MATCH_GAMES_MAX)
 #define XQ_KO_TABLES_MAX XQ_KO_GAMES_MAX /* knockout games published to the live server */
+#define XQ_KO_EVENT_PLACES_MAX 16  /* paid places of one pool of a knockout-only sub-event */
 
 /* The round number of the knockout games on the live server: in its game
  * log, board tokens, broadcasts and requests, knockout table k is table k
@@ -291,8 +296,6 @@ int xq_list_ko_game(const xq_tevent *ev, const xq_ko *ko, const xq_ko_game *g, c
 /* ------------------------------------------------------------------ */
 /* A regulation's knockout-only sub-event (regulation_data.c)          */
 /* ------------------------------------------------------------------ */
-
-#define XQ_KO_EVENT_PLACES_MAX 16  /* paid places of one pool */
 
 typedef struct xq_ko_event {
   const char *key;            /* the word that names it ("village": simulate --group) */
