@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "store/store.h"
 #include "tourney.h"
 
 #define BENCH_STORE_ROWS 100000 /* rows per batch size without ROWS */

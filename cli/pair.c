@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "pair/pair.h"
 #include "tourney.h"
 
 static const char pair_usage[] =

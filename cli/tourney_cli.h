@@ -7,6 +7,7 @@
 #define XQ_CLI_TOURNEY_H
 
 #include "knockout.h"
+#include "store/store.h"
 #include "tourney.h"
 
 /* The final-stage actions (tourney_ko.c): true when `action` is one of

@@ -11,6 +11,9 @@
 
 #include "knockout.h"
 #include "prize.h"
+#include "sheet/sheet.h"
+#include "store/store.h"
+#include "tourney.h"
 #include "tourney_cli.h"
 
 

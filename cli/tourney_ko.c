@@ -11,6 +11,8 @@
 #include "cli.h"
 #include "knockout.h"
 #include "prize.h"
+#include "store/store.h"
+#include "tourney.h"
 #include "tourney_cli.h"
 
 typedef xq__kopts kopts;

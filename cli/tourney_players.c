@@ -12,6 +12,9 @@
 #include <string.h>
 
 #include "cli.h"
+#include "pair/pair.h"
+#include "sheet/sheet.h"
+#include "store/store.h"
 #include "tourney.h"
 #include "tourney_cli.h"
 

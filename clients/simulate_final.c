@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "sheet/sheet.h"
 #include "simulate_internal.h"
 
 int xq__sim_reg_prizes(const xq_regulation *r, int entrants, xq_prize_table *t)

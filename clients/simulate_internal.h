@@ -15,9 +15,9 @@
 
 #include "adjudicator.h"
 #include "clientlimits.h"
-#include "knockout.h"
 #include "prize.h"
 #include "simulate.h"
+#include "store/store.h"
 #include "tourney.h"
 
 /* Uniform in 0..n-1 (n >= 1) from the random stream *state

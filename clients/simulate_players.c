@@ -12,22 +12,22 @@
 
 #include "simulate_internal.h"
 
-static const char *const surnames[] = {
-  "王", "李", "张", "刘", "陈", "杨", "黄", "赵", "吴", "周", "徐", "孙", "马", "朱", "胡", "郭",
-  "何", "高", "林", "罗", "郑", "梁", "谢", "宋", "唐", "许", "韩", "冯", "邓", "曹", "彭", "曾",
-  "肖", "田", "董", "袁", "潘", "于", "蒋", "蔡", "余", "杜", "叶", "程", "苏", "魏", "吕", "丁",
-  "任", "沈", "姚", "卢", "姜", "崔", "钟", "谭", "陆", "汪", "范", "金", "石", "廖", "贾", "夏",
-  "艾", "买", "阿", "努", "热", "吐", "古", "欧阳", "司马", "上官",
-};
-static const char *const given_m[] = {
-  "伟", "强", "磊", "军", "洋", "勇", "杰", "涛", "明", "超", "刚", "鹏", "飞", "宇", "浩", "凯",
-  "健", "俊", "帆", "旭", "宁", "龙", "林", "晨", "博", "文", "斌", "志", "海", "峰", "波", "辉",
-  "天", "一", "鑫", "智", "靖", "川", "鸿", "建", "国", "荣", "华", "新", "成", "德", "锋", "江",
-};
-static const char *const given_w[] = {
-  "芳", "娜", "敏", "静", "丽", "艳", "娟", "秀", "霞", "平", "玉", "萍", "红", "欣", "婷", "雪",
-  "琳", "颖", "倩", "佳", "慧", "梅", "燕", "丹", "晶", "莉", "雯", "悦", "洁", "琴",
-};
+/* The name generator's draws and the names the players before hold. */
+typedef struct sim_names {
+  uint64_t *rng;
+  const xq_tplayer *out;
+  int i; /* the player being named: out[0..i-1] have theirs */
+} sim_names;
+
+static int name_draw(void *ctx, int n) { return xq__sim_below(((sim_names *)ctx)->rng, n); }
+
+static int name_taken(void *ctx, const char *name)
+{
+  const sim_names *c = ctx;
+  for (int k = 0; k < c->i; k++)
+    if (!strcmp(c->out[k].name, name)) return 1;
+  return 0;
+}
 
 /* Where each regulation's players come from; the first is the host (its
  * players are the local ones). */
@@ -134,21 +134,9 @@ void xq__sim_players(const xq_regulation *r, const xq_tgroup *groups, int ng,
   for (int i = 0; i < n; i++) {
     xq_tplayer *p = &out[i];
     /* a unique name: surname and one or two given characters */
-    for (int tries = 0;; tries++) {
-      const char *sur = surnames[xq__sim_below(&rng, (int)(sizeof surnames / sizeof *surnames))];
-      const char *const *giv = p->sex == 'w' ? given_w : given_m;
-      int ng2 = p->sex == 'w' ? (int)(sizeof given_w / sizeof *given_w) : (int)(sizeof given_m / sizeof *given_m);
-      const char *g1 = giv[xq__sim_below(&rng, ng2)];
-      const char *g2 = xq__sim_below(&rng, 3) ? giv[xq__sim_below(&rng, ng2)] : "";
-      snprintf(p->name, sizeof p->name, "%s%s%s", sur, g1, g2);
-      if (tries > 50) {
-        size_t len = strlen(p->name);
-        snprintf(p->name + len, sizeof p->name - len, "%d", i + 1);
-      }
-      int dup = 0;
-      for (int k = 0; k < i && !dup; k++) dup = !strcmp(out[k].name, p->name);
-      if (!dup) break;
-    }
+    sim_names names = {&rng, out, i};
+    xq_namegen gen = {name_draw, name_taken, &names};
+    xq_chinese_name(&gen, p->sex, i + 1, p->name, sizeof p->name);
     p->rating = 1300 + xq__sim_below(&rng, 1300);
     /* birth date: most in the first (open) group, the rest spread over
      * the others; a group for one sex only takes players of that sex */

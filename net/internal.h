@@ -29,6 +29,8 @@
 #include "knockout.h"
 #include "netlimits.h"
 #include "net.h"
+#include "pair/pair.h"
+#include "store/store.h"
 #include "tourney.h"
 
 typedef struct xq__server xq__server;

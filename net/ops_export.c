@@ -6,11 +6,13 @@
  * the task; the sheet is made from the server's copy of the event (and
  * its knockout stage) by the sheet writers of tourney/sheet/.
  */
+#include <sodium.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "prize.h"
+#include "sheet/sheet.h"
 #include "task.h"
 
 enum { X_EVENT, X_STANDINGS, X_PAIRINGS, X_SCORESHEETS, X_PLACES, X_TEAMS, X_PRIZES, X_COUNT };
@@ -127,22 +129,14 @@ static int write_sheet(xq__server *s, xq__task *t, FILE *f, char *msg, size_t ca
 /* The reply                                                           */
 /* ------------------------------------------------------------------ */
 
-/* RFC 4648 base64 of buf[0..len-1], NUL-ended, malloc'd; NULL when out
- * of memory. */
+/* RFC 4648 base64 (with padding) of buf[0..len-1], NUL-ended, malloc'd;
+ * NULL when out of memory. libsodium's sodium_bin2base64, which needs no
+ * sodium_init() (no randomness, no CPU dispatch). */
 static char *base64(const unsigned char *buf, size_t len)
 {
-  static const char abc[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  char *out = malloc((len + 2) / 3 * 4 + 1), *o = out;
-  if (!out) return NULL;
-  for (size_t i = 0; i < len; i += 3) {
-    unsigned v = (unsigned)buf[i] << 16 | (i + 1 < len ? (unsigned)buf[i + 1] << 8 : 0) |
-                 (i + 2 < len ? buf[i + 2] : 0);
-    *o++ = abc[v >> 18 & 63];
-    *o++ = abc[v >> 12 & 63];
-    *o++ = i + 1 < len ? abc[v >> 6 & 63] : '=';
-    *o++ = i + 2 < len ? abc[v & 63] : '=';
-  }
-  *o = 0;
+  size_t cap = sodium_base64_ENCODED_LEN(len, sodium_base64_VARIANT_ORIGINAL);
+  char *out = malloc(cap);
+  if (out) sodium_bin2base64(out, cap, buf, len, sodium_base64_VARIANT_ORIGINAL);
   return out;
 }
 

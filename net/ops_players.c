@@ -308,7 +308,7 @@ static void run_numbers(xq__server *s, xq__task *t)
     return;
   }
   xq_tnumbering how = {.method = t->method, .seed = t->seed, .manual = manual};
-  xq_tevent *ev = xq__event_copy(s->ev);
+  xq_tevent *ev = xq_tevent_copy(s->ev);
   int rc = !ev ? XQ_ENOMEM
          : t->preview ? xq_number_players(ev, &how, &err)
          : xq_tstore_numbers(s->store, ev, &how, &err);

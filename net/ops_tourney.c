@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sheet/sheet.h"
 #include "task.h"
 
 /* ------------------------------------------------------------------ */
@@ -376,30 +377,6 @@ static void op_add_player(xq__server *s, xq__req *r)
 /* pair                                                                */
 /* ------------------------------------------------------------------ */
 
-xq_tevent *xq__event_copy(const xq_tevent *ev)
-{
-  xq_tevent *c = malloc(sizeof *c);
-  if (!c) return NULL;
-  *c = *ev;
-  int cap = ev->n ? ev->n : 1;
-  c->cap = cap;
-  c->players = malloc(sizeof *c->players * (size_t)cap);
-  c->slots = malloc(sizeof *c->slots * (size_t)cap * XQ_TOURNEY_ROUNDS_MAX);
-  c->extra = ev->extra_len ? malloc(ev->extra_len) : NULL;
-  c->forbid = ev->nforbid ? malloc(sizeof *c->forbid * (size_t)ev->nforbid) : NULL;
-  if (!c->players || !c->slots || (ev->extra_len && !c->extra) || (ev->nforbid && !c->forbid)) {
-    xq_tevent_free(c);
-    return NULL;
-  }
-  if (ev->n) {
-    memcpy(c->players, ev->players, sizeof *c->players * (size_t)ev->n);
-    memcpy(c->slots, ev->slots, sizeof *c->slots * (size_t)ev->n * XQ_TOURNEY_ROUNDS_MAX);
-  }
-  if (ev->extra_len) memcpy(c->extra, ev->extra, ev->extra_len);
-  if (ev->nforbid) memcpy(c->forbid, ev->forbid, sizeof *c->forbid * (size_t)ev->nforbid);
-  return c;
-}
-
 /* Worker: number the players (round 1) and pair. */
 static void pair_work(xq__job *w)
 {
@@ -545,7 +522,7 @@ static void run_pair(xq__server *s, xq__task *t)
   t->round = next;
   t->ev_n = ev->n;
   t->ev_rounds = ev->nrounds;
-  if (!(t->ev = xq__event_copy(ev)) ||
+  if (!(t->ev = xq_tevent_copy(ev)) ||
       xq__job_queue(s, &t->job, XQ__LANE_TOURNEY, t->c, t->c->role, pair_work, pair_after) != XQ_OK) {
     xq__task_error(t, XQ__E_INTERNAL, "cannot start the pairing");
     return;

@@ -21,7 +21,7 @@ cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build-valgrind}
 suites=("$@")
 ((${#suites[@]})) || suites=(test_net_proto test_net_ops test_net_ko test_net_http test_net_security test_net_hostile
-  test_net_tools test_net_web test_net_fanout test_tourney_games test_tourney_store test_sha256)
+  test_net_tools test_net_web test_net_fanout test_tourney_games test_tourney_store test_token_hash)
 
 command -v valgrind >/dev/null || { echo "valgrind.sh: valgrind is not installed (apt-get install valgrind)" >&2; exit 1; }
 if [ "${NO_BUILD:-0}" != 1 ]; then

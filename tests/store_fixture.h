@@ -10,6 +10,8 @@
 
 #include <stdint.h>
 
+#include "pair/pair.h"
+#include "store/store.h"
 #include "tourney.h"
 
 /* A fresh store path for this test process (xq_test_db_path), with any

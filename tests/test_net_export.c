@@ -14,7 +14,9 @@
 
 #include "knockout.h"
 #include "net_fixture.h"
+#include "pair/pair.h"
 #include "prize.h"
+#include "sheet/sheet.h"
 #include "store_fixture.h"
 #include "tourney.h"
 

@@ -17,7 +17,10 @@
 #include "adjudicator.h"
 #include "internal.h" /* xq__store_idle: to send while a commit runs */
 #include "net_fixture.h"
+#include "pair/pair.h"
 #include "perft.h"
+#include "sheet/sheet.h"
+#include "store/store.h"
 #include "store_fixture.h"
 #include "tourney.h"
 

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "net_fixture.h"
+#include "store/store.h"
 #include "store_fixture.h"
 #include "tourney.h"
 

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "net_fixture.h"
+#include "store/store.h"
 #include "tourney.h"
 
 XQ_NET_SUITE(net_proto, 16);

@@ -19,7 +19,7 @@
 
 #include "internal.h"
 #include "net_fixture.h"
-#include "tourney.h"
+#include "store/store.h"
 
 XQ_NET_SUITE(net_security, 8);
 

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "net.h"
+#include "store/store.h"
 #include "support.h"
 #include "tourney.h"
 

@@ -21,10 +21,14 @@
 #include <unistd.h>
 
 #include "knockout.h"
+#include "pair/pair.h"
 #include "prize.h"
+#include "region.h"
 #include "simulate.h"
 #include "simulate_internal.h"
+#include "store/store.h"
 #include "support.h"
+#include "tourney.h"
 
 typedef struct simrun {
   char dir[128];

@@ -11,8 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tourney.h"
 #include "pair/wmatch.h"
+#include "tourney.h"
+#include "pair/pair.h"
 
 #define DATA XQ_TEST_DATA "/pairing/"
 
@@ -268,7 +269,7 @@ static void wm_put(xq__wmatch *m, int i, int j, u128 w)
 {
   uint64_t limbs[2] = {(uint64_t)w, (uint64_t)(w >> 64)};
   wm_w[i][j] = wm_w[j][i] = w;
-  xq__wm_set(m, i, j, limbs);
+  xq__wmatch_set(m, i, j, limbs);
 }
 
 /* Largest total weight of a matching of the alive vertices >= v. */
@@ -292,7 +293,7 @@ static u128 brute(int v, int *used)
 static void wm_check(xq__wmatch *m, int step)
 {
   int mate[WM_N], used[WM_N] = {0};
-  xq__wm_solve(m, mate);
+  xq__wmatch_solve(m, mate);
   u128 got = 0;
   for (int v = 0; v < WM_N; v++) {
     int u = mate[v];
@@ -310,7 +311,7 @@ static void wm_check(xq__wmatch *m, int step)
 Test(wmatch, incremental_solves_stay_optimal)
 {
   for (int trial = 0; trial < 2000; trial++) {
-    xq__wmatch *m = xq__wm_new(WM_N, 2, WM_BITS);
+    xq__wmatch *m = xq__wmatch_new(WM_N, 2, WM_BITS);
     cr_assert_not_null(m);
     for (int v = 0; v < WM_N; v++) wm_alive[v] = 1;
     for (int i = 0; i < WM_N; i++)
@@ -331,13 +332,13 @@ Test(wmatch, incremental_solves_stay_optimal)
       } else {
         /* fix v with its partner, if any, as a decided pair */
         int mate[WM_N];
-        xq__wm_solve(m, mate);
+        xq__wmatch_solve(m, mate);
         if (mate[v] == v) continue;
         wm_alive[v] = wm_alive[mate[v]] = 0;
-        xq__wm_fix(m, v, mate[v]);
+        xq__wmatch_fix(m, v, mate[v]);
       }
       wm_check(m, step);
     }
-    xq__wm_free(m);
+    xq__wmatch_free(m);
   }
 }

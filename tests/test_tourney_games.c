@@ -21,8 +21,10 @@
 
 #include "store_fixture.h"
 #include "support.h"
-#include "knockout.h"
 #include "tourney.h"
+#include "pair/pair.h"
+#include "store/store.h"
+#include "knockout.h"
 
 static xq_tstore *open_store(const char *path)
 {

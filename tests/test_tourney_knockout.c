@@ -17,8 +17,12 @@
 #include <unistd.h>
 
 #include "knockout.h"
+#include "pair/pair.h"
 #include "prize.h"
+#include "sheet/sheet.h"
+#include "store/store.h"
 #include "support.h"
+#include "tourney.h"
 
 /* Standings rows whose ids are base+1, base+2, ... in rank order. */
 static void ranks(xq_tstanding *st, int n, int base)

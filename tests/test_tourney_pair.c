@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pair/pair.h"
 #include "tourney.h"
 
 static uint64_t rnd(uint64_t *s)

@@ -14,6 +14,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "pair/pair.h"
+#include "store/store.h"
 #include "store_fixture.h"
 #include "support.h"
 #include "tourney.h"

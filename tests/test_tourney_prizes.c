@@ -3,30 +3,16 @@
  * and by sum of points with ties on the best individual place; prize
  * tables (§8) with the 40% cap, one prize per player, a local prize won
  * on top of a main prize, lucky prizes at 18th and 28th; age groups by
- * birth-date bands with birthdays on the bounds.
+ * birth-date bands with birthdays on the bounds. The events are
+ * regulation_fixture.h's: players P1..Pn, final places in id order.
  */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "prize.h"
-
-/* An event of n players named P1..Pn (ids 1..n); the final places used
- * below are simply id order: places[i] = i + 1. */
-static xq_tevent *event(int n, int *places)
-{
-  xq_tevent *ev = xq_tevent_new(NULL, "prizes");
-  cr_assert_not_null(ev);
-  for (int i = 1; i <= n; i++) {
-    xq_tplayer p;
-    xq_error err = {0};
-    memset(&p, 0, sizeof p);
-    snprintf(p.name, sizeof p.name, "P%d", i);
-    cr_assert_eq(xq_tevent_add(ev, &p, NULL, &err), XQ_OK, "%s", err.msg);
-    places[i - 1] = i;
-  }
-  return ev;
-}
+#include "regulation_fixture.h"
+#include "tourney.h"
 
 static void team(xq_tevent *ev, const char *name, const int *ids, int k)
 {
@@ -40,7 +26,7 @@ static void team(xq_tevent *ev, const char *name, const int *ids, int k)
 Test(teams, by_sum_of_places_ties_by_best_place)
 {
   int places[10];
-  xq_tevent *ev = event(10, places);
+  xq_tevent *ev = xq_test_event(10, places);
   /* A {1,7,10} = 18, B {2,3,9} = 14, C {4,6,8} = 18, D {5}: too few */
   team(ev, "A", (int[]){1, 7, 10}, 3);
   team(ev, "B", (int[]){2, 3, 9}, 3);
@@ -75,7 +61,7 @@ Test(teams, by_sum_of_places_ties_by_best_place)
 Test(teams, by_sum_of_points_ties_by_best_place)
 {
   int places[10];
-  xq_tevent *ev = event(10, places);
+  xq_tevent *ev = xq_test_event(10, places);
   team(ev, "A", (int[]){1, 7, 10}, 3);
   team(ev, "B", (int[]){2, 3, 9}, 3);
   team(ev, "C", (int[]){4, 6, 8}, 3);
@@ -129,7 +115,7 @@ static const char burqin_like[] =
 Test(prizes, cap_one_prize_each_local_twice_lucky)
 {
   int places[30];
-  xq_tevent *ev = event(30, places);
+  xq_tevent *ev = xq_test_event(30, places);
   xq_prize_table t;
   parse_ok(burqin_like, &t);
   cr_assert_eq(t.ncats, 3);
@@ -182,7 +168,7 @@ Test(prizes, cap_one_prize_each_local_twice_lucky)
 Test(prizes, without_cap_and_lucky_for_active_players_only)
 {
   int places[40];
-  xq_tevent *ev = event(40, places);
+  xq_tevent *ev = xq_test_event(40, places);
   xq_prize_table t;
   /* Shaanxi: lucky at 29, 39, ... 119, not for players who withdrew */
   parse_ok("category open all\n1-3 100\nlucky 29 10 100 last 119 active\n", &t);

@@ -1,34 +1,25 @@
 /*
  * test_tourney_regdata.c -- the five regulations' prize tables, groups
  * and team competitions (tourney/regulation_data.c) against their texts
- * (spec regulations.md, the seeds), awarded over small events; and the
- * final-results sheets (sheet_final.c) as aligned text with CJK names,
- * escaped HTML and quoted CSV; and the regulations to the letter (issue
- * 23: juniors on the open tables, the cap per group, Altay's teams, the
- * Yulin counties, teams on the Swiss, the preset options, titles and
- * qualification, eligibility in `presets show`).
+ * (spec regulations.md, the seeds), awarded over small events; the
+ * results commands with presets (`xqref tourney places|teams|prizes|
+ * groups`); and the regulations to the letter: juniors on the open
+ * tables, the cap per group, Altay's teams, the Yulin counties, teams on
+ * the Swiss, the preset options, titles and qualification, eligibility in
+ * `presets show`. The sheets of these results are tested in
+ * test_tourney_sheet_final.c.
  */
-#define _GNU_SOURCE
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
-#include "sheet/sheet_internal.h"
 #include "prize.h"
-
-static const xq_regulation *reg(const char *name)
-{
-  const xq_regulation *r = NULL;
-  cr_assert_eq(xq_regulation_find(name, &r), XQ_OK, "%s", name);
-  return r;
-}
-
-static void table(const char *name, int entrants, xq_prize_table *t)
-{
-  xq_error err = {0};
-  cr_assert_eq(xq_regulation_prizes(reg(name), entrants, t, &err), XQ_OK, "%s", err.msg);
-}
+#include "region.h"
+#include "regulation_fixture.h"
+#include "support.h"
+#include "tourney.h"
 
 static const xq_prize_cat *cat(const xq_prize_table *t, const char *name)
 {
@@ -52,32 +43,6 @@ static long team_sum(const xq_prize_table *t)
   return s;
 }
 
-/* An event of n players P1..Pn; places[i] = i + 1 (id order). */
-static xq_tevent *event(int n, int *places)
-{
-  xq_tevent *ev = xq_tevent_new(NULL, "regdata");
-  cr_assert_not_null(ev);
-  for (int i = 1; i <= n; i++) {
-    xq_tplayer p;
-    xq_error err = {0};
-    memset(&p, 0, sizeof p);
-    snprintf(p.name, sizeof p.name, "P%d", i);
-    cr_assert_eq(xq_tevent_add(ev, &p, NULL, &err), XQ_OK, "%s", err.msg);
-    if (places) places[i - 1] = i;
-  }
-  return ev;
-}
-
-/* Award `t` over `ev` with identity places; returns the awards (free). */
-static xq_award *award(const xq_tevent *ev, const int *places, const xq_prize_table *t, int *na)
-{
-  int cap = XQ_AWARDS_MAX(t, ev->n);
-  xq_award *aw = malloc(sizeof *aw * (size_t)cap);
-  cr_assert_not_null(aw);
-  cr_assert_eq(xq_prizes_award(ev, places, t, aw, cap, na), XQ_OK);
-  return aw;
-}
-
 /* The amount player `id` won in category `c` (-1 = lucky), 0 if none. */
 static int won(const xq_award *aw, int na, int id, int c)
 {
@@ -93,7 +58,7 @@ static int won(const xq_award *aw, int na, int id, int c)
 Test(prizes, xinjiang_forty_places_above_one_hundred)
 {
   xq_prize_table t;
-  table("xinjiang2018", 150, &t);
+  xq_test_prize_table("xinjiang2018", 150, &t);
   /* 十(一): 各组录取名次均按不高于40%的比例执行 */
   cr_assert_eq(t.cap_pct, 40);
   cr_assert_eq(t.ncats, 5, "the open table and the four junior groups' (十(一) 少儿组…另发细则)");
@@ -119,9 +84,9 @@ Test(prizes, xinjiang_forty_places_above_one_hundred)
   cr_assert_eq(t.lucky_amount, 0);
 
   int places[150], na;
-  xq_tevent *ev = event(150, places);
+  xq_tevent *ev = xq_test_event(150, places);
   for (int i = 0; i < 150; i++) snprintf(ev->players[i].birth, sizeof ev->players[i].birth, "1975/03/03");
-  xq_award *aw = award(ev, places, &t, &na);
+  xq_award *aw = xq_test_award(ev, places, &t, &na);
   cr_assert_eq(na, 40);
   cr_assert_eq(aw[39].place, 40);
   cr_assert_eq(aw[39].amount, 200);
@@ -134,20 +99,20 @@ Test(prizes, xinjiang_forty_percent_of_a_small_field)
   xq_prize_table t;
   /* the table is the same for any entry count: the cap on each
    * category's own members leaves ⌊40%⌋ of a field of 100 or fewer */
-  table("xinjiang2018", 60, &t);
+  xq_test_prize_table("xinjiang2018", 60, &t);
   cr_assert_eq(t.cats[0].nplaces, 40);
   int places[60], na;
-  xq_tevent *ev = event(60, places);
+  xq_tevent *ev = xq_test_event(60, places);
   for (int i = 0; i < 60; i++) snprintf(ev->players[i].birth, sizeof ev->players[i].birth, "1975/03/03");
-  xq_award *aw = award(ev, places, &t, &na);
+  xq_award *aw = xq_test_award(ev, places, &t, &na);
   cr_assert_eq(na, 24, "⌊40%% × 60⌋ = 24 prizes");
   cr_assert_eq(aw[23].amount, 350);
   free(aw);
   xq_tevent_free(ev);
   int p30[30];
-  ev = event(30, p30);
+  ev = xq_test_event(30, p30);
   for (int i = 0; i < 30; i++) snprintf(ev->players[i].birth, sizeof ev->players[i].birth, "1975/03/03");
-  aw = award(ev, p30, &t, &na);
+  aw = xq_test_award(ev, p30, &t, &na);
   cr_assert_eq(na, 12, "⌊40%% × 30⌋ = 12 prizes");
   free(aw);
   xq_tevent_free(ev);
@@ -156,7 +121,7 @@ Test(prizes, xinjiang_forty_percent_of_a_small_field)
 Test(prizes, burqin_lucky_places_and_local_prizes_won_twice)
 {
   xq_prize_table t;
-  table("burqin2018", 45, &t);
+  xq_test_prize_table("burqin2018", 45, &t);
   cr_assert_eq(t.cap_pct, 0);
   const xq_prize_cat *open = cat(&t, "个人 open"), *local = cat(&t, "布尔津籍 Burqin players");
   /* 六(四)1: 5000, 2000, 1000, 800, 600, 500, 400, 400, 300 x4, 200 x4 = 12700 */
@@ -183,11 +148,11 @@ Test(prizes, burqin_lucky_places_and_local_prizes_won_twice)
   cr_assert_eq(t.lucky_amount, 100);
 
   int places[45], na;
-  xq_tevent *ev = event(45, places);
+  xq_tevent *ev = xq_test_event(45, places);
   /* local players at places 1, 3, 18, 20 */
   int locals[] = {1, 3, 18, 20};
   for (int i = 0; i < 4; i++) ev->players[locals[i] - 1].local = 1;
-  xq_award *aw = award(ev, places, &t, &na);
+  xq_award *aw = xq_test_award(ev, places, &t, &na);
   int co = (int)(open - t.cats), cl = (int)(local - t.cats);
   cr_assert_eq(won(aw, na, 1, co), 5000);
   cr_assert_eq(won(aw, na, 1, cl), 1000, "the champion takes the local first prize as well");
@@ -209,7 +174,7 @@ Test(prizes, burqin_lucky_places_and_local_prizes_won_twice)
 Test(prizes, shaanxi_regions_and_lucky_prizes_for_active_players)
 {
   xq_prize_table t;
-  table("shaanxi2019", 100, &t);
+  xq_test_prize_table("shaanxi2019", 100, &t);
   const xq_prize_cat *open = cat(&t, "公开 open"), *yulin = cat(&t, "榆林籍 Yulin"),
                      *jia = cat(&t, "佳县籍 Jia county");
   /* 十二(二)1: 20000 10000 5000 3000, 2000 1500 1300 1000, 9-12 700, 13-18 500, 19-25 200 */
@@ -234,14 +199,14 @@ Test(prizes, shaanxi_regions_and_lucky_prizes_for_active_players)
   cr_assert_eq(t.nteam, 0);
 
   int places[100], na;
-  xq_tevent *ev = event(100, places);
+  xq_tevent *ev = xq_test_event(100, places);
   /* 2nd: a Jia county player (a Yulin player too); 5th: Yulin city */
   snprintf(ev->players[1].region, XQ_TOURNEY_FIELD_MAX, "榆林/佳县");
   snprintf(ev->players[4].region, XQ_TOURNEY_FIELD_MAX, "榆林");
   snprintf(ev->players[6].region, XQ_TOURNEY_FIELD_MAX, "榆林市"); /* another spelling of Yulin */
   snprintf(ev->players[7].region, XQ_TOURNEY_FIELD_MAX, "西安");
   ev->players[38].withdrawn = 1; /* 39th */
-  xq_award *aw = award(ev, places, &t, &na);
+  xq_award *aw = xq_test_award(ev, places, &t, &na);
   int co = (int)(open - t.cats), cy = (int)(yulin - t.cats), cj = (int)(jia - t.cats);
   cr_assert_eq(won(aw, na, 2, co), 10000);
   cr_assert_eq(won(aw, na, 2, cy), 1500);
@@ -263,7 +228,7 @@ Test(prizes, shaanxi_regions_and_lucky_prizes_for_active_players)
 Test(prizes, wujiaqu_states_only_a_total)
 {
   xq_prize_table t;
-  table("wujiaqu2024", 150, &t);
+  xq_test_prize_table("wujiaqu2024", 150, &t);
   cr_assert_eq(t.ncats, 0);
   cr_assert_eq(t.stated_total, 151000);
   cr_assert_eq(t.nteam, 0);
@@ -273,7 +238,7 @@ Test(prizes, wujiaqu_states_only_a_total)
 Test(prizes, tangshan_seniors_list_is_their_own_event)
 {
   xq_prize_table t;
-  table("tangshan2018", 120, &t);
+  xq_test_prize_table("tangshan2018", 120, &t);
   const xq_prize_cat *open = cat(&t, "公开组 open"), *sen = cat(&t, "老年组 seniors");
   /* 九.2: 3000 2500 2000 1500 1000 800 600 500, 9-12 300, 13-16 200 */
   cr_assert_eq(open->nplaces, 16);
@@ -286,17 +251,17 @@ Test(prizes, tangshan_seniors_list_is_their_own_event)
   cr_assert_eq(t.nteam, 0, "九.5: cups and diplomas, no money");
 
   int places[20], na;
-  xq_tevent *ev = event(20, places);
+  xq_tevent *ev = xq_test_event(20, places);
   for (int i = 0; i < 20; i++) snprintf(ev->players[i].birth, 11, "%s", i % 2 ? "1950/05/05" : "1980/05/05");
   /* the open event: the seniors' list is not awarded in it */
-  xq_award *aw = award(ev, places, &t, &na);
+  xq_award *aw = xq_test_award(ev, places, &t, &na);
   cr_assert_eq(na, 16);
   for (int i = 0; i < na; i++) cr_assert_eq(aw[i].cat, (int)(open - t.cats));
   free(aw);
   /* the seniors' own event */
   cr_assert_eq(xq_prize_table_only(&t, "老年组 seniors"), XQ_OK);
   cr_assert_eq(t.ncats, 1);
-  aw = award(ev, places, &t, &na);
+  aw = xq_test_award(ev, places, &t, &na);
   cr_assert_eq(na, 6);
   cr_assert_eq(aw[0].id, 2, "the best-placed senior");
   cr_assert_eq(aw[0].amount, 600);
@@ -311,22 +276,14 @@ Test(prizes, bad_arguments)
   xq_prize_table t;
   xq_error err = {0};
   cr_assert_eq(xq_regulation_prizes(NULL, 10, &t, &err), XQ_EINVAL);
-  cr_assert_eq(xq_regulation_prizes(reg("burqin2018"), 10, NULL, &err), XQ_EINVAL);
-  cr_assert_eq(xq_regulation_prizes(reg("burqin2018"), -1, &t, &err), XQ_EINVAL);
+  cr_assert_eq(xq_regulation_prizes(xq_test_reg("burqin2018"), 10, NULL, &err), XQ_EINVAL);
+  cr_assert_eq(xq_regulation_prizes(xq_test_reg("burqin2018"), -1, &t, &err), XQ_EINVAL);
   cr_assert_neq(err.msg[0], 0);
 }
 
 /* ------------------------------------------------------------------ */
 /* Groups and teams                                                    */
 /* ------------------------------------------------------------------ */
-
-static int groups(const char *name, xq_tgroup *g)
-{
-  int n = -1;
-  xq_error err = {0};
-  cr_assert_eq(xq_regulation_groups(reg(name), g, XQ_REG_GROUPS_MAX, &n, &err), XQ_OK, "%s", err.msg);
-  return n;
-}
 
 static xq_tplayer born(const char *date, char sex)
 {
@@ -341,7 +298,7 @@ static xq_tplayer born(const char *date, char sex)
 Test(groups, xinjiang_bands)
 {
   xq_tgroup g[XQ_REG_GROUPS_MAX];
-  int n = groups("xinjiang2018", g);
+  int n = xq_test_groups("xinjiang2018", g);
   cr_assert_eq(n, 6);
   cr_assert(strstr(g[0].name, "公开组"), "the open group first");
   xq_tplayer a = born("1958/01/01", 'm'), b = born("1957/12/31", 'm'), c = born("2001/12/31", 'w');
@@ -361,11 +318,11 @@ Test(groups, xinjiang_bands)
 Test(groups, local_groups_and_open_groups)
 {
   xq_tgroup g[XQ_REG_GROUPS_MAX];
-  cr_assert_eq(groups("burqin2018", g), 2);
+  cr_assert_eq(xq_test_groups("burqin2018", g), 2);
   cr_assert(!g[0].local_only && g[1].local_only);
-  cr_assert_eq(groups("wujiaqu2024", g), 2);
+  cr_assert_eq(xq_test_groups("wujiaqu2024", g), 2);
   cr_assert(g[1].local_only);
-  cr_assert_eq(groups("shaanxi2019", g), 1);
+  cr_assert_eq(xq_test_groups("shaanxi2019", g), 1);
   xq_tplayer p = born("", 0);
   cr_assert(xq_group_match(&g[0], &p), "the open group has no bounds");
 }
@@ -373,7 +330,7 @@ Test(groups, local_groups_and_open_groups)
 Test(groups, tangshan_women_merged_when_under_three)
 {
   xq_tgroup g[XQ_REG_GROUPS_MAX];
-  int n = groups("tangshan2018", g);
+  int n = xq_test_groups("tangshan2018", g);
   cr_assert_eq(n, 4);
   cr_assert(!g[0].sections, "open: 性别均不限");
   for (int i = 1; i < 4; i++) cr_assert(g[i].sections, "%s: 男、女分开录取成绩", g[i].name);
@@ -401,9 +358,9 @@ Test(groups, room_and_arguments)
 {
   xq_tgroup g[2];
   int n;
-  cr_assert_eq(xq_regulation_groups(reg("tangshan2018"), g, 2, &n, NULL), XQ_ELIMIT);
+  cr_assert_eq(xq_regulation_groups(xq_test_reg("tangshan2018"), g, 2, &n, NULL), XQ_ELIMIT);
   cr_assert_eq(xq_regulation_groups(NULL, g, 2, &n, NULL), XQ_EINVAL);
-  cr_assert_eq(xq_regulation_groups(reg("burqin2018"), g, 2, NULL, NULL), XQ_EINVAL);
+  cr_assert_eq(xq_regulation_groups(xq_test_reg("burqin2018"), g, 2, NULL, NULL), XQ_EINVAL);
 }
 
 Test(teams, mode_and_count_per_regulation)
@@ -417,25 +374,25 @@ Test(teams, mode_and_count_per_regulation)
   };
   for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
     int mode = -1, counted = -1;
-    cr_assert_eq(xq_regulation_teams(reg(want[i].name), &mode, &counted), XQ_OK);
+    cr_assert_eq(xq_regulation_teams(xq_test_reg(want[i].name), &mode, &counted), XQ_OK);
     cr_assert_eq(counted, want[i].counted, "%s", want[i].name);
     if (counted) cr_assert_eq(mode, want[i].mode, "%s", want[i].name);
   }
   int m, c;
   cr_assert_eq(xq_regulation_teams(NULL, &m, &c), XQ_EINVAL);
-  cr_assert_eq(xq_regulation_teams(reg("burqin2018"), NULL, &c), XQ_EINVAL);
+  cr_assert_eq(xq_regulation_teams(xq_test_reg("burqin2018"), NULL, &c), XQ_EINVAL);
 }
 
 Test(teams, burqin_team_prizes_for_ranked_teams)
 {
   xq_prize_table t;
-  table("burqin2018", 12, &t);
+  xq_test_prize_table("burqin2018", 12, &t);
   int places[12], nt, mode, counted;
-  xq_tevent *ev = event(12, places);
+  xq_tevent *ev = xq_test_event(12, places);
   const char *teams[12] = {"A", "B", "C", "A", "B", "C", "A", "B", "C", "D", "D", NULL};
   for (int i = 0; i < 12; i++)
     if (teams[i]) snprintf(ev->players[i].team, XQ_TOURNEY_FIELD_MAX, "%s", teams[i]);
-  cr_assert_eq(xq_regulation_teams(reg("burqin2018"), &mode, &counted), XQ_OK);
+  cr_assert_eq(xq_regulation_teams(xq_test_reg("burqin2018"), &mode, &counted), XQ_OK);
   xq_team_row rows[8];
   cr_assert_eq(xq_team_standings(ev, places, mode, counted, rows, 8, &nt), XQ_OK);
   cr_assert_eq(nt, 4);
@@ -448,266 +405,8 @@ Test(teams, burqin_team_prizes_for_ranked_teams)
 }
 
 /* ------------------------------------------------------------------ */
-/* Sheets                                                              */
-/* ------------------------------------------------------------------ */
-
-typedef struct mem {
-  char *buf;
-  size_t len;
-  FILE *f;
-} mem;
-
-static void mem_open(mem *m)
-{
-  m->buf = NULL;
-  m->len = 0;
-  m->f = open_memstream(&m->buf, &m->len);
-  cr_assert_not_null(m->f);
-}
-
-static char *mem_close(mem *m)
-{
-  cr_assert_eq(fclose(m->f), 0);
-  return m->buf;
-}
-
-/* Display column at which `needle` starts in the line that holds it. */
-static int column_of(const char *text, const char *needle)
-{
-  const char *at = strstr(text, needle);
-  cr_assert_not_null(at, "%s not in:\n%s", needle, text);
-  const char *line = at;
-  while (line > text && line[-1] != '\n') line--;
-  char buf[512];
-  size_t n = (size_t)(at - line);
-  cr_assert_lt(n, sizeof buf);
-  memcpy(buf, line, n);
-  buf[n] = 0;
-  return xq__text_width(buf);
-}
-
-static xq_tevent *named_event(int *places)
-{
-  static const char *const names[] = {"张三丰", "Li Wei", "欧阳娜娜娜", "A&B <x>, \"q\""};
-  xq_tevent *ev = event(4, places);
-  snprintf(ev->name, sizeof ev->name, "测试赛");
-  for (int i = 0; i < 4; i++) {
-    snprintf(ev->players[i].name, XQ_TOURNEY_NAME_MAX, "%s", names[i]);
-    snprintf(ev->players[i].region, XQ_TOURNEY_FIELD_MAX, "R%d", i + 1);
-  }
-  return ev;
-}
-
-Test(sheets, text_columns_line_up_with_cjk_names)
-{
-  int places[4];
-  xq_tevent *ev = named_event(places);
-  mem m;
-  mem_open(&m);
-  cr_assert_eq(xq_sheet_places(ev, NULL, places, NULL, 4, XQ_SHEET_TEXT, XQ_LANG_ZH, m.f), XQ_OK);
-  char *out = mem_close(&m);
-  cr_assert(strstr(out, "测试赛\n最终名次\n\n"), "%s", out);
-  cr_assert(strstr(out, "地区/单位"));
-  /* the region column starts at one display column on every row, the
-   * CJK names taking two columns a character */
-  int c0 = column_of(out, "R1");
-  cr_assert_eq(column_of(out, "R2"), c0, "%s", out);
-  cr_assert_eq(column_of(out, "R3"), c0, "%s", out);
-  cr_assert_eq(column_of(out, "R4"), c0, "%s", out);
-  cr_assert_eq(column_of(out, "地区/单位"), c0, "%s", out);
-  /* the widest name is 12 columns, 欧阳娜娜娜 10: four spaces after it */
-  cr_assert(strstr(out, "欧阳娜娜娜    R3"), "%s", out);
-  cr_assert_null(strstr(out, " \n"), "no trailing blanks");
-  free(out);
-  xq_tevent_free(ev);
-}
-
-Test(sheets, html_escapes_and_csv_quotes)
-{
-  int places[4];
-  xq_tevent *ev = named_event(places);
-  mem m;
-  mem_open(&m);
-  cr_assert_eq(xq_sheet_places(ev, "<Group>", places, NULL, 4, XQ_SHEET_HTML, XQ_LANG_EN, m.f), XQ_OK);
-  char *out = mem_close(&m);
-  cr_assert(strstr(out, "<!DOCTYPE html>"));
-  cr_assert(strstr(out, "A&amp;B &lt;x&gt;, &quot;q&quot;"), "%s", out);
-  cr_assert(strstr(out, "<h2>&lt;Group&gt;</h2>"), "%s", out);
-  cr_assert_null(strstr(out, "<x>"));
-  cr_assert(strstr(out, "</table>\n</body>\n</html>\n"));
-  free(out);
-  mem_open(&m);
-  cr_assert_eq(xq_sheet_places(ev, NULL, places, NULL, 4, XQ_SHEET_CSV, XQ_LANG_EN, m.f), XQ_OK);
-  out = mem_close(&m);
-  cr_assert(strstr(out, "Place,Name,Region / club,Points,W-D-L\r\n"), "%s", out);
-  cr_assert(strstr(out, "4,\"A&B <x>, \"\"q\"\"\",R4,0,0-0-0\r\n"), "%s", out);
-  free(out);
-  xq_tevent_free(ev);
-}
-
-Test(sheets, group_places_show_the_overall_place)
-{
-  int places[4];
-  xq_tevent *ev = named_event(places);
-  int ids[2] = {2, 4}, overall[2] = {2, 4};
-  xq_tevent_slot(ev, 2, 1)->res = XQ_TR_WIN;
-  xq_tevent_slot(ev, 2, 1)->opp = 4;
-  xq_tevent_slot(ev, 4, 1)->res = XQ_TR_LOSS;
-  xq_tevent_slot(ev, 4, 1)->opp = 2;
-  ev->nrounds = 1;
-  mem m;
-  mem_open(&m);
-  cr_assert_eq(xq_sheet_places(ev, "Women", ids, overall, 2, XQ_SHEET_CSV, XQ_LANG_EN, m.f), XQ_OK);
-  char *out = mem_close(&m);
-  cr_assert(strstr(out, "Place,Overall,Name,"));
-  cr_assert(strstr(out, "1,2,Li Wei,R2,2,1-0-0\r\n"), "%s", out);
-  cr_assert(strstr(out, "2,4,"), "%s", out);
-  free(out);
-  int bad[1] = {5};
-  cr_assert_eq(xq_sheet_places(ev, NULL, bad, NULL, 1, XQ_SHEET_TEXT, XQ_LANG_EN, stdout), XQ_EINVAL);
-  cr_assert_eq(xq_sheet_places(ev, NULL, ids, NULL, 2, 7, XQ_LANG_EN, stdout), XQ_EINVAL);
-  xq_tevent_free(ev);
-}
-
-Test(sheets, prize_list_with_totals)
-{
-  xq_prize_table t;
-  table("burqin2018", 30, &t);
-  int places[30], na;
-  xq_tevent *ev = event(30, places);
-  ev->players[0].local = 1;
-  xq_award *aw = award(ev, places, &t, &na);
-  mem m;
-  mem_open(&m);
-  cr_assert_eq(xq_sheet_prizes(ev, &t, aw, na, XQ_SHEET_TEXT, XQ_LANG_ZH, m.f), XQ_OK);
-  char *out = mem_close(&m);
-  /* open 12700 + local first 1000 (P1 only is local) + lucky 18th, 28th */
-  cr_assert(strstr(out, "个人 open 小计"), "%s", out);
-  cr_assert(strstr(out, "12700\n"), "%s", out);
-  cr_assert(strstr(out, "幸运奖"), "%s", out);
-  const char *tot = strstr(out, "合计");
-  cr_assert_not_null(tot);
-  cr_assert(strstr(tot, "13900\n"), "12700 + 1000 + 2 x 100:\n%s", out);
-  /* the amounts right-aligned in one column */
-  cr_assert_eq(column_of(out, "5000\n"), column_of(out, "13900\n") + 1, "%s", out);
-  free(out);
-  free(aw);
-  table("wujiaqu2024", 30, &t);
-  mem_open(&m);
-  cr_assert_eq(xq_sheet_prizes(ev, &t, NULL, 0, XQ_SHEET_HTML, XQ_LANG_EN, m.f), XQ_OK);
-  out = mem_close(&m);
-  cr_assert(strstr(out, "total 151000 stated, no table given"), "%s", out);
-  free(out);
-  xq_award bad = {31, 1, 0, 1, 100};
-  cr_assert_eq(xq_sheet_prizes(ev, &t, &bad, 1, XQ_SHEET_CSV, XQ_LANG_EN, stdout), XQ_EINVAL);
-  xq_tevent_free(ev);
-}
-
-Test(sheets, team_standings_with_prizes)
-{
-  xq_prize_table t;
-  table("xinjiang2018", 12, &t);
-  int places[8], nt;
-  xq_tevent *ev = event(8, places);
-  const char *teams[8] = {"乌鲁木齐", "昌吉", "乌鲁木齐", "昌吉", "乌鲁木齐", "昌吉", "克拉玛依", NULL};
-  for (int i = 0; i < 8; i++)
-    if (teams[i]) snprintf(ev->players[i].team, XQ_TOURNEY_FIELD_MAX, "%s", teams[i]);
-  xq_team_row rows[4];
-  cr_assert_eq(xq_team_standings(ev, places, XQ_TEAM_RANK_SUM, 3, rows, 4, &nt), XQ_OK);
-  cr_assert_eq(xq_team_prizes(&t, rows, nt), 1500 + 800);
-  mem m;
-  mem_open(&m);
-  cr_assert_eq(xq_sheet_teams(ev, rows, nt, XQ_TEAM_RANK_SUM, XQ_SHEET_TEXT, XQ_LANG_ZH, m.f), XQ_OK);
-  char *out = mem_close(&m);
-  /* 乌鲁木齐 1+3+5 = 9, 昌吉 2+4+6 = 12, 克拉玛依 unranked */
-  cr_assert(strstr(out, "乌鲁木齐"), "%s", out);
-  cr_assert(strstr(out, "P1、P3、P5"), "%s", out);
-  cr_assert(strstr(out, "1500\n"), "%s", out);
-  cr_assert_eq(column_of(out, "乌鲁木齐"), column_of(out, "克拉玛依"));
-  cr_assert_eq(column_of(out, "昌吉"), column_of(out, "克拉玛依"), "left-aligned:\n%s", out);
-  cr_assert_eq(column_of(out, "队名"), column_of(out, "昌吉"));
-  const char *line = strstr(out, "克拉玛依");
-  while (line[-1] != '\n') line--;
-  cr_assert(line[strspn(line, " ")] == '-', "an unranked team shows -:\n%s", out);
-  free(out);
-  xq_tevent_free(ev);
-}
-
-Test(sheets, standings_and_pairings_as_text)
-{
-  cr_assert_eq(xq_sheet_format_parse("text"), XQ_SHEET_TEXT);
-  int places[4];
-  xq_tevent *ev = named_event(places);
-  cr_assert_eq(xq_assign_pnos(ev), XQ_OK);
-  xq_tpairing pr;
-  cr_assert_eq(xq_pair_round1(ev, &pr), XQ_OK);
-  cr_assert_eq(xq_tevent_apply_pairing(ev, &pr), XQ_OK);
-  mem m;
-  mem_open(&m);
-  cr_assert_eq(xq_sheet_pairings(ev, &pr, XQ_SHEET_TEXT, XQ_LANG_EN, m.f), XQ_OK);
-  char *out = mem_close(&m);
-  cr_assert(strstr(out, "Pairings, round 1\n\n"), "%s", out);
-  cr_assert(strstr(out, "Board"), "%s", out);
-  free(out);
-  mem_open(&m);
-  cr_assert_eq(xq_sheet_standings(ev, 0, XQ_SHEET_TEXT, XQ_LANG_ZH, m.f), XQ_OK);
-  out = mem_close(&m);
-  cr_assert(strstr(out, "成绩排名"), "%s", out);
-  cr_assert_eq(column_of(out, "张三丰"), column_of(out, "Li Wei"), "%s", out);
-  free(out);
-  xq_tpairing_clear(&pr);
-  xq_tevent_free(ev);
-}
-
-Test(sheets, group_sheet_with_sections_and_merging)
-{
-  int places[8];
-  xq_tevent *ev = event(8, places);
-  /* seniors: P1 m, P2 w, P3 w, P4 m; juniors: P5 w, P6 m; open: P7, P8 */
-  static const char *const birth[8] = {"1950/01/01", "1951/01/01", "1952/01/01", "1953/01/01",
-                                       "2004/01/01", "2005/01/01", "1990/01/01", "1991/01/01"};
-  static const char sex[8] = {'m', 'w', 'w', 'm', 'w', 'm', 'm', 'w'};
-  for (int i = 0; i < 8; i++) {
-    snprintf(ev->players[i].birth, 11, "%s", birth[i]);
-    ev->players[i].sex = sex[i];
-  }
-  xq_tgroup g[XQ_REG_GROUPS_MAX];
-  int ng = groups("tangshan2018", g);
-  mem m;
-  mem_open(&m);
-  cr_assert_eq(xq_sheet_groups(ev, places, g, ng, XQ_SHEET_TEXT, XQ_LANG_EN, m.f), XQ_OK);
-  char *out = mem_close(&m);
-  /* two senior women: merged into the men's list (九.3), in place order */
-  const char *sen = strstr(out, "老年组 seniors, men and women (fewer than 3 women: merged) (4)");
-  cr_assert_not_null(sen, "%s", out);
-  const char *p1 = strstr(sen, "P1"), *p2 = strstr(sen, "P2"), *p4 = strstr(sen, "P4");
-  cr_assert(p1 && p2 && p4 && p1 < p2 && p2 < p4, "%s", out);
-  cr_assert(strstr(out, "公开组 open (8)"), "%s", out);
-  cr_assert(strstr(out, "儿童组 children (0)"), "no children: one empty list\n%s", out);
-  cr_assert_eq(strstr(out, "regdata\n"), out, "one event heading:\n%s", out);
-  cr_assert_null(strstr(out + 1, "regdata\n"), "%s", out);
-  free(out);
-  /* a third senior woman: two sections */
-  ev->players[3].sex = 'w';
-  mem_open(&m);
-  cr_assert_eq(xq_sheet_groups(ev, places, g + 1, 1, XQ_SHEET_HTML, XQ_LANG_ZH, m.f), XQ_OK);
-  out = mem_close(&m);
-  cr_assert(strstr(out, "<h2>老年组 seniors 男子（1人）</h2>"), "%s", out);
-  cr_assert(strstr(out, "<h2>老年组 seniors 女子（3人）</h2>"), "%s", out);
-  const char *end = strstr(out, "</html>");
-  cr_assert(end && !strstr(end + 1, "</html>"), "one page:\n%s", out);
-  cr_assert_null(strstr(strstr(out, "<body>") + 1, "<body>"));
-  free(out);
-  xq_tevent_free(ev);
-}
-
-/* ------------------------------------------------------------------ */
 /* xqref tourney places|teams|prizes|groups                            */
 /* ------------------------------------------------------------------ */
-
-#include <unistd.h>
-
-#include "support.h"
 
 Test(cli, results_with_presets)
 {
@@ -821,7 +520,7 @@ Test(prizes, a_table_file_says_what_a_preset_says)
   xq_prize_table f, p;
   xq_error err = {0};
   cr_assert_eq(xq_prize_parse(file, sizeof file - 1, &f, &err), XQ_OK, "%s", err.msg);
-  table("burqin2018", 40, &p);
+  xq_test_prize_table("burqin2018", 40, &p);
   for (int c = 0; c < 2; c++) {
     cr_assert_eq(f.cats[c].nplaces, p.cats[c].nplaces);
     cr_assert_eq(f.cats[c].repeat, p.cats[c].repeat);
@@ -838,7 +537,7 @@ Test(prizes, a_table_file_says_what_a_preset_says)
 }
 
 /* ------------------------------------------------------------------ */
-/* The regulations to the letter (issue 23): Xinjiang's juniors on the  */
+/* The regulations to the letter: Xinjiang's juniors on the            */
 /* open tables for their own prizes and its 40% cap per group; Burqin's */
 /* Altay teams; Shaanxi's Yulin counties (a region hierarchy in data);  */
 /* Tangshan's teams on the Swiss; the options, titles, eligibility.     */
@@ -852,7 +551,7 @@ static int cat_index(const xq_prize_table *t, const char *name)
 /* n players born `birth`, places[i] = i + 1. */
 static xq_tevent *event_born(int n, const char *birth, int *places)
 {
-  xq_tevent *ev = event(n, places);
+  xq_tevent *ev = xq_test_event(n, places);
   for (int i = 0; i < n; i++) snprintf(ev->players[i].birth, sizeof ev->players[i].birth, "%s", birth);
   return ev;
 }
@@ -879,7 +578,7 @@ static int count_in(const xq_award *aw, int na, int c)
 Test(xinjiang, juniors_on_the_open_tables_play_for_their_own_prizes)
 {
   xq_prize_table t;
-  table("xinjiang2018", 60, &t);
+  xq_test_prize_table("xinjiang2018", 60, &t);
   int open = cat_index(&t, "公开组 open"), u12 = cat_index(&t, "12岁组 under 12");
   /* 七(一) 公开组 1958-2001 and 七(三) 老年组 (同场竞技): born up to 2001/12/31 */
   xq_tplayer p;
@@ -900,7 +599,7 @@ Test(xinjiang, juniors_on_the_open_tables_play_for_their_own_prizes)
   snprintf(ev->players[0].birth, sizeof ev->players[0].birth, "2006/05/01");
   snprintf(ev->players[7].birth, sizeof ev->players[7].birth, "2007/02/01");
   for (int i = 20; i <= 40; i += 10) snprintf(ev->players[i].birth, sizeof ev->players[i].birth, "2006/09/09");
-  xq_award *aw = award(ev, places, &t, &na);
+  xq_award *aw = xq_test_award(ev, places, &t, &na);
   cr_assert_null(award_of(aw, na, 1, open), "the junior in 1st wins no open prize");
   cr_assert_null(award_of(aw, na, 8, open));
   cr_assert_not_null(award_of(aw, na, 2, open));
@@ -922,11 +621,11 @@ Test(xinjiang, the_forty_percent_cap_is_on_each_groups_entrants)
   /* 十(一) 各组录取名次均按不高于40%的比例执行: 60 entrants, 39 open and
    * senior players (cap 15), 21 born 2009 (10岁组: cap 8) */
   xq_prize_table t;
-  table("xinjiang2018", 60, &t);
+  xq_test_prize_table("xinjiang2018", 60, &t);
   int places[60], na;
   xq_tevent *ev = event_born(60, "1985/06/01", places);
   for (int i = 0; i < 21; i++) snprintf(ev->players[2 * i + 1].birth, sizeof ev->players[0].birth, "2009/04/01");
-  xq_award *aw = award(ev, places, &t, &na);
+  xq_award *aw = xq_test_award(ev, places, &t, &na);
   int open = cat_index(&t, "公开组 open"), u10 = cat_index(&t, "10岁组 under 10");
   cr_assert_eq(count_in(aw, na, open), 15, "⌊40%% × 39⌋");
   cr_assert_eq(count_in(aw, na, u10), 8, "⌊40%% × 21⌋");
@@ -936,7 +635,7 @@ Test(xinjiang, the_forty_percent_cap_is_on_each_groups_entrants)
   xq_tevent_free(ev);
   int big[150];
   ev = event_born(150, "1970/01/01", big);
-  aw = award(ev, big, &t, &na);
+  aw = xq_test_award(ev, big, &t, &na);
   cr_assert_eq(count_in(aw, na, open), 40);
   free(aw);
   xq_tevent_free(ev);
@@ -983,7 +682,7 @@ Test(regions, the_counties_of_yulin_are_yulin)
 Test(shaanxi, yulin_prizes_go_to_the_counties_players)
 {
   xq_prize_table t;
-  table("shaanxi2019", 100, &t);
+  xq_test_prize_table("shaanxi2019", 100, &t);
   int cy = cat_index(&t, "榆林籍 Yulin"), cj = cat_index(&t, "佳县籍 Jia county");
   int places[30], na;
   xq_tevent *ev = event_born(30, "1980/01/01", places);
@@ -991,7 +690,7 @@ Test(shaanxi, yulin_prizes_go_to_the_counties_players)
                                        "榆阳区", "子洲", "佳县"};
   for (int i = 0; i < 11; i++) snprintf(ev->players[i].region, XQ_TOURNEY_FIELD_MAX, "%s", region[i]);
   for (int i = 11; i < 30; i++) snprintf(ev->players[i].region, XQ_TOURNEY_FIELD_MAX, "宝鸡");
-  xq_award *aw = award(ev, places, &t, &na);
+  xq_award *aw = xq_test_award(ev, places, &t, &na);
   /* 1500 1200 1000 800 500 300 300 300 to places 1 2 3 5 6 8 9 10 */
   static const int ids[8] = {1, 2, 3, 5, 6, 8, 9, 10}, amounts[8] = {1500, 1200, 1000, 800, 500, 300, 300, 300};
   for (int k = 0; k < 8; k++) {
@@ -1025,7 +724,7 @@ static void team_in(xq_tevent *ev, const char *name, const char *region, const i
 Test(teams, burqin_ranks_and_pays_only_altay_teams)
 {
   xq_team_rule rule;
-  cr_assert_eq(xq_regulation_team_rule(reg("burqin2018"), &rule), XQ_OK);
+  cr_assert_eq(xq_regulation_team_rule(xq_test_reg("burqin2018"), &rule), XQ_OK);
   cr_assert_eq(rule.counted, 3);
   cr_assert_eq(rule.mode, XQ_TEAM_POINTS_SUM);
   cr_assert_str_eq(rule.area, "阿勒泰");
@@ -1047,7 +746,7 @@ Test(teams, burqin_ranks_and_pays_only_altay_teams)
   cr_assert_eq(rows[0].rank, 1);
   cr_assert_str_eq(rows[1].team, "北屯一队");
   xq_prize_table t;
-  table("burqin2018", 12, &t);
+  xq_test_prize_table("burqin2018", 12, &t);
   xq_team_prizes(&t, rows, n);
   cr_assert_eq(rows[0].amount, 1800, "the first team prize to Burqin's team, not Urumqi's");
   cr_assert_eq(rows[1].amount, 1500);
@@ -1060,14 +759,14 @@ Test(teams, burqin_ranks_and_pays_only_altay_teams)
 Test(teams, tangshan_ranks_teams_on_the_swiss_results)
 {
   xq_team_rule rule;
-  cr_assert_eq(xq_regulation_team_rule(reg("tangshan2018"), &rule), XQ_OK);
+  cr_assert_eq(xq_regulation_team_rule(xq_test_reg("tangshan2018"), &rule), XQ_OK);
   cr_assert_eq(rule.basis, XQ_TEAM_BASIS_SWISS, "八.3 团体成绩按照预赛成绩计算");
   cr_assert_eq(rule.counted, 4);
   cr_assert_eq(rule.mode, XQ_TEAM_RANK_SUM);
   xq_team_rule other;
-  cr_assert_eq(xq_regulation_team_rule(reg("xinjiang2018"), &other), XQ_OK);
+  cr_assert_eq(xq_regulation_team_rule(xq_test_reg("xinjiang2018"), &other), XQ_OK);
   cr_assert_eq(other.basis, XQ_TEAM_BASIS_FINAL);
-  cr_assert_eq(xq_regulation_team_rule(reg("shaanxi2019"), &other), XQ_OK);
+  cr_assert_eq(xq_regulation_team_rule(xq_test_reg("shaanxi2019"), &other), XQ_OK);
   cr_assert_eq(other.counted, 0);
   /* eight players, one round: the odd ids win; the "final" places are
    * the reverse of the ids */
@@ -1106,7 +805,7 @@ Test(options, each_ambiguity_is_a_preset_option)
     {"tangshan2018", "seniors", "one"}, {"tangshan2018", "group_rounds", "7"},
   };
   for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
-    xq_regulation r = *reg(want[i].preset);
+    xq_regulation r = *xq_test_reg(want[i].preset);
     cr_assert_eq(xq_regulation_option(&r, want[i].key), 0, "%s %s: the preset's reading", want[i].preset,
                  want[i].key);
     char assign[64];
@@ -1115,27 +814,27 @@ Test(options, each_ambiguity_is_a_preset_option)
     cr_assert_eq(xq_regulation_option_set(&r, assign, &err), XQ_OK, "%s", err.msg);
     cr_assert_eq(xq_regulation_option(&r, want[i].key), 1);
   }
-  xq_regulation r = *reg("xinjiang2018");
+  xq_regulation r = *xq_test_reg("xinjiang2018");
   xq_error err = {0};
   cr_assert_eq(xq_regulation_option_set(&r, "ko_places=coin", &err), XQ_EINVAL);
   cr_assert_not_null(strstr(err.msg, "seed or shared"), "%s", err.msg);
   cr_assert_eq(xq_regulation_option_set(&r, "pawns=crossed", &err), XQ_EINVAL, "Wujiaqu's, not Xinjiang's");
   cr_assert_not_null(strstr(err.msg, "ko_places, u14"), "%s", err.msg);
-  cr_assert_eq(xq_regulation_option(reg("burqin2018"), "ko_places"), -1);
-  cr_assert_null(xq_regulation_option_at(reg("burqin2018"), 0));
-  const xq_reg_option *o = xq_regulation_option_at(reg("wujiaqu2024"), 0);
+  cr_assert_eq(xq_regulation_option(xq_test_reg("burqin2018"), "ko_places"), -1);
+  cr_assert_null(xq_regulation_option_at(xq_test_reg("burqin2018"), 0));
+  const xq_reg_option *o = xq_regulation_option_at(xq_test_reg("wujiaqu2024"), 0);
   cr_assert_str_eq(o->rules_key, "claim_attackers_crossed_pawns");
 }
 
 Test(options, xinjiang_shared_knockout_places_split_the_prizes)
 {
-  xq_regulation r = *reg("xinjiang2018");
+  xq_regulation r = *xq_test_reg("xinjiang2018");
   cr_assert_eq(xq_regulation_option_set(&r, "ko_places=shared", NULL), XQ_OK);
   xq_prize_table t;
   cr_assert_eq(xq_regulation_prizes(&r, 40, &t, NULL), XQ_OK);
   int places[40], na;
   xq_tevent *ev = event_born(40, "1980/01/01", places);
-  xq_award *aw = award(ev, places, &t, &na);
+  xq_award *aw = xq_test_award(ev, places, &t, &na);
   /* 3rd-4th: (2500 + 2000) / 2; 5th-8th: (1100 + 1000 + 1000 + 900) / 4 */
   static const int want[9] = {0, 6000, 3500, 2250, 2250, 1000, 1000, 1000, 1000};
   for (int p = 1; p <= 8; p++) cr_assert_eq(award_of(aw, na, p, 0)->amount, want[p], "place %d", p);
@@ -1146,7 +845,7 @@ Test(options, xinjiang_shared_knockout_places_split_the_prizes)
 
 Test(options, xinjiang_u14_band_and_tangshan_seniors_list)
 {
-  xq_regulation r = *reg("xinjiang2018");
+  xq_regulation r = *xq_test_reg("xinjiang2018");
   xq_tgroup g[XQ_REG_GROUPS_MAX];
   int n;
   cr_assert_eq(xq_regulation_groups(&r, g, XQ_REG_GROUPS_MAX, &n, NULL), XQ_OK);
@@ -1164,7 +863,7 @@ Test(options, xinjiang_u14_band_and_tangshan_seniors_list)
   xq_prize_table t;
   cr_assert_eq(xq_regulation_prizes(&r, 40, &t, NULL), XQ_OK);
   cr_assert(xq_prize_member(&t.cats[cat_index(&t, "14岁以上组 14 and over")], &p), "the junior prize list too");
-  xq_regulation ts = *reg("tangshan2018");
+  xq_regulation ts = *xq_test_reg("tangshan2018");
   cr_assert_eq(xq_regulation_groups(&ts, g, XQ_REG_GROUPS_MAX, &n, NULL), XQ_OK);
   cr_assert(g[1].sections && g[1].apart);
   cr_assert_eq(xq_regulation_option_set(&ts, "seniors=one", NULL), XQ_OK);
@@ -1179,7 +878,7 @@ Test(options, xinjiang_u14_band_and_tangshan_seniors_list)
 Test(honours, xinjiang_sections_and_shaanxi_players)
 {
   xq_prize_table t;
-  cr_assert_eq(xq_regulation_honours(reg("xinjiang2018"), &t, NULL), XQ_OK);
+  cr_assert_eq(xq_regulation_honours(xq_test_reg("xinjiang2018"), &t, NULL), XQ_OK);
   cr_assert_eq(t.ncats, 6, "公开组、老年组、儿童男子、女子组，少年男子、女子组 (十(二))");
   int girls = cat_index(&t, "儿童女子组 girls (children)");
   cr_assert_str_eq(t.cats[girls].title, "儿童女子组棋王");
@@ -1188,7 +887,7 @@ Test(honours, xinjiang_sections_and_shaanxi_players)
   xq_tevent *ev = event_born(12, "2009/01/01", places);
   for (int i = 0; i < 12; i += 3) ev->players[i].sex = 'w';
   for (int i = 0; i < 12; i++) if (!ev->players[i].sex) ev->players[i].sex = 'm';
-  xq_award *aw = award(ev, places, &t, &na);
+  xq_award *aw = xq_test_award(ev, places, &t, &na);
   cr_assert_eq(award_of(aw, na, 1, girls)->cat_place, 1);
   cr_assert_eq(award_of(aw, na, 4, girls)->cat_place, 2);
   cr_assert_eq(count_in(aw, na, girls), 4);
@@ -1197,7 +896,7 @@ Test(honours, xinjiang_sections_and_shaanxi_players)
   cr_assert_eq(count_in(aw, na, boys), 6);
   free(aw);
   xq_tevent_free(ev);
-  cr_assert_eq(xq_regulation_honours(reg("shaanxi2019"), &t, NULL), XQ_OK);
+  cr_assert_eq(xq_regulation_honours(xq_test_reg("shaanxi2019"), &t, NULL), XQ_OK);
   cr_assert_eq(t.ncats, 1);
   xq_tplayer p;
   memset(&p, 0, sizeof p);
@@ -1205,14 +904,14 @@ Test(honours, xinjiang_sections_and_shaanxi_players)
   cr_assert(xq_prize_member(&t.cats[0], &p), "a Shenmu player is a Shaanxi player");
   snprintf(p.region, sizeof p.region, "山西");
   cr_assert(!xq_prize_member(&t.cats[0], &p));
-  cr_assert_eq(xq_regulation_honours(reg("burqin2018"), &t, NULL), XQ_OK);
+  cr_assert_eq(xq_regulation_honours(xq_test_reg("burqin2018"), &t, NULL), XQ_OK);
   cr_assert_eq(t.ncats, 0);
 }
 
 Test(eligibility, said_in_words_with_the_clause)
 {
   xq_prize_table t;
-  table("shaanxi2019", 100, &t);
+  xq_test_prize_table("shaanxi2019", 100, &t);
   char who[600];
   xq_prize_eligibility(&t.cats[cat_index(&t, "榆林籍 Yulin")], who, sizeof who);
   cr_assert_not_null(strstr(who, "region within 榆林 (榆阳, 横山, 神木, 府谷"), "%s", who);
@@ -1220,7 +919,7 @@ Test(eligibility, said_in_words_with_the_clause)
   cr_assert_not_null(strstr(t.cats[cat_index(&t, "榆林籍 Yulin")].clause, "十二(二)2"));
   xq_prize_eligibility(&t.cats[0], who, sizeof who);
   cr_assert_str_eq(who, "everyone");
-  table("xinjiang2018", 60, &t);
+  xq_test_prize_table("xinjiang2018", 60, &t);
   xq_prize_eligibility(&t.cats[0], who, sizeof who);
   cr_assert_str_eq(who, "born ..2001/12/31");
   for (int c = 0; c < t.ncats; c++) cr_assert_not_null(t.cats[c].clause, "%s", t.cats[c].name);

@@ -12,6 +12,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "pair/pair.h"
+#include "sheet/sheet.h"
+#include "store/store.h"
 #include "store_fixture.h"
 #include "support.h"
 #include "tourney.h"

@@ -1,11 +1,14 @@
 /*
  * test_tourney_standings.c -- tie-break formulas on small events computed
- * by hand (tourney.md §5), presets, no shared places, players and groups.
+ * by hand (tourney.md §5), presets, no shared places, players and groups,
+ * and the event itself (its deep copy).
  *
  * Points are half-units inside xqref: at 2/1/0 a win is 4, a draw 2. The
  * hand computations below are in ordinary points; the asserts double them.
  */
 #include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "tourney.h"
@@ -470,4 +473,170 @@ Test(tiebreak, during_a_round_only_finished_games_count)
   game(ev, 1, 1, 2, "*");
   cr_assert_eq(xq_tevent_standings_round(ev), 1);
   xq_tevent_free(ev);
+}
+
+/* The draws of a made-up name: a script, then zeros; the taken names
+ * refused until `free_from` calls. */
+typedef struct script {
+  const int *v;
+  int n, at, calls, free_from;
+} script;
+
+static int script_draw(void *ctx, int n)
+{
+  script *s = ctx;
+  int v = s->at < s->n ? s->v[s->at] : 0;
+  s->at++;
+  cr_assert(v >= 0 && v < n, "draw %d of %d", v, n);
+  return v;
+}
+
+static int script_taken(void *ctx, const char *name)
+{
+  script *s = ctx;
+  (void)name;
+  return ++s->calls < s->free_from;
+}
+
+Test(players, made_up_chinese_names)
+{
+  char name[XQ_TOURNEY_NAME_MAX];
+  /* surname, first given character, a second or not, the second */
+  script s = {(const int[]){0, 0, 0}, 3, 0, 0, 0};
+  xq_namegen g = {script_draw, NULL, &s};
+  xq_chinese_name(&g, 'm', 1, name, sizeof name);
+  cr_assert_str_eq(name, "王伟");
+  cr_assert_eq(s.at, 3, "no second character: three draws");
+  s = (script){(const int[]){1, 2, 1, 3}, 4, 0, 0, 0};
+  xq_chinese_name(&g, 'm', 1, name, sizeof name);
+  cr_assert_str_eq(name, "李磊军");
+  s = (script){(const int[]){71, 0, 2, 1}, 4, 0, 0, 0};
+  xq_chinese_name(&g, 'w', 1, name, sizeof name);
+  cr_assert_str_eq(name, "欧阳芳娜", "a compound surname, women's characters");
+  /* taken names are drawn again; after XQ_NAME_TRIES_MAX the number follows */
+  s = (script){NULL, 0, 0, 0, XQ_NAME_TRIES_MAX + 1};
+  g.taken = script_taken;
+  xq_chinese_name(&g, 'm', 17, name, sizeof name);
+  cr_assert_str_eq(name, "王伟17");
+  cr_assert_eq(s.calls, XQ_NAME_TRIES_MAX + 1);
+  s = (script){NULL, 0, 0, 0, 3};
+  xq_chinese_name(&g, 'm', 17, name, sizeof name);
+  cr_assert_str_eq(name, "王伟", "the third try is free");
+  cr_assert_eq(s.at, 9);
+  cr_assert_eq(xq_utf8_len(name), 2);
+}
+
+/* ------------------------------------------------------------------ */
+/* The event itself                                                    */
+/* ------------------------------------------------------------------ */
+
+/* An event with every field of xq_tevent set away from its default. */
+static xq_tevent *populated(void)
+{
+  xq_tconfig cfg;
+  xq_tconfig_default(&cfg);
+  cfg.rounds = 9;
+  cfg.lot_seed = 0x1234567890abcdefULL;
+  cr_assert_eq(xq_tconfig_tiebreaks(&cfg, "PTS,PS,WINS,LOT", NULL), XQ_OK);
+  xq_tevent *ev = xq_tevent_new(&cfg, "全国象棋个人赛 copy");
+  static const char *const names[] = {"王天一", "郑惟桐", "Smith, Bob"};
+  static const char *const births[] = {"1990/01/10", "1991/02/11", "1992/03/12"};
+  static const char *const fide_ids[] = {"8600", "8601", "8602"};
+  for (int i = 0; i < 3; i++) {
+    xq_tplayer p;
+    memset(&p, 0, sizeof p);
+    snprintf(p.name, sizeof p.name, "%s", names[i]);
+    p.pno = 3 - i;
+    p.rating = 2600 - 10 * i;
+    snprintf(p.birth, sizeof p.birth, "%s", births[i]);
+    p.sex = i == 2 ? 'w' : 'm';
+    snprintf(p.title, sizeof p.title, "GM");
+    snprintf(p.fed, sizeof p.fed, "CHN");
+    snprintf(p.fide_id, sizeof p.fide_id, "%s", fide_ids[i]);
+    snprintf(p.region, sizeof p.region, "四川");
+    snprintf(p.club, sizeof p.club, "club %d", i);
+    snprintf(p.team, sizeof p.team, "team %d", i % 2);
+    p.local = i == 1;
+    p.withdrawn = i == 2 ? 3 : 0;
+    p.trf_rank = i + 1;
+    cr_assert_eq(xq_tevent_add(ev, &p, NULL, NULL), XQ_OK);
+  }
+  game(ev, 1, 1, 2, "1-0");
+  bye(ev, 1, 3);
+  game(ev, 2, 3, 1, "=");
+  xq_tevent_slot(ev, 2, 2)->absent = XQ_TR_HPB;
+  xq_tevent_slot(ev, 2, 2)->code = 'H';
+  xq_tevent_add_fouls(ev, 1, 2, 2);
+  ev->initial_black = 1;
+  ev->extra = strdup("012 copy\nXXR 9\n");
+  ev->extra_len = strlen(ev->extra);
+  ev->extra_at = 9;
+  ev->trf_zero_pad = 1;
+  cr_assert_eq(xq_tevent_forbid(ev, 1, 3, 1, 5), XQ_OK);
+  cr_assert_eq(xq_tevent_forbid(ev, 2, 3, 4, 9), XQ_OK);
+  return ev;
+}
+
+Test(event, copy_is_deep_and_whole)
+{
+  xq_tevent *ev = populated(), *c = xq_tevent_copy(ev);
+  cr_assert_not_null(c);
+  /* every field, in the struct's order */
+  cr_assert_str_eq(c->name, ev->name);
+  cr_assert_eq(memcmp(&c->cfg, &ev->cfg, sizeof c->cfg), 0);
+  cr_assert_eq(c->n, 3);
+  cr_assert_geq(c->cap, c->n);
+  cr_assert_neq(c->players, ev->players);
+  cr_assert_eq(memcmp(c->players, ev->players, sizeof *c->players * 3), 0);
+  cr_assert_neq(c->slots, ev->slots);
+  cr_assert_eq(memcmp(c->slots, ev->slots, sizeof *c->slots * 3 * XQ_TOURNEY_ROUNDS_MAX), 0);
+  cr_assert_eq(c->nrounds, 2);
+  cr_assert_eq(c->initial_black, 1);
+  cr_assert_neq(c->extra, ev->extra);
+  cr_assert_eq(c->extra_len, ev->extra_len);
+  cr_assert_str_eq(c->extra, "012 copy\nXXR 9\n", "the kept lines, and the NUL after them");
+  cr_assert_eq(c->extra_at, 9);
+  cr_assert_eq(c->trf_zero_pad, 1);
+  cr_assert_neq(c->forbid, ev->forbid);
+  cr_assert_eq(c->nforbid, 2);
+  cr_assert_eq(memcmp(c->forbid, ev->forbid, sizeof *c->forbid * 2), 0);
+  cr_assert_eq(xq_tevent_points(c, 1, 2), xq_tevent_points(ev, 1, 2));
+  cr_assert_eq(xq_tevent_forbidden(c, 3, 2, 5), 1);
+
+  /* apart: the copy grows and changes, the original stays, and the copy
+   * outlives it */
+  xq_tplayer p;
+  memset(&p, 0, sizeof p);
+  snprintf(p.name, sizeof p.name, "赵鑫鑫");
+  int id;
+  cr_assert_eq(xq_tevent_add(c, &p, &id, NULL), XQ_OK);
+  cr_assert_eq(id, 4);
+  cr_assert_eq(xq_tevent_slot(c, 4, 1)->res, XQ_TR_NONE, "a new player's rounds start empty");
+  xq_tevent_slot(c, 1, 1)->res = XQ_TR_LOSS;
+  c->players[0].name[0] = 'X';
+  c->extra[0] = 'Y';
+  c->forbid[0].to = 9;
+  cr_assert_eq(ev->n, 3);
+  cr_assert_eq(xq_tevent_slot(ev, 1, 1)->res, XQ_TR_WIN);
+  cr_assert_str_eq(ev->players[0].name, "王天一");
+  cr_assert_eq(ev->extra[0], '0');
+  cr_assert_eq(ev->forbid[0].to, 5);
+  xq_tevent_free(ev);
+  cr_assert_eq(xq_tevent_forbidden(c, 1, 3, 9), 1);
+  cr_assert_str_eq(c->players[1].name, "郑惟桐");
+  xq_tevent_free(c);
+
+  /* an event without players, kept lines or forbidden pairs */
+  ev = xq_tevent_new(NULL, NULL);
+  c = xq_tevent_copy(ev);
+  cr_assert_not_null(c);
+  cr_assert_eq(c->n, 0);
+  cr_assert_null(c->extra);
+  cr_assert_null(c->forbid);
+  cr_assert_eq(c->extra_at, -1);
+  cr_assert_eq(xq_tevent_add(c, &p, &id, NULL), XQ_OK);
+  cr_assert_eq(xq_tevent_slot(c, 1, XQ_TOURNEY_ROUNDS_MAX)->opp, 0);
+  xq_tevent_free(ev);
+  xq_tevent_free(c);
+  cr_assert_null(xq_tevent_copy(NULL));
 }

@@ -15,6 +15,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "pair/pair.h"
+#include "store/store.h"
 #include "store_fixture.h"
 #include "support.h"
 #include "tourney.h"

@@ -10,7 +10,8 @@
 #include <string.h>
 #include <sys/wait.h>
 
-#include "internal.h"
+#include "tourney_internal.h"
+#include "pair/pair.h"
 #include "support.h"
 #include "tourney.h"
 

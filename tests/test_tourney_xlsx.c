@@ -16,7 +16,10 @@
 #include <unistd.h>
 
 #include "knockout.h"
+#include "pair/pair.h"
 #include "prize.h"
+#include "sheet/sheet.h"
+#include "store/store.h"
 #include "store_fixture.h"
 #include "support.h"
 #include "tourney.h"

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "internal.h"
+#include "tourney_internal.h"
 
 const char *xq_tourney_strerror(int code)
 {

@@ -8,7 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "tourney_internal.h"
+#include "pair/pair.h"
+#include "store/store.h"
 #include "store/store_internal.h"
 
 #define DEMO_NAME "xqref demo open"
@@ -18,24 +20,6 @@
  * encounter, games as Black, then the previous rounds' results */
 #define DEMO_TIEBREAKS "PTS,OS,WINS,FOULS,DE,BLACK,ROUNDBACK,LOT"
 
-static const char *const surnames[] = {
-  "王", "李", "张", "刘", "陈", "杨", "黄", "赵", "吴", "周", "徐", "孙", "马", "朱", "胡", "郭",
-  "何", "高", "林", "罗", "郑", "梁", "谢", "宋", "唐", "许", "韩", "冯", "邓", "曹", "彭", "曾",
-  "肖", "田", "董", "袁", "潘", "于", "蒋", "蔡", "余", "杜", "叶", "程", "苏", "魏", "吕", "丁",
-  "任", "沈", "姚", "卢", "姜", "崔", "钟", "谭", "陆", "汪", "范", "金", "石", "廖", "贾", "夏",
-  "韦", "付", "方", "白", "邹", "孟", "熊", "秦", "邱", "江", "尹", "薛", "段", "雷", "侯", "龙",
-  "史", "陶", "黎", "贺", "顾", "毛", "郝", "龚", "邵", "万", "钱", "严", "武", "戴", "莫", "孔",
-  "欧阳", "司马", "诸葛", "上官",
-};
-static const char *const given_m[] = {
-  "伟", "强", "磊", "军", "洋", "勇", "杰", "涛", "明", "超", "刚", "鹏", "飞", "宇", "浩", "凯",
-  "健", "俊", "帆", "旭", "宁", "龙", "林", "晨", "博", "文", "斌", "志", "海", "峰", "波", "辉",
-  "天", "一", "鑫", "智", "靖", "川", "银", "鸿", "建", "国", "荣", "华", "新", "成", "德", "锋",
-};
-static const char *const given_w[] = {
-  "芳", "娜", "敏", "静", "丽", "艳", "娟", "秀", "霞", "平", "玉", "萍", "红", "欣", "婷", "雪",
-  "琳", "颖", "倩", "佳", "慧", "梅", "燕", "丹", "晶", "莉", "雯", "悦", "洁", "琴",
-};
 static const char *const regions[] = {
   "北京", "上海", "天津", "重庆", "河北", "山西", "内蒙古", "辽宁", "吉林", "黑龙江", "江苏",
   "浙江", "安徽", "福建", "江西", "山东", "河南", "湖北", "湖南", "广东", "广西", "海南", "四川",
@@ -66,23 +50,32 @@ static int nameset_add(nameset *ns, const char *s)
   return 1;
 }
 
-/* The next player of the demo, drawn from the generator *rng, with a
- * name not yet in `ns`. */
-static void make_player(uint64_t *rng, nameset *ns, xq_tplayer *p)
+/* The name generator's draws (from the demo's stream) and the names
+ * given so far. */
+typedef struct demo_names {
+  uint64_t *rng;
+  nameset *ns;
+} demo_names;
+
+static int name_draw(void *ctx, int n)
+{
+  uint64_t *rng = ((demo_names *)ctx)->rng;
+  return (int)(xq__event_mix64(*rng += 0x9E3779B97F4A7C15ULL) % (uint64_t)n);
+}
+
+static int name_taken(void *ctx, const char *name) { return !nameset_add(((demo_names *)ctx)->ns, name); }
+
+/* Player `no` of the demo, drawn from the generator *rng, with a name not
+ * yet in `ns`. */
+static void make_player(uint64_t *rng, nameset *ns, int no, xq_tplayer *p)
 {
   memset(p, 0, sizeof *p);
-  uint64_t r = xq__mix64(*rng += 0x9E3779B97F4A7C15ULL);
+  uint64_t r = xq__event_mix64(*rng += 0x9E3779B97F4A7C15ULL);
   p->sex = r % 6 == 0 ? 'w' : 'm';
-  const char *const *given = p->sex == 'w' ? given_w : given_m;
-  size_t ng = p->sex == 'w' ? N_OF(given_w) : N_OF(given_m);
-  do { /* a new name until it is unique */
-    r = xq__mix64(*rng += 0x9E3779B97F4A7C15ULL);
-    const char *sur = surnames[r % N_OF(surnames)];
-    const char *g1 = given[(r >> 16) % ng], *g2 = given[(r >> 32) % ng];
-    if ((r >> 48) % 3 == 0) snprintf(p->name, sizeof p->name, "%s%s", sur, g1);
-    else snprintf(p->name, sizeof p->name, "%s%s%s", sur, g1, g2);
-  } while (!nameset_add(ns, p->name));
-  r = xq__mix64(*rng += 0x9E3779B97F4A7C15ULL);
+  demo_names names = {rng, ns};
+  xq_namegen gen = {name_draw, name_taken, &names};
+  xq_chinese_name(&gen, p->sex, no, p->name, sizeof p->name);
+  r = xq__event_mix64(*rng += 0x9E3779B97F4A7C15ULL);
   /* CXA ratings of open-event players: mostly 1800-2300, a strong head */
   p->rating = 1800 + (int)(r % 401) + (int)((r >> 12) % 101) + ((r >> 20) % 10 == 0 ? 300 + (int)((r >> 24) % 150) : 0);
   const char *region = regions[(r >> 32) % N_OF(regions)];
@@ -121,7 +114,7 @@ typedef struct fill_ctx {
   made_list *made;
 } fill_ctx;
 
-/* The demo, written inside the transaction of xq__tstore_fill_new. */
+/* The demo, written inside the transaction of xq__store_fill_new. */
 static int fill(void *ctx, xq_error *err)
 {
   xq_tstore *st = ((fill_ctx *)ctx)->st;
@@ -140,7 +133,7 @@ static int fill(void *ctx, xq_error *err)
   uint64_t rng = DEMO_SEED;
   for (int i = 0; i < players && !rc; i++) {
     xq_tplayer p;
-    make_player(&rng, &ns, &p);
+    make_player(&rng, &ns, i + 1, &p);
     rc = xq_tstore_register(st, &p, NULL, err);
   }
   free(ns.h);
@@ -184,7 +177,7 @@ int xq_tourney_demo_tokens(xq_tstore *st, int players, xq_ttoken **out, int *nou
   }
   /* one transaction: the demo is there whole or not at all */
   fill_ctx fc = {st, players, out ? &made : NULL};
-  int rc = xq__tstore_fill_new(st, "demo", fill, &fc, err);
+  int rc = xq__store_fill_new(st, "demo", fill, &fc, err);
   if (rc && rc != XQ_EINVAL && rc != XQ_ESTORE) rc = XQ_ESTORE; /* out of memory, pairing */
   if (rc || !out) {
     free(made.t);

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tourney.h"
-#include "internal.h"
+#include "tourney_internal.h"
+#include "pair/pair.h"
 
 xq_tevent *xq_tevent_new(const xq_tconfig *cfg, const char *name)
 {
@@ -18,6 +18,56 @@ xq_tevent *xq_tevent_new(const xq_tconfig *cfg, const char *name)
   if (name) snprintf(ev->name, sizeof ev->name, "%s", name);
   ev->extra_at = -1;
   return ev;
+}
+
+/* The fields of xq_tevent, in its order, as xq_tevent_copy knows them.
+ * Scalars come over with the struct's assignment; the pointers are what
+ * the copy must duplicate. A field added to xq_tevent changes its size
+ * (a pointer always does, on every ABI) and stops the build here: give it
+ * its line below and, when the event owns what it points to, its copy in
+ * xq_tevent_copy, its free in xq_tevent_free and its check in the test
+ * event.copy_is_deep_and_whole (tests/test_tourney_standings.c). */
+struct tevent_fields {
+  char name[XQ_TOURNEY_NAME_MAX];
+  xq_tconfig cfg;
+  int n, cap;
+  xq_tplayer *players; /* owned: [n] copied */
+  xq_tslot *slots;     /* owned: [n * XQ_TOURNEY_ROUNDS_MAX] copied */
+  int nrounds, initial_black;
+  char *extra;         /* owned: extra_len bytes and the NUL after them */
+  size_t extra_len;
+  int extra_at, trf_zero_pad;
+  xq_tforbid *forbid;  /* owned: [nforbid] copied */
+  int nforbid;
+};
+_Static_assert(sizeof(struct tevent_fields) == sizeof(xq_tevent),
+               "xq_tevent has a field xq_tevent_copy does not know: update the copy");
+
+xq_tevent *xq_tevent_copy(const xq_tevent *ev)
+{
+  if (!ev) return NULL;
+  xq_tevent *c = malloc(sizeof *c);
+  if (!c) return NULL;
+  *c = *ev;
+  c->cap = ev->n ? ev->n : 1;
+  c->players = malloc(sizeof *c->players * (size_t)c->cap);
+  c->slots = calloc((size_t)c->cap * XQ_TOURNEY_ROUNDS_MAX, sizeof *c->slots);
+  c->extra = ev->extra ? malloc(ev->extra_len + 1) : NULL;
+  c->forbid = ev->nforbid ? malloc(sizeof *c->forbid * (size_t)ev->nforbid) : NULL;
+  if (!c->players || !c->slots || (ev->extra && !c->extra) || (ev->nforbid && !c->forbid)) {
+    xq_tevent_free(c);
+    return NULL;
+  }
+  if (ev->n) {
+    memcpy(c->players, ev->players, sizeof *c->players * (size_t)ev->n);
+    memcpy(c->slots, ev->slots, sizeof *c->slots * (size_t)ev->n * XQ_TOURNEY_ROUNDS_MAX);
+  }
+  if (ev->extra) {
+    memcpy(c->extra, ev->extra, ev->extra_len);
+    c->extra[ev->extra_len] = 0;
+  }
+  if (ev->nforbid) memcpy(c->forbid, ev->forbid, sizeof *c->forbid * (size_t)ev->nforbid);
+  return c;
 }
 
 void xq_tevent_free(xq_tevent *ev)
@@ -108,7 +158,7 @@ int xq_tslot_points(const xq_tevent *ev, const xq_tslot *s)
   }
 }
 
-int xq__played(const xq_tslot *s)
+int xq__event_played(const xq_tslot *s)
 {
   return s->opp && (s->res == XQ_TR_WIN || s->res == XQ_TR_DRAW || s->res == XQ_TR_LOSS);
 }
@@ -168,7 +218,7 @@ int xq_tevent_rounds_complete(const xq_tevent *ev)
   return r;
 }
 
-int xq__missed_out(const xq_tevent *ev, int id, int upto)
+int xq__event_missed_out(const xq_tevent *ev, int id, int upto)
 {
   int lim = ev->cfg.missed_rounds_withdraw, missed = 0;
   if (lim <= 0) return 0;
@@ -184,18 +234,18 @@ int xq__missed_out(const xq_tevent *ev, int id, int upto)
   return 0;
 }
 
-int xq__withdrawn(const xq_tevent *ev, int id, int round)
+int xq__event_withdrawn(const xq_tevent *ev, int id, int round)
 {
   const xq_tplayer *p = &ev->players[id - 1];
   if (p->withdrawn && p->withdrawn <= round) return 1;
-  return xq__missed_out(ev, id, round - 1) > 0;
+  return xq__event_missed_out(ev, id, round - 1) > 0;
 }
 
 void xq_tevent_apply_withdrawals(xq_tevent *ev, int upto)
 {
   for (int id = 1; id <= ev->n; id++) {
     xq_tplayer *p = &ev->players[id - 1];
-    int r = p->withdrawn ? 0 : xq__missed_out(ev, id, upto);
+    int r = p->withdrawn ? 0 : xq__event_missed_out(ev, id, upto);
     if (r) p->withdrawn = r + 1; /* not paired after that round */
   }
 }
@@ -245,7 +295,7 @@ int xq_tevent_apply_pairing(xq_tevent *ev, const xq_tpairing *pr)
   return XQ_OK;
 }
 
-uint64_t xq__mix64(uint64_t x)
+uint64_t xq__event_mix64(uint64_t x)
 {
   return xq_random_next(&x);
 }

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "tourney_internal.h"
 #include "knockout.h"
 
 int xq_ko_parse_seeding(const char *s, int *seeding)
@@ -251,7 +251,7 @@ int xq_ko_stage(const xq_ko *ko, int m)
   return 0;
 }
 
-int xq__ko_seed(const xq_ko *ko, int id)
+int xq__knockout_seed(const xq_ko *ko, int id)
 {
   for (int i = 0; i < ko->size; i++)
     if (ko->seeds[i] == id) return i + 1;
@@ -261,7 +261,7 @@ int xq__ko_seed(const xq_ko *ko, int id)
 /* The seed as an order: players not in the bracket after every seed. */
 static int seed_of(const xq_ko *ko, int id)
 {
-  int s = xq__ko_seed(ko, id);
+  int s = xq__knockout_seed(ko, id);
   return s ? s : XQ_KO_SIZE_MAX + 1;
 }
 

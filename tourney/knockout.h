@@ -14,6 +14,10 @@
  * drawn bracket (XQ_KO_LOT) stage-1 match j holds bracket positions 2j-1
  * and 2j, and match j of a later stage the winners of matches 2j-1 and 2j
  * of the stage before.
+ *
+ * The stage's log in the store (xq_tstore_ko_start, _game, _publish,
+ * _result, _load) is declared with the rest of the store in
+ * store/store.h.
  */
 #ifndef XQ_KNOCKOUT_H
 #define XQ_KNOCKOUT_H
@@ -29,6 +33,7 @@
 #define XQ_KO_MATCH_GAMES_MAX 12   /* games one match may take (repeated short games) */
 #define XQ_KO_GAMES_MAX (XQ_KO_MATCHES_MAX * XQ_KO_MATCH_GAMES_MAX)
 #define XQ_KO_TABLES_MAX XQ_KO_GAMES_MAX /* knockout games published to the live server */
+#define XQ_KO_EVENT_PLACES_MAX 16  /* paid places of one pool of a knockout-only sub-event */
 
 /* The round number of the knockout games on the live server: in its game
  * log, board tokens, broadcasts and requests, knockout table k is table k
@@ -244,30 +249,6 @@ int xq_ko_pool_places(const xq_ko *ko, int pool, int *ids);
  * (tourney.md §5.8, §6.5). Returns XQ_OK, XQ_EINVAL or XQ_ENOMEM. */
 int xq_final_places(const xq_tevent *ev, const xq_ko *ko, int *ids);
 
-/* Store: publish `g` (from xq_ko_next_game) at the next knockout table
- * (*table its number), and record a table's result (res 1, -1, 0; the
- * same as xq_tstore_result(st, XQ_KO_ROUND, table, code)). One committed
- * transaction each (joining an open batch), checked against the log as
- * it stands: XQ_OK, XQ_EINVAL (no stage, not the match's next game, a
- * game in play already; an unknown or decided table) or XQ_ESTORE. */
-int xq_tstore_ko_publish(xq_tstore *st, const xq_ko_game *g, int *table, xq_error *err);
-int xq_tstore_ko_result(xq_tstore *st, int table, int res, xq_error *err);
-
-/* Store: start the stage (the seeds become result KO in the Swiss rounds
- * after ko->after, which must not be paired yet; a knockout-only event,
- * after = XQ_KO_NO_SWISS, wants no Swiss round paired at all and its
- * entrants registered) and record a game. One committed transaction
- * each, in the store's append-only knockout log (a drawn bracket keeps
- * its positions, byes as 0, and its pools in the start record's `choice`
- * column: no schema change). Return XQ_OK, XQ_EINVAL (already started,
- * rounds after the cut paired, no stage) or XQ_ESTORE. */
-int xq_tstore_ko_start(xq_tstore *st, const xq_ko *ko, xq_error *err);
-int xq_tstore_ko_game(xq_tstore *st, const xq_ko_game *g, xq_error *err);
-
-/* Rebuild the stage from the store's knockout log into *ko (after = 0
- * when none was started). Returns XQ_OK or XQ_ESTORE. */
-int xq_tstore_ko_load(xq_tstore *st, xq_ko *ko, xq_error *err);
-
 /* ------------------------------------------------------------------ */
 /* A stage set up from its event (knockout_start.c)                    */
 /* ------------------------------------------------------------------ */
@@ -315,8 +296,6 @@ int xq_list_ko_game(const xq_tevent *ev, const xq_ko *ko, const xq_ko_game *g, c
 /* ------------------------------------------------------------------ */
 /* A regulation's knockout-only sub-event (regulation_data.c)          */
 /* ------------------------------------------------------------------ */
-
-#define XQ_KO_EVENT_PLACES_MAX 16  /* paid places of one pool */
 
 typedef struct xq_ko_event {
   const char *key;            /* the word that names it ("village": simulate --group) */

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "tourney_internal.h"
 #include "knockout.h"
 
 /* The pool field of a player: "region", "club" or "team"; NULL for

@@ -8,7 +8,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "internal.h"
+#include "tourney_internal.h"
+#include "pair/pair.h"
+#include "store/store.h"
 
 int xq_tstore_pair_next(xq_tstore *st, xq_tevent *ev, int system, xq_tpairing *out, xq_error *err)
 {

@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include "prize.h"
+#include "region.h"
+#include "tourney.h"
 
 static int perr(xq_error *err, int code, int line, const char *msg)
 {

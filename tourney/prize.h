@@ -17,6 +17,7 @@
 #define XQ_PRIZE_TABLE_MAX (64L << 10) /* bytes of a prize table file */
 #define XQ_TEAM_PRIZES_MAX 16      /* paid team places of one table */
 #define XQ_PRIZE_SHARES_MAX 4      /* runs of shared places in one table */
+#define XQ_REG_GROUPS_MAX 16       /* groups one regulation defines */
 
 /* ------------------------------------------------------------------ */
 /* Teams                                                               */
@@ -214,8 +215,6 @@ int xq_team_results(const xq_tevent *ev, const int *places, const xq_regulation 
 /* ------------------------------------------------------------------ */
 /* The regulations' groups, teams and prizes (tourney/regulation_data.c) */
 /* ------------------------------------------------------------------ */
-
-#define XQ_REG_GROUPS_MAX 16       /* groups one regulation defines */
 
 /* The prize table of regulation `r` for an event of `entrants` players
  * (some tables depend on the entry count: Xinjiang awards 40 places only

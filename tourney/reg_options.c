@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "internal.h"
+#include "tourney_internal.h"
 
 static const xq_reg_option options[] = {
   {"xinjiang2018", "ko_places", {"seed", "shared", NULL},

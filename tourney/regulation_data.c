@@ -15,6 +15,7 @@
 
 #include "knockout.h"
 #include "prize.h"
+#include "tourney.h"
 
 /* A run of places paid the same amount: the places after the previous
  * run up to and including `last`. */

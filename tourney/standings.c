@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "tourney_internal.h"
 
 static int final_pts(const xq_tevent *ev, int id, int upto)
 {
@@ -69,7 +69,7 @@ static int64_t value(const xq_tevent *ev, int tb, int id, int upto, int bye_valu
   case XQ_TB_SB:
     for (int r = 1; r <= upto; r++) {
       const xq_tslot *s = xq_tevent_slot(ev, id, r);
-      if (xq__played(s))
+      if (xq__event_played(s))
         v += (int64_t)xq_tslot_points(ev, s) * final_pts(ev, s->opp, upto);
     }
     return v;
@@ -86,7 +86,7 @@ static int64_t value(const xq_tevent *ev, int tb, int id, int upto, int bye_valu
   }
   for (int r = 1; r <= upto; r++) {
     const xq_tslot *s = xq_tevent_slot(ev, id, r);
-    int win = s->res == XQ_TR_WIN, played = xq__played(s);
+    int win = s->res == XQ_TR_WIN, played = xq__event_played(s);
     switch (tb) {
     case XQ_TB_WINS:
       v += win || (s->res == XQ_TR_FWIN && ev->cfg.wins_count_forfeits);
@@ -138,7 +138,7 @@ static int mutual(const rk *k, int a, const int *set, int m, int *unmet)
   int s = 0, met = 0;
   for (int r = 1; r <= k->upto; r++) {
     const xq_tslot *t = xq_tevent_slot(k->ev, a, r);
-    if (!xq__played(t)) continue;
+    if (!xq__event_played(t)) continue;
     for (int i = 0; i < m; i++)
       if (set[i] == t->opp) { s += xq_tslot_points(k->ev, t); met++; }
   }
@@ -354,7 +354,7 @@ int xq_standings(const xq_tevent *ev, int upto, xq_tstanding *out)
   /* §5.6: the drawing of lots is a hash of the stored seed and the pairing
    * number, so it is the same every time the standings are computed */
   for (int i = 0; i < n; i++) {
-    lk[i].h = xq__mix64(ev->cfg.lot_seed ^ xq__mix64((uint64_t)ev->players[i].pno + 1));
+    lk[i].h = xq__event_mix64(ev->cfg.lot_seed ^ xq__event_mix64((uint64_t)ev->players[i].pno + 1));
     lk[i].id = i + 1;
   }
   qsort(lk, (size_t)n, sizeof *lk, cmp_lot);

@@ -10,6 +10,8 @@
 
 #include "knockout.h"
 #include "prize.h"
+#include "region.h"
+#include "tourney.h"
 
 static int row_cmp(const xq_team_row *a, const xq_team_row *b, int mode)
 {

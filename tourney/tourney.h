@@ -1,16 +1,20 @@
 /*
  * tourney.h -- public interface of the xqref tournament core: players and
- * groups, the event state derived from the event log, round-1 and Chinese
- * adjacent (积分编排) pairing, standings with the Chinese tie-breaks, FIDE
- * TRF-16 import/export and the SQLite event store (tourney.md).
+ * groups, the configuration, the event (the tournament: its players and
+ * the per-round table), standings with the Chinese tie-breaks, FIDE TRF-16
+ * import/export and the regulations (tourney.md). Each room of the module
+ * has a header of its own on top of this one: pair/pair.h (pairing),
+ * store/store.h (the SQLite store, tokens, the game log and the demo) and
+ * sheet/sheet.h (printed sheets and listings); knockout.h, prize.h and
+ * region.h hold the knockout stage, the prizes and teams, and the places.
  *
  * Points are integers in half-units everywhere (tourney.md §1): a 2/1/0
  * win is 4, a 1/½/0 win is 2. Players of an event are addressed by their
  * id, 1..n in registration (or TRF) order; pno is the pairing number
  * (序号) that orders players inside a score group.
  *
- * Only this module opens SQLite. Functions return XQ_OK or a negative
- * XQ_E* code (engine.h, plus XQ_ENOPAIRING and XQ_ESTORE below).
+ * Only store/ opens SQLite. Functions return XQ_OK or a negative XQ_E*
+ * code (engine.h, plus XQ_ENOPAIRING and XQ_ESTORE below).
  */
 #ifndef XQ_TOURNEY_H
 #define XQ_TOURNEY_H
@@ -33,10 +37,11 @@
 #define XQ_TRF_NAME_CHARS 33         /* name field, in code points */
 #define XQ_TRF_EXTRA_MAX (1L << 20)  /* bytes of non-player TRF lines kept */
 #define XQ_TRF_FILE_MAX (64L << 20)  /* largest TRF file read */
-#define XQ_PAIR_NODES_MAX 20000000L  /* search steps of one pairing */
-#define XQ_PAIR_BRACKET_NODES 200000L /* steps one score group may spend on one
-                                         leftover count (or bye candidate)
-                                         before the next is tried */
+#define XQ_TRF_ACCEL_MAX 200         /* acceleration of a round: 100 points at most (half-units) */
+#define XQ_TOURNEY_FORBID_MAX 100000 /* forbidden pairs of one event */
+#define XQ_REG_OPTIONS_MAX 8         /* options (ambiguous readings) of one preset */
+#define XQ_REG_OPTION_VALUES_MAX 4   /* readings of one option, with the NULL end */
+#define XQ_NAME_TRIES_MAX 51         /* made-up names drawn before a number is added (names.c) */
 
 enum {
   XQ_ENOPAIRING = -20, /* no pairing satisfies the absolute constraints */
@@ -141,6 +146,26 @@ int xq_group_match(const xq_tgroup *g, const xq_tplayer *p);
  * ("老年组 seniors": 老年组 or seniors). Cannot fail. */
 int xq_group_named(const xq_tgroup *g, const char *want);
 
+/* Made-up players' names (names.c), for the demo tournament and the
+ * simulations: the caller's random stream and what is in use already. */
+typedef struct xq_namegen {
+  int (*draw)(void *ctx, int n);             /* a number in 0..n-1 from the caller's stream */
+  int (*taken)(void *ctx, const char *name); /* 1: `name` is in use, draw again; 0: it is the
+                                                name (it may be recorded as used now); NULL: none */
+  void *ctx;
+} xq_namegen;
+
+/* A plausible Chinese personal name into out (cap bytes, UTF-8): a
+ * surname (the commonest Han ones, the first syllables of Uyghur names as
+ * written in Chinese, a few compound ones), then one given character or,
+ * two times in three, two; women's characters when `sex` is 'w', men's
+ * otherwise. Each try draws, in this order, the surname, the first given
+ * character, whether there is a second (draw(3) != 0) and the second; a
+ * name g->taken calls in use is drawn again, and after XQ_NAME_TRIES_MAX
+ * tries the number `no` (the caller's own for this player) follows the
+ * name. The same draws give the same name. Cannot fail. */
+void xq_chinese_name(const xq_namegen *g, int sex, int no, char *out, size_t cap);
+
 #define XQ_WOMEN_SECTION_MIN 3  /* Tangshan: 女子组不足三人…混入男子组 */
 
 /* Split the members of group `g` (sex ignored) among `players[0..n-1]`
@@ -236,8 +261,6 @@ typedef struct xq_tforbid {
   int from, to;            /* rounds, inclusive */
 } xq_tforbid;
 
-#define XQ_TOURNEY_FORBID_MAX 100000 /* forbidden pairs of one event */
-
 typedef struct xq_tevent {
   char name[XQ_TOURNEY_NAME_MAX];
   xq_tconfig cfg;
@@ -259,6 +282,14 @@ typedef struct xq_tevent {
  * (NULL = ""). Returns the event, which the caller frees with
  * xq_tevent_free, or NULL when out of memory. */
 xq_tevent *xq_tevent_new(const xq_tconfig *cfg, const char *name);
+
+/* A deep copy of `ev`: every field, and copies of what it owns (the
+ * players, their slots, the kept TRF lines, the forbidden pairs), so that
+ * either may change or be freed without the other. The copy's cap is
+ * ev->n (at least 1); xq_tevent_add grows it as usual. Returns the copy,
+ * which the caller frees with xq_tevent_free, or NULL when out of memory
+ * (or `ev` is NULL). */
+xq_tevent *xq_tevent_copy(const xq_tevent *ev);
 
 /* Free an event and everything it owns. NULL is a no-op. */
 void xq_tevent_free(xq_tevent *ev);
@@ -318,150 +349,6 @@ void xq_tevent_apply_withdrawals(xq_tevent *ev, int upto);
 
 /* True when every pairing of rounds 1..r has a result. */
 int xq_tevent_round_complete(const xq_tevent *ev, int r);
-
-/* ------------------------------------------------------------------ */
-/* Pairing                                                             */
-/* ------------------------------------------------------------------ */
-
-typedef struct xq_tboard {
-  int red;    /* player id */
-  int black;  /* player id, 0 = the bye (red holds the recipient) */
-} xq_tboard;
-
-typedef struct xq_tpairing {
-  int round;
-  int nboards;        /* boards including the bye */
-  xq_tboard *boards;  /* [nboards], in board order, the bye last */
-} xq_tpairing;
-
-/* Free the boards of a pairing (not the struct). NULL-safe. */
-void xq_tpairing_clear(xq_tpairing *pr);
-
-#define XQ_TOURNEY_CHANGES_MAX 64     /* an arbiter's changes to one pairing */
-#define XQ_TOURNEY_REASON_MAX 200     /* bytes of the reason of one, NUL included */
-#define XQ_TOURNEY_WARN_MAX 2048      /* the warnings about one amended pairing */
-
-/* A change an arbiter makes to a computed pairing before publishing it. */
-enum {
-  XQ_TCH_SWAP = 1, /* players a and b (ids) trade places */
-  XQ_TCH_COLOURS,  /* board a's players trade colours */
-  XQ_TCH_MOVE      /* board a goes to table b, the boards between shift */
-};
-typedef struct xq_tchange {
-  int kind;                          /* XQ_TCH_* */
-  int a, b;
-  char reason[XQ_TOURNEY_REASON_MAX]; /* why (kept in the event log with the pairing) */
-} xq_tchange;
-
-/* Apply ch[0..n) to `pr` (a pairing of round pr->round computed for
- * `ev`), in order; then write into warn[0..cap) one line for each
- * absolute rule the pairing breaks (a pair that met before, a colour
- * beyond the limits, a second bye), "" when none: an arbiter may still
- * publish it. XQ_OK, or XQ_EINVAL with `err` when a change names no such
- * player or board (pr is then partly changed: compute it again). */
-int xq_pairing_amend(const xq_tevent *ev, xq_tpairing *pr, const xq_tchange *ch, int n, char *warn,
-                     size_t cap, xq_error *err);
-
-/* Give every player a pairing number 1..n for the whole event (tourney.md
- * §3.4.1): by rating (descending, then registration order) or, with
- * XQ_FIRST_BY_LOT, by a shuffle seeded from cfg.lot_seed. Players that
- * already have a number keep it; late entries get the next numbers.
- * Returns XQ_OK. */
-int xq_assign_pnos(xq_tevent *ev);
-
-/* How the pairing numbers are given before round 1 (抽签/种子). */
-enum { XQ_NUM_RATING = 0, XQ_NUM_LOT, XQ_NUM_MANUAL };
-#define XQ_NUM_SEED_MAX UINT64_C(999999999999999) /* 15 digits: a seed every JSON writer prints exactly */
-
-typedef struct xq_tnumbering {
-  int method;          /* XQ_NUM_* */
-  uint64_t seed;       /* XQ_NUM_LOT: the shuffle's seed, 0..XQ_NUM_SEED_MAX */
-  const int *manual;   /* XQ_NUM_MANUAL: [ev->n], manual[id - 1] = that player's number */
-} xq_tnumbering;
-
-/* Give every player of `ev` a new pairing number 1..n as `how` says,
- * replacing any it had: XQ_NUM_RATING as xq_assign_pnos does by rating
- * (descending, then registration order), XQ_NUM_LOT by its shuffle
- * seeded from how->seed, XQ_NUM_MANUAL the numbers given, which must be
- * 1..n each once. Returns XQ_OK, or XQ_EINVAL with `err` (a bad method or
- * seed; a manual number out of range, given twice or missing, named)
- * and `ev` unchanged; XQ_ENOMEM. */
-int xq_number_players(xq_tevent *ev, const xq_tnumbering *how, xq_error *err);
-
-/* A seed for a drawing of lots from the system's random source
- * (getrandom), 0..XQ_NUM_SEED_MAX. Returns XQ_OK or XQ_EIO. */
-int xq_lot_seed_random(uint64_t *seed);
-
-/* The names "rating", "lot", "manual" of XQ_NUM_*; xq_num_method_parse
- * is the inverse (-1 for anything else). */
-const char *xq_num_method_name(int method);
-int xq_num_method_parse(const char *s);
-
-/* Pair round 1 (tourney.md §3.4): players by pairing number, boards
- * 1–2, 4–3, 5–6, 8–7 (odd board: smaller number Red, even board: larger
- * number Red), the last player of an odd count gets the bye. Absent and
- * withdrawn players are left out. Fills `out` (caller frees with
- * xq_tpairing_clear). Returns XQ_OK, XQ_EINVAL (players without pairing
- * numbers) or XQ_ENOMEM. */
-int xq_pair_round1(const xq_tevent *ev, xq_tpairing *out);
-
-/* Statistics of a pairing search. */
-typedef struct xq_pair_stats {
-  long nodes;       /* search steps */
-  int floaters;     /* players paired below their score group */
-} xq_pair_stats;
-
-/* Pair round `round` >= 2 with the Chinese adjacent method (tourney.md
- * §3.5): score groups from the top, 异行 (cross-row) then 同行 pairs of
- * the nearest compatible players, fewest leftovers per group (floaters
- * placed first in the next group), no rematch, colour limits, bye to
- * the lowest eligible player and never twice; colours by §3.7 steps 1,
- * 2, 3, 5C; boards in §3.8 order. Rounds before `round` must be complete.
- * Round 1 is delegated to xq_pair_round1. Fills `out` and, if non-NULL,
- * `st`. Returns XQ_OK; XQ_ENOPAIRING when no pairing satisfies §3.2;
- * XQ_ELIMIT when the search exceeded XQ_PAIR_NODES_MAX; XQ_EINVAL;
- * XQ_ENOMEM. `out` is untouched on failure. */
-int xq_pair_cn(const xq_tevent *ev, int round, xq_tpairing *out, xq_pair_stats *st);
-
-/* Pair round `round` with the FIDE Dutch system (C.04.3, 2025 rules) as
- * bbpPairings does it (tourney.md §3.6): maximum-weight matchings bracket
- * by bracket, round 1 top half against bottom half, forfeited games not
- * counted as played, PAB by C.2/C.9, colours by C.04.3 E with the initial
- * colour of ev->initial_black, boards in bbpPairings' order (the bye
- * last). Paired are the players without a block for `round` (withdrawal
- * rules are not applied); cfg.rounds tells the last round. Fills `out`
- * (caller frees with xq_tpairing_clear). Returns XQ_OK; XQ_ENOPAIRING
- * when the absolute criteria cannot be met; XQ_ELIMIT when the weights
- * do not fit; XQ_EINVAL; XQ_ENOMEM. */
-int xq_pair_dutch(const xq_tevent *ev, int round, xq_tpairing *out);
-
-/* Pairing systems. */
-enum { XQ_PAIR_CN = 0, XQ_PAIR_DUTCH = 1 };
-
-/* "cn" -> XQ_PAIR_CN, "dutch" -> XQ_PAIR_DUTCH, anything else -> -1. */
-int xq_pair_system_parse(const char *s);
-
-/* Pair round `round` with `system` (XQ_PAIR_*), leaving out the players
- * withdrawn for the round under either system. For Dutch the withdrawn
- * are marked absent (zero-point) in `ev`'s slots of that round, so pass
- * an event you own (a loaded copy). `st` (may be NULL) gets the search
- * statistics of the Chinese pairer (zeros for Dutch). Returns what the
- * pairer returns (XQ_OK, XQ_ENOPAIRING, XQ_ELIMIT, ...), XQ_EINVAL for a
- * bad system or round. */
-int xq_pair_system(xq_tevent *ev, int round, int system, xq_tpairing *out, xq_pair_stats *st);
-
-/* Write a pairing into the event's round table (opponents, colours, the
- * PAB for the bye; results pending) and mark announced-absent players of
- * that round ZPB. Returns XQ_OK or XQ_EINVAL for a bad round or id. */
-int xq_tevent_apply_pairing(xq_tevent *ev, const xq_tpairing *pr);
-
-/* True when players a and b may meet in `round` under §3.2 (no rematch,
- * a colour allocation within the limits). Used by tests and the CLI. */
-int xq_pair_compatible(const xq_tevent *ev, int round, int a, int b);
-
-/* True when Red `red` and Black `black` in `round` keep both players within
- * the colour limits (with the last-round top-scorer relaxation). */
-int xq_pair_colours_ok(const xq_tevent *ev, int round, int red, int black);
 
 /* ------------------------------------------------------------------ */
 /* Standings                                                           */
@@ -524,422 +411,6 @@ int xq_trf_write(const xq_tevent *ev, FILE *f);
 /* The first round with no game or PAB recorded: the round to pair next. */
 int xq_trf_next_round(const xq_tevent *ev);
 
-/* Pairing the next round of an event read from TRF (next_round.c). */
-typedef struct xq_trf_pair_opts {
-  int system;  /* XQ_PAIR_CN or XQ_PAIR_DUTCH */
-  int round;   /* pair this round as if only rounds 1..round-1 were in the
-                  file (blocks of it other than games and the PAB kept as
-                  announced absences); 0 = the round after the last */
-  int rounds;  /* the event's rounds, overriding XXR / 142; 0 = the file's */
-} xq_trf_pair_opts;
-
-/* Pair the next round of `ev` (xq_trf_next_round, after o->round and
- * o->rounds are applied to `ev`, which is changed) with xq_pair_cn or
- * xq_pair_dutch into `out` (caller frees with xq_tpairing_clear). Returns
- * XQ_OK; XQ_EINVAL for bad options, or with `err` (may be NULL) saying
- * why when the round cannot be paired (not the round asked for, every
- * round paired, games without a result); the pairer's code (XQ_ENOPAIRING,
- * XQ_ELIMIT, ...) with `err` naming the round. */
-int xq_trf_pair_next(xq_tevent *ev, const xq_trf_pair_opts *o, xq_tpairing *out, xq_error *err);
-
-/* Write `pr` as bbpPairings does: the number of boards (the bye counts),
- * then "red black" a line, 0 for the bye. Returns XQ_OK, XQ_EINVAL or
- * XQ_EIO. */
-int xq_pairing_write_bbp(const xq_tpairing *pr, FILE *f);
-
-/* ------------------------------------------------------------------ */
-/* SQLite event store                                                  */
-/* ------------------------------------------------------------------ */
-
-#define XQ_STORE_SCHEMA_VERSION 9
-#define XQ_STORE_BUSY_MS 5000
-
-typedef struct xq_tstore xq_tstore;
-
-/* How xq_tstore_open takes the file at its path. */
-enum {
-  XQ_TSTORE_OPEN = 0,   /* an existing store only */
-  XQ_TSTORE_CREATE = 1, /* an existing store, or a new one when the file is missing */
-  XQ_TSTORE_INIT = 2    /* as CREATE, and a new store in an existing empty (0-byte)
-                           file (the command line's --init) */
-};
-
-/* Open the store at `path` as `mode` says: WAL journal, synchronous=FULL,
- * foreign keys, busy timeout XQ_STORE_BUSY_MS, and the schema migrated up
- * to XQ_STORE_SCHEMA_VERSION in one transaction per step. An empty
- * (0-byte) file is refused, untouched, unless mode is XQ_TSTORE_INIT: a
- * store truncated to nothing is not taken for a new one. Returns XQ_OK
- * with *out set (close with xq_tstore_close), or XQ_EIO (SQLite cannot
- * open the file), XQ_ESTORE (an empty file, not an SQLite database, a
- * damaged one, not an xqref store, one written by a newer version),
- * XQ_EINVAL, XQ_ENOMEM; `err` then says "cannot open PATH: " and why in
- * SQLite's own words (with the system's reason when there is one), and
- * *out is NULL. */
-int xq_tstore_open(const char *path, int mode, xq_tstore **out, xq_error *err);
-
-/* Close the store. NULL is a no-op. Every committed event stays. */
-void xq_tstore_close(xq_tstore *st);
-
-/* Schema version of the open store. */
-int xq_tstore_schema_version(xq_tstore *st);
-
-/* Record the event's name and configuration (once, by `tourney new`).
- * Returns XQ_OK, XQ_EINVAL if already set, or XQ_ESTORE. */
-int xq_tstore_create_event(xq_tstore *st, const char *name, const xq_tconfig *cfg,
-                           xq_error *err);
-
-/* The event kinds of the log. */
-typedef enum {
-  XQ_EV_REGISTER = 1, XQ_EV_NUMBERING, XQ_EV_PAIRING, XQ_EV_RESULT,
-  XQ_EV_FORFEIT, XQ_EV_FOUL, XQ_EV_ABSENCE, XQ_EV_WITHDRAWAL
-} xq_evkind;
-
-/* Register a player (checked with xq_player_check); *id gets the new id.
- * One committed transaction. Returns XQ_OK, XQ_EINVAL or XQ_ESTORE. */
-int xq_tstore_register(xq_tstore *st, const xq_tplayer *p, int *id, xq_error *err);
-
-/* Publish the pairing of a round, together with the pairing numbers when
- * it is round 1 (taken from ev, which must be the loaded event with
- * numbers assigned). Fails with XQ_EINVAL if the round is already paired.
- * One committed transaction. */
-/* As xq_tstore_publish, with the arbiter's changes ch[0..n) that made
- * `pr` (xq_pairing_amend: already applied) kept with it, in order, each
- * with its reason (`tourney log` prints them under the pairing). */
-int xq_tstore_publish_amended(xq_tstore *st, const xq_tevent *ev, const xq_tpairing *pr, const xq_tchange *ch,
-                              int n, xq_error *err);
-int xq_tstore_publish(xq_tstore *st, const xq_tevent *ev, const xq_tpairing *pr,
-                      xq_error *err);
-
-/* The published boards of round `round`, in board order, into `out`
- * (caller frees with xq_tpairing_clear). Returns XQ_OK, XQ_EINVAL (round
- * not paired) with `err` saying so, XQ_ELIMIT, XQ_ENOMEM or XQ_ESTORE;
- * `out` holds no boards on failure. */
-int xq_tstore_pairing(xq_tstore *st, int round, xq_tpairing *out, xq_error *err);
-
-/* Pair and publish the next round of `ev`, the event loaded from `st`
- * (xq_tstore_load; the caller's copy, which this numbers and the Dutch
- * pairer may mark): the round after the last one paired, which must be
- * one of cfg.rounds (when set), follow complete rounds and have two
- * players or more; the pairing numbers (xq_assign_pnos), the pairing
- * with `system` (xq_pair_system), then xq_tstore_publish (next_round.c).
- * Fills `out` (caller frees with xq_tpairing_clear; no boards on
- * failure). Returns XQ_OK; XQ_EINVAL when the round cannot be paired
- * yet; the pairer's code; what xq_tstore_publish returns; `err` (may be
- * NULL) says why. */
-int xq_tstore_pair_next(xq_tstore *st, xq_tevent *ev, int system, xq_tpairing *out, xq_error *err);
-
-/* Record the result of board `board` of round `round`: "1-0" (Red wins),
- * "0-1", "=" (also "1/2" or "0.5-0.5"), "+-" / "-+" (forfeit: the side
- * with '-' did not play), "--" (both forfeit). A later result for the
- * same board replaces the earlier one in the derived state; both stay in
- * the log. Round XQ_KO_ROUND (knockout.h) is the knockout tables: the
- * result of table `board` (xq_tstore_ko_result; no "--", once only).
- * Returns XQ_OK, XQ_EINVAL (no such board, bad code) or XQ_ESTORE. */
-int xq_tstore_result(xq_tstore *st, int round, int board, const char *code,
-                     xq_error *err);
-
-/* Record `count` fouls (犯规) of player `id` in round `round`. */
-int xq_tstore_foul(xq_tstore *st, int round, int id, int count, xq_error *err);
-
-/* Record the announced absence of `id` in `round` (not yet paired): `bye`
- * is XQ_TR_ZPB (0 points), XQ_TR_HPB or XQ_TR_FPB (a requested half- or
- * full-point bye, scoring the draw or win points). */
-int xq_tstore_absence(xq_tstore *st, int round, int id, int bye, xq_error *err);
-
-/* Withdraw `id` from round `round` on; points earned stay. */
-int xq_tstore_withdraw(xq_tstore *st, int round, int id, xq_error *err);
-
-/* Take a withdrawn player `id` back from round `round` on, which must
- * not be paired yet (a withdrawal event with value 1: the withdrawal
- * stays in the log; docs/store.md). Returns XQ_OK, XQ_EINVAL with `err`
- * (no such player, not withdrawn, the round already paired) or
- * XQ_ESTORE. */
-int xq_tstore_reinstate(xq_tstore *st, int round, int id, xq_error *err);
-
-/* Correct the details of player `id`: each field of `fields` (XQ_PE_*)
- * takes its value from `p`; the candidate player (the current details
- * with those changed) must pass xq_player_check. Once round 1 is paired
- * the team may not change (the team standings count the player's every
- * round for one team); the id and the pairing number never change (a
- * rating corrected after the numbers are drawn renumbers no one). One
- * transaction: a row per field that changes, with its old and new text,
- * in the table of edits (schema 9), which xq_tstore_load applies after
- * the log and `tourney log` prints. *changed (may be NULL) gets the
- * fields changed. Returns XQ_OK; XQ_EINVAL with `err` (no such player, a
- * bad field, the team after round 1, nothing changes); XQ_ESTORE. */
-int xq_tstore_edit(xq_tstore *st, int id, const xq_tplayer *p, unsigned fields, unsigned *changed,
-                   xq_error *err);
-
-/* Number the players before round 1: xq_number_players(ev, how), then
- * the numbers stored as a numbering event without a round (its method,
- * the lot's seed, every player's number; docs/store.md). `ev` is the
- * event loaded from `st` (it gets the numbers). Allowed until round 1 is
- * published, again and again: every drawing stays in the log and the
- * last one counts; round 1's publication then fixes them (players
- * registered after the drawing get the next numbers). Returns XQ_OK;
- * XQ_EINVAL with `err` (round 1 already paired, `ev` not the store's
- * current event, what xq_number_players refuses); XQ_ESTORE. */
-int xq_tstore_numbers(xq_tstore *st, xq_tevent *ev, const xq_tnumbering *how, xq_error *err);
-
-/* Import a whole event read from TRF (xq_trf_parse) into an empty store,
- * with configuration `cfg` (typically ev->cfg with the store's own rules
- * set): the players in TRF order (ids = TRF numbers; birth dates TRF uses
- * as placeholders, like 1990/00/00, are dropped), then per round the
- * announced absences, the pairing and the results, as if entered one by
- * one — in one transaction, so a file that cannot be stored leaves the
- * store empty. Returns XQ_OK, XQ_EINVAL with `err` naming the player or round,
- * or XQ_ESTORE. */
-int xq_tstore_import(xq_tstore *st, const xq_tevent *ev, const xq_tconfig *cfg, xq_error *err);
-
-/* Rebuild the event from the configuration and the whole log, in log
- * order (*out, caller frees with xq_tevent_free). Returns XQ_OK,
- * XQ_ESTORE or XQ_ENOMEM. */
-int xq_tstore_load(xq_tstore *st, xq_tevent **out, xq_error *err);
-
-/* Number of events in the log (0 for a new store), or a negative code. */
-long xq_tstore_event_count(xq_tstore *st);
-
-/* Print the log, one event a line, to `f` (the audit trail). */
-int xq_tstore_dump(xq_tstore *st, FILE *f);
-
-/* The speed of the game log (store/bench.c; `xqref bench --store`,
- * docs/store.md). */
-#define XQ_STORE_BENCH_ROWS_MAX 100000000L /* rows one run appends per batch size */
-#define XQ_STORE_BENCH_PATH_MAX 512        /* bytes of the scratch store's path */
-typedef struct xq_tstore_bench_opts {
-  long rows;        /* rows appended per batch size, 1..XQ_STORE_BENCH_ROWS_MAX */
-  const char *dir;  /* where the scratch store is made (and removed again) */
-} xq_tstore_bench_opts;
-
-/* Append o->rows game-log rows (moves with replies, over 100 games) to a
- * new store in o->dir in group commits of 1, 50 and 500 rows, each
- * durable, then scan them all and look up replies as a retried message
- * does; one line of rows (or look-ups) per second for each to `out`. The
- * scratch store is removed at the end. Returns XQ_OK; XQ_EINVAL for bad
- * options (a directory name too long: `err` says so); what the store
- * returned, or XQ_ESTORE when a stored reply was not found, with `err`
- * (may be NULL) saying why. */
-int xq_tstore_bench(const xq_tstore_bench_opts *o, FILE *out, xq_error *err);
-
-/* ------------------------------------------------------------------ */
-/* Live games, tokens and the demo (docs/store.md)                     */
-/* ------------------------------------------------------------------ */
-
-/* What the live server keeps in the store (schema versions 5 and 6).
- *
- * Threads: a store may be shared by two threads (the server commits on a
- * worker thread and reads on its loop thread); every call below, and
- * every xq_tstore_* call above, runs whole under the store's lock, so
- * calls from different threads never interleave. A batch belongs to the
- * store, not to a thread: while it is open, writes from either thread
- * join it.
- *
- * Tokens: role names "admin", "arbiter", "board", "viewer". A token is
- * 32 lowercase hex characters (128 bits from getrandom(2)); lookups of
- * anything else are XQ_EINVAL without touching the database. The store
- * keeps only each token's SHA-256 (schema 6, docs/security.md): the
- * token text is in xq_ttoken.token only as token_new and admin_token
- * (when it creates one) return it, and "" in what tokens and token_find
- * return; xq_ttoken.hash is always there. token_revoke takes the token
- * or the XQ_TOKEN_PREFIX_CHARS-character prefix of its hash that
- * `tourney tokens` prints (it must name one live token). Board tokens
- * take round 1..XQ_TOURNEY_ROUNDS_MAX and board 1..XQ_TOURNEY_PLAYERS_MAX
- * (the board need not be paired yet); labels are UTF-8 under
- * XQ_TOURNEY_FIELD_MAX bytes without control characters (NULL = "").
- * token_new and token_revoke fill `err` (may be NULL) and return XQ_OK,
- * XQ_EINVAL (bad role, binding or label; unknown or already revoked
- * token), XQ_ELIMIT (XQ_TOKENS_MAX live tokens), XQ_EIO (no random
- * source) or XQ_ESTORE; nothing is written on failure. token_find may
- * take out = NULL (a validity check); it returns XQ_ESTORE on a database
- * error. tokens returns the live tokens in creation order (*out NULL when
- * there are none; on failure *out = NULL, *n = 0). admin_token returns the
- * oldest live admin token and creates one (label "admin") when there is
- * none, also after the last one was revoked; created may be NULL (the
- * token text comes back only when it was created).
- *
- * Game log: rows take round 1..XQ_TOURNEY_ROUNDS_MAX, board
- * 1..XQ_TOURNEY_PLAYERS_MAX, a source XQ_GSRC_*, seq >= 0, an event of 1
- * to XQ_GAME_TEXT_MAX-1 bytes without control characters (one line) and
- * a reply under XQ_GAME_TEXT_MAX bytes (NULL = ""); anything else is
- * XQ_EINVAL with nothing written. An append is one statement, atomic on
- * its own: a refused row leaves an open batch as it was. game_reply and
- * game_last_seq return XQ_EINVAL for a bad round, board (or seq <= 0) and
- * XQ_ESTORE / XQ_ENOMEM on failure. game_scan holds the lock while it
- * runs; fn may call the store (on the same thread), including writes.
- *
- * Batches: batch_begin returns XQ_EINVAL when a batch (or a write) is
- * already open, else XQ_OK or XQ_ESTORE (the write lock was not had within
- * XQ_STORE_BUSY_MS). batch_commit returns XQ_OK once the batch is on disk,
- * XQ_EINVAL when no batch is open, XQ_ESTORE when the commit failed (the
- * batch is then rolled back) or when SQLite had already rolled it back
- * itself (disk full, I/O error: writes made meanwhile are refused with
- * XQ_ESTORE until the batch is committed or rolled back). Both close the
- * batch. batch_rollback drops everything written since batch_begin (no
- * batch: a no-op). Closing a store with a batch open rolls it back. */
-
-#define XQ_GAME_TEXT_MAX 65536   /* bytes of a game-log event or reply text */
-#define XQ_TOKENS_MAX 100000     /* live tokens of one store */
-
-/* Roles of a server access token (net/ issue "server"). */
-typedef enum { XQ_ROLE_NONE = 0, XQ_ROLE_ADMIN, XQ_ROLE_ARBITER, XQ_ROLE_BOARD, XQ_ROLE_VIEWER } xq_role;
-const char *xq_role_name(int role);          /* "admin", ...; "none" */
-int xq_role_parse(const char *s);             /* name -> role, XQ_ROLE_NONE if unknown */
-#define XQ_TOKEN_CHARS 32                     /* lowercase hex characters of a token */
-#define XQ_TOKEN_HASH_CHARS 64                /* its SHA-256, in hex: what the store keeps */
-#define XQ_TOKEN_PREFIX_CHARS 16              /* the hash prefix `tourney tokens` shows */
-typedef struct xq_ttoken {
-  char token[XQ_TOKEN_CHARS + 1];             /* the token itself: only when just made, else "" */
-  char hash[XQ_TOKEN_HASH_CHARS + 1];         /* SHA-256 of the token, lowercase hex */
-  int role;                                   /* xq_role */
-  int round, board;                           /* the table a board token is bound to; 0 otherwise */
-  char label[XQ_TOURNEY_FIELD_MAX];           /* free text, e.g. "table 7" */
-} xq_ttoken;
-/* SHA-256 (FIPS 180-4) of data[0..len) into out (32 bytes), and as 64
- * lowercase hex characters + NUL; used to keep tokens hashed (sha256.c,
- * docs/security.md). Cannot fail. */
-#define XQ_SHA256_LEN 32
-void xq_sha256(const void *data, size_t len, unsigned char out[XQ_SHA256_LEN]);
-void xq_sha256_hex(const void *data, size_t len, char out[2 * XQ_SHA256_LEN + 1]);
-/* 1 when a[0..n) equals b[0..n), else 0, in time that depends on n only
- * (no early exit: token comparisons leak nothing by their timing). */
-int xq_ct_equal(const void *a, const void *b, size_t n);
-/* New token from the OS random source (getrandom(2)); board tokens need round >= 1 and board >= 1, other roles take 0, 0. One committed transaction (or part of an open batch). */
-int xq_tstore_token_new(xq_tstore *st, int role, int round, int board, const char *label, xq_ttoken *out, xq_error *err);
-/* Look a token up: XQ_OK and *out, or XQ_EINVAL when unknown or revoked. */
-int xq_tstore_token_find(xq_tstore *st, const char *token, xq_ttoken *out);
-int xq_tstore_token_revoke(xq_tstore *st, const char *token, xq_error *err);
-/* Every live (not revoked) token, malloc'd array *out of *n (caller frees). */
-int xq_tstore_tokens(xq_tstore *st, xq_ttoken **out, int *n, xq_error *err);
-/* The store's admin token, created on first call (*created = 1 then, else 0). */
-int xq_tstore_admin_token(xq_tstore *st, xq_ttoken *out, int *created, xq_error *err);
-/* A number (>= 0) that changes when another connection to the store's file
- * -- another process, such as `xqref tourney revoke` while the server runs
- * -- has committed since it was last read; commits through `st` itself do
- * not change it (SQLite's PRAGMA data_version). Cheap: no table is read.
- * The server polls it to learn of tokens made or revoked behind its back
- * (docs/security.md). Returns the number, or XQ_EINVAL / XQ_ESTORE. */
-int64_t xq_tstore_data_version(xq_tstore *st);
-
-/* Sources of a game-log row. */
-enum { XQ_GSRC_BOARD = 1, XQ_GSRC_ARBITER = 2, XQ_GSRC_INGEST = 3 };
-/* One row of the per-game log: an event the adjudicator replays, and the reply that was sent for it. */
-typedef struct xq_tgame_rec {
-  int64_t id;        /* row id, increasing over the whole store (filled on read) */
-  int round, board;
-  int source;        /* XQ_GSRC_* */
-  int64_t seq;       /* the sender's sequence number (boards), 0 = none */
-  const char *event; /* event text, e.g. "h2e2", "clock:5400000/5390000", "foul-red", "result:1-0", "start:<fen>" */
-  const char *reply; /* reply JSON sent for it, "" for none */
-  int64_t at_ms;     /* Unix time in ms (filled by append when 0) */
-} xq_tgame_rec;
-/* Group commit: everything between begin and commit is one transaction; COMMIT returns only when it is durable. Other xq_tstore_* writes made while a batch is open join it (as savepoints, so a failed one undoes only itself). */
-int xq_tstore_batch_begin(xq_tstore *st, xq_error *err);
-int xq_tstore_batch_commit(xq_tstore *st, xq_error *err);
-void xq_tstore_batch_rollback(xq_tstore *st);
-int xq_tstore_in_batch(xq_tstore *st);
-/* Append a row (its own transaction outside a batch). A second row with the same (round, board, source, seq) for seq > 0 is refused with XQ_EINVAL ("duplicate sequence number") and changes nothing. *id (may be NULL) gets the row id. */
-int xq_tstore_game_append(xq_tstore *st, const xq_tgame_rec *r, int64_t *id, xq_error *err);
-/* The reply stored for (round, board, XQ_GSRC_BOARD, seq): XQ_OK with *reply malloc'd (caller frees), XQ_EINVAL when there is no such row. */
-int xq_tstore_game_reply(xq_tstore *st, int round, int board, int64_t seq, char **reply);
-/* Highest board seq stored for (round, board), 0 when none. */
-int xq_tstore_game_last_seq(xq_tstore *st, int round, int board, int64_t *seq);
-/* Call fn for every row of game (round, board) in id order -- round 0 = every game of the store, ordered by id; fn's pointers are valid during the call only; a non-zero return from fn stops the scan and is returned. */
-int xq_tstore_game_scan(xq_tstore *st, int round, int board, int (*fn)(void *ctx, const xq_tgame_rec *r), void *ctx, xq_error *err);
-
-/* Fill an empty store with a demo tournament: event "xqref demo open" (2/1/0 scoring, 7 rounds, CXA tie-breaks), `players` (2..XQ_TOURNEY_PLAYERS_MAX) players with plausible Chinese names, ratings, regions and clubs made deterministically, pairing numbers, round 1 paired and published, one board token per round-1 board (label "round 1 table N") and one arbiter token. Returns XQ_OK, XQ_EINVAL (store not empty, bad count) or XQ_ESTORE. */
-int xq_tourney_demo(xq_tstore *st, int players, xq_error *err);
-/* As xq_tourney_demo, and the tokens it made, with their text (the store
- * keeps only their hashes): a malloc'd array *made of *nmade (caller
- * frees; NULL, 0 on failure). */
-int xq_tourney_demo_tokens(xq_tstore *st, int players, xq_ttoken **made, int *nmade, xq_error *err);
-
-/* ------------------------------------------------------------------ */
-/* Sheets: CSV, printable HTML, text and XLSX (sheet/sheet.c); listings */
-/* ------------------------------------------------------------------ */
-
-/* XQ_SHEET_XLSX is an Office Open XML workbook (sheet/sheet_xlsx.c): one
- * worksheet, the event's name and the sheet's title in its first two
- * rows, bold headings repeated on every printed page, numbers (player
- * numbers, points, tie-break values) stored as numbers, A4. Every sheet
- * writer below takes it besides CSV, HTML and text; it fails with XQ_EIO
- * when the workbook cannot be made (no temporary file, a write error). */
-enum { XQ_SHEET_TRF = 0, XQ_SHEET_CSV = 1, XQ_SHEET_HTML = 2, XQ_SHEET_TEXT = 3, XQ_SHEET_XLSX = 4 };
-enum { XQ_LANG_EN = 0, XQ_LANG_ZH = 1 };
-
-#define XQ_SHEET_XLSX_MAX (32L << 20) /* bytes of one XLSX workbook read back */
-
-/* "trf", "csv", "html", "text", "xlsx" -> XQ_SHEET_*; anything else (or
- * NULL) -> -1. */
-int xq_sheet_format_parse(const char *s);
-
-/* "en", "zh" -> XQ_LANG_*; anything else (or NULL) -> -1. */
-int xq_sheet_lang_parse(const char *s);
-
-/* Write the standings after rounds 1..upto (0 or beyond the last round =
- * all recorded rounds) to `f`: XQ_SHEET_CSV gives a heading row and one
- * row per player in rank order (rank, pairing number, name, one column per
- * configured tie-break, W-D-L), RFC 4180 quoting, CRLF records, UTF-8;
- * XQ_SHEET_HTML a standalone HTML5 page (inline CSS, names escaped);
- * XQ_SHEET_TEXT aligned columns (widths in display columns, a CJK
- * character taking two; LF line ends). Headings are English or Chinese
- * by `lang`. Returns XQ_OK, XQ_EINVAL
- * (bad format or language), XQ_ENOMEM or XQ_EIO (write error); on
- * failure part of the output may have been written. */
-int xq_sheet_standings(const xq_tevent *ev, int upto, int format, int lang, FILE *f);
-
-#define XQ_SLIP_CONNECT_MAX 255   /* the boards' server address on a slip, "HOST:PORT" */
-#define XQ_SLIP_LINK_MAX 512      /* the connection details a slip's QR code holds */
-/* The board slips of round pr->round (slips.c): an HTML page to print, a
- * slip per table with two players (the bye has none) holding the table,
- * both players by number and name, tokens[b] (the board token of table
- * b + 1, NULL: no slip) and a QR code of
- * "xqref://CONNECT/?round=R&table=T&token=TOKEN". XQ_OK, XQ_EINVAL,
- * XQ_ENOMEM (the QR encoder) or XQ_EIO. */
-int xq_sheet_slips(const xq_tevent *ev, const xq_tpairing *pr, const char *const *tokens, const char *connect,
-                   int lang, FILE *f);
-
-/* Write the boards of `pr` (ids of `ev`) as a pairing sheet: board, Red's
- * number, name and points before the round, the result when recorded
- * (1-0, 0-1, =, +-, -+, --), Black's number, name and points; the bye
- * row says so in the result column. Formats and languages as
- * xq_sheet_standings. Returns XQ_OK, XQ_EINVAL (bad arguments or ids) or
- * XQ_EIO. */
-int xq_sheet_pairings(const xq_tevent *ev, const xq_tpairing *pr, int format, int lang, FILE *f);
-
-#define XQ_SCORESHEET_MOVES 60   /* numbered move lines of a score sheet (记分表) */
-/* The score sheets (记分表) of round pr->round (sheet/scoresheet.c; the
- * knockout's tables when it is XQ_KO_ROUND, headed 淘汰赛). HTML:
- * a page to print, one sheet per table with two players (the bye has
- * none), each on its own A4 page: the event, round, table and a date
- * line, Red's and Black's number and name, XQ_SCORESHEET_MOVES numbered
- * lines for Red's and Black's move in two columns, the result boxes
- * (红胜 / 和 / 黑胜), the time each side used and the signatures of Red,
- * Black and the arbiter. CSV, text and XLSX: the result-collection sheet,
- * one row per such table (table, Red's number and name, Black's number
- * and name, then blank result and signature columns). Returns XQ_OK,
- * XQ_EINVAL (bad arguments or ids), XQ_ENOMEM or XQ_EIO. */
-int xq_sheet_scoresheets(const xq_tevent *ev, const xq_tpairing *pr, int format, int lang, FILE *f);
-
-/* The plain listings of `xqref tourney` (sheet/listing.c), one line a
- * row, English, names padded by display width (a CJK character taking
- * two columns). Each returns XQ_OK, XQ_EINVAL (a NULL argument; for the
- * boards, ids outside the event; nothing written) or XQ_EIO (write
- * error).
- *
- * players: id, pairing number, name, rating, birth date, sex, team and
- * the local flag. boards: "round R: N boards", then board, Red's id, name
- * and points before the round, Black's (or "bye"). standings: after
- * rounds 1..upto (0 or beyond the last round = all recorded rounds):
- * rank, id, name, one column per tie-break, W-D-L; also XQ_ENOMEM, with
- * nothing written. token: "ROLE ROUND TABLE TOKEN" ('-' for a round or
- * table of 0; a token read back from the store has no text, the first
- * XQ_TOKEN_PREFIX_CHARS characters of its hash stand there), then its
- * label when `with_label` is set. */
-int xq_list_players(const xq_tevent *ev, FILE *f);
-int xq_list_boards(const xq_tevent *ev, const xq_tpairing *pr, FILE *f);
-int xq_list_standings(const xq_tevent *ev, int upto, FILE *f);
-int xq_list_token(const xq_ttoken *t, int with_label, FILE *f);
-
 /* ------------------------------------------------------------------ */
 /* Regulations: one preset per real event (tourney/regulation.c)        */
 /* ------------------------------------------------------------------ */
@@ -949,9 +420,6 @@ int xq_list_token(const xq_ttoken *t, int with_label, FILE *f);
  * the clause "not stated". Where a supplementary rule (补充规定)
  * contradicts the main text the value follows the supplement and the
  * clause says "overrides ...". */
-#define XQ_REG_OPTIONS_MAX 8        /* options (ambiguous readings) of one preset */
-#define XQ_REG_OPTION_VALUES_MAX 4  /* readings of one option, with the NULL end */
-
 typedef struct xq_reg_item {
   const char *value;
   const char *clause;

@@ -10,9 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
-
-#define XQ_TRF_ACCEL_MAX 200 /* acceleration of a round: 100 points at most (half-units) */
+#include "tourney_internal.h"
 
 static int fail(xq_error *err, int code, int line, const char *msg)
 {
@@ -632,7 +630,7 @@ int xq_trf_write(const xq_tevent *ev, FILE *f)
       const xq_tslot *s = xq_tevent_slot(ev, id, r);
       char c = code_of(s);
       if (!s->opp && s->res == XQ_TR_NONE && !s->code) {
-        if (ev->extra_at < 0 && xq__withdrawn(ev, id, r)) c = 'Z';
+        if (ev->extra_at < 0 && xq__event_withdrawn(ev, id, r)) c = 'Z';
         else { at += snprintf(buf + at, sizeof buf - (size_t)at, "          "); continue; }
       }
       int o = s->opp ? num[s->opp] : 0;
@@ -650,11 +648,11 @@ int xq_trf_write(const xq_tevent *ev, FILE *f)
       for (int r = 1; r <= ev->nrounds; r++) {
         const xq_tslot *s = xq_tevent_slot(ev, id, r);
         int o = s->opp;
-        if (o <= id || o > ev->n || xq__played(s)) continue;
+        if (o <= id || o > ev->n || xq__event_played(s)) continue;
         int played = 0, earlier = 0;
         for (int q = 1; q <= ev->nrounds && !played; q++) {
           const xq_tslot *t = xq_tevent_slot(ev, id, q);
-          played = t->opp == o && xq__played(t);
+          played = t->opp == o && xq__event_played(t);
           earlier |= q < r && t->opp == o;
         }
         if (!played && !earlier) fprintf(f, "XXP %d %d\n", num[id], num[o]); /* once a pair */

@@ -17,7 +17,7 @@
 
 #include "matching.h"
 
-int xq__match_init(xq__match *m, int n, const uint8_t *adj)
+int xq__matching_init(xq__matching *m, int n, const uint8_t *adj)
 {
   memset(m, 0, sizeof *m);
   m->n = n;
@@ -35,7 +35,7 @@ int xq__match_init(xq__match *m, int n, const uint8_t *adj)
   m->log = malloc(sizeof(int) * 2 * (size_t)m->cap);
   if (!m->mate || !m->p || !m->base || !m->q || !m->used || !m->blossom || !m->mark ||
       !m->alive || !m->log) {
-    xq__match_free(m);
+    xq__matching_free(m);
     return XQ_ENOMEM;
   }
   for (int i = 0; i < n; i++) m->mate[i] = -1;
@@ -43,15 +43,15 @@ int xq__match_init(xq__match *m, int n, const uint8_t *adj)
   return XQ_OK;
 }
 
-void xq__match_free(xq__match *m)
+void xq__matching_free(xq__matching *m)
 {
   free(m->mate); free(m->p); free(m->base); free(m->q); free(m->used);
   free(m->blossom); free(m->mark); free(m->alive); free(m->log);
   memset(m, 0, sizeof *m);
 }
 
-/* Change a mate, remembering the old value for xq__match_undo. */
-static int setmate(xq__match *m, int v, int to)
+/* Change a mate, remembering the old value for xq__matching_undo. */
+static int setmate(xq__matching *m, int v, int to)
 {
   if (m->nlog == m->cap) {
     int *l = realloc(m->log, sizeof(int) * 4 * (size_t)m->cap);
@@ -66,7 +66,7 @@ static int setmate(xq__match *m, int v, int to)
   return XQ_OK;
 }
 
-void xq__match_undo(xq__match *m, int mark)
+void xq__matching_undo(xq__matching *m, int mark)
 {
   while (m->nlog > mark) {
     m->nlog--;
@@ -74,7 +74,7 @@ void xq__match_undo(xq__match *m, int mark)
   }
 }
 
-static int lca(xq__match *m, int a, int b)
+static int lca(xq__matching *m, int a, int b)
 {
   memset(m->mark, 0, (size_t)m->n);
   for (;;) {
@@ -90,7 +90,7 @@ static int lca(xq__match *m, int a, int b)
   }
 }
 
-static void mark_path(xq__match *m, int v, int b, int child)
+static void mark_path(xq__matching *m, int v, int b, int child)
 {
   while (m->base[v] != b) {
     m->blossom[m->base[v]] = m->blossom[m->base[m->mate[v]]] = 1;
@@ -103,7 +103,7 @@ static void mark_path(xq__match *m, int v, int b, int child)
 /* Breadth-first search for an augmenting path from the exposed `root`,
  * contracting odd cycles (blossoms). Returns the exposed vertex reached,
  * with p[] describing the path, or -1. */
-static int find_path(xq__match *m, int root)
+static int find_path(xq__matching *m, int root)
 {
   int n = m->n, qh = 0, qt = 0;
   memset(m->used, 0, (size_t)n);
@@ -137,7 +137,7 @@ static int find_path(xq__match *m, int root)
   return -1;
 }
 
-static int augment(xq__match *m, int v)
+static int augment(xq__matching *m, int v)
 {
   while (v != -1) {
     int pv = m->p[v], next = m->mate[pv];
@@ -147,7 +147,7 @@ static int augment(xq__match *m, int v)
   return XQ_OK;
 }
 
-int xq__match_complete(xq__match *m, const int *order, int norder)
+int xq__matching_complete(xq__matching *m, const int *order, int norder)
 {
   /* greedy first, in the order the search will prefer, so that the
    * search's own choices mostly coincide with the matching */
@@ -171,7 +171,7 @@ int xq__match_complete(xq__match *m, const int *order, int norder)
   return 1;
 }
 
-int xq__match_fix(xq__match *m, int a, int b)
+int xq__matching_fix(xq__matching *m, int a, int b)
 {
   int x = m->mate[a], y = m->mate[b];
   m->alive[a] = m->alive[b] = 0;
@@ -185,8 +185,8 @@ int xq__match_fix(xq__match *m, int a, int b)
   return augment(m, t) ? XQ_ENOMEM : 1;
 }
 
-void xq__match_unfix(xq__match *m, int a, int b, int mark)
+void xq__matching_unfix(xq__matching *m, int a, int b, int mark)
 {
-  xq__match_undo(m, mark);
+  xq__matching_undo(m, mark);
   m->alive[a] = m->alive[b] = 1;
 }

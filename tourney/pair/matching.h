@@ -9,7 +9,7 @@
 
 #include "tourney.h"
 
-typedef struct xq__match {
+typedef struct xq__matching {
   int n;                /* vertices */
   const uint8_t *adj;   /* [n * n] 1 = may be paired; owned by the caller */
   int *mate;            /* [n] partner or -1 */
@@ -18,28 +18,28 @@ typedef struct xq__match {
   uint8_t *used, *blossom, *mark;
   int *log;             /* undo log: (vertex, old mate) pairs */
   int nlog, cap;
-} xq__match;
+} xq__matching;
 
 /* Set up an empty matching over n vertices and the caller's adjacency
  * matrix (kept by reference). Returns XQ_OK or XQ_ENOMEM. */
-int xq__match_init(xq__match *m, int n, const uint8_t *adj);
+int xq__matching_init(xq__matching *m, int n, const uint8_t *adj);
 
-void xq__match_free(xq__match *m);
+void xq__matching_free(xq__matching *m);
 
 /* Make the matching perfect on the alive vertices, trying the greedy
  * choice in `order` first. Returns 1 (perfect), 0 (no perfect matching
  * exists) or XQ_ENOMEM. */
-int xq__match_complete(xq__match *m, const int *order, int norder);
+int xq__matching_complete(xq__matching *m, const int *order, int norder);
 
 /* Fix the pair (a, b), both alive and adjacent, and repair the matching
  * of the rest. Returns 1 when the rest still has a perfect matching, 0
- * when not (undo with xq__match_unfix either way), or XQ_ENOMEM. */
-int xq__match_fix(xq__match *m, int a, int b);
+ * when not (undo with xq__matching_unfix either way), or XQ_ENOMEM. */
+int xq__matching_fix(xq__matching *m, int a, int b);
 
 /* Undo a fix: restore the log to `mark` (m->nlog before the fix). */
-void xq__match_unfix(xq__match *m, int a, int b, int mark);
+void xq__matching_unfix(xq__matching *m, int a, int b, int mark);
 
 /* Restore the mates to the log position `mark`. */
-void xq__match_undo(xq__match *m, int mark);
+void xq__matching_undo(xq__matching *m, int mark);
 
 #endif /* XQ_TOURNEY_MATCHING_H */

@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../internal.h"
+#include "../tourney_internal.h"
 #include "pair_internal.h"
 
 /* The board and side (0 Red, 1 Black) of player `id`, or -1. */
@@ -71,16 +71,16 @@ static void check(const xq_tevent *ev, const xq_tpairing *pr, char *warn, size_t
   for (int b = 0; b < pr->nboards; b++) {
     int r = pr->boards[b].red, k = pr->boards[b].black;
     if (!k) {
-      if (!xq__bye_eligible(ev, r, pr->round))
+      if (!xq__pair_bye_eligible(ev, r, pr->round))
         say(warn, cap, "board %d: player %d has had the bye already\n", b + 1, xq_tplayer_no(ev, r));
       continue;
     }
     for (int x = 1; x < pr->round; x++)
       if (xq_tevent_slot(ev, r, x)->opp == k)
         say(warn, cap, "board %d: these players met in round %d\n", b + 1, x);
-    if (!xq__colour_ok(ev, r, pr->round, XQ_TC_RED))
+    if (!xq__pair_colour_ok(ev, r, pr->round, XQ_TC_RED))
       say(warn, cap, "board %d: Red again is beyond the colour limits for player %d\n", b + 1, xq_tplayer_no(ev, r));
-    if (!xq__colour_ok(ev, k, pr->round, XQ_TC_BLACK))
+    if (!xq__pair_colour_ok(ev, k, pr->round, XQ_TC_BLACK))
       say(warn, cap, "board %d: Black again is beyond the colour limits for player %d\n", b + 1, xq_tplayer_no(ev, k));
   }
 }

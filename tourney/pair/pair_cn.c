@@ -24,7 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../internal.h"
+#include "../tourney_internal.h"
 #include "pair_internal.h"
 #include "matching.h"
 
@@ -39,7 +39,7 @@ typedef struct cn {
   int *gstart;      /* [ngroups + 1] */
   int N;            /* n, plus one dummy bye vertex when n is odd */
   uint8_t *compat;  /* [N * N]; the dummy is joined to bye-eligible players */
-  xq__match m;      /* perfect matching of the players not yet fixed */
+  xq__matching m;      /* perfect matching of the players not yet fixed */
   uint8_t *byeok;   /* [n] */
   int *partner;     /* [n] index of the partner, -1 none, -2 the bye */
   int *state;       /* [n] scratch: 0 undecided, 1 paired, 2 leftover */
@@ -130,9 +130,9 @@ static int arrange(cn *c, bracket *b, int from)
       if (c->state[q] || !c->compat[(size_t)p * c->N + q]) continue;
       int cross = !c->pref[p] || !c->pref[q] || c->pref[p] != c->pref[q];
       if (cross != (pass == 0)) continue;
-      int mark = c->m.nlog, ok = xq__match_fix(&c->m, p, q);
+      int mark = c->m.nlog, ok = xq__matching_fix(&c->m, p, q);
       if (ok < 0) { c->limit = 2; return -1; }
-      if (!ok) { xq__match_unfix(&c->m, p, q, mark); continue; } /* rest unpairable */
+      if (!ok) { xq__matching_unfix(&c->m, p, q, mark); continue; } /* rest unpairable */
       decide(c, b, j, 1);
       c->partner[p] = q;
       c->partner[q] = p;
@@ -140,7 +140,7 @@ static int arrange(cn *c, bracket *b, int from)
       if (r) return r;
       c->partner[p] = c->partner[q] = -1;
       undecide(c, b, j);
-      xq__match_unfix(&c->m, p, q, mark);
+      xq__matching_unfix(&c->m, p, q, mark);
     }
   undecide(c, b, i);
   if (b->used < b->k) {
@@ -178,7 +178,7 @@ static void start(cn *c, bracket *b, int k)
  * back to `mark`, this bracket, the lower groups and the bye vertex alive. */
 static void abandon(cn *c, bracket *b, int mark)
 {
-  xq__match_undo(&c->m, mark);
+  xq__matching_undo(&c->m, mark);
   for (int i = 0; i < b->np; i++) c->m.alive[b->pool[i]] = 1;
   for (int i = c->gstart[b->g + 1]; i < c->n; i++) c->m.alive[i] = 1;
   if (c->N > c->n) c->m.alive[c->n] = 1;
@@ -202,7 +202,7 @@ static int solve(cn *c, int g, const int *floaters, int nf)
       int p = pool[i], mark = c->m.nlog;
       if (!c->byeok[p]) continue;
       start(c, &b, 1);
-      int ok = xq__match_fix(&c->m, p, c->n); /* pair p with the bye vertex */
+      int ok = xq__matching_fix(&c->m, p, c->n); /* pair p with the bye vertex */
       if (ok < 0) { c->limit = 2; break; }
       if (ok) {
         decide(c, &b, i, 2);
@@ -243,8 +243,8 @@ static int build_compat(cn *c)
   for (int id = 0; id <= ev->n; id++) index[id] = -1;
   for (int i = 0; i < n; i++) {
     index[c->id[i]] = i;
-    okr[i] = (uint8_t)xq__colour_ok(ev, c->id[i], round, XQ_TC_RED);
-    okb[i] = (uint8_t)xq__colour_ok(ev, c->id[i], round, XQ_TC_BLACK);
+    okr[i] = (uint8_t)xq__pair_colour_ok(ev, c->id[i], round, XQ_TC_RED);
+    okb[i] = (uint8_t)xq__pair_colour_ok(ev, c->id[i], round, XQ_TC_BLACK);
   }
   for (int i = 0; i < n; i++)
     for (int j = 0; j < n; j++)
@@ -254,7 +254,7 @@ static int build_compat(cn *c)
       const xq_tslot *s = xq_tevent_slot(ev, c->id[i], r);
       int j = s->opp ? index[s->opp] : -1;
       if (j < 0) continue;
-      if (xq__played(s) || ev->cfg.forfeit_counts_as_met)
+      if (xq__event_played(s) || ev->cfg.forfeit_counts_as_met)
         c->compat[(size_t)i * NN + j] = c->compat[(size_t)j * NN + i] = 0;
     }
   /* §3.2.4: a forbidden pair is paired no more than a rematch */
@@ -284,7 +284,7 @@ static int make_boards(const cn *c, xq_tpairing *out, int *floaters)
     int j = c->partner[i];
     if (j == -2) continue;
     if (j < i) continue;
-    int col = xq__allocate(ev, round, c->id[i], c->id[j]);
+    int col = xq__pair_allocate(ev, round, c->id[i], c->id[j]);
     bd[nb].red = col == XQ_TC_RED ? c->id[i] : c->id[j];
     bd[nb].black = col == XQ_TC_RED ? c->id[j] : c->id[i];
     if (c->pts[i] != c->pts[j]) ++*floaters;
@@ -295,7 +295,7 @@ static int make_boards(const cn *c, xq_tpairing *out, int *floaters)
   out->round = round;
   out->nboards = nb;
   out->boards = bd;
-  xq__sort_boards(ev, out);
+  xq__pair_sort_boards(ev, out);
   return XQ_OK;
 }
 
@@ -336,12 +336,12 @@ int xq_pair_cn(const xq_tevent *ev, int round, xq_tpairing *out, xq_pair_stats *
       !c.state || !c.deg)
     goto done;
   for (int i = 0; i < n; i++) {
-    xq__colhist h;
+    xq__pair_colhist h;
     c.id[i] = order[2 * i];
     c.pts[i] = order[2 * i + 1];
-    c.byeok[i] = (uint8_t)xq__bye_eligible(ev, c.id[i], round);
+    c.byeok[i] = (uint8_t)xq__pair_bye_eligible(ev, c.id[i], round);
     c.partner[i] = -1;
-    xq__colour_history(ev, c.id[i], round - 1, &h);
+    xq__pair_colour_history(ev, c.id[i], round - 1, &h);
     int cd = h.reds - h.blacks;
     /* §3.5.2 rows: 要先 (due Red) / 要后 (due Black), none without games */
     c.pref[i] = h.reds + h.blacks == 0 ? 0
@@ -357,12 +357,12 @@ int xq_pair_cn(const xq_tevent *ev, int round, xq_tpairing *out, xq_pair_stats *
     rc = XQ_OK;
     goto done;
   }
-  if (xq__match_init(&c.m, c.N, c.compat)) goto done;
+  if (xq__matching_init(&c.m, c.N, c.compat)) goto done;
   {
     int *seq = malloc(sizeof *seq * NN);
     if (!seq) goto done;
     for (int i = 0; i < c.N; i++) seq[i] = i;
-    int ok = xq__match_complete(&c.m, seq, c.N);
+    int ok = xq__matching_complete(&c.m, seq, c.N);
     free(seq);
     if (ok < 0) goto done;
     if (!ok) { rc = XQ_ENOPAIRING; goto done; }
@@ -380,6 +380,6 @@ done:
   free(ids); free(order);
   free(c.id); free(c.pts); free(c.pref); free(c.gstart); free(c.compat);
   free(c.byeok); free(c.partner); free(c.state); free(c.deg);
-  xq__match_free(&c.m);
+  xq__matching_free(&c.m);
   return rc;
 }

@@ -17,7 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../internal.h"
+#include "../tourney_internal.h"
+#include "pair.h"
 #include "wmatch.h"
 
 enum { FL_DOWN, FL_UP, FL_NONE };
@@ -125,7 +126,7 @@ static int abs_pref(const dplayer *p) { return abs_imb(p) || p->repeated != XQ_T
 static int float_of(const xq_tevent *ev, int id, int r, const int *acc_r)
 {
   const xq_tslot *s = xq_tevent_slot(ev, id, r);
-  if (!xq__played(s))
+  if (!xq__event_played(s))
     return xq_tslot_points(ev, s) > ev->cfg.loss ? FL_DOWN : FL_NONE;
   int a = xq_tevent_points(ev, id, r - 1), b = xq_tevent_points(ev, s->opp, r - 1);
   if (s->opp >= 1 && s->opp <= ev->n) {
@@ -151,7 +152,7 @@ static void fill_player(const xq_tevent *ev, int id, int rank, int pr, int *cons
   p->bye_ok = 1;
   for (int r = 1; r <= pr; r++) {
     const xq_tslot *s = xq_tevent_slot(ev, id, r);
-    if (!xq__played(s)) {
+    if (!xq__event_played(s)) {
       /* C.04.1.d (2025): no PAB after a PAB or an unplayed full-point
        * result (forfeit win, full-point bye) */
       if (s->res == XQ_TR_PAB || xq_tslot_points(ev, s) >= ev->cfg.win) p->bye_ok = 0;
@@ -288,20 +289,20 @@ typedef struct run {
 
 static void solve(run *R)
 {
-  xq__wm_solve(R->c->wm, R->sm);
+  xq__wmatch_solve(R->c->wm, R->sm);
   R->solves++;
 }
 
 static void setw(run *R, int a, int b, const uint64_t *w)
 {
-  xq__wm_set(R->c->wm, a, b, w);
+  xq__wmatch_set(R->c->wm, a, b, w);
 }
 
 /* Fix the pair (a, b): as if its edge had the largest weight and every
  * other edge of a and b were removed. */
 static void finalize(run *R, int a, int b)
 {
-  xq__wm_fix(R->c->wm, a, b);
+  xq__wmatch_fix(R->c->wm, a, b);
 }
 
 /* The base weight of (smaller, larger) with the exchange preferences of a
@@ -617,8 +618,8 @@ static int neutral_colour(const xq_tevent *ev, int pr, const dplayer *a, const d
    * the two had different colours: a takes b's colour of then */
   int ra = pr, rb = pr;
   for (;;) {
-    while (ra >= 1 && !xq__played(xq_tevent_slot(ev, a->id, ra))) ra--;
-    while (rb >= 1 && !xq__played(xq_tevent_slot(ev, b->id, rb))) rb--;
+    while (ra >= 1 && !xq__event_played(xq_tevent_slot(ev, a->id, ra))) ra--;
+    while (rb >= 1 && !xq__event_played(xq_tevent_slot(ev, b->id, rb))) rb--;
     if (ra < 1 || rb < 1) return XQ_TC_NONE;
     int ca = xq_tevent_slot(ev, a->id, ra)->colour, cb = xq_tevent_slot(ev, b->id, rb)->colour;
     if (ca != cb) return cb;
@@ -726,7 +727,7 @@ static void completion_weights(dctx *c, uint64_t *w)
         }
       } else
         edge_weight(c, oi, pi, 0, 0, w);
-      xq__wm_set(c->wm, pi, oi, w);
+      xq__wmatch_set(c->wm, pi, oi, w);
     }
 }
 
@@ -780,7 +781,7 @@ static void dutch_met(dctx *C, int round, const int *idx)
   for (size_t k = 0; k < n; k++)
     for (int r = 1; r <= C->played_rounds; r++) {
       const xq_tslot *s = xq_tevent_slot(ev, C->p[k].id, r);
-      if (!xq__played(s) || s->opp < 1 || s->opp > ev->n || idx[s->opp] < 0) continue;
+      if (!xq__event_played(s) || s->opp < 1 || s->opp > ev->n || idx[s->opp] < 0) continue;
       C->met[k * n + (size_t)idx[s->opp]] = 1;
       C->met[(size_t)idx[s->opp] * n + k] = 1;
     }
@@ -841,7 +842,7 @@ static int completion(dctx *C, run *R)
   for (int pi = 0; pi < n; pi++)
     for (int oi = 0; oi < pi; oi++) {
       edge_weight(C, oi, pi, 0, 0, R->w);
-      xq__wm_set(C->wm, pi, oi, R->w);
+      xq__wmatch_set(C->wm, pi, oi, R->w);
     }
   return XQ_OK;
 }
@@ -891,7 +892,7 @@ static int run_new(dctx *C, run *R, int bits)
   int n = C->n;
   /* one bit of margin over the widest weight: the bonuses of the
    * decisions are added on top of it */
-  C->wm = xq__wm_new(n, C->L, bits + 1);
+  C->wm = xq__wmatch_new(n, C->L, bits + 1);
   R->c = C;
   R->vi = malloc((size_t)n * sizeof *R->vi);
   R->sm = malloc((size_t)n * sizeof *R->sm);
@@ -950,7 +951,7 @@ int xq_pair_dutch(const xq_tevent *ev, int round, xq_tpairing *out)
   rc = dutch_boards(&C, partner, out);
 out:
   free(partner);
-  xq__wm_free(C.wm);
+  xq__wmatch_free(C.wm);
   free(R.vi); free(R.sm); free(R.matched); free(R.maxw); free(R.base);
   free(C.met); free(C.gshift); free(C.p); free(C.urank); free(idx); free(accbuf);
   return rc;

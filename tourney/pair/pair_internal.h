@@ -2,39 +2,40 @@
  * pair_internal.h -- what the pairing methods of tourney/pair/ share
  * (pair_util.c): who is paired, bye eligibility, colour history, limits
  * and allocation (tourney.md §3.1-§3.3, §3.7), and the board order of
- * §3.8, which the store's TRF import uses too. xq__ prefix; not part of
+ * §3.8, which the store's TRF import uses too. xq__pair_ prefix; not part of
  * the public interface.
  */
 #ifndef XQ_TOURNEY_PAIR_INTERNAL_H
 #define XQ_TOURNEY_PAIR_INTERNAL_H
 
+#include "pair.h"
 #include "tourney.h"
 
 /* Colour history of a player over the played games (W/D/L) of rounds
  * 1..upto: counts, and the last two colours (last[0] most recent,
  * XQ_TC_NONE when missing). */
-typedef struct xq__colhist {
+typedef struct xq__pair_colhist {
   int reds, blacks;
   int last[2];
-} xq__colhist;
+} xq__pair_colhist;
 
-void xq__colour_history(const xq_tevent *ev, int id, int upto, xq__colhist *h);
+void xq__pair_colour_history(const xq_tevent *ev, int id, int upto, xq__pair_colhist *h);
 
 /* Ids of the players to pair in `round` (tourney.md §3.1) into ids[] (room
  * for ev->n); returns their number. */
 int xq__pair_pool(const xq_tevent *ev, int round, int *ids);
 
 /* True when `id` may still receive the PAB (§3.2.2). */
-int xq__bye_eligible(const xq_tevent *ev, int id, int round);
+int xq__pair_bye_eligible(const xq_tevent *ev, int id, int round);
 
 /* True when `id` may take colour `c` in `round` within the limits. */
-int xq__colour_ok(const xq_tevent *ev, int id, int round, int c);
+int xq__pair_colour_ok(const xq_tevent *ev, int id, int round, int c);
 
 /* Colour of `a` against `b` in `round` by tourney.md §3.7 (Chinese mode:
  * steps 1, 2, 3, 5C), corrected to keep both within the colour limits. */
-int xq__allocate(const xq_tevent *ev, int round, int a, int b);
+int xq__pair_allocate(const xq_tevent *ev, int round, int a, int b);
 
 /* Sort the boards of a pairing into §3.8 order (bye last). */
-void xq__sort_boards(const xq_tevent *ev, xq_tpairing *pr);
+void xq__pair_sort_boards(const xq_tevent *ev, xq_tpairing *pr);
 
 #endif /* XQ_TOURNEY_PAIR_INTERNAL_H */

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <sys/random.h>
 
-#include "../internal.h"
+#include "../tourney_internal.h"
 #include "pair_internal.h"
 
 static int cmp_rating(const void *x, const void *y, void *arg)
@@ -34,7 +34,7 @@ int xq_assign_pnos(xq_tevent *ev)
     /* drawn numbers: a Fisher-Yates shuffle from the stored lot seed */
     uint64_t s = ev->cfg.lot_seed;
     for (int i = m - 1; i > 0; i--) {
-      s = xq__mix64(s);
+      s = xq__event_mix64(s);
       int j = (int)(s % (uint64_t)(i + 1)), t = ids[i];
       ids[i] = ids[j];
       ids[j] = t;

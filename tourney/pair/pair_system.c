@@ -7,7 +7,8 @@
  */
 #include <string.h>
 
-#include "../internal.h"
+#include "../tourney_internal.h"
+#include "pair.h"
 
 int xq_pair_system_parse(const char *s)
 {

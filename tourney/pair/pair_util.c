@@ -6,16 +6,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../internal.h"
+#include "../tourney_internal.h"
 #include "pair_internal.h"
 
-void xq__colour_history(const xq_tevent *ev, int id, int upto, xq__colhist *h)
+void xq__pair_colour_history(const xq_tevent *ev, int id, int upto, xq__pair_colhist *h)
 {
   memset(h, 0, sizeof *h);
   for (int r = 1; r <= upto; r++) {
     const xq_tslot *s = xq_tevent_slot(ev, id, r);
     /* tourney.md §3.2.3: colour counts use played games only */
-    if (!xq__played(s) || s->colour == XQ_TC_NONE) continue;
+    if (!xq__event_played(s) || s->colour == XQ_TC_NONE) continue;
     if (s->colour == XQ_TC_RED) h->reds++;
     else h->blacks++;
     h->last[1] = h->last[0];
@@ -31,13 +31,13 @@ int xq__pair_pool(const xq_tevent *ev, int round, int *ids)
     /* §3.1.1: withdrawn, knockout and announced-absent players are not
      * paired; a TRF block already written for the round marks absence */
     if (s->absent || s->opp || s->res != XQ_TR_NONE) continue;
-    if (xq__withdrawn(ev, id, round)) continue;
+    if (xq__event_withdrawn(ev, id, round)) continue;
     ids[n++] = id;
   }
   return n;
 }
 
-int xq__bye_eligible(const xq_tevent *ev, int id, int round)
+int xq__pair_bye_eligible(const xq_tevent *ev, int id, int round)
 {
   for (int r = 1; r < round; r++) {
     const xq_tslot *s = xq_tevent_slot(ev, id, r);
@@ -56,11 +56,11 @@ static int relaxed(const xq_tevent *ev, int id, int round)
   return 2 * xq_tevent_points(ev, id, round - 1) > (round - 1) * c->win;
 }
 
-int xq__colour_ok(const xq_tevent *ev, int id, int round, int c)
+int xq__pair_colour_ok(const xq_tevent *ev, int id, int round, int c)
 {
-  xq__colhist h;
+  xq__pair_colhist h;
   if (relaxed(ev, id, round)) return 1;
-  xq__colour_history(ev, id, round - 1, &h);
+  xq__pair_colour_history(ev, id, round - 1, &h);
   int reds = h.reds + (c == XQ_TC_RED), blacks = h.blacks + (c == XQ_TC_BLACK);
   if (abs(reds - blacks) > ev->cfg.max_colour_diff) return 0;  /* 禁止多三 */
   if (ev->cfg.forbid_three && h.last[0] == c && h.last[1] == c) return 0; /* 禁止连三 */
@@ -69,7 +69,7 @@ int xq__colour_ok(const xq_tevent *ev, int id, int round, int c)
 
 int xq_pair_colours_ok(const xq_tevent *ev, int round, int red, int black)
 {
-  return xq__colour_ok(ev, red, round, XQ_TC_RED) && xq__colour_ok(ev, black, round, XQ_TC_BLACK);
+  return xq__pair_colour_ok(ev, red, round, XQ_TC_RED) && xq__pair_colour_ok(ev, black, round, XQ_TC_BLACK);
 }
 
 int xq_pair_compatible(const xq_tevent *ev, int round, int a, int b)
@@ -79,13 +79,13 @@ int xq_pair_compatible(const xq_tevent *ev, int round, int a, int b)
     const xq_tslot *s = xq_tevent_slot(ev, a, r);
     if (s->opp != b) continue;
     /* §3.2.1: a forfeited pairing counts as a meeting in Chinese practice */
-    if (xq__played(s) || ev->cfg.forfeit_counts_as_met) return 0;
+    if (xq__event_played(s) || ev->cfg.forfeit_counts_as_met) return 0;
   }
   return xq_pair_colours_ok(ev, round, a, b) || xq_pair_colours_ok(ev, round, b, a);
 }
 
 /* Preferred colour and its strength (3 absolute, 2 strong, 1 mild, 0 none). */
-static int preference(const xq__colhist *h, int *strength)
+static int preference(const xq__pair_colhist *h, int *strength)
 {
   int cd = h->reds - h->blacks;
   if (h->reds + h->blacks == 0) { *strength = 0; return XQ_TC_NONE; }
@@ -104,20 +104,20 @@ static int alternate(const xq_tevent *ev, int round, int a, int b)
   int ca[XQ_TOURNEY_ROUNDS_MAX], cb[XQ_TOURNEY_ROUNDS_MAX], na = 0, nb = 0;
   for (int r = round - 1; r >= 1; r--) {
     const xq_tslot *s = xq_tevent_slot(ev, a, r), *t = xq_tevent_slot(ev, b, r);
-    if (xq__played(s)) ca[na++] = s->colour;
-    if (xq__played(t)) cb[nb++] = t->colour;
+    if (xq__event_played(s)) ca[na++] = s->colour;
+    if (xq__event_played(t)) cb[nb++] = t->colour;
   }
   for (int i = 0; i < na && i < nb; i++)
     if (ca[i] != cb[i]) return ca[i] == XQ_TC_RED ? XQ_TC_BLACK : XQ_TC_RED;
   return XQ_TC_NONE;
 }
 
-int xq__allocate(const xq_tevent *ev, int round, int a, int b)
+int xq__pair_allocate(const xq_tevent *ev, int round, int a, int b)
 {
-  xq__colhist ha, hb;
+  xq__pair_colhist ha, hb;
   int sa, sb, col = XQ_TC_NONE;
-  xq__colour_history(ev, a, round - 1, &ha);
-  xq__colour_history(ev, b, round - 1, &hb);
+  xq__pair_colour_history(ev, a, round - 1, &ha);
+  xq__pair_colour_history(ev, b, round - 1, &hb);
   int pa = preference(&ha, &sa), pb = preference(&hb, &sb);
   if (pa && pb && pa != pb) col = pa;                        /* step 1 */
   else if (pa && !pb) col = pa;
@@ -134,8 +134,8 @@ int xq__allocate(const xq_tevent *ev, int round, int a, int b)
     col = (round % 2 == 1) == smaller ? XQ_TC_RED : XQ_TC_BLACK;
   }
   int other = col == XQ_TC_RED ? XQ_TC_BLACK : XQ_TC_RED;
-  if (!(xq__colour_ok(ev, a, round, col) && xq__colour_ok(ev, b, round, other)) &&
-      xq__colour_ok(ev, a, round, other) && xq__colour_ok(ev, b, round, col))
+  if (!(xq__pair_colour_ok(ev, a, round, col) && xq__pair_colour_ok(ev, b, round, other)) &&
+      xq__pair_colour_ok(ev, a, round, other) && xq__pair_colour_ok(ev, b, round, col))
     col = other;
   return col;
 }
@@ -152,7 +152,7 @@ static int cmp_board(const void *x, const void *y)
   return a->pno - b->pno;
 }
 
-void xq__sort_boards(const xq_tevent *ev, xq_tpairing *pr)
+void xq__pair_sort_boards(const xq_tevent *ev, xq_tpairing *pr)
 {
   bkey *k = malloc(sizeof *k * (size_t)(pr->nboards ? pr->nboards : 1));
   if (!k) return; /* order stays as produced; still a valid pairing */

@@ -206,7 +206,7 @@ HOT hword hi_of(const uint64_t *a, int L)
 #define WROW(m, u) ((m)->w + (size_t)(m)->col[u] * (size_t)(m)->nc * (size_t)L)
 #define AROW(m, u) ((m)->adj + (size_t)(m)->col[u] * (size_t)(m)->nc)
 
-xq__wmatch *xq__wm_new(int n, int limbs, int bits)
+xq__wmatch *xq__wmatch_new(int n, int limbs, int bits)
 {
   if (n < 0 || n > XQ_WMATCH_VERTICES_MAX || limbs < 1 || limbs > XQ_WMATCH_LIMBS_MAX ||
       bits < 1 || bits > 64 * limbs - 4) return NULL;
@@ -264,7 +264,7 @@ xq__wmatch *xq__wm_new(int n, int limbs, int bits)
       !m->unused || !m->alive || !m->alist || !m->fixed || !m->dirty || !m->dlist ||
       !m->incand || !m->clist || !m->q || !m->inq || !m->tree || !m->dead || !m->mark ||
       !m->lv || !m->pc || !m->t1 || !m->col) {
-    xq__wm_free(m);
+    xq__wmatch_free(m);
     return NULL;
   }
   m->px = m->pc + N;
@@ -297,7 +297,7 @@ xq__wmatch *xq__wm_new(int n, int limbs, int bits)
   return m;
 }
 
-void xq__wm_free(xq__wmatch *m)
+void xq__wmatch_free(xq__wmatch *m)
 {
   if (!m) return;
   free(m->w); free(m->adj); free(m->dual); free(m->mate); free(m->inb); free(m->parent);
@@ -310,7 +310,7 @@ void xq__wm_free(xq__wmatch *m)
   free(m);
 }
 
-void xq__wm_set(xq__wmatch *m, int i, int j, const uint64_t *w)
+void xq__wmatch_set(xq__wmatch *m, int i, int j, const uint64_t *w)
 {
   int L = m->L;
   if (!m->alive[i] || !m->alive[j]) return; /* never read again */
@@ -783,10 +783,9 @@ HOT int scan_l(xq__wmatch *m, int v, const int L)
   return 0;
 }
 
-#define XQ_WMATCH_SPECIAL_MAX 16
-
 /* Call f(..., L) with L a constant for the widths up to
- * XQ_WMATCH_SPECIAL_MAX. */
+ * XQ_WMATCH_SPECIAL_MAX (pair.h), a case each. */
+_Static_assert(XQ_WMATCH_SPECIAL_MAX == 16, "BY_WIDTH has one case for each width up to XQ_WMATCH_SPECIAL_MAX");
 #define BY_WIDTH(L, call) \
   switch (L) { \
   case 1: call(1); case 2: call(2); case 3: call(3); case 4: call(4); \
@@ -1132,7 +1131,7 @@ static void compact(xq__wmatch *m)
   m->nc = (int)k;
 }
 
-void xq__wm_fix(xq__wmatch *m, int a, int b)
+void xq__wmatch_fix(xq__wmatch *m, int a, int b)
 {
   m->fixed[a] = b;
   m->fixed[b] = a;
@@ -1151,7 +1150,7 @@ void xq__wm_fix(xq__wmatch *m, int a, int b)
   if (4 * k <= 3 * m->nc) compact(m);
 }
 
-void xq__wm_solve(xq__wmatch *m, int *mate)
+void xq__wmatch_solve(xq__wmatch *m, int *mate)
 {
   if (m->fresh) {
     m->fresh = 0;

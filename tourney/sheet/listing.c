@@ -7,8 +7,10 @@
  */
 #include <stdlib.h>
 
-#include "../internal.h"
+#include "../tourney_internal.h"
+#include "pair/pair.h"
 #include "sheet_internal.h"
+#include "store/store.h"
 
 /* Display width of UTF-8 text: CJK and full-width characters count 2. */
 static int display_width(const char *s)
@@ -59,13 +61,13 @@ static void board_line(FILE *f, const xq_tevent *ev, int b, const xq_tboard *bd,
 {
   char pts[16];
   const xq_tplayer *r = &ev->players[bd->red - 1];
-  xq__half_text(pts, sizeof pts, xq_tevent_points(ev, bd->red, round - 1));
+  xq__sheet_half_text(pts, sizeof pts, xq_tevent_points(ev, bd->red, round - 1));
   fprintf(f, "%4d  %4d ", b, xq_tplayer_no(ev, bd->red));
   put_padded(f, r->name, 20);
   fprintf(f, " %4s", pts);
   if (!bd->black) { fprintf(f, "   bye\n"); return; }
   const xq_tplayer *k = &ev->players[bd->black - 1];
-  xq__half_text(pts, sizeof pts, xq_tevent_points(ev, bd->black, round - 1));
+  xq__sheet_half_text(pts, sizeof pts, xq_tevent_points(ev, bd->black, round - 1));
   fprintf(f, "  -  %4d ", xq_tplayer_no(ev, bd->black));
   put_padded(f, k->name, 20);
   fprintf(f, " %4s\n", pts);
@@ -112,7 +114,7 @@ int xq_list_standings(const xq_tevent *ev, int upto, FILE *f)
     put_padded(f, p->name, 20);
     for (int t = 0; t < ev->cfg.ntb; t++) {
       char v[32];
-      xq__tb_text(v, sizeof v, ev->cfg.tb[t], s[i].val[t]);
+      xq__sheet_tb_text(v, sizeof v, ev->cfg.tb[t], s[i].val[t]);
       if (!v[0]) snprintf(v, sizeof v, "-");
       fprintf(f, " %*s", tb_width(ev->cfg.tb[t]), v);
     }

@@ -7,7 +7,7 @@
  */
 #include <stdio.h>
 
-#include "../internal.h"
+#include "../tourney_internal.h"
 #include "knockout.h"
 #include "prize.h"
 #include "sheet_internal.h"
@@ -31,7 +31,7 @@ static const char *stage_name(const xq_ko *ko, int m)
   for (int k = ko->size; k > 1; k /= 2) left++;
   left -= s; /* stages after this one */
   if (ko->seeding == XQ_KO_TOP_CHOOSES && m == ko->size) return "third place";
-  return xq__ko_stage_word(left, XQ_LANG_EN);
+  return xq__sheet_ko_stage_word(left, XQ_LANG_EN);
 }
 
 /* The games of match m, then its winner, the game in play at a table of
@@ -79,7 +79,7 @@ int xq_list_bracket(const xq_tevent *ev, const xq_ko *ko, FILE *f)
     }
     if (kind != 1) { fprintf(f, "waiting for earlier matches\n"); continue; }
     /* #n: the seed, or in a drawn bracket the position */
-    fprintf(f, "#%d %s (%d) - #%d %s (%d)\n", xq__ko_seed(ko, a), pname(ev, a), a, xq__ko_seed(ko, b),
+    fprintf(f, "#%d %s (%d) - #%d %s (%d)\n", xq__knockout_seed(ko, a), pname(ev, a), a, xq__knockout_seed(ko, b),
             pname(ev, b), b);
     match_games(f, ev, ko, m);
   }
@@ -112,15 +112,15 @@ int xq_list_places(const xq_tevent *ev, const xq_ko *ko, const int *ids, int pro
    * position drawn by lot instead */
   for (int i = 0; ko_only && i < ev->n; i++) {
     char reached[64];
-    int pos = xq__ko_seed(ko, ids[i]);
-    xq__ko_reached(reached, sizeof reached, ko, ids[i], XQ_LANG_EN);
+    int pos = xq__knockout_seed(ko, ids[i]);
+    xq__sheet_ko_reached(reached, sizeof reached, ko, ids[i], XQ_LANG_EN);
     fprintf(f, "%4d %4d  %s  %s", i + 1, ids[i], pname(ev, ids[i]), reached);
     if (pos) fprintf(f, "  (bracket position %d)", pos);
     fputc('\n', f);
   }
   for (int i = 0; !ko_only && i < ev->n; i++) {
     int pts = xq_tevent_points(ev, ids[i], XQ_TOURNEY_ROUNDS_MAX);
-    int seed = ko && ko->after ? xq__ko_seed(ko, ids[i]) : 0;
+    int seed = ko && ko->after ? xq__knockout_seed(ko, ids[i]) : 0;
     fprintf(f, "%4d %4d  %s  %d%s", i + 1, ids[i], pname(ev, ids[i]), pts / 2, pts % 2 ? ".5" : "");
     if (seed) fprintf(f, "  (KO seed %d)", seed);
     fputc('\n', f);

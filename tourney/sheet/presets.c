@@ -9,9 +9,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "../internal.h"
+#include "../tourney_internal.h"
 #include "knockout.h"
 #include "prize.h"
+#include "region.h"
 
 int xq_regulation_list(FILE *f)
 {

@@ -8,9 +8,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../internal.h"
-#include "sheet_internal.h"
+#include "../tourney_internal.h"
 #include "knockout.h"
+#include "pair/pair.h"
+#include "sheet_internal.h"
 
 enum {
   S_SHEETS, S_SHEET, S_ROUND, S_TABLE, S_DATE, S_VENUE, S_RED, S_BLACK, S_NO, S_MOVE, S_RESULT,
@@ -69,7 +70,7 @@ static const char sheet_style[] =
 static void side_row(FILE *f, const xq_tevent *ev, int id, int w, int lang)
 {
   fprintf(f, "<tr><th>%s</th><td class=\"no\">%d</td><td class=\"name\">", SW(w), xq_tplayer_no(ev, id));
-  xq__html_text(f, ev->players[id - 1].name);
+  xq__sheet_html_text(f, ev->players[id - 1].name);
   fputs("</td></tr>", f);
 }
 
@@ -94,13 +95,13 @@ static void one_sheet(FILE *f, const xq_tevent *ev, const xq_tpairing *pr, int b
 {
   char line[64];
   fprintf(f, "<section class=\"scoresheet\" data-table=\"%d\">\n<h1>", b + 1);
-  xq__html_text(f, ev->name[0] ? ev->name : SW(S_SHEET));
+  xq__sheet_html_text(f, ev->name[0] ? ev->name : SW(S_SHEET));
   fprintf(f, "</h1>\n<h2>%s · ", SW(S_SHEET));
   round_text(line, sizeof line, pr->round, lang);
-  xq__html_text(f, line);
+  xq__sheet_html_text(f, line);
   fputs(" · ", f);
   snprintf(line, sizeof line, SW(S_TABLE), b + 1);
-  xq__html_text(f, line);
+  xq__sheet_html_text(f, line);
   fprintf(f, "</h2>\n<p class=\"line\"><span>%s</span><span>%s</span></p>\n<table class=\"players\">",
           SW(S_DATE), SW(S_VENUE));
   side_row(f, ev, pr->boards[b].red, S_RED, lang);
@@ -122,7 +123,7 @@ static int html_sheets(const xq_tevent *ev, const xq_tpairing *pr, int lang, FIL
   round_text(title, sizeof title, pr->round, lang);
   fprintf(f, "<!DOCTYPE html>\n<html lang=\"%s\">\n<head>\n<meta charset=\"utf-8\">\n<title>",
           lang == XQ_LANG_ZH ? "zh" : "en");
-  if (ev->name[0]) { xq__html_text(f, ev->name); fputs(" - ", f); }
+  if (ev->name[0]) { xq__sheet_html_text(f, ev->name); fputs(" - ", f); }
   fprintf(f, "%s %s</title>\n<style>%s</style>\n</head>\n<body>\n", SW(S_SHEETS), title, sheet_style);
   for (int b = 0; b < pr->nboards; b++)
     if (pr->boards[b].black) one_sheet(f, ev, pr, b, lang);
@@ -158,9 +159,9 @@ static int collect_sheet(const xq_tevent *ev, const xq_tpairing *pr, int format,
 int xq_sheet_scoresheets(const xq_tevent *ev, const xq_tpairing *pr, int format, int lang, FILE *f)
 {
   if (format == XQ_SHEET_XLSX) {
-    xq__xlsx x;
-    FILE *m = xq__xlsx_open(&x);
-    return xq__xlsx_close(&x, m ? xq_sheet_scoresheets(ev, pr, XQ__SHEET_SPOOL, lang, m) : XQ_ENOMEM, f);
+    xq__sheet_xlsx x;
+    FILE *m = xq__sheet_xlsx_open(&x);
+    return xq__sheet_xlsx_close(&x, m ? xq_sheet_scoresheets(ev, pr, XQ__SHEET_SPOOL, lang, m) : XQ_ENOMEM, f);
   }
   if (!ev || !pr || !f || !xq__sheet_format_ok(format) || (lang != XQ_LANG_EN && lang != XQ_LANG_ZH) ||
       pr->round < 1 || (pr->round > XQ_TOURNEY_ROUNDS_MAX && pr->round != XQ_KO_ROUND) || pr->nboards < 0 || (pr->nboards && !pr->boards))

@@ -6,7 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../internal.h"
+#include "../tourney_internal.h"
+#include "pair/pair.h"
 #include "sheet_internal.h"
 
 /* ------------------------------------------------------------------ */
@@ -84,18 +85,18 @@ int xq_sheet_lang_parse(const char *s)
 /* Cells                                                               */
 /* ------------------------------------------------------------------ */
 
-void xq__half_text(char *buf, size_t cap, int64_t half)
+void xq__sheet_half_text(char *buf, size_t cap, int64_t half)
 {
   int64_t a = half < 0 ? -half : half;
   if (a % 2) snprintf(buf, cap, "%s%lld.5", half < 0 ? "-" : "", (long long)(a / 2));
   else snprintf(buf, cap, "%s%lld", half < 0 ? "-" : "", (long long)(a / 2));
 }
 
-void xq__tb_text(char *buf, size_t cap, int tb, int64_t v)
+void xq__sheet_tb_text(char *buf, size_t cap, int tb, int64_t v)
 {
   switch (tb) {
   case XQ_TB_PTS: case XQ_TB_OS: case XQ_TB_OS_C1: case XQ_TB_PS:
-    xq__half_text(buf, cap, v);
+    xq__sheet_half_text(buf, cap, v);
     break;
   case XQ_TB_SB: /* half-units times half-units */
     snprintf(buf, cap, "%g", (double)v / 4.0);
@@ -127,9 +128,9 @@ static int sheet_format_ok(int format, int lang)
 int xq_sheet_standings(const xq_tevent *ev, int upto, int format, int lang, FILE *f)
 {
   if (format == XQ_SHEET_XLSX) {
-    xq__xlsx x;
-    FILE *m = xq__xlsx_open(&x);
-    return xq__xlsx_close(&x, m ? xq_sheet_standings(ev, upto, XQ__SHEET_SPOOL, lang, m) : XQ_ENOMEM, f);
+    xq__sheet_xlsx x;
+    FILE *m = xq__sheet_xlsx_open(&x);
+    return xq__sheet_xlsx_close(&x, m ? xq_sheet_standings(ev, upto, XQ__SHEET_SPOOL, lang, m) : XQ_ENOMEM, f);
   }
   if (!ev || !f || !sheet_format_ok(format, lang)) return XQ_EINVAL;
   const xq_tconfig *c = &ev->cfg;
@@ -163,7 +164,7 @@ int xq_sheet_standings(const xq_tevent *ev, int upto, int format, int lang, FILE
     row[k] = cell[k]; k++;
     row[k++] = ev->players[s[i].id - 1].name;
     for (int t = 0; t < c->ntb; t++, k++) {
-      xq__tb_text(cell[k], sizeof cell[k], c->tb[t], s[i].val[t]);
+      xq__sheet_tb_text(cell[k], sizeof cell[k], c->tb[t], s[i].val[t]);
       row[k] = cell[k];
     }
     snprintf(cell[k], sizeof cell[k], "%d-%d-%d", s[i].wins, s[i].draws, s[i].losses);
@@ -202,9 +203,9 @@ static const char *board_result(const xq_tevent *ev, int round, const xq_tboard 
 int xq_sheet_pairings(const xq_tevent *ev, const xq_tpairing *pr, int format, int lang, FILE *f)
 {
   if (format == XQ_SHEET_XLSX) {
-    xq__xlsx x;
-    FILE *m = xq__xlsx_open(&x);
-    return xq__xlsx_close(&x, m ? xq_sheet_pairings(ev, pr, XQ__SHEET_SPOOL, lang, m) : XQ_ENOMEM, f);
+    xq__sheet_xlsx x;
+    FILE *m = xq__sheet_xlsx_open(&x);
+    return xq__sheet_xlsx_close(&x, m ? xq_sheet_pairings(ev, pr, XQ__SHEET_SPOOL, lang, m) : XQ_ENOMEM, f);
   }
   if (!ev || !pr || !f || !sheet_format_ok(format, lang) || pr->round < 1 ||
       pr->round > XQ_TOURNEY_ROUNDS_MAX)
@@ -229,14 +230,14 @@ int xq_sheet_pairings(const xq_tevent *ev, const xq_tpairing *pr, int format, in
     const char *row[8];
     snprintf(cell[0], sizeof cell[0], "%d", b + 1);
     snprintf(cell[1], sizeof cell[1], "%d", shown_no(ev, bd->red));
-    xq__half_text(cell[2], sizeof cell[2], xq_tevent_points(ev, bd->red, pr->round - 1));
+    xq__sheet_half_text(cell[2], sizeof cell[2], xq_tevent_points(ev, bd->red, pr->round - 1));
     row[0] = cell[0];
     row[1] = cell[1];
     row[2] = ev->players[bd->red - 1].name;
     row[3] = cell[2];
     if (bd->black) {
       snprintf(cell[3], sizeof cell[3], "%d", shown_no(ev, bd->black));
-      xq__half_text(cell[3] + 16, 16, xq_tevent_points(ev, bd->black, pr->round - 1));
+      xq__sheet_half_text(cell[3] + 16, 16, xq_tevent_points(ev, bd->black, pr->round - 1));
       row[4] = board_result(ev, pr->round, bd);
       row[5] = cell[3];
       row[6] = ev->players[bd->black - 1].name;

@@ -8,10 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../internal.h"
-#include "sheet_internal.h"
+#include "../tourney_internal.h"
 #include "knockout.h"
 #include "prize.h"
+#include "sheet_internal.h"
 
 enum {
   F_PLACE, F_OVERALL, F_NAME, F_FROM, F_POINTS, F_WDL, F_PLACES, F_RANK, F_TEAM, F_SUM_PLACES,
@@ -76,7 +76,7 @@ static void wdl_text(char *buf, size_t cap, const xq_tevent *ev, int id)
   snprintf(buf, cap, "%d-%d-%d", w, d, l);
 }
 
-const char *xq__ko_stage_word(int left, int lang)
+const char *xq__sheet_ko_stage_word(int left, int lang)
 {
   static const char *const en[] = {"final", "semi-final", "quarter-final", "round of 16", "round of 32",
                                    "round of 64", "round of 128"};
@@ -85,21 +85,21 @@ const char *xq__ko_stage_word(int left, int lang)
   return lang == XQ_LANG_ZH ? zh[left] : en[left];
 }
 
-/* A stage of a drawn bracket by name, as xq__ko_stage_word but for its
+/* A stage of a drawn bracket by name, as xq__sheet_ko_stage_word but for its
  * two pools: the halves' finals are the pools' own, the bracket's final
  * the one between their winners (village-king.md). */
 static const char *stage_word(const xq_ko *ko, int left, int lang)
 {
   if (ko->pools > 1 && left == 0) return lang == XQ_LANG_ZH ? "总决赛" : "final";
   if (ko->pools > 1 && left == 1) return lang == XQ_LANG_ZH ? "分组决赛" : "pool final";
-  return xq__ko_stage_word(left, lang);
+  return xq__sheet_ko_stage_word(left, lang);
 }
 
 /* How a knockout-only event placed `id`: the last match it played (byes
  * skipped) and its outcome, "won the final", "lost in the semi-final" or
  * still "in the quarter-final" (tourney.md §6.5: the stage lost in
  * decides the place). */
-void xq__ko_reached(char *buf, size_t cap, const xq_ko *ko, int id, int lang)
+void xq__sheet_ko_reached(char *buf, size_t cap, const xq_ko *ko, int id, int lang)
 {
   int last = 0, stages = 0, zh = lang == XQ_LANG_ZH;
   for (int k = ko->size; k > 1; k /= 2) stages++;
@@ -154,13 +154,13 @@ static int places_table(const xq_tevent *ev, const xq_ko *ko, const char *title,
     from_text(from, sizeof from, &ev->players[ids[i] - 1]);
     row[k++] = from;
     if (ko) {
-      xq__ko_reached(wdl, sizeof wdl, ko, ids[i], lang);
+      xq__sheet_ko_reached(wdl, sizeof wdl, ko, ids[i], lang);
       row[k++] = wdl;
-      int pos = xq__ko_seed(ko, ids[i]);
+      int pos = xq__knockout_seed(ko, ids[i]);
       snprintf(pts, sizeof pts, "%d", pos);
       row[k++] = pos ? pts : "";
     } else {
-      xq__half_text(pts, sizeof pts, xq_tevent_points(ev, ids[i], XQ_TOURNEY_ROUNDS_MAX));
+      xq__sheet_half_text(pts, sizeof pts, xq_tevent_points(ev, ids[i], XQ_TOURNEY_ROUNDS_MAX));
       row[k++] = pts;
       wdl_text(wdl, sizeof wdl, ev, ids[i]);
       row[k++] = wdl;
@@ -185,9 +185,9 @@ int xq_sheet_places(const xq_tevent *ev, const char *title, const int *ids, cons
                     int n, int format, int lang, FILE *f)
 {
   if (format == XQ_SHEET_XLSX) {
-    xq__xlsx x;
-    FILE *m = xq__xlsx_open(&x);
-    return xq__xlsx_close(&x, m ? xq_sheet_places(ev, title, ids, overall, n, XQ__SHEET_SPOOL, lang, m) : XQ_ENOMEM, f);
+    xq__sheet_xlsx x;
+    FILE *m = xq__sheet_xlsx_open(&x);
+    return xq__sheet_xlsx_close(&x, m ? xq_sheet_places(ev, title, ids, overall, n, XQ__SHEET_SPOOL, lang, m) : XQ_ENOMEM, f);
   }
   return places_sheet(ev, NULL, title, ids, overall, n, format, lang, f);
 }
@@ -196,9 +196,9 @@ int xq_sheet_ko_places(const xq_tevent *ev, const xq_ko *ko, const char *title, 
                        const int *overall, int n, int format, int lang, FILE *f)
 {
   if (format == XQ_SHEET_XLSX) {
-    xq__xlsx x;
-    FILE *m = xq__xlsx_open(&x);
-    return xq__xlsx_close(&x, m ? xq_sheet_ko_places(ev, ko, title, ids, overall, n, XQ__SHEET_SPOOL, lang, m) : XQ_ENOMEM, f);
+    xq__sheet_xlsx x;
+    FILE *m = xq__sheet_xlsx_open(&x);
+    return xq__sheet_xlsx_close(&x, m ? xq_sheet_ko_places(ev, ko, title, ids, overall, n, XQ__SHEET_SPOOL, lang, m) : XQ_ENOMEM, f);
   }
   if (!ko || ko->after != XQ_KO_NO_SWISS) return XQ_EINVAL;
   return places_sheet(ev, ko, title, ids, overall, n, format, lang, f);
@@ -224,9 +224,9 @@ int xq_sheet_groups(const xq_tevent *ev, const int *places, const xq_tgroup *gro
                     int format, int lang, FILE *f)
 {
   if (format == XQ_SHEET_XLSX) {
-    xq__xlsx x;
-    FILE *m = xq__xlsx_open(&x);
-    return xq__xlsx_close(&x, m ? xq_sheet_groups(ev, places, groups, ng, XQ__SHEET_SPOOL, lang, m) : XQ_ENOMEM, f);
+    xq__sheet_xlsx x;
+    FILE *m = xq__sheet_xlsx_open(&x);
+    return xq__sheet_xlsx_close(&x, m ? xq_sheet_groups(ev, places, groups, ng, XQ__SHEET_SPOOL, lang, m) : XQ_ENOMEM, f);
   }
   if (!args_ok(ev, format, lang, f) || !places || ng < 0 || (ng && !groups) || ng > XQ_REG_GROUPS_MAX)
     return XQ_EINVAL;
@@ -279,9 +279,9 @@ int xq_sheet_teams(const xq_tevent *ev, const xq_team_row *rows, int n, int mode
                    int lang, FILE *f)
 {
   if (format == XQ_SHEET_XLSX) {
-    xq__xlsx x;
-    FILE *m = xq__xlsx_open(&x);
-    return xq__xlsx_close(&x, m ? xq_sheet_teams(ev, rows, n, mode, XQ__SHEET_SPOOL, lang, m) : XQ_ENOMEM, f);
+    xq__sheet_xlsx x;
+    FILE *m = xq__sheet_xlsx_open(&x);
+    return xq__sheet_xlsx_close(&x, m ? xq_sheet_teams(ev, rows, n, mode, XQ__SHEET_SPOOL, lang, m) : XQ_ENOMEM, f);
   }
   if (!args_ok(ev, format, lang, f) || n < 0 || (n && !rows) ||
       (mode != XQ_TEAM_RANK_SUM && mode != XQ_TEAM_POINTS_SUM))
@@ -308,7 +308,7 @@ int xq_sheet_teams(const xq_tevent *ev, const xq_team_row *rows, int n, int mode
     /* a team short of players has no rank (Tangshan 不够4人不计团体成绩) */
     snprintf(rank, sizeof rank, r->rank ? "%d" : "-", r->rank);
     if (mode == XQ_TEAM_RANK_SUM) snprintf(value, sizeof value, "%lld", (long long)r->value);
-    else xq__half_text(value, sizeof value, r->value);
+    else xq__sheet_half_text(value, sizeof value, r->value);
     snprintf(best, sizeof best, "%d", r->best);
     size_t used = 0;
     members[0] = 0;
@@ -333,9 +333,9 @@ int xq_sheet_prizes(const xq_tevent *ev, const xq_prize_table *t, const xq_award
                     int format, int lang, FILE *f)
 {
   if (format == XQ_SHEET_XLSX) {
-    xq__xlsx x;
-    FILE *m = xq__xlsx_open(&x);
-    return xq__xlsx_close(&x, m ? xq_sheet_prizes(ev, t, aw, n, XQ__SHEET_SPOOL, lang, m) : XQ_ENOMEM, f);
+    xq__sheet_xlsx x;
+    FILE *m = xq__sheet_xlsx_open(&x);
+    return xq__sheet_xlsx_close(&x, m ? xq_sheet_prizes(ev, t, aw, n, XQ__SHEET_SPOOL, lang, m) : XQ_ENOMEM, f);
   }
   if (!args_ok(ev, format, lang, f) || !t || n < 0 || (n && !aw) || t->ncats < 0 ||
       t->ncats > XQ_PRIZE_CATS_MAX)

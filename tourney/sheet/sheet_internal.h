@@ -2,22 +2,23 @@
  * sheet_internal.h -- what the printed sheets of tourney/sheet/ share:
  * the cells (points and tie-break values as text), the table writer
  * (sheet_table.c) and the words of a knockout's stages (sheet_final.c).
- * xq__ prefix; not part of the public interface.
+ * xq__sheet_ prefix; not part of the public interface.
  */
 #ifndef XQ_TOURNEY_SHEET_INTERNAL_H
 #define XQ_TOURNEY_SHEET_INTERNAL_H
 
 #include <stdio.h>
 
+#include "sheet.h"
 #include "tourney.h"
 
 /* Points kept in half-units as text: "3", "2.5", "-0.5" (sheet.c). */
-void xq__half_text(char *buf, size_t cap, int64_t half);
+void xq__sheet_half_text(char *buf, size_t cap, int64_t half);
 
 /* Text of one tie-break value `v` of code `tb` as the standings show it;
  * empty for ROUNDBACK, which has no value of its own (it compares the tied
  * players) (sheet.c). */
-void xq__tb_text(char *buf, size_t cap, int tb, int64_t v);
+void xq__sheet_tb_text(char *buf, size_t cap, int tb, int64_t v);
 
 /* One table of a sheet (sheet_table.c), written as CSV (RFC 4180, CRLF),
  * a standalone HTML5 page (event name as <h1>, "title, sub" as <h2>,
@@ -57,16 +58,16 @@ int xq__sheet_end(xq__sheet *s);
 
 /* XLSX (sheet_xlsx.c). A sheet writer asked for XQ_SHEET_XLSX writes
  * its tables in XQ__SHEET_SPOOL (the table writer's fourth format: one
- * record per line of the workbook, XQ__SPOOL_RS between records,
- * XQ__SPOOL_US between fields, each record's first field its kind: "E"
+ * record per line of the workbook, XQ__SHEET_SPOOL_RS between records,
+ * XQ__SHEET_SPOOL_US between fields, each record's first field its kind: "E"
  * the event's name, "T" a table's title and sub, "K" the column classes,
  * "H" the headings, "R" a row; separators in a cell become spaces) into
- * the memory of xq__xlsx_open, and xq__xlsx_close turns that into the
+ * the memory of xq__sheet_xlsx_open, and xq__sheet_xlsx_close turns that into the
  * workbook on `out`:
  *   if (format == XQ_SHEET_XLSX) {
- *     xq__xlsx x;
- *     FILE *m = xq__xlsx_open(&x);
- *     return xq__xlsx_close(&x, m ? writer(..., XQ__SHEET_SPOOL, lang, m) : XQ_ENOMEM, out);
+ *     xq__sheet_xlsx x;
+ *     FILE *m = xq__sheet_xlsx_open(&x);
+ *     return xq__sheet_xlsx_close(&x, m ? writer(..., XQ__SHEET_SPOOL, lang, m) : XQ_ENOMEM, out);
  *   }
  * open returns the stream or NULL (out of memory). close takes the
  * writer's status `rc` and returns it when it failed, else XQ_OK,
@@ -75,38 +76,38 @@ int xq__sheet_end(xq__sheet *s);
  * memory in every case. The workbook is written to a mkstemp file in
  * $TMPDIR (else /tmp), read back to `out` and removed. */
 #define XQ__SHEET_SPOOL 100
-#define XQ__SPOOL_RS '\x1e'
-#define XQ__SPOOL_US '\x1f'
-#define XQ__XLSX_WIDTH_MAX 60  /* widest column of a workbook, in characters */
-typedef struct xq__xlsx {
+#define XQ__SHEET_SPOOL_RS '\x1e'
+#define XQ__SHEET_SPOOL_US '\x1f'
+#define XQ__SHEET_XLSX_WIDTH_MAX 60  /* widest column of a workbook, in characters */
+typedef struct xq__sheet_xlsx {
   FILE *m;
   char *buf;
   size_t len;
-} xq__xlsx;
-FILE *xq__xlsx_open(xq__xlsx *x);
-int xq__xlsx_close(xq__xlsx *x, int rc, FILE *out);
+} xq__sheet_xlsx;
+FILE *xq__sheet_xlsx_open(xq__sheet_xlsx *x);
+int xq__sheet_xlsx_close(xq__sheet_xlsx *x, int rc, FILE *out);
 
 /* True for the formats the sheet writers take themselves: CSV, HTML,
  * text and the spool (sheet_table.c). */
 int xq__sheet_format_ok(int format);
 
 /* `s` into HTML text or an attribute value (& < > " ' escaped). */
-void xq__html_text(FILE *f, const char *s);
+void xq__sheet_html_text(FILE *f, const char *s);
 
 /* Display columns of UTF-8 text (2 for a CJK character, 1 for a byte
  * that is not valid UTF-8), and the text written with control characters
  * as spaces (sheet_table.c). */
-int xq__text_width(const char *s);
-void xq__text_put(FILE *f, const char *s);
+int xq__sheet_text_width(const char *s);
+void xq__sheet_text_put(FILE *f, const char *s);
 
 struct xq_ko;
 /* How a knockout placed `id` (sheet_final.c): its last match played and
  * the outcome ("won the final", "lost in the semi-final", "in the
  * quarter-final" while undecided), in `lang`, into buf (always ended). */
-void xq__ko_reached(char *buf, size_t cap, const struct xq_ko *ko, int id, int lang);
+void xq__sheet_ko_reached(char *buf, size_t cap, const struct xq_ko *ko, int id, int lang);
 /* A bracket stage by the number of stages after it (`left`: 0 the final,
  * 1 the semi-final, ...), in `lang`; "early round" past the round of 128
  * (sheet_final.c). */
-const char *xq__ko_stage_word(int left, int lang);
+const char *xq__sheet_ko_stage_word(int left, int lang);
 
 #endif /* XQ_TOURNEY_SHEET_INTERNAL_H */

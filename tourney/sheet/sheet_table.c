@@ -30,7 +30,7 @@ static void csv_field(FILE *f, const char *s, int last)
   fputs(last ? "\r\n" : ",", f);
 }
 
-void xq__html_text(FILE *f, const char *s)
+void xq__sheet_html_text(FILE *f, const char *s)
 {
   for (; *s; s++)
     switch (*s) {
@@ -46,7 +46,7 @@ void xq__html_text(FILE *f, const char *s)
 static void html_cell(FILE *f, const char *tag, const char *cls, const char *s)
 {
   fprintf(f, "<%s%s%s%s>", tag, cls ? " class=\"" : "", cls ? cls : "", cls ? "\"" : "");
-  xq__html_text(f, s);
+  xq__sheet_html_text(f, s);
   fprintf(f, "</%s>", tag);
 }
 
@@ -75,20 +75,20 @@ static const char *event_name(const xq_tevent *ev, int lang)
 /* "title, sub" (English) or "title sub" (Chinese); sub may be NULL. */
 static void subtitle(FILE *f, int lang, const char *title, const char *sub, int html)
 {
-  if (html) xq__html_text(f, title); else xq__text_put(f, title);
+  if (html) xq__sheet_html_text(f, title); else xq__sheet_text_put(f, title);
   if (!sub || !sub[0]) return;
   fputs(lang == XQ_LANG_ZH ? " " : ", ", f);
-  if (html) xq__html_text(f, sub); else xq__text_put(f, sub);
+  if (html) xq__sheet_html_text(f, sub); else xq__sheet_text_put(f, sub);
 }
 
 static void html_open(FILE *f, const xq_tevent *ev, int lang, const char *title, const char *sub)
 {
   fprintf(f, "<!DOCTYPE html>\n<html lang=\"%s\">\n<head>\n<meta charset=\"utf-8\">\n<title>",
           lang == XQ_LANG_ZH ? "zh" : "en");
-  if (ev->name[0]) { xq__html_text(f, ev->name); fputs(" - ", f); }
-  xq__html_text(f, title);
+  if (ev->name[0]) { xq__sheet_html_text(f, ev->name); fputs(" - ", f); }
+  xq__sheet_html_text(f, title);
   fprintf(f, "</title>\n<style>%s</style>\n</head>\n<body>\n<h1>", html_style);
-  xq__html_text(f, event_name(ev, lang));
+  xq__sheet_html_text(f, event_name(ev, lang));
   fputs("</h1>\n<h2>", f);
   subtitle(f, lang, title, sub, 1);
   fputs("</h2>\n<table>\n<thead><tr>", f);
@@ -98,15 +98,15 @@ static void html_open(FILE *f, const xq_tevent *ev, int lang, const char *title,
  * cell become spaces. */
 static void spool_field(FILE *f, const char *s, int first)
 {
-  if (!first) fputc(XQ__SPOOL_US, f);
-  for (; *s; s++) fputc(*s == XQ__SPOOL_RS || *s == XQ__SPOOL_US ? ' ' : *s, f);
+  if (!first) fputc(XQ__SHEET_SPOOL_US, f);
+  for (; *s; s++) fputc(*s == XQ__SHEET_SPOOL_RS || *s == XQ__SHEET_SPOOL_US ? ' ' : *s, f);
 }
 
 static void spool_record(FILE *f, const char *kind, int n, const char *const *cells)
 {
   spool_field(f, kind, 1);
   for (int c = 0; c < n; c++) spool_field(f, cells[c] ? cells[c] : "", 0);
-  fputc(XQ__SPOOL_RS, f);
+  fputc(XQ__SHEET_SPOOL_RS, f);
 }
 
 int xq__sheet_format_ok(int format)
@@ -150,20 +150,20 @@ static int cp_width(unsigned c)
   return 1;
 }
 
-int xq__text_width(const char *s)
+int xq__sheet_text_width(const char *s)
 {
   int w = 0;
   unsigned cp;
   const unsigned char *p = (const unsigned char *)s;
   while (*p) {
     p += utf8_next(p, &cp);
-    /* control characters are printed as one space (xq__text_put) */
+    /* control characters are printed as one space (xq__sheet_text_put) */
     w += cp < 0x20 || cp == 0x7f ? 1 : cp_width(cp);
   }
   return w;
 }
 
-void xq__text_put(FILE *f, const char *s)
+void xq__sheet_text_put(FILE *f, const char *s)
 {
   /* a tab or line break inside a cell would break the columns */
   for (; *s; s++) fputc((unsigned char)*s < 0x20 || *s == 0x7f ? ' ' : *s, f);
@@ -180,13 +180,13 @@ static void text_line(const xq__sheet *s, const char *const *cells)
 {
   int owed = 0; /* spaces owed before the next visible character */
   for (int c = 0; c < s->ncols; c++) {
-    int w = xq__text_width(cells[c]), room = s->width[c] - w;
+    int w = xq__sheet_text_width(cells[c]), room = s->width[c] - w;
     const char *cls = s->cls[c];
     int left = cls && !strcmp(cls, "n") ? room : cls && !strcmp(cls, "c") ? room / 2 : 0;
     if (c) owed += 2;
     if (cells[c][0]) {
       pad(s->f, owed + left);
-      xq__text_put(s->f, cells[c]);
+      xq__sheet_text_put(s->f, cells[c]);
       owed = room - left;
     } else {
       owed += s->width[c];
@@ -213,7 +213,7 @@ static int keep_row(xq__sheet *s, const char *const *cells)
       while (c-- > 0) free(row[c]);
       return XQ_ENOMEM;
     }
-    int w = xq__text_width(row[c]);
+    int w = xq__sheet_text_width(row[c]);
     if (w > s->width[c]) s->width[c] = w;
   }
   s->nrows++;
@@ -249,7 +249,7 @@ int xq__sheet_begin(xq__sheet *s, FILE *f, int format, int lang, const xq_tevent
       spool_field(f, lang == XQ_LANG_ZH ? " " : ", ", 1);
       spool_field(f, sub, 1);
     }
-    fputc(XQ__SPOOL_RS, f);
+    fputc(XQ__SHEET_SPOOL_RS, f);
     for (int c = 0; c < ncols; c++) k[c] = s->cls[c] ? s->cls[c] : "";
     spool_record(f, "K", ncols, k);
     spool_record(f, "H", ncols, head);
@@ -274,7 +274,7 @@ int xq__sheet_begin(xq__sheet *s, FILE *f, int format, int lang, const xq_tevent
     if (flags & XQ__SHEET_AFTER) {
       fputc('\n', f);
     } else {
-      xq__text_put(f, event_name(ev, lang));
+      xq__sheet_text_put(f, event_name(ev, lang));
       fputc('\n', f);
     }
     subtitle(f, lang, title, sub, 0);

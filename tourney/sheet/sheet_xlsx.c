@@ -19,7 +19,7 @@
 
 #include "sheet_internal.h"
 
-FILE *xq__xlsx_open(xq__xlsx *x)
+FILE *xq__sheet_xlsx_open(xq__sheet_xlsx *x)
 {
   memset(x, 0, sizeof *x);
   x->m = open_memstream(&x->buf, &x->len);
@@ -43,15 +43,15 @@ static int next_rec(char **p, rec *r)
 {
   char *s = *p;
   if (!s || !*s) return 0;
-  char *end = strchr(s, XQ__SPOOL_RS);
+  char *end = strchr(s, XQ__SHEET_SPOOL_RS);
   if (end) { *end = 0; *p = end + 1; } else { *p = NULL; }
   r->kind = s[0];
   r->n = 0;
-  char *q = strchr(s, XQ__SPOOL_US);
+  char *q = strchr(s, XQ__SHEET_SPOOL_US);
   while (q && r->n < XQ__SHEET_COLS_MAX) {
     *q = 0;
     r->field[r->n++] = q + 1;
-    q = strchr(q + 1, XQ__SPOOL_US);
+    q = strchr(q + 1, XQ__SHEET_SPOOL_US);
   }
   return 1;
 }
@@ -104,7 +104,7 @@ static void measure(book *b, char *spool)
   while (next_rec(&p, &r)) {
     if (r.kind != 'H' && r.kind != 'R') continue;
     for (int c = 0; c < r.n; c++) {
-      int w = xq__text_width(r.field[c]);
+      int w = xq__sheet_text_width(r.field[c]);
       if (w > b->width[c]) b->width[c] = w;
     }
   }
@@ -152,12 +152,12 @@ static void first_title(const char *spool, char *buf, size_t cap)
 {
   buf[0] = 0;
   const char *t = spool;
-  while (t && *t && !(t[0] == 'T' && t[1] == XQ__SPOOL_US)) {
-    t = strchr(t, XQ__SPOOL_RS);
+  while (t && *t && !(t[0] == 'T' && t[1] == XQ__SHEET_SPOOL_US)) {
+    t = strchr(t, XQ__SHEET_SPOOL_RS);
     if (t) t++;
   }
   if (!t || !*t) return;
-  const char *s = t + 2, *end = strchr(s, XQ__SPOOL_RS);
+  const char *s = t + 2, *end = strchr(s, XQ__SHEET_SPOOL_RS);
   size_t n = end ? (size_t)(end - s) : strlen(s);
   char tmp[XQ_TOURNEY_NAME_MAX + 256];
   if (n >= sizeof tmp) n = sizeof tmp - 1;
@@ -198,7 +198,7 @@ static int write_book(char *spool, const char *path)
     if (!copy) rc = XQ_ENOMEM;
     else { measure(&b, copy); free(copy); }
     for (int c = 0; !rc && c < XQ__SHEET_COLS_MAX && b.width[c]; c++) {
-      int w = b.width[c] > XQ__XLSX_WIDTH_MAX ? XQ__XLSX_WIDTH_MAX : b.width[c];
+      int w = b.width[c] > XQ__SHEET_XLSX_WIDTH_MAX ? XQ__SHEET_XLSX_WIDTH_MAX : b.width[c];
       if (worksheet_set_column(b.ws, (lxw_col_t)c, (lxw_col_t)c, w + 2, NULL)) rc = XQ_EIO;
     }
     if (!rc) rc = lay_out(&b, spool);
@@ -224,7 +224,7 @@ static int copy_back(const char *path, FILE *out)
   return rc;
 }
 
-int xq__xlsx_close(xq__xlsx *x, int rc, FILE *out)
+int xq__sheet_xlsx_close(xq__sheet_xlsx *x, int rc, FILE *out)
 {
   if (x->m && fclose(x->m) && !rc) rc = XQ_EIO;
   x->m = NULL;

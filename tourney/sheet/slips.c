@@ -10,9 +10,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../internal.h"
-#include "sheet_internal.h"
+#include "../tourney_internal.h"
 #include "knockout.h"
+#include "pair/pair.h"
+#include "sheet_internal.h"
 
 #define QUIET 4 /* modules of white around a QR code (ISO/IEC 18004) */
 
@@ -43,7 +44,7 @@ enum { W_SLIPS, W_TABLE, W_RED, W_BLACK, W_TOKEN, W_ROUND, W_KNOCKOUT };
 static void player(FILE *f, const xq_tevent *ev, int id, const char *side)
 {
   fprintf(f, "<p class=\"who\"><span>%s</span> %d. ", side, xq_tplayer_no(ev, id));
-  xq__html_text(f, ev->players[id - 1].name);
+  xq__sheet_html_text(f, ev->players[id - 1].name);
   fputs("</p>", f);
 }
 
@@ -55,7 +56,7 @@ static int slip(FILE *f, const xq_tevent *ev, const xq_tpairing *pr, int b, cons
   snprintf(link, sizeof link, "xqref://%s/?round=%d&table=%d&token=%s", connect, pr->round, b + 1, token);
   snprintf(head, sizeof head, WORD(W_TABLE), b + 1);
   fprintf(f, "<section class=\"slip\" data-table=\"%d\"><h2>", b + 1);
-  xq__html_text(f, head);
+  xq__sheet_html_text(f, head);
   fputs(" · ", f);
   if (pr->round == XQ_KO_ROUND) fputs(WORD(W_KNOCKOUT), f);
   else fprintf(f, WORD(W_ROUND), pr->round);
@@ -64,9 +65,9 @@ static int slip(FILE *f, const xq_tevent *ev, const xq_tpairing *pr, int b, cons
   player(f, ev, pr->boards[b].black, WORD(W_BLACK));
   int rc = qr_svg(f, link);
   fprintf(f, "<p class=\"token\">%s <code>", WORD(W_TOKEN));
-  xq__html_text(f, token);
+  xq__sheet_html_text(f, token);
   fputs("</code></p><p class=\"link\">", f);
-  xq__html_text(f, link);
+  xq__sheet_html_text(f, link);
   fputs("</p></section>\n", f);
   return rc;
 }
@@ -78,7 +79,7 @@ int xq_sheet_slips(const xq_tevent *ev, const xq_tpairing *pr, const char *const
       strlen(connect) > XQ_SLIP_CONNECT_MAX)
     return XQ_EINVAL;
   fprintf(f, "<!DOCTYPE html>\n<html lang=\"%s\"><head><meta charset=\"utf-8\"><title>", lang == XQ_LANG_ZH ? "zh" : "en");
-  xq__html_text(f, ev->name);
+  xq__sheet_html_text(f, ev->name);
   fprintf(f, " · %s</title><style>\n"
           "body{font:14px/1.4 system-ui,\"Noto Sans CJK SC\",\"WenQuanYi Micro Hei\",sans-serif;margin:1cm}\n"
           ".slips{display:grid;grid-template-columns:repeat(auto-fill,minmax(6.5cm,1fr));gap:.4cm}\n"
@@ -86,7 +87,7 @@ int xq_sheet_slips(const xq_tevent *ev, const xq_tpairing *pr, const char *const
           ".who{margin:0}.who span{color:#666}.qr{width:4cm;height:4cm;display:block;margin:.2cm auto}\n"
           ".token code{font-size:1.05em;word-break:break-all}.link{font-size:.7em;color:#666;word-break:break-all}\n"
           "@media print{body{margin:.5cm}}\n</style></head><body><h1>", WORD(W_SLIPS));
-  xq__html_text(f, ev->name);
+  xq__sheet_html_text(f, ev->name);
   fprintf(f, " · %s</h1><div class=\"slips\">\n", WORD(W_SLIPS));
   int rc = XQ_OK;
   for (int b = 0; b < pr->nboards && !rc; b++)

@@ -13,9 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../internal.h"
-#include "store_internal.h"
+#include "../tourney_internal.h"
 #include "knockout.h"
+#include "store_internal.h"
 
 static int fail(xq_error *err, int code, const char *msg, sqlite3 *db)
 {
@@ -30,7 +30,7 @@ static int fail(xq_error *err, int code, const char *msg, sqlite3 *db)
  * player. */
 static int bad_entrants(sqlite3 *db, const xq_ko *ko)
 {
-  int n = xq__tstore_count(db, "SELECT count(*) FROM registrations", 0);
+  int n = xq__store_count(db, "SELECT count(*) FROM registrations", 0);
   for (int i = 0; i < ko->size; i++)
     if (ko->seeds[i] < 0 || ko->seeds[i] > n) return 1;
   return xq_ko_entrants(ko) < 2;
@@ -38,7 +38,7 @@ static int bad_entrants(sqlite3 *db, const xq_ko *ko)
 
 int xq_tstore_ko_start(xq_tstore *st, const xq_ko *ko, xq_error *err)
 {
-  sqlite3 *db = xq__tstore_db(st);
+  sqlite3 *db = xq__store_db(st);
   int only = ko && ko->after == XQ_KO_NO_SWISS;
   if (!db || !ko || (ko->after < 1 && !only) || ko->size < 2 || ko->size > XQ_KO_SIZE_MAX ||
       only != (ko->seeding == XQ_KO_LOT))
@@ -48,13 +48,13 @@ int xq_tstore_ko_start(xq_tstore *st, const xq_ko *ko, xq_error *err)
   for (int i = 0; i < ko->size; i++)
     len += (size_t)snprintf(seeds + len, sizeof seeds - len, "%s%d", i ? "," : "", ko->seeds[i]);
   /* one transaction (a savepoint inside an open batch), under the lock */
-  xq__tstore_lock(st);
-  if (xq__tstore_begin(st, 1, err)) { xq__tstore_unlock(st); return XQ_ESTORE; }
+  xq__store_lock(st);
+  if (xq__store_begin(st, 1, err)) { xq__store_unlock(st); return XQ_ESTORE; }
   int rc = XQ_OK;
   sqlite3_stmt *q = NULL;
-  if (xq__tstore_count(db, "SELECT count(*) FROM ko_log WHERE kind = 'start'", 0) != 0) {
+  if (xq__store_count(db, "SELECT count(*) FROM ko_log WHERE kind = 'start'", 0) != 0) {
     rc = fail(err, XQ_EINVAL, "the knockout stage has already started", NULL);
-  } else if (xq__tstore_count(db, "SELECT count(*) FROM events WHERE kind = 'pairing' AND round > ?", ko->after) != 0) {
+  } else if (xq__store_count(db, "SELECT count(*) FROM events WHERE kind = 'pairing' AND round > ?", ko->after) != 0) {
     /* §6.4: the seeds leave the Swiss before the next round is paired */
     rc = fail(err, XQ_EINVAL, only ? "a knockout-only event cannot follow Swiss rounds"
                                    : "a Swiss round after the cut is already paired", NULL);
@@ -74,9 +74,9 @@ int xq_tstore_ko_start(xq_tstore *st, const xq_ko *ko, xq_error *err)
     if (sqlite3_step(q) != SQLITE_DONE) rc = fail(err, XQ_ESTORE, "knockout start", db);
   }
   sqlite3_finalize(q);
-  if (rc) xq__tstore_rollback(st);
-  else rc = xq__tstore_commit(st, err);
-  xq__tstore_unlock(st);
+  if (rc) xq__store_rollback(st);
+  else rc = xq__store_commit(st, err);
+  xq__store_unlock(st);
   return rc;
 }
 
@@ -126,13 +126,13 @@ enum { KO_GAME, KO_PUBLISH, KO_RESULT };
  * or the result `res` of table *table. */
 static int ko_write(xq_tstore *st, int what, const xq_ko_game *g, int *table, int res, xq_error *err)
 {
-  sqlite3 *db = xq__tstore_db(st);
+  sqlite3 *db = xq__store_db(st);
   if (!db || (what != KO_RESULT && !g) || !table) return fail(err, XQ_EINVAL, "no game", NULL);
   xq_ko *ko = malloc(sizeof *ko);
   if (!ko) return fail(err, XQ_ENOMEM, "out of memory", NULL);
-  xq__tstore_lock(st);
-  if (xq__tstore_begin(st, 1, err)) {
-    xq__tstore_unlock(st);
+  xq__store_lock(st);
+  if (xq__store_begin(st, 1, err)) {
+    xq__store_unlock(st);
     free(ko);
     return XQ_ESTORE;
   }
@@ -158,9 +158,9 @@ static int ko_write(xq_tstore *st, int what, const xq_ko_game *g, int *table, in
     else rc = insert_game(db, &ko->games[ko->ngames - 1], err);
   }
   free(ko);
-  if (rc) xq__tstore_rollback(st);
-  else rc = xq__tstore_commit(st, err);
-  xq__tstore_unlock(st);
+  if (rc) xq__store_rollback(st);
+  else rc = xq__store_commit(st, err);
+  xq__store_unlock(st);
   return rc;
 }
 
@@ -183,7 +183,7 @@ int xq_tstore_ko_result(xq_tstore *st, int table, int res, xq_error *err)
 /* The published knockout tables into ko->tables (none decided yet). */
 static int load_tables(xq_tstore *st, sqlite3 *db, xq_ko *ko, xq_error *err)
 {
-  sqlite3_stmt *q = xq__tstore_stmt(st, XQ__Q_KO_TABLES, "SELECT board, match, type, red, black"
+  sqlite3_stmt *q = xq__store_stmt(st, XQ__STORE_Q_KO_TABLES, "SELECT board, match, type, red, black"
                                     " FROM ko_tables ORDER BY board");
   if (!q) return fail(err, XQ_ESTORE, "knockout tables", db);
   int rc = XQ_OK, s;
@@ -202,17 +202,17 @@ static int load_tables(xq_tstore *st, sqlite3 *db, xq_ko *ko, xq_error *err)
 
 int xq_tstore_ko_load(xq_tstore *st, xq_ko *ko, xq_error *err)
 {
-  sqlite3 *db = xq__tstore_db(st);
+  sqlite3 *db = xq__store_db(st);
   sqlite3_stmt *q = NULL;
   if (!db || !ko) return XQ_EINVAL;
   memset(ko, 0, sizeof *ko);
-  xq__tstore_lock(st);
+  xq__store_lock(st);
   /* the tables first: a game's result names its table */
   int rc = load_tables(st, db, ko, err), s;
-  if (!rc) q = xq__tstore_stmt(st, XQ__Q_KO_LOG, "SELECT kind, after_round, size, seeding, format, choice,"
+  if (!rc) q = xq__store_stmt(st, XQ__STORE_Q_KO_LOG, "SELECT kind, after_round, size, seeding, format, choice,"
                                " seeds, match, type, red, black, res, board FROM ko_log ORDER BY seq");
   if (rc || !q) {
-    xq__tstore_unlock(st);
+    xq__store_unlock(st);
     return rc ? rc : fail(err, XQ_ESTORE, "knockout log", db);
   }
   while ((s = sqlite3_step(q)) == SQLITE_ROW) {
@@ -254,11 +254,11 @@ int xq_tstore_ko_load(xq_tstore *st, xq_ko *ko, xq_error *err)
   }
   if (!rc && s != SQLITE_DONE) rc = fail(err, XQ_ESTORE, "knockout log", db);
   sqlite3_reset(q);
-  xq__tstore_unlock(st);
+  xq__store_unlock(st);
   return rc;
 }
 
-int xq__ko_mark(xq_tstore *st, xq_tevent *ev, xq_error *err)
+int xq__store_ko_mark(xq_tstore *st, xq_tevent *ev, xq_error *err)
 {
   xq_ko ko;
   int rc = xq_tstore_ko_load(st, &ko, err);
@@ -277,9 +277,9 @@ int xq__ko_mark(xq_tstore *st, xq_tevent *ev, xq_error *err)
   return XQ_OK;
 }
 
-void xq__ko_dump(xq_tstore *st, FILE *f)
+void xq__store_ko_dump(xq_tstore *st, FILE *f)
 {
-  sqlite3 *db = xq__tstore_db(st);
+  sqlite3 *db = xq__store_db(st);
   sqlite3_stmt *q;
   if (!db || sqlite3_prepare_v2(db, "SELECT seq, at, kind, after_round, size, seeding, format, choice,"
                                 " seeds, match, type, red, black, res, board FROM ko_log ORDER BY seq",

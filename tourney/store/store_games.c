@@ -6,7 +6,7 @@
  * game and answers a board's retried message with the same reply.
  *
  * The server appends tens of thousands of rows a second inside group-
- * commit batches (store.c), so an append is one cached INSERT: no
+ * commit batches (store_open.c), so an append is one cached INSERT: no
  * prepare, no savepoint (one statement is atomic on its own: a refused
  * row leaves nothing, inside a batch or not).
  */
@@ -15,9 +15,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "../internal.h"
-#include "store_internal.h"
+#include "../tourney_internal.h"
 #include "knockout.h"
+#include "store_internal.h"
 
 static int fail(xq_error *err, int code, const char *msg, sqlite3 *db)
 {
@@ -55,7 +55,7 @@ static long event_len(const char *s)
 
 int xq_tstore_game_append(xq_tstore *st, const xq_tgame_rec *r, int64_t *id, xq_error *err)
 {
-  sqlite3 *db = xq__tstore_db(st);
+  sqlite3 *db = xq__store_db(st);
   if (!db || !r) return fail(err, XQ_EINVAL, "no store or row", NULL);
   if (!game_ok(r->round, r->board)) return fail(err, XQ_EINVAL, "round or board out of range", NULL);
   if (r->source < XQ_GSRC_BOARD || r->source > XQ_GSRC_INGEST) return fail(err, XQ_EINVAL, "bad source", NULL);
@@ -65,11 +65,11 @@ int xq_tstore_game_append(xq_tstore *st, const xq_tgame_rec *r, int64_t *id, xq_
   const char *reply = r->reply ? r->reply : "";
   size_t rlen = strlen(reply);
   if (rlen >= XQ_GAME_TEXT_MAX) return fail(err, XQ_EINVAL, "reply text over 64 KiB", NULL);
-  xq__tstore_lock(st);
+  xq__store_lock(st);
   int rc = XQ_OK;
-  sqlite3_stmt *q = xq__tstore_stmt(st, XQ__Q_GAME_APPEND,
+  sqlite3_stmt *q = xq__store_stmt(st, XQ__STORE_Q_GAME_APPEND,
     "INSERT INTO game_log(round, board, source, seq, event, reply, at_ms) VALUES (?,?,?,?,?,?,?)");
-  if (xq__tstore_writable(st, err)) {
+  if (xq__store_writable(st, err)) {
     rc = XQ_ESTORE;
   } else if (!q) {
     rc = fail(err, XQ_ESTORE, "game log", db);
@@ -90,22 +90,22 @@ int xq_tstore_game_append(xq_tstore *st, const xq_tgame_rec *r, int64_t *id, xq_
       rc = fail(err, XQ_ESTORE, "game log", db);
     }
     sqlite3_reset(q);
-    if (rc) xq__tstore_failed(st);
+    if (rc) xq__store_failed(st);
   }
-  xq__tstore_unlock(st);
+  xq__store_unlock(st);
   return rc;
 }
 
 int xq_tstore_game_reply(xq_tstore *st, int round, int board, int64_t seq, char **reply)
 {
-  sqlite3 *db = xq__tstore_db(st);
+  sqlite3 *db = xq__store_db(st);
   if (!db || !reply) return XQ_EINVAL;
   *reply = NULL;
   if (!game_ok(round, board) || seq <= 0) return XQ_EINVAL;
-  xq__tstore_lock(st);
+  xq__store_lock(st);
   int rc = XQ_EINVAL;
   /* "seq > 0" lets the partial unique index answer */
-  sqlite3_stmt *q = xq__tstore_stmt(st, XQ__Q_GAME_REPLY,
+  sqlite3_stmt *q = xq__store_stmt(st, XQ__STORE_Q_GAME_REPLY,
     "SELECT reply FROM game_log WHERE round = ? AND board = ? AND source = 1 AND seq = ? AND seq > 0");
   if (!q) {
     rc = XQ_ESTORE;
@@ -129,19 +129,19 @@ int xq_tstore_game_reply(xq_tstore *st, int round, int board, int64_t seq, char 
     }
     sqlite3_reset(q);
   }
-  xq__tstore_unlock(st);
+  xq__store_unlock(st);
   return rc;
 }
 
 int xq_tstore_game_last_seq(xq_tstore *st, int round, int board, int64_t *seq)
 {
-  sqlite3 *db = xq__tstore_db(st);
+  sqlite3 *db = xq__store_db(st);
   if (!db || !seq) return XQ_EINVAL;
   *seq = 0;
   if (!game_ok(round, board)) return XQ_EINVAL;
-  xq__tstore_lock(st);
+  xq__store_lock(st);
   int rc = XQ_OK;
-  sqlite3_stmt *q = xq__tstore_stmt(st, XQ__Q_GAME_LAST_SEQ,
+  sqlite3_stmt *q = xq__store_stmt(st, XQ__STORE_Q_GAME_LAST_SEQ,
     "SELECT max(seq) FROM game_log WHERE round = ? AND board = ? AND source = 1 AND seq > 0");
   if (!q) {
     rc = XQ_ESTORE;
@@ -152,26 +152,26 @@ int xq_tstore_game_last_seq(xq_tstore *st, int round, int board, int64_t *seq)
     else rc = XQ_ESTORE;
     sqlite3_reset(q);
   }
-  xq__tstore_unlock(st);
+  xq__store_unlock(st);
   return rc;
 }
 
 int xq_tstore_game_scan(xq_tstore *st, int round, int board, int (*fn)(void *ctx, const xq_tgame_rec *r),
                         void *ctx, xq_error *err)
 {
-  sqlite3 *db = xq__tstore_db(st);
+  sqlite3 *db = xq__store_db(st);
   if (!db || !fn) return fail(err, XQ_EINVAL, "no store or callback", NULL);
   if (round != 0 && !game_ok(round, board)) return fail(err, XQ_EINVAL, "round or board out of range", NULL);
   sqlite3_stmt *q;
   /* prepared per scan, not cached: fn may call the store again, even
    * start another scan */
-  xq__tstore_lock(st);
+  xq__store_lock(st);
   if (sqlite3_prepare_v2(db, round ? "SELECT id, round, board, source, seq, event, reply, at_ms FROM game_log"
                                      " WHERE round = ? AND board = ? ORDER BY id"
                                    : "SELECT id, round, board, source, seq, event, reply, at_ms FROM game_log"
                                      " ORDER BY id", -1, &q, NULL) != SQLITE_OK) {
     int rc = fail(err, XQ_ESTORE, "game log", db);
-    xq__tstore_unlock(st);
+    xq__store_unlock(st);
     return rc;
   }
   if (round) {
@@ -190,6 +190,6 @@ int xq_tstore_game_scan(xq_tstore *st, int round, int board, int (*fn)(void *ctx
   }
   if (!rc && s != SQLITE_DONE) rc = fail(err, XQ_ESTORE, "game log", db);
   sqlite3_finalize(q);
-  xq__tstore_unlock(st);
+  xq__store_unlock(st);
   return rc;
 }

@@ -2,70 +2,73 @@
  * store_internal.h -- what the files of the SQLite store (tourney/store/)
  * share: the connection, its lock, nested transactions, the cache of
  * prepared statements, and the knockout log's part of a reload and of the
- * dump. xq__ prefix; not part of the public interface. Only the files of
+ * dump. xq__store_ prefix; not part of the public interface. Only the files of
  * this folder hold SQL.
  */
 #ifndef XQ_TOURNEY_STORE_INTERNAL_H
 #define XQ_TOURNEY_STORE_INTERNAL_H
 
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
+#include "store.h"
 #include "tourney.h"
 
 /* Mark the knockout seeds of the store's knockout log, if any, with
  * result KO in the unpaired Swiss rounds after the cut (tourney.md §6.4).
  * `st` is the open store (knockout_store.c). Returns XQ_OK or XQ_ESTORE. */
-int xq__ko_mark(xq_tstore *st, xq_tevent *ev, xq_error *err);
+int xq__store_ko_mark(xq_tstore *st, xq_tevent *ev, xq_error *err);
 
 /* Print the knockout log (after the event log), one row a line. */
-void xq__ko_dump(xq_tstore *st, FILE *f);
+void xq__store_ko_dump(xq_tstore *st, FILE *f);
 
 /* The players' part of a reload and of the dump (store_players.c), with
- * the lock held inside the reload's read transaction. xq__draw_load
+ * the lock held inside the reload's read transaction. xq__store_draw_load
  * applies the numbers of drawing event `seq` (a 'numbering' event without
- * a round) to every player; xq__edits_load applies every edit, in order,
- * once the whole log is replayed. XQ_OK or XQ_ESTORE. xq__edits_dump
- * prints the edits made right after event `after`, xq__draw_dump the
+ * a round) to every player; xq__store_edits_load applies every edit, in order,
+ * once the whole log is replayed. XQ_OK or XQ_ESTORE. xq__store_edits_dump
+ * prints the edits made right after event `after`, xq__store_draw_dump the
  * numbers of drawing `seq`. */
-int xq__draw_load(xq_tstore *st, int64_t seq, xq_tevent *ev, xq_error *err);
-int xq__edits_load(xq_tstore *st, xq_tevent *ev, xq_error *err);
-void xq__edits_dump(xq_tstore *st, int64_t after, FILE *f);
-void xq__draw_dump(xq_tstore *st, int64_t seq, FILE *f);
+int xq__store_draw_load(xq_tstore *st, int64_t seq, xq_tevent *ev, xq_error *err);
+int xq__store_edits_load(xq_tstore *st, xq_tevent *ev, xq_error *err);
+void xq__store_edits_dump(xq_tstore *st, int64_t after, FILE *f);
+void xq__store_draw_dump(xq_tstore *st, int64_t seq, FILE *f);
 
 /* The SQLite handle of an open store, for the store files of the module. */
 struct sqlite3;
-struct sqlite3 *xq__tstore_db(xq_tstore *st);
+struct sqlite3 *xq__store_db(xq_tstore *st);
 
 /* The first column of the first row of `sql` as an int, with `a` bound
  * to its parameter when it has one; -1 when the query fails or has no
- * row. And column i of the current row as text, "" for NULL (store.c). */
+ * row. And column i of the current row as text, "" for NULL (store_open.c). */
 struct sqlite3_stmt;
-int xq__tstore_count(struct sqlite3 *db, const char *sql, int a);
-const char *xq__col_text(struct sqlite3_stmt *q, int i);
+int xq__store_count(struct sqlite3 *db, const char *sql, int a);
+const char *xq__store_col_text(struct sqlite3_stmt *q, int i);
 
-/* The store's lock (store.c): the connection's recursive mutex. Every
+/* The store's lock (store_open.c): the connection's recursive mutex. Every
  * public store call that spans several SQLite calls (a transaction, a
  * cached statement, the batch state) holds it from start to end, so two
  * threads may share one store. */
-void xq__tstore_lock(xq_tstore *st);
-void xq__tstore_unlock(xq_tstore *st);
+void xq__store_lock(xq_tstore *st);
+void xq__store_unlock(xq_tstore *st);
 
-/* Nested transactions (store.c), called with the lock held: the outermost
+/* Nested transactions (store_open.c), called with the lock held: the outermost
  * level is BEGIN IMMEDIATE (`write`) or BEGIN ... COMMIT, inner levels
  * (for instance a write inside an open batch) are savepoints, so a failed
  * inner level undoes only itself. begin returns XQ_OK or XQ_ESTORE (`err`
  * filled; also when a batch lost its transaction); commit returns XQ_OK,
  * or XQ_ESTORE after rolling the level back; rollback cannot fail. */
-int xq__tstore_begin(xq_tstore *st, int write, xq_error *err);
-int xq__tstore_commit(xq_tstore *st, xq_error *err);
-void xq__tstore_rollback(xq_tstore *st);
+int xq__store_begin(xq_tstore *st, int write, xq_error *err);
+int xq__store_commit(xq_tstore *st, xq_error *err);
+void xq__store_rollback(xq_tstore *st);
 /* Call after a failed statement inside a transaction: notices when SQLite
  * rolled the whole transaction back on its own (disk full, I/O error). */
-void xq__tstore_failed(xq_tstore *st);
+void xq__store_failed(xq_tstore *st);
 /* XQ_OK, or XQ_ESTORE (`err` filled) while a batch whose transaction
  * SQLite rolled back is still open: writes that run without
- * xq__tstore_begin check this first. */
-int xq__tstore_writable(xq_tstore *st, xq_error *err);
+ * xq__store_begin check this first. */
+int xq__store_writable(xq_tstore *st, xq_error *err);
 
 /* Cached prepared statements (finalized by xq_tstore_close): the slot
  * `which` is prepared from `sql` on first use, and comes back reset with
@@ -76,24 +79,65 @@ int xq__tstore_writable(xq_tstore *st, xq_error *err);
  * change, and parsing the same SQL again each time was a tenth of its
  * work. */
 enum {
-  XQ__Q_GAME_APPEND, XQ__Q_GAME_REPLY, XQ__Q_GAME_LAST_SEQ,
-  XQ__Q_TOKEN_NEW, XQ__Q_TOKEN_FIND, XQ__Q_TOKEN_REVOKE, XQ__Q_TOKEN_LIST,
-  XQ__Q_ADD_EVENT, XQ__Q_LOAD_META, XQ__Q_LOAD_EVENTS, XQ__Q_LOAD_REG, XQ__Q_LOAD_NUM,
-  XQ__Q_LOAD_BOARDS, XQ__Q_LOAD_RESULT, XQ__Q_KO_TABLES, XQ__Q_KO_LOG, XQ__Q_LOAD_DRAW, XQ__Q_LOAD_EDITS,
-  XQ__Q_COUNT
+  XQ__STORE_Q_GAME_APPEND, XQ__STORE_Q_GAME_REPLY, XQ__STORE_Q_GAME_LAST_SEQ,
+  XQ__STORE_Q_TOKEN_NEW, XQ__STORE_Q_TOKEN_FIND, XQ__STORE_Q_TOKEN_REVOKE, XQ__STORE_Q_TOKEN_LIST,
+  XQ__STORE_Q_ADD_EVENT, XQ__STORE_Q_LOAD_META, XQ__STORE_Q_LOAD_EVENTS, XQ__STORE_Q_LOAD_REG, XQ__STORE_Q_LOAD_NUM,
+  XQ__STORE_Q_LOAD_BOARDS, XQ__STORE_Q_LOAD_RESULT, XQ__STORE_Q_KO_TABLES, XQ__STORE_Q_KO_LOG,
+  XQ__STORE_Q_LOAD_DRAW, XQ__STORE_Q_LOAD_EDITS,
+  XQ__STORE_Q_COUNT
 };
 struct sqlite3_stmt;
-struct sqlite3_stmt *xq__tstore_stmt(xq_tstore *st, int which, const char *sql);
+struct sqlite3_stmt *xq__store_stmt(xq_tstore *st, int which, const char *sql);
 
+/* Errors and small queries (store_open.c). dberr fills `err` (may be
+ * NULL) with XQ_ESTORE and "WHAT: " and SQLite's last message; error with
+ * `code` and `msg`; both return the code. exec runs `sql` (one or more
+ * statements, no result) and returns XQ_OK or XQ_ESTORE. scalar returns
+ * the first column of the first row of `sql`, with up to two integer
+ * parameters bound to `a` and `b`, or `dflt` when it fails or has no row
+ * (or the value is NULL). All with the lock held. */
+int xq__store_dberr(xq_tstore *st, xq_error *err, const char *what);
+int xq__store_error(xq_error *err, int code, const char *msg);
+int xq__store_exec(xq_tstore *st, const char *sql);
+int64_t xq__store_scalar(xq_tstore *st, const char *sql, int64_t a, int64_t b, int64_t dflt);
+
+/* The schema (store_schema.c). functions registers the SQL functions the
+ * migrations call (xq_sha256(text): the SHA-256 of a text in lowercase
+ * hex) on `db`: XQ_OK or XQ_ESTORE. migrate brings an open store up to
+ * XQ_STORE_SCHEMA_VERSION, one transaction per step, and stores the
+ * version reached in *version: XQ_OK, or XQ_ESTORE with `err` saying why
+ * (not an xqref store, one from a newer version, a failed step). */
+int xq__store_functions(struct sqlite3 *db);
+int xq__store_migrate(xq_tstore *st, int *version, xq_error *err);
+
+/* libsodium set up for this process (store_crypto.c): sodium_init() on
+ * the first call, then nothing. XQ_OK, or XQ_EIO when libsodium cannot
+ * start (no random source). Thread-safe. */
+int xq__store_sodium(void);
+
+/* A new token (store_crypto.c): XQ_TOKEN_CHARS / 2 random bytes from
+ * libsodium (randombytes_buf) as XQ_TOKEN_CHARS lowercase hex characters
+ * and a NUL. XQ_OK, or XQ_EIO when libsodium cannot start. */
+int xq__store_token_random(char out[XQ_TOKEN_CHARS + 1]);
+
+/* The configuration fields of xq_tconfig the meta table holds, a row
+ * each under the field's name (store_schema.c): written by
+ * xq_tstore_create_event, read back by xq_tstore_load. */
+typedef struct xq__store_cfgkey {
+  const char *key;
+  size_t off;   /* offsetof(xq_tconfig, the int field) */
+} xq__store_cfgkey;
+extern const xq__store_cfgkey xq__store_cfg_keys[];
+extern const int xq__store_ncfg_keys;
 
 /* Run fill(ctx, err) in one write transaction of a store that holds
  * nothing yet (no event, no log rows, no knockout log, no tokens, no game
  * log), with the lock held: committed when fill returns XQ_OK, rolled
- * back otherwise, so what it writes is there whole or not at all (store.c;
+ * back otherwise, so what it writes is there whole or not at all (store_open.c;
  * the demo). `what` names the caller in the messages. Returns what fill
  * returns, XQ_EINVAL ("the store is not empty: a WHAT needs a new store")
  * or XQ_ESTORE, with `err` filled. */
-int xq__tstore_fill_new(xq_tstore *st, const char *what, int (*fill)(void *ctx, xq_error *err), void *ctx,
+int xq__store_fill_new(xq_tstore *st, const char *what, int (*fill)(void *ctx, xq_error *err), void *ctx,
                         xq_error *err);
 
 #endif /* XQ_TOURNEY_STORE_INTERNAL_H */

@@ -7,14 +7,15 @@
  * before round 1, a 'numbering' event without a round whose numbers are
  * in draw_numbers (the numbers table takes one number per player for
  * the whole event, so a drawing made again cannot go there). Writes use
- * the store's nested transactions (store.c), so they join an open batch.
+ * the store's nested transactions (store_open.c), so they join an open batch.
  */
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../internal.h"
+#include "../tourney_internal.h"
+#include "pair/pair.h"
 #include "store_internal.h"
 
 static const char *const field_names[XQ_PE_COUNT] = XQ_PE_NAMES;
@@ -90,13 +91,13 @@ static int current_player(sqlite3 *db, int id, xq_tplayer *p, xq_error *err)
   sqlite3_bind_int(q, 1, id);
   int found = sqlite3_step(q) == SQLITE_ROW;
   if (found) {
-    snprintf(p->name, sizeof p->name, "%s", xq__col_text(q, 0));
+    snprintf(p->name, sizeof p->name, "%s", xq__store_col_text(q, 0));
     p->rating = sqlite3_column_int(q, 1);
-    snprintf(p->birth, sizeof p->birth, "%s", xq__col_text(q, 2));
-    p->sex = xq__col_text(q, 3)[0];
-    snprintf(p->region, sizeof p->region, "%s", xq__col_text(q, 4));
-    snprintf(p->club, sizeof p->club, "%s", xq__col_text(q, 5));
-    snprintf(p->team, sizeof p->team, "%s", xq__col_text(q, 6));
+    snprintf(p->birth, sizeof p->birth, "%s", xq__store_col_text(q, 2));
+    p->sex = xq__store_col_text(q, 3)[0];
+    snprintf(p->region, sizeof p->region, "%s", xq__store_col_text(q, 4));
+    snprintf(p->club, sizeof p->club, "%s", xq__store_col_text(q, 5));
+    snprintf(p->team, sizeof p->team, "%s", xq__store_col_text(q, 6));
     p->local = sqlite3_column_int(q, 7);
   }
   sqlite3_finalize(q);
@@ -105,7 +106,7 @@ static int current_player(sqlite3 *db, int id, xq_tplayer *p, xq_error *err)
       SQLITE_OK)
     return dbfail(db, err, "edit");
   sqlite3_bind_int(q, 1, id);
-  while (sqlite3_step(q) == SQLITE_ROW) field_set(p, xq__col_text(q, 0), xq__col_text(q, 1));
+  while (sqlite3_step(q) == SQLITE_ROW) field_set(p, xq__store_col_text(q, 0), xq__store_col_text(q, 1));
   sqlite3_finalize(q);
   return XQ_OK;
 }
@@ -116,7 +117,7 @@ static int edit_rows(sqlite3 *db, int id, const xq_tplayer *cur, const xq_tplaye
                      unsigned *changed, xq_error *err)
 {
   sqlite3_stmt *q;
-  int edit = xq__tstore_count(db, "SELECT coalesce(max(edit), 0) + 1 FROM player_edits", 0);
+  int edit = xq__store_count(db, "SELECT coalesce(max(edit), 0) + 1 FROM player_edits", 0);
   if (edit < 1 || sqlite3_prepare_v2(db, "INSERT INTO player_edits(edit, after_seq, player, field, old, new)"
                                      " VALUES (?, (SELECT coalesce(max(seq), 0) FROM events), ?, ?, ?, ?)",
                                      -1, &q, NULL) != SQLITE_OK)
@@ -151,7 +152,7 @@ static int edit_tx(sqlite3 *db, int id, const xq_tplayer *p, unsigned fields, un
     if (fields & (1u << k)) field_copy(&cand, p, k);
   if ((rc = xq_player_check(&cand, err))) return rc;
   if ((fields & XQ_PE_TEAM) && strcmp(cand.team, cur.team) &&
-      xq__tstore_count(db, "SELECT count(*) FROM events WHERE kind = 'pairing'", 0) > 0)
+      xq__store_count(db, "SELECT count(*) FROM events WHERE kind = 'pairing'", 0) > 0)
     return xq__error(err, XQ_EINVAL, "the team of a player cannot change once round 1 is paired"
                                      " (the team standings count every round for one team)");
   if ((rc = edit_rows(db, id, &cur, &cand, fields, changed, err))) return rc;
@@ -161,25 +162,25 @@ static int edit_tx(sqlite3 *db, int id, const xq_tplayer *p, unsigned fields, un
 int xq_tstore_edit(xq_tstore *st, int id, const xq_tplayer *p, unsigned fields, unsigned *changed,
                    xq_error *err)
 {
-  sqlite3 *db = xq__tstore_db(st);
+  sqlite3 *db = xq__store_db(st);
   unsigned ch = 0;
   if (changed) *changed = 0;
   if (!db || !p) return XQ_EINVAL;
   if (!fields || (fields & ~(unsigned)XQ_PE_ALL)) return xq__error(err, XQ_EINVAL, "no field to edit");
-  xq__tstore_lock(st);
-  int rc = xq__tstore_begin(st, 1, err);
+  xq__store_lock(st);
+  int rc = xq__store_begin(st, 1, err);
   if (!rc) {
-    rc = xq__tstore_count(db, "SELECT count(*) FROM meta WHERE key = 'name'", 0) > 0
+    rc = xq__store_count(db, "SELECT count(*) FROM meta WHERE key = 'name'", 0) > 0
            ? edit_tx(db, id, p, fields, &ch, err)
            : xq__error(err, XQ_ESTORE, "no event in this store (run `xqref tourney new` first)");
     if (rc) {
-      xq__tstore_failed(st);
-      xq__tstore_rollback(st);
+      xq__store_failed(st);
+      xq__store_rollback(st);
     } else {
-      rc = xq__tstore_commit(st, err);
+      rc = xq__store_commit(st, err);
     }
   }
-  xq__tstore_unlock(st);
+  xq__store_unlock(st);
   if (!rc && changed) *changed = ch;
   return rc;
 }
@@ -190,11 +191,11 @@ int xq_tstore_edit(xq_tstore *st, int id, const xq_tplayer *p, unsigned fields, 
 
 static int numbers_tx(sqlite3 *db, xq_tevent *ev, const xq_tnumbering *how, xq_error *err)
 {
-  if (xq__tstore_count(db, "SELECT count(*) FROM meta WHERE key = 'name'", 0) <= 0)
+  if (xq__store_count(db, "SELECT count(*) FROM meta WHERE key = 'name'", 0) <= 0)
     return xq__error(err, XQ_ESTORE, "no event in this store (run `xqref tourney new` first)");
-  if (xq__tstore_count(db, "SELECT count(*) FROM events WHERE kind = 'pairing'", 0) != 0)
+  if (xq__store_count(db, "SELECT count(*) FROM events WHERE kind = 'pairing'", 0) != 0)
     return xq__error(err, XQ_EINVAL, "round 1 is paired: the pairing numbers are fixed");
-  if (xq__tstore_count(db, "SELECT count(*) FROM registrations", 0) != ev->n)
+  if (xq__store_count(db, "SELECT count(*) FROM registrations", 0) != ev->n)
     return xq__error(err, XQ_EINVAL, "the event has changed since it was loaded: load it again");
   if (ev->n < 1) return xq__error(err, XQ_EINVAL, "no player to number");
   int rc = xq_number_players(ev, how, err);
@@ -224,23 +225,23 @@ static int numbers_tx(sqlite3 *db, xq_tevent *ev, const xq_tnumbering *how, xq_e
 
 int xq_tstore_numbers(xq_tstore *st, xq_tevent *ev, const xq_tnumbering *how, xq_error *err)
 {
-  sqlite3 *db = xq__tstore_db(st);
+  sqlite3 *db = xq__store_db(st);
   if (!db || !ev || !how) return XQ_EINVAL;
   int *keep = malloc(sizeof *keep * (size_t)(ev->n + 1));
   if (!keep) return XQ_ENOMEM;
   for (int id = 1; id <= ev->n; id++) keep[id - 1] = ev->players[id - 1].pno;
-  xq__tstore_lock(st);
-  int rc = xq__tstore_begin(st, 1, err);
+  xq__store_lock(st);
+  int rc = xq__store_begin(st, 1, err);
   if (!rc) {
     rc = numbers_tx(db, ev, how, err);
     if (rc) {
-      xq__tstore_failed(st);
-      xq__tstore_rollback(st);
+      xq__store_failed(st);
+      xq__store_rollback(st);
     } else {
-      rc = xq__tstore_commit(st, err);
+      rc = xq__store_commit(st, err);
     }
   }
-  xq__tstore_unlock(st);
+  xq__store_unlock(st);
   /* not stored: the caller's event keeps the numbers it had */
   for (int id = 1; rc && id <= ev->n; id++) ev->players[id - 1].pno = keep[id - 1];
   free(keep);
@@ -251,10 +252,10 @@ int xq_tstore_numbers(xq_tstore *st, xq_tevent *ev, const xq_tnumbering *how, xq
 /* Replay and the log                                                  */
 /* ------------------------------------------------------------------ */
 
-int xq__draw_load(xq_tstore *st, int64_t seq, xq_tevent *ev, xq_error *err)
+int xq__store_draw_load(xq_tstore *st, int64_t seq, xq_tevent *ev, xq_error *err)
 {
-  sqlite3 *db = xq__tstore_db(st);
-  sqlite3_stmt *q = xq__tstore_stmt(st, XQ__Q_LOAD_DRAW, "SELECT player, pno FROM draw_numbers WHERE seq = ?");
+  sqlite3 *db = xq__store_db(st);
+  sqlite3_stmt *q = xq__store_stmt(st, XQ__STORE_Q_LOAD_DRAW, "SELECT player, pno FROM draw_numbers WHERE seq = ?");
   if (!q) return dbfail(db, err, "load");
   /* a drawing numbers every player registered then; those after it wait */
   for (int id = 1; id <= ev->n; id++) ev->players[id - 1].pno = 0;
@@ -267,15 +268,15 @@ int xq__draw_load(xq_tstore *st, int64_t seq, xq_tevent *ev, xq_error *err)
   return XQ_OK;
 }
 
-int xq__edits_load(xq_tstore *st, xq_tevent *ev, xq_error *err)
+int xq__store_edits_load(xq_tstore *st, xq_tevent *ev, xq_error *err)
 {
-  sqlite3 *db = xq__tstore_db(st);
-  sqlite3_stmt *q = xq__tstore_stmt(st, XQ__Q_LOAD_EDITS, "SELECT player, field, new FROM player_edits ORDER BY id");
+  sqlite3 *db = xq__store_db(st);
+  sqlite3_stmt *q = xq__store_stmt(st, XQ__STORE_Q_LOAD_EDITS, "SELECT player, field, new FROM player_edits ORDER BY id");
   if (!q) return dbfail(db, err, "load");
   int rc = XQ_OK;
   while (!rc && sqlite3_step(q) == SQLITE_ROW) {
     int id = sqlite3_column_int(q, 0);
-    if (id < 1 || id > ev->n || field_set(&ev->players[id - 1], xq__col_text(q, 1), xq__col_text(q, 2)))
+    if (id < 1 || id > ev->n || field_set(&ev->players[id - 1], xq__store_col_text(q, 1), xq__store_col_text(q, 2)))
       rc = xq__error(err, XQ_ESTORE, "the table of edits names an unknown player or field");
     else if (xq_player_check(&ev->players[id - 1], NULL))
       rc = xq__error(err, XQ_ESTORE, "an edit leaves player %d with details that do not check", id);
@@ -284,28 +285,28 @@ int xq__edits_load(xq_tstore *st, xq_tevent *ev, xq_error *err)
   return rc;
 }
 
-void xq__edits_dump(xq_tstore *st, int64_t after, FILE *f)
+void xq__store_edits_dump(xq_tstore *st, int64_t after, FILE *f)
 {
   sqlite3_stmt *q;
-  if (sqlite3_prepare_v2(xq__tstore_db(st), "SELECT edit, at, player, field, old, new FROM player_edits"
+  if (sqlite3_prepare_v2(xq__store_db(st), "SELECT edit, at, player, field, old, new FROM player_edits"
                          " WHERE after_seq = ? ORDER BY id", -1, &q, NULL) != SQLITE_OK)
     return;
   sqlite3_bind_int64(q, 1, after);
   while (sqlite3_step(q) == SQLITE_ROW)
-    fprintf(f, "  edit %d %s player=%d %s: %s -> %s\n", sqlite3_column_int(q, 0), xq__col_text(q, 1),
-            sqlite3_column_int(q, 2), xq__col_text(q, 3), xq__col_text(q, 4), xq__col_text(q, 5));
+    fprintf(f, "  edit %d %s player=%d %s: %s -> %s\n", sqlite3_column_int(q, 0), xq__store_col_text(q, 1),
+            sqlite3_column_int(q, 2), xq__store_col_text(q, 3), xq__store_col_text(q, 4), xq__store_col_text(q, 5));
   sqlite3_finalize(q);
 }
 
-void xq__draw_dump(xq_tstore *st, int64_t seq, FILE *f)
+void xq__store_draw_dump(xq_tstore *st, int64_t seq, FILE *f)
 {
   sqlite3_stmt *q;
-  if (sqlite3_prepare_v2(xq__tstore_db(st), "SELECT d.pno, d.player, r.name FROM draw_numbers d JOIN registrations r"
+  if (sqlite3_prepare_v2(xq__store_db(st), "SELECT d.pno, d.player, r.name FROM draw_numbers d JOIN registrations r"
                          " ON r.player = d.player WHERE d.seq = ? ORDER BY d.pno", -1, &q, NULL) != SQLITE_OK)
     return;
   sqlite3_bind_int64(q, 1, seq);
   while (sqlite3_step(q) == SQLITE_ROW)
     fprintf(f, "    number %d player=%d name=%s\n", sqlite3_column_int(q, 0), sqlite3_column_int(q, 1),
-            xq__col_text(q, 2));
+            xq__store_col_text(q, 2));
   sqlite3_finalize(q);
 }

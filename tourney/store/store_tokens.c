@@ -1,21 +1,19 @@
 /*
  * store_tokens.c -- access tokens of the live server (docs/store.md):
- * 128 random bits from getrandom(2) written as 32 lowercase hex
+ * 128 random bits (libsodium, store_crypto.c) written as 32 lowercase hex
  * characters, each with a role (admin, arbiter, board, viewer), the table
  * a board token is bound to and a label. The store keeps the token's
  * SHA-256 (schema 6, docs/security.md), never the token: a copy of the
  * database opens nothing. A token is revoked, never deleted or changed
  * (triggers refuse both).
  */
-#include <errno.h>
 #include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 
-#include "../internal.h"
-#include "store_internal.h"
+#include "../tourney_internal.h"
 #include "knockout.h"
+#include "store_internal.h"
 
 static const char *const role_names[] = {"none", "admin", "arbiter", "board", "viewer"};
 #define ROLES ((int)(sizeof role_names / sizeof role_names[0]))
@@ -39,26 +37,6 @@ static int fail(xq_error *err, int code, const char *msg, sqlite3 *db)
     snprintf(err->msg, sizeof err->msg, "%.60s%s%.90s", msg, db ? ": " : "", db ? sqlite3_errmsg(db) : "");
   }
   return code;
-}
-
-
-/* XQ_TOKEN_CHARS / 2 bytes from the kernel's random source. */
-static int random_hex(char *out)
-{
-  unsigned char b[XQ_TOKEN_CHARS / 2];
-  size_t got = 0;
-  while (got < sizeof b) {
-    ssize_t n = getrandom(b + got, sizeof b - got, 0);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return XQ_EIO;
-    got += (size_t)n;
-  }
-  for (size_t i = 0; i < sizeof b; i++) {
-    out[2 * i] = "0123456789abcdef"[b[i] >> 4];
-    out[2 * i + 1] = "0123456789abcdef"[b[i] & 15];
-  }
-  out[XQ_TOKEN_CHARS] = 0;
-  return XQ_OK;
 }
 
 /* True for `n` lowercase hex digits and then the end. */
@@ -87,7 +65,7 @@ static void read_row(sqlite3_stmt *q, xq_ttoken *t)
 static int token_insert(xq_tstore *st, int role, int round, int board, const char *label, xq_ttoken *out,
                         xq_error *err)
 {
-  sqlite3 *db = xq__tstore_db(st);
+  sqlite3 *db = xq__store_db(st);
   sqlite3_stmt *cnt;
   int live = -1;
   if (sqlite3_prepare_v2(db, "SELECT count(*) FROM tokens WHERE revoked_at IS NULL", -1, &cnt, NULL) == SQLITE_OK) {
@@ -96,7 +74,7 @@ static int token_insert(xq_tstore *st, int role, int round, int board, const cha
   }
   if (live < 0) return fail(err, XQ_ESTORE, "tokens", db);
   if (live >= XQ_TOKENS_MAX) return fail(err, XQ_ELIMIT, "too many live tokens", NULL);
-  sqlite3_stmt *q = xq__tstore_stmt(st, XQ__Q_TOKEN_NEW,
+  sqlite3_stmt *q = xq__store_stmt(st, XQ__STORE_Q_TOKEN_NEW,
     "INSERT INTO tokens(hash, role, round, board, label) VALUES (?,?,?,?,?)");
   if (!q) return fail(err, XQ_ESTORE, "tokens", db);
   xq_ttoken t;
@@ -108,7 +86,7 @@ static int token_insert(xq_tstore *st, int role, int round, int board, const cha
   /* 128 random bits: a collision is all but impossible, but a retry costs
    * nothing */
   for (int attempt = 0; attempt < 3; attempt++) {
-    if (random_hex(t.token)) return fail(err, XQ_EIO, "the OS random source (getrandom) failed", NULL);
+    if (xq__store_token_random(t.token)) return fail(err, XQ_EIO, "no random source (libsodium did not start)", NULL);
     xq_sha256_hex(t.token, XQ_TOKEN_CHARS, t.hash);
     sqlite3_bind_text(q, 1, t.hash, -1, SQLITE_STATIC);
     sqlite3_bind_text(q, 2, xq_role_name(role), -1, SQLITE_STATIC);
@@ -131,7 +109,7 @@ static int token_insert(xq_tstore *st, int role, int round, int board, const cha
 int xq_tstore_token_new(xq_tstore *st, int role, int round, int board, const char *label, xq_ttoken *out,
                         xq_error *err)
 {
-  if (!xq__tstore_db(st)) return fail(err, XQ_EINVAL, "no store", NULL);
+  if (!xq__store_db(st)) return fail(err, XQ_EINVAL, "no store", NULL);
   if (role < XQ_ROLE_ADMIN || role > XQ_ROLE_VIEWER) return fail(err, XQ_EINVAL, "unknown role", NULL);
   if (role == XQ_ROLE_BOARD) {
     /* a Swiss round's table, or a knockout table (XQ_KO_ROUND) */
@@ -145,23 +123,23 @@ int xq_tstore_token_new(xq_tstore *st, int role, int round, int board, const cha
     return fail(err, XQ_EINVAL, "the label must be valid UTF-8 under 64 bytes", NULL);
   for (const unsigned char *p = (const unsigned char *)label; *p; p++)
     if (*p < 0x20 || *p == 0x7f) return fail(err, XQ_EINVAL, "the label holds a control character", NULL);
-  xq__tstore_lock(st);
-  int rc = xq__tstore_begin(st, 1, err);
+  xq__store_lock(st);
+  int rc = xq__store_begin(st, 1, err);
   if (!rc) {
     rc = token_insert(st, role, round, board, label, out, err);
-    if (rc) xq__tstore_rollback(st);
-    else rc = xq__tstore_commit(st, err);
+    if (rc) xq__store_rollback(st);
+    else rc = xq__store_commit(st, err);
   }
-  xq__tstore_unlock(st);
+  xq__store_unlock(st);
   return rc;
 }
 
 int xq_tstore_token_find(xq_tstore *st, const char *token, xq_ttoken *out)
 {
-  if (!xq__tstore_db(st) || !hex_syntax(token, XQ_TOKEN_CHARS)) return XQ_EINVAL;
-  xq__tstore_lock(st);
+  if (!xq__store_db(st) || !hex_syntax(token, XQ_TOKEN_CHARS)) return XQ_EINVAL;
+  xq__store_lock(st);
   int rc = XQ_EINVAL;
-  sqlite3_stmt *q = xq__tstore_stmt(st, XQ__Q_TOKEN_FIND,
+  sqlite3_stmt *q = xq__store_stmt(st, XQ__STORE_Q_TOKEN_FIND,
     "SELECT hash, role, round, board, label FROM tokens WHERE hash = ? AND revoked_at IS NULL");
   if (!q) {
     rc = XQ_ESTORE;
@@ -178,13 +156,13 @@ int xq_tstore_token_find(xq_tstore *st, const char *token, xq_ttoken *out)
     }
     sqlite3_reset(q);
   }
-  xq__tstore_unlock(st);
+  xq__store_unlock(st);
   return rc;
 }
 
 int xq_tstore_token_revoke(xq_tstore *st, const char *token, xq_error *err)
 {
-  sqlite3 *db = xq__tstore_db(st);
+  sqlite3 *db = xq__store_db(st);
   if (!db) return fail(err, XQ_EINVAL, "no store", NULL);
   /* the token, or the hash prefix `tourney tokens` prints */
   int by_prefix = hex_syntax(token, XQ_TOKEN_PREFIX_CHARS);
@@ -193,10 +171,10 @@ int xq_tstore_token_revoke(xq_tstore *st, const char *token, xq_error *err)
   char key[XQ_TOKEN_HASH_CHARS + 2];
   if (by_prefix) snprintf(key, sizeof key, "%s*", token);
   else xq_sha256_hex(token, XQ_TOKEN_CHARS, key);
-  xq__tstore_lock(st);
-  int rc = xq__tstore_begin(st, 1, err);
+  xq__store_lock(st);
+  int rc = xq__store_begin(st, 1, err);
   if (!rc) {
-    sqlite3_stmt *q = xq__tstore_stmt(st, XQ__Q_TOKEN_REVOKE,
+    sqlite3_stmt *q = xq__store_stmt(st, XQ__STORE_Q_TOKEN_REVOKE,
       "UPDATE tokens SET revoked_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
       " WHERE hash GLOB ? AND revoked_at IS NULL");
     if (!q) {
@@ -210,40 +188,40 @@ int xq_tstore_token_revoke(xq_tstore *st, const char *token, xq_error *err)
       else if (sqlite3_changes(db) != 1) rc = fail(err, XQ_EINVAL, "unknown or already revoked token", NULL);
       sqlite3_reset(q);
     }
-    if (rc) xq__tstore_rollback(st);
-    else rc = xq__tstore_commit(st, err);
+    if (rc) xq__store_rollback(st);
+    else rc = xq__store_commit(st, err);
   }
-  xq__tstore_unlock(st);
+  xq__store_unlock(st);
   return rc;
 }
 
 int64_t xq_tstore_data_version(xq_tstore *st)
 {
-  sqlite3 *db = xq__tstore_db(st);
+  sqlite3 *db = xq__store_db(st);
   if (!db) return XQ_EINVAL;
   int64_t v = XQ_ESTORE;
   sqlite3_stmt *q;
-  xq__tstore_lock(st);
+  xq__store_lock(st);
   if (sqlite3_prepare_v2(db, "PRAGMA data_version", -1, &q, NULL) == SQLITE_OK) {
     if (sqlite3_step(q) == SQLITE_ROW) v = sqlite3_column_int64(q, 0);
     sqlite3_finalize(q);
   }
-  xq__tstore_unlock(st);
+  xq__store_unlock(st);
   return v;
 }
 
 int xq_tstore_tokens(xq_tstore *st, xq_ttoken **out, int *n, xq_error *err)
 {
-  sqlite3 *db = xq__tstore_db(st);
+  sqlite3 *db = xq__store_db(st);
   if (!db || !out || !n) return fail(err, XQ_EINVAL, "no store", NULL);
   *out = NULL;
   *n = 0;
-  xq__tstore_lock(st);
-  sqlite3_stmt *q = xq__tstore_stmt(st, XQ__Q_TOKEN_LIST, "SELECT hash, role, round, board, label FROM tokens"
+  xq__store_lock(st);
+  sqlite3_stmt *q = xq__store_stmt(st, XQ__STORE_Q_TOKEN_LIST, "SELECT hash, role, round, board, label FROM tokens"
                                     " WHERE revoked_at IS NULL ORDER BY rowid");
   if (!q) {
     int rc = fail(err, XQ_ESTORE, "tokens", db);
-    xq__tstore_unlock(st);
+    xq__store_unlock(st);
     return rc;
   }
   int rc = XQ_OK, cap = 0, s;
@@ -260,7 +238,7 @@ int xq_tstore_tokens(xq_tstore *st, xq_ttoken **out, int *n, xq_error *err)
   }
   if (!rc && s != SQLITE_DONE) rc = fail(err, XQ_ESTORE, "tokens", db);
   sqlite3_reset(q);
-  xq__tstore_unlock(st);
+  xq__store_unlock(st);
   if (rc) {
     free(*out);
     *out = NULL;
@@ -271,13 +249,13 @@ int xq_tstore_tokens(xq_tstore *st, xq_ttoken **out, int *n, xq_error *err)
 
 int xq_tstore_admin_token(xq_tstore *st, xq_ttoken *out, int *created, xq_error *err)
 {
-  sqlite3 *db = xq__tstore_db(st);
+  sqlite3 *db = xq__store_db(st);
   if (!db || !out) return fail(err, XQ_EINVAL, "no store", NULL);
   if (created) *created = 0;
   /* look and create in one write transaction: two processes opening a
    * new store agree on one admin token */
-  xq__tstore_lock(st);
-  int rc = xq__tstore_begin(st, 1, err), found = 0;
+  xq__store_lock(st);
+  int rc = xq__store_begin(st, 1, err), found = 0;
   if (!rc) {
     sqlite3_stmt *q;
     if (sqlite3_prepare_v2(db, "SELECT hash, role, round, board, label FROM tokens WHERE role = 'admin'"
@@ -290,10 +268,10 @@ int xq_tstore_admin_token(xq_tstore *st, xq_ttoken *out, int *created, xq_error 
       sqlite3_finalize(q);
     }
     if (!rc && !found) rc = token_insert(st, XQ_ROLE_ADMIN, 0, 0, "admin", out, err);
-    if (rc) xq__tstore_rollback(st);
-    else rc = xq__tstore_commit(st, err);
+    if (rc) xq__store_rollback(st);
+    else rc = xq__store_commit(st, err);
   }
-  xq__tstore_unlock(st);
+  xq__store_unlock(st);
   if (!rc && !found && created) *created = 1;
   return rc;
 }

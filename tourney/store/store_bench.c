@@ -1,5 +1,5 @@
 /*
- * bench.c -- the speed of the game log (docs/store.md; `xqref bench
+ * store_bench.c -- the speed of the game log (docs/store.md; `xqref bench
  * --store`). For each batch size it appends the rows to a new store,
  * BATCH rows per group commit (each commit durable: WAL,
  * synchronous=FULL), spread over BENCH_GAMES games the way a server sees
@@ -13,7 +13,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../internal.h"
+#include "../tourney_internal.h"
+#include "store.h"
 
 #define BENCH_GAMES 100 /* games the rows are spread over */
 

@@ -1,10 +1,15 @@
 /*
- * internal.h -- helpers shared by the files of the tourney module (xq__
- * prefix) that belong to the tournament model itself: slots, withdrawals,
- * lots, TRF acceleration and knockout seeds. The rooms of the module have
- * their own: pair/pair_internal.h (pairing), store/store_internal.h (the
- * SQLite store) and sheet/sheet_internal.h (printed sheets). Not part of
- * the public interface.
+ * tourney_internal.h -- helpers shared by the files of the tourney module
+ * that belong to the tournament model itself: slots, withdrawals, lots,
+ * TRF acceleration and knockout seeds. Not part of the public interface.
+ *
+ * Names: a helper shared across files is xq__ and the name of the file
+ * that defines it (xq__event_played in event.c, xq__trf_accel in trf.c).
+ * The rooms keep their own private headers, and their helpers carry the
+ * room's name, whichever file of the room defines them: xq__pair_
+ * (pair/pair_internal.h), xq__store_ (store/store_internal.h), xq__sheet_
+ * (sheet/sheet_internal.h); the two matchers of pair/ have a header each
+ * and their file's name (xq__matching_, xq__wmatch_).
  */
 #ifndef XQ_TOURNEY_INTERNAL_H
 #define XQ_TOURNEY_INTERNAL_H
@@ -17,7 +22,7 @@
 #define xq__error(err, code, ...) xq_error_set((err), (code), -1, -1, __VA_ARGS__)
 
 /* True when the slot is a game played over the board (W, D, L) (event.c). */
-int xq__played(const xq_tslot *s);
+int xq__event_played(const xq_tslot *s);
 
 /* Acceleration of every player in round `round`, from the event's TRF
  * XXA and 250 lines (trf.c): acc[id] for id 1..ev->n (acc has ev->n + 1
@@ -27,19 +32,19 @@ int xq__trf_accel(const xq_tevent *ev, int round, int *acc);
 
 /* True when player `id` is withdrawn for `round` (explicitly, or by the
  * missed-rounds rule over rounds before it) (event.c). */
-int xq__withdrawn(const xq_tevent *ev, int id, int round);
+int xq__event_withdrawn(const xq_tevent *ev, int id, int round);
 /* The round (1..upto) whose missed game makes player `id` reach the
  * withdrawal rule's count (cfg.missed_rounds_withdraw; only missed rounds
  * in a row with cfg.withdraw_consecutive), or 0 when it is not reached
  * (event.c). */
-int xq__missed_out(const xq_tevent *ev, int id, int upto);
+int xq__event_missed_out(const xq_tevent *ev, int id, int upto);
 
 /* 64-bit mixer (splitmix64) for lots (event.c). */
-uint64_t xq__mix64(uint64_t x);
+uint64_t xq__event_mix64(uint64_t x);
 
 /* The knockout seed (1..) of player `id` -- in a drawn bracket its
  * position -- or 0 when it is not in the bracket (knockout.c). */
 struct xq_ko;
-int xq__ko_seed(const struct xq_ko *ko, int id);
+int xq__knockout_seed(const struct xq_ko *ko, int id);
 
 #endif /* XQ_TOURNEY_INTERNAL_H */

@@ -1,0 +1,113 @@
+/*
+ * sheet/sheet.h -- the sheet room of the tourney module: the printed
+ * sheets of an event (standings, pairings, board slips, score sheets) as
+ * CSV, printable HTML, aligned text and XLSX, and the plain listings of
+ * `xqref tourney`. The sheets of the final places, teams and prizes are
+ * declared with their data in prize.h, the bracket's listings in
+ * knockout.h; the files of tourney/sheet/ share sheet_internal.h.
+ */
+#ifndef XQ_TOURNEY_SHEET_H
+#define XQ_TOURNEY_SHEET_H
+
+#include <stdio.h>
+
+#include "pair/pair.h"
+#include "tourney.h"
+
+/* ------------------------------------------------------------------ */
+/* Limits                                                              */
+/* ------------------------------------------------------------------ */
+
+#define XQ_SHEET_XLSX_MAX (32L << 20) /* bytes of one XLSX workbook read back */
+#define XQ_SLIP_CONNECT_MAX 255       /* the boards' server address on a slip, "HOST:PORT" */
+#define XQ_SLIP_LINK_MAX 512          /* the connection details a slip's QR code holds */
+#define XQ_SCORESHEET_MOVES 60        /* numbered move lines of a score sheet (记分表) */
+
+/* ------------------------------------------------------------------ */
+/* Sheets: CSV, printable HTML, text and XLSX (sheet.c)                */
+/* ------------------------------------------------------------------ */
+
+/* XQ_SHEET_XLSX is an Office Open XML workbook (sheet/sheet_xlsx.c): one
+ * worksheet, the event's name and the sheet's title in its first two
+ * rows, bold headings repeated on every printed page, numbers (player
+ * numbers, points, tie-break values) stored as numbers, A4. Every sheet
+ * writer below takes it besides CSV, HTML and text; it fails with XQ_EIO
+ * when the workbook cannot be made (no temporary file, a write error). */
+enum { XQ_SHEET_TRF = 0, XQ_SHEET_CSV = 1, XQ_SHEET_HTML = 2, XQ_SHEET_TEXT = 3, XQ_SHEET_XLSX = 4 };
+enum { XQ_LANG_EN = 0, XQ_LANG_ZH = 1 };
+
+/* "trf", "csv", "html", "text", "xlsx" -> XQ_SHEET_*; anything else (or
+ * NULL) -> -1. */
+int xq_sheet_format_parse(const char *s);
+
+/* "en", "zh" -> XQ_LANG_*; anything else (or NULL) -> -1. */
+int xq_sheet_lang_parse(const char *s);
+
+/* Write the standings after rounds 1..upto (0 or beyond the last round =
+ * all recorded rounds) to `f`: XQ_SHEET_CSV gives a heading row and one
+ * row per player in rank order (rank, pairing number, name, one column per
+ * configured tie-break, W-D-L), RFC 4180 quoting, CRLF records, UTF-8;
+ * XQ_SHEET_HTML a standalone HTML5 page (inline CSS, names escaped);
+ * XQ_SHEET_TEXT aligned columns (widths in display columns, a CJK
+ * character taking two; LF line ends). Headings are English or Chinese
+ * by `lang`. Returns XQ_OK, XQ_EINVAL
+ * (bad format or language), XQ_ENOMEM or XQ_EIO (write error); on
+ * failure part of the output may have been written. */
+int xq_sheet_standings(const xq_tevent *ev, int upto, int format, int lang, FILE *f);
+
+/* The board slips of round pr->round (slips.c): an HTML page to print, a
+ * slip per table with two players (the bye has none) holding the table,
+ * both players by number and name, tokens[b] (the board token of table
+ * b + 1, NULL: no slip) and a QR code of
+ * "xqref://CONNECT/?round=R&table=T&token=TOKEN". XQ_OK, XQ_EINVAL,
+ * XQ_ENOMEM (the QR encoder) or XQ_EIO. */
+int xq_sheet_slips(const xq_tevent *ev, const xq_tpairing *pr, const char *const *tokens, const char *connect,
+                   int lang, FILE *f);
+
+/* Write the boards of `pr` (ids of `ev`) as a pairing sheet: board, Red's
+ * number, name and points before the round, the result when recorded
+ * (1-0, 0-1, =, +-, -+, --), Black's number, name and points; the bye
+ * row says so in the result column. Formats and languages as
+ * xq_sheet_standings. Returns XQ_OK, XQ_EINVAL (bad arguments or ids) or
+ * XQ_EIO. */
+int xq_sheet_pairings(const xq_tevent *ev, const xq_tpairing *pr, int format, int lang, FILE *f);
+
+/* The score sheets (记分表) of round pr->round (sheet/scoresheet.c; the
+ * knockout's tables when it is XQ_KO_ROUND, headed 淘汰赛). HTML:
+ * a page to print, one sheet per table with two players (the bye has
+ * none), each on its own A4 page: the event, round, table and a date
+ * line, Red's and Black's number and name, XQ_SCORESHEET_MOVES numbered
+ * lines for Red's and Black's move in two columns, the result boxes
+ * (红胜 / 和 / 黑胜), the time each side used and the signatures of Red,
+ * Black and the arbiter. CSV, text and XLSX: the result-collection sheet,
+ * one row per such table (table, Red's number and name, Black's number
+ * and name, then blank result and signature columns). Returns XQ_OK,
+ * XQ_EINVAL (bad arguments or ids), XQ_ENOMEM or XQ_EIO. */
+int xq_sheet_scoresheets(const xq_tevent *ev, const xq_tpairing *pr, int format, int lang, FILE *f);
+
+/* ------------------------------------------------------------------ */
+/* Listings (listing.c)                                                */
+/* ------------------------------------------------------------------ */
+
+struct xq_ttoken; /* store/store.h */
+/* The plain listings of `xqref tourney` (sheet/listing.c), one line a
+ * row, English, names padded by display width (a CJK character taking
+ * two columns). Each returns XQ_OK, XQ_EINVAL (a NULL argument; for the
+ * boards, ids outside the event; nothing written) or XQ_EIO (write
+ * error).
+ *
+ * players: id, pairing number, name, rating, birth date, sex, team and
+ * the local flag. boards: "round R: N boards", then board, Red's id, name
+ * and points before the round, Black's (or "bye"). standings: after
+ * rounds 1..upto (0 or beyond the last round = all recorded rounds):
+ * rank, id, name, one column per tie-break, W-D-L; also XQ_ENOMEM, with
+ * nothing written. token: "ROLE ROUND TABLE TOKEN" ('-' for a round or
+ * table of 0; a token read back from the store has no text, the first
+ * XQ_TOKEN_PREFIX_CHARS characters of its hash stand there), then its
+ * label when `with_label` is set. */
+int xq_list_players(const xq_tevent *ev, FILE *f);
+int xq_list_boards(const xq_tevent *ev, const xq_tpairing *pr, FILE *f);
+int xq_list_standings(const xq_tevent *ev, int upto, FILE *f);
+int xq_list_token(const struct xq_ttoken *t, int with_label, FILE *f);
+
+#endif /* XQ_TOURNEY_SHEET_H */
