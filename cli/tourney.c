@@ -3,10 +3,10 @@
  * the usage text, the options of the event's own actions (new, add,
  * import, players, pair, result, foul, absent, withdraw, standings,
  * export, log) and the dispatch to the players' (tourney_players.c),
- * final-stage (tourney_ko.c) and live-server (tourney_live.c) actions.
+ * knockout (tourney_ko.c), results (tourney_final.c) and live-server
+ * (tourney_live.c) actions.
  */
 #include <ctype.h>
-#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -383,24 +383,6 @@ static int cmd_standings(const opts *o)
   return 0;
 }
 
-FILE *xq__sheet_out(const char *cmd, const char *out, int format, int *rc)
-{
-  if (!out) {
-    if (format == XQ_SHEET_XLSX && isatty(fileno(stdout))) {
-      fprintf(stderr, "xqref %s: --format xlsx writes a binary workbook: give --out FILE or redirect stdout\n", cmd);
-      *rc = 2;
-      return NULL;
-    }
-    return stdout;
-  }
-  FILE *f = fopen(out, format == XQ_SHEET_XLSX ? "wb" : "w");
-  if (!f) {
-    fprintf(stderr, "xqref %s: %s: %s\n", cmd, out, strerror(errno));
-    *rc = 1;
-  }
-  return f;
-}
-
 /* --what of export: 0 standings, 1 pairings, 2 score sheets; -1 unknown. */
 static int export_what(const char *what)
 {
@@ -485,7 +467,8 @@ int xq_tourney_main(int argc, char **argv)
   }
   for (int i = 2; i < argc; i++)
     if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) { fputs(tourney_usage, stdout); return 0; }
-  if (xq__tourney_final_action(argv[1])) return xq__tourney_final_main(argc, argv);
+  if (xq__tourney_ko_action(argv[1])) return xq__tourney_ko_main(argc, argv);
+  if (xq__tourney_results_action(argv[1])) return xq__tourney_results_main(argc, argv);
   if (xq__tourney_live_action(argv[1])) return xq__tourney_live_main(argc, argv);
   if (xq__tourney_players_action(argv[1])) return xq__tourney_players_main(argc, argv);
   opts o;

@@ -2,8 +2,10 @@
  * tourney_final.c -- the `xqref tourney` actions of the results: places,
  * teams, prizes and groups, as the plain listing or as a sheet (--format
  * text|html|csv, --lang en|zh), with a prize table file or a regulation
- * preset's own tables (docs/tourney.md, docs/presets.md).
+ * preset's own tables (docs/tourney.md, docs/presets.md); and where a
+ * sheet goes, for these and for `tourney export`.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +31,24 @@ typedef struct ctx {
   int lang;
   FILE *out;                /* the sheet's stream: --out FILE or stdout */
 } ctx;
+
+FILE *xq__sheet_out(const char *cmd, const char *out, int format, int *rc)
+{
+  if (!out) {
+    if (format == XQ_SHEET_XLSX && isatty(fileno(stdout))) {
+      fprintf(stderr, "xqref %s: --format xlsx writes a binary workbook: give --out FILE or redirect stdout\n", cmd);
+      *rc = 2;
+      return NULL;
+    }
+    return stdout;
+  }
+  FILE *f = fopen(out, format == XQ_SHEET_XLSX ? "wb" : "w");
+  if (!f) {
+    fprintf(stderr, "xqref %s: %s: %s\n", cmd, out, strerror(errno));
+    *rc = 1;
+  }
+  return f;
+}
 
 static int usage(const ctx *c, const char *msg)
 {
@@ -263,10 +283,25 @@ static int cmd_groups(ctx *c)
   return sheet_done(c, xq_sheet_groups(c->ev, c->ids, g, ng, format, c->lang, c->out));
 }
 
-int xq__tourney_results(const xq__kopts *o, const char *action)
+int xq__tourney_results_action(const char *action)
 {
+  static const char *const names[] = {"places", "teams", "prizes", "groups"};
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+    if (!strcmp(action, names[i])) return 1;
+  return 0;
+}
+
+int xq__tourney_results_main(int argc, char **argv)
+{
+  xq__kopts o;
+  if (xq__tourney_ko_parse(argc, argv, &o)) return 2;
+  const char *action = argv[1];
+  if (o.code) {
+    fprintf(stderr, "xqref tourney: unexpected argument '%s'\n", o.code);
+    return 2;
+  }
   ctx c;
-  int rc = setup(&c, o, action);
+  int rc = setup(&c, &o, action);
   if (!rc) {
     if (!strcmp(action, "places")) rc = cmd_places(&c);
     else if (!strcmp(action, "teams")) rc = cmd_teams(&c);

@@ -1,7 +1,8 @@
 /*
- * tourney_ko.c -- the `xqref tourney` actions of the final stage:
- * knockout, bracket, ko-result, and the option parsing they share with
- * places, teams, prizes and groups (tourney_final.c) (docs/tourney.md).
+ * tourney_ko.c -- the `xqref tourney` actions of the knockout stage:
+ * knockout, bracket, ko-result, the store they open and the option
+ * parsing they share with places, teams, prizes and groups
+ * (tourney_final.c) (docs/tourney.md).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -15,7 +16,7 @@
 
 typedef xq__kopts kopts;
 
-static int parse(int argc, char **argv, kopts *o)
+int xq__tourney_ko_parse(int argc, char **argv, kopts *o)
 {
   memset(o, 0, sizeof *o);
   o->after = o->choice = o->match = o->red = -1;
@@ -204,19 +205,18 @@ out:
   return rc;
 }
 
-int xq__tourney_final_action(const char *action)
+int xq__tourney_ko_action(const char *action)
 {
-  static const char *const names[] = {"knockout", "bracket", "ko-result", "places", "teams", "prizes",
-                                      "groups"};
+  static const char *const names[] = {"knockout", "bracket", "ko-result"};
   for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
     if (!strcmp(action, names[i])) return 1;
   return 0;
 }
 
-int xq__tourney_final_main(int argc, char **argv)
+int xq__tourney_ko_main(int argc, char **argv)
 {
   kopts o;
-  if (parse(argc, argv, &o)) return 2;
+  if (xq__tourney_ko_parse(argc, argv, &o)) return 2;
   const char *a = argv[1];
   if (o.code && strcmp(a, "ko-result")) {
     fprintf(stderr, "xqref tourney: unexpected argument '%s'\n", o.code);
@@ -224,6 +224,5 @@ int xq__tourney_final_main(int argc, char **argv)
   }
   if (!strcmp(a, "knockout")) return cmd_knockout(&o);
   if (!strcmp(a, "bracket")) return cmd_bracket(&o);
-  if (!strcmp(a, "ko-result")) return cmd_ko_result(&o);
-  return xq__tourney_results(&o, a);
+  return cmd_ko_result(&o);
 }
