@@ -32,12 +32,37 @@ static const subcommand commands[] = {
 
 static void usage(FILE *out)
 {
-  fprintf(out, "usage: xqref COMMAND [OPTIONS]    (xqref COMMAND --help for each)\n\n"
+  fprintf(out, "usage: xqref COMMAND [OPTIONS]    (xqref COMMAND --help, or xqref help COMMAND, for each)\n\n"
                "commands:\n");
   for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
     fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].summary);
   fprintf(out, "\nMoves in ICCS/UCCI coordinates use files a-i from Red's left and\n"
                "ranks 0-9 from Red's back rank: h2e2 is 炮二平五.\n");
+}
+
+/* Run the command argv[0] with its arguments. */
+static int run(int argc, char **argv)
+{
+  for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+    if (!strcmp(argv[0], commands[i].name)) return commands[i].run(argc, argv);
+  fprintf(stderr, "xqref: unknown command '%s'\n\n", argv[0]);
+  usage(stderr);
+  return 2;
+}
+
+/* `xqref help COMMAND [ACTION...]`: what `xqref COMMAND [ACTION...]
+ * --help` prints. */
+static int help(int argc, char **argv)
+{
+  char *args[XQ_CLI_HELP_WORDS + 2];
+  if (argc > XQ_CLI_HELP_WORDS) {
+    fprintf(stderr, "xqref help: at most %d words\n", XQ_CLI_HELP_WORDS);
+    return 2;
+  }
+  for (int i = 0; i < argc; i++) args[i] = argv[i];
+  args[argc] = "--help";
+  args[argc + 1] = NULL;
+  return run(argc + 1, args);
 }
 
 int main(int argc, char **argv)
@@ -46,6 +71,7 @@ int main(int argc, char **argv)
     usage(stderr);
     return 2;
   }
+  if (!strcmp(argv[1], "help") && argc > 2) return help(argc - 2, argv + 2);
   if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
     usage(stdout);
     return 0;
@@ -54,9 +80,5 @@ int main(int argc, char **argv)
     puts("xqref 0.1.0");
     return 0;
   }
-  for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-    if (!strcmp(argv[1], commands[i].name)) return commands[i].run(argc - 1, argv + 1);
-  fprintf(stderr, "xqref: unknown command '%s'\n\n", argv[1]);
-  usage(stderr);
-  return 2;
+  return run(argc - 1, argv + 1);
 }

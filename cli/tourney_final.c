@@ -18,7 +18,7 @@
 
 /* What every action loads: the event, its final places and the options. */
 typedef struct ctx {
-  const xq__kopts *o;
+  const xq__topts *o;
   const char *action;
   xq_tstore *st;
   xq_tevent *ev;
@@ -57,7 +57,7 @@ static int usage(const ctx *c, const char *msg)
 }
 
 /* Check the options, open the store, compute the places. 0, 1 or 2. */
-static int setup(ctx *c, const xq__kopts *o, const char *action)
+static int setup(ctx *c, const xq__topts *o, const char *action)
 {
   memset(c, 0, sizeof *c);
   c->o = o;
@@ -169,19 +169,16 @@ static int cmd_places(ctx *c)
 
 static int cmd_teams(ctx *c)
 {
-  const xq__kopts *o = c->o;
-  int mode = -1, nt = 0;
-  if (o->mode && !strcmp(o->mode, "points")) mode = XQ_TEAM_POINTS_SUM;
-  else if (o->mode && !strcmp(o->mode, "places")) mode = XQ_TEAM_RANK_SUM;
-  else if (o->mode) return usage(c, "--mode places|points");
+  const xq__topts *o = c->o;
+  int mode = o->mode, nt = 0;
   xq_prize_table *t = NULL;
   xq_error err = {0};
-  if (c->r || o->table) {
+  if (c->r || o->prize_table) {
     /* the team prizes of the preset's table or of --table */
     t = malloc(sizeof *t);
     if (!t) { fprintf(stderr, "xqref tourney teams: out of memory\n"); return 1; }
-    if (o->table ? xq_prize_read(o->table, t, &err) : xq_regulation_prizes(c->r, c->ev->n, t, &err)) {
-      fprintf(stderr, "xqref tourney teams: %s: %s\n", o->table ? o->table : o->preset, err.msg);
+    if (o->prize_table ? xq_prize_read(o->prize_table, t, &err) : xq_regulation_prizes(c->r, c->ev->n, t, &err)) {
+      fprintf(stderr, "xqref tourney teams: %s: %s\n", o->prize_table ? o->prize_table : o->preset, err.msg);
       free(t);
       return 1;
     }
@@ -211,16 +208,16 @@ static int cmd_teams(ctx *c)
 /* The table of --table or of --preset (narrowed to --group). 0, 1, 2. */
 static int prize_table(ctx *c, xq_prize_table *t)
 {
-  const xq__kopts *o = c->o;
+  const xq__topts *o = c->o;
   xq_error err = {0};
-  if (!o->table == !c->r) return usage(c, "give one of --table FILE and --preset NAME");
-  if (o->table ? xq_prize_read(o->table, t, &err) : xq_regulation_prizes(c->r, c->ev->n, t, &err)) {
-    fprintf(stderr, "xqref tourney prizes: %s: %s\n", o->table ? o->table : o->preset, err.msg);
+  if (!o->prize_table == !c->r) return usage(c, "give one of --table FILE and --preset NAME");
+  if (o->prize_table ? xq_prize_read(o->prize_table, t, &err) : xq_regulation_prizes(c->r, c->ev->n, t, &err)) {
+    fprintf(stderr, "xqref tourney prizes: %s: %s\n", o->prize_table ? o->prize_table : o->preset, err.msg);
     return 1;
   }
   if (o->group && xq_prize_table_only(t, o->group)) {
     fprintf(stderr, "xqref tourney prizes: %s has no prize list '%s'; its lists:",
-            o->table ? o->table : o->preset, o->group);
+            o->prize_table ? o->prize_table : o->preset, o->group);
     for (int i = 0; i < t->ncats; i++) fprintf(stderr, " \"%s\"", t->cats[i].name);
     fputc('\n', stderr);
     return 1;
@@ -283,25 +280,10 @@ static int cmd_groups(ctx *c)
   return sheet_done(c, xq_sheet_groups(c->ev, c->ids, g, ng, format, c->lang, c->out));
 }
 
-int xq__tourney_results_action(const char *action)
+int xq__tourney_final_main(const xq__topts *o, const char *action)
 {
-  static const char *const names[] = {"places", "teams", "prizes", "groups"};
-  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-    if (!strcmp(action, names[i])) return 1;
-  return 0;
-}
-
-int xq__tourney_results_main(int argc, char **argv)
-{
-  xq__kopts o;
-  if (xq__tourney_ko_parse(argc, argv, &o)) return 2;
-  const char *action = argv[1];
-  if (o.code) {
-    fprintf(stderr, "xqref tourney: unexpected argument '%s'\n", o.code);
-    return 2;
-  }
   ctx c;
-  int rc = setup(&c, &o, action);
+  int rc = setup(&c, o, action);
   if (!rc) {
     if (!strcmp(action, "places")) rc = cmd_places(&c);
     else if (!strcmp(action, "teams")) rc = cmd_teams(&c);

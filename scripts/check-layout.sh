@@ -14,6 +14,9 @@
 #  4. Every limit of the server is in net/netlimits.h, every limit of the
 #     client programs in clients/clientlimits.h: no other file of those
 #     folders defines an XQ_ constant.
+#  5. A command-line option is a row of an option table (cli/opts.h): no
+#     file of cli/ but opts.c compares a word with an option's name (the
+#     words before any table, --help, -h and --version, aside).
 set -uo pipefail
 root=${1:-$(cd "$(dirname "$0")/.." && pwd)}
 cd "$root" || exit 2
@@ -91,6 +94,13 @@ for m in net:netlimits.h clients:clientlimits.h; do
       echo "layout: $f:${l%%:*}: a limit outside ${m#*:}: ${l#*:}"
     done | grep . && bad=1
   done < <(sources "${m%%:*}")
+done
+
+# 5. options are table rows
+for f in $(sources cli | grep '\.c$' | grep -v '^cli/opts\.c$'); do
+  grep -noE 'strcmp\([^,;]*, *"--?[A-Za-z][^"]*"' "$f" | grep -vE '"(--help|-h|--version)"$' |
+    while IFS= read -r l; do echo "layout: $f:${l%%:*}: an option read outside its table (cli/opts.h): ${l#*:}"; done |
+    grep . && bad=1
 done
 
 if [ "$bad" -ne 0 ]; then exit 1; fi
