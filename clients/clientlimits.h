@@ -56,6 +56,7 @@
 #define XQ_SIM_LINE 1024                   /* one request line */
 #define XQ_SIM_LINE_MAX (1024 * 1024)      /* longest reply line read */
 #define XQ_SIM_TOKEN_MAX 16                /* an event token ("held:h2e2") */
+#define XQ_SIM_TOKEN_SIZE (XQ_TOKEN_CHARS + 1) /* an access token's bytes, its NUL included */
 #define XQ_SIM_CALL_MS 60000               /* a synchronous request's answer */
 #define XQ_SIM_ROUND_MS 600000             /* one round's games, at most */
 #define XQ_SIM_TEAMS_MAX 1000              /* teams listed */

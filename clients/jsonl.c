@@ -310,3 +310,9 @@ const char *xq_jsonl_error(const cJSON *reply)
   const cJSON *code = cJSON_GetObjectItemCaseSensitive(e, "code");
   return cJSON_IsString(code) ? code->valuestring : NULL;
 }
+
+const char *xq_jsonl_str(const cJSON *o, const char *key)
+{
+  const cJSON *s = cJSON_GetObjectItemCaseSensitive(o, key);
+  return cJSON_IsString(s) ? s->valuestring : NULL;
+}

@@ -115,4 +115,8 @@ void xq_jsonl_close(xq_jsonl *c);
 /* "error"."code" of a reply, or NULL when it has none. */
 const char *xq_jsonl_error(const cJSON *reply);
 
+/* The string member `key` of object `o` (which may be NULL), or NULL when
+ * there is none or it is no string. */
+const char *xq_jsonl_str(const cJSON *o, const char *key);
+
 #endif /* XQ_JSONL_H */
