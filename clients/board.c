@@ -10,7 +10,6 @@
  */
 #include <cjson/cJSON.h>
 #include <netdb.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -442,7 +441,6 @@ int xq_board_run(const xq_board_opts *o, FILE *in, FILE *out, FILE *log)
   s.log = log;
   s.show_board = o->show_board;
   s.lang_zh = o->lang_zh;
-  signal(SIGPIPE, SIG_IGN);
   if (uv_loop_init(&s.loop)) return XQ_EIO;
   int rc = dial(&s, o->connect);
   if (!rc) rc = start_session(&s, o->token, o->table);

@@ -787,8 +787,6 @@ static void boards_start(lg *L)
  * done. Returns XQ_OK, or XQ_EIO when no loop could be made. */
 static int play(lg *L, const xq_loadgen_opts *o)
 {
-  signal(SIGPIPE, SIG_IGN);
-  xq_raise_nofile(); /* a descriptor a board: 1024, the usual soft limit, is too few */
   if (uv_loop_init(&L->loop)) return XQ_EIO;
   uv_timer_init(&L->loop, &L->deadline);
   uv_timer_init(&L->loop, &L->drain);

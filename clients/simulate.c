@@ -16,7 +16,6 @@
  */
 #include <errno.h>
 #include <inttypes.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -480,10 +479,6 @@ int xq_simulate(const xq_sim_opts *o, xq_sim_report *rep, xq_error *err)
   S->err = err;
   S->rng = o ? o->seed * 0x9E3779B97F4A7C15ULL + 0x73696dULL : 1;
   double t0 = now_s();
-  /* a board that hangs up after its game's end may still be owed replies
-   * to moves it sent ahead: the server's write then fails with EPIPE,
-   * which must not end the process */
-  signal(SIGPIPE, SIG_IGN);
   int rc = o ? check_opts(S, o) : xq__simulate_server_fail(S, XQ_EINVAL, "no options");
   if (!rc) {
     snprintf(rep->preset, sizeof rep->preset, "%s", S->r->name);

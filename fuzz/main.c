@@ -1,10 +1,21 @@
 /*
  * main.c -- one libFuzzer target (built once per entry of fuzz.h with
- * -DXQ_FUZZ_ENTRY=xq_fuzz_<name>, only with -DXQ_FUZZ=ON and clang).
+ * -DXQ_FUZZ_ENTRY=xq_fuzz_<name>, only with -DXQ_FUZZ=ON and clang): the
+ * process set up once, then every input handed to the entry.
  */
 #include "fuzz.h"
+#include "net.h"
 
+int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+  (void)argc;
+  (void)argv;
+  xq_net_process_init();
+  return 0;
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
