@@ -10,16 +10,24 @@
 
 /* The limits of the command line, every one of cli/ (as clientlimits.h
  * is for clients/). */
-#define XQ_CLI_OPT_ROWS 96      /* option rows of one command (opts.c) */
-#define XQ_CLI_HELP_LEFT_MAX 22 /* widest option column of --help; a wider row's help starts a line below */
-#define XQ_CLI_USAGE_WIDTH 100  /* usage lines made from the rows wrap before this column */
-#define XQ_CLI_JUDGE_TOKEN_MAX 64  /* longest move or event token of `judge --moves` */
-#define XQ_CLI_JUDGE_FILES_MAX 256 /* game files on one `judge` command line */
-#define XQ_CLI_PRESETS_KEY_MAX 64   /* longest rules key `presets show` prints */
-#define XQ_CLI_PRESETS_VALUE_MAX 64 /* longest rules value it prints */
-#define XQ_CLI_BENCH_STORE_ROWS 100000 /* `bench --store` rows per batch size without ROWS */
-#define XQ_CLI_HELP_WORDS 4     /* words after `xqref help` (COMMAND and its action) */
-#define XQ_CLI_DEMO_PLAYERS 16  /* `tourney demo` players without --players */
+#define XQ_CLI_OPT_ROWS 96                    /* option rows of one command (opts.c) */
+#define XQ_CLI_HELP_LEFT_MAX 22               /* widest option column of --help; a wider row's help starts
+                                                 a line below */
+#define XQ_CLI_USAGE_WIDTH 100                /* usage lines made from the rows wrap before this column */
+#define XQ_CLI_HELP_WORDS 4                   /* words after `xqref help` (COMMAND and its action) */
+#define XQ_CLI_JUDGE_TOKEN_MAX 64             /* longest move or event token of `judge --moves` */
+#define XQ_CLI_JUDGE_FILES_MAX 256            /* game files on one `judge` command line */
+#define XQ_CLI_PRESETS_KEY_MAX 64             /* longest rules key `presets show` prints */
+#define XQ_CLI_PRESETS_VALUE_MAX 64           /* longest rules value it prints */
+#define XQ_CLI_BENCH_STORE_ROWS 100000        /* `bench --store` rows per batch size without ROWS */
+#define XQ_CLI_DEMO_PLAYERS 16                /* `tourney demo` players without --players */
+#define XQ_CLI_RATING_MAX 9999                /* `tourney add|edit --rating` */
+#define XQ_CLI_FOULS_MAX 99                   /* `tourney foul --count` */
+#define XQ_CLI_LOT_SEED_MAX 2147483647L       /* `tourney new --seed` */
+#define XQ_CLI_PUBLISH_BATCH_MS_MAX 10000     /* `serve --publish-batch` */
+#define XQ_CLI_PROGRESS_MIN_BYTES (4LL << 20) /* convert, stats: files from this size report progress */
+#define XQ_CLI_PROGRESS_EVERY 0.5             /* seconds between progress lines on a terminal */
+#define XQ_CLI_PROGRESS_EVERY_LOG 5.0         /* seconds between progress lines otherwise */
 
 int xq_perft_main(int argc, char **argv);         /* perft */
 int xq_bench_main(int argc, char **argv);         /* bench, bench --judge, --gen-pgn, --store */

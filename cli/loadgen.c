@@ -35,7 +35,7 @@ static const xq__opt loadgen_rows[] = {
   XQ__DOUBLE("--rate", xq_loadgen_opts, rate, 0, XQ_LOADGEN_RATE_MAX, "R",
              "moves per second per board, timer-paced (default: full\n"
              "speed, the next move as soon as the reply arrives)"),
-  XQ__DOUBLE("--duration", xq_loadgen_opts, duration, 0, 86400, "S",
+  XQ__DOUBLE("--duration", xq_loadgen_opts, duration, 0, XQ_LOADGEN_DURATION_MAX, "S",
              "stop sending after S seconds (default: until every\n"
              "board's game is over or its record has no more moves;\n"
              "Ctrl-C stops sending too)"),

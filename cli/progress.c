@@ -18,9 +18,9 @@ double xq__now(void)
 void xq__progress_start(xq__progress *p, const xq_games *g, const char *name)
 {
   p->size = xq_games_size(g);
-  p->on = p->size >= XQ_PROGRESS_MIN_BYTES;
+  p->on = p->size >= XQ_CLI_PROGRESS_MIN_BYTES;
   p->tty = isatty(fileno(stderr));
-  p->every = p->tty ? XQ_PROGRESS_EVERY : XQ_PROGRESS_EVERY_LOG;
+  p->every = p->tty ? XQ_CLI_PROGRESS_EVERY : XQ_CLI_PROGRESS_EVERY_LOG;
   p->last = xq__now();
   p->name = name;
 }

@@ -36,7 +36,7 @@ static const xq__opt serve_rows[] = {
   XQ__INT("--players", serve_cli, o.demo_players, 2, XQ_TOURNEY_PLAYERS_MAX, "N", "the demo's players (default 16)"),
   XQ__CALL("--publish", publish_url, "http://HOST[:PORT]/PATH/",
            "also post every broadcast event to an nchan publisher\nlocation, at PATH/all,rN"),
-  XQ__INT("--publish-batch", serve_cli, batch_ms, 0, 10000, "MS",
+  XQ__INT("--publish-batch", serve_cli, batch_ms, 0, XQ_CLI_PUBLISH_BATCH_MS_MAX, "MS",
           "events within MS (default 500) of the last post go together\n"
           "in the next one; 0 posts each event alone"),
   XQ__FLAG("--quiet", serve_cli, quiet, 1, "no server log on stderr"),

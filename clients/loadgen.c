@@ -37,7 +37,6 @@
 #include "samples.h"
 #include "viewers.h"
 
-#define CLOCK_START_MS 5400000L            /* 90 minutes a side */
 
 /* One game as ICCS move texts. */
 typedef struct lg_game {
@@ -772,7 +771,7 @@ static void boards_start(lg *L)
     b->idx = i;
     b->game = &L->games[(i + goff) % L->ngames];
     b->seq = 1;
-    b->clock[0] = b->clock[1] = CLOCK_START_MS;
+    b->clock[0] = b->clock[1] = XQ_LOADGEN_CLOCK_START_MS;
     uv_timer_init(&L->loop, &b->pace);
     b->pace.data = b;
     if (xq_jsonl_open(&b->c, &L->loop, (const struct sockaddr *)&L->addr, XQ_LOADGEN_REPLY_MAX, &board_hooks, b)) {

@@ -17,11 +17,6 @@
 
 #include "simulate_internal.h"
 
-#define INCIDENT_TRIES 40       /* plies an incident waits for a fitting move */
-#define REPEAT_SENDS_MAX 32     /* cycle moves sent before the players give up */
-#define THINK_MIN_MS 2000
-#define THINK_SPAN_MS 28000
-#define CLOCK_FLOOR_MS 60000    /* plain games keep a minute: flag falls are planned */
 
 int xq__sim_below(uint64_t *s, int n)
 {
@@ -210,8 +205,8 @@ static xq_move random_move(xq__sim_game *g, const xq_pos *pos, const xq_movelist
 
 static void think(xq__sim_game *g, int side)
 {
-  long t = THINK_MIN_MS + xq__sim_below(&g->rng, THINK_SPAN_MS);
-  if (g->clock[side] - t < CLOCK_FLOOR_MS) t = g->clock[side] > CLOCK_FLOOR_MS + 1000 ? 1000 : 0;
+  long t = XQ_SIM_THINK_MIN_MS + xq__sim_below(&g->rng, XQ_SIM_THINK_SPAN_MS);
+  if (g->clock[side] - t < XQ_SIM_CLOCK_FLOOR_MS) t = g->clock[side] > XQ_SIM_CLOCK_FLOOR_MS + 1000 ? 1000 : 0;
   g->clock[side] += g->increment_ms - t;
 }
 
@@ -285,12 +280,12 @@ int xq__sim_next(xq__sim_game *g, const xq_pos *pos, int ply, char *tok)
       g->step = 1;
       return emit_move(g, pos, m, g->twice ? "held:" : "", tok);
     }
-    if (++g->stalled > INCIDENT_TRIES) g->step = 1;
+    if (++g->stalled > XQ_SIM_INCIDENT_TRIES) g->step = 1;
   }
   if (g->plan == XQ__PLAN_REPEAT && ply >= g->at && g->step < 2) {
     if (!g->step) {
       if (build_cycle(g, pos)) g->step = 1;
-      else if (++g->stalled > INCIDENT_TRIES) g->step = 2;
+      else if (++g->stalled > XQ_SIM_INCIDENT_TRIES) g->step = 2;
     }
     if (g->step == 1) {
       /* the side under a change order leaves the cycle when it complies */
@@ -299,7 +294,7 @@ int xq__sim_next(xq__sim_game *g, const xq_pos *pos, int ply, char *tok)
         return emit_move(g, pos, random_move(g, pos, &ml, 0, g->rep, 4), "", tok);
       }
       xq_move m = g->rep[g->rep_sent % 4];
-      if (g->rep_sent < REPEAT_SENDS_MAX && xq_is_legal(pos, m)) {
+      if (g->rep_sent < XQ_SIM_REPEAT_SENDS_MAX && xq_is_legal(pos, m)) {
         g->rep_sent++;
         return emit_move(g, pos, m, "", tok);
       }

@@ -47,8 +47,6 @@ static const struct {
                     "乐亭", "玉田", "唐钢", "开滦"}},
 };
 
-#define HOME_REGIONS 12
-#define CLUBS_PER_REGION 3
 
 static const char *const numerals[] = {"一", "二", "三", "四", "五", "六", "七", "八", "九", "十"};
 
@@ -98,13 +96,13 @@ void xq__sim_players(const xq_regulation *r, const xq_tgroup *groups, int ng,
   for (size_t i = 0; i < sizeof homes / sizeof homes[0]; i++)
     if (!strcasecmp(homes[i].preset, r->name)) home = homes[i].regions;
   /* The regions the prize table names come first, so they have players. */
-  const char *regions[HOME_REGIONS + XQ_PRIZE_CATS_MAX];
+  const char *regions[XQ_SIM_HOME_REGIONS + XQ_PRIZE_CATS_MAX];
   int nreg = 0, nprize = 0;
   for (int i = 0; prizes && i < prizes->ncats; i++)
     if (prizes->cats[i].filter == XQ_PF_REGION && prizes->cats[i].region[0])
       regions[nreg++] = prizes->cats[i].region;
   nprize = nreg;
-  for (int i = 0; i < HOME_REGIONS; i++) {
+  for (int i = 0; i < XQ_SIM_HOME_REGIONS; i++) {
     int dup = 0;
     for (int k = 0; k < nreg; k++) dup |= !strcmp(regions[k], home[i]);
     if (!dup) regions[nreg++] = home[i];
@@ -172,7 +170,7 @@ void xq__sim_players(const xq_regulation *r, const xq_tgroup *groups, int ng,
     }
     snprintf(p->region, sizeof p->region, "%s", regions[ri]);
     snprintf(p->club, sizeof p->club, "%s象棋%s队", regions[ri],
-             numerals[xq__sim_below(&rng, CLUBS_PER_REGION)]);
+             numerals[xq__sim_below(&rng, XQ_SIM_CLUBS_PER_REGION)]);
     snprintf(p->fed, sizeof p->fed, "CHN");
   }
 

@@ -491,7 +491,6 @@ static long bytes_received(const xq__viewers *vs)
   return n;
 }
 
-#define QUIET_TICKS 10 /* the timer looks this often within XQ_LOADGEN_VIEWER_QUIET_MS */
 
 static void on_quiet(uv_timer_t *t)
 {
@@ -499,7 +498,7 @@ static void on_quiet(uv_timer_t *t)
   long now = bytes_received(vs);
   vs->quiet_ticks = now == vs->seen ? vs->quiet_ticks + 1 : 0;
   vs->seen = now;
-  if (vs->quiet_ticks >= QUIET_TICKS || uv_now(t->loop) - vs->end_at >= XQ_LOADGEN_VIEWER_DRAIN_MS)
+  if (vs->quiet_ticks >= XQ_LOADGEN_VIEWER_QUIET_TICKS || uv_now(t->loop) - vs->end_at >= XQ_LOADGEN_VIEWER_DRAIN_MS)
     close_now(vs);
 }
 
@@ -521,8 +520,8 @@ static void end_now(xq__viewers *vs)
   if (vs->closing || vs->end_at) return;
   vs->end_at = uv_now(vs->quiet.loop);
   vs->seen = bytes_received(vs);
-  uv_timer_start(&vs->quiet, on_quiet, XQ_LOADGEN_VIEWER_QUIET_MS / QUIET_TICKS,
-                 XQ_LOADGEN_VIEWER_QUIET_MS / QUIET_TICKS);
+  uv_timer_start(&vs->quiet, on_quiet, XQ_LOADGEN_VIEWER_QUIET_MS / XQ_LOADGEN_VIEWER_QUIET_TICKS,
+                 XQ_LOADGEN_VIEWER_QUIET_MS / XQ_LOADGEN_VIEWER_QUIET_TICKS);
 }
 
 long xq__view_lost(const xq__viewers *vs)

@@ -12,8 +12,9 @@
 #     net/ and clients/ include uv.h, only tourney/store/ includes sqlite3.h
 #     (and holds SQL), the engine includes no cJSON.
 #  4. Every limit of the server is in net/netlimits.h, every limit of the
-#     client programs in clients/clientlimits.h: no other file of those
-#     folders defines an XQ_ constant.
+#     client programs in clients/clientlimits.h, every limit of the command
+#     line in cli/cli.h: no other file of those folders defines an XQ_
+#     constant.
 #  5. A command-line option is a row of an option table (cli/opts.h): no
 #     file of cli/ but opts.c compares a word with an option's name (the
 #     words before any table, --help, -h and --version, aside).
@@ -86,8 +87,8 @@ for m in "${libs[@]}"; do
   done < <(sources "$m")
 done
 
-# 4. the limits of the server and of the client programs
-for m in net:netlimits.h clients:clientlimits.h; do
+# 4. the limits of the server, of the client programs and of the command line
+for m in net:netlimits.h clients:clientlimits.h cli:cli.h; do
   while IFS= read -r f; do
     [ "$(basename "$f")" = "${m#*:}" ] && continue
     grep -nE '^#define XQ_[A-Z][A-Z0-9_]*[[:space:]]+[-(0-9A-Z]' "$f" | while IFS= read -r l; do
