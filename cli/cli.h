@@ -47,6 +47,6 @@ int xq_bench_store_main(int argc, char **argv);   /* bench --store */
 /* Report on stderr the warnings of game `rec` read from `path` by
  * `xqref COMMAND` (nothing when it has none). Cannot fail. */
 struct xq_record;
-void xq__cli_warn(const char *command, const char *path, const struct xq_record *rec);
+void xq__records_warn(const char *command, const char *path, const struct xq_record *rec);
 
 #endif /* XQ_CLI_H */

@@ -213,10 +213,10 @@ static int judge_files(const char *rules_spec, const char *const *paths, int npa
   long games = 0, bad = 0;
   long long plies = 0;
   int status = 0;
-  double t0 = xq__now();
+  double t0 = xq__progress_now();
   for (int f = 0; f < npaths; f++)
     status |= judge_file(paths[f], g, &rules, rec, all, &games, &bad, &plies);
-  double dt = xq__now() - t0;
+  double dt = xq__progress_now() - t0;
   if (timed) {
     if (dt < 1e-9) dt = 1e-9;
     fprintf(stderr, "xqref judge: %ld games, %lld plies, %ld bad in %.3f s: %.0f games/s, %.0f plies/s\n",

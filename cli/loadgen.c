@@ -8,7 +8,6 @@
 #include "cli.h"
 #include "clientlimits.h"
 #include "clients.h"
-#include "jsonl.h"
 #include "opts.h"
 #include "records.h"
 

@@ -18,7 +18,7 @@ typedef struct xq__progress {
 } xq__progress;
 
 /* Seconds on a monotonic clock. */
-double xq__now(void);
+double xq__progress_now(void);
 
 /* Start reporting on `g`, read from the file called `name` (kept, not
  * copied): on only for files of XQ_CLI_PROGRESS_MIN_BYTES and more. Cannot

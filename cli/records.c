@@ -84,7 +84,7 @@ static int convert_options(int argc, char **argv, convert_opts *o)
   return -1;
 }
 
-void xq__cli_warn(const char *command, const char *path, const xq_record *rec)
+void xq__records_warn(const char *command, const char *path, const xq_record *rec)
 {
   if (!rec->n_warnings) return;
   if (rec->n_warnings == 1)
@@ -122,7 +122,7 @@ static int convert_games(const convert_opts *o, xq_games *g, FILE *out, xq_recor
       status = 1;
       break;
     }
-    xq__cli_warn("convert", o->in, rec);
+    xq__records_warn("convert", o->in, rec);
     (*good)++;
     xq__progress_tick(&pr, g, *good + *bad);
   }

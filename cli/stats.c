@@ -100,7 +100,7 @@ static int stats_read(const stats_opts *o, xq_games *g, xq_record *rec, stats_ju
       if (!o->quiet) fprintf(stderr, "xqref stats: %s: %s\n", o->path, err.msg);
       t->bad++;
     } else {
-      if (!o->quiet) xq__cli_warn("stats", o->path, rec);
+      if (!o->quiet) xq__records_warn("stats", o->path, rec);
       t->games++;
       t->plies += rec->n_moves;
       t->results[rec->result]++;
@@ -143,7 +143,7 @@ static int stats_run(const stats_opts *o, stats_judge *j)
 {
   xq_error err;
   xq_games *g;
-  double t0 = xq__now();
+  double t0 = xq__progress_now();
   if (xq_games_open(&g, o->path, XQ_PGN_NO_COMMENTS, &err) != XQ_OK) {
     fprintf(stderr, "xqref stats: %s: %s\n", o->path, err.msg);
     return 1;
@@ -157,7 +157,7 @@ static int stats_run(const stats_opts *o, stats_judge *j)
   xq_record_init(rec);
   stats_tally t = {0};
   int status = stats_read(o, g, rec, j, &t);
-  stats_print(o, &t, j, xq__now() - t0);
+  stats_print(o, &t, j, xq__progress_now() - t0);
   if (t.bad > 0 && t.games == 0) status = 1; /* nothing in the file reads */
   xq_record_free(rec);
   free(rec);

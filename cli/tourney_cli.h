@@ -60,13 +60,13 @@ int xq__tourney_live_main(const xq__topts *o, const char *action);    /* tourney
 /* Open the store of o->db and load the event and its knockout stage
  * (tourney_ko.c); errors go to stderr. Returns 0, or 1 with nothing left
  * open. */
-int xq__ko_open(const xq__topts *o, xq_tstore **st, xq_tevent **ev, xq_ko *ko);
+int xq__tourney_ko_open(const xq__topts *o, xq_tstore **st, xq_tevent **ev, xq_ko *ko);
 
 /* Where a sheet goes (tourney_final.c): --out FILE (created), else
  * stdout. An XLSX workbook is binary: refused for a terminal stdout
  * (redirect it or give --out). `cmd` names the command in the messages.
  * Returns the stream, or NULL after a message (*rc: 2 usage, 1 the
  * file). */
-FILE *xq__sheet_out(const char *cmd, const char *out, int format, int *rc);
+FILE *xq__tourney_final_sheet_out(const char *cmd, const char *out, int format, int *rc);
 
 #endif /* XQ_CLI_TOURNEY_H */

@@ -259,7 +259,7 @@ static int cmd_export(const xq__topts *o)
   }
   int rc = 0;
   if (fmt == XQ_SHEET_XLSX && !o->out && isatty(fileno(stdout))) {
-    xq__sheet_out("tourney export", NULL, fmt, &rc);
+    xq__tourney_final_sheet_out("tourney export", NULL, fmt, &rc);
     return rc;
   }
   if ((rc = open_store(o, XQ_TSTORE_OPEN, &st))) return rc;
@@ -272,7 +272,7 @@ static int cmd_export(const xq__topts *o)
     return 1;
   }
   xq_tstore_close(st);
-  FILE *f = xq__sheet_out("tourney export", o->out, fmt, &rc);
+  FILE *f = xq__tourney_final_sheet_out("tourney export", o->out, fmt, &rc);
   if (!f) {
     xq_tpairing_clear(&pr);
     xq_tevent_free(ev);

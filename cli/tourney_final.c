@@ -32,7 +32,7 @@ typedef struct ctx {
   FILE *out;                /* the sheet's stream: --out FILE or stdout */
 } ctx;
 
-FILE *xq__sheet_out(const char *cmd, const char *out, int format, int *rc)
+FILE *xq__tourney_final_sheet_out(const char *cmd, const char *out, int format, int *rc)
 {
   if (!out) {
     if (format == XQ_SHEET_XLSX && isatty(fileno(stdout))) {
@@ -93,9 +93,9 @@ static int setup(ctx *c, const xq__topts *o, const char *action)
     int rc = 0;
     char cmd[64];
     snprintf(cmd, sizeof cmd, "tourney %s", action);
-    if (!(c->out = xq__sheet_out(cmd, o->out, c->format, &rc))) return rc;
+    if (!(c->out = xq__tourney_final_sheet_out(cmd, o->out, c->format, &rc))) return rc;
   }
-  if (xq__ko_open(o, &c->st, &c->ev, &c->ko)) {
+  if (xq__tourney_ko_open(o, &c->st, &c->ev, &c->ko)) {
     c->st = NULL; /* closed already */
     c->ev = NULL;
     return 1;

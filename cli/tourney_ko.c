@@ -13,7 +13,7 @@
 #include "prize.h"
 #include "tourney_cli.h"
 
-int xq__ko_open(const xq__topts *o, xq_tstore **st, xq_tevent **ev, xq_ko *ko)
+int xq__tourney_ko_open(const xq__topts *o, xq_tstore **st, xq_tevent **ev, xq_ko *ko)
 {
   xq_error err = {0};
   *ev = NULL;
@@ -40,7 +40,7 @@ static int start(const xq__topts *o, const xq_ko_opts *ko)
   xq_ko k;
   xq_error err = {0};
   int rc = 1;
-  if (xq__ko_open(o, &st, &ev, &k)) return 1;
+  if (xq__tourney_ko_open(o, &st, &ev, &k)) return 1;
   if (xq_ko_setup_event(ev, ko, &k, &err) || xq_tstore_ko_start(st, &k, &err)) {
     fprintf(stderr, "xqref tourney knockout: %s\n", err.msg);
   } else {
@@ -112,7 +112,7 @@ static int cmd_bracket(const xq__topts *o)
   xq_tstore *st;
   xq_tevent *ev;
   xq_ko ko;
-  if (xq__ko_open(o, &st, &ev, &ko)) return 1;
+  if (xq__tourney_ko_open(o, &st, &ev, &ko)) return 1;
   int rc = 0;
   if (!ko.after) { fprintf(stderr, "xqref tourney bracket: no knockout stage started\n"); rc = 1; }
   else xq_list_bracket(ev, &ko, stdout);
@@ -137,7 +137,7 @@ static int cmd_ko_result(const xq__topts *o)
   else if (!strcmp(o->arg, "0-1") || !strcmp(o->arg, "-+")) res = -1;
   else if (!strcmp(o->arg, "=") || !strcmp(o->arg, "1/2") || !strcmp(o->arg, "0.5-0.5")) res = 0;
   else { fprintf(stderr, "xqref tourney ko-result: bad result '%s'\n", o->arg); return 2; }
-  if (xq__ko_open(o, &st, &ev, &ko)) return 1;
+  if (xq__tourney_ko_open(o, &st, &ev, &ko)) return 1;
   int rc = 1;
   if (!ko.after) { fprintf(stderr, "xqref tourney ko-result: no knockout stage started\n"); goto out; }
   int r = xq_ko_next_game(&ko, (int)o->match, o->red > 0 ? (int)o->red : 0, &g);

@@ -13,10 +13,16 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/socket.h>
 
 #include "clientlimits.h"
 #include "engine.h"
 #include "net.h"
+
+/* Parse "HOST:PORT" (an IPv4 or IPv6 address, or "localhost"; the last
+ * ':' ends the host) into *out, as the clients connect (jsonl.c).
+ * Returns XQ_OK or XQ_EINVAL. */
+int xq_jsonl_addr(const char *text, struct sockaddr_storage *out);
 
 /* ------------------------------------------------------------------ */
 /* loadgen (loadgen.c, docs/tools.md)                                  */

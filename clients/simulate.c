@@ -112,7 +112,7 @@ static int register_players(xq__sim *S, const xq_tplayer *pl)
     cJSON *r = xq__simulate_server_call(S, &S->adm, line);
     free(line);
     if (!r) return XQ_EIO;
-    const char *code = xq_jsonl_error(r);
+    const char *code = xq__jsonl_error(r);
     const cJSON *id = cJSON_GetObjectItemCaseSensitive(r, "player");
     int ok = !code && cJSON_IsNumber(id) && id->valueint == i + 1;
     cJSON_Delete(r);
@@ -128,7 +128,7 @@ static int register_players(xq__sim *S, const xq_tplayer *pl)
 static int is_late(xq__sim *S, int id, int round)
 {
   if (S->stop_round[id] && round >= S->stop_round[id]) return 1;
-  return xq__sim_below(&S->rng, XQ_SIM_RATE_MAX) < S->o->rate_late;
+  return xq__simulate_games_below(&S->rng, XQ_SIM_RATE_MAX) < S->o->rate_late;
 }
 
 static int play_round(xq__sim *S, int round)
@@ -143,10 +143,10 @@ static int play_round(xq__sim *S, int round)
            ++S->next_id, round, system);
   cJSON *pr = xq__simulate_server_call(S, &S->adm, line);
   if (!pr) return XQ_EIO;
-  const char *code = xq_jsonl_error(pr);
+  const char *code = xq__jsonl_error(pr);
   if (code) {
     const cJSON *e = cJSON_GetObjectItemCaseSensitive(pr, "error");
-    int rc = xq__simulate_server_fail(S, XQ_EIO, "round %d: pair: %s %s", round, code, xq_jsonl_str(e, "msg") ? xq_jsonl_str(e, "msg") : "");
+    int rc = xq__simulate_server_fail(S, XQ_EIO, "round %d: pair: %s %s", round, code, xq__jsonl_str(e, "msg") ? xq__jsonl_str(e, "msg") : "");
     cJSON_Delete(pr);
     return rc;
   }
@@ -239,7 +239,7 @@ static int rc_group(xq__sim *S, const char *name)
 {
   xq_tgroup groups[XQ_REG_GROUPS_MAX];
   int ng = 0, gi = -1;
-  if (xq__sim_reg_groups(S->r, groups, XQ_REG_GROUPS_MAX, &ng)) ng = 0;
+  if (xq__simulate_final_reg_groups(S->r, groups, XQ_REG_GROUPS_MAX, &ng)) ng = 0;
   for (int i = 1; i < ng && gi < 0; i++)
     if (name[0] && strstr(groups[i].name, name)) gi = i;
   if (gi < 0) return xq__simulate_server_fail(S, XQ_EINVAL, "%s has no group '%s' besides its open group", S->r->name, name);
@@ -384,7 +384,7 @@ static int run(xq__sim *S)
   xq_tgroup groups[XQ_REG_GROUPS_MAX];
   int ng = 0;
   if (o->group) groups[0] = S->group, ng = 1; /* every entrant is of the group */
-  else if (xq__sim_reg_groups(r, groups, XQ_REG_GROUPS_MAX, &ng)) ng = 0;
+  else if (xq__simulate_final_reg_groups(r, groups, XQ_REG_GROUPS_MAX, &ng)) ng = 0;
   xq_prize_table *pt = calloc(1, sizeof *pt);
   xq_tplayer *pl = calloc((size_t)S->n, sizeof *pl);
   S->stop_round = calloc((size_t)S->n + 1, sizeof *S->stop_round);
@@ -393,8 +393,8 @@ static int run(xq__sim *S)
     free(pl);
     return xq__simulate_server_fail(S, XQ_ENOMEM, "out of memory");
   }
-  int have_prizes = xq__sim_reg_prizes(r, S->n, pt) == XQ_OK;
-  xq__sim_players(r, groups, ng, have_prizes ? pt : NULL, S->n, o->women, o->seed, pl);
+  int have_prizes = xq__simulate_final_reg_prizes(r, S->n, pt) == XQ_OK;
+  xq__simulate_players_make(r, groups, ng, have_prizes ? pt : NULL, S->n, o->women, o->seed, pl);
   free(pt);
   if (!(S->rating = calloc((size_t)S->n + 1, sizeof *S->rating))) {
     free(pl);
@@ -422,9 +422,9 @@ static int run(xq__sim *S)
   int absentees = S->kev ? 0 : o->absentees >= 0 ? o->absentees : S->n / 50; /* no rounds to miss */
   for (int k = 0; k < absentees; k++) {
     int id;
-    do id = 1 + xq__sim_below(&S->rng, S->n); while (S->stop_round[id]);
+    do id = 1 + xq__simulate_games_below(&S->rng, S->n); while (S->stop_round[id]);
     int last = r->ko_after_round ? r->ko_after_round : r->rounds;
-    S->stop_round[id] = 2 + xq__sim_below(&S->rng, last > 4 ? last - 3 : 1);
+    S->stop_round[id] = 2 + xq__simulate_games_below(&S->rng, last > 4 ? last - 3 : 1);
   }
 
   if (uv_loop_init(&S->loop)) {
@@ -457,7 +457,7 @@ static int run(xq__sim *S)
   xq_tstore *st = NULL;
   xq_error e = {0};
   if ((rc = xq_tstore_open(S->db, XQ_TSTORE_OPEN, &st, &e))) return xq__simulate_server_fail(S, rc, "%s", e.msg);
-  rc = xq__sim_final(o, r, st, S->rep, S->err);
+  rc = xq__simulate_final_lists(o, r, st, S->rep, S->err);
   xq_tstore_close(st);
   return rc;
 }

@@ -18,7 +18,7 @@ static void board_finish(xq__sim_board *b)
   if (b->state == BS_DONE) return;
   b->state = BS_DONE;
   b->S->done++;
-  xq_jsonl_close(&b->c);
+  xq__jsonl_close(&b->c);
 }
 
 /* Write event token `t` as the protocol's board operation with the next
@@ -49,7 +49,7 @@ static int board_write_event(xq__sim_board *b, const char *t)
              "{\"id\":%lld,\"op\":\"move\",\"seq\":%lld,\"move\":\"%s\",\"clock\":[%ld,%ld]%s}\n", seq, seq,
              held ? t + 5 : t, b->g.clock[XQ_RED], b->g.clock[XQ_BLACK], held ? ",\"held\":true" : "");
   }
-  return xq_jsonl_write(&b->c, line, strlen(line));
+  return xq__jsonl_write(&b->c, line, strlen(line));
 }
 
 /* The legal move a plain ICCS token names in `pos`, else XQ_MOVE_NONE. */
@@ -74,7 +74,7 @@ static void board_pump(xq__sim_board *b)
   int window = S->o->window > 0 ? S->o->window : XQ_SIM_WINDOW_DEFAULT;
   while (b->state == BS_PLAY && b->inflight < window && !b->solo) {
     if (!b->stashed) {
-      if (!xq__sim_next(&b->g, &b->pos, b->ply, b->tok)) {
+      if (!xq__simulate_games_next(&b->g, &b->pos, b->ply, b->tok)) {
         if (!b->inflight) {
           b->arbiter = 1; /* no legal move yet no result: the arbiter looks */
           board_finish(b);
@@ -84,7 +84,7 @@ static void board_pump(xq__sim_board *b)
       b->stashed = 1;
     }
     xq_move m = plain_move(&b->pos, b->tok);
-    int alone = m == XQ_MOVE_NONE || !xq__sim_steady(&b->g);
+    int alone = m == XQ_MOVE_NONE || !xq__simulate_games_steady(&b->g);
     if (alone && b->inflight) return; /* wait until everything is answered */
     b->stashed = 0;
     if (board_write_event(b, b->tok)) {
@@ -120,7 +120,7 @@ static void board_reply(xq_jsonl *c, cJSON *r)
     board_finish(b);
     return;
   }
-  const char *code = xq_jsonl_error(r);
+  const char *code = xq__jsonl_error(r);
   if (b->state == BS_HELLO) {
     const cJSON *last = cJSON_GetObjectItemCaseSensitive(r, "last_seq");
     if (code || !cJSON_IsNumber(last)) {
@@ -150,14 +150,14 @@ static void board_reply(xq_jsonl *c, cJSON *r)
     return;
   }
   const cJSON *v = cJSON_GetObjectItemCaseSensitive(r, "verdict");
-  const char *kind = xq_jsonl_str(v, "verdict"), *reason = xq_jsonl_str(v, "reason"), *result = xq_jsonl_str(r, "result");
-  const char *event = xq_jsonl_str(v, "event");
+  const char *kind = xq__jsonl_str(v, "verdict"), *reason = xq__jsonl_str(v, "reason"), *result = xq__jsonl_str(r, "result");
+  const char *event = xq__jsonl_str(v, "event");
   const cJSON *ply = cJSON_GetObjectItemCaseSensitive(r, "ply");
-  const char *fen = xq_jsonl_str(r, "fen");
+  const char *fen = xq__jsonl_str(r, "fen");
   if (kind && !strcmp(kind, "accepted") && event && !strcmp(event, "move")) S->rep->moves++;
-  else xq__sim_count(S->rep, kind, reason, cJSON_IsNumber(ply) ? ply->valueint : b->ply);
+  else xq__simulate_games_count(S->rep, kind, reason, cJSON_IsNumber(ply) ? ply->valueint : b->ply);
   if (kind && (!strcmp(kind, "mate") || !strcmp(kind, "stalemate"))) S->rep->moves++;
-  xq__sim_feed(&b->g, kind, side_of(v));
+  xq__simulate_games_feed(&b->g, kind, side_of(v));
   if (kind && !strcmp(kind, "needs_arbiter")) {
     b->arbiter = 1;
     board_finish(b);
@@ -184,7 +184,7 @@ static const xq_jsonl_hooks board_hooks = {.reply = board_reply};
 
 static void say_hello(xq__sim_board *b)
 {
-  if (xq_jsonl_hello(&b->c, 0, b->token)) {
+  if (xq__jsonl_hello(&b->c, 0, b->token)) {
     b->S->errors++;
     b->arbiter = 1;
     board_finish(b);
@@ -201,7 +201,7 @@ int xq__simulate_boards_play(xq__sim *S)
   /* connect every table, then let them all play at once */
   for (int i = 0; i < S->nboards && !rc; i++) {
     xq__sim_board *b = &S->boards[i];
-    xq__sim_game_init(&b->g, xq_random_next(&S->rng), S->o, &b->rules);
+    xq__simulate_games_init(&b->g, xq_random_next(&S->rng), S->o, &b->rules);
     xq_pos_startpos(&b->pos);
     if (xq__simulate_server_connect(S, &b->c, &board_hooks, b)) {
       rc = xq__simulate_server_fail(S, XQ_EIO, "round %d table %d: cannot connect", b->round, b->table);

@@ -1,6 +1,7 @@
 /*
  * simulate_internal.h -- the parts of `xqref simulate` shared by its files
- * (xq__sim prefix); not a public interface (that is simulate.h).
+ * (xq__simulate_<file>_ functions, xq__sim types); not a public interface
+ * (that is simulate.h).
  *
  * Files: simulate.c (the run: options, store, registration, Swiss
  * rounds), simulate_server.c (the server and the staff's connections),
@@ -28,7 +29,7 @@
 
 /* Uniform in 0..n-1 (n >= 1) from the random stream *state
  * (xq_random_next; the simulation keeps one stream per purpose). */
-int xq__sim_below(uint64_t *state, int n);
+int xq__simulate_games_below(uint64_t *state, int n);
 
 /* ------------------------------------------------------------------ */
 /* Players (simulate_players.c)                                       */
@@ -40,7 +41,7 @@ int xq__sim_below(uint64_t *state, int n);
  * one in eight), regions (the prize table's regions among them), teams
  * of the regulation's size by region, local flags where the regulation
  * has local players or prizes. Deterministic for `seed`. Cannot fail. */
-void xq__sim_players(const xq_regulation *r, const xq_tgroup *groups, int ng,
+void xq__simulate_players_make(const xq_regulation *r, const xq_tgroup *groups, int ng,
                      const xq_prize_table *prizes, int n, int women, uint64_t seed,
                      xq_tplayer *out);
 
@@ -75,27 +76,27 @@ typedef struct xq__sim_game {
 } xq__sim_game;
 
 /* Plan a game from `rng` under `rules` with the rates of `o`. */
-void xq__sim_game_init(xq__sim_game *g, uint64_t rng, const xq_sim_opts *o, const xq_rules *rules);
+void xq__simulate_games_init(xq__sim_game *g, uint64_t rng, const xq_sim_opts *o, const xq_rules *rules);
 
 /* The next event of the game in the adjudicator's event language
  * ("h2e2", "held:h2e2", "clock:R/B", "claim-red", "offer-black",
  * "accept-red", "resign-black", ...) for position `pos` after `ply`
  * plies, into tok (XQ_SIM_TOKEN_MAX bytes). Returns 1, or 0 when there is
  * nothing to play (no legal move: the game should be over). */
-int xq__sim_next(xq__sim_game *g, const xq_pos *pos, int ply, char *tok);
+int xq__simulate_games_next(xq__sim_game *g, const xq_pos *pos, int ply, char *tok);
 
 /* True when the script's next events may go without waiting for the
  * rulings on the earlier ones (no repeated cycle under way). */
-int xq__sim_steady(const xq__sim_game *g);
+int xq__simulate_games_steady(const xq__sim_game *g);
 
 /* Tell the script how its last event was judged: verdict kind name
  * ("accepted", "foul", "must_change", "refused", ...), the side it
  * concerns (XQ_RED, XQ_BLACK or -1). */
-void xq__sim_feed(xq__sim_game *g, const char *kind, int side);
+void xq__simulate_games_feed(xq__sim_game *g, const char *kind, int side);
 
 /* Count one verdict into the report (names as the verdict JSON has them;
  * `ply` = plies before the event). */
-void xq__sim_count(xq_sim_report *rep, const char *kind, const char *reason, int ply);
+void xq__simulate_games_count(xq_sim_report *rep, const char *kind, const char *reason, int ply);
 
 /* ------------------------------------------------------------------ */
 /* The run's state (simulate.c) and its server (simulate_server.c)    */
@@ -172,7 +173,7 @@ cJSON *xq__simulate_server_call(xq__sim *S, xq_jsonl *c, const char *line);
 cJSON *xq__simulate_server_staff(xq__sim *S, const char *line, const char *what);
 
 /* Connect `c` to the server with `hooks` and `data` (the loop runs until
- * it is connected). Returns 0 or a failure of xq_jsonl_connect. */
+ * it is connected). Returns 0 or a failure of xq__jsonl_connect. */
 int xq__simulate_server_connect(xq__sim *S, xq_jsonl *c, const xq_jsonl_hooks *hooks, void *data);
 
 /* The chief arbiter enters result `code` of round `round`, table `table`
@@ -232,13 +233,13 @@ int xq__simulate_ko_run(xq__sim *S);
  * standings (with the men's and women's sections) and the prize list,
  * as regulation `r` requires; counts prizes into rep. Returns XQ_OK or a
  * status with `err`. */
-int xq__sim_final(const xq_sim_opts *o, const xq_regulation *r, xq_tstore *st,
+int xq__simulate_final_lists(const xq_sim_opts *o, const xq_regulation *r, xq_tstore *st,
                   xq_sim_report *rep, xq_error *err);
 
 /* The regulation's prize table and groups: the calls of prize.h
  * (xq_regulation_prizes, _groups), in one place. Return what those
  * return. */
-int xq__sim_reg_prizes(const xq_regulation *r, int entrants, xq_prize_table *t);
-int xq__sim_reg_groups(const xq_regulation *r, xq_tgroup *out, int cap, int *n);
+int xq__simulate_final_reg_prizes(const xq_regulation *r, int entrants, xq_prize_table *t);
+int xq__simulate_final_reg_groups(const xq_regulation *r, xq_tgroup *out, int cap, int *n);
 
 #endif /* XQ_SIM_INTERNAL_H */

@@ -69,7 +69,7 @@ static void ko_reds(xq__sim *S, const cJSON *st, char *out, size_t len)
     if (cJSON_GetArraySize(pl) != 2 || !cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(m, "winner")) ||
         !cJSON_IsNumber(no) || !open || k + 64 >= len)
       continue;
-    const cJSON *p = cJSON_GetArrayItem(pl, (int)xq__sim_below(&S->rng, 2));
+    const cJSON *p = cJSON_GetArrayItem(pl, (int)xq__simulate_games_below(&S->rng, 2));
     const cJSON *id = cJSON_GetObjectItemCaseSensitive(p, "id");
     if (cJSON_IsNumber(id))
       k += (size_t)snprintf(out + k, len - k, "%s{\"match\":%d,\"player\":%d}", k > 1 ? "," : "", no->valueint,
@@ -94,7 +94,7 @@ int xq__simulate_ko_add_tables(xq__sim *S, int stage, int *added)
   cJSON *pr = xq__simulate_server_call(S, &S->adm, pub);
   free(pub);
   if (!pr) return XQ_EIO;
-  const char *code = xq_jsonl_error(pr);
+  const char *code = xq__jsonl_error(pr);
   if (code && !strcmp(code, "CONFLICT")) { /* no match waits */
     cJSON_Delete(pr);
     return XQ_OK;
@@ -116,7 +116,7 @@ int xq__simulate_ko_add_tables(xq__sim *S, int stage, int *added)
     const cJSON *tn = cJSON_GetObjectItemCaseSensitive(t, "table");
     const cJSON *red = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(t, "red"), "id");
     const cJSON *black = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(t, "black"), "id");
-    const char *type = xq_jsonl_str(t, "type"), *tc = xq_jsonl_str(t, "time_control");
+    const char *type = xq__jsonl_str(t, "type"), *tc = xq__jsonl_str(t, "time_control");
     if (!cJSON_IsNumber(tn) || !cJSON_IsNumber(red) || !cJSON_IsNumber(black) || !type || !tc) {
       rc = xq__simulate_server_fail(S, XQ_EIO, "ko_publish: a table without number, players or type");
       break;
@@ -126,7 +126,7 @@ int xq__simulate_ko_add_tables(xq__sim *S, int stage, int *added)
              "{\"id\":%" PRId64 ",\"op\":\"token\",\"role\":\"board\",\"round\":%d,\"table\":%d,"
              "\"label\":\"knockout table %d\"}", ++S->next_id, XQ_KO_ROUND, tn->valueint, tn->valueint);
     cJSON *tk = xq__simulate_server_staff(S, line, "token");
-    const char *text = tk ? xq_jsonl_str(tk, "token") : NULL;
+    const char *text = tk ? xq__jsonl_str(tk, "token") : NULL;
     if (!text || strlen(text) >= XQ_SIM_TOKEN_SIZE) {
       cJSON_Delete(tk);
       rc = xq__simulate_server_fail(S, XQ_EIO, "knockout table %d: no token", tn->valueint);

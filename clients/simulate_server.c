@@ -26,19 +26,19 @@ int xq__simulate_server_fail(xq__sim *S, int code, const char *fmt, ...)
 
 cJSON *xq__simulate_server_call(xq__sim *S, xq_jsonl *c, const char *line)
 {
-  cJSON *r = xq_jsonl_call(c, line, XQ_SIM_CALL_MS);
+  cJSON *r = xq__jsonl_call(c, line, XQ_SIM_CALL_MS);
   if (!r) xq__simulate_server_fail(S, XQ_EIO, "no answer from the server to %.200s", line);
   return r;
 }
 
 int xq__simulate_server_connect(xq__sim *S, xq_jsonl *c, const xq_jsonl_hooks *hooks, void *data)
 {
-  return xq_jsonl_connect(c, &S->loop, (const struct sockaddr *)&S->addr, XQ_SIM_LINE_MAX, hooks, data);
+  return xq__jsonl_connect(c, &S->loop, (const struct sockaddr *)&S->addr, XQ_SIM_LINE_MAX, hooks, data);
 }
 
 static int hello(xq__sim *S, xq_jsonl *c, const char *token, const char *role)
 {
-  char *line = xq_jsonl_hello_line(1, token);
+  char *line = xq__jsonl_hello_line(1, token);
   if (!line) return xq__simulate_server_fail(S, XQ_ENOMEM, "out of memory");
   cJSON *r = xq__simulate_server_call(S, c, line);
   free(line);
@@ -76,8 +76,8 @@ int xq__simulate_server_up(xq__sim *S)
 void xq__simulate_server_down(xq__sim *S)
 {
   if (S->conns_open) {
-    xq_jsonl_close(&S->adm);
-    xq_jsonl_close(&S->arb);
+    xq__jsonl_close(&S->adm);
+    xq__jsonl_close(&S->arb);
     S->conns_open = 0;
   }
   if (S->srv) {
@@ -92,10 +92,10 @@ void xq__simulate_server_down(xq__sim *S)
 cJSON *xq__simulate_server_staff(xq__sim *S, const char *line, const char *what)
 {
   cJSON *r = xq__simulate_server_call(S, &S->adm, line);
-  const char *code = r ? xq_jsonl_error(r) : NULL;
+  const char *code = r ? xq__jsonl_error(r) : NULL;
   if (r && code) {
     const cJSON *e = cJSON_GetObjectItemCaseSensitive(r, "error");
-    xq__simulate_server_fail(S, XQ_EIO, "%s: %s %s", what, code, xq_jsonl_str(e, "msg") ? xq_jsonl_str(e, "msg") : "");
+    xq__simulate_server_fail(S, XQ_EIO, "%s: %s %s", what, code, xq__jsonl_str(e, "msg") ? xq__jsonl_str(e, "msg") : "");
     cJSON_Delete(r);
     return NULL;
   }
@@ -109,7 +109,7 @@ int xq__simulate_server_result(xq__sim *S, int round, int table, const char *cod
            "\"reason\":\"%s\"}", ++S->next_id, round, table, code, why);
   cJSON *r = xq__simulate_server_call(S, &S->arb, line);
   if (!r) return XQ_EIO;
-  const char *ec = xq_jsonl_error(r);
+  const char *ec = xq__jsonl_error(r);
   int rc = ec ? xq__simulate_server_fail(S, XQ_EIO, "round %d table %d: result %s: %s", round, table, code, ec) : XQ_OK;
   cJSON_Delete(r);
   return rc;
