@@ -29,7 +29,8 @@ enum {
 
 /* Row flags. */
 #define XQ__OPT_REQUIRED 1u /* the command line must give it */
-#define XQ__OPT_OPTIONAL 2u /* its value may be left out (taken when the next word begins with a digit): then `dflt` */
+#define XQ__OPT_OPTIONAL 2u /* INT and LONG: the value may be left out (taken when the next word begins
+                               with a digit); then `dflt` */
 #define XQ__OPT_REPEAT 4u   /* may be given again (the usage line says "..."); the others too, the last counts */
 
 /* One option. `only` is for commands with actions (xqref tourney): the
