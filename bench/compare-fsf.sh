@@ -43,19 +43,15 @@
 
 set -euo pipefail
 
-REPO_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 PYFFISH=${PYFFISH:-}
 FSF=${FSF:-}
-XQREF=${XQREF:-$REPO_ROOT/build/xqref}
 CASES=${CASES:-10000}
 MUTATIONS=${MUTATIONS:-0.3}
 SEED=${SEED:-1}
 KEEP=${KEEP:-}
 SELFTEST=0
 
-die() { printf 'compare-fsf: error: %s\n' "$*" >&2; exit 1; }
-usage() { sed -n '2,/^$/{s/^# \{0,1\}//;p}' "${BASH_SOURCE[0]}"; }
-need_arg() { [[ $# -ge 2 ]] || die "option $1 needs a value"; }
 
 while [[ $# -gt 0 ]]; do
     case $1 in

@@ -51,22 +51,15 @@
 
 set -euo pipefail
 
-REPO_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 PIKAFISH=${PIKAFISH:-$REPO_ROOT/../anchors/pikafish/src/pikafish}
-XQREF=${XQREF:-$REPO_ROOT/build/xqref}
 DEPTH=${DEPTH:-6}
 RUNS=${RUNS:-5}
 FEN=${FEN:-startpos}
 CALLGRIND=${CALLGRIND:-0}
 CG_DEPTH=${CG_DEPTH:-4}
 STARTUP=${STARTUP:-1}
-
-die() { printf 'compare-pikafish: error: %s\n' "$*" >&2; exit 1; }
-
-usage() { sed -n '2,/^$/{s/^# \{0,1\}//;p}' "${BASH_SOURCE[0]}"; }
-
-need_arg() { [[ $# -ge 2 ]] || die "option $1 needs a value"; }
 
 while [[ $# -gt 0 ]]; do
     case $1 in
@@ -130,8 +123,6 @@ show_failure() { # name outfile errfile
     } >&2
 }
 
-now() { date +%s.%N; }
-elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.6f", b - a }'; }
 
 run_xqref() { # depth [wrapper...]
     local d=$1; shift
@@ -168,11 +159,6 @@ run_pikafish() { # depth [wrapper...]
     fi
 }
 
-median() {
-    printf '%s\n' "$@" | sort -g | awk '{ a[NR] = $1 }
-        END { if (NR % 2) printf "%.6f", a[(NR + 1) / 2];
-              else printf "%.6f", (a[NR / 2] + a[NR / 2 + 1]) / 2 }'
-}
 div() { awk -v a="$1" -v b="$2" 'BEGIN { if (b <= 0) print "nan"; else printf "%.6f", a / b }'; }
 mnps() { awk -v n="$1" -v t="$2" 'BEGIN { if (t <= 0) print "n/a"; else printf "%.2f", n / t / 1e6 }'; }
 

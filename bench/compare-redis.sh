@@ -32,8 +32,7 @@
 #   NO_FSYNC_REDIS=1  skip the appendfsync always line
 set -euo pipefail
 
-REPO_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-XQREF=${XQREF:-$REPO_ROOT/build/xqref}
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 RUNS=${RUNS:-3}
 BOARDS=${BOARDS:-500}
 PLAYERS=$((BOARDS * 2))
@@ -42,8 +41,7 @@ MIN_PLIES=${MIN_PLIES:-150}
 PACE_SECONDS=${PACE_SECONDS:-60}
 NO_FSYNC_REDIS=${NO_FSYNC_REDIS:-0}
 
-die() { echo "compare-redis: $*" >&2; exit 1; }
-[ -x "$XQREF" ] || die "no xqref binary at $XQREF (build first, or set XQREF)"
+need_xqref
 
 # --- redis from Debian, when missing ------------------------------------
 if ! command -v redis-server >/dev/null || ! command -v redis-benchmark >/dev/null; then
@@ -55,46 +53,12 @@ if ! command -v redis-server >/dev/null || ! command -v redis-benchmark >/dev/nu
 fi
 
 TMP=$(mktemp -d /tmp/xq-compare-redis.XXXXXX)
-PIDS=()
 cleanup() {
-  for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done
-  for p in "${PIDS[@]}"; do wait "$p" 2>/dev/null || true; done
+  kill_tracked
   rm -rf "$TMP"
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
-
-# A TCP port nothing listens on, below the ephemeral range: the 500
-# client sockets of each run take ephemeral ports, and one of those in
-# TIME_WAIT would make redis-server's bind fail.
-EPHEMERAL_LOW=$(awk '{print $1}' /proc/sys/net/ipv4/ip_local_port_range 2>/dev/null || echo 32768)
-free_port() {
-  local p
-  for _ in $(seq 1 200); do
-    p=$((10000 + RANDOM % (EPHEMERAL_LOW - 10000)))
-    if ! (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then echo "$p"; return; fi
-  done
-  die "no free port found"
-}
-
-wait_for() { # FILE PATTERN SECONDS: wait until FILE has a line matching PATTERN
-  local i
-  for i in $(seq 1 $(($3 * 20))); do
-    grep -q "$2" "$1" 2>/dev/null && return 0
-    sleep 0.05
-  done
-  return 1
-}
-
-stop_pid() { # PID: SIGTERM and wait
-  kill "$1" 2>/dev/null || true
-  wait "$1" 2>/dev/null || true
-  local keep=()
-  for p in "${PIDS[@]}"; do [ "$p" = "$1" ] || keep+=("$p"); done
-  PIDS=("${keep[@]+"${keep[@]}"}")
-}
-
-median() { sort -g | awk '{v[NR]=$1} END {printf "%.0f\n", NR % 2 ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
 
 # --- games ---------------------------------------------------------------
 if [ -z "${GAMES:-}" ]; then
@@ -112,7 +76,7 @@ redis_run() { # plain or fsync
   if [ "$1" = fsync ]; then args+=(--appendonly yes --appendfsync always); else args+=(--appendonly no); fi
   redis-server "${args[@]}" >"$dir/log" 2>&1 &
   local pid=$!
-  PIDS+=("$pid")
+  track "$pid"
   local up=0
   for _ in $(seq 1 100); do
     if redis-cli -p "$port" ping >/dev/null 2>&1; then up=1; break; fi
@@ -124,7 +88,7 @@ redis_run() { # plain or fsync
   out=$(timeout 600 redis-benchmark -p "$port" -t set -c "$BOARDS" -n "$REQUESTS" -q 2>/dev/null |
     tr '\r' '\n' | grep 'requests per second' | tail -1) || true
   [ -n "$out" ] || die "redis-benchmark gave no figure"
-  stop_pid "$pid"
+  stop_pid "$pid" || true
   RATE=$(echo "$out" | sed -E 's/.*SET: ([0-9.]+) requests per second.*/\1/')
 }
 
@@ -133,16 +97,10 @@ xqref_run() { # OUTFILE [loadgen options...]
   local out=$1
   shift
   local db=$TMP/xq-$RANDOM$RANDOM.db
-  "$XQREF" serve --db "$db" --demo --players "$PLAYERS" --listen 127.0.0.1:0 --http none --quiet \
-    >"$db.serve" 2>"$db.err" &
-  local pid=$!
-  PIDS+=("$pid")
-  wait_for "$db.serve" '^json ' 30 || { cat "$db.err" >&2; die "xqref serve did not start"; }
-  local addr
-  addr=$(awk '/^json /{print $2; exit}' "$db.serve")
-  "$XQREF" loadgen --connect "$addr" --tokens "$db.serve" --boards "$BOARDS" --games "$GAMES" \
+  serve_start "$db" "$db.serve" --demo --players "$PLAYERS" --http none --quiet || die "xqref serve did not start"
+  "$XQREF" loadgen --connect "$JSON" --tokens "$db.serve" --boards "$BOARDS" --games "$GAMES" \
     --min-plies "$MIN_PLIES" "$@" >"$out" 2>"$out.err" || true
-  stop_pid "$pid"
+  serve_stop || true
   rm -f "$db" "$db"-* "$db.admin"
 }
 
@@ -173,12 +131,12 @@ for i in $(seq 1 "$RUNS"); do
   printf 'run %d: redis %.0f/s   redis-fsync %s/s   xqref %s moves/s (errors %s; overall %s/s; latency %s)\n' \
     "$i" "$r" "$f" "$x" "$errs" "$(awk '/^moves\/s/{print $2}' "$TMP/lg$i.txt")" "$(field_lat "$TMP/lg$i.txt")"
 done
-mr=$(printf '%s\n' "${R[@]}" | median)
+mr=$(printf '%.0f' "$(printf '%s\n' "${R[@]}" | median)")
 mx=$(printf '%s\n' "${X[@]}" | median)
 echo "median: redis $mr/s, xqref $mx moves/s"
 awk -v x="$mx" -v r="$mr" 'BEGIN {printf "ratio xqref/redis %.2f\n", x / r}'
 if [ "${#F[@]}" -gt 0 ]; then
-  mf=$(printf '%s\n' "${F[@]}" | median)
+  mf=$(printf '%.0f' "$(printf '%s\n' "${F[@]}" | median)")
   echo "median: redis with appendfsync always $mf/s"
   awk -v x="$mx" -v r="$mf" 'BEGIN {printf "ratio xqref/redis-fsync %.2f\n", x / r}'
 fi

@@ -52,8 +52,7 @@
 # Needs curl, and sqlite3 (or python3) for the integrity check.
 set -euo pipefail
 
-REPO_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-XQREF=${XQREF:-$REPO_ROOT/build/xqref}
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 TRIALS=${TRIALS:-3}
 KINDS=${KINDS:-pair pair-cli result push}
 PLAYERS=${PLAYERS:-400}
@@ -63,8 +62,7 @@ SEED=${SEED:-$(date +%s)}
 KEEP=${KEEP:-0}
 BOARDS=$((PLAYERS / 2))
 
-die() { echo "crash-ops: $*" >&2; exit 1; }
-[ -x "$XQREF" ] || die "no xqref binary at $XQREF (build first, or set XQREF)"
+need_xqref
 command -v curl >/dev/null || die "curl is needed"
 if command -v sqlite3 >/dev/null; then
   integrity() { sqlite3 "$1" 'PRAGMA integrity_check;'; }
@@ -77,10 +75,8 @@ else
 fi
 
 TMP=$(mktemp -d /tmp/xq-crash-ops.XXXXXX)
-PIDS=()
 cleanup() {
-  for p in "${PIDS[@]+"${PIDS[@]}"}"; do kill -9 "$p" 2>/dev/null || true; done
-  for p in "${PIDS[@]+"${PIDS[@]}"}"; do wait "$p" 2>/dev/null || true; done
+  kill_tracked KILL
   if [ "$KEEP" = 1 ] && [ -n "${FAILED_DIR:-}" ]; then
     echo "kept $FAILED_DIR (and the templates in $TMP)" >&2
   else
@@ -90,42 +86,8 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-forget_pid() {
-  local keep=()
-  for p in "${PIDS[@]+"${PIDS[@]}"}"; do [ "$p" = "$1" ] || keep+=("$p"); done
-  PIDS=("${keep[@]+"${keep[@]}"}")
-}
-
-wait_for() { # FILE PATTERN SECONDS
-  local _
-  for _ in $(seq 1 $(($3 * 20))); do
-    grep -q "$2" "$1" 2>/dev/null && return 0
-    sleep 0.05
-  done
-  return 1
-}
-
 start_server() { # DB OUT: start on free ports; sets SERVER_PID and HTTP
-  local db=$1 out=$2
-  "$XQREF" serve --db "$db" --listen 127.0.0.1:0 --http 127.0.0.1:0 --quiet >"$out" 2>"$out.err" &
-  SERVER_PID=$!
-  PIDS+=("$SERVER_PID")
-  wait_for "$out" '^http ' 60 || { cat "$out.err" >&2; return 1; }
-  HTTP=$(awk '/^http /{print $2; exit}' "$out")
-}
-
-stop_server() { # SIGTERM and wait; returns the server's exit status
-  local rc=0
-  kill -TERM "$SERVER_PID" 2>/dev/null || true
-  wait "$SERVER_PID" || rc=$?
-  forget_pid "$SERVER_PID"
-  return "$rc"
-}
-
-kill_server() {
-  kill -9 "$SERVER_PID" 2>/dev/null || true
-  wait "$SERVER_PID" 2>/dev/null || true
-  forget_pid "$SERVER_PID"
+  serve_start "$1" "$2" --http 127.0.0.1:0 --quiet
 }
 
 # POST BODY to PATH with the admin token; prints the body of a 200 reply,
@@ -180,7 +142,7 @@ make_pair_template() {
       n=0
     fi
   done
-  stop_server || die "the template server did not stop cleanly"
+  serve_stop || die "the template server did not stop cleanly"
 }
 
 # one PGN file per table (Round "1.T"), random legal games
@@ -203,7 +165,7 @@ common_checks() { # DIR DB -> prints problems; returns 1 on any
   [ "$ic" = ok ] || { echo "integrity_check: $ic"; bad=1; }
   if start_server "$db" "$d/restart.out"; then
     rc=0
-    stop_server || rc=$?
+    serve_stop || rc=$?
     [ "$rc" = 0 ] || { echo "the restarted server exited with status $rc"; bad=1; }
   else
     echo "the server did not restart on the killed store"
@@ -247,10 +209,10 @@ trial_pair() { # T DIR -> sets WHAT; returns 1 on failure
   echo '{"id":1,"op":"pair","publish":true}' >"$d/pair.req"
   (post /api/op "$d/pair.req" >"$d/pair.reply" 2>/dev/null && grep -q '"published":true' "$d/pair.reply" && echo acked >"$d/ack") &
   local cl=$!
-  PIDS+=("$cl")
+  track "$cl"
   delay=$(rand_in "$((SEED + t))" 0 "$PAIR_MS")
   sleep "$(awk -v m="$delay" 'BEGIN { printf "%.3f", m / 1000 }')"
-  kill_server
+  serve_kill
   wait "$cl" 2>/dev/null || true
   forget_pid "$cl"
   [ -e "$d/ack" ] && acked=1
@@ -264,7 +226,7 @@ trial_pair_cli() {
   copy_store "$PAIRDB" "$db"
   "$XQREF" tourney pair --db "$db" >"$d/pair.out" 2>&1 &
   local pid=$! rc=0
-  PIDS+=("$pid")
+  track "$pid"
   delay=$(rand_in "$((SEED + t))" 0 "$PAIR_CLI_MS")
   sleep "$(awk -v m="$delay" 'BEGIN { printf "%.3f", m / 1000 }')"
   kill -9 "$pid" 2>/dev/null || true
@@ -326,10 +288,10 @@ kill_during() { # T DIR CLIENT MAX_S
   start_server "$d/store.db" "$d/serve.out" || { echo "the server did not start"; return 1; }
   "$3" "$d" &
   cl=$!
-  PIDS+=("$cl")
+  track "$cl"
   DELAY=$(rand_in "$((SEED + t))" 0.2 "$4")
   sleep "$DELAY"
-  kill_server
+  serve_kill
   wait "$cl" 2>/dev/null || true
   forget_pid "$cl"
 }
@@ -417,7 +379,7 @@ measure() { # KIND -> milliseconds of one run without a kill
     start_server "$d/store.db" "$d/serve.out" || die "the server did not start"
     echo '{"id":1,"op":"pair","publish":true}' >"$d/pair.req"
     t0=$(now_ms); post /api/op "$d/pair.req" >/dev/null || die "pair failed"; t1=$(now_ms)
-    stop_server || true ;;
+    serve_stop || true ;;
   pair-cli)
     copy_store "$PAIRDB" "$d/store.db"
     t0=$(now_ms); "$XQREF" tourney pair --db "$d/store.db" >/dev/null || die "tourney pair failed"; t1=$(now_ms) ;;
@@ -426,13 +388,13 @@ measure() { # KIND -> milliseconds of one run without a kill
     start_server "$d/store.db" "$d/serve.out" || die "the server did not start"
     t0=$(now_ms); result_client "$d"; t1=$(now_ms)
     [ "$(wc -l <"$d/ack")" = "$BOARDS" ] || die "the result run without a kill did not acknowledge every table"
-    stop_server || true ;;
+    serve_stop || true ;;
   push)
     copy_store "$LIVE" "$d/store.db"; : >"$d/ack"; : >"$d/sent"
     start_server "$d/store.db" "$d/serve.out" || die "the server did not start"
     t0=$(now_ms); push_client "$d"; t1=$(now_ms)
     [ "$(wc -l <"$d/ack")" = "$BOARDS" ] || die "the push run without a kill did not acknowledge every game"
-    stop_server || true
+    serve_stop || true
     # what a push of every game stores: the reference for the trials
     sql "$d/store.db" "SELECT board, source, event FROM game_log WHERE round = 1 ORDER BY id" >"$TMP/push-expected.txt" ;;
   esac

@@ -41,8 +41,7 @@
 #   CHECK   a kept trial directory: run only the checks on it
 set -euo pipefail
 
-REPO_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-XQREF=${XQREF:-$REPO_ROOT/build/xqref}
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 TRIALS=${TRIALS:-20}
 BOARDS=${BOARDS:-500}
 MIN_PLIES=${MIN_PLIES:-150}
@@ -50,14 +49,11 @@ SEED=${SEED:-$(date +%s)}
 KEEP=${KEEP:-0}
 WINDOW=1
 
-die() { echo "crash-test: $*" >&2; exit 1; }
-[ -x "$XQREF" ] || die "no xqref binary at $XQREF (build first, or set XQREF)"
+need_xqref
 
 TMP=$(mktemp -d /tmp/xq-crash-test.XXXXXX)
-PIDS=()
 cleanup() {
-  for p in "${PIDS[@]+"${PIDS[@]}"}"; do kill -9 "$p" 2>/dev/null || true; done
-  for p in "${PIDS[@]+"${PIDS[@]}"}"; do wait "$p" 2>/dev/null || true; done
+  kill_tracked KILL
   if [ "$KEEP" = 1 ] && [ -n "${FAILED_DIR:-}" ]; then
     echo "kept $FAILED_DIR" >&2
   else
@@ -71,31 +67,6 @@ if [ -z "${GAMES:-}" ] && [ -z "${CHECK:-}" ]; then
   GAMES=$TMP/games.pgn
   "$XQREF" bench --gen-pgn "$((BOARDS * 4))" "$GAMES" "$SEED" >/dev/null
 fi
-
-wait_for() { # FILE PATTERN SECONDS
-  local i
-  for i in $(seq 1 $(($3 * 20))); do
-    grep -q "$2" "$1" 2>/dev/null && return 0
-    sleep 0.05
-  done
-  return 1
-}
-
-forget_pid() {
-  local keep=()
-  for p in "${PIDS[@]+"${PIDS[@]}"}"; do [ "$p" = "$1" ] || keep+=("$p"); done
-  PIDS=("${keep[@]+"${keep[@]}"}")
-}
-
-start_server() { # DB OUT [--demo ...]: start, wait for the json line; sets SERVER_PID and ADDR
-  local db=$1 out=$2
-  shift 2
-  "$XQREF" serve --db "$db" --listen 127.0.0.1:0 --http none --quiet "$@" >"$out" 2>"$out.err" &
-  SERVER_PID=$!
-  PIDS+=("$SERVER_PID")
-  wait_for "$out" '^json ' 60 || { cat "$out.err" >&2; return 1; }
-  ADDR=$(awk '/^json /{print $2; exit}' "$out")
-}
 
 # verify DIR: the checks of step 6; prints a summary, returns 1 on failure
 verify() {
@@ -160,27 +131,24 @@ for t in $(seq 1 "$TRIALS"); do
   d=$TMP/trial$t
   mkdir -p "$d"
   db=$d/store.db
-  start_server "$db" "$d/serve1.out" --demo --players "$((BOARDS * 2))" || die "trial $t: the server did not start"
+  serve_start "$db" "$d/serve1.out" --http none --quiet --demo --players "$((BOARDS * 2))" ||
+    die "trial $t: the server did not start"
   "$XQREF" tourney games --db "$db" >"$d/before.txt" 2>"$d/before.err" || die "trial $t: tourney games failed: $(cat "$d/before.err")"
-  "$XQREF" loadgen --connect "$ADDR" --tokens "$d/serve1.out" --boards "$BOARDS" --games "$GAMES" \
+  "$XQREF" loadgen --connect "$JSON" --tokens "$d/serve1.out" --boards "$BOARDS" --games "$GAMES" \
     --min-plies "$MIN_PLIES" --seed "$((SEED + t))" --ack-log "$d/ack.txt" >"$d/loadgen.out" 2>&1 &
   lg=$!
-  PIDS+=("$lg")
+  track "$lg"
   delay=$(awk -v s="$((SEED + t))" 'BEGIN { srand(s); printf "%.2f", 0.2 + rand() * 1.8 }')
   sleep "$delay"
   when="mid-stream"
   if ! kill -0 "$lg" 2>/dev/null; then when="after loadgen had finished"; fi
   [ "$when" != mid-stream ] || midstream=$((midstream + 1))
-  kill -9 "$SERVER_PID"
-  wait "$SERVER_PID" 2>/dev/null || true
-  forget_pid "$SERVER_PID"
+  serve_kill
   wait "$lg" 2>/dev/null || true
   forget_pid "$lg"
-  start_server "$db" "$d/serve2.out" || die "trial $t: the server did not restart on the killed store"
-  kill -TERM "$SERVER_PID"
+  serve_start "$db" "$d/serve2.out" --http none --quiet || die "trial $t: the server did not restart on the killed store"
   src=0
-  wait "$SERVER_PID" || src=$?
-  forget_pid "$SERVER_PID"
+  serve_stop || src=$?
   "$XQREF" tourney games --db "$db" >"$d/after.txt" 2>"$d/after.err" || die "trial $t: tourney games failed: $(cat "$d/after.err")"
   if summary=$(verify "$d") && [ "$src" = 0 ]; then
     passed=$((passed + 1))

@@ -23,25 +23,20 @@
 #   FEN       position (default: the start position)
 set -euo pipefail
 
-REPO_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 PIKAFISH=${PIKAFISH:-$REPO_ROOT/../anchors/pikafish/src/pikafish}
-XQREF=${XQREF:-$REPO_ROOT/build/xqref}
 DEPTH=${DEPTH:-6}
 HASH=${HASH:-2048}
 THREADS=${THREADS:-2}
 RUNS=${RUNS:-3}
 FEN=${FEN:-startpos}
 
-die() { printf 'deep-perft: error: %s\n' "$*" >&2; exit 1; }
 [[ -x $XQREF ]] || die "no xqref binary at $XQREF (set XQREF)"
 [[ -x $PIKAFISH ]] || die "no Pikafish binary at $PIKAFISH (set PIKAFISH; see bench/compare-pikafish.sh)"
 [[ $DEPTH =~ ^[1-9][0-9]*$ && $RUNS =~ ^[1-9][0-9]*$ ]] || die "DEPTH and RUNS must be positive integers"
 
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/deep-perft.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
-now() { date +%s.%N; }
-secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", b - a }'; }
-median() { printf '%s\n' "$@" | sort -g | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
 
 xq_args=(perft --depth $((DEPTH + 1)) --hash "$HASH" --threads "$THREADS")
 [[ $FEN == startpos ]] || xq_args+=(--fen "$FEN")
@@ -61,7 +56,7 @@ for ((i = 1; i <= RUNS; i++)); do
   n=$(awk '$1 == "nodes" { print $2 }' "$TMP/xq.out")
   [[ -n $xq_ref ]] || xq_ref=$n
   [[ $n == "$xq_ref" ]] || die "xqref run $i counted $n, run 1 $xq_ref"
-  xq_t+=("$(secs "$t0" "$t1")")
+  xq_t+=("$(elapsed "$t0" "$t1" 3)")
   printf 'run %d  xqref perft(%d)     %9.3f s  nodes %s\n' "$i" $((DEPTH + 1)) "${xq_t[-1]}" "$n"
 
   t0=$(now)
@@ -71,7 +66,7 @@ for ((i = 1; i <= RUNS; i++)); do
   [[ -n $n ]] || die "no 'Nodes searched' from Pikafish (is the network check skipped for perft?)"
   [[ -n $pf_ref ]] || pf_ref=$n
   [[ $n == "$pf_ref" ]] || die "Pikafish run $i counted $n, run 1 $pf_ref"
-  pf_t+=("$(secs "$t0" "$t1")")
+  pf_t+=("$(elapsed "$t0" "$t1" 3)")
   printf 'run %d  Pikafish perft(%d)  %9.3f s  nodes %s\n' "$i" "$DEPTH" "${pf_t[-1]}" "$n"
 done
 echo "load after:  $(uptime)"

@@ -11,12 +11,13 @@
 # or the two pairings' difference. Exit status 1 when any round differs.
 # With KEEP=DIR the inputs and both outputs are kept there.
 set -euo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+here=$REPO_ROOT/bench
 file=${1:?usage: dutch-compare.sh FILE.trf [FIRST [LAST]]}
 rounds=${ROUNDS:-11}
 first=${2:-2}
 last=${3:-$rounds}
-xqref=${XQREF:-$here/../build/xqref}
+xqref=$XQREF
 bbp=${BBP:?set BBP=/path/to/bbpPairings.exe}
 if [ -n "${KEEP:-}" ]; then tmp=$KEEP; mkdir -p "$tmp"; else tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT; fi
 bad=0

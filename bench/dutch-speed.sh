@@ -14,17 +14,16 @@
 # run's wall and user (CPU) seconds, the medians and the ratios
 # bbpPairings / xqref, and checks that both printed the same pairing.
 set -euo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+here=$REPO_ROOT/bench
 file=${1:?usage: dutch-speed.sh FILE.trf ROUND [RUNS]}
 round=${2:?usage: dutch-speed.sh FILE.trf ROUND [RUNS]}
 runs=${3:-3}
 rounds=${ROUNDS:-11}
-xqref=${XQREF:-$here/../build/xqref}
+xqref=$XQREF
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 awk -v K=$((round - 1)) -v N="$rounds" -f "$here/dutch-truncate.awk" "$file" > "$tmp/in.trf"
-
-median() { sort -g | awk '{a[NR] = $1} END {print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2}'; }
 
 for i in $(seq 1 "$runs"); do
   /usr/bin/time -f "%e %U" -o "$tmp/t" "$xqref" pair --system dutch --rounds "$rounds" \

@@ -20,8 +20,8 @@
 # processes, 1), DIRECT (0), PIN (0, 1 or 2), BATCH (serve --publish-batch MS;
 # empty: the server's default, 500).
 set -euo pipefail
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-XQREF=${XQREF:-$root/build/xqref}
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+root=$REPO_ROOT
 BOARDS=${BOARDS:-100}
 RATE=${RATE:-0.1}
 DURATION=${DURATION:-60}
@@ -44,14 +44,12 @@ elif [ "$PIN" = 2 ]; then
   boards_cpu=(taskset -c 0)
   viewer_cpu=(--viewer-cpu 1)
 fi
-die() { echo "edge-broadcast: $*" >&2; exit 1; }
-[ -x "$XQREF" ] || die "no xqref binary at $XQREF (build first, or set XQREF)"
+need_xqref
 
 tmp=$(mktemp -d /tmp/xq-edge-bench.XXXXXX)
-server=""
 dirs=()
 cleanup() {
-  [ -z "$server" ] || { kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; }
+  kill_tracked
   for d in "${dirs[@]+"${dirs[@]}"}"; do bash "$root/scripts/edge.sh" stop "$d" || true; done
   rm -rf "$tmp"
 }
@@ -63,13 +61,10 @@ trap cleanup EXIT
 pub=(--publish http://127.0.0.1:28091/pub/)
 [ -z "$BATCH" ] || pub+=(--publish-batch "$BATCH")
 [ "$DIRECT" != 1 ] || pub=()
-"${server_cpu[@]}" "$XQREF" serve --db "$tmp/b.db" --demo --players "$((BOARDS * 2))" --listen 127.0.0.1:0 --http 127.0.0.1:0 \
-  "${pub[@]}" >"$tmp/serve.out" 2>"$tmp/serve.log" &
-server=$!
-for _ in $(seq 1 200); do grep -q '^http ' "$tmp/serve.out" && break; sleep 0.05; done
-json=$(sed -n 's/^json //p' "$tmp/serve.out")
-http=$(sed -n 's/^http //p' "$tmp/serve.out")
-[ -n "$http" ] || die "the server did not start ($tmp/serve.log)"
+SERVE_WRAP=("${server_cpu[@]+"${server_cpu[@]}"}")
+serve_start "$tmp/b.db" "$tmp/serve.out" --demo --players "$((BOARDS * 2))" --http 127.0.0.1:0 \
+  "${pub[@]+"${pub[@]}"}" || die "the server did not start ($tmp/serve.out.err)"
+json=$JSON http=$HTTP
 
 urls=()
 if [ "$DIRECT" = 1 ]; then
@@ -98,8 +93,6 @@ if [ "$DIRECT" != 1 ]; then
   done
 fi
 # the server's CPU time (user + system) over the whole run
-awk -v hz="$(getconf CLK_TCK)" '{printf "xqref: %.2f s of CPU\n", ($14 + $15) / hz}' "/proc/$server/stat"
-kill "$server"
-wait "$server" 2>/dev/null || true
-server=""
-grep -E 'publish: [0-9]+ events posted|committed' "$tmp/serve.log" | sed 's/^[0-9:.]* /xqref: /'
+awk -v hz="$(getconf CLK_TCK)" '{printf "xqref: %.2f s of CPU\n", ($14 + $15) / hz}' "/proc/$SERVER_PID/stat"
+serve_stop || true
+grep -E 'publish: [0-9]+ events posted|committed' "$tmp/serve.out.err" | sed 's/^[0-9:.]* /xqref: /'

@@ -21,11 +21,9 @@
 # Needs python3.
 set -euo pipefail
 
-REPO_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-XQREF=${XQREF:-$REPO_ROOT/build/xqref}
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 PLAYERS=${PLAYERS:-400}
-die() { echo "engine-lanes: $*" >&2; exit 1; }
-[ -x "$XQREF" ] || die "no xqref binary at $XQREF (build first, or set XQREF)"
+need_xqref
 command -v python3 >/dev/null || die "python3 is needed"
 
 exec python3 - "$XQREF" "$PLAYERS" <<'PY'

@@ -23,35 +23,24 @@
 #             as KEEP-V.txt, KEEP-V.probe, KEEP-V.log
 set -euo pipefail
 
-REPO_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-XQREF=${XQREF:-$REPO_ROOT/build/xqref}
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 VIEWERS=${VIEWERS:-"0 1000 2000 4000"}
 BOARDS=${BOARDS:-100}
 RATE=${RATE:-1}
 SECONDS_RUN=${DURATION:-30}
 PLAYERS=$((BOARDS * 2 + 2)) # the last board is the probe's
 
-die() { echo "fanout: $*" >&2; exit 1; }
-[ -x "$XQREF" ] || die "no xqref binary at $XQREF (build first, or set XQREF)"
+need_xqref
 # a descriptor a viewer on each side
 ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
 
 TMP=$(mktemp -d /tmp/xq-fanout.XXXXXX)
-PID=
 cleanup() {
-  if [ -n "$PID" ]; then kill "$PID" 2>/dev/null && wait "$PID" 2>/dev/null; fi
+  kill_tracked
   rm -rf "$TMP"
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
-
-wait_for() { # FILE PATTERN SECONDS
-  for _ in $(seq 1 $(($3 * 20))); do
-    grep -q "$2" "$1" 2>/dev/null && return 0
-    sleep 0.05
-  done
-  return 1
-}
 
 if [ -z "${GAMES:-}" ]; then
   GAMES=$TMP/games.pgn
@@ -67,13 +56,10 @@ QUIET=--quiet
 [ -n "${KEEP:-}" ] && QUIET= # the server's log too
 for v in $VIEWERS; do
   db=$TMP/xq-$v.db
-  "$XQREF" serve --db "$db" --demo --players "$PLAYERS" --listen 127.0.0.1:0 --http 127.0.0.1:0 $QUIET \
-    >"$db.serve" 2>"$db.err" &
-  PID=$!
-  wait_for "$db.serve" '^http ' 30 || { cat "$db.err" >&2; die "xqref serve did not start"; }
-  json=$(awk '/^json /{print $2; exit}' "$db.serve")
-  http=$(awk '/^http /{print $2; exit}' "$db.serve")
-  t0=$(cpu_ticks "$PID")
+  # shellcheck disable=SC2086
+  serve_start "$db" "$db.serve" --demo --players "$PLAYERS" --http 127.0.0.1:0 $QUIET || die "xqref serve did not start"
+  json=$JSON http=$HTTP
+  t0=$(cpu_ticks "$SERVER_PID")
   out=$TMP/lg-$v.txt
   probe=$(awk -v t=$((BOARDS + 1)) '$1 == "board" && $2 == 1 && $3 == t {print $4; exit}' "$db.serve")
   (sleep 3 && python3 "$REPO_ROOT/bench/fanout_probe.py" "$json" "$http" "$probe" 1 $((BOARDS + 1)) "$GAMES" \
@@ -82,10 +68,9 @@ for v in $VIEWERS; do
   TIMEFORMAT='%U %S'
   { time "$XQREF" loadgen --connect "$json" --tokens "$db.serve" --boards "$BOARDS" --games "$GAMES" \
     --min-plies 80 --rate "$RATE" --duration "$SECONDS_RUN" --sse "$v" --http "$http" >"$out" 2>&1 || true; } 2>"$out.time"
-  t1=$(cpu_ticks "$PID")
+  t1=$(cpu_ticks "$SERVER_PID")
   wait "$PROBE" || true
-  kill "$PID" && wait "$PID" 2>/dev/null || true
-  PID=
+  serve_stop || true
   rate=$(awk '/^moves\/s/{print $2}' "$out")
   p50=$(awk '/^latency/{for (i = 1; i < NF; i++) if ($i == "p50") print $(i+1)}' "$out")
   p99=$(awk '/^latency/{for (i = 1; i < NF; i++) if ($i == "p99") print $(i+1)}' "$out")
@@ -99,6 +84,6 @@ for v in $VIEWERS; do
   [ -n "$d99" ] || { cat "$out.probe" >&2; die "the probe printed nothing"; }
   printf '| %s | %s | %s ms | %s ms | %s ms | %s ms | %s | %s | %s | %s |\n' "$v" "$rate" "$p50" "$p99" "$d50" "$d99" \
     "${conn:--}" "${evs:--}" "$cpu" "$lgcpu"
-  [ -n "${KEEP:-}" ] && cp "$out" "$KEEP-$v.txt" && cp "$out.probe" "$KEEP-$v.probe" && cp "$db.err" "$KEEP-$v.log"
+  [ -n "${KEEP:-}" ] && cp "$out" "$KEEP-$v.txt" && cp "$out.probe" "$KEEP-$v.probe" && cp "$db.serve.err" "$KEEP-$v.log"
   rm -f "$db" "$db"-* "$db.admin"
 done

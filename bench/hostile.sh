@@ -11,16 +11,16 @@
 # Needs python3. Prints one block per attack; exit status 0 unless the
 # server died.
 set -euo pipefail
-cd "$(dirname "$0")/.."
-XQREF=${XQREF:-build/xqref}
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+cd "$REPO_ROOT"
 PLAYERS=${PLAYERS:-400}
+need_xqref
 DIR=$(mktemp -d /tmp/xqref-hostile.XXXXXX)
-trap 'kill "$PID" 2>/dev/null || true; wait "$PID" 2>/dev/null || true; rm -rf "$DIR"' EXIT
+trap 'kill_tracked; rm -rf "$DIR"' EXIT
 ulimit -n "$(ulimit -Hn)"
-"$XQREF" serve --db "$DIR/h.db" --demo --players "$PLAYERS" --listen 127.0.0.1:0 --http 127.0.0.1:0 \
-  >"$DIR/out" 2>"$DIR/log" &
-PID=$!
-for _ in $(seq 100); do grep -q '^http ' "$DIR/out" 2>/dev/null && break; sleep 0.1; done
+serve_start "$DIR/h.db" "$DIR/out" --demo --players "$PLAYERS" --http 127.0.0.1:0 || die "the server did not start"
+PID=$SERVER_PID
+LOG=$DIR/out.err
 JPORT=$(awk '$1=="json"{split($2,a,":");print a[2]}' "$DIR/out")
 HPORT=$(awk '$1=="http"{split($2,a,":");print a[2]}' "$DIR/out")
 echo "xqref serve pid $PID, $PLAYERS players, json $JPORT, http $HPORT ($(git rev-parse --short HEAD 2>/dev/null || echo ?))"
@@ -31,9 +31,9 @@ if [ "$WANT" = all ] || [ -n "${ATTACKS// /}" ]; then
   # shellcheck disable=SC2086
   python3 bench/hostile.py "$PID" "$JPORT" "$HPORT" "$DIR/out" $ATTACKS
 fi
-kill -0 "$PID" || { echo "the server died"; cat "$DIR/log"; exit 1; }
-echo "server log: $(grep -c 'close ' "$DIR/log" || true) connections closed with a reason:"
-grep 'close ' "$DIR/log" | awk '{$1="";$3="";print}' | sort | uniq -c | sort -rn | head -8 || true
+kill -0 "$PID" || { echo "the server died"; cat "$LOG"; exit 1; }
+echo "server log: $(grep -c 'close ' "$LOG" || true) connections closed with a reason:"
+grep 'close ' "$LOG" | awk '{$1="";$3="";print}' | sort | uniq -c | sort -rn | head -8 || true
 if [ "$WANT" = all ] || [[ " $WANT " == *" jobs "* ]]; then
   echo "jobs: engine jobs against the organiser (bench/engine-lanes.sh)"
   XQREF=$XQREF PLAYERS=$PLAYERS bash bench/engine-lanes.sh

@@ -18,11 +18,12 @@
 # With LIST=1 every message is printed as well ("file<TAB>message").
 set -u
 
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 dir=${1:?usage: records-corpus.sh DIR [XQREF]}
-root=$(cd "$(dirname "$0")/.." && pwd)
-xqref=${2:-$root/build/xqref}
-[ -x "$xqref" ] || { echo "records-corpus.sh: no xqref binary at $xqref" >&2; exit 2; }
-[ -d "$dir" ] || { echo "records-corpus.sh: $dir is not a directory" >&2; exit 2; }
+XQREF=${2:-$XQREF}
+xqref=$XQREF
+need_xqref
+[ -d "$dir" ] || die "$dir is not a directory"
 judge=--no-judge
 [ "${JUDGE:-0}" = 1 ] && judge=
 

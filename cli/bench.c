@@ -7,61 +7,45 @@
  * (bench_store.c). The option that names a variant may stand anywhere on
  * the command line.
  */
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "adjudicator.h"
 #include "cli.h"
+#include "opts.h"
 #include "perft.h"
 #include "records.h"
 
-static const char bench_usage[] =
-  "usage: xqref bench [--threads T] [--quick] [--hash [MB]]\n"
-  "\n"
-  "Run perft on a fixed set of positions and print, per position and in\n"
-  "total, nodes, time and nodes per second. Each count is checked against\n"
-  "the perft suite; a mismatch makes the exit status 1.\n"
-  "\n"
-  "  --threads T   ply-2 subtrees shared by T threads (default 1)\n"
-  "  --quick       one ply less everywhere (a short signature run)\n"
-  "  --hash [MB]   count through a fresh transposition table of MB MiB per\n"
-  "                position (default %d): the hashed figures, same counts\n";
+static const xq__opt perft_bench_rows[] = {
+  XQ__INT("--threads", xq_bench_opts, threads, 1, XQ_PERFT_MAX_THREADS, "T", "ply-2 subtrees shared by T threads (default 1)"),
+  XQ__FLAG("--quick", xq_bench_opts, quick, 1, "one ply less everywhere (a short signature run)"),
+  XQ__INT("--hash", xq_bench_opts, hash_mb, 1, XQ_PERFT_HASH_MAX_MB, "MB",
+          "count through a fresh transposition table of MB MiB per\n"
+          "position (default " XQ__OPT_TEXT(XQ_PERFT_BENCH_HASH_MB) "): the hashed figures, same counts",
+          .flags = XQ__OPT_OPTIONAL, .dflt = XQ_PERFT_BENCH_HASH_MB),
+};
 
+static const xq__cmd perft_bench_cmd = {
+  .name = "bench",
+  .about = "Run perft on a fixed set of positions and print, per position and in\n"
+           "total, nodes, time and nodes per second. Each count is checked against\n"
+           "the perft suite; a mismatch makes the exit status 1.\n",
+  .after = "Other benches: xqref bench --judge, --gen-pgn, --store (each with --help).\n",
+  .opts = perft_bench_rows,
+  .nopts = XQ__NROWS(perft_bench_rows),
+};
 
 /* `xqref bench [--threads T] [--quick] [--hash [MB]]`. */
 static int perft_bench_main(int argc, char **argv)
 {
   xq_bench_opts o = {1, 0, 0};
   xq_error err;
-
-  for (int i = 1; i < argc; i++) {
-    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-      printf(bench_usage, XQ_PERFT_BENCH_HASH_MB);
-      return 0;
-    } else if (!strcmp(argv[i], "--quick")) {
-      o.quick = 1;
-    } else if (!strcmp(argv[i], "--hash")) {
-      long v = XQ_PERFT_BENCH_HASH_MB;
-      if (i + 1 < argc && argv[i + 1][0] >= '0' && argv[i + 1][0] <= '9' &&
-          !xq__cli_number(argv[++i], 1, XQ_PERFT_HASH_MAX_MB, &v)) {
-        fprintf(stderr, "xqref bench: --hash must be 1..%d (MiB)\n", XQ_PERFT_HASH_MAX_MB);
-        return 2;
-      }
-      o.hash_mb = (int)v;
-    } else if (!strcmp(argv[i], "--threads") && i + 1 < argc) {
-      long v;
-      if (!xq__cli_number(argv[++i], 1, XQ_PERFT_MAX_THREADS, &v)) {
-        fprintf(stderr, "xqref bench: --threads must be 1..%d\n", XQ_PERFT_MAX_THREADS);
-        return 2;
-      }
-      o.threads = (int)v;
-    } else {
-      fprintf(stderr, "xqref bench: unknown or incomplete option '%s'\n", argv[i]);
-      fprintf(stderr, bench_usage, XQ_PERFT_BENCH_HASH_MB);
-      return 2;
-    }
-  }
+  int status = xq__opts_parse(&perft_bench_cmd, argc, argv, &o, NULL, NULL);
+  if (status >= 0) return status;
   int bad = xq_perft_bench(&o, stdout, &err);
   if (bad < 0) {
     fprintf(stderr, "xqref bench: %s\n", err.msg);
@@ -71,45 +55,44 @@ static int perft_bench_main(int argc, char **argv)
   return bad ? 1 : 0;
 }
 
+/* What `bench --judge` was asked for. */
+typedef struct judge_bench_opts {
+  int judge; /* the option that names the variant */
+  const char *file, *rules;
+  int ngames, rounds;
+  uint64_t seed;
+} judge_bench_opts;
+
+static const xq__opt judge_bench_rows[] = {
+  XQ__FLAG("--judge", judge_bench_opts, judge, 1, "the adjudicator's bench", .flags = XQ__OPT_REQUIRED),
+  XQ__STR("--games", judge_bench_opts, file, "FILE",
+          "real games from a PGN, XQF or DhtmlXQ file (up to " XQ__OPT_TEXT(XQ_BENCH_GAMES_MAX) ")"),
+  XQ__INT("--random", judge_bench_opts, ngames, 1, XQ_BENCH_GAMES_MAX, "N",
+          "without --games: N seeded random games (default 500) that\n"
+          "cycle now and then, so repetition rulings run too"),
+  XQ__INT("--rounds", judge_bench_opts, rounds, 1, INT_MAX, "R", "replay every game R times (default 5)"),
+  XQ__U64("--seed", judge_bench_opts, seed, "S", "the random games' seed (default 20240601)"),
+  XQ__STR("--rules", judge_bench_opts, rules, "NAME", "the rules preset (default cxa2011)"),
+};
+
+static const xq__cmd judge_bench_cmd = {
+  .name = "bench",
+  .about = "Replays games through the full rules and reports plies/s and the mean time\n"
+           "of one verdict.\n",
+  .opts = judge_bench_rows,
+  .nopts = XQ__NROWS(judge_bench_rows),
+};
+
 /* `xqref bench --judge [--games FILE] [--random N] [--rounds R] [--seed S]
  * [--rules NAME]`. */
 static int judge_bench_main(int argc, char **argv)
 {
-  const char *file = NULL, *rules_name = "cxa2011";
-  int ngames = 500, rounds = 5;
-  unsigned long long seed = 20240601ULL;
-  for (int i = 1; i < argc; i++) {
-    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-      printf("usage: xqref bench --judge [--games FILE] [--random N] [--rounds R] [--seed S] "
-             "[--rules NAME]\n"
-             "Replays games through the full rules and reports plies/s and the mean time\n"
-             "of one verdict. --games reads real games from a PGN, XQF or DhtmlXQ file\n"
-             "(up to %d). Without --games: N seeded random games (default 500) that\n"
-             "cycle now and then, so repetition rulings run too.\n", XQ_BENCH_GAMES_MAX);
-      return 0;
-    }
-    if (!strcmp(argv[i], "--judge")) continue;
-    if (i + 1 >= argc) {
-      fprintf(stderr, "xqref bench: missing value for %s\n", argv[i]);
-      return 2;
-    }
-    if (!strcmp(argv[i], "--games")) file = argv[++i];
-    else if (!strcmp(argv[i], "--random")) ngames = atoi(argv[++i]);
-    else if (!strcmp(argv[i], "--rounds")) rounds = atoi(argv[++i]);
-    else if (!strcmp(argv[i], "--seed")) seed = strtoull(argv[++i], NULL, 10);
-    else if (!strcmp(argv[i], "--rules")) rules_name = argv[++i];
-    else {
-      fprintf(stderr, "xqref bench: unknown option %s\n", argv[i]);
-      return 2;
-    }
-  }
-  if (ngames < 1 || ngames > XQ_BENCH_GAMES_MAX || rounds < 1) {
-    fprintf(stderr, "xqref bench: --random takes 1..%d, --rounds 1 or more\n", XQ_BENCH_GAMES_MAX);
-    return 2;
-  }
+  judge_bench_opts o = {.rules = "cxa2011", .ngames = 500, .rounds = 5, .seed = 20240601ULL};
+  int status = xq__opts_parse(&judge_bench_cmd, argc, argv, &o, NULL, NULL);
+  if (status >= 0) return status;
   xq_rules r;
-  if (xq_rules_preset(rules_name, &r) != XQ_OK) {
-    fprintf(stderr, "xqref bench: unknown rules %s\n", rules_name);
+  if (xq_rules_preset(o.rules, &r) != XQ_OK) {
+    fprintf(stderr, "xqref bench: unknown rules %s\n", o.rules);
     return 2;
   }
   xq_bench_game *games = malloc(sizeof *games * XQ_BENCH_GAMES_MAX);
@@ -117,20 +100,20 @@ static int judge_bench_main(int argc, char **argv)
     fprintf(stderr, "xqref bench: out of memory\n");
     return 1;
   }
-  int n = ngames;
-  if (file) {
+  int n = o.ngames;
+  if (o.file) {
     xq_error err;
-    n = xq_bench_games_read(file, games, XQ_BENCH_GAMES_MAX, &err);
-    if (n < 0) fprintf(stderr, "xqref bench: %s: %s\n", file, err.msg);
+    n = xq_bench_games_read(o.file, games, XQ_BENCH_GAMES_MAX, &err);
+    if (n < 0) fprintf(stderr, "xqref bench: %s: %s\n", o.file, err.msg);
     if (n <= 0) {
-      fprintf(stderr, "xqref bench: no games read from %s\n", file);
+      fprintf(stderr, "xqref bench: no games read from %s\n", o.file);
       free(games);
       return 1;
     }
   } else {
-    xq_bench_games_random(games, n, seed);
+    xq_bench_games_random(games, n, o.seed);
   }
-  int rc = xq_judge_bench(&r, games, n, rounds, stdout);
+  int rc = xq_judge_bench(&r, games, n, o.rounds, stdout);
   free(games);
   if (rc != XQ_OK) {
     fprintf(stderr, "xqref bench: out of memory\n");
@@ -139,54 +122,56 @@ static int judge_bench_main(int argc, char **argv)
   return 0;
 }
 
-static const char gen_pgn_usage[] =
-  "usage: xqref bench --gen-pgn N OUT.pgn [SEED]\n"
-  "\n"
-  "Write N games of random legal play (1..10000000) from the start position\n"
-  "to OUT.pgn as one PGN file, 40-199 plies each, moves in ICCS, WXF and\n"
-  "Chinese in turn: an archive for timing `xqref stats --time`, `xqref bench\n"
-  "--judge --games` and the load tools. The same SEED (default 0) writes\n"
-  "the same games on every machine.\n";
+/* `bench --gen-pgn` has one option, the one that names it. */
+typedef struct gen_pgn_opts {
+  int gen_pgn;
+} gen_pgn_opts;
+
+static const xq__opt gen_pgn_rows[] = {
+  XQ__FLAG("--gen-pgn", gen_pgn_opts, gen_pgn, 1, "write random games", .flags = XQ__OPT_REQUIRED),
+};
+
+static const xq__cmd gen_pgn_cmd = {
+  .name = "bench",
+  .args = "N OUT.pgn [SEED]",
+  .args_max = 3,
+  .about = "Write N games of random legal play (1..10000000) from the start position\n"
+           "to OUT.pgn as one PGN file, 40-199 plies each, moves in ICCS, WXF and\n"
+           "Chinese in turn: an archive for timing `xqref stats --time`, `xqref bench\n"
+           "--judge --games` and the load tools. The same SEED (default 0) writes\n"
+           "the same games on every machine.\n",
+  .opts = gen_pgn_rows,
+  .nopts = XQ__NROWS(gen_pgn_rows),
+};
 
 /* `xqref bench --gen-pgn N OUT.pgn [SEED]`. */
 static int gen_pgn_main(int argc, char **argv)
 {
+  gen_pgn_opts o = {0};
   const char *arg[3];
-  int nargs = 0;
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    if (!strcmp(a, "--gen-pgn")) continue;
-    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-      fputs(gen_pgn_usage, stdout);
-      return 0;
-    }
-    if (a[0] == '-' && a[1] == '-') {
-      fprintf(stderr, "xqref bench: unknown option %s\n\n%s", a, gen_pgn_usage);
-      return 2;
-    }
-    if (nargs == 3) {
-      fprintf(stderr, "xqref bench: too many arguments\n\n%s", gen_pgn_usage);
-      return 2;
-    }
-    arg[nargs++] = a;
-  }
-  if (nargs < 2) {
-    fprintf(stderr, "%s", gen_pgn_usage);
-    return 2;
-  }
-  long n = strtol(arg[0], NULL, 10);
-  if (n < 1 || n > XQ_GEN_PGN_GAMES_MAX) {
+  int nargs;
+  int status = xq__opts_parse(&gen_pgn_cmd, argc, argv, &o, arg, &nargs);
+  if (status >= 0) return status;
+  if (nargs < 2) return xq__opts_error(&gen_pgn_cmd, "N and OUT.pgn are required");
+  long long n;
+  if (!xq__opts_number(arg[0], 1, XQ_GEN_PGN_GAMES_MAX, &n)) {
     fprintf(stderr, "xqref bench: N must be 1..%ld\n", XQ_GEN_PGN_GAMES_MAX);
     return 2;
   }
-  uint64_t seed = nargs == 3 ? strtoull(arg[2], NULL, 10) : 0;
+  char *end;
+  errno = 0;
+  uint64_t seed = nargs == 3 ? strtoull(arg[2], &end, 10) : 0;
+  if (nargs == 3 && (!isdigit((unsigned char)arg[2][0]) || *end || errno)) {
+    fprintf(stderr, "xqref bench: SEED must be a whole number, not '%s'\n", arg[2]);
+    return 2;
+  }
   FILE *out = fopen(arg[1], "wb");
   if (!out) {
     fprintf(stderr, "xqref bench: cannot create %s\n", arg[1]);
     return 1;
   }
   xq_error err;
-  int rc = xq_pgn_write_random(out, n, seed, &err);
+  int rc = xq_pgn_write_random(out, (long)n, seed, &err);
   if (fclose(out) != 0 && rc == XQ_OK) {
     rc = XQ_EIO;
     snprintf(err.msg, sizeof err.msg, "write error");

@@ -4,43 +4,48 @@
  * docs/store.md).
  */
 #include <stdio.h>
-#include <string.h>
 
 #include "cli.h"
+#include "opts.h"
 #include "store/store.h"
 #include "tourney.h"
 
-#define BENCH_STORE_ROWS 100000 /* rows per batch size without ROWS */
+/* `bench --store` has one option, the one that names it. */
+typedef struct store_bench_opts {
+  int store;
+} store_bench_opts;
 
-static const char usage_text[] =
-  "usage: xqref bench --store [ROWS [DIR]]\n"
-  "Appends ROWS game-log rows (default 100000) to a new store in DIR\n"
-  "(default /tmp) in group commits of 1, 50 and 500 rows, each durable, and\n"
-  "prints rows and commits per second; then the time of a scan of every row\n"
-  "and of reply look-ups. The store is removed at the end.\n";
+static const xq__opt store_bench_rows[] = {
+  XQ__FLAG("--store", store_bench_opts, store, 1, "the game log's bench", .flags = XQ__OPT_REQUIRED),
+};
+
+static const xq__cmd store_bench_cmd = {
+  .name = "bench",
+  .args = "[ROWS [DIR]]",
+  .args_max = 2,
+  .about = "Appends ROWS game-log rows (default 100000) to a new store in DIR\n"
+           "(default /tmp) in group commits of 1, 50 and 500 rows, each durable, and\n"
+           "prints rows and commits per second; then the time of a scan of every row\n"
+           "and of reply look-ups. The store is removed at the end.\n",
+  .opts = store_bench_rows,
+  .nopts = XQ__NROWS(store_bench_rows),
+};
 
 int xq_bench_store_main(int argc, char **argv)
 {
-  xq_tstore_bench_opts o = {.rows = BENCH_STORE_ROWS, .dir = "/tmp"};
-  int npos = 0;
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-      fputs(usage_text, stdout);
-      return 0;
-    }
-    if (!strcmp(a, "--store")) continue;
-    if (a[0] == '-' || npos == 2) {
-      fprintf(stderr, "xqref bench: unexpected argument '%s'\n%s", a, usage_text);
-      return 2;
-    }
-    if (npos++ == 1) {
-      o.dir = a;
-    } else if (!xq__cli_number(a, 1, XQ_STORE_BENCH_ROWS_MAX, &o.rows)) {
-      fprintf(stderr, "xqref bench: ROWS must be 1..%ld\n", XQ_STORE_BENCH_ROWS_MAX);
-      return 2;
-    }
+  xq_tstore_bench_opts o = {.rows = XQ_CLI_BENCH_STORE_ROWS, .dir = "/tmp"};
+  store_bench_opts so = {0};
+  const char *arg[2];
+  int nargs;
+  int status = xq__opts_parse(&store_bench_cmd, argc, argv, &so, arg, &nargs);
+  if (status >= 0) return status;
+  long long rows;
+  if (nargs >= 1 && !xq__opts_number(arg[0], 1, XQ_STORE_BENCH_ROWS_MAX, &rows)) {
+    fprintf(stderr, "xqref bench: ROWS must be 1..%ld\n", XQ_STORE_BENCH_ROWS_MAX);
+    return 2;
   }
+  if (nargs >= 1) o.rows = (long)rows;
+  if (nargs == 2) o.dir = arg[1];
   xq_error err = {0};
   int rc = xq_tstore_bench(&o, stdout, &err);
   if (fflush(stdout) && !rc) rc = XQ_EIO;

@@ -1,11 +1,33 @@
 /*
  * cli.h -- the subcommands of the xqref binary: one entry point per
- * command, each parsing its own options (with --help) and calling the
- * libraries with an option struct. Each returns the process exit status:
+ * command, each reading its command line by its option table (opts.h,
+ * which also prints its --help) and calling the libraries with an option
+ * struct; and the limits of cli/. Each returns the process exit status:
  * 0 success, 1 failure, 2 a usage error. argv[0] is the subcommand's name.
  */
 #ifndef XQ_CLI_H
 #define XQ_CLI_H
+
+/* The limits of the command line, every one of cli/ (as clientlimits.h
+ * is for clients/). */
+#define XQ_CLI_OPT_ROWS 96                    /* option rows of one command (opts.c) */
+#define XQ_CLI_HELP_LEFT_MAX 22               /* widest option column of --help; a wider row's help starts
+                                                 a line below */
+#define XQ_CLI_USAGE_WIDTH 100                /* usage lines made from the rows wrap before this column */
+#define XQ_CLI_HELP_WORDS 4                   /* words after `xqref help` (COMMAND and its action) */
+#define XQ_CLI_JUDGE_TOKEN_MAX 64             /* longest move or event token of `judge --moves` */
+#define XQ_CLI_JUDGE_FILES_MAX 256            /* game files on one `judge` command line */
+#define XQ_CLI_PRESETS_KEY_MAX 64             /* longest rules key `presets show` prints */
+#define XQ_CLI_PRESETS_VALUE_MAX 64           /* longest rules value it prints */
+#define XQ_CLI_BENCH_STORE_ROWS 100000        /* `bench --store` rows per batch size without ROWS */
+#define XQ_CLI_DEMO_PLAYERS 16                /* `tourney demo` players without --players */
+#define XQ_CLI_RATING_MAX 9999                /* `tourney add|edit --rating` */
+#define XQ_CLI_FOULS_MAX 99                   /* `tourney foul --count` */
+#define XQ_CLI_LOT_SEED_MAX 2147483647L       /* `tourney new --seed` */
+#define XQ_CLI_PUBLISH_BATCH_MS_MAX 10000     /* `serve --publish-batch` */
+#define XQ_CLI_PROGRESS_MIN_BYTES (4LL << 20) /* convert, stats: files from this size report progress */
+#define XQ_CLI_PROGRESS_EVERY 0.5             /* seconds between progress lines on a terminal */
+#define XQ_CLI_PROGRESS_EVERY_LOG 5.0         /* seconds between progress lines otherwise */
 
 int xq_perft_main(int argc, char **argv);         /* perft */
 int xq_bench_main(int argc, char **argv);         /* bench, bench --judge, --gen-pgn, --store */
@@ -25,22 +47,6 @@ int xq_bench_store_main(int argc, char **argv);   /* bench --store */
 /* Report on stderr the warnings of game `rec` read from `path` by
  * `xqref COMMAND` (nothing when it has none). Cannot fail. */
 struct xq_record;
-void xq__cli_warn(const char *command, const char *path, const struct xq_record *rec);
-
-/* A command-line number (number.c): true when `s` is a whole decimal in
- * [lo, hi] with nothing after it, stored in *out; false leaves *out. */
-int xq__cli_number(const char *s, long lo, long hi, long *out);
-
-/* The value `v` of option `opt` of `xqref CMD [ACT]` (ACT may be NULL;
- * the messages name "xqref tourney edit:" or "xqref tourney:"): kept in
- * *str when str is not NULL, else read as a number lo..hi into *num
- * (number.c). Returns 0, or 2 (a usage error, printed: no value, or not
- * such a number). */
-int xq__cli_value(const char *cmd, const char *act, const char *opt, const char *v, const char **str, long lo, long hi,
-                  long *num);
-
-/* Print "xqref COMMAND: MSG ARG" (ARG may be NULL) and the one-line
- * `usage` to stderr; returns 2, the status of a usage error. */
-int xq_cli_usage_error(const char *command, const char *usage, const char *msg, const char *arg);
+void xq__records_warn(const char *command, const char *path, const struct xq_record *rec);
 
 #endif /* XQ_CLI_H */

@@ -11,43 +11,9 @@
 
 #include "adjudicator.h"
 #include "cli.h"
+#include "opts.h"
 #include "progress.h"
 #include "records.h"
-
-#define XQ_JUDGE_TOKEN_MAX 64  /* longest move or event token of --moves */
-#define XQ_JUDGE_FILES_MAX 256 /* game files on one command line */
-
-static void usage(FILE *out)
-{
-  fprintf(out,
-          "usage: xqref judge [--rules NAME|FILE] [--fen FEN] --moves \"h2e2 h9g7 ...\" [--all]\n"
-          "       xqref judge [--rules NAME|FILE] [--all] [--time] GAME.pgn|GAME.xqf|GAME.html ...\n"
-          "       xqref judge --cases FILE [--verbose]\n"
-          "\n"
-          "Rules a game move by move as a chief arbiter would and prints one JSON\n"
-          "verdict per event that was ruled on (every event with --all), then a JSON\n"
-          "object with \"result\" (red_wins|black_wins|draw|ongoing) and \"reason\".\n"
-          "\n"
-          "  --rules NAME|FILE  preset (cxa2011 default, cxa2020, axf, xinjiang2018,\n"
-          "                     burqin2018, shaanxi2019, wujiaqu2024, tangshan2018)\n"
-          "                     or a JSON rules file\n"
-          "  --fen FEN          start position (default: the standard start)\n"
-          "  --moves LIST       moves in any notation, and events, separated by spaces:\n"
-          "                       claim | claim-red | claim-black   natural-limit claim\n"
-          "                       repetition                        repetition claim\n"
-          "                       offer | accept | decline          draw offer and answer\n"
-          "                       resign                            side to move resigns\n"
-          "                       foul-red | foul-black             arbiter's foul\n"
-          "                       held:MOVE | release | lift:SQ     hand on a piece\n"
-          "                       flag:MOVE                         move made after the flag fell\n"
-          "                       clock:RED_MS/BLACK_MS | tick:MS   clock reading, elapsed time\n"
-          "  --cases FILE       run a JSON-lines case file (fen, moves, ruleset, expect):\n"
-          "                     prints failures and ends with \"N passed, M failed\"\n"
-          "  GAME ...           judge every game of these files (XQ-PGN, XQF, DhtmlXQ):\n"
-          "                     the verdicts, then one JSON line per game with the\n"
-          "                     ruled and the recorded result\n"
-          "  --time             with GAME files: print the rate on stderr\n");
-}
 
 
 /* What the command line asked for. */
@@ -55,62 +21,47 @@ typedef struct judge_opts {
   const char *rules, *fen, *moves, *cases;
   int all, verbose, timed;
   int nfiles;
-  char *files[XQ_JUDGE_FILES_MAX];
+  const char *files[XQ_CLI_JUDGE_FILES_MAX];
 } judge_opts;
 
-/* Parse argv into *o. Returns -1 to go on, or the exit status. */
-static int judge_options(int argc, char **argv, judge_opts *o)
-{
-  o->rules = "cxa2011";
-  o->fen = o->moves = o->cases = NULL;
-  o->all = o->verbose = o->timed = o->nfiles = 0;
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-      usage(stdout);
-      return 0;
-    }
-    if (!strcmp(a, "--all")) {
-      o->all = 1;
-      continue;
-    }
-    if (!strcmp(a, "--verbose") || !strcmp(a, "-v")) {
-      o->verbose = 1;
-      continue;
-    }
-    if (!strcmp(a, "--time")) {
-      o->timed = 1;
-      continue;
-    }
-    if (a[0] != '-') {
-      if (o->nfiles == XQ_JUDGE_FILES_MAX) {
-        fprintf(stderr, "xqref judge: more than %d game files\n", XQ_JUDGE_FILES_MAX);
-        return 2;
-      }
-      o->files[o->nfiles++] = argv[i];
-      continue;
-    }
-    if (i + 1 >= argc) {
-      fprintf(stderr, "xqref judge: unknown option or missing value: %s\n", a);
-      usage(stderr);
-      return 2;
-    }
-    if (!strcmp(a, "--rules"))
-      o->rules = argv[++i];
-    else if (!strcmp(a, "--fen"))
-      o->fen = argv[++i];
-    else if (!strcmp(a, "--moves"))
-      o->moves = argv[++i];
-    else if (!strcmp(a, "--cases"))
-      o->cases = argv[++i];
-    else {
-      fprintf(stderr, "xqref judge: unknown option %s\n", a);
-      usage(stderr);
-      return 2;
-    }
-  }
-  return -1;
-}
+static const xq__opt judge_rows[] = {
+  XQ__STR("--rules", judge_opts, rules, "NAME|FILE",
+          "preset (cxa2011 default, cxa2020, axf, xinjiang2018,\n"
+          "burqin2018, shaanxi2019, wujiaqu2024, tangshan2018)\n"
+          "or a JSON rules file"),
+  XQ__STR("--fen", judge_opts, fen, "FEN", "start position (default: the standard start)"),
+  XQ__STR("--moves", judge_opts, moves, "LIST",
+          "moves in any notation, and events, separated by spaces:\n"
+          "  claim | claim-red | claim-black   natural-limit claim\n"
+          "  repetition                        repetition claim\n"
+          "  offer | accept | decline          draw offer and answer\n"
+          "  resign                            side to move resigns\n"
+          "  foul-red | foul-black             arbiter's foul\n"
+          "  held:MOVE | release | lift:SQ     hand on a piece\n"
+          "  flag:MOVE                         move made after the flag fell\n"
+          "  clock:RED_MS/BLACK_MS | tick:MS   clock reading, elapsed time"),
+  XQ__FLAG("--all", judge_opts, all, 1, "print every verdict, plain accepted moves too"),
+  XQ__STR("--cases", judge_opts, cases, "FILE",
+          "run a JSON-lines case file (fen, moves, ruleset, expect):\n"
+          "prints failures and ends with \"N passed, M failed\""),
+  XQ__FLAG("--verbose", judge_opts, verbose, 1, "with --cases: every case, passed ones too", .alias = 'v'),
+  XQ__FLAG("--time", judge_opts, timed, 1, "with GAME files: print the rate on stderr"),
+};
+
+static const xq__cmd judge_cmd = {
+  .name = "judge",
+  .synopsis = "[--rules NAME|FILE] [--fen FEN] --moves \"h2e2 h9g7 ...\" [--all]\n"
+              "       xqref judge [--rules NAME|FILE] [--all] [--time] GAME.pgn|GAME.xqf|GAME.html ...\n"
+              "       xqref judge --cases FILE [--verbose]",
+  .args_max = XQ_CLI_JUDGE_FILES_MAX,
+  .about = "Rules a game move by move as a chief arbiter would and prints one JSON\n"
+           "verdict per event that was ruled on (every event with --all), then a JSON\n"
+           "object with \"result\" (red_wins|black_wins|draw|ongoing) and \"reason\".\n"
+           "GAME ... judges every game of these files (XQ-PGN, XQF, DhtmlXQ): the\n"
+           "verdicts, then one JSON line per game with the ruled and the recorded result.\n",
+  .opts = judge_rows,
+  .nopts = XQ__NROWS(judge_rows),
+};
 
 static int load_rules(const char *spec, xq_rules *r)
 {
@@ -138,12 +89,12 @@ static int run_list(xq_game *g, const char *list, int all, xq_verdict *last)
     while (*p == ' ' || *p == '\t' || *p == ',' || *p == '\n') p++;
     if (!*p) break;
     size_t n = strcspn(p, " \t,\n");
-    if (n >= XQ_JUDGE_TOKEN_MAX) {
+    if (n >= XQ_CLI_JUDGE_TOKEN_MAX) {
       fprintf(stderr, "xqref judge: token longer than %d bytes: %.20s...\n",
-              XQ_JUDGE_TOKEN_MAX - 1, p);
+              XQ_CLI_JUDGE_TOKEN_MAX - 1, p);
       return 1;
     }
-    char tok[XQ_JUDGE_TOKEN_MAX];
+    char tok[XQ_CLI_JUDGE_TOKEN_MAX];
     memcpy(tok, p, n);
     tok[n] = '\0';
     p += n;
@@ -242,7 +193,7 @@ static int judge_file(const char *path, xq_game *g, const xq_rules *rules, xq_re
 
 /* GAME...: every game of every file, then with `timed` the rate on
  * stderr. */
-static int judge_files(const char *rules_spec, char **paths, int npaths, int all, int timed)
+static int judge_files(const char *rules_spec, const char *const *paths, int npaths, int all, int timed)
 {
   xq_rules rules;
   xq_error err = {0};
@@ -262,10 +213,10 @@ static int judge_files(const char *rules_spec, char **paths, int npaths, int all
   long games = 0, bad = 0;
   long long plies = 0;
   int status = 0;
-  double t0 = xq__now();
+  double t0 = xq__progress_now();
   for (int f = 0; f < npaths; f++)
     status |= judge_file(paths[f], g, &rules, rec, all, &games, &bad, &plies);
-  double dt = xq__now() - t0;
+  double dt = xq__progress_now() - t0;
   if (timed) {
     if (dt < 1e-9) dt = 1e-9;
     fprintf(stderr, "xqref judge: %ld games, %lld plies, %ld bad in %.3f s: %.0f games/s, %.0f plies/s\n",
@@ -279,8 +230,8 @@ static int judge_files(const char *rules_spec, char **paths, int npaths, int all
 
 int xq_judge_main(int argc, char **argv)
 {
-  judge_opts o;
-  int status = judge_options(argc, argv, &o);
+  judge_opts o = {.rules = "cxa2011"};
+  int status = xq__opts_parse(&judge_cmd, argc, argv, &o, o.files, &o.nfiles);
   if (status >= 0) return status;
   if (o.cases) return judge_cases(o.cases, o.verbose);
   if (o.nfiles) {

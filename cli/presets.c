@@ -11,20 +11,21 @@
 #include "adjudicator.h"
 #include "cli.h"
 #include "knockout.h"
+#include "opts.h"
 #include "prize.h"
 #include "tourney.h"
 
-#define PRESETS_KEY_MAX 64    /* longest rules key printed */
-#define PRESETS_VALUE_MAX 64  /* longest rules value printed */
 
-static const char usage_text[] =
-  "usage: xqref presets              list the regulation presets\n"
-  "       xqref presets show NAME    every value of NAME with the clause it comes from;\n"
-  "                                  for each prize table who is eligible and why; its options\n"
-  "\n"
-  "A preset is one real regulation (docs/presets.md): the event's own rows\n"
-  "(rounds, time controls, knockout, tie-breaks, groups, prizes, ...) and the\n"
-  "rules of play of the adjudicator preset of the same name (`judge --rules`).\n";
+static const xq__cmd presets_cmd = {
+  .name = "presets",
+  .synopsis = "             list the regulation presets\n"
+              "       xqref presets show NAME    every value of NAME with the clause it comes from;\n"
+              "                                  for each prize table who is eligible and why; its options",
+  .args_max = 2,
+  .about = "A preset is one real regulation (docs/presets.md): the event's own rows\n"
+           "(rounds, time controls, knockout, tie-breaks, groups, prizes, ...) and the\n"
+           "rules of play of the adjudicator preset of the same name (`judge --rules`).\n",
+};
 
 /* Copy the JSON token at *p (a string without escapes, a number, true or
  * false) into buf, advancing *p past it. Returns 0, or -1 when the text
@@ -71,7 +72,7 @@ static int print_rules(const char *preset, const xq_reg_item *book_row)
   const char *p = json;
   if (*p++ != '{') rc = 1;
   while (!rc && *p && *p != '}') {
-    char key[PRESETS_KEY_MAX], value[PRESETS_VALUE_MAX];
+    char key[XQ_CLI_PRESETS_KEY_MAX], value[XQ_CLI_PRESETS_VALUE_MAX];
     if (json_token(&p, key, sizeof key) || *p++ != ':' || json_token(&p, value, sizeof value)) {
       rc = 1;
       break;
@@ -118,15 +119,15 @@ static int show(const char *name)
 
 int xq_presets_main(int argc, char **argv)
 {
-  if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-    fputs(usage_text, stdout);
-    return 0;
-  }
-  if (argc == 1) {
+  const char *args[2];
+  int nargs;
+  int status = xq__opts_parse(&presets_cmd, argc, argv, NULL, args, &nargs);
+  if (status >= 0) return status;
+  if (nargs == 0) {
     xq_regulation_list(stdout);
     return fflush(stdout) == 0 ? 0 : 1;
   }
-  if (argc == 3 && !strcmp(argv[1], "show")) return show(argv[2]);
-  fputs(usage_text, stderr);
-  return 2;
+  if (strcmp(args[0], "show")) return xq__opts_error(&presets_cmd, "unexpected argument '%s'", args[0]);
+  if (nargs == 1) return xq__opts_error(&presets_cmd, "show needs a preset NAME");
+  return show(args[1]);
 }

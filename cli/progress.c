@@ -8,7 +8,7 @@
 
 #include "progress.h"
 
-double xq__now(void)
+double xq__progress_now(void)
 {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -18,17 +18,17 @@ double xq__now(void)
 void xq__progress_start(xq__progress *p, const xq_games *g, const char *name)
 {
   p->size = xq_games_size(g);
-  p->on = p->size >= XQ_PROGRESS_MIN_BYTES;
+  p->on = p->size >= XQ_CLI_PROGRESS_MIN_BYTES;
   p->tty = isatty(fileno(stderr));
-  p->every = p->tty ? XQ_PROGRESS_EVERY : XQ_PROGRESS_EVERY_LOG;
-  p->last = xq__now();
+  p->every = p->tty ? XQ_CLI_PROGRESS_EVERY : XQ_CLI_PROGRESS_EVERY_LOG;
+  p->last = xq__progress_now();
   p->name = name;
 }
 
 void xq__progress_tick(xq__progress *p, const xq_games *g, long games)
 {
   if (!p->on || (games & 255)) return;
-  double t = xq__now();
+  double t = xq__progress_now();
   if (t - p->last < p->every) return;
   p->last = t;
   long long at = xq_games_offset(g);

@@ -6,11 +6,8 @@
 #ifndef XQ_CLI_PROGRESS_H
 #define XQ_CLI_PROGRESS_H
 
+#include "cli.h"
 #include "records.h"
-
-#define XQ_PROGRESS_MIN_BYTES (4LL << 20) /* files from this size report progress */
-#define XQ_PROGRESS_EVERY 0.5             /* seconds between lines on a terminal */
-#define XQ_PROGRESS_EVERY_LOG 5.0         /* seconds between lines otherwise */
 
 /* Progress through the games of one file. */
 typedef struct xq__progress {
@@ -21,10 +18,10 @@ typedef struct xq__progress {
 } xq__progress;
 
 /* Seconds on a monotonic clock. */
-double xq__now(void);
+double xq__progress_now(void);
 
 /* Start reporting on `g`, read from the file called `name` (kept, not
- * copied): on only for files of XQ_PROGRESS_MIN_BYTES and more. Cannot
+ * copied): on only for files of XQ_CLI_PROGRESS_MIN_BYTES and more. Cannot
  * fail. */
 void xq__progress_start(xq__progress *p, const xq_games *g, const char *name);
 

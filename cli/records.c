@@ -9,28 +9,48 @@
 #include <strings.h>
 
 #include "cli.h"
+#include "opts.h"
 #include "progress.h"
 #include "records.h"
 
-static const char convert_usage[] =
-  "usage: xqref convert IN OUT [--to pgn|dhtmlxq] [--notation iccs|wxf|chinese]\n"
-  "                    [--no-variations] [--no-comments] [--crlf]\n"
-  "\n"
-  "Read the games of IN (XQ-PGN, XQF or DhtmlXQ, told from the content;\n"
-  "PGN may be UTF-8 or GBK, and hold many games) and write each good game\n"
-  "to OUT ('-' = standard output). Bad games are reported on stderr, naming\n"
-  "the game, line and ply, and left out; the exit status is then 1. A\n"
-  "variation that goes wrong is cut before its bad move and a tag with stray\n"
-  "quotes read to the end of its line: the game is kept, with a warning.\n"
-  "\n"
-  "  --to F          pgn (default; also chosen by OUT ending in .pgn) or\n"
-  "                  dhtmlxq (default for OUT ending in .txt, .htm, .html,\n"
-  "                  .dhtml)\n"
-  "  --notation N    PGN moves in chinese (default: 炮二平五), wxf (C2.5) or\n"
-  "                  iccs (xqbase form H2-E2)\n"
-  "  --no-variations leave variations out\n"
-  "  --no-comments   leave comments out\n"
-  "  --crlf          PGN lines end in CR LF (as xqbase writes them)\n";
+/* What the command line asked for. */
+typedef struct convert_opts {
+  const char *in, *outname;
+  int to;                      /* XQ_FMT_PGN or XQ_FMT_DHTMLXQ; -1: by OUT's name */
+  int flags, wflags;           /* XQ_PGN_* reader and writer flags */
+  int notation;                /* xq_notation of PGN moves */
+  int no_vars, no_comments, crlf;
+} convert_opts;
+
+static const int to_formats[] = {XQ_FMT_PGN, XQ_FMT_DHTMLXQ};
+static const int notations[] = {XQ_NOTE_ICCS_PGN, XQ_NOTE_WXF, XQ_NOTE_CHINESE};
+
+static const xq__opt convert_rows[] = {
+  XQ__ENUM("--to", convert_opts, to, "pgn|dhtmlxq", to_formats,
+           "pgn (default; also chosen by OUT ending in .pgn) or\n"
+           "dhtmlxq (default for OUT ending in .txt, .htm, .html, .dhtml)"),
+  XQ__ENUM("--notation", convert_opts, notation, "iccs|wxf|chinese", notations,
+           "PGN moves in chinese (default: 炮二平五), wxf (C2.5) or\n"
+           "iccs (xqbase form H2-E2)"),
+  XQ__FLAG("--no-variations", convert_opts, no_vars, 1, "leave variations out"),
+  XQ__FLAG("--no-comments", convert_opts, no_comments, 1, "leave comments out"),
+  XQ__FLAG("--crlf", convert_opts, crlf, 1, "PGN lines end in CR LF (as xqbase writes them)"),
+};
+
+static const xq__cmd convert_cmd = {
+  .name = "convert",
+  .synopsis = "IN OUT [--to pgn|dhtmlxq] [--notation iccs|wxf|chinese]\n"
+              "                    [--no-variations] [--no-comments] [--crlf]",
+  .args_max = 2,
+  .about = "Read the games of IN (XQ-PGN, XQF or DhtmlXQ, told from the content;\n"
+           "PGN may be UTF-8 or GBK, and hold many games) and write each good game\n"
+           "to OUT ('-' = standard output). Bad games are reported on stderr, naming\n"
+           "the game, line and ply, and left out; the exit status is then 1. A\n"
+           "variation that goes wrong is cut before its bad move and a tag with stray\n"
+           "quotes read to the end of its line: the game is kept, with a warning.\n",
+  .opts = convert_rows,
+  .nopts = XQ__NROWS(convert_rows),
+};
 
 static int ends_with(const char *s, const char *suffix)
 {
@@ -38,64 +58,24 @@ static int ends_with(const char *s, const char *suffix)
   return n >= k && !strcasecmp(s + n - k, suffix);
 }
 
-/* What the command line asked for. */
-typedef struct convert_opts {
-  const char *in, *outname;
-  int to;               /* XQ_FMT_PGN or XQ_FMT_DHTMLXQ */
-  int flags, wflags;    /* XQ_PGN_* reader and writer flags */
-  xq_notation notation; /* of PGN moves */
-} convert_opts;
-
 /* Parse argv into *o. Returns -1 to go on, or the exit status. */
 static int convert_options(int argc, char **argv, convert_opts *o)
 {
-  *o = (convert_opts){NULL, NULL, -1, XQ_PGN_VARIATIONS, 0, XQ_NOTE_CHINESE};
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-      fputs(convert_usage, stdout);
-      return 0;
-    } else if (!strcmp(a, "--to") && i + 1 < argc) {
-      a = argv[++i];
-      if (!strcmp(a, "pgn")) o->to = XQ_FMT_PGN;
-      else if (!strcmp(a, "dhtmlxq")) o->to = XQ_FMT_DHTMLXQ;
-      else {
-        fprintf(stderr, "xqref convert: --to must be pgn or dhtmlxq, not '%s'\n", a);
-        return 2;
-      }
-    } else if (!strcmp(a, "--notation") && i + 1 < argc) {
-      a = argv[++i];
-      if (!strcmp(a, "iccs")) o->notation = XQ_NOTE_ICCS_PGN;
-      else if (!strcmp(a, "wxf")) o->notation = XQ_NOTE_WXF;
-      else if (!strcmp(a, "chinese")) o->notation = XQ_NOTE_CHINESE;
-      else {
-        fprintf(stderr, "xqref convert: --notation must be iccs, wxf or chinese, not '%s'\n", a);
-        return 2;
-      }
-    } else if (!strcmp(a, "--no-variations")) {
-      o->flags &= ~XQ_PGN_VARIATIONS;
-      o->wflags |= XQ_PGN_NO_VARS_OUT;
-    } else if (!strcmp(a, "--no-comments")) {
-      o->flags |= XQ_PGN_NO_COMMENTS;
-      o->wflags |= XQ_PGN_NO_COMMENTS;
-    } else if (!strcmp(a, "--crlf")) {
-      o->wflags |= XQ_PGN_CRLF;
-    } else if (a[0] == '-' && a[1]) {
-      fprintf(stderr, "xqref convert: unknown option '%s'\n\n%s", a, convert_usage);
-      return 2;
-    } else if (!o->in) {
-      o->in = a;
-    } else if (!o->outname) {
-      o->outname = a;
-    } else {
-      fprintf(stderr, "xqref convert: too many arguments\n\n%s", convert_usage);
-      return 2;
-    }
+  const char *args[2];
+  int nargs;
+  *o = (convert_opts){.to = -1, .notation = XQ_NOTE_CHINESE};
+  int status = xq__opts_parse(&convert_cmd, argc, argv, o, args, &nargs);
+  if (status >= 0) return status;
+  if (nargs < 2) return xq__opts_error(&convert_cmd, "IN and OUT are required");
+  o->in = args[0];
+  o->outname = args[1];
+  o->flags = o->no_vars ? 0 : XQ_PGN_VARIATIONS;
+  o->wflags = o->no_vars ? XQ_PGN_NO_VARS_OUT : 0;
+  if (o->no_comments) {
+    o->flags |= XQ_PGN_NO_COMMENTS;
+    o->wflags |= XQ_PGN_NO_COMMENTS;
   }
-  if (!o->in || !o->outname) {
-    fprintf(stderr, "%s", convert_usage);
-    return 2;
-  }
+  if (o->crlf) o->wflags |= XQ_PGN_CRLF;
   if (o->to < 0)
     o->to = (ends_with(o->outname, ".txt") || ends_with(o->outname, ".htm") ||
              ends_with(o->outname, ".html") || ends_with(o->outname, ".dhtml"))
@@ -104,7 +84,7 @@ static int convert_options(int argc, char **argv, convert_opts *o)
   return -1;
 }
 
-void xq__cli_warn(const char *command, const char *path, const xq_record *rec)
+void xq__records_warn(const char *command, const char *path, const xq_record *rec)
 {
   if (!rec->n_warnings) return;
   if (rec->n_warnings == 1)
@@ -135,14 +115,14 @@ static int convert_games(const convert_opts *o, xq_games *g, FILE *out, xq_recor
       (*bad)++;
       continue;
     }
-    rc = o->to == XQ_FMT_PGN ? xq_pgn_write(out, rec, o->notation, o->wflags, &err)
+    rc = o->to == XQ_FMT_PGN ? xq_pgn_write(out, rec, (xq_notation)o->notation, o->wflags, &err)
                              : xq_dhtmlxq_write(out, rec, &err);
     if (rc != XQ_OK) {
       fprintf(stderr, "xqref convert: %s: %s\n", o->outname, err.msg);
       status = 1;
       break;
     }
-    xq__cli_warn("convert", o->in, rec);
+    xq__records_warn("convert", o->in, rec);
     (*good)++;
     xq__progress_tick(&pr, g, *good + *bad);
   }

@@ -3,96 +3,76 @@
  * itself is net/'s (xq_serve).
  */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 #include "net.h"
+#include "opts.h"
 #include "tourney.h"
 
-static void serve_usage(FILE *out)
+/* The command line: the server's options and what becomes of them. */
+typedef struct serve_cli {
+  xq_server_opts o;
+  xq_http_url publish;
+  int publish_given, batch_ms, quiet;
+} serve_cli;
+
+/* --publish URL: the nchan publisher location, parsed. */
+static int publish_url(void *opts, const char *v, xq_error *err)
 {
-  fprintf(out,
-          "usage: xqref serve [--db FILE] [--init] [--listen HOST:PORT] [--http HOST:PORT|none]\n"
-          "                   [--rules PRESET|FILE.json] [--demo [--players N]]\n"
-          "                   [--publish http://HOST[:PORT]/PATH/ [--publish-batch MS]] [--quiet]\n\n"
-          "Serve a tournament: JSON lines for boards, arbiters and organisers on --listen\n"
-          "(default 127.0.0.1:7878), HTTP/SSE/PGN for viewers on --http (default\n"
-          "127.0.0.1:8080). The store (default xqref.db) is created when missing; an\n"
-          "existing empty (0-byte) FILE is refused unless --init is given (a store cut\n"
-          "to nothing is not taken for a new one). A new store's admin token is printed\n"
-          "once and kept in FILE.admin (mode 0600), which is never overwritten: if it\n"
-          "exists then, the server does not start (move it away first). --demo fills\n"
-          "a new store with a demo tournament (N players, default 16; round 1 paired)\n"
-          "and prints a token per board. Port 0 picks a free port; the real addresses\n"
-          "are printed as 'json HOST:PORT' and 'http HOST:PORT'. SIGINT or SIGTERM\n"
-          "stops gracefully. --publish also posts every broadcast event to an nchan\n"
-          "publisher location (an nginx edge: deploy/nginx/, scripts/edge.sh) at\n"
-          "PATH/all,rN; the server never waits for it and serves on when it is down.\n"
-          "Events within MS (default 500) of the last post go together in the next\n"
-          "one (a 'batch' message: one write per viewer of the edge); 0 posts each\n"
-          "event alone.\n"
-          "Protocol: docs/protocol.md, docs/http.md; the edge: docs/scale.md.\n");
+  serve_cli *c = opts;
+  int rc = xq_publish_url_parse(v, &c->publish, err);
+  c->publish_given = rc == XQ_OK;
+  return rc;
 }
+
+static const xq__opt serve_rows[] = {
+  XQ__STR("--db", serve_cli, o.db, "FILE", "the store (default xqref.db), created when missing"),
+  XQ__FLAG("--init", serve_cli, o.init, 1, "also make a new store in an existing empty (0-byte) FILE"),
+  XQ__STR("--listen", serve_cli, o.listen, "HOST:PORT", "JSON lines for boards, arbiters and organisers\n(default 127.0.0.1:7878)"),
+  XQ__STR("--http", serve_cli, o.http, "HOST:PORT|none", "HTTP/SSE/PGN for viewers (default 127.0.0.1:8080)"),
+  XQ__STR("--rules", serve_cli, o.rules, "PRESET|FILE.json", "the rules of play (default cxa2011)"),
+  XQ__FLAG("--demo", serve_cli, o.demo, 1, "fill a new store with a demo tournament (round 1 paired)\nand print a token per board"),
+  XQ__INT("--players", serve_cli, o.demo_players, 2, XQ_TOURNEY_PLAYERS_MAX, "N", "the demo's players (default 16)"),
+  XQ__CALL("--publish", publish_url, "http://HOST[:PORT]/PATH/",
+           "also post every broadcast event to an nchan publisher\nlocation, at PATH/all,rN"),
+  XQ__INT("--publish-batch", serve_cli, batch_ms, 0, XQ_CLI_PUBLISH_BATCH_MS_MAX, "MS",
+          "events within MS (default 500) of the last post go together\n"
+          "in the next one; 0 posts each event alone"),
+  XQ__FLAG("--quiet", serve_cli, quiet, 1, "no server log on stderr"),
+};
+
+static const xq__cmd serve_cmd = {
+  .name = "serve",
+  .about = "Serve a tournament: JSON lines for boards, arbiters and organisers on --listen,\n"
+           "HTTP/SSE/PGN for viewers on --http. The store is created when missing; an\n"
+           "existing empty (0-byte) FILE is refused unless --init is given (a store cut\n"
+           "to nothing is not taken for a new one). A new store's admin token is printed\n"
+           "once and kept in FILE.admin (mode 0600), which is never overwritten: if it\n"
+           "exists then, the server does not start (move it away first). Port 0 picks a\n"
+           "free port; the real addresses are printed as 'json HOST:PORT' and\n"
+           "'http HOST:PORT'. SIGINT or SIGTERM stops gracefully. The --publish edge\n"
+           "(an nginx with nchan: deploy/nginx/, scripts/edge.sh) is never waited for:\n"
+           "the server serves on when it is down. A 'batch' message is one write per\n"
+           "viewer of the edge.\n",
+  .after = "Protocol: docs/protocol.md, docs/http.md; the edge: docs/scale.md.\n",
+  .opts = serve_rows,
+  .nopts = XQ__NROWS(serve_rows),
+};
 
 int xq_serve_main(int argc, char **argv)
 {
-  xq_server_opts o;
-  xq_server_opts_default(&o);
-  xq_http_url pub;
+  serve_cli c = {.batch_ms = -2};
+  xq_server_opts_default(&c.o);
+  int status = xq__opts_parse(&serve_cmd, argc, argv, &c, NULL, NULL);
+  if (status >= 0) return status;
+  xq_server_opts o = c.o;
   o.signals = 1;
   o.out = stdout;
-  o.log = stderr;
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    int more = i + 1 < argc;
-    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-      serve_usage(stdout);
-      return 0;
-    } else if (!strcmp(a, "--db") && more) {
-      o.db = argv[++i];
-    } else if (!strcmp(a, "--listen") && more) {
-      o.listen = argv[++i];
-    } else if (!strcmp(a, "--http") && more) {
-      o.http = argv[++i];
-      if (!strcmp(o.http, "none")) o.http = NULL;
-    } else if (!strcmp(a, "--rules") && more) {
-      o.rules = argv[++i];
-    } else if (!strcmp(a, "--init")) {
-      o.init = 1;
-    } else if (!strcmp(a, "--demo")) {
-      o.demo = 1;
-    } else if (!strcmp(a, "--players") && more) {
-      char *end;
-      long n = strtol(argv[++i], &end, 10);
-      if (*end || n < 2 || n > XQ_TOURNEY_PLAYERS_MAX) {
-        fprintf(stderr, "xqref serve: --players wants 2..%d\n", XQ_TOURNEY_PLAYERS_MAX);
-        return 2;
-      }
-      o.demo_players = (int)n;
-    } else if (!strcmp(a, "--publish") && more) {
-      xq_error err = {0};
-      if (xq_publish_url_parse(argv[++i], &pub, &err) != XQ_OK) {
-        fprintf(stderr, "xqref serve: --publish: %s\n", err.msg);
-        return 2;
-      }
-      o.publish = &pub;
-    } else if (!strcmp(a, "--publish-batch") && more) {
-      char *end;
-      long ms = strtol(argv[++i], &end, 10);
-      if (*end || end == argv[i] || ms < 0 || ms > 10000) {
-        fprintf(stderr, "xqref serve: --publish-batch wants 0..10000 (milliseconds)\n");
-        return 2;
-      }
-      o.publish_batch_ms = ms ? (int)ms : -1;
-    } else if (!strcmp(a, "--quiet")) {
-      o.log = NULL;
-    } else {
-      fprintf(stderr, "xqref serve: unknown or incomplete option '%s'\n", a);
-      serve_usage(stderr);
-      return 2;
-    }
-  }
+  o.log = c.quiet ? NULL : stderr;
+  if (o.http && !strcmp(o.http, "none")) o.http = NULL;
+  if (c.publish_given) o.publish = &c.publish;
+  if (c.batch_ms != -2) o.publish_batch_ms = c.batch_ms ? c.batch_ms : -1;
   xq_error err = {0};
   if (xq_serve(&o, &err) != XQ_OK) {
     fprintf(stderr, "xqref serve: %s\n", err.msg);

@@ -3,67 +3,98 @@
  * (clients/simulate.h) and the summary of incidents (docs/simulate.md).
  */
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include "cli.h"
+#include "clientlimits.h"
+#include "opts.h"
 #include "simulate.h"
 #include "tourney.h"
 
-static const char sim_usage[] =
-  "usage: xqref simulate --preset NAME [--group NAME] [--players N] [--seed S] [--db FILE]\n"
-  "                      [--out DIR] [--plies MIN-MAX] [--illegal R] [--suicide R] [--flag R]\n"
-  "                      [--repetition R] [--natural R] [--late R] [--absentees N]\n"
-  "                      [--women N] [--window W] [--option KEY=VALUE]... [--quiet]\n"
-  "\n"
-  "Run a whole event under a regulation preset (xqref presets) on the real\n"
-  "server: N players registered (default: the preset's entry limit, or 150),\n"
-  "every Swiss round paired and published by the server, every board a random\n"
-  "legal game over the JSON-lines protocol with incidents at the given rates,\n"
-  "the knockout stage with its tie-break games, then the final places,\n"
-  "standings, team and group standings and the prize list (text on stdout,\n"
-  "HTML pages in DIR) and a summary of the incidents.\n"
-  "\n"
-  "  --group NAME    the event of one of the preset's groups that plays apart\n"
-  "                  (e.g. tangshan2018 --group seniors): its players only\n"
-  "                  (default 30), its prize list, no knockout, no teams;\n"
-  "                  or a knockout-only sub-event (shaanxi2019 --group village:\n"
-  "                  the 乡村棋王, 48 entrants by default, bracket by lot)\n"
-  "  --seed S        everything random follows from S (default 1)\n"
-  "  --db FILE       keep the event in FILE (must not exist; default: a\n"
-  "                  temporary store, removed at the end)\n"
-  "  --out DIR       write places.html, standings.html, teams.html,\n"
-  "                  groups.html and prizes.html into DIR (created)\n"
-  "  --plies MIN-MAX a game stops by resignation or agreement between these\n"
-  "                  plies (default 40-160)\n"
-  "  --illegal R ... per mille of games with an illegal move (30), a suicide\n"
-  "                  (15), a flag fall (20), a repeated cycle (40), a\n"
-  "                  natural-limit claim (10); --late: of players late for a\n"
-  "                  round, forfeiting it (10)\n"
-  "  --absentees N   players who stop coming after a random round (n/50)\n"
-  "  --women N       women among the players (about one in eight)\n"
-  "  --window W      plain moves a board keeps in flight (default 4; 1: wait\n"
-  "                  for every reply, as a slow board would)\n"
-  "  --option K=V    another reading of a clause the text leaves open\n"
-  "                  (xqref presets show NAME lists them; docs/presets.md)\n"
-  "  --quiet         no progress lines on stderr\n";
+/* The command line: the run's options and what becomes of them. */
+typedef struct sim_cli {
+  xq_sim_opts o;
+  const char *options[XQ_REG_OPTIONS_MAX];
+  int quiet;
+} sim_cli;
 
-static const char usage_line[] =
-  "usage: xqref simulate --preset NAME [--players N] [--seed S] [--db FILE] [--out DIR] ...";
-
-static int usage_error(const char *msg, const char *arg)
+/* --plies MIN-MAX. */
+static int plies(void *opts, const char *v, xq_error *err)
 {
-  return xq_cli_usage_error("simulate", usage_line, msg, arg);
+  sim_cli *c = opts;
+  int lo, hi, n = 0;
+  if (sscanf(v, "%d-%d%n", &lo, &hi, &n) == 2 && !v[n]) {
+    c->o.min_plies = lo;
+    c->o.max_plies = hi;
+    return XQ_OK;
+  }
+  snprintf(err->msg, sizeof err->msg, "want MIN-MAX, not '%s'", v);
+  return XQ_EINVAL;
 }
 
-static int int_arg(const char *v, int lo, int hi, int *out)
+/* --option KEY=VALUE, once more. */
+static int option(void *opts, const char *v, xq_error *err)
 {
-  char *end;
-  long x = strtol(v, &end, 10);
-  if (!*v || *end || x < lo || x > hi) return -1;
-  *out = (int)x;
-  return 0;
+  sim_cli *c = opts;
+  if (c->o.noptions == XQ_REG_OPTIONS_MAX) {
+    snprintf(err->msg, sizeof err->msg, "given at most %d times", XQ_REG_OPTIONS_MAX);
+    return XQ_EINVAL;
+  }
+  c->options[c->o.noptions++] = v;
+  return XQ_OK;
 }
+
+static const xq__opt sim_rows[] = {
+  XQ__STR("--preset", sim_cli, o.preset, "NAME", "the regulation (xqref presets lists them)", .flags = XQ__OPT_REQUIRED),
+  XQ__STR("--group", sim_cli, o.group, "NAME",
+          "the event of one of the preset's groups that plays apart\n"
+          "(e.g. tangshan2018 --group seniors): its players only\n"
+          "(default 30), its prize list, no knockout, no teams;\n"
+          "or a knockout-only sub-event (shaanxi2019 --group village:\n"
+          "the 乡村棋王, 48 entrants by default, bracket by lot)"),
+  XQ__INT("--players", sim_cli, o.players, 1, XQ_SIM_PLAYERS_MAX, "N",
+          "players registered (default: the preset's entry limit, or 150)"),
+  XQ__U64("--seed", sim_cli, o.seed, "S", "everything random follows from S (default 1)"),
+  XQ__STR("--db", sim_cli, o.db, "FILE",
+          "keep the event in FILE (must not exist; default: a\n"
+          "temporary store, removed at the end)"),
+  XQ__STR("--out", sim_cli, o.out_dir, "DIR",
+          "write places.html, standings.html, teams.html,\n"
+          "groups.html and prizes.html into DIR (created)"),
+  XQ__CALL("--plies", plies, "MIN-MAX",
+           "a game stops by resignation or agreement between these\n"
+           "plies (default 40-160)"),
+  XQ__INT("--illegal", sim_cli, o.rate_illegal, 0, XQ_SIM_RATE_MAX, "R", "per mille of games with an illegal move (30)"),
+  XQ__INT("--suicide", sim_cli, o.rate_suicide, 0, XQ_SIM_RATE_MAX, "R", "... with a suicide (15)"),
+  XQ__INT("--flag", sim_cli, o.rate_flag, 0, XQ_SIM_RATE_MAX, "R", "... with a flag fall (20)"),
+  XQ__INT("--repetition", sim_cli, o.rate_repetition, 0, XQ_SIM_RATE_MAX, "R", "... with a repeated cycle (40)"),
+  XQ__INT("--natural", sim_cli, o.rate_natural, 0, XQ_SIM_RATE_MAX, "R", "... with a natural-limit claim (10)"),
+  XQ__INT("--late", sim_cli, o.rate_late, 0, XQ_SIM_RATE_MAX, "R",
+          "per mille of players late for a round, forfeiting it (10)"),
+  XQ__INT("--absentees", sim_cli, o.absentees, 0, XQ_SIM_PLAYERS_MAX, "N",
+          "players who stop coming after a random round (n/50)"),
+  XQ__INT("--women", sim_cli, o.women, 0, XQ_SIM_PLAYERS_MAX, "N", "women among the players (about one in eight)"),
+  XQ__INT("--window", sim_cli, o.window, 1, XQ_SIM_WINDOW_MAX, "W",
+          "plain moves a board keeps in flight (default 4; 1: wait\n"
+          "for every reply, as a slow board would)"),
+  XQ__CALL("--option", option, "KEY=VALUE",
+           "another reading of a clause the text leaves open\n"
+           "(xqref presets show NAME lists them; docs/presets.md)",
+           .flags = XQ__OPT_REPEAT),
+  XQ__FLAG("--quiet", sim_cli, quiet, 1, "no progress lines on stderr"),
+};
+
+static const xq__cmd sim_cmd = {
+  .name = "simulate",
+  .about = "Run a whole event under a regulation preset (xqref presets) on the real\n"
+           "server: N players registered (default: the preset's entry limit, or 150),\n"
+           "every Swiss round paired and published by the server, every board a random\n"
+           "legal game over the JSON-lines protocol with incidents at the given rates,\n"
+           "the knockout stage with its tie-break games, then the final places,\n"
+           "standings, team and group standings and the prize list (text on stdout,\n"
+           "HTML pages in DIR) and a summary of the incidents.\n",
+  .opts = sim_rows,
+  .nopts = XQ__NROWS(sim_rows),
+};
 
 static void summary(const xq_sim_report *r)
 {
@@ -96,53 +127,14 @@ static void summary(const xq_sim_report *r)
 
 int xq_simulate_main(int argc, char **argv)
 {
-  xq_sim_opts o;
-  xq_sim_opts_default(&o);
+  sim_cli c = {.quiet = 0};
+  xq_sim_opts_default(&c.o);
+  c.o.options = c.options;
+  int status = xq__opts_parse(&sim_cmd, argc, argv, &c, NULL, NULL);
+  if (status >= 0) return status;
+  xq_sim_opts o = c.o;
   o.out = stdout;
-  o.log = stderr;
-  const char *options[XQ_REG_OPTIONS_MAX];
-  o.options = options;
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-      fputs(sim_usage, stdout);
-      return 0;
-    }
-    if (!strcmp(a, "--quiet")) {
-      o.log = NULL;
-      continue;
-    }
-    if (i + 1 >= argc) return usage_error("missing value after", a);
-    const char *v = argv[++i];
-    int bad = 0;
-    if (!strcmp(a, "--preset")) o.preset = v;
-    else if (!strcmp(a, "--group")) o.group = v;
-    else if (!strcmp(a, "--db")) o.db = v;
-    else if (!strcmp(a, "--out")) o.out_dir = v;
-    else if (!strcmp(a, "--players")) bad = int_arg(v, 1, 100000, &o.players);
-    else if (!strcmp(a, "--seed")) {
-      char *end;
-      o.seed = strtoull(v, &end, 10);
-      bad = !*v || *end;
-    } else if (!strcmp(a, "--plies")) {
-      bad = sscanf(v, "%d-%d", &o.min_plies, &o.max_plies) != 2;
-    } else if (!strcmp(a, "--illegal")) bad = int_arg(v, 0, 1000, &o.rate_illegal);
-    else if (!strcmp(a, "--suicide")) bad = int_arg(v, 0, 1000, &o.rate_suicide);
-    else if (!strcmp(a, "--flag")) bad = int_arg(v, 0, 1000, &o.rate_flag);
-    else if (!strcmp(a, "--repetition")) bad = int_arg(v, 0, 1000, &o.rate_repetition);
-    else if (!strcmp(a, "--natural")) bad = int_arg(v, 0, 1000, &o.rate_natural);
-    else if (!strcmp(a, "--late")) bad = int_arg(v, 0, 1000, &o.rate_late);
-    else if (!strcmp(a, "--absentees")) bad = int_arg(v, 0, 100000, &o.absentees);
-    else if (!strcmp(a, "--women")) bad = int_arg(v, 0, 100000, &o.women);
-    else if (!strcmp(a, "--window")) bad = int_arg(v, 1, 64, &o.window);
-    else if (!strcmp(a, "--option")) {
-      if (o.noptions == XQ_REG_OPTIONS_MAX) return usage_error("too many", a);
-      options[o.noptions++] = v;
-    }
-    else return usage_error("unknown option", a);
-    if (bad) return usage_error("bad value for", a);
-  }
-  if (!o.preset) return usage_error("--preset is required", NULL);
+  o.log = c.quiet ? NULL : stderr;
   xq_sim_report rep;
   xq_error err = {0};
   int rc = xq_simulate(&o, &rep, &err);

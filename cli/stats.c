@@ -10,36 +10,44 @@
 
 #include "adjudicator.h"
 #include "cli.h"
+#include "opts.h"
 #include "progress.h"
 #include "records.h"
-
-static const char stats_usage[] =
-  "usage: xqref stats FILE [--time] [--quiet] [--rules NAME|FILE] [--no-judge]\n"
-  "\n"
-  "Read every game of FILE (XQ-PGN, XQF or DhtmlXQ) and print the number\n"
-  "of games, plies, each result and bad records (each one is also reported\n"
-  "on stderr, naming the game, line and ply). Every move is checked against\n"
-  "the legal moves; variations are skipped. Each good game is then judged\n"
-  "move by move (rules cxa2011 unless --rules says otherwise): the report\n"
-  "counts the games the rules ended (mate, stalemate, repetition, natural\n"
-  "limit) and whether that ruling agrees with the recorded result (a game\n"
-  "recorded without a result, '*', is counted apart). Repairs made to keep\n"
-  "a game (a tag with stray quotes) are reported on stderr as warnings.\n"
-  "The exit status is 1 when no game of FILE reads.\n"
-  "\n"
-  "  --time         also print the time taken and the rate in games/s and\n"
-  "                 plies/s (reading and judging)\n"
-  "  --quiet        do not report each bad record\n"
-  "  --rules R      a rules preset or JSON rules file for judging\n"
-  "  --no-judge     read only\n";
 
 /* What the command line asked for. */
 typedef struct stats_opts {
   const char *path;
   const char *rules; /* --rules, NULL: cxa2011 */
   int timed, quiet;
-  int judge;         /* judge every good game (not --no-judge) */
+  int no_judge;      /* read only */
 } stats_opts;
+
+static const xq__opt stats_rows[] = {
+  XQ__FLAG("--time", stats_opts, timed, 1,
+           "also print the time taken and the rate in games/s and\n"
+           "plies/s (reading and judging)"),
+  XQ__FLAG("--quiet", stats_opts, quiet, 1, "do not report each bad record"),
+  XQ__STR("--rules", stats_opts, rules, "NAME|FILE", "a rules preset or JSON rules file for judging"),
+  XQ__FLAG("--no-judge", stats_opts, no_judge, 1, "read only"),
+};
+
+static const xq__cmd stats_cmd = {
+  .name = "stats",
+  .synopsis = "FILE [--time] [--quiet] [--rules NAME|FILE] [--no-judge]",
+  .args_max = 1,
+  .about = "Read every game of FILE (XQ-PGN, XQF or DhtmlXQ) and print the number\n"
+           "of games, plies, each result and bad records (each one is also reported\n"
+           "on stderr, naming the game, line and ply). Every move is checked against\n"
+           "the legal moves; variations are skipped. Each good game is then judged\n"
+           "move by move (rules cxa2011 unless --rules says otherwise): the report\n"
+           "counts the games the rules ended (mate, stalemate, repetition, natural\n"
+           "limit) and whether that ruling agrees with the recorded result (a game\n"
+           "recorded without a result, '*', is counted apart). Repairs made to keep\n"
+           "a game (a tag with stray quotes) are reported on stderr as warnings.\n"
+           "The exit status is 1 when no game of FILE reads.\n",
+  .opts = stats_rows,
+  .nopts = XQ__NROWS(stats_rows),
+};
 
 /* The counts of the report. */
 typedef struct stats_tally {
@@ -59,34 +67,11 @@ typedef struct stats_judge {
 /* Parse argv into *o. Returns -1 to go on, or the exit status. */
 static int stats_options(int argc, char **argv, stats_opts *o)
 {
-  *o = (stats_opts){NULL, NULL, 0, 0, 1};
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-      fputs(stats_usage, stdout);
-      return 0;
-    } else if (!strcmp(a, "--time")) {
-      o->timed = 1;
-    } else if (!strcmp(a, "--quiet")) {
-      o->quiet = 1;
-    } else if (!strcmp(a, "--no-judge")) {
-      o->judge = 0;
-    } else if (!strcmp(a, "--rules") && i + 1 < argc) {
-      o->rules = argv[++i];
-    } else if (a[0] == '-' && a[1]) {
-      fprintf(stderr, "xqref stats: unknown or incomplete option '%s'\n\n%s", a, stats_usage);
-      return 2;
-    } else if (!o->path) {
-      o->path = a;
-    } else {
-      fprintf(stderr, "xqref stats: too many arguments\n\n%s", stats_usage);
-      return 2;
-    }
-  }
-  if (!o->path) {
-    fprintf(stderr, "%s", stats_usage);
-    return 2;
-  }
+  int nargs;
+  *o = (stats_opts){0};
+  int status = xq__opts_parse(&stats_cmd, argc, argv, o, &o->path, &nargs);
+  if (status >= 0) return status;
+  if (!nargs) return xq__opts_error(&stats_cmd, "which FILE?");
   return -1;
 }
 
@@ -115,7 +100,7 @@ static int stats_read(const stats_opts *o, xq_games *g, xq_record *rec, stats_ju
       if (!o->quiet) fprintf(stderr, "xqref stats: %s: %s\n", o->path, err.msg);
       t->bad++;
     } else {
-      if (!o->quiet) xq__cli_warn("stats", o->path, rec);
+      if (!o->quiet) xq__records_warn("stats", o->path, rec);
       t->games++;
       t->plies += rec->n_moves;
       t->results[rec->result]++;
@@ -158,7 +143,7 @@ static int stats_run(const stats_opts *o, stats_judge *j)
 {
   xq_error err;
   xq_games *g;
-  double t0 = xq__now();
+  double t0 = xq__progress_now();
   if (xq_games_open(&g, o->path, XQ_PGN_NO_COMMENTS, &err) != XQ_OK) {
     fprintf(stderr, "xqref stats: %s: %s\n", o->path, err.msg);
     return 1;
@@ -172,7 +157,7 @@ static int stats_run(const stats_opts *o, stats_judge *j)
   xq_record_init(rec);
   stats_tally t = {0};
   int status = stats_read(o, g, rec, j, &t);
-  stats_print(o, &t, j, xq__now() - t0);
+  stats_print(o, &t, j, xq__progress_now() - t0);
   if (t.bad > 0 && t.games == 0) status = 1; /* nothing in the file reads */
   xq_record_free(rec);
   free(rec);
@@ -185,7 +170,7 @@ int xq_stats_main(int argc, char **argv)
   stats_opts o;
   int status = stats_options(argc, argv, &o);
   if (status >= 0) return status;
-  if (!o.judge) return stats_run(&o, NULL);
+  if (o.no_judge) return stats_run(&o, NULL);
 
   stats_judge j;
   xq_error err;

@@ -1,517 +1,251 @@
 /*
- * tourney.c -- `xqref tourney ...`, the event store from the command line:
- * the usage text, the options of the event's own actions (new, add,
- * import, players, pair, result, foul, absent, withdraw, standings,
- * export, log) and the dispatch to the players' (tourney_players.c),
- * final-stage (tourney_ko.c) and live-server (tourney_live.c) actions.
+ * tourney.c -- the command line of `xqref tourney ACTION`: the actions,
+ * the one table of their options (each row names the actions that take
+ * it), the help of each and of all, and the dispatch to the file of the
+ * action's family (tourney_event.c, tourney_players.c, tourney_ko.c,
+ * tourney_final.c, tourney_live.c).
  */
-#include <ctype.h>
-#include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cli.h"
+#include "opts.h"
 #include "pair/pair.h"
+#include "prize.h"
 #include "sheet/sheet.h"
 #include "store/store.h"
 #include "tourney.h"
 #include "tourney_cli.h"
 
-static const char tourney_usage[] =
-  "usage: xqref tourney ACTION --db FILE [OPTIONS]\n"
-  "\n"
-  "actions:\n"
-  "  new        create the event: [--name TEXT] [--rounds N] [--scoring 210|1-0.5-0]\n"
-  "             [--tiebreaks LIST|PRESET] [--first-round rating|lot] [--seed N]\n"
-  "             [--bye-os zero|lowest] [--de fide|two] [--init]\n"
-  "  add        register a player: --name NAME [--rating N] [--birth YYYY/MM/DD]\n"
-  "             [--sex m|w] [--region X] [--club X] [--team X] [--local]\n"
-  "  import     FILE.trf: a whole event from TRF into a new store\n"
-  "             [--rounds N] [--tiebreaks LIST|PRESET] [--init]\n"
-  "  players    list the players\n"
-  "  pair       [--system cn|dutch]: pair and publish the next round, print its\n"
-  "             boards (cn: Chinese adjacent pairing, the default; dutch: FIDE)\n"
-  "  result     --round R --board B CODE   (CODE: 1-0 0-1 = +- -+ --)\n"
-  "  foul       --round R --player NO [--count N]\n"
-  "  absent     --round R --player NO [--bye zero|half|full]\n"
-  "             (announced absence before pairing: a 0, ½ or full point bye)\n"
-  "  withdraw   --round R --player NO      (not paired from round R on)\n"
-  "             NO: the player's number (序号) as every listing and sheet prints\n"
-  "             it; --id ID names the registration id instead\n"
-  "  reinstate  --player NO [--round R]  (a withdrawn player paired again from R,\n"
-  "             default the next round to pair)\n"
-  "  edit       --player NO [--name X] [--sex m|w] [--birth YYYY/MM/DD] [--region X]\n"
-  "             [--club X] [--team X] [--rating N] [--local|--not-local]: correct a\n"
-  "             player's details (not the id or number; the team not after round 1)\n"
-  "  numbers    --by rating|lot|manual [--seed S] [--file F]: the pairing numbers\n"
-  "             before round 1 (lot: seeded by S, else a random seed, printed; manual:\n"
-  "             F has a line \"ID NO\" per player); again until round 1, the last counts\n"
-  "  standings  [--after R]\n"
-  "  export     [--out FILE] [--format trf|csv|html|text|xlsx]\n"
-  "             [--what standings|pairings|scoresheets] [--round R] [--lang zh|en]\n"
-  "             (FIDE TRF-16; CSV; printable HTML; text; an XLSX workbook, which\n"
-  "             needs --out FILE or a redirected stdout; scoresheets: 记分表)\n"
-  "  log        print the event log\n"
-  "  knockout   --after K [--size 2|4|8|16] [--seeding fixed|choose --choice 3|4]\n"
-  "             [--format xinjiang|shaanxi|tangshan|wujiaqu]: start the knockout\n"
-  "  knockout   --seeding lot [--pools region|club|team] [--lot N] [--format village]:\n"
-  "             a knockout-only event, every player drawn into the bracket by lot\n"
-  "  bracket    show the knockout matches, games and the next game\n"
-  "  ko-result  --match M [--red ID] CODE  (the next game of match M)\n"
-  "  places     final places (knockout, then Swiss) [--swiss: Swiss order only]\n"
-  "  teams      [--preset NAME] [--table FILE] [--mode places|points] [--count N] [--swiss]\n"
-  "  prizes     --table FILE | --preset NAME [--group NAME] [--swiss]\n"
-  "             (teams, prizes, groups: --option KEY=VALUE, a reading of the preset)\n"
-  "  groups     [--preset NAME] [--group NAME] [--swiss]: each group's standings\n"
-  "             places, teams, prizes, groups: [--format text|html|csv|xlsx] [--lang en|zh]\n"
-  "             [--out FILE]\n"
-  "  demo       [--players N] [--init]: a demo event in a new store (round 1\n"
-  "             paired), prints the admin, board and arbiter tokens\n"
-  "  token      --role admin|arbiter|board|viewer [--round R --table T]\n"
-  "             [--label TEXT]: a new server access token\n"
-  "  tokens     list the live tokens: role round table token label\n"
-  "  revoke     TOKEN: the token no longer opens the server\n"
-  "  games      [--round R [--table T]]: the game log, one row a line:\n"
-  "             id round table source seq event\n"
-  "\n"
+/* The actions, in the order of the help; bit k of a row's `only` is the
+ * k-th. */
+enum {
+  A_NEW, A_ADD, A_IMPORT, A_PLAYERS, A_EDIT, A_NUMBERS, A_PAIR, A_RESULT, A_FOUL, A_ABSENT, A_WITHDRAW,
+  A_REINSTATE, A_STANDINGS, A_EXPORT, A_LOG, A_KNOCKOUT, A_BRACKET, A_KO_RESULT, A_PLACES, A_TEAMS, A_PRIZES,
+  A_GROUPS, A_DEMO, A_TOKEN, A_TOKENS, A_REVOKE, A_GAMES, A_COUNT
+};
+
+#define ACT(a) (1u << (a)) /* the bit of action a */
+#define RECORD (ACT(A_RESULT) | ACT(A_FOUL) | ACT(A_ABSENT) | ACT(A_WITHDRAW))
+#define WHO (ACT(A_FOUL) | ACT(A_ABSENT) | ACT(A_WITHDRAW) | ACT(A_REINSTATE) | ACT(A_EDIT))
+#define PLAYER (ACT(A_ADD) | ACT(A_EDIT))
+#define RESULTS (ACT(A_PLACES) | ACT(A_TEAMS) | ACT(A_PRIZES) | ACT(A_GROUPS))
+#define SHEETS (ACT(A_EXPORT) | RESULTS)
+#define PRESET (ACT(A_TEAMS) | ACT(A_PRIZES) | ACT(A_GROUPS))
+
+static const char *const action_names[A_COUNT] = {
+  "new", "add", "import", "players", "edit", "numbers", "pair", "result", "foul", "absent", "withdraw",
+  "reinstate", "standings", "export", "log", "knockout", "bracket", "ko-result", "places", "teams", "prizes",
+  "groups", "demo", "token", "tokens", "revoke", "games",
+};
+
+/* What each action is, its argument and the family that runs it. */
+static const struct action {
+  const char *summary; /* one line: the overview's */
+  const char *more;    /* the rest of its help, NULL: none */
+  const char *arg;     /* its argument's name, NULL: it takes none */
+  int (*run)(const xq__topts *o, const char *action);
+} actions[A_COUNT] = {
+  [A_NEW] = {"create the event", NULL, NULL, xq__tourney_event_main},
+  [A_ADD] = {"register a player", NULL, NULL, xq__tourney_event_main},
+  [A_IMPORT] = {"a whole event from a TRF file into a new store", NULL, "FILE.trf", xq__tourney_event_main},
+  [A_PLAYERS] = {"list the players", NULL, NULL, xq__tourney_event_main},
+  [A_EDIT] = {"correct a player's details (not the id or number; the team not after round 1)", NULL, NULL,
+              xq__tourney_players_main},
+  [A_NUMBERS] = {"the pairing numbers before round 1",
+                 "lot: seeded by S, else a random seed, printed; manual: F has a line \"ID NO\"\n"
+                 "per player. Again until round 1: the last counts.\n",
+                 NULL, xq__tourney_players_main},
+  [A_PAIR] = {"pair and publish the next round, print its boards", NULL, NULL, xq__tourney_event_main},
+  [A_RESULT] = {"the result of a board", "CODE: 1-0 0-1 = +- -+ --\n", "CODE", xq__tourney_event_main},
+  [A_FOUL] = {"a foul of a player", NULL, NULL, xq__tourney_event_main},
+  [A_ABSENT] = {"an announced absence before pairing: a 0, 1/2 or full point bye", NULL, NULL,
+                xq__tourney_event_main},
+  [A_WITHDRAW] = {"a player not paired from round R on", NULL, NULL, xq__tourney_event_main},
+  [A_REINSTATE] = {"a withdrawn player paired again from R (default the next round to pair)", NULL, NULL,
+                   xq__tourney_players_main},
+  [A_STANDINGS] = {"the standings", NULL, NULL, xq__tourney_event_main},
+  [A_EXPORT] = {"the event as FIDE TRF-16, CSV, printable HTML, text or an XLSX workbook",
+                "An XLSX workbook needs --out FILE or a redirected stdout; scoresheets: 记分表.\n", NULL,
+                xq__tourney_event_main},
+  [A_LOG] = {"print the event log", NULL, NULL, xq__tourney_event_main},
+  [A_KNOCKOUT] = {"start the knockout after the Swiss rounds",
+                  "With --seeding lot: a knockout-only event, every player drawn into the\n"
+                  "bracket by lot (--pools FIELD: each value of it in a half; --lot N: the seed).\n",
+                  NULL, xq__tourney_ko_main},
+  [A_BRACKET] = {"show the knockout matches, games and the next game", NULL, NULL, xq__tourney_ko_main},
+  [A_KO_RESULT] = {"the result of the next game of match M", "CODE: 1-0 0-1 = +- -+\n", "CODE", xq__tourney_ko_main},
+  [A_PLACES] = {"final places (knockout, then Swiss)", NULL, NULL, xq__tourney_final_main},
+  [A_TEAMS] = {"the team standings", NULL, NULL, xq__tourney_final_main},
+  [A_PRIZES] = {"the prize list of a prize table file or of a preset", NULL, NULL, xq__tourney_final_main},
+  [A_GROUPS] = {"each group's standings", NULL, NULL, xq__tourney_final_main},
+  [A_DEMO] = {"a demo event in a new store (round 1 paired); prints the admin, board and arbiter tokens",
+              NULL, NULL, xq__tourney_live_main},
+  [A_TOKEN] = {"a new server access token", NULL, NULL, xq__tourney_live_main},
+  [A_TOKENS] = {"list the live tokens: role round table token label", NULL, NULL, xq__tourney_live_main},
+  [A_REVOKE] = {"the token no longer opens the server", NULL, "TOKEN", xq__tourney_live_main},
+  [A_GAMES] = {"the game log, one row a line: id round table source seq event", NULL, NULL,
+               xq__tourney_live_main},
+};
+
+static const int scorings[] = {0, 0, 1, 1};
+static const int firsts[] = {XQ_FIRST_BY_RATING, XQ_FIRST_BY_LOT};
+static const int byeoss[] = {XQ_BYE_OS_ZERO, XQ_BYE_OS_LOWEST};
+static const int des[] = {XQ_DE_FIDE, XQ_DE_TWO_ONLY};
+static const int byes[] = {XQ_TR_ZPB, XQ_TR_HPB, XQ_TR_FPB};
+static const int modes[] = {XQ_TEAM_RANK_SUM, XQ_TEAM_POINTS_SUM};
+
+/* --option KEY=VALUE, once more. */
+static int reg_option(void *opts, const char *v, xq_error *err)
+{
+  xq__topts *o = opts;
+  if (o->noptions == XQ_REG_OPTIONS_MAX) {
+    snprintf(err->msg, sizeof err->msg, "given at most %d times", XQ_REG_OPTIONS_MAX);
+    return XQ_EINVAL;
+  }
+  o->options[o->noptions++] = v;
+  return XQ_OK;
+}
+
+#define T xq__topts
+static const xq__opt rows[] = {
+  XQ__STR("--db", T, db, "FILE", "the event's store", .flags = XQ__OPT_REQUIRED),
+  XQ__FLAG("--init", T, init, 1, "make the new store in an existing empty (0-byte) FILE",
+           .only = ACT(A_NEW) | ACT(A_IMPORT) | ACT(A_DEMO)),
+  XQ__STR("--name", T, name, "TEXT", "the event's name", .only = ACT(A_NEW)),
+  XQ__STR("--name", T, name, "NAME", "the player's name", .only = ACT(A_ADD), .flags = XQ__OPT_REQUIRED),
+  XQ__STR("--name", T, name, "NAME", "the player's name", .only = ACT(A_EDIT)),
+  XQ__LONG("--rounds", T, rounds, 1, XQ_TOURNEY_ROUNDS_MAX, "N", "the event's rounds",
+           .only = ACT(A_NEW) | ACT(A_IMPORT)),
+  XQ__ENUM("--scoring", T, scoring, "210|2-1-0|1-0.5-0|10.50", scorings, "points for a win, a draw, a loss",
+           .only = ACT(A_NEW)),
+  XQ__STR("--tiebreaks", T, tiebreaks, "LIST|PRESET",
+          "tie-break codes, PTS OS OS_C1 PS WINS BWINS RWINS BLACK FOULS DE\n"
+          "SB ROUNDBACK ROUNDBACK_FIRST LOT, comma-separated; presets: os ps\n"
+          "xinjiang burqin shaanxi wujiaqu tangshan",
+          .only = ACT(A_NEW) | ACT(A_IMPORT)),
+  XQ__ENUM("--first-round", T, first, "rating|lot", firsts, "round 1 paired by rating or by lot",
+           .only = ACT(A_NEW)),
+  XQ__LONG("--seed", T, seed, 0, XQ_CLI_LOT_SEED_MAX, "N", "the seed of the lots drawn", .only = ACT(A_NEW)),
+  XQ__ENUM("--bye-os", T, byeos, "zero|lowest", byeoss, "what a bye adds to the opponents' score",
+           .only = ACT(A_NEW)),
+  XQ__ENUM("--de", T, de, "fide|two", des, "the direct encounter tie-break: FIDE's, or between two only",
+           .only = ACT(A_NEW)),
+  XQ__LONG("--rating", T, rating, 0, XQ_CLI_RATING_MAX, "N", "the player's rating", .only = PLAYER),
+  XQ__STR("--birth", T, birth, "YYYY/MM/DD", "the player's birth date", .only = PLAYER),
+  XQ__STR("--sex", T, sex, "m|w", "the player's sex (edit: \"\", not known)", .only = PLAYER),
+  XQ__STR("--region", T, region, "X", "the player's region", .only = PLAYER),
+  XQ__STR("--club", T, club, "X", "the player's club", .only = PLAYER),
+  XQ__STR("--team", T, team, "X", "the player's team", .only = PLAYER),
+  XQ__FLAG("--local", T, local, 1, "a local player", .only = PLAYER),
+  XQ__FLAG("--not-local", T, local, 0, "not a local player", .only = ACT(A_EDIT)),
+  XQ__STR("--by", T, by, "rating|lot|manual", "how the numbers are given", .only = ACT(A_NUMBERS),
+          .flags = XQ__OPT_REQUIRED),
+  XQ__LONG("--seed", T, seed, 0, (long long)XQ_NUM_SEED_MAX, "S", "the lot's seed", .only = ACT(A_NUMBERS)),
+  XQ__STR("--file", T, file, "F", "the numbers by hand: a line \"ID NO\" per player", .only = ACT(A_NUMBERS)),
+  XQ__STR("--system", T, system, "cn|dutch", "cn: Chinese adjacent pairing (the default); dutch: FIDE",
+          .only = ACT(A_PAIR)),
+  XQ__LONG("--round", T, round, 1, XQ_TOURNEY_ROUNDS_MAX, "R", "the round", .only = RECORD,
+           .flags = XQ__OPT_REQUIRED),
+  XQ__LONG("--round", T, round, 1, XQ_TOURNEY_ROUNDS_MAX, "R", "the round", .only = ACT(A_REINSTATE) | ACT(A_EXPORT)),
+  XQ__LONG("--round", T, round, 1, XQ_TOURNEY_ROUNDS_MAX, "R", "a board token's round; games: that round's only",
+           .only = ACT(A_TOKEN) | ACT(A_GAMES)),
+  XQ__LONG("--board", T, board, 1, XQ_TOURNEY_PLAYERS_MAX, "B", "the board", .only = ACT(A_RESULT),
+           .flags = XQ__OPT_REQUIRED),
+  XQ__LONG("--player", T, player, 1, XQ_TOURNEY_PLAYERS_MAX, "NO",
+           "the player's number (序号), as every listing and sheet prints it", .only = WHO),
+  XQ__LONG("--id", T, id, 1, XQ_TOURNEY_PLAYERS_MAX, "ID", "the player's registration id instead", .only = WHO),
+  XQ__LONG("--count", T, fouls, 1, XQ_CLI_FOULS_MAX, "N", "fouls (default 1)", .only = ACT(A_FOUL)),
+  XQ__ENUM("--bye", T, bye, "zero|half|full", byes, "the bye's points (default zero)", .only = ACT(A_ABSENT)),
+  XQ__LONG("--after", T, after, 1, XQ_TOURNEY_ROUNDS_MAX, "R", "after round R (default: the last whose games are all in)",
+           .only = ACT(A_STANDINGS) | ACT(A_EXPORT)),
+  XQ__STR("--format", T, format, "trf|csv|html|text|xlsx", "the file's format (default trf)", .only = ACT(A_EXPORT)),
+  XQ__STR("--what", T, what, "standings|pairings|scoresheets", "the sheet (not with trf; default standings)",
+          .only = ACT(A_EXPORT)),
+  XQ__LONG("--after", T, after, 1, XQ_TOURNEY_ROUNDS_MAX, "K", "the knockout after Swiss round K (required\n"
+           "unless --seeding lot)", .only = ACT(A_KNOCKOUT)),
+  XQ__LONG("--size", T, size, 2, XQ_KO_SIZE_MAX, "2|4|8|16", "the bracket's players (default 8)", .only = ACT(A_KNOCKOUT)),
+  XQ__STR("--seeding", T, seeding, "fixed|choose|lot", "how the bracket is seeded (default fixed)",
+          .only = ACT(A_KNOCKOUT)),
+  XQ__LONG("--choice", T, choice, 3, 4, "3|4", "with --seeding choose: the top seed's pick", .only = ACT(A_KNOCKOUT)),
+  XQ__STR("--format", T, format, "xinjiang|shaanxi|tangshan|wujiaqu|village", "the tie-break games' format",
+          .only = ACT(A_KNOCKOUT)),
+  XQ__STR("--pools", T, pools, "region|club|team", "with --seeding lot: each value of the field in a half",
+          .only = ACT(A_KNOCKOUT)),
+  XQ__STR("--lot", T, lot, "N", "with --seeding lot: the drawing's seed (default the event's)",
+          .only = ACT(A_KNOCKOUT)),
+  XQ__LONG("--match", T, match, 1, XQ_KO_MATCHES_MAX, "M", "the match", .only = ACT(A_KO_RESULT),
+           .flags = XQ__OPT_REQUIRED),
+  XQ__LONG("--red", T, red, 1, XQ_TOURNEY_PLAYERS_MAX, "ID", "the player with red (default: by the colour swap)",
+           .only = ACT(A_KO_RESULT)),
+  XQ__FLAG("--swiss", T, swiss, 1, "the Swiss order only, without the knockout", .only = RESULTS),
+  XQ__STR("--preset", T, preset, "NAME", "a regulation preset: its tables and rules", .only = PRESET),
+  XQ__STR("--table", T, prize_table, "FILE", "a prize table file", .only = ACT(A_TEAMS) | ACT(A_PRIZES)),
+  XQ__ENUM("--mode", T, mode, "places|points", modes, "teams ranked by the sum of places or of points",
+           .only = ACT(A_TEAMS)),
+  XQ__LONG("--count", T, count, 1, XQ_TEAM_COUNTED_MAX, "N", "players counted for a team", .only = ACT(A_TEAMS)),
+  XQ__STR("--group", T, group, "NAME", "one group (prizes: one prize list) only", .only = ACT(A_PRIZES) | ACT(A_GROUPS)),
+  XQ__CALL("--option", reg_option, "KEY=VALUE", "a reading of the preset (xqref presets show NAME lists them)",
+           .only = PRESET, .flags = XQ__OPT_REPEAT),
+  XQ__STR("--format", T, format, "text|html|csv|xlsx", "a sheet instead of the plain listing", .only = RESULTS),
+  XQ__STR("--lang", T, lang, "en|zh", "the sheet's language (default en)", .only = SHEETS),
+  XQ__STR("--out", T, out, "FILE", "the sheet's file (default stdout)", .only = SHEETS),
+  XQ__LONG("--players", T, players, 2, XQ_TOURNEY_PLAYERS_MAX, "N",
+           "the demo's players (default " XQ__OPT_TEXT(XQ_CLI_DEMO_PLAYERS) ")", .only = ACT(A_DEMO)),
+  XQ__STR("--role", T, role, "admin|arbiter|board|viewer", "the token's role", .only = ACT(A_TOKEN)),
+  XQ__LONG("--table", T, table, 1, XQ_TOURNEY_PLAYERS_MAX, "T", "a board token's table; games: that table's only",
+           .only = ACT(A_TOKEN) | ACT(A_GAMES)),
+  XQ__STR("--label", T, label, "TEXT", "a label kept with the token", .only = ACT(A_TOKEN)),
+};
+#undef T
+
+static const char overview_after[] =
   "new, import and demo create FILE when it is missing; an existing empty (0-byte)\n"
-  "FILE is refused unless --init is given (a store cut to nothing is not a new one).\n"
-  "Tie-break codes: PTS OS OS_C1 PS WINS BWINS RWINS BLACK FOULS DE SB ROUNDBACK\n"
-  "ROUNDBACK_FIRST LOT; presets: os ps xinjiang burqin shaanxi wujiaqu tangshan.\n";
+  "FILE is refused unless --init is given (a store cut to nothing is not a new one).\n";
 
-typedef struct opts {
-  const char *db, *name, *scoring, *tiebreaks, *first, *birth, *sex, *region, *club, *team;
-  const char *out, *byeos, *de, *code, *bye, *format, *what, *lang, *system;
-  long rounds, rating, round, board, player, id, count, after, seed;
-  int local, init;
-} opts;
-
-/* Parse the options after the action. Returns 0 or 2 (usage error). */
-static int parse_opts(int argc, char **argv, opts *o)
+/* The command line of action k. */
+static xq__cmd action_cmd(int k, char *name, size_t len)
 {
-  memset(o, 0, sizeof *o);
-  o->rounds = o->rating = o->round = o->board = o->player = o->id = o->after = o->seed = -1;
-  o->count = 1;
-  for (int i = 2; i < argc; i++) {
-    const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-    const char **str = NULL;
-    long *num = NULL, lo = 0, hi = 0;
-    if (!strcmp(a, "--local")) { o->local = 1; continue; }
-    if (!strcmp(a, "--init")) { o->init = 1; continue; }
-    if (a[0] != '-' || !strcmp(a, "-") || (a[1] && isdigit((unsigned char)a[1])) || !strcmp(a, "--") ||
-        !strcmp(a, "+-") || !strcmp(a, "-+")) {
-      if (o->code) { fprintf(stderr, "xqref tourney: unexpected argument '%s'\n", a); return 2; }
-      o->code = a;
-      continue;
-    }
-    if (!strcmp(a, "--db")) str = &o->db;
-    else if (!strcmp(a, "--name")) str = &o->name;
-    else if (!strcmp(a, "--scoring")) str = &o->scoring;
-    else if (!strcmp(a, "--tiebreaks")) str = &o->tiebreaks;
-    else if (!strcmp(a, "--first-round")) str = &o->first;
-    else if (!strcmp(a, "--birth")) str = &o->birth;
-    else if (!strcmp(a, "--sex")) str = &o->sex;
-    else if (!strcmp(a, "--region")) str = &o->region;
-    else if (!strcmp(a, "--club")) str = &o->club;
-    else if (!strcmp(a, "--team")) str = &o->team;
-    else if (!strcmp(a, "--out")) str = &o->out;
-    else if (!strcmp(a, "--bye-os")) str = &o->byeos;
-    else if (!strcmp(a, "--de")) str = &o->de;
-    else if (!strcmp(a, "--bye")) str = &o->bye;
-    else if (!strcmp(a, "--format")) str = &o->format;
-    else if (!strcmp(a, "--what")) str = &o->what;
-    else if (!strcmp(a, "--lang")) str = &o->lang;
-    else if (!strcmp(a, "--system")) str = &o->system;
-    else if (!strcmp(a, "--rounds")) num = &o->rounds, lo = 1, hi = XQ_TOURNEY_ROUNDS_MAX;
-    else if (!strcmp(a, "--rating")) num = &o->rating, lo = 0, hi = 9999;
-    else if (!strcmp(a, "--round")) num = &o->round, lo = 1, hi = XQ_TOURNEY_ROUNDS_MAX;
-    else if (!strcmp(a, "--board")) num = &o->board, lo = 1, hi = XQ_TOURNEY_PLAYERS_MAX;
-    else if (!strcmp(a, "--player")) num = &o->player, lo = 1, hi = XQ_TOURNEY_PLAYERS_MAX;
-    else if (!strcmp(a, "--id")) num = &o->id, lo = 1, hi = XQ_TOURNEY_PLAYERS_MAX;
-    else if (!strcmp(a, "--count")) num = &o->count, lo = 1, hi = 99;
-    else if (!strcmp(a, "--after")) num = &o->after, lo = 1, hi = XQ_TOURNEY_ROUNDS_MAX;
-    else if (!strcmp(a, "--seed")) num = &o->seed, lo = 0, hi = 2147483647;
-    else { fprintf(stderr, "xqref tourney: unknown option '%s'\n", a); return 2; }
-    if (xq__cli_value("tourney", NULL, a, v, str, lo, hi, num)) return 2;
-    i++;
-  }
-  return 0;
+  snprintf(name, len, "tourney %s", action_names[k]);
+  return (xq__cmd){.name = name, .args = actions[k].arg, .args_max = actions[k].arg != NULL, .dash_words = 1,
+                   .about = actions[k].summary, .after = actions[k].more, .opts = rows, .nopts = XQ__NROWS(rows), .mask = ACT(k),
+                   .actions = action_names};
 }
 
-/* Open o->db as `create` (XQ_TSTORE_*) says. Returns 0, 1 or 2. */
-static int open_store(const opts *o, int create, xq_tstore **st)
+/* `xqref tourney --help`: every action, its summary and its usage. */
+static void overview(FILE *out)
 {
-  xq_error err = {0};
-  if (!o->db) { fprintf(stderr, "xqref tourney: --db FILE is required\n"); return 2; }
-  if (xq_tstore_open(o->db, create, st, &err)) {
-    fprintf(stderr, "xqref tourney: %s\n", err.msg);
-    return 1;
+  fprintf(out, "usage: xqref tourney ACTION --db FILE [OPTIONS]   (xqref tourney ACTION --help: its help)\n"
+               "\nactions:\n");
+  for (int k = 0; k < A_COUNT; k++) {
+    char name[32];
+    xq__cmd c = action_cmd(k, name, sizeof name);
+    fprintf(out, "  %-10s %s\n             ", action_names[k], actions[k].summary);
+    xq__opts_synopsis(&c, 13, 13, out);
   }
-  return 0;
-}
-
-static int load(xq_tstore *st, xq_tevent **ev)
-{
-  xq_error err = {0};
-  if (xq_tstore_load(st, ev, &err)) {
-    fprintf(stderr, "xqref tourney: %s\n", err.msg);
-    return 1;
-  }
-  return 0;
-}
-
-/* The event of o->db, read and the store closed again. Returns 0, 1 or 2. */
-static int read_event(const opts *o, xq_tevent **ev)
-{
-  xq_tstore *st;
-  int rc = open_store(o, XQ_TSTORE_OPEN, &st);
-  if (rc) return rc;
-  rc = load(st, ev);
-  xq_tstore_close(st);
-  return rc;
-}
-
-static int cmd_new(const opts *o)
-{
-  xq_tconfig cfg;
-  xq_error err = {0};
-  xq_tconfig_default(&cfg);
-  if (o->rounds > 0) cfg.rounds = (int)o->rounds;
-  if (o->scoring) {
-    if (!strcmp(o->scoring, "210") || !strcmp(o->scoring, "2-1-0")) xq_tconfig_scoring(&cfg, 0);
-    else if (!strcmp(o->scoring, "1-0.5-0") || !strcmp(o->scoring, "10.50")) xq_tconfig_scoring(&cfg, 1);
-    else { fprintf(stderr, "xqref tourney: --scoring is 210 or 1-0.5-0\n"); return 2; }
-  }
-  if (o->tiebreaks && xq_tconfig_tiebreaks(&cfg, o->tiebreaks, &err)) {
-    fprintf(stderr, "xqref tourney: %s\n", err.msg);
-    return 2;
-  }
-  if (o->first) {
-    if (!strcmp(o->first, "rating")) cfg.first_round = XQ_FIRST_BY_RATING;
-    else if (!strcmp(o->first, "lot")) cfg.first_round = XQ_FIRST_BY_LOT;
-    else { fprintf(stderr, "xqref tourney: --first-round is rating or lot\n"); return 2; }
-  }
-  if (o->byeos) {
-    if (!strcmp(o->byeos, "zero")) cfg.bye_os = XQ_BYE_OS_ZERO;
-    else if (!strcmp(o->byeos, "lowest")) cfg.bye_os = XQ_BYE_OS_LOWEST;
-    else { fprintf(stderr, "xqref tourney: --bye-os is zero or lowest\n"); return 2; }
-  }
-  if (o->de) {
-    if (!strcmp(o->de, "fide")) cfg.de_mode = XQ_DE_FIDE;
-    else if (!strcmp(o->de, "two")) cfg.de_mode = XQ_DE_TWO_ONLY;
-    else { fprintf(stderr, "xqref tourney: --de is fide or two\n"); return 2; }
-  }
-  if (o->seed >= 0) cfg.lot_seed = (uint64_t)o->seed;
-  xq_tstore *st;
-  int rc = open_store(o, o->init ? XQ_TSTORE_INIT : XQ_TSTORE_CREATE, &st);
-  if (rc) return rc;
-  rc = xq_tstore_create_event(st, o->name ? o->name : "", &cfg, &err);
-  xq_tstore_close(st);
-  if (rc) { fprintf(stderr, "xqref tourney: %s\n", err.msg); return 1; }
-  char tb[256];
-  xq_tconfig_tb_format(&cfg, tb, sizeof tb);
-  printf("created %s: %d rounds, scoring %s, tie-breaks %s\n", o->db, cfg.rounds,
-         cfg.win == 4 ? "2/1/0" : "1/0.5/0", tb);
-  return 0;
-}
-
-static int cmd_add(const opts *o)
-{
-  xq_tplayer p;
-  xq_error err = {0};
-  memset(&p, 0, sizeof p);
-  if (!o->name) { fprintf(stderr, "xqref tourney add: --name is required\n"); return 2; }
-  if (strlen(o->name) >= sizeof p.name) { fprintf(stderr, "xqref tourney add: name too long\n"); return 2; }
-  strcpy(p.name, o->name);
-  p.rating = o->rating > 0 ? (int)o->rating : 0;
-  if (o->birth) snprintf(p.birth, sizeof p.birth, "%s", o->birth);
-  if (o->birth && strlen(o->birth) > 10) { fprintf(stderr, "xqref tourney add: bad birth date\n"); return 2; }
-  if (o->sex) {
-    if (strcmp(o->sex, "m") && strcmp(o->sex, "w")) { fprintf(stderr, "xqref tourney add: --sex is m or w\n"); return 2; }
-    p.sex = o->sex[0];
-  }
-  const char *f[3] = {o->region, o->club, o->team};
-  char *dst[3] = {p.region, p.club, p.team};
-  for (int i = 0; i < 3; i++)
-    if (f[i]) {
-      if (strlen(f[i]) >= XQ_TOURNEY_FIELD_MAX) { fprintf(stderr, "xqref tourney add: field too long\n"); return 2; }
-      strcpy(dst[i], f[i]);
-    }
-  p.local = o->local;
-  xq_tstore *st;
-  int rc = open_store(o, XQ_TSTORE_OPEN, &st), id = 0;
-  if (rc) return rc;
-  rc = xq_tstore_register(st, &p, &id, &err);
-  xq_tstore_close(st);
-  if (rc) { fprintf(stderr, "xqref tourney add: %s\n", err.msg); return 1; }
-  printf("player %d: %s\n", id, p.name);
-  return 0;
-}
-
-static int cmd_import(const opts *o)
-{
-  xq_tevent *ev;
-  xq_error err = {0};
-  if (!o->code) { fprintf(stderr, "xqref tourney import: which TRF file?\n"); return 2; }
-  if (xq_trf_read(o->code, &ev, &err)) {
-    fprintf(stderr, "xqref tourney import: %s: %s\n", o->code, err.msg);
-    return 1;
-  }
-  xq_tconfig cfg = ev->cfg;
-  xq_tconfig def;
-  xq_tconfig_default(&def);
-  cfg.missed_rounds_withdraw = def.missed_rounds_withdraw; /* the store's rule from now on */
-  if (o->rounds > 0) cfg.rounds = (int)o->rounds;
-  if (o->tiebreaks && xq_tconfig_tiebreaks(&cfg, o->tiebreaks, &err)) {
-    fprintf(stderr, "xqref tourney import: %s\n", err.msg);
-    xq_tevent_free(ev);
-    return 2;
-  }
-  xq_tstore *st;
-  int rc = open_store(o, o->init ? XQ_TSTORE_INIT : XQ_TSTORE_CREATE, &st);
-  if (rc) { xq_tevent_free(ev); return rc; }
-  rc = xq_tstore_import(st, ev, &cfg, &err);
-  long events = xq_tstore_event_count(st);
-  xq_tstore_close(st);
-  if (rc) {
-    fprintf(stderr, "xqref tourney import: %s: %s\n", o->code, err.msg);
-    xq_tevent_free(ev);
-    return 1;
-  }
-  printf("imported %s: %d players, %d rounds, %ld events\n", o->code, ev->n, ev->nrounds, events);
-  xq_tevent_free(ev);
-  return 0;
-}
-
-static int cmd_players(const opts *o)
-{
-  xq_tevent *ev;
-  int rc = read_event(o, &ev);
-  if (rc) return rc;
-  xq_list_players(ev, stdout);
-  xq_tevent_free(ev);
-  return 0;
-}
-
-static int cmd_pair(const opts *o)
-{
-  xq_tstore *st;
-  xq_tevent *ev;
-  xq_error err = {0};
-  int system = o->system ? xq_pair_system_parse(o->system) : XQ_PAIR_CN;
-  if (system < 0) {
-    fprintf(stderr, "xqref tourney pair: unknown system '%s' (cn or dutch)\n", o->system);
-    return 2;
-  }
-  int rc = open_store(o, XQ_TSTORE_OPEN, &st);
-  if (rc) return rc;
-  if ((rc = load(st, &ev))) { xq_tstore_close(st); return rc; }
-  xq_tpairing pr = {0};
-  if (xq_tstore_pair_next(st, ev, system, &pr, &err)) {
-    fprintf(stderr, "xqref tourney pair: %s\n", err.msg);
-    rc = 1;
-  } else {
-    xq_list_boards(ev, &pr, stdout);
-  }
-  xq_tpairing_clear(&pr);
-  xq_tevent_free(ev);
-  xq_tstore_close(st);
-  return rc;
-}
-
-/* The id of the player known as `no` (xq_tplayer_no). 0, or 1 with a
- * message. */
-static int player_by_no(xq_tstore *st, const char *action, int no, int *id)
-{
-  xq_tevent *ev;
-  if (load(st, &ev)) return 1;
-  *id = xq_tevent_player_no(ev, no);
-  xq_tevent_free(ev);
-  if (*id) return 0;
-  fprintf(stderr, "xqref tourney %s: no player has the number %d (see `tourney players`)\n", action, no);
-  return 1;
-}
-
-static int cmd_record(const opts *o, const char *action)
-{
-  xq_tstore *st;
-  xq_error err = {0};
-  if (o->round < 1) { fprintf(stderr, "xqref tourney %s: --round is required\n", action); return 2; }
-  if (!strcmp(action, "result")) {
-    if (o->board < 1 || !o->code) {
-      fprintf(stderr, "xqref tourney result: --board B and a result code are required\n");
-      return 2;
-    }
-  } else if (o->player < 1 && o->id < 1) {
-    fprintf(stderr, "xqref tourney %s: --player NO (or --id ID) is required\n", action);
-    return 2;
-  }
-  int rc = open_store(o, XQ_TSTORE_OPEN, &st);
-  if (rc) return rc;
-  int r = (int)o->round, id = o->id > 0 ? (int)o->id : 0;
-  if (strcmp(action, "result") && !id && (rc = player_by_no(st, action, (int)o->player, &id))) {
-    xq_tstore_close(st);
-    return rc;
-  }
-  if (!strcmp(action, "result")) rc = xq_tstore_result(st, r, (int)o->board, o->code, &err);
-  else if (!strcmp(action, "foul")) rc = xq_tstore_foul(st, r, id, (int)o->count, &err);
-  else if (!strcmp(action, "absent")) {
-    int bye = !o->bye || !strcmp(o->bye, "zero") ? XQ_TR_ZPB : !strcmp(o->bye, "half") ? XQ_TR_HPB
-            : !strcmp(o->bye, "full") ? XQ_TR_FPB : -1;
-    if (bye < 0) {
-      xq_tstore_close(st);
-      fprintf(stderr, "xqref tourney absent: --bye is zero, half or full\n");
-      return 2;
-    }
-    rc = xq_tstore_absence(st, r, id, bye, &err);
-  }
-  else rc = xq_tstore_withdraw(st, r, id, &err);
-  xq_tstore_close(st);
-  if (rc) { fprintf(stderr, "xqref tourney %s: %s\n", action, err.msg); return 1; }
-  return 0;
-}
-
-static int cmd_standings(const opts *o)
-{
-  xq_tevent *ev;
-  int rc = read_event(o, &ev);
-  if (rc) return rc;
-  rc = xq_list_standings(ev, o->after > 0 ? (int)o->after : 0, stdout);
-  xq_tevent_free(ev);
-  if (rc && rc != XQ_EIO) { /* no room for the standings */
-    fprintf(stderr, "xqref tourney standings: out of memory\n");
-    return 1;
-  }
-  return 0;
-}
-
-FILE *xq__sheet_out(const char *cmd, const char *out, int format, int *rc)
-{
-  if (!out) {
-    if (format == XQ_SHEET_XLSX && isatty(fileno(stdout))) {
-      fprintf(stderr, "xqref %s: --format xlsx writes a binary workbook: give --out FILE or redirect stdout\n", cmd);
-      *rc = 2;
-      return NULL;
-    }
-    return stdout;
-  }
-  FILE *f = fopen(out, format == XQ_SHEET_XLSX ? "wb" : "w");
-  if (!f) {
-    fprintf(stderr, "xqref %s: %s: %s\n", cmd, out, strerror(errno));
-    *rc = 1;
-  }
-  return f;
-}
-
-/* --what of export: 0 standings, 1 pairings, 2 score sheets; -1 unknown. */
-static int export_what(const char *what)
-{
-  if (!what || !strcmp(what, "standings")) return 0;
-  if (!strcmp(what, "pairings")) return 1;
-  if (!strcmp(what, "scoresheets")) return 2;
-  return -1;
-}
-
-static int cmd_export(const opts *o)
-{
-  xq_tstore *st;
-  xq_tevent *ev;
-  xq_tpairing pr = {0};
-  xq_error err = {0};
-  int fmt = o->format ? xq_sheet_format_parse(o->format) : XQ_SHEET_TRF;
-  int lang = o->lang ? xq_sheet_lang_parse(o->lang) : XQ_LANG_EN;
-  int what = export_what(o->what);
-  if (fmt < 0) { fprintf(stderr, "xqref tourney export: --format is trf, csv, html, text or xlsx\n"); return 2; }
-  if (lang < 0) { fprintf(stderr, "xqref tourney export: --lang is zh or en\n"); return 2; }
-  if (what < 0) {
-    fprintf(stderr, "xqref tourney export: --what is standings, pairings or scoresheets\n");
-    return 2;
-  }
-  if (fmt == XQ_SHEET_TRF && (o->what || o->lang || o->round > 0)) {
-    fprintf(stderr, "xqref tourney export: --what, --lang and --round need --format csv, html, text or xlsx\n");
-    return 2;
-  }
-  int rc = 0;
-  if (fmt == XQ_SHEET_XLSX && !o->out && isatty(fileno(stdout))) {
-    xq__sheet_out("tourney export", NULL, fmt, &rc);
-    return rc;
-  }
-  if ((rc = open_store(o, XQ_TSTORE_OPEN, &st))) return rc;
-  if ((rc = load(st, &ev))) { xq_tstore_close(st); return rc; }
-  int round = o->round > 0 ? (int)o->round : o->after > 0 ? (int)o->after : ev->nrounds;
-  if (what && xq_tstore_pairing(st, round, &pr, &err)) {
-    fprintf(stderr, "xqref tourney export: %s\n", err.msg);
-    xq_tstore_close(st);
-    xq_tevent_free(ev);
-    return 1;
-  }
-  xq_tstore_close(st);
-  FILE *f = xq__sheet_out("tourney export", o->out, fmt, &rc);
-  if (!f) {
-    xq_tpairing_clear(&pr);
-    xq_tevent_free(ev);
-    return rc;
-  }
-  rc = fmt == XQ_SHEET_TRF ? xq_trf_write(ev, f)
-     : what == 1 ? xq_sheet_pairings(ev, &pr, fmt, lang, f)
-     : what == 2 ? xq_sheet_scoresheets(ev, &pr, fmt, lang, f)
-     : xq_sheet_standings(ev, o->round > 0 || o->after > 0 ? round : 0, fmt, lang, f); /* 0: after the
-                                                                  last round whose games are all in */
-  if ((o->out ? fclose(f) : fflush(f)) && !rc) rc = XQ_EIO;
-  xq_tpairing_clear(&pr);
-  xq_tevent_free(ev);
-  if (rc) {
-    /* a write failure names the file (or the temporary file of a workbook) */
-    fprintf(stderr, "xqref tourney export: %s%s%s%s\n", o->out ? o->out : "", o->out ? ": " : "",
-            rc == XQ_EIO && fmt == XQ_SHEET_XLSX ? "cannot write the workbook: " : "", xq_tourney_strerror(rc));
-    return 1;
-  }
-  return 0;
-}
-
-static int cmd_log(const opts *o)
-{
-  xq_tstore *st;
-  int rc = open_store(o, XQ_TSTORE_OPEN, &st);
-  if (rc) return rc;
-  rc = xq_tstore_dump(st, stdout);
-  xq_tstore_close(st);
-  return rc ? 1 : 0;
+  fprintf(out, "\n%s", overview_after);
 }
 
 int xq_tourney_main(int argc, char **argv)
 {
   if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-    fputs(tourney_usage, argc < 2 ? stderr : stdout);
+    overview(argc < 2 ? stderr : stdout);
     return argc < 2 ? 2 : 0;
   }
-  for (int i = 2; i < argc; i++)
-    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) { fputs(tourney_usage, stdout); return 0; }
-  if (xq__tourney_final_action(argv[1])) return xq__tourney_final_main(argc, argv);
-  if (xq__tourney_live_action(argv[1])) return xq__tourney_live_main(argc, argv);
-  if (xq__tourney_players_action(argv[1])) return xq__tourney_players_main(argc, argv);
-  opts o;
-  if (parse_opts(argc, argv, &o)) return 2;
-  const char *a = argv[1];
-  if (o.code && strcmp(a, "result") && strcmp(a, "import")) {
-    fprintf(stderr, "xqref tourney: unexpected argument '%s'\n", o.code);
+  int k = 0;
+  while (k < A_COUNT && strcmp(argv[1], action_names[k])) k++;
+  if (k == A_COUNT) {
+    fprintf(stderr, "xqref tourney: unknown action '%s'\n\n", argv[1]);
+    overview(stderr);
     return 2;
   }
-  if (o.init && strcmp(a, "new") && strcmp(a, "import")) {
-    fprintf(stderr, "xqref tourney %s: --init applies only to new, import and demo\n", a);
-    return 2;
-  }
-  if (!strcmp(a, "new")) return cmd_new(&o);
-  if (!strcmp(a, "add")) return cmd_add(&o);
-  if (!strcmp(a, "import")) return cmd_import(&o);
-  if (!strcmp(a, "players")) return cmd_players(&o);
-  if (!strcmp(a, "pair")) return cmd_pair(&o);
-  if (!strcmp(a, "result") || !strcmp(a, "foul") || !strcmp(a, "absent") || !strcmp(a, "withdraw"))
-    return cmd_record(&o, a);
-  if (!strcmp(a, "standings")) return cmd_standings(&o);
-  if (!strcmp(a, "export")) return cmd_export(&o);
-  if (!strcmp(a, "log")) return cmd_log(&o);
-  fprintf(stderr, "xqref tourney: unknown action '%s'\n\n%s", a, tourney_usage);
-  return 2;
+  char name[32];
+  xq__cmd c = action_cmd(k, name, sizeof name);
+  xq__topts o = {.scoring = -1, .first = -1, .byeos = -1, .de = -1, .bye = -1, .local = -1, .rounds = -1,
+                 .rating = -1, .board = -1, .player = -1, .id = -1, .after = -1, .seed = -1, .fouls = 1,
+                 .mode = -1, .size = 8, .choice = -1, .match = -1, .red = -1, .players = XQ_CLI_DEMO_PLAYERS};
+  int nargs;
+  int status = xq__opts_parse(&c, argc - 1, argv + 1, &o, &o.arg, &nargs);
+  if (status >= 0) return status;
+  return actions[k].run(&o, action_names[k]);
 }

@@ -1,57 +1,73 @@
 /*
- * tourney_cli.h -- what the files of `xqref tourney` share: the action
- * families besides the event's own (tourney.c), the options of the
- * final-stage actions and the store they open.
+ * tourney_cli.h -- what the files of `xqref tourney` share: the options
+ * of every action (read by the one table of tourney.c), each action
+ * family's entry point, and the helpers one family lends another.
  */
 #ifndef XQ_CLI_TOURNEY_H
 #define XQ_CLI_TOURNEY_H
+
+#include <stdio.h>
 
 #include "knockout.h"
 #include "store/store.h"
 #include "tourney.h"
 
-/* The final-stage actions (tourney_ko.c): true when `action` is one of
- * knockout, bracket, ko-result, places, teams, prizes, groups; then
- * xq__tourney_final_main runs it (argv as xq_tourney_main's; returns 0,
- * 1 or 2). */
-int xq__tourney_final_action(const char *action);
-int xq__tourney_final_main(int argc, char **argv);
-
-/* The options of those actions (parsed in tourney_ko.c; 0 / NULL = not
- * given). --format is the knockout's tie-break format for `knockout` and
- * the sheet format (text, html, csv) for places, teams, prizes, groups. */
-typedef struct xq__kopts {
-  const char *db, *seeding, *format, *mode, *table, *code, *preset, *lang, *group, *pools, *lot;
-  const char *out;          /* --out FILE: the sheet of places, teams, prizes, groups */
-  long after, size, choice, match, red, count;
+/* The options of the actions, as the command line gave them; a field
+ * not given keeps the value tourney.c starts it with: NULL, or as said. */
+typedef struct xq__topts {
+  const char *db;            /* --db FILE: the store (every action) */
+  int init;                  /* --init: new, import and demo may take an empty file */
+  const char *arg;           /* the argument: a result code (result, ko-result), the TRF file
+                                (import) or the token (revoke) */
+  /* the event and its players (tourney_event.c, tourney_players.c) */
+  const char *name, *tiebreaks, *birth, *sex, *region, *club, *team;
+  int scoring;               /* --scoring: 0 2/1/0, 1 1/0.5/0; -1 */
+  int first, byeos, de, bye; /* --first-round, --bye-os, --de (xq_tconfig's), --bye (XQ_TR_*PB); -1 */
+  int local;                 /* 1 --local, 0 --not-local, -1 */
+  long rounds, rating, board, player, id, after, seed; /* -1 */
+  long round;                /* 0 */
+  long fouls;                /* foul --count, 1 */
+  const char *system, *out, *format, *what, *lang, *by, *file;
+  /* the knockout and the results (tourney_ko.c, tourney_final.c) */
+  const char *seeding, *pools, *lot, *preset, *group;
+  const char *prize_table;   /* teams, prizes: --table FILE */
+  int mode;                  /* teams --mode: XQ_TEAM_*; -1 */
+  long size;                 /* 8 */
+  long choice, match, red;   /* -1 */
+  long count;                /* teams --count: players counted, 0 */
   int swiss;
   const char *options[XQ_REG_OPTIONS_MAX]; /* --option KEY=VALUE: readings of --preset */
   int noptions;
-} xq__kopts;
+  /* the live server's (tourney_live.c) */
+  const char *role, *label;
+  long players;              /* demo --players, XQ_CLI_DEMO_PLAYERS */
+  long table;                /* token, games --table T, 0 */
+} xq__topts;
 
-/* Open the store of o->db and load the event and its knockout stage;
- * errors go to stderr. Returns 0, or 1 with nothing left open. */
-int xq__ko_open(const xq__kopts *o, xq_tstore **st, xq_tevent **ev, xq_ko *ko);
+/* The action families: each runs `action` (one of its own, the options
+ * checked by tourney.c) and returns the exit status, 0, 1 or 2. */
+int xq__tourney_event_main(const xq__topts *o, const char *action);   /* tourney_event.c: new, add,
+                                       import, players, pair, result, foul, absent, withdraw, standings,
+                                       export, log */
+int xq__tourney_players_main(const xq__topts *o, const char *action); /* tourney_players.c: edit,
+                                       reinstate, numbers */
+int xq__tourney_ko_main(const xq__topts *o, const char *action);      /* tourney_ko.c: knockout,
+                                       bracket, ko-result */
+int xq__tourney_final_main(const xq__topts *o, const char *action);   /* tourney_final.c: places, teams,
+                                       prizes, groups */
+int xq__tourney_live_main(const xq__topts *o, const char *action);    /* tourney_live.c: demo, token,
+                                       tokens, revoke, games */
 
-/* Where a sheet goes: --out FILE (created), else stdout. An XLSX
- * workbook is binary: refused for a terminal stdout (redirect it or give
- * --out). `cmd` names the command in the messages. Returns the stream,
- * or NULL after a message (*rc: 2 usage, 1 the file). */
-FILE *xq__sheet_out(const char *cmd, const char *out, int format, int *rc);
+/* Open the store of o->db and load the event and its knockout stage
+ * (tourney_ko.c); errors go to stderr. Returns 0, or 1 with nothing left
+ * open. */
+int xq__tourney_ko_open(const xq__topts *o, xq_tstore **st, xq_tevent **ev, xq_ko *ko);
 
-/* places, teams, prizes, groups (tourney_final.c): returns 0, 1 or 2. */
-int xq__tourney_results(const xq__kopts *o, const char *action);
-
-/* The live-server actions (tourney_live.c): true when `action` is one of
- * demo, token, tokens, revoke, games; then xq__tourney_live_main runs it
- * (returns 0, 1 or 2). */
-int xq__tourney_live_action(const char *action);
-int xq__tourney_live_main(int argc, char **argv);
-
-/* The players' actions (tourney_players.c): true when `action` is one of
- * edit, reinstate, numbers; then xq__tourney_players_main runs it
- * (returns 0, 1 or 2). */
-int xq__tourney_players_action(const char *action);
-int xq__tourney_players_main(int argc, char **argv);
+/* Where a sheet goes (tourney_final.c): --out FILE (created), else
+ * stdout. An XLSX workbook is binary: refused for a terminal stdout
+ * (redirect it or give --out). `cmd` names the command in the messages.
+ * Returns the stream, or NULL after a message (*rc: 2 usage, 1 the
+ * file). */
+FILE *xq__tourney_final_sheet_out(const char *cmd, const char *out, int format, int *rc);
 
 #endif /* XQ_CLI_TOURNEY_H */

@@ -2,8 +2,10 @@
  * tourney_final.c -- the `xqref tourney` actions of the results: places,
  * teams, prizes and groups, as the plain listing or as a sheet (--format
  * text|html|csv, --lang en|zh), with a prize table file or a regulation
- * preset's own tables (docs/tourney.md, docs/presets.md).
+ * preset's own tables (docs/tourney.md, docs/presets.md); and where a
+ * sheet goes, for these and for `tourney export`.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,7 +21,7 @@
 
 /* What every action loads: the event, its final places and the options. */
 typedef struct ctx {
-  const xq__kopts *o;
+  const xq__topts *o;
   const char *action;
   xq_tstore *st;
   xq_tevent *ev;
@@ -33,6 +35,24 @@ typedef struct ctx {
   FILE *out;                /* the sheet's stream: --out FILE or stdout */
 } ctx;
 
+FILE *xq__tourney_final_sheet_out(const char *cmd, const char *out, int format, int *rc)
+{
+  if (!out) {
+    if (format == XQ_SHEET_XLSX && isatty(fileno(stdout))) {
+      fprintf(stderr, "xqref %s: --format xlsx writes a binary workbook: give --out FILE or redirect stdout\n", cmd);
+      *rc = 2;
+      return NULL;
+    }
+    return stdout;
+  }
+  FILE *f = fopen(out, format == XQ_SHEET_XLSX ? "wb" : "w");
+  if (!f) {
+    fprintf(stderr, "xqref %s: %s: %s\n", cmd, out, strerror(errno));
+    *rc = 1;
+  }
+  return f;
+}
+
 static int usage(const ctx *c, const char *msg)
 {
   fprintf(stderr, "xqref tourney %s: %s\n", c->action, msg);
@@ -40,7 +60,7 @@ static int usage(const ctx *c, const char *msg)
 }
 
 /* Check the options, open the store, compute the places. 0, 1 or 2. */
-static int setup(ctx *c, const xq__kopts *o, const char *action)
+static int setup(ctx *c, const xq__topts *o, const char *action)
 {
   memset(c, 0, sizeof *c);
   c->o = o;
@@ -76,9 +96,9 @@ static int setup(ctx *c, const xq__kopts *o, const char *action)
     int rc = 0;
     char cmd[64];
     snprintf(cmd, sizeof cmd, "tourney %s", action);
-    if (!(c->out = xq__sheet_out(cmd, o->out, c->format, &rc))) return rc;
+    if (!(c->out = xq__tourney_final_sheet_out(cmd, o->out, c->format, &rc))) return rc;
   }
-  if (xq__ko_open(o, &c->st, &c->ev, &c->ko)) {
+  if (xq__tourney_ko_open(o, &c->st, &c->ev, &c->ko)) {
     c->st = NULL; /* closed already */
     c->ev = NULL;
     return 1;
@@ -152,19 +172,16 @@ static int cmd_places(ctx *c)
 
 static int cmd_teams(ctx *c)
 {
-  const xq__kopts *o = c->o;
-  int mode = -1, nt = 0;
-  if (o->mode && !strcmp(o->mode, "points")) mode = XQ_TEAM_POINTS_SUM;
-  else if (o->mode && !strcmp(o->mode, "places")) mode = XQ_TEAM_RANK_SUM;
-  else if (o->mode) return usage(c, "--mode places|points");
+  const xq__topts *o = c->o;
+  int mode = o->mode, nt = 0;
   xq_prize_table *t = NULL;
   xq_error err = {0};
-  if (c->r || o->table) {
+  if (c->r || o->prize_table) {
     /* the team prizes of the preset's table or of --table */
     t = malloc(sizeof *t);
     if (!t) { fprintf(stderr, "xqref tourney teams: out of memory\n"); return 1; }
-    if (o->table ? xq_prize_read(o->table, t, &err) : xq_regulation_prizes(c->r, c->ev->n, t, &err)) {
-      fprintf(stderr, "xqref tourney teams: %s: %s\n", o->table ? o->table : o->preset, err.msg);
+    if (o->prize_table ? xq_prize_read(o->prize_table, t, &err) : xq_regulation_prizes(c->r, c->ev->n, t, &err)) {
+      fprintf(stderr, "xqref tourney teams: %s: %s\n", o->prize_table ? o->prize_table : o->preset, err.msg);
       free(t);
       return 1;
     }
@@ -194,16 +211,16 @@ static int cmd_teams(ctx *c)
 /* The table of --table or of --preset (narrowed to --group). 0, 1, 2. */
 static int prize_table(ctx *c, xq_prize_table *t)
 {
-  const xq__kopts *o = c->o;
+  const xq__topts *o = c->o;
   xq_error err = {0};
-  if (!o->table == !c->r) return usage(c, "give one of --table FILE and --preset NAME");
-  if (o->table ? xq_prize_read(o->table, t, &err) : xq_regulation_prizes(c->r, c->ev->n, t, &err)) {
-    fprintf(stderr, "xqref tourney prizes: %s: %s\n", o->table ? o->table : o->preset, err.msg);
+  if (!o->prize_table == !c->r) return usage(c, "give one of --table FILE and --preset NAME");
+  if (o->prize_table ? xq_prize_read(o->prize_table, t, &err) : xq_regulation_prizes(c->r, c->ev->n, t, &err)) {
+    fprintf(stderr, "xqref tourney prizes: %s: %s\n", o->prize_table ? o->prize_table : o->preset, err.msg);
     return 1;
   }
   if (o->group && xq_prize_table_only(t, o->group)) {
     fprintf(stderr, "xqref tourney prizes: %s has no prize list '%s'; its lists:",
-            o->table ? o->table : o->preset, o->group);
+            o->prize_table ? o->prize_table : o->preset, o->group);
     for (int i = 0; i < t->ncats; i++) fprintf(stderr, " \"%s\"", t->cats[i].name);
     fputc('\n', stderr);
     return 1;
@@ -266,7 +283,7 @@ static int cmd_groups(ctx *c)
   return sheet_done(c, xq_sheet_groups(c->ev, c->ids, g, ng, format, c->lang, c->out));
 }
 
-int xq__tourney_results(const xq__kopts *o, const char *action)
+int xq__tourney_final_main(const xq__topts *o, const char *action)
 {
   ctx c;
   int rc = setup(&c, o, action);

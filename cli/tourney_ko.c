@@ -1,67 +1,21 @@
 /*
- * tourney_ko.c -- the `xqref tourney` actions of the final stage:
- * knockout, bracket, ko-result, and the option parsing they share with
- * places, teams, prizes and groups (tourney_final.c) (docs/tourney.md).
+ * tourney_ko.c -- the `xqref tourney` actions of the knockout stage:
+ * knockout, bracket, ko-result, and the store and stage they open, which
+ * places, teams, prizes and groups (tourney_final.c) open too
+ * (docs/tourney.md).
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
 #include "knockout.h"
 #include "prize.h"
 #include "store/store.h"
 #include "tourney.h"
 #include "tourney_cli.h"
 
-typedef xq__kopts kopts;
-
-static int parse(int argc, char **argv, kopts *o)
-{
-  memset(o, 0, sizeof *o);
-  o->after = o->choice = o->match = o->red = -1;
-  o->size = 8;
-  for (int i = 2; i < argc; i++) {
-    const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-    const char **str = NULL;
-    long *n = NULL, lo = 0, hi = 0;
-    if (!strcmp(a, "--swiss")) { o->swiss = 1; continue; }
-    if (a[0] != '-' || !strcmp(a, "-+")) {
-      if (o->code) { fprintf(stderr, "xqref tourney: unexpected argument '%s'\n", a); return 2; }
-      o->code = a;
-      continue;
-    }
-    if (!strcmp(a, "--db")) str = &o->db;
-    else if (!strcmp(a, "--seeding")) str = &o->seeding;
-    else if (!strcmp(a, "--format")) str = &o->format;
-    else if (!strcmp(a, "--mode")) str = &o->mode;
-    else if (!strcmp(a, "--table")) str = &o->table;
-    else if (!strcmp(a, "--preset")) str = &o->preset;
-    else if (!strcmp(a, "--lang")) str = &o->lang;
-    else if (!strcmp(a, "--group")) str = &o->group;
-    else if (!strcmp(a, "--pools")) str = &o->pools;
-    else if (!strcmp(a, "--lot")) str = &o->lot;
-    else if (!strcmp(a, "--out")) str = &o->out;
-    else if (!strcmp(a, "--option")) {
-      if (o->noptions == XQ_REG_OPTIONS_MAX) { fprintf(stderr, "xqref tourney: too many --option\n"); return 2; }
-      str = &o->options[o->noptions++];
-    }
-    else if (!strcmp(a, "--after")) n = &o->after, lo = 1, hi = XQ_TOURNEY_ROUNDS_MAX;
-    else if (!strcmp(a, "--size")) n = &o->size, lo = 2, hi = XQ_KO_SIZE_MAX;
-    else if (!strcmp(a, "--choice")) n = &o->choice, lo = 3, hi = 4;
-    else if (!strcmp(a, "--match")) n = &o->match, lo = 1, hi = XQ_KO_MATCHES_MAX;
-    else if (!strcmp(a, "--red")) n = &o->red, lo = 1, hi = XQ_TOURNEY_PLAYERS_MAX;
-    else if (!strcmp(a, "--count")) n = &o->count, lo = 1, hi = XQ_TEAM_COUNTED_MAX;
-    else { fprintf(stderr, "xqref tourney: unknown option '%s'\n", a); return 2; }
-    if (xq__cli_value("tourney", NULL, a, v, str, lo, hi, n)) return 2;
-    i++;
-  }
-  if (!o->db) { fprintf(stderr, "xqref tourney: --db FILE is required\n"); return 2; }
-  return 0;
-}
-
-int xq__ko_open(const kopts *o, xq_tstore **st, xq_tevent **ev, xq_ko *ko)
+int xq__tourney_ko_open(const xq__topts *o, xq_tstore **st, xq_tevent **ev, xq_ko *ko)
 {
   xq_error err = {0};
   *ev = NULL;
@@ -81,14 +35,14 @@ int xq__ko_open(const kopts *o, xq_tstore **st, xq_tevent **ev, xq_ko *ko)
 
 /* Set the stage up as `ko` says, store it and print its bracket.
  * Returns 0 or 1. */
-static int start(const kopts *o, const xq_ko_opts *ko)
+static int start(const xq__topts *o, const xq_ko_opts *ko)
 {
   xq_tstore *st;
   xq_tevent *ev;
   xq_ko k;
   xq_error err = {0};
   int rc = 1;
-  if (xq__ko_open(o, &st, &ev, &k)) return 1;
+  if (xq__tourney_ko_open(o, &st, &ev, &k)) return 1;
   if (xq_ko_setup_event(ev, ko, &k, &err) || xq_tstore_ko_start(st, &k, &err)) {
     fprintf(stderr, "xqref tourney knockout: %s\n", err.msg);
   } else {
@@ -104,7 +58,7 @@ static int start(const kopts *o, const xq_ko_opts *ko)
  * every registered player drawn into the bracket by lot; --pools FIELD
  * puts each value of the field in a half; --lot N the drawing seed
  * (default the event's). */
-static int cmd_knockout_lot(const kopts *o)
+static int cmd_knockout_lot(const xq__topts *o)
 {
   xq_ko_opts ko = {.seeding = XQ_KO_LOT, .format = XQ_KO_FMT_VILLAGE, .pools = o->pools};
   char *end = NULL;
@@ -128,7 +82,7 @@ static int cmd_knockout_lot(const kopts *o)
   return start(o, &ko);
 }
 
-static int cmd_knockout(const kopts *o)
+static int cmd_knockout(const xq__topts *o)
 {
   xq_ko_opts ko = {.seeding = XQ_KO_FIXED, .format = XQ_KO_FMT_RAPID_ARMAGEDDON};
   if (o->seeding && xq_ko_parse_seeding(o->seeding, &ko.seeding)) {
@@ -155,12 +109,12 @@ static int cmd_knockout(const kopts *o)
   return start(o, &ko);
 }
 
-static int cmd_bracket(const kopts *o)
+static int cmd_bracket(const xq__topts *o)
 {
   xq_tstore *st;
   xq_tevent *ev;
   xq_ko ko;
-  if (xq__ko_open(o, &st, &ev, &ko)) return 1;
+  if (xq__tourney_ko_open(o, &st, &ev, &ko)) return 1;
   int rc = 0;
   if (!ko.after) { fprintf(stderr, "xqref tourney bracket: no knockout stage started\n"); rc = 1; }
   else xq_list_bracket(ev, &ko, stdout);
@@ -169,7 +123,7 @@ static int cmd_bracket(const kopts *o)
   return rc;
 }
 
-static int cmd_ko_result(const kopts *o)
+static int cmd_ko_result(const xq__topts *o)
 {
   xq_tstore *st;
   xq_tevent *ev;
@@ -177,15 +131,15 @@ static int cmd_ko_result(const kopts *o)
   xq_ko_game g;
   xq_error err = {0};
   int res;
-  if (o->match < 1 || !o->code) {
+  if (o->match < 1 || !o->arg) {
     fprintf(stderr, "xqref tourney ko-result: --match M and a result (1-0 0-1 = +- -+) are required\n");
     return 2;
   }
-  if (!strcmp(o->code, "1-0") || !strcmp(o->code, "+-")) res = 1;
-  else if (!strcmp(o->code, "0-1") || !strcmp(o->code, "-+")) res = -1;
-  else if (!strcmp(o->code, "=") || !strcmp(o->code, "1/2") || !strcmp(o->code, "0.5-0.5")) res = 0;
-  else { fprintf(stderr, "xqref tourney ko-result: bad result '%s'\n", o->code); return 2; }
-  if (xq__ko_open(o, &st, &ev, &ko)) return 1;
+  if (!strcmp(o->arg, "1-0") || !strcmp(o->arg, "+-")) res = 1;
+  else if (!strcmp(o->arg, "0-1") || !strcmp(o->arg, "-+")) res = -1;
+  else if (!strcmp(o->arg, "=") || !strcmp(o->arg, "1/2") || !strcmp(o->arg, "0.5-0.5")) res = 0;
+  else { fprintf(stderr, "xqref tourney ko-result: bad result '%s'\n", o->arg); return 2; }
+  if (xq__tourney_ko_open(o, &st, &ev, &ko)) return 1;
   int rc = 1;
   if (!ko.after) { fprintf(stderr, "xqref tourney ko-result: no knockout stage started\n"); goto out; }
   int r = xq_ko_next_game(&ko, (int)o->match, o->red > 0 ? (int)o->red : 0, &g);
@@ -198,7 +152,7 @@ static int cmd_ko_result(const kopts *o)
   g.res = res;
   if (xq_tstore_ko_game(st, &g, &err)) { fprintf(stderr, "xqref tourney ko-result: %s\n", err.msg); goto out; }
   xq_ko_add_game(&ko, &g);
-  xq_list_ko_game(ev, &ko, &g, o->code, stdout);
+  xq_list_ko_game(ev, &ko, &g, o->arg, stdout);
   rc = 0;
 out:
   xq_tevent_free(ev);
@@ -206,26 +160,9 @@ out:
   return rc;
 }
 
-int xq__tourney_final_action(const char *action)
+int xq__tourney_ko_main(const xq__topts *o, const char *action)
 {
-  static const char *const names[] = {"knockout", "bracket", "ko-result", "places", "teams", "prizes",
-                                      "groups"};
-  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-    if (!strcmp(action, names[i])) return 1;
-  return 0;
-}
-
-int xq__tourney_final_main(int argc, char **argv)
-{
-  kopts o;
-  if (parse(argc, argv, &o)) return 2;
-  const char *a = argv[1];
-  if (o.code && strcmp(a, "ko-result")) {
-    fprintf(stderr, "xqref tourney: unexpected argument '%s'\n", o.code);
-    return 2;
-  }
-  if (!strcmp(a, "knockout")) return cmd_knockout(&o);
-  if (!strcmp(a, "bracket")) return cmd_bracket(&o);
-  if (!strcmp(a, "ko-result")) return cmd_ko_result(&o);
-  return xq__tourney_results(&o, a);
+  if (!strcmp(action, "knockout")) return cmd_knockout(o);
+  if (!strcmp(action, "bracket")) return cmd_bracket(o);
+  return cmd_ko_result(o);
 }

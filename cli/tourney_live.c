@@ -14,84 +14,8 @@
 #include "tourney.h"
 #include "tourney_cli.h"
 
-#define DEMO_PLAYERS_DEFAULT 16
-
-typedef struct lopts {
-  const char *db, *role, *label, *token;
-  long players, round, table;
-  int init;
-} lopts;
-
-enum { O_ROLE = 1, O_LABEL = 2, O_PLAYERS = 4, O_ROUND = 8, O_TABLE = 16, O_TOKEN = 32, O_INIT = 64 };
-
-/* The actions and the options each takes besides --db. */
-static const struct { const char *name; int allowed; } live_actions[] = {
-  {"demo", O_PLAYERS | O_INIT},
-  {"token", O_ROLE | O_LABEL | O_ROUND | O_TABLE},
-  {"tokens", 0},
-  {"revoke", O_TOKEN},
-  {"games", O_ROUND | O_TABLE},
-};
-
-static int action_index(const char *action)
-{
-  for (size_t i = 0; i < sizeof live_actions / sizeof live_actions[0]; i++)
-    if (action && !strcmp(action, live_actions[i].name)) return (int)i;
-  return -1;
-}
-
-int xq__tourney_live_action(const char *action)
-{
-  return action_index(action) >= 0;
-}
-
-/* Options after the action. Returns 0 or 2 (usage error, printed). */
-static int parse(int argc, char **argv, lopts *o)
-{
-  const char *act = argv[1];
-  int allowed = live_actions[action_index(act)].allowed, flag = 0;
-  memset(o, 0, sizeof *o);
-  o->players = DEMO_PLAYERS_DEFAULT;
-  for (int i = 2; i < argc; i++) {
-    const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-    const char **str = NULL;
-    long *num = NULL, lo = 0, hi = 0;
-    if (a[0] != '-') {
-      if (!(allowed & O_TOKEN) || o->token) {
-        fprintf(stderr, "xqref tourney %s: unexpected argument '%s'\n", act, a);
-        return 2;
-      }
-      o->token = a;
-      continue;
-    }
-    if (!strcmp(a, "--init")) {
-      if (!(allowed & O_INIT)) {
-        fprintf(stderr, "xqref tourney %s: --init applies only to new, import and demo\n", act);
-        return 2;
-      }
-      o->init = 1;
-      continue;
-    }
-    if (!strcmp(a, "--db")) str = &o->db, flag = 0;
-    else if (!strcmp(a, "--role")) str = &o->role, flag = O_ROLE;
-    else if (!strcmp(a, "--label")) str = &o->label, flag = O_LABEL;
-    else if (!strcmp(a, "--players")) num = &o->players, lo = 2, hi = XQ_TOURNEY_PLAYERS_MAX, flag = O_PLAYERS;
-    else if (!strcmp(a, "--round")) num = &o->round, lo = 1, hi = XQ_TOURNEY_ROUNDS_MAX, flag = O_ROUND;
-    else if (!strcmp(a, "--table")) num = &o->table, lo = 1, hi = XQ_TOURNEY_PLAYERS_MAX, flag = O_TABLE;
-    else { fprintf(stderr, "xqref tourney %s: unknown option '%s'\n", act, a); return 2; }
-    if (flag && !(allowed & flag)) {
-      fprintf(stderr, "xqref tourney %s: %s does not apply to this action\n", act, a);
-      return 2;
-    }
-    if (xq__cli_value("tourney", act, a, v, str, lo, hi, num)) return 2;
-    i++;
-  }
-  if (!o->db) { fprintf(stderr, "xqref tourney %s: --db FILE is required\n", act); return 2; }
-  return 0;
-}
-
 /* Open o->db as `create` (XQ_TSTORE_*) says. Returns 0 or 1. */
-static int open_store(const lopts *o, const char *act, int create, xq_tstore **st)
+static int open_store(const xq__topts *o, const char *act, int create, xq_tstore **st)
 {
   xq_error err = {0};
   if (xq_tstore_open(o->db, create, st, &err)) {
@@ -101,7 +25,7 @@ static int open_store(const lopts *o, const char *act, int create, xq_tstore **s
   return 0;
 }
 
-static int cmd_demo(const lopts *o)
+static int cmd_demo(const xq__topts *o)
 {
   xq_tstore *st;
   xq_error err = {0};
@@ -128,7 +52,7 @@ static int cmd_demo(const lopts *o)
   return 0;
 }
 
-static int cmd_token(const lopts *o)
+static int cmd_token(const xq__topts *o)
 {
   int role = xq_role_parse(o->role);
   if (!role) {
@@ -155,7 +79,7 @@ static int cmd_token(const lopts *o)
   return 0;
 }
 
-static int cmd_tokens(const lopts *o)
+static int cmd_tokens(const xq__topts *o)
 {
   xq_tstore *st;
   xq_ttoken *t;
@@ -171,17 +95,17 @@ static int cmd_tokens(const lopts *o)
   return 0;
 }
 
-static int cmd_revoke(const lopts *o)
+static int cmd_revoke(const xq__topts *o)
 {
   xq_tstore *st;
   xq_error err = {0};
-  if (!o->token) { fprintf(stderr, "xqref tourney revoke: which TOKEN?\n"); return 2; }
+  if (!o->arg) { fprintf(stderr, "xqref tourney revoke: which TOKEN?\n"); return 2; }
   int rc = open_store(o, "revoke", XQ_TSTORE_OPEN, &st);
   if (rc) return rc;
-  rc = xq_tstore_token_revoke(st, o->token, &err);
+  rc = xq_tstore_token_revoke(st, o->arg, &err);
   xq_tstore_close(st);
   if (rc) { fprintf(stderr, "xqref tourney revoke: %s\n", err.msg); return 1; }
-  printf("revoked %s\n", o->token);
+  printf("revoked %s\n", o->arg);
   return 0;
 }
 
@@ -200,7 +124,7 @@ static int print_row(void *ctx, const xq_tgame_rec *r)
   return ferror(stdout) ? XQ_EIO : 0;
 }
 
-static int cmd_games(const lopts *o)
+static int cmd_games(const xq__topts *o)
 {
   xq_tstore *st;
   xq_error err = {0};
@@ -217,14 +141,11 @@ static int cmd_games(const lopts *o)
   return fflush(stdout) ? 1 : 0;
 }
 
-int xq__tourney_live_main(int argc, char **argv)
+int xq__tourney_live_main(const xq__topts *o, const char *a)
 {
-  lopts o;
-  if (parse(argc, argv, &o)) return 2;
-  const char *a = argv[1];
-  if (!strcmp(a, "demo")) return cmd_demo(&o);
-  if (!strcmp(a, "token")) return cmd_token(&o);
-  if (!strcmp(a, "tokens")) return cmd_tokens(&o);
-  if (!strcmp(a, "revoke")) return cmd_revoke(&o);
-  return cmd_games(&o);
+  if (!strcmp(a, "demo")) return cmd_demo(o);
+  if (!strcmp(a, "token")) return cmd_token(o);
+  if (!strcmp(a, "tokens")) return cmd_tokens(o);
+  if (!strcmp(a, "revoke")) return cmd_revoke(o);
+  return cmd_games(o);
 }

@@ -4,7 +4,6 @@
  * corrected), reinstate (a withdrawn player taken back) and numbers (the
  * pairing numbers by rating, by lot or by hand before round 1).
  */
-#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -18,65 +17,8 @@
 #include "tourney.h"
 #include "tourney_cli.h"
 
-typedef struct popts {
-  const char *db, *by, *file;
-  const char *str[XQ_PE_COUNT]; /* edit: the text fields given (name, sex, birth, region, club, team) */
-  long player, id, round, rating, seed;
-  int local;                    /* edit: 1 --local, 0 --not-local, -1 neither */
-} popts;
-
-static const char *const actions[] = {"edit", "reinstate", "numbers"};
-
-int xq__tourney_players_action(const char *action)
-{
-  for (size_t i = 0; i < sizeof actions / sizeof actions[0]; i++)
-    if (action && !strcmp(action, actions[i])) return 1;
-  return 0;
-}
-
-/* The option that sets text field k of an edit, or -1. */
-static int text_field(const char *opt)
-{
-  static const char *const opts[] = {"--name", "--sex", "--birth", "--region", "--club", "--team"};
-  for (int k = 0; k < (int)(sizeof opts / sizeof opts[0]); k++)
-    if (!strcmp(opt, opts[k])) return k;
-  return -1;
-}
-
-/* Options after the action. Returns 0 or 2 (usage error, printed). */
-static int parse(int argc, char **argv, popts *o)
-{
-  const char *act = argv[1];
-  int edit = !strcmp(act, "edit"), numbers = !strcmp(act, "numbers");
-  memset(o, 0, sizeof *o);
-  o->player = o->id = o->round = o->rating = o->seed = -1;
-  o->local = -1;
-  for (int i = 2; i < argc; i++) {
-    const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-    const char **str = NULL;
-    long *num = NULL, lo = 0, hi = 0;
-    int k = text_field(a), ok = 1;
-    if (edit && (!strcmp(a, "--local") || !strcmp(a, "--not-local"))) { o->local = a[2] == 'l'; continue; }
-    if (!strcmp(a, "--db")) str = &o->db;
-    else if (edit && k >= 0) str = &o->str[k];
-    else if (numbers && !strcmp(a, "--by")) str = &o->by;
-    else if (numbers && !strcmp(a, "--file")) str = &o->file;
-    else if (!numbers && !strcmp(a, "--player")) num = &o->player, lo = 1, hi = XQ_TOURNEY_PLAYERS_MAX;
-    else if (!numbers && !strcmp(a, "--id")) num = &o->id, lo = 1, hi = XQ_TOURNEY_PLAYERS_MAX;
-    else if (!strcmp(act, "reinstate") && !strcmp(a, "--round")) num = &o->round, lo = 1, hi = XQ_TOURNEY_ROUNDS_MAX;
-    else if (edit && !strcmp(a, "--rating")) num = &o->rating, lo = 0, hi = 9999;
-    else if (numbers && !strcmp(a, "--seed")) num = &o->seed, lo = 0, hi = (long)XQ_NUM_SEED_MAX;
-    else ok = 0;
-    if (!ok) { fprintf(stderr, "xqref tourney %s: unknown option '%s'\n", act, a); return 2; }
-    if (xq__cli_value("tourney", act, a, v, str, lo, hi, num)) return 2;
-    i++;
-  }
-  if (!o->db) { fprintf(stderr, "xqref tourney %s: --db FILE is required\n", act); return 2; }
-  return 0;
-}
-
 /* The store and its event, or 1 with the error printed. */
-static int open_event(const popts *o, const char *act, xq_tstore **st, xq_tevent **ev)
+static int open_event(const xq__topts *o, const char *act, xq_tstore **st, xq_tevent **ev)
 {
   xq_error err = {0};
   if (xq_tstore_open(o->db, XQ_TSTORE_OPEN, st, &err)) {
@@ -92,7 +34,7 @@ static int open_event(const popts *o, const char *act, xq_tstore **st, xq_tevent
 }
 
 /* The id of the player of --player NO or --id ID, or 0 after a message. */
-static int the_player(const popts *o, const char *act, const xq_tevent *ev)
+static int the_player(const xq__topts *o, const char *act, const xq_tevent *ev)
 {
   int id = o->id > 0 ? (int)o->id : xq_tevent_player_no(ev, (int)o->player);
   if (id >= 1 && id <= ev->n) return id;
@@ -102,26 +44,27 @@ static int the_player(const popts *o, const char *act, const xq_tevent *ev)
 }
 
 /* The edit's player and fields from the options. 0, or 2 after a message. */
-static int edit_fields(const popts *o, xq_tplayer *p, unsigned *fields)
+static int edit_fields(const xq__topts *o, xq_tplayer *p, unsigned *fields)
 {
+  const char *str[] = {o->name, o->sex, o->birth, o->region, o->club, o->team}; /* in XQ_PE_* order */
   char *dst[] = {p->name, NULL, p->birth, p->region, p->club, p->team};
   size_t cap[] = {sizeof p->name, 0, sizeof p->birth, sizeof p->region, sizeof p->club, sizeof p->team};
   memset(p, 0, sizeof *p);
   *fields = 0;
   for (int k = 0; k < 6; k++) {
-    if (!o->str[k]) continue;
+    if (!str[k]) continue;
     *fields |= 1u << k;
     if (k == 1) {
-      if (o->str[k][0] && strcmp(o->str[k], "m") && strcmp(o->str[k], "w")) {
+      if (str[k][0] && strcmp(str[k], "m") && strcmp(str[k], "w")) {
         fprintf(stderr, "xqref tourney edit: --sex is m, w or \"\" (not known)\n");
         return 2;
       }
-      p->sex = o->str[k][0];
-    } else if (strlen(o->str[k]) >= cap[k]) {
+      p->sex = str[k][0];
+    } else if (strlen(str[k]) >= cap[k]) {
       fprintf(stderr, "xqref tourney edit: %s is too long\n", k == 0 ? "the name" : "a field");
       return 2;
     } else {
-      strcpy(dst[k], o->str[k]);
+      strcpy(dst[k], str[k]);
     }
   }
   if (o->rating >= 0) { p->rating = (int)o->rating; *fields |= XQ_PE_RATING; }
@@ -132,7 +75,7 @@ static int edit_fields(const popts *o, xq_tplayer *p, unsigned *fields)
   return 2;
 }
 
-static int cmd_edit(const popts *o)
+static int cmd_edit(const xq__topts *o)
 {
   xq_tplayer p;
   unsigned fields, changed = 0;
@@ -159,7 +102,7 @@ static int cmd_edit(const popts *o)
   return rc ? 1 : 0;
 }
 
-static int cmd_reinstate(const popts *o)
+static int cmd_reinstate(const xq__topts *o)
 {
   if (o->player < 1 && o->id < 1) {
     fprintf(stderr, "xqref tourney reinstate: --player NO (or --id ID) is required\n");
@@ -211,7 +154,7 @@ static int read_manual(const char *path, const xq_tevent *ev, int *manual)
   return rc;
 }
 
-static int cmd_numbers(const popts *o)
+static int cmd_numbers(const xq__topts *o)
 {
   xq_tnumbering how = {.method = o->by ? xq_num_method_parse(o->by) : -1};
   if (how.method < 0) { fprintf(stderr, "xqref tourney numbers: --by rating, lot or manual is required\n"); return 2; }
@@ -245,11 +188,9 @@ static int cmd_numbers(const popts *o)
   return rc;
 }
 
-int xq__tourney_players_main(int argc, char **argv)
+int xq__tourney_players_main(const xq__topts *o, const char *action)
 {
-  popts o;
-  if (parse(argc, argv, &o)) return 2;
-  if (!strcmp(argv[1], "edit")) return cmd_edit(&o);
-  if (!strcmp(argv[1], "reinstate")) return cmd_reinstate(&o);
-  return cmd_numbers(&o);
+  if (!strcmp(action, "edit")) return cmd_edit(o);
+  if (!strcmp(action, "reinstate")) return cmd_reinstate(o);
+  return cmd_numbers(o);
 }

@@ -10,7 +10,6 @@
  */
 #include <cjson/cJSON.h>
 #include <netdb.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -68,10 +67,10 @@ static int dial(board_session *s, const char *hostport)
   }
   int uverr = 0;
   for (ai = res; ai; ai = ai->ai_next) {
-    s->open = xq_jsonl_connect(&s->c, &s->loop, ai->ai_addr, XQ_BOARD_REPLY_MAX, NULL, s) == XQ_OK;
+    s->open = xq__jsonl_connect(&s->c, &s->loop, ai->ai_addr, XQ_BOARD_REPLY_MAX, NULL, s) == XQ_OK;
     if (s->open) break;
     uverr = s->c.uverr;
-    xq_jsonl_close(&s->c); /* and try the next address */
+    xq__jsonl_close(&s->c); /* and try the next address */
     uv_run(&s->loop, UV_RUN_DEFAULT);
   }
   freeaddrinfo(res);
@@ -97,7 +96,7 @@ static void say_no_reply(const board_session *s)
  * dropped), parsed; NULL when the connection ended or timed out. */
 static cJSON *read_reply(board_session *s)
 {
-  cJSON *r = xq_jsonl_wait(&s->c, (uint64_t)XQ_BOARD_REPLY_TIMEOUT_S * 1000);
+  cJSON *r = xq__jsonl_wait(&s->c, (uint64_t)XQ_BOARD_REPLY_TIMEOUT_S * 1000);
   if (!r) say_no_reply(s);
   return r;
 }
@@ -128,7 +127,7 @@ static cJSON *request(board_session *s, cJSON *req)
   if (!text) return NULL;
   size_t n = strlen(text);
   text[n] = '\n'; /* cJSON allocates the terminator: room for the newline */
-  int rc = xq_jsonl_write(&s->c, text, n + 1);
+  int rc = xq__jsonl_write(&s->c, text, n + 1);
   free(text);
   return reply_to(s, rc);
 }
@@ -319,7 +318,7 @@ bad:
 /* Say hello and learn the table, the position and the last seq. */
 static int start_session(board_session *s, const char *token, int want_table)
 {
-  cJSON *r = reply_to(s, xq_jsonl_hello(&s->c, ++s->id, token));
+  cJSON *r = reply_to(s, xq__jsonl_hello(&s->c, ++s->id, token));
   if (!r) return 1;
   if (cJSON_GetObjectItemCaseSensitive(r, "error")) {
     print_error(s, r);
@@ -442,12 +441,11 @@ int xq_board_run(const xq_board_opts *o, FILE *in, FILE *out, FILE *log)
   s.log = log;
   s.show_board = o->show_board;
   s.lang_zh = o->lang_zh;
-  signal(SIGPIPE, SIG_IGN);
   if (uv_loop_init(&s.loop)) return XQ_EIO;
   int rc = dial(&s, o->connect);
   if (!rc) rc = start_session(&s, o->token, o->table);
   if (!rc) rc = play(&s, o->help);
-  if (s.open) xq_jsonl_close(&s.c);
+  if (s.open) xq__jsonl_close(&s.c);
   uv_run(&s.loop, UV_RUN_DEFAULT);
   uv_loop_close(&s.loop);
   if (rc == -2) return XQ_EINVAL;

@@ -38,6 +38,9 @@
                                               edge's batch (a longer one is not, and is kept as is) */
 #define XQ_LOADGEN_VIEWER_QUIET_MS 1000    /* after the boards: viewers end when nothing came this long */
 #define XQ_LOADGEN_VIEWER_DRAIN_MS 10000   /* ... or this long after the boards, at the latest */
+#define XQ_LOADGEN_VIEWER_QUIET_TICKS 10   /* the viewers' timer looks this often within XQ_LOADGEN_VIEWER_QUIET_MS */
+#define XQ_LOADGEN_DURATION_MAX 86400      /* --duration seconds */
+#define XQ_LOADGEN_CLOCK_START_MS 5400000L /* each side's clock as a replayed game starts: 90 minutes */
 
 /* xqref board: one table played from a terminal */
 #define XQ_BOARD_INPUT_MAX 4096            /* one command line from stdin */
@@ -56,8 +59,16 @@
 #define XQ_SIM_LINE 1024                   /* one request line */
 #define XQ_SIM_LINE_MAX (1024 * 1024)      /* longest reply line read */
 #define XQ_SIM_TOKEN_MAX 16                /* an event token ("held:h2e2") */
+#define XQ_SIM_TOKEN_SIZE (XQ_TOKEN_CHARS + 1) /* an access token's bytes, its NUL included */
 #define XQ_SIM_CALL_MS 60000               /* a synchronous request's answer */
 #define XQ_SIM_ROUND_MS 600000             /* one round's games, at most */
 #define XQ_SIM_TEAMS_MAX 1000              /* teams listed */
+#define XQ_SIM_INCIDENT_TRIES 40           /* plies an incident waits for a fitting move */
+#define XQ_SIM_REPEAT_SENDS_MAX 32         /* cycle moves sent before the players give up */
+#define XQ_SIM_THINK_MIN_MS 2000           /* a move's thinking time, at least ... */
+#define XQ_SIM_THINK_SPAN_MS 28000         /* ... and up to this much more */
+#define XQ_SIM_CLOCK_FLOOR_MS 60000        /* plain games keep a minute on the clock: flag falls are planned */
+#define XQ_SIM_HOME_REGIONS 12             /* regions the entrants come from, besides the prize table's */
+#define XQ_SIM_CLUBS_PER_REGION 3          /* clubs of a region */
 
 #endif /* XQ_CLIENT_LIMITS_H */

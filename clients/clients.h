@@ -13,10 +13,16 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/socket.h>
 
 #include "clientlimits.h"
 #include "engine.h"
 #include "net.h"
+
+/* Parse "HOST:PORT" (an IPv4 or IPv6 address, or "localhost"; the last
+ * ':' ends the host) into *out, as the clients connect (jsonl.c).
+ * Returns XQ_OK or XQ_EINVAL. */
+int xq_jsonl_addr(const char *text, struct sockaddr_storage *out);
 
 /* ------------------------------------------------------------------ */
 /* loadgen (loadgen.c, docs/tools.md)                                  */
@@ -57,8 +63,9 @@ void xq_loadgen_opts_default(xq_loadgen_opts *o);
  * while every board was playing, latency percentiles, the viewers'
  * counts, how many SSE viewers got exactly the first one's stream, and
  * their delivery latency from the event's "at"). The boards start once
- * every viewer's stream has begun. Ignores SIGPIPE and raises the open-file limit to the hard
- * limit (one descriptor a board). Returns XQ_OK when moves were
+ * every viewer's stream has begun. Needs xq_net_process_init (net.h) to
+ * have run: SIGPIPE ignored, the open-file limit raised (a descriptor a
+ * board: 1024, the usual soft limit, is too few). Returns XQ_OK when moves were
  * acknowledged, every move was answered, no reply was an error (verdicts
  * such as fouls are not errors), no board or viewer lost its
  * connection and every SSE viewer got the first one's stream; XQ_EIO when the run saw any of those (the report says
@@ -90,7 +97,8 @@ typedef struct xq_board_opts {
  * printed in words to `out`, then the board. When `in` is not a
  * terminal the lines are echoed after "> "; when it is, "> " prompts.
  * A line that is not a command is said on `log` and counts as an error;
- * nothing is sent for it. `in` and `out` are required. Ignores SIGPIPE.
+ * nothing is sent for it. `in` and `out` are required. Needs
+ * xq_net_process_init (net.h) to have run (SIGPIPE ignored).
  * Returns XQ_OK when every event was accepted by the server (verdicts
  * such as fouls included); XQ_EINVAL when o->connect is not HOST:PORT;
  * XQ_EIO when an event was answered with an error, a line was not a

@@ -19,7 +19,7 @@ static void on_write(uv_write_t *req, int status)
   free(req);
 }
 
-int xq_write_queued(uv_stream_t *st, const uv_buf_t *bufs, unsigned n)
+int xq__jsonl_write_queued(uv_stream_t *st, const uv_buf_t *bufs, unsigned n)
 {
   size_t total = 0;
   for (unsigned i = 0; i < n; i++) total += bufs[i].len;
@@ -49,20 +49,20 @@ int xq_write_queued(uv_stream_t *st, const uv_buf_t *bufs, unsigned n)
 static int send_bufs(xq_jsonl *c, const uv_buf_t *bufs, unsigned n)
 {
   if (c->closing || c->failed) return XQ_EIO;
-  int rc = xq_write_queued((uv_stream_t *)&c->tcp, bufs, n);
+  int rc = xq__jsonl_write_queued((uv_stream_t *)&c->tcp, bufs, n);
   if (!rc) return XQ_OK;
   c->failed = XQ_JSONL_WRITE;
   c->uverr = rc;
   return XQ_EIO;
 }
 
-int xq_jsonl_write(xq_jsonl *c, const char *text, size_t len)
+int xq__jsonl_write(xq_jsonl *c, const char *text, size_t len)
 {
   uv_buf_t buf = uv_buf_init((char *)text, (unsigned)len);
   return send_bufs(c, &buf, 1);
 }
 
-char *xq_jsonl_hello_line(long long id, const char *token)
+char *xq__jsonl_hello_line(long long id, const char *token)
 {
   cJSON *req = cJSON_CreateObject();
   if (!req || !cJSON_AddNumberToObject(req, "id", (double)id) || !cJSON_AddStringToObject(req, "op", "hello") ||
@@ -75,13 +75,13 @@ char *xq_jsonl_hello_line(long long id, const char *token)
   return line;
 }
 
-int xq_jsonl_hello(xq_jsonl *c, long long id, const char *token)
+int xq__jsonl_hello(xq_jsonl *c, long long id, const char *token)
 {
-  char *line = xq_jsonl_hello_line(id, token);
+  char *line = xq__jsonl_hello_line(id, token);
   if (!line) return XQ_ENOMEM;
   size_t n = strlen(line);
   line[n] = '\n'; /* cJSON allocates the terminator: room for the newline */
-  int rc = xq_jsonl_write(c, line, n + 1);
+  int rc = xq__jsonl_write(c, line, n + 1);
   free(line);
   return rc;
 }
@@ -220,7 +220,7 @@ static void on_connect(uv_connect_t *req, int status)
   if (c->hooks && c->hooks->connected) c->hooks->connected(c, status);
 }
 
-int xq_jsonl_open(xq_jsonl *c, uv_loop_t *loop, const struct sockaddr *addr, size_t line_max,
+int xq__jsonl_open(xq_jsonl *c, uv_loop_t *loop, const struct sockaddr *addr, size_t line_max,
                   const xq_jsonl_hooks *hooks, void *data)
 {
   memset(c, 0, sizeof *c);
@@ -239,10 +239,10 @@ int xq_jsonl_open(xq_jsonl *c, uv_loop_t *loop, const struct sockaddr *addr, siz
   return XQ_OK;
 }
 
-int xq_jsonl_connect(xq_jsonl *c, uv_loop_t *loop, const struct sockaddr *addr, size_t line_max,
+int xq__jsonl_connect(xq_jsonl *c, uv_loop_t *loop, const struct sockaddr *addr, size_t line_max,
                      const xq_jsonl_hooks *hooks, void *data)
 {
-  if (xq_jsonl_open(c, loop, addr, line_max, hooks, data)) return XQ_EIO;
+  if (xq__jsonl_open(c, loop, addr, line_max, hooks, data)) return XQ_EIO;
   while (!c->connected && !c->failed) uv_run(loop, UV_RUN_ONCE);
   return c->connected && !c->failed ? XQ_OK : XQ_EIO;
 }
@@ -256,7 +256,7 @@ static void on_closed(uv_handle_t *h)
   if (c->hooks && c->hooks->closed) c->hooks->closed(c);
 }
 
-void xq_jsonl_close(xq_jsonl *c)
+void xq__jsonl_close(xq_jsonl *c)
 {
   if (c->closing) return;
   c->closing = 1;
@@ -287,7 +287,7 @@ static void run_until_reply(xq_jsonl *c, uint64_t timeout_ms)
   uv_run(c->loop, UV_RUN_NOWAIT);
 }
 
-cJSON *xq_jsonl_wait(xq_jsonl *c, uint64_t timeout_ms)
+cJSON *xq__jsonl_wait(xq_jsonl *c, uint64_t timeout_ms)
 {
   split_lines(c); /* a reply read with an earlier one comes first */
   if (!c->kept && !c->failed && !c->closing) run_until_reply(c, timeout_ms);
@@ -296,17 +296,23 @@ cJSON *xq_jsonl_wait(xq_jsonl *c, uint64_t timeout_ms)
   return r;
 }
 
-cJSON *xq_jsonl_call(xq_jsonl *c, const char *line, uint64_t timeout_ms)
+cJSON *xq__jsonl_call(xq_jsonl *c, const char *line, uint64_t timeout_ms)
 {
   cJSON_Delete(c->kept);
   c->kept = NULL;
   uv_buf_t bufs[2] = {uv_buf_init((char *)line, (unsigned)strlen(line)), uv_buf_init((char *)"\n", 1)};
-  return send_bufs(c, bufs, 2) ? NULL : xq_jsonl_wait(c, timeout_ms);
+  return send_bufs(c, bufs, 2) ? NULL : xq__jsonl_wait(c, timeout_ms);
 }
 
-const char *xq_jsonl_error(const cJSON *reply)
+const char *xq__jsonl_error(const cJSON *reply)
 {
   const cJSON *e = cJSON_GetObjectItemCaseSensitive(reply, "error");
   const cJSON *code = cJSON_GetObjectItemCaseSensitive(e, "code");
   return cJSON_IsString(code) ? code->valuestring : NULL;
+}
+
+const char *xq__jsonl_str(const cJSON *o, const char *key)
+{
+  const cJSON *s = cJSON_GetObjectItemCaseSensitive(o, key);
+  return cJSON_IsString(s) ? s->valuestring : NULL;
 }

@@ -8,8 +8,9 @@
  *
  * loadgen drives hundreds of these from callbacks; simulate's boards do
  * the same on the loop that also runs the server, and its organiser and
- * arbiter wait for each answer (xq_jsonl_call); board waits for every
- * reply on a loop of its own.
+ * arbiter wait for each answer (xq__jsonl_call); board waits for every
+ * reply on a loop of its own. Internal to clients/ (xq__jsonl_); the
+ * address parser the command line checks with is public (clients.h).
  */
 #ifndef XQ_JSONL_H
 #define XQ_JSONL_H
@@ -20,6 +21,7 @@
 #include <sys/socket.h>
 #include <uv.h>
 
+#include "clients.h"
 #include "engine.h"
 
 typedef struct xq_jsonl xq_jsonl;
@@ -40,9 +42,9 @@ typedef struct xq_jsonl_hooks {
   void (*connected)(xq_jsonl *c, int status);
   /* A reply line, parsed (the callee must not keep it); NULL once when
    * the connection failed while reading (c->failed says why). With no
-   * hook, replies are kept for xq_jsonl_wait. */
+   * hook, replies are kept for xq__jsonl_wait. */
   void (*reply)(xq_jsonl *c, cJSON *reply);
-  /* libuv is done with the connection (after xq_jsonl_close). */
+  /* libuv is done with the connection (after xq__jsonl_close). */
   void (*closed)(xq_jsonl *c);
 } xq_jsonl_hooks;
 
@@ -64,55 +66,56 @@ struct xq_jsonl {
 /* Write what the stream takes now and queue the rest of the `n` buffers
  * (copied, in one block) behind the writes still pending, so that bytes
  * go out in the order given. Returns 0 or a libuv error (nothing queued). */
-int xq_write_queued(uv_stream_t *st, const uv_buf_t *bufs, unsigned n);
+int xq__jsonl_write_queued(uv_stream_t *st, const uv_buf_t *bufs, unsigned n);
 
-/* Parse "HOST:PORT" (an IPv4 or IPv6 address, or "localhost"; the last
- * ':' ends the host) into *out. Returns XQ_OK or XQ_EINVAL. */
-int xq_jsonl_addr(const char *text, struct sockaddr_storage *out);
 
 /* Start connecting `c` (any memory; it is cleared) to `addr` on `loop`:
  * lines up to line_max bytes, '\n' included; hooks (may be NULL, must
  * outlive the connection) and `data` for the owner. Returns XQ_OK (the
  * connected hook follows) or XQ_EIO when the connect cannot start
  * (c->failed, c->uverr set). Either way the handle is open: once opened,
- * a connection must be closed with xq_jsonl_close. */
-int xq_jsonl_open(xq_jsonl *c, uv_loop_t *loop, const struct sockaddr *addr, size_t line_max,
+ * a connection must be closed with xq__jsonl_close. */
+int xq__jsonl_open(xq_jsonl *c, uv_loop_t *loop, const struct sockaddr *addr, size_t line_max,
                   const xq_jsonl_hooks *hooks, void *data);
 
-/* xq_jsonl_open, then run the loop until the connect finished. Returns
+/* xq__jsonl_open, then run the loop until the connect finished. Returns
  * XQ_OK when connected, else XQ_EIO (c->uverr says why). */
-int xq_jsonl_connect(xq_jsonl *c, uv_loop_t *loop, const struct sockaddr *addr, size_t line_max,
+int xq__jsonl_connect(xq_jsonl *c, uv_loop_t *loop, const struct sockaddr *addr, size_t line_max,
                      const xq_jsonl_hooks *hooks, void *data);
 
 /* Send `len` bytes (a whole line with its '\n', or several). Returns
  * XQ_OK, or XQ_EIO when the connection is closing, has failed or the
  * socket refused them (c->failed XQ_JSONL_WRITE, c->uverr). */
-int xq_jsonl_write(xq_jsonl *c, const char *text, size_t len);
+int xq__jsonl_write(xq_jsonl *c, const char *text, size_t len);
 
 /* The hello request {"id":ID,"op":"hello","token":TOKEN} as one line
  * without its '\n' (the token escaped as JSON needs): malloc'd (caller
  * frees), NULL when out of memory. */
-char *xq_jsonl_hello_line(long long id, const char *token);
+char *xq__jsonl_hello_line(long long id, const char *token);
 
 /* Send the hello request with board, arbiter or admin token `token`.
- * Returns what xq_jsonl_write returns, or XQ_ENOMEM. */
-int xq_jsonl_hello(xq_jsonl *c, long long id, const char *token);
+ * Returns what xq__jsonl_write returns, or XQ_ENOMEM. */
+int xq__jsonl_hello(xq_jsonl *c, long long id, const char *token);
 
 /* Without a reply hook: run the loop until the next reply (lines already
  * read come first) and return it (caller deletes); NULL when the
  * connection failed (c->failed) or timeout_ms passed without a reply. */
-cJSON *xq_jsonl_wait(xq_jsonl *c, uint64_t timeout_ms);
+cJSON *xq__jsonl_wait(xq_jsonl *c, uint64_t timeout_ms);
 
 /* Drop any reply still kept, send `line` (no '\n' in it) with its '\n'
- * and wait for the reply as xq_jsonl_wait does. */
-cJSON *xq_jsonl_call(xq_jsonl *c, const char *line, uint64_t timeout_ms);
+ * and wait for the reply as xq__jsonl_wait does. */
+cJSON *xq__jsonl_call(xq_jsonl *c, const char *line, uint64_t timeout_ms);
 
 /* Stop reading and close (once; later calls do nothing). The buffer is
  * freed and `closed` set, then the closed hook runs, once libuv is done
  * with the handle. */
-void xq_jsonl_close(xq_jsonl *c);
+void xq__jsonl_close(xq_jsonl *c);
 
 /* "error"."code" of a reply, or NULL when it has none. */
-const char *xq_jsonl_error(const cJSON *reply);
+const char *xq__jsonl_error(const cJSON *reply);
+
+/* The string member `key` of object `o` (which may be NULL), or NULL when
+ * there is none or it is no string. */
+const char *xq__jsonl_str(const cJSON *o, const char *key);
 
 #endif /* XQ_JSONL_H */

@@ -37,7 +37,6 @@
 #include "samples.h"
 #include "viewers.h"
 
-#define CLOCK_START_MS 5400000L            /* 90 minutes a side */
 
 /* One game as ICCS move texts. */
 typedef struct lg_game {
@@ -276,8 +275,8 @@ static void close_all(lg *L)
     if (b->state != B_DONE) board_stop(b, STOP_TIME);
   }
   /* what is still on its way to the viewers comes first */
-  if (L->started) xq__view_end(L->views);
-  else xq__view_close(L->views);
+  if (L->started) xq__viewers_end(L->views);
+  else xq__viewers_close(L->views);
   uv_close((uv_handle_t *)&L->deadline, on_timer_close);
   uv_close((uv_handle_t *)&L->drain, on_timer_close);
   uv_close((uv_handle_t *)&L->start_to, on_timer_close);
@@ -302,7 +301,7 @@ static void board_stop(lg_board *b, int why)
   L->stops[why]++;
   if (b->pace_on) uv_timer_stop(&b->pace);
   if (!uv_is_closing((uv_handle_t *)&b->pace)) uv_close((uv_handle_t *)&b->pace, on_pace_close);
-  xq_jsonl_close(&b->c);
+  xq__jsonl_close(&b->c);
   finish_if_idle(L);
 }
 
@@ -354,7 +353,7 @@ static void board_send_move(lg_board *b)
   s->move = mi;
   s->at = uv_hrtime();
   b->fcount++;
-  if (xq_jsonl_write(&b->c, line, (size_t)len)) {
+  if (xq__jsonl_write(&b->c, line, (size_t)len)) {
     b->fcount--;
     board_stop(b, STOP_LOST);
   }
@@ -367,7 +366,7 @@ static void start_playing(lg *L);
  * every viewer. */
 static void maybe_start(lg *L)
 {
-  if (L->greeted == L->nboards && !xq__view_pending(L->views)) start_playing(L);
+  if (L->greeted == L->nboards && !xq__viewers_pending(L->views)) start_playing(L);
 }
 
 static void on_viewers_ready(void *arg) { maybe_start(arg); }
@@ -594,7 +593,7 @@ static void board_connected(xq_jsonl *c, int status)
     return;
   }
   b->state = B_HELLO;
-  if (xq_jsonl_hello(&b->c, 0, b->token)) {
+  if (xq__jsonl_hello(&b->c, 0, b->token)) {
     L->greeted++;
     board_stop(b, STOP_LOST);
     maybe_start(L);
@@ -607,7 +606,7 @@ static void on_start_timeout(uv_timer_t *t)
 {
   lg *L = t->data;
   say(L, "%d of %d boards greeted and %d viewers not subscribed after %d ms; starting with what is there",
-      L->greeted, L->nboards, xq__view_pending(L->views), XQ_LOADGEN_CONNECT_MS);
+      L->greeted, L->nboards, xq__viewers_pending(L->views), XQ_LOADGEN_CONNECT_MS);
   for (int i = 0; i < L->nboards; i++) {
     lg_board *b = &L->boards[i];
     if (b->state == B_CONNECTING || b->state == B_HELLO) {
@@ -654,7 +653,7 @@ static void report(lg *L)
             elapsed > 0 ? (double)L->acked / elapsed : 0.0);
   }
   xq__samples_print(&L->lat, L->out, "latency ms");
-  L->viewers_differ = xq__view_report(L->views, L->out) > 0;
+  L->viewers_differ = xq__viewers_report(L->views, L->out) > 0;
   fflush(L->out);
 }
 
@@ -755,7 +754,7 @@ static int viewers_start(lg *L, const xq_loadgen_opts *o)
     .ready = on_viewers_ready,
     .arg = L,
   };
-  int rc = xq__view_start(&L->loop, &vo, &L->views);
+  int rc = xq__viewers_start(&L->loop, &vo, &L->views);
   if (rc) say(L, "out of memory");
   return rc;
 }
@@ -772,10 +771,10 @@ static void boards_start(lg *L)
     b->idx = i;
     b->game = &L->games[(i + goff) % L->ngames];
     b->seq = 1;
-    b->clock[0] = b->clock[1] = CLOCK_START_MS;
+    b->clock[0] = b->clock[1] = XQ_LOADGEN_CLOCK_START_MS;
     uv_timer_init(&L->loop, &b->pace);
     b->pace.data = b;
-    if (xq_jsonl_open(&b->c, &L->loop, (const struct sockaddr *)&L->addr, XQ_LOADGEN_REPLY_MAX, &board_hooks, b)) {
+    if (xq__jsonl_open(&b->c, &L->loop, (const struct sockaddr *)&L->addr, XQ_LOADGEN_REPLY_MAX, &board_hooks, b)) {
       say(L, "connect: %s", uv_strerror(b->c.uverr));
       L->greeted++;
       board_stop(b, STOP_LOST);
@@ -787,8 +786,6 @@ static void boards_start(lg *L)
  * done. Returns XQ_OK, or XQ_EIO when no loop could be made. */
 static int play(lg *L, const xq_loadgen_opts *o)
 {
-  signal(SIGPIPE, SIG_IGN);
-  xq_raise_nofile(); /* a descriptor a board: 1024, the usual soft limit, is too few */
   if (uv_loop_init(&L->loop)) return XQ_EIO;
   uv_timer_init(&L->loop, &L->deadline);
   uv_timer_init(&L->loop, &L->drain);
@@ -818,7 +815,7 @@ int xq_loadgen_run(const xq_loadgen_opts *o, FILE *out, FILE *log)
   if (!rc) rc = play(L, o);
   if (!rc) {
     report(L);
-    if (L->error_total || L->stops[STOP_LOST] || L->unanswered || L->acked == 0 || xq__view_lost(L->views) ||
+    if (L->error_total || L->stops[STOP_LOST] || L->unanswered || L->acked == 0 || xq__viewers_lost(L->views) ||
         L->viewers_differ)
       rc = XQ_EIO;
   }
@@ -827,7 +824,7 @@ int xq_loadgen_run(const xq_loadgen_opts *o, FILE *out, FILE *log)
   for (int i = 0; i < L->ngames; i++) free(L->games[i].mv);
   free(L->games);
   free(L->boards);
-  xq__view_free(L->views);
+  xq__viewers_free(L->views);
   xq__samples_free(&L->lat);
   free(L);
   return rc;

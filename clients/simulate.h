@@ -88,8 +88,9 @@ typedef struct xq_sim_report {
  * an existing db, bad rates) with `err` saying which; XQ_EIO, XQ_ESTORE,
  * XQ_ENOMEM or another status when the server, the store or the output
  * failed (`err` says where). A run that fails leaves the store of o->db
- * as it was at the failure, for inspection (a temporary one is removed). Sets SIGPIPE to be ignored for the
- * process (a board that hangs up while owed replies must not end it). */
+ * as it was at the failure, for inspection (a temporary one is removed).
+ * Needs xq_net_process_init (net.h) to have run: a board that hangs up
+ * while owed replies must not end the process with SIGPIPE. */
 int xq_simulate(const xq_sim_opts *o, xq_sim_report *rep, xq_error *err);
 
 #endif /* XQ_SIMULATE_H */

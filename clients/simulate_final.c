@@ -14,12 +14,12 @@
 #include "sheet/sheet.h"
 #include "simulate_internal.h"
 
-int xq__sim_reg_prizes(const xq_regulation *r, int entrants, xq_prize_table *t)
+int xq__simulate_final_reg_prizes(const xq_regulation *r, int entrants, xq_prize_table *t)
 {
   return xq_regulation_prizes(r, entrants, t, NULL);
 }
 
-int xq__sim_reg_groups(const xq_regulation *r, xq_tgroup *out, int cap, int *n)
+int xq__simulate_final_reg_groups(const xq_regulation *r, xq_tgroup *out, int cap, int *n)
 {
   return xq_regulation_groups(r, out, cap, n, NULL);
 }
@@ -364,7 +364,7 @@ static int team_rows(fin *F, const xq_team_rule *rule)
   return rc;
 }
 
-int xq__sim_final(const xq_sim_opts *o, const xq_regulation *r, xq_tstore *st,
+int xq__simulate_final_lists(const xq_sim_opts *o, const xq_regulation *r, xq_tstore *st,
                   xq_sim_report *rep, xq_error *err)
 {
   const xq_ko_event *kev;
@@ -404,8 +404,8 @@ int xq__sim_final(const xq_sim_opts *o, const xq_regulation *r, xq_tstore *st,
   if ((rc = emit(o, "places", w_places, &F, err)) || (rc = emit(o, "standings", w_standings, &F, err)))
     goto out;
 
-  int counted = 0, have_prizes = xq__sim_reg_prizes(r, n, F.pt) == XQ_OK;
-  if (xq__sim_reg_groups(r, F.groups, XQ_REG_GROUPS_MAX, &F.ngroups)) F.ngroups = 0;
+  int counted = 0, have_prizes = xq__simulate_final_reg_prizes(r, n, F.pt) == XQ_OK;
+  if (xq__simulate_final_reg_groups(r, F.groups, XQ_REG_GROUPS_MAX, &F.ngroups)) F.ngroups = 0;
   if (o->group) {
     /* a group's own event: its prize list (the category kept apart from
      * the open event's), its sections; the open event has the teams */

@@ -17,13 +17,8 @@
 
 #include "simulate_internal.h"
 
-#define INCIDENT_TRIES 40       /* plies an incident waits for a fitting move */
-#define REPEAT_SENDS_MAX 32     /* cycle moves sent before the players give up */
-#define THINK_MIN_MS 2000
-#define THINK_SPAN_MS 28000
-#define CLOCK_FLOOR_MS 60000    /* plain games keep a minute: flag falls are planned */
 
-int xq__sim_below(uint64_t *s, int n)
+int xq__simulate_games_below(uint64_t *s, int n)
 {
   return n <= 1 ? 0 : (int)(xq_random_next(s) % (uint64_t)n);
 }
@@ -40,19 +35,19 @@ static void iccs(xq_move m, char *out)
   out[4] = 0;
 }
 
-void xq__sim_game_init(xq__sim_game *g, uint64_t rng, const xq_sim_opts *o, const xq_rules *rules)
+void xq__simulate_games_init(xq__sim_game *g, uint64_t rng, const xq_sim_opts *o, const xq_rules *rules)
 {
   memset(g, 0, sizeof *g);
   g->rng = rng;
   int lo = o->min_plies > 0 ? o->min_plies : 40, hi = o->max_plies > lo ? o->max_plies : lo;
-  g->end_ply = lo + xq__sim_below(&g->rng, hi - lo + 1);
+  g->end_ply = lo + xq__simulate_games_below(&g->rng, hi - lo + 1);
   g->natural_plies = 2 * (rules->natural_limit_moves > 0 ? rules->natural_limit_moves : 60);
   g->draw_min_ply = rules->draw_offer_min_move > 0 ? rules->draw_offer_min_move : 0;
   long base = rules->clock_base_s > 0 ? rules->clock_base_s * 1000L : 1500000L;
   g->clock[XQ_RED] = base;
   g->clock[XQ_BLACK] = rules->clock_base_black_s > 0 ? rules->clock_base_black_s * 1000L : base;
   g->increment_ms = rules->clock_increment_s * 1000L;
-  int roll = xq__sim_below(&g->rng, XQ_SIM_RATE_MAX), acc = 0;
+  int roll = xq__simulate_games_below(&g->rng, XQ_SIM_RATE_MAX), acc = 0;
   struct { int rate, plan; } tab[] = {
     {o->rate_illegal, XQ__PLAN_ILLEGAL}, {o->rate_suicide, XQ__PLAN_SUICIDE},
     {o->rate_flag, XQ__PLAN_FLAG}, {o->rate_repetition, XQ__PLAN_REPEAT},
@@ -67,24 +62,24 @@ void xq__sim_game_init(xq__sim_game *g, uint64_t rng, const xq_sim_opts *o, cons
   }
   switch (g->plan) {
   case XQ__PLAN_ILLEGAL:
-    g->at = 4 + xq__sim_below(&g->rng, g->end_ply > 8 ? g->end_ply - 4 : 4);
-    g->twice = xq__sim_below(&g->rng, 3) == 0; /* a third of them break the rules again */
+    g->at = 4 + xq__simulate_games_below(&g->rng, g->end_ply > 8 ? g->end_ply - 4 : 4);
+    g->twice = xq__simulate_games_below(&g->rng, 3) == 0; /* a third of them break the rules again */
     break;
   case XQ__PLAN_SUICIDE:
-    g->at = 10 + xq__sim_below(&g->rng, g->end_ply > 14 ? g->end_ply - 10 : 4);
-    g->twice = xq__sim_below(&g->rng, 2); /* noticed with the piece still in hand */
+    g->at = 10 + xq__simulate_games_below(&g->rng, g->end_ply > 14 ? g->end_ply - 10 : 4);
+    g->twice = xq__simulate_games_below(&g->rng, 2); /* noticed with the piece still in hand */
     break;
   case XQ__PLAN_FLAG:
-    g->at = 20 + xq__sim_below(&g->rng, g->end_ply > 24 ? g->end_ply - 20 : 4);
+    g->at = 20 + xq__simulate_games_below(&g->rng, g->end_ply > 24 ? g->end_ply - 20 : 4);
     break;
   case XQ__PLAN_REPEAT:
     /* Most cycles come early, in the opening shuffle (where the early-
      * repetition rules of Xinjiang and Wujiaqu apply: before move 25). */
-    g->at = xq__sim_below(&g->rng, 3) ? 4 + xq__sim_below(&g->rng, 24)
-                                        : 30 + xq__sim_below(&g->rng, 40);
+    g->at = xq__simulate_games_below(&g->rng, 3) ? 4 + xq__simulate_games_below(&g->rng, 24)
+                                        : 30 + xq__simulate_games_below(&g->rng, 40);
     break;
   case XQ__PLAN_NATURAL:
-    g->at = 6 + xq__sim_below(&g->rng, 20);
+    g->at = 6 + xq__simulate_games_below(&g->rng, 20);
     break;
   default:
     break;
@@ -112,7 +107,7 @@ static int piece_is(const xq_pos *pos, int sq, int side)
 static xq_move illegal_move(xq__sim_game *g, const xq_pos *pos)
 {
   for (int i = 0; i < 400; i++) {
-    int from = xq__sim_below(&g->rng, XQ_SQUARES), to = xq__sim_below(&g->rng, XQ_SQUARES);
+    int from = xq__simulate_games_below(&g->rng, XQ_SQUARES), to = xq__simulate_games_below(&g->rng, XQ_SQUARES);
     if (from == to || !piece_is(pos, from, pos->side) || piece_is(pos, to, pos->side)) continue;
     xq_move m = XQ_MOVE(from, to);
     if (!xq_is_pseudo_legal(pos, m)) return m;
@@ -134,7 +129,7 @@ static xq_move suicide_move(xq__sim_game *g, const xq_pos *pos)
       if (xq_is_pseudo_legal(pos, m) && !xq_is_legal(pos, m)) found[n++] = m;
     }
   }
-  return n ? found[xq__sim_below(&g->rng, n)] : XQ_MOVE_NONE;
+  return n ? found[xq__simulate_games_below(&g->rng, n)] : XQ_MOVE_NONE;
 }
 
 /* An idle move of the side to move whose way back is open: no capture,
@@ -143,7 +138,7 @@ static xq_move reversible(xq__sim_game *g, const xq_pos *pos)
 {
   xq_movelist ml;
   xq_gen_legal(pos, &ml);
-  int start = xq__sim_below(&g->rng, ml.n > 0 ? ml.n : 1);
+  int start = xq__simulate_games_below(&g->rng, ml.n > 0 ? ml.n : 1);
   for (int k = 0; k < ml.n; k++) {
     xq_move m = ml.m[(start + k) % ml.n];
     int pid = pos->board[XQ_FROM(m)];
@@ -187,7 +182,7 @@ static xq_move random_move(xq__sim_game *g, const xq_pos *pos, const xq_movelist
                            const xq_move *avoid, int navoid)
 {
   xq_move pick[XQ_MAX_MOVES];
-  int n = 0, want = quiet ? 3 : xq__sim_below(&g->rng, 10);
+  int n = 0, want = quiet ? 3 : xq__simulate_games_below(&g->rng, 10);
   for (int i = 0; i < ml->n; i++) {
     xq_move m = ml->m[i];
     int skip = 0;
@@ -197,21 +192,21 @@ static xq_move random_move(xq__sim_game *g, const xq_pos *pos, const xq_movelist
     if (quiet ? (!cap && !xq_gives_check(pos, m)) : want < 4 ? cap : want < 5 ? xq_gives_check(pos, m) : 1)
       pick[n++] = m;
   }
-  if (n) return pick[xq__sim_below(&g->rng, n)];
+  if (n) return pick[xq__simulate_games_below(&g->rng, n)];
   n = 0;
   for (int i = 0; i < ml->n; i++) {
     int skip = 0;
     for (int k = 0; k < navoid; k++) skip |= avoid[k] == ml->m[i];
     if (!skip && !(quiet && pos->board[XQ_TO(ml->m[i])] != XQ_NO_PID)) pick[n++] = ml->m[i];
   }
-  if (n) return pick[xq__sim_below(&g->rng, n)];
-  return ml->m[xq__sim_below(&g->rng, ml->n)];
+  if (n) return pick[xq__simulate_games_below(&g->rng, n)];
+  return ml->m[xq__simulate_games_below(&g->rng, ml->n)];
 }
 
 static void think(xq__sim_game *g, int side)
 {
-  long t = THINK_MIN_MS + xq__sim_below(&g->rng, THINK_SPAN_MS);
-  if (g->clock[side] - t < CLOCK_FLOOR_MS) t = g->clock[side] > CLOCK_FLOOR_MS + 1000 ? 1000 : 0;
+  long t = XQ_SIM_THINK_MIN_MS + xq__simulate_games_below(&g->rng, XQ_SIM_THINK_SPAN_MS);
+  if (g->clock[side] - t < XQ_SIM_CLOCK_FLOOR_MS) t = g->clock[side] > XQ_SIM_CLOCK_FLOOR_MS + 1000 ? 1000 : 0;
   g->clock[side] += g->increment_ms - t;
 }
 
@@ -224,19 +219,19 @@ static int emit_move(xq__sim_game *g, const xq_pos *pos, xq_move m, const char *
   return 1;
 }
 
-int xq__sim_next(xq__sim_game *g, const xq_pos *pos, int ply, char *tok)
+int xq__simulate_games_next(xq__sim_game *g, const xq_pos *pos, int ply, char *tok)
 {
   int stm = pos->side;
   if (g->offered) {
     /* CXA 2011: the opponent answers an offer; most accept a late one */
     int side = g->offered - 1;
     g->offered = 0;
-    if (xq__sim_below(&g->rng, 10) < 7) {
+    if (xq__simulate_games_below(&g->rng, 10) < 7) {
       snprintf(tok, XQ_SIM_TOKEN_MAX, "accept-%s", side_name(side));
     } else {
       snprintf(tok, XQ_SIM_TOKEN_MAX, "decline-%s", side_name(side));
       g->finishing = 2; /* play a few more moves, then resign */
-      g->end_ply = ply + 6 + xq__sim_below(&g->rng, 10);
+      g->end_ply = ply + 6 + xq__simulate_games_below(&g->rng, 10);
     }
     return 1;
   }
@@ -253,7 +248,7 @@ int xq__sim_next(xq__sim_game *g, const xq_pos *pos, int ply, char *tok)
   int natural = g->plan == XQ__PLAN_NATURAL && ply >= g->at;
   if (ply >= g->end_ply && g->finishing != 1 && !natural) {
     g->finishing = g->finishing == 2 ? 3 : 1;
-    if (g->finishing == 1 && pos->fullmove >= g->draw_min_ply && xq__sim_below(&g->rng, 3) == 0) {
+    if (g->finishing == 1 && pos->fullmove >= g->draw_min_ply && xq__simulate_games_below(&g->rng, 3) == 0) {
       /* one offer in four comes while the opponent is thinking: out of
        * the offerer's own time (Xinjiang 补充规定 八 refuses it); taken
        * from the planned length, so the random stream stays as it was */
@@ -263,7 +258,7 @@ int xq__sim_next(xq__sim_game *g, const xq_pos *pos, int ply, char *tok)
       return 1;
     }
     int mr = material(pos, XQ_RED), mb = material(pos, XQ_BLACK);
-    int loser = mr < mb ? XQ_RED : mb < mr ? XQ_BLACK : xq__sim_below(&g->rng, 2);
+    int loser = mr < mb ? XQ_RED : mb < mr ? XQ_BLACK : xq__simulate_games_below(&g->rng, 2);
     g->finishing = 1;
     snprintf(tok, XQ_SIM_TOKEN_MAX, "resign-%s", side_name(loser));
     return 1;
@@ -272,7 +267,7 @@ int xq__sim_next(xq__sim_game *g, const xq_pos *pos, int ply, char *tok)
     xq_move m = illegal_move(g, pos);
     if (m != XQ_MOVE_NONE) {
       g->step++;
-      g->at = ply + 4 + xq__sim_below(&g->rng, 16);
+      g->at = ply + 4 + xq__simulate_games_below(&g->rng, 16);
       char mv[6];
       iccs(m, mv);
       snprintf(tok, XQ_SIM_TOKEN_MAX, "%s", mv);
@@ -285,12 +280,12 @@ int xq__sim_next(xq__sim_game *g, const xq_pos *pos, int ply, char *tok)
       g->step = 1;
       return emit_move(g, pos, m, g->twice ? "held:" : "", tok);
     }
-    if (++g->stalled > INCIDENT_TRIES) g->step = 1;
+    if (++g->stalled > XQ_SIM_INCIDENT_TRIES) g->step = 1;
   }
   if (g->plan == XQ__PLAN_REPEAT && ply >= g->at && g->step < 2) {
     if (!g->step) {
       if (build_cycle(g, pos)) g->step = 1;
-      else if (++g->stalled > INCIDENT_TRIES) g->step = 2;
+      else if (++g->stalled > XQ_SIM_INCIDENT_TRIES) g->step = 2;
     }
     if (g->step == 1) {
       /* the side under a change order leaves the cycle when it complies */
@@ -299,7 +294,7 @@ int xq__sim_next(xq__sim_game *g, const xq_pos *pos, int ply, char *tok)
         return emit_move(g, pos, random_move(g, pos, &ml, 0, g->rep, 4), "", tok);
       }
       xq_move m = g->rep[g->rep_sent % 4];
-      if (g->rep_sent < REPEAT_SENDS_MAX && xq_is_legal(pos, m)) {
+      if (g->rep_sent < XQ_SIM_REPEAT_SENDS_MAX && xq_is_legal(pos, m)) {
         g->rep_sent++;
         return emit_move(g, pos, m, "", tok);
       }
@@ -315,19 +310,19 @@ int xq__sim_next(xq__sim_game *g, const xq_pos *pos, int ply, char *tok)
   return emit_move(g, pos, random_move(g, pos, &ml, natural, NULL, 0), "", tok);
 }
 
-int xq__sim_steady(const xq__sim_game *g)
+int xq__simulate_games_steady(const xq__sim_game *g)
 {
   /* a cycle under way waits for each ruling: the order to vary must be
    * answered within the moves the rules allow */
   return !(g->plan == XQ__PLAN_REPEAT && g->step == 1) && !g->ordered;
 }
 
-void xq__sim_feed(xq__sim_game *g, const char *kind, int side)
+void xq__simulate_games_feed(xq__sim_game *g, const char *kind, int side)
 {
   if (!kind) return;
   if (!strcmp(kind, "must_change") && side >= 0) {
     g->ordered = 1 + side;
-    g->comply = xq__sim_below(&g->rng, 2); /* half of them vary, half play on and lose */
+    g->comply = xq__simulate_games_below(&g->rng, 2); /* half of them vary, half play on and lose */
   } else if (!strcmp(kind, "refused") && g->offered) {
     /* the offer was not allowed (too early, too many): play on, resign later */
     g->offered = 0;
@@ -335,7 +330,7 @@ void xq__sim_feed(xq__sim_game *g, const char *kind, int side)
   }
 }
 
-void xq__sim_count(xq_sim_report *rep, const char *kind, const char *reason, int ply)
+void xq__simulate_games_count(xq_sim_report *rep, const char *kind, const char *reason, int ply)
 {
   if (!kind) return;
   rep->events++;

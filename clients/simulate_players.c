@@ -19,7 +19,7 @@ typedef struct sim_names {
   int i; /* the player being named: out[0..i-1] have theirs */
 } sim_names;
 
-static int name_draw(void *ctx, int n) { return xq__sim_below(((sim_names *)ctx)->rng, n); }
+static int name_draw(void *ctx, int n) { return xq__simulate_games_below(((sim_names *)ctx)->rng, n); }
 
 static int name_taken(void *ctx, const char *name)
 {
@@ -47,8 +47,6 @@ static const struct {
                     "乐亭", "玉田", "唐钢", "开滦"}},
 };
 
-#define HOME_REGIONS 12
-#define CLUBS_PER_REGION 3
 
 static const char *const numerals[] = {"一", "二", "三", "四", "五", "六", "七", "八", "九", "十"};
 
@@ -72,8 +70,8 @@ static void birth_in(uint64_t *rng, const char *from, const char *to, char *out)
   if (y1 < y0) y1 = y0;
   /* Strictly inside the bounding years, so the day never falls outside a
    * bound that starts or ends mid-year; a one-year band uses its own year. */
-  int y = y1 - y0 >= 2 ? y0 + 1 + xq__sim_below(rng, y1 - y0 - 1) : y0;
-  int m = 1 + xq__sim_below(rng, 12), d = 1 + xq__sim_below(rng, 28);
+  int y = y1 - y0 >= 2 ? y0 + 1 + xq__simulate_games_below(rng, y1 - y0 - 1) : y0;
+  int m = 1 + xq__simulate_games_below(rng, 12), d = 1 + xq__simulate_games_below(rng, 28);
   if (y == y0 && from[0]) {
     int fy, fm, fd;
     if (sscanf(from, "%d/%d/%d", &fy, &fm, &fd) == 3 && (m < fm || (m == fm && d < fd))) m = fm, d = fd;
@@ -89,7 +87,7 @@ static void birth_in(uint64_t *rng, const char *from, const char *to, char *out)
   snprintf(out, 11, "%04u/%02u/%02u", (unsigned)y % 10000u, (unsigned)m % 100u, (unsigned)d % 100u);
 }
 
-void xq__sim_players(const xq_regulation *r, const xq_tgroup *groups, int ng,
+void xq__simulate_players_make(const xq_regulation *r, const xq_tgroup *groups, int ng,
                      const xq_prize_table *prizes, int n, int women, uint64_t seed,
                      xq_tplayer *out)
 {
@@ -98,13 +96,13 @@ void xq__sim_players(const xq_regulation *r, const xq_tgroup *groups, int ng,
   for (size_t i = 0; i < sizeof homes / sizeof homes[0]; i++)
     if (!strcasecmp(homes[i].preset, r->name)) home = homes[i].regions;
   /* The regions the prize table names come first, so they have players. */
-  const char *regions[HOME_REGIONS + XQ_PRIZE_CATS_MAX];
+  const char *regions[XQ_SIM_HOME_REGIONS + XQ_PRIZE_CATS_MAX];
   int nreg = 0, nprize = 0;
   for (int i = 0; prizes && i < prizes->ncats; i++)
     if (prizes->cats[i].filter == XQ_PF_REGION && prizes->cats[i].region[0])
       regions[nreg++] = prizes->cats[i].region;
   nprize = nreg;
-  for (int i = 0; i < HOME_REGIONS; i++) {
+  for (int i = 0; i < XQ_SIM_HOME_REGIONS; i++) {
     int dup = 0;
     for (int k = 0; k < nreg; k++) dup |= !strcmp(regions[k], home[i]);
     if (!dup) regions[nreg++] = home[i];
@@ -118,14 +116,14 @@ void xq__sim_players(const xq_regulation *r, const xq_tgroup *groups, int ng,
   for (int i = 0; i < n; i++) out[i].sex = 'm';
   for (int k = 0; k < women; k++) {
     int i;
-    do i = xq__sim_below(&rng, n); while (out[i].sex == 'w');
+    do i = xq__simulate_games_below(&rng, n); while (out[i].sex == 'w');
     out[i].sex = 'w';
   }
 
   /* a quarter of them local players, where the regulation has any */
   for (int k = 0; local && k < n / 4; k++) {
     int i;
-    do i = xq__sim_below(&rng, n); while (out[i].local);
+    do i = xq__simulate_games_below(&rng, n); while (out[i].local);
     out[i].local = 1;
   }
   int sect[XQ_REG_GROUPS_MAX], nsect = 0;
@@ -137,22 +135,22 @@ void xq__sim_players(const xq_regulation *r, const xq_tgroup *groups, int ng,
     sim_names names = {&rng, out, i};
     xq_namegen gen = {name_draw, name_taken, &names};
     xq_chinese_name(&gen, p->sex, i + 1, p->name, sizeof p->name);
-    p->rating = 1300 + xq__sim_below(&rng, 1300);
+    p->rating = 1300 + xq__simulate_games_below(&rng, 1300);
     /* birth date: most in the first (open) group, the rest spread over
      * the others; a group for one sex only takes players of that sex */
     int gi = 0;
-    if (ng > 1 && xq__sim_below(&rng, 10) >= 6) gi = 1 + xq__sim_below(&rng, ng - 1);
+    if (ng > 1 && xq__simulate_games_below(&rng, 10) >= 6) gi = 1 + xq__simulate_games_below(&rng, ng - 1);
     if (ng && groups[gi].sex && groups[gi].sex != p->sex) gi = 0;
     /* women go to the groups that rank them apart (where the women's
      * section rules apply), when the regulation has such groups */
-    if (p->sex == 'w' && nsect) gi = sect[xq__sim_below(&rng, nsect)];
+    if (p->sex == 'w' && nsect) gi = sect[xq__simulate_games_below(&rng, nsect)];
     if (ng) birth_in(&rng, groups[gi].born_from, groups[gi].born_to, p->birth);
     else birth_in(&rng, "1958/01/01", "2001/12/31", p->birth);
     /* region: a fifth each for the prize table's regions, else anywhere */
     int ri = -1;
     for (int k = 0; k < nprize && ri < 0; k++)
-      if (xq__sim_below(&rng, 5) == 0) ri = k;
-    if (ri < 0) ri = nprize + xq__sim_below(&rng, nreg - nprize);
+      if (xq__simulate_games_below(&rng, 5) == 0) ri = k;
+    if (ri < 0) ri = nprize + xq__simulate_games_below(&rng, nreg - nprize);
     if (p->local) {
       ri = nprize; /* the host's own region */
       for (int k = 0; k < nreg; k++)
@@ -160,7 +158,7 @@ void xq__sim_players(const xq_regulation *r, const xq_tgroup *groups, int ng,
     }
     snprintf(p->region, sizeof p->region, "%s", regions[ri]);
     snprintf(p->club, sizeof p->club, "%s象棋%s队", regions[ri],
-             numerals[xq__sim_below(&rng, CLUBS_PER_REGION)]);
+             numerals[xq__simulate_games_below(&rng, XQ_SIM_CLUBS_PER_REGION)]);
     snprintf(p->fed, sizeof p->fed, "CHN");
   }
 
@@ -170,7 +168,7 @@ void xq__sim_players(const xq_regulation *r, const xq_tgroup *groups, int ng,
     for (int ri = 0; ri < nreg; ri++) {
       int filled = 0, team = 0;
       for (int i = 0; i < n; i++) {
-        if (strcmp(out[i].region, regions[ri]) || xq__sim_below(&rng, 4) == 0) continue;
+        if (strcmp(out[i].region, regions[ri]) || xq__simulate_games_below(&rng, 4) == 0) continue;
         if (team >= (int)(sizeof numerals / sizeof *numerals)) break;
         snprintf(out[i].team, sizeof out[i].team, "%s%s队", regions[ri], numerals[team]);
         if (++filled == r->team_size) {

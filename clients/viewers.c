@@ -359,7 +359,7 @@ static void on_connected(uv_connect_t *req, int status)
                    u ? u->target : "/api/events", u ? u->hostport : "xqref");
   }
   uv_buf_t b = uv_buf_init(text, (unsigned)len);
-  xq_write_queued((uv_stream_t *)&v->tcp, &b, 1); /* a failed write shows as a read error */
+  xq__jsonl_write_queued((uv_stream_t *)&v->tcp, &b, 1); /* a failed write shows as a read error */
   uv_read_start((uv_stream_t *)&v->tcp, on_alloc, on_read);
 }
 
@@ -391,7 +391,7 @@ static void connect_all(xq__viewers *vs)
 
 static void end_now(xq__viewers *vs);
 
-/* The run's loop asked (xq__view_end, xq__view_close). */
+/* The run's loop asked (xq__viewers_end, xq__viewers_close). */
 static void on_ask(uv_async_t *a)
 {
   xq__viewers *vs = a->data;
@@ -443,7 +443,7 @@ static void on_note(uv_async_t *a)
   uv_close((uv_handle_t *)&vs->note, on_note_closed);
 }
 
-int xq__view_start(uv_loop_t *loop, const xq__view_opts *o, xq__viewers **out)
+int xq__viewers_start(uv_loop_t *loop, const xq__view_opts *o, xq__viewers **out)
 {
   *out = NULL;
   xq__viewers *vs = calloc(1, sizeof *vs);
@@ -482,7 +482,7 @@ int xq__view_start(uv_loop_t *loop, const xq__view_opts *o, xq__viewers **out)
   return XQ_OK;
 }
 
-int xq__view_pending(const xq__viewers *vs) { return vs ? atomic_load(&((xq__viewers *)vs)->pending) : 0; }
+int xq__viewers_pending(const xq__viewers *vs) { return vs ? atomic_load(&((xq__viewers *)vs)->pending) : 0; }
 
 static long bytes_received(const xq__viewers *vs)
 {
@@ -491,7 +491,6 @@ static long bytes_received(const xq__viewers *vs)
   return n;
 }
 
-#define QUIET_TICKS 10 /* the timer looks this often within XQ_LOADGEN_VIEWER_QUIET_MS */
 
 static void on_quiet(uv_timer_t *t)
 {
@@ -499,7 +498,7 @@ static void on_quiet(uv_timer_t *t)
   long now = bytes_received(vs);
   vs->quiet_ticks = now == vs->seen ? vs->quiet_ticks + 1 : 0;
   vs->seen = now;
-  if (vs->quiet_ticks >= QUIET_TICKS || uv_now(t->loop) - vs->end_at >= XQ_LOADGEN_VIEWER_DRAIN_MS)
+  if (vs->quiet_ticks >= XQ_LOADGEN_VIEWER_QUIET_TICKS || uv_now(t->loop) - vs->end_at >= XQ_LOADGEN_VIEWER_DRAIN_MS)
     close_now(vs);
 }
 
@@ -511,9 +510,9 @@ static void ask(xq__viewers *vs, int what)
   uv_async_send(&vs->ask);
 }
 
-void xq__view_end(xq__viewers *vs) { ask(vs, ASK_END); }
+void xq__viewers_end(xq__viewers *vs) { ask(vs, ASK_END); }
 
-void xq__view_close(xq__viewers *vs) { ask(vs, ASK_CLOSE); }
+void xq__viewers_close(xq__viewers *vs) { ask(vs, ASK_CLOSE); }
 
 /* The end, in the viewers' thread: the quiet timer watches the bytes. */
 static void end_now(xq__viewers *vs)
@@ -521,11 +520,11 @@ static void end_now(xq__viewers *vs)
   if (vs->closing || vs->end_at) return;
   vs->end_at = uv_now(vs->quiet.loop);
   vs->seen = bytes_received(vs);
-  uv_timer_start(&vs->quiet, on_quiet, XQ_LOADGEN_VIEWER_QUIET_MS / QUIET_TICKS,
-                 XQ_LOADGEN_VIEWER_QUIET_MS / QUIET_TICKS);
+  uv_timer_start(&vs->quiet, on_quiet, XQ_LOADGEN_VIEWER_QUIET_MS / XQ_LOADGEN_VIEWER_QUIET_TICKS,
+                 XQ_LOADGEN_VIEWER_QUIET_MS / XQ_LOADGEN_VIEWER_QUIET_TICKS);
 }
 
-long xq__view_lost(const xq__viewers *vs)
+long xq__viewers_lost(const xq__viewers *vs)
 {
   long n = 0;
   for (int i = 0; vs && i < vs->n; i++) n += vs->v[i].lost;
@@ -573,7 +572,7 @@ static long report_sse(xq__viewers *vs, FILE *out, int url)
   return n - same;
 }
 
-long xq__view_report(xq__viewers *vs, FILE *out)
+long xq__viewers_report(xq__viewers *vs, FILE *out)
 {
   if (!vs || !vs->n) return 0;
   long ev[2] = {0, 0}, by = 0, conn = 0;
@@ -583,7 +582,7 @@ long xq__view_report(xq__viewers *vs, FILE *out)
     conn += vs->v[i].connected;
   }
   fprintf(out, "viewers %d (watch %d, sse %d): connected %ld, lost %ld, events received watch %ld sse %ld, %ld bytes\n",
-          vs->n, vs->o.jsonl, vs->o.sse, conn, xq__view_lost(vs), ev[V_JSONL], ev[V_SSE], by);
+          vs->n, vs->o.jsonl, vs->o.sse, conn, xq__viewers_lost(vs), ev[V_JSONL], ev[V_SSE], by);
   if (!vs->o.sse) return 0;
   long differ = report_sse(vs, out, -2);
   for (int u = 0; vs->o.nurls > 1 && u < vs->o.nurls; u++) report_sse(vs, out, u);
@@ -591,7 +590,7 @@ long xq__view_report(xq__viewers *vs, FILE *out)
   return differ;
 }
 
-void xq__view_free(xq__viewers *vs)
+void xq__viewers_free(xq__viewers *vs)
 {
   if (!vs) return;
   xq__samples_free(&vs->lat);

@@ -1,5 +1,5 @@
 /*
- * viewers.h -- the viewers of xqref loadgen (viewers.c; xq__view prefix;
+ * viewers.h -- the viewers of xqref loadgen (viewers.c; xq__viewers_ prefix;
  * not a public interface): connections that follow the broadcast for a
  * whole run, JSON-lines `watch` on the server, or Server-Sent Events on
  * the server's /api/events or on any URL (an edge: docs/scale.md). What
@@ -40,19 +40,19 @@ typedef struct xq__view_opts {
  * every viewer's stream has begun -- the server or the edge took its
  * subscription -- or it was lost. The calls below are made on `loop`;
  * lost, report and free only after it ran dry. */
-int xq__view_start(uv_loop_t *loop, const xq__view_opts *o, xq__viewers **out);
+int xq__viewers_start(uv_loop_t *loop, const xq__view_opts *o, xq__viewers **out);
 /* Viewers whose stream has not begun and that were not lost. */
-int xq__view_pending(const xq__viewers *v);
+int xq__viewers_pending(const xq__viewers *v);
 /* Viewers the server or the edge ended, refused (an HTTP status but
  * 200) or never let in. */
-long xq__view_lost(const xq__viewers *v);
+long xq__viewers_lost(const xq__viewers *v);
 /* The run is over: close every connection once no viewer has received a
  * byte for XQ_LOADGEN_VIEWER_QUIET_MS (the last events are still on
  * their way, through an edge perhaps), at the latest after
  * XQ_LOADGEN_VIEWER_DRAIN_MS. */
-void xq__view_end(xq__viewers *v);
+void xq__viewers_end(xq__viewers *v);
 /* Close every connection now (the loop then runs dry). Safe twice. */
-void xq__view_close(xq__viewers *v);
+void xq__viewers_close(xq__viewers *v);
 /* Print the viewers' lines of the loadgen report to `out`: connections,
  * events and bytes received; for SSE the events of each viewer (fewest,
  * most), how many received exactly the stream of the first SSE viewer
@@ -60,8 +60,8 @@ void xq__view_close(xq__viewers *v);
  * edge's), by URL when there are several; and the delivery latency,
  * broadcast ("at") to arrival, p50 p90 p99 p99.9 max in ms. Returns
  * the number of SSE viewers whose stream differs from the first's. */
-long xq__view_report(xq__viewers *v, FILE *out);
+long xq__viewers_report(xq__viewers *v, FILE *out);
 /* Free (after the loop ran dry). NULL is a no-op. */
-void xq__view_free(xq__viewers *v);
+void xq__viewers_free(xq__viewers *v);
 
 #endif /* XQ_CLIENTS_VIEWERS_H */

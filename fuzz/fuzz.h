@@ -36,7 +36,8 @@ int xq_fuzz_trf(const uint8_t *data, size_t size);
 /* JSON lines: the bytes go to a live server (in-process, loopback, a demo
  * store in a temporary directory, started on the first call) over one
  * connection; the first byte picks the token said hello with first (none,
- * admin, arbiter, a board, a viewer). */
+ * admin, arbiter, a board, a viewer). Needs xq_net_process_init (net.h)
+ * to have run. */
 int xq_fuzz_jsonl(const uint8_t *data, size_t size);
 /* HTTP: xq__http_parse fed in pieces (the first byte sets the piece size),
  * the requests it completes probed with xq__http_header/xq__http_query;

@@ -24,7 +24,6 @@
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <poll.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -163,7 +162,6 @@ int xq_fuzz_jsonl(const uint8_t *data, size_t size)
 {
   if (size < 1 || size > XQ_FUZZ_INPUT_MAX) return 0;
   if (!fz.srv) {
-    signal(SIGPIPE, SIG_IGN);
     uv_loop_init(&fz.loop);
     atexit(cleanup);
     start();

@@ -5,6 +5,7 @@
  */
 #include "engine.h"
 #include "fuzz.h"
+#include "net.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -15,6 +16,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
   (void)argc;
   (void)argv;
   xq_engine_init();
+  xq_net_process_init();
   return 0;
 }
 

@@ -96,6 +96,19 @@ void xq_server_free(xq_server *s);
  * a connection); where that fails the limit stays as it was. */
 void xq_raise_nofile(void);
 
+/* Set this process up for the server and its clients, once at its start
+ * (a main, a test runner, a fuzzer's initialisation), before libuv first
+ * uses its worker pool: SIGPIPE ignored (a peer that closes during a
+ * write must not end the process: the write fails with EPIPE instead);
+ * UV_THREADPOOL_SIZE set to XQ_POOL_THREADS when the environment asks for
+ * fewer (libuv reads it once, when the process first queues work: a pool
+ * started earlier keeps its size); the open-file limit raised to the hard
+ * limit (xq_raise_nofile). Returns XQ_OK, or XQ_ENOMEM when the
+ * environment could not take UV_THREADPOOL_SIZE (the pool keeps libuv's
+ * default size; the rest is done). Changes the environment: call it
+ * before any thread starts. */
+int xq_net_process_init(void);
+
 /* Serve as `xqref serve` does: ignore SIGPIPE, raise the open-file limit
  * to the hard limit, start a server with `o` (o->signals aside: SIGINT
  * and SIGTERM are always handled) on a loop of its own and run it until

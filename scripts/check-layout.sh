@@ -12,8 +12,14 @@
 #     net/ and clients/ include uv.h, only tourney/store/ includes sqlite3.h
 #     (and holds SQL), the engine includes no cJSON.
 #  4. Every limit of the server is in net/netlimits.h, every limit of the
-#     client programs in clients/clientlimits.h: no other file of those
-#     folders defines an XQ_ constant.
+#     client programs in clients/clientlimits.h, every limit of the command
+#     line in cli/cli.h: no other file of those folders defines an XQ_
+#     constant.
+#  5. A command-line option is a row of an option table (cli/opts.h): no
+#     file of cli/ but opts.c compares a word with an option's name (the
+#     words before any table, --help, -h and --version, aside).
+#  6. In cli/ and clients/, a function that files share (xq__) is named
+#     after the file that defines it: xq__<file>_... in <file>.c.
 set -uo pipefail
 root=${1:-$(cd "$(dirname "$0")/.." && pwd)}
 cd "$root" || exit 2
@@ -83,14 +89,31 @@ for m in "${libs[@]}"; do
   done < <(sources "$m")
 done
 
-# 4. the limits of the server and of the client programs
-for m in net:netlimits.h clients:clientlimits.h; do
+# 4. the limits of the server, of the client programs and of the command line
+for m in net:netlimits.h clients:clientlimits.h cli:cli.h; do
   while IFS= read -r f; do
     [ "$(basename "$f")" = "${m#*:}" ] && continue
     grep -nE '^#define XQ_[A-Z][A-Z0-9_]*[[:space:]]+[-(0-9A-Z]' "$f" | while IFS= read -r l; do
       echo "layout: $f:${l%%:*}: a limit outside ${m#*:}: ${l#*:}"
     done | grep . && bad=1
   done < <(sources "${m%%:*}")
+done
+
+# 5. options are table rows
+for f in $(sources cli | grep '\.c$' | grep -v '^cli/opts\.c$'); do
+  grep -noE 'strcmp\([^,;]*, *"--?[A-Za-z][^"]*"' "$f" | grep -vE '"(--help|-h|--version)"$' |
+    while IFS= read -r l; do echo "layout: $f:${l%%:*}: an option read outside its table (cli/opts.h): ${l#*:}"; done |
+    grep . && bad=1
+done
+
+# 6. cross-file internals named by their file
+for f in $(sources cli clients | grep '\.c$'); do
+  base=$(basename "$f" .c)
+  grep -nE '^[A-Za-z][A-Za-z0-9_ *]*[ *]xq__[a-z0-9_]+\(' "$f" | grep -v '^[0-9]*:static ' | grep -v ';[[:space:]]*$' |
+    while IFS= read -r l; do
+      name=$(sed -E 's/^[^(]*[ *](xq__[a-z0-9_]+)\(.*/\1/' <<<"${l#*:}")
+      case $name in "xq__${base}_"*) ;; *) echo "layout: $f:${l%%:*}: $name is shared between files: name it xq__${base}_...";; esac
+    done | grep . && bad=1
 done
 
 if [ "$bad" -ne 0 ]; then exit 1; fi

@@ -25,8 +25,7 @@
 # DURATION),
 # MARGIN (10), SEED, KEEP=1 (keep the work directory).
 set -euo pipefail
-REPO_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-XQREF=${XQREF:-$REPO_ROOT/build/xqref}
+. "$(dirname "${BASH_SOURCE[0]}")/../bench/lib.sh"
 CONNS=${CONNS:-1000}
 DURATION=${DURATION:-600}
 RATE=${RATE:-0.1}
@@ -41,8 +40,7 @@ KEEP=${KEEP:-0}
 WARMUP=${WARMUP:-$(awk -v d="$DURATION" -v r="$RATE" -v b="$((CONNS / 2))" 'BEGIN {
   w = 32 / r; h = 8192 / (b * r); if (h > w) w = h; w += 30; if (w > d / 2) w = d / 2; print int(w) }')}
 
-die() { echo "soak: $*" >&2; exit 1; }
-[ -x "$XQREF" ] || die "no xqref binary at $XQREF (build first, or set XQREF)"
+need_xqref
 BOARDS=$((CONNS / 2))
 WATCH=$((CONNS / 4))
 SSE=$((CONNS - BOARDS - WATCH))
@@ -51,11 +49,8 @@ SSE=$((CONNS - BOARDS - WATCH))
 MIN_PLIES=$(awk -v r="$RATE" -v d="$DURATION" 'BEGIN { p = int(r * d) + 10; print (p > 190 ? 190 : p) }')
 
 TMP=$(mktemp -d /tmp/xq-soak.XXXXXX)
-SERVER_PID="" LG_PID=""
 cleanup() {
-  [ -z "$LG_PID" ] || kill -9 "$LG_PID" 2>/dev/null || true
-  [ -z "$SERVER_PID" ] || kill -9 "$SERVER_PID" 2>/dev/null || true
-  wait 2>/dev/null || true
+  kill_tracked KILL
   if [ "$KEEP" = 1 ]; then echo "kept $TMP" >&2; else rm -rf "$TMP"; fi
 }
 trap cleanup EXIT
@@ -63,13 +58,8 @@ trap 'exit 130' INT TERM
 
 # random legal games; only those of MIN_PLIES or more are replayed
 "$XQREF" bench --gen-pgn $((BOARDS * 12 + 200)) "$TMP/games.pgn" "$SEED" >/dev/null
-"$XQREF" serve --demo --players $((BOARDS * 2)) --db "$TMP/soak.db" --listen 127.0.0.1:0 --http 127.0.0.1:0 \
-  --quiet >"$TMP/serve.out" 2>"$TMP/serve.err" &
-SERVER_PID=$!
-for _ in $(seq 1 600); do grep -q '^http ' "$TMP/serve.out" 2>/dev/null && break; sleep 0.05; done
-grep -q '^http ' "$TMP/serve.out" || die "the server did not start: $(cat "$TMP/serve.err")"
-JSON=$(awk '/^json /{print $2; exit}' "$TMP/serve.out")
-HTTP=$(awk '/^http /{print $2; exit}' "$TMP/serve.out")
+serve_start "$TMP/soak.db" "$TMP/serve.out" --demo --players $((BOARDS * 2)) --http 127.0.0.1:0 --quiet ||
+  die "the server did not start"
 
 echo "soak: $CONNS connections ($BOARDS boards at $RATE moves/s each, $WATCH watch viewers, $SSE SSE viewers)"
 echo "      for $DURATION s against xqref serve (pid $SERVER_PID); a sample every $INTERVAL s, warm-up $WARMUP s"
@@ -77,6 +67,7 @@ echo "      for $DURATION s against xqref serve (pid $SERVER_PID); a sample ever
   --min-plies "$MIN_PLIES" --rate "$RATE" --duration "$DURATION" --seed "$SEED" \
   --viewers "$WATCH" --sse "$SSE" --http "$HTTP" >"$TMP/loadgen.out" 2>"$TMP/loadgen.err" &
 LG_PID=$!
+track "$LG_PID"
 
 sample() { # prints "rss_kb fds conns" of the server, or nothing when it is gone
   local rss fds
@@ -108,17 +99,11 @@ while :; do
 done
 lg_rc=0
 wait "$LG_PID" || lg_rc=$?
-LG_PID=""
+forget_pid "$LG_PID"
 # the server must still be there, and stop cleanly
 stop_rc=0
-if [ "$died" = 0 ] && kill -0 "$SERVER_PID" 2>/dev/null; then
-  kill -TERM "$SERVER_PID"
-  wait "$SERVER_PID" || stop_rc=$?
-else
-  died=1
-  wait "$SERVER_PID" 2>/dev/null || stop_rc=$?
-fi
-SERVER_PID=""
+kill -0 "$SERVER_PID" 2>/dev/null || died=1
+serve_stop || stop_rc=$?
 
 echo "loadgen:"
 sed 's/^/  /' "$TMP/loadgen.out"

@@ -9,7 +9,6 @@
 #include "http_parse.h"
 #include "internal.h"
 
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,7 +38,6 @@ static int parse_tokens(xq_tserver *ts, char *text)
 
 static int start(xq_tserver *ts, int players, const xq_http_url *publish)
 {
-  signal(SIGPIPE, SIG_IGN);
   uv_loop_init(&ts->loop);
   xq_server_opts o;
   xq_server_opts_default(&o);

@@ -6,11 +6,15 @@
  * store is new, empty or has lost its admin token, and a refusal leaves
  * no token made that nobody saw. Servers start in-process on a loop of
  * the test's own (and stop at once); `xqref serve` runs where it exits.
+ * Before any of it, the process start (xq_net_process_init) sets what it
+ * says it sets.
  */
 #include <criterion/criterion.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -20,6 +24,36 @@
 #include "tourney.h"
 
 TestSuite(net_start, .timeout = 60);
+
+/* The process start ignores SIGPIPE, raises a smaller UV_THREADPOOL_SIZE
+ * (or a missing one) to XQ_POOL_THREADS and keeps a larger one, and
+ * raises the open-file limit to the hard limit. (Each test runs in a
+ * process of its own: what this one changes ends with it.) */
+Test(net_start, the_process_start_sets_signal_pool_and_files)
+{
+  char want[16];
+  snprintf(want, sizeof want, "%d", XQ_POOL_THREADS);
+  struct rlimit rl;
+  cr_assert_eq(getrlimit(RLIMIT_NOFILE, &rl), 0);
+  rlim_t hard = rl.rlim_max;
+  rl.rlim_cur = hard < 64 ? hard : 64;
+  cr_assert_eq(setrlimit(RLIMIT_NOFILE, &rl), 0);
+  signal(SIGPIPE, SIG_DFL);
+  cr_assert_eq(setenv("UV_THREADPOOL_SIZE", "2", 1), 0);
+  cr_assert_eq(xq_net_process_init(), XQ_OK);
+  cr_assert_str_eq(getenv("UV_THREADPOOL_SIZE"), want);
+  struct sigaction sa;
+  cr_assert_eq(sigaction(SIGPIPE, NULL, &sa), 0);
+  cr_assert(sa.sa_handler == SIG_IGN, "SIGPIPE is ignored");
+  cr_assert_eq(getrlimit(RLIMIT_NOFILE, &rl), 0);
+  cr_assert_eq(rl.rlim_cur, hard, "the open-file limit is the hard limit");
+  cr_assert_eq(setenv("UV_THREADPOOL_SIZE", "999", 1), 0);
+  cr_assert_eq(xq_net_process_init(), XQ_OK);
+  cr_assert_str_eq(getenv("UV_THREADPOOL_SIZE"), "999", "a larger pool asked for is kept");
+  cr_assert_eq(unsetenv("UV_THREADPOOL_SIZE"), 0);
+  cr_assert_eq(xq_net_process_init(), XQ_OK);
+  cr_assert_str_eq(getenv("UV_THREADPOOL_SIZE"), want);
+}
 
 static char dir[256];
 

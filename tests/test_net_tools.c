@@ -398,8 +398,8 @@ Test(net_tools, usage_errors)
     {"board --connect 127.0.0.1:1 --token t </dev/null", 1, "cannot connect"},
     {"loadgen --connect 127.0.0.1:1 --tokens x --games y --boards 1 --viewer-cpu x", 2, "--viewer-cpu"},
     {"loadgen --connect 127.0.0.1:1 --tokens x --games y --boards 1 --viewer-cpu -1", 2, "--viewer-cpu"},
-    {"serve --publish http://127.0.0.1:1/pub/ --publish-batch 20000", 2, "--publish-batch wants 0..10000"},
-    {"serve --publish http://127.0.0.1:1/pub/ --publish-batch ms", 2, "--publish-batch wants 0..10000"},
+    {"serve --publish http://127.0.0.1:1/pub/ --publish-batch 20000", 2, "bad number for --publish-batch: 20000 (0..10000)"},
+    {"serve --publish http://127.0.0.1:1/pub/ --publish-batch ms", 2, "bad number for --publish-batch: ms (0..10000)"},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     int st;

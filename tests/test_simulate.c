@@ -776,7 +776,7 @@ Test(simulate, burqin_teams_are_altays_and_declined_offers_stand)
    * offered short of time; each ruling counted once */
   cr_assert_gt(R.rep.offers_declined, R.rep.arbiter_rulings);
   xq_sim_report rep = {0};
-  xq__sim_count(&rep, "needs_arbiter", "draw_offer", 10);
+  xq__simulate_games_count(&rep, "needs_arbiter", "draw_offer", 10);
   cr_assert_eq(rep.arbiter_rulings, 0, "play_boards counts the ruling, not the verdict too");
   done(&R);
 }

@@ -1,0 +1,319 @@
+/*
+ * tourney_event.c -- the `xqref tourney` actions of the event itself
+ * (docs/tourney.md): new, add, import, players, pair, result, foul,
+ * absent, withdraw, standings, export and log, on the store of --db.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tourney.h"
+#include "tourney_cli.h"
+
+/* Open o->db as `create` (XQ_TSTORE_*) says. Returns 0, 1 or 2. */
+static int open_store(const xq__topts *o, int create, xq_tstore **st)
+{
+  xq_error err = {0};
+  if (xq_tstore_open(o->db, create, st, &err)) {
+    fprintf(stderr, "xqref tourney: %s\n", err.msg);
+    return 1;
+  }
+  return 0;
+}
+
+static int load(xq_tstore *st, xq_tevent **ev)
+{
+  xq_error err = {0};
+  if (xq_tstore_load(st, ev, &err)) {
+    fprintf(stderr, "xqref tourney: %s\n", err.msg);
+    return 1;
+  }
+  return 0;
+}
+
+/* The event of o->db, read and the store closed again. Returns 0, 1 or 2. */
+static int read_event(const xq__topts *o, xq_tevent **ev)
+{
+  xq_tstore *st;
+  int rc = open_store(o, XQ_TSTORE_OPEN, &st);
+  if (rc) return rc;
+  rc = load(st, ev);
+  xq_tstore_close(st);
+  return rc;
+}
+
+static int cmd_new(const xq__topts *o)
+{
+  xq_tconfig cfg;
+  xq_error err = {0};
+  xq_tconfig_default(&cfg);
+  if (o->rounds > 0) cfg.rounds = (int)o->rounds;
+  if (o->scoring >= 0) xq_tconfig_scoring(&cfg, o->scoring);
+  if (o->tiebreaks && xq_tconfig_tiebreaks(&cfg, o->tiebreaks, &err)) {
+    fprintf(stderr, "xqref tourney: %s\n", err.msg);
+    return 2;
+  }
+  if (o->first >= 0) cfg.first_round = o->first;
+  if (o->byeos >= 0) cfg.bye_os = o->byeos;
+  if (o->de >= 0) cfg.de_mode = o->de;
+  if (o->seed >= 0) cfg.lot_seed = (uint64_t)o->seed;
+  xq_tstore *st;
+  int rc = open_store(o, o->init ? XQ_TSTORE_INIT : XQ_TSTORE_CREATE, &st);
+  if (rc) return rc;
+  rc = xq_tstore_create_event(st, o->name ? o->name : "", &cfg, &err);
+  xq_tstore_close(st);
+  if (rc) { fprintf(stderr, "xqref tourney: %s\n", err.msg); return 1; }
+  char tb[256];
+  xq_tconfig_tb_format(&cfg, tb, sizeof tb);
+  printf("created %s: %d rounds, scoring %s, tie-breaks %s\n", o->db, cfg.rounds,
+         cfg.win == 4 ? "2/1/0" : "1/0.5/0", tb);
+  return 0;
+}
+
+static int cmd_add(const xq__topts *o)
+{
+  xq_tplayer p;
+  xq_error err = {0};
+  memset(&p, 0, sizeof p);
+  if (strlen(o->name) >= sizeof p.name) { fprintf(stderr, "xqref tourney add: name too long\n"); return 2; }
+  strcpy(p.name, o->name);
+  p.rating = o->rating > 0 ? (int)o->rating : 0;
+  if (o->birth) snprintf(p.birth, sizeof p.birth, "%s", o->birth);
+  if (o->birth && strlen(o->birth) > 10) { fprintf(stderr, "xqref tourney add: bad birth date\n"); return 2; }
+  if (o->sex) {
+    if (strcmp(o->sex, "m") && strcmp(o->sex, "w")) { fprintf(stderr, "xqref tourney add: --sex is m or w\n"); return 2; }
+    p.sex = o->sex[0];
+  }
+  const char *f[3] = {o->region, o->club, o->team};
+  char *dst[3] = {p.region, p.club, p.team};
+  for (int i = 0; i < 3; i++)
+    if (f[i]) {
+      if (strlen(f[i]) >= XQ_TOURNEY_FIELD_MAX) { fprintf(stderr, "xqref tourney add: field too long\n"); return 2; }
+      strcpy(dst[i], f[i]);
+    }
+  p.local = o->local > 0;
+  xq_tstore *st;
+  int rc = open_store(o, XQ_TSTORE_OPEN, &st), id = 0;
+  if (rc) return rc;
+  rc = xq_tstore_register(st, &p, &id, &err);
+  xq_tstore_close(st);
+  if (rc) { fprintf(stderr, "xqref tourney add: %s\n", err.msg); return 1; }
+  printf("player %d: %s\n", id, p.name);
+  return 0;
+}
+
+static int cmd_import(const xq__topts *o)
+{
+  xq_tevent *ev;
+  xq_error err = {0};
+  if (!o->arg) { fprintf(stderr, "xqref tourney import: which TRF file?\n"); return 2; }
+  if (xq_trf_read(o->arg, &ev, &err)) {
+    fprintf(stderr, "xqref tourney import: %s: %s\n", o->arg, err.msg);
+    return 1;
+  }
+  xq_tconfig cfg = ev->cfg;
+  xq_tconfig def;
+  xq_tconfig_default(&def);
+  cfg.missed_rounds_withdraw = def.missed_rounds_withdraw; /* the store's rule from now on */
+  if (o->rounds > 0) cfg.rounds = (int)o->rounds;
+  if (o->tiebreaks && xq_tconfig_tiebreaks(&cfg, o->tiebreaks, &err)) {
+    fprintf(stderr, "xqref tourney import: %s\n", err.msg);
+    xq_tevent_free(ev);
+    return 2;
+  }
+  xq_tstore *st;
+  int rc = open_store(o, o->init ? XQ_TSTORE_INIT : XQ_TSTORE_CREATE, &st);
+  if (rc) { xq_tevent_free(ev); return rc; }
+  rc = xq_tstore_import(st, ev, &cfg, &err);
+  long events = xq_tstore_event_count(st);
+  xq_tstore_close(st);
+  if (rc) {
+    fprintf(stderr, "xqref tourney import: %s: %s\n", o->arg, err.msg);
+    xq_tevent_free(ev);
+    return 1;
+  }
+  printf("imported %s: %d players, %d rounds, %ld events\n", o->arg, ev->n, ev->nrounds, events);
+  xq_tevent_free(ev);
+  return 0;
+}
+
+static int cmd_players(const xq__topts *o)
+{
+  xq_tevent *ev;
+  int rc = read_event(o, &ev);
+  if (rc) return rc;
+  xq_list_players(ev, stdout);
+  xq_tevent_free(ev);
+  return 0;
+}
+
+static int cmd_pair(const xq__topts *o)
+{
+  xq_tstore *st;
+  xq_tevent *ev;
+  xq_error err = {0};
+  int system = o->system ? xq_pair_system_parse(o->system) : XQ_PAIR_CN;
+  if (system < 0) {
+    fprintf(stderr, "xqref tourney pair: unknown system '%s' (cn or dutch)\n", o->system);
+    return 2;
+  }
+  int rc = open_store(o, XQ_TSTORE_OPEN, &st);
+  if (rc) return rc;
+  if ((rc = load(st, &ev))) { xq_tstore_close(st); return rc; }
+  xq_tpairing pr = {0};
+  if (xq_tstore_pair_next(st, ev, system, &pr, &err)) {
+    fprintf(stderr, "xqref tourney pair: %s\n", err.msg);
+    rc = 1;
+  } else {
+    xq_list_boards(ev, &pr, stdout);
+  }
+  xq_tpairing_clear(&pr);
+  xq_tevent_free(ev);
+  xq_tstore_close(st);
+  return rc;
+}
+
+/* The id of the player known as `no` (xq_tplayer_no). 0, or 1 with a
+ * message. */
+static int player_by_no(xq_tstore *st, const char *action, int no, int *id)
+{
+  xq_tevent *ev;
+  if (load(st, &ev)) return 1;
+  *id = xq_tevent_player_no(ev, no);
+  xq_tevent_free(ev);
+  if (*id) return 0;
+  fprintf(stderr, "xqref tourney %s: no player has the number %d (see `tourney players`)\n", action, no);
+  return 1;
+}
+
+static int cmd_record(const xq__topts *o, const char *action)
+{
+  xq_tstore *st;
+  xq_error err = {0};
+  if (!strcmp(action, "result")) {
+    if (!o->arg) {
+      fprintf(stderr, "xqref tourney result: a result code is required\n");
+      return 2;
+    }
+  } else if (o->player < 1 && o->id < 1) {
+    fprintf(stderr, "xqref tourney %s: --player NO (or --id ID) is required\n", action);
+    return 2;
+  }
+  int rc = open_store(o, XQ_TSTORE_OPEN, &st);
+  if (rc) return rc;
+  int r = (int)o->round, id = o->id > 0 ? (int)o->id : 0;
+  if (strcmp(action, "result") && !id && (rc = player_by_no(st, action, (int)o->player, &id))) {
+    xq_tstore_close(st);
+    return rc;
+  }
+  if (!strcmp(action, "result")) rc = xq_tstore_result(st, r, (int)o->board, o->arg, &err);
+  else if (!strcmp(action, "foul")) rc = xq_tstore_foul(st, r, id, (int)o->fouls, &err);
+  else if (!strcmp(action, "absent")) rc = xq_tstore_absence(st, r, id, o->bye >= 0 ? o->bye : XQ_TR_ZPB, &err);
+  else rc = xq_tstore_withdraw(st, r, id, &err);
+  xq_tstore_close(st);
+  if (rc) { fprintf(stderr, "xqref tourney %s: %s\n", action, err.msg); return 1; }
+  return 0;
+}
+
+static int cmd_standings(const xq__topts *o)
+{
+  xq_tevent *ev;
+  int rc = read_event(o, &ev);
+  if (rc) return rc;
+  rc = xq_list_standings(ev, o->after > 0 ? (int)o->after : 0, stdout);
+  xq_tevent_free(ev);
+  if (rc && rc != XQ_EIO) { /* no room for the standings */
+    fprintf(stderr, "xqref tourney standings: out of memory\n");
+    return 1;
+  }
+  return 0;
+}
+
+/* --what of export: 0 standings, 1 pairings, 2 score sheets; -1 unknown. */
+static int export_what(const char *what)
+{
+  if (!what || !strcmp(what, "standings")) return 0;
+  if (!strcmp(what, "pairings")) return 1;
+  if (!strcmp(what, "scoresheets")) return 2;
+  return -1;
+}
+
+static int cmd_export(const xq__topts *o)
+{
+  xq_tstore *st;
+  xq_tevent *ev;
+  xq_tpairing pr = {0};
+  xq_error err = {0};
+  int fmt = o->format ? xq_sheet_format_parse(o->format) : XQ_SHEET_TRF;
+  int lang = o->lang ? xq_sheet_lang_parse(o->lang) : XQ_LANG_EN;
+  int what = export_what(o->what);
+  if (fmt < 0) { fprintf(stderr, "xqref tourney export: --format is trf, csv, html, text or xlsx\n"); return 2; }
+  if (lang < 0) { fprintf(stderr, "xqref tourney export: --lang is zh or en\n"); return 2; }
+  if (what < 0) {
+    fprintf(stderr, "xqref tourney export: --what is standings, pairings or scoresheets\n");
+    return 2;
+  }
+  if (fmt == XQ_SHEET_TRF && (o->what || o->lang || o->round > 0)) {
+    fprintf(stderr, "xqref tourney export: --what, --lang and --round need --format csv, html, text or xlsx\n");
+    return 2;
+  }
+  int rc = 0;
+  if (fmt == XQ_SHEET_XLSX && !o->out && isatty(fileno(stdout))) {
+    xq__tourney_final_sheet_out("tourney export", NULL, fmt, &rc);
+    return rc;
+  }
+  if ((rc = open_store(o, XQ_TSTORE_OPEN, &st))) return rc;
+  if ((rc = load(st, &ev))) { xq_tstore_close(st); return rc; }
+  int round = o->round > 0 ? (int)o->round : o->after > 0 ? (int)o->after : ev->nrounds;
+  if (what && xq_tstore_pairing(st, round, &pr, &err)) {
+    fprintf(stderr, "xqref tourney export: %s\n", err.msg);
+    xq_tstore_close(st);
+    xq_tevent_free(ev);
+    return 1;
+  }
+  xq_tstore_close(st);
+  FILE *f = xq__tourney_final_sheet_out("tourney export", o->out, fmt, &rc);
+  if (!f) {
+    xq_tpairing_clear(&pr);
+    xq_tevent_free(ev);
+    return rc;
+  }
+  rc = fmt == XQ_SHEET_TRF ? xq_trf_write(ev, f)
+     : what == 1 ? xq_sheet_pairings(ev, &pr, fmt, lang, f)
+     : what == 2 ? xq_sheet_scoresheets(ev, &pr, fmt, lang, f)
+     : xq_sheet_standings(ev, o->round > 0 || o->after > 0 ? round : 0, fmt, lang, f); /* 0: after the
+                                                                  last round whose games are all in */
+  if ((o->out ? fclose(f) : fflush(f)) && !rc) rc = XQ_EIO;
+  xq_tpairing_clear(&pr);
+  xq_tevent_free(ev);
+  if (rc) {
+    /* a write failure names the file (or the temporary file of a workbook) */
+    fprintf(stderr, "xqref tourney export: %s%s%s%s\n", o->out ? o->out : "", o->out ? ": " : "",
+            rc == XQ_EIO && fmt == XQ_SHEET_XLSX ? "cannot write the workbook: " : "", xq_tourney_strerror(rc));
+    return 1;
+  }
+  return 0;
+}
+
+static int cmd_log(const xq__topts *o)
+{
+  xq_tstore *st;
+  int rc = open_store(o, XQ_TSTORE_OPEN, &st);
+  if (rc) return rc;
+  rc = xq_tstore_dump(st, stdout);
+  xq_tstore_close(st);
+  return rc ? 1 : 0;
+}
+
+int xq__tourney_event_main(const xq__topts *o, const char *a)
+{
+  if (!strcmp(a, "new")) return cmd_new(o);
+  if (!strcmp(a, "add")) return cmd_add(o);
+  if (!strcmp(a, "import")) return cmd_import(o);
+  if (!strcmp(a, "players")) return cmd_players(o);
+  if (!strcmp(a, "pair")) return cmd_pair(o);
+  if (!strcmp(a, "standings")) return cmd_standings(o);
+  if (!strcmp(a, "export")) return cmd_export(o);
+  if (!strcmp(a, "log")) return cmd_log(o);
+  return cmd_record(o, a); /* result, foul, absent, withdraw */
+}

@@ -1,0 +1,312 @@
+/*
+ * test_cli.c -- the option tables of the command line (cli/opts.c): a
+ * table of every kind read and refused, each usage error in its own
+ * words; and, on the built binary, that every subcommand's and every
+ * tourney action's help is the same as `xqref help ...` and lists every
+ * option its usage names.
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "opts.h"
+#include "support.h"
+
+/* Every kind of row. */
+typedef struct t_opts {
+  int flag, n, word, optional;
+  long big;
+  uint64_t seed;
+  double rate;
+  const char *text;
+  int calls;
+  const char *last_call;
+} t_opts;
+
+static int t_call(void *opts, const char *v, xq_error *err)
+{
+  t_opts *o = opts;
+  if (!strcmp(v, "no")) {
+    snprintf(err->msg, sizeof err->msg, "not this one");
+    return XQ_EINVAL;
+  }
+  o->calls++;
+  o->last_call = v;
+  return XQ_OK;
+}
+
+static const int t_map[] = {10, 20, 30};
+
+enum { T_ONE = 1u << 0, T_TWO = 1u << 1, T_THREE = 1u << 2 };
+static const char *const t_actions[] = {"one", "two", "three"};
+
+static const xq__opt t_rows[] = {
+  XQ__FLAG("--flag", t_opts, flag, 7, "a flag", .alias = 'f'),
+  XQ__INT("--n", t_opts, n, -5, 5, "N", "an int", .flags = XQ__OPT_REQUIRED),
+  XQ__LONG("--big", t_opts, big, 0, 3000000000LL, "B", "a long"),
+  XQ__U64("--seed", t_opts, seed, "S", "a seed"),
+  XQ__DOUBLE("--rate", t_opts, rate, 0, 10, "R", "a rate"),
+  XQ__STR("--text", t_opts, text, "TEXT", "a text\non two lines"),
+  XQ__ENUM("--word", t_opts, word, "red|green|blue", t_map, "a word"),
+  XQ__INT("--optional", t_opts, optional, 1, 9, "K", "an optional value", .flags = XQ__OPT_OPTIONAL, .dflt = 4),
+  XQ__CALL("--call", t_call, "X", "a call", .flags = XQ__OPT_REPEAT),
+  XQ__INT("--n2", t_opts, n, 0, 1, "N", "the same field for action two", .only = T_TWO),
+  XQ__FLAG("--three", t_opts, flag, 3, "of actions one and three", .only = T_ONE | T_THREE),
+};
+
+static const xq__cmd t_cmd = {
+  .name = "test",
+  .args = "[A [B]]",
+  .args_max = 2,
+  .about = "A command to test with.",
+  .opts = t_rows,
+  .nopts = XQ__NROWS(t_rows),
+  .mask = T_ONE,
+  .actions = t_actions,
+};
+
+/* Parse `line` (words split at spaces) by `c` into *o; what the parser
+ * printed on stderr goes to *err (caller frees). Returns the status. */
+static int parse(const xq__cmd *c, const char *line, t_opts *o, const char **args, int *nargs, char **err)
+{
+  static char buf[512];
+  char *argv[32];
+  int argc = 0;
+  snprintf(buf, sizeof buf, "%s", line);
+  argv[argc++] = "test";
+  for (char *w = strtok(buf, " "); w && argc < 31; w = strtok(NULL, " ")) argv[argc++] = w;
+  argv[argc] = NULL;
+  fflush(stderr);
+  int saved = dup(2);
+  FILE *tmp = tmpfile();
+  cr_assert_not_null(tmp);
+  dup2(fileno(tmp), 2);
+  memset(o, 0, sizeof *o);
+  int status = xq__opts_parse(c, argc, argv, o, args, nargs);
+  fflush(stderr);
+  dup2(saved, 2);
+  close(saved);
+  long len = ftell(tmp);
+  *err = calloc(1, (size_t)(len > 0 ? len : 0) + 1);
+  rewind(tmp);
+  if (len > 0) cr_assert_eq(fread(*err, 1, (size_t)len, tmp), (size_t)len);
+  fclose(tmp);
+  return status;
+}
+
+/* The status and the message of a bad line. */
+static void refused(const char *line, const char *says)
+{
+  t_opts o;
+  const char *args[2];
+  int nargs;
+  char *err;
+  int status = parse(&t_cmd, line, &o, args, &nargs, &err);
+  cr_expect_eq(status, 2, "'%s': status %d", line, status);
+  cr_expect(strstr(err, says), "'%s' says\n%s\nnot '%s'", line, err, says);
+  cr_expect(strstr(err, "\nusage: xqref test [--flag] --n N [--big B]"), "'%s': the usage follows\n%s", line, err);
+  free(err);
+}
+
+Test(opts, every_kind_reads_its_value)
+{
+  t_opts o;
+  const char *args[2];
+  int nargs;
+  char *err;
+  int status = parse(&t_cmd,
+                     "A -f --n -3 --big 2999999999 --seed 18446744073709551615 --rate 2.5 --text x "
+                     "--word blue --optional --call a --call b B --three",
+                     &o, args, &nargs, &err);
+  cr_assert_eq(status, -1, "%s", err);
+  cr_assert_str_empty(err);
+  cr_assert_eq(o.flag, 3, "the last of two flags on one field counts");
+  cr_assert_eq(o.n, -3, "a value may begin with '-'");
+  cr_assert_eq(o.big, 2999999999L);
+  cr_assert_eq(o.seed, UINT64_MAX);
+  cr_assert_float_eq(o.rate, 2.5, 1e-12);
+  cr_assert_str_eq(o.text, "x");
+  cr_assert_eq(o.word, 30, "the map's value of the third word");
+  cr_assert_eq(o.optional, 4, "an optional value left out: the default");
+  cr_assert_eq(o.calls, 2);
+  cr_assert_str_eq(o.last_call, "b");
+  cr_assert_eq(nargs, 2);
+  cr_assert_str_eq(args[0], "A");
+  cr_assert_str_eq(args[1], "B");
+  free(err);
+  cr_assert_eq(parse(&t_cmd, "--optional 6 - --n 0", &o, args, &nargs, &err), -1, "%s", err);
+  cr_assert_eq(o.optional, 6, "an optional value given");
+  cr_assert_eq(nargs, 1);
+  cr_assert_str_eq(args[0], "-", "'-' alone is an argument");
+  free(err);
+}
+
+Test(opts, each_usage_error_in_its_own_words)
+{
+  refused("--n 1 --nope", "xqref test: unknown option '--nope'\n");
+  refused("--n", "xqref test: missing value for --n\n");
+  refused("--n x", "xqref test: bad number for --n: x (-5..5)\n");
+  refused("--n 6", "bad number for --n: 6 (-5..5)");
+  refused("--n 1x", "bad number for --n: 1x (-5..5)");
+  refused("--n 1 --big -1", "bad number for --big: -1 (0..3000000000)");
+  refused("--n 1 --seed -1", "bad number for --seed: -1 (a whole number, 0 or more)");
+  refused("--n 1 --rate 0", "bad number for --rate: 0 (above 0, at most 10)");
+  refused("--n 1 --rate 10.5", "bad number for --rate: 10.5 (above 0, at most 10)");
+  refused("--n 1 --optional 0", "bad number for --optional: 0 (1..9)");
+  refused("--n 1 --word pink", "bad value for --word: pink (red, green or blue)");
+  refused("--n 1 --call no", "xqref test: --call: not this one\n");
+  refused("--n 1 --n2 0", "xqref test: --n2 applies only to two\n");
+  refused("", "xqref test: --n N is required\n");
+  refused("--flag", "--n N is required");
+  refused("--n 1 A B C", "unexpected argument 'C'");
+  refused("--n 1 -+", "unknown option '-+'");
+}
+
+Test(opts, dash_words_and_actions)
+{
+  xq__cmd c = t_cmd;
+  t_opts o;
+  const char *args[2];
+  int nargs;
+  char *err;
+  c.dash_words = 1;
+  cr_assert_eq(parse(&c, "--n 1 -+ --", &o, args, &nargs, &err), -1, "%s", err);
+  cr_assert_eq(nargs, 2);
+  cr_assert_str_eq(args[0], "-+");
+  cr_assert_str_eq(args[1], "--");
+  free(err);
+  cr_assert_eq(parse(&c, "--n 1 -1", &o, args, &nargs, &err), -1, "%s", err);
+  cr_assert_str_eq(args[0], "-1", "a number is a word");
+  free(err);
+  cr_assert_eq(parse(&c, "--n 1 -x", &o, args, &nargs, &err), 2, "a letter after '-' is an option");
+  cr_assert(strstr(err, "unknown option '-x'"), "%s", err);
+  free(err);
+  c.mask = T_TWO;
+  cr_assert_eq(parse(&c, "--n2 1 --n 0", &o, args, &nargs, &err), -1, "%s", err);
+  cr_assert_eq(o.n, 0);
+  free(err);
+  cr_assert_eq(parse(&c, "--n 0 --three", &o, args, &nargs, &err), 2);
+  cr_assert(strstr(err, "xqref test: --three applies only to one and three\n"), "%s", err);
+  free(err);
+}
+
+/* The help of `c` as printed. */
+static char *help_text(const xq__cmd *c)
+{
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *m = open_memstream(&buf, &len);
+  cr_assert_not_null(m);
+  xq__opts_help(c, m);
+  fclose(m);
+  return buf;
+}
+
+Test(opts, the_help_is_made_from_the_rows_the_action_takes)
+{
+  char *h = help_text(&t_cmd);
+  cr_assert(strstr(h, "usage: xqref test [--flag] --n N [--big B] [--seed S] [--rate R] [--text TEXT]\n"
+                      "                  [--word red|green|blue] [--optional [K]] [--call X]... [--three] [A [B]]\n"
+                      "\nA command to test with.\n\noptions:\n"),
+            "%s", h);
+  cr_assert(strstr(h, "\n  -f, --flag             a flag\n"), "%s", h);
+  cr_assert(strstr(h, "\n  --text TEXT            a text\n                         on two lines\n"), "%s", h);
+  cr_assert(strstr(h, "\n  --optional [K]         an optional value\n"), "%s", h);
+  cr_assert(strstr(h, "\n  -h, --help             this help\n"), "%s", h);
+  cr_assert_null(strstr(h, "--n2"), "not an option of action one: %s", h);
+  free(h);
+  xq__cmd c = t_cmd;
+  c.mask = T_TWO;
+  h = help_text(&c);
+  cr_assert(strstr(h, "--n2 N"), "%s", h);
+  cr_assert_null(strstr(h, "--three"), "%s", h);
+  free(h);
+}
+
+/* ------------------------------------------------------------------ */
+/* The binary                                                          */
+/* ------------------------------------------------------------------ */
+
+/* `xqref CMD --help` and `xqref help CMD` print the same help, which
+ * begins with the command's usage; unless it is the overview of an
+ * action's command, it lists, under "options:", every option that its
+ * usage lines name, and names in its usage every option that it lists. */
+static void same_help(const char *cmd)
+{
+  char args[256];
+  int st1, st2;
+  snprintf(args, sizeof args, "%s --help", cmd);
+  char *a = xq_test_run(args, &st1);
+  snprintf(args, sizeof args, "help %s", cmd);
+  char *b = xq_test_run(args, &st2);
+  cr_expect_eq(st1, 0, "%s --help: %s", cmd, a);
+  cr_expect_eq(st2, 0, "help %s: %s", cmd, b);
+  cr_expect_str_eq(a, b, "xqref %s --help and xqref help %s differ", cmd, cmd);
+  char want[128];
+  snprintf(want, sizeof want, "usage: xqref %s", cmd);
+  cr_expect(!strncmp(a, want, strlen(want)), "%s", a);
+  char *list = strstr(a, "\noptions:\n");
+  if (!list) { /* an overview of actions (tourney) has no options of its own */
+    cr_expect(strstr(a, "\nactions:\n"), "%s: neither options nor actions\n%s", cmd, a);
+    free(a);
+    free(b);
+    return;
+  }
+  *list = '\0'; /* a: the usage and the about text; list: the rows */
+  list += 10;
+  char *usage_end = strstr(a, "\n\n");
+  if (usage_end) *usage_end = '\0';
+  for (char *p = strstr(a, "--"); p; p = strstr(p + 2, "--")) {
+    char opt[48], row[56];
+    if (sscanf(p, "%40[-a-z]", opt) != 1 || strlen(opt) < 3) continue;
+    snprintf(row, sizeof row, "  %s", opt);
+    char row2[60];
+    snprintf(row2, sizeof row2, ", %s", opt);
+    cr_expect(strstr(list, row) || strstr(list, row2), "%s: the usage names %s, the list does not", cmd, opt);
+  }
+  for (char *line = list; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+    char opt[48];
+    if (sscanf(line, "  -%*c, %40[-a-z]", opt) != 1 && sscanf(line, "  %40[-a-z]", opt) != 1) continue;
+    if (strncmp(opt, "--", 2) || !strcmp(opt, "--help")) continue;
+    cr_expect(strstr(a, opt), "%s: %s is listed, not in the usage", cmd, opt);
+  }
+  free(a);
+  free(b);
+}
+
+Test(cli, every_command_and_action_has_one_help)
+{
+  int st;
+  char *top = xq_test_run("--help", &st);
+  cr_assert_eq(st, 0);
+  char *cmds = strstr(top, "commands:\n");
+  cr_assert_not_null(cmds);
+  int n = 0;
+  for (char *line = strchr(cmds, '\n') + 1; line && !strncmp(line, "  ", 2); line = strchr(line, '\n') + 1) {
+    char cmd[32];
+    cr_assert_eq(sscanf(line, "  %31s", cmd), 1);
+    same_help(cmd);
+    n++;
+  }
+  cr_assert_geq(n, 13, "%s", top);
+  free(top);
+  static const char *const variants[] = {"bench --judge", "bench --gen-pgn", "bench --store"};
+  for (size_t i = 0; i < sizeof variants / sizeof variants[0]; i++) same_help(variants[i]);
+  char *all = xq_test_run("tourney --help", &st);
+  cr_assert_eq(st, 0);
+  char *acts = strstr(all, "actions:\n");
+  cr_assert_not_null(acts);
+  n = 0;
+  for (char *line = acts; (line = strstr(line, "\n  ")); line++) {
+    char act[32], cmd[48];
+    if (line[3] == ' ' || sscanf(line + 3, "%31s", act) != 1) continue;
+    snprintf(cmd, sizeof cmd, "tourney %s", act);
+    same_help(cmd);
+    n++;
+  }
+  cr_assert_eq(n, 27, "%s", all);
+  free(all);
+}
