@@ -16,7 +16,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "commit.h"
+#include "conn.h"
+#include "hub.h"
 #include "internal.h"
+#include "live.h"
+#include "proto.h"
 
 typedef struct then_cb {
   void (*fn)(void *arg, int status);

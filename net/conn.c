@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "conn.h"
 #include "internal.h"
 
 /* ------------------------------------------------------------------ */

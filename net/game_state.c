@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "live.h"
 
 static cJSON *player_json(const xq__server *s, int id)
 {

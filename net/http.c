@@ -21,8 +21,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "conn.h"
+#include "http.h"
 #include "http_parse.h"
+#include "hub.h"
+#include "ingest.h"
 #include "internal.h"
+#include "live.h"
+#include "ops.h"
+#include "proto.h"
 
 /* What a request asks for, known from its head (resolve); the kinds
  * from RT_PGN on are those of a round, under /api/rounds/N. */

@@ -28,7 +28,13 @@
 #include <string.h>
 #include <sys/time.h>
 
+#include "commit.h"
+#include "conn.h"
+#include "fanout.h"
+#include "hub.h"
 #include "internal.h"
+#include "live.h"
+#include "publish.h"
 
 typedef struct hub_event {
   int64_t id;
@@ -226,6 +232,8 @@ int64_t xq__hub_publish(xq__server *s, const char *type, int round, int board, c
   xq__publish_event(s, sse, data_off - 7 - tl, tl, data_off, sse->len - 2 - data_off, round);
   return id;
 }
+
+void xq__hub_players_changed(xq__server *s) { xq__hub_publish(s, "players", 0, 0, "{}"); }
 
 /* The games a snapshot shows: round `round`, or the latest published
  * round when 0 (the one being played; older rounds are final and served

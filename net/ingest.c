@@ -25,8 +25,20 @@
 #include <string.h>
 #include <strings.h>
 
+#include "commit.h"
+#include "hub.h"
 #include "ingest.h"
+#include "internal.h"
+#include "live.h"
 #include "records.h"
+
+/* Per round and table: a digest of the last illegal move recorded from a
+ * source (prefix, ply and text), so that pushing the same PGN again does
+ * not record the same foul twice. */
+struct xq__ingest {
+  uint64_t *illegal_seen[XQ_ROUNDS_LIVE_MAX + 1];
+  int illegal_n[XQ_ROUNDS_LIVE_MAX + 1];
+};
 
 /* ------------------------------------------------------------------ */
 /* State                                                               */
@@ -38,18 +50,10 @@ int xq__ingest_init(xq__server *s)
   return s->ingest ? XQ_OK : XQ_ENOMEM;
 }
 
-void xq__ingest_close(xq__server *s)
-{
-  if (!s->ingest || s->ingest->closed) return;
-  s->ingest->closed = 1;
-  xq__poll_close_all(s);
-}
-
 void xq__ingest_free(xq__server *s)
 {
   xq__ingest *in = s->ingest;
   if (!in) return;
-  xq__poll_free_all(s);
   for (int r = 0; r <= XQ_ROUNDS_LIVE_MAX; r++) free(in->illegal_seen[r]);
   free(in);
   s->ingest = NULL;

@@ -23,7 +23,9 @@
  */
 #include <stdlib.h>
 
+#include "conn.h"
 #include "internal.h"
+#include "jobs.h"
 
 #define SLOTS_MAX \
   (XQ_ENGINE_RUNNING_MAX > XQ_TOURNEY_RUNNING_MAX ? XQ_ENGINE_RUNNING_MAX : XQ_TOURNEY_RUNNING_MAX)

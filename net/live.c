@@ -18,7 +18,10 @@
 #include <string.h>
 #include <sys/time.h>
 
+#include "commit.h"
+#include "hub.h"
 #include "internal.h"
+#include "live.h"
 
 _Static_assert(XQ_ROUNDS_LIVE_MAX == XQ_KO_ROUND, "the knockout tables are the last live round");
 

@@ -26,7 +26,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "conn.h"
 #include "internal.h"
+#include "jobs.h"
+#include "ops.h"
+#include "proto.h"
 
 /* ------------------------------------------------------------------ */
 /* Request fields                                                      */

@@ -10,7 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "internal.h"
+#include "ops.h"
 #include "prize.h"
+#include "proto.h"
 #include "task.h"
 
 enum { X_EVENT, X_STANDINGS, X_PAIRINGS, X_SCORESHEETS, X_PLACES, X_TEAMS, X_PRIZES, X_COUNT };

@@ -13,7 +13,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "commit.h"
+#include "conn.h"
+#include "hub.h"
 #include "internal.h"
+#include "live.h"
+#include "ops.h"
+#include "proto.h"
 
 /* ------------------------------------------------------------------ */
 /* Replies and broadcasts of one event                                 */

@@ -15,6 +15,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hub.h"
+#include "internal.h"
+#include "live.h"
+#include "ops.h"
+#include "proto.h"
 #include "task.h"
 
 #define ADMIN XQ__R(XQ_ROLE_ADMIN)

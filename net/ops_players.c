@@ -15,6 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hub.h"
+#include "internal.h"
+#include "ops.h"
+#include "proto.h"
 #include "task.h"
 
 /* The id of the player known as t->id (a number), or 0 after answering
@@ -39,8 +43,6 @@ static cJSON *named(const xq_tevent *ev, int id)
   return o;
 }
 
-void xq__players_changed(xq__server *s) { xq__hub_publish(s, "players", 0, 0, "{}"); }
-
 /* ------------------------------------------------------------------ */
 /* edit_player                                                         */
 /* ------------------------------------------------------------------ */
@@ -64,7 +66,7 @@ static void run_edit(xq__server *s, xq__task *t)
   for (int k = 0; a && k < XQ_PE_COUNT; k++)
     if (changed & (1u << k)) cJSON_AddItemToArray(a, cJSON_CreateString(names[k]));
   cJSON_AddStringToObject(o, "name", s->ev->players[id - 1].name);
-  xq__players_changed(s);
+  xq__hub_players_changed(s);
   xq__task_send(t, o);
 }
 
@@ -181,7 +183,7 @@ static void run_withdraw(xq__server *s, xq__task *t)
   if (xq__task_reload(s, t, 0)) return;
   cJSON *o = named(s->ev, id);
   cJSON_AddNumberToObject(o, "round", round);
-  xq__players_changed(s);
+  xq__hub_players_changed(s);
   xq__task_send(t, o);
 }
 
@@ -219,7 +221,7 @@ static void run_absent(xq__server *s, xq__task *t)
   cJSON *o = named(s->ev, id);
   cJSON_AddNumberToObject(o, "round", t->round);
   cJSON_AddStringToObject(o, "bye", t->bye == XQ_TR_HPB ? "half" : t->bye == XQ_TR_FPB ? "full" : "zero");
-  xq__players_changed(s);
+  xq__hub_players_changed(s);
   xq__task_send(t, o);
 }
 
@@ -327,7 +329,7 @@ static void run_numbers(xq__server *s, xq__task *t)
       return;
     }
   }
-  if (!t->preview) xq__players_changed(s);
+  if (!t->preview) xq__hub_players_changed(s);
   xq__task_send(t, numbers_json(ev, t));
   xq_tevent_free(ev);
 }

@@ -18,6 +18,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "commit.h"
+#include "hub.h"
+#include "internal.h"
+#include "jobs.h"
+#include "live.h"
+#include "ops.h"
+#include "proto.h"
 #include "task.h"
 
 /* ------------------------------------------------------------------ */
@@ -276,7 +283,7 @@ static void run_add_player(xq__server *s, xq__task *t)
   cJSON *o = cJSON_CreateObject();
   cJSON_AddNumberToObject(o, "player", id);
   cJSON_AddStringToObject(o, "name", t->player.name);
-  xq__players_changed(s);
+  xq__hub_players_changed(s);
   xq__task_send(t, o);
 }
 

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "live.h"
 #include "records.h"
 
 static xq_result pgn_result(const char *code)

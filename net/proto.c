@@ -12,7 +12,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "commit.h"
+#include "conn.h"
+#include "hub.h"
 #include "internal.h"
+#include "live.h"
+#include "ops.h"
+#include "proto.h"
 #include "records.h"
 
 

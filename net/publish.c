@@ -44,8 +44,11 @@
 #include <string.h>
 #include <strings.h>
 
+#include "conn.h"
 #include "http_parse.h"
 #include "internal.h"
+#include "publish.h"
+#include "url.h"
 
 typedef struct pub_item {
   xq__buf *b;                  /* the hub's SSE encoding (a reference) */

@@ -18,7 +18,16 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "commit.h"
+#include "conn.h"
+#include "http.h"
+#include "hub.h"
+#include "ingest.h"
 #include "internal.h"
+#include "live.h"
+#include "poller.h"
+#include "proto.h"
+#include "publish.h"
 
 
 void xq_server_opts_default(xq_server_opts *o)
@@ -361,6 +370,7 @@ int xq_server_start(uv_loop_t *loop, const xq_server_opts *o, xq_server **out, x
   if (!rc) rc = xq__hub_init(s);
   if (!rc) rc = xq__publish_init(s);
   if (!rc) rc = xq__ingest_init(s);
+  if (!rc) rc = xq__poller_init(s);
   if (!rc) xq__live_settle_all(s);
   if (!rc) rc = listen_on(s, &s->json_listener, o->listen, on_json_conn, &s->json_port, err);
   if (!rc && o->http) rc = listen_on(s, &s->http_listener, o->http, on_http_conn, &s->http_port, err);
@@ -423,7 +433,7 @@ static void on_drain(uv_timer_t *t)
   xq__commit_close(s);
   xq__hub_close(s);
   xq__publish_close(s);
-  xq__ingest_close(s);
+  xq__poller_close(s);
   xq__log(s, "stopped");
 }
 
@@ -460,6 +470,7 @@ void xq_server_stop(xq_server *s)
 void xq_server_free(xq_server *s)
 {
   if (!s) return;
+  xq__poller_free(s);
   xq__ingest_free(s);
   xq__publish_free(s);
   xq__hub_free(s);

@@ -6,6 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "commit.h"
+#include "conn.h"
+#include "internal.h"
+#include "proto.h"
 #include "task.h"
 
 /* Integer field `key` in lo..hi: absent = `dflt` (when `dflt` < lo the

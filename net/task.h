@@ -15,6 +15,7 @@
 #define XQ_NET_TASK_H
 
 #include "internal.h"
+#include "jobs.h"
 
 typedef struct xq__task xq__task;
 typedef void (*xq__task_fn)(xq__server *s, xq__task *t);

@@ -3,11 +3,12 @@
  * protocol tests (net_client.h).
  */
 #define _GNU_SOURCE
+#include "conn.h"
+#include "http_parse.h"
+#include "hub.h"
 #include "net_client.h"
 #include <criterion/criterion.h>
 #include <stdarg.h>
-#include "http_parse.h"
-#include "internal.h"
 
 #include <signal.h>
 #include <stdio.h>

@@ -12,9 +12,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "conn.h"
+#include "http.h"
 #include "http_parse.h"
-#include "internal.h"
+#include "hub.h"
 #include "net_fixture.h"
+#include "poller.h"
 
 /* ------------------------------------------------------------------ */
 /* The request parser                                                  */
@@ -1323,16 +1326,16 @@ typedef struct poll_wait {
 static int poll_reached(void *a)
 {
   poll_wait *w = a;
-  xq__poll_info in;
-  if (xq__ingest_poll_info(ts.srv, 1, &in) != XQ_OK) return 0;
+  xq__poller_info in;
+  if (xq__poller_state(ts.srv, 1, &in) != XQ_OK) return 0;
   return in.fetches >= w->fetches && in.successes == w->successes && in.failures == w->failures &&
          (in.successes + in.failures > 0);
 }
 
-static xq__poll_info poll_state(void)
+static xq__poller_info poll_state(void)
 {
-  xq__poll_info in;
-  cr_assert_eq(xq__ingest_poll_info(ts.srv, 1, &in), XQ_OK);
+  xq__poller_info in;
+  cr_assert_eq(xq__poller_state(ts.srv, 1, &in), XQ_OK);
   return in;
 }
 
@@ -1356,7 +1359,7 @@ Test(net_http, polling_a_url_with_backoff)
   /* the first fetch goes at once */
   poll_wait w = {1, 1, 0};
   cr_assert(xq_tc_run_until(&ts.loop, poll_reached, &w, 10000), "fetched and ingested");
-  xq__poll_info in = poll_state();
+  xq__poller_info in = poll_state();
   cr_assert_eq(in.next_ms, XQ_POLL_MIN_MS);
   cr_assert_eq(in.last_status, 200);
   cr_assert_eq(t.requests, 1);
@@ -1404,8 +1407,8 @@ Test(net_http, polling_a_url_with_backoff)
   cr_assert(cJSON_IsTrue(item(r, "ok")));
   cr_assert_eq(num(r, "fetches"), 4);
   cJSON_Delete(r);
-  xq__poll_info none;
-  cr_assert_eq(xq__ingest_poll_info(ts.srv, 1, &none), XQ_EINVAL);
+  xq__poller_info none;
+  cr_assert_eq(xq__poller_state(ts.srv, 1, &none), XQ_EINVAL);
 
   /* bad requests */
   r = xq_tc_call(&a, "{\"id\":7,\"op\":\"ingest_url\",\"round\":1,\"url\":\"https://example.org/x.pgn\"}");

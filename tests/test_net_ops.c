@@ -15,7 +15,8 @@
 #include <unistd.h>
 
 #include "adjudicator.h"
-#include "internal.h" /* xq__store_idle: to send while a commit runs */
+#include "commit.h"
+#include "jobs.h"
 #include "net_fixture.h"
 #include "perft.h"
 #include "store_fixture.h"

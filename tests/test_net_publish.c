@@ -17,9 +17,11 @@
 #include <sys/time.h>
 #include <unistd.h>
 
+#include "conn.h"
 #include "http_parse.h"
-#include "internal.h"
+#include "hub.h"
 #include "net_fixture.h"
+#include "publish.h"
 
 TestSuite(net_publish, .fini = xq_fx_end, .timeout = 60);
 
