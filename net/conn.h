@@ -93,9 +93,9 @@ struct xq__conn {
   int reserve;                 /* took a reserved slot: a token or the close (XQ_CONNS_RESERVED) */
   int out_mode;                /* XQ__OUT_* */
   size_t out_bytes;            /* queued in uv_write, not completed */
-  size_t owed_bytes;           /* reply lines waiting behind a commit (xq__commit_reply) */
-  int pending_replies;         /* replies waiting for a commit */
-  int flushing;                /* commit.c is sending a waiting reply: write it now */
+  size_t owed_bytes;           /* reply lines waiting behind earlier replies (proto.c) */
+  int pending_replies;         /* replies that come later (xq__reply_wait) */
+  int flushing;                /* a waiting reply has its turn (xq__reply_turn): write at once */
   int jobs;                    /* worker-pool jobs queued for this client */
   int held;                    /* no line is dispatched until a ruling off the loop is done */
   char *in;                    /* input buffer, proto->in_cap bytes */

@@ -2,8 +2,10 @@
  * game_state.c -- the state of live games as JSON, as the HTTP API
  * (games.json) and the broadcast snapshot show it: players from the
  * pairing, the position, the moves in ICCS (and in WXF and Chinese, for
- * viewers), the result, fouls, clocks and what needs an arbiter.
+ * viewers), the result, fouls, clocks and what needs an arbiter; and
+ * the data of a "move" broadcast, from a board or a PGN source alike.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -125,4 +127,28 @@ char *xq__round_state_json(xq__server *s, int round)
   char *text = cJSON_PrintUnformatted(a);
   cJSON_Delete(a);
   return text;
+}
+
+char *xq__game_move_json(const xq__live *lv, const xq_pos *before, xq_move m, const char *ruling,
+                         const char *source)
+{
+  char iccs[XQ_MOVE_TEXT_MAX], wxf[XQ_MOVE_TEXT_MAX], zh[XQ_MOVE_TEXT_MAX], fen[XQ_FEN_MAX];
+  xq_move_format(before, m, XQ_NOTE_ICCS, iccs, sizeof iccs);
+  xq_move_format(before, m, XQ_NOTE_WXF, wxf, sizeof wxf);
+  xq_move_format(before, m, XQ_NOTE_CHINESE, zh, sizeof zh);
+  xq_fen_format(&lv->g->pos, fen, sizeof fen);
+  char clock[64] = "null";
+  long ck[2];
+  xq__live_clock(lv, ck);
+  if (ck[0] >= 0) snprintf(clock, sizeof clock, "[%ld,%ld]", ck[0], ck[1]);
+  char src[48] = "";
+  if (source) snprintf(src, sizeof src, ",\"source\":\"%.16s\"", source);
+  size_t n = 512 + (ruling ? strlen(ruling) : 0);
+  char *t = malloc(n);
+  if (t)
+    snprintf(t, n, "{\"ply\":%d,\"move\":\"%s\",\"wxf\":\"%s\",\"zh\":\"%s\",\"fen\":\"%s\",\"clock\":%s,"
+             "\"result\":\"%s\"%s%s%s}",
+             lv->g->nply, iccs, wxf, zh, fen, clock, xq__live_result(lv), src, ruling ? ",\"ruling\":" : "",
+             ruling ? ruling : "");
+  return t;
 }

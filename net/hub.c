@@ -405,17 +405,16 @@ static int level(const xq__server *s) { return xq__commit_queued(s) == 0 && xq__
 /* After a group commit: the streams waiting for a snapshot get it once
  * the games are level with the broadcast, or once the oldest has waited
  * XQ_SNAPSHOT_WAIT_MS; else after the next commit. */
-static void waits_check(void *arg, int status)
+static void waits_check(xq__server *s, void *arg, int status)
 {
-  (void)status;
-  xq__server *s = arg;
+  (void)status, (void)arg;
   xq__hub *h = s->hub;
   h->wait_armed = 0;
   if (!h->nwaits) return;
   int late = uv_now(s->loop) - h->wait_since >= XQ_SNAPSHOT_WAIT_MS;
   if (!level(s) && !late && !s->stopping) {
     h->wait_armed = 1;
-    xq__commit_then(s, waits_check, s);
+    xq__commit_then(s, waits_check, NULL);
     return;
   }
   hub_wait *w = h->waits;
@@ -476,7 +475,7 @@ static int wait_for_level(xq__server *s, xq__conn *c, int round, xq__buf *head)
   xq__conn_ref(c);
   if (!h->wait_armed) {
     h->wait_armed = 1;
-    xq__commit_then(s, waits_check, s);
+    xq__commit_then(s, waits_check, NULL);
   }
   return XQ_OK;
 }

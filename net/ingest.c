@@ -497,28 +497,6 @@ typedef struct applied {
   int count;
 } applied;
 
-/* Broadcast data of an ingested move (the fields of a board's move). */
-static char *move_data(const xq__live *lv, const xq_pos *before, xq_move m, const char *ruling)
-{
-  char iccs[XQ_MOVE_TEXT_MAX], wxf[XQ_MOVE_TEXT_MAX], zh[XQ_MOVE_TEXT_MAX], fen[XQ_FEN_MAX];
-  xq_move_format(before, m, XQ_NOTE_ICCS, iccs, sizeof iccs);
-  xq_move_format(before, m, XQ_NOTE_WXF, wxf, sizeof wxf);
-  xq_move_format(before, m, XQ_NOTE_CHINESE, zh, sizeof zh);
-  xq_fen_format(&lv->g->pos, fen, sizeof fen);
-  char clock[64] = "null";
-  long ck[2];
-  xq__live_clock(lv, ck);
-  if (ck[0] >= 0) snprintf(clock, sizeof clock, "[%ld,%ld]", ck[0], ck[1]);
-  size_t n = 512 + (ruling ? strlen(ruling) : 0);
-  char *t = malloc(n);
-  if (t)
-    snprintf(t, n, "{\"ply\":%d,\"move\":\"%s\",\"wxf\":\"%s\",\"zh\":\"%s\",\"fen\":\"%s\",\"clock\":%s,"
-             "\"result\":\"%s\",\"source\":\"pgn\"%s%s}",
-             lv->g->nply, iccs, wxf, zh, fen, clock, xq__live_result(lv), ruling ? ",\"ruling\":" : "",
-             ruling ? ruling : "");
-  return t;
-}
-
 static uint64_t digest(const xq_move *m, int n, const char *tok)
 {
   uint64_t h = 1469598103934665603ULL; /* FNV-1a */
@@ -559,7 +537,7 @@ static int apply(push *p, xq__live *lv, applied *k, const xq_event *ev, int n, x
     cJSON_Delete(st);
     rc = add_bcast(p, "game", lv->round, lv->board, data);
   } else if (lv->g->nply == nply + 1) {
-    rc = add_bcast(p, "move", lv->round, lv->board, move_data(lv, &before, lv->g->hist[nply].move, vjson));
+    rc = add_bcast(p, "move", lv->round, lv->board, xq__game_move_json(lv, &before, lv->g->hist[nply].move, vjson, "pgn"));
   } else {
     rc = add_bcast(p, "verdict", lv->round, lv->board, vjson ? strdup(vjson) : xq_verdict_json(v));
   }
@@ -676,6 +654,14 @@ static int sync_illegal(push *p, const src_game *g, xq__live *lv, applied *k, cJ
   return XQ_OK;
 }
 
+/* A game's row of the push is durable or failed: a failed one takes the
+ * game back to what the store holds (the push's reply says so, and its
+ * broadcasts are not sent: push_durable). */
+static void row_durable(xq__server *s, void *arg, int status)
+{
+  if (status != XQ_OK) xq__live_failed(s, arg);
+}
+
 /* Bring table `lv` in line with source game `g`; notes go to `entry`. */
 static void sync_game(push *p, const src_game *g, xq__live *lv, cJSON *entry)
 {
@@ -729,7 +715,7 @@ static void sync_game(push *p, const src_game *g, xq__live *lv, cJSON *entry)
   cJSON_AddNumberToObject(entry, "applied", k.count);
   if (k.count) {
     xq_tgame_rec rec = {.round = lv->round, .board = lv->board, .source = XQ_GSRC_INGEST, .reply = ""};
-    if ((rc = xq__commit_row(s, &rec, k.ev.v, k.ev.n, NULL, NULL, NULL, NULL)) != XQ_OK) goto fail;
+    if ((rc = xq__commit_row(s, &rec, k.ev.v, k.ev.n, row_durable, lv)) != XQ_OK) goto fail;
     xq__live_settle(s, lv);
   }
   xq_events_clear(&k.ev);
@@ -760,8 +746,9 @@ static void push_free(push *p)
   free(p);
 }
 
-static void push_durable(void *arg, int status)
+static void push_durable(xq__server *s, void *arg, int status)
 {
+  (void)s;
   push *p = arg;
   char *json = NULL;
   if (status == XQ_OK) {

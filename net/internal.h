@@ -91,6 +91,7 @@ struct xq__server {
   uv_check_t check;            /* starts a group commit after each loop turn */
   int stopping;
   int judging;                 /* rulings running on the worker pool */
+  int rebuild_armed;           /* games marked after a failed commit wait for their rebuild (live.c) */
   xq_tstore *store;
   xq_tevent *ev;               /* the event as loaded from the store */
   xq_ko *ko;                   /* its knockout stage and tables (live.c), NULL before loading */

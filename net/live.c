@@ -302,6 +302,24 @@ void xq__live_settle_all(xq__server *s)
   if (n) xq__log(s, "%d finished games had no result in the tournament log: recorded", n);
 }
 
+/* After the completions of a failed batch: the games it touched are
+ * rebuilt from what the store holds, in one pass over the log. */
+static void rebuild_failed(xq__server *s, void *arg, int status)
+{
+  (void)arg, (void)status;
+  s->rebuild_armed = 0;
+  xq_error err = {0};
+  if (xq__live_rebuild_marked(s, &err) != XQ_OK) xq__log(s, "rebuild failed: %s", err.msg);
+}
+
+void xq__live_failed(xq__server *s, xq__live *lv)
+{
+  lv->rebuild = 1;
+  if (s->rebuild_armed) return;
+  s->rebuild_armed = 1;
+  xq__commit_then(s, rebuild_failed, NULL);
+}
+
 int xq__live_rebuild(xq__server *s, xq__live *lv, xq_error *err)
 {
   lv->rebuild = 1;
@@ -364,10 +382,9 @@ typedef struct settle_job {
   char reason[48];
 } settle_job;
 
-static void settle_now(void *arg, int status)
+static void settle_now(xq__server *s, void *arg, int status)
 {
   settle_job *j = arg;
-  xq__server *s = j->s;
   xq__live *lv = xq__live_get(s, j->round, j->board);
   xq_error err = {0};
   if (status == XQ_OK && lv && xq_tstore_result(s->store, j->round, j->board, j->code, &err) == XQ_OK) {

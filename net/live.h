@@ -68,7 +68,11 @@ int xq__live_add_ko(xq__server *s, xq_error *err);
  * armageddon; a final's own time control) and the armageddon flag (a
  * draw is a Black win). */
 void xq__ko_rules(const xq_rules *base, const xq_ko *ko, int match, int type, xq_rules *out);
-/* Rebuild a game from the store's log (after a failed commit). */
+/* A row of game `lv` failed to commit: the game is marked, and every
+ * game so marked is rebuilt from the store's log once the completions of
+ * the failed batch have run (before anything else is read or judged). */
+void xq__live_failed(xq__server *s, xq__live *lv);
+/* Rebuild a game from the store's log (events taken back). */
 int xq__live_rebuild(xq__server *s, xq__live *lv, xq_error *err);
 /* Rebuild every game marked with lv->rebuild in one pass over the log. */
 int xq__live_rebuild_marked(xq__server *s, xq_error *err);
@@ -105,6 +109,15 @@ char *xq__round_state_json(xq__server *s, int round);
 /* The result as the tournament knows it: "1-0", "0-1", "1/2-1/2", "*",
  * or a forfeit recorded by an arbiter: "+-", "-+", "--". */
 const char *xq__game_result_text(const xq__server *s, const xq__live *lv);
+
+/* The data of a "move" broadcast (game_state.c) for move `m`, just made
+ * from `before` in game `lv`: the move in ICCS, WXF and Chinese (as
+ * printed in the position before it), the ply, the position after, the
+ * clocks, the result, "source" when not NULL (an ingested move: "pgn"),
+ * and the ruling's JSON `ruling` when the move was more than accepted
+ * (mate, a cycle). Malloc'd text, NULL when out of memory. */
+char *xq__game_move_json(const xq__live *lv, const xq_pos *before, xq_move m, const char *ruling,
+                         const char *source);
 
 /* XQ-PGN of live games (pgn_out.c): one game, or every game of a round in
  * board order, with moves in `notation`, as malloc'd text (*len bytes);

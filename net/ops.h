@@ -25,6 +25,10 @@ extern const xq__op xq__ko_ops[];       /* ops_ko.c: knockout, ko_start, ko_publ
  * NULL when out of memory. */
 cJSON *xq__ko_json(const xq__server *s);
 
+/* export {format, what, round, lang, mode, count, preset, prizes}
+ * (ops_export.c; a row of the table of ops_tourney.c). */
+void xq__op_export(xq__server *s, xq__req *r);
+
 /* The tables of `round` as a pairing (ops_ko.c): a Swiss round's
  * published boards, or for XQ_KO_ROUND every knockout table published
  * (its red and black), for the slips and the score sheets. XQ_OK with

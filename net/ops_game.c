@@ -55,29 +55,6 @@ static char *reply_body(const xq__live *lv, int64_t seq, const char *fen, const 
   return b;
 }
 
-/* Broadcast data for a move: the move in three notations (as printed in
- * the position before it), the position after, the clocks, the result,
- * and the ruling when the move was more than accepted (mate, a cycle). */
-static char *move_bcast(const xq__live *lv, const xq_pos *before, xq_move m, const char *fen,
-                        const char *ruling)
-{
-  char iccs[XQ_MOVE_TEXT_MAX], wxf[XQ_MOVE_TEXT_MAX], zh[XQ_MOVE_TEXT_MAX];
-  xq_move_format(before, m, XQ_NOTE_ICCS, iccs, sizeof iccs);
-  xq_move_format(before, m, XQ_NOTE_WXF, wxf, sizeof wxf);
-  xq_move_format(before, m, XQ_NOTE_CHINESE, zh, sizeof zh);
-  char clock[64] = "null";
-  long ck[2];
-  xq__live_clock(lv, ck);
-  if (ck[0] >= 0) snprintf(clock, sizeof clock, "[%ld,%ld]", ck[0], ck[1]);
-  size_t n = 512 + (ruling ? strlen(ruling) : 0);
-  char *t = malloc(n);
-  if (t)
-    snprintf(t, n, "{\"ply\":%d,\"move\":\"%s\",\"wxf\":\"%s\",\"zh\":\"%s\",\"fen\":\"%s\",\"clock\":%s,\"result\":\"%s\"%s%s}",
-             lv->g->nply, iccs, wxf, zh, fen, clock, xq__live_result(lv), ruling ? ",\"ruling\":" : "",
-             ruling ? ruling : "");
-  return t;
-}
-
 /* The broadcast of a verdict: its JSON with the game's clocks added. */
 static char *verdict_bcast(const xq__live *lv, const char *vjson)
 {
@@ -102,6 +79,67 @@ typedef struct req_events {
   int n;
 } req_events;
 
+/* One request's row on its way to the store: what its completion needs. */
+typedef struct event_row {
+  xq__conn *c;                 /* the reply's destination (xq__reply_wait) */
+  char *idtext;                /* the request id */
+  char *body;                  /* the reply body, stored with the row */
+  char *bcast;                 /* the broadcast, NULL none ... */
+  const char *btype;           /* ... of this type */
+  xq__live *lv;
+} event_row;
+
+static void event_row_free(event_row *e)
+{
+  free(e->idtext);
+  free(e->body);
+  free(e->bcast);
+  free(e);
+}
+
+/* The row is durable: the reply, then the broadcast. Or it failed: the
+ * client is told, and the game goes back to what the store holds. */
+static void event_durable(xq__server *s, void *arg, int status)
+{
+  event_row *e = arg;
+  if (xq__reply_turn(e->c)) {
+    if (status == XQ_OK) {
+      xq__reply_stored(e->c, e->idtext, e->body);
+    } else {
+      cJSON *id = cJSON_Parse(e->idtext);
+      xq__reply_error(e->c, id, XQ__E_STORE, xq__commit_why(s), -1);
+      cJSON_Delete(id);
+    }
+  }
+  xq__reply_turn_end(e->c);
+  if (status == XQ_OK && e->bcast) xq__hub_publish(s, e->btype, e->lv->round, e->lv->board, e->bcast);
+  if (status != XQ_OK) xq__live_failed(s, e->lv);
+  event_row_free(e);
+}
+
+/* Queue the row of events ev[0..n) of `rec` for `c` (its reply once
+ * durable), with the broadcast `bcast` of type `btype` (NULL none). The
+ * strings are copied. XQ_OK, or a status and nothing queued. */
+static int event_queue(xq__server *s, xq__conn *c, const cJSON *id, xq__live *lv, const xq_tgame_rec *rec,
+                       const req_events *ev, const char *btype, const char *bcast)
+{
+  event_row *e = calloc(1, sizeof *e);
+  if (!e || !(e->idtext = xq__id_text(id)) || !(e->body = strdup(rec->reply)) || (bcast && !(e->bcast = strdup(bcast)))) {
+    if (e) event_row_free(e);
+    return XQ_ENOMEM;
+  }
+  e->c = c;
+  e->btype = btype;
+  e->lv = lv;
+  int rc = xq__commit_row(s, rec, ev->v, ev->n, event_durable, e);
+  if (rc != XQ_OK) {
+    event_row_free(e);
+    return rc;
+  }
+  xq__reply_wait(c);
+  return XQ_OK;
+}
+
 /* The events ev[0..n) have been judged (rc, v, err): queue their row, and
  * reply to `c` (may be closing: the row is kept all the same, the reply
  * dropped) once it is durable. `before` and `nply` are the position and
@@ -123,7 +161,8 @@ static void event_done(xq__server *s, xq__conn *c, const cJSON *id, xq__live *lv
   const char *btype = NULL;
   if (lv->g->nply == nply + 1) {
     /* the pieces moved: one "move" event, with the ruling if there was one */
-    bcast = move_bcast(lv, before, lv->g->hist[nply].move, fen, v->kind == XQ_VERDICT_ACCEPTED ? NULL : vjson);
+    bcast = xq__game_move_json(lv, before, lv->g->hist[nply].move, v->kind == XQ_VERDICT_ACCEPTED ? NULL : vjson,
+                               NULL);
     btype = "move";
   } else if (v->changed || v->kind != XQ_VERDICT_ACCEPTED) {
     /* a ruling, a foul, a clock that fell, a claim: the verdict itself,
@@ -137,7 +176,7 @@ static void event_done(xq__server *s, xq__conn *c, const cJSON *id, xq__live *lv
   rec.source = source;
   rec.seq = seq;
   rec.reply = body;
-  if (!body || (btype && !bcast) || xq__commit_row(s, &rec, ev->v, ev->n, c, id, btype, bcast) != XQ_OK) {
+  if (!body || (btype && !bcast) || event_queue(s, c, id, lv, &rec, ev, btype, bcast) != XQ_OK) {
     /* nothing was queued: take the event back by rebuilding the game */
     xq__live_rebuild(s, lv, NULL);
     xq__reply_error(c, id, XQ__E_BUSY, "too many events waiting for the store", -1);
@@ -255,32 +294,27 @@ static void run_event(xq__server *s, xq__req *r, xq__live *lv, int source, int64
 /* A resend whose reply is no longer cached: read it from the store when
  * no commit is running. */
 typedef struct resend_job {
-  xq__server *s;
   xq__conn *c;
   char *idtext;
   int round, board;
   int64_t seq;
 } resend_job;
 
-static void resend_from_store(void *arg, int status)
+static void resend_from_store(xq__server *s, void *arg, int status)
 {
   resend_job *j = arg;
   char *body = NULL;
-  j->c->pending_replies--;
-  if (!xq__conn_dead(j->c)) {
-    j->c->flushing = 1;
-    if (status == XQ_OK && xq_tstore_game_reply(j->s->store, j->round, j->board, j->seq, &body) == XQ_OK) {
+  if (xq__reply_turn(j->c)) {
+    if (status == XQ_OK && xq_tstore_game_reply(s->store, j->round, j->board, j->seq, &body) == XQ_OK) {
       xq__reply_stored(j->c, j->idtext, body);
     } else {
       cJSON *id = cJSON_Parse(j->idtext);
       xq__reply_error(j->c, id, XQ__E_SEQ, "no event with this sequence number", -1);
       cJSON_Delete(id);
     }
-    j->c->flushing = 0;
   }
+  xq__reply_turn_end(j->c);
   free(body);
-  xq__conn_resume(j->c);
-  xq__conn_unref(j->c);
   free(j->idtext);
   free(j);
 }
@@ -311,13 +345,11 @@ static int board_seq(xq__server *s, xq__req *r, xq__live *lv, int64_t *seqp)
       xq__reply_error(r->c, r->id, XQ__E_INTERNAL, "out of memory", -1);
       return 0;
     }
-    j->s = s;
     j->c = r->c;
     j->round = lv->round;
     j->board = lv->board;
     j->seq = seq;
-    xq__conn_ref(r->c);
-    r->c->pending_replies++;
+    xq__reply_wait(r->c);
     xq__commit_then(s, resend_from_store, j);
     return 0;
   }
@@ -585,8 +617,9 @@ typedef struct result_job {
   int written;                 /* in the game-log row's transaction already */
 } result_job;
 
-static void record_result(void *arg, int status)
+static void record_result(xq__server *s, void *arg, int status)
 {
+  (void)s;
   result_job *j = arg;
   xq_error err = {0};
   if (status == XQ_OK && (j->written || xq_tstore_result(j->s->store, j->round, j->board, j->code, &err) == XQ_OK)) {

@@ -4,8 +4,9 @@
  * operations (hello, ping, watch, unwatch) and the reply writers.
  *
  * Replies keep request order on a connection: while a connection has
- * replies waiting for a group commit, an immediate reply waits behind
- * them (xq__commit_reply).
+ * replies waiting (for a group commit, a task), an immediate reply waits
+ * behind them, as a row of the commit queue that writes nothing
+ * (send_line); a waiting reply is sent in its turn (xq__reply_turn).
  */
 #include <stddef.h>
 #include <stdio.h>
@@ -64,13 +65,76 @@ char *xq__id_text(const cJSON *id)
   return t ? t : strdup("null");
 }
 
-/* Send one complete line, or queue it behind the replies waiting for a
- * commit. */
+/* A reply line that waits for the replies owed before it. */
+typedef struct later_line {
+  xq__conn *c;
+  size_t len;
+  char line[];
+} later_line;
+
+static void line_due(xq__server *s, void *arg, int status)
+{
+  (void)s, (void)status; /* a reply already made: only its turn was awaited */
+  later_line *l = arg;
+  l->c->owed_bytes -= l->len;
+  if (xq__reply_turn(l->c)) xq__conn_send(l->c, l->line, l->len);
+  xq__reply_turn_end(l->c);
+  free(l);
+}
+
+/* Send one complete line, or, while replies owed before it wait (for a
+ * commit, a task), queue it behind them. */
 static void send_line(xq__conn *c, const char *line, size_t len)
 {
   if (c->closing) return;
-  if (c->pending_replies > 0 && !c->flushing) xq__commit_reply(c->srv, c, line, len);
-  else xq__conn_send(c, line, len);
+  if (c->pending_replies == 0 || c->flushing) {
+    xq__conn_send(c, line, len);
+    return;
+  }
+  later_line *l = malloc(sizeof *l + len);
+  if (!l) {
+    xq__conn_close(c);
+    return;
+  }
+  l->c = c;
+  l->len = len;
+  memcpy(l->line, line, len);
+  if (xq__commit_row(c->srv, NULL, NULL, 0, line_due, l) != XQ_OK) {
+    /* no room behind the others: the client is told so at once rather
+     * than answered out of order */
+    free(l);
+    xq__conn_close(c);
+    return;
+  }
+  c->owed_bytes += len; /* counted in its output budget (xq__conn_stall) */
+  xq__reply_wait(c);
+}
+
+void xq__reply_wait(xq__conn *c)
+{
+  xq__conn_ref(c);
+  c->pending_replies++;
+  xq__conn_resume(c);
+}
+
+int xq__reply_turn(xq__conn *c)
+{
+  c->pending_replies--;
+  if (xq__conn_dead(c)) return 0;
+  c->flushing++;
+  return 1;
+}
+
+void xq__reply_turn_end(xq__conn *c)
+{
+  if (!xq__conn_dead(c)) {
+    c->flushing--;
+    if (c->pending_replies == 0 && c->srv->stopping) xq__conn_end(c);
+    else xq__conn_resume(c);
+  } else if (c->flushing) {
+    c->flushing--;
+  }
+  xq__conn_unref(c);
 }
 
 /* Write "{"id":ID,<middle>}\n" where middle is `a` then `b`. */
@@ -195,21 +259,6 @@ static void op_ping(xq__server *s, xq__req *r)
   char f[64];
   snprintf(f, sizeof f, "\"time\":%llu", (unsigned long long)uv_now(s->loop));
   xq__reply(r->c, r->id, f);
-}
-
-const xq_ttoken *xq__token_find(xq__server *s, const char *token)
-{
-  if (!token) return NULL;
-  unsigned char h[XQ_SHA256_LEN];
-  xq_sha256(token, strlen(token), h);
-  /* every cached hash is compared whole, no early exit: the time taken
-   * depends on the number of tokens only */
-  int found = -1;
-  for (int i = 0; i < s->ntokens; i++) {
-    int eq = xq_ct_equal(h, s->token_hash[i], XQ_SHA256_LEN);
-    found = eq && found < 0 ? i : found;
-  }
-  return found >= 0 ? &s->tokens[found] : NULL;
 }
 
 /* The session has no role (before hello, after a failed one). */

@@ -48,6 +48,18 @@ void xq__reply_obj(xq__conn *c, const cJSON *id, cJSON *obj);
 /* Reply {"id":ID,"error":{"code":CODE,"msg":MSG[,"ply":PLY]}}\n; ply < 0
  * leaves it out. */
 void xq__reply_error(xq__conn *c, const cJSON *id, const char *code, const char *msg, int ply);
+/* A reply that comes later -- after a commit, a task, a read of the
+ * store -- keeps its place in the connection's order: xq__reply_wait when
+ * the request is taken (a reference on `c`, counted in
+ * c->pending_replies: the replies of later requests wait behind it);
+ * then, in its turn (a commit's completion, a task's run), xq__reply_turn,
+ * the reply written with the functions above (at once: it is its turn),
+ * and xq__reply_turn_end. xq__reply_turn returns 0 when the connection is
+ * closing (nothing to write); xq__reply_turn_end always follows it, and
+ * drops the reference (`c` may be freed). */
+void xq__reply_wait(xq__conn *c);
+int xq__reply_turn(xq__conn *c);
+void xq__reply_turn_end(xq__conn *c);
 /* The error code for an engine status (XQ_EILLEGAL -> ILLEGAL_MOVE, ...). */
 const char *xq__error_code(int status);
 /* The request id as JSON text ("7", "\"a\"", "null"), malloc'd. */

@@ -61,6 +61,21 @@ int xq__server_reload(xq__server *s, xq_error *err)
   return XQ_OK;
 }
 
+const xq_ttoken *xq__token_find(xq__server *s, const char *token)
+{
+  if (!token) return NULL;
+  unsigned char h[XQ_SHA256_LEN];
+  xq_sha256(token, strlen(token), h);
+  /* every cached hash is compared whole, no early exit: the time taken
+   * depends on the number of tokens only */
+  int found = -1;
+  for (int i = 0; i < s->ntokens; i++) {
+    int eq = xq_ct_equal(h, s->token_hash[i], XQ_SHA256_LEN);
+    found = eq && found < 0 ? i : found;
+  }
+  return found >= 0 ? &s->tokens[found] : NULL;
+}
+
 int xq__server_tokens(xq__server *s, xq_error *err)
 {
   xq_ttoken *t = NULL;
@@ -302,10 +317,9 @@ static void recheck_now(xq__server *s)
   xq__sessions_revoked(s);
 }
 
-static void recheck_after_commit(void *arg, int status)
+static void recheck_after_commit(xq__server *s, void *arg, int status)
 {
-  (void)status;
-  xq__server *s = arg;
+  (void)status, (void)arg;
   s->recheck_waiting = 0;
   if (!s->stopping) recheck_now(s);
 }
@@ -323,7 +337,7 @@ static void on_recheck(uv_timer_t *t)
   if (xq__store_idle(s)) recheck_now(s);
   else if (!s->recheck_waiting) {
     s->recheck_waiting = 1;
-    xq__commit_then(s, recheck_after_commit, s);
+    xq__commit_then(s, recheck_after_commit, NULL);
   }
 }
 

@@ -29,8 +29,7 @@ struct xq__task {
   xq__conn *c;               /* referenced until the task is freed */
   char *idtext;              /* the request id */
   xq__task_fn run;           /* the store part */
-  int deferred;              /* waited for a commit: answer directly */
-  int pending;               /* counted in c->pending_replies */
+  int waited;                /* waits for its turn (xq__reply_wait) */
   /* fields, by operation */
   int round, id, bye, role, board, lang, format, system, publish;
   xq_tplayer player;
@@ -70,11 +69,8 @@ xq_tevent *xq__event_copy(const xq_tevent *ev);
 /* A new task for request `r` that will run `run`, or NULL after replying
  * INTERNAL (out of memory). */
 xq__task *xq__task_new(xq__server *s, xq__req *r, xq__task_fn run);
-/* export {format, what, round, lang, mode, count, preset, prizes}
- * (ops_export.c; in the table of ops_tourney.c). */
-void xq__op_export(xq__server *s, xq__req *r);
 
-/* Release the task: its connection reference, pending count and fields. */
+/* Release the task: its connection reference and fields. */
 void xq__task_free(xq__task *t);
 /* Run `t` now when nothing of its client waits for a commit and, for
  * `store`, no commit runs; otherwise once the commits under way are done.
