@@ -29,6 +29,12 @@ cJSON *xq__ko_json(const xq__server *s);
  * (ops_export.c; a row of the table of ops_tourney.c). */
 void xq__op_export(xq__server *s, xq__req *r);
 
+/* A private copy of `ev` (the server's copy may be replaced while a job
+ * or a task works on it): players, slots, TRF lines, forbidden pairs.
+ * NULL when out of memory; the caller frees it with xq_tevent_free
+ * (ops_tourney.c). */
+xq_tevent *xq__event_copy(const xq_tevent *ev);
+
 /* The tables of `round` as a pairing (ops_ko.c): a Swiss round's
  * published boards, or for XQ_KO_ROUND every knockout table published
  * (its red and black), for the slips and the score sheets. XQ_OK with

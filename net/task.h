@@ -59,13 +59,6 @@ struct xq__task {
   int *pairs, npairs;        /* numbers: by hand, npairs (id, number) pairs, freed with the task */
 };
 
-/* A private copy of `ev` (the server's copy may be replaced while a job
- * or a task works on it): players, slots, TRF lines, forbidden pairs.
- * NULL when out of memory; the caller frees it with xq_tevent_free
- * (ops_tourney.c). */
-xq_tevent *xq__event_copy(const xq_tevent *ev);
-
-
 /* A new task for request `r` that will run `run`, or NULL after replying
  * INTERNAL (out of memory). */
 xq__task *xq__task_new(xq__server *s, xq__req *r, xq__task_fn run);

@@ -14,6 +14,10 @@
 #  4. Every limit of the server is in net/netlimits.h, every limit of the
 #     client programs in clients/clientlimits.h: no other file of those
 #     folders defines an XQ_ constant.
+#  5. The rooms of net/: each header declares only what its room's files
+#     define, is included only by the files that use it, and the rooms
+#     below (conn.c, commit.c, fanout.c, jobs.c, the parsers) include no
+#     header of a room above them.
 set -uo pipefail
 root=${1:-$(cd "$(dirname "$0")/.." && pwd)}
 cd "$root" || exit 2
@@ -91,6 +95,53 @@ for m in net:netlimits.h clients:clientlimits.h; do
       echo "layout: $f:${l%%:*}: a limit outside ${m#*:}: ${l#*:}"
     done | grep . && bad=1
   done < <(sources "${m%%:*}")
+done
+
+# 5. the rooms of net/: each header declares what the files of its room
+#    define (one header per room, not one for all); each is included only
+#    by the files that use that room; and the rooms below -- the
+#    transport, the durability queue, the fan-out thread, the job pool,
+#    the parsers -- call the rooms above them only through the callbacks
+#    they are given: they include no header of those rooms.
+declare -A room=(
+  [internal.h]="server.c log.c" [conn.h]="conn.c" [proto.h]="proto.c"
+  [ops.h]="ops_engine.c ops_game.c ops_tourney.c ops_players.c ops_ko.c ops_export.c poller.c"
+  [task.h]="task.c" [jobs.h]="jobs.c" [live.h]="live.c game_state.c pgn_out.c" [commit.h]="commit.c"
+  [hub.h]="hub.c" [fanout.h]="fanout.c" [publish.h]="publish.c" [http.h]="http.c http_api.c embed_web.cmake"
+  [http_parse.h]="http_parse.c" [ingest.h]="ingest.c" [poller.h]="poller.c" [url.h]="url.c"
+)
+declare -A users=( # who may include a room's header besides its own files (any net file: "*")
+  [internal.h]="*" [net.h]="*" [netlimits.h]="*" [conn.h]="*" [proto.h]="*" [ops.h]="proto.c http_api.c"
+  [task.h]="ops_tourney.c ops_ko.c ops_players.c ops_export.c" [jobs.h]="task.h ops_engine.c ops_tourney.c"
+  [live.h]="*" [commit.h]="*" [hub.h]="*" [fanout.h]="hub.c" [publish.h]="hub.c server.c"
+  [http.h]="server.c" [http_parse.h]="http.h http.c http_api.c poller.c publish.c" [ingest.h]="http_api.c poller.c server.c"
+  [poller.h]="server.c" [url.h]="poller.c publish.c"
+)
+declare -A below=( # the headers a room below may include
+  [conn.c]="internal.h conn.h netlimits.h net.h" [commit.c]="internal.h commit.h"
+  [fanout.c]="internal.h conn.h fanout.h" [jobs.c]="internal.h conn.h jobs.h"
+  [http_parse.c]="http_parse.h netlimits.h" [url.c]="url.h net.h netlimits.h"
+)
+for h in "${!room[@]}"; do
+  [ -f "net/$h" ] || { say "net/$h: no such header (the rooms of check-layout.sh)"; continue; }
+  defs=$(cd net && cat ${room[$h]} 2>/dev/null)
+  # every function and table the header declares is defined in its room
+  sed -n 's/^[A-Za-z_][^(;=]*[ *]\(xq_[a-z0-9_]*\)(.*/\1/p; s/^extern [^;]*[ *]\(xq_[a-z0-9_]*\)\(\[\]\)*;.*/\1/p' "net/$h" | sort -u |
+    while IFS= read -r fn; do
+      grep -E "^[A-Za-z_][^=]*[ *]$fn( =|\(|\[)" <<<"$defs" | grep -qvE '\);[[:space:]]*$' ||
+        echo "layout: net/$h: declares $fn, which its room (${room[$h]}) does not define"
+    done
+done | grep . && bad=1
+for f in net/*.c net/*.h; do
+  b=$(basename "$f")
+  while IFS= read -r inc; do
+    [ -f "net/$inc" ] || continue
+    [ -n "${below[$b]:-}" ] && [[ " ${below[$b]} " != *" $inc "* ]] &&
+      say "$f: includes $inc, a room above it (it calls up only through the callbacks it is given)"
+    [[ " ${room[$inc]:-} " == *" $b "* || "$inc" == "$b" ]] && continue
+    u=${users[$inc]:-}
+    [ "$u" = "*" ] || [[ " $u " == *" $b "* ]] || say "$f: includes $inc (only ${room[$inc]:-its room} ${u:+and $u })"
+  done < <(sed -n 's/^#include "\([^"]*\)".*/\1/p' "$f")
 done
 
 if [ "$bad" -ne 0 ]; then exit 1; fi
