@@ -61,22 +61,15 @@ const char *xq__write_code(int rc)
 
 void xq__task_free(xq__task *t)
 {
+  if (t->fini) t->fini(t);
   xq__conn_unref(t->c);
-  xq_tevent_free(t->ev);
-  xq_tpairing_clear(&t->pr);
-  cJSON_Delete(t->args);
-  free(t->changes);
-  free(t->warnings);
-  free(t->prizes);
-  free(t->pairs);
   free(t->idtext);
   free(t);
 }
 
-/* A new task for request `r`, or NULL after replying INTERNAL. */
-xq__task *xq__task_new(xq__server *s, xq__req *r, xq__task_fn run)
+xq__task *xq__task_new(xq__server *s, xq__req *r, xq__task_fn run, size_t size, void (*fini)(xq__task *t))
 {
-  xq__task *t = calloc(1, sizeof *t);
+  xq__task *t = calloc(1, size < sizeof *t ? sizeof *t : size);
   if (t) t->idtext = xq__id_text(r->id);
   if (!t || !t->idtext) {
     free(t);
@@ -86,6 +79,7 @@ xq__task *xq__task_new(xq__server *s, xq__req *r, xq__task_fn run)
   t->s = s;
   t->c = r->c;
   t->run = run;
+  t->fini = fini;
   xq__conn_ref(r->c);
   return t;
 }
@@ -163,7 +157,7 @@ int xq__task_reload(xq__server *s, xq__task *t, int tokens)
  * store): at once, or after the client's earlier requests. */
 void xq__task_read(xq__server *s, xq__req *r, xq__task_fn run)
 {
-  xq__task *t = xq__task_new(s, r, run);
+  xq__task *t = xq__task_new(s, r, run, sizeof *t, NULL);
   if (t) xq__task_go(s, t, 0);
 }
 
