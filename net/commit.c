@@ -76,7 +76,7 @@ static int grow(void **p, int *cap, int need, size_t size)
   return XQ_OK;
 }
 
-int xq__store_idle(const xq__server *s) { return !s->commit || !s->commit->busy; }
+int xq__commit_idle(const xq__server *s) { return !s->commit || !s->commit->busy; }
 
 int xq__commit_drained(const xq__server *s)
 {

@@ -48,7 +48,7 @@ int xq__commit_attach_result(xq__server *s, int round, int board, const char *co
  * it runs after the other completions of that batch. */
 void xq__commit_then(xq__server *s, xq__commit_cb fn, void *arg);
 /* True when no commit is running: the loop thread may use the store. */
-int xq__store_idle(const xq__server *s);
+int xq__commit_idle(const xq__server *s);
 
 /* The group commit (commit.c): init at start; at shutdown the pending rows
  * are committed, then xq__commit_drained is true and close releases its

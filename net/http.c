@@ -90,7 +90,7 @@ void xq__http_respond(xq__conn *c, xq__http_conn *h, int status, const char *cty
   if (status == 200 && h->etag) {
     body_tag(body, len, tag);
     snprintf(etag, sizeof etag, "ETag: %s\r\n", tag);
-    if (tag_listed(xq__http_header(&h->p.req, "If-None-Match"), tag)) status = 304;
+    if (tag_listed(xq__http_parse_header(&h->p.req, "If-None-Match"), tag)) status = 304;
   }
   int n = snprintf(head, sizeof head,
                    "HTTP/1.1 %d %s\r\n"
@@ -100,7 +100,7 @@ void xq__http_respond(xq__conn *c, xq__http_conn *h, int status, const char *cty
                    "Access-Control-Allow-Origin: *\r\n"
                    "%s%s%s"
                    "\r\n",
-                   status, xq__http_status_text(status), ctype, len,
+                   status, xq__http_parse_status_text(status), ctype, len,
                    h->cache && (status == 200 || status == 304) ? h->cache : "no-store", etag,
                    extra ? extra : "", h->keep_alive ? "" : "Connection: close\r\n");
   /* a 304 has the head the 200 would have, without the body */
@@ -178,12 +178,12 @@ void xq__http_json(xq__conn *c, xq__http_conn *h, cJSON *o)
  * says whether a token was sent). Answers nothing. */
 static const xq_ttoken *token_of(xq__server *s, xq__http_conn *h, int *unknown)
 {
-  const char *a = xq__http_header(&h->p.req, "Authorization");
+  const char *a = xq__http_parse_header(&h->p.req, "Authorization");
   *unknown = 0;
   if (!a || strncasecmp(a, "Bearer ", 7)) return NULL;
   const char *tok = a + 7;
   while (*tok == ' ') tok++;
-  const xq_ttoken *t = xq__token_find(s, tok);
+  const xq_ttoken *t = xq__server_token(s, tok);
   *unknown = !t;
   return t;
 }
@@ -222,7 +222,7 @@ void xq__http_done(xq__conn *c, xq__http_conn *h)
   if (c->closing) {
     /* http_on_close left the state to us (or to process(), under way) */
     if (!h->processing) {
-      xq__http_parser_reset(&h->p);
+      xq__http_parse_reset(&h->p);
       free(h);
       c->ext = NULL;
     }
@@ -322,7 +322,7 @@ static int round_query(xq__conn *c, xq__http_conn *h, int *out)
 {
   char q[32];
   *out = 0;
-  if (xq__http_query(h->p.req.query, "round", q, sizeof q) < 0) return 0;
+  if (xq__http_parse_query(h->p.req.query, "round", q, sizeof q) < 0) return 0;
   const char *p = q;
   if ((*out = number(&p)) >= 0 && !*p) return 0;
   xq__http_error(c, h, 400, NULL, "round is a number", NULL);
@@ -408,14 +408,14 @@ static int judge_head(xq__server *s, xq__conn *c, xq__http_conn *h)
   if (h->kind == RT_OP && xq__http_bearer(s, c, h, "send Authorization: Bearer TOKEN", &t)) return 0;
   if (h->kind == RT_PUSH && xq__http_staff(s, c, h)) return 0;
   h->unread = 0;
-  if (xq__http_parser_body(&h->p, max) < 0) {
+  if (xq__http_parse_body(&h->p, max) < 0) {
     xq__conn_close(c); /* out of memory */
     return 0;
   }
   if (h->p.state == XQ__HP_BODY) {
     xq__conn_deadline(c, XQ_HTTP_BODY_MS, "a request body not received in time");
     /* RFC 9110 10.1.1: the client waits for this before it sends the body */
-    const char *expect = xq__http_header(r, "Expect");
+    const char *expect = xq__http_parse_header(r, "Expect");
     static const char cont[] = "HTTP/1.1 100 Continue\r\n\r\n";
     if (expect && r->minor == 1 && !strcasecmp(expect, "100-continue")) xq__conn_send(c, cont, sizeof cont - 1);
   }
@@ -452,7 +452,7 @@ static void serve(xq__server *s, xq__conn *c, xq__http_conn *h)
  * most until its first byte. */
 static void request_over(xq__conn *c, xq__http_conn *h)
 {
-  xq__http_parser_reset(&h->p);
+  xq__http_parse_reset(&h->p);
   c->part_since = 0;
   if (!h->sse && !h->ended && !c->reserve) xq__conn_deadline(c, XQ_HTTP_IDLE_MS, "idle");
 }
@@ -475,7 +475,7 @@ static size_t process_over(xq__conn *c, xq__http_conn *h, size_t used)
 {
   h->processing = 0;
   if (c->closing && !h->busy) {
-    xq__http_parser_reset(&h->p);
+    xq__http_parse_reset(&h->p);
     free(h);
     c->ext = NULL;
   }
@@ -531,7 +531,7 @@ static size_t http_consume(xq__conn *c)
       xq__conn_close(c);
       return c->len;
     }
-    xq__http_parser_init(&h->p);
+    xq__http_parse_init(&h->p);
     h->c = c;
     c->ext = h;
     /* the first request's head has had its deadline since the accept */
@@ -572,7 +572,7 @@ static void http_on_close(xq__conn *c)
      * until then (async_done, process_over) */
     return;
   }
-  xq__http_parser_reset(&h->p);
+  xq__http_parse_reset(&h->p);
   free(h);
   c->ext = NULL;
 }

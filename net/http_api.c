@@ -83,7 +83,7 @@ void xq__http_api_pairings(xq__server *s, xq__conn *c, xq__http_conn *h, int rou
         cJSON_AddNumberToObject(black, "points", xq_tevent_points(ev, lv->black, round - 1) / 2.0);
       cJSON_AddItemToObject(x, "red", red);
       cJSON_AddItemToObject(x, "black", black);
-      cJSON_AddStringToObject(x, "result", xq__game_result_text(s, lv));
+      cJSON_AddStringToObject(x, "result", xq__live_json_result(s, lv));
     } else {
       /* the bye: the player whose slot of this round is the PAB */
       int id = 0;
@@ -160,7 +160,7 @@ void xq__http_api_standings(xq__server *s, xq__conn *c, xq__http_conn *h, int up
 
 void xq__http_api_games(xq__server *s, xq__conn *c, xq__http_conn *h, int round)
 {
-  char *text = xq__round_state_json(s, round);
+  char *text = xq__live_json_round(s, round);
   if (!text) {
     xq__http_error(c, h, 500, NULL, "out of memory", NULL);
     return;
@@ -182,7 +182,7 @@ static int notation_of(const char *query, xq_notation *out)
 {
   char v[16];
   *out = XQ_NOTE_CHINESE;
-  if (xq__http_query(query, "notation", v, sizeof v) < 0) return 1;
+  if (xq__http_parse_query(query, "notation", v, sizeof v) < 0) return 1;
   if (!strcmp(v, "iccs")) *out = XQ_NOTE_ICCS_PGN;
   else if (!strcmp(v, "wxf")) *out = XQ_NOTE_WXF;
   else if (!strcmp(v, "chinese")) *out = XQ_NOTE_CHINESE;
@@ -205,9 +205,9 @@ void xq__http_api_pgn(xq__server *s, xq__conn *c, xq__http_conn *h, int round, i
       xq__http_error(c, h, 404, NULL, "no game at that table (or it is the bye)", NULL);
       return;
     }
-    text = xq__pgn_game(s, lv, nt, &len);
+    text = xq__live_pgn_game(s, lv, nt, &len);
   } else {
-    text = xq__pgn_round(s, round, nt, &len);
+    text = xq__live_pgn_round(s, round, nt, &len);
   }
   if (!text) {
     xq__http_error(c, h, 500, NULL, "out of memory", NULL);
@@ -217,7 +217,7 @@ void xq__http_api_pgn(xq__server *s, xq__conn *c, xq__http_conn *h, int round, i
   free(text);
 }
 
-void xq__http_api_knockout(xq__server *s, xq__conn *c, xq__http_conn *h) { xq__http_json(c, h, xq__ko_json(s)); }
+void xq__http_api_knockout(xq__server *s, xq__conn *c, xq__http_conn *h) { xq__http_json(c, h, xq__ops_ko_json(s)); }
 
 void xq__http_api_trf(xq__server *s, xq__conn *c, xq__http_conn *h)
 {
@@ -268,9 +268,9 @@ void xq__http_api_events(xq__server *s, xq__conn *c, xq__http_conn *h, int round
    * a fresh stream starts with a snapshot of the games */
   long long last = -1;
   char q[32];
-  const char *lei = xq__http_header(&h->p.req, "Last-Event-ID");
+  const char *lei = xq__http_parse_header(&h->p.req, "Last-Event-ID");
   if (lei && !parse_id(lei, &last)) last = -1;
-  else if (!lei && xq__http_query(h->p.req.query, "last_event", q, sizeof q) >= 0 && !parse_id(q, &last)) {
+  else if (!lei && xq__http_parse_query(h->p.req.query, "last_event", q, sizeof q) >= 0 && !parse_id(q, &last)) {
     xq__http_error(c, h, 400, NULL, "last_event is an event id", NULL);
     return;
   }
@@ -383,7 +383,7 @@ void xq__http_api_op(xq__server *s, xq__conn *c, xq__http_conn *h)
   h->busy = 1;
   c->pending_replies++;
   xq__conn_ref(c);
-  int rc = xq__op_run(s, t, r->body, r->body_len, op_done, h);
+  int rc = xq__proto_run(s, t, r->body, r->body_len, op_done, h);
   if (rc != XQ_OK) {
     h->busy = 0;
     c->pending_replies--;

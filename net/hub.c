@@ -251,7 +251,7 @@ static int snapshot_round(xq__server *s, int round)
 static xq__buf *snapshot(xq__server *s, int format, int round, int64_t id)
 {
   int r = snapshot_round(s, round);
-  char *games = r > 0 ? xq__round_state_json(s, r) : NULL;
+  char *games = r > 0 ? xq__live_json_round(s, r) : NULL;
   size_t gl = games ? strlen(games) : 2;
   size_t cap = gl + 160;
   xq__buf *b = xq__buf_new(cap);
@@ -400,7 +400,7 @@ fail:
 /* The games are as broadcast: no event is judged whose row is not yet
  * durable and its event published (the group commit has nothing queued
  * and none under way). */
-static int level(const xq__server *s) { return xq__commit_queued(s) == 0 && xq__store_idle(s); }
+static int level(const xq__server *s) { return xq__commit_queued(s) == 0 && xq__commit_idle(s); }
 
 /* After a group commit: the streams waiting for a snapshot get it once
  * the games are level with the broadcast, or once the oldest has waited

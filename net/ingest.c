@@ -532,12 +532,12 @@ static int apply(push *p, xq__live *lv, applied *k, const xq_event *ev, int n, x
     }
   k->count++;
   if (ev[0].kind == XQ_EVENT_TRUNCATE) {
-    cJSON *st = xq__game_state(p->s, lv);
+    cJSON *st = xq__live_json_game(p->s, lv);
     char *data = st ? cJSON_PrintUnformatted(st) : NULL;
     cJSON_Delete(st);
     rc = add_bcast(p, "game", lv->round, lv->board, data);
   } else if (lv->g->nply == nply + 1) {
-    rc = add_bcast(p, "move", lv->round, lv->board, xq__game_move_json(lv, &before, lv->g->hist[nply].move, vjson, "pgn"));
+    rc = add_bcast(p, "move", lv->round, lv->board, xq__live_json_move(lv, &before, lv->g->hist[nply].move, vjson, "pgn"));
   } else {
     rc = add_bcast(p, "verdict", lv->round, lv->board, vjson ? strdup(vjson) : xq_verdict_json(v));
   }

@@ -11,7 +11,7 @@
  *   ops.h      the operation tables and what the ops_*.c files lend each other
  *   task.h     operations that wait for the store (task.c)
  *   jobs.h     CPU jobs on the worker pool (jobs.c)
- *   live.h     the games in play (live.c) and their views (game_state.c, pgn_out.c)
+ *   live.h     the games in play (live.c) and their views (live_json.c, live_pgn.c)
  *   commit.h   the durability queue: the group commit of the game log (commit.c)
  *   hub.h      the broadcast (hub.c)
  *   fanout.h   the SSE viewers' thread (fanout.c; only hub.c uses it)
@@ -133,6 +133,6 @@ int xq__server_tokens(xq__server *s, xq_error *err);
  * is compared with every cached token's in constant time, all of them
  * looked at, so neither the answer's timing nor an early exit tells how
  * much of a guess was right (proto.c; docs/security.md). */
-const xq_ttoken *xq__token_find(xq__server *s, const char *token);
+const xq_ttoken *xq__server_token(xq__server *s, const char *token);
 
 #endif /* XQ_NET_INTERNAL_H */

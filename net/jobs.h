@@ -39,7 +39,7 @@ typedef struct xq__job {
  * xq__jobs_count. The caller checks its caps first (xq__jobs_count).
  * Returns XQ_OK (after will run), or XQ_ENOMEM / XQ_EIO / XQ_EINVAL (a
  * lane that does not exist): then it will not. */
-int xq__job_queue(xq__server *s, xq__job *j, int lane, xq__conn *owner, int role,
+int xq__jobs_queue(xq__server *s, xq__job *j, int lane, xq__conn *owner, int role,
                   void (*run)(xq__job *), void (*after)(xq__job *, int));
 /* The jobs of lane `lane` queued or running, of `owner` only when not
  * NULL and of role `role` only when >= 0 (the callers' caps per client

@@ -109,7 +109,7 @@ int xq__live_add_round(xq__server *s, int round, xq_error *err)
   return XQ_OK;
 }
 
-void xq__ko_rules(const xq_rules *base, const xq_ko *ko, int match, int type, xq_rules *out)
+void xq__live_ko_rules(const xq_rules *base, const xq_ko *ko, int match, int type, xq_rules *out)
 {
   *out = *base;
   int b = 0, bb = 0, inc = 0;
@@ -137,7 +137,7 @@ int xq__live_add_ko(xq__server *s, xq_error *err)
   for (int i = had; i < n; i++) {
     const xq_ko_table *t = &s->ko->tables[i];
     xq_rules ru;
-    xq__ko_rules(&s->rules, s->ko, t->match, t->type, &ru);
+    xq__live_ko_rules(&s->rules, s->ko, t->match, t->type, &ru);
     arr[i] = live_new(XQ_KO_ROUND, i + 1, t->red, t->black, &ru, err);
     if (!arr[i]) return XQ_ENOMEM; /* the tables before it are live */
     arr[i]->recorded = t->done;

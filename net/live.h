@@ -1,7 +1,7 @@
 /*
  * live.h -- the games in play (live.c): one adjudicator state per
  * published board, replayed from the game log at start; and their views:
- * as JSON (game_state.c) and as PGN (pgn_out.c). Internal to net/.
+ * as JSON (live_json.c) and as PGN (live_pgn.c). Internal to net/.
  */
 #ifndef XQ_NET_LIVE_H
 #define XQ_NET_LIVE_H
@@ -61,13 +61,13 @@ void xq__live_record_fouls(xq__server *s, xq__live *lv);
 void xq__live_note_result(xq__server *s, const xq__live *lv, const char *code);
 /* The knockout tables (round XQ_KO_ROUND): reload the stage from the
  * store into s->ko and start a game for every table published since (its
- * rules from xq__ko_rules). XQ_OK, or a store or memory status. */
+ * rules from xq__live_ko_rules). XQ_OK, or a store or memory status. */
 int xq__live_add_ko(xq__server *s, xq_error *err);
 /* The rules of a knockout game of `type` in match `match` of `ko`:
  * `base` with the clock of xq_ko_clock (Black's own base time in an
  * armageddon; a final's own time control) and the armageddon flag (a
  * draw is a Black win). */
-void xq__ko_rules(const xq_rules *base, const xq_ko *ko, int match, int type, xq_rules *out);
+void xq__live_ko_rules(const xq_rules *base, const xq_ko *ko, int match, int type, xq_rules *out);
 /* A row of game `lv` failed to commit: the game is marked, and every
  * game so marked is rebuilt from the store's log once the completions of
  * the failed batch have run (before anything else is read or judged). */
@@ -97,34 +97,34 @@ void xq__live_settle_all(xq__server *s);
 void xq__live_free(xq__server *s);
 
 /* ------------------------------------------------------------------ */
-/* Views of live games (game_state.c, pgn_out.c)                       */
+/* Views of live games (live_json.c, live_pgn.c)                       */
 /* ------------------------------------------------------------------ */
 
-/* Game state as JSON (game_state.c; needed by http.c and hub.c): one
+/* Game state as JSON (live_json.c; needed by http.c and hub.c): one
  * game {"round","table","red","black","fen","moves",...} as a new cJSON
  * object (NULL when out of memory), and every game of round `round` as
  * the malloc'd text of an array (NULL when the round is not published). */
-cJSON *xq__game_state(xq__server *s, const xq__live *lv);
-char *xq__round_state_json(xq__server *s, int round);
+cJSON *xq__live_json_game(xq__server *s, const xq__live *lv);
+char *xq__live_json_round(xq__server *s, int round);
 /* The result as the tournament knows it: "1-0", "0-1", "1/2-1/2", "*",
  * or a forfeit recorded by an arbiter: "+-", "-+", "--". */
-const char *xq__game_result_text(const xq__server *s, const xq__live *lv);
+const char *xq__live_json_result(const xq__server *s, const xq__live *lv);
 
-/* The data of a "move" broadcast (game_state.c) for move `m`, just made
+/* The data of a "move" broadcast (live_json.c) for move `m`, just made
  * from `before` in game `lv`: the move in ICCS, WXF and Chinese (as
  * printed in the position before it), the ply, the position after, the
  * clocks, the result, "source" when not NULL (an ingested move: "pgn"),
  * and the ruling's JSON `ruling` when the move was more than accepted
  * (mate, a cycle). Malloc'd text, NULL when out of memory. */
-char *xq__game_move_json(const xq__live *lv, const xq_pos *before, xq_move m, const char *ruling,
+char *xq__live_json_move(const xq__live *lv, const xq_pos *before, xq_move m, const char *ruling,
                          const char *source);
 
-/* XQ-PGN of live games (pgn_out.c): one game, or every game of a round in
+/* XQ-PGN of live games (live_pgn.c): one game, or every game of a round in
  * board order, with moves in `notation`, as malloc'd text (*len bytes);
  * NULL when out of memory or not published. Tags from the pairing (Event,
  * Round "R.T", Table, Red, Black, RedElo, BlackElo, Result, FEN when not
  * the standard start). */
-char *xq__pgn_game(xq__server *s, const xq__live *lv, xq_notation notation, size_t *len);
-char *xq__pgn_round(xq__server *s, int round, xq_notation notation, size_t *len);
+char *xq__live_pgn_game(xq__server *s, const xq__live *lv, xq_notation notation, size_t *len);
+char *xq__live_pgn_round(xq__server *s, int round, xq_notation notation, size_t *len);
 
 #endif /* XQ_NET_LIVE_H */

@@ -23,23 +23,23 @@ extern const xq__op xq__ko_ops[];       /* ops_ko.c: knockout, ko_start, ko_publ
  * matches with their games, winners and table in play, the knockout
  * tables, the places; {"started":false} before it starts. A new object,
  * NULL when out of memory. */
-cJSON *xq__ko_json(const xq__server *s);
+cJSON *xq__ops_ko_json(const xq__server *s);
 
 /* export {format, what, round, lang, mode, count, preset, prizes}
  * (ops_export.c; a row of the table of ops_tourney.c). */
-void xq__op_export(xq__server *s, xq__req *r);
+void xq__ops_export(xq__server *s, xq__req *r);
 
 /* A private copy of `ev` (the server's copy may be replaced while a job
  * or a task works on it): players, slots, TRF lines, forbidden pairs.
  * NULL when out of memory; the caller frees it with xq_tevent_free
  * (ops_tourney.c). */
-xq_tevent *xq__event_copy(const xq_tevent *ev);
+xq_tevent *xq__ops_tourney_event_copy(const xq_tevent *ev);
 
 /* The tables of `round` as a pairing (ops_ko.c): a Swiss round's
  * published boards, or for XQ_KO_ROUND every knockout table published
  * (its red and black), for the slips and the score sheets. XQ_OK with
  * *pr filled (free with xq_tpairing_clear), XQ_EINVAL (not published;
  * `err` says so), XQ_ENOMEM or the store's code. */
-int xq__round_tables(xq__server *s, int round, xq_tpairing *pr, xq_error *err);
+int xq__ops_ko_tables(xq__server *s, int round, xq_tpairing *pr, xq_error *err);
 
 #endif /* XQ_NET_OPS_H */

@@ -205,9 +205,9 @@ static void run_export(xq__server *s, xq__task *task)
     /* the knockout's tables have score sheets, not a pairing sheet */
     int rc = t->round == XQ_KO_ROUND && t->what == X_PAIRINGS
            ? xq_error_set(&err, XQ_EINVAL, -1, -1, "the knockout has its bracket, not a pairing sheet")
-           : xq__round_tables(s, t->round, &t->pr, &err);
+           : xq__ops_ko_tables(s, t->round, &t->pr, &err);
     if (rc) {
-      xq__task_error(&t->t, rc == XQ_EINVAL ? XQ__E_NOT_FOUND : xq__error_code(rc), err.msg);
+      xq__task_error(&t->t, rc == XQ_EINVAL ? XQ__E_NOT_FOUND : xq__reply_code(rc), err.msg);
       return;
     }
   }
@@ -226,7 +226,7 @@ static void run_export(xq__server *s, xq__task *task)
   if (rc != XQ_OK) {
     free(buf);
     if (rc == XQ_ELIMIT && !msg[0]) snprintf(msg, sizeof msg, "the sheet is over %d bytes", XQ_EXPORT_REPLY_MAX);
-    xq__task_error(&t->t, rc == XQ_EINVAL && msg[0] ? XQ__E_BAD_REQUEST : xq__error_code(rc),
+    xq__task_error(&t->t, rc == XQ_EINVAL && msg[0] ? XQ__E_BAD_REQUEST : xq__reply_code(rc),
                    msg[0] ? msg : xq_tourney_strerror(rc));
     return;
   }
@@ -269,7 +269,7 @@ static const char *final_fields(export_task *t, const char *mode, const char *pr
   return NULL;
 }
 
-void xq__op_export(xq__server *s, xq__req *r)
+void xq__ops_export(xq__server *s, xq__req *r)
 {
   const char *fmt, *what, *lang, *mode, *preset, *prizes;
   int round, count;

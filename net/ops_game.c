@@ -124,7 +124,7 @@ static int event_queue(xq__server *s, xq__conn *c, const cJSON *id, xq__live *lv
                        const req_events *ev, const char *btype, const char *bcast)
 {
   event_row *e = calloc(1, sizeof *e);
-  if (!e || !(e->idtext = xq__id_text(id)) || !(e->body = strdup(rec->reply)) || (bcast && !(e->bcast = strdup(bcast)))) {
+  if (!e || !(e->idtext = xq__reply_id(id)) || !(e->body = strdup(rec->reply)) || (bcast && !(e->bcast = strdup(bcast)))) {
     if (e) event_row_free(e);
     return XQ_ENOMEM;
   }
@@ -149,7 +149,7 @@ static void event_done(xq__server *s, xq__conn *c, const cJSON *id, xq__live *lv
                        const xq_verdict *v, const xq_error *err)
 {
   if (rc != XQ_OK) {
-    xq__reply_error(c, id, xq__error_code(rc), err->msg[0] ? err->msg : xq_strerror(rc), lv->g->nply);
+    xq__reply_error(c, id, xq__reply_code(rc), err->msg[0] ? err->msg : xq_strerror(rc), lv->g->nply);
     return;
   }
   char fen[XQ_FEN_MAX];
@@ -161,7 +161,7 @@ static void event_done(xq__server *s, xq__conn *c, const cJSON *id, xq__live *lv
   const char *btype = NULL;
   if (lv->g->nply == nply + 1) {
     /* the pieces moved: one "move" event, with the ruling if there was one */
-    bcast = xq__game_move_json(lv, before, lv->g->hist[nply].move, v->kind == XQ_VERDICT_ACCEPTED ? NULL : vjson,
+    bcast = xq__live_json_move(lv, before, lv->g->hist[nply].move, v->kind == XQ_VERDICT_ACCEPTED ? NULL : vjson,
                                NULL);
     btype = "move";
   } else if (v->changed || v->kind != XQ_VERDICT_ACCEPTED) {
@@ -334,13 +334,13 @@ static int board_seq(xq__server *s, xq__req *r, xq__live *lv, int64_t *seqp)
   if (seq <= lv->last_seq) {
     int k = (int)(seq % XQ_REPLY_CACHE);
     if (lv->cache[k].seq == seq && lv->cache[k].reply) {
-      char *idtext = xq__id_text(r->id);
+      char *idtext = xq__reply_id(r->id);
       if (idtext) xq__reply_stored(r->c, idtext, lv->cache[k].reply);
       free(idtext);
       return 0;
     }
     resend_job *j = calloc(1, sizeof *j);
-    if (!j || !(j->idtext = xq__id_text(r->id))) {
+    if (!j || !(j->idtext = xq__reply_id(r->id))) {
       free(j);
       xq__reply_error(r->c, r->id, XQ__E_INTERNAL, "out of memory", -1);
       return 0;
@@ -367,8 +367,8 @@ static xq__live *board_game(xq__server *s, xq__req *r, int64_t *seq)
 {
   /* a board may name its table, but only its own */
   int ok = 1;
-  int round = xq__int(r->json, "round", r->c->round, &ok);
-  int table = xq__int(r->json, "table", r->c->board, &ok);
+  int round = xq__field_num(r->json, "round", r->c->round, &ok);
+  int table = xq__field_num(r->json, "table", r->c->board, &ok);
   if (!ok || round != r->c->round || table != r->c->board) {
     char f[128];
     snprintf(f, sizeof f, "this token is bound to round %d table %d", r->c->round, r->c->board);
@@ -390,7 +390,7 @@ static xq__live *board_game(xq__server *s, xq__req *r, int64_t *seq)
     /* CONTRACT (protocol.md): nothing is stored after the end, so a board
      * cannot grow the game log without end */
     char f[96];
-    snprintf(f, sizeof f, "the game is over (%s): nothing more is recorded", xq__game_result_text(s, lv));
+    snprintf(f, sizeof f, "the game is over (%s): nothing more is recorded", xq__live_json_result(s, lv));
     xq__reply_error(r->c, r->id, XQ__E_GAME_OVER, f, lv->g->nply);
     return NULL;
   }
@@ -406,7 +406,7 @@ static xq__live *board_game(xq__server *s, xq__req *r, int64_t *seq)
  * and `required`, or another value). */
 static int req_side(xq__req *r, int required)
 {
-  const char *side = xq__str(r->json, "side");
+  const char *side = xq__field_text(r->json, "side");
   if (!side && !required) return XQ_SIDE_IMPLIED;
   if (side && !strcmp(side, "red")) return XQ_RED;
   if (side && !strcmp(side, "black")) return XQ_BLACK;
@@ -436,7 +436,7 @@ static int req_clock(xq__req *r, req_events *ev, int required)
 static void op_move(xq__server *s, xq__req *r)
 {
   int64_t seq;
-  const char *mv = xq__str(r->json, "move");
+  const char *mv = xq__field_text(r->json, "move");
   int held = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r->json, "held"));
   int flag = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r->json, "flag"));
   req_events ev = {.n = 1};
@@ -454,7 +454,7 @@ static void op_move(xq__server *s, xq__req *r)
 static void op_position(xq__server *s, xq__req *r)
 {
   int64_t seq;
-  const char *b = xq__str(r->json, "board");
+  const char *b = xq__field_text(r->json, "board");
   if (!b || strlen(b) >= XQ_FEN_INPUT_MAX) {
     xq__reply_error(r->c, r->id, XQ__E_BAD_REQUEST, "\"board\" is a FEN or its placement field", -1);
     return;
@@ -465,7 +465,7 @@ static void op_position(xq__server *s, xq__req *r)
   xq_error err = {0};
   int rc = xq_event_snapshot(&ev.v[0], b, &err);
   if (rc != XQ_OK) {
-    xq__reply_error(r->c, r->id, xq__error_code(rc), err.msg, lv->g->nply);
+    xq__reply_error(r->c, r->id, xq__reply_code(rc), err.msg, lv->g->nply);
     return;
   }
   if (!req_clock(r, &ev, 0)) return;
@@ -488,7 +488,7 @@ static void op_clock(xq__server *s, xq__req *r)
 static void op_lift(xq__server *s, xq__req *r)
 {
   int64_t seq;
-  const char *sq = xq__str(r->json, "square");
+  const char *sq = xq__field_text(r->json, "square");
   if (!sq || strlen(sq) != 2 || sq[0] < 'a' || sq[0] > 'i' || sq[1] < '0' || sq[1] > '9') {
     xq__reply_error(r->c, r->id, XQ__E_BAD_REQUEST, "\"square\" is a file a-i and a rank 0-9, as h2", -1);
     return;
@@ -533,7 +533,7 @@ static void verb_event(xq__server *s, xq__req *r, xq_event_kind kind, int side_r
 
 static int claim_kind(xq__req *r)
 {
-  const char *kind = xq__str(r->json, "kind");
+  const char *kind = xq__field_text(r->json, "kind");
   if (kind && !strcmp(kind, "natural")) return XQ_EVENT_CLAIM_NATURAL;
   if (kind && !strcmp(kind, "repetition")) return XQ_EVENT_CLAIM_REPETITION;
   xq__reply_error(r->c, r->id, XQ__E_BAD_REQUEST, "\"kind\" must be \"natural\" or \"repetition\"", -1);
@@ -542,7 +542,7 @@ static int claim_kind(xq__req *r)
 
 static int draw_kind(xq__req *r)
 {
-  const char *a = xq__str(r->json, "action");
+  const char *a = xq__field_text(r->json, "action");
   if (a && !strcmp(a, "offer")) return XQ_EVENT_OFFER;
   if (a && !strcmp(a, "accept")) return XQ_EVENT_ACCEPT;
   if (a && !strcmp(a, "decline")) return XQ_EVENT_DECLINE;
@@ -558,8 +558,8 @@ static int draw_kind(xq__req *r)
 static xq__live *named_game(xq__server *s, xq__req *r)
 {
   int ok = 1;
-  int round = xq__int(r->json, "round", 0, &ok);
-  int table = xq__int(r->json, "table", 0, &ok);
+  int round = xq__field_num(r->json, "round", 0, &ok);
+  int table = xq__field_num(r->json, "table", 0, &ok);
   if (!ok || round < 1 || table < 1) {
     xq__reply_error(r->c, r->id, XQ__E_BAD_REQUEST, "\"round\" and \"table\" are integers >= 1", -1);
     return NULL;
@@ -642,7 +642,7 @@ static void op_result(xq__server *s, xq__req *r)
 {
   xq__live *lv = named_game(s, r);
   if (!lv) return;
-  const char *res = xq__str(r->json, "result");
+  const char *res = xq__field_text(r->json, "result");
   /* the result as given, and the result of the game it sets */
   static const struct {
     const char *given;
@@ -737,7 +737,7 @@ static void op_game(xq__server *s, xq__req *r)
 static void op_games(xq__server *s, xq__req *r)
 {
   int ok = 1;
-  int round = xq__int(r->json, "round", 0, &ok);
+  int round = xq__field_num(r->json, "round", 0, &ok);
   if (!ok || round < 1 || round > XQ_ROUNDS_LIVE_MAX || !s->rounds[round]) {
     xq__reply_error(r->c, r->id, XQ__E_NOT_FOUND, "no published round with this number", -1);
     return;

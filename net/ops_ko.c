@@ -57,7 +57,7 @@ static cJSON *table_json(const xq__server *s, int k)
   return o;
 }
 
-cJSON *xq__ko_json(const xq__server *s)
+cJSON *xq__ops_ko_json(const xq__server *s)
 {
   const xq_ko *ko = s->ko;
   cJSON *o = cJSON_CreateObject();
@@ -140,7 +140,7 @@ cJSON *xq__ko_json(const xq__server *s)
 /* knockout                                                            */
 /* ------------------------------------------------------------------ */
 
-static void run_knockout(xq__server *s, xq__task *t) { xq__task_send(t, xq__ko_json(s)); }
+static void run_knockout(xq__server *s, xq__task *t) { xq__task_send(t, xq__ops_ko_json(s)); }
 
 /* knockout: the stage: seeds, matches with their games and winners, the
  * tables, and the knockout places. */
@@ -183,7 +183,7 @@ static const char *entrants_parse(const cJSON *req, ko_start_task *t)
     const cJSON *l = pools ? cJSON_GetArrayItem(pools, p) : ent, *x;
     if (!cJSON_IsArray(l)) return "pools is a list of id lists";
     cJSON_ArrayForEach(x, l) {
-      if (!xq__is_int(x) || x->valueint < 1) return "an entrant is a player's id";
+      if (!xq__field_is_int(x) || x->valueint < 1) return "an entrant is a player's id";
       if (t->n >= XQ_KO_SIZE_MAX) return "more entrants than a bracket holds";
       t->ids[t->n] = x->valueint;
       t->pool[t->n++] = p;
@@ -214,10 +214,10 @@ static void ko_started(xq__server *s, xq__task *t)
   xq_error err = {0};
   int rc = xq__live_add_ko(s, &err);
   if (rc) {
-    xq__task_error(t, xq__error_code(rc), err.msg);
+    xq__task_error(t, xq__reply_code(rc), err.msg);
     return;
   }
-  cJSON *o = xq__ko_json(s);
+  cJSON *o = xq__ops_ko_json(s);
   char *data = cJSON_PrintUnformatted(o);
   if (data) xq__hub_publish(s, "knockout", XQ_KO_ROUND, 0, data);
   free(data);
@@ -243,7 +243,7 @@ static void run_ko_lot(xq__server *s, ko_start_task *t, xq_ko *ko)
     return;
   }
   if ((rc = xq_tstore_ko_start(s->store, ko, &err))) {
-    xq__task_error(&t->t, xq__write_code(rc), err.msg);
+    xq__task_error(&t->t, xq__reply_write_code(rc), err.msg);
     return;
   }
   xq__log(s, "knockout-only event started: %d entrants, bracket of %d", xq_ko_entrants(ko), ko->size);
@@ -280,7 +280,7 @@ static void run_ko_start(xq__server *s, xq__task *task)
   free(tab);
   free(ko);
   if (rc) {
-    xq__task_error(task, xq__write_code(rc), err.msg[0] ? err.msg : xq_strerror(rc));
+    xq__task_error(task, xq__reply_write_code(rc), err.msg[0] ? err.msg : xq_strerror(rc));
     return;
   }
   xq__log(s, "knockout started: top %d after round %d", t->size, t->after);
@@ -358,7 +358,7 @@ static const char *red_parse(const cJSON *red, ko_publish_task *t)
   cJSON_ArrayForEach(x, red) {
     const cJSON *mm = cJSON_GetObjectItemCaseSensitive(x, "match");
     const cJSON *p = cJSON_GetObjectItemCaseSensitive(x, "player");
-    if (!xq__is_int(mm) || !xq__is_int(p)) continue; /* (ignored, as always) */
+    if (!xq__field_is_int(mm) || !xq__field_is_int(p)) continue; /* (ignored, as always) */
     if (mm->valueint < 1 || mm->valueint > XQ_KO_SIZE_MAX) return "red names a match of the bracket";
     if (!t->red[mm->valueint]) t->red[mm->valueint] = p->valueint;
   }
@@ -400,13 +400,13 @@ static void run_ko_publish(xq__server *s, xq__task *task)
   if (!rc) rc = xq_tstore_batch_commit(s->store, &err);
   else xq_tstore_batch_rollback(s->store);
   if (rc) {
-    xq__task_error(task, rc == XQ_EINVAL || rc == XQ_ELIMIT ? XQ__E_CONFLICT : xq__error_code(rc), err.msg);
+    xq__task_error(task, rc == XQ_EINVAL || rc == XQ_ELIMIT ? XQ__E_CONFLICT : xq__reply_code(rc), err.msg);
     return;
   }
   if ((rc = xq__live_add_ko(s, &err))) {
     char msg[XQ_ERR_MSG_LEN + 64];
     snprintf(msg, sizeof msg, "the knockout games are published, but could not start: %s", err.msg);
-    xq__task_error(task, xq__error_code(rc), msg);
+    xq__task_error(task, xq__reply_code(rc), msg);
     return;
   }
   xq__log(s, "knockout tables %d-%d published", first, first + n - 1);
@@ -445,7 +445,7 @@ static void op_ko_publish(xq__server *s, xq__req *r)
 /* The tables of a round, the knockout's too                           */
 /* ------------------------------------------------------------------ */
 
-int xq__round_tables(xq__server *s, int round, xq_tpairing *pr, xq_error *err)
+int xq__ops_ko_tables(xq__server *s, int round, xq_tpairing *pr, xq_error *err)
 {
   if (round != XQ_KO_ROUND) return xq_tstore_pairing(s->store, round, pr, err);
   const xq_ko *ko = s->ko;

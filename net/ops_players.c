@@ -76,7 +76,7 @@ static void run_edit(xq__server *s, xq__task *t)
   if (!id) return;
   int rc = xq_tstore_edit(s->store, id, &p->player, p->fields, &changed, &err);
   if (rc != XQ_OK) {
-    xq__task_error(t, xq__write_code(rc), err.msg);
+    xq__task_error(t, xq__reply_write_code(rc), err.msg);
     return;
   }
   xq__log(s, "player %d (id %d) edited", p->no, id);
@@ -137,7 +137,7 @@ static const char *edit_parse(const cJSON *req, xq_tplayer *p, unsigned *fields,
         bad = "sex is \"m\", \"w\" or null";
       else p->sex = cJSON_IsString(v) ? v->valuestring[0] : 0;
     } else if (1 << k == XQ_PE_RATING) {
-      if (!xq__is_int(v) || v->valueint < 0 || v->valueint > 9999) bad = "rating is a whole number 0..9999";
+      if (!xq__field_is_int(v) || v->valueint < 0 || v->valueint > 9999) bad = "rating is a whole number 0..9999";
       else p->rating = v->valueint;
     } else if (1 << k == XQ_PE_LOCAL) {
       if (!cJSON_IsBool(v)) bad = "local is true or false";
@@ -197,7 +197,7 @@ static void run_withdraw(xq__server *s, xq__task *t)
   }
   int rc = p->reinstate ? xq_tstore_reinstate(s->store, round, id, &err) : xq_tstore_withdraw(s->store, round, id, &err);
   if (rc != XQ_OK) {
-    xq__task_error(t, xq__write_code(rc), err.msg);
+    xq__task_error(t, xq__reply_write_code(rc), err.msg);
     return;
   }
   xq__log(s, "player %d (id %d) %s from round %d on", p->no, id, p->reinstate ? "reinstated" : "withdrawn", round);
@@ -235,7 +235,7 @@ static void run_absent(xq__server *s, xq__task *t)
   if (!id) return;
   int rc = xq_tstore_absence(s->store, p->round, id, p->bye, &err);
   if (rc != XQ_OK) {
-    xq__task_error(t, xq__write_code(rc), err.msg);
+    xq__task_error(t, xq__reply_write_code(rc), err.msg);
     return;
   }
   if (xq__task_reload(s, t, 0)) return;
@@ -342,7 +342,7 @@ static void run_numbers(xq__server *s, xq__task *task)
     return;
   }
   xq_tnumbering how = {.method = t->method, .seed = t->seed, .manual = manual};
-  xq_tevent *ev = xq__event_copy(s->ev);
+  xq_tevent *ev = xq__ops_tourney_event_copy(s->ev);
   int rc = !ev ? XQ_ENOMEM
          : t->preview ? xq_number_players(ev, &how, &err)
          : xq_tstore_numbers(s->store, ev, &how, &err);
@@ -350,7 +350,7 @@ static void run_numbers(xq__server *s, xq__task *task)
   if (rc != XQ_OK) {
     xq_tevent_free(ev);
     /* numbers that are not 1..n each once are the request's fault */
-    xq__task_error(task, rc == XQ_EINVAL && t->method == XQ_NUM_MANUAL ? XQ__E_BAD_REQUEST : xq__write_code(rc),
+    xq__task_error(task, rc == XQ_EINVAL && t->method == XQ_NUM_MANUAL ? XQ__E_BAD_REQUEST : xq__reply_write_code(rc),
                    err.msg[0] ? err.msg : xq_strerror(rc));
     return;
   }
@@ -379,7 +379,7 @@ static const char *numbers_parse(const cJSON *a, int **out, int *n)
   if (!(*out = calloc((size_t)len * 2 + 2, sizeof **out))) return "out of memory";
   cJSON_ArrayForEach(x, a) {
     const cJSON *p = cJSON_GetObjectItemCaseSensitive(x, "player"), *no = cJSON_GetObjectItemCaseSensitive(x, "no");
-    if (!xq__is_int(p) || !xq__is_int(no) || p->valueint < 1 || no->valueint < 1 ||
+    if (!xq__field_is_int(p) || !xq__field_is_int(no) || p->valueint < 1 || no->valueint < 1 ||
         p->valueint > XQ_TOURNEY_PLAYERS_MAX || no->valueint > XQ_TOURNEY_PLAYERS_MAX) {
       free(*out);
       *out = NULL;

@@ -7,7 +7,7 @@
  * Every operation is a task (task.h). Reads come from the server's copies
  * of the event and the tokens (s->ev, s->tokens), which every write
  * reloads; the store is used only when no group commit runs
- * (xq__store_idle).
+ * (xq__commit_idle).
  *
  * Pairing a round can take seconds for a large event (tourney.md §3.6),
  * so it runs in the worker pool (jobs.c), in the tournament lane whose
@@ -250,7 +250,7 @@ static void run_pairings(xq__server *s, xq__task *t)
   xq_error err = {0};
   int rc = xq_tstore_pairing(s->store, rt->round, &rt->pr, &err);
   if (rc != XQ_OK) {
-    xq__task_error(t, rc == XQ_EINVAL ? XQ__E_NOT_FOUND : xq__error_code(rc), err.msg);
+    xq__task_error(t, rc == XQ_EINVAL ? XQ__E_NOT_FOUND : xq__reply_code(rc), err.msg);
     return;
   }
   cJSON *o = cJSON_CreateObject();
@@ -285,7 +285,7 @@ static void run_add_player(xq__server *s, xq__task *t)
   int id = 0;
   int rc = xq_tstore_register(s->store, p, &id, &err);
   if (rc != XQ_OK) {
-    xq__task_error(t, xq__write_code(rc), err.msg);
+    xq__task_error(t, xq__reply_write_code(rc), err.msg);
     return;
   }
   xq__log(s, "player %d registered: %s", id, p->name);
@@ -342,7 +342,7 @@ static int read_new_player(const cJSON *p, xq_tplayer *pl, char *msg, size_t msg
     return -1;
   }
   if (rating && !cJSON_IsNull(rating) &&
-      !xq__is_int(rating)) {
+      !xq__field_is_int(rating)) {
     snprintf(msg, msglen, "player.rating must be a whole number");
     return -1;
   }
@@ -393,7 +393,7 @@ static void op_add_player(xq__server *s, xq__req *r)
 /* pair                                                                */
 /* ------------------------------------------------------------------ */
 
-xq_tevent *xq__event_copy(const xq_tevent *ev)
+xq_tevent *xq__ops_tourney_event_copy(const xq_tevent *ev)
 {
   xq_tevent *c = malloc(sizeof *c);
   if (!c) return NULL;
@@ -518,7 +518,7 @@ static void run_publish(xq__server *s, xq__task *task)
   }
   int rc = xq_tstore_publish_amended(s->store, t->ev, &t->pr, t->changes, t->nchanges, &err);
   if (rc != XQ_OK) {
-    xq__task_error(&t->t, xq__write_code(rc), err.msg);
+    xq__task_error(&t->t, xq__reply_write_code(rc), err.msg);
     return;
   }
   xq__log(s, "round %d published: %d boards, %d changed by hand", t->round, t->pr.nboards, t->nchanges);
@@ -527,7 +527,7 @@ static void run_publish(xq__server *s, xq__task *task)
     char msg[XQ_ERR_MSG_LEN + 64];
     snprintf(msg, sizeof msg, "round %d is published, but its games could not start: %s", t->round,
              err.msg[0] ? err.msg : xq_strerror(rc));
-    xq__task_error(&t->t, xq__error_code(rc), msg);
+    xq__task_error(&t->t, xq__reply_code(rc), msg);
     return;
   }
   cJSON *o = pairing_json(t, s->ev);
@@ -548,7 +548,7 @@ static void pair_after(xq__job *w, int status)
   } else if (t->rc != XQ_OK) {
     char msg[128];
     snprintf(msg, sizeof msg, "round %d: %s", t->round, xq_tourney_strerror(t->rc));
-    xq__task_error(&t->t, t->rc == XQ_ENOPAIRING ? XQ__E_CONFLICT : xq__error_code(t->rc), msg);
+    xq__task_error(&t->t, t->rc == XQ_ENOPAIRING ? XQ__E_CONFLICT : xq__reply_code(t->rc), msg);
   } else if (amend(t)) {
     /* answered */
   } else if (t->publish) {
@@ -590,8 +590,8 @@ static void run_pair(xq__server *s, xq__task *task)
   t->round = next;
   t->ev_n = ev->n;
   t->ev_rounds = ev->nrounds;
-  if (!(t->ev = xq__event_copy(ev)) ||
-      xq__job_queue(s, &task->job, XQ__LANE_TOURNEY, task->c, task->c->role, pair_work, pair_after) != XQ_OK) {
+  if (!(t->ev = xq__ops_tourney_event_copy(ev)) ||
+      xq__jobs_queue(s, &task->job, XQ__LANE_TOURNEY, task->c, task->c->role, pair_work, pair_after) != XQ_OK) {
     xq__task_error(task, XQ__E_INTERNAL, "cannot start the pairing");
     return;
   }
@@ -610,11 +610,11 @@ static const char *change_parse(const cJSON *x, xq_tchange *c)
     return "every change has a reason (at most 199 bytes)";
   const cJSON *two = sw ? sw : mv;
   if (co) {
-    if (!xq__is_int(co) || co->valueint < 1) return "colours names a table";
+    if (!xq__field_is_int(co) || co->valueint < 1) return "colours names a table";
     *c = (xq_tchange){XQ_TCH_COLOURS, co->valueint, 0, {0}};
   } else {
     const cJSON *a = cJSON_GetArrayItem(two, 0), *b = cJSON_GetArrayItem(two, 1);
-    if (!cJSON_IsArray(two) || cJSON_GetArraySize(two) != 2 || !xq__is_int(a) || !xq__is_int(b) || a->valueint < 1 ||
+    if (!cJSON_IsArray(two) || cJSON_GetArraySize(two) != 2 || !xq__field_is_int(a) || !xq__field_is_int(b) || a->valueint < 1 ||
         b->valueint < 1)
       return "swap names two player numbers, move two tables";
     *c = (xq_tchange){sw ? XQ_TCH_SWAP : XQ_TCH_MOVE, a->valueint, b->valueint, {0}};
@@ -707,7 +707,7 @@ static void run_token(xq__server *s, xq__task *t)
   xq_ttoken k;
   int rc = xq_tstore_token_new(s->store, a->role, a->round, a->board, a->label, &k, &err);
   if (rc != XQ_OK) {
-    xq__task_error(t, xq__write_code(rc), err.msg);
+    xq__task_error(t, xq__reply_write_code(rc), err.msg);
     return;
   }
   xq__log(s, "new %s token, hash %.16s", xq_role_name(k.role), k.hash); /* no token text in logs */
@@ -765,7 +765,7 @@ static void run_revoke(xq__server *s, xq__task *t)
   const char *token = ((revoke_task *)t)->token;
   xq_error err = {0};
   int admins = 0, is_admin = 0;
-  const xq_ttoken *k = xq__token_find(s, token);
+  const xq_ttoken *k = xq__server_token(s, token);
   for (int i = 0; i < s->ntokens; i++) admins += s->tokens[i].role == XQ_ROLE_ADMIN;
   is_admin = k && k->role == XQ_ROLE_ADMIN;
   if (is_admin && admins == 1) {
@@ -774,7 +774,7 @@ static void run_revoke(xq__server *s, xq__task *t)
   }
   int rc = xq_tstore_token_revoke(s->store, token, &err);
   if (rc != XQ_OK) {
-    xq__task_error(t, rc == XQ_EINVAL ? XQ__E_NOT_FOUND : xq__error_code(rc), err.msg);
+    xq__task_error(t, rc == XQ_EINVAL ? XQ__E_NOT_FOUND : xq__reply_code(rc), err.msg);
     return;
   }
   xq__log(s, "token with hash %.16s revoked", k ? k->hash : "(not live)");
@@ -783,7 +783,7 @@ static void run_revoke(xq__server *s, xq__task *t)
   cJSON_AddStringToObject(o, "revoked", token);
   xq__task_send(t, o);
   /* after the reply: an admin revoking its own token is answered first */
-  xq__sessions_revoked(s);
+  xq__proto_revoked(s);
 }
 
 /* revoke {token}: the token no longer opens a session, and the sessions
@@ -834,7 +834,7 @@ static void run_slips(xq__server *s, xq__task *task)
   const slips_task *t = (slips_task *)task;
   xq_error err = {0};
   xq_tpairing pr = {0};
-  if (xq__round_tables(s, t->round, &pr, &err) != XQ_OK) {
+  if (xq__ops_ko_tables(s, t->round, &pr, &err) != XQ_OK) {
     xq__task_error(task, XQ__E_NOT_FOUND, err.msg);
     return;
   }
@@ -860,7 +860,7 @@ static void run_slips(xq__server *s, xq__task *task)
     cJSON_AddStringToObject(o, "html", html ? html : "");
     xq__task_send(task, o);
   } else if (rc != XQ_OK) {
-    xq__task_error(task, xq__write_code(rc), err.msg[0] ? err.msg : xq_strerror(rc));
+    xq__task_error(task, xq__reply_write_code(rc), err.msg[0] ? err.msg : xq_strerror(rc));
   }
   free(html);
   free(tok);
@@ -898,7 +898,7 @@ const xq__op xq__tourney_ops[] = {
   {"pair", ADMIN, op_pair},
   {"pairings", 0, op_pairings},
   {"standings", 0, op_standings},
-  {"export", XQ__STAFF, xq__op_export},
+  {"export", XQ__STAFF, xq__ops_export},
   {"token", ADMIN, op_token},
   {"slips", ADMIN, op_slips},
   {"tokens", ADMIN, op_tokens},

@@ -151,7 +151,7 @@ static void fetch_complete(xq__poller *p)
   int status;
   long long cl;
   int chunked;
-  long head = xq__http_response_head(p->buf, p->len, &status, &cl, &chunked);
+  long head = xq__http_parse_response(p->buf, p->len, &status, &cl, &chunked);
   if (head <= 0) {
     fetch_failed(p, 0, "not an HTTP response");
     return;
@@ -164,7 +164,7 @@ static void fetch_complete(xq__poller *p)
   char *body = p->buf + head;
   size_t blen = p->len - (size_t)head;
   if (chunked) {
-    long n = xq__http_dechunk(body, blen);
+    long n = xq__http_parse_dechunk(body, blen);
     if (n < 0) {
       fetch_failed(p, status, "malformed chunked body");
       return;
@@ -228,7 +228,7 @@ static void on_read(uv_stream_t *st, ssize_t nread, const uv_buf_t *b)
   /* with a Content-Length the answer may be complete before EOF */
   int status, chunked;
   long long cl;
-  long head = xq__http_response_head(p->buf, p->len, &status, &cl, &chunked);
+  long head = xq__http_parse_response(p->buf, p->len, &status, &cl, &chunked);
   if (head > 0 && !chunked && cl >= 0 && p->len - (size_t)head >= (size_t)cl) fetch_complete(p);
 }
 
@@ -372,8 +372,8 @@ static cJSON *poll_json(const xq__poller *p)
 static void op_ingest_url(xq__server *s, xq__req *r)
 {
   int ok = 1;
-  int round = xq__int(r->json, "round", 0, &ok);
-  const char *url = xq__str(r->json, "url");
+  int round = xq__field_num(r->json, "round", 0, &ok);
+  const char *url = xq__field_text(r->json, "url");
   const cJSON *per = cJSON_GetObjectItemCaseSensitive(r->json, "period");
   if (!ok || round < 1 || !url || (per && !cJSON_IsNumber(per))) {
     xq__reply_error(r->c, r->id, XQ__E_BAD_REQUEST, "give round, url (http://...) and period (seconds)", -1);
@@ -435,7 +435,7 @@ static void op_ingest_url(xq__server *s, xq__req *r)
 static void op_ingest_stop(xq__server *s, xq__req *r)
 {
   int ok = 1;
-  int round = xq__int(r->json, "round", 0, &ok);
+  int round = xq__field_num(r->json, "round", 0, &ok);
   if (!ok || round < 1) {
     xq__reply_error(r->c, r->id, XQ__E_BAD_REQUEST, "give the round", -1);
     return;
@@ -453,7 +453,7 @@ static void op_ingest_stop(xq__server *s, xq__req *r)
 static void op_ingest_status(xq__server *s, xq__req *r)
 {
   int ok = 1;
-  int round = xq__int(r->json, "round", 0, &ok);
+  int round = xq__field_num(r->json, "round", 0, &ok);
   if (!ok || round < 0) {
     xq__reply_error(r->c, r->id, XQ__E_BAD_REQUEST, "round is a number", -1);
     return;
@@ -470,7 +470,7 @@ static void op_ingest_status(xq__server *s, xq__req *r)
 static void op_ingest_now(xq__server *s, xq__req *r)
 {
   int ok = 1;
-  int round = xq__int(r->json, "round", 0, &ok);
+  int round = xq__field_num(r->json, "round", 0, &ok);
   xq__poller *p = ok && round >= 1 && round <= XQ_ROUNDS_LIVE_MAX ? s->poll->polls[round] : NULL;
   if (!p) {
     xq__reply_error(r->c, r->id, XQ__E_NOT_FOUND, "that round is not polled", -1);

@@ -61,9 +61,9 @@ void xq__reply_wait(xq__conn *c);
 int xq__reply_turn(xq__conn *c);
 void xq__reply_turn_end(xq__conn *c);
 /* The error code for an engine status (XQ_EILLEGAL -> ILLEGAL_MOVE, ...). */
-const char *xq__error_code(int status);
+const char *xq__reply_code(int status);
 /* The request id as JSON text ("7", "\"a\"", "null"), malloc'd. */
-char *xq__id_text(const cJSON *id);
+char *xq__reply_id(const cJSON *id);
 /* Send a reply whose body was stored without an id: `body` is a JSON
  * object text "{...}"; the id is spliced in front of its members. */
 void xq__reply_stored(xq__conn *c, const char *idtext, const char *body);
@@ -76,9 +76,9 @@ void xq__reply_stored(xq__conn *c, const char *idtext, const char *body);
  * of the cache. Sessions already ending are left alone; those whose
  * replies are still coming are ended when the last one has gone
  * (commit.c) or at the next token re-check (server.c). */
-void xq__sessions_revoked(xq__server *s);
+void xq__proto_revoked(xq__server *s);
 /* End a revoked session now if nothing is owed to it any more. */
-void xq__session_end_if_done(xq__conn *c);
+void xq__proto_end_if_done(xq__conn *c);
 
 /* Run the JSON-lines requests of `text` (len bytes, one request a line,
  * blank lines skipped) for a session with the role of `tok` (one of
@@ -95,16 +95,27 @@ void xq__session_end_if_done(xq__conn *c);
  * (done will run), or XQ_EINVAL (no request), XQ_ELIMIT (over
  * XQ_OP_LINES_MAX requests or XQ_MAX_LINE bytes) or XQ_ENOMEM, and then
  * done will not run. */
-typedef void (*xq__op_done)(void *arg, const char *lines, size_t n);
-int xq__op_run(xq__server *s, const xq_ttoken *tok, const char *text, size_t len, xq__op_done done,
+typedef void (*xq__proto_done)(void *arg, const char *lines, size_t n);
+int xq__proto_run(xq__server *s, const xq_ttoken *tok, const char *text, size_t len, xq__proto_done done,
                void *arg);
 
 /* True when `v` is a JSON number holding a whole value in the range of
  * int: only then may it be cast to int (a cast of 1e300 is undefined
  * behaviour, C11 6.3.1.4). */
-int xq__is_int(const cJSON *v);
+int xq__field_is_int(const cJSON *v);
 /* Request field helpers: NULL / default when absent or of another type. */
-const char *xq__str(const cJSON *o, const char *key);
-int xq__int(const cJSON *o, const char *key, int dflt, int *ok);
+const char *xq__field_text(const cJSON *o, const char *key);
+int xq__field_num(const cJSON *o, const char *key, int dflt, int *ok);
+
+/* Integer field `key` of the request in lo..hi: absent = `dflt` (when
+ * `dflt` < lo the field is required). Returns 0 with *out, or -1 after
+ * replying BAD_REQUEST. */
+int xq__field_int(xq__req *r, const char *key, int lo, int hi, int dflt, int *out);
+/* String field `key`: absent = NULL (an error when `required`). Returns 0
+ * with *out, or -1 after replying BAD_REQUEST. */
+int xq__field_str(xq__req *r, const char *key, int required, const char **out);
+/* The error code of a store write's failure: a refusal by the store's
+ * checks (XQ_EINVAL after ours passed) is a conflict with its state. */
+const char *xq__reply_write_code(int rc);
 
 #endif /* XQ_NET_PROTO_H */

@@ -270,7 +270,7 @@ static int parse_answers(xq__publish *p)
     }
     int status, chunked;
     long long clen;
-    long h = xq__http_response_head(p->in + used, p->inlen - used, &status, &clen, &chunked);
+    long h = xq__http_parse_response(p->in + used, p->inlen - used, &status, &clen, &chunked);
     if (h == 0) break;
     if (h < 0 || !p->inflight) {
       fail(p, "answered", h < 0 ? "not HTTP" : "an answer to no request");

@@ -61,7 +61,7 @@ int xq__server_reload(xq__server *s, xq_error *err)
   return XQ_OK;
 }
 
-const xq_ttoken *xq__token_find(xq__server *s, const char *token)
+const xq_ttoken *xq__server_token(xq__server *s, const char *token)
 {
   if (!token) return NULL;
   unsigned char h[XQ_SHA256_LEN];
@@ -314,7 +314,7 @@ static void recheck_now(xq__server *s)
   }
   s->data_version = v;
   xq__log(s, "the store was changed by another process: tokens read again (%d live)", s->ntokens);
-  xq__sessions_revoked(s);
+  xq__proto_revoked(s);
 }
 
 static void recheck_after_commit(xq__server *s, void *arg, int status)
@@ -331,10 +331,10 @@ static void on_recheck(uv_timer_t *t)
   /* revoked sessions whose last owed reply has gone meanwhile */
   for (xq__conn *c = s->conns, *next; c; c = next) {
     next = c->next;
-    if (c->revoked == 1) xq__session_end_if_done(c);
+    if (c->revoked == 1) xq__proto_end_if_done(c);
   }
   /* the loop may use the store only when no group commit runs */
-  if (xq__store_idle(s)) recheck_now(s);
+  if (xq__commit_idle(s)) recheck_now(s);
   else if (!s->recheck_waiting) {
     s->recheck_waiting = 1;
     xq__commit_then(s, recheck_after_commit, NULL);

@@ -12,53 +12,6 @@
 #include "proto.h"
 #include "task.h"
 
-/* Integer field `key` in lo..hi: absent = `dflt` (when `dflt` < lo the
- * field is required). Returns 0 with *out, or -1 after replying
- * BAD_REQUEST. */
-int xq__field_int(xq__req *r, const char *key, int lo, int hi, int dflt, int *out)
-{
-  const cJSON *f = cJSON_GetObjectItemCaseSensitive(r->json, key);
-  char msg[96];
-  if (!f || cJSON_IsNull(f)) {
-    if (dflt >= lo) {
-      *out = dflt;
-      return 0;
-    }
-    snprintf(msg, sizeof msg, "%s is required", key);
-  } else if (!xq__is_int(f) || f->valueint < lo || f->valueint > hi) {
-    snprintf(msg, sizeof msg, "%s must be a whole number from %d to %d", key, lo, hi);
-  } else {
-    *out = f->valueint;
-    return 0;
-  }
-  xq__reply_error(r->c, r->id, XQ__E_BAD_REQUEST, msg, -1);
-  return -1;
-}
-
-/* String field `key`: absent = NULL (an error when `required`). Returns 0
- * with *out, or -1 after replying BAD_REQUEST. */
-int xq__field_str(xq__req *r, const char *key, int required, const char **out)
-{
-  const cJSON *f = cJSON_GetObjectItemCaseSensitive(r->json, key);
-  char msg[96];
-  *out = NULL;
-  if ((!f || cJSON_IsNull(f)) && !required) return 0;
-  if (cJSON_IsString(f)) {
-    *out = f->valuestring;
-    return 0;
-  }
-  snprintf(msg, sizeof msg, f ? "%s must be a string" : "%s is required", key);
-  xq__reply_error(r->c, r->id, XQ__E_BAD_REQUEST, msg, -1);
-  return -1;
-}
-
-/* The error code of a store write's failure: a refusal by the store's
- * checks (XQ_EINVAL after ours passed) is a conflict with its state. */
-const char *xq__write_code(int rc)
-{
-  return rc == XQ_EINVAL ? XQ__E_CONFLICT : xq__error_code(rc);
-}
-
 void xq__task_free(xq__task *t)
 {
   if (t->fini) t->fini(t);
@@ -70,7 +23,7 @@ void xq__task_free(xq__task *t)
 xq__task *xq__task_new(xq__server *s, xq__req *r, xq__task_fn run, size_t size, void (*fini)(xq__task *t))
 {
   xq__task *t = calloc(1, size < sizeof *t ? sizeof *t : size);
-  if (t) t->idtext = xq__id_text(r->id);
+  if (t) t->idtext = xq__reply_id(r->id);
   if (!t || !t->idtext) {
     free(t);
     xq__reply_error(r->c, r->id, XQ__E_INTERNAL, "out of memory", -1);
@@ -131,7 +84,7 @@ static void task_cb(xq__server *s, void *arg, int status)
  * afterwards, unless it handed itself to a worker job. */
 void xq__task_go(xq__server *s, xq__task *t, int store)
 {
-  if (t->c->pending_replies == 0 && (!store || xq__store_idle(s))) {
+  if (t->c->pending_replies == 0 && (!store || xq__commit_idle(s))) {
     t->waited = 0;
     task_cb(s, t, XQ_OK);
     return;

@@ -67,15 +67,4 @@ void xq__task_error(xq__task *t, const char *code, const char *msg);
  * answering STORE_FAILED. */
 int xq__task_reload(xq__server *s, xq__task *t, int tokens);
 
-/* Integer field `key` of the request in lo..hi: absent = `dflt` (when
- * `dflt` < lo the field is required). Returns 0 with *out, or -1 after
- * replying BAD_REQUEST. */
-int xq__field_int(xq__req *r, const char *key, int lo, int hi, int dflt, int *out);
-/* String field `key`: absent = NULL (an error when `required`). Returns 0
- * with *out, or -1 after replying BAD_REQUEST. */
-int xq__field_str(xq__req *r, const char *key, int required, const char **out);
-/* The error code of a store write's failure: a refusal by the store's
- * checks (XQ_EINVAL after ours passed) is a conflict with its state. */
-const char *xq__write_code(int rc);
-
 #endif /* XQ_NET_TASK_H */
