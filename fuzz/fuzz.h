@@ -40,8 +40,8 @@ int xq_fuzz_trf(const uint8_t *data, size_t size);
  * to have run. */
 int xq_fuzz_jsonl(const uint8_t *data, size_t size);
 /* HTTP: xq__http_parse fed in pieces (the first byte sets the piece size),
- * the requests it completes probed with xq__http_header/xq__http_query;
- * and the response-side helpers xq__http_response_head/xq__http_dechunk. */
+ * the requests it completes probed with xq__http_parse_header/xq__http_parse_query;
+ * and the response-side helpers xq__http_parse_response/xq__http_parse_dechunk. */
 int xq_fuzz_http(const uint8_t *data, size_t size);
 
 /* The entries by name ("fen", "iccs", ...), ended by {NULL, NULL}. */

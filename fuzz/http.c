@@ -18,12 +18,12 @@ static void probe(const xq__http_req *r)
   if (!r->method || !r->target || !r->path || !r->query) abort();
   if (r->content_length > XQ_HTTP_BODY_MAX) abort();
   if (r->content_length > 0 && (!r->body || r->body_len != (size_t)r->content_length)) abort();
-  xq__http_header(r, "Host");
-  xq__http_header(r, "Last-Event-ID");
+  xq__http_parse_header(r, "Host");
+  xq__http_parse_header(r, "Last-Event-ID");
   char v[64];
   static const char *const keys[] = {"round", "notation", "table", ""};
   for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
-    int n = xq__http_query(r->query, keys[i], v, sizeof v);
+    int n = xq__http_parse_query(r->query, keys[i], v, sizeof v);
     if (n >= (int)sizeof v || (n >= 0 && strlen(v) != (size_t)n)) abort();
   }
 }
@@ -37,7 +37,7 @@ int xq_fuzz_http(const uint8_t *data, size_t size)
 
   /* the request side: a buffer that grows by `piece` bytes per read */
   xq__http_parser p;
-  xq__http_parser_init(&p);
+  xq__http_parse_init(&p);
   size_t start = 0, avail = 0;
   int requests = 0;
   while (requests < REQUESTS_MAX) {
@@ -48,13 +48,13 @@ int xq_fuzz_http(const uint8_t *data, size_t size)
       start += (size_t)used;
       /* a head is complete: take its body, as http.c does for a route
        * that takes the largest one */
-      if (p.state == XQ__HP_HEAD_DONE && xq__http_parser_body(&p, XQ_HTTP_BODY_MAX) < 0) {
+      if (p.state == XQ__HP_HEAD_DONE && xq__http_parse_body(&p, XQ_HTTP_BODY_MAX) < 0) {
         used = -1;
         break;
       }
       if (p.state == XQ__HP_DONE) {
         probe(&p.req);
-        xq__http_parser_reset(&p);
+        xq__http_parse_reset(&p);
         requests++;
       }
     }
@@ -64,19 +64,19 @@ int xq_fuzz_http(const uint8_t *data, size_t size)
     }
     if (p.state == XQ__HP_DONE) { /* a request with no body bytes left to use */
       probe(&p.req);
-      xq__http_parser_reset(&p);
+      xq__http_parse_reset(&p);
       requests++;
       continue;
     }
     if (avail == len) break;
   }
-  xq__http_parser_reset(&p);
+  xq__http_parse_reset(&p);
 
   /* the response side: a head, then the body de-chunked in place */
   int status;
   long long clen;
   int chunked;
-  long head = xq__http_response_head(in, len, &status, &clen, &chunked);
+  long head = xq__http_parse_response(in, len, &status, &clen, &chunked);
   if (head > (long)len) abort();
   if (head > 0) {
     if (status < 0 || status > 999) abort();
@@ -84,7 +84,7 @@ int xq_fuzz_http(const uint8_t *data, size_t size)
     char *body = malloc(blen + 1);
     if (!body) return 0;
     memcpy(body, in + head, blen);
-    long n = xq__http_dechunk(body, blen);
+    long n = xq__http_parse_dechunk(body, blen);
     if (n > (long)blen) abort();
     free(body);
   }

@@ -1,31 +1,49 @@
 /*
- * commit.c -- group commit of the game log (issue "server": an event is
- * committed before it is acknowledged; group commit keeps throughput).
+ * commit.c -- the durability queue: the group commit of the game log. An
+ * event is durable before it is acknowledged; group commit keeps the
+ * throughput.
  *
  * Rows queued during one turn of the loop form a batch. After the turn
  * (a check handle) the batch goes to the worker pool, which writes it as
  * one transaction and returns once COMMIT is durable (WAL, synchronous =
  * FULL). Meanwhile the loop goes on judging and queueing the next batch.
- * When the worker is done, the loop sends the batch's replies in order,
- * publishes its broadcasts and runs the callbacks that waited for it; the
- * loop thread touches the store only then (or when no commit runs). A
- * batch that fails is answered with STORE_FAILED, and the games it
- * touched are rebuilt from what the store really holds.
+ * When the worker is done, each row's completion callback runs on the
+ * loop, in the order the rows were queued, with the batch's status (a
+ * callback that waits for everything queued so far, xq__commit_then, is
+ * a row without a record). A batch that
+ * fails fails the rows queued after it too (they were judged on top of
+ * it). What a completion means -- a reply, a broadcast, a rebuilt game --
+ * is the business of whoever queued the row: this file writes rows and
+ * calls back, and calls nothing else of the server.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "commit.h"
 #include "internal.h"
 
 typedef struct then_cb {
-  void (*fn)(void *arg, int status);
+  xq__commit_cb fn;
   void *arg;
 } then_cb;
 
-/* A batch: rows in arrival order and the callbacks waiting for it. */
+/* One row: a game-log record (or none: a row that only keeps its place
+ * in the order of completions) and its completion. */
+typedef struct row {
+  xq_tgame_rec rec;            /* rec.event / rec.reply point into the owned strings */
+  char *event, *reply;         /* event: the text form of the row's events; NULL for no record */
+  char tresult[4];             /* a result for the tournament log, written in the row's
+                                  transaction ("" none; xq__commit_attach_result) */
+  xq__commit_cb done;
+  void *arg;
+} row;
+
+/* A batch: rows in arrival order, and the callbacks that came to wait for
+ * it once nothing was queued after it (the batch being filled has none:
+ * a callback that waits for it is a row without a record). */
 typedef struct batch {
-  xq__row *rows;
+  row *rows;
   int n, cap;
   then_cb *then;
   int nthen, capthen;
@@ -34,6 +52,7 @@ typedef struct batch {
 struct xq__commit {
   batch acc;             /* being filled by the loop */
   batch flight;          /* being written by the worker */
+  batch *finishing;      /* whose callbacks run now, NULL none */
   int busy;              /* a worker job runs */
   int status;            /* its result */
   xq_error err;
@@ -57,12 +76,12 @@ static int grow(void **p, int *cap, int need, size_t size)
   return XQ_OK;
 }
 
-int xq__store_idle(const xq__server *s) { return !s->commit || !s->commit->busy; }
+int xq__commit_idle(const xq__server *s) { return !s->commit || !s->commit->busy; }
 
 int xq__commit_drained(const xq__server *s)
 {
   const xq__commit *k = s->commit;
-  return !k || (!k->busy && k->acc.n == 0 && k->acc.nthen == 0);
+  return !k || (!k->busy && k->acc.n == 0);
 }
 
 static void nudge_cb(uv_idle_t *h) { uv_idle_stop(h); }
@@ -74,90 +93,77 @@ static void nudge(xq__commit *k)
   if (!k->closed && !uv_is_active((uv_handle_t *)&k->nudge)) uv_idle_start(&k->nudge, nudge_cb);
 }
 
-static xq__row *add_row(xq__server *s)
+/* Append a row to the batch being filled (`limited`: XQ_PENDING_MAX
+ * rows at most). XQ_OK, XQ_ELIMIT or XQ_ENOMEM. */
+static int queue(xq__commit *k, const xq_tgame_rec *rec, const xq_event *ev, int n, xq__commit_cb done,
+                 void *arg, int limited)
 {
-  xq__commit *k = s->commit;
-  if (k->acc.n >= XQ_PENDING_MAX) return NULL;
-  if (grow((void **)&k->acc.rows, &k->acc.cap, k->acc.n + 1, sizeof(xq__row))) return NULL;
-  xq__row *r = &k->acc.rows[k->acc.n];
+  if (limited && k->acc.n >= XQ_PENDING_MAX) return XQ_ELIMIT;
+  if (grow((void **)&k->acc.rows, &k->acc.cap, k->acc.n + 1, sizeof(row))) return XQ_ENOMEM;
+  row *r = &k->acc.rows[k->acc.n];
   memset(r, 0, sizeof *r);
-  nudge(k);
-  return r;
-}
-
-int xq__commit_row(xq__server *s, const xq_tgame_rec *rec, const xq_event *ev, int n, xq__conn *c,
-                   const cJSON *id, const char *bcast_type, const char *bcast)
-{
-  xq__row *r = add_row(s);
-  if (!r) return XQ_ELIMIT;
-  r->rec = *rec;
-  r->event = xq_events_format(ev, n);
-  r->reply = strdup(rec->reply ? rec->reply : "");
-  r->bcast = bcast ? strdup(bcast) : NULL;
-  r->idtext = c ? xq__id_text(id) : NULL;
-  if (!r->event || !r->reply || (bcast && !r->bcast) || (c && !r->idtext)) {
-    free(r->event), free(r->reply), free(r->bcast), free(r->idtext);
-    return XQ_ENOMEM;
+  if (rec) {
+    r->rec = *rec;
+    r->event = xq_events_format(ev, n);
+    r->reply = strdup(rec->reply ? rec->reply : "");
+    if (!r->event || !r->reply) {
+      free(r->event), free(r->reply);
+      return XQ_ENOMEM;
+    }
+    r->rec.event = r->event;
+    r->rec.reply = r->reply;
   }
-  r->rec.event = r->event;
-  r->rec.reply = r->reply;
-  r->bcast_type = bcast_type;
-  if (c) {
-    r->c = c;
-    xq__conn_ref(c);
-    c->pending_replies++;
-    xq__conn_resume(c);
-  }
-  s->commit->acc.n++;
-  return XQ_OK;
-}
-
-int xq__commit_reply(xq__server *s, xq__conn *c, const char *line, size_t len)
-{
-  xq__commit *k = s->commit;
-  if (!k || (!k->busy && k->acc.n == 0)) return xq__conn_send(c, line, len);
-  xq__row *r = add_row(s);
-  if (!r) return XQ_ELIMIT;
-  /* a reply-only row: no game-log record (rec.event stays NULL) */
-  r->reply = malloc(len + 1);
-  if (!r->reply) return XQ_ENOMEM;
-  memcpy(r->reply, line, len);
-  r->reply[len] = 0;
-  r->c = c;
-  xq__conn_ref(c);
-  c->pending_replies++;
-  c->owed_bytes += len; /* counted in its output budget (xq__conn_stall) */
+  r->done = done;
+  r->arg = arg;
   k->acc.n++;
+  nudge(k);
   return XQ_OK;
+}
+
+int xq__commit_row(xq__server *s, const xq_tgame_rec *rec, const xq_event *ev, int n, xq__commit_cb done,
+                   void *arg)
+{
+  if (!s->commit || !done) return XQ_EINVAL;
+  return queue(s->commit, rec, ev, n, done, arg, 1);
 }
 
 int xq__commit_queued(const xq__server *s) { return s->commit ? s->commit->acc.n : 0; }
+
+const char *xq__commit_why(const xq__server *s)
+{
+  const xq__commit *k = s->commit;
+  return k && k->err.msg[0] ? k->err.msg : "the store could not commit";
+}
 
 int xq__commit_attach_result(xq__server *s, int round, int board, const char *code)
 {
   xq__commit *k = s->commit;
   if (!k || k->acc.n == 0 || strlen(code) >= sizeof k->acc.rows[0].tresult) return XQ_EINVAL;
-  xq__row *r = &k->acc.rows[k->acc.n - 1];
-  if (!r->rec.event || r->rec.round != round || r->rec.board != board) return XQ_EINVAL;
+  row *r = &k->acc.rows[k->acc.n - 1];
+  if (!r->event || r->rec.round != round || r->rec.board != board) return XQ_EINVAL;
   memcpy(r->tresult, code, strlen(code) + 1);
   return XQ_OK;
 }
 
-void xq__commit_then(xq__server *s, void (*fn)(void *arg, int status), void *arg)
+void xq__commit_then(xq__server *s, xq__commit_cb fn, void *arg)
 {
   xq__commit *k = s->commit;
-  if (!k || (!k->busy && k->acc.n == 0 && k->acc.nthen == 0)) {
-    fn(arg, XQ_OK);
+  if (k && k->acc.n) {
+    /* after the rows queued so far, in their order: a row of its own */
+    if (queue(k, NULL, NULL, 0, fn, arg, 0) != XQ_OK) fn(s, arg, XQ_ENOMEM);
     return;
   }
-  /* with nothing queued, waiting for the batch in flight is enough */
-  batch *b = k->acc.n == 0 && k->acc.nthen == 0 && k->busy ? &k->flight : &k->acc;
+  /* nothing queued: after the batch being written, or the one completing */
+  batch *b = k && k->busy ? &k->flight : k ? k->finishing : NULL;
+  if (!b) {
+    fn(s, arg, XQ_OK);
+    return;
+  }
   if (grow((void **)&b->then, &b->capthen, b->nthen + 1, sizeof(then_cb))) {
-    fn(arg, XQ_ENOMEM);
+    fn(s, arg, XQ_ENOMEM);
     return;
   }
   b->then[b->nthen++] = (then_cb){fn, arg};
-  if (b == &k->acc) nudge(k);
 }
 
 /* ------------------------------------------------------------------ */
@@ -171,9 +177,9 @@ static void work_cb(uv_work_t *w)
   uint64_t t0 = uv_hrtime();
   k->status = xq_tstore_batch_begin(s->store, &k->err);
   for (int i = 0; k->status == XQ_OK && i < k->flight.n; i++) {
-    xq__row *r = &k->flight.rows[i];
-    if (r->rec.event) k->status = xq_tstore_game_append(s->store, &r->rec, &r->rec.id, &k->err);
-    if (k->status == XQ_OK && r->rec.event && r->tresult[0]) {
+    row *r = &k->flight.rows[i];
+    if (r->event) k->status = xq_tstore_game_append(s->store, &r->rec, &r->rec.id, &k->err);
+    if (k->status == XQ_OK && r->event && r->tresult[0]) {
       /* the tournament result in the row's own transaction (crash-ops.sh:
        * a result acknowledged is a result in the standings) */
       xq_error e = {0};
@@ -189,61 +195,27 @@ static void work_cb(uv_work_t *w)
 
 static void start(xq__server *s);
 
-/* A failed batch: the games it touched are marked for a rebuild. */
-static void mark_touched(xq__server *s, batch *b)
+/* Complete every row of `b` (after a commit with `status`) in order, then
+ * the callbacks that waited for it -- those added meanwhile too -- and
+ * empty it. */
+static void finish(xq__server *s, batch *b, int status)
 {
+  xq__commit *k = s->commit;
+  k->finishing = b;
   for (int i = 0; i < b->n; i++) {
-    xq__row *r = &b->rows[i];
-    xq__live *lv = r->rec.event ? xq__live_get(s, r->rec.round, r->rec.board) : NULL;
-    if (lv) lv->rebuild = 1;
-  }
-}
-
-/* Answer every row of `b` (after a commit with `status`) and free it. */
-static void finish(xq__server *s, batch *b, int status, const char *why)
-{
-  for (int i = 0; i < b->n; i++) {
-    xq__row *r = &b->rows[i];
-    xq__conn *c = r->c;
-    if (c) {
-      c->pending_replies--;
-      if (!xq__conn_dead(c)) {
-        c->flushing = 1; /* this reply's turn has come: no queueing */
-        if (!r->rec.event) {
-          /* a reply-only row: the line as it was written */
-          size_t n = strlen(r->reply);
-          c->owed_bytes -= n;
-          xq__conn_send(c, r->reply, n);
-        } else if (status == XQ_OK) {
-          xq__reply_stored(c, r->idtext, r->reply);
-        } else {
-          cJSON *id = cJSON_Parse(r->idtext);
-          xq__reply_error(c, id, XQ__E_STORE, why, -1);
-          cJSON_Delete(id);
-        }
-        c->flushing = 0;
-        if (c->pending_replies == 0 && s->stopping) xq__conn_end(c);
-        else xq__conn_resume(c);
-      }
-      xq__conn_unref(c);
-    }
-    if (status == XQ_OK && r->bcast)
-      xq__hub_publish(s, r->bcast_type, r->rec.round, r->rec.board, r->bcast);
+    row *r = &b->rows[i];
     if (status == XQ_OK && r->tresult[0] == '!')
       xq__log(s, "round %d table %d: the store refused the result", r->rec.round, r->rec.board);
     free(r->event);
     free(r->reply);
-    free(r->bcast);
-    free(r->idtext);
+    r->event = r->reply = NULL;
+    r->done(s, r->arg, status);
   }
   b->n = 0;
-  /* callbacks last: they may use the store (no batch is open now) */
-  int nthen = b->nthen;
-  then_cb *then = b->then;
-  b->then = NULL;
-  b->nthen = b->capthen = 0;
-  for (int i = 0; i < nthen; i++) then[i].fn(then[i].arg, status);
-  free(then);
+  /* waiting callbacks last: they may use the store (no batch is open) */
+  for (int i = 0; i < b->nthen; i++) b->then[i].fn(s, b->then[i].arg, status);
+  b->nthen = 0;
+  k->finishing = NULL;
 }
 
 static void after_work_cb(uv_work_t *w, int uvstatus)
@@ -255,40 +227,42 @@ static void after_work_cb(uv_work_t *w, int uvstatus)
   k->batches++;
   k->rows += k->flight.n;
   if (status != XQ_OK) {
-    const char *why = k->err.msg[0] ? k->err.msg : "the store could not commit";
-    xq__log(s, "commit failed: %s", why);
-    /* later rows were judged on top of the failed ones: they fail too */
+    xq__log(s, "commit failed: %s", k->err.msg[0] ? k->err.msg : "the store could not commit");
+    /* the rows queued meanwhile were judged on top of the failed ones:
+     * they fail with them, after them */
     batch later = k->acc;
     memset(&k->acc, 0, sizeof k->acc);
-    mark_touched(s, &k->flight);
-    mark_touched(s, &later);
-    xq_error err = {0};
-    if (xq__live_rebuild_marked(s, &err) != XQ_OK) xq__log(s, "rebuild failed: %s", err.msg);
-    finish(s, &k->flight, status, why);
-    finish(s, &later, status, why);
+    batch *f = &k->flight;
+    if (grow((void **)&f->rows, &f->cap, f->n + later.n, sizeof(row)) == XQ_OK) {
+      memcpy(f->rows + f->n, later.rows, sizeof(row) * (size_t)later.n);
+      f->n += later.n;
+      later.n = 0;
+    }
+    finish(s, f, status);
+    finish(s, &later, status); /* (out of memory to merge: the later rows second) */
     free(later.rows);
     free(later.then);
   } else {
-    finish(s, &k->flight, XQ_OK, NULL);
+    finish(s, &k->flight, XQ_OK);
   }
-  if (k->acc.n || k->acc.nthen) start(s);
+  if (k->acc.n) start(s);
 }
 
-/* Hand the filled batch to the worker (or, with no rows to write, answer
- * it at once). */
+/* Hand the filled batch to the worker (or, with no record to write,
+ * complete it at once). */
 static void start(xq__server *s)
 {
   xq__commit *k = s->commit;
-  if (k->busy || (k->acc.n == 0 && k->acc.nthen == 0)) return;
+  if (k->busy || k->finishing || k->acc.n == 0) return;
   int records = 0;
-  for (int i = 0; i < k->acc.n && !records; i++) records = k->acc.rows[i].rec.event != NULL;
+  for (int i = 0; i < k->acc.n && !records; i++) records = k->acc.rows[i].event != NULL;
   batch b = k->flight;
   k->flight = k->acc;
   k->acc = b;
   k->acc.n = 0;
   if (!records) {
-    /* replies and callbacks only: nothing to make durable */
-    finish(s, &k->flight, XQ_OK, NULL);
+    /* completions and callbacks only: nothing to make durable */
+    finish(s, &k->flight, XQ_OK);
     return;
   }
   k->busy = 1;

@@ -17,37 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "conn.h"
 #include "internal.h"
-
-/* ------------------------------------------------------------------ */
-/* Shared buffers                                                      */
-/* ------------------------------------------------------------------ */
-
-xq__buf *xq__buf_new(size_t len)
-{
-  xq__buf *b = malloc(sizeof *b + len + 1);
-  if (!b) return NULL;
-  atomic_init(&b->refs, 1);
-  b->len = len;
-  b->data[len] = 0;
-  return b;
-}
-
-xq__buf *xq__buf_copy(const char *data, size_t len)
-{
-  xq__buf *b = xq__buf_new(len);
-  if (b) memcpy(b->data, data, len);
-  return b;
-}
-
-/* The references are atomic: the fan-out thread shares the broadcast's
- * buffers with the loop (fanout.c). */
-void xq__buf_ref(xq__buf *b) { atomic_fetch_add_explicit(&b->refs, 1, memory_order_relaxed); }
-
-void xq__buf_unref(xq__buf *b)
-{
-  if (b && atomic_fetch_sub_explicit(&b->refs, 1, memory_order_acq_rel) == 1) free(b);
-}
 
 /* ------------------------------------------------------------------ */
 /* Lifetime                                                            */
@@ -399,7 +370,7 @@ xq__conn *xq__conn_virtual(xq__server *s, const xq__proto *proto,
   c->refs = 1;      /* the caller's; no handles to close */
   c->gen = ++s->next_gen;
   snprintf(c->peer, sizeof c->peer, "session %llu", (unsigned long long)c->gen);
-  /* listed, so that a revocation reaches it (xq__sessions_revoked) */
+  /* listed, so that a revocation reaches it (xq__proto_revoked) */
   c->next = s->vconns;
   if (s->vconns) s->vconns->prev = c;
   s->vconns = c;

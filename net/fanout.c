@@ -29,6 +29,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "conn.h"
+#include "fanout.h"
 #include "internal.h"
 
 /* What the loop hands over: an event, or a viewer (start not NULL). */

@@ -1,9 +1,10 @@
 /*
- * http.c -- HTTP/1.1 on the --http socket (docs/http.md): the read-only
- * API (event, pairings, standings, games, PGN, TRF), the event stream
- * (Server-Sent Events, resumable with Last-Event-ID), the PGN push, the
- * JSON-lines operations for a token (POST /api/op), and the live page
- * (web/, embedded at build time: docs/web.md).
+ * http.c -- the HTTP/1.1 protocol on the --http socket (docs/http.md):
+ * parsing, routing, judging each request on its head, writing answers,
+ * deadlines and keep-alive. What each route answers is in http_api.c:
+ * the read-only API, the event stream (Server-Sent Events, resumable with
+ * Last-Event-ID), the PGN push, the JSON-lines operations for a token
+ * (POST /api/op) and the live page (web/, embedded at build time).
  *
  * Requests are parsed by http_parse.c from the connection's buffer;
  * keep-alive and pipelining work, one response at a time: the next
@@ -21,8 +22,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "conn.h"
+#include "http.h"
 #include "http_parse.h"
+#include "hub.h"
 #include "internal.h"
+#include "proto.h"
 
 /* What a request asks for, known from its head (resolve); the kinds
  * from RT_PGN on are those of a round, under /api/rounds/N. */
@@ -31,26 +36,9 @@ enum {
   RT_PGN, RT_PAIRINGS, RT_GAMES, RT_PUSH
 };
 
-typedef struct http_conn {
-  xq__http_parser p;
-  xq__conn *c;
-  int busy;                    /* a push waits for its commit */
-  int processing;              /* inside process(): it goes on by itself */
-  int ended;                   /* the last answer went: no more requests */
-  int sse;                     /* the connection is an event stream */
-  int head_only;               /* the request being answered is HEAD */
-  int keep_alive;              /* of the request being answered */
-  const char *cache;           /* Cache-Control of a 200 (or 304) answer; NULL: no-store */
-  int etag;                    /* a 200 answer carries an ETag, and a matching If-None-Match
-                                  gets a 304 instead */
-  int kind;                    /* RT_* of the request being answered ... */
-  int round, table;            /* ... its round (standings: up to; stream: filter), table */
-  const char *asset;           /* ... RT_ASSET: the file of web/ */
-  long long unread;            /* body bytes of a refused request to drop as they come
-                                  before the close (XQ_HTTP_LINGER_MAX at most) */
-} http_conn;
 
-static size_t process(xq__conn *c, http_conn *h);
+
+static size_t process(xq__conn *c, xq__http_conn *h);
 
 /* ------------------------------------------------------------------ */
 /* Replies                                                             */
@@ -94,7 +82,7 @@ static int tag_listed(const char *inm, const char *tag)
  * were dropped or XQ_HTTP_LINGER_MS passed. A 200 with h->etag carries
  * the body's tag, and is a 304 without the body when the request's
  * If-None-Match names it. */
-static void respond(xq__conn *c, http_conn *h, int status, const char *ctype, const char *body,
+void xq__http_respond(xq__conn *c, xq__http_conn *h, int status, const char *ctype, const char *body,
                     size_t len, const char *extra)
 {
   char head[512], tag[20], etag[40] = "";
@@ -102,7 +90,7 @@ static void respond(xq__conn *c, http_conn *h, int status, const char *ctype, co
   if (status == 200 && h->etag) {
     body_tag(body, len, tag);
     snprintf(etag, sizeof etag, "ETag: %s\r\n", tag);
-    if (tag_listed(xq__http_header(&h->p.req, "If-None-Match"), tag)) status = 304;
+    if (tag_listed(xq__http_parse_header(&h->p.req, "If-None-Match"), tag)) status = 304;
   }
   int n = snprintf(head, sizeof head,
                    "HTTP/1.1 %d %s\r\n"
@@ -112,7 +100,7 @@ static void respond(xq__conn *c, http_conn *h, int status, const char *ctype, co
                    "Access-Control-Allow-Origin: *\r\n"
                    "%s%s%s"
                    "\r\n",
-                   status, xq__http_status_text(status), ctype, len,
+                   status, xq__http_parse_status_text(status), ctype, len,
                    h->cache && (status == 200 || status == 304) ? h->cache : "no-store", etag,
                    extra ? extra : "", h->keep_alive ? "" : "Connection: close\r\n");
   /* a 304 has the head the 200 would have, without the body */
@@ -148,7 +136,7 @@ static const char *status_code(int status)
 }
 
 /* {"error":{"code":CODE,"msg":MSG}} with `status`. */
-static void respond_error(xq__conn *c, http_conn *h, int status, const char *code, const char *msg,
+void xq__http_error(xq__conn *c, xq__http_conn *h, int status, const char *code, const char *msg,
                           const char *extra)
 {
   cJSON *o = cJSON_CreateObject();
@@ -163,304 +151,23 @@ static void respond_error(xq__conn *c, http_conn *h, int status, const char *cod
   }
   size_t n = strlen(text);
   text[n] = '\n'; /* replaces the NUL: the body ends with a newline */
-  respond(c, h, status, "application/json", text, n + 1, extra);
+  xq__http_respond(c, h, status, "application/json", text, n + 1, extra);
   free(text);
 }
 
 /* A cJSON value (consumed) as a 200 application/json response. */
-static void respond_json(xq__conn *c, http_conn *h, cJSON *o)
+void xq__http_json(xq__conn *c, xq__http_conn *h, cJSON *o)
 {
   char *text = o ? cJSON_PrintUnformatted(o) : NULL;
   cJSON_Delete(o);
   if (!text) {
-    respond_error(c, h, 500, NULL, "out of memory", NULL);
+    xq__http_error(c, h, 500, NULL, "out of memory", NULL);
     return;
   }
   size_t n = strlen(text);
   text[n] = '\n';
-  respond(c, h, 200, "application/json", text, n + 1, NULL);
+  xq__http_respond(c, h, 200, "application/json", text, n + 1, NULL);
   free(text);
-}
-
-/* ------------------------------------------------------------------ */
-/* Read-only API                                                       */
-/* ------------------------------------------------------------------ */
-
-static cJSON *player_brief(const xq__server *s, int id)
-{
-  if (id < 1 || !s->ev || id > s->ev->n) return cJSON_CreateNull();
-  const xq_tplayer *p = &s->ev->players[id - 1];
-  cJSON *o = cJSON_CreateObject();
-  cJSON_AddNumberToObject(o, "id", id);
-  cJSON_AddNumberToObject(o, "pno", p->pno);
-  cJSON_AddStringToObject(o, "name", p->name);
-  cJSON_AddNumberToObject(o, "rating", p->rating);
-  return o;
-}
-
-static void get_event(xq__server *s, xq__conn *c, http_conn *h)
-{
-  const xq_tevent *ev = s->ev;
-  cJSON *o = cJSON_CreateObject();
-  cJSON_AddStringToObject(o, "name", ev ? ev->name : "");
-  cJSON_AddNumberToObject(o, "rounds", ev ? ev->cfg.rounds : 0);
-  /* the rounds 1..R whose games all have a result */
-  cJSON_AddNumberToObject(o, "rounds_complete", ev ? xq_tevent_rounds_complete(ev) : 0);
-  cJSON *pub = cJSON_AddArrayToObject(o, "published");
-  for (int r = 1; r <= XQ_ROUNDS_LIVE_MAX; r++)
-    if (s->rounds[r]) cJSON_AddItemToArray(pub, cJSON_CreateNumber(r));
-  /* the knockout tables are round XQ_KO_ROUND of "published" */
-  if (s->ko && s->ko->after) cJSON_AddNumberToObject(o, "knockout_round", XQ_KO_ROUND);
-  cJSON *pl = cJSON_AddArrayToObject(o, "players");
-  for (int i = 0; ev && i < ev->n; i++) {
-    const xq_tplayer *p = &ev->players[i];
-    cJSON *x = cJSON_CreateObject();
-    cJSON_AddNumberToObject(x, "id", i + 1);
-    cJSON_AddNumberToObject(x, "pno", p->pno);
-    cJSON_AddStringToObject(x, "name", p->name);
-    cJSON_AddNumberToObject(x, "rating", p->rating);
-    if (p->region[0]) cJSON_AddStringToObject(x, "region", p->region);
-    if (p->club[0]) cJSON_AddStringToObject(x, "club", p->club);
-    if (p->team[0]) cJSON_AddStringToObject(x, "team", p->team);
-    if (p->withdrawn) cJSON_AddNumberToObject(x, "withdrawn", p->withdrawn);
-    cJSON_AddItemToArray(pl, x);
-  }
-  respond_json(c, h, o);
-}
-
-static int round_published(const xq__server *s, int round)
-{
-  return round >= 1 && round <= XQ_ROUNDS_LIVE_MAX && s->rounds[round];
-}
-
-static void get_pairings(xq__server *s, xq__conn *c, http_conn *h, int round)
-{
-  const xq_tevent *ev = s->ev;
-  cJSON *o = cJSON_CreateObject();
-  cJSON_AddNumberToObject(o, "round", round);
-  cJSON *boards = cJSON_AddArrayToObject(o, "boards");
-  for (int b = 1; b <= s->nboards[round]; b++) {
-    xq__live *lv = xq__live_get(s, round, b);
-    cJSON *x = cJSON_CreateObject();
-    cJSON_AddNumberToObject(x, "table", b);
-    if (lv) {
-      cJSON *red = player_brief(s, lv->red), *black = player_brief(s, lv->black);
-      if (cJSON_IsObject(red))
-        cJSON_AddNumberToObject(red, "points", xq_tevent_points(ev, lv->red, round - 1) / 2.0);
-      if (cJSON_IsObject(black))
-        cJSON_AddNumberToObject(black, "points", xq_tevent_points(ev, lv->black, round - 1) / 2.0);
-      cJSON_AddItemToObject(x, "red", red);
-      cJSON_AddItemToObject(x, "black", black);
-      cJSON_AddStringToObject(x, "result", xq__game_result_text(s, lv));
-    } else {
-      /* the bye: the player whose slot of this round is the PAB */
-      int id = 0;
-      for (int i = 1; ev && i <= ev->n && !id; i++)
-        if (xq_tevent_slot(ev, i, round)->res == XQ_TR_PAB) id = i;
-      cJSON *red = player_brief(s, id);
-      if (cJSON_IsObject(red)) cJSON_AddNumberToObject(red, "points", xq_tevent_points(ev, id, round - 1) / 2.0);
-      cJSON_AddItemToObject(x, "red", red);
-      cJSON_AddNullToObject(x, "black");
-      cJSON_AddTrueToObject(x, "bye");
-    }
-    cJSON_AddItemToArray(boards, x);
-  }
-  respond_json(c, h, o);
-}
-
-static void get_standings(xq__server *s, xq__conn *c, http_conn *h, int upto)
-{
-  const xq_tevent *ev = s->ev;
-  if (!ev) {
-    respond_error(c, h, 404, NULL, "no event", NULL);
-    return;
-  }
-  /* by default after the last round whose games are all in */
-  if (upto <= 0 || upto > ev->nrounds) upto = xq_tevent_standings_round(ev);
-  xq_tstanding *st = calloc((size_t)ev->n + 1, sizeof *st);
-  if (!st || xq_standings(ev, upto, st) != XQ_OK) {
-    free(st);
-    respond_error(c, h, 500, NULL, "standings failed", NULL);
-    return;
-  }
-  cJSON *o = cJSON_CreateObject();
-  cJSON_AddNumberToObject(o, "round", upto);
-  /* "after round R" only when its games are all in */
-  cJSON_AddBoolToObject(o, "complete", upto <= xq_tevent_rounds_complete(ev));
-  cJSON *tbs = cJSON_AddArrayToObject(o, "tiebreaks");
-  for (int t = 0; t < ev->cfg.ntb; t++) cJSON_AddItemToArray(tbs, cJSON_CreateString(xq_tb_name(ev->cfg.tb[t])));
-  cJSON *rows = cJSON_AddArrayToObject(o, "standings");
-  for (int i = 0; i < ev->n; i++) {
-    cJSON *x = player_brief(s, st[i].id);
-    cJSON_AddNumberToObject(x, "rank", st[i].rank);
-    cJSON *v = cJSON_AddObjectToObject(x, "tb");
-    for (int t = 0; t < ev->cfg.ntb; t++) {
-      int tb = ev->cfg.tb[t];
-      double val = (double)st[i].val[t];
-      /* as the sheets print them: point sums are in half-units, SB in
-       * quarter-units, DE is a level counted from 0 */
-      switch (tb) {
-      case XQ_TB_PTS: case XQ_TB_OS: case XQ_TB_OS_C1: case XQ_TB_PS: val /= 2.0; break;
-      case XQ_TB_SB: val /= 4.0; break;
-      case XQ_TB_DE: /* -1: it separates nobody, and is not shown */
-        if (val < 0) continue;
-        val += 1;
-        break;
-      case XQ_TB_ROUNDBACK_LAST: case XQ_TB_ROUNDBACK_FIRST: continue;
-      default: break;
-      }
-      cJSON_AddNumberToObject(v, xq_tb_name(tb), val);
-    }
-    cJSON_AddNumberToObject(x, "w", st[i].wins);
-    cJSON_AddNumberToObject(x, "d", st[i].draws);
-    cJSON_AddNumberToObject(x, "l", st[i].losses);
-    const xq_tplayer *pl = &ev->players[st[i].id - 1];
-    if (pl->club[0]) cJSON_AddStringToObject(x, "club", pl->club);
-    if (pl->region[0]) cJSON_AddStringToObject(x, "region", pl->region);
-    int byes = 0; /* 轮空: points without a game, not in W-D-L */
-    for (int r = 1; r <= upto; r++) byes += xq_tevent_slot(ev, st[i].id, r)->res == XQ_TR_PAB;
-    cJSON_AddNumberToObject(x, "byes", byes);
-    cJSON_AddItemToArray(rows, x);
-  }
-  free(st);
-  respond_json(c, h, o);
-}
-
-static void get_games(xq__server *s, xq__conn *c, http_conn *h, int round)
-{
-  char *text = xq__round_state_json(s, round);
-  if (!text) {
-    respond_error(c, h, 500, NULL, "out of memory", NULL);
-    return;
-  }
-  size_t n = strlen(text);
-  char *body = malloc(n + 64);
-  if (!body) {
-    free(text);
-    respond_error(c, h, 500, NULL, "out of memory", NULL);
-    return;
-  }
-  int k = snprintf(body, n + 64, "{\"round\":%d,\"games\":%s}\n", round, text);
-  free(text);
-  respond(c, h, 200, "application/json", body, (size_t)k, NULL);
-  free(body);
-}
-
-static int notation_of(const char *query, xq_notation *out)
-{
-  char v[16];
-  *out = XQ_NOTE_CHINESE;
-  if (xq__http_query(query, "notation", v, sizeof v) < 0) return 1;
-  if (!strcmp(v, "iccs")) *out = XQ_NOTE_ICCS_PGN;
-  else if (!strcmp(v, "wxf")) *out = XQ_NOTE_WXF;
-  else if (!strcmp(v, "chinese")) *out = XQ_NOTE_CHINESE;
-  else return 0;
-  return 1;
-}
-
-static void get_pgn(xq__server *s, xq__conn *c, http_conn *h, int round, int table)
-{
-  xq_notation nt;
-  if (!notation_of(h->p.req.query, &nt)) {
-    respond_error(c, h, 400, NULL, "notation is iccs, wxf or chinese", NULL);
-    return;
-  }
-  size_t len = 0;
-  char *text;
-  if (table > 0) {
-    xq__live *lv = xq__live_get(s, round, table);
-    if (!lv) {
-      respond_error(c, h, 404, NULL, "no game at that table (or it is the bye)", NULL);
-      return;
-    }
-    text = xq__pgn_game(s, lv, nt, &len);
-  } else {
-    text = xq__pgn_round(s, round, nt, &len);
-  }
-  if (!text) {
-    respond_error(c, h, 500, NULL, "out of memory", NULL);
-    return;
-  }
-  respond(c, h, 200, "application/x-chess-pgn; charset=utf-8", text, len, NULL);
-  free(text);
-}
-
-static void get_trf(xq__server *s, xq__conn *c, http_conn *h)
-{
-  char *text = NULL;
-  size_t len = 0;
-  FILE *f = open_memstream(&text, &len);
-  int rc = f && s->ev ? xq_trf_write(s->ev, f) : XQ_EIO;
-  if (f) fclose(f);
-  if (rc != XQ_OK) respond_error(c, h, 500, NULL, "TRF export failed", NULL);
-  else respond(c, h, 200, "text/plain; charset=utf-8", text, len, NULL);
-  free(text);
-}
-
-/* The live page: a file of web/ embedded at build time, with an ETag
- * (respond: FNV-1a of its bytes) so that browsers revalidate instead of
- * fetching it again; a new binary with a changed file gets a new tag. */
-static void get_asset(xq__conn *c, http_conn *h, const char *name)
-{
-  const xq__web_asset *a = NULL;
-  for (const xq__web_asset *w = xq__web_assets; w->path && !a; w++)
-    if (!strcmp(w->path, name)) a = w;
-  if (!a) {
-    respond_error(c, h, 404, NULL, "no such file", NULL);
-    return;
-  }
-  h->cache = "no-cache";
-  respond(c, h, 200, a->type, (const char *)a->data, a->len, NULL);
-}
-
-/* ------------------------------------------------------------------ */
-/* Event stream                                                        */
-/* ------------------------------------------------------------------ */
-
-static int parse_id(const char *v, long long *out)
-{
-  if (!v || !*v) return 0;
-  char *end;
-  long long x = strtoll(v, &end, 10);
-  while (*end == ' ') end++;
-  if (*end || x < -1) return 0;
-  *out = x;
-  return 1;
-}
-
-static void get_events(xq__server *s, xq__conn *c, http_conn *h, int round)
-{
-  /* resume after Last-Event-ID (the browser's reconnect) or ?last_event;
-   * a fresh stream starts with a snapshot of the games */
-  long long last = -1;
-  char q[32];
-  const char *lei = xq__http_header(&h->p.req, "Last-Event-ID");
-  if (lei && !parse_id(lei, &last)) last = -1;
-  else if (!lei && xq__http_query(h->p.req.query, "last_event", q, sizeof q) >= 0 && !parse_id(q, &last)) {
-    respond_error(c, h, 400, NULL, "last_event is an event id", NULL);
-    return;
-  }
-  static const char head[] = "HTTP/1.1 200 OK\r\n"
-                             "Content-Type: text/event-stream\r\n"
-                             "Cache-Control: no-cache\r\n"
-                             "Connection: keep-alive\r\n"
-                             "X-Accel-Buffering: no\r\n"
-                             "Access-Control-Allow-Origin: *\r\n"
-                             "\r\n"
-                             "retry: 3000\n\n";
-  h->sse = 1;
-  /* a stream is idle by nature: no deadline */
-  xq__conn_deadline(c, 0, NULL);
-  /* the connection leaves this loop for the fan-out's, which sends the
-   * head first (c is closed then: its slot is free) */
-  int rc = xq__hub_stream(s, c, round, last, head, sizeof head - 1);
-  if (rc != XQ_OK && !c->closing) {
-    static const char full[] = "event: error\ndata: {\"code\":\"LIMIT\",\"msg\":\"too many subscribers\"}\n\n";
-    static const char stop[] = "event: error\ndata: {\"code\":\"SHUTTING_DOWN\",\"msg\":\"the server is stopping\"}\n\n";
-    const char *why = s->stopping ? stop : full;
-    if (xq__conn_send(c, head, sizeof head - 1) == XQ_OK) xq__conn_send(c, why, strlen(why));
-    xq__conn_end(c);
-  }
 }
 
 /* ------------------------------------------------------------------ */
@@ -469,54 +176,53 @@ static void get_events(xq__server *s, xq__conn *c, http_conn *h, int round)
 
 /* The live token of "Authorization: Bearer TOKEN", or NULL (*unknown
  * says whether a token was sent). Answers nothing. */
-static const xq_ttoken *token_of(xq__server *s, http_conn *h, int *unknown)
+static const xq_ttoken *token_of(xq__server *s, xq__http_conn *h, int *unknown)
 {
-  const char *a = xq__http_header(&h->p.req, "Authorization");
+  const char *a = xq__http_parse_header(&h->p.req, "Authorization");
   *unknown = 0;
   if (!a || strncasecmp(a, "Bearer ", 7)) return NULL;
   const char *tok = a + 7;
   while (*tok == ' ') tok++;
-  const xq_ttoken *t = xq__token_find(s, tok);
+  const xq_ttoken *t = xq__server_token(s, tok);
   *unknown = !t;
   return t;
 }
 
 /* The live token of "Authorization: Bearer TOKEN" in *out. Returns 0,
  * or the status sent (401) when there is none or it is unknown. */
-static int bearer(xq__server *s, xq__conn *c, http_conn *h, const char *need, const xq_ttoken **out)
+int xq__http_bearer(xq__server *s, xq__conn *c, xq__http_conn *h, const char *need, const xq_ttoken **out)
 {
   static const char challenge[] = "WWW-Authenticate: Bearer realm=\"xqref\"\r\n";
   int unknown;
   if ((*out = token_of(s, h, &unknown))) return 0;
-  if (unknown) respond_error(c, h, 401, XQ__E_BAD_TOKEN, "unknown or revoked token", challenge);
-  else respond_error(c, h, 401, XQ__E_AUTH, need, challenge);
+  if (unknown) xq__http_error(c, h, 401, XQ__E_BAD_TOKEN, "unknown or revoked token", challenge);
+  else xq__http_error(c, h, 401, XQ__E_AUTH, need, challenge);
   return 401;
 }
 
 /* The token of "Authorization: Bearer TOKEN", checked for staff roles.
  * Returns 0 when allowed, else the status sent. */
-static int authorise(xq__server *s, xq__conn *c, http_conn *h)
+int xq__http_staff(xq__server *s, xq__conn *c, xq__http_conn *h)
 {
   const xq_ttoken *t = NULL;
-  int st = bearer(s, c, h, "send Authorization: Bearer TOKEN (admin or arbiter)", &t);
+  int st = xq__http_bearer(s, c, h, "send Authorization: Bearer TOKEN (admin or arbiter)", &t);
   if (st) return st;
   if (t->role == XQ_ROLE_ADMIN || t->role == XQ_ROLE_ARBITER) return 0;
-  respond_error(c, h, 403, XQ__E_FORBIDDEN, "pushing games takes an admin or arbiter token", NULL);
+  xq__http_error(c, h, 403, XQ__E_FORBIDDEN, "pushing games takes an admin or arbiter token", NULL);
   return 403;
 }
 
-static void request_over(xq__conn *c, http_conn *h);
-
+static void request_over(xq__conn *c, xq__http_conn *h);
 /* A request answered later (a push, an operation) has been answered:
  * the requests that came behind it are served now. */
-static void async_done(xq__conn *c, http_conn *h)
+void xq__http_done(xq__conn *c, xq__http_conn *h)
 {
   h->busy = 0;
   c->pending_replies--;
   if (c->closing) {
     /* http_on_close left the state to us (or to process(), under way) */
     if (!h->processing) {
-      xq__http_parser_reset(&h->p);
+      xq__http_parse_reset(&h->p);
       free(h);
       c->ext = NULL;
     }
@@ -536,116 +242,18 @@ static void async_done(xq__conn *c, http_conn *h)
   xq__conn_unref(c);
 }
 
-/* The reply to a push, once its rows are durable. */
-static void push_done(void *arg, int status, char *json)
-{
-  http_conn *h = arg;
-  xq__conn *c = h->c;
-  if (!c->closing) {
-    if (status == XQ_OK && json) {
-      size_t n = strlen(json);
-      char *body = realloc(json, n + 2);
-      if (body) {
-        json = body;
-        json[n] = '\n';
-        respond(c, h, 200, "application/json", json, n + 1, NULL);
-      } else {
-        respond_error(c, h, 500, NULL, "out of memory", NULL);
-      }
-    } else {
-      respond_error(c, h, status == XQ_ESTORE ? 503 : 500,
-                    status == XQ_ESTORE ? XQ__E_STORE : XQ__E_INTERNAL,
-                    json ? json : "the push could not be stored", NULL);
-    }
-  }
-  free(json);
-  async_done(c, h);
-}
-
-static void post_push(xq__server *s, xq__conn *c, http_conn *h, int round)
-{
-  /* checked on the head already; again, as the token may have been
-   * revoked while the body came */
-  if (authorise(s, c, h)) return;
-  const xq__http_req *r = &h->p.req;
-  if (!r->body || !r->body_len) {
-    respond_error(c, h, 400, NULL, "the body is empty: send the round's PGN", NULL);
-    return;
-  }
-  xq_error err = {0};
-  h->busy = 1;
-  c->pending_replies++;
-  xq__conn_ref(c);
-  int rc = xq__ingest_pgn(s, round, r->body, r->body_len, push_done, h, &err);
-  if (rc != XQ_OK) {
-    h->busy = 0;
-    c->pending_replies--;
-    xq__conn_unref(c);
-    int status = rc == XQ_ELIMIT ? 413 : rc == XQ_EINVAL ? 400 : rc == XQ_ENOMEM ? 500 : 422;
-    respond_error(c, h, status, rc == XQ_ELIMIT ? XQ__E_LIMIT : NULL, err.msg[0] ? err.msg : xq_strerror(rc),
-                  NULL);
-  }
-}
-
 /* ------------------------------------------------------------------ */
 /* Operations for a token (POST /api/op)                               */
 /* ------------------------------------------------------------------ */
 
 /* 413 for a body over what the route takes (`max` bytes; 0: none). */
-static void too_large(xq__conn *c, http_conn *h, size_t max)
+void xq__http_too_large(xq__conn *c, xq__http_conn *h, size_t max)
 {
   char msg[96];
   if (h->kind == RT_OP) snprintf(msg, sizeof msg, "at most %d requests and %d bytes", XQ_OP_LINES_MAX, XQ_HTTP_OP_BODY_MAX);
   else if (max) snprintf(msg, sizeof msg, "a request body of at most %zu bytes", max);
   else snprintf(msg, sizeof msg, "this resource takes no request body");
-  respond_error(c, h, 413, XQ__E_LIMIT, msg, NULL);
-}
-
-/* Every request of the body has its reply (some waited for a commit or a
- * worker job): they go back as the body of the answer, in request order. */
-static void op_done(void *arg, const char *lines, size_t n)
-{
-  http_conn *h = arg;
-  xq__conn *c = h->c;
-  if (!c->closing) {
-    if (!lines) {
-      respond_error(c, h, 500, NULL, "out of memory", NULL);
-    } else {
-      /* one reply is a JSON document; several are JSON lines */
-      const char *nl = memchr(lines, '\n', n);
-      int one = nl && (size_t)(nl - lines) + 1 == n;
-      respond(c, h, 200, one ? "application/json" : "application/x-ndjson", lines, n, NULL);
-    }
-  }
-  async_done(c, h);
-}
-
-/* The JSON-lines operations (docs/protocol.md) for the token of the
- * Authorization header, with that token's role: the same dispatcher and
- * role checks as a TCP session after hello, and the same replies. */
-static void post_op(xq__server *s, xq__conn *c, http_conn *h)
-{
-  const xq_ttoken *t = NULL;
-  /* checked on the head already; again for the token's role now */
-  if (bearer(s, c, h, "send Authorization: Bearer TOKEN", &t)) return;
-  const xq__http_req *r = &h->p.req;
-  if (!r->body || !r->body_len) {
-    respond_error(c, h, 400, NULL, "the body is empty: send one JSON request a line", NULL);
-    return;
-  }
-  h->busy = 1;
-  c->pending_replies++;
-  xq__conn_ref(c);
-  int rc = xq__op_run(s, t, r->body, r->body_len, op_done, h);
-  if (rc != XQ_OK) {
-    h->busy = 0;
-    c->pending_replies--;
-    xq__conn_unref(c);
-    if (rc == XQ_ELIMIT) too_large(c, h, XQ_HTTP_OP_BODY_MAX);
-    else
-      respond_error(c, h, rc == XQ_EINVAL ? 400 : 500, NULL,
-                    rc == XQ_EINVAL ? "the body has no request" : "out of memory", NULL);
-  }
+  xq__http_error(c, h, 413, XQ__E_LIMIT, msg, NULL);
 }
 
 /* ------------------------------------------------------------------ */
@@ -666,9 +274,14 @@ static int number(const char **p)
   return (int)v;
 }
 
+static int round_published(const xq__server *s, int round)
+{
+  return round >= 1 && round <= XQ_ROUNDS_LIVE_MAX && s->rounds[round];
+}
+
 /* The kind of a path under /api/rounds/ (`p` past that prefix), with its
  * round and table into h; -1 when there is none. */
-static int round_path(http_conn *h, const char *p)
+static int round_path(xq__http_conn *h, const char *p)
 {
   if ((h->round = number(&p)) < 0) return -1;
   if (!strcmp(p, ".pgn")) return RT_PGN;
@@ -682,7 +295,7 @@ static int round_path(http_conn *h, const char *p)
 
 /* The kind of a path (RT_*), with what the path names into h; -1 for
  * no such resource. */
-static int path_kind(http_conn *h, const char *path)
+static int path_kind(xq__http_conn *h, const char *path)
 {
   if (!strcmp(path, "/") || !strcmp(path, "/index.html")) {
     h->asset = "index.html";
@@ -705,26 +318,26 @@ static int path_kind(http_conn *h, const char *path)
 
 /* The ?round=N of a request into *out (0 when absent). 0, or answers 400
  * and returns -1. */
-static int round_query(xq__conn *c, http_conn *h, int *out)
+static int round_query(xq__conn *c, xq__http_conn *h, int *out)
 {
   char q[32];
   *out = 0;
-  if (xq__http_query(h->p.req.query, "round", q, sizeof q) < 0) return 0;
+  if (xq__http_parse_query(h->p.req.query, "round", q, sizeof q) < 0) return 0;
   const char *p = q;
   if ((*out = number(&p)) >= 0 && !*p) return 0;
-  respond_error(c, h, 400, NULL, "round is a number", NULL);
+  xq__http_error(c, h, 400, NULL, "round is a number", NULL);
   return -1;
 }
 
 /* What the head asks for, into h->kind and its arguments: 0, or the
  * answer sent (404, 405, 400) and -1. */
-static int resolve(xq__server *s, xq__conn *c, http_conn *h)
+static int resolve(xq__server *s, xq__conn *c, xq__http_conn *h)
 {
   const char *m = h->p.req.method;
   h->round = h->table = 0;
   h->asset = NULL;
   if ((h->kind = path_kind(h, h->p.req.path)) < 0) {
-    respond_error(c, h, 404, NULL, "no such resource", NULL);
+    xq__http_error(c, h, 404, NULL, "no such resource", NULL);
     return -1;
   }
   /* the methods of each kind: POST for the two that take a body, GET
@@ -735,13 +348,13 @@ static int resolve(xq__server *s, xq__conn *c, http_conn *h)
   if (!ok) {
     char extra[64];
     snprintf(extra, sizeof extra, "Allow: %s\r\n", allow);
-    respond_error(c, h, 405, NULL, "method not allowed", extra);
+    xq__http_error(c, h, 405, NULL, "method not allowed", extra);
     return -1;
   }
   if ((h->kind == RT_STANDINGS || h->kind == RT_EVENTS) && round_query(c, h, &h->round) < 0) return -1;
   int in_round = h->kind >= RT_PGN; /* the kinds under /api/rounds/ */
   if (in_round && !round_published(s, h->round)) {
-    respond_error(c, h, 404, NULL, "round not published", NULL);
+    xq__http_error(c, h, 404, NULL, "round not published", NULL);
     return -1;
   }
   return 0;
@@ -753,7 +366,7 @@ static int resolve(xq__server *s, xq__conn *c, http_conn *h)
  * begins (a viewer of the fan-out holds none: a crowd arriving at once
  * is not turned away); else 503 with Retry-After, and the close. Returns
  * 1 when it may go on. */
-static int reserve_pass(xq__server *s, xq__conn *c, http_conn *h)
+static int reserve_pass(xq__server *s, xq__conn *c, xq__http_conn *h)
 {
   int unknown;
   if (token_of(s, h, &unknown)) {
@@ -764,7 +377,7 @@ static int reserve_pass(xq__server *s, xq__conn *c, http_conn *h)
   char extra[48];
   snprintf(extra, sizeof extra, "Retry-After: %d\r\n", XQ_HTTP_RETRY_AFTER_S);
   h->keep_alive = 0;
-  respond_error(c, h, 503, XQ__E_LIMIT, "the server is full for clients without a token", extra);
+  xq__http_error(c, h, 503, XQ__E_LIMIT, "the server is full for clients without a token", extra);
   return 0;
 }
 
@@ -774,7 +387,7 @@ static int reserve_pass(xq__server *s, xq__conn *c, http_conn *h)
  * token (401, 403). A refused request's body is never read: its answer
  * ends the connection (respond). Returns 1 when the request goes on (its
  * body, if any, follows), 0 when it was answered. */
-static int judge_head(xq__server *s, xq__conn *c, http_conn *h)
+static int judge_head(xq__server *s, xq__conn *c, xq__http_conn *h)
 {
   const xq__http_req *r = &h->p.req;
   long long body = r->content_length > 0 ? r->content_length : 0;
@@ -789,20 +402,20 @@ static int judge_head(xq__server *s, xq__conn *c, http_conn *h)
   size_t max = h->kind == RT_OP ? XQ_HTTP_OP_BODY_MAX : h->kind == RT_PUSH ? XQ_HTTP_BODY_MAX : 0;
   const xq_ttoken *t;
   if ((unsigned long long)body > max) {
-    too_large(c, h, max);
+    xq__http_too_large(c, h, max);
     return 0;
   }
-  if (h->kind == RT_OP && bearer(s, c, h, "send Authorization: Bearer TOKEN", &t)) return 0;
-  if (h->kind == RT_PUSH && authorise(s, c, h)) return 0;
+  if (h->kind == RT_OP && xq__http_bearer(s, c, h, "send Authorization: Bearer TOKEN", &t)) return 0;
+  if (h->kind == RT_PUSH && xq__http_staff(s, c, h)) return 0;
   h->unread = 0;
-  if (xq__http_parser_body(&h->p, max) < 0) {
+  if (xq__http_parse_body(&h->p, max) < 0) {
     xq__conn_close(c); /* out of memory */
     return 0;
   }
   if (h->p.state == XQ__HP_BODY) {
     xq__conn_deadline(c, XQ_HTTP_BODY_MS, "a request body not received in time");
     /* RFC 9110 10.1.1: the client waits for this before it sends the body */
-    const char *expect = xq__http_header(r, "Expect");
+    const char *expect = xq__http_parse_header(r, "Expect");
     static const char cont[] = "HTTP/1.1 100 Continue\r\n\r\n";
     if (expect && r->minor == 1 && !strcasecmp(expect, "100-continue")) xq__conn_send(c, cont, sizeof cont - 1);
   }
@@ -812,22 +425,22 @@ static int judge_head(xq__server *s, xq__conn *c, http_conn *h)
 /* Answer a request that is whole (its body read). The reads (every GET
  * but the stream) carry an ETag; those of the API may be cached for
  * XQ_HTTP_MAX_AGE_S (docs/http.md). */
-static void serve(xq__server *s, xq__conn *c, http_conn *h)
+static void serve(xq__server *s, xq__conn *c, xq__http_conn *h)
 {
   h->etag = h->kind != RT_OP && h->kind != RT_PUSH && h->kind != RT_EVENTS;
   if (h->etag && h->kind != RT_ASSET) h->cache = live_cache;
   switch (h->kind) {
-  case RT_ASSET: get_asset(c, h, h->asset); break;
-  case RT_OP: post_op(s, c, h); break;
-  case RT_EVENT: get_event(s, c, h); break;
-  case RT_STANDINGS: get_standings(s, c, h, h->round); break;
-  case RT_KNOCKOUT: respond_json(c, h, xq__ko_json(s)); break;
-  case RT_TRF: get_trf(s, c, h); break;
-  case RT_EVENTS: get_events(s, c, h, h->round); break;
-  case RT_PGN: get_pgn(s, c, h, h->round, h->table); break;
-  case RT_PAIRINGS: get_pairings(s, c, h, h->round); break;
-  case RT_GAMES: get_games(s, c, h, h->round); break;
-  default: post_push(s, c, h, h->round); break;
+  case RT_ASSET: xq__http_api_asset(c, h, h->asset); break;
+  case RT_OP: xq__http_api_op(s, c, h); break;
+  case RT_EVENT: xq__http_api_event(s, c, h); break;
+  case RT_STANDINGS: xq__http_api_standings(s, c, h, h->round); break;
+  case RT_KNOCKOUT: xq__http_api_knockout(s, c, h); break;
+  case RT_TRF: xq__http_api_trf(s, c, h); break;
+  case RT_EVENTS: xq__http_api_events(s, c, h, h->round); break;
+  case RT_PGN: xq__http_api_pgn(s, c, h, h->round, h->table); break;
+  case RT_PAIRINGS: xq__http_api_pairings(s, c, h, h->round); break;
+  case RT_GAMES: xq__http_api_games(s, c, h, h->round); break;
+  default: xq__http_api_push(s, c, h, h->round); break;
   }
 }
 
@@ -837,16 +450,16 @@ static void serve(xq__server *s, xq__conn *c, http_conn *h)
 
 /* A request was answered: wait for the next one, XQ_HTTP_IDLE_MS at
  * most until its first byte. */
-static void request_over(xq__conn *c, http_conn *h)
+static void request_over(xq__conn *c, xq__http_conn *h)
 {
-  xq__http_parser_reset(&h->p);
+  xq__http_parse_reset(&h->p);
   c->part_since = 0;
   if (!h->sse && !h->ended && !c->reserve) xq__conn_deadline(c, XQ_HTTP_IDLE_MS, "idle");
 }
 
 /* Bytes of a head wait in the buffer: the whole head within
  * XQ_HTTP_HEAD_MS of the first (armed once; more bytes move nothing). */
-static void head_deadline(xq__conn *c, http_conn *h, size_t left)
+static void head_deadline(xq__conn *c, xq__http_conn *h, size_t left)
 {
   if (!left || c->part_since || c->closing || c->stalled || c->reserve || h->busy) return;
   if (h->p.state != XQ__HP_HEAD) return;
@@ -858,11 +471,11 @@ static void head_deadline(xq__conn *c, http_conn *h, size_t left)
  * meanwhile (an answer that could not be written, an event stream handed
  * to the fan-out) left its state to it (http_on_close), freed now unless
  * a push or an op still holds it. */
-static size_t process_over(xq__conn *c, http_conn *h, size_t used)
+static size_t process_over(xq__conn *c, xq__http_conn *h, size_t used)
 {
   h->processing = 0;
   if (c->closing && !h->busy) {
-    xq__http_parser_reset(&h->p);
+    xq__http_parse_reset(&h->p);
     free(h);
     c->ext = NULL;
   }
@@ -872,7 +485,7 @@ static size_t process_over(xq__conn *c, http_conn *h, size_t used)
 /* Parse and answer the requests in c->in; returns the bytes used. Stops
  * at a push waiting for its commit, at an event stream, at a close, and
  * before a request while the answer before it is still unsent. */
-static size_t process(xq__conn *c, http_conn *h)
+static size_t process(xq__conn *c, xq__http_conn *h)
 {
   size_t used = 0;
   h->processing = 1; /* a push answered at once must not re-enter */
@@ -885,7 +498,7 @@ static size_t process(xq__conn *c, http_conn *h)
       /* the stream cannot be resynced: answer and close */
       h->keep_alive = 0;
       h->head_only = 0;
-      respond_error(c, h, h->p.status, NULL, h->p.reason, NULL);
+      xq__http_error(c, h, h->p.status, NULL, h->p.reason, NULL);
       return process_over(c, h, c->len);
     }
     used += (size_t)r;
@@ -912,13 +525,13 @@ static size_t process(xq__conn *c, http_conn *h)
 
 static size_t http_consume(xq__conn *c)
 {
-  http_conn *h = c->ext;
+  xq__http_conn *h = c->ext;
   if (!h) {
     if (!(h = calloc(1, sizeof *h))) {
       xq__conn_close(c);
       return c->len;
     }
-    xq__http_parser_init(&h->p);
+    xq__http_parse_init(&h->p);
     h->c = c;
     c->ext = h;
     /* the first request's head has had its deadline since the accept */
@@ -930,7 +543,7 @@ static size_t http_consume(xq__conn *c)
 
 static void http_overflow(xq__conn *c)
 {
-  http_conn *h = c->ext;
+  xq__http_conn *h = c->ext;
   if (h && h->busy) {
     /* the buffer is full of requests behind a push: stop reading until
      * the push is answered (push_done resumes) */
@@ -943,14 +556,14 @@ static void http_overflow(xq__conn *c)
   }
   /* the parser takes bodies as they come, so only a head fills the
    * buffer: it is over XQ_HTTP_HEAD_MAX */
-  http_conn tmp = {.keep_alive = 0};
+  xq__http_conn tmp = {.keep_alive = 0};
   if (h) h->keep_alive = 0;
-  respond_error(c, h ? h : &tmp, 431, NULL, "request head too large", NULL);
+  xq__http_error(c, h ? h : &tmp, 431, NULL, "request head too large", NULL);
 }
 
 static void http_on_close(xq__conn *c)
 {
-  http_conn *h = c->ext;
+  xq__http_conn *h = c->ext;
   if (c->hub_watch) xq__hub_unwatch(c->srv, c);
   if (!h) return;
   if (h->busy || h->processing) {
@@ -959,7 +572,7 @@ static void http_on_close(xq__conn *c)
      * until then (async_done, process_over) */
     return;
   }
-  xq__http_parser_reset(&h->p);
+  xq__http_parse_reset(&h->p);
   free(h);
   c->ext = NULL;
 }

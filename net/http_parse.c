@@ -15,18 +15,18 @@
 #include <string.h>
 #include <strings.h>
 
-void xq__http_parser_init(xq__http_parser *p)
+void xq__http_parse_init(xq__http_parser *p)
 {
   memset(p, 0, sizeof *p);
   p->req.content_length = -1;
 }
 
-void xq__http_parser_reset(xq__http_parser *p)
+void xq__http_parse_reset(xq__http_parser *p)
 {
   free(p->req.raw);
   free(p->req.path);
   free(p->req.body);
-  xq__http_parser_init(p);
+  xq__http_parse_init(p);
 }
 
 static long fail(xq__http_parser *p, int status, const char *reason)
@@ -205,7 +205,7 @@ static long parse_head(xq__http_parser *p, size_t n)
   /* RFC 9112 3.2: one Host, and in HTTP/1.1 always one */
   if (hosts > 1) return fail(p, 400, "more than one Host header");
   if (r->minor == 1 && !hosts) return fail(p, 400, "HTTP/1.1 request without Host");
-  const char *conn = xq__http_header(r, "Connection");
+  const char *conn = xq__http_parse_header(r, "Connection");
   r->keep_alive = r->minor == 1 ? !(conn && has_token(conn, "close"))
                                 : (conn && has_token(conn, "keep-alive"));
   return 0;
@@ -251,7 +251,7 @@ long xq__http_parse(xq__http_parser *p, const char *buf, size_t len)
   return (long)n;
 }
 
-int xq__http_parser_body(xq__http_parser *p, size_t max)
+int xq__http_parse_body(xq__http_parser *p, size_t max)
 {
   if (p->state != XQ__HP_HEAD_DONE) return p->state == XQ__HP_ERROR ? -1 : 0;
   xq__http_req *r = &p->req;
@@ -266,14 +266,14 @@ int xq__http_parser_body(xq__http_parser *p, size_t max)
   return 0;
 }
 
-const char *xq__http_header(const xq__http_req *r, const char *name)
+const char *xq__http_parse_header(const xq__http_req *r, const char *name)
 {
   for (int i = 0; i < r->nfields; i++)
     if (!strcasecmp(r->fields[i].name, name)) return r->fields[i].value;
   return NULL;
 }
 
-int xq__http_query(const char *query, const char *key, char *out, size_t cap)
+int xq__http_parse_query(const char *query, const char *key, char *out, size_t cap)
 {
   size_t klen = strlen(key);
   const char *s = query;
@@ -294,7 +294,7 @@ int xq__http_query(const char *query, const char *key, char *out, size_t cap)
   return -1;
 }
 
-const char *xq__http_status_text(int status)
+const char *xq__http_parse_status_text(int status)
 {
   switch (status) {
   case 200: return "OK";
@@ -320,7 +320,7 @@ const char *xq__http_status_text(int status)
   }
 }
 
-long xq__http_response_head(const char *buf, size_t len, int *status, long long *content_length,
+long xq__http_parse_response(const char *buf, size_t len, int *status, long long *content_length,
                             int *chunked)
 {
   size_t n = head_end(buf, len, 0);
@@ -364,7 +364,7 @@ long xq__http_response_head(const char *buf, size_t len, int *status, long long 
   return (long)n;
 }
 
-long xq__http_dechunk(char *buf, size_t len)
+long xq__http_parse_dechunk(char *buf, size_t len)
 {
   size_t in = 0, out = 0;
   for (;;) {

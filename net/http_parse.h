@@ -11,7 +11,7 @@
  * partial head), so the caller's buffer holds at most one head at a time.
  * The parser stops after the head: the caller judges the request on its
  * head (route, method, token, the length announced) before it lets the
- * parser take a byte of the body (xq__http_parser_body).
+ * parser take a byte of the body (xq__http_parse_body).
  */
 #ifndef XQ_NET_HTTP_PARSE_H
 #define XQ_NET_HTTP_PARSE_H
@@ -44,7 +44,7 @@ typedef struct xq__http_req {
 
 enum {
   XQ__HP_HEAD = 0,             /* reading a head */
-  XQ__HP_HEAD_DONE,            /* a head is complete: the caller judges it (xq__http_parser_body) */
+  XQ__HP_HEAD_DONE,            /* a head is complete: the caller judges it (xq__http_parse_body) */
   XQ__HP_BODY,                 /* reading the body the caller took */
   XQ__HP_DONE,                 /* a request is complete */
   XQ__HP_ERROR
@@ -59,19 +59,19 @@ typedef struct xq__http_parser {
 } xq__http_parser;
 
 /* Make `p` ready for the first request. Cannot fail. */
-void xq__http_parser_init(xq__http_parser *p);
+void xq__http_parse_init(xq__http_parser *p);
 
 /* Free the request's head and body and wait for the next request.
  * Call after handling a DONE request and when the connection closes.
  * Cannot fail. */
-void xq__http_parser_reset(xq__http_parser *p);
+void xq__http_parse_reset(xq__http_parser *p);
 
 /* Feed buf[0..len): returns the number of bytes used (0 when the head is
  * still incomplete; those bytes must be offered again with what follows).
  * Once a head is complete p->state becomes XQ__HP_HEAD_DONE and no byte
- * after it is used until xq__http_parser_body; once a request is complete
+ * after it is used until xq__http_parse_body; once a request is complete
  * it becomes XQ__HP_DONE and no further byte is used until
- * xq__http_parser_reset. Returns -1 for a request that cannot be served
+ * xq__http_parse_reset. Returns -1 for a request that cannot be served
  * (p->state XQ__HP_ERROR, p->status and p->reason say why): a head of
  * XQ_HTTP_HEAD_MAX bytes or more without its end, or more than
  * XQ_HTTP_HEADERS_MAX fields (431); a chunked body (411); another
@@ -88,30 +88,30 @@ long xq__http_parse(xq__http_parser *p, const char *buf, size_t len);
  * there is none, XQ__HP_DONE; -1 with the state XQ__HP_ERROR and status
  * 413 when Content-Length is over `max` (no byte of the body was taken),
  * 500 when out of memory. */
-int xq__http_parser_body(xq__http_parser *p, size_t max);
+int xq__http_parse_body(xq__http_parser *p, size_t max);
 
 /* Value of header `name` (ASCII case-insensitive) of `r`, or NULL. */
-const char *xq__http_header(const xq__http_req *r, const char *name);
+const char *xq__http_parse_header(const xq__http_req *r, const char *name);
 
 /* Value of the query parameter `key` in query text `query` (form
  * encoding: '+' is a space, %XX decoded) copied into out[0..cap)
  * NUL-terminated. Returns its length, or -1 when absent, too long for
  * `cap`, or holding a NUL. */
-int xq__http_query(const char *query, const char *key, char *out, size_t cap);
+int xq__http_parse_query(const char *query, const char *key, char *out, size_t cap);
 
 /* Reason phrase of a status code ("Not Found"); "Unknown" otherwise. */
-const char *xq__http_status_text(int status);
+const char *xq__http_parse_status_text(int status);
 
 /* A response head at the start of buf[0..len) (for the poller): returns
  * its length once complete (the body follows), 0 when more is needed, -1
  * when malformed or XQ_HTTP_HEAD_MAX bytes pass without its end. Fills
  * *status, *content_length (-1 when absent) and *chunked. */
-long xq__http_response_head(const char *buf, size_t len, int *status, long long *content_length,
+long xq__http_parse_response(const char *buf, size_t len, int *status, long long *content_length,
                             int *chunked);
 
 /* Decode a complete chunked body in place: buf[0..len) becomes the data,
  * whose length is returned; -1 when the chunks are malformed or
  * incomplete. Chunk extensions and trailers are skipped. */
-long xq__http_dechunk(char *buf, size_t len);
+long xq__http_parse_dechunk(char *buf, size_t len);
 
 #endif /* XQ_NET_HTTP_PARSE_H */

@@ -28,7 +28,13 @@
 #include <string.h>
 #include <sys/time.h>
 
+#include "commit.h"
+#include "conn.h"
+#include "fanout.h"
+#include "hub.h"
 #include "internal.h"
+#include "live.h"
+#include "publish.h"
 
 typedef struct hub_event {
   int64_t id;
@@ -227,6 +233,8 @@ int64_t xq__hub_publish(xq__server *s, const char *type, int round, int board, c
   return id;
 }
 
+void xq__hub_players_changed(xq__server *s) { xq__hub_publish(s, "players", 0, 0, "{}"); }
+
 /* The games a snapshot shows: round `round`, or the latest published
  * round when 0 (the one being played; older rounds are final and served
  * by /api/rounds/N/games.json). */
@@ -243,7 +251,7 @@ static int snapshot_round(xq__server *s, int round)
 static xq__buf *snapshot(xq__server *s, int format, int round, int64_t id)
 {
   int r = snapshot_round(s, round);
-  char *games = r > 0 ? xq__round_state_json(s, r) : NULL;
+  char *games = r > 0 ? xq__live_json_round(s, r) : NULL;
   size_t gl = games ? strlen(games) : 2;
   size_t cap = gl + 160;
   xq__buf *b = xq__buf_new(cap);
@@ -392,22 +400,21 @@ fail:
 /* The games are as broadcast: no event is judged whose row is not yet
  * durable and its event published (the group commit has nothing queued
  * and none under way). */
-static int level(const xq__server *s) { return xq__commit_queued(s) == 0 && xq__store_idle(s); }
+static int level(const xq__server *s) { return xq__commit_queued(s) == 0 && xq__commit_idle(s); }
 
 /* After a group commit: the streams waiting for a snapshot get it once
  * the games are level with the broadcast, or once the oldest has waited
  * XQ_SNAPSHOT_WAIT_MS; else after the next commit. */
-static void waits_check(void *arg, int status)
+static void waits_check(xq__server *s, void *arg, int status)
 {
-  (void)status;
-  xq__server *s = arg;
+  (void)status, (void)arg;
   xq__hub *h = s->hub;
   h->wait_armed = 0;
   if (!h->nwaits) return;
   int late = uv_now(s->loop) - h->wait_since >= XQ_SNAPSHOT_WAIT_MS;
   if (!level(s) && !late && !s->stopping) {
     h->wait_armed = 1;
-    xq__commit_then(s, waits_check, s);
+    xq__commit_then(s, waits_check, NULL);
     return;
   }
   hub_wait *w = h->waits;
@@ -468,7 +475,7 @@ static int wait_for_level(xq__server *s, xq__conn *c, int round, xq__buf *head)
   xq__conn_ref(c);
   if (!h->wait_armed) {
     h->wait_armed = 1;
-    xq__commit_then(s, waits_check, s);
+    xq__commit_then(s, waits_check, NULL);
   }
   return XQ_OK;
 }

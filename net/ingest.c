@@ -25,8 +25,20 @@
 #include <string.h>
 #include <strings.h>
 
+#include "commit.h"
+#include "hub.h"
 #include "ingest.h"
+#include "internal.h"
+#include "live.h"
 #include "records.h"
+
+/* Per round and table: a digest of the last illegal move recorded from a
+ * source (prefix, ply and text), so that pushing the same PGN again does
+ * not record the same foul twice. */
+struct xq__ingest {
+  uint64_t *illegal_seen[XQ_ROUNDS_LIVE_MAX + 1];
+  int illegal_n[XQ_ROUNDS_LIVE_MAX + 1];
+};
 
 /* ------------------------------------------------------------------ */
 /* State                                                               */
@@ -38,18 +50,10 @@ int xq__ingest_init(xq__server *s)
   return s->ingest ? XQ_OK : XQ_ENOMEM;
 }
 
-void xq__ingest_close(xq__server *s)
-{
-  if (!s->ingest || s->ingest->closed) return;
-  s->ingest->closed = 1;
-  xq__poll_close_all(s);
-}
-
 void xq__ingest_free(xq__server *s)
 {
   xq__ingest *in = s->ingest;
   if (!in) return;
-  xq__poll_free_all(s);
   for (int r = 0; r <= XQ_ROUNDS_LIVE_MAX; r++) free(in->illegal_seen[r]);
   free(in);
   s->ingest = NULL;
@@ -493,28 +497,6 @@ typedef struct applied {
   int count;
 } applied;
 
-/* Broadcast data of an ingested move (the fields of a board's move). */
-static char *move_data(const xq__live *lv, const xq_pos *before, xq_move m, const char *ruling)
-{
-  char iccs[XQ_MOVE_TEXT_MAX], wxf[XQ_MOVE_TEXT_MAX], zh[XQ_MOVE_TEXT_MAX], fen[XQ_FEN_MAX];
-  xq_move_format(before, m, XQ_NOTE_ICCS, iccs, sizeof iccs);
-  xq_move_format(before, m, XQ_NOTE_WXF, wxf, sizeof wxf);
-  xq_move_format(before, m, XQ_NOTE_CHINESE, zh, sizeof zh);
-  xq_fen_format(&lv->g->pos, fen, sizeof fen);
-  char clock[64] = "null";
-  long ck[2];
-  xq__live_clock(lv, ck);
-  if (ck[0] >= 0) snprintf(clock, sizeof clock, "[%ld,%ld]", ck[0], ck[1]);
-  size_t n = 512 + (ruling ? strlen(ruling) : 0);
-  char *t = malloc(n);
-  if (t)
-    snprintf(t, n, "{\"ply\":%d,\"move\":\"%s\",\"wxf\":\"%s\",\"zh\":\"%s\",\"fen\":\"%s\",\"clock\":%s,"
-             "\"result\":\"%s\",\"source\":\"pgn\"%s%s}",
-             lv->g->nply, iccs, wxf, zh, fen, clock, xq__live_result(lv), ruling ? ",\"ruling\":" : "",
-             ruling ? ruling : "");
-  return t;
-}
-
 static uint64_t digest(const xq_move *m, int n, const char *tok)
 {
   uint64_t h = 1469598103934665603ULL; /* FNV-1a */
@@ -550,12 +532,12 @@ static int apply(push *p, xq__live *lv, applied *k, const xq_event *ev, int n, x
     }
   k->count++;
   if (ev[0].kind == XQ_EVENT_TRUNCATE) {
-    cJSON *st = xq__game_state(p->s, lv);
+    cJSON *st = xq__live_json_game(p->s, lv);
     char *data = st ? cJSON_PrintUnformatted(st) : NULL;
     cJSON_Delete(st);
     rc = add_bcast(p, "game", lv->round, lv->board, data);
   } else if (lv->g->nply == nply + 1) {
-    rc = add_bcast(p, "move", lv->round, lv->board, move_data(lv, &before, lv->g->hist[nply].move, vjson));
+    rc = add_bcast(p, "move", lv->round, lv->board, xq__live_json_move(lv, &before, lv->g->hist[nply].move, vjson, "pgn"));
   } else {
     rc = add_bcast(p, "verdict", lv->round, lv->board, vjson ? strdup(vjson) : xq_verdict_json(v));
   }
@@ -672,6 +654,14 @@ static int sync_illegal(push *p, const src_game *g, xq__live *lv, applied *k, cJ
   return XQ_OK;
 }
 
+/* A game's row of the push is durable or failed: a failed one takes the
+ * game back to what the store holds (the push's reply says so, and its
+ * broadcasts are not sent: push_durable). */
+static void row_durable(xq__server *s, void *arg, int status)
+{
+  if (status != XQ_OK) xq__live_failed(s, arg);
+}
+
 /* Bring table `lv` in line with source game `g`; notes go to `entry`. */
 static void sync_game(push *p, const src_game *g, xq__live *lv, cJSON *entry)
 {
@@ -725,7 +715,7 @@ static void sync_game(push *p, const src_game *g, xq__live *lv, cJSON *entry)
   cJSON_AddNumberToObject(entry, "applied", k.count);
   if (k.count) {
     xq_tgame_rec rec = {.round = lv->round, .board = lv->board, .source = XQ_GSRC_INGEST, .reply = ""};
-    if ((rc = xq__commit_row(s, &rec, k.ev.v, k.ev.n, NULL, NULL, NULL, NULL)) != XQ_OK) goto fail;
+    if ((rc = xq__commit_row(s, &rec, k.ev.v, k.ev.n, row_durable, lv)) != XQ_OK) goto fail;
     xq__live_settle(s, lv);
   }
   xq_events_clear(&k.ev);
@@ -756,8 +746,9 @@ static void push_free(push *p)
   free(p);
 }
 
-static void push_durable(void *arg, int status)
+static void push_durable(xq__server *s, void *arg, int status)
 {
+  (void)s;
   push *p = arg;
   char *json = NULL;
   if (status == XQ_OK) {

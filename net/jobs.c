@@ -23,7 +23,9 @@
  */
 #include <stdlib.h>
 
+#include "conn.h"
 #include "internal.h"
+#include "jobs.h"
 
 #define SLOTS_MAX \
   (XQ_ENGINE_RUNNING_MAX > XQ_TOURNEY_RUNNING_MAX ? XQ_ENGINE_RUNNING_MAX : XQ_TOURNEY_RUNNING_MAX)
@@ -130,7 +132,7 @@ static void after_cb(uv_work_t *w, int status)
   free_if_idle(s);
 }
 
-int xq__job_queue(xq__server *s, xq__job *j, int lane_no, xq__conn *owner, int role,
+int xq__jobs_queue(xq__server *s, xq__job *j, int lane_no, xq__conn *owner, int role,
                   void (*run)(xq__job *), void (*after)(xq__job *, int))
 {
   if (lane_no < 0 || lane_no >= XQ__LANES) return XQ_EINVAL;

@@ -18,7 +18,10 @@
 #include <string.h>
 #include <sys/time.h>
 
+#include "commit.h"
+#include "hub.h"
 #include "internal.h"
+#include "live.h"
 
 _Static_assert(XQ_ROUNDS_LIVE_MAX == XQ_KO_ROUND, "the knockout tables are the last live round");
 
@@ -106,7 +109,7 @@ int xq__live_add_round(xq__server *s, int round, xq_error *err)
   return XQ_OK;
 }
 
-void xq__ko_rules(const xq_rules *base, const xq_ko *ko, int match, int type, xq_rules *out)
+void xq__live_ko_rules(const xq_rules *base, const xq_ko *ko, int match, int type, xq_rules *out)
 {
   *out = *base;
   int b = 0, bb = 0, inc = 0;
@@ -134,7 +137,7 @@ int xq__live_add_ko(xq__server *s, xq_error *err)
   for (int i = had; i < n; i++) {
     const xq_ko_table *t = &s->ko->tables[i];
     xq_rules ru;
-    xq__ko_rules(&s->rules, s->ko, t->match, t->type, &ru);
+    xq__live_ko_rules(&s->rules, s->ko, t->match, t->type, &ru);
     arr[i] = live_new(XQ_KO_ROUND, i + 1, t->red, t->black, &ru, err);
     if (!arr[i]) return XQ_ENOMEM; /* the tables before it are live */
     arr[i]->recorded = t->done;
@@ -299,6 +302,24 @@ void xq__live_settle_all(xq__server *s)
   if (n) xq__log(s, "%d finished games had no result in the tournament log: recorded", n);
 }
 
+/* After the completions of a failed batch: the games it touched are
+ * rebuilt from what the store holds, in one pass over the log. */
+static void rebuild_failed(xq__server *s, void *arg, int status)
+{
+  (void)arg, (void)status;
+  s->rebuild_armed = 0;
+  xq_error err = {0};
+  if (xq__live_rebuild_marked(s, &err) != XQ_OK) xq__log(s, "rebuild failed: %s", err.msg);
+}
+
+void xq__live_failed(xq__server *s, xq__live *lv)
+{
+  lv->rebuild = 1;
+  if (s->rebuild_armed) return;
+  s->rebuild_armed = 1;
+  xq__commit_then(s, rebuild_failed, NULL);
+}
+
 int xq__live_rebuild(xq__server *s, xq__live *lv, xq_error *err)
 {
   lv->rebuild = 1;
@@ -361,10 +382,9 @@ typedef struct settle_job {
   char reason[48];
 } settle_job;
 
-static void settle_now(void *arg, int status)
+static void settle_now(xq__server *s, void *arg, int status)
 {
   settle_job *j = arg;
-  xq__server *s = j->s;
   xq__live *lv = xq__live_get(s, j->round, j->board);
   xq_error err = {0};
   if (status == XQ_OK && lv && xq_tstore_result(s->store, j->round, j->board, j->code, &err) == XQ_OK) {

@@ -26,7 +26,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "conn.h"
 #include "internal.h"
+#include "jobs.h"
+#include "ops.h"
+#include "proto.h"
 
 /* ------------------------------------------------------------------ */
 /* Request fields                                                      */
@@ -206,7 +210,7 @@ static void move_error(xq__req *r, const movev *mv, int i, int rc, const xq_erro
   char msg[XQ_ERR_MSG_LEN + 64];
   if (err->msg[0]) snprintf(msg, sizeof msg, "%s", err->msg);
   else snprintf(msg, sizeof msg, "%.40s: %s", mv->v[i], xq_strerror(rc));
-  xq__reply_error(r->c, r->id, xq__error_code(rc), msg, i);
+  xq__reply_error(r->c, r->id, xq__reply_code(rc), msg, i);
 }
 
 /* Play mv[0..n) from *pos (each must parse and be legal). Returns 0, or
@@ -487,7 +491,7 @@ static void run_adjudicate(job *j)
     if (i < j->ev.n) rc = xq_game_apply_one(g, &j->ev.v[i], &v, &err);
     else snprintf(err.msg, sizeof err.msg, "%s", j->bad_msg);
     if (rc != XQ_OK) {
-      j->ecode = xq__error_code(rc);
+      j->ecode = xq__reply_code(rc);
       snprintf(j->emsg, sizeof j->emsg, "%s", err.msg[0] ? err.msg : xq_strerror(rc));
       j->eply = i;
       free(g);
@@ -641,7 +645,7 @@ static job *job_new(xq__server *s, xq__req *r, int kind)
 {
   if (engine_cap_check(s, r)) return NULL;
   job *j = calloc(1, sizeof *j);
-  if (j) j->idtext = xq__id_text(r->id);
+  if (j) j->idtext = xq__reply_id(r->id);
   if (!j || !j->idtext) {
     free(j);
     xq__reply_error(r->c, r->id, XQ__E_INTERNAL, "out of memory", -1);
@@ -658,7 +662,7 @@ static job *job_new(xq__server *s, xq__req *r, int kind)
 static void job_start(xq__server *s, xq__req *r, job *j)
 {
   j->c = r->c;
-  if (xq__job_queue(s, &j->base, XQ__LANE_ENGINE, r->c, r->c->role, job_work, job_after) != XQ_OK) {
+  if (xq__jobs_queue(s, &j->base, XQ__LANE_ENGINE, r->c, r->c->role, job_work, job_after) != XQ_OK) {
     xq__reply_error(r->c, r->id, XQ__E_INTERNAL, "cannot queue the job", -1);
     job_free(j);
     return;
@@ -673,7 +677,7 @@ static void op_perft(xq__server *s, xq__req *r)
   xq_pos pos;
   movev mv;
   const cJSON *d = cJSON_GetObjectItemCaseSensitive(r->json, "depth");
-  if (!xq__is_int(d) || d->valueint < 0) {
+  if (!xq__field_is_int(d) || d->valueint < 0) {
     xq__reply_error(r->c, r->id, XQ__E_BAD_REQUEST, "depth must be a whole number from 0", -1);
     return;
   }

@@ -3,7 +3,7 @@
  * printed sheets of the event -- standings, pairing sheets, score sheets,
  * final places, team standings, prizes -- as CSV, HTML, text or an XLSX
  * workbook, and the event as TRF-16. The request is parsed once here into
- * the task; the sheet is made from the server's copy of the event (and
+ * its task (export_task); the sheet is made from the server's copy of the event (and
  * its knockout stage) by the sheet writers of tourney/sheet/.
  */
 #include <sodium.h>
@@ -11,11 +11,33 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "internal.h"
+#include "ops.h"
 #include "prize.h"
 #include "sheet/sheet.h"
+#include "proto.h"
 #include "task.h"
 
 enum { X_EVENT, X_STANDINGS, X_PAIRINGS, X_SCORESHEETS, X_PLACES, X_TEAMS, X_PRIZES, X_COUNT };
+
+/* export: the request, parsed. */
+typedef struct export_task {
+  xq__task t;
+  int what;                  /* X_* */
+  int format, lang;          /* XQ_SHEET_*, XQ_LANG_* */
+  int round;                 /* 0: the last paired */
+  int mode, count;           /* teams: xq_team_mode (-1: the preset's) and players counted (0: the preset's) */
+  const xq_regulation *reg;  /* teams, prizes: the preset named, NULL none */
+  struct xq_prize_table *prizes; /* teams, prizes: the prize table given as text, NULL none */
+  xq_tpairing pr;            /* pairings, score sheets: the round's tables */
+} export_task;
+
+static void export_fini(xq__task *t)
+{
+  export_task *x = (export_task *)t;
+  free(x->prizes);
+  xq_tpairing_clear(&x->pr);
+}
 
 static const char *const what_names[X_COUNT] = {
   [X_EVENT] = "event", [X_STANDINGS] = "standings", [X_PAIRINGS] = "pairings",
@@ -36,7 +58,7 @@ static const char *const format_names[] = {
 static const xq_ko *the_ko(const xq__server *s) { return s->ko && s->ko->after ? s->ko : NULL; }
 
 /* Final places, as `xqref tourney places` gives them. */
-static int places_sheet(xq__server *s, xq__task *t, const int *ids, FILE *f)
+static int places_sheet(xq__server *s, export_task *t, const int *ids, FILE *f)
 {
   const xq_ko *ko = the_ko(s);
   int complete = 1, tmp[XQ_KO_SIZE_MAX];
@@ -51,7 +73,7 @@ static int places_sheet(xq__server *s, xq__task *t, const int *ids, FILE *f)
 
 /* The prize table of the request: its text, or the preset's for this
  * event's entrants. NULL after `msg` says why. */
-static const xq_prize_table *prize_table(xq__server *s, xq__task *t, xq_prize_table *own, char *msg, size_t cap)
+static const xq_prize_table *prize_table(xq__server *s, export_task *t, xq_prize_table *own, char *msg, size_t cap)
 {
   if (t->prizes) return t->prizes;
   if (!t->reg) return NULL;
@@ -63,7 +85,7 @@ static const xq_prize_table *prize_table(xq__server *s, xq__task *t, xq_prize_ta
   return own;
 }
 
-static int teams_sheet(xq__server *s, xq__task *t, const int *ids, FILE *f, char *msg, size_t cap)
+static int teams_sheet(xq__server *s, export_task *t, const int *ids, FILE *f, char *msg, size_t cap)
 {
   xq_prize_table *own = malloc(sizeof *own);
   xq_team_row *rows = malloc(sizeof *rows * XQ_TEAMS_MAX);
@@ -82,7 +104,7 @@ static int teams_sheet(xq__server *s, xq__task *t, const int *ids, FILE *f, char
   return rc;
 }
 
-static int prizes_sheet(xq__server *s, xq__task *t, const int *ids, FILE *f, char *msg, size_t cap)
+static int prizes_sheet(xq__server *s, export_task *t, const int *ids, FILE *f, char *msg, size_t cap)
 {
   xq_prize_table *own = malloc(sizeof *own);
   if (!own) return XQ_ENOMEM;
@@ -102,7 +124,7 @@ static int prizes_sheet(xq__server *s, xq__task *t, const int *ids, FILE *f, cha
 }
 
 /* The final sheets: places, teams and prizes on the final places. */
-static int final_sheet(xq__server *s, xq__task *t, FILE *f, char *msg, size_t cap)
+static int final_sheet(xq__server *s, export_task *t, FILE *f, char *msg, size_t cap)
 {
   int *ids = malloc(sizeof *ids * (size_t)(s->ev->n ? s->ev->n : 1));
   int rc = ids ? xq_final_places(s->ev, the_ko(s), ids) : XQ_ENOMEM;
@@ -114,7 +136,7 @@ static int final_sheet(xq__server *s, xq__task *t, FILE *f, char *msg, size_t ca
   return rc;
 }
 
-static int write_sheet(xq__server *s, xq__task *t, FILE *f, char *msg, size_t cap)
+static int write_sheet(xq__server *s, export_task *t, FILE *f, char *msg, size_t cap)
 {
   switch (t->what) {
   case X_EVENT: return xq_trf_write(s->ev, f);
@@ -142,7 +164,7 @@ static char *base64(const unsigned char *buf, size_t len)
 
 /* The reply of a made sheet: {format, what, round, filename, text} or,
  * for XLSX, base64 in place of text. Consumes buf. */
-static void send_sheet(xq__task *t, char *buf, size_t len)
+static void send_sheet(export_task *t, char *buf, size_t len)
 {
   char name[64];
   const char *ext = t->format == XQ_SHEET_TRF ? "trf" : t->format == XQ_SHEET_TEXT ? "txt" : format_names[t->format];
@@ -152,7 +174,7 @@ static void send_sheet(xq__task *t, char *buf, size_t len)
   char *b64 = t->format == XQ_SHEET_XLSX ? base64((const unsigned char *)buf, len) : NULL;
   if (t->format == XQ_SHEET_XLSX && !b64) {
     free(buf);
-    xq__task_error(t, XQ__E_INTERNAL, "out of memory");
+    xq__task_error(&t->t, XQ__E_INTERNAL, "out of memory");
     return;
   }
   cJSON *o = cJSON_CreateObject();
@@ -164,21 +186,22 @@ static void send_sheet(xq__task *t, char *buf, size_t len)
   else cJSON_AddStringToObject(o, "text", buf);
   free(b64);
   free(buf);
-  xq__task_send(t, o);
+  xq__task_send(&t->t, o);
 }
 
 /* Run a sheet writer into memory and answer it. */
-static void run_export(xq__server *s, xq__task *t)
+static void run_export(xq__server *s, xq__task *task)
 {
+  export_task *t = (export_task *)task;
   t->round = t->round ? t->round : s->ev->nrounds ? s->ev->nrounds : 1;
   if (t->what == X_PAIRINGS || t->what == X_SCORESHEETS) {
     xq_error err = {0};
     /* the knockout's tables have score sheets, not a pairing sheet */
     int rc = t->round == XQ_KO_ROUND && t->what == X_PAIRINGS
            ? xq_error_set(&err, XQ_EINVAL, -1, -1, "the knockout has its bracket, not a pairing sheet")
-           : xq__round_tables(s, t->round, &t->pr, &err);
+           : xq__ops_ko_tables(s, t->round, &t->pr, &err);
     if (rc) {
-      xq__task_error(t, rc == XQ_EINVAL ? XQ__E_NOT_FOUND : xq__error_code(rc), err.msg);
+      xq__task_error(&t->t, rc == XQ_EINVAL ? XQ__E_NOT_FOUND : xq__reply_code(rc), err.msg);
       return;
     }
   }
@@ -188,7 +211,7 @@ static void run_export(xq__server *s, xq__task *t)
   size_t len = 0;
   FILE *f = open_memstream(&buf, &len);
   if (!f) {
-    xq__task_error(t, XQ__E_INTERNAL, "out of memory");
+    xq__task_error(&t->t, XQ__E_INTERNAL, "out of memory");
     return;
   }
   int rc = write_sheet(s, t, f, msg, sizeof msg);
@@ -197,7 +220,7 @@ static void run_export(xq__server *s, xq__task *t)
   if (rc != XQ_OK) {
     free(buf);
     if (rc == XQ_ELIMIT && !msg[0]) snprintf(msg, sizeof msg, "the sheet is over %d bytes", XQ_EXPORT_REPLY_MAX);
-    xq__task_error(t, rc == XQ_EINVAL && msg[0] ? XQ__E_BAD_REQUEST : xq__error_code(rc),
+    xq__task_error(&t->t, rc == XQ_EINVAL && msg[0] ? XQ__E_BAD_REQUEST : xq__reply_code(rc),
                    msg[0] ? msg : xq_tourney_strerror(rc));
     return;
   }
@@ -217,7 +240,7 @@ static int what_parse(const char *s)
 
 /* The fields of teams and prizes into the task: mode, count, preset,
  * prizes (a prize table file's text). Returns NULL or what is wrong. */
-static const char *final_fields(xq__task *t, const char *mode, const char *preset,
+static const char *final_fields(export_task *t, const char *mode, const char *preset,
                                 const char *prizes, char *msg, size_t cap)
 {
   t->mode = -1;
@@ -240,7 +263,7 @@ static const char *final_fields(xq__task *t, const char *mode, const char *prese
   return NULL;
 }
 
-void xq__op_export(xq__server *s, xq__req *r)
+void xq__ops_export(xq__server *s, xq__req *r)
 {
   const char *fmt, *what, *lang, *mode, *preset, *prizes;
   int round, count;
@@ -263,7 +286,7 @@ void xq__op_export(xq__server *s, xq__req *r)
     xq__reply_error(r->c, r->id, XQ__E_BAD_REQUEST, bad, -1);
     return;
   }
-  xq__task *t = xq__task_new(s, r, run_export);
+  export_task *t = (export_task *)xq__task_new(s, r, run_export, sizeof *t, export_fini);
   if (!t) return;
   t->format = format;
   t->lang = lg;
@@ -273,8 +296,8 @@ void xq__op_export(xq__server *s, xq__req *r)
   char msg[XQ_ERR_MSG_LEN + 16];
   if (w >= X_PLACES && (bad = final_fields(t, mode, preset, prizes, msg, sizeof msg))) {
     xq__reply_error(r->c, r->id, XQ__E_BAD_REQUEST, bad, -1);
-    xq__task_free(t);
+    xq__task_free(&t->t);
     return;
   }
-  xq__task_go(s, t, w == X_PAIRINGS || w == X_SCORESHEETS);
+  xq__task_go(s, &t->t, w == X_PAIRINGS || w == X_SCORESHEETS);
 }

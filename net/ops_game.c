@@ -13,7 +13,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "commit.h"
+#include "conn.h"
+#include "hub.h"
 #include "internal.h"
+#include "live.h"
+#include "ops.h"
+#include "proto.h"
 
 /* ------------------------------------------------------------------ */
 /* Replies and broadcasts of one event                                 */
@@ -49,29 +55,6 @@ static char *reply_body(const xq__live *lv, int64_t seq, const char *fen, const 
   return b;
 }
 
-/* Broadcast data for a move: the move in three notations (as printed in
- * the position before it), the position after, the clocks, the result,
- * and the ruling when the move was more than accepted (mate, a cycle). */
-static char *move_bcast(const xq__live *lv, const xq_pos *before, xq_move m, const char *fen,
-                        const char *ruling)
-{
-  char iccs[XQ_MOVE_TEXT_MAX], wxf[XQ_MOVE_TEXT_MAX], zh[XQ_MOVE_TEXT_MAX];
-  xq_move_format(before, m, XQ_NOTE_ICCS, iccs, sizeof iccs);
-  xq_move_format(before, m, XQ_NOTE_WXF, wxf, sizeof wxf);
-  xq_move_format(before, m, XQ_NOTE_CHINESE, zh, sizeof zh);
-  char clock[64] = "null";
-  long ck[2];
-  xq__live_clock(lv, ck);
-  if (ck[0] >= 0) snprintf(clock, sizeof clock, "[%ld,%ld]", ck[0], ck[1]);
-  size_t n = 512 + (ruling ? strlen(ruling) : 0);
-  char *t = malloc(n);
-  if (t)
-    snprintf(t, n, "{\"ply\":%d,\"move\":\"%s\",\"wxf\":\"%s\",\"zh\":\"%s\",\"fen\":\"%s\",\"clock\":%s,\"result\":\"%s\"%s%s}",
-             lv->g->nply, iccs, wxf, zh, fen, clock, xq__live_result(lv), ruling ? ",\"ruling\":" : "",
-             ruling ? ruling : "");
-  return t;
-}
-
 /* The broadcast of a verdict: its JSON with the game's clocks added. */
 static char *verdict_bcast(const xq__live *lv, const char *vjson)
 {
@@ -96,6 +79,67 @@ typedef struct req_events {
   int n;
 } req_events;
 
+/* One request's row on its way to the store: what its completion needs. */
+typedef struct event_row {
+  xq__conn *c;                 /* the reply's destination (xq__reply_wait) */
+  char *idtext;                /* the request id */
+  char *body;                  /* the reply body, stored with the row */
+  char *bcast;                 /* the broadcast, NULL none ... */
+  const char *btype;           /* ... of this type */
+  xq__live *lv;
+} event_row;
+
+static void event_row_free(event_row *e)
+{
+  free(e->idtext);
+  free(e->body);
+  free(e->bcast);
+  free(e);
+}
+
+/* The row is durable: the reply, then the broadcast. Or it failed: the
+ * client is told, and the game goes back to what the store holds. */
+static void event_durable(xq__server *s, void *arg, int status)
+{
+  event_row *e = arg;
+  if (xq__reply_turn(e->c)) {
+    if (status == XQ_OK) {
+      xq__reply_stored(e->c, e->idtext, e->body);
+    } else {
+      cJSON *id = cJSON_Parse(e->idtext);
+      xq__reply_error(e->c, id, XQ__E_STORE, xq__commit_why(s), -1);
+      cJSON_Delete(id);
+    }
+  }
+  xq__reply_turn_end(e->c);
+  if (status == XQ_OK && e->bcast) xq__hub_publish(s, e->btype, e->lv->round, e->lv->board, e->bcast);
+  if (status != XQ_OK) xq__live_failed(s, e->lv);
+  event_row_free(e);
+}
+
+/* Queue the row of events ev[0..n) of `rec` for `c` (its reply once
+ * durable), with the broadcast `bcast` of type `btype` (NULL none). The
+ * strings are copied. XQ_OK, or a status and nothing queued. */
+static int event_queue(xq__server *s, xq__conn *c, const cJSON *id, xq__live *lv, const xq_tgame_rec *rec,
+                       const req_events *ev, const char *btype, const char *bcast)
+{
+  event_row *e = calloc(1, sizeof *e);
+  if (!e || !(e->idtext = xq__reply_id(id)) || !(e->body = strdup(rec->reply)) || (bcast && !(e->bcast = strdup(bcast)))) {
+    if (e) event_row_free(e);
+    return XQ_ENOMEM;
+  }
+  e->c = c;
+  e->btype = btype;
+  e->lv = lv;
+  int rc = xq__commit_row(s, rec, ev->v, ev->n, event_durable, e);
+  if (rc != XQ_OK) {
+    event_row_free(e);
+    return rc;
+  }
+  xq__reply_wait(c);
+  return XQ_OK;
+}
+
 /* The events ev[0..n) have been judged (rc, v, err): queue their row, and
  * reply to `c` (may be closing: the row is kept all the same, the reply
  * dropped) once it is durable. `before` and `nply` are the position and
@@ -105,7 +149,7 @@ static void event_done(xq__server *s, xq__conn *c, const cJSON *id, xq__live *lv
                        const xq_verdict *v, const xq_error *err)
 {
   if (rc != XQ_OK) {
-    xq__reply_error(c, id, xq__error_code(rc), err->msg[0] ? err->msg : xq_strerror(rc), lv->g->nply);
+    xq__reply_error(c, id, xq__reply_code(rc), err->msg[0] ? err->msg : xq_strerror(rc), lv->g->nply);
     return;
   }
   char fen[XQ_FEN_MAX];
@@ -117,7 +161,8 @@ static void event_done(xq__server *s, xq__conn *c, const cJSON *id, xq__live *lv
   const char *btype = NULL;
   if (lv->g->nply == nply + 1) {
     /* the pieces moved: one "move" event, with the ruling if there was one */
-    bcast = move_bcast(lv, before, lv->g->hist[nply].move, fen, v->kind == XQ_VERDICT_ACCEPTED ? NULL : vjson);
+    bcast = xq__live_json_move(lv, before, lv->g->hist[nply].move, v->kind == XQ_VERDICT_ACCEPTED ? NULL : vjson,
+                               NULL);
     btype = "move";
   } else if (v->changed || v->kind != XQ_VERDICT_ACCEPTED) {
     /* a ruling, a foul, a clock that fell, a claim: the verdict itself,
@@ -131,7 +176,7 @@ static void event_done(xq__server *s, xq__conn *c, const cJSON *id, xq__live *lv
   rec.source = source;
   rec.seq = seq;
   rec.reply = body;
-  if (!body || (btype && !bcast) || xq__commit_row(s, &rec, ev->v, ev->n, c, id, btype, bcast) != XQ_OK) {
+  if (!body || (btype && !bcast) || event_queue(s, c, id, lv, &rec, ev, btype, bcast) != XQ_OK) {
     /* nothing was queued: take the event back by rebuilding the game */
     xq__live_rebuild(s, lv, NULL);
     xq__reply_error(c, id, XQ__E_BUSY, "too many events waiting for the store", -1);
@@ -249,32 +294,27 @@ static void run_event(xq__server *s, xq__req *r, xq__live *lv, int source, int64
 /* A resend whose reply is no longer cached: read it from the store when
  * no commit is running. */
 typedef struct resend_job {
-  xq__server *s;
   xq__conn *c;
   char *idtext;
   int round, board;
   int64_t seq;
 } resend_job;
 
-static void resend_from_store(void *arg, int status)
+static void resend_from_store(xq__server *s, void *arg, int status)
 {
   resend_job *j = arg;
   char *body = NULL;
-  j->c->pending_replies--;
-  if (!xq__conn_dead(j->c)) {
-    j->c->flushing = 1;
-    if (status == XQ_OK && xq_tstore_game_reply(j->s->store, j->round, j->board, j->seq, &body) == XQ_OK) {
+  if (xq__reply_turn(j->c)) {
+    if (status == XQ_OK && xq_tstore_game_reply(s->store, j->round, j->board, j->seq, &body) == XQ_OK) {
       xq__reply_stored(j->c, j->idtext, body);
     } else {
       cJSON *id = cJSON_Parse(j->idtext);
       xq__reply_error(j->c, id, XQ__E_SEQ, "no event with this sequence number", -1);
       cJSON_Delete(id);
     }
-    j->c->flushing = 0;
   }
+  xq__reply_turn_end(j->c);
   free(body);
-  xq__conn_resume(j->c);
-  xq__conn_unref(j->c);
   free(j->idtext);
   free(j);
 }
@@ -294,24 +334,22 @@ static int board_seq(xq__server *s, xq__req *r, xq__live *lv, int64_t *seqp)
   if (seq <= lv->last_seq) {
     int k = (int)(seq % XQ_REPLY_CACHE);
     if (lv->cache[k].seq == seq && lv->cache[k].reply) {
-      char *idtext = xq__id_text(r->id);
+      char *idtext = xq__reply_id(r->id);
       if (idtext) xq__reply_stored(r->c, idtext, lv->cache[k].reply);
       free(idtext);
       return 0;
     }
     resend_job *j = calloc(1, sizeof *j);
-    if (!j || !(j->idtext = xq__id_text(r->id))) {
+    if (!j || !(j->idtext = xq__reply_id(r->id))) {
       free(j);
       xq__reply_error(r->c, r->id, XQ__E_INTERNAL, "out of memory", -1);
       return 0;
     }
-    j->s = s;
     j->c = r->c;
     j->round = lv->round;
     j->board = lv->board;
     j->seq = seq;
-    xq__conn_ref(r->c);
-    r->c->pending_replies++;
+    xq__reply_wait(r->c);
     xq__commit_then(s, resend_from_store, j);
     return 0;
   }
@@ -329,8 +367,8 @@ static xq__live *board_game(xq__server *s, xq__req *r, int64_t *seq)
 {
   /* a board may name its table, but only its own */
   int ok = 1;
-  int round = xq__int(r->json, "round", r->c->round, &ok);
-  int table = xq__int(r->json, "table", r->c->board, &ok);
+  int round = xq__field_num(r->json, "round", r->c->round, &ok);
+  int table = xq__field_num(r->json, "table", r->c->board, &ok);
   if (!ok || round != r->c->round || table != r->c->board) {
     char f[128];
     snprintf(f, sizeof f, "this token is bound to round %d table %d", r->c->round, r->c->board);
@@ -352,7 +390,7 @@ static xq__live *board_game(xq__server *s, xq__req *r, int64_t *seq)
     /* CONTRACT (protocol.md): nothing is stored after the end, so a board
      * cannot grow the game log without end */
     char f[96];
-    snprintf(f, sizeof f, "the game is over (%s): nothing more is recorded", xq__game_result_text(s, lv));
+    snprintf(f, sizeof f, "the game is over (%s): nothing more is recorded", xq__live_json_result(s, lv));
     xq__reply_error(r->c, r->id, XQ__E_GAME_OVER, f, lv->g->nply);
     return NULL;
   }
@@ -368,7 +406,7 @@ static xq__live *board_game(xq__server *s, xq__req *r, int64_t *seq)
  * and `required`, or another value). */
 static int req_side(xq__req *r, int required)
 {
-  const char *side = xq__str(r->json, "side");
+  const char *side = xq__field_text(r->json, "side");
   if (!side && !required) return XQ_SIDE_IMPLIED;
   if (side && !strcmp(side, "red")) return XQ_RED;
   if (side && !strcmp(side, "black")) return XQ_BLACK;
@@ -398,7 +436,7 @@ static int req_clock(xq__req *r, req_events *ev, int required)
 static void op_move(xq__server *s, xq__req *r)
 {
   int64_t seq;
-  const char *mv = xq__str(r->json, "move");
+  const char *mv = xq__field_text(r->json, "move");
   int held = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r->json, "held"));
   int flag = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r->json, "flag"));
   req_events ev = {.n = 1};
@@ -416,7 +454,7 @@ static void op_move(xq__server *s, xq__req *r)
 static void op_position(xq__server *s, xq__req *r)
 {
   int64_t seq;
-  const char *b = xq__str(r->json, "board");
+  const char *b = xq__field_text(r->json, "board");
   if (!b || strlen(b) >= XQ_FEN_INPUT_MAX) {
     xq__reply_error(r->c, r->id, XQ__E_BAD_REQUEST, "\"board\" is a FEN or its placement field", -1);
     return;
@@ -427,7 +465,7 @@ static void op_position(xq__server *s, xq__req *r)
   xq_error err = {0};
   int rc = xq_event_snapshot(&ev.v[0], b, &err);
   if (rc != XQ_OK) {
-    xq__reply_error(r->c, r->id, xq__error_code(rc), err.msg, lv->g->nply);
+    xq__reply_error(r->c, r->id, xq__reply_code(rc), err.msg, lv->g->nply);
     return;
   }
   if (!req_clock(r, &ev, 0)) return;
@@ -450,7 +488,7 @@ static void op_clock(xq__server *s, xq__req *r)
 static void op_lift(xq__server *s, xq__req *r)
 {
   int64_t seq;
-  const char *sq = xq__str(r->json, "square");
+  const char *sq = xq__field_text(r->json, "square");
   if (!sq || strlen(sq) != 2 || sq[0] < 'a' || sq[0] > 'i' || sq[1] < '0' || sq[1] > '9') {
     xq__reply_error(r->c, r->id, XQ__E_BAD_REQUEST, "\"square\" is a file a-i and a rank 0-9, as h2", -1);
     return;
@@ -495,7 +533,7 @@ static void verb_event(xq__server *s, xq__req *r, xq_event_kind kind, int side_r
 
 static int claim_kind(xq__req *r)
 {
-  const char *kind = xq__str(r->json, "kind");
+  const char *kind = xq__field_text(r->json, "kind");
   if (kind && !strcmp(kind, "natural")) return XQ_EVENT_CLAIM_NATURAL;
   if (kind && !strcmp(kind, "repetition")) return XQ_EVENT_CLAIM_REPETITION;
   xq__reply_error(r->c, r->id, XQ__E_BAD_REQUEST, "\"kind\" must be \"natural\" or \"repetition\"", -1);
@@ -504,7 +542,7 @@ static int claim_kind(xq__req *r)
 
 static int draw_kind(xq__req *r)
 {
-  const char *a = xq__str(r->json, "action");
+  const char *a = xq__field_text(r->json, "action");
   if (a && !strcmp(a, "offer")) return XQ_EVENT_OFFER;
   if (a && !strcmp(a, "accept")) return XQ_EVENT_ACCEPT;
   if (a && !strcmp(a, "decline")) return XQ_EVENT_DECLINE;
@@ -520,8 +558,8 @@ static int draw_kind(xq__req *r)
 static xq__live *named_game(xq__server *s, xq__req *r)
 {
   int ok = 1;
-  int round = xq__int(r->json, "round", 0, &ok);
-  int table = xq__int(r->json, "table", 0, &ok);
+  int round = xq__field_num(r->json, "round", 0, &ok);
+  int table = xq__field_num(r->json, "table", 0, &ok);
   if (!ok || round < 1 || table < 1) {
     xq__reply_error(r->c, r->id, XQ__E_BAD_REQUEST, "\"round\" and \"table\" are integers >= 1", -1);
     return NULL;
@@ -579,8 +617,9 @@ typedef struct result_job {
   int written;                 /* in the game-log row's transaction already */
 } result_job;
 
-static void record_result(void *arg, int status)
+static void record_result(xq__server *s, void *arg, int status)
 {
+  (void)s;
   result_job *j = arg;
   xq_error err = {0};
   if (status == XQ_OK && (j->written || xq_tstore_result(j->s->store, j->round, j->board, j->code, &err) == XQ_OK)) {
@@ -603,7 +642,7 @@ static void op_result(xq__server *s, xq__req *r)
 {
   xq__live *lv = named_game(s, r);
   if (!lv) return;
-  const char *res = xq__str(r->json, "result");
+  const char *res = xq__field_text(r->json, "result");
   /* the result as given, and the result of the game it sets */
   static const struct {
     const char *given;
@@ -698,7 +737,7 @@ static void op_game(xq__server *s, xq__req *r)
 static void op_games(xq__server *s, xq__req *r)
 {
   int ok = 1;
-  int round = xq__int(r->json, "round", 0, &ok);
+  int round = xq__field_num(r->json, "round", 0, &ok);
   if (!ok || round < 1 || round > XQ_ROUNDS_LIVE_MAX || !s->rounds[round]) {
     xq__reply_error(r->c, r->id, XQ__E_NOT_FOUND, "no published round with this number", -1);
     return;

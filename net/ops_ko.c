@@ -15,6 +15,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hub.h"
+#include "internal.h"
+#include "live.h"
+#include "ops.h"
+#include "proto.h"
 #include "task.h"
 
 #define ADMIN XQ__R(XQ_ROLE_ADMIN)
@@ -52,7 +57,7 @@ static cJSON *table_json(const xq__server *s, int k)
   return o;
 }
 
-cJSON *xq__ko_json(const xq__server *s)
+cJSON *xq__ops_ko_json(const xq__server *s)
 {
   const xq_ko *ko = s->ko;
   cJSON *o = cJSON_CreateObject();
@@ -135,7 +140,7 @@ cJSON *xq__ko_json(const xq__server *s)
 /* knockout                                                            */
 /* ------------------------------------------------------------------ */
 
-static void run_knockout(xq__server *s, xq__task *t) { xq__task_send(t, xq__ko_json(s)); }
+static void run_knockout(xq__server *s, xq__task *t) { xq__task_send(t, xq__ops_ko_json(s)); }
 
 /* knockout: the stage: seeds, matches with their games and winners, the
  * tables, and the knockout places. */
@@ -145,37 +150,60 @@ static void op_knockout(xq__server *s, xq__req *r) { xq__task_read(s, r, run_kno
 /* ko_start                                                            */
 /* ------------------------------------------------------------------ */
 
-/* The entrants of a knockout-only event from the request: "pools" (a
- * list of id lists, one per pool) or "entrants" (one list), default every
- * registered player; into ids/pool (room for XQ_KO_SIZE_MAX + 1), *n and
- * *np. Returns NULL, or what is wrong. */
-static const char *lot_entrants(const xq_tevent *ev, const cJSON *args, int *ids, int *pool, int *n, int *np)
+/* ko_start: the request, parsed. */
+typedef struct ko_start_task {
+  xq__task t;
+  int after, size, seeding, format, choice;
+  /* seeding lot (a knockout-only event): */
+  int given;                 /* entrants or pools were given (else every registered player) */
+  int ids[XQ_KO_SIZE_MAX + 1], pool[XQ_KO_SIZE_MAX + 1]; /* the entrants and their pools */
+  int n, np;                 /* entrants, pools */
+  int has_lot;               /* a lot seed was given ... */
+  uint64_t lot;              /* ... this one */
+} ko_start_task;
+
+/* The entrants of a knockout-only event from the request into t:
+ * "pools" (a list of id lists, one per pool) or "entrants" (one list),
+ * default every registered player (t->given 0). Returns NULL, or what is
+ * wrong with the request. */
+static const char *entrants_parse(const cJSON *req, ko_start_task *t)
 {
-  const cJSON *pools = cJSON_GetObjectItemCaseSensitive(args, "pools");
-  const cJSON *ent = cJSON_GetObjectItemCaseSensitive(args, "entrants");
-  *n = 0;
-  *np = 1;
-  if (!pools && !ent) {
-    if (ev->n > XQ_KO_SIZE_MAX) return "more players than a bracket holds";
-    for (int i = 0; i < ev->n; i++) ids[i] = i + 1, pool[i] = 0;
-    *n = ev->n;
-    return NULL;
-  }
+  const cJSON *pools = cJSON_GetObjectItemCaseSensitive(req, "pools");
+  const cJSON *ent = cJSON_GetObjectItemCaseSensitive(req, "entrants");
+  t->n = 0;
+  t->np = 1;
+  if (!pools && !ent) return NULL;
   if (pools && ent) return "give pools or entrants, not both";
   const cJSON *lists = pools ? pools : ent;
   if (!cJSON_IsArray(lists)) return "pools is a list of id lists, entrants a list of ids";
-  *np = pools ? cJSON_GetArraySize(pools) : 1;
-  if (*np < 1 || *np > XQ_KO_POOLS_MAX) return "one or two pools";
-  for (int p = 0; p < *np; p++) {
+  t->given = 1;
+  t->np = pools ? cJSON_GetArraySize(pools) : 1;
+  if (t->np < 1 || t->np > XQ_KO_POOLS_MAX) return "one or two pools";
+  for (int p = 0; p < t->np; p++) {
     const cJSON *l = pools ? cJSON_GetArrayItem(pools, p) : ent, *x;
     if (!cJSON_IsArray(l)) return "pools is a list of id lists";
     cJSON_ArrayForEach(x, l) {
-      if (!xq__is_int(x) || x->valueint < 1 || x->valueint > ev->n) return "an entrant is not a registered player";
-      if (*n >= XQ_KO_SIZE_MAX) return "more entrants than a bracket holds";
-      ids[*n] = x->valueint;
-      pool[(*n)++] = p;
+      if (!xq__field_is_int(x) || x->valueint < 1) return "an entrant is a player's id";
+      if (t->n >= XQ_KO_SIZE_MAX) return "more entrants than a bracket holds";
+      t->ids[t->n] = x->valueint;
+      t->pool[t->n++] = p;
     }
   }
+  return NULL;
+}
+
+/* The entrants of t for event `ev`: the request's, each a registered
+ * player, or every registered player. NULL, or what is wrong. */
+static const char *lot_entrants(const xq_tevent *ev, ko_start_task *t)
+{
+  if (!t->given) {
+    if (ev->n > XQ_KO_SIZE_MAX) return "more players than a bracket holds";
+    for (int i = 0; i < ev->n; i++) t->ids[i] = i + 1, t->pool[i] = 0;
+    t->n = ev->n;
+    return NULL;
+  }
+  for (int i = 0; i < t->n; i++)
+    if (t->ids[i] > ev->n) return "an entrant is not a registered player";
   return NULL;
 }
 
@@ -186,10 +214,10 @@ static void ko_started(xq__server *s, xq__task *t)
   xq_error err = {0};
   int rc = xq__live_add_ko(s, &err);
   if (rc) {
-    xq__task_error(t, xq__error_code(rc), err.msg);
+    xq__task_error(t, xq__reply_code(rc), err.msg);
     return;
   }
-  cJSON *o = xq__ko_json(s);
+  cJSON *o = xq__ops_ko_json(s);
   char *data = cJSON_PrintUnformatted(o);
   if (data) xq__hub_publish(s, "knockout", XQ_KO_ROUND, 0, data);
   free(data);
@@ -197,73 +225,68 @@ static void ko_started(xq__server *s, xq__task *t)
 }
 
 /* ko_start of a knockout-only event: the bracket drawn by lot. */
-static void run_ko_lot(xq__server *s, xq__task *t, xq_ko *ko)
+static void run_ko_lot(xq__server *s, ko_start_task *t, xq_ko *ko)
 {
   const xq_tevent *ev = s->ev;
-  int *ids = malloc(sizeof *ids * (XQ_KO_SIZE_MAX + 1)), *pool = malloc(sizeof *pool * (XQ_KO_SIZE_MAX + 1));
-  int n = 0, np = 1, rc = XQ_OK;
+  int rc = XQ_OK;
   xq_error err = {0};
-  const char *bad = ids && pool ? NULL : "out of memory";
-  if (!bad && ev->nrounds > 0) bad = "a knockout-only event cannot follow Swiss rounds";
-  if (!bad) bad = lot_entrants(ev, t->args, ids, pool, &n, &np);
+  const char *bad = ev->nrounds > 0 ? "a knockout-only event cannot follow Swiss rounds" : NULL;
+  if (!bad) bad = lot_entrants(ev, t);
   if (!bad) {
     /* the lot: the request's, else the event's drawing seed */
-    const cJSON *lot = cJSON_GetObjectItemCaseSensitive(t->args, "lot");
-    uint64_t seed = cJSON_IsNumber(lot) && lot->valuedouble >= 0 ? (uint64_t)lot->valuedouble : ev->cfg.lot_seed;
-    rc = xq_ko_setup_lot(ko, ids, pool, n, np, seed, t->format);
+    rc = xq_ko_setup_lot(ko, t->ids, t->pool, t->n, t->np, t->has_lot ? t->lot : ev->cfg.lot_seed, t->format);
     if (rc == XQ_ELIMIT) bad = "more entrants than a bracket holds (128, or 64 a pool)";
     else if (rc) bad = "a bracket needs 2 or more entrants, each once, and no empty pool";
   }
-  free(ids);
-  free(pool);
   if (bad) {
-    xq__task_error(t, XQ__E_CONFLICT, bad);
+    xq__task_error(&t->t, XQ__E_CONFLICT, bad);
     return;
   }
   if ((rc = xq_tstore_ko_start(s->store, ko, &err))) {
-    xq__task_error(t, xq__write_code(rc), err.msg);
+    xq__task_error(&t->t, xq__reply_write_code(rc), err.msg);
     return;
   }
   xq__log(s, "knockout-only event started: %d entrants, bracket of %d", xq_ko_entrants(ko), ko->size);
-  ko_started(s, t);
+  ko_started(s, &t->t);
 }
 
-static void run_ko_start(xq__server *s, xq__task *t)
+static void run_ko_start(xq__server *s, xq__task *task)
 {
+  ko_start_task *t = (ko_start_task *)task;
   const xq_tevent *ev = s->ev;
   xq_error err = {0};
   char msg[160] = "";
   if (t->seeding == XQ_KO_LOT) {
     xq_ko *ko = malloc(sizeof *ko);
-    if (!ko) xq__task_error(t, XQ__E_INTERNAL, "out of memory");
+    if (!ko) xq__task_error(task, XQ__E_INTERNAL, "out of memory");
     else run_ko_lot(s, t, ko);
     free(ko);
     return;
   }
-  if (t->round > ev->nrounds) snprintf(msg, sizeof msg, "round %d is not paired yet", t->round);
-  else if (!xq_tevent_round_complete(ev, t->round))
-    snprintf(msg, sizeof msg, "round %d still has boards without a result", t->round);
+  if (t->after > ev->nrounds) snprintf(msg, sizeof msg, "round %d is not paired yet", t->after);
+  else if (!xq_tevent_round_complete(ev, t->after))
+    snprintf(msg, sizeof msg, "round %d still has boards without a result", t->after);
   else if (ev->n < t->size) snprintf(msg, sizeof msg, "%d players cannot fill a bracket of %d", ev->n, t->size);
   if (msg[0]) {
-    xq__task_error(t, XQ__E_CONFLICT, msg);
+    xq__task_error(task, XQ__E_CONFLICT, msg);
     return;
   }
   xq_tstanding *tab = malloc(sizeof *tab * (size_t)ev->n);
   xq_ko *ko = malloc(sizeof *ko);
-  int rc = tab && ko ? xq_standings(ev, t->round, tab) : XQ_ENOMEM;
-  if (!rc) rc = xq_ko_setup(ko, tab, ev->n, t->round, t->size, t->seeding, t->format, t->choice);
+  int rc = tab && ko ? xq_standings(ev, t->after, tab) : XQ_ENOMEM;
+  if (!rc) rc = xq_ko_setup(ko, tab, ev->n, t->after, t->size, t->seeding, t->format, t->choice);
   if (rc == XQ_EINVAL) snprintf(err.msg, sizeof err.msg, "size, seeding and choice do not make a bracket");
   if (!rc) rc = xq_tstore_ko_start(s->store, ko, &err);
   free(tab);
   free(ko);
   if (rc) {
-    xq__task_error(t, xq__write_code(rc), err.msg[0] ? err.msg : xq_strerror(rc));
+    xq__task_error(task, xq__reply_write_code(rc), err.msg[0] ? err.msg : xq_strerror(rc));
     return;
   }
-  xq__log(s, "knockout started: top %d after round %d", t->size, t->round);
+  xq__log(s, "knockout started: top %d after round %d", t->size, t->after);
   /* the seeds are out of the later Swiss rounds: the event reloads */
-  if (xq__task_reload(s, t, 0)) return;
-  ko_started(s, t);
+  if (xq__task_reload(s, task, 0)) return;
+  ko_started(s, task);
 }
 
 /* ko_start {after, size, seeding, format, choice}: the top `size` of the
@@ -296,44 +319,59 @@ static void op_ko_start(xq__server *s, xq__req *r)
     xq__reply_error(r->c, r->id, XQ__E_BAD_REQUEST, "lot is a number 0..2^53", -1);
     return;
   }
-  xq__task *t = xq__task_new(s, r, run_ko_start);
+  ko_start_task *t = (ko_start_task *)xq__task_new(s, r, run_ko_start, sizeof *t, NULL);
   if (!t) return;
-  t->round = after;
+  t->after = after;
   t->size = size;
   t->seeding = sd;
   t->format = fm;
   t->choice = choice;
-  if (sd == XQ_KO_LOT && !(t->args = cJSON_Duplicate(r->json, 1))) {
-    xq__reply_error(r->c, r->id, XQ__E_INTERNAL, "out of memory", -1);
-    xq__task_free(t);
+  t->has_lot = cJSON_IsNumber(lot);
+  t->lot = t->has_lot ? (uint64_t)lot->valuedouble : 0;
+  const char *bad = sd == XQ_KO_LOT ? entrants_parse(r->json, t) : NULL;
+  if (bad) {
+    xq__reply_error(r->c, r->id, XQ__E_BAD_REQUEST, bad, -1);
+    xq__task_free(&t->t);
     return;
   }
-  xq__task_go(s, t, 1);
+  xq__task_go(s, &t->t, 1);
 }
 
 /* ------------------------------------------------------------------ */
 /* ko_publish                                                          */
 /* ------------------------------------------------------------------ */
 
-/* The Red player asked for match m in the request's "red" list
- * ([{"match":m,"player":id}, ...]), 0 none. */
-static int red_wanted(const cJSON *args, int m)
+/* ko_publish: the request, parsed. */
+typedef struct ko_publish_task {
+  xq__task t;
+  int stage;                 /* only this stage's matches, 0 any */
+  int red[XQ_KO_SIZE_MAX + 1]; /* red[m]: the Red player asked for in match m, 0 none */
+} ko_publish_task;
+
+/* The request's "red" list ([{"match":m,"player":id}, ...]) into t->red.
+ * NULL, or what is wrong. */
+static const char *red_parse(const cJSON *red, ko_publish_task *t)
 {
   const cJSON *x;
-  cJSON_ArrayForEach(x, cJSON_GetObjectItemCaseSensitive(args, "red")) {
+  if (red && !cJSON_IsArray(red) && !cJSON_IsNull(red)) return "red is a list of {\"match\":M,\"player\":ID}";
+  if (!cJSON_IsArray(red)) return NULL;
+  cJSON_ArrayForEach(x, red) {
     const cJSON *mm = cJSON_GetObjectItemCaseSensitive(x, "match");
     const cJSON *p = cJSON_GetObjectItemCaseSensitive(x, "player");
-    if (xq__is_int(mm) && mm->valueint == m && xq__is_int(p)) return p->valueint;
+    if (!xq__field_is_int(mm) || !xq__field_is_int(p)) continue; /* (ignored, as always) */
+    if (mm->valueint < 1 || mm->valueint > XQ_KO_SIZE_MAX) return "red names a match of the bracket";
+    if (!t->red[mm->valueint]) t->red[mm->valueint] = p->valueint;
   }
-  return 0;
+  return NULL;
 }
 
-static void run_ko_publish(xq__server *s, xq__task *t)
+static void run_ko_publish(xq__server *s, xq__task *task)
 {
+  const ko_publish_task *t = (ko_publish_task *)task;
   xq_error err = {0};
   const xq_ko *ko = s->ko;
   if (!ko || !ko->after) {
-    xq__task_error(t, XQ__E_CONFLICT, "the knockout stage has not started");
+    xq__task_error(task, XQ__E_CONFLICT, "the knockout stage has not started");
     return;
   }
   int first = ko->ntables + 1, rc = xq_tstore_batch_begin(s->store, &err), n = 0;
@@ -343,7 +381,7 @@ static void run_ko_publish(xq__server *s, xq__task *t)
         (t->stage && xq_ko_stage(ko, m) != t->stage))
       continue;
     xq_ko_game g;
-    int table, red = red_wanted(t->args, m);
+    int table, red = m <= XQ_KO_SIZE_MAX ? t->red[m] : 0;
     rc = xq_ko_next_game(ko, m, red, &g);
     if (rc) {
       snprintf(err.msg, sizeof err.msg, "match %d: %s", m,
@@ -355,20 +393,20 @@ static void run_ko_publish(xq__server *s, xq__task *t)
   /* all the tables or none */
   if (!rc && !n) {
     xq_tstore_batch_rollback(s->store);
-    xq__task_error(t, XQ__E_CONFLICT, t->stage ? "no match of that stage is waiting for a game"
+    xq__task_error(task, XQ__E_CONFLICT, t->stage ? "no match of that stage is waiting for a game"
                                                : "no match is waiting for a game");
     return;
   }
   if (!rc) rc = xq_tstore_batch_commit(s->store, &err);
   else xq_tstore_batch_rollback(s->store);
   if (rc) {
-    xq__task_error(t, rc == XQ_EINVAL || rc == XQ_ELIMIT ? XQ__E_CONFLICT : xq__error_code(rc), err.msg);
+    xq__task_error(task, rc == XQ_EINVAL || rc == XQ_ELIMIT ? XQ__E_CONFLICT : xq__reply_code(rc), err.msg);
     return;
   }
   if ((rc = xq__live_add_ko(s, &err))) {
     char msg[XQ_ERR_MSG_LEN + 64];
     snprintf(msg, sizeof msg, "the knockout games are published, but could not start: %s", err.msg);
-    xq__task_error(t, xq__error_code(rc), msg);
+    xq__task_error(task, xq__reply_code(rc), msg);
     return;
   }
   xq__log(s, "knockout tables %d-%d published", first, first + n - 1);
@@ -379,7 +417,7 @@ static void run_ko_publish(xq__server *s, xq__task *t)
   char *data = cJSON_PrintUnformatted(o);
   if (data) xq__hub_publish(s, "pairing", XQ_KO_ROUND, 0, data);
   free(data);
-  xq__task_send(t, o);
+  xq__task_send(task, o);
 }
 
 /* ko_publish {stage, red}: the next game of every match (of `stage` only,
@@ -391,27 +429,23 @@ static void op_ko_publish(xq__server *s, xq__req *r)
 {
   int stage;
   if (xq__field_int(r, "stage", 0, XQ_KO_SIZE_MAX, 0, &stage)) return;
-  const cJSON *red = cJSON_GetObjectItemCaseSensitive(r->json, "red");
-  if (red && !cJSON_IsArray(red) && !cJSON_IsNull(red)) {
-    xq__reply_error(r->c, r->id, XQ__E_BAD_REQUEST, "red is a list of {\"match\":M,\"player\":ID}", -1);
-    return;
-  }
-  xq__task *t = xq__task_new(s, r, run_ko_publish);
+  ko_publish_task *t = (ko_publish_task *)xq__task_new(s, r, run_ko_publish, sizeof *t, NULL);
   if (!t) return;
   t->stage = stage;
-  if (cJSON_IsArray(red) && !(t->args = cJSON_Duplicate(r->json, 1))) {
-    xq__reply_error(r->c, r->id, XQ__E_INTERNAL, "out of memory", -1);
-    xq__task_free(t);
+  const char *bad = red_parse(cJSON_GetObjectItemCaseSensitive(r->json, "red"), t);
+  if (bad) {
+    xq__reply_error(r->c, r->id, XQ__E_BAD_REQUEST, bad, -1);
+    xq__task_free(&t->t);
     return;
   }
-  xq__task_go(s, t, 1);
+  xq__task_go(s, &t->t, 1);
 }
 
 /* ------------------------------------------------------------------ */
 /* The tables of a round, the knockout's too                           */
 /* ------------------------------------------------------------------ */
 
-int xq__round_tables(xq__server *s, int round, xq_tpairing *pr, xq_error *err)
+int xq__ops_ko_tables(xq__server *s, int round, xq_tpairing *pr, xq_error *err)
 {
   if (round != XQ_KO_ROUND) return xq_tstore_pairing(s->store, round, pr, err);
   const xq_ko *ko = s->ko;

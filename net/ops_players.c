@@ -15,17 +15,41 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hub.h"
+#include "internal.h"
+#include "ops.h"
+#include "proto.h"
 #include "task.h"
 
-/* The id of the player known as t->id (a number), or 0 after answering
- * NOT_FOUND. */
-static int player_id(xq__server *s, xq__task *t)
+/* An operation on one player: edit_player, withdraw, reinstate, absent. */
+typedef struct player_task {
+  xq__task t;
+  int no;                    /* the player, by number */
+  int round;                 /* withdraw, reinstate (0: the next to pair), absent */
+  int reinstate;             /* withdraw or reinstate */
+  int bye;                   /* absent: XQ_TR_ZPB, XQ_TR_HPB or XQ_TR_FPB */
+  xq_tplayer player;         /* edit_player: the new details ... */
+  unsigned fields;           /* ... of these fields (XQ_PE_*) */
+} player_task;
+
+/* A new player task for `r` on the player numbered `no`, or NULL after
+ * answering INTERNAL. */
+static player_task *player_task_new(xq__server *s, xq__req *r, xq__task_fn run, int no)
 {
-  int id = xq_tevent_player_no(s->ev, t->id);
+  player_task *p = (player_task *)xq__task_new(s, r, run, sizeof *p, NULL);
+  if (p) p->no = no;
+  return p;
+}
+
+/* The id of the player known as p->no (a number), or 0 after answering
+ * NOT_FOUND. */
+static int player_id(xq__server *s, player_task *p)
+{
+  int id = xq_tevent_player_no(s->ev, p->no);
   if (id) return id;
   char msg[96];
-  snprintf(msg, sizeof msg, "no player has the number %d (the event has %d players)", t->id, s->ev->n);
-  xq__task_error(t, XQ__E_NOT_FOUND, msg);
+  snprintf(msg, sizeof msg, "no player has the number %d (the event has %d players)", p->no, s->ev->n);
+  xq__task_error(&p->t, XQ__E_NOT_FOUND, msg);
   return 0;
 }
 
@@ -39,24 +63,23 @@ static cJSON *named(const xq_tevent *ev, int id)
   return o;
 }
 
-void xq__players_changed(xq__server *s) { xq__hub_publish(s, "players", 0, 0, "{}"); }
-
 /* ------------------------------------------------------------------ */
 /* edit_player                                                         */
 /* ------------------------------------------------------------------ */
 
 static void run_edit(xq__server *s, xq__task *t)
 {
+  player_task *p = (player_task *)t;
   xq_error err = {0};
   unsigned changed = 0;
-  int id = player_id(s, t);
+  int id = player_id(s, p);
   if (!id) return;
-  int rc = xq_tstore_edit(s->store, id, &t->player, t->fields, &changed, &err);
+  int rc = xq_tstore_edit(s->store, id, &p->player, p->fields, &changed, &err);
   if (rc != XQ_OK) {
-    xq__task_error(t, xq__write_code(rc), err.msg);
+    xq__task_error(t, xq__reply_write_code(rc), err.msg);
     return;
   }
-  xq__log(s, "player %d (id %d) edited", t->id, id);
+  xq__log(s, "player %d (id %d) edited", p->no, id);
   if (xq__task_reload(s, t, 0)) return;
   static const char *const names[XQ_PE_COUNT] = XQ_PE_NAMES;
   cJSON *o = named(s->ev, id);
@@ -64,7 +87,7 @@ static void run_edit(xq__server *s, xq__task *t)
   for (int k = 0; a && k < XQ_PE_COUNT; k++)
     if (changed & (1u << k)) cJSON_AddItemToArray(a, cJSON_CreateString(names[k]));
   cJSON_AddStringToObject(o, "name", s->ev->players[id - 1].name);
-  xq__players_changed(s);
+  xq__hub_players_changed(s);
   xq__task_send(t, o);
 }
 
@@ -114,7 +137,7 @@ static const char *edit_parse(const cJSON *req, xq_tplayer *p, unsigned *fields,
         bad = "sex is \"m\", \"w\" or null";
       else p->sex = cJSON_IsString(v) ? v->valuestring[0] : 0;
     } else if (1 << k == XQ_PE_RATING) {
-      if (!xq__is_int(v) || v->valueint < 0 || v->valueint > 9999) bad = "rating is a whole number 0..9999";
+      if (!xq__field_is_int(v) || v->valueint < 0 || v->valueint > 9999) bad = "rating is a whole number 0..9999";
       else p->rating = v->valueint;
     } else if (1 << k == XQ_PE_LOCAL) {
       if (!cJSON_IsBool(v)) bad = "local is true or false";
@@ -150,12 +173,11 @@ static void op_edit_player(xq__server *s, xq__req *r)
     xq__reply_error(r->c, r->id, XQ__E_BAD_REQUEST, bad, -1);
     return;
   }
-  xq__task *t = xq__task_new(s, r, run_edit);
+  player_task *t = player_task_new(s, r, run_edit, no);
   if (!t) return;
-  t->id = no;
   t->player = p;
   t->fields = fields;
-  xq__task_go(s, t, 1);
+  xq__task_go(s, &t->t, 1);
 }
 
 /* ------------------------------------------------------------------ */
@@ -164,24 +186,25 @@ static void op_edit_player(xq__server *s, xq__req *r)
 
 static void run_withdraw(xq__server *s, xq__task *t)
 {
+  player_task *p = (player_task *)t;
   xq_error err = {0};
-  int id = player_id(s, t);
+  int id = player_id(s, p);
   if (!id) return;
-  int round = t->round ? t->round : s->ev->nrounds + 1;
+  int round = p->round ? p->round : s->ev->nrounds + 1;
   if (round > XQ_TOURNEY_ROUNDS_MAX) {
     xq__task_error(t, XQ__E_CONFLICT, "every round is paired");
     return;
   }
-  int rc = t->reinstate ? xq_tstore_reinstate(s->store, round, id, &err) : xq_tstore_withdraw(s->store, round, id, &err);
+  int rc = p->reinstate ? xq_tstore_reinstate(s->store, round, id, &err) : xq_tstore_withdraw(s->store, round, id, &err);
   if (rc != XQ_OK) {
-    xq__task_error(t, xq__write_code(rc), err.msg);
+    xq__task_error(t, xq__reply_write_code(rc), err.msg);
     return;
   }
-  xq__log(s, "player %d (id %d) %s from round %d on", t->id, id, t->reinstate ? "reinstated" : "withdrawn", round);
+  xq__log(s, "player %d (id %d) %s from round %d on", p->no, id, p->reinstate ? "reinstated" : "withdrawn", round);
   if (xq__task_reload(s, t, 0)) return;
   cJSON *o = named(s->ev, id);
   cJSON_AddNumberToObject(o, "round", round);
-  xq__players_changed(s);
+  xq__hub_players_changed(s);
   xq__task_send(t, o);
 }
 
@@ -194,12 +217,11 @@ static void withdraw_or_reinstate(xq__server *s, xq__req *r, int reinstate)
   if (xq__field_int(r, "player", 1, XQ_TOURNEY_PLAYERS_MAX, 0, &no) ||
       xq__field_int(r, "round", 0, XQ_TOURNEY_ROUNDS_MAX, 0, &round))
     return;
-  xq__task *t = xq__task_new(s, r, run_withdraw);
+  player_task *t = player_task_new(s, r, run_withdraw, no);
   if (!t) return;
-  t->id = no;
   t->round = round;
   t->reinstate = reinstate;
-  xq__task_go(s, t, 1);
+  xq__task_go(s, &t->t, 1);
 }
 
 static void op_withdraw(xq__server *s, xq__req *r) { withdraw_or_reinstate(s, r, 0); }
@@ -207,19 +229,20 @@ static void op_reinstate(xq__server *s, xq__req *r) { withdraw_or_reinstate(s, r
 
 static void run_absent(xq__server *s, xq__task *t)
 {
+  player_task *p = (player_task *)t;
   xq_error err = {0};
-  int id = player_id(s, t);
+  int id = player_id(s, p);
   if (!id) return;
-  int rc = xq_tstore_absence(s->store, t->round, id, t->bye, &err);
+  int rc = xq_tstore_absence(s->store, p->round, id, p->bye, &err);
   if (rc != XQ_OK) {
-    xq__task_error(t, xq__write_code(rc), err.msg);
+    xq__task_error(t, xq__reply_write_code(rc), err.msg);
     return;
   }
   if (xq__task_reload(s, t, 0)) return;
   cJSON *o = named(s->ev, id);
-  cJSON_AddNumberToObject(o, "round", t->round);
-  cJSON_AddStringToObject(o, "bye", t->bye == XQ_TR_HPB ? "half" : t->bye == XQ_TR_FPB ? "full" : "zero");
-  xq__players_changed(s);
+  cJSON_AddNumberToObject(o, "round", p->round);
+  cJSON_AddStringToObject(o, "bye", p->bye == XQ_TR_HPB ? "half" : p->bye == XQ_TR_FPB ? "full" : "zero");
+  xq__hub_players_changed(s);
   xq__task_send(t, o);
 }
 
@@ -238,21 +261,31 @@ static void op_absent(xq__server *s, xq__req *r)
     xq__reply_error(r->c, r->id, XQ__E_BAD_REQUEST, "bye is zero, half or full", -1);
     return;
   }
-  xq__task *t = xq__task_new(s, r, run_absent);
+  player_task *t = player_task_new(s, r, run_absent, no);
   if (!t) return;
-  t->id = no;
   t->round = round;
   t->bye = b;
-  xq__task_go(s, t, 1);
+  xq__task_go(s, &t->t, 1);
 }
 
 /* ------------------------------------------------------------------ */
 /* numbers                                                             */
 /* ------------------------------------------------------------------ */
 
+/* numbers: the request. */
+typedef struct numbers_task {
+  xq__task t;
+  int method;                /* XQ_NUM_* */
+  int preview;               /* only computed, not stored */
+  uint64_t seed;             /* the lot's seed */
+  int *pairs, npairs;        /* by hand: npairs (id, number) pairs */
+} numbers_task;
+
+static void numbers_fini(xq__task *t) { free(((numbers_task *)t)->pairs); }
+
 /* The reply of numbers: the method, the lot's seed, whether stored, and
  * every player in number order. */
-static cJSON *numbers_json(const xq_tevent *ev, const xq__task *t)
+static cJSON *numbers_json(const xq_tevent *ev, const numbers_task *t)
 {
   cJSON *o = cJSON_CreateObject();
   cJSON_AddStringToObject(o, "method", xq_num_method_name(t->method));
@@ -279,7 +312,7 @@ static cJSON *numbers_json(const xq_tevent *ev, const xq__task *t)
 
 /* The request's {player: ID, no: N} pairs as manual[id - 1] = N for the
  * event's n players (0 where none is given). NULL with *bad set. */
-static int *manual_numbers(const xq__task *t, int n, char *bad, size_t cap)
+static int *manual_numbers(const numbers_task *t, int n, char *bad, size_t cap)
 {
   int *m = calloc((size_t)n + 1, sizeof *m);
   if (!m) { snprintf(bad, cap, "out of memory"); return NULL; }
@@ -294,17 +327,18 @@ static int *manual_numbers(const xq__task *t, int n, char *bad, size_t cap)
   return m;
 }
 
-static void run_numbers(xq__server *s, xq__task *t)
+static void run_numbers(xq__server *s, xq__task *task)
 {
+  const numbers_task *t = (numbers_task *)task;
   char bad[XQ_ERR_MSG_LEN + 32] = "";
   xq_error err = {0};
   if (s->ev->nrounds > 0) {
-    xq__task_error(t, XQ__E_CONFLICT, "round 1 is paired: the pairing numbers are fixed");
+    xq__task_error(task, XQ__E_CONFLICT, "round 1 is paired: the pairing numbers are fixed");
     return;
   }
   int *manual = t->method == XQ_NUM_MANUAL ? manual_numbers(t, s->ev->n, bad, sizeof bad) : NULL;
   if (bad[0]) {
-    xq__task_error(t, XQ__E_BAD_REQUEST, bad);
+    xq__task_error(task, XQ__E_BAD_REQUEST, bad);
     return;
   }
   xq_tnumbering how = {.method = t->method, .seed = t->seed, .manual = manual};
@@ -316,19 +350,19 @@ static void run_numbers(xq__server *s, xq__task *t)
   if (rc != XQ_OK) {
     xq_tevent_free(ev);
     /* numbers that are not 1..n each once are the request's fault */
-    xq__task_error(t, rc == XQ_EINVAL && t->method == XQ_NUM_MANUAL ? XQ__E_BAD_REQUEST : xq__write_code(rc),
+    xq__task_error(task, rc == XQ_EINVAL && t->method == XQ_NUM_MANUAL ? XQ__E_BAD_REQUEST : xq__reply_write_code(rc),
                    err.msg[0] ? err.msg : xq_strerror(rc));
     return;
   }
   if (!t->preview) {
     xq__log(s, "pairing numbers by %s stored", xq_num_method_name(t->method));
-    if (xq__task_reload(s, t, 0)) {
+    if (xq__task_reload(s, task, 0)) {
       xq_tevent_free(ev);
       return;
     }
   }
-  if (!t->preview) xq__players_changed(s);
-  xq__task_send(t, numbers_json(ev, t));
+  if (!t->preview) xq__hub_players_changed(s);
+  xq__task_send(task, numbers_json(ev, t));
   xq_tevent_free(ev);
 }
 
@@ -345,7 +379,7 @@ static const char *numbers_parse(const cJSON *a, int **out, int *n)
   if (!(*out = calloc((size_t)len * 2 + 2, sizeof **out))) return "out of memory";
   cJSON_ArrayForEach(x, a) {
     const cJSON *p = cJSON_GetObjectItemCaseSensitive(x, "player"), *no = cJSON_GetObjectItemCaseSensitive(x, "no");
-    if (!xq__is_int(p) || !xq__is_int(no) || p->valueint < 1 || no->valueint < 1 ||
+    if (!xq__field_is_int(p) || !xq__field_is_int(no) || p->valueint < 1 || no->valueint < 1 ||
         p->valueint > XQ_TOURNEY_PLAYERS_MAX || no->valueint > XQ_TOURNEY_PLAYERS_MAX) {
       free(*out);
       *out = NULL;
@@ -387,7 +421,7 @@ static void op_numbers(xq__server *s, xq__req *r)
     free(pairs);
     return;
   }
-  xq__task *t = xq__task_new(s, r, run_numbers);
+  numbers_task *t = (numbers_task *)xq__task_new(s, r, run_numbers, sizeof *t, numbers_fini);
   if (!t) {
     free(pairs);
     return;
@@ -397,7 +431,7 @@ static void op_numbers(xq__server *s, xq__req *r)
   t->pairs = pairs;
   t->npairs = npairs;
   t->preview = cJSON_IsTrue(pv);
-  xq__task_go(s, t, 1);
+  xq__task_go(s, &t->t, 1);
 }
 
 #define ADMIN XQ__R(XQ_ROLE_ADMIN)

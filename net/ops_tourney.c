@@ -7,7 +7,7 @@
  * Every operation is a task (task.h). Reads come from the server's copies
  * of the event and the tokens (s->ev, s->tokens), which every write
  * reloads; the store is used only when no group commit runs
- * (xq__store_idle).
+ * (xq__commit_idle).
  *
  * Pairing a round can take seconds for a large event (tourney.md §3.6),
  * so it runs in the worker pool (jobs.c), in the tournament lane whose
@@ -19,6 +19,13 @@
 #include <string.h>
 
 #include "sheet/sheet.h"
+#include "commit.h"
+#include "hub.h"
+#include "internal.h"
+#include "jobs.h"
+#include "live.h"
+#include "ops.h"
+#include "proto.h"
 #include "task.h"
 
 /* ------------------------------------------------------------------ */
@@ -162,10 +169,29 @@ static void run_players(xq__server *s, xq__task *t)
 /* players: every player in id order. */
 static void op_players(xq__server *s, xq__req *r) { xq__task_read(s, r, run_players); }
 
+/* An operation on a round: standings, pairings. */
+typedef struct round_task {
+  xq__task t;
+  int round;                 /* 0: the default */
+  xq_tpairing pr;            /* pairings: the round's boards */
+} round_task;
+
+static void round_fini(xq__task *t) { xq_tpairing_clear(&((round_task *)t)->pr); }
+
+/* A new round task for `r` that runs `run` on `round`, or NULL after
+ * answering INTERNAL. */
+static round_task *round_new(xq__server *s, xq__req *r, xq__task_fn run, int round)
+{
+  round_task *rt = (round_task *)xq__task_new(s, r, run, sizeof *rt, round_fini);
+  if (rt) rt->round = round;
+  return rt;
+}
+
 static void run_standings(xq__server *s, xq__task *t)
 {
   const xq_tevent *ev = s->ev;
-  int upto = t->round ? t->round : ev->nrounds;
+  int round = ((round_task *)t)->round;
+  int upto = round ? round : ev->nrounds;
   if (upto > ev->nrounds) {
     char msg[64];
     snprintf(msg, sizeof msg, "round %d is not paired (%d are)", upto, ev->nrounds);
@@ -209,41 +235,28 @@ static void op_standings(xq__server *s, xq__req *r)
 {
   int round;
   if (xq__field_int(r, "round", 0, XQ_TOURNEY_ROUNDS_MAX, 0, &round)) return;
-  xq__task *t = xq__task_new(s, r, run_standings);
-  if (!t) return;
-  t->round = round;
-  xq__task_go(s, t, 0);
+  round_task *rt = round_new(s, r, run_standings, round);
+  if (rt) xq__task_go(s, &rt->t, 0);
 }
 
 /* ------------------------------------------------------------------ */
 /* pairings (export: ops_export.c)                                     */
 /* ------------------------------------------------------------------ */
 
-/* The round a request means: t->round, or 0 for the last paired (1 when
- * none is). */
-static int the_round(xq__server *s, xq__task *t)
-{
-  return t->round ? t->round : s->ev->nrounds ? s->ev->nrounds : 1;
-}
-
-/* Read the published boards of t->round into t->pr. Returns 0, or -1
- * after answering NOT_FOUND or the store's error. */
-static int read_pairing(xq__server *s, xq__task *t)
-{
-  xq_error err = {0};
-  int rc = xq_tstore_pairing(s->store, t->round, &t->pr, &err);
-  if (rc == XQ_OK) return 0;
-  xq__task_error(t, rc == XQ_EINVAL ? XQ__E_NOT_FOUND : xq__error_code(rc), err.msg);
-  return -1;
-}
-
 static void run_pairings(xq__server *s, xq__task *t)
 {
-  t->round = the_round(s, t);
-  if (read_pairing(s, t)) return;
+  round_task *rt = (round_task *)t;
+  /* the round asked for, or the last paired (1 when none is) */
+  if (!rt->round) rt->round = s->ev->nrounds ? s->ev->nrounds : 1;
+  xq_error err = {0};
+  int rc = xq_tstore_pairing(s->store, rt->round, &rt->pr, &err);
+  if (rc != XQ_OK) {
+    xq__task_error(t, rc == XQ_EINVAL ? XQ__E_NOT_FOUND : xq__reply_code(rc), err.msg);
+    return;
+  }
   cJSON *o = cJSON_CreateObject();
-  cJSON_AddNumberToObject(o, "round", t->round);
-  cJSON_AddItemToObject(o, "boards", boards_json(s->ev, &t->pr, 1));
+  cJSON_AddNumberToObject(o, "round", rt->round);
+  cJSON_AddItemToObject(o, "boards", boards_json(s->ev, &rt->pr, 1));
   xq__task_send(t, o);
 }
 
@@ -253,31 +266,35 @@ static void op_pairings(xq__server *s, xq__req *r)
 {
   int round;
   if (xq__field_int(r, "round", 0, XQ_TOURNEY_ROUNDS_MAX, 0, &round)) return;
-  xq__task *t = xq__task_new(s, r, run_pairings);
-  if (!t) return;
-  t->round = round;
-  xq__task_go(s, t, 1);
+  round_task *rt = round_new(s, r, run_pairings, round);
+  if (rt) xq__task_go(s, &rt->t, 1);
 }
 
 /* ------------------------------------------------------------------ */
 /* add_player (the other player operations: ops_players.c)            */
 /* ------------------------------------------------------------------ */
 
+typedef struct add_task {
+  xq__task t;
+  xq_tplayer player;
+} add_task;
+
 static void run_add_player(xq__server *s, xq__task *t)
 {
+  const xq_tplayer *p = &((add_task *)t)->player;
   xq_error err = {0};
   int id = 0;
-  int rc = xq_tstore_register(s->store, &t->player, &id, &err);
+  int rc = xq_tstore_register(s->store, p, &id, &err);
   if (rc != XQ_OK) {
-    xq__task_error(t, xq__write_code(rc), err.msg);
+    xq__task_error(t, xq__reply_write_code(rc), err.msg);
     return;
   }
-  xq__log(s, "player %d registered: %s", id, t->player.name);
+  xq__log(s, "player %d registered: %s", id, p->name);
   if (xq__task_reload(s, t, 0)) return;
   cJSON *o = cJSON_CreateObject();
   cJSON_AddNumberToObject(o, "player", id);
-  cJSON_AddStringToObject(o, "name", t->player.name);
-  xq__players_changed(s);
+  cJSON_AddStringToObject(o, "name", p->name);
+  xq__hub_players_changed(s);
   xq__task_send(t, o);
 }
 
@@ -326,7 +343,7 @@ static int read_new_player(const cJSON *p, xq_tplayer *pl, char *msg, size_t msg
     return -1;
   }
   if (rating && !cJSON_IsNull(rating) &&
-      !xq__is_int(rating)) {
+      !xq__field_is_int(rating)) {
     snprintf(msg, msglen, "player.rating must be a whole number");
     return -1;
   }
@@ -367,27 +384,52 @@ static void op_add_player(xq__server *s, xq__req *r)
     xq__reply_error(r->c, r->id, XQ__E_BAD_REQUEST, msg, -1);
     return;
   }
-  xq__task *t = xq__task_new(s, r, run_add_player);
-  if (!t) return;
-  t->player = pl;
-  xq__task_go(s, t, 1);
+  add_task *a = (add_task *)xq__task_new(s, r, run_add_player, sizeof *a, NULL);
+  if (!a) return;
+  a->player = pl;
+  xq__task_go(s, &a->t, 1);
 }
 
 /* ------------------------------------------------------------------ */
 /* pair                                                                */
 /* ------------------------------------------------------------------ */
 
+/* pair: the request, and the pairing made of it. */
+typedef struct pair_task {
+  xq__task t;                /* first: its job is the task's (jobs.c) */
+  int round;                 /* asked for (0: the next), then the one paired */
+  int system, publish;       /* dutch (else cn); store and start it */
+  xq_tchange *changes;       /* the arbiter's changes, in order (swap: player numbers until
+                                applied, then ids) ... */
+  int nchanges;
+  char *warnings;            /* ... and the absolute rules the changed pairing breaks, a line each */
+  xq_tevent *ev;             /* the private copy it is paired on */
+  int ev_n, ev_rounds;       /* s->ev's players and rounds then */
+  xq_tpairing pr;            /* the boards */
+  int rc;                    /* the pairing's status */
+  xq_pair_stats st;
+} pair_task;
+
+static void pair_fini(xq__task *t)
+{
+  pair_task *p = (pair_task *)t;
+  xq_tevent_free(p->ev);
+  xq_tpairing_clear(&p->pr);
+  free(p->changes);
+  free(p->warnings);
+}
+
 /* Worker: number the players (round 1) and pair. */
 static void pair_work(xq__job *w)
 {
-  xq__task *t = (xq__task *)w;
+  pair_task *t = (pair_task *)w;
   xq_tevent *ev = t->ev;
   xq_assign_pnos(ev);
   t->rc = xq_pair_system(ev, t->round, t->system ? XQ_PAIR_DUTCH : XQ_PAIR_CN, &t->pr, &t->st);
 }
 
 /* The pairing as a reply object (and the broadcast's data). */
-static cJSON *pairing_json(xq__task *t, const xq_tevent *ev)
+static cJSON *pairing_json(const pair_task *t, const xq_tevent *ev)
 {
   cJSON *o = cJSON_CreateObject();
   cJSON_AddNumberToObject(o, "round", t->round);
@@ -412,7 +454,7 @@ static cJSON *pairing_json(xq__task *t, const xq_tevent *ev)
 
 /* Apply the request's changes to the computed pairing (players named by
  * their number in it). 0, or -1 after answering BAD_REQUEST. */
-static int amend(xq__task *t)
+static int amend(pair_task *t)
 {
   if (!t->nchanges) return 0;
   xq_error err = {0};
@@ -423,7 +465,7 @@ static int amend(xq__task *t)
     if (!a || !b) {
       char msg[96];
       snprintf(msg, sizeof msg, "change %d: no player has the number %d", k + 1, a ? c->b : c->a);
-      xq__task_error(t, XQ__E_BAD_REQUEST, msg);
+      xq__task_error(&t->t, XQ__E_BAD_REQUEST, msg);
       return -1;
     }
     c->a = a;
@@ -431,15 +473,16 @@ static int amend(xq__task *t)
   }
   if (!(t->warnings = malloc(XQ_TOURNEY_WARN_MAX)) ||
       xq_pairing_amend(t->ev, &t->pr, t->changes, t->nchanges, t->warnings, XQ_TOURNEY_WARN_MAX, &err) != XQ_OK) {
-    xq__task_error(t, XQ__E_BAD_REQUEST, err.msg[0] ? err.msg : "out of memory");
+    xq__task_error(&t->t, XQ__E_BAD_REQUEST, err.msg[0] ? err.msg : "out of memory");
     return -1;
   }
   return 0;
 }
 
 /* Store, start and broadcast the pairing (the store part of pair). */
-static void run_publish(xq__server *s, xq__task *t)
+static void run_publish(xq__server *s, xq__task *task)
 {
+  pair_task *t = (pair_task *)task;
   xq_error err = {0};
   /* the event changed while the job ran (a player, a round, numbers
    * drawn): the pairing may be stale */
@@ -447,57 +490,59 @@ static void run_publish(xq__server *s, xq__task *t)
   for (int id = 1; id <= s->ev->n && id <= t->ev->n && !renumbered; id++)
     renumbered = s->ev->players[id - 1].pno && s->ev->players[id - 1].pno != t->ev->players[id - 1].pno;
   if (s->ev->n != t->ev_n || s->ev->nrounds != t->ev_rounds || renumbered) {
-    xq__task_error(t, XQ__E_CONFLICT, "the event changed while the round was paired: pair again");
+    xq__task_error(&t->t, XQ__E_CONFLICT, "the event changed while the round was paired: pair again");
     return;
   }
   int rc = xq_tstore_publish_amended(s->store, t->ev, &t->pr, t->changes, t->nchanges, &err);
   if (rc != XQ_OK) {
-    xq__task_error(t, xq__write_code(rc), err.msg);
+    xq__task_error(&t->t, xq__reply_write_code(rc), err.msg);
     return;
   }
   xq__log(s, "round %d published: %d boards, %d changed by hand", t->round, t->pr.nboards, t->nchanges);
-  if (xq__task_reload(s, t, 0)) return;
+  if (xq__task_reload(s, &t->t, 0)) return;
   if ((rc = xq__live_add_round(s, t->round, &err)) != XQ_OK) {
     char msg[XQ_ERR_MSG_LEN + 64];
     snprintf(msg, sizeof msg, "round %d is published, but its games could not start: %s", t->round,
              err.msg[0] ? err.msg : xq_strerror(rc));
-    xq__task_error(t, xq__error_code(rc), msg);
+    xq__task_error(&t->t, xq__reply_code(rc), msg);
     return;
   }
   cJSON *o = pairing_json(t, s->ev);
   char *data = cJSON_PrintUnformatted(o);
   if (data) xq__hub_publish(s, "pairing", t->round, 0, data);
   free(data);
-  xq__task_send(t, o);
+  xq__task_send(&t->t, o);
 }
 
 static void pair_after(xq__job *w, int status)
 {
-  xq__task *t = (xq__task *)w;
-  xq__server *s = t->s;
-  t->c->jobs--;
+  pair_task *t = (pair_task *)w;
+  xq__task *task = &t->t;
+  xq__server *s = task->s;
+  task->c->jobs--;
   if (status != 0) {
-    xq__task_error(t, XQ__E_INTERNAL, "the pairing job was cancelled");
+    xq__task_error(&t->t, XQ__E_INTERNAL, "the pairing job was cancelled");
   } else if (t->rc != XQ_OK) {
     char msg[128];
     snprintf(msg, sizeof msg, "round %d: %s", t->round, xq_tourney_strerror(t->rc));
-    xq__task_error(t, t->rc == XQ_ENOPAIRING ? XQ__E_CONFLICT : xq__error_code(t->rc), msg);
+    xq__task_error(&t->t, t->rc == XQ_ENOPAIRING ? XQ__E_CONFLICT : xq__reply_code(t->rc), msg);
   } else if (amend(t)) {
     /* answered */
   } else if (t->publish) {
     /* carried out even when the client has gone: it asked for it */
-    t->run = run_publish;
-    xq__task_go(s, t, 1);
+    task->run = run_publish;
+    xq__task_go(s, task, 1);
     return;
   } else {
-    xq__task_send(t, pairing_json(t, t->ev));
+    xq__task_send(&t->t, pairing_json(t, t->ev));
   }
-  xq__task_free(t);
+  xq__task_free(task);
 }
 
 /* Check that the next round may be paired now and start the job. */
-static void run_pair(xq__server *s, xq__task *t)
+static void run_pair(xq__server *s, xq__task *task)
 {
+  pair_task *t = (pair_task *)task;
   const xq_tevent *ev = s->ev;
   int next = ev->nrounds + 1;
   char msg[96] = "";
@@ -509,26 +554,26 @@ static void run_pair(xq__server *s, xq__task *t)
   else if (ev->n < 2)
     snprintf(msg, sizeof msg, "at least two players are needed");
   if (msg[0]) {
-    xq__task_error(t, XQ__E_CONFLICT, msg);
+    xq__task_error(task, XQ__E_CONFLICT, msg);
     return;
   }
   /* the tournament lane: its own slots, whatever engine jobs wait */
-  int queued = xq__jobs_count(s, XQ__LANE_TOURNEY, t->c, -1);
+  int queued = xq__jobs_count(s, XQ__LANE_TOURNEY, task->c, -1);
   if (queued >= XQ_TOURNEY_JOBS_PER_CONN) {
     snprintf(msg, sizeof msg, "%d pairings are queued for this connection already", queued);
-    xq__task_error(t, XQ__E_BUSY, msg);
+    xq__task_error(task, XQ__E_BUSY, msg);
     return;
   }
   t->round = next;
   t->ev_n = ev->n;
   t->ev_rounds = ev->nrounds;
   if (!(t->ev = xq_tevent_copy(ev)) ||
-      xq__job_queue(s, &t->job, XQ__LANE_TOURNEY, t->c, t->c->role, pair_work, pair_after) != XQ_OK) {
-    xq__task_error(t, XQ__E_INTERNAL, "cannot start the pairing");
+      xq__jobs_queue(s, &task->job, XQ__LANE_TOURNEY, task->c, task->c->role, pair_work, pair_after) != XQ_OK) {
+    xq__task_error(task, XQ__E_INTERNAL, "cannot start the pairing");
     return;
   }
-  t->c->jobs++;
-  t->handed = 1;
+  task->c->jobs++;
+  task->handed = 1;
 }
 
 /* One change of a pair request: {"swap":[NO,NO]}, {"colours":TABLE} or
@@ -542,11 +587,11 @@ static const char *change_parse(const cJSON *x, xq_tchange *c)
     return "every change has a reason (at most 199 bytes)";
   const cJSON *two = sw ? sw : mv;
   if (co) {
-    if (!xq__is_int(co) || co->valueint < 1) return "colours names a table";
+    if (!xq__field_is_int(co) || co->valueint < 1) return "colours names a table";
     *c = (xq_tchange){XQ_TCH_COLOURS, co->valueint, 0, {0}};
   } else {
     const cJSON *a = cJSON_GetArrayItem(two, 0), *b = cJSON_GetArrayItem(two, 1);
-    if (!cJSON_IsArray(two) || cJSON_GetArraySize(two) != 2 || !xq__is_int(a) || !xq__is_int(b) || a->valueint < 1 ||
+    if (!cJSON_IsArray(two) || cJSON_GetArraySize(two) != 2 || !xq__field_is_int(a) || !xq__field_is_int(b) || a->valueint < 1 ||
         b->valueint < 1)
       return "swap names two player numbers, move two tables";
     *c = (xq_tchange){sw ? XQ_TCH_SWAP : XQ_TCH_MOVE, a->valueint, b->valueint, {0}};
@@ -590,7 +635,7 @@ static void op_pair(xq__server *s, xq__req *r)
   xq_tchange *ch = NULL;
   int nch = 0;
   if (changes_parse(r, &ch, &nch)) return;
-  xq__task *t = xq__task_new(s, r, run_pair);
+  pair_task *t = (pair_task *)xq__task_new(s, r, run_pair, sizeof *t, pair_fini);
   if (!t) {
     free(ch);
     return;
@@ -600,7 +645,7 @@ static void op_pair(xq__server *s, xq__req *r)
   t->publish = cJSON_IsTrue(pub);
   t->changes = ch;
   t->nchanges = nch;
-  xq__task_go(s, t, 0);
+  xq__task_go(s, &t->t, 0);
 }
 
 /* ------------------------------------------------------------------ */
@@ -626,13 +671,20 @@ static cJSON *token_json(const xq_ttoken *k)
   return o;
 }
 
+typedef struct token_task {
+  xq__task t;
+  int role, round, board;    /* round and board: a board token's table */
+  char label[XQ_TOURNEY_FIELD_MAX];
+} token_task;
+
 static void run_token(xq__server *s, xq__task *t)
 {
+  const token_task *a = (token_task *)t;
   xq_error err = {0};
   xq_ttoken k;
-  int rc = xq_tstore_token_new(s->store, t->role, t->round, t->board, t->label, &k, &err);
+  int rc = xq_tstore_token_new(s->store, a->role, a->round, a->board, a->label, &k, &err);
   if (rc != XQ_OK) {
-    xq__task_error(t, xq__write_code(rc), err.msg);
+    xq__task_error(t, xq__reply_write_code(rc), err.msg);
     return;
   }
   xq__log(s, "new %s token, hash %.16s", xq_role_name(k.role), k.hash); /* no token text in logs */
@@ -660,13 +712,13 @@ static void op_token(xq__server *s, xq__req *r)
     xq__reply_error(r->c, r->id, XQ__E_BAD_REQUEST, bad, -1);
     return;
   }
-  xq__task *t = xq__task_new(s, r, run_token);
+  token_task *t = (token_task *)xq__task_new(s, r, run_token, sizeof *t, NULL);
   if (!t) return;
   t->role = ro;
   t->round = round;
   t->board = table;
   snprintf(t->label, sizeof t->label, "%s", label ? label : "");
-  xq__task_go(s, t, 1);
+  xq__task_go(s, &t->t, 1);
 }
 
 static void run_tokens(xq__server *s, xq__task *t)
@@ -680,29 +732,35 @@ static void run_tokens(xq__server *s, xq__task *t)
 /* tokens: every live token (from the server's cache). */
 static void op_tokens(xq__server *s, xq__req *r) { xq__task_read(s, r, run_tokens); }
 
+typedef struct revoke_task {
+  xq__task t;
+  char token[XQ_TOKEN_CHARS + 1];
+} revoke_task;
+
 static void run_revoke(xq__server *s, xq__task *t)
 {
+  const char *token = ((revoke_task *)t)->token;
   xq_error err = {0};
   int admins = 0, is_admin = 0;
-  const xq_ttoken *k = xq__token_find(s, t->token);
+  const xq_ttoken *k = xq__server_token(s, token);
   for (int i = 0; i < s->ntokens; i++) admins += s->tokens[i].role == XQ_ROLE_ADMIN;
   is_admin = k && k->role == XQ_ROLE_ADMIN;
   if (is_admin && admins == 1) {
     xq__task_error(t, XQ__E_CONFLICT, "the last admin token cannot be revoked");
     return;
   }
-  int rc = xq_tstore_token_revoke(s->store, t->token, &err);
+  int rc = xq_tstore_token_revoke(s->store, token, &err);
   if (rc != XQ_OK) {
-    xq__task_error(t, rc == XQ_EINVAL ? XQ__E_NOT_FOUND : xq__error_code(rc), err.msg);
+    xq__task_error(t, rc == XQ_EINVAL ? XQ__E_NOT_FOUND : xq__reply_code(rc), err.msg);
     return;
   }
   xq__log(s, "token with hash %.16s revoked", k ? k->hash : "(not live)");
   if (xq__task_reload(s, t, 1)) return;
   cJSON *o = cJSON_CreateObject();
-  cJSON_AddStringToObject(o, "revoked", t->token);
+  cJSON_AddStringToObject(o, "revoked", token);
   xq__task_send(t, o);
   /* after the reply: an admin revoking its own token is answered first */
-  xq__sessions_revoked(s);
+  xq__proto_revoked(s);
 }
 
 /* revoke {token}: the token no longer opens a session, and the sessions
@@ -716,10 +774,10 @@ static void op_revoke(xq__server *s, xq__req *r)
     xq__reply_error(r->c, r->id, XQ__E_BAD_REQUEST, "a token is 32 lowercase hex characters", -1);
     return;
   }
-  xq__task *t = xq__task_new(s, r, run_revoke);
+  revoke_task *t = (revoke_task *)xq__task_new(s, r, run_revoke, sizeof *t, NULL);
   if (!t) return;
   memcpy(t->token, tok, XQ_TOKEN_CHARS + 1);
-  xq__task_go(s, t, 1);
+  xq__task_go(s, &t->t, 1);
 }
 
 /* ------------------------------------------------------------------ */
@@ -741,13 +799,20 @@ static void slips_connect(xq__server *s, const char *given, char *out, size_t ca
   snprintf(out, cap, "%.*s:%d", hl, l, xq_server_port(s, 0));
 }
 
+typedef struct slips_task {
+  xq__task t;
+  int round, lang;
+  char connect[XQ_SLIP_CONNECT_MAX + 16]; /* HOST:PORT printed on the slips */
+} slips_task;
+
 /* New board tokens for the round's tables, and their slips. */
-static void run_slips(xq__server *s, xq__task *t)
+static void run_slips(xq__server *s, xq__task *task)
 {
+  const slips_task *t = (slips_task *)task;
   xq_error err = {0};
   xq_tpairing pr = {0};
-  if (xq__round_tables(s, t->round, &pr, &err) != XQ_OK) {
-    xq__task_error(t, XQ__E_NOT_FOUND, err.msg);
+  if (xq__ops_ko_tables(s, t->round, &pr, &err) != XQ_OK) {
+    xq__task_error(task, XQ__E_NOT_FOUND, err.msg);
     return;
   }
   xq_ttoken *k = calloc((size_t)pr.nboards + 1, sizeof *k);
@@ -762,17 +827,17 @@ static void run_slips(xq__server *s, xq__task *t)
   size_t len = 0;
   FILE *f = rc == XQ_OK ? open_memstream(&html, &len) : NULL;
   if (f) {
-    rc = xq_sheet_slips(s->ev, &pr, tok, cJSON_GetStringValue(cJSON_GetObjectItem(t->args, "connect")), t->lang, f);
+    rc = xq_sheet_slips(s->ev, &pr, tok, t->connect, t->lang, f);
     fclose(f);
   }
-  if (rc == XQ_OK && !xq__task_reload(s, t, 1)) {
+  if (rc == XQ_OK && !xq__task_reload(s, task, 1)) {
     xq__log(s, "round %d: %d board tokens made for the slips", t->round, pr.nboards);
     cJSON *o = cJSON_CreateObject();
     cJSON_AddNumberToObject(o, "round", t->round);
     cJSON_AddStringToObject(o, "html", html ? html : "");
-    xq__task_send(t, o);
+    xq__task_send(task, o);
   } else if (rc != XQ_OK) {
-    xq__task_error(t, xq__write_code(rc), err.msg[0] ? err.msg : xq_strerror(rc));
+    xq__task_error(task, xq__reply_write_code(rc), err.msg[0] ? err.msg : xq_strerror(rc));
   }
   free(html);
   free(tok);
@@ -795,15 +860,12 @@ static void op_slips(xq__server *s, xq__req *r)
     xq__reply_error(r->c, r->id, XQ__E_BAD_REQUEST, "lang is en or zh; connect is HOST:PORT", -1);
     return;
   }
-  xq__task *t = xq__task_new(s, r, run_slips);
+  slips_task *t = (slips_task *)xq__task_new(s, r, run_slips, sizeof *t, NULL);
   if (!t) return;
-  char where[XQ_SLIP_CONNECT_MAX + 16];
-  slips_connect(s, connect, where, sizeof where);
+  slips_connect(s, connect, t->connect, sizeof t->connect);
   t->round = round;
   t->lang = lg;
-  t->args = cJSON_CreateObject();
-  cJSON_AddStringToObject(t->args, "connect", where);
-  xq__task_go(s, t, 1);
+  xq__task_go(s, &t->t, 1);
 }
 
 const xq__op xq__tourney_ops[] = {
@@ -813,7 +875,7 @@ const xq__op xq__tourney_ops[] = {
   {"pair", ADMIN, op_pair},
   {"pairings", 0, op_pairings},
   {"standings", 0, op_standings},
-  {"export", XQ__STAFF, xq__op_export},
+  {"export", XQ__STAFF, xq__ops_export},
   {"token", ADMIN, op_token},
   {"slips", ADMIN, op_slips},
   {"tokens", ADMIN, op_tokens},

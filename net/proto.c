@@ -4,181 +4,24 @@
  * operations (hello, ping, watch, unwatch) and the reply writers.
  *
  * Replies keep request order on a connection: while a connection has
- * replies waiting for a group commit, an immediate reply waits behind
- * them (xq__commit_reply).
+ * replies waiting (for a group commit, a task), an immediate reply waits
+ * behind them, as a row of the commit queue that writes nothing
+ * (send_line); a waiting reply is sent in its turn (xq__reply_turn).
  */
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "commit.h"
+#include "conn.h"
+#include "hub.h"
 #include "internal.h"
+#include "live.h"
+#include "ops.h"
+#include "proto.h"
 #include "records.h"
 
-
-/* ------------------------------------------------------------------ */
-/* Request fields                                                      */
-/* ------------------------------------------------------------------ */
-
-const char *xq__str(const cJSON *o, const char *key)
-{
-  const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-  return cJSON_IsString(v) ? v->valuestring : NULL;
-}
-
-int xq__is_int(const cJSON *v)
-{
-  /* range first: converting an out-of-range double to int is undefined.
-   * (<limits.h> is shadowed by net/limits.h on this module's include
-   * path, hence the <stdint.h> bounds.) */
-  _Static_assert(sizeof(int) == sizeof(int32_t), "int is 32 bits");
-  return cJSON_IsNumber(v) && v->valuedouble >= INT32_MIN && v->valuedouble <= INT32_MAX &&
-         v->valuedouble == (double)(int)v->valuedouble;
-}
-
-int xq__int(const cJSON *o, const char *key, int dflt, int *ok)
-{
-  const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-  if (!v) return dflt;
-  if (!xq__is_int(v)) {
-    if (ok) *ok = 0;
-    return dflt;
-  }
-  return (int)v->valuedouble;
-}
-
-/* ------------------------------------------------------------------ */
-/* Replies                                                             */
-/* ------------------------------------------------------------------ */
-
-char *xq__id_text(const cJSON *id)
-{
-  if (!id || !(cJSON_IsNumber(id) || cJSON_IsString(id))) return strdup("null");
-  char *t = cJSON_PrintUnformatted(id);
-  return t ? t : strdup("null");
-}
-
-/* Send one complete line, or queue it behind the replies waiting for a
- * commit. */
-static void send_line(xq__conn *c, const char *line, size_t len)
-{
-  if (c->closing) return;
-  if (c->pending_replies > 0 && !c->flushing) xq__commit_reply(c->srv, c, line, len);
-  else xq__conn_send(c, line, len);
-}
-
-/* Write "{"id":ID,<middle>}\n" where middle is `a` then `b`. */
-static void send_parts(xq__conn *c, const char *idtext, const char *a, const char *b)
-{
-  size_t il = strlen(idtext), al = strlen(a), bl = b ? strlen(b) : 0;
-  size_t n = 7 + il + 1 + al + bl + 2;
-  char stack[XQ_REPLY_STACK];
-  char *line = n <= sizeof stack ? stack : malloc(n + 1);
-  if (!line) {
-    xq__conn_close(c);
-    return;
-  }
-  size_t k = 0;
-  memcpy(line + k, "{\"id\":", 6), k += 6;
-  memcpy(line + k, idtext, il), k += il;
-  line[k++] = ',';
-  memcpy(line + k, a, al), k += al;
-  if (bl) memcpy(line + k, b, bl), k += bl;
-  line[k++] = '}';
-  line[k++] = '\n';
-  send_line(c, line, k);
-  if (line != stack) free(line);
-}
-
-void xq__reply(xq__conn *c, const cJSON *id, const char *fields)
-{
-  char *idtext = xq__id_text(id);
-  if (!idtext) return;
-  if (fields && *fields) send_parts(c, idtext, "\"ok\":true,", fields);
-  else send_parts(c, idtext, "\"ok\":true", NULL);
-  free(idtext);
-}
-
-void xq__reply_obj(xq__conn *c, const cJSON *id, cJSON *obj)
-{
-  char *text = obj ? cJSON_PrintUnformatted(obj) : NULL;
-  cJSON_Delete(obj);
-  if (!text) {
-    xq__reply_error(c, id, XQ__E_INTERNAL, "out of memory", -1);
-    return;
-  }
-  /* the members of "{...}" without the braces */
-  size_t n = strlen(text);
-  text[n - 1] = 0;
-  xq__reply(c, id, text + 1);
-  free(text);
-}
-
-/* A copy of `msg` (malloc'd) in which every byte that is not part of a
- * well-formed UTF-8 sequence is '?': a message that quotes a request cut
- * to a length, or a name, never puts a broken sequence into a reply. */
-static char *utf8_clean(const char *msg)
-{
-  size_t n = strlen(msg);
-  char *out = malloc(n + 1);
-  if (!out) return NULL;
-  for (size_t i = 0; i < n;) {
-    unsigned char b = (unsigned char)msg[i];
-    size_t k = b < 0x80 ? 1 : b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : 2;
-    if (i + k <= n && xq_utf8_valid(msg + i, k)) {
-      memcpy(out + i, msg + i, k);
-      i += k;
-    } else {
-      out[i++] = '?';
-    }
-  }
-  out[n] = 0;
-  return out;
-}
-
-void xq__reply_error(xq__conn *c, const cJSON *id, const char *code, const char *msg, int ply)
-{
-  cJSON *e = cJSON_CreateObject();
-  char *clean = utf8_clean(msg ? msg : "");
-  cJSON_AddStringToObject(e, "code", code);
-  cJSON_AddStringToObject(e, "msg", clean ? clean : "");
-  free(clean);
-  if (ply >= 0) cJSON_AddNumberToObject(e, "ply", ply);
-  char *et = cJSON_PrintUnformatted(e);
-  cJSON_Delete(e);
-  char *idtext = xq__id_text(id);
-  if (et && idtext) send_parts(c, idtext, "\"error\":", et);
-  free(et);
-  free(idtext);
-}
-
-void xq__reply_stored(xq__conn *c, const char *idtext, const char *body)
-{
-  /* body is "{...}": splice the id in front of its members */
-  if (body[0] != '{') return;
-  if (body[1] == '}') send_parts(c, idtext, "\"ok\":true", NULL);
-  else {
-    size_t n = strlen(body);
-    char *mid = strndup(body + 1, n - 2);
-    if (!mid) return;
-    send_parts(c, idtext, mid, NULL);
-    free(mid);
-  }
-}
-
-const char *xq__error_code(int status)
-{
-  switch (status) {
-  case XQ_EILLEGAL: return XQ__E_ILLEGAL;
-  case XQ_EAMBIGUOUS: return XQ__E_AMBIGUOUS;
-  case XQ_ENOTATION: return XQ__E_NOTATION;
-  case XQ_EFEN: return XQ__E_FEN;
-  case XQ_ELIMIT: return XQ__E_LIMIT;
-  case XQ_ESTORE: return XQ__E_STORE;
-  case XQ_EINVAL: return XQ__E_BAD_REQUEST;
-  default: return XQ__E_INTERNAL;
-  }
-}
 
 /* ------------------------------------------------------------------ */
 /* Session operations                                                  */
@@ -189,21 +32,6 @@ static void op_ping(xq__server *s, xq__req *r)
   char f[64];
   snprintf(f, sizeof f, "\"time\":%llu", (unsigned long long)uv_now(s->loop));
   xq__reply(r->c, r->id, f);
-}
-
-const xq_ttoken *xq__token_find(xq__server *s, const char *token)
-{
-  if (!token) return NULL;
-  unsigned char h[XQ_SHA256_LEN];
-  xq_sha256(token, strlen(token), h);
-  /* every cached hash is compared whole, no early exit: the time taken
-   * depends on the number of tokens only */
-  int found = -1;
-  for (int i = 0; i < s->ntokens; i++) {
-    int eq = xq_ct_equal(h, s->token_hash[i], XQ_SHA256_LEN);
-    found = eq && found < 0 ? i : found;
-  }
-  return found >= 0 ? &s->tokens[found] : NULL;
 }
 
 /* The session has no role (before hello, after a failed one). */
@@ -245,7 +73,7 @@ static void op_hello(xq__server *s, xq__req *r)
     xq__reply(c, r->id, "\"role\":\"none\",\"server\":\"xqref 0.1.0\"");
     return;
   }
-  const xq_ttoken *t = xq__token_find(s, token);
+  const xq_ttoken *t = xq__server_token(s, token);
   if (!t) {
     /* CONTRACT (security.md): a failed hello leaves no role behind */
     session_clear(c);
@@ -279,7 +107,7 @@ static void op_hello(xq__server *s, xq__req *r)
 static void op_watch(xq__server *s, xq__req *r)
 {
   int ok = 1;
-  int round = xq__int(r->json, "round", 0, &ok);
+  int round = xq__field_num(r->json, "round", 0, &ok);
   const cJSON *le = cJSON_GetObjectItemCaseSensitive(r->json, "last_event");
   long long last = 0;
   if (le && cJSON_IsNumber(le) && le->valuedouble >= -1 && le->valuedouble <= 9e15)
@@ -388,7 +216,7 @@ static void dispatch(xq__conn *c, const char *line, size_t len)
   xq__server *s = c->srv;
   cJSON *json = parse_line(c, line, len);
   if (!json) return;
-  xq__req r = {c, json, cJSON_GetObjectItemCaseSensitive(json, "id"), xq__str(json, "op")};
+  xq__req r = {c, json, cJSON_GetObjectItemCaseSensitive(json, "id"), xq__field_text(json, "op")};
   const xq__op *op = r.op ? find_op(r.op) : NULL;
   if (!r.op) {
     xq__reply_error(c, r.id, XQ__E_BAD_REQUEST, "missing \"op\"", -1);
@@ -491,7 +319,7 @@ static void json_on_close(xq__conn *c)
 static int json_hold_reading(xq__conn *c)
 {
   if (!c->revoked) return 0;
-  xq__session_end_if_done(c);
+  xq__proto_end_if_done(c);
   return 1;
 }
 
@@ -512,7 +340,7 @@ const xq__proto xq__json_proto = {
 
 static int hash_cmp(const void *a, const void *b) { return memcmp(a, b, XQ_SHA256_LEN); }
 
-void xq__session_end_if_done(xq__conn *c)
+void xq__proto_end_if_done(xq__conn *c)
 {
   if (c->revoked != 1 || c->closing) return;
   if (c->pending_replies > 0 || c->jobs > 0 || c->held) return;
@@ -520,12 +348,12 @@ void xq__session_end_if_done(xq__conn *c)
   xq__conn_end(c); /* after the REVOKED line and everything before it */
 }
 
-void xq__sessions_revoked(xq__server *s)
+void xq__proto_revoked(xq__server *s)
 {
   if (!s->conns && !s->vconns) return;
   /* the live hashes, sorted: one binary search per session. These are
    * hashes of tokens that already opened a session, not guesses: no need
-   * for the constant-time scan of xq__token_find. */
+   * for the constant-time scan of xq__server_token. */
   unsigned char (*live)[XQ_SHA256_LEN] = NULL;
   if (s->ntokens) {
     live = malloc(sizeof *live * (size_t)s->ntokens);
@@ -550,7 +378,7 @@ void xq__sessions_revoked(xq__server *s)
       c->paused = 1;
     }
     xq__reply_error(c, NULL, XQ__E_REVOKED, "the token of this session was revoked", -1);
-    xq__session_end_if_done(c);
+    xq__proto_end_if_done(c);
   }
   for (xq__conn *c = s->vconns; c; c = c->next) {
     if (c->closing || !c->has_tok) continue;
@@ -569,7 +397,7 @@ void xq__sessions_revoked(xq__server *s)
 
 /* The replies of one run, gathered until every request has its own. */
 typedef struct op_run {
-  xq__op_done done;
+  xq__proto_done done;
   void *arg;
   int want, got;               /* replies expected, replies seen */
   char *out;                   /* the reply lines so far */
@@ -628,7 +456,7 @@ static const xq__proto op_proto = {
   .hold_reading = json_hold_reading,
 };
 
-int xq__op_run(xq__server *s, const xq_ttoken *tok, const char *text, size_t len, xq__op_done done,
+int xq__proto_run(xq__server *s, const xq_ttoken *tok, const char *text, size_t len, xq__proto_done done,
                void *arg)
 {
   if (len > XQ_MAX_LINE) return XQ_ELIMIT;

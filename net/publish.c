@@ -44,8 +44,11 @@
 #include <string.h>
 #include <strings.h>
 
+#include "conn.h"
 #include "http_parse.h"
 #include "internal.h"
+#include "publish.h"
+#include "url.h"
 
 typedef struct pub_item {
   xq__buf *b;                  /* the hub's SSE encoding (a reference) */
@@ -267,7 +270,7 @@ static int parse_answers(xq__publish *p)
     }
     int status, chunked;
     long long clen;
-    long h = xq__http_response_head(p->in + used, p->inlen - used, &status, &clen, &chunked);
+    long h = xq__http_parse_response(p->in + used, p->inlen - used, &status, &clen, &chunked);
     if (h == 0) break;
     if (h < 0 || !p->inflight) {
       fail(p, "answered", h < 0 ? "not HTTP" : "an answer to no request");

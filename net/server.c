@@ -18,7 +18,16 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "commit.h"
+#include "conn.h"
+#include "http.h"
+#include "hub.h"
+#include "ingest.h"
 #include "internal.h"
+#include "live.h"
+#include "poller.h"
+#include "proto.h"
+#include "publish.h"
 
 
 void xq_server_opts_default(xq_server_opts *o)
@@ -50,6 +59,21 @@ int xq__server_reload(xq__server *s, xq_error *err)
   xq_tevent_free(s->ev);
   s->ev = ev;
   return XQ_OK;
+}
+
+const xq_ttoken *xq__server_token(xq__server *s, const char *token)
+{
+  if (!token) return NULL;
+  unsigned char h[XQ_SHA256_LEN];
+  xq_sha256(token, strlen(token), h);
+  /* every cached hash is compared whole, no early exit: the time taken
+   * depends on the number of tokens only */
+  int found = -1;
+  for (int i = 0; i < s->ntokens; i++) {
+    int eq = xq_ct_equal(h, s->token_hash[i], XQ_SHA256_LEN);
+    found = eq && found < 0 ? i : found;
+  }
+  return found >= 0 ? &s->tokens[found] : NULL;
 }
 
 int xq__server_tokens(xq__server *s, xq_error *err)
@@ -290,13 +314,12 @@ static void recheck_now(xq__server *s)
   }
   s->data_version = v;
   xq__log(s, "the store was changed by another process: tokens read again (%d live)", s->ntokens);
-  xq__sessions_revoked(s);
+  xq__proto_revoked(s);
 }
 
-static void recheck_after_commit(void *arg, int status)
+static void recheck_after_commit(xq__server *s, void *arg, int status)
 {
-  (void)status;
-  xq__server *s = arg;
+  (void)status, (void)arg;
   s->recheck_waiting = 0;
   if (!s->stopping) recheck_now(s);
 }
@@ -308,13 +331,13 @@ static void on_recheck(uv_timer_t *t)
   /* revoked sessions whose last owed reply has gone meanwhile */
   for (xq__conn *c = s->conns, *next; c; c = next) {
     next = c->next;
-    if (c->revoked == 1) xq__session_end_if_done(c);
+    if (c->revoked == 1) xq__proto_end_if_done(c);
   }
   /* the loop may use the store only when no group commit runs */
-  if (xq__store_idle(s)) recheck_now(s);
+  if (xq__commit_idle(s)) recheck_now(s);
   else if (!s->recheck_waiting) {
     s->recheck_waiting = 1;
-    xq__commit_then(s, recheck_after_commit, s);
+    xq__commit_then(s, recheck_after_commit, NULL);
   }
 }
 
@@ -361,6 +384,7 @@ int xq_server_start(uv_loop_t *loop, const xq_server_opts *o, xq_server **out, x
   if (!rc) rc = xq__hub_init(s);
   if (!rc) rc = xq__publish_init(s);
   if (!rc) rc = xq__ingest_init(s);
+  if (!rc) rc = xq__poller_init(s);
   if (!rc) xq__live_settle_all(s);
   if (!rc) rc = listen_on(s, &s->json_listener, o->listen, on_json_conn, &s->json_port, err);
   if (!rc && o->http) rc = listen_on(s, &s->http_listener, o->http, on_http_conn, &s->http_port, err);
@@ -423,7 +447,7 @@ static void on_drain(uv_timer_t *t)
   xq__commit_close(s);
   xq__hub_close(s);
   xq__publish_close(s);
-  xq__ingest_close(s);
+  xq__poller_close(s);
   xq__log(s, "stopped");
 }
 
@@ -460,6 +484,7 @@ void xq_server_stop(xq_server *s)
 void xq_server_free(xq_server *s)
 {
   if (!s) return;
+  xq__poller_free(s);
   xq__ingest_free(s);
   xq__publish_free(s);
   xq__hub_free(s);

@@ -6,79 +6,24 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "commit.h"
+#include "conn.h"
+#include "internal.h"
+#include "proto.h"
 #include "task.h"
-
-/* Integer field `key` in lo..hi: absent = `dflt` (when `dflt` < lo the
- * field is required). Returns 0 with *out, or -1 after replying
- * BAD_REQUEST. */
-int xq__field_int(xq__req *r, const char *key, int lo, int hi, int dflt, int *out)
-{
-  const cJSON *f = cJSON_GetObjectItemCaseSensitive(r->json, key);
-  char msg[96];
-  if (!f || cJSON_IsNull(f)) {
-    if (dflt >= lo) {
-      *out = dflt;
-      return 0;
-    }
-    snprintf(msg, sizeof msg, "%s is required", key);
-  } else if (!xq__is_int(f) || f->valueint < lo || f->valueint > hi) {
-    snprintf(msg, sizeof msg, "%s must be a whole number from %d to %d", key, lo, hi);
-  } else {
-    *out = f->valueint;
-    return 0;
-  }
-  xq__reply_error(r->c, r->id, XQ__E_BAD_REQUEST, msg, -1);
-  return -1;
-}
-
-/* String field `key`: absent = NULL (an error when `required`). Returns 0
- * with *out, or -1 after replying BAD_REQUEST. */
-int xq__field_str(xq__req *r, const char *key, int required, const char **out)
-{
-  const cJSON *f = cJSON_GetObjectItemCaseSensitive(r->json, key);
-  char msg[96];
-  *out = NULL;
-  if ((!f || cJSON_IsNull(f)) && !required) return 0;
-  if (cJSON_IsString(f)) {
-    *out = f->valuestring;
-    return 0;
-  }
-  snprintf(msg, sizeof msg, f ? "%s must be a string" : "%s is required", key);
-  xq__reply_error(r->c, r->id, XQ__E_BAD_REQUEST, msg, -1);
-  return -1;
-}
-
-/* The error code of a store write's failure: a refusal by the store's
- * checks (XQ_EINVAL after ours passed) is a conflict with its state. */
-const char *xq__write_code(int rc)
-{
-  return rc == XQ_EINVAL ? XQ__E_CONFLICT : xq__error_code(rc);
-}
 
 void xq__task_free(xq__task *t)
 {
-  xq__conn *c = t->c;
-  if (t->pending) {
-    c->pending_replies--;
-    xq__conn_resume(c);
-  }
-  xq__conn_unref(c);
-  xq_tevent_free(t->ev);
-  xq_tpairing_clear(&t->pr);
-  cJSON_Delete(t->args);
-  free(t->changes);
-  free(t->warnings);
-  free(t->prizes);
-  free(t->pairs);
+  if (t->fini) t->fini(t);
+  xq__conn_unref(t->c);
   free(t->idtext);
   free(t);
 }
 
-/* A new task for request `r`, or NULL after replying INTERNAL. */
-xq__task *xq__task_new(xq__server *s, xq__req *r, xq__task_fn run)
+xq__task *xq__task_new(xq__server *s, xq__req *r, xq__task_fn run, size_t size, void (*fini)(xq__task *t))
 {
-  xq__task *t = calloc(1, sizeof *t);
-  if (t) t->idtext = xq__id_text(r->id);
+  xq__task *t = calloc(1, size < sizeof *t ? sizeof *t : size);
+  if (t) t->idtext = xq__reply_id(r->id);
   if (!t || !t->idtext) {
     free(t);
     xq__reply_error(r->c, r->id, XQ__E_INTERNAL, "out of memory", -1);
@@ -87,28 +32,9 @@ xq__task *xq__task_new(xq__server *s, xq__req *r, xq__task_fn run)
   t->s = s;
   t->c = r->c;
   t->run = run;
+  t->fini = fini;
   xq__conn_ref(r->c);
   return t;
-}
-
-/* Write `line` (consumed) with its newline straight to the task's
- * client: a deferred task answers when the commit it waited for is done,
- * when every earlier reply has gone and the later ones wait behind it. */
-static void task_line(xq__task *t, cJSON *line)
-{
-  char *text = cJSON_PrintUnformatted(line);
-  cJSON_Delete(line);
-  size_t n = text ? strlen(text) : 0;
-  char *nl = text ? realloc(text, n + 2) : NULL;
-  if (!nl) {
-    free(text);
-    xq__conn_close(t->c);
-    return;
-  }
-  nl[n] = '\n';
-  nl[n + 1] = 0;
-  xq__conn_send(t->c, nl, n + 1);
-  free(nl);
 }
 
 /* Answer the task with the members of `o` (consumed), if the client is
@@ -120,20 +46,8 @@ void xq__task_send(xq__task *t, cJSON *o)
     return;
   }
   cJSON *id = cJSON_Parse(t->idtext);
-  if (!t->deferred) {
-    xq__reply_obj(t->c, id, o);
-    cJSON_Delete(id);
-    return;
-  }
-  cJSON *line = cJSON_CreateObject();
-  cJSON_AddItemToObject(line, "id", id ? id : cJSON_CreateNull());
-  cJSON_AddBoolToObject(line, "ok", 1);
-  while (o->child) {
-    cJSON *m = cJSON_DetachItemViaPointer(o, o->child);
-    cJSON_AddItemToObject(line, m->string, m);
-  }
-  cJSON_Delete(o);
-  task_line(t, line);
+  xq__reply_obj(t->c, id, o);
+  cJSON_Delete(id);
 }
 
 /* Answer the task with an error. */
@@ -141,45 +55,42 @@ void xq__task_error(xq__task *t, const char *code, const char *msg)
 {
   if (xq__conn_dead(t->c)) return;
   cJSON *id = cJSON_Parse(t->idtext);
-  if (!t->deferred) {
-    xq__reply_error(t->c, id, code, msg, -1);
-    cJSON_Delete(id);
-    return;
-  }
-  cJSON *line = cJSON_CreateObject();
-  cJSON_AddItemToObject(line, "id", id ? id : cJSON_CreateNull());
-  cJSON *e = cJSON_AddObjectToObject(line, "error");
-  cJSON_AddStringToObject(e, "code", code);
-  cJSON_AddStringToObject(e, "msg", msg);
-  task_line(t, line);
+  xq__reply_error(t->c, id, code, msg, -1);
+  cJSON_Delete(id);
 }
 
-static void task_cb(void *arg, int status)
+/* The task's turn: it runs, and answers at once (the replies owed before
+ * it have gone; those of later requests wait behind it). */
+static void task_cb(xq__server *s, void *arg, int status)
 {
   xq__task *t = arg;
   (void)status; /* the commits waited for were others': this work is its own */
-  t->run(t->s, t);
+  int waited = t->waited;
+  /* (the reference of xq__reply_wait keeps the connection until the turn
+   * ends, after the task may be freed) */
+  if (waited) xq__reply_turn(t->c);
+  t->run(s, t);
+  xq__conn *c = t->c;
   if (t->handed) t->handed = 0; /* a worker job owns it now */
   else xq__task_free(t);
+  if (waited) xq__reply_turn_end(c);
 }
 
 /* Run `t` now when nothing of its client waits for a commit and, for
  * `store`, no commit runs; otherwise once the commits under way are done,
- * after the callbacks of the client's earlier requests (xq__commit_then
- * keeps their order): a request sees the effect of every request sent
- * before it on its connection (a result recorded, a player added). The
- * task is freed afterwards, unless it handed itself to a worker job. */
+ * after the client's earlier requests (the commit queue keeps their
+ * order): a request sees the effect of every request sent before it on
+ * its connection (a result recorded, a player added). The task is freed
+ * afterwards, unless it handed itself to a worker job. */
 void xq__task_go(xq__server *s, xq__task *t, int store)
 {
-  if (t->c->pending_replies == 0 && (!store || xq__store_idle(s))) {
-    task_cb(t, XQ_OK);
+  if (t->c->pending_replies == 0 && (!store || xq__commit_idle(s))) {
+    t->waited = 0;
+    task_cb(s, t, XQ_OK);
     return;
   }
-  if (!t->pending) {
-    t->pending = 1;
-    t->c->pending_replies++;
-  }
-  t->deferred = 1;
+  t->waited = 1;
+  xq__reply_wait(t->c);
   xq__commit_then(s, task_cb, t);
 }
 
@@ -199,7 +110,7 @@ int xq__task_reload(xq__server *s, xq__task *t, int tokens)
  * store): at once, or after the client's earlier requests. */
 void xq__task_read(xq__server *s, xq__req *r, xq__task_fn run)
 {
-  xq__task *t = xq__task_new(s, r, run);
+  xq__task *t = xq__task_new(s, r, run, sizeof *t, NULL);
   if (t) xq__task_go(s, t, 0);
 }
 

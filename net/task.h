@@ -1,8 +1,9 @@
 /*
- * task.h -- the operations that need the store (ops_tourney.c, ops_ko.c):
- * a task owns copies of its request's fields and a reference on the
- * connection, and runs its store part when the client's earlier requests
- * are done (task.c). Internal to net/.
+ * task.h -- the operations that need the store or their turn
+ * (ops_tourney.c, ops_ko.c, ops_players.c, ops_export.c): a task owns its
+ * request's fields, parsed at the edge into the operation's own struct,
+ * and a reference on the connection, and runs its store part when the
+ * client's earlier requests are done (task.c). Internal to net/.
  *
  * A task runs at once when nothing of its client is still waiting for a
  * commit; otherwise it waits for the commits under way (xq__commit_then),
@@ -15,58 +16,39 @@
 #define XQ_NET_TASK_H
 
 #include "internal.h"
+#include "jobs.h"
 
 typedef struct xq__task xq__task;
 typedef void (*xq__task_fn)(xq__server *s, xq__task *t);
 
-/* One operation waiting for the store (and, for pair, the worker pool).
- * It owns copies of the request's fields: the request is freed when the
- * op returns. */
+/* One operation waiting for its turn (and the store, or a worker job).
+ * An operation's own fields -- its request parsed at the edge -- are a
+ * struct of that operation whose first member is the task, made by
+ * xq__task_new with its size:
+ *
+ *   typedef struct pair_task { xq__task t; int round; ... } pair_task;
+ *   pair_task *p = (pair_task *)xq__task_new(s, r, run_pair, sizeof *p, pair_fini);
+ *
+ * and read back in its run as (pair_task *)t. The request is freed when
+ * the op returns: the fields are copies. */
 struct xq__task {
-  xq__job job;               /* first: pair's pairing job (jobs.c) */
+  xq__job job;               /* first: a task may run a worker job (jobs.c) */
   xq__server *s;
   xq__conn *c;               /* referenced until the task is freed */
   char *idtext;              /* the request id */
   xq__task_fn run;           /* the store part */
-  int deferred;              /* waited for a commit: answer directly */
-  int pending;               /* counted in c->pending_replies */
-  /* fields, by operation */
-  int round, id, bye, role, board, lang, format, system, publish;
-  xq_tplayer player;
-  char label[XQ_TOURNEY_FIELD_MAX];
-  char token[XQ_TOKEN_CHARS + 1];
-  xq_tevent *ev;             /* pair: the private copy it was paired on */
-  int ev_n, ev_rounds;       /* pair: s->ev's players and rounds then */
-  xq_tpairing pr;            /* pair: the boards */
-  int rc;                    /* pair: the pairing's status */
-  xq_tchange *changes;       /* pair: the arbiter's changes, in order (swap: player numbers until
-                                applied, then ids) ... */
-  int nchanges;
-  char *warnings;            /* ... and the absolute rules the changed pairing breaks, a line each */
-  int handed;                /* pair: the task now belongs to its job */
-  int what;                  /* export: the sheet (ops_export.c) ... */
-  int mode, count;           /* ... teams: xq_team_mode (-1: the preset's) and players counted (0: the preset's) */
-  const xq_regulation *reg;  /* ... teams, prizes: the preset named, NULL = none */
-  struct xq_prize_table *prizes; /* ... teams, prizes: the prize table given as text, freed with the task */
-  xq_pair_stats st;
-  int size, seeding, choice;  /* ko_start */
-  int stage;                 /* ko_publish: only this stage's matches, 0 = any */
-  cJSON *args;               /* ko_publish: a copy of the request's fields, freed with the task */
-  unsigned fields;           /* edit_player: the fields given (XQ_PE_*) */
-  int reinstate;             /* withdraw / reinstate */
-  int method, preview;       /* numbers: XQ_NUM_*, and only computed, not stored */
-  uint64_t seed;             /* numbers: the lot's seed */
-  int *pairs, npairs;        /* numbers: by hand, npairs (id, number) pairs, freed with the task */
+  void (*fini)(xq__task *t); /* frees what the operation's fields own, NULL none */
+  int waited;                /* waits for its turn (xq__reply_wait) */
+  int handed;                /* a worker job owns the task now (it frees it) */
 };
 
-/* A new task for request `r` that will run `run`, or NULL after replying
- * INTERNAL (out of memory). */
-xq__task *xq__task_new(xq__server *s, xq__req *r, xq__task_fn run);
-/* export {format, what, round, lang, mode, count, preset, prizes}
- * (ops_export.c; in the table of ops_tourney.c). */
-void xq__op_export(xq__server *s, xq__req *r);
+/* A new task for request `r` that will run `run`: `size` bytes (the
+ * operation's struct, whose first member is the task; sizeof(xq__task)
+ * for none), zeroed, with `fini` (NULL none) to free what its fields own.
+ * NULL after replying INTERNAL (out of memory). */
+xq__task *xq__task_new(xq__server *s, xq__req *r, xq__task_fn run, size_t size, void (*fini)(xq__task *t));
 
-/* Release the task: its connection reference, pending count and fields. */
+/* Release the task: its connection reference and fields (its fini). */
 void xq__task_free(xq__task *t);
 /* Run `t` now when nothing of its client waits for a commit and, for
  * `store`, no commit runs; otherwise once the commits under way are done.
@@ -84,16 +66,5 @@ void xq__task_error(xq__task *t, const char *code, const char *msg);
  * token written or revoked changes nothing else). Returns 0, or -1 after
  * answering STORE_FAILED. */
 int xq__task_reload(xq__server *s, xq__task *t, int tokens);
-
-/* Integer field `key` of the request in lo..hi: absent = `dflt` (when
- * `dflt` < lo the field is required). Returns 0 with *out, or -1 after
- * replying BAD_REQUEST. */
-int xq__field_int(xq__req *r, const char *key, int lo, int hi, int dflt, int *out);
-/* String field `key`: absent = NULL (an error when `required`). Returns 0
- * with *out, or -1 after replying BAD_REQUEST. */
-int xq__field_str(xq__req *r, const char *key, int required, const char **out);
-/* The error code of a store write's failure: a refusal by the store's
- * checks (XQ_EINVAL after ours passed) is a conflict with its state. */
-const char *xq__write_code(int rc);
 
 #endif /* XQ_NET_TASK_H */

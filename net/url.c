@@ -1,6 +1,6 @@
 /*
  * url.c -- http:// URLs, split once where they are given: a polled PGN
- * document's (poll.c), the edge's of --publish (publish.c), a viewer's of
+ * document's (poller.c), the edge's of --publish (publish.c), a viewer's of
  * xqref loadgen -- and where their hosts are. Only http: https needs a
  * TLS library, which xqref does not use.
  */
@@ -9,7 +9,9 @@
 #include <string.h>
 #include <strings.h>
 
-#include "internal.h"
+#include "net.h"
+#include "netlimits.h"
+#include "url.h"
 
 /* Split `url` into its host (brackets of an IPv6 address removed) in
  * host[0..hcap), its port in port[0..pcap) ("80" when absent) and *path,

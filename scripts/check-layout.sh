@@ -20,6 +20,11 @@
 #     words before any table, --help, -h and --version, aside).
 #  6. In cli/ and clients/, a function that files share (xq__) is named
 #     after the file that defines it: xq__<file>_... in <file>.c.
+#  7. The rooms of net/: each header declares only what its room's files
+#     define, is included only by the files that use it, and the rooms
+#     below (conn.c, commit.c, fanout.c, jobs.c, the parsers) include no
+#     header of a room above them.
+#  8. A function of net/x.c that other files call is named xq__x_...
 set -uo pipefail
 root=${1:-$(cd "$(dirname "$0")/.." && pwd)}
 cd "$root" || exit 2
@@ -115,6 +120,72 @@ for f in $(sources cli clients | grep '\.c$'); do
       case $name in "xq__${base}_"*) ;; *) echo "layout: $f:${l%%:*}: $name is shared between files: name it xq__${base}_...";; esac
     done | grep . && bad=1
 done
+
+# 7. the rooms of net/: each header declares what the files of its room
+#    define (one header per room, not one for all); each is included only
+#    by the files that use that room; and the rooms below -- the
+#    transport, the durability queue, the fan-out thread, the job pool,
+#    the parsers -- call the rooms above them only through the callbacks
+#    they are given: they include no header of those rooms.
+declare -A room=(
+  [internal.h]="server.c log.c" [conn.h]="conn.c buf.c" [proto.h]="proto.c reply.c field.c"
+  [ops.h]="ops_engine.c ops_game.c ops_tourney.c ops_players.c ops_ko.c ops_export.c poller.c"
+  [task.h]="task.c" [jobs.h]="jobs.c" [live.h]="live.c live_json.c live_pgn.c" [commit.h]="commit.c"
+  [hub.h]="hub.c" [fanout.h]="fanout.c" [publish.h]="publish.c" [http.h]="http.c http_api.c embed_web.cmake"
+  [http_parse.h]="http_parse.c" [ingest.h]="ingest.c" [poller.h]="poller.c" [url.h]="url.c"
+)
+declare -A users=( # who may include a room's header besides its own files (any net file: "*")
+  [internal.h]="*" [net.h]="*" [netlimits.h]="*" [conn.h]="*" [proto.h]="*" [ops.h]="proto.c http_api.c"
+  [task.h]="ops_tourney.c ops_ko.c ops_players.c ops_export.c" [jobs.h]="task.h ops_engine.c ops_tourney.c"
+  [live.h]="*" [commit.h]="*" [hub.h]="*" [fanout.h]="hub.c" [publish.h]="hub.c server.c"
+  [http.h]="server.c" [http_parse.h]="http.h http.c http_api.c poller.c publish.c" [ingest.h]="http_api.c poller.c server.c"
+  [poller.h]="server.c" [url.h]="poller.c publish.c"
+)
+declare -A below=( # the headers a room below may include
+  [conn.c]="internal.h conn.h netlimits.h net.h" [commit.c]="internal.h commit.h" [buf.c]="conn.h"
+  [fanout.c]="internal.h conn.h fanout.h" [jobs.c]="internal.h conn.h jobs.h"
+  [http_parse.c]="http_parse.h netlimits.h" [url.c]="url.h net.h netlimits.h"
+)
+# what each file of net/ defines: "NAME FILE" (functions, tables, protos)
+netdefs=$(awk '
+  /^[A-Za-z_][A-Za-z0-9_ *]*[ *]xq__?[a-z0-9_]+(\(| =|\[)/ && !/\);[ \t]*$/ {
+    s = $0; sub(/(\(| =|\[).*/, "", s); sub(/.*[ *]/, "", s)
+    f = FILENAME; sub(/.*\//, "", f); print s, f
+  }
+  /xq__web_assets\[\] =/ { print "xq__web_assets embed_web.cmake" }' net/*.c net/embed_web.cmake)
+for h in "${!room[@]}"; do
+  [ -f "net/$h" ] || { say "net/$h: no such header (the rooms of check-layout.sh)"; continue; }
+  # every function and table the header declares is defined in its room
+  sed -n 's/^[A-Za-z_][^(;=]*[ *]\(xq_[a-z0-9_]*\)(.*/\1/p; s/^extern [^;]*[ *]\(xq_[a-z0-9_]*\)\(\[\]\)*;.*/\1/p' "net/$h" | sort -u |
+    while IFS= read -r fn; do
+      where=$(awk -v n="$fn" '$1 == n { print $2 }' <<<"$netdefs")
+      ok=0
+      for w in $where; do [[ " ${room[$h]} " == *" $w "* ]] && ok=1; done
+      [ $ok = 1 ] || echo "layout: net/$h: declares $fn, which its room (${room[$h]}) does not define"
+    done
+done | grep . && bad=1
+for f in net/*.c net/*.h; do
+  b=$(basename "$f")
+  while IFS= read -r inc; do
+    [ -f "net/$inc" ] || continue
+    [ -n "${below[$b]:-}" ] && [[ " ${below[$b]} " != *" $inc "* ]] &&
+      say "$f: includes $inc, a room above it (it calls up only through the callbacks it is given)"
+    [[ " ${room[$inc]:-} " == *" $b "* || "$inc" == "$b" ]] && continue
+    u=${users[$inc]:-}
+    [ "$u" = "*" ] || [[ " $u " == *" $b "* ]] || say "$f: includes $inc (only ${room[$inc]:-its room} ${u:+and $u })"
+  done < <(sed -n 's/^#include "\([^"]*\)".*/\1/p' "$f")
+done
+
+# 8. cross-file internals of net/ are named after their file: a function
+#    of net/x.c that other files call is xq__x_... (or xq__x)
+for h in net/*.h; do
+  sed -n 's/^[A-Za-z_][^(;=]*[ *]\(xq__[a-z0-9_]*\)(.*/\1/p' "$h"
+done | sort -u | while IFS= read -r fn; do
+  f=$(awk -v n="$fn" '$1 == n && $2 ~ /\.c$/ { print $2; exit }' <<<"$netdefs")
+  [ -z "$f" ] && continue
+  stem=${f%.c}
+  case $fn in "xq__${stem}_"*|"xq__${stem}") ;; *) echo "layout: net/$f: $fn is shared with other files: name it xq__${stem}_...";; esac
+done | grep . && bad=1
 
 if [ "$bad" -ne 0 ]; then exit 1; fi
 echo "layout: ok (${#libs[@]} modules, functions at most $XQ_FN_LINES_MAX lines)"

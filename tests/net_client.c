@@ -3,11 +3,12 @@
  * protocol tests (net_client.h).
  */
 #define _GNU_SOURCE
+#include "conn.h"
+#include "http_parse.h"
+#include "hub.h"
 #include "net_client.h"
 #include <criterion/criterion.h>
 #include <stdarg.h>
-#include "http_parse.h"
-#include "internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -330,7 +331,7 @@ static size_t response_end(xq_tclient *c, int head_only)
   long long cl;
   const char *p = c->in + c->line_start;
   size_t have = c->len - c->line_start;
-  long h = xq__http_response_head(p, have, &status, &cl, &chunked);
+  long h = xq__http_parse_response(p, have, &status, &cl, &chunked);
   if (h <= 0) return 0;
   if (head_only || status == 304) return (size_t)h;
   if (cl < 0) return c->eof ? have : 0;
@@ -358,7 +359,7 @@ int xq_tc_response(xq_tclient *c, xq_tresp *r, int head_only, int timeout_ms)
   const char *p = c->in + c->line_start;
   int chunked;
   long long cl;
-  long h = xq__http_response_head(p, end, &r->status, &cl, &chunked);
+  long h = xq__http_parse_response(p, end, &r->status, &cl, &chunked);
   size_t hn = (size_t)h < sizeof r->head ? (size_t)h : sizeof r->head - 1;
   memcpy(r->head, p, hn);
   r->head[hn] = 0;

@@ -16,7 +16,8 @@
 #include <string.h>
 #include <sys/resource.h>
 
-#include "internal.h"
+#include "conn.h"
+#include "hub.h"
 #include "net_fixture.h"
 
 TestSuite(net_fanout, .fini = xq_fx_end, .timeout = 120);

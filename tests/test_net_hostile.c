@@ -16,7 +16,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "../net/internal.h"
+#include "conn.h"
 #include "net_fixture.h"
 #include "records.h"
 

@@ -12,9 +12,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "conn.h"
+#include "http.h"
 #include "http_parse.h"
-#include "internal.h"
+#include "hub.h"
 #include "net_fixture.h"
+#include "poller.h"
 
 /* ------------------------------------------------------------------ */
 /* The request parser                                                  */
@@ -28,7 +31,7 @@
 static int feed_all(const char *text, size_t len, size_t step, char *out, size_t cap)
 {
   xq__http_parser p;
-  xq__http_parser_init(&p);
+  xq__http_parse_init(&p);
   char *buf = malloc(len + 1);
   size_t have = 0, given = 0, o = 0;
   int status = 0;
@@ -48,7 +51,7 @@ static int feed_all(const char *text, size_t len, size_t step, char *out, size_t
       used += (size_t)r;
       /* a head is whole: take its body, as the server does for a route
        * that takes the largest one */
-      if (p.state == XQ__HP_HEAD_DONE && xq__http_parser_body(&p, XQ_HTTP_BODY_MAX) < 0) {
+      if (p.state == XQ__HP_HEAD_DONE && xq__http_parse_body(&p, XQ_HTTP_BODY_MAX) < 0) {
         status = p.status;
         goto done;
       }
@@ -56,7 +59,7 @@ static int feed_all(const char *text, size_t len, size_t step, char *out, size_t
         xq__http_req *q = &p.req;
         o += (size_t)snprintf(out + o, cap - o, "%s %s ?%s %lld %s %d\n", q->method, q->path,
                               q->query, q->content_length, q->body ? q->body : "-", q->keep_alive);
-        xq__http_parser_reset(&p);
+        xq__http_parse_reset(&p);
         continue;
       }
       if (r == 0) break;
@@ -66,7 +69,7 @@ static int feed_all(const char *text, size_t len, size_t step, char *out, size_t
     if (n == 0 && have) break; /* input ended inside a request */
   }
 done:
-  xq__http_parser_reset(&p);
+  xq__http_parse_reset(&p);
   free(buf);
   return status;
 }
@@ -186,7 +189,7 @@ Test(http_parse, the_parser_takes_no_body_byte_before_its_caller_judged_the_head
   const char *req = "POST /api/op HTTP/1.1\r\nHost: h\r\nContent-Length: 5\r\n\r\nhello";
   size_t head = strlen(req) - 5;
   xq__http_parser p;
-  xq__http_parser_init(&p);
+  xq__http_parse_init(&p);
   /* the head, and not a byte more, however often it is offered */
   cr_assert_eq(xq__http_parse(&p, req, strlen(req)), (long)head);
   cr_assert_eq(p.state, XQ__HP_HEAD_DONE);
@@ -194,25 +197,25 @@ Test(http_parse, the_parser_takes_no_body_byte_before_its_caller_judged_the_head
   cr_assert_null(p.req.body, "no room was taken for the body");
   cr_assert_eq(p.req.content_length, 5);
   /* over the route's limit: 413, the body never read */
-  cr_assert_eq(xq__http_parser_body(&p, 4), -1);
+  cr_assert_eq(xq__http_parse_body(&p, 4), -1);
   cr_assert_eq(p.status, 413);
   cr_assert_eq(p.state, XQ__HP_ERROR);
-  xq__http_parser_reset(&p);
+  xq__http_parse_reset(&p);
   /* within it: the body follows */
   cr_assert_eq(xq__http_parse(&p, req, strlen(req)), (long)head);
-  cr_assert_eq(xq__http_parser_body(&p, 5), 0);
+  cr_assert_eq(xq__http_parse_body(&p, 5), 0);
   cr_assert_eq(p.state, XQ__HP_BODY);
   cr_assert_eq(xq__http_parse(&p, req + head, 5), 5);
   cr_assert_eq(p.state, XQ__HP_DONE);
   cr_assert_str_eq(p.req.body, "hello");
-  xq__http_parser_reset(&p);
+  xq__http_parse_reset(&p);
   /* a length far over any limit is kept over it, never wrapped */
   const char *huge = "POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 99999999999999999999\r\n\r\n";
   cr_assert_eq(xq__http_parse(&p, huge, strlen(huge)), (long)strlen(huge));
   cr_assert_gt(p.req.content_length, XQ_HTTP_BODY_MAX);
-  cr_assert_eq(xq__http_parser_body(&p, XQ_HTTP_BODY_MAX), -1);
+  cr_assert_eq(xq__http_parse_body(&p, XQ_HTTP_BODY_MAX), -1);
   cr_assert_eq(p.status, 413);
-  xq__http_parser_reset(&p);
+  xq__http_parse_reset(&p);
 }
 
 Test(http_parse, a_good_request_before_a_bad_one_is_served)
@@ -226,26 +229,26 @@ Test(http_parse, a_good_request_before_a_bad_one_is_served)
 Test(http_parse, query_parameters_and_headers)
 {
   char v[32];
-  cr_assert_eq(xq__http_query("round=3&last_event=17", "last_event", v, sizeof v), 2);
+  cr_assert_eq(xq__http_parse_query("round=3&last_event=17", "last_event", v, sizeof v), 2);
   cr_assert_str_eq(v, "17");
-  cr_assert_eq(xq__http_query("a=x+y%21&b", "a", v, sizeof v), 4);
+  cr_assert_eq(xq__http_parse_query("a=x+y%21&b", "a", v, sizeof v), 4);
   cr_assert_str_eq(v, "x y!");
-  cr_assert_eq(xq__http_query("a=x+y%21&b", "b", v, sizeof v), 0);
-  cr_assert_eq(xq__http_query("ab=1", "a", v, sizeof v), -1);
-  cr_assert_eq(xq__http_query("a=%2", "a", v, sizeof v), -1);
-  cr_assert_eq(xq__http_query("a=0123456789", "a", v, 5), -1);
+  cr_assert_eq(xq__http_parse_query("a=x+y%21&b", "b", v, sizeof v), 0);
+  cr_assert_eq(xq__http_parse_query("ab=1", "a", v, sizeof v), -1);
+  cr_assert_eq(xq__http_parse_query("a=%2", "a", v, sizeof v), -1);
+  cr_assert_eq(xq__http_parse_query("a=0123456789", "a", v, 5), -1);
 
   xq__http_parser p;
-  xq__http_parser_init(&p);
+  xq__http_parse_init(&p);
   const char *req = "GET /x HTTP/1.1\r\nhost: h\r\nLast-Event-ID:  42 \r\n\r\n";
   cr_assert_eq(xq__http_parse(&p, req, strlen(req)), (long)strlen(req));
   cr_assert_eq(p.state, XQ__HP_HEAD_DONE);
-  cr_assert_eq(xq__http_parser_body(&p, 0), 0);
+  cr_assert_eq(xq__http_parse_body(&p, 0), 0);
   cr_assert_eq(p.state, XQ__HP_DONE);
-  cr_assert_str_eq(xq__http_header(&p.req, "last-event-id"), "42");
-  cr_assert_str_eq(xq__http_header(&p.req, "HOST"), "h");
-  cr_assert_null(xq__http_header(&p.req, "Authorization"));
-  xq__http_parser_reset(&p);
+  cr_assert_str_eq(xq__http_parse_header(&p.req, "last-event-id"), "42");
+  cr_assert_str_eq(xq__http_parse_header(&p.req, "HOST"), "h");
+  cr_assert_null(xq__http_parse_header(&p.req, "Authorization"));
+  xq__http_parse_reset(&p);
 }
 
 Test(http_parse, response_heads_and_chunked_bodies)
@@ -253,24 +256,24 @@ Test(http_parse, response_heads_and_chunked_bodies)
   int status, chunked;
   long long cl;
   const char *h = "HTTP/1.1 404 Not Found\r\nContent-Length: 12\r\n\r\nnot here";
-  cr_assert_eq(xq__http_response_head(h, strlen(h), &status, &cl, &chunked),
+  cr_assert_eq(xq__http_parse_response(h, strlen(h), &status, &cl, &chunked),
                (long)(strstr(h, "not") - h));
   cr_assert_eq(status, 404);
   cr_assert_eq(cl, 12);
   cr_assert_eq(chunked, 0);
-  cr_assert_eq(xq__http_response_head(h, 20, &status, &cl, &chunked), 0);
+  cr_assert_eq(xq__http_parse_response(h, 20, &status, &cl, &chunked), 0);
   h = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n";
-  cr_assert_gt(xq__http_response_head(h, strlen(h), &status, &cl, &chunked), 0);
+  cr_assert_gt(xq__http_parse_response(h, strlen(h), &status, &cl, &chunked), 0);
   cr_assert_eq(status, 200);
   cr_assert_eq(chunked, 1);
-  cr_assert_eq(xq__http_response_head("HTTP/1.1 2x0 OK\r\n\r\n", 19, &status, &cl, &chunked), -1);
+  cr_assert_eq(xq__http_parse_response("HTTP/1.1 2x0 OK\r\n\r\n", 19, &status, &cl, &chunked), -1);
 
   char body[] = "5\r\nhello\r\n7;ext=1\r\n, world\r\n0\r\nX-Trailer: 1\r\n\r\n";
-  long n = xq__http_dechunk(body, strlen(body));
+  long n = xq__http_parse_dechunk(body, strlen(body));
   cr_assert_eq(n, 12);
   cr_assert_eq(memcmp(body, "hello, world", 12), 0);
   char bad[] = "5\r\nhel";
-  cr_assert_eq(xq__http_dechunk(bad, strlen(bad)), -1);
+  cr_assert_eq(xq__http_parse_dechunk(bad, strlen(bad)), -1);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1323,16 +1326,16 @@ typedef struct poll_wait {
 static int poll_reached(void *a)
 {
   poll_wait *w = a;
-  xq__poll_info in;
-  if (xq__ingest_poll_info(ts.srv, 1, &in) != XQ_OK) return 0;
+  xq__poller_info in;
+  if (xq__poller_state(ts.srv, 1, &in) != XQ_OK) return 0;
   return in.fetches >= w->fetches && in.successes == w->successes && in.failures == w->failures &&
          (in.successes + in.failures > 0);
 }
 
-static xq__poll_info poll_state(void)
+static xq__poller_info poll_state(void)
 {
-  xq__poll_info in;
-  cr_assert_eq(xq__ingest_poll_info(ts.srv, 1, &in), XQ_OK);
+  xq__poller_info in;
+  cr_assert_eq(xq__poller_state(ts.srv, 1, &in), XQ_OK);
   return in;
 }
 
@@ -1356,7 +1359,7 @@ Test(net_http, polling_a_url_with_backoff)
   /* the first fetch goes at once */
   poll_wait w = {1, 1, 0};
   cr_assert(xq_tc_run_until(&ts.loop, poll_reached, &w, 10000), "fetched and ingested");
-  xq__poll_info in = poll_state();
+  xq__poller_info in = poll_state();
   cr_assert_eq(in.next_ms, XQ_POLL_MIN_MS);
   cr_assert_eq(in.last_status, 200);
   cr_assert_eq(t.requests, 1);
@@ -1404,8 +1407,8 @@ Test(net_http, polling_a_url_with_backoff)
   cr_assert(cJSON_IsTrue(item(r, "ok")));
   cr_assert_eq(num(r, "fetches"), 4);
   cJSON_Delete(r);
-  xq__poll_info none;
-  cr_assert_eq(xq__ingest_poll_info(ts.srv, 1, &none), XQ_EINVAL);
+  xq__poller_info none;
+  cr_assert_eq(xq__poller_state(ts.srv, 1, &none), XQ_EINVAL);
 
   /* bad requests */
   r = xq_tc_call(&a, "{\"id\":7,\"op\":\"ingest_url\",\"round\":1,\"url\":\"https://example.org/x.pgn\"}");

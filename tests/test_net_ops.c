@@ -15,7 +15,8 @@
 #include <unistd.h>
 
 #include "adjudicator.h"
-#include "internal.h" /* xq__store_idle: to send while a commit runs */
+#include "commit.h"
+#include "jobs.h"
 #include "net_fixture.h"
 #include "pair/pair.h"
 #include "perft.h"
@@ -1047,8 +1048,8 @@ Test(tourney, writes_between_commits)
              i % 4 + 1, i % 2 ? "black" : "red");
     xq_tc_send_raw(&arb, line, strlen(line));
     if (hold) {
-      for (int k = 0; k < 100000 && xq__store_idle(ts.srv); k++) uv_run(&ts.loop, UV_RUN_NOWAIT);
-      cr_assert(!xq__store_idle(ts.srv), "the foul's commit is under way");
+      for (int k = 0; k < 100000 && xq__commit_idle(ts.srv); k++) uv_run(&ts.loop, UV_RUN_NOWAIT);
+      cr_assert(!xq__commit_idle(ts.srv), "the foul's commit is under way");
     }
     snprintf(line, sizeof line,
              "{\"id\":%d,\"op\":\"add_player\",\"player\":{\"name\":\"P%d\"}}\n"
@@ -1060,7 +1061,7 @@ Test(tourney, writes_between_commits)
        * waits behind them) */
       char *early = xq_tc_line(&c, 100);
       cr_assert_null(early, "no reply before the commit: %s", early);
-      cr_assert(!xq__store_idle(ts.srv));
+      cr_assert(!xq__commit_idle(ts.srv));
       __atomic_store_n(&release_pool, 1, __ATOMIC_RELEASE);
     }
     cJSON *r = xq_tc_json(&arb, 5000);

@@ -17,9 +17,11 @@
 #include <sys/time.h>
 #include <unistd.h>
 
+#include "conn.h"
 #include "http_parse.h"
-#include "internal.h"
+#include "hub.h"
 #include "net_fixture.h"
+#include "publish.h"
 
 TestSuite(net_publish, .fini = xq_fx_end, .timeout = 60);
 
@@ -107,7 +109,7 @@ static void edge_closed(uv_handle_t *h)
 {
   edge_conn *c = h->data;
   c->e->open--;
-  xq__http_parser_reset(&c->p);
+  xq__http_parse_reset(&c->p);
   free(c);
 }
 
@@ -145,7 +147,7 @@ static void edge_answer(edge_conn *c)
   fake_edge *e = c->e;
   xq__http_req *q = &c->p.req;
   cr_assert_str_eq(q->method, "POST");
-  const char *type = xq__http_header(q, "X-EventSource-Event");
+  const char *type = xq__http_parse_header(q, "X-EventSource-Event");
   const char *line = q->body ? q->body : "", *end = line + q->body_len;
   if (type && !strcmp(type, "batch")) {
     while (line < end) { /* a line each: "TYPE DATA" */
@@ -165,7 +167,7 @@ static void edge_answer(edge_conn *c)
   w->last = e->close_every && ++c->answered == e->close_every;
   int st = e->status ? e->status : 201;
   int n = snprintf(w->text, sizeof w->text, "HTTP/1.1 %d %s\r\nContent-Type: text/plain\r\n%sContent-Length: 18\r\n\r\n"
-                   "queued messages: 1", st, xq__http_status_text(st), w->last ? "Connection: close\r\n" : "");
+                   "queued messages: 1", st, xq__http_parse_status_text(st), w->last ? "Connection: close\r\n" : "");
   uv_buf_t b = uv_buf_init(w->text, (unsigned)n);
   uv_write(&w->w, (uv_stream_t *)&c->tcp, &b, 1, edge_written);
   if (w->last) {
@@ -191,13 +193,13 @@ static void edge_read(uv_stream_t *st, ssize_t n, const uv_buf_t *b)
     used += (size_t)r;
     /* the edge takes every body it is offered */
     if (c->p.state == XQ__HP_HEAD_DONE)
-      cr_assert_eq(xq__http_parser_body(&c->p, XQ_HTTP_BODY_MAX), 0, "the body's length is fine");
+      cr_assert_eq(xq__http_parse_body(&c->p, XQ_HTTP_BODY_MAX), 0, "the body's length is fine");
     if (c->p.state != XQ__HP_DONE) {
       if (r == 0) break;
       continue;
     }
     edge_answer(c);
-    xq__http_parser_reset(&c->p);
+    xq__http_parse_reset(&c->p);
   }
   memmove(c->in, c->in + used, c->len - used);
   c->len -= used;
@@ -209,7 +211,7 @@ static void edge_accept(uv_stream_t *l, int status)
   if (status) return;
   edge_conn *c = calloc(1, sizeof *c);
   c->e = e;
-  xq__http_parser_init(&c->p);
+  xq__http_parse_init(&c->p);
   uv_tcp_init(l->loop, &c->tcp);
   c->tcp.data = c;
   uv_accept(l, (uv_stream_t *)&c->tcp);

@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "http_parse.h"
-#include "internal.h"
+#include "conn.h"
+#include "http.h"
 #include "net_fixture.h"
 #include "records.h"
 

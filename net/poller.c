@@ -1,5 +1,5 @@
 /*
- * poll.c -- polling a PGN URL for a round (formats.md §9.1, lichess's
+ * poller.c -- polling a PGN URL for a round (formats.md §9.1, lichess's
  * schedule): a plain HTTP/1.1 GET over libuv every `period` (clamped to
  * [XQ_POLL_MIN_MS, XQ_POLL_MAX_MS]); XQ_POLL_TIMEOUT_MS for one fetch; no
  * redirects; any status but 200 is a failure; after failures the delay
@@ -21,7 +21,21 @@
 
 #include "http_parse.h"
 #include "ingest.h"
+#include "internal.h"
+#include "ops.h"
+#include "poller.h"
+#include "proto.h"
+#include "url.h"
 
+
+typedef struct xq__poller xq__poller;
+
+/* The pollers, one per round polled. */
+struct xq__pollers {
+  xq__poller *polls[XQ_ROUNDS_LIVE_MAX + 1];   /* NULL when the round is not polled */
+  int npolls;
+  int closed;
+};
 
 struct xq__poller {
   xq__server *s;
@@ -31,7 +45,7 @@ struct xq__poller {
   char port[8];
   char *request;               /* the GET request text */
   size_t request_len;
-  xq__poll_info info;
+  xq__poller_info info;
   int refs;
   int stopped;
   uv_timer_t timer;            /* the next fetch */
@@ -137,7 +151,7 @@ static void fetch_complete(xq__poller *p)
   int status;
   long long cl;
   int chunked;
-  long head = xq__http_response_head(p->buf, p->len, &status, &cl, &chunked);
+  long head = xq__http_parse_response(p->buf, p->len, &status, &cl, &chunked);
   if (head <= 0) {
     fetch_failed(p, 0, "not an HTTP response");
     return;
@@ -150,7 +164,7 @@ static void fetch_complete(xq__poller *p)
   char *body = p->buf + head;
   size_t blen = p->len - (size_t)head;
   if (chunked) {
-    long n = xq__http_dechunk(body, blen);
+    long n = xq__http_parse_dechunk(body, blen);
     if (n < 0) {
       fetch_failed(p, status, "malformed chunked body");
       return;
@@ -214,7 +228,7 @@ static void on_read(uv_stream_t *st, ssize_t nread, const uv_buf_t *b)
   /* with a Content-Length the answer may be complete before EOF */
   int status, chunked;
   long long cl;
-  long head = xq__http_response_head(p->buf, p->len, &status, &cl, &chunked);
+  long head = xq__http_parse_response(p->buf, p->len, &status, &cl, &chunked);
   if (head > 0 && !chunked && cl >= 0 && p->len - (size_t)head >= (size_t)cl) fetch_complete(p);
 }
 
@@ -299,7 +313,7 @@ static void poller_stop(xq__poller *p)
   end_fetch(p);
   uv_close((uv_handle_t *)&p->timer, on_closed);
   uv_close((uv_handle_t *)&p->timeout, on_closed);
-  xq__ingest *in = p->s->ingest;
+  xq__pollers *in = p->s->poll;
   if (in->polls[p->round] == p) {
     in->polls[p->round] = NULL;
     in->npolls--;
@@ -307,23 +321,32 @@ static void poller_stop(xq__poller *p)
   poller_unref(p); /* the table's reference */
 }
 
-void xq__poll_close_all(xq__server *s)
+int xq__poller_init(xq__server *s)
 {
-  for (int r = 1; r <= XQ_ROUNDS_LIVE_MAX; r++)
-    if (s->ingest->polls[r]) poller_stop(s->ingest->polls[r]);
+  s->poll = calloc(1, sizeof *s->poll);
+  return s->poll ? XQ_OK : XQ_ENOMEM;
 }
 
-void xq__poll_free_all(xq__server *s)
+void xq__poller_close(xq__server *s)
+{
+  if (!s->poll || s->poll->closed) return;
+  s->poll->closed = 1;
+  for (int r = 1; r <= XQ_ROUNDS_LIVE_MAX; r++)
+    if (s->poll->polls[r]) poller_stop(s->poll->polls[r]);
+}
+
+void xq__poller_free(xq__server *s)
 {
   /* pollers free themselves once their handles closed; a stopped server
    * has none left in the table */
-  (void)s;
+  free(s->poll);
+  s->poll = NULL;
 }
 
-int xq__ingest_poll_info(xq__server *s, int round, xq__poll_info *out)
+int xq__poller_state(xq__server *s, int round, xq__poller_info *out)
 {
-  if (!s->ingest || round < 1 || round > XQ_ROUNDS_LIVE_MAX || !s->ingest->polls[round]) return XQ_EINVAL;
-  *out = s->ingest->polls[round]->info;
+  if (!s->poll || round < 1 || round > XQ_ROUNDS_LIVE_MAX || !s->poll->polls[round]) return XQ_EINVAL;
+  *out = s->poll->polls[round]->info;
   return XQ_OK;
 }
 
@@ -349,8 +372,8 @@ static cJSON *poll_json(const xq__poller *p)
 static void op_ingest_url(xq__server *s, xq__req *r)
 {
   int ok = 1;
-  int round = xq__int(r->json, "round", 0, &ok);
-  const char *url = xq__str(r->json, "url");
+  int round = xq__field_num(r->json, "round", 0, &ok);
+  const char *url = xq__field_text(r->json, "url");
   const cJSON *per = cJSON_GetObjectItemCaseSensitive(r->json, "period");
   if (!ok || round < 1 || !url || (per && !cJSON_IsNumber(per))) {
     xq__reply_error(r->c, r->id, XQ__E_BAD_REQUEST, "give round, url (http://...) and period (seconds)", -1);
@@ -371,7 +394,7 @@ static void op_ingest_url(xq__server *s, xq__req *r)
     xq__reply_error(r->c, r->id, XQ__E_INTERNAL, "out of memory", -1);
     return;
   }
-  xq__ingest *in = s->ingest;
+  xq__pollers *in = s->poll;
   if (!in->polls[round] && in->npolls >= XQ_POLLERS_MAX) {
     free(p);
     xq__reply_error(r->c, r->id, XQ__E_LIMIT, "too many rounds polled at once", -1);
@@ -412,12 +435,12 @@ static void op_ingest_url(xq__server *s, xq__req *r)
 static void op_ingest_stop(xq__server *s, xq__req *r)
 {
   int ok = 1;
-  int round = xq__int(r->json, "round", 0, &ok);
+  int round = xq__field_num(r->json, "round", 0, &ok);
   if (!ok || round < 1) {
     xq__reply_error(r->c, r->id, XQ__E_BAD_REQUEST, "give the round", -1);
     return;
   }
-  xq__poller *p = round <= XQ_ROUNDS_LIVE_MAX ? s->ingest->polls[round] : NULL;
+  xq__poller *p = round <= XQ_ROUNDS_LIVE_MAX ? s->poll->polls[round] : NULL;
   if (!p) {
     xq__reply_error(r->c, r->id, XQ__E_NOT_FOUND, "that round is not polled", -1);
     return;
@@ -430,7 +453,7 @@ static void op_ingest_stop(xq__server *s, xq__req *r)
 static void op_ingest_status(xq__server *s, xq__req *r)
 {
   int ok = 1;
-  int round = xq__int(r->json, "round", 0, &ok);
+  int round = xq__field_num(r->json, "round", 0, &ok);
   if (!ok || round < 0) {
     xq__reply_error(r->c, r->id, XQ__E_BAD_REQUEST, "round is a number", -1);
     return;
@@ -438,7 +461,7 @@ static void op_ingest_status(xq__server *s, xq__req *r)
   cJSON *o = cJSON_CreateObject();
   cJSON *a = cJSON_AddArrayToObject(o, "polls");
   for (int i = 1; i <= XQ_ROUNDS_LIVE_MAX; i++)
-    if (s->ingest->polls[i] && (!round || round == i)) cJSON_AddItemToArray(a, poll_json(s->ingest->polls[i]));
+    if (s->poll->polls[i] && (!round || round == i)) cJSON_AddItemToArray(a, poll_json(s->poll->polls[i]));
   xq__reply_obj(r->c, r->id, o);
 }
 
@@ -447,8 +470,8 @@ static void op_ingest_status(xq__server *s, xq__req *r)
 static void op_ingest_now(xq__server *s, xq__req *r)
 {
   int ok = 1;
-  int round = xq__int(r->json, "round", 0, &ok);
-  xq__poller *p = ok && round >= 1 && round <= XQ_ROUNDS_LIVE_MAX ? s->ingest->polls[round] : NULL;
+  int round = xq__field_num(r->json, "round", 0, &ok);
+  xq__poller *p = ok && round >= 1 && round <= XQ_ROUNDS_LIVE_MAX ? s->poll->polls[round] : NULL;
   if (!p) {
     xq__reply_error(r->c, r->id, XQ__E_NOT_FOUND, "that round is not polled", -1);
     return;

@@ -1,13 +1,16 @@
 /*
- * game_state.c -- the state of live games as JSON, as the HTTP API
+ * live_json.c -- the state of live games as JSON, as the HTTP API
  * (games.json) and the broadcast snapshot show it: players from the
  * pairing, the position, the moves in ICCS (and in WXF and Chinese, for
- * viewers), the result, fouls, clocks and what needs an arbiter.
+ * viewers), the result, fouls, clocks and what needs an arbiter; and
+ * the data of a "move" broadcast, from a board or a PGN source alike.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
+#include "live.h"
 
 static cJSON *player_json(const xq__server *s, int id)
 {
@@ -22,7 +25,7 @@ static cJSON *player_json(const xq__server *s, int id)
 
 /* The result as the tournament has it: a forfeit recorded by an arbiter
  * ("+-", "-+", "--") is not in the game's own state. */
-const char *xq__game_result_text(const xq__server *s, const xq__live *lv)
+const char *xq__live_json_result(const xq__server *s, const xq__live *lv)
 {
   if (s->ev && lv->red >= 1 && lv->red <= s->ev->n && lv->round <= XQ_TOURNEY_ROUNDS_MAX) {
     const xq_tslot *r = xq_tevent_slot(s->ev, lv->red, lv->round);
@@ -39,7 +42,7 @@ const char *xq__game_result_text(const xq__server *s, const xq__live *lv)
   return xq__live_result(lv);
 }
 
-cJSON *xq__game_state(xq__server *s, const xq__live *lv)
+cJSON *xq__live_json_game(xq__server *s, const xq__live *lv)
 {
   const xq_game *g = lv->g;
   cJSON *o = cJSON_CreateObject();
@@ -75,7 +78,7 @@ cJSON *xq__game_state(xq__server *s, const xq__live *lv)
     xq_make(&pos, g->hist[i].move, &u);
   }
   cJSON_AddNumberToObject(o, "ply", g->nply);
-  cJSON_AddStringToObject(o, "result", xq__game_result_text(s, lv));
+  cJSON_AddStringToObject(o, "result", xq__live_json_result(s, lv));
   if (g->result != XQ_OUT_NONE) cJSON_AddStringToObject(o, "reason", xq_reason_name(g->result_reason));
   if (g->result == XQ_OUT_NEEDS_ARBITER) cJSON_AddTrueToObject(o, "needs_arbiter");
   /* a 变着 order in force (rules.md R5): the side that must change */
@@ -112,16 +115,40 @@ cJSON *xq__game_state(xq__server *s, const xq__live *lv)
   return o;
 }
 
-char *xq__round_state_json(xq__server *s, int round)
+char *xq__live_json_round(xq__server *s, int round)
 {
   if (round < 1 || round > XQ_ROUNDS_LIVE_MAX || !s->rounds[round]) return NULL;
   cJSON *a = cJSON_CreateArray();
   if (!a) return NULL;
   for (int b = 1; b <= s->nboards[round]; b++) {
     xq__live *lv = xq__live_get(s, round, b);
-    if (lv) cJSON_AddItemToArray(a, xq__game_state(s, lv));
+    if (lv) cJSON_AddItemToArray(a, xq__live_json_game(s, lv));
   }
   char *text = cJSON_PrintUnformatted(a);
   cJSON_Delete(a);
   return text;
+}
+
+char *xq__live_json_move(const xq__live *lv, const xq_pos *before, xq_move m, const char *ruling,
+                         const char *source)
+{
+  char iccs[XQ_MOVE_TEXT_MAX], wxf[XQ_MOVE_TEXT_MAX], zh[XQ_MOVE_TEXT_MAX], fen[XQ_FEN_MAX];
+  xq_move_format(before, m, XQ_NOTE_ICCS, iccs, sizeof iccs);
+  xq_move_format(before, m, XQ_NOTE_WXF, wxf, sizeof wxf);
+  xq_move_format(before, m, XQ_NOTE_CHINESE, zh, sizeof zh);
+  xq_fen_format(&lv->g->pos, fen, sizeof fen);
+  char clock[64] = "null";
+  long ck[2];
+  xq__live_clock(lv, ck);
+  if (ck[0] >= 0) snprintf(clock, sizeof clock, "[%ld,%ld]", ck[0], ck[1]);
+  char src[48] = "";
+  if (source) snprintf(src, sizeof src, ",\"source\":\"%.16s\"", source);
+  size_t n = 512 + (ruling ? strlen(ruling) : 0);
+  char *t = malloc(n);
+  if (t)
+    snprintf(t, n, "{\"ply\":%d,\"move\":\"%s\",\"wxf\":\"%s\",\"zh\":\"%s\",\"fen\":\"%s\",\"clock\":%s,"
+             "\"result\":\"%s\"%s%s%s}",
+             lv->g->nply, iccs, wxf, zh, fen, clock, xq__live_result(lv), src, ruling ? ",\"ruling\":" : "",
+             ruling ? ruling : "");
+  return t;
 }

@@ -1,5 +1,5 @@
 /*
- * pgn_out.c -- live games as XQ-PGN (formats.md §5) for GET
+ * live_pgn.c -- live games as XQ-PGN (formats.md §5) for GET
  * /api/rounds/N.pgn and /api/rounds/N/T.pgn: each game becomes a record
  * (start position, the moves played, tags from the pairing) written by
  * the records module's writer, so what the server serves reads back with
@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "live.h"
 #include "records.h"
 
 static xq_result pgn_result(const char *code)
@@ -44,7 +45,7 @@ static int fill_record(xq__server *s, const xq__live *lv, xq_record *rec)
     }
     if (p->team[0]) xq_record_set_tag(rec, side ? "BlackTeam" : "RedTeam", p->team);
   }
-  const char *code = xq__game_result_text(s, lv);
+  const char *code = xq__live_json_result(s, lv);
   rec->result = pgn_result(code);
   if (code[1] == '-' && (code[0] == '+' || code[0] == '-')) xq_record_set_tag(rec, "Termination", "forfeit");
   return XQ_OK;
@@ -82,13 +83,13 @@ static char *render(xq__server *s, xq__live *const *lvs, int n, xq_notation nota
   return text;
 }
 
-char *xq__pgn_game(xq__server *s, const xq__live *lv, xq_notation notation, size_t *len)
+char *xq__live_pgn_game(xq__server *s, const xq__live *lv, xq_notation notation, size_t *len)
 {
   xq__live *one = (xq__live *)lv;
   return render(s, &one, 1, notation, len);
 }
 
-char *xq__pgn_round(xq__server *s, int round, xq_notation notation, size_t *len)
+char *xq__live_pgn_round(xq__server *s, int round, xq_notation notation, size_t *len)
 {
   if (round < 1 || round > XQ_ROUNDS_LIVE_MAX || !s->rounds[round]) return NULL;
   return render(s, s->rounds[round], s->nboards[round], notation, len);

@@ -1,0 +1,130 @@
+/*
+ * live.h -- the games in play (live.c): one adjudicator state per
+ * published board, replayed from the game log at start; and their views:
+ * as JSON (live_json.c) and as PGN (live_pgn.c). Internal to net/.
+ */
+#ifndef XQ_NET_LIVE_H
+#define XQ_NET_LIVE_H
+
+#include <stdint.h>
+
+#include "adjudicator.h"
+#include "internal.h"
+#include "knockout.h"
+
+/* One game being played or followed: a published board of a round. */
+typedef struct xq__live {
+  int round, board;
+  int red, black;              /* player ids (black 0: the bye, no game) */
+  xq_game *g;                  /* the adjudicator's state */
+  int64_t last_seq;            /* highest board sequence number applied */
+  int recorded;                /* the result is in the tourney log */
+  int busy;                    /* an event is being judged off the loop */
+  int rebuild;                 /* marked for xq__live_rebuild_marked */
+  long clock_ms[2];            /* last clock reading, -1 none */
+  int64_t clock_at;            /* wall clock (µs since 1970) of the last reading, 0 unknown (a
+                                  game replayed at start): the side to move's clock runs since */
+  char *verdict;               /* the JSON of the last ruling that was not a plain acceptance
+                                  (games.json keeps it across reloads), NULL none */
+  struct {
+    int64_t seq;
+    char *reply;               /* stored reply body "{...}" */
+  } cache[XQ_REPLY_CACHE];     /* the last board replies, by seq % size */
+} xq__live;
+
+/* The game of board `board` in round `round`, or NULL when not paired. */
+xq__live *xq__live_get(xq__server *s, int round, int board);
+/* Add the games of a newly published round (pairings from the store). */
+int xq__live_add_round(xq__server *s, int round, xq_error *err);
+/* The game's clocks as the state and every event say them, in ms: the
+ * adjudicator's (increments and penalties applied) once it has a
+ * reading, else the board's last reading; -1 none. */
+void xq__live_clock(const xq__live *lv, long out[2]);
+/* Keep `v` as the game's last ruling when it is not a plain acceptance
+ * (a foul, a claim, an arbiter's decision, a must-change order...), for
+ * the games' state; `json` is its xq_verdict_json text when the caller
+ * has it (copied), NULL to make it here. On the loop only. Out of memory
+ * keeps the one before. */
+void xq__live_note_verdict(xq__live *lv, const xq_verdict *v, const char *json);
+/* Note the reply to board seq `seq` (copied) for resends; last_seq grows. */
+void xq__live_remember(xq__live *lv, int64_t seq, const char *reply);
+/* When the game has a final result not yet in the tournament log, record
+ * it there once the game's rows are durable, and broadcast "result". */
+void xq__live_settle(xq__server *s, xq__live *lv);
+/* Put the game's fouls (犯规) that the tournament log does not hold yet
+ * into it, for the FOULS tie-break; called with the result, with the store
+ * idle. */
+void xq__live_record_fouls(xq__server *s, xq__live *lv);
+/* Set the result `code` of the game in the server's event (s->ev), as the
+ * tournament log now records it: the event stays in step with the log
+ * without a reload. */
+void xq__live_note_result(xq__server *s, const xq__live *lv, const char *code);
+/* The knockout tables (round XQ_KO_ROUND): reload the stage from the
+ * store into s->ko and start a game for every table published since (its
+ * rules from xq__live_ko_rules). XQ_OK, or a store or memory status. */
+int xq__live_add_ko(xq__server *s, xq_error *err);
+/* The rules of a knockout game of `type` in match `match` of `ko`:
+ * `base` with the clock of xq_ko_clock (Black's own base time in an
+ * armageddon; a final's own time control) and the armageddon flag (a
+ * draw is a Black win). */
+void xq__live_ko_rules(const xq_rules *base, const xq_ko *ko, int match, int type, xq_rules *out);
+/* A row of game `lv` failed to commit: the game is marked, and every
+ * game so marked is rebuilt from the store's log once the completions of
+ * the failed batch have run (before anything else is read or judged). */
+void xq__live_failed(xq__server *s, xq__live *lv);
+/* Rebuild a game from the store's log (events taken back). */
+int xq__live_rebuild(xq__server *s, xq__live *lv, xq_error *err);
+/* Rebuild every game marked with lv->rebuild in one pass over the log. */
+int xq__live_rebuild_marked(xq__server *s, xq_error *err);
+/* "1-0", "0-1", "1/2-1/2" or "*" for the game's result. */
+const char *xq__live_result(const xq__live *lv);
+/* Apply events ev[0..n) (one request's or one log row's) to the game, in
+ * memory (xq_game_apply), and keep the last clock reading. Returns XQ_OK
+ * with *v the verdict that matters, or an engine status with `err`. */
+int xq__live_apply(xq__live *lv, const xq_event *ev, int n, xq_verdict *v, xq_error *err);
+
+/* Live games (live.c): load every published round and replay the game log
+ * at start; free them at the end. */
+int xq__live_load(xq__server *s, xq_error *err);
+/* At start, once the commit and the hub run: put into the tournament log
+ * the result of every replayed game that is over but has none there (the
+ * server was killed after the game's last row was durable and before its
+ * result was written: bench/crash-ops.sh), and the fouls of every game
+ * with a result there that the log does not hold yet (written after the
+ * result: a kill between the two, or a result entered while the server
+ * was down). */
+void xq__live_settle_all(xq__server *s);
+void xq__live_free(xq__server *s);
+
+/* ------------------------------------------------------------------ */
+/* Views of live games (live_json.c, live_pgn.c)                       */
+/* ------------------------------------------------------------------ */
+
+/* Game state as JSON (live_json.c; needed by http.c and hub.c): one
+ * game {"round","table","red","black","fen","moves",...} as a new cJSON
+ * object (NULL when out of memory), and every game of round `round` as
+ * the malloc'd text of an array (NULL when the round is not published). */
+cJSON *xq__live_json_game(xq__server *s, const xq__live *lv);
+char *xq__live_json_round(xq__server *s, int round);
+/* The result as the tournament knows it: "1-0", "0-1", "1/2-1/2", "*",
+ * or a forfeit recorded by an arbiter: "+-", "-+", "--". */
+const char *xq__live_json_result(const xq__server *s, const xq__live *lv);
+
+/* The data of a "move" broadcast (live_json.c) for move `m`, just made
+ * from `before` in game `lv`: the move in ICCS, WXF and Chinese (as
+ * printed in the position before it), the ply, the position after, the
+ * clocks, the result, "source" when not NULL (an ingested move: "pgn"),
+ * and the ruling's JSON `ruling` when the move was more than accepted
+ * (mate, a cycle). Malloc'd text, NULL when out of memory. */
+char *xq__live_json_move(const xq__live *lv, const xq_pos *before, xq_move m, const char *ruling,
+                         const char *source);
+
+/* XQ-PGN of live games (live_pgn.c): one game, or every game of a round in
+ * board order, with moves in `notation`, as malloc'd text (*len bytes);
+ * NULL when out of memory or not published. Tags from the pairing (Event,
+ * Round "R.T", Table, Red, Black, RedElo, BlackElo, Result, FEN when not
+ * the standard start). */
+char *xq__live_pgn_game(xq__server *s, const xq__live *lv, xq_notation notation, size_t *len);
+char *xq__live_pgn_round(xq__server *s, int round, xq_notation notation, size_t *len);
+
+#endif /* XQ_NET_LIVE_H */

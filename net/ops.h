@@ -1,0 +1,39 @@
+/*
+ * ops.h -- the operations (ops_*.c, and poller.c's ingest ops): their
+ * tables, which proto.c dispatches by name, and what one operation file
+ * lends another or the HTTP API. Internal to net/.
+ */
+#ifndef XQ_NET_OPS_H
+#define XQ_NET_OPS_H
+
+#include <cjson/cJSON.h>
+
+#include "internal.h"
+#include "tourney.h"
+
+/* The operation tables, each ended by {NULL, 0, NULL}. */
+extern const xq__op xq__engine_ops[];   /* ops_engine.c: stateless engine services */
+extern const xq__op xq__game_ops[];     /* ops_game.c: boards and arbiters on live games */
+extern const xq__op xq__tourney_ops[];  /* ops_tourney.c: players, rounds, tokens, exports */
+extern const xq__op xq__players_ops[];  /* ops_players.c: edit_player, numbers, withdraw, reinstate, absent */
+extern const xq__op xq__ingest_ops[];   /* ingest.c: ingest_url, ingest_stop */
+extern const xq__op xq__ko_ops[];       /* ops_ko.c: knockout, ko_start, ko_publish */
+
+/* The knockout stage as JSON (ops_ko.c; needed by http.c): seeds,
+ * matches with their games, winners and table in play, the knockout
+ * tables, the places; {"started":false} before it starts. A new object,
+ * NULL when out of memory. */
+cJSON *xq__ops_ko_json(const xq__server *s);
+
+/* export {format, what, round, lang, mode, count, preset, prizes}
+ * (ops_export.c; a row of the table of ops_tourney.c). */
+void xq__ops_export(xq__server *s, xq__req *r);
+
+/* The tables of `round` as a pairing (ops_ko.c): a Swiss round's
+ * published boards, or for XQ_KO_ROUND every knockout table published
+ * (its red and black), for the slips and the score sheets. XQ_OK with
+ * *pr filled (free with xq_tpairing_clear), XQ_EINVAL (not published;
+ * `err` says so), XQ_ENOMEM or the store's code. */
+int xq__ops_ko_tables(xq__server *s, int round, xq_tpairing *pr, xq_error *err);
+
+#endif /* XQ_NET_OPS_H */
