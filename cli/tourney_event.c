@@ -7,6 +7,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "pair/pair.h"
+#include "sheet/sheet.h"
+#include "store/store.h"
 #include "tourney.h"
 #include "tourney_cli.h"
 
