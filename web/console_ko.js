@@ -4,33 +4,41 @@
  * (or drawn by lot among every player, for a knockout-only event), then
  * each stage's next games published to knockout tables, Red named where
  * the regulation leaves it to a lot or a choice. It sends ko_start and
- * ko_publish to POST /api/op with the words and helpers of app.js.
+ * ko_publish to POST /api/op.
  */
-'use strict';
+import { S } from './state.js';
+import { t, addWords } from './words.js';
+import { $, el } from './dom.js';
+import { op, getJSON } from './api.js';
+import { errText } from './messages.js';
+import { stageName } from './bracket.js';
+import { consoleSay } from './console_state.js';
 
-Object.assign(WORDS.zh, {
-  k_title: '淘汰赛', k_after: '依据第几轮后的积分', k_size: '出线人数', k_seeding: '对阵方式', k_format: '赛制',
-  k_fixed: '固定对阵（1–8、2–7…）', k_choose: '头号种子选择对手', k_lot: '全部棋手抽签（只打淘汰赛）', k_choice: '头号种子选第几名',
-  k_start: '开始淘汰赛', k_started: '淘汰赛已开始：{n}人', k_waiting: '待赛对局', k_none_waiting: '没有等待对局的比赛。',
-  k_next: '下一局', k_red: '执红', k_red_rule: '按规程', k_publish: '公布下一局（{n}场）', k_published: '已公布 {n} 台淘汰赛对局',
-  k_not_ready: '须在瑞士制某轮全部结果录入后开始。', k_match: '第{n}场', k_match_h: '场次', k_players: '棋手',
-  'f_rapid-armageddon': '和则快棋两局（交换先后），再和超快棋（新疆、陕西）', f_armageddon: '和则超快棋（和棋黑胜；唐山）',
-  'f_rapid-blitz': '和则10分+3秒两局，再和5分+3秒直至分出胜负（五家渠）', f_village: '村王赛：20分钟局，再和5分钟局（陕西乡村棋王赛）',
-  k_leave: '出线棋手不再参加第{a}轮起的积分编排（共{n}轮）。', k_leave_none: '',
-});
-Object.assign(WORDS.en, {
-  k_title: 'Knockout', k_after: 'From the standings after round', k_size: 'Players', k_seeding: 'Bracket', k_format: 'Format',
-  k_fixed: 'fixed (1–8, 2–7, ...)', k_choose: 'the top seed chooses', k_lot: 'every player by lot (knockout only)',
-  k_choice: 'the top seed takes place', k_start: 'Start the knockout', k_started: 'Knockout started: {n} players',
-  k_waiting: 'Matches waiting for a game', k_none_waiting: 'No match is waiting for a game.', k_next: 'Next game',
-  k_red: 'Red', k_red_rule: 'by the regulation', k_publish: 'Publish the next games ({n} matches)',
-  k_published: '{n} knockout tables published', k_not_ready: 'Starts after a Swiss round with every result in.',
-  k_match: 'match {n}', k_match_h: 'Match', k_players: 'Players',
-  'f_rapid-armageddon': 'a draw: two rapid games, colours swapped, then armageddon (Xinjiang, Shaanxi)',
-  f_armageddon: 'a draw: armageddon, a draw wins for Black (Tangshan)',
-  'f_rapid-blitz': 'a draw: two 10+3 games, then 5+3 games until decided (Wujiaqu)',
-  f_village: 'village king: 20-minute games, then 5-minute games (Shaanxi)',
-  k_leave: 'The players who go through leave the Swiss from round {a} on ({n} rounds).', k_leave_none: '',
+addWords({
+  zh: {
+    k_title: '淘汰赛', k_after: '依据第几轮后的积分', k_size: '出线人数', k_seeding: '对阵方式', k_format: '赛制',
+    k_fixed: '固定对阵（1–8、2–7…）', k_choose: '头号种子选择对手', k_lot: '全部棋手抽签（只打淘汰赛）', k_choice: '头号种子选第几名',
+    k_start: '开始淘汰赛', k_started: '淘汰赛已开始：{n}人', k_waiting: '待赛对局', k_none_waiting: '没有等待对局的比赛。',
+    k_next: '下一局', k_red: '执红', k_red_rule: '按规程', k_publish: '公布下一局（{n}场）', k_published: '已公布 {n} 台淘汰赛对局',
+    k_not_ready: '须在瑞士制某轮全部结果录入后开始。', k_match: '第{n}场', k_match_h: '场次', k_players: '棋手',
+    'f_rapid-armageddon': '和则快棋两局（交换先后），再和超快棋（新疆、陕西）', f_armageddon: '和则超快棋（和棋黑胜；唐山）',
+    'f_rapid-blitz': '和则10分+3秒两局，再和5分+3秒直至分出胜负（五家渠）', f_village: '村王赛：20分钟局，再和5分钟局（陕西乡村棋王赛）',
+    k_leave: '出线棋手不再参加第{a}轮起的积分编排（共{n}轮）。', k_leave_none: '',
+  },
+  en: {
+    k_title: 'Knockout', k_after: 'From the standings after round', k_size: 'Players', k_seeding: 'Bracket', k_format: 'Format',
+    k_fixed: 'fixed (1–8, 2–7, ...)', k_choose: 'the top seed chooses', k_lot: 'every player by lot (knockout only)',
+    k_choice: 'the top seed takes place', k_start: 'Start the knockout', k_started: 'Knockout started: {n} players',
+    k_waiting: 'Matches waiting for a game', k_none_waiting: 'No match is waiting for a game.', k_next: 'Next game',
+    k_red: 'Red', k_red_rule: 'by the regulation', k_publish: 'Publish the next games ({n} matches)',
+    k_published: '{n} knockout tables published', k_not_ready: 'Starts after a Swiss round with every result in.',
+    k_match: 'match {n}', k_match_h: 'Match', k_players: 'Players',
+    'f_rapid-armageddon': 'a draw: two rapid games, colours swapped, then armageddon (Xinjiang, Shaanxi)',
+    f_armageddon: 'a draw: armageddon, a draw wins for Black (Tangshan)',
+    'f_rapid-blitz': 'a draw: two 10+3 games, then 5+3 games until decided (Wujiaqu)',
+    f_village: 'village king: 20-minute games, then 5-minute games (Shaanxi)',
+    k_leave: 'The players who go through leave the Swiss from round {a} on ({n} rounds).', k_leave_none: '',
+  },
 });
 
 /* The formats by the name the server gives back (xq_ko_format_name);
@@ -115,7 +123,7 @@ async function koPublish(table) {
 }
 
 /* The knockout block of the console, from the server's stage. */
-async function renderKnockoutConsole() {
+export async function renderKnockoutConsole() {
   const box = $('#c-knockout');
   if (!box || S.role !== 'admin') return;
   const [k, ev] = await Promise.all([op({ id: 'knockout', op: 'knockout' }), getJSON('/api/event')]);

@@ -2,10 +2,10 @@
  * messages.js -- the server's words on the Chinese page. The protocol's
  * errors and the pairing's warnings are English sentences
  * (docs/protocol.md); the page says the ones an organiser or an arbiter
- * meets in Chinese, and any other as the server wrote it. Loaded after
- * app.js: errText() and warnText() are what the other files call.
+ * meets in Chinese, and any other as the server wrote it: errText() and
+ * warnText() are what the console's modules call.
  */
-'use strict';
+import { S } from './state.js';
 
 /* The error codes in words. */
 const ERR_CODES = {
@@ -14,8 +14,10 @@ const ERR_CODES = {
   en: {},
 };
 
-/* [pattern, Chinese]: $1, $2 ... are the pattern's numbers and names. */
-const MESSAGES_ZH = [
+/* [pattern, Chinese]: $1, $2 ... are the pattern's numbers and names.
+ * Each pattern is a sentence the C sources can say (the browser test
+ * organiser.test.mjs checks them against the sources). */
+export const MESSAGES_ZH = [
   [/^round (\d+) still has boards without a result$/, '第$1轮还有未出结果的对局'],
   [/^round (\d+) has games without a result$/, '第$1轮还有未出结果的对局'],
   [/^round (\d+) is not complete$/, '第$1轮尚未全部出结果'],
@@ -51,7 +53,7 @@ const MESSAGES_ZH = [
 ];
 
 /* A server sentence in the page's language: Chinese where it is known. */
-function serverText(msg) {
+export function serverText(msg) {
   if (S.lang !== 'zh' || !msg) return msg || '';
   for (const [re, zh] of MESSAGES_ZH) if (re.test(msg)) return msg.replace(re, zh);
   return msg;
@@ -59,11 +61,11 @@ function serverText(msg) {
 
 /* An error reply's words: "不能执行：第1轮还有未出结果的对局" on the Chinese
  * page, "CONFLICT: round 1 still has ..." on the English one. */
-function errText(err) {
+export function errText(err) {
   if (!err) return '';
   const code = (ERR_CODES[S.lang] || {})[err.code] || err.code;
   return `${code}${S.lang === 'zh' ? '：' : ': '}${serverText(err.msg)}`;
 }
 
 /* A pairing warning (one line of `pair`'s warnings). */
-function warnText(w) { return serverText(w); }
+export function warnText(w) { return serverText(w); }
