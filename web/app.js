@@ -2,47 +2,36 @@
  * app.js -- the live page's start (docs/web.md): the header's controls
  * (language, notation, round, filter) wired, the view the URL names shown
  * (#live, #pairings, #standings, #arbiter, #console, #game), the words
- * applied, then the event read and the stream followed. Native ES
- * modules, no build step: each module names its one job in its first
- * comment and imports what it uses (docs/web.md has the map).
+ * applied, then the event read, the stream followed and a kept token
+ * signed in. Native ES modules, no build step: each module names its one
+ * job in its first comment and imports what it uses; a viewer's page
+ * loads app, core, views, live and session, and the staff's modules come
+ * with a staff session (session.js). docs/web.md has the map.
  */
-import { S, langNotation } from './state.js';
-import { t, roundName } from './words.js';
-import { $ } from './dom.js';
-import { CLOCK_TICK_MS, tickClocks } from './clock.js';
-import { renderBoards } from './cards.js';
-import { renderPairings } from './pairings.js';
-import { renderBracket } from './bracket.js';
-import { renderStandings, refreshStandings } from './standings.js';
-import { renderViewer, initViewer } from './viewer.js';
-import { renderArbiter } from './arbiter.js';
-import { signIn, initSession } from './session.js';
-import { GAME_EVENTS, resync, whenRead } from './games.js';
-import { EVENT_EVENTS, hashRound, roundInUrl, setRound, loadEvent } from './rounds.js';
-import { connect } from './stream.js';
-import { renderConsole, initConsole } from './console.js';
+import { S, langNotation, $, roundName, applyWords } from './core.js';
+import { CLOCK_TICK_MS, tickClocks, renderBoards, renderPairings, renderBracket, renderStandings, refreshStandings,
+  renderViewer, initViewer } from './views.js';
+import { GAME_EVENTS, resync, whenRead, EVENT_EVENTS, hashRound, roundInUrl, setRound, loadEvent, connect } from './live.js';
+import { signIn, initSession, showDesk, showConsole } from './session.js';
 
 const VIEWS = ['live', 'pairings', 'standings', 'arbiter', 'console', 'game'];
 
-/* The page's fixed words (data-i18n, data-i18n-placeholder,
- * data-i18n-label) in its language, and the round selector's names. */
-function applyWords() {
+/* The page's fixed words in its language, and the round selector's names. */
+function pageWords() {
   document.documentElement.lang = S.lang === 'zh' ? 'zh' : 'en';
-  for (const e of document.querySelectorAll('[data-i18n]')) e.textContent = t(e.dataset.i18n);
-  for (const e of document.querySelectorAll('[data-i18n-placeholder]')) e.placeholder = t(e.dataset.i18nPlaceholder);
-  for (const e of document.querySelectorAll('[data-i18n-label]')) e.setAttribute('aria-label', t(e.dataset.i18nLabel));
+  applyWords(document);
   $('#lang').textContent = S.lang === 'zh' ? 'EN' : '中文';
   for (const o of $('#round').options) o.textContent = roundName(+o.value);
 }
 
 /* Everything drawn again (another language or notation). */
 function rerender() {
-  applyWords();
+  pageWords();
   renderBoards();
   renderPairings();
   renderBracket();
   renderStandings();
-  renderArbiter();
+  showDesk();
   if (S.view === 'game') renderViewer();
 }
 
@@ -63,12 +52,12 @@ function route() {
   for (const a of document.querySelectorAll('#tabs a')) a.classList.toggle('active', a.dataset.view === view);
   if (view === 'game') renderViewer();
   if (view === 'standings') refreshStandings();
-  if (view === 'console') renderConsole();
+  if (view === 'console') showConsole();
   if (!r || r === S.round) roundInUrl();
 }
 
 /* The stream's handlers: every event waits while a round's state is
- * being read (games.js). */
+ * being read (live.js). */
 function streamHandlers() {
   const handlers = {};
   for (const [type, fn] of Object.entries({ ...GAME_EVENTS, ...EVENT_EVENTS })) handlers[type] = whenRead(fn);
@@ -95,13 +84,12 @@ function init() {
   initSession();
   window.addEventListener('hashchange', route);
   setInterval(tickClocks, CLOCK_TICK_MS);
-  applyWords();
+  pageWords();
   route();
   loadEvent(false).then(() => {
     connect(streamHandlers(), resync);
     if (S.token) signIn(S.token);
   });
-  initConsole();
 }
 
 /* A module runs once the document is parsed (it is deferred). */

@@ -1,10 +1,65 @@
 /*
- * words.js -- the page's words in Chinese and English (docs/web.md): the
- * table of words, t() that picks one in the page's language, the reasons
- * of results and verdicts, a round's name. The console's modules add
- * their own words with addWords().
+ * core.js -- what every module of the page shares (docs/web.md): S, what
+ * the page knows and shows; $() and el() for its elements; its words in
+ * Chinese and English (t(), the reasons of results and verdicts, a
+ * round's name, the words put into the page); a game in words (a move in
+ * the chosen notation, a result, the tags, a label for screen readers);
+ * the HTTP API (a JSON read, operations sent to POST /api/op with the
+ * signed-in token).
  */
-import { S } from './state.js';
+
+/* ---- the state: S, each field with the modules that write it ---- */
+
+export const S = {
+  lang: localStorage.getItem('xqref.lang') || ((navigator.language || '').startsWith('zh') ? 'zh' : 'en'), // app
+  notation: localStorage.getItem('xqref.notation') || '', // app; '' until chosen: the language's (langNotation)
+  notationChosen: false,     // app
+  event: null,               // live: /api/event
+  round: 0,                  // live: the round on screen
+  games: new Map(),          // live: table -> game state (games.json shape, plus zh/wxf and lastVerdict)
+  pairings: null,            // views: pairings.json of the round
+  standings: null,           // views: /api/standings.json
+  bracket: null,             // views: /api/knockout, once the knockout has started
+  view: 'live',              // app: the view the hash names
+  game: 0,                   // app: table shown in the viewer
+  ply: null,                 // app, views: ply shown in the viewer, null = follow the game
+  token: sessionStorage.getItem('xqref.token') || '', // session
+  role: '',                  // session: admin, arbiter, board, viewer or ''
+};
+if (S.lang !== 'zh' && S.lang !== 'en') S.lang = 'en';
+
+/* Until a reader picks a notation the page's language picks it: Chinese
+ * moves on the Chinese page, WXF on the English page. */
+export const langNotation = () => S.lang === 'zh' ? 'zh' : 'wxf';
+S.notationChosen = !!S.notation;
+if (!S.notation) S.notation = langNotation();
+
+/* A new event with no round paired yet says so (live, pairings,
+ * standings) instead of showing empty boxes. */
+export function noRound() {
+  return !!S.event && !S.event.published.length;
+}
+
+/* ---- the elements ---- */
+
+/* The first element under `root` that `sel` matches. */
+export const $ = (sel, root = document) => root.querySelector(sel);
+
+/* An element <tag> with `attrs` (class, text, onEVENT listeners, any other
+ * attribute; null and undefined are left out) and the children `kids`. */
+export function el(tag, attrs, ...kids) {
+  const e = document.createElement(tag);
+  for (const k in attrs || {}) {
+    if (k === 'class') e.className = attrs[k];
+    else if (k === 'text') e.textContent = attrs[k];
+    else if (k.startsWith('on')) e.addEventListener(k.slice(2), attrs[k]);
+    else if (attrs[k] !== null && attrs[k] !== undefined) e.setAttribute(k, attrs[k]);
+  }
+  for (const c of kids) if (c !== null && c !== undefined) e.append(c);
+  return e;
+}
+
+/* ---- the words; the console's modules add their own with addWords() ---- */
 
 const WORDS = {
   zh: {
@@ -21,6 +76,7 @@ const WORDS = {
     needs_arbiter: '待裁判裁决', must_change: '{side}必须变着', fouls: '犯规 红{r} 黑{b}',
     red_side: '红方', black_side: '黑方', res_f10: '红胜（黑方弃权）', res_f01: '黑胜（红方弃权）', res_f00: '双方弃权',
     in_play: '进行中', same_result: '第{t}台已是 {res}，未更改', no_round: '尚未编排对阵', no_players: '尚无棋手报名',
+    t_console: '组委会', c_not_admin: '组委会功能须使用管理员令牌（在“裁判”页登录）。',
     pno: '序号', club: '单位', byes: '轮空', print_pairings: '{r}对阵表', print_standings: '{c}排名', round_in_play: '第{n}轮进行中',
     after_round: '第{n}轮后', during_round: '第{n}轮进行中（未完成的对局不计）', before_round_1: '第1轮前', no_attention: '目前没有需要处理的对局。', role: '身份：{r}',
     role_admin: '管理员', role_arbiter: '裁判', role_board: '棋盘', role_viewer: '观众',
@@ -51,6 +107,7 @@ const WORDS = {
     fouls: 'fouls R{r} B{b}', red_side: 'Red', black_side: 'Black', res_f10: 'Red wins (Black forfeits)',
     res_f01: 'Black wins (Red forfeits)', res_f00: 'both forfeit', in_play: 'in play',
     same_result: 'Table {t} is {res} already: nothing changed', no_round: 'No round has been paired yet',
+    t_console: 'Organiser', c_not_admin: 'The organiser console needs an admin token (sign in on the Arbiter tab).',
     no_players: 'No player has registered yet', pno: 'No.', club: 'Club', byes: 'Byes',
     print_pairings: 'Pairings, {r}', print_standings: 'Standings, {c}', round_in_play: 'round {n} in progress', after_round: 'after round {n}',
     during_round: 'round {n} in progress (games not finished do not count)', before_round_1: 'before round 1', no_attention: 'No game needs attention now.',
@@ -88,7 +145,7 @@ const REASONS = {
 };
 
 /* More words, { zh: {...}, en: {...} }: a module's own, added when it is
- * loaded (before the page is first drawn). */
+ * loaded (the console's, when a staff session loads it). */
 export function addWords(more) {
   Object.assign(WORDS.zh, more.zh);
   Object.assign(WORDS.en, more.en);
@@ -108,6 +165,14 @@ export function tbName(code) {
   return WORDS[S.lang].tb[code] || code;
 }
 
+/* The page's fixed words inside `root` (data-i18n, data-i18n-placeholder,
+ * data-i18n-label) in its language. */
+export function applyWords(root) {
+  for (const e of root.querySelectorAll('[data-i18n]')) e.textContent = t(e.dataset.i18n);
+  for (const e of root.querySelectorAll('[data-i18n-placeholder]')) e.placeholder = t(e.dataset.i18nPlaceholder);
+  for (const e of root.querySelectorAll('[data-i18n-label]')) e.setAttribute('aria-label', t(e.dataset.i18nLabel));
+}
+
 /* A reason in brackets: （超时） / " (flag fall)"; none is ''. */
 export function reasonText(r) {
   if (!r || r === 'none') return '';
@@ -118,4 +183,75 @@ export function reasonText(r) {
 /* "Round 3", or "Knockout" for the knockout tables' round (docs/protocol.md). */
 export function roundName(r) {
   return S.event && r === S.event.knockout_round ? t('knockout') : t('round_n', { n: r });
+}
+
+/* ---- a game in words, the same everywhere on the page ---- */
+
+/* Move i of game g in the chosen notation (ICCS when the other is missing). */
+export function moveText(game, i) {
+  if (S.notation === 'wxf' && game.wxf && game.wxf[i]) return game.wxf[i];
+  if (S.notation === 'zh' && game.zh && game.zh[i]) return game.zh[i];
+  return game.moves[i];
+}
+
+/* A result in words: games.json's "1-0", "0-1", "1/2-1/2", the log's "=",
+ * the forfeits "+-", "-+", "--"; a game in play ("*", none) is the empty
+ * string. */
+export function resultText(res) {
+  const key = { '1-0': 'a_10', '0-1': 'a_01', '1/2-1/2': 'a_draw', '=': 'a_draw',
+    '+-': 'res_f10', '-+': 'res_f01', '--': 'res_f00' }[res];
+  return key ? t(key) : '';
+}
+
+function sideWord(side) { return side === 'red' ? t('red_side') : t('black_side'); }
+
+/* The tags of a game: [class, text] each ('bad' for the arbiter and fouls). */
+export function gameFlags(g) {
+  const tags = [];
+  if (g.needs_arbiter) tags.push(['bad', t('needs_arbiter')]);
+  if (g.must_change) tags.push(['', t('must_change', { side: sideWord(g.must_change) })]);
+  if (g.paused) tags.push(['', t('paused')]);
+  if (g.fouls && (g.fouls[0] || g.fouls[1])) tags.push(['bad', t('fouls', { r: g.fouls[0], b: g.fouls[1] })]);
+  return tags;
+}
+
+/* What a card or a board shows at ply n, in words: for screen readers. */
+export function gameLabel(g, n) {
+  const who = `${t('red')} ${g.red ? g.red.name : ''}${S.lang === 'zh' ? '，' : ', '}${t('black')} ${g.black ? g.black.name : ''}`;
+  const state = g.result !== '*' ? resultText(g.result) : n ? t('ply', { n }) + ' ' + moveText(g, n - 1) : t('moves_none');
+  return S.lang === 'zh' ? `${t('table_n', { n: g.table })}：${who}；${state}` : `${t('table_n', { n: g.table })}: ${who}; ${state}`;
+}
+
+/* ---- the HTTP API (docs/http.md), operations of docs/protocol.md ---- */
+
+/* GET url as JSON, never from the browser's cache; throws on an HTTP error. */
+export async function getJSON(url) {
+  const r = await fetch(url, { cache: 'no-store' });
+  if (!r.ok) throw new Error(url + ': HTTP ' + r.status);
+  return r.json();
+}
+
+/* One operation: its reply, or { error: {code, msg} } (code HTTP when the
+ * answer is not the server's JSON). */
+export async function op(req) {
+  const r = await fetch('/api/op', {
+    method: 'POST',
+    headers: { 'Authorization': 'Bearer ' + S.token, 'Content-Type': 'application/json' },
+    body: JSON.stringify(req) + '\n',
+  });
+  let body = null;
+  try { body = await r.json(); } catch (e) { body = null; }
+  if (!r.ok) return { error: (body && body.error) || { code: 'HTTP', msg: 'HTTP ' + r.status } };
+  return body;
+}
+
+/* Several operations in one POST /api/op: the replies, in order. */
+export async function opLines(reqs) {
+  const r = await fetch('/api/op', {
+    method: 'POST',
+    headers: { 'Authorization': 'Bearer ' + S.token, 'Content-Type': 'application/json' },
+    body: reqs.map(q => JSON.stringify(q)).join('\n') + '\n',
+  });
+  const text = await r.text();
+  return text.trim().split('\n').filter(Boolean).map(l => JSON.parse(l));
 }

@@ -1,17 +1,14 @@
 /*
- * print.js -- the Print section (打印) of the organiser's console
- * (docs/web.md): a sheet chosen (the pairing sheet or the score sheets of
- * a round, the standings after a round, the final places, the team
- * standings, the prizes of a preset or of a prize-table file) in Chinese
- * or English, shown as the server's print view in a frame with a Print
- * button, or downloaded as CSV or XLSX. Every sheet is the export
+ * console_print.js -- the Print section (打印) of the organiser's console
+ * (docs/web.md), a staff module: a sheet chosen (the pairing sheet or the
+ * score sheets of a round, the standings after a round, the final places,
+ * the team standings, the prizes of a preset or of a prize-table file) in
+ * Chinese or English, shown as the server's print view in a frame with a
+ * Print button, or downloaded as CSV or XLSX. Every sheet is the export
  * operation's (docs/protocol.md); this module only asks for it.
  */
-import { S } from './state.js';
-import { t, addWords, roundName } from './words.js';
-import { $, el } from './dom.js';
-import { op } from './api.js';
-import { errText } from './messages.js';
+import { S, $, el, t, op, addWords, roundName } from './core.js';
+import { errText } from './console_base.js';
 
 addWords({
   zh: {

@@ -1,22 +1,13 @@
 /*
- * arbiter.js -- the arbiter's desk (#arbiter, docs/web.md): the games
- * needing attention with the ruling's sentence in both languages, every
- * game of the round in a table, and one button per operation (a result,
- * a foul, pause, resume, confirm); a result that replaces another is
- * asked for first and can be undone with one click.
+ * desk.js -- the arbiter's desk (#arbiter, docs/web.md), a staff module:
+ * loaded by session.js for an arbiter or admin token, never by a viewer.
+ * The games needing attention with the ruling's sentence in both
+ * languages, every game of the round in a table, and one button per
+ * operation (a result, a foul, pause, resume, confirm); a result that
+ * replaces another is asked for first and can be undone with one click.
  */
-import { S } from './state.js';
-import { t } from './words.js';
-import { $, el } from './dom.js';
-import { op } from './api.js';
-import { resultText, gameFlags } from './format.js';
-
-/* The line under the desk: what the server answered. */
-export function showOpResult(text, error, ...extra) {
-  const p = $('#op-result');
-  p.replaceChildren(text, ...extra);
-  p.classList.toggle('error', !!error);
-}
+import { S, $, el, t, op, resultText, gameFlags } from './core.js';
+import { showOpResult } from './session.js';
 
 /* The result op's code of a game's result ('*' has none: play goes on). */
 const RESULT_CODE = { '1-0': '1-0', '0-1': '0-1', '1/2-1/2': '=', '+-': '+-', '-+': '-+', '--': '--' };
@@ -96,7 +87,7 @@ function confirmSeen(g) {
   const all = JSON.parse(sessionStorage.getItem('xqref.confirmed') || '{}');
   all[`${S.round}.${g.table}`] = attentionKey(g);
   sessionStorage.setItem('xqref.confirmed', JSON.stringify(all));
-  renderArbiter();
+  renderDesk();
 }
 
 /* A game waiting for the arbiter, or with a ruling not yet confirmed. */
@@ -106,13 +97,9 @@ function needsAttention(g) {
   return !!(g.must_change || g.paused || (g.fouls && (g.fouls[0] || g.fouls[1])));
 }
 
-/* The desk for a staff token: the games needing attention and every game. */
-export function renderArbiter() {
-  const staff = S.role === 'admin' || S.role === 'arbiter';
-  $('#arbiter-body').hidden = !staff;
-  $('#sign-out').hidden = !S.token;
-  $('#role').textContent = S.role ? t('role', { r: t('role_' + S.role) }) : '';
-  if (!staff) return;
+/* The desk (session.js shows it to a staff token): the games needing
+ * attention and every game of the round. */
+export function renderDesk() {
   const games = [...S.games.values()].sort((a, b) => a.table - b.table);
   const items = games.filter(needsAttention).map(g => {
     const v = g.lastVerdict;
