@@ -165,6 +165,47 @@ test('the page loads with its boards and no console error', async () => {
   assert.deepEqual(problems, []);
 });
 
+test('a viewer fetches the viewer\'s modules alone; a staff session brings the desk, an admin\'s the console', async () => {
+  const { ctx, p, errors } = await freshPage(1280, 900);
+  const fetched = new Set();
+  p.on('request', r => { const u = new URL(r.url()); if (u.pathname.startsWith('/web/')) fetched.add(u.pathname.slice(5)); });
+  const since = seen => [...fetched].filter(f => !seen.includes(f)).sort();
+  await p.goto(base + '/#arbiter');
+  await p.waitForSelector('#boards .card', { state: 'attached', timeout: WAIT });
+  await p.waitForSelector('#status[data-state="live"]', { timeout: WAIT });
+  const viewer = ['app.js', 'core.js', 'live.js', 'session.js', 'style.css', 'views.js'];
+  assert.deepEqual(since([]), viewer, 'a viewer\'s page fetches no staff module');
+  // a board token is not staff: still nothing more
+  await p.fill('#token', tokens.boards['1.2']);
+  await p.click('#token-form button[type="submit"]');
+  await p.waitForSelector('#role:has-text("棋盘")', { timeout: WAIT });
+  assert.deepEqual(since(viewer), []);
+  // an arbiter's token: the desk, nothing of the console
+  await p.fill('#token', tokens.arbiter);
+  await p.click('#token-form button[type="submit"]');
+  await p.waitForSelector('#arbiter-body:not([hidden]) #arbiter-games tbody tr', { timeout: WAIT });
+  assert.deepEqual(since(viewer), ['desk.js']);
+  // an admin's token: the console and its sections, with their words
+  await p.fill('#token', tokens.admin);
+  await p.click('#token-form button[type="submit"]');
+  await p.waitForSelector('#role:has-text("管理员")', { timeout: WAIT });
+  assert.deepEqual(since(viewer),
+    ['console.js', 'console_base.js', 'console_pairing.js', 'console_players.js', 'console_print.js', 'desk.js']);
+  await p.click('#tabs a[data-view="console"]');
+  await p.waitForSelector('#console-body:not([hidden]) #c-players tbody tr', { timeout: WAIT });
+  assert.equal(await p.textContent('#c-nav button[data-to="c-sec-players"]'), '棋手');
+  assert.equal(await p.getAttribute('#c-add input[name="team"]', 'placeholder'), '队');
+  // signed out: neither the desk nor the console
+  await p.click('#tabs a[data-view="arbiter"]');
+  await p.click('#sign-out');
+  await p.waitForSelector('#arbiter-body[hidden]', { state: 'attached', timeout: WAIT });
+  await p.click('#tabs a[data-view="console"]');
+  await p.waitForSelector('#console-note:not([hidden])', { timeout: WAIT });
+  assert.equal(await p.locator('#console-body').isHidden(), true);
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
+
 test('a move sent by a board over TCP appears on the page', async () => {
   const board = new Board(jsonPort);
   await board.ready();
@@ -462,7 +503,8 @@ test('D1: a long move list scrolls down inside its box, never sideways', async (
     await p.goto(base + '/#game/1/2');
     await p.waitForSelector('#g-title:not(:empty)', { timeout: WAIT });
     // a game of 159 plies with long Chinese moves, as the page holds it
-    await p.evaluate(() => {
+    await p.evaluate(async () => {
+      const [{ S }, { renderViewer }] = await Promise.all([import('/web/core.js'), import('/web/views.js')]);
       const g = S.games.get(2);
       const zh = ['马二进三', '炮８平５', '车一平二', '马８进７'];
       g.moves = Array.from({ length: 159 }, (_, i) => ['h0g2', 'h7e7', 'i0h0', 'h9g7'][i % 4]);
@@ -511,7 +553,8 @@ test('D8: on a phone at most two banners show, a line each', async () => {
   const { ctx, p, errors } = await freshPage(390, 844);
   await p.goto(base + '/');
   await p.waitForSelector('#boards .card', { timeout: WAIT });
-  await p.evaluate(() => {
+  await p.evaluate(async () => {
+    const { banner } = await import('/web/views.js');
     for (let i = 1; i <= 6; i++) banner('foul', i, `第${i}台：黑方犯规，车不能越子（第二次犯规判负前的警告，请注意行棋规则）`);
   });
   assert.equal(await p.locator('#banners .banner').count(), 2);
@@ -565,7 +608,10 @@ test('D6: every reason of the adjudicator has Chinese words on the Chinese page'
   const { ctx, p, errors } = await freshPage(1280, 900);
   await p.goto(base + '/');
   await p.waitForSelector('#boards .card', { timeout: WAIT });
-  const words = await p.evaluate(ns => ns.map(n => [n, resultText('0-1') + reasonText(n)]), names);
+  const words = await p.evaluate(async ns => {
+    const { resultText, reasonText } = await import('/web/core.js');
+    return ns.map(n => [n, resultText('0-1') + reasonText(n)]);
+  }, names);
   for (const [n, w] of words) assert.doesNotMatch(w, /[A-Za-z_]/, `${n}: ${w}`);
   assert.equal(words.find(([n]) => n === 'flag_fall')[1], '黑胜 0-1（超时）');
   assert.deepEqual(errors, []);
@@ -663,7 +709,7 @@ test('D5: knockout cards name their stage and game; the bracket says who had Red
   await semi.waitFor({ timeout: WAIT });
   const g1 = ko.matches[0].games[0];
   const red = ko.matches[0].players.find(x => x.id === g1.red);
-  const said = await p.evaluate(r => resultText(r), g1.result);
+  const said = await p.evaluate(async r => (await import('/web/core.js')).resultText(r), g1.result);
   assert.ok(/^(红胜 1-0|黑胜 0-1|和 ½-½)$/.test(said), said);
   assert.ok((await semi.textContent()).includes(`慢棋 ${red.name}（红） ${said}`), await semi.textContent());
   await p.goto(base + `/#standings/${ko.round}`);
@@ -1076,7 +1122,10 @@ test('i24.2: banners never move the page; the staff views show none for a result
     { timeout: WAIT });
   await postOp({ id: 'b2', op: 'result', round: 1, table: 4, result: code[before] });
   await viewer.p.waitForFunction(() => document.querySelectorAll('#banners .banner').length >= 2, null, { timeout: WAIT });
-  await viewer.p.evaluate(() => { for (let i = 1; i <= 4; i++) banner('foul', i, `第${i}台：黑方犯规`); });
+  await viewer.p.evaluate(async () => {
+    const { banner } = await import('/web/views.js');
+    for (let i = 1; i <= 4; i++) banner('foul', i, `第${i}台：黑方犯规`);
+  });
   assert.equal(await top(viewer.p, '#boards .card[data-table="1"]'), card0, 'the boards did not move');
   const style = await viewer.p.evaluate(() => getComputedStyle(document.querySelector('#banners')).position);
   assert.equal(style, 'fixed', 'the banners take no layout space');
@@ -1086,7 +1135,7 @@ test('i24.2: banners never move the page; the staff views show none for a result
   assert.equal(await top(desk.p, '#arbiter-games tr[data-table="6"]'), row0, 'the desk\'s rows did not move');
   // a banner that the desk would have got stays off the console too
   await desk.p.click('#tabs a[data-view="console"]');
-  await desk.p.evaluate(() => banner('result', 2, '第2台 红胜 1-0'));
+  await desk.p.evaluate(async () => (await import('/web/views.js')).banner('result', 2, '第2台 红胜 1-0'));
   assert.equal(await desk.p.locator('#banners .banner').count(), 0);
   await viewer.p.screenshot({ path: join(ART, '31-banners-overlay.png') });
   assert.deepEqual([...viewer.errors, ...desk.errors], []);
@@ -1105,10 +1154,10 @@ test('i24.3: results are words everywhere: pairings, desk, bracket, banners; a g
   assert.deepEqual(shown, pairs.boards.map(b => b.bye ? '轮空' : WORDS_OF[b.result] || '进行中'));
   for (const s of shown) assert.doesNotMatch(s, /^(\*|=|1\/2-1\/2|1-0|0-1)$/);
   // a game in play, the log's '=', forfeits: words
-  assert.deepEqual(await p.evaluate(() => ['*', '=', '+-', '-+', '--'].map(resultText)),
+  assert.deepEqual(await p.evaluate(async () => ['*', '=', '+-', '-+', '--'].map((await import('/web/core.js')).resultText)),
     ['', '和 ½-½', '红胜（黑方弃权）', '黑胜（红方弃权）', '双方弃权']);
   await p.click('#lang');
-  assert.deepEqual(await p.evaluate(() => ['1-0', '0-1', '1/2-1/2', '+-'].map(resultText)),
+  assert.deepEqual(await p.evaluate(async () => ['1-0', '0-1', '1/2-1/2', '+-'].map((await import('/web/core.js')).resultText)),
     ['Red wins 1-0', 'Black wins 0-1', 'Draw ½-½', 'Red wins (Black forfeits)']);
   assert.doesNotMatch(await p.textContent('#pairings tbody'), /1\/2-1\/2/);
   assert.deepEqual(errors, []);
@@ -1197,7 +1246,7 @@ test('i24.7: the pairings and the standings print with a title and black on whit
   const event = await api('/api/event');
   await p.goto(base + '/#pairings/1');
   await p.waitForSelector('#pairings tbody tr', { timeout: WAIT });
-  await p.evaluate(() => banner('foul', 1, '第1台：黑方犯规'));
+  await p.evaluate(async () => (await import('/web/views.js')).banner('foul', 1, '第1台：黑方犯规'));
   await p.emulateMedia({ media: 'print' });
   const look = () => p.evaluate(() => {
     const shown = e => !!e && getComputedStyle(e).display !== 'none' && e.getClientRects().length > 0;
@@ -1243,7 +1292,8 @@ test('i24.8: the game viewer numbers each move pair', async () => {
   await p.goto(base + '/#game/1/1');
   await p.waitForSelector('#g-moves .mv[data-ply="1"]', { timeout: WAIT });
   // five plies, as the page holds a game
-  const g = await p.evaluate(() => {
+  const g = await p.evaluate(async () => {
+    const [{ S }, { renderViewer }] = await Promise.all([import('/web/core.js'), import('/web/views.js')]);
     const x = S.games.get(1);
     x.moves = ['h2e2', 'h9g7', 'h0g2', 'i9h9', 'i0h0'];
     x.zh = ['炮二平五', '马８进７', '马二进三', '车９平８', '车一平二'];
@@ -1256,7 +1306,8 @@ test('i24.8: the game viewer numbers each move pair', async () => {
   rows.forEach((r, i) => assert.deepEqual(r, [`${i + 1}.`, 2 * i + 1, ...(2 * i + 2 <= g.moves.length ? [2 * i + 2] : [])]));
   assert.equal(await p.textContent('#g-moves li:first-child'), `1.${g.zh[0]}${g.zh[1]}`);
   // a game that starts with Black to move, from move 12: "12. … move"
-  await p.evaluate(() => {
+  await p.evaluate(async () => {
+    const [{ S }, { renderViewer }] = await Promise.all([import('/web/core.js'), import('/web/views.js')]);
     const x = S.games.get(1);
     x.start = '4k4/9/9/9/9/9/9/9/4R4/4K4 b - - 0 12';
     x.moves = ['e9d9', 'e1d1', 'd9e9'];

@@ -1,26 +1,29 @@
 /*
- * print.js -- the Print section (打印) of the organiser's console
- * (docs/web.md): a sheet chosen (the pairing sheet or the score sheets of
- * a round, the standings after a round, the final places, the team
- * standings, the prizes of a preset or of a prize-table file) in Chinese
- * or English, shown as the server's print view in a frame with a Print
- * button, or downloaded as CSV or XLSX. Every sheet is the export
- * operation's (docs/protocol.md); this file only asks for it.
+ * console_print.js -- the Print section (打印) of the organiser's console
+ * (docs/web.md), a staff module: a sheet chosen (the pairing sheet or the
+ * score sheets of a round, the standings after a round, the final places,
+ * the team standings, the prizes of a preset or of a prize-table file) in
+ * Chinese or English, shown as the server's print view in a frame with a
+ * Print button, or downloaded as CSV or XLSX. Every sheet is the export
+ * operation's (docs/protocol.md); this module only asks for it.
  */
-'use strict';
+import { S, $, el, t, op, addWords, roundName } from './core.js';
+import { errText } from './console_base.js';
 
-Object.assign(WORDS.zh, {
-  p_print: '打印', p_pairings: '对阵表', p_scoresheets: '记分表', p_standings: '成绩排名', p_places: '最终名次',
-  p_teams: '团体成绩', p_prizes: '获奖名单', p_round: '轮次', p_lang: '语言', p_view: '打印预览', p_preset: '规程',
-  p_prize_file: '奖金表文件', p_none: '（无）', p_mode: '团体计分', p_mode_default: '按规程', p_mode_places: '名次分',
-  p_mode_points: '积分和', p_need_prizes: '获奖名单须选择规程或奖金表文件', p_saved: '已下载 {f}',
-});
-Object.assign(WORDS.en, {
-  p_print: 'Print', p_pairings: 'Pairing sheet', p_scoresheets: 'Score sheets', p_standings: 'Standings',
-  p_places: 'Final places', p_teams: 'Team standings', p_prizes: 'Prizes', p_round: 'Round', p_lang: 'Language',
-  p_view: 'Print view', p_preset: 'Regulation', p_prize_file: 'Prize table file', p_none: '(none)', p_mode: 'Team score',
-  p_mode_default: 'as the regulation', p_mode_places: 'sum of places', p_mode_points: 'sum of points',
-  p_need_prizes: 'Prizes need a regulation or a prize table file', p_saved: '{f} downloaded',
+addWords({
+  zh: {
+    p_print: '打印', p_pairings: '对阵表', p_scoresheets: '记分表', p_standings: '成绩排名', p_places: '最终名次',
+    p_teams: '团体成绩', p_prizes: '获奖名单', p_round: '轮次', p_lang: '语言', p_view: '打印预览', p_preset: '规程',
+    p_prize_file: '奖金表文件', p_none: '（无）', p_mode: '团体计分', p_mode_default: '按规程', p_mode_places: '名次分',
+    p_mode_points: '积分和', p_need_prizes: '获奖名单须选择规程或奖金表文件', p_saved: '已下载 {f}',
+  },
+  en: {
+    p_print: 'Print', p_pairings: 'Pairing sheet', p_scoresheets: 'Score sheets', p_standings: 'Standings',
+    p_places: 'Final places', p_teams: 'Team standings', p_prizes: 'Prizes', p_round: 'Round', p_lang: 'Language',
+    p_view: 'Print view', p_preset: 'Regulation', p_prize_file: 'Prize table file', p_none: '(none)', p_mode: 'Team score',
+    p_mode_default: 'as the regulation', p_mode_places: 'sum of places', p_mode_points: 'sum of points',
+    p_need_prizes: 'Prizes need a regulation or a prize table file', p_saved: '{f} downloaded',
+  },
 });
 
 const P = { prizes: null, presets: null };
@@ -103,7 +106,8 @@ function printFields() {
   $('#p-team-opts').hidden = what !== 'teams';
 }
 
-async function renderPrint() {
+/* The section's fields: the published rounds, the language, the presets. */
+export async function renderPrint() {
   if (S.role !== 'admin') return;
   const f = $('#p-form').elements;
   // the published rounds by name (the knockout's tables too: their score
@@ -122,7 +126,9 @@ async function renderPrint() {
   printFields();
 }
 
-function printInit() {
+/* The form's buttons; the section filled when the console is shown or
+ * signed in. */
+export function initPrint() {
   const form = $('#p-form');
   form.addEventListener('submit', e => e.preventDefault());
   form.elements.what.addEventListener('change', printFields);
@@ -139,4 +145,3 @@ function printInit() {
   new MutationObserver(() => { if (!body.hidden) renderPrint(); }).observe(body, { attributes: true, attributeFilter: ['hidden'] });
   window.addEventListener('hashchange', () => { if (S.view === 'console' && !body.hidden) renderPrint(); });
 }
-document.addEventListener('DOMContentLoaded', printInit);

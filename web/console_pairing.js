@@ -1,0 +1,258 @@
+/*
+ * console_pairing.js -- the rounds in the organiser's console
+ * (docs/web.md, sections 编排 and 淘汰赛), a staff module: the next Swiss
+ * round previewed (`pair` without `publish`: nothing stored), changed by
+ * hand with a reason each, then published; the board slips of the round
+ * on screen; the knockout started (ko_start) and each stage's next games
+ * published to knockout tables (ko_publish).
+ */
+import { S, $, el, t, op, getJSON, addWords, roundName } from './core.js';
+import { stageName } from './views.js';
+import { C, consoleSay, redraw, errText, warnText } from './console_base.js';
+
+/* ---- the next round: previewed, changed by hand (two players trade
+ * places, a table's colours swap, a table moves), each change with its
+ * reason, the preview following each one with the absolute rules it breaks
+ * and the tables it moved marked; then published, the changes listed under
+ * the published pairing ---- */
+
+/* A change as the pair operation takes it, and in words. */
+function changeReq(c) {
+  const k = c.kind === 'colours' ? { colours: c.a } : { [c.kind]: [c.a, c.b] };
+  return Object.assign(k, { reason: c.reason });
+}
+function changeText(c) {
+  return c.kind === 'swap' ? `${t('c_swap')}: ${c.a} ↔ ${c.b}` : c.kind === 'colours' ? `${t('c_colours')}: ${c.a}`
+    : `${t('c_move')}: ${c.a} → ${c.b}`;
+}
+
+function renderChanges() {
+  $('#c-changes-list').replaceChildren(...C.changes.map((c, i) => el('li', { 'data-change': i },
+    `${changeText(c)} — ${c.reason} `, el('button', { type: 'button', onclick: () => { C.changes.splice(i, 1); pairPreview(false); } },
+      t('c_remove')))));
+}
+
+async function addChange(form) {
+  const c = { kind: form.elements.kind.value, a: +form.elements.a.value, b: +form.elements.b.value,
+    reason: form.elements.reason.value.trim() };
+  if (!c.reason) return consoleSay(t('c_need_reason'), true);
+  C.changes.push(c);
+  form.reset();
+  await pairPreview(false);
+}
+
+/* The next round: a preview first (nothing stored), then published. */
+async function pairPreview(publish) {
+  const req = { id: 'pair', op: 'pair', publish: !!publish };
+  if (C.changes.length) req.changes = C.changes.map(changeReq);
+  const res = await op(req);
+  if (res.error) {
+    if (!publish && C.changes.length && res.error.code === 'BAD_REQUEST') C.changes.pop(); // the change just added
+    renderChanges();
+    return consoleSay(t('failed', { msg: errText(res.error) }), true);
+  }
+  if (!publish && !C.changes.length) C.base = res.boards; // the pairer's own, to mark what the changes moved
+  const made = C.changes;
+  C.pairing = publish ? null : res;
+  if (publish) C.changes = [];
+  renderChanges();
+  $('#c-amend').hidden = publish;
+  $('#c-warnings').replaceChildren(...(res.warnings && res.warnings.length
+    ? [el('p', { class: 'error', text: t('c_warnings') }), el('ul', {}, ...res.warnings.map(w => el('li', { text: warnText(w) })))] : []));
+  $('#c-pairing').replaceChildren(...[el('h3', { text: publish ? t('c_published', { n: res.round, b: res.boards.length }) : t('c_pair', { n: res.round }) }),
+    pairingTable(res.boards, publish, made.length ? C.base : null),
+    publish && made.length ? el('div', { id: 'c-published-changes' }, el('h4', { text: t('c_published_changes', { n: res.round }) }),
+      el('ul', {}, ...made.map(c => el('li', { text: `${changeText(c)} — ${c.reason}` })))) : null].filter(Boolean));
+  if (publish) consoleSay(t('c_published', { n: res.round, b: res.boards.length }), false);
+  redraw();
+}
+
+/* A pairing as the arbiter checks it: each side's number and name, club,
+ * rating and points before the round; the rows the changes moved (from
+ * `base`, the pairer's own boards) marked. */
+function pairingTable(boards, published, base) {
+  const info = new Map((C.players || []).map(p => [p.id, p]));
+  const side = (p, cls) => {
+    const q = p ? info.get(p.id) || {} : {};
+    return [el('td', { class: cls, text: p ? `${p.no}. ${p.name}` : t('bye') }), el('td', { text: q.club || q.region || '' }),
+      el('td', { class: 'num', text: q.rating || '' }), el('td', { class: 'num', text: p ? p.points : '' })];
+  };
+  const key = b => `${b.red ? b.red.id : 0}-${b.black ? b.black.id : 0}`;
+  const was = base ? new Map(base.map(b => [b.table, key(b)])) : null;
+  const head = ['red', 'club', 'c_rating_short', 'c_points', 'black', 'club', 'c_rating_short', 'c_points'];
+  return el('div', { class: 'scroll' }, el('table', { class: 'grid', 'data-published': published ? 'yes' : 'no' },
+    el('thead', {}, el('tr', {}, el('th', { class: 'num', text: t('table') }),
+      ...head.map(k => el('th', { class: /^c_(rating|points)/.test(k) ? 'num' : null, text: t(k) })))),
+    el('tbody', {}, ...boards.map(b => {
+      const moved = was && was.get(b.table) !== key(b);
+      return el('tr', { 'data-table': b.table, class: moved ? 'changed' : null, title: moved ? t('c_changed') : null },
+        el('td', { class: 'num', text: b.table }), ...side(b.red, 'red-name'), ...side(b.black, 'black-name'));
+    }))));
+}
+
+/* After a change to the players the pairing on screen is out of date:
+ * it goes, and is asked for again. */
+export function pairingStale() {
+  C.pairing = null;
+  $('#c-pairing').replaceChildren();
+  $('#c-warnings').replaceChildren();
+}
+
+/* The buttons and the form of the pairing section. */
+export function initPairing() {
+  $('#c-pair').addEventListener('click', () => pairPreview(false));
+  $('#c-amend').addEventListener('submit', e => { e.preventDefault(); addChange(e.target); });
+  $('#c-publish').addEventListener('click', () => pairPreview(true));
+}
+
+/* ---- the board slips of the round on screen: once confirmed (every click
+ * makes new tokens; those printed before stay valid), a new token per table
+ * and the server's page of slips in a frame with a Print button ---- */
+
+/* New board tokens for the round on screen, and their slips to print:
+ * shown in a frame (the page of the server, its own stylesheet). */
+function slips() {
+  const round = S.round;
+  $('#c-slips').replaceChildren(el('div', { class: 'confirm', role: 'alertdialog' },
+    el('span', { text: t('c_slips_new', { r: roundName(round) }) + ' ' }),
+    el('button', { type: 'button', id: 'c-slips-go', onclick: () => makeSlips(round) }, t('c_slips_go')),
+    el('button', { type: 'button', onclick: () => $('#c-slips').replaceChildren() }, t('c_cancel'))));
+}
+
+async function makeSlips(round) {
+  const res = await op({ id: 'slips', op: 'slips', round, lang: S.lang });
+  if (res.error) return consoleSay(t('failed', { msg: errText(res.error) }), true);
+  const frame = el('iframe', { id: 'c-slips-frame', title: t('c_slips', { n: res.round }) });
+  frame.srcdoc = res.html;
+  $('#c-slips').replaceChildren(el('p', {}, el('button', { type: 'button', id: 'c-print',
+    onclick: () => frame.contentWindow.print() }, t('c_print'))), frame);
+}
+
+/* The slips button. */
+export function initSlips() {
+  $('#c-slips-btn').addEventListener('click', slips);
+}
+
+/* ---- the knockout: started from the Swiss standings after a complete
+ * round (or drawn by lot among every player, for a knockout-only event),
+ * then each stage's next games published, Red named where the regulation
+ * leaves it to a lot or a choice ---- */
+
+addWords({
+  zh: {
+    k_title: '淘汰赛', k_after: '依据第几轮后的积分', k_size: '出线人数', k_seeding: '对阵方式', k_format: '赛制',
+    k_fixed: '固定对阵（1–8、2–7…）', k_choose: '头号种子选择对手', k_lot: '全部棋手抽签（只打淘汰赛）', k_choice: '头号种子选第几名',
+    k_start: '开始淘汰赛', k_started: '淘汰赛已开始：{n}人', k_waiting: '待赛对局', k_none_waiting: '没有等待对局的比赛。',
+    k_next: '下一局', k_red: '执红', k_red_rule: '按规程', k_publish: '公布下一局（{n}场）', k_published: '已公布 {n} 台淘汰赛对局',
+    k_not_ready: '须在瑞士制某轮全部结果录入后开始。', k_match: '第{n}场', k_match_h: '场次', k_players: '棋手',
+    'f_rapid-armageddon': '和则快棋两局（交换先后），再和超快棋（新疆、陕西）', f_armageddon: '和则超快棋（和棋黑胜；唐山）',
+    'f_rapid-blitz': '和则10分+3秒两局，再和5分+3秒直至分出胜负（五家渠）', f_village: '村王赛：20分钟局，再和5分钟局（陕西乡村棋王赛）',
+    k_leave: '出线棋手不再参加第{a}轮起的积分编排（共{n}轮）。', k_leave_none: '',
+  },
+  en: {
+    k_title: 'Knockout', k_after: 'From the standings after round', k_size: 'Players', k_seeding: 'Bracket', k_format: 'Format',
+    k_fixed: 'fixed (1–8, 2–7, ...)', k_choose: 'the top seed chooses', k_lot: 'every player by lot (knockout only)',
+    k_choice: 'the top seed takes place', k_start: 'Start the knockout', k_started: 'Knockout started: {n} players',
+    k_waiting: 'Matches waiting for a game', k_none_waiting: 'No match is waiting for a game.', k_next: 'Next game',
+    k_red: 'Red', k_red_rule: 'by the regulation', k_publish: 'Publish the next games ({n} matches)',
+    k_published: '{n} knockout tables published', k_not_ready: 'Starts after a Swiss round with every result in.',
+    k_match: 'match {n}', k_match_h: 'Match', k_players: 'Players',
+    'f_rapid-armageddon': 'a draw: two rapid games, colours swapped, then armageddon (Xinjiang, Shaanxi)',
+    f_armageddon: 'a draw: armageddon, a draw wins for Black (Tangshan)',
+    'f_rapid-blitz': 'a draw: two 10+3 games, then 5+3 games until decided (Wujiaqu)',
+    f_village: 'village king: 20-minute games, then 5-minute games (Shaanxi)',
+    k_leave: 'The players who go through leave the Swiss from round {a} on ({n} rounds).', k_leave_none: '',
+  },
+});
+
+/* The formats by the name the server gives back (xq_ko_format_name);
+ * each regulation's name is another name of one of them. */
+const KO_FORMATS = ['rapid-armageddon', 'armageddon', 'rapid-blitz', 'village'];
+
+/* The start form, shown until the stage has started: the Swiss rounds
+ * 1..`done` have every result in, of `planned`. */
+function koStartForm(done, planned) {
+  const rounds = Array.from({ length: done }, (_, i) => done - i); // newest first
+  const sel = (name, opts) => el('select', { name }, ...opts.map(([v, text]) => el('option', { value: v, text })));
+  const form = el('form', { id: 'k-start', class: 'c-add' },
+    el('label', {}, t('k_after') + ' ', sel('after', rounds.map(r => [r, String(r)]))),
+    el('label', {}, t('k_size') + ' ', sel('size', [[8, '8'], [4, '4'], [16, '16'], [2, '2']])),
+    el('label', {}, t('k_seeding') + ' ', sel('seeding', [['fixed', t('k_fixed')], ['choose', t('k_choose')], ['lot', t('k_lot')]])),
+    el('label', {}, t('k_choice') + ' ', sel('choice', [[3, '3'], [4, '4']])),
+    el('label', {}, t('k_format') + ' ', sel('format', KO_FORMATS.map(f => [f, t('f_' + f)]))),
+    el('button', { type: 'submit', text: t('k_start') }));
+  const leave = el('p', { class: 'caption', id: 'k-leave' });
+  const sync = () => {
+    const lot = form.elements.seeding.value === 'lot', after = +form.elements.after.value;
+    leave.textContent = !lot && after && planned > after ? t('k_leave', { a: after + 1, n: planned }) : '';
+    form.elements.after.parentNode.hidden = lot;
+    form.elements.size.parentNode.hidden = lot;
+    form.elements.choice.parentNode.hidden = form.elements.seeding.value !== 'choose';
+    form.querySelector('button').disabled = !lot && !rounds.length;
+  };
+  form.elements.seeding.addEventListener('change', sync);
+  form.addEventListener('submit', e => { e.preventDefault(); koStart(form); });
+  sync();
+  form.elements.after.addEventListener('change', sync);
+  return [rounds.length ? null : el('p', { class: 'caption', text: t('k_not_ready') }), form, leave];
+}
+
+async function koStart(form) {
+  const f = form.elements;
+  const req = { id: 'ko_start', op: 'ko_start', seeding: f.seeding.value, format: f.format.value };
+  if (req.seeding !== 'lot') Object.assign(req, { after: +f.after.value, size: +f.size.value });
+  if (req.seeding === 'choose') req.choice = +f.choice.value;
+  const res = await op(req);
+  if (res.error) return consoleSay(t('failed', { msg: errText(res.error) }), true);
+  consoleSay(t('k_started', { n: res.entrants }), false);
+  renderKnockoutConsole();
+}
+
+/* The matches waiting for a game, each with a Red choice where the
+ * regulation leaves the colours open. */
+function koWaiting(k) {
+  const name = p => p ? p.name : '';
+  const inStage = m => k.matches.filter(x => x.stage === m.stage).indexOf(m) + 1; // as the bracket numbers it
+  const waiting = k.matches.filter(m => m.next && !m.in_play && m.players.length === 2);
+  const playing = k.matches.filter(m => m.in_play).map(m => el('li', { 'data-match': m.match },
+    `${stageName(k, m.stage)} · ${t('k_match', { n: inStage(m) })}: ${m.players.map(name).join(` ${t('vs')} `)} — ${t('ko_in_play', { n: m.in_play })}`));
+  const inPlay = playing.length ? el('ul', { id: 'k-playing' }, ...playing) : null;
+  if (!waiting.length) return [inPlay, el('p', { class: 'empty', text: t('k_none_waiting') })];
+  const rows = waiting.map(m => el('tr', { 'data-match': m.match },
+    el('td', { text: `${stageName(k, m.stage)} · ${t('k_match', { n: inStage(m) })}` }),
+    el('td', { text: m.players.map(name).join(` ${t('vs')} `) }),
+    el('td', { text: `${t('g_' + m.next.type)} ${m.next.time_control || ''}` }),
+    el('td', {}, m.next.colours_open
+      ? el('select', { name: 'red', 'data-match': m.match, 'aria-label': t('k_red') },
+        el('option', { value: '', text: t('k_red_rule') }),
+        ...m.players.map(p => el('option', { value: p.id, text: p.name })))
+      : t('k_red_rule'))));
+  const table = el('table', { class: 'grid', id: 'k-waiting' },
+    el('thead', {}, el('tr', {}, ...['k_match_h', 'k_players', 'k_next', 'k_red'].map(w => el('th', { text: t(w) })))),
+    el('tbody', {}, ...rows));
+  const btn = el('button', { type: 'button', id: 'k-publish', onclick: () => koPublish(table) },
+    t('k_publish', { n: waiting.length }));
+  return [inPlay, el('div', { class: 'scroll' }, table), el('p', {}, btn)];
+}
+
+async function koPublish(table) {
+  const red = [...table.querySelectorAll('select[name="red"]')].filter(s => s.value)
+    .map(s => ({ match: +s.dataset.match, player: +s.value }));
+  const req = { id: 'ko_publish', op: 'ko_publish' };
+  if (red.length) req.red = red;
+  const res = await op(req);
+  if (res.error) return consoleSay(t('failed', { msg: errText(res.error) }), true);
+  consoleSay(t('k_published', { n: res.tables.length }), false);
+  renderKnockoutConsole();
+}
+
+/* The knockout block of the console, from the server's stage. */
+export async function renderKnockoutConsole() {
+  const box = $('#c-knockout');
+  if (!box || S.role !== 'admin') return;
+  const [k, ev] = await Promise.all([op({ id: 'knockout', op: 'knockout' }), getJSON('/api/event')]);
+  if (k.error) return box.replaceChildren(el('p', { class: 'error', text: errText(k.error) }));
+  if (!k.started) return box.replaceChildren(...koStartForm(ev.rounds_complete || 0, ev.rounds || 0).filter(Boolean));
+  box.replaceChildren(el('p', { text: `${t('k_started', { n: k.entrants })} · ${t('f_' + k.format)}` }),
+    el('h3', { text: t('k_waiting') }), ...koWaiting(k).filter(Boolean));
+}

@@ -1,0 +1,526 @@
+/*
+ * views.js -- what a viewer sees (docs/web.md): the live boards (#live)
+ * and their filter, the game viewer (#game/ROUND/TABLE), the pairings
+ * (#pairings) with the knockout bracket, the standings (#standings) with
+ * the final places, and the banners of verdicts and results; with what
+ * they draw with: a position from its FEN and moves, a board as SVG, the
+ * running clocks.
+ */
+import { S, noRound, $, el, t, tbName, reasonText, roundName, getJSON, moveText, resultText, gameFlags, gameLabel } from './core.js';
+
+/* The limits: the running clocks are redrawn every CLOCK_TICK_MS; six
+ * banners at most, each for BANNER_MS; on a phone two, one line each, for
+ * PHONE_BANNER_MS: the boards stay in sight. */
+export const CLOCK_TICK_MS = 500;
+const BANNERS_MAX = 6, BANNER_MS = 60000, PHONE_BANNERS_MAX = 2, PHONE_BANNER_MS = 20000;
+
+/* ---- a game's position from its FEN and ICCS moves ---- */
+
+const START = 'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1';
+
+/* board[rank][file], rank 0 = Red's back rank (ICCS numbering). */
+function parseFen(fen) {
+  const rows = (fen || START).split(' ')[0].split('/');
+  const b = [];
+  for (let i = 0; i < 10; i++) {
+    const rank = 9 - i, row = [];
+    for (const ch of rows[i] || '9') {
+      if (ch >= '1' && ch <= '9') for (let k = 0; k < +ch; k++) row.push(null);
+      else row.push(ch);
+    }
+    b[rank] = row.slice(0, 9);
+    while (b[rank].length < 9) b[rank].push(null);
+  }
+  return b;
+}
+
+function sq(text) {
+  return { f: text.charCodeAt(0) - 97, r: text.charCodeAt(1) - 48 };
+}
+
+/* The board after the first `n` ICCS moves from `start`, and the last move. */
+function positionAt(game, n) {
+  const b = parseFen(game.start || START);
+  let last = null;
+  for (let i = 0; i < n && i < game.moves.length; i++) {
+    const m = game.moves[i].toLowerCase();
+    const from = sq(m.slice(0, 2)), to = sq(m.slice(2, 4));
+    if (!b[from.r] || !b[to.r]) break;
+    b[to.r][to.f] = b[from.r][from.f];
+    b[from.r][from.f] = null;
+    last = { from, to };
+  }
+  return { board: b, last };
+}
+
+/* 'red' or 'black': the side to move of a game's current position. */
+export function sideToMove(g) {
+  const parts = (g.fen || START).split(' ');
+  return parts[1] === 'b' ? 'black' : 'red';
+}
+
+/* ---- a board as SVG: 9×10 lines, the river, the palaces, the pieces, the
+ * last move marked (a dashed ring where the piece came from, a ring where
+ * it went) ---- */
+
+const GLYPH = { K: '帥', A: '仕', B: '相', N: '傌', R: '俥', C: '炮', P: '兵',
+                k: '將', a: '士', b: '象', n: '馬', r: '車', c: '砲', p: '卒' };
+
+const NS = 'http://www.w3.org/2000/svg';
+const CELL = 10, M = 6;
+
+function svgEl(tag, attrs, text) {
+  const e = document.createElementNS(NS, tag);
+  for (const k in attrs) e.setAttribute(k, attrs[k]);
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+const X = f => M + f * CELL;
+const Y = r => M + (9 - r) * CELL;
+
+/* The SVG of `board` (positionAt()'s board[rank][file]) with `last`
+ * ({from, to}, or null) marked. */
+function boardSvg(board, last) {
+  const s = svgEl('svg', { viewBox: `0 0 ${2 * M + 8 * CELL} ${2 * M + 9 * CELL}`, class: 'board', role: 'img' });
+  s.append(svgEl('rect', { class: 'bg', x: 0, y: 0, width: 2 * M + 8 * CELL, height: 2 * M + 9 * CELL, rx: 2 }));
+  let d = '';
+  for (let r = 0; r < 10; r++) d += `M${X(0)} ${Y(r)}H${X(8)}`;
+  // files cross the river only at the edges
+  for (let f = 1; f < 8; f++) d += `M${X(f)} ${Y(0)}V${Y(4)}M${X(f)} ${Y(5)}V${Y(9)}`;
+  // the palaces
+  d += `M${X(3)} ${Y(0)}L${X(5)} ${Y(2)}M${X(5)} ${Y(0)}L${X(3)} ${Y(2)}`;
+  d += `M${X(3)} ${Y(9)}L${X(5)} ${Y(7)}M${X(5)} ${Y(9)}L${X(3)} ${Y(7)}`;
+  s.append(svgEl('path', { class: 'grid-line', d }));
+  s.append(svgEl('rect', { class: 'frame', x: X(0), y: Y(9), width: 8 * CELL, height: 9 * CELL }));
+  const ry = (Y(4) + Y(5)) / 2;
+  s.append(svgEl('text', { class: 'river', x: X(1.5), y: ry, 'dominant-baseline': 'central' }, '楚 河'));
+  s.append(svgEl('text', { class: 'river', x: X(5.3), y: ry, 'dominant-baseline': 'central' }, '漢 界'));
+  if (last) {
+    s.append(svgEl('circle', { class: 'mark from', cx: X(last.from.f), cy: Y(last.from.r), r: 4.6 }));
+    s.append(svgEl('circle', { class: 'mark to', cx: X(last.to.f), cy: Y(last.to.r), r: 5.1 }));
+  }
+  for (let r = 0; r < 10; r++) {
+    for (let f = 0; f < 9; f++) {
+      const p = board[r][f];
+      if (!p) continue;
+      const red = p === p.toUpperCase();
+      const g = svgEl('g', { class: 'pc ' + (red ? 'r' : 'b'), 'data-sq': String.fromCharCode(97 + f) + r });
+      g.append(svgEl('circle', { cx: X(f), cy: Y(r), r: 4.3 }));
+      g.append(svgEl('text', { x: X(f), y: Y(r) + 0.2 }, GLYPH[p] || '?'));
+      s.append(g);
+    }
+  }
+  return s;
+}
+
+/* The board `svg` with a label for screen readers. */
+function labelled(svg, label) {
+  svg.setAttribute('role', 'img');
+  svg.setAttribute('aria-label', label);
+  return svg;
+}
+
+/* ---- the clocks (1:05:09, 4:07), running on the page for the side to move
+ * from their last reading (`clock_at`, an event's arrival) while the game
+ * is on and not paused ---- */
+
+/* This browser's clock minus the server's, from the events' "at". */
+let skew = 0;
+
+function clockText(ms) {
+  if (ms === null || ms === undefined || ms < 0) return '';
+  const s = Math.floor(ms / 1000), h = Math.floor(s / 3600), m = Math.floor(s / 60) % 60, x = s % 60;
+  return (h ? h + ':' + String(m).padStart(2, '0') : String(m)) + ':' + String(x).padStart(2, '0');
+}
+
+/* What side `side` (0 Red, 1 Black) of game g has left now, in ms; null
+ * for a game without clocks. */
+export function runningClock(g, side) {
+  if (!g.clock || g.clock[side] === null || g.clock[side] === undefined) return null;
+  let ms = g.clock[side];
+  const running = g.result === '*' && !g.paused && !g.needs_arbiter && g.clockAt &&
+    sideToMove(g) === (side ? 'black' : 'red');
+  if (running) ms -= Date.now() - g.clockAt;
+  return Math.max(0, ms);
+}
+
+/* The time on this browser's clock (ms) of a server time in µs (the
+ * state's clock_at); null for none. */
+export function localTime(serverUs) {
+  return serverUs ? serverUs / 1000 + skew : null;
+}
+
+/* An event's clocks into game g: read now (its arrival), the server's
+ * "at" kept for the skew. */
+export function takeClock(g, d) {
+  if (d.at) skew = Date.now() - d.at / 1000;
+  if (!d.clock) return;
+  g.clock = d.clock;
+  g.clockAt = Date.now();
+}
+
+/* The running clocks of the cards in play and of the viewer, redrawn. */
+export function tickClocks() {
+  for (const c of document.querySelectorAll('#boards .card[data-result="*"]')) {
+    const g = S.games.get(+c.dataset.table);
+    if (!g || !g.clock) continue;
+    for (const span of c.querySelectorAll('.clock[data-side]')) span.textContent = clockText(runningClock(g, +span.dataset.side));
+  }
+  const g = S.view === 'game' && S.games.get(S.game);
+  if (g && g.clock) {
+    $('#g-clock-red').textContent = clockText(runningClock(g, 0));
+    $('#g-clock-black').textContent = clockText(runningClock(g, 1));
+  }
+}
+
+/* ---- the live boards: a card per board of the round, a link to the game
+ * viewer ---- */
+
+function clockSpan(g, side) {
+  return el('span', { class: 'clock', 'data-side': side, text: g.clock ? clockText(runningClock(g, side)) : '' });
+}
+
+/* A knockout table's stage and game type (" · 半决赛 · 慢棋"). */
+function koCardText(g) {
+  if (!g.knockout) return '';
+  const stage = S.bracket && S.bracket.matches ? stageName(S.bracket, g.knockout.stage) : t('ko_stage', { n: g.knockout.stage });
+  return ` · ${stage} · ${t('g_' + g.knockout.type)}`;
+}
+
+function renderCard(g) {
+  const n = g.moves.length;
+  const pos = positionAt(g, n);
+  const stm = g.result === '*' ? sideToMove(g) : '';
+  const lastText = n ? `${Math.ceil(n / 2)}. ${n % 2 === 0 ? '… ' : ''}${moveText(g, n - 1)}` : t('moves_none');
+  const flags = el('div', { class: 'flags' });
+  for (const [cls, text] of gameFlags(g)) flags.append(el('span', { class: 'tag ' + cls, text }));
+  const open = () => { location.hash = `#game/${S.round}/${g.table}`; };
+  const card = el('article', { class: 'card', 'data-table': g.table, 'data-ply': n, 'data-result': g.result,
+    tabindex: 0, role: 'link', 'aria-label': gameLabel(g, n), onclick: open,
+    onkeydown: e => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); open(); } } },
+    el('div', { class: 'head' },
+      el('span', { text: t('table_n', { n: g.table }) + koCardText(g) }),
+      el('span', { class: 'result', text: g.result === '*' ? '' : resultText(g.result) })),
+    el('div', { class: 'who' },
+      el('span', { class: stm === 'black' ? 'to-move' : '', text: g.black ? g.black.name : '' }),
+      clockSpan(g, 1)),
+    labelled(boardSvg(pos.board, pos.last), gameLabel(g, n)),
+    el('div', { class: 'who' },
+      el('span', { class: 'red-name ' + (stm === 'red' ? 'to-move' : ''), text: g.red ? g.red.name : '' }),
+      clockSpan(g, 0)),
+    el('div', { class: 'last', text: lastText }),
+    flags);
+  return card;
+}
+
+/* The filter of a big event's boards: a table number, or part of a
+ * player's name. */
+function shown(g) {
+  const q = ($('#filter').value || '').trim().toLowerCase();
+  if (!q) return true;
+  if (/^\d+$/.test(q)) return String(g.table) === q;
+  return [g.red, g.black].some(p => p && p.name.toLowerCase().includes(q));
+}
+
+/* Every card of S.games, in table order (or the words of an event with
+ * no round yet); the round selector hidden while there is none. */
+export function renderBoards() {
+  const box = $('#boards');
+  $('#round').closest('label').hidden = noRound();
+  if (noRound()) return box.replaceChildren(el('p', { class: 'empty', 'data-empty': 'no-round', text: t('no_round') }));
+  const cards = [];
+  for (const g of [...S.games.values()].sort((a, b) => a.table - b.table)) {
+    const c = renderCard(g);
+    c.hidden = !shown(g);
+    cards.push(c);
+  }
+  box.replaceChildren(...cards);
+}
+
+/* Game g's card drawn again (all of them when it has none yet). */
+export function updateCard(g) {
+  const old = document.querySelector(`#boards .card[data-table="${g.table}"]`);
+  const c = renderCard(g);
+  c.hidden = !shown(g);
+  if (old) old.replaceWith(c);
+  else renderBoards();
+}
+
+/* ---- the game viewer: a large board, the numbered move list (a move a
+ * button), first / previous / next / last and the keys; at the last move it
+ * follows the game live ---- */
+
+function viewerPly(g) {
+  return S.ply === null ? g.moves.length : Math.min(S.ply, g.moves.length);
+}
+
+/* The viewer of game S.game at ply S.ply (null: the last). */
+export function renderViewer() {
+  const g = S.games.get(S.game);
+  if (!g) return;
+  const n = viewerPly(g);
+  const pos = positionAt(g, n);
+  $('#g-board').replaceChildren(labelled(boardSvg(pos.board, pos.last), gameLabel(g, n)));
+  $('#g-red').textContent = g.red ? `${g.red.name}${g.red.rating ? ' (' + g.red.rating + ')' : ''}` : '';
+  $('#g-black').textContent = g.black ? `${g.black.name}${g.black.rating ? ' (' + g.black.rating + ')' : ''}` : '';
+  $('#g-clock-red').textContent = g.clock ? clockText(runningClock(g, 0)) : '';
+  $('#g-clock-black').textContent = g.clock ? clockText(runningClock(g, 1)) : '';
+  $('#g-title').textContent = `${roundName(S.round)} · ${t('table_n', { n: g.table })}`;
+  const state = g.result !== '*' ? resultText(g.result) + reasonText(g.reason)
+    : [t('playing'), ...gameFlags(g).map(x => x[1])].join(' · ');
+  $('#g-state').textContent = state;
+  $('#nav-ply').textContent = n ? t('ply', { n }) : t('start');
+  const ol = $('#g-moves');
+  ol.replaceChildren(...moveRows(g, n));
+  const cur = ol.querySelector('.current');
+  if (cur && S.ply !== null) cur.scrollIntoView({ block: 'nearest' });
+  else if (S.ply === null) ol.scrollTop = ol.scrollHeight;
+  const nt = S.notation === 'zh' ? 'chinese' : S.notation;
+  $('#g-pgn').href = `/api/rounds/${S.round}/${g.table}.pgn?notation=${nt}`;
+  $('#g-pgn').setAttribute('download', `round${S.round}-table${g.table}.pgn`);
+}
+
+/* The move list: a row a move pair, numbered (1. 炮二平五 马８进７) from
+ * the start position's move number; a game that starts with Black to
+ * move has "…" in its first row's Red half. */
+function moveRows(g, n) {
+  const f = (g.start || START).split(' ');
+  const first = Math.max(1, parseInt(f[5], 10) || 1), black = f[1] === 'b' ? 1 : 0;
+  const items = [];
+  for (let i = -black; i < g.moves.length; i += 2) {
+    const li = el('li', {}, el('span', { class: 'no', 'aria-hidden': 'true', text: `${first + (i + black) / 2}.` }));
+    for (let k = i; k < i + 2 && k < g.moves.length; k++) {
+      if (k < 0) { li.append(el('span', { class: 'mv-none', text: '…' })); continue; }
+      li.append(el('button', { type: 'button', class: 'mv' + (k + 1 === n ? ' current' : ''), 'data-ply': k + 1,
+        'aria-current': k + 1 === n ? 'step' : null, text: moveText(g, k), onclick: () => goto(k + 1) }));
+    }
+    items.push(li);
+  }
+  return items;
+}
+
+function goto(n) {
+  const g = S.games.get(S.game);
+  if (!g) return;
+  n = Math.max(0, Math.min(n, g.moves.length));
+  S.ply = n === g.moves.length ? null : n; // at the end: follow the game live
+  renderViewer();
+}
+
+function step(d) {
+  const g = S.games.get(S.game);
+  if (g) goto(viewerPly(g) + d);
+}
+
+/* The viewer's buttons and keys. */
+export function initViewer() {
+  $('#nav-first').addEventListener('click', () => goto(0));
+  $('#nav-prev').addEventListener('click', () => step(-1));
+  $('#nav-next').addEventListener('click', () => step(1));
+  $('#nav-last').addEventListener('click', () => goto(Infinity));
+  document.addEventListener('keydown', e => {
+    if (S.view !== 'game' || e.target.closest('input, select, textarea')) return;
+    const keys = { ArrowLeft: () => step(-1), ArrowRight: () => step(1), Home: () => goto(0), End: () => goto(Infinity) };
+    if (keys[e.key]) { e.preventDefault(); keys[e.key](); }
+  });
+}
+
+/* ---- the knockout bracket, a stage's name, the final places (S.bracket,
+ * /api/knockout) ---- */
+
+/* A stage's name: Final, Semi-finals, ... by its number of matches (the
+ * last stage of a bracket with a third-place match has two). */
+export function stageName(k, stage) {
+  const ms = k.matches.filter(m => m.stage === stage);
+  const last = Math.max(...k.matches.map(m => m.stage));
+  return stage === last && ms.length <= 2 && k.seeding === 'choose' ? t('ko_final')
+    : ms.length === 1 ? t('ko_final') : ms.length === 2 ? t('ko_semi') : ms.length === 4 ? t('ko_quarter')
+    : t('ko_stage', { n: stage });
+}
+
+/* A knockout game in words: its type, who had Red, its result. */
+function koGameText(m, g) {
+  const red = m.players.find(p => p && p.id === g.red);
+  return `${t('g_' + g.type)} ${red ? red.name + t('red_mark') : ''} ${resultText(g.result) || t('in_play')}`;
+}
+
+/* The final places of the knockout into `box`, once every match is
+ * decided; else `box` is emptied and hidden. */
+function renderPlaces(box) {
+  const k = S.bracket;
+  const places = (k && k.started && k.decided && k.places) || [];
+  box.hidden = !places.length;
+  if (box.hidden) return box.replaceChildren();
+  box.replaceChildren(el('h3', { text: t('ko_places') }),
+    el('ol', {}, ...places.map(p => el('li', { 'data-id': p.id, text: p.name }))));
+}
+
+/* The knockout bracket above the knockout tables: each stage's matches,
+ * their games so far, the winner or the table in play. */
+export function renderBracket() {
+  const box = $('#bracket');
+  const k = S.bracket;
+  box.hidden = !(k && k.started);
+  if (box.hidden) return box.replaceChildren();
+  const name = p => (p && p.name) || '?';
+  const stages = new Map();
+  for (const m of k.matches) {
+    if (!stages.has(m.stage)) stages.set(m.stage, []);
+    stages.get(m.stage).push(m);
+  }
+  const last = Math.max(...stages.keys());
+  const cols = [];
+  for (const [stage, ms] of stages) {
+    const items = ms.map(m => {
+      const third = k.seeding === 'choose' && stage === last && m.match === k.matches.length;
+      const games = m.games.map(g => koGameText(m, g)).join(' · ');
+      const state = m.winner ? t('ko_winner', { p: name(m.winner) })
+        : m.in_play ? t('ko_in_play', { n: m.in_play }) : '';
+      return el('li', { 'data-match': m.match },
+        el('span', { class: 'ko-players', text: (third ? t('ko_third') + ': ' : '') +
+          (m.players.length ? `${name(m.players[0])} – ${name(m.players[1])}` : '?') }),
+        games ? el('span', { class: 'ko-games', text: games }) : null,
+        state ? el('span', { class: m.winner ? 'ko-winner' : 'ko-state', text: state }) : null);
+    });
+    cols.push(el('div', { class: 'ko-stage' }, el('h3', { text: stageName(k, stage) }), el('ol', {}, ...items)));
+  }
+  const places = el('div', { class: 'ko-stage ko-places' });
+  renderPlaces(places);
+  box.replaceChildren(...cols, ...(places.hidden ? [] : [places]));
+}
+
+/* ---- the pairings: a row per table, the result in words (a link to the
+ * game), the bye ---- */
+
+/* The table of S.pairings, a result taken from the live game when there is one. */
+export function renderPairings() {
+  const body = $('#pairings tbody');
+  const rows = [];
+  $('#pairings-caption').hidden = !noRound();
+  $('#pairings-caption').textContent = noRound() ? t('no_round') : '';
+  $('#pairings-title').textContent = S.round ? `${S.event ? S.event.name : ''} ${t('print_pairings', { r: roundName(S.round) })}` : '';
+  for (const b of (S.pairings && S.pairings.boards) || []) {
+    const g = S.games.get(b.table);
+    const res = g ? g.result : b.result;
+    rows.push(el('tr', { 'data-table': b.table },
+      el('td', { class: 'num', text: b.table }),
+      el('td', { class: 'red-name', text: b.red ? `${b.red.name} (${b.red.rating})` : '' }),
+      el('td', { class: 'num', text: b.red ? b.red.points : '' }),
+      el('td', { class: 'result', 'data-result': b.bye ? 'bye' : res },
+        b.bye ? t('bye') : el('a', { href: `#game/${S.round}/${b.table}`, text: resultText(res) || t('in_play') })),
+      el('td', { text: b.black ? `${b.black.name} (${b.black.rating})` : '' }),
+      el('td', { class: 'num', text: b.black ? b.black.points : '' })));
+  }
+  body.replaceChildren(...rows);
+}
+
+/* The round on screen's pairings (and for the knockout round its
+ * bracket) read again and drawn. */
+export async function refreshPairings() {
+  try {
+    const ko = S.event && S.round === S.event.knockout_round;
+    const [pairings, bracket] = await Promise.all([getJSON(`/api/rounds/${S.round}/pairings.json`),
+      ko ? getJSON('/api/knockout') : null]);
+    S.pairings = pairings;
+    S.bracket = bracket;
+    renderPairings();
+    renderBracket();
+    if (ko) renderBoards(); // the cards name their stage
+  } catch (e) { console.warn(e.message); }
+}
+
+/* ---- the standings: the preset's tie-breaks in its order, after the round
+ * on screen ---- */
+
+/* The tie-break columns: those of the event's preset that have values;
+ * not the lots (LOT still ranks, the sheets print it): numbers easily
+ * taken for the pairing number. */
+function tbColumns(st) {
+  return (st.tiebreaks || []).filter(code => code !== 'LOT' && st.standings.some(r => r.tb && code in r.tb));
+}
+
+/* The table of S.standings, its caption and its print title. */
+export function renderStandings() {
+  const st = S.standings;
+  if (!st) return;
+  const when = noRound() ? t('no_round') : !st.round ? t('before_round_1')
+    : t(st.complete === false ? 'during_round' : 'after_round', { n: st.round });
+  $('#standings-caption').textContent = noRound() && !st.standings.length ? `${when} · ${t('no_players')}` : when;
+  $('#standings-title').textContent = `${S.event ? S.event.name : ''} ${t('print_standings', {
+    c: !st.round ? t('before_round_1') : t(st.complete === false ? 'round_in_play' : 'after_round', { n: st.round }) })}`;
+  renderPlaces($('#final-places'));
+  if (!$('#final-places').hidden) $('#standings-caption').textContent = t('swiss_after') +
+    (st.round ? ' · ' + t('after_round', { n: st.round }) : '');
+  const cols = tbColumns(st);
+  const byes = st.standings.some(r => r.byes > 0);
+  const head = el('tr', {},
+    el('th', { class: 'num', text: t('rank') }), el('th', { class: 'num', 'data-col': 'no', text: t('pno') }),
+    el('th', { text: t('name') }), el('th', { 'data-col': 'club', text: t('club') }),
+    el('th', { class: 'num', text: t('rating') }),
+    ...cols.map(c => el('th', { class: 'num', 'data-tb': c, title: c, text: tbName(c) })),
+    el('th', { class: 'num', text: t('wdl') }),
+    byes ? el('th', { class: 'num', 'data-col': 'byes', text: t('byes') }) : null);
+  $('#standings thead').replaceChildren(head);
+  $('#standings tbody').replaceChildren(...st.standings.map(r => el('tr', { 'data-id': r.id },
+    el('td', { class: 'num', 'data-col': 'rank', text: r.rank }),
+    el('td', { class: 'num', 'data-col': 'no', text: r.pno || r.id }),
+    el('td', { 'data-col': 'name', text: r.name }),
+    el('td', { 'data-col': 'club', text: r.club || r.region || '' }),
+    el('td', { class: 'num', 'data-col': 'rating', text: r.rating }),
+    ...cols.map(c => el('td', { class: 'num', 'data-tb': c, text: c in r.tb ? r.tb[c] : '' })),
+    el('td', { class: 'num', 'data-col': 'wdl', text: `${r.w}-${r.d}-${r.l}` }),
+    byes ? el('td', { class: 'num', 'data-col': 'byes', text: r.byes || '' }) : null)));
+}
+
+let standingsTimer = 0, standingsAsked = 0;
+
+/* The standings (and, once the knockout has started, its bracket) read
+ * again after `delay` ms and drawn; a later call replaces an earlier one. */
+export function refreshStandings(delay) {
+  clearTimeout(standingsTimer);
+  standingsTimer = setTimeout(async () => {
+    try {
+      const ko = S.event && S.round === S.event.knockout_round;
+      const started = S.event && S.event.published.includes(S.event.knockout_round);
+      const asked = ++standingsAsked;
+      const [st, bracket] = await Promise.all([
+        getJSON('/api/standings.json' + (S.round && !ko ? `?round=${S.round}` : '')),
+        started ? getJSON('/api/knockout') : null]);
+      if (asked !== standingsAsked) return; // a later request (another round, say) is on its way: it decides
+      S.standings = st;
+      if (bracket) S.bracket = bracket;
+      renderStandings();
+    } catch (e) { console.warn(e.message); }
+  }, delay || 0);
+}
+
+/* ---- the banners: toasts over the bottom right corner, no layout space;
+ * none on the staff's views ---- */
+
+const phone = () => window.matchMedia('(max-width: 600px)').matches;
+
+/* The staff's views (the desk, the console) show no banner: their own
+ * lines and tables say what happened, and nothing covers their controls. */
+const staffView = () => S.view === 'arbiter' || S.view === 'console';
+
+/* A banner of `kind` (the verdict's, or 'result') about `table`. */
+export function banner(kind, table, text) {
+  if (staffView()) return;
+  const box = $('#banners');
+  const max = phone() ? PHONE_BANNERS_MAX : BANNERS_MAX;
+  const b = el('div', { class: 'banner', 'data-kind': kind, 'data-table': table, role: 'alert' },
+    el('span', { class: 'text', text }),
+    el('button', { class: 'close', type: 'button', 'aria-label': 'close', onclick: () => b.remove() }, '×'));
+  box.prepend(b);
+  while (box.children.length > max) box.lastChild.remove();
+  setTimeout(() => b.remove(), phone() ? PHONE_BANNER_MS : BANNER_MS);
+}
+
+/* A verdict's banner: the adjudicator's sentence in the page's language. */
+export function verdictBanner(table, v) {
+  // an arbiter's result is told by the result banner that follows it
+  if (!v || v.verdict === 'accepted' || v.event === 'arbiter_result') return;
+  const text = t('table_n', { n: table }) + ': ' + (S.lang === 'zh' ? v.zh : v.en);
+  banner(v.verdict, table, text);
+}
