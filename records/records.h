@@ -278,13 +278,16 @@ typedef struct xq_xqf_header {
  * variations; comments are kept. Tags: Title, Event (the title when
  * empty), Date, Site, Red, Black, Result, TimeControl, RedTime,
  * BlackTime, Annotator, Creator (the non-empty ones). Returns XQ_OK or,
- * for a file that is not XQF, has a malformed header or an impossible
+ * for a file that is not XQF, has an unknown version or an impossible
  * start position, is truncated or holds an illegal move, XQ_EFEN,
  * XQ_EILLEGAL, XQ_ENOTATION (malformed data) or XQ_ELIMIT, with `err`
  * (may be NULL) saying why (err->pos = byte offset, err->ply = 1-based
- * ply of a bad move). An illegal move inside a variation does not fail
- * the file (real files hold such variations): the variation is cut before
- * it and hdr->cut_variations counts it. */
+ * ply of a bad move). What real files hold is read with a warning on
+ * `rec` rather than failed: a header string whose length overruns its
+ * field is cut at the field's end; a root record that promises a first
+ * move the file does not hold gives the position without moves; an
+ * illegal move inside a variation cuts the variation before it
+ * (hdr->cut_variations counts them). */
 int xq_xqf_read(const unsigned char *buf, size_t len, xq_record *rec, xq_xqf_header *hdr,
                 xq_error *err);
 

@@ -43,11 +43,36 @@ static void make_keys(const unsigned char *h, int version, keys *k)
   for (int i = 0; i < 32; i++) k->stream[i] = (unsigned char)(key[i % 4] & key_text[i]);
 }
 
-/* Pascal string at h[off] (length byte, then at most cap - 1 bytes). */
-static void header_text(void **cd, const unsigned char *h, int off, int cap, char *out)
+/* The header's Pascal strings: offset of the length byte, size of the
+ * field (length byte included), the tag it becomes. */
+static const struct {
+  int off, size;
+  const char *name;
+} fields[] = {{80, 64, "Title"},       {208, 64, "Event"},    {272, 16, "Date"},
+              {288, 16, "Site"},       {304, 16, "Red"},      {320, 16, "Black"},
+              {336, 64, "TimeControl"}, {400, 16, "RedTime"}, {416, 16, "BlackTime"},
+              {464, 16, "Annotator"},  {480, 16, "Creator"}};
+
+/* Length of GBK text s[0..n) without a lead byte its field cut from its
+ * second byte. */
+static int gbk_whole(const unsigned char *s, int n)
 {
-  int n = h[off];
-  if (n > cap - 1) n = cap - 1;
+  int i = 0;
+  while (i < n) i += s[i] >= 0x81 && s[i] <= 0xFE ? 2 : 1;
+  return i > n ? n - 1 : n;
+}
+
+/* Header field i (Pascal string) into out (XQ_XQF_TEXT_MAX bytes, UTF-8).
+ * A length byte that overruns the field (real files have them, mostly in
+ * the Site field) is read to the field's end, with a warning on `rec`. */
+static void header_text(void **cd, const unsigned char *h, int i, xq_record *rec, char *out)
+{
+  int off = fields[i].off, room = fields[i].size - 1, n = h[off];
+  if (n > room) {
+    xq__rec_warn(rec, "XQF header: the %s string claims %d bytes, its field holds %d: cut there",
+                 fields[i].name, n, room);
+    n = gbk_whole(h + off + 1, room);
+  }
   int k = xq__to_utf8(cd, (const char *)h + off + 1, (size_t)n, out, XQ_XQF_TEXT_MAX);
   if (k < 0) out[0] = '\0';
 }
@@ -197,6 +222,13 @@ static int read_tree(body *bd, xq_record *rec, void **cd, int *cut, xq_error *er
       done_plies = p->ply;
     }
     ply = ++done_plies;
+    if (ply == 1 && line == 0 && bd->len - bd->at < 4) {
+      /* Diagram files whose root promises a first move they do not hold:
+       * the position is kept without moves. */
+      xq__rec_warn(rec, "XQF root record promises a first move the file does not hold: "
+                        "read as a position without moves");
+      break;
+    }
     if ((rc = read_node(bd, &nd, ply, err)) != XQ_OK) goto done;
     if (nd.from >= 90 || nd.to >= 90) {
       rc = xq__rec_fail(err, XQ_ENOTATION, (int)(HEADER_LEN + bd->at), ply,
@@ -269,9 +301,8 @@ done:
   return rc;
 }
 
-/* Check the header of buf[0..len): signature, size, version and the
- * lengths of its Pascal strings. Returns the version, or XQ_ENOTATION or
- * XQ_ELIMIT with `err`. */
+/* Check the header of buf[0..len): signature, size and version. Returns
+ * the version, or XQ_ENOTATION or XQ_ELIMIT with `err`. */
 static int check_header(const unsigned char *buf, size_t len, xq_error *err)
 {
   if (len < 2 || buf[0] != 'X' || buf[1] != 'Q')
@@ -285,34 +316,22 @@ static int check_header(const unsigned char *buf, size_t len, xq_error *err)
   int version = buf[2];
   if (version < 1 || version > XQF_VERSION_MAX)
     return xq__rec_fail(err, XQ_ENOTATION, 2, 0, "unknown XQF version %d", version);
-  /* Pascal strings: a length byte that overruns its field is corrupt. */
-  static const int fields[][2] = {{80, 64},  {208, 64}, {272, 16}, {288, 16}, {304, 16}, {320, 16},
-                                  {336, 64}, {400, 16}, {416, 16}, {464, 16}, {480, 16}};
-  for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
-    if (buf[fields[i][0]] > fields[i][1] - 1)
-      return xq__rec_fail(err, XQ_ENOTATION, fields[i][0], 0,
-                          "bad XQF header: the string at offset %d claims %d bytes (room for %d)",
-                          fields[i][0], buf[fields[i][0]], fields[i][1] - 1);
   return version;
 }
 
-/* The header fields of a checked header into *hdr (strings in UTF-8). */
-static void read_header(const unsigned char *buf, int version, void **cd, xq_xqf_header *hdr)
+/* The header fields of a checked header into *hdr (strings in UTF-8),
+ * warnings on `rec`. */
+static void read_header(const unsigned char *buf, int version, void **cd, xq_xqf_header *hdr,
+                        xq_record *rec)
 {
+  char *const out[] = {hdr->title, hdr->event,      hdr->date,       hdr->site,
+                       hdr->red,   hdr->black,      hdr->time_rule,  hdr->red_time,
+                       hdr->black_time, hdr->annotator, hdr->author};
   hdr->version = version;
   hdr->result = buf[51];
   hdr->type = buf[64];
-  header_text(cd, buf, 80, 64, hdr->title);
-  header_text(cd, buf, 208, 64, hdr->event);
-  header_text(cd, buf, 272, 16, hdr->date);
-  header_text(cd, buf, 288, 16, hdr->site);
-  header_text(cd, buf, 304, 16, hdr->red);
-  header_text(cd, buf, 320, 16, hdr->black);
-  header_text(cd, buf, 336, 64, hdr->time_rule);
-  header_text(cd, buf, 400, 16, hdr->red_time);
-  header_text(cd, buf, 416, 16, hdr->black_time);
-  header_text(cd, buf, 464, 16, hdr->annotator);
-  header_text(cd, buf, 480, 16, hdr->author);
+  for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
+    header_text(cd, buf, (int)i, rec, out[i]);
 }
 
 /* The squares of the 32 pieces in slot order (engine squares, -1 off the
@@ -386,7 +405,7 @@ int xq_xqf_read(const unsigned char *buf, size_t len, xq_record *rec, xq_xqf_hea
   int version = check_header(buf, len, err);
   if (version < 0) return version;
   make_keys(buf, version, &k);
-  read_header(buf, version, &cd, hdr);
+  read_header(buf, version, &cd, hdr, rec);
   int sq[32];
   piece_squares(buf, version, &k, sq);
 
