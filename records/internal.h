@@ -88,4 +88,11 @@ void xq__slots_from_pos(const xq_pos *pos, int sq[32]);
  * replacing "\r\n" and "\r" by '\n'. Returns as that call. */
 int xq__add_comment_text(xq_record *rec, int line, int after, const char *text, size_t len);
 
+/* As xq__add_comment_text, but a comment past the record's limits
+ * (XQ_REC_COMMENTS_MAX comments, XQ_REC_TEXT_MAX bytes, a comment over
+ * XQ_REC_COMMENT_MAX) is left out and the game kept: *dropped counts
+ * them and the first is a warning of `rec`. Returns XQ_OK or XQ_ENOMEM. */
+int xq__add_comment_or_drop(xq_record *rec, int line, int after, const char *text, size_t len,
+                            int *dropped);
+
 #endif /* XQ_RECORDS_INTERNAL_H */

@@ -72,6 +72,7 @@ typedef struct game_state {
   int comment_after;
   xq_result token_result;
   int have_result_token;
+  int dropped;          /* comments left out past the record's limits */
 } game_state;
 
 int xq_pgn_open(xq_pgn_reader **out, FILE *in, int flags)
@@ -486,9 +487,10 @@ static int end_comment(xq_pgn_reader *r, xq_record *rec, game_state *gs, xq_erro
   while (b < e && (is_blank((unsigned char)r->comment[b]) || r->comment[b] == '\n')) b++;
   while (e > b && (is_blank((unsigned char)r->comment[e - 1]) || r->comment[e - 1] == '\n')) e--;
   if (e == b) return XQ_OK;
-  int rc = xq_record_add_comment(rec, gs->comment_line_no, gs->comment_after, r->comment + b,
-                                 e - b);
-  if (rc != XQ_OK) return game_fail(r, rec, err, rc, 0, "too many comments or comment text");
+  /* past the record's limits the comment is left out, with a warning */
+  int rc = xq__add_comment_or_drop(rec, gs->comment_line_no, gs->comment_after, r->comment + b,
+                                   e - b, &gs->dropped);
+  if (rc != XQ_OK) return game_fail(r, rec, err, rc, 0, "out of memory for a comment");
   return XQ_OK;
 }
 

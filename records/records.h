@@ -40,6 +40,7 @@
 #define XQ_PGN_CHUNK 65536          /* bytes read from the file at a time */
 #define XQ_XQF_FILE_MAX (4 << 20)   /* bytes of an XQF file */
 #define XQ_DHTMLXQ_INPUT_MAX (16 << 20) /* bytes of a DhtmlXQ file */
+#define XQ_DHTMLXQ_BRANCHES_MAX 65536   /* branch tags looked at in one DhtmlXQ block */
 
 /* ------------------------------------------------------------------ */
 /* A game                                                              */

@@ -291,3 +291,14 @@ int xq__add_comment_text(xq_record *rec, int line, int after, const char *text, 
   free(buf);
   return rc;
 }
+
+int xq__add_comment_or_drop(xq_record *rec, int line, int after, const char *text, size_t len,
+                            int *dropped)
+{
+  int rc = xq__add_comment_text(rec, line, after, text, len);
+  if (rc != XQ_ELIMIT) return rc;
+  if ((*dropped)++ == 0)
+    xq__rec_warn(rec, "comments left out: more than %d comments or %d bytes of them in the game",
+                 XQ_REC_COMMENTS_MAX, XQ_REC_TEXT_MAX);
+  return XQ_OK;
+}

@@ -156,7 +156,11 @@ typedef struct pending {
 
 #define COMMENT_UTF8_MAX (XQF_COMMENT_MAX * 3 / 2 + 4) /* a comment in UTF-8, terminator included */
 
-static int add_comment(xq_record *rec, void **cd, const node *nd, int line, int after)
+/* The comment of `nd` onto `line` after `after` moves; past the record's
+ * limits it is left out with a warning (*dropped counts). Returns XQ_OK,
+ * XQ_ENOMEM or the converter's error. */
+static int add_comment(xq_record *rec, void **cd, const node *nd, int line, int after,
+                       int *dropped)
 {
   if (!nd->clen) return XQ_OK;
   /* room for the comment in UTF-8: a byte becomes at most 3 (U+FFFD for a
@@ -165,7 +169,7 @@ static int add_comment(xq_record *rec, void **cd, const node *nd, int line, int 
   char *buf = malloc(cap);
   if (!buf) return XQ_ENOMEM;
   int n = xq__to_utf8(cd, nd->comment, nd->clen, buf, cap);
-  int rc = n <= 0 ? n : xq__add_comment_text(rec, line, after, buf, (size_t)n);
+  int rc = n <= 0 ? n : xq__add_comment_or_drop(rec, line, after, buf, (size_t)n, dropped);
   free(buf);
   return rc;
 }
@@ -193,11 +197,11 @@ static int read_tree(body *bd, xq_record *rec, void **cd, int *cut, xq_error *er
   /* the branching points, a position each: grown as the file needs, up
    * to XQ_REC_VARS_MAX */
   pending *stack = NULL;
-  int depth = 0, cap = 0, rc, ply = 0;
+  int depth = 0, cap = 0, rc, ply = 0, dropped = 0;
   node nd;
 
   if ((rc = read_node(bd, &nd, 0, err)) != XQ_OK) goto done;
-  if ((rc = add_comment(rec, cd, &nd, 0, 0)) != XQ_OK) goto fail_limit;
+  if ((rc = add_comment(rec, cd, &nd, 0, 0, &dropped)) != XQ_OK) goto fail_comment;
 
   /* cur: where the next record goes (line, index, position before it). */
   int line = 0, at = 0, more = nd.has_next, done_plies = 0, broken = 0;
@@ -288,14 +292,15 @@ static int read_tree(body *bd, xq_record *rec, void **cd, int *cut, xq_error *er
     xq_make(&pos, m, &u);
     at++;
     if (line == 0) rec->end = pos;
-    if ((rc = add_comment(rec, cd, &nd, line, at)) != XQ_OK) goto fail_limit;
+    if ((rc = add_comment(rec, cd, &nd, line, at, &dropped)) != XQ_OK) goto fail_comment;
     more = nd.has_next;
   }
   rc = XQ_OK;
   goto done;
-fail_limit:
+fail_comment:
   rc = rc == XQ_ENOMEM ? xq__rec_fail(err, XQ_ENOMEM, -1, 0, "out of memory")
-                       : xq__rec_fail(err, XQ_ELIMIT, (int)(HEADER_LEN + bd->at), ply, "too many comments");
+                       : xq__rec_fail(err, rc, (int)(HEADER_LEN + bd->at), ply,
+                                      "a comment cannot be converted to UTF-8");
 done:
   free(stack);
   return rc;

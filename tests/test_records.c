@@ -1296,6 +1296,103 @@ Test(records, xqf_root_promising_a_missing_move_is_a_position)
   drop_record(r);
 }
 
+/* ---- past the record's limits the game is kept ---------------------- */
+
+/* The shuffle of horses every limit test plays: b0c2 b9c7 c2b0 c7b9 ... */
+static const char *const shuffle[4] = {"b0c2", "b9c7", "c2b0", "c7b9"};
+enum { SHUFFLE_PLIES = XQ_REC_COMMENTS_MAX + 76 };
+
+/* A game with a comment after each of its SHUFFLE_PLIES plies: every
+ * format keeps the game and the first XQ_REC_COMMENTS_MAX comments, and
+ * says so in a warning. */
+static void expect_comments_cut(xq_record *r, int rc, const xq_error *err, const char *what)
+{
+  cr_assert_eq(rc, rc == 1 ? 1 : XQ_OK, "%s: %s", what, err->msg);
+  cr_expect_eq(r->n_moves, SHUFFLE_PLIES, "%s", what);
+  cr_expect_eq(r->n_comments, XQ_REC_COMMENTS_MAX, "%s", what);
+  cr_expect_eq(r->n_warnings, 1, "%s", what);
+  cr_expect(strstr(r->warning, "comments left out") != NULL, "%s: %s", what, r->warning);
+}
+
+Test(records, comments_past_the_limit_keep_the_game)
+{
+  static char text[SHUFFLE_PLIES * 48 + 256];
+  static unsigned char buf[SHUFFLE_PLIES * 16 + 2048];
+  static xnode t[SHUFFLE_PLIES + 1];
+  xq_record *r = new_record();
+  xq_error err;
+  size_t k;
+
+  /* PGN */
+  k = (size_t)snprintf(text, sizeof text, "[Format \"ICCS\"]\n\n");
+  for (int i = 0; i < SHUFFLE_PLIES; i++)
+    k += (size_t)snprintf(text + k, sizeof text - k, "%s {c%d}\n", shuffle[i % 4], i);
+  snprintf(text + k, sizeof text - k, "*\n");
+  expect_comments_cut(r, read_text(text, 0, r, &err), &err, "PGN");
+
+  /* DhtmlXQ: movelist, then comment1 .. commentN */
+  static const char *const squares[4] = {"1927", "1022", "2719", "2210"};
+  k = (size_t)snprintf(text, sizeof text, "[DhtmlXQ][DhtmlXQ_movelist]");
+  for (int i = 0; i < SHUFFLE_PLIES; i++)
+    k += (size_t)snprintf(text + k, sizeof text - k, "%s", squares[i % 4]);
+  k += (size_t)snprintf(text + k, sizeof text - k, "[/DhtmlXQ_movelist]\n");
+  for (int i = 0; i < SHUFFLE_PLIES; i++)
+    k += (size_t)snprintf(text + k, sizeof text - k, "[DhtmlXQ_comment%d]c[/DhtmlXQ_comment%d]",
+                          i + 1, i + 1);
+  snprintf(text + k, sizeof text - k, "[/DhtmlXQ]");
+  size_t used;
+  expect_comments_cut(r, xq_dhtmlxq_read(text, strlen(text), r, &used, &err), &err, "DhtmlXQ");
+
+  /* XQF */
+  int sq[32];
+  start_slots(sq);
+  t[0] = (xnode){0, 0, 1, 0, NULL};
+  for (int i = 0; i < SHUFFLE_PLIES; i++)
+    t[i + 1] = (xnode){xqf_sq(shuffle[i % 4]), xqf_sq(shuffle[i % 4] + 2), i + 1 < SHUFFLE_PLIES,
+                       0, "c"};
+  unsigned char key[8] = {0xEF, 0xFA, 0x5D, 0x2D, 0x7C, 0x58, 0xDF, 0x29};
+  for (int v = 10; v <= 18; v += 8) {
+    size_t len = build_xqf(buf, v, key, sq, 0, t, SHUFFLE_PLIES + 1);
+    cr_assert_lt(len, sizeof buf);
+    expect_comments_cut(r, xq_xqf_read(buf, len, r, NULL, &err), &err, "XQF");
+  }
+  drop_record(r);
+}
+
+/* A DhtmlXQ block past the variation limits (more branches than
+ * XQ_REC_VARS_MAX, as in a real 546 KB opening book) keeps its main line
+ * and the branches that fit; a branch that goes wrong is cut before its
+ * bad move, and one leaving a branch that is not there is left out. */
+Test(records, dhtmlxq_past_the_variation_limits_keeps_the_game)
+{
+  enum { BRANCHES = XQ_REC_VARS_MAX + 100 };
+  static char text[BRANCHES * 48 + 512];
+  size_t k = (size_t)snprintf(text, sizeof text,
+                              "[DhtmlXQiFrame][DhtmlXQ_movelist]77477242[/DhtmlXQ_movelist]\n"
+                              "[DhtmlXQ_move_0_2_1]70627967[/DhtmlXQ_move_0_2_1]\n"
+                              "[DhtmlXQ_move_1_3_2]79670919[/DhtmlXQ_move_1_3_2]\n"
+                              "[DhtmlXQ_move_9_3_3]1022[/DhtmlXQ_move_9_3_3]\n");
+  for (int i = 0; i < BRANCHES; i++) /* each another 1... h9g7 */
+    k += (size_t)snprintf(text + k, sizeof text - k, "[DhtmlXQ_move_0_2_%d]7062[/DhtmlXQ_move_0_2_%d]",
+                          i + 4, i + 4);
+  snprintf(text + k, sizeof text - k, "[/DhtmlXQiFrame]");
+  xq_record *r = new_record();
+  xq_error err;
+  size_t used;
+  cr_assert_eq(xq_dhtmlxq_read(text, strlen(text), r, &used, &err), 1, "%s", err.msg);
+  char got[LINE_MAX];
+  moves_text(r, got, sizeof got);
+  cr_expect_str_eq(got, "h2e2 h7e7");
+  cr_expect_eq(r->n_vars, XQ_REC_VARS_MAX);
+  const xq_move *m;
+  int n;
+  xq_record_line(r, 2, &m, &n);
+  cr_expect_eq(n, 1, "branch 2 cut before 0919, which is illegal");
+  cr_expect_eq(r->n_warnings, 3, "the cut, the branch whose base is missing, the limit");
+  cr_expect_eq(used, strlen(text));
+  drop_record(r);
+}
+
 /* ---- the commands --------------------------------------------------- */
 
 Test(records, convert_command_leaves_out_bad_games)
