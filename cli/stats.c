@@ -25,7 +25,7 @@ static const char stats_usage[] =
   "limit) and whether that ruling agrees with the recorded result (a game\n"
   "recorded without a result, '*', is counted apart). Repairs made to keep\n"
   "a game (a tag with stray quotes) are reported on stderr as warnings.\n"
-  "The exit status is 1 when no game of FILE reads.\n"
+  "The exit status is 1 when no game of FILE reads (none found included).\n"
   "\n"
   "  --time         also print the time taken and the rate in games/s and\n"
   "                 plies/s (reading and judging)\n"
@@ -173,7 +173,10 @@ static int stats_run(const stats_opts *o, stats_judge *j)
   stats_tally t = {0};
   int status = stats_read(o, g, rec, j, &t);
   stats_print(o, &t, j, xq__now() - t0);
-  if (t.bad > 0 && t.games == 0) status = 1; /* nothing in the file reads */
+  if (t.games == 0) { /* nothing in the file reads: never a success */
+    if (t.bad == 0 && !status) fprintf(stderr, "xqref stats: %s: no game found\n", o->path);
+    status = 1;
+  }
   xq_record_free(rec);
   free(rec);
   xq_games_close(g);

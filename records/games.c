@@ -10,7 +10,7 @@
 
 #include "internal.h"
 
-#define SNIFF_LEN 65536 /* bytes looked at to tell the format */
+#define SNIFF_LEN 65536 /* bytes read at a time to tell the format */
 
 struct xq_games {
   xq_rec_format fmt;
@@ -63,6 +63,38 @@ static int slurp(FILE *f, size_t max, char **out, size_t *len, xq_error *err)
   return XQ_OK;
 }
 
+/* The format of the file `f` (read from its start): XQF by its
+ * signature, DhtmlXQ when a block starts anywhere in its first
+ * XQ_DHTMLXQ_INPUT_MAX bytes (pages carry them after long scripts and
+ * other text), PGN otherwise. Returns XQ_OK, XQ_EIO or XQ_ENOMEM. */
+static int sniff(FILE *f, xq_rec_format *fmt)
+{
+  static const char *const opens[2] = {"[DhtmlXQ]", "[DhtmlXQiFrame]"};
+  enum { KEEP = 15 }; /* bytes kept between chunks: an opening tag cut in two */
+  char *b = malloc(SNIFF_LEN + KEEP);
+  if (!b) return XQ_ENOMEM;
+  size_t have = 0, total = 0, n;
+  *fmt = XQ_FMT_PGN;
+  while (total < XQ_DHTMLXQ_INPUT_MAX && (n = fread(b + have, 1, SNIFF_LEN, f)) > 0) {
+    if (total == 0 && n >= 2 && b[0] == 'X' && b[1] == 'Q') {
+      *fmt = XQ_FMT_XQF;
+      break;
+    }
+    total += n;
+    have += n;
+    if (memmem(b, have, opens[0], strlen(opens[0])) || memmem(b, have, opens[1], strlen(opens[1]))) {
+      *fmt = XQ_FMT_DHTMLXQ;
+      break;
+    }
+    size_t keep = have < KEEP ? have : KEEP;
+    memmove(b, b + have - keep, keep);
+    have = keep;
+  }
+  int rc = ferror(f) ? XQ_EIO : XQ_OK;
+  free(b);
+  return rc;
+}
+
 int xq_games_open(xq_games **out, const char *path, int flags, xq_error *err)
 {
   if (!out || !path) return xq__rec_fail(err, XQ_EINVAL, -1, 0, "NULL argument");
@@ -85,21 +117,15 @@ int xq_games_open(xq_games **out, const char *path, int flags, xq_error *err)
     if (fstat(fileno(g->f), &st) == 0 && S_ISREG(st.st_mode)) g->size = (long long)st.st_size;
   }
 
-  /* Tell the format from the first bytes of a regular file; a pipe is PGN. */
+  /* Tell the format from the content of a regular file; a pipe is PGN. */
   g->fmt = XQ_FMT_PGN;
   if (g->size >= 0) {
-    char *sniff = malloc(SNIFF_LEN);
-    if (!sniff) {
+    rc = sniff(g->f, &g->fmt);
+    if (rc == XQ_OK && fseek(g->f, 0, SEEK_SET) != 0) rc = XQ_EIO;
+    if (rc != XQ_OK) {
       xq_games_close(g);
-      return xq__rec_fail(err, XQ_ENOMEM, -1, 0, "out of memory");
-    }
-    size_t n = fread(sniff, 1, SNIFF_LEN, g->f);
-    if (n >= 2 && sniff[0] == 'X' && sniff[1] == 'Q') g->fmt = XQ_FMT_XQF;
-    else if (memmem(sniff, n, "[DhtmlXQ", 8)) g->fmt = XQ_FMT_DHTMLXQ;
-    free(sniff);
-    if (fseek(g->f, 0, SEEK_SET) != 0) {
-      xq_games_close(g);
-      return xq__rec_fail(err, XQ_EIO, -1, 0, "cannot seek in %s", path);
+      return xq__rec_fail(err, rc, -1, 0, rc == XQ_ENOMEM ? "out of memory" : "cannot read %s",
+                          path);
     }
   }
 

@@ -296,7 +296,9 @@ int xq_xqf_read(const unsigned char *buf, size_t len, xq_record *rec, xq_xqf_hea
 /* DhtmlXQ (records/dhtmlxq.c; formats.md §7)                          */
 /* ------------------------------------------------------------------ */
 
-/* Read the first [DhtmlXQ] ... [/DhtmlXQ] block found in text[0..len)
+/* Read the first [DhtmlXQ] ... [/DhtmlXQ] block found in text[0..len),
+ * or [DhtmlXQiFrame] ... (dpxq.com pages' iframe form, with or without its
+ * closing tag; a block without one ends where the next starts)
  * (UTF-8; convert GBK first) into `rec` (initialised; reset here). On
  * return *consumed (may be NULL) is the offset just past the block (or
  * `len` when none was found), so a page with several blocks is read by
@@ -324,8 +326,9 @@ typedef enum { XQ_FMT_PGN = 0, XQ_FMT_XQF, XQ_FMT_DHTMLXQ } xq_rec_format;
 typedef struct xq_games xq_games;
 
 /* Open `path` ("-" = standard input, read as PGN) and detect its format
- * from its content: "XQ" signature = XQF, a [DhtmlXQ] block in the first
- * 64 KiB = DhtmlXQ, anything else PGN. PGN is streamed; XQF and DhtmlXQ
+ * from its content: "XQ" signature = XQF, a [DhtmlXQ] or [DhtmlXQiFrame]
+ * block anywhere in the first XQ_DHTMLXQ_INPUT_MAX bytes = DhtmlXQ,
+ * anything else PGN. PGN is streamed; XQF and DhtmlXQ
  * files are read whole (at most XQ_XQF_FILE_MAX / XQ_DHTMLXQ_INPUT_MAX
  * bytes). `flags` are XQ_PGN_* reader flags and apply to every format:
  * variations are kept only with XQ_PGN_VARIATIONS, comments dropped with

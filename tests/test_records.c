@@ -1393,6 +1393,56 @@ Test(records, dhtmlxq_past_the_variation_limits_keeps_the_game)
   drop_record(r);
 }
 
+/* DhtmlXQ as sites export it: the iframe form dpxq.com pages carry (in
+ * an iframe's name, without its closing tag, or wrapped in
+ * [DhtmlXQiFrame] ... [/DhtmlXQiFrame]), and blocks that start after a
+ * long script: the format is told from the whole file. */
+Test(records, dhtmlxq_as_sites_export_it)
+{
+  char path[256];
+  snprintf(path, sizeof path, "/tmp/xq_records_page_%d.html", (int)getpid());
+  FILE *f = fopen(path, "w");
+  cr_assert_not_null(f);
+  fputs("<html><script>\n", f);
+  for (int i = 0; i < 2000; i++) /* 80 KB of script before the first block */
+    fputs("var board = [\"a\", \"b\"]; /* no record here */\n", f);
+  fputs("</script>\n<iframe src=\"DhtmlXQ.htm\" name='NoFile_[DhtmlXQiFrame][DhtmlXQ_ver]www_dpxq_com"
+        "[/DhtmlXQ_ver][DhtmlXQ_title]one[/DhtmlXQ_title][DhtmlXQ_movelist]77477242"
+        "[/DhtmlXQ_movelist]'></iframe>\n"
+        "<p>[DhtmlXQiFrame]\n[DhtmlXQ_title]two[/DhtmlXQ_title]\n"
+        "[DhtmlXQ_movelist]7967[/DhtmlXQ_movelist]\n[/DhtmlXQiFrame]</p></html>\n",
+        f);
+  fclose(f);
+  xq_games *g;
+  xq_error err;
+  cr_assert_eq(xq_games_open(&g, path, 0, &err), XQ_OK, "%s", err.msg);
+  cr_expect_eq(xq_games_format(g), XQ_FMT_DHTMLXQ);
+  xq_record *r = new_record();
+  char got[LINE_MAX];
+  cr_assert_eq(xq_games_next(g, r, &err), 1, "%s", err.msg);
+  cr_expect_str_eq(xq_record_tag(r, "Title"), "one");
+  moves_text(r, got, sizeof got);
+  cr_expect_str_eq(got, "h2e2 h7e7");
+  cr_assert_eq(xq_games_next(g, r, &err), 1, "%s", err.msg);
+  cr_expect_str_eq(xq_record_tag(r, "Title"), "two");
+  cr_expect_eq(r->n_moves, 1);
+  cr_expect_eq(xq_games_next(g, r, &err), 0);
+  xq_games_close(g);
+  drop_record(r);
+
+  /* a page of which nothing reads is no success for either command */
+  f = fopen(path, "w");
+  cr_assert_not_null(f);
+  fputs("<html><p>no record here</p></html>\n", f);
+  fclose(f);
+  char cmd[1024];
+  snprintf(cmd, sizeof cmd, "'%s' stats '%s' >/dev/null 2>&1", XQ_BINARY, path);
+  cr_expect_eq(WEXITSTATUS(system(cmd)), 1, "stats: nothing read");
+  snprintf(cmd, sizeof cmd, "'%s' convert '%s' - >/dev/null 2>&1", XQ_BINARY, path);
+  cr_expect_eq(WEXITSTATUS(system(cmd)), 1, "convert: nothing read");
+  remove(path);
+}
+
 /* ---- the commands --------------------------------------------------- */
 
 Test(records, convert_command_leaves_out_bad_games)
