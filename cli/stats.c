@@ -14,7 +14,7 @@
 #include "records.h"
 
 static const char stats_usage[] =
-  "usage: xqref stats FILE [--time] [--quiet] [--rules NAME|FILE] [--no-judge]\n"
+  "usage: xqref stats FILE... [--time] [--quiet] [--rules NAME|FILE] [--no-judge]\n"
   "\n"
   "Read every game of FILE (XQ-PGN, XQF or DhtmlXQ) and print the number\n"
   "of games, plies, each result and bad records (each one is also reported\n"
@@ -26,6 +26,8 @@ static const char stats_usage[] =
   "recorded without a result, '*', is counted apart). Repairs made to keep\n"
   "a game (a tag with stray quotes) are reported on stderr as warnings.\n"
   "The exit status is 1 when no game of FILE reads (none found included).\n"
+  "With several files the counts are their sums, each message names its\n"
+  "file, and the exit status is 1 when one of them reads no game.\n"
   "\n"
   "  --time         also print the time taken and the rate in games/s and\n"
   "                 plies/s (reading and judging)\n"
@@ -35,7 +37,9 @@ static const char stats_usage[] =
 
 /* What the command line asked for. */
 typedef struct stats_opts {
-  const char *path;
+  char **paths;      /* the files, n_paths of them (argv's) */
+  int n_paths;
+  const char *path;  /* the file being read */
   const char *rules; /* --rules, NULL: cxa2011 */
   int timed, quiet;
   int judge;         /* judge every good game (not --no-judge) */
@@ -59,7 +63,7 @@ typedef struct stats_judge {
 /* Parse argv into *o. Returns -1 to go on, or the exit status. */
 static int stats_options(int argc, char **argv, stats_opts *o)
 {
-  *o = (stats_opts){NULL, NULL, 0, 0, 1};
+  *o = (stats_opts){argv, 0, NULL, NULL, 0, 0, 1};
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -76,14 +80,11 @@ static int stats_options(int argc, char **argv, stats_opts *o)
     } else if (a[0] == '-' && a[1]) {
       fprintf(stderr, "xqref stats: unknown or incomplete option '%s'\n\n%s", a, stats_usage);
       return 2;
-    } else if (!o->path) {
-      o->path = a;
     } else {
-      fprintf(stderr, "xqref stats: too many arguments\n\n%s", stats_usage);
-      return 2;
+      o->paths[o->n_paths++] = argv[i]; /* kept in argv's own slots, in order */
     }
   }
-  if (!o->path) {
+  if (!o->n_paths) {
     fprintf(stderr, "%s", stats_usage);
     return 2;
   }
@@ -152,34 +153,47 @@ static void stats_print(const stats_opts *o, const stats_tally *t, const stats_j
   }
 }
 
-/* Count (and judge with `j`, may be NULL) every game of o->path and print
- * the report. Returns the exit status. */
-static int stats_run(const stats_opts *o, stats_judge *j)
+/* Count (and judge with `j`, may be NULL) every game of o->path into *t.
+ * Returns 0, or 1 when the file cannot be read or no game of it reads. */
+static int stats_file(const stats_opts *o, stats_judge *j, xq_record *rec, stats_tally *t)
 {
   xq_error err;
   xq_games *g;
-  double t0 = xq__now();
   if (xq_games_open(&g, o->path, XQ_PGN_NO_COMMENTS, &err) != XQ_OK) {
     fprintf(stderr, "xqref stats: %s: %s\n", o->path, err.msg);
     return 1;
   }
+  long before = t->games;
+  int status = stats_read(o, g, rec, j, t);
+  xq_games_close(g);
+  if (t->games == before) { /* nothing in the file reads: never a success */
+    if (!status) fprintf(stderr, "xqref stats: %s: no game read\n", o->path);
+    status = 1;
+  }
+  return status;
+}
+
+/* Count (and judge with `j`, may be NULL) every game of every file and
+ * print the report. Returns the exit status. */
+static int stats_run(stats_opts *o, stats_judge *j)
+{
+  double t0 = xq__now();
   xq_record *rec = malloc(sizeof *rec);
   if (!rec) {
     fprintf(stderr, "xqref stats: out of memory\n");
-    xq_games_close(g);
     return 1;
   }
   xq_record_init(rec);
   stats_tally t = {0};
-  int status = stats_read(o, g, rec, j, &t);
-  stats_print(o, &t, j, xq__now() - t0);
-  if (t.games == 0) { /* nothing in the file reads: never a success */
-    if (t.bad == 0 && !status) fprintf(stderr, "xqref stats: %s: no game found\n", o->path);
-    status = 1;
+  int status = 0;
+  for (int i = 0; i < o->n_paths; i++) {
+    o->path = o->paths[i];
+    status |= stats_file(o, j, rec, &t);
   }
+  if (o->n_paths > 1) printf("files       %d\n", o->n_paths);
+  stats_print(o, &t, j, xq__now() - t0);
   xq_record_free(rec);
   free(rec);
-  xq_games_close(g);
   return status;
 }
 
