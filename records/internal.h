@@ -95,4 +95,59 @@ int xq__add_comment_text(xq_record *rec, int line, int after, const char *text, 
 int xq__add_comment_or_drop(xq_record *rec, int line, int after, const char *text, size_t len,
                             int *dropped);
 
+/* ---- move trees in pre-order (records/tree.c) --------------------- */
+
+/* A branching point waiting for its sibling nodes: the line it adds to,
+ * the move index there, and the position before that move. */
+typedef struct xq__branch {
+  int line, at;
+  int ply;    /* plies from the start to pos */
+  int broken; /* inside a variation cut at an illegal move */
+  xq_pos pos;
+} xq__branch;
+
+/* A tree being read into a record, node by node in pre-order (a node,
+ * its continuation, then its sibling): the main line is the first
+ * continuation at each node, a sibling a variation of its node's line.
+ * Use: xq__tree_start after the root (rec->start set), then while
+ * xq__tree_next says a node comes, read it and give it to xq__tree_move
+ * (and its comment to xq__tree_comment); xq__tree_end frees the stack. */
+typedef struct xq__tree {
+  xq_record *rec;
+  xq__branch *stack; /* grown as the tree needs, up to XQ_REC_VARS_MAX */
+  int depth, cap;
+  int line, at;      /* where the next node goes: line, index on it */
+  int plies;         /* ply of the node being read (0: the root) */
+  int more;          /* the last node has a continuation */
+  int broken;        /* inside a variation cut or left out */
+  int added;         /* the last node was added to the record */
+  xq_pos pos;        /* position before the next node */
+  int cut;           /* variations cut before an illegal move */
+  int dropped;       /* comments left out past the record's limits */
+} xq__tree;
+
+/* Start reading the nodes after the root of `rec` (its start position
+ * set); `more`: the root has a continuation. Cannot fail. */
+void xq__tree_start(xq__tree *t, xq_record *rec, int more);
+
+/* 1 when another node comes (t->plies is its ply; a pending sibling opens
+ * its variation, or is left out with a warning past the variation
+ * limits), 0 when the tree is complete. Cannot fail. */
+int xq__tree_next(xq__tree *t);
+
+/* The node: move `m` with its continuation and sibling flags. An illegal
+ * move in a variation cuts the variation before it (counted in t->cut),
+ * a variation past XQ_REC_VAR_MOVES_MAX is cut, each with a warning.
+ * Returns XQ_OK, or XQ_EILLEGAL (an illegal main-line move), XQ_ELIMIT
+ * (more than XQ_REC_PLIES_MAX in the main line, too many pending
+ * branches) or XQ_ENOMEM with `err` (pos `where`). */
+int xq__tree_move(xq__tree *t, xq_move m, int has_next, int has_var, int where, xq_error *err);
+
+/* The comment (UTF-8) of the last node, or of the root before any node;
+ * nothing for a node left out. Returns as xq__add_comment_or_drop. */
+int xq__tree_comment(xq__tree *t, const char *text, size_t len);
+
+/* Free the stack (the record keeps what was read). Cannot fail. */
+void xq__tree_end(xq__tree *t);
+
 #endif /* XQ_RECORDS_INTERNAL_H */

@@ -145,22 +145,11 @@ static int read_node(body *bd, node *nd, int ply, xq_error *err)
   return XQ_OK;
 }
 
-/* A branching point waiting for its sibling records: the line it adds
- * to, the move index there, and the position before that move. */
-typedef struct pending {
-  int line, at;
-  int ply; /* plies from the start to pos */
-  int broken; /* inside a variation cut at an illegal move */
-  xq_pos pos;
-} pending;
-
 #define COMMENT_UTF8_MAX (XQF_COMMENT_MAX * 3 / 2 + 4) /* a comment in UTF-8, terminator included */
 
-/* The comment of `nd` onto `line` after `after` moves; past the record's
- * limits it is left out with a warning (*dropped counts). Returns XQ_OK,
- * XQ_ENOMEM or the converter's error. */
-static int add_comment(xq_record *rec, void **cd, const node *nd, int line, int after,
-                       int *dropped)
+/* The comment of `nd`, in UTF-8, onto the tree's last node (or its root).
+ * Returns XQ_OK, XQ_ENOMEM or the converter's error. */
+static int add_comment(xq__tree *t, void **cd, const node *nd)
 {
   if (!nd->clen) return XQ_OK;
   /* room for the comment in UTF-8: a byte becomes at most 3 (U+FFFD for a
@@ -169,140 +158,49 @@ static int add_comment(xq_record *rec, void **cd, const node *nd, int line, int 
   char *buf = malloc(cap);
   if (!buf) return XQ_ENOMEM;
   int n = xq__to_utf8(cd, nd->comment, nd->clen, buf, cap);
-  int rc = n <= 0 ? n : xq__add_comment_or_drop(rec, line, after, buf, (size_t)n, dropped);
+  int rc = n <= 0 ? n : xq__tree_comment(t, buf, (size_t)n);
   free(buf);
   return rc;
 }
 
-/* Push branching point *p on the stack (grown as the file needs, up to
- * XQ_REC_VARS_MAX entries). Returns XQ_OK, XQ_ELIMIT or XQ_ENOMEM. */
-static int push_pending(pending **stack, int *depth, int *cap, const pending *p)
-{
-  if (*depth >= XQ_REC_VARS_MAX) return XQ_ELIMIT;
-  if (*depth == *cap) {
-    int nc = *cap ? (*cap * 2 < XQ_REC_VARS_MAX ? *cap * 2 : XQ_REC_VARS_MAX) : 16;
-    pending *q = realloc(*stack, sizeof(pending) * (size_t)nc);
-    if (!q) return XQ_ENOMEM;
-    *stack = q;
-    *cap = nc;
-  }
-  (*stack)[(*depth)++] = *p;
-  return XQ_OK;
-}
-
-/* Decode the move tree. The main line is the first continuation at each
- * node; a sibling becomes a variation of the line its node is on. */
+/* Decode the move tree (records/tree.c builds the record from it). */
 static int read_tree(body *bd, xq_record *rec, void **cd, int *cut, xq_error *err)
 {
-  /* the branching points, a position each: grown as the file needs, up
-   * to XQ_REC_VARS_MAX */
-  pending *stack = NULL;
-  int depth = 0, cap = 0, rc, ply = 0, dropped = 0;
+  xq__tree t;
   node nd;
+  int rc;
 
-  if ((rc = read_node(bd, &nd, 0, err)) != XQ_OK) goto done;
-  if ((rc = add_comment(rec, cd, &nd, 0, 0, &dropped)) != XQ_OK) goto fail_comment;
-
-  /* cur: where the next record goes (line, index, position before it). */
-  int line = 0, at = 0, more = nd.has_next, done_plies = 0, broken = 0;
-  xq_pos pos = rec->start;
-  for (;;) {
-    if (!more) {
-      if (depth == 0) break;
-      pending *p = &stack[--depth];
-      broken = p->broken;
-      /* The sibling replaces move p->at of p->line: a new variation. */
-      int v = broken ? 0 : xq_record_add_variation(rec, p->line, p->at);
-      if (v < 0) {
-        /* Past the variation limits, a variation is left out, not the game. */
-        broken = 1;
-        v = 0;
-        xq__rec_warn(rec, "ply %d: variation left out: more than %d variations or nested %d deep",
-                     p->ply + 1, XQ_REC_VARS_MAX, XQ_REC_VAR_DEPTH_MAX);
-      }
-      line = v;
-      at = 0;
-      pos = p->pos;
-      done_plies = p->ply;
-    }
-    ply = ++done_plies;
-    if (ply == 1 && line == 0 && bd->len - bd->at < 4) {
+  if ((rc = read_node(bd, &nd, 0, err)) != XQ_OK) return rc;
+  xq__tree_start(&t, rec, nd.has_next);
+  if ((rc = add_comment(&t, cd, &nd)) != XQ_OK) goto fail_comment;
+  while (xq__tree_next(&t)) {
+    if (t.plies == 1 && t.line == 0 && bd->len - bd->at < 4) {
       /* Diagram files whose root promises a first move they do not hold:
        * the position is kept without moves. */
       xq__rec_warn(rec, "XQF root record promises a first move the file does not hold: "
                         "read as a position without moves");
       break;
     }
-    if ((rc = read_node(bd, &nd, ply, err)) != XQ_OK) goto done;
+    if ((rc = read_node(bd, &nd, t.plies, err)) != XQ_OK) goto done;
     if (nd.from >= 90 || nd.to >= 90) {
-      rc = xq__rec_fail(err, XQ_ENOTATION, (int)(HEADER_LEN + bd->at), ply,
+      rc = xq__rec_fail(err, XQ_ENOTATION, (int)(HEADER_LEN + bd->at), t.plies,
                         "XQF move record %d-%d is not a pair of squares", nd.from, nd.to);
       goto done;
     }
     xq_move m = XQ_MOVE(XQ_SQ(nd.from / 10, nd.from % 10), XQ_SQ(nd.to / 10, nd.to % 10));
-    int legal = !broken && xq_is_legal(&pos, m); /* tested once: the costly part of a record */
-    if (!broken && line != 0 && !legal) {
-      /* Real files hold variations that go wrong (WildHouse.xqf): the
-       * variation is cut before the bad move, the main line is kept. */
-      broken = 1;
-      (*cut)++;
-      xq__rec_warn(rec, "ply %d: variation cut before its illegal move %c%d%c%d", ply,
-                   'a' + nd.from / 10, nd.from % 10, 'a' + nd.to / 10, nd.to % 10);
-    }
-    if (!broken && !legal) {
-      char fen[XQ_FEN_MAX];
-      xq_fen_format(&pos, fen, sizeof fen);
-      rc = xq__rec_fail(err, XQ_EILLEGAL, (int)(HEADER_LEN + bd->at), ply,
-                        "ply %d: illegal move %c%d%c%d%s in %.60s", ply, 'a' + nd.from / 10,
-                        nd.from % 10, 'a' + nd.to / 10, nd.to % 10,
-                        line ? " (in a variation)" : "", fen);
-      goto done;
-    }
-    if (nd.has_var) {
-      pending at_here = {line, at, ply - 1, broken, pos};
-      /* A sibling of a variation's first move is hoisted to the variation's
-       * own branching point. */
-      if (line != 0 && at == 0) {
-        at_here.line = rec->vars[line - 1].parent;
-        at_here.at = rec->vars[line - 1].at;
-      }
-      if ((rc = push_pending(&stack, &depth, &cap, &at_here)) != XQ_OK) {
-        rc = xq__rec_fail(err, rc, (int)(HEADER_LEN + bd->at), ply,
-                          rc == XQ_ENOMEM ? "out of memory" : "too many variations");
-        goto done;
-      }
-    }
-    if (broken) {
-      more = nd.has_next;
-      continue;
-    }
-    if ((rc = xq_record_add_line_move(rec, line, m)) != XQ_OK && line != 0) {
-      broken = 1; /* the variation moves are full: the rest of this one goes */
-      xq__rec_warn(rec, "ply %d: variation cut: more than %d variation moves", ply,
-                   XQ_REC_VAR_MOVES_MAX);
-      more = nd.has_next;
-      continue;
-    }
-    if (rc != XQ_OK) {
-      rc = xq__rec_fail(err, XQ_ELIMIT, (int)(HEADER_LEN + bd->at), ply,
-                        "more than %d plies in the main line", XQ_REC_PLIES_MAX);
-      goto done;
-    }
-    xq_undo u;
-    xq_make(&pos, m, &u);
-    at++;
-    if (line == 0) rec->end = pos;
-    if ((rc = add_comment(rec, cd, &nd, line, at, &dropped)) != XQ_OK) goto fail_comment;
-    more = nd.has_next;
+    rc = xq__tree_move(&t, m, nd.has_next, nd.has_var, (int)(HEADER_LEN + bd->at), err);
+    if (rc != XQ_OK) goto done;
+    if ((rc = add_comment(&t, cd, &nd)) != XQ_OK) goto fail_comment;
   }
   rc = XQ_OK;
   goto done;
 fail_comment:
   rc = rc == XQ_ENOMEM ? xq__rec_fail(err, XQ_ENOMEM, -1, 0, "out of memory")
-                       : xq__rec_fail(err, rc, (int)(HEADER_LEN + bd->at), ply,
+                       : xq__rec_fail(err, rc, (int)(HEADER_LEN + bd->at), t.plies,
                                       "a comment cannot be converted to UTF-8");
 done:
-  free(stack);
+  *cut = t.cut;
+  xq__tree_end(&t);
   return rc;
 }
 
