@@ -1,6 +1,6 @@
 /*
  * games.c -- the games of a file of any record format, one at a time:
- * PGN streamed through the PGN reader, XQF and DhtmlXQ read whole (they
+ * PGN streamed through the PGN reader, the other formats read whole (they
  * are small) and handed out game by game.
  */
 #define _GNU_SOURCE /* memmem */
@@ -18,7 +18,8 @@ struct xq_games {
   int own;            /* f is ours to close */
   int flags;
   xq_pgn_reader *pgn;
-  char *data;         /* XQF bytes or DhtmlXQ text (UTF-8) */
+  const struct whole_format *whole; /* the format of a file read whole */
+  char *data;         /* its bytes (DhtmlXQ: text in UTF-8) */
   size_t len, at;
   long index;         /* games handed out */
   long lines;         /* line breaks in data[0..at) */
@@ -63,10 +64,27 @@ static int slurp(FILE *f, size_t max, char **out, size_t *len, xq_error *err)
   return XQ_OK;
 }
 
-/* The format of the file `f` (read from its start): XQF by its
- * signature, DhtmlXQ when a block starts anywhere in its first
- * XQ_DHTMLXQ_INPUT_MAX bytes (pages carry them after long scripts and
- * other text), PGN otherwise. Returns XQ_OK, XQ_EIO or XQ_ENOMEM. */
+/* The format a file starting with b[0..n) says it is by its signature
+ * (XQ_FMT_PGN: none). */
+static xq_rec_format signature(const char *b, size_t n)
+{
+  static const struct { const char *magic; size_t len; xq_rec_format fmt; } sigs[] = {
+    {"XQ", 2, XQ_FMT_XQF},
+    {"CCBridge Record", 16, XQ_FMT_CBR},    /* the NUL included */
+    {"CCBridgeLibrary", 16, XQ_FMT_CBL},
+    {"CCBridge\x15\0\0", 11, XQ_FMT_CBL}, /* an older book, version 21 */
+  };
+  for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+    if (n >= sigs[i].len && !memcmp(b, sigs[i].magic, sigs[i].len)) return sigs[i].fmt;
+  size_t head = n < 1024 ? n : 1024;
+  if (memmem(b, head, "<ChineseChessRecord", 19)) return XQ_FMT_CBF;
+  return XQ_FMT_PGN;
+}
+
+/* The format of the file `f` (read from its start): by its signature,
+ * DhtmlXQ when a block starts anywhere in its first XQ_DHTMLXQ_INPUT_MAX
+ * bytes (pages carry them after long scripts and other text), PGN
+ * otherwise. Returns XQ_OK, XQ_EIO or XQ_ENOMEM. */
 static int sniff(FILE *f, xq_rec_format *fmt)
 {
   static const char *const opens[2] = {"[DhtmlXQ]", "[DhtmlXQiFrame]"};
@@ -76,10 +94,7 @@ static int sniff(FILE *f, xq_rec_format *fmt)
   size_t have = 0, total = 0, n;
   *fmt = XQ_FMT_PGN;
   while (total < XQ_DHTMLXQ_INPUT_MAX && (n = fread(b + have, 1, SNIFF_LEN, f)) > 0) {
-    if (total == 0 && n >= 2 && b[0] == 'X' && b[1] == 'Q') {
-      *fmt = XQ_FMT_XQF;
-      break;
-    }
+    if (total == 0 && (*fmt = signature(b, n)) != XQ_FMT_PGN) break;
     total += n;
     have += n;
     if (memmem(b, have, opens[0], strlen(opens[0])) || memmem(b, have, opens[1], strlen(opens[1]))) {
@@ -94,6 +109,83 @@ static int sniff(FILE *f, xq_rec_format *fmt)
   free(b);
   return rc;
 }
+
+/* ---- the formats read whole ---------------------------------------- */
+
+/* A GBK or BIG5 page converted whole to UTF-8. */
+static int to_utf8(char **data, size_t *len, xq_error *err)
+{
+  if (xq_utf8_valid(*data, *len)) return XQ_OK;
+  xq__decoder dec;
+  xq__decoder_init(&dec);
+  size_t cap = *len * 2 + 1;
+  char *u = malloc(cap);
+  int n = u && cap < 0x7FFFFFFF ? xq__decode(&dec, *data, *len, u, cap) : -1;
+  xq__decoder_close(&dec);
+  if (n < 0) {
+    free(u);
+    return xq__rec_fail(err, XQ_ENOMEM, -1, 0, "cannot convert the page to UTF-8");
+  }
+  free(*data);
+  *data = u;
+  *len = (size_t)n;
+  return XQ_OK;
+}
+
+/* One game a file (XQF, CBR): read at the first call, done after it. */
+static int xqf_next(xq_games *g, xq_record *rec, xq_error *err)
+{
+  if (g->at) return 0;
+  g->at = g->len;
+  int rc = xq_xqf_read((const unsigned char *)g->data, g->len, rec, NULL, err);
+  return rc == XQ_OK ? 1 : rc;
+}
+
+static int cbr_next(xq_games *g, xq_record *rec, xq_error *err)
+{
+  if (g->at) return 0;
+  g->at = g->len;
+  int rc = xq__cbr_read((const unsigned char *)g->data, g->len, rec, err);
+  return rc == XQ_OK ? 1 : rc;
+}
+
+static int cbf_next(xq_games *g, xq_record *rec, xq_error *err)
+{
+  if (g->at) return 0;
+  g->at = g->len;
+  int rc = xq__cbf_read(g->data, g->len, rec, err);
+  return rc == XQ_OK ? 1 : rc;
+}
+
+static int cbl_next(xq_games *g, xq_record *rec, xq_error *err)
+{
+  return xq__cbl_next((const unsigned char *)g->data, g->len, &g->at, rec, err);
+}
+
+/* The next DhtmlXQ block, its line counted from the start of the file. */
+static int dhtmlxq_next(xq_games *g, xq_record *rec, xq_error *err)
+{
+  size_t used = 0;
+  int rc = xq_dhtmlxq_read(g->data + g->at, g->len - g->at, rec, &used, err);
+  long line = g->lines + rec->line;
+  for (size_t i = g->at; i < g->at + used; i++) g->lines += g->data[i] == '\n';
+  g->at += used;
+  rec->line = line;
+  return rc;
+}
+
+static const struct whole_format {
+  xq_rec_format fmt;
+  size_t max; /* bytes of a file */
+  int (*prepare)(char **data, size_t *len, xq_error *err); /* NULL: read as it is */
+  int (*next)(xq_games *g, xq_record *rec, xq_error *err); /* 1 game, 0 end, < 0 bad game */
+} wholes[] = {
+  {XQ_FMT_XQF, XQ_XQF_FILE_MAX, NULL, xqf_next},
+  {XQ_FMT_DHTMLXQ, XQ_DHTMLXQ_INPUT_MAX, to_utf8, dhtmlxq_next},
+  {XQ_FMT_CBL, XQ_CCBRIDGE_FILE_MAX, xq__cbl_prepare, cbl_next},
+  {XQ_FMT_CBR, XQ_CCBRIDGE_FILE_MAX, NULL, cbr_next},
+  {XQ_FMT_CBF, XQ_CCBRIDGE_FILE_MAX, NULL, cbf_next},
+};
 
 int xq_games_open(xq_games **out, const char *path, int flags, xq_error *err)
 {
@@ -136,27 +228,12 @@ int xq_games_open(xq_games **out, const char *path, int flags, xq_error *err)
       return xq__rec_fail(err, rc, -1, 0, "out of memory");
     }
   } else {
-    size_t max = g->fmt == XQ_FMT_XQF ? XQ_XQF_FILE_MAX : XQ_DHTMLXQ_INPUT_MAX;
-    if ((rc = slurp(g->f, max, &g->data, &g->len, err)) != XQ_OK) {
+    for (size_t i = 0; i < sizeof wholes / sizeof wholes[0]; i++)
+      if (wholes[i].fmt == g->fmt) g->whole = &wholes[i];
+    if ((rc = slurp(g->f, g->whole->max, &g->data, &g->len, err)) != XQ_OK ||
+        (g->whole->prepare && (rc = g->whole->prepare(&g->data, &g->len, err)) != XQ_OK)) {
       xq_games_close(g);
       return rc;
-    }
-    if (g->fmt == XQ_FMT_DHTMLXQ && !xq_utf8_valid(g->data, g->len)) {
-      /* GBK or BIG5 page: convert it whole */
-      xq__decoder dec;
-      xq__decoder_init(&dec);
-      size_t cap = g->len * 2 + 1;
-      char *u = malloc(cap);
-      int n = u && cap < 0x7FFFFFFF ? xq__decode(&dec, g->data, g->len, u, cap) : -1;
-      xq__decoder_close(&dec);
-      if (n < 0) {
-        free(u);
-        xq_games_close(g);
-        return xq__rec_fail(err, XQ_ENOMEM, -1, 0, "cannot convert %s to UTF-8", path);
-      }
-      free(g->data);
-      g->data = u;
-      g->len = (size_t)n;
     }
   }
   *out = g;
@@ -197,27 +274,12 @@ int xq_games_next(xq_games *g, xq_record *rec, xq_error *err)
   if (!g || !rec) return xq__rec_fail(err, XQ_EINVAL, -1, 0, "NULL argument");
   if (g->fmt == XQ_FMT_PGN) return xq_pgn_next(g->pgn, rec, err);
   if (g->done) return 0;
-  int rc;
-  if (g->fmt == XQ_FMT_XQF) {
-    g->done = 1;
-    g->at = g->len;
-    rc = xq_xqf_read((const unsigned char *)g->data, g->len, rec, NULL, err);
-    rec->game = ++g->index;
-    if (rc != XQ_OK) return name_game(err, rec->game, rc);
-    strip(rec, g->flags);
-    return 1;
-  }
-  size_t used = 0;
-  rc = xq_dhtmlxq_read(g->data + g->at, g->len - g->at, rec, &used, err);
-  long line = g->lines + rec->line;
-  for (size_t i = g->at; i < g->at + used; i++) g->lines += g->data[i] == '\n';
-  g->at += used;
+  int rc = g->whole->next(g, rec, err);
   if (rc == 0) {
     g->done = 1;
     return 0;
   }
   rec->game = ++g->index;
-  rec->line = line;
   if (rc < 0) return name_game(err, rec->game, rc);
   strip(rec, g->flags);
   return 1;

@@ -95,6 +95,29 @@ int xq__add_comment_text(xq_record *rec, int line, int after, const char *text, 
 int xq__add_comment_or_drop(xq_record *rec, int line, int after, const char *text, size_t len,
                             int *dropped);
 
+/* ---- 象棋桥 CBR and CBL (records/ccbridge.c) ----------------------- */
+
+/* Read the CBR record buf[0..len) (versions 1 and 2) into `rec` (reset
+ * here). Returns XQ_OK or XQ_ENOTATION / XQ_EFEN / XQ_EILLEGAL /
+ * XQ_ELIMIT / XQ_ENOMEM with `err`. */
+int xq__cbr_read(const unsigned char *buf, size_t len, xq_record *rec, xq_error *err);
+
+/* Make a CBL file read whole (*data, *len; malloc'd) ready for
+ * xq__cbl_next: a library of CBR records stays, an older book is
+ * inflated in its place (at most XQ_CBL_BOOK_MAX bytes). Returns XQ_OK,
+ * XQ_ENOTATION, XQ_ELIMIT or XQ_ENOMEM with `err`. */
+int xq__cbl_prepare(char **data, size_t *len, xq_error *err);
+
+/* The game of a prepared CBL at or after *at (0 at first) into `rec`;
+ * *at moves past it. Returns 1, 0 at the end, or a negative code for a
+ * bad game (the next call goes on). */
+int xq__cbl_next(const unsigned char *b, size_t len, size_t *at, xq_record *rec, xq_error *err);
+
+/* Read the CBF record text[0..len) (XML, UTF-8) into `rec` (reset here).
+ * Returns XQ_OK or XQ_ENOTATION / XQ_EFEN / XQ_EILLEGAL / XQ_ELIMIT /
+ * XQ_ENOMEM with `err`. (records/cbf.c) */
+int xq__cbf_read(const char *text, size_t len, xq_record *rec, xq_error *err);
+
 /* ---- move trees in pre-order (records/tree.c) --------------------- */
 
 /* A branching point waiting for its sibling nodes: the line it adds to,
@@ -121,6 +144,8 @@ typedef struct xq__tree {
   int more;          /* the last node has a continuation */
   int broken;        /* inside a variation cut or left out */
   int added;         /* the last node was added to the record */
+  int fork;          /* the next node opens a variation at fork_line/fork_at */
+  int fork_line, fork_at;
   xq_pos pos;        /* position before the next node */
   int cut;           /* variations cut before an illegal move */
   int dropped;       /* comments left out past the record's limits */

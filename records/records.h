@@ -41,6 +41,8 @@
 #define XQ_XQF_FILE_MAX (4 << 20)   /* bytes of an XQF file */
 #define XQ_DHTMLXQ_INPUT_MAX (16 << 20) /* bytes of a DhtmlXQ file */
 #define XQ_DHTMLXQ_BRANCHES_MAX 65536   /* branch tags looked at in one DhtmlXQ block */
+#define XQ_CCBRIDGE_FILE_MAX (16 << 20) /* bytes of a 象棋桥 CBL, CBR or CBF file */
+#define XQ_CBL_BOOK_MAX (64 << 20)      /* bytes of an older CBL book once inflated */
 
 /* ------------------------------------------------------------------ */
 /* A game                                                              */
@@ -321,16 +323,24 @@ int xq_dhtmlxq_write(FILE *out, xq_record *rec, xq_error *err);
 /* Games of any file (records/games.c)                                 */
 /* ------------------------------------------------------------------ */
 
-typedef enum { XQ_FMT_PGN = 0, XQ_FMT_XQF, XQ_FMT_DHTMLXQ } xq_rec_format;
+typedef enum {
+  XQ_FMT_PGN = 0, /* XQ-PGN (streamed) */
+  XQ_FMT_XQF,
+  XQ_FMT_DHTMLXQ,
+  XQ_FMT_CBL,     /* 象棋桥 library: CBR records, or an older zlib book */
+  XQ_FMT_CBR,     /* 象棋桥 single record */
+  XQ_FMT_CBF      /* 象棋桥 XML record */
+} xq_rec_format;
 
 typedef struct xq_games xq_games;
 
 /* Open `path` ("-" = standard input, read as PGN) and detect its format
- * from its content: "XQ" signature = XQF, a [DhtmlXQ] or [DhtmlXQiFrame]
- * block anywhere in the first XQ_DHTMLXQ_INPUT_MAX bytes = DhtmlXQ,
- * anything else PGN. PGN is streamed; XQF and DhtmlXQ
- * files are read whole (at most XQ_XQF_FILE_MAX / XQ_DHTMLXQ_INPUT_MAX
- * bytes). `flags` are XQ_PGN_* reader flags and apply to every format:
+ * from its content: a signature ("XQ" = XQF, "CCBridge Record" = CBR,
+ * "CCBridgeLibrary" or "CCBridge" version 21 = CBL, <ChineseChessRecord>
+ * = CBF), a [DhtmlXQ] or [DhtmlXQiFrame] block anywhere in the first
+ * XQ_DHTMLXQ_INPUT_MAX bytes = DhtmlXQ, anything else PGN. PGN is
+ * streamed; the other formats are read whole (at most XQ_XQF_FILE_MAX,
+ * XQ_DHTMLXQ_INPUT_MAX, XQ_CCBRIDGE_FILE_MAX bytes). `flags` are XQ_PGN_* reader flags and apply to every format:
  * variations are kept only with XQ_PGN_VARIATIONS, comments dropped with
  * XQ_PGN_NO_COMMENTS. Returns XQ_OK with a new iterator in
  * *out, or XQ_EIO / XQ_ELIMIT / XQ_ENOMEM / XQ_EINVAL with `err` filled. */

@@ -43,27 +43,44 @@ static int push(xq__tree *t, const xq__branch *p)
 
 int xq__tree_next(xq__tree *t)
 {
+  t->fork = 0;
   if (t->more) {
     t->plies++;
     return 1;
   }
   if (t->depth == 0) return 0;
   xq__branch *p = &t->stack[--t->depth];
+  /* The sibling replaces move p->at of p->line: a new variation, made
+   * once its first move is known to be legal and to fit. */
   t->broken = p->broken;
-  /* The sibling replaces move p->at of p->line: a new variation. */
-  int v = t->broken ? 0 : xq_record_add_variation(t->rec, p->line, p->at);
-  if (v < 0) {
-    /* Past the variation limits, a variation is left out, not the game. */
-    t->broken = 1;
-    v = 0;
-    xq__rec_warn(t->rec, "ply %d: variation left out: more than %d variations or nested %d deep",
-                 p->ply + 1, XQ_REC_VARS_MAX, XQ_REC_VAR_DEPTH_MAX);
-  }
-  t->line = v;
+  t->fork = !t->broken;
+  t->fork_line = p->line;
+  t->fork_at = p->at;
+  t->line = -1;
   t->at = 0;
   t->pos = p->pos;
   t->plies = p->ply + 1;
   return 1;
+}
+
+/* Open the variation of a sibling whose first move `m` is legal: left
+ * out (the node and what follows it) past the variation limits. */
+static void open_fork(xq__tree *t)
+{
+  t->fork = 0;
+  int v = t->rec->n_var_moves < XQ_REC_VAR_MOVES_MAX
+              ? xq_record_add_variation(t->rec, t->fork_line, t->fork_at)
+              : XQ_ELIMIT;
+  if (v >= 0) {
+    t->line = v;
+    return;
+  }
+  /* Past the variation limits, a variation is left out, not the game. */
+  t->broken = 1;
+  t->line = 0;
+  xq__rec_warn(t->rec, "ply %d: variation left out: more than %d variations, %d variation moves "
+                       "or nested %d deep", t->plies, XQ_REC_VARS_MAX, XQ_REC_VAR_MOVES_MAX,
+               XQ_REC_VAR_DEPTH_MAX);
 }
 
 int xq__tree_move(xq__tree *t, xq_move m, int has_next, int has_var, int where, xq_error *err)
@@ -72,6 +89,7 @@ int xq__tree_move(xq__tree *t, xq_move m, int has_next, int has_var, int where, 
   int ply = t->plies, rc;
   t->added = 0;
   int legal = !t->broken && xq_is_legal(&t->pos, m); /* tested once: the costly part */
+  if (t->fork && legal) open_fork(t);
   if (!t->broken && t->line != 0 && !legal) {
     /* Real files hold variations that go wrong (WildHouse.xqf): the
      * variation is cut before the bad move, the main line is kept. */
@@ -91,8 +109,12 @@ int xq__tree_move(xq__tree *t, xq_move m, int has_next, int has_var, int where, 
   if (has_var) {
     xq__branch here = {t->line, t->at, ply - 1, t->broken, t->pos};
     /* A sibling of a variation's first move is hoisted to the variation's
-     * own branching point. */
-    if (t->line != 0 && t->at == 0) {
+     * own branching point (or to the one this variation would have had). */
+    if (t->fork) { /* the branching point it shares is sound */
+      here.line = t->fork_line;
+      here.at = t->fork_at;
+      here.broken = 0;
+    } else if (t->line > 0 && t->at == 0) {
       here.line = rec->vars[t->line - 1].parent;
       here.at = rec->vars[t->line - 1].at;
     }

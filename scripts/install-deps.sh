@@ -9,7 +9,7 @@ set -euo pipefail
 # building and running: a C compiler, CMake, libuv, cJSON, SQLite, and
 # libqrencode for the QR codes of the board slips, libxlsxwriter for the
 # XLSX downloads of the printed sheets
-packages=(build-essential cmake pkg-config libuv1-dev libcjson-dev libsqlite3-dev libqrencode-dev libxlsxwriter-dev)
+packages=(build-essential cmake pkg-config libuv1-dev libcjson-dev libsqlite3-dev libqrencode-dev libxlsxwriter-dev zlib1g-dev)
 if [ "${1:-}" = --test ]; then
   # the test suites (Criterion)
   packages+=(libcriterion-dev)

@@ -14,13 +14,14 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "records.h"
 #include "support.h"
 
 #define DATA XQ_TEST_DATA "/records/"
 #define XQF XQ_TEST_DATA "/xqf/"
-#define LINE_MAX 8192
+#define TEXT_LINE_MAX 8192
 #define PLIES_MAX 512
 
 /* ---- helpers ------------------------------------------------------ */
@@ -79,7 +80,7 @@ static void moves_text(const xq_record *r, char *out, size_t cap)
 static void expected(const char *name, char *out, size_t cap)
 {
   FILE *f = fopen(DATA "expected.txt", "r");
-  char line[LINE_MAX];
+  char line[TEXT_LINE_MAX];
   cr_assert_not_null(f);
   out[0] = '\0';
   while (fgets(line, sizeof line, f)) {
@@ -176,7 +177,7 @@ Test(records, examples_same_moves_in_every_format)
     {"xqbase_wxf.pgn", "xqbase"}, {"gameA_big5_crlf.pgn", "A"},
   };
   xq_record *r = new_record();
-  char want[LINE_MAX], got[LINE_MAX], path[256];
+  char want[TEXT_LINE_MAX], got[TEXT_LINE_MAX], path[256];
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     snprintf(path, sizeof path, DATA "%s", cases[i].file);
     read_ok(path, r);
@@ -419,7 +420,7 @@ Test(records, variations_kept_or_skipped)
     "This text after the result is an advertisement and is ignored.\n";
   xq_record *r = new_record();
   xq_error err;
-  char got[LINE_MAX];
+  char got[TEXT_LINE_MAX];
 
   cr_assert_eq(read_text(text, XQ_PGN_VARIATIONS, r, &err), 1, "%s", err.msg);
   moves_text(r, got, sizeof got);
@@ -456,7 +457,7 @@ Test(records, pgn_dialects)
 {
   xq_record *r = new_record();
   xq_error err;
-  char got[LINE_MAX];
+  char got[TEXT_LINE_MAX];
   /* 1-10 ranks under [Variant "xiangqi"]; move numbers glued to moves */
   cr_assert_eq(read_text("[Variant \"xiangqi\"]\n\n1.h3e3 h8e8 2.h1g3 h10g8 *\n", 0, r, &err), 1,
                "%s", err.msg);
@@ -567,7 +568,7 @@ Test(records, pgn_variation_with_illegal_move_is_cut)
     "1... h7e7 2. h0g2 *\n";
   xq_record *r = new_record();
   xq_error err;
-  char got[LINE_MAX];
+  char got[TEXT_LINE_MAX];
   cr_assert_eq(read_text(text, XQ_PGN_VARIATIONS, r, &err), 1, "%s", err.msg);
   moves_text(r, got, sizeof got);
   cr_expect_str_eq(got, "h2e2 h7e7 h0g2");
@@ -854,7 +855,7 @@ Test(records, xqf_real_files_match_readme)
 {
   FILE *f = fopen(XQF "README.md", "r");
   cr_assert_not_null(f);
-  char line[LINE_MAX], name[128] = "", hdrline[LINE_MAX] = "", fenline[256] = "";
+  char line[TEXT_LINE_MAX], name[128] = "", hdrline[TEXT_LINE_MAX] = "", fenline[256] = "";
   xq_record *r = new_record();
   int checked = 0;
 
@@ -1047,7 +1048,7 @@ Test(records, xqf_built_every_version)
       cr_expect_eq(h.version, versions[vi]);
       cr_expect_str_eq(h.title, "测试");
       cr_expect_eq(r->result, XQ_RESULT_BLACK_WINS);
-      char got[LINE_MAX];
+      char got[TEXT_LINE_MAX];
       moves_text(r, got, sizeof got);
       cr_expect_str_eq(got, "h2e2 h7e7 h0g2", "v%d", versions[vi]);
       cr_assert_eq(r->n_vars, 1, "v%d", versions[vi]);
@@ -1111,7 +1112,7 @@ Test(records, xqf_type0_custom_position)
       char fen[XQ_FEN_MAX];
       xq_fen_format(&r->start, fen, sizeof fen);
       cr_expect_str_eq(fen, "4k4/9/9/8p/9/R8/9/1C7/9/3K5 w - - 0 1");
-      char got[LINE_MAX];
+      char got[TEXT_LINE_MAX];
       moves_text(r, got, sizeof got);
       cr_expect_str_eq(got, "a4e4 e9f9 b2f2");
     }
@@ -1380,7 +1381,7 @@ Test(records, dhtmlxq_past_the_variation_limits_keeps_the_game)
   xq_error err;
   size_t used;
   cr_assert_eq(xq_dhtmlxq_read(text, strlen(text), r, &used, &err), 1, "%s", err.msg);
-  char got[LINE_MAX];
+  char got[TEXT_LINE_MAX];
   moves_text(r, got, sizeof got);
   cr_expect_str_eq(got, "h2e2 h7e7");
   cr_expect_eq(r->n_vars, XQ_REC_VARS_MAX);
@@ -1418,7 +1419,7 @@ Test(records, dhtmlxq_as_sites_export_it)
   cr_assert_eq(xq_games_open(&g, path, 0, &err), XQ_OK, "%s", err.msg);
   cr_expect_eq(xq_games_format(g), XQ_FMT_DHTMLXQ);
   xq_record *r = new_record();
-  char got[LINE_MAX];
+  char got[TEXT_LINE_MAX];
   cr_assert_eq(xq_games_next(g, r, &err), 1, "%s", err.msg);
   cr_expect_str_eq(xq_record_tag(r, "Title"), "one");
   moves_text(r, got, sizeof got);
@@ -1441,6 +1442,311 @@ Test(records, dhtmlxq_as_sites_export_it)
   snprintf(cmd, sizeof cmd, "'%s' convert '%s' - >/dev/null 2>&1", XQ_BINARY, path);
   cr_expect_eq(WEXITSTATUS(system(cmd)), 1, "convert: nothing read");
   remove(path);
+}
+
+/* ---- 象棋桥 (CCBridge): CBL, CBR, CBF ------------------------------- */
+
+/* Write `path` with n bytes of b. */
+static void write_file(const char *path, const void *b, size_t n)
+{
+  FILE *f = fopen(path, "wb");
+  cr_assert_not_null(f);
+  cr_assert_eq(fwrite(b, 1, n, f), n);
+  fclose(f);
+}
+
+/* Every game of `path` read through xq_games (variations kept) into
+ * r[0..max): returns how many; the format must be `fmt`. */
+static int read_games(const char *path, xq_rec_format fmt, xq_record **r, int max)
+{
+  xq_games *g;
+  xq_error err;
+  cr_assert_eq(xq_games_open(&g, path, XQ_PGN_VARIATIONS, &err), XQ_OK, "%s", err.msg);
+  cr_expect_eq(xq_games_format(g), fmt, "%s: format %d", path, (int)xq_games_format(g));
+  int n = 0, rc;
+  while (n < max && (rc = xq_games_next(g, r[n], &err)) != 0) {
+    cr_assert_eq(rc, 1, "%s: %s", path, err.msg);
+    n++;
+  }
+  xq_games_close(g);
+  return n;
+}
+
+/* The tree of test_tree: 1. h2e2 h7e7 2. h0g2, 1. b2e2 b9c7 a variation of
+ * the first move, the comment "after two" after h7e7. */
+static void expect_test_tree(xq_record *r, const char *what)
+{
+  char got[TEXT_LINE_MAX];
+  moves_text(r, got, sizeof got);
+  cr_expect_str_eq(got, "h2e2 h7e7 h0g2", "%s", what);
+  cr_assert_eq(r->n_vars, 1, "%s", what);
+  const xq_move *m;
+  int n;
+  xq_record_line(r, 1, &m, &n);
+  cr_expect_eq(n, 2, "%s", what);
+  cr_expect_eq(r->vars[0].at, 0, "%s", what);
+  int found = 0;
+  for (int i = 0; i < r->n_comments; i++)
+    found |= r->comments[i].line == 0 && r->comments[i].after == 2 &&
+             r->comments[i].len == 9 && !memcmp(r->text + r->comments[i].off, "after two", 9);
+  cr_expect(found, "%s: the comment after h7e7", what);
+}
+
+/* UTF-16LE of ASCII or of the code points cp[] at b[off]. */
+static void put_utf16(unsigned char *b, size_t off, const unsigned *cp, size_t n)
+{
+  for (size_t i = 0; i < n; i++) {
+    b[off + 2 * i] = (unsigned char)(cp[i] & 0xFF);
+    b[off + 2 * i + 1] = (unsigned char)(cp[i] >> 8);
+  }
+}
+
+/* A CBR record of version `ver` (1 or 2) holding the test tree, into b;
+ * returns its length. Title 测试, Red "Wu", Red wins. */
+static size_t build_cbr(unsigned char *b, int ver)
+{
+  static const unsigned title[2] = {0x6D4B, 0x8BD5}, red[2] = {'W', 'u'};
+  size_t off = ver == 1 ? 1856 : 2112;
+  memset(b, 0, off + 102);
+  memcpy(b, "CCBridge Record", 16);
+  b[19] = (unsigned char)ver;
+  put_utf16(b, ver == 1 ? 52 : 180, title, 2);
+  put_utf16(b, ver == 1 ? 948 : 1076, red, 2);
+  b[ver == 1 ? 1820 : 2076] = 1;
+  b[off] = 1; /* Red to move */
+  /* the standard start, rank 9 first: 0x2? Black, 0x1? Red */
+  static const char *const rows[10] = {"rnbakabnr", ".........", ".c.....c.", "p.p.p.p.p",
+                                       ".........", ".........", "P.P.P.P.P", ".C.....C.",
+                                       ".........", "RNBAKABNR"};
+  static const char codes[] = "RNBAKCP";
+  for (int r = 0; r < 10; r++)
+    for (int f = 0; f < 9; f++) {
+      char c = rows[r][f];
+      if (c == '.') continue;
+      int black = c >= 'a';
+      b[off + 8 + r * 9 + f] = (unsigned char)((black ? 0x20 : 0x10) +
+                                               (int)(strchr(codes, black ? c - 32 : c) - codes) + 1);
+    }
+  size_t at = off + 102;
+  /* the root's comment record, then the tree in pre-order */
+  const struct { const char *from, *to; int sig; const char *comment; } nodes[] = {
+    {NULL, NULL, 4, "root"},    {"h2", "e2", 2, NULL}, {"h7", "e7", 4, "after two"},
+    {"h0", "g2", 1, NULL},      {"b2", "e2", 0, NULL}, {"b9", "c7", 1, NULL}};
+  for (size_t i = 0; i < sizeof nodes / sizeof nodes[0]; i++) {
+    int fs = 0, ts = 0;
+    if (nodes[i].from) {
+      int fx = nodes[i].from[0] - 'a', fr = nodes[i].from[1] - '0';
+      int tx = nodes[i].to[0] - 'a', tr = nodes[i].to[1] - '0';
+      fs = ver == 1 ? fx << 4 | (9 - fr) : (9 - fr) * 9 + fx;
+      ts = ver == 1 ? tx << 4 | (9 - tr) : (9 - tr) * 9 + tx;
+    }
+    b[at] = (unsigned char)nodes[i].sig;
+    b[at + 1] = 0;
+    b[at + 2] = (unsigned char)fs;
+    b[at + 3] = (unsigned char)ts;
+    at += 4;
+    if (nodes[i].sig & 4) {
+      size_t n = strlen(nodes[i].comment);
+      unsigned cp[16];
+      for (size_t k = 0; k < n; k++) cp[k] = (unsigned char)nodes[i].comment[k];
+      uint32_t len = (uint32_t)(2 * n + 4); /* the text ends in CR LF */
+      memcpy(b + at, &len, 4);
+      put_utf16(b, at + 4, cp, n);
+      b[at + 4 + 2 * n] = '\r';
+      b[at + 6 + 2 * n] = '\n';
+      b[at + 5 + 2 * n] = b[at + 7 + 2 * n] = 0;
+      at += 4 + len;
+    }
+  }
+  return at;
+}
+
+Test(records, ccbridge_cbr_and_cbl_library)
+{
+  static unsigned char b[3 * 8192];
+  char path[256];
+  xq_record *r[3] = {new_record(), new_record(), new_record()};
+  snprintf(path, sizeof path, "/tmp/xq_records_%d.cbr", (int)getpid());
+  for (int ver = 1; ver <= 2; ver++) {
+    size_t n = build_cbr(b, ver);
+    write_file(path, b, n);
+    cr_assert_eq(read_games(path, XQ_FMT_CBR, r, 3), 1, "v%d", ver);
+    expect_test_tree(r[0], ver == 1 ? "CBR v1" : "CBR v2");
+    cr_expect_str_eq(xq_record_tag(r[0], "Title"), "测试");
+    cr_expect_str_eq(xq_record_tag(r[0], "Red"), "Wu");
+    cr_expect_eq(r[0]->result, XQ_RESULT_RED_WINS);
+    cr_expect(r[0]->n_comments >= 1 && r[0]->comments[0].len == 4 &&
+              !memcmp(r[0]->text + r[0]->comments[0].off, "root", 4), "the root's comment");
+  }
+  /* a library: its name at 64, CBR records after its index, each in 4 KiB */
+  memset(b, 0, sizeof b);
+  memcpy(b, "CCBridgeLibrary", 16);
+  static const unsigned name[2] = {'L', 'b'};
+  put_utf16(b, 64, name, 2);
+  build_cbr(b + 4096, 1);
+  build_cbr(b + 8192, 2);
+  snprintf(path, sizeof path, "/tmp/xq_records_%d.cbl", (int)getpid());
+  write_file(path, b, 3 * 4096);
+  cr_assert_eq(read_games(path, XQ_FMT_CBL, r, 3), 2);
+  expect_test_tree(r[0], "CBL library, game 1");
+  expect_test_tree(r[1], "CBL library, game 2");
+  cr_expect_str_eq(xq_record_tag(r[1], "Event"), "Lb", "the library's name");
+  remove(path);
+  snprintf(path, sizeof path, "/tmp/xq_records_%d.cbr", (int)getpid());
+  remove(path);
+  for (int i = 0; i < 3; i++) drop_record(r[i]);
+}
+
+/* A string of an older CBL book: its length, then its bytes. */
+static size_t book_str(unsigned char *b, size_t at, const char *s)
+{
+  uint32_t n = (uint32_t)strlen(s);
+  memcpy(b + at, &n, 4);
+  memcpy(b + at + 4, s, n);
+  return at + 4 + n;
+}
+
+static size_t book_u32(unsigned char *b, size_t at, uint32_t v)
+{
+  memcpy(b + at, &v, 4);
+  return at + 4;
+}
+
+/* A game of an older CBL book: the standard start, its moves numbered by
+ * ply (a variation restarting at the ply it replaces), a comment line
+ * each. */
+static size_t book_game(unsigned char *b, size_t at, const char *title, const int *ply,
+                        const char *const *moves, const char *const *comments, int n)
+{
+  size_t start = at;
+  at += 4; /* the length, filled in last */
+  static const char *const red[16] = {"a0", "b0", "c0", "d0", "e0", "f0", "g0", "h0",
+                                      "i0", "b2", "h2", "a3", "c3", "e3", "g3", "i3"};
+  for (int i = 0; i < 32; i++) {
+    int f = red[i % 16][0] - 'a', rank = red[i % 16][1] - '0';
+    if (i >= 16) rank = 9 - rank;
+    b[at++] = (unsigned char)((f + 1) << 4 | (9 - rank + 1));
+  }
+  at = book_u32(b, at, 1);      /* a full game */
+  at = book_str(b, at, "");     /* event: the book's title stands for it */
+  at = book_u32(b, at, 1);
+  at = book_str(b, at, title);
+  at = book_str(b, at, "");
+  at = book_str(b, at, "");
+  at = book_str(b, at, "Site");
+  at = book_str(b, at, "1990");
+  at = book_str(b, at, "Hu");
+  at = book_str(b, at, "Liu");
+  at = book_u32(b, at, 3);      /* a draw */
+  at = book_str(b, at, "Annotator");
+  at = book_str(b, at, "");
+  at = book_str(b, at, "Creator");
+  at = book_str(b, at, "");
+  at = book_str(b, at, "line one||line two");
+  b[at++] = 1;
+  memset(b + at, ' ', 38);
+  at += 38;
+  at = book_u32(b, at, (uint32_t)n);
+  for (int i = 0; i < n; i++) {
+    b[at++] = (unsigned char)ply[i];
+    b[at++] = 0;
+    for (int k = 0; k < 2; k++) /* file << 4 | row from the top */
+      b[at++] = (unsigned char)((moves[i][2 * k] - 'a') << 4 | (9 - (moves[i][2 * k + 1] - '0')));
+    b[at++] = 0x5A;
+    b[at++] = 0x11;
+  }
+  for (int i = 0; i < n; i++) {
+    memcpy(b + at, comments[i], strlen(comments[i]));
+    at += strlen(comments[i]);
+    b[at++] = '\r';
+    b[at++] = '\n';
+  }
+  book_u32(b, start, (uint32_t)(at - start));
+  return at;
+}
+
+/* 象棋桥's older CBL book: a zlib stream of GBK games whose moves are
+ * numbered by ply. Each game reads, variations and comments included, and
+ * a game with an illegal main-line move is reported and skipped. */
+Test(records, ccbridge_cbl_book)
+{
+  static unsigned char raw[8192], file[8192];
+  size_t at = 0;
+  at = book_str(raw, at, "Book");
+  for (int i = 0; i < 4; i++) at = book_str(raw, at, "");
+  memset(raw + at, ' ', 38);
+  at += 38;
+  at = book_u32(raw, at, 3);
+  at = book_str(raw, at, "a book of three games");
+  static const int ply[5] = {1, 2, 3, 1, 2};
+  static const char *const moves[5] = {"h2e2", "h7e7", "h0g2", "b2e2", "b9c7"};
+  static const char *const comments[5] = {"", "after two", "", "", ""};
+  at = book_game(raw, at, "one", ply, moves, comments, 5);
+  static const char *const bad[2] = {"h2e2", "a9a5"};
+  at = book_game(raw, at, "two", ply, bad, comments, 2);
+  at = book_game(raw, at, "three", ply, moves, comments, 3);
+  memcpy(file, "CCBridge", 8);
+  uint32_t v = 21, kind = 1, rawlen = (uint32_t)at;
+  memcpy(file + 8, &v, 4);
+  memcpy(file + 12, &kind, 4);
+  memcpy(file + 16, &rawlen, 4);
+  uLongf zn = sizeof file - 20;
+  cr_assert_eq(compress(file + 20, &zn, raw, at), Z_OK);
+  char path[256];
+  snprintf(path, sizeof path, "/tmp/xq_records_%d.CBL", (int)getpid());
+  write_file(path, file, 20 + zn);
+
+  xq_games *g;
+  xq_error err;
+  xq_record *r = new_record();
+  cr_assert_eq(xq_games_open(&g, path, XQ_PGN_VARIATIONS, &err), XQ_OK, "%s", err.msg);
+  cr_expect_eq(xq_games_format(g), XQ_FMT_CBL);
+  cr_assert_eq(xq_games_next(g, r, &err), 1, "%s", err.msg);
+  expect_test_tree(r, "CBL book");
+  cr_expect_str_eq(xq_record_tag(r, "Title"), "one");
+  cr_expect_str_eq(xq_record_tag(r, "Event"), "Book");
+  cr_expect_str_eq(xq_record_tag(r, "Red"), "Hu");
+  cr_expect_str_eq(xq_record_tag(r, "Creator"), "Creator");
+  cr_expect_eq(r->result, XQ_RESULT_DRAW);
+  cr_expect(r->comments[0].after == 0 && r->comments[0].len == 17 &&
+            !memcmp(r->text + r->comments[0].off, "line one\nline two", 17), "the root's comment");
+  cr_expect_eq(xq_games_next(g, r, &err), XQ_EILLEGAL);
+  cr_expect_eq(err.ply, 2, "%s", err.msg);
+  cr_assert_eq(xq_games_next(g, r, &err), 1, "%s", err.msg);
+  cr_expect_str_eq(xq_record_tag(r, "Title"), "three");
+  cr_expect_eq(r->n_moves, 3);
+  cr_expect_eq(xq_games_next(g, r, &err), 0);
+  xq_games_close(g);
+  remove(path);
+  drop_record(r);
+}
+
+/* 象棋桥's CBF: XML, the same tree as the CBR above. */
+Test(records, ccbridge_cbf)
+{
+  static const char xml[] =
+    "\xEF\xBB\xBF<?xml version=\"1.0\" encoding=\"UTF-8\"?>\r\n"
+    "<ChineseChessRecord Version=\"1.0\">\r\n <Head>\r\n  <Name>&lt;T&gt;</Name>\r\n"
+    "  <Red>Wu</Red>\r\n  <Black />\r\n  <RecordResult>2</RecordResult>\r\n"
+    "  <FEN>rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1</FEN>\r\n"
+    " </Head>\r\n <MoveList>\r\n"
+    "  <Move value=\"00-00\"><![CDATA[root]]></Move>\r\n"
+    "  <Move value=\"77-47\" branch=\"1\" />\r\n"
+    "  <Move value=\"72-42\"><![CDATA[after two]]></Move>\r\n"
+    "  <Move value=\"79-67\" end=\"1\" />\r\n"
+    "  <Move value=\"17-47\" />\r\n"
+    "  <Move value=\"10-22\" end=\"1\" />\r\n"
+    " </MoveList>\r\n</ChineseChessRecord>\r\n";
+  char path[256];
+  snprintf(path, sizeof path, "/tmp/xq_records_%d.cbf", (int)getpid());
+  write_file(path, xml, sizeof xml - 1);
+  xq_record *r = new_record();
+  cr_assert_eq(read_games(path, XQ_FMT_CBF, &r, 1), 1);
+  expect_test_tree(r, "CBF");
+  cr_expect_str_eq(xq_record_tag(r, "Title"), "<T>");
+  cr_expect_eq(r->result, XQ_RESULT_BLACK_WINS);
+  remove(path);
+  drop_record(r);
 }
 
 /* ---- the commands --------------------------------------------------- */
@@ -1548,7 +1854,7 @@ Test(records, dhtmlxq_branches_and_comments)
   xq_record *r = new_record();
   xq_error err;
   size_t used;
-  char got[LINE_MAX];
+  char got[TEXT_LINE_MAX];
 
   cr_assert_eq(xq_dhtmlxq_read(page, strlen(page), r, &used, &err), 1, "%s", err.msg);
   moves_text(r, got, sizeof got);
