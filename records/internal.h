@@ -118,6 +118,15 @@ int xq__cbl_next(const unsigned char *b, size_t len, size_t *at, xq_record *rec,
  * XQ_ENOMEM with `err`. (records/cbf.c) */
 int xq__cbf_read(const char *text, size_t len, xq_record *rec, xq_error *err);
 
+/* ---- SAN in PGN (records/san.c) ------------------------------------ */
+
+/* Read `text` as WinBoard's or pychess's xiangqi SAN (`Cbe2`, `c5`,
+ * `Rxb10+`) in `pos`, ranks counted from *base (0, 1, or -1 for either:
+ * a text the two counts read as two legal moves is ambiguous; when only
+ * one reads it, *base becomes that one). Returns XQ_OK with *m, or
+ * XQ_ENOTATION / XQ_EILLEGAL / XQ_EAMBIGUOUS with `err`. */
+int xq__san_parse(const xq_pos *pos, const char *text, int *base, xq_move *m, xq_error *err);
+
 /* ---- move trees in pre-order (records/tree.c) --------------------- */
 
 /* A branching point waiting for its sibling nodes: the line it adds to,

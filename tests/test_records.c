@@ -612,6 +612,35 @@ Test(records, pgn_past_the_variation_limits_keeps_the_game)
   drop_record(r);
 }
 
+/* WinBoard's xiangqi SAN (ranks 0-9) and pychess's (ranks 1-10): each
+ * game keeps to the count its moves read in; a text the two counts read
+ * as two legal moves is ambiguous. */
+Test(records, pgn_san_winboard_and_pychess)
+{
+  static const char winboard[] =
+    "[Variant \"xiangqi\"]\n\n1. Cbe2 Hc7 2. Hc2 Rb9 3. Rb0 c5 4. g4 Ch3 5. Hg2 Cxc3 6. Ea2 Ci3 *\n";
+  static const char pychess[] =
+    "[Variant \"Xiangqi\"]\n\n1. Cbe3 Hc8 2. Pc5 Rb10 3. Hc3 Pg6 4. Hi3 Hg8 5. Rb1 Ri9 *\n";
+  xq_record *r = new_record();
+  xq_error err;
+  char got[TEXT_LINE_MAX];
+  cr_assert_eq(read_text(winboard, 0, r, &err), 1, "%s", err.msg);
+  moves_text(r, got, sizeof got);
+  cr_expect_str_eq(got, "b2e2 b9c7 b0c2 a9b9 a0b0 c6c5 g3g4 h7h3 h0g2 h3c3 c0a2 c3i3");
+  cr_assert_eq(read_text(pychess, 0, r, &err), 1, "%s", err.msg);
+  moves_text(r, got, sizeof got);
+  cr_expect_str_eq(got, "b2e2 b9c7 c3c4 a9b9 b0c2 g6g5 h0i2 h9g7 a0b0 i9i8");
+  /* Ri2 is i0i2 counted from 0 and i0i1 counted from 1 */
+  cr_expect_eq(read_text("[Variant \"xiangqi\"]\n\n1. Ri2 *\n", 0, r, &err), XQ_EAMBIGUOUS,
+               "%s", err.msg);
+  /* ... but not once the game has shown its count */
+  cr_assert_eq(read_text("[Variant \"xiangqi\"]\n\n1. Cbe2 Hc7 2. Ri2 *\n", 0, r, &err), 1, "%s",
+               err.msg);
+  moves_text(r, got, sizeof got);
+  cr_expect_str_eq(got, "b2e2 b9c7 i0i2");
+  drop_record(r);
+}
+
 Test(records, pgn_line_too_long)
 {
   size_t n = XQ_PGN_LINE_MAX + 100;
