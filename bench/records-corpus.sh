@@ -29,8 +29,11 @@ judge=--no-judge
 [ "${JUDGE:-0}" = 1 ] && judge=
 batch=${BATCH:-300}
 
-# format name <- extensions (htm, html and dhtml are pages: DhtmlXQ or PGN)
-formats='xqf:xqf pgn:pgn html:htm,html,dhtml'
+# format name <- extensions (htm, html and dhtml are pages: DhtmlXQ, PGN
+# or move lists; txt, wxf and ubb text: move lists, playok.com WXF, UBB, or
+# no record at all)
+formats='xqf:xqf pgn:pgn html:htm,html,dhtml text:txt,wxf,ubb cbl:cbl cbr:cbr cbf:cbf'
+formats="$formats mxq:mxq che:che pfc:pfc"
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

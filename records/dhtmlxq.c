@@ -8,7 +8,6 @@
 #define _GNU_SOURCE /* memmem */
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "internal.h"
 
@@ -55,54 +54,6 @@ static int decode_moves(const char *s, size_t n, xq_move *out, int max)
     out[k++] = XQ_MOVE(XQ_SQ(fx, 9 - fy), XQ_SQ(tx, 9 - ty));
   }
   return k;
-}
-
-/* A glyph of the result text and what it says. */
-typedef struct glyph {
-  const char *s;
-  int v;
-} glyph;
-
-/* The earliest of the n glyphs g[] in v: its place (NULL: none) and, in
- * *val, what it says. */
-static const char *earliest(const char *v, const glyph *g, size_t n, int *val)
-{
-  const char *at = NULL;
-  for (size_t i = 0; i < n; i++) {
-    const char *p = strstr(v, g[i].s);
-    if (p && (!at || p < at)) {
-      at = p;
-      *val = g[i].v;
-    }
-  }
-  return at;
-}
-
-/* Result of the result tag: wxf.ca's W / L / D (Red wins, loses, draws),
- * PGN's 1-0 / 0-1 / 1/2-1/2, or free text naming a side and an outcome
- * (红胜, 紅方勝, 黑方胜, 先负, ...; 和棋, 和局: a draw). */
-static xq_result parse_result(const char *v)
-{
-  static const struct { const char *code; xq_result r; } codes[] = {
-    {"W", XQ_RESULT_RED_WINS}, {"L", XQ_RESULT_BLACK_WINS}, {"D", XQ_RESULT_DRAW},
-    {"1-0", XQ_RESULT_RED_WINS}, {"0-1", XQ_RESULT_BLACK_WINS}, {"1/2-1/2", XQ_RESULT_DRAW}};
-  /* side glyphs (1 = Red, the first mover) and outcome glyphs (1 = wins) */
-  static const glyph sides[] = {
-    {"\xE7\xBA\xA2", 1}, {"\xE7\xB4\x85", 1}, {"\xE5\x85\x88", 1}, /* 红 紅 先 */
-    {"\xE9\xBB\x91", 0}, {"\xE5\x90\x8E", 0}, {"\xE5\xBE\x8C", 0}}; /* 黑 后 後 */
-  static const glyph outcomes[] = {
-    {"\xE8\x83\x9C", 1}, {"\xE5\x8B\x9D", 1}, /* 胜 勝 */
-    {"\xE8\xB4\x9F", 0}, {"\xE8\xB2\xA0", 0}, /* 负 負 */
-    {"\xE8\xB4\xA5", 0}, {"\xE6\x95\x97", 0}}; /* 败 敗 */
-
-  for (size_t i = 0; i < sizeof codes / sizeof codes[0]; i++)
-    if (!strcasecmp(v, codes[i].code)) return codes[i].r;
-  if (strstr(v, "\xE5\x92\x8C")) return XQ_RESULT_DRAW; /* 和 */
-  int red = 0, wins = 0;
-  const char *side = earliest(v, sides, sizeof sides / sizeof sides[0], &red);
-  if (!side || !earliest(side, outcomes, sizeof outcomes / sizeof outcomes[0], &wins))
-    return XQ_RESULT_UNKNOWN;
-  return red == wins ? XQ_RESULT_RED_WINS : XQ_RESULT_BLACK_WINS;
 }
 
 /* A branch found in the block, before it is attached. */
@@ -423,7 +374,7 @@ static void read_info_tag(xq_record *rec, const dtag *d)
   while (n && (value[n - 1] == ' ' || value[n - 1] == '\n' || value[n - 1] == '\r')) value[--n] = '\0';
   if (!n) return;
   if (!strcmp(d->name, "result")) {
-    rec->result = parse_result(value);
+    rec->result = xq__result_text(value);
     return;
   }
   if (!strcmp(d->name, "open")) {

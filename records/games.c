@@ -78,13 +78,18 @@ static xq_rec_format signature(const char *b, size_t n)
     if (n >= sigs[i].len && !memcmp(b, sigs[i].magic, sigs[i].len)) return sigs[i].fmt;
   size_t head = n < 1024 ? n : 1024;
   if (memmem(b, head, "<ChineseChessRecord", 19)) return XQ_FMT_CBF;
+  if (memmem(b, head, "<n version", 10) || memmem(b, head, "[pfchessrecord]", 15))
+    return XQ_FMT_PFC;
+  if (xq__mxq_sniff(b, n)) return XQ_FMT_MXQ;
+  if (xq__che_sniff(b, n)) return XQ_FMT_CHE;
   return XQ_FMT_PGN;
 }
 
 /* The format of the file `f` (read from its start): by its signature,
  * DhtmlXQ when a block starts anywhere in its first XQ_DHTMLXQ_INPUT_MAX
- * bytes (pages carry them after long scripts and other text), PGN
- * otherwise. Returns XQ_OK, XQ_EIO or XQ_ENOMEM. */
+ * bytes (pages carry them after long scripts and other text), PGN when a
+ * tag line comes first in its first bytes, else games as plain text (or
+ * none). Returns XQ_OK, XQ_EIO or XQ_ENOMEM. */
 static int sniff(FILE *f, xq_rec_format *fmt)
 {
   static const char *const opens[2] = {"[DhtmlXQ]", "[DhtmlXQiFrame]"};
@@ -92,9 +97,11 @@ static int sniff(FILE *f, xq_rec_format *fmt)
   char *b = malloc(SNIFF_LEN + KEEP);
   if (!b) return XQ_ENOMEM;
   size_t have = 0, total = 0, n;
+  int text = 0;
   *fmt = XQ_FMT_PGN;
   while (total < XQ_DHTMLXQ_INPUT_MAX && (n = fread(b + have, 1, SNIFF_LEN, f)) > 0) {
     if (total == 0 && (*fmt = signature(b, n)) != XQ_FMT_PGN) break;
+    if (total == 0) text = xq__text_sniff(b, n);
     total += n;
     have += n;
     if (memmem(b, have, opens[0], strlen(opens[0])) || memmem(b, have, opens[1], strlen(opens[1]))) {
@@ -105,32 +112,15 @@ static int sniff(FILE *f, xq_rec_format *fmt)
     memmove(b, b + have - keep, keep);
     have = keep;
   }
+  /* no tag line and no move list: no PGN either (prose, a page, data of
+   * another kind), whose lines the text reader finds no game in */
+  if (*fmt == XQ_FMT_PGN && text != 2) *fmt = XQ_FMT_TEXT;
   int rc = ferror(f) ? XQ_EIO : XQ_OK;
   free(b);
   return rc;
 }
 
 /* ---- the formats read whole ---------------------------------------- */
-
-/* A GBK or BIG5 page converted whole to UTF-8. */
-static int to_utf8(char **data, size_t *len, xq_error *err)
-{
-  if (xq_utf8_valid(*data, *len)) return XQ_OK;
-  xq__decoder dec;
-  xq__decoder_init(&dec);
-  size_t cap = *len * 2 + 1;
-  char *u = malloc(cap);
-  int n = u && cap < 0x7FFFFFFF ? xq__decode(&dec, *data, *len, u, cap) : -1;
-  xq__decoder_close(&dec);
-  if (n < 0) {
-    free(u);
-    return xq__rec_fail(err, XQ_ENOMEM, -1, 0, "cannot convert the page to UTF-8");
-  }
-  free(*data);
-  *data = u;
-  *len = (size_t)n;
-  return XQ_OK;
-}
 
 /* One game a file (XQF, CBR): read at the first call, done after it. */
 static int xqf_next(xq_games *g, xq_record *rec, xq_error *err)
@@ -157,9 +147,44 @@ static int cbf_next(xq_games *g, xq_record *rec, xq_error *err)
   return rc == XQ_OK ? 1 : rc;
 }
 
+/* One game a file (MXQ, CHE, PFC): read at the first call. */
+static int once(xq_games *g, int (*read)(const char *, size_t, xq_record *, xq_error *),
+                xq_record *rec, xq_error *err)
+{
+  if (g->at) return 0;
+  g->at = g->len;
+  int rc = read(g->data, g->len, rec, err);
+  return rc == XQ_OK ? 1 : rc;
+}
+
+static int mxq_next(xq_games *g, xq_record *rec, xq_error *err)
+{
+  return once(g, xq__mxq_read, rec, err);
+}
+
+static int che_next(xq_games *g, xq_record *rec, xq_error *err)
+{
+  return once(g, xq__che_read, rec, err);
+}
+
+static int pfc_next(xq_games *g, xq_record *rec, xq_error *err)
+{
+  return once(g, xq__pfc_read, rec, err);
+}
+
 static int cbl_next(xq_games *g, xq_record *rec, xq_error *err)
 {
   return xq__cbl_next((const unsigned char *)g->data, g->len, &g->at, rec, err);
+}
+
+/* rec->line, counted from g->at, made a line of the file once g->at
+ * moved on by `used` bytes. */
+static void count_lines(xq_games *g, xq_record *rec, size_t used)
+{
+  long line = g->lines + rec->line;
+  for (size_t i = g->at; i < g->at + used; i++) g->lines += g->data[i] == '\n';
+  g->at += used;
+  rec->line = line;
 }
 
 /* The next DhtmlXQ block, its line counted from the start of the file. */
@@ -167,10 +192,15 @@ static int dhtmlxq_next(xq_games *g, xq_record *rec, xq_error *err)
 {
   size_t used = 0;
   int rc = xq_dhtmlxq_read(g->data + g->at, g->len - g->at, rec, &used, err);
-  long line = g->lines + rec->line;
-  for (size_t i = g->at; i < g->at + used; i++) g->lines += g->data[i] == '\n';
-  g->at += used;
-  rec->line = line;
+  count_lines(g, rec, used);
+  return rc;
+}
+
+static int text_next(xq_games *g, xq_record *rec, xq_error *err)
+{
+  size_t at = g->at;
+  int rc = xq__text_next(g->data, g->len, &at, rec, err);
+  count_lines(g, rec, at - g->at);
   return rc;
 }
 
@@ -181,10 +211,14 @@ static const struct whole_format {
   int (*next)(xq_games *g, xq_record *rec, xq_error *err); /* 1 game, 0 end, < 0 bad game */
 } wholes[] = {
   {XQ_FMT_XQF, XQ_XQF_FILE_MAX, NULL, xqf_next},
-  {XQ_FMT_DHTMLXQ, XQ_DHTMLXQ_INPUT_MAX, to_utf8, dhtmlxq_next},
+  {XQ_FMT_DHTMLXQ, XQ_DHTMLXQ_INPUT_MAX, xq__text_to_utf8, dhtmlxq_next},
   {XQ_FMT_CBL, XQ_CCBRIDGE_FILE_MAX, xq__cbl_prepare, cbl_next},
   {XQ_FMT_CBR, XQ_CCBRIDGE_FILE_MAX, NULL, cbr_next},
   {XQ_FMT_CBF, XQ_CCBRIDGE_FILE_MAX, NULL, cbf_next},
+  {XQ_FMT_TEXT, XQ_DHTMLXQ_INPUT_MAX, xq__text_prepare, text_next},
+  {XQ_FMT_MXQ, XQ_DHTMLXQ_INPUT_MAX, NULL, mxq_next},
+  {XQ_FMT_CHE, XQ_DHTMLXQ_INPUT_MAX, NULL, che_next},
+  {XQ_FMT_PFC, XQ_DHTMLXQ_INPUT_MAX, xq__text_to_utf8, pfc_next},
 };
 
 int xq_games_open(xq_games **out, const char *path, int flags, xq_error *err)

@@ -23,6 +23,12 @@ void xq__rec_prefix(xq_error *err, const char *prefix);
  * its printf-style message when it is the first. Cannot fail. */
 void xq__rec_warn(xq_record *rec, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* The result a text gives: wxf.ca's W / L / D (Red wins, loses, draws),
+ * PGN's 1-0 / 0-1 / 1/2-1/2, or free text naming a side and an outcome
+ * (红胜, 紅方勝, 黑方胜, 先负, ...; any text with 和: a draw);
+ * XQ_RESULT_UNKNOWN for anything else. Cannot fail. (records/text.c) */
+xq_result xq__result_text(const char *v);
+
 /* ---- the standard start (records/record.c) ------------------------ */
 
 /* The standard start position, made once per thread (every record and
@@ -63,6 +69,45 @@ void xq__decoder_close(xq__decoder *d);
 /* s[0..n) as UTF-8 into out (cap bytes, terminated). Returns the length
  * or XQ_ELIMIT (cap too small) / XQ_EINVAL (no converter). */
 int xq__decode(xq__decoder *d, const char *s, size_t n, char *out, size_t cap);
+
+/* A file read whole (*data, *len; malloc'd) made UTF-8 in its place when
+ * it is not: GB18030 or BIG5, whichever reads like a game record.
+ * Returns XQ_OK or XQ_ENOMEM with `err`. */
+int xq__text_to_utf8(char **data, size_t *len, xq_error *err);
+
+/* ---- games as plain text (records/textgames.c) --------------------- */
+
+/* What a file starting with head[0..n) holds, line by line (a page is
+ * looked at as text): 2 when a PGN tag line comes first; 1 when games as
+ * plain text do (a numbered move list whose first move is legal from the
+ * start, playok.com's START{, a UBB move list); 0 for neither. Cannot
+ * fail. */
+int xq__text_sniff(const char *head, size_t n);
+
+/* Make a text file read whole ready for xq__text_next: UTF-8, a page made
+ * text. Returns as xq__text_to_utf8. */
+int xq__text_prepare(char **data, size_t *len, xq_error *err);
+
+/* The next game of the text s[0..len) at or after *at into `rec` (reset
+ * here): its header lines as tags, its moves from the standard start;
+ * *at moves past it and rec->line is the line it starts on, counted from
+ * the old *at (1 = its first). Returns 1, 0 when no game is left, or a
+ * negative code for a game whose move does not read (the next call goes
+ * on after it). */
+int xq__text_next(const char *s, size_t len, size_t *at, xq_record *rec, xq_error *err);
+
+/* ---- the clients of game sites (records/sitegames.c), PFC (pfc.c) -- */
+
+/* Whether s[0..n) (the start of a file) is 象棋世家's MXQ / QQ象棋's CHE. */
+int xq__mxq_sniff(const char *s, size_t n);
+int xq__che_sniff(const char *s, size_t n);
+
+/* Read the one game of an MXQ (GBK strings), CHE or PFC (XML, UTF-8) file
+ * s[0..n) into `rec` (reset here). Returns XQ_OK or XQ_ENOTATION /
+ * XQ_EFEN / XQ_EILLEGAL / XQ_ELIMIT / XQ_ENOMEM with `err`. */
+int xq__mxq_read(const char *s, size_t n, xq_record *rec, xq_error *err);
+int xq__che_read(const char *s, size_t n, xq_record *rec, xq_error *err);
+int xq__pfc_read(const char *s, size_t n, xq_record *rec, xq_error *err);
 
 /* ---- piece tables (records/text.c) -------------------------------- */
 

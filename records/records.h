@@ -329,7 +329,11 @@ typedef enum {
   XQ_FMT_DHTMLXQ,
   XQ_FMT_CBL,     /* 象棋桥 library: CBR records, or an older zlib book */
   XQ_FMT_CBR,     /* 象棋桥 single record */
-  XQ_FMT_CBF      /* 象棋桥 XML record */
+  XQ_FMT_CBF,     /* 象棋桥 XML record */
+  XQ_FMT_TEXT,    /* games as plain text: move lists, playok.com WXF, UBB */
+  XQ_FMT_MXQ,     /* 象棋世家 */
+  XQ_FMT_CHE,     /* QQ象棋 */
+  XQ_FMT_PFC      /* 鹏飞象棋, vschess (XML tree) */
 } xq_rec_format;
 
 typedef struct xq_games xq_games;

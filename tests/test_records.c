@@ -1778,6 +1778,113 @@ Test(records, ccbridge_cbf)
   drop_record(r);
 }
 
+/* ---- games as plain text, and the game sites' files ------------------ */
+
+/* Write `text` to a file named with `ext` and read its games (at most
+ * 4) in format `fmt`; returns how many. */
+static int text_games(const char *text, size_t n, const char *ext, xq_rec_format fmt,
+                      xq_record **r)
+{
+  char path[256];
+  snprintf(path, sizeof path, "/tmp/xq_records_%d.%s", (int)getpid(), ext);
+  write_file(path, text, n);
+  int k = read_games(path, fmt, r, 4);
+  remove(path);
+  return k;
+}
+
+/* Move lists in text files and pages, without tags: the header lines
+ * before each list give its tags. */
+Test(records, text_move_lists)
+{
+  static const char txt[] =
+    "说明：这些对局没有 PGN 标记。\n\n第一站\n吉林洪智  红先胜  上海林宏敏\n\n"
+    "  1. 炮二平五  马８进７    2. 马二进三  车９平８\n  3. 车一平二\n\n"
+    "上海胡荣华  红先和  江苏王斌\n 1.相三进五  炮８平６\n\n"
+    "标题: 顺手炮\n红方: 甲\n黑方: 乙\n结果: 红胜\n----------\n"
+    "  1. 炮二平五  炮８平５    2. 马二进三  马８进７\n----------\n棋谱由软件生成\n";
+  static const char html[] =
+    "<html><head><script>var a = \"1. 炮二平五\";</script></head><body>\n"
+    "<p>对局名称：测试&nbsp;赛</p><p>红方：胡荣华</p><table>"
+    "<tr><td>1. 相三进五</td><td>卒7进1</td></tr><tr><td>2. 兵七进一</td><td>马8进7</td></tr>"
+    "</table><p>（和）</p></body></html>\n";
+  xq_record *r[4] = {new_record(), new_record(), new_record(), new_record()};
+  char got[TEXT_LINE_MAX];
+  cr_assert_eq(text_games(txt, sizeof txt - 1, "txt", XQ_FMT_TEXT, r), 3);
+  moves_text(r[0], got, sizeof got);
+  cr_expect_str_eq(got, "h2e2 h9g7 h0g2 i9h9 i0h0");
+  cr_expect_str_eq(xq_record_tag(r[0], "Red"), "吉林洪智");
+  cr_expect_str_eq(xq_record_tag(r[0], "Black"), "上海林宏敏");
+  cr_expect_eq(r[0]->result, XQ_RESULT_RED_WINS);
+  cr_expect_eq(r[0]->line, 6, "the game's first move line");
+  cr_expect_eq(r[1]->n_moves, 2);
+  cr_expect_eq(r[1]->result, XQ_RESULT_DRAW);
+  cr_expect_str_eq(xq_record_tag(r[2], "Title"), "顺手炮");
+  cr_expect_str_eq(xq_record_tag(r[2], "Red"), "甲");
+  cr_expect_eq(r[2]->result, XQ_RESULT_RED_WINS);
+  cr_expect_eq(r[2]->n_moves, 4);
+  cr_assert_eq(text_games(html, sizeof html - 1, "html", XQ_FMT_TEXT, r), 1);
+  moves_text(r[0], got, sizeof got);
+  cr_expect_str_eq(got, "g0e2 g6g5 c3c4 h9g7");
+  cr_expect_str_eq(xq_record_tag(r[0], "Event"), "测试 赛");
+  cr_expect_str_eq(xq_record_tag(r[0], "Red"), "胡荣华");
+  cr_expect_eq(r[0]->result, XQ_RESULT_DRAW);
+  for (int i = 0; i < 4; i++) drop_record(r[i]);
+}
+
+/* playok.com's WXF files (FORMAT, RED, ..., START{ ... }END, marks before
+ * move numbers) and bare UBB move lists (rows counted from the top or
+ * from the bottom: the count in which the moves are legal). */
+Test(records, text_playok_wxf_and_ubb)
+{
+  static const char wxf[] =
+    "FORMAT  \tWXF\nGAME    \nRED     \tHu;;;\nBLACK   \tLiu;;;\nDATE    \t24-12-2022\n\n"
+    "START{\n 1.  C2.5  H8+7     !!2.  H2+3  R9.8\n 3.  R1.2!\n}END\n";
+  static const char ubb_top[] = "77477242\n", ubb_bottom[] = "72427967\n";
+  xq_record *r[4] = {new_record(), new_record(), new_record(), new_record()};
+  char got[TEXT_LINE_MAX];
+  cr_assert_eq(text_games(wxf, sizeof wxf - 1, "wxf", XQ_FMT_TEXT, r), 1);
+  moves_text(r[0], got, sizeof got);
+  cr_expect_str_eq(got, "h2e2 h9g7 h0g2 i9h9 i0h0");
+  cr_expect_str_eq(xq_record_tag(r[0], "Red"), "Hu");
+  cr_expect_str_eq(xq_record_tag(r[0], "Black"), "Liu");
+  cr_assert_eq(text_games(ubb_top, sizeof ubb_top - 1, "ubb", XQ_FMT_TEXT, r), 1);
+  moves_text(r[0], got, sizeof got);
+  cr_expect_str_eq(got, "h2e2 h7e7");
+  cr_assert_eq(text_games(ubb_bottom, sizeof ubb_bottom - 1, "ubb", XQ_FMT_TEXT, r), 1);
+  moves_text(r[0], got, sizeof got);
+  cr_expect_str_eq(got, "h2e2 h9g7");
+  for (int i = 0; i < 4; i++) drop_record(r[i]);
+}
+
+/* 象棋世家's MXQ, QQ象棋's CHE, 鹏飞象棋's PFC (its default child first). */
+Test(records, mxq_che_pfc)
+{
+  static const char mxq[] = "\x04Site\x0a" "2003-05-21\x0f" "Hu(1)-\xB8\xBA-Liu(2)\x04" "1630"
+                            "\x05Moves\x05" "7C-4C\x05" "7J-6H\x04" "Ends\x0b" "CommentsEnd";
+  static const char che[] = "1 2 9 32 1 2 1 2 4 0 1 0 25 32 0 7 1 7 4 0 2 0";
+  static const char pfc[] =
+    "<?xml version=\"1.0\" encoding=\"utf-8\"?><n version=\"2\" win=\"1-0\" "
+    "m=\"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1\" c=\"root\">"
+    "<n m=\"b2e2\"><n m=\"b9c7\"/></n><n m=\"h2e2\" default=\"true\"><n m=\"h7e7\" c=\"after "
+    "two\"><n m=\"h0g2\"/></n></n></n>";
+  xq_record *r[4] = {new_record(), new_record(), new_record(), new_record()};
+  char got[TEXT_LINE_MAX];
+  cr_assert_eq(text_games(mxq, sizeof mxq - 1, "mxq", XQ_FMT_MXQ, r), 1);
+  moves_text(r[0], got, sizeof got);
+  cr_expect_str_eq(got, "h2e2 h9g7");
+  cr_expect_str_eq(xq_record_tag(r[0], "Red"), "Hu(1)");
+  cr_expect_str_eq(xq_record_tag(r[0], "Black"), "Liu(2)");
+  cr_expect_eq(r[0]->result, XQ_RESULT_BLACK_WINS);
+  cr_assert_eq(text_games(che, sizeof che - 1, "che", XQ_FMT_CHE, r), 1);
+  moves_text(r[0], got, sizeof got);
+  cr_expect_str_eq(got, "h2e2 h7e7");
+  cr_assert_eq(text_games(pfc, sizeof pfc - 1, "pfc", XQ_FMT_PFC, r), 1);
+  expect_test_tree(r[0], "PFC");
+  cr_expect_eq(r[0]->result, XQ_RESULT_RED_WINS);
+  for (int i = 0; i < 4; i++) drop_record(r[i]);
+}
+
 /* ---- the commands --------------------------------------------------- */
 
 Test(records, convert_command_leaves_out_bad_games)
