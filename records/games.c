@@ -68,8 +68,9 @@ static int slurp(FILE *f, size_t max, char **out, size_t *len, xq_error *err)
  * (XQ_FMT_PGN: none). */
 static xq_rec_format signature(const char *b, size_t n)
 {
+  if (n >= 3 && b[0] == 'X' && b[1] == 'Q' && (unsigned char)b[2] < 0x20)
+    return XQ_FMT_XQF; /* "XQ" and a version byte, not text ("XQF tools") */
   static const struct { const char *magic; size_t len; xq_rec_format fmt; } sigs[] = {
-    {"XQ", 2, XQ_FMT_XQF},
     {"CCBridge Record", 16, XQ_FMT_CBR},    /* the NUL included */
     {"CCBridgeLibrary", 16, XQ_FMT_CBL},
     {"CCBridge\x15\0\0", 11, XQ_FMT_CBL}, /* an older book, version 21 */

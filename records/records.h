@@ -339,7 +339,8 @@ typedef enum {
 typedef struct xq_games xq_games;
 
 /* Open `path` ("-" = standard input, read as PGN) and detect its format
- * from its content: a signature ("XQ" = XQF, "CCBridge Record" = CBR,
+ * from its content: a signature ("XQ" and a version byte = XQF,
+ * "CCBridge Record" = CBR,
  * "CCBridgeLibrary" or "CCBridge" version 21 = CBL, <ChineseChessRecord>
  * = CBF), a [DhtmlXQ] or [DhtmlXQiFrame] block anywhere in the first
  * XQ_DHTMLXQ_INPUT_MAX bytes = DhtmlXQ, anything else PGN. PGN is

@@ -1829,6 +1829,9 @@ Test(records, text_move_lists)
   cr_expect_str_eq(xq_record_tag(r[0], "Event"), "测试 赛");
   cr_expect_str_eq(xq_record_tag(r[0], "Red"), "胡荣华");
   cr_expect_eq(r[0]->result, XQ_RESULT_DRAW);
+  /* prose, even one starting "XQ" as an XQF file does, holds no game */
+  static const char readme[] = "XQFTOOLS: tools for XQF files.\n1. Copy them.\n";
+  cr_expect_eq(text_games(readme, sizeof readme - 1, "txt", XQ_FMT_TEXT, r), 0);
   for (int i = 0; i < 4; i++) drop_record(r[i]);
 }
 
