@@ -1976,6 +1976,44 @@ Test(records, commands_cut_variations_and_count_unrecorded_results)
   drop_record(r);
 }
 
+/* stats reads several files in one run: the counts are their sums, each
+ * message names its file, and a file that reads no game makes it exit 1. */
+Test(records, stats_reads_several_files)
+{
+  char a[256], b[256], cmd[1024], res[4096];
+  snprintf(a, sizeof a, "/tmp/xq_records_sa_%d.pgn", (int)getpid());
+  snprintf(b, sizeof b, "/tmp/xq_records_sb_%d.pgn", (int)getpid());
+  FILE *f = fopen(a, "w");
+  cr_assert_not_null(f);
+  fputs("[Event \"one\"]\n\n1. h2e2 h7e7 *\n\n[Event \"two\"]\n\n1. h2e2 *\n", f);
+  fclose(f);
+  f = fopen(b, "w");
+  cr_assert_not_null(f);
+  fputs("[Event \"three\"]\n\n1. b2e2 *\n", f);
+  fclose(f);
+  snprintf(cmd, sizeof cmd, "'%s' stats '%s' '%s' --no-judge 2>&1", XQ_BINARY, a, b);
+  FILE *p = popen(cmd, "r");
+  cr_assert_not_null(p);
+  size_t n = fread(res, 1, sizeof res - 1, p);
+  res[n] = '\0';
+  cr_expect_eq(WEXITSTATUS(pclose(p)), 0, "%s", res);
+  cr_expect(strstr(res, "files       2") && strstr(res, "games       3") &&
+            strstr(res, "plies       4"), "%s", res);
+  f = fopen(b, "w");
+  cr_assert_not_null(f);
+  fputs("[Event \"bad\"]\n\n1. a0a5 *\n", f);
+  fclose(f);
+  p = popen(cmd, "r");
+  cr_assert_not_null(p);
+  n = fread(res, 1, sizeof res - 1, p);
+  res[n] = '\0';
+  cr_expect_eq(WEXITSTATUS(pclose(p)), 1, "a file that reads no game: %s", res);
+  cr_expect(strstr(res, b) && strstr(res, "no game read") && strstr(res, "games       2"), "%s",
+            res);
+  remove(a);
+  remove(b);
+}
+
 /* ---- DhtmlXQ branches as dpxq.com writes them ------------------------- */
 
 Test(records, dhtmlxq_branches_and_comments)
