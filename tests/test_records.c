@@ -1040,6 +1040,20 @@ static void start_slots(int sq[32])
   }
 }
 
+/* Slots of a diagram: the Red general, a Red rook and the Black general
+ * on the squares named, no other piece. */
+static void diagram_slots(int sq[32], const char *red_king, const char *red_rook,
+                          const char *black_king)
+{
+  for (int i = 0; i < 32; i++) sq[i] = -1;
+  sq[4] = xqf_sq(red_king);
+  sq[0] = xqf_sq(red_rook);
+  sq[20] = xqf_sq(black_king);
+}
+
+/* Key bytes of the encrypted versions, any will do. */
+static const unsigned char some_key[8] = {0xEF, 0xFA, 0x5D, 0x2D, 0x7C, 0x58, 0xDF, 0x29};
+
 /* The tree built in the tests: 1. h2e2 h7e7 2. h0g2, with 1. b2e2 b9c7 as
  * a variation of the first move, and comments. */
 static int test_tree(xnode *t)
@@ -1306,16 +1320,12 @@ Test(records, xqf_root_promising_a_missing_move_is_a_position)
 {
   static unsigned char buf[4096];
   int sq[32];
-  for (int i = 0; i < 32; i++) sq[i] = -1;
-  sq[4] = xqf_sq("d0");  /* Red king */
-  sq[0] = xqf_sq("a5");  /* Red rook */
-  sq[20] = xqf_sq("e9"); /* Black king */
+  diagram_slots(sq, "d0", "a5", "e9");
   const xnode root[] = {{0, 0, 1, 0, NULL}}; /* has_next, and nothing after it */
-  unsigned char key[8] = {0x13, 0x57, 0x9B, 0xDF, 0x24, 0x68, 0xAC, 0xE0};
   xq_record *r = new_record();
   xq_error err;
   for (int v = 10; v <= 18; v += 8) {
-    size_t len = build_xqf(buf, v, key, sq, 3, root, 1);
+    size_t len = build_xqf(buf, v, some_key, sq, 3, root, 1);
     cr_assert_eq(xq_xqf_read(buf, len, r, NULL, &err), XQ_OK, "v%d: %s", v, err.msg);
     cr_expect_eq(r->n_moves, 0);
     char fen[XQ_FEN_MAX];
@@ -1793,6 +1803,17 @@ static int text_games(const char *text, size_t n, const char *ext, xq_rec_format
   return k;
 }
 
+/* Read `text` (a file ending in `ext`) in format `fmt`: `games` games,
+ * the first with the moves `moves` (UCCI, space-separated). */
+static void expect_text_games(const char *text, size_t n, const char *ext, xq_rec_format fmt,
+                              xq_record **r, int games, const char *moves)
+{
+  char got[TEXT_LINE_MAX];
+  cr_assert_eq(text_games(text, n, ext, fmt, r), games, "%s", ext);
+  moves_text(r[0], got, sizeof got);
+  cr_expect_str_eq(got, moves, "%s", ext);
+}
+
 /* Move lists in text files and pages, without tags: the header lines
  * before each list give its tags. */
 Test(records, text_move_lists)
@@ -1809,10 +1830,8 @@ Test(records, text_move_lists)
     "<tr><td>1. 相三进五</td><td>卒7进1</td></tr><tr><td>2. 兵七进一</td><td>马8进7</td></tr>"
     "</table><p>（和）</p></body></html>\n";
   xq_record *r[4] = {new_record(), new_record(), new_record(), new_record()};
-  char got[TEXT_LINE_MAX];
-  cr_assert_eq(text_games(txt, sizeof txt - 1, "txt", XQ_FMT_TEXT, r), 3);
-  moves_text(r[0], got, sizeof got);
-  cr_expect_str_eq(got, "h2e2 h9g7 h0g2 i9h9 i0h0");
+  expect_text_games(txt, sizeof txt - 1, "txt", XQ_FMT_TEXT, r, 3,
+                    "h2e2 h9g7 h0g2 i9h9 i0h0");
   cr_expect_str_eq(xq_record_tag(r[0], "Red"), "吉林洪智");
   cr_expect_str_eq(xq_record_tag(r[0], "Black"), "上海林宏敏");
   cr_expect_eq(r[0]->result, XQ_RESULT_RED_WINS);
@@ -1823,9 +1842,8 @@ Test(records, text_move_lists)
   cr_expect_str_eq(xq_record_tag(r[2], "Red"), "甲");
   cr_expect_eq(r[2]->result, XQ_RESULT_RED_WINS);
   cr_expect_eq(r[2]->n_moves, 4);
-  cr_assert_eq(text_games(html, sizeof html - 1, "html", XQ_FMT_TEXT, r), 1);
-  moves_text(r[0], got, sizeof got);
-  cr_expect_str_eq(got, "g0e2 g6g5 c3c4 h9g7");
+  expect_text_games(html, sizeof html - 1, "html", XQ_FMT_TEXT, r, 1,
+                    "g0e2 g6g5 c3c4 h9g7");
   cr_expect_str_eq(xq_record_tag(r[0], "Event"), "测试 赛");
   cr_expect_str_eq(xq_record_tag(r[0], "Red"), "胡荣华");
   cr_expect_eq(r[0]->result, XQ_RESULT_DRAW);
@@ -1845,18 +1863,14 @@ Test(records, text_playok_wxf_and_ubb)
     "START{\n 1.  C2.5  H8+7     !!2.  H2+3  R9.8\n 3.  R1.2!\n}END\n";
   static const char ubb_top[] = "77477242\n", ubb_bottom[] = "72427967\n";
   xq_record *r[4] = {new_record(), new_record(), new_record(), new_record()};
-  char got[TEXT_LINE_MAX];
-  cr_assert_eq(text_games(wxf, sizeof wxf - 1, "wxf", XQ_FMT_TEXT, r), 1);
-  moves_text(r[0], got, sizeof got);
-  cr_expect_str_eq(got, "h2e2 h9g7 h0g2 i9h9 i0h0");
+  expect_text_games(wxf, sizeof wxf - 1, "wxf", XQ_FMT_TEXT, r, 1,
+                    "h2e2 h9g7 h0g2 i9h9 i0h0");
   cr_expect_str_eq(xq_record_tag(r[0], "Red"), "Hu");
   cr_expect_str_eq(xq_record_tag(r[0], "Black"), "Liu");
-  cr_assert_eq(text_games(ubb_top, sizeof ubb_top - 1, "ubb", XQ_FMT_TEXT, r), 1);
-  moves_text(r[0], got, sizeof got);
-  cr_expect_str_eq(got, "h2e2 h7e7");
-  cr_assert_eq(text_games(ubb_bottom, sizeof ubb_bottom - 1, "ubb", XQ_FMT_TEXT, r), 1);
-  moves_text(r[0], got, sizeof got);
-  cr_expect_str_eq(got, "h2e2 h9g7");
+  expect_text_games(ubb_top, sizeof ubb_top - 1, "ubb", XQ_FMT_TEXT, r, 1,
+                    "h2e2 h7e7");
+  expect_text_games(ubb_bottom, sizeof ubb_bottom - 1, "ubb", XQ_FMT_TEXT, r, 1,
+                    "h2e2 h9g7");
   for (int i = 0; i < 4; i++) drop_record(r[i]);
 }
 
@@ -1872,16 +1886,13 @@ Test(records, mxq_che_pfc)
     "<n m=\"b2e2\"><n m=\"b9c7\"/></n><n m=\"h2e2\" default=\"true\"><n m=\"h7e7\" c=\"after "
     "two\"><n m=\"h0g2\"/></n></n></n>";
   xq_record *r[4] = {new_record(), new_record(), new_record(), new_record()};
-  char got[TEXT_LINE_MAX];
-  cr_assert_eq(text_games(mxq, sizeof mxq - 1, "mxq", XQ_FMT_MXQ, r), 1);
-  moves_text(r[0], got, sizeof got);
-  cr_expect_str_eq(got, "h2e2 h9g7");
+  expect_text_games(mxq, sizeof mxq - 1, "mxq", XQ_FMT_MXQ, r, 1,
+                    "h2e2 h9g7");
   cr_expect_str_eq(xq_record_tag(r[0], "Red"), "Hu(1)");
   cr_expect_str_eq(xq_record_tag(r[0], "Black"), "Liu(2)");
   cr_expect_eq(r[0]->result, XQ_RESULT_BLACK_WINS);
-  cr_assert_eq(text_games(che, sizeof che - 1, "che", XQ_FMT_CHE, r), 1);
-  moves_text(r[0], got, sizeof got);
-  cr_expect_str_eq(got, "h2e2 h7e7");
+  expect_text_games(che, sizeof che - 1, "che", XQ_FMT_CHE, r, 1,
+                    "h2e2 h7e7");
   cr_assert_eq(text_games(pfc, sizeof pfc - 1, "pfc", XQ_FMT_PFC, r), 1);
   expect_test_tree(r[0], "PFC");
   cr_expect_eq(r[0]->result, XQ_RESULT_RED_WINS);
@@ -1976,6 +1987,17 @@ Test(records, commands_cut_variations_and_count_unrecorded_results)
   drop_record(r);
 }
 
+/* Run shell command `cmd`, its output into out (cap bytes, terminated).
+ * Returns its exit status. */
+static int run_capture(const char *cmd, char *out, size_t cap)
+{
+  FILE *p = popen(cmd, "r");
+  cr_assert_not_null(p);
+  size_t n = fread(out, 1, cap - 1, p);
+  out[n] = '\0';
+  return WEXITSTATUS(pclose(p));
+}
+
 /* stats reads several files in one run: the counts are their sums, each
  * message names its file, and a file that reads no game makes it exit 1. */
 Test(records, stats_reads_several_files)
@@ -1992,22 +2014,14 @@ Test(records, stats_reads_several_files)
   fputs("[Event \"three\"]\n\n1. b2e2 *\n", f);
   fclose(f);
   snprintf(cmd, sizeof cmd, "'%s' stats '%s' '%s' --no-judge 2>&1", XQ_BINARY, a, b);
-  FILE *p = popen(cmd, "r");
-  cr_assert_not_null(p);
-  size_t n = fread(res, 1, sizeof res - 1, p);
-  res[n] = '\0';
-  cr_expect_eq(WEXITSTATUS(pclose(p)), 0, "%s", res);
+  cr_expect_eq(run_capture(cmd, res, sizeof res), 0, "%s", res);
   cr_expect(strstr(res, "files       2") && strstr(res, "games       3") &&
             strstr(res, "plies       4"), "%s", res);
   f = fopen(b, "w");
   cr_assert_not_null(f);
   fputs("[Event \"bad\"]\n\n1. a0a5 *\n", f);
   fclose(f);
-  p = popen(cmd, "r");
-  cr_assert_not_null(p);
-  n = fread(res, 1, sizeof res - 1, p);
-  res[n] = '\0';
-  cr_expect_eq(WEXITSTATUS(pclose(p)), 1, "a file that reads no game: %s", res);
+  cr_expect_eq(run_capture(cmd, res, sizeof res), 1, "a file that reads no game: %s", res);
   cr_expect(strstr(res, b) && strstr(res, "no game read") && strstr(res, "games       2"), "%s",
             res);
   remove(a);
