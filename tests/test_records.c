@@ -1356,7 +1356,7 @@ static void expect_comments_cut(xq_record *r, int rc, const xq_error *err, const
 
 Test(records, comments_past_the_limit_keep_the_game)
 {
-  static char text[SHUFFLE_PLIES * 48 + 256];
+  static char text[SHUFFLE_PLIES * 64 + 256];
   static unsigned char buf[SHUFFLE_PLIES * 16 + 2048];
   static xnode t[SHUFFLE_PLIES + 1];
   xq_record *r = new_record();
@@ -1406,7 +1406,7 @@ Test(records, comments_past_the_limit_keep_the_game)
 Test(records, dhtmlxq_past_the_variation_limits_keeps_the_game)
 {
   enum { BRANCHES = XQ_REC_VARS_MAX + 100 };
-  static char text[BRANCHES * 48 + 512];
+  static char text[BRANCHES * 64 + 512];
   size_t k = (size_t)snprintf(text, sizeof text,
                               "[DhtmlXQiFrame][DhtmlXQ_movelist]77477242[/DhtmlXQ_movelist]\n"
                               "[DhtmlXQ_move_0_2_1]70627967[/DhtmlXQ_move_0_2_1]\n"
@@ -1415,6 +1415,7 @@ Test(records, dhtmlxq_past_the_variation_limits_keeps_the_game)
   for (int i = 0; i < BRANCHES; i++) /* each another 1... h9g7 */
     k += (size_t)snprintf(text + k, sizeof text - k, "[DhtmlXQ_move_0_2_%d]7062[/DhtmlXQ_move_0_2_%d]",
                           i + 4, i + 4);
+  cr_assert_lt(k + 20, sizeof text);
   snprintf(text + k, sizeof text - k, "[/DhtmlXQiFrame]");
   xq_record *r = new_record();
   xq_error err;
