@@ -2177,6 +2177,90 @@ Test(records, damaged_files_fail_cleanly)
   drop_record(r);
 }
 
+/* Every game of `path` (any format): errors carry a message, what reads is
+ * a legal game. */
+static void read_all_checked(const char *path, xq_record *r)
+{
+  xq_games *g;
+  xq_error err = {0, 0, 0, ""};
+  if (xq_games_open(&g, path, XQ_PGN_VARIATIONS, &err) != XQ_OK) {
+    cr_assert(err.msg[0], "%s: an open error without a message", path);
+    return;
+  }
+  int rc;
+  while ((rc = xq_games_next(g, r, &err)) != 0) {
+    if (rc < 0) {
+      cr_assert(err.msg[0], "%s: an error without a message", path);
+      continue;
+    }
+    xq_pos p = r->start;
+    for (int i = 0; i < r->n_moves; i++) {
+      xq_undo u;
+      cr_assert(xq_is_legal(&p, r->moves[i]), "%s: an illegal move read", path);
+      xq_make(&p, r->moves[i], &u);
+    }
+  }
+  xq_games_close(g);
+}
+
+/* The other formats, damaged at random (an older CBL book before its
+ * compression), fail cleanly too: run under the sanitizers, this is where
+ * a read past a buffer shows. */
+Test(records, damaged_other_formats_fail_cleanly)
+{
+  static unsigned char orig[16384], buf[16384], z[16384];
+  static const char *const texts[] = {
+    "吉林洪智  红先胜  上海林宏敏\n  1. 炮二平五  马８进７    2. 马二进三  车９平８\n",
+    "FORMAT  \tWXF\nRED     \tHu;;;\nSTART{\n 1.  C2.5  H8+7     !!2.  H2+3  R9.8\n}END\n",
+    "\x04Site\x0a" "2003-05-21\x0f" "Hu(1)-\xB8\xBA-Liu(2)\x05Moves\x05" "7C-4C\x05" "7J-6H\x04" "Ends",
+    "1 2 9 32 1 2 1 2 4 0 1 0 25 32 0 7 1 7 4 0 2 0",
+    "<n version=\"2\" m=\"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1\">"
+    "<n m=\"b2e2\"><n m=\"b9c7\"/></n><n m=\"h2e2\" default=\"true\"><n m=\"h7e7\"/></n></n>",
+    "<ChineseChessRecord><MoveList><Move value=\"00-00\" /><Move value=\"77-47\" branch=\"1\" />"
+    "<Move value=\"72-42\" end=\"1\" /><Move value=\"17-47\" end=\"1\" /></MoveList>"
+    "</ChineseChessRecord>"};
+  char path[256];
+  snprintf(path, sizeof path, "/tmp/xq_records_damaged_%d", (int)getpid());
+  xq_record *r = new_record();
+  for (int kind = 0; kind < 9; kind++) {
+    size_t len;
+    if (kind < 6) {
+      len = strlen(texts[kind]);
+      memcpy(orig, texts[kind], len);
+    } else if (kind < 8) {
+      len = build_cbr(orig, kind - 5);
+    } else { /* an older CBL book: damaged before it is compressed */
+      static const int ply[5] = {1, 2, 3, 1, 2};
+      static const char *const moves[5] = {"h2e2", "h7e7", "h0g2", "b2e2", "b9c7"};
+      static const char *const comments[5] = {"", "c", "", "", ""};
+      len = book_str(orig, 0, "Book");
+      for (int i = 0; i < 4; i++) len = book_str(orig, len, "");
+      memset(orig + len, ' ', 38);
+      len = book_u32(orig, len + 38, 1);
+      len = book_str(orig, len, "");
+      len = book_game(orig, len, "one", ply, moves, comments, 5);
+    }
+    for (int trial = 0; trial < 150; trial++) {
+      memcpy(buf, orig, len);
+      for (int k = 1 + (int)(rng() % 6); k > 0; k--) buf[rng() % len] = (unsigned char)rng();
+      size_t n = len;
+      if (kind == 8) { /* into its zlib container */
+        memcpy(z, "CCBridge\x15\0\0\0\x01\0\0\0", 12);
+        uint32_t raw = (uint32_t)len;
+        memcpy(z + 16, &raw, 4);
+        uLongf zn = sizeof z - 20;
+        cr_assert_eq(compress(z + 20, &zn, buf, len), Z_OK);
+        memcpy(buf, z, 20 + zn);
+        n = 20 + zn;
+      }
+      write_file(path, buf, n);
+      read_all_checked(path, r);
+    }
+  }
+  remove(path);
+  drop_record(r);
+}
+
 /* The archive of random games that benchmarks run on (`xqref bench
  * --gen-pgn`): legal games that the readers take whole, the same for the
  * same seed, another for another seed; bad arguments are usage errors. */
