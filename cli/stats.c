@@ -16,7 +16,7 @@
 static const char stats_usage[] =
   "usage: xqref stats FILE... [--time] [--quiet] [--rules NAME|FILE] [--no-judge]\n"
   "\n"
-  "Read every game of FILE (XQ-PGN, XQF or DhtmlXQ) and print the number\n"
+  "Read every game of FILE (any format convert reads) and print the number\n"
   "of games, plies, each result and bad records (each one is also reported\n"
   "on stderr, naming the game, line and ply). Every move is checked against\n"
   "the legal moves; variations are skipped. Each good game is then judged\n"
