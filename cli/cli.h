@@ -17,6 +17,7 @@
 #define XQ_CLI_HELP_WORDS 4                   /* words after `xqref help` (COMMAND and its action) */
 #define XQ_CLI_JUDGE_TOKEN_MAX 64             /* longest move or event token of `judge --moves` */
 #define XQ_CLI_JUDGE_FILES_MAX 256            /* game files on one `judge` command line */
+#define XQ_CLI_STATS_FILES_MAX 4096           /* files on one `stats` command line (records-corpus.sh: 300) */
 #define XQ_CLI_PRESETS_KEY_MAX 64             /* longest rules key `presets show` prints */
 #define XQ_CLI_PRESETS_VALUE_MAX 64           /* longest rules value it prints */
 #define XQ_CLI_BENCH_STORE_ROWS 100000        /* `bench --store` rows per batch size without ROWS */

@@ -42,12 +42,14 @@ static const xq__cmd convert_cmd = {
   .synopsis = "IN OUT [--to pgn|dhtmlxq] [--notation iccs|wxf|chinese]\n"
               "                    [--no-variations] [--no-comments] [--crlf]",
   .args_max = 2,
-  .about = "Read the games of IN (XQ-PGN, XQF or DhtmlXQ, told from the content;\n"
-           "PGN may be UTF-8 or GBK, and hold many games) and write each good game\n"
+  .about = "Read the games of IN (XQ-PGN, XQF, DhtmlXQ, 象棋桥 CBL/CBR/CBF, move lists\n"
+           "in text or pages, MXQ, CHE or PFC, told from the content; PGN may be\n"
+           "UTF-8 or GBK, and hold many games) and write each good game\n"
            "to OUT ('-' = standard output). Bad games are reported on stderr, naming\n"
-           "the game, line and ply, and left out; the exit status is then 1. A\n"
-           "variation that goes wrong is cut before its bad move and a tag with stray\n"
-           "quotes read to the end of its line: the game is kept, with a warning.\n",
+           "the game, line and ply, and left out; the exit status is then 1, as it is\n"
+           "when no game is found. A variation that goes wrong is cut before its bad\n"
+           "move and a tag with stray quotes read to the end of its line: the game is\n"
+           "kept, with a warning.\n",
   .opts = convert_rows,
   .nopts = XQ__NROWS(convert_rows),
 };
@@ -163,10 +165,11 @@ int xq_convert_main(int argc, char **argv)
     fprintf(stderr, "xqref convert: cannot write %s\n", o.outname);
     status = 1;
   }
+  if (good == 0 && bad == 0 && !status) fprintf(stderr, "xqref convert: %s: no game found\n", o.in);
   fprintf(stderr, "xqref convert: %ld game%s written, %ld bad\n", good, good == 1 ? "" : "s",
           bad);
   xq_record_free(rec);
   free(rec);
   xq_games_close(g);
-  return status || bad ? 1 : 0;
+  return status || bad || good == 0 ? 1 : 0;
 }

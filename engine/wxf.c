@@ -6,8 +6,8 @@
  * slot, direction (`+ - .`), value (1-9) -- and compares it with every legal
  * move printed canonically (tier 0), in the accepted dialects (tier 1:
  * numeric-keypad piece codes, xqbase's `+C-2` order and pawn positions
- * `P..6`, `Pa.6`) or loosely (tier 2: plain file digits for tandem pieces),
- * see notation.h.
+ * `P..6`, `Pa.6`, Fairy-Stockfish's ordinal and file `15=4`) or loosely
+ * (tier 2: plain file digits for tandem pieces), see notation.h.
  */
 #include <string.h>
 
@@ -88,6 +88,11 @@ static int wxf_alts(const xq_pos *pos, xq_move m, const xq__vline *v, xq__alt *a
 
   if (v->kind == XQ_ADVISOR || v->kind == XQ_ELEPHANT) /* marked although needless */
     return add_both(alts, n, v->kind, t.idx == 0 ? '+' : '-', 1);
+  /* Fairy-Stockfish and pychess write a pawn among 3+ on its file as its
+   * ordinal from the front, then the file (15=4: the front pawn of file
+   * 5). A tier-1 spelling, as the keypad codes it can collide with (15+1
+   * is also the general of file 5): a text both fit is ambiguous. */
+  if (v->kind == XQ_PAWN && t.n >= 3) n = add(alts, n, (char)('1' + t.idx), file, 1);
   /* xqbase writes the place of a pawn among 3+ in the file slot: + . - for
    * three on a file, a-e for more or for the series over two files. */
   if (v->kind == XQ_PAWN) {

@@ -8,9 +8,9 @@
 #define _GNU_SOURCE /* memmem */
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "records_internal.h"
+
 
 /* Tag names kept as PGN tags. */
 static const struct {
@@ -55,60 +55,12 @@ static int decode_moves(const char *s, size_t n, xq_move *out, int max)
   return k;
 }
 
-/* A glyph of the result text and what it says. */
-typedef struct glyph {
-  const char *s;
-  int v;
-} glyph;
-
-/* The earliest of the n glyphs g[] in v: its place (NULL: none) and, in
- * *val, what it says. */
-static const char *earliest(const char *v, const glyph *g, size_t n, int *val)
-{
-  const char *at = NULL;
-  for (size_t i = 0; i < n; i++) {
-    const char *p = strstr(v, g[i].s);
-    if (p && (!at || p < at)) {
-      at = p;
-      *val = g[i].v;
-    }
-  }
-  return at;
-}
-
-/* Result of the result tag: wxf.ca's W / L / D (Red wins, loses, draws),
- * PGN's 1-0 / 0-1 / 1/2-1/2, or free text naming a side and an outcome
- * (红胜, 紅方勝, 黑方胜, 先负, ...; 和棋, 和局: a draw). */
-static xq_result parse_result(const char *v)
-{
-  static const struct { const char *code; xq_result r; } codes[] = {
-    {"W", XQ_RESULT_RED_WINS}, {"L", XQ_RESULT_BLACK_WINS}, {"D", XQ_RESULT_DRAW},
-    {"1-0", XQ_RESULT_RED_WINS}, {"0-1", XQ_RESULT_BLACK_WINS}, {"1/2-1/2", XQ_RESULT_DRAW}};
-  /* side glyphs (1 = Red, the first mover) and outcome glyphs (1 = wins) */
-  static const glyph sides[] = {
-    {"\xE7\xBA\xA2", 1}, {"\xE7\xB4\x85", 1}, {"\xE5\x85\x88", 1}, /* 红 紅 先 */
-    {"\xE9\xBB\x91", 0}, {"\xE5\x90\x8E", 0}, {"\xE5\xBE\x8C", 0}}; /* 黑 后 後 */
-  static const glyph outcomes[] = {
-    {"\xE8\x83\x9C", 1}, {"\xE5\x8B\x9D", 1}, /* 胜 勝 */
-    {"\xE8\xB4\x9F", 0}, {"\xE8\xB2\xA0", 0}, /* 负 負 */
-    {"\xE8\xB4\xA5", 0}, {"\xE6\x95\x97", 0}}; /* 败 敗 */
-
-  for (size_t i = 0; i < sizeof codes / sizeof codes[0]; i++)
-    if (!strcasecmp(v, codes[i].code)) return codes[i].r;
-  if (strstr(v, "\xE5\x92\x8C")) return XQ_RESULT_DRAW; /* 和 */
-  int red = 0, wins = 0;
-  const char *side = earliest(v, sides, sizeof sides / sizeof sides[0], &red);
-  if (!side || !earliest(side, outcomes, sizeof outcomes / sizeof outcomes[0], &wins))
-    return XQ_RESULT_UNKNOWN;
-  return red == wins ? XQ_RESULT_RED_WINS : XQ_RESULT_BLACK_WINS;
-}
-
 /* A branch found in the block, before it is attached. */
 typedef struct branch {
   int base, step, num;
   const char *v;
   size_t n;
-  int line; /* record line once attached, -1 before */
+  int line; /* record line once attached, -1 before, -2 left out */
 } branch;
 
 typedef struct line_info {
@@ -117,7 +69,61 @@ typedef struct line_info {
   xq_pos start; /* position before its first move */
 } line_info;
 
-static int add_text_comment(xq_record *rec, int line, int after, const char *v, size_t n)
+/* A block being read: its text, the branches (grown with the block, at
+ * most XQ_DHTMLXQ_BRANCHES_MAX), a line_info for each record line, and the
+ * repairs made to keep the game. */
+typedef struct block {
+  const char *b, *e; /* the block's text */
+  xq_record *rec;
+  branch *br;
+  int nb, bcap;
+  line_info *li;
+  xq_move *moves;    /* scratch: a branch's moves, XQ_REC_PLIES_MAX */
+  int dropped;       /* comments left out past the record's limits */
+  int over_limit;    /* branches left out past the variation limits */
+} block;
+
+/* The next tag from *p (before b->e): [DhtmlXQ_name]value, the value up to
+ * the next '[' (so a mismatched closing tag does no harm). Returns 1 with
+ * *d filled and *p past the value, 0 when no tag is left. */
+static int next_tag(const block *bk, const char **p, dtag *d)
+{
+  for (;;) {
+    const char *t = find(*p, bk->e, "[DhtmlXQ_");
+    if (!t) return 0;
+    const char *ne = t + 9;
+    while (ne < bk->e && *ne != ']' && *ne != '[' && ne - t < XQ__DHTMLXQ_NAME_MAX + 9) ne++;
+    if (ne >= bk->e || *ne != ']' || ne - (t + 9) >= XQ__DHTMLXQ_NAME_MAX) {
+      *p = t + 9;
+      continue;
+    }
+    const char *v = ne + 1, *ve = v;
+    while (ve < bk->e && *ve != '[') ve++;
+    memcpy(d->name, t + 9, (size_t)(ne - (t + 9)));
+    d->name[ne - (t + 9)] = '\0';
+    d->v = v;
+    d->n = (size_t)(ve - v);
+    *p = ve;
+    return 1;
+  }
+}
+
+/* The last tag of the block called `name` into *d. Returns 1, or 0 when
+ * there is none. */
+static int last_tag(const block *bk, const char *name, dtag *d)
+{
+  const char *p = bk->b;
+  dtag t;
+  int found = 0;
+  while (next_tag(bk, &p, &t))
+    if (!strcmp(t.name, name)) {
+      *d = t;
+      found = 1;
+    }
+  return found;
+}
+
+static int add_text_comment(block *bk, int line, int after, const char *v, size_t n)
 {
   /* at most XQ_REC_COMMENT_MAX bytes are kept; "||" only shrinks */
   size_t cap = n < XQ_REC_COMMENT_MAX ? n : XQ_REC_COMMENT_MAX;
@@ -134,80 +140,56 @@ static int add_text_comment(xq_record *rec, int line, int after, const char *v, 
     }
   }
   while (k > 0 && (buf[k - 1] == ' ' || buf[k - 1] == '\n')) k--;
-  int rc = k == 0 ? XQ_OK : xq__text_add_comment(rec, line, after, buf, k);
+  int rc = k == 0 ? XQ_OK : xq__text_add_comment_or_drop(bk->rec, line, after, buf, k, &bk->dropped);
   free(buf);
   return rc;
 }
 
-/* Read a branch's moves onto `line` from `pos`, checking each. */
-static int play_branch(xq_record *rec, int line, xq_pos pos, const char *v, size_t n, int step,
-                       xq_error *err)
+/* Play moves[0..k) onto `line` from `pos`, each checked. Returns how many
+ * were played: k, or fewer when one is illegal (*why says which) or the
+ * record is full (*why = XQ_ELIMIT). */
+static int play_moves(xq_record *rec, int line, xq_pos pos, const xq_move *moves, int k,
+                      int *why)
 {
-  xq_move *moves = malloc(sizeof(xq_move) * XQ_REC_PLIES_MAX);
-  if (!moves) return xq_error_set(err, XQ_ENOMEM, -1, 0, "out of memory");
-  int k = decode_moves(v, n, moves, XQ_REC_PLIES_MAX), rc = XQ_OK;
-  if (k < 0) {
-    rc = xq_error_set(err, k == -2 ? XQ_ELIMIT : XQ_ENOTATION, -1, 0,
-                      "DhtmlXQ move list of branch %d is not a list of 4-digit squares", line);
-    goto out;
-  }
+  *why = XQ_OK;
   for (int i = 0; i < k; i++) {
     xq_undo u;
     if (!xq_is_legal(&pos, moves[i])) {
-      int f = XQ_FROM(moves[i]), t = XQ_TO(moves[i]);
-      rc = xq_error_set(err, XQ_EILLEGAL, -1, step + i, "ply %d%s: %d%d%d%d (%c%d%c%d) is illegal",
-                        step + i, line ? " (in a variation)" : "", XQ_FILE(f), 9 - XQ_RANK(f),
-                        XQ_FILE(t), 9 - XQ_RANK(t), 'a' + XQ_FILE(f), XQ_RANK(f),
-                        'a' + XQ_FILE(t), XQ_RANK(t));
-      goto out;
+      *why = XQ_EILLEGAL;
+      return i;
     }
-    if ((rc = xq_record_add_line_move(rec, line, moves[i])) != XQ_OK) {
-      rc = xq_error_set(err, XQ_ELIMIT, -1, step + i, "too many moves");
-      goto out;
+    if (xq_record_add_line_move(rec, line, moves[i]) != XQ_OK) {
+      *why = XQ_ELIMIT;
+      return i;
     }
     xq_make(&pos, moves[i], &u);
     if (line == 0) rec->end = pos;
   }
-out:
-  free(moves);
-  return rc;
+  return k;
 }
 
-/* The last tag called `name`, or NULL. */
-static const dtag *find_tag(const dtag *tags, int nt, const char *name)
+/* Text of move m as "xyxy (ICCS)" for messages. */
+static void move_name(xq_move m, char *out, size_t cap)
 {
-  const dtag *found = NULL;
-  for (int i = 0; i < nt; i++)
-    if (!strcmp(tags[i].name, name)) found = &tags[i];
-  return found;
+  int f = XQ_FROM(m), t = XQ_TO(m);
+  snprintf(out, cap, "%d%d%d%d (%c%d%c%d)", XQ_FILE(f), 9 - XQ_RANK(f), XQ_FILE(t),
+           9 - XQ_RANK(t), 'a' + XQ_FILE(f), XQ_RANK(f), 'a' + XQ_FILE(t), XQ_RANK(t));
 }
 
-/* Collect the tags of the block b..e into tags[0..max) and *nt:
- * [DhtmlXQ_name]value[/...]; a value ends at the next tag of any kind,
- * so mismatched closing tags do no harm. Returns XQ_OK or XQ_ELIMIT. */
-static int collect_tags(const char *b, const char *e, dtag *tags, int max, int *nt,
-                        xq_error *err)
+/* The main line (movelist) from `start`: every move must be legal. */
+static int play_main(block *bk, xq_pos start, const dtag *movelist, xq_error *err)
 {
-  for (const char *p = b + 9; p < e;) {
-    const char *t = find(p, e, "[DhtmlXQ_");
-    if (!t) break;
-    const char *ne = t + 9;
-    while (ne < e && *ne != ']' && *ne != '[' && ne - t < XQ__DHTMLXQ_NAME_MAX + 9) ne++;
-    if (ne >= e || *ne != ']' || ne - (t + 9) >= XQ__DHTMLXQ_NAME_MAX) {
-      p = t + 9;
-      continue;
-    }
-    const char *v = ne + 1, *ve = v;
-    while (ve < e && *ve != '[') ve++;
-    if (*nt >= max) return xq_error_set(err, XQ_ELIMIT, -1, 0, "more than %d DhtmlXQ tags", max);
-    dtag *d = &tags[(*nt)++];
-    memcpy(d->name, t + 9, (size_t)(ne - (t + 9)));
-    d->name[ne - (t + 9)] = '\0';
-    d->v = v;
-    d->n = (size_t)(ve - v);
-    p = ve;
-  }
-  return XQ_OK;
+  int k = decode_moves(movelist->v, movelist->n, bk->moves, XQ_REC_PLIES_MAX), why;
+  if (k < 0)
+    return xq_error_set(err, k == -2 ? XQ_ELIMIT : XQ_ENOTATION, -1, 0,
+                        k == -2 ? "more than %d plies in the main line"
+                                : "DhtmlXQ movelist is not a list of 4-digit squares",
+                        XQ_REC_PLIES_MAX);
+  int played = play_moves(bk->rec, 0, start, bk->moves, k, &why);
+  if (played == k) return XQ_OK;
+  char mv[32];
+  move_name(bk->moves[played], mv, sizeof mv);
+  return xq_error_set(err, why, -1, played + 1, "ply %d: %s is illegal", played + 1, mv);
 }
 
 /* The start position into *start: the standard one, or binit's pieces
@@ -215,32 +197,31 @@ static int collect_tags(const char *b, const char *e, dtag *tags, int max, int *
  * without moves by firstnum (0 = Red moves first), or without either by
  * the position (Red unless only Black to move is legal). Returns XQ_OK or
  * XQ_EFEN. */
-static int read_start(const dtag *tags, int nt, xq_pos *start, xq_error *err)
+static int read_start(const block *bk, xq_pos *start, xq_error *err)
 {
-  const dtag *binit = find_tag(tags, nt, "binit"), *movelist = find_tag(tags, nt, "movelist");
+  dtag binit, movelist = {.v = NULL}, firstnum;
   int sq[32];
   *start = *xq__record_startpos();
-  if (!binit || !binit->n) return XQ_OK;
-  size_t n = binit->n;
-  while (n && (binit->v[n - 1] == ' ' || binit->v[n - 1] == '\n' || binit->v[n - 1] == '\r')) n--;
+  if (!last_tag(bk, "binit", &binit) || !binit.n) return XQ_OK;
+  size_t n = binit.n;
+  while (n && (binit.v[n - 1] == ' ' || binit.v[n - 1] == '\n' || binit.v[n - 1] == '\r')) n--;
   if (n != 64)
     return xq_error_set(err, XQ_EFEN, -1, 0, "DhtmlXQ binit has %zu characters, not 64", n);
   for (int i = 0; i < 32; i++) {
-    char x = binit->v[2 * i], y = binit->v[2 * i + 1];
+    char x = binit.v[2 * i], y = binit.v[2 * i + 1];
     if (x < '0' || x > '9' || y < '0' || y > '9')
       return xq_error_set(err, XQ_EFEN, -1, 0, "DhtmlXQ binit holds a non-digit");
     sq[i] = x == '9' && y == '9' ? -1 : x > '8' ? 999 : XQ_SQ(x - '0', 9 - (y - '0'));
   }
   int side = XQ__SIDE_EITHER;
   xq_move first[1];
-  if (movelist && decode_moves(movelist->v, movelist->n < 4 ? movelist->n : 4, first, 1) == 1) {
+  if (last_tag(bk, "movelist", &movelist) &&
+      decode_moves(movelist.v, movelist.n < 4 ? movelist.n : 4, first, 1) == 1) {
     side = XQ_RED;
     for (int i = 16; i < 32; i++)
       if (sq[i] == XQ_FROM(first[0])) side = XQ_BLACK;
-  } else {
-    for (int i = 0; i < nt; i++)
-      if (!strcmp(tags[i].name, "firstnum") && tags[i].n)
-        side = tags[i].v[0] == '1' ? XQ_BLACK : XQ_RED;
+  } else if (last_tag(bk, "firstnum", &firstnum) && firstnum.n) {
+    side = firstnum.v[0] == '1' ? XQ_BLACK : XQ_RED;
   }
   xq_error why;
   if (xq__text_pos_from_slots(sq, side, start, &why) != XQ_OK)
@@ -248,88 +229,135 @@ static int read_start(const dtag *tags, int nt, xq_pos *start, xq_error *err)
   return XQ_OK;
 }
 
-/* The branch tags move_B_S_N into br[0..XQ_REC_VARS_MAX) and *nb. Returns
- * XQ_OK, XQ_ENOTATION (a malformed name) or XQ_ELIMIT. */
-static int collect_branches(const dtag *tags, int nt, branch *br, int *nb, xq_error *err)
+/* The branch tags move_B_S_N into bk->br (at most XQ_DHTMLXQ_BRANCHES_MAX;
+ * malformed names and those past the limit are left out with a warning).
+ * Returns XQ_OK or XQ_ENOMEM. */
+static int collect_branches(block *bk, xq_error *err)
 {
-  for (int i = 0; i < nt; i++) {
+  const char *p = bk->b;
+  dtag t;
+  while (next_tag(bk, &p, &t)) {
     int base, step, num, used;
-    if (strncmp(tags[i].name, "move_", 5)) continue;
-    if (sscanf(tags[i].name + 5, "%d_%d_%d%n", &base, &step, &num, &used) != 3 ||
-        tags[i].name[5 + used] || num <= 0 || step <= 0 || base < 0)
-      return xq_error_set(err, XQ_ENOTATION, -1, 0, "bad DhtmlXQ branch tag %s", tags[i].name);
-    if (*nb >= XQ_REC_VARS_MAX)
-      return xq_error_set(err, XQ_ELIMIT, -1, 0, "more than %d variations", XQ_REC_VARS_MAX);
-    br[(*nb)++] = (branch){base, step, num, tags[i].v, tags[i].n, -1};
+    if (strncmp(t.name, "move_", 5)) continue;
+    if (sscanf(t.name + 5, "%d_%d_%d%n", &base, &step, &num, &used) != 3 ||
+        t.name[5 + used] || num <= 0 || step <= 0 || base < 0) {
+      xq__record_warn(bk->rec, "DhtmlXQ branch tag %s is malformed: left out", t.name);
+      continue;
+    }
+    if (bk->nb == XQ_DHTMLXQ_BRANCHES_MAX) {
+      xq__record_warn(bk->rec, "DhtmlXQ branches past the first %d left out", XQ_DHTMLXQ_BRANCHES_MAX);
+      break;
+    }
+    if (bk->nb == bk->bcap) {
+      int nc = bk->bcap ? bk->bcap * 2 : 64;
+      branch *q = realloc(bk->br, sizeof(branch) * (size_t)nc);
+      if (!q) return xq_error_set(err, XQ_ENOMEM, -1, 0, "out of memory");
+      bk->br = q;
+      bk->bcap = nc;
+    }
+    bk->br[bk->nb++] = (branch){base, step, num, t.v, t.n, -1};
   }
   return XQ_OK;
 }
 
-/* Attach each branch of br[0..nb) to `rec` once the branch it leaves is
- * there, and play its moves; li[0] is the main line, li[l] gets line l.
- * Returns XQ_OK or the error of a branch that cannot be attached. */
-static int attach_branches(xq_record *rec, branch *br, int nb, line_info *li, xq_error *err)
+/* Attach branch *b to record line `parent` (attached): its moves played
+ * from where it leaves the parent. A branch that does not fit the record
+ * or goes wrong is cut before its bad move, or left out when that is its
+ * first, with a warning. Cannot fail. */
+static void attach_one(block *bk, branch *b, int parent)
 {
-  int rc;
+  xq_record *rec = bk->rec;
+  const xq_move *pm;
+  int pn, why;
+  char mv[32];
+  b->line = -2; /* left out unless attached below */
+  xq_record_line(rec, parent, &pm, &pn);
+  int at = b->step - bk->li[parent].step;
+  if (at < 0 || at >= pn) {
+    xq__record_warn(rec, "DhtmlXQ branch %d leaves branch %d at step %d, which it does not have: "
+                 "left out", b->num, b->base, b->step);
+    return;
+  }
+  int k = decode_moves(b->v, b->n, bk->moves, XQ_REC_PLIES_MAX);
+  if (k <= 0) {
+    if (k < 0) xq__record_warn(rec, "DhtmlXQ branch %d is not a list of moves: left out", b->num);
+    return;
+  }
+  xq_pos pos = bk->li[parent].start;
+  xq_undo u;
+  for (int i = 0; i < at; i++) xq_make(&pos, pm[i], &u);
+  if (!xq_is_legal(&pos, bk->moves[0])) {
+    move_name(bk->moves[0], mv, sizeof mv);
+    xq__record_warn(rec, "DhtmlXQ branch %d: its first move %s is illegal: left out", b->num, mv);
+    return;
+  }
+  int line = xq_record_add_variation(rec, parent, at);
+  if (line < 0) {
+    if (bk->over_limit++ == 0)
+      xq__record_warn(rec, "variations left out: more than %d variations or nested %d deep",
+                   XQ_REC_VARS_MAX, XQ_REC_VAR_DEPTH_MAX);
+    return;
+  }
+  bk->li[line] = (line_info){b->num, b->step, pos};
+  b->line = line;
+  int played = play_moves(rec, line, pos, bk->moves, k, &why);
+  xq_record_pack(rec);
+  if (played == k) return;
+  if (why == XQ_ELIMIT) {
+    if (bk->over_limit++ == 0)
+      xq__record_warn(rec, "variations cut: more than %d variation moves", XQ_REC_VAR_MOVES_MAX);
+    return;
+  }
+  move_name(bk->moves[played], mv, sizeof mv);
+  xq__record_warn(rec, "DhtmlXQ branch %d cut before its illegal move %s at step %d", b->num, mv,
+               b->step + played);
+}
+
+/* Attach each branch once the branch it leaves is there; li[0] is the
+ * main line, li[l] gets line l. A branch whose base never comes is left
+ * out with a warning. Cannot fail. */
+static void attach_branches(block *bk)
+{
   for (int attached = 1; attached;) {
     attached = 0;
-    for (int i = 0; i < nb; i++) {
-      if (br[i].line >= 0) continue;
+    for (int i = 0; i < bk->nb; i++) {
+      branch *b = &bk->br[i];
+      if (b->line != -1) continue;
       int parent = -1;
-      for (int l = 0; l <= rec->n_vars; l++)
-        if (li[l].num == br[i].base) parent = l;
+      for (int l = 0; l <= bk->rec->n_vars; l++)
+        if (bk->li[l].num == b->base) parent = l;
       if (parent < 0) continue;
-      const xq_move *pm;
-      int pn;
-      xq_record_line(rec, parent, &pm, &pn);
-      int at = br[i].step - li[parent].step;
-      if (at < 0 || at >= pn)
-        return xq_error_set(err, XQ_ENOTATION, -1, 0,
-                            "DhtmlXQ branch %d leaves branch %d at step %d, which it does not have",
-                            br[i].num, br[i].base, br[i].step);
-      int line = xq_record_add_variation(rec, parent, at);
-      if (line < 0)
-        return xq_error_set(err, XQ_ELIMIT, -1, 0, "too many or too deeply nested variations");
-      xq_pos pos = li[parent].start;
-      xq_undo u;
-      for (int k = 0; k < at; k++) xq_make(&pos, pm[k], &u);
-      li[line] = (line_info){br[i].num, br[i].step, pos};
-      br[i].line = line;
-      if ((rc = play_branch(rec, line, pos, br[i].v, br[i].n, br[i].step, err)) != XQ_OK)
-        return rc;
-      xq_record_pack(rec);
+      attach_one(bk, b, parent);
       attached = 1;
     }
   }
-  for (int i = 0; i < nb; i++)
-    if (br[i].line < 0)
-      return xq_error_set(err, XQ_ENOTATION, -1, 0,
-                          "DhtmlXQ branch %d leaves branch %d, which is missing", br[i].num,
-                          br[i].base);
-  return XQ_OK;
+  for (int i = 0; i < bk->nb; i++)
+    if (bk->br[i].line == -1)
+      xq__record_warn(bk->rec, "DhtmlXQ branch %d leaves branch %d, which is not there: left out",
+                   bk->br[i].num, bk->br[i].base);
 }
 
 /* A commentS (main line, after S moves) or commentB_S (branch B, after
  * its step S) tag onto its line; comments on a missing branch or of
- * another form are skipped. Returns XQ_OK, XQ_ENOMEM or XQ_ELIMIT. */
-static int read_comment(xq_record *rec, const dtag *d, const line_info *li, xq_error *err)
+ * another form are skipped, those past the record's limits left out with
+ * a warning. Returns XQ_OK or XQ_ENOMEM. */
+static int read_comment(block *bk, const dtag *d, xq_error *err)
 {
-  int a, c, used = 0, line = 0, after, rc;
+  int a, c, used = 0, line = 0, after;
   if (sscanf(d->name + 7, "%d_%d%n", &a, &c, &used) == 2 && !d->name[7 + used]) {
     line = -1;
-    for (int l = 0; l <= rec->n_vars; l++)
-      if (li[l].num == a) line = l;
+    for (int l = 0; l <= bk->rec->n_vars; l++)
+      if (bk->li[l].num == a) line = l;
     if (line < 0) return XQ_OK; /* a comment on a branch that is not there */
-    after = c - li[line].step + 1;
+    after = c - bk->li[line].step + 1;
   } else if (sscanf(d->name + 7, "%d%n", &a, &used) == 1 && !d->name[7 + used]) {
     after = a;
   } else {
     return XQ_OK;
   }
   if (after < 0) return XQ_OK;
-  if ((rc = add_text_comment(rec, line, after, d->v, d->n)) != XQ_OK)
-    return rc == XQ_ENOMEM ? xq_error_set(err, XQ_ENOMEM, -1, 0, "out of memory")
-                           : xq_error_set(err, XQ_ELIMIT, -1, 0, "too many comments");
+  if (add_text_comment(bk, line, after, d->v, d->n) != XQ_OK)
+    return xq_error_set(err, XQ_ENOMEM, -1, 0, "out of memory");
   return XQ_OK;
 }
 
@@ -345,7 +373,7 @@ static void read_info_tag(xq_record *rec, const dtag *d)
   while (n && (value[n - 1] == ' ' || value[n - 1] == '\n' || value[n - 1] == '\r')) value[--n] = '\0';
   if (!n) return;
   if (!strcmp(d->name, "result")) {
-    rec->result = parse_result(value);
+    rec->result = xq__text_result(value);
     return;
   }
   if (!strcmp(d->name, "open")) {
@@ -369,61 +397,90 @@ static void read_info_tag(xq_record *rec, const dtag *d)
     }
 }
 
+/* The first block of text[0..len): from "[DhtmlXQ]" or "[DhtmlXQiFrame]"
+ * (the form dpxq.com pages carry in an iframe's name) to its closing tag,
+ * or to the next block's start, or to the end. Returns its start (NULL:
+ * none) and sets *body past the opening tag, *e at its end and *next past
+ * the closing tag. */
+static const char *find_block(const char *text, size_t len, const char **body, const char **e,
+                              const char **next)
+{
+  static const char *const opens[2] = {"[DhtmlXQ]", "[DhtmlXQiFrame]"};
+  static const char *const closes[2] = {"[/DhtmlXQ]", "[/DhtmlXQiFrame]"};
+  const char *end = text + len, *b = NULL;
+  for (int i = 0; i < 2; i++) {
+    const char *p = find(text, end, opens[i]);
+    if (p && (!b || p < b)) {
+      b = p;
+      *body = p + strlen(opens[i]);
+    }
+  }
+  if (!b) return NULL;
+  *e = *next = end;
+  for (int i = 0; i < 2; i++) {
+    const char *p = find(*body, *e, opens[i]);
+    if (p) *e = *next = p;
+    p = find(*body, *e, closes[i]);
+    if (p) {
+      *e = p;
+      *next = p + strlen(closes[i]);
+    }
+  }
+  return b;
+}
+
+/* Read the block bk->b..bk->e into bk->rec. Returns 1 or an error. */
+static int read_block(block *bk, xq_error *err)
+{
+  xq_record *rec = bk->rec;
+  const char *p;
+  dtag t, movelist;
+  xq_pos start;
+  int rc;
+  if ((rc = read_start(bk, &start, err)) != XQ_OK) return rc;
+  rec->start = start;
+  rec->end = start;
+  if (last_tag(bk, "movelist", &movelist) && (rc = play_main(bk, start, &movelist, err)) != XQ_OK)
+    return rc;
+  if ((rc = collect_branches(bk, err)) != XQ_OK) return rc;
+  /* the main line and a line for each branch (a position each: sized to
+   * the block, not to XQ_REC_VARS_MAX) */
+  if (!(bk->li = malloc(sizeof(line_info) * (size_t)(bk->nb + 1))))
+    return xq_error_set(err, XQ_ENOMEM, -1, 0, "out of memory");
+  bk->li[0] = (line_info){0, 1, start};
+  attach_branches(bk);
+  /* Comments and the other tags. */
+  for (p = bk->b; next_tag(bk, &p, &t);) {
+    if (strncmp(t.name, "comment", 7)) read_info_tag(rec, &t);
+    else if ((rc = read_comment(bk, &t, err)) != XQ_OK) return rc;
+  }
+  xq_record_set_tag(rec, "Result", xq_result_pgn(rec->result));
+  xq_record_pack(rec);
+  return 1;
+}
+
 int xq_dhtmlxq_read(const char *text, size_t len, xq_record *rec, size_t *consumed, xq_error *err)
 {
   if (consumed) *consumed = len;
   if (!text || !rec) return xq_error_set(err, XQ_EINVAL, -1, 0, "NULL argument");
   xq_record_reset(rec);
-  const char *end = text + len;
-  const char *b = find(text, end, "[DhtmlXQ]");
+  block bk = {0};
+  const char *next;
+  const char *b = find_block(text, len, &bk.b, &bk.e, &next);
   if (!b) return 0;
-  const char *e = find(b, end, "[/DhtmlXQ]");
-  if (consumed) *consumed = e ? (size_t)(e - text) + 10 : len;
-  if (!e) e = end;
+  if (consumed) *consumed = (size_t)(next - text);
   rec->line = 1;
   for (const char *p = text; p < b; p++) rec->line += *p == '\n';
 
-  const int tags_max = XQ_REC_VARS_MAX + XQ_REC_COMMENTS_MAX + 64;
-  dtag *tags = malloc(sizeof(dtag) * (size_t)tags_max);
-  branch *br = malloc(sizeof(branch) * XQ_REC_VARS_MAX);
-  line_info *li = NULL; /* one for each line: made once the branches are counted */
-  int nt = 0, nb = 0, rc = XQ_OK;
-  xq_pos start;
-  if (!tags || !br) {
+  bk.rec = rec;
+  int rc;
+  if (!(bk.moves = malloc(sizeof(xq_move) * XQ_REC_PLIES_MAX)))
     rc = xq_error_set(err, XQ_ENOMEM, -1, 0, "out of memory");
-    goto out;
-  }
-  if ((rc = collect_tags(b, e, tags, tags_max, &nt, err)) != XQ_OK) goto out;
-  if ((rc = read_start(tags, nt, &start, err)) != XQ_OK) goto out;
-  rec->start = start;
-  rec->end = start;
-
-  /* Main line, then branches: each attached once its base is. */
-  const dtag *movelist = find_tag(tags, nt, "movelist");
-  if (movelist && (rc = play_branch(rec, 0, start, movelist->v, movelist->n, 1, err)) != XQ_OK)
-    goto out;
-  if ((rc = collect_branches(tags, nt, br, &nb, err)) != XQ_OK) goto out;
-  /* the main line and a line for each branch (a position each: sized to
-   * the file, not to XQ_REC_VARS_MAX) */
-  if (!(li = malloc(sizeof(line_info) * (size_t)(nb + 1)))) {
-    rc = xq_error_set(err, XQ_ENOMEM, -1, 0, "out of memory");
-    goto out;
-  }
-  li[0] = (line_info){0, 1, start};
-  if ((rc = attach_branches(rec, br, nb, li, err)) != XQ_OK) goto out;
-
-  /* Comments and the other tags. */
-  for (int i = 0; i < nt; i++) {
-    if (strncmp(tags[i].name, "comment", 7)) read_info_tag(rec, &tags[i]);
-    else if ((rc = read_comment(rec, &tags[i], li, err)) != XQ_OK) goto out;
-  }
-  xq_record_set_tag(rec, "Result", xq_result_pgn(rec->result));
-  xq_record_pack(rec);
-  rc = 1;
-out:
-  free(tags);
-  free(br);
-  free(li);
+  else
+    rc = read_block(&bk, err);
+  free(bk.moves);
+  free(bk.br);
+  free(bk.li);
   return rc;
 }
 

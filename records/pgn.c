@@ -68,6 +68,9 @@ typedef struct game_state {
   int comment_after;
   xq_result token_result;
   int have_result_token;
+  int dropped;          /* comments left out past the record's limits */
+  int san;              /* moves read as SAN (WinBoard, pychess) in this game */
+  int san_base;         /* SAN ranks counted from 0 or 1; -1 not known yet */
 } game_state;
 
 int xq_pgn_open(xq_pgn_reader **out, FILE *in, int flags)
@@ -483,9 +486,10 @@ static int end_comment(xq_pgn_reader *r, xq_record *rec, game_state *gs, xq_erro
   while (b < e && (is_blank((unsigned char)r->comment[b]) || r->comment[b] == '\n')) b++;
   while (e > b && (is_blank((unsigned char)r->comment[e - 1]) || r->comment[e - 1] == '\n')) e--;
   if (e == b) return XQ_OK;
-  int rc = xq_record_add_comment(rec, gs->comment_line_no, gs->comment_after, r->comment + b,
-                                 e - b);
-  if (rc != XQ_OK) return game_fail(r, rec, err, rc, 0, "too many comments or comment text");
+  /* past the record's limits the comment is left out, with a warning */
+  int rc = xq__text_add_comment_or_drop(rec, gs->comment_line_no, gs->comment_after, r->comment + b,
+                                   e - b, &gs->dropped);
+  if (rc != XQ_OK) return game_fail(r, rec, err, rc, 0, "out of memory for a comment");
   return XQ_OK;
 }
 
@@ -515,6 +519,32 @@ static void begin_comment(xq_pgn_reader *r, game_state *gs)
   gs->comment_after = c->n;
 }
 
+/* SAN (WinBoard's and pychess's xiangqi PGN) for a token the notations
+ * did not read (rc, *m, *e: their result), or for every token of a game
+ * already read as SAN: a token both read as two different legal moves is
+ * ambiguous. Returns the token's result with *m / *e. */
+static int san_token(game_state *gs, const xq_pos *pos, const char *t, int rc, xq_move *m,
+                     xq_error *e)
+{
+  xq_move sm;
+  xq_error se;
+  int base = gs->san_base, src = xq__san_parse(pos, t, &base, &sm, &se);
+  if (src == XQ_OK && rc == XQ_OK && sm != *m)
+    return xq_error_set(e, XQ_EAMBIGUOUS, -1, -1, "'%.24s' is ambiguous: it is another legal "
+                                                  "move as SAN", t);
+  if (src == XQ_OK) {
+    *m = sm;
+    gs->san = 1;
+    gs->san_base = base;
+    return XQ_OK;
+  }
+  if (rc != XQ_OK && (gs->san || src != XQ_ENOTATION)) { /* a SAN game, or SAN text: its error */
+    *e = se;
+    return src;
+  }
+  return rc;
+}
+
 /* Resolve move text `t` on the current line of play and play it. */
 static int play_token(xq_pgn_reader *r, xq_record *rec, game_state *gs, char *t, xq_error *err)
 {
@@ -530,6 +560,8 @@ static int play_token(xq_pgn_reader *r, xq_record *rec, game_state *gs, char *t,
   size_t n = strlen(t);
   while (n > 0 && (t[n - 1] == '!' || t[n - 1] == '?')) t[--n] = '\0';
   if (n == 0) return XQ_OK;
+  char orig[XQ__PGN_TOKEN_MAX + 1]; /* as written, for SAN: ranks_to_0 rewrites ICCS-looking text */
+  memcpy(orig, t, n + 1);
   if (gs->ranks_from_1) ranks_to_0(t);
   /* Non-ASCII text can only be Chinese: going straight there spares the
    * ICCS and WXF parsers' error reports (the same result as parse_any).
@@ -548,6 +580,7 @@ static int play_token(xq_pgn_reader *r, xq_record *rec, game_state *gs, char *t,
   } else {
     rc = xq_move_parse_any(&c->pos, t, &m, &e);
   }
+  if (!wide && (rc != XQ_OK || gs->san)) rc = san_token(gs, &c->pos, orig, rc, &m, &e);
   if (rc != XQ_OK && gs->depth > 0 && rc != XQ_ENOMEM) {
     /* A kept variation that goes wrong is cut before the bad move and the
      * game is kept, as XQF's are. */
@@ -803,6 +836,7 @@ int xq_pgn_next(xq_pgn_reader *r, xq_record *rec, xq_error *err)
   game_state gs;
   memset(&gs, 0, sizeof gs);
   gs.notation = XQ_NOTE_CHINESE;
+  gs.san_base = -1;
 
   /* Tag section: tag lines, then blank lines; a tag line after a blank
    * line, or one repeating a tag, starts the next game. */

@@ -60,6 +60,12 @@
                                        the widest field (64 bytes of GB18030) grows by half */
 #define XQ_GEN_PGN_GAMES_MAX 10000000L /* games xq_pgn_write_random writes in one call
                                           (about 1.4 KB each: 14 GB) */
+#define XQ_DHTMLXQ_BRANCHES_MAX 65536 /* branch tags looked at in one DhtmlXQ block: a
+                                         page's opening tree, past which they are left out */
+#define XQ_CCBRIDGE_FILE_MAX (16 << 20) /* bytes of a 象棋桥 CBL, CBR or CBF file, read whole:
+                                           a library of a few thousand records */
+#define XQ_CBL_BOOK_MAX (64 << 20)      /* bytes of an older CBL book once inflated: bounds
+                                           what a small compressed file may ask for */
 
 /* ------------------------------------------------------------------ */
 /* A game                                                              */
@@ -296,13 +302,16 @@ typedef struct xq_xqf_header {
  * variations; comments are kept. Tags: Title, Event (the title when
  * empty), Date, Site, Red, Black, Result, TimeControl, RedTime,
  * BlackTime, Annotator, Creator (the non-empty ones). Returns XQ_OK or,
- * for a file that is not XQF, has a malformed header or an impossible
+ * for a file that is not XQF, has an unknown version or an impossible
  * start position, is truncated or holds an illegal move, XQ_EFEN,
  * XQ_EILLEGAL, XQ_ENOTATION (malformed data) or XQ_ELIMIT, with `err`
  * (may be NULL) saying why (err->pos = byte offset, err->ply = 1-based
- * ply of a bad move). An illegal move inside a variation does not fail
- * the file (real files hold such variations): the variation is cut before
- * it and hdr->cut_variations counts it. */
+ * ply of a bad move). What real files hold is read with a warning on
+ * `rec` rather than failed: a header string whose length overruns its
+ * field is cut at the field's end; a root record that promises a first
+ * move the file does not hold gives the position without moves; an
+ * illegal move inside a variation cuts the variation before it
+ * (hdr->cut_variations counts them). */
 int xq_xqf_read(const unsigned char *buf, size_t len, xq_record *rec, xq_xqf_header *hdr,
                 xq_error *err);
 
@@ -310,7 +319,9 @@ int xq_xqf_read(const unsigned char *buf, size_t len, xq_record *rec, xq_xqf_hea
 /* DhtmlXQ (records/dhtmlxq.c; formats.md §7)                          */
 /* ------------------------------------------------------------------ */
 
-/* Read the first [DhtmlXQ] ... [/DhtmlXQ] block found in text[0..len)
+/* Read the first [DhtmlXQ] ... [/DhtmlXQ] block found in text[0..len),
+ * or [DhtmlXQiFrame] ... (dpxq.com pages' iframe form, with or without its
+ * closing tag; a block without one ends where the next starts)
  * (UTF-8; convert GBK first) into `rec` (initialised; reset here). On
  * return *consumed (may be NULL) is the offset just past the block (or
  * `len` when none was found), so a page with several blocks is read by
@@ -333,15 +344,29 @@ int xq_dhtmlxq_write(FILE *out, xq_record *rec, xq_error *err);
 /* Games of any file (records/games.c)                                 */
 /* ------------------------------------------------------------------ */
 
-typedef enum { XQ_FMT_PGN = 0, XQ_FMT_XQF, XQ_FMT_DHTMLXQ } xq_rec_format;
+typedef enum {
+  XQ_FMT_PGN = 0, /* XQ-PGN (streamed) */
+  XQ_FMT_XQF,
+  XQ_FMT_DHTMLXQ,
+  XQ_FMT_CBL,     /* 象棋桥 library: CBR records, or an older zlib book */
+  XQ_FMT_CBR,     /* 象棋桥 single record */
+  XQ_FMT_CBF,     /* 象棋桥 XML record */
+  XQ_FMT_TEXT,    /* games as plain text: move lists, playok.com WXF, UBB */
+  XQ_FMT_MXQ,     /* 象棋世家 */
+  XQ_FMT_CHE,     /* QQ象棋 */
+  XQ_FMT_PFC      /* 鹏飞象棋, vschess (XML tree) */
+} xq_rec_format;
 
 typedef struct xq_games xq_games;
 
 /* Open `path` ("-" = standard input, read as PGN) and detect its format
- * from its content: "XQ" signature = XQF, a [DhtmlXQ] block in the first
- * 64 KiB = DhtmlXQ, anything else PGN. PGN is streamed; XQF and DhtmlXQ
- * files are read whole (at most XQ_XQF_FILE_MAX / XQ_DHTMLXQ_INPUT_MAX
- * bytes). `flags` are XQ_PGN_* reader flags and apply to every format:
+ * from its content: a signature ("XQ" and a version byte = XQF,
+ * "CCBridge Record" = CBR,
+ * "CCBridgeLibrary" or "CCBridge" version 21 = CBL, <ChineseChessRecord>
+ * = CBF), a [DhtmlXQ] or [DhtmlXQiFrame] block anywhere in the first
+ * XQ_DHTMLXQ_INPUT_MAX bytes = DhtmlXQ, anything else PGN. PGN is
+ * streamed; the other formats are read whole (at most XQ_XQF_FILE_MAX,
+ * XQ_DHTMLXQ_INPUT_MAX, XQ_CCBRIDGE_FILE_MAX bytes). `flags` are XQ_PGN_* reader flags and apply to every format:
  * variations are kept only with XQ_PGN_VARIATIONS, comments dropped with
  * XQ_PGN_NO_COMMENTS. Returns XQ_OK with a new iterator in
  * *out, or XQ_EIO / XQ_ELIMIT / XQ_ENOMEM / XQ_EINVAL with `err` filled. */

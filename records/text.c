@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <strings.h>
+
 #include "records_internal.h"
 
 void xq__text_error_prefix(xq_error *err, const char *prefix)
@@ -186,6 +188,25 @@ int xq__text_decode(xq__decoder *d, const char *s, size_t n, char *out, size_t c
   return g;
 }
 
+int xq__text_page_utf8(char **data, size_t *len, xq_error *err)
+{
+  if (xq_utf8_valid(*data, *len)) return XQ_OK;
+  xq__decoder dec;
+  xq__text_decoder_init(&dec);
+  size_t cap = *len * 2 + 1;
+  char *u = malloc(cap);
+  int n = u && cap < 0x7FFFFFFF ? xq__text_decode(&dec, *data, *len, u, cap) : -1;
+  xq__text_decoder_close(&dec);
+  if (n < 0) {
+    free(u);
+    return xq_error_set(err, XQ_ENOMEM, -1, 0, "cannot convert the page to UTF-8");
+  }
+  free(*data);
+  *data = u;
+  *len = (size_t)n;
+  return XQ_OK;
+}
+
 xq_kind xq__text_slot_kind(int slot)
 {
   static const xq_kind order[16] = {XQ_ROOK,    XQ_HORSE,  XQ_ELEPHANT, XQ_ADVISOR,
@@ -291,3 +312,62 @@ int xq__text_add_comment(xq_record *rec, int line, int after, const char *text, 
   free(buf);
   return rc;
 }
+
+int xq__text_add_comment_or_drop(xq_record *rec, int line, int after, const char *text, size_t len,
+                            int *dropped)
+{
+  int rc = xq__text_add_comment(rec, line, after, text, len);
+  if (rc != XQ_ELIMIT) return rc;
+  if ((*dropped)++ == 0)
+    xq__record_warn(rec, "comments left out: more than %d comments or %d bytes of them in the game",
+                 XQ_REC_COMMENTS_MAX, XQ_REC_TEXT_MAX);
+  return XQ_OK;
+}
+
+/* ---- results written as text ---------------------------------------- */
+
+/* A glyph of the result text and what it says. */
+typedef struct glyph {
+  const char *s;
+  int v;
+} glyph;
+
+/* The earliest of the n glyphs g[] in v: its place (NULL: none) and, in
+ * *val, what it says. */
+static const char *earliest(const char *v, const glyph *g, size_t n, int *val)
+{
+  const char *at = NULL;
+  for (size_t i = 0; i < n; i++) {
+    const char *p = strstr(v, g[i].s);
+    if (p && (!at || p < at)) {
+      at = p;
+      *val = g[i].v;
+    }
+  }
+  return at;
+}
+
+xq_result xq__text_result(const char *v)
+{
+  static const struct { const char *code; xq_result r; } codes[] = {
+    {"W", XQ_RESULT_RED_WINS}, {"L", XQ_RESULT_BLACK_WINS}, {"D", XQ_RESULT_DRAW},
+    {"1-0", XQ_RESULT_RED_WINS}, {"0-1", XQ_RESULT_BLACK_WINS}, {"1/2-1/2", XQ_RESULT_DRAW}};
+  /* side glyphs (1 = Red, the first mover) and outcome glyphs (1 = wins) */
+  static const glyph sides[] = {
+    {"\xE7\xBA\xA2", 1}, {"\xE7\xB4\x85", 1}, {"\xE5\x85\x88", 1}, /* 红 紅 先 */
+    {"\xE9\xBB\x91", 0}, {"\xE5\x90\x8E", 0}, {"\xE5\xBE\x8C", 0}}; /* 黑 后 後 */
+  static const glyph outcomes[] = {
+    {"\xE8\x83\x9C", 1}, {"\xE5\x8B\x9D", 1}, /* 胜 勝 */
+    {"\xE8\xB4\x9F", 0}, {"\xE8\xB2\xA0", 0}, /* 负 負 */
+    {"\xE8\xB4\xA5", 0}, {"\xE6\x95\x97", 0}}; /* 败 敗 */
+
+  for (size_t i = 0; i < sizeof codes / sizeof codes[0]; i++)
+    if (!strcasecmp(v, codes[i].code)) return codes[i].r;
+  if (strstr(v, "\xE5\x92\x8C")) return XQ_RESULT_DRAW; /* 和 */
+  int red = 0, wins = 0;
+  const char *side = earliest(v, sides, sizeof sides / sizeof sides[0], &red);
+  if (!side || !earliest(side, outcomes, sizeof outcomes / sizeof outcomes[0], &wins))
+    return XQ_RESULT_UNKNOWN;
+  return red == wins ? XQ_RESULT_RED_WINS : XQ_RESULT_BLACK_WINS;
+}
+

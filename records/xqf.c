@@ -41,11 +41,36 @@ static void make_keys(const unsigned char *h, int version, keys *k)
   for (int i = 0; i < 32; i++) k->stream[i] = (unsigned char)(key[i % 4] & key_text[i]);
 }
 
-/* Pascal string at h[off] (length byte, then at most cap - 1 bytes). */
-static void header_text(void **cd, const unsigned char *h, int off, int cap, char *out)
+/* The header's Pascal strings: offset of the length byte, size of the
+ * field (length byte included), the tag it becomes. */
+static const struct {
+  int off, size;
+  const char *name;
+} fields[] = {{80, 64, "Title"},       {208, 64, "Event"},    {272, 16, "Date"},
+              {288, 16, "Site"},       {304, 16, "Red"},      {320, 16, "Black"},
+              {336, 64, "TimeControl"}, {400, 16, "RedTime"}, {416, 16, "BlackTime"},
+              {464, 16, "Annotator"},  {480, 16, "Creator"}};
+
+/* Length of GBK text s[0..n) without a lead byte its field cut from its
+ * second byte. */
+static int gbk_whole(const unsigned char *s, int n)
 {
-  int n = h[off];
-  if (n > cap - 1) n = cap - 1;
+  int i = 0;
+  while (i < n) i += s[i] >= 0x81 && s[i] <= 0xFE ? 2 : 1;
+  return i > n ? n - 1 : n;
+}
+
+/* Header field i (Pascal string) into out (XQ_XQF_TEXT_MAX bytes, UTF-8).
+ * A length byte that overruns the field (real files have them, mostly in
+ * the Site field) is read to the field's end, with a warning on `rec`. */
+static void header_text(void **cd, const unsigned char *h, int i, xq_record *rec, char *out)
+{
+  int off = fields[i].off, room = fields[i].size - 1, n = h[off];
+  if (n > room) {
+    xq__record_warn(rec, "XQF header: the %s string claims %d bytes, its field holds %d: cut there",
+                 fields[i].name, n, room);
+    n = gbk_whole(h + off + 1, room);
+  }
   int k = xq__text_to_utf8(cd, (const char *)h + off + 1, (size_t)n, out, XQ_XQF_TEXT_MAX);
   if (k < 0) out[0] = '\0';
 }
@@ -118,16 +143,10 @@ static int read_node(body *bd, node *nd, int ply, xq_error *err)
   return XQ_OK;
 }
 
-/* A branching point waiting for its sibling records: the line it adds
- * to, the move index there, and the position before that move. */
-typedef struct pending {
-  int line, at;
-  int ply; /* plies from the start to pos */
-  int broken; /* inside a variation cut at an illegal move */
-  xq_pos pos;
-} pending;
 
-static int add_comment(xq_record *rec, void **cd, const node *nd, int line, int after)
+/* The comment of `nd`, in UTF-8, onto the tree's last node (or its root).
+ * Returns XQ_OK, XQ_ENOMEM or the converter's error. */
+static int add_comment(xq__tree *t, void **cd, const node *nd)
 {
   if (!nd->clen) return XQ_OK;
   /* room for the comment in UTF-8: a byte becomes at most 3 (U+FFFD for a
@@ -136,139 +155,54 @@ static int add_comment(xq_record *rec, void **cd, const node *nd, int line, int 
   char *buf = malloc(cap);
   if (!buf) return XQ_ENOMEM;
   int n = xq__text_to_utf8(cd, nd->comment, nd->clen, buf, cap);
-  int rc = n <= 0 ? n : xq__text_add_comment(rec, line, after, buf, (size_t)n);
+  int rc = n <= 0 ? n : xq__tree_comment(t, buf, (size_t)n);
   free(buf);
   return rc;
 }
 
-/* Push branching point *p on the stack (grown as the file needs, up to
- * XQ_REC_VARS_MAX entries). Returns XQ_OK, XQ_ELIMIT or XQ_ENOMEM. */
-static int push_pending(pending **stack, int *depth, int *cap, const pending *p)
-{
-  if (*depth >= XQ_REC_VARS_MAX) return XQ_ELIMIT;
-  if (*depth == *cap) {
-    int nc = *cap ? (*cap * 2 < XQ_REC_VARS_MAX ? *cap * 2 : XQ_REC_VARS_MAX) : 16;
-    pending *q = realloc(*stack, sizeof(pending) * (size_t)nc);
-    if (!q) return XQ_ENOMEM;
-    *stack = q;
-    *cap = nc;
-  }
-  (*stack)[(*depth)++] = *p;
-  return XQ_OK;
-}
-
-/* Decode the move tree. The main line is the first continuation at each
- * node; a sibling becomes a variation of the line its node is on. */
+/* Decode the move tree (records/tree.c builds the record from it). */
 static int read_tree(body *bd, xq_record *rec, void **cd, int *cut, xq_error *err)
 {
-  /* the branching points, a position each: grown as the file needs, up
-   * to XQ_REC_VARS_MAX */
-  pending *stack = NULL;
-  int depth = 0, cap = 0, rc, ply = 0;
+  xq__tree t;
   node nd;
+  int rc;
 
-  if ((rc = read_node(bd, &nd, 0, err)) != XQ_OK) goto done;
-  if ((rc = add_comment(rec, cd, &nd, 0, 0)) != XQ_OK) goto fail_limit;
-
-  /* cur: where the next record goes (line, index, position before it). */
-  int line = 0, at = 0, more = nd.has_next, done_plies = 0, broken = 0;
-  xq_pos pos = rec->start;
-  for (;;) {
-    if (!more) {
-      if (depth == 0) break;
-      pending *p = &stack[--depth];
-      broken = p->broken;
-      /* The sibling replaces move p->at of p->line: a new variation. */
-      int v = broken ? 0 : xq_record_add_variation(rec, p->line, p->at);
-      if (v < 0) {
-        /* Past the variation limits, a variation is left out, not the game. */
-        broken = 1;
-        v = 0;
-        xq__record_warn(rec,
-                        "ply %d: variation left out: more than %d variations or nested %d deep",
-                        p->ply + 1, XQ_REC_VARS_MAX, XQ_REC_VAR_DEPTH_MAX);
-      }
-      line = v;
-      at = 0;
-      pos = p->pos;
-      done_plies = p->ply;
+  if ((rc = read_node(bd, &nd, 0, err)) != XQ_OK) return rc;
+  xq__tree_start(&t, rec, nd.has_next);
+  if ((rc = add_comment(&t, cd, &nd)) != XQ_OK) goto fail_comment;
+  while (xq__tree_next(&t)) {
+    if (t.plies == 1 && t.line == 0 && bd->len - bd->at < 4) {
+      /* Diagram files whose root promises a first move they do not hold:
+       * the position is kept without moves. */
+      xq__record_warn(rec, "XQF root record promises a first move the file does not hold: "
+                        "read as a position without moves");
+      break;
     }
-    ply = ++done_plies;
-    if ((rc = read_node(bd, &nd, ply, err)) != XQ_OK) goto done;
+    if ((rc = read_node(bd, &nd, t.plies, err)) != XQ_OK) goto done;
     if (nd.from >= 90 || nd.to >= 90) {
-      rc = xq_error_set(err, XQ_ENOTATION, (int)(HEADER_LEN + bd->at), ply,
+      rc = xq_error_set(err, XQ_ENOTATION, (int)(HEADER_LEN + bd->at), t.plies,
                         "XQF move record %d-%d is not a pair of squares", nd.from, nd.to);
       goto done;
     }
     xq_move m = XQ_MOVE(XQ_SQ(nd.from / 10, nd.from % 10), XQ_SQ(nd.to / 10, nd.to % 10));
-    int legal = !broken && xq_is_legal(&pos, m); /* tested once: the costly part of a record */
-    if (!broken && line != 0 && !legal) {
-      /* Real files hold variations that go wrong (WildHouse.xqf): the
-       * variation is cut before the bad move, the main line is kept. */
-      broken = 1;
-      (*cut)++;
-      xq__record_warn(rec, "ply %d: variation cut before its illegal move %c%d%c%d", ply,
-                      'a' + nd.from / 10, nd.from % 10, 'a' + nd.to / 10, nd.to % 10);
-    }
-    if (!broken && !legal) {
-      char fen[XQ_FEN_MAX];
-      xq_fen_format(&pos, fen, sizeof fen);
-      rc = xq_error_set(err, XQ_EILLEGAL, (int)(HEADER_LEN + bd->at), ply,
-                        "ply %d: illegal move %c%d%c%d%s in %.60s", ply, 'a' + nd.from / 10,
-                        nd.from % 10, 'a' + nd.to / 10, nd.to % 10,
-                        line ? " (in a variation)" : "", fen);
-      goto done;
-    }
-    if (nd.has_var) {
-      pending at_here = {line, at, ply - 1, broken, pos};
-      /* A sibling of a variation's first move is hoisted to the variation's
-       * own branching point. */
-      if (line != 0 && at == 0) {
-        at_here.line = rec->vars[line - 1].parent;
-        at_here.at = rec->vars[line - 1].at;
-      }
-      if ((rc = push_pending(&stack, &depth, &cap, &at_here)) != XQ_OK) {
-        rc = xq_error_set(err, rc, (int)(HEADER_LEN + bd->at), ply,
-                          rc == XQ_ENOMEM ? "out of memory" : "too many variations");
-        goto done;
-      }
-    }
-    if (broken) {
-      more = nd.has_next;
-      continue;
-    }
-    if ((rc = xq_record_add_line_move(rec, line, m)) != XQ_OK && line != 0) {
-      broken = 1; /* the variation moves are full: the rest of this one goes */
-      xq__record_warn(rec, "ply %d: variation cut: more than %d variation moves", ply,
-                      XQ_REC_VAR_MOVES_MAX);
-      more = nd.has_next;
-      continue;
-    }
-    if (rc != XQ_OK) {
-      rc = xq_error_set(err, XQ_ELIMIT, (int)(HEADER_LEN + bd->at), ply,
-                        "more than %d plies in the main line", XQ_REC_PLIES_MAX);
-      goto done;
-    }
-    xq_undo u;
-    xq_make(&pos, m, &u);
-    at++;
-    if (line == 0) rec->end = pos;
-    if ((rc = add_comment(rec, cd, &nd, line, at)) != XQ_OK) goto fail_limit;
-    more = nd.has_next;
+    rc = xq__tree_move(&t, m, nd.has_next, nd.has_var, (int)(HEADER_LEN + bd->at), err);
+    if (rc != XQ_OK) goto done;
+    if ((rc = add_comment(&t, cd, &nd)) != XQ_OK) goto fail_comment;
   }
   rc = XQ_OK;
   goto done;
-fail_limit:
+fail_comment:
   rc = rc == XQ_ENOMEM ? xq_error_set(err, XQ_ENOMEM, -1, 0, "out of memory")
-                       : xq_error_set(err, XQ_ELIMIT, (int)(HEADER_LEN + bd->at), ply, "too many comments");
+                       : xq_error_set(err, rc, (int)(HEADER_LEN + bd->at), t.plies,
+                                      "a comment cannot be converted to UTF-8");
 done:
-  free(stack);
+  *cut = t.cut;
+  xq__tree_end(&t);
   return rc;
 }
 
-/* Check the header of buf[0..len): signature, size, version and the
- * lengths of its Pascal strings. Returns the version, or XQ_ENOTATION or
- * XQ_ELIMIT with `err`. */
+/* Check the header of buf[0..len): signature, size and version. Returns
+ * the version, or XQ_ENOTATION or XQ_ELIMIT with `err`. */
 static int check_header(const unsigned char *buf, size_t len, xq_error *err)
 {
   if (len < 2 || buf[0] != 'X' || buf[1] != 'Q')
@@ -282,34 +216,22 @@ static int check_header(const unsigned char *buf, size_t len, xq_error *err)
   int version = buf[2];
   if (version < 1 || version > XQ__XQF_VERSION_MAX)
     return xq_error_set(err, XQ_ENOTATION, 2, 0, "unknown XQF version %d", version);
-  /* Pascal strings: a length byte that overruns its field is corrupt. */
-  static const int fields[][2] = {{80, 64},  {208, 64}, {272, 16}, {288, 16}, {304, 16}, {320, 16},
-                                  {336, 64}, {400, 16}, {416, 16}, {464, 16}, {480, 16}};
-  for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
-    if (buf[fields[i][0]] > fields[i][1] - 1)
-      return xq_error_set(err, XQ_ENOTATION, fields[i][0], 0,
-                          "bad XQF header: the string at offset %d claims %d bytes (room for %d)",
-                          fields[i][0], buf[fields[i][0]], fields[i][1] - 1);
   return version;
 }
 
-/* The header fields of a checked header into *hdr (strings in UTF-8). */
-static void read_header(const unsigned char *buf, int version, void **cd, xq_xqf_header *hdr)
+/* The header fields of a checked header into *hdr (strings in UTF-8),
+ * warnings on `rec`. */
+static void read_header(const unsigned char *buf, int version, void **cd, xq_xqf_header *hdr,
+                        xq_record *rec)
 {
+  char *const out[] = {hdr->title, hdr->event,      hdr->date,       hdr->site,
+                       hdr->red,   hdr->black,      hdr->time_rule,  hdr->red_time,
+                       hdr->black_time, hdr->annotator, hdr->author};
   hdr->version = version;
   hdr->result = buf[51];
   hdr->type = buf[64];
-  header_text(cd, buf, 80, 64, hdr->title);
-  header_text(cd, buf, 208, 64, hdr->event);
-  header_text(cd, buf, 272, 16, hdr->date);
-  header_text(cd, buf, 288, 16, hdr->site);
-  header_text(cd, buf, 304, 16, hdr->red);
-  header_text(cd, buf, 320, 16, hdr->black);
-  header_text(cd, buf, 336, 64, hdr->time_rule);
-  header_text(cd, buf, 400, 16, hdr->red_time);
-  header_text(cd, buf, 416, 16, hdr->black_time);
-  header_text(cd, buf, 464, 16, hdr->annotator);
-  header_text(cd, buf, 480, 16, hdr->author);
+  for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
+    header_text(cd, buf, (int)i, rec, out[i]);
 }
 
 /* The squares of the 32 pieces in slot order (engine squares, -1 off the
@@ -383,7 +305,7 @@ int xq_xqf_read(const unsigned char *buf, size_t len, xq_record *rec, xq_xqf_hea
   int version = check_header(buf, len, err);
   if (version < 0) return version;
   make_keys(buf, version, &k);
-  read_header(buf, version, &cd, hdr);
+  read_header(buf, version, &cd, hdr, rec);
   int sq[32];
   piece_squares(buf, version, &k, sq);
 

@@ -9,9 +9,10 @@ set -euo pipefail
 # building and running: a C compiler, CMake, libuv, cJSON, SQLite, and
 # libqrencode for the QR codes of the board slips, libxlsxwriter for the
 # XLSX downloads of the printed sheets, libsodium for the access tokens
-# (random bytes, SHA-256, constant-time compare) and base64
+# (random bytes, SHA-256, constant-time compare) and base64, zlib for the older
+# 象棋桥 books
 packages=(build-essential cmake pkg-config libuv1-dev libcjson-dev libsqlite3-dev libqrencode-dev libxlsxwriter-dev
-          libsodium-dev)
+          libsodium-dev zlib1g-dev)
 if [ "${1:-}" = --test ]; then
   # the test suites (Criterion)
   packages+=(libcriterion-dev)

@@ -14,13 +14,14 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "records.h"
 #include "support.h"
 
 #define DATA XQ_TEST_DATA "/records/"
 #define XQF XQ_TEST_DATA "/xqf/"
-#define LINE_MAX 8192
+#define TEXT_LINE_MAX 8192
 #define PLIES_MAX 512
 
 /* ---- helpers ------------------------------------------------------ */
@@ -79,7 +80,7 @@ static void moves_text(const xq_record *r, char *out, size_t cap)
 static void expected(const char *name, char *out, size_t cap)
 {
   FILE *f = fopen(DATA "expected.txt", "r");
-  char line[LINE_MAX];
+  char line[TEXT_LINE_MAX];
   cr_assert_not_null(f);
   out[0] = '\0';
   while (fgets(line, sizeof line, f)) {
@@ -176,7 +177,7 @@ Test(records, examples_same_moves_in_every_format)
     {"xqbase_wxf.pgn", "xqbase"}, {"gameA_big5_crlf.pgn", "A"},
   };
   xq_record *r = new_record();
-  char want[LINE_MAX], got[LINE_MAX], path[256];
+  char want[TEXT_LINE_MAX], got[TEXT_LINE_MAX], path[256];
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     snprintf(path, sizeof path, DATA "%s", cases[i].file);
     read_ok(path, r);
@@ -419,7 +420,7 @@ Test(records, variations_kept_or_skipped)
     "This text after the result is an advertisement and is ignored.\n";
   xq_record *r = new_record();
   xq_error err;
-  char got[LINE_MAX];
+  char got[TEXT_LINE_MAX];
 
   cr_assert_eq(read_text(text, XQ_PGN_VARIATIONS, r, &err), 1, "%s", err.msg);
   moves_text(r, got, sizeof got);
@@ -456,7 +457,7 @@ Test(records, pgn_dialects)
 {
   xq_record *r = new_record();
   xq_error err;
-  char got[LINE_MAX];
+  char got[TEXT_LINE_MAX];
   /* 1-10 ranks under [Variant "xiangqi"]; move numbers glued to moves */
   cr_assert_eq(read_text("[Variant \"xiangqi\"]\n\n1.h3e3 h8e8 2.h1g3 h10g8 *\n", 0, r, &err), 1,
                "%s", err.msg);
@@ -567,7 +568,7 @@ Test(records, pgn_variation_with_illegal_move_is_cut)
     "1... h7e7 2. h0g2 *\n";
   xq_record *r = new_record();
   xq_error err;
-  char got[LINE_MAX];
+  char got[TEXT_LINE_MAX];
   cr_assert_eq(read_text(text, XQ_PGN_VARIATIONS, r, &err), 1, "%s", err.msg);
   moves_text(r, got, sizeof got);
   cr_expect_str_eq(got, "h2e2 h7e7 h0g2");
@@ -608,6 +609,35 @@ Test(records, pgn_past_the_variation_limits_keeps_the_game)
   cr_expect_eq(r->n_vars, XQ_REC_VARS_MAX);
   cr_expect_eq(r->n_warnings, VARS - XQ_REC_VARS_MAX);
   cr_expect(strstr(r->warning, "variation left out") != NULL, "%s", r->warning);
+  drop_record(r);
+}
+
+/* WinBoard's xiangqi SAN (ranks 0-9) and pychess's (ranks 1-10): each
+ * game keeps to the count its moves read in; a text the two counts read
+ * as two legal moves is ambiguous. */
+Test(records, pgn_san_winboard_and_pychess)
+{
+  static const char winboard[] =
+    "[Variant \"xiangqi\"]\n\n1. Cbe2 Hc7 2. Hc2 Rb9 3. Rb0 c5 4. g4 Ch3 5. Hg2 Cxc3 6. Ea2 Ci3 *\n";
+  static const char pychess[] =
+    "[Variant \"Xiangqi\"]\n\n1. Cbe3 Hc8 2. Pc5 Rb10 3. Hc3 Pg6 4. Hi3 Hg8 5. Rb1 Ri9 *\n";
+  xq_record *r = new_record();
+  xq_error err;
+  char got[TEXT_LINE_MAX];
+  cr_assert_eq(read_text(winboard, 0, r, &err), 1, "%s", err.msg);
+  moves_text(r, got, sizeof got);
+  cr_expect_str_eq(got, "b2e2 b9c7 b0c2 a9b9 a0b0 c6c5 g3g4 h7h3 h0g2 h3c3 c0a2 c3i3");
+  cr_assert_eq(read_text(pychess, 0, r, &err), 1, "%s", err.msg);
+  moves_text(r, got, sizeof got);
+  cr_expect_str_eq(got, "b2e2 b9c7 c3c4 a9b9 b0c2 g6g5 h0i2 h9g7 a0b0 i9i8");
+  /* Ri2 is i0i2 counted from 0 and i0i1 counted from 1 */
+  cr_expect_eq(read_text("[Variant \"xiangqi\"]\n\n1. Ri2 *\n", 0, r, &err), XQ_EAMBIGUOUS,
+               "%s", err.msg);
+  /* ... but not once the game has shown its count */
+  cr_assert_eq(read_text("[Variant \"xiangqi\"]\n\n1. Cbe2 Hc7 2. Ri2 *\n", 0, r, &err), 1, "%s",
+               err.msg);
+  moves_text(r, got, sizeof got);
+  cr_expect_str_eq(got, "b2e2 b9c7 i0i2");
   drop_record(r);
 }
 
@@ -854,7 +884,7 @@ Test(records, xqf_real_files_match_readme)
 {
   FILE *f = fopen(XQF "README.md", "r");
   cr_assert_not_null(f);
-  char line[LINE_MAX], name[128] = "", hdrline[LINE_MAX] = "", fenline[256] = "";
+  char line[TEXT_LINE_MAX], name[128] = "", hdrline[TEXT_LINE_MAX] = "", fenline[256] = "";
   xq_record *r = new_record();
   int checked = 0;
 
@@ -1010,6 +1040,20 @@ static void start_slots(int sq[32])
   }
 }
 
+/* Slots of a diagram: the Red general, a Red rook and the Black general
+ * on the squares named, no other piece. */
+static void diagram_slots(int sq[32], const char *red_king, const char *red_rook,
+                          const char *black_king)
+{
+  for (int i = 0; i < 32; i++) sq[i] = -1;
+  sq[4] = xqf_sq(red_king);
+  sq[0] = xqf_sq(red_rook);
+  sq[20] = xqf_sq(black_king);
+}
+
+/* Key bytes of the encrypted versions, any will do. */
+static const unsigned char some_key[8] = {0xEF, 0xFA, 0x5D, 0x2D, 0x7C, 0x58, 0xDF, 0x29};
+
 /* The tree built in the tests: 1. h2e2 h7e7 2. h0g2, with 1. b2e2 b9c7 as
  * a variation of the first move, and comments. */
 static int test_tree(xnode *t)
@@ -1047,7 +1091,7 @@ Test(records, xqf_built_every_version)
       cr_expect_eq(h.version, versions[vi]);
       cr_expect_str_eq(h.title, "测试");
       cr_expect_eq(r->result, XQ_RESULT_BLACK_WINS);
-      char got[LINE_MAX];
+      char got[TEXT_LINE_MAX];
       moves_text(r, got, sizeof got);
       cr_expect_str_eq(got, "h2e2 h7e7 h0g2", "v%d", versions[vi]);
       cr_assert_eq(r->n_vars, 1, "v%d", versions[vi]);
@@ -1111,7 +1155,7 @@ Test(records, xqf_type0_custom_position)
       char fen[XQ_FEN_MAX];
       xq_fen_format(&r->start, fen, sizeof fen);
       cr_expect_str_eq(fen, "4k4/9/9/8p/9/R8/9/1C7/9/3K5 w - - 0 1");
-      char got[LINE_MAX];
+      char got[TEXT_LINE_MAX];
       moves_text(r, got, sizeof got);
       cr_expect_str_eq(got, "a4e4 e9f9 b2f2");
     }
@@ -1196,11 +1240,20 @@ Test(records, xqf_malformed_and_truncated)
   start_slots(sq);
   unsigned char key[8] = {0xEF, 0xFA, 0x5D, 0x2D, 0x7C, 0x58, 0xDF, 0x29};
 
+  /* the root record: 4 bytes, its comment's length and its comment */
+  size_t root_end = 1024 + 4 + 4 + strlen(t[0].comment);
   for (int v = 10; v <= 16; v += 6) {
     size_t len = build_xqf(buf, v, key, sq, 0, t, n);
-    /* every truncation fails cleanly */
+    /* every truncation fails cleanly, but for a file that holds its root
+     * record and no whole move record: a position without moves */
     for (size_t cut = 0; cut < len; cut++) {
       int rc = xq_xqf_read(buf, cut, r, NULL, &err);
+      if (cut >= root_end && cut < root_end + 4) {
+        cr_assert_eq(rc, XQ_OK, "v%d cut at %zu: %s", v, cut, err.msg);
+        cr_expect_eq(r->n_moves, 0);
+        cr_expect(strstr(r->warning, "promises a first move") != NULL, "%s", r->warning);
+        continue;
+      }
       cr_assert_neq(rc, XQ_OK, "v%d cut at %zu read fine", v, cut);
       cr_assert(err.msg[0], "v%d cut at %zu: no message", v, cut);
     }
@@ -1212,9 +1265,6 @@ Test(records, xqf_malformed_and_truncated)
     bad[2] = 99;
     cr_expect_eq(xq_xqf_read(bad, len, r, NULL, &err), XQ_ENOTATION);
     cr_expect(strstr(err.msg, "version") != NULL, "%s", err.msg);
-    memcpy(bad, buf, len);
-    bad[304] = 40; /* Red's name longer than its 16-byte field */
-    cr_expect_eq(xq_xqf_read(bad, len, r, NULL, &err), XQ_ENOTATION);
   }
   /* two pieces on one square in a setup position */
   int dup[32];
@@ -1229,6 +1279,625 @@ Test(records, xqf_malformed_and_truncated)
   cr_expect_eq(xq_xqf_read(buf, len, r, NULL, &err), XQ_EILLEGAL);
   cr_expect_eq(err.ply, 2, "%s", err.msg);
   drop_record(r);
+}
+
+/* A header string whose length byte overruns its field (real files have
+ * them, mostly in the Site field): the game reads, the string cut at the
+ * field's end (not inside a GBK character), with a warning. */
+Test(records, xqf_header_string_longer_than_its_field)
+{
+  static unsigned char buf[8192];
+  /* 上海市人民公园广场 in GBK: 18 bytes, the field holds 15 */
+  static const char site[] = "\xC9\xCF\xBA\xA3\xCA\xD0\xC8\xCB\xC3\xF1\xB9\xAB\xD4\xB0\xB9\xE3\xB3\xA1";
+  xq_record *r = new_record();
+  xq_xqf_header h;
+  xq_error err;
+  int sq[32];
+  xnode t[8];
+  int n = test_tree(t);
+  start_slots(sq);
+  unsigned char key[8] = {0xEF, 0xFA, 0x5D, 0x2D, 0x7C, 0x58, 0xDF, 0x29};
+  for (int v = 10; v <= 18; v += 8) {
+    size_t len = build_xqf(buf, v, key, sq, 0, t, n);
+    buf[288] = (unsigned char)(sizeof site - 1); /* Site: 18 bytes claimed */
+    memcpy(buf + 289, site, 15);                 /* the field ends in a lead byte */
+    buf[304] = 2;                                /* Red, which follows, is whole */
+    memcpy(buf + 305, "Wu", 2);
+    cr_assert_eq(xq_xqf_read(buf, len, r, &h, &err), XQ_OK, "v%d: %s", v, err.msg);
+    cr_expect_str_eq(h.site, "上海市人民公园");
+    cr_expect_str_eq(xq_record_tag(r, "Site"), "上海市人民公园");
+    cr_expect_str_eq(h.red, "Wu");
+    cr_expect_eq(r->n_moves, 3);
+    cr_expect_eq(r->n_warnings, 1);
+    cr_expect(strstr(r->warning, "Site string claims 18 bytes") != NULL, "%s", r->warning);
+  }
+  drop_record(r);
+}
+
+/* A diagram whose root record promises a first move that is not in the
+ * file: the position, without moves, with a warning. */
+Test(records, xqf_root_promising_a_missing_move_is_a_position)
+{
+  static unsigned char buf[4096];
+  int sq[32];
+  diagram_slots(sq, "d0", "a5", "e9");
+  const xnode root[] = {{0, 0, 1, 0, NULL}}; /* has_next, and nothing after it */
+  xq_record *r = new_record();
+  xq_error err;
+  for (int v = 10; v <= 18; v += 8) {
+    size_t len = build_xqf(buf, v, some_key, sq, 3, root, 1);
+    cr_assert_eq(xq_xqf_read(buf, len, r, NULL, &err), XQ_OK, "v%d: %s", v, err.msg);
+    cr_expect_eq(r->n_moves, 0);
+    char fen[XQ_FEN_MAX];
+    xq_fen_format(&r->start, fen, sizeof fen);
+    cr_expect_str_eq(fen, "4k4/9/9/9/R8/9/9/9/9/3K5 w - - 0 1");
+    cr_expect_eq(r->n_warnings, 1);
+  }
+  drop_record(r);
+}
+
+/* ---- past the record's limits the game is kept ---------------------- */
+
+/* The shuffle of horses every limit test plays: b0c2 b9c7 c2b0 c7b9 ... */
+static const char *const shuffle[4] = {"b0c2", "b9c7", "c2b0", "c7b9"};
+enum { SHUFFLE_PLIES = XQ_REC_COMMENTS_MAX + 76 };
+
+/* A game with a comment after each of its SHUFFLE_PLIES plies: every
+ * format keeps the game and the first XQ_REC_COMMENTS_MAX comments, and
+ * says so in a warning. */
+static void expect_comments_cut(xq_record *r, int rc, const xq_error *err, const char *what)
+{
+  cr_assert_eq(rc, rc == 1 ? 1 : XQ_OK, "%s: %s", what, err->msg);
+  cr_expect_eq(r->n_moves, SHUFFLE_PLIES, "%s", what);
+  cr_expect_eq(r->n_comments, XQ_REC_COMMENTS_MAX, "%s", what);
+  cr_expect_eq(r->n_warnings, 1, "%s", what);
+  cr_expect(strstr(r->warning, "comments left out") != NULL, "%s: %s", what, r->warning);
+}
+
+Test(records, comments_past_the_limit_keep_the_game)
+{
+  static char text[SHUFFLE_PLIES * 64 + 256];
+  static unsigned char buf[SHUFFLE_PLIES * 16 + 2048];
+  static xnode t[SHUFFLE_PLIES + 1];
+  xq_record *r = new_record();
+  xq_error err;
+  size_t k;
+
+  /* PGN */
+  k = (size_t)snprintf(text, sizeof text, "[Format \"ICCS\"]\n\n");
+  for (int i = 0; i < SHUFFLE_PLIES; i++)
+    k += (size_t)snprintf(text + k, sizeof text - k, "%s {c%d}\n", shuffle[i % 4], i);
+  snprintf(text + k, sizeof text - k, "*\n");
+  expect_comments_cut(r, read_text(text, 0, r, &err), &err, "PGN");
+
+  /* DhtmlXQ: movelist, then comment1 .. commentN */
+  static const char *const squares[4] = {"1927", "1022", "2719", "2210"};
+  k = (size_t)snprintf(text, sizeof text, "[DhtmlXQ][DhtmlXQ_movelist]");
+  for (int i = 0; i < SHUFFLE_PLIES; i++)
+    k += (size_t)snprintf(text + k, sizeof text - k, "%s", squares[i % 4]);
+  k += (size_t)snprintf(text + k, sizeof text - k, "[/DhtmlXQ_movelist]\n");
+  for (int i = 0; i < SHUFFLE_PLIES; i++)
+    k += (size_t)snprintf(text + k, sizeof text - k, "[DhtmlXQ_comment%d]c[/DhtmlXQ_comment%d]",
+                          i + 1, i + 1);
+  snprintf(text + k, sizeof text - k, "[/DhtmlXQ]");
+  size_t used;
+  expect_comments_cut(r, xq_dhtmlxq_read(text, strlen(text), r, &used, &err), &err, "DhtmlXQ");
+
+  /* XQF */
+  int sq[32];
+  start_slots(sq);
+  t[0] = (xnode){0, 0, 1, 0, NULL};
+  for (int i = 0; i < SHUFFLE_PLIES; i++)
+    t[i + 1] = (xnode){xqf_sq(shuffle[i % 4]), xqf_sq(shuffle[i % 4] + 2), i + 1 < SHUFFLE_PLIES,
+                       0, "c"};
+  unsigned char key[8] = {0xEF, 0xFA, 0x5D, 0x2D, 0x7C, 0x58, 0xDF, 0x29};
+  for (int v = 10; v <= 18; v += 8) {
+    size_t len = build_xqf(buf, v, key, sq, 0, t, SHUFFLE_PLIES + 1);
+    cr_assert_lt(len, sizeof buf);
+    expect_comments_cut(r, xq_xqf_read(buf, len, r, NULL, &err), &err, "XQF");
+  }
+  drop_record(r);
+}
+
+/* A DhtmlXQ block past the variation limits (more branches than
+ * XQ_REC_VARS_MAX, as in a real 546 KB opening book) keeps its main line
+ * and the branches that fit; a branch that goes wrong is cut before its
+ * bad move, and one leaving a branch that is not there is left out. */
+Test(records, dhtmlxq_past_the_variation_limits_keeps_the_game)
+{
+  enum { BRANCHES = XQ_REC_VARS_MAX + 100 };
+  static char text[BRANCHES * 64 + 512];
+  size_t k = (size_t)snprintf(text, sizeof text,
+                              "[DhtmlXQiFrame][DhtmlXQ_movelist]77477242[/DhtmlXQ_movelist]\n"
+                              "[DhtmlXQ_move_0_2_1]70627967[/DhtmlXQ_move_0_2_1]\n"
+                              "[DhtmlXQ_move_1_3_2]79670919[/DhtmlXQ_move_1_3_2]\n"
+                              "[DhtmlXQ_move_9_3_3]1022[/DhtmlXQ_move_9_3_3]\n");
+  for (int i = 0; i < BRANCHES; i++) /* each another 1... h9g7 */
+    k += (size_t)snprintf(text + k, sizeof text - k, "[DhtmlXQ_move_0_2_%d]7062[/DhtmlXQ_move_0_2_%d]",
+                          i + 4, i + 4);
+  cr_assert_lt(k + 20, sizeof text);
+  snprintf(text + k, sizeof text - k, "[/DhtmlXQiFrame]");
+  xq_record *r = new_record();
+  xq_error err;
+  size_t used;
+  cr_assert_eq(xq_dhtmlxq_read(text, strlen(text), r, &used, &err), 1, "%s", err.msg);
+  char got[TEXT_LINE_MAX];
+  moves_text(r, got, sizeof got);
+  cr_expect_str_eq(got, "h2e2 h7e7");
+  cr_expect_eq(r->n_vars, XQ_REC_VARS_MAX);
+  const xq_move *m;
+  int n;
+  xq_record_line(r, 2, &m, &n);
+  cr_expect_eq(n, 1, "branch 2 cut before 0919, which is illegal");
+  cr_expect_eq(r->n_warnings, 3, "the cut, the branch whose base is missing, the limit");
+  cr_expect_eq(used, strlen(text));
+  drop_record(r);
+}
+
+/* DhtmlXQ as sites export it: the iframe form dpxq.com pages carry (in
+ * an iframe's name, without its closing tag, or wrapped in
+ * [DhtmlXQiFrame] ... [/DhtmlXQiFrame]), and blocks that start after a
+ * long script: the format is told from the whole file. */
+Test(records, dhtmlxq_as_sites_export_it)
+{
+  char path[256];
+  snprintf(path, sizeof path, "/tmp/xq_records_page_%d.html", (int)getpid());
+  FILE *f = fopen(path, "w");
+  cr_assert_not_null(f);
+  fputs("<html><script>\n", f);
+  for (int i = 0; i < 2000; i++) /* 80 KB of script before the first block */
+    fputs("var board = [\"a\", \"b\"]; /* no record here */\n", f);
+  fputs("</script>\n<iframe src=\"DhtmlXQ.htm\" name='NoFile_[DhtmlXQiFrame][DhtmlXQ_ver]www_dpxq_com"
+        "[/DhtmlXQ_ver][DhtmlXQ_title]one[/DhtmlXQ_title][DhtmlXQ_movelist]77477242"
+        "[/DhtmlXQ_movelist]'></iframe>\n"
+        "<p>[DhtmlXQiFrame]\n[DhtmlXQ_title]two[/DhtmlXQ_title]\n"
+        "[DhtmlXQ_movelist]7967[/DhtmlXQ_movelist]\n[/DhtmlXQiFrame]</p></html>\n",
+        f);
+  fclose(f);
+  xq_games *g;
+  xq_error err;
+  cr_assert_eq(xq_games_open(&g, path, 0, &err), XQ_OK, "%s", err.msg);
+  cr_expect_eq(xq_games_format(g), XQ_FMT_DHTMLXQ);
+  xq_record *r = new_record();
+  char got[TEXT_LINE_MAX];
+  cr_assert_eq(xq_games_next(g, r, &err), 1, "%s", err.msg);
+  cr_expect_str_eq(xq_record_tag(r, "Title"), "one");
+  moves_text(r, got, sizeof got);
+  cr_expect_str_eq(got, "h2e2 h7e7");
+  cr_assert_eq(xq_games_next(g, r, &err), 1, "%s", err.msg);
+  cr_expect_str_eq(xq_record_tag(r, "Title"), "two");
+  cr_expect_eq(r->n_moves, 1);
+  cr_expect_eq(xq_games_next(g, r, &err), 0);
+  xq_games_close(g);
+  drop_record(r);
+
+  /* a page of which nothing reads is no success for either command */
+  f = fopen(path, "w");
+  cr_assert_not_null(f);
+  fputs("<html><p>no record here</p></html>\n", f);
+  fclose(f);
+  char cmd[1024];
+  snprintf(cmd, sizeof cmd, "'%s' stats '%s' >/dev/null 2>&1", XQ_BINARY, path);
+  cr_expect_eq(WEXITSTATUS(system(cmd)), 1, "stats: nothing read");
+  snprintf(cmd, sizeof cmd, "'%s' convert '%s' - >/dev/null 2>&1", XQ_BINARY, path);
+  cr_expect_eq(WEXITSTATUS(system(cmd)), 1, "convert: nothing read");
+  remove(path);
+}
+
+/* ---- 象棋桥 (CCBridge): CBL, CBR, CBF ------------------------------- */
+
+/* Write `path` with n bytes of b. */
+static void write_file(const char *path, const void *b, size_t n)
+{
+  FILE *f = fopen(path, "wb");
+  cr_assert_not_null(f);
+  cr_assert_eq(fwrite(b, 1, n, f), n);
+  fclose(f);
+}
+
+/* Every game of `path` read through xq_games (variations kept) into
+ * r[0..max): returns how many; the format must be `fmt`. */
+static int read_games(const char *path, xq_rec_format fmt, xq_record **r, int max)
+{
+  xq_games *g;
+  xq_error err;
+  cr_assert_eq(xq_games_open(&g, path, XQ_PGN_VARIATIONS, &err), XQ_OK, "%s", err.msg);
+  cr_expect_eq(xq_games_format(g), fmt, "%s: format %d", path, (int)xq_games_format(g));
+  int n = 0, rc;
+  while (n < max && (rc = xq_games_next(g, r[n], &err)) != 0) {
+    cr_assert_eq(rc, 1, "%s: %s", path, err.msg);
+    n++;
+  }
+  xq_games_close(g);
+  return n;
+}
+
+/* The tree of test_tree: 1. h2e2 h7e7 2. h0g2, 1. b2e2 b9c7 a variation of
+ * the first move, the comment "after two" after h7e7. */
+static void expect_test_tree(xq_record *r, const char *what)
+{
+  char got[TEXT_LINE_MAX];
+  moves_text(r, got, sizeof got);
+  cr_expect_str_eq(got, "h2e2 h7e7 h0g2", "%s", what);
+  cr_assert_eq(r->n_vars, 1, "%s", what);
+  const xq_move *m;
+  int n;
+  xq_record_line(r, 1, &m, &n);
+  cr_expect_eq(n, 2, "%s", what);
+  cr_expect_eq(r->vars[0].at, 0, "%s", what);
+  int found = 0;
+  for (int i = 0; i < r->n_comments; i++)
+    found |= r->comments[i].line == 0 && r->comments[i].after == 2 &&
+             r->comments[i].len == 9 && !memcmp(r->text + r->comments[i].off, "after two", 9);
+  cr_expect(found, "%s: the comment after h7e7", what);
+}
+
+/* UTF-16LE of ASCII or of the code points cp[] at b[off]. */
+static void put_utf16(unsigned char *b, size_t off, const unsigned *cp, size_t n)
+{
+  for (size_t i = 0; i < n; i++) {
+    b[off + 2 * i] = (unsigned char)(cp[i] & 0xFF);
+    b[off + 2 * i + 1] = (unsigned char)(cp[i] >> 8);
+  }
+}
+
+/* A CBR record of version `ver` (1 or 2) holding the test tree, into b;
+ * returns its length. Title 测试, Red "Wu", Red wins. */
+static size_t build_cbr(unsigned char *b, int ver)
+{
+  static const unsigned title[2] = {0x6D4B, 0x8BD5}, red[2] = {'W', 'u'};
+  size_t off = ver == 1 ? 1856 : 2112;
+  memset(b, 0, off + 102);
+  memcpy(b, "CCBridge Record", 16);
+  b[19] = (unsigned char)ver;
+  put_utf16(b, ver == 1 ? 52 : 180, title, 2);
+  put_utf16(b, ver == 1 ? 948 : 1076, red, 2);
+  b[ver == 1 ? 1820 : 2076] = 1;
+  b[off] = 1; /* Red to move */
+  /* the standard start, rank 9 first: 0x2? Black, 0x1? Red */
+  static const char *const rows[10] = {"rnbakabnr", ".........", ".c.....c.", "p.p.p.p.p",
+                                       ".........", ".........", "P.P.P.P.P", ".C.....C.",
+                                       ".........", "RNBAKABNR"};
+  static const char codes[] = "RNBAKCP";
+  for (int r = 0; r < 10; r++)
+    for (int f = 0; f < 9; f++) {
+      char c = rows[r][f];
+      if (c == '.') continue;
+      int black = c >= 'a';
+      b[off + 8 + r * 9 + f] = (unsigned char)((black ? 0x20 : 0x10) +
+                                               (int)(strchr(codes, black ? c - 32 : c) - codes) + 1);
+    }
+  size_t at = off + 102;
+  /* the root's comment record, then the tree in pre-order */
+  const struct { const char *from, *to; int sig; const char *comment; } nodes[] = {
+    {NULL, NULL, 4, "root"},    {"h2", "e2", 2, NULL}, {"h7", "e7", 4, "after two"},
+    {"h0", "g2", 1, NULL},      {"b2", "e2", 0, NULL}, {"b9", "c7", 1, NULL}};
+  for (size_t i = 0; i < sizeof nodes / sizeof nodes[0]; i++) {
+    int fs = 0, ts = 0;
+    if (nodes[i].from) {
+      int fx = nodes[i].from[0] - 'a', fr = nodes[i].from[1] - '0';
+      int tx = nodes[i].to[0] - 'a', tr = nodes[i].to[1] - '0';
+      fs = ver == 1 ? fx << 4 | (9 - fr) : (9 - fr) * 9 + fx;
+      ts = ver == 1 ? tx << 4 | (9 - tr) : (9 - tr) * 9 + tx;
+    }
+    b[at] = (unsigned char)nodes[i].sig;
+    b[at + 1] = 0;
+    b[at + 2] = (unsigned char)fs;
+    b[at + 3] = (unsigned char)ts;
+    at += 4;
+    if (nodes[i].sig & 4) {
+      size_t n = strlen(nodes[i].comment);
+      unsigned cp[16];
+      for (size_t k = 0; k < n; k++) cp[k] = (unsigned char)nodes[i].comment[k];
+      uint32_t len = (uint32_t)(2 * n + 4); /* the text ends in CR LF */
+      memcpy(b + at, &len, 4);
+      put_utf16(b, at + 4, cp, n);
+      b[at + 4 + 2 * n] = '\r';
+      b[at + 6 + 2 * n] = '\n';
+      b[at + 5 + 2 * n] = b[at + 7 + 2 * n] = 0;
+      at += 4 + len;
+    }
+  }
+  return at;
+}
+
+Test(records, ccbridge_cbr_and_cbl_library)
+{
+  static unsigned char b[3 * 8192];
+  char path[256];
+  xq_record *r[3] = {new_record(), new_record(), new_record()};
+  snprintf(path, sizeof path, "/tmp/xq_records_%d.cbr", (int)getpid());
+  for (int ver = 1; ver <= 2; ver++) {
+    size_t n = build_cbr(b, ver);
+    write_file(path, b, n);
+    cr_assert_eq(read_games(path, XQ_FMT_CBR, r, 3), 1, "v%d", ver);
+    expect_test_tree(r[0], ver == 1 ? "CBR v1" : "CBR v2");
+    cr_expect_str_eq(xq_record_tag(r[0], "Title"), "测试");
+    cr_expect_str_eq(xq_record_tag(r[0], "Red"), "Wu");
+    cr_expect_eq(r[0]->result, XQ_RESULT_RED_WINS);
+    cr_expect(r[0]->n_comments >= 1 && r[0]->comments[0].len == 4 &&
+              !memcmp(r[0]->text + r[0]->comments[0].off, "root", 4), "the root's comment");
+  }
+  /* a library: its name at 64, CBR records after its index, each in 4 KiB */
+  memset(b, 0, sizeof b);
+  memcpy(b, "CCBridgeLibrary", 16);
+  static const unsigned name[2] = {'L', 'b'};
+  put_utf16(b, 64, name, 2);
+  build_cbr(b + 4096, 1);
+  build_cbr(b + 8192, 2);
+  snprintf(path, sizeof path, "/tmp/xq_records_%d.cbl", (int)getpid());
+  write_file(path, b, 3 * 4096);
+  cr_assert_eq(read_games(path, XQ_FMT_CBL, r, 3), 2);
+  expect_test_tree(r[0], "CBL library, game 1");
+  expect_test_tree(r[1], "CBL library, game 2");
+  cr_expect_str_eq(xq_record_tag(r[1], "Event"), "Lb", "the library's name");
+  remove(path);
+  snprintf(path, sizeof path, "/tmp/xq_records_%d.cbr", (int)getpid());
+  remove(path);
+  for (int i = 0; i < 3; i++) drop_record(r[i]);
+}
+
+/* A string of an older CBL book: its length, then its bytes. */
+static size_t book_str(unsigned char *b, size_t at, const char *s)
+{
+  uint32_t n = (uint32_t)strlen(s);
+  memcpy(b + at, &n, 4);
+  memcpy(b + at + 4, s, n);
+  return at + 4 + n;
+}
+
+static size_t book_u32(unsigned char *b, size_t at, uint32_t v)
+{
+  memcpy(b + at, &v, 4);
+  return at + 4;
+}
+
+/* A game of an older CBL book: the standard start, its moves numbered by
+ * ply (a variation restarting at the ply it replaces), a comment line
+ * each. */
+static size_t book_game(unsigned char *b, size_t at, const char *title, const int *ply,
+                        const char *const *moves, const char *const *comments, int n)
+{
+  size_t start = at;
+  at += 4; /* the length, filled in last */
+  static const char *const red[16] = {"a0", "b0", "c0", "d0", "e0", "f0", "g0", "h0",
+                                      "i0", "b2", "h2", "a3", "c3", "e3", "g3", "i3"};
+  for (int i = 0; i < 32; i++) {
+    int f = red[i % 16][0] - 'a', rank = red[i % 16][1] - '0';
+    if (i >= 16) rank = 9 - rank;
+    b[at++] = (unsigned char)((f + 1) << 4 | (9 - rank + 1));
+  }
+  at = book_u32(b, at, 1);      /* a full game */
+  at = book_str(b, at, "");     /* event: the book's title stands for it */
+  at = book_u32(b, at, 1);
+  at = book_str(b, at, title);
+  at = book_str(b, at, "");
+  at = book_str(b, at, "");
+  at = book_str(b, at, "Site");
+  at = book_str(b, at, "1990");
+  at = book_str(b, at, "Hu");
+  at = book_str(b, at, "Liu");
+  at = book_u32(b, at, 3);      /* a draw */
+  at = book_str(b, at, "Annotator");
+  at = book_str(b, at, "");
+  at = book_str(b, at, "Creator");
+  at = book_str(b, at, "");
+  at = book_str(b, at, "line one||line two");
+  b[at++] = 1;
+  memset(b + at, ' ', 38);
+  at += 38;
+  at = book_u32(b, at, (uint32_t)n);
+  for (int i = 0; i < n; i++) {
+    b[at++] = (unsigned char)ply[i];
+    b[at++] = 0;
+    for (int k = 0; k < 2; k++) /* file << 4 | row from the top */
+      b[at++] = (unsigned char)((moves[i][2 * k] - 'a') << 4 | (9 - (moves[i][2 * k + 1] - '0')));
+    b[at++] = 0x5A;
+    b[at++] = 0x11;
+  }
+  for (int i = 0; i < n; i++) {
+    memcpy(b + at, comments[i], strlen(comments[i]));
+    at += strlen(comments[i]);
+    b[at++] = '\r';
+    b[at++] = '\n';
+  }
+  book_u32(b, start, (uint32_t)(at - start));
+  return at;
+}
+
+/* 象棋桥's older CBL book: a zlib stream of GBK games whose moves are
+ * numbered by ply. Each game reads, variations and comments included, and
+ * a game with an illegal main-line move is reported and skipped. */
+Test(records, ccbridge_cbl_book)
+{
+  static unsigned char raw[8192], file[8192];
+  size_t at = 0;
+  at = book_str(raw, at, "Book");
+  for (int i = 0; i < 4; i++) at = book_str(raw, at, "");
+  memset(raw + at, ' ', 38);
+  at += 38;
+  at = book_u32(raw, at, 3);
+  at = book_str(raw, at, "a book of three games");
+  static const int ply[5] = {1, 2, 3, 1, 2};
+  static const char *const moves[5] = {"h2e2", "h7e7", "h0g2", "b2e2", "b9c7"};
+  static const char *const comments[5] = {"", "after two", "", "", ""};
+  at = book_game(raw, at, "one", ply, moves, comments, 5);
+  static const char *const bad[2] = {"h2e2", "a9a5"};
+  at = book_game(raw, at, "two", ply, bad, comments, 2);
+  at = book_game(raw, at, "three", ply, moves, comments, 3);
+  memcpy(file, "CCBridge", 8);
+  uint32_t v = 21, kind = 1, rawlen = (uint32_t)at;
+  memcpy(file + 8, &v, 4);
+  memcpy(file + 12, &kind, 4);
+  memcpy(file + 16, &rawlen, 4);
+  uLongf zn = sizeof file - 20;
+  cr_assert_eq(compress(file + 20, &zn, raw, at), Z_OK);
+  char path[256];
+  snprintf(path, sizeof path, "/tmp/xq_records_%d.CBL", (int)getpid());
+  write_file(path, file, 20 + zn);
+
+  xq_games *g;
+  xq_error err;
+  xq_record *r = new_record();
+  cr_assert_eq(xq_games_open(&g, path, XQ_PGN_VARIATIONS, &err), XQ_OK, "%s", err.msg);
+  cr_expect_eq(xq_games_format(g), XQ_FMT_CBL);
+  cr_assert_eq(xq_games_next(g, r, &err), 1, "%s", err.msg);
+  expect_test_tree(r, "CBL book");
+  cr_expect_str_eq(xq_record_tag(r, "Title"), "one");
+  cr_expect_str_eq(xq_record_tag(r, "Event"), "Book");
+  cr_expect_str_eq(xq_record_tag(r, "Red"), "Hu");
+  cr_expect_str_eq(xq_record_tag(r, "Creator"), "Creator");
+  cr_expect_eq(r->result, XQ_RESULT_DRAW);
+  cr_expect(r->comments[0].after == 0 && r->comments[0].len == 17 &&
+            !memcmp(r->text + r->comments[0].off, "line one\nline two", 17), "the root's comment");
+  cr_expect_eq(xq_games_next(g, r, &err), XQ_EILLEGAL);
+  cr_expect_eq(err.ply, 2, "%s", err.msg);
+  cr_assert_eq(xq_games_next(g, r, &err), 1, "%s", err.msg);
+  cr_expect_str_eq(xq_record_tag(r, "Title"), "three");
+  cr_expect_eq(r->n_moves, 3);
+  cr_expect_eq(xq_games_next(g, r, &err), 0);
+  xq_games_close(g);
+  remove(path);
+  drop_record(r);
+}
+
+/* 象棋桥's CBF: XML, the same tree as the CBR above. */
+Test(records, ccbridge_cbf)
+{
+  static const char xml[] =
+    "\xEF\xBB\xBF<?xml version=\"1.0\" encoding=\"UTF-8\"?>\r\n"
+    "<ChineseChessRecord Version=\"1.0\">\r\n <Head>\r\n  <Name>&lt;T&gt;</Name>\r\n"
+    "  <Red>Wu</Red>\r\n  <Black />\r\n  <RecordResult>2</RecordResult>\r\n"
+    "  <FEN>rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1</FEN>\r\n"
+    " </Head>\r\n <MoveList>\r\n"
+    "  <Move value=\"00-00\"><![CDATA[root]]></Move>\r\n"
+    "  <Move value=\"77-47\" branch=\"1\" />\r\n"
+    "  <Move value=\"72-42\"><![CDATA[after two]]></Move>\r\n"
+    "  <Move value=\"79-67\" end=\"1\" />\r\n"
+    "  <Move value=\"17-47\" />\r\n"
+    "  <Move value=\"10-22\" end=\"1\" />\r\n"
+    " </MoveList>\r\n</ChineseChessRecord>\r\n";
+  char path[256];
+  snprintf(path, sizeof path, "/tmp/xq_records_%d.cbf", (int)getpid());
+  write_file(path, xml, sizeof xml - 1);
+  xq_record *r = new_record();
+  cr_assert_eq(read_games(path, XQ_FMT_CBF, &r, 1), 1);
+  expect_test_tree(r, "CBF");
+  cr_expect_str_eq(xq_record_tag(r, "Title"), "<T>");
+  cr_expect_eq(r->result, XQ_RESULT_BLACK_WINS);
+  remove(path);
+  drop_record(r);
+}
+
+/* ---- games as plain text, and the game sites' files ------------------ */
+
+/* Write `text` to a file named with `ext` and read its games (at most
+ * 4) in format `fmt`; returns how many. */
+static int text_games(const char *text, size_t n, const char *ext, xq_rec_format fmt,
+                      xq_record **r)
+{
+  char path[256];
+  snprintf(path, sizeof path, "/tmp/xq_records_%d.%s", (int)getpid(), ext);
+  write_file(path, text, n);
+  int k = read_games(path, fmt, r, 4);
+  remove(path);
+  return k;
+}
+
+/* Read `text` (a file ending in `ext`) in format `fmt`: `games` games,
+ * the first with the moves `moves` (UCCI, space-separated). */
+static void expect_text_games(const char *text, size_t n, const char *ext, xq_rec_format fmt,
+                              xq_record **r, int games, const char *moves)
+{
+  char got[TEXT_LINE_MAX];
+  cr_assert_eq(text_games(text, n, ext, fmt, r), games, "%s", ext);
+  moves_text(r[0], got, sizeof got);
+  cr_expect_str_eq(got, moves, "%s", ext);
+}
+
+/* Move lists in text files and pages, without tags: the header lines
+ * before each list give its tags. */
+Test(records, text_move_lists)
+{
+  static const char txt[] =
+    "说明：这些对局没有 PGN 标记。\n\n第一站\n吉林洪智  红先胜  上海林宏敏\n\n"
+    "  1. 炮二平五  马８进７    2. 马二进三  车９平８\n  3. 车一平二\n\n"
+    "上海胡荣华  红先和  江苏王斌\n 1.相三进五  炮８平６\n\n"
+    "标题: 顺手炮\n红方: 甲\n黑方: 乙\n结果: 红胜\n----------\n"
+    "  1. 炮二平五  炮８平５    2. 马二进三  马８进７\n----------\n棋谱由软件生成\n";
+  static const char html[] =
+    "<html><head><script>var a = \"1. 炮二平五\";</script></head><body>\n"
+    "<p>对局名称：测试&nbsp;赛</p><p>红方：胡荣华</p><table>"
+    "<tr><td>1. 相三进五</td><td>卒7进1</td></tr><tr><td>2. 兵七进一</td><td>马8进7</td></tr>"
+    "</table><p>（和）</p></body></html>\n";
+  xq_record *r[4] = {new_record(), new_record(), new_record(), new_record()};
+  expect_text_games(txt, sizeof txt - 1, "txt", XQ_FMT_TEXT, r, 3,
+                    "h2e2 h9g7 h0g2 i9h9 i0h0");
+  cr_expect_str_eq(xq_record_tag(r[0], "Red"), "吉林洪智");
+  cr_expect_str_eq(xq_record_tag(r[0], "Black"), "上海林宏敏");
+  cr_expect_eq(r[0]->result, XQ_RESULT_RED_WINS);
+  cr_expect_eq(r[0]->line, 6, "the game's first move line");
+  cr_expect_eq(r[1]->n_moves, 2);
+  cr_expect_eq(r[1]->result, XQ_RESULT_DRAW);
+  cr_expect_str_eq(xq_record_tag(r[2], "Title"), "顺手炮");
+  cr_expect_str_eq(xq_record_tag(r[2], "Red"), "甲");
+  cr_expect_eq(r[2]->result, XQ_RESULT_RED_WINS);
+  cr_expect_eq(r[2]->n_moves, 4);
+  expect_text_games(html, sizeof html - 1, "html", XQ_FMT_TEXT, r, 1,
+                    "g0e2 g6g5 c3c4 h9g7");
+  cr_expect_str_eq(xq_record_tag(r[0], "Event"), "测试 赛");
+  cr_expect_str_eq(xq_record_tag(r[0], "Red"), "胡荣华");
+  cr_expect_eq(r[0]->result, XQ_RESULT_DRAW);
+  /* prose, even one starting "XQ" as an XQF file does, holds no game */
+  static const char readme[] = "XQFTOOLS: tools for XQF files.\n1. Copy them.\n";
+  cr_expect_eq(text_games(readme, sizeof readme - 1, "txt", XQ_FMT_TEXT, r), 0);
+  for (int i = 0; i < 4; i++) drop_record(r[i]);
+}
+
+/* playok.com's WXF files (FORMAT, RED, ..., START{ ... }END, marks before
+ * move numbers) and bare UBB move lists (rows counted from the top or
+ * from the bottom: the count in which the moves are legal). */
+Test(records, text_playok_wxf_and_ubb)
+{
+  static const char wxf[] =
+    "FORMAT  \tWXF\nGAME    \nRED     \tHu;;;\nBLACK   \tLiu;;;\nDATE    \t24-12-2022\n\n"
+    "START{\n 1.  C2.5  H8+7     !!2.  H2+3  R9.8\n 3.  R1.2!\n}END\n";
+  static const char ubb_top[] = "77477242\n", ubb_bottom[] = "72427967\n";
+  xq_record *r[4] = {new_record(), new_record(), new_record(), new_record()};
+  expect_text_games(wxf, sizeof wxf - 1, "wxf", XQ_FMT_TEXT, r, 1,
+                    "h2e2 h9g7 h0g2 i9h9 i0h0");
+  cr_expect_str_eq(xq_record_tag(r[0], "Red"), "Hu");
+  cr_expect_str_eq(xq_record_tag(r[0], "Black"), "Liu");
+  expect_text_games(ubb_top, sizeof ubb_top - 1, "ubb", XQ_FMT_TEXT, r, 1,
+                    "h2e2 h7e7");
+  expect_text_games(ubb_bottom, sizeof ubb_bottom - 1, "ubb", XQ_FMT_TEXT, r, 1,
+                    "h2e2 h9g7");
+  for (int i = 0; i < 4; i++) drop_record(r[i]);
+}
+
+/* 象棋世家's MXQ, QQ象棋's CHE, 鹏飞象棋's PFC (its default child first). */
+Test(records, mxq_che_pfc)
+{
+  static const char mxq[] = "\x04Site\x0a" "2003-05-21\x0f" "Hu(1)-\xB8\xBA-Liu(2)\x04" "1630"
+                            "\x05Moves\x05" "7C-4C\x05" "7J-6H\x04" "Ends\x0b" "CommentsEnd";
+  static const char che[] = "1 2 9 32 1 2 1 2 4 0 1 0 25 32 0 7 1 7 4 0 2 0";
+  static const char pfc[] =
+    "<?xml version=\"1.0\" encoding=\"utf-8\"?><n version=\"2\" win=\"1-0\" "
+    "m=\"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1\" c=\"root\">"
+    "<n m=\"b2e2\"><n m=\"b9c7\"/></n><n m=\"h2e2\" default=\"true\"><n m=\"h7e7\" c=\"after "
+    "two\"><n m=\"h0g2\"/></n></n></n>";
+  xq_record *r[4] = {new_record(), new_record(), new_record(), new_record()};
+  expect_text_games(mxq, sizeof mxq - 1, "mxq", XQ_FMT_MXQ, r, 1,
+                    "h2e2 h9g7");
+  cr_expect_str_eq(xq_record_tag(r[0], "Red"), "Hu(1)");
+  cr_expect_str_eq(xq_record_tag(r[0], "Black"), "Liu(2)");
+  cr_expect_eq(r[0]->result, XQ_RESULT_BLACK_WINS);
+  expect_text_games(che, sizeof che - 1, "che", XQ_FMT_CHE, r, 1,
+                    "h2e2 h7e7");
+  cr_assert_eq(text_games(pfc, sizeof pfc - 1, "pfc", XQ_FMT_PFC, r), 1);
+  expect_test_tree(r[0], "PFC");
+  cr_expect_eq(r[0]->result, XQ_RESULT_RED_WINS);
+  for (int i = 0; i < 4; i++) drop_record(r[i]);
 }
 
 /* ---- the commands --------------------------------------------------- */
@@ -1319,6 +1988,47 @@ Test(records, commands_cut_variations_and_count_unrecorded_results)
   drop_record(r);
 }
 
+/* Run shell command `cmd`, its output into out (cap bytes, terminated).
+ * Returns its exit status. */
+static int run_capture(const char *cmd, char *out, size_t cap)
+{
+  FILE *p = popen(cmd, "r");
+  cr_assert_not_null(p);
+  size_t n = fread(out, 1, cap - 1, p);
+  out[n] = '\0';
+  return WEXITSTATUS(pclose(p));
+}
+
+/* stats reads several files in one run: the counts are their sums, each
+ * message names its file, and a file that reads no game makes it exit 1. */
+Test(records, stats_reads_several_files)
+{
+  char a[256], b[256], cmd[1024], res[4096];
+  snprintf(a, sizeof a, "/tmp/xq_records_sa_%d.pgn", (int)getpid());
+  snprintf(b, sizeof b, "/tmp/xq_records_sb_%d.pgn", (int)getpid());
+  FILE *f = fopen(a, "w");
+  cr_assert_not_null(f);
+  fputs("[Event \"one\"]\n\n1. h2e2 h7e7 *\n\n[Event \"two\"]\n\n1. h2e2 *\n", f);
+  fclose(f);
+  f = fopen(b, "w");
+  cr_assert_not_null(f);
+  fputs("[Event \"three\"]\n\n1. b2e2 *\n", f);
+  fclose(f);
+  snprintf(cmd, sizeof cmd, "'%s' stats '%s' '%s' --no-judge 2>&1", XQ_BINARY, a, b);
+  cr_expect_eq(run_capture(cmd, res, sizeof res), 0, "%s", res);
+  cr_expect(strstr(res, "files       2") && strstr(res, "games       3") &&
+            strstr(res, "plies       4"), "%s", res);
+  f = fopen(b, "w");
+  cr_assert_not_null(f);
+  fputs("[Event \"bad\"]\n\n1. a0a5 *\n", f);
+  fclose(f);
+  cr_expect_eq(run_capture(cmd, res, sizeof res), 1, "a file that reads no game: %s", res);
+  cr_expect(strstr(res, b) && strstr(res, "no game read") && strstr(res, "games       2"), "%s",
+            res);
+  remove(a);
+  remove(b);
+}
+
 /* ---- DhtmlXQ branches as dpxq.com writes them ------------------------- */
 
 Test(records, dhtmlxq_branches_and_comments)
@@ -1336,7 +2046,7 @@ Test(records, dhtmlxq_branches_and_comments)
   xq_record *r = new_record();
   xq_error err;
   size_t used;
-  char got[LINE_MAX];
+  char got[TEXT_LINE_MAX];
 
   cr_assert_eq(xq_dhtmlxq_read(page, strlen(page), r, &used, &err), 1, "%s", err.msg);
   moves_text(r, got, sizeof got);
@@ -1464,6 +2174,90 @@ Test(records, damaged_files_fail_cleanly)
       }
     }
   }
+  drop_record(r);
+}
+
+/* Every game of `path` (any format): errors carry a message, what reads is
+ * a legal game. */
+static void read_all_checked(const char *path, xq_record *r)
+{
+  xq_games *g;
+  xq_error err = {0, 0, 0, ""};
+  if (xq_games_open(&g, path, XQ_PGN_VARIATIONS, &err) != XQ_OK) {
+    cr_assert(err.msg[0], "%s: an open error without a message", path);
+    return;
+  }
+  int rc;
+  while ((rc = xq_games_next(g, r, &err)) != 0) {
+    if (rc < 0) {
+      cr_assert(err.msg[0], "%s: an error without a message", path);
+      continue;
+    }
+    xq_pos p = r->start;
+    for (int i = 0; i < r->n_moves; i++) {
+      xq_undo u;
+      cr_assert(xq_is_legal(&p, r->moves[i]), "%s: an illegal move read", path);
+      xq_make(&p, r->moves[i], &u);
+    }
+  }
+  xq_games_close(g);
+}
+
+/* The other formats, damaged at random (an older CBL book before its
+ * compression), fail cleanly too: run under the sanitizers, this is where
+ * a read past a buffer shows. */
+Test(records, damaged_other_formats_fail_cleanly)
+{
+  static unsigned char orig[16384], buf[16384], z[16384];
+  static const char *const texts[] = {
+    "吉林洪智  红先胜  上海林宏敏\n  1. 炮二平五  马８进７    2. 马二进三  车９平８\n",
+    "FORMAT  \tWXF\nRED     \tHu;;;\nSTART{\n 1.  C2.5  H8+7     !!2.  H2+3  R9.8\n}END\n",
+    "\x04Site\x0a" "2003-05-21\x0f" "Hu(1)-\xB8\xBA-Liu(2)\x05Moves\x05" "7C-4C\x05" "7J-6H\x04" "Ends",
+    "1 2 9 32 1 2 1 2 4 0 1 0 25 32 0 7 1 7 4 0 2 0",
+    "<n version=\"2\" m=\"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1\">"
+    "<n m=\"b2e2\"><n m=\"b9c7\"/></n><n m=\"h2e2\" default=\"true\"><n m=\"h7e7\"/></n></n>",
+    "<ChineseChessRecord><MoveList><Move value=\"00-00\" /><Move value=\"77-47\" branch=\"1\" />"
+    "<Move value=\"72-42\" end=\"1\" /><Move value=\"17-47\" end=\"1\" /></MoveList>"
+    "</ChineseChessRecord>"};
+  char path[256];
+  snprintf(path, sizeof path, "/tmp/xq_records_damaged_%d", (int)getpid());
+  xq_record *r = new_record();
+  for (int kind = 0; kind < 9; kind++) {
+    size_t len;
+    if (kind < 6) {
+      len = strlen(texts[kind]);
+      memcpy(orig, texts[kind], len);
+    } else if (kind < 8) {
+      len = build_cbr(orig, kind - 5);
+    } else { /* an older CBL book: damaged before it is compressed */
+      static const int ply[5] = {1, 2, 3, 1, 2};
+      static const char *const moves[5] = {"h2e2", "h7e7", "h0g2", "b2e2", "b9c7"};
+      static const char *const comments[5] = {"", "c", "", "", ""};
+      len = book_str(orig, 0, "Book");
+      for (int i = 0; i < 4; i++) len = book_str(orig, len, "");
+      memset(orig + len, ' ', 38);
+      len = book_u32(orig, len + 38, 1);
+      len = book_str(orig, len, "");
+      len = book_game(orig, len, "one", ply, moves, comments, 5);
+    }
+    for (int trial = 0; trial < 150; trial++) {
+      memcpy(buf, orig, len);
+      for (int k = 1 + (int)(rng() % 6); k > 0; k--) buf[rng() % len] = (unsigned char)rng();
+      size_t n = len;
+      if (kind == 8) { /* into its zlib container */
+        memcpy(z, "CCBridge\x15\0\0\0\x01\0\0\0", 12);
+        uint32_t raw = (uint32_t)len;
+        memcpy(z + 16, &raw, 4);
+        uLongf zn = sizeof z - 20;
+        cr_assert_eq(compress(z + 20, &zn, buf, len), Z_OK);
+        memcpy(buf, z, 20 + zn);
+        n = 20 + zn;
+      }
+      write_file(path, buf, n);
+      read_all_checked(path, r);
+    }
+  }
+  remove(path);
   drop_record(r);
 }
 
