@@ -88,7 +88,8 @@ void xq__http_respond(xq__conn *c, xq__http_conn *h, int status, const char *cty
   char head[512], tag[20], etag[40] = "";
   if (c->srv->stopping || h->unread) h->keep_alive = 0; /* the last answer before the close */
   if (status == 200 && h->etag) {
-    body_tag(body, len, tag);
+    if (h->tag) snprintf(tag, sizeof tag, "%s", h->tag); /* made with the body, kept with it */
+    else body_tag(body, len, tag);
     snprintf(etag, sizeof etag, "ETag: %s\r\n", tag);
     if (tag_listed(xq__http_parse_header(&h->p.req, "If-None-Match"), tag)) status = 304;
   }
@@ -395,6 +396,7 @@ static int judge_head(xq__server *s, xq__conn *c, xq__http_conn *h)
   h->head_only = !strcmp(r->method, "HEAD");
   h->cache = NULL;
   h->etag = 0;
+  h->tag = NULL;
   /* until the request is let through: what a refusal drops of the body */
   h->unread = body < XQ_HTTP_LINGER_MAX ? body : XQ_HTTP_LINGER_MAX;
   if (c->reserve && !reserve_pass(s, c, h)) return 0;

@@ -28,6 +28,8 @@ typedef struct xq__http_conn {
   const char *cache;           /* Cache-Control of a 200 (or 304) answer; NULL: no-store */
   int etag;                    /* a 200 answer carries an ETag, and a matching If-None-Match
                                   gets a 304 instead */
+  const char *tag;             /* ... that tag, when the body came with one (a kept answer),
+                                  else its hash */
   int kind;                    /* RT_* of the request being answered ... */
   int round, table;            /* ... its round (standings: up to; stream: filter), table */
   const char *asset;           /* ... RT_ASSET: the file of web/ */

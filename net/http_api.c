@@ -160,22 +160,16 @@ void xq__http_api_standings(xq__server *s, xq__conn *c, xq__http_conn *h, int up
 
 void xq__http_api_games(xq__server *s, xq__conn *c, xq__http_conn *h, int round)
 {
-  char *text = xq__live_json_round(s, round);
+  size_t len = 0;
+  const char *tag = NULL;
+  /* made once for each change of the round, as the store holds it */
+  const char *text = xq__live_json_round(s, round, &len, &tag);
   if (!text) {
     xq__http_error(c, h, 500, NULL, "out of memory", NULL);
     return;
   }
-  size_t n = strlen(text);
-  char *body = malloc(n + 64);
-  if (!body) {
-    free(text);
-    xq__http_error(c, h, 500, NULL, "out of memory", NULL);
-    return;
-  }
-  int k = snprintf(body, n + 64, "{\"round\":%d,\"games\":%s}\n", round, text);
-  free(text);
-  xq__http_respond(c, h, 200, "application/json", body, (size_t)k, NULL);
-  free(body);
+  h->tag = tag;
+  xq__http_respond(c, h, 200, "application/json", text, len, NULL);
 }
 
 static int notation_of(const char *query, xq_notation *out)

@@ -251,22 +251,21 @@ static int snapshot_round(xq__server *s, int round)
 static xq__buf *snapshot(xq__server *s, int format, int round, int64_t id)
 {
   int r = snapshot_round(s, round);
-  char *games = r > 0 ? xq__live_json_round(s, r) : NULL;
-  size_t gl = games ? strlen(games) : 2;
+  size_t gl = 0;
+  /* {"round":R,"games":[...]}\n as games.json has it, made once per change */
+  const char *games = r > 0 ? xq__live_json_round(s, r, &gl, NULL) : NULL;
+  char none[48];
+  if (!games) gl = (size_t)snprintf(none, sizeof none, "{\"round\":%d,\"games\":[]}\n", r), games = none;
+  gl--; /* without its newline */
   size_t cap = gl + 160;
   xq__buf *b = xq__buf_new(cap);
-  if (!b) {
-    free(games);
-    return NULL;
-  }
+  if (!b) return NULL;
   int n;
   if (format == FMT_SSE)
-    n = snprintf(b->data, cap, "id: %lld\nevent: snapshot\ndata: {\"round\":%d,\"games\":%s}\n\n",
-                 (long long)id, r, games ? games : "[]");
+    n = snprintf(b->data, cap, "id: %lld\nevent: snapshot\ndata: %.*s\n\n", (long long)id, (int)gl, games);
   else
-    n = snprintf(b->data, cap, "{\"event\":\"snapshot\",\"eid\":%lld,\"round\":%d,\"data\":"
-                 "{\"round\":%d,\"games\":%s}}\n", (long long)id, r, r, games ? games : "[]");
-  free(games);
+    n = snprintf(b->data, cap, "{\"event\":\"snapshot\",\"eid\":%lld,\"round\":%d,\"data\":%.*s}\n", (long long)id,
+                 r, (int)gl, games);
   b->len = (size_t)n;
   return b;
 }

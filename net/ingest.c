@@ -455,47 +455,60 @@ static int match_table(xq__server *s, int round, const src_game *g, char *why, s
 /* Bringing a game in line with its source                             */
 /* ------------------------------------------------------------------ */
 
-typedef struct bcast {
-  const char *type;
-  int round, board;
-  char *data;
-} bcast;
-
 /* One push (or one polled document) between reading and durability. */
 typedef struct push {
   xq__server *s;
   int round;
   cJSON *reply;                /* {"games":[...]} */
-  bcast *b;
-  int nb, capb;
   xq__ingest_done done;
   void *arg;
 } push;
 
-static int add_bcast(push *p, const char *type, int round, int board, char *data)
+typedef struct bcast {
+  const char *type;
+  char *data;
+} bcast;
+
+/* What a push applied to one game: its events (the game-log row), how
+ * many steps applied them (a move and the clock reading after it are
+ * one), their broadcasts and the view of the game after them, both for
+ * when the row is durable. */
+typedef struct applied {
+  xq_events ev;
+  int count;
+  bcast *b;
+  int nb, capb;
+  xq__live *lv;
+  xq__view *view;
+} applied;
+
+static void applied_free(applied *k)
+{
+  for (int i = 0; i < k->nb; i++) free(k->b[i].data);
+  free(k->b);
+  xq__live_view_free(k->view);
+  xq_events_clear(&k->ev);
+  k->b = NULL;
+  k->nb = k->capb = 0;
+  k->view = NULL;
+}
+
+static int add_bcast(applied *k, const char *type, char *data)
 {
   if (!data) return XQ_ENOMEM;
-  if (p->nb == p->capb) {
-    int cap = p->capb ? p->capb * 2 : 64;
-    bcast *n = realloc(p->b, (size_t)cap * sizeof *n);
+  if (k->nb == k->capb) {
+    int cap = k->capb ? k->capb * 2 : 16;
+    bcast *n = realloc(k->b, (size_t)cap * sizeof *n);
     if (!n) {
       free(data);
       return XQ_ENOMEM;
     }
-    p->b = n;
-    p->capb = cap;
+    k->b = n;
+    k->capb = cap;
   }
-  p->b[p->nb++] = (bcast){type, round, board, data};
+  k->b[k->nb++] = (bcast){type, data};
   return XQ_OK;
 }
-
-/* What a push applied to one game: its events (the game-log row) and how
- * many steps applied them (a move and the clock reading after it are
- * one). */
-typedef struct applied {
-  xq_events ev;
-  int count;
-} applied;
 
 static uint64_t digest(const xq_move *m, int n, const char *tok)
 {
@@ -532,14 +545,17 @@ static int apply(push *p, xq__live *lv, applied *k, const xq_event *ev, int n, x
     }
   k->count++;
   if (ev[0].kind == XQ_EVENT_TRUNCATE) {
-    cJSON *st = xq__live_json_game(p->s, lv);
+    /* the game as it is now that the source's line replaced its own */
+    xq__view *now = xq__live_view_take(lv);
+    cJSON *st = now ? xq__live_json_view(p->s, lv, now) : NULL;
     char *data = st ? cJSON_PrintUnformatted(st) : NULL;
     cJSON_Delete(st);
-    rc = add_bcast(p, "game", lv->round, lv->board, data);
+    xq__live_view_free(now);
+    rc = add_bcast(k, "game", data);
   } else if (lv->g->nply == nply + 1) {
-    rc = add_bcast(p, "move", lv->round, lv->board, xq__live_json_move(lv, &before, lv->g->hist[nply].move, vjson, "pgn"));
+    rc = add_bcast(k, "move", xq__live_json_move(lv, &before, lv->g->hist[nply].move, vjson, "pgn"));
   } else {
-    rc = add_bcast(p, "verdict", lv->round, lv->board, vjson ? strdup(vjson) : xq_verdict_json(v));
+    rc = add_bcast(k, "verdict", vjson ? strdup(vjson) : xq_verdict_json(v));
   }
   free(vjson);
   return rc;
@@ -654,12 +670,22 @@ static int sync_illegal(push *p, const src_game *g, xq__live *lv, applied *k, cJ
   return XQ_OK;
 }
 
-/* A game's row of the push is durable or failed: a failed one takes the
- * game back to what the store holds (the push's reply says so, and its
- * broadcasts are not sent: push_durable). */
+/* A game's row of the push is durable: what answers show of the game is
+ * its view after the row, and its broadcasts go out. Or it failed: the
+ * game goes back to what the store holds (the push's reply says so). */
 static void row_durable(xq__server *s, void *arg, int status)
 {
-  if (status != XQ_OK) xq__live_failed(s, arg);
+  applied *k = arg;
+  xq__live *lv = k->lv;
+  if (status == XQ_OK) {
+    xq__live_view_set(s, lv, k->view);
+    k->view = NULL;
+    for (int i = 0; i < k->nb; i++) xq__hub_publish(s, k->b[i].type, lv->round, lv->board, k->b[i].data);
+  } else {
+    xq__live_failed(s, lv);
+  }
+  applied_free(k);
+  free(k);
 }
 
 /* Bring table `lv` in line with source game `g`; notes go to `entry`. */
@@ -667,12 +693,11 @@ static void sync_game(push *p, const src_game *g, xq__live *lv, cJSON *entry)
 {
   xq__server *s = p->s;
   xq_game *gm = lv->g;
-  applied k = {{0}, 0};
+  applied k = {.lv = lv};
   xq_event ev;
   xq_verdict v;
   xq_error err = {0};
   int rc = XQ_OK;
-  int first_bcast = p->nb;
 
   if (lv->g->paused) {
     set_error(entry, 0, "the game is paused by an arbiter: nothing applied");
@@ -715,18 +740,28 @@ static void sync_game(push *p, const src_game *g, xq__live *lv, cJSON *entry)
   cJSON_AddNumberToObject(entry, "applied", k.count);
   if (k.count) {
     xq_tgame_rec rec = {.round = lv->round, .board = lv->board, .source = XQ_GSRC_INGEST, .reply = ""};
-    if ((rc = xq__commit_row(s, &rec, k.ev.v, k.ev.n, row_durable, lv)) != XQ_OK) goto fail;
+    /* the row owns what `k` gathered, once queued */
+    applied *row = malloc(sizeof *row);
+    if (!row || !(k.view = xq__live_view_take(lv))) rc = XQ_ENOMEM;
+    if (rc == XQ_OK) {
+      *row = k;
+      rc = xq__commit_row(s, &rec, k.ev.v, k.ev.n, row_durable, row);
+    }
+    if (rc != XQ_OK) {
+      free(row);
+      goto fail;
+    }
+    xq_events_clear(&row->ev); /* queued: the row keeps their text */
     xq__live_settle(s, lv);
+    return;
   }
-  xq_events_clear(&k.ev);
+  applied_free(&k);
   return;
 fail:
   /* nothing of this game may stay in memory that the log will not have */
   if (k.count) xq__live_rebuild(s, lv, NULL);
   /* its broadcasts go too */
-  for (int i = first_bcast; i < p->nb; i++) free(p->b[i].data);
-  p->nb = first_bcast;
-  xq_events_clear(&k.ev);
+  applied_free(&k);
   cJSON_DeleteItemFromObjectCaseSensitive(entry, "error");
   set_error(entry, 0, "%s", rc == XQ_ELIMIT ? "too many events waiting for the store: nothing applied"
                            : err.msg[0] ? err.msg : xq_strerror(rc));
@@ -740,8 +775,6 @@ fail:
 
 static void push_free(push *p)
 {
-  for (int i = 0; i < p->nb; i++) free(p->b[i].data);
-  free(p->b);
   cJSON_Delete(p->reply);
   free(p);
 }
@@ -752,7 +785,7 @@ static void push_durable(xq__server *s, void *arg, int status)
   push *p = arg;
   char *json = NULL;
   if (status == XQ_OK) {
-    for (int i = 0; i < p->nb; i++) xq__hub_publish(p->s, p->b[i].type, p->b[i].round, p->b[i].board, p->b[i].data);
+    /* (each game's broadcasts went out as its row became durable) */
     json = cJSON_PrintUnformatted(p->reply);
     if (!json) status = XQ_ENOMEM;
   } else {

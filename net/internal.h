@@ -114,6 +114,8 @@ struct xq__server {
   xq__live **rounds[XQ_ROUNDS_LIVE_MAX + 1]; /* [round][board - 1], NULL for a bye */
   int nboards[XQ_ROUNDS_LIVE_MAX + 1];        /* boards of each published round */
   int nlive;                   /* games in all rounds */
+  uint64_t round_version[XQ_ROUNDS_LIVE_MAX + 1]; /* bumped by every change a round's answers show */
+  struct xq__round_cache *round_cache[XQ_ROUNDS_LIVE_MAX + 1]; /* its answers as last made (live_json.c) */
   xq__commit *commit;
   xq__hub *hub;
   xq__ingest *ingest;

@@ -25,7 +25,68 @@
 
 _Static_assert(XQ_ROUNDS_LIVE_MAX == XQ_KO_ROUND, "the knockout tables are the last live round");
 
-static xq__live *live_new(int round, int board, int red, int black, const xq_rules *rules, xq_error *err)
+void xq__live_view_free(xq__view *v)
+{
+  if (!v) return;
+  free(v->moves);
+  free(v->verdict);
+  free(v);
+}
+
+xq__view *xq__live_view_take(const xq__live *lv)
+{
+  const xq_game *g = lv->g;
+  xq__view *v = calloc(1, sizeof *v);
+  if (!v) return NULL;
+  v->moves = malloc(sizeof *v->moves * (size_t)(g->nply ? g->nply : 1));
+  v->verdict = lv->verdict ? strdup(lv->verdict) : NULL;
+  if (!v->moves || (lv->verdict && !v->verdict)) {
+    xq__live_view_free(v);
+    return NULL;
+  }
+  for (int i = 0; i < g->nply; i++) v->moves[i] = g->hist[i].move;
+  v->start = g->start;
+  v->pos = g->pos;
+  v->nply = g->nply;
+  v->result = g->result;
+  v->reason = g->result_reason;
+  v->must_change = g->result == XQ_OUT_NONE && g->order.active ? g->order.side : -1;
+  v->fouls[0] = g->fouls[0];
+  v->fouls[1] = g->fouls[1];
+  xq__live_clock(lv, v->clock);
+  v->game_clock[0] = g->clock_ms[0];
+  v->game_clock[1] = g->clock_ms[1];
+  v->clock_at = lv->clock_at;
+  v->paused = g->paused;
+  v->last_seq = lv->last_seq;
+  return v;
+}
+
+void xq__live_changed(xq__server *s, int round)
+{
+  if (round >= 1 && round <= XQ_ROUNDS_LIVE_MAX) s->round_version[round]++;
+  for (int r = 1; round == 0 && r <= XQ_ROUNDS_LIVE_MAX; r++) s->round_version[r]++;
+}
+
+void xq__live_view_set(xq__server *s, xq__live *lv, xq__view *v)
+{
+  xq__live_view_free(lv->view);
+  lv->view = v;
+  xq__live_changed(s, lv->round);
+}
+
+/* What answers show of `lv`: the game as it is in memory, which is what
+ * the store holds (a new game, a replay, a rebuild). Out of memory keeps
+ * the view before (or none: answers leave the game out). */
+static void view_now(xq__server *s, xq__live *lv)
+{
+  xq__view *v = xq__live_view_take(lv);
+  if (v) xq__live_view_set(s, lv, v);
+  else xq__log(s, "round %d table %d: out of memory for its view", lv->round, lv->board);
+}
+
+static xq__live *live_new(xq__server *s, int round, int board, int red, int black, const xq_rules *rules,
+                          xq_error *err)
 {
   xq__live *lv = calloc(1, sizeof *lv);
   xq_game *g = malloc(sizeof *g);
@@ -40,6 +101,7 @@ static xq__live *live_new(int round, int board, int red, int black, const xq_rul
   lv->black = black;
   lv->g = g;
   lv->clock_ms[0] = lv->clock_ms[1] = -1;
+  view_now(s, lv);
   return lv;
 }
 
@@ -60,15 +122,19 @@ xq__live *xq__live_get(xq__server *s, int round, int board)
   return s->rounds[round][board - 1];
 }
 
-const char *xq__live_result(const xq__live *lv)
+static const char *result_text(xq_outcome r)
 {
-  switch (lv->g->result) {
+  switch (r) {
   case XQ_OUT_RED_WINS: return "1-0";
   case XQ_OUT_BLACK_WINS: return "0-1";
   case XQ_OUT_DRAW: return "1/2-1/2";
   default: return "*";
   }
 }
+
+const char *xq__live_result(const xq__live *lv) { return result_text(lv->g->result); }
+
+const char *xq__live_view_result(const xq__view *v) { return result_text(v->result); }
 
 int xq__live_add_round(xq__server *s, int round, xq_error *err)
 {
@@ -87,10 +153,11 @@ int xq__live_add_round(xq__server *s, int round, xq_error *err)
   }
   for (int i = 0; i < pr.nboards; i++) {
     if (!pr.boards[i].black) continue; /* the bye: no game */
-    arr[i] = live_new(round, i + 1, pr.boards[i].red, pr.boards[i].black, &s->rules, err);
+    arr[i] = live_new(s, round, i + 1, pr.boards[i].red, pr.boards[i].black, &s->rules, err);
     if (!arr[i]) {
       for (int j = 0; j < i; j++)
         if (arr[j]) {
+          xq__live_view_free(arr[j]->view);
           free(arr[j]->g);
           free(arr[j]);
         }
@@ -138,12 +205,13 @@ int xq__live_add_ko(xq__server *s, xq_error *err)
     const xq_ko_table *t = &s->ko->tables[i];
     xq_rules ru;
     xq__live_ko_rules(&s->rules, s->ko, t->match, t->type, &ru);
-    arr[i] = live_new(XQ_KO_ROUND, i + 1, t->red, t->black, &ru, err);
+    arr[i] = live_new(s, XQ_KO_ROUND, i + 1, t->red, t->black, &ru, err);
     if (!arr[i]) return XQ_ENOMEM; /* the tables before it are live */
     arr[i]->recorded = t->done;
     s->nboards[XQ_KO_ROUND] = i + 1;
     s->nlive++;
   }
+  xq__live_changed(s, XQ_KO_ROUND);
   return XQ_OK;
 }
 
@@ -249,6 +317,9 @@ int xq__live_load(xq__server *s, xq_error *err)
   xq_events_clear(&cx.ev);
   if (rc) return rc;
   if (cx.rows) xq__log(s, "replayed %ld game-log rows (%ld did not apply)", cx.rows, cx.bad);
+  for (int r = 1; r <= XQ_ROUNDS_LIVE_MAX; r++)
+    for (int b = 0; s->rounds[r] && b < s->nboards[r]; b++)
+      if (s->rounds[r][b]) view_now(s, s->rounds[r][b]);
   return XQ_OK;
 }
 
@@ -279,8 +350,12 @@ int xq__live_rebuild_marked(xq__server *s, xq_error *err)
   int rc = xq_tstore_game_scan(s->store, 0, 0, replay_row, &cx, err);
   xq_events_clear(&cx.ev);
   for (int r = 1; r <= XQ_ROUNDS_LIVE_MAX; r++)
-    for (int b = 0; s->rounds[r] && b < s->nboards[r]; b++)
-      if (s->rounds[r][b]) s->rounds[r][b]->rebuild = 0;
+    for (int b = 0; s->rounds[r] && b < s->nboards[r]; b++) {
+      xq__live *lv = s->rounds[r][b];
+      if (!lv || !lv->rebuild) continue;
+      lv->rebuild = 0;
+      view_now(s, lv); /* what the store holds, as answers showed it already */
+    }
   return rc;
 }
 
@@ -334,6 +409,7 @@ void xq__live_free(xq__server *s)
       xq__live *lv = s->rounds[r][b];
       if (!lv) continue;
       live_clear(lv);
+      xq__live_view_free(lv->view);
       free(lv->g);
       free(lv);
     }
@@ -367,6 +443,7 @@ void xq__live_record_fouls(xq__server *s, xq__live *lv)
 void xq__live_note_result(xq__server *s, const xq__live *lv, const char *code)
 {
   int res;
+  xq__live_changed(s, lv->round);
   if (lv->round == XQ_KO_ROUND) {
     if (s->ko && !xq_ko_result_code(code, &res)) xq_ko_table_result(s->ko, lv->board, res);
   } else if (s->ev) {

@@ -12,12 +12,41 @@
 #include "internal.h"
 #include "knockout.h"
 
+/* What every answer shows of a game -- games.json, the round's PGN, the
+ * snapshots of the event stream, the arbiter's `game`, a board's hello:
+ * the game as the store holds it. It is taken from the judged game right
+ * after a row's events (xq__live_view_take) and put in place when that
+ * row is durable (xq__live_view_set), so nothing judged and not yet
+ * durable shows, and nothing shown can vanish with a failed commit.
+ * Immutable once made. */
+typedef struct xq__view {
+  xq_pos start, pos;           /* where the game began, where it stands */
+  int nply;
+  xq_move *moves;              /* the nply moves from the start */
+  xq_outcome result;
+  xq_reason reason;
+  int must_change;             /* the side a change order (变着) binds, -1 none */
+  int fouls[2];
+  long clock[2];               /* as xq__live_clock says them, -1 none */
+  long game_clock[2];          /* the adjudicator's (xq_game clock_ms), -1 none */
+  int64_t clock_at;            /* when they were read (µs since 1970), 0 unknown */
+  int paused;
+  int64_t last_seq;            /* the board's last sequence number that is durable */
+  char *verdict;               /* the last ruling's JSON, NULL none */
+} xq__view;
+
+/* A board event's row on its way to the store (ops_game.c): a resend of
+ * its sequence number waits for it. */
+typedef struct xq__event_row xq__event_row;
+
 /* One game being played or followed: a published board of a round. */
 typedef struct xq__live {
   int round, board;
   int red, black;              /* player ids (black 0: the bye, no game) */
   xq_game *g;                  /* the adjudicator's state */
-  int64_t last_seq;            /* highest board sequence number applied */
+  int64_t last_seq;            /* highest board sequence number judged (durable or on its way) */
+  xq__view *view;              /* the game as the store holds it: what answers show */
+  xq__event_row *inflight;     /* its board events' rows not yet durable, oldest first */
   int recorded;                /* the result is in the tourney log */
   int busy;                    /* an event is being judged off the loop */
   int rebuild;                 /* marked for xq__live_rebuild_marked */
@@ -46,8 +75,24 @@ void xq__live_clock(const xq__live *lv, long out[2]);
  * has it (copied), NULL to make it here. On the loop only. Out of memory
  * keeps the one before. */
 void xq__live_note_verdict(xq__live *lv, const xq_verdict *v, const char *json);
-/* Note the reply to board seq `seq` (copied) for resends; last_seq grows. */
+/* Note the reply to board seq `seq` (copied), now durable, for resends
+ * (and last_seq grows, when it was not judged here: a replayed row). */
 void xq__live_remember(xq__live *lv, int64_t seq, const char *reply);
+/* The view of the game as it stands in memory now (malloc'd; the judged
+ * state: it becomes what answers show once the row queued for it is
+ * durable), or NULL when out of memory. */
+xq__view *xq__live_view_take(const xq__live *lv);
+/* Put `v` (taken by xq__live_view_take, now durable) in place as what
+ * answers show of `lv`; the old one is freed. */
+void xq__live_view_set(xq__server *s, xq__live *lv, xq__view *v);
+/* Free a view. NULL is a no-op. */
+void xq__live_view_free(xq__view *v);
+/* Something answers show of round `round` changed (a view, a result in
+ * the tournament log, a name): its cached answers are made again when
+ * next asked. Round 0: every round. */
+void xq__live_changed(xq__server *s, int round);
+/* "1-0", "0-1", "1/2-1/2" or "*" for a view's result. */
+const char *xq__live_view_result(const xq__view *v);
 /* When the game has a final result not yet in the tournament log, record
  * it there once the game's rows are durable, and broadcast "result". */
 void xq__live_settle(xq__server *s, xq__live *lv);
@@ -100,12 +145,22 @@ void xq__live_free(xq__server *s);
 /* Views of live games (live_json.c, live_pgn.c)                       */
 /* ------------------------------------------------------------------ */
 
-/* Game state as JSON (live_json.c; needed by http.c and hub.c): one
- * game {"round","table","red","black","fen","moves",...} as a new cJSON
- * object (NULL when out of memory), and every game of round `round` as
- * the malloc'd text of an array (NULL when the round is not published). */
+/* Game state as JSON (live_json.c), as answers show it (the view: what
+ * the store holds): one game {"round","table","red","black","fen","moves",
+ * ...} as a new cJSON object (NULL when out of memory or before its first
+ * view). */
 cJSON *xq__live_json_game(xq__server *s, const xq__live *lv);
-char *xq__live_json_round(xq__server *s, int round);
+/* The same for view `v` of game `lv` (one not yet in place: the data of
+ * a "game" broadcast, published once it is durable). */
+cJSON *xq__live_json_view(xq__server *s, const xq__live *lv, const xq__view *v);
+/* Every game of round `round` as {"round":R,"games":[...]} and a newline
+ * (games.json, and the data of a snapshot), *len bytes, with its entity
+ * tag in *tag (may be NULL): made once for each change of the round
+ * (xq__live_changed) and kept, owned here, valid until the next change on
+ * the loop. NULL when the round is not published or out of memory. */
+const char *xq__live_json_round(xq__server *s, int round, size_t *len, const char **tag);
+/* Free the kept answers (after the loop ran dry). */
+void xq__live_json_free(xq__server *s);
 /* The result as the tournament knows it: "1-0", "0-1", "1/2-1/2", "*",
  * or a forfeit recorded by an arbiter: "+-", "-+", "--". */
 const char *xq__live_json_result(const xq__server *s, const xq__live *lv);

@@ -23,9 +23,10 @@ static cJSON *player_json(const xq__server *s, int id)
   return o;
 }
 
-/* The result as the tournament has it: a forfeit recorded by an arbiter
- * ("+-", "-+", "--") is not in the game's own state. */
-const char *xq__live_json_result(const xq__server *s, const xq__live *lv)
+/* The result of view `v` of game `lv` as the tournament has it: a
+ * forfeit recorded by an arbiter ("+-", "-+", "--") is not in the game's
+ * own state. */
+static const char *result_of(const xq__server *s, const xq__live *lv, const xq__view *v)
 {
   if (s->ev && lv->red >= 1 && lv->red <= s->ev->n && lv->round <= XQ_TOURNEY_ROUNDS_MAX) {
     const xq_tslot *r = xq_tevent_slot(s->ev, lv->red, lv->round);
@@ -33,19 +34,23 @@ const char *xq__live_json_result(const xq__server *s, const xq__live *lv)
     if (r->res == XQ_TR_FLOSS && b && b->res == XQ_TR_FLOSS) return "--";
     if (r->res == XQ_TR_FWIN) return "+-";
     if (r->res == XQ_TR_FLOSS) return "-+";
-    if (lv->g->result == XQ_OUT_NONE || lv->g->result == XQ_OUT_NEEDS_ARBITER) {
+    xq_outcome own = v ? v->result : XQ_OUT_NONE;
+    if (own == XQ_OUT_NONE || own == XQ_OUT_NEEDS_ARBITER) {
       if (r->res == XQ_TR_WIN) return "1-0";
       if (r->res == XQ_TR_LOSS) return "0-1";
       if (r->res == XQ_TR_DRAW) return "1/2-1/2";
     }
   }
-  return xq__live_result(lv);
+  return v ? xq__live_view_result(v) : "*";
 }
 
-cJSON *xq__live_json_game(xq__server *s, const xq__live *lv)
+const char *xq__live_json_result(const xq__server *s, const xq__live *lv) { return result_of(s, lv, lv->view); }
+
+cJSON *xq__live_json_game(xq__server *s, const xq__live *lv) { return xq__live_json_view(s, lv, lv->view); }
+
+cJSON *xq__live_json_view(xq__server *s, const xq__live *lv, const xq__view *v)
 {
-  const xq_game *g = lv->g;
-  cJSON *o = cJSON_CreateObject();
+  cJSON *o = v ? cJSON_CreateObject() : NULL;
   if (!o) return NULL;
   cJSON_AddNumberToObject(o, "round", lv->round);
   cJSON_AddNumberToObject(o, "table", lv->board);
@@ -54,54 +59,50 @@ cJSON *xq__live_json_game(xq__server *s, const xq__live *lv)
   char fen[XQ_FEN_MAX];
   xq_pos start;
   xq_pos_startpos(&start);
-  if (g->start.key != start.key || g->start.fullmove != 1 || g->start.halfmove != 0) {
-    xq_fen_format(&g->start, fen, sizeof fen);
+  if (v->start.key != start.key || v->start.fullmove != 1 || v->start.halfmove != 0) {
+    xq_fen_format(&v->start, fen, sizeof fen);
     cJSON_AddStringToObject(o, "start", fen);
   }
-  xq_fen_format(&g->pos, fen, sizeof fen);
+  xq_fen_format(&v->pos, fen, sizeof fen);
   cJSON_AddStringToObject(o, "fen", fen);
   cJSON *moves = cJSON_AddArrayToObject(o, "moves");
   cJSON *wxf = cJSON_AddArrayToObject(o, "wxf");
   cJSON *zh = cJSON_AddArrayToObject(o, "zh");
-  xq_pos pos = g->start;
-  for (int i = 0; i < g->nply; i++) {
+  xq_pos pos = v->start;
+  for (int i = 0; i < v->nply; i++) {
     char m[XQ_MOVE_TEXT_MAX], w[XQ_MOVE_TEXT_MAX], z[XQ_MOVE_TEXT_MAX];
     xq_undo u;
     /* WXF and Chinese depend on the position before the move (tandem pieces) */
-    if (xq_move_format(&pos, g->hist[i].move, XQ_NOTE_ICCS, m, sizeof m) < 0 ||
-        xq_move_format(&pos, g->hist[i].move, XQ_NOTE_WXF, w, sizeof w) < 0 ||
-        xq_move_format(&pos, g->hist[i].move, XQ_NOTE_CHINESE, z, sizeof z) < 0)
+    if (xq_move_format(&pos, v->moves[i], XQ_NOTE_ICCS, m, sizeof m) < 0 ||
+        xq_move_format(&pos, v->moves[i], XQ_NOTE_WXF, w, sizeof w) < 0 ||
+        xq_move_format(&pos, v->moves[i], XQ_NOTE_CHINESE, z, sizeof z) < 0)
       break;
     cJSON_AddItemToArray(moves, cJSON_CreateString(m));
     cJSON_AddItemToArray(wxf, cJSON_CreateString(w));
     cJSON_AddItemToArray(zh, cJSON_CreateString(z));
-    xq_make(&pos, g->hist[i].move, &u);
+    xq_make(&pos, v->moves[i], &u);
   }
-  cJSON_AddNumberToObject(o, "ply", g->nply);
-  cJSON_AddStringToObject(o, "result", xq__live_json_result(s, lv));
-  if (g->result != XQ_OUT_NONE) cJSON_AddStringToObject(o, "reason", xq_reason_name(g->result_reason));
-  if (g->result == XQ_OUT_NEEDS_ARBITER) cJSON_AddTrueToObject(o, "needs_arbiter");
+  cJSON_AddNumberToObject(o, "ply", v->nply);
+  cJSON_AddStringToObject(o, "result", result_of(s, lv, v));
+  if (v->result != XQ_OUT_NONE) cJSON_AddStringToObject(o, "reason", xq_reason_name(v->reason));
+  if (v->result == XQ_OUT_NEEDS_ARBITER) cJSON_AddTrueToObject(o, "needs_arbiter");
   /* a 变着 order in force (rules.md R5): the side that must change */
-  if (g->result == XQ_OUT_NONE && g->order.active)
-    cJSON_AddStringToObject(o, "must_change", g->order.side == XQ_RED ? "red" : "black");
+  if (v->must_change >= 0) cJSON_AddStringToObject(o, "must_change", v->must_change == XQ_RED ? "red" : "black");
   cJSON *f = cJSON_AddArrayToObject(o, "fouls");
-  cJSON_AddItemToArray(f, cJSON_CreateNumber(g->fouls[0]));
-  cJSON_AddItemToArray(f, cJSON_CreateNumber(g->fouls[1]));
-  long ck[2];
-  xq__live_clock(lv, ck);
-  long red = ck[0], black = ck[1];
-  if (red >= 0 || black >= 0) {
+  cJSON_AddItemToArray(f, cJSON_CreateNumber(v->fouls[0]));
+  cJSON_AddItemToArray(f, cJSON_CreateNumber(v->fouls[1]));
+  if (v->clock[0] >= 0 || v->clock[1] >= 0) {
     cJSON *c = cJSON_AddArrayToObject(o, "clock");
-    cJSON_AddItemToArray(c, cJSON_CreateNumber((double)red));
-    cJSON_AddItemToArray(c, cJSON_CreateNumber((double)black));
+    cJSON_AddItemToArray(c, cJSON_CreateNumber((double)v->clock[0]));
+    cJSON_AddItemToArray(c, cJSON_CreateNumber((double)v->clock[1]));
     /* when they were read: the side to move's has run since */
-    if (lv->clock_at) cJSON_AddNumberToObject(o, "clock_at", (double)lv->clock_at);
+    if (v->clock_at) cJSON_AddNumberToObject(o, "clock_at", (double)v->clock_at);
   } else {
     cJSON_AddNullToObject(o, "clock");
   }
-  if (lv->g->paused) cJSON_AddTrueToObject(o, "paused");
+  if (v->paused) cJSON_AddTrueToObject(o, "paused");
   /* the last ruling, its sentences in both languages: kept across reloads */
-  cJSON *vj = lv->verdict ? cJSON_Parse(lv->verdict) : NULL;
+  cJSON *vj = v->verdict ? cJSON_Parse(v->verdict) : NULL;
   if (vj) cJSON_AddItemToObject(o, "verdict", vj);
   if (lv->round == XQ_KO_ROUND && s->ko && lv->board <= s->ko->ntables) {
     /* a knockout table: which match, and which of its games */
@@ -115,18 +116,73 @@ cJSON *xq__live_json_game(xq__server *s, const xq__live *lv)
   return o;
 }
 
-char *xq__live_json_round(xq__server *s, int round)
+/* A round's games as last made: {"round":R,"games":[...]} and a newline,
+ * with its entity tag, for the version of the round it was made at. */
+struct xq__round_cache {
+  uint64_t version;
+  char *text;
+  size_t len;
+  char tag[20];
+};
+
+/* The text of round `round`'s games, made now. NULL when out of memory. */
+static char *round_text(xq__server *s, int round, size_t *len)
+{
+  cJSON *o = cJSON_CreateObject(), *a = NULL;
+  if (o) cJSON_AddNumberToObject(o, "round", round);
+  if (o) a = cJSON_AddArrayToObject(o, "games");
+  for (int b = 1; a && b <= s->nboards[round]; b++) {
+    xq__live *lv = xq__live_get(s, round, b);
+    cJSON *g = lv ? xq__live_json_game(s, lv) : NULL;
+    if (g) cJSON_AddItemToArray(a, g);
+  }
+  char *text = a ? cJSON_PrintUnformatted(o) : NULL;
+  cJSON_Delete(o);
+  if (!text) return NULL;
+  size_t n = strlen(text);
+  char *t = realloc(text, n + 2);
+  if (!t) {
+    free(text);
+    return NULL;
+  }
+  t[n] = '\n';
+  t[n + 1] = 0;
+  *len = n + 1;
+  return t;
+}
+
+const char *xq__live_json_round(xq__server *s, int round, size_t *len, const char **tag)
 {
   if (round < 1 || round > XQ_ROUNDS_LIVE_MAX || !s->rounds[round]) return NULL;
-  cJSON *a = cJSON_CreateArray();
-  if (!a) return NULL;
-  for (int b = 1; b <= s->nboards[round]; b++) {
-    xq__live *lv = xq__live_get(s, round, b);
-    if (lv) cJSON_AddItemToArray(a, xq__live_json_game(s, lv));
+  struct xq__round_cache *c = s->round_cache[round];
+  if (c && c->text && c->version == s->round_version[round]) {
+    *len = c->len;
+    if (tag) *tag = c->tag;
+    return c->text;
   }
-  char *text = cJSON_PrintUnformatted(a);
-  cJSON_Delete(a);
+  if (!c && !(c = s->round_cache[round] = calloc(1, sizeof *c))) return NULL;
+  size_t n = 0;
+  char *text = round_text(s, round, &n);
+  if (!text) return NULL;
+  free(c->text);
+  c->text = text;
+  c->len = n;
+  c->version = s->round_version[round];
+  uint64_t h = 1469598103934665603ull; /* FNV-1a, as every other entity tag */
+  for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)text[i]) * 1099511628211ull;
+  snprintf(c->tag, sizeof c->tag, "\"%016llx\"", (unsigned long long)h);
+  *len = n;
+  if (tag) *tag = c->tag;
   return text;
+}
+
+void xq__live_json_free(xq__server *s)
+{
+  for (int r = 0; r <= XQ_ROUNDS_LIVE_MAX; r++) {
+    if (s->round_cache[r]) free(s->round_cache[r]->text);
+    free(s->round_cache[r]);
+    s->round_cache[r] = NULL;
+  }
 }
 
 char *xq__live_json_move(const xq__live *lv, const xq_pos *before, xq_move m, const char *ruling,

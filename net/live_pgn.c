@@ -24,11 +24,11 @@ static xq_result pgn_result(const char *code)
 /* Fill `rec` (initialised) from the live game. */
 static int fill_record(xq__server *s, const xq__live *lv, xq_record *rec)
 {
-  const xq_game *g = lv->g;
+  const xq__view *v = lv->view; /* what the store holds */
   char buf[64];
-  if (xq_record_set_start(rec, &g->start, NULL) != XQ_OK) return XQ_EINVAL;
-  for (int i = 0; i < g->nply; i++)
-    if (xq_record_append(rec, g->hist[i].move) != XQ_OK) break; /* past XQ_REC_PLIES_MAX */
+  if (!v || xq_record_set_start(rec, &v->start, NULL) != XQ_OK) return XQ_EINVAL;
+  for (int i = 0; i < v->nply; i++)
+    if (xq_record_append(rec, v->moves[i]) != XQ_OK) break; /* past XQ_REC_PLIES_MAX */
   if (s->ev && s->ev->name[0]) xq_record_set_tag(rec, "Event", s->ev->name);
   snprintf(buf, sizeof buf, "%d.%d", lv->round, lv->board);
   xq_record_set_tag(rec, "Round", buf);

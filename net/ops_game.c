@@ -20,6 +20,7 @@
 #include "live.h"
 #include "ops.h"
 #include "proto.h"
+#include "task.h"
 
 /* ------------------------------------------------------------------ */
 /* Replies and broadcasts of one event                                 */
@@ -79,41 +80,86 @@ typedef struct req_events {
   int n;
 } req_events;
 
-/* One request's row on its way to the store: what its completion needs. */
-typedef struct event_row {
+/* A request that waits for an event's row: the one that sent it, or one
+ * that resent its sequence number while the row was on its way. */
+typedef struct row_wait {
   xq__conn *c;                 /* the reply's destination (xq__reply_wait) */
   char *idtext;                /* the request id */
+  struct row_wait *next;
+} row_wait;
+
+/* One request's row on its way to the store: what its completion needs. */
+struct xq__event_row {
+  row_wait *waits;             /* who is answered, in the order they came */
   char *body;                  /* the reply body, stored with the row */
   char *bcast;                 /* the broadcast, NULL none ... */
   const char *btype;           /* ... of this type */
+  xq__view *view;              /* the game after the row: what answers show once it is durable */
+  int64_t seq;                 /* a board's sequence number, 0 none */
   xq__live *lv;
-} event_row;
+  xq__event_row *next;         /* the game's next board row on its way (lv->inflight) */
+};
 
-static void event_row_free(event_row *e)
+static void event_row_free(xq__event_row *e)
 {
-  free(e->idtext);
+  for (row_wait *w = e->waits, *n; w; w = n) {
+    n = w->next;
+    free(w->idtext);
+    free(w);
+  }
   free(e->body);
   free(e->bcast);
+  xq__live_view_free(e->view);
   free(e);
 }
 
-/* The row is durable: the reply, then the broadcast. Or it failed: the
- * client is told, and the game goes back to what the store holds. */
+/* Add `c` with request id `id` to the requests answered when `e` is
+ * durable. XQ_OK or XQ_ENOMEM. */
+static int event_row_wait(xq__event_row *e, xq__conn *c, const cJSON *id)
+{
+  row_wait *w = calloc(1, sizeof *w), **end = &e->waits;
+  if (!w || !(w->idtext = xq__reply_id(id))) {
+    free(w);
+    return XQ_ENOMEM;
+  }
+  w->c = c;
+  while (*end) end = &(*end)->next;
+  *end = w;
+  xq__reply_wait(c);
+  return XQ_OK;
+}
+
+/* The row is durable: what answers show of the game, the resend cache,
+ * the replies, then the broadcast. Or it failed: each request is told,
+ * and the game goes back to what the store holds. */
 static void event_durable(xq__server *s, void *arg, int status)
 {
-  event_row *e = arg;
-  if (xq__reply_turn(e->c)) {
-    if (status == XQ_OK) {
-      xq__reply_stored(e->c, e->idtext, e->body);
-    } else {
-      cJSON *id = cJSON_Parse(e->idtext);
-      xq__reply_error(e->c, id, XQ__E_STORE, xq__commit_why(s), -1);
-      cJSON_Delete(id);
-    }
+  xq__event_row *e = arg;
+  xq__live *lv = e->lv;
+  if (e->seq) { /* off the game's rows on their way (the oldest: rows complete in order) */
+    xq__event_row **p = &lv->inflight;
+    while (*p && *p != e) p = &(*p)->next;
+    if (*p) *p = e->next;
   }
-  xq__reply_turn_end(e->c);
-  if (status == XQ_OK && e->bcast) xq__hub_publish(s, e->btype, e->lv->round, e->lv->board, e->bcast);
-  if (status != XQ_OK) xq__live_failed(s, e->lv);
+  if (status == XQ_OK) {
+    xq__live_view_set(s, lv, e->view);
+    e->view = NULL;
+    if (e->seq) xq__live_remember(lv, e->seq, e->body);
+  }
+  for (row_wait *w = e->waits; w; w = w->next) {
+    if (xq__reply_turn(w->c)) {
+      if (status == XQ_OK) {
+        xq__reply_stored(w->c, w->idtext, e->body);
+      } else {
+        cJSON *id = cJSON_Parse(w->idtext);
+        xq__reply_error(w->c, id, XQ__E_STORE, xq__commit_why(s), -1);
+        cJSON_Delete(id);
+      }
+    }
+    xq__reply_turn_end(w->c);
+  }
+  if (status == XQ_OK && e->bcast) xq__hub_publish(s, e->btype, lv->round, lv->board, e->bcast);
+  if (status != XQ_OK) xq__live_failed(s, lv);
   event_row_free(e);
 }
 
@@ -123,20 +169,29 @@ static void event_durable(xq__server *s, void *arg, int status)
 static int event_queue(xq__server *s, xq__conn *c, const cJSON *id, xq__live *lv, const xq_tgame_rec *rec,
                        const req_events *ev, const char *btype, const char *bcast)
 {
-  event_row *e = calloc(1, sizeof *e);
-  if (!e || !(e->idtext = xq__reply_id(id)) || !(e->body = strdup(rec->reply)) || (bcast && !(e->bcast = strdup(bcast)))) {
+  xq__event_row *e = calloc(1, sizeof *e);
+  if (!e || !(e->body = strdup(rec->reply)) || (bcast && !(e->bcast = strdup(bcast))) ||
+      !(e->view = xq__live_view_take(lv))) {
     if (e) event_row_free(e);
     return XQ_ENOMEM;
   }
-  e->c = c;
   e->btype = btype;
   e->lv = lv;
+  e->seq = rec->seq;
   int rc = xq__commit_row(s, rec, ev->v, ev->n, event_durable, e);
   if (rc != XQ_OK) {
     event_row_free(e);
     return rc;
   }
-  xq__reply_wait(c);
+  if (event_row_wait(e, c, id) != XQ_OK) {
+    /* queued, and so acknowledged once durable; this client is not told */
+    xq__log(s, "%s: out of memory: the reply to a queued event is lost", c->peer);
+  }
+  if (e->seq) { /* a resend of its number waits for it */
+    xq__event_row **p = &lv->inflight;
+    while (*p) p = &(*p)->next;
+    *p = e;
+  }
   return XQ_OK;
 }
 
@@ -176,12 +231,14 @@ static void event_done(xq__server *s, xq__conn *c, const cJSON *id, xq__live *lv
   rec.source = source;
   rec.seq = seq;
   rec.reply = body;
+  /* judged: the view taken with the row says so (and a failure to queue
+   * rebuilds the game, last_seq with it) */
+  if (seq > lv->last_seq) lv->last_seq = seq;
   if (!body || (btype && !bcast) || event_queue(s, c, id, lv, &rec, ev, btype, bcast) != XQ_OK) {
     /* nothing was queued: take the event back by rebuilding the game */
     xq__live_rebuild(s, lv, NULL);
     xq__reply_error(c, id, XQ__E_BUSY, "too many events waiting for the store", -1);
   } else {
-    if (seq > 0) xq__live_remember(lv, seq, body);
     xq__live_settle(s, lv);
   }
   free(vjson);
@@ -332,6 +389,12 @@ static int board_seq(xq__server *s, xq__req *r, xq__live *lv, int64_t *seqp)
   int64_t seq = (int64_t)sj->valuedouble;
   *seqp = seq;
   if (seq <= lv->last_seq) {
+    /* on its way to the store: the resend gets its outcome, when it is known */
+    for (xq__event_row *e = lv->inflight; e; e = e->next) {
+      if (e->seq != seq) continue;
+      if (event_row_wait(e, r->c, r->id) != XQ_OK) xq__reply_error(r->c, r->id, XQ__E_INTERNAL, "out of memory", -1);
+      return 0;
+    }
     int k = (int)(seq % XQ_REPLY_CACHE);
     if (lv->cache[k].seq == seq && lv->cache[k].reply) {
       char *idtext = xq__reply_id(r->id);
@@ -691,13 +754,25 @@ static void op_result(xq__server *s, xq__req *r)
   xq__commit_then(s, record_result, j);
 }
 
-static void op_game(xq__server *s, xq__req *r)
+/* game, games: a read of the games as the store holds them, answered in
+ * its turn: after the client's earlier requests are durable, so that it
+ * sees them (a foul just sent). */
+typedef struct read_task {
+  xq__task t;
+  int round, table;
+} read_task;
+
+static void run_game(xq__server *s, xq__task *task)
 {
-  xq__live *lv = named_game(s, r);
-  if (!lv) return;
-  const xq_game *g = lv->g;
+  const read_task *rt = (read_task *)task;
+  xq__live *lv = xq__live_get(s, rt->round, rt->table);
+  const xq__view *v = lv ? lv->view : NULL; /* as the store holds it */
+  if (!v) {
+    xq__task_error(task, lv ? XQ__E_INTERNAL : XQ__E_NOT_FOUND, lv ? "out of memory" : "no game at this round and table");
+    return;
+  }
   char fen[XQ_FEN_MAX];
-  xq_fen_format(&g->pos, fen, sizeof fen);
+  xq_fen_format(&v->pos, fen, sizeof fen);
   cJSON *o = cJSON_CreateObject();
   cJSON_AddNumberToObject(o, "round", lv->round);
   cJSON_AddNumberToObject(o, "table", lv->board);
@@ -707,31 +782,68 @@ static void op_game(xq__server *s, xq__req *r)
   }
   cJSON_AddStringToObject(o, "fen", fen);
   cJSON *moves = cJSON_AddArrayToObject(o, "moves");
-  xq_pos p = g->start;
-  for (int i = 0; i < g->nply; i++) {
+  xq_pos p = v->start;
+  for (int i = 0; i < v->nply; i++) {
     char t[XQ_MOVE_TEXT_MAX];
-    xq_move_format(&p, g->hist[i].move, XQ_NOTE_ICCS, t, sizeof t);
+    xq_move_format(&p, v->moves[i], XQ_NOTE_ICCS, t, sizeof t);
     cJSON_AddItemToArray(moves, cJSON_CreateString(t));
     xq_undo u;
-    xq_make(&p, g->hist[i].move, &u);
+    xq_make(&p, v->moves[i], &u);
   }
-  cJSON_AddStringToObject(o, "result", xq__live_result(lv));
-  cJSON_AddStringToObject(o, "reason", xq_reason_name(g->result_reason));
-  cJSON_AddStringToObject(o, "state", g->result == XQ_OUT_NEEDS_ARBITER ? "needs_arbiter"
-                                      : g->result == XQ_OUT_MUST_CHANGE ? "must_change"
-                                      : g->result == XQ_OUT_NONE ? "playing" : "over");
+  cJSON_AddStringToObject(o, "result", xq__live_view_result(v));
+  cJSON_AddStringToObject(o, "reason", xq_reason_name(v->reason));
+  cJSON_AddStringToObject(o, "state", v->result == XQ_OUT_NEEDS_ARBITER ? "needs_arbiter"
+                                      : v->result == XQ_OUT_MUST_CHANGE ? "must_change"
+                                      : v->result == XQ_OUT_NONE ? "playing" : "over");
   cJSON *f = cJSON_AddArrayToObject(o, "fouls");
-  cJSON_AddItemToArray(f, cJSON_CreateNumber(g->fouls[0]));
-  cJSON_AddItemToArray(f, cJSON_CreateNumber(g->fouls[1]));
-  if (g->clock_ms[0] >= 0) {
+  cJSON_AddItemToArray(f, cJSON_CreateNumber(v->fouls[0]));
+  cJSON_AddItemToArray(f, cJSON_CreateNumber(v->fouls[1]));
+  if (v->game_clock[0] >= 0) {
     cJSON *c = cJSON_AddArrayToObject(o, "clock");
-    cJSON_AddItemToArray(c, cJSON_CreateNumber((double)g->clock_ms[0]));
-    cJSON_AddItemToArray(c, cJSON_CreateNumber((double)g->clock_ms[1]));
+    cJSON_AddItemToArray(c, cJSON_CreateNumber((double)v->game_clock[0]));
+    cJSON_AddItemToArray(c, cJSON_CreateNumber((double)v->game_clock[1]));
   }
-  cJSON_AddBoolToObject(o, "paused", lv->g->paused);
-  cJSON_AddNumberToObject(o, "last_seq", (double)lv->last_seq);
-  cJSON_AddStringToObject(o, "to_move", side_name(g->pos.side));
-  xq__reply_obj(r->c, r->id, o);
+  cJSON_AddBoolToObject(o, "paused", v->paused);
+  cJSON_AddNumberToObject(o, "last_seq", (double)v->last_seq);
+  cJSON_AddStringToObject(o, "to_move", side_name(v->pos.side));
+  xq__task_send(task, o);
+}
+
+/* Start the read `run` of round/table of `r` as a task. */
+static void read_games(xq__server *s, xq__req *r, xq__task_fn run, int round, int table)
+{
+  read_task *rt = (read_task *)xq__task_new(s, r, run, sizeof *rt, NULL);
+  if (!rt) return;
+  rt->round = round;
+  rt->table = table;
+  xq__task_go(s, &rt->t, 0);
+}
+
+static void op_game(xq__server *s, xq__req *r)
+{
+  xq__live *lv = named_game(s, r);
+  if (lv) read_games(s, r, run_game, lv->round, lv->board);
+}
+
+static void run_games(xq__server *s, xq__task *task)
+{
+  int round = ((read_task *)task)->round;
+  cJSON *o = cJSON_CreateObject();
+  cJSON *arr = cJSON_AddArrayToObject(o, "games");
+  for (int b = 1; b <= s->nboards[round]; b++) {
+    xq__live *lv = xq__live_get(s, round, b);
+    const xq__view *v = lv ? lv->view : NULL; /* as the store holds it */
+    if (!v) continue;
+    cJSON *gj = cJSON_CreateObject();
+    cJSON_AddNumberToObject(gj, "table", b);
+    cJSON_AddNumberToObject(gj, "red", lv->red);
+    cJSON_AddNumberToObject(gj, "black", lv->black);
+    cJSON_AddNumberToObject(gj, "ply", v->nply);
+    cJSON_AddStringToObject(gj, "result", xq__live_view_result(v));
+    cJSON_AddBoolToObject(gj, "paused", v->paused);
+    cJSON_AddItemToArray(arr, gj);
+  }
+  xq__task_send(task, o);
 }
 
 static void op_games(xq__server *s, xq__req *r)
@@ -742,21 +854,7 @@ static void op_games(xq__server *s, xq__req *r)
     xq__reply_error(r->c, r->id, XQ__E_NOT_FOUND, "no published round with this number", -1);
     return;
   }
-  cJSON *o = cJSON_CreateObject();
-  cJSON *arr = cJSON_AddArrayToObject(o, "games");
-  for (int b = 1; b <= s->nboards[round]; b++) {
-    xq__live *lv = xq__live_get(s, round, b);
-    if (!lv) continue;
-    cJSON *gj = cJSON_CreateObject();
-    cJSON_AddNumberToObject(gj, "table", b);
-    cJSON_AddNumberToObject(gj, "red", lv->red);
-    cJSON_AddNumberToObject(gj, "black", lv->black);
-    cJSON_AddNumberToObject(gj, "ply", lv->g->nply);
-    cJSON_AddStringToObject(gj, "result", xq__live_result(lv));
-    cJSON_AddBoolToObject(gj, "paused", lv->g->paused);
-    cJSON_AddItemToArray(arr, gj);
-  }
-  xq__reply_obj(r->c, r->id, o);
+  read_games(s, r, run_games, round, 0);
 }
 
 #define BOARD XQ__R(XQ_ROLE_BOARD)

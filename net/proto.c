@@ -91,13 +91,16 @@ static void op_hello(xq__server *s, xq__req *r)
   char f[384];
   if (t->role == XQ_ROLE_BOARD) {
     /* a board that reconnects learns where its game stands */
+    /* as the store holds it: an event on its way is not acknowledged yet,
+     * and the board resends it (it then waits for its outcome) */
     xq__live *lv = xq__live_get(s, t->round, t->board);
+    const xq__view *v = lv ? lv->view : NULL;
     char fen[XQ_FEN_MAX] = "";
-    if (lv) xq_fen_format(&lv->g->pos, fen, sizeof fen);
+    if (v) xq_fen_format(&v->pos, fen, sizeof fen);
     snprintf(f, sizeof f,
              "\"role\":\"board\",\"round\":%d,\"table\":%d,\"last_seq\":%lld,\"ply\":%d,"
              "\"fen\":\"%s\",\"server\":\"xqref 0.1.0\"",
-             t->round, t->board, lv ? (long long)lv->last_seq : 0LL, lv ? lv->g->nply : 0, fen);
+             t->round, t->board, v ? (long long)v->last_seq : 0LL, v ? v->nply : 0, fen);
   } else {
     snprintf(f, sizeof f, "\"role\":\"%s\",\"server\":\"xqref 0.1.0\"", xq_role_name(t->role));
   }

@@ -58,6 +58,7 @@ int xq__server_reload(xq__server *s, xq_error *err)
   if (rc != XQ_OK) return rc;
   xq_tevent_free(s->ev);
   s->ev = ev;
+  xq__live_changed(s, 0); /* names, numbers, results: every answer shows them */
   return XQ_OK;
 }
 
@@ -490,6 +491,7 @@ void xq_server_free(xq_server *s)
   xq__hub_free(s);
   xq__commit_free(s);
   xq__live_free(s);
+  xq__live_json_free(s);
   xq_tstore_close(s->store);
   xq_tevent_free(s->ev);
   free(s->tokens);

@@ -136,7 +136,7 @@ declare -A room=(
 )
 declare -A users=( # who may include a room's header besides its own files (any net file: "*")
   [internal.h]="*" [net.h]="*" [netlimits.h]="*" [conn.h]="*" [proto.h]="*" [ops.h]="proto.c http_api.c"
-  [task.h]="ops_tourney.c ops_ko.c ops_players.c ops_export.c" [jobs.h]="task.h ops_engine.c ops_tourney.c"
+  [task.h]="ops_game.c ops_tourney.c ops_ko.c ops_players.c ops_export.c" [jobs.h]="task.h ops_engine.c ops_tourney.c"
   [live.h]="*" [commit.h]="*" [hub.h]="*" [fanout.h]="hub.c" [publish.h]="hub.c server.c"
   [http.h]="server.c" [http_parse.h]="http.h http.c http_api.c poller.c publish.c" [ingest.h]="http_api.c poller.c server.c"
   [poller.h]="server.c" [url.h]="poller.c publish.c"
