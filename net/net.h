@@ -92,10 +92,6 @@ void xq_server_stop(xq_server *s);
 /* Free a stopped server (its handles must be closed: uv_run returned). */
 void xq_server_free(xq_server *s);
 
-/* Allow this process as many open files as its hard limit (a descriptor
- * a connection); where that fails the limit stays as it was. */
-void xq_raise_nofile(void);
-
 /* Set this process up for the server and its clients, once at its start
  * (a main, a test runner, a fuzzer's initialisation), before libuv first
  * uses its worker pool: SIGPIPE ignored (a peer that closes during a
@@ -103,14 +99,14 @@ void xq_raise_nofile(void);
  * UV_THREADPOOL_SIZE set to XQ_POOL_THREADS when the environment asks for
  * fewer (libuv reads it once, when the process first queues work: a pool
  * started earlier keeps its size); the open-file limit raised to the hard
- * limit (xq_raise_nofile). Returns XQ_OK, or XQ_ENOMEM when the
+ * limit. Returns XQ_OK, or XQ_ENOMEM when the
  * environment could not take UV_THREADPOOL_SIZE (the pool keeps libuv's
  * default size; the rest is done). Changes the environment: call it
  * before any thread starts. */
 int xq_net_process_init(void);
 
-/* Serve as `xqref serve` does: ignore SIGPIPE, raise the open-file limit
- * to the hard limit, start a server with `o` (o->signals aside: SIGINT
+/* Serve as `xqref serve` does (after xq_net_process_init, which the
+ * program calls at its start): start a server with `o` (o->signals aside: SIGINT
  * and SIGTERM are always handled) on a loop of its own and run it until
  * one of those signals has shut it down gracefully. Returns XQ_OK; the
  * status of xq_server_start with `err` when it cannot start; XQ_EIO when

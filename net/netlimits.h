@@ -31,7 +31,7 @@
                                             handed over) as it comes in, not accepted whole first */
 #define XQ_VIEWERS_MAX 20000             /* SSE viewers on the fan-out thread, apart from the
                                             connections above (a descriptor each: the process's
-                                            open-file limit, raised by xq_raise_nofile, may be
+                                            open-file limit, raised by xq_net_process_init, may be
                                             lower) */
 #define XQ_ADDR_MAX 128                  /* a listening address "host:port" (--listen, --http) */
 

@@ -5,15 +5,27 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 
 #include "net.h"
+
+/* As many open files as the hard limit allows (a descriptor a
+ * connection); where that fails the limit stays as it was. */
+static void raise_nofile(void)
+{
+  struct rlimit rl;
+  if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+    rl.rlim_cur = rl.rlim_max;
+    setrlimit(RLIMIT_NOFILE, &rl);
+  }
+}
 
 int xq_net_process_init(void)
 {
   /* a peer that closes during a write must not end the process: the
    * write fails with EPIPE instead (server.md §1.6) */
   signal(SIGPIPE, SIG_IGN);
-  xq_raise_nofile(); /* a descriptor a connection */
+  raise_nofile(); /* XQ_MAX_CONNS clients, a descriptor each */
   /* both job lanes, the group commit and the rulings at once (jobs.c):
    * libuv reads the variable once, when the process first queues work */
   const char *env = getenv("UV_THREADPOOL_SIZE");

@@ -13,7 +13,6 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -349,26 +348,6 @@ static void on_signal(uv_signal_t *sig, int signum)
   xq_server_stop(s);
 }
 
-/* Give libuv's worker pool XQ_POOL_THREADS threads at least: both job
- * lanes, the group commit and the rulings at once (jobs.c), so a lane
- * that is full never delays the others. UV_THREADPOOL_SIZE asking for
- * more is kept. libuv reads the variable once, when the process first
- * queues work: this runs before the server queues any (a pool started
- * earlier by the embedding program keeps its size). */
-static void pool_size(xq__server *s)
-{
-  const char *env = getenv("UV_THREADPOOL_SIZE");
-  long n = env ? strtol(env, NULL, 10) : 0;
-  if (n >= XQ_POOL_THREADS) return;
-  char text[16];
-  snprintf(text, sizeof text, "%d", XQ_POOL_THREADS);
-  if (setenv("UV_THREADPOOL_SIZE", text, 1) != 0) {
-    xq__log(s, "cannot set UV_THREADPOOL_SIZE: the worker pool keeps libuv's default size");
-    return;
-  }
-  if (env) xq__log(s, "UV_THREADPOOL_SIZE=%.8s raised to %d (XQ_POOL_THREADS)", env, XQ_POOL_THREADS);
-}
-
 int xq_server_start(uv_loop_t *loop, const xq_server_opts *o, xq_server **out, xq_error *err)
 {
   *out = NULL;
@@ -377,7 +356,6 @@ int xq_server_start(uv_loop_t *loop, const xq_server_opts *o, xq_server **out, x
   s->loop = loop;
   s->opts = *o;
   s->log = o->log;
-  pool_size(s);
   int rc = xq_rules_from_spec(o->rules ? o->rules : "cxa2011", &s->rules, err);
   if (!rc) rc = open_store(s, err);
   if (!rc) rc = xq__live_load(s, err);
@@ -503,22 +481,10 @@ void xq_server_free(xq_server *s)
 /* Serving until a signal                                              */
 /* ------------------------------------------------------------------ */
 
-void xq_raise_nofile(void)
-{
-  struct rlimit rl;
-  if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
-    rl.rlim_cur = rl.rlim_max;
-    setrlimit(RLIMIT_NOFILE, &rl);
-  }
-}
-
 int xq_serve(const xq_server_opts *opts, xq_error *err)
 {
   xq_server_opts o = *opts;
   o.signals = 1;
-  /* a peer that closes during a write must not kill the server (§1.6) */
-  signal(SIGPIPE, SIG_IGN);
-  xq_raise_nofile(); /* XQ_MAX_CONNS clients */
   uv_loop_t loop;
   uv_loop_init(&loop);
   xq_server *s;

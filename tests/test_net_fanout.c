@@ -333,7 +333,6 @@ static void up(int players, const xq_ts_tuning *t)
 Test(net_fanout, two_thousand_viewers_and_a_hundred_boards)
 {
   /* a descriptor per viewer on each side, and the boards' */
-  xq_raise_nofile();
   struct rlimit rl;
   cr_assert_eq(getrlimit(RLIMIT_NOFILE, &rl), 0);
   int nv = 2000, nb = TABLES_MAX;
