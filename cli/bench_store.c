@@ -50,7 +50,7 @@ int xq_bench_store_main(int argc, char **argv)
   int rc = xq_tstore_bench(&o, stdout, &err);
   if (fflush(stdout) && !rc) rc = XQ_EIO;
   if (rc) {
-    fprintf(stderr, "xqref bench: %s\n", err.msg[0] ? err.msg : xq_tourney_strerror(rc));
+    fprintf(stderr, "xqref bench: %s\n", err.msg[0] ? err.msg : xq_strerror(rc));
     return 1;
   }
   return 0;

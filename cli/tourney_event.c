@@ -292,7 +292,7 @@ static int cmd_export(const xq__topts *o)
   if (rc) {
     /* a write failure names the file (or the temporary file of a workbook) */
     fprintf(stderr, "xqref tourney export: %s%s%s%s\n", o->out ? o->out : "", o->out ? ": " : "",
-            rc == XQ_EIO && fmt == XQ_SHEET_XLSX ? "cannot write the workbook: " : "", xq_tourney_strerror(rc));
+            rc == XQ_EIO && fmt == XQ_SHEET_XLSX ? "cannot write the workbook: " : "", xq_strerror(rc));
     return 1;
   }
   return 0;

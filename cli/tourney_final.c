@@ -137,7 +137,7 @@ static int sheet_done(ctx *c, int rc)
   }
   if (!rc) return 0;
   fprintf(stderr, "xqref tourney %s: %s%s%s%s\n", c->action, c->o->out ? c->o->out : "", c->o->out ? ": " : "",
-          rc == XQ_EIO && c->format == XQ_SHEET_XLSX ? "cannot write the workbook: " : "", xq_tourney_strerror(rc));
+          rc == XQ_EIO && c->format == XQ_SHEET_XLSX ? "cannot write the workbook: " : "", xq_strerror(rc));
   return 1;
 }
 

@@ -81,7 +81,7 @@ static int create_store(xq__sim *S)
   if (!rc) rc = xq_tstore_batch_commit(st, &e);
   else if (st && xq_tstore_in_batch(st)) xq_tstore_batch_rollback(st);
   xq_tstore_close(st);
-  if (rc) return xq__simulate_server_fail(S, rc, "%s: %s", S->db, e.msg[0] ? e.msg : xq_tourney_strerror(rc));
+  if (rc) return xq__simulate_server_fail(S, rc, "%s: %s", S->db, e.msg[0] ? e.msg : xq_strerror(rc));
   return XQ_OK;
 }
 

@@ -48,7 +48,7 @@ static int emit(const xq_sim_opts *o, const char *name, sheet_fn fn, void *ctx, 
     if (fclose(f) && !rc) rc = XQ_EIO;
   }
   if (rc && !err->msg[0]) {
-    snprintf(err->msg, sizeof err->msg, "the %.20s list: %.80s", name, xq_tourney_strerror(rc));
+    snprintf(err->msg, sizeof err->msg, "the %.20s list: %.80s", name, xq_strerror(rc));
     err->code = rc;
   }
   return rc;
@@ -319,7 +319,7 @@ static int village_final(const xq_sim_opts *o, const xq_regulation *r, const xq_
 out:
   if (rc && !err->msg[0]) {
     err->code = rc;
-    snprintf(err->msg, sizeof err->msg, "final lists: %s", xq_tourney_strerror(rc));
+    snprintf(err->msg, sizeof err->msg, "final lists: %s", xq_strerror(rc));
   }
   free(V.places);
   free(V.place_of);
@@ -462,7 +462,7 @@ int xq__simulate_final_lists(const xq_sim_opts *o, const xq_regulation *r, xq_ts
 out:
   if (rc && !err->msg[0]) {
     err->code = rc;
-    snprintf(err->msg, sizeof err->msg, "final lists: %s", xq_tourney_strerror(rc));
+    snprintf(err->msg, sizeof err->msg, "final lists: %s", xq_strerror(rc));
   }
   free(F.places);
   free(F.place_of);

@@ -71,7 +71,11 @@ enum {
   XQ_ENOTATION = -5,  /* move text that is not a move in the notation */
   XQ_ENOMEM = -6,
   XQ_EIO = -7,
-  XQ_ELIMIT = -8      /* a named limit was exceeded */
+  XQ_ELIMIT = -8,     /* a named limit was exceeded */
+  /* the modules above the engine return these too; every module's codes
+   * are here, so that one xq_strerror knows them all */
+  XQ_ENOPAIRING = -20, /* tourney: no pairing satisfies the absolute constraints */
+  XQ_ESTORE = -21      /* tourney: the SQLite store failed or is not an event */
 };
 
 /* Filled by parsers on failure: the code, the 0-based byte position in the
@@ -84,7 +88,8 @@ typedef struct xq_error {
   char msg[XQ_ERR_MSG_LEN];
 } xq_error;
 
-/* Text of a status code ("illegal move", ...). Never NULL. */
+/* Text of any status code of any module ("illegal move", "event store
+ * error", ...). Never NULL. */
 const char *xq_strerror(int code);
 
 /* Fill *err, when err is not NULL, with `code`, byte position `pos` and

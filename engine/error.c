@@ -33,6 +33,8 @@ const char *xq_strerror(int code)
   case XQ_ENOMEM: return "out of memory";
   case XQ_EIO: return "input/output error";
   case XQ_ELIMIT: return "limit exceeded";
+  case XQ_ENOPAIRING: return "no pairing satisfies the constraints";
+  case XQ_ESTORE: return "event store error";
   }
   return "unknown error";
 }

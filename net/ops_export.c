@@ -115,7 +115,7 @@ static int prizes_sheet(xq__server *s, export_task *t, const int *ids, FILE *f, 
     int room = XQ_AWARDS_MAX(pt, s->ev->n);
     aw = malloc(sizeof *aw * (size_t)(room ? room : 1));
     rc = !aw ? XQ_ENOMEM : xq_prizes_award(s->ev, ids, pt, aw, room, &na);
-    if (rc) snprintf(msg, cap, "cannot award the prizes: %s", xq_tourney_strerror(rc));
+    if (rc) snprintf(msg, cap, "cannot award the prizes: %s", xq_strerror(rc));
     else rc = xq_sheet_prizes(s->ev, pt, aw, na, t->format, t->lang, f);
   }
   free(aw);
@@ -221,7 +221,7 @@ static void run_export(xq__server *s, xq__task *task)
     free(buf);
     if (rc == XQ_ELIMIT && !msg[0]) snprintf(msg, sizeof msg, "the sheet is over %d bytes", XQ_EXPORT_REPLY_MAX);
     xq__task_error(&t->t, rc == XQ_EINVAL && msg[0] ? XQ__E_BAD_REQUEST : xq__reply_code(rc),
-                   msg[0] ? msg : xq_tourney_strerror(rc));
+                   msg[0] ? msg : xq_strerror(rc));
     return;
   }
   send_sheet(t, buf, len);

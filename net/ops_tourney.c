@@ -524,7 +524,7 @@ static void pair_after(xq__job *w, int status)
     xq__task_error(&t->t, XQ__E_INTERNAL, "the pairing job was cancelled");
   } else if (t->rc != XQ_OK) {
     char msg[128];
-    snprintf(msg, sizeof msg, "round %d: %s", t->round, xq_tourney_strerror(t->rc));
+    snprintf(msg, sizeof msg, "round %d: %s", t->round, xq_strerror(t->rc));
     xq__task_error(&t->t, t->rc == XQ_ENOPAIRING ? XQ__E_CONFLICT : xq__reply_code(t->rc), msg);
   } else if (amend(t)) {
     /* answered */

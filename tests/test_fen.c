@@ -621,3 +621,13 @@ Test(fen, fuzz_mutations, .timeout = 120)
   cr_log_info("mutations: %d of 100000 parsed", ok);
   cr_expect(ok > 1000, "only %d mutated FENs parsed: fuzz not reaching success", ok);
 }
+
+Test(errors, one_strerror_knows_the_codes_of_every_module)
+{
+  const int codes[] = {XQ_OK, XQ_EINVAL, XQ_EFEN, XQ_EILLEGAL, XQ_EAMBIGUOUS, XQ_ENOTATION,
+                       XQ_ENOMEM, XQ_EIO, XQ_ELIMIT, XQ_ENOPAIRING, XQ_ESTORE};
+  for (size_t i = 0; i < sizeof codes / sizeof codes[0]; i++)
+    cr_assert_str_neq(xq_strerror(codes[i]), "unknown error", "code %d has its text", codes[i]);
+  cr_assert_str_eq(xq_strerror(XQ_ESTORE), "event store error");
+  cr_assert_str_eq(xq_strerror(-99), "unknown error");
+}

@@ -507,7 +507,7 @@ static void run_event(int n, int rounds, uint64_t seed, stats *st)
       break;
     }
     cr_assert_eq(rc, XQ_OK, "seed %llu n %d round %d: %s", (unsigned long long)seed, n, round,
-                 xq_tourney_strerror(rc));
+                 xq_strerror(rc));
     check_round(ev, round, &pr, st);
     cr_assert_eq(xq_pair_cn(ev, round, &again, NULL), XQ_OK);
     cr_assert_eq(again.nboards, pr.nboards);

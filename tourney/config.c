@@ -9,15 +9,6 @@
 
 #include "tourney_internal.h"
 
-const char *xq_tourney_strerror(int code)
-{
-  switch (code) {
-  case XQ_ENOPAIRING: return "no pairing satisfies the constraints";
-  case XQ_ESTORE: return "event store error";
-  default: return xq_strerror(code);
-  }
-}
-
 void xq_tconfig_scoring(xq_tconfig *cfg, int halves)
 {
   /* half-units: 2/1/0 is 4/2/0, 1/½/0 is 2/1/0 */

@@ -25,7 +25,7 @@ int xq_tstore_pair_next(xq_tstore *st, xq_tevent *ev, int system, xq_tpairing *o
   xq_assign_pnos(ev);
   /* ev is the caller's own copy: the Dutch pairer may mark it */
   int rc = xq_pair_system(ev, round, system, out, NULL);
-  if (rc) return xq__error(err, rc, "round %d: %s", round, xq_tourney_strerror(rc));
+  if (rc) return xq__error(err, rc, "round %d: %s", round, xq_strerror(rc));
   if ((rc = xq_tstore_publish(st, ev, out, err))) xq_tpairing_clear(out);
   return rc;
 }
@@ -59,7 +59,7 @@ int xq_trf_pair_next(xq_tevent *ev, const xq_trf_pair_opts *o, xq_tpairing *out,
   if (round > XQ_TOURNEY_ROUNDS_MAX || !xq_tevent_round_complete(ev, round - 1))
     return xq__error(err, XQ_EINVAL, "round %d has games without a result", round - 1);
   int rc = o->system == XQ_PAIR_DUTCH ? xq_pair_dutch(ev, round, out) : xq_pair_cn(ev, round, out, NULL);
-  return rc ? xq__error(err, rc, "round %d: %s", round, xq_tourney_strerror(rc)) : XQ_OK;
+  return rc ? xq__error(err, rc, "round %d: %s", round, xq_strerror(rc)) : XQ_OK;
 }
 
 int xq_pairing_write_bbp(const xq_tpairing *pr, FILE *f)

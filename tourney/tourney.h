@@ -14,7 +14,8 @@
  * (序号) that orders players inside a score group.
  *
  * Only store/ opens SQLite. Functions return XQ_OK or a negative XQ_E*
- * code (engine.h, plus XQ_ENOPAIRING and XQ_ESTORE below).
+ * code (engine.h: every module's codes, XQ_ENOPAIRING and XQ_ESTORE among
+ * them; xq_strerror knows them all).
  */
 #ifndef XQ_TOURNEY_H
 #define XQ_TOURNEY_H
@@ -43,13 +44,6 @@
 #define XQ_REG_OPTION_VALUES_MAX 4   /* readings of one option, with the NULL end */
 #define XQ_NAME_TRIES_MAX 51         /* made-up names drawn before a number is added (names.c) */
 
-enum {
-  XQ_ENOPAIRING = -20, /* no pairing satisfies the absolute constraints */
-  XQ_ESTORE = -21      /* the SQLite store failed or is not an event */
-};
-
-/* Text of a status code, including the two above. Never NULL. */
-const char *xq_tourney_strerror(int code);
 
 /* ------------------------------------------------------------------ */
 /* Results and per-round state (tourney.md §2)                         */
