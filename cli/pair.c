@@ -52,13 +52,13 @@ int xq_pair_main(int argc, char **argv)
     fprintf(stderr, "xqref pair: unknown system '%s' (cn or dutch)\n", system);
     return 2;
   }
-  xq_tevent *ev;
+  xq_tournament *ev;
   xq_error err = {0};
   int rc = xq_trf_read(file, &ev, &err);
   if (rc) { fprintf(stderr, "xqref pair: %s: %s\n", file, err.msg); return 1; }
   xq_tpairing pr = {0};
   rc = xq_trf_pair_next(ev, &po, &pr, &err);
-  xq_tevent_free(ev);
+  xq_tournament_free(ev);
   if (rc) {
     fprintf(stderr, "xqref pair: %s: %s\n", file, err.msg);
     return 1;

@@ -61,7 +61,7 @@ int xq__tourney_live_main(const xq__topts *o, const char *action);    /* tourney
 /* Open the store of o->db and load the event and its knockout stage
  * (tourney_ko.c); errors go to stderr. Returns 0, or 1 with nothing left
  * open. */
-int xq__tourney_ko_open(const xq__topts *o, xq_tstore **st, xq_tevent **ev, xq_ko *ko);
+int xq__tourney_ko_open(const xq__topts *o, xq_tstore **st, xq_tournament **ev, xq_ko *ko);
 
 /* Where a sheet goes (tourney_final.c): --out FILE (created), else
  * stdout. An XLSX workbook is binary: refused for a terminal stdout

@@ -24,7 +24,7 @@ static int open_store(const xq__topts *o, int create, xq_tstore **st)
   return 0;
 }
 
-static int load(xq_tstore *st, xq_tevent **ev)
+static int load(xq_tstore *st, xq_tournament **ev)
 {
   xq_error err = {0};
   if (xq_tstore_load(st, ev, &err)) {
@@ -35,7 +35,7 @@ static int load(xq_tstore *st, xq_tevent **ev)
 }
 
 /* The event of o->db, read and the store closed again. Returns 0, 1 or 2. */
-static int read_event(const xq__topts *o, xq_tevent **ev)
+static int read_event(const xq__topts *o, xq_tournament **ev)
 {
   xq_tstore *st;
   int rc = open_store(o, XQ_TSTORE_OPEN, &st);
@@ -107,7 +107,7 @@ static int cmd_add(const xq__topts *o)
 
 static int cmd_import(const xq__topts *o)
 {
-  xq_tevent *ev;
+  xq_tournament *ev;
   xq_error err = {0};
   if (!o->arg) { fprintf(stderr, "xqref tourney import: which TRF file?\n"); return 2; }
   if (xq_trf_read(o->arg, &ev, &err)) {
@@ -121,39 +121,39 @@ static int cmd_import(const xq__topts *o)
   if (o->rounds > 0) cfg.rounds = (int)o->rounds;
   if (o->tiebreaks && xq_tconfig_tiebreaks(&cfg, o->tiebreaks, &err)) {
     fprintf(stderr, "xqref tourney import: %s\n", err.msg);
-    xq_tevent_free(ev);
+    xq_tournament_free(ev);
     return 2;
   }
   xq_tstore *st;
   int rc = open_store(o, o->init ? XQ_TSTORE_INIT : XQ_TSTORE_CREATE, &st);
-  if (rc) { xq_tevent_free(ev); return rc; }
+  if (rc) { xq_tournament_free(ev); return rc; }
   rc = xq_tstore_import(st, ev, &cfg, &err);
   long events = xq_tstore_event_count(st);
   xq_tstore_close(st);
   if (rc) {
     fprintf(stderr, "xqref tourney import: %s: %s\n", o->arg, err.msg);
-    xq_tevent_free(ev);
+    xq_tournament_free(ev);
     return 1;
   }
   printf("imported %s: %d players, %d rounds, %ld events\n", o->arg, ev->n, ev->nrounds, events);
-  xq_tevent_free(ev);
+  xq_tournament_free(ev);
   return 0;
 }
 
 static int cmd_players(const xq__topts *o)
 {
-  xq_tevent *ev;
+  xq_tournament *ev;
   int rc = read_event(o, &ev);
   if (rc) return rc;
   xq_list_players(ev, stdout);
-  xq_tevent_free(ev);
+  xq_tournament_free(ev);
   return 0;
 }
 
 static int cmd_pair(const xq__topts *o)
 {
   xq_tstore *st;
-  xq_tevent *ev;
+  xq_tournament *ev;
   xq_error err = {0};
   int system = o->system ? xq_pair_system_parse(o->system) : XQ_PAIR_CN;
   if (system < 0) {
@@ -171,7 +171,7 @@ static int cmd_pair(const xq__topts *o)
     xq_list_boards(ev, &pr, stdout);
   }
   xq_tpairing_clear(&pr);
-  xq_tevent_free(ev);
+  xq_tournament_free(ev);
   xq_tstore_close(st);
   return rc;
 }
@@ -180,10 +180,10 @@ static int cmd_pair(const xq__topts *o)
  * message. */
 static int player_by_no(xq_tstore *st, const char *action, int no, int *id)
 {
-  xq_tevent *ev;
+  xq_tournament *ev;
   if (load(st, &ev)) return 1;
-  *id = xq_tevent_player_no(ev, no);
-  xq_tevent_free(ev);
+  *id = xq_tournament_player_no(ev, no);
+  xq_tournament_free(ev);
   if (*id) return 0;
   fprintf(stderr, "xqref tourney %s: no player has the number %d (see `tourney players`)\n", action, no);
   return 1;
@@ -220,11 +220,11 @@ static int cmd_record(const xq__topts *o, const char *action)
 
 static int cmd_standings(const xq__topts *o)
 {
-  xq_tevent *ev;
+  xq_tournament *ev;
   int rc = read_event(o, &ev);
   if (rc) return rc;
   rc = xq_list_standings(ev, o->after > 0 ? (int)o->after : 0, stdout);
-  xq_tevent_free(ev);
+  xq_tournament_free(ev);
   if (rc && rc != XQ_EIO) { /* no room for the standings */
     fprintf(stderr, "xqref tourney standings: out of memory\n");
     return 1;
@@ -244,7 +244,7 @@ static int export_what(const char *what)
 static int cmd_export(const xq__topts *o)
 {
   xq_tstore *st;
-  xq_tevent *ev;
+  xq_tournament *ev;
   xq_tpairing pr = {0};
   xq_error err = {0};
   int fmt = o->format ? xq_sheet_format_parse(o->format) : XQ_SHEET_TRF;
@@ -271,14 +271,14 @@ static int cmd_export(const xq__topts *o)
   if (what && xq_tstore_pairing(st, round, &pr, &err)) {
     fprintf(stderr, "xqref tourney export: %s\n", err.msg);
     xq_tstore_close(st);
-    xq_tevent_free(ev);
+    xq_tournament_free(ev);
     return 1;
   }
   xq_tstore_close(st);
   FILE *f = xq__tourney_final_sheet_out("tourney export", o->out, fmt, &rc);
   if (!f) {
     xq_tpairing_clear(&pr);
-    xq_tevent_free(ev);
+    xq_tournament_free(ev);
     return rc;
   }
   rc = fmt == XQ_SHEET_TRF ? xq_trf_write(ev, f)
@@ -288,7 +288,7 @@ static int cmd_export(const xq__topts *o)
                                                                   last round whose games are all in */
   if ((o->out ? fclose(f) : fflush(f)) && !rc) rc = XQ_EIO;
   xq_tpairing_clear(&pr);
-  xq_tevent_free(ev);
+  xq_tournament_free(ev);
   if (rc) {
     /* a write failure names the file (or the temporary file of a workbook) */
     fprintf(stderr, "xqref tourney export: %s%s%s%s\n", o->out ? o->out : "", o->out ? ": " : "",

@@ -24,7 +24,7 @@ typedef struct ctx {
   const xq__topts *o;
   const char *action;
   xq_tstore *st;
-  xq_tevent *ev;
+  xq_tournament *ev;
   xq_ko ko;
   int *ids;                 /* final places (or the Swiss order with --swiss) */
   int complete;             /* the knockout is decided */
@@ -122,7 +122,7 @@ static void teardown(ctx *c)
 {
   if (c->out && c->out != stdout) fclose(c->out);
   free(c->ids);
-  xq_tevent_free(c->ev);
+  xq_tournament_free(c->ev);
   if (c->st) xq_tstore_close(c->st);
 }
 
@@ -153,7 +153,7 @@ static const char *provisional(const ctx *c)
 
 static int cmd_places(ctx *c)
 {
-  const xq_tevent *ev = c->ev;
+  const xq_tournament *ev = c->ev;
   int ko_only = c->ko.after == XQ_KO_NO_SWISS && !c->o->swiss;
   if (c->format >= 0) {
     char title[64];

@@ -15,7 +15,7 @@
 #include "tourney.h"
 #include "tourney_cli.h"
 
-int xq__tourney_ko_open(const xq__topts *o, xq_tstore **st, xq_tevent **ev, xq_ko *ko)
+int xq__tourney_ko_open(const xq__topts *o, xq_tstore **st, xq_tournament **ev, xq_ko *ko)
 {
   xq_error err = {0};
   *ev = NULL;
@@ -25,7 +25,7 @@ int xq__tourney_ko_open(const xq__topts *o, xq_tstore **st, xq_tevent **ev, xq_k
   }
   if (xq_tstore_load(*st, ev, &err) || xq_tstore_ko_load(*st, ko, &err)) {
     fprintf(stderr, "xqref tourney: %s\n", err.msg);
-    xq_tevent_free(*ev);
+    xq_tournament_free(*ev);
     *ev = NULL;
     xq_tstore_close(*st);
     return 1;
@@ -38,7 +38,7 @@ int xq__tourney_ko_open(const xq__topts *o, xq_tstore **st, xq_tevent **ev, xq_k
 static int start(const xq__topts *o, const xq_ko_opts *ko)
 {
   xq_tstore *st;
-  xq_tevent *ev;
+  xq_tournament *ev;
   xq_ko k;
   xq_error err = {0};
   int rc = 1;
@@ -49,7 +49,7 @@ static int start(const xq__topts *o, const xq_ko_opts *ko)
     xq_list_bracket(ev, &k, stdout);
     rc = 0;
   }
-  xq_tevent_free(ev);
+  xq_tournament_free(ev);
   xq_tstore_close(st);
   return rc;
 }
@@ -112,13 +112,13 @@ static int cmd_knockout(const xq__topts *o)
 static int cmd_bracket(const xq__topts *o)
 {
   xq_tstore *st;
-  xq_tevent *ev;
+  xq_tournament *ev;
   xq_ko ko;
   if (xq__tourney_ko_open(o, &st, &ev, &ko)) return 1;
   int rc = 0;
   if (!ko.after) { fprintf(stderr, "xqref tourney bracket: no knockout stage started\n"); rc = 1; }
   else xq_list_bracket(ev, &ko, stdout);
-  xq_tevent_free(ev);
+  xq_tournament_free(ev);
   xq_tstore_close(st);
   return rc;
 }
@@ -126,7 +126,7 @@ static int cmd_bracket(const xq__topts *o)
 static int cmd_ko_result(const xq__topts *o)
 {
   xq_tstore *st;
-  xq_tevent *ev;
+  xq_tournament *ev;
   xq_ko ko;
   xq_ko_game g;
   xq_error err = {0};
@@ -155,7 +155,7 @@ static int cmd_ko_result(const xq__topts *o)
   xq_list_ko_game(ev, &ko, &g, o->arg, stdout);
   rc = 0;
 out:
-  xq_tevent_free(ev);
+  xq_tournament_free(ev);
   xq_tstore_close(st);
   return rc;
 }

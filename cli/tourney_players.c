@@ -18,7 +18,7 @@
 #include "tourney_cli.h"
 
 /* The store and its event, or 1 with the error printed. */
-static int open_event(const xq__topts *o, const char *act, xq_tstore **st, xq_tevent **ev)
+static int open_event(const xq__topts *o, const char *act, xq_tstore **st, xq_tournament **ev)
 {
   xq_error err = {0};
   if (xq_tstore_open(o->db, XQ_TSTORE_OPEN, st, &err)) {
@@ -34,9 +34,9 @@ static int open_event(const xq__topts *o, const char *act, xq_tstore **st, xq_te
 }
 
 /* The id of the player of --player NO or --id ID, or 0 after a message. */
-static int the_player(const xq__topts *o, const char *act, const xq_tevent *ev)
+static int the_player(const xq__topts *o, const char *act, const xq_tournament *ev)
 {
-  int id = o->id > 0 ? (int)o->id : xq_tevent_player_no(ev, (int)o->player);
+  int id = o->id > 0 ? (int)o->id : xq_tournament_player_no(ev, (int)o->player);
   if (id >= 1 && id <= ev->n) return id;
   if (o->id > 0) fprintf(stderr, "xqref tourney %s: no player has the id %ld\n", act, o->id);
   else fprintf(stderr, "xqref tourney %s: no player has the number %ld (see `tourney players`)\n", act, o->player);
@@ -83,7 +83,7 @@ static int cmd_edit(const xq__topts *o)
   int rc = edit_fields(o, &p, &fields);
   if (rc) return rc;
   xq_tstore *st;
-  xq_tevent *ev;
+  xq_tournament *ev;
   if (open_event(o, "edit", &st, &ev)) return 1;
   int id = the_player(o, "edit", ev);
   xq_error err = {0};
@@ -97,7 +97,7 @@ static int cmd_edit(const xq__topts *o)
       if (changed & (1u << k)) printf(" %s", names[k]);
     printf(" changed (`tourney log` shows old and new)\n");
   }
-  xq_tevent_free(ev);
+  xq_tournament_free(ev);
   xq_tstore_close(st);
   return rc ? 1 : 0;
 }
@@ -109,7 +109,7 @@ static int cmd_reinstate(const xq__topts *o)
     return 2;
   }
   xq_tstore *st;
-  xq_tevent *ev;
+  xq_tournament *ev;
   if (open_event(o, "reinstate", &st, &ev)) return 1;
   int id = the_player(o, "reinstate", ev), round = o->round > 0 ? (int)o->round : ev->nrounds + 1, rc = 1;
   xq_error err = {0};
@@ -117,7 +117,7 @@ static int cmd_reinstate(const xq__topts *o)
     printf("player %d paired again from round %d on\n", xq_tplayer_no(ev, id), round);
   else if (id)
     fprintf(stderr, "xqref tourney reinstate: %s\n", err.msg);
-  xq_tevent_free(ev);
+  xq_tournament_free(ev);
   xq_tstore_close(st);
   return rc ? 1 : 0;
 }
@@ -125,7 +125,7 @@ static int cmd_reinstate(const xq__topts *o)
 /* The numbers of --file: a line per player, "ID NO" (spaces, a tab or a
  * comma between), blank lines and lines from '#' skipped, into
  * manual[id - 1]. 0, or 1 after a message naming the line. */
-static int read_manual(const char *path, const xq_tevent *ev, int *manual)
+static int read_manual(const char *path, const xq_tournament *ev, int *manual)
 {
   FILE *f = fopen(path, "r");
   if (!f) { fprintf(stderr, "xqref tourney numbers: %s: %s\n", path, strerror(errno)); return 1; }
@@ -168,7 +168,7 @@ static int cmd_numbers(const xq__topts *o)
     return 1;
   }
   xq_tstore *st;
-  xq_tevent *ev;
+  xq_tournament *ev;
   if (open_event(o, "numbers", &st, &ev)) return 1;
   int *manual = calloc((size_t)ev->n + 1, sizeof *manual), rc = manual ? 0 : 1;
   if (!rc && o->file) rc = read_manual(o->file, ev, manual);
@@ -183,7 +183,7 @@ static int cmd_numbers(const xq__topts *o)
     xq_list_players(ev, stdout);
   }
   free(manual);
-  xq_tevent_free(ev);
+  xq_tournament_free(ev);
   xq_tstore_close(st);
   return rc;
 }

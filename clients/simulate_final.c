@@ -57,7 +57,7 @@ static int emit(const xq_sim_opts *o, const char *name, sheet_fn fn, void *ctx, 
 typedef struct fin {
   const xq_sim_opts *o;
   const xq_regulation *r;
-  xq_tevent *ev;
+  xq_tournament *ev;
   int *places;          /* ids in final-place order */
   int *place_of;        /* [id] = final place */
   xq_team_row *teams;
@@ -120,7 +120,7 @@ static int w_groups(void *ctx, int format, FILE *f)
 
 /* The titles and qualifying places of the regulation (xq_regulation_honours:
  * Xinjiang 十(二), Shaanxi 十二(三)) over the final places, as text. */
-static int honours_text(FILE *f, const xq_regulation *r, const xq_tevent *ev, const int *places)
+static int honours_text(FILE *f, const xq_regulation *r, const xq_tournament *ev, const int *places)
 {
   xq_prize_table *t = calloc(1, sizeof *t);
   if (!t) return XQ_ENOMEM;
@@ -156,7 +156,7 @@ static int honours_text(FILE *f, const xq_regulation *r, const xq_tevent *ev, co
   return rc;
 }
 
-static void ko_text(FILE *f, const xq_tevent *ev, const xq_ko *ko)
+static void ko_text(FILE *f, const xq_tournament *ev, const xq_ko *ko)
 {
   int only = ko->after == XQ_KO_NO_SWISS;
   if (only)
@@ -196,7 +196,7 @@ static void ko_text(FILE *f, const xq_tevent *ev, const xq_ko *ko)
 /* ------------------------------------------------------------------ */
 
 typedef struct vfin {
-  xq_tevent *ev;
+  xq_tournament *ev;
   const xq_ko *ko;
   const xq_ko_event *e;
   int *places, *place_of;     /* the knockout's places, [id] = place */
@@ -327,7 +327,7 @@ out:
   free(V.pt);
   free(V.aw);
   free(ko);
-  xq_tevent_free(V.ev);
+  xq_tournament_free(V.ev);
   return rc;
 }
 
@@ -389,7 +389,7 @@ int xq__simulate_final_lists(const xq_sim_opts *o, const xq_regulation *r, xq_ts
   }
   if ((rc = xq_final_places(F.ev, ko.after ? &ko : NULL, F.places))) goto out;
   for (int i = 0; i < n; i++) F.place_of[F.places[i]] = i + 1;
-  xq_tevent_apply_withdrawals(F.ev, F.ev->nrounds);
+  xq_tournament_apply_withdrawals(F.ev, F.ev->nrounds);
   for (int i = 0; i < n; i++) rep->withdrawn += F.ev->players[i].withdrawn > 0;
 
   if (o->out_dir && mkdir(o->out_dir, 0777) && errno != EEXIST) {
@@ -469,6 +469,6 @@ out:
   free(F.teams);
   free(F.pt);
   free(F.aw);
-  xq_tevent_free(F.ev);
+  xq_tournament_free(F.ev);
   return rc;
 }

@@ -12,13 +12,13 @@ int xq_fuzz_trf(const uint8_t *data, size_t size)
   if (size > XQ_FUZZ_INPUT_MAX) return 0;
   static FILE *sink;
   if (!sink && !(sink = fopen("/dev/null", "w"))) abort();
-  xq_tevent *ev = NULL;
+  xq_tournament *ev = NULL;
   xq_error err;
   if (xq_trf_parse((const char *)data, size, &ev, &err) == XQ_OK) {
     if (!ev) abort();
     xq_trf_next_round(ev);
     if (xq_trf_write(ev, sink) != XQ_OK) abort();
-    xq_tevent_free(ev);
+    xq_tournament_free(ev);
   } else if (ev) {
     abort(); /* the contract: *out is NULL on failure */
   }

@@ -37,12 +37,12 @@ static cJSON *player_brief(const xq__server *s, int id)
 
 void xq__http_api_event(xq__server *s, xq__conn *c, xq__http_conn *h)
 {
-  const xq_tevent *ev = s->ev;
+  const xq_tournament *ev = s->ev;
   cJSON *o = cJSON_CreateObject();
   cJSON_AddStringToObject(o, "name", ev ? ev->name : "");
   cJSON_AddNumberToObject(o, "rounds", ev ? ev->cfg.rounds : 0);
   /* the rounds 1..R whose games all have a result */
-  cJSON_AddNumberToObject(o, "rounds_complete", ev ? xq_tevent_rounds_complete(ev) : 0);
+  cJSON_AddNumberToObject(o, "rounds_complete", ev ? xq_tournament_rounds_complete(ev) : 0);
   cJSON *pub = cJSON_AddArrayToObject(o, "published");
   for (int r = 1; r <= XQ_ROUNDS_LIVE_MAX; r++)
     if (s->rounds[r]) cJSON_AddItemToArray(pub, cJSON_CreateNumber(r));
@@ -67,7 +67,7 @@ void xq__http_api_event(xq__server *s, xq__conn *c, xq__http_conn *h)
 
 void xq__http_api_pairings(xq__server *s, xq__conn *c, xq__http_conn *h, int round)
 {
-  const xq_tevent *ev = s->ev;
+  const xq_tournament *ev = s->ev;
   cJSON *o = cJSON_CreateObject();
   cJSON_AddNumberToObject(o, "round", round);
   cJSON *boards = cJSON_AddArrayToObject(o, "boards");
@@ -78,9 +78,9 @@ void xq__http_api_pairings(xq__server *s, xq__conn *c, xq__http_conn *h, int rou
     if (lv) {
       cJSON *red = player_brief(s, lv->red), *black = player_brief(s, lv->black);
       if (cJSON_IsObject(red))
-        cJSON_AddNumberToObject(red, "points", xq_tevent_points(ev, lv->red, round - 1) / 2.0);
+        cJSON_AddNumberToObject(red, "points", xq_tournament_points(ev, lv->red, round - 1) / 2.0);
       if (cJSON_IsObject(black))
-        cJSON_AddNumberToObject(black, "points", xq_tevent_points(ev, lv->black, round - 1) / 2.0);
+        cJSON_AddNumberToObject(black, "points", xq_tournament_points(ev, lv->black, round - 1) / 2.0);
       cJSON_AddItemToObject(x, "red", red);
       cJSON_AddItemToObject(x, "black", black);
       cJSON_AddStringToObject(x, "result", xq__live_json_result(s, lv));
@@ -88,9 +88,9 @@ void xq__http_api_pairings(xq__server *s, xq__conn *c, xq__http_conn *h, int rou
       /* the bye: the player whose slot of this round is the PAB */
       int id = 0;
       for (int i = 1; ev && i <= ev->n && !id; i++)
-        if (xq_tevent_slot(ev, i, round)->res == XQ_TR_PAB) id = i;
+        if (xq_tournament_slot(ev, i, round)->res == XQ_TR_PAB) id = i;
       cJSON *red = player_brief(s, id);
-      if (cJSON_IsObject(red)) cJSON_AddNumberToObject(red, "points", xq_tevent_points(ev, id, round - 1) / 2.0);
+      if (cJSON_IsObject(red)) cJSON_AddNumberToObject(red, "points", xq_tournament_points(ev, id, round - 1) / 2.0);
       cJSON_AddItemToObject(x, "red", red);
       cJSON_AddNullToObject(x, "black");
       cJSON_AddTrueToObject(x, "bye");
@@ -102,13 +102,13 @@ void xq__http_api_pairings(xq__server *s, xq__conn *c, xq__http_conn *h, int rou
 
 void xq__http_api_standings(xq__server *s, xq__conn *c, xq__http_conn *h, int upto)
 {
-  const xq_tevent *ev = s->ev;
+  const xq_tournament *ev = s->ev;
   if (!ev) {
     xq__http_error(c, h, 404, NULL, "no event", NULL);
     return;
   }
   /* by default after the last round whose games are all in */
-  if (upto <= 0 || upto > ev->nrounds) upto = xq_tevent_standings_round(ev);
+  if (upto <= 0 || upto > ev->nrounds) upto = xq_tournament_standings_round(ev);
   xq_tstanding *st = calloc((size_t)ev->n + 1, sizeof *st);
   if (!st || xq_standings(ev, upto, st) != XQ_OK) {
     free(st);
@@ -118,7 +118,7 @@ void xq__http_api_standings(xq__server *s, xq__conn *c, xq__http_conn *h, int up
   cJSON *o = cJSON_CreateObject();
   cJSON_AddNumberToObject(o, "round", upto);
   /* "after round R" only when its games are all in */
-  cJSON_AddBoolToObject(o, "complete", upto <= xq_tevent_rounds_complete(ev));
+  cJSON_AddBoolToObject(o, "complete", upto <= xq_tournament_rounds_complete(ev));
   cJSON *tbs = cJSON_AddArrayToObject(o, "tiebreaks");
   for (int t = 0; t < ev->cfg.ntb; t++) cJSON_AddItemToArray(tbs, cJSON_CreateString(xq_tb_name(ev->cfg.tb[t])));
   cJSON *rows = cJSON_AddArrayToObject(o, "standings");
@@ -150,7 +150,7 @@ void xq__http_api_standings(xq__server *s, xq__conn *c, xq__http_conn *h, int up
     if (pl->club[0]) cJSON_AddStringToObject(x, "club", pl->club);
     if (pl->region[0]) cJSON_AddStringToObject(x, "region", pl->region);
     int byes = 0; /* 轮空: points without a game, not in W-D-L */
-    for (int r = 1; r <= upto; r++) byes += xq_tevent_slot(ev, st[i].id, r)->res == XQ_TR_PAB;
+    for (int r = 1; r <= upto; r++) byes += xq_tournament_slot(ev, st[i].id, r)->res == XQ_TR_PAB;
     cJSON_AddNumberToObject(x, "byes", byes);
     cJSON_AddItemToArray(rows, x);
   }

@@ -95,7 +95,7 @@ struct xq__server {
   int judging;                 /* rulings running on the worker pool */
   int rebuild_armed;           /* games marked after a failed commit wait for their rebuild (live.c) */
   xq_tstore *store;
-  xq_tevent *ev;               /* the event as loaded from the store */
+  xq_tournament *ev;               /* the event as loaded from the store */
   xq_ko *ko;                   /* its knockout stage and tables (live.c), NULL before loading */
   xq_rules rules;              /* the rule set games are judged by */
   xq_ttoken *tokens;           /* live tokens, refreshed on change */

@@ -167,7 +167,7 @@ int xq__live_add_round(xq__server *s, int round, xq_error *err)
     }
     s->nlive++;
     /* a result already in the tournament log needs no recording */
-    const xq_tslot *sl = s->ev ? xq_tevent_slot(s->ev, pr.boards[i].red, round) : NULL;
+    const xq_tslot *sl = s->ev ? xq_tournament_slot(s->ev, pr.boards[i].red, round) : NULL;
     arr[i]->recorded = sl && sl->res != XQ_TR_NONE;
   }
   s->rounds[round] = arr;
@@ -430,12 +430,12 @@ void xq__live_record_fouls(xq__server *s, xq__live *lv)
   int ids[2] = {lv->red, lv->black};
   for (int side = XQ_RED; side <= XQ_BLACK; side++) {
     if (ids[side] < 1 || ids[side] > s->ev->n) continue;
-    const xq_tslot *sl = xq_tevent_slot(s->ev, ids[side], lv->round);
+    const xq_tslot *sl = xq_tournament_slot(s->ev, ids[side], lv->round);
     /* only what the log does not hold yet: recording twice adds nothing */
     int more = lv->g->fouls[side] - (sl ? sl->fouls : 0);
     xq_error err = {0};
     if (more > 0 && xq_tstore_foul(s->store, lv->round, ids[side], more, &err) == XQ_OK)
-      xq_tevent_add_fouls(s->ev, ids[side], lv->round, more);
+      xq_tournament_add_fouls(s->ev, ids[side], lv->round, more);
     else if (more > 0) xq__log(s, "round %d table %d: fouls not recorded: %s", lv->round, lv->board, err.msg);
   }
 }
@@ -447,7 +447,7 @@ void xq__live_note_result(xq__server *s, const xq__live *lv, const char *code)
   if (lv->round == XQ_KO_ROUND) {
     if (s->ko && !xq_ko_result_code(code, &res)) xq_ko_table_result(s->ko, lv->board, res);
   } else if (s->ev) {
-    xq_tevent_set_result(s->ev, lv->round, lv->red, lv->black, code);
+    xq_tournament_set_result(s->ev, lv->round, lv->red, lv->black, code);
   }
 }
 

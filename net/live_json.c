@@ -29,8 +29,8 @@ static cJSON *player_json(const xq__server *s, int id)
 static const char *result_of(const xq__server *s, const xq__live *lv, const xq__view *v)
 {
   if (s->ev && lv->red >= 1 && lv->red <= s->ev->n && lv->round <= XQ_TOURNEY_ROUNDS_MAX) {
-    const xq_tslot *r = xq_tevent_slot(s->ev, lv->red, lv->round);
-    const xq_tslot *b = lv->black >= 1 && lv->black <= s->ev->n ? xq_tevent_slot(s->ev, lv->black, lv->round) : NULL;
+    const xq_tslot *r = xq_tournament_slot(s->ev, lv->red, lv->round);
+    const xq_tslot *b = lv->black >= 1 && lv->black <= s->ev->n ? xq_tournament_slot(s->ev, lv->black, lv->round) : NULL;
     if (r->res == XQ_TR_FLOSS && b && b->res == XQ_TR_FLOSS) return "--";
     if (r->res == XQ_TR_FWIN) return "+-";
     if (r->res == XQ_TR_FLOSS) return "-+";

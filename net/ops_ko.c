@@ -194,7 +194,7 @@ static const char *entrants_parse(const cJSON *req, ko_start_task *t)
 
 /* The entrants of t for event `ev`: the request's, each a registered
  * player, or every registered player. NULL, or what is wrong. */
-static const char *lot_entrants(const xq_tevent *ev, ko_start_task *t)
+static const char *lot_entrants(const xq_tournament *ev, ko_start_task *t)
 {
   if (!t->given) {
     if (ev->n > XQ_KO_SIZE_MAX) return "more players than a bracket holds";
@@ -227,7 +227,7 @@ static void ko_started(xq__server *s, xq__task *t)
 /* ko_start of a knockout-only event: the bracket drawn by lot. */
 static void run_ko_lot(xq__server *s, ko_start_task *t, xq_ko *ko)
 {
-  const xq_tevent *ev = s->ev;
+  const xq_tournament *ev = s->ev;
   int rc = XQ_OK;
   xq_error err = {0};
   const char *bad = ev->nrounds > 0 ? "a knockout-only event cannot follow Swiss rounds" : NULL;
@@ -253,7 +253,7 @@ static void run_ko_lot(xq__server *s, ko_start_task *t, xq_ko *ko)
 static void run_ko_start(xq__server *s, xq__task *task)
 {
   ko_start_task *t = (ko_start_task *)task;
-  const xq_tevent *ev = s->ev;
+  const xq_tournament *ev = s->ev;
   xq_error err = {0};
   char msg[160] = "";
   if (t->seeding == XQ_KO_LOT) {
@@ -264,7 +264,7 @@ static void run_ko_start(xq__server *s, xq__task *task)
     return;
   }
   if (t->after > ev->nrounds) snprintf(msg, sizeof msg, "round %d is not paired yet", t->after);
-  else if (!xq_tevent_round_complete(ev, t->after))
+  else if (!xq_tournament_round_complete(ev, t->after))
     snprintf(msg, sizeof msg, "round %d still has boards without a result", t->after);
   else if (ev->n < t->size) snprintf(msg, sizeof msg, "%d players cannot fill a bracket of %d", ev->n, t->size);
   if (msg[0]) {

@@ -45,7 +45,7 @@ static player_task *player_task_new(xq__server *s, xq__req *r, xq__task_fn run, 
  * NOT_FOUND. */
 static int player_id(xq__server *s, player_task *p)
 {
-  int id = xq_tevent_player_no(s->ev, p->no);
+  int id = xq_tournament_player_no(s->ev, p->no);
   if (id) return id;
   char msg[96];
   snprintf(msg, sizeof msg, "no player has the number %d (the event has %d players)", p->no, s->ev->n);
@@ -55,7 +55,7 @@ static int player_id(xq__server *s, player_task *p)
 
 /* {player: NO, registration: ID} of player `id` (a reply's "id" is the
  * request's). */
-static cJSON *named(const xq_tevent *ev, int id)
+static cJSON *named(const xq_tournament *ev, int id)
 {
   cJSON *o = cJSON_CreateObject();
   cJSON_AddNumberToObject(o, "player", xq_tplayer_no(ev, id));
@@ -285,7 +285,7 @@ static void numbers_fini(xq__task *t) { free(((numbers_task *)t)->pairs); }
 
 /* The reply of numbers: the method, the lot's seed, whether stored, and
  * every player in number order. */
-static cJSON *numbers_json(const xq_tevent *ev, const numbers_task *t)
+static cJSON *numbers_json(const xq_tournament *ev, const numbers_task *t)
 {
   cJSON *o = cJSON_CreateObject();
   cJSON_AddStringToObject(o, "method", xq_num_method_name(t->method));
@@ -342,13 +342,13 @@ static void run_numbers(xq__server *s, xq__task *task)
     return;
   }
   xq_tnumbering how = {.method = t->method, .seed = t->seed, .manual = manual};
-  xq_tevent *ev = xq_tevent_copy(s->ev);
+  xq_tournament *ev = xq_tournament_copy(s->ev);
   int rc = !ev ? XQ_ENOMEM
          : t->preview ? xq_number_players(ev, &how, &err)
          : xq_tstore_numbers(s->store, ev, &how, &err);
   free(manual);
   if (rc != XQ_OK) {
-    xq_tevent_free(ev);
+    xq_tournament_free(ev);
     /* numbers that are not 1..n each once are the request's fault */
     xq__task_error(task, rc == XQ_EINVAL && t->method == XQ_NUM_MANUAL ? XQ__E_BAD_REQUEST : xq__reply_write_code(rc),
                    err.msg[0] ? err.msg : xq_strerror(rc));
@@ -357,13 +357,13 @@ static void run_numbers(xq__server *s, xq__task *task)
   if (!t->preview) {
     xq__log(s, "pairing numbers by %s stored", xq_num_method_name(t->method));
     if (xq__task_reload(s, task, 0)) {
-      xq_tevent_free(ev);
+      xq_tournament_free(ev);
       return;
     }
   }
   if (!t->preview) xq__hub_players_changed(s);
   xq__task_send(task, numbers_json(ev, t));
-  xq_tevent_free(ev);
+  xq_tournament_free(ev);
 }
 
 /* The numbers of a manual request as ID, N pairs in a malloc'd *out.

@@ -53,30 +53,30 @@ static cJSON *tb_json(int tb, int64_t v)
 }
 
 /* {id, no, name, points} of player `id` before round `round`. */
-static cJSON *player_ref(const xq_tevent *ev, int id, int round)
+static cJSON *player_ref(const xq_tournament *ev, int id, int round)
 {
   const xq_tplayer *p = &ev->players[id - 1];
   cJSON *o = cJSON_CreateObject();
   cJSON_AddNumberToObject(o, "id", id);
   cJSON_AddNumberToObject(o, "no", p->pno);
   cJSON_AddStringToObject(o, "name", p->name);
-  cJSON_AddNumberToObject(o, "points", points(xq_tevent_points(ev, id, round - 1)));
+  cJSON_AddNumberToObject(o, "points", points(xq_tournament_points(ev, id, round - 1)));
   return o;
 }
 
 /* The result of a board as `result` takes it, from Red's slot: "1-0",
  * "0-1", "=", "+-", "-+", "--"; NULL while pending. */
-static const char *board_result(const xq_tevent *ev, int round, const xq_tboard *b)
+static const char *board_result(const xq_tournament *ev, int round, const xq_tboard *b)
 {
   if (round > XQ_TOURNEY_ROUNDS_MAX || b->red > ev->n || b->black > ev->n) return NULL;
-  const xq_tslot *r = xq_tevent_slot(ev, b->red, round);
+  const xq_tslot *r = xq_tournament_slot(ev, b->red, round);
   if (r->opp != b->black) return NULL;
   switch (r->res) {
   case XQ_TR_WIN: return "1-0";
   case XQ_TR_LOSS: return "0-1";
   case XQ_TR_DRAW: return "=";
   case XQ_TR_FWIN: return "+-";
-  case XQ_TR_FLOSS: return xq_tevent_slot(ev, b->black, round)->res == XQ_TR_FWIN ? "-+" : "--";
+  case XQ_TR_FLOSS: return xq_tournament_slot(ev, b->black, round)->res == XQ_TR_FWIN ? "-+" : "--";
   default: return NULL;
   }
 }
@@ -84,7 +84,7 @@ static const char *board_result(const xq_tevent *ev, int round, const xq_tboard 
 /* The boards of `pr` as a JSON array: {table, red, black, result}, the
  * bye with black null and result "bye". `results`: read them from `ev`
  * (a published round), else every result is null. */
-static cJSON *boards_json(const xq_tevent *ev, const xq_tpairing *pr, int results)
+static cJSON *boards_json(const xq_tournament *ev, const xq_tpairing *pr, int results)
 {
   cJSON *a = cJSON_CreateArray();
   for (int b = 0; a && b < pr->nboards; b++) {
@@ -113,14 +113,14 @@ static cJSON *boards_json(const xq_tevent *ev, const xq_tpairing *pr, int result
 
 static void run_event(xq__server *s, xq__task *t)
 {
-  const xq_tevent *ev = s->ev;
+  const xq_tournament *ev = s->ev;
   char tb[256] = "";
   xq_tconfig_tb_format(&ev->cfg, tb, sizeof tb);
   cJSON *o = cJSON_CreateObject();
   cJSON_AddStringToObject(o, "name", ev->name);
   cJSON_AddNumberToObject(o, "rounds", ev->cfg.rounds);
   cJSON_AddNumberToObject(o, "paired", ev->nrounds);
-  cJSON_AddBoolToObject(o, "complete", xq_tevent_round_complete(ev, ev->nrounds));
+  cJSON_AddBoolToObject(o, "complete", xq_tournament_round_complete(ev, ev->nrounds));
   cJSON_AddNumberToObject(o, "players", ev->n);
   cJSON_AddStringToObject(o, "scoring", ev->cfg.win == 4 ? "2/1/0" : "1/0.5/0");
   cJSON_AddStringToObject(o, "tiebreaks", tb);
@@ -143,7 +143,7 @@ static void op_event(xq__server *s, xq__req *r) { xq__task_read(s, r, run_event)
 
 static void run_players(xq__server *s, xq__task *t)
 {
-  const xq_tevent *ev = s->ev;
+  const xq_tournament *ev = s->ev;
   cJSON *o = cJSON_CreateObject();
   cJSON *a = cJSON_AddArrayToObject(o, "players");
   for (int id = 1; a && id <= ev->n; id++) {
@@ -189,7 +189,7 @@ static round_task *round_new(xq__server *s, xq__req *r, xq__task_fn run, int rou
 
 static void run_standings(xq__server *s, xq__task *t)
 {
-  const xq_tevent *ev = s->ev;
+  const xq_tournament *ev = s->ev;
   int round = ((round_task *)t)->round;
   int upto = round ? round : ev->nrounds;
   if (upto > ev->nrounds) {
@@ -217,7 +217,7 @@ static void run_standings(xq__server *s, xq__task *t)
     cJSON_AddNumberToObject(q, "id", st[i].id);
     cJSON_AddNumberToObject(q, "no", p->pno);
     cJSON_AddStringToObject(q, "name", p->name);
-    cJSON_AddNumberToObject(q, "points", points(xq_tevent_points(ev, st[i].id, upto)));
+    cJSON_AddNumberToObject(q, "points", points(xq_tournament_points(ev, st[i].id, upto)));
     cJSON *v = cJSON_AddArrayToObject(q, "values");
     for (int k = 0; v && k < ev->cfg.ntb; k++) cJSON_AddItemToArray(v, tb_json(ev->cfg.tb[k], st[i].val[k]));
     cJSON_AddNumberToObject(q, "wins", st[i].wins);
@@ -403,7 +403,7 @@ typedef struct pair_task {
                                 applied, then ids) ... */
   int nchanges;
   char *warnings;            /* ... and the absolute rules the changed pairing breaks, a line each */
-  xq_tevent *ev;             /* the private copy it is paired on */
+  xq_tournament *ev;             /* the private copy it is paired on */
   int ev_n, ev_rounds;       /* s->ev's players and rounds then */
   xq_tpairing pr;            /* the boards */
   int rc;                    /* the pairing's status */
@@ -413,7 +413,7 @@ typedef struct pair_task {
 static void pair_fini(xq__task *t)
 {
   pair_task *p = (pair_task *)t;
-  xq_tevent_free(p->ev);
+  xq_tournament_free(p->ev);
   xq_tpairing_clear(&p->pr);
   free(p->changes);
   free(p->warnings);
@@ -423,13 +423,13 @@ static void pair_fini(xq__task *t)
 static void pair_work(xq__job *w)
 {
   pair_task *t = (pair_task *)w;
-  xq_tevent *ev = t->ev;
+  xq_tournament *ev = t->ev;
   xq_assign_pnos(ev);
   t->rc = xq_pair_system(ev, t->round, t->system ? XQ_PAIR_DUTCH : XQ_PAIR_CN, &t->pr, &t->st);
 }
 
 /* The pairing as a reply object (and the broadcast's data). */
-static cJSON *pairing_json(const pair_task *t, const xq_tevent *ev)
+static cJSON *pairing_json(const pair_task *t, const xq_tournament *ev)
 {
   cJSON *o = cJSON_CreateObject();
   cJSON_AddNumberToObject(o, "round", t->round);
@@ -461,7 +461,7 @@ static int amend(pair_task *t)
   for (int k = 0; k < t->nchanges; k++) {
     xq_tchange *c = &t->changes[k];
     if (c->kind != XQ_TCH_SWAP) continue;
-    int a = xq_tevent_player_no(t->ev, c->a), b = xq_tevent_player_no(t->ev, c->b);
+    int a = xq_tournament_player_no(t->ev, c->a), b = xq_tournament_player_no(t->ev, c->b);
     if (!a || !b) {
       char msg[96];
       snprintf(msg, sizeof msg, "change %d: no player has the number %d", k + 1, a ? c->b : c->a);
@@ -543,13 +543,13 @@ static void pair_after(xq__job *w, int status)
 static void run_pair(xq__server *s, xq__task *task)
 {
   pair_task *t = (pair_task *)task;
-  const xq_tevent *ev = s->ev;
+  const xq_tournament *ev = s->ev;
   int next = ev->nrounds + 1;
   char msg[96] = "";
   if (t->round && t->round != next) snprintf(msg, sizeof msg, "the next round to pair is %d, not %d", next, t->round);
   else if (next > XQ_TOURNEY_ROUNDS_MAX || (ev->cfg.rounds && next > ev->cfg.rounds))
     snprintf(msg, sizeof msg, "all %d rounds are paired", ev->nrounds);
-  else if (!xq_tevent_round_complete(ev, next - 1))
+  else if (!xq_tournament_round_complete(ev, next - 1))
     snprintf(msg, sizeof msg, "round %d still has boards without a result", next - 1);
   else if (ev->n < 2)
     snprintf(msg, sizeof msg, "at least two players are needed");
@@ -567,7 +567,7 @@ static void run_pair(xq__server *s, xq__task *task)
   t->round = next;
   t->ev_n = ev->n;
   t->ev_rounds = ev->nrounds;
-  if (!(t->ev = xq_tevent_copy(ev)) ||
+  if (!(t->ev = xq_tournament_copy(ev)) ||
       xq__jobs_queue(s, &task->job, XQ__LANE_TOURNEY, task->c, task->c->role, pair_work, pair_after) != XQ_OK) {
     xq__task_error(task, XQ__E_INTERNAL, "cannot start the pairing");
     return;

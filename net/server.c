@@ -52,10 +52,10 @@ static int fail(xq_error *err, int code, const char *fmt, const char *arg)
 
 int xq__server_reload(xq__server *s, xq_error *err)
 {
-  xq_tevent *ev = NULL;
+  xq_tournament *ev = NULL;
   int rc = xq_tstore_load(s->store, &ev, err);
   if (rc != XQ_OK) return rc;
-  xq_tevent_free(s->ev);
+  xq_tournament_free(s->ev);
   s->ev = ev;
   xq__live_changed(s, 0); /* names, numbers, results: every answer shows them */
   return XQ_OK;
@@ -471,7 +471,7 @@ void xq_server_free(xq_server *s)
   xq__live_free(s);
   xq__live_json_free(s);
   xq_tstore_close(s->store);
-  xq_tevent_free(s->ev);
+  xq_tournament_free(s->ev);
   free(s->tokens);
   free(s->token_hash);
   free(s);

@@ -30,22 +30,22 @@ int xq_test_groups(const char *name, xq_tgroup *g)
   return n;
 }
 
-xq_tevent *xq_test_event(int n, int *places)
+xq_tournament *xq_test_event(int n, int *places)
 {
-  xq_tevent *ev = xq_tevent_new(NULL, "regdata");
+  xq_tournament *ev = xq_tournament_new(NULL, "regdata");
   cr_assert_not_null(ev);
   for (int i = 1; i <= n; i++) {
     xq_tplayer p;
     xq_error err = {0};
     memset(&p, 0, sizeof p);
     snprintf(p.name, sizeof p.name, "P%d", i);
-    cr_assert_eq(xq_tevent_add(ev, &p, NULL, &err), XQ_OK, "%s", err.msg);
+    cr_assert_eq(xq_tournament_add(ev, &p, NULL, &err), XQ_OK, "%s", err.msg);
     if (places) places[i - 1] = i;
   }
   return ev;
 }
 
-xq_award *xq_test_award(const xq_tevent *ev, const int *places, const xq_prize_table *t, int *na)
+xq_award *xq_test_award(const xq_tournament *ev, const int *places, const xq_prize_table *t, int *na)
 {
   int cap = XQ_AWARDS_MAX(t, ev->n);
   xq_award *aw = malloc(sizeof *aw * (size_t)cap);

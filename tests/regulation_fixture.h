@@ -22,10 +22,10 @@ int xq_test_groups(const char *name, xq_tgroup *g);
 
 /* An event "regdata" of n players P1..Pn (nothing else set); places[i] =
  * i + 1, the id order, when places is not NULL. The caller frees it. */
-xq_tevent *xq_test_event(int n, int *places);
+xq_tournament *xq_test_event(int n, int *places);
 
 /* Award `t` over `ev` with `places`; returns the awards (caller frees)
  * and their number in *na. */
-xq_award *xq_test_award(const xq_tevent *ev, const int *places, const xq_prize_table *t, int *na);
+xq_award *xq_test_award(const xq_tournament *ev, const int *places, const xq_prize_table *t, int *na);
 
 #endif /* XQ_TEST_REGULATION_FIXTURE_H */

@@ -46,19 +46,19 @@ xq_tstore *xq_test_store_open(const char *path)
   return st;
 }
 
-xq_tevent *xq_test_store_load(xq_tstore *st)
+xq_tournament *xq_test_store_load(xq_tstore *st)
 {
-  xq_tevent *ev = NULL;
+  xq_tournament *ev = NULL;
   xq_error err = {0};
   cr_assert_eq(xq_tstore_load(st, &ev, &err), XQ_OK, "%s", err.msg);
   return ev;
 }
 
-xq_tevent *xq_test_store_event(const char *path, int round, xq_tpairing *pr)
+xq_tournament *xq_test_store_event(const char *path, int round, xq_tpairing *pr)
 {
   xq_error err = {0};
   xq_tstore *st = xq_test_store_open(path);
-  xq_tevent *ev = xq_test_store_load(st);
+  xq_tournament *ev = xq_test_store_load(st);
   if (pr) cr_assert_eq(xq_tstore_pairing(st, round, pr, &err), XQ_OK, "%s", err.msg);
   xq_tstore_close(st);
   return ev;
@@ -67,11 +67,11 @@ xq_tevent *xq_test_store_event(const char *path, int round, xq_tpairing *pr)
 void xq_test_store_pair_cn(xq_tstore *st, int round, xq_tpairing *pr)
 {
   xq_error err = {0};
-  xq_tevent *ev = xq_test_store_load(st);
+  xq_tournament *ev = xq_test_store_load(st);
   xq_assign_pnos(ev);
   cr_assert_eq(xq_pair_cn(ev, round, pr, NULL), XQ_OK);
   cr_assert_eq(xq_tstore_publish(st, ev, pr, &err), XQ_OK, "%s", err.msg);
-  xq_tevent_free(ev);
+  xq_tournament_free(ev);
 }
 
 void xq_test_copy_file(const char *from, const char *to)

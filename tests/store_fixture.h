@@ -30,11 +30,11 @@ void xq_test_store_add(xq_tstore *st, const char *name, int rating);
 xq_tstore *xq_test_store_open(const char *path);
 
 /* The event of `st` as xq_tstore_load builds it (caller frees). */
-xq_tevent *xq_test_store_load(xq_tstore *st);
+xq_tournament *xq_test_store_load(xq_tstore *st);
 
 /* The event of the store at `path`, and when `pr` is not NULL the stored
  * pairing of round `round` into *pr; the store is closed again. */
-xq_tevent *xq_test_store_event(const char *path, int round, xq_tpairing *pr);
+xq_tournament *xq_test_store_event(const char *path, int round, xq_tpairing *pr);
 
 /* Pair round `round` of the store's event with xq_pair_cn (the players
  * numbered by xq_assign_pnos first) and publish it; *pr gets the

@@ -65,7 +65,7 @@ Test(export, final_sheets_and_score_sheets_equal_the_writers)
   xq_fx_connect(&c, ts.admin);
   finish_round(&c);
   xq_tpairing pr = {0};
-  xq_tevent *ev = xq_test_store_event(ts.db, 1, &pr);
+  xq_tournament *ev = xq_test_store_event(ts.db, 1, &pr);
   mem m;
   cr_assert_eq(xq_sheet_scoresheets(ev, &pr, XQ_SHEET_HTML, XQ_LANG_ZH, mem_open(&m)), XQ_OK);
   expect_text(&c, "{\"id\":1,\"op\":\"export\",\"format\":\"html\",\"what\":\"scoresheets\",\"round\":1,\"lang\":\"zh\"}",
@@ -113,7 +113,7 @@ Test(export, final_sheets_and_score_sheets_equal_the_writers)
               &m, "prizes", "xqref-prizes.csv");
   free(ids);
   xq_tpairing_clear(&pr);
-  xq_tevent_free(ev);
+  xq_tournament_free(ev);
   xq_tc_close(&c);
 }
 

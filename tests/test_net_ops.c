@@ -573,7 +573,7 @@ Test(engine, adjudicate)
 /* ================================================================== */
 
 /* The event as the store holds it, read here through a second connection. */
-static xq_tevent *store_event(xq_tstore **st)
+static xq_tournament *store_event(xq_tstore **st)
 {
   *st = xq_test_store_open(ts.db);
   return xq_test_store_load(*st);
@@ -621,7 +621,7 @@ Test(tourney, event_players_add_player)
   xq_tclient c;
   xq_fx_connect(&c, ts.admin);
   xq_tstore *st;
-  xq_tevent *ev = store_event(&st);
+  xq_tournament *ev = store_event(&st);
   cJSON *r = xq_tc_callf(&c, "{\"id\":1,\"op\":\"event\"}");
   xq_tc_expect_ok(r);
   cr_assert_str_eq(xq_tj_str(r, "name"), ev->name);
@@ -643,7 +643,7 @@ Test(tourney, event_players_add_player)
   }
   cJSON_Delete(r);
   int n0 = ev->n;
-  xq_tevent_free(ev);
+  xq_tournament_free(ev);
   xq_tstore_close(st);
 
   r = xq_tc_callf(&c, "{\"id\":3,\"op\":\"add_player\",\"player\":{\"name\":\"王天一\",\"rating\":2650,"
@@ -660,7 +660,7 @@ Test(tourney, event_players_add_player)
   cr_assert_eq(p->sex, 'm');
   cr_assert_str_eq(p->region, "浙江");
   cr_assert_eq(p->local, 1);
-  xq_tevent_free(ev);
+  xq_tournament_free(ev);
   xq_tstore_close(st);
   r = xq_tc_callf(&c, "{\"id\":4,\"op\":\"players\"}");
   cr_assert_eq(cJSON_GetArraySize(xq_tj_get(r, "players")), n0 + 1, "the server's copy is reloaded");
@@ -680,7 +680,7 @@ Test(tourney, event_players_add_player)
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) xq_tc_errf(&c, "BAD_REQUEST", "%s", bad[i]);
   ev = store_event(&st);
   cr_assert_eq(ev->n, n0 + 1, "nothing registered by the bad requests");
-  xq_tevent_free(ev);
+  xq_tournament_free(ev);
   xq_tstore_close(st);
   xq_tc_close(&c);
   xq_fx_down();
@@ -740,7 +740,7 @@ Test(tourney, pair_publish_pairings)
   cJSON_Delete(r);
   /* the same pairing computed here from the store */
   xq_tstore *st;
-  xq_tevent *ev = store_event(&st);
+  xq_tournament *ev = store_event(&st);
   xq_assign_pnos(ev);
   xq_tpairing pr = {0};
   cr_assert_eq(xq_pair_cn(ev, 2, &pr, NULL), XQ_OK);
@@ -749,7 +749,7 @@ Test(tourney, pair_publish_pairings)
   for (int b = 0; b < pr.nboards; b++) k += (size_t)snprintf(here + k, sizeof here - k, "%d-%d ", pr.boards[b].red, pr.boards[b].black);
   cr_assert_str_eq(preview, here);
   xq_tpairing_clear(&pr);
-  xq_tevent_free(ev);
+  xq_tournament_free(ev);
   xq_tstore_close(st);
   r = xq_tc_callf(&c, "{\"id\":5,\"op\":\"pair\",\"system\":\"dutch\"}");
   xq_tc_expect_ok(r);
@@ -792,7 +792,7 @@ Test(tourney, pair_publish_pairings)
   cJSON_Delete(r);
   ev = store_event(&st);
   cr_assert_eq(ev->nrounds, 2, "round 2 is in the store");
-  xq_tevent_free(ev);
+  xq_tournament_free(ev);
   xq_tstore_close(st);
   xq_tc_errf(&c, "CONFLICT", "{\"id\":12,\"op\":\"pair\",\"publish\":true}");
   xq_tc_errf(&c, "NOT_FOUND", "{\"id\":13,\"op\":\"pairings\",\"round\":7}");
@@ -805,7 +805,7 @@ Test(tourney, pair_publish_pairings)
 /* Send export request `req` and check the reply: its text equals what
  * the tourney module writes for `ev` (TRF, or the pairing sheet of `pr`,
  * or the standings after round 1), its format and `what` fields. */
-static void expect_export(xq_tclient *c, const char *req, const xq_tevent *ev, const xq_tpairing *pr, int format,
+static void expect_export(xq_tclient *c, const char *req, const xq_tournament *ev, const xq_tpairing *pr, int format,
                           int lang, const char *what)
 {
   static const char *const names[] = {"trf", "csv", "html", "text"};
@@ -834,7 +834,7 @@ Test(tourney, standings_and_exports)
   xq_fx_connect(&c, ts.arbiter);
   finish_round(&c, 1, ts.nboards);
   xq_tstore *st;
-  xq_tevent *ev = store_event(&st);
+  xq_tournament *ev = store_event(&st);
   xq_tstanding *s = calloc((size_t)ev->n, sizeof *s);
   cr_assert_eq(xq_standings(ev, 1, s), XQ_OK);
   cJSON *r = xq_tc_callf(&c, "{\"id\":1,\"op\":\"standings\"}");
@@ -847,7 +847,7 @@ Test(tourney, standings_and_exports)
     const cJSON *q = cJSON_GetArrayItem(a, i);
     cr_assert_eq(xq_tj_num(q, "rank"), s[i].rank);
     cr_assert_eq(xq_tj_num(q, "id"), s[i].id);
-    cr_assert_eq(xq_tj_num(q, "points") * 2, xq_tevent_points(ev, s[i].id, 1));
+    cr_assert_eq(xq_tj_num(q, "points") * 2, xq_tournament_points(ev, s[i].id, 1));
     cr_assert_eq(xq_tj_num(q, "wins"), s[i].wins);
     cr_assert_eq(cJSON_GetArraySize(xq_tj_get(q, "values")), ev->cfg.ntb);
   }
@@ -879,7 +879,7 @@ Test(tourney, standings_and_exports)
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) xq_tc_errf(&c, "BAD_REQUEST", "%s", bad[i]);
   xq_tc_errf(&c, "NOT_FOUND", "{\"id\":7,\"op\":\"export\",\"format\":\"csv\",\"what\":\"pairings\",\"round\":4}");
   free(s);
-  xq_tevent_free(ev);
+  xq_tournament_free(ev);
   xq_tstore_close(st);
   xq_tc_close(&c);
   xq_fx_down();
@@ -941,9 +941,9 @@ Test(tourney, withdraw_absent)
   }
   cJSON_Delete(r);
   xq_tstore *st;
-  xq_tevent *ev = store_event(&st);
-  cr_assert_eq(xq_tevent_slot(ev, 4, 2)->res, XQ_TR_HPB, "the half-point bye is stored");
-  xq_tevent_free(ev);
+  xq_tournament *ev = store_event(&st);
+  cr_assert_eq(xq_tournament_slot(ev, 4, 2)->res, XQ_TR_HPB, "the half-point bye is stored");
+  xq_tournament_free(ev);
   xq_tstore_close(st);
   xq_tc_close(&c);
   xq_fx_down();
@@ -1080,7 +1080,7 @@ Test(tourney, writes_between_commits)
   }
   free(held);
   xq_tstore *st;
-  xq_tevent *ev = store_event(&st);
+  xq_tournament *ev = store_event(&st);
   cr_assert_eq(ev->n, 14);
   xq_ttoken *t = NULL;
   int n = 0;
@@ -1089,7 +1089,7 @@ Test(tourney, writes_between_commits)
   for (int i = 0; i < n; i++) viewers += t[i].role == XQ_ROLE_VIEWER;
   cr_assert_eq(viewers, 6);
   free(t);
-  xq_tevent_free(ev);
+  xq_tournament_free(ev);
   xq_tstore_close(st);
   xq_tc_close(&arb);
   xq_tc_close(&c);
@@ -1128,7 +1128,7 @@ Test(tourney, pair_with_the_arbiters_changes_warns_and_keeps_each_reason)
   xq_tc_okf(&c, "{\"id\":5,\"op\":\"pair\",\"publish\":true,\"changes\":[{\"swap\":[%d,%d],\"reason\":\"同单位回避\"}]}",
                 red1, red2);
   xq_tstore *st;
-  xq_tevent *ev = store_event(&st);
+  xq_tournament *ev = store_event(&st);
   xq_tpairing pr = {0};
   xq_error err = {0};
   cr_assert_eq(xq_tstore_pairing(st, 2, &pr, &err), XQ_OK, "%s", err.msg);
@@ -1142,7 +1142,7 @@ Test(tourney, pair_with_the_arbiters_changes_warns_and_keeps_each_reason)
   cr_assert(strstr(log, "change 1 swap") && strstr(log, "reason=同单位回避"), "%s", log);
   free(log);
   xq_tpairing_clear(&pr);
-  xq_tevent_free(ev);
+  xq_tournament_free(ev);
   xq_tstore_close(st);
   xq_tc_close(&c);
 }

@@ -83,10 +83,10 @@ Test(players, edit_player)
   cr_assert(cJSON_IsTrue(xq_tj_get(p, "local")));
   cr_assert_str_eq(xq_tj_str(p, "team"), "T2", "not given: kept");
   cJSON_Delete(r);
-  xq_tevent *ev = xq_test_store_event(ts.db, 0, NULL);
+  xq_tournament *ev = xq_test_store_event(ts.db, 0, NULL);
   cr_assert_str_eq(ev->players[1].name, "王天一");
   cr_assert_eq(ev->players[1].sex, 'm');
-  xq_tevent_free(ev);
+  xq_tournament_free(ev);
   /* refused at the edge, nothing stored */
   static const char *const bad[] = {
     "{\"id\":3,\"op\":\"edit_player\",\"name\":\"X\"}",
@@ -239,10 +239,10 @@ Test(players, numbers_before_round_1)
   cr_assert_eq(xq_tj_num(xq_tj_get(b1, "black"), "id"), 1);
   cJSON_Delete(r);
   xq_tc_errf(&c, "CONFLICT", "{\"id\":9,\"op\":\"numbers\",\"method\":\"rating\"}");
-  xq_tevent *ev = xq_test_store_event(ts.db, 0, NULL);
+  xq_tournament *ev = xq_test_store_event(ts.db, 0, NULL);
   cr_assert_eq(ev->players[0].pno, 2);
   cr_assert_eq(ev->players[5].pno, 5);
-  xq_tevent_free(ev);
+  xq_tournament_free(ev);
   xq_tc_close(&c);
   xq_fx_down();
 }
@@ -271,11 +271,11 @@ Test(players, only_an_admin_edits_and_numbers)
   xq_tc_okf(&arb, "{\"id\":4,\"op\":\"withdraw\",\"player\":3}");
   xq_tc_okf(&arb, "{\"id\":5,\"op\":\"reinstate\",\"player\":3}");
   xq_tc_errf(&anon, "AUTH_REQUIRED", "{\"id\":6,\"op\":\"withdraw\",\"player\":3}");
-  xq_tevent *ev = xq_test_store_event(ts.db, 0, NULL);
+  xq_tournament *ev = xq_test_store_event(ts.db, 0, NULL);
   cr_assert_str_eq(ev->players[0].name, "Player 1", "nothing edited");
   cr_assert_eq(ev->players[0].pno, 0, "nothing numbered");
   cr_assert_eq(ev->players[2].withdrawn, 0);
-  xq_tevent_free(ev);
+  xq_tournament_free(ev);
   xq_tc_close(&admin);
   xq_tc_close(&anon);
   xq_tc_close(&arb);

@@ -471,12 +471,12 @@ Test(net_proto, fouls_of_a_finished_game_count_in_the_standings)
 static int fouls_in_store(int id, int round)
 {
   xq_tstore *st;
-  xq_tevent *ev;
+  xq_tournament *ev;
   xq_error err = {0};
   cr_assert_eq(xq_tstore_open(ts.db, 0, &st, &err), XQ_OK, "%s", err.msg);
   cr_assert_eq(xq_tstore_load(st, &ev, &err), XQ_OK, "%s", err.msg);
-  int n = xq_tevent_slot(ev, id, round)->fouls;
-  xq_tevent_free(ev);
+  int n = xq_tournament_slot(ev, id, round)->fouls;
+  xq_tournament_free(ev);
   xq_tstore_close(st);
   return n;
 }

@@ -37,7 +37,7 @@ typedef struct simrun {
   char *out;
   size_t outlen;
   xq_tstore *st;
-  xq_tevent *ev;
+  xq_tournament *ev;
   xq_ko ko;
   const xq_regulation *r;
 } simrun;
@@ -85,7 +85,7 @@ static void opts_for(xq_sim_opts *o, const char *preset, int players, uint64_t s
 
 static void done(simrun *R)
 {
-  xq_tevent_free(R->ev);
+  xq_tournament_free(R->ev);
   xq_tstore_close(R->st);
   free(R->out);
   const char *sfx[] = {"", "-wal", "-shm", ".admin"};
@@ -120,11 +120,11 @@ static int is_seed(const xq_ko *ko, int id)
  * player still in the event is paired (a game, a bye or a forfeit). */
 static void swiss_goes_on(simrun *R, int from, int to)
 {
-  xq_tevent_apply_withdrawals(R->ev, to);
+  xq_tournament_apply_withdrawals(R->ev, to);
   int paired = 0;
   for (int r = from; r <= to; r++)
     for (int id = 1; id <= R->ev->n; id++) {
-      const xq_tslot *s = xq_tevent_slot(R->ev, id, r);
+      const xq_tslot *s = xq_tournament_slot(R->ev, id, r);
       if (is_seed(&R->ko, id)) {
         cr_assert(s->opp == 0 && s->res == XQ_TR_KO, "seed %d paired in round %d", id, r);
         continue;
@@ -346,7 +346,7 @@ Test(simulate, shaanxi_adjacent_round1_and_withdrawal_after_two_forfeits)
   for (int id = 1; id <= R.ev->n; id++) {
     int floss = 0, out_from = 0;
     for (int r = 1; r <= R.ev->nrounds; r++) {
-      const xq_tslot *s = xq_tevent_slot(R.ev, id, r);
+      const xq_tslot *s = xq_tournament_slot(R.ev, id, r);
       if (out_from) {
         cr_assert(s->opp == 0 && s->res != XQ_TR_PAB, "player %d paired in round %d after two forfeits", id, r);
         continue;

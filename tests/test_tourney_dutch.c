@@ -157,11 +157,11 @@ Test(bbp_fixtures, acceleration_changes_the_pairing)
 
 /* Keep rounds 1..k of `ev`, plus the round k+1 blocks of players announced
  * absent (opponent 0000 and H, Z, F, - or blank; not the PAB). */
-static void truncate_to(xq_tevent *ev, int k)
+static void truncate_to(xq_tournament *ev, int k)
 {
   for (int id = 1; id <= ev->n; id++)
     for (int r = k + 1; r <= GEN_ROUNDS; r++) {
-      xq_tslot *s = xq_tevent_slot(ev, id, r);
+      xq_tslot *s = xq_tournament_slot(ev, id, r);
       int absence = !s->opp && (s->res == XQ_TR_HPB || s->res == XQ_TR_ZPB || s->res == XQ_TR_FPB);
       if (r == k + 1 && absence) continue;
       memset(s, 0, sizeof *s);
@@ -172,7 +172,7 @@ static void truncate_to(xq_tevent *ev, int k)
 
 static void replay(const char *path, int round)
 {
-  xq_tevent *full, *ev;
+  xq_tournament *full, *ev;
   xq_error err = {0};
   cr_assert_eq(xq_trf_read(path, &full, &err), XQ_OK, "%s", err.msg);
   cr_assert_eq(xq_trf_read(path, &ev, &err), XQ_OK, "%s", err.msg);
@@ -184,13 +184,13 @@ static void replay(const char *path, int round)
   cr_assert_eq(xq_pair_dutch(ev, round, &pr), XQ_OK, "round %d", round);
   int boards = 0;
   for (int id = 1; id <= full->n; id++) {
-    const xq_tslot *s = xq_tevent_slot(full, id, round);
+    const xq_tslot *s = xq_tournament_slot(full, id, round);
     boards += (s->opp && s->colour == XQ_TC_RED) || s->res == XQ_TR_PAB;
   }
   cr_expect_eq(pr.nboards, boards, "round %d: %d boards, want %d", round, pr.nboards, boards);
   for (int b = 0; b < pr.nboards; b++) {
     const xq_tboard *bd = &pr.boards[b];
-    const xq_tslot *s = xq_tevent_slot(full, bd->red, round);
+    const xq_tslot *s = xq_tournament_slot(full, bd->red, round);
     if (!bd->black)
       cr_expect_eq(s->res, XQ_TR_PAB, "round %d: bye to %d", round, bd->red);
     else
@@ -202,8 +202,8 @@ static void replay(const char *path, int round)
   for (int b = 0; b + 1 < pr.nboards; b++)
     cr_expect_neq(pr.boards[b].black, 0, "round %d: the bye is not last", round);
   xq_tpairing_clear(&pr);
-  xq_tevent_free(ev);
-  xq_tevent_free(full);
+  xq_tournament_free(ev);
+  xq_tournament_free(full);
 }
 
 Test(replay100, round1) { replay(GEN100, 1); }

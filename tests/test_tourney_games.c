@@ -515,16 +515,16 @@ Test(batch, a_failing_write_undoes_only_itself)
   xq_error err = {0};
   /* an event that import refuses half way: after the configuration and
    * both players are written, a forfeit without an opponent */
-  xq_tevent *ev = xq_tevent_new(NULL, "半途而废");
+  xq_tournament *ev = xq_tournament_new(NULL, "半途而废");
   cr_assert_not_null(ev);
   for (int i = 0; i < 2; i++) {
     xq_tplayer p;
     memset(&p, 0, sizeof p);
     snprintf(p.name, sizeof p.name, "棋手%d", i + 1);
     p.pno = i + 1;
-    cr_assert_eq(xq_tevent_add(ev, &p, NULL, NULL), XQ_OK);
+    cr_assert_eq(xq_tournament_add(ev, &p, NULL, NULL), XQ_OK);
   }
-  xq_tevent_slot(ev, 1, 1)->res = XQ_TR_FWIN;
+  xq_tournament_slot(ev, 1, 1)->res = XQ_TR_FWIN;
   ev->nrounds = 1;
 
   cr_assert_eq(xq_tstore_batch_begin(st, &err), XQ_OK, "%s", err.msg);
@@ -546,13 +546,13 @@ Test(batch, a_failing_write_undoes_only_itself)
   cr_assert(s->seq[0] == 1 && s->seq[1] == 2);
   cr_assert_eq(xq_tstore_token_find(st, t.token, NULL), XQ_OK);
   cr_assert_eq(xq_tstore_event_count(st), 0);
-  xq_tevent *loaded;
+  xq_tournament *loaded;
   cr_assert_eq(xq_tstore_load(st, &loaded, &err), XQ_ESTORE, "no event configured");
   /* and the same import outside a batch is refused the same way */
   cr_assert_eq(xq_tstore_import(st, ev, &ev->cfg, &err), XQ_EINVAL);
   cr_assert_eq(xq_tstore_event_count(st), 0);
   xq_tstore_close(st);
-  xq_tevent_free(ev);
+  xq_tournament_free(ev);
   xq_test_db_remove(path);
 }
 
@@ -570,21 +570,21 @@ Test(batch, reads_and_event_writes_inside_a_batch)
   cr_assert_eq(xq_tstore_result(st, 1, 1, "1-0", &err), XQ_OK, "%s", err.msg);
   cr_assert_eq(xq_tstore_result(st, 1, 9, "1-0", &err), XQ_EINVAL, "no board 9");
   cr_assert_eq(xq_tstore_foul(st, 1, 2, 1, &err), XQ_OK, "%s", err.msg);
-  xq_tevent *ev;
+  xq_tournament *ev;
   cr_assert_eq(xq_tstore_load(st, &ev, &err), XQ_OK, "%s", err.msg);
   xq_tpairing pr;
   cr_assert_eq(xq_tstore_pairing(st, 1, &pr, &err), XQ_OK, "%s", err.msg);
-  cr_assert_eq(xq_tevent_slot(ev, pr.boards[0].red, 1)->res, XQ_TR_WIN);
-  xq_tevent_free(ev);
+  cr_assert_eq(xq_tournament_slot(ev, pr.boards[0].red, 1)->res, XQ_TR_WIN);
+  xq_tournament_free(ev);
   cr_assert_eq(xq_tstore_in_batch(st), 1, "the load did not end the batch");
   cr_assert_eq(xq_tstore_batch_commit(st, &err), XQ_OK, "%s", err.msg);
   xq_tstore_close(st);
   st = open_store(path);
   cr_assert_eq(xq_tstore_load(st, &ev, &err), XQ_OK, "%s", err.msg);
-  cr_assert_eq(xq_tevent_slot(ev, pr.boards[0].red, 1)->res, XQ_TR_WIN);
-  cr_assert_eq(xq_tevent_slot(ev, pr.boards[0].black, 1)->res, XQ_TR_LOSS);
-  cr_assert_eq(xq_tevent_slot(ev, 2, 1)->fouls, 1);
-  xq_tevent_free(ev);
+  cr_assert_eq(xq_tournament_slot(ev, pr.boards[0].red, 1)->res, XQ_TR_WIN);
+  cr_assert_eq(xq_tournament_slot(ev, pr.boards[0].black, 1)->res, XQ_TR_LOSS);
+  cr_assert_eq(xq_tournament_slot(ev, 2, 1)->fouls, 1);
+  xq_tournament_free(ev);
   xq_tpairing_clear(&pr);
   cr_assert_eq(scan(st, 0, 0)->n, 1);
   xq_tstore_close(st);
@@ -747,17 +747,17 @@ Test(migration, a_version_4_store_gains_tokens_and_the_game_log)
   cr_assert_eq(xq_tstore_schema_version(st), XQ_STORE_SCHEMA_VERSION);
   /* the event is intact */
   cr_assert_eq(xq_tstore_event_count(st), 11);
-  xq_tevent *ev;
+  xq_tournament *ev;
   cr_assert_eq(xq_tstore_load(st, &ev, &err), XQ_OK, "%s", err.msg);
   cr_assert_str_eq(ev->name, "四版测试杯");
   cr_assert_eq(ev->n, 6);
   cr_assert_str_eq(ev->players[0].name, "王天一");
-  cr_assert_eq(xq_tevent_slot(ev, 1, 1)->res, XQ_TR_WIN);
-  cr_assert_eq(xq_tevent_slot(ev, 2, 1)->res, XQ_TR_LOSS);
-  cr_assert_eq(xq_tevent_slot(ev, 3, 1)->res, XQ_TR_DRAW);
-  cr_assert_eq(xq_tevent_slot(ev, 3, 1)->fouls, 1);
-  cr_assert_eq(xq_tevent_slot(ev, 5, 1)->res, XQ_TR_NONE);
-  xq_tevent_free(ev);
+  cr_assert_eq(xq_tournament_slot(ev, 1, 1)->res, XQ_TR_WIN);
+  cr_assert_eq(xq_tournament_slot(ev, 2, 1)->res, XQ_TR_LOSS);
+  cr_assert_eq(xq_tournament_slot(ev, 3, 1)->res, XQ_TR_DRAW);
+  cr_assert_eq(xq_tournament_slot(ev, 3, 1)->fouls, 1);
+  cr_assert_eq(xq_tournament_slot(ev, 5, 1)->res, XQ_TR_NONE);
+  xq_tournament_free(ev);
   /* and the new tables work */
   xq_ttoken *all;
   int nt;
@@ -838,7 +838,7 @@ Test(demo, players_round_one_and_tokens)
   cr_assert_eq(xq_tourney_demo(st, 1, &err), XQ_EINVAL);
   cr_assert_eq(xq_tourney_demo(st, XQ_TOURNEY_PLAYERS_MAX + 1, &err), XQ_EINVAL);
   cr_assert_eq(xq_tourney_demo(st, 11, &err), XQ_OK, "%s", err.msg);
-  xq_tevent *ev;
+  xq_tournament *ev;
   cr_assert_eq(xq_tstore_load(st, &ev, &err), XQ_OK, "%s", err.msg);
   cr_assert_str_eq(ev->name, "xqref demo open");
   cr_assert_eq(ev->cfg.rounds, 7);
@@ -900,15 +900,15 @@ Test(demo, players_round_one_and_tokens)
   xq_test_db_fresh(path2, sizeof path2, "demo2");
   st = open_store(path2);
   cr_assert_eq(xq_tourney_demo(st, 11, &err), XQ_OK, "%s", err.msg);
-  xq_tevent *ev2;
+  xq_tournament *ev2;
   cr_assert_eq(xq_tstore_load(st, &ev2, &err), XQ_OK, "%s", err.msg);
   for (int i = 0; i < 11; i++) {
     cr_assert_str_eq(ev2->players[i].name, ev->players[i].name);
     cr_assert_eq(ev2->players[i].rating, ev->players[i].rating);
     cr_assert_str_eq(ev2->players[i].club, ev->players[i].club);
   }
-  xq_tevent_free(ev2);
-  xq_tevent_free(ev);
+  xq_tournament_free(ev2);
+  xq_tournament_free(ev);
   xq_tstore_close(st);
   xq_test_db_remove(path2);
 
@@ -939,11 +939,11 @@ Test(demo, an_even_field_and_a_large_one)
   cr_assert_eq(n, 201);
   cr_assert(t[199].role == XQ_ROLE_BOARD && t[199].board == 200);
   free(t);
-  xq_tevent *ev;
+  xq_tournament *ev;
   cr_assert_eq(xq_tstore_load(st, &ev, &err), XQ_OK, "%s", err.msg);
   for (int i = 1; i < ev->n; i++)
     for (int j = 0; j < i; j++) cr_assert_str_neq(ev->players[i].name, ev->players[j].name);
-  xq_tevent_free(ev);
+  xq_tournament_free(ev);
   xq_tpairing_clear(&pr);
   xq_tstore_close(st);
   xq_test_db_remove(path);

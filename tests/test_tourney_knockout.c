@@ -219,9 +219,9 @@ Test(tiebreak_games, wujiaqu_repeats_short_games_until_decided)
 /* A small event in the store                                          */
 /* ------------------------------------------------------------------ */
 
-static xq_tevent *reload(xq_tstore *st)
+static xq_tournament *reload(xq_tstore *st)
 {
-  xq_tevent *ev;
+  xq_tournament *ev;
   xq_error err = {0};
   cr_assert_eq(xq_tstore_load(st, &ev, &err), XQ_OK, "%s", err.msg);
   return ev;
@@ -229,7 +229,7 @@ static xq_tevent *reload(xq_tstore *st)
 
 static void publish(xq_tstore *st, int round, const int (*b)[2], int nb, const char *const *res)
 {
-  xq_tevent *ev = reload(st);
+  xq_tournament *ev = reload(st);
   xq_error err = {0};
   if (round == 1) cr_assert_eq(xq_assign_pnos(ev), XQ_OK);
   xq_tpairing pr = {.round = round, .nboards = nb};
@@ -239,7 +239,7 @@ static void publish(xq_tstore *st, int round, const int (*b)[2], int nb, const c
   cr_assert_eq(xq_tstore_publish(st, ev, &pr, &err), XQ_OK, "%s", err.msg);
   for (int i = 0; i < nb; i++)
     cr_assert_eq(xq_tstore_result(st, round, i + 1, res[i], &err), XQ_OK, "%s", err.msg);
-  xq_tevent_free(ev);
+  xq_tournament_free(ev);
 }
 
 /* A new store at a temporary path (filled in) with an event `name` of
@@ -294,14 +294,14 @@ Test(store, knockout_beside_the_swiss_and_merged_places)
   const char *res2[] = {"1-0", "1-0", "="};
   publish(st, 2, r2, 3, res2);
 
-  xq_tevent *ev = reload(st);
+  xq_tournament *ev = reload(st);
   xq_tstanding s[6];
   xq_ko ko;
   cr_assert_eq(xq_standings(ev, 2, s), XQ_OK);
   cr_assert_eq(xq_ko_setup(&ko, s, 6, 2, 4, XQ_KO_FIXED, XQ_KO_FMT_RAPID_ARMAGEDDON, 0), XQ_OK);
   int seeds[4] = {1, 5, 3, 6};
   for (int i = 0; i < 4; i++) cr_assert_eq(ko.seeds[i], seeds[i], "seed %d", i + 1);
-  xq_tevent_free(ev);
+  xq_tournament_free(ev);
   cr_assert_eq(xq_tstore_ko_start(st, &ko, &err), XQ_OK, "%s", err.msg);
   cr_assert_eq(xq_tstore_ko_start(st, &ko, &err), XQ_EINVAL, "started twice");
   /* a stage after a Swiss reads back as one: no pools, its choice column its own */
@@ -315,13 +315,13 @@ Test(store, knockout_beside_the_swiss_and_merged_places)
   ev = reload(st);
   for (int i = 0; i < 4; i++)
     for (int r = 3; r <= 4; r++)
-      cr_assert_eq(xq_tevent_slot(ev, seeds[i], r)->res, XQ_TR_KO, "player %d round %d", seeds[i], r);
+      cr_assert_eq(xq_tournament_slot(ev, seeds[i], r)->res, XQ_TR_KO, "player %d round %d", seeds[i], r);
   xq_tpairing pr;
   cr_assert_eq(xq_pair_cn(ev, 3, &pr, NULL), XQ_OK);
   cr_assert_eq(pr.nboards, 1);
   cr_assert(pr.boards[0].red + pr.boards[0].black == 2 + 4 && pr.boards[0].black);
   xq_tpairing_clear(&pr);
-  xq_tevent_free(ev);
+  xq_tournament_free(ev);
   const int r3[1][2] = {{4, 2}};
   const char *res3[] = {"1-0"};
   publish(st, 3, r3, 1, res3);
@@ -359,7 +359,7 @@ Test(store, knockout_beside_the_swiss_and_merged_places)
   memset(&none, 0, sizeof none);
   cr_assert_eq(xq_final_places(ev, &none, ids), XQ_OK);
   cr_assert(ids[0] == 4 && ids[1] == 1 && ids[2] == 5, "Swiss order %d %d %d", ids[0], ids[1], ids[2]);
-  xq_tevent_free(ev);
+  xq_tournament_free(ev);
   xq_tstore_close(st);
 
   /* everything survives a reopen */
@@ -383,11 +383,11 @@ Test(store, knockout_tables_published_and_decided_by_their_result)
   const int r1[2][2] = {{1, 2}, {3, 4}};
   const char *w[] = {"1-0", "1-0"};
   publish(st, 1, r1, 2, w);
-  xq_tevent *ev = reload(st);
+  xq_tournament *ev = reload(st);
   xq_tstanding s[4];
   xq_ko ko;
   cr_assert_eq(xq_standings(ev, 1, s), XQ_OK);
-  xq_tevent_free(ev);
+  xq_tournament_free(ev);
   cr_assert_eq(xq_ko_setup(&ko, s, 4, 1, 4, XQ_KO_FIXED, XQ_KO_FMT_RAPID_ARMAGEDDON, 0), XQ_OK);
   int a = ko.seeds[0], d = ko.seeds[3];
   xq_ko_game g;
@@ -767,7 +767,7 @@ Test(village, the_final_drawn_twice_goes_to_armageddon_won_by_black_on_a_draw)
   cr_assert_eq(xq_ko_pool_places(ko, xq_ko_pool_of(ko, a), w), xq_ko_pool_of(ko, a) ? 2 : 3);
   cr_assert_eq(w[0], a, "the final's loser is still his township's first");
   /* final places over the whole event: the knockout's, nobody left out */
-  xq_tevent *ev = reload(st);
+  xq_tournament *ev = reload(st);
   int fp[5];
   cr_assert_eq(xq_final_places(ev, ko, fp), XQ_OK);
   cr_assert(fp[0] == b && fp[1] == a);
@@ -790,7 +790,7 @@ Test(village, the_final_drawn_twice_goes_to_armageddon_won_by_black_on_a_draw)
   cr_assert_eq(xq_sheet_ko_places(ev, &none, NULL, fp, NULL, 5, XQ_SHEET_TEXT, XQ_LANG_EN, f), XQ_EINVAL,
                "not a knockout-only event");
   fclose(f);
-  xq_tevent_free(ev);
+  xq_tournament_free(ev);
   free(ko);
   xq_tstore_close(st);
   xq_test_db_remove(path);

@@ -29,19 +29,19 @@ static uint64_t rnd(uint64_t *s)
   return x ^ (x >> 31);
 }
 
-static xq_tevent *event_with(int n, int rounds, uint64_t *seed)
+static xq_tournament *event_with(int n, int rounds, uint64_t *seed)
 {
   xq_tconfig cfg;
   xq_tconfig_default(&cfg);
   cfg.rounds = rounds;
-  xq_tevent *ev = xq_tevent_new(&cfg, "test");
+  xq_tournament *ev = xq_tournament_new(&cfg, "test");
   cr_assert_not_null(ev);
   for (int i = 0; i < n; i++) {
     xq_tplayer p;
     memset(&p, 0, sizeof p);
     snprintf(p.name, sizeof p.name, "棋手%d", i + 1);
     p.rating = seed ? 1200 + (int)(rnd(seed) % 1400) : 2600 - 10 * i;
-    cr_assert_eq(xq_tevent_add(ev, &p, NULL, NULL), XQ_OK);
+    cr_assert_eq(xq_tournament_add(ev, &p, NULL, NULL), XQ_OK);
   }
   cr_assert_eq(xq_assign_pnos(ev), XQ_OK);
   return ev;
@@ -55,7 +55,7 @@ Test(round1, adjacent_pairs_with_board_parity_colours)
 {
   /* Shaanxi 2019: 首轮以临近配对…单号台次小号先走，双号台次大号先走
    * (1对2、4对3、5对6、8对7); 9 players: the 9th gets the bye */
-  xq_tevent *ev = event_with(9, 7, NULL);
+  xq_tournament *ev = event_with(9, 7, NULL);
   xq_tpairing pr = {0};
   cr_assert_eq(xq_pair_round1(ev, &pr), XQ_OK);
   const int want[5][2] = {{1, 2}, {4, 3}, {5, 6}, {8, 7}, {9, 0}};
@@ -65,25 +65,25 @@ Test(round1, adjacent_pairs_with_board_parity_colours)
     cr_assert_eq(pr.boards[b].black, want[b][1], "board %d", b + 1);
   }
   xq_tpairing_clear(&pr);
-  xq_tevent_free(ev);
+  xq_tournament_free(ev);
 }
 
 Test(round1, numbers_by_rating_and_absent_players_left_out)
 {
-  xq_tevent *ev = xq_tevent_new(NULL, "r1");
+  xq_tournament *ev = xq_tournament_new(NULL, "r1");
   const int ratings[6] = {1800, 2400, 2000, 2400, 1500, 2100};
   for (int i = 0; i < 6; i++) {
     xq_tplayer p;
     memset(&p, 0, sizeof p);
     snprintf(p.name, sizeof p.name, "P%d", i + 1);
     p.rating = ratings[i];
-    cr_assert_eq(xq_tevent_add(ev, &p, NULL, NULL), XQ_OK);
+    cr_assert_eq(xq_tournament_add(ev, &p, NULL, NULL), XQ_OK);
   }
   cr_assert_eq(xq_assign_pnos(ev), XQ_OK);
   /* by rating, equal ratings in registration order: 2, 4, 6, 3, 1, 5 */
   const int pno[6] = {5, 1, 4, 2, 6, 3};
   for (int i = 0; i < 6; i++) cr_assert_eq(ev->players[i].pno, pno[i], "player %d", i + 1);
-  xq_tevent_slot(ev, 6, 1)->absent = 1; /* pairing number 3 is absent */
+  xq_tournament_slot(ev, 6, 1)->absent = 1; /* pairing number 3 is absent */
   xq_tpairing pr = {0};
   cr_assert_eq(xq_pair_round1(ev, &pr), XQ_OK);
   /* numbers 1, 2, 4, 5, 6 remain: 1–2, 5(no.4) Red? board 2 is even: the
@@ -94,7 +94,7 @@ Test(round1, numbers_by_rating_and_absent_players_left_out)
   cr_assert_eq(pr.boards[1].red, 1); cr_assert_eq(pr.boards[1].black, 3);
   cr_assert_eq(pr.boards[2].red, 5); cr_assert_eq(pr.boards[2].black, 0);
   xq_tpairing_clear(&pr);
-  xq_tevent_free(ev);
+  xq_tournament_free(ev);
 }
 
 Test(round1, numbers_by_lot_are_a_reproducible_permutation)
@@ -105,12 +105,12 @@ Test(round1, numbers_by_lot_are_a_reproducible_permutation)
   cfg.lot_seed = 77;
   int first[20];
   for (int run = 0; run < 2; run++) {
-    xq_tevent *ev = xq_tevent_new(&cfg, "lot");
+    xq_tournament *ev = xq_tournament_new(&cfg, "lot");
     for (int i = 0; i < 20; i++) {
       xq_tplayer p;
       memset(&p, 0, sizeof p);
       snprintf(p.name, sizeof p.name, "P%d", i + 1);
-      cr_assert_eq(xq_tevent_add(ev, &p, NULL, NULL), XQ_OK);
+      cr_assert_eq(xq_tournament_add(ev, &p, NULL, NULL), XQ_OK);
     }
     cr_assert_eq(xq_assign_pnos(ev), XQ_OK);
     int seen[21] = {0}, identity = 1;
@@ -123,13 +123,13 @@ Test(round1, numbers_by_lot_are_a_reproducible_permutation)
       identity &= k == i + 1;
     }
     cr_assert_not(identity, "a drawing of lots that changes nothing");
-    xq_tevent_free(ev);
+    xq_tournament_free(ev);
   }
 }
 
-static void set_game(xq_tevent *ev, int r, int red, int black, int res_red)
+static void set_game(xq_tournament *ev, int r, int red, int black, int res_red)
 {
-  xq_tslot *a = xq_tevent_slot(ev, red, r), *b = xq_tevent_slot(ev, black, r);
+  xq_tslot *a = xq_tournament_slot(ev, red, r), *b = xq_tournament_slot(ev, black, r);
   a->opp = (uint16_t)black; a->colour = XQ_TC_RED;
   b->opp = (uint16_t)red; b->colour = XQ_TC_BLACK;
   a->res = (uint8_t)res_red;
@@ -144,7 +144,7 @@ Test(colours, identical_histories_even_round_larger_number_red)
    * winners (1, 4) and the two losers (2, 3). Each pair has the same
    * colour history, so §3.7 5C decides: 双数轮次大号先走 — 4 Red against
    * 1, 3 Red against 2. Boards: the 2-point pair first. */
-  xq_tevent *ev = event_with(4, 5, NULL);
+  xq_tournament *ev = event_with(4, 5, NULL);
   set_game(ev, 1, 1, 2, XQ_TR_WIN);
   set_game(ev, 1, 4, 3, XQ_TR_WIN);
   xq_tpairing pr = {0};
@@ -153,7 +153,7 @@ Test(colours, identical_histories_even_round_larger_number_red)
   cr_assert_eq(pr.boards[0].red, 4); cr_assert_eq(pr.boards[0].black, 1);
   cr_assert_eq(pr.boards[1].red, 3); cr_assert_eq(pr.boards[1].black, 2);
   xq_tpairing_clear(&pr);
-  xq_tevent_free(ev);
+  xq_tournament_free(ev);
 }
 
 Test(colours, preferences_granted_and_odd_round_smaller_number_red)
@@ -163,7 +163,7 @@ Test(colours, preferences_granted_and_odd_round_smaller_number_red)
    * player of the other row that he has not met: 3 (2 is a rematch); then
    * 4 meets 2. Step 1 grants both preferences: 3 Red v 1, 2 Red v 4.
    * Boards by the smaller pairing number: 3–1 (1) before 2–4 (2). */
-  xq_tevent *ev = event_with(4, 5, NULL);
+  xq_tournament *ev = event_with(4, 5, NULL);
   set_game(ev, 1, 1, 2, XQ_TR_DRAW);
   set_game(ev, 1, 4, 3, XQ_TR_DRAW);
   xq_tpairing pr = {0};
@@ -184,14 +184,14 @@ Test(colours, preferences_granted_and_odd_round_smaller_number_red)
   cr_assert_eq(pr.boards[0].red, 1); cr_assert_eq(pr.boards[0].black, 4);
   cr_assert_eq(pr.boards[1].red, 2); cr_assert_eq(pr.boards[1].black, 3);
   xq_tpairing_clear(&pr);
-  xq_tevent_free(ev);
+  xq_tournament_free(ev);
 }
 
 Test(colours, no_third_red_in_a_row)
 {
   /* 1 had Red twice; against 2 (who had Black twice and wants Red just as
    * strongly) 禁止连三 gives 1 Black anyway. */
-  xq_tevent *ev = event_with(4, 7, NULL);
+  xq_tournament *ev = event_with(4, 7, NULL);
   set_game(ev, 1, 1, 3, XQ_TR_WIN);
   set_game(ev, 1, 4, 2, XQ_TR_LOSS);
   set_game(ev, 2, 1, 4, XQ_TR_WIN);
@@ -202,20 +202,20 @@ Test(colours, no_third_red_in_a_row)
   cr_assert_eq(xq_pair_cn(ev, 3, &pr, NULL), XQ_OK);
   cr_assert_eq(pr.boards[0].red, 2); cr_assert_eq(pr.boards[0].black, 1);
   xq_tpairing_clear(&pr);
-  xq_tevent_free(ev);
+  xq_tournament_free(ev);
 }
 
 Test(pairing, no_pairing_when_everyone_has_met)
 {
   /* 4 players, 3 rounds of a round robin: round 4 has no pairing */
-  xq_tevent *ev = event_with(4, 5, NULL);
+  xq_tournament *ev = event_with(4, 5, NULL);
   set_game(ev, 1, 1, 2, XQ_TR_DRAW); set_game(ev, 1, 3, 4, XQ_TR_DRAW);
   set_game(ev, 2, 3, 1, XQ_TR_DRAW); set_game(ev, 2, 2, 4, XQ_TR_DRAW);
   set_game(ev, 3, 1, 4, XQ_TR_DRAW); set_game(ev, 3, 2, 3, XQ_TR_DRAW);
   xq_tpairing pr = {0};
   cr_assert_eq(xq_pair_cn(ev, 4, &pr, NULL), XQ_ENOPAIRING);
   cr_assert_null(pr.boards);
-  xq_tevent_free(ev);
+  xq_tournament_free(ev);
 }
 
 /* ------------------------------------------------------------------ */
@@ -227,20 +227,20 @@ static int is_played(const xq_tslot *s)
   return s->opp && (s->res == XQ_TR_WIN || s->res == XQ_TR_DRAW || s->res == XQ_TR_LOSS);
 }
 
-static int met_before(const xq_tevent *ev, int a, int b, int round)
+static int met_before(const xq_tournament *ev, int a, int b, int round)
 {
   for (int r = 1; r < round; r++)
-    if (xq_tevent_slot(ev, a, r)->opp == b) return 1; /* forfeits count (§3.2.1) */
+    if (xq_tournament_slot(ev, a, r)->opp == b) return 1; /* forfeits count (§3.2.1) */
   return 0;
 }
 
-static int may_take(const xq_tevent *ev, int id, int round, int c)
+static int may_take(const xq_tournament *ev, int id, int round, int c)
 {
   int reds = 0, blacks = 0, l1 = 0, l2 = 0;
-  if (round == ev->cfg.rounds && 2 * xq_tevent_points(ev, id, round - 1) > (round - 1) * ev->cfg.win)
+  if (round == ev->cfg.rounds && 2 * xq_tournament_points(ev, id, round - 1) > (round - 1) * ev->cfg.win)
     return 1; /* last-round top-scorer */
   for (int r = 1; r < round; r++) {
-    const xq_tslot *s = xq_tevent_slot(ev, id, r);
+    const xq_tslot *s = xq_tournament_slot(ev, id, r);
     if (!is_played(s)) continue;
     reds += s->colour == XQ_TC_RED;
     blacks += s->colour == XQ_TC_BLACK;
@@ -252,30 +252,30 @@ static int may_take(const xq_tevent *ev, int id, int round, int c)
   return abs(reds - blacks) <= 2 && !(l1 == c && l2 == c);
 }
 
-static int bye_ok(const xq_tevent *ev, int id, int round)
+static int bye_ok(const xq_tournament *ev, int id, int round)
 {
   for (int r = 1; r < round; r++) {
-    int res = xq_tevent_slot(ev, id, r)->res;
+    int res = xq_tournament_slot(ev, id, r)->res;
     if (res == XQ_TR_PAB || res == XQ_TR_FWIN) return 0;
   }
   return 1;
 }
 
-static int to_pair(const xq_tevent *ev, int id, int round)
+static int to_pair(const xq_tournament *ev, int id, int round)
 {
-  const xq_tslot *s = xq_tevent_slot(ev, id, round);
+  const xq_tslot *s = xq_tournament_slot(ev, id, round);
   const xq_tplayer *p = &ev->players[id - 1];
   if (s->absent || s->opp || s->res != XQ_TR_NONE) return 0;
   if (p->withdrawn && p->withdrawn <= round) return 0;
   int missed = 0;
   for (int r = 1; r < round; r++) {
-    int res = xq_tevent_slot(ev, id, r)->res;
+    int res = xq_tournament_slot(ev, id, r)->res;
     missed += res == XQ_TR_FLOSS || res == XQ_TR_ZPB;
   }
   return missed < 2; /* two missed rounds withdraw (§3.1.2) */
 }
 
-static int can_meet(const xq_tevent *ev, int round, int a, int b)
+static int can_meet(const xq_tournament *ev, int round, int a, int b)
 {
   return !met_before(ev, a, b, round) &&
          ((may_take(ev, a, round, XQ_TC_RED) && may_take(ev, b, round, XQ_TC_BLACK)) ||
@@ -285,7 +285,7 @@ static int can_meet(const xq_tevent *ev, int round, int a, int b)
 #define BF_MAX 12  /* brute force up to this many vertices (incl. the bye) */
 
 typedef struct bf {
-  const xq_tevent *ev;
+  const xq_tournament *ev;
   int round, np, nv;
   int id[BF_MAX];     /* pool in pairing order (points desc, number asc) */
   int pts[BF_MAX];
@@ -360,13 +360,13 @@ static int cmp_pool(const void *x, const void *y, void *arg)
 {
   const bf *b = arg;
   int a = *(const int *)x, c = *(const int *)y;
-  int pa = xq_tevent_points(b->ev, a, b->round - 1), pc = xq_tevent_points(b->ev, c, b->round - 1);
+  int pa = xq_tournament_points(b->ev, a, b->round - 1), pc = xq_tournament_points(b->ev, c, b->round - 1);
   if (pa != pc) return pc - pa;
   return b->ev->players[a - 1].pno - b->ev->players[c - 1].pno;
 }
 
 /* Set up the brute force for the pool; returns 0 when it is too big. */
-static int bf_setup(bf *b, const xq_tevent *ev, int round)
+static int bf_setup(bf *b, const xq_tournament *ev, int round)
 {
   memset(b, 0, sizeof *b);
   b->ev = ev;
@@ -380,7 +380,7 @@ static int bf_setup(bf *b, const xq_tevent *ev, int round)
   b->minbye = -1;
   if (b->nv > BF_MAX) return 0;
   qsort_r(b->id, (size_t)b->np, sizeof b->id[0], cmp_pool, b);
-  for (int i = 0; i < b->np; i++) b->pts[i] = xq_tevent_points(ev, b->id[i], round - 1);
+  for (int i = 0; i < b->np; i++) b->pts[i] = xq_tournament_points(ev, b->id[i], round - 1);
   for (int i = 0; i < b->nv; i++) {
     b->mate[i] = -1;
     for (int j = 0; j < b->nv; j++) {
@@ -397,7 +397,7 @@ static int bf_setup(bf *b, const xq_tevent *ev, int round)
  * the bye went to the lowest score it could, g + 1 for the first group g
  * that sends down more than needed, or BF_BAD_BYE. */
 #define BF_BAD_BYE 100
-static int brute_check(const xq_tevent *ev, int round, const xq_tpairing *pr)
+static int brute_check(const xq_tournament *ev, int round, const xq_tpairing *pr)
 {
   bf b;
   if (!bf_setup(&b, ev, round)) return -1;
@@ -424,7 +424,7 @@ static int brute_check(const xq_tevent *ev, int round, const xq_tpairing *pr)
 
 typedef struct stats { int rounds, boards, byes, brute, floats; } stats;
 
-static void check_round(const xq_tevent *ev, int round, const xq_tpairing *pr, stats *st)
+static void check_round(const xq_tournament *ev, int round, const xq_tpairing *pr, stats *st)
 {
   int *seen = calloc((size_t)ev->n + 1, sizeof *seen), byes = 0, npool = 0;
   for (int b = 0; b < pr->nboards; b++) {
@@ -441,7 +441,7 @@ static void check_round(const xq_tevent *ev, int round, const xq_tpairing *pr, s
     cr_assert_not(met_before(ev, r, k, round), "round %d: %d and %d meet again", round, r, k);
     cr_assert(may_take(ev, r, round, XQ_TC_RED), "round %d: %d may not be Red", round, r);
     cr_assert(may_take(ev, k, round, XQ_TC_BLACK), "round %d: %d may not be Black", round, k);
-    if (xq_tevent_points(ev, r, round - 1) != xq_tevent_points(ev, k, round - 1)) st->floats++;
+    if (xq_tournament_points(ev, r, round - 1) != xq_tournament_points(ev, k, round - 1)) st->floats++;
   }
   for (int id = 1; id <= ev->n; id++) {
     int want = to_pair(ev, id, round);
@@ -461,9 +461,9 @@ static void check_round(const xq_tevent *ev, int round, const xq_tpairing *pr, s
 }
 
 /* Random results: mostly games, some forfeits (+-, -+, --). */
-static void play_round(xq_tevent *ev, const xq_tpairing *pr, uint64_t *seed)
+static void play_round(xq_tournament *ev, const xq_tpairing *pr, uint64_t *seed)
 {
-  cr_assert_eq(xq_tevent_apply_pairing(ev, pr), XQ_OK);
+  cr_assert_eq(xq_tournament_apply_pairing(ev, pr), XQ_OK);
   for (int b = 0; b < pr->nboards; b++) {
     int r = pr->boards[b].red, k = pr->boards[b].black;
     if (!k) continue;
@@ -475,8 +475,8 @@ static void play_round(xq_tevent *ev, const xq_tpairing *pr, uint64_t *seed)
     else if (x < 99) res = XQ_TR_FLOSS;
     else res = -1;
     if (res < 0) { /* both absent: a double forfeit */
-      xq_tevent_slot(ev, r, pr->round)->res = XQ_TR_FLOSS;
-      xq_tevent_slot(ev, k, pr->round)->res = XQ_TR_FLOSS;
+      xq_tournament_slot(ev, r, pr->round)->res = XQ_TR_FLOSS;
+      xq_tournament_slot(ev, k, pr->round)->res = XQ_TR_FLOSS;
     } else {
       set_game(ev, pr->round, r, k, res);
     }
@@ -486,12 +486,12 @@ static void play_round(xq_tevent *ev, const xq_tpairing *pr, uint64_t *seed)
 static void run_event(int n, int rounds, uint64_t seed, stats *st)
 {
   uint64_t s = seed;
-  xq_tevent *ev = event_with(n, rounds, &s);
+  xq_tournament *ev = event_with(n, rounds, &s);
   for (int round = 1; round <= rounds; round++) {
     /* announced absences (3 %) and withdrawals (1 %) before the round */
     for (int id = 1; id <= n; id++) {
       int x = (int)(rnd(&s) % 100);
-      if (x < 3) xq_tevent_slot(ev, id, round)->absent = 1;
+      if (x < 3) xq_tournament_slot(ev, id, round)->absent = 1;
       else if (x < 4 && !ev->players[id - 1].withdrawn) ev->players[id - 1].withdrawn = round;
     }
     xq_tpairing pr = {0}, again = {0};
@@ -515,18 +515,18 @@ static void run_event(int n, int rounds, uint64_t seed, stats *st)
                      "seed %llu round %d: not deterministic", (unsigned long long)seed, round);
     play_round(ev, &pr, &s);
     for (int id = 1; id <= n; id++) /* an absence becomes a zero-point bye */
-      if (xq_tevent_slot(ev, id, round)->absent) cr_assert_eq(xq_tevent_slot(ev, id, round)->res, XQ_TR_ZPB);
+      if (xq_tournament_slot(ev, id, round)->absent) cr_assert_eq(xq_tournament_slot(ev, id, round)->res, XQ_TR_ZPB);
     xq_tpairing_clear(&pr);
     xq_tpairing_clear(&again);
   }
-  xq_tevent_free(ev);
+  xq_tournament_free(ev);
 }
 
 Test(property, checker_catches_needless_floats)
 {
   /* 1 and 2 won round 1, 3 and 4 lost. Pairing the winners with the
    * losers (1–3, 2–4) floats both winners although 1–2 is possible. */
-  xq_tevent *ev = event_with(6, 5, NULL);
+  xq_tournament *ev = event_with(6, 5, NULL);
   set_game(ev, 1, 1, 5, XQ_TR_WIN);
   set_game(ev, 1, 6, 2, XQ_TR_LOSS);
   set_game(ev, 1, 3, 4, XQ_TR_DRAW);
@@ -538,12 +538,12 @@ Test(property, checker_catches_needless_floats)
   cr_assert_eq(brute_check(ev, 2, &pr), 0);
   /* 7 players: 7 joins round 2 with 0 points; giving the bye to 3
    * (1 point) while 7 could have it is caught */
-  xq_tevent_free(ev);
+  xq_tournament_free(ev);
   ev = event_with(7, 5, NULL);
   set_game(ev, 1, 1, 5, XQ_TR_WIN);
   set_game(ev, 1, 6, 2, XQ_TR_LOSS);
   set_game(ev, 1, 3, 4, XQ_TR_DRAW);
-  xq_tevent_slot(ev, 7, 1)->res = XQ_TR_ZPB;
+  xq_tournament_slot(ev, 7, 1)->res = XQ_TR_ZPB;
   xq_tboard badbye[4] = {{1, 2}, {4, 5}, {6, 7}, {3, 0}}, goodbye[4] = {{1, 2}, {5, 3}, {4, 6}, {7, 0}};
   pr.nboards = 4;
   pr.boards = badbye;
@@ -555,7 +555,7 @@ Test(property, checker_catches_needless_floats)
   cr_assert_eq(brute_check(ev, 2, &ours), 0);
   cr_assert_eq(ours.boards[0].red + ours.boards[0].black, 3, "the winners meet on board 1");
   xq_tpairing_clear(&ours);
-  xq_tevent_free(ev);
+  xq_tournament_free(ev);
 }
 
 Test(property, small_events_checked_by_brute_force)
@@ -602,7 +602,7 @@ static int paired_in(const xq_tpairing *pr, int id)
 Test(withdrawal, two_missed_rounds_or_two_in_a_row)
 {
   for (int consecutive = 0; consecutive <= 1; consecutive++) {
-    xq_tevent *ev = event_with(8, 5, NULL);
+    xq_tournament *ev = event_with(8, 5, NULL);
     ev->cfg.withdraw_consecutive = consecutive;
     set_game(ev, 1, 1, 2, XQ_TR_FLOSS);
     set_game(ev, 1, 3, 4, XQ_TR_WIN);
@@ -621,11 +621,11 @@ Test(withdrawal, two_missed_rounds_or_two_in_a_row)
     cr_assert_eq(paired_in(&pr, 1), consecutive, "rounds 1 and 3 missed: withdrawn only when any two count");
     cr_assert_not(paired_in(&pr, 3), "rounds 2 and 3 missed: withdrawn under both rules");
     cr_assert(paired_in(&pr, 2) && paired_in(&pr, 5));
-    xq_tevent_apply_withdrawals(ev, 3);
+    xq_tournament_apply_withdrawals(ev, 3);
     cr_assert_eq(ev->players[0].withdrawn, consecutive ? 0 : 4);
     cr_assert_eq(ev->players[2].withdrawn, 4);
     xq_tpairing_clear(&pr);
-    xq_tevent_free(ev);
+    xq_tournament_free(ev);
   }
 }
 
@@ -644,11 +644,11 @@ static int seated_together(const xq_tpairing *pr, int a, int b)
  * kept them apart. */
 Test(pairing, forbidden_pairs_are_not_paired)
 {
-  xq_tevent *ev;
+  xq_tournament *ev;
   xq_error err = {0};
   cr_assert_eq(xq_trf_read(XQ_TEST_DATA "/pairing/forbidden_xxp.trf", &ev, &err), XQ_OK, "%s", err.msg);
   cr_assert_eq(ev->nforbid, 4, "4-22, 12-7, 12-9, 7-9");
-  cr_assert(xq_tevent_forbidden(ev, 22, 4, 5) && xq_tevent_forbidden(ev, 9, 7, 1) && !xq_tevent_forbidden(ev, 4, 12, 5));
+  cr_assert(xq_tournament_forbidden(ev, 22, 4, 5) && xq_tournament_forbidden(ev, 9, 7, 1) && !xq_tournament_forbidden(ev, 4, 12, 5));
   int round = xq_trf_next_round(ev);
   xq_tpairing pr;
   cr_assert_eq(xq_pair_cn(ev, round, &pr, NULL), XQ_OK);
@@ -660,7 +660,7 @@ Test(pairing, forbidden_pairs_are_not_paired)
   cr_assert_eq(xq_pair_cn(ev, round, &pr, NULL), XQ_OK);
   cr_assert(seated_together(&pr, 4, 22) && seated_together(&pr, 7, 9), "without the lines they meet");
   xq_tpairing_clear(&pr);
-  xq_tevent_free(ev);
+  xq_tournament_free(ev);
 }
 
 /* TRF-2026 260: forbidden for the rounds it names only; a bad line is an
@@ -671,16 +671,16 @@ Test(pairing, forbidden_pairs_by_round_and_bad_lines)
                      "001    1      A                                 2000                               0.0\n"
                      "001    2      B                                 1990                               0.0\n";
   char text[1024];
-  xq_tevent *ev;
+  xq_tournament *ev;
   xq_error err = {0};
   snprintf(text, sizeof text, "%s260   2   3    1    2\n", head);
   cr_assert_eq(xq_trf_parse(text, strlen(text), &ev, &err), XQ_OK, "%s", err.msg);
-  cr_assert(!xq_tevent_forbidden(ev, 1, 2, 1) && xq_tevent_forbidden(ev, 1, 2, 2) && xq_tevent_forbidden(ev, 2, 1, 3));
+  cr_assert(!xq_tournament_forbidden(ev, 1, 2, 1) && xq_tournament_forbidden(ev, 1, 2, 2) && xq_tournament_forbidden(ev, 2, 1, 3));
   xq_tpairing pr;
   cr_assert_eq(xq_pair_cn(ev, 1, &pr, NULL), XQ_OK);
   cr_assert(seated_together(&pr, 1, 2), "round 1 is not forbidden");
   xq_tpairing_clear(&pr);
-  xq_tevent_free(ev);
+  xq_tournament_free(ev);
   const char *bad[] = {"XXP 1\n", "XXP 1 x\n", "260   2   3    1\n", "XXP 1 3\n", "260   3   2    1    2\n"};
   for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
     snprintf(text, sizeof text, "%s%s", head, bad[i]);
@@ -696,7 +696,7 @@ Test(pairing, forbidden_pairs_by_round_and_bad_lines)
 
 Test(amend, swaps_colours_and_moves_in_order_and_warns_of_broken_rules)
 {
-  xq_tevent *ev = event_with(6, 5, NULL);
+  xq_tournament *ev = event_with(6, 5, NULL);
   /* round 1 was 1-2, 3-4, 5-6, Red winning each */
   set_game(ev, 1, 1, 2, XQ_TR_WIN);
   set_game(ev, 1, 3, 4, XQ_TR_WIN);
@@ -723,5 +723,5 @@ Test(amend, swaps_colours_and_moves_in_order_and_warns_of_broken_rules)
   xq_tchange none = {XQ_TCH_COLOURS, 9, 0, "x"};
   cr_assert_eq(xq_pairing_amend(ev, &pr, &none, 1, warn, sizeof warn, &err), XQ_EINVAL);
   cr_assert(strstr(err.msg, "no board 9"), "%s", err.msg);
-  xq_tevent_free(ev);
+  xq_tournament_free(ev);
 }

@@ -50,20 +50,20 @@ static char *dump(xq_tstore *st)
 /* Pair and publish the next round; results for every board (Red wins). */
 static void play_round(xq_tstore *st, int results)
 {
-  xq_tevent *ev = xq_test_store_load(st);
+  xq_tournament *ev = xq_test_store_load(st);
   xq_tpairing pr = {0};
   xq_error err = {0};
   cr_assert_eq(xq_tstore_pair_next(st, ev, XQ_PAIR_CN, &pr, &err), XQ_OK, "%s", err.msg);
   for (int b = 0; results && b < pr.nboards; b++)
     if (pr.boards[b].black) cr_assert_eq(xq_tstore_result(st, pr.round, b + 1, "1-0", &err), XQ_OK, "%s", err.msg);
   xq_tpairing_clear(&pr);
-  xq_tevent_free(ev);
+  xq_tournament_free(ev);
 }
 
 /* True when player `id` has a board in round `round`. */
-static int paired(const xq_tevent *ev, int id, int round)
+static int paired(const xq_tournament *ev, int id, int round)
 {
-  const xq_tslot *s = xq_tevent_slot(ev, id, round);
+  const xq_tslot *s = xq_tournament_slot(ev, id, round);
   return s->opp || s->res == XQ_TR_PAB;
 }
 
@@ -92,7 +92,7 @@ Test(edit, applied_after_a_reload_and_shown_in_the_log)
   xq_tstore_close(st);
 
   cr_assert_eq(xq_tstore_open(path, XQ_TSTORE_OPEN, &st, &err), XQ_OK, "%s", err.msg);
-  xq_tevent *ev = xq_test_store_load(st);
+  xq_tournament *ev = xq_test_store_load(st);
   const xq_tplayer *q = &ev->players[1];
   cr_assert_str_eq(q->name, "张珊");
   cr_assert_eq(q->rating, 2345);
@@ -102,7 +102,7 @@ Test(edit, applied_after_a_reload_and_shown_in_the_log)
   cr_assert_str_eq(q->team, "队1", "not named: kept");
   cr_assert_eq(q->local, 1);
   cr_assert_str_eq(ev->players[0].name, "棋手1", "the others untouched");
-  xq_tevent_free(ev);
+  xq_tournament_free(ev);
   cr_assert_eq(xq_tstore_event_count(st), 4, "edits are not events of the log");
   char *log = dump(st);
   cr_assert(strstr(log, "player=2 name: 棋手2 -> 张珊"), "%s", log);
@@ -147,9 +147,9 @@ Test(edit, refused_for_a_bad_field_with_nothing_stored)
   strcpy(p.name, "新名字");
   p.sex = 'q';
   cr_assert_eq(xq_tstore_edit(st, 1, &p, XQ_PE_NAME | XQ_PE_SEX, NULL, &err), XQ_EINVAL);
-  xq_tevent *ev = xq_test_store_load(st);
+  xq_tournament *ev = xq_test_store_load(st);
   cr_assert_str_eq(ev->players[0].name, "棋手1");
-  xq_tevent_free(ev);
+  xq_tournament_free(ev);
   char *log = dump(st);
   cr_assert_null(strstr(log, "edit "), "%s", log);
   free(log);
@@ -163,11 +163,11 @@ Test(edit, after_round_1_renumbers_no_one_and_keeps_the_team)
   xq_test_db_fresh(path, sizeof path, "edit_r1");
   xq_tstore *st = store_with(path, 6);
   play_round(st, 0);
-  xq_tevent *ev = xq_test_store_load(st);
+  xq_tournament *ev = xq_test_store_load(st);
   int before[6];
   for (int i = 0; i < 6; i++) before[i] = ev->players[i].pno;
   cr_assert_eq(before[5], 1, "the highest rating is number 1");
-  xq_tevent_free(ev);
+  xq_tournament_free(ev);
   /* the lowest-rated player's rating corrected to the highest */
   xq_tplayer p;
   xq_error err = {0};
@@ -181,7 +181,7 @@ Test(edit, after_round_1_renumbers_no_one_and_keeps_the_team)
   cr_assert_eq(ev->players[0].rating, 2800);
   cr_assert_str_eq(ev->players[0].team, "队1");
   for (int i = 0; i < 6; i++) cr_assert_eq(ev->players[i].pno, before[i], "player %d keeps number %d", i + 1, before[i]);
-  xq_tevent_free(ev);
+  xq_tournament_free(ev);
   xq_tstore_close(st);
   xq_test_db_remove(path);
 }
@@ -195,12 +195,12 @@ Test(withdraw, a_withdrawn_player_is_not_paired_and_one_taken_back_is)
   cr_assert_eq(xq_tstore_reinstate(st, 1, 3, &err), XQ_EINVAL, "not withdrawn");
   cr_assert_eq(xq_tstore_withdraw(st, 1, 3, &err), XQ_OK, "%s", err.msg);
   play_round(st, 1);
-  xq_tevent *ev = xq_test_store_load(st);
+  xq_tournament *ev = xq_test_store_load(st);
   cr_assert_eq(ev->players[2].withdrawn, 1);
   cr_assert_not(paired(ev, 3, 1));
   for (int id = 1; id <= 6; id++)
     if (id != 3) cr_assert(paired(ev, id, 1), "player %d is paired", id);
-  xq_tevent_free(ev);
+  xq_tournament_free(ev);
   cr_assert_eq(xq_tstore_reinstate(st, 1, 3, &err), XQ_EINVAL, "round 1 is paired");
   cr_assert(strstr(err.msg, "already paired"), "%s", err.msg);
   cr_assert_eq(xq_tstore_reinstate(st, 2, 3, &err), XQ_OK, "%s", err.msg);
@@ -209,7 +209,7 @@ Test(withdraw, a_withdrawn_player_is_not_paired_and_one_taken_back_is)
   ev = xq_test_store_load(st);
   cr_assert_eq(ev->players[2].withdrawn, 0);
   cr_assert(paired(ev, 3, 2), "paired again in round 2");
-  xq_tevent_free(ev);
+  xq_tournament_free(ev);
   char *log = dump(st);
   cr_assert(strstr(log, "withdrawal round=1 player=3\n"), "%s", log);
   cr_assert(strstr(log, "withdrawal round=2 player=3 reinstated"), "%s", log);
@@ -222,18 +222,18 @@ Test(withdraw, a_withdrawn_player_is_not_paired_and_one_taken_back_is)
 static void number_by(xq_tstore *st, xq_tnumbering how)
 {
   xq_error err = {0};
-  xq_tevent *ev = xq_test_store_load(st);
+  xq_tournament *ev = xq_test_store_load(st);
   cr_assert_eq(xq_tstore_numbers(st, ev, &how, &err), XQ_OK, "%s", err.msg);
-  xq_tevent_free(ev);
+  xq_tournament_free(ev);
 }
 
 /* The numbers of players 1..n of a fresh load. */
 static void numbers_of(xq_tstore *st, int *no, int n)
 {
-  xq_tevent *ev = xq_test_store_load(st);
+  xq_tournament *ev = xq_test_store_load(st);
   cr_assert_eq(ev->n, n);
   for (int i = 0; i < n; i++) no[i] = ev->players[i].pno;
-  xq_tevent_free(ev);
+  xq_tournament_free(ev);
 }
 
 Test(numbers, by_rating_by_lot_and_by_hand_the_last_counts)
@@ -250,7 +250,7 @@ Test(numbers, by_rating_by_lot_and_by_hand_the_last_counts)
   /* by lot: the shuffle of its seed, the same as xq_assign_pnos makes */
   number_by(st, (xq_tnumbering){.method = XQ_NUM_LOT, .seed = 20240501});
   numbers_of(st, no, 6);
-  xq_tevent *same = xq_test_store_load(st);
+  xq_tournament *same = xq_test_store_load(st);
   for (int i = 0; i < 6; i++) same->players[i].pno = 0;
   same->cfg.first_round = XQ_FIRST_BY_LOT;
   same->cfg.lot_seed = 20240501;
@@ -261,14 +261,14 @@ Test(numbers, by_rating_by_lot_and_by_hand_the_last_counts)
     identity &= no[i] == 6 - i;
   }
   cr_assert_not(identity, "a lot, not the rating order");
-  xq_tevent_free(same);
+  xq_tournament_free(same);
   /* by hand */
   int manual[6] = {3, 1, 2, 6, 5, 4};
-  xq_tevent *ev = xq_test_store_load(st);
+  xq_tournament *ev = xq_test_store_load(st);
   xq_tnumbering how = {.method = XQ_NUM_MANUAL, .manual = manual};
   cr_assert_eq(xq_tstore_numbers(st, ev, &how, &err), XQ_OK, "%s", err.msg);
   for (int i = 0; i < 6; i++) cr_assert_eq(ev->players[i].pno, manual[i], "the caller's event has them");
-  xq_tevent_free(ev);
+  xq_tournament_free(ev);
   numbers_of(st, no, 6);
   for (int i = 0; i < 6; i++) cr_assert_eq(no[i], manual[i]);
   /* every drawing is in the log, the lot with its seed */
@@ -296,7 +296,7 @@ Test(numbers, manual_not_a_permutation_is_refused)
   xq_test_db_fresh(path, sizeof path, "numbers_bad");
   xq_tstore *st = store_with(path, 4);
   xq_error err = {0};
-  xq_tevent *ev = xq_test_store_load(st);
+  xq_tournament *ev = xq_test_store_load(st);
   long events = xq_tstore_event_count(st);
   int twice[4] = {1, 2, 2, 4}, out[4] = {1, 2, 3, 5}, missing[4] = {1, 2, 0, 4};
   xq_tnumbering how = {.method = XQ_NUM_MANUAL, .manual = twice};
@@ -315,7 +315,7 @@ Test(numbers, manual_not_a_permutation_is_refused)
   how = (xq_tnumbering){.method = 7};
   cr_assert_eq(xq_tstore_numbers(st, ev, &how, &err), XQ_EINVAL);
   for (int i = 0; i < 4; i++) cr_assert_eq(ev->players[i].pno, 0, "the event is unchanged");
-  xq_tevent_free(ev);
+  xq_tournament_free(ev);
   cr_assert_eq(xq_tstore_event_count(st), events, "nothing stored");
   /* an event loaded before a registration is stale */
   ev = xq_test_store_load(st);
@@ -326,7 +326,7 @@ Test(numbers, manual_not_a_permutation_is_refused)
   how = (xq_tnumbering){.method = XQ_NUM_RATING};
   cr_assert_eq(xq_tstore_numbers(st, ev, &how, &err), XQ_EINVAL);
   cr_assert(strstr(err.msg, "load it again"), "%s", err.msg);
-  xq_tevent_free(ev);
+  xq_tournament_free(ev);
   xq_tstore_close(st);
   xq_test_db_remove(path);
 }
@@ -346,10 +346,10 @@ Test(numbers, refused_after_round_1_and_a_late_entry_gets_the_next)
   strcpy(p.name, "迟到者");
   p.rating = 2900;
   cr_assert_eq(xq_tstore_register(st, &p, NULL, &err), XQ_OK);
-  xq_tevent *ev = xq_test_store_load(st);
+  xq_tournament *ev = xq_test_store_load(st);
   cr_assert_eq(ev->players[5].pno, 0, "not numbered yet");
   cr_assert_eq(xq_tplayer_no(ev, 6), 6, "known by its id meanwhile, which no drawn number takes");
-  xq_tevent_free(ev);
+  xq_tournament_free(ev);
   play_round(st, 0);
   int no[6];
   numbers_of(st, no, 6);
@@ -361,7 +361,7 @@ Test(numbers, refused_after_round_1_and_a_late_entry_gets_the_next)
   cr_assert_eq(xq_tstore_numbers(st, ev, &how, &err), XQ_EINVAL);
   cr_assert(strstr(err.msg, "round 1 is paired"), "%s", err.msg);
   for (int i = 0; i < 6; i++) cr_assert_eq(ev->players[i].pno, no[i]);
-  xq_tevent_free(ev);
+  xq_tournament_free(ev);
   xq_tstore_close(st);
   xq_test_db_remove(path);
 }
@@ -383,18 +383,18 @@ Test(migration, a_version_8_store_keeps_everything)
   cr_assert_eq(xq_tstore_open(path, XQ_TSTORE_OPEN, &st, &err), XQ_OK, "%s", err.msg);
   cr_assert_eq(xq_tstore_schema_version(st), XQ_STORE_SCHEMA_VERSION);
   cr_assert_eq(xq_tstore_event_count(st), 13);
-  xq_tevent *ev = xq_test_store_load(st);
+  xq_tournament *ev = xq_test_store_load(st);
   cr_assert_str_eq(ev->name, "八版测试杯");
   cr_assert_eq(ev->n, 6);
   cr_assert_str_eq(ev->players[2].name, "许银川");
   cr_assert_str_eq(ev->players[2].team, "广东");
   for (int id = 1; id <= 6; id++) cr_assert_eq(ev->players[id - 1].pno, id, "numbered by rating at round 1");
-  cr_assert_eq(xq_tevent_slot(ev, 1, 1)->res, XQ_TR_WIN);
-  cr_assert_eq(xq_tevent_slot(ev, 4, 1)->res, XQ_TR_DRAW);
-  cr_assert_eq(xq_tevent_slot(ev, 6, 1)->res, XQ_TR_WIN);
-  cr_assert_eq(xq_tevent_slot(ev, 3, 1)->fouls, 1);
+  cr_assert_eq(xq_tournament_slot(ev, 1, 1)->res, XQ_TR_WIN);
+  cr_assert_eq(xq_tournament_slot(ev, 4, 1)->res, XQ_TR_DRAW);
+  cr_assert_eq(xq_tournament_slot(ev, 6, 1)->res, XQ_TR_WIN);
+  cr_assert_eq(xq_tournament_slot(ev, 3, 1)->fouls, 1);
   cr_assert_eq(ev->players[5].withdrawn, 2);
-  xq_tevent_free(ev);
+  xq_tournament_free(ev);
   xq_ttoken *all;
   int nt;
   cr_assert_eq(xq_tstore_tokens(st, &all, &nt, &err), XQ_OK, "%s", err.msg);
@@ -410,14 +410,14 @@ Test(migration, a_version_8_store_keeps_everything)
   ev = xq_test_store_load(st);
   xq_tnumbering how = {.method = XQ_NUM_RATING};
   cr_assert_eq(xq_tstore_numbers(st, ev, &how, &err), XQ_EINVAL);
-  xq_tevent_free(ev);
+  xq_tournament_free(ev);
   xq_tstore_close(st);
   cr_assert_eq(xq_test_sql_int(path, "SELECT version FROM schema_version"), XQ_STORE_SCHEMA_VERSION);
   cr_assert_eq(xq_tstore_open(path, XQ_TSTORE_OPEN, &st, &err), XQ_OK, "%s", err.msg);
   ev = xq_test_store_load(st);
   cr_assert_str_eq(ev->players[2].name, "许银川（广东）");
   cr_assert_eq(ev->players[5].withdrawn, 0);
-  xq_tevent_free(ev);
+  xq_tournament_free(ev);
   xq_tstore_close(st);
   /* append-only, as the log */
   sqlite3 *db;

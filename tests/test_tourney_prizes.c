@@ -14,7 +14,7 @@
 #include "regulation_fixture.h"
 #include "tourney.h"
 
-static void team(xq_tevent *ev, const char *name, const int *ids, int k)
+static void team(xq_tournament *ev, const char *name, const int *ids, int k)
 {
   for (int i = 0; i < k; i++) snprintf(ev->players[ids[i] - 1].team, XQ_TOURNEY_FIELD_MAX, "%s", name);
 }
@@ -26,7 +26,7 @@ static void team(xq_tevent *ev, const char *name, const int *ids, int k)
 Test(teams, by_sum_of_places_ties_by_best_place)
 {
   int places[10];
-  xq_tevent *ev = xq_test_event(10, places);
+  xq_tournament *ev = xq_test_event(10, places);
   /* A {1,7,10} = 18, B {2,3,9} = 14, C {4,6,8} = 18, D {5}: too few */
   team(ev, "A", (int[]){1, 7, 10}, 3);
   team(ev, "B", (int[]){2, 3, 9}, 3);
@@ -55,13 +55,13 @@ Test(teams, by_sum_of_places_ties_by_best_place)
   cr_assert(!strcmp(rows[2].team, "C") && rows[2].value == 10);
   cr_assert_eq(xq_team_standings(ev, places, XQ_TEAM_RANK_SUM, 3, rows, 3, &n), XQ_ELIMIT);
   cr_assert_eq(xq_team_standings(ev, places, 7, 3, rows, 8, &n), XQ_EINVAL);
-  xq_tevent_free(ev);
+  xq_tournament_free(ev);
 }
 
 Test(teams, by_sum_of_points_ties_by_best_place)
 {
   int places[10];
-  xq_tevent *ev = xq_test_event(10, places);
+  xq_tournament *ev = xq_test_event(10, places);
   team(ev, "A", (int[]){1, 7, 10}, 3);
   team(ev, "B", (int[]){2, 3, 9}, 3);
   team(ev, "C", (int[]){4, 6, 8}, 3);
@@ -75,7 +75,7 @@ Test(teams, by_sum_of_points_ties_by_best_place)
     {XQ_TR_DRAW, XQ_TR_LOSS}, {XQ_TR_LOSS, XQ_TR_LOSS}, {XQ_TR_LOSS, XQ_TR_LOSS},
     {XQ_TR_DRAW, XQ_TR_LOSS}};
   for (int id = 1; id <= 10; id++)
-    for (int r = 1; r <= 2; r++) xq_tevent_slot(ev, id, r)->res = (uint8_t)res[id - 1][r - 1];
+    for (int r = 1; r <= 2; r++) xq_tournament_slot(ev, id, r)->res = (uint8_t)res[id - 1][r - 1];
   ev->nrounds = 2;
   xq_team_row rows[8];
   int n;
@@ -88,7 +88,7 @@ Test(teams, by_sum_of_points_ties_by_best_place)
   cr_assert(!strcmp(rows[3].team, "D") && rows[3].rank == 0);
   /* the counted players are the best placed: A's are 1, 7, 10 */
   cr_assert(rows[0].nmembers == 3 && rows[0].members[0] == 1 && rows[0].members[2] == 10);
-  xq_tevent_free(ev);
+  xq_tournament_free(ev);
 }
 
 /* ------------------------------------------------------------------ */
@@ -115,7 +115,7 @@ static const char burqin_like[] =
 Test(prizes, cap_one_prize_each_local_twice_lucky)
 {
   int places[30];
-  xq_tevent *ev = xq_test_event(30, places);
+  xq_tournament *ev = xq_test_event(30, places);
   xq_prize_table t;
   parse_ok(burqin_like, &t);
   cr_assert_eq(t.ncats, 3);
@@ -162,13 +162,13 @@ Test(prizes, cap_one_prize_each_local_twice_lucky)
     cr_assert_eq(aw[i].place, aw[i].id, "final place of P%d", aw[i].id);
   }
   cr_assert_eq(xq_prizes_award(ev, places, &t, aw, 10, &n), XQ_ELIMIT);
-  xq_tevent_free(ev);
+  xq_tournament_free(ev);
 }
 
 Test(prizes, without_cap_and_lucky_for_active_players_only)
 {
   int places[40];
-  xq_tevent *ev = xq_test_event(40, places);
+  xq_tournament *ev = xq_test_event(40, places);
   xq_prize_table t;
   /* Shaanxi: lucky at 29, 39, ... 119, not for players who withdrew */
   parse_ok("category open all\n1-3 100\nlucky 29 10 100 last 119 active\n", &t);
@@ -187,7 +187,7 @@ Test(prizes, without_cap_and_lucky_for_active_players_only)
   parse_ok("cap 40\ncategory local local repeat\n1 50\n2 40\n3 30\n", &t);
   cr_assert_eq(xq_prizes_award(ev, places, &t, aw, 16, &n), XQ_OK);
   cr_assert(n == 1 && aw[0].id == 5 && aw[0].amount == 50);
-  xq_tevent_free(ev);
+  xq_tournament_free(ev);
 }
 
 Test(prizes, bad_tables_are_refused_with_the_line)

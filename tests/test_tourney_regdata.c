@@ -84,14 +84,14 @@ Test(prizes, xinjiang_forty_places_above_one_hundred)
   cr_assert_eq(t.lucky_amount, 0);
 
   int places[150], na;
-  xq_tevent *ev = xq_test_event(150, places);
+  xq_tournament *ev = xq_test_event(150, places);
   for (int i = 0; i < 150; i++) snprintf(ev->players[i].birth, sizeof ev->players[i].birth, "1975/03/03");
   xq_award *aw = xq_test_award(ev, places, &t, &na);
   cr_assert_eq(na, 40);
   cr_assert_eq(aw[39].place, 40);
   cr_assert_eq(aw[39].amount, 200);
   free(aw);
-  xq_tevent_free(ev);
+  xq_tournament_free(ev);
 }
 
 Test(prizes, xinjiang_forty_percent_of_a_small_field)
@@ -102,20 +102,20 @@ Test(prizes, xinjiang_forty_percent_of_a_small_field)
   xq_test_prize_table("xinjiang2018", 60, &t);
   cr_assert_eq(t.cats[0].nplaces, 40);
   int places[60], na;
-  xq_tevent *ev = xq_test_event(60, places);
+  xq_tournament *ev = xq_test_event(60, places);
   for (int i = 0; i < 60; i++) snprintf(ev->players[i].birth, sizeof ev->players[i].birth, "1975/03/03");
   xq_award *aw = xq_test_award(ev, places, &t, &na);
   cr_assert_eq(na, 24, "⌊40%% × 60⌋ = 24 prizes");
   cr_assert_eq(aw[23].amount, 350);
   free(aw);
-  xq_tevent_free(ev);
+  xq_tournament_free(ev);
   int p30[30];
   ev = xq_test_event(30, p30);
   for (int i = 0; i < 30; i++) snprintf(ev->players[i].birth, sizeof ev->players[i].birth, "1975/03/03");
   aw = xq_test_award(ev, p30, &t, &na);
   cr_assert_eq(na, 12, "⌊40%% × 30⌋ = 12 prizes");
   free(aw);
-  xq_tevent_free(ev);
+  xq_tournament_free(ev);
 }
 
 Test(prizes, burqin_lucky_places_and_local_prizes_won_twice)
@@ -148,7 +148,7 @@ Test(prizes, burqin_lucky_places_and_local_prizes_won_twice)
   cr_assert_eq(t.lucky_amount, 100);
 
   int places[45], na;
-  xq_tevent *ev = xq_test_event(45, places);
+  xq_tournament *ev = xq_test_event(45, places);
   /* local players at places 1, 3, 18, 20 */
   int locals[] = {1, 3, 18, 20};
   for (int i = 0; i < 4; i++) ev->players[locals[i] - 1].local = 1;
@@ -168,7 +168,7 @@ Test(prizes, burqin_lucky_places_and_local_prizes_won_twice)
   for (int i = 0; i < na; i++) lucky += aw[i].cat == -1;
   cr_assert_eq(lucky, 3);
   free(aw);
-  xq_tevent_free(ev);
+  xq_tournament_free(ev);
 }
 
 Test(prizes, shaanxi_regions_and_lucky_prizes_for_active_players)
@@ -199,7 +199,7 @@ Test(prizes, shaanxi_regions_and_lucky_prizes_for_active_players)
   cr_assert_eq(t.nteam, 0);
 
   int places[100], na;
-  xq_tevent *ev = xq_test_event(100, places);
+  xq_tournament *ev = xq_test_event(100, places);
   /* 2nd: a Jia county player (a Yulin player too); 5th: Yulin city */
   snprintf(ev->players[1].region, XQ_TOURNEY_FIELD_MAX, "榆林/佳县");
   snprintf(ev->players[4].region, XQ_TOURNEY_FIELD_MAX, "榆林");
@@ -222,7 +222,7 @@ Test(prizes, shaanxi_regions_and_lucky_prizes_for_active_players)
   for (int i = 0; i < na; i++) lucky += aw[i].cat == -1;
   cr_assert_eq(lucky, 7, "29..99 less the withdrawn 39th");
   free(aw);
-  xq_tevent_free(ev);
+  xq_tournament_free(ev);
 }
 
 Test(prizes, wujiaqu_states_only_a_total)
@@ -251,7 +251,7 @@ Test(prizes, tangshan_seniors_list_is_their_own_event)
   cr_assert_eq(t.nteam, 0, "九.5: cups and diplomas, no money");
 
   int places[20], na;
-  xq_tevent *ev = xq_test_event(20, places);
+  xq_tournament *ev = xq_test_event(20, places);
   for (int i = 0; i < 20; i++) snprintf(ev->players[i].birth, 11, "%s", i % 2 ? "1950/05/05" : "1980/05/05");
   /* the open event: the seniors' list is not awarded in it */
   xq_award *aw = xq_test_award(ev, places, &t, &na);
@@ -268,7 +268,7 @@ Test(prizes, tangshan_seniors_list_is_their_own_event)
   cr_assert_eq(aw[5].id, 12);
   free(aw);
   cr_assert_eq(xq_prize_table_only(&t, "nobody"), XQ_EINVAL);
-  xq_tevent_free(ev);
+  xq_tournament_free(ev);
 }
 
 Test(prizes, bad_arguments)
@@ -388,7 +388,7 @@ Test(teams, burqin_team_prizes_for_ranked_teams)
   xq_prize_table t;
   xq_test_prize_table("burqin2018", 12, &t);
   int places[12], nt, mode, counted;
-  xq_tevent *ev = xq_test_event(12, places);
+  xq_tournament *ev = xq_test_event(12, places);
   const char *teams[12] = {"A", "B", "C", "A", "B", "C", "A", "B", "C", "D", "D", NULL};
   for (int i = 0; i < 12; i++)
     if (teams[i]) snprintf(ev->players[i].team, XQ_TOURNEY_FIELD_MAX, "%s", teams[i]);
@@ -401,7 +401,7 @@ Test(teams, burqin_team_prizes_for_ranked_teams)
   cr_assert_eq(rows[2].amount, 1200);
   cr_assert_eq(rows[3].rank, 0, "D has two players: 不足三名棋手，不计团体名次");
   cr_assert_eq(rows[3].amount, 0);
-  xq_tevent_free(ev);
+  xq_tournament_free(ev);
 }
 
 /* ------------------------------------------------------------------ */
@@ -549,9 +549,9 @@ static int cat_index(const xq_prize_table *t, const char *name)
 }
 
 /* n players born `birth`, places[i] = i + 1. */
-static xq_tevent *event_born(int n, const char *birth, int *places)
+static xq_tournament *event_born(int n, const char *birth, int *places)
 {
-  xq_tevent *ev = xq_test_event(n, places);
+  xq_tournament *ev = xq_test_event(n, places);
   for (int i = 0; i < n; i++) snprintf(ev->players[i].birth, sizeof ev->players[i].birth, "%s", birth);
   return ev;
 }
@@ -595,7 +595,7 @@ Test(xinjiang, juniors_on_the_open_tables_play_for_their_own_prizes)
   /* a 12-year-old first and eighth: the open 6000 and 900 go to the best
    * placed of the open and senior players; the boy has his group's place */
   int places[60], na;
-  xq_tevent *ev = event_born(60, "1980/01/01", places);
+  xq_tournament *ev = event_born(60, "1980/01/01", places);
   snprintf(ev->players[0].birth, sizeof ev->players[0].birth, "2006/05/01");
   snprintf(ev->players[7].birth, sizeof ev->players[7].birth, "2007/02/01");
   for (int i = 20; i <= 40; i += 10) snprintf(ev->players[i].birth, sizeof ev->players[i].birth, "2006/09/09");
@@ -613,7 +613,7 @@ Test(xinjiang, juniors_on_the_open_tables_play_for_their_own_prizes)
   cr_assert_eq(count_in(aw, na, u12), 2);
   cr_assert_eq(count_in(aw, na, open), 22, "⌊40%% × 55⌋");
   free(aw);
-  xq_tevent_free(ev);
+  xq_tournament_free(ev);
 }
 
 Test(xinjiang, the_forty_percent_cap_is_on_each_groups_entrants)
@@ -623,7 +623,7 @@ Test(xinjiang, the_forty_percent_cap_is_on_each_groups_entrants)
   xq_prize_table t;
   xq_test_prize_table("xinjiang2018", 60, &t);
   int places[60], na;
-  xq_tevent *ev = event_born(60, "1985/06/01", places);
+  xq_tournament *ev = event_born(60, "1985/06/01", places);
   for (int i = 0; i < 21; i++) snprintf(ev->players[2 * i + 1].birth, sizeof ev->players[0].birth, "2009/04/01");
   xq_award *aw = xq_test_award(ev, places, &t, &na);
   int open = cat_index(&t, "公开组 open"), u10 = cat_index(&t, "10岁组 under 10");
@@ -632,13 +632,13 @@ Test(xinjiang, the_forty_percent_cap_is_on_each_groups_entrants)
   cr_assert_eq(na, 23);
   /* the whole table above one hundred open and senior entrants: 40 */
   free(aw);
-  xq_tevent_free(ev);
+  xq_tournament_free(ev);
   int big[150];
   ev = event_born(150, "1970/01/01", big);
   aw = xq_test_award(ev, big, &t, &na);
   cr_assert_eq(count_in(aw, na, open), 40);
   free(aw);
-  xq_tevent_free(ev);
+  xq_tournament_free(ev);
 }
 
 /* ------------------------------------------------------------------ */
@@ -685,7 +685,7 @@ Test(shaanxi, yulin_prizes_go_to_the_counties_players)
   xq_test_prize_table("shaanxi2019", 100, &t);
   int cy = cat_index(&t, "榆林籍 Yulin"), cj = cat_index(&t, "佳县籍 Jia county");
   int places[30], na;
-  xq_tevent *ev = event_born(30, "1980/01/01", places);
+  xq_tournament *ev = event_born(30, "1980/01/01", places);
   static const char *const region[] = {"神木", "佳县", "府谷", "西安", "米脂", "绥德", "延安", "榆林",
                                        "榆阳区", "子洲", "佳县"};
   for (int i = 0; i < 11; i++) snprintf(ev->players[i].region, XQ_TOURNEY_FIELD_MAX, "%s", region[i]);
@@ -706,14 +706,14 @@ Test(shaanxi, yulin_prizes_go_to_the_counties_players)
   cr_assert_eq(award_of(aw, na, 11, cj)->amount, 800);
   cr_assert_eq(count_in(aw, na, cj), 2);
   free(aw);
-  xq_tevent_free(ev);
+  xq_tournament_free(ev);
 }
 
 /* ------------------------------------------------------------------ */
 /* Teams                                                               */
 /* ------------------------------------------------------------------ */
 
-static void team_in(xq_tevent *ev, const char *name, const char *region, const int *ids, int k)
+static void team_in(xq_tournament *ev, const char *name, const char *region, const int *ids, int k)
 {
   for (int i = 0; i < k; i++) {
     snprintf(ev->players[ids[i] - 1].team, XQ_TOURNEY_FIELD_MAX, "%s", name);
@@ -731,12 +731,12 @@ Test(teams, burqin_ranks_and_pays_only_altay_teams)
   cr_assert_not_null(rule.clause);
   cr_assert_not_null(strstr(rule.clause, "四(二)"));
   int places[12];
-  xq_tevent *ev = event_born(12, "1980/01/01", places);
+  xq_tournament *ev = event_born(12, "1980/01/01", places);
   team_in(ev, "乌鲁木齐一队", "乌鲁木齐", (int[]){1, 2, 3}, 3);
   team_in(ev, "布尔津一队", "布尔津", (int[]){4, 5, 6}, 3);
   team_in(ev, "北屯一队", "北屯", (int[]){7, 8, 9}, 3);
   team_in(ev, "奎屯一队", "奎屯", (int[]){10, 11, 12}, 3);
-  for (int id = 1; id <= 12; id++) xq_tevent_slot(ev, id, 1)->res = id <= 6 ? XQ_TR_WIN : XQ_TR_LOSS;
+  for (int id = 1; id <= 12; id++) xq_tournament_slot(ev, id, 1)->res = id <= 6 ? XQ_TR_WIN : XQ_TR_LOSS;
   ev->nrounds = 1;
   xq_team_row rows[8];
   int n;
@@ -753,7 +753,7 @@ Test(teams, burqin_ranks_and_pays_only_altay_teams)
   /* the rule without an area: everyone (xq_team_standings) */
   cr_assert_eq(xq_team_standings(ev, places, rule.mode, 3, rows, 8, &n), XQ_OK);
   cr_assert_eq(n, 4);
-  xq_tevent_free(ev);
+  xq_tournament_free(ev);
 }
 
 Test(teams, tangshan_ranks_teams_on_the_swiss_results)
@@ -771,8 +771,8 @@ Test(teams, tangshan_ranks_teams_on_the_swiss_results)
   /* eight players, one round: the odd ids win; the "final" places are
    * the reverse of the ids */
   int places[8];
-  xq_tevent *ev = event_born(8, "1980/01/01", places);
-  for (int id = 1; id <= 8; id++) xq_tevent_slot(ev, id, 1)->res = id % 2 ? XQ_TR_WIN : XQ_TR_LOSS;
+  xq_tournament *ev = event_born(8, "1980/01/01", places);
+  for (int id = 1; id <= 8; id++) xq_tournament_slot(ev, id, 1)->res = id % 2 ? XQ_TR_WIN : XQ_TR_LOSS;
   ev->nrounds = 1;
   int final[8], swiss[8];
   for (int i = 0; i < 8; i++) final[i] = 8 - i;
@@ -790,7 +790,7 @@ Test(teams, tangshan_ranks_teams_on_the_swiss_results)
   cr_assert_eq(xq_team_standings_rule(ev, final, &rule, rows, 4, &n), XQ_OK);
   cr_assert_str_eq(rows[0].team, "B", "on the final places B would lead");
   cr_assert_eq(xq_team_order(ev, NULL, 7, swiss), XQ_EINVAL);
-  xq_tevent_free(ev);
+  xq_tournament_free(ev);
 }
 
 /* ------------------------------------------------------------------ */
@@ -833,14 +833,14 @@ Test(options, xinjiang_shared_knockout_places_split_the_prizes)
   xq_prize_table t;
   cr_assert_eq(xq_regulation_prizes(&r, 40, &t, NULL), XQ_OK);
   int places[40], na;
-  xq_tevent *ev = event_born(40, "1980/01/01", places);
+  xq_tournament *ev = event_born(40, "1980/01/01", places);
   xq_award *aw = xq_test_award(ev, places, &t, &na);
   /* 3rd-4th: (2500 + 2000) / 2; 5th-8th: (1100 + 1000 + 1000 + 900) / 4 */
   static const int want[9] = {0, 6000, 3500, 2250, 2250, 1000, 1000, 1000, 1000};
   for (int p = 1; p <= 8; p++) cr_assert_eq(award_of(aw, na, p, 0)->amount, want[p], "place %d", p);
   cr_assert_eq(award_of(aw, na, 9, 0)->amount, 800);
   free(aw);
-  xq_tevent_free(ev);
+  xq_tournament_free(ev);
 }
 
 Test(options, xinjiang_u14_band_and_tangshan_seniors_list)
@@ -884,7 +884,7 @@ Test(honours, xinjiang_sections_and_shaanxi_players)
   cr_assert_str_eq(t.cats[girls].title, "儿童女子组棋王");
   cr_assert_eq(t.cats[girls].nplaces, 6, "各组前六名 qualify");
   int places[12], na;
-  xq_tevent *ev = event_born(12, "2009/01/01", places);
+  xq_tournament *ev = event_born(12, "2009/01/01", places);
   for (int i = 0; i < 12; i += 3) ev->players[i].sex = 'w';
   for (int i = 0; i < 12; i++) if (!ev->players[i].sex) ev->players[i].sex = 'm';
   xq_award *aw = xq_test_award(ev, places, &t, &na);
@@ -895,7 +895,7 @@ Test(honours, xinjiang_sections_and_shaanxi_players)
   cr_assert_eq(award_of(aw, na, 2, boys)->cat_place, 1, "boys apart");
   cr_assert_eq(count_in(aw, na, boys), 6);
   free(aw);
-  xq_tevent_free(ev);
+  xq_tournament_free(ev);
   cr_assert_eq(xq_regulation_honours(xq_test_reg("shaanxi2019"), &t, NULL), XQ_OK);
   cr_assert_eq(t.ncats, 1);
   xq_tplayer p;

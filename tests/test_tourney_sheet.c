@@ -49,7 +49,7 @@ static void build_event(const char *path)
 }
 
 /* Output of a sheet writer as a NUL-terminated string (caller frees). */
-static char *capture_standings(const xq_tevent *ev, int fmt, int lang)
+static char *capture_standings(const xq_tournament *ev, int fmt, int lang)
 {
   char *buf = NULL;
   size_t len = 0;
@@ -60,7 +60,7 @@ static char *capture_standings(const xq_tevent *ev, int fmt, int lang)
   return buf;
 }
 
-static char *capture_pairings(const xq_tevent *ev, const xq_tpairing *pr, int fmt, int lang)
+static char *capture_pairings(const xq_tournament *ev, const xq_tpairing *pr, int fmt, int lang)
 {
   char *buf = NULL;
   size_t len = 0;
@@ -107,7 +107,7 @@ static int csv_record(const char **p, char fields[][FIELD_LEN])
 }
 
 /* The sheet's heading line for `upto` (0: the default). */
-static char *standings_heading(const xq_tevent *ev, int upto, int lang)
+static char *standings_heading(const xq_tournament *ev, int upto, int lang)
 {
   char *buf = NULL;
   size_t len = 0;
@@ -122,7 +122,7 @@ Test(sheet, after_round_r_only_when_its_games_are_all_in)
   char path[512];
   xq_test_db_path(path, sizeof path, "sheet_heading");
   build_event(path);
-  xq_tevent *ev = xq_test_store_event(path, 0, NULL);
+  xq_tournament *ev = xq_test_store_event(path, 0, NULL);
   char *t = standings_heading(ev, 0, XQ_LANG_ZH);
   cr_assert(strstr(t, "第1轮后") && !strstr(t, "第2轮后"), "%s", t);
   free(t);
@@ -132,7 +132,7 @@ Test(sheet, after_round_r_only_when_its_games_are_all_in)
   t = standings_heading(ev, 2, XQ_LANG_EN);
   cr_assert(strstr(t, "round 2 in progress"), "%s", t);
   free(t);
-  xq_tevent_free(ev);
+  xq_tournament_free(ev);
 }
 
 Test(sheet, csv_standings_rows_and_quoting)
@@ -140,9 +140,9 @@ Test(sheet, csv_standings_rows_and_quoting)
   char path[512];
   xq_test_db_path(path, sizeof path, "sheet_csv");
   build_event(path);
-  xq_tevent *ev = xq_test_store_event(path, 0, NULL);
+  xq_tournament *ev = xq_test_store_event(path, 0, NULL);
   /* round 2 has a game without its result: the sheet is after round 1 */
-  cr_assert_eq(xq_tevent_rounds_complete(ev), 1);
+  cr_assert_eq(xq_tournament_rounds_complete(ev), 1);
   xq_tstanding s[5];
   cr_assert_eq(xq_standings(ev, 1, s), XQ_OK);
   char *csv = capture_standings(ev, XQ_SHEET_CSV, XQ_LANG_EN);
@@ -173,7 +173,7 @@ Test(sheet, csv_standings_rows_and_quoting)
   }
   cr_assert_eq(*p, 0, "nothing after the last row");
   free(csv);
-  xq_tevent_free(ev);
+  xq_tournament_free(ev);
   xq_test_db_remove(path);
 }
 
@@ -182,7 +182,7 @@ Test(sheet, csv_pairings_from_the_store)
   char path[512];
   xq_test_db_path(path, sizeof path, "sheet_pair");
   build_event(path);
-  xq_tevent *ev = xq_test_store_event(path, 0, NULL);
+  xq_tournament *ev = xq_test_store_event(path, 0, NULL);
   xq_tstore *st;
   xq_error err = {0};
   xq_tpairing pr = {0};
@@ -224,7 +224,7 @@ Test(sheet, csv_pairings_from_the_store)
   for (int b = 0; b < pr.nboards; b++) {
     cr_assert_eq(csv_record(&p, f), 8);
     char pts[16];
-    snprintf(pts, sizeof pts, "%g", xq_tevent_points(ev, pr.boards[b].red, 1) / 2.0);
+    snprintf(pts, sizeof pts, "%g", xq_tournament_points(ev, pr.boards[b].red, 1) / 2.0);
     cr_assert_str_eq(f[3], pts);
     if (!pr.boards[b].black) cr_assert_str_eq(f[4], "轮空");
     else if (!f[4][0]) pending++;
@@ -234,7 +234,7 @@ Test(sheet, csv_pairings_from_the_store)
   cr_assert_eq(recorded, 1);
   xq_tpairing_clear(&pr);
   free(csv);
-  xq_tevent_free(ev);
+  xq_tournament_free(ev);
   xq_test_db_remove(path);
 }
 
@@ -243,7 +243,7 @@ Test(sheet, html_escapes_and_speaks_both_languages)
   char path[512];
   xq_test_db_path(path, sizeof path, "sheet_html");
   build_event(path);
-  xq_tevent *ev = xq_test_store_event(path, 0, NULL);
+  xq_tournament *ev = xq_test_store_event(path, 0, NULL);
   for (int lang = XQ_LANG_EN; lang <= XQ_LANG_ZH; lang++) {
     char *h = capture_standings(ev, XQ_SHEET_HTML, lang);
     cr_assert_eq(strncmp(h, "<!DOCTYPE html>\n", 16), 0);
@@ -274,7 +274,7 @@ Test(sheet, html_escapes_and_speaks_both_languages)
     cr_assert_eq(rows, ev->n);
     free(h);
   }
-  xq_tevent_free(ev);
+  xq_tournament_free(ev);
   xq_test_db_remove(path);
 }
 
@@ -283,7 +283,7 @@ Test(sheet, bad_arguments_are_refused)
   char path[512];
   xq_test_db_path(path, sizeof path, "sheet_bad");
   build_event(path);
-  xq_tevent *ev = xq_test_store_event(path, 0, NULL);
+  xq_tournament *ev = xq_test_store_event(path, 0, NULL);
   FILE *f = tmpfile();
   cr_assert_not_null(f);
   cr_assert_eq(xq_sheet_standings(ev, 0, XQ_SHEET_TRF, XQ_LANG_EN, f), XQ_EINVAL);
@@ -299,7 +299,7 @@ Test(sheet, bad_arguments_are_refused)
   cr_assert_eq(xq_sheet_format_parse("pdf"), -1);
   cr_assert_eq(xq_sheet_lang_parse("zh"), XQ_LANG_ZH);
   cr_assert_eq(xq_sheet_lang_parse("fr"), -1);
-  xq_tevent_free(ev);
+  xq_tournament_free(ev);
   xq_test_db_remove(path);
 }
 
@@ -333,7 +333,7 @@ Test(sheet, cli_export_formats_and_usage_errors)
   snprintf(errf, sizeof errf, "%s.err", path);
   snprintf(file, sizeof file, "%s.csv", path);
   build_event(path);
-  xq_tevent *ev = xq_test_store_event(path, 0, NULL);
+  xq_tournament *ev = xq_test_store_event(path, 0, NULL);
   /* --out FILE holds what the library writes */
   char args[800];
   snprintf(args, sizeof args, "--format csv --out '%s'", file);
@@ -363,7 +363,7 @@ Test(sheet, cli_export_formats_and_usage_errors)
   /* the TRF default is unchanged */
   cr_assert_eq(run_export(path, "", out, errf), 0);
   cr_assert_eq(strncmp(slurp(out), "012 ", 4), 0, "%s", slurp(out));
-  xq_tevent_free(ev);
+  xq_tournament_free(ev);
   unlink(out);
   unlink(errf);
   unlink(file);

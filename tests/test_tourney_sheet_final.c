@@ -53,10 +53,10 @@ static int column_of(const char *text, const char *needle)
   return xq__sheet_text_width(buf);
 }
 
-static xq_tevent *named_event(int *places)
+static xq_tournament *named_event(int *places)
 {
   static const char *const names[] = {"张三丰", "Li Wei", "欧阳娜娜娜", "A&B <x>, \"q\""};
-  xq_tevent *ev = xq_test_event(4, places);
+  xq_tournament *ev = xq_test_event(4, places);
   snprintf(ev->name, sizeof ev->name, "测试赛");
   for (int i = 0; i < 4; i++) {
     snprintf(ev->players[i].name, XQ_TOURNEY_NAME_MAX, "%s", names[i]);
@@ -68,7 +68,7 @@ static xq_tevent *named_event(int *places)
 Test(sheets, text_columns_line_up_with_cjk_names)
 {
   int places[4];
-  xq_tevent *ev = named_event(places);
+  xq_tournament *ev = named_event(places);
   mem m;
   mem_open(&m);
   cr_assert_eq(xq_sheet_places(ev, NULL, places, NULL, 4, XQ_SHEET_TEXT, XQ_LANG_ZH, m.f), XQ_OK);
@@ -86,13 +86,13 @@ Test(sheets, text_columns_line_up_with_cjk_names)
   cr_assert(strstr(out, "欧阳娜娜娜    R3"), "%s", out);
   cr_assert_null(strstr(out, " \n"), "no trailing blanks");
   free(out);
-  xq_tevent_free(ev);
+  xq_tournament_free(ev);
 }
 
 Test(sheets, html_escapes_and_csv_quotes)
 {
   int places[4];
-  xq_tevent *ev = named_event(places);
+  xq_tournament *ev = named_event(places);
   mem m;
   mem_open(&m);
   cr_assert_eq(xq_sheet_places(ev, "<Group>", places, NULL, 4, XQ_SHEET_HTML, XQ_LANG_EN, m.f), XQ_OK);
@@ -109,18 +109,18 @@ Test(sheets, html_escapes_and_csv_quotes)
   cr_assert(strstr(out, "Place,Name,Region / club,Points,W-D-L\r\n"), "%s", out);
   cr_assert(strstr(out, "4,\"A&B <x>, \"\"q\"\"\",R4,0,0-0-0\r\n"), "%s", out);
   free(out);
-  xq_tevent_free(ev);
+  xq_tournament_free(ev);
 }
 
 Test(sheets, group_places_show_the_overall_place)
 {
   int places[4];
-  xq_tevent *ev = named_event(places);
+  xq_tournament *ev = named_event(places);
   int ids[2] = {2, 4}, overall[2] = {2, 4};
-  xq_tevent_slot(ev, 2, 1)->res = XQ_TR_WIN;
-  xq_tevent_slot(ev, 2, 1)->opp = 4;
-  xq_tevent_slot(ev, 4, 1)->res = XQ_TR_LOSS;
-  xq_tevent_slot(ev, 4, 1)->opp = 2;
+  xq_tournament_slot(ev, 2, 1)->res = XQ_TR_WIN;
+  xq_tournament_slot(ev, 2, 1)->opp = 4;
+  xq_tournament_slot(ev, 4, 1)->res = XQ_TR_LOSS;
+  xq_tournament_slot(ev, 4, 1)->opp = 2;
   ev->nrounds = 1;
   mem m;
   mem_open(&m);
@@ -133,7 +133,7 @@ Test(sheets, group_places_show_the_overall_place)
   int bad[1] = {5};
   cr_assert_eq(xq_sheet_places(ev, NULL, bad, NULL, 1, XQ_SHEET_TEXT, XQ_LANG_EN, stdout), XQ_EINVAL);
   cr_assert_eq(xq_sheet_places(ev, NULL, ids, NULL, 2, 7, XQ_LANG_EN, stdout), XQ_EINVAL);
-  xq_tevent_free(ev);
+  xq_tournament_free(ev);
 }
 
 Test(sheets, prize_list_with_totals)
@@ -141,7 +141,7 @@ Test(sheets, prize_list_with_totals)
   xq_prize_table t;
   xq_test_prize_table("burqin2018", 30, &t);
   int places[30], na;
-  xq_tevent *ev = xq_test_event(30, places);
+  xq_tournament *ev = xq_test_event(30, places);
   ev->players[0].local = 1;
   xq_award *aw = xq_test_award(ev, places, &t, &na);
   mem m;
@@ -167,7 +167,7 @@ Test(sheets, prize_list_with_totals)
   free(out);
   xq_award bad = {31, 1, 0, 1, 100};
   cr_assert_eq(xq_sheet_prizes(ev, &t, &bad, 1, XQ_SHEET_CSV, XQ_LANG_EN, stdout), XQ_EINVAL);
-  xq_tevent_free(ev);
+  xq_tournament_free(ev);
 }
 
 Test(sheets, team_standings_with_prizes)
@@ -175,7 +175,7 @@ Test(sheets, team_standings_with_prizes)
   xq_prize_table t;
   xq_test_prize_table("xinjiang2018", 12, &t);
   int places[8], nt;
-  xq_tevent *ev = xq_test_event(8, places);
+  xq_tournament *ev = xq_test_event(8, places);
   const char *teams[8] = {"乌鲁木齐", "昌吉", "乌鲁木齐", "昌吉", "乌鲁木齐", "昌吉", "克拉玛依", NULL};
   for (int i = 0; i < 8; i++)
     if (teams[i]) snprintf(ev->players[i].team, XQ_TOURNEY_FIELD_MAX, "%s", teams[i]);
@@ -197,18 +197,18 @@ Test(sheets, team_standings_with_prizes)
   while (line[-1] != '\n') line--;
   cr_assert(line[strspn(line, " ")] == '-', "an unranked team shows -:\n%s", out);
   free(out);
-  xq_tevent_free(ev);
+  xq_tournament_free(ev);
 }
 
 Test(sheets, standings_and_pairings_as_text)
 {
   cr_assert_eq(xq_sheet_format_parse("text"), XQ_SHEET_TEXT);
   int places[4];
-  xq_tevent *ev = named_event(places);
+  xq_tournament *ev = named_event(places);
   cr_assert_eq(xq_assign_pnos(ev), XQ_OK);
   xq_tpairing pr;
   cr_assert_eq(xq_pair_round1(ev, &pr), XQ_OK);
-  cr_assert_eq(xq_tevent_apply_pairing(ev, &pr), XQ_OK);
+  cr_assert_eq(xq_tournament_apply_pairing(ev, &pr), XQ_OK);
   mem m;
   mem_open(&m);
   cr_assert_eq(xq_sheet_pairings(ev, &pr, XQ_SHEET_TEXT, XQ_LANG_EN, m.f), XQ_OK);
@@ -223,13 +223,13 @@ Test(sheets, standings_and_pairings_as_text)
   cr_assert_eq(column_of(out, "张三丰"), column_of(out, "Li Wei"), "%s", out);
   free(out);
   xq_tpairing_clear(&pr);
-  xq_tevent_free(ev);
+  xq_tournament_free(ev);
 }
 
 Test(sheets, group_sheet_with_sections_and_merging)
 {
   int places[8];
-  xq_tevent *ev = xq_test_event(8, places);
+  xq_tournament *ev = xq_test_event(8, places);
   /* seniors: P1 m, P2 w, P3 w, P4 m; juniors: P5 w, P6 m; open: P7, P8 */
   static const char *const birth[8] = {"1950/01/01", "1951/01/01", "1952/01/01", "1953/01/01",
                                        "2004/01/01", "2005/01/01", "1990/01/01", "1991/01/01"};
@@ -265,5 +265,5 @@ Test(sheets, group_sheet_with_sections_and_merging)
   cr_assert(end && !strstr(end + 1, "</html>"), "one page:\n%s", out);
   cr_assert_null(strstr(strstr(out, "<body>") + 1, "<body>"));
   free(out);
-  xq_tevent_free(ev);
+  xq_tournament_free(ev);
 }

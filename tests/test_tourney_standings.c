@@ -13,9 +13,9 @@
 
 #include "tourney.h"
 
-static void game(xq_tevent *ev, int r, int red, int black, const char *res)
+static void game(xq_tournament *ev, int r, int red, int black, const char *res)
 {
-  xq_tslot *a = xq_tevent_slot(ev, red, r), *b = xq_tevent_slot(ev, black, r);
+  xq_tslot *a = xq_tournament_slot(ev, red, r), *b = xq_tournament_slot(ev, black, r);
   a->opp = (uint16_t)black; a->colour = XQ_TC_RED;
   b->opp = (uint16_t)red; b->colour = XQ_TC_BLACK;
   if (!strcmp(res, "1-0")) { a->res = XQ_TR_WIN; b->res = XQ_TR_LOSS; }
@@ -27,25 +27,25 @@ static void game(xq_tevent *ev, int r, int red, int black, const char *res)
   if (r > ev->nrounds) ev->nrounds = r;
 }
 
-static void bye(xq_tevent *ev, int r, int id)
+static void bye(xq_tournament *ev, int r, int id)
 {
-  xq_tslot *s = xq_tevent_slot(ev, id, r);
+  xq_tslot *s = xq_tournament_slot(ev, id, r);
   s->res = XQ_TR_PAB;
   if (r > ev->nrounds) ev->nrounds = r;
 }
 
-static xq_tevent *players(int n, const char *tb)
+static xq_tournament *players(int n, const char *tb)
 {
   xq_tconfig cfg;
   xq_tconfig_default(&cfg);
   if (tb) cr_assert_eq(xq_tconfig_tiebreaks(&cfg, tb, NULL), XQ_OK, "%s", tb);
-  xq_tevent *ev = xq_tevent_new(&cfg, "tb");
+  xq_tournament *ev = xq_tournament_new(&cfg, "tb");
   for (int i = 0; i < n; i++) {
     xq_tplayer p;
     memset(&p, 0, sizeof p);
     snprintf(p.name, sizeof p.name, "%c", 'A' + i);
     p.pno = i + 1;
-    cr_assert_eq(xq_tevent_add(ev, &p, NULL, NULL), XQ_OK);
+    cr_assert_eq(xq_tournament_add(ev, &p, NULL, NULL), XQ_OK);
   }
   return ev;
 }
@@ -60,9 +60,9 @@ static xq_tevent *players(int n, const char *tb)
  * RWINS: A 1, B 1, C 0, D 1. BLACK: A 1 (R2), B 1 (R1), C 2 (R2, R3), D 2 (R1, R3).
  * SB (Σ pts × opponent's final, played games): A 2·2 + 0·3 + 1·4 = 8;
  *   B 0 + 0 + 2·3 = 6; C 1·3 + 2·2 + 1·3 = 10; D 1·4 + 2·3 + 0 = 10. */
-static xq_tevent *four(const char *tb)
+static xq_tournament *four(const char *tb)
 {
-  xq_tevent *ev = players(4, tb);
+  xq_tournament *ev = players(4, tb);
   game(ev, 1, 1, 2, "1-0"); game(ev, 1, 3, 4, "=");
   game(ev, 2, 2, 3, "0-1"); game(ev, 2, 4, 1, "1-0");
   game(ev, 3, 1, 3, "=");   game(ev, 3, 2, 4, "1-0");
@@ -71,7 +71,7 @@ static xq_tevent *four(const char *tb)
 
 Test(tiebreak, formulas_on_a_four_player_event)
 {
-  xq_tevent *ev = four(NULL);
+  xq_tournament *ev = four(NULL);
   const struct { int tb; int64_t v[4]; } want[] = {
     {XQ_TB_PTS, {6, 4, 8, 6}},          /* half-units */
     {XQ_TB_OS, {18, 20, 16, 18}},
@@ -91,10 +91,10 @@ Test(tiebreak, formulas_on_a_four_player_event)
   /* after round 2: A 2, B 0, C 3, D 3; PS A 2+2, C 1+3, D 1+3 */
   cr_assert_eq(xq_tb_value(ev, XQ_TB_PTS, 1, 2), 4);
   cr_assert_eq(xq_tb_value(ev, XQ_TB_PS, 3, 2), 8);
-  xq_tevent_free(ev);
+  xq_tournament_free(ev);
 }
 
-static void ranks(xq_tevent *ev, const int *want, int n)
+static void ranks(xq_tournament *ev, const int *want, int n)
 {
   xq_tstanding st[16];
   cr_assert_eq(xq_standings(ev, 0, st), XQ_OK);
@@ -108,18 +108,18 @@ Test(tiebreak, presets_order_the_ties)
   /* 对手分方案 PTS, OS, WINS, FOULS, BWINS, BLACK, ...: C (4), then A and D
    * (3, OS 9, 1 win, no fouls, no Black win) split by games as Black:
    * D 2 > A 1. */
-  xq_tevent *ev = four("os");
+  xq_tournament *ev = four("os");
   const int os[4] = {3, 4, 1, 2};
   ranks(ev, os, 4);
   /* one foul for D: FOULS comes before BLACK, fewer ranks higher */
-  xq_tevent_slot(ev, 4, 2)->fouls = 1;
+  xq_tournament_slot(ev, 4, 2)->fouls = 1;
   const int fouled[4] = {3, 1, 4, 2};
   ranks(ev, fouled, 4);
-  xq_tevent_free(ev);
+  xq_tournament_free(ev);
   /* PTS then DE: D beat A */
   ev = four("PTS,DE");
   ranks(ev, os, 4);
-  xq_tevent_free(ev);
+  xq_tournament_free(ev);
   /* PTS then RWINS, then LOT: A and D have one Red win each, so the lots
    * decide; whatever they say, the order is reproducible */
   ev = four("PTS,RWINS,LOT");
@@ -129,7 +129,7 @@ Test(tiebreak, presets_order_the_ties)
   cr_assert_arr_eq(a, b, sizeof a);
   cr_assert_eq(a[0].id, 3);
   cr_assert_eq(a[3].id, 2);
-  xq_tevent_free(ev);
+  xq_tournament_free(ev);
 }
 
 Test(tiebreak, regulation_presets_on_the_fixture_event)
@@ -142,12 +142,12 @@ Test(tiebreak, regulation_presets_on_the_fixture_event)
    * C (4 points) and B (2) keep their places. */
   const char *presets[] = {"os", "ps", "xinjiang", "burqin", "shaanxi", "wujiaqu", "tangshan"};
   for (size_t i = 0; i < sizeof presets / sizeof presets[0]; i++) {
-    xq_tevent *ev = four(presets[i]);
+    xq_tournament *ev = four(presets[i]);
     const int clean[4] = {3, 4, 1, 2}, fouled[4] = {3, 1, 4, 2};
     ranks(ev, clean, 4);
-    xq_tevent_slot(ev, 4, 1)->fouls = 1;
+    xq_tournament_slot(ev, 4, 1)->fouls = 1;
     ranks(ev, fouled, 4);
-    xq_tevent_free(ev);
+    xq_tournament_free(ev);
   }
 }
 
@@ -159,7 +159,7 @@ Test(tiebreak, roundback_directions)
    * from_first compares (PTS−pts1, PTS−pts1−pts2) = X (1, 1), Y (3, 1): Y first.
    * Opponents Z and W absorb the other results. */
   for (int dir = 0; dir < 2; dir++) {
-    xq_tevent *ev = players(4, dir ? "PTS,ROUNDBACK_FIRST" : "PTS,ROUNDBACK");
+    xq_tournament *ev = players(4, dir ? "PTS,ROUNDBACK_FIRST" : "PTS,ROUNDBACK");
     /* X = 1, Y = 2, Z = 3, W = 4 */
     game(ev, 1, 1, 3, "1-0"); game(ev, 1, 2, 4, "0-1");
     game(ev, 2, 1, 4, "0-1"); game(ev, 2, 2, 3, "1-0");
@@ -167,7 +167,7 @@ Test(tiebreak, roundback_directions)
     /* W: 2 + 2 + 1 = 5; X 3; Y 3; Z 0 + 0 + 1 = 1 */
     const int last[4] = {4, 1, 2, 3}, first[4] = {4, 2, 1, 3};
     ranks(ev, dir ? first : last, 4);
-    xq_tevent_free(ev);
+    xq_tournament_free(ev);
   }
 }
 
@@ -181,7 +181,7 @@ Test(tiebreak, byes_forfeits_and_opponent_score)
    * OS, bye = lowest final score (1): 1: 1 + 1 = 2; 3: 1 + 1 = 2.
    * OS_C1 (bye = 0): 1: (1, 0) → 1; 2: (4, 3) → 4; 3: (0, 1) → 1.
    * WINS: the bye is no win: 1 has 1, 3 has 0. */
-  xq_tevent *ev = players(3, NULL);
+  xq_tournament *ev = players(3, NULL);
   game(ev, 1, 1, 2, "1-0"); bye(ev, 1, 3);
   game(ev, 2, 2, 3, "=");   bye(ev, 2, 1);
   const int64_t os0[3] = {2, 14, 2}, c1[3] = {2, 8, 2};
@@ -195,7 +195,7 @@ Test(tiebreak, byes_forfeits_and_opponent_score)
   cr_assert_eq(xq_tb_value(ev, XQ_TB_OS, 1, 2), 4);
   cr_assert_eq(xq_tb_value(ev, XQ_TB_OS, 3, 2), 4);
   cr_assert_eq(xq_tb_value(ev, XQ_TB_OS, 2, 2), 14);
-  xq_tevent_free(ev);
+  xq_tournament_free(ev);
 
   /* A forfeit: 1 wins by forfeit against 2 in R1, then 1–3 = in R2.
    * The forfeit counts in OS with the scheduled opponent's score (2 has 0
@@ -203,8 +203,8 @@ Test(tiebreak, byes_forfeits_and_opponent_score)
    * Points of 1: 2 + 1 = 3 (6 half-units); OS of 1: 2's 0 + 3's 1. */
   ev = players(3, NULL);
   game(ev, 1, 2, 1, "+-");
-  xq_tevent_slot(ev, 1, 1)->res = XQ_TR_FWIN;
-  xq_tevent_slot(ev, 2, 1)->res = XQ_TR_FLOSS;
+  xq_tournament_slot(ev, 1, 1)->res = XQ_TR_FWIN;
+  xq_tournament_slot(ev, 2, 1)->res = XQ_TR_FLOSS;
   game(ev, 2, 1, 3, "=");
   cr_assert_eq(xq_tb_value(ev, XQ_TB_PTS, 1, 2), 6);
   cr_assert_eq(xq_tb_value(ev, XQ_TB_OS, 1, 2), 0 + 2);
@@ -213,7 +213,7 @@ Test(tiebreak, byes_forfeits_and_opponent_score)
   cr_assert_eq(xq_tb_value(ev, XQ_TB_BWINS, 1, 2), 0);
   ev->cfg.wins_count_forfeits = 0;
   cr_assert_eq(xq_tb_value(ev, XQ_TB_WINS, 1, 2), 0);
-  xq_tevent_free(ev);
+  xq_tournament_free(ev);
 }
 
 Test(tiebreak, direct_encounter_fide_and_two_only)
@@ -228,7 +228,7 @@ Test(tiebreak, direct_encounter_fide_and_two_only)
    * Scores inside the tie: A 2 (v B), B 0, C 2 (v D), D 2 (v A); not all
    * met, so FIDE Art. 6 separates a player only when his score beats what
    * every other could still reach (unplayed games as wins): nobody. */
-  xq_tevent *ev = players(5, "PTS,DE");
+  xq_tournament *ev = players(5, "PTS,DE");
   game(ev, 1, 1, 2, "1-0"); game(ev, 1, 3, 4, "1-0"); bye(ev, 1, 5);
   game(ev, 2, 5, 3, "1-0"); game(ev, 2, 4, 1, "1-0"); bye(ev, 2, 2);
   xq_tstanding st[5];
@@ -238,7 +238,7 @@ Test(tiebreak, direct_encounter_fide_and_two_only)
   for (int i = 1; i < 5; i++) cr_assert_eq(st[i].val[1], -1, "DE of %c", 'A' + st[i].id - 1);
 
   /* two players tied: the winner of their game first, in both modes */
-  xq_tevent_free(ev);
+  xq_tournament_free(ev);
   for (int mode = 0; mode < 2; mode++) {
     ev = players(4, "PTS,DE");
     ev->cfg.de_mode = mode ? XQ_DE_TWO_ONLY : XQ_DE_FIDE;
@@ -248,7 +248,7 @@ Test(tiebreak, direct_encounter_fide_and_two_only)
     /* A: W, L = 2; B: W, W = 4; C: L, W = 2; D: L, L = 0 */
     const int want[4] = {2, 1, 3, 4};
     ranks(ev, want, 4);
-    xq_tevent_free(ev);
+    xq_tournament_free(ev);
   }
 
   /* all met: a three-way tie in a round robin, ranked by the mutual score:
@@ -261,14 +261,14 @@ Test(tiebreak, direct_encounter_fide_and_two_only)
   cr_assert_eq(xq_tconfig_tiebreaks(&ev->cfg, "DE,LOT", NULL), XQ_OK);
   const int rr[3] = {1, 2, 3};
   ranks(ev, rr, 3);
-  xq_tevent_free(ev);
+  xq_tournament_free(ev);
 }
 
 Test(tiebreak, no_shared_places_and_codes)
 {
   /* 6 players, three draws: every value is equal, LOT decides, the
    * places are 1..6 and the same every time */
-  xq_tevent *ev = players(6, "PTS,OS,WINS");
+  xq_tournament *ev = players(6, "PTS,OS,WINS");
   game(ev, 1, 1, 2, "="); game(ev, 1, 3, 4, "="); game(ev, 1, 5, 6, "=");
   xq_tstanding a[6], b[6];
   cr_assert_eq(xq_standings(ev, 0, a), XQ_OK);
@@ -284,7 +284,7 @@ Test(tiebreak, no_shared_places_and_codes)
   int same = 1;
   for (int i = 0; i < 6; i++) same &= a[i].id == b[i].id;
   cr_assert_not(same, "another lot seed gives the same order");
-  xq_tevent_free(ev);
+  xq_tournament_free(ev);
 
   xq_tconfig cfg;
   xq_error err;
@@ -312,13 +312,13 @@ Test(tiebreak, no_shared_places_and_codes)
 Test(tiebreak, scoring_one_half_zero)
 {
   /* the same event at 1/½/0: half-units 2/1/0, same order */
-  xq_tevent *ev = four("os");
+  xq_tournament *ev = four("os");
   xq_tconfig_scoring(&ev->cfg, 1);
   cr_assert_eq(xq_tb_value(ev, XQ_TB_PTS, 3, 3), 4); /* C: 2 points = 4 halves */
   cr_assert_eq(xq_tb_value(ev, XQ_TB_OS, 2, 3), 10);
   const int os[4] = {3, 4, 1, 2};
   ranks(ev, os, 4);
-  xq_tevent_free(ev);
+  xq_tournament_free(ev);
 }
 
 /* ------------------------------------------------------------------ */
@@ -402,7 +402,7 @@ Test(tiebreak, before_any_result_the_starting_order)
   /* 5 players paired in round 1, no game over yet: the bye's points first,
    * then the pairing numbers -- not the lots, whatever their seed -- and
    * DE separates nobody */
-  xq_tevent *ev = players(5, "PTS,DE,LOT");
+  xq_tournament *ev = players(5, "PTS,DE,LOT");
   int pno[6] = {0, 4, 2, 5, 1, 3};
   for (int id = 1; id <= 5; id++) ev->players[id - 1].pno = pno[id];
   game(ev, 1, 4, 2, "*"); game(ev, 1, 5, 1, "*"); bye(ev, 1, 3);
@@ -423,7 +423,7 @@ Test(tiebreak, before_any_result_the_starting_order)
   cr_assert(st[0].id == 3 || st[0].id == 2);
   cr_assert(st[1].id == 3 || st[1].id == 2);
   cr_assert_eq(st[4].id, 4, "the loser last");
-  xq_tevent_free(ev);
+  xq_tournament_free(ev);
 }
 
 Test(tiebreak, during_a_round_only_finished_games_count)
@@ -436,10 +436,10 @@ Test(tiebreak, during_a_round_only_finished_games_count)
    * OS_C1 takes the lowest finished part: A 2-2 = 0, B 3-1 = 2.
    * SB: A 2·2 = 4 (the game with C not counted), C 1·1 = 1.
    * FOULS: a foul in A's game in play is not counted yet. */
-  xq_tevent *ev = players(4, "PTS,OS,SB,FOULS,LOT");
+  xq_tournament *ev = players(4, "PTS,OS,SB,FOULS,LOT");
   game(ev, 1, 1, 2, "1-0"); game(ev, 1, 3, 4, "=");
   game(ev, 2, 1, 3, "*");   game(ev, 2, 2, 4, "1-0");
-  xq_tevent_slot(ev, 1, 2)->fouls = 1;
+  xq_tournament_slot(ev, 1, 2)->fouls = 1;
   const int64_t os[4] = {4, 6, 2, 6}, sb[4] = {2 * 2 * 4, 0 + 2 * 2 * 2, 2 * 2, 2 * 2 + 0};
   for (int id = 1; id <= 4; id++) {
     cr_assert_eq(xq_tb_value(ev, XQ_TB_OS, id, 2), os[id - 1], "OS of %d: %lld", id,
@@ -458,21 +458,21 @@ Test(tiebreak, during_a_round_only_finished_games_count)
   cr_assert_eq(st[0].val[1], 6);
   cr_assert_eq(st[1].val[1], 4);
   /* the default round: none complete, round 2 paired: round 1 is complete here */
-  cr_assert_eq(xq_tevent_rounds_complete(ev), 1);
-  cr_assert_eq(xq_tevent_standings_round(ev), 1);
+  cr_assert_eq(xq_tournament_rounds_complete(ev), 1);
+  cr_assert_eq(xq_tournament_standings_round(ev), 1);
   /* the game ends: it counts */
   game(ev, 2, 1, 3, "1-0");
   cr_assert_eq(xq_tb_value(ev, XQ_TB_OS, 1, 2), 4 + 2);
   cr_assert_eq(xq_tb_value(ev, XQ_TB_FOULS, 1, 2), 1);
-  cr_assert_eq(xq_tevent_standings_round(ev), 2);
-  xq_tevent_free(ev);
+  cr_assert_eq(xq_tournament_standings_round(ev), 2);
+  xq_tournament_free(ev);
 
   /* nothing complete yet: round 1 in progress once it is paired, 0 before */
   ev = players(2, NULL);
-  cr_assert_eq(xq_tevent_standings_round(ev), 0);
+  cr_assert_eq(xq_tournament_standings_round(ev), 0);
   game(ev, 1, 1, 2, "*");
-  cr_assert_eq(xq_tevent_standings_round(ev), 1);
-  xq_tevent_free(ev);
+  cr_assert_eq(xq_tournament_standings_round(ev), 1);
+  xq_tournament_free(ev);
 }
 
 /* The draws of a made-up name: a script, then zeros; the taken names
@@ -530,15 +530,15 @@ Test(players, made_up_chinese_names)
 /* The event itself                                                    */
 /* ------------------------------------------------------------------ */
 
-/* An event with every field of xq_tevent set away from its default. */
-static xq_tevent *populated(void)
+/* An event with every field of xq_tournament set away from its default. */
+static xq_tournament *populated(void)
 {
   xq_tconfig cfg;
   xq_tconfig_default(&cfg);
   cfg.rounds = 9;
   cfg.lot_seed = 0x1234567890abcdefULL;
   cr_assert_eq(xq_tconfig_tiebreaks(&cfg, "PTS,PS,WINS,LOT", NULL), XQ_OK);
-  xq_tevent *ev = xq_tevent_new(&cfg, "全国象棋个人赛 copy");
+  xq_tournament *ev = xq_tournament_new(&cfg, "全国象棋个人赛 copy");
   static const char *const names[] = {"王天一", "郑惟桐", "Smith, Bob"};
   static const char *const births[] = {"1990/01/10", "1991/02/11", "1992/03/12"};
   static const char *const fide_ids[] = {"8600", "8601", "8602"};
@@ -559,27 +559,27 @@ static xq_tevent *populated(void)
     p.local = i == 1;
     p.withdrawn = i == 2 ? 3 : 0;
     p.trf_rank = i + 1;
-    cr_assert_eq(xq_tevent_add(ev, &p, NULL, NULL), XQ_OK);
+    cr_assert_eq(xq_tournament_add(ev, &p, NULL, NULL), XQ_OK);
   }
   game(ev, 1, 1, 2, "1-0");
   bye(ev, 1, 3);
   game(ev, 2, 3, 1, "=");
-  xq_tevent_slot(ev, 2, 2)->absent = XQ_TR_HPB;
-  xq_tevent_slot(ev, 2, 2)->code = 'H';
-  xq_tevent_add_fouls(ev, 1, 2, 2);
+  xq_tournament_slot(ev, 2, 2)->absent = XQ_TR_HPB;
+  xq_tournament_slot(ev, 2, 2)->code = 'H';
+  xq_tournament_add_fouls(ev, 1, 2, 2);
   ev->initial_black = 1;
   ev->extra = strdup("012 copy\nXXR 9\n");
   ev->extra_len = strlen(ev->extra);
   ev->extra_at = 9;
   ev->trf_zero_pad = 1;
-  cr_assert_eq(xq_tevent_forbid(ev, 1, 3, 1, 5), XQ_OK);
-  cr_assert_eq(xq_tevent_forbid(ev, 2, 3, 4, 9), XQ_OK);
+  cr_assert_eq(xq_tournament_forbid(ev, 1, 3, 1, 5), XQ_OK);
+  cr_assert_eq(xq_tournament_forbid(ev, 2, 3, 4, 9), XQ_OK);
   return ev;
 }
 
 Test(event, copy_is_deep_and_whole)
 {
-  xq_tevent *ev = populated(), *c = xq_tevent_copy(ev);
+  xq_tournament *ev = populated(), *c = xq_tournament_copy(ev);
   cr_assert_not_null(c);
   /* every field, in the struct's order */
   cr_assert_str_eq(c->name, ev->name);
@@ -600,8 +600,8 @@ Test(event, copy_is_deep_and_whole)
   cr_assert_neq(c->forbid, ev->forbid);
   cr_assert_eq(c->nforbid, 2);
   cr_assert_eq(memcmp(c->forbid, ev->forbid, sizeof *c->forbid * 2), 0);
-  cr_assert_eq(xq_tevent_points(c, 1, 2), xq_tevent_points(ev, 1, 2));
-  cr_assert_eq(xq_tevent_forbidden(c, 3, 2, 5), 1);
+  cr_assert_eq(xq_tournament_points(c, 1, 2), xq_tournament_points(ev, 1, 2));
+  cr_assert_eq(xq_tournament_forbidden(c, 3, 2, 5), 1);
 
   /* apart: the copy grows and changes, the original stays, and the copy
    * outlives it */
@@ -609,34 +609,34 @@ Test(event, copy_is_deep_and_whole)
   memset(&p, 0, sizeof p);
   snprintf(p.name, sizeof p.name, "赵鑫鑫");
   int id;
-  cr_assert_eq(xq_tevent_add(c, &p, &id, NULL), XQ_OK);
+  cr_assert_eq(xq_tournament_add(c, &p, &id, NULL), XQ_OK);
   cr_assert_eq(id, 4);
-  cr_assert_eq(xq_tevent_slot(c, 4, 1)->res, XQ_TR_NONE, "a new player's rounds start empty");
-  xq_tevent_slot(c, 1, 1)->res = XQ_TR_LOSS;
+  cr_assert_eq(xq_tournament_slot(c, 4, 1)->res, XQ_TR_NONE, "a new player's rounds start empty");
+  xq_tournament_slot(c, 1, 1)->res = XQ_TR_LOSS;
   c->players[0].name[0] = 'X';
   c->extra[0] = 'Y';
   c->forbid[0].to = 9;
   cr_assert_eq(ev->n, 3);
-  cr_assert_eq(xq_tevent_slot(ev, 1, 1)->res, XQ_TR_WIN);
+  cr_assert_eq(xq_tournament_slot(ev, 1, 1)->res, XQ_TR_WIN);
   cr_assert_str_eq(ev->players[0].name, "王天一");
   cr_assert_eq(ev->extra[0], '0');
   cr_assert_eq(ev->forbid[0].to, 5);
-  xq_tevent_free(ev);
-  cr_assert_eq(xq_tevent_forbidden(c, 1, 3, 9), 1);
+  xq_tournament_free(ev);
+  cr_assert_eq(xq_tournament_forbidden(c, 1, 3, 9), 1);
   cr_assert_str_eq(c->players[1].name, "郑惟桐");
-  xq_tevent_free(c);
+  xq_tournament_free(c);
 
   /* an event without players, kept lines or forbidden pairs */
-  ev = xq_tevent_new(NULL, NULL);
-  c = xq_tevent_copy(ev);
+  ev = xq_tournament_new(NULL, NULL);
+  c = xq_tournament_copy(ev);
   cr_assert_not_null(c);
   cr_assert_eq(c->n, 0);
   cr_assert_null(c->extra);
   cr_assert_null(c->forbid);
   cr_assert_eq(c->extra_at, -1);
-  cr_assert_eq(xq_tevent_add(c, &p, &id, NULL), XQ_OK);
-  cr_assert_eq(xq_tevent_slot(c, 1, XQ_TOURNEY_ROUNDS_MAX)->opp, 0);
-  xq_tevent_free(ev);
-  xq_tevent_free(c);
-  cr_assert_null(xq_tevent_copy(NULL));
+  cr_assert_eq(xq_tournament_add(c, &p, &id, NULL), XQ_OK);
+  cr_assert_eq(xq_tournament_slot(c, 1, XQ_TOURNEY_ROUNDS_MAX)->opp, 0);
+  xq_tournament_free(ev);
+  xq_tournament_free(c);
+  cr_assert_null(xq_tournament_copy(NULL));
 }

@@ -35,7 +35,7 @@ Test(store, migrations_from_an_empty_file)
   cr_assert_eq(xq_tstore_open(path, XQ_TSTORE_INIT, &st, &err), XQ_OK, "%s", err.msg);
   cr_assert_eq(xq_tstore_schema_version(st), XQ_STORE_SCHEMA_VERSION);
   cr_assert_eq(xq_tstore_event_count(st), 0);
-  xq_tevent *ev;
+  xq_tournament *ev;
   cr_assert_eq(xq_tstore_load(st, &ev, &err), XQ_ESTORE, "no event yet");
   xq_tstore_close(st);
   /* opening again finds the schema current and migrates nothing */
@@ -200,7 +200,7 @@ Test(store, reopen_keeps_every_committed_event)
   xq_tstore *st = new_store(path, 5);
   const char *names[5] = {"张强", "李来群", "胡荣华", "吕钦", "许银川"};
   for (int i = 0; i < 5; i++) xq_test_store_add(st, names[i], 2600 - 20 * i);
-  xq_tevent *ev;
+  xq_tournament *ev;
   cr_assert_eq(xq_tstore_load(st, &ev, &err), XQ_OK, "%s", err.msg);
   xq_assign_pnos(ev);
   xq_tpairing pr = {0};
@@ -208,7 +208,7 @@ Test(store, reopen_keeps_every_committed_event)
   cr_assert_eq(xq_tstore_publish(st, ev, &pr, &err), XQ_OK, "%s", err.msg);
   cr_assert_eq(xq_tstore_publish(st, ev, &pr, &err), XQ_EINVAL, "a round is published once");
   xq_tpairing_clear(&pr);
-  xq_tevent_free(ev);
+  xq_tournament_free(ev);
   cr_assert_eq(xq_tstore_result(st, 1, 1, "1-0", &err), XQ_OK, "%s", err.msg);
   cr_assert_eq(xq_tstore_result(st, 1, 2, "=", &err), XQ_OK);
   cr_assert_eq(xq_tstore_result(st, 1, 2, "0-1", &err), XQ_OK, "a correction");
@@ -239,16 +239,16 @@ Test(store, reopen_keeps_every_committed_event)
   cr_assert_eq(ev->n, 5);
   cr_assert_str_eq(ev->players[2].name, "胡荣华");
   /* round 1 by rating: 1–2, 4–3, 5 bye; 1 won, 3 beat 4 (the correction) */
-  cr_assert_eq(xq_tevent_slot(ev, 1, 1)->res, XQ_TR_WIN);
-  cr_assert_eq(xq_tevent_slot(ev, 2, 1)->res, XQ_TR_LOSS);
-  cr_assert_eq(xq_tevent_slot(ev, 4, 1)->colour, XQ_TC_RED);
-  cr_assert_eq(xq_tevent_slot(ev, 3, 1)->res, XQ_TR_WIN);
-  cr_assert_eq(xq_tevent_slot(ev, 5, 1)->res, XQ_TR_PAB);
-  cr_assert_eq(xq_tevent_slot(ev, 4, 1)->fouls, 2);
-  cr_assert_eq(xq_tevent_slot(ev, 5, 2)->absent, XQ_TR_ZPB);
-  cr_assert_eq(xq_tevent_slot(ev, 3, 2)->absent, XQ_TR_HPB);
-  cr_assert_eq(xq_tevent_points(ev, 5, 1), 4);
-  xq_tevent_free(ev);
+  cr_assert_eq(xq_tournament_slot(ev, 1, 1)->res, XQ_TR_WIN);
+  cr_assert_eq(xq_tournament_slot(ev, 2, 1)->res, XQ_TR_LOSS);
+  cr_assert_eq(xq_tournament_slot(ev, 4, 1)->colour, XQ_TC_RED);
+  cr_assert_eq(xq_tournament_slot(ev, 3, 1)->res, XQ_TR_WIN);
+  cr_assert_eq(xq_tournament_slot(ev, 5, 1)->res, XQ_TR_PAB);
+  cr_assert_eq(xq_tournament_slot(ev, 4, 1)->fouls, 2);
+  cr_assert_eq(xq_tournament_slot(ev, 5, 2)->absent, XQ_TR_ZPB);
+  cr_assert_eq(xq_tournament_slot(ev, 3, 2)->absent, XQ_TR_HPB);
+  cr_assert_eq(xq_tournament_points(ev, 5, 1), 4);
+  xq_tournament_free(ev);
   char *log = NULL;
   size_t loglen = 0;
   FILE *m = open_memstream(&log, &loglen);
@@ -299,11 +299,11 @@ Test(store, a_killed_writer_loses_no_committed_event)
   cr_assert_eq(acked, 30);
   cr_assert_eq(xq_tstore_open(path, 0, &st, &err), XQ_OK, "%s", err.msg);
   cr_assert_eq(xq_tstore_event_count(st), 30);
-  xq_tevent *ev;
+  xq_tournament *ev;
   cr_assert_eq(xq_tstore_load(st, &ev, &err), XQ_OK, "%s", err.msg);
   cr_assert_eq(ev->n, 30);
   cr_assert_str_eq(ev->players[29].name, "选手30");
-  xq_tevent_free(ev);
+  xq_tournament_free(ev);
   xq_tstore_close(st);
   xq_test_db_remove(path);
 }
@@ -326,7 +326,7 @@ Test(store, derived_state_matches_the_rounds_played_in_memory)
   for (int round = 1; round <= 5; round++) {
     if (round == 3) cr_assert_eq(xq_tstore_absence(st, 3, 7, XQ_TR_ZPB, &err), XQ_OK);
     if (round == 4) cr_assert_eq(xq_tstore_absence(st, 4, 2, XQ_TR_HPB, &err), XQ_OK);
-    xq_tevent *ev;
+    xq_tournament *ev;
     cr_assert_eq(xq_tstore_load(st, &ev, &err), XQ_OK, "%s", err.msg);
     xq_assign_pnos(ev);
     xq_tpairing pr = {0};
@@ -334,44 +334,44 @@ Test(store, derived_state_matches_the_rounds_played_in_memory)
     cr_assert_eq(xq_tstore_publish(st, ev, &pr, &err), XQ_OK, "%s", err.msg);
     for (int b = 0; b < pr.nboards; b++)
       if (pr.boards[b].black) cr_assert_eq(xq_tstore_result(st, round, b + 1, codes[k++ % 8], &err), XQ_OK);
-    xq_tevent_free(ev);
+    xq_tournament_free(ev);
     cr_assert_eq(xq_tstore_load(st, &ev, &err), XQ_OK);
-    cr_assert(xq_tevent_round_complete(ev, round));
+    cr_assert(xq_tournament_round_complete(ev, round));
     cr_assert_eq(ev->nrounds, round);
     /* every board of the round is in the derived state, both sides agree */
     for (int b = 0; b < pr.nboards; b++) {
       int r = pr.boards[b].red, bl = pr.boards[b].black;
-      const xq_tslot *s = xq_tevent_slot(ev, r, round);
+      const xq_tslot *s = xq_tournament_slot(ev, r, round);
       if (!bl) { cr_assert_eq(s->res, XQ_TR_PAB); continue; }
-      const xq_tslot *t = xq_tevent_slot(ev, bl, round);
+      const xq_tslot *t = xq_tournament_slot(ev, bl, round);
       cr_assert_eq(s->opp, bl); cr_assert_eq(t->opp, r);
       cr_assert_eq(s->colour, XQ_TC_RED); cr_assert_eq(t->colour, XQ_TC_BLACK);
       cr_assert_neq(s->res, XQ_TR_NONE);
       cr_assert_eq(xq_tslot_points(ev, s) + xq_tslot_points(ev, t) <= 4, 1);
     }
-    if (round == 3) cr_assert_eq(xq_tevent_slot(ev, 7, 3)->res, XQ_TR_ZPB);
-    if (round == 4) cr_assert_eq(xq_tevent_slot(ev, 2, 4)->res, XQ_TR_HPB);
+    if (round == 3) cr_assert_eq(xq_tournament_slot(ev, 7, 3)->res, XQ_TR_ZPB);
+    if (round == 4) cr_assert_eq(xq_tournament_slot(ev, 2, 4)->res, XQ_TR_HPB);
     xq_tpairing_clear(&pr);
-    xq_tevent_free(ev);
+    xq_tournament_free(ev);
   }
   /* the points are the same as computed from the log by hand: sum of the
    * slots equals the sum over results in the exported TRF */
-  xq_tevent *ev;
+  xq_tournament *ev;
   cr_assert_eq(xq_tstore_load(st, &ev, &err), XQ_OK);
   char *buf = NULL;
   size_t n = 0;
   FILE *m = open_memstream(&buf, &n);
   cr_assert_eq(xq_trf_write(ev, m), XQ_OK);
   fclose(m);
-  xq_tevent *back;
+  xq_tournament *back;
   cr_assert_eq(xq_trf_parse(buf, n, &back, &err), XQ_OK, "%s\n%s", err.msg, buf);
   for (int id = 1; id <= 13; id++) {
     int pno = ev->players[id - 1].pno;
-    cr_assert_eq(xq_tevent_points(back, pno, 5), xq_tevent_points(ev, id, 5), "player %d", id);
+    cr_assert_eq(xq_tournament_points(back, pno, 5), xq_tournament_points(ev, id, 5), "player %d", id);
   }
   free(buf);
-  xq_tevent_free(back);
-  xq_tevent_free(ev);
+  xq_tournament_free(back);
+  xq_tournament_free(ev);
   xq_tstore_close(st);
   xq_test_db_remove(path);
 }
@@ -381,7 +381,7 @@ Test(store, import_of_trf_files)
   char path[512];
   xq_error err = {0};
   xq_tstore *st;
-  xq_tevent *trf, *ev;
+  xq_tournament *trf, *ev;
   xq_test_db_fresh(path, sizeof path, "import");
 
   /* a complete 8-player event: the store replays to the same table */
@@ -400,14 +400,14 @@ Test(store, import_of_trf_files)
     cr_assert_str_eq(ev->players[id - 1].title, trf->players[id - 1].title);
     cr_assert_eq(ev->players[id - 1].pno, id);
     for (int r = 1; r <= 5; r++) {
-      const xq_tslot *a = xq_tevent_slot(ev, id, r), *b = xq_tevent_slot(trf, id, r);
+      const xq_tslot *a = xq_tournament_slot(ev, id, r), *b = xq_tournament_slot(trf, id, r);
       cr_assert_eq(a->opp, b->opp, "player %d round %d", id, r);
       cr_assert_eq(a->colour, b->colour, "player %d round %d", id, r);
       cr_assert_eq(a->res, b->res, "player %d round %d", id, r);
     }
   }
-  xq_tevent_free(ev);
-  xq_tevent_free(trf);
+  xq_tournament_free(ev);
+  xq_tournament_free(trf);
   xq_tstore_close(st);
   xq_test_db_remove(path);
 
@@ -418,15 +418,15 @@ Test(store, import_of_trf_files)
   cr_assert_eq(xq_tstore_import(st, trf, &trf->cfg, &err), XQ_OK, "%s", err.msg);
   cr_assert_eq(xq_tstore_load(st, &ev, &err), XQ_OK);
   cr_assert_eq(ev->nrounds, 2);
-  cr_assert(xq_tevent_slot(ev, 4, 3)->absent);
+  cr_assert(xq_tournament_slot(ev, 4, 3)->absent);
   xq_tpairing pr = {0};
   cr_assert_eq(xq_pair_cn(ev, 3, &pr, NULL), XQ_OK);
   const xq_tboard want[3] = {{1, 3}, {2, 6}, {5, 0}};
   cr_assert_eq(pr.nboards, 3);
   cr_assert_arr_eq(pr.boards, want, sizeof want);
   xq_tpairing_clear(&pr);
-  xq_tevent_free(ev);
-  xq_tevent_free(trf);
+  xq_tournament_free(ev);
+  xq_tournament_free(trf);
   xq_tstore_close(st);
   xq_test_db_remove(path);
 
@@ -436,12 +436,12 @@ Test(store, import_of_trf_files)
   cr_assert_eq(xq_tstore_open(path, 1, &st, &err), XQ_OK);
   cr_assert_eq(xq_tstore_import(st, trf, &trf->cfg, &err), XQ_OK, "%s", err.msg);
   cr_assert_eq(xq_tstore_load(st, &ev, &err), XQ_OK);
-  cr_assert_eq(xq_tevent_slot(ev, 2, 2)->res, XQ_TR_HPB);
-  cr_assert_eq(xq_tevent_slot(ev, 5, 1)->res, XQ_TR_FPB);
+  cr_assert_eq(xq_tournament_slot(ev, 2, 2)->res, XQ_TR_HPB);
+  cr_assert_eq(xq_tournament_slot(ev, 5, 1)->res, XQ_TR_FPB);
   for (int id = 1; id <= 5; id++)
-    cr_assert_eq(xq_tevent_points(ev, id, 2), xq_tevent_points(trf, id, 2), "player %d", id);
-  xq_tevent_free(ev);
-  xq_tevent_free(trf);
+    cr_assert_eq(xq_tournament_points(ev, id, 2), xq_tournament_points(trf, id, 2), "player %d", id);
+  xq_tournament_free(ev);
+  xq_tournament_free(trf);
   xq_tstore_close(st);
   xq_test_db_remove(path);
 
@@ -457,7 +457,7 @@ Test(store, import_of_trf_files)
   cr_assert(strstr(err.msg, "forfeit without an opponent"), "%s", err.msg);
   cr_assert_eq(xq_tstore_event_count(st), 0);
   cr_assert_eq(xq_tstore_load(st, &ev, &err), XQ_ESTORE);
-  xq_tevent_free(trf);
+  xq_tournament_free(trf);
   xq_tstore_close(st);
   xq_test_db_remove(path);
 }

@@ -52,7 +52,7 @@ static char *normalise(const char *s, size_t len)
   return out;
 }
 
-static char *export_text(const xq_tevent *ev)
+static char *export_text(const xq_tournament *ev)
 {
   char *buf = NULL;
   size_t n = 0;
@@ -72,28 +72,28 @@ Test(trf, round_trip_is_byte_stable)
     size_t len;
     snprintf(path, sizeof path, "%s/pairing/%s", XQ_TEST_DATA, files[i]);
     char *text = slurp(path, &len);
-    xq_tevent *ev;
+    xq_tournament *ev;
     xq_error err = {0};
     cr_assert_eq(xq_trf_parse(text, len, &ev, &err), XQ_OK, "%s: %s", files[i], err.msg);
     char *out = export_text(ev);
     char *a = normalise(text, len), *b = normalise(out, strlen(out));
     cr_assert_str_eq(b, a, "%s does not survive import and export", files[i]);
     /* and once more: export → import → export is the identity */
-    xq_tevent *ev2;
+    xq_tournament *ev2;
     cr_assert_eq(xq_trf_parse(out, strlen(out), &ev2, &err), XQ_OK, "%s: %s", files[i], err.msg);
     char *out2 = export_text(ev2);
     cr_assert_str_eq(out2, out);
     cr_assert_eq(ev2->n, ev->n);
     cr_assert_eq(ev2->nrounds, ev->nrounds);
     free(text); free(out); free(out2); free(a); free(b);
-    xq_tevent_free(ev);
-    xq_tevent_free(ev2);
+    xq_tournament_free(ev);
+    xq_tournament_free(ev2);
   }
 }
 
 Test(trf, fields_scoring_and_code_points)
 {
-  xq_tevent *ev;
+  xq_tournament *ev;
   xq_error err;
   cr_assert_eq(xq_trf_read(XQ_TEST_DATA "/pairing/basic.trf", &ev, &err), XQ_OK, "%s", err.msg);
   cr_assert_eq(ev->n, 5);
@@ -105,25 +105,25 @@ Test(trf, fields_scoring_and_code_points)
   cr_assert_str_eq(ev->players[3].title, "WGM");
   cr_assert_eq(ev->players[0].rating, 2812);
   cr_assert_str_eq(ev->players[0].birth, "1963/04/13");
-  cr_assert_eq(xq_tevent_slot(ev, 2, 2)->res, XQ_TR_HPB);
-  cr_assert_eq(xq_tevent_slot(ev, 5, 1)->res, XQ_TR_FPB);
-  cr_assert_eq(xq_tevent_slot(ev, 1, 1)->opp, 2);
-  cr_assert_eq(xq_tevent_slot(ev, 1, 1)->colour, XQ_TC_RED);
-  cr_assert_eq(xq_tevent_points(ev, 1, 2), 3); /* 1.5 */
-  xq_tevent_free(ev);
+  cr_assert_eq(xq_tournament_slot(ev, 2, 2)->res, XQ_TR_HPB);
+  cr_assert_eq(xq_tournament_slot(ev, 5, 1)->res, XQ_TR_FPB);
+  cr_assert_eq(xq_tournament_slot(ev, 1, 1)->opp, 2);
+  cr_assert_eq(xq_tournament_slot(ev, 1, 1)->colour, XQ_TC_RED);
+  cr_assert_eq(xq_tournament_points(ev, 1, 2), 3); /* 1.5 */
+  xq_tournament_free(ev);
 
   /* 2/1/0 declared on the 162 line: a win is 2 points (4 half-units) */
   cr_assert_eq(xq_trf_read(XQ_TEST_DATA "/pairing/c5_xiangqi_210_scoring_162.trf", &ev, &err), XQ_OK);
   cr_assert_eq(ev->cfg.win, 4);
   cr_assert_eq(ev->cfg.draw, 2);
-  cr_assert_eq(xq_tevent_points(ev, 1, 2), 8);
-  xq_tevent_free(ev);
+  cr_assert_eq(xq_tournament_points(ev, 1, 2), 8);
+  xq_tournament_free(ev);
 
   /* the Chinese name takes 3 of the 33 name columns */
   cr_assert_eq(xq_trf_read(XQ_TEST_DATA "/pairing/c5_utf8_chinese_name.trf", &ev, &err), XQ_OK);
   cr_assert_str_eq(ev->players[0].name, "棋手一 Player0001");
   cr_assert_eq(ev->players[0].rating, 2720);
-  xq_tevent_free(ev);
+  xq_tournament_free(ev);
 }
 
 Test(trf, bad_files_are_rejected_with_the_line)
@@ -132,7 +132,7 @@ Test(trf, bad_files_are_rejected_with_the_line)
     "012 x\n"
     "001    1      A                                 2000                             2.0    1     2 w 1\n"
     "001    2      B                                 2000                             0.0    2     1 b 0\n";
-  xq_tevent *ev = (xq_tevent *)1;
+  xq_tournament *ev = (xq_tournament *)1;
   xq_error err = {0};
   cr_assert_eq(xq_trf_parse(wrong_points, strlen(wrong_points), &ev, &err), XQ_EINVAL);
   cr_assert_null(ev);
@@ -155,22 +155,22 @@ Test(trf, bad_files_are_rejected_with_the_line)
 
 Test(trf, export_of_a_2_1_0_event_declares_its_scoring)
 {
-  xq_tevent *ev = xq_tevent_new(NULL, "象棋公开赛");
+  xq_tournament *ev = xq_tournament_new(NULL, "象棋公开赛");
   const char *names[2] = {"王天一", "Zheng, Weitong"};
   for (int i = 0; i < 2; i++) {
     xq_tplayer p;
     memset(&p, 0, sizeof p);
     strcpy(p.name, names[i]);
     p.rating = 2700 - i;
-    cr_assert_eq(xq_tevent_add(ev, &p, NULL, NULL), XQ_OK);
+    cr_assert_eq(xq_tournament_add(ev, &p, NULL, NULL), XQ_OK);
   }
   ev->cfg.rounds = 7;
   xq_assign_pnos(ev);
   xq_tpairing pr = {0};
   cr_assert_eq(xq_pair_round1(ev, &pr), XQ_OK);
-  cr_assert_eq(xq_tevent_apply_pairing(ev, &pr), XQ_OK);
-  xq_tevent_slot(ev, 1, 1)->res = XQ_TR_DRAW;
-  xq_tevent_slot(ev, 2, 1)->res = XQ_TR_DRAW;
+  cr_assert_eq(xq_tournament_apply_pairing(ev, &pr), XQ_OK);
+  xq_tournament_slot(ev, 1, 1)->res = XQ_TR_DRAW;
+  xq_tournament_slot(ev, 2, 1)->res = XQ_TR_DRAW;
   xq_tpairing_clear(&pr);
   char *out = export_text(ev);
   cr_assert(strstr(out, "\n162  W 2.0    D 1.0    L 0.0\n"), "%s", out);
@@ -183,15 +183,15 @@ Test(trf, export_of_a_2_1_0_event_declares_its_scoring)
   for (int i = 0; i < 30; i++) cr_assert_eq(after[i], ' ');
   cr_assert(!strncmp(after + 30, " 2700", 5), "%.40s", after);
   /* and it reads back with the same points under its own scoring */
-  xq_tevent *back;
+  xq_tournament *back;
   xq_error err;
   cr_assert_eq(xq_trf_parse(out, strlen(out), &back, &err), XQ_OK, "%s", err.msg);
   cr_assert_str_eq(back->players[0].name, "王天一");
-  cr_assert_eq(xq_tevent_points(back, 1, 1), 2);
+  cr_assert_eq(xq_tournament_points(back, 1, 1), 2);
   cr_assert_eq(back->cfg.win, 4);
   free(out);
-  xq_tevent_free(back);
-  xq_tevent_free(ev);
+  xq_tournament_free(back);
+  xq_tournament_free(ev);
 }
 
 /* tourney.md §9.5: a forfeit counts as a meeting in the Chinese practice
@@ -200,27 +200,27 @@ Test(trf, export_of_a_2_1_0_event_declares_its_scoring)
  * back keeps the two apart. */
 Test(trf, forfeit_meetings_are_exported_as_forbidden_pairs)
 {
-  xq_tevent *ev = xq_tevent_new(NULL, "forfeits");
+  xq_tournament *ev = xq_tournament_new(NULL, "forfeits");
   for (int i = 0; i < 4; i++) {
     xq_tplayer p;
     memset(&p, 0, sizeof p);
     snprintf(p.name, sizeof p.name, "P%d", i + 1);
     p.rating = 2000 - i;
-    cr_assert_eq(xq_tevent_add(ev, &p, NULL, NULL), XQ_OK);
+    cr_assert_eq(xq_tournament_add(ev, &p, NULL, NULL), XQ_OK);
   }
   ev->cfg.rounds = 3;
   cr_assert(ev->cfg.forfeit_counts_as_met, "the Chinese default");
   xq_assign_pnos(ev);
   xq_tpairing pr = {0};
   cr_assert_eq(xq_pair_round1(ev, &pr), XQ_OK);
-  cr_assert_eq(xq_tevent_apply_pairing(ev, &pr), XQ_OK);
+  cr_assert_eq(xq_tournament_apply_pairing(ev, &pr), XQ_OK);
   xq_tpairing_clear(&pr);
   /* player 1's board forfeited, player 3's played */
-  const xq_tslot *s1 = xq_tevent_slot(ev, 1, 1);
-  int o1 = s1->opp, o3 = xq_tevent_slot(ev, 3, 1)->opp;
-  xq_tevent_set_result(ev, 1, s1->colour == XQ_TC_RED ? 1 : o1, s1->colour == XQ_TC_RED ? o1 : 1, "-+");
-  const xq_tslot *s3 = xq_tevent_slot(ev, 3, 1);
-  xq_tevent_set_result(ev, 1, s3->colour == XQ_TC_RED ? 3 : o3, s3->colour == XQ_TC_RED ? o3 : 3, "1-0");
+  const xq_tslot *s1 = xq_tournament_slot(ev, 1, 1);
+  int o1 = s1->opp, o3 = xq_tournament_slot(ev, 3, 1)->opp;
+  xq_tournament_set_result(ev, 1, s1->colour == XQ_TC_RED ? 1 : o1, s1->colour == XQ_TC_RED ? o1 : 1, "-+");
+  const xq_tslot *s3 = xq_tournament_slot(ev, 3, 1);
+  xq_tournament_set_result(ev, 1, s3->colour == XQ_TC_RED ? 3 : o3, s3->colour == XQ_TC_RED ? o3 : 3, "1-0");
   char *out = export_text(ev);
   char want[32];
   snprintf(want, sizeof want, "\nXXP %d %d\n", 1 < o1 ? 1 : o1, 1 < o1 ? o1 : 1);
@@ -228,10 +228,10 @@ Test(trf, forfeit_meetings_are_exported_as_forbidden_pairs)
   int nxxp = 0;
   for (const char *p = out; (p = strstr(p, "\nXXP ")); p++) nxxp++;
   cr_assert_eq(nxxp, 1, "only the forfeited pair: %s", out);
-  xq_tevent *back;
+  xq_tournament *back;
   xq_error err = {0};
   cr_assert_eq(xq_trf_parse(out, strlen(out), &back, &err), XQ_OK, "%s", err.msg);
-  cr_assert(xq_tevent_forbidden(back, 1, o1, 2), "read back as forbidden");
+  cr_assert(xq_tournament_forbidden(back, 1, o1, 2), "read back as forbidden");
   cr_assert_eq(xq_pair_dutch(back, 2, &pr), XQ_OK);
   for (int i = 0; i < pr.nboards; i++) {
     const xq_tboard *b = &pr.boards[i];
@@ -239,8 +239,8 @@ Test(trf, forfeit_meetings_are_exported_as_forbidden_pairs)
   }
   xq_tpairing_clear(&pr);
   free(out);
-  xq_tevent_free(back);
-  xq_tevent_free(ev);
+  xq_tournament_free(back);
+  xq_tournament_free(ev);
 }
 
 /* Acceleration lines (tourney.md §9.3): XXA NNNN then 4 columns a round
@@ -260,7 +260,7 @@ Test(trf, acceleration_lines_are_read_and_kept)
     "XXA    2  1.0  1.0  1.0  1.0  0.5\n"
     "250       2.0   4   5    3    4\n"
     "250       0.5   5   5    2    3\n";
-  xq_tevent *ev;
+  xq_tournament *ev;
   xq_error err = {0};
   cr_assert_eq(xq_trf_parse(text, strlen(text), &ev, &err), XQ_OK, "%s", err.msg);
   int acc[5];
@@ -281,7 +281,7 @@ Test(trf, acceleration_lines_are_read_and_kept)
   char *a = normalise(text, strlen(text)), *b = normalise(out, strlen(out));
   cr_expect_str_eq(b, a, "the lines are written back as read");
   free(a); free(b); free(out);
-  xq_tevent_free(ev);
+  xq_tournament_free(ev);
 
   const char *bad[] = {
     "XXA    1  1.x\n",                          /* not a number */
@@ -295,7 +295,7 @@ Test(trf, acceleration_lines_are_read_and_kept)
   for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
     char buf[512];
     snprintf(buf, sizeof buf, "012 x\n%s", bad[i]);
-    xq_tevent *e = (xq_tevent *)1;
+    xq_tournament *e = (xq_tournament *)1;
     xq_error er = {0};
     cr_expect_eq(xq_trf_parse(buf, strlen(buf), &e, &er), XQ_EINVAL, "accepted: %s", bad[i]);
     cr_expect_null(e);

@@ -113,7 +113,7 @@ Test(xlsx, every_sheet_kind_makes_a_workbook)
   xq_test_db_path(path, sizeof path, "xlsx_kinds");
   build_event(path);
   xq_tpairing pr = {0};
-  xq_tevent *ev = xq_test_store_event(path, 2, &pr);
+  xq_tournament *ev = xq_test_store_event(path, 2, &pr);
   out o;
   cr_assert_eq(xq_sheet_format_parse("xlsx"), XQ_SHEET_XLSX);
   cr_assert_eq(xq_sheet_standings(ev, 1, XQ_SHEET_XLSX, XQ_LANG_ZH, out_open(&o)), XQ_OK);
@@ -143,7 +143,7 @@ Test(xlsx, every_sheet_kind_makes_a_workbook)
   cr_assert_eq(xq_sheet_prizes(ev, &t, aw, na, XQ_SHEET_XLSX, XQ_LANG_ZH, out_open(&o)), XQ_OK);
   expect_workbook(&o, "prizes");
   xq_tpairing_clear(&pr);
-  xq_tevent_free(ev);
+  xq_tournament_free(ev);
   xq_test_db_remove(path);
 }
 
@@ -152,7 +152,7 @@ Test(xlsx, a_write_failure_is_an_error)
   char path[512];
   xq_test_db_path(path, sizeof path, "xlsx_fail");
   build_event(path);
-  xq_tevent *ev = xq_test_store_event(path, 0, NULL);
+  xq_tournament *ev = xq_test_store_event(path, 0, NULL);
   /* the stream fails: /dev/full takes nothing */
   FILE *full = fopen("/dev/full", "w");
   cr_assert_not_null(full);
@@ -172,7 +172,7 @@ Test(xlsx, a_write_failure_is_an_error)
   out_close(&o);
   free(o.buf);
   cr_assert_eq(xq_sheet_standings(ev, 1, XQ_SHEET_XLSX, XQ_LANG_EN, NULL), XQ_EINVAL);
-  xq_tevent_free(ev);
+  xq_tournament_free(ev);
   xq_test_db_remove(path);
 }
 
@@ -193,7 +193,7 @@ Test(scoresheets, one_per_table_none_for_the_bye)
   xq_test_db_path(path, sizeof path, "xlsx_score");
   build_event(path);
   xq_tpairing pr = {0};
-  xq_tevent *ev = xq_test_store_event(path, 2, &pr);
+  xq_tournament *ev = xq_test_store_event(path, 2, &pr);
   int tables = 0, bye = 0;
   for (int b = 0; b < pr.nboards; b++) pr.boards[b].black ? tables++ : bye++;
   cr_assert_eq(tables, 2);
@@ -248,7 +248,7 @@ Test(scoresheets, one_per_table_none_for_the_bye)
   out_close(&o);
   free(o.buf);
   xq_tpairing_clear(&pr);
-  xq_tevent_free(ev);
+  xq_tournament_free(ev);
   xq_test_db_remove(path);
 }
 
@@ -257,7 +257,7 @@ Test(sheet_print, tables_have_a_print_stylesheet)
   char path[512];
   xq_test_db_path(path, sizeof path, "xlsx_print");
   build_event(path);
-  xq_tevent *ev = xq_test_store_event(path, 0, NULL);
+  xq_tournament *ev = xq_test_store_event(path, 0, NULL);
   out o;
   cr_assert_eq(xq_sheet_standings(ev, 1, XQ_SHEET_HTML, XQ_LANG_ZH, out_open(&o)), XQ_OK);
   out_close(&o);
@@ -266,7 +266,7 @@ Test(sheet_print, tables_have_a_print_stylesheet)
   cr_assert_not_null(strstr(o.buf, "tr{page-break-inside:avoid"));
   cr_assert_not_null(strstr(o.buf, "<thead>"));
   free(o.buf);
-  xq_tevent_free(ev);
+  xq_tournament_free(ev);
   xq_test_db_remove(path);
 }
 

@@ -140,7 +140,7 @@ static int fill(void *ctx, xq_error *err)
   if (rc) return rc;
   /* round 1 as `xqref tourney pair` does it: numbers by rating, then
    * 1-2, 4-3, 5-6, ... */
-  xq_tevent *ev;
+  xq_tournament *ev;
   xq_tpairing pr = {0};
   if ((rc = xq_tstore_load(st, &ev, err))) return rc;
   xq_assign_pnos(ev);
@@ -154,7 +154,7 @@ static int fill(void *ctx, xq_error *err)
   }
   if (!rc) rc = make_token(st, XQ_ROLE_ARBITER, 0, 0, "arbiter", made, err);
   xq_tpairing_clear(&pr);
-  xq_tevent_free(ev);
+  xq_tournament_free(ev);
   return rc;
 }
 

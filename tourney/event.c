@@ -9,9 +9,9 @@
 #include "tourney_internal.h"
 #include "pair/pair.h"
 
-xq_tevent *xq_tevent_new(const xq_tconfig *cfg, const char *name)
+xq_tournament *xq_tournament_new(const xq_tconfig *cfg, const char *name)
 {
-  xq_tevent *ev = calloc(1, sizeof *ev);
+  xq_tournament *ev = calloc(1, sizeof *ev);
   if (!ev) return NULL;
   if (cfg) ev->cfg = *cfg;
   else xq_tconfig_default(&ev->cfg);
@@ -20,14 +20,14 @@ xq_tevent *xq_tevent_new(const xq_tconfig *cfg, const char *name)
   return ev;
 }
 
-/* The fields of xq_tevent, in its order, as xq_tevent_copy knows them.
+/* The fields of xq_tournament, in its order, as xq_tournament_copy knows them.
  * Scalars come over with the struct's assignment; the pointers are what
- * the copy must duplicate. A field added to xq_tevent changes its size
+ * the copy must duplicate. A field added to xq_tournament changes its size
  * (a pointer always does, on every ABI) and stops the build here: give it
  * its line below and, when the event owns what it points to, its copy in
- * xq_tevent_copy, its free in xq_tevent_free and its check in the test
+ * xq_tournament_copy, its free in xq_tournament_free and its check in the test
  * event.copy_is_deep_and_whole (tests/test_tourney_standings.c). */
-struct tevent_fields {
+struct tournament_fields {
   char name[XQ_TOURNEY_NAME_MAX];
   xq_tconfig cfg;
   int n, cap;
@@ -40,13 +40,13 @@ struct tevent_fields {
   xq_tforbid *forbid;  /* owned: [nforbid] copied */
   int nforbid;
 };
-_Static_assert(sizeof(struct tevent_fields) == sizeof(xq_tevent),
-               "xq_tevent has a field xq_tevent_copy does not know: update the copy");
+_Static_assert(sizeof(struct tournament_fields) == sizeof(xq_tournament),
+               "xq_tournament has a field xq_tournament_copy does not know: update the copy");
 
-xq_tevent *xq_tevent_copy(const xq_tevent *ev)
+xq_tournament *xq_tournament_copy(const xq_tournament *ev)
 {
   if (!ev) return NULL;
-  xq_tevent *c = malloc(sizeof *c);
+  xq_tournament *c = malloc(sizeof *c);
   if (!c) return NULL;
   *c = *ev;
   c->cap = ev->n ? ev->n : 1;
@@ -55,7 +55,7 @@ xq_tevent *xq_tevent_copy(const xq_tevent *ev)
   c->extra = ev->extra ? malloc(ev->extra_len + 1) : NULL;
   c->forbid = ev->nforbid ? malloc(sizeof *c->forbid * (size_t)ev->nforbid) : NULL;
   if (!c->players || !c->slots || (ev->extra && !c->extra) || (ev->nforbid && !c->forbid)) {
-    xq_tevent_free(c);
+    xq_tournament_free(c);
     return NULL;
   }
   if (ev->n) {
@@ -70,7 +70,7 @@ xq_tevent *xq_tevent_copy(const xq_tevent *ev)
   return c;
 }
 
-void xq_tevent_free(xq_tevent *ev)
+void xq_tournament_free(xq_tournament *ev)
 {
   if (!ev) return;
   free(ev->players);
@@ -80,7 +80,7 @@ void xq_tevent_free(xq_tevent *ev)
   free(ev);
 }
 
-int xq_tevent_forbid(xq_tevent *ev, int a, int b, int from, int to)
+int xq_tournament_forbid(xq_tournament *ev, int a, int b, int from, int to)
 {
   if (!ev || a == b || a < 1 || b < 1 || from < 1 || to < from || to > XQ_TOURNEY_ROUNDS_MAX) return XQ_EINVAL;
   if (ev->nforbid >= XQ_TOURNEY_FORBID_MAX) return XQ_ELIMIT;
@@ -91,7 +91,7 @@ int xq_tevent_forbid(xq_tevent *ev, int a, int b, int from, int to)
   return XQ_OK;
 }
 
-int xq_tevent_forbidden(const xq_tevent *ev, int a, int b, int round)
+int xq_tournament_forbidden(const xq_tournament *ev, int a, int b, int round)
 {
   if (a > b) { int t = a; a = b; b = t; }
   for (int i = 0; ev && i < ev->nforbid; i++) {
@@ -101,7 +101,7 @@ int xq_tevent_forbidden(const xq_tevent *ev, int a, int b, int round)
   return 0;
 }
 
-static int grow(xq_tevent *ev)
+static int grow(xq_tournament *ev)
 {
   int cap = ev->cap ? ev->cap * 2 : 64;
   if (cap > XQ_TOURNEY_PLAYERS_MAX) cap = XQ_TOURNEY_PLAYERS_MAX;
@@ -117,7 +117,7 @@ static int grow(xq_tevent *ev)
   return XQ_OK;
 }
 
-int xq_tevent_add(xq_tevent *ev, const xq_tplayer *p, int *id, xq_error *err)
+int xq_tournament_add(xq_tournament *ev, const xq_tplayer *p, int *id, xq_error *err)
 {
   if (!ev || !p) return XQ_EINVAL;
   xq_tplayer copy = *p;
@@ -136,7 +136,7 @@ int xq_tevent_add(xq_tevent *ev, const xq_tplayer *p, int *id, xq_error *err)
   return XQ_OK;
 }
 
-xq_tslot *xq_tevent_slot(const xq_tevent *ev, int id, int r)
+xq_tslot *xq_tournament_slot(const xq_tournament *ev, int id, int r)
 {
   if (id < 1) id = 1;
   if (r < 1) r = 1;
@@ -144,7 +144,7 @@ xq_tslot *xq_tevent_slot(const xq_tevent *ev, int id, int r)
   return &ev->slots[(size_t)(id - 1) * XQ_TOURNEY_ROUNDS_MAX + (size_t)(r - 1)];
 }
 
-int xq_tslot_points(const xq_tevent *ev, const xq_tslot *s)
+int xq_tslot_points(const xq_tournament *ev, const xq_tslot *s)
 {
   const xq_tconfig *c = &ev->cfg;
   switch (s->res) {
@@ -163,12 +163,12 @@ int xq__event_played(const xq_tslot *s)
   return s->opp && (s->res == XQ_TR_WIN || s->res == XQ_TR_DRAW || s->res == XQ_TR_LOSS);
 }
 
-void xq_tevent_set_result(xq_tevent *ev, int round, int red, int black, const char *code)
+void xq_tournament_set_result(xq_tournament *ev, int round, int red, int black, const char *code)
 {
   if (!ev || !code || red < 1 || red > ev->n || black < 1 || black > ev->n || round < 1 ||
       round > XQ_TOURNEY_ROUNDS_MAX)
     return;
-  xq_tslot *r = xq_tevent_slot(ev, red, round), *b = xq_tevent_slot(ev, black, round);
+  xq_tslot *r = xq_tournament_slot(ev, red, round), *b = xq_tournament_slot(ev, black, round);
   int rr = XQ_TR_NONE, br = XQ_TR_NONE;
   if (!strcmp(code, "1-0")) rr = XQ_TR_WIN, br = XQ_TR_LOSS;
   else if (!strcmp(code, "0-1")) rr = XQ_TR_LOSS, br = XQ_TR_WIN;
@@ -180,50 +180,50 @@ void xq_tevent_set_result(xq_tevent *ev, int round, int red, int black, const ch
   b->res = (uint8_t)br;
 }
 
-void xq_tevent_add_fouls(xq_tevent *ev, int id, int round, int count)
+void xq_tournament_add_fouls(xq_tournament *ev, int id, int round, int count)
 {
   if (!ev || id < 1 || id > ev->n || round < 1 || round > XQ_TOURNEY_ROUNDS_MAX) return;
-  xq_tslot *sl = xq_tevent_slot(ev, id, round);
+  xq_tslot *sl = xq_tournament_slot(ev, id, round);
   int f = sl->fouls + count;
   sl->fouls = (uint8_t)(f > 255 ? 255 : f < 0 ? 0 : f);
 }
 
-int xq_tevent_points(const xq_tevent *ev, int id, int upto)
+int xq_tournament_points(const xq_tournament *ev, int id, int upto)
 {
   int pts = 0;
   for (int r = 1; r <= upto && r <= XQ_TOURNEY_ROUNDS_MAX; r++)
-    pts += xq_tslot_points(ev, xq_tevent_slot(ev, id, r));
+    pts += xq_tslot_points(ev, xq_tournament_slot(ev, id, r));
   return pts;
 }
 
-int xq_tplayer_no(const xq_tevent *ev, int id)
+int xq_tplayer_no(const xq_tournament *ev, int id)
 {
   if (!ev || id < 1 || id > ev->n) return 0;
   int pno = ev->players[id - 1].pno;
   return pno > 0 ? pno : id;
 }
 
-int xq_tevent_player_no(const xq_tevent *ev, int no)
+int xq_tournament_player_no(const xq_tournament *ev, int no)
 {
   for (int id = 1; ev && id <= ev->n; id++)
     if (xq_tplayer_no(ev, id) == no) return id;
   return 0;
 }
 
-int xq_tevent_rounds_complete(const xq_tevent *ev)
+int xq_tournament_rounds_complete(const xq_tournament *ev)
 {
   if (!ev) return 0;
   int r = ev->nrounds;
-  while (r > 0 && !xq_tevent_round_complete(ev, r)) r--;
+  while (r > 0 && !xq_tournament_round_complete(ev, r)) r--;
   return r;
 }
 
-int xq__event_missed_out(const xq_tevent *ev, int id, int upto)
+int xq__event_missed_out(const xq_tournament *ev, int id, int upto)
 {
   int lim = ev->cfg.missed_rounds_withdraw, missed = 0;
   if (lim <= 0) return 0;
   for (int r = 1; r <= upto && r <= XQ_TOURNEY_ROUNDS_MAX; r++) {
-    const xq_tslot *s = xq_tevent_slot(ev, id, r);
+    const xq_tslot *s = xq_tournament_slot(ev, id, r);
     /* tourney.md §3.1.2: forfeit losses and announced absences count,
      * consecutive or not -- or only in a row where the regulation says
      * so (Shaanxi 补充规定 四.1: 连续弃权两轮者不再编排) */
@@ -234,14 +234,14 @@ int xq__event_missed_out(const xq_tevent *ev, int id, int upto)
   return 0;
 }
 
-int xq__event_withdrawn(const xq_tevent *ev, int id, int round)
+int xq__event_withdrawn(const xq_tournament *ev, int id, int round)
 {
   const xq_tplayer *p = &ev->players[id - 1];
   if (p->withdrawn && p->withdrawn <= round) return 1;
   return xq__event_missed_out(ev, id, round - 1) > 0;
 }
 
-void xq_tevent_apply_withdrawals(xq_tevent *ev, int upto)
+void xq_tournament_apply_withdrawals(xq_tournament *ev, int upto)
 {
   for (int id = 1; id <= ev->n; id++) {
     xq_tplayer *p = &ev->players[id - 1];
@@ -250,11 +250,11 @@ void xq_tevent_apply_withdrawals(xq_tevent *ev, int upto)
   }
 }
 
-int xq_tevent_round_complete(const xq_tevent *ev, int r)
+int xq_tournament_round_complete(const xq_tournament *ev, int r)
 {
   for (int k = 1; k <= r; k++)
     for (int id = 1; id <= ev->n; id++) {
-      const xq_tslot *s = xq_tevent_slot(ev, id, k);
+      const xq_tslot *s = xq_tournament_slot(ev, id, k);
       if (s->opp && s->res == XQ_TR_NONE) return 0;
     }
   return 1;
@@ -268,7 +268,7 @@ void xq_tpairing_clear(xq_tpairing *pr)
   pr->nboards = 0;
 }
 
-int xq_tevent_apply_pairing(xq_tevent *ev, const xq_tpairing *pr)
+int xq_tournament_apply_pairing(xq_tournament *ev, const xq_tpairing *pr)
 {
   if (!ev || !pr || pr->round < 1 || pr->round > XQ_TOURNEY_ROUNDS_MAX) return XQ_EINVAL;
   for (int b = 0; b < pr->nboards; b++) {
@@ -277,17 +277,17 @@ int xq_tevent_apply_pairing(xq_tevent *ev, const xq_tpairing *pr)
   }
   for (int b = 0; b < pr->nboards; b++) {
     int red = pr->boards[b].red, black = pr->boards[b].black;
-    xq_tslot *s = xq_tevent_slot(ev, red, pr->round);
+    xq_tslot *s = xq_tournament_slot(ev, red, pr->round);
     if (!black) {
       s->opp = 0; s->colour = XQ_TC_NONE; s->res = XQ_TR_PAB;
       continue;
     }
-    xq_tslot *t = xq_tevent_slot(ev, black, pr->round);
+    xq_tslot *t = xq_tournament_slot(ev, black, pr->round);
     s->opp = (uint16_t)black; s->colour = XQ_TC_RED; s->res = XQ_TR_NONE;
     t->opp = (uint16_t)red; t->colour = XQ_TC_BLACK; t->res = XQ_TR_NONE;
   }
   for (int id = 1; id <= ev->n; id++) {
-    xq_tslot *s = xq_tevent_slot(ev, id, pr->round);
+    xq_tslot *s = xq_tournament_slot(ev, id, pr->round);
     if (s->absent && !s->opp && s->res == XQ_TR_NONE)
       s->res = s->absent == XQ_TR_HPB || s->absent == XQ_TR_FPB ? s->absent : XQ_TR_ZPB;
   }

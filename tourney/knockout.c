@@ -581,7 +581,7 @@ int xq_ko_places(const xq_ko *ko, int *ids)
   return complete;
 }
 
-int xq_final_places(const xq_tevent *ev, const xq_ko *ko, int *ids)
+int xq_final_places(const xq_tournament *ev, const xq_ko *ko, int *ids)
 {
   if (!ev || !ids) return XQ_EINVAL;
   xq_tstanding *st = malloc(sizeof *st * (size_t)(ev->n ? ev->n : 1));

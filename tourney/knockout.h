@@ -247,7 +247,7 @@ int xq_ko_pool_places(const xq_ko *ko, int pool, int *ids);
  * places when `ko` has a stage (ko->after != 0), then every other player
  * in the order of the Swiss standings after all recorded rounds
  * (tourney.md §5.8, §6.5). Returns XQ_OK, XQ_EINVAL or XQ_ENOMEM. */
-int xq_final_places(const xq_tevent *ev, const xq_ko *ko, int *ids);
+int xq_final_places(const xq_tournament *ev, const xq_ko *ko, int *ids);
 
 /* ------------------------------------------------------------------ */
 /* A stage set up from its event (knockout_start.c)                    */
@@ -275,7 +275,7 @@ typedef struct xq_ko_opts {
  * (xq_ko_setup_lot), each value of the o->pools field a half. Returns
  * XQ_OK; XQ_EINVAL with `err` (may be NULL) saying what does not make a
  * bracket (the round, the size, the players, the pools); XQ_ENOMEM. */
-int xq_ko_setup_event(const xq_tevent *ev, const xq_ko_opts *o, xq_ko *ko, xq_error *err);
+int xq_ko_setup_event(const xq_tournament *ev, const xq_ko_opts *o, xq_ko *ko, xq_error *err);
 
 /* ------------------------------------------------------------------ */
 /* Plain listings (tourney/sheet/listing_final.c)                      */
@@ -286,12 +286,12 @@ int xq_ko_setup_event(const xq_tevent *ev, const xq_ko_opts *o, xq_ko *ko, xq_er
  * in a drawn bracket) or its bye, its games, and its winner, the game in
  * play at a knockout table or the next game. Returns XQ_OK, XQ_EINVAL
  * (a NULL argument) or XQ_EIO (write error). */
-int xq_list_bracket(const xq_tevent *ev, const xq_ko *ko, FILE *f);
+int xq_list_bracket(const xq_tournament *ev, const xq_ko *ko, FILE *f);
 
 /* A game just added to `ko` (xq_ko_add_game) as `xqref tourney ko-result`
  * reports it: match, type, colours and its result `code` as entered,
  * then the match's winner or its next game. Returns as xq_list_bracket. */
-int xq_list_ko_game(const xq_tevent *ev, const xq_ko *ko, const xq_ko_game *g, const char *code, FILE *f);
+int xq_list_ko_game(const xq_tournament *ev, const xq_ko *ko, const xq_ko_game *g, const char *code, FILE *f);
 
 /* ------------------------------------------------------------------ */
 /* A regulation's knockout-only sub-event (regulation_data.c)          */

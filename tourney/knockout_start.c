@@ -23,7 +23,7 @@ static const char *pool_field(const xq_tplayer *p, const char *field)
 /* Every registered player an entrant; with `field`, the players of each
  * value of that field a pool (in order of first registration), at most
  * XQ_KO_POOLS_MAX of them. Returns NULL or what is wrong. */
-static const char *lot_pools(const xq_tevent *ev, const char *field, int *ids, int *pool, int *np)
+static const char *lot_pools(const xq_tournament *ev, const char *field, int *ids, int *pool, int *np)
 {
   const char *names[XQ_KO_POOLS_MAX];
   *np = 1;
@@ -47,7 +47,7 @@ static const char *lot_pools(const xq_tevent *ev, const char *field, int *ids, i
 }
 
 /* A knockout-only event: the entrants drawn by lot. */
-static int setup_lot(const xq_tevent *ev, const xq_ko_opts *o, xq_ko *ko, xq_error *err)
+static int setup_lot(const xq_tournament *ev, const xq_ko_opts *o, xq_ko *ko, xq_error *err)
 {
   int ids[XQ_KO_SIZE_MAX], pool[XQ_KO_SIZE_MAX], np = 1;
   const char *bad = ev->n < 2 ? "a bracket needs 2 or more registered players"
@@ -62,7 +62,7 @@ static int setup_lot(const xq_tevent *ev, const xq_ko_opts *o, xq_ko *ko, xq_err
   return bad ? xq__error(err, XQ_EINVAL, "%s", bad) : XQ_OK;
 }
 
-int xq_ko_setup_event(const xq_tevent *ev, const xq_ko_opts *o, xq_ko *ko, xq_error *err)
+int xq_ko_setup_event(const xq_tournament *ev, const xq_ko_opts *o, xq_ko *ko, xq_error *err)
 {
   if (!ev || !o || !ko) return XQ_EINVAL;
   if (o->seeding == XQ_KO_LOT) return setup_lot(ev, o, ko, err);
@@ -70,7 +70,7 @@ int xq_ko_setup_event(const xq_tevent *ev, const xq_ko_opts *o, xq_ko *ko, xq_er
   int rc = XQ_OK;
   if (!s) {
     rc = xq__error(err, XQ_ENOMEM, "out of memory");
-  } else if (o->after > ev->nrounds || !xq_tevent_round_complete(ev, o->after)) {
+  } else if (o->after > ev->nrounds || !xq_tournament_round_complete(ev, o->after)) {
     rc = xq__error(err, XQ_EINVAL, "round %d is not complete", o->after);
   } else if (xq_standings(ev, o->after, s) || /* §6.1: the Swiss after the cut, every tie-break */
              xq_ko_setup(ko, s, ev->n, o->after, o->size, o->seeding, o->format, o->choice)) {

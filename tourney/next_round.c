@@ -12,14 +12,14 @@
 #include "pair/pair.h"
 #include "store/store.h"
 
-int xq_tstore_pair_next(xq_tstore *st, xq_tevent *ev, int system, xq_tpairing *out, xq_error *err)
+int xq_tstore_pair_next(xq_tstore *st, xq_tournament *ev, int system, xq_tpairing *out, xq_error *err)
 {
   if (!st || !ev || !out) return XQ_EINVAL;
   memset(out, 0, sizeof *out);
   int round = ev->nrounds + 1;
   if (ev->cfg.rounds && round > ev->cfg.rounds)
     return xq__error(err, XQ_EINVAL, "all %d rounds are paired", ev->cfg.rounds);
-  if (!xq_tevent_round_complete(ev, round - 1))
+  if (!xq_tournament_round_complete(ev, round - 1))
     return xq__error(err, XQ_EINVAL, "round %d still has boards without a result", round - 1);
   if (ev->n < 2) return xq__error(err, XQ_EINVAL, "at least two players are needed");
   xq_assign_pnos(ev);
@@ -32,18 +32,18 @@ int xq_tstore_pair_next(xq_tstore *st, xq_tevent *ev, int system, xq_tpairing *o
 
 /* Forget rounds k and later, keeping round k's announced absences
  * (data/pairing README: replaying a generated event). */
-static void truncate_rounds(xq_tevent *ev, int k)
+static void truncate_rounds(xq_tournament *ev, int k)
 {
   for (int id = 1; id <= ev->n; id++)
     for (int r = k; r <= ev->nrounds; r++) {
-      xq_tslot *s = xq_tevent_slot(ev, id, r);
+      xq_tslot *s = xq_tournament_slot(ev, id, r);
       if (r == k && !s->opp && s->res != XQ_TR_PAB && s->res != XQ_TR_NONE) continue;
       memset(s, 0, sizeof *s);
     }
   if (ev->nrounds > k) ev->nrounds = k;
 }
 
-int xq_trf_pair_next(xq_tevent *ev, const xq_trf_pair_opts *o, xq_tpairing *out, xq_error *err)
+int xq_trf_pair_next(xq_tournament *ev, const xq_trf_pair_opts *o, xq_tpairing *out, xq_error *err)
 {
   if (!ev || !o || !out || (o->system != XQ_PAIR_CN && o->system != XQ_PAIR_DUTCH) || o->round < 0 ||
       o->round > XQ_TOURNEY_ROUNDS_MAX || o->rounds < 0 || o->rounds > XQ_TOURNEY_ROUNDS_MAX)
@@ -56,7 +56,7 @@ int xq_trf_pair_next(xq_tevent *ev, const xq_trf_pair_opts *o, xq_tpairing *out,
     return xq__error(err, XQ_EINVAL, "round %d cannot be paired: the file ends at round %d", o->round, round - 1);
   if (ev->cfg.rounds && round > ev->cfg.rounds)
     return xq__error(err, XQ_EINVAL, "all %d rounds are already paired", ev->cfg.rounds);
-  if (round > XQ_TOURNEY_ROUNDS_MAX || !xq_tevent_round_complete(ev, round - 1))
+  if (round > XQ_TOURNEY_ROUNDS_MAX || !xq_tournament_round_complete(ev, round - 1))
     return xq__error(err, XQ_EINVAL, "round %d has games without a result", round - 1);
   int rc = o->system == XQ_PAIR_DUTCH ? xq_pair_dutch(ev, round, out) : xq_pair_cn(ev, round, out, NULL);
   return rc ? xq__error(err, rc, "round %d: %s", round, xq_strerror(rc)) : XQ_OK;

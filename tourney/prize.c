@@ -262,12 +262,12 @@ void xq_prize_eligibility(const xq_prize_cat *c, char *out, size_t cap)
 
 /* Players who may win lucky prizes under `active`: Shaanxi 退赛和弃权两轮
  * 或以上的没有奖励 (withdrawn, or two or more rounds missed). */
-static int lucky_ok(const xq_tevent *ev, int id)
+static int lucky_ok(const xq_tournament *ev, int id)
 {
   if (ev->players[id - 1].withdrawn) return 0;
   int missed = 0;
   for (int r = 1; r <= ev->nrounds; r++) {
-    int res = xq_tevent_slot(ev, id, r)->res;
+    int res = xq_tournament_slot(ev, id, r)->res;
     if (res == XQ_TR_FLOSS || res == XQ_TR_ZPB) missed++;
   }
   return missed < 2;
@@ -311,7 +311,7 @@ static int award_cmp(const void *x, const void *y)
   return a->cat_place - b->cat_place;
 }
 
-int xq_prizes_award(const xq_tevent *ev, const int *places, const xq_prize_table *t,
+int xq_prizes_award(const xq_tournament *ev, const int *places, const xq_prize_table *t,
                     xq_award *out, int cap, int *nout)
 {
   if (!ev || !places || !t || !out || !nout || cap < 0 || t->ncats > XQ_PRIZE_CATS_MAX) return XQ_EINVAL;

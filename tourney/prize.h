@@ -63,7 +63,7 @@ typedef struct xq_team_row {
  * team name (bytes). Fills out[0..*nout-1] (room for `cap`). Returns
  * XQ_OK, XQ_EINVAL (bad mode, counted outside 1..XQ_TEAM_COUNTED_MAX)
  * or XQ_ELIMIT (more teams than cap). */
-int xq_team_standings(const xq_tevent *ev, const int *places, int mode, int counted,
+int xq_team_standings(const xq_tournament *ev, const int *places, int mode, int counted,
                       xq_team_row *out, int cap, int *nout);
 
 /* The same under `rule` (mode, counted, and area: a player whose region
@@ -71,7 +71,7 @@ int xq_team_standings(const xq_tevent *ev, const int *places, int mode, int coun
  * such player is not listed at all -- it is outside the competition).
  * rule->basis is the caller's: `places` is the order it names
  * (xq_team_order). Same returns. */
-int xq_team_standings_rule(const xq_tevent *ev, const int *places, const xq_team_rule *rule,
+int xq_team_standings_rule(const xq_tournament *ev, const int *places, const xq_team_rule *rule,
                            xq_team_row *out, int cap, int *nout);
 
 struct xq_ko;
@@ -80,7 +80,7 @@ struct xq_ko;
  * the final places (xq_final_places with `ko`, which may be NULL) or the
  * Swiss standings after the event's last round (xq_standings). Returns
  * what those return (XQ_EINVAL for a bad basis). */
-int xq_team_order(const xq_tevent *ev, const struct xq_ko *ko, int basis, int *ids);
+int xq_team_order(const xq_tournament *ev, const struct xq_ko *ko, int basis, int *ids);
 
 /* ------------------------------------------------------------------ */
 /* Prizes                                                              */
@@ -189,7 +189,7 @@ typedef struct xq_award {
  * to the best placed. Fills out[] in category
  * order then place, lucky prizes last (room for `cap`). Returns XQ_OK,
  * XQ_EINVAL or XQ_ELIMIT. */
-int xq_prizes_award(const xq_tevent *ev, const int *places, const xq_prize_table *t,
+int xq_prizes_award(const xq_tournament *ev, const int *places, const xq_prize_table *t,
                     xq_award *out, int cap, int *nout);
 
 /* Set rows[i].amount from the team prizes of `t` (t->team_amount by
@@ -208,7 +208,7 @@ long xq_team_prizes(const xq_prize_table *t, xq_team_row *rows, int n);
  * NULL) with the rule applied. Returns XQ_OK, XQ_EINVAL (bad arguments; `r` without a
  * team competition and no `counted`), XQ_ENOMEM or XQ_ELIMIT (more teams
  * than cap), `err` (may be NULL) saying which. */
-int xq_team_results(const xq_tevent *ev, const int *places, const xq_regulation *r, int mode,
+int xq_team_results(const xq_tournament *ev, const int *places, const xq_regulation *r, int mode,
                     int counted, const xq_prize_table *t, xq_team_row *rows, int cap, int *n,
                     xq_team_rule *used, xq_error *err);
 
@@ -288,7 +288,7 @@ int xq_regulation_print_tables(const xq_regulation *r, FILE *f, xq_error *err);
  * overall[i] is that player's place in the whole event and is shown in
  * its own column (group standings). Columns: place, name, region/club,
  * points, W-D-L. */
-int xq_sheet_places(const xq_tevent *ev, const char *title, const int *ids,
+int xq_sheet_places(const xq_tournament *ev, const char *title, const int *ids,
                     const int *overall, int n, int format, int lang, FILE *f);
 
 struct xq_ko; /* knockout.h */
@@ -300,7 +300,7 @@ struct xq_ko; /* knockout.h */
  * quarter-final" while undecided) and the bracket position drawn by lot.
  * `ko` is read only. Same returns, XQ_EINVAL also for a NULL `ko` or one
  * that is not knockout-only. */
-int xq_sheet_ko_places(const xq_tevent *ev, const struct xq_ko *ko, const char *title, const int *ids,
+int xq_sheet_ko_places(const xq_tournament *ev, const struct xq_ko *ko, const char *title, const int *ids,
                        const int *overall, int n, int format, int lang, FILE *f);
 
 /* The standings of every group of groups[0..ng-1] (ng at most
@@ -312,18 +312,18 @@ int xq_sheet_ko_places(const xq_tevent *ev, const struct xq_ko *ko, const char *
  * (xq_group_sections), the title saying so (a group without women: one
  * list). Returns XQ_OK, XQ_EINVAL,
  * XQ_ENOMEM or XQ_EIO. */
-int xq_sheet_groups(const xq_tevent *ev, const int *places, const xq_tgroup *groups, int ng,
+int xq_sheet_groups(const xq_tournament *ev, const int *places, const xq_tgroup *groups, int ng,
                     int format, int lang, FILE *f);
 
 /* Team standings rows[0..n-1] of xq_team_standings() (mode as given to
  * it): rank, team, value (Σ places or points), best place, members. */
-int xq_sheet_teams(const xq_tevent *ev, const xq_team_row *rows, int n, int mode,
+int xq_sheet_teams(const xq_tournament *ev, const xq_team_row *rows, int n, int mode,
                    int format, int lang, FILE *f);
 
 /* The prize list aw[0..n-1] of xq_prizes_award() over table `t`:
  * category, place in it, final place, name, amount, with each
  * category's total and the grand total. */
-int xq_sheet_prizes(const xq_tevent *ev, const xq_prize_table *t, const xq_award *aw,
+int xq_sheet_prizes(const xq_tournament *ev, const xq_prize_table *t, const xq_award *aw,
                     int n, int format, int lang, FILE *f);
 
 /* ------------------------------------------------------------------ */
@@ -340,7 +340,7 @@ int xq_sheet_prizes(const xq_tevent *ev, const xq_prize_table *t, const xq_award
  * with the knockout seed of a player who had one; for a knockout-only
  * event (ko->after == XQ_KO_NO_SWISS) the stage reached and the bracket
  * position instead. `ko` NULL: no knockout (the Swiss order alone). */
-int xq_list_places(const xq_tevent *ev, const struct xq_ko *ko, const int *ids, int provisional, FILE *f);
+int xq_list_places(const xq_tournament *ev, const struct xq_ko *ko, const int *ids, int provisional, FILE *f);
 
 /* Team standings rows[0..n-1] of xq_team_standings() under `mode` with
  * `counted` players a team: rank ("-" when not ranked), value, best
@@ -350,7 +350,7 @@ int xq_list_teams(const xq_team_row *rows, int n, int mode, int counted, int pro
 /* The prize list aw[0..n-1] of xq_prizes_award() over table `t`:
  * category, place in it, final place, id, name, amount; the total, and a
  * note for each list of a group that plays apart. */
-int xq_list_prizes(const xq_tevent *ev, const xq_prize_table *t, const xq_award *aw, int n, int provisional,
+int xq_list_prizes(const xq_tournament *ev, const xq_prize_table *t, const xq_award *aw, int n, int provisional,
                    FILE *f);
 
 #endif /* XQ_PRIZE_H */

@@ -9,13 +9,13 @@
 
 #include "tourney_internal.h"
 
-static int final_pts(const xq_tevent *ev, int id, int upto)
+static int final_pts(const xq_tournament *ev, int id, int upto)
 {
-  return xq_tevent_points(ev, id, upto);
+  return xq_tournament_points(ev, id, upto);
 }
 
 /* The lowest final score in the event (tourney.md §5.3 lowest_final_score). */
-static int lowest_final(const xq_tevent *ev, int upto)
+static int lowest_final(const xq_tournament *ev, int upto)
 {
   int lo = 0;
   for (int id = 1; id <= ev->n; id++) {
@@ -35,16 +35,16 @@ static int counts(const xq_tslot *s)
 /* Contribution of round r to 对手分: the (scheduled) opponent's final
  * score, the bye's value, or 0 for a round without a game or a game not
  * over yet. */
-static int os_part(const xq_tevent *ev, int id, int r, int upto, int bye_value)
+static int os_part(const xq_tournament *ev, int id, int r, int upto, int bye_value)
 {
-  const xq_tslot *s = xq_tevent_slot(ev, id, r);
+  const xq_tslot *s = xq_tournament_slot(ev, id, r);
   if (!counts(s)) return 0;
   if (s->opp) return final_pts(ev, s->opp, upto); /* forfeits: scheduled opponent */
   if (s->res == XQ_TR_PAB) return bye_value;
   return 0;
 }
 
-static int64_t value(const xq_tevent *ev, int tb, int id, int upto, int bye_value, const int *lot)
+static int64_t value(const xq_tournament *ev, int tb, int id, int upto, int bye_value, const int *lot)
 {
   int64_t v = 0;
   switch (tb) {
@@ -54,7 +54,7 @@ static int64_t value(const xq_tevent *ev, int tb, int id, int upto, int bye_valu
   case XQ_TB_OS_C1: {
     int lo = 0, parts = 0;
     for (int r = 1; r <= upto; r++) {
-      if (!counts(xq_tevent_slot(ev, id, r))) continue; /* a game not over: no part */
+      if (!counts(xq_tournament_slot(ev, id, r))) continue; /* a game not over: no part */
       int part = os_part(ev, id, r, upto, bye_value);
       v += part;
       if (!parts++ || part < lo) lo = part;
@@ -64,18 +64,18 @@ static int64_t value(const xq_tevent *ev, int tb, int id, int upto, int bye_valu
   }
   case XQ_TB_PS: /* 累进分: Σ S_r = Σ pts_r·(n − r + 1) */
     for (int r = 1; r <= upto; r++)
-      v += (int64_t)xq_tslot_points(ev, xq_tevent_slot(ev, id, r)) * (upto - r + 1);
+      v += (int64_t)xq_tslot_points(ev, xq_tournament_slot(ev, id, r)) * (upto - r + 1);
     return v;
   case XQ_TB_SB:
     for (int r = 1; r <= upto; r++) {
-      const xq_tslot *s = xq_tevent_slot(ev, id, r);
+      const xq_tslot *s = xq_tournament_slot(ev, id, r);
       if (xq__event_played(s))
         v += (int64_t)xq_tslot_points(ev, s) * final_pts(ev, s->opp, upto);
     }
     return v;
   case XQ_TB_FOULS:
     for (int r = 1; r <= upto; r++) {
-      const xq_tslot *s = xq_tevent_slot(ev, id, r);
+      const xq_tslot *s = xq_tournament_slot(ev, id, r);
       if (counts(s)) v += s->fouls;
     }
     return v;
@@ -85,7 +85,7 @@ static int64_t value(const xq_tevent *ev, int tb, int id, int upto, int bye_valu
     break;
   }
   for (int r = 1; r <= upto; r++) {
-    const xq_tslot *s = xq_tevent_slot(ev, id, r);
+    const xq_tslot *s = xq_tournament_slot(ev, id, r);
     int win = s->res == XQ_TR_WIN, played = xq__event_played(s);
     switch (tb) {
     case XQ_TB_WINS:
@@ -100,12 +100,12 @@ static int64_t value(const xq_tevent *ev, int tb, int id, int upto, int bye_valu
   return v;
 }
 
-static int bye_value_of(const xq_tevent *ev, int upto)
+static int bye_value_of(const xq_tournament *ev, int upto)
 {
   return ev->cfg.bye_os == XQ_BYE_OS_LOWEST ? lowest_final(ev, upto) : 0;
 }
 
-int64_t xq_tb_value(const xq_tevent *ev, int tb, int id, int upto)
+int64_t xq_tb_value(const xq_tournament *ev, int tb, int id, int upto)
 {
   if (!ev || id < 1 || id > ev->n) return 0;
   return value(ev, tb, id, upto, bye_value_of(ev, upto), NULL);
@@ -116,7 +116,7 @@ int64_t xq_tb_value(const xq_tevent *ev, int tb, int id, int upto)
 /* ------------------------------------------------------------------ */
 
 typedef struct rk {
-  const xq_tevent *ev;
+  const xq_tournament *ev;
   int upto, bye_value;
   int ntb, tb[XQ_TOURNEY_TB_MAX + 1];
   int *lot;         /* [n + 1] lot position, higher first */
@@ -137,7 +137,7 @@ static int mutual(const rk *k, int a, const int *set, int m, int *unmet)
 {
   int s = 0, met = 0;
   for (int r = 1; r <= k->upto; r++) {
-    const xq_tslot *t = xq_tevent_slot(k->ev, a, r);
+    const xq_tslot *t = xq_tournament_slot(k->ev, a, r);
     if (!xq__event_played(t)) continue;
     for (int i = 0; i < m; i++)
       if (set[i] == t->opp) { s += xq_tslot_points(k->ev, t); met++; }
@@ -207,17 +207,17 @@ static int cmp_roundback(const void *x, const void *y, void *arg)
   int sa = 0, sb = 0;
   if (from_first) {
     /* (PTS − pts_1, PTS − pts_1 − pts_2, ...) */
-    int ta = xq_tevent_points(k->ev, a, k->upto), tb = xq_tevent_points(k->ev, b, k->upto);
+    int ta = xq_tournament_points(k->ev, a, k->upto), tb = xq_tournament_points(k->ev, b, k->upto);
     for (int r = 1; r < k->upto; r++) {
-      sa += xq_tslot_points(k->ev, xq_tevent_slot(k->ev, a, r));
-      sb += xq_tslot_points(k->ev, xq_tevent_slot(k->ev, b, r));
+      sa += xq_tslot_points(k->ev, xq_tournament_slot(k->ev, a, r));
+      sb += xq_tslot_points(k->ev, xq_tournament_slot(k->ev, b, r));
       if (ta - sa != tb - sb) return ta - sa > tb - sb ? -1 : 1;
     }
   } else {
     /* (S_{n−1}, S_{n−2}, ..., S_1) */
     for (int r = k->upto - 1; r >= 1; r--) {
-      sa = xq_tevent_points(k->ev, a, r);
-      sb = xq_tevent_points(k->ev, b, r);
+      sa = xq_tournament_points(k->ev, a, r);
+      sb = xq_tournament_points(k->ev, b, r);
       if (sa != sb) return sa > sb ? -1 : 1;
     }
   }
@@ -285,11 +285,11 @@ static int cmp_lot(const void *x, const void *y)
 
 /* Whether any game of rounds 1..upto has a result (byes and announced
  * absences are not games). */
-static int any_game_result(const xq_tevent *ev, int upto)
+static int any_game_result(const xq_tournament *ev, int upto)
 {
   for (int id = 1; id <= ev->n; id++)
     for (int r = 1; r <= upto; r++) {
-      int res = xq_tevent_slot(ev, id, r)->res;
+      int res = xq_tournament_slot(ev, id, r)->res;
       if (res >= XQ_TR_WIN && res <= XQ_TR_FLOSS) return 1;
     }
   return 0;
@@ -301,7 +301,7 @@ static int cmp_start(const void *x, const void *y, void *ctx)
 {
   const rk *k = ctx;
   int a = *(const int *)x, b = *(const int *)y;
-  int pa = xq_tevent_points(k->ev, a, k->upto), pb = xq_tevent_points(k->ev, b, k->upto);
+  int pa = xq_tournament_points(k->ev, a, k->upto), pb = xq_tournament_points(k->ev, b, k->upto);
   if (pa != pb) return pb - pa;
   int na = xq_tplayer_no(k->ev, a), nb = xq_tplayer_no(k->ev, b);
   return na != nb ? na - nb : a - b;
@@ -327,14 +327,14 @@ static int de_display(rk *k, xq_tstanding *out, int n, int t)
   return XQ_OK;
 }
 
-int xq_tevent_standings_round(const xq_tevent *ev)
+int xq_tournament_standings_round(const xq_tournament *ev)
 {
   if (!ev) return 0;
-  int done = xq_tevent_rounds_complete(ev);
+  int done = xq_tournament_rounds_complete(ev);
   return done ? done : ev->nrounds > 0;
 }
 
-int xq_standings(const xq_tevent *ev, int upto, xq_tstanding *out)
+int xq_standings(const xq_tournament *ev, int upto, xq_tstanding *out)
 {
   if (!ev || (!out && ev->n)) return XQ_EINVAL;
   if (upto <= 0 || upto > ev->nrounds) upto = ev->nrounds;
@@ -376,7 +376,7 @@ int xq_standings(const xq_tevent *ev, int upto, xq_tstanding *out)
       s->val[t] = value(ev, code, ids[i], upto, k.bye_value, k.lot);
     }
     for (int r = 1; r <= upto; r++) {
-      const xq_tslot *sl = xq_tevent_slot(ev, ids[i], r);
+      const xq_tslot *sl = xq_tournament_slot(ev, ids[i], r);
       s->wins += sl->res == XQ_TR_WIN || sl->res == XQ_TR_FWIN;
       s->draws += sl->res == XQ_TR_DRAW;
       s->losses += sl->res == XQ_TR_LOSS || sl->res == XQ_TR_FLOSS;

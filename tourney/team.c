@@ -27,14 +27,14 @@ static int row_cmp(const xq_team_row *a, const xq_team_row *b, int mode)
   return strcmp(a->team, b->team);
 }
 
-int xq_team_standings(const xq_tevent *ev, const int *places, int mode, int counted,
+int xq_team_standings(const xq_tournament *ev, const int *places, int mode, int counted,
                       xq_team_row *out, int cap, int *nout)
 {
   xq_team_rule rule = {.mode = mode, .counted = counted};
   return xq_team_standings_rule(ev, places, &rule, out, cap, nout);
 }
 
-int xq_team_standings_rule(const xq_tevent *ev, const int *places, const xq_team_rule *rule,
+int xq_team_standings_rule(const xq_tournament *ev, const int *places, const xq_team_rule *rule,
                            xq_team_row *out, int cap, int *nout)
 {
   if (!ev || !places || !rule || !out || !nout || cap < 0) return XQ_EINVAL;
@@ -64,7 +64,7 @@ int xq_team_standings_rule(const xq_tevent *ev, const int *places, const xq_team
     xq_team_row *r = &out[t];
     if (r->nmembers >= counted) continue;
     r->members[r->nmembers++] = id;
-    r->value += mode == XQ_TEAM_RANK_SUM ? i + 1 : xq_tevent_points(ev, id, XQ_TOURNEY_ROUNDS_MAX);
+    r->value += mode == XQ_TEAM_RANK_SUM ? i + 1 : xq_tournament_points(ev, id, XQ_TOURNEY_ROUNDS_MAX);
   }
   for (int t = 0; t < nt; t++) out[t].rank = out[t].nmembers == counted ? 1 : 0;
   /* insertion sort: few teams, and the comparison needs the mode */
@@ -93,7 +93,7 @@ long xq_team_prizes(const xq_prize_table *t, xq_team_row *rows, int n)
   return sum;
 }
 
-int xq_team_order(const xq_tevent *ev, const struct xq_ko *ko, int basis, int *ids)
+int xq_team_order(const xq_tournament *ev, const struct xq_ko *ko, int basis, int *ids)
 {
   if (!ev || !ids) return XQ_EINVAL;
   if (basis == XQ_TEAM_BASIS_FINAL) return xq_final_places(ev, ko, ids);
@@ -107,7 +107,7 @@ int xq_team_order(const xq_tevent *ev, const struct xq_ko *ko, int basis, int *i
   return rc;
 }
 
-int xq_team_results(const xq_tevent *ev, const int *places, const xq_regulation *r, int mode, int counted,
+int xq_team_results(const xq_tournament *ev, const int *places, const xq_regulation *r, int mode, int counted,
                     const xq_prize_table *t, xq_team_row *rows, int cap, int *n, xq_team_rule *used,
                     xq_error *err)
 {

@@ -255,7 +255,7 @@ typedef struct xq_tforbid {
   int from, to;            /* rounds, inclusive */
 } xq_tforbid;
 
-typedef struct xq_tevent {
+typedef struct xq_tournament {
   char name[XQ_TOURNEY_NAME_MAX];
   xq_tconfig cfg;
   int n;                   /* players */
@@ -270,79 +270,79 @@ typedef struct xq_tevent {
   int trf_zero_pad;        /* TRF opponents written as 0007 */
   xq_tforbid *forbid;      /* [nforbid] pairs never to pair (from TRF XXP / 260) */
   int nforbid;
-} xq_tevent;
+} xq_tournament;
 
 /* Allocate an empty event with `cfg` (NULL = defaults) and the given name
  * (NULL = ""). Returns the event, which the caller frees with
- * xq_tevent_free, or NULL when out of memory. */
-xq_tevent *xq_tevent_new(const xq_tconfig *cfg, const char *name);
+ * xq_tournament_free, or NULL when out of memory. */
+xq_tournament *xq_tournament_new(const xq_tconfig *cfg, const char *name);
 
 /* A deep copy of `ev`: every field, and copies of what it owns (the
  * players, their slots, the kept TRF lines, the forbidden pairs), so that
  * either may change or be freed without the other. The copy's cap is
- * ev->n (at least 1); xq_tevent_add grows it as usual. Returns the copy,
- * which the caller frees with xq_tevent_free, or NULL when out of memory
+ * ev->n (at least 1); xq_tournament_add grows it as usual. Returns the copy,
+ * which the caller frees with xq_tournament_free, or NULL when out of memory
  * (or `ev` is NULL). */
-xq_tevent *xq_tevent_copy(const xq_tevent *ev);
+xq_tournament *xq_tournament_copy(const xq_tournament *ev);
 
 /* Free an event and everything it owns. NULL is a no-op. */
-void xq_tevent_free(xq_tevent *ev);
+void xq_tournament_free(xq_tournament *ev);
 
 /* Forbid pairing players a and b (a != b) in rounds from..to (1 and
  * XQ_TOURNEY_ROUNDS_MAX for the whole event). Returns XQ_OK, XQ_EINVAL
  * (a == b, bad rounds), XQ_ELIMIT (XQ_TOURNEY_FORBID_MAX) or XQ_ENOMEM. */
-int xq_tevent_forbid(xq_tevent *ev, int a, int b, int from, int to);
+int xq_tournament_forbid(xq_tournament *ev, int a, int b, int from, int to);
 
 /* True when a and b may not be paired in round `round` (a forbidden pair;
  * both pairing systems treat it as a rematch, tourney.md §3.2.4). */
-int xq_tevent_forbidden(const xq_tevent *ev, int a, int b, int round);
+int xq_tournament_forbidden(const xq_tournament *ev, int a, int b, int round);
 
 /* Append a copy of `p` (checked with xq_player_check) and store its id
  * in *id (may be NULL). Returns XQ_OK, XQ_EINVAL (bad player), XQ_ELIMIT
  * (XQ_TOURNEY_PLAYERS_MAX) or XQ_ENOMEM; the event is unchanged on
  * failure. */
-int xq_tevent_add(xq_tevent *ev, const xq_tplayer *p, int *id, xq_error *err);
+int xq_tournament_add(xq_tournament *ev, const xq_tplayer *p, int *id, xq_error *err);
 
 /* The slot of player `id` (1..n) in round `r` (1..XQ_TOURNEY_ROUNDS_MAX).
  * Callers pass valid ids and rounds; out-of-range values are clamped to
  * the nearest valid slot rather than read outside the table. */
-xq_tslot *xq_tevent_slot(const xq_tevent *ev, int id, int r);
+xq_tslot *xq_tournament_slot(const xq_tournament *ev, int id, int r);
 
 /* Points of one slot under the event's scoring, in half-units. */
-int xq_tslot_points(const xq_tevent *ev, const xq_tslot *s);
+int xq_tslot_points(const xq_tournament *ev, const xq_tslot *s);
 
 /* Points of player `id` after rounds 1..upto. */
-int xq_tevent_points(const xq_tevent *ev, int id, int upto);
+int xq_tournament_points(const xq_tournament *ev, int id, int upto);
 /* The number a player is known by on every sheet, listing and command
  * (`--player N`): the pairing number 序号 once drawn, before that the
- * registration id. xq_tevent_player_no is the inverse: the id of the
+ * registration id. xq_tournament_player_no is the inverse: the id of the
  * player known as `no`, or 0. */
-int xq_tplayer_no(const xq_tevent *ev, int id);
-int xq_tevent_player_no(const xq_tevent *ev, int no);
+int xq_tplayer_no(const xq_tournament *ev, int id);
+int xq_tournament_player_no(const xq_tournament *ev, int no);
 /* The last round R such that every game of rounds 1..R has its result
  * (0 before any round is complete): what "after round R" may say. */
-int xq_tevent_rounds_complete(const xq_tevent *ev);
+int xq_tournament_rounds_complete(const xq_tournament *ev);
 
 /* The result `code` of the game red v black in round `round`, as the
  * store's log records it ("1-0", "0-1", "=", "+-", "-+", "--"; anything
  * else clears it), set on both players' slots: what xq_tstore_load does
  * for a result event, for a caller that keeps its event in step with the
  * log instead of reloading it. Ids or round out of range: nothing. */
-void xq_tevent_set_result(xq_tevent *ev, int round, int red, int black, const char *code);
+void xq_tournament_set_result(xq_tournament *ev, int round, int red, int black, const char *code);
 
 /* Add `count` fouls (may be negative) to player `id` in round `round`,
  * clamped to 0..255, as xq_tstore_load does for a foul event. Ids or
  * round out of range: nothing. */
-void xq_tevent_add_fouls(xq_tevent *ev, int id, int round, int count);
+void xq_tournament_add_fouls(xq_tournament *ev, int id, int round, int count);
 
 /* Apply the automatic withdrawal rule (tourney.md §3.1.2, §4.2): a player
  * with cfg.missed_rounds_withdraw missed rounds (forfeit losses or
  * announced absences) within rounds 1..upto is not paired after that
  * round. Sets players[].withdrawn where it was 0. Cannot fail. */
-void xq_tevent_apply_withdrawals(xq_tevent *ev, int upto);
+void xq_tournament_apply_withdrawals(xq_tournament *ev, int upto);
 
 /* True when every pairing of rounds 1..r has a result. */
-int xq_tevent_round_complete(const xq_tevent *ev, int r);
+int xq_tournament_round_complete(const xq_tournament *ev, int r);
 
 /* ------------------------------------------------------------------ */
 /* Standings                                                           */
@@ -367,17 +367,17 @@ typedef struct xq_tstanding {
  * during a round are of its finished games only.
  * Fills out[0..n-1] in rank order (room for ev->n). Returns XQ_OK,
  * XQ_EINVAL or XQ_ENOMEM. */
-int xq_standings(const xq_tevent *ev, int upto, xq_tstanding *out);
+int xq_standings(const xq_tournament *ev, int upto, xq_tstanding *out);
 
 /* The round the standings are of when none is asked for: the last round
- * whose games are all in (xq_tevent_rounds_complete), else round 1 in
+ * whose games are all in (xq_tournament_rounds_complete), else round 1 in
  * progress once it is paired, else 0 (nothing paired: before round 1).
  * The CLI, the sheets and /api/standings.json use it alike. */
-int xq_tevent_standings_round(const xq_tevent *ev);
+int xq_tournament_standings_round(const xq_tournament *ev);
 
 /* One tie-break value of player `id` over rounds 1..upto that does not
  * depend on the tied group (every code except DE and ROUNDBACK_*). */
-int64_t xq_tb_value(const xq_tevent *ev, int tb, int id, int upto);
+int64_t xq_tb_value(const xq_tournament *ev, int tb, int id, int upto);
 
 /* ------------------------------------------------------------------ */
 /* TRF (tourney.md §9)                                                 */
@@ -390,20 +390,20 @@ int64_t xq_tb_value(const xq_tevent *ev, int tb, int id, int upto);
  * columns 81-84 must equal the sum of the results. Names are measured in
  * code points. Returns XQ_OK, or XQ_EINVAL / XQ_ELIMIT / XQ_ENOMEM with
  * `err->pos` = 1-based line number and a message; *out is NULL then. */
-int xq_trf_parse(const char *text, size_t len, xq_tevent **out, xq_error *err);
+int xq_trf_parse(const char *text, size_t len, xq_tournament **out, xq_error *err);
 
 /* Read and parse a TRF file. As xq_trf_parse; XQ_EIO if unreadable. */
-int xq_trf_read(const char *path, xq_tevent **out, xq_error *err);
+int xq_trf_read(const char *path, xq_tournament **out, xq_error *err);
 
 /* Write `ev` as TRF-16 to `f` with LF line ends: the kept header lines
  * (or a generated header: 012, XXR, XXC and, for scoring other than
  * 1/½/0, the 162 and BBW/BBD/BBL lines), then one 001 line per player
  * with the name padded to 33 code points and the rank from the standings
  * (or the rank read from TRF). Returns XQ_OK or XQ_EIO. */
-int xq_trf_write(const xq_tevent *ev, FILE *f);
+int xq_trf_write(const xq_tournament *ev, FILE *f);
 
 /* The first round with no game or PAB recorded: the round to pair next. */
-int xq_trf_next_round(const xq_tevent *ev);
+int xq_trf_next_round(const xq_tournament *ev);
 
 /* ------------------------------------------------------------------ */
 /* Regulations: one preset per real event (tourney/regulation.c)        */

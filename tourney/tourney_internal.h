@@ -28,16 +28,16 @@ int xq__event_played(const xq_tslot *s);
  * XXA and 250 lines (trf.c): acc[id] for id 1..ev->n (acc has ev->n + 1
  * entries), in half-units, 0 without such lines. Returns 1 when some
  * player has a non-zero acceleration in that round, else 0. */
-int xq__trf_accel(const xq_tevent *ev, int round, int *acc);
+int xq__trf_accel(const xq_tournament *ev, int round, int *acc);
 
 /* True when player `id` is withdrawn for `round` (explicitly, or by the
  * missed-rounds rule over rounds before it) (event.c). */
-int xq__event_withdrawn(const xq_tevent *ev, int id, int round);
+int xq__event_withdrawn(const xq_tournament *ev, int id, int round);
 /* The round (1..upto) whose missed game makes player `id` reach the
  * withdrawal rule's count (cfg.missed_rounds_withdraw; only missed rounds
  * in a row with cfg.withdraw_consecutive), or 0 when it is not reached
  * (event.c). */
-int xq__event_missed_out(const xq_tevent *ev, int id, int upto);
+int xq__event_missed_out(const xq_tournament *ev, int id, int upto);
 
 /* 64-bit mixer (splitmix64) for lots (event.c). */
 uint64_t xq__event_mix64(uint64_t x);

@@ -71,7 +71,7 @@ static int half_units(const char *t, int *out)
   return 1;
 }
 
-static int keep_line(xq_tevent *ev, const char *s, int len)
+static int keep_line(xq_tournament *ev, const char *s, int len)
 {
   if (ev->extra_len + (size_t)len + 1 > (size_t)XQ_TRF_EXTRA_MAX) return XQ_ELIMIT;
   char *p = realloc(ev->extra, ev->extra_len + (size_t)len + 2);
@@ -105,7 +105,7 @@ static int result_of(char code, int opp, int *res)
 
 typedef struct pline { int lineno; int pno; int pts; char *text; int len; } pline;
 
-static int parse_player(xq_tevent *ev, const pline *pl, xq_error *err)
+static int parse_player(xq_tournament *ev, const pline *pl, xq_error *err)
 {
   int off[XQ_TRF_LINE_MAX + 1];
   int ncp = cp_offsets(pl->text, pl->len, off, XQ_TRF_LINE_MAX);
@@ -128,7 +128,7 @@ static int parse_player(xq_tevent *ev, const pline *pl, xq_error *err)
   p.pno = id;
   char birth[11];
   field(pl->text, off, ncp, 70, 79, birth, sizeof birth);
-  if ((rc = xq_tevent_add(ev, &p, NULL, err))) {
+  if ((rc = xq_tournament_add(ev, &p, NULL, err))) {
     if (err) {
       char m[XQ_ERR_MSG_LEN];
       snprintf(m, sizeof m, "%s", err->msg);
@@ -147,7 +147,7 @@ static int parse_player(xq_tevent *ev, const pline *pl, xq_error *err)
     field(pl->text, off, ncp, c0 + 5, c0 + 5, col, sizeof col);
     field(pl->text, off, ncp, c0 + 7, c0 + 7, res, sizeof res);
     if (!opp[0] && !col[0] && !res[0]) continue;
-    xq_tslot *s = xq_tevent_slot(ev, id, r);
+    xq_tslot *s = xq_tournament_slot(ev, id, r);
     char *end;
     long o = opp[0] ? strtol(opp, &end, 10) : 0;
     if (opp[0] && (*end || o < 0 || o > XQ_TOURNEY_PLAYERS_MAX))
@@ -219,7 +219,7 @@ static void parse_xxs(xq_tconfig *c, const char *s, int len)
  * whole event; TRF-2026 "260 R1 RL ID ID ...": for rounds R1..RL
  * (tourney.md §9.3). Both pairing systems honour them. The line itself is
  * kept with the other lines, so the file writes back as it was read. */
-static int parse_forbid(xq_tevent *ev, const char *s, int l)
+static int parse_forbid(xq_tournament *ev, const char *s, int l)
 {
   int v[XQ_TRF_LINE_MAX / 2], nv = 0, i = 3;
   while (i < l && nv < (int)(sizeof v / sizeof *v)) {
@@ -239,7 +239,7 @@ static int parse_forbid(xq_tevent *ev, const char *s, int l)
   if (nv - k < 2) return XQ_EINVAL;
   for (int x = k; x < nv; x++)
     for (int y = x + 1; y < nv; y++) {
-      int rc = xq_tevent_forbid(ev, v[x], v[y], from, to);
+      int rc = xq_tournament_forbid(ev, v[x], v[y], from, to);
       if (rc) return rc;
     }
   return XQ_OK;
@@ -312,7 +312,7 @@ static int accel_line(const char *s, int l, int round, int n, int *acc)
   return XQ_OK;
 }
 
-int xq__trf_accel(const xq_tevent *ev, int round, int *acc)
+int xq__trf_accel(const xq_tournament *ev, int round, int *acc)
 {
   int any = 0;
   for (int id = 0; id <= ev->n; id++) acc[id] = 0;
@@ -339,7 +339,7 @@ typedef struct plines {
 
 /* A 001 line: its number and points checked, the line kept for
  * parse_player. */
-static int player_line(xq_tevent *ev, plines *pl, const char *s, int l, int lineno, xq_error *err)
+static int player_line(xq_tournament *ev, plines *pl, const char *s, int l, int lineno, xq_error *err)
 {
   char num[8] = {0};
   int pts = 0;
@@ -367,7 +367,7 @@ static int player_line(xq_tevent *ev, plines *pl, const char *s, int l, int line
 }
 
 /* Any other line: the header values read from it, then kept verbatim. */
-static int other_line(xq_tevent *ev, const char *s, int l, int lineno, xq_error *err)
+static int other_line(xq_tournament *ev, const char *s, int l, int lineno, xq_error *err)
 {
   char tag[4] = {0};
   memcpy(tag, s, l < 3 ? (size_t)l : 3);
@@ -408,7 +408,7 @@ static int other_line(xq_tevent *ev, const char *s, int l, int lineno, xq_error 
 /* The players of the 001 lines, numbered 1..n without gaps (the lines
  * may come in any order), then the pairs and games checked: a forbidden
  * pair names players of the file, every game is written on both sides. */
-static int read_players(xq_tevent *ev, const plines *pl, xq_error *err)
+static int read_players(xq_tournament *ev, const plines *pl, xq_error *err)
 {
   int rc = XQ_OK;
   if (pl->maxpno != pl->n) return fail(err, XQ_EINVAL, 0, "player numbers must run 1..n without gaps or repeats");
@@ -428,9 +428,9 @@ static int read_players(xq_tevent *ev, const plines *pl, xq_error *err)
     if (ev->forbid[k].b > ev->n) return fail(err, XQ_EINVAL, 0, "a forbidden pair names a player not in the file");
   for (int id = 1; id <= ev->n; id++)
     for (int r = 1; r <= ev->nrounds; r++) {
-      const xq_tslot *s = xq_tevent_slot(ev, id, r);
+      const xq_tslot *s = xq_tournament_slot(ev, id, r);
       if (!s->opp) continue;
-      const xq_tslot *t = s->opp <= ev->n ? xq_tevent_slot(ev, s->opp, r) : NULL;
+      const xq_tslot *t = s->opp <= ev->n ? xq_tournament_slot(ev, s->opp, r) : NULL;
       if (!t || t->opp != id || t->colour == s->colour) {
         char m[100];
         snprintf(m, sizeof m, "round %d: players %d and %d do not agree on their game", r, id, s->opp);
@@ -440,7 +440,7 @@ static int read_players(xq_tevent *ev, const plines *pl, xq_error *err)
   return XQ_OK;
 }
 
-int xq_trf_parse(const char *text, size_t len, xq_tevent **out, xq_error *err)
+int xq_trf_parse(const char *text, size_t len, xq_tournament **out, xq_error *err)
 {
   if (!text || !out) return XQ_EINVAL;
   *out = NULL;
@@ -448,7 +448,7 @@ int xq_trf_parse(const char *text, size_t len, xq_tevent **out, xq_error *err)
   xq_tconfig_default(&cfg);
   xq_tconfig_scoring(&cfg, 1);        /* TRF default: 1/½/0 */
   cfg.missed_rounds_withdraw = 0;     /* absences are written in the file */
-  xq_tevent *ev = xq_tevent_new(&cfg, NULL);
+  xq_tournament *ev = xq_tournament_new(&cfg, NULL);
   plines pl = {0};
   int lineno = 0, rc = XQ_OK;
   if (!ev) return XQ_ENOMEM;
@@ -470,12 +470,12 @@ int xq_trf_parse(const char *text, size_t len, xq_tevent **out, xq_error *err)
   if (!rc && ev->cfg.rounds > XQ_TOURNEY_ROUNDS_MAX) rc = fail(err, XQ_ELIMIT, 0, "too many rounds");
   if (!rc) rc = read_players(ev, &pl, err);
   free(pl.v);
-  if (rc) { xq_tevent_free(ev); return rc; }
+  if (rc) { xq_tournament_free(ev); return rc; }
   *out = ev;
   return XQ_OK;
 }
 
-int xq_trf_read(const char *path, xq_tevent **out, xq_error *err)
+int xq_trf_read(const char *path, xq_tournament **out, xq_error *err)
 {
   FILE *f = fopen(path, "rb");
   if (!f) return fail(err, XQ_EIO, 0, strerror(errno));
@@ -501,12 +501,12 @@ int xq_trf_read(const char *path, xq_tevent **out, xq_error *err)
   return rc;
 }
 
-int xq_trf_next_round(const xq_tevent *ev)
+int xq_trf_next_round(const xq_tournament *ev)
 {
   int last = 0;
   for (int id = 1; id <= ev->n; id++)
     for (int r = 1; r <= ev->nrounds; r++) {
-      const xq_tslot *s = xq_tevent_slot(ev, id, r);
+      const xq_tslot *s = xq_tournament_slot(ev, id, r);
       if ((s->opp || s->res == XQ_TR_PAB) && r > last) last = r;
     }
   return last + 1;
@@ -557,7 +557,7 @@ static void put_name(FILE *f, const char *name)
   for (; n < XQ_TRF_NAME_CHARS; n++) fputc(' ', f);
 }
 
-int xq_trf_write(const xq_tevent *ev, FILE *f)
+int xq_trf_write(const xq_tournament *ev, FILE *f)
 {
   if (!ev || !f) return XQ_EINVAL;
   int *rank = calloc((size_t)ev->n + 1, sizeof *rank), have_rank = 0;
@@ -623,11 +623,11 @@ int xq_trf_write(const xq_tevent *ev, FILE *f)
     char buf[XQ_TRF_LINE_MAX];
     int at = snprintf(buf, sizeof buf, " %-3s %-11s %-10s ", p->fed, p->fide_id, p->birth);
     char ptxt[16];
-    fmt_half(ptxt, sizeof ptxt, xq_tevent_points(ev, id, ev->nrounds));
+    fmt_half(ptxt, sizeof ptxt, xq_tournament_points(ev, id, ev->nrounds));
     if (rank[id]) at += snprintf(buf + at, sizeof buf - (size_t)at, "%4s %4d", ptxt, rank[id]);
     else at += snprintf(buf + at, sizeof buf - (size_t)at, "%4s     ", ptxt);
     for (int r = 1; r <= ev->nrounds && at < (int)sizeof buf - 16; r++) {
-      const xq_tslot *s = xq_tevent_slot(ev, id, r);
+      const xq_tslot *s = xq_tournament_slot(ev, id, r);
       char c = code_of(s);
       if (!s->opp && s->res == XQ_TR_NONE && !s->code) {
         if (ev->extra_at < 0 && xq__event_withdrawn(ev, id, r)) c = 'Z';
@@ -646,12 +646,12 @@ int xq_trf_write(const xq_tevent *ev, FILE *f)
      * a FIDE engine, which would pair the two again: say so with XXP */
     for (int id = 1; id <= ev->n; id++)
       for (int r = 1; r <= ev->nrounds; r++) {
-        const xq_tslot *s = xq_tevent_slot(ev, id, r);
+        const xq_tslot *s = xq_tournament_slot(ev, id, r);
         int o = s->opp;
         if (o <= id || o > ev->n || xq__event_played(s)) continue;
         int played = 0, earlier = 0;
         for (int q = 1; q <= ev->nrounds && !played; q++) {
-          const xq_tslot *t = xq_tevent_slot(ev, id, q);
+          const xq_tslot *t = xq_tournament_slot(ev, id, q);
           played = t->opp == o && xq__event_played(t);
           earlier |= q < r && t->opp == o;
         }

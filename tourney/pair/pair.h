@@ -68,7 +68,7 @@ typedef struct xq_tchange {
  * beyond the limits, a second bye), "" when none: an arbiter may still
  * publish it. XQ_OK, or XQ_EINVAL with `err` when a change names no such
  * player or board (pr is then partly changed: compute it again). */
-int xq_pairing_amend(const xq_tevent *ev, xq_tpairing *pr, const xq_tchange *ch, int n, char *warn,
+int xq_pairing_amend(const xq_tournament *ev, xq_tpairing *pr, const xq_tchange *ch, int n, char *warn,
                      size_t cap, xq_error *err);
 
 /* Give every player a pairing number 1..n for the whole event (tourney.md
@@ -76,7 +76,7 @@ int xq_pairing_amend(const xq_tevent *ev, xq_tpairing *pr, const xq_tchange *ch,
  * XQ_FIRST_BY_LOT, by a shuffle seeded from cfg.lot_seed. Players that
  * already have a number keep it; late entries get the next numbers.
  * Returns XQ_OK. */
-int xq_assign_pnos(xq_tevent *ev);
+int xq_assign_pnos(xq_tournament *ev);
 
 /* How the pairing numbers are given before round 1 (抽签/种子). */
 enum { XQ_NUM_RATING = 0, XQ_NUM_LOT, XQ_NUM_MANUAL };
@@ -94,7 +94,7 @@ typedef struct xq_tnumbering {
  * 1..n each once. Returns XQ_OK, or XQ_EINVAL with `err` (a bad method or
  * seed; a manual number out of range, given twice or missing, named)
  * and `ev` unchanged; XQ_ENOMEM. */
-int xq_number_players(xq_tevent *ev, const xq_tnumbering *how, xq_error *err);
+int xq_number_players(xq_tournament *ev, const xq_tnumbering *how, xq_error *err);
 
 /* A seed for a drawing of lots from the system's random source
  * (getrandom), 0..XQ_NUM_SEED_MAX. Returns XQ_OK or XQ_EIO. */
@@ -115,7 +115,7 @@ int xq_num_method_parse(const char *s);
  * withdrawn players are left out. Fills `out` (caller frees with
  * xq_tpairing_clear). Returns XQ_OK, XQ_EINVAL (players without pairing
  * numbers) or XQ_ENOMEM. */
-int xq_pair_round1(const xq_tevent *ev, xq_tpairing *out);
+int xq_pair_round1(const xq_tournament *ev, xq_tpairing *out);
 
 /* Statistics of a pairing search. */
 typedef struct xq_pair_stats {
@@ -133,7 +133,7 @@ typedef struct xq_pair_stats {
  * `st`. Returns XQ_OK; XQ_ENOPAIRING when no pairing satisfies §3.2;
  * XQ_ELIMIT when the search exceeded XQ_PAIR_NODES_MAX; XQ_EINVAL;
  * XQ_ENOMEM. `out` is untouched on failure. */
-int xq_pair_cn(const xq_tevent *ev, int round, xq_tpairing *out, xq_pair_stats *st);
+int xq_pair_cn(const xq_tournament *ev, int round, xq_tpairing *out, xq_pair_stats *st);
 
 /* Pair round `round` with the FIDE Dutch system (C.04.3, 2025 rules) as
  * bbpPairings does it (tourney.md §3.6): maximum-weight matchings bracket
@@ -145,7 +145,7 @@ int xq_pair_cn(const xq_tevent *ev, int round, xq_tpairing *out, xq_pair_stats *
  * (caller frees with xq_tpairing_clear). Returns XQ_OK; XQ_ENOPAIRING
  * when the absolute criteria cannot be met; XQ_ELIMIT when the weights
  * do not fit; XQ_EINVAL; XQ_ENOMEM. */
-int xq_pair_dutch(const xq_tevent *ev, int round, xq_tpairing *out);
+int xq_pair_dutch(const xq_tournament *ev, int round, xq_tpairing *out);
 
 /* Pairing systems. */
 enum { XQ_PAIR_CN = 0, XQ_PAIR_DUTCH = 1 };
@@ -160,20 +160,20 @@ int xq_pair_system_parse(const char *s);
  * statistics of the Chinese pairer (zeros for Dutch). Returns what the
  * pairer returns (XQ_OK, XQ_ENOPAIRING, XQ_ELIMIT, ...), XQ_EINVAL for a
  * bad system or round. */
-int xq_pair_system(xq_tevent *ev, int round, int system, xq_tpairing *out, xq_pair_stats *st);
+int xq_pair_system(xq_tournament *ev, int round, int system, xq_tpairing *out, xq_pair_stats *st);
 
 /* Write a pairing into the event's round table (opponents, colours, the
  * PAB for the bye; results pending) and mark announced-absent players of
  * that round ZPB. Returns XQ_OK or XQ_EINVAL for a bad round or id. */
-int xq_tevent_apply_pairing(xq_tevent *ev, const xq_tpairing *pr);
+int xq_tournament_apply_pairing(xq_tournament *ev, const xq_tpairing *pr);
 
 /* True when players a and b may meet in `round` under §3.2 (no rematch,
  * a colour allocation within the limits). Used by tests and the CLI. */
-int xq_pair_compatible(const xq_tevent *ev, int round, int a, int b);
+int xq_pair_compatible(const xq_tournament *ev, int round, int a, int b);
 
 /* True when Red `red` and Black `black` in `round` keep both players within
  * the colour limits (with the last-round top-scorer relaxation). */
-int xq_pair_colours_ok(const xq_tevent *ev, int round, int red, int black);
+int xq_pair_colours_ok(const xq_tournament *ev, int round, int red, int black);
 
 /* ------------------------------------------------------------------ */
 /* The next round of an event read from TRF (next_round.c)             */
@@ -195,7 +195,7 @@ typedef struct xq_trf_pair_opts {
  * why when the round cannot be paired (not the round asked for, every
  * round paired, games without a result); the pairer's code (XQ_ENOPAIRING,
  * XQ_ELIMIT, ...) with `err` naming the round. */
-int xq_trf_pair_next(xq_tevent *ev, const xq_trf_pair_opts *o, xq_tpairing *out, xq_error *err);
+int xq_trf_pair_next(xq_tournament *ev, const xq_trf_pair_opts *o, xq_tpairing *out, xq_error *err);
 
 /* Write `pr` as bbpPairings does: the number of boards (the bye counts),
  * then "red black" a line, 0 for the bye. Returns XQ_OK, XQ_EINVAL or

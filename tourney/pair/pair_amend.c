@@ -24,7 +24,7 @@ static int seat_of(const xq_tpairing *pr, int id, int *side)
 
 static int *seat(xq_tpairing *pr, int b, int side) { return side ? &pr->boards[b].black : &pr->boards[b].red; }
 
-static int apply_one(const xq_tevent *ev, xq_tpairing *pr, const xq_tchange *c, int k, xq_error *err)
+static int apply_one(const xq_tournament *ev, xq_tpairing *pr, const xq_tchange *c, int k, xq_error *err)
 {
   switch (c->kind) {
   case XQ_TCH_SWAP: {
@@ -66,7 +66,7 @@ static void say(char *warn, size_t cap, const char *fmt, int a, int b)
 }
 
 /* The absolute rules the pairing now breaks, a line each. */
-static void check(const xq_tevent *ev, const xq_tpairing *pr, char *warn, size_t cap)
+static void check(const xq_tournament *ev, const xq_tpairing *pr, char *warn, size_t cap)
 {
   for (int b = 0; b < pr->nboards; b++) {
     int r = pr->boards[b].red, k = pr->boards[b].black;
@@ -76,7 +76,7 @@ static void check(const xq_tevent *ev, const xq_tpairing *pr, char *warn, size_t
       continue;
     }
     for (int x = 1; x < pr->round; x++)
-      if (xq_tevent_slot(ev, r, x)->opp == k)
+      if (xq_tournament_slot(ev, r, x)->opp == k)
         say(warn, cap, "board %d: these players met in round %d\n", b + 1, x);
     if (!xq__pair_colour_ok(ev, r, pr->round, XQ_TC_RED))
       say(warn, cap, "board %d: Red again is beyond the colour limits for player %d\n", b + 1, xq_tplayer_no(ev, r));
@@ -85,7 +85,7 @@ static void check(const xq_tevent *ev, const xq_tpairing *pr, char *warn, size_t
   }
 }
 
-int xq_pairing_amend(const xq_tevent *ev, xq_tpairing *pr, const xq_tchange *ch, int n, char *warn,
+int xq_pairing_amend(const xq_tournament *ev, xq_tpairing *pr, const xq_tchange *ch, int n, char *warn,
                      size_t cap, xq_error *err)
 {
   if (!ev || !pr || (n && !ch) || !warn || !cap) return XQ_EINVAL;

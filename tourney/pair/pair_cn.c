@@ -29,7 +29,7 @@
 #include "matching.h"
 
 typedef struct cn {
-  const xq_tevent *ev;
+  const xq_tournament *ev;
   int round;
   int n;
   int *id;          /* [n] player ids in pairing order */
@@ -60,7 +60,7 @@ static int solve(cn *c, int g, const int *floaters, int nf);
 
 static int cmp_order(const void *x, const void *y, void *arg)
 {
-  const xq_tevent *ev = arg;
+  const xq_tournament *ev = arg;
   const int *a = x, *b = y;
   if (a[1] != b[1]) return b[1] - a[1];
   return ev->players[a[0] - 1].pno - ev->players[b[0] - 1].pno;
@@ -234,7 +234,7 @@ static int solve(cn *c, int g, const int *floaters, int nf)
  * the bye vertex joined to the bye-eligible. Returns XQ_OK or XQ_ENOMEM. */
 static int build_compat(cn *c)
 {
-  const xq_tevent *ev = c->ev;
+  const xq_tournament *ev = c->ev;
   int n = c->n, round = c->round;
   size_t nn = (size_t)(n ? n : 1), NN = (size_t)(c->N ? c->N : 1);
   uint8_t *okr = malloc(nn), *okb = malloc(nn);
@@ -251,7 +251,7 @@ static int build_compat(cn *c)
       c->compat[(size_t)i * NN + j] = i != j && ((okr[i] && okb[j]) || (okb[i] && okr[j]));
   for (int i = 0; i < n; i++)
     for (int r = 1; r < round; r++) {
-      const xq_tslot *s = xq_tevent_slot(ev, c->id[i], r);
+      const xq_tslot *s = xq_tournament_slot(ev, c->id[i], r);
       int j = s->opp ? index[s->opp] : -1;
       if (j < 0) continue;
       if (xq__event_played(s) || ev->cfg.forfeit_counts_as_met)
@@ -274,7 +274,7 @@ static int build_compat(cn *c)
  * floaters counted into *floaters. Returns XQ_OK or XQ_ENOMEM. */
 static int make_boards(const cn *c, xq_tpairing *out, int *floaters)
 {
-  const xq_tevent *ev = c->ev;
+  const xq_tournament *ev = c->ev;
   int n = c->n, round = c->round;
   xq_tboard *bd = malloc(sizeof *bd * (size_t)(n / 2 + 1));
   if (!bd) return XQ_ENOMEM;
@@ -299,11 +299,11 @@ static int make_boards(const cn *c, xq_tpairing *out, int *floaters)
   return XQ_OK;
 }
 
-int xq_pair_cn(const xq_tevent *ev, int round, xq_tpairing *out, xq_pair_stats *st)
+int xq_pair_cn(const xq_tournament *ev, int round, xq_tpairing *out, xq_pair_stats *st)
 {
   if (!ev || !out || round < 1 || round > XQ_TOURNEY_ROUNDS_MAX) return XQ_EINVAL;
   if (round == 1) return xq_pair_round1(ev, out);
-  if (!xq_tevent_round_complete(ev, round - 1)) return XQ_EINVAL;
+  if (!xq_tournament_round_complete(ev, round - 1)) return XQ_EINVAL;
   for (int id = 1; id <= ev->n; id++)
     if (!ev->players[id - 1].pno) return XQ_EINVAL;
 
@@ -315,7 +315,7 @@ int xq_pair_cn(const xq_tevent *ev, int round, xq_tpairing *out, xq_pair_stats *
   n = xq__pair_pool(ev, round, ids);
   for (int i = 0; i < n; i++) {
     order[2 * i] = ids[i];
-    order[2 * i + 1] = xq_tevent_points(ev, ids[i], round - 1);
+    order[2 * i + 1] = xq_tournament_points(ev, ids[i], round - 1);
   }
   /* §3.5.1: 积分 desc, then 序号 asc */
   qsort_r(order, (size_t)n, 2 * sizeof *order, cmp_order, (void *)ev);

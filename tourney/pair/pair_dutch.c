@@ -39,7 +39,7 @@ typedef struct dplayer {
 } dplayer;
 
 typedef struct dctx {
-  const xq_tevent *ev;
+  const xq_tournament *ev;
   int n, L;        /* players to pair, weight limbs */
   dplayer *p;      /* [n] sorted by score desc, rank asc */
   uint8_t *met;    /* [n*n] played each other */
@@ -123,12 +123,12 @@ static int abs_pref(const dplayer *p) { return abs_imb(p) || p->repeated != XQ_T
 /* Float of `id` in round r (1-based): C.04.3 A.4, the two pairing
  * scores of that round compared (points before it plus acc_r, the
  * accelerations of round r, as bbpPairings does). */
-static int float_of(const xq_tevent *ev, int id, int r, const int *acc_r)
+static int float_of(const xq_tournament *ev, int id, int r, const int *acc_r)
 {
-  const xq_tslot *s = xq_tevent_slot(ev, id, r);
+  const xq_tslot *s = xq_tournament_slot(ev, id, r);
   if (!xq__event_played(s))
     return xq_tslot_points(ev, s) > ev->cfg.loss ? FL_DOWN : FL_NONE;
-  int a = xq_tevent_points(ev, id, r - 1), b = xq_tevent_points(ev, s->opp, r - 1);
+  int a = xq_tournament_points(ev, id, r - 1), b = xq_tournament_points(ev, s->opp, r - 1);
   if (s->opp >= 1 && s->opp <= ev->n) {
     a += acc_r[id];
     b += acc_r[s->opp];
@@ -138,20 +138,20 @@ static int float_of(const xq_tevent *ev, int id, int r, const int *acc_r)
 
 /* acc[0..2]: the accelerations of rounds pr + 1 (the one paired), pr and
  * pr - 1, indexed by player id. */
-static void fill_player(const xq_tevent *ev, int id, int rank, int pr, int *const acc[3],
+static void fill_player(const xq_tournament *ev, int id, int rank, int pr, int *const acc[3],
                         dplayer *p)
 {
   int white = 0, black = 0, consec = 0, rep = XQ_TC_NONE;
   memset(p, 0, sizeof *p);
   p->id = id;
   p->rank = rank;
-  p->raw = xq_tevent_points(ev, id, pr);
+  p->raw = xq_tournament_points(ev, id, pr);
   p->score = p->raw + acc[0][id];
   p->float1 = pr >= 1 ? float_of(ev, id, pr, acc[1]) : FL_NONE;
   p->float2 = pr >= 2 ? float_of(ev, id, pr - 1, acc[2]) : FL_NONE;
   p->bye_ok = 1;
   for (int r = 1; r <= pr; r++) {
-    const xq_tslot *s = xq_tevent_slot(ev, id, r);
+    const xq_tslot *s = xq_tournament_slot(ev, id, r);
     if (!xq__event_played(s)) {
       /* C.04.1.d (2025): no PAB after a PAB or an unplayed full-point
        * result (forfeit win, full-point bye) */
@@ -604,7 +604,7 @@ static int pair_brackets(run *R, int *partner)
 /* ---- colours (C.04.3 E) ---- */
 
 /* Colour of a against b when no rank decides (E.1-E.3), or NONE. */
-static int neutral_colour(const xq_tevent *ev, int pr, const dplayer *a, const dplayer *b)
+static int neutral_colour(const xq_tournament *ev, int pr, const dplayer *a, const dplayer *b)
 {
   if (prefs_compatible(a->pref, b->pref)) {
     if (a->pref != XQ_TC_NONE) return a->pref;
@@ -618,10 +618,10 @@ static int neutral_colour(const xq_tevent *ev, int pr, const dplayer *a, const d
    * the two had different colours: a takes b's colour of then */
   int ra = pr, rb = pr;
   for (;;) {
-    while (ra >= 1 && !xq__event_played(xq_tevent_slot(ev, a->id, ra))) ra--;
-    while (rb >= 1 && !xq__event_played(xq_tevent_slot(ev, b->id, rb))) rb--;
+    while (ra >= 1 && !xq__event_played(xq_tournament_slot(ev, a->id, ra))) ra--;
+    while (rb >= 1 && !xq__event_played(xq_tournament_slot(ev, b->id, rb))) rb--;
     if (ra < 1 || rb < 1) return XQ_TC_NONE;
-    int ca = xq_tevent_slot(ev, a->id, ra)->colour, cb = xq_tevent_slot(ev, b->id, rb)->colour;
+    int ca = xq_tournament_slot(ev, a->id, ra)->colour, cb = xq_tournament_slot(ev, b->id, rb)->colour;
     if (ca != cb) return cb;
     ra--;
     rb--;
@@ -646,7 +646,7 @@ static int ranks_lower_raw(const dplayer *a, const dplayer *b)
  * number) that took part in a pairing up to then, reversed when an odd
  * number of such players above him had no colour in that round. Returns
  * XQ_TC_RED or XQ_TC_BLACK. */
-static int initial_colour(const xq_tevent *ev, int pr)
+static int initial_colour(const xq_tournament *ev, int pr)
 {
   int stated = ev->initial_black ? XQ_TC_BLACK : XQ_TC_RED;
   if (!ev->extra) return stated; /* not read from a TRF file */
@@ -659,23 +659,23 @@ static int initial_colour(const xq_tevent *ev, int pr)
   int first = 0;
   for (int r = 1; r <= pr && !first; r++)
     for (int id = 1; id <= ev->n && !first; id++)
-      if (xq_tevent_slot(ev, id, r)->colour != XQ_TC_NONE) first = r;
+      if (xq_tournament_slot(ev, id, r)->colour != XQ_TC_NONE) first = r;
   if (!first) return stated;
   for (int id = 1, k = 0; id <= ev->n; id++) {
     int took_part = 0;
     for (int r = 1; r <= first && !took_part; r++) {
-      const xq_tslot *t = xq_tevent_slot(ev, id, r);
+      const xq_tslot *t = xq_tournament_slot(ev, id, r);
       took_part = t->opp || t->res == XQ_TR_PAB || t->res == XQ_TR_FWIN;
     }
     if (!took_part) continue;
-    int c = xq_tevent_slot(ev, id, first)->colour;
+    int c = xq_tournament_slot(ev, id, first)->colour;
     if (c != XQ_TC_NONE) return (k & 1) ? invert(c) : c;
     k++;
   }
   return stated;
 }
 
-static int colour_of(const xq_tevent *ev, int pr, int white, const dplayer *a, const dplayer *b)
+static int colour_of(const xq_tournament *ev, int pr, int white, const dplayer *a, const dplayer *b)
 {
   int c = neutral_colour(ev, pr, a, b);
   if (c != XQ_TC_NONE) return c;
@@ -739,7 +739,7 @@ static void completion_weights(dctx *c, uint64_t *w)
  * Returns 1 when some player is accelerated in this round, else 0. */
 static int dutch_players(dctx *C, int round, int *idx, int *accbuf, int *acc[3])
 {
-  const xq_tevent *ev = C->ev;
+  const xq_tournament *ev = C->ev;
   int accel = 0, n = 0;
   for (int k = 0; k < 3; k++) {
     acc[k] = accbuf + (size_t)k * ((size_t)ev->n + 1);
@@ -751,14 +751,14 @@ static int dutch_players(dctx *C, int round, int *idx, int *accbuf, int *acc[3])
    * written for it marks an absence, tourney.md §9.4) */
   int rank = 0;
   for (int id = 1; id <= ev->n; id++) {
-    const xq_tslot *s = xq_tevent_slot(ev, id, round);
+    const xq_tslot *s = xq_tournament_slot(ev, id, round);
     int absent = s->opp || s->res != XQ_TR_NONE || s->absent, seen = 0;
     /* rank indices count the players in the event: those paired now, and
      * those that took part in an earlier pairing (a game, a forfeit, a
      * PAB); players only ever absent are skipped, so the colour rule of
      * E.5 alternates over the others */
     for (int r = 1; r <= round && absent && !seen; r++) {
-      const xq_tslot *t = xq_tevent_slot(ev, id, r);
+      const xq_tslot *t = xq_tournament_slot(ev, id, r);
       seen = t->opp || t->res == XQ_TR_PAB || t->res == XQ_TR_FWIN;
     }
     if (absent) { rank += seen; continue; }
@@ -776,11 +776,11 @@ static int dutch_players(dctx *C, int round, int *idx, int *accbuf, int *acc[3])
  * games played, as in bbpPairings. */
 static void dutch_met(dctx *C, int round, const int *idx)
 {
-  const xq_tevent *ev = C->ev;
+  const xq_tournament *ev = C->ev;
   size_t n = (size_t)C->n;
   for (size_t k = 0; k < n; k++)
     for (int r = 1; r <= C->played_rounds; r++) {
-      const xq_tslot *s = xq_tevent_slot(ev, C->p[k].id, r);
+      const xq_tslot *s = xq_tournament_slot(ev, C->p[k].id, r);
       if (!xq__event_played(s) || s->opp < 1 || s->opp > ev->n || idx[s->opp] < 0) continue;
       C->met[k * n + (size_t)idx[s->opp]] = 1;
       C->met[(size_t)idx[s->opp] * n + k] = 1;
@@ -797,7 +797,7 @@ static void dutch_met(dctx *C, int round, const int *idx)
  * fields of the weights, from the lowest group up. */
 static void score_groups(dctx *C)
 {
-  const xq_tevent *ev = C->ev;
+  const xq_tournament *ev = C->ev;
   int hi = ev->cfg.win > ev->cfg.draw ? ev->cfg.win : ev->cfg.draw;
   C->thr = (C->played_rounds * hi) >> 1;
   C->last_round = ev->cfg.rounds > 0 && C->played_rounds >= ev->cfg.rounds - 1;
@@ -852,7 +852,7 @@ static int completion(dctx *C, run *R)
  * the higher player; the bye last. Returns XQ_OK or XQ_ENOMEM. */
 static int dutch_boards(const dctx *C, const int *partner, xq_tpairing *out)
 {
-  const xq_tevent *ev = C->ev;
+  const xq_tournament *ev = C->ev;
   int n = C->n, nb = (n + 1) / 2;
   bkey *keys = calloc((size_t)nb + 1, sizeof *keys);
   out->boards = calloc((size_t)nb + 1, sizeof *out->boards);
@@ -904,7 +904,7 @@ static int run_new(dctx *C, run *R, int bits)
   return XQ_OK;
 }
 
-int xq_pair_dutch(const xq_tevent *ev, int round, xq_tpairing *out)
+int xq_pair_dutch(const xq_tournament *ev, int round, xq_tpairing *out)
 {
   if (!ev || !out || round < 1 || round > XQ_TOURNEY_ROUNDS_MAX) return XQ_EINVAL;
   dctx C;

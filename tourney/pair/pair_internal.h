@@ -19,23 +19,23 @@ typedef struct xq__pair_colhist {
   int last[2];
 } xq__pair_colhist;
 
-void xq__pair_colour_history(const xq_tevent *ev, int id, int upto, xq__pair_colhist *h);
+void xq__pair_colour_history(const xq_tournament *ev, int id, int upto, xq__pair_colhist *h);
 
 /* Ids of the players to pair in `round` (tourney.md §3.1) into ids[] (room
  * for ev->n); returns their number. */
-int xq__pair_pool(const xq_tevent *ev, int round, int *ids);
+int xq__pair_pool(const xq_tournament *ev, int round, int *ids);
 
 /* True when `id` may still receive the PAB (§3.2.2). */
-int xq__pair_bye_eligible(const xq_tevent *ev, int id, int round);
+int xq__pair_bye_eligible(const xq_tournament *ev, int id, int round);
 
 /* True when `id` may take colour `c` in `round` within the limits. */
-int xq__pair_colour_ok(const xq_tevent *ev, int id, int round, int c);
+int xq__pair_colour_ok(const xq_tournament *ev, int id, int round, int c);
 
 /* Colour of `a` against `b` in `round` by tourney.md §3.7 (Chinese mode:
  * steps 1, 2, 3, 5C), corrected to keep both within the colour limits. */
-int xq__pair_allocate(const xq_tevent *ev, int round, int a, int b);
+int xq__pair_allocate(const xq_tournament *ev, int round, int a, int b);
 
 /* Sort the boards of a pairing into §3.8 order (bye last). */
-void xq__pair_sort_boards(const xq_tevent *ev, xq_tpairing *pr);
+void xq__pair_sort_boards(const xq_tournament *ev, xq_tpairing *pr);
 
 #endif /* XQ_TOURNEY_PAIR_INTERNAL_H */

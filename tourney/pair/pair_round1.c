@@ -14,14 +14,14 @@
 
 static int cmp_rating(const void *x, const void *y, void *arg)
 {
-  const xq_tevent *ev = arg;
+  const xq_tournament *ev = arg;
   int a = *(const int *)x, b = *(const int *)y;
   const xq_tplayer *pa = &ev->players[a - 1], *pb = &ev->players[b - 1];
   if (pa->rating != pb->rating) return pb->rating - pa->rating;
   return a - b;
 }
 
-int xq_assign_pnos(xq_tevent *ev)
+int xq_assign_pnos(xq_tournament *ev)
 {
   if (!ev) return XQ_EINVAL;
   int *ids = malloc(sizeof *ids * (size_t)(ev->n + 1)), m = 0, next = 1;
@@ -76,7 +76,7 @@ int xq_lot_seed_random(uint64_t *seed)
 
 /* XQ_OK when manual[0..n) is a permutation of 1..n; else XQ_EINVAL with
  * the first fault named by the player number it concerns. */
-static int check_manual(const xq_tevent *ev, const int *manual, xq_error *err)
+static int check_manual(const xq_tournament *ev, const int *manual, xq_error *err)
 {
   int n = ev->n, *by = calloc((size_t)n + 1, sizeof *by);
   if (!by) return XQ_ENOMEM;
@@ -95,7 +95,7 @@ static int check_manual(const xq_tevent *ev, const int *manual, xq_error *err)
   return rc;
 }
 
-int xq_number_players(xq_tevent *ev, const xq_tnumbering *how, xq_error *err)
+int xq_number_players(xq_tournament *ev, const xq_tnumbering *how, xq_error *err)
 {
   if (!ev || !how || how->method < XQ_NUM_RATING || how->method > XQ_NUM_MANUAL)
     return xq_error_set(err, XQ_EINVAL, -1, -1, "the numbers are by rating, by lot or given by hand");
@@ -127,12 +127,12 @@ int xq_number_players(xq_tevent *ev, const xq_tnumbering *how, xq_error *err)
 
 static int cmp_pno(const void *x, const void *y, void *arg)
 {
-  const xq_tevent *ev = arg;
+  const xq_tournament *ev = arg;
   int a = *(const int *)x, b = *(const int *)y;
   return ev->players[a - 1].pno - ev->players[b - 1].pno;
 }
 
-int xq_pair_round1(const xq_tevent *ev, xq_tpairing *out)
+int xq_pair_round1(const xq_tournament *ev, xq_tpairing *out)
 {
   if (!ev || !out) return XQ_EINVAL;
   int *ids = malloc(sizeof *ids * (size_t)(ev->n + 1));

@@ -18,14 +18,14 @@ int xq_pair_system_parse(const char *s)
   return -1;
 }
 
-int xq_pair_system(xq_tevent *ev, int round, int system, xq_tpairing *out, xq_pair_stats *st)
+int xq_pair_system(xq_tournament *ev, int round, int system, xq_tpairing *out, xq_pair_stats *st)
 {
   if (!ev || !out || round < 1 || round > XQ_TOURNEY_ROUNDS_MAX) return XQ_EINVAL;
   if (system == XQ_PAIR_CN) return xq_pair_cn(ev, round, out, st);
   if (system != XQ_PAIR_DUTCH) return XQ_EINVAL;
-  xq_tevent_apply_withdrawals(ev, round - 1);
+  xq_tournament_apply_withdrawals(ev, round - 1);
   for (int id = 1; id <= ev->n; id++) {
-    xq_tslot *sl = xq_tevent_slot(ev, id, round);
+    xq_tslot *sl = xq_tournament_slot(ev, id, round);
     int w = ev->players[id - 1].withdrawn;
     if (w && w <= round && !sl->absent) sl->absent = XQ_TR_ZPB;
   }

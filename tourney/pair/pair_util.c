@@ -9,11 +9,11 @@
 #include "../tourney_internal.h"
 #include "pair_internal.h"
 
-void xq__pair_colour_history(const xq_tevent *ev, int id, int upto, xq__pair_colhist *h)
+void xq__pair_colour_history(const xq_tournament *ev, int id, int upto, xq__pair_colhist *h)
 {
   memset(h, 0, sizeof *h);
   for (int r = 1; r <= upto; r++) {
-    const xq_tslot *s = xq_tevent_slot(ev, id, r);
+    const xq_tslot *s = xq_tournament_slot(ev, id, r);
     /* tourney.md §3.2.3: colour counts use played games only */
     if (!xq__event_played(s) || s->colour == XQ_TC_NONE) continue;
     if (s->colour == XQ_TC_RED) h->reds++;
@@ -23,11 +23,11 @@ void xq__pair_colour_history(const xq_tevent *ev, int id, int upto, xq__pair_col
   }
 }
 
-int xq__pair_pool(const xq_tevent *ev, int round, int *ids)
+int xq__pair_pool(const xq_tournament *ev, int round, int *ids)
 {
   int n = 0;
   for (int id = 1; id <= ev->n; id++) {
-    const xq_tslot *s = xq_tevent_slot(ev, id, round);
+    const xq_tslot *s = xq_tournament_slot(ev, id, round);
     /* §3.1.1: withdrawn, knockout and announced-absent players are not
      * paired; a TRF block already written for the round marks absence */
     if (s->absent || s->opp || s->res != XQ_TR_NONE) continue;
@@ -37,10 +37,10 @@ int xq__pair_pool(const xq_tevent *ev, int round, int *ids)
   return n;
 }
 
-int xq__pair_bye_eligible(const xq_tevent *ev, int id, int round)
+int xq__pair_bye_eligible(const xq_tournament *ev, int id, int round)
 {
   for (int r = 1; r < round; r++) {
-    const xq_tslot *s = xq_tevent_slot(ev, id, r);
+    const xq_tslot *s = xq_tournament_slot(ev, id, r);
     /* §3.2.2: a PAB or a forfeit win already received */
     if (s->res == XQ_TR_PAB || s->res == XQ_TR_FWIN) return 0;
   }
@@ -49,14 +49,14 @@ int xq__pair_bye_eligible(const xq_tevent *ev, int id, int round)
 
 /* §3.2.3: top-scorers (more than half the maximum score before the last
  * round) may break the colour limits in the last round. */
-static int relaxed(const xq_tevent *ev, int id, int round)
+static int relaxed(const xq_tournament *ev, int id, int round)
 {
   const xq_tconfig *c = &ev->cfg;
   if (!c->last_round_relax || c->rounds <= 0 || round != c->rounds) return 0;
-  return 2 * xq_tevent_points(ev, id, round - 1) > (round - 1) * c->win;
+  return 2 * xq_tournament_points(ev, id, round - 1) > (round - 1) * c->win;
 }
 
-int xq__pair_colour_ok(const xq_tevent *ev, int id, int round, int c)
+int xq__pair_colour_ok(const xq_tournament *ev, int id, int round, int c)
 {
   xq__pair_colhist h;
   if (relaxed(ev, id, round)) return 1;
@@ -67,16 +67,16 @@ int xq__pair_colour_ok(const xq_tevent *ev, int id, int round, int c)
   return 1;
 }
 
-int xq_pair_colours_ok(const xq_tevent *ev, int round, int red, int black)
+int xq_pair_colours_ok(const xq_tournament *ev, int round, int red, int black)
 {
   return xq__pair_colour_ok(ev, red, round, XQ_TC_RED) && xq__pair_colour_ok(ev, black, round, XQ_TC_BLACK);
 }
 
-int xq_pair_compatible(const xq_tevent *ev, int round, int a, int b)
+int xq_pair_compatible(const xq_tournament *ev, int round, int a, int b)
 {
   if (a == b) return 0;
   for (int r = 1; r < round; r++) {
-    const xq_tslot *s = xq_tevent_slot(ev, a, r);
+    const xq_tslot *s = xq_tournament_slot(ev, a, r);
     if (s->opp != b) continue;
     /* §3.2.1: a forfeited pairing counts as a meeting in Chinese practice */
     if (xq__event_played(s) || ev->cfg.forfeit_counts_as_met) return 0;
@@ -99,11 +99,11 @@ static int preference(const xq__pair_colhist *h, int *strength)
 
 /* Step 3: the colour strings read backwards; the player who was Red in the
  * most recent differing game gets Black. 0 when undecided. */
-static int alternate(const xq_tevent *ev, int round, int a, int b)
+static int alternate(const xq_tournament *ev, int round, int a, int b)
 {
   int ca[XQ_TOURNEY_ROUNDS_MAX], cb[XQ_TOURNEY_ROUNDS_MAX], na = 0, nb = 0;
   for (int r = round - 1; r >= 1; r--) {
-    const xq_tslot *s = xq_tevent_slot(ev, a, r), *t = xq_tevent_slot(ev, b, r);
+    const xq_tslot *s = xq_tournament_slot(ev, a, r), *t = xq_tournament_slot(ev, b, r);
     if (xq__event_played(s)) ca[na++] = s->colour;
     if (xq__event_played(t)) cb[nb++] = t->colour;
   }
@@ -112,7 +112,7 @@ static int alternate(const xq_tevent *ev, int round, int a, int b)
   return XQ_TC_NONE;
 }
 
-int xq__pair_allocate(const xq_tevent *ev, int round, int a, int b)
+int xq__pair_allocate(const xq_tournament *ev, int round, int a, int b)
 {
   xq__pair_colhist ha, hb;
   int sa, sb, col = XQ_TC_NONE;
@@ -152,13 +152,13 @@ static int cmp_board(const void *x, const void *y)
   return a->pno - b->pno;
 }
 
-void xq__pair_sort_boards(const xq_tevent *ev, xq_tpairing *pr)
+void xq__pair_sort_boards(const xq_tournament *ev, xq_tpairing *pr)
 {
   bkey *k = malloc(sizeof *k * (size_t)(pr->nboards ? pr->nboards : 1));
   if (!k) return; /* order stays as produced; still a valid pairing */
   for (int i = 0; i < pr->nboards; i++) {
     int r = pr->boards[i].red, b = pr->boards[i].black;
-    int pr_ = xq_tevent_points(ev, r, pr->round - 1), pb = b ? xq_tevent_points(ev, b, pr->round - 1) : -1;
+    int pr_ = xq_tournament_points(ev, r, pr->round - 1), pb = b ? xq_tournament_points(ev, b, pr->round - 1) : -1;
     int nr = ev->players[r - 1].pno, nb = b ? ev->players[b - 1].pno : nr;
     k[i].hi = pr_ > pb ? pr_ : pb;
     k[i].lo = pr_ > pb ? pb : pr_;

@@ -39,7 +39,7 @@ static void put_padded(FILE *f, const char *s, int width)
 
 static int done(FILE *f) { return ferror(f) ? XQ_EIO : XQ_OK; }
 
-int xq_list_players(const xq_tevent *ev, FILE *f)
+int xq_list_players(const xq_tournament *ev, FILE *f)
 {
   if (!ev || !f) return XQ_EINVAL;
   fprintf(f, "  id  no  ");
@@ -57,23 +57,23 @@ int xq_list_players(const xq_tevent *ev, FILE *f)
 
 /* Board b: Red's number (xq_tplayer_no), name and points before the
  * round, then Black's or "bye". */
-static void board_line(FILE *f, const xq_tevent *ev, int b, const xq_tboard *bd, int round)
+static void board_line(FILE *f, const xq_tournament *ev, int b, const xq_tboard *bd, int round)
 {
   char pts[16];
   const xq_tplayer *r = &ev->players[bd->red - 1];
-  xq__sheet_half_text(pts, sizeof pts, xq_tevent_points(ev, bd->red, round - 1));
+  xq__sheet_half_text(pts, sizeof pts, xq_tournament_points(ev, bd->red, round - 1));
   fprintf(f, "%4d  %4d ", b, xq_tplayer_no(ev, bd->red));
   put_padded(f, r->name, 20);
   fprintf(f, " %4s", pts);
   if (!bd->black) { fprintf(f, "   bye\n"); return; }
   const xq_tplayer *k = &ev->players[bd->black - 1];
-  xq__sheet_half_text(pts, sizeof pts, xq_tevent_points(ev, bd->black, round - 1));
+  xq__sheet_half_text(pts, sizeof pts, xq_tournament_points(ev, bd->black, round - 1));
   fprintf(f, "  -  %4d ", xq_tplayer_no(ev, bd->black));
   put_padded(f, k->name, 20);
   fprintf(f, " %4s\n", pts);
 }
 
-int xq_list_boards(const xq_tevent *ev, const xq_tpairing *pr, FILE *f)
+int xq_list_boards(const xq_tournament *ev, const xq_tpairing *pr, FILE *f)
 {
   if (!ev || !pr || !f) return XQ_EINVAL;
   for (int b = 0; b < pr->nboards; b++)
@@ -91,11 +91,11 @@ static int tb_width(int tb)
   return tb == XQ_TB_ROUNDBACK_FIRST ? 15 : tb == XQ_TB_ROUNDBACK_LAST ? 9 : 6;
 }
 
-int xq_list_standings(const xq_tevent *ev, int upto, FILE *f)
+int xq_list_standings(const xq_tournament *ev, int upto, FILE *f)
 {
   if (!ev || !f) return XQ_EINVAL;
-  int complete = xq_tevent_rounds_complete(ev);
-  if (upto <= 0 || upto > ev->nrounds) upto = xq_tevent_standings_round(ev);
+  int complete = xq_tournament_rounds_complete(ev);
+  if (upto <= 0 || upto > ev->nrounds) upto = xq_tournament_standings_round(ev);
   xq_tstanding *s = malloc(sizeof *s * (size_t)(ev->n ? ev->n : 1));
   int rc = s ? xq_standings(ev, upto, s) : XQ_ENOMEM;
   if (rc) {

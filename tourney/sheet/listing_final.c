@@ -12,7 +12,7 @@
 #include "prize.h"
 #include "sheet_internal.h"
 
-static const char *pname(const xq_tevent *ev, int id)
+static const char *pname(const xq_tournament *ev, int id)
 {
   return id >= 1 && id <= ev->n ? ev->players[id - 1].name : "?";
 }
@@ -36,7 +36,7 @@ static const char *stage_name(const xq_ko *ko, int m)
 
 /* The games of match m, then its winner, the game in play at a table of
  * the live server, or the next game. */
-static void match_games(FILE *f, const xq_tevent *ev, const xq_ko *ko, int m)
+static void match_games(FILE *f, const xq_tournament *ev, const xq_ko *ko, int m)
 {
   int k = 0;
   for (int i = 0; i < ko->ngames; i++) {
@@ -58,7 +58,7 @@ static void match_games(FILE *f, const xq_tevent *ev, const xq_ko *ko, int m)
             xq_ko_game_time_control(ko, m, next.type), next.red, next.black);
 }
 
-int xq_list_bracket(const xq_tevent *ev, const xq_ko *ko, FILE *f)
+int xq_list_bracket(const xq_tournament *ev, const xq_ko *ko, FILE *f)
 {
   if (!ev || !ko || !f) return XQ_EINVAL;
   if (ko->after == XQ_KO_NO_SWISS)
@@ -86,7 +86,7 @@ int xq_list_bracket(const xq_tevent *ev, const xq_ko *ko, FILE *f)
   return done(f);
 }
 
-int xq_list_ko_game(const xq_tevent *ev, const xq_ko *ko, const xq_ko_game *g, const char *code, FILE *f)
+int xq_list_ko_game(const xq_tournament *ev, const xq_ko *ko, const xq_ko_game *g, const char *code, FILE *f)
 {
   if (!ev || !ko || !g || !code || !f) return XQ_EINVAL;
   xq_ko_game next;
@@ -103,7 +103,7 @@ int xq_list_ko_game(const xq_tevent *ev, const xq_ko *ko, const xq_ko_game *g, c
 /* Places, teams, prizes                                               */
 /* ------------------------------------------------------------------ */
 
-int xq_list_places(const xq_tevent *ev, const xq_ko *ko, const int *ids, int provisional, FILE *f)
+int xq_list_places(const xq_tournament *ev, const xq_ko *ko, const int *ids, int provisional, FILE *f)
 {
   if (!ev || !ids || !f) return XQ_EINVAL;
   int ko_only = ko && ko->after == XQ_KO_NO_SWISS;
@@ -119,7 +119,7 @@ int xq_list_places(const xq_tevent *ev, const xq_ko *ko, const int *ids, int pro
     fputc('\n', f);
   }
   for (int i = 0; !ko_only && i < ev->n; i++) {
-    int pts = xq_tevent_points(ev, ids[i], XQ_TOURNEY_ROUNDS_MAX);
+    int pts = xq_tournament_points(ev, ids[i], XQ_TOURNEY_ROUNDS_MAX);
     int seed = ko && ko->after ? xq__knockout_seed(ko, ids[i]) : 0;
     fprintf(f, "%4d %4d  %s  %d%s", i + 1, ids[i], pname(ev, ids[i]), pts / 2, pts % 2 ? ".5" : "");
     if (seed) fprintf(f, "  (KO seed %d)", seed);
@@ -147,7 +147,7 @@ int xq_list_teams(const xq_team_row *rows, int n, int mode, int counted, int pro
   return done(f);
 }
 
-int xq_list_prizes(const xq_tevent *ev, const xq_prize_table *t, const xq_award *aw, int n, int provisional,
+int xq_list_prizes(const xq_tournament *ev, const xq_prize_table *t, const xq_award *aw, int n, int provisional,
                    FILE *f)
 {
   if (!ev || !t || (!aw && n) || !f) return XQ_EINVAL;

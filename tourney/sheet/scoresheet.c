@@ -67,7 +67,7 @@ static const char sheet_style[] =
   "page-break-after:auto}tr{break-inside:avoid;page-break-inside:avoid}}";
 
 /* Red's or Black's row of the players' table. */
-static void side_row(FILE *f, const xq_tevent *ev, int id, int w, int lang)
+static void side_row(FILE *f, const xq_tournament *ev, int id, int w, int lang)
 {
   fprintf(f, "<tr><th>%s</th><td class=\"no\">%d</td><td class=\"name\">", SW(w), xq_tplayer_no(ev, id));
   xq__sheet_html_text(f, ev->players[id - 1].name);
@@ -91,7 +91,7 @@ static void round_text(char *buf, size_t cap, int round, int lang)
 }
 
 /* The sheet of board b (0-based) of `pr`. */
-static void one_sheet(FILE *f, const xq_tevent *ev, const xq_tpairing *pr, int b, int lang)
+static void one_sheet(FILE *f, const xq_tournament *ev, const xq_tpairing *pr, int b, int lang)
 {
   char line[64];
   fprintf(f, "<section class=\"scoresheet\" data-table=\"%d\">\n<h1>", b + 1);
@@ -117,7 +117,7 @@ static void one_sheet(FILE *f, const xq_tevent *ev, const xq_tpairing *pr, int b
           SW(S_SIGN_RED), SW(S_SIGN_BLACK), SW(S_SIGN_ARB));
 }
 
-static int html_sheets(const xq_tevent *ev, const xq_tpairing *pr, int lang, FILE *f)
+static int html_sheets(const xq_tournament *ev, const xq_tpairing *pr, int lang, FILE *f)
 {
   char title[64];
   round_text(title, sizeof title, pr->round, lang);
@@ -132,7 +132,7 @@ static int html_sheets(const xq_tevent *ev, const xq_tpairing *pr, int lang, FIL
 }
 
 /* The result-collection sheet: a row per table, results and signatures blank. */
-static int collect_sheet(const xq_tevent *ev, const xq_tpairing *pr, int format, int lang, FILE *f)
+static int collect_sheet(const xq_tournament *ev, const xq_tpairing *pr, int format, int lang, FILE *f)
 {
   const char *head[9] = {SW(S_COLLECT), SW(S_NO), SW(S_RED), SW(S_NO), SW(S_BLACK), SW(S_RESULT),
                          SW(S_SIGN_RED), SW(S_SIGN_BLACK), SW(S_SIGN_ARB)};
@@ -156,7 +156,7 @@ static int collect_sheet(const xq_tevent *ev, const xq_tpairing *pr, int format,
   return rc ? rc : end;
 }
 
-int xq_sheet_scoresheets(const xq_tevent *ev, const xq_tpairing *pr, int format, int lang, FILE *f)
+int xq_sheet_scoresheets(const xq_tournament *ev, const xq_tpairing *pr, int format, int lang, FILE *f)
 {
   if (format == XQ_SHEET_XLSX) {
     xq__sheet_xlsx x;

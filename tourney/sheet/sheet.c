@@ -114,7 +114,7 @@ void xq__sheet_tb_text(char *buf, size_t cap, int tb, int64_t v)
 }
 
 /* Pairing number as printed: the number given at round 1, else the id. */
-static int shown_no(const xq_tevent *ev, int id) { return xq_tplayer_no(ev, id); }
+static int shown_no(const xq_tournament *ev, int id) { return xq_tplayer_no(ev, id); }
 
 /* ------------------------------------------------------------------ */
 /* Standings                                                           */
@@ -125,7 +125,7 @@ static int sheet_format_ok(int format, int lang)
   return xq__sheet_format_ok(format) && (lang == XQ_LANG_EN || lang == XQ_LANG_ZH);
 }
 
-int xq_sheet_standings(const xq_tevent *ev, int upto, int format, int lang, FILE *f)
+int xq_sheet_standings(const xq_tournament *ev, int upto, int format, int lang, FILE *f)
 {
   if (format == XQ_SHEET_XLSX) {
     xq__sheet_xlsx x;
@@ -137,8 +137,8 @@ int xq_sheet_standings(const xq_tevent *ev, int upto, int format, int lang, FILE
   if (c->ntb < 0 || c->ntb + 4 > XQ__SHEET_COLS_MAX) return XQ_EINVAL;
   /* by default after the last round whose games are all in; a round
    * asked for that is not is said to be in progress */
-  int done = xq_tevent_rounds_complete(ev);
-  if (upto <= 0 || upto > ev->nrounds) upto = xq_tevent_standings_round(ev);
+  int done = xq_tournament_rounds_complete(ev);
+  if (upto <= 0 || upto > ev->nrounds) upto = xq_tournament_standings_round(ev);
   xq_tstanding *s = malloc(sizeof *s * (size_t)(ev->n ? ev->n : 1));
   if (!s) return XQ_ENOMEM;
   int rc = xq_standings(ev, upto, s);
@@ -183,9 +183,9 @@ int xq_sheet_standings(const xq_tevent *ev, int upto, int format, int lang, FILE
 
 /* Result of a board from Red's slot, in the codes `tourney result` takes;
  * "" while pending. */
-static const char *board_result(const xq_tevent *ev, int round, const xq_tboard *b)
+static const char *board_result(const xq_tournament *ev, int round, const xq_tboard *b)
 {
-  const xq_tslot *r = xq_tevent_slot(ev, b->red, round);
+  const xq_tslot *r = xq_tournament_slot(ev, b->red, round);
   if (!b->black || r->opp != b->black) return "";
   switch (r->res) {
   case XQ_TR_WIN: return "1-0";
@@ -193,14 +193,14 @@ static const char *board_result(const xq_tevent *ev, int round, const xq_tboard 
   case XQ_TR_DRAW: return "=";
   case XQ_TR_FWIN: return "+-";
   case XQ_TR_FLOSS: {
-    const xq_tslot *k = xq_tevent_slot(ev, b->black, round);
+    const xq_tslot *k = xq_tournament_slot(ev, b->black, round);
     return k->res == XQ_TR_FWIN ? "-+" : "--";
   }
   default: return "";
   }
 }
 
-int xq_sheet_pairings(const xq_tevent *ev, const xq_tpairing *pr, int format, int lang, FILE *f)
+int xq_sheet_pairings(const xq_tournament *ev, const xq_tpairing *pr, int format, int lang, FILE *f)
 {
   if (format == XQ_SHEET_XLSX) {
     xq__sheet_xlsx x;
@@ -230,14 +230,14 @@ int xq_sheet_pairings(const xq_tevent *ev, const xq_tpairing *pr, int format, in
     const char *row[8];
     snprintf(cell[0], sizeof cell[0], "%d", b + 1);
     snprintf(cell[1], sizeof cell[1], "%d", shown_no(ev, bd->red));
-    xq__sheet_half_text(cell[2], sizeof cell[2], xq_tevent_points(ev, bd->red, pr->round - 1));
+    xq__sheet_half_text(cell[2], sizeof cell[2], xq_tournament_points(ev, bd->red, pr->round - 1));
     row[0] = cell[0];
     row[1] = cell[1];
     row[2] = ev->players[bd->red - 1].name;
     row[3] = cell[2];
     if (bd->black) {
       snprintf(cell[3], sizeof cell[3], "%d", shown_no(ev, bd->black));
-      xq__sheet_half_text(cell[3] + 16, 16, xq_tevent_points(ev, bd->black, pr->round - 1));
+      xq__sheet_half_text(cell[3] + 16, 16, xq_tournament_points(ev, bd->black, pr->round - 1));
       row[4] = board_result(ev, pr->round, bd);
       row[5] = cell[3];
       row[6] = ev->players[bd->black - 1].name;

@@ -53,7 +53,7 @@ int xq_sheet_lang_parse(const char *s);
  * by `lang`. Returns XQ_OK, XQ_EINVAL
  * (bad format or language), XQ_ENOMEM or XQ_EIO (write error); on
  * failure part of the output may have been written. */
-int xq_sheet_standings(const xq_tevent *ev, int upto, int format, int lang, FILE *f);
+int xq_sheet_standings(const xq_tournament *ev, int upto, int format, int lang, FILE *f);
 
 /* The board slips of round pr->round (slips.c): an HTML page to print, a
  * slip per table with two players (the bye has none) holding the table,
@@ -61,7 +61,7 @@ int xq_sheet_standings(const xq_tevent *ev, int upto, int format, int lang, FILE
  * b + 1, NULL: no slip) and a QR code of
  * "xqref://CONNECT/?round=R&table=T&token=TOKEN". XQ_OK, XQ_EINVAL,
  * XQ_ENOMEM (the QR encoder) or XQ_EIO. */
-int xq_sheet_slips(const xq_tevent *ev, const xq_tpairing *pr, const char *const *tokens, const char *connect,
+int xq_sheet_slips(const xq_tournament *ev, const xq_tpairing *pr, const char *const *tokens, const char *connect,
                    int lang, FILE *f);
 
 /* Write the boards of `pr` (ids of `ev`) as a pairing sheet: board, Red's
@@ -70,7 +70,7 @@ int xq_sheet_slips(const xq_tevent *ev, const xq_tpairing *pr, const char *const
  * row says so in the result column. Formats and languages as
  * xq_sheet_standings. Returns XQ_OK, XQ_EINVAL (bad arguments or ids) or
  * XQ_EIO. */
-int xq_sheet_pairings(const xq_tevent *ev, const xq_tpairing *pr, int format, int lang, FILE *f);
+int xq_sheet_pairings(const xq_tournament *ev, const xq_tpairing *pr, int format, int lang, FILE *f);
 
 /* The score sheets (记分表) of round pr->round (sheet/scoresheet.c; the
  * knockout's tables when it is XQ_KO_ROUND, headed 淘汰赛). HTML:
@@ -83,7 +83,7 @@ int xq_sheet_pairings(const xq_tevent *ev, const xq_tpairing *pr, int format, in
  * one row per such table (table, Red's number and name, Black's number
  * and name, then blank result and signature columns). Returns XQ_OK,
  * XQ_EINVAL (bad arguments or ids), XQ_ENOMEM or XQ_EIO. */
-int xq_sheet_scoresheets(const xq_tevent *ev, const xq_tpairing *pr, int format, int lang, FILE *f);
+int xq_sheet_scoresheets(const xq_tournament *ev, const xq_tpairing *pr, int format, int lang, FILE *f);
 
 /* ------------------------------------------------------------------ */
 /* Listings (listing.c)                                                */
@@ -105,9 +105,9 @@ struct xq_ttoken; /* store/store.h */
  * table of 0; a token read back from the store has no text, the first
  * XQ_TOKEN_PREFIX_CHARS characters of its hash stand there), then its
  * label when `with_label` is set. */
-int xq_list_players(const xq_tevent *ev, FILE *f);
-int xq_list_boards(const xq_tevent *ev, const xq_tpairing *pr, FILE *f);
-int xq_list_standings(const xq_tevent *ev, int upto, FILE *f);
+int xq_list_players(const xq_tournament *ev, FILE *f);
+int xq_list_boards(const xq_tournament *ev, const xq_tpairing *pr, FILE *f);
+int xq_list_standings(const xq_tournament *ev, int upto, FILE *f);
 int xq_list_token(const struct xq_ttoken *t, int with_label, FILE *f);
 
 #endif /* XQ_TOURNEY_SHEET_H */

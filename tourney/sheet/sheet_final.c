@@ -48,12 +48,12 @@ static const char *const fwords[F_COUNT][2] = {
 
 static const char *fw(int w, int lang) { return fwords[w][lang == XQ_LANG_ZH]; }
 
-static int args_ok(const xq_tevent *ev, int format, int lang, FILE *f)
+static int args_ok(const xq_tournament *ev, int format, int lang, FILE *f)
 {
   return ev && f && xq__sheet_format_ok(format) && (lang == XQ_LANG_EN || lang == XQ_LANG_ZH);
 }
 
-static const char *name_of(const xq_tevent *ev, int id) { return ev->players[id - 1].name; }
+static const char *name_of(const xq_tournament *ev, int id) { return ev->players[id - 1].name; }
 
 /* Region and club as one cell: "新疆 / 米东棋协", either alone, or "". */
 static void from_text(char *buf, size_t cap, const xq_tplayer *p)
@@ -64,11 +64,11 @@ static void from_text(char *buf, size_t cap, const xq_tplayer *p)
 
 /* Wins, draws and losses over the recorded rounds, forfeits as W/L (the
  * standings' count). */
-static void wdl_text(char *buf, size_t cap, const xq_tevent *ev, int id)
+static void wdl_text(char *buf, size_t cap, const xq_tournament *ev, int id)
 {
   int w = 0, d = 0, l = 0;
   for (int r = 1; r <= ev->nrounds; r++) {
-    int res = xq_tevent_slot(ev, id, r)->res;
+    int res = xq_tournament_slot(ev, id, r)->res;
     w += res == XQ_TR_WIN || res == XQ_TR_FWIN;
     d += res == XQ_TR_DRAW;
     l += res == XQ_TR_LOSS || res == XQ_TR_FLOSS;
@@ -121,7 +121,7 @@ void xq__sheet_ko_reached(char *buf, size_t cap, const xq_ko *ko, int id, int la
 /* xq_sheet_places as one table of a sheet (`flags`: xq__sheet_begin);
  * with `ko` (a knockout-only event) the stage reached and the bracket
  * position stand where a Swiss event has points and W-D-L. */
-static int places_table(const xq_tevent *ev, const xq_ko *ko, const char *title, const int *ids,
+static int places_table(const xq_tournament *ev, const xq_ko *ko, const char *title, const int *ids,
                         const int *overall, int n, int format, int lang, FILE *f, int flags)
 {
   const char *head[6], *cls[6], *row[6];
@@ -160,7 +160,7 @@ static int places_table(const xq_tevent *ev, const xq_ko *ko, const char *title,
       snprintf(pts, sizeof pts, "%d", pos);
       row[k++] = pos ? pts : "";
     } else {
-      xq__sheet_half_text(pts, sizeof pts, xq_tevent_points(ev, ids[i], XQ_TOURNEY_ROUNDS_MAX));
+      xq__sheet_half_text(pts, sizeof pts, xq_tournament_points(ev, ids[i], XQ_TOURNEY_ROUNDS_MAX));
       row[k++] = pts;
       wdl_text(wdl, sizeof wdl, ev, ids[i]);
       row[k++] = wdl;
@@ -172,7 +172,7 @@ static int places_table(const xq_tevent *ev, const xq_ko *ko, const char *title,
 }
 
 /* The checks of both places sheets, then the table. */
-static int places_sheet(const xq_tevent *ev, const xq_ko *ko, const char *title, const int *ids,
+static int places_sheet(const xq_tournament *ev, const xq_ko *ko, const char *title, const int *ids,
                         const int *overall, int n, int format, int lang, FILE *f)
 {
   if (!args_ok(ev, format, lang, f) || n < 0 || (n && !ids)) return XQ_EINVAL;
@@ -181,7 +181,7 @@ static int places_sheet(const xq_tevent *ev, const xq_ko *ko, const char *title,
   return places_table(ev, ko, title, ids, overall, n, format, lang, f, 0);
 }
 
-int xq_sheet_places(const xq_tevent *ev, const char *title, const int *ids, const int *overall,
+int xq_sheet_places(const xq_tournament *ev, const char *title, const int *ids, const int *overall,
                     int n, int format, int lang, FILE *f)
 {
   if (format == XQ_SHEET_XLSX) {
@@ -192,7 +192,7 @@ int xq_sheet_places(const xq_tevent *ev, const char *title, const int *ids, cons
   return places_sheet(ev, NULL, title, ids, overall, n, format, lang, f);
 }
 
-int xq_sheet_ko_places(const xq_tevent *ev, const xq_ko *ko, const char *title, const int *ids,
+int xq_sheet_ko_places(const xq_tournament *ev, const xq_ko *ko, const char *title, const int *ids,
                        const int *overall, int n, int format, int lang, FILE *f)
 {
   if (format == XQ_SHEET_XLSX) {
@@ -220,7 +220,7 @@ static void part_title(char *buf, size_t cap, const xq_tgroup *g, const part *p,
   snprintf(buf, cap, zh ? "%s%s（%d人）" : "%s%s (%d)", g->name, what, k);
 }
 
-int xq_sheet_groups(const xq_tevent *ev, const int *places, const xq_tgroup *groups, int ng,
+int xq_sheet_groups(const xq_tournament *ev, const int *places, const xq_tgroup *groups, int ng,
                     int format, int lang, FILE *f)
 {
   if (format == XQ_SHEET_XLSX) {
@@ -275,7 +275,7 @@ out:
   return rc;
 }
 
-int xq_sheet_teams(const xq_tevent *ev, const xq_team_row *rows, int n, int mode, int format,
+int xq_sheet_teams(const xq_tournament *ev, const xq_team_row *rows, int n, int mode, int format,
                    int lang, FILE *f)
 {
   if (format == XQ_SHEET_XLSX) {
@@ -329,7 +329,7 @@ static const char *cat_name(const xq_prize_table *t, int cat, int lang)
   return cat < 0 ? fw(F_LUCKY, lang) : t->cats[cat].name;
 }
 
-int xq_sheet_prizes(const xq_tevent *ev, const xq_prize_table *t, const xq_award *aw, int n,
+int xq_sheet_prizes(const xq_tournament *ev, const xq_prize_table *t, const xq_award *aw, int n,
                     int format, int lang, FILE *f)
 {
   if (format == XQ_SHEET_XLSX) {

@@ -50,7 +50,7 @@ typedef struct xq__sheet {
   char **rows;          /* text: nrows x ncols copies, row 0 = headings */
   int nrows, cap;
 } xq__sheet;
-int xq__sheet_begin(xq__sheet *s, FILE *f, int format, int lang, const xq_tevent *ev,
+int xq__sheet_begin(xq__sheet *s, FILE *f, int format, int lang, const xq_tournament *ev,
                     const char *title, const char *sub, int ncols, const char *const *head,
                     const char *const *cls, int flags);
 int xq__sheet_row(xq__sheet *s, const char *const *cells);

@@ -67,7 +67,7 @@ static const char html_style[] =
   "table+h2{margin-top:1.5em}}";
 
 /* The heading of a sheet: the event's name, else "Event". */
-static const char *event_name(const xq_tevent *ev, int lang)
+static const char *event_name(const xq_tournament *ev, int lang)
 {
   return ev->name[0] ? ev->name : lang == XQ_LANG_ZH ? "比赛" : "Event";
 }
@@ -81,7 +81,7 @@ static void subtitle(FILE *f, int lang, const char *title, const char *sub, int 
   if (html) xq__sheet_html_text(f, sub); else xq__sheet_text_put(f, sub);
 }
 
-static void html_open(FILE *f, const xq_tevent *ev, int lang, const char *title, const char *sub)
+static void html_open(FILE *f, const xq_tournament *ev, int lang, const char *title, const char *sub)
 {
   fprintf(f, "<!DOCTYPE html>\n<html lang=\"%s\">\n<head>\n<meta charset=\"utf-8\">\n<title>",
           lang == XQ_LANG_ZH ? "zh" : "en");
@@ -224,7 +224,7 @@ static int keep_row(xq__sheet *s, const char *const *cells)
 /* A table                                                             */
 /* ------------------------------------------------------------------ */
 
-int xq__sheet_begin(xq__sheet *s, FILE *f, int format, int lang, const xq_tevent *ev,
+int xq__sheet_begin(xq__sheet *s, FILE *f, int format, int lang, const xq_tournament *ev,
                     const char *title, const char *sub, int ncols, const char *const *head,
                     const char *const *cls, int flags)
 {

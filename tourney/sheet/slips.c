@@ -41,7 +41,7 @@ static const char *const words[][2] = {
 enum { W_SLIPS, W_TABLE, W_RED, W_BLACK, W_TOKEN, W_ROUND, W_KNOCKOUT };
 #define WORD(k) words[k][lang == XQ_LANG_ZH]
 
-static void player(FILE *f, const xq_tevent *ev, int id, const char *side)
+static void player(FILE *f, const xq_tournament *ev, int id, const char *side)
 {
   fprintf(f, "<p class=\"who\"><span>%s</span> %d. ", side, xq_tplayer_no(ev, id));
   xq__sheet_html_text(f, ev->players[id - 1].name);
@@ -49,7 +49,7 @@ static void player(FILE *f, const xq_tevent *ev, int id, const char *side)
 }
 
 /* One slip: board b (0-based) of `pr`. */
-static int slip(FILE *f, const xq_tevent *ev, const xq_tpairing *pr, int b, const char *token, const char *connect,
+static int slip(FILE *f, const xq_tournament *ev, const xq_tpairing *pr, int b, const char *token, const char *connect,
                 int lang)
 {
   char link[XQ_SLIP_LINK_MAX], head[64];
@@ -72,7 +72,7 @@ static int slip(FILE *f, const xq_tevent *ev, const xq_tpairing *pr, int b, cons
   return rc;
 }
 
-int xq_sheet_slips(const xq_tevent *ev, const xq_tpairing *pr, const char *const *tokens, const char *connect,
+int xq_sheet_slips(const xq_tournament *ev, const xq_tpairing *pr, const char *const *tokens, const char *connect,
                    int lang, FILE *f)
 {
   if (!ev || !pr || !tokens || !connect || !f || (lang != XQ_LANG_EN && lang != XQ_LANG_ZH) ||

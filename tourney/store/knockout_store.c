@@ -258,7 +258,7 @@ int xq_tstore_ko_load(xq_tstore *st, xq_ko *ko, xq_error *err)
   return rc;
 }
 
-int xq__store_ko_mark(xq_tstore *st, xq_tevent *ev, xq_error *err)
+int xq__store_ko_mark(xq_tstore *st, xq_tournament *ev, xq_error *err)
 {
   xq_ko ko;
   int rc = xq_tstore_ko_load(st, &ko, err);
@@ -270,7 +270,7 @@ int xq__store_ko_mark(xq_tstore *st, xq_tevent *ev, xq_error *err)
     if (id < 1 || id > ev->n) return fail(err, XQ_ESTORE, "the knockout log names an unknown player", NULL);
     /* §6.4: KO players are not paired in the Swiss rounds after the cut */
     for (int r = ko.after + 1; r <= last && r <= XQ_TOURNEY_ROUNDS_MAX; r++) {
-      xq_tslot *s = xq_tevent_slot(ev, id, r);
+      xq_tslot *s = xq_tournament_slot(ev, id, r);
       if (!s->opp && s->res == XQ_TR_NONE) s->res = XQ_TR_KO;
     }
   }

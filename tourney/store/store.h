@@ -90,9 +90,9 @@ int xq_tstore_register(xq_tstore *st, const xq_tplayer *p, int *id, xq_error *er
 /* As xq_tstore_publish, with the arbiter's changes ch[0..n) that made
  * `pr` (xq_pairing_amend: already applied) kept with it, in order, each
  * with its reason (`tourney log` prints them under the pairing). */
-int xq_tstore_publish_amended(xq_tstore *st, const xq_tevent *ev, const xq_tpairing *pr, const xq_tchange *ch,
+int xq_tstore_publish_amended(xq_tstore *st, const xq_tournament *ev, const xq_tpairing *pr, const xq_tchange *ch,
                               int n, xq_error *err);
-int xq_tstore_publish(xq_tstore *st, const xq_tevent *ev, const xq_tpairing *pr,
+int xq_tstore_publish(xq_tstore *st, const xq_tournament *ev, const xq_tpairing *pr,
                       xq_error *err);
 
 /* The published boards of round `round`, in board order, into `out`
@@ -111,7 +111,7 @@ int xq_tstore_pairing(xq_tstore *st, int round, xq_tpairing *out, xq_error *err)
  * failure). Returns XQ_OK; XQ_EINVAL when the round cannot be paired
  * yet; the pairer's code; what xq_tstore_publish returns; `err` (may be
  * NULL) says why. */
-int xq_tstore_pair_next(xq_tstore *st, xq_tevent *ev, int system, xq_tpairing *out, xq_error *err);
+int xq_tstore_pair_next(xq_tstore *st, xq_tournament *ev, int system, xq_tpairing *out, xq_error *err);
 
 /* Record the result of board `board` of round `round`: "1-0" (Red wins),
  * "0-1", "=" (also "1/2" or "0.5-0.5"), "+-" / "-+" (forfeit: the side
@@ -164,7 +164,7 @@ int xq_tstore_edit(xq_tstore *st, int id, const xq_tplayer *p, unsigned fields, 
  * registered after the drawing get the next numbers). Returns XQ_OK;
  * XQ_EINVAL with `err` (round 1 already paired, `ev` not the store's
  * current event, what xq_number_players refuses); XQ_ESTORE. */
-int xq_tstore_numbers(xq_tstore *st, xq_tevent *ev, const xq_tnumbering *how, xq_error *err);
+int xq_tstore_numbers(xq_tstore *st, xq_tournament *ev, const xq_tnumbering *how, xq_error *err);
 
 /* Import a whole event read from TRF (xq_trf_parse) into an empty store,
  * with configuration `cfg` (typically ev->cfg with the store's own rules
@@ -174,12 +174,12 @@ int xq_tstore_numbers(xq_tstore *st, xq_tevent *ev, const xq_tnumbering *how, xq
  * one — in one transaction, so a file that cannot be stored leaves the
  * store empty. Returns XQ_OK, XQ_EINVAL with `err` naming the player or round,
  * or XQ_ESTORE. */
-int xq_tstore_import(xq_tstore *st, const xq_tevent *ev, const xq_tconfig *cfg, xq_error *err);
+int xq_tstore_import(xq_tstore *st, const xq_tournament *ev, const xq_tconfig *cfg, xq_error *err);
 
 /* Rebuild the event from the configuration and the whole log, in log
- * order (*out, caller frees with xq_tevent_free). Returns XQ_OK,
+ * order (*out, caller frees with xq_tournament_free). Returns XQ_OK,
  * XQ_ESTORE or XQ_ENOMEM. */
-int xq_tstore_load(xq_tstore *st, xq_tevent **out, xq_error *err);
+int xq_tstore_load(xq_tstore *st, xq_tournament **out, xq_error *err);
 
 /* Number of events in the log (0 for a new store), or a negative code. */
 long xq_tstore_event_count(xq_tstore *st);

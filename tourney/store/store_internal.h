@@ -18,7 +18,7 @@
 /* Mark the knockout seeds of the store's knockout log, if any, with
  * result KO in the unpaired Swiss rounds after the cut (tourney.md §6.4).
  * `st` is the open store (knockout_store.c). Returns XQ_OK or XQ_ESTORE. */
-int xq__store_ko_mark(xq_tstore *st, xq_tevent *ev, xq_error *err);
+int xq__store_ko_mark(xq_tstore *st, xq_tournament *ev, xq_error *err);
 
 /* Print the knockout log (after the event log), one row a line. */
 void xq__store_ko_dump(xq_tstore *st, FILE *f);
@@ -30,8 +30,8 @@ void xq__store_ko_dump(xq_tstore *st, FILE *f);
  * once the whole log is replayed. XQ_OK or XQ_ESTORE. xq__store_edits_dump
  * prints the edits made right after event `after`, xq__store_draw_dump the
  * numbers of drawing `seq`. */
-int xq__store_draw_load(xq_tstore *st, int64_t seq, xq_tevent *ev, xq_error *err);
-int xq__store_edits_load(xq_tstore *st, xq_tevent *ev, xq_error *err);
+int xq__store_draw_load(xq_tstore *st, int64_t seq, xq_tournament *ev, xq_error *err);
+int xq__store_edits_load(xq_tstore *st, xq_tournament *ev, xq_error *err);
 void xq__store_edits_dump(xq_tstore *st, int64_t after, FILE *f);
 void xq__store_draw_dump(xq_tstore *st, int64_t seq, FILE *f);
 

@@ -76,7 +76,7 @@ int xq_tstore_pairing(xq_tstore *st, int round, xq_tpairing *out, xq_error *err)
   return XQ_OK;
 }
 
-static int load_config(xq_tstore *st, xq_tevent *ev, xq_error *err)
+static int load_config(xq_tstore *st, xq_tournament *ev, xq_error *err)
 {
   sqlite3_stmt *q = xq__store_stmt(st, XQ__STORE_Q_LOAD_META, "SELECT key, value FROM meta");
   int have = 0;
@@ -101,7 +101,7 @@ typedef struct load_q {
 
 /* A register event: the player of registration row `seq`, who must get
  * the next id. */
-static int load_register(xq_tstore *st, const load_q *L, int64_t seq, xq_tevent *ev, xq_error *err)
+static int load_register(xq_tstore *st, const load_q *L, int64_t seq, xq_tournament *ev, xq_error *err)
 {
   sqlite3_stmt *reg = L->reg;
   xq_tplayer p;
@@ -121,14 +121,14 @@ static int load_register(xq_tstore *st, const load_q *L, int64_t seq, xq_tevent 
   snprintf(p.title, sizeof p.title, "%s", xq__store_col_text(reg, 9));
   snprintf(p.fed, sizeof p.fed, "%s", xq__store_col_text(reg, 10));
   snprintf(p.fide_id, sizeof p.fide_id, "%s", xq__store_col_text(reg, 11));
-  if ((rc = xq_tevent_add(ev, &p, &id, err))) return rc;
+  if ((rc = xq_tournament_add(ev, &p, &id, err))) return rc;
   if (id != sqlite3_column_int(reg, 0)) return xq__store_error(err, XQ_ESTORE, "registrations out of order");
   return XQ_OK;
 }
 
 /* A pairing event: the `nboards` boards of pairing row `seq` applied to
  * round `round`. */
-static int load_pairing(const load_q *L, int64_t seq, int round, int nboards, xq_tevent *ev, xq_error *err)
+static int load_pairing(const load_q *L, int64_t seq, int round, int nboards, xq_tournament *ev, xq_error *err)
 {
   xq_tpairing pr = {.round = round};
   pr.boards = malloc(sizeof *pr.boards * (size_t)(nboards > 0 ? nboards : 1));
@@ -140,14 +140,14 @@ static int load_pairing(const load_q *L, int64_t seq, int round, int nboards, xq
     pr.boards[pr.nboards].black = sqlite3_column_int(L->brd, 2);
     pr.nboards++;
   }
-  int rc = xq_tevent_apply_pairing(ev, &pr);
+  int rc = xq_tournament_apply_pairing(ev, &pr);
   xq_tpairing_clear(&pr);
   return rc ? xq__store_error(err, XQ_ESTORE, "a published pairing names an unknown player") : XQ_OK;
 }
 
 /* A result or forfeit event: `code` on the board `board` of round
  * `round` as published before event `seq`. */
-static void load_result(const load_q *L, int64_t seq, int round, int board, const char *code, xq_tevent *ev)
+static void load_result(const load_q *L, int64_t seq, int round, int board, const char *code, xq_tournament *ev)
 {
   int red = 0, black = 0;
   sqlite3_reset(L->b2);
@@ -158,11 +158,11 @@ static void load_result(const load_q *L, int64_t seq, int round, int board, cons
     red = sqlite3_column_int(L->b2, 0);
     black = sqlite3_column_int(L->b2, 1);
   }
-  if (red >= 1 && red <= ev->n && black >= 1 && black <= ev->n) xq_tevent_set_result(ev, round, red, black, code);
+  if (red >= 1 && red <= ev->n && black >= 1 && black <= ev->n) xq_tournament_set_result(ev, round, red, black, code);
 }
 
 /* Apply the event of the log row L->q stands on. */
-static int load_event(xq_tstore *st, const load_q *L, xq_tevent *ev, xq_error *err)
+static int load_event(xq_tstore *st, const load_q *L, xq_tournament *ev, xq_error *err)
 {
   sqlite3_stmt *q = L->q;
   int64_t seq = sqlite3_column_int64(q, 0);
@@ -189,9 +189,9 @@ static int load_event(xq_tstore *st, const load_q *L, xq_tevent *ev, xq_error *e
   } else if (!strcmp(kind, "result") || !strcmp(kind, "forfeit")) {
     load_result(L, seq, round, board, code, ev);
   } else if (!strcmp(kind, "foul")) {
-    xq_tevent_add_fouls(ev, player, round, value);
+    xq_tournament_add_fouls(ev, player, round, value);
   } else if (!strcmp(kind, "absence")) {
-    xq_tevent_slot(ev, player, round)->absent =
+    xq_tournament_slot(ev, player, round)->absent =
       (uint8_t)(value == 1 ? XQ_TR_HPB : value == 2 ? XQ_TR_FPB : XQ_TR_ZPB);
   } else if (!strcmp(kind, "withdrawal") && value == 1) {
     ev->players[player - 1].withdrawn = 0; /* taken back (xq_tstore_reinstate) */
@@ -202,11 +202,11 @@ static int load_event(xq_tstore *st, const load_q *L, xq_tevent *ev, xq_error *e
   return XQ_OK;
 }
 
-int xq_tstore_load(xq_tstore *st, xq_tevent **out, xq_error *err)
+int xq_tstore_load(xq_tstore *st, xq_tournament **out, xq_error *err)
 {
   if (!st || !out) return XQ_EINVAL;
   *out = NULL;
-  xq_tevent *ev = xq_tevent_new(NULL, NULL);
+  xq_tournament *ev = xq_tournament_new(NULL, NULL);
   if (!ev) return XQ_ENOMEM;
   load_q L = {0};
   int rc = XQ_ESTORE, began = 0;
@@ -249,7 +249,7 @@ out:
   sqlite3_reset(L.b2);
   if (began) xq__store_commit(st, NULL); /* ends a read: nothing to lose */
   xq__store_unlock(st);
-  if (rc) { xq_tevent_free(ev); return rc; }
+  if (rc) { xq_tournament_free(ev); return rc; }
   *out = ev;
   return XQ_OK;
 }

@@ -179,7 +179,7 @@ static int changes_insert(xq_tstore *st, int64_t seq, const xq_tchange *ch, int 
   return ok;
 }
 
-static int publish_tx(xq_tstore *st, const xq_tevent *ev, const xq_tpairing *pr, const xq_tchange *ch, int nch,
+static int publish_tx(xq_tstore *st, const xq_tournament *ev, const xq_tpairing *pr, const xq_tchange *ch, int nch,
                       xq_error *err)
 {
   int rc;
@@ -232,12 +232,12 @@ static int publish_tx(xq_tstore *st, const xq_tevent *ev, const xq_tpairing *pr,
   return ok ? XQ_OK : xq__store_dberr(st, err, "publish pairing");
 }
 
-int xq_tstore_publish(xq_tstore *st, const xq_tevent *ev, const xq_tpairing *pr, xq_error *err)
+int xq_tstore_publish(xq_tstore *st, const xq_tournament *ev, const xq_tpairing *pr, xq_error *err)
 {
   return xq_tstore_publish_amended(st, ev, pr, NULL, 0, err);
 }
 
-int xq_tstore_publish_amended(xq_tstore *st, const xq_tevent *ev, const xq_tpairing *pr, const xq_tchange *ch,
+int xq_tstore_publish_amended(xq_tstore *st, const xq_tournament *ev, const xq_tpairing *pr, const xq_tchange *ch,
                               int n, xq_error *err)
 {
   if (!st || !ev || !pr || pr->round < 1 || pr->round > XQ_TOURNEY_ROUNDS_MAX || n < 0 || (n && !ch))
@@ -387,7 +387,7 @@ static const char *board_code(int r, int b)
   return NULL;
 }
 
-static int import_tx(xq_tstore *st, const xq_tevent *ev, const xq_tconfig *cfg, xq_error *err)
+static int import_tx(xq_tstore *st, const xq_tournament *ev, const xq_tconfig *cfg, xq_error *err)
 {
   int rc = create_tx(st, ev->name, cfg, err);
   if (rc) return rc;
@@ -405,7 +405,7 @@ static int import_tx(xq_tstore *st, const xq_tevent *ev, const xq_tconfig *cfg, 
     pr.round = r;
     pr.nboards = 0;
     for (int id = 1; id <= ev->n && !rc; id++) {
-      const xq_tslot *s = xq_tevent_slot(ev, id, r);
+      const xq_tslot *s = xq_tournament_slot(ev, id, r);
       if (s->res == XQ_TR_ZPB || s->res == XQ_TR_KO || s->res == XQ_TR_HPB || s->res == XQ_TR_FPB) {
         rc = player_event_tx(st, "absence", r, id, bye_value(s->res), err);
       } else if (s->res == XQ_TR_PAB) {
@@ -423,7 +423,7 @@ static int import_tx(xq_tstore *st, const xq_tevent *ev, const xq_tconfig *cfg, 
     if ((rc = publish_tx(st, ev, &pr, NULL, 0, err))) break;
     for (int b = 0; b < pr.nboards && !rc; b++) {
       if (!pr.boards[b].black) continue;
-      int rr = xq_tevent_slot(ev, pr.boards[b].red, r)->res, br = xq_tevent_slot(ev, pr.boards[b].black, r)->res;
+      int rr = xq_tournament_slot(ev, pr.boards[b].red, r)->res, br = xq_tournament_slot(ev, pr.boards[b].black, r)->res;
       if (rr == XQ_TR_NONE && br == XQ_TR_NONE) continue; /* not played yet */
       const char *code = board_code(rr, br);
       if (!code) {
@@ -440,7 +440,7 @@ static int import_tx(xq_tstore *st, const xq_tevent *ev, const xq_tconfig *cfg, 
   return rc;
 }
 
-int xq_tstore_import(xq_tstore *st, const xq_tevent *ev, const xq_tconfig *cfg, xq_error *err)
+int xq_tstore_import(xq_tstore *st, const xq_tournament *ev, const xq_tconfig *cfg, xq_error *err)
 {
   if (!st || !ev || !cfg) return XQ_EINVAL;
   for (int id = 1; id <= ev->n; id++)

@@ -189,7 +189,7 @@ int xq_tstore_edit(xq_tstore *st, int id, const xq_tplayer *p, unsigned fields, 
 /* Numbers before round 1                                              */
 /* ------------------------------------------------------------------ */
 
-static int numbers_tx(sqlite3 *db, xq_tevent *ev, const xq_tnumbering *how, xq_error *err)
+static int numbers_tx(sqlite3 *db, xq_tournament *ev, const xq_tnumbering *how, xq_error *err)
 {
   if (xq__store_count(db, "SELECT count(*) FROM meta WHERE key = 'name'", 0) <= 0)
     return xq__error(err, XQ_ESTORE, "no event in this store (run `xqref tourney new` first)");
@@ -223,7 +223,7 @@ static int numbers_tx(sqlite3 *db, xq_tevent *ev, const xq_tnumbering *how, xq_e
   return ok ? XQ_OK : dbfail(db, err, "numbers");
 }
 
-int xq_tstore_numbers(xq_tstore *st, xq_tevent *ev, const xq_tnumbering *how, xq_error *err)
+int xq_tstore_numbers(xq_tstore *st, xq_tournament *ev, const xq_tnumbering *how, xq_error *err)
 {
   sqlite3 *db = xq__store_db(st);
   if (!db || !ev || !how) return XQ_EINVAL;
@@ -252,7 +252,7 @@ int xq_tstore_numbers(xq_tstore *st, xq_tevent *ev, const xq_tnumbering *how, xq
 /* Replay and the log                                                  */
 /* ------------------------------------------------------------------ */
 
-int xq__store_draw_load(xq_tstore *st, int64_t seq, xq_tevent *ev, xq_error *err)
+int xq__store_draw_load(xq_tstore *st, int64_t seq, xq_tournament *ev, xq_error *err)
 {
   sqlite3 *db = xq__store_db(st);
   sqlite3_stmt *q = xq__store_stmt(st, XQ__STORE_Q_LOAD_DRAW, "SELECT player, pno FROM draw_numbers WHERE seq = ?");
@@ -268,7 +268,7 @@ int xq__store_draw_load(xq_tstore *st, int64_t seq, xq_tevent *ev, xq_error *err
   return XQ_OK;
 }
 
-int xq__store_edits_load(xq_tstore *st, xq_tevent *ev, xq_error *err)
+int xq__store_edits_load(xq_tstore *st, xq_tournament *ev, xq_error *err)
 {
   sqlite3 *db = xq__store_db(st);
   sqlite3_stmt *q = xq__store_stmt(st, XQ__STORE_Q_LOAD_EDITS, "SELECT player, field, new FROM player_edits ORDER BY id");
