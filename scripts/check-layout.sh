@@ -7,8 +7,9 @@
 #     (and the test and fuzz harnesses).
 #  2. No library function over XQ_FN_LINES_MAX lines (signature to closing
 #     brace; the house style puts a function's braces alone in column 0).
-#  3. Dependencies point one way: engine <- records <- adjudicator <- tourney
-#     <- net <- clients, cli on top, perft on the engine only; and only
+#  3. Dependencies point one way: engine <- {records <- adjudicator,
+#     tourney, perft} <- net <- clients, cli on top (tourney and perft use
+#     the engine only, the adjudicator the engine and records); and only
 #     net/ and clients/ include uv.h, only tourney/store/ includes sqlite3.h
 #     (and holds SQL), the engine includes no cJSON.
 #  4. Every limit of the server is in net/netlimits.h, every limit of the
@@ -66,7 +67,7 @@ declare -A may=(
   [engine]="engine"
   [records]="engine records"
   [adjudicator]="engine records adjudicator"
-  [tourney]="engine records adjudicator tourney"
+  [tourney]="engine tourney"
   [net]="engine records adjudicator tourney net"
   [clients]="engine records adjudicator tourney net clients"
   [perft]="engine perft"
