@@ -122,6 +122,14 @@ for f in $(sources cli clients | grep '\.c$'); do
     done | grep . && bad=1
 done
 
+# 4b. no library keeps a named limit in a .c file: each is in its
+#     module's header, in the limits block
+while IFS= read -r f; do
+  grep -nE '^#define XQ_[A-Z][A-Z0-9_]*[[:space:]]+[-(0-9A-Z]' "$f" | while IFS= read -r l; do
+    echo "layout: $f:${l%%:*}: a limit in a .c file (put it in its module's header): ${l#*:}"
+  done
+done < <(sources "${libs[@]}" cli | grep '\.c$') | grep . && bad=1
+
 # 7. the rooms of net/: each header declares what the files of its room
 #    define (one header per room, not one for all); each is included only
 #    by the files that use that room; and the rooms below -- the
