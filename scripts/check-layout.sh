@@ -124,11 +124,9 @@ done
 
 # 4b. no library keeps a named limit in a .c file: each is in its
 #     module's header, in the limits block
-while IFS= read -r f; do
-  grep -nE '^#define XQ_[A-Z][A-Z0-9_]*[[:space:]]+[-(0-9A-Z]' "$f" | while IFS= read -r l; do
-    echo "layout: $f:${l%%:*}: a limit in a .c file (put it in its module's header): ${l#*:}"
-  done
-done < <(sources "${libs[@]}" cli | grep '\.c$') | grep . && bad=1
+out=$(sources "${libs[@]}" cli | grep '\.c$' | xargs grep -nE '^#define XQ_[A-Z][A-Z0-9_]*[[:space:]]+[-(0-9A-Z]' |
+  sed 's/^\([^:]*:[0-9]*\):/layout: \1: a limit in a .c file (put it in its module'"'"'s header): /')
+[ -n "$out" ] && { echo "$out"; bad=1; }
 
 # 7. the rooms of net/: each header declares what the files of its room
 #    define (one header per room, not one for all); each is included only

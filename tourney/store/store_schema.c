@@ -156,8 +156,8 @@ static const char *const migrations[] = {
   "  BEGIN SELECT RAISE(ABORT, 'drawn numbers are appended, not changed'); END;",
 };
 
-#define XQ_STORE_MIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))
-_Static_assert(XQ_STORE_MIGRATIONS == XQ_STORE_SCHEMA_VERSION,
+#define NMIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))
+_Static_assert(NMIGRATIONS == XQ_STORE_SCHEMA_VERSION,
                "one migration per schema version");
 
 /* SQL xq_sha256(text): the SHA-256 of a text in lowercase hex, NULL for
