@@ -86,8 +86,8 @@ function init() {
   setInterval(tickClocks, CLOCK_TICK_MS);
   pageWords();
   route();
-  loadEvent(false).then(() => {
-    connect(streamHandlers(), resync);
+  // subscribed first, then read: nothing published in between is lost
+  connect(streamHandlers(), resync).then(() => loadEvent(false)).then(() => {
     if (S.token) signIn(S.token);
   });
 }

@@ -17,6 +17,9 @@ import { showDesk, showConsole } from './session.js';
  * plies reads the round again after RESYNC_MS (several gaps, one read); a
  * stream the server refused is asked for again after RECONNECT_MS. */
 const PLAYERS_QUIET_MS = 1000, PLAYERS_SPREAD_MS = 2000, RESYNC_MS = 50, RECONNECT_MS = 3000;
+/* The first read waits for the stream at most FIRST_OPEN_MS (a page whose
+ * stream is refused still shows the event). */
+const FIRST_OPEN_MS = 2000;
 
 /* ---- the round's games: read from games.json, then kept up to date by the
  * stream's events (a move, a verdict, a result, a game, a snapshot). The
@@ -244,11 +247,16 @@ let es = null;
  * are dropped), onBack() when it is connected again after a loss. One
  * stream for every round: a new round's `pairing` event is about that
  * round, and a stream filtered to the round on screen would not see it;
- * the handlers drop the events of other rounds. */
+ * the handlers drop the events of other rounds. Resolves once the stream
+ * is open (the server has it subscribed), has failed, or FIRST_OPEN_MS
+ * passed: the page reads the event after that, so that a change made
+ * between its read and its subscription is never missed. */
 export function connect(handlers, onBack) {
   if (es) es.close();
   const me = new EventSource('/api/events');
   es = me;
+  let opened;
+  const first = new Promise(resolve => { opened = resolve; setTimeout(resolve, FIRST_OPEN_MS); });
   const status = $('#status');
   const show = state => {
     status.dataset.state = state;
@@ -256,11 +264,13 @@ export function connect(handlers, onBack) {
     status.textContent = state === 'down' ? t('disconnected') : '';
   };
   me.onopen = () => {
+    opened();
     const was = status.dataset.state;
     show('live');
     if (was === 'down') onBack(); // what happened meanwhile
   };
   me.onerror = () => {
+    opened();
     show('down');
     // the browser tries again by itself unless the stream was refused
     if (me.readyState === EventSource.CLOSED) setTimeout(() => { if (es === me) connect(handlers, onBack); }, RECONNECT_MS);
@@ -282,4 +292,5 @@ export function connect(handlers, onBack) {
     }
   });
   for (const type of byType.keys()) me.addEventListener(type, e => dispatch(type, e.data));
+  return first;
 }
