@@ -15,13 +15,15 @@ alone: hostile.py PID JSON_PORT HTTP_PORT TOKENS_FILE [ATTACK ...]
 TOKENS_FILE holds the lines `xqref serve --demo` printed.
 """
 import asyncio
+import multiprocessing
 import resource
 import socket
 import sys
 import time
 
 ATTACKS = ["pipeline-json", "pipeline-json-10", "pipeline-http", "bodies",
-           "trickle-http", "trickle-json", "silent-json", "flood"]
+           "trickle-http", "trickle-json", "silent-json", "flood",
+           "pipeline-read", "games-64"]
 
 
 def rss_kb(pid):
@@ -241,6 +243,64 @@ async def flood(ctx, conns):
             f"{'connected, said hello and was acknowledged' if ok else 'FAILED'} in {ms:.1f} ms")
 
 
+def reader_attack(jport, secs):
+    """One connection without a token pipelining cheap reads (standings)
+    and reading every reply, for secs seconds (in its own process)."""
+    s = socket.create_connection(("127.0.0.1", jport))
+    burst = b"".join(b'{"id":%d,"op":"standings"}\n' % i for i in range(3400))
+    t0, got, sent = time.monotonic(), 0, 0
+    s.setblocking(False)
+    out = memoryview(burst)
+    while time.monotonic() - t0 < secs:
+        try:
+            n = s.send(out)
+            out = out[n:]
+            if not out:
+                out = memoryview(burst)
+                sent += 3400
+        except BlockingIOError:
+            pass
+        try:
+            d = s.recv(1 << 20)
+            if not d:
+                break
+            got += d.count(b"\n")
+        except BlockingIOError:
+            time.sleep(0.0005)
+    s.close()
+    print(f"    (the reader had {got} replies)", flush=True)
+
+
+def games_loop_attack(hport, secs):
+    """A keep-alive HTTP client fetching games.json again and again."""
+    s = socket.create_connection(("127.0.0.1", hport))
+    t0 = time.monotonic()
+    req = b"GET /api/rounds/1/games.json HTTP/1.1\r\nHost: x\r\n\r\n"
+    f = s.makefile("rb")
+    while time.monotonic() - t0 < secs:
+        s.sendall(req)
+        n = 0
+        while True:
+            line = f.readline()
+            if not line:
+                return
+            if line.lower().startswith(b"content-length:"):
+                n = int(line.split(b":")[1])
+            if line == b"\r\n":
+                break
+        f.read(n)
+    s.close()
+
+
+async def in_processes(target, args, count, secs):
+    ps = [multiprocessing.Process(target=target, args=args + (secs,)) for _ in range(count)]
+    for p in ps:
+        p.start()
+    while any(p.is_alive() for p in ps):
+        await asyncio.sleep(0.1)
+    return sum(p.exitcode == 0 for p in ps)
+
+
 async def run_attack(ctx, name):
     board_lat, view_lat = [], []
     ctx.stop = False
@@ -266,6 +326,12 @@ async def run_attack(ctx, name):
                              [5, 12, 20])
     elif name == "flood":
         what = await flood(ctx, 4400)
+    elif name == "pipeline-read":
+        n = await in_processes(reader_attack, (ctx.jport,), 1, 10)
+        what = f"one connection without a token pipelining standings and reading its replies, 10 s ({n} ran)"
+    elif name == "games-64":
+        n = await in_processes(games_loop_attack, (ctx.hport,), 64, 10)
+        what = f"64 keep-alive loops of GET games.json, 10 s ({n} ran)"
     elif name == "silent-json":
         what = await silent(ctx, 1000, [5, 12])
     else:

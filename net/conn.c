@@ -250,21 +250,29 @@ static void on_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *buf)
   buf->len = c->proto->in_cap - c->len;
 }
 
-/* Hand the buffered bytes to the protocol; keep what it did not use. */
+/* Hand the buffered bytes to the protocol; keep what it did not use. The
+ * time it took counts in the connection's turn (turns.c). */
 static void process(xq__conn *c)
 {
   xq__conn_ref(c);
   c->consuming = 1;
+  c->consume_t0 = uv_hrtime();
   size_t used = c->proto->consume(c);
+  uint64_t took = uv_hrtime() - c->consume_t0;
+  if (c->turn == c->srv->turn) c->turn_ns += took;
+  if (!c->trusted) c->srv->anon_ns += took;
+  c->consume_t0 = 0;
   c->consuming = 0;
   if (!c->closing) {
     if (used > c->len) used = c->len;
     memmove(c->in, c->in + used, c->len - used);
     c->len -= used;
-    if (c->len == c->proto->in_cap && !c->held && !c->stalled) c->proto->overflow(c);
+    if (c->len == c->proto->in_cap && !c->held && !c->stalled && !c->yielded) c->proto->overflow(c);
   }
   xq__conn_unref(c);
 }
+
+void xq__conn_process(xq__conn *c) { process(c); }
 
 static void on_read(uv_stream_t *stream, ssize_t nread, const uv_buf_t *buf)
 {
@@ -296,7 +304,7 @@ static int drained(const xq__conn *c)
 static void update_reading(xq__conn *c)
 {
   if (c->proto->hold_reading && c->proto->hold_reading(c)) return;
-  if (c->closing || c->held || c->sink) return;
+  if (c->closing || c->held || c->sink || c->yielded) return;
   if (c->stalled) {
     if (c->consuming || !drained(c)) return;
     c->stalled = 0;

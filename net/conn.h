@@ -98,6 +98,12 @@ struct xq__conn {
   int flushing;                /* a waiting reply has its turn (xq__reply_turn): write at once */
   int jobs;                    /* worker-pool jobs queued for this client */
   int held;                    /* no line is dispatched until a ruling off the loop is done */
+  int yielded;                 /* served its turn's budget: waits in the ready queue (turns.c) */
+  uint64_t turn;               /* the loop turn its budget counts in ... */
+  unsigned turn_n;             /* ... the requests it was served in it ... */
+  uint64_t turn_ns;            /* ... and the time they took (ns), before the consume under way */
+  uint64_t consume_t0;         /* uv_hrtime() when the consume under way began */
+  xq__conn *ready_next;        /* the ready queue (turns.c) */
   char *in;                    /* input buffer, proto->in_cap bytes */
   size_t len;
   size_t scanned;              /* JSON lines: bytes of in[] known to hold no '\n' */
@@ -184,6 +190,30 @@ void xq__conn_deadline(xq__conn *c, unsigned ms, const char *why);
  * connection holds none of the XQ_ANON_CONNS_MAX anonymous slots, and
  * one that came in on a reserved slot keeps its place. */
 void xq__conn_trust(xq__conn *c, int trusted);
+/* Hand the buffered bytes to the protocol again (what a read does). */
+void xq__conn_process(xq__conn *c);
+
+/* ------------------------------------------------------------------ */
+/* Fair turns (turns.c)                                                */
+/* ------------------------------------------------------------------ */
+
+/* Called by a protocol before it serves each request of `c`: 0 to serve
+ * it, 1 when `c` has had its share of this loop turn (XQ_TURN_*; less
+ * for an anonymous connection, and anonymous connections together at
+ * most XQ_TURN_ANON_ALL_US). Then `c` is not read, its protocol must
+ * serve nothing more (the request waits in c->in, its deadline not
+ * running) and it is queued: the next turn hands its bytes to consume()
+ * again before the loop polls, the boards' and staff's connections before
+ * the anonymous ones, each queue in its order. A virtual session never
+ * yields; nor does anyone while the server stops. */
+int xq__turns_yield(xq__conn *c);
+/* The loop turn is over (after the poll): budgets start again. */
+void xq__turns_next(xq__server *s);
+/* Start the ready queue's idle handle (server start) / close it and let
+ * go of the connections waiting in it (server stop). */
+int xq__turns_init(xq__server *s);
+void xq__turns_close(xq__server *s);
+
 /* Hold a connection while one of its requests is judged off the loop:
  * nothing more is read or dispatched from it until xq__conn_unhold, which
  * dispatches what was buffered meanwhile and reads again. */

@@ -463,7 +463,7 @@ static void request_over(xq__conn *c, xq__http_conn *h)
  * XQ_HTTP_HEAD_MS of the first (armed once; more bytes move nothing). */
 static void head_deadline(xq__conn *c, xq__http_conn *h, size_t left)
 {
-  if (!left || c->part_since || c->closing || c->stalled || c->reserve || h->busy) return;
+  if (!left || c->part_since || c->closing || c->stalled || c->yielded || c->reserve || h->busy) return;
   if (h->p.state != XQ__HP_HEAD) return;
   c->part_since = uv_now(c->srv->loop);
   xq__conn_deadline(c, XQ_HTTP_HEAD_MS, "a request head not received in time");
@@ -495,6 +495,8 @@ static size_t process(xq__conn *c, xq__http_conn *h)
     /* one response at a time: a client that does not read what it asked
      * for gets nothing more made for it (docs/http.md) */
     if (h->p.state == XQ__HP_HEAD && xq__conn_stall(c, XQ_HTTP_OUT_HIGH)) break;
+    /* a new request, its turn over: it waits for the next (turns.c) */
+    if (h->p.state == XQ__HP_HEAD && h->p.scan == 0 && used < c->len && xq__turns_yield(c)) break;
     long r = xq__http_parse(&h->p, c->in + used, c->len - used);
     if (r < 0) {
       /* the stream cannot be resynced: answer and close */

@@ -86,6 +86,11 @@ struct xq__server {
   int pace_on;                 /* the pace handle was started (closed at stop) */
   int accepted[2];             /* accepted this turn on the JSON-lines (0), HTTP (1) listener ... */
   int held[2];                 /* ... and whether it holds the next one back */
+  uv_idle_t turns;             /* serves the ready queue each turn while it is not empty (turns.c) */
+  int turns_on;                /* the idle handle was initialised (closed at stop) */
+  uint64_t turn;               /* loop turns so far */
+  uint64_t anon_ns;            /* time the anonymous connections were served this turn */
+  xq__conn *ready[2], *ready_tail[2]; /* connections that yielded: boards' and staff's (0), anonymous (1) */
   uv_signal_t sigint, sigterm;
   int signals;                 /* signal handles started */
   uv_timer_t grace;            /* shutdown: drain tick */

@@ -35,6 +35,18 @@
                                             lower) */
 #define XQ_ADDR_MAX 128                  /* a listening address "host:port" (--listen, --http) */
 
+/* Fair service: a turn of the loop is shared among the connections with
+ * requests waiting (turns.c). A connection served its budget in one turn
+ * waits for the next, behind the others; anonymous connections get less,
+ * and all of them together a bounded share, so that no client, reading
+ * its replies or not, delays a board's by more than a few ms. */
+#define XQ_TURN_REQUESTS 64              /* requests of one board's or staff's connection a turn ... */
+#define XQ_TURN_US 4000                  /* ... or this much of the loop's time (us), which first */
+#define XQ_TURN_ANON_REQUESTS 4          /* requests of one anonymous connection a turn ... */
+#define XQ_TURN_ANON_US 1000             /* ... or this much time (us) */
+#define XQ_TURN_ANON_ALL_US 4000         /* every anonymous connection together, a turn (us): past
+                                            it they wait for the next turn, in their order */
+
 /* Output budgets (bytes queued in uv_write and not yet written) */
 #define XQ_OUT_HIGH (256 * 1024)         /* request/response client: stop reading above */
 #define XQ_OUT_LOW (64 * 1024)           /* ... and read again below */

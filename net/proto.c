@@ -289,11 +289,12 @@ static size_t json_consume(xq__conn *c)
     size_t n = end - start;
     if (n > XQ_MAX_LINE) break; /* overflow() reports it */
     if (n && c->in[end - 1] == '\r') n--;
+    if (n && xq__turns_yield(c)) break; /* its turn is over: the line waits for the next */
     if (n) dispatch(c, c->in + start, n), served = 1;
     start = from = end + 1;
   }
   /* held or stalled: lines may wait after `start`, scan them again later */
-  int waiting = c->held || c->stalled;
+  int waiting = c->held || c->stalled || c->yielded;
   c->scanned = waiting ? 0 : c->len - start;
   if (!waiting && c->len - start > XQ_MAX_LINE) {
     /* no newline within the limit: the buffer holds XQ_MAX_LINE + slack */

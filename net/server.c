@@ -154,6 +154,7 @@ static void on_pace(uv_check_t *h)
 {
   xq__server *s = h->data;
   s->accepted[0] = s->accepted[1] = 0;
+  xq__turns_next(s);
   if (s->stopping) return;
   if (s->held[0]) {
     s->held[0] = 0;
@@ -364,6 +365,7 @@ int xq_server_start(uv_loop_t *loop, const xq_server_opts *o, xq_server **out, x
   if (!rc) rc = xq__publish_init(s);
   if (!rc) rc = xq__ingest_init(s);
   if (!rc) rc = xq__poller_init(s);
+  if (!rc) rc = xq__turns_init(s);
   if (!rc) xq__live_settle_all(s);
   if (!rc) rc = listen_on(s, &s->json_listener, o->listen, on_json_conn, &s->json_port, err);
   if (!rc && o->http) rc = listen_on(s, &s->http_listener, o->http, on_http_conn, &s->http_port, err);
@@ -441,6 +443,7 @@ void xq_server_stop(xq_server *s)
     uv_close((uv_handle_t *)&s->pace, on_closed_quietly);
     s->pace_on = 0;
   }
+  xq__turns_close(s);
   if (s->recheck_on) {
     uv_close((uv_handle_t *)&s->recheck, on_closed_quietly);
     s->recheck_on = 0;

@@ -251,3 +251,53 @@ Test(net_hostile, events_after_the_end_are_game_over_and_not_stored)
   cJSON_Delete(r);
   xq_tc_close(&a);
 }
+
+/* A client without a token that pipelines cheap requests and reads every
+ * reply is served a few of them a turn of the loop (XQ_TURN_ANON_*): a
+ * board that speaks after it is answered while most of its burst still
+ * waits, not after the whole of it (docs/security.md "Fair turns"). */
+Test(net_hostile, a_pipelining_reader_waits_its_turn_behind_a_board)
+{
+  enum { N = 2000 };
+  xq_tclient b;
+  cr_assert_eq(xq_tc_connect(&b, &ts.loop, ts.port), 0);
+  xq_tc_okf(&b, "{\"id\":0,\"op\":\"hello\",\"token\":\"%s\"}", ts.board[0]);
+  int fd = socket(AF_INET, SOCK_STREAM, 0);
+  struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons((uint16_t)ts.port)};
+  sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  cr_assert_eq(connect(fd, (struct sockaddr *)&sa, sizeof sa), 0);
+  fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+  xq_tc_spin(&ts.loop, 20); /* accepted */
+  char *burst = malloc(N * 32);
+  size_t len = 0;
+  for (int i = 0; i < N; i++) len += (size_t)sprintf(burst + len, "{\"id\":%d,\"op\":\"ping\"}\n", i);
+  cr_assert_eq(send(fd, burst, len, MSG_NOSIGNAL), (ssize_t)len, "the kernel takes the whole burst");
+  /* the board speaks after the burst is in the server's socket */
+  xq_tc_send(&b, "{\"id\":1,\"op\":\"ping\"}");
+  size_t before = b.line_start;
+  char buf[65536];
+  long replies = 0;
+  int turns = 0;
+  while (!memchr(b.in + before, '\n', b.len - before) && turns < 100000) {
+    uv_run(&ts.loop, UV_RUN_ONCE);
+    turns++;
+  }
+  cr_assert(memchr(b.in + before, '\n', b.len - before), "the board is answered");
+  for (ssize_t n; (n = recv(fd, buf, sizeof buf, 0)) > 0;)
+    for (ssize_t i = 0; i < n; i++) replies += buf[i] == '\n';
+  cr_assert_lt(replies, N / 4, "the board was answered after %ld of the reader's %d requests", replies, N);
+  /* and the reader gets every reply, in its turns */
+  for (int spins = 0; replies < N && spins < 5000; spins++) {
+    ssize_t n = recv(fd, buf, sizeof buf, 0);
+    if (n <= 0) {
+      xq_tc_spin(&ts.loop, 1);
+      continue;
+    }
+    for (ssize_t i = 0; i < n; i++) replies += buf[i] == '\n';
+  }
+  cr_assert_eq(replies, N, "every request of the reader is answered");
+  close(fd);
+  free(burst);
+  xq_tc_close(&b);
+  xq_tc_spin(&ts.loop, 20);
+}
