@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "answers.h"
 #include "conn.h"
 #include "http.h"
 #include "http_parse.h"
@@ -87,6 +88,12 @@ void xq__http_respond(xq__conn *c, xq__http_conn *h, int status, const char *cty
 {
   char head[512], tag[20], etag[40] = "";
   if (c->srv->stopping || h->unread) h->keep_alive = 0; /* the last answer before the close */
+  if (h->keep && status == 200) {
+    /* made now: kept for the next reads until what it shows changes */
+    const xq__answer *a = xq__answers_put(c->srv, h->keep, ctype, body, len);
+    if (a) h->tag = a->tag;
+  }
+  h->keep = NULL;
   if (status == 200 && h->etag) {
     if (h->tag) snprintf(tag, sizeof tag, "%s", h->tag); /* made with the body, kept with it */
     else body_tag(body, len, tag);
@@ -427,10 +434,41 @@ static int judge_head(xq__server *s, xq__conn *c, xq__http_conn *h)
 /* Answer a request that is whole (its body read). The reads (every GET
  * but the stream) carry an ETag; those of the API may be cached for
  * XQ_HTTP_MAX_AGE_S (docs/http.md). */
+/* The key of a read that is kept (answers.c) into *k: 1, or 0 for one
+ * made every time (the page's files are static already; games.json has
+ * its own; the TRF and the staff's reads depend on who asks). */
+static int answer_key(const xq__http_conn *h, xq__answer_key *k)
+{
+  int kept = h->kind == RT_EVENT || h->kind == RT_STANDINGS || h->kind == RT_KNOCKOUT || h->kind == RT_PGN ||
+             h->kind == RT_PAIRINGS;
+  if (!kept) return 0;
+  memset(k, 0, sizeof *k);
+  k->kind = h->kind;
+  k->round = h->round;
+  k->table = h->table;
+  /* a PGN's variants by its query (the notation); any other query is read
+   * once more each time, not kept */
+  if (h->kind == RT_PGN) {
+    if (strlen(h->p.req.query) >= sizeof k->arg) return 0;
+    strcpy(k->arg, h->p.req.query);
+  }
+  return 1;
+}
+
 static void serve(xq__server *s, xq__conn *c, xq__http_conn *h)
 {
   h->etag = h->kind != RT_OP && h->kind != RT_PUSH && h->kind != RT_EVENTS;
   if (h->etag && h->kind != RT_ASSET) h->cache = live_cache;
+  xq__answer_key k;
+  if (answer_key(h, &k)) {
+    const xq__answer *a = xq__answers_get(s, &k);
+    if (a) { /* kept: answered (or a 304) without making it */
+      h->tag = a->tag;
+      xq__http_respond(c, h, 200, a->ctype, a->text, a->len, NULL);
+      return;
+    }
+    h->keep = &k; /* the handler's 200 is kept (xq__http_respond) */
+  }
   switch (h->kind) {
   case RT_ASSET: xq__http_api_asset(c, h, h->asset); break;
   case RT_OP: xq__http_api_op(s, c, h); break;
@@ -444,6 +482,7 @@ static void serve(xq__server *s, xq__conn *c, xq__http_conn *h)
   case RT_GAMES: xq__http_api_games(s, c, h, h->round); break;
   default: xq__http_api_push(s, c, h, h->round); break;
   }
+  h->keep = NULL;
 }
 
 /* ------------------------------------------------------------------ */

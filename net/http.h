@@ -33,6 +33,7 @@ typedef struct xq__http_conn {
   int kind;                    /* RT_* of the request being answered ... */
   int round, table;            /* ... its round (standings: up to; stream: filter), table */
   const char *asset;           /* ... RT_ASSET: the file of web/ */
+  const struct xq__answer_key *keep; /* a 200 answer is kept for this (answers.c), NULL not */
   long long unread;            /* body bytes of a refused request to drop as they come
                                   before the close (XQ_HTTP_LINGER_MAX at most) */
 } xq__http_conn;

@@ -121,6 +121,8 @@ struct xq__server {
   int nlive;                   /* games in all rounds */
   uint64_t round_version[XQ_ROUNDS_LIVE_MAX + 1]; /* bumped by every change a round's answers show */
   struct xq__round_cache *round_cache[XQ_ROUNDS_LIVE_MAX + 1]; /* its answers as last made (live_json.c) */
+  uint64_t tournament_version; /* bumped by every change of the tournament answers show (answers.c) */
+  struct xq__answers *answers; /* answers kept until what they show changes (answers.c) */
   xq__commit *commit;
   xq__hub *hub;
   xq__ingest *ingest;

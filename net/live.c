@@ -18,6 +18,7 @@
 #include <string.h>
 #include <sys/time.h>
 
+#include "answers.h"
 #include "commit.h"
 #include "hub.h"
 #include "internal.h"
@@ -64,6 +65,7 @@ xq__view *xq__live_view_take(const xq__live *lv)
 
 void xq__live_changed(xq__server *s, int round)
 {
+  xq__answers_changed(s); /* the standings, the event, the knockout show it too */
   if (round >= 1 && round <= XQ_ROUNDS_LIVE_MAX) s->round_version[round]++;
   for (int r = 1; round == 0 && r <= XQ_ROUNDS_LIVE_MAX; r++) s->round_version[r]++;
 }
@@ -72,7 +74,8 @@ void xq__live_view_set(xq__server *s, xq__live *lv, xq__view *v)
 {
   xq__live_view_free(lv->view);
   lv->view = v;
-  xq__live_changed(s, lv->round);
+  /* a move: only its round's answers show it */
+  if (lv->round >= 1 && lv->round <= XQ_ROUNDS_LIVE_MAX) s->round_version[lv->round]++;
 }
 
 /* What answers show of `lv`: the game as it is in memory, which is what
@@ -172,6 +175,7 @@ int xq__live_add_round(xq__server *s, int round, xq_error *err)
   }
   s->rounds[round] = arr;
   s->nboards[round] = pr.nboards;
+  xq__live_changed(s, round); /* published: the event lists it */
   xq_tpairing_clear(&pr);
   return XQ_OK;
 }
@@ -435,7 +439,7 @@ void xq__live_record_fouls(xq__server *s, xq__live *lv)
     int more = lv->g->fouls[side] - (sl ? sl->fouls : 0);
     xq_error err = {0};
     if (more > 0 && xq_tstore_foul(s->store, lv->round, ids[side], more, &err) == XQ_OK)
-      xq_tournament_add_fouls(s->ev, ids[side], lv->round, more);
+      xq_tournament_add_fouls(s->ev, ids[side], lv->round, more), xq__answers_changed(s);
     else if (more > 0) xq__log(s, "round %d table %d: fouls not recorded: %s", lv->round, lv->board, err.msg);
   }
 }

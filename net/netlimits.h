@@ -86,6 +86,11 @@
 #define XQ_HTTP_MAX_AGE_S 1              /* Cache-Control max-age of the API's reads (JSON, PGN,
                                             TRF): a cache in front serves a read this long, then
                                             revalidates it (ETag, If-None-Match) */
+#define XQ_HTTP_ANSWERS 64               /* answers kept until what they show changes (answers.c):
+                                            the event, standings, pairings, PGN, knockout ... */
+#define XQ_HTTP_ANSWERS_BYTES (16 * 1024 * 1024) /* ... their text in all ... */
+#define XQ_HTTP_ANSWER_MAX (4 * 1024 * 1024) /* ... and one of them at most (a larger one is
+                                            made for each request) */
 #define XQ_HTTP_RETRY_AFTER_S 5          /* Retry-After of the 503 that a request without a token
                                             gets on a reserved slot */
 #define XQ_STALL_MS (30 * 1000)          /* a stalled client (output over its budget) that reads

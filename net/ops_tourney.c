@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "sheet/sheet.h"
+#include "answers.h"
 #include "commit.h"
 #include "hub.h"
 #include "internal.h"
@@ -198,6 +199,13 @@ static void run_standings(xq__server *s, xq__task *t)
     xq__task_error(t, XQ__E_NOT_FOUND, msg);
     return;
   }
+  /* made once for each change of the tournament (answers.c) */
+  xq__answer_key key = {.kind = XQ__ANSWER_OP_STANDINGS, .round = upto};
+  const xq__answer *kept = xq__answers_get(s, &key);
+  if (kept) {
+    xq__task_send_text(t, kept->text);
+    return;
+  }
   xq_tstanding *st = malloc(sizeof *st * (size_t)(ev->n ? ev->n : 1));
   if (!st || xq_standings(ev, upto, st) != XQ_OK) {
     free(st);
@@ -226,7 +234,15 @@ static void run_standings(xq__server *s, xq__task *t)
     cJSON_AddItemToArray(a, q);
   }
   free(st);
-  xq__task_send(t, o);
+  char *text = cJSON_PrintUnformatted(o);
+  cJSON_Delete(o);
+  if (!text) {
+    xq__task_error(t, XQ__E_INTERNAL, "out of memory");
+    return;
+  }
+  xq__answers_put(s, &key, "application/json", text, strlen(text));
+  xq__task_send_text(t, text);
+  free(text);
 }
 
 /* standings {round}: ranks after rounds 1..round (default: every round

@@ -22,6 +22,7 @@
 #include "http.h"
 #include "hub.h"
 #include "ingest.h"
+#include "answers.h"
 #include "internal.h"
 #include "live.h"
 #include "poller.h"
@@ -473,6 +474,7 @@ void xq_server_free(xq_server *s)
   xq__commit_free(s);
   xq__live_free(s);
   xq__live_json_free(s);
+  xq__answers_free(s);
   xq_tstore_close(s->store);
   xq_tournament_free(s->ev);
   free(s->tokens);

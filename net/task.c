@@ -50,6 +50,18 @@ void xq__task_send(xq__task *t, cJSON *o)
   cJSON_Delete(id);
 }
 
+void xq__task_send_text(xq__task *t, const char *obj)
+{
+  size_t n = strlen(obj);
+  if (xq__conn_dead(t->c) || n < 2) return;
+  char *fields = strndup(obj + 1, n - 2); /* the members, without the braces */
+  cJSON *id = cJSON_Parse(t->idtext);
+  if (fields) xq__reply(t->c, id, fields);
+  else xq__conn_close(t->c);
+  cJSON_Delete(id);
+  free(fields);
+}
+
 /* Answer the task with an error. */
 void xq__task_error(xq__task *t, const char *code, const char *msg)
 {

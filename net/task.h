@@ -61,6 +61,9 @@ void xq__task_read(xq__server *s, xq__req *r, xq__task_fn run);
 /* Answer the task with the members of `o` (consumed), or with an error,
  * if the client is still there. */
 void xq__task_send(xq__task *t, cJSON *o);
+/* Answer the task with the members of `obj`, an object's text "{...}"
+ * (a kept answer, answers.c), after "id" and "ok". */
+void xq__task_send_text(xq__task *t, const char *obj);
 void xq__task_error(xq__task *t, const char *code, const char *msg);
 /* After a write: reload the event, or only the tokens when `tokens` (a
  * token written or revoked changes nothing else). Returns 0, or -1 after

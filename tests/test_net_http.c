@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "answers.h"
 #include "conn.h"
 #include "http.h"
 #include "http_parse.h"
@@ -631,6 +632,78 @@ Test(net_http, a_board_move_shows_in_games_and_pgn)
   get("/api/rounds/1/2.pgn", &p);
   cr_assert(strstr(p.body, "炮二平五"), "%s", p.body);
   resp_free(&p);
+}
+
+/* The ETag line of a response head, cut at its end of line, in out. */
+static void etag_of(const resp *r, char *out, size_t cap)
+{
+  const char *e = strstr(r->head, "ETag: ");
+  cr_assert(e, "an ETag: %s", r->head);
+  size_t n = strcspn(e, "\r\n");
+  snprintf(out, cap, "%.*s", (int)n, e);
+}
+
+/* GET path: its body (malloc'd) and ETag line. */
+static char *get_tagged(const char *path, char *tag, size_t cap)
+{
+  resp r;
+  get(path, &r);
+  cr_assert_eq(r.status, 200, "GET %s: %d", path, r.status);
+  etag_of(&r, tag, cap);
+  char *body = strdup(r.body);
+  resp_free(&r);
+  return body;
+}
+
+/* The reads every viewer asks for are made once and kept (answers.c):
+ * asked again they are the kept text, and each shows a change as soon as
+ * it is made -- a move its round's PGN (not the standings), a result the
+ * standings, a name every answer. */
+Test(net_http, reads_are_kept_until_what_they_show_changes)
+{
+  char t1[64], t2[64];
+  char *st1 = get_tagged("/api/standings.json", t1, sizeof t1);
+  char *st2 = get_tagged("/api/standings.json", t2, sizeof t2);
+  cr_assert_str_eq(st1, st2);
+  cr_assert_str_eq(t1, t2);
+  xq__answer_key k = {.kind = 0};
+  int kept = 0;
+  for (k.kind = 0; k.kind < 16 && !kept; k.kind++) kept = xq__answers_get(ts.srv, &k) != NULL;
+  cr_assert(kept, "the standings were kept");
+  char *pg1 = get_tagged("/api/rounds/1/2.pgn", t1, sizeof t1);
+  cr_assert(!strstr(pg1, "炮二平五"));
+  /* a move: the round's PGN shows it, the standings are the same */
+  xq_tclient b;
+  hello(&b, ts.board[1]);
+  xq_tc_okf(&b, "{\"id\":1,\"op\":\"move\",\"seq\":1,\"move\":\"h2e2\"}");
+  xq_tc_close(&b);
+  char *pg2 = get_tagged("/api/rounds/1/2.pgn", t2, sizeof t2);
+  cr_assert(strstr(pg2, "炮二平五"), "the kept PGN shows the move: %s", pg2);
+  cr_assert_str_neq(t1, t2);
+  char *st3 = get_tagged("/api/standings.json", t2, sizeof t2);
+  cr_assert_str_eq(st3, st1, "a move changes no standing");
+  /* a result: the standings show it */
+  xq_tclient a;
+  hello(&a, ts.admin);
+  xq_tc_okf(&a, "{\"id\":2,\"op\":\"result\",\"round\":1,\"table\":1,\"result\":\"1-0\"}");
+  char *st4 = get_tagged("/api/standings.json", t2, sizeof t2);
+  cr_assert_str_neq(st4, st1, "the kept standings show the result");
+  cJSON *op = xq_tc_call(&a, "{\"id\":3,\"op\":\"standings\"}");
+  cr_assert(xq_tj_ok(op));
+  const cJSON *top = cJSON_GetArrayItem(item(op, "standings"), 0);
+  cr_assert_gt(xq_tj_num(top, "points"), 0, "the standings operation shows it too");
+  cJSON_Delete(op);
+  /* a name: the event, the pairings and the standings show it */
+  xq_tc_okf(&a, "{\"id\":4,\"op\":\"edit_player\",\"player\":1,\"name\":\"改了名\"}");
+  xq_tc_close(&a);
+  static const char *const reads[] = {"/api/event", "/api/rounds/1/pairings.json", "/api/standings.json",
+                                      "/api/rounds/1.pgn"};
+  for (size_t i = 0; i < sizeof reads / sizeof reads[0]; i++) {
+    char *body = get_tagged(reads[i], t2, sizeof t2);
+    cr_assert(strstr(body, "改了名"), "%s shows the new name", reads[i]);
+    free(body);
+  }
+  free(st1), free(st2), free(st3), free(st4), free(pg1), free(pg2);
 }
 
 /* ------------------------------------------------------------------ */
