@@ -298,6 +298,8 @@ static int replay_row(void *arg, const xq_tgame_rec *r)
             (long long)r->id, r->event, err.msg);
   }
   if (r->source == XQ_GSRC_BOARD && r->seq > 0) xq__live_remember(lv, r->seq, r->reply);
+  /* the game's budget of events that are not moves counts what is stored */
+  if (r->source == XQ_GSRC_BOARD && rc == XQ_OK && !(cx->ev.n && cx->ev.v[0].kind == XQ_EVENT_MOVE)) lv->quiet++;
   cx->rows++;
   return 0;
 }

@@ -50,6 +50,9 @@ typedef struct xq__live {
   int recorded;                /* the result is in the tourney log */
   int busy;                    /* an event is being judged off the loop */
   int rebuild;                 /* marked for xq__live_rebuild_marked */
+  long quiet;                  /* board events that were not moves, stored or on their way ... */
+  double quiet_tokens;         /* ... the rate budget left (XQ_GAME_QUIET_*) ... */
+  uint64_t quiet_at;           /* ... as of this loop time (ms) */
   long clock_ms[2];            /* last clock reading, -1 none */
   int64_t clock_at;            /* wall clock (µs since 1970) of the last reading, 0 unknown (a
                                   game replayed at start): the side to move's clock runs since */

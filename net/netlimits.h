@@ -138,6 +138,14 @@
                                             knockout tables (XQ_KO_ROUND) */
 #define XQ_BOARDS_MAX 5000               /* boards in one round */
 #define XQ_REPLY_CACHE 32                /* last replies kept per board for resends */
+#define XQ_GAME_QUIET_PER_S 20           /* a game's board events that are not moves (clock, lift,
+                                            release, position, claims, offers) a second, on average
+                                            (a board that sends more gets LIMIT; its seq stays free) ... */
+#define XQ_GAME_QUIET_BURST 40           /* ... at most this many at once ... */
+#define XQ_GAME_QUIET_MAX 65536          /* ... and in the whole game (replayed rows count): a
+                                            board token cannot grow the store without end */
+#define XQ_STORE_FREE_WARN (256LL * 1024 * 1024) /* the store's disk below this: a log line
+                                            (once a minute) before the full disk fails the boards */
 #define XQ_HUB_RING 8192                 /* broadcast events kept for Last-Event-ID resume */
 #define XQ_SNAPSHOT_WAIT_MS 1000         /* a fresh event stream waits at most this long for the
                                             games to be as broadcast (every move judged has had

@@ -425,8 +425,34 @@ static int board_seq(xq__server *s, xq__req *r, xq__live *lv, int64_t *seqp)
   return 1;
 }
 
-/* The game of a board connection, checked for play. */
-static xq__live *board_game(xq__server *s, xq__req *r, int64_t *seq)
+/* One more event that is not a move for `lv`, within its budget
+ * (XQ_GAME_QUIET_*): 1, or 0 after answering LIMIT. */
+static int quiet_budget(xq__server *s, xq__req *r, xq__live *lv)
+{
+  uint64_t now = uv_now(s->loop);
+  if (!lv->quiet_at) lv->quiet_tokens = XQ_GAME_QUIET_BURST;
+  else lv->quiet_tokens += (double)(now - lv->quiet_at) * XQ_GAME_QUIET_PER_S / 1000.0;
+  if (lv->quiet_tokens > XQ_GAME_QUIET_BURST) lv->quiet_tokens = XQ_GAME_QUIET_BURST;
+  lv->quiet_at = now;
+  char f[128];
+  if (lv->quiet >= XQ_GAME_QUIET_MAX) {
+    snprintf(f, sizeof f, "this game has had its %d events that are not moves: only moves are taken",
+             XQ_GAME_QUIET_MAX);
+  } else if (lv->quiet_tokens < 1) {
+    snprintf(f, sizeof f, "more than %d events that are not moves a second: send this again later",
+             XQ_GAME_QUIET_PER_S);
+  } else {
+    lv->quiet_tokens -= 1;
+    lv->quiet++;
+    return 1;
+  }
+  xq__reply_error(r->c, r->id, XQ__E_LIMIT, f, lv->g->nply);
+  return 0;
+}
+
+/* The game of a board connection, checked for play; `quiet`: the event
+ * is not a move, and counts in the game's budget of those. */
+static xq__live *board_game(xq__server *s, xq__req *r, int64_t *seq, int quiet)
 {
   /* a board may name its table, but only its own */
   int ok = 1;
@@ -461,7 +487,7 @@ static xq__live *board_game(xq__server *s, xq__req *r, int64_t *seq)
     xq__reply_error(r->c, r->id, XQ__E_PAUSED, "the arbiter has paused this game", lv->g->nply);
     return NULL;
   }
-  return lv;
+  return quiet && !quiet_budget(s, r, lv) ? NULL : lv;
 }
 
 /* The side of an optional "side" field: XQ_RED, XQ_BLACK, or
@@ -509,7 +535,7 @@ static void op_move(xq__server *s, xq__req *r)
     xq__reply_error(r->c, r->id, XQ__E_BAD_REQUEST, "\"move\" is one move in ICCS, WXF or Chinese", -1);
     return;
   }
-  xq__live *lv = board_game(s, r, &seq);
+  xq__live *lv = board_game(s, r, &seq, 0);
   if (!lv || !req_clock(r, &ev, 0)) return;
   run_event(s, r, lv, XQ_GSRC_BOARD, seq, &ev);
 }
@@ -522,7 +548,7 @@ static void op_position(xq__server *s, xq__req *r)
     xq__reply_error(r->c, r->id, XQ__E_BAD_REQUEST, "\"board\" is a FEN or its placement field", -1);
     return;
   }
-  xq__live *lv = board_game(s, r, &seq);
+  xq__live *lv = board_game(s, r, &seq, 1);
   if (!lv) return;
   req_events ev = {.n = 1};
   xq_error err = {0};
@@ -543,7 +569,7 @@ static void op_clock(xq__server *s, xq__req *r)
     xq__reply_error(r->c, r->id, XQ__E_BAD_REQUEST, "\"clock\" is [red_ms, black_ms]", -1);
     return;
   }
-  xq__live *lv = board_game(s, r, &seq);
+  xq__live *lv = board_game(s, r, &seq, 1);
   if (!lv || !req_clock(r, &ev, 1)) return;
   run_event(s, r, lv, XQ_GSRC_BOARD, seq, &ev);
 }
@@ -556,7 +582,7 @@ static void op_lift(xq__server *s, xq__req *r)
     xq__reply_error(r->c, r->id, XQ__E_BAD_REQUEST, "\"square\" is a file a-i and a rank 0-9, as h2", -1);
     return;
   }
-  xq__live *lv = board_game(s, r, &seq);
+  xq__live *lv = board_game(s, r, &seq, 1);
   if (!lv) return;
   req_events ev = {.n = 1};
   xq_event_init(&ev.v[0], XQ_EVENT_LIFT);
@@ -580,7 +606,7 @@ static void run_simple(xq__server *s, xq__req *r, xq__live *lv, int source, int6
 static void op_release(xq__server *s, xq__req *r)
 {
   int64_t seq;
-  xq__live *lv = board_game(s, r, &seq);
+  xq__live *lv = board_game(s, r, &seq, 1);
   if (lv) run_simple(s, r, lv, XQ_GSRC_BOARD, seq, XQ_EVENT_RELEASE, XQ_SIDE_IMPLIED);
 }
 
@@ -590,7 +616,7 @@ static void verb_event(xq__server *s, xq__req *r, xq_event_kind kind, int side_r
   int side = req_side(r, side_required);
   if (side == -2) return;
   int64_t seq;
-  xq__live *lv = board_game(s, r, &seq);
+  xq__live *lv = board_game(s, r, &seq, 1);
   if (lv) run_simple(s, r, lv, XQ_GSRC_BOARD, seq, kind, side);
 }
 

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -326,10 +327,33 @@ static void recheck_after_commit(xq__server *s, void *arg, int status)
   if (!s->stopping) recheck_now(s);
 }
 
+/* The store's file watched while idle: deleted or replaced under the
+ * server, it is said once (every write is refused from then on, by the
+ * store); the disk below XQ_STORE_FREE_WARN, once a minute. */
+static void watch_store(xq__server *s)
+{
+  xq_error err = {0};
+  if (!s->store_gone && xq_tstore_file_ok(s->store, &err) != XQ_OK) {
+    s->store_gone = 1;
+    xq__log(s, "STORE LOST: %s; every write is refused until the server is restarted on the store", err.msg);
+  }
+  uint64_t now = uv_now(s->loop);
+  struct statvfs vfs;
+  if (s->opts.db && (!s->free_warned_at || now - s->free_warned_at >= 60000) && statvfs(s->opts.db, &vfs) == 0) {
+    long long left = (long long)vfs.f_bavail * (long long)vfs.f_frsize;
+    if (left < XQ_STORE_FREE_WARN) {
+      s->free_warned_at = now;
+      xq__log(s, "DISK LOW: %lld MB left where the store is; when it is full no move is acknowledged",
+              left / (1024 * 1024));
+    }
+  }
+}
+
 static void on_recheck(uv_timer_t *t)
 {
   xq__server *s = t->data;
   if (s->stopping) return;
+  watch_store(s);
   /* revoked sessions whose last owed reply has gone meanwhile */
   for (xq__conn *c = s->conns, *next; c; c = next) {
     next = c->next;

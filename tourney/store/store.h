@@ -285,6 +285,13 @@ int xq_tstore_admin_token(xq_tstore *st, xq_ttoken *out, int *created, xq_error 
  * The server polls it to learn of tokens made or revoked behind its back
  * (docs/security.md). Returns the number, or XQ_EINVAL / XQ_ESTORE. */
 int64_t xq_tstore_data_version(xq_tstore *st);
+/* XQ_OK while the file at the path the store was opened on is the file
+ * it opened; XQ_ESTORE (`err` says so) once it was deleted or replaced
+ * (another file renamed onto the path): from then on every write is
+ * refused, since it would go to a file nobody will open again. Every
+ * outermost write checks this first (one stat); the server also asks
+ * every XQ_TOKEN_RECHECK_MS, to log it while idle. */
+int xq_tstore_file_ok(xq_tstore *st, xq_error *err);
 
 /* Sources of a game-log row. */
 enum { XQ_GSRC_BOARD = 1, XQ_GSRC_ARBITER = 2, XQ_GSRC_INGEST = 3 };

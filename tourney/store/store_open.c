@@ -35,6 +35,11 @@ struct xq_tstore {
                       (or the batch), more = savepoints inside it */
   int batch;       /* a group-commit batch is open (store_games.c) */
   int lost;        /* SQLite rolled the batch's transaction back itself */
+  int gone;        /* the file at the path is no longer the one opened (deleted, replaced) */
+  int watched;     /* dev/ino below were read at the open (a file, not ":memory:") */
+  dev_t dev;
+  ino_t ino;
+  char *path;
   sqlite3_stmt *q[XQ__STORE_Q_COUNT]; /* cached statements, finalized on close */
 };
 
@@ -120,10 +125,25 @@ int xq__store_commit(xq_tstore *st, xq_error *err)
 
 void xq__store_failed(xq_tstore *st) { check_lost(st); }
 
+int xq_tstore_file_ok(xq_tstore *st, xq_error *err)
+{
+  if (!st) return xq__store_error(err, XQ_EINVAL, "no store");
+  struct stat sb;
+  if (!st->gone && st->watched && (stat(st->path, &sb) != 0 || sb.st_dev != st->dev || sb.st_ino != st->ino))
+    st->gone = 1;
+  if (!st->gone) return XQ_OK;
+  size_t n = strlen(st->path);
+  return xq_error_set(err, XQ_ESTORE, -1, -1,
+                      "the store file %s%s was deleted or replaced while open: nothing more is written to it",
+                      n > 60 ? "..." : "", st->path + (n > 60 ? n - 57 : 0));
+}
+
 int xq__store_writable(xq_tstore *st, xq_error *err)
 {
-  return st->lost ? xq__store_error(err, XQ_ESTORE, "the open batch failed and was rolled back: close it first")
-                  : XQ_OK;
+  if (st->lost) return xq__store_error(err, XQ_ESTORE, "the open batch failed and was rolled back: close it first");
+  /* each outermost write looks at the file first: a write to a deleted
+   * file would be acknowledged and lost */
+  return st->depth == 0 ? xq_tstore_file_ok(st, err) : XQ_OK;
 }
 
 /* ------------------------------------------------------------------ */
@@ -339,6 +359,12 @@ int xq_tstore_open(const char *path, int mode, xq_tstore **out, xq_error *err)
     free(st);
     return rc;
   }
+  struct stat sb;
+  if ((st->path = strdup(path)) && stat(path, &sb) == 0) {
+    st->watched = 1;
+    st->dev = sb.st_dev;
+    st->ino = sb.st_ino;
+  }
   *out = st;
   return XQ_OK;
 }
@@ -348,6 +374,7 @@ void xq_tstore_close(xq_tstore *st)
   if (!st) return;
   for (int i = 0; i < XQ__STORE_Q_COUNT; i++) sqlite3_finalize(st->q[i]);
   sqlite3_close(st->db); /* an open batch is rolled back */
+  free(st->path);
   free(st);
 }
 

@@ -1,0 +1,87 @@
+/*
+ * test_net_budget.c -- what a board token may write, and the store under
+ * the server (docs/security.md "Budgets"): a game's events that are not
+ * moves are bounded a second and in all, and a store file deleted or
+ * replaced under the running server stops every acknowledgement. Each
+ * test ends with uv_loop_close() == 0.
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "net_fixture.h"
+#include "netlimits.h"
+
+XQ_NET_SUITE(net_budget, 8);
+
+/* A board sends clock readings as fast as it can: past the game's
+ * budget each is refused with LIMIT and its seq stays free; moves are
+ * still taken; once time has passed, readings are taken again. */
+Test(net_budget, a_flood_of_events_that_are_not_moves_is_refused_past_its_budget)
+{
+  xq_tclient b;
+  xq_fx_connect(&b, ts.board[0]);
+  int seq = 1, refused = 0, taken = 0;
+  for (int i = 0; i < 3 * XQ_GAME_QUIET_BURST && !refused; i++) {
+    cJSON *r = xq_tc_callf(&b, "{\"id\":%d,\"op\":\"clock\",\"seq\":%d,\"clock\":[600000,600000]}", i, seq);
+    if (xq_tj_ok(r)) {
+      taken++;
+      seq++;
+    } else {
+      cr_assert_str_eq(xq_tc_error(r), "LIMIT", "refused past the budget, as LIMIT");
+      refused = 1;
+    }
+    cJSON_Delete(r);
+  }
+  cr_assert(refused, "a flood of clock readings is refused (%d taken)", taken);
+  cr_assert_geq(taken, XQ_GAME_QUIET_BURST - 1, "a burst within the budget is taken");
+  cr_assert_leq(taken, XQ_GAME_QUIET_BURST + 2, "no more than the burst and what came meanwhile");
+  /* lift and release are the same budget */
+  xq_tc_errf(&b, "LIMIT", "{\"id\":900,\"op\":\"lift\",\"seq\":%d,\"square\":\"h2\"}", seq);
+  /* a move is never refused for it, and takes the seq left free */
+  xq_tc_okf(&b, "{\"id\":901,\"op\":\"move\",\"seq\":%d,\"move\":\"h2e2\"}", seq++);
+  /* a second later the budget has grown again */
+  xq_tc_spin(&ts.loop, 1000 / XQ_GAME_QUIET_PER_S * 3);
+  xq_tc_okf(&b, "{\"id\":902,\"op\":\"clock\",\"seq\":%d,\"clock\":[599000,600000]}", seq++);
+  xq_tc_close(&b);
+}
+
+/* The store's file unlinked (its WAL too) under the running server: the
+ * next move is not acknowledged -- it would go to a file nobody opens
+ * again -- and the error says why. */
+Test(net_budget, a_store_deleted_under_the_server_stops_every_acknowledgement)
+{
+  xq_tclient b;
+  xq_fx_connect(&b, ts.board[0]);
+  xq_tc_okf(&b, "{\"id\":1,\"op\":\"move\",\"seq\":1,\"move\":\"h2e2\"}");
+  char wal[256];
+  snprintf(wal, sizeof wal, "%s-wal", ts.db);
+  cr_assert_eq(unlink(ts.db), 0);
+  unlink(wal);
+  cJSON *r = xq_tc_callf(&b, "{\"id\":2,\"op\":\"move\",\"seq\":2,\"move\":\"h9g7\"}");
+  cr_assert(!xq_tj_ok(r), "a move into a deleted store is not acknowledged");
+  const cJSON *e = cJSON_GetObjectItem(r, "error");
+  const char *msg = e ? cJSON_GetStringValue(cJSON_GetObjectItem(e, "msg")) : NULL;
+  cr_assert(msg && strstr(msg, "deleted or replaced"), "the error says why: %s", msg ? msg : "(none)");
+  cJSON_Delete(r);
+  xq_tc_close(&b);
+}
+
+/* Another file renamed onto the store's path is no better. */
+Test(net_budget, a_store_replaced_under_the_server_stops_every_acknowledgement)
+{
+  xq_tclient b;
+  xq_fx_connect(&b, ts.board[0]);
+  char other[256];
+  snprintf(other, sizeof other, "%s.other", ts.db);
+  FILE *f = fopen(other, "w");
+  cr_assert(f);
+  fputs("not the store\n", f);
+  fclose(f);
+  cr_assert_eq(rename(other, ts.db), 0);
+  cJSON *r = xq_tc_callf(&b, "{\"id\":1,\"op\":\"move\",\"seq\":1,\"move\":\"h2e2\"}");
+  cr_assert(!xq_tj_ok(r), "a move into a replaced store is not acknowledged");
+  cJSON_Delete(r);
+  xq_tc_close(&b);
+}
