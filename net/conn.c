@@ -144,6 +144,7 @@ static void on_write(uv_write_t *req, int status)
   xq__conn *c = req->data;
   xq__buf_unref(w->buf);
   c->out_bytes -= w->bytes;
+  c->progress_at = uv_now(c->srv->loop);
   free(w);
   /* UV_ECANCELED: the connection is closing; only the buffers matter */
   if (status < 0) xq__conn_close(c);
@@ -190,6 +191,7 @@ int xq__conn_write(xq__conn *c, xq__buf *b, size_t off)
     xq__conn_close(c);
     return XQ_ENOMEM;
   }
+  if (c->out_bytes == 0) c->progress_at = uv_now(c->srv->loop); /* its clock runs from now */
   uv_buf_t ub = uv_buf_init(b->data + off, (unsigned)len);
   w->buf = b;
   w->bytes = len;
@@ -349,6 +351,18 @@ int xq__conn_stall(xq__conn *c, size_t mark)
 }
 
 void xq__conn_resume(xq__conn *c) { update_reading(c); }
+
+void xq__conn_drop_deaf(xq__server *s)
+{
+  double scale = s->opts.deadline_scale > 0 ? s->opts.deadline_scale : 1; /* tests only (net.h) */
+  uint64_t stall = (uint64_t)(XQ_STALL_MS * scale), now = uv_now(s->loop);
+  for (xq__conn *c = s->conns, *next; c; c = next) {
+    next = c->next;
+    if (c->closing || c->out_mode != XQ__OUT_DROP || !c->out_bytes || now - c->progress_at < stall) continue;
+    xq__log(s, "drop %s: took nothing of %zu bytes for %llu ms", c->peer, c->out_bytes, (unsigned long long)stall);
+    xq__conn_close(c);
+  }
+}
 
 void xq__conn_hold(xq__conn *c)
 {

@@ -92,7 +92,8 @@ struct xq__conn {
   int trusted;                 /* authenticated by a token: outside the anonymous slots */
   int reserve;                 /* took a reserved slot: a token or the close (XQ_CONNS_RESERVED) */
   int out_mode;                /* XQ__OUT_* */
-  size_t out_bytes;            /* queued in uv_write, not completed */
+  size_t out_bytes;            /* queued in uv_write, not completed ... */
+  uint64_t progress_at;        /* ... and the loop time the socket last took some (or it had none) */
   size_t owed_bytes;           /* reply lines waiting behind earlier replies (proto.c) */
   int pending_replies;         /* replies that come later (xq__reply_wait) */
   int flushing;                /* a waiting reply has its turn (xq__reply_turn): write at once */
@@ -165,6 +166,11 @@ xq__conn *xq__conn_virtual(xq__server *s, const xq__proto *proto,
 int xq__conn_feed(xq__conn *c, const char *data, size_t len);
 /* Re-check the pause state after out_bytes or pending_replies fell. */
 void xq__conn_resume(xq__conn *c);
+/* Close every subscriber (a `watch` session) whose socket has taken
+ * nothing of what waits for it for XQ_STALL_MS: one that never reads
+ * holds its snapshot and its events that long at most (server.c calls
+ * this every XQ_TOKEN_RECHECK_MS). */
+void xq__conn_drop_deaf(xq__server *s);
 /* Output budgets checked on every reply (docs/security.md): when what
  * `c` has queued and not sent (out_bytes + owed_bytes) is over `mark`, or
  * it is owed over XQ_OWED_HIGH replies, the connection stalls: it is not

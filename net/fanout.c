@@ -60,6 +60,7 @@ typedef struct fo_viewer {
   size_t fly_bytes;            /* ... the bytes of them the socket has not taken */
   size_t start_left;           /* bytes of the stream's start not written yet: allowed
                                   besides XQ_OUT_VIEWER_MAX */
+  uint64_t progress_at;        /* loop time its socket last took bytes (or it had none waiting) */
   int writing, ending, shutting, closing;
   char peer[64];
 } fo_viewer;
@@ -79,7 +80,8 @@ struct xq__fanout {
   uv_thread_t thread;
   uv_loop_t loop;
   uv_async_t wake;
-  uv_timer_t tick, keepalive, grace;
+  uv_timer_t tick, keepalive, grace, deaf;
+  unsigned stall_ms;           /* a viewer whose socket takes nothing this long is dropped */
   uint64_t turn;               /* the last turn written (loop time / the tick's slot length) */
   int quiet;                   /* ticks in a row after which nothing waited */
   unsigned next_slot;          /* the slot of the next viewer */
@@ -126,7 +128,11 @@ static void viewer_close(fo_viewer *v)
 }
 
 /* `n` more bytes went to the socket: the start is written first. */
-static void written(fo_viewer *v, size_t n) { v->start_left -= n < v->start_left ? n : v->start_left; }
+static void written(fo_viewer *v, size_t n)
+{
+  v->start_left -= n < v->start_left ? n : v->start_left;
+  if (n) v->progress_at = uv_now(&v->f->loop);
+}
 
 static void on_shutdown(uv_shutdown_t *req, int status)
 {
@@ -220,6 +226,7 @@ static void flush(fo_viewer *v)
 static void append(fo_viewer *v, xq__buf *b)
 {
   size_t behind = v->wait_bytes + v->fly_bytes;
+  if (!behind) v->progress_at = uv_now(&v->f->loop); /* its clock runs from now */
   if (behind + b->len > XQ_OUT_VIEWER_MAX + v->start_left) {
     /* a viewer that does not read is dropped, not buffered (§1.3) */
     xq__log(v->f->s, "drop %s: %zu bytes waiting", v->peer, behind);
@@ -314,6 +321,22 @@ static void on_keepalive(uv_timer_t *t)
   schedule(f);
 }
 
+/* Viewers whose socket took nothing of what waits for them for
+ * stall_ms (XQ_STALL_MS) are dropped: one that never reads holds its
+ * start and its events for that long at most. */
+static void on_deaf(uv_timer_t *t)
+{
+  xq__fanout *f = t->data;
+  uint64_t now = uv_now(&f->loop);
+  for (fo_viewer *v = f->viewers, *next; v; v = next) {
+    next = v->next;
+    if (v->closing || v->wait_bytes + v->fly_bytes == 0 || now - v->progress_at < f->stall_ms) continue;
+    xq__log(f->s, "drop %s: took nothing of %zu bytes for %u ms", v->peer, v->wait_bytes + v->fly_bytes,
+            f->stall_ms);
+    viewer_close(v);
+  }
+}
+
 /* A viewer handed over: its socket opened on this loop, its start first
  * in what waits for it. */
 static void adopt(xq__fanout *f, fo_item *it)
@@ -328,6 +351,7 @@ static void adopt(xq__fanout *f, fo_item *it)
   }
   v->tcp.data = v;
   v->f = f;
+  v->progress_at = uv_now(&f->loop);
   v->round = it->round;
   v->slot = (int)(f->next_slot++ % XQ_FANOUT_SLOTS);
   memcpy(v->peer, it->peer, sizeof v->peer);
@@ -363,6 +387,7 @@ static void begin_end(xq__fanout *f)
   uv_close((uv_handle_t *)&f->wake, NULL);
   uv_close((uv_handle_t *)&f->tick, NULL);
   uv_close((uv_handle_t *)&f->keepalive, NULL);
+  uv_close((uv_handle_t *)&f->deaf, NULL);
   for (fo_viewer *v = f->viewers, *next; v; v = next) {
     next = v->next;
     v->ending = 1;
@@ -478,8 +503,12 @@ int xq__fanout_start(xq__server *s, uv_loop_t *loop, xq__fanout **out)
   uv_timer_init(&f->loop, &f->tick);
   uv_timer_init(&f->loop, &f->keepalive);
   uv_timer_init(&f->loop, &f->grace);
-  f->wake.data = f->tick.data = f->keepalive.data = f->grace.data = f;
+  uv_timer_init(&f->loop, &f->deaf);
+  f->wake.data = f->tick.data = f->keepalive.data = f->grace.data = f->deaf.data = f;
   uv_timer_start(&f->keepalive, on_keepalive, XQ_SSE_KEEPALIVE_MS, XQ_SSE_KEEPALIVE_MS);
+  double scale = s->opts.deadline_scale > 0 ? s->opts.deadline_scale : 1; /* tests: net.h */
+  f->stall_ms = (unsigned)(XQ_STALL_MS * scale);
+  uv_timer_start(&f->deaf, on_deaf, f->stall_ms / 2 + 1, f->stall_ms / 2 + 1);
   uv_async_init(loop, &f->done, on_done);
   f->done.data = f;
   if (uv_thread_create(&f->thread, thread_main, f) != 0) {
@@ -489,6 +518,7 @@ int xq__fanout_start(xq__server *s, uv_loop_t *loop, xq__fanout **out)
     uv_close((uv_handle_t *)&f->wake, NULL);
     uv_close((uv_handle_t *)&f->tick, NULL);
     uv_close((uv_handle_t *)&f->keepalive, NULL);
+    uv_close((uv_handle_t *)&f->deaf, NULL);
     uv_close((uv_handle_t *)&f->grace, NULL);
     uv_run(&f->loop, UV_RUN_DEFAULT);
     uv_loop_close(&f->loop);

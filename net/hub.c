@@ -73,10 +73,12 @@ struct xq__hub {
   int nwaits, capwaits;
   uint64_t wait_since;         /* loop time the oldest of them began to wait */
   int wait_armed;              /* a commit callback will look at them */
-  xq__buf *snap;               /* the last SSE snapshot made (shared_snapshot) ... */
-  int snap_round;              /* ... of this round ... */
-  int64_t snap_id;             /* ... with this id ... */
-  uint64_t snap_at;            /* ... at this loop time */
+  struct {
+    xq__buf *buf;              /* the last snapshot made in each format (shared_snapshot) ... */
+    int round;                 /* ... of this round ... */
+    int64_t id;                /* ... with this id ... */
+    uint64_t version;          /* ... at this version of the round */
+  } snap[2];
 };
 
 int xq__hub_init(xq__server *s)
@@ -115,7 +117,8 @@ void xq__hub_free(xq__server *s)
     xq__conn_unref(h->waits[i].c);
   }
   free(h->waits);
-  xq__buf_unref(h->snap);
+  xq__buf_unref(h->snap[FMT_SSE].buf);
+  xq__buf_unref(h->snap[FMT_JSONL].buf);
   free(h->subs);
   free(h);
   s->hub = NULL;
@@ -270,26 +273,28 @@ static xq__buf *snapshot(xq__server *s, int format, int round, int64_t id)
   return b;
 }
 
-/* The SSE snapshot of round `round` with id `id` (a new reference), or
- * NULL: the one made last when it is of the same round and event and
- * younger than XQ_SNAPSHOT_KEEP_MS, so that a crowd arriving at once
- * costs the loop one snapshot, not one each. */
-static xq__buf *shared_snapshot(xq__server *s, int round, int64_t id)
+/* The snapshot in format FMT_* of round `round` with id `id` (a new
+ * reference), or NULL: the one made last while it is of the same round,
+ * event and version of the round, so that every stream and watcher
+ * starting meanwhile shares one buffer (counted in each one's budget),
+ * and a crowd arriving at once costs the loop one snapshot. */
+static xq__buf *shared_snapshot(xq__server *s, int format, int round, int64_t id)
 {
   xq__hub *h = s->hub;
   int r = snapshot_round(s, round);
-  uint64_t now = uv_now(s->loop);
-  if (!h->snap || h->snap_round != r || h->snap_id != id || now - h->snap_at >= XQ_SNAPSHOT_KEEP_MS) {
-    xq__buf *b = snapshot(s, FMT_SSE, round, id);
+  uint64_t v = r >= 1 && r <= XQ_ROUNDS_LIVE_MAX ? s->round_version[r] : 0;
+  if (!h->snap[format].buf || h->snap[format].round != r || h->snap[format].id != id ||
+      h->snap[format].version != v) {
+    xq__buf *b = snapshot(s, format, round, id);
     if (!b) return NULL;
-    xq__buf_unref(h->snap);
-    h->snap = b;
-    h->snap_round = r;
-    h->snap_id = id;
-    h->snap_at = now;
+    xq__buf_unref(h->snap[format].buf);
+    h->snap[format].buf = b;
+    h->snap[format].round = r;
+    h->snap[format].id = id;
+    h->snap[format].version = v;
   }
-  xq__buf_ref(h->snap);
-  return h->snap;
+  xq__buf_ref(h->snap[format].buf);
+  return h->snap[format].buf;
 }
 
 /* What a subscriber resuming after `last_id` gets first: START_NONE
@@ -333,7 +338,7 @@ static int subscribe(xq__server *s, xq__conn *c, int round, int64_t last_id)
   int64_t newest;
   int kind = start_kind(h, last_id, &newest);
   if (kind == START_SNAPSHOT) {
-    xq__buf *b = snapshot(s, FMT_JSONL, round, newest);
+    xq__buf *b = shared_snapshot(s, FMT_JSONL, round, newest);
     if (!b) return XQ_ENOMEM;
     xq__conn_write(c, b, 0);
     xq__buf_unref(b);
@@ -379,7 +384,7 @@ static int hand_over(xq__server *s, xq__conn *c, int round, int64_t last_id, xq_
   int n = 0, rc = XQ_ENOMEM;
   start[n++] = head;
   if (kind == START_SNAPSHOT) {
-    if (!(start[n] = shared_snapshot(s, round, newest))) goto fail;
+    if (!(start[n] = shared_snapshot(s, FMT_SSE, round, newest))) goto fail;
     n++;
   }
   for (int i = 0; kind == START_REPLAY && i < h->count; i++) {

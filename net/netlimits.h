@@ -93,8 +93,9 @@
                                             made for each request) */
 #define XQ_HTTP_RETRY_AFTER_S 5          /* Retry-After of the 503 that a request without a token
                                             gets on a reserved slot */
-#define XQ_STALL_MS (30 * 1000)          /* a stalled client (output over its budget) that reads
-                                            none of it for this long is closed */
+#define XQ_STALL_MS (30 * 1000)          /* a stalled client (output over its budget), an event
+                                            stream or a watcher whose socket takes none of what
+                                            waits for it for this long is closed */
 #define XQ_SSE_KEEPALIVE_MS (15 * 1000)  /* comment line to every SSE subscriber */
 #define XQ_SHUTDOWN_GRACE_MS 2000        /* clients get this long to drain at shutdown */
 #define XQ_POLL_MIN_MS 2000              /* PGN URL poll interval bounds (formats.md §9.1) */
@@ -150,10 +151,6 @@
 #define XQ_SNAPSHOT_WAIT_MS 1000         /* a fresh event stream waits at most this long for the
                                             games to be as broadcast (every move judged has had
                                             its event), then gets their snapshot as they are */
-#define XQ_SNAPSHOT_KEEP_MS 1000         /* a snapshot made for an event stream goes to the streams
-                                            that begin within this of it at the same event: a crowd
-                                            costs the loop one a second, not one each (what changes
-                                            with no event, a player's name, shows this much later) */
 #define XQ_FANOUT_TICK_MS 50             /* the fan-out writes to a viewer at most this often: what
                                             came meanwhile goes out in one write (an event waits
                                             this long at most) ... */

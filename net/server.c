@@ -354,6 +354,7 @@ static void on_recheck(uv_timer_t *t)
   xq__server *s = t->data;
   if (s->stopping) return;
   watch_store(s);
+  xq__conn_drop_deaf(s);
   /* revoked sessions whose last owed reply has gone meanwhile */
   for (xq__conn *c = s->conns, *next; c; c = next) {
     next = c->next;

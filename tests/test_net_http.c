@@ -1004,6 +1004,49 @@ Test(net_http, a_subscriber_that_never_reads_is_dropped)
   xq_tc_close(&fast);
 }
 
+static int subscribers_none(void *a)
+{
+  (void)a;
+  return xq__hub_subscribers(ts.srv) == 0;
+}
+
+/* An event stream and a watcher that never read (their sockets' buffers
+ * small) are dropped once nothing of what waits for them has gone for
+ * XQ_STALL_MS (here scaled down), though far below their byte budget:
+ * what a deaf client holds is bounded in time too (docs/security.md). */
+Test(net_http_own, streams_and_watchers_that_never_read_are_dropped_in_time)
+{
+  xq_ts_tuning quick = {.deadline_scale = 0.02}; /* XQ_STALL_MS: 600 ms */
+  xq_fx_up_tuned(8, &quick);
+  slow s = {0};
+  uv_tcp_init(&ts.loop, &s.tcp);
+  s.tcp.data = s.creq.data = &s;
+  struct sockaddr_in sa;
+  uv_ip4_addr("127.0.0.1", ts.http_port, &sa);
+  uv_tcp_connect(&s.creq, &s.tcp, (const struct sockaddr *)&sa, slow_connected);
+  int small = 4096;
+  xq_tclient w;
+  cr_assert_eq(xq_tc_connect(&w, &ts.loop, ts.port), 0);
+  uv_recv_buffer_size((uv_handle_t *)&w.tcp, &small);
+  xq_tc_send(&w, "{\"id\":1,\"op\":\"watch\"}");
+  int two = 2;
+  cr_assert(xq_tc_run_until(&ts.loop, subscribers_are, &two, 5000), "both subscribed");
+  uv_recv_buffer_size((uv_handle_t *)&s.tcp, &small);
+  xq_tc_reading(&w, 0); /* the watcher reads no more */
+  /* 600 events of 1 KiB: more than the sockets hold, less than the budget */
+  char data[1024];
+  memset(data, 'x', sizeof data);
+  memcpy(data, "{\"pad\":\"", 8);
+  memcpy(data + sizeof data - 3, "\"}", 3);
+  for (int i = 0; i < 600; i++) xq__hub_publish(ts.srv, "test", 1, 1, data);
+  cr_assert_lt(600 * sizeof data, (size_t)XQ_OUT_VIEWER_MAX);
+  cr_assert(xq_tc_run_until(&ts.loop, subscribers_none, NULL, 5000),
+            "a deaf stream and a deaf watcher are dropped (%d left)", xq__hub_subscribers(ts.srv));
+  uv_close((uv_handle_t *)&s.tcp, slow_closed);
+  xq_tc_run_until(&ts.loop, slow_is_closed, &s, 5000);
+  xq_tc_close(&w);
+}
+
 /* ------------------------------------------------------------------ */
 /* PGN push                                                            */
 /* ------------------------------------------------------------------ */
