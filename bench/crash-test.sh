@@ -8,7 +8,11 @@
 #   2. the store's rows before any board event (`xqref tourney games`);
 #   3. `xqref loadgen --boards BOARDS` at full speed with --ack-log: one
 #      line "ROUND TABLE SEQ MOVE" per acknowledged move, written and
-#      flushed as the reply arrives, before it is counted;
+#      flushed as the reply arrives, before it is counted; with RESEND=1
+#      (the default) --resend too: every board sends each move again,
+#      same seq, on a second connection with its token as soon as it is
+#      sent (a board after a WiFi drop), and the `ok`s of that connection
+#      are logged as "ROUND TABLE SEQ MOVE resend";
 #   4. kill -9 of the server at a random moment 0.2-2 s after loadgen
 #      started; loadgen then sees its connections end;
 #   5. `xqref serve` restarted on the same store, then stopped with
@@ -16,7 +20,8 @@
 #   6. the checks, against `xqref tourney games` ("id round board source
 #      seq event" per row):
 #        - every acknowledged move is stored: same round, table, seq and
-#          move;
+#          move, whichever connection had the `ok` (a resend's `ok` for
+#          an event that is not in the store is a lost acknowledgement);
 #        - each table's board seqs are exactly 1..max: no gap, no
 #          duplicate;
 #        - rows beyond the acknowledged ones are only the unacknowledged
@@ -37,6 +42,7 @@
 #   BOARDS  boards streaming (default 500)
 #   MIN_PLIES  replay only games this long (default 150)
 #   SEED    first random seed (default: from the clock)
+#   RESEND  1 (default): boards resend every move on a second connection; 0: not
 #   KEEP=1  keep the work directory of a failed trial
 #   CHECK   a kept trial directory: run only the checks on it
 set -euo pipefail
@@ -47,6 +53,7 @@ BOARDS=${BOARDS:-500}
 MIN_PLIES=${MIN_PLIES:-150}
 SEED=${SEED:-$(date +%s)}
 KEEP=${KEEP:-0}
+RESEND=${RESEND:-1}
 WINDOW=1
 
 need_xqref
@@ -75,7 +82,12 @@ verify() {
     FILENAME == ARGV[1] { before[$0] = 1; nbefore++; next }                # rows before the trial
     FILENAME == ARGV[2] {                                                   # acknowledged moves
       key = $1 " " $2 " " $3
-      if (key in acked) { printf "duplicate acknowledgement %s\n", $0; bad++ }
+      src = $5 == "resend" ? "resend" : "first"                              # which connection had the ok
+      if ((key, src) in ackedby) { printf "duplicate acknowledgement %s\n", $0; bad++ }
+      if ((key in acked) && acked[key] != $4) { printf "acknowledged as two moves: %s and %s\n", acked[key], $0; bad++ }
+      ackedby[key, src] = 1
+      if (src == "resend") nresend++
+      if (key in acked) next
       acked[key] = $4; nacked++
       t = $1 " " $2
       if (!(t in maxack) || $3 > maxack[t]) maxack[t] = $3
@@ -112,7 +124,7 @@ verify() {
         if (!((f[1] " " f[2]) in n)) { printf "new row on a table without board events: %s\n", r; bad++ }
         else derived++
       }
-      printf "acked %d, stored %d board rows (unacknowledged tail %d, derived rows %d)\n", nacked, boardrows, tail, derived
+      printf "acked %d (resend oks %d), stored %d board rows (unacknowledged tail %d, derived rows %d)\n", nacked, nresend, boardrows, tail, derived
       exit bad ? 1 : 0
     }' "$d/before.txt" "$d/ack.txt" "$d/after.txt"
 }
@@ -124,7 +136,9 @@ if [ -n "${CHECK:-}" ]; then
   exit
 fi
 
-echo "crash test: $TRIALS trials, $BOARDS boards at full speed, kill -9 at 0.2-2 s, seed $SEED"
+resend_opt=
+[ "$RESEND" = 0 ] || resend_opt=--resend
+echo "crash test: $TRIALS trials, $BOARDS boards at full speed${resend_opt:+, each resending every move on a second connection}, kill -9 at 0.2-2 s, seed $SEED"
 passed=0
 midstream=0
 for t in $(seq 1 "$TRIALS"); do
@@ -135,7 +149,7 @@ for t in $(seq 1 "$TRIALS"); do
     die "trial $t: the server did not start"
   "$XQREF" tourney games --db "$db" >"$d/before.txt" 2>"$d/before.err" || die "trial $t: tourney games failed: $(cat "$d/before.err")"
   "$XQREF" loadgen --connect "$JSON" --tokens "$d/serve1.out" --boards "$BOARDS" --games "$GAMES" \
-    --min-plies "$MIN_PLIES" --seed "$((SEED + t))" --ack-log "$d/ack.txt" >"$d/loadgen.out" 2>&1 &
+    --min-plies "$MIN_PLIES" --seed "$((SEED + t))" --ack-log "$d/ack.txt" $resend_opt >"$d/loadgen.out" 2>&1 &
   lg=$!
   track "$lg"
   delay=$(awk -v s="$((SEED + t))" 'BEGIN { srand(s); printf "%.2f", 0.2 + rand() * 1.8 }')

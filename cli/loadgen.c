@@ -62,6 +62,11 @@ static const xq__opt loadgen_rows[] = {
           "cores: viewers apart, as on other machines)"),
   XQ__STR("--ack-log", xq_loadgen_opts, ack_log, "FILE",
           "one line per acknowledged move (the crash test's record)"),
+  XQ__FLAG("--resend", xq_loadgen_opts, resend, 1,
+           "each board also resends every move, same seq, on a second\n"
+           "connection with its token as soon as it is sent (a board\n"
+           "after a WiFi drop); its acknowledgements go to --ack-log\n"
+           "with \"resend\" after them"),
 };
 
 static const xq__cmd loadgen_cmd = {

@@ -35,6 +35,8 @@ typedef struct xq_loadgen_opts {
   const char *games;      /* the games to replay, in any format records/ reads (required) */
   const char *http;       /* the server's HTTP, HOST:PORT, for the SSE viewers; NULL = none */
   const char *ack_log;    /* NULL, or a file that gets one line per acknowledged move (the crash test) */
+  int resend;             /* each board also sends every move again on a second connection with its
+                             token (a board after a WiFi drop); its acknowledgements are logged too */
   int boards;             /* 1..XQ_LOADGEN_BOARDS_MAX: the first `boards` tokens, board i plays game i */
   int window;             /* requests in flight per board at full speed, 1..XQ_LOADGEN_WINDOW_MAX */
   int min_plies;          /* games shorter than this are skipped (0..XQ_REC_PLIES_MAX) */

@@ -74,6 +74,11 @@ typedef struct lg_board {
   lg_sent fifo[XQ_LOADGEN_WINDOW_MAX];
   int fhead, fcount;
   int pace_on;
+  /* --resend: the second connection and the moves it resent, unanswered */
+  xq_jsonl c2;
+  int c2_state;                /* 0 none, 1 hello sent, 2 resending, 3 done */
+  lg_sent rfifo[XQ_LOADGEN_WINDOW_MAX];
+  int rhead, rcount;
 } lg_board;
 
 typedef struct lg_count {
@@ -95,6 +100,8 @@ struct lg {
   int min_plies;
   uint64_t seed;
   FILE *ack;                   /* --ack-log */
+  int resend;                  /* --resend */
+  long resent, resend_acked, resend_failed;
   FILE *stream_log;            /* --viewer-log */
   uv_timer_t deadline, drain, start_to;
   uv_signal_t sigint;          /* Ctrl-C: stop as at the end of --duration */
@@ -302,6 +309,8 @@ static void board_stop(lg_board *b, int why)
   if (b->pace_on) uv_timer_stop(&b->pace);
   if (!uv_is_closing((uv_handle_t *)&b->pace)) uv_close((uv_handle_t *)&b->pace, on_pace_close);
   xq__jsonl_close(&b->c);
+  if (b->c2_state) xq__jsonl_close(&b->c2);
+  b->c2_state = b->c2_state ? 3 : 0;
   finish_if_idle(L);
 }
 
@@ -356,8 +365,63 @@ static void board_send_move(lg_board *b)
   if (xq__jsonl_write(&b->c, line, (size_t)len)) {
     b->fcount--;
     board_stop(b, STOP_LOST);
+    return;
+  }
+  /* --resend: the same event again, at once, on the other connection:
+   * its answer must be the event's own outcome */
+  if (b->c2_state == 2 && b->rcount < XQ_LOADGEN_WINDOW_MAX) {
+    b->rfifo[(b->rhead + b->rcount) % XQ_LOADGEN_WINDOW_MAX] = *s;
+    b->rcount++;
+    L->resent++;
+    if (xq__jsonl_write(&b->c2, line, (size_t)len)) b->c2_state = 3;
   }
 }
+
+/* A reply on a board's second connection (--resend): its hello's, or a
+ * resent move's, logged as acknowledged when ok. An error (the store
+ * failed, the server went away) is counted, not fatal: the crash test
+ * kills the server under it. */
+static void resend_reply(xq_jsonl *c, cJSON *r)
+{
+  lg_board *b = c->data;
+  lg *L = b->lg;
+  if (!r || b->c2_state == 3) { /* lost, or closed with its board */
+    xq__jsonl_close(&b->c2);
+    b->c2_state = 3;
+    return;
+  }
+  if (b->c2_state == 1) {
+    b->c2_state = cJSON_GetObjectItemCaseSensitive(r, "error") ? 3 : 2;
+    if (b->c2_state == 3) xq__jsonl_close(&b->c2);
+    return;
+  }
+  if (!b->rcount) return;
+  lg_sent s = b->rfifo[b->rhead];
+  b->rhead = (b->rhead + 1) % XQ_LOADGEN_WINDOW_MAX;
+  b->rcount--;
+  cJSON *seq = cJSON_GetObjectItemCaseSensitive(r, "seq");
+  if (cJSON_GetObjectItemCaseSensitive(r, "error") || !cJSON_IsNumber(seq) || (int64_t)seq->valuedouble != s.seq) {
+    L->resend_failed++;
+    return;
+  }
+  if (L->ack) {
+    fprintf(L->ack, "%d %d %" PRId64 " %s resend\n", b->round, b->table, s.seq, b->game->mv[s.move]);
+    fflush(L->ack);
+  }
+  L->resend_acked++;
+}
+
+static void resend_connected(xq_jsonl *c, int status)
+{
+  lg_board *b = c->data;
+  if (b->c2_state != 1) return;
+  if (status < 0 || xq__jsonl_hello(&b->c2, 0, b->token)) {
+    xq__jsonl_close(&b->c2);
+    b->c2_state = 3;
+  }
+}
+
+static const xq_jsonl_hooks resend_hooks = {.connected = resend_connected, .reply = resend_reply};
 
 static void start_playing(lg *L);
 
@@ -637,6 +701,9 @@ static void report(lg *L)
   for (int i = 0; i < L->nerrors; i++) fprintf(L->out, " %s=%ld", L->errors[i].name, L->errors[i].n);
   fputc('\n', L->out);
   if (L->unanswered) fprintf(L->out, "unanswered %ld\n", L->unanswered);
+  if (L->resend)
+    fprintf(L->out, "resent %ld on second connections: acked %ld, errors or lost %ld\n", L->resent, L->resend_acked,
+            L->resend_failed + (L->resent - L->resend_acked - L->resend_failed));
   if (L->behind) fprintf(L->out, "ticks skipped %ld (the previous move was still unanswered)\n", L->behind);
   if (L->late_over) fprintf(L->out, "late GAME_OVER %ld (pipelined past the end of a game)\n", L->late_over);
   fprintf(L->out, "verdicts");
@@ -695,6 +762,7 @@ static int setup(lg *L, const xq_loadgen_opts *o)
   L->window = o->rate > 0 ? 1 : o->window;
   L->seed = o->seed;
   L->min_plies = o->min_plies;
+  L->resend = o->resend;
   if (xq_jsonl_addr(o->connect, &L->addr) != XQ_OK || (o->http && xq_jsonl_addr(o->http, &L->http_addr) != XQ_OK)) {
     say(L, "bad address (want HOST:PORT)");
     return XQ_EINVAL;
@@ -778,6 +846,12 @@ static void boards_start(lg *L)
       say(L, "connect: %s", uv_strerror(b->c.uverr));
       L->greeted++;
       board_stop(b, STOP_LOST);
+    } else if (L->resend) {
+      b->c2_state = 1;
+      if (xq__jsonl_open(&b->c2, &L->loop, (const struct sockaddr *)&L->addr, XQ_LOADGEN_REPLY_MAX, &resend_hooks, b)) {
+        xq__jsonl_close(&b->c2);
+        b->c2_state = 3;
+      }
     }
   }
 }

@@ -196,6 +196,8 @@ static const xq_ttoken *token_of(xq__server *s, xq__http_conn *h, int *unknown)
   return t;
 }
 
+const xq_ttoken *xq__http_token(xq__server *s, xq__http_conn *h, int *unknown) { return token_of(s, h, unknown); }
+
 /* The live token of "Authorization: Bearer TOKEN" in *out. Returns 0,
  * or the status sent (401) when there is none or it is unknown. */
 int xq__http_bearer(xq__server *s, xq__conn *c, xq__http_conn *h, const char *need, const xq_ttoken **out)

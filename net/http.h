@@ -60,6 +60,10 @@ void xq__http_error(xq__conn *c, xq__http_conn *h, int status, const char *code,
 void xq__http_json(xq__conn *c, xq__http_conn *h, cJSON *o);
 /* 413 for a body over what the route takes (`max` bytes; 0: none). */
 void xq__http_too_large(xq__conn *c, xq__http_conn *h, size_t max);
+/* The live token of "Authorization: Bearer TOKEN", or NULL: none was
+ * sent, or (*unknown set) the one sent is unknown or revoked. Answers
+ * nothing. */
+const xq_ttoken *xq__http_token(xq__server *s, xq__http_conn *h, int *unknown);
 /* The live token of "Authorization: Bearer TOKEN" in *out. Returns 0, or
  * the status sent (401, with `need` as the message when no token came). */
 int xq__http_bearer(xq__server *s, xq__conn *c, xq__http_conn *h, const char *need, const xq_ttoken **out);
@@ -88,7 +92,9 @@ void xq__http_api_games(xq__server *s, xq__conn *c, xq__http_conn *h, int round)
 void xq__http_api_pgn(xq__server *s, xq__conn *c, xq__http_conn *h, int round, int table);
 /* GET /api/knockout: the knockout stage. */
 void xq__http_api_knockout(xq__server *s, xq__conn *c, xq__http_conn *h);
-/* GET /api/trf: the event in TRF. */
+/* GET /api/trf: the event in TRF; birth dates and sex blank unless the
+ * Authorization header holds an admin's or arbiter's token (that answer
+ * no-store); an unknown token gets 401. */
 void xq__http_api_trf(xq__server *s, xq__conn *c, xq__http_conn *h);
 /* GET / and /web/NAME: a file of the live page. */
 void xq__http_api_asset(xq__conn *c, xq__http_conn *h, const char *name);

@@ -107,8 +107,15 @@ void xq__http_api_standings(xq__server *s, xq__conn *c, xq__http_conn *h, int up
     xq__http_error(c, h, 404, NULL, "no event", NULL);
     return;
   }
+  if (upto > ev->nrounds) {
+    /* a round that is not paired has no standings: not those of another */
+    char msg[64];
+    snprintf(msg, sizeof msg, "round %d is not paired (%d are)", upto, ev->nrounds);
+    xq__http_error(c, h, 404, NULL, msg, NULL);
+    return;
+  }
   /* by default after the last round whose games are all in */
-  if (upto <= 0 || upto > ev->nrounds) upto = xq_tournament_standings_round(ev);
+  if (upto <= 0) upto = xq_tournament_standings_round(ev);
   xq_tstanding *st = calloc((size_t)ev->n + 1, sizeof *st);
   if (!st || xq_standings(ev, upto, st) != XQ_OK) {
     free(st);
@@ -215,13 +222,31 @@ void xq__http_api_knockout(xq__server *s, xq__conn *c, xq__http_conn *h) { xq__h
 
 void xq__http_api_trf(xq__server *s, xq__conn *c, xq__http_conn *h)
 {
+  /* birth dates and sex are personal data: an admin's or arbiter's TRF
+   * has them and is never kept by a cache (no-store); anyone else's has
+   * those columns blank, its other columns where they were */
+  int unknown;
+  const xq_ttoken *t = xq__http_token(s, h, &unknown);
+  if (unknown) {
+    xq__http_bearer(s, c, h, "", &t); /* 401 BAD_TOKEN */
+    return;
+  }
+  int staff = t && (t->role == XQ_ROLE_ADMIN || t->role == XQ_ROLE_ARBITER);
+  xq_tournament *blank = s->ev && !staff ? xq_tournament_copy(s->ev) : NULL;
+  for (int i = 0; blank && i < blank->n; i++) {
+    blank->players[i].birth[0] = 0;
+    blank->players[i].sex = 0;
+  }
+  const xq_tournament *ev = staff ? s->ev : blank;
   char *text = NULL;
   size_t len = 0;
   FILE *f = open_memstream(&text, &len);
-  int rc = f && s->ev ? xq_trf_write(s->ev, f) : XQ_EIO;
+  int rc = f && ev ? xq_trf_write(ev, f) : XQ_EIO;
   if (f) fclose(f);
+  xq_tournament_free(blank);
+  if (staff) h->cache = NULL; /* no-store */
   if (rc != XQ_OK) xq__http_error(c, h, 500, NULL, "TRF export failed", NULL);
-  else xq__http_respond(c, h, 200, "text/plain; charset=utf-8", text, len, NULL);
+  else xq__http_respond(c, h, 200, "text/plain; charset=utf-8", text, len, "Vary: Authorization\r\n");
   free(text);
 }
 

@@ -510,9 +510,12 @@ static int req_clock(xq__req *r, req_events *ev, int required)
   const cJSON *c = cJSON_GetObjectItemCaseSensitive(r->json, "clock");
   if (!c && !required) return 1;
   const cJSON *a = cJSON_GetArrayItem(c, 0), *b = cJSON_GetArrayItem(c, 1);
-  if (!cJSON_IsArray(c) || cJSON_GetArraySize(c) != 2 || !cJSON_IsNumber(a) || !cJSON_IsNumber(b) ||
-      a->valuedouble < -1e12 || a->valuedouble > 1e12 || b->valuedouble < -1e12 || b->valuedouble > 1e12) {
-    xq__reply_error(r->c, r->id, XQ__E_BAD_REQUEST, "\"clock\" is [red_ms, black_ms]", -1);
+  /* whole milliseconds that fit an int, range checked before the cast;
+   * time left is never below 0 (a fallen flag reads 0) */
+  if (!cJSON_IsArray(c) || cJSON_GetArraySize(c) != 2 || !xq__field_is_int(a) || !xq__field_is_int(b) ||
+      a->valuedouble < 0 || b->valuedouble < 0) {
+    xq__reply_error(r->c, r->id, XQ__E_BAD_REQUEST,
+                    "\"clock\" is [red_ms, black_ms], whole milliseconds from 0 to 2147483647", -1);
     return 0;
   }
   xq_event *e = &ev->v[ev->n++];

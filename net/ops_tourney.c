@@ -142,9 +142,17 @@ static void run_event(xq__server *s, xq__task *t)
  * the presets (name, title). */
 static void op_event(xq__server *s, xq__req *r) { xq__task_read(s, r, run_event); }
 
+/* players: who asked, as it was when the request came (a hello after it
+ * changes nothing of its answer). */
+typedef struct players_task {
+  xq__task t;
+  int personal;              /* birth dates and sex shown: an admin or arbiter asked */
+} players_task;
+
 static void run_players(xq__server *s, xq__task *t)
 {
   const xq_tournament *ev = s->ev;
+  int personal = ((players_task *)t)->personal;
   cJSON *o = cJSON_CreateObject();
   cJSON *a = cJSON_AddArrayToObject(o, "players");
   for (int id = 1; a && id <= ev->n; id++) {
@@ -154,9 +162,11 @@ static void run_players(xq__server *s, xq__task *t)
     cJSON_AddNumberToObject(q, "no", p->pno);
     cJSON_AddStringToObject(q, "name", p->name);
     cJSON_AddNumberToObject(q, "rating", p->rating);
-    cJSON_AddStringToObject(q, "birth", p->birth);
-    if (p->sex) cJSON_AddStringToObject(q, "sex", p->sex == 'w' ? "w" : "m");
-    else cJSON_AddNullToObject(q, "sex");
+    if (personal) { /* personal data: staff only (security.md "Personal data") */
+      cJSON_AddStringToObject(q, "birth", p->birth);
+      if (p->sex) cJSON_AddStringToObject(q, "sex", p->sex == 'w' ? "w" : "m");
+      else cJSON_AddNullToObject(q, "sex");
+    }
     cJSON_AddStringToObject(q, "region", p->region);
     cJSON_AddStringToObject(q, "club", p->club);
     cJSON_AddStringToObject(q, "team", p->team);
@@ -167,8 +177,15 @@ static void run_players(xq__server *s, xq__task *t)
   xq__task_send(t, o);
 }
 
-/* players: every player in id order. */
-static void op_players(xq__server *s, xq__req *r) { xq__task_read(s, r, run_players); }
+/* players: every player in id order; birth date and sex only for an
+ * admin or arbiter. */
+static void op_players(xq__server *s, xq__req *r)
+{
+  players_task *t = (players_task *)xq__task_new(s, r, run_players, sizeof *t, NULL);
+  if (!t) return;
+  t->personal = r->c->role == XQ_ROLE_ADMIN || r->c->role == XQ_ROLE_ARBITER;
+  xq__task_go(s, &t->t, 0);
+}
 
 /* An operation on a round: standings, pairings. */
 typedef struct round_task {
@@ -698,6 +715,24 @@ static void run_token(xq__server *s, xq__task *t)
   const token_task *a = (token_task *)t;
   xq_error err = {0};
   xq_ttoken k;
+  if (a->role == XQ_ROLE_BOARD) {
+    /* a board token opens a table that is there: one of the round's
+     * published tables (the knockout's for XQ_KO_ROUND), not the bye */
+    xq_tpairing pr = {0};
+    int rc = xq__ops_ko_tables(s, a->round, &pr, &err);
+    char msg[160];
+    if (rc == XQ_OK && a->board > pr.nboards)
+      snprintf(msg, sizeof msg, "round %d has %d tables: there is no table %d", a->round, pr.nboards, a->board);
+    else if (rc == XQ_OK && !pr.boards[a->board - 1].black)
+      snprintf(msg, sizeof msg, "table %d of round %d is the bye: no game is played there", a->board, a->round);
+    else msg[0] = 0;
+    xq_tpairing_clear(&pr);
+    if (rc != XQ_OK || msg[0]) {
+      xq__task_error(t, rc == XQ_OK || rc == XQ_EINVAL ? XQ__E_NOT_FOUND : xq__reply_code(rc),
+                     msg[0] ? msg : err.msg[0] ? err.msg : xq_strerror(rc));
+      return;
+    }
+  }
   int rc = xq_tstore_token_new(s->store, a->role, a->round, a->board, a->label, &k, &err);
   if (rc != XQ_OK) {
     xq__task_error(t, xq__reply_write_code(rc), err.msg);
@@ -709,7 +744,8 @@ static void run_token(xq__server *s, xq__task *t)
 }
 
 /* token {role, round, table, label}: a new token; a board token is bound
- * to one table of one round (round XQ_KO_ROUND: a knockout table). */
+ * to one table of one round (round XQ_KO_ROUND: a knockout table), which
+ * must be published and not the bye (NOT_FOUND). */
 static void op_token(xq__server *s, xq__req *r)
 {
   const char *role, *label;

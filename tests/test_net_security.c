@@ -557,7 +557,7 @@ Test(net_security, huge_numbers_in_every_numeric_field)
   hello(&a, ts.admin);
   hello(&b, ts.board[0]);
   cr_assert_eq(xq_tc_connect(&e, &ts.loop, ts.port), 0);
-  /* clocks are milliseconds up to 1e12 */
+  /* clocks are whole milliseconds that fit an int */
   static const char *const huge_ms[] = {"1e300", "-1e300", "1e19", "1e13"};
   char line[256];
   for (size_t i = 0; i < sizeof huge_ms / sizeof huge_ms[0]; i++) {
@@ -707,6 +707,207 @@ Test(net_security, a_board_move_is_a_move_and_nothing_else)
   cJSON_Delete(r);
   alive(&c);
   xq_tc_close(&c);
+}
+
+/* ------------------------------------------------------------------ */
+/* Personal data (issue 32, item 8)                                    */
+/* ------------------------------------------------------------------ */
+
+/* GET `path` with the token `bearer` (NULL: none) into *r. */
+static void http_get(const char *path, const char *bearer, xq_tresp *r)
+{
+  char req[512], auth[128] = "";
+  if (bearer) snprintf(auth, sizeof auth, "Authorization: Bearer %s\r\n", bearer);
+  snprintf(req, sizeof req, "GET %s HTTP/1.1\r\nHost: t\r\n%s\r\n", path, auth);
+  cr_assert_eq(xq_tc_http(&ts.loop, ts.http_port, req, r), 0, "an answer to %s", path);
+}
+
+/* The players reply on `c` carries no birth date nor sex, and its text
+ * none of the event's birth dates `births[0..n)`. */
+static void players_without_personal_data(xq_tclient *c, char births[][16], int n, const char *who)
+{
+  char *line = NULL;
+  xq_tc_send(c, "{\"id\":5,\"op\":\"players\"}");
+  cr_assert_not_null(line = xq_tc_line(c, 5000), "%s: a players reply", who);
+  cJSON *r = cJSON_Parse(line);
+  cr_assert(r && ok(r), "%s: %s", who, line);
+  const cJSON *p;
+  int count = 0;
+  cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(r, "players")) {
+    count++;
+    cr_assert(str(p, "name"), "%s: the names are public", who);
+    cr_assert_null(cJSON_GetObjectItemCaseSensitive(p, "birth"), "%s: no birth date", who);
+    cr_assert_null(cJSON_GetObjectItemCaseSensitive(p, "sex"), "%s: no sex", who);
+  }
+  cr_assert_eq(count, n);
+  for (int i = 0; i < n; i++) cr_assert_null(strstr(line, births[i]), "%s: %s in %s", who, births[i], line);
+  cJSON_Delete(r);
+  free(line);
+}
+
+Test(net_security, anonymous_answers_carry_no_personal_data)
+{
+  /* what the staff see: every player's birth date and sex */
+  xq_tclient a, arb, anon, brd;
+  hello(&a, ts.admin);
+  hello(&arb, ts.arbiter);
+  char births[8][16];
+  int n = 0;
+  for (int k = 0; k < 2; k++) {
+    cJSON *r = xq_tc_call(k ? &arb : &a, "{\"id\":1,\"op\":\"players\"}");
+    cr_assert(r && ok(r));
+    const cJSON *p;
+    n = 0;
+    cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(r, "players")) {
+      const char *b = str(p, "birth");
+      cr_assert(b && strlen(b) == 10 && strlen(b) < sizeof births[0], "staff see the birth date");
+      cr_assert(str(p, "sex"), "staff see the sex");
+      snprintf(births[n++], sizeof births[0], "%s", b);
+    }
+    cJSON_Delete(r);
+  }
+  cr_assert_eq(n, 8);
+  /* the players op: no token (before and after an anonymous hello), a board's */
+  cr_assert_eq(xq_tc_connect(&anon, &ts.loop, ts.port), 0);
+  players_without_personal_data(&anon, births, n, "before hello");
+  cJSON *r = xq_tc_call(&anon, "{\"id\":0,\"op\":\"hello\"}");
+  cr_assert(r && ok(r));
+  cJSON_Delete(r);
+  players_without_personal_data(&anon, births, n, "anonymous");
+  hello(&brd, ts.board[0]);
+  players_without_personal_data(&brd, births, n, "a board");
+  /* the same op over HTTP with a board's token */
+  char req[512];
+  static const char body[] = "{\"id\":1,\"op\":\"players\"}\n";
+  snprintf(req, sizeof req, "POST /api/op HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer %s\r\nContent-Length: %zu\r\n\r\n%s",
+           ts.board[0], sizeof body - 1, body);
+  xq_tresp h;
+  cr_assert_eq(xq_tc_http(&ts.loop, ts.http_port, req, &h), 0);
+  cr_assert_eq(h.status, 200);
+  cr_assert_null(strstr(h.body, "\"birth\""), "%s", h.body);
+  cr_assert_null(strstr(h.body, "\"sex\""), "%s", h.body);
+  xq_tresp_free(&h);
+  /* every anonymous read of the HTTP API */
+  static const char *const reads[] = {
+    "/api/event", "/api/standings.json", "/api/rounds/1/pairings.json", "/api/rounds/1/games.json",
+    "/api/rounds/1.pgn", "/api/rounds/1/1.pgn", "/api/knockout", "/api/trf",
+  };
+  for (size_t i = 0; i < sizeof reads / sizeof reads[0]; i++) {
+    http_get(reads[i], NULL, &h);
+    cr_assert_eq(h.status, 200, "%s: %d", reads[i], h.status);
+    for (int k = 0; k < n; k++) cr_assert_null(strstr(h.body, births[k]), "%s gives %s", reads[i], births[k]);
+    xq_tresp_free(&h);
+  }
+  /* the TRF: for the staff with birth and sex, never cached; for anyone
+   * else the same lines with those columns blank */
+  xq_tresp pub, staff;
+  http_get("/api/trf", NULL, &pub);
+  http_get("/api/trf", ts.arbiter, &staff);
+  cr_assert_eq(staff.status, 200);
+  cr_assert(strstr(staff.head, "Cache-Control: no-store"), "%s", staff.head);
+  cr_assert(strstr(pub.head, "Cache-Control: max-age="), "%s", pub.head);
+  cr_assert(strstr(pub.head, "Vary: Authorization") && strstr(staff.head, "Vary: Authorization"));
+  for (int k = 0; k < n; k++) cr_assert(strstr(staff.body, births[k]), "the staff's TRF has %s", births[k]);
+  cr_assert_eq(pub.len, staff.len, "the columns stay where they were");
+  size_t blanked = 0;
+  for (size_t i = 0; i < pub.len; i++) {
+    if (pub.body[i] == staff.body[i]) continue;
+    cr_assert_eq(pub.body[i], ' ', "only blanks differ, at byte %zu", i);
+    blanked++;
+  }
+  cr_assert_geq(blanked, (size_t)n * 9, "every birth date and sex blanked");
+  xq_tresp_free(&pub);
+  xq_tresp_free(&staff);
+  http_get("/api/trf", "0123456789abcdef0123456789abcdef", &h);
+  cr_assert_eq(h.status, 401, "an unknown token is told so");
+  xq_tresp_free(&h);
+  xq_tc_close(&brd);
+  xq_tc_close(&anon);
+  xq_tc_close(&arb);
+  xq_tc_close(&a);
+}
+
+/* ------------------------------------------------------------------ */
+/* The smaller ones (issue 32, item 10)                                */
+/* ------------------------------------------------------------------ */
+
+Test(net_security, a_clock_reading_is_whole_milliseconds_that_fit_an_int)
+{
+  xq_tclient b;
+  hello(&b, ts.board[0]);
+  static const char *const bad[] = {"1.5", "600000.25", "2147483648", "4294967296", "-1", "1e12"};
+  char line[256];
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    snprintf(line, sizeof line, "{\"op\":\"move\",\"seq\":1,\"move\":\"h2e2\",\"clock\":[%s,600000]}", bad[i]);
+    cJSON *r = xq_tc_call(&b, line);
+    cr_assert(r, "a reply to %s", line);
+    cr_assert_str_eq(xq_tc_error(r) ? xq_tc_error(r) : "ok", "BAD_REQUEST", "%s", line);
+    const char *msg = str(cJSON_GetObjectItemCaseSensitive(r, "error"), "msg");
+    cr_assert(msg && strstr(msg, "whole milliseconds from 0 to 2147483647"), "%s", msg ? msg : "");
+    cJSON_Delete(r);
+    snprintf(line, sizeof line, "{\"op\":\"clock\",\"seq\":1,\"clock\":[600000,%s]}", bad[i]);
+    expect_error(&b, line, "BAD_REQUEST");
+  }
+  /* the largest reading there is, and nothing was applied before it */
+  cJSON *r = xq_tc_call(&b, "{\"op\":\"move\",\"seq\":1,\"move\":\"h2e2\",\"clock\":[2147483647,0]}");
+  cr_assert(r && ok(r), "2^31 - 1 and 0 are readings");
+  cr_assert_eq(cJSON_GetObjectItemCaseSensitive(r, "ply")->valueint, 1);
+  cJSON_Delete(r);
+  xq_tc_close(&b);
+}
+
+Test(net_security, a_board_token_opens_only_a_table_of_a_published_round)
+{
+  xq_tclient a;
+  hello(&a, ts.admin);
+  /* the demo's round 1 has 4 tables */
+  static const char *const bad[] = {
+    "{\"op\":\"token\",\"role\":\"board\",\"round\":1,\"table\":999}",
+    "{\"op\":\"token\",\"role\":\"board\",\"round\":1,\"table\":5}",
+    "{\"op\":\"token\",\"role\":\"board\",\"round\":2,\"table\":1}",
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) expect_error(&a, bad[i], "NOT_FOUND");
+  cJSON *r = xq_tc_call(&a, bad[0]);
+  const char *msg = str(cJSON_GetObjectItemCaseSensitive(r, "error"), "msg");
+  cr_assert(msg && strstr(msg, "round 1 has 4 tables"), "%s", msg ? msg : "");
+  cJSON_Delete(r);
+  r = xq_tc_call(&a, "{\"op\":\"tokens\"}");
+  int boards = 0;
+  const cJSON *t;
+  cJSON_ArrayForEach(t, cJSON_GetObjectItemCaseSensitive(r, "tokens")) boards += str(t, "role") && !strcmp(str(t, "role"), "board");
+  cJSON_Delete(r);
+  char tok[64];
+  make_token(&a, "board", 4, tok);
+  r = xq_tc_call(&a, "{\"op\":\"tokens\"}");
+  int after = 0;
+  cJSON_ArrayForEach(t, cJSON_GetObjectItemCaseSensitive(r, "tokens")) after += str(t, "role") && !strcmp(str(t, "role"), "board");
+  cJSON_Delete(r);
+  cr_assert_eq(after, boards + 1, "only the good one was made");
+  xq_tc_close(&a);
+}
+
+Test(net_security, a_round_that_is_not_paired_is_404_on_every_route)
+{
+  static const char *const missing[] = {
+    "/api/standings.json?round=99", "/api/standings.json?round=2", "/api/rounds/99/pairings.json",
+    "/api/rounds/99/games.json",    "/api/rounds/99.pgn",          "/api/rounds/99/1.pgn",
+    "/api/rounds/1/99.pgn",
+  };
+  xq_tresp h;
+  for (size_t i = 0; i < sizeof missing / sizeof missing[0]; i++) {
+    http_get(missing[i], NULL, &h);
+    cr_assert_eq(h.status, 404, "%s: %d %s", missing[i], h.status, h.body);
+    cr_assert(strstr(h.body, "NOT_FOUND"), "%s: %s", missing[i], h.body);
+    xq_tresp_free(&h);
+  }
+  http_get("/api/standings.json?round=1", NULL, &h);
+  cr_assert_eq(h.status, 200);
+  cr_assert(strstr(h.body, "\"round\":1"), "%s", h.body);
+  xq_tresp_free(&h);
+  xq_tclient e;
+  cr_assert_eq(xq_tc_connect(&e, &ts.loop, ts.port), 0);
+  expect_error(&e, "{\"op\":\"standings\",\"round\":5}", "NOT_FOUND");
+  xq_tc_close(&e);
 }
 
 /* ------------------------------------------------------------------ */

@@ -292,6 +292,33 @@ static int check_file(const char *path, int mode, xq_error *err)
                                           : "the file is empty (0 bytes), not an event store");
 }
 
+/* An existing store file that this process cannot write, or whose
+ * directory it cannot write while SQLite must make its -wal beside it: a
+ * store is written to, so it is refused here, by its real reason
+ * ("Permission denied", "Read-only file system"). SQLite would open such
+ * a file read-only, and either fail later in words that do not say why
+ * ("No such file or directory" on a read-only file system) or take the
+ * store and fail every commit. A missing path is left to SQLite. */
+static int check_writable(const char *path, xq_error *err)
+{
+  struct stat sb;
+  if (stat(path, &sb) != 0 || !S_ISREG(sb.st_mode)) return XQ_OK;
+  if (access(path, R_OK | W_OK) != 0)
+    return xq_error_set(err, XQ_EIO, -1, -1, "the file is read-only (%s): a store must be writable", strerror(errno));
+  char dir[4096], wal[4096 + 8];
+  const char *slash = strrchr(path, '/');
+  size_t n = slash ? (size_t)(slash - path) + (slash == path) : 0;
+  if (n >= sizeof dir || strlen(path) + 5 > sizeof wal) return XQ_OK;
+  memcpy(dir, path, n);
+  strcpy(dir + n, n ? "" : ".");
+  snprintf(wal, sizeof wal, "%s-wal", path);
+  if (access(wal, F_OK) != 0 && access(dir, W_OK | X_OK) != 0)
+    return xq_error_set(err, XQ_EIO, -1, -1,
+                        "its directory is read-only (%s): the store's -wal and -shm files go beside it",
+                        strerror(errno));
+  return XQ_OK;
+}
+
 /* sqlite3_open_v2 failed. When it could not create a missing file, the
  * system's reason it keeps is that of its read-only retry ("No such file
  * or directory"); the directory's own refusal is the one to tell. */
@@ -316,10 +343,14 @@ static int open_failed(xq_tstore *st, const char *path, int mode, xq_error *err)
 static int open_db(xq_tstore *st, const char *path, int mode, xq_error *err)
 {
   int rc = check_file(path, mode, err);
+  if (!rc) rc = check_writable(path, err);
   if (rc) return rc;
   /* serialized: the server commits on a worker thread, reads on its loop */
   int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_FULLMUTEX | (mode != XQ_TSTORE_OPEN ? SQLITE_OPEN_CREATE : 0);
   if (sqlite3_open_v2(path, &st->db, flags, NULL) != SQLITE_OK) return open_failed(st, path, mode, err);
+  /* opened read-only after all (SQLite's fallback): refused, not served */
+  if (sqlite3_db_readonly(st->db, "main") == 1)
+    return xq_error_set(err, XQ_EIO, -1, -1, "the file is read-only: a store must be writable");
   sqlite3_busy_timeout(st->db, XQ_STORE_BUSY_MS);
   /* WAL + synchronous=FULL: every COMMIT is durable (tourney.md §2). This
    * is the first statement that reads the file: one that is not a
