@@ -187,11 +187,13 @@ static int ascii_letter(const unsigned char *u, size_t n, size_t i)
  * *odd of them in a run (characters with no ASCII between) that no text
  * would hold: a character of an unlikely kind, letters of two scripts,
  * or one letter alone away from any ASCII letter (mojibake of a GBK
- * character: 郑惟桐 read as UTF-8 is "\u05A3\u03A9\u0369"). */
-static void utf8_reading(const unsigned char *u, size_t n, long *chars, long *odd)
+ * character: 郑惟桐 read as UTF-8 is "\u05A3\u03A9\u0369"); *marks of
+ * them Latin-1 signs and punctuation (§, ½, ·), which GBK reads as
+ * hanzi but no name is made of. */
+static void utf8_reading(const unsigned char *u, size_t n, long *chars, long *odd, long *marks)
 {
   size_t i = 0;
-  *chars = *odd = 0;
+  *chars = *odd = *marks = 0;
   while (i < n) {
     if (u[i] < 0x80) {
       i++;
@@ -208,6 +210,7 @@ static void utf8_reading(const unsigned char *u, size_t n, long *chars, long *od
       int cl = char_class(c);
       if (cl == CH_ODD) bad = 1;
       else if (cl != CH_PUNCT) scripts |= 1 << cl;
+      *marks += cl == CH_PUNCT;
       letters += cl == CH_LATIN || cl == CH_GREEK || cl == CH_CYRILLIC;
       len++;
       i += (size_t)k;
@@ -252,9 +255,10 @@ static int gbk_reading(const unsigned char *u, size_t n, long *chars, long *comm
 int xq__text_judge(const char *s, size_t n)
 {
   const unsigned char *u = (const unsigned char *)s;
-  long uc, uodd, gc, gcommon;
+  long uc, uodd, umarks, gc, gcommon;
   if (gbk_reading(u, n, &gc, &gcommon) < 0 || gcommon < 2 || gcommon * 4 < gc * 3) return XQ__TEXT_UTF8;
-  utf8_reading(u, n, &uc, &uodd);
+  utf8_reading(u, n, &uc, &uodd, &umarks);
+  if (umarks == uc) return XQ__TEXT_UTF8; /* "§3.1, §4", "½-½": signs, not GBK names */
   return uodd * 2 > uc ? XQ__TEXT_GBK : XQ__TEXT_EITHER;
 }
 
