@@ -200,7 +200,9 @@ int xq__paths_close(xq__paths_out *w, int ok)
     bad = fflush(stdout) != 0;
     e = errno;
   } else {
-    if (ok && (fflush(w->f) != 0 || ferror(w->f) || fsync(fileno(w->f)) != 0)) bad = 1, e = errno;
+    /* the temporary file is synced before it replaces the old one (a
+     * device or FIFO written in place is not) */
+    if (ok && (fflush(w->f) != 0 || ferror(w->f) || (w->tmp && fsync(fileno(w->f)) != 0))) bad = 1, e = errno;
     if (fclose(w->f) != 0 && !bad) bad = 1, e = errno;
     if (w->tmp) {
       if (ok && !bad && rename(w->tmp, w->dest) != 0) bad = 1, e = errno;
