@@ -17,6 +17,7 @@
 #include "adjudicator.h"
 #include "cli.h"
 #include "opts.h"
+#include "paths.h"
 #include "perft.h"
 #include "records.h"
 
@@ -165,17 +166,11 @@ static int gen_pgn_main(int argc, char **argv)
     fprintf(stderr, "xqref bench: SEED must be a whole number, not '%s'\n", arg[2]);
     return 2;
   }
-  FILE *out = fopen(arg[1], "wb");
-  if (!out) {
-    fprintf(stderr, "xqref bench: cannot create %s\n", arg[1]);
-    return 1;
-  }
+  xq__paths_out w;
+  if (xq__paths_open("bench", arg[1], &w)) return 1;
   xq_error err;
-  int rc = xq_pgn_write_random(out, (long)n, seed, &err);
-  if (fclose(out) != 0 && rc == XQ_OK) {
-    rc = XQ_EIO;
-    snprintf(err.msg, sizeof err.msg, "write error");
-  }
+  int rc = xq_pgn_write_random(w.f, (long)n, seed, &err);
+  if (xq__paths_close(&w, rc == XQ_OK)) return 1;
   if (rc != XQ_OK) {
     fprintf(stderr, "xqref bench: %s: %s\n", arg[1], err.msg);
     return 1;

@@ -29,6 +29,7 @@
 #define XQ_CLI_PROGRESS_MIN_BYTES (4LL << 20) /* convert, stats: files from this size report progress */
 #define XQ_CLI_PROGRESS_EVERY 0.5             /* seconds between progress lines on a terminal */
 #define XQ_CLI_PROGRESS_EVERY_LOG 5.0         /* seconds between progress lines otherwise */
+#define XQ_CLI_PATH_TEXT 1200                 /* a file named in a refusal (paths.c), its role included */
 
 int xq_perft_main(int argc, char **argv);         /* perft */
 int xq_bench_main(int argc, char **argv);         /* bench, bench --judge, --gen-pgn, --store */

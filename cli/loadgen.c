@@ -9,6 +9,7 @@
 #include "clientlimits.h"
 #include "clients.h"
 #include "opts.h"
+#include "paths.h"
 #include "records.h"
 
 /* --viewer-url URL, once more: parsed into the next of o->viewer_url. */
@@ -103,5 +104,8 @@ int xq_loadgen_main(int argc, char **argv)
     return xq__opts_error(&loadgen_cmd, "--connect wants HOST:PORT, not %s", o.connect);
   if (o.http && xq_jsonl_addr(o.http, &sa) != XQ_OK)
     return xq__opts_error(&loadgen_cmd, "--http wants HOST:PORT, not %s", o.http);
+  const xq__path outs[] = {{o.ack_log, "--ack-log", 0}, {o.viewer_log, "--viewer-log", 0}};
+  const xq__path ins[] = {{o.tokens, "--tokens", 0}, {o.games, "--games", 0}};
+  if (xq__paths_check("loadgen", outs, 2, ins, 2)) return 1;
   return xq_loadgen_run(&o, stdout, stderr) == XQ_OK ? 0 : 1;
 }

@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "opts.h"
+#include "paths.h"
 #include "progress.h"
 #include "records.h"
 
@@ -138,15 +139,16 @@ int xq_convert_main(int argc, char **argv)
   int status = convert_options(argc, argv, &o);
   if (status >= 0) return status;
 
+  xq__path in = {o.in, "IN", 0}, out = {o.outname, "OUT", 0};
+  if (xq__paths_check("convert", &out, 1, &in, 1)) return 1;
   xq_error err;
   xq_games *g;
   if (xq_games_open(&g, o.in, o.flags, &err) != XQ_OK) {
     fprintf(stderr, "xqref convert: %s: %s\n", o.in, err.msg);
     return 1;
   }
-  FILE *out = strcmp(o.outname, "-") ? fopen(o.outname, "wb") : stdout;
-  if (!out) {
-    fprintf(stderr, "xqref convert: cannot create %s\n", o.outname);
+  xq__paths_out w;
+  if (xq__paths_open("convert", o.outname, &w)) {
     xq_games_close(g);
     return 1;
   }
@@ -154,20 +156,21 @@ int xq_convert_main(int argc, char **argv)
   if (!rec) {
     fprintf(stderr, "xqref convert: out of memory\n");
     xq_games_close(g);
-    if (out != stdout) fclose(out);
+    xq__paths_close(&w, 0);
     return 1;
   }
   xq_record_init(rec);
 
   long good = 0, bad = 0;
-  status = convert_games(&o, g, out, rec, &good, &bad);
-  if (out != stdout ? fclose(out) != 0 : fflush(out) != 0) {
-    fprintf(stderr, "xqref convert: cannot write %s\n", o.outname);
-    status = 1;
-  }
+  status = convert_games(&o, g, w.f, rec, &good, &bad);
+  /* a failed read or write leaves OUT as it was */
+  int whole = w.tmp != NULL;
+  if (xq__paths_close(&w, !status)) status = 1;
   if (good == 0 && bad == 0 && !status) fprintf(stderr, "xqref convert: %s: no game found\n", o.in);
-  fprintf(stderr, "xqref convert: %ld game%s written, %ld bad\n", good, good == 1 ? "" : "s",
-          bad);
+  if (status && whole)
+    fprintf(stderr, "xqref convert: %s not written (left as it was)\n", o.outname);
+  else
+    fprintf(stderr, "xqref convert: %ld game%s written, %ld bad\n", good, good == 1 ? "" : "s", bad);
   xq_record_free(rec);
   free(rec);
   xq_games_close(g);

@@ -8,6 +8,7 @@
 #include "cli.h"
 #include "net.h"
 #include "opts.h"
+#include "paths.h"
 #include "tourney.h"
 
 /* The command line: the server's options and what becomes of them. */
@@ -73,6 +74,9 @@ int xq_serve_main(int argc, char **argv)
   if (o.http && !strcmp(o.http, "none")) o.http = NULL;
   if (c.publish_given) o.publish = &c.publish;
   if (c.batch_ms != -2) o.publish_batch_ms = c.batch_ms ? c.batch_ms : -1;
+  /* the store and its FILE.admin are never the rules file */
+  const xq__path store = {o.db, "the store", 1}, rules = {o.rules, "--rules", 0};
+  if (xq__paths_check("serve", &store, 1, &rules, 1)) return 1;
   xq_error err = {0};
   if (xq_serve(&o, &err) != XQ_OK) {
     fprintf(stderr, "xqref serve: %s\n", err.msg);

@@ -7,6 +7,7 @@
 #include "cli.h"
 #include "clientlimits.h"
 #include "opts.h"
+#include "paths.h"
 #include "simulate.h"
 #include "tourney.h"
 
@@ -135,6 +136,14 @@ int xq_simulate_main(int argc, char **argv)
   xq_sim_opts o = c.o;
   o.out = stdout;
   o.log = c.quiet ? NULL : stderr;
+  /* the pages written into DIR are never the store */
+  static const char *const pages[] = {"places", "standings", "teams", "groups", "prizes", "townships"};
+  for (size_t i = 0; o.db && o.out_dir && i < sizeof pages / sizeof pages[0]; i++) {
+    char page[XQ_CLI_PATH_TEXT];
+    snprintf(page, sizeof page, "%s/%s.html", o.out_dir, pages[i]);
+    const xq__path outs[] = {{o.db, "--db", 1}, {page, "the page", 0}};
+    if (xq__paths_check("simulate", outs, 2, NULL, 0)) return 1;
+  }
   xq_sim_report rep;
   xq_error err = {0};
   int rc = xq_simulate(&o, &rep, &err);

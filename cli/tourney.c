@@ -11,6 +11,7 @@
 #include "cli.h"
 #include "opts.h"
 #include "pair/pair.h"
+#include "paths.h"
 #include "prize.h"
 #include "sheet/sheet.h"
 #include "store/store.h"
@@ -247,5 +248,10 @@ int xq_tourney_main(int argc, char **argv)
   int nargs;
   int status = xq__opts_parse(&c, argc - 1, argv + 1, &o, &o.arg, &nargs);
   if (status >= 0) return status;
+  /* the sheet and the store are never a file the action reads, nor one
+   * another */
+  const xq__path outs[] = {{o.out, "--out", 0}, {o.db, "the store", 1}};
+  const xq__path ins[] = {{k == A_IMPORT ? o.arg : NULL, "FILE.trf", 0}, {o.file, "--file", 0}, {o.prize_table, "--table", 0}};
+  if (xq__paths_check(name, outs, 2, ins, 3)) return 1;
   return actions[k].run(&o, action_names[k]);
 }

@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "knockout.h"
+#include "paths.h"
 #include "store/store.h"
 #include "tourney.h"
 
@@ -63,11 +64,11 @@ int xq__tourney_live_main(const xq__topts *o, const char *action);    /* tourney
  * open. */
 int xq__tourney_ko_open(const xq__topts *o, xq_tstore **st, xq_tournament **ev, xq_ko *ko);
 
-/* Where a sheet goes (tourney_final.c): --out FILE (created), else
+/* Where a sheet goes (tourney_final.c): --out FILE (written whole through
+ * a temporary file, paths.h: xq__paths_close puts it in place), else
  * stdout. An XLSX workbook is binary: refused for a terminal stdout
  * (redirect it or give --out). `cmd` names the command in the messages.
- * Returns the stream, or NULL after a message (*rc: 2 usage, 1 the
- * file). */
-FILE *xq__tourney_final_sheet_out(const char *cmd, const char *out, int format, int *rc);
+ * Returns 0 with w open, or 2 (usage) or 1 (the file) after a message. */
+int xq__tourney_final_sheet_out(const char *cmd, const char *out, int format, xq__paths_out *w);
 
 #endif /* XQ_CLI_TOURNEY_H */

@@ -261,10 +261,8 @@ static int cmd_export(const xq__topts *o)
     return 2;
   }
   int rc = 0;
-  if (fmt == XQ_SHEET_XLSX && !o->out && isatty(fileno(stdout))) {
-    xq__tourney_final_sheet_out("tourney export", NULL, fmt, &rc);
-    return rc;
-  }
+  if (fmt == XQ_SHEET_XLSX && !o->out && isatty(fileno(stdout)))
+    return xq__tourney_final_sheet_out("tourney export", NULL, fmt, &(xq__paths_out){0});
   if ((rc = open_store(o, XQ_TSTORE_OPEN, &st))) return rc;
   if ((rc = load(st, &ev))) { xq_tstore_close(st); return rc; }
   int round = o->round > 0 ? (int)o->round : o->after > 0 ? (int)o->after : ev->nrounds;
@@ -275,20 +273,22 @@ static int cmd_export(const xq__topts *o)
     return 1;
   }
   xq_tstore_close(st);
-  FILE *f = xq__tourney_final_sheet_out("tourney export", o->out, fmt, &rc);
-  if (!f) {
+  xq__paths_out w;
+  if ((rc = xq__tourney_final_sheet_out("tourney export", o->out, fmt, &w))) {
     xq_tpairing_clear(&pr);
     xq_tournament_free(ev);
     return rc;
   }
+  FILE *f = w.f;
   rc = fmt == XQ_SHEET_TRF ? xq_trf_write(ev, f)
      : what == 1 ? xq_sheet_pairings(ev, &pr, fmt, lang, f)
      : what == 2 ? xq_sheet_scoresheets(ev, &pr, fmt, lang, f)
      : xq_sheet_standings(ev, o->round > 0 || o->after > 0 ? round : 0, fmt, lang, f); /* 0: after the
                                                                   last round whose games are all in */
-  if ((o->out ? fclose(f) : fflush(f)) && !rc) rc = XQ_EIO;
+  int closed = xq__paths_close(&w, !rc); /* a failed sheet leaves --out as it was */
   xq_tpairing_clear(&pr);
   xq_tournament_free(ev);
+  if (closed) return 1;
   if (rc) {
     /* a write failure names the file (or the temporary file of a workbook) */
     fprintf(stderr, "xqref tourney export: %s%s%s%s\n", o->out ? o->out : "", o->out ? ": " : "",

@@ -5,7 +5,6 @@
  * preset's own tables (docs/tourney.md, docs/presets.md); and where a
  * sheet goes, for these and for `tourney export`.
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,25 +31,17 @@ typedef struct ctx {
   xq_regulation reg;
   int format;               /* XQ_SHEET_*, -1 = the plain listing */
   int lang;
-  FILE *out;                /* the sheet's stream: --out FILE or stdout */
+  FILE *out;                /* the sheet's stream: --out FILE (w's) or stdout */
+  xq__paths_out w;
 } ctx;
 
-FILE *xq__tourney_final_sheet_out(const char *cmd, const char *out, int format, int *rc)
+int xq__tourney_final_sheet_out(const char *cmd, const char *out, int format, xq__paths_out *w)
 {
-  if (!out) {
-    if (format == XQ_SHEET_XLSX && isatty(fileno(stdout))) {
-      fprintf(stderr, "xqref %s: --format xlsx writes a binary workbook: give --out FILE or redirect stdout\n", cmd);
-      *rc = 2;
-      return NULL;
-    }
-    return stdout;
+  if (!out && format == XQ_SHEET_XLSX && isatty(fileno(stdout))) {
+    fprintf(stderr, "xqref %s: --format xlsx writes a binary workbook: give --out FILE or redirect stdout\n", cmd);
+    return 2;
   }
-  FILE *f = fopen(out, format == XQ_SHEET_XLSX ? "wb" : "w");
-  if (!f) {
-    fprintf(stderr, "xqref %s: %s: %s\n", cmd, out, strerror(errno));
-    *rc = 1;
-  }
-  return f;
+  return xq__paths_open(cmd, out ? out : "-", w);
 }
 
 static int usage(const ctx *c, const char *msg)
@@ -93,10 +84,11 @@ static int setup(ctx *c, const xq__topts *o, const char *action)
     if (xq_regulation_option_set(&c->reg, o->options[i], &e)) return usage(c, e.msg);
   }
   if (o->out) {
-    int rc = 0;
     char cmd[64];
     snprintf(cmd, sizeof cmd, "tourney %s", action);
-    if (!(c->out = xq__tourney_final_sheet_out(cmd, o->out, c->format, &rc))) return rc;
+    int rc = xq__tourney_final_sheet_out(cmd, o->out, c->format, &c->w);
+    if (rc) return rc;
+    c->out = c->w.f;
   }
   if (xq__tourney_ko_open(o, &c->st, &c->ev, &c->ko)) {
     c->st = NULL; /* closed already */
@@ -120,7 +112,7 @@ static int setup(ctx *c, const xq__topts *o, const char *action)
 
 static void teardown(ctx *c)
 {
-  if (c->out && c->out != stdout) fclose(c->out);
+  xq__paths_close(&c->w, 0); /* a sheet not finished: the old file stays */
   free(c->ids);
   xq_tournament_free(c->ev);
   if (c->st) xq_tstore_close(c->st);
@@ -130,7 +122,7 @@ static void teardown(ctx *c)
 static int sheet_done(ctx *c, int rc)
 {
   if (c->out != stdout) {
-    if (fclose(c->out) && !rc) rc = XQ_EIO;
+    if (xq__paths_close(&c->w, !rc)) return 1;
     c->out = NULL;
   } else if (fflush(stdout) && !rc) {
     rc = XQ_EIO;

@@ -1,5 +1,5 @@
 /*
- * server.c -- the server's life: open the store, load the games, listen,
+ * server.c -- the server's life: listen, open the store, load the games,
  * serve, and shut down gracefully (server.md §1.5-1.6).
  *
  * Shutdown: stop accepting, tell every client and half-close it once its
@@ -384,6 +384,11 @@ int xq_server_start(uv_loop_t *loop, const xq_server_opts *o, xq_server **out, x
   s->opts = *o;
   s->log = o->log;
   int rc = xq_rules_from_spec(o->rules ? o->rules : "cxa2011", &s->rules, err);
+  /* both ports first: a port that is taken fails the start before the
+   * store is created or migrated and before a token is made or printed
+   * (no connection is served before the loop runs) */
+  if (!rc) rc = listen_on(s, &s->json_listener, o->listen, on_json_conn, &s->json_port, err);
+  if (!rc && o->http) rc = listen_on(s, &s->http_listener, o->http, on_http_conn, &s->http_port, err);
   if (!rc) rc = open_store(s, err);
   if (!rc) rc = xq__live_load(s, err);
   if (!rc) rc = xq__commit_init(s);
@@ -393,8 +398,6 @@ int xq_server_start(uv_loop_t *loop, const xq_server_opts *o, xq_server **out, x
   if (!rc) rc = xq__poller_init(s);
   if (!rc) rc = xq__turns_init(s);
   if (!rc) xq__live_settle_all(s);
-  if (!rc) rc = listen_on(s, &s->json_listener, o->listen, on_json_conn, &s->json_port, err);
-  if (!rc && o->http) rc = listen_on(s, &s->http_listener, o->http, on_http_conn, &s->http_port, err);
   uv_timer_init(loop, &s->grace);
   s->grace.data = s;
   uv_check_init(loop, &s->pace);

@@ -23,6 +23,7 @@ struct xq_games {
   long index;         /* games handed out */
   long lines;         /* line breaks in data[0..at) */
   int done;
+  int doubt;          /* a text file read whole reads both as UTF-8 and as GBK: the first game says so */
   long long size;
 };
 
@@ -209,16 +210,17 @@ static const struct whole_format {
   size_t max; /* bytes of a file */
   int (*prepare)(char **data, size_t *len, xq_error *err); /* NULL: read as it is */
   int (*next)(xq_games *g, xq_record *rec, xq_error *err); /* 1 game, 0 end, < 0 bad game */
+  int text; /* text in UTF-8, GBK or BIG5 (prepare makes it UTF-8) */
 } wholes[] = {
-  {XQ_FMT_XQF, XQ_XQF_FILE_MAX, NULL, xqf_next},
-  {XQ_FMT_DHTMLXQ, XQ_DHTMLXQ_INPUT_MAX, xq__text_page_utf8, dhtmlxq_next},
-  {XQ_FMT_CBL, XQ_CCBRIDGE_FILE_MAX, xq__ccbridge_cbl_prepare, cbl_next},
-  {XQ_FMT_CBR, XQ_CCBRIDGE_FILE_MAX, NULL, cbr_next},
-  {XQ_FMT_CBF, XQ_CCBRIDGE_FILE_MAX, NULL, cbf_next},
-  {XQ_FMT_TEXT, XQ_DHTMLXQ_INPUT_MAX, xq__textgames_prepare, text_next},
-  {XQ_FMT_MXQ, XQ_DHTMLXQ_INPUT_MAX, NULL, mxq_next},
-  {XQ_FMT_CHE, XQ_DHTMLXQ_INPUT_MAX, NULL, che_next},
-  {XQ_FMT_PFC, XQ_DHTMLXQ_INPUT_MAX, xq__text_page_utf8, pfc_next},
+  {XQ_FMT_XQF, XQ_XQF_FILE_MAX, NULL, xqf_next, 0},
+  {XQ_FMT_DHTMLXQ, XQ_DHTMLXQ_INPUT_MAX, xq__text_page_utf8, dhtmlxq_next, 1},
+  {XQ_FMT_CBL, XQ_CCBRIDGE_FILE_MAX, xq__ccbridge_cbl_prepare, cbl_next, 0},
+  {XQ_FMT_CBR, XQ_CCBRIDGE_FILE_MAX, NULL, cbr_next, 0},
+  {XQ_FMT_CBF, XQ_CCBRIDGE_FILE_MAX, NULL, cbf_next, 0},
+  {XQ_FMT_TEXT, XQ_DHTMLXQ_INPUT_MAX, xq__textgames_prepare, text_next, 1},
+  {XQ_FMT_MXQ, XQ_DHTMLXQ_INPUT_MAX, NULL, mxq_next, 0},
+  {XQ_FMT_CHE, XQ_DHTMLXQ_INPUT_MAX, NULL, che_next, 0},
+  {XQ_FMT_PFC, XQ_DHTMLXQ_INPUT_MAX, xq__text_page_utf8, pfc_next, 1},
 };
 
 int xq_games_open(xq_games **out, const char *path, int flags, xq_error *err)
@@ -243,11 +245,16 @@ int xq_games_open(xq_games **out, const char *path, int flags, xq_error *err)
     if (fstat(fileno(g->f), &st) == 0 && S_ISREG(st.st_mode)) g->size = (long long)st.st_size;
   }
 
-  /* Tell the format from the content of a regular file; a pipe is PGN. */
+  /* Tell the format from the content of a regular file; a pipe is PGN.
+   * A PGN file is scanned whole once: whether it is all UTF-8 decides how
+   * a line valid both as UTF-8 and as GBK is read. */
   g->fmt = XQ_FMT_PGN;
+  int utf8 = 1;
   if (g->size >= 0) {
     rc = sniff(g->f, &g->fmt);
     if (rc == XQ_OK && fseek(g->f, 0, SEEK_SET) != 0) rc = XQ_EIO;
+    if (rc == XQ_OK && g->fmt == XQ_FMT_PGN && (utf8 = xq__text_file_utf8(g->f)) < 0) rc = utf8;
+    if (rc == XQ_OK && g->fmt == XQ_FMT_PGN && fseek(g->f, 0, SEEK_SET) != 0) rc = XQ_EIO;
     if (rc != XQ_OK) {
       xq_games_close(g);
       return xq_error_set(err, rc, -1, 0, rc == XQ_ENOMEM ? "out of memory" : "cannot read %s",
@@ -261,11 +268,15 @@ int xq_games_open(xq_games **out, const char *path, int flags, xq_error *err)
       xq_games_close(g);
       return xq_error_set(err, rc, -1, 0, "out of memory");
     }
+    if (!utf8) xq__pgn_legacy(g->pgn);
   } else {
     for (size_t i = 0; i < sizeof wholes / sizeof wholes[0]; i++)
       if (wholes[i].fmt == g->fmt) g->whole = &wholes[i];
-    if ((rc = slurp(g->f, g->whole->max, &g->data, &g->len, err)) != XQ_OK ||
-        (g->whole->prepare && (rc = g->whole->prepare(&g->data, &g->len, err)) != XQ_OK)) {
+    rc = slurp(g->f, g->whole->max, &g->data, &g->len, err);
+    /* text read whole: judged whole, a tie kept as UTF-8 with a warning */
+    if (rc == XQ_OK && g->whole->text && xq_utf8_valid(g->data, g->len))
+      g->doubt = xq__text_judge(g->data, g->len) == XQ__TEXT_EITHER;
+    if (rc != XQ_OK || (g->whole->prepare && (rc = g->whole->prepare(&g->data, &g->len, err)) != XQ_OK)) {
       xq_games_close(g);
       return rc;
     }
@@ -315,6 +326,10 @@ int xq_games_next(xq_games *g, xq_record *rec, xq_error *err)
   }
   rec->game = ++g->index;
   if (rc < 0) return name_game(err, rec->game, rc);
+  if (g->doubt) {
+    xq__record_warn(rec, "the file reads both as UTF-8 and as GBK: read as UTF-8");
+    g->doubt = 0;
+  }
   strip(rec, g->flags);
   return 1;
 }

@@ -39,6 +39,7 @@ struct xq_pgn_reader {
   int nomem;           /* a buffer could not grow: the input ends as on a read error */
   size_t len, cur;     /* length of line[] and the read cursor in it */
   xq__decoder dec;     /* GBK / BIG5 to UTF-8 */
+  long doubt_line;     /* the first line read both as UTF-8 and as GBK since the last game's warning, 0 none */
   size_t bpos, blen;
   /* The buffers are allocated when first needed and grow with what the
    * input holds, each up to its named limit: buf XQ_PGN_CHUNK, raw
@@ -94,6 +95,11 @@ void xq_pgn_close(xq_pgn_reader *r)
   free(r->line);
   free(r->comment);
   free(r);
+}
+
+void xq__pgn_legacy(xq_pgn_reader *r)
+{
+  r->dec.legacy = 1;
 }
 
 long long xq_pgn_offset(const xq_pgn_reader *r)
@@ -190,7 +196,9 @@ static int read_line(xq_pgn_reader *r)
     return XQ_EIO;
   }
   if (hi) {
+    long doubt = r->dec.doubt;
     int k = xq__text_decode(&r->dec, r->raw + b, n - b, r->line, cap);
+    if (r->dec.doubt > doubt && !r->doubt_line) r->doubt_line = r->lineno;
     if (k < 0) k = 0; /* a line of GB18030 or BIG5 has room; bytes that are no text may not */
     r->len = (size_t)k;
   } else {
@@ -893,6 +901,11 @@ int xq_pgn_next(xq_pgn_reader *r, xq_record *rec, xq_error *err)
     }
   }
 
+  if (r->doubt_line) {
+    xq__record_warn(rec, "line %ld reads both as UTF-8 and as GBK: read as %s", r->doubt_line,
+                    r->dec.legacy ? "GBK, as the file's other text" : "UTF-8");
+    r->doubt_line = 0;
+  }
   rec->end = r->ctx[0].pos;
   if (gs.have_result_token && gs.token_result != XQ_RESULT_UNKNOWN) rec->result = gs.token_result;
   xq_record_pack(rec);

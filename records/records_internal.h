@@ -66,18 +66,40 @@ int xq__text_gbk_to_utf8(void **cd, const char *in, size_t n, char *out, size_t 
 void xq__text_gbk_close(void **cd);
 
 /* Bytes s[0..n) as UTF-8 into out (cap bytes, terminated): kept when
- * already UTF-8, converted from GB18030 otherwise. Returns the length or
- * a negative code as xq__text_gbk_to_utf8. */
+ * UTF-8 that reads as nothing else (xq__text_judge), converted from
+ * GB18030 otherwise (the strings of the GBK formats: XQF, MXQ, CBL).
+ * Returns the length or a negative code as xq__text_gbk_to_utf8. */
 int xq__text_to_utf8(void **cd, const char *s, size_t n, char *out, size_t cap);
 
-/* Legacy text to UTF-8 for the text formats: UTF-8 stays; other text is
- * read as GB18030 (mainland files) or BIG5 (Taiwan, Hong Kong), whichever
- * decoding reads like a game record (formats.md §4: decode mainland files
- * as GB18030, detect BIG5 heuristically). Once one wins clearly it is
- * kept for the rest of the input. */
+/* How bytes that are valid UTF-8 read (xq__text_judge). */
+enum { XQ__TEXT_UTF8, XQ__TEXT_GBK, XQ__TEXT_EITHER };
+
+/* Judge s[0..n), valid UTF-8, against its GBK reading: XQ__TEXT_GBK when
+ * that reading is plausible (at least 2 characters and 3 in 4 of them
+ * GB2312's common hanzi or punctuation, none glued to a Latin letter) and
+ * the UTF-8 one is not (most of its characters in runs no text holds:
+ * Hebrew, combining marks, Greek and Cyrillic mixed, a lone letter: 郑惟
+ * 桐 in GBK is "\u05A3\u03A9\u0369" in UTF-8); XQ__TEXT_EITHER when both
+ * are plausible; XQ__TEXT_UTF8 otherwise (ordinary UTF-8 Chinese read as
+ * GBK is mostly rare characters). Cannot fail. */
+int xq__text_judge(const char *s, size_t n);
+
+/* Whether the rest of `f` (read to its end) is all valid UTF-8: 1, 0,
+ * or XQ_EIO, XQ_ENOMEM. */
+int xq__text_file_utf8(FILE *f);
+
+/* Legacy text to UTF-8 for the text formats: UTF-8 stays, unless it reads
+ * better as GBK (xq__text_judge; a tie goes to GBK in a file known to hold
+ * legacy text, to UTF-8 otherwise, and is counted in `doubt`); other text
+ * is read as GB18030 (mainland files) or BIG5 (Taiwan, Hong Kong),
+ * whichever decoding reads like a game record (formats.md §4: decode
+ * mainland files as GB18030, detect BIG5 heuristically). Once one wins
+ * clearly it is kept for the rest of the input. */
 typedef struct xq__decoder {
   void *gbk, *big5; /* iconv converters, (void *)-1 until opened */
   int choice;       /* 0 undecided, 1 GB18030, 2 BIG5 */
+  int legacy;       /* the input holds text that is not UTF-8 (seen, or found by a scan first) */
+  long doubt;       /* texts that read both as UTF-8 and as GBK */
   char *tmp;        /* scratch for the second decoding */
   size_t tmp_cap;
 } xq__decoder;
@@ -90,9 +112,17 @@ void xq__text_decoder_close(xq__decoder *d);
 int xq__text_decode(xq__decoder *d, const char *s, size_t n, char *out, size_t cap);
 
 /* A file read whole (*data, *len; malloc'd) made UTF-8 in its place when
- * it is not: GB18030 or BIG5, whichever reads like a game record.
+ * it is not, or when judged GBK as a whole (xq__text_judge): GB18030 or
+ * BIG5, whichever reads like a game record.
  * Returns XQ_OK or XQ_ENOMEM with `err`. */
 int xq__text_page_utf8(char **data, size_t *len, xq_error *err);
+
+/* ---- the PGN reader (records/pgn.c) -------------------------------- */
+
+/* Tell r that its input holds text that is not UTF-8 (found by a scan of
+ * the whole file before it is read): a line that reads both as UTF-8 and
+ * as GBK is then read as GBK. Cannot fail. */
+void xq__pgn_legacy(xq_pgn_reader *r);
 
 /* ---- games as plain text (records/textgames.c) --------------------- */
 

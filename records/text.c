@@ -98,7 +98,7 @@ void xq__text_gbk_close(void **cd)
 
 int xq__text_to_utf8(void **cd, const char *s, size_t n, char *out, size_t cap)
 {
-  if (xq_utf8_valid(s, n)) {
+  if (xq_utf8_valid(s, n) && xq__text_judge(s, n) == XQ__TEXT_UTF8) {
     if (n >= cap) return XQ_ELIMIT;
     memcpy(out, s, n);
     out[n] = '\0';
@@ -144,6 +144,8 @@ void xq__text_decoder_init(xq__decoder *d)
   d->gbk = (void *)-1;
   d->big5 = (void *)-1;
   d->choice = 0;
+  d->legacy = 0;
+  d->doubt = 0;
   d->tmp = NULL;
   d->tmp_cap = 0;
 }
@@ -157,13 +159,145 @@ void xq__text_decoder_close(xq__decoder *d)
   d->tmp_cap = 0;
 }
 
+/* ---- UTF-8 or GBK: bytes valid as both --------------------------- */
+
+/* What a character of a UTF-8 reading is, for the judgement below. */
+enum { CH_HAN, CH_PUNCT, CH_LATIN, CH_GREEK, CH_CYRILLIC, CH_ODD };
+
+static int char_class(uint32_t c)
+{
+  if ((c >= 0x4E00 && c <= 0x9FFF) || (c >= 0x3000 && c <= 0x303F) || (c >= 0xFF00 && c <= 0xFFEF)) return CH_HAN;
+  if ((c >= 0xA0 && c <= 0xBF && c != 0xAD) || c == 0xD7 || c == 0xF7 || (c >= 0x2010 && c <= 0x2027) ||
+      (c >= 0x2030 && c <= 0x205E))
+    return CH_PUNCT;
+  if ((c >= 0xC0 && c <= 0x17F) || (c >= 0x1E00 && c <= 0x1EFF) || c == 0x1A0 || c == 0x1A1 || c == 0x1AF ||
+      c == 0x1B0)
+    return CH_LATIN; /* European and Vietnamese names */
+  if (c >= 0x386 && c <= 0x3CE) return CH_GREEK;
+  if (c >= 0x400 && c <= 0x45F) return CH_CYRILLIC;
+  return CH_ODD;     /* combining marks, IPA, Hebrew, Arabic, archaic letters ... */
+}
+
+static int ascii_letter(const unsigned char *u, size_t n, size_t i)
+{
+  return i < n && ((u[i] | 0x20) >= 'a' && (u[i] | 0x20) <= 'z');
+}
+
+/* The UTF-8 reading of valid UTF-8 u[0..n): *chars non-ASCII characters,
+ * *odd of them in a run (characters with no ASCII between) that no text
+ * would hold: a character of an unlikely kind, letters of two scripts,
+ * or one letter alone away from any ASCII letter (mojibake of a GBK
+ * character: 郑惟桐 read as UTF-8 is "\u05A3\u03A9\u0369"); *marks of
+ * them Latin-1 signs and punctuation (§, ½, ·), which GBK reads as
+ * hanzi but no name is made of. */
+static void utf8_reading(const unsigned char *u, size_t n, long *chars, long *odd, long *marks)
+{
+  size_t i = 0;
+  *chars = *odd = *marks = 0;
+  while (i < n) {
+    if (u[i] < 0x80) {
+      i++;
+      continue;
+    }
+    size_t start = i;
+    long len = 0, letters = 0;
+    int scripts = 0, bad = 0;
+    while (i < n && u[i] >= 0x80) {
+      int k = u[i] >= 0xF0 ? 4 : u[i] >= 0xE0 ? 3 : 2;
+      uint32_t c = k == 2 ? (uint32_t)(u[i] & 0x1F) << 6 | (u[i + 1] & 0x3F)
+                 : k == 3 ? (uint32_t)(u[i] & 0x0F) << 12 | (uint32_t)(u[i + 1] & 0x3F) << 6 | (u[i + 2] & 0x3F)
+                          : 0x10000;
+      int cl = char_class(c);
+      if (cl == CH_ODD) bad = 1;
+      else if (cl != CH_PUNCT) scripts |= 1 << cl;
+      *marks += cl == CH_PUNCT;
+      letters += cl == CH_LATIN || cl == CH_GREEK || cl == CH_CYRILLIC;
+      len++;
+      i += (size_t)k;
+    }
+    if (scripts & (scripts - 1)) bad = 1; /* two scripts in one word */
+    if (len == 1 && letters == 1 && !(start && ascii_letter(u, n, start - 1)) && !ascii_letter(u, n, i)) bad = 1;
+    *chars += len;
+    if (bad) *odd += len;
+  }
+}
+
+/* The GBK reading of u[0..n): *chars characters, *common of them the
+ * common ones (GB2312's level-1 hanzi, its punctuation and full-width
+ * forms) not glued to an ASCII letter. Returns 0, or -1 when u is not
+ * GBK. */
+static int gbk_reading(const unsigned char *u, size_t n, long *chars, long *common)
+{
+  *chars = *common = 0;
+  for (size_t i = 0; i < n;) {
+    unsigned c = u[i];
+    if (c < 0x80) {
+      i++;
+      continue;
+    }
+    if (c == 0x80 || c == 0xFF || i + 1 >= n) return -1;
+    unsigned t = u[i + 1];
+    if (t >= 0x30 && t <= 0x39) { /* a four-byte GB18030 sequence: rare */
+      if (i + 3 >= n) return -1;
+      ++*chars;
+      i += 4;
+      continue;
+    }
+    if (t < 0x40 || t == 0x7F || t == 0xFF) return -1;
+    int usual = t >= 0xA1 && ((c >= 0xA1 && c <= 0xA3) || (c >= 0xB0 && c <= 0xD7));
+    if (usual && !(i && ascii_letter(u, n, i - 1)) && !ascii_letter(u, n, i + 2)) ++*common;
+    ++*chars;
+    i += 2;
+  }
+  return 0;
+}
+
+int xq__text_judge(const char *s, size_t n)
+{
+  const unsigned char *u = (const unsigned char *)s;
+  long uc, uodd, umarks, gc, gcommon;
+  if (gbk_reading(u, n, &gc, &gcommon) < 0 || gcommon < 2 || gcommon * 4 < gc * 3) return XQ__TEXT_UTF8;
+  utf8_reading(u, n, &uc, &uodd, &umarks);
+  if (umarks == uc) return XQ__TEXT_UTF8; /* "§3.1, §4", "½-½": signs, not GBK names */
+  return uodd * 2 > uc ? XQ__TEXT_GBK : XQ__TEXT_EITHER;
+}
+
+int xq__text_file_utf8(FILE *f)
+{
+  char *b = malloc(XQ__SNIFF_LEN + 4);
+  if (!b) return XQ_ENOMEM;
+  size_t carry = 0, n;
+  int ok = 1;
+  while (ok && (n = fread(b + carry, 1, XQ__SNIFF_LEN, f)) > 0) {
+    size_t len = carry + n, cut = len, k = len;
+    /* a character cut by the end of the chunk waits for the next one */
+    while (k > 0 && len - k < 3 && ((unsigned char)b[k - 1] & 0xC0) == 0x80) k--;
+    unsigned lead = k ? (unsigned char)b[k - 1] : 0;
+    if (lead >= 0xC0 && len - (k - 1) < (lead >= 0xF0 ? 4u : lead >= 0xE0 ? 3u : 2u)) cut = k - 1;
+    ok = xq_utf8_valid(b, cut);
+    carry = len - cut;
+    memmove(b, b + cut, carry);
+  }
+  int rc = ferror(f) ? XQ_EIO : ok && (!carry || xq_utf8_valid(b, carry));
+  free(b);
+  return rc;
+}
+
 int xq__text_decode(xq__decoder *d, const char *s, size_t n, char *out, size_t cap)
 {
   if (xq_utf8_valid(s, n)) {
-    if (n >= cap) return XQ_ELIMIT;
-    memcpy(out, s, n);
-    out[n] = '\0';
-    return (int)n;
+    /* valid UTF-8 may be GBK all the same: judged by its readings, a tie
+     * going to the file's legacy encoding when it has text in one */
+    int j = xq__text_judge(s, n);
+    d->doubt += j == XQ__TEXT_EITHER;
+    if (j == XQ__TEXT_UTF8 || (j == XQ__TEXT_EITHER && !d->legacy)) {
+      if (n >= cap) return XQ_ELIMIT;
+      memcpy(out, s, n);
+      out[n] = '\0';
+      return (int)n;
+    }
+  } else {
+    d->legacy = 1;
   }
   if (d->choice == 1) return convert(&d->gbk, "GB18030", s, n, out, cap);
   if (d->choice == 2) return convert(&d->big5, "BIG5-HKSCS", s, n, out, cap);
@@ -190,7 +324,7 @@ int xq__text_decode(xq__decoder *d, const char *s, size_t n, char *out, size_t c
 
 int xq__text_page_utf8(char **data, size_t *len, xq_error *err)
 {
-  if (xq_utf8_valid(*data, *len)) return XQ_OK;
+  if (xq_utf8_valid(*data, *len) && xq__text_judge(*data, *len) != XQ__TEXT_GBK) return XQ_OK;
   xq__decoder dec;
   xq__text_decoder_init(&dec);
   size_t cap = *len * 2 + 1;

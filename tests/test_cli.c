@@ -3,12 +3,19 @@
  * table of every kind read and refused, each usage error in its own
  * words; and, on the built binary, that every subcommand's and every
  * tourney action's help is the same as `xqref help ...` and lists every
- * option its usage names.
+ * option its usage names; and that no command overwrites what it reads
+ * (convert, tourney export and the sheets, import) and `serve` on a port
+ * that is taken leaves nothing behind.
  */
+#include <arpa/inet.h>
 #include <criterion/criterion.h>
+#include <netinet/in.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -309,4 +316,222 @@ Test(cli, every_command_and_action_has_one_help)
   }
   cr_assert_eq(n, 27, "%s", all);
   free(all);
+}
+
+/* ---- no command overwrites what it reads ----------------------------- */
+
+/* A new folder for one test: $TMPDIR (or /tmp)/xq_cli_XXXXXX. */
+static void new_dir(char *dir, size_t len)
+{
+  const char *t = getenv("TMPDIR");
+  snprintf(dir, len, "%s/xq_cli_XXXXXX", t && *t ? t : "/tmp");
+  cr_assert_not_null(mkdtemp(dir));
+}
+
+/* The bytes of `path` (*n of them; malloc'd), NULL when it cannot be read. */
+static char *bytes_of(const char *path, size_t *n)
+{
+  FILE *f = fopen(path, "rb");
+  if (!f) return NULL;
+  char *buf = NULL, chunk[4096];
+  size_t got;
+  FILE *m = open_memstream(&buf, n);
+  while ((got = fread(chunk, 1, sizeof chunk, f)) > 0) fwrite(chunk, 1, got, m);
+  fclose(m);
+  fclose(f);
+  return buf;
+}
+
+/* Fail unless `path` holds exactly want[0..n). */
+static void same_bytes(const char *path, const char *want, size_t n, const char *after)
+{
+  size_t m = 0;
+  char *got = bytes_of(path, &m);
+  cr_assert_not_null(got, "%s is gone after %s", path, after);
+  cr_assert(m == n && !memcmp(got, want, n), "%s changed after %s (%zu bytes, was %zu)", path, after, m, n);
+  free(got);
+}
+
+/* Run xqref `args`; fail unless it is refused (exit 1, the refusal's
+ * words) and `path` still holds want[0..n). */
+static void unchanged_after(const char *args, const char *path, const char *want, size_t n)
+{
+  int st;
+  char *out = xq_test_run(args, &st);
+  cr_expect_eq(st, 1, "xqref %s: exit %d\n%s", args, st, out);
+  cr_expect(strstr(out, "no command overwrites what it reads"), "xqref %s:\n%s", args, out);
+  free(out);
+  same_bytes(path, want, n, args);
+}
+
+Test(cli, convert_never_overwrites_its_input)
+{
+  char dir[256], a[300], l[300], h[300], b[300], args[1024];
+  new_dir(dir, sizeof dir);
+  snprintf(a, sizeof a, "%s/a.pgn", dir);
+  snprintf(l, sizeof l, "%s/link.pgn", dir);
+  snprintf(h, sizeof h, "%s/hard.pgn", dir);
+  snprintf(b, sizeof b, "%s/b.pgn", dir);
+  size_t n;
+  char *orig = bytes_of(XQ_TEST_DATA "/records/gameA_iccs.pgn", &n);
+  cr_assert(orig && n > 0);
+  FILE *f = fopen(a, "wb");
+  cr_assert_not_null(f);
+  fwrite(orig, 1, n, f);
+  fclose(f);
+  cr_assert_eq(symlink(a, l), 0);
+  cr_assert_eq(link(a, h), 0);
+
+  snprintf(args, sizeof args, "convert '%s' '%s'", a, a); /* the same name */
+  unchanged_after(args, a, orig, n);
+  snprintf(args, sizeof args, "convert '%s' '%s/../%s/a.pgn'", a, dir, strrchr(dir, '/') + 1); /* another spelling */
+  unchanged_after(args, a, orig, n);
+  snprintf(args, sizeof args, "convert '%s' '%s'", a, l); /* onto a link to it */
+  unchanged_after(args, a, orig, n);
+  snprintf(args, sizeof args, "convert '%s' '%s'", l, a); /* from a link to it */
+  unchanged_after(args, a, orig, n);
+  snprintf(args, sizeof args, "convert '%s' '%s'", h, a); /* a hard link */
+  unchanged_after(args, a, orig, n);
+  /* standard output appended to it (its message is not read: the
+   * harness's 2>&1 would send it into the file) */
+  snprintf(args, sizeof args, "convert '%s' - >> '%s' 2>/dev/null || exit $?; :", a, a);
+  int st;
+  free(xq_test_run(args, &st));
+  cr_expect_eq(st, 1);
+  same_bytes(a, orig, n, args);
+
+  /* another file is written, and written again */
+  for (int k = 0; k < 2; k++) {
+    snprintf(args, sizeof args, "convert '%s' '%s' --notation wxf", a, b);
+    char *out = xq_test_run(args, &st);
+    cr_expect_eq(st, 0, "%s", out);
+    free(out);
+    size_t m;
+    char *got = bytes_of(b, &m);
+    cr_expect(got && m > 100 && strstr(got, "C2.5"), "%s", got ? got : "(none)");
+    free(got);
+  }
+  same_bytes(a, orig, n, "the conversions");
+  free(orig);
+  unlink(l), unlink(h), unlink(a), unlink(b), rmdir(dir);
+}
+
+Test(cli, tourney_never_overwrites_the_store_or_its_input)
+{
+  char dir[256], db[300], wal[300], link_db[300], trf[300], args[1024];
+  new_dir(dir, sizeof dir);
+  snprintf(db, sizeof db, "%s/e.db", dir);
+  snprintf(wal, sizeof wal, "%s/e.db-wal", dir);
+  snprintf(link_db, sizeof link_db, "%s/link.db", dir);
+  snprintf(trf, sizeof trf, "%s/e.trf", dir);
+  free(xq_test_run_db(0, "tourney demo --db '%s' --players 8%s", db, NULL));
+  cr_assert_eq(symlink(db, link_db), 0);
+  size_t n;
+  char *orig = bytes_of(db, &n);
+  cr_assert(orig && n > 0);
+
+  static const char *const onto[][2] = {
+    {"tourney export --db '%s' --out '%s'", "db"},          /* TRF text over the store */
+    {"tourney export --db '%s' --out '%s' --format xlsx", "db"},
+    {"tourney export --db '%s' --out '%s'", "link"},        /* through a link */
+    {"tourney export --db '%s' --out '%s'", "wal"},         /* over its write-ahead log */
+    {"tourney places --db '%s' --format html --out '%s'", "db"},
+    {"tourney prizes --db '%s' --preset xinjiang2018 --format csv --out '%s'", "db"},
+  };
+  for (size_t i = 0; i < sizeof onto / sizeof onto[0]; i++) {
+    const char *out = !strcmp(onto[i][1], "db") ? db : !strcmp(onto[i][1], "wal") ? wal : link_db;
+    snprintf(args, sizeof args, onto[i][0], db, out);
+    unchanged_after(args, db, orig, n);
+  }
+  cr_expect_neq(access(wal, F_OK), 0, "no write-ahead log made up");
+  free(xq_test_run_db(0, "tourney players --db '%s'%s", db, NULL)); /* the store still opens */
+
+  /* an export is fine; importing it into itself is not */
+  snprintf(args, sizeof args, "tourney export --db '%s' --out '%s'", db, trf);
+  xq_test_expect(0, "%s", args);
+  size_t tn;
+  char *t = bytes_of(trf, &tn);
+  cr_assert(t && tn > 0);
+  snprintf(args, sizeof args, "tourney import '%s' --db '%s'", trf, trf);
+  unchanged_after(args, trf, t, tn);
+  free(t);
+  free(orig);
+  unlink(trf), unlink(link_db), xq_test_db_remove(db), rmdir(dir);
+}
+
+/* A listening socket on 127.0.0.1 (a port taken); *port gets its port. */
+static int take_port(int *port)
+{
+  int s = socket(AF_INET, SOCK_STREAM, 0);
+  cr_assert_geq(s, 0);
+  struct sockaddr_in sa = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+  socklen_t len = sizeof sa;
+  cr_assert_eq(bind(s, (struct sockaddr *)&sa, sizeof sa), 0);
+  cr_assert_eq(listen(s, 4), 0);
+  cr_assert_eq(getsockname(s, (struct sockaddr *)&sa, &len), 0);
+  *port = ntohs(sa.sin_port);
+  return s;
+}
+
+/* Start `xqref serve ARGS...` and read its standard output up to the
+ * line "http ..." (the last it prints when it has started) into out;
+ * then stop it with SIGTERM. Returns its exit status. */
+static int serve_until_started(char *const argv[], char *out, size_t cap)
+{
+  int fd[2];
+  cr_assert_eq(pipe(fd), 0);
+  pid_t pid = fork();
+  cr_assert_geq(pid, 0);
+  if (pid == 0) {
+    dup2(fd[1], STDOUT_FILENO);
+    close(fd[0]);
+    close(fd[1]);
+    execv(XQ_BINARY, argv);
+    _exit(127);
+  }
+  close(fd[1]);
+  size_t n = 0;
+  ssize_t got;
+  out[0] = 0;
+  while (n + 1 < cap && !strstr(out, "\nhttp ") && (got = read(fd[0], out + n, cap - n - 1)) > 0) {
+    n += (size_t)got;
+    out[n] = 0;
+  }
+  kill(pid, SIGTERM);
+  close(fd[0]);
+  int st;
+  waitpid(pid, &st, 0);
+  return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+Test(cli, serve_on_a_taken_port_leaves_nothing_behind)
+{
+  char dir[256], db[300], admin[320], args[1024];
+  new_dir(dir, sizeof dir);
+  snprintf(db, sizeof db, "%s/s.db", dir);
+  snprintf(admin, sizeof admin, "%s.admin", db);
+  int port, s = take_port(&port);
+  /* the HTTP port taken, then the JSON-lines port */
+  snprintf(args, sizeof args, "serve --demo --players 4 --db '%s' --listen 127.0.0.1:0 --http 127.0.0.1:%d --quiet", db, port);
+  int st;
+  char *out = xq_test_run(args, &st);
+  cr_expect_eq(st, 1, "%s", out);
+  cr_expect(strstr(out, "cannot listen") && !strstr(out, "admin ") && !strstr(out, "board "), "%s", out);
+  free(out);
+  snprintf(args, sizeof args, "serve --demo --players 4 --db '%s' --listen 127.0.0.1:%d --http none --quiet", db, port);
+  out = xq_test_run(args, &st);
+  cr_expect_eq(st, 1, "%s", out);
+  free(out);
+  cr_expect_neq(access(db, F_OK), 0, "no store made");
+  cr_expect_neq(access(admin, F_OK), 0, "no %s written", admin);
+  close(s);
+
+  /* the next start is a first start: the admin token and every board's */
+  char text[8192];
+  char *const argv[] = {"xqref", "serve", "--demo", "--players", "4", "--db", db, "--listen", "127.0.0.1:0",
+                        "--http", "127.0.0.1:0", "--quiet", NULL};
+  serve_until_started(argv, text, sizeof text);
+  cr_expect(strstr(text, "admin ") && strstr(text, "board 1 1 ") && strstr(text, "board 1 2 "), "%s", text);
+  cr_expect_eq(access(admin, F_OK), 0);
+  unlink(admin), xq_test_db_remove(db), rmdir(dir);
 }

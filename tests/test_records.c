@@ -8,6 +8,7 @@
  * games reads every good game and reports each broken one once.
  */
 #include <criterion/criterion.h>
+#include <iconv.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -2299,4 +2300,94 @@ Test(records, random_games_are_legal_and_repeat_by_seed)
   cr_assert_eq(st, 1);
   cr_assert(strstr(out, "cannot create /nonexistent-dir/g.pgn"), "%s", out);
   free(out);
+}
+
+/* ---- GBK text whose bytes are valid UTF-8 ---------------------------- */
+
+/* UTF-8 `text` in GBK, into out (cap bytes, terminated). */
+static void to_gbk(const char *text, char *out, size_t cap)
+{
+  iconv_t cd = iconv_open("GBK", "UTF-8");
+  cr_assert_neq(cd, (iconv_t)-1);
+  char *in = (char *)text, *o = out;
+  size_t left = strlen(text), room = cap - 1;
+  cr_assert_neq(iconv(cd, &in, &left, &o, &room), (size_t)-1, "%s", text);
+  *o = 0;
+  iconv_close(cd);
+}
+
+/* A one-game PGN file of Red `red`, Black `black` and, when not NULL,
+ * Site `site` (each UTF-8, written in GBK when `gbk`), read back: Red and
+ * Black into red_out / black_out, the first warning into warn (empty
+ * when none). */
+static void read_names(const char *red, const char *black, const char *site, int gbk, char *red_out,
+                       char *black_out, char *warn)
+{
+  char r[128], b[128], st[128], path[256], text[1024];
+  if (gbk) {
+    to_gbk(red, r, sizeof r);
+    to_gbk(black, b, sizeof b);
+    if (site) to_gbk(site, st, sizeof st);
+  } else {
+    snprintf(r, sizeof r, "%s", red);
+    snprintf(b, sizeof b, "%s", black);
+    if (site) snprintf(st, sizeof st, "%s", site);
+  }
+  int n = snprintf(text, sizeof text, "[Game \"Chinese Chess\"]\n[Event \"Test\"]\n%s%s%s[Red \"%s\"]\n"
+                   "[Black \"%s\"]\n[Result \"1-0\"]\n[Format \"ICCS\"]\n\n1. H2-E2 H7-E7\n2. H0-G2 I9-I8 1-0\n",
+                   site ? "[Site \"" : "", site ? st : "", site ? "\"]\n" : "", r, b);
+  snprintf(path, sizeof path, "/tmp/xq_records_gbk_%d.pgn", (int)getpid());
+  FILE *f = fopen(path, "wb");
+  cr_assert_not_null(f);
+  cr_assert_eq(fwrite(text, 1, (size_t)n, f), (size_t)n);
+  fclose(f);
+  xq_games *g;
+  xq_error err;
+  cr_assert_eq(xq_games_open(&g, path, 0, &err), XQ_OK, "%s", err.msg);
+  xq_record *rec = new_record();
+  cr_assert_eq(xq_games_next(g, rec, &err), 1, "%s", err.msg);
+  snprintf(red_out, 128, "%s", xq_record_tag(rec, "Red") ? xq_record_tag(rec, "Red") : "");
+  snprintf(black_out, 128, "%s", xq_record_tag(rec, "Black") ? xq_record_tag(rec, "Black") : "");
+  snprintf(warn, XQ_REC_WARNING_MAX, "%s", rec->n_warnings ? rec->warning : "");
+  xq_games_close(g);
+  drop_record(rec);
+  remove(path);
+}
+
+/* Well-known players' names in a GBK file of ASCII otherwise: each comes
+ * back as it is, though 郑惟桐 in GBK (D6A3 CEA9 CDA9) is also valid
+ * UTF-8 (U+05A3 U+03A9 U+0369: a Hebrew accent, omega, a combining mark). */
+Test(records, gbk_names_valid_as_utf8_are_read_as_gbk)
+{
+  static const char *const names[] = {"赵国荣", "吕钦", "胡荣华", "许银川", "王天一", "郑惟桐", "蒋川", "洪智",
+                                      "汪洋", "谢靖", "孙勇征", "赵鑫鑫", "徐天红", "李来群", "柳大华", "陶汉明",
+                                      "于幼华", "卜凤波", "金波", "聂铁文", "郝继超", "王斌", "蒋凤山", "尚威"};
+  char gbk[64], red[128], black[128], warn[XQ_REC_WARNING_MAX];
+  to_gbk("郑惟桐", gbk, sizeof gbk);
+  cr_assert(xq_utf8_valid(gbk, strlen(gbk)), "the case in point: GBK bytes that are UTF-8");
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+    read_names(names[i], "Wang Tianyi", NULL, 1, red, black, warn);
+    cr_expect_str_eq(red, names[i]);
+    cr_expect_str_eq(warn, "", "%s: %s", names[i], warn);
+  }
+  /* and in UTF-8, with accents and a section sign, nothing changes */
+  read_names("郑惟桐", "José Núñez §2", "北京", 0, red, black, warn);
+  cr_expect_str_eq(red, "郑惟桐");
+  cr_expect_str_eq(black, "José Núñez §2");
+  cr_expect_str_eq(warn, "");
+}
+
+/* Bytes that read plausibly both ways (莽锚 in GBK is "çê" in UTF-8) are
+ * read with a warning: as UTF-8 in a file all UTF-8, as GBK in a file
+ * whose other text is GBK (the whole file is looked at first, the line
+ * that tells coming after it). */
+Test(records, text_that_reads_both_ways_is_warned_of)
+{
+  char red[128], black[128], warn[XQ_REC_WARNING_MAX];
+  read_names("Zheng Weitong", "莽锚", NULL, 1, red, black, warn);
+  cr_expect_str_eq(black, "çê");
+  cr_expect(strstr(warn, "reads both as UTF-8 and as GBK: read as UTF-8"), "%s", warn);
+  read_names("Zheng Weitong", "莽锚", "北京", 1, red, black, warn);
+  cr_expect_str_eq(black, "莽锚");
+  cr_expect(strstr(warn, "reads both as UTF-8 and as GBK: read as GBK"), "%s", warn);
 }
