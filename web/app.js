@@ -11,7 +11,8 @@
 import { S, langNotation, $, roundName, applyWords } from './core.js';
 import { CLOCK_TICK_MS, tickClocks, renderBoards, renderPairings, renderBracket, renderStandings, refreshStandings,
   renderViewer, initViewer } from './views.js';
-import { GAME_EVENTS, resync, whenRead, EVENT_EVENTS, hashRound, roundInUrl, setRound, loadEvent, connect } from './live.js';
+import { GAME_EVENTS, resync, whenRead, EVENT_EVENTS, hashRound, roundInUrl, setRound, loadEvent, connect,
+  firstReadDone } from './live.js';
 import { signIn, initSession, showDesk, showConsole } from './session.js';
 
 const VIEWS = ['live', 'pairings', 'standings', 'arbiter', 'console', 'game'];
@@ -86,8 +87,10 @@ function init() {
   setInterval(tickClocks, CLOCK_TICK_MS);
   pageWords();
   route();
-  // subscribed first, then read: nothing published in between is lost
+  // subscribed first, then read: nothing published in between is lost;
+  // what the stream brings meanwhile waits for the read
   connect(streamHandlers(), resync).then(() => loadEvent(false)).then(() => {
+    firstReadDone();
     if (S.token) signIn(S.token);
   });
 }

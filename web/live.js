@@ -28,7 +28,7 @@ const FIRST_OPEN_MS = 2000;
  * twice, nothing is lost; a gap in the plies makes it read the round again
  * ---- */
 
-let fetching = 0;         // reads of games.json under way
+let fetching = 1;         // reads under way: the page's first read of the event, then of games.json
 let pending = [];         // [handler, event] that arrived meanwhile
 let resyncTimer = 0;
 
@@ -63,10 +63,22 @@ async function loadGames(r) {
     const data = await getJSON(`/api/rounds/${r}/games.json`);
     if (S.round === r) setGames(data.games);
   } catch (e) { console.warn(e.message); }
+  settle();
+}
+
+/* One read is in: once none is under way, the events that waited are
+ * applied. */
+function settle() {
   if (--fetching) return;
   const waiting = pending;
   pending = [];
   for (const [fn, d] of waiting) fn(d);
+}
+
+/* The page's first read of the event is in (app.js): the events the stream
+ * brought while it was under way are applied to it. */
+export function firstReadDone() {
+  settle();
 }
 
 /* Read the round on screen again, soon (several calls, one read). */
