@@ -27,19 +27,39 @@ async function act(table, req, label, undo) {
     } }, t('undo')));
 }
 
+/* The question open on the desk, if any: {round, table, result, req, key,
+ * attention}. The desk is drawn again whenever any game changes (a move on
+ * another table), and the question is drawn again with it; it goes when it
+ * is answered, or when the game's result changed under it. */
+let asking = null;
+
 /* A result for a game that has one changes the standings: asked first,
  * in place, with the old and the new result. */
-function confirmChange(box, g, req, key) {
-  box.querySelector('.confirm')?.remove();
-  const now = { round: S.round, result: g.result };
+function confirmChange(box, g, req, key, attention) {
+  asking = { round: S.round, table: g.table, result: g.result, req, key, attention: !!attention };
+  box.append(question(g, asking));
+}
+
+/* The question `q` about game g, as a box with Yes and No. */
+function question(g, q) {
+  const now = { round: q.round, result: q.result };
   const ask = el('div', { class: 'confirm', role: 'alertdialog' },
-    el('span', { text: t('confirm_change', { t: g.table, old: resultText(g.result), new: t(key) }) }),
+    el('span', { text: t('confirm_change', { t: g.table, old: resultText(q.result), new: t(q.key) }) }),
     el('button', { type: 'button', 'data-action': 'yes', onclick: ev => {
-      ev.stopPropagation(); ask.remove(); act(g.table, req, t(key), RESULT_CODE[now.result] ? now : null); } },
+      ev.stopPropagation(); asking = null; ask.remove();
+      act(g.table, q.req, t(q.key), RESULT_CODE[now.result] ? now : null); } },
       t('yes_change')),
-    el('button', { type: 'button', 'data-action': 'no', onclick: ev => { ev.stopPropagation(); ask.remove(); } },
+    el('button', { type: 'button', 'data-action': 'no', onclick: ev => {
+      ev.stopPropagation(); asking = null; ask.remove(); } },
       t('no_change')));
-  box.append(ask);
+  return ask;
+}
+
+/* The open question about g, if it is still the question to ask. */
+function openQuestion(g, attention) {
+  if (!asking || asking.round !== S.round || asking.table !== g.table) return null;
+  if (asking.result !== g.result) { asking = null; return null; } // answered elsewhere
+  return asking.attention === !!attention ? question(g, asking) : null;
 }
 
 /* A game's buttons (Confirm first when it is listed for attention). */
@@ -55,10 +75,11 @@ function actions(g, attention) {
       ev.stopPropagation();
       const finished = req.op === 'result' && g.result !== '*' && req.result !== 'none';
       box.querySelector('.confirm')?.remove();
+      asking = null;
       // the result it has already: no change, nothing sent
       if (finished && RESULT_CODE[g.result] === req.result)
         showOpResult(t('same_result', { t: g.table, res: resultText(g.result) }), false);
-      else if (finished) confirmChange(box, g, req, key);
+      else if (finished) confirmChange(box, g, req, key, attention);
       else act(g.table, req, t(key));
     } }, t(key)));
   if (g.needs_arbiter) add('a_play_on', { op: 'result', result: 'none' });
@@ -70,6 +91,8 @@ function actions(g, attention) {
     add('a_foul_black', { op: 'foul', side: 'black' });
     add(g.paused ? 'a_resume' : 'a_pause', { op: g.paused ? 'resume' : 'pause' });
   }
+  const q = openQuestion(g, attention);
+  if (q) box.append(q);
   return box;
 }
 
