@@ -20,6 +20,7 @@
  * answered, and its broadcasts published, only once that row is durable.
  */
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -229,6 +230,9 @@ static void copy_tag(const xq_record *rec, const char *name, char *out, size_t c
   snprintf(out, cap, "%s", v ? v : "");
 }
 
+/* Digits in one part of a [%clk] reading, at most. */
+#define XQ__CLK_DIGITS 4
+
 /* A DGT-style clock comment "[%clk H:MM:SS]" (formats.md §5, §9.3) in
  * text[0..len): the time in ms, or -1. */
 static long clk_ms(const char *text, size_t len)
@@ -241,7 +245,10 @@ static long clk_ms(const char *text, size_t len)
     int k = 0, digits = 0;
     double frac = 0;
     for (; p < end && k < 3; p++) {
-      if (*p >= '0' && *p <= '9') part[k] = part[k] * 10 + (*p - '0'), digits++;
+      if (*p >= '0' && *p <= '9') {
+        if (++digits > XQ__CLK_DIGITS) return -1; /* no overflow: 9999 h at most */
+        part[k] = part[k] * 10 + (*p - '0');
+      }
       else if (*p == ':' && digits) k++, digits = 0;
       else break;
     }
@@ -250,7 +257,8 @@ static long clk_ms(const char *text, size_t len)
       for (p++; p < end && *p >= '0' && *p <= '9'; p++, scale /= 10) frac += (*p - '0') * scale;
     }
     if (k != 2 || !digits || p >= end || *p != ']' || part[1] > 59 || part[2] > 59) return -1;
-    return ((part[0] * 60 + part[1]) * 60 + part[2]) * 1000 + (long)(frac * 1000);
+    long ms = ((part[0] * 60 + part[1]) * 60 + part[2]) * 1000 + (long)(frac * 1000);
+    return ms <= INT32_MAX ? ms : -1; /* a clock reading's range (protocol.md) */
   }
   return -1;
 }

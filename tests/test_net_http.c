@@ -1645,6 +1645,20 @@ Test(net_http, push_takes_clock_comments_and_only_moves_from_the_movetext)
   cr_assert(strstr(sse.in, "\"clock\":[870000,881500]"), "the move event carries the clocks");
   xq_tc_close(&sse);
 
+  /* a reading past a clock's range (2^31-1 ms), or with more digits than
+   * any clock shows, is no reading: the moves are taken, the clocks kept */
+  pgn(body, sizeof body, "[Round \"1.2\"]\n",
+      "1. h2e2 {[%clk 99999999999999999999:00:00]} h9g7 {[%clk 999:00:00]}", "*");
+  r = post("/api/rounds/1/push", ts.admin, body, &status);
+  cr_assert_eq(status, 200);
+  cr_assert_eq(num(reply_game(r, 0), "moves"), 2, "%s", cJSON_PrintUnformatted(r));
+  cJSON_Delete(r);
+  g = game(2);
+  clock = item(g, "clock");
+  for (int i = 0; i < cJSON_GetArraySize(clock); i++)
+    cr_assert_lt(cJSON_GetArrayItem(clock, i)->valuedouble, 1e9, "%s", cJSON_PrintUnformatted(g));
+  cJSON_Delete(g);
+
   /* a word of the adjudicator's event language in the movetext is not a
    * move: it is reported and never applied */
   pgn(body, sizeof body, "[Round \"1.4\"]\n", "1. h2e2 result:0-1", "*");
