@@ -407,7 +407,14 @@ typedef struct op_run {
   char *out;                   /* the reply lines so far */
   size_t len, cap;
   int oom;                     /* a reply could not be kept */
+  int atomic;                  /* applied all or none (batch.c): settled after the feed */
+  xq__server *s;               /* ... its server, session and text (a copy) */
+  xq__conn *c;
+  char *text;
+  size_t tlen;
 } op_run;
+
+static void op_finish(xq__conn *c, op_run *o, const char *out, size_t len);
 
 static void op_sink(xq__conn *c, const char *data, size_t len)
 {
@@ -423,16 +430,11 @@ static void op_sink(xq__conn *c, const char *data, size_t len)
   if (!o->oom) memcpy(o->out + o->len, data, len), o->len += len;
   /* every write is whole lines: each reply is one write ending in '\n' */
   for (size_t i = 0; i < len; i++) o->got += data[i] == '\n';
-  if (o->got < o->want) return;
+  if (o->got < o->want || o->atomic) return; /* an atomic batch is settled after its feed */
   /* the last reply: later writes (none are expected) find the session
    * closed; whoever wrote this holds a reference, so the unref below
    * cannot free the connection under its feet */
-  c->ext = NULL;
-  c->closing = 1;
-  o->done(o->arg, o->oom ? NULL : o->out, o->oom ? 0 : o->len);
-  free(o->out);
-  free(o);
-  xq__conn_unref(c); /* the session's own reference */
+  op_finish(c, o, o->oom ? NULL : o->out, o->oom ? 0 : o->len);
 }
 
 /* The session was closed before every reply came (out of memory while
@@ -459,6 +461,49 @@ static const xq__proto op_proto = {
   .on_close = op_closed,
   .hold_reading = json_hold_reading,
 };
+
+/* Every reply of session `c` is in: hand them over and end it. */
+static void op_finish(xq__conn *c, op_run *o, const char *out, size_t len)
+{
+  c->ext = NULL;
+  c->closing = 1;
+  o->done(o->arg, out, len);
+  free(o->out);
+  free(o->text);
+  free(o);
+  xq__conn_unref(c); /* the session's own reference */
+}
+
+/* An atomic batch, once no group commit runs (the store has one writer):
+ * its lines in one transaction, then committed or undone (batch.c). */
+static void run_atomic(xq__server *s, void *arg, int status)
+{
+  (void)status;
+  op_run *o = arg;
+  xq__conn *c = o->c;
+  if (!xq__commit_idle(s)) {
+    xq__commit_then(s, run_atomic, o);
+    return;
+  }
+  xq_error err = {0};
+  if (xq_tstore_batch_begin(s->store, &err) != XQ_OK) o->atomic = 0; /* line by line: each says why */
+  xq__conn_feed(c, o->text, o->tlen);
+  if (o->atomic && o->got < o->want) {
+    /* a line went off the loop: what ran is kept, the rest follows alone */
+    xq__log(s, "a batch could not be applied all or none: %d of %d lines ran at once", o->got, o->want);
+    o->atomic = 0;
+    if (xq_tstore_batch_commit(s->store, &err) != XQ_OK) xq__log(s, "batch: %s", err.msg);
+    xq__conn_unref(c);
+    return;
+  }
+  if (o->atomic) {
+    size_t n = 0;
+    char *out = o->oom ? NULL : xq__batch_settle(s, o->out, o->len, &n);
+    op_finish(c, o, out, out ? n : 0);
+    free(out);
+  }
+  xq__conn_unref(c); /* held while the lines were dispatched */
+}
 
 int xq__proto_run(xq__server *s, const xq_ttoken *tok, const char *text, size_t len, xq__proto_done done,
                void *arg)
@@ -496,10 +541,21 @@ int xq__proto_run(xq__server *s, const xq_ttoken *tok, const char *text, size_t 
     c->has_tok = 1;
   }
   xq__conn_ref(c); /* held while the lines are dispatched */
+  int end_line = text[len - 1] != '\n';
+  if (xq__batch_atomic(text, len) && (o->text = malloc(len + 1))) {
+    /* all or none: a copy of its lines, run once the store is ours */
+    memcpy(o->text, text, len);
+    o->text[len] = '\n';
+    o->tlen = len + (size_t)end_line;
+    o->atomic = 1;
+    o->s = s;
+    o->c = c;
+    run_atomic(s, o, XQ_OK);
+    return XQ_OK;
+  }
   /* the input buffer holds XQ_MAX_LINE + 4096 bytes: the text and a final
    * newline always fit. `text` may be gone once done() ran: it is read
    * before. */
-  int end_line = text[len - 1] != '\n';
   xq__conn_feed(c, text, len);
   if (end_line) xq__conn_feed(c, "\n", 1);
   xq__conn_unref(c);

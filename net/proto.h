@@ -39,6 +39,7 @@ extern const xq__proto xq__json_proto;
 #define XQ__E_SHUTDOWN "SHUTTING_DOWN"
 #define XQ__E_INTERNAL "INTERNAL"
 #define XQ__E_REVOKED "REVOKED"
+#define XQ__E_NOT_APPLIED "NOT_APPLIED" /* a line of a batch applied all or none (batch.c) */
 
 /* Reply {"id":ID,"ok":true,FIELDS}\n where `fields` is the text of zero
  * or more JSON members without braces ("" or NULL for none). */
@@ -117,5 +118,18 @@ int xq__field_str(xq__req *r, const char *key, int required, const char **out);
 /* The error code of a store write's failure: a refusal by the store's
  * checks (XQ_EINVAL after ours passed) is a conflict with its state. */
 const char *xq__reply_write_code(int rc);
+
+/* Batches applied all or none (batch.c). xq__batch_atomic: 1 when the
+ * JSON lines text[0..len) are two or more, each one of the player writes
+ * that run on the loop at once (add_player, edit_player, withdraw,
+ * reinstate, absent), which run as one store transaction (the caller
+ * opened it with xq_tstore_batch_begin). xq__batch_settle: their replies
+ * out[0..len) all in: commits when every line is ok (then the same text),
+ * else rolls back, reloads the event, and answers every ok line
+ * NOT_APPLIED (naming the line that failed), or every line STORE_FAILED
+ * when the commit failed. The new replies (malloc'd, *nlen bytes), or
+ * NULL when out of memory. */
+int xq__batch_atomic(const char *text, size_t len);
+char *xq__batch_settle(xq__server *s, const char *out, size_t len, size_t *nlen);
 
 #endif /* XQ_NET_PROTO_H */

@@ -135,7 +135,7 @@ out=$(sources "${libs[@]}" cli | grep '\.c$' | xargs grep -nE '^#define XQ_[A-Z]
 #    the parsers -- call the rooms above them only through the callbacks
 #    they are given: they include no header of those rooms.
 declare -A room=(
-  [internal.h]="server.c log.c" [conn.h]="conn.c buf.c turns.c" [proto.h]="proto.c reply.c field.c"
+  [internal.h]="server.c log.c" [conn.h]="conn.c buf.c turns.c" [proto.h]="proto.c reply.c field.c batch.c"
   [ops.h]="ops_engine.c ops_game.c ops_tourney.c ops_players.c ops_ko.c ops_export.c poller.c"
   [task.h]="task.c" [jobs.h]="jobs.c" [live.h]="live.c live_json.c live_pgn.c" [commit.h]="commit.c"
   [hub.h]="hub.c" [fanout.h]="fanout.c" [publish.h]="publish.c" [http.h]="http.c http_api.c embed_web.cmake"

@@ -706,6 +706,57 @@ Test(net_http, reads_are_kept_until_what_they_show_changes)
   free(st1), free(st2), free(st3), free(st4), free(pg1), free(pg2);
 }
 
+/* POST /api/op with the admin token: the raw reply lines (malloc'd). */
+static char *op_lines(const char *body)
+{
+  char req[4096];
+  snprintf(req, sizeof req, "POST /api/op HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer %s\r\nContent-Length: %zu\r\n\r\n%s",
+           ts.admin, strlen(body), body);
+  resp r;
+  http(req, &r);
+  cr_assert_eq(r.status, 200, "%s", r.body);
+  char *out = strdup(r.body);
+  resp_free(&r);
+  return out;
+}
+
+static int players_now(void)
+{
+  cJSON *ev = get_json("/api/event");
+  int n = cJSON_GetArraySize(item(ev, "players"));
+  cJSON_Delete(ev);
+  return n;
+}
+
+/* A batch of player writes is applied all or none: one bad line and
+ * none is stored, the others answered NOT_APPLIED naming it; a good
+ * batch is stored whole. */
+Test(net_http, a_batch_of_player_writes_is_applied_all_or_none)
+{
+  int before = players_now();
+  char *out = op_lines("{\"id\":1,\"op\":\"add_player\",\"player\":{\"name\":\"甲\",\"rating\":1500}}\n"
+                       "{\"id\":2,\"op\":\"add_player\",\"player\":{\"name\":\"乙\",\"rating\":1500}}\n"
+                       "{\"id\":3,\"op\":\"add_player\",\"player\":{\"rating\":1500}}\n");
+  cr_assert_eq(strstr(out, "\"ok\":true") != NULL, 0, "no line is ok: %s", out);
+  cr_assert(strstr(out, "NOT_APPLIED") && strstr(out, "line 3 failed"), "%s", out);
+  int na = 0;
+  for (const char *p = out; (p = strstr(p, "NOT_APPLIED")); p++) na++;
+  cr_assert_eq(na, 2, "the two good lines are not applied: %s", out);
+  free(out);
+  cr_assert_eq(players_now(), before, "none of the batch is stored");
+  /* after a restart too: nothing of it is in the store */
+  out = op_lines("{\"id\":4,\"op\":\"add_player\",\"player\":{\"name\":\"丙\",\"rating\":1500}}\n"
+                 "{\"id\":5,\"op\":\"add_player\",\"player\":{\"name\":\"丁\",\"rating\":1500}}\n");
+  int ok = 0;
+  for (const char *p = out; (p = strstr(p, "\"ok\":true")); p++) ok++;
+  cr_assert_eq(ok, 2, "%s", out);
+  free(out);
+  cr_assert_eq(players_now(), before + 2);
+  cr_assert_eq(xq_ts_stop(&ts), 0);
+  cr_assert_eq(xq_ts_restart(&ts), 0);
+  cr_assert_eq(players_now(), before + 2, "the good batch is durable, the bad one nowhere");
+}
+
 /* ------------------------------------------------------------------ */
 /* One response at a time                                              */
 /* ------------------------------------------------------------------ */

@@ -361,7 +361,11 @@ function renderPreview() {
 async function importPlayers(lines) {
   const replies = await opLines(lines.map((l, i) => ({ id: 'imp' + i, op: 'add_player', player: l.player })));
   const failed = replies.filter(r => r.error);
-  if (failed.length) consoleSay(t('failed', { msg: failed.map(r => `${r.id}: ${errText(r.error)}`).join('; ') }), true);
+  // the server applies an import all or none: the lines that failed say why
+  const why = failed.filter(r => r.error.code !== 'NOT_APPLIED');
+  const say = (why.length ? why : failed).map(r => `${r.id}: ${errText(r.error)}`).join('; ');
+  if (failed.length && why.length < failed.length) consoleSay(t('c_import_none', { msg: say }), true);
+  else if (failed.length) consoleSay(t('failed', { msg: say }), true);
   else consoleSay(t('c_imported', { n: replies.length }), false);
   C.preview = null;
   renderPreview();
