@@ -16,10 +16,10 @@ extern const xq__op xq__engine_ops[];   /* ops_engine.c: stateless engine servic
 extern const xq__op xq__game_ops[];     /* ops_game.c: boards and arbiters on live games */
 extern const xq__op xq__tourney_ops[];  /* ops_tourney.c: players, rounds, tokens, exports */
 extern const xq__op xq__players_ops[];  /* ops_players.c: edit_player, numbers, withdraw, reinstate, absent */
-extern const xq__op xq__ingest_ops[];   /* ingest.c: ingest_url, ingest_stop */
+extern const xq__op xq__ingest_ops[];   /* poller.c: ingest_url, ingest_stop */
 extern const xq__op xq__ko_ops[];       /* ops_ko.c: knockout, ko_start, ko_publish */
 
-/* The knockout stage as JSON (ops_ko.c; needed by http.c): seeds,
+/* The knockout stage as JSON (ops_ko.c; needed by http_api.c): seeds,
  * matches with their games, winners and table in play, the knockout
  * tables, the places; {"started":false} before it starts. A new object,
  * NULL when out of memory. */

@@ -11,7 +11,8 @@
 #     tourney, perft} <- net <- clients, cli on top (tourney and perft use
 #     the engine only, the adjudicator the engine and records); and only
 #     net/ and clients/ include uv.h, only tourney/store/ includes sqlite3.h
-#     (and holds SQL), the engine includes no cJSON.
+#     (and holds SQL), only tourney/sheet/ libqrencode and libxlsxwriter,
+#     only tourney/store/ and net/ libsodium, the engine includes no cJSON.
 #  4. Every limit of the server is in net/netlimits.h, every limit of the
 #     client programs in clients/clientlimits.h, every limit of the command
 #     line in cli/cli.h: no other file of those folders defines an XQ_
@@ -87,6 +88,13 @@ for m in "${libs[@]}"; do
     done < <(sed -n 's/^#include "\([^"]*\)".*/\1/p' "$f")
     case $m in net|clients) ;; *) grep -q '^#include <uv.h>' "$f" && say "$f: includes uv.h (only net/ and clients/ run libuv)";; esac
     [ "$m" = engine ] && grep -q '^#include <cjson/cJSON.h>' "$f" && say "$f: the engine includes cJSON"
+    case $f in tourney/sheet/*) ;; *)
+      grep -qE '^#include <(qrencode|xlsxwriter)\.h>' "$f" &&
+        say "$f: includes libqrencode or libxlsxwriter (only tourney/sheet/ prints)";;
+    esac
+    case $f in tourney/store/*|net/*) ;; *)
+      grep -q '^#include <sodium.h>' "$f" && say "$f: includes sodium.h (only tourney/store/ and net/ use libsodium)";;
+    esac
     case $f in tourney/store/*) ;; *)
       grep -q '^#include <sqlite3.h>' "$f" && say "$f: includes sqlite3.h (only tourney/store/ opens SQLite)"
       grep -nE '"[^"]*\b(SELECT|INSERT INTO|UPDATE [a-z_]+ SET|DELETE FROM|CREATE TABLE)\b' "$f" | head -3 |

@@ -640,3 +640,21 @@ Test(event, copy_is_deep_and_whole)
   xq_tournament_free(c);
   cr_assert_null(xq_tournament_copy(NULL));
 }
+
+/* Every tie-break code has its name, and the name reads back as that code
+ * (tb_names is indexed by code: a code added without its name is caught
+ * here, not by a NULL at run time). */
+Test(tiebreak, every_code_has_a_name_that_reads_back)
+{
+  for (int c = 0; c < XQ_TB_COUNT; c++) {
+    const char *name = xq_tb_name(c);
+    cr_assert(name && name[0] && strcmp(name, "?"), "tie-break %d has no name", c);
+    xq_tconfig cfg;
+    memset(&cfg, 0, sizeof cfg);
+    xq_error err = {0};
+    char list[64]; /* a list, not a preset's name ("OS" alone is the 对手分方案) */
+    snprintf(list, sizeof list, "%s,%s", name, c == XQ_TB_LOT ? "PTS" : "LOT");
+    cr_assert_eq(xq_tconfig_tiebreaks(&cfg, list, &err), XQ_OK, "%s: %s", list, err.msg);
+    cr_assert_eq((int)cfg.tb[0], c, "%s reads back as %d", name, (int)cfg.tb[0]);
+  }
+}
