@@ -40,13 +40,9 @@ sources() { # DIR...: the C files under these folders
 }
 
 # 1. programs
-while IFS= read -r f; do
-  grep -nE '\bxq_[a-z0-9_]*_main\b|\bargv\b' "$f" | while IFS= read -r l; do
-    echo "layout: $f:${l%%:*}: command-line code in a library: ${l#*:}"
-  done
-done < <(sources "${libs[@]}") | tee /tmp/xq-layout.$$ | sed -n '1,40p'
-[ -s /tmp/xq-layout.$$ ] && bad=1
-rm -f /tmp/xq-layout.$$
+out=$(sources "${libs[@]}" | xargs grep -nHE '\bxq_[a-z0-9_]*_main\b|\bargv\b' |
+  sed -n '1,40s/^\([^:]*:[0-9]*\):/layout: \1: command-line code in a library: /p')
+[ -n "$out" ] && { echo "$out"; bad=1; }
 
 # 2. function length
 out=$(sources "${libs[@]}" | grep '\.c$' | xargs awk -v max="$XQ_FN_LINES_MAX" '
@@ -77,31 +73,32 @@ declare -A home=() # header file name -> module
 for m in "${libs[@]}"; do
   while IFS= read -r h; do home[$(basename "$h")]=$m; done < <(sources "$m" | grep '\.h$')
 done
-for m in "${libs[@]}"; do
+# the project's headers each library file includes: "FILE<tab>HEADER"
+while IFS=$'\t' read -r f inc; do
+  m=${f%%/*}
+  [ -f "${f%/*}/$inc" ] && continue # a header of its own folder
+  dep=${home[${inc##*/}]:-}
+  [ -z "$dep" ] && continue
+  [[ " ${may[$m]} " == *" $dep "* ]] || say "$f: includes $inc of $dep/ ($m/ may use: ${may[$m]})"
+done < <(sources "${libs[@]}" | xargs awk 'match($0, /^#include "[^"]*"/) { print FILENAME "\t" substr($0, 11, RLENGTH - 11) }')
+# the libraries only some rooms use: "PATTERN;FOLDERS ALLOWED (globs);WHY"
+while IFS=';' read -r pat allowed why; do
   while IFS= read -r f; do
-    while IFS= read -r inc; do
-      [ -f "$(dirname "$f")/$inc" ] && continue # a header of its own folder
-      h=$(basename "$inc")
-      dep=${home[$h]:-}
-      [ -z "$dep" ] && continue
-      [[ " ${may[$m]} " == *" $dep "* ]] || say "$f: includes $inc of $dep/ ($m/ may use: ${may[$m]})"
-    done < <(sed -n 's/^#include "\([^"]*\)".*/\1/p' "$f")
-    case $m in net|clients) ;; *) grep -q '^#include <uv.h>' "$f" && say "$f: includes uv.h (only net/ and clients/ run libuv)";; esac
-    [ "$m" = engine ] && grep -q '^#include <cjson/cJSON.h>' "$f" && say "$f: the engine includes cJSON"
-    case $f in tourney/sheet/*) ;; *)
-      grep -qE '^#include <(qrencode|xlsxwriter)\.h>' "$f" &&
-        say "$f: includes libqrencode or libxlsxwriter (only tourney/sheet/ prints)";;
-    esac
-    case $f in tourney/store/*|net/*) ;; *)
-      grep -q '^#include <sodium.h>' "$f" && say "$f: includes sodium.h (only tourney/store/ and net/ use libsodium)";;
-    esac
-    case $f in tourney/store/*) ;; *)
-      grep -q '^#include <sqlite3.h>' "$f" && say "$f: includes sqlite3.h (only tourney/store/ opens SQLite)"
-      grep -nE '"[^"]*\b(SELECT|INSERT INTO|UPDATE [a-z_]+ SET|DELETE FROM|CREATE TABLE)\b' "$f" | head -3 |
-        while IFS= read -r l; do echo "layout: $f:${l%%:*}: SQL outside tourney/store/"; done | grep . && bad=1
-    esac
-  done < <(sources "$m")
-done
+    ok=0
+    for g in $allowed; do [[ $f == $g ]] && ok=1; done
+    [ $ok = 1 ] || say "$f: $why"
+  done < <(sources "${libs[@]}" | xargs grep -lE "^#include <($pat)>" || true)
+done <<'RULES'
+uv\.h;net/* clients/*;includes uv.h (only net/ and clients/ run libuv)
+cjson/cJSON\.h;records/* adjudicator/* tourney/* net/* clients/* perft/*;the engine includes cJSON
+(qrencode|xlsxwriter)\.h;tourney/sheet/*;includes libqrencode or libxlsxwriter (only tourney/sheet/ prints)
+sodium\.h;tourney/store/* net/*;includes sodium.h (only tourney/store/ and net/ use libsodium)
+sqlite3\.h;tourney/store/*;includes sqlite3.h (only tourney/store/ opens SQLite)
+RULES
+out=$(sources "${libs[@]}" | grep -v '^tourney/store/' |
+  xargs grep -nHE '"[^"]*\b(SELECT|INSERT INTO|UPDATE [a-z_]+ SET|DELETE FROM|CREATE TABLE)\b' |
+  sed 's/^\([^:]*:[0-9]*\):.*/layout: \1: SQL outside tourney\/store\//')
+[ -n "$out" ] && { echo "$out"; bad=1; }
 
 # 4. the limits of the server, of the client programs and of the command line
 for m in net:netlimits.h clients:clientlimits.h cli:cli.h; do
@@ -168,12 +165,14 @@ netdefs=$(awk '
     f = FILENAME; sub(/.*\//, "", f); print s, f
   }
   /xq__web_assets\[\] =/ { print "xq__web_assets embed_web.cmake" }' net/*.c net/embed_web.cmake)
+declare -A defined=() # name -> the files that define it
+while read -r n f; do [ -n "$n" ] && defined[$n]+="$f "; done <<<"$netdefs"
 for h in "${!room[@]}"; do
   [ -f "net/$h" ] || { say "net/$h: no such header (the rooms of check-layout.sh)"; continue; }
   # every function and table the header declares is defined in its room
   sed -n 's/^[A-Za-z_][^(;=]*[ *]\(xq_[a-z0-9_]*\)(.*/\1/p; s/^extern [^;]*[ *]\(xq_[a-z0-9_]*\)\(\[\]\)*;.*/\1/p' "net/$h" | sort -u |
     while IFS= read -r fn; do
-      where=$(awk -v n="$fn" '$1 == n { print $2 }' <<<"$netdefs")
+      where=${defined[$fn]:-}
       ok=0
       for w in $where; do [[ " ${room[$h]} " == *" $w "* ]] && ok=1; done
       [ $ok = 1 ] || echo "layout: net/$h: declares $fn, which its room (${room[$h]}) does not define"
@@ -196,7 +195,8 @@ done
 for h in net/*.h; do
   sed -n 's/^[A-Za-z_][^(;=]*[ *]\(xq__[a-z0-9_]*\)(.*/\1/p' "$h"
 done | sort -u | while IFS= read -r fn; do
-  f=$(awk -v n="$fn" '$1 == n && $2 ~ /\.c$/ { print $2; exit }' <<<"$netdefs")
+  f=
+  for w in ${defined[$fn]:-}; do [[ $w == *.c ]] && { f=$w; break; }; done
   [ -z "$f" ] && continue
   stem=${f%.c}
   case $fn in "xq__${stem}_"*|"xq__${stem}") ;; *) echo "layout: net/$f: $fn is shared with other files: name it xq__${stem}_...";; esac
