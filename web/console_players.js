@@ -219,16 +219,29 @@ export function renderNumbers() {
  * decimal, a full-width comma, a player repeated in the file or registered
  * already) ---- */
 
-/* The text of a saved file: UTF-8 with or without its BOM, else GBK (as
- * Chinese Excel saves "CSV"). */
+/* A CSV's bytes as text: UTF-8 after its BOM; else UTF-8 when they are
+ * valid UTF-8 and not better read as GBK; else GBK (GB18030), as
+ * spreadsheets in China save it. Bytes valid both ways are judged as the
+ * records reader judges text (docs/records.md): GBK when that reading is
+ * mostly common hanzi and the UTF-8 one mostly characters no list of
+ * names holds (combining marks, Greek, Cyrillic, Hebrew: 郑惟桐 in GBK is
+ * "\u05A3\u03A9\u0369" in UTF-8); when both read plausibly, UTF-8 with
+ * `doubt` set, so that the preview says so. */
 function decodeCsv(bytes) {
   const b = new Uint8Array(bytes);
   if (b[0] === 0xEF && b[1] === 0xBB && b[2] === 0xBF) return { text: new TextDecoder('utf-8').decode(b.subarray(3)), encoding: 'UTF-8 (BOM)' };
-  try {
-    return { text: new TextDecoder('utf-8', { fatal: true }).decode(b), encoding: 'UTF-8' };
-  } catch (e) {
-    return { text: new TextDecoder('gbk').decode(b), encoding: 'GBK' };
-  }
+  const read = enc => { try { return new TextDecoder(enc, { fatal: true }).decode(b); } catch (e) { return null; } };
+  const utf8 = read('utf-8');
+  if (utf8 === null) return { text: new TextDecoder('gbk').decode(b), encoding: 'GBK' };
+  const gbk = read('gbk');
+  const wide = text => [...text].filter(c => c.codePointAt(0) >= 0x80);
+  const g = gbk === null ? [] : wide(gbk);
+  const common = g.filter(c => /[\u4e00-\u9fa5\u3000-\u303f\uff00-\uffef]/.test(c)).length;
+  if (g.length < 2 || common * 4 < g.length * 3) return { text: utf8, encoding: 'UTF-8' };
+  const u = wide(utf8);
+  const odd = u.filter(c => c.codePointAt(0) >= 0x300 && c.codePointAt(0) < 0x800).length;
+  if (odd * 2 > u.length) return { text: gbk, encoding: 'GBK' };
+  return { text: utf8, encoding: 'UTF-8', doubt: true };
 }
 
 /* Records of CSV text: fields split on commas, "quoted" fields with ""
@@ -337,7 +350,8 @@ function renderPreview() {
   if (pv.error) return box.replaceChildren(el('p', { class: 'error', text: pv.error }));
   const ok = pv.lines.filter(l => l.player), bad = pv.lines.filter(l => l.error);
   box.replaceChildren(
-    el('p', { text: t('c_preview_n', { n: pv.lines.length, ok: ok.length, bad: bad.length }) + ' · ' + t('c_encoding', { e: pv.encoding }) }),
+    el('p', { text: t('c_preview_n', { n: pv.lines.length, ok: ok.length, bad: bad.length }) + ' · ' + t('c_encoding', { e: pv.encoding }) +
+      (pv.doubt ? ' · ' + t('c_encoding_doubt') : '') }),
     pv.fileNumbers ? el('p', { class: 'caption', text: t('c_file_no') }) : null,
     el('div', { class: 'scroll' }, el('table', { class: 'grid' },
       el('thead', {}, el('tr', {}, el('th', { class: 'num', text: t('c_line') }),
@@ -388,8 +402,8 @@ export function initAdd() {
   $('#c-file').addEventListener('change', async e => {
     const f = e.target.files[0];
     if (!f) return;
-    const { text, encoding } = decodeCsv(await f.arrayBuffer());
-    C.preview = Object.assign(previewCsv(text, C.players), { encoding });
+    const { text, encoding, doubt } = decodeCsv(await f.arrayBuffer());
+    C.preview = Object.assign(previewCsv(text, C.players), { encoding, doubt });
     renderPreview();
   });
   $('#c-add').addEventListener('submit', e => { e.preventDefault(); addPlayer(e.target); });

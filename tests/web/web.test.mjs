@@ -855,6 +855,30 @@ test('the organiser edits a player, withdraws one and draws the numbers by lot',
   }
 });
 
+test('a GBK list whose bytes are valid UTF-8 as well is read as GBK', async () => {
+  // 郑惟桐 in GBK is D6 A3 CE A9 CD A9: valid UTF-8 too ("\u05A3\u03A9\u0369")
+  const ev = await startEmpty('gbk-utf8');
+  try {
+    const gbk = execFileSync('iconv', ['-f', 'UTF-8', '-t', 'GBK'], { input: 'name,rating\r\n郑惟桐,2600\r\n' });
+    assert.doesNotThrow(() => new TextDecoder('utf-8', { fatal: true }).decode(gbk), 'the bytes are valid UTF-8');
+    const { ctx, p, errors } = await freshPage(1280, 900);
+    await openConsole(p, ev.base, ev.admin);
+    await p.setInputFiles('#c-file', { name: 'players.csv', mimeType: 'text/csv', buffer: gbk });
+    await p.waitForSelector('#c-preview tr[data-line]', { timeout: WAIT });
+    const text = await p.textContent('#c-preview');
+    assert.match(text, /郑惟桐/);
+    assert.match(text, /GBK/);
+    // ordinary UTF-8 Chinese stays UTF-8
+    await p.setInputFiles('#c-file', { name: 'players.csv', mimeType: 'text/csv', buffer: Buffer.from('name,rating\r\n郑惟桐,2600\r\n') });
+    await p.waitForFunction(() => /UTF-8/.test(document.querySelector('#c-preview').textContent), null, { timeout: WAIT });
+    assert.match(await p.textContent('#c-preview'), /郑惟桐/);
+    assert.deepEqual(errors, []);
+    await ctx.close();
+  } finally {
+    ev.srv.kill('SIGTERM');
+  }
+});
+
 test('the organiser imports a GBK list with a bad line, previews the pairing, then publishes it', async () => {
   const ev = await startEmpty('console');
   try {
