@@ -72,7 +72,9 @@ static int cmd_token(const xq__topts *o)
   xq_error err = {0};
   int rc = open_store(o, "token", XQ_TSTORE_OPEN, &st);
   if (rc) return rc;
-  rc = xq_tstore_token_new(st, role, (int)o->round, (int)o->table, o->label, &t, &err);
+  if (role == XQ_ROLE_BOARD) /* a table that is there, as the server asks */
+    rc = xq_tstore_board_table(st, (int)o->round, (int)o->table, &err);
+  if (!rc) rc = xq_tstore_token_new(st, role, (int)o->round, (int)o->table, o->label, &t, &err);
   xq_tstore_close(st);
   if (rc) { fprintf(stderr, "xqref tourney token: %s\n", err.msg); return 1; }
   printf("%s\n", t.token);

@@ -284,7 +284,15 @@ static int parse_id(const char *v, long long *out)
 void xq__http_api_events(xq__server *s, xq__conn *c, xq__http_conn *h, int round)
 {
   /* resume after Last-Event-ID (the browser's reconnect) or ?last_event;
-   * a fresh stream starts with a snapshot of the games */
+   * a fresh stream starts with a snapshot of the games. A round not paired
+   * yet may be followed (its events come when it is), one past any round
+   * there can be may not. */
+  if (round > XQ_ROUNDS_LIVE_MAX) {
+    char msg[80];
+    snprintf(msg, sizeof msg, "there is no round %d (rounds are 1 to %d)", round, XQ_ROUNDS_LIVE_MAX);
+    xq__http_error(c, h, 404, NULL, msg, NULL);
+    return;
+  }
   long long last = -1;
   char q[32];
   const char *lei = xq__http_parse_header(&h->p.req, "Last-Event-ID");

@@ -447,17 +447,7 @@ static void op_ko_publish(xq__server *s, xq__req *r)
 
 int xq__ops_ko_tables(xq__server *s, int round, xq_tpairing *pr, xq_error *err)
 {
-  if (round != XQ_KO_ROUND) return xq_tstore_pairing(s->store, round, pr, err);
-  const xq_ko *ko = s->ko;
-  if (!ko || !ko->after || !ko->ntables) {
-    snprintf(err->msg, sizeof err->msg, "no knockout table is published");
-    return XQ_EINVAL;
-  }
-  if (!(pr->boards = calloc((size_t)ko->ntables, sizeof *pr->boards))) return XQ_ENOMEM;
-  pr->round = round;
-  pr->nboards = ko->ntables;
-  for (int k = 0; k < ko->ntables; k++) pr->boards[k] = (xq_tboard){ko->tables[k].red, ko->tables[k].black};
-  return XQ_OK;
+  return xq_tstore_round_tables(s->store, round, pr, err);
 }
 
 const xq__op xq__ko_ops[] = {

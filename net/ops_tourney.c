@@ -718,18 +718,9 @@ static void run_token(xq__server *s, xq__task *t)
   if (a->role == XQ_ROLE_BOARD) {
     /* a board token opens a table that is there: one of the round's
      * published tables (the knockout's for XQ_KO_ROUND), not the bye */
-    xq_tpairing pr = {0};
-    int rc = xq__ops_ko_tables(s, a->round, &pr, &err);
-    char msg[160];
-    if (rc == XQ_OK && a->board > pr.nboards)
-      snprintf(msg, sizeof msg, "round %d has %d tables: there is no table %d", a->round, pr.nboards, a->board);
-    else if (rc == XQ_OK && !pr.boards[a->board - 1].black)
-      snprintf(msg, sizeof msg, "table %d of round %d is the bye: no game is played there", a->board, a->round);
-    else msg[0] = 0;
-    xq_tpairing_clear(&pr);
-    if (rc != XQ_OK || msg[0]) {
-      xq__task_error(t, rc == XQ_OK || rc == XQ_EINVAL ? XQ__E_NOT_FOUND : xq__reply_code(rc),
-                     msg[0] ? msg : err.msg[0] ? err.msg : xq_strerror(rc));
+    int rc = xq_tstore_board_table(s->store, a->round, a->board, &err);
+    if (rc != XQ_OK) {
+      xq__task_error(t, rc == XQ_EINVAL ? XQ__E_NOT_FOUND : xq__reply_code(rc), err.msg[0] ? err.msg : xq_strerror(rc));
       return;
     }
   }

@@ -459,6 +459,27 @@ Test(cli, tourney_never_overwrites_the_store_or_its_input)
   unlink(trf), unlink(link_db), xq_test_db_remove(db), rmdir(dir);
 }
 
+/* A board token is made only for a table that is there, as the server
+ * makes them: not a table past the round's last, not the bye, not a
+ * round that is not paired; the store is left without such a token. */
+Test(cli, a_board_token_only_for_a_table_that_is_there)
+{
+  char dir[256], db[300];
+  new_dir(dir, sizeof dir);
+  snprintf(db, sizeof db, "%s/e.db", dir);
+  free(xq_test_run_db(0, "tourney demo --db '%s' --players 8%s", db, NULL));
+  xq_test_run_db_says(1, "round 1 has 4 tables: there is no table 99",
+                      "tourney token --db '%s' --role board --round 1 --table 99%s", db, NULL);
+  xq_test_run_db_says(1, "round 2 is not paired", "tourney token --db '%s' --role board --round 2 --table 1%s", db, NULL);
+  char *tokens = xq_test_run_db(0, "tourney tokens --db '%s'%s", db, NULL);
+  cr_assert_null(strstr(tokens, " 99 "), "no token for table 99: %s", tokens);
+  free(tokens);
+  char *ok = xq_test_run_db(0, "tourney token --db '%s' --role board --round 1 --table 4%s", db, NULL);
+  cr_assert_eq(strlen(ok), 33, "a token and its newline: %s", ok);
+  free(ok);
+  xq_test_db_remove(db), rmdir(dir);
+}
+
 /* A listening socket on 127.0.0.1 (a port taken); *port gets its port. */
 static int take_port(int *port)
 {

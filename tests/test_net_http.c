@@ -468,6 +468,7 @@ Test(net_http, errors_are_json_with_the_right_status)
     {"GET /api/rounds/1/push HTTP/1.1\r\nHost: t\r\n\r\n", 405, "BAD_REQUEST"},
     {"DELETE /api/event HTTP/1.1\r\nHost: t\r\n\r\n", 405, "BAD_REQUEST"},
     {"GET /api/standings.json?round=x HTTP/1.1\r\nHost: t\r\n\r\n", 400, "BAD_REQUEST"},
+    {"GET /api/events?round=99 HTTP/1.1\r\nHost: t\r\n\r\n", 404, "NOT_FOUND"},
     {"GET /api/rounds/1.pgn?notation=klingon HTTP/1.1\r\nHost: t\r\n\r\n", 400, "BAD_REQUEST"},
     {"GET /api/event HTTP/1.1\r\n\r\n", 400, "BAD_REQUEST"},
     {"GET /api/event HTTP/3.0\r\nHost: t\r\n\r\n", 505, "BAD_REQUEST"},

@@ -271,6 +271,19 @@ void xq_sha256_hex(const void *data, size_t len, char out[2 * XQ_SHA256_LEN + 1]
 int xq_ct_equal(const void *a, const void *b, size_t n);
 /* New token of 128 random bits (libsodium's randombytes_buf); board tokens need round >= 1 and board >= 1, other roles take 0, 0. One committed transaction (or part of an open batch). */
 int xq_tstore_token_new(xq_tstore *st, int role, int round, int board, const char *label, xq_ttoken *out, xq_error *err);
+/* The tables of `round` into *pr (cleared first; xq_tpairing_clear it):
+ * its published boards, or for XQ_KO_ROUND the knockout tables published
+ * so far (red and black of each). XQ_OK; XQ_EINVAL with `err` saying why
+ * (the round not paired, no knockout table published); XQ_ESTORE or
+ * XQ_ENOMEM. */
+int xq_tstore_round_tables(xq_tstore *st, int round, xq_tpairing *pr, xq_error *err);
+/* Whether `board` of `round` is a table a board token may open: one of
+ * the round's published tables, or for XQ_KO_ROUND one of the knockout
+ * tables published, and not the bye. XQ_OK; XQ_EINVAL with `err` saying
+ * why (the round not paired, no such table: it names how many there are,
+ * the bye); XQ_ESTORE or XQ_ENOMEM. The server and `xqref tourney token`
+ * both ask it before they make a board token. */
+int xq_tstore_board_table(xq_tstore *st, int round, int board, xq_error *err);
 /* Look a token up: XQ_OK and *out, or XQ_EINVAL when unknown or revoked. */
 int xq_tstore_token_find(xq_tstore *st, const char *token, xq_ttoken *out);
 int xq_tstore_token_revoke(xq_tstore *st, const char *token, xq_error *err);

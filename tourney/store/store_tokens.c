@@ -275,3 +275,38 @@ int xq_tstore_admin_token(xq_tstore *st, xq_ttoken *out, int *created, xq_error 
   if (!rc && !found && created) *created = 1;
   return rc;
 }
+
+int xq_tstore_round_tables(xq_tstore *st, int round, xq_tpairing *pr, xq_error *err)
+{
+  if (round != XQ_KO_ROUND) return xq_tstore_pairing(st, round, pr, err);
+  xq_ko *ko = calloc(1, sizeof *ko);
+  if (!ko) return XQ_ENOMEM;
+  int rc = xq_tstore_ko_load(st, ko, err);
+  if (rc == XQ_OK && (!ko->after || !ko->ntables)) {
+    xq_error_set(err, XQ_EINVAL, -1, -1, "no knockout table is published");
+    rc = XQ_EINVAL;
+  }
+  if (rc == XQ_OK && !(pr->boards = calloc((size_t)ko->ntables, sizeof *pr->boards))) rc = XQ_ENOMEM;
+  if (rc == XQ_OK) {
+    pr->round = round;
+    pr->nboards = ko->ntables;
+    for (int k = 0; k < ko->ntables; k++) pr->boards[k] = (xq_tboard){ko->tables[k].red, ko->tables[k].black};
+  }
+  free(ko);
+  return rc;
+}
+
+int xq_tstore_board_table(xq_tstore *st, int round, int board, xq_error *err)
+{
+  xq_tpairing pr = {0};
+  int rc = xq_tstore_round_tables(st, round, &pr, err);
+  if (rc == XQ_OK && (board < 1 || board > pr.nboards)) {
+    xq_error_set(err, XQ_EINVAL, -1, -1, "round %d has %d tables: there is no table %d", round, pr.nboards, board);
+    rc = XQ_EINVAL;
+  } else if (rc == XQ_OK && !pr.boards[board - 1].black) {
+    xq_error_set(err, XQ_EINVAL, -1, -1, "table %d of round %d is the bye: no game is played there", board, round);
+    rc = XQ_EINVAL;
+  }
+  xq_tpairing_clear(&pr);
+  return rc;
+}
