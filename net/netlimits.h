@@ -140,7 +140,7 @@
 #define XQ_BOARDS_MAX 5000               /* boards in one round */
 #define XQ_REPLY_CACHE 32                /* last replies kept per board for resends */
 #define XQ_GAME_QUIET_PER_S 20           /* a game's board events that are not moves (clock, lift,
-                                            release, position, claims, offers) a second, on average
+                                            release, claims, offers, resign) a second, on average
                                             (a board that sends more gets LIMIT; its seq stays free) ... */
 #define XQ_GAME_QUIET_BURST 40           /* ... at most this many at once ... */
 #define XQ_GAME_QUIET_MAX 65536          /* ... and in the whole game (replayed rows count): a
