@@ -6,8 +6,9 @@
  *
  * Every operation is a task (task.h). Reads come from the server's copies
  * of the event and the tokens (s->ev, s->tokens), which every write
- * reloads; the store is used only when no group commit runs
- * (xq__commit_idle).
+ * reloads, or brings up to date itself when it changes one player or adds
+ * a token (apply.c, xq__server_tokens_add); the store is used only when
+ * no group commit runs (xq__commit_idle).
  *
  * Pairing a round can take seconds for a large event (tourney.md §3.6),
  * so it runs in the worker pool (jobs.c), in the tournament lane whose
@@ -20,6 +21,7 @@
 
 #include "sheet/sheet.h"
 #include "answers.h"
+#include "apply.h"
 #include "commit.h"
 #include "hub.h"
 #include "internal.h"
@@ -323,7 +325,8 @@ static void run_add_player(xq__server *s, xq__task *t)
     return;
   }
   xq__log(s, "player %d registered: %s", id, p->name);
-  if (xq__task_reload(s, t, 0)) return;
+  /* the copy of the event gets the player, not a reload (apply.c) */
+  if (xq__apply_registered(s, p, id) != XQ_OK && xq__task_reload(s, t, 0)) return;
   cJSON *o = cJSON_CreateObject();
   cJSON_AddNumberToObject(o, "player", id);
   cJSON_AddStringToObject(o, "name", p->name);
@@ -739,7 +742,7 @@ static void run_token(xq__server *s, xq__task *t)
     return;
   }
   xq__log(s, "new %s token, hash %.16s", xq_role_name(k.role), k.hash); /* no token text in logs */
-  if (xq__task_reload(s, t, 1)) return;
+  if (xq__server_tokens_add(s, &k, 1) != XQ_OK && xq__task_reload(s, t, 1)) return;
   xq__task_send(t, token_json(&k));
 }
 
