@@ -12,12 +12,39 @@
 #include "proto.h"
 #include "task.h"
 
+/* A connection held by a task serves its next lines again (and lets go
+ * of the task's hold reference). Inside its own reads -- the task ran at
+ * once -- the consume under way goes on with them. */
+static void unhold(xq__conn *c)
+{
+  if (c->consuming) {
+    c->held = 0;
+    xq__conn_resume(c);
+  } else {
+    xq__conn_unhold(c);
+  }
+  xq__conn_unref(c);
+}
+
+/* `t` holds its connection (unless another hold is in force): nothing
+ * more of the client is dispatched until the task is freed. */
+static void hold(xq__task *t)
+{
+  xq__conn *c = t->c;
+  if (t->holds || c->held || xq__conn_dead(c)) return;
+  xq__conn_ref(c);
+  xq__conn_hold(c);
+  t->holds = 1;
+}
+
 void xq__task_free(xq__task *t)
 {
+  xq__conn *held = t->holds ? t->c : NULL;
   if (t->fini) t->fini(t);
   xq__conn_unref(t->c);
   free(t->idtext);
   free(t);
+  if (held) unhold(held);
 }
 
 xq__task *xq__task_new(xq__server *s, xq__req *r, xq__task_fn run, size_t size, void (*fini)(xq__task *t))
@@ -77,15 +104,26 @@ static void task_cb(xq__server *s, void *arg, int status)
 {
   xq__task *t = arg;
   (void)status; /* the commits waited for were others': this work is its own */
-  int waited = t->waited;
+  int waited = t->waited, holds = 0;
+  xq__conn *c = t->c;
   /* (the reference of xq__reply_wait keeps the connection until the turn
    * ends, after the task may be freed) */
-  if (waited) xq__reply_turn(t->c);
+  if (waited) xq__reply_turn(c);
+  uint64_t t0 = uv_hrtime();
   t->run(s, t);
-  xq__conn *c = t->c;
-  if (t->handed) t->handed = 0; /* a worker job owns it now */
-  else xq__task_free(t);
+  /* run outside the client's reads (after a commit): its turn pays */
+  if (!c->consuming) xq__turns_charge(c, uv_hrtime() - t0);
+  if (t->handed) {
+    t->handed = 0; /* a worker job owns it now, and its hold */
+  } else {
+    /* its hold ends after its turn: the lines it held back are answered
+     * after its reply */
+    holds = t->holds;
+    t->holds = 0;
+    xq__task_free(t);
+  }
   if (waited) xq__reply_turn_end(c);
+  if (holds) unhold(c);
 }
 
 /* Run `t` now when nothing of its client waits for a commit and, for
@@ -103,6 +141,7 @@ void xq__task_go(xq__server *s, xq__task *t, int store)
   }
   t->waited = 1;
   xq__reply_wait(t->c);
+  hold(t);
   xq__commit_then(s, task_cb, t);
 }
 

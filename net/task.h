@@ -40,6 +40,7 @@ struct xq__task {
   void (*fini)(xq__task *t); /* frees what the operation's fields own, NULL none */
   int waited;                /* waits for its turn (xq__reply_wait) */
   int handed;                /* a worker job owns the task now (it frees it) */
+  int holds;                 /* holds its connection: the client's next lines wait for it */
 };
 
 /* A new task for request `r` that will run `run`: `size` bytes (the
@@ -48,12 +49,17 @@ struct xq__task {
  * NULL after replying INTERNAL (out of memory). */
 xq__task *xq__task_new(xq__server *s, xq__req *r, xq__task_fn run, size_t size, void (*fini)(xq__task *t));
 
-/* Release the task: its connection reference and fields (its fini). */
+/* Release the task: its connection reference and fields (its fini);
+ * a connection it held serves its next lines again. */
 void xq__task_free(xq__task *t);
 /* Run `t` now when nothing of its client waits for a commit and, for
  * `store`, no commit runs; otherwise once the commits under way are done.
  * The task is freed afterwards, unless it set t->handed (a worker job owns
- * it then). */
+ * it then). A task that waits holds its connection until it has run: a
+ * client has one task at most behind the commits, so that a commit's
+ * completion runs one task of each client, not all that a pipeline
+ * queued; the rest follow in the client's turns (its time counts in them,
+ * turns.c). */
 void xq__task_go(xq__server *s, xq__task *t, int store);
 /* Start a task for request `r` that reads the server's copies only (no
  * store): at once, or after the client's earlier requests. */
