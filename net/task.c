@@ -40,6 +40,7 @@ static void hold(xq__task *t)
 void xq__task_free(xq__task *t)
 {
   xq__conn *held = t->holds ? t->c : NULL;
+  if (t->jobbed) t->c->jobs--;
   if (t->fini) t->fini(t);
   xq__conn_unref(t->c);
   free(t->idtext);
@@ -87,6 +88,30 @@ void xq__task_send_text(xq__task *t, const char *obj)
   else xq__conn_close(t->c);
   cJSON_Delete(id);
   free(fields);
+}
+
+xq__buf *xq__task_line(const xq__task *t, const char *obj)
+{
+  size_t il = strlen(t->idtext), ol = strlen(obj);
+  if (ol < 2) return NULL;
+  int members = ol > 2; /* not "{}" */
+  xq__buf *b = xq__buf_new(7 + il + 10 + ol); /* {"id": ID ,"ok":true ,MEMBERS} \n */
+  if (!b) return NULL;
+  size_t k = 0;
+  memcpy(b->data + k, "{\"id\":", 6), k += 6;
+  memcpy(b->data + k, t->idtext, il), k += il;
+  memcpy(b->data + k, ",\"ok\":true", 10), k += 10;
+  if (members) b->data[k++] = ',';
+  memcpy(b->data + k, obj + 1, ol - 1), k += ol - 1; /* the members and the closing brace */
+  b->data[k++] = '\n';
+  b->len = k;
+  b->data[k] = 0;
+  return b;
+}
+
+void xq__task_send_buf(xq__task *t, xq__buf *b)
+{
+  if (!xq__conn_dead(t->c)) xq__reply_buf(t->c, b);
 }
 
 /* Answer the task with an error. */
@@ -143,6 +168,30 @@ void xq__task_go(xq__server *s, xq__task *t, int store)
   xq__reply_wait(t->c);
   hold(t);
   xq__commit_then(s, task_cb, t);
+}
+
+int xq__task_busy(xq__task *t, int lane, int cap)
+{
+  const xq__conn *c = t->c;
+  if (xq__jobs_count(t->s, lane, NULL, c->role) < cap) return 0;
+  char msg[96];
+  snprintf(msg, sizeof msg, "%d jobs of the %s sessions are queued already: try again", cap, xq_role_name(c->role));
+  xq__task_error(t, XQ__E_BUSY, msg);
+  return 1;
+}
+
+int xq__task_job(xq__task *t, int lane, void (*work)(xq__job *j), void (*after)(xq__job *j, int status))
+{
+  xq__conn *c = t->c;
+  if (xq__jobs_queue(t->s, &t->job, lane, c, c->role, work, after) != XQ_OK) {
+    xq__task_error(t, XQ__E_INTERNAL, "cannot start the job");
+    return -1;
+  }
+  c->jobs++;
+  t->jobbed = 1;
+  t->handed = 1;
+  hold(t);
+  return 0;
 }
 
 /* After a write: reload the event, or the tokens alone. Returns 0, or -1
