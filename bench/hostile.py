@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """hostile.py - the attacks of docs/security.md ("Limits and deadlines")
 against a running `xqref serve`, each while a board and a viewer keep
-working. Engine jobs are bench/engine-lanes.sh's.
+working; then the staff's heavy operations ("Staff operations": staff-*,
+the admin's client in a process of its own) and `idle`, the probes alone.
+Engine jobs are bench/engine-lanes.sh's.
 
 For every attack it prints the latency of the honest clients (a board
 sending clock events, which are stored and acknowledged, and a viewer
@@ -24,7 +26,7 @@ import time
 ATTACKS = ["pipeline-json", "pipeline-json-10", "pipeline-http", "bodies",
            "trickle-http", "trickle-json", "silent-json", "flood",
            "pipeline-read", "games-64",
-           "staff-exports", "staff-slips", "staff-import", "staff-late"]
+           "staff-exports", "staff-slips", "staff-import", "staff-late", "idle"]
 
 
 def rss_kb(pid):
@@ -473,6 +475,9 @@ async def run_attack(ctx, name):
         what = await staff(ctx, staff_late, 1280, 64)
     elif name == "staff-exports":
         what = await staff(ctx, staff_exports, 5)
+    elif name == "idle":
+        await asyncio.sleep(10)
+        what = "nothing else for 10 s (the probes alone)"
     elif name == "silent-json":
         what = await silent(ctx, 1000, [5, 12])
     else:
