@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """hostile.py - the attacks of docs/security.md ("Limits and deadlines")
 against a running `xqref serve`, each while a board and a viewer keep
-working. Engine jobs are bench/engine-lanes.sh's.
+working; then the staff's heavy operations ("Staff operations": staff-*,
+the admin's client in a process of its own) and `idle`, the probes alone.
+Engine jobs are bench/engine-lanes.sh's.
 
 For every attack it prints the latency of the honest clients (a board
 sending clock events, which are stored and acknowledged, and a viewer
@@ -23,7 +25,8 @@ import time
 
 ATTACKS = ["pipeline-json", "pipeline-json-10", "pipeline-http", "bodies",
            "trickle-http", "trickle-json", "silent-json", "flood",
-           "pipeline-read", "games-64"]
+           "pipeline-read", "games-64",
+           "staff-exports", "staff-slips", "staff-import", "staff-late", "idle"]
 
 
 def rss_kb(pid):
@@ -45,8 +48,10 @@ class Ctx:
     def __init__(self, pid, jport, hport, tokens):
         self.pid, self.jport, self.hport = pid, jport, hport
         self.boards = tokens["boards"]
+        self.admin = tokens.get("admin", "")
         self.stop = False
         self.peak = 0
+        self.refused = 0
 
 
 def read_tokens(path):
@@ -104,7 +109,13 @@ async def board_probe(ctx, lat, token, tag):
         if not line:
             lat.append(float("inf"))
             break
-        lat.append((time.monotonic() - t0) * 1000)
+        # acknowledged (stored) events only: past the game's budget of
+        # quiet events (XQ_GAME_QUIET_PER_S, below this pace) the server
+        # answers LIMIT at once, which measures no commit
+        if b'"ok":true' in line:
+            lat.append((time.monotonic() - t0) * 1000)
+        else:
+            ctx.refused += 1
         await asyncio.sleep(0.02)
     w.close()
 
@@ -292,6 +303,129 @@ def games_loop_attack(hport, secs):
     s.close()
 
 
+class Staff:
+    """The admin's client, in a process of its own (what it does to read
+    2 MB replies must not delay the honest board's measurement)."""
+
+    def __init__(self, jport, hport, admin):
+        self.jport, self.hport, self.admin = jport, hport, admin
+
+    def session(self):
+        s = socket.create_connection(("127.0.0.1", self.jport))
+        f = s.makefile("rb")
+        s.sendall(b'{"id":0,"op":"hello","token":"%s"}\n' % self.admin.encode())
+        f.readline()
+        return s, f
+
+
+def ms_fmt(v):
+    return f"p50 {pct(v, 50):.1f} max {max(v):.1f} ms" if v else "none"
+
+
+def staff_slips(st, times):
+    """The admin asks the slips of round 1 (every table a new token and a
+    QR code) again and again."""
+    s, f = st.session()
+    took, size = [], 0
+    for i in range(times):
+        t0 = time.monotonic()
+        s.sendall(b'{"id":%d,"op":"slips","round":1}\n' % (i + 1))
+        line = f.readline()
+        took.append((time.monotonic() - t0) * 1000)
+        if b'"ok":true' not in line:
+            return f"slips failed: {line[:200]!r}"
+        size = len(line)
+    s.close()
+    return f"{times} slips of round 1 in a row ({size} bytes each), each took {ms_fmt(took)}"
+
+
+def staff_import(st, batches, per):
+    """The admin imports players: POST /api/op batches of `per` add_player
+    lines, one after the other over a kept connection."""
+    s = socket.create_connection(("127.0.0.1", st.hport))
+    f = s.makefile("rb")
+    took, ok = [], 0
+    for b in range(batches):
+        body = b"".join(b'{"id":%d,"op":"add_player","player":{"name":"Import %d-%d","rating":1500}}\n'
+                        % (i, b, i) for i in range(per))
+        t0 = time.monotonic()
+        s.sendall(b"POST /api/op HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer %s\r\n"
+                  b"Content-Length: %d\r\n\r\n" % (st.admin.encode(), len(body)) + body)
+        n = 0
+        while True:
+            line = f.readline()
+            if not line:
+                return f"the server closed the import after {b} batches"
+            if line.lower().startswith(b"content-length:"):
+                n = int(line.split(b":")[1])
+            if line == b"\r\n":
+                break
+        out = f.read(n)
+        took.append((time.monotonic() - t0) * 1000)
+        ok += out.count(b'"ok":true')
+    s.close()
+    return f"{batches} POST /api/op of {per} add_player each: {ok} players added, each batch took {ms_fmt(took)}"
+
+
+def staff_late(st, count, window):
+    """Late entries: single add_player requests on the admin's session,
+    `window` sent at once and their replies read before the next."""
+    s, f = st.session()
+    took, ok = [], 0
+    for k in range(0, count, window):
+        t0 = time.monotonic()
+        s.sendall(b"".join(b'{"id":%d,"op":"add_player","player":{"name":"Late %d","rating":1400}}\n' % (i, i)
+                           for i in range(k, k + window)))
+        for _ in range(window):
+            ok += b'"ok":true' in f.readline()
+        took.append((time.monotonic() - t0) * 1000)
+    s.close()
+    return f"{count} add_player, {window} at a time: {ok} added, each {window} took {ms_fmt(took)}"
+
+
+EXPORTS = [("trf", "event"), ("csv", "standings"), ("html", "standings"), ("xlsx", "standings"),
+           ("html", "pairings"), ("html", "scoresheets"), ("xlsx", "scoresheets"), ("html", "places"),
+           ("xlsx", "places")]
+
+
+def staff_exports(st, times):
+    """The admin's sheets: every export kind in turn, `times` over, and
+    the standings with their tie-breaks."""
+    s, f = st.session()
+    took = {}
+    for k in range(times):
+        for i, (fmt, what) in enumerate(EXPORTS + [("json", "standings")]):
+            t0 = time.monotonic()
+            if fmt == "json":
+                s.sendall(b'{"id":%d,"op":"standings"}\n' % i)
+            else:
+                s.sendall(b'{"id":%d,"op":"export","format":"%s","what":"%s"}\n' % (i, fmt.encode(), what.encode()))
+            line = f.readline()
+            if b'"ok":true' not in line:
+                return f"export {fmt} {what} failed: {line[:200]!r}"
+            took.setdefault(f"{fmt} {what}", []).append((time.monotonic() - t0) * 1000)
+    s.close()
+    worst = sorted(((max(v), k) for k, v in took.items()), reverse=True)[:4]
+    return (f"{times} x {len(took)} sheets (exports and standings); slowest: " +
+            ", ".join(f"{k} {m:.1f} ms" for m, k in worst))
+
+
+def staff_child(fn, st, args, q):
+    q.put(fn(st, *args))
+
+
+async def staff(ctx, fn, *args):
+    """Run the admin's fn(Staff, *args) in its own process; what it says."""
+    q = multiprocessing.Queue()
+    p = multiprocessing.Process(target=staff_child, args=(fn, Staff(ctx.jport, ctx.hport, ctx.admin), args, q))
+    p.start()
+    while p.is_alive() and q.empty():
+        await asyncio.sleep(0.05)
+    what = q.get() if not q.empty() or p.is_alive() else "the staff client died"
+    p.join()
+    return what
+
+
 async def in_processes(target, args, count, secs):
     ps = [multiprocessing.Process(target=target, args=args + (secs,)) for _ in range(count)]
     for p in ps:
@@ -304,6 +438,7 @@ async def in_processes(target, args, count, secs):
 async def run_attack(ctx, name):
     board_lat, view_lat = [], []
     ctx.stop = False
+    ctx.refused = 0
     before = rss_kb(ctx.pid)
     ctx.peak = before
     bt = ATTACKS.index(name) % len(ctx.boards)
@@ -332,6 +467,17 @@ async def run_attack(ctx, name):
     elif name == "games-64":
         n = await in_processes(games_loop_attack, (ctx.hport,), 64, 10)
         what = f"64 keep-alive loops of GET games.json, 10 s ({n} ran)"
+    elif name == "staff-slips":
+        what = await staff(ctx, staff_slips, 10)
+    elif name == "staff-import":
+        what = await staff(ctx, staff_import, 40, 64)
+    elif name == "staff-late":
+        what = await staff(ctx, staff_late, 1280, 64)
+    elif name == "staff-exports":
+        what = await staff(ctx, staff_exports, 5)
+    elif name == "idle":
+        await asyncio.sleep(10)
+        what = "nothing else for 10 s (the probes alone)"
     elif name == "silent-json":
         what = await silent(ctx, 1000, [5, 12])
     else:
@@ -343,7 +489,7 @@ async def run_attack(ctx, name):
     def fmt(v):
         return (f"n={len(v)} p50={pct(v, 50):.1f} p99={pct(v, 99):.1f} max={max(v) if v else float('nan'):.1f}")
     print(f"{name}: {what}")
-    print(f"  board clock events ms: {fmt(board_lat)}")
+    print(f"  board clock events ms: {fmt(board_lat)}" + (f" ({ctx.refused} more refused by the game's budget)" if ctx.refused else ""))
     print(f"  viewer GET ms:         {fmt(view_lat)}")
     print(f"  server RSS: {before / 1024.0:.1f} MB before, peak +{grow:.1f} MB")
     sys.stdout.flush()

@@ -98,7 +98,8 @@ struct xq__conn {
   int pending_replies;         /* replies that come later (xq__reply_wait) */
   int flushing;                /* a waiting reply has its turn (xq__reply_turn): write at once */
   int jobs;                    /* worker-pool jobs queued for this client */
-  int held;                    /* no line is dispatched until a ruling off the loop is done */
+  int held;                    /* no line is dispatched until a ruling, a task or its job is done */
+  int whole;                   /* a virtual session dispatched at once, never yielding (an atomic batch) */
   int yielded;                 /* served its turn's budget: waits in the ready queue (turns.c) */
   uint64_t turn;               /* the loop turn its budget counts in ... */
   unsigned turn_n;             /* ... the requests it was served in it ... */
@@ -210,9 +211,14 @@ void xq__conn_process(xq__conn *c);
  * serve nothing more (the request waits in c->in, its deadline not
  * running) and it is queued: the next turn hands its bytes to consume()
  * again before the loop polls, the boards' and staff's connections before
- * the anonymous ones, each queue in its order. A virtual session never
- * yields; nor does anyone while the server stops. */
+ * the anonymous ones, each queue in its order. A virtual session yields
+ * too (its lines wait in its buffer), unless it is dispatched whole
+ * (c->whole); nobody yields while the server stops. */
 int xq__turns_yield(xq__conn *c);
+/* Count `ns` of the loop's time, spent on `c`'s behalf outside its reads
+ * (a task that waited for a commit), in its share of this turn: what it
+ * is served next in the turn is less, or nothing. */
+void xq__turns_charge(xq__conn *c, uint64_t ns);
 /* The loop turn is over (after the poll): budgets start again. */
 void xq__turns_next(xq__server *s);
 /* Start the ready queue's idle handle (server start) / close it and let
@@ -220,7 +226,8 @@ void xq__turns_next(xq__server *s);
 int xq__turns_init(xq__server *s);
 void xq__turns_close(xq__server *s);
 
-/* Hold a connection while one of its requests is judged off the loop:
+/* Hold a connection while one of its requests is judged off the loop
+ * (or waits for its turn, or its job: task.c):
  * nothing more is read or dispatched from it until xq__conn_unhold, which
  * dispatches what was buffered meanwhile and reads again. */
 void xq__conn_hold(xq__conn *c);

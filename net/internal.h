@@ -142,6 +142,12 @@ void xq__log(xq__server *s, const char *fmt, ...) __attribute__((format(printf, 
 int xq__server_reload(xq__server *s, xq_error *err);
 /* Refresh the token cache from the store. */
 int xq__server_tokens(xq__server *s, xq_error *err);
+/* Add the tokens k[0..n) just made (xq_tstore_token_new; an entry with
+ * no hash is skipped) to the end of the token cache, where a refresh
+ * would put them (the store lists tokens in creation order), instead of
+ * reading every token again; their text is not kept. XQ_OK, or XQ_ENOMEM
+ * with the cache as it was (refresh it then). */
+int xq__server_tokens_add(xq__server *s, const xq_ttoken *k, int n);
 /* The live token `token` (any text, NULL accepted), or NULL: its SHA-256
  * is compared with every cached token's in constant time, all of them
  * looked at, so neither the answer's timing nor an early exit tells how

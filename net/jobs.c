@@ -1,22 +1,24 @@
 /*
  * jobs.c -- CPU-heavy work in libuv's worker pool (server.md §1.8): deep
- * perft, adjudicating a long move list, pairing a large round.
+ * perft, adjudicating a long move list, pairing a large round, making the
+ * staff's sheets (the board slips, the exports).
  *
- * The jobs run in two lanes, each with its own slots in the pool: the
+ * The jobs run in three lanes, each with its own slots in the pool: the
  * engine lane (perft, adjudicate: a client's question, seconds to minutes
  * of a thread) has XQ_ENGINE_RUNNING_MAX, the tournament lane (pair) has
- * XQ_TOURNEY_RUNNING_MAX. A lane never lends its slots to the other, so
- * however many engine jobs wait, a pairing starts as soon as the one
- * before it is done. The pool (XQ_POOL_THREADS, set at start-up,
- * server.c) has threads beyond both lanes for the group commit (commit.c)
- * and the rulings of live games (ops_game.c), which queue their work
- * directly: no job of either lane can delay them.
+ * XQ_TOURNEY_RUNNING_MAX, the sheets lane XQ_SHEETS_RUNNING_MAX. A lane
+ * never lends its slots to another, so however many engine jobs wait, a
+ * pairing starts as soon as the one before it is done. The pool
+ * (XQ_POOL_THREADS, set at start-up, server.c) has threads beyond the
+ * lanes for the group commit (commit.c) and the rulings of live games
+ * (ops_game.c), which queue their work directly: no job of a lane can
+ * delay them.
  *
  * In a lane at most one job of a client (its owner) runs at a time: a
  * client that queues several long jobs cannot keep another client's short
  * one waiting. The others wait in arrival order. How many jobs a client
  * or a role may have queued is the callers' rule (ops_engine.c,
- * ops_tourney.c), counted here by xq__jobs_count. The queue's state exists
+ * ops_tourney.c, task.c), counted here by xq__jobs_count. The queue's state exists
  * while there is a job and is freed when the last one is done, so the
  * server keeps nothing for it between jobs and needs no clean-up at
  * shutdown (the loop runs until every job has finished).
@@ -27,13 +29,14 @@
 #include "internal.h"
 #include "jobs.h"
 
-#define SLOTS_MAX \
-  (XQ_ENGINE_RUNNING_MAX > XQ_TOURNEY_RUNNING_MAX ? XQ_ENGINE_RUNNING_MAX : XQ_TOURNEY_RUNNING_MAX)
+#define MAX2(a, b) ((a) > (b) ? (a) : (b))
+#define SLOTS_MAX MAX2(MAX2(XQ_ENGINE_RUNNING_MAX, XQ_TOURNEY_RUNNING_MAX), XQ_SHEETS_RUNNING_MAX)
 
 /* The slots of each lane in the pool. */
 static const int lane_slots[XQ__LANES] = {
   [XQ__LANE_ENGINE] = XQ_ENGINE_RUNNING_MAX,
   [XQ__LANE_TOURNEY] = XQ_TOURNEY_RUNNING_MAX,
+  [XQ__LANE_SHEETS] = XQ_SHEETS_RUNNING_MAX,
 };
 
 typedef struct lane {

@@ -1,7 +1,8 @@
 /*
  * jobs.h -- CPU-heavy jobs on the worker pool (jobs.c), in lanes with
- * their own slots, one job per client at a time. Used by ops_engine.c and
- * ops_tourney.c. Internal to net/.
+ * their own slots, one job per client at a time. Used by ops_engine.c,
+ * ops_tourney.c and, through task.c, ops_slips.c and ops_export.c.
+ * Internal to net/.
  */
 #ifndef XQ_NET_JOBS_H
 #define XQ_NET_JOBS_H
@@ -14,10 +15,11 @@
 
 typedef struct xq__jobs xq__jobs;
 /* The lanes: each has its own slots in the pool (netlimits.h), so a
- * pairing never waits behind an engine job. */
+ * pairing never waits behind an engine job, nor a sheet behind either. */
 enum {
   XQ__LANE_ENGINE,    /* perft, adjudicate (ops_engine.c): XQ_ENGINE_RUNNING_MAX */
   XQ__LANE_TOURNEY,   /* pair (ops_tourney.c): XQ_TOURNEY_RUNNING_MAX */
+  XQ__LANE_SHEETS,    /* slips, export (ops_slips.c, ops_export.c): XQ_SHEETS_RUNNING_MAX */
   XQ__LANES
 };
 /* One job: embed it as the first member of the job's own struct. */

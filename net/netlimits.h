@@ -113,15 +113,18 @@
 #define XQ_DRAIN_TICK_MS 20              /* how often a shutdown checks whether it is done */
 
 /* Work */
-/* CPU jobs in libuv's worker pool (jobs.c), in two lanes with slots of their own */
+/* CPU jobs in libuv's worker pool (jobs.c), in three lanes with slots of their own */
 #define XQ_ENGINE_RUNNING_MAX 2          /* engine jobs (perft, adjudicate) in the pool at once,
                                             server-wide */
 #define XQ_TOURNEY_RUNNING_MAX 1         /* tournament jobs (pair) in the pool at once: a slot no
                                             engine job may take */
+#define XQ_SHEETS_RUNNING_MAX 1          /* sheet jobs (slips, export: ops_slips.c, ops_export.c) in
+                                            the pool at once, in a lane of their own */
 #define XQ_POOL_RULINGS 4                /* pool threads beyond the lanes and the group commit, for
                                             the rulings of live games (ops_game.c) */
-#define XQ_POOL_THREADS (XQ_ENGINE_RUNNING_MAX + XQ_TOURNEY_RUNNING_MAX + 1 + XQ_POOL_RULINGS)
-                                         /* UV_THREADPOOL_SIZE at least (server.c): both lanes, the
+#define XQ_POOL_THREADS (XQ_ENGINE_RUNNING_MAX + XQ_TOURNEY_RUNNING_MAX + XQ_SHEETS_RUNNING_MAX + 1 + \
+                         XQ_POOL_RULINGS)
+                                         /* UV_THREADPOOL_SIZE at least (server.c): the lanes, the
                                             group commit and the rulings at once */
 #define XQ_TOURNEY_JOBS_PER_CONN 4       /* pairings one connection may have queued or running */
 /* Engine jobs (ops_engine.c) need a token; per role, queued or running: */
@@ -130,6 +133,10 @@
 #define XQ_ENGINE_JOBS_ADMIN 8           /* ... by every admin session together */
 #define XQ_ENGINE_JOBS_ARBITER 8         /* ... by every arbiter session together */
 #define XQ_ENGINE_JOBS_BOARD 4           /* ... by every board session together */
+/* Sheet jobs (slips, export) queued or running, per role (a session has one at a time: it waits
+   for its sheet): */
+#define XQ_SHEET_JOBS_ADMIN 8            /* ... by every admin session together */
+#define XQ_SHEET_JOBS_ARBITER 8          /* ... by every arbiter session together (export) */
 #define XQ_PERFT_DEPTH_MAX 7             /* `perft` op (admin and arbiter only) */
 #define XQ_BATCH_MAX 8192                /* game-log rows in one group commit */
 #define XQ_PENDING_MAX 65536             /* requests waiting for a commit before reads pause */

@@ -29,6 +29,10 @@ cJSON *xq__ops_ko_json(const xq__server *s);
  * (ops_export.c; a row of the table of ops_tourney.c). */
 void xq__ops_export(xq__server *s, xq__req *r);
 
+/* slips {round, connect, lang} (ops_slips.c; a row of the table of
+ * ops_tourney.c). */
+void xq__ops_slips(xq__server *s, xq__req *r);
+
 /* The tables of `round` as a pairing (the store's, xq_tstore_round_tables): a Swiss round's
  * published boards, or for XQ_KO_ROUND every knockout table published
  * (its red and black), for the slips and the score sheets. XQ_OK with

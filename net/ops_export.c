@@ -3,8 +3,12 @@
  * printed sheets of the event -- standings, pairing sheets, score sheets,
  * final places, team standings, prizes -- as CSV, HTML, text or an XLSX
  * workbook, and the event as TRF-16. The request is parsed once here into
- * its task (export_task); the sheet is made from the server's copy of the event (and
- * its knockout stage) by the sheet writers of tourney/sheet/.
+ * its task (export_task); the sheet is made by the sheet writers of
+ * tourney/sheet/ in the worker pool, in the sheets lane (jobs.c), from
+ * copies taken on the loop of what it shows (the event, its knockout
+ * stage, the round's tables), with its reply line: an XLSX workbook or
+ * 800 KB of score sheets cost the loop nothing but the copies. The
+ * client's next requests wait for the reply (task.c).
  */
 #include <sodium.h>
 #include <stdio.h>
@@ -30,6 +34,12 @@ typedef struct export_task {
   const xq_regulation *reg;  /* teams, prizes: the preset named, NULL none */
   struct xq_prize_table *prizes; /* teams, prizes: the prize table given as text, NULL none */
   xq_tpairing pr;            /* pairings, score sheets: the round's tables */
+  xq_tournament *ev;         /* the copy of the event the job reads ... */
+  xq_ko ko;                  /* ... and of its knockout stage, when has_ko */
+  int has_ko;
+  int rc;                    /* the job's status ... */
+  char msg[XQ_ERR_MSG_LEN];  /* ... what is wrong, "" for its code's words ... */
+  xq__buf *line;             /* ... or the reply line */
 } export_task;
 
 static void export_fini(xq__task *t)
@@ -37,6 +47,8 @@ static void export_fini(xq__task *t)
   export_task *x = (export_task *)t;
   free(x->prizes);
   xq_tpairing_clear(&x->pr);
+  xq_tournament_free(x->ev);
+  xq__buf_unref(x->line);
 }
 
 static const char *const what_names[X_COUNT] = {
@@ -55,68 +67,68 @@ static const char *const format_names[] = {
 /* ------------------------------------------------------------------ */
 
 /* The knockout stage when the event has one, else NULL. */
-static const xq_ko *the_ko(const xq__server *s) { return s->ko && s->ko->after ? s->ko : NULL; }
+static const xq_ko *the_ko(const export_task *t) { return t->has_ko ? &t->ko : NULL; }
 
 /* Final places, as `xqref tourney places` gives them. */
-static int places_sheet(xq__server *s, export_task *t, const int *ids, FILE *f)
+static int places_sheet(export_task *t, const int *ids, FILE *f)
 {
-  const xq_ko *ko = the_ko(s);
+  const xq_ko *ko = the_ko(t);
   int complete = 1, tmp[XQ_KO_SIZE_MAX];
   if (ko) complete = xq_ko_places(ko, tmp) == 1;
   char title[64];
   snprintf(title, sizeof title, "%s%s", t->lang == XQ_LANG_ZH ? "最终名次" : "Final places",
            complete ? "" : t->lang == XQ_LANG_ZH ? "（暂定）" : " (provisional)");
   if (ko && ko->after == XQ_KO_NO_SWISS)
-    return xq_sheet_ko_places(s->ev, ko, title, ids, NULL, s->ev->n, t->format, t->lang, f);
-  return xq_sheet_places(s->ev, title, ids, NULL, s->ev->n, t->format, t->lang, f);
+    return xq_sheet_ko_places(t->ev, ko, title, ids, NULL, t->ev->n, t->format, t->lang, f);
+  return xq_sheet_places(t->ev, title, ids, NULL, t->ev->n, t->format, t->lang, f);
 }
 
 /* The prize table of the request: its text, or the preset's for this
  * event's entrants. NULL after `msg` says why. */
-static const xq_prize_table *prize_table(xq__server *s, export_task *t, xq_prize_table *own, char *msg, size_t cap)
+static const xq_prize_table *prize_table(export_task *t, xq_prize_table *own, char *msg, size_t cap)
 {
   if (t->prizes) return t->prizes;
   if (!t->reg) return NULL;
   xq_error err = {0};
-  if (xq_regulation_prizes(t->reg, s->ev->n, own, &err)) {
+  if (xq_regulation_prizes(t->reg, t->ev->n, own, &err)) {
     snprintf(msg, cap, "%s", err.msg);
     return NULL;
   }
   return own;
 }
 
-static int teams_sheet(xq__server *s, export_task *t, const int *ids, FILE *f, char *msg, size_t cap)
+static int teams_sheet(export_task *t, const int *ids, FILE *f, char *msg, size_t cap)
 {
   xq_prize_table *own = malloc(sizeof *own);
   xq_team_row *rows = malloc(sizeof *rows * XQ_TEAMS_MAX);
   int rc = own && rows ? XQ_OK : XQ_ENOMEM, nt = 0;
   if (!rc) {
-    const xq_prize_table *pt = t->prizes || t->reg ? prize_table(s, t, own, msg, cap) : NULL;
+    const xq_prize_table *pt = t->prizes || t->reg ? prize_table(t, own, msg, cap) : NULL;
     xq_team_rule rule = {0};
     xq_error err = {0};
     if ((t->prizes || t->reg) && !pt) rc = XQ_EINVAL;
-    else if ((rc = xq_team_results(s->ev, ids, t->reg, t->mode, t->count, pt, rows, XQ_TEAMS_MAX, &nt, &rule, &err)))
+    else if ((rc = xq_team_results(t->ev, ids, t->reg, t->mode, t->count, pt, rows, XQ_TEAMS_MAX, &nt, &rule, &err)))
       snprintf(msg, cap, "%s", err.msg);
-    else rc = xq_sheet_teams(s->ev, rows, nt, rule.mode, t->format, t->lang, f);
+    else rc = xq_sheet_teams(t->ev, rows, nt, rule.mode, t->format, t->lang, f);
   }
   free(rows);
   free(own);
   return rc;
 }
 
-static int prizes_sheet(xq__server *s, export_task *t, const int *ids, FILE *f, char *msg, size_t cap)
+static int prizes_sheet(export_task *t, const int *ids, FILE *f, char *msg, size_t cap)
 {
   xq_prize_table *own = malloc(sizeof *own);
   if (!own) return XQ_ENOMEM;
-  const xq_prize_table *pt = prize_table(s, t, own, msg, cap);
+  const xq_prize_table *pt = prize_table(t, own, msg, cap);
   int rc = pt ? XQ_OK : XQ_EINVAL, na = 0;
   xq_award *aw = NULL;
   if (!rc) {
-    int room = XQ_AWARDS_MAX(pt, s->ev->n);
+    int room = XQ_AWARDS_MAX(pt, t->ev->n);
     aw = malloc(sizeof *aw * (size_t)(room ? room : 1));
-    rc = !aw ? XQ_ENOMEM : xq_prizes_award(s->ev, ids, pt, aw, room, &na);
+    rc = !aw ? XQ_ENOMEM : xq_prizes_award(t->ev, ids, pt, aw, room, &na);
     if (rc) snprintf(msg, cap, "cannot award the prizes: %s", xq_strerror(rc));
-    else rc = xq_sheet_prizes(s->ev, pt, aw, na, t->format, t->lang, f);
+    else rc = xq_sheet_prizes(t->ev, pt, aw, na, t->format, t->lang, f);
   }
   free(aw);
   free(own);
@@ -124,26 +136,26 @@ static int prizes_sheet(xq__server *s, export_task *t, const int *ids, FILE *f, 
 }
 
 /* The final sheets: places, teams and prizes on the final places. */
-static int final_sheet(xq__server *s, export_task *t, FILE *f, char *msg, size_t cap)
+static int final_sheet(export_task *t, FILE *f, char *msg, size_t cap)
 {
-  int *ids = malloc(sizeof *ids * (size_t)(s->ev->n ? s->ev->n : 1));
-  int rc = ids ? xq_final_places(s->ev, the_ko(s), ids) : XQ_ENOMEM;
+  int *ids = malloc(sizeof *ids * (size_t)(t->ev->n ? t->ev->n : 1));
+  int rc = ids ? xq_final_places(t->ev, the_ko(t), ids) : XQ_ENOMEM;
   if (!rc)
-    rc = t->what == X_PLACES ? places_sheet(s, t, ids, f)
-       : t->what == X_TEAMS ? teams_sheet(s, t, ids, f, msg, cap)
-       : prizes_sheet(s, t, ids, f, msg, cap);
+    rc = t->what == X_PLACES ? places_sheet(t, ids, f)
+       : t->what == X_TEAMS ? teams_sheet(t, ids, f, msg, cap)
+       : prizes_sheet(t, ids, f, msg, cap);
   free(ids);
   return rc;
 }
 
-static int write_sheet(xq__server *s, export_task *t, FILE *f, char *msg, size_t cap)
+static int write_sheet(export_task *t, FILE *f, char *msg, size_t cap)
 {
   switch (t->what) {
-  case X_EVENT: return xq_trf_write(s->ev, f);
-  case X_STANDINGS: return xq_sheet_standings(s->ev, t->round, t->format, t->lang, f);
-  case X_PAIRINGS: return xq_sheet_pairings(s->ev, &t->pr, t->format, t->lang, f);
-  case X_SCORESHEETS: return xq_sheet_scoresheets(s->ev, &t->pr, t->format, t->lang, f);
-  default: return final_sheet(s, t, f, msg, cap);
+  case X_EVENT: return xq_trf_write(t->ev, f);
+  case X_STANDINGS: return xq_sheet_standings(t->ev, t->round, t->format, t->lang, f);
+  case X_PAIRINGS: return xq_sheet_pairings(t->ev, &t->pr, t->format, t->lang, f);
+  case X_SCORESHEETS: return xq_sheet_scoresheets(t->ev, &t->pr, t->format, t->lang, f);
+  default: return final_sheet(t, f, msg, cap);
   }
 }
 
@@ -162,9 +174,10 @@ static char *base64(const unsigned char *buf, size_t len)
   return out;
 }
 
-/* The reply of a made sheet: {format, what, round, filename, text} or,
- * for XLSX, base64 in place of text. Consumes buf. */
-static void send_sheet(export_task *t, char *buf, size_t len)
+/* The reply line of a made sheet: {format, what, round, filename, text}
+ * or, for XLSX, base64 in place of text. XQ_OK with t->line set, or
+ * XQ_ENOMEM. */
+static int sheet_reply(export_task *t, const char *buf, size_t len)
 {
   char name[64];
   const char *ext = t->format == XQ_SHEET_TRF ? "trf" : t->format == XQ_SHEET_TEXT ? "txt" : format_names[t->format];
@@ -172,11 +185,7 @@ static void send_sheet(export_task *t, char *buf, size_t len)
   if (rounds) snprintf(name, sizeof name, "xqref-%s-r%d.%s", what_names[t->what], t->round, ext);
   else snprintf(name, sizeof name, "xqref-%s.%s", what_names[t->what], ext);
   char *b64 = t->format == XQ_SHEET_XLSX ? base64((const unsigned char *)buf, len) : NULL;
-  if (t->format == XQ_SHEET_XLSX && !b64) {
-    free(buf);
-    xq__task_error(&t->t, XQ__E_INTERNAL, "out of memory");
-    return;
-  }
+  if (t->format == XQ_SHEET_XLSX && !b64) return XQ_ENOMEM;
   cJSON *o = cJSON_CreateObject();
   cJSON_AddStringToObject(o, "format", format_names[t->format]);
   cJSON_AddStringToObject(o, "what", what_names[t->what]);
@@ -185,11 +194,47 @@ static void send_sheet(export_task *t, char *buf, size_t len)
   if (b64) cJSON_AddStringToObject(o, "base64", b64);
   else cJSON_AddStringToObject(o, "text", buf);
   free(b64);
-  free(buf);
-  xq__task_send(&t->t, o);
+  char *obj = cJSON_PrintUnformatted(o);
+  cJSON_Delete(o);
+  t->line = obj ? xq__task_line(&t->t, obj) : NULL;
+  free(obj);
+  return t->line ? XQ_OK : XQ_ENOMEM;
 }
 
-/* Run a sheet writer into memory and answer it. */
+/* Worker: run the sheet writer into memory and make the reply line. */
+static void export_work(xq__job *j)
+{
+  export_task *t = (export_task *)j;
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&buf, &len);
+  if (!f) {
+    t->rc = XQ_ENOMEM;
+    return;
+  }
+  int rc = write_sheet(t, f, t->msg, sizeof t->msg);
+  if (fclose(f) != 0 && rc == XQ_OK) rc = XQ_EIO;
+  if (rc == XQ_OK && (!buf || len > XQ_EXPORT_REPLY_MAX)) rc = buf ? XQ_ELIMIT : XQ_ENOMEM;
+  if (rc == XQ_ELIMIT && !t->msg[0]) snprintf(t->msg, sizeof t->msg, "the sheet is over %d bytes", XQ_EXPORT_REPLY_MAX);
+  if (rc == XQ_OK) rc = sheet_reply(t, buf, len);
+  free(buf);
+  t->rc = rc;
+}
+
+static void export_after(xq__job *j, int status)
+{
+  export_task *t = (export_task *)j;
+  int rc = t->rc;
+  if (status != 0) xq__task_error(&t->t, XQ__E_INTERNAL, "the export job was cancelled");
+  else if (rc == XQ_OK) xq__task_send_buf(&t->t, t->line);
+  else
+    xq__task_error(&t->t, rc == XQ_EINVAL && t->msg[0] ? XQ__E_BAD_REQUEST : xq__reply_code(rc),
+                   t->msg[0] ? t->msg : xq_strerror(rc));
+  xq__task_free(&t->t);
+}
+
+/* The round's tables and copies of the event for the job, which makes
+ * the sheet and answers it. */
 static void run_export(xq__server *s, xq__task *task)
 {
   export_task *t = (export_task *)task;
@@ -207,24 +252,14 @@ static void run_export(xq__server *s, xq__task *task)
   }
   /* a standings sheet after every recorded round when asked beyond them */
   if (t->what == X_STANDINGS && t->round > s->ev->nrounds) t->round = s->ev->nrounds;
-  char *buf = NULL, msg[XQ_ERR_MSG_LEN] = "";
-  size_t len = 0;
-  FILE *f = open_memstream(&buf, &len);
-  if (!f) {
-    xq__task_error(&t->t, XQ__E_INTERNAL, "out of memory");
+  int cap = task->c->role == XQ_ROLE_ADMIN ? XQ_SHEET_JOBS_ADMIN : XQ_SHEET_JOBS_ARBITER;
+  if (xq__task_busy(task, XQ__LANE_SHEETS, cap)) return;
+  if ((t->has_ko = s->ko && s->ko->after)) t->ko = *s->ko;
+  if (!(t->ev = xq_tournament_copy(s->ev))) {
+    xq__task_error(task, XQ__E_INTERNAL, "out of memory");
     return;
   }
-  int rc = write_sheet(s, t, f, msg, sizeof msg);
-  if (fclose(f) != 0 && rc == XQ_OK) rc = XQ_EIO;
-  if (rc == XQ_OK && (!buf || len > XQ_EXPORT_REPLY_MAX)) rc = buf ? XQ_ELIMIT : XQ_ENOMEM;
-  if (rc != XQ_OK) {
-    free(buf);
-    if (rc == XQ_ELIMIT && !msg[0]) snprintf(msg, sizeof msg, "the sheet is over %d bytes", XQ_EXPORT_REPLY_MAX);
-    xq__task_error(&t->t, rc == XQ_EINVAL && msg[0] ? XQ__E_BAD_REQUEST : xq__reply_code(rc),
-                   msg[0] ? msg : xq_strerror(rc));
-    return;
-  }
-  send_sheet(t, buf, len);
+  xq__task_job(task, XQ__LANE_SHEETS, export_work, export_after);
 }
 
 /* ------------------------------------------------------------------ */

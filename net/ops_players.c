@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "apply.h"
 #include "hub.h"
 #include "internal.h"
 #include "ops.h"
@@ -80,7 +81,8 @@ static void run_edit(xq__server *s, xq__task *t)
     return;
   }
   xq__log(s, "player %d (id %d) edited", p->no, id);
-  if (xq__task_reload(s, t, 0)) return;
+  /* the copy of the event gets the edit, not a reload (apply.c) */
+  if (xq__apply_edited(s, id) != XQ_OK && xq__task_reload(s, t, 0)) return;
   static const char *const names[XQ_PE_COUNT] = XQ_PE_NAMES;
   cJSON *o = named(s->ev, id);
   cJSON *a = cJSON_AddArrayToObject(o, "changed");
@@ -201,7 +203,7 @@ static void run_withdraw(xq__server *s, xq__task *t)
     return;
   }
   xq__log(s, "player %d (id %d) %s from round %d on", p->no, id, p->reinstate ? "reinstated" : "withdrawn", round);
-  if (xq__task_reload(s, t, 0)) return;
+  if (xq__apply_withdrawal(s, id, round, p->reinstate) != XQ_OK && xq__task_reload(s, t, 0)) return;
   cJSON *o = named(s->ev, id);
   cJSON_AddNumberToObject(o, "round", round);
   xq__hub_players_changed(s);
@@ -238,7 +240,7 @@ static void run_absent(xq__server *s, xq__task *t)
     xq__task_error(t, xq__reply_write_code(rc), err.msg);
     return;
   }
-  if (xq__task_reload(s, t, 0)) return;
+  if (xq__apply_absence(s, id, p->round, p->bye) != XQ_OK && xq__task_reload(s, t, 0)) return;
   cJSON *o = named(s->ev, id);
   cJSON_AddNumberToObject(o, "round", p->round);
   cJSON_AddStringToObject(o, "bye", p->bye == XQ_TR_HPB ? "half" : p->bye == XQ_TR_FPB ? "full" : "zero");

@@ -2,12 +2,14 @@
  * ops_tourney.c -- the organisers' operations of the JSON-lines protocol
  * (docs/protocol.md "Organisers"): the event, its players, pairing and
  * publishing a round, pairings, standings, exports and access tokens
- * (edits, numbers, withdrawals and absences: ops_players.c).
+ * (edits, numbers, withdrawals and absences: ops_players.c; the board
+ * slips: ops_slips.c).
  *
  * Every operation is a task (task.h). Reads come from the server's copies
  * of the event and the tokens (s->ev, s->tokens), which every write
- * reloads; the store is used only when no group commit runs
- * (xq__commit_idle).
+ * reloads, or brings up to date itself when it changes one player or adds
+ * a token (apply.c, xq__server_tokens_add); the store is used only when
+ * no group commit runs (xq__commit_idle).
  *
  * Pairing a round can take seconds for a large event (tourney.md §3.6),
  * so it runs in the worker pool (jobs.c), in the tournament lane whose
@@ -18,8 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sheet/sheet.h"
 #include "answers.h"
+#include "apply.h"
 #include "commit.h"
 #include "hub.h"
 #include "internal.h"
@@ -323,7 +325,8 @@ static void run_add_player(xq__server *s, xq__task *t)
     return;
   }
   xq__log(s, "player %d registered: %s", id, p->name);
-  if (xq__task_reload(s, t, 0)) return;
+  /* the copy of the event gets the player, not a reload (apply.c) */
+  if (xq__apply_registered(s, p, id) != XQ_OK && xq__task_reload(s, t, 0)) return;
   cJSON *o = cJSON_CreateObject();
   cJSON_AddNumberToObject(o, "player", id);
   cJSON_AddStringToObject(o, "name", p->name);
@@ -730,7 +733,7 @@ static void run_token(xq__server *s, xq__task *t)
     return;
   }
   xq__log(s, "new %s token, hash %.16s", xq_role_name(k.role), k.hash); /* no token text in logs */
-  if (xq__task_reload(s, t, 1)) return;
+  if (xq__server_tokens_add(s, &k, 1) != XQ_OK && xq__task_reload(s, t, 1)) return;
   xq__task_send(t, token_json(&k));
 }
 
@@ -829,88 +832,6 @@ static void op_revoke(xq__server *s, xq__req *r)
 
 #define ADMIN XQ__R(XQ_ROLE_ADMIN)
 
-/* The boards' address on the slips: the request's "connect", else the
- * JSON-lines listener's host and real port. */
-static void slips_connect(xq__server *s, const char *given, char *out, size_t cap)
-{
-  if (given) {
-    snprintf(out, cap, "%s", given);
-    return;
-  }
-  const char *l = s->opts.listen ? s->opts.listen : "127.0.0.1:0", *colon = strrchr(l, ':');
-  int hl = colon ? (int)(colon - l) : (int)strlen(l);
-  snprintf(out, cap, "%.*s:%d", hl, l, xq_server_port(s, 0));
-}
-
-typedef struct slips_task {
-  xq__task t;
-  int round, lang;
-  char connect[XQ_SLIP_CONNECT_MAX + 16]; /* HOST:PORT printed on the slips */
-} slips_task;
-
-/* New board tokens for the round's tables, and their slips. */
-static void run_slips(xq__server *s, xq__task *task)
-{
-  const slips_task *t = (slips_task *)task;
-  xq_error err = {0};
-  xq_tpairing pr = {0};
-  if (xq__ops_ko_tables(s, t->round, &pr, &err) != XQ_OK) {
-    xq__task_error(task, XQ__E_NOT_FOUND, err.msg);
-    return;
-  }
-  xq_ttoken *k = calloc((size_t)pr.nboards + 1, sizeof *k);
-  const char **tok = calloc((size_t)pr.nboards + 1, sizeof *tok);
-  int rc = k && tok ? XQ_OK : XQ_ENOMEM;
-  for (int b = 0; rc == XQ_OK && b < pr.nboards; b++) {
-    if (!pr.boards[b].black || (t->round == XQ_KO_ROUND && s->ko->tables[b].done)) continue;
-    rc = xq_tstore_token_new(s->store, XQ_ROLE_BOARD, t->round, b + 1, "slip", &k[b], &err);
-    tok[b] = k[b].token;
-  }
-  char *html = NULL;
-  size_t len = 0;
-  FILE *f = rc == XQ_OK ? open_memstream(&html, &len) : NULL;
-  if (f) {
-    rc = xq_sheet_slips(s->ev, &pr, tok, t->connect, t->lang, f);
-    fclose(f);
-  }
-  if (rc == XQ_OK && !xq__task_reload(s, task, 1)) {
-    xq__log(s, "round %d: %d board tokens made for the slips", t->round, pr.nboards);
-    cJSON *o = cJSON_CreateObject();
-    cJSON_AddNumberToObject(o, "round", t->round);
-    cJSON_AddStringToObject(o, "html", html ? html : "");
-    xq__task_send(task, o);
-  } else if (rc != XQ_OK) {
-    xq__task_error(task, xq__reply_write_code(rc), err.msg[0] ? err.msg : xq_strerror(rc));
-  }
-  free(html);
-  free(tok);
-  free(k);
-  xq_tpairing_clear(&pr);
-}
-
-/* slips {round, connect, lang}: a new board token for every table of a
- * published round (those before stay valid) and the page of slips to
- * print, each with its token and a QR code of the connection details. */
-static void op_slips(xq__server *s, xq__req *r)
-{
-  const char *connect, *lang;
-  int round;
-  if (xq__field_int(r, "round", 1, XQ_KO_ROUND, 0, &round) || xq__field_str(r, "connect", 0, &connect) ||
-      xq__field_str(r, "lang", 0, &lang))
-    return;
-  int lg = lang ? xq_sheet_lang_parse(lang) : XQ_LANG_ZH;
-  if (lg < 0 || (connect && (strlen(connect) > XQ_SLIP_CONNECT_MAX || strpbrk(connect, " /?#&\"<>")))) {
-    xq__reply_error(r->c, r->id, XQ__E_BAD_REQUEST, "lang is en or zh; connect is HOST:PORT", -1);
-    return;
-  }
-  slips_task *t = (slips_task *)xq__task_new(s, r, run_slips, sizeof *t, NULL);
-  if (!t) return;
-  slips_connect(s, connect, t->connect, sizeof t->connect);
-  t->round = round;
-  t->lang = lg;
-  xq__task_go(s, &t->t, 1);
-}
-
 const xq__op xq__tourney_ops[] = {
   {"event", 0, op_event},
   {"players", 0, op_players},
@@ -920,7 +841,7 @@ const xq__op xq__tourney_ops[] = {
   {"standings", 0, op_standings},
   {"export", XQ__STAFF, xq__ops_export},
   {"token", ADMIN, op_token},
-  {"slips", ADMIN, op_slips},
+  {"slips", ADMIN, xq__ops_slips},
   {"tokens", ADMIN, op_tokens},
   {"revoke", ADMIN, op_revoke},
   {NULL, 0, NULL},

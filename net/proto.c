@@ -487,6 +487,9 @@ static void run_atomic(xq__server *s, void *arg, int status)
   }
   xq_error err = {0};
   if (xq_tstore_batch_begin(s->store, &err) != XQ_OK) o->atomic = 0; /* line by line: each says why */
+  /* its lines at once, in the one transaction (each is a cheap write:
+   * apply.c): they never yield to other clients' turns */
+  c->whole = o->atomic;
   xq__conn_feed(c, o->text, o->tlen);
   if (o->atomic && o->got < o->want) {
     /* a line went off the loop: what ran is kept, the rest follows alone */
@@ -534,6 +537,7 @@ int xq__proto_run(xq__server *s, const xq_ttoken *tok, const char *text, size_t 
   c->role = tok->role;
   c->round = tok->round;
   c->board = tok->board;
+  c->trusted = 1; /* it has a token: its turns are the staff's and boards' (turns.c) */
   /* its token's hash, as a TCP session keeps it: a revocation reaches it */
   ptrdiff_t k = tok - s->tokens;
   if (k >= 0 && k < s->ntokens) {

@@ -44,6 +44,10 @@ extern const xq__proto xq__json_proto;
 /* Reply {"id":ID,"ok":true,FIELDS}\n where `fields` is the text of zero
  * or more JSON members without braces ("" or NULL for none). */
 void xq__reply(xq__conn *c, const cJSON *id, const char *fields);
+/* Send the whole reply line in `b` (made elsewhere, a worker's job:
+ * "{...}\n"), in the connection's order: written from `b` itself, no
+ * copy, when it is the line's turn (the caller keeps its reference). */
+void xq__reply_buf(xq__conn *c, xq__buf *b);
 /* Reply with the members of object `obj` (consumed), plus id and ok. */
 void xq__reply_obj(xq__conn *c, const cJSON *id, cJSON *obj);
 /* Reply {"id":ID,"error":{"code":CODE,"msg":MSG[,"ply":PLY]}}\n; ply < 0

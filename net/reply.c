@@ -95,6 +95,13 @@ void xq__reply_turn_end(xq__conn *c)
   xq__conn_unref(c);
 }
 
+void xq__reply_buf(xq__conn *c, xq__buf *b)
+{
+  if (c->closing) return;
+  if (c->pending_replies == 0 || c->flushing) xq__conn_write(c, b, 0);
+  else send_line(c, b->data, b->len);
+}
+
 /* Write "{"id":ID,<middle>}\n" where middle is `a` then `b`. */
 static void send_parts(xq__conn *c, const char *idtext, const char *a, const char *b)
 {

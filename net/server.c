@@ -78,6 +78,16 @@ const xq_ttoken *xq__server_token(xq__server *s, const char *token)
   return found >= 0 ? &s->tokens[found] : NULL;
 }
 
+/* The SHA-256 of token `t` from its hex form (the store gives it so). */
+static void hash_bin(const xq_ttoken *t, unsigned char h[XQ_SHA256_LEN])
+{
+  for (int k = 0; k < XQ_SHA256_LEN; k++) {
+    const char *x = t->hash + 2 * k;
+    int hi = x[0] <= '9' ? x[0] - '0' : x[0] - 'a' + 10, lo = x[1] <= '9' ? x[1] - '0' : x[1] - 'a' + 10;
+    h[k] = (unsigned char)(hi * 16 + lo);
+  }
+}
+
 int xq__server_tokens(xq__server *s, xq_error *err)
 {
   xq_ttoken *t = NULL;
@@ -90,18 +100,34 @@ int xq__server_tokens(xq__server *s, xq_error *err)
     if (err) *err = (xq_error){XQ_ENOMEM, -1, -1, "out of memory"};
     return XQ_ENOMEM;
   }
-  /* the store gives each token's SHA-256 in hex */
-  for (int i = 0; i < n; i++)
-    for (int k = 0; k < XQ_SHA256_LEN; k++) {
-      const char *x = t[i].hash + 2 * k;
-      int hi = x[0] <= '9' ? x[0] - '0' : x[0] - 'a' + 10, lo = x[1] <= '9' ? x[1] - '0' : x[1] - 'a' + 10;
-      h[i][k] = (unsigned char)(hi * 16 + lo);
-    }
+  for (int i = 0; i < n; i++) hash_bin(&t[i], h[i]);
   free(s->tokens);
   free(s->token_hash);
   s->tokens = t;
   s->token_hash = h;
   s->ntokens = n;
+  return XQ_OK;
+}
+
+int xq__server_tokens_add(xq__server *s, const xq_ttoken *k, int n)
+{
+  int add = 0;
+  for (int i = 0; i < n; i++) add += k[i].hash[0] != 0;
+  if (!add) return XQ_OK;
+  size_t want = (size_t)s->ntokens + (size_t)add;
+  xq_ttoken *t = realloc(s->tokens, sizeof *t * want);
+  if (t) s->tokens = t;
+  unsigned char (*h)[XQ_SHA256_LEN] = t ? realloc(s->token_hash, sizeof *h * want) : NULL;
+  if (h) s->token_hash = h;
+  if (!t || !h) return XQ_ENOMEM; /* both arrays hold the ntokens they had */
+  for (int i = 0; i < n; i++) {
+    if (!k[i].hash[0]) continue;
+    t[s->ntokens] = k[i];
+    /* the cache keeps what the store keeps: the hash, not the token */
+    memset(t[s->ntokens].token, 0, sizeof t[s->ntokens].token);
+    hash_bin(&k[i], h[s->ntokens]);
+    s->ntokens++;
+  }
   return XQ_OK;
 }
 

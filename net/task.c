@@ -12,12 +12,40 @@
 #include "proto.h"
 #include "task.h"
 
+/* A connection held by a task serves its next lines again (and lets go
+ * of the task's hold reference). Inside its own reads -- the task ran at
+ * once -- the consume under way goes on with them. */
+static void unhold(xq__conn *c)
+{
+  if (c->consuming) {
+    c->held = 0;
+    xq__conn_resume(c);
+  } else {
+    xq__conn_unhold(c);
+  }
+  xq__conn_unref(c);
+}
+
+/* `t` holds its connection (unless another hold is in force): nothing
+ * more of the client is dispatched until the task is freed. */
+static void hold(xq__task *t)
+{
+  xq__conn *c = t->c;
+  if (t->holds || c->held || xq__conn_dead(c)) return;
+  xq__conn_ref(c);
+  xq__conn_hold(c);
+  t->holds = 1;
+}
+
 void xq__task_free(xq__task *t)
 {
+  xq__conn *held = t->holds ? t->c : NULL;
+  if (t->jobbed) t->c->jobs--;
   if (t->fini) t->fini(t);
   xq__conn_unref(t->c);
   free(t->idtext);
   free(t);
+  if (held) unhold(held);
 }
 
 xq__task *xq__task_new(xq__server *s, xq__req *r, xq__task_fn run, size_t size, void (*fini)(xq__task *t))
@@ -62,6 +90,30 @@ void xq__task_send_text(xq__task *t, const char *obj)
   free(fields);
 }
 
+xq__buf *xq__task_line(const xq__task *t, const char *obj)
+{
+  size_t il = strlen(t->idtext), ol = strlen(obj);
+  if (ol < 2) return NULL;
+  int members = ol > 2; /* not "{}" */
+  xq__buf *b = xq__buf_new(7 + il + 10 + ol); /* {"id": ID ,"ok":true ,MEMBERS} \n */
+  if (!b) return NULL;
+  size_t k = 0;
+  memcpy(b->data + k, "{\"id\":", 6), k += 6;
+  memcpy(b->data + k, t->idtext, il), k += il;
+  memcpy(b->data + k, ",\"ok\":true", 10), k += 10;
+  if (members) b->data[k++] = ',';
+  memcpy(b->data + k, obj + 1, ol - 1), k += ol - 1; /* the members and the closing brace */
+  b->data[k++] = '\n';
+  b->len = k;
+  b->data[k] = 0;
+  return b;
+}
+
+void xq__task_send_buf(xq__task *t, xq__buf *b)
+{
+  if (!xq__conn_dead(t->c)) xq__reply_buf(t->c, b);
+}
+
 /* Answer the task with an error. */
 void xq__task_error(xq__task *t, const char *code, const char *msg)
 {
@@ -77,15 +129,26 @@ static void task_cb(xq__server *s, void *arg, int status)
 {
   xq__task *t = arg;
   (void)status; /* the commits waited for were others': this work is its own */
-  int waited = t->waited;
+  int waited = t->waited, holds = 0;
+  xq__conn *c = t->c;
   /* (the reference of xq__reply_wait keeps the connection until the turn
    * ends, after the task may be freed) */
-  if (waited) xq__reply_turn(t->c);
+  if (waited) xq__reply_turn(c);
+  uint64_t t0 = uv_hrtime();
   t->run(s, t);
-  xq__conn *c = t->c;
-  if (t->handed) t->handed = 0; /* a worker job owns it now */
-  else xq__task_free(t);
+  /* run outside the client's reads (after a commit): its turn pays */
+  if (!c->consuming) xq__turns_charge(c, uv_hrtime() - t0);
+  if (t->handed) {
+    t->handed = 0; /* a worker job owns it now, and its hold */
+  } else {
+    /* its hold ends after its turn: the lines it held back are answered
+     * after its reply */
+    holds = t->holds;
+    t->holds = 0;
+    xq__task_free(t);
+  }
   if (waited) xq__reply_turn_end(c);
+  if (holds) unhold(c);
 }
 
 /* Run `t` now when nothing of its client waits for a commit and, for
@@ -103,7 +166,32 @@ void xq__task_go(xq__server *s, xq__task *t, int store)
   }
   t->waited = 1;
   xq__reply_wait(t->c);
+  hold(t);
   xq__commit_then(s, task_cb, t);
+}
+
+int xq__task_busy(xq__task *t, int lane, int cap)
+{
+  const xq__conn *c = t->c;
+  if (xq__jobs_count(t->s, lane, NULL, c->role) < cap) return 0;
+  char msg[96];
+  snprintf(msg, sizeof msg, "%d jobs of the %s sessions are queued already: try again", cap, xq_role_name(c->role));
+  xq__task_error(t, XQ__E_BUSY, msg);
+  return 1;
+}
+
+int xq__task_job(xq__task *t, int lane, void (*work)(xq__job *j), void (*after)(xq__job *j, int status))
+{
+  xq__conn *c = t->c;
+  if (xq__jobs_queue(t->s, &t->job, lane, c, c->role, work, after) != XQ_OK) {
+    xq__task_error(t, XQ__E_INTERNAL, "cannot start the job");
+    return -1;
+  }
+  c->jobs++;
+  t->jobbed = 1;
+  t->handed = 1;
+  hold(t);
+  return 0;
 }
 
 /* After a write: reload the event, or the tokens alone. Returns 0, or -1

@@ -50,7 +50,7 @@ static xq__conn *dequeue(xq__server *s, int q)
 int xq__turns_yield(xq__conn *c)
 {
   xq__server *s = c->srv;
-  if (c->sink || s->stopping || !s->turns_on) return 0;
+  if ((c->sink && c->whole) || s->stopping || !s->turns_on) return 0;
   if (c->yielded) return 1;
   uint64_t now = uv_hrtime();
   if (c->turn != s->turn) {
@@ -80,6 +80,18 @@ int xq__turns_yield(xq__conn *c)
   /* an anonymous connection served nothing this turn keeps its place */
   enqueue(s, c, !c->trusted && c->turn_n == 0);
   return 1;
+}
+
+void xq__turns_charge(xq__conn *c, uint64_t ns)
+{
+  xq__server *s = c->srv;
+  if (c->turn != s->turn) {
+    c->turn = s->turn;
+    c->turn_n = 0;
+    c->turn_ns = 0;
+  }
+  c->turn_ns += ns;
+  if (!c->trusted) s->anon_ns += ns;
 }
 
 /* One connection's turn from the queue: its buffered requests again,

@@ -124,3 +124,39 @@ Test(token_hash, new_tokens_are_random_hex_kept_as_their_hash)
   xq_tstore_close(st);
   xq_test_db_remove(path);
 }
+
+/* A round's board tokens at once: each as token_new makes it, bound to
+ * its table, in creation order; a bad table or label stores none. */
+Test(token_hash, board_tokens_are_made_together_or_not_at_all)
+{
+  char path[512];
+  xq_test_db_path(path, sizeof path, "token_hash_boards");
+  xq_test_db_remove(path);
+  xq_tstore *st;
+  xq_error err = {0};
+  cr_assert_eq(xq_tstore_open(path, XQ_TSTORE_CREATE, &st, &err), XQ_OK, "%s", err.msg);
+  int boards[] = {1, 2, 5}, bad[] = {3, 0};
+  xq_ttoken t[3], u[3];
+  cr_assert_eq(xq_tstore_board_tokens(st, 2, boards, 3, "slip", t, &err), XQ_OK, "%s", err.msg);
+  for (int i = 0; i < 3; i++) {
+    cr_assert(lower_hex(t[i].token, XQ_TOKEN_CHARS), "%s", t[i].token);
+    char h[XQ_TOKEN_HASH_CHARS + 1];
+    xq_sha256_hex(t[i].token, XQ_TOKEN_CHARS, h);
+    cr_assert_str_eq(t[i].hash, h);
+    xq_ttoken f;
+    cr_assert_eq(xq_tstore_token_find(st, t[i].token, &f), XQ_OK);
+    cr_assert(f.role == XQ_ROLE_BOARD && f.round == 2 && f.board == boards[i], "table %d", boards[i]);
+    cr_assert_str_eq(f.label, "slip");
+  }
+  cr_assert_eq(xq_tstore_board_tokens(st, 2, bad, 2, "slip", u, &err), XQ_EINVAL, "table 0 is no table");
+  cr_assert_eq(xq_tstore_board_tokens(st, 2, boards, 3, "a\nb", u, &err), XQ_EINVAL, "a control character");
+  cr_assert_str_eq(u[0].token, "", "no token comes back from a refused call");
+  xq_ttoken *all;
+  int n;
+  cr_assert_eq(xq_tstore_tokens(st, &all, &n, &err), XQ_OK, "%s", err.msg);
+  cr_assert_eq(n, 3, "the refused calls stored nothing");
+  for (int i = 0; i < 3; i++) cr_assert_str_eq(all[i].hash, t[i].hash, "in creation order");
+  free(all);
+  xq_tstore_close(st);
+  xq_test_db_remove(path);
+}

@@ -155,6 +155,15 @@ int xq_tstore_reinstate(xq_tstore *st, int round, int id, xq_error *err);
 int xq_tstore_edit(xq_tstore *st, int id, const xq_tplayer *p, unsigned fields, unsigned *changed,
                    xq_error *err);
 
+/* The details of player `id` that an edit may change (XQ_PE_*: name,
+ * sex, birth, region, club, team, rating, local) as the registration and
+ * its edits give them -- what xq_tstore_load puts in the event -- written
+ * over those fields of *p; its other fields are left as they are. For a
+ * caller that keeps a loaded event in step with its own edit instead of
+ * loading it again. Returns XQ_OK, XQ_EINVAL (no such player; `err` says
+ * so; *p unchanged) or XQ_ESTORE. */
+int xq_tstore_player(xq_tstore *st, int id, xq_tplayer *p, xq_error *err);
+
 /* Number the players before round 1: xq_number_players(ev, how), then
  * the numbers stored as a numbering event without a round (its method,
  * the lot's seed, every player's number; docs/store.md). `ev` is the
@@ -284,6 +293,13 @@ int xq_tstore_round_tables(xq_tstore *st, int round, xq_tpairing *pr, xq_error *
  * the bye); XQ_ESTORE or XQ_ENOMEM. The server and `xqref tourney token`
  * both ask it before they make a board token. */
 int xq_tstore_board_table(xq_tstore *st, int round, int board, xq_error *err);
+/* A new board token for each table boards[0..n) of round `round`, out[i]
+ * that of boards[i], with one label: as n calls of token_new, but in one
+ * transaction (one sync to disk; all stored or none: out is zeroed on
+ * failure) that counts the live tokens once. Returns XQ_OK or token_new's
+ * codes; n = 0 writes nothing. */
+int xq_tstore_board_tokens(xq_tstore *st, int round, const int *boards, int n, const char *label, xq_ttoken *out,
+                           xq_error *err);
 /* Look a token up: XQ_OK and *out, or XQ_EINVAL when unknown or revoked. */
 int xq_tstore_token_find(xq_tstore *st, const char *token, xq_ttoken *out);
 int xq_tstore_token_revoke(xq_tstore *st, const char *token, xq_error *err);

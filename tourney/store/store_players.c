@@ -185,6 +185,18 @@ int xq_tstore_edit(xq_tstore *st, int id, const xq_tplayer *p, unsigned fields, 
   return rc;
 }
 
+int xq_tstore_player(xq_tstore *st, int id, xq_tplayer *p, xq_error *err)
+{
+  sqlite3 *db = xq__store_db(st);
+  xq_tplayer cur;
+  if (!db || !p) return XQ_EINVAL;
+  xq__store_lock(st);
+  int rc = current_player(db, id, &cur, err);
+  xq__store_unlock(st);
+  for (int k = 0; !rc && k < XQ_PE_COUNT; k++) field_copy(p, &cur, k);
+  return rc;
+}
+
 /* ------------------------------------------------------------------ */
 /* Numbers before round 1                                              */
 /* ------------------------------------------------------------------ */

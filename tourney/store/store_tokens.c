@@ -61,11 +61,10 @@ static void read_row(sqlite3_stmt *q, xq_ttoken *t)
   snprintf(t->label, sizeof t->label, "%s", lab ? lab : "");
 }
 
-/* Insert a new token; the caller holds the lock (and a transaction). */
-static int token_insert(xq_tstore *st, int role, int round, int board, const char *label, xq_ttoken *out,
-                        xq_error *err)
+/* Room for `n` more live tokens (XQ_TOKENS_MAX); the caller holds the
+ * lock. XQ_OK, XQ_ELIMIT or XQ_ESTORE. */
+static int token_room(sqlite3 *db, int n, xq_error *err)
 {
-  sqlite3 *db = xq__store_db(st);
   sqlite3_stmt *cnt;
   int live = -1;
   if (sqlite3_prepare_v2(db, "SELECT count(*) FROM tokens WHERE revoked_at IS NULL", -1, &cnt, NULL) == SQLITE_OK) {
@@ -73,7 +72,16 @@ static int token_insert(xq_tstore *st, int role, int round, int board, const cha
     sqlite3_finalize(cnt);
   }
   if (live < 0) return fail(err, XQ_ESTORE, "tokens", db);
-  if (live >= XQ_TOKENS_MAX) return fail(err, XQ_ELIMIT, "too many live tokens", NULL);
+  if (live > XQ_TOKENS_MAX - n) return fail(err, XQ_ELIMIT, "too many live tokens", NULL);
+  return XQ_OK;
+}
+
+/* Insert a new token (room checked); the caller holds the lock (and a
+ * transaction). */
+static int token_insert(xq_tstore *st, int role, int round, int board, const char *label, xq_ttoken *out,
+                        xq_error *err)
+{
+  sqlite3 *db = xq__store_db(st);
   sqlite3_stmt *q = xq__store_stmt(st, XQ__STORE_Q_TOKEN_NEW,
     "INSERT INTO tokens(hash, role, round, board, label) VALUES (?,?,?,?,?)");
   if (!q) return fail(err, XQ_ESTORE, "tokens", db);
@@ -106,10 +114,10 @@ static int token_insert(xq_tstore *st, int role, int round, int board, const cha
   return fail(err, XQ_ESTORE, "new token: the random source repeats itself", NULL);
 }
 
-int xq_tstore_token_new(xq_tstore *st, int role, int round, int board, const char *label, xq_ttoken *out,
-                        xq_error *err)
+/* A token's role, binding and label as token_new takes them. XQ_OK or
+ * XQ_EINVAL with `err`. */
+static int token_check(int role, int round, int board, const char *label, xq_error *err)
 {
-  if (!xq__store_db(st)) return fail(err, XQ_EINVAL, "no store", NULL);
   if (role < XQ_ROLE_ADMIN || role > XQ_ROLE_VIEWER) return fail(err, XQ_EINVAL, "unknown role", NULL);
   if (role == XQ_ROLE_BOARD) {
     /* a Swiss round's table, or a knockout table (XQ_KO_ROUND) */
@@ -118,19 +126,51 @@ int xq_tstore_token_new(xq_tstore *st, int role, int round, int board, const cha
   } else if (round || board) {
     return fail(err, XQ_EINVAL, "only board tokens are bound to a table", NULL);
   }
-  if (!label) label = "";
   if (strlen(label) >= XQ_TOURNEY_FIELD_MAX || xq_utf8_len(label) < 0)
     return fail(err, XQ_EINVAL, "the label must be valid UTF-8 under 64 bytes", NULL);
   for (const unsigned char *p = (const unsigned char *)label; *p; p++)
     if (*p < 0x20 || *p == 0x7f) return fail(err, XQ_EINVAL, "the label holds a control character", NULL);
+  return XQ_OK;
+}
+
+int xq_tstore_token_new(xq_tstore *st, int role, int round, int board, const char *label, xq_ttoken *out,
+                        xq_error *err)
+{
+  if (!xq__store_db(st)) return fail(err, XQ_EINVAL, "no store", NULL);
+  if (!label) label = "";
+  int rc = token_check(role, round, board, label, err);
+  if (rc) return rc;
   xq__store_lock(st);
-  int rc = xq__store_begin(st, 1, err);
+  rc = xq__store_begin(st, 1, err);
   if (!rc) {
-    rc = token_insert(st, role, round, board, label, out, err);
+    rc = token_room(xq__store_db(st), 1, err);
+    if (!rc) rc = token_insert(st, role, round, board, label, out, err);
     if (rc) xq__store_rollback(st);
     else rc = xq__store_commit(st, err);
   }
   xq__store_unlock(st);
+  return rc;
+}
+
+int xq_tstore_board_tokens(xq_tstore *st, int round, const int *boards, int n, const char *label, xq_ttoken *out,
+                           xq_error *err)
+{
+  if (!xq__store_db(st) || n < 0 || (n && (!boards || !out))) return fail(err, XQ_EINVAL, "no store", NULL);
+  if (!label) label = "";
+  int rc = XQ_OK;
+  for (int i = 0; !rc && i < n; i++) rc = token_check(XQ_ROLE_BOARD, round, boards[i], label, err);
+  if (rc) memset(out, 0, sizeof *out * (size_t)n);
+  if (rc || !n) return rc;
+  xq__store_lock(st);
+  rc = xq__store_begin(st, 1, err);
+  if (!rc) {
+    rc = token_room(xq__store_db(st), n, err);
+    for (int i = 0; !rc && i < n; i++) rc = token_insert(st, XQ_ROLE_BOARD, round, boards[i], label, &out[i], err);
+    if (rc) xq__store_rollback(st);
+    else rc = xq__store_commit(st, err);
+  }
+  xq__store_unlock(st);
+  if (rc) memset(out, 0, sizeof *out * (size_t)n);
   return rc;
 }
 
