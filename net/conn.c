@@ -352,8 +352,9 @@ int xq__conn_stall(xq__conn *c, size_t mark)
 
 void xq__conn_resume(xq__conn *c) { update_reading(c); }
 
-void xq__conn_drop_deaf(xq__server *s)
+int xq__conn_drop_deaf(xq__server *s)
 {
+  int dropped = 0;
   double scale = s->opts.deadline_scale > 0 ? s->opts.deadline_scale : 1; /* tests only (net.h) */
   uint64_t stall = (uint64_t)(XQ_STALL_MS * scale), now = uv_now(s->loop);
   for (xq__conn *c = s->conns, *next; c; c = next) {
@@ -361,7 +362,9 @@ void xq__conn_drop_deaf(xq__server *s)
     if (c->closing || c->out_mode != XQ__OUT_DROP || !c->out_bytes || now - c->progress_at < stall) continue;
     xq__log(s, "drop %s: took nothing of %zu bytes for %llu ms", c->peer, c->out_bytes, (unsigned long long)stall);
     xq__conn_close(c);
+    dropped++;
   }
+  return dropped;
 }
 
 void xq__conn_hold(xq__conn *c)

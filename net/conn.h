@@ -170,8 +170,8 @@ void xq__conn_resume(xq__conn *c);
 /* Close every subscriber (a `watch` session) whose socket has taken
  * nothing of what waits for it for XQ_STALL_MS: one that never reads
  * holds its snapshot and its events that long at most (server.c calls
- * this every XQ_TOKEN_RECHECK_MS). */
-void xq__conn_drop_deaf(xq__server *s);
+ * this every XQ_TOKEN_RECHECK_MS). Returns how many were closed. */
+int xq__conn_drop_deaf(xq__server *s);
 /* Output budgets checked on every reply (docs/security.md): when what
  * `c` has queued and not sent (out_bytes + owed_bytes) is over `mark`, or
  * it is owed over XQ_OWED_HIGH replies, the connection stalls: it is not

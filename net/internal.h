@@ -108,6 +108,7 @@ struct xq__server {
   int recheck_on;              /* the timer was started (closed at stop) */
   int recheck_waiting;         /* a re-check waits for the commit under way */
   int store_gone;              /* the store's file was deleted or replaced: logged once */
+  int give_back;               /* connections were dropped: their memory goes back to the system */
   uint64_t free_warned_at;     /* loop time of the last "disk low" log line, 0 none */
   int64_t data_version;        /* xq_tstore_data_version when the tokens were last read */
   unsigned char (*token_hash)[XQ_SHA256_LEN]; /* SHA-256 of tokens[i] (security.md) */

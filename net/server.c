@@ -12,6 +12,9 @@
 #include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
@@ -380,7 +383,13 @@ static void on_recheck(uv_timer_t *t)
   xq__server *s = t->data;
   if (s->stopping) return;
   watch_store(s);
-  xq__conn_drop_deaf(s);
+  /* the memory of the connections dropped a second ago (their handles
+   * are closed by now) goes back to the system, not kept by malloc for a
+   * crowd that will not come back */
+#ifdef __GLIBC__
+  if (s->give_back) malloc_trim(0);
+#endif
+  s->give_back = xq__conn_drop_deaf(s) > 0;
   /* revoked sessions whose last owed reply has gone meanwhile */
   for (xq__conn *c = s->conns, *next; c; c = next) {
     next = c->next;
