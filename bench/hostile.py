@@ -26,7 +26,13 @@ import time
 ATTACKS = ["pipeline-json", "pipeline-json-10", "pipeline-http", "bodies",
            "trickle-http", "trickle-json", "silent-json", "flood",
            "pipeline-read", "games-64",
-           "staff-exports", "staff-slips", "staff-import", "staff-late", "idle"]
+           "staff-exports", "staff-slips", "staff-import", "staff-late",
+           "deaf-sse", "deaf-watch", "idle"]
+
+# The honest board's clock events: one every 60 ms, inside a game's budget
+# of events that are not moves (XQ_GAME_QUIET_PER_S, 20 a second), so that
+# every one is stored before it is acknowledged and measured.
+PROBE_EVERY_S = 0.06
 
 
 def rss_kb(pid):
@@ -116,7 +122,7 @@ async def board_probe(ctx, lat, token, tag):
             lat.append((time.monotonic() - t0) * 1000)
         else:
             ctx.refused += 1
-        await asyncio.sleep(0.02)
+        await asyncio.sleep(PROBE_EVERY_S)
     w.close()
 
 
@@ -252,6 +258,30 @@ async def flood(ctx, conns):
         s.close()
     return (f"{len(socks)} connections without a token opened, {held} held by the server; a new board "
             f"{'connected, said hello and was acknowledged' if ok else 'FAILED'} in {ms:.1f} ms")
+
+
+async def deaf(ctx, port, request, conns, watch):
+    """conns connections that ask for a stream (request) and never read
+    their socket (a 4 KiB receive buffer): the server must drop them
+    within XQ_STALL_MS and give their memory back."""
+    socks = []
+    for _ in range(conns):
+        try:
+            s = await raw(port, 4096)
+            await sendall(s, request)
+            socks.append(s)
+        except OSError:
+            break
+    t0 = time.monotonic()
+    out = []
+    for at in watch:
+        await asyncio.sleep(max(0.0, at - (time.monotonic() - t0)))
+        open_now = sum(is_open(s) for s in socks) if at == watch[-1] else None
+        out.append(f"RSS at {at}s +{(rss_kb(ctx.pid) - ctx.before) / 1024.0:.1f} MB"
+                   + (f", open {open_now}" if open_now is not None else ""))
+    for s in socks:
+        s.close()
+    return f"{len(socks)} connections that never read; " + ", ".join(out)
 
 
 def reader_attack(jport, secs):
@@ -440,7 +470,7 @@ async def run_attack(ctx, name):
     ctx.stop = False
     ctx.refused = 0
     before = rss_kb(ctx.pid)
-    ctx.peak = before
+    ctx.before = ctx.peak = before
     bt = ATTACKS.index(name) % len(ctx.boards)
     probes = [asyncio.create_task(board_probe(ctx, board_lat, ctx.boards[bt], name)),
               asyncio.create_task(viewer_probe(ctx, view_lat)),
@@ -478,6 +508,12 @@ async def run_attack(ctx, name):
     elif name == "idle":
         await asyncio.sleep(10)
         what = "nothing else for 10 s (the probes alone)"
+    elif name == "deaf-sse":
+        what = "SSE viewers: " + await deaf(ctx, ctx.hport, b"GET /api/events HTTP/1.1\r\nHost: x\r\n\r\n",
+                                            1000, [5, 30, 65])
+    elif name == "deaf-watch":
+        what = "anonymous watchers with a snapshot: " + await deaf(
+            ctx, ctx.jport, b'{"id":1,"op":"watch","last_event":999999999999}\n', 1000, [5, 30, 65])
     elif name == "silent-json":
         what = await silent(ctx, 1000, [5, 12])
     else:
