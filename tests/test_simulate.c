@@ -230,6 +230,37 @@ static void round1_adjacent(simrun *R)
   xq_tpairing_clear(&pr);
 }
 
+/* Round 1 by FIDE Dutch (C.04.3 B.2): the players paired, in the order
+ * of their numbers (序号), top half against bottom half, board k the
+ * k-th against the (k + m/2)-th. */
+static void round1_top_half(simrun *R)
+{
+  xq_tpairing pr = {0};
+  xq_error err = {0};
+  cr_assert_eq(xq_tstore_pairing(R->st, 1, &pr, &err), XQ_OK, "%s", err.msg);
+  int no[XQ_TOURNEY_PLAYERS_MAX], m = 0;
+  for (int i = 0; i < pr.nboards; i++) {
+    if (!pr.boards[i].black) continue;
+    no[m++] = R->ev->players[pr.boards[i].red - 1].pno;
+    no[m++] = R->ev->players[pr.boards[i].black - 1].pno;
+  }
+  for (int i = 1; i < m; i++) /* insertion sort: a few dozen numbers */
+    for (int k = i; k > 0 && no[k - 1] > no[k]; k--) {
+      int t = no[k];
+      no[k] = no[k - 1];
+      no[k - 1] = t;
+    }
+  for (int i = 0, b = 0; i < pr.nboards; i++) {
+    if (!pr.boards[i].black) continue;
+    int rn = R->ev->players[pr.boards[i].red - 1].pno, bn = R->ev->players[pr.boards[i].black - 1].pno;
+    int lo = rn < bn ? rn : bn, hi = rn < bn ? bn : rn;
+    cr_assert(lo == no[b] && hi == no[b + m / 2], "board %d: %d-%d, want %d-%d", i + 1, rn, bn, no[b],
+              no[b + m / 2]);
+    b++;
+  }
+  xq_tpairing_clear(&pr);
+}
+
 /* ------------------------------------------------------------------ */
 
 Test(simulate, xinjiang_knockout_after_8_places_9_play_on_drop_round)
@@ -239,6 +270,7 @@ Test(simulate, xinjiang_knockout_after_8_places_9_play_on_drop_round)
   make_dir(&R);
   opts_for(&o, "xinjiang2018", 24, 7);
   run_sim(&R, &o);
+  round1_top_half(&R); /* by the numbers, not the order of registration */
   cr_assert_eq(R.ko.after, 8);
   cr_assert_eq(R.ko.size, 8);
   cr_assert_eq(R.ko.seeding, XQ_KO_FIXED);
