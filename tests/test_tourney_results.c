@@ -1,7 +1,8 @@
 /*
  * test_tourney_results.c -- who plays whom and who is seeded, on events
  * made as an organiser makes them, with `xqref tourney`: FIDE Dutch pairs
- * by the pairing numbers (序号), not the order of registration.
+ * by the pairing numbers (序号), not the order of registration; a player
+ * who has withdrawn is not seeded into the knockout.
  */
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -40,6 +41,24 @@ static void event_of(const char *db, const char *new_args, int n)
   }
 }
 
+/* Pair the next round (`system` as given to --system) and play it: the
+ * player numbered `forfeits` loses by forfeit, every other Red wins.
+ * Returns the boards' count; bd[] gets them. */
+static int pair_and_play(const char *db, const char *system, int round, int forfeits, board *bd, int cap)
+{
+  char *out = xq_test_run_db(0, "tourney pair --db %s %s", db, system);
+  int n = boards_of(out, bd, cap);
+  cr_assert_gt(n, 0, "round %d paired:\n%s", round, out);
+  free(out);
+  for (int i = 0; i < n; i++) {
+    const char *code = bd[i].red == forfeits ? "-+" : bd[i].black == forfeits ? "+-" : "1-0";
+    char extra[64];
+    snprintf(extra, sizeof extra, "--round %d --board %d %s", round, bd[i].b, code);
+    free(xq_test_run_db(0, "tourney result --db %s %s", db, extra));
+  }
+  return n;
+}
+
 /* FIDE C.04.3 B.2 round 1: S1 = the top half by pairing number against
  * S2 = the bottom half, 1–5, 6–2, 3–7, 8–4 for 8 players; the numbers by
  * rating are the reverse of registration here, so a pairing by
@@ -57,6 +76,54 @@ Test(dutch, round1_by_the_pairing_numbers_not_registration)
   for (int i = 0; i < 4; i++)
     cr_assert(bd[i].red == want[i][0] && bd[i].black == want[i][1], "board %d is %d-%d, not %d-%d:\n%s", i + 1,
               bd[i].red, bd[i].black, want[i][0], want[i][1], out);
+  free(out);
+  xq_test_db_remove(db);
+}
+
+/* Rank `rank` of `tourney standings` output: its number and name. */
+static void ranked(const char *standings, int rank, int *no, char name[32])
+{
+  for (const char *l = standings; l && *l;) {
+    int r, n;
+    char nm[32];
+    if (sscanf(l, "%d %d %31s", &r, &n, nm) == 3 && r == rank) {
+      *no = n;
+      memcpy(name, nm, sizeof nm);
+      return;
+    }
+    const char *nl = strchr(l, '\n');
+    l = nl ? nl + 1 : NULL;
+  }
+  cr_assert_fail("no rank %d in:\n%s", rank, standings);
+}
+
+/* Xinjiang 九(二) 取前8名, Tangshan 八.3 前4名: the players still in the
+ * event. The 4th after round 2 withdraws from round 3 before the
+ * knockout is seeded: the 5th is seeded 4th, and he is nowhere in the
+ * bracket. */
+Test(knockout, a_withdrawn_player_is_not_seeded)
+{
+  char db[512];
+  xq_test_db_fresh(db, sizeof db, "res_ko");
+  event_of(db, "--rounds 5", 8);
+  free(xq_test_run_db(0, "tourney numbers --db %s %s", db, "--by rating"));
+  board bd[8];
+  pair_and_play(db, "--system cn", 1, 0, bd, 8);
+  pair_and_play(db, "--system cn", 2, 0, bd, 8);
+  char *st = xq_test_run_db(0, "tourney standings --db %s %s", db, "--after 2");
+  int no4, no5;
+  char name4[32], name5[32];
+  ranked(st, 4, &no4, name4);
+  ranked(st, 5, &no5, name5);
+  free(st);
+  char extra[64], want[64], gone[64];
+  snprintf(extra, sizeof extra, "--round 3 --player %d", no4);
+  free(xq_test_run_db(0, "tourney withdraw --db %s %s", db, extra));
+  char *out = xq_test_run_db(0, "tourney knockout --db %s %s", db, "--after 2 --size 4");
+  snprintf(want, sizeof want, "#4 %s ", name5);
+  snprintf(gone, sizeof gone, " %s ", name4);
+  cr_assert(strstr(out, want), "the 5th (%s) takes the withdrawn 4th's place:\n%s", name5, out);
+  cr_assert_null(strstr(out, gone), "the withdrawn %s is not seeded:\n%s", name4, out);
   free(out);
   xq_test_db_remove(db);
 }
