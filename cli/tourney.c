@@ -113,7 +113,9 @@ static const xq__opt rows[] = {
   XQ__STR("--db", T, db, "FILE", "the event's store", .flags = XQ__OPT_REQUIRED),
   XQ__FLAG("--init", T, init, 1, "make the new store in an existing empty (0-byte) FILE",
            .only = ACT(A_NEW) | ACT(A_IMPORT) | ACT(A_DEMO)),
-  XQ__STR("--name", T, name, "TEXT", "the event's name", .only = ACT(A_NEW)),
+  XQ__STR("--name", T, name, "TEXT", "the event's name (with --preset: default its title)", .only = ACT(A_NEW)),
+  XQ__STR("--preset", T, preset, "NAME", "a regulation preset: its rounds, scoring, round 1, tie-breaks and\n"
+          "withdrawal rule (the options below override them)", .only = ACT(A_NEW)),
   XQ__STR("--name", T, name, "NAME", "the player's name", .only = ACT(A_ADD), .flags = XQ__OPT_REQUIRED),
   XQ__STR("--name", T, name, "NAME", "the player's name", .only = ACT(A_EDIT)),
   XQ__LONG("--rounds", T, rounds, 1, XQ_TOURNEY_ROUNDS_MAX, "N", "the event's rounds",

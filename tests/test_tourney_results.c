@@ -1,8 +1,10 @@
 /*
  * test_tourney_results.c -- who plays whom and who is seeded, on events
  * made as an organiser makes them, with `xqref tourney`: FIDE Dutch pairs
- * by the pairing numbers (序号), not the order of registration; a player
- * who has withdrawn is not seeded into the knockout.
+ * by the pairing numbers (序号), not the order of registration; an event
+ * made with a preset keeps the preset's withdrawal rule (Shaanxi: two
+ * forfeits in a row); a player who has withdrawn is not seeded into the
+ * knockout.
  */
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -59,6 +61,13 @@ static int pair_and_play(const char *db, const char *system, int round, int forf
   return n;
 }
 
+static int seated(const board *bd, int n, int no)
+{
+  for (int i = 0; i < n; i++)
+    if (bd[i].red == no || bd[i].black == no) return 1;
+  return 0;
+}
+
 /* FIDE C.04.3 B.2 round 1: S1 = the top half by pairing number against
  * S2 = the bottom half, 1–5, 6–2, 3–7, 8–4 for 8 players; the numbers by
  * rating are the reverse of registration here, so a pairing by
@@ -77,6 +86,52 @@ Test(dutch, round1_by_the_pairing_numbers_not_registration)
     cr_assert(bd[i].red == want[i][0] && bd[i].black == want[i][1], "board %d is %d-%d, not %d-%d:\n%s", i + 1,
               bd[i].red, bd[i].black, want[i][0], want[i][1], out);
   free(out);
+  xq_test_db_remove(db);
+}
+
+/* Shaanxi 补充规定 四.1: 连续弃权两轮者不再编排. A player who forfeits round
+ * 1, wins round 2 and forfeits round 3 is paired in round 4 of an event
+ * made with --preset shaanxi2019, and is not in an event with the rule
+ * book's default (any two missed rounds), with either pairing system. */
+Test(withdrawal, a_preset_s_rule_holds_in_an_event_made_with_it)
+{
+  static const char *const systems[] = {"--system cn", "--system dutch"};
+  for (int s = 0; s < 2; s++)
+    for (int shaanxi = 0; shaanxi <= 1; shaanxi++) {
+      char db[512];
+      xq_test_db_fresh(db, sizeof db, shaanxi ? "res_shaanxi" : "res_default");
+      event_of(db, shaanxi ? "--preset shaanxi2019" : "--rounds 9", 8);
+      free(xq_test_run_db(0, "tourney numbers --db %s %s", db, "--by rating"));
+      board bd[8];
+      pair_and_play(db, systems[s], 1, 3, bd, 8);
+      pair_and_play(db, systems[s], 2, 0, bd, 8);
+      pair_and_play(db, systems[s], 3, 3, bd, 8);
+      char *out = xq_test_run_db(0, "tourney pair --db %s %s", db, systems[s]);
+      int n = boards_of(out, bd, 8);
+      cr_assert_eq(seated(bd, n, 3), shaanxi, "%s, %s: player 3 (forfeits in rounds 1 and 3) %s in round 4:\n%s",
+                   shaanxi ? "shaanxi2019" : "default", systems[s], shaanxi ? "paired" : "not paired", out);
+      free(out);
+      xq_test_db_remove(db);
+    }
+}
+
+/* `tourney new --preset` takes the preset's settings and says the
+ * withdrawal rule; an option given overrides the preset's. */
+Test(withdrawal, new_with_a_preset_says_its_settings)
+{
+  char db[512];
+  xq_test_db_fresh(db, sizeof db, "res_new");
+  char *out = xq_test_run_db(0, "tourney new --db %s %s", db, "--preset shaanxi2019");
+  cr_assert(strstr(out, "9 rounds, scoring 2/1/0"), "%s", out);
+  cr_assert(strstr(out, "after 2 missed rounds in a row"), "%s", out);
+  free(out);
+  xq_test_db_remove(db);
+  out = xq_test_run_db(0, "tourney new --db %s %s", db, "--preset xinjiang2018 --rounds 7");
+  cr_assert(strstr(out, "7 rounds"), "%s", out);
+  cr_assert(strstr(out, "after 2 missed rounds\n"), "%s", out);
+  free(out);
+  xq_test_db_remove(db);
+  xq_test_run_db_says(2, "no preset 'atlantis'", "tourney new --db %s %s", db, "--preset atlantis");
   xq_test_db_remove(db);
 }
 
