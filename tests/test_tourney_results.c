@@ -4,7 +4,8 @@
  * by the pairing numbers (序号), not the order of registration; an event
  * made with a preset keeps the preset's withdrawal rule (Shaanxi: two
  * forfeits in a row); a player who has withdrawn is not seeded into the
- * knockout.
+ * knockout; and the listings of the results name each player by his
+ * number, not his registration id.
  */
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -180,5 +181,85 @@ Test(knockout, a_withdrawn_player_is_not_seeded)
   cr_assert(strstr(out, want), "the 5th (%s) takes the withdrawn 4th's place:\n%s", name5, out);
   cr_assert_null(strstr(out, gone), "the withdrawn %s is not seeded:\n%s", name4, out);
   free(out);
+  xq_test_db_remove(db);
+}
+
+/* Every player named P<k> (or his team T<k>) in line `l` is given the
+ * number `nos[k]`, not his registration id k: "P<k> (NO)" in the
+ * bracket, "NO P<k>" in places and prizes, "T<k>: NO" in the teams. */
+static void numbers_in_line(const char *l, size_t len, const int *nos, const char *what)
+{
+  for (size_t i = 0; i + 1 < len; i++) {
+    if ((l[i] != 'P' && l[i] != 'T') || l[i + 1] < '1' || l[i + 1] > '8' || (i && l[i - 1] != ' ')) continue;
+    int k = l[i + 1] - '0', no = -1;
+    if (l[i] == 'T' && l[i + 2] == ':') sscanf(l + i + 3, "%d", &no);
+    else if (l[i] == 'T') continue;
+    else if (l[i + 2] == ' ' && l[i + 3] == '(') sscanf(l + i + 4, "%d", &no);
+    else {
+      size_t j = i; /* the number before the name */
+      while (j > 0 && l[j - 1] == ' ') j--;
+      while (j > 0 && l[j - 1] >= '0' && l[j - 1] <= '9') j--;
+      sscanf(l + j, "%d", &no);
+    }
+    cr_assert_eq(no, nos[k], "%s: %c%d is number %d, printed %d (his registration id is %d): %.*s", what, l[i], k,
+                 nos[k], no, k, (int)len, l);
+  }
+}
+
+/* Every line of a listing. */
+static void numbers_in(const char *out, const int *nos, const char *what)
+{
+  int seen = 0;
+  for (const char *l = out; l && *l;) {
+    const char *nl = strchr(l, '\n');
+    size_t len = nl ? (size_t)(nl - l) : strlen(l);
+    numbers_in_line(l, len, nos, what);
+    seen += strstr(l, " P") && strstr(l, " P") < l + len;
+    l = nl ? nl + 1 : NULL;
+  }
+  cr_assert(seen || strstr(out, " T"), "%s names no player:\n%s", what, out);
+}
+
+/* One number per player: once the numbers are given (here the reverse of
+ * registration), the bracket, a knockout game recorded, the final places,
+ * the team standings and the prize list print each player's 序号 and no
+ * registration id; ko-result --red takes the number too. */
+Test(listings, every_listing_says_the_number_not_the_id)
+{
+  char db[512];
+  xq_test_db_fresh(db, sizeof db, "res_numbers");
+  free(xq_test_run_db(0, "tourney new --db %s %s", db, "--rounds 3"));
+  for (int i = 1; i <= 8; i++) {
+    char extra[64];
+    snprintf(extra, sizeof extra, "--name P%d --rating %d --team T%d", i, 1500 + 50 * i, i);
+    free(xq_test_run_db(0, "tourney add --db %s %s", db, extra));
+  }
+  free(xq_test_run_db(0, "tourney numbers --db %s %s", db, "--by rating"));
+  int nos[9];
+  for (int k = 1; k <= 8; k++) nos[k] = 9 - k;
+  board bd[8];
+  pair_and_play(db, "--system cn", 1, 0, bd, 8);
+  pair_and_play(db, "--system cn", 2, 0, bd, 8);
+  char *out = xq_test_run_db(0, "tourney knockout --db %s %s", db, "--after 2 --size 4");
+  numbers_in(out, nos, "knockout");
+  free(out);
+  /* match 1 is seed 1 (P1, number 8) against seed 4 (P8, number 1): Red by number */
+  xq_test_run_db_says(1, "no player numbered 99", "tourney ko-result --db %s %s", db, "--match 1 --red 99 1-0");
+  out = xq_test_run_db(0, "tourney ko-result --db %s %s", db, "--match 1 --red 1 0-1");
+  cr_assert(strstr(out, "red 1 black 8 0-1"), "--red 1 is P8, number 1:\n%s", out);
+  numbers_in(out, nos, "ko-result");
+  free(out);
+  static const char *const listings[][2] = {
+    {"tourney bracket --db %s%s", NULL},
+    {"tourney places --db %s%s", NULL},
+    {"tourney places --db %s %s", "--swiss"},
+    {"tourney teams --db %s %s", "--count 1"},
+    {"tourney prizes --db %s %s", "--preset shaanxi2019"},
+  };
+  for (size_t i = 0; i < sizeof listings / sizeof listings[0]; i++) {
+    out = xq_test_run_db(0, listings[i][0], db, listings[i][1]);
+    numbers_in(out, nos, listings[i][0]);
+    free(out);
+  }
   xq_test_db_remove(db);
 }

@@ -284,9 +284,10 @@ int xq_ko_setup_event(const xq_tournament *ev, const xq_ko_opts *o, xq_ko *ko, x
 /* ------------------------------------------------------------------ */
 
 /* The bracket as `xqref tourney bracket` prints it: the stage's heading,
- * then per match its stage, players with their seeds (bracket positions
- * in a drawn bracket) or its bye, its games, and its winner, the game in
- * play at a knockout table or the next game. Returns XQ_OK, XQ_EINVAL
+ * then per match its stage, players (name and number, the 序号 once
+ * numbers are given) with their seeds (bracket positions in a drawn
+ * bracket) or its bye, its games, and its winner, the game in play at a
+ * knockout table or the next game. Returns XQ_OK, XQ_EINVAL
  * (a NULL argument) or XQ_EIO (write error). */
 int xq_list_bracket(const xq_tournament *ev, const xq_ko *ko, FILE *f);
 
