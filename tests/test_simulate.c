@@ -319,6 +319,7 @@ Test(simulate, burqin_lucky_prizes_and_local_prizes_won_twice)
   make_dir(&R);
   opts_for(&o, "burqin2018", 40, 11);
   run_sim(&R, &o);
+  round1_top_half(&R);
   cr_assert_eq(R.ko.after, 0, "Burqin has no knockout");
   int n = R.ev->n;
   int *ids = calloc((size_t)n, sizeof *ids);
@@ -438,6 +439,7 @@ Test(simulate, wujiaqu_cross_knockout_after_10_and_red_must_vary)
   opts_for(&o, "wujiaqu2024", 24, 17);
   o.rate_repetition = 300; /* many opening shuffles */
   run_sim(&R, &o);
+  round1_top_half(&R);
   cr_assert_eq(R.ko.after, 10);
   cr_assert_eq(R.ko.size, 8);
   cr_assert_eq(R.ko.format, XQ_KO_FMT_RAPID_BLITZ);
@@ -759,6 +761,7 @@ Test(simulate, xinjiang_juniors_play_on_the_open_tables_for_their_own_prizes)
   make_dir(&R);
   opts_for(&o, "xinjiang2018", 60, 7);
   run_sim(&R, &o);
+  round1_top_half(&R); /* board 1 is number 1, not registration 39 v 21 */
   int n = R.ev->n, ids[60], naw, open = 0, juniors = 0;
   xq_prize_table t;
   xq_award *aw = final_awards(&R, &t, ids, &naw);
