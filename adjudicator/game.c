@@ -665,7 +665,9 @@ int xq_game_claim_repetition(xq_game *g, int side, xq_verdict *v)
     v->reason = XQ_REASON_CLAIM_REFUSED;
     v->side = side;
     snprintf(v->rule, sizeof v->rule, "P2");
-    xq__verdict_explain(v, "本局面出现%d次，未满%d次，不构成待判局面",
+    /* Both formats take the same arguments: the Chinese skips the English
+     * plural with %.0s, so its second %d is the count, not a pointer. */
+    xq__verdict_explain(v, "本局面出现%d次%.0s，未满%d次，不构成待判局面",
                         "the position has occurred %d time%s, fewer than %d: no ruling yet", occ,
                         occ == 1 ? "" : "s", g->rules.repetition_occurrences);
     return XQ_OK;

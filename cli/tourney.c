@@ -113,7 +113,9 @@ static const xq__opt rows[] = {
   XQ__STR("--db", T, db, "FILE", "the event's store", .flags = XQ__OPT_REQUIRED),
   XQ__FLAG("--init", T, init, 1, "make the new store in an existing empty (0-byte) FILE",
            .only = ACT(A_NEW) | ACT(A_IMPORT) | ACT(A_DEMO)),
-  XQ__STR("--name", T, name, "TEXT", "the event's name", .only = ACT(A_NEW)),
+  XQ__STR("--name", T, name, "TEXT", "the event's name (with --preset: default its title)", .only = ACT(A_NEW)),
+  XQ__STR("--preset", T, preset, "NAME", "a regulation preset: its rounds, scoring, round 1, tie-breaks and\n"
+          "withdrawal rule (the options below override them)", .only = ACT(A_NEW)),
   XQ__STR("--name", T, name, "NAME", "the player's name", .only = ACT(A_ADD), .flags = XQ__OPT_REQUIRED),
   XQ__STR("--name", T, name, "NAME", "the player's name", .only = ACT(A_EDIT)),
   XQ__LONG("--rounds", T, rounds, 1, XQ_TOURNEY_ROUNDS_MAX, "N", "the event's rounds",
@@ -177,7 +179,8 @@ static const xq__opt rows[] = {
           .only = ACT(A_KNOCKOUT)),
   XQ__LONG("--match", T, match, 1, XQ_KO_MATCHES_MAX, "M", "the match", .only = ACT(A_KO_RESULT),
            .flags = XQ__OPT_REQUIRED),
-  XQ__LONG("--red", T, red, 1, XQ_TOURNEY_PLAYERS_MAX, "ID", "the player with red (default: by the colour swap)",
+  XQ__LONG("--red", T, red, 1, XQ_TOURNEY_PLAYERS_MAX, "NO", "the player with red, by his number (序号; default: by the\n"
+           "colour swap)",
            .only = ACT(A_KO_RESULT)),
   XQ__FLAG("--swiss", T, swiss, 1, "the Swiss order only, without the knockout", .only = RESULTS),
   XQ__STR("--preset", T, preset, "NAME", "a regulation preset: its tables and rules", .only = PRESET),

@@ -50,6 +50,17 @@ static int cmd_new(const xq__topts *o)
   xq_tconfig cfg;
   xq_error err = {0};
   xq_tconfig_default(&cfg);
+  /* a preset's settings first (the same as a simulation's), then what
+   * the command line says */
+  const xq_regulation *r = NULL;
+  if (o->preset && xq_regulation_find(o->preset, &r)) {
+    fprintf(stderr, "xqref tourney new: no preset '%s' (xqref presets lists them)\n", o->preset);
+    return 2;
+  }
+  if (r && xq_regulation_tconfig(r, &cfg, &err)) {
+    fprintf(stderr, "xqref tourney new: preset %s: %s\n", r->name, err.msg);
+    return 1;
+  }
   if (o->rounds > 0) cfg.rounds = (int)o->rounds;
   if (o->scoring >= 0) xq_tconfig_scoring(&cfg, o->scoring);
   if (o->tiebreaks && xq_tconfig_tiebreaks(&cfg, o->tiebreaks, &err)) {
@@ -63,13 +74,18 @@ static int cmd_new(const xq__topts *o)
   xq_tstore *st;
   int rc = open_store(o, o->init ? XQ_TSTORE_INIT : XQ_TSTORE_CREATE, &st);
   if (rc) return rc;
-  rc = xq_tstore_create_event(st, o->name ? o->name : "", &cfg, &err);
+  /* the preset's title names the event: groups and prizes find the
+   * regulation by it */
+  rc = xq_tstore_create_event(st, o->name ? o->name : r ? r->title : "", &cfg, &err);
   xq_tstore_close(st);
   if (rc) { fprintf(stderr, "xqref tourney: %s\n", err.msg); return 1; }
   char tb[256];
   xq_tconfig_tb_format(&cfg, tb, sizeof tb);
   printf("created %s: %d rounds, scoring %s, tie-breaks %s\n", o->db, cfg.rounds,
          cfg.win == 4 ? "2/1/0" : "1/0.5/0", tb);
+  if (cfg.missed_rounds_withdraw > 0)
+    printf("a player is not paired again after %d missed rounds%s\n", cfg.missed_rounds_withdraw,
+           cfg.withdraw_consecutive ? " in a row" : "");
   return 0;
 }
 

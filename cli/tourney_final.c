@@ -188,7 +188,7 @@ static int cmd_teams(ctx *c)
   } else if (c->format >= 0) {
     rc = sheet_done(c, xq_sheet_teams(c->ev, rows, nt, rule.mode, c->format, c->lang, c->out));
   } else {
-    xq_list_teams(rows, nt, rule.mode, rule.counted, !c->complete, stdout);
+    xq_list_teams(c->ev, rows, nt, rule.mode, rule.counted, !c->complete, stdout);
     rc = 0;
   }
   free(rows);

@@ -142,7 +142,10 @@ static int cmd_ko_result(const xq__topts *o)
   if (xq__tourney_ko_open(o, &st, &ev, &ko)) return 1;
   int rc = 1;
   if (!ko.after) { fprintf(stderr, "xqref tourney ko-result: no knockout stage started\n"); goto out; }
-  int r = xq_ko_next_game(&ko, (int)o->match, o->red > 0 ? (int)o->red : 0, &g);
+  /* --red names the player by his number (序号), as the bracket does */
+  int red = o->red > 0 ? xq_tournament_player_no(ev, (int)o->red) : 0;
+  if (o->red > 0 && !red) { fprintf(stderr, "xqref tourney ko-result: no player numbered %ld\n", o->red); goto out; }
+  int r = xq_ko_next_game(&ko, (int)o->match, red, &g);
   if (r) {
     fprintf(stderr, "xqref tourney ko-result: match %ld %s\n", o->match,
             r == XQ_ELIMIT ? "has reached its game limit"

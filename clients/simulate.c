@@ -35,19 +35,12 @@ static int create_store(xq__sim *S)
   const xq_regulation *r = S->r;
   xq_tconfig cfg;
   xq_tconfig_default(&cfg);
-  xq_tconfig_scoring(&cfg, 0);
   cfg.rounds = r->rounds;
   cfg.lot_seed = S->o->seed;
-  /* regulations.md "round 1": Shaanxi draws the numbers, the others
-   * number by rating */
-  const char *r1 = r->rows[XQ_REG_ROUND1].value;
-  if (r1 && !strncmp(r1, "drawn", 5)) cfg.first_round = XQ_FIRST_BY_LOT;
-  /* forfeits that withdraw a player: the regulation's, else the rule
-   * book's two (tourney.md §3.1.2) */
-  if (r->withdraw_after > 0) cfg.missed_rounds_withdraw = r->withdraw_after;
-  cfg.withdraw_consecutive = r->withdraw_consecutive;
+  /* the event's settings as `tourney new --preset` makes them: rounds,
+   * scoring, round 1, tie-breaks, the withdrawal rule */
   xq_error e = {0};
-  if (r->tb_order && xq_tconfig_tiebreaks(&cfg, r->tb_order, &e))
+  if (xq_regulation_tconfig(r, &cfg, &e))
     return xq__simulate_server_fail(S, XQ_EINVAL, "preset %s: tie-breaks: %s", r->name, e.msg);
   xq_tstore *st = NULL;
   int rc = xq_tstore_open(S->db, XQ_TSTORE_CREATE, &st, &e);

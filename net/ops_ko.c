@@ -271,13 +271,13 @@ static void run_ko_start(xq__server *s, xq__task *task)
     xq__task_error(task, XQ__E_CONFLICT, msg);
     return;
   }
-  xq_tstanding *tab = malloc(sizeof *tab * (size_t)ev->n);
+  /* the seeds as `tourney knockout` makes them: the standings after the
+   * cut without the players who have withdrawn (xq_ko_setup_event) */
+  xq_ko_opts ko_o = {.seeding = t->seeding, .format = t->format, .after = t->after, .size = t->size,
+                     .choice = t->choice};
   xq_ko *ko = malloc(sizeof *ko);
-  int rc = tab && ko ? xq_standings(ev, t->after, tab) : XQ_ENOMEM;
-  if (!rc) rc = xq_ko_setup(ko, tab, ev->n, t->after, t->size, t->seeding, t->format, t->choice);
-  if (rc == XQ_EINVAL) snprintf(err.msg, sizeof err.msg, "size, seeding and choice do not make a bracket");
+  int rc = ko ? xq_ko_setup_event(ev, &ko_o, ko, &err) : XQ_ENOMEM;
   if (!rc) rc = xq_tstore_ko_start(s->store, ko, &err);
-  free(tab);
   free(ko);
   if (rc) {
     xq__task_error(task, xq__reply_write_code(rc), err.msg[0] ? err.msg : xq_strerror(rc));

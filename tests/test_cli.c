@@ -4,8 +4,9 @@
  * words; and, on the built binary, that every subcommand's and every
  * tourney action's help is the same as `xqref help ...` and lists every
  * option its usage names; and that no command overwrites what it reads
- * (convert, tourney export and the sheets, import) and `serve` on a port
- * that is taken leaves nothing behind.
+ * (convert, tourney export and the sheets, import), `serve` on a port
+ * that is taken leaves nothing behind, and `judge` explains a refused
+ * claim in both languages.
  */
 #include <arpa/inet.h>
 #include <criterion/criterion.h>
@@ -478,6 +479,19 @@ Test(cli, a_board_token_only_for_a_table_that_is_there)
   cr_assert_eq(strlen(ok), 33, "a token and its newline: %s", ok);
   free(ok);
   xq_test_db_remove(db), rmdir(dir);
+}
+
+/* A repetition claimed on a position seen once is refused, and both
+ * sentences give the count and the rule's number: the Chinese once read
+ * the English plural's pointer as the number (未满-663217114次). */
+Test(cli, judge_a_false_repetition_claim_counts_in_both_languages)
+{
+  int st;
+  char *out = xq_test_run("judge --moves \"c3c4 c6c5 repetition\"", &st);
+  cr_assert_eq(st, 0, "%s", out);
+  cr_assert(strstr(out, "\"zh\":\"本局面出现1次，未满3次，不构成待判局面\""), "%s", out);
+  cr_assert(strstr(out, "\"en\":\"the position has occurred 1 time, fewer than 3: no ruling yet\""), "%s", out);
+  free(out);
 }
 
 /* A listening socket on 127.0.0.1 (a port taken); *port gets its port. */

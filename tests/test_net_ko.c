@@ -267,3 +267,33 @@ Test(knockout, lot_bracket_refused_after_a_swiss_and_for_bad_entrants)
   xq_tc_close(&adm);
   xq_fx_down();
 }
+
+/* ko_start seeds as `tourney knockout` does (xq_ko_setup_event): the
+ * player 4th after round 1 withdraws from round 2 before the stage is
+ * seeded, so the 5th is seeded 4th and the withdrawn player is no seed. */
+Test(knockout, a_withdrawn_player_is_not_seeded)
+{
+  xq_fx_up(8);
+  xq_tclient adm, arb;
+  xq_fx_connect(&adm, ts.admin);
+  xq_fx_connect(&arb, ts.arbiter);
+  for (int t = 1; t <= 4; t++)
+    xq_tc_okf(&arb, "{\"id\":%d,\"op\":\"result\",\"round\":1,\"table\":%d,\"result\":\"1-0\"}", 10 + t, t);
+  cJSON *r = xq_tc_callf(&adm, "{\"id\":20,\"op\":\"standings\",\"round\":1}");
+  xq_tc_expect_ok(r);
+  const cJSON *rows = xq_tj_get(r, "standings");
+  int no4 = (int)xq_tj_num(cJSON_GetArrayItem(rows, 3), "no"), id4 = (int)xq_tj_num(cJSON_GetArrayItem(rows, 3), "id");
+  int id5 = (int)xq_tj_num(cJSON_GetArrayItem(rows, 4), "id");
+  cJSON_Delete(r);
+  xq_tc_okf(&arb, "{\"id\":21,\"op\":\"withdraw\",\"player\":%d,\"round\":2}", no4);
+  r = xq_tc_callf(&adm, "{\"id\":22,\"op\":\"ko_start\",\"after\":1,\"size\":4,\"format\":\"xinjiang\"}");
+  xq_tc_expect_ok(r);
+  const cJSON *seeds = xq_tj_get(r, "seeds");
+  for (int i = 0; i < 4; i++)
+    cr_assert_neq((int)xq_tj_num(cJSON_GetArrayItem(seeds, i), "id"), id4, "the withdrawn player is seed %d", i + 1);
+  cr_assert_eq((int)xq_tj_num(cJSON_GetArrayItem(seeds, 3), "id"), id5, "the 5th takes the 4th seed");
+  cJSON_Delete(r);
+  xq_tc_close(&adm);
+  xq_tc_close(&arb);
+  xq_fx_down();
+}

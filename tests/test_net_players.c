@@ -5,7 +5,9 @@
  * conflict), withdraw and reinstate by player number, numbers before
  * round 1 (by rating, by lot with its seed given back, by hand; a
  * preview stores nothing; not 1..n refused; after round 1 a conflict)
- * and that only an admin may edit or number, an arbiter withdraw.
+ * and that only an admin may edit or number, an arbiter withdraw; and
+ * that a store made with `xqref tourney new --preset` keeps the preset's
+ * withdrawal rule when the server pairs it.
  */
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -16,6 +18,7 @@
 #include "net_fixture.h"
 #include "store/store.h"
 #include "store_fixture.h"
+#include "support.h"
 #include "tourney.h"
 
 /* A server on a new store holding an event of `n` players (ratings
@@ -336,5 +339,58 @@ Test(players, the_pages_hear_that_the_players_changed)
   cr_assert_str_eq(type, "pairing", "the preview of numbers is not told");
   xq_tc_close(&w);
   xq_tc_close(&c);
+  xq_fx_down();
+}
+
+/* Pair round `round` by the server (publish) and play it: the player
+ * numbered `forfeits` loses by forfeit, every other Red wins. Returns
+ * whether the player numbered `watch` was paired. */
+static int server_round(xq_tclient *adm, int round, int forfeits, int watch)
+{
+  cJSON *r = xq_tc_callf(adm, "{\"id\":%d,\"op\":\"pair\",\"publish\":true}", 100 + round);
+  xq_tc_expect_ok(r);
+  cr_assert_eq(xq_tj_num(r, "round"), round);
+  const cJSON *b;
+  int seated = 0;
+  cJSON_ArrayForEach(b, xq_tj_get(r, "boards")) {
+    const cJSON *red = xq_tj_get(b, "red"), *black = xq_tj_get(b, "black");
+    if (cJSON_IsNull(black)) {
+      seated |= (int)xq_tj_num(red, "no") == watch;
+      continue;
+    }
+    int rn = (int)xq_tj_num(red, "no"), bn = (int)xq_tj_num(black, "no");
+    seated |= rn == watch || bn == watch;
+    const char *res = rn == forfeits ? "-+" : bn == forfeits ? "+-" : "1-0";
+    xq_tc_okf(adm, "{\"id\":%d,\"op\":\"result\",\"round\":%d,\"table\":%d,\"result\":\"%s\"}", 200 + round, round,
+              (int)xq_tj_num(b, "table"), res);
+  }
+  cJSON_Delete(r);
+  return seated;
+}
+
+/* An event made as an organiser makes it, `xqref tourney new --preset
+ * shaanxi2019` (补充规定 四.1: 连续弃权两轮者不再编排), keeps its rule when
+ * the server pairs it: a player who forfeits rounds 1 and 3 and wins
+ * round 2 is paired in round 4. */
+Test(players, a_preset_s_withdrawal_rule_holds_when_the_server_pairs)
+{
+  memset(&ts, 0, sizeof ts);
+  snprintf(ts.dir, sizeof ts.dir, "/tmp/xqref-test-XXXXXX");
+  cr_assert_not_null(mkdtemp(ts.dir));
+  snprintf(ts.db, sizeof ts.db, "%s/t.db", ts.dir);
+  free(xq_test_run_db(0, "tourney new --db %s %s", ts.db, "--preset shaanxi2019"));
+  for (int i = 1; i <= 8; i++) {
+    char extra[64];
+    snprintf(extra, sizeof extra, "--name P%d --rating %d", i, 1500 + 50 * i);
+    free(xq_test_run_db(0, "tourney add --db %s %s", ts.db, extra));
+  }
+  cr_assert_eq(xq_ts_restart(&ts), 0, "the server starts on the store");
+  xq_tclient adm;
+  xq_fx_connect(&adm, ts.admin);
+  cr_assert(server_round(&adm, 1, 3, 3));
+  cr_assert(server_round(&adm, 2, 0, 3));
+  cr_assert(server_round(&adm, 3, 3, 3));
+  cr_assert(server_round(&adm, 4, 0, 3), "two forfeits, not in a row: still paired");
+  xq_tc_close(&adm);
   xq_fx_down();
 }

@@ -121,3 +121,23 @@ void xq_tconfig_default(xq_tconfig *cfg)
   cfg->lot_seed = 20260101;
   xq_tconfig_tiebreaks(cfg, "os", NULL);
 }
+
+int xq_regulation_tconfig(const xq_regulation *r, xq_tconfig *cfg, xq_error *err)
+{
+  if (!r || !cfg) return XQ_EINVAL;
+  xq_tconfig c = *cfg;
+  if (r->rounds > 0) c.rounds = r->rounds;
+  if (r->win_points > 0) xq_tconfig_scoring(&c, r->win_points == 1);
+  /* round 1: Shaanxi draws the numbers (补充规定 三.1), the others number
+   * by rating */
+  const char *r1 = r->rows[XQ_REG_ROUND1].value;
+  if (r1 && !strncmp(r1, "drawn", 5)) c.first_round = XQ_FIRST_BY_LOT;
+  /* the forfeits that withdraw a player: the regulation's, else the rule
+   * book's two (tourney.md §3.1.2); only those in a row where it says so
+   * (Shaanxi 补充规定 四.1: 连续弃权两轮者不再编排) */
+  if (r->withdraw_after > 0) c.missed_rounds_withdraw = r->withdraw_after;
+  c.withdraw_consecutive = r->withdraw_consecutive;
+  if (r->tb_order && xq_tconfig_tiebreaks(&c, r->tb_order, err)) return XQ_EINVAL;
+  *cfg = c;
+  return XQ_OK;
+}

@@ -269,8 +269,10 @@ typedef struct xq_ko_opts {
 /* Set up the knockout stage of `ev` in *ko as `o` says, ready for
  * xq_tstore_ko_start: with seeding fixed or choose, the top o->size of
  * the standings after round o->after (which must be complete), ranked
- * with the full tie-break order (tourney.md §6.1; xq_ko_setup); with
- * seeding lot, a knockout-only event, every registered player (2 to
+ * with the full tie-break order (tourney.md §6.1; xq_ko_setup), leaving
+ * out every player withdrawn by then (a withdrawal recorded for any
+ * round, or the missed rounds that withdraw him): the next in the
+ * standings takes his place; with seeding lot, a knockout-only event, every registered player (2 to
  * XQ_KO_SIZE_MAX, no Swiss round paired) drawn into the bracket by lot
  * (xq_ko_setup_lot), each value of the o->pools field a half. Returns
  * XQ_OK; XQ_EINVAL with `err` (may be NULL) saying what does not make a
@@ -282,9 +284,10 @@ int xq_ko_setup_event(const xq_tournament *ev, const xq_ko_opts *o, xq_ko *ko, x
 /* ------------------------------------------------------------------ */
 
 /* The bracket as `xqref tourney bracket` prints it: the stage's heading,
- * then per match its stage, players with their seeds (bracket positions
- * in a drawn bracket) or its bye, its games, and its winner, the game in
- * play at a knockout table or the next game. Returns XQ_OK, XQ_EINVAL
+ * then per match its stage, players (name and number, the 序号 once
+ * numbers are given) with their seeds (bracket positions in a drawn
+ * bracket) or its bye, its games, and its winner, the game in play at a
+ * knockout table or the next game. Returns XQ_OK, XQ_EINVAL
  * (a NULL argument) or XQ_EIO (write error). */
 int xq_list_bracket(const xq_tournament *ev, const xq_ko *ko, FILE *f);
 

@@ -62,19 +62,36 @@ static int setup_lot(const xq_tournament *ev, const xq_ko_opts *o, xq_ko *ko, xq
   return bad ? xq__error(err, XQ_EINVAL, "%s", bad) : XQ_OK;
 }
 
+/* Has player `id` withdrawn by now: a withdrawal recorded for any round,
+ * or the missed rounds that withdraw him (xq__event_missed_out) in the
+ * rounds recorded so far? */
+static int withdrawn_now(const xq_tournament *ev, int id)
+{
+  return ev->players[id - 1].withdrawn > 0 || xq__event_missed_out(ev, id, ev->nrounds) > 0;
+}
+
 int xq_ko_setup_event(const xq_tournament *ev, const xq_ko_opts *o, xq_ko *ko, xq_error *err)
 {
   if (!ev || !o || !ko) return XQ_EINVAL;
   if (o->seeding == XQ_KO_LOT) return setup_lot(ev, o, ko, err);
   xq_tstanding *s = malloc(sizeof *s * (size_t)(ev->n ? ev->n : 1));
-  int rc = XQ_OK;
+  int rc = XQ_OK, n = 0;
   if (!s) {
     rc = xq__error(err, XQ_ENOMEM, "out of memory");
   } else if (o->after > ev->nrounds || !xq_tournament_round_complete(ev, o->after)) {
     rc = xq__error(err, XQ_EINVAL, "round %d is not complete", o->after);
-  } else if (xq_standings(ev, o->after, s) || /* §6.1: the Swiss after the cut, every tie-break */
-             xq_ko_setup(ko, s, ev->n, o->after, o->size, o->seeding, o->format, o->choice)) {
-    rc = xq__error(err, XQ_EINVAL, "size must be 2, 4, 8 or 16 and at most the players (choose: size 4)");
+  } else if (xq_standings(ev, o->after, s)) { /* §6.1: the Swiss after the cut, every tie-break */
+    rc = xq__error(err, XQ_EINVAL, "round %d: no standings", o->after);
+  } else {
+    /* a player who has withdrawn is never seeded: the next in the
+     * standings takes his place (Xinjiang 九(二) 取前8名 are players
+     * still in the event) */
+    for (int i = 0; i < ev->n; i++)
+      if (!withdrawn_now(ev, s[i].id)) s[n++] = s[i];
+    if (n < o->size)
+      rc = xq__error(err, XQ_EINVAL, "%d players still in the event cannot fill a bracket of %d", n, o->size);
+    else if (xq_ko_setup(ko, s, n, o->after, o->size, o->seeding, o->format, o->choice))
+      rc = xq__error(err, XQ_EINVAL, "size must be 2, 4, 8 or 16 and at most the players (choose: size 4)");
   }
   free(s);
   return rc;

@@ -336,19 +336,24 @@ int xq_sheet_prizes(const xq_tournament *ev, const xq_prize_table *t, const xq_a
  * XQ_OK, XQ_EINVAL (a NULL argument; nothing written) or XQ_EIO (write
  * error). */
 
-/* The final places ids[0..ev->n-1]: place, id, name and the Swiss points
+/* The listings name each player by his number, the 序号 once numbers are
+ * given (xq_tplayer_no: as the pairing sheets and standings do), never
+ * the registration id. */
+
+/* The final places ids[0..ev->n-1]: place, number, name and the Swiss points
  * with the knockout seed of a player who had one; for a knockout-only
  * event (ko->after == XQ_KO_NO_SWISS) the stage reached and the bracket
  * position instead. `ko` NULL: no knockout (the Swiss order alone). */
 int xq_list_places(const xq_tournament *ev, const struct xq_ko *ko, const int *ids, int provisional, FILE *f);
 
-/* Team standings rows[0..n-1] of xq_team_standings() under `mode` with
- * `counted` players a team: rank ("-" when not ranked), value, best
- * place, team, members and the team prize. */
-int xq_list_teams(const xq_team_row *rows, int n, int mode, int counted, int provisional, FILE *f);
+/* Team standings rows[0..n-1] of xq_team_standings() over `ev` under
+ * `mode` with `counted` players a team: rank ("-" when not ranked),
+ * value, best place, team, members' numbers and the team prize. */
+int xq_list_teams(const xq_tournament *ev, const xq_team_row *rows, int n, int mode, int counted, int provisional,
+                  FILE *f);
 
 /* The prize list aw[0..n-1] of xq_prizes_award() over table `t`:
- * category, place in it, final place, id, name, amount; the total, and a
+ * category, place in it, final place, number, name, amount; the total, and a
  * note for each list of a group that plays apart. */
 int xq_list_prizes(const xq_tournament *ev, const xq_prize_table *t, const xq_award *aw, int n, int provisional,
                    FILE *f);

@@ -508,6 +508,17 @@ int xq_regulation_option(const xq_regulation *r, const char *key);
  * `err` (may be NULL) naming the preset's options or the key's values. */
 int xq_regulation_option_set(xq_regulation *r, const char *assign, xq_error *err);
 
+/* The event settings preset `r` gives, written over those in *cfg (set
+ * by the caller, as xq_tconfig_default does): its Swiss rounds, scoring,
+ * round 1 by drawn numbers or by rating, tie-break order, and the
+ * withdrawal rule (XQ_REG_WITHDRAWAL: the forfeits that withdraw a
+ * player, and whether only forfeits in a row count). The pairers apply
+ * them from the event's config however the event is paired (the command
+ * line, the server, a simulation). Returns XQ_OK; XQ_EINVAL (*cfg
+ * untouched, `err` may be NULL) for a NULL argument or a tie-break order
+ * that is not one. */
+int xq_regulation_tconfig(const xq_regulation *r, xq_tconfig *cfg, xq_error *err);
+
 /* Find the regulation `name` (case-insensitive). On success stores a
  * pointer to static, read-only data in *out and returns XQ_OK; returns
  * XQ_EINVAL for a NULL argument or an unknown name (*out untouched). */

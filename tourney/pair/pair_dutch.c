@@ -14,6 +14,7 @@
  * (a written block means absence). Forfeited games are not games played
  * (C.04.1.b): the two may meet again and the colours do not count.
  */
+#define _GNU_SOURCE /* qsort_r */
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,7 +26,7 @@ enum { FL_DOWN, FL_UP, FL_NONE };
 
 typedef struct dplayer {
   int id;          /* 1-based player id */
-  int rank;        /* rank index (0-based TRF order) */
+  int rank;        /* rank index (0-based, in 序号 order) */
   int score;       /* pairing score: points after the rounds played plus
                     * the acceleration of this round, half-units */
   int raw;         /* the points alone (board order) */
@@ -731,6 +732,17 @@ static void completion_weights(dctx *c, uint64_t *w)
     }
 }
 
+/* Pairing number order (xq_tplayer_no: the 序号, or the id of a player
+ * without one), then id, for qsort_r over player ids. */
+static int cmp_pno(const void *x, const void *y, void *arg)
+{
+  const xq_tournament *ev = arg;
+  int a = *(const int *)x, b = *(const int *)y;
+  int na = xq_tplayer_no(ev, a), nb = xq_tplayer_no(ev, b);
+  if (na != nb) return na - nb;
+  return a - b;
+}
+
 /* The players of `round` into C->p, sorted by score and rank, with
  * idx[id] their sorted index (-1 when not paired); acc[0..2] get the
  * accelerations of this round and the two before it (TRF XXA / 250:
@@ -747,10 +759,16 @@ static int dutch_players(dctx *C, int round, int *idx, int *accbuf, int *acc[3])
     if (r >= 1) accel |= xq__trf_accel(ev, r, acc[k]) && k == 0;
     else memset(acc[k], 0, ((size_t)ev->n + 1) * sizeof *acc[k]);
   }
+  /* the rank order is the pairing numbers' (序号, C.04.2 A.2: the
+   * initial ranking), not the order of registration; idx[] holds the
+   * players in that order until it is filled below */
+  for (int k = 0; k < ev->n; k++) idx[k] = k + 1;
+  qsort_r(idx, (size_t)ev->n, sizeof *idx, cmp_pno, (void *)ev);
   /* who is paired: every player without a block in this round (a block
    * written for it marks an absence, tourney.md §9.4) */
   int rank = 0;
-  for (int id = 1; id <= ev->n; id++) {
+  for (int k = 0; k < ev->n; k++) {
+    int id = idx[k];
     const xq_tslot *s = xq_tournament_slot(ev, id, round);
     int absent = s->opp || s->res != XQ_TR_NONE || s->absent, seen = 0;
     /* rank indices count the players in the event: those paired now, and

@@ -17,6 +17,11 @@ static const char *pname(const xq_tournament *ev, int id)
   return id >= 1 && id <= ev->n ? ev->players[id - 1].name : "?";
 }
 
+/* The number a listing gives player `id`: his 序号 once numbers are given,
+ * as the pairing sheets, standings and --player say (xq_tplayer_no), 0
+ * for none. */
+static int pno(const xq_tournament *ev, int id) { return id >= 1 ? xq_tplayer_no(ev, id) : 0; }
+
 static int done(FILE *f) { return ferror(f) ? XQ_EIO : XQ_OK; }
 
 static const char *prov_text(int p) { return p ? " (provisional)" : ""; }
@@ -43,19 +48,19 @@ static void match_games(FILE *f, const xq_tournament *ev, const xq_ko *ko, int m
     const xq_ko_game *g = &ko->games[i];
     if (g->match != m) continue;
     fprintf(f, "  game %d %-10s %-9s red %d black %d  %s%s\n", ++k, xq_ko_gtype_name(g->type),
-            xq_ko_game_time_control(ko, m, g->type), g->red, g->black, g->res > 0 ? "1-0" : g->res < 0 ? "0-1" : "=",
+            xq_ko_game_time_control(ko, m, g->type), pno(ev, g->red), pno(ev, g->black), g->res > 0 ? "1-0" : g->res < 0 ? "0-1" : "=",
             !g->res && g->type == XQ_KG_ARMAGEDDON ? " (draw: Black wins)" : "");
   }
   int w = xq_ko_winner(ko, m), t = xq_ko_in_play(ko, m);
   xq_ko_game next;
-  if (w) fprintf(f, "  winner: %s (%d)\n", pname(ev, w), w);
+  if (w) fprintf(f, "  winner: %s (%d)\n", pname(ev, w), pno(ev, w));
   else if (t) /* published to the live server: its result comes from there */
     fprintf(f, "  playing: game %d %s %s, red %d black %d at knockout table %d (round %d)\n", k + 1,
             xq_ko_gtype_name(ko->tables[t - 1].type), xq_ko_game_time_control(ko, m, ko->tables[t - 1].type),
-            ko->tables[t - 1].red, ko->tables[t - 1].black, t, XQ_KO_ROUND);
+            pno(ev, ko->tables[t - 1].red), pno(ev, ko->tables[t - 1].black), t, XQ_KO_ROUND);
   else if (!xq_ko_next_game(ko, m, 0, &next))
     fprintf(f, "  next: game %d %s %s, red %d black %d\n", k + 1, xq_ko_gtype_name(next.type),
-            xq_ko_game_time_control(ko, m, next.type), next.red, next.black);
+            xq_ko_game_time_control(ko, m, next.type), pno(ev, next.red), pno(ev, next.black));
 }
 
 int xq_list_bracket(const xq_tournament *ev, const xq_ko *ko, FILE *f)
@@ -73,14 +78,14 @@ int xq_list_bracket(const xq_tournament *ev, const xq_ko *ko, FILE *f)
     fprintf(f, "match %d (%s): ", m, stage_name(ko, m));
     if (kind == 2) {
       /* a drawn bracket's bye: the player goes on without a game */
-      if (a) fprintf(f, "%s (%d) has a bye\n", pname(ev, a), a);
+      if (a) fprintf(f, "%s (%d) has a bye\n", pname(ev, a), pno(ev, a));
       else fprintf(f, "two byes\n");
       continue;
     }
     if (kind != 1) { fprintf(f, "waiting for earlier matches\n"); continue; }
     /* #n: the seed, or in a drawn bracket the position */
-    fprintf(f, "#%d %s (%d) - #%d %s (%d)\n", xq__knockout_seed(ko, a), pname(ev, a), a, xq__knockout_seed(ko, b),
-            pname(ev, b), b);
+    fprintf(f, "#%d %s (%d) - #%d %s (%d)\n", xq__knockout_seed(ko, a), pname(ev, a), pno(ev, a),
+            xq__knockout_seed(ko, b), pname(ev, b), pno(ev, b));
     match_games(f, ev, ko, m);
   }
   return done(f);
@@ -90,12 +95,13 @@ int xq_list_ko_game(const xq_tournament *ev, const xq_ko *ko, const xq_ko_game *
 {
   if (!ev || !ko || !g || !code || !f) return XQ_EINVAL;
   xq_ko_game next;
-  fprintf(f, "match %d %s: red %d black %d %s\n", g->match, xq_ko_gtype_name(g->type), g->red, g->black, code);
+  fprintf(f, "match %d %s: red %d black %d %s\n", g->match, xq_ko_gtype_name(g->type), pno(ev, g->red),
+          pno(ev, g->black), code);
   int w = xq_ko_winner(ko, g->match);
-  if (w) fprintf(f, "winner: %s (%d)\n", pname(ev, w), w);
+  if (w) fprintf(f, "winner: %s (%d)\n", pname(ev, w), pno(ev, w));
   else if (!xq_ko_next_game(ko, g->match, 0, &next))
     fprintf(f, "next: %s %s, red %d black %d\n", xq_ko_gtype_name(next.type),
-            xq_ko_game_time_control(ko, g->match, next.type), next.red, next.black);
+            xq_ko_game_time_control(ko, g->match, next.type), pno(ev, next.red), pno(ev, next.black));
   return done(f);
 }
 
@@ -114,23 +120,24 @@ int xq_list_places(const xq_tournament *ev, const xq_ko *ko, const int *ids, int
     char reached[64];
     int pos = xq__knockout_seed(ko, ids[i]);
     xq__sheet_ko_reached(reached, sizeof reached, ko, ids[i], XQ_LANG_EN);
-    fprintf(f, "%4d %4d  %s  %s", i + 1, ids[i], pname(ev, ids[i]), reached);
+    fprintf(f, "%4d %4d  %s  %s", i + 1, pno(ev, ids[i]), pname(ev, ids[i]), reached);
     if (pos) fprintf(f, "  (bracket position %d)", pos);
     fputc('\n', f);
   }
   for (int i = 0; !ko_only && i < ev->n; i++) {
     int pts = xq_tournament_points(ev, ids[i], XQ_TOURNEY_ROUNDS_MAX);
     int seed = ko && ko->after ? xq__knockout_seed(ko, ids[i]) : 0;
-    fprintf(f, "%4d %4d  %s  %d%s", i + 1, ids[i], pname(ev, ids[i]), pts / 2, pts % 2 ? ".5" : "");
+    fprintf(f, "%4d %4d  %s  %d%s", i + 1, pno(ev, ids[i]), pname(ev, ids[i]), pts / 2, pts % 2 ? ".5" : "");
     if (seed) fprintf(f, "  (KO seed %d)", seed);
     fputc('\n', f);
   }
   return done(f);
 }
 
-int xq_list_teams(const xq_team_row *rows, int n, int mode, int counted, int provisional, FILE *f)
+int xq_list_teams(const xq_tournament *ev, const xq_team_row *rows, int n, int mode, int counted, int provisional,
+                  FILE *f)
 {
-  if ((!rows && n) || !f) return XQ_EINVAL;
+  if (!ev || (!rows && n) || !f) return XQ_EINVAL;
   fprintf(f, "team standings by %s, %d counted%s\n", mode == XQ_TEAM_RANK_SUM ? "sum of places" : "sum of points",
           counted, prov_text(provisional));
   for (int i = 0; i < n; i++) {
@@ -140,7 +147,7 @@ int xq_list_teams(const xq_team_row *rows, int n, int mode, int counted, int pro
     if (mode == XQ_TEAM_RANK_SUM) fprintf(f, "%6lld", (long long)r->value);
     else fprintf(f, "%4lld%s", (long long)(r->value / 2), r->value % 2 ? ".5" : "  ");
     fprintf(f, "  best %3d  %s:", r->best, r->team);
-    for (int k = 0; k < r->nmembers; k++) fprintf(f, " %d", r->members[k]);
+    for (int k = 0; k < r->nmembers; k++) fprintf(f, " %d", pno(ev, r->members[k]));
     if (r->amount) fprintf(f, "  prize %d", r->amount);
     fprintf(f, "%s\n", r->rank ? "" : "  (too few players)");
   }
@@ -157,7 +164,7 @@ int xq_list_prizes(const xq_tournament *ev, const xq_prize_table *t, const xq_aw
   if (!t->ncats && t->stated_total) fprintf(f, "the regulation states a total of %ld and no table\n", t->stated_total);
   for (int i = 0; i < n; i++) {
     fprintf(f, "%-12s %4d  place %4d  %4d %s  %d\n", aw[i].cat < 0 ? "lucky" : t->cats[aw[i].cat].name,
-            aw[i].cat_place, aw[i].place, aw[i].id, pname(ev, aw[i].id), aw[i].amount);
+            aw[i].cat_place, aw[i].place, pno(ev, aw[i].id), pname(ev, aw[i].id), aw[i].amount);
     total += aw[i].amount;
   }
   fprintf(f, "total %ld\n", total);
