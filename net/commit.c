@@ -234,7 +234,7 @@ static void after_work_cb(uv_work_t *w, int uvstatus)
     memset(&k->acc, 0, sizeof k->acc);
     batch *f = &k->flight;
     if (grow((void **)&f->rows, &f->cap, f->n + later.n, sizeof(row)) == XQ_OK) {
-      memcpy(f->rows + f->n, later.rows, sizeof(row) * (size_t)later.n);
+      if (later.n) memcpy(f->rows + f->n, later.rows, sizeof(row) * (size_t)later.n); /* (rows NULL when none) */
       f->n += later.n;
       later.n = 0;
     }
