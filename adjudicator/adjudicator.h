@@ -55,6 +55,9 @@
                                      "P9", "R3", "draw_offer_min_move" */
 #define XQ_VERDICT_TEXT_MAX 320   /* one line of explanation in UTF-8, terminator
                                      included: about 100 Chinese characters */
+#define XQ_CLOCK_MS_MAX 2147483647L /* a clock reading or a tick, either way: 2^31-1 ms
+                                     (24.8 days), the protocol's range; a game's clock
+                                     then grows only by its increments */
 
 /* Events */
 #define XQ_EVENT_TEXT_MAX 128     /* an event's text, terminator included: a move
@@ -508,11 +511,14 @@ int xq_game_lift(xq_game *g, int sq, xq_verdict *v);
 int xq_game_release(xq_game *g, xq_verdict *v);
 
 /* A clock reading: time left for Red and Black in ms. A side at 0 or less
- * loses on time (the side to move first) unless the game is over. */
+ * loses on time (the side to move first) unless the game is over.
+ * XQ_EINVAL (nothing changed) for a reading beyond XQ_CLOCK_MS_MAX
+ * either way. */
 int xq_game_clock(xq_game *g, long red_ms, long black_ms, xq_verdict *v);
 
 /* `elapsed_ms` of the side to move's time has passed (the game keeps the
- * clocks: base time, plus the increment after each move). */
+ * clocks: base time, plus the increment after each move). XQ_EINVAL for
+ * a negative time, one above XQ_CLOCK_MS_MAX or a game without clocks. */
 int xq_game_tick(xq_game *g, long elapsed_ms, xq_verdict *v);
 
 /* A natural-limit claim (自然限着, R9) by `side`: a draw when valid;

@@ -35,7 +35,11 @@ static void flag(xq_game *g, xq_verdict *v, int side)
 
 int xq_game_clock(xq_game *g, long red_ms, long black_ms, xq_verdict *v)
 {
-  if (!g || !v) return XQ_EINVAL;
+  /* a reading past the range would overflow the clock with the next
+   * increment (a game log's "clock:9223372036854775807/1", then a move) */
+  if (!g || !v || red_ms < -XQ_CLOCK_MS_MAX || red_ms > XQ_CLOCK_MS_MAX || black_ms < -XQ_CLOCK_MS_MAX ||
+      black_ms > XQ_CLOCK_MS_MAX)
+    return XQ_EINVAL;
   xq__verdict_begin(g, v, "clock");
   if (xq__verdict_refuse_if_over(g, v)) return XQ_OK;
   g->clock_ms[XQ_RED] = red_ms;
@@ -57,7 +61,7 @@ int xq_game_clock(xq_game *g, long red_ms, long black_ms, xq_verdict *v)
 
 int xq_game_tick(xq_game *g, long elapsed_ms, xq_verdict *v)
 {
-  if (!g || !v || elapsed_ms < 0) return XQ_EINVAL;
+  if (!g || !v || elapsed_ms < 0 || elapsed_ms > XQ_CLOCK_MS_MAX) return XQ_EINVAL;
   int stm = g->pos.side;
   if (g->clock_ms[stm] < 0) return XQ_EINVAL; /* the rules set no clock */
   xq__verdict_begin(g, v, "tick");

@@ -5,6 +5,7 @@
  * (the server's game log) and read back to replay them. The one writer
  * and the one reader of that form.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -177,16 +178,18 @@ static int is_word(const char *tok, size_t len, const char *word)
   return strlen(word) == len && !memcmp(tok, word, len);
 }
 
-/* A decimal number filling s[0..len): 1 with *out, else 0. */
-static int number(const char *s, size_t len, long *out)
+/* A decimal number filling s[0..len) from -max to max: 1 with *out,
+ * else 0 (strtol's clamping of a long run of digits is no number). */
+static int number(const char *s, size_t len, long max, long *out)
 {
   char b[64];
   if (!len || len >= sizeof b) return 0;
   memcpy(b, s, len);
   b[len] = 0;
   char *e;
+  errno = 0;
   long v = strtol(b, &e, 10);
-  if (e == b || *e) return 0;
+  if (e == b || *e || errno || v < -max || v > max) return 0;
   *out = v;
   return 1;
 }
@@ -214,12 +217,13 @@ static int parse_arg(const char *tok, size_t len, xq_event *ev, int *rc)
   } else if (wl == 5 && !memcmp(tok, "clock", 5)) {
     const char *slash = memchr(a, '/', al);
     ev->kind = XQ_EVENT_CLOCK;
-    if (!slash || !number(a, (size_t)(slash - a), &x) || !number(slash + 1, al - (size_t)(slash - a) - 1, &y))
+    if (!slash || !number(a, (size_t)(slash - a), XQ_CLOCK_MS_MAX, &x) ||
+        !number(slash + 1, al - (size_t)(slash - a) - 1, XQ_CLOCK_MS_MAX, &y))
       *rc = XQ_EINVAL;
     ev->ms[0] = x, ev->ms[1] = y;
   } else if (wl == 4 && !memcmp(tok, "tick", 4)) {
     ev->kind = XQ_EVENT_TICK;
-    if (!number(a, al, &x)) *rc = XQ_EINVAL;
+    if (!number(a, al, XQ_CLOCK_MS_MAX, &x)) *rc = XQ_EINVAL;
     ev->ms[0] = x;
   } else if (wl == 6 && !memcmp(tok, "result", 6)) {
     ev->kind = XQ_EVENT_RESULT;
@@ -230,7 +234,7 @@ static int parse_arg(const char *tok, size_t len, xq_event *ev, int *rc)
     else *rc = XQ_EINVAL;
   } else if (wl == 8 && !memcmp(tok, "truncate", 8)) {
     ev->kind = XQ_EVENT_TRUNCATE;
-    if (!number(a, al, &x) || x < 0 || x > XQ_GAME_PLIES_MAX) *rc = XQ_EINVAL;
+    if (!number(a, al, XQ_GAME_PLIES_MAX, &x) || x < 0) *rc = XQ_EINVAL;
     ev->plies = (int)x;
   } else {
     return 0;

@@ -371,20 +371,23 @@ static int apply_item(xq_rules *r, const field *f, const cJSON *item, xq_error *
     if (!f->names[v]) return fail(err, XQ_EINVAL, "rules: \"%s\" has no value \"%s\"", f->key,
                                   item->valuestring);
   } else if (f->type == F_BOOL) {
-    if (cJSON_IsBool(item))
-      v = cJSON_IsTrue(item);
-    else if (cJSON_IsNumber(item) && (item->valuedouble == 0 || item->valuedouble == 1))
-      v = (long)item->valuedouble;
-    else
+    long long w = 0;
+    if (!cJSON_IsBool(item) && !(cJSON_IsNumber(item) && xq_whole_number(item->valuedouble, 0, 1, &w)))
       return fail(err, XQ_EINVAL, "rules: \"%s\" must be true or false", f->key);
+    v = cJSON_IsBool(item) ? cJSON_IsTrue(item) : (long)w;
   } else {
+    /* the range is compared on the double, before any conversion: a
+     * -1.3e110 or a 1e300 is refused, never cast */
     double d = item->valuedouble;
-    if (!cJSON_IsNumber(item) || d != (double)(long)d)
+    long long w;
+    if (!cJSON_IsNumber(item))
       return fail(err, XQ_EINVAL, "rules: \"%s\" must be an integer", f->key);
-    v = (long)d;
-    if (v < f->min || v > f->max)
-      return fail(err, XQ_EINVAL, "rules: \"%s\" is %ld, outside %ld..%ld", f->key, v, f->min,
+    if (d < (double)f->min || d > (double)f->max)
+      return fail(err, XQ_EINVAL, "rules: \"%s\" is %.15g, outside %ld..%ld", f->key, d, f->min,
                   f->max);
+    if (!xq_whole_number(d, (double)f->min, (double)f->max, &w))
+      return fail(err, XQ_EINVAL, "rules: \"%s\" must be an integer", f->key);
+    v = (long)w;
   }
   set_field(r, f, v);
   return XQ_OK;

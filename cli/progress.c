@@ -31,9 +31,10 @@ void xq__progress_tick(xq__progress *p, const xq_games *g, long games)
   double t = xq__progress_now();
   if (t - p->last < p->every) return;
   p->last = t;
-  long long at = xq_games_offset(g);
-  fprintf(stderr, "%s%s: %.1f of %.1f MB (%d%%), %ld games%s", p->tty ? "\r" : "", p->name,
-          at / 1048576.0, p->size / 1048576.0, (int)(100.0 * at / (double)p->size), games,
+  long long at = xq_games_offset(g), pct;
+  if (!xq_whole_part(100.0 * (double)at / (double)p->size, 0, 100, &pct)) pct = 100; /* a file that grew */
+  fprintf(stderr, "%s%s: %.1f of %.1f MB (%lld%%), %ld games%s", p->tty ? "\r" : "", p->name,
+          at / 1048576.0, p->size / 1048576.0, pct, games,
           p->tty ? "" : "\n");
   fflush(stderr);
 }

@@ -169,8 +169,9 @@ static void print_error(board_session *s, const cJSON *r)
   if (!exp) exp = cJSON_GetObjectItemCaseSensitive(r, "expected");
   fprintf(s->out, "error %s: %s\n", cJSON_IsString(code) ? code->valuestring : "?",
           cJSON_IsString(msg) ? msg->valuestring : "");
-  if (cJSON_IsNumber(exp) && exp->valuedouble >= 1) {
-    s->seq = (long long)exp->valuedouble - 1;
+  long long next;
+  if (xq__jsonl_seq(exp, &next) && next >= 1) {
+    s->seq = next - 1;
     fprintf(s->out, "next seq %lld\n", s->seq + 1);
   }
   s->errors++;
@@ -338,7 +339,7 @@ static int start_session(board_session *s, const char *token, int want_table)
   }
   s->round = cJSON_IsNumber(round) ? round->valueint : 0;
   s->table = table->valueint;
-  if (cJSON_IsNumber(last)) s->seq = (long long)last->valuedouble;
+  xq__jsonl_seq(last, &s->seq);
   if (cJSON_IsString(fen)) snprintf(s->fen, sizeof s->fen, "%s", fen->valuestring);
   cJSON_Delete(r);
   if (want_table > 0 && want_table != s->table) {
@@ -360,7 +361,7 @@ static int start_session(board_session *s, const char *token, int want_table)
     const cJSON *gs = cJSON_GetObjectItemCaseSensitive(g, "last_seq");
     if (!cJSON_GetObjectItemCaseSensitive(r, "error")) {
       if (cJSON_IsString(gf)) snprintf(s->fen, sizeof s->fen, "%s", gf->valuestring);
-      if (cJSON_IsNumber(gs)) s->seq = (long long)gs->valuedouble;
+      xq__jsonl_seq(gs, &s->seq);
     }
     cJSON_Delete(r);
   }
@@ -392,7 +393,7 @@ static int play_line(board_session *s, const char *p, int tty)
     print_error(s, r);
   } else {
     const cJSON *seq = cJSON_GetObjectItemCaseSensitive(r, "seq");
-    s->seq = cJSON_IsNumber(seq) ? (long long)seq->valuedouble : s->seq + 1;
+    if (!xq__jsonl_seq(seq, &s->seq)) s->seq++;
     print_event_reply(s, r);
   }
   cJSON_Delete(r);

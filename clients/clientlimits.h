@@ -22,7 +22,7 @@
 #define XQ_LOADGEN_WINDOW_MAX 64           /* requests in flight per board */
 #define XQ_LOADGEN_REPLY_MAX (1024 * 1024) /* a reply line */
 #define XQ_LOADGEN_SAMPLES_MAX (1L << 25)  /* latency samples kept (8 bytes each) */
-#define XQ_LOADGEN_RATE_MAX 1000.0         /* --rate moves per second per board */
+#define XQ_LOADGEN_RATE_MAX 1000           /* --rate moves per second per board */
 #define XQ_LOADGEN_DRAIN_MS 10000          /* wait for replies after --duration */
 #define XQ_LOADGEN_CONNECT_MS 15000        /* every board connected and greeted */
 #define XQ_LOADGEN_ERRCODES_MAX 32         /* distinct error codes counted */

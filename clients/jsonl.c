@@ -8,6 +8,7 @@
 
 #include "clientlimits.h"
 #include "jsonl.h"
+#include "netlimits.h"
 
 /* ------------------------------------------------------------------ */
 /* Writes                                                              */
@@ -315,4 +316,9 @@ const char *xq__jsonl_str(const cJSON *o, const char *key)
 {
   const cJSON *s = cJSON_GetObjectItemCaseSensitive(o, key);
   return cJSON_IsString(s) ? s->valuestring : NULL;
+}
+
+int xq__jsonl_seq(const cJSON *v, long long *out)
+{
+  return cJSON_IsNumber(v) && xq_whole_number(v->valuedouble, 0, XQ_SEQ_MAX, out);
 }

@@ -118,4 +118,11 @@ const char *xq__jsonl_error(const cJSON *reply);
  * there is none or it is no string. */
 const char *xq__jsonl_str(const cJSON *o, const char *key);
 
+/* A sequence number the server sent (a reply's seq, a table's last_seq,
+ * an error's expected) in `v`: 1 with *out set when it is a whole number
+ * from 0 to XQ_SEQ_MAX (netlimits.h), else 0 and *out untouched. A
+ * server's number is range-checked before it becomes an integer
+ * (xq_whole_number): a wrong one is no number, never undefined behaviour. */
+int xq__jsonl_seq(const cJSON *v, long long *out);
+
 #endif /* XQ_JSONL_H */

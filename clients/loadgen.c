@@ -400,7 +400,8 @@ static void resend_reply(xq_jsonl *c, cJSON *r)
   b->rhead = (b->rhead + 1) % XQ_LOADGEN_WINDOW_MAX;
   b->rcount--;
   cJSON *seq = cJSON_GetObjectItemCaseSensitive(r, "seq");
-  if (cJSON_GetObjectItemCaseSensitive(r, "error") || !cJSON_IsNumber(seq) || (int64_t)seq->valuedouble != s.seq) {
+  long long got;
+  if (cJSON_GetObjectItemCaseSensitive(r, "error") || !xq__jsonl_seq(seq, &got) || got != s.seq) {
     L->resend_failed++;
     return;
   }
@@ -525,14 +526,17 @@ static void start_playing(lg *L)
   uv_update_time(&L->loop);
   L->started = 1;
   L->t0 = uv_hrtime();
-  if (L->duration > 0) uv_timer_start(&L->deadline, on_deadline, (uint64_t)(L->duration * 1000), 0);
+  long long ms;
+  /* opts_ok bounds both: the duration to XQ_LOADGEN_DURATION_MAX, the rate to
+   * 0..XQ_LOADGEN_RATE_MAX (a rate near 0 is a period of at most UINT32_MAX ms) */
+  if (L->duration > 0 && xq_whole_part(L->duration * 1000, 0, XQ_LOADGEN_DURATION_MAX * 1000.0, &ms))
+    uv_timer_start(&L->deadline, on_deadline, (uint64_t)ms, 0);
   for (int i = 0; i < L->nboards; i++) {
     lg_board *b = &L->boards[i];
     if (b->state != B_READY) continue;
     b->state = B_PLAYING;
     if (L->rate > 0) {
-      uint64_t period = (uint64_t)(1000.0 / L->rate);
-      if (period < 1) period = 1;
+      uint64_t period = !xq_whole_part(1000.0 / L->rate, 0, UINT32_MAX, &ms) ? UINT32_MAX : ms ? (uint64_t)ms : 1;
       /* Spread the boards over one period so they do not tick together. */
       uint64_t offset = xq_random_next(&L->seed) % period;
       uv_timer_start(&b->pace, on_pace, offset, period);
@@ -573,7 +577,8 @@ static void on_move_reply(lg_board *b, cJSON *r)
   cJSON *result = cJSON_GetObjectItemCaseSensitive(r, "result");
   cJSON *verdict = cJSON_GetObjectItemCaseSensitive(r, "verdict");
   cJSON *vname = cJSON_GetObjectItemCaseSensitive(verdict, "verdict");
-  if (!cJSON_IsNumber(seq) || (int64_t)seq->valuedouble != s.seq) {
+  long long got;
+  if (!xq__jsonl_seq(seq, &got) || got != s.seq) {
     L->error_total++;
     count_name(L->errors, &L->nerrors, XQ_LOADGEN_ERRCODES_MAX, "REPLY_SEQ_MISMATCH");
     board_stop(b, STOP_ERROR);
@@ -743,7 +748,8 @@ static int opts_ok(const xq_loadgen_opts *o)
 {
   return o->connect && o->tokens && o->games && o->boards >= 1 && o->boards <= XQ_LOADGEN_BOARDS_MAX &&
          o->window >= 1 && o->window <= XQ_LOADGEN_WINDOW_MAX && o->min_plies >= 0 &&
-         o->min_plies <= XQ_REC_PLIES_MAX && o->rate >= 0 && o->rate <= XQ_LOADGEN_RATE_MAX && o->viewers >= 0 &&
+         o->min_plies <= XQ_REC_PLIES_MAX && o->rate >= 0 && o->rate <= XQ_LOADGEN_RATE_MAX &&
+         !(o->duration > XQ_LOADGEN_DURATION_MAX) && o->viewers >= 0 &&
          o->sse >= 0 && o->viewers + o->sse <= XQ_LOADGEN_VIEWERS_MAX && o->viewer_urls >= 0 &&
          o->viewer_urls <= XQ_LOADGEN_VIEWER_URLS_MAX && (!o->sse || o->http || o->viewer_urls);
 }

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "clientlimits.h"
+#include "engine.h"
 #include "samples.h"
 
 void xq__samples_add(xq__samples *s, uint64_t ns)
@@ -34,9 +35,10 @@ static int cmp_u64(const void *a, const void *b)
 static double percentile_ms(const uint64_t *v, long n, double q)
 {
   if (n == 0) return 0;
-  long k = (long)(q * (double)n + 0.999999999) - 1; /* nearest rank */
-  if (k < 0) k = 0;
-  if (k >= n) k = n - 1;
+  double at = q * (double)n + 0.999999999; /* the nearest rank, 1..n ... */
+  long long rank;
+  if (!xq_whole_part(at, 1, (double)n, &rank)) rank = at > (double)n ? n : 1; /* ... q outside 0..1 */
+  long k = (long)rank - 1;
   return (double)v[k] / 1e6;
 }
 

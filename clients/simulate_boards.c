@@ -122,14 +122,14 @@ static void board_reply(xq_jsonl *c, cJSON *r)
   }
   const char *code = xq__jsonl_error(r);
   if (b->state == BS_HELLO) {
-    const cJSON *last = cJSON_GetObjectItemCaseSensitive(r, "last_seq");
-    if (code || !cJSON_IsNumber(last)) {
+    long long last;
+    if (code || !xq__jsonl_seq(cJSON_GetObjectItemCaseSensitive(r, "last_seq"), &last)) {
       S->errors++;
       b->arbiter = 1;
       board_finish(b);
       return;
     }
-    b->seq = (int64_t)last->valuedouble + 1;
+    b->seq = last + 1;
     b->state = BS_PLAY;
     board_pump(b);
     return;

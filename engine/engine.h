@@ -109,6 +109,28 @@ int xq_error_set(xq_error *err, int code, int pos, int ply, const char *fmt, ...
 uint64_t xq_random_next(uint64_t *state);
 
 /* ------------------------------------------------------------------ */
+/* Numbers read as doubles (engine/number.c)                           */
+/* ------------------------------------------------------------------ */
+
+/* Converting a double to an integer type that cannot hold its value (or
+ * a NaN) is undefined behaviour in C: every double that becomes an
+ * integer goes through one of these two, which compare before they
+ * convert. `lo` and `hi` are the bounds the caller accepts (whole numbers;
+ * whatever they say, a value outside the range of long long is refused).
+ * `out` may be NULL (a check only). Neither can fail otherwise. */
+
+/* True (1) when `v` is a whole number from `lo` to `hi` (finite, no
+ * fraction: a JSON field, a count read as text), with *out set to it;
+ * false (0), *out untouched, for a NaN, an infinity, a fraction or a
+ * value outside lo..hi. */
+int xq_whole_number(double v, double lo, double hi, long long *out);
+
+/* True (1) when `v` is finite and from `lo` to `hi`, with *out set to
+ * its whole part (the fraction dropped, toward zero: milliseconds of a
+ * fractional count of seconds); false (0), *out untouched, otherwise. */
+int xq_whole_part(double v, double lo, double hi, long long *out);
+
+/* ------------------------------------------------------------------ */
 /* Basic types                                                         */
 /* ------------------------------------------------------------------ */
 

@@ -43,6 +43,23 @@ int xq_fuzz_jsonl(const uint8_t *data, size_t size);
  * the requests it completes probed with xq__http_parse_header/xq__http_parse_query;
  * and the response-side helpers xq__http_parse_response/xq__http_parse_dechunk. */
 int xq_fuzz_http(const uint8_t *data, size_t size);
+/* http:// URLs: xq_http_url_parse and xq_publish_url_parse; an accepted
+ * URL keeps the authority it was given and parses back to itself. */
+int xq_fuzz_url(const uint8_t *data, size_t size);
+/* Prize tables: xq_prize_parse on the bytes (no terminator); a table it
+ * accepts is awarded over a fixed 40-player field (xq_prizes_award, the
+ * team prizes, the eligibility texts, the prize list) and cut to one
+ * category (xq_prize_table_only). */
+int xq_fuzz_prize(const uint8_t *data, size_t size);
+/* Rules files: xq_rules_load_json (text that does not open with '{' is
+ * tried as a preset name, never opened as a file); what loads is printed,
+ * loaded again and printed the same. */
+int xq_fuzz_rules(const uint8_t *data, size_t size);
+/* The game log's event language: after the first byte (the rule set:
+ * the presets in order), each line read as a list (xq_events_parse) and
+ * as one word (xq_event_parse), every event written back and read to the
+ * same word, and the lists applied to a game (xq_game_apply). */
+int xq_fuzz_event(const uint8_t *data, size_t size);
 
 /* The entries by name ("fen", "iccs", ...), ended by {NULL, NULL}. */
 typedef struct xq_fuzz_target {

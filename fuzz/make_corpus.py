@@ -95,3 +95,45 @@ H = [
 ]
 for i, h in enumerate(H):
     put("http", bytes([(0, 1, 7, 3, 0, 0, 2)[i]]) + h)
+
+# URLs (the poller's and --publish's)
+for u in ["http://127.0.0.1:8080/live/round1.pgn", "http://example.org/pgn?round=3&fmt=xq#top",
+          "http://[::1]:9000/pub/", "http://edge.local/pub/xq", "HTTP://h:80", "http://h?q=1",
+          "https://example.org/x", "http://user@h/", "http://[::1/x", "http://h:0/", "http://h:65536/"]:
+    put("url", u.encode())
+
+# prize tables
+P = [
+ "# main table of 16 places, capped at 40% of the entrants\ncap 40\ncategory open all\n"
+ "1 5000\n2 2000\n3 1000\n4 800\n5 600\n6 500\n7-8 400\n9-12 300\n13-16 200\n"
+ "category local local repeat   # on top of another prize\n1 1000\n2 600\n3 500\n"
+ "category seniors born ..1957/12/31\n1 600\n2 500\n3 400\nlucky 18 10 100\n",
+ "category open all\n1 5000\n2 2000\n3 1000\ncategory local local repeat\n1 1000\n2 600\n"
+ "lucky 18 10 100 last 38 active\nteam 1 1800\nteam 2 1500\nteam 3 1200\n"
+ "category seniors born ..1957/12/31 apart\n1 600\n",
+ "category 榆林 region 榆林 repeat\n1-3 300\ncategory u12 born 2012/09/01..2014/08/31 sex w\n1 10\n"
+ "category locals local region 佳县 born 1958/01/01..\n1 10\n",
+ "category a all\n1 100\n1 50\n",
+]
+for p in P:
+    put("prize", p.encode())
+
+# rules files (and preset names: text that is not an object)
+R = [read("rules_files", "county40.json"),
+     b'{"preset":"wujiaqu2024","fouls_to_lose":4,"clock_base_s":600,"clock_increment_s":5}',
+     b'{"ruleset":"axf","natural_check_policy":"exclude_claimant_checks","armageddon":true}',
+     b'{"name":"x","kill_search_nodes":1000,"simple_draw":"extended","natural_trigger":"auto"}',
+     b'{"fouls_to_lose":-1.3e110}', b'{"natural_limit_moves":1e300,"armageddon":2}', b"cxa2020", b"  axf"]
+for r in R:
+    put("rules", r)
+
+# the game log's event language (first byte: the rule set)
+E = [
+ (0, "h2e2 clock:5400000/5399000\nh9g7\nheld:b2e2\nlift:b0\nrelease\noffer-red\ndecline\nclaim\n"),
+ (1, "snap:rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR\nh9g7 tick:1500\nrepetition-black\n"
+     "foul-red\npause\nresume\nresult:=\nresult:none\ntruncate:1\nresign-black\n"),
+ (2, "炮二平五 马8进7 C2.5\nflag:h0g2 clock:-5/0\naccept-black\nresult:1/2-1/2\nresult:*"),
+ (3, "h2e2 h9g7 e2e6 clock:9223372036854775807/9223372036854775807 h0g2 tick:99999999999999999999"),
+]
+for pick, e in E:
+    put("event", bytes([pick]) + e.encode())

@@ -14,5 +14,9 @@ const xq_fuzz_target xq_fuzz_targets[] = {
   {"trf", xq_fuzz_trf},
   {"jsonl", xq_fuzz_jsonl},
   {"http", xq_fuzz_http},
+  {"url", xq_fuzz_url},
+  {"prize", xq_fuzz_prize},
+  {"rules", xq_fuzz_rules},
+  {"event", xq_fuzz_event},
   {NULL, NULL},
 };

@@ -352,11 +352,18 @@ int xq__conn_stall(xq__conn *c, size_t mark)
 
 void xq__conn_resume(xq__conn *c) { update_reading(c); }
 
+uint64_t xq__conn_scaled_ms(const xq__server *s, uint64_t ms)
+{
+  double scale = s->opts.deadline_scale; /* tests only (net.h) */
+  long long v;
+  if (!(scale > 0)) return ms;
+  return xq_whole_part((double)ms * scale, 0, UINT32_MAX, &v) ? (uint64_t)v : UINT32_MAX;
+}
+
 int xq__conn_drop_deaf(xq__server *s)
 {
   int dropped = 0;
-  double scale = s->opts.deadline_scale > 0 ? s->opts.deadline_scale : 1; /* tests only (net.h) */
-  uint64_t stall = (uint64_t)(XQ_STALL_MS * scale), now = uv_now(s->loop);
+  uint64_t stall = xq__conn_scaled_ms(s, XQ_STALL_MS), now = uv_now(s->loop);
   for (xq__conn *c = s->conns, *next; c; c = next) {
     next = c->next;
     if (c->closing || c->out_mode != XQ__OUT_DROP || !c->out_bytes || now - c->progress_at < stall) continue;
@@ -444,8 +451,7 @@ void xq__conn_deadline(xq__conn *c, unsigned ms, const char *why)
   if (c->sink || c->closing) return;
   c->deadline_ms = ms;
   c->deadline_why = why;
-  double scale = c->srv->opts.deadline_scale; /* tests only (net.h) */
-  uint64_t run = scale > 0 ? (uint64_t)(ms * scale) + 1 : ms;
+  uint64_t run = c->srv->opts.deadline_scale > 0 ? xq__conn_scaled_ms(c->srv, ms) + 1 : ms;
   if (ms) uv_timer_start(&c->timer, on_deadline, run, 0);
   else uv_timer_stop(&c->timer);
 }

@@ -172,6 +172,10 @@ void xq__conn_resume(xq__conn *c);
  * holds its snapshot and its events that long at most (server.c calls
  * this every XQ_TOKEN_RECHECK_MS). Returns how many were closed. */
 int xq__conn_drop_deaf(xq__server *s);
+/* A deadline of `ms` times the tests' deadline_scale (net.h): `ms` itself
+ * when the scale is 0 (or not above 0); the product is clamped to
+ * 0..UINT32_MAX ms before it becomes an integer. Cannot fail. */
+uint64_t xq__conn_scaled_ms(const xq__server *s, uint64_t ms);
 /* Output budgets checked on every reply (docs/security.md): when what
  * `c` has queued and not sent (out_bytes + owed_bytes) is over `mark`, or
  * it is owed over XQ_OWED_HIGH replies, the connection stalls: it is not

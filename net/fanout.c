@@ -506,8 +506,7 @@ int xq__fanout_start(xq__server *s, uv_loop_t *loop, xq__fanout **out)
   uv_timer_init(&f->loop, &f->deaf);
   f->wake.data = f->tick.data = f->keepalive.data = f->grace.data = f->deaf.data = f;
   uv_timer_start(&f->keepalive, on_keepalive, XQ_SSE_KEEPALIVE_MS, XQ_SSE_KEEPALIVE_MS);
-  double scale = s->opts.deadline_scale > 0 ? s->opts.deadline_scale : 1; /* tests: net.h */
-  f->stall_ms = (unsigned)(XQ_STALL_MS * scale);
+  f->stall_ms = (unsigned)xq__conn_scaled_ms(s, XQ_STALL_MS); /* tests scale it: net.h */
   uv_timer_start(&f->deaf, on_deaf, f->stall_ms / 2 + 1, f->stall_ms / 2 + 1);
   uv_async_init(loop, &f->done, on_done);
   f->done.data = f;

@@ -16,25 +16,29 @@ const char *xq__field_text(const cJSON *o, const char *key)
   return cJSON_IsString(v) ? v->valuestring : NULL;
 }
 
+int xq__field_whole(const cJSON *v, double lo, double hi, long long *out)
+{
+  return cJSON_IsNumber(v) && xq_whole_number(v->valuedouble, lo, hi, out);
+}
+
 int xq__field_is_int(const cJSON *v)
 {
-  /* range first: converting an out-of-range double to int is undefined.
-   * (<limits.h> is shadowed by net/limits.h on this module's include
+  /* (<limits.h> is shadowed by net/limits.h on this module's include
    * path, hence the <stdint.h> bounds.) */
   _Static_assert(sizeof(int) == sizeof(int32_t), "int is 32 bits");
-  return cJSON_IsNumber(v) && v->valuedouble >= INT32_MIN && v->valuedouble <= INT32_MAX &&
-         v->valuedouble == (double)(int)v->valuedouble;
+  return xq__field_whole(v, INT32_MIN, INT32_MAX, NULL);
 }
 
 int xq__field_num(const cJSON *o, const char *key, int dflt, int *ok)
 {
   const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+  long long w;
   if (!v) return dflt;
-  if (!xq__field_is_int(v)) {
+  if (!xq__field_whole(v, INT32_MIN, INT32_MAX, &w)) {
     if (ok) *ok = 0;
     return dflt;
   }
-  return (int)v->valuedouble;
+  return (int)w;
 }
 
 /* Integer field `key` in lo..hi: absent = `dflt` (when `dflt` < lo the

@@ -243,7 +243,7 @@ static long clk_ms(const char *text, size_t len)
     while (p < end && *p == ' ') p++;
     long part[3] = {0, 0, 0};
     int k = 0, digits = 0;
-    double frac = 0;
+    long frac = 0; /* ms: the first three digits after the point, the rest dropped */
     for (; p < end && k < 3; p++) {
       if (*p >= '0' && *p <= '9') {
         if (++digits > XQ__CLK_DIGITS) return -1; /* no overflow: 9999 h at most */
@@ -253,11 +253,11 @@ static long clk_ms(const char *text, size_t len)
       else break;
     }
     if (p < end && *p == '.' && k == 2) {
-      double scale = 0.1;
+      long scale = 100;
       for (p++; p < end && *p >= '0' && *p <= '9'; p++, scale /= 10) frac += (*p - '0') * scale;
     }
     if (k != 2 || !digits || p >= end || *p != ']' || part[1] > 59 || part[2] > 59) return -1;
-    long ms = ((part[0] * 60 + part[1]) * 60 + part[2]) * 1000 + (long)(frac * 1000);
+    long ms = ((part[0] * 60 + part[1]) * 60 + part[2]) * 1000 + frac;
     return ms <= INT32_MAX ? ms : -1; /* a clock reading's range (protocol.md) */
   }
   return -1;

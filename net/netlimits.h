@@ -146,6 +146,8 @@
                                             knockout tables (XQ_KO_ROUND) */
 #define XQ_BOARDS_MAX 5000               /* boards in one round */
 #define XQ_REPLY_CACHE 32                /* last replies kept per board for resends */
+#define XQ_SEQ_MAX 9e15                  /* a board's event seq, a watcher's last_event: below
+                                            2^53, so that every JSON reader carries it exactly */
 #define XQ_GAME_QUIET_PER_S 20           /* a game's board events that are not moves (clock, lift,
                                             release, claims, offers, resign) a second, on average
                                             (a board that sends more gets LIMIT; its seq stays free) ... */

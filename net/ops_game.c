@@ -381,12 +381,12 @@ static void resend_from_store(xq__server *s, void *arg, int status)
 static int board_seq(xq__server *s, xq__req *r, xq__live *lv, int64_t *seqp)
 {
   const cJSON *sj = cJSON_GetObjectItemCaseSensitive(r->json, "seq");
-  if (!cJSON_IsNumber(sj) || sj->valuedouble < 1 || sj->valuedouble > 9e15 ||
-      sj->valuedouble != (double)(int64_t)sj->valuedouble) {
+  long long w;
+  if (!xq__field_whole(sj, 1, XQ_SEQ_MAX, &w)) {
     xq__reply_error(r->c, r->id, XQ__E_BAD_REQUEST, "\"seq\" must be an integer >= 1", -1);
     return 0;
   }
-  int64_t seq = (int64_t)sj->valuedouble;
+  int64_t seq = w;
   *seqp = seq;
   if (seq <= lv->last_seq) {
     /* on its way to the store: the resend gets its outcome, when it is known */
@@ -510,18 +510,19 @@ static int req_clock(xq__req *r, req_events *ev, int required)
   const cJSON *c = cJSON_GetObjectItemCaseSensitive(r->json, "clock");
   if (!c && !required) return 1;
   const cJSON *a = cJSON_GetArrayItem(c, 0), *b = cJSON_GetArrayItem(c, 1);
-  /* whole milliseconds that fit an int, range checked before the cast;
-   * time left is never below 0 (a fallen flag reads 0) */
-  if (!cJSON_IsArray(c) || cJSON_GetArraySize(c) != 2 || !xq__field_is_int(a) || !xq__field_is_int(b) ||
-      a->valuedouble < 0 || b->valuedouble < 0) {
+  /* whole milliseconds that fit an int, range checked before the
+   * conversion; time left is never below 0 (a fallen flag reads 0) */
+  long long ms[2];
+  if (!cJSON_IsArray(c) || cJSON_GetArraySize(c) != 2 || !xq__field_whole(a, 0, INT32_MAX, &ms[0]) ||
+      !xq__field_whole(b, 0, INT32_MAX, &ms[1])) {
     xq__reply_error(r->c, r->id, XQ__E_BAD_REQUEST,
                     "\"clock\" is [red_ms, black_ms], whole milliseconds from 0 to 2147483647", -1);
     return 0;
   }
   xq_event *e = &ev->v[ev->n++];
   xq_event_init(e, XQ_EVENT_CLOCK);
-  e->ms[0] = (long)a->valuedouble;
-  e->ms[1] = (long)b->valuedouble;
+  e->ms[0] = (long)ms[0];
+  e->ms[1] = (long)ms[1];
   return 1;
 }
 

@@ -315,8 +315,9 @@ static void op_ko_start(xq__server *s, xq__req *r)
            xq__field_int(r, "size", 2, XQ_KO_SIZE_MAX, 0, &size) || xq__field_int(r, "choice", 0, 4, 0, &choice))
     return;
   const cJSON *lot = cJSON_GetObjectItemCaseSensitive(r->json, "lot");
-  if (lot && !cJSON_IsNull(lot) && (!cJSON_IsNumber(lot) || lot->valuedouble < 0 || lot->valuedouble > 9007199254740992.0)) {
-    xq__reply_error(r->c, r->id, XQ__E_BAD_REQUEST, "lot is a number 0..2^53", -1);
+  long long lw = 0;
+  if (lot && !cJSON_IsNull(lot) && !xq__field_whole(lot, 0, 9007199254740992.0, &lw)) {
+    xq__reply_error(r->c, r->id, XQ__E_BAD_REQUEST, "lot is a whole number 0..2^53", -1);
     return;
   }
   ko_start_task *t = (ko_start_task *)xq__task_new(s, r, run_ko_start, sizeof *t, NULL);
@@ -327,7 +328,7 @@ static void op_ko_start(xq__server *s, xq__req *r)
   t->format = fm;
   t->choice = choice;
   t->has_lot = cJSON_IsNumber(lot);
-  t->lot = t->has_lot ? (uint64_t)lot->valuedouble : 0;
+  t->lot = t->has_lot ? (uint64_t)lw : 0;
   const char *bad = sd == XQ_KO_LOT ? entrants_parse(r->json, t) : NULL;
   if (bad) {
     xq__reply_error(r->c, r->id, XQ__E_BAD_REQUEST, bad, -1);

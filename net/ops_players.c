@@ -404,19 +404,18 @@ static void op_numbers(xq__server *s, xq__req *r)
   const cJSON *seed = cJSON_GetObjectItemCaseSensitive(r->json, "seed");
   const cJSON *nums = cJSON_GetObjectItemCaseSensitive(r->json, "numbers");
   const cJSON *pv = cJSON_GetObjectItemCaseSensitive(r->json, "preview");
+  long long sw = 0;
   int m = xq_num_method_parse(method), *pairs = NULL, npairs = 0;
   const char *bad = m < 0 ? "method is rating, lot or manual"
                   : pv && !cJSON_IsBool(pv) ? "preview is true or false"
-                  : seed && (m != XQ_NUM_LOT || !cJSON_IsNumber(seed) || seed->valuedouble < 0 ||
-                             seed->valuedouble > (double)XQ_NUM_SEED_MAX ||
-                             seed->valuedouble != (double)(uint64_t)seed->valuedouble)
+                  : seed && (m != XQ_NUM_LOT || !xq__field_whole(seed, 0, (double)XQ_NUM_SEED_MAX, &sw))
                     ? "seed goes with lot: a whole number of up to 15 digits"
                   : (m == XQ_NUM_MANUAL) != (nums != NULL) ? "numbers goes with manual, and manual needs them"
                   : m == XQ_NUM_MANUAL ? numbers_parse(nums, &pairs, &npairs)
                   : NULL;
   uint64_t sd = 0;
   int failed = 0;
-  if (!bad && m == XQ_NUM_LOT && seed) sd = (uint64_t)seed->valuedouble;
+  if (!bad && m == XQ_NUM_LOT && seed) sd = (uint64_t)sw;
   else if (!bad && m == XQ_NUM_LOT && (failed = xq_lot_seed_random(&sd) != XQ_OK)) bad = "the system's random source failed";
   if (bad) {
     xq__reply_error(r->c, r->id, failed ? XQ__E_INTERNAL : XQ__E_BAD_REQUEST, bad, -1);

@@ -400,9 +400,11 @@ static void op_ingest_url(xq__server *s, xq__req *r)
     xq__reply_error(r->c, r->id, XQ__E_LIMIT, "too many rounds polled at once", -1);
     return;
   }
-  double ms = per ? per->valuedouble * 1000.0 : XQ_POLL_DEFAULT_MS;
-  if (ms < XQ_POLL_MIN_MS) ms = XQ_POLL_MIN_MS;
-  if (ms > XQ_POLL_MAX_MS) ms = XQ_POLL_MAX_MS;
+  /* seconds to ms, clamped to the bounds on the double, before the
+   * conversion (a period of 1e300 s is the longest) */
+  long long ms = XQ_POLL_DEFAULT_MS;
+  if (per && !xq_whole_part(per->valuedouble * 1000.0, XQ_POLL_MIN_MS, XQ_POLL_MAX_MS, &ms))
+    ms = per->valuedouble * 1000.0 > XQ_POLL_MAX_MS ? XQ_POLL_MAX_MS : XQ_POLL_MIN_MS;
   p->s = s;
   p->round = round;
   p->info.period_ms = (int)ms;

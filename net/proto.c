@@ -113,9 +113,7 @@ static void op_watch(xq__server *s, xq__req *r)
   int round = xq__field_num(r->json, "round", 0, &ok);
   const cJSON *le = cJSON_GetObjectItemCaseSensitive(r->json, "last_event");
   long long last = 0;
-  if (le && cJSON_IsNumber(le) && le->valuedouble >= -1 && le->valuedouble <= 9e15)
-    last = (long long)le->valuedouble;
-  else if (le) ok = 0;
+  if (le && !xq__field_whole(le, -1, XQ_SEQ_MAX, &last)) ok = 0;
   if (!ok || round < 0) {
     xq__reply_error(r->c, r->id, XQ__E_BAD_REQUEST, "round and last_event are numbers", -1);
     return;

@@ -108,6 +108,10 @@ int xq__proto_run(xq__server *s, const xq_ttoken *tok, const char *text, size_t 
  * int: only then may it be cast to int (a cast of 1e300 is undefined
  * behaviour, C11 6.3.1.4). */
 int xq__field_is_int(const cJSON *v);
+/* True when `v` is a JSON number holding a whole value from lo to hi,
+ * with *out (which may be NULL) set to it: xq_whole_number (engine.h) on
+ * its double, the range compared before any conversion. */
+int xq__field_whole(const cJSON *v, double lo, double hi, long long *out);
 /* Request field helpers: NULL / default when absent or of another type. */
 const char *xq__field_text(const cJSON *o, const char *key);
 int xq__field_num(const cJSON *o, const char *key, int dflt, int *ok);

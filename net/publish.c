@@ -571,8 +571,12 @@ int xq_publish_url_parse(const char *url, xq_http_url *out, xq_error *err)
   size_t pl = strlen(out->target);
   if (strspn(out->target, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~/") != pl)
     return xq_error_set(err, XQ_EINVAL, -1, -1, "the path may hold letters, digits and -._~/ only");
-  if (pl + 2 > XQ_PUBLISH_PATH_MAX) return xq_error_set(err, XQ_EINVAL, -1, -1, "the path is too long");
-  if (out->target[pl - 1] != '/') memcpy(out->target + pl, "/", 2);
+  /* the limit is on the path as it is kept, its '/' added: the same path
+   * given with or without the '/' is taken or refused alike */
+  int slash = out->target[pl - 1] != '/';
+  if (pl + (size_t)slash >= XQ_PUBLISH_PATH_MAX)
+    return xq_error_set(err, XQ_EINVAL, -1, -1, "the path is too long");
+  if (slash) memcpy(out->target + pl, "/", 2);
   return XQ_OK;
 }
 

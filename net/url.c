@@ -46,12 +46,16 @@ static int split(const char *url, char *host, size_t hcap, char *port, size_t pc
   }
   if (*h == '[') { /* [IPv6]:port */
     he = memchr(h, ']', (size_t)(end - h));
-    if (!he) {
+    if (!he || !memchr(h, ':', (size_t)(he - h))) { /* "[name]" is no IPv6 address */
       *why = "bad IPv6 address in the URL";
       return XQ_EINVAL;
     }
     h++;
     if (he + 1 < end && he[1] == ':') pt = he + 2;
+    else if (he + 1 < end) {
+      *why = "bad IPv6 address in the URL"; /* "[::1]x": nothing but a port may follow */
+      return XQ_EINVAL;
+    }
   } else {
     he = memchr(h, ':', (size_t)(end - h));
     if (he) pt = he + 1;

@@ -14,7 +14,7 @@ cd "$(dirname "$0")/.."
 secs=${1:-60}
 shift || true
 targets=("$@")
-((${#targets[@]})) || targets=(fen iccs wxf chinese pgn xqf dhtmlxq trf jsonl http)
+((${#targets[@]})) || targets=(fen iccs wxf chinese pgn xqf dhtmlxq trf jsonl http url prize rules event)
 
 cmake -S . -B build-fuzz -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DXQ_FUZZ=ON -DXQ_TESTS=OFF -DXQ_WERROR=ON >/dev/null

@@ -16,6 +16,11 @@ packages=(build-essential cmake pkg-config libuv1-dev libcjson-dev libsqlite3-de
 if [ "${1:-}" = --test ]; then
   # the test suites (Criterion)
   packages+=(libcriterion-dev)
+  # the sanitizer build (build-san/) is clang's: clang, the runtimes of its
+  # sanitizers (libclang-rt-14-dev: clang-14 only recommends them, and
+  # without them -fsanitize=address,undefined does not link) and
+  # llvm-symbolizer (llvm), which puts the source lines in a report
+  packages+=(clang libclang-rt-14-dev llvm)
   # the browser tests of the live page (tests/web/, docs/web.md): Debian's
   # Chromium driven by playwright-core from npm, and a CJK font for the
   # screenshots. Node.js 18 or later from any source will do (a nodesource

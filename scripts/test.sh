@@ -2,8 +2,10 @@
 # Install what is missing, build, and run every test suite three ways:
 # the default build (-march=native; the tree scripts/run.sh builds, reused
 # when it is there), the portable x86-64-v2 build and the AddressSanitizer
-# + UndefinedBehaviorSanitizer build (both with warnings as errors). Exits
-# non-zero on the first failure.
+# + UndefinedBehaviorSanitizer build (both with warnings as errors; the
+# sanitizer build with clang, whose UBSan also checks every double
+# converted to an integer: float-cast-overflow). Exits non-zero on the
+# first failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh --test
@@ -41,8 +43,8 @@ XQ_TEST_PERFT_NODES=1000000 run_suites build-portable
 # x86-64-v2 instruction); every server suite: bash scripts/valgrind.sh
 VG_JOBS="$(nproc)" BUILD=build-portable NO_BUILD=1 bash scripts/valgrind.sh test_net_security
 
-echo "== sanitizer build, ASan + UBSan (build-san/), at ${SECONDS} s"
-bash scripts/build.sh build-san -DCMAKE_BUILD_TYPE=RelWithDebInfo -DXQ_WERROR=ON -DXQ_SANITIZE=ON
+echo "== sanitizer build, clang ASan + UBSan (build-san/), at ${SECONDS} s"
+CC=clang bash scripts/build.sh build-san -DCMAKE_BUILD_TYPE=RelWithDebInfo -DXQ_WERROR=ON -DXQ_SANITIZE=ON
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
   XQ_TEST_PERFT_NODES=300000 run_suites build-san
 ASAN_OPTIONS=detect_leaks=1 TRIALS=2 BOARDS=100 XQREF=build-san/xqref \

@@ -83,7 +83,9 @@ Test(event, kinds_and_arguments)
 Test(event, malformed_words_of_a_known_kind)
 {
   static const char *const bad[] = {"lift:z9", "lift:h", "clock:1", "clock:a/2", "clock:1/", "tick:",
-                                    "result:2-0", "truncate:-1", "truncate:x"};
+                                    "result:2-0", "truncate:-1", "truncate:x", "truncate:4097",
+                                    "clock:2147483648/0", "clock:0/-2147483648",
+                                    "clock:9223372036854775807/0", "tick:99999999999999999999"};
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
     xq_event ev;
     xq_error err = {0};
@@ -95,6 +97,25 @@ Test(event, malformed_words_of_a_known_kind)
   longer[sizeof longer - 1] = 0;
   xq_event ev;
   cr_assert_eq(xq_event_parse(longer, strlen(longer), &ev, NULL), XQ_ENOTATION);
+}
+
+/* A clock reading is at most XQ_CLOCK_MS_MAX either way, in its text and
+ * in the game: one past it would overflow the clock with the next
+ * increment (signed overflow: a game log's "clock:9223372036854775807/1"
+ * and a move under an increment aborted a UBSan build). */
+Test(event, clock_readings_stay_in_their_range)
+{
+  xq_event ev = parsed("clock:2147483647/-2147483647");
+  cr_assert(ev.ms[0] == XQ_CLOCK_MS_MAX && ev.ms[1] == -XQ_CLOCK_MS_MAX);
+  start("shaanxi2019", NULL); /* 25 min + 10 s a move */
+  xq_verdict v;
+  xq_error err = {0};
+  cr_assert_eq(xq_game_clock(&G, 9223372036854775807L, 9223372036854775807L, &v), XQ_EINVAL);
+  cr_assert_eq(xq_game_clock(&G, 1000, -XQ_CLOCK_MS_MAX - 1, &v), XQ_EINVAL);
+  cr_assert_eq(xq_game_tick(&G, XQ_CLOCK_MS_MAX + 1, &v), XQ_EINVAL);
+  cr_assert_eq(xq_game_clock(&G, XQ_CLOCK_MS_MAX, XQ_CLOCK_MS_MAX, &v), XQ_OK);
+  cr_assert_eq(xq_game_event(&G, "h2e2", &v, &err), XQ_OK, "%s", err.msg);
+  cr_assert_eq(G.clock_ms[XQ_RED], XQ_CLOCK_MS_MAX + 10000, "the increment on top, no overflow");
 }
 
 Test(event, a_move_event_holds_a_move_and_nothing_else)

@@ -61,3 +61,7 @@ Test(fuzz_regress, dhtmlxq) { replay("dhtmlxq"); }
 Test(fuzz_regress, trf) { replay("trf"); }
 Test(fuzz_regress, jsonl, .timeout = 120) { replay("jsonl"); }
 Test(fuzz_regress, http) { replay("http"); }
+Test(fuzz_regress, url) { replay("url"); }
+Test(fuzz_regress, prize) { replay("prize"); }
+Test(fuzz_regress, rules) { replay("rules"); }
+Test(fuzz_regress, event) { replay("event"); }

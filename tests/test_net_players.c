@@ -220,8 +220,8 @@ Test(players, numbers_before_round_1)
     "{\"id\":6,\"op\":\"numbers\",\"method\":\"lot\",\"seed\":1000000000000000}",
     "{\"id\":6,\"op\":\"numbers\",\"method\":\"manual\",\"numbers\":{}}",
     "{\"id\":6,\"op\":\"numbers\",\"method\":\"manual\",\"numbers\":[{\"player\":1}]}",
-    "{\"id\":6,\"op\":\"numbers\",\"method\":\"manual\",\"numbers\":[{\"player\":1,\"no\":1},{\"player\":2,\"no\":1},"
-    "{\"player\":3,\"no\":3},{\"player\":4,\"no\":4},{\"player\":5,\"no\":5},{\"player\":6,\"no\":6}]}",
+    ("{\"id\":6,\"op\":\"numbers\",\"method\":\"manual\",\"numbers\":[{\"player\":1,\"no\":1},{\"player\":2,\"no\":1},"
+     "{\"player\":3,\"no\":3},{\"player\":4,\"no\":4},{\"player\":5,\"no\":5},{\"player\":6,\"no\":6}]}"),
     "{\"id\":6,\"op\":\"numbers\",\"method\":\"manual\",\"numbers\":[{\"player\":1,\"no\":1},{\"player\":2,\"no\":2}]}",
     "{\"id\":6,\"op\":\"numbers\",\"method\":\"manual\",\"numbers\":[{\"player\":7,\"no\":1}]}",
     "{\"id\":6,\"op\":\"numbers\",\"method\":\"manual\",\"numbers\":[{\"player\":1,\"no\":1},{\"player\":1,\"no\":2}]}",

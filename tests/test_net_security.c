@@ -582,7 +582,31 @@ Test(net_security, huge_numbers_in_every_numeric_field)
     REFUSED(&a, "{\"op\":\"token\",\"role\":\"board\",\"round\":%s,\"table\":%s}", "BAD_REQUEST");
     REFUSED(&a, "{\"op\":\"perft\",\"depth\":%s%.0s}", "BAD_REQUEST");
     REFUSED(&e, "{\"op\":\"watch\",\"round\":%s,\"last_event\":%s}", "BAD_REQUEST");
+    REFUSED(&a, "{\"op\":\"adjudicate\",\"moves\":\"h2e2\",\"ruleset\":{\"fouls_to_lose\":%s%.0s}}",
+            "BAD_REQUEST");
 #undef REFUSED
+  }
+  /* and the fields wider than int take no value outside their own range,
+   * NaN-like or fractional: each is compared before it is converted
+   * (xq_whole_number), so a clang UBSan server (float-cast-overflow)
+   * stays up. The rules of an adjudicate: every integer and bool field. */
+  static const char *const wide[] = {"1e300", "-1e300", "-1.3e110", "1e19", "9.1e15", "1.5", "1e999"};
+  for (size_t i = 0; i < sizeof wide / sizeof wide[0]; i++) {
+    const char *h = wide[i];
+    static const char *const refused[][2] = {
+      {"b", "{\"op\":\"move\",\"seq\":%s,\"move\":\"h2e2\"}"},
+      {"e", "{\"op\":\"watch\",\"round\":1,\"last_event\":%s}"},
+      {"a", "{\"op\":\"numbers\",\"method\":\"lot\",\"seed\":%s,\"preview\":true}"},
+      {"a", "{\"op\":\"ko_start\",\"seeding\":\"lot\",\"format\":\"village\",\"lot\":%s}"},
+      {"a", "{\"op\":\"adjudicate\",\"moves\":\"h2e2\",\"ruleset\":{\"fouls_to_lose\":%s}}"},
+      {"a", "{\"op\":\"adjudicate\",\"moves\":\"h2e2\",\"ruleset\":{\"natural_limit_moves\":%s}}"},
+      {"a", "{\"op\":\"adjudicate\",\"moves\":\"h2e2\",\"ruleset\":{\"armageddon\":%s}}"},
+    };
+    for (size_t k = 0; k < sizeof refused / sizeof refused[0]; k++) {
+      xq_tclient *conn = refused[k][0][0] == 'a' ? &a : refused[k][0][0] == 'b' ? &b : &e;
+      snprintf(line, sizeof line, refused[k][1], h);
+      expect_error(conn, line, "BAD_REQUEST");
+    }
   }
   /* a huge id is echoed, not converted */
   cJSON *r = xq_tc_call(&e, "{\"id\":1e300,\"op\":\"ping\"}");

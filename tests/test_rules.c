@@ -185,6 +185,37 @@ Test(json, bad_content_is_rejected_with_a_clear_message)
   expect_error(" {\"a\": [1, 2]}", XQ_EINVAL, "unknown key \"a\"");
 }
 
+/* Numbers no integer type holds are refused before any conversion (the
+ * conversion would be undefined: a clang UBSan build aborts on it), with
+ * the field named; the same for a bool field. */
+Test(json, numbers_out_of_every_range_are_refused_unconverted)
+{
+  static const char *const huge[] = {"-1.3e110", "1e300", "-1e300", "1e19", "9223372036854775808", "1e999",
+                                     "-1e999"};
+  char src[128];
+  for (size_t i = 0; i < sizeof huge / sizeof huge[0]; i++) {
+    snprintf(src, sizeof src, "{\"fouls_to_lose\": %s}", huge[i]);
+    expect_error(src, XQ_EINVAL, "\"fouls_to_lose\" is ");
+    expect_error(src, XQ_EINVAL, "outside 0..100");
+    snprintf(src, sizeof src, "{\"kill_search_nodes\": %s}", huge[i]);
+    expect_error(src, XQ_EINVAL, "\"kill_search_nodes\" is ");
+    snprintf(src, sizeof src, "{\"armageddon\": %s}", huge[i]);
+    expect_error(src, XQ_EINVAL, "true or false");
+  }
+  xq_error err = {0};
+  expect_error("{\"fouls_to_lose\": -1.3e110}", XQ_EINVAL, "is -1.3e+110, outside");
+  expect_error("{\"fouls_to_lose\": 2.000001}", XQ_EINVAL, "integer");
+  /* the edges of a range still load */
+  xq_rules r;
+  cr_assert_eq(xq_rules_load_json("{\"fouls_to_lose\": 1, \"armageddon\": 1}", &r, &err), XQ_OK, "%s", err.msg);
+  cr_assert_eq(r.fouls_to_lose, 1);
+  cr_assert_eq(r.armageddon, 1);
+  cr_assert_eq(xq_rules_load_json("{\"fouls_to_lose\": 10.0, \"armageddon\": false}", &r, &err), XQ_OK, "%s",
+               err.msg);
+  cr_assert_eq(r.fouls_to_lose, 10);
+  cr_assert_eq(r.armageddon, 0);
+}
+
 Test(json, printed_rules_load_back_identically)
 {
   for (int i = 0; xq_rules_preset_name(i); i++) {

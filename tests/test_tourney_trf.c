@@ -151,6 +151,20 @@ Test(trf, bad_files_are_rejected_with_the_line)
 
   const char *gap = "001    2      B                                 2000                             0.0    1\n";
   cr_assert_eq(xq_trf_parse(gap, strlen(gap), &ev, &err), XQ_EINVAL);
+
+  /* points that are no whole number of half points, or no number: refused
+   * before any conversion ("nan" was read as 0 points) */
+  static const char *const not_points[] = {"nan", "inf", "1e9", "0.3", "-.3"};
+  for (size_t i = 0; i < sizeof not_points / sizeof not_points[0]; i++) {
+    char line[128];
+    snprintf(line, sizeof line, "001    1      A                                 2000                             %-3s    1\n",
+             not_points[i]);
+    cr_assert_eq(xq_trf_parse(line, strlen(line), &ev, &err), XQ_EINVAL, "%s", not_points[i]);
+    cr_assert(strstr(err.msg, "points"), "%s: %s", not_points[i], err.msg);
+  }
+  const char *zero = "001    1      A                                 2000                             0.0    1\n";
+  cr_assert_eq(xq_trf_parse(zero, strlen(zero), &ev, &err), XQ_OK, "%s", err.msg);
+  xq_tournament_free(ev);
 }
 
 Test(trf, export_of_a_2_1_0_event_declares_its_scoring)

@@ -39,6 +39,8 @@
 #define XQ_TRF_EXTRA_MAX (1L << 20)  /* bytes of non-player TRF lines kept */
 #define XQ_TRF_FILE_MAX (64L << 20)  /* largest TRF file read */
 #define XQ_TRF_ACCEL_MAX 200         /* acceleration of a round: 100 points at most (half-units) */
+#define XQ_TRF_HALF_UNITS_MAX 1000000 /* a number of points read from TRF text: 500,000 at most
+                                        either way (half-units) */
 #define XQ_TOURNEY_FORBID_MAX 100000 /* forbidden pairs of one event */
 #define XQ_REG_OPTIONS_MAX 8         /* options (ambiguous readings) of one preset */
 #define XQ_REG_OPTION_VALUES_MAX 4   /* readings of one option, with the NULL end */

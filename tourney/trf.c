@@ -6,7 +6,6 @@
  * (bbpPairings reads lines as code points).
  */
 #include <errno.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -65,9 +64,11 @@ static int half_units(const char *t, int *out)
   if (end == t || errno) return 0;
   while (*end == ' ') end++;
   if (*end) return 0;
-  double h = v * 2;
-  if (fabs(h - round(h)) > 1e-9 || fabs(h) > 1e6) return 0;
-  *out = (int)lround(h);
+  /* twice a number of one fractional digit .0 or .5 is exact: whole, in
+   * range, checked before the conversion (a "nan" or "1e300" is no score) */
+  long long h;
+  if (!xq_whole_number(v * 2, -XQ_TRF_HALF_UNITS_MAX, XQ_TRF_HALF_UNITS_MAX, &h)) return 0;
+  *out = (int)h;
   return 1;
 }
 
