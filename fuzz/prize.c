@@ -29,7 +29,9 @@ static xq_tournament *field(int *places)
     snprintf(p.name, sizeof p.name, "P%d", i + 1);
     snprintf(p.region, sizeof p.region, "%s", regions[i % 6]);
     snprintf(p.team, sizeof p.team, "T%d", i % 4);
-    snprintf(p.birth, sizeof p.birth, "%04d/%02d/%02d", 1940 + i * 2, i % 12 + 1, i % 28 + 1);
+    char birth[32];
+    snprintf(birth, sizeof birth, "%04d/%02d/%02d", 1940 + i * 2, i % 12 + 1, i % 28 + 1);
+    snprintf(p.birth, sizeof p.birth, "%.10s", birth);
     p.sex = i % 3 ? 'm' : 'w';
     p.local = i % 2;
     if (xq_tournament_add(ev, &p, NULL, NULL) != XQ_OK) abort();
