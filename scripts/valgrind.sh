@@ -15,6 +15,8 @@
 #   NO_BUILD=1  use BUILD as it is
 #   KEEP=1    keep the logs (in BUILD/valgrind/) even when clean
 #   VG_JOBS   test processes of a suite run at once (default 1)
+#   VG_FILTER only the tests whose suite/name match this Criterion --filter
+#             pattern (the test command's short run)
 # Exit status 1 when any suite failed or any process reported an error.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -50,7 +52,7 @@ for s in "${suites[@]}"; do
   valgrind --tool=memcheck --trace-children=yes --trace-children-skip='/bin/*,/usr/bin/*' \
     --leak-check=full --show-leak-kinds=definite,indirect --errors-for-leak-kinds=definite,indirect \
     --track-origins=yes --error-exitcode=99 --num-callers=30 --log-file="$d/vg.%p.log" \
-    "$exe" --jobs "${VG_JOBS:-1}" --ascii >"$d/suite.out" 2>&1 || rc=$?
+    "$exe" --jobs "${VG_JOBS:-1}" ${VG_FILTER:+--filter "$VG_FILTER"} --ascii >"$d/suite.out" 2>&1 || rc=$?
   secs=$(($(date +%s) - t0))
   tests=$(grep -o 'Tested: [0-9]*' "$d/suite.out" | tail -1 | grep -o '[0-9]*' || echo '?')
   procs=$(ls "$d"/vg.*.log 2>/dev/null | wc -l)
