@@ -33,11 +33,4 @@ void xq__ops_export(xq__server *s, xq__req *r);
  * ops_tourney.c). */
 void xq__ops_slips(xq__server *s, xq__req *r);
 
-/* The tables of `round` as a pairing (the store's, xq_tstore_round_tables): a Swiss round's
- * published boards, or for XQ_KO_ROUND every knockout table published
- * (its red and black), for the slips and the score sheets. XQ_OK with
- * *pr filled (free with xq_tpairing_clear), XQ_EINVAL (not published;
- * `err` says so), XQ_ENOMEM or the store's code. */
-int xq__ops_ko_tables(xq__server *s, int round, xq_tpairing *pr, xq_error *err);
-
 #endif /* XQ_NET_OPS_H */

@@ -244,7 +244,7 @@ static void run_export(xq__server *s, xq__task *task)
     /* the knockout's tables have score sheets, not a pairing sheet */
     int rc = t->round == XQ_KO_ROUND && t->what == X_PAIRINGS
            ? xq_error_set(&err, XQ_EINVAL, -1, -1, "the knockout has its bracket, not a pairing sheet")
-           : xq__ops_ko_tables(s, t->round, &t->pr, &err);
+           : xq_tstore_round_tables(s->store, t->round, &t->pr, &err);
     if (rc) {
       xq__task_error(&t->t, rc == XQ_EINVAL ? XQ__E_NOT_FOUND : xq__reply_code(rc), err.msg);
       return;

@@ -442,15 +442,6 @@ static void op_ko_publish(xq__server *s, xq__req *r)
   xq__task_go(s, &t->t, 1);
 }
 
-/* ------------------------------------------------------------------ */
-/* The tables of a round, the knockout's too                           */
-/* ------------------------------------------------------------------ */
-
-int xq__ops_ko_tables(xq__server *s, int round, xq_tpairing *pr, xq_error *err)
-{
-  return xq_tstore_round_tables(s->store, round, pr, err);
-}
-
 const xq__op xq__ko_ops[] = {
   {"knockout", 0, op_knockout},
   {"ko_start", ADMIN, op_ko_start},

@@ -115,7 +115,7 @@ static void run_slips(xq__server *s, xq__task *task)
 {
   slips_task *t = (slips_task *)task;
   xq_error err = {0};
-  if (xq__ops_ko_tables(s, t->round, &t->pr, &err) != XQ_OK) {
+  if (xq_tstore_round_tables(s->store, t->round, &t->pr, &err) != XQ_OK) {
     xq__task_error(task, XQ__E_NOT_FOUND, err.msg);
     return;
   }
