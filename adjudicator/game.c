@@ -1,6 +1,6 @@
 /*
  * game.c -- the per-game state machine: moves through the pipeline of
- * rules.md §5 (legality and fouls, mate and stalemate, captures, simple
+ * docs/adjudicator.md, "The game state machine" (legality and fouls, mate and stalemate, captures, simple
  * draws, the natural limit, repetition rulings and 变着 orders), and the
  * events that are not moves (claims, offers, resignation, overrides, and
  * the arbiter's pause and restart of play).

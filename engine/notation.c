@@ -113,7 +113,7 @@ void xq__notation_tandem_of(const xq_pos *pos, int sq, xq__tandem *t)
 
   /* Pawns: with two doubled files, xqbase numbers the pawns of both files in
    * one series, files right to left as the mover sees them, then front to
-   * back (formats.md §4, the worked table of §11.5). */
+   * back (README.md, "Move notations"; the tandem table of tests/data/notation). */
   int per_file[9] = {0};
   for (int i = first; i < end; i++) {
     int s = pos->sq[base + i];

@@ -1,5 +1,5 @@
 /*
- * poller.c -- polling a PGN URL for a round (formats.md §9.1, lichess's
+ * poller.c -- polling a PGN URL for a round (docs/http.md, "Polling a PGN URL", lichess's
  * schedule): a plain HTTP/1.1 GET over libuv every `period` (clamped to
  * [XQ_POLL_MIN_MS, XQ_POLL_MAX_MS]); XQ_POLL_TIMEOUT_MS for one fetch; no
  * redirects; any status but 200 is a failure; after failures the delay

@@ -280,7 +280,7 @@ static size_t json_consume(xq__conn *c)
   /* the output budget is checked before every request: a client that
    * does not read its replies stops being served (security.md) */
   while (!c->closing && !c->held && !c->revoked && !xq__conn_stall(c, XQ_OUT_HIGH)) {
-    /* scan only the bytes not scanned before (server.md §1.2) */
+    /* scan only the bytes not scanned before */
     char *nl = memchr(c->in + from, '\n', c->len - from);
     if (!nl) break;
     size_t end = (size_t)(nl - c->in);

@@ -1,6 +1,6 @@
 /*
  * uci.c -- the UCI/UCCI text mode behind `xqref uci`, so GUIs and scripts
- * can set positions and run perft (formats.md §8). xqref does not search:
+ * can set positions and run perft (README.md, "uci"). xqref does not search:
  * `go` without `perft` answers with no best move.
  */
 #include <stdlib.h>

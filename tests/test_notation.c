@@ -1,6 +1,6 @@
 /*
- * test_notation.c -- move notations (formats.md §2-4): the fixtures of
- * formats.md §11 (games replayed in ICCS, WXF and Chinese, the tandem and
+ * test_notation.c -- move notations (README.md, "Move notations"): the fixtures of
+ * tests/data/notation (games replayed in ICCS, WXF and Chinese, the tandem and
  * multi-pawn table), the accepted variants and dialects, a print-then-parse
  * property over random playouts, error reporting, and random garbage.
  */
@@ -209,7 +209,7 @@ static void iccs_variants(const xq_pos *pos, const char *u, xq_move m)
   expect_parses(pos, v, XQ_NOTE_ICCS, m);
 }
 
-/* ---- fixture games (formats.md §11.1-11.4) ------------------------ */
+/* ---- fixture games (tests/data/notation) ------------------------ */
 
 /* Replay game `name` of games.txt: every given notation must print and
  * parse as listed, variants must parse, and the final position must match.
@@ -294,7 +294,7 @@ Test(fixtures, game_c)
   cr_expect_eq(replay_game("C"), 102);
 }
 
-/* ---- tandem table (formats.md §11.5) ------------------------------ */
+/* ---- tandem table (tests/data/notation) ------------------------------ */
 
 Test(fixtures, tandem_table)
 {

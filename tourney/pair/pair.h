@@ -3,7 +3,7 @@
  * round (its boards and the bye), the pairing numbers (序号: by rating, by
  * lot or by hand), round 1, the Chinese adjacent method (积分编排), the
  * FIDE Dutch system, the arbiter's amendments to a computed pairing, and
- * the next round of an event read from TRF (tourney.md §3). The files of
+ * the next round of an event read from TRF (docs/tourney.md, "Pairing"). The files of
  * tourney/pair/ share pair_internal.h besides.
  */
 #ifndef XQ_TOURNEY_PAIR_H
@@ -109,7 +109,7 @@ int xq_num_method_parse(const char *s);
 /* The pairing systems                                                 */
 /* ------------------------------------------------------------------ */
 
-/* Pair round 1 (tourney.md §3.4): players by pairing number, boards
+/* Pair round 1 (docs/tourney.md, "Round 1"): players by pairing number, boards
  * 1–2, 4–3, 5–6, 8–7 (odd board: smaller number Red, even board: larger
  * number Red), the last player of an odd count gets the bye. Absent and
  * withdrawn players are left out. Fills `out` (caller frees with
@@ -136,7 +136,7 @@ typedef struct xq_pair_stats {
 int xq_pair_cn(const xq_tournament *ev, int round, xq_tpairing *out, xq_pair_stats *st);
 
 /* Pair round `round` with the FIDE Dutch system (C.04.3, 2025 rules) as
- * bbpPairings does it (tourney.md §3.6): maximum-weight matchings bracket
+ * bbpPairings does it (docs/tourney.md, "FIDE Dutch"): maximum-weight matchings bracket
  * by bracket, round 1 top half against bottom half, forfeited games not
  * counted as played, PAB by C.2/C.9, colours by C.04.3 E with the initial
  * colour of ev->initial_black, boards in bbpPairings' order (the bye

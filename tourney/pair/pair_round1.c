@@ -1,5 +1,5 @@
 /*
- * pair_round1.c -- pairing numbers and round 1 (tourney.md §3.4): the
+ * pair_round1.c -- pairing numbers and round 1 (docs/tourney.md, "Round 1"): the
  * numbers by rating or by lot at round 1, or drawn, seeded or entered by
  * hand before it; adjacent numbers 1–2, 4–3, 5–6, 8–7, colours by board
  * parity.
@@ -145,7 +145,7 @@ int xq_pair_round1(const xq_tournament *ev, xq_tpairing *out)
   if (!b) { free(ids); return XQ_ENOMEM; }
   int nb = 0;
   for (int i = 0; i + 1 < n; i += 2, nb++) {
-    /* §3.4.3: odd boards smaller number Red, even boards larger number
+    /* odd boards smaller number Red, even boards larger number
      * Red; XXC black1 (TRF) turns the pattern round */
     int odd_board = (nb % 2 == 0) != (ev->initial_black != 0);
     b[nb].red = odd_board ? ids[i] : ids[i + 1];
