@@ -96,7 +96,7 @@ int main(int argc, char **argv)
     return 0;
   }
   if (!strcmp(argv[1], "--version")) {
-    puts("xqref 0.1.0");
+    puts("xqref " XQ_VERSION);
     return 0;
   }
   return run(argc - 1, argv + 1);

@@ -419,7 +419,7 @@ static void op_ingest_url(xq__server *s, xq__req *r)
     return;
   }
   p->request_len = (size_t)snprintf(p->request, cap,
-                                    "GET %s HTTP/1.1\r\nHost: %s\r\nUser-Agent: xqref/0.1\r\n"
+                                    "GET %s HTTP/1.1\r\nHost: %s\r\nUser-Agent: xqref/" XQ_VERSION "\r\n"
                                     "Accept: application/x-chess-pgn, text/plain, */*\r\nConnection: close\r\n\r\n",
                                     u.target, u.hostport);
   uv_timer_init(s->loop, &p->timer);

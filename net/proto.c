@@ -70,7 +70,7 @@ static void op_hello(xq__server *s, xq__req *r)
     /* no token: an anonymous session (engine services, reading, watching) */
     session_clear(c);
     session_greeted(c);
-    xq__reply(c, r->id, "\"role\":\"none\",\"server\":\"xqref 0.1.0\"");
+    xq__reply(c, r->id, "\"role\":\"none\",\"server\":\"xqref " XQ_VERSION "\"");
     return;
   }
   const xq_ttoken *t = xq__server_token(s, token);
@@ -99,10 +99,10 @@ static void op_hello(xq__server *s, xq__req *r)
     if (v) xq_fen_format(&v->pos, fen, sizeof fen);
     snprintf(f, sizeof f,
              "\"role\":\"board\",\"round\":%d,\"table\":%d,\"last_seq\":%lld,\"ply\":%d,"
-             "\"fen\":\"%s\",\"server\":\"xqref 0.1.0\"",
+             "\"fen\":\"%s\",\"server\":\"xqref " XQ_VERSION "\"",
              t->round, t->board, v ? (long long)v->last_seq : 0LL, v ? v->nply : 0, fen);
   } else {
-    snprintf(f, sizeof f, "\"role\":\"%s\",\"server\":\"xqref 0.1.0\"", xq_role_name(t->role));
+    snprintf(f, sizeof f, "\"role\":\"%s\",\"server\":\"xqref " XQ_VERSION "\"", xq_role_name(t->role));
   }
   xq__reply(c, r->id, f);
 }

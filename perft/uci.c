@@ -169,7 +169,7 @@ static int uci_command(uci_state *st, char *line)
   if (!w) return 0;
   if (!strcmp(w, "uci") || !strcmp(w, "ucci")) {
     st->ucci = w[1] == 'c' && w[2] == 'c';
-    fprintf(st->out, "id name xqref 0.1\nid author the xqref developers\n"
+    fprintf(st->out, "id name xqref " XQ_VERSION "\nid author the xqref developers\n"
             "option name Hash type spin default 0 min 0 max %d\n"
             "option name Threads type spin default 1 min 1 max %d\n%s\n",
             XQ_PERFT_HASH_MAX_MB, XQ_PERFT_MAX_THREADS, st->ucci ? "ucciok" : "uciok");
