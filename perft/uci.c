@@ -56,8 +56,10 @@ static void cmd_position(uci_state *st, char *args)
       n += len;
     }
     if (xq_fen_parse(&pos, fen, 0, &err) != XQ_OK) {
-      fprintf(st->out, "info string bad FEN at byte %d: %s; position unchanged\n", err.pos,
-              err.msg);
+      if (err.pos >= 0)
+        fprintf(st->out, "info string bad FEN at byte %d: %s; position unchanged\n", err.pos, err.msg);
+      else
+        fprintf(st->out, "info string bad FEN: %s; position unchanged\n", err.msg);
       return;
     }
   } else {

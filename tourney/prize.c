@@ -14,8 +14,9 @@
 static int perr(xq_error *err, int code, int line, const char *msg)
 {
   if (err) {
-    err->code = code; err->pos = line; err->ply = -1;
-    snprintf(err->msg, sizeof err->msg, "line %d: %.140s", line, msg);
+    err->code = code; err->pos = line > 0 ? line : -1; err->ply = -1;
+    if (line > 0) snprintf(err->msg, sizeof err->msg, "line %d: %.140s", line, msg);
+    else snprintf(err->msg, sizeof err->msg, "%.140s", msg); /* the file as a whole */
   }
   return code;
 }
@@ -195,7 +196,7 @@ int xq_prize_read(const char *path, xq_prize_table *t, xq_error *err)
 {
   FILE *f = path ? fopen(path, "rb") : NULL;
   if (!f) {
-    if (err) { err->code = XQ_EIO; err->pos = -1; err->ply = -1; snprintf(err->msg, sizeof err->msg, "cannot read the prize table"); }
+    if (err) { err->code = XQ_EIO; err->pos = -1; err->ply = -1; snprintf(err->msg, sizeof err->msg, "cannot open the prize table: %s", path ? strerror(errno) : "no file named"); }
     return XQ_EIO;
   }
   char *buf = malloc((size_t)XQ_PRIZE_TABLE_MAX + 1);
@@ -204,7 +205,7 @@ int xq_prize_read(const char *path, xq_prize_table *t, xq_error *err)
   int bad = ferror(f);
   fclose(f);
   int rc;
-  if (bad) rc = perr(err, XQ_EIO, 0, "read error");
+  if (bad) rc = perr(err, XQ_EIO, 0, "cannot read the prize table");
   else if (n > (size_t)XQ_PRIZE_TABLE_MAX) rc = perr(err, XQ_ELIMIT, 0, "prize table larger than 64 KiB");
   else rc = xq_prize_parse(buf, n, t, err);
   free(buf);

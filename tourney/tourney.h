@@ -394,7 +394,9 @@ int64_t xq_tb_value(const xq_tournament *ev, int tb, int id, int upto);
  * `err->pos` = 1-based line number and a message; *out is NULL then. */
 int xq_trf_parse(const char *text, size_t len, xq_tournament **out, xq_error *err);
 
-/* Read and parse a TRF file. As xq_trf_parse; XQ_EIO if unreadable. */
+/* Read and parse a TRF file. As xq_trf_parse; XQ_EIO when the file
+ * cannot be opened or read, with err->pos -1 and a message that names no
+ * line (the caller names the file). */
 int xq_trf_read(const char *path, xq_tournament **out, xq_error *err);
 
 /* Write `ev` as TRF-16 to `f` with LF line ends: the kept header lines

@@ -15,9 +15,11 @@ static int fail(xq_error *err, int code, int line, const char *msg)
 {
   if (err) {
     err->code = code;
-    err->pos = line;
+    err->pos = line > 0 ? line : -1;
     err->ply = -1;
-    snprintf(err->msg, sizeof err->msg, "line %d: %.140s", line, msg);
+    /* line 0: the file as a whole (it cannot be opened or read), no line */
+    if (line > 0) snprintf(err->msg, sizeof err->msg, "line %d: %.140s", line, msg);
+    else snprintf(err->msg, sizeof err->msg, "%.140s", msg);
   }
   return code;
 }
@@ -479,7 +481,11 @@ int xq_trf_parse(const char *text, size_t len, xq_tournament **out, xq_error *er
 int xq_trf_read(const char *path, xq_tournament **out, xq_error *err)
 {
   FILE *f = fopen(path, "rb");
-  if (!f) return fail(err, XQ_EIO, 0, strerror(errno));
+  if (!f) {
+    char why[160];
+    snprintf(why, sizeof why, "cannot open the file: %s", strerror(errno));
+    return fail(err, XQ_EIO, 0, why);
+  }
   char *buf = NULL;
   size_t n = 0, cap = 0;
   for (;;) {
@@ -496,7 +502,7 @@ int xq_trf_read(const char *path, xq_tournament **out, xq_error *err)
   }
   int bad = ferror(f);
   fclose(f);
-  if (bad) { free(buf); return fail(err, XQ_EIO, 0, "read error"); }
+  if (bad) { free(buf); return fail(err, XQ_EIO, 0, "cannot read the file"); }
   int rc = xq_trf_parse(buf, n, out, err);
   free(buf);
   return rc;

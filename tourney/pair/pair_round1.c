@@ -83,7 +83,10 @@ static int check_manual(const xq_tournament *ev, const int *manual, xq_error *er
   int rc = XQ_OK;
   for (int id = 1; id <= n && !rc; id++) {
     int no = manual[id - 1];
-    if (no < 1 || no > n)
+    if (no == 0) /* the numbering left this player out */
+      rc = xq_error_set(err, XQ_EINVAL, -1, -1, "%s (id %d) is missing: every player needs a number 1..%d",
+                        ev->players[id - 1].name, id, n);
+    else if (no < 1 || no > n)
       rc = xq_error_set(err, XQ_EINVAL, -1, -1, "%s (id %d): number %d is not 1..%d", ev->players[id - 1].name, id,
                         no, n);
     else if (by[no])
