@@ -351,6 +351,11 @@ const char *xq_reason_text(xq_reason reason, const char *lang);
  * "needs_arbiter". Static string. */
 const char *xq_outcome_name(xq_outcome outcome);
 
+/* The outcome in words of `lang` ("zh": 红胜, 黑胜, 和棋...; anything
+ * else English: "Red wins"...), for the sentences of the verdicts.
+ * Static string, never NULL. */
+const char *xq_outcome_text(xq_outcome outcome, const char *lang);
+
 /* What an event did to the game. */
 typedef enum {
   XQ_VERDICT_ACCEPTED = 0, /* taken as it is: play on */
