@@ -27,7 +27,7 @@ static const subcommand commands[] = {
   {"stats", xq_stats_main, "count games, plies, results and bad records of a game file", 0},
   {"judge", xq_judge_main, "rule a game move by move (--moves), or run a case file (--cases)", 0},
   {"tourney", xq_tourney_main, "tournament store: new, add, pair, result, standings, export", 0},
-  {"pair", xq_pair_main, "pair the next round of a TRF file (--system cn|dutch), bbpPairings output", 0},
+  {"pair", xq_pair_main, "pair the next round of a TRF file (Chinese, or --system dutch), bbpPairings output", 0},
   {"serve", xq_serve_main, "the tournament server: JSON lines for boards and arbiters, HTTP for viewers", 1},
   {"loadgen", xq_loadgen_main, "replay games as N boards against a server: moves/s and latency", 1},
   {"board", xq_board_main, "play a table from the terminal as a digital board would", 1},

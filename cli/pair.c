@@ -1,5 +1,5 @@
 /*
- * pair.c -- `xqref pair --system cn|dutch FILE.trf`: the next round of a
+ * pair.c -- `xqref pair [--system cn|dutch] FILE.trf`: the next round of a
  * TRF file paired and printed in bbpPairings' output format (the pairing:
  * xq_trf_pair_next, tourney/next_round.c).
  */
