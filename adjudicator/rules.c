@@ -133,7 +133,7 @@ static void cxa2011(xq_rules *r)
   r->false_claim_fouls = 1;           /* P8: one foul and 5 minutes off */
   r->false_claim_penalty_s = 300;
   r->false_claims_to_lose = 0;        /* P8: the book has no loss for repeated claims */
-  r->illegal_policy = XQ_ILLEGAL_FOUL_THEN_LOSS; /* P9: 2011 unverified; issue default */
+  r->illegal_policy = XQ_ILLEGAL_FOUL_THEN_LOSS; /* P9: 2011 unverified; xqref's default */
   r->suicide_released_loses = 1;      /* P10: 走棋后(已离手)形成自杀 → 负 */
   r->suicide_held_fouls = 1;          /* P10: not released → 1 foul (docs/adjudicator.md, "Parameters and values") */
   r->flag_fall_mate_stands = 0;       /* 超时判负: a move after the flag fell comes too late */
@@ -156,7 +156,7 @@ static void axf(xq_rules *r)
   cxa2011(r);
   snprintf(r->name, sizeof r->name, "axf");
   r->ruleset = XQ_RULESET_AXF;
-  r->cycles_after_change_order = 0;   /* P4: the offender loses at once (issue default) */
+  r->cycles_after_change_order = 0;   /* P4: the offender loses at once (xqref's default) */
   r->kill_continuation_is_kill = 0;   /* P15: n/a, perpetual kill is allowed */
   r->cxa_mutual_refinements = 0;      /* P16: n/a */
   r->cxa_chase_distinct_victims = 0;  /* P18: AXF 32, chasing pieces alternately is allowed */

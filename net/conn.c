@@ -301,7 +301,7 @@ static int drained(const xq__conn *c)
 
 /* Start or stop reading from the output budget and the replies waiting
  * for a commit (a client that pipelines without reading its answers
- * stops being read, server.md §1.3). A stalled connection that drained
+ * stops being read, docs/server.md). A stalled connection that drained
  * has its buffered requests served first. */
 static void update_reading(xq__conn *c)
 {

@@ -1,6 +1,6 @@
 /*
- * netlimits.h -- every resource limit of the server, in one place (server.md
- * §1.9). A limit that is not here does not exist: code that allocates,
+ * netlimits.h -- every resource limit of the server, in one place (docs/server.md).
+ * A limit that is not here does not exist: code that allocates,
  * buffers, waits or counts on behalf of a client names one of these.
  */
 #ifndef XQ_NET_LIMITS_H

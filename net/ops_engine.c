@@ -1,6 +1,6 @@
 /*
  * ops_engine.c -- the stateless engine services of the JSON-lines protocol
- * (docs/protocol.md "Engine services"; server.md §3.2): validate_fen,
+ * (docs/protocol.md "Engine services"; docs/server.md): validate_fen,
  * legal_moves, apply, convert, perft and adjudicate.
  *
  * None of them touches a game or the store. The cheap ones (a FEN, a few

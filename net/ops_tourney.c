@@ -13,8 +13,8 @@
  *
  * Pairing a round can take seconds for a large event (docs/tourney.md, "FIDE Dutch"),
  * so it runs in the worker pool (jobs.c), in the tournament lane whose
- * slots no engine job may take, on a private copy of the event (server.md
- * §1.8) and is answered when done; publishing it is a task again.
+ * slots no engine job may take, on a private copy of the event (docs/server.md)
+ * and is answered when done; publishing it is a task again.
  */
 #include <stdio.h>
 #include <stdlib.h>

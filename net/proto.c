@@ -1,5 +1,5 @@
 /*
- * proto.c -- JSON lines (server.md §1.2, §3.2; docs/protocol.md): framing
+ * proto.c -- JSON lines (docs/server.md; docs/protocol.md): framing
  * with a hard line limit, dispatch by "op" with role checks, the session
  * operations (hello, ping, watch, unwatch) and the reply writers.
  *

@@ -142,7 +142,7 @@ Test(colours, identical_histories_even_round_larger_number_red)
 {
   /* Round 1: 1–2 and 4–3, both Red players win. Round 2 pairs the two
    * winners (1, 4) and the two losers (2, 3). Each pair has the same
-   * colour history, so §3.7 5C decides: 双数轮次大号先走 — 4 Red against
+   * colour history, so colour rule 5C decides: 双数轮次大号先走 — 4 Red against
    * 1, 3 Red against 2. Boards: the 2-point pair first. */
   xq_tournament *ev = event_with(4, 5, NULL);
   set_game(ev, 1, 1, 2, XQ_TR_WIN);

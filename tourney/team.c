@@ -18,7 +18,7 @@ static int row_cmp(const xq_team_row *a, const xq_team_row *b, int mode)
   /* teams short of players come after the ranked ones */
   if ((a->rank == 0) != (b->rank == 0)) return a->rank == 0 ? 1 : -1;
   if (a->value != b->value) {
-    /* §7.1 Σ places: lower first; §7.2 Σ points: higher first */
+    /* Σ places: lower first; Σ points: higher first */
     if (mode == XQ_TEAM_RANK_SUM) return a->value < b->value ? -1 : 1;
     return a->value > b->value ? -1 : 1;
   }

@@ -12,7 +12,7 @@
  * be paired wins, so a group sends players down only when it must. The
  * lowest bracket ends with no leftover or one bye-eligible player, who
  * gets the bye: the lowest one for whom the rest can be
- * paired. Compatibility is §3.2: no rematch, and a
+ * paired. Compatibility: no rematch, and a
  * colour allocation within 禁止多三 / 禁止连三.
  *
  * A perfect-matching oracle (matching.c) answers, for every pair the
@@ -270,7 +270,7 @@ static int build_compat(cn *c)
   return XQ_OK;
 }
 
-/* The boards of the pairing found, colours by §3.7, in §3.8 order; the
+/* The boards of the pairing found, colours as "Pairing" says, in board order; the
  * floaters counted into *floaters. Returns XQ_OK or XQ_ENOMEM. */
 static int make_boards(const cn *c, xq_tpairing *out, int *floaters)
 {
@@ -343,7 +343,7 @@ int xq_pair_cn(const xq_tournament *ev, int round, xq_tpairing *out, xq_pair_sta
     c.partner[i] = -1;
     xq__pair_colour_history(ev, c.id[i], round - 1, &h);
     int cd = h.reds - h.blacks;
-    /* §3.5.2 rows: 要先 (due Red) / 要后 (due Black), none without games */
+    /* rows: 要先 (due Red) / 要后 (due Black), none without games */
     c.pref[i] = h.reds + h.blacks == 0 ? 0
               : (cd < 0 || (cd == 0 && h.last[0] == XQ_TC_BLACK)) ? XQ_TC_RED : XQ_TC_BLACK;
     if (i == 0 || c.pts[i] != c.pts[i - 1]) c.gstart[c.ngroups++] = i;

@@ -1,8 +1,8 @@
 /*
  * pair_internal.h -- what the pairing methods of tourney/pair/ share
  * (pair_util.c): who is paired, bye eligibility, colour history, limits
- * and allocation (docs/tourney.md, "Who is paired", "Pairing"), and the board order of
- * §3.8, which the store's TRF import uses too. xq__pair_ prefix; not part of
+ * and allocation (docs/tourney.md, "Who is paired", "Pairing"), and the board order,
+ * which the store's TRF import uses too. xq__pair_ prefix; not part of
  * the public interface.
  */
 #ifndef XQ_TOURNEY_PAIR_INTERNAL_H
@@ -35,7 +35,7 @@ int xq__pair_colour_ok(const xq_tournament *ev, int id, int round, int c);
  * steps 1, 2, 3, 5C), corrected to keep both within the colour limits. */
 int xq__pair_allocate(const xq_tournament *ev, int round, int a, int b);
 
-/* Sort the boards of a pairing into §3.8 order (bye last). */
+/* Sort the boards of a pairing into board order, the bye last ("Pairing"). */
 void xq__pair_sort_boards(const xq_tournament *ev, xq_tpairing *pr);
 
 #endif /* XQ_TOURNEY_PAIR_INTERNAL_H */

@@ -154,7 +154,7 @@ int xq_pair_round1(const xq_tournament *ev, xq_tpairing *out)
     b[nb].red = odd_board ? ids[i] : ids[i + 1];
     b[nb].black = odd_board ? ids[i + 1] : ids[i];
   }
-  if (n % 2) { b[nb].red = ids[n - 1]; b[nb].black = 0; nb++; } /* §3.4.4 */
+  if (n % 2) { b[nb].red = ids[n - 1]; b[nb].black = 0; nb++; } /* the last player's bye */
   free(ids);
   out->round = 1;
   out->nboards = nb;

@@ -1,7 +1,7 @@
 /*
  * pair_util.c -- what every pairing method needs: who is paired, bye
- * eligibility, colour history and limits, colour allocation (tourney.md
- * §3.1-§3.3, §3.7) and board order.
+ * eligibility, colour history and limits, colour allocation (docs/tourney.md,
+ * "Who is paired", "Pairing") and board order.
  */
 #include <stdlib.h>
 #include <string.h>
