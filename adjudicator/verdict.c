@@ -64,7 +64,9 @@ void xq__verdict_move_name(xq_move m, char buf[5])
 
 void xq__verdict_move_zh(const xq_pos *pos, xq_move m, char buf[XQ_MOVE_TEXT_MAX])
 {
-  if (xq_move_format(pos, m, XQ_NOTE_CHINESE, buf, XQ_MOVE_TEXT_MAX) < 0) xq__verdict_move_name(m, buf);
+  /* the move was found legal already: its test is not made again (this
+   * runs on every move, bench --judge) */
+  if (xq_move_format_legal(pos, m, XQ_NOTE_CHINESE, buf, XQ_MOVE_TEXT_MAX) < 0) xq__verdict_move_name(m, buf);
 }
 
 void xq__verdict_end(xq_game *g, xq_verdict *v, xq_verdict_kind kind, xq_outcome result,

@@ -348,6 +348,14 @@ typedef enum {
 int xq_move_format(const xq_pos *pos, xq_move m, xq_notation notation,
                    char *buf, size_t len);
 
+/* As xq_move_format, for a move the caller knows to be legal in `pos`
+ * (one it generated, or one xq_is_legal accepted): the legality test,
+ * most of the cost, is left out, so a move that is not legal prints as
+ * some text, not an error. Returns the length, or XQ_EINVAL for a bad
+ * argument, an empty from-square or a notation it does not know. */
+int xq_move_format_legal(const xq_pos *pos, xq_move m, xq_notation notation,
+                         char *buf, size_t len);
+
 /* Parse `text` (UTF-8, NUL-terminated) as a move of `pos` in `notation`
  * and match it against the legal moves. On success stores the move in *m
  * and returns XQ_OK; otherwise returns XQ_ENOTATION (not a move in that
