@@ -1,10 +1,11 @@
 /*
  * adjudicator.h -- public interface of the xqref adjudicator: rules on
- * every move as a chief arbiter would (rules.md), under CXA 2011, AXF and
- * each tournament's supplementary rules.
+ * every move as a chief arbiter would, under CXA 2011, AXF and
+ * each tournament's supplementary rules. The rules R1-R12 and the
+ * parameters P1-P18 named below: docs/adjudicator.md, "Rule numbers".
  *
  * Three layers, each usable alone:
- *   rules        the parameters P1..P18 of rules.md §2 and the tournament
+ *   rules        the parameters P1..P18 of docs/adjudicator.md, "Parameters and values" and the tournament
  *                additions, as a plain struct; named presets; JSON files.
  *   repetition   classification of moves (将/杀/捉/闲, R6, R10, R11) and
  *                the ruling of a repeated cycle (R7, R8): pure functions of
@@ -129,7 +130,7 @@ typedef struct xq_rules {
   int clock_base_s;
   int clock_increment_s;
   int armageddon;
-  /* Tournament additions (regulations.md). */
+  /* Tournament additions (docs/presets.md). */
   int clock_base_black_s;          /* Black's base time when it differs (armageddon 6 vs 4 min; 0 = same) */
   int change_order_comply_moves;   /* moves the side ordered to change has to leave the cycle (0 = P4 cycles) */
   int draw_offer_max_lead;         /* offers allowed beyond the opponent's count (Xinjiang: 2; 0 = off) */
@@ -162,7 +163,7 @@ typedef struct xq_rules {
 #define XQ_CLEAR_LEAD 3
 
 /* Fill *out with the preset `name`: "cxa2011" (the default), "cxa2020"
- * (= cxa2011, rules.md §8 Q5), "axf", or a regulation: "xinjiang2018",
+ * (ruled as cxa2011 until the two books are compared), "axf", or a regulation: "xinjiang2018",
  * "burqin2018", "shaanxi2019", "wujiaqu2024", "tangshan2018". Names are
  * case-insensitive. Returns XQ_OK, XQ_EINVAL (NULL or unknown name; *out
  * untouched). Never allocates. */
@@ -203,7 +204,7 @@ char *xq_rules_to_json(const xq_rules *r);
 /* adjudicator/cycle.c)                                                */
 /* ================================================================== */
 
-/* Character of one move (rules.md R6), in increasing severity. */
+/* Character of one move (R6), in increasing severity. */
 typedef enum {
   XQ_CLS_IDLE = 0,     /* 闲, including 兑 献 拦 跟 */
   XQ_CLS_CHASE = 1,    /* 捉 */
@@ -275,7 +276,7 @@ typedef struct xq_move_class {
   uint32_t pinned_chasers; /* AXF: the pinned pieces making those chases */
 } xq_move_class;
 
-/* The ruling of a repeated cycle (rules.md R5-R8). */
+/* The ruling of a repeated cycle (R5-R8). */
 typedef struct xq_cycle_ruling {
   xq_outcome outcome;   /* RED_WINS / BLACK_WINS (a loss at once), DRAW,
                            MUST_CHANGE, NEEDS_ARBITER */
@@ -301,7 +302,7 @@ typedef struct xq_cycle_ruling {
 #define XQ_CF_BUDGET         (1u << 11) /* a search ran out of nodes (P13) */
 #define XQ_CF_KILL           (1u << 12) /* the move also threatens mate (杀) */
 
-/* Classify legal move `m` of the side to move in `pos` (rules.md R6 with
+/* Classify legal move `m` of the side to move in `pos` (R6 with
  * R10 for the CXA rule sets, R11 for AXF): fills *out with the move, the
  * mover, the class, the chased victims and their chasers (piece ids) and
  * XQ_CF_* flags. The kill (杀) and material searches of the CXA rule sets
@@ -319,7 +320,7 @@ int xq_classify_move(const xq_pos *pos, xq_move m, const xq_rules *rules,
 
 /* Rule the cycle that starts at `start` (the position at the first
  * occurrence of the repeated position) and consists of moves[0..n), which
- * end where that position stands again (rules.md R5 analysis window). The
+ * end where that position stands again (R5 analysis window). The
  * ruling ignores any earlier 变着 order and P4 -- the game applies those
  * -- but applies P12 (early cycle). Returns XQ_OK, XQ_EINVAL (NULL, n out
  * of 1..XQ_CYCLE_MAX) or XQ_EILLEGAL (a move that is not legal). */
@@ -349,6 +350,11 @@ const char *xq_reason_text(xq_reason reason, const char *lang);
 /* "ongoing", "red_wins", "black_wins", "draw", "must_change",
  * "needs_arbiter". Static string. */
 const char *xq_outcome_name(xq_outcome outcome);
+
+/* The outcome in words of `lang` ("zh": 红胜, 黑胜, 和棋...; anything
+ * else English: "Red wins"...), for the sentences of the verdicts.
+ * Static string, never NULL. */
+const char *xq_outcome_text(xq_outcome outcome, const char *lang);
 
 /* What an event did to the game. */
 typedef enum {
@@ -397,7 +403,7 @@ char *xq_verdict_json(const xq_verdict *v);
 #define XQ_MV_HELD 1u       /* the hand has not left the piece (未离手, P10) */
 #define XQ_MV_FLAG_FELL 2u  /* the mover's flag fell before the clock was pressed */
 
-/* A 变着 order in force (rules.md R5, P4, P12). */
+/* A 变着 order in force (R5, P4, P12). */
 typedef struct xq_change_order {
   int active;
   int side;                /* the side that must change */
@@ -478,7 +484,7 @@ int xq_game_init(xq_game *g, const xq_rules *rules, const char *fen, xq_error *e
  * be NULL) saying why, and XQ_ELIMIT for a move beyond XQ_GAME_PLIES_MAX;
  * on an error nothing changed and *v is untouched. */
 
-/* A move from/to squares (rules.md §5 pipeline): legality (R1, R2 with
+/* A move from/to squares (docs/adjudicator.md, "The game state machine" pipeline): legality (R1, R2 with
  * P9/P10, touch-move), apply, mate and stalemate (R3), capture resets,
  * simple draw (P14), natural limit with P7 = AUTO (R9), repetition (R5-R8
  * with P2, P4, P12). `flags`: XQ_MV_HELD (not released: a legal move waits

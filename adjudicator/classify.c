@@ -1,5 +1,5 @@
 /*
- * classify.c -- the character of one move (rules.md R6): 将 check, 杀 kill
+ * classify.c -- the character of one move (R6): 将 check, 杀 kill
  * (mate threat), 捉 chase or 闲 idle.
  *
  * AXF (R11) is mechanical: a chase is a new attack by a piece other than

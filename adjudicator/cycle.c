@@ -1,5 +1,5 @@
 /*
- * cycle.c -- the ruling of a repeated cycle (rules.md R5, R7, R8): replay
+ * cycle.c -- the ruling of a repeated cycle (R5, R7, R8): replay
  * the window, classify every move, summarise each side and apply the
  * verdict table of the rule set, then the early-cycle override (P12).
  */

@@ -1,6 +1,6 @@
 /*
  * game.c -- the per-game state machine: moves through the pipeline of
- * rules.md §5 (legality and fouls, mate and stalemate, captures, simple
+ * docs/adjudicator.md, "The game state machine" (legality and fouls, mate and stalemate, captures, simple
  * draws, the natural limit, repetition rulings and 变着 orders), and the
  * events that are not moves (claims, offers, resignation, overrides, and
  * the arbiter's pause and restart of play).
@@ -370,15 +370,16 @@ static void follow_order(xq_game *g, int mover, xq_verdict *v)
 /* The move pipeline                                                    */
 /* ------------------------------------------------------------------ */
 
-/* "红方走h2e2" / "Red plays h2e2", without printf: this runs on every
- * move (bench --judge). */
-static void say_move(xq_verdict *v, int mover, const char name[5])
+/* "红方走炮二平五" / "Red plays h2e2": the Chinese sentence names the move
+ * in Chinese notation, the English one in ICCS; without printf, as this
+ * runs on every move (bench --judge). */
+static void say_move(xq_verdict *v, int mover, const char *zh_name, const char name[5])
 {
   static const char zh_play[] = "走", en_play[] = " plays ";
-  size_t a = strlen(xq__side_zh[mover]), b = strlen(xq__side_en[mover]);
+  size_t a = strlen(xq__side_zh[mover]), b = strlen(xq__side_en[mover]), c = strlen(zh_name);
   memcpy(v->zh, xq__side_zh[mover], a);
   memcpy(v->zh + a, zh_play, sizeof zh_play - 1);
-  memcpy(v->zh + a + sizeof zh_play - 1, name, 5);
+  memcpy(v->zh + a + sizeof zh_play - 1, zh_name, c + 1);
   memcpy(v->en, xq__side_en[mover], b);
   memcpy(v->en + b, en_play, sizeof en_play - 1);
   memcpy(v->en + b + sizeof en_play - 1, name, 5);
@@ -390,8 +391,9 @@ static int complete(xq_game *g, xq_move m, unsigned flags, xq_verdict *v)
   int mover = g->pos.side;
   xq_undo u;
   int capture = g->pos.board[XQ_TO(m)] != XQ_NO_PID;
-  char name[5];
+  char name[5], zh[XQ_MOVE_TEXT_MAX];
   xq__verdict_move_name(m, name);
+  xq__verdict_move_zh(&g->pos, m, zh);
 
   xq_make(&g->pos, m, &u);
   xq_game_ply *h = &g->hist[g->nply];
@@ -408,7 +410,7 @@ static int complete(xq_game *g, xq_move m, unsigned flags, xq_verdict *v)
   if (g->draw_offer_pending == !mover) g->draw_offer_pending = -1; /* a move declines */
   v->changed = 1;
   v->side = mover;
-  say_move(v, mover, name);
+  say_move(v, mover, zh, name);
 
   /* A move made after the mover's flag fell loses on time (超时判负),
    * unless flag_fall_mate_stands and it mates or stalemates (Xinjiang
@@ -417,10 +419,10 @@ static int complete(xq_game *g, xq_move m, unsigned flags, xq_verdict *v)
   if ((flags & XQ_MV_FLAG_FELL) && !(no_reply && g->rules.flag_fall_mate_stands)) {
     xq__verdict_end(g, v, XQ_VERDICT_LOSS, mover == XQ_RED ? XQ_OUT_BLACK_WINS : XQ_OUT_RED_WINS,
                     XQ_REASON_FLAG_FALL, mover, "clock");
-    snprintf(v->zh, sizeof v->zh, "%s走%s时已超时，判负", xq__side_zh[mover], name);
+    snprintf(v->zh, sizeof v->zh, "%s走%s时已超时，判负", xq__side_zh[mover], zh);
     snprintf(v->en, sizeof v->en, "%s plays %s after its flag fell: loses on time", xq__side_en[mover], name);
     if (no_reply) return XQ_OK;
-    snprintf(v->zh, sizeof v->zh, "%s走%s时超时，未将死或困毙对方，判负", xq__side_zh[mover], name);
+    snprintf(v->zh, sizeof v->zh, "%s走%s时超时，未将死或困毙对方，判负", xq__side_zh[mover], zh);
     snprintf(v->en, sizeof v->en, "%s plays %s after its flag fell, without mate or stalemate: loses",
              xq__side_en[mover], name);
     return XQ_OK;
@@ -432,7 +434,7 @@ static int complete(xq_game *g, xq_move m, unsigned flags, xq_verdict *v)
     xq__verdict_end(g, v, mate ? XQ_VERDICT_MATE : XQ_VERDICT_STALEMATE,
                     loser == XQ_RED ? XQ_OUT_BLACK_WINS : XQ_OUT_RED_WINS,
                     mate ? XQ_REASON_CHECKMATE : XQ_REASON_STALEMATE, loser, "R3");
-    snprintf(v->zh, sizeof v->zh, "%s走%s，%s，%s负", xq__side_zh[mover], name,
+    snprintf(v->zh, sizeof v->zh, "%s走%s，%s，%s负", xq__side_zh[mover], zh,
              mate ? "将死" : "困毙", xq__side_zh[loser]);
     snprintf(v->en, sizeof v->en, "%s plays %s: %s, %s loses", xq__side_en[mover], name,
              mate ? "checkmate" : "stalemate (no legal move)", xq__side_en[loser]);
@@ -449,7 +451,7 @@ static int complete(xq_game *g, xq_move m, unsigned flags, xq_verdict *v)
     if (g->rules.simple_draw != XQ_SIMPLE_DRAW_OFF && no_attackers(&g->pos)) {
       /* P14 MINIMAL (4.2.1): no 车马炮兵 on either side, nobody can win. */
       xq__verdict_end(g, v, XQ_VERDICT_DRAW, XQ_OUT_DRAW, XQ_REASON_SIMPLE_DRAW, -1, "P14");
-      snprintf(v->zh, sizeof v->zh, "%s走%s后双方均无车马炮兵，判和%s", xq__side_zh[mover], name,
+      snprintf(v->zh, sizeof v->zh, "%s走%s后双方均无车马炮兵，判和%s", xq__side_zh[mover], zh,
                v->result == XQ_OUT_DRAW ? "" : "（和棋黑胜）");
       snprintf(v->en, sizeof v->en, "%s plays %s: no rook, horse, cannon or pawn is left, a draw%s",
                xq__side_en[mover], name, v->result == XQ_OUT_DRAW ? "" : " (armageddon: Black wins)");
@@ -459,7 +461,7 @@ static int complete(xq_game *g, xq_move m, unsigned flags, xq_verdict *v)
   if (xq__natural_auto_reached(g)) {
     xq__verdict_end(g, v, XQ_VERDICT_DRAW, XQ_OUT_DRAW, XQ_REASON_NATURAL_LIMIT, -1, "R9");
     snprintf(v->zh, sizeof v->zh, "%s走%s后已满%d回合无吃子（自然限着），判和%s", xq__side_zh[mover],
-             name, g->rules.natural_limit_moves, v->result == XQ_OUT_DRAW ? "" : "（和棋黑胜）");
+             zh, g->rules.natural_limit_moves, v->result == XQ_OUT_DRAW ? "" : "（和棋黑胜）");
     snprintf(v->en, sizeof v->en, "%s plays %s: %d moves without a capture (natural limit), a draw%s",
              xq__side_en[mover], name, g->rules.natural_limit_moves,
              v->result == XQ_OUT_DRAW ? "" : " (armageddon: Black wins)");
@@ -519,13 +521,14 @@ int xq__game_play(xq_game *g, xq_move m, unsigned flags, xq_verdict *v)
       }
   }
   if (flags & XQ_MV_HELD) {
-    char name[5];
+    char name[5], zh[XQ_MOVE_TEXT_MAX];
     xq__verdict_move_name(m, name);
+    xq__verdict_move_zh(&g->pos, m, zh);
     g->held = m;
     g->touched_sq = from;
     v->changed = 1;
     v->side = side;
-    snprintf(v->zh, sizeof v->zh, "%s走%s，尚未离手", xq__side_zh[side], name);
+    snprintf(v->zh, sizeof v->zh, "%s走%s，尚未离手", xq__side_zh[side], zh);
     snprintf(v->en, sizeof v->en, "%s moves %s, the piece still in hand", xq__side_en[side], name);
     return XQ_OK;
   }

@@ -27,6 +27,11 @@ void xq__verdict_sq_name(int sq, char buf[3]);
 /* Move in ICCS ("h2e2") into buf[5]. */
 void xq__verdict_move_name(xq_move m, char buf[5]);
 
+/* Legal move `m` of `pos` in Chinese notation ("炮二平五") into buf, for
+ * the Chinese sentences of the verdicts; in ICCS should the engine not
+ * print it. Cannot fail. */
+void xq__verdict_move_zh(const xq_pos *pos, xq_move m, char buf[XQ_MOVE_TEXT_MAX]);
+
 /* End the game: result `result` with `reason` under `rule`; `kind` and
  * `side` (the loser, or -1) go into *v. An armageddon draw becomes a
  * Black win (XQ_REASON_ARMAGEDDON_DRAW). Does not write the explanation. */

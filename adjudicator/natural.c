@@ -1,5 +1,5 @@
 /*
- * natural.c -- the natural move limit (自然限着, rules.md R9): which plies
+ * natural.c -- the natural move limit (自然限着, R9): which plies
  * count for a claimant under P6, the automatic draw under P7/P17, and
  * claims with their penalties (P8) and the attacker limit.
  */

@@ -98,6 +98,20 @@ const char *xq_outcome_name(xq_outcome outcome)
   return "unknown";
 }
 
+const char *xq_outcome_text(xq_outcome outcome, const char *lang)
+{
+  int zh = lang && !strcmp(lang, "zh");
+  switch (outcome) {
+  case XQ_OUT_NONE: return zh ? "对局进行中" : "play goes on";
+  case XQ_OUT_RED_WINS: return zh ? "红胜" : "Red wins";
+  case XQ_OUT_BLACK_WINS: return zh ? "黑胜" : "Black wins";
+  case XQ_OUT_DRAW: return zh ? "和棋" : "a draw";
+  case XQ_OUT_MUST_CHANGE: return zh ? "须变着" : "a side must change";
+  case XQ_OUT_NEEDS_ARBITER: return zh ? "待裁判裁决" : "the arbiter rules";
+  }
+  return zh ? "未知结果" : "unknown result";
+}
+
 const char *xq_verdict_kind_name(xq_verdict_kind kind)
 {
   static const char *const names[] = {"accepted", "foul", "loss", "mate", "stalemate",

@@ -1,5 +1,5 @@
 /*
- * rules.c -- rule sets: the parameters of rules.md §2 as one struct, the
+ * rules.c -- rule sets: the parameters of docs/adjudicator.md, "Parameters and values" as one struct, the
  * named presets (rule books and the five tournament regulations, every
  * value traced to its clause), and rules files in JSON.
  */
@@ -116,14 +116,14 @@ static void set_field(xq_rules *r, const field *f, long value)
 /* Presets                                                              */
 /* ------------------------------------------------------------------ */
 
-/* The rule book (rules.md §2, CXA 2011 column, and the issue's defaults
+/* The rule book (docs/adjudicator.md, "Parameters and values", CXA 2011 column, and xqref's defaults
  * where the book is unverified). */
 static void cxa2011(xq_rules *r)
 {
   memset(r, 0, sizeof *r);
   snprintf(r->name, sizeof r->name, "cxa2011");
   r->ruleset = XQ_RULESET_CXA2011;
-  r->repetition_occurrences = 3;      /* P2: 循环反复三次 read as the 3rd occurrence (§8 Q7) */
+  r->repetition_occurrences = 3;      /* P2: 循环反复三次 read as the 3rd occurrence (the reading CXA practice takes) */
   r->perpetual_check_loses = 1;       /* P3: 一方长将立即判负 */
   r->cycles_after_change_order = 1;   /* P4: 若再重复一次循环，即判负 */
   r->natural_limit_moves = 60;        /* P5: 60 回合 (22.2) */
@@ -133,15 +133,15 @@ static void cxa2011(xq_rules *r)
   r->false_claim_fouls = 1;           /* P8: one foul and 5 minutes off */
   r->false_claim_penalty_s = 300;
   r->false_claims_to_lose = 0;        /* P8: the book has no loss for repeated claims */
-  r->illegal_policy = XQ_ILLEGAL_FOUL_THEN_LOSS; /* P9: 2011 unverified; issue default */
+  r->illegal_policy = XQ_ILLEGAL_FOUL_THEN_LOSS; /* P9: 2011 unverified; xqref's default */
   r->suicide_released_loses = 1;      /* P10: 走棋后(已离手)形成自杀 → 负 */
-  r->suicide_held_fouls = 1;          /* P10: not released → 1 foul (rules.md §2) */
+  r->suicide_held_fouls = 1;          /* P10: not released → 1 foul (docs/adjudicator.md, "Parameters and values") */
   r->flag_fall_mate_stands = 0;       /* 超时判负: a move after the flag fell comes too late */
   r->fouls_to_lose = 3;               /* P11: 1999 4.1.8 */
   r->early_cycle_move_limit = 0;      /* P12: not in the book */
   r->early_cycle_changer = XQ_EARLY_RED;
   r->early_cycle_comply_moves = 0;
-  r->kill_search_depth = 5;           /* P13: rules.md suggests 5-7 attacker moves */
+  r->kill_search_depth = 5;           /* P13: 5 attacker moves */
   r->kill_search_nodes = 200000;
   r->simple_draw = XQ_SIMPLE_DRAW_OFF;/* P14: arbiter judgement (4.2.1) */
   r->kill_continuation_is_kill = 1;   /* P15: 从杀到杀 by custom */
@@ -150,13 +150,13 @@ static void cxa2011(xq_rules *r)
   r->cxa_chase_distinct_victims = 1;  /* P18: 24.11 追捉一子或数子 */
 }
 
-/* AXF / WXF (rules.md §2, AXF column). */
+/* AXF / WXF (docs/adjudicator.md, "Parameters and values", AXF column). */
 static void axf(xq_rules *r)
 {
   cxa2011(r);
   snprintf(r->name, sizeof r->name, "axf");
   r->ruleset = XQ_RULESET_AXF;
-  r->cycles_after_change_order = 0;   /* P4: the offender loses at once (issue default) */
+  r->cycles_after_change_order = 0;   /* P4: the offender loses at once (xqref's default) */
   r->kill_continuation_is_kill = 0;   /* P15: n/a, perpetual kill is allowed */
   r->cxa_mutual_refinements = 0;      /* P16: n/a */
   r->cxa_chase_distinct_victims = 0;  /* P18: AXF 32, chasing pieces alternately is allowed */
@@ -299,7 +299,7 @@ int xq_rules_preset(const char *name, xq_rules *out)
     axf(&r);
   } else {
     cxa2011(&r);
-    /* rules.md P1: CXA 2020 behaves as 2011 until the books are compared. */
+    /* P1: CXA 2020 behaves as 2011 until the books are compared. */
     if (!strcmp(p->base, "cxa2020")) r.ruleset = XQ_RULESET_CXA2020;
   }
   for (const override *o = p->ov; o->key; o++) set_field(&r, find_field(o->key), o->value);

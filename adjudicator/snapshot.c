@@ -1,6 +1,6 @@
 /*
  * snapshot.c -- a board reports what stands on its points, not moves:
- * find the one legal move whose result matches (formats.md §9.2).
+ * find the one legal move whose result matches (docs/adjudicator.md, "Snapshots").
  */
 #include <stdio.h>
 #include <string.h>

@@ -62,6 +62,13 @@ void xq__verdict_move_name(xq_move m, char buf[5])
   xq__verdict_sq_name(XQ_TO(m), buf + 2);
 }
 
+void xq__verdict_move_zh(const xq_pos *pos, xq_move m, char buf[XQ_MOVE_TEXT_MAX])
+{
+  /* the move was found legal already: its test is not made again (this
+   * runs on every move, bench --judge) */
+  if (xq_move_format_legal(pos, m, XQ_NOTE_CHINESE, buf, XQ_MOVE_TEXT_MAX) < 0) xq__verdict_move_name(m, buf);
+}
+
 void xq__verdict_end(xq_game *g, xq_verdict *v, xq_verdict_kind kind, xq_outcome result,
                      xq_reason reason, int side, const char *rule)
 {
@@ -134,7 +141,8 @@ int xq__verdict_refuse_if_over(const xq_game *g, xq_verdict *v)
     xq__verdict_explain(v, "对局暂停，等待裁判裁决", "play is paused until the arbiter rules");
   } else {
     v->reason = XQ_REASON_GAME_OVER;
-    xq__verdict_explain(v, "对局已结束（%s）", "the game is over (%s)", xq_outcome_name(g->result));
+    snprintf(v->zh, sizeof v->zh, "对局已结束（%s）", xq_outcome_text(g->result, "zh"));
+    snprintf(v->en, sizeof v->en, "the game is over (%s)", xq_outcome_text(g->result, "en"));
   }
   return 1;
 }

@@ -30,32 +30,6 @@ static const xq__opt perft_bench_rows[] = {
           .flags = XQ__OPT_OPTIONAL, .dflt = XQ_PERFT_BENCH_HASH_MB),
 };
 
-static const xq__cmd perft_bench_cmd = {
-  .name = "bench",
-  .about = "Run perft on a fixed set of positions and print, per position and in\n"
-           "total, nodes, time and nodes per second. Each count is checked against\n"
-           "the perft suite; a mismatch makes the exit status 1.\n",
-  .after = "Other benches: xqref bench --judge, --gen-pgn, --store (each with --help).\n",
-  .opts = perft_bench_rows,
-  .nopts = XQ__NROWS(perft_bench_rows),
-};
-
-/* `xqref bench [--threads T] [--quick] [--hash [MB]]`. */
-static int perft_bench_main(int argc, char **argv)
-{
-  xq_bench_opts o = {1, 0, 0};
-  xq_error err;
-  int status = xq__opts_parse(&perft_bench_cmd, argc, argv, &o, NULL, NULL);
-  if (status >= 0) return status;
-  int bad = xq_perft_bench(&o, stdout, &err);
-  if (bad < 0) {
-    fprintf(stderr, "xqref bench: %s\n", err.msg);
-    return 1;
-  }
-  if (bad) fprintf(stderr, "xqref bench: node counts differ from the perft suite\n");
-  return bad ? 1 : 0;
-}
-
 /* What `bench --judge` was asked for. */
 typedef struct judge_bench_opts {
   int judge; /* the option that names the variant */
@@ -78,8 +52,8 @@ static const xq__opt judge_bench_rows[] = {
 
 static const xq__cmd judge_bench_cmd = {
   .name = "bench",
-  .about = "Replays games through the full rules and reports plies/s and the mean time\n"
-           "of one verdict.\n",
+  .about = "bench --judge replays games through the full rules and reports plies/s\n"
+           "and the mean time of one verdict.\n",
   .opts = judge_bench_rows,
   .nopts = XQ__NROWS(judge_bench_rows),
 };
@@ -136,11 +110,11 @@ static const xq__cmd gen_pgn_cmd = {
   .name = "bench",
   .args = "N OUT.pgn [SEED]",
   .args_max = 3,
-  .about = "Write N games of random legal play (1..10000000) from the start position\n"
-           "to OUT.pgn as one PGN file, 40-199 plies each, moves in ICCS, WXF and\n"
-           "Chinese in turn: an archive for timing `xqref stats --time`, `xqref bench\n"
-           "--judge --games` and the load tools. The same SEED (default 0) writes\n"
-           "the same games on every machine.\n",
+  .about = "bench --gen-pgn writes N games of random legal play (1..10000000)\n"
+           "from the start position to OUT.pgn as one PGN file, 40-199 plies each,\n"
+           "moves in ICCS, WXF and Chinese in turn: an archive for timing\n"
+           "`xqref stats --time`, `xqref bench --judge --games` and the load tools.\n"
+           "The same SEED (default 0) writes the same games on every machine.\n",
   .opts = gen_pgn_rows,
   .nopts = XQ__NROWS(gen_pgn_rows),
 };
@@ -176,6 +150,37 @@ static int gen_pgn_main(int argc, char **argv)
     return 1;
   }
   return 0;
+}
+
+/* The other benches, each named by its option: `bench --help` shows them
+ * all. */
+static const xq__cmd *const bench_variants[] = {&judge_bench_cmd, &gen_pgn_cmd, &xq__bench_store_cmd, NULL};
+
+static const xq__cmd perft_bench_cmd = {
+  .name = "bench",
+  .about = "bench runs perft on a fixed set of positions and prints, per position\n"
+           "and in total, nodes, time and nodes per second. Each count is checked against\n"
+           "the perft suite; a mismatch makes the exit status 1.\n",
+  .after = "Each variant's own help: xqref bench --judge --help (--gen-pgn, --store).\n",
+  .opts = perft_bench_rows,
+  .nopts = XQ__NROWS(perft_bench_rows),
+  .variants = bench_variants,
+};
+
+/* `xqref bench [--threads T] [--quick] [--hash [MB]]`. */
+static int perft_bench_main(int argc, char **argv)
+{
+  xq_bench_opts o = {1, 0, 0};
+  xq_error err;
+  int status = xq__opts_parse(&perft_bench_cmd, argc, argv, &o, NULL, NULL);
+  if (status >= 0) return status;
+  int bad = xq_perft_bench(&o, stdout, &err);
+  if (bad < 0) {
+    fprintf(stderr, "xqref bench: %s\n", err.msg);
+    return 1;
+  }
+  if (bad) fprintf(stderr, "xqref bench: node counts differ from the perft suite\n");
+  return bad ? 1 : 0;
 }
 
 /* The variants, each named by an option that may stand anywhere among

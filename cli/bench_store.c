@@ -19,14 +19,14 @@ static const xq__opt store_bench_rows[] = {
   XQ__FLAG("--store", store_bench_opts, store, 1, "the game log's bench", .flags = XQ__OPT_REQUIRED),
 };
 
-static const xq__cmd store_bench_cmd = {
+const xq__cmd xq__bench_store_cmd = {
   .name = "bench",
   .args = "[ROWS [DIR]]",
   .args_max = 2,
-  .about = "Appends ROWS game-log rows (default 100000) to a new store in DIR\n"
-           "(default /tmp) in group commits of 1, 50 and 500 rows, each durable, and\n"
-           "prints rows and commits per second; then the time of a scan of every row\n"
-           "and of reply look-ups. The store is removed at the end.\n",
+  .about = "bench --store appends ROWS game-log rows (default 100000) to a new\n"
+           "store in DIR (default /tmp) in group commits of 1, 50 and 500 rows, each\n"
+           "durable, and prints rows and commits per second; then the time of a scan\n"
+           "of every row and of reply look-ups. The store is removed at the end.\n",
   .opts = store_bench_rows,
   .nopts = XQ__NROWS(store_bench_rows),
 };
@@ -37,7 +37,7 @@ int xq_bench_store_main(int argc, char **argv)
   store_bench_opts so = {0};
   const char *arg[2];
   int nargs;
-  int status = xq__opts_parse(&store_bench_cmd, argc, argv, &so, arg, &nargs);
+  int status = xq__opts_parse(&xq__bench_store_cmd, argc, argv, &so, arg, &nargs);
   if (status >= 0) return status;
   long long rows;
   if (nargs >= 1 && !xq__opts_number(arg[0], 1, XQ_STORE_BENCH_ROWS_MAX, &rows)) {

@@ -46,6 +46,11 @@ int xq_board_main(int argc, char **argv);         /* board */
 int xq_simulate_main(int argc, char **argv);      /* simulate */
 int xq_bench_store_main(int argc, char **argv);   /* bench --store */
 
+/* The command line of `bench --store` (bench_store.c), for the help of
+ * `bench`, which shows every bench. */
+struct xq__cmd;
+extern const struct xq__cmd xq__bench_store_cmd;
+
 /* Report on stderr the warnings of game `rec` read from `path` by
  * `xqref COMMAND` (nothing when it has none). Cannot fail. */
 struct xq_record;

@@ -25,10 +25,11 @@ typedef struct judge_opts {
 } judge_opts;
 
 static const xq__opt judge_rows[] = {
-  XQ__STR("--rules", judge_opts, rules, "NAME|FILE",
+  XQ__STR("--rules", judge_opts, rules, "NAME|FILE|JSON",
           "preset (cxa2011 default, cxa2020, axf, xinjiang2018,\n"
-          "burqin2018, shaanxi2019, wujiaqu2024, tangshan2018)\n"
-          "or a JSON rules file"),
+          "burqin2018, shaanxi2019, wujiaqu2024, tangshan2018),\n"
+          "a JSON rules file, or the JSON itself:\n"
+          "'{\"preset\":\"axf\",\"repetition_occurrences\":4}'"),
   XQ__STR("--fen", judge_opts, fen, "FEN", "start position (default: the standard start)"),
   XQ__STR("--moves", judge_opts, moves, "LIST",
           "moves in any notation, and events, separated by spaces:\n"
@@ -50,15 +51,19 @@ static const xq__opt judge_rows[] = {
 
 static const xq__cmd judge_cmd = {
   .name = "judge",
-  .synopsis = "[--rules NAME|FILE] [--fen FEN] --moves \"h2e2 h9g7 ...\" [--all]\n"
-              "       xqref judge [--rules NAME|FILE] [--all] [--time] GAME.pgn|GAME.xqf|GAME.html ...\n"
+  .synopsis = "[--rules NAME|FILE|JSON] [--fen FEN] --moves \"h2e2 h9g7 ...\" [--all]\n"
+              "       xqref judge [--rules NAME|FILE|JSON] [--all] [--time] GAME.pgn|GAME.xqf|GAME.html|- ...\n"
               "       xqref judge --cases FILE [--verbose]",
   .args_max = XQ_CLI_JUDGE_FILES_MAX,
   .about = "Rules a game move by move as a chief arbiter would and prints one JSON\n"
            "verdict per event that was ruled on (every event with --all), then a JSON\n"
-           "object with \"result\" (red_wins|black_wins|draw|ongoing) and \"reason\".\n"
-           "GAME ... judges every game of these files (XQ-PGN, XQF, DhtmlXQ): the\n"
-           "verdicts, then one JSON line per game with the ruled and the recorded result.\n",
+           "object with \"result\" and \"reason\". The result is red_wins, black_wins,\n"
+           "draw, ongoing (play goes on) or needs_arbiter: play is paused until the\n"
+           "arbiter rules (a cycle the rules leave to him or the search cannot settle,\n"
+           "a natural-limit claim or a draw offer that is his to decide).\n"
+           "GAME ... judges every game of these files (XQ-PGN, XQF, DhtmlXQ; '-' reads\n"
+           "standard input, as convert and stats do): the verdicts, then one JSON line\n"
+           "per game with the ruled and the recorded result.\n",
   .opts = judge_rows,
   .nopts = XQ__NROWS(judge_rows),
 };
@@ -165,6 +170,7 @@ static int judge_file(const char *path, xq_game *g, const xq_rules *rules, xq_re
   xq_error err = {0};
   xq_games *gs;
   int status = 0, rc;
+  long read = *games + *bad;
   if (xq_games_open(&gs, path, XQ_PGN_NO_COMMENTS, &err) != XQ_OK) {
     fprintf(stderr, "xqref judge: %s: %s\n", path, err.msg);
     return 1;
@@ -188,6 +194,10 @@ static int judge_file(const char *path, xq_game *g, const xq_rules *rules, xq_re
     free(s);
   }
   xq_games_close(gs);
+  if (*games + *bad == read && !status) { /* nothing in the file reads: never a success */
+    fprintf(stderr, "xqref judge: %s: no game found\n", path);
+    status = 1;
+  }
   return status;
 }
 
@@ -241,5 +251,6 @@ int xq_judge_main(int argc, char **argv)
     }
     return judge_files(o.rules, o.files, o.nfiles, o.all, o.timed);
   }
+  if (!o.fen && !o.moves) return xq__opts_error(&judge_cmd, "nothing to judge: give --moves, --fen, --cases or game files");
   return judge_one(o.rules, o.fen, o.moves, o.all);
 }

@@ -4,6 +4,7 @@
  * Each subcommand's command line is a file of cli/ (cli.h); its work
  * lives in the libraries.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -26,7 +27,7 @@ static const subcommand commands[] = {
   {"stats", xq_stats_main, "count games, plies, results and bad records of a game file", 0},
   {"judge", xq_judge_main, "rule a game move by move (--moves), or run a case file (--cases)", 0},
   {"tourney", xq_tourney_main, "tournament store: new, add, pair, result, standings, export", 0},
-  {"pair", xq_pair_main, "pair the next round of a TRF file (--system cn|dutch), bbpPairings output", 0},
+  {"pair", xq_pair_main, "pair the next round of a TRF file (Chinese, or --system dutch), bbpPairings output", 0},
   {"serve", xq_serve_main, "the tournament server: JSON lines for boards and arbiters, HTTP for viewers", 1},
   {"loadgen", xq_loadgen_main, "replay games as N boards against a server: moves/s and latency", 1},
   {"board", xq_board_main, "play a table from the terminal as a digital board would", 1},
@@ -83,6 +84,20 @@ static int help(int argc, char **argv)
   return run(argc + 1, args);
 }
 
+/* The exit status of a command that returned `status`: a success whose
+ * standard output could not be written whole (a full disk, a closed
+ * pipe's reader gone: `xqref perft ... >/dev/full`) is a failure, said
+ * once. */
+static int finish(int status)
+{
+  errno = 0;
+  if (fflush(stdout) == 0 && !ferror(stdout)) return status;
+  int e = errno ? errno : EIO;
+  if (status) return status; /* the command has said what went wrong */
+  fprintf(stderr, "xqref: cannot write the standard output: %s\n", strerror(e));
+  return 1;
+}
+
 int main(int argc, char **argv)
 {
   xq_engine_init(); /* the process start: the engine's tables */
@@ -90,14 +105,14 @@ int main(int argc, char **argv)
     usage(stderr);
     return 2;
   }
-  if (!strcmp(argv[1], "help") && argc > 2) return help(argc - 2, argv + 2);
+  if (!strcmp(argv[1], "help") && argc > 2) return finish(help(argc - 2, argv + 2));
   if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
     usage(stdout);
-    return 0;
+    return finish(0);
   }
   if (!strcmp(argv[1], "--version")) {
-    puts("xqref 0.1.0");
-    return 0;
+    puts("xqref " XQ_VERSION);
+    return finish(0);
   }
-  return run(argc - 1, argv + 1);
+  return finish(run(argc - 1, argv + 1));
 }

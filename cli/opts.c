@@ -123,7 +123,8 @@ static void put_text(const char *text, FILE *out)
 
 static const xq__opt help_opt = {.name = "--help", .alias = 'h', .kind = XQ__OPT_FLAG, .help = "this help"};
 
-void xq__opts_help(const xq__cmd *c, FILE *out)
+/* The column where the help of the rows of `c` starts. */
+static int help_column(const xq__cmd *c)
 {
   char left[96];
   int width = left_column(&help_opt, left, sizeof left);
@@ -131,13 +132,28 @@ void xq__opts_help(const xq__cmd *c, FILE *out)
     int w = left_column(&c->opts[i], left, sizeof left);
     if (applies(c, &c->opts[i]) && w > width && w <= XQ_CLI_HELP_LEFT_MAX) width = w;
   }
-  int col = 2 + width + 2;
+  return 2 + width + 2;
+}
+
+void xq__opts_help(const xq__cmd *c, FILE *out)
+{
+  int col = help_column(c);
   usage(c, out);
+  for (const xq__cmd *const *v = c->variants; v && *v; v++) {
+    int n = fprintf(out, "       xqref %s", (*v)->name);
+    xq__opts_synopsis(*v, n, n + 1, out);
+  }
   put_text(c->about, out);
   fputs("\noptions:\n", out);
   for (int i = 0; i < c->nopts; i++)
     if (applies(c, &c->opts[i])) help_row(&c->opts[i], col, out);
   help_row(&help_opt, col, out);
+  for (const xq__cmd *const *v = c->variants; v && *v; v++) {
+    put_text((*v)->about, out);
+    int vcol = help_column(*v);
+    for (int i = 0; i < (*v)->nopts; i++)
+      if (applies(*v, &(*v)->opts[i])) help_row(&(*v)->opts[i], vcol, out);
+  }
   put_text(c->after, out);
 }
 
@@ -280,17 +296,39 @@ static int store(const xq__cmd *c, const xq__opt *o, const char *v, void *opts)
   }
 }
 
-/* The value of row `o` at argv[*i] (advanced past it): *v, NULL for a
- * flag or an optional value left out. Returns 0, or 2 after the message. */
-static int take_value(const xq__cmd *c, const xq__opt *o, int argc, char **argv, int *i, const char **v)
+/* Whether the word `a` names an option of the command (any action's) or
+ * the help: a value that reads so is a value left out. */
+static int names_option(const xq__cmd *c, const char *a)
+{
+  unsigned others;
+  if (strncmp(a, "--", 2) || !a[2]) return 0;
+  return !strcmp(a, "--help") || find(c, a, &others) != -1;
+}
+
+/* The value of row `o` at argv[*i] (advanced past it), or `inline_v`
+ * when the word was "--name=VALUE": *v, NULL for a flag or an optional
+ * value left out. A value left out is told as such, also when the next
+ * word is another option. Returns 0, or 2 after the message. */
+static int take_value(const xq__cmd *c, const xq__opt *o, const char *inline_v, int argc, char **argv, int *i,
+                      const char **v)
 {
   *v = NULL;
-  if (o->kind == XQ__OPT_FLAG) return 0;
+  if (o->kind == XQ__OPT_FLAG) {
+    if (inline_v) return xq__opts_error(c, "%s takes no value (given '%s')", o->name, inline_v);
+    return 0;
+  }
+  if (inline_v) {
+    if (!*inline_v && !(o->flags & XQ__OPT_OPTIONAL))
+      return xq__opts_error(c, "missing value for %s", o->name);
+    *v = *inline_v ? inline_v : NULL;
+    return 0;
+  }
   if (o->flags & XQ__OPT_OPTIONAL) {
     if (*i + 1 < argc && isdigit((unsigned char)argv[*i + 1][0])) *v = argv[++*i];
     return 0;
   }
-  if (*i + 1 >= argc) return xq__opts_error(c, "missing value for %s", o->name);
+  if (*i + 1 >= argc || names_option(c, argv[*i + 1]))
+    return xq__opts_error(c, "missing value for %s", o->name);
   *v = argv[++*i];
   return 0;
 }
@@ -325,11 +363,20 @@ int xq__opts_parse(const xq__cmd *c, int argc, char **argv, void *opts, const ch
       xq__opts_help(c, stdout);
       return 0;
     }
+    /* "--name=VALUE" is "--name VALUE" */
+    char name[64];
+    const char *eq = a[1] == '-' ? strchr(a, '=') : NULL, *inline_v = NULL;
+    if (eq && (size_t)(eq - a) < sizeof name) {
+      memcpy(name, a, (size_t)(eq - a));
+      name[eq - a] = '\0';
+      a = name;
+      inline_v = eq + 1;
+    }
     unsigned others;
     int k = find(c, a, &others);
     if (k == -1) return xq__opts_error(c, "unknown option '%s'", a);
     if (k < -1) return not_here(c, c->opts[-2 - k].name, others);
-    if (take_value(c, &c->opts[k], argc, argv, &i, &v) || store(c, &c->opts[k], v, opts)) return 2;
+    if (take_value(c, &c->opts[k], inline_v, argc, argv, &i, &v) || store(c, &c->opts[k], v, opts)) return 2;
     given[k] = 1;
   }
   return check_required(c, given) ? 2 : -1;

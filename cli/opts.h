@@ -91,6 +91,10 @@ typedef struct xq__cmd {
   int nopts;            /* at most XQ_CLI_OPT_ROWS */
   unsigned mask;        /* the action parsed: rows whose `only` misses it are not its options */
   const char *const *actions; /* the actions' names, bit k the k-th: for "applies only to ..." */
+  const struct xq__cmd *const *variants; /* the command's other command lines (bench --judge, ...),
+                                            NULL-terminated; NULL: none. Its help shows their usage
+                                            after its own, and their about text and options after
+                                            its options. */
 } xq__cmd;
 
 /* The text of a number macro, for help strings ("64"). */
@@ -110,8 +114,9 @@ typedef struct xq__cmd {
  * after a usage error: the exit status. */
 int xq__opts_parse(const xq__cmd *c, int argc, char **argv, void *opts, const char **args, int *nargs);
 
-/* Print the help of `c` on `out`: the usage, the about text, one line
- * (or more) a row that the action takes, --help, the after text. */
+/* Print the help of `c` on `out`: the usage (and its variants'), the
+ * about text, one line (or more) a row that the action takes, --help,
+ * each variant's about text and rows, the after text. */
 void xq__opts_help(const xq__cmd *c, FILE *out);
 
 /* Print the usage of `c` after its name (the synopsis, or one word a row

@@ -44,7 +44,9 @@ int xq_perft_main(int argc, char **argv)
   if (status >= 0) return status;
   int rc = xq_perft_run(&o, stdout, &err);
   if (rc == XQ_EFEN) {
-    fprintf(stderr, "xqref perft: bad FEN at byte %d: %s\n", err.pos, err.msg);
+    /* a position the rules forbid has no byte to point at (err.pos -1) */
+    if (err.pos >= 0) fprintf(stderr, "xqref perft: bad FEN at byte %d: %s\n", err.pos, err.msg);
+    else fprintf(stderr, "xqref perft: bad FEN: %s\n", err.msg);
     return 1;
   }
   if (rc != XQ_OK) {

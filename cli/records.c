@@ -167,8 +167,11 @@ int xq_convert_main(int argc, char **argv)
   int whole = w.tmp != NULL;
   if (xq__paths_close(&w, !status)) status = 1;
   if (good == 0 && bad == 0 && !status) fprintf(stderr, "xqref convert: %s: no game found\n", o.in);
+  /* a failed write is no success: no count of games written */
   if (status && whole)
     fprintf(stderr, "xqref convert: %s not written (left as it was)\n", o.outname);
+  else if (status)
+    fprintf(stderr, "xqref convert: %s not written whole\n", o.outname);
   else
     fprintf(stderr, "xqref convert: %ld game%s written, %ld bad\n", good, good == 1 ? "" : "s", bad);
   xq_record_free(rec);

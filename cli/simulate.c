@@ -152,5 +152,5 @@ int xq_simulate_main(int argc, char **argv)
     return rc == XQ_EINVAL ? 2 : 1;
   }
   summary(&rep);
-  return fflush(stdout) ? 1 : 0;
+  return 0; /* a write that failed: main says so (cli/main.c) */
 }

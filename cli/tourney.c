@@ -47,7 +47,13 @@ static const struct action {
   const char *arg;     /* its argument's name, NULL: it takes none */
   int (*run)(const xq__topts *o, const char *action);
 } actions[A_COUNT] = {
-  [A_NEW] = {"create the event", NULL, NULL, xq__tourney_event_main},
+  [A_NEW] = {"create the event",
+             "Without --preset and the options: scoring 2/1/0, tie-breaks os\n"
+             "(PTS,OS,WINS,FOULS,BWINS,BLACK,ROUNDBACK,LOT), round 1 by rating, lot seed\n"
+             "20260101, a bye adds zero to the opponents' scores, FIDE's direct\n"
+             "encounter, and a player who misses two rounds is not paired again. It\n"
+             "prints what it made (rounds, scoring, tie-breaks, withdrawal rule).\n",
+             NULL, xq__tourney_event_main},
   [A_ADD] = {"register a player", NULL, NULL, xq__tourney_event_main},
   [A_IMPORT] = {"a whole event from a TRF file into a new store", NULL, "FILE.trf", xq__tourney_event_main},
   [A_PLAYERS] = {"list the players", NULL, NULL, xq__tourney_event_main},
@@ -120,19 +126,22 @@ static const xq__opt rows[] = {
   XQ__STR("--name", T, name, "NAME", "the player's name", .only = ACT(A_EDIT)),
   XQ__LONG("--rounds", T, rounds, 1, XQ_TOURNEY_ROUNDS_MAX, "N", "the event's rounds",
            .only = ACT(A_NEW) | ACT(A_IMPORT)),
-  XQ__ENUM("--scoring", T, scoring, "210|2-1-0|1-0.5-0|10.50", scorings, "points for a win, a draw, a loss",
+  XQ__ENUM("--scoring", T, scoring, "210|2-1-0|1-0.5-0|10.50", scorings, "points for a win, a draw, a loss (default 210)",
            .only = ACT(A_NEW)),
   XQ__STR("--tiebreaks", T, tiebreaks, "LIST|PRESET",
           "tie-break codes, PTS OS OS_C1 PS WINS BWINS RWINS BLACK FOULS DE\n"
           "SB ROUNDBACK ROUNDBACK_FIRST LOT, comma-separated; presets: os ps\n"
-          "xinjiang burqin shaanxi wujiaqu tangshan",
+          "xinjiang burqin shaanxi wujiaqu tangshan (default os)",
           .only = ACT(A_NEW) | ACT(A_IMPORT)),
-  XQ__ENUM("--first-round", T, first, "rating|lot", firsts, "round 1 paired by rating or by lot",
+  XQ__ENUM("--first-round", T, first, "rating|lot", firsts, "round 1 paired by rating (the default) or by lot",
            .only = ACT(A_NEW)),
-  XQ__LONG("--seed", T, seed, 0, XQ_CLI_LOT_SEED_MAX, "N", "the seed of the lots drawn", .only = ACT(A_NEW)),
-  XQ__ENUM("--bye-os", T, byeos, "zero|lowest", byeoss, "what a bye adds to the opponents' score",
+  XQ__LONG("--seed", T, seed, 0, XQ_CLI_LOT_SEED_MAX, "N", "the seed of the lots drawn (default 20260101)",
            .only = ACT(A_NEW)),
-  XQ__ENUM("--de", T, de, "fide|two", des, "the direct encounter tie-break: FIDE's, or between two only",
+  XQ__ENUM("--bye-os", T, byeos, "zero|lowest", byeoss, "what a bye adds to the opponents' score (default\n"
+           "zero)",
+           .only = ACT(A_NEW)),
+  XQ__ENUM("--de", T, de, "fide|two", des, "the direct encounter tie-break: FIDE's (the default),\n"
+           "or between two only",
            .only = ACT(A_NEW)),
   XQ__LONG("--rating", T, rating, 0, XQ_CLI_RATING_MAX, "N", "the player's rating", .only = PLAYER),
   XQ__STR("--birth", T, birth, "YYYY/MM/DD", "the player's birth date", .only = PLAYER),

@@ -123,6 +123,28 @@ static int cmd_bracket(const xq__topts *o)
   return rc;
 }
 
+/* Why match m takes no game with `red` (a player id, 0: by default) as
+ * Red: a sentence after "match M ", into buf. */
+static const char *ko_refusal(const xq_tournament *ev, const xq_ko *ko, int m, int red, char *buf, size_t len)
+{
+  int a = 0, b = 0, k = xq_ko_match_players(ko, m, &a, &b);
+  if (m > xq_ko_nmatches(ko) || k < 0)
+    snprintf(buf, len, "is not in the bracket (matches 1..%d)", xq_ko_nmatches(ko));
+  else if (k == 0)
+    snprintf(buf, len, "is not ready: an earlier match still has no winner");
+  else if (k == 2)
+    snprintf(buf, len, "is a bye: no game is played");
+  else if (xq_ko_winner(ko, m))
+    snprintf(buf, len, "is decided: no more games");
+  else if (red && red != a && red != b)
+    snprintf(buf, len, "is %d v %d: --red %d is not one of them", xq_tplayer_no(ev, a), xq_tplayer_no(ev, b),
+             xq_tplayer_no(ev, red));
+  else
+    snprintf(buf, len, "goes on with the colours swapped: its next Red is not --red %d (leave --red out)",
+             xq_tplayer_no(ev, red));
+  return buf;
+}
+
 static int cmd_ko_result(const xq__topts *o)
 {
   xq_tstore *st;
@@ -147,9 +169,9 @@ static int cmd_ko_result(const xq__topts *o)
   if (o->red > 0 && !red) { fprintf(stderr, "xqref tourney ko-result: no player numbered %ld\n", o->red); goto out; }
   int r = xq_ko_next_game(&ko, (int)o->match, red, &g);
   if (r) {
+    char why[160];
     fprintf(stderr, "xqref tourney ko-result: match %ld %s\n", o->match,
-            r == XQ_ELIMIT ? "has reached its game limit"
-                           : "is decided, not ready, or --red is not a player of it / breaks the colour swap");
+            r == XQ_ELIMIT ? "has reached its game limit" : ko_refusal(ev, &ko, (int)o->match, red, why, sizeof why));
     goto out;
   }
   g.res = res;

@@ -143,11 +143,14 @@ static int read_manual(const char *path, const xq_tournament *ev, int *manual)
     if (end == s || end[strspn(end, " \t\r\n")] || id < 1 || id > ev->n) {
       fprintf(stderr, "xqref tourney numbers: %s:%d: want \"ID NO\" with a player's id 1..%d\n", path, ln, ev->n);
       rc = 1;
+    } else if (no < 1 || no > ev->n) {
+      fprintf(stderr, "xqref tourney numbers: %s:%d: number %ld is not 1..%d\n", path, ln, no, ev->n);
+      rc = 1;
     } else if (manual[id - 1]) {
       fprintf(stderr, "xqref tourney numbers: %s:%d: player %ld has a number already\n", path, ln, id);
       rc = 1;
     } else {
-      manual[id - 1] = no < 1 || no > XQ_TOURNEY_PLAYERS_MAX ? -1 : (int)no;
+      manual[id - 1] = (int)no;
     }
   }
   fclose(f);

@@ -130,7 +130,7 @@ static int play_round(xq__sim *S, int round)
   const char *system = round == 1 && !S->r->round1_adjacent ? "dutch" : "cn";
   char line[XQ_SIM_LINE];
   /* Round 1 without the adjacent method is top half against bottom half
-   * (regulations.md "round 1": by number), which the Dutch round 1 is;
+   * (docs/presets.md "round 1": by number), which the Dutch round 1 is;
    * every later round is the Chinese system. */
   snprintf(line, sizeof line, "{\"id\":%" PRId64 ",\"op\":\"pair\",\"round\":%d,\"system\":\"%s\",\"publish\":true}",
            ++S->next_id, round, system);
@@ -166,7 +166,7 @@ static int play_round(xq__sim *S, int round)
     S->rep->boards++;
     int late_r = is_late(S, red->valueint, round), late_b = is_late(S, black->valueint, round);
     if (late_r || late_b) {
-      /* regulations.md "late → forfeit": the arbiter enters it */
+      /* docs/presets.md "late → forfeit": the arbiter enters it */
       rc = xq__simulate_server_result(S, round, t->valueint, late_r && late_b ? "--" : late_r ? "-+" : "+-", "late");
       forfeits += late_r + late_b;
       S->rep->forfeited_boards++;

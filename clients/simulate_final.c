@@ -1,6 +1,6 @@
 /*
  * simulate_final.c -- the end of a simulated event (docs/simulate.md §5): the
- * final places (knockout places first, tourney.md §6.5), the Swiss
+ * final places (knockout places first, docs/tourney.md, "Knockout stage"), the Swiss
  * standings, team standings, group standings (men's and women's sections
  * where the regulation ranks them apart; a women's section under
  * XQ_WOMEN_SECTION_MIN merges into the men's) and the prize list, each as

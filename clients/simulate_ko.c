@@ -1,5 +1,5 @@
 /*
- * simulate_ko.c -- the knockout of `xqref simulate` (tourney.md §6): the
+ * simulate_ko.c -- the knockout of `xqref simulate` (docs/tourney.md, "Knockout stage"): the
  * stage started from the standings after the cut, or a knockout-only
  * event drawn by lot; then its games published on the server's knockout
  * tables (round XQ_KO_ROUND) a batch at a time, each table given a board

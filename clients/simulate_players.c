@@ -56,7 +56,7 @@ static int has_local(const xq_regulation *r, const xq_tgroup *groups, int ng, co
     if (groups[i].local_only) return 1;
   for (int i = 0; t && i < t->ncats; i++)
     if (t->cats[i].filter == XQ_PF_LOCAL || t->cats[i].group.local_only) return 1;
-  /* regulations.md "groups": Burqin and Wujiaqu have local players */
+  /* docs/presets.md "groups": Burqin and Wujiaqu have local players */
   return r->rows[XQ_REG_GROUPS].value && strstr(r->rows[XQ_REG_GROUPS].value, "local");
 }
 

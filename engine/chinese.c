@@ -1,5 +1,5 @@
 /*
- * chinese.c -- Chinese vertical-line notation (formats.md §4), UTF-8:
+ * chinese.c -- Chinese vertical-line notation (README.md, "Move notations"), UTF-8:
  * 炮二平五, 马８进７, 前炮退二, 中兵平六, 一兵平五.
  *
  * Printing follows xqbase: Red writes Chinese numerals, Black full-width

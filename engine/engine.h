@@ -2,7 +2,7 @@
  * engine.h -- public interface of the xqref engine: board, moves, legal
  * move generation, FEN and move notations.
  *
- * Geometry (formats.md §0): files a..i are 0..8 from Red's left, ranks 0..9
+ * Geometry (README.md, "Using xqref"): files a..i are 0..8 from Red's left, ranks 0..9
  * from Red's back rank. A square is rank * 9 + file (a0 = 0, i9 = 89).
  * Red moves "up" (+rank), Black "down".
  *
@@ -233,7 +233,7 @@ void xq_pos_clear(xq_pos *pos);
  * Placement rules (palace, river) are checked by xq_pos_validate. */
 int xq_pos_put(xq_pos *pos, int sq, xq_color color, xq_kind kind);
 
-/* Check that `pos` is a position the rules allow (formats.md §1
+/* Check that `pos` is a position the rules allow (README.md, "FEN"
  * validation 3, 5, 8, 9: one general each, pieces on reachable points,
  * generals not facing on an open file, side not to move not in check;
  * rule 4 is enforced by xq_pos_put). Returns XQ_OK, XQ_EINVAL for a NULL
@@ -289,7 +289,7 @@ int xq_count_legal(const xq_pos *pos);
 int xq_is_legal(const xq_pos *pos, xq_move m);
 
 /* True when `m` moves a piece of the side to move by that piece's own
- * rules (rules.md R1) -- ignoring whether its general is left attacked or
+ * rules (R1) -- ignoring whether its general is left attacked or
  * facing the other. A pseudo-legal move that is not legal is 自杀 (R2);
  * any other illegal move breaks the rules of movement. Any 16-bit value is
  * accepted. */
@@ -299,7 +299,7 @@ int xq_is_pseudo_legal(const xq_pos *pos, xq_move m);
 int xq_gives_check(const xq_pos *pos, xq_move m);
 
 /* ------------------------------------------------------------------ */
-/* FEN (formats.md §1)                                                 */
+/* FEN (README.md, "FEN")                                                 */
 /* ------------------------------------------------------------------ */
 
 /* FEN parsing options. */
@@ -309,7 +309,7 @@ enum {
 };
 
 /* Parse `fen` (NUL-terminated) into `pos`. Accepts the variants of
- * formats.md §1: H/E letters for horse/elephant, side `r` for Red, missing
+ * README.md, "FEN": H/E letters for horse/elephant, side `r` for Red, missing
  * trailing fields 3-6, and CXBoard's three fields (`... r 1`: side, then
  * the move number). G/S letters only with XQ_FEN_ALLOW_GS. Fields are
  * separated by spaces or tabs (CR/LF count as spaces); the side to move is
@@ -333,7 +333,7 @@ int xq_fen_format(const xq_pos *pos, char *buf, size_t len);
 #define XQ_START_FEN "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
 
 /* ------------------------------------------------------------------ */
-/* Move notations (formats.md §2-4)                                    */
+/* Move notations (README.md, "Move notations")                                    */
 /* ------------------------------------------------------------------ */
 
 typedef enum {
@@ -347,6 +347,14 @@ typedef enum {
  * XQ_MOVE_TEXT_MAX always suffices). Returns the length, or XQ_EINVAL. */
 int xq_move_format(const xq_pos *pos, xq_move m, xq_notation notation,
                    char *buf, size_t len);
+
+/* As xq_move_format, for a move the caller knows to be legal in `pos`
+ * (one it generated, or one xq_is_legal accepted): the legality test,
+ * most of the cost, is left out, so a move that is not legal prints as
+ * some text, not an error. Returns the length, or XQ_EINVAL for a bad
+ * argument, an empty from-square or a notation it does not know. */
+int xq_move_format_legal(const xq_pos *pos, xq_move m, xq_notation notation,
+                         char *buf, size_t len);
 
 /* Parse `text` (UTF-8, NUL-terminated) as a move of `pos` in `notation`
  * and match it against the legal moves. On success stores the move in *m

@@ -1,5 +1,5 @@
 /*
- * fen.c -- reading and writing FEN (formats.md §1).
+ * fen.c -- reading and writing FEN (README.md, "FEN").
  *
  * The parser walks the text once, byte by byte, and stops at the first
  * problem. It never looks past the terminator: every look-ahead is guarded

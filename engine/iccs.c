@@ -1,5 +1,5 @@
 /*
- * iccs.c -- ICCS / UCCI coordinates (formats.md §2): `h2e2` and the xqbase
+ * iccs.c -- ICCS / UCCI coordinates (README.md, "Move notations"): `h2e2` and the xqbase
  * PGN form `H2-E2`, ranks 0-9. Unlike WXF and Chinese, the text names the
  * squares, so it is read directly and then checked against the legal moves.
  */

@@ -113,7 +113,7 @@ void xq__notation_tandem_of(const xq_pos *pos, int sq, xq__tandem *t)
 
   /* Pawns: with two doubled files, xqbase numbers the pawns of both files in
    * one series, files right to left as the mover sees them, then front to
-   * back (formats.md §4, the worked table of §11.5). */
+   * back (README.md, "Move notations"; the tandem table of tests/data/notation). */
   int per_file[9] = {0};
   for (int i = first; i < end; i++) {
     int s = pos->sq[base + i];
@@ -168,10 +168,21 @@ void xq__notation_match(const xq_pos *pos, const char *prefix, int dir, int valu
 int xq_move_format(const xq_pos *pos, xq_move m, xq_notation notation,
                    char *buf, size_t len)
 {
+  if (!pos || !xq_is_legal(pos, m)) return XQ_EINVAL;
+  return xq_move_format_legal(pos, m, notation, buf, len);
+}
+
+int xq_move_format_legal(const xq_pos *pos, xq_move m, xq_notation notation,
+                         char *buf, size_t len)
+{
   char tmp[XQ_MOVE_TEXT_MAX];
   int n;
 
-  if (!pos || !buf || len == 0 || !xq_is_legal(pos, m)) return XQ_EINVAL;
+  /* no legality test, but never a move of an empty square or an
+   * out-of-range one: the formatters index tables by the piece */
+  if (!pos || !buf || len == 0 || (m >> 14) || XQ_FROM(m) >= XQ_SQUARES || XQ_TO(m) >= XQ_SQUARES ||
+      pos->board[XQ_FROM(m)] == XQ_NO_PID)
+    return XQ_EINVAL;
   switch (notation) {
   case XQ_NOTE_ICCS: n = xq__iccs_format(pos, m, 0, tmp); break;
   case XQ_NOTE_ICCS_PGN: n = xq__iccs_format(pos, m, 1, tmp); break;

@@ -2,7 +2,7 @@
  * notation.h -- internals shared by the move-notation files (notation.c,
  * iccs.c, wxf.c, chinese.c). Not for use outside engine/.
  *
- * WXF and Chinese are parsed the way formats.md §4.1 prescribes: normalise
+ * WXF and Chinese are parsed the way README.md, "Move notations" prescribes: normalise
  * the input, then print every legal move and compare. Each printer can
  * also produce the other ways a move may be written, each with a tier:
  *   0  the canonical printed form;
@@ -23,8 +23,8 @@
 /* Direction of a move seen from the mover. */
 enum { XQ__SIDEWAYS = 0, XQ__FORWARD = 1, XQ__BACKWARD = 2 };
 
-/* The vertical-line description shared by WXF and Chinese (formats.md §3,
- * §4): everything but the piece-identification part. */
+/* The vertical-line description shared by WXF and Chinese (README.md, "Move notations"):
+ * everything but the piece-identification part. */
 typedef struct xq__vline {
   int kind;     /* xq_kind of the moving piece */
   int color;    /* its colour */

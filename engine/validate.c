@@ -1,5 +1,5 @@
 /*
- * validate.c -- is a position one the rules allow (formats.md §1,
+ * validate.c -- is a position one the rules allow (README.md, "FEN",
  * validation rules 3, 5, 8 and 9; rules 1, 2, 4, 6 and 7 are about the
  * text and belong to the FEN parser, with rule 4 also enforced by
  * xq_pos_put).

@@ -1,5 +1,5 @@
 /*
- * wxf.c -- WXF notation (formats.md §3): piece, file, direction, value,
+ * wxf.c -- WXF notation (README.md, "Move notations"): piece, file, direction, value,
  * e.g. `C2.5`, `H2+3`, tandem `C+-2`, pawn files `++.4` and `3+.4`.
  *
  * Parsing normalises the text to four ASCII characters -- piece slot, file
@@ -16,7 +16,7 @@
 /* Piece letters by xq_kind; the keypad code of a kind is its number. */
 static const char letters[8] = {'?', 'K', 'A', 'E', 'H', 'R', 'C', 'P'};
 
-/* The canonical piece and file slots of a move (formats.md §3 table). */
+/* The canonical piece and file slots of a move (README.md, "Move notations" table). */
 static void canonical_prefix(const xq__vline *v, const xq__tandem *t, char *s)
 {
   char file = (char)('0' + v->file);

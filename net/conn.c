@@ -1,5 +1,5 @@
 /*
- * conn.c -- one struct per connection (server.md §1.1-1.4).
+ * conn.c -- one struct per connection.
  *
  * The uv_tcp_t is the first member, so a handle converts to its
  * connection. Reads land in the connection's own buffer (no allocation per
@@ -162,7 +162,7 @@ int xq__conn_write(xq__conn *c, xq__buf *b, size_t off)
     return XQ_OK;
   }
   if (c->out_mode == XQ__OUT_DROP && c->out_bytes + len > XQ_OUT_VIEWER_MAX) {
-    /* a subscriber that does not read is dropped, not buffered (§1.3) */
+    /* a subscriber that does not read is dropped, not buffered */
     xq__log(c->srv, "drop %s: %zu bytes waiting", c->peer, c->out_bytes);
     xq__conn_close(c);
     return XQ_EIO;
@@ -301,7 +301,7 @@ static int drained(const xq__conn *c)
 
 /* Start or stop reading from the output budget and the replies waiting
  * for a commit (a client that pipelines without reading its answers
- * stops being read, server.md §1.3). A stalled connection that drained
+ * stops being read, docs/server.md). A stalled connection that drained
  * has its buffered requests served first. */
 static void update_reading(xq__conn *c)
 {

@@ -20,7 +20,7 @@
 /* ------------------------------------------------------------------ */
 
 /* A reference-counted payload: one encoding of a broadcast line is shared
- * by every connection that sends it (server.md §1.3 fan-out), on the loop
+ * by every connection that sends it (docs/server.md), on the loop
  * and on the fan-out thread (the count is atomic). */
 typedef struct xq__buf {
   atomic_int refs;

@@ -228,7 +228,7 @@ static void append(fo_viewer *v, xq__buf *b)
   size_t behind = v->wait_bytes + v->fly_bytes;
   if (!behind) v->progress_at = uv_now(&v->f->loop); /* its clock runs from now */
   if (behind + b->len > XQ_OUT_VIEWER_MAX + v->start_left) {
-    /* a viewer that does not read is dropped, not buffered (§1.3) */
+    /* a viewer that does not read is dropped, not buffered */
     xq__log(v->f->s, "drop %s: %zu bytes waiting", v->peer, behind);
     viewer_close(v);
     return;

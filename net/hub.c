@@ -1,5 +1,5 @@
 /*
- * hub.c -- the broadcast (server.md §1.3, §2 SSE): every durable board
+ * hub.c -- the broadcast (docs/server.md): every durable board
  * event, verdict, result and pairing goes to the viewers of the HTTP
  * event stream (Server-Sent Events) and to the JSON-lines `watch` op.
  *

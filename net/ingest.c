@@ -1,9 +1,9 @@
 /*
- * ingest.c -- PGN ingestion for events without digital boards (formats.md
- * §9): a pushed or polled PGN document is read game by game, each game is
+ * ingest.c -- PGN ingestion for events without digital boards
+ * (docs/http.md, "PGN push" and "Polling a PGN URL"): a pushed or polled PGN document is read game by game, each game is
  * matched to its table and the live game is brought in line with it.
  *
- * The rules, from what broadcast users ask for (formats.md §9.3):
+ * The rules, from what broadcast users ask for (docs/http.md, "PGN push"):
  *   - games are keyed by (round, table): a [Round "3.5"] tag (round.table),
  *     a [Table] or [Board] tag, or the Red and Black names against the
  *     round's pairing -- never by their position in the file;
@@ -233,7 +233,7 @@ static void copy_tag(const xq_record *rec, const char *name, char *out, size_t c
 /* Digits in one part of a [%clk] reading, at most. */
 #define XQ__CLK_DIGITS 4
 
-/* A DGT-style clock comment "[%clk H:MM:SS]" (formats.md §5, §9.3) in
+/* A DGT-style clock comment "[%clk H:MM:SS]" (docs/records.md, "PGN reading"; docs/http.md, "PGN push") in
  * text[0..len): the time in ms, or -1. */
 static long clk_ms(const char *text, size_t len)
 {

@@ -1,5 +1,5 @@
 /*
- * jobs.c -- CPU-heavy work in libuv's worker pool (server.md §1.8): deep
+ * jobs.c -- CPU-heavy work in libuv's worker pool: deep
  * perft, adjudicating a long move list, pairing a large round, making the
  * staff's sheets (the board slips, the exports).
  *

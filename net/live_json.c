@@ -86,7 +86,7 @@ cJSON *xq__live_json_view(xq__server *s, const xq__live *lv, const xq__view *v)
   cJSON_AddStringToObject(o, "result", result_of(s, lv, v));
   if (v->result != XQ_OUT_NONE) cJSON_AddStringToObject(o, "reason", xq_reason_name(v->reason));
   if (v->result == XQ_OUT_NEEDS_ARBITER) cJSON_AddTrueToObject(o, "needs_arbiter");
-  /* a 变着 order in force (rules.md R5): the side that must change */
+  /* a 变着 order in force (R5): the side that must change */
   if (v->must_change >= 0) cJSON_AddStringToObject(o, "must_change", v->must_change == XQ_RED ? "red" : "black");
   cJSON *f = cJSON_AddArrayToObject(o, "fouls");
   cJSON_AddItemToArray(f, cJSON_CreateNumber(v->fouls[0]));

@@ -1,5 +1,5 @@
 /*
- * live_pgn.c -- live games as XQ-PGN (formats.md §5) for GET
+ * live_pgn.c -- live games as XQ-PGN (docs/records.md, "PGN reading") for GET
  * /api/rounds/N.pgn and /api/rounds/N/T.pgn: each game becomes a record
  * (start position, the moves played, tags from the pairing) written by
  * the records module's writer, so what the server serves reads back with

@@ -1,6 +1,6 @@
 /*
- * netlimits.h -- every resource limit of the server, in one place (server.md
- * §1.9). A limit that is not here does not exist: code that allocates,
+ * netlimits.h -- every resource limit of the server, in one place (docs/server.md).
+ * A limit that is not here does not exist: code that allocates,
  * buffers, waits or counts on behalf of a client names one of these.
  */
 #ifndef XQ_NET_LIMITS_H
@@ -98,7 +98,7 @@
                                             waits for it for this long is closed */
 #define XQ_SSE_KEEPALIVE_MS (15 * 1000)  /* comment line to every SSE subscriber */
 #define XQ_SHUTDOWN_GRACE_MS 2000        /* clients get this long to drain at shutdown */
-#define XQ_POLL_MIN_MS 2000              /* PGN URL poll interval bounds (formats.md §9.1) */
+#define XQ_POLL_MIN_MS 2000              /* PGN URL poll interval bounds (docs/http.md, "Polling a PGN URL") */
 #define XQ_POLL_DEFAULT_MS 5000
 #define XQ_POLL_MAX_MS 60000             /* back-off ceiling after repeated failures */
 #define XQ_POLL_TIMEOUT_MS 5000          /* one fetch */

@@ -1,14 +1,14 @@
 /*
  * ops_engine.c -- the stateless engine services of the JSON-lines protocol
- * (docs/protocol.md "Engine services"; server.md §3.2): validate_fen,
+ * (docs/protocol.md "Engine services"; docs/server.md): validate_fen,
  * legal_moves, apply, convert, perft and adjudicate.
  *
  * None of them touches a game or the store. The cheap ones (a FEN, a few
  * hundred moves parsed) answer on the loop thread, to anyone. perft and
  * adjudicate can cost seconds to minutes (a deep tree; the CXA 杀/捉
- * searches of rules.md R10 under the P13 budget), so they need a token
+ * searches of R10 under the P13 budget), so they need a token
  * (perft: admin or arbiter; adjudicate: a board too) and run in libuv's
- * worker pool (server.md §1.8) in the engine lane of the job queue
+ * worker pool in the engine lane of the job queue
  * (jobs.c: one job of a client at a time, XQ_ENGINE_RUNNING_MAX in all,
  * never in the slots of the tournament lane): the job owns copies of its
  * input, the connection is referenced until the after-work callback,

@@ -299,7 +299,7 @@ static void judge_after(uv_work_t *w, int status)
 }
 
 /* Judge the events of a request on `lv` -- on the loop when it is cheap,
- * on the worker pool when they may search (server.md §1.8) -- and queue
+ * on the worker pool when they may search -- and queue
  * their row. */
 static void run_event(xq__server *s, xq__req *r, xq__live *lv, int source, int64_t seq,
                       const req_events *ev)
@@ -753,7 +753,7 @@ static void op_result(xq__server *s, xq__req *r)
   }
   if (lv->round == XQ_KO_ROUND && (lv->recorded || codes[k].game == XQ_OUT_NONE)) {
     /* a knockout game leads to the next one: decided once, by a winner or
-     * a draw (tourney.md §6.3) */
+     * a draw (docs/tourney.md, "Knockout stage") */
     xq__reply_error(r->c, r->id, lv->recorded ? XQ__E_CONFLICT : XQ__E_BAD_REQUEST,
                     lv->recorded ? "this knockout game has its result" : "a knockout game is won, lost or drawn",
                     -1);

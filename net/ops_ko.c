@@ -1,6 +1,6 @@
 /*
  * ops_ko.c -- the knockout stage on the server (docs/protocol.md
- * "Knockout"; tourney.md §6): ko_start cuts the Swiss standings and seeds
+ * "Knockout"; docs/tourney.md, "Knockout stage"): ko_start cuts the Swiss standings and seeds
  * the bracket, ko_publish puts the next game of every waiting match on a
  * knockout table, knockout shows the bracket.
  *
@@ -290,7 +290,7 @@ static void run_ko_start(xq__server *s, xq__task *task)
 }
 
 /* ko_start {after, size, seeding, format, choice}: the top `size` of the
- * standings after round `after` become the seeds (tourney.md §6.1);
+ * standings after round `after` become the seeds (docs/tourney.md, "Knockout stage");
  * seeding "fixed" (1–8, 2–7, ...) or "choose" (the top seed picks seed
  * `choice`, 3 or 4); format the tie-break games' sequence by regulation
  * ("xinjiang", "tangshan", "wujiaqu", ...).

@@ -11,10 +11,10 @@
  * a token (apply.c, xq__server_tokens_add); the store is used only when
  * no group commit runs (xq__commit_idle).
  *
- * Pairing a round can take seconds for a large event (tourney.md §3.6),
+ * Pairing a round can take seconds for a large event (docs/tourney.md, "FIDE Dutch"),
  * so it runs in the worker pool (jobs.c), in the tournament lane whose
- * slots no engine job may take, on a private copy of the event (server.md
- * §1.8) and is answered when done; publishing it is a task again.
+ * slots no engine job may take, on a private copy of the event (docs/server.md)
+ * and is answered when done; publishing it is a task again.
  */
 #include <stdio.h>
 #include <stdlib.h>

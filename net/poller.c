@@ -1,5 +1,5 @@
 /*
- * poller.c -- polling a PGN URL for a round (formats.md §9.1, lichess's
+ * poller.c -- polling a PGN URL for a round (docs/http.md, "Polling a PGN URL", lichess's
  * schedule): a plain HTTP/1.1 GET over libuv every `period` (clamped to
  * [XQ_POLL_MIN_MS, XQ_POLL_MAX_MS]); XQ_POLL_TIMEOUT_MS for one fetch; no
  * redirects; any status but 200 is a failure; after failures the delay
@@ -419,7 +419,7 @@ static void op_ingest_url(xq__server *s, xq__req *r)
     return;
   }
   p->request_len = (size_t)snprintf(p->request, cap,
-                                    "GET %s HTTP/1.1\r\nHost: %s\r\nUser-Agent: xqref/0.1\r\n"
+                                    "GET %s HTTP/1.1\r\nHost: %s\r\nUser-Agent: xqref/" XQ_VERSION "\r\n"
                                     "Accept: application/x-chess-pgn, text/plain, */*\r\nConnection: close\r\n\r\n",
                                     u.target, u.hostport);
   uv_timer_init(s->loop, &p->timer);

@@ -23,7 +23,7 @@ static void raise_nofile(void)
 int xq_net_process_init(void)
 {
   /* a peer that closes during a write must not end the process: the
-   * write fails with EPIPE instead (server.md §1.6) */
+   * write fails with EPIPE instead */
   signal(SIGPIPE, SIG_IGN);
   raise_nofile(); /* XQ_MAX_CONNS clients, a descriptor each */
   /* both job lanes, the group commit and the rulings at once (jobs.c):

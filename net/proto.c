@@ -1,5 +1,5 @@
 /*
- * proto.c -- JSON lines (server.md §1.2, §3.2; docs/protocol.md): framing
+ * proto.c -- JSON lines (docs/server.md; docs/protocol.md): framing
  * with a hard line limit, dispatch by "op" with role checks, the session
  * operations (hello, ping, watch, unwatch) and the reply writers.
  *
@@ -70,7 +70,7 @@ static void op_hello(xq__server *s, xq__req *r)
     /* no token: an anonymous session (engine services, reading, watching) */
     session_clear(c);
     session_greeted(c);
-    xq__reply(c, r->id, "\"role\":\"none\",\"server\":\"xqref 0.1.0\"");
+    xq__reply(c, r->id, "\"role\":\"none\",\"server\":\"xqref " XQ_VERSION "\"");
     return;
   }
   const xq_ttoken *t = xq__server_token(s, token);
@@ -99,10 +99,10 @@ static void op_hello(xq__server *s, xq__req *r)
     if (v) xq_fen_format(&v->pos, fen, sizeof fen);
     snprintf(f, sizeof f,
              "\"role\":\"board\",\"round\":%d,\"table\":%d,\"last_seq\":%lld,\"ply\":%d,"
-             "\"fen\":\"%s\",\"server\":\"xqref 0.1.0\"",
+             "\"fen\":\"%s\",\"server\":\"xqref " XQ_VERSION "\"",
              t->round, t->board, v ? (long long)v->last_seq : 0LL, v ? v->nply : 0, fen);
   } else {
-    snprintf(f, sizeof f, "\"role\":\"%s\",\"server\":\"xqref 0.1.0\"", xq_role_name(t->role));
+    snprintf(f, sizeof f, "\"role\":\"%s\",\"server\":\"xqref " XQ_VERSION "\"", xq_role_name(t->role));
   }
   xq__reply(c, r->id, f);
 }
@@ -280,7 +280,7 @@ static size_t json_consume(xq__conn *c)
   /* the output budget is checked before every request: a client that
    * does not read its replies stops being served (security.md) */
   while (!c->closing && !c->held && !c->revoked && !xq__conn_stall(c, XQ_OUT_HIGH)) {
-    /* scan only the bytes not scanned before (server.md §1.2) */
+    /* scan only the bytes not scanned before */
     char *nl = memchr(c->in + from, '\n', c->len - from);
     if (!nl) break;
     size_t end = (size_t)(nl - c->in);

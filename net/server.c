@@ -1,6 +1,6 @@
 /*
  * server.c -- the server's life: listen, open the store, load the games,
- * serve, and shut down gracefully (server.md §1.5-1.6).
+ * serve, and shut down gracefully.
  *
  * Shutdown: stop accepting, tell every client and half-close it once its
  * queued writes have gone, let the group commit write what it holds, then

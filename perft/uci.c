@@ -1,6 +1,6 @@
 /*
  * uci.c -- the UCI/UCCI text mode behind `xqref uci`, so GUIs and scripts
- * can set positions and run perft (formats.md §8). xqref does not search:
+ * can set positions and run perft (README.md, "uci"). xqref does not search:
  * `go` without `perft` answers with no best move.
  */
 #include <stdlib.h>
@@ -56,8 +56,10 @@ static void cmd_position(uci_state *st, char *args)
       n += len;
     }
     if (xq_fen_parse(&pos, fen, 0, &err) != XQ_OK) {
-      fprintf(st->out, "info string bad FEN at byte %d: %s; position unchanged\n", err.pos,
-              err.msg);
+      if (err.pos >= 0)
+        fprintf(st->out, "info string bad FEN at byte %d: %s; position unchanged\n", err.pos, err.msg);
+      else
+        fprintf(st->out, "info string bad FEN: %s; position unchanged\n", err.msg);
       return;
     }
   } else {
@@ -169,7 +171,7 @@ static int uci_command(uci_state *st, char *line)
   if (!w) return 0;
   if (!strcmp(w, "uci") || !strcmp(w, "ucci")) {
     st->ucci = w[1] == 'c' && w[2] == 'c';
-    fprintf(st->out, "id name xqref 0.1\nid author the xqref developers\n"
+    fprintf(st->out, "id name xqref " XQ_VERSION "\nid author the xqref developers\n"
             "option name Hash type spin default 0 min 0 max %d\n"
             "option name Threads type spin default 1 min 1 max %d\n%s\n",
             XQ_PERFT_HASH_MAX_MB, XQ_PERFT_MAX_THREADS, st->ucci ? "ucciok" : "uciok");

@@ -1,5 +1,5 @@
 /*
- * dhtmlxq.c -- DhtmlXQ, the dpxq.com web record (formats.md §7): reader
+ * dhtmlxq.c -- DhtmlXQ, the dpxq.com web record (docs/records.md, "DhtmlXQ"): reader
  * and writer. Squares are two digits "xy", x the file 0-8 from Red's left
  * and y the row 0-9 from the top (ICCS rank = 9 - y). Variations are
  * [DhtmlXQ_move_B_S_N]: branch N leaving branch B at step S, steps being

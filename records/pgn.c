@@ -1,5 +1,5 @@
 /*
- * pgn.c -- the streaming XQ-PGN reader (formats.md §5): one game at a
+ * pgn.c -- the streaming XQ-PGN reader (docs/records.md, "PGN reading"): one game at a
  * time from a FILE, in bounded memory, whatever the size of the file.
  *
  * Lines are read into a buffer that grows with the longest line up to
@@ -446,7 +446,7 @@ static int apply_tags(xq_pgn_reader *r, xq_record *rec, game_state *gs, xq_error
 /* ---- movetext ------------------------------------------------------ */
 
 /* With ranks 1-10 (Fairy-Stockfish, lichess tools), rewrite an ICCS token
- * such as h3e3 or h10g8 to ranks 0-9 (formats.md §2). Other tokens stay. */
+ * such as h3e3 or h10g8 to ranks 0-9 (README.md, "Move notations"). Other tokens stay. */
 static void ranks_to_0(char *t)
 {
   char out[XQ__PGN_TOKEN_MAX];

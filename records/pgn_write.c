@@ -1,5 +1,5 @@
 /*
- * pgn_write.c -- the XQ-PGN writer (formats.md §5): xqbase's tag order and
+ * pgn_write.c -- the XQ-PGN writer (docs/records.md, "PGN reading"): xqbase's tag order and
  * movetext layout ("%3d. " + Red move + Black move, one move pair a line),
  * UTF-8, comments in braces and variations in parentheses.
  */

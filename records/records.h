@@ -3,7 +3,7 @@
  * plain struct (start position, tags, main line, variations, comments,
  * result), readers for XQ-PGN (streaming, many games per file), XQF and
  * DhtmlXQ, writers for PGN and DhtmlXQ, and an iterator over the games of
- * a file of any of these formats (formats.md §5-7).
+ * a file of any of these formats (docs/records.md, "PGN reading"; docs/records.md, "DhtmlXQ").
  *
  * Every move read is resolved against the legal moves of its position, so
  * a record that comes out of a reader is a legal game. Text in a record is
@@ -221,7 +221,7 @@ const char *xq_result_pgn(xq_result r);
 xq_result xq_result_parse(const char *text);
 
 /* ------------------------------------------------------------------ */
-/* XQ-PGN (records/pgn.c, records/pgn_write.c; formats.md §5)          */
+/* XQ-PGN (records/pgn.c, records/pgn_write.c; docs/records.md, "PGN reading")          */
 /* ------------------------------------------------------------------ */
 
 /* Reader and writer options. */
@@ -273,7 +273,7 @@ int xq_pgn_write(FILE *out, xq_record *rec, xq_notation notation, int flags,
                  xq_error *err);
 
 /* ------------------------------------------------------------------ */
-/* XQF (records/xqf.c; formats.md §6)                                  */
+/* XQF (records/xqf.c; docs/records.md, "XQF")                                  */
 /* ------------------------------------------------------------------ */
 
 /* The header fields of an XQF file as stored (strings in UTF-8). */
@@ -316,7 +316,7 @@ int xq_xqf_read(const unsigned char *buf, size_t len, xq_record *rec, xq_xqf_hea
                 xq_error *err);
 
 /* ------------------------------------------------------------------ */
-/* DhtmlXQ (records/dhtmlxq.c; formats.md §7)                          */
+/* DhtmlXQ (records/dhtmlxq.c; docs/records.md, "DhtmlXQ")                          */
 /* ------------------------------------------------------------------ */
 
 /* Read the first [DhtmlXQ] ... [/DhtmlXQ] block found in text[0..len),

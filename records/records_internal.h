@@ -92,7 +92,7 @@ int xq__text_file_utf8(FILE *f);
  * better as GBK (xq__text_judge; a tie goes to GBK in a file known to hold
  * legacy text, to UTF-8 otherwise, and is counted in `doubt`); other text
  * is read as GB18030 (mainland files) or BIG5 (Taiwan, Hong Kong),
- * whichever decoding reads like a game record (formats.md §4: decode
+ * whichever decoding reads like a game record (README.md, "Move notations": decode
  * mainland files as GB18030, detect BIG5 heuristically). Once one wins
  * clearly it is kept for the rest of the input. */
 typedef struct xq__decoder {

@@ -1,5 +1,5 @@
 /*
- * xqf.c -- the XQF reader (象棋演播室 binary, formats.md §6): a 1024-byte
+ * xqf.c -- the XQF reader (象棋演播室 binary, docs/records.md, "XQF"): a 1024-byte
  * header, then 4-byte move records in pre-order (node, its continuation,
  * then its sibling), each followed by its comment. From version 11 the
  * piece table and the records are encrypted with keys taken from the
@@ -12,7 +12,7 @@
 
 #define HEADER_LEN 1024
 
-/* The 32-byte text the body key stream is made from (formats.md §6). */
+/* The 32-byte text the body key stream is made from (docs/records.md, "XQF"). */
 static const char key_text[33] = "[(C) Copyright Mr. Dong Shiwei.]";
 
 typedef struct keys {
@@ -248,7 +248,7 @@ static void piece_squares(const unsigned char *buf, int version, const keys *k, 
 }
 
 /* The side to move, which XQF does not store: the colour of the first
- * moved piece (formats.md §6); XQ__SIDE_EITHER when there is no move. */
+ * moved piece (docs/records.md, "XQF"); XQ__SIDE_EITHER when there is no move. */
 static int first_mover(const body *bd, const int sq[32])
 {
   int side = XQ__SIDE_EITHER;

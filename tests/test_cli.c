@@ -171,6 +171,29 @@ Test(opts, each_usage_error_in_its_own_words)
   refused("--flag", "--n N is required");
   refused("--n 1 A B C", "unexpected argument 'C'");
   refused("--n 1 -+", "unknown option '-+'");
+  /* a value left out is told as such, also before another option and in
+   * the --name=VALUE form */
+  refused("--n 1 --text", "xqref test: missing value for --text\n");
+  refused("--n 1 --text --flag", "xqref test: missing value for --text\n");
+  refused("--text --help", "xqref test: missing value for --text\n");
+  refused("--n=", "xqref test: missing value for --n\n");
+  refused("--n 1 --flag=1", "xqref test: --flag takes no value (given '1')\n");
+  refused("--n 1 --nope=1", "xqref test: unknown option '--nope'\n");
+}
+
+Test(opts, a_value_after_an_equals_sign)
+{
+  t_opts o;
+  char *err;
+  cr_assert_eq(parse(&t_cmd, "--n=3 --text=a=b --word=blue --optional=", &o, NULL, NULL, &err), -1, "%s", err);
+  cr_assert_eq(o.n, 3);
+  cr_assert_str_eq(o.text, "a=b");
+  cr_assert_eq(o.word, 30);
+  cr_assert_eq(o.optional, 4, "an optional value left out: its default");
+  free(err);
+  cr_assert_eq(parse(&t_cmd, "--n 1 --text -", &o, NULL, NULL, &err), -1, "'-' is a value: %s", err);
+  cr_assert_str_eq(o.text, "-");
+  free(err);
 }
 
 Test(opts, dash_words_and_actions)

@@ -16,7 +16,7 @@
 #define CASE_LINE_MAX 8192
 #define CASE_MOVES_MAX 256
 
-/* Defaults of rules.md §2 for the two rule sets the cases use. */
+/* Defaults of docs/adjudicator.md, "Parameters and values" for the two rule sets the cases use. */
 static xq_rules test_rules(xq_ruleset rs)
 {
   xq_rules r;
@@ -170,7 +170,7 @@ Test(cases, axf)
   cr_assert_eq(st.failed, 0, "%d/%d passed; failures:%s", st.passed, total, st.failures);
 }
 
-/* Cases from rules.md 7.4 where the engines and sites that ruled agree. */
+/* Cases from docs/repetition.md where the engines and sites that ruled agree. */
 Test(cases, axf_extra)
 {
   case_stats st;

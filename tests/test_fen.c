@@ -1,6 +1,6 @@
 /*
  * test_fen.c -- FEN parsing, printing and position validation
- * (formats.md §1): round trips, accepted variants, one failing example per
+ * (README.md, "FEN"): round trips, accepted variants, one failing example per
  * rule with its message, and a fixed-seed fuzz of the parser.
  */
 #include <criterion/criterion.h>

@@ -1,6 +1,6 @@
 /*
  * test_game.c -- the per-game state machine: the A0 terminal and suicide
- * cases, the parametric tests of cases.md section D (natural limit,
+ * cases, the parametric tests (natural limit,
  * fouls, claims, early cycles, change orders), snapshot inference,
  * clocks, armageddon, draw offers, resignation, overrides, and the
  * `xqref judge` command on the case files, the judge bench's move-text
@@ -53,7 +53,7 @@ static xq_verdict play_all(const char *list)
 }
 
 /* ------------------------------------------------------------------ */
-/* A0: terminal positions and suicide (cases.md A0, rules.md §7.1)      */
+/* A0: terminal positions and suicide (the start positions without a legal move)      */
 /* ------------------------------------------------------------------ */
 
 Test(a0, stalemate_at_the_start_loses)
@@ -955,7 +955,7 @@ Test(judge, moves_print_the_ruling_and_the_result)
 }
 
 /* A recorded game whose moves end in a unilateral perpetual check, with
- * the recorded result the rules give (rules.md R8 CXA 1). */
+ * the recorded result the rules give (R8 CXA 1). */
 static const char perpetual_pgn[] =
   "[Event \"archive test\"]\n"
   "[Red \"Red\"]\n"

@@ -268,7 +268,7 @@ Test(engine, perft)
     cr_assert_eq(xq_tj_num(r, "depth"), 3);
     cJSON_Delete(r);
   }
-  /* formats.md §10: 79 666 from the start at depth 3 */
+  /* docs/perft.md, "Tests": 79 666 from the start at depth 3 */
   cJSON *r = xq_tc_callf(&c, "{\"id\":9,\"op\":\"perft\",\"depth\":3}");
   cr_assert_eq(xq_tj_num(r, "nodes"), 79666);
   cJSON_Delete(r);

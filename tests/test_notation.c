@@ -1,6 +1,6 @@
 /*
- * test_notation.c -- move notations (formats.md §2-4): the fixtures of
- * formats.md §11 (games replayed in ICCS, WXF and Chinese, the tandem and
+ * test_notation.c -- move notations (README.md, "Move notations"): the fixtures of
+ * tests/data/notation (games replayed in ICCS, WXF and Chinese, the tandem and
  * multi-pawn table), the accepted variants and dialects, a print-then-parse
  * property over random playouts, error reporting, and random garbage.
  */
@@ -209,7 +209,7 @@ static void iccs_variants(const xq_pos *pos, const char *u, xq_move m)
   expect_parses(pos, v, XQ_NOTE_ICCS, m);
 }
 
-/* ---- fixture games (formats.md §11.1-11.4) ------------------------ */
+/* ---- fixture games (tests/data/notation) ------------------------ */
 
 /* Replay game `name` of games.txt: every given notation must print and
  * parse as listed, variants must parse, and the final position must match.
@@ -294,7 +294,7 @@ Test(fixtures, game_c)
   cr_expect_eq(replay_game("C"), 102);
 }
 
-/* ---- tandem table (formats.md §11.5) ------------------------------ */
+/* ---- tandem table (tests/data/notation) ------------------------------ */
 
 Test(fixtures, tandem_table)
 {
@@ -759,4 +759,35 @@ Test(garbage, never_crashes, .timeout = 300)
     free(text);
   }
   (void)ok;
+}
+
+/* xq_move_format_legal prints every legal move as xq_move_format does
+ * (the verdicts use it on moves already found legal), along a game from
+ * the start; it refuses an empty from-square and a bad move number. */
+Test(format, the_legal_form_prints_what_the_checked_one_does)
+{
+  xq_pos p;
+  xq_error e;
+  cr_assert_eq(xq_fen_parse(&p, XQ_START_FEN, 0, &e), XQ_OK);
+  static const xq_notation notes[] = {XQ_NOTE_ICCS, XQ_NOTE_ICCS_PGN, XQ_NOTE_WXF, XQ_NOTE_CHINESE};
+  for (int ply = 0; ply < 40; ply++) {
+    xq_movelist l;
+    xq_gen_legal(&p, &l);
+    if (!l.n) break;
+    for (int i = 0; i < l.n; i++)
+      for (int k = 0; k < 4; k++) {
+        char a[XQ_MOVE_TEXT_MAX], b[XQ_MOVE_TEXT_MAX];
+        int na = xq_move_format(&p, l.m[i], notes[k], a, sizeof a);
+        int nb = xq_move_format_legal(&p, l.m[i], notes[k], b, sizeof b);
+        cr_assert_eq(na, nb);
+        cr_assert_str_eq(a, b);
+      }
+    xq_undo u;
+    xq_make(&p, l.m[(ply * 7) % l.n], &u);
+  }
+  char buf[XQ_MOVE_TEXT_MAX];
+  cr_assert_eq(xq_fen_parse(&p, XQ_START_FEN, 0, &e), XQ_OK);
+  xq_move empty = XQ_MOVE(XQ_SQ(4, 4), XQ_SQ(4, 5));
+  cr_assert_eq(xq_move_format_legal(&p, empty, XQ_NOTE_CHINESE, buf, sizeof buf), XQ_EINVAL);
+  cr_assert_eq(xq_move_format_legal(&p, (xq_move)0xFFFF, XQ_NOTE_CHINESE, buf, sizeof buf), XQ_EINVAL);
 }

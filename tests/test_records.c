@@ -1,5 +1,5 @@
 /*
- * test_records.c -- game records (formats.md §5-7): the real games of the
+ * test_records.c -- game records (docs/records.md, "PGN reading"; docs/records.md, "DhtmlXQ"): the real games of the
  * notation examples read from PGN (ICCS, WXF, Chinese, GBK + CRLF) and
  * DhtmlXQ give the same moves; write -> read round trips; the real XQF
  * files give the header and moves their README lists; XQF files built

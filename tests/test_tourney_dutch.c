@@ -1,5 +1,5 @@
 /*
- * test_tourney_dutch.c -- the FIDE Dutch pairing (tourney.md §3.6) against
+ * test_tourney_dutch.c -- the FIDE Dutch pairing (docs/tourney.md, "FIDE Dutch") against
  * bbpPairings v6.0.0: its own Dutch fixtures, the chesspairing fixtures
  * paired by bbpPairings, and two 100-player 11-round events made by its
  * random tournament generator, replayed round by round (every round of
@@ -87,7 +87,7 @@ Test(bbp_fixtures, scoring_210_and_utf8_names)
   check_cli(DATA "c5_utf8_chinese_name.trf", DATA "c5_utf8_chinese_name.expected_bbp.txt");
 }
 
-/* Forbidden pairs (tourney.md §3.2.4, §9.3): a 100-player event before
+/* Forbidden pairs (docs/tourney.md, "TRF"): a 100-player event before
  * round 5 with XXP lines (4-22 and every two of 12, 7, 9) and TRF-2026
  * 260 lines for round 5 and for round 6 only; the expected pairings are
  * bbpPairings' on the same files. */

@@ -1,5 +1,5 @@
 /*
- * test_tourney_knockout.c -- the knockout stage (tourney.md §6): the fixed
+ * test_tourney_knockout.c -- the knockout stage (docs/tourney.md, "Knockout stage"): the fixed
  * bracket 1–8, 2–7, 3–6, 4–5 and its semi-finals, the Tangshan top-seed
  * choice with a third-place match, the tie-break game sequences of the
  * regulations (swapped rapid, armageddon where a draw is a Black win,
@@ -69,7 +69,7 @@ Test(bracket, top_eight_meet_one_eight_two_seven_three_six_four_five)
   play(&ko, 2, 0, 1);   /* 102 */
   play(&ko, 3, 0, -1);  /* 106 */
   play(&ko, 4, 0, 1);   /* 104 */
-  /* §6.2: (1/8 winner) – (4/5 winner), (2/7 winner) – (3/6 winner),
+  /* (1/8 winner) – (4/5 winner), (2/7 winner) – (3/6 winner),
    * the better seed first */
   pair_is(&ko, 5, 104, 108);
   pair_is(&ko, 6, 102, 106);
@@ -311,7 +311,7 @@ Test(store, knockout_beside_the_swiss_and_merged_places)
   cr_assert(back->after == 2 && back->pools == 0 && back->seeding == XQ_KO_FIXED);
   free(back);
 
-  /* §6.4: the seeds are KO in rounds 3 and 4; only 2 and 4 are paired */
+  /* the seeds are KO in rounds 3 and 4; only 2 and 4 are paired */
   ev = reload(st);
   for (int i = 0; i < 4; i++)
     for (int r = 3; r <= 4; r++)
@@ -345,7 +345,7 @@ Test(store, knockout_beside_the_swiss_and_merged_places)
   cr_assert_eq(xq_tstore_ko_game(st, &dup, &err), XQ_EINVAL);
   store_game(st, &ko, 3, 0, -1);  /* final: P3 Red, P6 wins */
 
-  /* §6.5: P6, P3, then semi-final losers by seed (P1 #1, P5 #2), then
+  /* P6, P3, then semi-final losers by seed (P1 #1, P5 #2), then
    * the Swiss: P4 (4 points) before P2 (1) */
   ev = reload(st);
   int ids[6], want[6] = {6, 3, 1, 5, 4, 2};

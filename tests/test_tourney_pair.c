@@ -1,6 +1,6 @@
 /*
- * test_tourney_pair.c -- round 1 (tourney.md §3.4), colour allocation
- * (§3.7) and a property test of the Chinese adjacent pairing (§3.5) over
+ * test_tourney_pair.c -- round 1 (docs/tourney.md, "Round 1"), colour allocation
+ * ("Pairing") and a property test of the Chinese adjacent pairing ("Rounds ≥ 2") over
  * many random events with fixed seeds.
  *
  * The property checks are written from the spec, independently of the
@@ -142,7 +142,7 @@ Test(colours, identical_histories_even_round_larger_number_red)
 {
   /* Round 1: 1–2 and 4–3, both Red players win. Round 2 pairs the two
    * winners (1, 4) and the two losers (2, 3). Each pair has the same
-   * colour history, so §3.7 5C decides: 双数轮次大号先走 — 4 Red against
+   * colour history, so colour rule 5C decides: 双数轮次大号先走 — 4 Red against
    * 1, 3 Red against 2. Boards: the 2-point pair first. */
   xq_tournament *ev = event_with(4, 5, NULL);
   set_game(ev, 1, 1, 2, XQ_TR_WIN);
@@ -230,7 +230,7 @@ static int is_played(const xq_tslot *s)
 static int met_before(const xq_tournament *ev, int a, int b, int round)
 {
   for (int r = 1; r < round; r++)
-    if (xq_tournament_slot(ev, a, r)->opp == b) return 1; /* forfeits count (§3.2.1) */
+    if (xq_tournament_slot(ev, a, r)->opp == b) return 1; /* forfeits count */
   return 0;
 }
 
@@ -272,7 +272,7 @@ static int to_pair(const xq_tournament *ev, int id, int round)
     int res = xq_tournament_slot(ev, id, r)->res;
     missed += res == XQ_TR_FLOSS || res == XQ_TR_ZPB;
   }
-  return missed < 2; /* two missed rounds withdraw (§3.1.2) */
+  return missed < 2; /* two missed rounds withdraw */
 }
 
 static int can_meet(const xq_tournament *ev, int round, int a, int b)
@@ -336,7 +336,7 @@ static void bf_leaf(bf *b)
    * fewer players over than ours */
   if (first < ng && lq[first] < lo[first] && !b->violation) b->violation = first + 1;
   /* the same groups above the lowest: the bye must go to the lowest score
-   * any such pairing allows (§3.3) */
+   * any such pairing allows */
   if (first >= ng - 1 && b->nv > b->np) {
     int who = b->mate[b->np];
     if (b->minbye < 0 || b->pts[who] < b->minbye) b->minbye = b->pts[who];
@@ -588,7 +588,7 @@ Test(property, larger_events)
   cr_assert_gt(st.rounds, 400);
 }
 
-/* §3.1.2: two missed rounds withdraw a player, consecutive or not; a
+/* two missed rounds withdraw a player, consecutive or not; a
  * regulation may count only missed rounds in a row (Shaanxi 补充规定 四.1:
  * 连续弃权两轮者不再编排). Player 1 forfeits rounds 1 and 3, player 3
  * rounds 2 and 3; round 4 is paired under both rules. */
@@ -639,7 +639,7 @@ static int seated_together(const xq_tpairing *pr, int a, int b)
   return 0;
 }
 
-/* §3.2.4: forbidden pairs (TRF XXP 4 22, XXP 12 7 9) are never paired;
+/* forbidden pairs (TRF XXP 4 22, XXP 12 7 9) are never paired;
  * the same event without them pairs 4-22 and 7-9, so the lines are what
  * kept them apart. */
 Test(pairing, forbidden_pairs_are_not_paired)

@@ -1,5 +1,5 @@
 /*
- * test_tourney_presets.c -- the regulation presets (regulations.md): all
+ * test_tourney_presets.c -- the regulation presets (docs/presets.md): all
  * five found, every row sourced (a clause, or "not stated"), distinctive
  * values of each regulation, their links to the tie-break, knockout and
  * adjudicator presets, and `xqref presets` / `presets show`.
@@ -164,7 +164,7 @@ Test(presets, shaanxi)
   cr_assert_eq(rules.false_claims_to_lose, 2);
 }
 
-/* regulations.md: "a 3-cycle repetition before move 25: Red must vary".
+/* docs/presets.md: "a 3-cycle repetition before move 25: Red must vary".
  * The text (补充规定 一.6) says 25回合（含25回合）以内, move 25 included;
  * the adjudicator's early_cycle_move_limit means "before this move", so
  * the preset holds 26, and the same for draw offers. */

@@ -1,7 +1,7 @@
 /*
- * test_tourney_prizes.c -- team results (tourney.md §7) by sum of places
+ * test_tourney_prizes.c -- team results (docs/tourney.md, "Teams") by sum of places
  * and by sum of points with ties on the best individual place; prize
- * tables (§8) with the 40% cap, one prize per player, a local prize won
+ * tables with the 40% cap, one prize per player, a local prize won
  * on top of a main prize, lucky prizes at 18th and 28th; age groups by
  * birth-date bands with birthdays on the bounds. The events are
  * regulation_fixture.h's: players P1..Pn, final places in id order.

@@ -1,7 +1,7 @@
 /*
  * test_tourney_regdata.c -- the five regulations' prize tables, groups
  * and team competitions (tourney/regulation_data.c) against their texts
- * (spec regulations.md, the seeds), awarded over small events; the
+ * (spec docs/presets.md, the seeds), awarded over small events; the
  * results commands with presets (`xqref tourney places|teams|prizes|
  * groups`); and the regulations to the letter: juniors on the open
  * tables, the cap per group, Altay's teams, the Yulin counties, teams on

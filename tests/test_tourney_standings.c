@@ -1,6 +1,6 @@
 /*
  * test_tourney_standings.c -- tie-break formulas on small events computed
- * by hand (tourney.md §5), presets, no shared places, players and groups,
+ * by hand (docs/tourney.md, "Standings and tie-breaks"), presets, no shared places, players and groups,
  * and the event itself (its deep copy).
  *
  * Points are half-units inside xqref: at 2/1/0 a win is 4, a draw 2. The

@@ -1,5 +1,5 @@
 /*
- * test_tourney_trf.c -- FIDE TRF-16 import and export (tourney.md §9):
+ * test_tourney_trf.c -- FIDE TRF-16 import and export (docs/tourney.md, "TRF"):
  * round trips on published files (byte-identical apart from line ends and
  * trailing blanks), code-point name columns, the 162 scoring line, points
  * checked on import, and `xqref pair --system cn` on TRF files.
@@ -208,7 +208,7 @@ Test(trf, export_of_a_2_1_0_event_declares_its_scoring)
   xq_tournament_free(ev);
 }
 
-/* tourney.md §9.5: a forfeit counts as a meeting in the Chinese practice
+/* docs/tourney.md, "TRF": a forfeit counts as a meeting in the Chinese practice
  * (forfeit_counts_as_met) but not for a FIDE engine: the export says so
  * with an XXP line, once per pair, and the Dutch pairing of the file read
  * back keeps the two apart. */
@@ -257,7 +257,7 @@ Test(trf, forfeit_meetings_are_exported_as_forbidden_pairs)
   xq_tournament_free(ev);
 }
 
-/* Acceleration lines (tourney.md §9.3): XXA NNNN then 4 columns a round
+/* Acceleration lines (docs/tourney.md, "TRF"): XXA NNNN then 4 columns a round
  * from column 10 (blank = 0); TRF-2026 250 with points at 10-13, rounds
  * 15-17 and 19-21, players 23-26 and 28-31. Read for the pairing, kept
  * as they were for the export; later lines override earlier ones. */

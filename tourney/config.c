@@ -1,6 +1,6 @@
 /*
- * config.c -- event parameters (tourney.md §1), tie-break codes and the
- * presets of the five regulations (regulations.md), status texts and
+ * config.c -- event parameters (docs/tourney.md, "Standings and tie-breaks"), tie-break codes and the
+ * presets of the five regulations (docs/presets.md), status texts and
  * the error record.
  */
 #include <stdio.h>
@@ -28,7 +28,7 @@ const char *xq_tb_name(int tb)
   return tb >= 0 && tb < XQ_TB_COUNT ? tb_names[tb] : "?";
 }
 
-/* Presets (tourney.md §5.2; regulations.md "tie-break order"). */
+/* Presets (docs/tourney.md, "Standings and tie-breaks"; docs/presets.md "tie-break order"). */
 static const struct { const char *name, *list; } presets[] = {
   {"os", "PTS,OS,WINS,FOULS,BWINS,BLACK,ROUNDBACK,LOT"},       /* 对手分方案 */
   {"ps", "PTS,PS,WINS,FOULS,BWINS,BLACK,ROUNDBACK_FIRST,LOT"}, /* 累进分方案 */
@@ -133,7 +133,7 @@ int xq_regulation_tconfig(const xq_regulation *r, xq_tconfig *cfg, xq_error *err
   const char *r1 = r->rows[XQ_REG_ROUND1].value;
   if (r1 && !strncmp(r1, "drawn", 5)) c.first_round = XQ_FIRST_BY_LOT;
   /* the forfeits that withdraw a player: the regulation's, else the rule
-   * book's two (tourney.md §3.1.2); only those in a row where it says so
+   * book's two (docs/tourney.md, "Who is paired"); only those in a row where it says so
    * (Shaanxi 补充规定 四.1: 连续弃权两轮者不再编排) */
   if (r->withdraw_after > 0) c.missed_rounds_withdraw = r->withdraw_after;
   c.withdraw_consecutive = r->withdraw_consecutive;

@@ -1,6 +1,6 @@
 /*
  * event.c -- the derived event state: players and the per-round table
- * (tourney.md §2), points, withdrawals, applying a published pairing;
+ * (docs/tourney.md, "The event store"), points, withdrawals, applying a published pairing;
  * the mixer of the lots.
  */
 #include <stdlib.h>
@@ -175,7 +175,7 @@ void xq_tournament_set_result(xq_tournament *ev, int round, int red, int black, 
   else if (!strcmp(code, "=")) rr = br = XQ_TR_DRAW;
   else if (!strcmp(code, "+-")) rr = XQ_TR_FWIN, br = XQ_TR_FLOSS;
   else if (!strcmp(code, "-+")) rr = XQ_TR_FLOSS, br = XQ_TR_FWIN;
-  else if (!strcmp(code, "--")) rr = br = XQ_TR_FLOSS; /* §4.1: both absent */
+  else if (!strcmp(code, "--")) rr = br = XQ_TR_FLOSS; /* both absent */
   r->res = (uint8_t)rr;
   b->res = (uint8_t)br;
 }
@@ -224,7 +224,7 @@ int xq__event_missed_out(const xq_tournament *ev, int id, int upto)
   if (lim <= 0) return 0;
   for (int r = 1; r <= upto && r <= XQ_TOURNEY_ROUNDS_MAX; r++) {
     const xq_tslot *s = xq_tournament_slot(ev, id, r);
-    /* tourney.md §3.1.2: forfeit losses and announced absences count,
+    /* docs/tourney.md, "Who is paired": forfeit losses and announced absences count,
      * consecutive or not -- or only in a row where the regulation says
      * so (Shaanxi 补充规定 四.1: 连续弃权两轮者不再编排) */
     if (s->res == XQ_TR_FLOSS || s->res == XQ_TR_ZPB) missed++;

@@ -1,5 +1,5 @@
 /*
- * knockout.c -- the knockout stage (tourney.md §6): bracket, tie-break
+ * knockout.c -- the knockout stage (docs/tourney.md, "Knockout stage"): bracket, tie-break
  * game sequence, knockout places and the merged final places; the drawn
  * bracket of a knockout-only event (docs/village-king.md).
  */
@@ -59,7 +59,7 @@ const char *xq_ko_gtype_name(int type)
 
 const char *xq_ko_time_control(int format, int type)
 {
-  /* regulations.md: Xinjiang 20+5 / 10+5 / R6+3 B4+3; Tangshan 20+5 /
+  /* docs/presets.md: Xinjiang 20+5 / 10+5 / R6+3 B4+3; Tangshan 20+5 /
    * R6+5 B4+5; Wujiaqu 20+5 / 10+3 / 5+3 */
   switch (type) {
   case XQ_KG_RAPID: return format == XQ_KO_FMT_RAPID_BLITZ ? "10+3" : "10+5";
@@ -280,7 +280,7 @@ static int games_winner(const xq_ko *ko, int m)
     if (g->match != m) continue;
     if (g->res > 0) return g->red;
     if (g->res < 0) return g->black;
-    /* regulations.md: armageddon 和棋黑胜 — a draw is a Black win */
+    /* docs/presets.md: armageddon 和棋黑胜 — a draw is a Black win */
     if (g->type == XQ_KG_ARMAGEDDON) return g->black;
   }
   return 0;
@@ -575,7 +575,7 @@ int xq_ko_places(const xq_ko *ko, int *ids)
       }
     }
   }
-  /* §6.5: losers of a stage ordered by their Swiss rank at the cut */
+  /* losers of a stage ordered by their Swiss rank at the cut */
   qsort(kp, (size_t)ko->size, sizeof kp[0], kplace_cmp);
   for (int i = 0; i < ko->size; i++) ids[i] = kp[i].id;
   return complete;
@@ -600,7 +600,7 @@ int xq_final_places(const xq_tournament *ev, const xq_ko *ko, int *ids)
     int in_ko = 0;
     for (int j = 0; j < k; j++)
       if (ids[j] == st[i].id) in_ko = 1;
-    /* §6.5: places size+1.. follow the Swiss standings */
+    /* places size+1.. follow the Swiss standings */
     if (!in_ko) ids[k++] = st[i].id;
   }
   free(st);

@@ -1,5 +1,5 @@
 /*
- * knockout.h -- the knockout stage of tourney.md §6: qualification after
+ * knockout.h -- the knockout stage of docs/tourney.md, "Knockout stage": qualification after
  * a Swiss round, the bracket (fixed 1–8, 2–7, 3–6, 4–5 or the Tangshan
  * top-seed choice), the tie-break games after a drawn standard game, and
  * the final places that merge the knockout with the Swiss standings;
@@ -49,7 +49,7 @@ typedef enum {
 } xq_ko_seeding;
 
 /* The regulation's sequence of games after a drawn standard game
- * (regulations.md, "KO game / tie-breaks"). */
+ * (docs/presets.md, "KO game / tie-breaks"). */
 typedef enum {
   XQ_KO_FMT_RAPID_ARMAGEDDON = 0, /* Xinjiang, Shaanxi: swapped rapid, then armageddon */
   XQ_KO_FMT_ARMAGEDDON,           /* Tangshan: armageddon at once */
@@ -100,7 +100,7 @@ int xq_ko_parse_seeding(const char *s, int *seeding);
 int xq_ko_parse_format(const char *s, int *format);
 
 /* Names for printing ("fixed", "rapid-armageddon", "standard", ...) and
- * the time control of a game type under a format (regulations.md),
+ * the time control of a game type under a format (docs/presets.md),
  * e.g. "20+5" or "R6+3/B4+3", for any match but a final whose format
  * gives it a clock of its own (xq_ko_game_time_control). Never NULL. */
 const char *xq_ko_seeding_name(int seeding);
@@ -178,7 +178,7 @@ int xq_ko_stage(const xq_ko *ko, int m);
 int xq_ko_match_players(const xq_ko *ko, int m, int *a, int *b);
 
 /* Winner of match m (player id), 0 while undecided. A decisive game
- * decides; a drawn armageddon is a Black win (regulations.md: 和棋黑胜);
+ * decides; a drawn armageddon is a Black win (docs/presets.md: 和棋黑胜);
  * any other draw leads to the next game of the format. A bye match's
  * winner is its player (0 when both sides are byes). */
 int xq_ko_winner(const xq_ko *ko, int m);
@@ -226,7 +226,7 @@ int xq_ko_table_result(xq_ko *ko, int table, int res);
 int xq_ko_result_code(const char *code, int *res);
 
 /* Knockout places 1..E into ids[0..E-1], E = xq_ko_entrants(ko) (room
- * for XQ_KO_SIZE_MAX does) (tourney.md §6.5): the final's winner and
+ * for XQ_KO_SIZE_MAX does) (docs/tourney.md, "Knockout stage"): the final's winner and
  * loser; the third-place match decides 3 and 4 when played; the other
  * losers by the stage they lost in, then by seed (their Swiss rank at the
  * cut). Players still in play are placed by the stage they reached and
@@ -246,7 +246,7 @@ int xq_ko_pool_places(const xq_ko *ko, int pool, int *ids);
 /* Final places of the whole event into ids[0..ev->n-1]: the knockout
  * places when `ko` has a stage (ko->after != 0), then every other player
  * in the order of the Swiss standings after all recorded rounds
- * (tourney.md §5.8, §6.5). Returns XQ_OK, XQ_EINVAL or XQ_ENOMEM. */
+ * (docs/tourney.md, "Standings and tie-breaks", "Knockout stage"). Returns XQ_OK, XQ_EINVAL or XQ_ENOMEM. */
 int xq_final_places(const xq_tournament *ev, const xq_ko *ko, int *ids);
 
 /* ------------------------------------------------------------------ */
@@ -269,7 +269,7 @@ typedef struct xq_ko_opts {
 /* Set up the knockout stage of `ev` in *ko as `o` says, ready for
  * xq_tstore_ko_start: with seeding fixed or choose, the top o->size of
  * the standings after round o->after (which must be complete), ranked
- * with the full tie-break order (tourney.md §6.1; xq_ko_setup), leaving
+ * with the full tie-break order (docs/tourney.md, "Knockout stage"; xq_ko_setup), leaving
  * out every player withdrawn by then (a withdrawal recorded for any
  * round, or the missed rounds that withdraw him): the next in the
  * standings takes his place; with seeding lot, a knockout-only event, every registered player (2 to

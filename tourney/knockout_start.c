@@ -1,7 +1,7 @@
 /*
  * knockout_start.c -- the knockout stage of an event set up from the
  * event itself, as `xqref tourney knockout` starts it: after a Swiss
- * round from the standings of the cut (tourney.md §6.1), or as a
+ * round from the standings of the cut (docs/tourney.md, "Knockout stage"), or as a
  * knockout-only event with every registered player drawn into the
  * bracket by lot, the values of one player field making its halves
  * (docs/village-king.md). The bracket itself is knockout.c's.
@@ -80,7 +80,7 @@ int xq_ko_setup_event(const xq_tournament *ev, const xq_ko_opts *o, xq_ko *ko, x
     rc = xq__error(err, XQ_ENOMEM, "out of memory");
   } else if (o->after > ev->nrounds || !xq_tournament_round_complete(ev, o->after)) {
     rc = xq__error(err, XQ_EINVAL, "round %d is not complete", o->after);
-  } else if (xq_standings(ev, o->after, s)) { /* §6.1: the Swiss after the cut, every tie-break */
+  } else if (xq_standings(ev, o->after, s)) { /* the Swiss after the cut, every tie-break */
     rc = xq__error(err, XQ_EINVAL, "round %d: no standings", o->after);
   } else {
     /* a player who has withdrawn is never seeded: the next in the

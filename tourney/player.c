@@ -1,6 +1,6 @@
 /*
  * player.c -- player records (UTF-8 names, birth dates) and groups by
- * birth-date band, sex and the local flag (regulations.md "groups").
+ * birth-date band, sex and the local flag (docs/presets.md "groups").
  */
 #include <stdio.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /*
- * prize.c -- prize tables (tourney.md §8): parsing, category membership,
+ * prize.c -- prize tables (docs/tourney.md, "Prizes and age groups"): parsing, category membership,
  * the percentage cap, one prize per player, lucky prizes.
  */
 #include <errno.h>
@@ -14,8 +14,9 @@
 static int perr(xq_error *err, int code, int line, const char *msg)
 {
   if (err) {
-    err->code = code; err->pos = line; err->ply = -1;
-    snprintf(err->msg, sizeof err->msg, "line %d: %.140s", line, msg);
+    err->code = code; err->pos = line > 0 ? line : -1; err->ply = -1;
+    if (line > 0) snprintf(err->msg, sizeof err->msg, "line %d: %.140s", line, msg);
+    else snprintf(err->msg, sizeof err->msg, "%.140s", msg); /* the file as a whole */
   }
   return code;
 }
@@ -59,7 +60,7 @@ static int date_bound(const char *s, char out[11])
   return 1;
 }
 
-/* "FROM..TO" into the band of c->group (§8.4: inclusive bounds). */
+/* "FROM..TO" into the band of c->group (inclusive bounds). */
 static int parse_band(const char **rest, xq_prize_cat *c, int line, xq_error *err)
 {
   char w[XQ_TOURNEY_FIELD_MAX];
@@ -195,7 +196,7 @@ int xq_prize_read(const char *path, xq_prize_table *t, xq_error *err)
 {
   FILE *f = path ? fopen(path, "rb") : NULL;
   if (!f) {
-    if (err) { err->code = XQ_EIO; err->pos = -1; err->ply = -1; snprintf(err->msg, sizeof err->msg, "cannot read the prize table"); }
+    if (err) { err->code = XQ_EIO; err->pos = -1; err->ply = -1; snprintf(err->msg, sizeof err->msg, "cannot open the prize table: %s", path ? strerror(errno) : "no file named"); }
     return XQ_EIO;
   }
   char *buf = malloc((size_t)XQ_PRIZE_TABLE_MAX + 1);
@@ -204,7 +205,7 @@ int xq_prize_read(const char *path, xq_prize_table *t, xq_error *err)
   int bad = ferror(f);
   fclose(f);
   int rc;
-  if (bad) rc = perr(err, XQ_EIO, 0, "read error");
+  if (bad) rc = perr(err, XQ_EIO, 0, "cannot read the prize table");
   else if (n > (size_t)XQ_PRIZE_TABLE_MAX) rc = perr(err, XQ_ELIMIT, 0, "prize table larger than 64 KiB");
   else rc = xq_prize_parse(buf, n, t, err);
   free(buf);
@@ -235,7 +236,7 @@ int xq_prize_member(const xq_prize_cat *c, const xq_tplayer *p)
   default: return 0;
   }
   if (c->region[0] && !xq_region_within(p->region, c->region)) return 0;
-  return xq_group_match(&c->group, p); /* §8.4: birth-date band, sex, local */
+  return xq_group_match(&c->group, p); /* birth-date band, sex, local */
 }
 
 void xq_prize_eligibility(const xq_prize_cat *c, char *out, size_t cap)
@@ -330,7 +331,7 @@ int xq_prizes_award(const xq_tournament *ev, const int *places, const xq_prize_t
     if (pc->apart) continue; /* another group's own event (Tangshan 七) */
     int members = 0, k = pc->nplaces;
     for (int id = 1; id <= n; id++) members += xq_prize_member(pc, &ev->players[id - 1]);
-    /* §8.3: at most ⌊cap% × entrants⌋ places in a category (floor) */
+    /* at most ⌊cap% × entrants⌋ places in a category (floor) */
     if (t->cap_pct && k > members * t->cap_pct / 100) k = members * t->cap_pct / 100;
     for (int p = 1; p <= k; p++) {
       if (pc->repeat) {
@@ -349,7 +350,7 @@ int xq_prizes_award(const xq_tournament *ev, const int *places, const xq_prize_t
       }
     }
   }
-  /* §8.6: one prize per player — the highest first; the prize passes to
+  /* one prize per player — the highest first; the prize passes to
    * the next member of its category */
   qsort(slots, (size_t)ns, sizeof slots[0], slot_cmp);
   for (int s = 0; s < ns; s++) {
@@ -363,7 +364,7 @@ int xq_prizes_award(const xq_tournament *ev, const int *places, const xq_prize_t
       break;
     }
   }
-  /* §8.2: lucky prizes at start, start+step, ... up to the last place */
+  /* lucky prizes at start, start+step, ... up to the last place */
   if (t->lucky_amount && t->lucky_start > 0 && t->lucky_step > 0) {
     int last = t->lucky_last && t->lucky_last < n ? t->lucky_last : n;
     for (int p = t->lucky_start; p <= last; p += t->lucky_step) {

@@ -1,5 +1,5 @@
 /*
- * prize.h -- team results (tourney.md §7) and prizes (§8): prize tables
+ * prize.h -- team results (docs/tourney.md, "Teams") and prizes ("Prizes and age groups"): prize tables
  * by place with a percentage cap, lucky prizes, local / regional /
  * age-group categories, one prize per player unless a category may be
  * won in addition. Both work on the final places (xq_final_places).
@@ -177,11 +177,11 @@ typedef struct xq_award {
 
 /* Award the prizes of `t` over the final places `places` (ids, ev->n).
  * A category's members keep their final-place order. Places beyond the
- * cap are not awarded (§8.3). Prizes of categories without `repeat` go
- * one to a player (§8.6): taken in order of amount (higher first, then
+ * cap are not awarded. Prizes of categories without `repeat` go
+ * one to a player: taken in order of amount (higher first, then
  * category order, then place), each to the best-placed member not yet
  * holding such a prize — so a player takes his highest prize and the
- * next member moves up. `repeat` prizes and lucky prizes (§8.2: places
+ * next member moves up. `repeat` prizes and lucky prizes (places
  * start, start+step, ...) are won in addition; `apart` categories are
  * left out. The awards of one category whose final places lie in one of
  * t's shared runs (share_first..share_last: places the event does not

@@ -1,5 +1,5 @@
 /*
- * regulation.c -- the five real regulations (spec regulations.md, the
+ * regulation.c -- the five real regulations (spec docs/presets.md, the
  * originals in the seeds) as presets: every row with the clause it comes
  * from. The rules of play (natural limit, fouls, repetition, draw offers)
  * are the adjudicator presets of the same names; only their names are

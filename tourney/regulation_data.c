@@ -1,6 +1,6 @@
 /*
  * regulation_data.c -- the groups, team competitions and prize tables of
- * the five regulations (spec regulations.md, the originals in the seeds)
+ * the five regulations (spec docs/presets.md, the originals in the seeds)
  * as data the program acts on: xq_tgroup bands, the team mode and count,
  * and xq_prize_table values for xq_prizes_award(). The printed rows with
  * their clauses are in regulation.c; the cap, lucky-prize and team-size

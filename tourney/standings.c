@@ -1,7 +1,7 @@
 /*
- * standings.c -- primary score and tie-breaks (tourney.md §5): values per
- * code, direct encounter among a tied group (§5.4), round-by-round
- * comparison (§5.5), lots, and the ranking with no shared places (§5.6).
+ * standings.c -- primary score and tie-breaks (docs/tourney.md, "Standings and tie-breaks"): values per
+ * code, direct encounter among a tied group, round-by-round
+ * comparison, lots, and the ranking with no shared places.
  */
 #define _GNU_SOURCE /* qsort_r */
 #include <stdlib.h>
@@ -14,7 +14,7 @@ static int final_pts(const xq_tournament *ev, int id, int upto)
   return xq_tournament_points(ev, id, upto);
 }
 
-/* The lowest final score in the event (tourney.md §5.3 lowest_final_score). */
+/* The lowest final score in the event (docs/tourney.md, "Standings and tie-breaks" lowest_final_score). */
 static int lowest_final(const xq_tournament *ev, int upto)
 {
   int lo = 0;
@@ -147,7 +147,7 @@ static int mutual(const rk *k, int a, const int *set, int m, int *unmet)
 }
 
 /* Direct encounter levels (0 best) of the tied set, from `base`
- * (tourney.md §5.4). set[] is reordered. */
+ * (docs/tourney.md, "Standings and tie-breaks"). set[] is reordered. */
 static void de_levels(rk *k, int *set, int m, int base, int *level)
 {
   if (m <= 0) return;
@@ -198,7 +198,7 @@ static void de_levels(rk *k, int *set, int m, int base, int *level)
   for (int i = 0; i < m; i++) level[set[i]] = base;
 }
 
-/* ROUNDBACK key vector comparison (tourney.md §5.5), higher first. */
+/* ROUNDBACK key vector comparison (docs/tourney.md, "Standings and tie-breaks"), higher first. */
 static int cmp_roundback(const void *x, const void *y, void *arg)
 {
   const rk *k = arg;
@@ -345,13 +345,13 @@ int xq_standings(const xq_tournament *ev, int upto, xq_tstanding *out)
     k.tb[k.ntb++] = ev->cfg.tb[i];
     has_lot |= ev->cfg.tb[i] == XQ_TB_LOT;
   }
-  if (!has_lot) k.tb[k.ntb++] = XQ_TB_LOT; /* §5.6: lots end every tie */
+  if (!has_lot) k.tb[k.ntb++] = XQ_TB_LOT; /* lots end every tie */
   int *ids = malloc(sizeof *ids * (size_t)(n + 1));
   lotkey *lk = malloc(sizeof *lk * (size_t)(n + 1));
   k.lot = malloc(sizeof *k.lot * (size_t)(n + 1));
   k.key = malloc(sizeof *k.key * (size_t)(n + 1));
   if (!ids || !lk || !k.lot || !k.key) goto done;
-  /* §5.6: the drawing of lots is a hash of the stored seed and the pairing
+  /* the drawing of lots is a hash of the stored seed and the pairing
    * number, so it is the same every time the standings are computed */
   for (int i = 0; i < n; i++) {
     lk[i].h = xq__event_mix64(ev->cfg.lot_seed ^ xq__event_mix64((uint64_t)ev->players[i].pno + 1));

@@ -1,5 +1,5 @@
 /*
- * team.c -- team results (tourney.md §7): Σ of places or Σ of points of a
+ * team.c -- team results (docs/tourney.md, "Teams"): Σ of places or Σ of points of a
  * team's counted players, ties by the best individual place; only the
  * players of the competition's area count, on the order its basis names
  * (final places or the Swiss standings).
@@ -15,10 +15,10 @@
 
 static int row_cmp(const xq_team_row *a, const xq_team_row *b, int mode)
 {
-  /* §7.3: teams short of players come after the ranked ones */
+  /* teams short of players come after the ranked ones */
   if ((a->rank == 0) != (b->rank == 0)) return a->rank == 0 ? 1 : -1;
   if (a->value != b->value) {
-    /* §7.1 Σ places: lower first; §7.2 Σ points: higher first */
+    /* Σ places: lower first; Σ points: higher first */
     if (mode == XQ_TEAM_RANK_SUM) return a->value < b->value ? -1 : 1;
     return a->value > b->value ? -1 : 1;
   }

@@ -8,7 +8,7 @@
  * sheet/sheet.h (printed sheets and listings); knockout.h, prize.h and
  * region.h hold the knockout stage, the prizes and teams, and the places.
  *
- * Points are integers in half-units everywhere (tourney.md §1): a 2/1/0
+ * Points are integers in half-units everywhere (docs/tourney.md, "Standings and tie-breaks"): a 2/1/0
  * win is 4, a 1/½/0 win is 2. Players of an event are addressed by their
  * id, 1..n in registration (or TRF) order; pno is the pairing number
  * (序号) that orders players inside a score group.
@@ -48,7 +48,7 @@
 
 
 /* ------------------------------------------------------------------ */
-/* Results and per-round state (tourney.md §2)                         */
+/* Results and per-round state (docs/tourney.md, "The event store")                         */
 /* ------------------------------------------------------------------ */
 
 typedef enum {
@@ -177,7 +177,7 @@ int xq_group_sections(const xq_tgroup *g, const xq_tplayer *players, int n,
 /* Configuration                                                       */
 /* ------------------------------------------------------------------ */
 
-/* Tie-break codes (tourney.md §5.2). */
+/* Tie-break codes (docs/tourney.md, "Standings and tie-breaks"). */
 typedef enum {
   XQ_TB_PTS = 0,        /* 积分 */
   XQ_TB_OS,             /* 对手分 (Buchholz) */
@@ -202,7 +202,7 @@ typedef enum { XQ_FIRST_BY_RATING = 0, XQ_FIRST_BY_LOT } xq_first_round;
 
 typedef struct xq_tconfig {
   int rounds;              /* planned Swiss rounds, 0 = unknown */
-  /* points in half-units (tourney.md §1) */
+  /* points in half-units (docs/tourney.md, "Standings and tie-breaks") */
   int win, draw, loss, pab, fwin, floss;
   int first_round;         /* xq_first_round */
   int max_colour_diff;     /* 2: |red - black| = 3 forbidden (禁止多三) */
@@ -230,10 +230,10 @@ void xq_tconfig_default(xq_tconfig *cfg);
 void xq_tconfig_scoring(xq_tconfig *cfg, int halves);
 
 /* Parse a comma-separated tie-break order such as
- * "PTS,OS,WINS,FOULS,BWINS,BLACK,ROUNDBACK,LOT" (codes of tourney.md §5.2;
+ * "PTS,OS,WINS,FOULS,BWINS,BLACK,ROUNDBACK,LOT" (codes of docs/tourney.md, "Standings and tie-breaks";
  * ROUNDBACK alone means from the last round, ROUNDBACK_FIRST the other
  * way), or the name of a preset: "os" (对手分方案), "ps" (累进分方案),
- * "xinjiang", "burqin", "shaanxi", "wujiaqu", "tangshan" (regulations.md).
+ * "xinjiang", "burqin", "shaanxi", "wujiaqu", "tangshan" (docs/presets.md).
  * Fills cfg->tb/ntb only on success. Returns XQ_OK or XQ_EINVAL with
  * `err` naming the bad code. */
 int xq_tconfig_tiebreaks(xq_tconfig *cfg, const char *spec, xq_error *err);
@@ -250,7 +250,7 @@ int xq_tconfig_tb_format(const xq_tconfig *cfg, char *buf, size_t len);
 /* ------------------------------------------------------------------ */
 
 /* Two players who may not be paired with each other in rounds from..to
- * (tourney.md §3.2.4: same team, club or family; TRF XXP for the whole
+ * (docs/tourney.md, "TRF": same team, club or family; TRF XXP for the whole
  * event, TRF-2026 260 for some rounds). */
 typedef struct xq_tforbid {
   int a, b;
@@ -296,7 +296,7 @@ void xq_tournament_free(xq_tournament *ev);
 int xq_tournament_forbid(xq_tournament *ev, int a, int b, int from, int to);
 
 /* True when a and b may not be paired in round `round` (a forbidden pair;
- * both pairing systems treat it as a rematch, tourney.md §3.2.4). */
+ * both pairing systems treat it as a rematch, docs/tourney.md, "TRF"). */
 int xq_tournament_forbidden(const xq_tournament *ev, int a, int b, int round);
 
 /* Append a copy of `p` (checked with xq_player_check) and store its id
@@ -337,7 +337,7 @@ void xq_tournament_set_result(xq_tournament *ev, int round, int red, int black, 
  * round out of range: nothing. */
 void xq_tournament_add_fouls(xq_tournament *ev, int id, int round, int count);
 
-/* Apply the automatic withdrawal rule (tourney.md §3.1.2, §4.2): a player
+/* Apply the automatic withdrawal rule (docs/tourney.md, "Who is paired"): a player
  * with cfg.missed_rounds_withdraw missed rounds (forfeit losses or
  * announced absences) within rounds 1..upto is not paired after that
  * round. Sets players[].withdrawn where it was 0. Cannot fail. */
@@ -362,7 +362,7 @@ typedef struct xq_tstanding {
 
 /* Rank every player after rounds 1..upto (0 or beyond the last recorded
  * round = all recorded rounds) by cfg.tb, then LOT, then pairing number
- * (tourney.md §5, no shared places); before any game of those rounds has
+ * (docs/tourney.md, "Standings and tie-breaks", no shared places); before any game of those rounds has
  * a result, by points (a bye's) and then the starting order (pairing
  * number, else registration). A game paired and not over yet counts in
  * no score and no tie-break (OS, OS_C1, SB, DE, FOULS, ...): standings
@@ -382,7 +382,7 @@ int xq_tournament_standings_round(const xq_tournament *ev);
 int64_t xq_tb_value(const xq_tournament *ev, int tb, int id, int upto);
 
 /* ------------------------------------------------------------------ */
-/* TRF (tourney.md §9)                                                 */
+/* TRF (docs/tourney.md, "TRF")                                                 */
 /* ------------------------------------------------------------------ */
 
 /* Parse TRF-16 / TRF(x) text (`len` bytes; CR, LF or CRLF line ends) into
@@ -394,7 +394,9 @@ int64_t xq_tb_value(const xq_tournament *ev, int tb, int id, int upto);
  * `err->pos` = 1-based line number and a message; *out is NULL then. */
 int xq_trf_parse(const char *text, size_t len, xq_tournament **out, xq_error *err);
 
-/* Read and parse a TRF file. As xq_trf_parse; XQ_EIO if unreadable. */
+/* Read and parse a TRF file. As xq_trf_parse; XQ_EIO when the file
+ * cannot be opened or read, with err->pos -1 and a message that names no
+ * line (the caller names the file). */
 int xq_trf_read(const char *path, xq_tournament **out, xq_error *err);
 
 /* Write `ev` as TRF-16 to `f` with LF line ends: the kept header lines

@@ -1,5 +1,5 @@
 /*
- * trf.c -- FIDE TRF-16 / TRF(x) import and export (tourney.md §9).
+ * trf.c -- FIDE TRF-16 / TRF(x) import and export (docs/tourney.md, "TRF").
  *
  * Columns are 1-based and counted in Unicode code points, not bytes: a
  * Chinese name of three characters fills three of the 33 name columns
@@ -15,9 +15,11 @@ static int fail(xq_error *err, int code, int line, const char *msg)
 {
   if (err) {
     err->code = code;
-    err->pos = line;
+    err->pos = line > 0 ? line : -1;
     err->ply = -1;
-    snprintf(err->msg, sizeof err->msg, "line %d: %.140s", line, msg);
+    /* line 0: the file as a whole (it cannot be opened or read), no line */
+    if (line > 0) snprintf(err->msg, sizeof err->msg, "line %d: %.140s", line, msg);
+    else snprintf(err->msg, sizeof err->msg, "%.140s", msg);
   }
   return code;
 }
@@ -165,7 +167,7 @@ static int parse_player(xq_tournament *ev, const pline *pl, xq_error *err)
     if (r > ev->nrounds) ev->nrounds = r;
     pts += xq_tslot_points(ev, s);
   }
-  /* tourney.md §9.5: recompute the points and reject a disagreement */
+  /* docs/tourney.md, "TRF": recompute the points and reject a disagreement */
   if (pts != pl->pts) {
     char m[120];
     snprintf(m, sizeof m, "player %d: points %.1f do not match the results (%.1f)", id,
@@ -218,7 +220,7 @@ static void parse_xxs(xq_tconfig *c, const char *s, int len)
 
 /* XXP ID ID ...: every two of the players are a forbidden pair for the
  * whole event; TRF-2026 "260 R1 RL ID ID ...": for rounds R1..RL
- * (tourney.md §9.3). Both pairing systems honour them. The line itself is
+ * (docs/tourney.md, "TRF"). Both pairing systems honour them. The line itself is
  * kept with the other lines, so the file writes back as it was read. */
 static int parse_forbid(xq_tournament *ev, const char *s, int l)
 {
@@ -246,7 +248,7 @@ static int parse_forbid(xq_tournament *ev, const char *s, int l)
   return XQ_OK;
 }
 
-/* Acceleration lines (tourney.md §9.3), columns 1-based:
+/* Acceleration lines (docs/tourney.md, "TRF"), columns 1-based:
  *   XXA NNNN aaaa aaaa ...  player NNNN (5-8) gets aaaa extra points for
  *                           pairing in round 1 (10-13), round 2 (15-18),
  *                           ...; a blank field is 0
@@ -479,7 +481,11 @@ int xq_trf_parse(const char *text, size_t len, xq_tournament **out, xq_error *er
 int xq_trf_read(const char *path, xq_tournament **out, xq_error *err)
 {
   FILE *f = fopen(path, "rb");
-  if (!f) return fail(err, XQ_EIO, 0, strerror(errno));
+  if (!f) {
+    char why[160];
+    snprintf(why, sizeof why, "cannot open the file: %s", strerror(errno));
+    return fail(err, XQ_EIO, 0, why);
+  }
   char *buf = NULL;
   size_t n = 0, cap = 0;
   for (;;) {
@@ -496,7 +502,7 @@ int xq_trf_read(const char *path, xq_tournament **out, xq_error *err)
   }
   int bad = ferror(f);
   fclose(f);
-  if (bad) { free(buf); return fail(err, XQ_EIO, 0, "read error"); }
+  if (bad) { free(buf); return fail(err, XQ_EIO, 0, "cannot read the file"); }
   int rc = xq_trf_parse(buf, n, out, err);
   free(buf);
   return rc;
@@ -546,7 +552,7 @@ static void put_pts(FILE *f, int w, int half)
 
 static void put_name(FILE *f, const char *name)
 {
-  /* tourney.md §9.2: pad to 33 code points, not bytes */
+  /* docs/tourney.md, "TRF": pad to 33 code points, not bytes */
   int n = 0;
   const unsigned char *p = (const unsigned char *)name;
   while (*p && n < XQ_TRF_NAME_CHARS) {
@@ -581,7 +587,7 @@ int xq_trf_write(const xq_tournament *ev, FILE *f)
     if (c->rounds) fprintf(f, "XXR %d\n", c->rounds);
     fprintf(f, "XXC %s\n", ev->initial_black ? "black1" : "white1");
     if (c->win != 2 || c->draw != 1 || c->loss != 0) {
-      /* tourney.md §9.5: declare 2/1/0 or bbpPairings rejects the points */
+      /* docs/tourney.md, "TRF": declare 2/1/0 or bbpPairings rejects the points */
       /* letters at columns 6, 15, 24; values in the 4 columns after */
       fputs("162  W", f); put_pts(f, 4, c->win);
       fputs("    D", f); put_pts(f, 4, c->draw);
@@ -643,7 +649,7 @@ int xq_trf_write(const xq_tournament *ev, FILE *f)
     fprintf(f, "%s\n", buf);
   }
   if (!ev->extra && ev->cfg.forfeit_counts_as_met) {
-    /* tourney.md §3.2.1, §9.5: a forfeit counts as a meeting here, not for
+    /* docs/tourney.md, "Pairing", "TRF": a forfeit counts as a meeting here, not for
      * a FIDE engine, which would pair the two again: say so with XXP */
     for (int id = 1; id <= ev->n; id++)
       for (int r = 1; r <= ev->nrounds; r++) {

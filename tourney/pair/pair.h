@@ -3,7 +3,7 @@
  * round (its boards and the bye), the pairing numbers (序号: by rating, by
  * lot or by hand), round 1, the Chinese adjacent method (积分编排), the
  * FIDE Dutch system, the arbiter's amendments to a computed pairing, and
- * the next round of an event read from TRF (tourney.md §3). The files of
+ * the next round of an event read from TRF (docs/tourney.md, "Pairing"). The files of
  * tourney/pair/ share pair_internal.h besides.
  */
 #ifndef XQ_TOURNEY_PAIR_H
@@ -71,8 +71,8 @@ typedef struct xq_tchange {
 int xq_pairing_amend(const xq_tournament *ev, xq_tpairing *pr, const xq_tchange *ch, int n, char *warn,
                      size_t cap, xq_error *err);
 
-/* Give every player a pairing number 1..n for the whole event (tourney.md
- * §3.4.1): by rating (descending, then registration order) or, with
+/* Give every player a pairing number 1..n for the whole event (docs/tourney.md,
+ * "Round 1"): by rating (descending, then registration order) or, with
  * XQ_FIRST_BY_LOT, by a shuffle seeded from cfg.lot_seed. Players that
  * already have a number keep it; late entries get the next numbers.
  * Returns XQ_OK. */
@@ -109,7 +109,7 @@ int xq_num_method_parse(const char *s);
 /* The pairing systems                                                 */
 /* ------------------------------------------------------------------ */
 
-/* Pair round 1 (tourney.md §3.4): players by pairing number, boards
+/* Pair round 1 (docs/tourney.md, "Round 1"): players by pairing number, boards
  * 1–2, 4–3, 5–6, 8–7 (odd board: smaller number Red, even board: larger
  * number Red), the last player of an odd count gets the bye. Absent and
  * withdrawn players are left out. Fills `out` (caller frees with
@@ -123,20 +123,20 @@ typedef struct xq_pair_stats {
   int floaters;     /* players paired below their score group */
 } xq_pair_stats;
 
-/* Pair round `round` >= 2 with the Chinese adjacent method (tourney.md
- * §3.5): score groups from the top, 异行 (cross-row) then 同行 pairs of
+/* Pair round `round` >= 2 with the Chinese adjacent method (docs/tourney.md,
+ * "Rounds ≥ 2: Chinese adjacent pairing"): score groups from the top, 异行 (cross-row) then 同行 pairs of
  * the nearest compatible players, fewest leftovers per group (floaters
  * placed first in the next group), no rematch, colour limits, bye to
- * the lowest eligible player and never twice; colours by §3.7 steps 1,
- * 2, 3, 5C; boards in §3.8 order. Rounds before `round` must be complete.
+ * the lowest eligible player and never twice; colours by the steps 1,
+ * 2, 3 and 5C of "Pairing"; boards in board order. Rounds before `round` must be complete.
  * Round 1 is delegated to xq_pair_round1. Fills `out` and, if non-NULL,
- * `st`. Returns XQ_OK; XQ_ENOPAIRING when no pairing satisfies §3.2;
+ * `st`. Returns XQ_OK; XQ_ENOPAIRING when no pairing satisfies the pairing rules;
  * XQ_ELIMIT when the search exceeded XQ_PAIR_NODES_MAX; XQ_EINVAL;
  * XQ_ENOMEM. `out` is untouched on failure. */
 int xq_pair_cn(const xq_tournament *ev, int round, xq_tpairing *out, xq_pair_stats *st);
 
 /* Pair round `round` with the FIDE Dutch system (C.04.3, 2025 rules) as
- * bbpPairings does it (tourney.md §3.6): maximum-weight matchings bracket
+ * bbpPairings does it (docs/tourney.md, "FIDE Dutch"): maximum-weight matchings bracket
  * by bracket, round 1 top half against bottom half, forfeited games not
  * counted as played, PAB by C.2/C.9, colours by C.04.3 E with the initial
  * colour of ev->initial_black, boards in bbpPairings' order (the bye
@@ -167,7 +167,7 @@ int xq_pair_system(xq_tournament *ev, int round, int system, xq_tpairing *out, x
  * that round ZPB. Returns XQ_OK or XQ_EINVAL for a bad round or id. */
 int xq_tournament_apply_pairing(xq_tournament *ev, const xq_tpairing *pr);
 
-/* True when players a and b may meet in `round` under §3.2 (no rematch,
+/* True when players a and b may meet in `round` ("Pairing": no rematch,
  * a colour allocation within the limits). Used by tests and the CLI. */
 int xq_pair_compatible(const xq_tournament *ev, int round, int a, int b);
 

@@ -1,6 +1,6 @@
 /*
  * pair_amend.c -- the changes an arbiter makes to a computed pairing
- * before it is published (tourney.md §3.9): two players trade places, a
+ * before it is published (docs/tourney.md, "Pairing"): two players trade places, a
  * board's colours are swapped, a board moves to another table. Each is
  * applied in order and the result checked against the absolute rules
  * (no pair meets twice, the colour limits, one bye a player): what

@@ -1,5 +1,5 @@
 /*
- * pair_cn.c -- Chinese adjacent pairing for rounds >= 2 (tourney.md §3.5).
+ * pair_cn.c -- Chinese adjacent pairing for rounds >= 2 (docs/tourney.md, "Rounds ≥ 2: Chinese adjacent pairing").
  *
  * Players are sorted by (积分 desc, 序号 asc) and cut into score groups.
  * Each group, with the floaters from above placed first, is a bracket. A
@@ -11,8 +11,8 @@
  * 下调 floaters), and the first one whose leftovers let the lower groups
  * be paired wins, so a group sends players down only when it must. The
  * lowest bracket ends with no leftover or one bye-eligible player, who
- * gets the bye (§3.3, §3.5.7): the lowest one for whom the rest can be
- * paired. Compatibility is §3.2: no rematch, and a
+ * gets the bye: the lowest one for whom the rest can be
+ * paired. Compatibility: no rematch, and a
  * colour allocation within 禁止多三 / 禁止连三.
  *
  * A perfect-matching oracle (matching.c) answers, for every pair the
@@ -98,7 +98,7 @@ static int leaf(cn *c, bracket *b)
   for (int i = 0; i < b->np; i++)
     if (c->state[b->pool[i]] == 2) left[nl++] = b->pool[i];
   if (b->g == c->ngroups - 1) {
-    /* §3.5.7: the lowest group ends with 0 leftovers or 1 bye-eligible */
+    /* the lowest group ends with 0 leftovers or 1 bye-eligible */
     if (nl == 0) return 1;
     if (nl == 1 && c->byeok[left[0]]) { c->partner[left[0]] = -2; return 1; }
     return 0;
@@ -123,7 +123,7 @@ static int arrange(cn *c, bracket *b, int from)
   if (i == b->np) return leaf(c, b);
   int p = b->pool[i];
   decide(c, b, i, 1);
-  /* §3.5.3: 异行 pairs first, then 同行, each time the nearest first */
+  /* 异行 pairs first, then 同行, each time the nearest first */
   for (int pass = 0; pass < 2; pass++)
     for (int j = i + 1; j < b->np; j++) {
       int q = b->pool[j];
@@ -194,7 +194,7 @@ static int solve(cn *c, int g, const int *floaters, int nf)
   bracket b = {.g = g, .pool = pool, .np = np};
   int last = g == c->ngroups - 1, r = 0;
   if (last && np % 2) {
-    /* §3.3: the bye goes to the lowest eligible player (lowest score, then
+    /* the bye goes to the lowest eligible player (lowest score, then
      * highest pairing number) for whom the rest can be paired. The pool
      * runs from high scores to low, so try it from the end; the oracle
      * rules out a recipient without a complete pairing at once. */
@@ -229,7 +229,7 @@ static int solve(cn *c, int g, const int *floaters, int nf)
   return c->limit ? -1 : r;
 }
 
-/* The compatibility matrix (§3.2): met-before from the round table,
+/* The compatibility matrix: met-before from the round table,
  * colours from each player's two possible colours, forbidden pairs, and
  * the bye vertex joined to the bye-eligible. Returns XQ_OK or XQ_ENOMEM. */
 static int build_compat(cn *c)
@@ -257,7 +257,7 @@ static int build_compat(cn *c)
       if (xq__event_played(s) || ev->cfg.forfeit_counts_as_met)
         c->compat[(size_t)i * NN + j] = c->compat[(size_t)j * NN + i] = 0;
     }
-  /* §3.2.4: a forbidden pair is paired no more than a rematch */
+  /* a forbidden pair is paired no more than a rematch */
   for (int k = 0; k < ev->nforbid; k++) {
     const xq_tforbid *f = &ev->forbid[k];
     int i = f->a <= ev->n ? index[f->a] : -1, j = f->b <= ev->n ? index[f->b] : -1;
@@ -265,12 +265,12 @@ static int build_compat(cn *c)
       c->compat[(size_t)i * NN + j] = c->compat[(size_t)j * NN + i] = 0;
   }
   free(okr); free(okb); free(index);
-  if (c->N > n) /* §3.3: the bye is a partner only bye-eligible players may take */
+  if (c->N > n) /* the bye is a partner only bye-eligible players may take */
     for (int i = 0; i < n; i++) c->compat[(size_t)i * NN + n] = c->compat[(size_t)n * NN + i] = c->byeok[i];
   return XQ_OK;
 }
 
-/* The boards of the pairing found, colours by §3.7, in §3.8 order; the
+/* The boards of the pairing found, colours as "Pairing" says, in board order; the
  * floaters counted into *floaters. Returns XQ_OK or XQ_ENOMEM. */
 static int make_boards(const cn *c, xq_tpairing *out, int *floaters)
 {
@@ -317,7 +317,7 @@ int xq_pair_cn(const xq_tournament *ev, int round, xq_tpairing *out, xq_pair_sta
     order[2 * i] = ids[i];
     order[2 * i + 1] = xq_tournament_points(ev, ids[i], round - 1);
   }
-  /* §3.5.1: 积分 desc, then 序号 asc */
+  /* 积分 desc, then 序号 asc */
   qsort_r(order, (size_t)n, 2 * sizeof *order, cmp_order, (void *)ev);
   c.n = n;
   size_t nn = (size_t)(n ? n : 1);
@@ -343,7 +343,7 @@ int xq_pair_cn(const xq_tournament *ev, int round, xq_tpairing *out, xq_pair_sta
     c.partner[i] = -1;
     xq__pair_colour_history(ev, c.id[i], round - 1, &h);
     int cd = h.reds - h.blacks;
-    /* §3.5.2 rows: 要先 (due Red) / 要后 (due Black), none without games */
+    /* rows: 要先 (due Red) / 要后 (due Black), none without games */
     c.pref[i] = h.reds + h.blacks == 0 ? 0
               : (cd < 0 || (cd == 0 && h.last[0] == XQ_TC_BLACK)) ? XQ_TC_RED : XQ_TC_BLACK;
     if (i == 0 || c.pts[i] != c.pts[i - 1]) c.gstart[c.ngroups++] = i;

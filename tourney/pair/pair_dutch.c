@@ -1,7 +1,7 @@
 /*
  * pair_dutch.c -- FIDE Dutch pairing (C.04.3, 2025 rules) for rounds >= 2
  * and round 1 alike, as a sequence of maximum-weight matchings
- * (tourney.md §3.6): every pair of players that §3.2 allows is an edge
+ * (docs/tourney.md, "FIDE Dutch"): every pair of players that may meet is an edge
  * whose weight packs the quality criteria as bit fields in strict
  * priority order; score brackets are processed from the top, and each
  * decision of the bracket (which downfloaters are paired, which players
@@ -181,7 +181,7 @@ static int prefs_compatible(int a, int b)
   return a != b || a == XQ_TC_NONE || b == XQ_TC_NONE;
 }
 
-/* §3.2: no rematch; C3: two non-top-scorers with the same absolute
+/* no rematch; C3: two non-top-scorers with the same absolute
  * colour preference do not meet (relaxed in the last round only). */
 static int compatible(const dctx *c, int a, int b)
 {
@@ -197,7 +197,7 @@ static int bye_candidate(const dctx *c, int k, int bye_score)
 }
 
 /* The weight of the pair (hi, lo), hi before lo in the sorted order, in
- * the bracket being paired (tourney.md §3.6; the fields from the most
+ * the bracket being paired (docs/tourney.md, "FIDE Dutch"; the fields from the most
  * important): completion and PAB eligibility, pairs and paired scores in
  * the current and the next bracket, the PAB recipient's unplayed games
  * (C9), colour criteria (C10-C13), repeated floats and their scores
@@ -765,7 +765,7 @@ static int dutch_players(dctx *C, int round, int *idx, int *accbuf, int *acc[3])
   for (int k = 0; k < ev->n; k++) idx[k] = k + 1;
   qsort_r(idx, (size_t)ev->n, sizeof *idx, cmp_pno, (void *)ev);
   /* who is paired: every player without a block in this round (a block
-   * written for it marks an absence, tourney.md §9.4) */
+   * written for it marks an absence, docs/tourney.md, "TRF") */
   int rank = 0;
   for (int k = 0; k < ev->n; k++) {
     int id = idx[k];

@@ -1,5 +1,5 @@
 /*
- * pair_round1.c -- pairing numbers and round 1 (tourney.md §3.4): the
+ * pair_round1.c -- pairing numbers and round 1 (docs/tourney.md, "Round 1"): the
  * numbers by rating or by lot at round 1, or drawn, seeded or entered by
  * hand before it; adjacent numbers 1–2, 4–3, 5–6, 8–7, colours by board
  * parity.
@@ -83,7 +83,10 @@ static int check_manual(const xq_tournament *ev, const int *manual, xq_error *er
   int rc = XQ_OK;
   for (int id = 1; id <= n && !rc; id++) {
     int no = manual[id - 1];
-    if (no < 1 || no > n)
+    if (no == 0) /* the numbering left this player out */
+      rc = xq_error_set(err, XQ_EINVAL, -1, -1, "%s (id %d) is missing: every player needs a number 1..%d",
+                        ev->players[id - 1].name, id, n);
+    else if (no < 1 || no > n)
       rc = xq_error_set(err, XQ_EINVAL, -1, -1, "%s (id %d): number %d is not 1..%d", ev->players[id - 1].name, id,
                         no, n);
     else if (by[no])
@@ -145,13 +148,13 @@ int xq_pair_round1(const xq_tournament *ev, xq_tpairing *out)
   if (!b) { free(ids); return XQ_ENOMEM; }
   int nb = 0;
   for (int i = 0; i + 1 < n; i += 2, nb++) {
-    /* §3.4.3: odd boards smaller number Red, even boards larger number
+    /* odd boards smaller number Red, even boards larger number
      * Red; XXC black1 (TRF) turns the pattern round */
     int odd_board = (nb % 2 == 0) != (ev->initial_black != 0);
     b[nb].red = odd_board ? ids[i] : ids[i + 1];
     b[nb].black = odd_board ? ids[i + 1] : ids[i];
   }
-  if (n % 2) { b[nb].red = ids[n - 1]; b[nb].black = 0; nb++; } /* §3.4.4 */
+  if (n % 2) { b[nb].red = ids[n - 1]; b[nb].black = 0; nb++; } /* the last player's bye */
   free(ids);
   out->round = 1;
   out->nboards = nb;

@@ -1,7 +1,7 @@
 /*
  * pair_system.c -- pair a round with the event's chosen system: the
  * Chinese adjacent method (积分编排, the default) or FIDE Dutch. Both leave
- * out the players withdrawn for the round (tourney.md §3.1.2): the Chinese
+ * out the players withdrawn for the round (docs/tourney.md, "Who is paired"): the Chinese
  * pairer reads the withdrawals itself; the Dutch pairer pairs everyone
  * without a block in the round, so the withdrawn get one here.
  */

@@ -1,7 +1,7 @@
 /*
  * pair_util.c -- what every pairing method needs: who is paired, bye
- * eligibility, colour history and limits, colour allocation (tourney.md
- * §3.1-§3.3, §3.7) and board order (§3.8).
+ * eligibility, colour history and limits, colour allocation (docs/tourney.md,
+ * "Who is paired", "Pairing") and board order.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -14,7 +14,7 @@ void xq__pair_colour_history(const xq_tournament *ev, int id, int upto, xq__pair
   memset(h, 0, sizeof *h);
   for (int r = 1; r <= upto; r++) {
     const xq_tslot *s = xq_tournament_slot(ev, id, r);
-    /* tourney.md §3.2.3: colour counts use played games only */
+    /* docs/tourney.md, "Pairing": colour counts use played games only */
     if (!xq__event_played(s) || s->colour == XQ_TC_NONE) continue;
     if (s->colour == XQ_TC_RED) h->reds++;
     else h->blacks++;
@@ -28,7 +28,7 @@ int xq__pair_pool(const xq_tournament *ev, int round, int *ids)
   int n = 0;
   for (int id = 1; id <= ev->n; id++) {
     const xq_tslot *s = xq_tournament_slot(ev, id, round);
-    /* §3.1.1: withdrawn, knockout and announced-absent players are not
+    /* withdrawn, knockout and announced-absent players are not
      * paired; a TRF block already written for the round marks absence */
     if (s->absent || s->opp || s->res != XQ_TR_NONE) continue;
     if (xq__event_withdrawn(ev, id, round)) continue;
@@ -41,13 +41,13 @@ int xq__pair_bye_eligible(const xq_tournament *ev, int id, int round)
 {
   for (int r = 1; r < round; r++) {
     const xq_tslot *s = xq_tournament_slot(ev, id, r);
-    /* §3.2.2: a PAB or a forfeit win already received */
+    /* a PAB or a forfeit win already received */
     if (s->res == XQ_TR_PAB || s->res == XQ_TR_FWIN) return 0;
   }
   return 1;
 }
 
-/* §3.2.3: top-scorers (more than half the maximum score before the last
+/* top-scorers (more than half the maximum score before the last
  * round) may break the colour limits in the last round. */
 static int relaxed(const xq_tournament *ev, int id, int round)
 {
@@ -78,7 +78,7 @@ int xq_pair_compatible(const xq_tournament *ev, int round, int a, int b)
   for (int r = 1; r < round; r++) {
     const xq_tslot *s = xq_tournament_slot(ev, a, r);
     if (s->opp != b) continue;
-    /* §3.2.1: a forfeited pairing counts as a meeting in Chinese practice */
+    /* a forfeited pairing counts as a meeting in Chinese practice */
     if (xq__event_played(s) || ev->cfg.forfeit_counts_as_met) return 0;
   }
   return xq_pair_colours_ok(ev, round, a, b) || xq_pair_colours_ok(ev, round, b, a);

@@ -3,7 +3,7 @@
  * blossom algorithm with vertex and blossom dual variables, kept between
  * solves. Weights are multi-word unsigned integers, so that the FIDE
  * Dutch criteria can be packed into one weight in strict priority order
- * (tourney.md §3.6).
+ * (docs/tourney.md, "FIDE Dutch").
  *
  * The solver keeps an optimal solution (matching, duals, blossoms) from
  * one solve to the next. When the weights at a vertex v change, v is

@@ -97,7 +97,7 @@ static const char *stage_word(const xq_ko *ko, int left, int lang)
 
 /* How a knockout-only event placed `id`: the last match it played (byes
  * skipped) and its outcome, "won the final", "lost in the semi-final" or
- * still "in the quarter-final" (tourney.md §6.5: the stage lost in
+ * still "in the quarter-final" (docs/tourney.md, "Knockout stage": the stage lost in
  * decides the place). */
 void xq__sheet_ko_reached(char *buf, size_t cap, const xq_ko *ko, int id, int lang)
 {

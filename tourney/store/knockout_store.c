@@ -55,7 +55,7 @@ int xq_tstore_ko_start(xq_tstore *st, const xq_ko *ko, xq_error *err)
   if (xq__store_count(db, "SELECT count(*) FROM ko_log WHERE kind = 'start'", 0) != 0) {
     rc = fail(err, XQ_EINVAL, "the knockout stage has already started", NULL);
   } else if (xq__store_count(db, "SELECT count(*) FROM events WHERE kind = 'pairing' AND round > ?", ko->after) != 0) {
-    /* §6.4: the seeds leave the Swiss before the next round is paired */
+    /* the seeds leave the Swiss before the next round is paired */
     rc = fail(err, XQ_EINVAL, only ? "a knockout-only event cannot follow Swiss rounds"
                                    : "a Swiss round after the cut is already paired", NULL);
   } else if (only && bad_entrants(db, ko)) {
@@ -268,7 +268,7 @@ int xq__store_ko_mark(xq_tstore *st, xq_tournament *ev, xq_error *err)
   for (int i = 0; i < ko.size; i++) {
     int id = ko.seeds[i];
     if (id < 1 || id > ev->n) return fail(err, XQ_ESTORE, "the knockout log names an unknown player", NULL);
-    /* §6.4: KO players are not paired in the Swiss rounds after the cut */
+    /* KO players are not paired in the Swiss rounds after the cut */
     for (int r = ko.after + 1; r <= last && r <= XQ_TOURNEY_ROUNDS_MAX; r++) {
       xq_tslot *s = xq_tournament_slot(ev, id, r);
       if (!s->opp && s->res == XQ_TR_NONE) s->res = XQ_TR_KO;

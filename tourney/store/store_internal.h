@@ -16,7 +16,7 @@
 #include "tourney.h"
 
 /* Mark the knockout seeds of the store's knockout log, if any, with
- * result KO in the unpaired Swiss rounds after the cut (tourney.md §6.4).
+ * result KO in the unpaired Swiss rounds after the cut (docs/tourney.md, "Knockout stage").
  * `st` is the open store (knockout_store.c). Returns XQ_OK or XQ_ESTORE. */
 int xq__store_ko_mark(xq_tstore *st, xq_tournament *ev, xq_error *err);
 

@@ -1,6 +1,6 @@
 /*
  * store_load.c -- reading the store's event log back: the event rebuilt
- * by replaying the whole log in order (xq_tstore_load; tourney.md §2), a
+ * by replaying the whole log in order (xq_tstore_load; docs/tourney.md, "The event store"), a
  * round's published boards, the number of events, and the log printed one
  * event a line as the audit trail (xq_tstore_dump).
  */

@@ -3,7 +3,7 @@
  * configuration, registrations, published pairings (with an arbiter's
  * changes), results, forfeits, fouls, absences, withdrawals and their
  * taking back, and the import of a whole event read from TRF in one
- * transaction (tourney.md §2, docs/store.md).
+ * transaction (docs/tourney.md, "The event store", docs/store.md).
  *
  * What happens is appended to the log (registration, numbering, pairing
  * published, result, forfeit, foul, absence, withdrawal); the event

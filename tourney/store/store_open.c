@@ -3,7 +3,7 @@
  * synchronous=FULL, the schema brought up to date by store_schema.c),
  * closing it, its lock, nested transactions, group-commit batches, the
  * cache of prepared statements and the query helpers the other files of
- * the store share (tourney.md §2, docs/store.md).
+ * the store share (docs/tourney.md, "The event store", docs/store.md).
  *
  * The database runs in WAL mode with synchronous=FULL: a write returns
  * only after its transaction is on disk, so a committed event survives a
@@ -352,7 +352,7 @@ static int open_db(xq_tstore *st, const char *path, int mode, xq_error *err)
   if (sqlite3_db_readonly(st->db, "main") == 1)
     return xq_error_set(err, XQ_EIO, -1, -1, "the file is read-only: a store must be writable");
   sqlite3_busy_timeout(st->db, XQ_STORE_BUSY_MS);
-  /* WAL + synchronous=FULL: every COMMIT is durable (tourney.md §2). This
+  /* WAL + synchronous=FULL: every COMMIT is durable (docs/tourney.md, "The event store"). This
    * is the first statement that reads the file: one that is not a
    * database, or is damaged or cannot be written, fails here. */
   sqlite3_stmt *q;
