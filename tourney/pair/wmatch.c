@@ -791,7 +791,7 @@ HOT int scan_l(xq__wmatch *m, int v, const int L)
  * same source with L folded. */
 _Static_assert(XQ_WMATCH_SPECIAL_MAX == 16, "BY_WIDTH has one case for each width up to XQ_WMATCH_SPECIAL_MAX");
 #ifdef XQ_CHECKS
-#define BY_WIDTH(L, call) call(L)
+#define BY_WIDTH(L, call) call(L);
 #else
 #define BY_WIDTH(L, call) \
   switch (L) { \
