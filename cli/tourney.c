@@ -58,8 +58,12 @@ static const struct action {
                  "per player. Again until round 1: the last counts.\n",
                  NULL, xq__tourney_players_main},
   [A_PAIR] = {"pair and publish the next round, print its boards", NULL, NULL, xq__tourney_event_main},
-  [A_RESULT] = {"the result of a board", "CODE: 1-0 0-1 = +- -+ --\n", "CODE", xq__tourney_event_main},
-  [A_FOUL] = {"a foul of a player", NULL, NULL, xq__tourney_event_main},
+  [A_RESULT] = {"the result of a board",
+                "CODE: 1-0 0-1 = (also 1/2, 0.5-0.5) +- -+ -- (one game: not 2-0, 0-2, 1-1)\n", "CODE",
+                xq__tourney_event_main},
+  [A_FOUL] = {"a foul of a player in a paired round",
+              "--count 0 corrects the player's fouls of round R to none (the log keeps both).\n", NULL,
+              xq__tourney_event_main},
   [A_ABSENT] = {"an announced absence before pairing: a 0, 1/2 or full point bye", NULL, NULL,
                 xq__tourney_event_main},
   [A_WITHDRAW] = {"a player not paired from round R on", NULL, NULL, xq__tourney_event_main},
@@ -93,7 +97,7 @@ static const int scorings[] = {0, 0, 1, 1};
 static const int firsts[] = {XQ_FIRST_BY_RATING, XQ_FIRST_BY_LOT};
 static const int byeoss[] = {XQ_BYE_OS_ZERO, XQ_BYE_OS_LOWEST};
 static const int des[] = {XQ_DE_FIDE, XQ_DE_TWO_ONLY};
-static const int byes[] = {XQ_TR_ZPB, XQ_TR_HPB, XQ_TR_FPB};
+static const int byes[] = {XQ_TR_ZPB, XQ_TR_HPB, XQ_TR_FPB, XQ_TR_NONE};
 static const int modes[] = {XQ_TEAM_RANK_SUM, XQ_TEAM_POINTS_SUM};
 
 /* --option KEY=VALUE, once more. */
@@ -118,8 +122,8 @@ static const xq__opt rows[] = {
           "withdrawal rule (the options below override them)", .only = ACT(A_NEW)),
   XQ__STR("--name", T, name, "NAME", "the player's name", .only = ACT(A_ADD), .flags = XQ__OPT_REQUIRED),
   XQ__STR("--name", T, name, "NAME", "the player's name", .only = ACT(A_EDIT)),
-  XQ__LONG("--rounds", T, rounds, 1, XQ_TOURNEY_ROUNDS_MAX, "N", "the event's rounds",
-           .only = ACT(A_NEW) | ACT(A_IMPORT)),
+  XQ__LONG("--rounds", T, rounds, 1, XQ_TOURNEY_ROUNDS_MAX, "N", "the event's rounds (new: required unless\n"
+           "a preset gives them)", .only = ACT(A_NEW) | ACT(A_IMPORT)),
   XQ__ENUM("--scoring", T, scoring, "210|2-1-0|1-0.5-0|10.50", scorings, "points for a win, a draw, a loss",
            .only = ACT(A_NEW)),
   XQ__STR("--tiebreaks", T, tiebreaks, "LIST|PRESET",
@@ -136,12 +140,14 @@ static const xq__opt rows[] = {
            .only = ACT(A_NEW)),
   XQ__LONG("--rating", T, rating, 0, XQ_CLI_RATING_MAX, "N", "the player's rating", .only = PLAYER),
   XQ__STR("--birth", T, birth, "YYYY/MM/DD", "the player's birth date", .only = PLAYER),
-  XQ__STR("--sex", T, sex, "m|w", "the player's sex (edit: \"\", not known)", .only = PLAYER),
+  XQ__STR("--sex", T, sex, "m|w|男|女", "the player's sex (edit: \"\", not known)", .only = PLAYER),
   XQ__STR("--region", T, region, "X", "the player's region", .only = PLAYER),
   XQ__STR("--club", T, club, "X", "the player's club", .only = PLAYER),
   XQ__STR("--team", T, team, "X", "the player's team", .only = PLAYER),
   XQ__FLAG("--local", T, local, 1, "a local player", .only = PLAYER),
   XQ__FLAG("--not-local", T, local, 0, "not a local player", .only = ACT(A_EDIT)),
+  XQ__FLAG("--force", T, force, 1, "a namesake: register a player with the name, birth date and club\n"
+           "of one registered already", .only = ACT(A_ADD)),
   XQ__STR("--by", T, by, "rating|lot|manual", "how the numbers are given", .only = ACT(A_NUMBERS),
           .flags = XQ__OPT_REQUIRED),
   XQ__LONG("--seed", T, seed, 0, (long long)XQ_NUM_SEED_MAX, "S", "the lot's seed", .only = ACT(A_NUMBERS)),
@@ -158,8 +164,10 @@ static const xq__opt rows[] = {
   XQ__LONG("--player", T, player, 1, XQ_TOURNEY_PLAYERS_MAX, "NO",
            "the player's number (序号), as every listing and sheet prints it", .only = WHO),
   XQ__LONG("--id", T, id, 1, XQ_TOURNEY_PLAYERS_MAX, "ID", "the player's registration id instead", .only = WHO),
-  XQ__LONG("--count", T, fouls, 1, XQ_CLI_FOULS_MAX, "N", "fouls (default 1)", .only = ACT(A_FOUL)),
-  XQ__ENUM("--bye", T, bye, "zero|half|full", byes, "the bye's points (default zero)", .only = ACT(A_ABSENT)),
+  XQ__LONG("--count", T, fouls, 0, XQ_CLI_FOULS_MAX, "N", "fouls added (default 1); 0: the round's fouls of the\n"
+           "player corrected to none", .only = ACT(A_FOUL)),
+  XQ__ENUM("--bye", T, bye, "zero|half|full|none", byes, "the bye's points (default zero); none: the round's\n"
+           "absence taken back", .only = ACT(A_ABSENT)),
   XQ__LONG("--after", T, after, 1, XQ_TOURNEY_ROUNDS_MAX, "R", "after round R (default: the last whose games are all in)",
            .only = ACT(A_STANDINGS) | ACT(A_EXPORT)),
   XQ__STR("--format", T, format, "trf|csv|html|text|xlsx", "the file's format (default trf)", .only = ACT(A_EXPORT)),

@@ -37,6 +37,7 @@ typedef struct xq__topts {
   long choice, match, red;   /* -1 */
   long count;                /* teams --count: players counted, 0 */
   int swiss;
+  int force;                 /* --force: add a namesake, delete, change a result the knockout was seeded on */
   const char *options[XQ_REG_OPTIONS_MAX]; /* --option KEY=VALUE: readings of --preset */
   int noptions;
   /* the live server's (tourney_live.c) */

@@ -55,11 +55,12 @@ static int edit_fields(const xq__topts *o, xq_tplayer *p, unsigned *fields)
     if (!str[k]) continue;
     *fields |= 1u << k;
     if (k == 1) {
-      if (str[k][0] && strcmp(str[k], "m") && strcmp(str[k], "w")) {
-        fprintf(stderr, "xqref tourney edit: --sex is m, w or \"\" (not known)\n");
+      int sex = xq_player_sex_parse(str[k]);
+      if (sex < 0) {
+        fprintf(stderr, "xqref tourney edit: --sex is m, w (男, 女) or \"\" (not known)\n");
         return 2;
       }
-      p->sex = str[k][0];
+      p->sex = (char)sex;
     } else if (strlen(str[k]) >= cap[k]) {
       fprintf(stderr, "xqref tourney edit: %s is too long\n", k == 0 ? "the name" : "a field");
       return 2;

@@ -107,6 +107,11 @@ typedef struct xq_tplayer {
  * NULL) naming the field. Modifies only the birth field. */
 int xq_player_check(xq_tplayer *p, xq_error *err);
 
+/* The sex written as the command line and the registration files take
+ * it: "m", "M" or "男" is 'm'; "w", "W", "f", "F" or "女" is 'w'; "" is 0
+ * (not known). Returns it, or -1 for anything else. */
+int xq_player_sex_parse(const char *s);
+
 /* The details of a registered player an edit may correct
  * (xq_tstore_edit), as bits; XQ_PE_NAMES names them in bit order. */
 enum {
@@ -304,6 +309,13 @@ int xq_tournament_forbidden(const xq_tournament *ev, int a, int b, int round);
  * (XQ_TOURNEY_PLAYERS_MAX) or XQ_ENOMEM; the event is unchanged on
  * failure. */
 int xq_tournament_add(xq_tournament *ev, const xq_tplayer *p, int *id, xq_error *err);
+
+/* The id of the first player of `ev` with p's name, birth date and club
+ * (byte for byte; p checked with xq_player_check first, so the birth
+ * dates compare in one form), or 0 when there is none: the registration
+ * of a player already registered, which the command line and the server
+ * refuse unless told it is a namesake. */
+int xq_tournament_same_player(const xq_tournament *ev, const xq_tplayer *p);
 
 /* The slot of player `id` (1..n) in round `r` (1..XQ_TOURNEY_ROUNDS_MAX).
  * Callers pass valid ids and rounds; out-of-range values are clamped to

@@ -1,0 +1,163 @@
+/*
+ * test_tourney_refuse.c -- the organiser's command line refuses what it
+ * cannot undo (issue 33): round numbers of fouls, absences and
+ * withdrawals checked against the event's rounds and the rounds paired,
+ * a second withdrawal refused, fouls and absences corrected by a later
+ * event, `tourney new` without --rounds, match scores as results,
+ * duplicate players (--force for a namesake) and the sex written 男/女.
+ * Every event is made with `xqref tourney` as an organiser makes it.
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "store/store.h"
+#include "store_fixture.h"
+#include "support.h"
+#include "tourney.h"
+
+/* A new event of `rounds` rounds in `db` with players P1..Pn. */
+static void event_of(const char *db, int rounds, int n)
+{
+  char extra[64];
+  snprintf(extra, sizeof extra, "--rounds %d", rounds);
+  free(xq_test_run_db(0, "tourney new --db %s %s", db, extra));
+  for (int i = 1; i <= n; i++) {
+    snprintf(extra, sizeof extra, "--name P%d --rating %d", i, 1500 + 50 * i);
+    free(xq_test_run_db(0, "tourney add --db %s %s", db, extra));
+  }
+}
+
+/* Pair the next round (`round`) and give every board's Red the win. */
+static void play(const char *db, int round, int boards)
+{
+  free(xq_test_run_db(0, "tourney pair --db %s%s", db, NULL));
+  for (int b = 1; b <= boards; b++) {
+    char extra[64];
+    snprintf(extra, sizeof extra, "--round %d --board %d 1-0", round, b);
+    free(xq_test_run_db(0, "tourney result --db %s %s", db, extra));
+  }
+}
+
+static xq_tournament *event_at(const char *db)
+{
+  return xq_test_store_event(db, 0, NULL);
+}
+
+Test(refuse, a_foul_needs_a_paired_round_of_the_event_and_zero_corrects_it)
+{
+  char db[512];
+  xq_test_db_fresh(db, sizeof db, "refuse_foul");
+  event_of(db, 5, 4);
+  play(db, 1, 2);
+  xq_test_run_db_says(1, "round 9: the event has 5 rounds", "tourney foul --db %s %s", db,
+                      "--round 9 --player 1");
+  xq_test_run_db_says(1, "round 2 is not paired yet", "tourney foul --db %s %s", db, "--round 2 --player 1");
+  free(xq_test_run_db(0, "tourney foul --db %s %s", db, "--round 1 --player 1 --count 2"));
+  xq_tournament *ev = event_at(db);
+  int id = xq_tournament_player_no(ev, 1);
+  cr_assert_eq(xq_tournament_slot(ev, id, 1)->fouls, 2);
+  xq_tournament_free(ev);
+  /* a wrong foul is taken back: --count 0 sets the round's fouls to none */
+  free(xq_test_run_db(0, "tourney foul --db %s %s", db, "--round 1 --player 1 --count 0"));
+  free(xq_test_run_db(0, "tourney foul --db %s %s", db, "--round 1 --player 2"));
+  ev = event_at(db);
+  cr_assert_eq(xq_tournament_slot(ev, id, 1)->fouls, 0, "corrected to none");
+  cr_assert_eq(xq_tournament_slot(ev, xq_tournament_player_no(ev, 2), 1)->fouls, 1, "others untouched");
+  xq_tournament_free(ev);
+  xq_test_run_db_says(0, "code=set", "tourney log --db %s%s", db, NULL);
+  xq_test_db_remove(db);
+}
+
+Test(refuse, a_withdrawal_is_from_a_round_to_pair_and_once)
+{
+  char db[512];
+  xq_test_db_fresh(db, sizeof db, "refuse_withdraw");
+  event_of(db, 3, 4);
+  play(db, 1, 2);
+  play(db, 2, 2);
+  xq_test_run_db_says(1, "round 1 is already paired: a player withdraws from round 3 on",
+                      "tourney withdraw --db %s %s", db, "--round 1 --player 3");
+  xq_test_run_db_says(1, "round 4: the event has 3 rounds", "tourney withdraw --db %s %s", db,
+                      "--round 4 --player 3");
+  free(xq_test_run_db(0, "tourney withdraw --db %s %s", db, "--round 3 --player 3"));
+  xq_test_run_db_says(1, "withdrawn already (from round 3 on", "tourney withdraw --db %s %s", db,
+                      "--round 3 --player 3");
+  /* taken back, then withdrawn again: a later event supersedes */
+  free(xq_test_run_db(0, "tourney reinstate --db %s %s", db, "--round 3 --player 3"));
+  free(xq_test_run_db(0, "tourney withdraw --db %s %s", db, "--round 3 --player 3"));
+  play(db, 3, 1);
+  xq_test_run_db_says(1, "round 4: the event has 3 rounds", "tourney withdraw --db %s %s", db,
+                      "--round 4 --player 4");
+  xq_test_db_remove(db);
+}
+
+Test(refuse, an_absence_is_superseded_and_taken_back)
+{
+  char db[512];
+  xq_test_db_fresh(db, sizeof db, "refuse_absent");
+  event_of(db, 5, 4);
+  play(db, 1, 2);
+  xq_test_run_db_says(1, "round 7: the event has 5 rounds", "tourney absent --db %s %s", db,
+                      "--round 7 --player 2");
+  xq_test_run_db_says(1, "no announced absence", "tourney absent --db %s %s", db,
+                      "--round 2 --player 2 --bye none");
+  free(xq_test_run_db(0, "tourney absent --db %s %s", db, "--round 2 --player 2 --bye half"));
+  xq_tournament *ev = event_at(db);
+  int id = xq_tournament_player_no(ev, 2);
+  cr_assert_eq(xq_tournament_slot(ev, id, 2)->absent, XQ_TR_HPB);
+  xq_tournament_free(ev);
+  free(xq_test_run_db(0, "tourney absent --db %s %s", db, "--round 2 --player 2 --bye none"));
+  ev = event_at(db);
+  cr_assert_eq(xq_tournament_slot(ev, id, 2)->absent, XQ_TR_NONE, "taken back");
+  xq_tournament_free(ev);
+  char *out = xq_test_run_db(0, "tourney pair --db %s%s", db, NULL);
+  cr_assert(strstr(out, "round 2: 2 boards"), "the player is paired again:\n%s", out);
+  free(out);
+  xq_test_db_remove(db);
+}
+
+Test(refuse, new_needs_its_rounds_and_results_are_one_game)
+{
+  char db[512];
+  xq_test_db_fresh(db, sizeof db, "refuse_new");
+  xq_test_run_db_says(2, "--rounds N is required", "tourney new --db %s --name 无轮次%s", db, NULL);
+  xq_test_db_remove(db);
+  xq_test_run_db_says(0, "created", "tourney new --db %s %s", db, "--preset xinjiang2018");
+  xq_tournament *ev = event_at(db);
+  cr_assert_gt(ev->cfg.rounds, 0, "a preset gives its rounds");
+  xq_tournament_free(ev);
+  xq_test_db_remove(db);
+  event_of(db, 3, 2);
+  free(xq_test_run_db(0, "tourney pair --db %s%s", db, NULL));
+  const char *scores[] = {"2-0", "0-2", "1-1"};
+  for (int i = 0; i < 3; i++) {
+    char extra[64];
+    snprintf(extra, sizeof extra, "--round 1 --board 1 %s", scores[i]);
+    xq_test_run_db_says(1, "match scores such as 2-0 or 1-1 are not results", "tourney result --db %s %s", db,
+                        extra);
+  }
+  xq_test_db_remove(db);
+}
+
+Test(refuse, a_duplicate_player_needs_force_and_sex_is_taken_in_chinese)
+{
+  char db[512];
+  xq_test_db_fresh(db, sizeof db, "refuse_dup");
+  free(xq_test_run_db(0, "tourney new --db %s %s", db, "--rounds 5"));
+  free(xq_test_run_db(0, "tourney add --db %s %s", db, "--name 罗国华 --birth 1989-03-15 --club 北屯 --sex 男"));
+  xq_test_run_db_says(1, "罗国华 (born 1989/03/15, club 北屯) is registered already as player 1; --force",
+                      "tourney add --db %s %s", db, "--name 罗国华 --birth 1989/03/15 --club 北屯 --rating 2100");
+  free(xq_test_run_db(0, "tourney add --db %s %s", db, "--name 罗国华 --birth 1989/03/15 --club 北屯 --force"));
+  free(xq_test_run_db(0, "tourney add --db %s %s", db, "--name 罗国华 --birth 1989/03/15 --club 阿勒泰"));
+  free(xq_test_run_db(0, "tourney add --db %s %s", db, "--name 李丽 --sex 女"));
+  xq_test_run_db_says(2, "--sex is m or w (男 or 女)", "tourney add --db %s %s", db, "--name 王五 --sex 中");
+  xq_tournament *ev = event_at(db);
+  cr_assert_eq(ev->n, 4);
+  cr_assert_eq(ev->players[0].sex, 'm');
+  cr_assert_eq(ev->players[3].sex, 'w');
+  xq_tournament_free(ev);
+  xq_test_db_remove(db);
+}
