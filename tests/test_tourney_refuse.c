@@ -161,3 +161,74 @@ Test(refuse, a_duplicate_player_needs_force_and_sex_is_taken_in_chinese)
   xq_tournament_free(ev);
   xq_test_db_remove(db);
 }
+
+/* True when `xqref pair`'s output (a count, then "RED BLACK" a line)
+ * seats player `no`. */
+static int seated(const char *out, int no)
+{
+  for (const char *l = strchr(out, '\n'); l; l = strchr(l + 1, '\n')) {
+    int a, b;
+    if (sscanf(l + 1, "%d %d", &a, &b) == 2 && (a == no || b == no)) return 1;
+  }
+  return 0;
+}
+
+/* The TRF export of a store writes 0000 - Z for a withdrawn player's
+ * rounds not yet paired: the Dutch pairer given the file leaves him out. */
+Test(refuse, the_trf_export_leaves_a_withdrawn_player_out_of_a_fide_pairing)
+{
+  char db[512], trf[600];
+  xq_test_db_fresh(db, sizeof db, "refuse_trf");
+  snprintf(trf, sizeof trf, "%s.trf", db);
+  event_of(db, 5, 6);
+  play(db, 1, 3);
+  free(xq_test_run_db(0, "tourney withdraw --db %s %s", db, "--round 2 --id 6"));
+  free(xq_test_run_db(0, "tourney export --db %s --out %s", db, trf));
+  char *text = xq_test_slurp(trf);
+  cr_assert_not_null(text);
+  const char *line = strstr(text, "P6");
+  cr_assert_not_null(line, "%s", text);
+  const char *eol = strchr(line, '\n');
+  cr_assert(strstr(line, "0000 - Z") && strstr(line, "0000 - Z") < eol, "round 2 of P6 is Z:\n%s", text);
+  free(text);
+  /* P6 is TRF number 1 (the highest rated): on no board of round 2 */
+  char *out = xq_test_run_db(0, "pair --system dutch --rounds 5 %s%s", trf, NULL);
+  cr_assert_eq(atoi(out), 3, "two boards and the bye:\n%s", out);
+  cr_assert_not(seated(out, 1), "the withdrawn player is not paired:\n%s", out);
+  free(out);
+  out = xq_test_run_db(0, "pair --system cn --rounds 5 %s%s", trf, NULL);
+  cr_assert_not(seated(out, 1), "nor by the Chinese system:\n%s", out);
+  free(out);
+  unlink(trf);
+  xq_test_db_remove(db);
+}
+
+/* players and standings mark the withdrawn; the boards of a round list
+ * the players on none, with why. */
+Test(refuse, listings_mark_the_withdrawn_and_the_absent)
+{
+  char db[512];
+  xq_test_db_fresh(db, sizeof db, "refuse_lists");
+  event_of(db, 5, 6);
+  play(db, 1, 3);
+  free(xq_test_run_db(0, "tourney withdraw --db %s %s", db, "--round 2 --id 6"));
+  free(xq_test_run_db(0, "tourney absent --db %s %s", db, "--round 2 --id 5 --bye half"));
+  char *out = xq_test_run_db(0, "tourney players --db %s%s", db, NULL);
+  const char *p6 = strstr(out, "P6");
+  cr_assert(p6 && strstr(p6, "退赛 (withdrawn from round 2)"), "%s", out);
+  free(out);
+  out = xq_test_run_db(0, "tourney standings --db %s%s", db, NULL);
+  p6 = strstr(out, "P6");
+  cr_assert(p6 && strstr(p6, "退赛"), "%s", out);
+  free(out);
+  out = xq_test_run_db(0, "tourney pair --db %s%s", db, NULL);
+  const char *off = strstr(out, "not on a board:");
+  cr_assert_not_null(off, "%s", out);
+  cr_assert(strstr(off, "P5") && strstr(off, "absent: ½-point bye"), "%s", out);
+  cr_assert(strstr(off, "P6") && strstr(off, "withdrawn"), "%s", out);
+  free(out);
+  out = xq_test_run_db(0, "tourney export --db %s %s", db, "--format text --what pairings --lang zh --round 2");
+  cr_assert(strstr(out, "请假（得和棋分）") && strstr(out, "退赛"), "%s", out);
+  free(out);
+  xq_test_db_remove(db);
+}
