@@ -148,6 +148,8 @@ static const xq__opt rows[] = {
   XQ__FLAG("--not-local", T, local, 0, "not a local player", .only = ACT(A_EDIT)),
   XQ__FLAG("--force", T, force, 1, "a namesake: register a player with the name, birth date and club\n"
            "of one registered already", .only = ACT(A_ADD)),
+  XQ__FLAG("--force", T, force, 1, "change a result of a round the knockout was seeded on (prints\n"
+           "how the seeding and the standings then differ)", .only = ACT(A_RESULT)),
   XQ__STR("--by", T, by, "rating|lot|manual", "how the numbers are given", .only = ACT(A_NUMBERS),
           .flags = XQ__OPT_REQUIRED),
   XQ__LONG("--seed", T, seed, 0, (long long)XQ_NUM_SEED_MAX, "S", "the lot's seed", .only = ACT(A_NUMBERS)),

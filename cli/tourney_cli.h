@@ -65,6 +65,17 @@ int xq__tourney_live_main(const xq__topts *o, const char *action);    /* tourney
  * open. */
 int xq__tourney_ko_open(const xq__topts *o, xq_tstore **st, xq_tournament **ev, xq_ko *ko);
 
+/* Before a result of Swiss round `round` is changed (tourney_ko.c): the
+ * stage of `st` into *ko, and whether the round decided it
+ * (xq_ko_decided_by): then refused, with a message, unless --force.
+ * Returns 0 (go on), or 1 after a message. */
+int xq__tourney_ko_guard(const xq__topts *o, xq_tstore *st, int round, xq_ko *ko);
+
+/* After such a result was changed: the seeds of `ko` that the standings
+ * of `st` now give to another player (xq_ko_reseed), a line each, or that
+ * the seeding still matches, to stdout. */
+void xq__tourney_ko_difference(xq_tstore *st, const xq_ko *ko);
+
 /* Where a sheet goes (tourney_final.c): --out FILE (written whole through
  * a temporary file, paths.h: xq__paths_close puts it in place), else
  * stdout. An XLSX workbook is binary: refused for a terminal stdout

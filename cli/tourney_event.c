@@ -245,11 +245,17 @@ static int cmd_record(const xq__topts *o, const char *action)
     xq_tstore_close(st);
     return rc;
   }
+  xq_ko ko = {0};
+  if (!strcmp(action, "result") && xq__tourney_ko_guard(o, st, r, &ko)) {
+    xq_tstore_close(st);
+    return 1;
+  }
   if (!strcmp(action, "result")) rc = xq_tstore_result(st, r, (int)o->board, o->arg, &err);
   else if (!strcmp(action, "foul") && !o->fouls) rc = xq_tstore_foul_set(st, r, id, 0, &err);
   else if (!strcmp(action, "foul")) rc = xq_tstore_foul(st, r, id, (int)o->fouls, &err);
   else if (!strcmp(action, "absent")) rc = xq_tstore_absence(st, r, id, o->bye >= 0 ? o->bye : XQ_TR_ZPB, &err);
   else rc = xq_tstore_withdraw(st, r, id, &err);
+  if (!rc && xq_ko_decided_by(&ko, r)) xq__tourney_ko_difference(st, &ko); /* a result --force changed */
   xq_tstore_close(st);
   if (rc) { fprintf(stderr, "xqref tourney %s: %s\n", action, err.msg); return 1; }
   return 0;

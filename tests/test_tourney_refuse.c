@@ -232,3 +232,25 @@ Test(refuse, listings_mark_the_withdrawn_and_the_absent)
   free(out);
   xq_test_db_remove(db);
 }
+
+/* A result of the round the knockout was seeded after is refused once
+ * the bracket stands, unless --force; then the seeds the standings would
+ * now give another player are printed. */
+Test(refuse, a_result_the_knockout_was_seeded_on_needs_force)
+{
+  char db[512];
+  xq_test_db_fresh(db, sizeof db, "refuse_ko");
+  event_of(db, 5, 8);
+  play(db, 1, 4);
+  play(db, 2, 4);
+  free(xq_test_run_db(0, "tourney knockout --db %s %s", db, "--after 2 --size 4"));
+  xq_test_run_db_says(1, "round 2 decided the knockout (seeded after round 2)", "tourney result --db %s %s", db,
+                      "--round 2 --board 1 0-1");
+  xq_test_run_db_says(1, "round 1 decided the knockout", "tourney result --db %s %s", db, "--round 1 --board 2 =");
+  char *out = xq_test_run_db(0, "tourney result --db %s %s", db, "--round 2 --board 1 0-1 --force");
+  cr_assert(strstr(out, "seeded now from the standings it would differ") && strstr(out, "  seed 2: "), "%s", out);
+  free(out);
+  xq_test_run_db_says(0, "its seeding still matches the standings", "tourney result --db %s %s", db,
+                      "--round 2 --board 1 1-0 --force");
+  xq_test_db_remove(db);
+}
