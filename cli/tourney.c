@@ -21,7 +21,7 @@
 /* The actions, in the order of the help; bit k of a row's `only` is the
  * k-th. */
 enum {
-  A_NEW, A_ADD, A_IMPORT, A_PLAYERS, A_EDIT, A_NUMBERS, A_PAIR, A_RESULT, A_FOUL, A_ABSENT, A_WITHDRAW,
+  A_NEW, A_ADD, A_IMPORT, A_IMPORT_PLAYERS, A_PLAYERS, A_EDIT, A_NUMBERS, A_PAIR, A_RESULT, A_FOUL, A_ABSENT, A_WITHDRAW,
   A_REINSTATE, A_STANDINGS, A_EXPORT, A_LOG, A_KNOCKOUT, A_BRACKET, A_KO_RESULT, A_PLACES, A_TEAMS, A_PRIZES,
   A_GROUPS, A_DEMO, A_TOKEN, A_TOKENS, A_REVOKE, A_GAMES, A_COUNT
 };
@@ -35,7 +35,7 @@ enum {
 #define PRESET (ACT(A_TEAMS) | ACT(A_PRIZES) | ACT(A_GROUPS))
 
 static const char *const action_names[A_COUNT] = {
-  "new", "add", "import", "players", "edit", "numbers", "pair", "result", "foul", "absent", "withdraw",
+  "new", "add", "import", "import-players", "players", "edit", "numbers", "pair", "result", "foul", "absent", "withdraw",
   "reinstate", "standings", "export", "log", "knockout", "bracket", "ko-result", "places", "teams", "prizes",
   "groups", "demo", "token", "tokens", "revoke", "games",
 };
@@ -50,6 +50,12 @@ static const struct action {
   [A_NEW] = {"create the event", NULL, NULL, xq__tourney_event_main},
   [A_ADD] = {"register a player", NULL, NULL, xq__tourney_event_main},
   [A_IMPORT] = {"a whole event from a TRF file into a new store", NULL, "FILE.trf", xq__tourney_event_main},
+  [A_IMPORT_PLAYERS] = {"register the players of a CSV file, as the page's import does",
+                        "FILE.csv: UTF-8 or GBK; a first line of headings (姓名 or name, 性别, 出生日期,\n"
+                        "地区, 单位, 队, 等级分); each line previewed, its player or its error. The\n"
+                        "lines without an error are registered together (all or none); a line with\n"
+                        "one is skipped (exit status 1).\n",
+                        "FILE.csv", xq__tourney_players_main},
   [A_PLAYERS] = {"list the players", NULL, NULL, xq__tourney_event_main},
   [A_EDIT] = {"correct a player's details (not the id or number; the team not after round 1)", NULL, NULL,
               xq__tourney_players_main},
@@ -146,6 +152,7 @@ static const xq__opt rows[] = {
   XQ__STR("--team", T, team, "X", "the player's team", .only = PLAYER),
   XQ__FLAG("--local", T, local, 1, "a local player", .only = PLAYER),
   XQ__FLAG("--not-local", T, local, 0, "not a local player", .only = ACT(A_EDIT)),
+  XQ__FLAG("--dry-run", T, dry_run, 1, "the preview only: register nothing", .only = ACT(A_IMPORT_PLAYERS)),
   XQ__FLAG("--force", T, force, 1, "a namesake: register a player with the name, birth date and club\n"
            "of one registered already", .only = ACT(A_ADD)),
   XQ__FLAG("--force", T, force, 1, "change a result of a round the knockout was seeded on (prints\n"
@@ -264,7 +271,7 @@ int xq_tourney_main(int argc, char **argv)
   /* the sheet and the store are never a file the action reads, nor one
    * another */
   const xq__path outs[] = {{o.out, "--out", 0}, {o.db, "the store", 1}};
-  const xq__path ins[] = {{k == A_IMPORT ? o.arg : NULL, "FILE.trf", 0}, {o.file, "--file", 0}, {o.prize_table, "--table", 0}};
+  const xq__path ins[] = {{k == A_IMPORT || k == A_IMPORT_PLAYERS ? o.arg : NULL, k == A_IMPORT ? "FILE.trf" : "FILE.csv", 0}, {o.file, "--file", 0}, {o.prize_table, "--table", 0}};
   if (xq__paths_check(name, outs, 2, ins, 3)) return 1;
   return actions[k].run(&o, action_names[k]);
 }

@@ -19,7 +19,7 @@ typedef struct xq__topts {
   const char *db;            /* --db FILE: the store (every action) */
   int init;                  /* --init: new, import and demo may take an empty file */
   const char *arg;           /* the argument: a result code (result, ko-result), the TRF file
-                                (import) or the token (revoke) */
+                                (import), the CSV file (import-players) or the token (revoke) */
   /* the event and its players (tourney_event.c, tourney_players.c) */
   const char *name, *tiebreaks, *birth, *sex, *region, *club, *team;
   int scoring;               /* --scoring: 0 2/1/0, 1 1/0.5/0; -1 */
@@ -37,6 +37,7 @@ typedef struct xq__topts {
   long choice, match, red;   /* -1 */
   long count;                /* teams --count: players counted, 0 */
   int swiss;
+  int dry_run;               /* import-players --dry-run: the preview only */
   int force;                 /* --force: add a namesake, delete, change a result the knockout was seeded on */
   const char *options[XQ_REG_OPTIONS_MAX]; /* --option KEY=VALUE: readings of --preset */
   int noptions;
@@ -52,7 +53,7 @@ int xq__tourney_event_main(const xq__topts *o, const char *action);   /* tourney
                                        import, players, pair, result, foul, absent, withdraw, standings,
                                        export, log */
 int xq__tourney_players_main(const xq__topts *o, const char *action); /* tourney_players.c: edit,
-                                       reinstate, numbers */
+                                       reinstate, numbers, import-players */
 int xq__tourney_ko_main(const xq__topts *o, const char *action);      /* tourney_ko.c: knockout,
                                        bracket, ko-result */
 int xq__tourney_final_main(const xq__topts *o, const char *action);   /* tourney_final.c: places, teams,

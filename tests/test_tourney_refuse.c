@@ -8,6 +8,7 @@
  * Every event is made with `xqref tourney` as an organiser makes it.
  */
 #include <criterion/criterion.h>
+#include <iconv.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -252,5 +253,76 @@ Test(refuse, a_result_the_knockout_was_seeded_on_needs_force)
   free(out);
   xq_test_run_db_says(0, "its seeding still matches the standings", "tourney result --db %s %s", db,
                       "--round 2 --board 1 1-0 --force");
+  xq_test_db_remove(db);
+}
+
+/* `text` (UTF-8) written to `path` as GB18030, as Chinese Excel saves a
+ * CSV file. */
+static void write_gbk(const char *path, const char *text)
+{
+  iconv_t cd = iconv_open("GB18030", "UTF-8");
+  cr_assert_neq(cd, (iconv_t)-1);
+  char out[4096], *o = out, *i = (char *)text;
+  size_t in = strlen(text), left = sizeof out;
+  cr_assert_neq(iconv(cd, &i, &in, &o, &left), (size_t)-1);
+  iconv_close(cd);
+  FILE *f = fopen(path, "wb");
+  cr_assert_not_null(f);
+  fwrite(out, 1, sizeof out - left, f);
+  fclose(f);
+}
+
+/* import-players reads a GBK list as the page does: a preview with each
+ * line's player or error (a duplicate in the file, one registered already
+ * with the date written otherwise, a bad sex, date or rating, a
+ * full-width comma); --dry-run registers nothing; then the good lines are
+ * registered and the bad ones skipped (exit 1). */
+Test(refuse, import_players_from_a_gbk_csv_with_its_preview_and_errors)
+{
+  char db[512], csv[600];
+  xq_test_db_fresh(db, sizeof db, "refuse_csv");
+  snprintf(csv, sizeof csv, "%s.csv", db);
+  free(xq_test_run_db(0, "tourney new --db %s %s", db, "--rounds 5"));
+  free(xq_test_run_db(0, "tourney add --db %s %s", db, "--name 罗国华 --birth 1989-03-15 --club 北屯"));
+  write_gbk(csv, "序号,姓名,性别,出生日期,单位,等级分\r\n"
+                 "1,王天一,男,1988/11/03,杭州,2650\r\n"
+                 "2,罗国华,男,1989/03/15,北屯,2100\r\n"
+                 "3,\"唐丹\",女,1989年4月3日,北京,2400\r\n"
+                 "4,王天一,男,1988-11-03,杭州,\r\n"
+                 "5,张三,中,,,\r\n"
+                 "6,李四,男,1990-02-30,,\r\n"
+                 "7,赵五，男,,,\r\n"
+                 "8,孙六,m,1990.1.2,,12.5\r\n");
+  char *out = xq_test_run_db(1, "tourney import-players --db %s --dry-run %s", db, csv);
+  cr_assert(strstr(out, ": GBK, 8 lines: 2 players, 6 with an error"), "%s", out);
+  cr_assert(strstr(out, "line 2 no 1: 王天一, 男, 1988/11/03, -, 杭州, -, 2650"), "%s", out);
+  cr_assert(strstr(out, "line 3 no 2: error: registered already: 1. 罗国华"), "%s", out);
+  cr_assert(strstr(out, "line 4 no 3: 唐丹, 女, 1989/04/03"), "%s", out);
+  cr_assert(strstr(out, "line 5 no 4: error: the same as line 2"), "%s", out);
+  cr_assert(strstr(out, "line 6 no 5: error: the sex is 男 or 女"), "%s", out);
+  cr_assert(strstr(out, "line 7 no 6: error: birth date must be a real date"), "%s", out);
+  cr_assert(strstr(out, "line 8 no 7: error: a full-width comma"), "%s", out);
+  cr_assert(strstr(out, "line 9 no 8: error: the rating is a whole number"), "%s", out);
+  cr_assert(strstr(out, "dry run: nothing registered"), "%s", out);
+  free(out);
+  xq_tournament *ev = event_at(db);
+  cr_assert_eq(ev->n, 1, "a dry run registers nothing");
+  xq_tournament_free(ev);
+  out = xq_test_run_db(1, "tourney import-players --db %s %s", db, csv);
+  cr_assert(strstr(out, "2 players registered: ids 2..3") && strstr(out, "6 lines with an error skipped"), "%s", out);
+  free(out);
+  ev = event_at(db);
+  cr_assert_eq(ev->n, 3);
+  cr_assert_str_eq(ev->players[1].name, "王天一");
+  cr_assert_eq(ev->players[2].sex, 'w');
+  xq_tournament_free(ev);
+  /* the same file again: every line is registered already, or wrong */
+  xq_test_run_db_says(1, "registered already: 2. 王天一", "tourney import-players --db %s %s", db, csv);
+  xq_test_run_db_says(2, "which CSV file?", "tourney import-players --db %s%s", db, NULL);
+  FILE *f = fopen(csv, "w");
+  fputs("name;sex\n", f);
+  fclose(f);
+  xq_test_run_db_says(1, "no heading 姓名 (or name)", "tourney import-players --db %s %s", db, csv);
+  unlink(csv);
   xq_test_db_remove(db);
 }
