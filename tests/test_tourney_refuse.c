@@ -87,6 +87,8 @@ Test(refuse, a_withdrawal_is_from_a_round_to_pair_and_once)
   xq_test_run_db_says(1, "withdrawn already (from round 3 on", "tourney withdraw --db %s %s", db,
                       "--round 3 --player 3");
   /* taken back, then withdrawn again: a later event supersedes */
+  xq_test_run_db_says(1, "round 4: the event has 3 rounds", "tourney reinstate --db %s %s", db,
+                      "--round 4 --player 3");
   free(xq_test_run_db(0, "tourney reinstate --db %s %s", db, "--round 3 --player 3"));
   free(xq_test_run_db(0, "tourney withdraw --db %s %s", db, "--round 3 --player 3"));
   play(db, 3, 1);

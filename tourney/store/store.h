@@ -156,8 +156,8 @@ int xq_tstore_withdraw(xq_tstore *st, int round, int id, xq_error *err);
 /* Take a withdrawn player `id` back from round `round` on, which must
  * not be paired yet (a withdrawal event with value 1: the withdrawal
  * stays in the log; docs/store.md). Returns XQ_OK, XQ_EINVAL with `err`
- * (no such player, not withdrawn, the round already paired) or
- * XQ_ESTORE. */
+ * (no such player, not withdrawn, the round already paired or beyond the
+ * event's planned rounds) or XQ_ESTORE. */
 int xq_tstore_reinstate(xq_tstore *st, int round, int id, xq_error *err);
 
 /* Correct the details of player `id`: each field of `fields` (XQ_PE_*)

@@ -409,6 +409,10 @@ static int reinstate_tx(xq_tstore *st, int round, int id, xq_error *err)
     return xq__store_error(err, XQ_EINVAL, "that player is not withdrawn");
   if (xq__store_scalar(st, "SELECT count(*) FROM events WHERE kind = 'pairing' AND round >= ?", round, 0, 0))
     return xq__store_error(err, XQ_EINVAL, "that round is already paired: a player comes back from the next one");
+  int planned, paired;
+  store_rounds(st, &planned, &paired);
+  if (planned > 0 && round > planned)
+    return xq_error_set(err, XQ_EINVAL, -1, -1, "round %d: the event has %d rounds", round, planned);
   if (add_event(st, "withdrawal", round, id, 0, 1, NULL) < 0) return xq__store_dberr(st, err, "reinstate");
   return XQ_OK;
 }
