@@ -21,7 +21,7 @@
 /* The actions, in the order of the help; bit k of a row's `only` is the
  * k-th. */
 enum {
-  A_NEW, A_ADD, A_IMPORT, A_PLAYERS, A_EDIT, A_NUMBERS, A_PAIR, A_RESULT, A_FOUL, A_ABSENT, A_WITHDRAW,
+  A_NEW, A_ADD, A_IMPORT, A_IMPORT_PLAYERS, A_PLAYERS, A_EDIT, A_NUMBERS, A_PAIR, A_RESULT, A_FOUL, A_ABSENT, A_WITHDRAW,
   A_REINSTATE, A_STANDINGS, A_EXPORT, A_LOG, A_KNOCKOUT, A_BRACKET, A_KO_RESULT, A_PLACES, A_TEAMS, A_PRIZES,
   A_GROUPS, A_DEMO, A_TOKEN, A_TOKENS, A_REVOKE, A_GAMES, A_COUNT
 };
@@ -35,7 +35,7 @@ enum {
 #define PRESET (ACT(A_TEAMS) | ACT(A_PRIZES) | ACT(A_GROUPS))
 
 static const char *const action_names[A_COUNT] = {
-  "new", "add", "import", "players", "edit", "numbers", "pair", "result", "foul", "absent", "withdraw",
+  "new", "add", "import", "import-players", "players", "edit", "numbers", "pair", "result", "foul", "absent", "withdraw",
   "reinstate", "standings", "export", "log", "knockout", "bracket", "ko-result", "places", "teams", "prizes",
   "groups", "demo", "token", "tokens", "revoke", "games",
 };
@@ -56,6 +56,12 @@ static const struct action {
              NULL, xq__tourney_event_main},
   [A_ADD] = {"register a player", NULL, NULL, xq__tourney_event_main},
   [A_IMPORT] = {"a whole event from a TRF file into a new store", NULL, "FILE.trf", xq__tourney_event_main},
+  [A_IMPORT_PLAYERS] = {"register the players of a CSV file, as the page's import does",
+                        "FILE.csv: UTF-8 or GBK; a first line of headings (姓名 or name, 性别, 出生日期,\n"
+                        "地区, 单位, 队, 等级分); each line previewed, its player or its error. The\n"
+                        "lines without an error are registered together (all or none); a line with\n"
+                        "one is skipped (exit status 1).\n",
+                        "FILE.csv", xq__tourney_players_main},
   [A_PLAYERS] = {"list the players", NULL, NULL, xq__tourney_event_main},
   [A_EDIT] = {"correct a player's details (not the id or number; the team not after round 1)", NULL, NULL,
               xq__tourney_players_main},
@@ -64,8 +70,12 @@ static const struct action {
                  "per player. Again until round 1: the last counts.\n",
                  NULL, xq__tourney_players_main},
   [A_PAIR] = {"pair and publish the next round, print its boards", NULL, NULL, xq__tourney_event_main},
-  [A_RESULT] = {"the result of a board", "CODE: 1-0 0-1 = +- -+ --\n", "CODE", xq__tourney_event_main},
-  [A_FOUL] = {"a foul of a player", NULL, NULL, xq__tourney_event_main},
+  [A_RESULT] = {"the result of a board",
+                "CODE: 1-0 0-1 = (also 1/2, 0.5-0.5) +- -+ -- (one game: not 2-0, 0-2, 1-1)\n", "CODE",
+                xq__tourney_event_main},
+  [A_FOUL] = {"a foul of a player in a paired round",
+              "--count 0 corrects the player's fouls of round R to none (the log keeps both).\n", NULL,
+              xq__tourney_event_main},
   [A_ABSENT] = {"an announced absence before pairing: a 0, 1/2 or full point bye", NULL, NULL,
                 xq__tourney_event_main},
   [A_WITHDRAW] = {"a player not paired from round R on", NULL, NULL, xq__tourney_event_main},
@@ -99,7 +109,7 @@ static const int scorings[] = {0, 0, 1, 1};
 static const int firsts[] = {XQ_FIRST_BY_RATING, XQ_FIRST_BY_LOT};
 static const int byeoss[] = {XQ_BYE_OS_ZERO, XQ_BYE_OS_LOWEST};
 static const int des[] = {XQ_DE_FIDE, XQ_DE_TWO_ONLY};
-static const int byes[] = {XQ_TR_ZPB, XQ_TR_HPB, XQ_TR_FPB};
+static const int byes[] = {XQ_TR_ZPB, XQ_TR_HPB, XQ_TR_FPB, XQ_TR_NONE};
 static const int modes[] = {XQ_TEAM_RANK_SUM, XQ_TEAM_POINTS_SUM};
 
 /* --option KEY=VALUE, once more. */
@@ -124,8 +134,8 @@ static const xq__opt rows[] = {
           "withdrawal rule (the options below override them)", .only = ACT(A_NEW)),
   XQ__STR("--name", T, name, "NAME", "the player's name", .only = ACT(A_ADD), .flags = XQ__OPT_REQUIRED),
   XQ__STR("--name", T, name, "NAME", "the player's name", .only = ACT(A_EDIT)),
-  XQ__LONG("--rounds", T, rounds, 1, XQ_TOURNEY_ROUNDS_MAX, "N", "the event's rounds",
-           .only = ACT(A_NEW) | ACT(A_IMPORT)),
+  XQ__LONG("--rounds", T, rounds, 1, XQ_TOURNEY_ROUNDS_MAX, "N", "the event's rounds (new: required unless\n"
+           "a preset gives them)", .only = ACT(A_NEW) | ACT(A_IMPORT)),
   XQ__ENUM("--scoring", T, scoring, "210|2-1-0|1-0.5-0|10.50", scorings, "points for a win, a draw, a loss (default 210)",
            .only = ACT(A_NEW)),
   XQ__STR("--tiebreaks", T, tiebreaks, "LIST|PRESET",
@@ -145,12 +155,17 @@ static const xq__opt rows[] = {
            .only = ACT(A_NEW)),
   XQ__LONG("--rating", T, rating, 0, XQ_CLI_RATING_MAX, "N", "the player's rating", .only = PLAYER),
   XQ__STR("--birth", T, birth, "YYYY/MM/DD", "the player's birth date", .only = PLAYER),
-  XQ__STR("--sex", T, sex, "m|w", "the player's sex (edit: \"\", not known)", .only = PLAYER),
+  XQ__STR("--sex", T, sex, "m|w|男|女", "the player's sex (edit: \"\", not known)", .only = PLAYER),
   XQ__STR("--region", T, region, "X", "the player's region", .only = PLAYER),
   XQ__STR("--club", T, club, "X", "the player's club", .only = PLAYER),
   XQ__STR("--team", T, team, "X", "the player's team", .only = PLAYER),
   XQ__FLAG("--local", T, local, 1, "a local player", .only = PLAYER),
   XQ__FLAG("--not-local", T, local, 0, "not a local player", .only = ACT(A_EDIT)),
+  XQ__FLAG("--dry-run", T, dry_run, 1, "the preview only: register nothing", .only = ACT(A_IMPORT_PLAYERS)),
+  XQ__FLAG("--force", T, force, 1, "a namesake: register a player with the name, birth date and club\n"
+           "of one registered already", .only = ACT(A_ADD)),
+  XQ__FLAG("--force", T, force, 1, "change a result of a round the knockout was seeded on (prints\n"
+           "how the seeding and the standings then differ)", .only = ACT(A_RESULT)),
   XQ__STR("--by", T, by, "rating|lot|manual", "how the numbers are given", .only = ACT(A_NUMBERS),
           .flags = XQ__OPT_REQUIRED),
   XQ__LONG("--seed", T, seed, 0, (long long)XQ_NUM_SEED_MAX, "S", "the lot's seed", .only = ACT(A_NUMBERS)),
@@ -167,8 +182,10 @@ static const xq__opt rows[] = {
   XQ__LONG("--player", T, player, 1, XQ_TOURNEY_PLAYERS_MAX, "NO",
            "the player's number (序号), as every listing and sheet prints it", .only = WHO),
   XQ__LONG("--id", T, id, 1, XQ_TOURNEY_PLAYERS_MAX, "ID", "the player's registration id instead", .only = WHO),
-  XQ__LONG("--count", T, fouls, 1, XQ_CLI_FOULS_MAX, "N", "fouls (default 1)", .only = ACT(A_FOUL)),
-  XQ__ENUM("--bye", T, bye, "zero|half|full", byes, "the bye's points (default zero)", .only = ACT(A_ABSENT)),
+  XQ__LONG("--count", T, fouls, 0, XQ_CLI_FOULS_MAX, "N", "fouls added (default 1); 0: the round's fouls of the\n"
+           "player corrected to none", .only = ACT(A_FOUL)),
+  XQ__ENUM("--bye", T, bye, "zero|half|full|none", byes, "the bye's points (default zero); none: the round's\n"
+           "absence taken back", .only = ACT(A_ABSENT)),
   XQ__LONG("--after", T, after, 1, XQ_TOURNEY_ROUNDS_MAX, "R", "after round R (default: the last whose games are all in)",
            .only = ACT(A_STANDINGS) | ACT(A_EXPORT)),
   XQ__STR("--format", T, format, "trf|csv|html|text|xlsx", "the file's format (default trf)", .only = ACT(A_EXPORT)),
@@ -263,7 +280,7 @@ int xq_tourney_main(int argc, char **argv)
   /* the sheet and the store are never a file the action reads, nor one
    * another */
   const xq__path outs[] = {{o.out, "--out", 0}, {o.db, "the store", 1}};
-  const xq__path ins[] = {{k == A_IMPORT ? o.arg : NULL, "FILE.trf", 0}, {o.file, "--file", 0}, {o.prize_table, "--table", 0}};
+  const xq__path ins[] = {{k == A_IMPORT || k == A_IMPORT_PLAYERS ? o.arg : NULL, k == A_IMPORT ? "FILE.trf" : "FILE.csv", 0}, {o.file, "--file", 0}, {o.prize_table, "--table", 0}};
   if (xq__paths_check(name, outs, 2, ins, 3)) return 1;
   return actions[k].run(&o, action_names[k]);
 }

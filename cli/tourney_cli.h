@@ -19,7 +19,7 @@ typedef struct xq__topts {
   const char *db;            /* --db FILE: the store (every action) */
   int init;                  /* --init: new, import and demo may take an empty file */
   const char *arg;           /* the argument: a result code (result, ko-result), the TRF file
-                                (import) or the token (revoke) */
+                                (import), the CSV file (import-players) or the token (revoke) */
   /* the event and its players (tourney_event.c, tourney_players.c) */
   const char *name, *tiebreaks, *birth, *sex, *region, *club, *team;
   int scoring;               /* --scoring: 0 2/1/0, 1 1/0.5/0; -1 */
@@ -37,6 +37,8 @@ typedef struct xq__topts {
   long choice, match, red;   /* -1 */
   long count;                /* teams --count: players counted, 0 */
   int swiss;
+  int dry_run;               /* import-players --dry-run: the preview only */
+  int force;                 /* --force: add a namesake, delete, change a result the knockout was seeded on */
   const char *options[XQ_REG_OPTIONS_MAX]; /* --option KEY=VALUE: readings of --preset */
   int noptions;
   /* the live server's (tourney_live.c) */
@@ -51,7 +53,7 @@ int xq__tourney_event_main(const xq__topts *o, const char *action);   /* tourney
                                        import, players, pair, result, foul, absent, withdraw, standings,
                                        export, log */
 int xq__tourney_players_main(const xq__topts *o, const char *action); /* tourney_players.c: edit,
-                                       reinstate, numbers */
+                                       reinstate, numbers, import-players */
 int xq__tourney_ko_main(const xq__topts *o, const char *action);      /* tourney_ko.c: knockout,
                                        bracket, ko-result */
 int xq__tourney_final_main(const xq__topts *o, const char *action);   /* tourney_final.c: places, teams,
@@ -63,6 +65,17 @@ int xq__tourney_live_main(const xq__topts *o, const char *action);    /* tourney
  * (tourney_ko.c); errors go to stderr. Returns 0, or 1 with nothing left
  * open. */
 int xq__tourney_ko_open(const xq__topts *o, xq_tstore **st, xq_tournament **ev, xq_ko *ko);
+
+/* Before a result of Swiss round `round` is changed (tourney_ko.c): the
+ * stage of `st` into *ko, and whether the round decided it
+ * (xq_ko_decided_by): then refused, with a message, unless --force.
+ * Returns 0 (go on), or 1 after a message. */
+int xq__tourney_ko_guard(const xq__topts *o, xq_tstore *st, int round, xq_ko *ko);
+
+/* After such a result was changed: the seeds of `ko` that the standings
+ * of `st` now give to another player (xq_ko_reseed), a line each, or that
+ * the seeding still matches, to stdout. */
+void xq__tourney_ko_difference(xq_tstore *st, const xq_ko *ko);
 
 /* Where a sheet goes (tourney_final.c): --out FILE (written whole through
  * a temporary file, paths.h: xq__paths_close puts it in place), else

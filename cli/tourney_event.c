@@ -62,6 +62,10 @@ static int cmd_new(const xq__topts *o)
     return 1;
   }
   if (o->rounds > 0) cfg.rounds = (int)o->rounds;
+  if (cfg.rounds < 1) { /* an event of no rounds would pair until no pairing is possible */
+    fprintf(stderr, "xqref tourney new: --rounds N is required: the event's rounds (a --preset gives its own)\n");
+    return 2;
+  }
   if (o->scoring >= 0) xq_tconfig_scoring(&cfg, o->scoring);
   if (o->tiebreaks && xq_tconfig_tiebreaks(&cfg, o->tiebreaks, &err)) {
     fprintf(stderr, "xqref tourney: %s\n", err.msg);
@@ -89,34 +93,50 @@ static int cmd_new(const xq__topts *o)
   return 0;
 }
 
-static int cmd_add(const xq__topts *o)
+/* The player of add's options into *p. 0, or 2 after a message. */
+static int add_fields(const xq__topts *o, xq_tplayer *p)
 {
-  xq_tplayer p;
-  xq_error err = {0};
-  memset(&p, 0, sizeof p);
-  if (strlen(o->name) >= sizeof p.name) { fprintf(stderr, "xqref tourney add: name too long\n"); return 2; }
-  strcpy(p.name, o->name);
-  p.rating = o->rating > 0 ? (int)o->rating : 0;
-  if (o->birth) snprintf(p.birth, sizeof p.birth, "%s", o->birth);
+  memset(p, 0, sizeof *p);
+  if (strlen(o->name) >= sizeof p->name) { fprintf(stderr, "xqref tourney add: name too long\n"); return 2; }
+  strcpy(p->name, o->name);
+  p->rating = o->rating > 0 ? (int)o->rating : 0;
   if (o->birth && strlen(o->birth) > 10) { fprintf(stderr, "xqref tourney add: bad birth date\n"); return 2; }
-  if (o->sex) {
-    if (strcmp(o->sex, "m") && strcmp(o->sex, "w")) { fprintf(stderr, "xqref tourney add: --sex is m or w\n"); return 2; }
-    p.sex = o->sex[0];
-  }
+  if (o->birth) snprintf(p->birth, sizeof p->birth, "%s", o->birth);
+  int sex = o->sex ? xq_player_sex_parse(o->sex) : 0;
+  if (sex < 0) { fprintf(stderr, "xqref tourney add: --sex is m or w (男 or 女)\n"); return 2; }
+  p->sex = (char)sex;
   const char *f[3] = {o->region, o->club, o->team};
-  char *dst[3] = {p.region, p.club, p.team};
+  char *dst[3] = {p->region, p->club, p->team};
   for (int i = 0; i < 3; i++)
     if (f[i]) {
       if (strlen(f[i]) >= XQ_TOURNEY_FIELD_MAX) { fprintf(stderr, "xqref tourney add: field too long\n"); return 2; }
       strcpy(dst[i], f[i]);
     }
-  p.local = o->local > 0;
-  xq_tstore *st;
-  int rc = open_store(o, XQ_TSTORE_OPEN, &st), id = 0;
+  p->local = o->local > 0;
+  return 0;
+}
+
+static int cmd_add(const xq__topts *o)
+{
+  xq_tplayer p;
+  xq_error err = {0};
+  int rc = add_fields(o, &p), id = 0;
   if (rc) return rc;
-  rc = xq_tstore_register(st, &p, &id, &err);
+  if (xq_player_check(&p, &err)) { fprintf(stderr, "xqref tourney add: %s\n", err.msg); return 2; }
+  xq_tstore *st;
+  xq_tournament *ev = NULL;
+  if ((rc = open_store(o, XQ_TSTORE_OPEN, &st))) return rc;
+  if ((rc = load(st, &ev))) { xq_tstore_close(st); return rc; }
+  int same = o->force ? 0 : xq_tournament_same_player(ev, &p);
+  if (same)
+    fprintf(stderr, "xqref tourney add: %s (born %s, club %s) is registered already as player %d;"
+            " --force registers a namesake\n", p.name, p.birth[0] ? p.birth : "not given",
+            p.club[0] ? p.club : "none", xq_tplayer_no(ev, same));
+  else if ((rc = xq_tstore_register(st, &p, &id, &err)))
+    fprintf(stderr, "xqref tourney add: %s\n", err.msg);
+  xq_tournament_free(ev);
   xq_tstore_close(st);
-  if (rc) { fprintf(stderr, "xqref tourney add: %s\n", err.msg); return 1; }
+  if (same || rc) return 1;
   printf("player %d: %s\n", id, p.name);
   return 0;
 }
@@ -225,10 +245,17 @@ static int cmd_record(const xq__topts *o, const char *action)
     xq_tstore_close(st);
     return rc;
   }
+  xq_ko ko = {0};
+  if (!strcmp(action, "result") && xq__tourney_ko_guard(o, st, r, &ko)) {
+    xq_tstore_close(st);
+    return 1;
+  }
   if (!strcmp(action, "result")) rc = xq_tstore_result(st, r, (int)o->board, o->arg, &err);
+  else if (!strcmp(action, "foul") && !o->fouls) rc = xq_tstore_foul_set(st, r, id, 0, &err);
   else if (!strcmp(action, "foul")) rc = xq_tstore_foul(st, r, id, (int)o->fouls, &err);
   else if (!strcmp(action, "absent")) rc = xq_tstore_absence(st, r, id, o->bye >= 0 ? o->bye : XQ_TR_ZPB, &err);
   else rc = xq_tstore_withdraw(st, r, id, &err);
+  if (!rc && xq_ko_decided_by(&ko, r)) xq__tourney_ko_difference(st, &ko); /* a result --force changed */
   xq_tstore_close(st);
   if (rc) { fprintf(stderr, "xqref tourney %s: %s\n", action, err.msg); return 1; }
   return 0;

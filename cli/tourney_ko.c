@@ -185,6 +185,49 @@ out:
   return rc;
 }
 
+int xq__tourney_ko_guard(const xq__topts *o, xq_tstore *st, int round, xq_ko *ko)
+{
+  xq_error err = {0};
+  if (xq_tstore_ko_load(st, ko, &err)) {
+    fprintf(stderr, "xqref tourney result: %s\n", err.msg);
+    return 1;
+  }
+  if (!xq_ko_decided_by(ko, round) || o->force) return 0;
+  fprintf(stderr, "xqref tourney result: round %d decided the knockout (seeded after round %d): a changed result\n"
+          "would leave the bracket apart from the standings; --force changes it and prints the difference\n",
+          round, ko->after);
+  return 1;
+}
+
+void xq__tourney_ko_difference(xq_tstore *st, const xq_ko *ko)
+{
+  xq_tournament *ev = NULL;
+  xq_ko *now = malloc(sizeof *now);
+  xq_error err = {0};
+  if (!now || xq_tstore_load(st, &ev, &err) || xq_ko_reseed(ev, ko, now, &err)) {
+    printf("the knockout was seeded after round %d; its seeding cannot be compared now: %s\n", ko->after,
+           now ? err.msg : "out of memory");
+    xq_tournament_free(ev);
+    free(now);
+    return;
+  }
+  int differ = 0;
+  for (int i = 0; i < ko->size; i++) {
+    if (ko->seeds[i] == now->seeds[i]) continue;
+    if (!differ++)
+      printf("the knockout was seeded after round %d; seeded now from the standings it would differ:\n", ko->after);
+    int a = ko->seeds[i], b = now->seeds[i];
+    printf("  seed %d: %s (%d) in the bracket, %s (%d) now\n", i + 1, ev->players[a - 1].name, xq_tplayer_no(ev, a),
+           ev->players[b - 1].name, xq_tplayer_no(ev, b));
+  }
+  if (!differ)
+    printf("the knockout was seeded after round %d; its seeding still matches the standings\n", ko->after);
+  else
+    printf("the bracket stays as seeded (the knockout log is append-only); correct the result again to restore it\n");
+  xq_tournament_free(ev);
+  free(now);
+}
+
 int xq__tourney_ko_main(const xq__topts *o, const char *action)
 {
   if (!strcmp(action, "knockout")) return cmd_knockout(o);

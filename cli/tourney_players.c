@@ -1,8 +1,9 @@
 /*
  * tourney_players.c -- the players' actions of `xqref tourney` besides
  * add and withdraw (docs/tourney.md): edit (a registered player's details
- * corrected), reinstate (a withdrawn player taken back) and numbers (the
- * pairing numbers by rating, by lot or by hand before round 1).
+ * corrected), reinstate (a withdrawn player taken back), numbers (the
+ * pairing numbers by rating, by lot or by hand before round 1) and
+ * import-players (a CSV list previewed and registered).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -55,11 +56,12 @@ static int edit_fields(const xq__topts *o, xq_tplayer *p, unsigned *fields)
     if (!str[k]) continue;
     *fields |= 1u << k;
     if (k == 1) {
-      if (str[k][0] && strcmp(str[k], "m") && strcmp(str[k], "w")) {
-        fprintf(stderr, "xqref tourney edit: --sex is m, w or \"\" (not known)\n");
+      int sex = xq_player_sex_parse(str[k]);
+      if (sex < 0) {
+        fprintf(stderr, "xqref tourney edit: --sex is m, w (男, 女) or \"\" (not known)\n");
         return 2;
       }
-      p->sex = str[k][0];
+      p->sex = (char)sex;
     } else if (strlen(str[k]) >= cap[k]) {
       fprintf(stderr, "xqref tourney edit: %s is too long\n", k == 0 ? "the name" : "a field");
       return 2;
@@ -191,8 +193,102 @@ static int cmd_numbers(const xq__topts *o)
   return rc;
 }
 
+/* The whole file at `path` (at most XQ_CSV_BYTES_MAX + 1 bytes: one more
+ * is the reader's to refuse) into *buf (malloc'd), *len. 0, or 1 after a
+ * message. */
+static int slurp(const char *path, char **buf, size_t *len)
+{
+  FILE *f = fopen(path, "rb");
+  if (!f) { fprintf(stderr, "xqref tourney import-players: %s: %s\n", path, strerror(errno)); return 1; }
+  *buf = malloc((size_t)XQ_CSV_BYTES_MAX + 2);
+  *len = *buf ? fread(*buf, 1, (size_t)XQ_CSV_BYTES_MAX + 1, f) : 0;
+  int bad = !*buf || ferror(f);
+  fclose(f);
+  if (bad) {
+    fprintf(stderr, "xqref tourney import-players: %s: %s\n", path, *buf ? "cannot read it" : "out of memory");
+    free(*buf);
+    return 1;
+  }
+  return 0;
+}
+
+/* The preview: a line per record, its player as it will be stored or its
+ * error. */
+static void preview(const char *path, const xq_csv_players *c, int bad)
+{
+  printf("%s: %s%s, %d lines: %d players, %d with an error\n", path, xq_csv_encoding_name(c->encoding),
+         c->doubt ? " (it reads as GBK too: check the names)" : "", c->nlines, c->nlines - bad, bad);
+  for (int i = 0; i < c->nlines; i++) {
+    const xq_csv_line *l = &c->lines[i];
+    const xq_tplayer *p = &l->player;
+    printf("line %d%s%s: ", l->line, l->file_no[0] ? " no " : "", l->file_no);
+    if (!l->ok) { printf("error: %s\n", l->error); continue; }
+    printf("%s, %s, %s, %s, %s, %s, %d\n", p->name, p->sex == 'm' ? "男" : p->sex == 'w' ? "女" : "-",
+           p->birth[0] ? p->birth : "-", p->region[0] ? p->region : "-", p->club[0] ? p->club : "-",
+           p->team[0] ? p->team : "-", p->rating);
+  }
+}
+
+/* The good lines of `c` registered in one transaction: all or none. */
+static int register_all(xq_tstore *st, const xq_csv_players *c, int *first, int *last, xq_error *err)
+{
+  int rc = xq_tstore_batch_begin(st, err);
+  for (int i = 0; !rc && i < c->nlines; i++) {
+    int id;
+    if (!c->lines[i].ok) continue;
+    if (!(rc = xq_tstore_register(st, &c->lines[i].player, &id, err))) {
+      if (!*first) *first = id;
+      *last = id;
+    } else {
+      char m[XQ_ERR_MSG_LEN];
+      snprintf(m, sizeof m, "line %d: %.120s", c->lines[i].line, err->msg);
+      snprintf(err->msg, sizeof err->msg, "%s", m);
+    }
+  }
+  if (!rc) return xq_tstore_batch_commit(st, err);
+  xq_tstore_batch_rollback(st);
+  return rc;
+}
+
+static int cmd_import_players(const xq__topts *o)
+{
+  if (!o->arg) { fprintf(stderr, "xqref tourney import-players: which CSV file?\n"); return 2; }
+  char *buf;
+  size_t len;
+  if (slurp(o->arg, &buf, &len)) return 1;
+  xq_tstore *st;
+  xq_tournament *ev;
+  if (open_event(o, "import-players", &st, &ev)) { free(buf); return 1; }
+  xq_csv_players c;
+  xq_error err = {0};
+  int rc = xq_csv_players_read(buf, len, ev, &c, &err) ? 1 : 0, bad = 0, first = 0, last = 0;
+  free(buf);
+  if (rc) fprintf(stderr, "xqref tourney import-players: %s: %s\n", o->arg, err.msg);
+  for (int i = 0; !rc && i < c.nlines; i++) bad += !c.lines[i].ok;
+  if (!rc) preview(o->arg, &c, bad);
+  if (!rc && o->dry_run) {
+    printf("dry run: nothing registered\n");
+  } else if (!rc && c.nlines > bad && register_all(st, &c, &first, &last, &err)) {
+    fprintf(stderr, "xqref tourney import-players: nothing registered: %s\n", err.msg);
+    rc = 1;
+  } else if (!rc) {
+    if (c.nlines > bad) printf("%d players registered: ids %d..%d\n", c.nlines - bad, first, last);
+    else printf("nothing registered\n");
+  }
+  if (!rc && bad) {
+    fprintf(stderr, "xqref tourney import-players: %d line%s with an error %s\n", bad, bad == 1 ? "" : "s",
+            o->dry_run ? "would be skipped" : "skipped (correct them and import those lines again)");
+    rc = 1;
+  }
+  xq_csv_players_free(&c);
+  xq_tournament_free(ev);
+  xq_tstore_close(st);
+  return rc;
+}
+
 int xq__tourney_players_main(const xq__topts *o, const char *action)
 {
+  if (!strcmp(action, "import-players")) return cmd_import_players(o);
   if (!strcmp(action, "edit")) return cmd_edit(o);
   if (!strcmp(action, "reinstate")) return cmd_reinstate(o);
   return cmd_numbers(o);

@@ -56,7 +56,7 @@ int xq__apply_absence(xq__server *s, int id, int round, int bye)
 {
   if (id < 1 || id > s->ev->n || round < 1 || round > XQ_TOURNEY_ROUNDS_MAX) return XQ_EINVAL;
   xq_tournament_slot(s->ev, id, round)->absent =
-    (uint8_t)(bye == XQ_TR_HPB || bye == XQ_TR_FPB ? bye : XQ_TR_ZPB);
+    (uint8_t)(bye == XQ_TR_HPB || bye == XQ_TR_FPB || bye == XQ_TR_NONE ? bye : XQ_TR_ZPB);
   xq__live_changed(s, 0);
   return XQ_OK;
 }

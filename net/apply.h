@@ -27,7 +27,7 @@ int xq__apply_edited(xq__server *s, int id);
 /* Player `id` withdrawn from round `round` on, or reinstated (taken back:
  * paired again). XQ_EINVAL for an id or round out of range. */
 int xq__apply_withdrawal(xq__server *s, int id, int round, int reinstated);
-/* The announced absence `bye` (XQ_TR_ZPB, XQ_TR_HPB, XQ_TR_FPB) of
+/* The announced absence `bye` (XQ_TR_ZPB, XQ_TR_HPB, XQ_TR_FPB; XQ_TR_NONE: taken back) of
  * player `id` from round `round`. XQ_EINVAL for an id or round out of
  * range. */
 int xq__apply_absence(xq__server *s, int id, int round, int bye);

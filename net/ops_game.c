@@ -710,6 +710,23 @@ typedef struct result_job {
   int written;                 /* in the game-log row's transaction already */
 } result_job;
 
+/* A result of a round the knockout was seeded on, changed (confirmed):
+ * the seeds the standings would now give another player, in the log. */
+static void reseed_log(xq__server *s, int round)
+{
+  xq_ko *now = malloc(sizeof *now);
+  xq_error err = {0};
+  if (!now || xq_ko_reseed(s->ev, s->ko, now, &err)) {
+    xq__log(s, "round %d: the knockout's seeding cannot be compared: %s", round, now ? err.msg : "out of memory");
+  } else {
+    for (int i = 0; i < s->ko->size; i++)
+      if (s->ko->seeds[i] != now->seeds[i])
+        xq__log(s, "round %d changed after the knockout was seeded: seed %d is player %d, the standings now give"
+                " player %d", round, i + 1, xq_tplayer_no(s->ev, s->ko->seeds[i]), xq_tplayer_no(s->ev, now->seeds[i]));
+  }
+  free(now);
+}
+
 static void record_result(xq__server *s, void *arg, int status)
 {
   (void)s;
@@ -722,6 +739,7 @@ static void record_result(xq__server *s, void *arg, int status)
     if (lv) xq__live_note_result(j->s, lv, j->code);
     else xq__server_reload(j->s, NULL);
     if (lv) xq__live_record_fouls(j->s, lv);
+    if (xq_ko_decided_by(j->s->ko, j->round)) reseed_log(j->s, j->round);
     char data[96];
     snprintf(data, sizeof data, "{\"result\":\"%s\",\"reason\":\"arbiter\"}", j->code);
     xq__hub_publish(j->s, "result", j->round, j->board, data);
@@ -749,6 +767,15 @@ static void op_result(xq__server *s, xq__req *r)
     if (!strcmp(res, codes[i].given)) k = i;
   if (k < 0) {
     xq__reply_error(r->c, r->id, XQ__E_BAD_REQUEST, "\"result\" is 1-0, 0-1, =, +-, -+, -- or none", -1);
+    return;
+  }
+  if (lv->round != XQ_KO_ROUND && xq_ko_decided_by(s->ko, lv->round) &&
+      !cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r->json, "confirm"))) {
+    /* the bracket was seeded on this round's standings (docs/tourney.md) */
+    char msg[160];
+    snprintf(msg, sizeof msg, "round %d decided the knockout (seeded after round %d): a changed result would leave"
+             " the bracket apart from the standings; confirm: true changes it", lv->round, s->ko->after);
+    xq__reply_error(r->c, r->id, XQ__E_CONFLICT, msg, -1);
     return;
   }
   if (lv->round == XQ_KO_ROUND && (lv->recorded || codes[k].game == XQ_OUT_NONE)) {

@@ -243,13 +243,15 @@ static void run_absent(xq__server *s, xq__task *t)
   if (xq__apply_absence(s, id, p->round, p->bye) != XQ_OK && xq__task_reload(s, t, 0)) return;
   cJSON *o = named(s->ev, id);
   cJSON_AddNumberToObject(o, "round", p->round);
-  cJSON_AddStringToObject(o, "bye", p->bye == XQ_TR_HPB ? "half" : p->bye == XQ_TR_FPB ? "full" : "zero");
+  cJSON_AddStringToObject(o, "bye", p->bye == XQ_TR_HPB ? "half" : p->bye == XQ_TR_FPB ? "full"
+                                  : p->bye == XQ_TR_NONE ? "none" : "zero");
   xq__hub_players_changed(s);
   xq__task_send(t, o);
 }
 
 /* absent {player: NO, round, bye}: an announced absence from a round not
- * yet paired, with a zero- (default), half- or full-point bye. */
+ * yet paired, with a zero- (default), half- or full-point bye; bye "none"
+ * takes the round's absence back. */
 static void op_absent(xq__server *s, xq__req *r)
 {
   int no, round;
@@ -258,9 +260,9 @@ static void op_absent(xq__server *s, xq__req *r)
       xq__field_int(r, "round", 1, XQ_TOURNEY_ROUNDS_MAX, 0, &round) || xq__field_str(r, "bye", 0, &bye))
     return;
   int b = !bye || !strcmp(bye, "zero") ? XQ_TR_ZPB : !strcmp(bye, "half") ? XQ_TR_HPB
-        : !strcmp(bye, "full") ? XQ_TR_FPB : -1;
+        : !strcmp(bye, "full") ? XQ_TR_FPB : !strcmp(bye, "none") ? XQ_TR_NONE : -1;
   if (b < 0) {
-    xq__reply_error(r->c, r->id, XQ__E_BAD_REQUEST, "bye is zero, half or full", -1);
+    xq__reply_error(r->c, r->id, XQ__E_BAD_REQUEST, "bye is zero, half, full or none (the absence taken back)", -1);
     return;
   }
   player_task *t = player_task_new(s, r, run_absent, no);

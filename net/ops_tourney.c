@@ -312,13 +312,22 @@ static void op_pairings(xq__server *s, xq__req *r)
 typedef struct add_task {
   xq__task t;
   xq_tplayer player;
+  int force; /* a namesake of a registered player */
 } add_task;
 
 static void run_add_player(xq__server *s, xq__task *t)
 {
   const xq_tplayer *p = &((add_task *)t)->player;
   xq_error err = {0};
-  int id = 0;
+  int id = 0, same = ((add_task *)t)->force ? 0 : xq_tournament_same_player(s->ev, p);
+  if (same) {
+    char msg[XQ_ERR_MSG_LEN + XQ_TOURNEY_NAME_MAX];
+    snprintf(msg, sizeof msg, "%s (born %s, club %s) is registered already as player %d; force: true registers"
+             " a namesake", p->name, p->birth[0] ? p->birth : "not given", p->club[0] ? p->club : "none",
+             xq_tplayer_no(s->ev, same));
+    xq__task_error(t, XQ__E_CONFLICT, msg);
+    return;
+  }
   int rc = xq_tstore_register(s->store, p, &id, &err);
   if (rc != XQ_OK) {
     xq__task_error(t, xq__reply_write_code(rc), err.msg);
@@ -383,9 +392,8 @@ static int read_new_player(const cJSON *p, xq_tplayer *pl, char *msg, size_t msg
     snprintf(msg, msglen, "player.rating must be a whole number");
     return -1;
   }
-  if (sex && !cJSON_IsNull(sex) &&
-      (!cJSON_IsString(sex) || (strcmp(sex->valuestring, "m") && strcmp(sex->valuestring, "w")))) {
-    snprintf(msg, msglen, "player.sex is \"m\" or \"w\"");
+  if (sex && !cJSON_IsNull(sex) && (!cJSON_IsString(sex) || xq_player_sex_parse(sex->valuestring) < 0)) {
+    snprintf(msg, msglen, "player.sex is \"m\" or \"w\" (\"男\" or \"女\")");
     return -1;
   }
   if (local && !cJSON_IsNull(local) && !cJSON_IsBool(local)) {
@@ -399,7 +407,7 @@ static int read_new_player(const cJSON *p, xq_tplayer *pl, char *msg, size_t msg
       player_field(p, "team", pl->team, sizeof pl->team, msg, msglen))
     return -1;
   pl->rating = cJSON_IsNumber(rating) ? rating->valueint : 0;
-  pl->sex = cJSON_IsString(sex) ? sex->valuestring[0] : 0;
+  pl->sex = cJSON_IsString(sex) ? (char)xq_player_sex_parse(sex->valuestring) : 0;
   pl->local = cJSON_IsTrue(local);
   xq_error err = {0};
   /* the store checks again; a bad player is answered without waiting */
@@ -411,7 +419,9 @@ static int read_new_player(const cJSON *p, xq_tplayer *pl, char *msg, size_t msg
 }
 
 /* add_player {player: {name, rating, birth, sex, region, club, team,
- * local}}: registers a player; the reply names the new id. */
+ * local}, force}: registers a player; the reply names the new id. A
+ * player with the name, birth date and club of one registered already is
+ * refused (CONFLICT) unless force is true (a namesake). */
 static void op_add_player(xq__server *s, xq__req *r)
 {
   xq_tplayer pl;
@@ -423,6 +433,7 @@ static void op_add_player(xq__server *s, xq__req *r)
   add_task *a = (add_task *)xq__task_new(s, r, run_add_player, sizeof *a, NULL);
   if (!a) return;
   a->player = pl;
+  a->force = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r->json, "force"));
   xq__task_go(s, &a->t, 1);
 }
 

@@ -297,3 +297,26 @@ Test(knockout, a_withdrawn_player_is_not_seeded)
   xq_tc_close(&arb);
   xq_fx_down();
 }
+
+/* A result of the round the knockout was seeded on is refused once the
+ * stage has started (CONFLICT, saying so) unless confirmed; confirmed,
+ * it is stored. */
+Test(knockout, a_result_of_the_cut_round_needs_confirm)
+{
+  xq_fx_up(8);
+  xq_tclient adm, arb;
+  xq_fx_connect(&adm, ts.admin);
+  xq_fx_connect(&arb, ts.arbiter);
+  for (int t = 1; t <= 4; t++)
+    xq_tc_okf(&arb, "{\"id\":%d,\"op\":\"result\",\"round\":1,\"table\":%d,\"result\":\"1-0\"}", t, t);
+  xq_tc_okf(&adm, "{\"id\":5,\"op\":\"ko_start\",\"after\":1,\"size\":4,\"format\":\"xinjiang\"}");
+  cJSON *r = xq_tc_callf(&arb, "{\"id\":6,\"op\":\"result\",\"round\":1,\"table\":1,\"result\":\"0-1\"}");
+  cr_assert_str_eq(xq_tc_error(r), "CONFLICT");
+  const char *msg = xq_tj_str(xq_tj_get(r, "error"), "msg");
+  cr_assert(msg && strstr(msg, "round 1 decided the knockout"), "%s", msg ? msg : "no message");
+  cJSON_Delete(r);
+  xq_tc_okf(&arb, "{\"id\":7,\"op\":\"result\",\"round\":1,\"table\":1,\"result\":\"0-1\",\"confirm\":true}");
+  xq_tc_close(&adm);
+  xq_tc_close(&arb);
+  xq_fx_down();
+}

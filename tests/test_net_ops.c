@@ -599,8 +599,8 @@ Test(tourney, roles)
     xq_tc_errf(&arb, "FORBIDDEN", "%s", admin_only[i]);
   }
   static const char *const staff[] = {
-    "{\"id\":9,\"op\":\"export\"}", "{\"id\":10,\"op\":\"withdraw\",\"player\":1,\"round\":9}",
-    "{\"id\":11,\"op\":\"absent\",\"player\":2,\"round\":9}",
+    "{\"id\":9,\"op\":\"export\"}", "{\"id\":10,\"op\":\"withdraw\",\"player\":1,\"round\":6}",
+    "{\"id\":11,\"op\":\"absent\",\"player\":2,\"round\":6}",
   };
   for (size_t i = 0; i < sizeof staff / sizeof staff[0]; i++) {
     xq_tc_errf(&board, "FORBIDDEN", "%s", staff[i]);

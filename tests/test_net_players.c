@@ -394,3 +394,35 @@ Test(players, a_preset_s_withdrawal_rule_holds_when_the_server_pairs)
   xq_tc_close(&adm);
   xq_fx_down();
 }
+
+/* add_player refuses a player with the name, birth date (in either
+ * written form) and club of one registered already, unless force: true
+ * (a namesake); sex takes 男 and 女. A withdrawal twice, or from a round
+ * beyond the event's, is refused as on the command line. */
+Test(players, add_player_refuses_a_duplicate_and_withdraw_a_second_time)
+{
+  up_unpaired(4);
+  xq_tclient c;
+  xq_fx_connect(&c, ts.admin);
+  xq_tc_okf(&c, "{\"id\":1,\"op\":\"add_player\",\"player\":{\"name\":\"罗国华\",\"birth\":\"1989-03-15\","
+                "\"club\":\"北屯\",\"sex\":\"男\"}}");
+  cJSON *r = xq_tc_callf(&c, "{\"id\":2,\"op\":\"add_player\",\"player\":{\"name\":\"罗国华\",\"birth\":\"1989/03/15\","
+                             "\"club\":\"北屯\",\"rating\":2100}}");
+  cr_assert_str_eq(xq_tc_error(r), "CONFLICT");
+  const char *msg = xq_tj_str(xq_tj_get(r, "error"), "msg");
+  cr_assert(msg && strstr(msg, "is registered already as player 5"), "%s", msg ? msg : "no message");
+  cJSON_Delete(r);
+  xq_tc_okf(&c, "{\"id\":3,\"op\":\"add_player\",\"force\":true,\"player\":{\"name\":\"罗国华\","
+                "\"birth\":\"1989/03/15\",\"club\":\"北屯\",\"sex\":\"女\"}}");
+  r = xq_tc_callf(&c, "{\"id\":7,\"op\":\"players\"}");
+  const cJSON *ps = xq_tj_get(r, "players");
+  cr_assert_eq(cJSON_GetArraySize(ps), 6);
+  cr_assert_str_eq(xq_tj_str(cJSON_GetArrayItem(ps, 4), "sex"), "m");
+  cr_assert_str_eq(xq_tj_str(cJSON_GetArrayItem(ps, 5), "sex"), "w");
+  cJSON_Delete(r);
+  xq_tc_okf(&c, "{\"id\":4,\"op\":\"withdraw\",\"player\":1,\"round\":2}");
+  xq_tc_errf(&c, "CONFLICT", "{\"id\":5,\"op\":\"withdraw\",\"player\":1,\"round\":3}");
+  xq_tc_errf(&c, "CONFLICT", "{\"id\":6,\"op\":\"withdraw\",\"player\":2,\"round\":4}");
+  xq_tc_close(&c);
+  xq_fx_down();
+}

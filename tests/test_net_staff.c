@@ -243,7 +243,10 @@ Test(staff, player_writes_keep_the_event_as_the_store_replays_it_without_a_reloa
   xq_tc_okf(&a, "{\"id\":3,\"op\":\"edit_player\",\"player\":3,\"name\":\"改名\",\"birth\":\"1999.12.31\",\"sex\":null,"
                 "\"rating\":2001,\"local\":true,\"club\":null}");
   xq_tc_okf(&a, "{\"id\":4,\"op\":\"withdraw\",\"player\":5,\"round\":4}");
-  xq_tc_okf(&a, "{\"id\":5,\"op\":\"withdraw\",\"player\":5,\"round\":3}");
+  /* a second withdrawal is refused: taken back first, then from round 3 */
+  xq_tc_errf(&a, "CONFLICT", "{\"id\":5,\"op\":\"withdraw\",\"player\":5,\"round\":3}");
+  xq_tc_okf(&a, "{\"id\":51,\"op\":\"reinstate\",\"player\":5,\"round\":4}");
+  xq_tc_okf(&a, "{\"id\":52,\"op\":\"withdraw\",\"player\":5,\"round\":3}");
   xq_tc_okf(&a, "{\"id\":6,\"op\":\"withdraw\",\"player\":6}");
   xq_tc_okf(&a, "{\"id\":7,\"op\":\"reinstate\",\"player\":6}");
   xq_tc_okf(&a, "{\"id\":8,\"op\":\"absent\",\"player\":7,\"round\":2,\"bye\":\"half\"}");

@@ -279,6 +279,21 @@ typedef struct xq_ko_opts {
  * bracket (the round, the size, the players, the pools); XQ_ENOMEM. */
 int xq_ko_setup_event(const xq_tournament *ev, const xq_ko_opts *o, xq_ko *ko, xq_error *err);
 
+/* Whether Swiss round `round` decided the knockout `ko`: a stage seeded
+ * after a Swiss round (ko->after >= 1) and round 1..ko->after. A result
+ * of such a round changed after the seeding may make the bracket stop
+ * matching the standings: the command line and the server refuse it
+ * unless confirmed. 1 or 0. */
+int xq_ko_decided_by(const xq_ko *ko, int round);
+
+/* The seeding the stage `ko` (seeded after a Swiss round) would have if
+ * it were seeded now from `ev`: xq_ko_setup_event with the stage's own
+ * round, size, seeding, format and choice, into *now (its games none).
+ * Compare now->seeds with ko->seeds to see what a changed result changed.
+ * Returns XQ_OK; XQ_EINVAL with `err` (no Swiss cut; what
+ * xq_ko_setup_event refuses); XQ_ENOMEM. */
+int xq_ko_reseed(const xq_tournament *ev, const xq_ko *ko, xq_ko *now, xq_error *err);
+
 /* ------------------------------------------------------------------ */
 /* Plain listings (tourney/sheet/listing_final.c)                      */
 /* ------------------------------------------------------------------ */

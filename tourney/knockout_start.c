@@ -96,3 +96,17 @@ int xq_ko_setup_event(const xq_tournament *ev, const xq_ko_opts *o, xq_ko *ko, x
   free(s);
   return rc;
 }
+
+int xq_ko_reseed(const xq_tournament *ev, const xq_ko *ko, xq_ko *now, xq_error *err)
+{
+  if (!ev || !ko || !now) return XQ_EINVAL;
+  if (ko->after < 1) return xq__error(err, XQ_EINVAL, "the knockout was not seeded after a Swiss round");
+  xq_ko_opts o = {.seeding = ko->seeding, .format = ko->format, .after = ko->after, .size = ko->size,
+                  .choice = ko->choice};
+  return xq_ko_setup_event(ev, &o, now, err);
+}
+
+int xq_ko_decided_by(const xq_ko *ko, int round)
+{
+  return ko && ko->after >= 1 && round >= 1 && round <= ko->after;
+}

@@ -150,3 +150,25 @@ int xq_group_sections(const xq_tgroup *g, const xq_tplayer *players, int n,
   }
   return XQ_OK;
 }
+
+int xq_player_sex_parse(const char *s)
+{
+  static const char *const men[] = {"m", "M", "男"}, *const women[] = {"w", "W", "f", "F", "女"};
+  if (!s) return -1;
+  if (!s[0]) return 0;
+  for (size_t i = 0; i < sizeof men / sizeof men[0]; i++)
+    if (!strcmp(s, men[i])) return 'm';
+  for (size_t i = 0; i < sizeof women / sizeof women[0]; i++)
+    if (!strcmp(s, women[i])) return 'w';
+  return -1;
+}
+
+int xq_tournament_same_player(const xq_tournament *ev, const xq_tplayer *p)
+{
+  if (!ev || !p) return 0;
+  for (int id = 1; id <= ev->n; id++) {
+    const xq_tplayer *q = &ev->players[id - 1];
+    if (!strcmp(q->name, p->name) && !strcmp(q->birth, p->birth) && !strcmp(q->club, p->club)) return id;
+  }
+  return 0;
+}

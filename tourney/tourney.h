@@ -45,6 +45,7 @@
 #define XQ_REG_OPTIONS_MAX 8         /* options (ambiguous readings) of one preset */
 #define XQ_REG_OPTION_VALUES_MAX 4   /* readings of one option, with the NULL end */
 #define XQ_NAME_TRIES_MAX 51         /* made-up names drawn before a number is added (names.c) */
+#define XQ_CSV_BYTES_MAX (4L << 20)  /* largest CSV list of players read (csv_players.c) */
 
 
 /* ------------------------------------------------------------------ */
@@ -106,6 +107,11 @@ typedef struct xq_tplayer {
  * or 0; rating 0..9999. Returns XQ_OK or XQ_EINVAL with `err` (may be
  * NULL) naming the field. Modifies only the birth field. */
 int xq_player_check(xq_tplayer *p, xq_error *err);
+
+/* The sex written as the command line and the registration files take
+ * it: "m", "M" or "男" is 'm'; "w", "W", "f", "F" or "女" is 'w'; "" is 0
+ * (not known). Returns it, or -1 for anything else. */
+int xq_player_sex_parse(const char *s);
 
 /* The details of a registered player an edit may correct
  * (xq_tstore_edit), as bits; XQ_PE_NAMES names them in bit order. */
@@ -304,6 +310,57 @@ int xq_tournament_forbidden(const xq_tournament *ev, int a, int b, int round);
  * (XQ_TOURNEY_PLAYERS_MAX) or XQ_ENOMEM; the event is unchanged on
  * failure. */
 int xq_tournament_add(xq_tournament *ev, const xq_tplayer *p, int *id, xq_error *err);
+
+/* The id of the first player of `ev` with p's name, birth date and club
+ * (byte for byte; p checked with xq_player_check first, so the birth
+ * dates compare in one form), or 0 when there is none: the registration
+ * of a player already registered, which the command line and the server
+ * refuse unless told it is a namesake. */
+int xq_tournament_same_player(const xq_tournament *ev, const xq_tplayer *p);
+
+/* A list of players in a CSV file (csv_players.c), read as the
+ * organiser's page reads it (docs/tourney.md "Players from a CSV file"). */
+enum { XQ_CSV_UTF8, XQ_CSV_UTF8_BOM, XQ_CSV_GBK };  /* how the bytes were read */
+enum {                                              /* the columns a heading names */
+  XQ_CSV_COL_NAME, XQ_CSV_COL_SEX, XQ_CSV_COL_BIRTH, XQ_CSV_COL_REGION, XQ_CSV_COL_CLUB, XQ_CSV_COL_TEAM,
+  XQ_CSV_COL_RATING, XQ_CSV_COL_NO, XQ_CSV_COLS
+};
+typedef struct xq_csv_line {
+  int line;                     /* its record's number in the file; the headings are 1 */
+  int ok;                       /* 1: `player` is to be registered; 0: `error` says why not */
+  xq_tplayer player;            /* checked with xq_player_check (the birth date YYYY/MM/DD) */
+  char error[XQ_ERR_MSG_LEN];
+  char file_no[16];             /* the file's own number (序号 column), shown, not stored */
+} xq_csv_line;
+typedef struct xq_csv_players {
+  int encoding;                 /* XQ_CSV_* */
+  int doubt;                    /* the bytes read both as UTF-8 and as GBK: taken as UTF-8 */
+  int file_numbers;             /* the file has a 序号 column */
+  int nlines;
+  xq_csv_line *lines;           /* a line per record after the headings */
+} xq_csv_players;
+
+/* Read the CSV bytes[0..len) into *out (caller frees with
+ * xq_csv_players_free): UTF-8 after a BOM; else UTF-8 when valid and not
+ * better read as GBK (most of the GBK reading common hanzi and most of the
+ * UTF-8 reading characters no name holds); else GB18030. Records are split
+ * on commas, "quoted" fields with "" for a quote; CRLF or LF; blank lines
+ * skipped. The first record is the headings, in Chinese or English (姓名
+ * or name, 性别, 出生日期, 地区, 单位, 队, 等级分, 序号, ...; others are
+ * ignored); a name column is required. Each further record is a line: its
+ * player, or why not -- no name, a sex not 男/女/m/w/f/male/female, a birth
+ * date not YYYY-MM-DD, YYYY/MM/DD, YYYY.MM.DD or YYYY年M月D日 or one that
+ * does not exist, a rating not 0..9999, a full-width comma, a field too
+ * long, the same name, birth date and club as an earlier line or as a
+ * player of `ev` (xq_tournament_same_player; ev may be NULL). Returns
+ * XQ_OK; XQ_EINVAL (not text, no headings or no name column), XQ_ELIMIT
+ * (over XQ_CSV_BYTES_MAX bytes or XQ_TOURNEY_PLAYERS_MAX lines) or
+ * XQ_ENOMEM, with `err` saying so and *out empty. */
+int xq_csv_players_read(const char *bytes, size_t len, const xq_tournament *ev, xq_csv_players *out, xq_error *err);
+/* Free what xq_csv_players_read filled; NULL is a no-op. */
+void xq_csv_players_free(xq_csv_players *p);
+/* "UTF-8", "UTF-8 (BOM)" or "GBK". Never NULL. */
+const char *xq_csv_encoding_name(int encoding);
 
 /* The slot of player `id` (1..n) in round `r` (1..XQ_TOURNEY_ROUNDS_MAX).
  * Callers pass valid ids and rounds; out-of-range values are clamped to

@@ -564,6 +564,28 @@ static void put_name(FILE *f, const char *name)
   for (; n < XQ_TRF_NAME_CHARS; n++) fputc(' ', f);
 }
 
+/* The block of player `id` in round `r` (10 characters) into b, numbers
+ * as num[] gives them: the game, the bye or the absence; "0000 - Z" for a
+ * round the player is withdrawn from, or announced absent without points
+ * from (a requested half- or full-point bye of a round not paired yet is
+ * left blank: its points would not add up to the points column); blanks
+ * for a round without any. Returns its length. */
+static int round_block(const xq_tournament *ev, int id, int r, const int *num, char *b)
+{
+  static const char blank[] = "          ";
+  const xq_tslot *s = xq_tournament_slot(ev, id, r);
+  char c = code_of(s);
+  if (!s->opp && s->res == XQ_TR_NONE && !s->code) {
+    c = 0;
+    if (ev->extra_at < 0) /* not a file read with its own blocks */
+      c = xq__event_withdrawn(ev, id, r) || s->absent == XQ_TR_ZPB ? 'Z' : 0;
+    if (!c) return snprintf(b, sizeof blank, "%s", blank);
+  }
+  int o = s->opp ? num[s->opp] : 0;
+  return snprintf(b, 16, ev->trf_zero_pad || !o ? "  %04d %c %c" : "  %4d %c %c", o,
+                  s->colour == XQ_TC_RED ? 'w' : s->colour == XQ_TC_BLACK ? 'b' : '-', c);
+}
+
 int xq_trf_write(const xq_tournament *ev, FILE *f)
 {
   if (!ev || !f) return XQ_EINVAL;
@@ -633,17 +655,11 @@ int xq_trf_write(const xq_tournament *ev, FILE *f)
     fmt_half(ptxt, sizeof ptxt, xq_tournament_points(ev, id, ev->nrounds));
     if (rank[id]) at += snprintf(buf + at, sizeof buf - (size_t)at, "%4s %4d", ptxt, rank[id]);
     else at += snprintf(buf + at, sizeof buf - (size_t)at, "%4s     ", ptxt);
-    for (int r = 1; r <= ev->nrounds && at < (int)sizeof buf - 16; r++) {
-      const xq_tslot *s = xq_tournament_slot(ev, id, r);
-      char c = code_of(s);
-      if (!s->opp && s->res == XQ_TR_NONE && !s->code) {
-        if (ev->extra_at < 0 && xq__event_withdrawn(ev, id, r)) c = 'Z';
-        else { at += snprintf(buf + at, sizeof buf - (size_t)at, "          "); continue; }
-      }
-      int o = s->opp ? num[s->opp] : 0;
-      at += snprintf(buf + at, sizeof buf - (size_t)at, ev->trf_zero_pad || !o ? "  %04d %c %c" : "  %4d %c %c",
-                     o, s->colour == XQ_TC_RED ? 'w' : s->colour == XQ_TC_BLACK ? 'b' : '-', c);
-    }
+    /* the rounds played, then (an event of the store) the planned rounds
+     * still to pair: a withdrawn player's and an announced absence's
+     * blocks say so, so that a FIDE pairer leaves them out */
+    int last = ev->extra_at < 0 && ev->cfg.rounds > ev->nrounds ? ev->cfg.rounds : ev->nrounds;
+    for (int r = 1; r <= last && at < (int)sizeof buf - 16; r++) at += round_block(ev, id, r, num, buf + at);
     while (at > 0 && buf[at - 1] == ' ') at--;
     buf[at] = 0;
     fprintf(f, "%s\n", buf);

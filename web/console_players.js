@@ -303,14 +303,16 @@ function playerOf(fields, cols) {
   return { player: p };
 }
 
-/* The identity of a player for duplicates: the name, and the birth date
- * when there is one. */
-const dupKey = p => `${p.name}|${p.birth || ''}`;
+/* The identity of a player for duplicates, as `xqref tourney add` and
+ * `import-players` judge it (xq_tournament_same_player): the name, the
+ * birth date (1989-03-15 and 1989/03/15 are one date) and the club. */
+const dupKey = p => `${p.name}|${(p.birth || '').replace(/-/g, '/')}|${p.club || ''}`;
 
 /* Lines that repeat an earlier line or a registered player become errors. */
 function markDuplicates(lines, registered) {
   const seen = new Map(), stored = new Map((registered || []).map(p => [dupKey(p), p]));
-  const birthText = p => p.birth ? (S.lang === 'zh' ? '、出生日期' : ', same birth date') : '';
+  const birthText = p => (p.birth ? (S.lang === 'zh' ? '、出生日期' : ', birth date') : '') +
+    (p.club ? (S.lang === 'zh' ? '、单位' : ', club') : '');
   for (const l of lines) {
     if (!l.player) continue;
     const k = dupKey(l.player), first = seen.get(k), old = stored.get(k);

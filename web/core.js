@@ -83,7 +83,7 @@ const WORDS = {
     not_staff: '此令牌不是裁判或管理员令牌。', bad_token: '令牌无效或已撤销。',
     a_10: '红胜 1-0', a_draw: '和 ½-½', a_01: '黑胜 0-1', a_foul_red: '红方犯规', a_foul_black: '黑方犯规',
     a_pause: '暂停', a_resume: '继续', a_play_on: '恢复对局', a_confirm: '确认',
-    confirm_change: '第{t}台已有结果 {old}，改为 {new}？', yes_change: '确认更改', no_change: '取消',
+    confirm_change: '第{t}台已有结果 {old}，改为 {new}？', yes_change: '确认更改', no_change: '取消', change_anyway: '仍然更改',
     undo: '撤销', rule_article: '条款', filter: '查找台次或棋手', undone: '已撤销：第{t}台恢复为 {res}', state: '状态', act: '操作',
     done: '已完成：{op} 第{t}台', failed: '失败：{msg}', result_banner: '第{t}台 {res}',
     connected: '已连接', disconnected: '连接中断，正在重连…', loading: '加载中…',
@@ -116,7 +116,7 @@ const WORDS = {
     a_10: 'Red wins 1-0', a_draw: 'Draw ½-½', a_01: 'Black wins 0-1', a_foul_red: 'Foul: Red',
     a_foul_black: 'Foul: Black', a_pause: 'Pause', a_resume: 'Resume', a_play_on: 'Resume play',
     a_confirm: 'Confirm', done: 'Done: {op} at table {t}', failed: 'Failed: {msg}',
-    confirm_change: 'Table {t} has its result, {old}. Change it to {new}?', yes_change: 'Change it',
+    confirm_change: 'Table {t} has its result, {old}. Change it to {new}?', yes_change: 'Change it', change_anyway: 'Change it anyway',
     no_change: 'Cancel', undo: 'Undo', rule_article: 'rule', filter: 'Find a table or a player', undone: 'Undone: table {t} is {res} again', state: 'State', act: 'Actions',
     result_banner: 'Table {t}: {res}', connected: 'connected', disconnected: 'connection lost, reconnecting…',
     loading: 'loading…', reason: ' ({r})', moves_none: 'no move yet', tb: {

@@ -16,12 +16,21 @@ const RESULT_CODE = { '1-0': '1-0', '0-1': '0-1', '1/2-1/2': '=', '+-': '+-', '-
  * answer; `undo` ({round, result}) offers the old result back. */
 async function act(table, req, label, undo) {
   const res = await op(Object.assign({ id: Date.now(), round: S.round, table }, req));
+  if (res.error && res.error.code === 'CONFLICT' && undo && req.op === 'result' && !req.confirm) {
+    // a round the knockout was seeded on: the server says so; changed
+    // only when asked again (docs/tourney.md)
+    return showOpResult(t('failed', { msg: `${res.error.code}: ${res.error.msg}` }) + ' ', true,
+      el('button', { type: 'button', class: 'force',
+        onclick: () => act(table, Object.assign({}, req, { confirm: true }), label, Object.assign({}, undo, { confirm: true })) },
+        t('change_anyway')));
+  }
   if (res.error) return showOpResult(t('failed', { msg: `${res.error.code}: ${res.error.msg}` }), true);
   if (!undo) return showOpResult(t('done', { op: label, t: table }), false);
   // a finished game's result was changed: one click takes it back
   showOpResult(t('done', { op: label, t: table }) + ' ', false, el('button', { type: 'button', class: 'undo',
     onclick: async () => {
-      const back = await op({ id: Date.now(), op: 'result', round: undo.round, table, result: RESULT_CODE[undo.result] });
+      const back = await op(Object.assign({ id: Date.now(), op: 'result', round: undo.round, table,
+        result: RESULT_CODE[undo.result] }, undo.confirm ? { confirm: true } : {}));
       if (back.error) showOpResult(t('failed', { msg: `${back.error.code}: ${back.error.msg}` }), true);
       else showOpResult(t('undone', { t: table, res: resultText(undo.result) }), false);
     } }, t('undo')));

@@ -36,10 +36,17 @@ function writePrizes(text) {
   return f;
 }
 
-/* The store's pairing of round r: [[table, red name, result, black name]]. */
+/* The store's pairing of round r: [[table, red name, result, black name]]
+ * (the rows under the boards, without a table number, are the players on
+ * none: offBoard gives them, [name, why]). */
 function storedPairing(db, r) {
   return csv(cli(db, 'export', '--format', 'csv', '--what', 'pairings', '--round', String(r))).slice(1)
-    .map(f => [+f[0], f[2], f[4], f[6]]);
+    .filter(f => f[0] !== '').map(f => [+f[0], f[2], f[4], f[6]]);
+}
+
+function offBoard(db, r) {
+  return csv(cli(db, 'export', '--format', 'csv', '--what', 'pairings', '--round', String(r))).slice(1)
+    .filter(f => f[0] === '').map(f => [f[2], f[4]]);
 }
 
 /* The store's standings: [[rank, name, points, W-D-L]]. */
@@ -162,6 +169,7 @@ test('an organiser runs a 12-player, 3-round event from the page alone; the stor
       const name = x => x === '轮空' ? '' : x.replace(/^\d+\. /, ''); // the bye row names nobody
       assert.deepEqual(storedPairing(ev.db, r).map(b => [b[0], b[1], b[3]]), shown.map(b => [b[0], name(b[1]), name(b[2])]),
         `round ${r}: the store has the pairing the preview showed`);
+      if (r === 2) assert.deepEqual(offBoard(ev.db, r), [[absentee, 'absent: no points']], 'the sheet lists the absent player');
       if (r === 1) {
         assert.match(cli(ev.db, 'log'), /change 1 swap .*reason=同单位回避/);
         assert.match(await p.textContent('#c-published-changes'), /同单位回避/, 'the published changes stay in sight');

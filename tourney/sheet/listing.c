@@ -39,6 +39,15 @@ static void put_padded(FILE *f, const char *s, int width)
 
 static int done(FILE *f) { return ferror(f) ? XQ_EIO : XQ_OK; }
 
+/* "  退赛 (withdrawn from round R)" after a player who has withdrawn, by
+ * a withdrawal or by the missed-rounds rule; nothing for one who has not. */
+static void withdrawn_mark(const xq_tournament *ev, int id, FILE *f)
+{
+  int from = ev->players[id - 1].withdrawn;
+  if (from > 0) fprintf(f, "  退赛 (withdrawn from round %d)", from);
+  else if (xq__event_withdrawn(ev, id, ev->nrounds + 1)) fprintf(f, "  退赛 (withdrawn: missed rounds)");
+}
+
 int xq_list_players(const xq_tournament *ev, FILE *f)
 {
   if (!ev || !f) return XQ_EINVAL;
@@ -49,8 +58,10 @@ int xq_list_players(const xq_tournament *ev, FILE *f)
     const xq_tplayer *p = &ev->players[id - 1];
     fprintf(f, "%4d %3d  ", id, xq_tplayer_no(ev, id));
     put_padded(f, p->name, 24);
-    fprintf(f, " %6d  %-10s  %c    %s%s\n", p->rating, p->birth[0] ? p->birth : "-", p->sex ? p->sex : '-',
+    fprintf(f, " %6d  %-10s  %c    %s%s", p->rating, p->birth[0] ? p->birth : "-", p->sex ? p->sex : '-',
             p->team, p->local ? " (local)" : "");
+    withdrawn_mark(ev, id, f);
+    fputc('\n', f);
   }
   return done(f);
 }
@@ -82,6 +93,20 @@ int xq_list_boards(const xq_tournament *ev, const xq_tpairing *pr, FILE *f)
       return XQ_EINVAL;
   fprintf(f, "round %d: %d boards (players by their number, as `tourney players` shows it)\n", pr->round, pr->nboards);
   for (int b = 0; b < pr->nboards; b++) board_line(f, ev, b + 1, &pr->boards[b], pr->round);
+  uint8_t *on = calloc((size_t)ev->n + 1, 1);
+  if (!on) return XQ_ENOMEM;
+  for (int b = 0; b < pr->nboards; b++) on[pr->boards[b].red] = on[pr->boards[b].black] = 1;
+  for (int id = 1, first = 1; id <= ev->n; id++) {
+    if (on[id]) continue;
+    if (first) fprintf(f, "not on a board:\n");
+    first = 0;
+    char pts[16];
+    xq__sheet_half_text(pts, sizeof pts, xq_tournament_points(ev, id, pr->round - 1));
+    fprintf(f, "      %4d ", xq_tplayer_no(ev, id));
+    put_padded(f, ev->players[id - 1].name, 20);
+    fprintf(f, " %4s   %s\n", pts, xq__sheet_off_board(ev, id, pr->round, XQ_LANG_EN));
+  }
+  free(on);
   return done(f);
 }
 
@@ -118,7 +143,9 @@ int xq_list_standings(const xq_tournament *ev, int upto, FILE *f)
       if (!v[0]) snprintf(v, sizeof v, "-");
       fprintf(f, " %*s", tb_width(ev->cfg.tb[t]), v);
     }
-    fprintf(f, "   %d-%d-%d\n", s[i].wins, s[i].draws, s[i].losses);
+    fprintf(f, "   %d-%d-%d", s[i].wins, s[i].draws, s[i].losses);
+    withdrawn_mark(ev, s[i].id, f);
+    fputc('\n', f);
   }
   free(s);
   return done(f);

@@ -34,7 +34,8 @@ static const char *const tb_heading[XQ_TB_COUNT][2] = {
 
 enum {
   W_RANK, W_NO, W_NAME, W_WDL, W_BOARD, W_RED, W_BLACK, W_RESULT, W_BYE,
-  W_STANDINGS, W_AFTER, W_DURING, W_BEFORE, W_PAIRINGS, W_ROUND, W_COUNT
+  W_STANDINGS, W_AFTER, W_DURING, W_BEFORE, W_PAIRINGS, W_ROUND, W_ABS_HALF, W_ABS_FULL, W_ABS_ZERO,
+  W_WITHDRAWN, W_KO, W_UNPAIRED, W_COUNT
 };
 
 static const char *const words[W_COUNT][2] = {
@@ -53,6 +54,12 @@ static const char *const words[W_COUNT][2] = {
   [W_BEFORE] = {"before round 1", "第1轮前"},
   [W_PAIRINGS] = {"Pairings", "对阵表"},
   [W_ROUND] = {"round %d", "第%d轮"},
+  [W_ABS_HALF] = {"absent: ½-point bye", "请假（得和棋分）"},
+  [W_ABS_FULL] = {"absent: full-point bye", "请假（得胜局分）"},
+  [W_ABS_ZERO] = {"absent: no points", "请假（不得分）"},
+  [W_WITHDRAWN] = {"withdrawn", "退赛"},
+  [W_KO] = {"in the knockout", "进入淘汰赛"},
+  [W_UNPAIRED] = {"not paired", "未编排"},
 };
 
 static const char *word(int w, int lang) { return words[w][lang == XQ_LANG_ZH]; }
@@ -181,6 +188,38 @@ int xq_sheet_standings(const xq_tournament *ev, int upto, int format, int lang, 
 /* Pairings                                                            */
 /* ------------------------------------------------------------------ */
 
+const char *xq__sheet_off_board(const xq_tournament *ev, int id, int round, int lang)
+{
+  const xq_tslot *s = xq_tournament_slot(ev, id, round);
+  int a = s->absent ? s->absent : s->res == XQ_TR_HPB || s->res == XQ_TR_FPB || s->res == XQ_TR_ZPB ? s->res : 0;
+  if (xq__event_withdrawn(ev, id, round)) return word(W_WITHDRAWN, lang);
+  if (s->res == XQ_TR_KO) return word(W_KO, lang);
+  if (a) return word(a == XQ_TR_HPB ? W_ABS_HALF : a == XQ_TR_FPB ? W_ABS_FULL : W_ABS_ZERO, lang);
+  return word(W_UNPAIRED, lang);
+}
+
+/* The players of round pr->round on no board, each a row under the
+ * boards: no board, his number, name and points, why in the result
+ * column. */
+static int off_board_rows(xq__sheet *sh, const xq_tournament *ev, const xq_tpairing *pr, int lang)
+{
+  uint8_t *on = calloc((size_t)ev->n + 1, 1);
+  if (!on) return XQ_ENOMEM;
+  for (int b = 0; b < pr->nboards; b++) on[pr->boards[b].red] = on[pr->boards[b].black] = 1;
+  int rc = XQ_OK;
+  for (int id = 1; !rc && id <= ev->n; id++) {
+    if (on[id]) continue;
+    char no[16], pts[16];
+    snprintf(no, sizeof no, "%d", shown_no(ev, id));
+    xq__sheet_half_text(pts, sizeof pts, xq_tournament_points(ev, id, pr->round - 1));
+    const char *row[8] = {"", no, ev->players[id - 1].name, pts, xq__sheet_off_board(ev, id, pr->round, lang),
+                          "", "", ""};
+    rc = xq__sheet_row(sh, row);
+  }
+  free(on);
+  return rc;
+}
+
 /* Result of a board from Red's slot, in the codes `tourney result` takes;
  * "" while pending. */
 static const char *board_result(const xq_tournament *ev, int round, const xq_tboard *b)
@@ -248,6 +287,7 @@ int xq_sheet_pairings(const xq_tournament *ev, const xq_tpairing *pr, int format
     }
     rc = xq__sheet_row(&sh, row);
   }
+  if (!rc) rc = off_board_rows(&sh, ev, pr, lang);
   int end = xq__sheet_end(&sh);
   return rc ? rc : end;
 }

@@ -67,9 +67,11 @@ int xq_sheet_slips(const xq_tournament *ev, const xq_tpairing *pr, const char *c
 /* Write the boards of `pr` (ids of `ev`) as a pairing sheet: board, Red's
  * number, name and points before the round, the result when recorded
  * (1-0, 0-1, =, +-, -+, --), Black's number, name and points; the bye
- * row says so in the result column. Formats and languages as
- * xq_sheet_standings. Returns XQ_OK, XQ_EINVAL (bad arguments or ids) or
- * XQ_EIO. */
+ * row says so in the result column; then a row for every player on no
+ * board, without a board number: his number, name and points, and in the
+ * result column why (absent and his bye, 请假; withdrawn, 退赛; in the
+ * knockout; not paired). Formats and languages as xq_sheet_standings.
+ * Returns XQ_OK, XQ_EINVAL (bad arguments or ids), XQ_ENOMEM or XQ_EIO. */
 int xq_sheet_pairings(const xq_tournament *ev, const xq_tpairing *pr, int format, int lang, FILE *f);
 
 /* The score sheets (记分表) of round pr->round (sheet/scoresheet.c; the
@@ -97,10 +99,14 @@ struct xq_ttoken; /* store/store.h */
  * error).
  *
  * players: id, pairing number, name, rating, birth date, sex, team and
- * the local flag. boards: "round R: N boards", then board, Red's id, name
- * and points before the round, Black's (or "bye"). standings: after
- * rounds 1..upto (0 or beyond the last round = all recorded rounds):
- * rank, id, name, one column per tie-break, W-D-L; also XQ_ENOMEM, with
+ * the local flag; "退赛 (withdrawn from round R)" after a withdrawn player
+ * (or "退赛 (withdrawn: missed rounds)" by the rule). boards: "round R: N
+ * boards", then board, Red's number, name and points before the round,
+ * Black's (or "bye"); then "not on a board:" and a line for each player
+ * on none, with why (xq_sheet_pairings' words); also XQ_ENOMEM.
+ * standings: after rounds 1..upto (0 or beyond the last round = all
+ * recorded rounds): rank, number, name, one column per tie-break, W-D-L,
+ * and the withdrawn player's 退赛 mark as in players; also XQ_ENOMEM, with
  * nothing written. token: "ROLE ROUND TABLE TOKEN" ('-' for a round or
  * table of 0; a token read back from the store has no text, the first
  * XQ_TOKEN_PREFIX_CHARS characters of its hash stand there), then its

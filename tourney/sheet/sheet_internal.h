@@ -20,6 +20,13 @@ void xq__sheet_half_text(char *buf, size_t cap, int64_t half);
  * players) (sheet.c). */
 void xq__sheet_tb_text(char *buf, size_t cap, int tb, int64_t v);
 
+/* Why player `id`, on no board of a published round, is not paired in
+ * `round`, as the pairing sheets list him under the boards (sheet.c):
+ * the text of an announced absence and its bye ("absent: ½-point bye",
+ * 请假), a withdrawal (退赛), a knockout seed, else "not paired", in
+ * `lang` (XQ_LANG_*). */
+const char *xq__sheet_off_board(const xq_tournament *ev, int id, int round, int lang);
+
 /* One table of a sheet (sheet_table.c), written as CSV (RFC 4180, CRLF),
  * a standalone HTML5 page (event name as <h1>, "title, sub" as <h2>,
  * cells escaped) or aligned text (the same two heading lines, a blank

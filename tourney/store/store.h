@@ -34,6 +34,7 @@
 #define XQ_SHA256_LEN 32                       /* bytes of a SHA-256 */
 #define XQ_STORE_BENCH_ROWS_MAX 100000000L     /* rows one bench run appends per batch size */
 #define XQ_STORE_BENCH_PATH_MAX 512            /* bytes of the bench's scratch store's path */
+#define XQ_FOULS_MAX 99                        /* fouls of one foul event, or of a correction */
 
 /* ------------------------------------------------------------------ */
 /* The store and its event log                                         */
@@ -123,22 +124,40 @@ int xq_tstore_pair_next(xq_tstore *st, xq_tournament *ev, int system, xq_tpairin
 int xq_tstore_result(xq_tstore *st, int round, int board, const char *code,
                      xq_error *err);
 
-/* Record `count` fouls (犯规) of player `id` in round `round`. */
+/* Record `count` (1..XQ_FOULS_MAX) fouls (犯规) of player `id` in round
+ * `round`, added to those recorded before. The round must be one of the
+ * event's planned rounds and paired. Returns XQ_OK, XQ_EINVAL with `err`
+ * (no such player, a count or round out of range, the round not paired)
+ * or XQ_ESTORE. */
 int xq_tstore_foul(xq_tstore *st, int round, int id, int count, xq_error *err);
 
-/* Record the announced absence of `id` in `round` (not yet paired): `bye`
- * is XQ_TR_ZPB (0 points), XQ_TR_HPB or XQ_TR_FPB (a requested half- or
- * full-point bye, scoring the draw or win points). */
+/* Correct the fouls of player `id` in round `round` to `count`
+ * (0..XQ_FOULS_MAX; 0: none): a foul event with code "set" that
+ * supersedes every foul of that player and round before it (later fouls
+ * add to it). The same checks and returns as xq_tstore_foul. */
+int xq_tstore_foul_set(xq_tstore *st, int round, int id, int count, xq_error *err);
+
+/* Record the announced absence of `id` in `round` (one of the planned
+ * rounds, not yet paired): `bye` is XQ_TR_ZPB (0 points), XQ_TR_HPB or
+ * XQ_TR_FPB (a requested half- or full-point bye, scoring the draw or win
+ * points). A later absence of the same round supersedes an earlier one;
+ * XQ_TR_NONE takes the absence back (an absence event with code
+ * "cancel"; there must be one to take back). Returns XQ_OK, XQ_EINVAL
+ * with `err` or XQ_ESTORE. */
 int xq_tstore_absence(xq_tstore *st, int round, int id, int bye, xq_error *err);
 
-/* Withdraw `id` from round `round` on; points earned stay. */
+/* Withdraw `id` from round `round` on; points earned stay. The round must
+ * be one of the planned rounds and not paired yet (a game of a paired
+ * round not played is a forfeit result), and the player not withdrawn
+ * already. Returns XQ_OK, XQ_EINVAL with `err` saying which, or
+ * XQ_ESTORE. */
 int xq_tstore_withdraw(xq_tstore *st, int round, int id, xq_error *err);
 
 /* Take a withdrawn player `id` back from round `round` on, which must
  * not be paired yet (a withdrawal event with value 1: the withdrawal
  * stays in the log; docs/store.md). Returns XQ_OK, XQ_EINVAL with `err`
- * (no such player, not withdrawn, the round already paired) or
- * XQ_ESTORE. */
+ * (no such player, not withdrawn, the round already paired or beyond the
+ * event's planned rounds) or XQ_ESTORE. */
 int xq_tstore_reinstate(xq_tstore *st, int round, int id, xq_error *err);
 
 /* Correct the details of player `id`: each field of `fields` (XQ_PE_*)

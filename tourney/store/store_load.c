@@ -189,7 +189,10 @@ static int load_event(xq_tstore *st, const load_q *L, xq_tournament *ev, xq_erro
   } else if (!strcmp(kind, "result") || !strcmp(kind, "forfeit")) {
     load_result(L, seq, round, board, code, ev);
   } else if (!strcmp(kind, "foul")) {
+    if (!strcmp(code, "set")) xq_tournament_slot(ev, player, round)->fouls = 0; /* a correction */
     xq_tournament_add_fouls(ev, player, round, value);
+  } else if (!strcmp(kind, "absence") && value < 0) {
+    xq_tournament_slot(ev, player, round)->absent = XQ_TR_NONE; /* taken back */
   } else if (!strcmp(kind, "absence")) {
     xq_tournament_slot(ev, player, round)->absent =
       (uint8_t)(value == 1 ? XQ_TR_HPB : value == 2 ? XQ_TR_FPB : XQ_TR_ZPB);

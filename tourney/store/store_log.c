@@ -270,7 +270,6 @@ static const char *result_code(const char *c, int *forfeit)
 {
   static const struct { const char *in, *out; int forfeit; } map[] = {
     {"1-0", "1-0", 0}, {"0-1", "0-1", 0}, {"=", "=", 0}, {"1/2", "=", 0}, {"0.5-0.5", "=", 0},
-    {"2-0", "1-0", 0}, {"0-2", "0-1", 0}, {"1-1", "=", 0},
     {"+-", "+-", 1}, {"-+", "-+", 1}, {"--", "--", 1},
   };
   for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
@@ -282,7 +281,9 @@ static int result_tx(xq_tstore *st, int round, int board, const char *code, xq_e
 {
   int forfeit, red, black, rc;
   const char *c = result_code(code, &forfeit);
-  if (!c) return xq__store_error(err, XQ_EINVAL, "result must be 1-0, 0-1, =, +-, -+ or --");
+  if (!c)
+    return xq__store_error(err, XQ_EINVAL, "result must be 1-0, 0-1, = (or 1/2, 0.5-0.5), +-, -+ or --"
+                           " (a board is one game: match scores such as 2-0 or 1-1 are not results)");
   if ((rc = board_players(st, round, board, &red, &black)))
     return rc == XQ_ESTORE ? xq__store_dberr(st, err, "result")
                            : xq__store_error(err, XQ_EINVAL, "no such board in that round");
@@ -305,45 +306,93 @@ int xq_tstore_result(xq_tstore *st, int round, int board, const char *code, xq_e
   XQ_TX(st, err, result_tx(st, round, board, code, err));
 }
 
-static int player_event_tx(xq_tstore *st, const char *kind, int round, int id, int value, xq_error *err)
+/* The rounds the event plans (its configuration; 0: not fixed) and the
+ * last one paired (0: none). */
+static void store_rounds(xq_tstore *st, int *planned, int *paired)
+{
+  *planned = (int)xq__store_scalar(st, "SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'rounds'", 0, 0, 0);
+  *paired = (int)xq__store_scalar(st, "SELECT max(round) FROM events WHERE kind = 'pairing'", 0, 0, 0);
+}
+
+/* Whether `round` fits an event of kind `kind` (foul, absence,
+ * withdrawal) of player `id`: within the planned rounds; a foul in a
+ * round paired, an absence or a withdrawal in one not yet paired; no
+ * second withdrawal of a withdrawn player. XQ_OK or XQ_EINVAL with `err`. */
+static int player_event_round(xq_tstore *st, const char *kind, int round, int id, xq_error *err)
+{
+  int planned, paired;
+  store_rounds(st, &planned, &paired);
+  if (planned > 0 && round > planned)
+    return xq_error_set(err, XQ_EINVAL, -1, -1, "round %d: the event has %d rounds", round, planned);
+  if (!strcmp(kind, "foul") && round > paired)
+    return paired ? xq_error_set(err, XQ_EINVAL, -1, -1, "round %d is not paired yet (the last paired is %d)",
+                                 round, paired)
+                  : xq_error_set(err, XQ_EINVAL, -1, -1, "round %d is not paired yet (no round is)", round);
+  if (!strcmp(kind, "absence") && round <= paired)
+    return xq__store_error(err, XQ_EINVAL, "that round is already paired");
+  if (strcmp(kind, "withdrawal")) return XQ_OK;
+  if (round <= paired)
+    return xq_error_set(err, XQ_EINVAL, -1, -1, "round %d is already paired: a player withdraws from round %d on"
+                        " (a game of a paired round he does not play is a forfeit, +- or -+)", round, paired + 1);
+  int64_t w = xq__store_scalar(st, "SELECT round * 2 + value FROM events WHERE kind = 'withdrawal' AND player = ?"
+                               " ORDER BY seq DESC LIMIT 1", id, 0, -1);
+  if (w >= 0 && w % 2 == 0) /* the last withdrawal event is one, not a reinstatement */
+    return xq_error_set(err, XQ_EINVAL, -1, -1, "that player is withdrawn already (from round %d on;"
+                        " reinstate takes him back)", (int)(w / 2));
+  return XQ_OK;
+}
+
+static int player_event_tx(xq_tstore *st, const char *kind, int round, int id, int value, const char *code,
+                           xq_error *err)
 {
   int rc;
   if (round < 1 || round > XQ_TOURNEY_ROUNDS_MAX) return xq__store_error(err, XQ_EINVAL, "bad round");
   if ((rc = need_event(st, err))) return rc;
   if (id < 1 || id > xq__store_scalar(st, "SELECT count(*) FROM registrations", 0, 0, 0))
     return xq__store_error(err, XQ_EINVAL, "no such player");
-  if (!strcmp(kind, "absence") &&
-      xq__store_scalar(st, "SELECT count(*) FROM events WHERE kind = 'pairing' AND round = ?", round, 0, 0))
-    return xq__store_error(err, XQ_EINVAL, "that round is already paired");
-  if (add_event(st, kind, round, id, 0, value, NULL) < 0) return xq__store_dberr(st, err, kind);
+  if ((rc = player_event_round(st, kind, round, id, err))) return rc;
+  if (code && !strcmp(code, "cancel") &&
+      xq__store_scalar(st, "SELECT value FROM events WHERE kind = 'absence' AND round = ? AND player = ?"
+                       " ORDER BY seq DESC LIMIT 1", round, id, -1) < 0)
+    return xq__store_error(err, XQ_EINVAL, "that player has no announced absence in that round");
+  if (add_event(st, kind, round, id, 0, value, code) < 0) return xq__store_dberr(st, err, kind);
   return XQ_OK;
 }
 
 int xq_tstore_foul(xq_tstore *st, int round, int id, int count, xq_error *err)
 {
   if (!st) return XQ_EINVAL;
-  if (count < 1 || count > 99) return xq__store_error(err, XQ_EINVAL, "foul count must be 1..99");
-  XQ_TX(st, err, player_event_tx(st, "foul", round, id, count, err));
+  if (count < 1 || count > XQ_FOULS_MAX) return xq__store_error(err, XQ_EINVAL, "foul count must be 1..99");
+  XQ_TX(st, err, player_event_tx(st, "foul", round, id, count, NULL, err));
 }
 
-/* The value of an absence event: 0 zero-point, 1 half-point, 2 full-point bye. */
+int xq_tstore_foul_set(xq_tstore *st, int round, int id, int count, xq_error *err)
+{
+  if (!st) return XQ_EINVAL;
+  if (count < 0 || count > XQ_FOULS_MAX) return xq__store_error(err, XQ_EINVAL, "foul count must be 0..99");
+  XQ_TX(st, err, player_event_tx(st, "foul", round, id, count, "set", err));
+}
+
+/* The value of an absence event: 0 zero-point, 1 half-point, 2 full-point
+ * bye; -1 (code "cancel") the absence taken back. */
 static int bye_value(int bye)
 {
-  return bye == XQ_TR_HPB ? 1 : bye == XQ_TR_FPB ? 2 : 0;
+  return bye == XQ_TR_HPB ? 1 : bye == XQ_TR_FPB ? 2 : bye == XQ_TR_NONE ? -1 : 0;
 }
 
 int xq_tstore_absence(xq_tstore *st, int round, int id, int bye, xq_error *err)
 {
   if (!st) return XQ_EINVAL;
-  if (bye != XQ_TR_ZPB && bye != XQ_TR_HPB && bye != XQ_TR_FPB)
-    return xq__store_error(err, XQ_EINVAL, "an absence is a zero-, half- or full-point bye");
-  XQ_TX(st, err, player_event_tx(st, "absence", round, id, bye_value(bye), err));
+  if (bye != XQ_TR_ZPB && bye != XQ_TR_HPB && bye != XQ_TR_FPB && bye != XQ_TR_NONE)
+    return xq__store_error(err, XQ_EINVAL, "an absence is a zero-, half- or full-point bye (none: taken back)");
+  XQ_TX(st, err, player_event_tx(st, "absence", round, id, bye_value(bye), bye == XQ_TR_NONE ? "cancel" : NULL,
+                                 err));
 }
 
 int xq_tstore_withdraw(xq_tstore *st, int round, int id, xq_error *err)
 {
   if (!st) return XQ_EINVAL;
-  XQ_TX(st, err, player_event_tx(st, "withdrawal", round, id, 0, err));
+  XQ_TX(st, err, player_event_tx(st, "withdrawal", round, id, 0, NULL, err));
 }
 
 /* A withdrawal is taken back with a withdrawal event of value 1: the
@@ -360,6 +409,10 @@ static int reinstate_tx(xq_tstore *st, int round, int id, xq_error *err)
     return xq__store_error(err, XQ_EINVAL, "that player is not withdrawn");
   if (xq__store_scalar(st, "SELECT count(*) FROM events WHERE kind = 'pairing' AND round >= ?", round, 0, 0))
     return xq__store_error(err, XQ_EINVAL, "that round is already paired: a player comes back from the next one");
+  int planned, paired;
+  store_rounds(st, &planned, &paired);
+  if (planned > 0 && round > planned)
+    return xq_error_set(err, XQ_EINVAL, -1, -1, "round %d: the event has %d rounds", round, planned);
   if (add_event(st, "withdrawal", round, id, 0, 1, NULL) < 0) return xq__store_dberr(st, err, "reinstate");
   return XQ_OK;
 }
@@ -407,7 +460,7 @@ static int import_tx(xq_tstore *st, const xq_tournament *ev, const xq_tconfig *c
     for (int id = 1; id <= ev->n && !rc; id++) {
       const xq_tslot *s = xq_tournament_slot(ev, id, r);
       if (s->res == XQ_TR_ZPB || s->res == XQ_TR_KO || s->res == XQ_TR_HPB || s->res == XQ_TR_FPB) {
-        rc = player_event_tx(st, "absence", r, id, bye_value(s->res), err);
+        rc = player_event_tx(st, "absence", r, id, bye_value(s->res), NULL, err);
       } else if (s->res == XQ_TR_PAB) {
         pr.boards[pr.nboards++] = (xq_tboard){id, 0};
       } else if (!s->opp && s->res != XQ_TR_NONE) {
