@@ -48,7 +48,8 @@ static const struct action {
   int (*run)(const xq__topts *o, const char *action);
 } actions[A_COUNT] = {
   [A_NEW] = {"create the event",
-             "Without --preset and the options: scoring 2/1/0, tie-breaks os\n"
+             "Without --preset, --rounds is required; the other options default to\n"
+             "scoring 2/1/0, tie-breaks os\n"
              "(PTS,OS,WINS,FOULS,BWINS,BLACK,ROUNDBACK,LOT), round 1 by rating, lot seed\n"
              "20260101, a bye adds zero to the opponents' scores, FIDE's direct\n"
              "encounter, and a player who misses two rounds is not paired again. It\n"
