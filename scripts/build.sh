@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Configure and build one tree:
-#   [CC=COMPILER] scripts/build.sh DIR [--target TARGET] [cmake options...]
+#   [CC=COMPILER] scripts/build.sh DIR [--target TARGET]... [cmake options...]
 # A tree that is already configured with the same options is only brought
 # up to date (make rebuilds what changed). CC, when set, names the C
 # compiler (CC=clang: the sanitizer tree of scripts/test.sh); a tree
@@ -8,13 +8,14 @@
 # CMakeCache.txt and CMakeFiles/ removed: CMake reads CC only then). With
 # CC unset a tree keeps the compiler it was configured with.
 set -euo pipefail
-dir=${1:?usage: scripts/build.sh DIR [--target TARGET] [cmake options]}
+dir=${1:?usage: scripts/build.sh DIR [--target TARGET]... [cmake options]}
 shift
 target=()
-if [ "${1:-}" = --target ]; then
-  target=(--target "${2:?--target needs a name}")
+while [ "${1:-}" = --target ]; do
+  target+=("${2:?--target needs a name}")
   shift 2
-fi
+done
+((${#target[@]})) && target=(--target "${target[@]}")
 cd "$(dirname "$0")/.."
 if [ -n "${CC:-}" ] && [ -f "$dir/CMakeCache.txt" ]; then
   want=$(command -v "$CC" || true)

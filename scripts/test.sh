@@ -1,26 +1,87 @@
 #!/usr/bin/env bash
-# Install what is missing, build, and run every test suite three ways:
-# the default build (-march=native; the tree scripts/run.sh builds, reused
-# when it is there), the portable x86-64-v2 build and the AddressSanitizer
-# + UndefinedBehaviorSanitizer build (both with warnings as errors; the
-# sanitizer build with clang, whose UBSan also checks every double
-# converted to an integer: float-cast-overflow). Exits non-zero on the
-# first failure.
+# Install what is missing, build three trees and run every test:
+#
+#   build/           the default build (-march=native, the xqref binary
+#                    link-time optimised): the tree scripts/run.sh builds,
+#                    reused when it is there. Every suite, then the short
+#                    crash, soak, browser and edge runs.
+#   build-san/       clang, AddressSanitizer + UndefinedBehaviorSanitizer
+#                    (float-cast-overflow too: every double converted to an
+#                    integer), for x86-64-v2, the portable build's target:
+#                    every suite runs on the portable instruction set under
+#                    the sanitizers, then the short crash run.
+#   build-portable/  the portable build as an organiser builds it (gcc,
+#                    Release, -march=x86-64-v2): warnings as errors, the
+#                    engine's suites, and the security suite's hostile-input
+#                    tests under valgrind (which knows every x86-64-v2
+#                    instruction; -march=native may use AVX-512, which it
+#                    does not).
+#
+# The sanitizer and portable trees are built at the lowest priority (nice
+# 19) while the default tree's suites and runs go on: those runs mostly
+# wait (on sockets, a browser, a killed server's restart), and the builds
+# take the CPU they leave. The browser tests run beside the crash, soak and
+# edge runs for the same reason. Exits non-zero on the first failure, with
+# the log of whatever failed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh --test
 
-run_suites() { # DIR: run ctest in a build tree
-  (cd "$1" && ctest --output-on-failure --timeout 900 -j "$(nproc)")
+logs=$(mktemp -d /tmp/xqref-test.XXXXXX)
+bg_pids=()
+cleanup() {
+  for p in "${bg_pids[@]}"; do kill -- "-$p" 2>/dev/null || kill "$p" 2>/dev/null || true; done
+  rm -rf "$logs"
+}
+trap cleanup EXIT
+
+run_suites() { # DIR [ctest options]: run ctest in a build tree
+  local dir=$1
+  shift
+  (cd "$dir" && ctest --output-on-failure --timeout 900 -j "$(nproc)" "$@")
+}
+
+wait_for() { # PID NAME: wait for a background step; its log on failure
+  local rc=0
+  wait "$1" || rc=$?
+  if [ "$rc" != 0 ]; then
+    echo "== $2 failed (exit $rc):"
+    cat "$logs/$2.log"
+    exit "$rc"
+  fi
+  echo "== $2 passed, at ${SECONDS} s"
 }
 
 echo "== default build (build/), at ${SECONDS} s"
 bash scripts/build.sh build -DCMAKE_BUILD_TYPE=Release -DXQ_TESTS=ON
+
+echo "== sanitizer and portable builds start at the lowest priority, at ${SECONDS} s"
+set -m # each background step in a process group of its own (cleanup kills it whole)
+(
+  CC=clang nice -n 19 bash scripts/build.sh build-san -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DXQ_WERROR=ON -DXQ_SANITIZE=ON -DXQ_PORTABLE=ON
+  nice -n 19 bash scripts/build.sh build-portable --target xqref --target test_movegen --target test_perft \
+    --target test_fen --target test_notation --target test_net_security -DCMAKE_BUILD_TYPE=Release -DXQ_WERROR=ON \
+    -DXQ_PORTABLE=ON -DXQ_LTO=OFF
+) >"$logs/builds.log" 2>&1 &
+builds=$!
+bg_pids+=("$builds")
+set +m
+
+echo "== default tree: suites, at ${SECONDS} s"
 run_suites build
 ./build/xqref bench --quick
 # the repetition cases of the Fairy-Stockfish comparison, checked by xqref
 # alone (the comparison itself: bench/compare-fsf.sh, docs/repetition.md)
 bash bench/compare-fsf.sh --self-test --cases 300 --xqref build/xqref
+
+echo "== default tree: browser tests beside the crash, soak and edge runs, at ${SECONDS} s"
+# the live page in headless Chromium (playwright-core from npm; docs/web.md)
+set -m
+bash tests/web/run.sh build >"$logs/browser.log" 2>&1 &
+browser=$!
+bg_pids+=("$browser")
+set +m
 # the server killed with SIGKILL mid-stream keeps every acknowledged move
 # (the long version: TRIALS=20 bash bench/crash-test.sh, docs/tools.md)
 TRIALS=3 BOARDS=200 bash bench/crash-test.sh
@@ -30,25 +91,25 @@ TRIALS=2 PLAYERS=100 bash bench/crash-ops.sh
 # 200 connections for 20 s, memory sampled (the long version: 1000
 # connections for 600 s, bash scripts/soak.sh; docs/hardening.md)
 CONNS=200 DURATION=20 RATE=1 INTERVAL=2 MARGIN=50 bash scripts/soak.sh
-# the live page in headless Chromium (playwright-core from npm; docs/web.md)
-bash tests/web/run.sh build
 # 1000 viewers through an nginx + nchan edge, and two edges over Redis
 # (scripts/edge.sh; docs/scale.md)
 bash tests/edge/run.sh build
+wait_for "$browser" browser
+tail -n 9 "$logs/browser.log"
+
+echo "== waiting for the sanitizer and portable builds, at ${SECONDS} s"
+wait_for "$builds" builds
 
 echo "== portable build, x86-64-v2 (build-portable/), at ${SECONDS} s"
-bash scripts/build.sh build-portable -DCMAKE_BUILD_TYPE=Release -DXQ_WERROR=ON -DXQ_PORTABLE=ON
-XQ_TEST_PERFT_NODES=1000000 run_suites build-portable
-# the hostile-input tests of the security suite under valgrind, on this
-# tree (valgrind knows every x86-64-v2 instruction): 17 s; the whole suite
-# (103 s) and every server suite: bash scripts/valgrind.sh
+XQ_TEST_PERFT_NODES=1000000 run_suites build-portable -R '^test_(movegen|perft|fen|notation)$'
+# the hostile-input tests of the security suite under valgrind: 17 s; the
+# whole suite (103 s) and every server suite: bash scripts/valgrind.sh
 VG_FILTER='net_security/@(wrong_and_malformed*|malformed_utf8*|huge_numbers*|deeply_nested*|forged_and*|a_board_move_is*)' \
   VG_JOBS="$(nproc)" BUILD=build-portable NO_BUILD=1 bash scripts/valgrind.sh test_net_security
 
-echo "== sanitizer build, clang ASan + UBSan (build-san/), at ${SECONDS} s"
-CC=clang bash scripts/build.sh build-san -DCMAKE_BUILD_TYPE=RelWithDebInfo -DXQ_WERROR=ON -DXQ_SANITIZE=ON
+echo "== sanitizer build, clang ASan + UBSan, x86-64-v2 (build-san/), at ${SECONDS} s"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
-  XQ_TEST_PERFT_NODES=300000 run_suites build-san
+  XQ_TEST_PERFT_NODES=300000 XQ_TEST_PLAYOUTS=100 run_suites build-san
 ASAN_OPTIONS=detect_leaks=1 TRIALS=2 BOARDS=100 XQREF=build-san/xqref \
   bash bench/crash-test.sh
 
