@@ -24,6 +24,17 @@ int xq__simulate_final_reg_groups(const xq_regulation *r, xq_tgroup *out, int ca
   return xq_regulation_groups(r, out, cap, n, NULL);
 }
 
+int xq__simulate_final_open_groups(const xq_regulation *r, xq_tgroup *out, int cap, int *n)
+{
+  int rc = xq_regulation_groups(r, out, cap, n, NULL);
+  if (rc || !*n) return rc;
+  int k = 1;
+  for (int i = 1; i < *n; i++)
+    if (!out[i].apart) out[k++] = out[i];
+  *n = k;
+  return XQ_OK;
+}
+
 
 /* One list, as text to o->out and as HTML to DIR/name.html. `write` is
  * called once per format. */

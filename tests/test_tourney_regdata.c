@@ -18,6 +18,7 @@
 #include "prize.h"
 #include "region.h"
 #include "regulation_fixture.h"
+#include "store/store.h"
 #include "support.h"
 #include "tourney.h"
 
@@ -575,7 +576,7 @@ static int count_in(const xq_award *aw, int na, int c)
 /* Xinjiang                                                            */
 /* ------------------------------------------------------------------ */
 
-Test(xinjiang, juniors_on_the_open_tables_play_for_their_own_prizes)
+Test(xinjiang, juniors_win_their_own_lists_over_their_own_events)
 {
   xq_prize_table t;
   xq_test_prize_table("xinjiang2018", 60, &t);
@@ -607,11 +608,18 @@ Test(xinjiang, juniors_on_the_open_tables_play_for_their_own_prizes)
   cr_assert_eq(award_of(aw, na, 2, open)->amount, 6000);
   cr_assert_eq(award_of(aw, na, 2, open)->cat_place, 1);
   cr_assert_eq(award_of(aw, na, 10, open)->amount, 900, "the 8th of the open group is 10th overall");
-  cr_assert_not_null(award_of(aw, na, 1, u12));
-  cr_assert_eq(award_of(aw, na, 1, u12)->cat_place, 1, "the 12岁组's first");
-  cr_assert_eq(award_of(aw, na, 8, u12)->cat_place, 2, "⌊40%% × 5⌋ = 2 places");
-  cr_assert_eq(count_in(aw, na, u12), 2);
+  /* the 12岁组 plays an event of its own (issue 33): its list is not the
+   * open event's, and over its own event it has ⌊40% × 5⌋ = 2 places */
+  cr_assert_eq(count_in(aw, na, u12), 0, "the 12岁组's list is over its own event");
   cr_assert_eq(count_in(aw, na, open), 22, "⌊40%% × 55⌋");
+  free(aw);
+  xq_tournament_free(ev);
+  cr_assert_eq(xq_prize_table_only(&t, "12岁组 under 12"), XQ_OK);
+  ev = event_born(5, "2006/05/01", places);
+  aw = xq_test_award(ev, places, &t, &na);
+  cr_assert_eq(na, 2, "⌊40%% × 5⌋ = 2 places");
+  cr_assert_eq(award_of(aw, na, 1, 0)->cat_place, 1, "the 12岁组's first");
+  cr_assert_eq(award_of(aw, na, 2, 0)->cat_place, 2);
   free(aw);
   xq_tournament_free(ev);
 }
@@ -628,8 +636,15 @@ Test(xinjiang, the_forty_percent_cap_is_on_each_groups_entrants)
   xq_award *aw = xq_test_award(ev, places, &t, &na);
   int open = cat_index(&t, "公开组 open"), u10 = cat_index(&t, "10岁组 under 10");
   cr_assert_eq(count_in(aw, na, open), 15, "⌊40%% × 39⌋");
-  cr_assert_eq(count_in(aw, na, u10), 8, "⌊40%% × 21⌋");
-  cr_assert_eq(na, 23);
+  cr_assert_eq(count_in(aw, na, u10), 0, "the 10岁组's list is over its own event");
+  cr_assert_eq(na, 15);
+  free(aw);
+  xq_tournament_free(ev);
+  xq_prize_table u10t = t;
+  cr_assert_eq(xq_prize_table_only(&u10t, "10岁组 under 10"), XQ_OK);
+  ev = event_born(21, "2009/04/01", places);
+  aw = xq_test_award(ev, places, &u10t, &na);
+  cr_assert_eq(na, 8, "⌊40%% × 21⌋");
   /* the whole table above one hundred open and senior entrants: 40 */
   free(aw);
   xq_tournament_free(ev);
@@ -754,6 +769,57 @@ Test(teams, burqin_ranks_and_pays_only_altay_teams)
   cr_assert_eq(xq_team_standings(ev, places, rule.mode, 3, rows, 8, &n), XQ_OK);
   cr_assert_eq(n, 4);
   xq_tournament_free(ev);
+}
+
+/* Issue 33 (Xinjiang 七, 十(一), 九(三)): the junior groups play events of
+ * their own. The open event an organiser makes with `tourney new
+ * --preset` refuses a junior, so no board, seed or open prize is his; a
+ * junior group's event (--group) takes its own players only; a player
+ * without a birth date is warned at registration and on the prize list. */
+Test(cli, xinjiang_juniors_are_refused_in_the_open_event)
+{
+  char db[512], gdb[540];
+  xq_test_db_path(db, sizeof db, "xjopen");
+  snprintf(gdb, sizeof gdb, "%s.u12", db);
+  xq_test_db_remove(db);
+  xq_test_db_remove(gdb);
+  free(xq_test_run_db(0, "tourney new --db %s --preset xinjiang2018 --rounds 3%s", db, ""));
+  static const char *const adults[] = {"1980/01/01", "1950/02/02", "1990/03/03", "1970/04/04", "2001/12/31", "1957/12/31"};
+  for (int i = 0; i < 6; i++) {
+    char more[128];
+    snprintf(more, sizeof more, " --name A%d --rating %d --birth %s", i + 1, 1900 - 10 * i, adults[i]);
+    free(xq_test_run_db(0, "tourney add --db %s%s", db, more));
+  }
+  static const char *const juniors[] = {"2002/01/01", "2007/05/05", "2009/09/09", "2012/12/12"};
+  for (int i = 0; i < 4; i++) {
+    char more[128];
+    snprintf(more, sizeof more, " --name J%d --rating 2400 --birth %s", i + 1, juniors[i]);
+    xq_test_run_db_says(1, "which plays an event of its own", "tourney add --db %s%s", db, more);
+  }
+  xq_test_run_db_says(0, "warning: N has no birth date", "tourney add --db %s --name N%s", db, " --rating 1000");
+  free(xq_test_run_db(0, "tourney pair --db %s%s", db, ""));
+  xq_tstore *st;
+  xq_tournament *ev;
+  xq_error err = {0};
+  cr_assert_eq(xq_tstore_open(db, 0, &st, &err), XQ_OK, "%s", err.msg);
+  cr_assert_eq(xq_tstore_load(st, &ev, &err), XQ_OK, "%s", err.msg);
+  cr_assert_eq(ev->n, 7, "six adults and N");
+  for (int id = 1; id <= ev->n; id++) {
+    cr_assert_neq(ev->players[id - 1].name[0], 'J', "a junior registered");
+    cr_assert(!ev->players[id - 1].birth[0] || strcmp(ev->players[id - 1].birth, "2001/12/31") <= 0);
+  }
+  xq_tournament_free(ev);
+  xq_tstore_close(st);
+  xq_test_run_db_says(0, "warning: 7 N has no birth date", "tourney prizes --db %s --preset %s", db, "xinjiang2018");
+  /* a junior group's own event */
+  free(xq_test_run_db(0, "tourney new --db %s --preset xinjiang2018 --group 12岁组%s", gdb, ""));
+  xq_test_run_db_says(1, "is not of 12岁组", "tourney add --db %s --name A --birth 1980/01/01%s", gdb, "");
+  xq_test_run_db_says(1, "is not of 12岁组", "tourney add --db %s --name B --birth 2009/01/01%s", gdb, "");
+  xq_test_run_db_says(0, "player 1: C", "tourney add --db %s --name C --birth 2007/05/05%s", gdb, "");
+  xq_test_run_db_says(2, "no group '老年组' that plays an event of its own",
+                      "tourney new --db %s.x --preset xinjiang2018 --group %s", db, "老年组");
+  xq_test_db_remove(db);
+  xq_test_db_remove(gdb);
 }
 
 Test(teams, tangshan_ranks_teams_on_the_swiss_results)
@@ -936,7 +1002,7 @@ Test(eligibility, presets_show_lists_who_and_the_clause)
   cr_assert_eq(st, 0);
   cr_assert_not_null(strstr(out, "       eligible: born ..2001/12/31; at most 40% of them placed\n"
                                  "       [七(一) 公开组"), "%s", out);
-  cr_assert_not_null(strstr(out, "prize  8岁组 under 8 (born): places 1-40, amounts not stated\n"), "%s", out);
+  cr_assert_not_null(strstr(out, "prize  8岁组 under 8 (born, its own event): places 1-40, amounts not stated\n"), "%s", out);
   cr_assert_not_null(strstr(out, "honour 少年女子组 girls (juniors): 1st 少年女子组棋王, places 1-6 qualify\n"), "%s", out);
   cr_assert_not_null(strstr(out, "ko_places=shared: the semi-finals' losers share"), "%s", out);
   free(out);

@@ -251,6 +251,23 @@ int xq_regulation_honours(const xq_regulation *r, xq_prize_table *t, xq_error *e
 int xq_regulation_groups(const xq_regulation *r, xq_tgroup *out, int cap, int *n,
                          xq_error *err);
 
+/* The regulation of an event by its title (`tourney new --preset`
+ * names the event with the regulation's title, and a group's own event
+ * with the title, a space and the group's name): *r, and in *group (may
+ * be NULL) the group whose own event it is (xq_tgroup.apart), zeroed for
+ * the open event. Returns XQ_OK, or XQ_EINVAL (no regulation's title,
+ * *r NULL). entry.c. */
+int xq_regulation_event_group(const char *title, const xq_regulation **r, xq_tgroup *group);
+
+/* May player `p` enter the event titled `title`? Refused (XQ_EINVAL,
+ * `err` saying why and which event he belongs to) when he is of a group
+ * that plays an event of its own and this is not it, or this is a
+ * group's own event and he is not of it. Entered with a warning in warn
+ * (wlen bytes; "" when none) when his birth date is missing where the
+ * regulation's groups go by birth date, or when it puts him in no group.
+ * An event of no regulation takes everyone. Returns XQ_OK or XQ_EINVAL. */
+int xq_regulation_entry(const char *title, const xq_tplayer *p, char *warn, size_t wlen, xq_error *err);
+
 /* How regulation `r` ranks teams: *mode (xq_team_mode) and *counted (the
  * players counted per team; 0 when the regulation has no team
  * competition). Returns XQ_OK, or XQ_EINVAL for a NULL argument. */
@@ -353,8 +370,9 @@ int xq_list_teams(const xq_tournament *ev, const xq_team_row *rows, int n, int m
                   FILE *f);
 
 /* The prize list aw[0..n-1] of xq_prizes_award() over table `t`:
- * category, place in it, final place, number, name, amount; the total, and a
- * note for each list of a group that plays apart. */
+ * category, place in it, final place, number, name, amount; the total, a
+ * note for each list of a group that plays apart, and a warning for each
+ * player without a birth date where a list goes by birth date. */
 int xq_list_prizes(const xq_tournament *ev, const xq_prize_table *t, const xq_award *aw, int n, int provisional,
                    FILE *f);
 

@@ -154,6 +154,20 @@ int xq_list_teams(const xq_tournament *ev, const xq_team_row *rows, int n, int m
   return done(f);
 }
 
+/* A warning for each player without a birth date where a list of `t`
+ * goes by birth date: he can win none of those lists' prizes. */
+static void undated(const xq_tournament *ev, const xq_prize_table *t, FILE *f)
+{
+  int dated = -1;
+  for (int i = 0; i < t->ncats && dated < 0; i++)
+    if (t->cats[i].group.born_from[0] || t->cats[i].group.born_to[0]) dated = i;
+  if (dated < 0) return;
+  for (int id = 1; id <= ev->n; id++)
+    if (!ev->players[id - 1].birth[0])
+      fprintf(f, "warning: %d %s has no birth date, so no prize of \"%s\" or another list by birth date\n",
+              pno(ev, id), pname(ev, id), t->cats[dated].name);
+}
+
 int xq_list_prizes(const xq_tournament *ev, const xq_prize_table *t, const xq_award *aw, int n, int provisional,
                    FILE *f)
 {
@@ -172,5 +186,6 @@ int xq_list_prizes(const xq_tournament *ev, const xq_prize_table *t, const xq_aw
     if (t->cats[i].apart)
       fprintf(f, "(\"%s\" is the list of a group that plays apart: --group \"%s\" over its own event)\n",
               t->cats[i].name, t->cats[i].name);
+  undated(ev, t, f);
   return done(f);
 }
