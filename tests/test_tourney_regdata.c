@@ -771,6 +771,62 @@ Test(teams, burqin_ranks_and_pays_only_altay_teams)
   xq_tournament_free(ev);
 }
 
+/* Issue 33: a region written in full, its levels run together, is the
+ * place it names: a Beitun team so written is ranked (second, 1,500). */
+Test(teams, burqin_ranks_a_team_whose_region_is_written_in_full)
+{
+  xq_team_rule rule;
+  cr_assert_eq(xq_regulation_team_rule(xq_test_reg("burqin2018"), &rule), XQ_OK);
+  int places[12];
+  xq_tournament *ev = event_born(12, "1980/01/01", places);
+  team_in(ev, "乌鲁木齐一队", "乌鲁木齐", (int[]){1, 2, 3}, 3);
+  team_in(ev, "布尔津一队", "阿勒泰地区布尔津县", (int[]){4, 5, 6}, 3);
+  team_in(ev, "北屯一队", "阿勒泰地区北屯市", (int[]){7, 8, 9}, 3);
+  team_in(ev, "奎屯一队", "伊犁哈萨克自治州奎屯市", (int[]){10, 11, 12}, 3);
+  for (int id = 1; id <= 12; id++) xq_tournament_slot(ev, id, 1)->res = id <= 6 ? XQ_TR_WIN : XQ_TR_LOSS;
+  ev->nrounds = 1;
+  xq_team_row rows[8];
+  int n;
+  cr_assert_eq(xq_team_standings_rule(ev, places, &rule, rows, 8, &n), XQ_OK);
+  cr_assert_eq(n, 2, "Urumqi and Kuytun are outside the team competition");
+  cr_assert_str_eq(rows[0].team, "布尔津一队");
+  cr_assert_str_eq(rows[1].team, "北屯一队");
+  cr_assert_eq(rows[1].rank, 2);
+  xq_prize_table t;
+  xq_test_prize_table("burqin2018", 12, &t);
+  xq_team_prizes(&t, rows, n);
+  cr_assert_eq(rows[1].amount, 1500);
+  xq_tournament_free(ev);
+}
+
+Test(regions, written_in_full_by_the_hierarchy)
+{
+  static const struct { const char *place, *area; int in; } cases[] = {
+    {"阿勒泰地区北屯市", "阿勒泰", 1}, {"阿勒泰地区北屯市", "北屯", 1}, {"阿勒泰地区北屯市", "新疆", 1},
+    {"阿勒泰地区北屯市", "布尔津", 0}, {"新疆维吾尔自治区阿勒泰地区布尔津县", "布尔津", 1},
+    {"榆林市佳县", "榆林", 1}, {"榆林市佳县", "佳县", 1}, {"陕西省榆林市佳县", "陕西", 1},
+    {"榆林市佳县", "神木", 0}, {"榆林市神木市", "神木", 1}, {"榆林/佳县", "佳县", 1},
+    {"火星北屯", "阿勒泰", 0}, {"阿勒泰市", "布尔津", 0},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
+    cr_assert_eq(xq_region_within(cases[i].place, cases[i].area), cases[i].in, "%s within %s", cases[i].place,
+                 cases[i].area);
+}
+
+Test(shaanxi, jia_county_written_in_full_wins_its_prize)
+{
+  xq_prize_table t;
+  xq_test_prize_table("shaanxi2019", 100, &t);
+  int cj = cat_index(&t, "佳县籍 Jia county"), places[30], na;
+  xq_tournament *ev = event_born(30, "1980/01/01", places);
+  for (int i = 0; i < 30; i++) snprintf(ev->players[i].region, XQ_TOURNEY_FIELD_MAX, "宝鸡");
+  snprintf(ev->players[1].region, XQ_TOURNEY_FIELD_MAX, "榆林市佳县");
+  xq_award *aw = xq_test_award(ev, places, &t, &na);
+  cr_assert_not_null(award_of(aw, na, 2, cj), "榆林市佳县 is 佳县");
+  free(aw);
+  xq_tournament_free(ev);
+}
+
 /* Issue 33 (Xinjiang 七, 十(一), 九(三)): the junior groups play events of
  * their own. The open event an organiser makes with `tourney new
  * --preset` refuses a junior, so no board, seed or open prize is his; a
