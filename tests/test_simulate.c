@@ -538,9 +538,8 @@ Test(simulate, tangshan_women_merged_in_a_groups_event)
 }
 
 /* Tangshan 七: the groups play apart (分别进行比赛). The seniors' own event:
- * seniors only, no knockout, its prize list of 九.3 (600, 500, 400, 300,
- * 200, 200 to places 1-6, men and women alike), men and women listed
- * apart (六.2-4). */
+ * seniors only, no knockout, men and women listed and paid apart (六.2-4),
+ * each list 九.3's 600, 500, 400, 300, 200, 200 to places 1-6. */
 Test(simulate, tangshan_seniors_play_their_own_event)
 {
   simrun R = {0};
@@ -556,8 +555,10 @@ Test(simulate, tangshan_seniors_play_their_own_event)
               R.ev->players[i].birth);
   cr_assert_eq(R.ko.after, 0, "the knockout is the open group's");
   cr_assert(strstr(R.ev->name, "老年组"), "%s", R.ev->name);
-  cr_assert_eq(R.rep.prizes, 6);
-  cr_assert_eq(R.rep.prize_total, 600 + 500 + 400 + 300 + 200 + 200);
+  /* 六.2 男、女分开录取成绩: a men's list of six (12 men) and a women's
+   * (4 women: all four placed), each with 九.3's amounts (奖金不分男女) */
+  cr_assert_eq(R.rep.prizes, 6 + 4);
+  cr_assert_eq(R.rep.prize_total, 600 + 500 + 400 + 300 + 200 + 200 + 600 + 500 + 400 + 300);
   cr_assert_eq(count_str(R.out, "公开组 open"), 0, "the open group's prizes are not this event's");
   cr_assert_eq(count_str(R.out, "老年组 seniors 女子（4人）"), 1, "%s", R.out);
   done(&R);

@@ -771,6 +771,47 @@ Test(teams, burqin_ranks_and_pays_only_altay_teams)
   xq_tournament_free(ev);
 }
 
+/* Issue 33, Tangshan 六.2 老年组…男、女分开录取成绩 and 九.3 女子组不足三人取消
+ * 该组，混入男子组: the seniors' prizes are a men's and a women's list,
+ * each places 1-6 with 九.3's amounts (奖金不分男女: the same money); two
+ * women merge into the men's list; the option seniors=one makes one list
+ * of six. */
+Test(tangshan, seniors_men_and_women_are_paid_from_their_own_lists)
+{
+  const xq_regulation *r0 = xq_test_reg("tangshan2018");
+  for (int variant = 0; variant < 3; variant++) {
+    xq_regulation r = *r0;
+    xq_error err = {0};
+    if (variant == 2) cr_assert_eq(xq_regulation_option_set(&r, "seniors=one", &err), XQ_OK, "%s", err.msg);
+    xq_prize_table t;
+    cr_assert_eq(xq_regulation_prizes(&r, 12, &t, &err), XQ_OK, "%s", err.msg);
+    cr_assert_eq(xq_prize_table_only(&t, "老年组 seniors"), XQ_OK);
+    int places[12], na;
+    xq_tournament *ev = event_born(12, "1950/01/01", places);
+    int women = variant == 1 ? 2 : 4;
+    for (int i = 0; i < 12; i++) ev->players[i].sex = i % 3 == 1 && i / 3 < women ? 'w' : 'm';
+    xq_award *aw = xq_test_award(ev, places, &t, &na);
+    long total = 0;
+    int w = 0;
+    for (int i = 0; i < na; i++) {
+      total += aw[i].amount;
+      w += aw[i].section == 'w';
+      if (aw[i].section) cr_assert_eq(aw[i].section == 'w', ev->players[aw[i].id - 1].sex == 'w');
+    }
+    if (variant == 0) {
+      cr_assert_eq(na, 6 + 4, "a men's list of six and a women's of four");
+      cr_assert_eq(w, 4);
+      cr_assert_eq(total, 2200 + 1800);
+    } else {
+      cr_assert_eq(na, 6, "variant %d: one list (two women merged; seniors=one)", variant);
+      cr_assert_eq(w, 0);
+      cr_assert_eq(total, 2200);
+    }
+    free(aw);
+    xq_tournament_free(ev);
+  }
+}
+
 /* Issue 33: a region written in full, its levels run together, is the
  * place it names: a Beitun team so written is ranked (second, 1,500). */
 Test(teams, burqin_ranks_a_team_whose_region_is_written_in_full)

@@ -171,9 +171,11 @@ typedef struct xq_award {
   int cat;       /* category index, -1 = lucky prize */
   int cat_place; /* place within the category (lucky: the final place) */
   int amount;
+  int section;   /* 'm' / 'w': the men's or women's list of a category whose group ranks them
+                    apart (xq_tgroup.sections: Tangshan 六.2 男、女分开录取成绩); 0: one list */
 } xq_award;
 
-#define XQ_AWARDS_MAX(t, n) ((t)->ncats * XQ_PRIZE_PLACES_MAX + (n))
+#define XQ_AWARDS_MAX(t, n) (2 * (t)->ncats * XQ_PRIZE_PLACES_MAX + (n))
 
 /* Award the prizes of `t` over the final places `places` (ids, ev->n).
  * A category's members keep their final-place order. Places beyond the

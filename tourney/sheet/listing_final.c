@@ -177,8 +177,11 @@ int xq_list_prizes(const xq_tournament *ev, const xq_prize_table *t, const xq_aw
   /* Wujiaqu 十: a total and no table */
   if (!t->ncats && t->stated_total) fprintf(f, "the regulation states a total of %ld and no table\n", t->stated_total);
   for (int i = 0; i < n; i++) {
-    fprintf(f, "%-12s %4d  place %4d  %4d %s  %d\n", aw[i].cat < 0 ? "lucky" : t->cats[aw[i].cat].name,
-            aw[i].cat_place, aw[i].place, pno(ev, aw[i].id), pname(ev, aw[i].id), aw[i].amount);
+    char cat[XQ_TOURNEY_FIELD_MAX + 16];
+    snprintf(cat, sizeof cat, "%s%s", aw[i].cat < 0 ? "lucky" : t->cats[aw[i].cat].name,
+             aw[i].section == 'w' ? " 女子 women" : aw[i].section == 'm' ? " 男子 men" : "");
+    fprintf(f, "%-12s %4d  place %4d  %4d %s  %d\n", cat, aw[i].cat_place, aw[i].place, pno(ev, aw[i].id),
+            pname(ev, aw[i].id), aw[i].amount);
     total += aw[i].amount;
   }
   fprintf(f, "total %ld\n", total);
