@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "prize.h"
 #include "sheet/sheet.h"
 #include "tourney.h"
 
@@ -310,6 +311,13 @@ Test(tiebreak, no_shared_places_and_codes)
   }
 }
 
+static int count_of(const char *hay, const char *needle)
+{
+  int k = 0;
+  for (const char *p = hay; (p = strstr(p, needle)); p += strlen(needle)) k++;
+  return k;
+}
+
 /* Issue 33 (不并列): where the drawing of lots places a player the
  * standings say so, and the listing prints the ranks it decided with the
  * lot's seed and method; where the codes before it separate everyone it
@@ -341,6 +349,15 @@ Test(tiebreak, the_lot_says_where_it_decides_with_its_seed)
   cr_assert_eq(xq_list_standings(ev, 0, f), XQ_OK);
   fclose(f);
   cr_assert(strstr(buf, "ranks: 2, 3\n"), "%s", buf);
+  free(buf);
+  /* the final places say it too */
+  int ids[4] = {a[0].id, a[1].id, a[2].id, a[3].id};
+  buf = NULL;
+  f = open_memstream(&buf, &len);
+  cr_assert_eq(xq_list_places(ev, NULL, ids, 0, f), XQ_OK);
+  fclose(f);
+  cr_assert_eq(count_of(buf, "(by lot)\n"), 2, "%s", buf);
+  cr_assert(strstr(buf, "the lot: seed 20260101, "), "%s", buf);
   free(buf);
   xq_tournament_free(ev);
 }

@@ -362,7 +362,9 @@ int xq_sheet_prizes(const xq_tournament *ev, const xq_prize_table *t, const xq_a
 /* The final places ids[0..ev->n-1]: place, number, name and the Swiss points
  * with the knockout seed of a player who had one; for a knockout-only
  * event (ko->after == XQ_KO_NO_SWISS) the stage reached and the bracket
- * position instead. `ko` NULL: no knockout (the Swiss order alone). */
+ * position instead. `ko` NULL: no knockout (the Swiss order alone). A
+ * place the drawing of lots decided (xq_tstanding.by_lot) is marked "(by
+ * lot)", and a last line gives the lot's seed and method. */
 int xq_list_places(const xq_tournament *ev, const struct xq_ko *ko, const int *ids, int provisional, FILE *f);
 
 /* Team standings rows[0..n-1] of xq_team_standings() over `ev` under

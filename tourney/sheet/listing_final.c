@@ -6,6 +6,7 @@
  * same, in text, HTML or CSV: sheet_final.c).
  */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "../tourney_internal.h"
 #include "knockout.h"
@@ -109,6 +110,22 @@ int xq_list_ko_game(const xq_tournament *ev, const xq_ko *ko, const xq_ko_game *
 /* Places, teams, prizes                                               */
 /* ------------------------------------------------------------------ */
 
+/* Which players the drawing of lots placed in the Swiss standings after
+ * the last round ([id], malloc'd; NULL when it cannot be told). */
+static uint8_t *lot_places(const xq_tournament *ev)
+{
+  xq_tstanding *s = malloc(sizeof *s * (size_t)(ev->n ? ev->n : 1));
+  uint8_t *lot = calloc((size_t)ev->n + 1, 1);
+  if (!s || !lot || xq_standings(ev, 0, s)) {
+    free(s);
+    free(lot);
+    return NULL;
+  }
+  for (int i = 0; i < ev->n; i++) lot[s[i].id] = (uint8_t)s[i].by_lot;
+  free(s);
+  return lot;
+}
+
 int xq_list_places(const xq_tournament *ev, const xq_ko *ko, const int *ids, int provisional, FILE *f)
 {
   if (!ev || !ids || !f) return XQ_EINVAL;
@@ -124,13 +141,21 @@ int xq_list_places(const xq_tournament *ev, const xq_ko *ko, const int *ids, int
     if (pos) fprintf(f, "  (bracket position %d)", pos);
     fputc('\n', f);
   }
+  uint8_t *lot = ko_only ? NULL : lot_places(ev);
+  int by_lot = 0;
   for (int i = 0; !ko_only && i < ev->n; i++) {
     int pts = xq_tournament_points(ev, ids[i], XQ_TOURNEY_ROUNDS_MAX);
     int seed = ko && ko->after ? xq__knockout_seed(ko, ids[i]) : 0;
     fprintf(f, "%4d %4d  %s  %d%s", i + 1, pno(ev, ids[i]), pname(ev, ids[i]), pts / 2, pts % 2 ? ".5" : "");
     if (seed) fprintf(f, "  (KO seed %d)", seed);
+    else if (lot && lot[ids[i]]) fprintf(f, "  (by lot)"), by_lot = 1;
     fputc('\n', f);
   }
+  if (by_lot)
+    fprintf(f, "(by lot: tied on every tie-break before LOT, 不并列; the lot: seed %llu, each player draws "
+            "mix64(seed ^ mix64(number + 1)) (SplitMix64), the lowest draw first)\n",
+            (unsigned long long)ev->cfg.lot_seed);
+  free(lot);
   return done(f);
 }
 
