@@ -215,7 +215,8 @@ static const xq__opt rows[] = {
   XQ__ENUM("--mode", T, mode, "places|points", modes, "teams ranked by the sum of places or of points",
            .only = ACT(A_TEAMS)),
   XQ__LONG("--count", T, count, 1, XQ_TEAM_COUNTED_MAX, "N", "players counted for a team", .only = ACT(A_TEAMS)),
-  XQ__STR("--group", T, group, "NAME", "one group (prizes: one prize list) only", .only = ACT(A_PRIZES) | ACT(A_GROUPS)),
+  XQ__STR("--group", T, group, "NAME", "one group (prizes: one prize list) only; new: the event of a group "
+          "that plays its own", .only = ACT(A_PRIZES) | ACT(A_GROUPS) | ACT(A_NEW)),
   XQ__CALL("--option", reg_option, "KEY=VALUE", "a reading of the preset (xqref presets show NAME lists them)",
            .only = PRESET, .flags = XQ__OPT_REPEAT),
   XQ__STR("--format", T, format, "text|html|csv|xlsx", "a sheet instead of the plain listing", .only = RESULTS),

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "pair/pair.h"
+#include "prize.h"
 #include "sheet/sheet.h"
 #include "store/store.h"
 #include "tourney.h"
@@ -45,6 +46,32 @@ static int read_event(const xq__topts *o, xq_tournament **ev)
   return rc;
 }
 
+/* The event's title: the preset's, and for --group the title, a space
+ * and the name of a group that plays an event of its own (entry.c reads
+ * it back). 0, or 2 with a message. */
+static int group_title(const xq__topts *o, const xq_regulation *r, char *title, size_t cap)
+{
+  snprintf(title, cap, "%s", r ? r->title : "");
+  if (!o->group) return 0;
+  xq_tgroup g[XQ_REG_GROUPS_MAX];
+  int ng = 0;
+  if (!r || xq_regulation_groups(r, g, XQ_REG_GROUPS_MAX, &ng, NULL)) {
+    fprintf(stderr, "xqref tourney new: --group needs --preset NAME\n");
+    return 2;
+  }
+  for (int i = 1; i < ng; i++)
+    if (g[i].apart && xq_group_named(&g[i], o->group)) {
+      snprintf(title, cap, "%s %s", r->title, g[i].name);
+      return 0;
+    }
+  fprintf(stderr, "xqref tourney new: %s has no group '%s' that plays an event of its own; those that do:", r->name,
+          o->group);
+  for (int i = 1; i < ng; i++)
+    if (g[i].apart) fprintf(stderr, " \"%s\"", g[i].name);
+  fprintf(stderr, "\n");
+  return 2;
+}
+
 static int cmd_new(const xq__topts *o)
 {
   xq_tconfig cfg;
@@ -61,6 +88,8 @@ static int cmd_new(const xq__topts *o)
     fprintf(stderr, "xqref tourney new: preset %s: %s\n", r->name, err.msg);
     return 1;
   }
+  char title[XQ_TOURNEY_NAME_MAX];
+  if (group_title(o, r, title, sizeof title)) return 2;
   if (o->rounds > 0) cfg.rounds = (int)o->rounds;
   if (cfg.rounds < 1) { /* an event of no rounds would pair until no pairing is possible */
     fprintf(stderr, "xqref tourney new: --rounds N is required: the event's rounds (a --preset gives its own)\n");
@@ -80,7 +109,7 @@ static int cmd_new(const xq__topts *o)
   if (rc) return rc;
   /* the preset's title names the event: groups and prizes find the
    * regulation by it */
-  rc = xq_tstore_create_event(st, o->name ? o->name : r ? r->title : "", &cfg, &err);
+  rc = xq_tstore_create_event(st, o->name ? o->name : title, &cfg, &err);
   xq_tstore_close(st);
   if (rc) { fprintf(stderr, "xqref tourney: %s\n", err.msg); return 1; }
   char tb[256];
@@ -122,22 +151,30 @@ static int cmd_add(const xq__topts *o)
   xq_error err = {0};
   int rc = add_fields(o, &p), id = 0;
   if (rc) return rc;
-  if (xq_player_check(&p, &err)) { fprintf(stderr, "xqref tourney add: %s\n", err.msg); return 2; }
+  if (xq_player_check(&p, &err)) { fprintf(stderr, "xqref tourney add: %s
+", err.msg); return 2; }
   xq_tstore *st;
   xq_tournament *ev = NULL;
   if ((rc = open_store(o, XQ_TSTORE_OPEN, &st))) return rc;
   if ((rc = load(st, &ev))) { xq_tstore_close(st); return rc; }
+  /* the regulation's groups: one that plays its own event is refused
+   * here, a missing birth date warned (entry.c) */
+  char warn[512] = "";
   int same = o->force ? 0 : xq_tournament_same_player(ev, &p);
   if (same)
     fprintf(stderr, "xqref tourney add: %s (born %s, club %s) is registered already as player %d;"
-            " --force registers a namesake\n", p.name, p.birth[0] ? p.birth : "not given",
+            " --force registers a namesake
+", p.name, p.birth[0] ? p.birth : "not given",
             p.club[0] ? p.club : "none", xq_tplayer_no(ev, same));
-  else if ((rc = xq_tstore_register(st, &p, &id, &err)))
-    fprintf(stderr, "xqref tourney add: %s\n", err.msg);
+  else if ((rc = xq_regulation_entry(ev->name, &p, warn, sizeof warn, &err)) ||
+           (rc = xq_tstore_register(st, &p, &id, &err)))
+    fprintf(stderr, "xqref tourney add: %s
+", err.msg);
   xq_tournament_free(ev);
   xq_tstore_close(st);
   if (same || rc) return 1;
   printf("player %d: %s\n", id, p.name);
+  if (warn[0]) printf("warning: %s\n", warn);
   return 0;
 }
 

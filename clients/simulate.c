@@ -377,7 +377,7 @@ static int run(xq__sim *S)
   xq_tgroup groups[XQ_REG_GROUPS_MAX];
   int ng = 0;
   if (o->group) groups[0] = S->group, ng = 1; /* every entrant is of the group */
-  else if (xq__simulate_final_reg_groups(r, groups, XQ_REG_GROUPS_MAX, &ng)) ng = 0;
+  else if (xq__simulate_final_open_groups(r, groups, XQ_REG_GROUPS_MAX, &ng)) ng = 0;
   xq_prize_table *pt = calloc(1, sizeof *pt);
   xq_tplayer *pl = calloc((size_t)S->n, sizeof *pl);
   S->stop_round = calloc((size_t)S->n + 1, sizeof *S->stop_round);

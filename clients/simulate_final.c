@@ -24,6 +24,17 @@ int xq__simulate_final_reg_groups(const xq_regulation *r, xq_tgroup *out, int ca
   return xq_regulation_groups(r, out, cap, n, NULL);
 }
 
+int xq__simulate_final_open_groups(const xq_regulation *r, xq_tgroup *out, int cap, int *n)
+{
+  int rc = xq_regulation_groups(r, out, cap, n, NULL);
+  if (rc || !*n) return rc;
+  int k = 1;
+  for (int i = 1; i < *n; i++)
+    if (!out[i].apart) out[k++] = out[i];
+  *n = k;
+  return XQ_OK;
+}
+
 
 /* One list, as text to o->out and as HTML to DIR/name.html. `write` is
  * called once per format. */
@@ -252,7 +263,7 @@ static int village_prizes(vfin *V)
     c->nplaces = e->nplaces;
     memcpy(c->amount, e->amount, sizeof *e->amount * (size_t)e->nplaces);
     for (int i = 0; i < e->nplaces && i < V->npool[p]; i++)
-      V->aw[V->naw++] = (xq_award){V->pool_ids[p][i], V->place_of[V->pool_ids[p][i]], p, i + 1, e->amount[i]};
+      V->aw[V->naw++] = (xq_award){V->pool_ids[p][i], V->place_of[V->pool_ids[p][i]], p, i + 1, e->amount[i], 0};
   }
   int king = xq_ko_winner(V->ko, xq_ko_nmatches(V->ko));
   if (e->final_bonus && king) {
@@ -261,7 +272,7 @@ static int village_prizes(vfin *V)
     c->nplaces = 1;
     c->amount[0] = e->final_bonus;
     c->repeat = 1;
-    V->aw[V->naw++] = (xq_award){king, V->place_of[king], t->ncats - 1, 1, e->final_bonus};
+    V->aw[V->naw++] = (xq_award){king, V->place_of[king], t->ncats - 1, 1, e->final_bonus, 0};
   }
   return XQ_OK;
 }

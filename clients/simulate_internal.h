@@ -242,5 +242,9 @@ int xq__simulate_final_lists(const xq_sim_opts *o, const xq_regulation *r, xq_ts
  * return. */
 int xq__simulate_final_reg_prizes(const xq_regulation *r, int entrants, xq_prize_table *t);
 int xq__simulate_final_reg_groups(const xq_regulation *r, xq_tgroup *out, int cap, int *n);
+/* The groups of the open event of `r` (every group but those that play
+ * an event of their own, xq_tgroup.apart: the store refuses their
+ * players there), as xq__simulate_final_reg_groups fills them. */
+int xq__simulate_final_open_groups(const xq_regulation *r, xq_tgroup *out, int cap, int *n);
 
 #endif /* XQ_SIM_INTERNAL_H */

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "answers.h"
+#include "prize.h"
 #include "apply.h"
 #include "commit.h"
 #include "hub.h"
@@ -328,7 +329,9 @@ static void run_add_player(xq__server *s, xq__task *t)
     xq__task_error(t, XQ__E_CONFLICT, msg);
     return;
   }
-  int rc = xq_tstore_register(s->store, p, &id, &err);
+  char warn[512] = "";
+  int rc = xq_regulation_entry(s->ev ? s->ev->name : NULL, p, warn, sizeof warn, &err);
+  if (!rc) rc = xq_tstore_register(s->store, p, &id, &err);
   if (rc != XQ_OK) {
     xq__task_error(t, xq__reply_write_code(rc), err.msg);
     return;
@@ -339,6 +342,7 @@ static void run_add_player(xq__server *s, xq__task *t)
   cJSON *o = cJSON_CreateObject();
   cJSON_AddNumberToObject(o, "player", id);
   cJSON_AddStringToObject(o, "name", p->name);
+  if (warn[0]) cJSON_AddStringToObject(o, "warning", warn);
   xq__hub_players_changed(s);
   xq__task_send(t, o);
 }

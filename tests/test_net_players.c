@@ -426,3 +426,43 @@ Test(players, add_player_refuses_a_duplicate_and_withdraw_a_second_time)
   xq_tc_close(&c);
   xq_fx_down();
 }
+
+/* Issue 33 (Xinjiang 七, 十(一), 九(三)): on an event made with `xqref
+ * tourney new --preset xinjiang2018` the server's add_player refuses a
+ * junior (his group plays an event of its own), so the server pairs no
+ * junior against an open or senior player; a player without a birth
+ * date is taken with a warning in the reply. */
+Test(players, the_server_keeps_xinjiangs_juniors_out_of_the_open_event)
+{
+  memset(&ts, 0, sizeof ts);
+  snprintf(ts.dir, sizeof ts.dir, "/tmp/xqref-test-XXXXXX");
+  cr_assert_not_null(mkdtemp(ts.dir));
+  snprintf(ts.db, sizeof ts.db, "%s/t.db", ts.dir);
+  free(xq_test_run_db(0, "tourney new --db %s %s", ts.db, "--preset xinjiang2018 --rounds 3"));
+  cr_assert_eq(xq_ts_restart(&ts), 0, "the server starts on the store");
+  xq_tclient adm;
+  xq_fx_connect(&adm, ts.admin);
+  for (int i = 1; i <= 4; i++)
+    xq_tc_okf(&adm, "{\"id\":%d,\"op\":\"add_player\",\"player\":{\"name\":\"A%d\",\"rating\":%d,\"birth\":\"19%d0/01/01\"}}",
+              i, i, 1500 + 10 * i, 4 + i);
+  cJSON *r = xq_tc_callf(&adm, "{\"id\":10,\"op\":\"add_player\",\"player\":{\"name\":\"J\",\"rating\":2500,"
+                               "\"birth\":\"2008/06/01\"}}");
+  const cJSON *e = xq_tc_expect_error(r, "CONFLICT");
+  cr_assert(strstr(xq_tj_str(e, "msg"), "10岁组"), "%s", xq_tj_str(e, "msg"));
+  cJSON_Delete(r);
+  r = xq_tc_callf(&adm, "{\"id\":11,\"op\":\"add_player\",\"player\":{\"name\":\"N\",\"rating\":1400}}");
+  xq_tc_expect_ok(r);
+  cr_assert(xq_tj_str(r, "warning") && strstr(xq_tj_str(r, "warning"), "no birth date"), "a warning for N");
+  cJSON_Delete(r);
+  r = xq_tc_callf(&adm, "{\"id\":12,\"op\":\"pair\",\"publish\":true}");
+  xq_tc_expect_ok(r);
+  const cJSON *b;
+  cJSON_ArrayForEach(b, xq_tj_get(r, "boards")) {
+    const cJSON *black = xq_tj_get(b, "black");
+    cr_assert_str_neq(xq_tj_str(xq_tj_get(b, "red"), "name"), "J");
+    if (!cJSON_IsNull(black)) cr_assert_str_neq(xq_tj_str(black, "name"), "J");
+  }
+  cJSON_Delete(r);
+  xq_tc_close(&adm);
+  xq_fx_down();
+}

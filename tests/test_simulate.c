@@ -538,9 +538,8 @@ Test(simulate, tangshan_women_merged_in_a_groups_event)
 }
 
 /* Tangshan 七: the groups play apart (分别进行比赛). The seniors' own event:
- * seniors only, no knockout, its prize list of 九.3 (600, 500, 400, 300,
- * 200, 200 to places 1-6, men and women alike), men and women listed
- * apart (六.2-4). */
+ * seniors only, no knockout, men and women listed and paid apart (六.2-4),
+ * each list 九.3's 600, 500, 400, 300, 200, 200 to places 1-6. */
 Test(simulate, tangshan_seniors_play_their_own_event)
 {
   simrun R = {0};
@@ -556,8 +555,10 @@ Test(simulate, tangshan_seniors_play_their_own_event)
               R.ev->players[i].birth);
   cr_assert_eq(R.ko.after, 0, "the knockout is the open group's");
   cr_assert(strstr(R.ev->name, "老年组"), "%s", R.ev->name);
-  cr_assert_eq(R.rep.prizes, 6);
-  cr_assert_eq(R.rep.prize_total, 600 + 500 + 400 + 300 + 200 + 200);
+  /* 六.2 男、女分开录取成绩: a men's list of six (12 men) and a women's
+   * (4 women: all four placed), each with 九.3's amounts (奖金不分男女) */
+  cr_assert_eq(R.rep.prizes, 6 + 4);
+  cr_assert_eq(R.rep.prize_total, 600 + 500 + 400 + 300 + 200 + 200 + 600 + 500 + 400 + 300);
   cr_assert_eq(count_str(R.out, "公开组 open"), 0, "the open group's prizes are not this event's");
   cr_assert_eq(count_str(R.out, "老年组 seniors 女子（4人）"), 1, "%s", R.out);
   done(&R);
@@ -754,7 +755,10 @@ static xq_award *final_awards(simrun *R, xq_prize_table *t, int *ids, int *naw)
   return aw;
 }
 
-Test(simulate, xinjiang_juniors_play_on_the_open_tables_for_their_own_prizes)
+/* Xinjiang 七, 十(一) 老年组和公开组同场竞技, 九(三) the 11 rounds of
+ * 公开组、老年组: the junior groups play events of their own. The open
+ * event has no junior; its prizes go down the final places. */
+Test(simulate, xinjiang_juniors_play_their_own_events)
 {
   simrun R = {0};
   xq_sim_opts o;
@@ -762,21 +766,22 @@ Test(simulate, xinjiang_juniors_play_on_the_open_tables_for_their_own_prizes)
   opts_for(&o, "xinjiang2018", 60, 7);
   run_sim(&R, &o);
   round1_top_half(&R); /* board 1 is number 1, not registration 39 v 21 */
-  int n = R.ev->n, ids[60], naw, open = 0, juniors = 0;
+  int n = R.ev->n, ids[60], naw, open = 0;
   xq_prize_table t;
   xq_award *aw = final_awards(&R, &t, ids, &naw);
   for (int id = 1; id <= n; id++) {
-    int adult = strcmp(R.ev->players[id - 1].birth, "2001/12/31") <= 0;
-    open += adult;
-    juniors += !adult;
+    cr_assert_leq(strcmp(R.ev->players[id - 1].birth, "2001/12/31"), 0, "junior %s (born %s) in the open event",
+                  R.ev->players[id - 1].name, R.ev->players[id - 1].birth);
+    open++;
   }
-  cr_assert_gt(juniors, 5, "juniors on the open tables");
-  /* 十(一): the open table for the open group and the seniors, 40% of them */
+  for (int i = 0; i < R.ko.size; i++)
+    cr_assert_leq(strcmp(R.ev->players[R.ko.seeds[i] - 1].birth, "2001/12/31"), 0, "a junior seeded");
+  /* 十(一): the open table for the open group and the seniors, 40% of
+   * them, down the final places; no junior group's list in this event */
   int paid = 0;
   for (int i = 0; i < naw; i++) {
-    if (aw[i].cat != 0) continue;
-    cr_assert_leq(strcmp(R.ev->players[aw[i].id - 1].birth, "2001/12/31"), 0, "open prize %d to a junior",
-                  aw[i].cat_place);
+    cr_assert_eq(aw[i].cat, 0, "a prize of %s in the open event", t.cats[aw[i].cat].name);
+    cr_assert_eq(aw[i].place, aw[i].cat_place, "open prize %d to place %d", aw[i].cat_place, aw[i].place);
     paid++;
   }
   cr_assert_eq(paid, open * 40 / 100 < 40 ? open * 40 / 100 : 40);
@@ -787,6 +792,55 @@ Test(simulate, xinjiang_juniors_play_on_the_open_tables_for_their_own_prizes)
   /* 补充规定 八: offers out of one's own time are refused */
   cr_assert_gt(R.rep.offers_refused, 0);
   free(aw);
+  done(&R);
+}
+
+/* Issue 33: at 40, 60 and 150 players, seeds 1-10, the open event's
+ * entrants are open and senior players only (so no board, seed or open
+ * prize of a junior), and the store's entry rule takes each of them. */
+Test(simulate, xinjiang_open_event_entrants_have_no_junior)
+{
+  const xq_regulation *r;
+  cr_assert_eq(xq_regulation_find("xinjiang2018", &r), XQ_OK);
+  xq_tgroup g[XQ_REG_GROUPS_MAX];
+  int ng = 0;
+  cr_assert_eq(xq__simulate_final_open_groups(r, g, XQ_REG_GROUPS_MAX, &ng), XQ_OK);
+  cr_assert_eq(ng, 2, "公开组 and 老年组");
+  static const int sizes[] = {40, 60, 150};
+  xq_tplayer *pl = calloc(150, sizeof *pl);
+  xq_prize_table *pt = calloc(1, sizeof *pt);
+  cr_assert(pl && pt);
+  for (int si = 0; si < 3; si++)
+    for (uint64_t seed = 1; seed <= 10; seed++) {
+      cr_assert_eq(xq__simulate_final_reg_prizes(r, sizes[si], pt), XQ_OK);
+      xq__simulate_players_make(r, g, ng, pt, sizes[si], -1, seed, pl);
+      for (int i = 0; i < sizes[si]; i++) {
+        xq_error err = {0};
+        char warn[512];
+        cr_assert_leq(strcmp(pl[i].birth, "2001/12/31"), 0, "%d players, seed %d: %s born %s", sizes[si], (int)seed,
+                      pl[i].name, pl[i].birth);
+        cr_assert_eq(xq_regulation_entry(r->title, &pl[i], warn, sizeof warn, &err), XQ_OK, "%s", err.msg);
+        cr_assert_str_empty(warn);
+      }
+    }
+  free(pl);
+  free(pt);
+}
+
+/* A junior group's own event: its players only, no knockout, its list. */
+Test(simulate, xinjiang_junior_group_event)
+{
+  simrun R = {0};
+  xq_sim_opts o;
+  make_dir(&R);
+  opts_for(&o, "xinjiang2018", 16, 3);
+  o.group = "12岁组";
+  run_sim(&R, &o);
+  for (int i = 0; i < R.ev->n; i++)
+    cr_assert(strcmp(R.ev->players[i].birth, "2006/01/01") >= 0 && strcmp(R.ev->players[i].birth, "2007/12/31") <= 0,
+              "%s born %s", R.ev->players[i].name, R.ev->players[i].birth);
+  cr_assert_eq(R.ko.after, 0, "the knockout is the open event's");
+  cr_assert_eq(count_str(R.out, "公开组 open"), 0, "the open group's prizes are not this event's");
   done(&R);
 }
 

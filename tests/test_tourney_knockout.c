@@ -913,3 +913,85 @@ Test(village, presets_show_lists_the_sub_event_with_its_clauses)
   cr_assert_null(strstr(out, "knockout-only"), "Tangshan has no knockout-only event");
   free(out);
 }
+
+/* The text of the nth (0: zh, 1: en) console label `key` of
+ * web/console_pairing.js, into out. */
+static void console_label(const char *js, const char *key, int nth, char *out, size_t cap)
+{
+  char pat[64];
+  snprintf(pat, sizeof pat, key[0] == 'f' && strchr(key, '-') ? "'%s': '" : "%s: '", key);
+  const char *p = js;
+  for (int i = 0; i <= nth; i++) {
+    p = strstr(p, pat);
+    cr_assert_not_null(p, "label %s (%d)", key, nth);
+    p += strlen(pat);
+  }
+  const char *e = strchr(p, '\'');
+  cr_assert_not_null(e);
+  snprintf(out, cap, "%.*s", (int)(e - p), p);
+}
+
+/* Issue 33: what the console says a format plays (web/console_pairing.js,
+ * zh and en) and docs/tourney.md say is what xq_ko_next_game plays:
+ * every clock of a match drawn game after game, one rapid game where the
+ * play has one (not "两局"), and a drawn armageddon won by Black. */
+Test(tiebreak_games, the_console_label_and_the_docs_say_what_is_played)
+{
+  char *js = xq_test_slurp(XQ_TEST_DATA "/../../web/console_pairing.js");
+  char *md = xq_test_slurp(XQ_TEST_DATA "/../../docs/tourney.md");
+  cr_assert(js && md);
+  static const struct { const char *tc, *zh, *en; } words[] = {
+    {"20+5", "20分+5秒", "20+5"}, {"20m+5m SD", "20分钟后加5分钟包干", "20 minutes, then 5 minutes sudden death"},
+    {"10+5", "10分+5秒", "10+5"}, {"10+3", "10分+3秒", "10+3"}, {"5+3", "5分+3秒", "5+3"},
+    {"R6+3/B4+3", "红6分+3秒，黑4分+3秒", "Red 6+3 v Black 4+3"},
+    {"R6+5/B4+5", "红6分+5秒，黑4分+5秒", "Red 6+5 v Black 4+5"},
+  };
+  static const int formats[] = {XQ_KO_FMT_RAPID_ARMAGEDDON, XQ_KO_FMT_ARMAGEDDON, XQ_KO_FMT_RAPID_BLITZ,
+                                XQ_KO_FMT_VILLAGE};
+  for (size_t f = 0; f < sizeof formats / sizeof *formats; f++) {
+    xq_tstanding st[2];
+    xq_ko ko;
+    ranks(st, 2, 0);
+    cr_assert_eq(xq_ko_setup(&ko, st, 2, 1, 2, XQ_KO_FIXED, formats[f], 0), XQ_OK);
+    char key[64], zh[512], en[512];
+    snprintf(key, sizeof key, "f_%s", xq_ko_format_name(formats[f]));
+    console_label(js, key, 0, zh, sizeof zh);
+    console_label(js, key, 1, en, sizeof en);
+    int rapid = 0, armageddon = 0;
+    for (int i = 0; i < 4 && !xq_ko_winner(&ko, 1); i++) {
+      xq_ko_game g;
+      cr_assert_eq(xq_ko_next_game(&ko, 1, 0, &g), XQ_OK);
+      const char *tc = xq_ko_game_time_control(&ko, 1, g.type);
+      for (size_t w = 0; w < sizeof words / sizeof *words; w++)
+        if (!strcmp(tc, words[w].tc)) {
+          cr_assert(strstr(zh, words[w].zh), "%s plays %s; the console says %s", key, tc, zh);
+          cr_assert(strstr(en, words[w].en), "%s plays %s; the console says %s", key, tc, en);
+        }
+      rapid += g.type == XQ_KG_RAPID;
+      armageddon += g.type == XQ_KG_ARMAGEDDON;
+      g.res = 0;
+      cr_assert_eq(xq_ko_add_game(&ko, &g), XQ_OK);
+    }
+    cr_assert_leq(rapid, 1);
+    cr_assert_null(strstr(zh, "两局"), "%s: %s", key, zh);
+    if (rapid) {
+      cr_assert(strstr(zh, "换先快棋一局"), "%s: %s", key, zh);
+      cr_assert(strstr(en, "one rapid game"), "%s: %s", key, en);
+    }
+    if (armageddon) {
+      cr_assert_eq(xq_ko_winner(&ko, 1), 1 + (ko.games[ko.ngames - 1].black == 2), "a drawn armageddon: Black");
+      cr_assert(strstr(zh, "和棋黑胜") && strstr(en, "a draw wins for Black"), "%s: %s / %s", key, zh, en);
+    }
+    /* docs/tourney.md's row of the format */
+    char row[64];
+    snprintf(row, sizeof row, "= `%s` | ", xq_ko_format_name(formats[f]));
+    const char *r = strstr(md, row);
+    cr_assert_not_null(r, "docs/tourney.md has no row for %s", row);
+    const char *eol = strchr(r, '\n');
+    cr_assert(rapid ? strstr(r, "**one** colour-swapped rapid game") < eol && strstr(r, "**one** colour-swapped rapid game")
+                    : strstr(r, "**one** armageddon game") < eol && strstr(r, "**one** armageddon game"),
+              "%.*s", (int)(eol - r), r);
+  }
+  free(js);
+  free(md);
+}

@@ -18,6 +18,7 @@
 #include "prize.h"
 #include "region.h"
 #include "regulation_fixture.h"
+#include "store/store.h"
 #include "support.h"
 #include "tourney.h"
 
@@ -575,7 +576,7 @@ static int count_in(const xq_award *aw, int na, int c)
 /* Xinjiang                                                            */
 /* ------------------------------------------------------------------ */
 
-Test(xinjiang, juniors_on_the_open_tables_play_for_their_own_prizes)
+Test(xinjiang, juniors_win_their_own_lists_over_their_own_events)
 {
   xq_prize_table t;
   xq_test_prize_table("xinjiang2018", 60, &t);
@@ -607,11 +608,18 @@ Test(xinjiang, juniors_on_the_open_tables_play_for_their_own_prizes)
   cr_assert_eq(award_of(aw, na, 2, open)->amount, 6000);
   cr_assert_eq(award_of(aw, na, 2, open)->cat_place, 1);
   cr_assert_eq(award_of(aw, na, 10, open)->amount, 900, "the 8th of the open group is 10th overall");
-  cr_assert_not_null(award_of(aw, na, 1, u12));
-  cr_assert_eq(award_of(aw, na, 1, u12)->cat_place, 1, "the 12岁组's first");
-  cr_assert_eq(award_of(aw, na, 8, u12)->cat_place, 2, "⌊40%% × 5⌋ = 2 places");
-  cr_assert_eq(count_in(aw, na, u12), 2);
+  /* the 12岁组 plays an event of its own (issue 33): its list is not the
+   * open event's, and over its own event it has ⌊40% × 5⌋ = 2 places */
+  cr_assert_eq(count_in(aw, na, u12), 0, "the 12岁组's list is over its own event");
   cr_assert_eq(count_in(aw, na, open), 22, "⌊40%% × 55⌋");
+  free(aw);
+  xq_tournament_free(ev);
+  cr_assert_eq(xq_prize_table_only(&t, "12岁组 under 12"), XQ_OK);
+  ev = event_born(5, "2006/05/01", places);
+  aw = xq_test_award(ev, places, &t, &na);
+  cr_assert_eq(na, 2, "⌊40%% × 5⌋ = 2 places");
+  cr_assert_eq(award_of(aw, na, 1, 0)->cat_place, 1, "the 12岁组's first");
+  cr_assert_eq(award_of(aw, na, 2, 0)->cat_place, 2);
   free(aw);
   xq_tournament_free(ev);
 }
@@ -628,8 +636,15 @@ Test(xinjiang, the_forty_percent_cap_is_on_each_groups_entrants)
   xq_award *aw = xq_test_award(ev, places, &t, &na);
   int open = cat_index(&t, "公开组 open"), u10 = cat_index(&t, "10岁组 under 10");
   cr_assert_eq(count_in(aw, na, open), 15, "⌊40%% × 39⌋");
-  cr_assert_eq(count_in(aw, na, u10), 8, "⌊40%% × 21⌋");
-  cr_assert_eq(na, 23);
+  cr_assert_eq(count_in(aw, na, u10), 0, "the 10岁组's list is over its own event");
+  cr_assert_eq(na, 15);
+  free(aw);
+  xq_tournament_free(ev);
+  xq_prize_table u10t = t;
+  cr_assert_eq(xq_prize_table_only(&u10t, "10岁组 under 10"), XQ_OK);
+  ev = event_born(21, "2009/04/01", places);
+  aw = xq_test_award(ev, places, &u10t, &na);
+  cr_assert_eq(na, 8, "⌊40%% × 21⌋");
   /* the whole table above one hundred open and senior entrants: 40 */
   free(aw);
   xq_tournament_free(ev);
@@ -754,6 +769,154 @@ Test(teams, burqin_ranks_and_pays_only_altay_teams)
   cr_assert_eq(xq_team_standings(ev, places, rule.mode, 3, rows, 8, &n), XQ_OK);
   cr_assert_eq(n, 4);
   xq_tournament_free(ev);
+}
+
+/* Issue 33, Tangshan 六.2 老年组…男、女分开录取成绩 and 九.3 女子组不足三人取消
+ * 该组，混入男子组: the seniors' prizes are a men's and a women's list,
+ * each places 1-6 with 九.3's amounts (奖金不分男女: the same money); two
+ * women merge into the men's list; the option seniors=one makes one list
+ * of six. */
+Test(tangshan, seniors_men_and_women_are_paid_from_their_own_lists)
+{
+  const xq_regulation *r0 = xq_test_reg("tangshan2018");
+  for (int variant = 0; variant < 3; variant++) {
+    xq_regulation r = *r0;
+    xq_error err = {0};
+    if (variant == 2) cr_assert_eq(xq_regulation_option_set(&r, "seniors=one", &err), XQ_OK, "%s", err.msg);
+    xq_prize_table t;
+    cr_assert_eq(xq_regulation_prizes(&r, 12, &t, &err), XQ_OK, "%s", err.msg);
+    cr_assert_eq(xq_prize_table_only(&t, "老年组 seniors"), XQ_OK);
+    int places[12], na;
+    xq_tournament *ev = event_born(12, "1950/01/01", places);
+    int women = variant == 1 ? 2 : 4;
+    for (int i = 0; i < 12; i++) ev->players[i].sex = i % 3 == 1 && i / 3 < women ? 'w' : 'm';
+    xq_award *aw = xq_test_award(ev, places, &t, &na);
+    long total = 0;
+    int w = 0;
+    for (int i = 0; i < na; i++) {
+      total += aw[i].amount;
+      w += aw[i].section == 'w';
+      if (aw[i].section) cr_assert_eq(aw[i].section == 'w', ev->players[aw[i].id - 1].sex == 'w');
+    }
+    if (variant == 0) {
+      cr_assert_eq(na, 6 + 4, "a men's list of six and a women's of four");
+      cr_assert_eq(w, 4);
+      cr_assert_eq(total, 2200 + 1800);
+    } else {
+      cr_assert_eq(na, 6, "variant %d: one list (two women merged; seniors=one)", variant);
+      cr_assert_eq(w, 0);
+      cr_assert_eq(total, 2200);
+    }
+    free(aw);
+    xq_tournament_free(ev);
+  }
+}
+
+/* Issue 33: a region written in full, its levels run together, is the
+ * place it names: a Beitun team so written is ranked (second, 1,500). */
+Test(teams, burqin_ranks_a_team_whose_region_is_written_in_full)
+{
+  xq_team_rule rule;
+  cr_assert_eq(xq_regulation_team_rule(xq_test_reg("burqin2018"), &rule), XQ_OK);
+  int places[12];
+  xq_tournament *ev = event_born(12, "1980/01/01", places);
+  team_in(ev, "乌鲁木齐一队", "乌鲁木齐", (int[]){1, 2, 3}, 3);
+  team_in(ev, "布尔津一队", "阿勒泰地区布尔津县", (int[]){4, 5, 6}, 3);
+  team_in(ev, "北屯一队", "阿勒泰地区北屯市", (int[]){7, 8, 9}, 3);
+  team_in(ev, "奎屯一队", "伊犁哈萨克自治州奎屯市", (int[]){10, 11, 12}, 3);
+  for (int id = 1; id <= 12; id++) xq_tournament_slot(ev, id, 1)->res = id <= 6 ? XQ_TR_WIN : XQ_TR_LOSS;
+  ev->nrounds = 1;
+  xq_team_row rows[8];
+  int n;
+  cr_assert_eq(xq_team_standings_rule(ev, places, &rule, rows, 8, &n), XQ_OK);
+  cr_assert_eq(n, 2, "Urumqi and Kuytun are outside the team competition");
+  cr_assert_str_eq(rows[0].team, "布尔津一队");
+  cr_assert_str_eq(rows[1].team, "北屯一队");
+  cr_assert_eq(rows[1].rank, 2);
+  xq_prize_table t;
+  xq_test_prize_table("burqin2018", 12, &t);
+  xq_team_prizes(&t, rows, n);
+  cr_assert_eq(rows[1].amount, 1500);
+  xq_tournament_free(ev);
+}
+
+Test(regions, written_in_full_by_the_hierarchy)
+{
+  static const struct { const char *place, *area; int in; } cases[] = {
+    {"阿勒泰地区北屯市", "阿勒泰", 1}, {"阿勒泰地区北屯市", "北屯", 1}, {"阿勒泰地区北屯市", "新疆", 1},
+    {"阿勒泰地区北屯市", "布尔津", 0}, {"新疆维吾尔自治区阿勒泰地区布尔津县", "布尔津", 1},
+    {"榆林市佳县", "榆林", 1}, {"榆林市佳县", "佳县", 1}, {"陕西省榆林市佳县", "陕西", 1},
+    {"榆林市佳县", "神木", 0}, {"榆林市神木市", "神木", 1}, {"榆林/佳县", "佳县", 1},
+    {"火星北屯", "阿勒泰", 0}, {"阿勒泰市", "布尔津", 0},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
+    cr_assert_eq(xq_region_within(cases[i].place, cases[i].area), cases[i].in, "%s within %s", cases[i].place,
+                 cases[i].area);
+}
+
+Test(shaanxi, jia_county_written_in_full_wins_its_prize)
+{
+  xq_prize_table t;
+  xq_test_prize_table("shaanxi2019", 100, &t);
+  int cj = cat_index(&t, "佳县籍 Jia county"), places[30], na;
+  xq_tournament *ev = event_born(30, "1980/01/01", places);
+  for (int i = 0; i < 30; i++) snprintf(ev->players[i].region, XQ_TOURNEY_FIELD_MAX, "宝鸡");
+  snprintf(ev->players[1].region, XQ_TOURNEY_FIELD_MAX, "榆林市佳县");
+  xq_award *aw = xq_test_award(ev, places, &t, &na);
+  cr_assert_not_null(award_of(aw, na, 2, cj), "榆林市佳县 is 佳县");
+  free(aw);
+  xq_tournament_free(ev);
+}
+
+/* Issue 33 (Xinjiang 七, 十(一), 九(三)): the junior groups play events of
+ * their own. The open event an organiser makes with `tourney new
+ * --preset` refuses a junior, so no board, seed or open prize is his; a
+ * junior group's event (--group) takes its own players only; a player
+ * without a birth date is warned at registration and on the prize list. */
+Test(cli, xinjiang_juniors_are_refused_in_the_open_event)
+{
+  char db[512], gdb[540];
+  xq_test_db_path(db, sizeof db, "xjopen");
+  snprintf(gdb, sizeof gdb, "%s.u12", db);
+  xq_test_db_remove(db);
+  xq_test_db_remove(gdb);
+  free(xq_test_run_db(0, "tourney new --db %s --preset xinjiang2018 --rounds 3%s", db, ""));
+  static const char *const adults[] = {"1980/01/01", "1950/02/02", "1990/03/03", "1970/04/04", "2001/12/31", "1957/12/31"};
+  for (int i = 0; i < 6; i++) {
+    char more[128];
+    snprintf(more, sizeof more, " --name A%d --rating %d --birth %s", i + 1, 1900 - 10 * i, adults[i]);
+    free(xq_test_run_db(0, "tourney add --db %s%s", db, more));
+  }
+  static const char *const juniors[] = {"2002/01/01", "2007/05/05", "2009/09/09", "2012/12/12"};
+  for (int i = 0; i < 4; i++) {
+    char more[128];
+    snprintf(more, sizeof more, " --name J%d --rating 2400 --birth %s", i + 1, juniors[i]);
+    xq_test_run_db_says(1, "which plays an event of its own", "tourney add --db %s%s", db, more);
+  }
+  xq_test_run_db_says(0, "warning: N has no birth date", "tourney add --db %s --name N%s", db, " --rating 1000");
+  free(xq_test_run_db(0, "tourney pair --db %s%s", db, ""));
+  xq_tstore *st;
+  xq_tournament *ev;
+  xq_error err = {0};
+  cr_assert_eq(xq_tstore_open(db, 0, &st, &err), XQ_OK, "%s", err.msg);
+  cr_assert_eq(xq_tstore_load(st, &ev, &err), XQ_OK, "%s", err.msg);
+  cr_assert_eq(ev->n, 7, "six adults and N");
+  for (int id = 1; id <= ev->n; id++) {
+    cr_assert_neq(ev->players[id - 1].name[0], 'J', "a junior registered");
+    cr_assert(!ev->players[id - 1].birth[0] || strcmp(ev->players[id - 1].birth, "2001/12/31") <= 0);
+  }
+  xq_tournament_free(ev);
+  xq_tstore_close(st);
+  xq_test_run_db_says(0, "warning: 7 N has no birth date", "tourney prizes --db %s --preset %s", db, "xinjiang2018");
+  /* a junior group's own event */
+  free(xq_test_run_db(0, "tourney new --db %s --preset xinjiang2018 --group 12岁组%s", gdb, ""));
+  xq_test_run_db_says(1, "is not of 12岁组", "tourney add --db %s --name A --birth 1980/01/01%s", gdb, "");
+  xq_test_run_db_says(1, "is not of 12岁组", "tourney add --db %s --name B --birth 2009/01/01%s", gdb, "");
+  xq_test_run_db_says(0, "player 1: C", "tourney add --db %s --name C --birth 2007/05/05%s", gdb, "");
+  xq_test_run_db_says(2, "no group '老年组' that plays an event of its own",
+                      "tourney new --db %s.x --preset xinjiang2018 --group %s", db, "老年组");
+  xq_test_db_remove(db);
+  xq_test_db_remove(gdb);
 }
 
 Test(teams, tangshan_ranks_teams_on_the_swiss_results)
@@ -936,7 +1099,7 @@ Test(eligibility, presets_show_lists_who_and_the_clause)
   cr_assert_eq(st, 0);
   cr_assert_not_null(strstr(out, "       eligible: born ..2001/12/31; at most 40% of them placed\n"
                                  "       [七(一) 公开组"), "%s", out);
-  cr_assert_not_null(strstr(out, "prize  8岁组 under 8 (born): places 1-40, amounts not stated\n"), "%s", out);
+  cr_assert_not_null(strstr(out, "prize  8岁组 under 8 (born, its own event): places 1-40, amounts not stated\n"), "%s", out);
   cr_assert_not_null(strstr(out, "honour 少年女子组 girls (juniors): 1st 少年女子组棋王, places 1-6 qualify\n"), "%s", out);
   cr_assert_not_null(strstr(out, "ko_places=shared: the semi-finals' losers share"), "%s", out);
   free(out);

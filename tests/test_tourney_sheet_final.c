@@ -165,7 +165,7 @@ Test(sheets, prize_list_with_totals)
   out = mem_close(&m);
   cr_assert(strstr(out, "total 151000 stated, no table given"), "%s", out);
   free(out);
-  xq_award bad = {31, 1, 0, 1, 100};
+  xq_award bad = {31, 1, 0, 1, 100, 0};
   cr_assert_eq(xq_sheet_prizes(ev, &t, &bad, 1, XQ_SHEET_CSV, XQ_LANG_EN, stdout), XQ_EINVAL);
   xq_tournament_free(ev);
 }

@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "prize.h"
+#include "sheet/sheet.h"
 #include "tourney.h"
 
 static void game(xq_tournament *ev, int r, int red, int black, const char *res)
@@ -307,6 +309,57 @@ Test(tiebreak, no_shared_places_and_codes)
     cr_assert_eq(xq_tconfig_tb_format(&cfg, buf, sizeof buf), XQ_OK);
     cr_assert_str_eq(buf, presets[i][1]);
   }
+}
+
+static int count_of(const char *hay, const char *needle)
+{
+  int k = 0;
+  for (const char *p = hay; (p = strstr(p, needle)); p += strlen(needle)) k++;
+  return k;
+}
+
+/* Issue 33 (不并列): where the drawing of lots places a player the
+ * standings say so, and the listing prints the ranks it decided with the
+ * lot's seed and method; where the codes before it separate everyone it
+ * says nothing. */
+Test(tiebreak, the_lot_says_where_it_decides_with_its_seed)
+{
+  xq_tournament *ev = players(4, "PTS,WINS");
+  game(ev, 1, 1, 2, "1-0"); game(ev, 1, 3, 4, "1-0");
+  ev->cfg.lot_seed = 4242;
+  xq_tstanding a[4];
+  cr_assert_eq(xq_standings(ev, 0, a), XQ_OK);
+  for (int i = 0; i < 4; i++) cr_assert_eq(a[i].by_lot, 1, "rank %d: tied on PTS and WINS", i + 1);
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&buf, &len);
+  cr_assert_eq(xq_list_standings(ev, 0, f), XQ_OK);
+  fclose(f);
+  cr_assert(strstr(buf, "decided by lot (抽签), ranks: 1, 2, 3, 4\n"), "%s", buf);
+  cr_assert(strstr(buf, "the lot: seed 4242; "), "%s", buf);
+  free(buf);
+  xq_tournament_free(ev);
+  ev = players(4, "PTS,WINS");
+  game(ev, 1, 1, 2, "1-0"); game(ev, 1, 3, 4, "=");
+  cr_assert_eq(xq_standings(ev, 0, a), XQ_OK);
+  cr_assert_eq(a[0].by_lot + a[3].by_lot, 0, "1st and 4th by points");
+  cr_assert_eq(a[1].by_lot + a[2].by_lot, 2, "the two draws: by lot");
+  buf = NULL;
+  f = open_memstream(&buf, &len);
+  cr_assert_eq(xq_list_standings(ev, 0, f), XQ_OK);
+  fclose(f);
+  cr_assert(strstr(buf, "ranks: 2, 3\n"), "%s", buf);
+  free(buf);
+  /* the final places say it too */
+  int ids[4] = {a[0].id, a[1].id, a[2].id, a[3].id};
+  buf = NULL;
+  f = open_memstream(&buf, &len);
+  cr_assert_eq(xq_list_places(ev, NULL, ids, 0, f), XQ_OK);
+  fclose(f);
+  cr_assert_eq(count_of(buf, "(by lot)\n"), 2, "%s", buf);
+  cr_assert(strstr(buf, "the lot: seed 20260101, "), "%s", buf);
+  free(buf);
+  xq_tournament_free(ev);
 }
 
 Test(tiebreak, scoring_one_half_zero)

@@ -293,7 +293,7 @@ static void share_places(const xq_prize_table *t, xq_award *aw, int na)
 }
 
 typedef struct prize_slot {
-  int cat, place, amount;
+  int cat, place, amount, section;
 } prize_slot;
 
 static int slot_cmp(const void *x, const void *y)
@@ -301,6 +301,7 @@ static int slot_cmp(const void *x, const void *y)
   const prize_slot *a = x, *b = y;
   if (a->amount != b->amount) return a->amount > b->amount ? -1 : 1;
   if (a->cat != b->cat) return a->cat - b->cat;
+  if (a->section != b->section) return a->section - b->section;
   return a->place - b->place;
 }
 
@@ -309,7 +310,34 @@ static int award_cmp(const void *x, const void *y)
   const xq_award *a = x, *b = y;
   int ca = a->cat < 0 ? XQ_PRIZE_CATS_MAX : a->cat, cb = b->cat < 0 ? XQ_PRIZE_CATS_MAX : b->cat;
   if (ca != cb) return ca - cb;
+  if (a->section != b->section) return a->section - b->section;
   return a->cat_place - b->cat_place;
+}
+
+/* A member of category `pc` in list `section` ('m': men and players of no
+ * sex recorded, 'w': women, 0: everyone). */
+static int in_list(const xq_prize_cat *pc, int section, const xq_tplayer *p)
+{
+  if (!xq_prize_member(pc, p)) return 0;
+  return !section || (section == 'w') == (p->sex == 'w');
+}
+
+/* The lists of category `pc` over `ev`: a men's and a women's where its
+ * group ranks them apart and the women are XQ_WOMEN_SECTION_MIN or more
+ * (Tangshan 九.3-4 女子组不足三人…混入男子组), else one. Fills lists[]
+ * ("mw" or a single 0) and returns how many. */
+static int cat_lists(const xq_tournament *ev, const xq_prize_cat *pc, int *lists)
+{
+  int women = 0;
+  for (int id = 1; pc->group.sections && !pc->group.sex && id <= ev->n; id++)
+    women += in_list(pc, 'w', &ev->players[id - 1]);
+  if (women < XQ_WOMEN_SECTION_MIN) {
+    lists[0] = 0;
+    return 1;
+  }
+  lists[0] = 'm';
+  lists[1] = 'w';
+  return 2;
 }
 
 int xq_prizes_award(const xq_tournament *ev, const int *places, const xq_prize_table *t,
@@ -319,7 +347,7 @@ int xq_prizes_award(const xq_tournament *ev, const int *places, const xq_prize_t
   int n = ev->n, na = 0, rc = XQ_OK;
   int *place_of = calloc((size_t)n + 1, sizeof *place_of);
   int *holds = calloc((size_t)n + 1, sizeof *holds);
-  prize_slot *slots = malloc(sizeof *slots * (size_t)(t->ncats * XQ_PRIZE_PLACES_MAX + 1));
+  prize_slot *slots = malloc(sizeof *slots * (size_t)(2 * t->ncats * XQ_PRIZE_PLACES_MAX + 1));
   if (!place_of || !holds || !slots) { rc = XQ_ENOMEM; goto out; }
   for (int i = 0; i < n; i++) {
     if (places[i] < 1 || places[i] > n || place_of[places[i]]) { rc = XQ_EINVAL; goto out; }
@@ -329,24 +357,28 @@ int xq_prizes_award(const xq_tournament *ev, const int *places, const xq_prize_t
   for (int c = 0; c < t->ncats; c++) {
     const xq_prize_cat *pc = &t->cats[c];
     if (pc->apart) continue; /* another group's own event (Tangshan 七) */
-    int members = 0, k = pc->nplaces;
-    for (int id = 1; id <= n; id++) members += xq_prize_member(pc, &ev->players[id - 1]);
-    /* at most ⌊cap% × entrants⌋ places in a category (floor) */
-    if (t->cap_pct && k > members * t->cap_pct / 100) k = members * t->cap_pct / 100;
-    for (int p = 1; p <= k; p++) {
-      if (pc->repeat) {
-        /* a repeat category is awarded by its own order, on top of any
-         * other prize (Burqin 奖金可重复领取, Shaanxi 可重复拿奖) */
-        int seen = 0;
-        for (int i = 0; i < n; i++) {
-          int id = places[i];
-          if (!xq_prize_member(pc, &ev->players[id - 1]) || ++seen != p) continue;
-          if (na == cap) { rc = XQ_ELIMIT; goto out; }
-          out[na++] = (xq_award){id, i + 1, c, p, pc->amount[p - 1]};
-          break;
+    int lists[2], nl = pc->repeat ? 1 : cat_lists(ev, pc, lists);
+    if (pc->repeat) lists[0] = 0;
+    for (int l = 0; l < nl; l++) {
+      int members = 0, k = pc->nplaces;
+      for (int id = 1; id <= n; id++) members += in_list(pc, lists[l], &ev->players[id - 1]);
+      /* at most ⌊cap% × entrants⌋ places in a category (floor) */
+      if (t->cap_pct && k > members * t->cap_pct / 100) k = members * t->cap_pct / 100;
+      for (int p = 1; p <= k; p++) {
+        if (pc->repeat) {
+          /* a repeat category is awarded by its own order, on top of any
+           * other prize (Burqin 奖金可重复领取, Shaanxi 可重复拿奖) */
+          int seen = 0;
+          for (int i = 0; i < n; i++) {
+            int id = places[i];
+            if (!xq_prize_member(pc, &ev->players[id - 1]) || ++seen != p) continue;
+            if (na == cap) { rc = XQ_ELIMIT; goto out; }
+            out[na++] = (xq_award){id, i + 1, c, p, pc->amount[p - 1], 0};
+            break;
+          }
+        } else {
+          slots[ns++] = (prize_slot){c, p, pc->amount[p - 1], lists[l]};
         }
-      } else {
-        slots[ns++] = (prize_slot){c, p, pc->amount[p - 1]};
       }
     }
   }
@@ -357,10 +389,10 @@ int xq_prizes_award(const xq_tournament *ev, const int *places, const xq_prize_t
     const xq_prize_cat *pc = &t->cats[slots[s].cat];
     for (int i = 0; i < n; i++) {
       int id = places[i];
-      if (holds[id] || !xq_prize_member(pc, &ev->players[id - 1])) continue;
+      if (holds[id] || !in_list(pc, slots[s].section, &ev->players[id - 1])) continue;
       if (na == cap) { rc = XQ_ELIMIT; goto out; }
       holds[id] = 1;
-      out[na++] = (xq_award){id, i + 1, slots[s].cat, slots[s].place, slots[s].amount};
+      out[na++] = (xq_award){id, i + 1, slots[s].cat, slots[s].place, slots[s].amount, slots[s].section};
       break;
     }
   }
@@ -371,7 +403,7 @@ int xq_prizes_award(const xq_tournament *ev, const int *places, const xq_prize_t
       int id = places[p - 1];
       if (t->lucky_active && !lucky_ok(ev, id)) continue;
       if (na == cap) { rc = XQ_ELIMIT; goto out; }
-      out[na++] = (xq_award){id, p, -1, p, t->lucky_amount};
+      out[na++] = (xq_award){id, p, -1, p, t->lucky_amount, 0};
     }
   }
   qsort(out, (size_t)na, sizeof out[0], award_cmp);

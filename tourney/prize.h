@@ -171,9 +171,11 @@ typedef struct xq_award {
   int cat;       /* category index, -1 = lucky prize */
   int cat_place; /* place within the category (lucky: the final place) */
   int amount;
+  int section;   /* 'm' / 'w': the men's or women's list of a category whose group ranks them
+                    apart (xq_tgroup.sections: Tangshan 六.2 男、女分开录取成绩); 0: one list */
 } xq_award;
 
-#define XQ_AWARDS_MAX(t, n) ((t)->ncats * XQ_PRIZE_PLACES_MAX + (n))
+#define XQ_AWARDS_MAX(t, n) (2 * (t)->ncats * XQ_PRIZE_PLACES_MAX + (n))
 
 /* Award the prizes of `t` over the final places `places` (ids, ev->n).
  * A category's members keep their final-place order. Places beyond the
@@ -250,6 +252,23 @@ int xq_regulation_honours(const xq_regulation *r, xq_prize_table *t, xq_error *e
  * set; out[] is untouched on failure. */
 int xq_regulation_groups(const xq_regulation *r, xq_tgroup *out, int cap, int *n,
                          xq_error *err);
+
+/* The regulation of an event by its title (`tourney new --preset`
+ * names the event with the regulation's title, and a group's own event
+ * with the title, a space and the group's name): *r, and in *group (may
+ * be NULL) the group whose own event it is (xq_tgroup.apart), zeroed for
+ * the open event. Returns XQ_OK, or XQ_EINVAL (no regulation's title,
+ * *r NULL). entry.c. */
+int xq_regulation_event_group(const char *title, const xq_regulation **r, xq_tgroup *group);
+
+/* May player `p` enter the event titled `title`? Refused (XQ_EINVAL,
+ * `err` saying why and which event he belongs to) when he is of a group
+ * that plays an event of its own and this is not it, or this is a
+ * group's own event and he is not of it. Entered with a warning in warn
+ * (wlen bytes; "" when none) when his birth date is missing where the
+ * regulation's groups go by birth date, or when it puts him in no group.
+ * An event of no regulation takes everyone. Returns XQ_OK or XQ_EINVAL. */
+int xq_regulation_entry(const char *title, const xq_tplayer *p, char *warn, size_t wlen, xq_error *err);
 
 /* How regulation `r` ranks teams: *mode (xq_team_mode) and *counted (the
  * players counted per team; 0 when the regulation has no team
@@ -343,7 +362,9 @@ int xq_sheet_prizes(const xq_tournament *ev, const xq_prize_table *t, const xq_a
 /* The final places ids[0..ev->n-1]: place, number, name and the Swiss points
  * with the knockout seed of a player who had one; for a knockout-only
  * event (ko->after == XQ_KO_NO_SWISS) the stage reached and the bracket
- * position instead. `ko` NULL: no knockout (the Swiss order alone). */
+ * position instead. `ko` NULL: no knockout (the Swiss order alone). A
+ * place the drawing of lots decided (xq_tstanding.by_lot) is marked "(by
+ * lot)", and a last line gives the lot's seed and method. */
 int xq_list_places(const xq_tournament *ev, const struct xq_ko *ko, const int *ids, int provisional, FILE *f);
 
 /* Team standings rows[0..n-1] of xq_team_standings() over `ev` under
@@ -353,8 +374,9 @@ int xq_list_teams(const xq_tournament *ev, const xq_team_row *rows, int n, int m
                   FILE *f);
 
 /* The prize list aw[0..n-1] of xq_prizes_award() over table `t`:
- * category, place in it, final place, number, name, amount; the total, and a
- * note for each list of a group that plays apart. */
+ * category, place in it, final place, number, name, amount; the total, a
+ * note for each list of a group that plays apart, and a warning for each
+ * player without a birth date where a list goes by birth date. */
 int xq_list_prizes(const xq_tournament *ev, const xq_prize_table *t, const xq_award *aw, int n, int provisional,
                    FILE *f);
 

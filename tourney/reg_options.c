@@ -34,9 +34,9 @@ static const xq_reg_option options[] = {
    "补充规定 一.2: “自然限着”40回合，提出方须在裁判员审查盘面同意后方可执行，由提出方计数，对方确认",
    "natural_count_from_claim"},
   {"tangshan2018", "seniors", {"apart", "one", NULL},
-   {"the seniors' standings as a men's and a women's list (六.2; a women's list under three merges, 九.4), "
-    "one prize list for both (九.3)",
-    "one list for men and women, as the prize list (九.3 奖金不分男女)"},
+   {"a men's and a women's list, standings and prizes, each places 1-6 with 九.3's amounts (六.2 男、女分开录取成绩; "
+    "九.3 女子组不足三人取消该组，混入男子组: a women's list under three merges into the men's)",
+    "one list of six for men and women (九.3 奖金不分男女 read as one prize list)"},
    "六.2: 老年组…男、女分开录取成绩; 九.3: 老年组奖励前6名（奖金不分男女）", NULL},
   {"tangshan2018", "group_rounds", {"9", "7", NULL},
    {"the other groups' events (simulate --group) play 9 rounds, as the open group",

@@ -122,6 +122,56 @@ static int part_within(const char *place, const char *area)
   return 0;
 }
 
+static int find_known(void *ctx, const char *area, size_t na, const char *w, size_t nw, int is_area)
+{
+  (void)area; (void)na; (void)is_area;
+  return group_spells(w, nw, ctx);
+}
+
+/* True when the data spells `name`. */
+static int known(const char *name)
+{
+  return each_word(find_known, (void *)name);
+}
+
+/* A place written in full, its levels run together ("阿勒泰地区北屯市",
+ * "陕西省榆林市佳县"): split `s` into names the data knows, the longest
+ * first, backing off when the rest does not split. *np names go to
+ * at[] (offsets) and len[]. True when the whole of `s` splits. */
+static int split_run(const char *s, size_t *at, size_t *len, int *np, size_t off)
+{
+  size_t n = strlen(s + off);
+  if (!n) return 1;
+  if (*np >= XQ_REGION_DEPTH_MAX) return 0;
+  char head[XQ_REGION_NAME_MAX];
+  for (size_t k = n < sizeof head ? n : sizeof head - 1; k > 0; k--) {
+    if (k < n && ((unsigned char)s[off + k] & 0xC0) == 0x80) continue; /* inside a character */
+    memcpy(head, s + off, k);
+    head[k] = 0;
+    if (!known(head)) continue;
+    at[*np] = off;
+    len[(*np)++] = k;
+    if (split_run(s, at, len, np, off + k)) return 1;
+    (*np)--;
+  }
+  return 0;
+}
+
+/* One part of a path, written in full: one of its names lies within `area`. */
+static int run_within(const char *part, const char *area)
+{
+  size_t at[XQ_REGION_DEPTH_MAX], len[XQ_REGION_DEPTH_MAX];
+  int np = 0;
+  if (known(part) || !split_run(part, at, len, &np, 0) || np < 2) return 0;
+  char name[XQ_REGION_NAME_MAX];
+  for (int i = 0; i < np; i++) {
+    memcpy(name, part + at[i], len[i]);
+    name[len[i]] = 0;
+    if (part_within(name, area)) return 1;
+  }
+  return 0;
+}
+
 int xq_region_within(const char *place, const char *area)
 {
   if (!place || !area) return 0;
@@ -133,7 +183,7 @@ int xq_region_within(const char *place, const char *area)
     if (k && k < sizeof part) {
       memcpy(part, s, k);
       part[k] = 0;
-      if (part_within(part, area)) return 1;
+      if (part_within(part, area) || run_within(part, area)) return 1;
     }
     if (!slash) break;
     s = slash + 1;

@@ -16,7 +16,9 @@
 /* True when `place` is `area` or lies within it by the hierarchy: `area`
  * itself, a place listed under it, or under one of those, and so on. A
  * place may be written as a path of its levels, "榆林/佳县": any part
- * within `area` is enough. Names compare by any of their spellings in the
+ * within `area` is enough; so may a part written in full, its levels run
+ * together ("阿勒泰地区北屯市", "陕西省榆林市佳县": split into the names
+ * the data knows). Names compare by any of their spellings in the
  * data (神木 = 神木县 = 神木市); a name the data does not know is only
  * itself. An empty `area` matches only an empty `place`. NULL: false.
  * Cannot fail. */

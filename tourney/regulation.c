@@ -76,7 +76,7 @@ static const xq_regulation regulations[] = {
                               "补充规定 六, 七, 五"},
       [XQ_REG_RECORDING] = NOT_STATED,
       [XQ_REG_GROUPS] = {"open (born 1958-2001); seniors (born <= 1957, play with the open group); "
-                         "juniors 8/10/12/14 by birth date",
+                         "juniors 8/10/12/14 by birth date, each an event of its own (七, 九(三), 十(一))",
                          "七(一)-(三); 十(一): 老年组和公开组同场竞技"},
       [XQ_REG_TEAMS] = {"by prefecture/city, 3 players, several teams allowed; sum of places "
                         "(lower first), tie: best individual place; top 6",

@@ -72,15 +72,18 @@ static const reg_data data[] = {
       {.name = "公开组 open", .born_from = "1958/01/01", .born_to = "2001/12/31"},
       /* 七(三): 老年组 1957年12月31日前出生; 十(一): 老年组和公开组同场竞技 */
       {.name = "老年组 seniors", .born_to = "1957/12/31"},
-      /* 七(二): the junior groups give only "…以后出生" lower bounds, so
+      /* 七 the junior groups are events of their own (十(一): only 老年组和
+       * 公开组同场竞技; 九(三): the 11 rounds are 公开组、老年组's): `apart`.
+       * 七(二): the junior groups give only "…以后出生" lower bounds, so
        * as printed they overlap; each band here ends where the next
        * younger one starts, so a child belongs to one group. */
-      {.name = "8岁组 under 8", .born_from = "2010/01/01"},
-      {.name = "10岁组 under 10", .born_from = "2008/01/01", .born_to = "2009/12/31"},
-      {.name = "12岁组 under 12", .born_from = "2006/01/01", .born_to = "2007/12/31"},
+      {.name = "8岁组 under 8", .born_from = "2010/01/01", .apart = 1},
+      {.name = "10岁组 under 10", .born_from = "2008/01/01", .born_to = "2009/12/31", .apart = 1},
+      {.name = "12岁组 under 12", .born_from = "2006/01/01", .born_to = "2007/12/31", .apart = 1},
       /* 七(二): 14岁以上组（2004年1月1日-2002年1月1日出生者）, bounds as
        * printed (players born 2004/01/02 - 2005/12/31 fit no junior band) */
-      {.name = "14岁以上组 14 and over", .born_from = "2002/01/01", .born_to = "2004/01/01"},
+      {.name = "14岁以上组 14 and over", .born_from = "2002/01/01", .born_to = "2004/01/01",
+       .apart = 1},
     },
     .ngroups = 6,
     .cats = {
@@ -90,7 +93,7 @@ static const reg_data data[] = {
        * 十七至二十四名 350, 二十五至三十二名 300, 三十三至四十名 200; 40
        * places 如公开组（与老年组）报名人数过百, else the 40% cap of
        * 各组录取名次均按不高于40%的比例执行 on the open and senior entrants.
-       * The juniors on the same tables are not of this group. */
+       * The juniors play their own events (`apart`). */
       {.name = "公开组 open", .filter = XQ_PF_GROUP, .group = -1,
        .band = {.name = "公开组+老年组 open and seniors", .born_to = "2001/12/31"},
        .clause = "七(一) 公开组 1958年1月1日—2001年12月31日出生; 七(三) 老年组 1957年12月31日前出生; "
@@ -100,16 +103,16 @@ static const reg_data data[] = {
       /* 十(一): 少儿组视报名人数确定奖励名次，总额在5000元至10000元之间，同时
        * 根据名次定级，发放证书，另发细则: each junior group's own places
        * (the 40% cap of its own entrants), amounts not printed (0 here) */
-      {.name = "8岁组 under 8", .filter = XQ_PF_GROUP, .group = 2,
+      {.name = "8岁组 under 8", .filter = XQ_PF_GROUP, .group = 2, .apart = 1,
        .clause = "七(二) 8岁组（2010年1月1日以后出生者）; 十(一) 少儿组视报名人数确定奖励名次…另发细则",
        .runs = {{40, 0}}},
-      {.name = "10岁组 under 10", .filter = XQ_PF_GROUP, .group = 3,
+      {.name = "10岁组 under 10", .filter = XQ_PF_GROUP, .group = 3, .apart = 1,
        .clause = "七(二) 10岁组（2008年1月1日以后出生者）, up to the 8岁组; 十(一) 少儿组…另发细则",
        .runs = {{40, 0}}},
-      {.name = "12岁组 under 12", .filter = XQ_PF_GROUP, .group = 4,
+      {.name = "12岁组 under 12", .filter = XQ_PF_GROUP, .group = 4, .apart = 1,
        .clause = "七(二) 12岁组（2006年1月1日以后出生者）, up to the 10岁组; 十(一) 少儿组…另发细则",
        .runs = {{40, 0}}},
-      {.name = "14岁以上组 14 and over", .filter = XQ_PF_GROUP, .group = 5,
+      {.name = "14岁以上组 14 and over", .filter = XQ_PF_GROUP, .group = 5, .apart = 1,
        .clause = "七(二) 14岁以上组（2004年1月1日-2002年1月1日出生者）; 十(一) 少儿组…另发细则",
        .runs = {{40, 0}}},
     },

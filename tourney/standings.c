@@ -122,6 +122,7 @@ typedef struct rk {
   int *lot;         /* [n + 1] lot position, higher first */
   int64_t *key;     /* [n + 1] scratch key of the current level */
   int rb_first;     /* the ROUNDBACK level being sorted is from_first */
+  uint8_t *by_lot;  /* [n + 1] 1: the player's tie reached LOT */
 } rk;
 
 static int cmp_key(const void *x, const void *y, void *arg)
@@ -235,6 +236,8 @@ static void rank_rec(rk *k, int *ids, int m, int level)
     return;
   }
   int code = k->tb[level];
+  if (code == XQ_TB_LOT)
+    for (int i = 0; i < m; i++) k->by_lot[ids[i]] = 1;
   if (code == XQ_TB_ROUNDBACK_LAST || code == XQ_TB_ROUNDBACK_FIRST) {
     k->rb_first = code == XQ_TB_ROUNDBACK_FIRST;
     qsort_r(ids, (size_t)m, sizeof *ids, cmp_roundback, k);
@@ -350,7 +353,8 @@ int xq_standings(const xq_tournament *ev, int upto, xq_tstanding *out)
   lotkey *lk = malloc(sizeof *lk * (size_t)(n + 1));
   k.lot = malloc(sizeof *k.lot * (size_t)(n + 1));
   k.key = malloc(sizeof *k.key * (size_t)(n + 1));
-  if (!ids || !lk || !k.lot || !k.key) goto done;
+  k.by_lot = calloc((size_t)n + 1, 1);
+  if (!ids || !lk || !k.lot || !k.key || !k.by_lot) goto done;
   /* the drawing of lots is a hash of the stored seed and the pairing
    * number, so it is the same every time the standings are computed */
   for (int i = 0; i < n; i++) {
@@ -370,6 +374,7 @@ int xq_standings(const xq_tournament *ev, int upto, xq_tstanding *out)
     memset(s, 0, sizeof *s);
     s->id = ids[i];
     s->rank = i + 1;
+    s->by_lot = k.by_lot[ids[i]];
     for (int t = 0; t < ev->cfg.ntb; t++) {
       int code = ev->cfg.tb[t];
       if (code == XQ_TB_DE || code == XQ_TB_ROUNDBACK_LAST || code == XQ_TB_ROUNDBACK_FIRST) continue;
@@ -388,6 +393,6 @@ int xq_standings(const xq_tournament *ev, int upto, xq_tstanding *out)
     if (ev->cfg.tb[t] == XQ_TB_DE && de_display(&k, out, n, t)) goto done;
   rc = XQ_OK;
 done:
-  free(ids); free(lk); free(k.lot); free(k.key);
+  free(ids); free(lk); free(k.lot); free(k.key); free(k.by_lot);
   return rc;
 }

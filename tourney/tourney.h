@@ -415,6 +415,8 @@ typedef struct xq_tstanding {
                                      lower first, -1 where it separates
                                      nobody; ROUNDBACK: 0) */
   int wins, draws, losses;        /* over the board, forfeits as W/L */
+  int by_lot;                     /* 1: tied with a neighbour on every code before LOT, so the
+                                     drawing of lots (LOT, cfg.lot_seed) placed him (不并列) */
 } xq_tstanding;
 
 /* Rank every player after rounds 1..upto (0 or beyond the last recorded

@@ -382,7 +382,10 @@ async function importPlayers(lines) {
   const say = (why.length ? why : failed).map(r => `${r.id}: ${errText(r.error)}`).join('; ');
   if (failed.length && why.length < failed.length) consoleSay(t('c_import_none', { msg: say }), true);
   else if (failed.length) consoleSay(t('failed', { msg: say }), true);
-  else consoleSay(t('c_imported', { n: replies.length }), false);
+  else {
+    const warned = replies.filter(r => r.warning).map(r => r.warning).join('; ');
+    consoleSay(t('c_imported', { n: replies.length }) + (warned ? ` — ${warned}` : ''), false);
+  }
   C.preview = null;
   renderPreview();
   redraw();
@@ -394,7 +397,8 @@ async function addPlayer(form) {
   if (error) return consoleSay(error, true);
   const res = await op({ id: 'add', op: 'add_player', player });
   if (res.error) return consoleSay(t('failed', { msg: errText(res.error) }), true);
-  consoleSay(t('c_added', { p: res.name }), false);
+  // the server's warning (a birth date missing where the groups go by it)
+  consoleSay(t('c_added', { p: res.name }) + (res.warning ? ` — ${res.warning}` : ''), false);
   form.reset();
   redraw();
 }

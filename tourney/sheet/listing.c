@@ -116,6 +116,21 @@ static int tb_width(int tb)
   return tb == XQ_TB_ROUNDBACK_FIRST ? 15 : tb == XQ_TB_ROUNDBACK_LAST ? 9 : 6;
 }
 
+/* Where the drawing of lots placed players (不并列: their tie reached
+ * LOT): the ranks, and the lot's seed and method, so anyone can draw it
+ * again. */
+static void lot_note(const xq_tournament *ev, const xq_tstanding *s, FILE *f)
+{
+  int any = 0;
+  for (int i = 0; i < ev->n; i++) {
+    if (!s[i].by_lot) continue;
+    fprintf(f, "%s%d", any++ ? ", " : "decided by lot (抽签), ranks: ", s[i].rank);
+  }
+  if (any)
+    fprintf(f, "\nthe lot: seed %llu; each player draws mix64(seed ^ mix64(number + 1)) (SplitMix64), "
+            "the lowest draw ranks first\n", (unsigned long long)ev->cfg.lot_seed);
+}
+
 int xq_list_standings(const xq_tournament *ev, int upto, FILE *f)
 {
   if (!ev || !f) return XQ_EINVAL;
@@ -147,6 +162,7 @@ int xq_list_standings(const xq_tournament *ev, int upto, FILE *f)
     withdrawn_mark(ev, s[i].id, f);
     fputc('\n', f);
   }
+  lot_note(ev, s, f);
   free(s);
   return done(f);
 }

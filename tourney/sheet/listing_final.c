@@ -6,6 +6,7 @@
  * same, in text, HTML or CSV: sheet_final.c).
  */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "../tourney_internal.h"
 #include "knockout.h"
@@ -109,6 +110,22 @@ int xq_list_ko_game(const xq_tournament *ev, const xq_ko *ko, const xq_ko_game *
 /* Places, teams, prizes                                               */
 /* ------------------------------------------------------------------ */
 
+/* Which players the drawing of lots placed in the Swiss standings after
+ * the last round ([id], malloc'd; NULL when it cannot be told). */
+static uint8_t *lot_places(const xq_tournament *ev)
+{
+  xq_tstanding *s = malloc(sizeof *s * (size_t)(ev->n ? ev->n : 1));
+  uint8_t *lot = calloc((size_t)ev->n + 1, 1);
+  if (!s || !lot || xq_standings(ev, 0, s)) {
+    free(s);
+    free(lot);
+    return NULL;
+  }
+  for (int i = 0; i < ev->n; i++) lot[s[i].id] = (uint8_t)s[i].by_lot;
+  free(s);
+  return lot;
+}
+
 int xq_list_places(const xq_tournament *ev, const xq_ko *ko, const int *ids, int provisional, FILE *f)
 {
   if (!ev || !ids || !f) return XQ_EINVAL;
@@ -124,13 +141,21 @@ int xq_list_places(const xq_tournament *ev, const xq_ko *ko, const int *ids, int
     if (pos) fprintf(f, "  (bracket position %d)", pos);
     fputc('\n', f);
   }
+  uint8_t *lot = ko_only ? NULL : lot_places(ev);
+  int by_lot = 0;
   for (int i = 0; !ko_only && i < ev->n; i++) {
     int pts = xq_tournament_points(ev, ids[i], XQ_TOURNEY_ROUNDS_MAX);
     int seed = ko && ko->after ? xq__knockout_seed(ko, ids[i]) : 0;
     fprintf(f, "%4d %4d  %s  %d%s", i + 1, pno(ev, ids[i]), pname(ev, ids[i]), pts / 2, pts % 2 ? ".5" : "");
     if (seed) fprintf(f, "  (KO seed %d)", seed);
+    else if (lot && lot[ids[i]]) fprintf(f, "  (by lot)"), by_lot = 1;
     fputc('\n', f);
   }
+  if (by_lot)
+    fprintf(f, "(by lot: tied on every tie-break before LOT, 不并列; the lot: seed %llu, each player draws "
+            "mix64(seed ^ mix64(number + 1)) (SplitMix64), the lowest draw first)\n",
+            (unsigned long long)ev->cfg.lot_seed);
+  free(lot);
   return done(f);
 }
 
@@ -154,6 +179,20 @@ int xq_list_teams(const xq_tournament *ev, const xq_team_row *rows, int n, int m
   return done(f);
 }
 
+/* A warning for each player without a birth date where a list of `t`
+ * goes by birth date: he can win none of those lists' prizes. */
+static void undated(const xq_tournament *ev, const xq_prize_table *t, FILE *f)
+{
+  int dated = -1;
+  for (int i = 0; i < t->ncats && dated < 0; i++)
+    if (t->cats[i].group.born_from[0] || t->cats[i].group.born_to[0]) dated = i;
+  if (dated < 0) return;
+  for (int id = 1; id <= ev->n; id++)
+    if (!ev->players[id - 1].birth[0])
+      fprintf(f, "warning: %d %s has no birth date, so no prize of \"%s\" or another list by birth date\n",
+              pno(ev, id), pname(ev, id), t->cats[dated].name);
+}
+
 int xq_list_prizes(const xq_tournament *ev, const xq_prize_table *t, const xq_award *aw, int n, int provisional,
                    FILE *f)
 {
@@ -163,8 +202,11 @@ int xq_list_prizes(const xq_tournament *ev, const xq_prize_table *t, const xq_aw
   /* Wujiaqu 十: a total and no table */
   if (!t->ncats && t->stated_total) fprintf(f, "the regulation states a total of %ld and no table\n", t->stated_total);
   for (int i = 0; i < n; i++) {
-    fprintf(f, "%-12s %4d  place %4d  %4d %s  %d\n", aw[i].cat < 0 ? "lucky" : t->cats[aw[i].cat].name,
-            aw[i].cat_place, aw[i].place, pno(ev, aw[i].id), pname(ev, aw[i].id), aw[i].amount);
+    char cat[XQ_TOURNEY_FIELD_MAX + 16];
+    snprintf(cat, sizeof cat, "%s%s", aw[i].cat < 0 ? "lucky" : t->cats[aw[i].cat].name,
+             aw[i].section == 'w' ? " 女子 women" : aw[i].section == 'm' ? " 男子 men" : "");
+    fprintf(f, "%-12s %4d  place %4d  %4d %s  %d\n", cat, aw[i].cat_place, aw[i].place, pno(ev, aw[i].id),
+            pname(ev, aw[i].id), aw[i].amount);
     total += aw[i].amount;
   }
   fprintf(f, "total %ld\n", total);
@@ -172,5 +214,6 @@ int xq_list_prizes(const xq_tournament *ev, const xq_prize_table *t, const xq_aw
     if (t->cats[i].apart)
       fprintf(f, "(\"%s\" is the list of a group that plays apart: --group \"%s\" over its own event)\n",
               t->cats[i].name, t->cats[i].name);
+  undated(ev, t, f);
   return done(f);
 }

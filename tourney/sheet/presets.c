@@ -55,7 +55,7 @@ static void print_groups(FILE *f, const xq_tgroup *g, int ng)
     if (g[i].sex) fprintf(f, ", %s only", g[i].sex == 'w' ? "women" : "men");
     if (g[i].local_only) fprintf(f, ", local players");
     if (g[i].sections) fprintf(f, ", men and women ranked apart (women < %d: merged)", XQ_WOMEN_SECTION_MIN);
-    if (g[i].apart) fprintf(f, ", plays its own event (simulate --group)");
+    if (g[i].apart) fprintf(f, ", plays its own event (tourney new --group, simulate --group)");
     fputc('\n', f);
   }
 }

@@ -106,8 +106,9 @@ struct xq_ttoken; /* store/store.h */
  * on none, with why (xq_sheet_pairings' words); also XQ_ENOMEM.
  * standings: after rounds 1..upto (0 or beyond the last round = all
  * recorded rounds): rank, number, name, one column per tie-break, W-D-L,
- * and the withdrawn player's 退赛 mark as in players; also XQ_ENOMEM, with
- * nothing written. token: "ROLE ROUND TABLE TOKEN" ('-' for a round or
+ * the withdrawn player's 退赛 mark as in players, and where the drawing
+ * of lots placed players (xq_tstanding.by_lot) the ranks it decided and
+ * the lot's seed and method; also XQ_ENOMEM, with nothing written. token: "ROLE ROUND TABLE TOKEN" ('-' for a round or
  * table of 0; a token read back from the store has no text, the first
  * XQ_TOKEN_PREFIX_CHARS characters of its hash stand there), then its
  * label when `with_label` is set. */

@@ -324,9 +324,15 @@ int xq_sheet_teams(const xq_tournament *ev, const xq_team_row *rows, int n, int 
   return rc ? rc : end;
 }
 
-static const char *cat_name(const xq_prize_table *t, int cat, int lang)
+/* The list of award `a`: its category, and the men's or women's list
+ * where the category has both (Tangshan 六.2). */
+static const char *cat_name(const xq_prize_table *t, const xq_award *a, int lang, char *buf, size_t cap)
 {
-  return cat < 0 ? fw(F_LUCKY, lang) : t->cats[cat].name;
+  if (a->cat < 0) return fw(F_LUCKY, lang);
+  if (!a->section) return t->cats[a->cat].name;
+  snprintf(buf, cap, "%s%s", t->cats[a->cat].name,
+           a->section == 'w' ? (lang == XQ_LANG_ZH ? " 女子" : ", women") : (lang == XQ_LANG_ZH ? " 男子" : ", men"));
+  return buf;
 }
 
 int xq_sheet_prizes(const xq_tournament *ev, const xq_prize_table *t, const xq_award *aw, int n,
@@ -353,19 +359,20 @@ int xq_sheet_prizes(const xq_tournament *ev, const xq_prize_table *t, const xq_a
   int rc = xq__sheet_begin(&sh, f, format, lang, ev, fw(F_PRIZES, lang), sub, 5, head, cls, 0);
   if (rc) return rc;
   long sum = 0, grand = 0;
-  char a[24], b[24], c[24], label[XQ_TOURNEY_FIELD_MAX + 16];
+  char a[24], b[24], c[24], label[XQ_TOURNEY_FIELD_MAX + 48];
   for (int i = 0; !rc && i < n; i++) {
     snprintf(a, sizeof a, "%d", aw[i].cat_place);
     snprintf(b, sizeof b, "%d", aw[i].place);
     /* 0: a place without a stated amount (Xinjiang's juniors: 另发细则) */
     snprintf(c, sizeof c, aw[i].amount ? "%d" : "-", aw[i].amount);
-    const char *row[5] = {cat_name(t, aw[i].cat, lang), a, b, name_of(ev, aw[i].id), c};
+    char cn[XQ_TOURNEY_FIELD_MAX + 16];
+    const char *row[5] = {cat_name(t, &aw[i], lang, cn, sizeof cn), a, b, name_of(ev, aw[i].id), c};
     rc = xq__sheet_row(&sh, row);
     sum += aw[i].amount;
     grand += aw[i].amount;
-    if (rc || (i + 1 < n && aw[i + 1].cat == aw[i].cat)) continue;
-    /* the end of a category: its total */
-    snprintf(label, sizeof label, "%s %s", cat_name(t, aw[i].cat, lang), fw(F_SUBTOTAL, lang));
+    if (rc || (i + 1 < n && aw[i + 1].cat == aw[i].cat && aw[i + 1].section == aw[i].section)) continue;
+    /* the end of a category (or of its men's or women's list): its total */
+    snprintf(label, sizeof label, "%s %s", cat_name(t, &aw[i], lang, cn, sizeof cn), fw(F_SUBTOTAL, lang));
     snprintf(c, sizeof c, "%ld", sum);
     const char *tot[5] = {label, "", "", "", c};
     rc = xq__sheet_row(&sh, tot);
