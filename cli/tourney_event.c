@@ -151,8 +151,7 @@ static int cmd_add(const xq__topts *o)
   xq_error err = {0};
   int rc = add_fields(o, &p), id = 0;
   if (rc) return rc;
-  if (xq_player_check(&p, &err)) { fprintf(stderr, "xqref tourney add: %s
-", err.msg); return 2; }
+  if (xq_player_check(&p, &err)) { fprintf(stderr, "xqref tourney add: %s\n", err.msg); return 2; }
   xq_tstore *st;
   xq_tournament *ev = NULL;
   if ((rc = open_store(o, XQ_TSTORE_OPEN, &st))) return rc;
@@ -163,13 +162,11 @@ static int cmd_add(const xq__topts *o)
   int same = o->force ? 0 : xq_tournament_same_player(ev, &p);
   if (same)
     fprintf(stderr, "xqref tourney add: %s (born %s, club %s) is registered already as player %d;"
-            " --force registers a namesake
-", p.name, p.birth[0] ? p.birth : "not given",
+            " --force registers a namesake\n", p.name, p.birth[0] ? p.birth : "not given",
             p.club[0] ? p.club : "none", xq_tplayer_no(ev, same));
   else if ((rc = xq_regulation_entry(ev->name, &p, warn, sizeof warn, &err)) ||
            (rc = xq_tstore_register(st, &p, &id, &err)))
-    fprintf(stderr, "xqref tourney add: %s
-", err.msg);
+    fprintf(stderr, "xqref tourney add: %s\n", err.msg);
   xq_tournament_free(ev);
   xq_tstore_close(st);
   if (same || rc) return 1;
