@@ -226,6 +226,7 @@ static void preview(const char *path, const xq_csv_players *c, int bad)
     printf("%s, %s, %s, %s, %s, %s, %d\n", p->name, p->sex == 'm' ? "男" : p->sex == 'w' ? "女" : "-",
            p->birth[0] ? p->birth : "-", p->region[0] ? p->region : "-", p->club[0] ? p->club : "-",
            p->team[0] ? p->team : "-", p->rating);
+    if (l->warning[0]) printf("  warning: %s\n", l->warning);
   }
 }
 

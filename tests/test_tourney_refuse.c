@@ -328,3 +328,30 @@ Test(refuse, import_players_from_a_gbk_csv_with_its_preview_and_errors)
   unlink(csv);
   xq_test_db_remove(db);
 }
+
+/* import-players holds a regulation's entry rules as add does: on a
+ * xinjiang2018 event a junior (his group plays its own event) is a line
+ * with an error, and a player without a birth date is registered with a
+ * warning in the preview. */
+Test(refuse, import_players_keeps_a_regulation_s_juniors_out)
+{
+  char db[512], csv[600];
+  xq_test_db_fresh(db, sizeof db, "refuse_csv_xj");
+  snprintf(csv, sizeof csv, "%s.csv", db);
+  free(xq_test_run_db(0, "tourney new --db %s %s", db, "--preset xinjiang2018 --rounds 3"));
+  FILE *f = fopen(csv, "w");
+  cr_assert_not_null(f);
+  fputs("姓名,出生日期,等级分\n甲,1980/01/01,1900\n乙,2012/12/12,2400\n丙,,1000\n", f);
+  fclose(f);
+  char *out = xq_test_run_db(1, "tourney import-players --db %s %s", db, csv);
+  cr_assert(strstr(out, "3 lines: 2 players, 1 with an error"), "%s", out);
+  cr_assert(strstr(out, "line 3: error:") && strstr(out, "which plays an event of its own"), "%s", out);
+  const char *w = strstr(out, "line 4: 丙");
+  cr_assert(w && strstr(w, "warning:") && strstr(w, "no birth date"), "%s", out);
+  free(out);
+  xq_tournament *ev = event_at(db);
+  cr_assert_eq(ev->n, 2, "甲 and 丙 registered, not the junior");
+  xq_tournament_free(ev);
+  unlink(csv);
+  xq_test_db_remove(db);
+}

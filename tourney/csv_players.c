@@ -14,6 +14,7 @@
 #include <strings.h>
 
 #include "tourney_internal.h"
+#include "prize.h" /* xq_regulation_entry */
 
 /* The next code point of UTF-8 text at *p (valid UTF-8), *p moved past it. */
 static unsigned next_cp(const unsigned char **p)
@@ -274,6 +275,23 @@ static void mark_duplicates(xq_csv_players *out, const xq_tournament *ev)
   }
 }
 
+/* Lines the regulation of `ev` does not let into this event (a group that
+ * plays its own) lose their player for its error; a missing fact that
+ * decides a group is kept as the line's warning (xq_regulation_entry). */
+static void check_entries(xq_csv_players *out, const xq_tournament *ev)
+{
+  for (int i = 0; ev && i < out->nlines; i++) {
+    xq_csv_line *l = &out->lines[i];
+    xq_error err = {0};
+    if (!l->ok) continue;
+    if (xq_regulation_entry(ev->name, &l->player, l->warning, sizeof l->warning, &err)) {
+      snprintf(l->error, sizeof l->error, "%s", err.msg);
+      l->warning[0] = '\0';
+      l->ok = 0;
+    }
+  }
+}
+
 /* The heading record h[0..nf) into col[] (XQ_CSV_COL_* or -1). XQ_OK, or
  * XQ_EINVAL with `err` when there is no name column. */
 static int headings(char **h, int nf, int *col, xq_csv_players *out, xq_error *err)
@@ -310,6 +328,7 @@ int xq_csv_players_read(const char *bytes, size_t len, const xq_tournament *ev, 
     player_of(rec[r], nf[r], col, nf[0], l);
   }
   if (!rc) mark_duplicates(out, ev);
+  if (!rc) check_entries(out, ev);
   for (int r = 0; r < n; r++) free(rec[r]);
   free(rec);
   free(nf);

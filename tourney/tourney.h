@@ -330,6 +330,8 @@ typedef struct xq_csv_line {
   int ok;                       /* 1: `player` is to be registered; 0: `error` says why not */
   xq_tplayer player;            /* checked with xq_player_check (the birth date YYYY/MM/DD) */
   char error[XQ_ERR_MSG_LEN];
+  char warning[XQ_ERR_MSG_LEN]; /* registered all the same: a fact the regulation's groups
+                                 * go by is missing ("" when none; xq_regulation_entry) */
   char file_no[16];             /* the file's own number (序号 column), shown, not stored */
 } xq_csv_line;
 typedef struct xq_csv_players {
@@ -352,7 +354,9 @@ typedef struct xq_csv_players {
  * date not YYYY-MM-DD, YYYY/MM/DD, YYYY.MM.DD or YYYY年M月D日 or one that
  * does not exist, a rating not 0..9999, a full-width comma, a field too
  * long, the same name, birth date and club as an earlier line or as a
- * player of `ev` (xq_tournament_same_player; ev may be NULL). Returns
+ * player of `ev` (xq_tournament_same_player; ev may be NULL), or a player
+ * the regulation of `ev` keeps out of this event (a group that plays its
+ * own: xq_regulation_entry, whose warning a line keeps). Returns
  * XQ_OK; XQ_EINVAL (not text, no headings or no name column), XQ_ELIMIT
  * (over XQ_CSV_BYTES_MAX bytes or XQ_TOURNEY_PLAYERS_MAX lines) or
  * XQ_ENOMEM, with `err` saying so and *out empty. */
