@@ -1,9 +1,8 @@
 #!/usr/bin/env bash
 # Install what is missing, build three trees and run every test:
 #
-#   build/           the default build (-march=native, the xqref binary
-#                    link-time optimised): the tree scripts/run.sh builds,
-#                    reused when it is there. Every suite, then the short
+#   build/           the default build (-march=native): the tree
+#                    scripts/run.sh builds, reused when it is there. Every suite, then the short
 #                    crash, soak, browser and edge runs.
 #   build-san/       clang, AddressSanitizer + UndefinedBehaviorSanitizer
 #                    (float-cast-overflow too: every double converted to an
@@ -62,7 +61,7 @@ set -m # each background step in a process group of its own (cleanup kills it wh
     -DXQ_WERROR=ON -DXQ_SANITIZE=ON -DXQ_PORTABLE=ON
   nice -n 19 bash scripts/build.sh build-portable --target xqref --target test_movegen --target test_perft \
     --target test_fen --target test_notation --target test_net_security -DCMAKE_BUILD_TYPE=Release -DXQ_WERROR=ON \
-    -DXQ_PORTABLE=ON -DXQ_LTO=OFF
+    -DXQ_PORTABLE=ON
 ) >"$logs/builds.log" 2>&1 &
 builds=$!
 bg_pids+=("$builds")
