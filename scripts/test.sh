@@ -17,9 +17,10 @@
 #                    does not).
 #
 # The sanitizer and portable trees are built at the lowest priority (nice
-# 19) while the default tree's suites and runs go on: those runs mostly
-# wait (on sockets, a browser, a killed server's restart), and the builds
-# take the CPU they leave. The browser tests run beside the crash, soak and
+# 19), one after the other, while the default tree's suites and runs go
+# on (those runs mostly wait: on sockets, a browser, a killed server's
+# restart; the builds take the CPU they leave), and the portable one while
+# the sanitizer tree's suites run. The browser tests run beside the crash, soak and
 # edge runs for the same reason. Exits non-zero on the first failure, with
 # the log of whatever failed.
 set -euo pipefail
@@ -59,6 +60,7 @@ set -m # each background step in a process group of its own (cleanup kills it wh
 (
   CC=clang nice -n 19 bash scripts/build.sh build-san -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DXQ_WERROR=ON -DXQ_SANITIZE=ON -DXQ_PORTABLE=ON
+  touch "$logs/san.built"
   nice -n 19 bash scripts/build.sh build-portable --target xqref --target test_movegen --target test_perft \
     --target test_fen --target test_notation --target test_net_security -DCMAKE_BUILD_TYPE=Release -DXQ_WERROR=ON \
     -DXQ_PORTABLE=ON
@@ -96,7 +98,16 @@ bash tests/edge/run.sh build
 wait_for "$browser" browser
 tail -n 9 "$logs/browser.log"
 
-echo "== waiting for the sanitizer and portable builds, at ${SECONDS} s"
+echo "== waiting for the sanitizer build, at ${SECONDS} s"
+while [ ! -e "$logs/san.built" ] && kill -0 "$builds" 2>/dev/null; do sleep 1; done
+[ -e "$logs/san.built" ] || wait_for "$builds" builds # it failed: its log, and out
+
+echo "== sanitizer build, clang ASan + UBSan, x86-64-v2 (build-san/), at ${SECONDS} s"
+# (the portable tree goes on building at the lowest priority meanwhile)
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+  XQ_TEST_PERFT_NODES=300000 XQ_TEST_PLAYOUTS=100 run_suites build-san
+ASAN_OPTIONS=detect_leaks=1 TRIALS=2 BOARDS=100 XQREF=build-san/xqref \
+  bash bench/crash-test.sh
 wait_for "$builds" builds
 
 echo "== portable build, x86-64-v2 (build-portable/), at ${SECONDS} s"
@@ -105,11 +116,5 @@ XQ_TEST_PERFT_NODES=1000000 run_suites build-portable -R '^test_(movegen|perft|f
 # whole suite (103 s) and every server suite: bash scripts/valgrind.sh
 VG_FILTER='net_security/@(wrong_and_malformed*|malformed_utf8*|huge_numbers*|deeply_nested*|forged_and*|a_board_move_is*)' \
   VG_JOBS="$(nproc)" BUILD=build-portable NO_BUILD=1 bash scripts/valgrind.sh test_net_security
-
-echo "== sanitizer build, clang ASan + UBSan, x86-64-v2 (build-san/), at ${SECONDS} s"
-ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
-  XQ_TEST_PERFT_NODES=300000 XQ_TEST_PLAYOUTS=100 run_suites build-san
-ASAN_OPTIONS=detect_leaks=1 TRIALS=2 BOARDS=100 XQREF=build-san/xqref \
-  bash bench/crash-test.sh
 
 echo "== all test builds passed in ${SECONDS} s"
