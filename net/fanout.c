@@ -23,7 +23,10 @@
  * stream) is dropped. What a viewer sends is read and dropped: reading
  * tells when it has gone.
  */
-#include <stdlib.h>
+#include <stdlib.h> /* and features.h: __GLIBC__ */
+#ifdef __GLIBC__
+#include <malloc.h> /* malloc_trim */
+#endif
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
@@ -82,6 +85,7 @@ struct xq__fanout {
   uv_async_t wake;
   uv_timer_t tick, keepalive, grace, deaf;
   unsigned stall_ms;           /* a viewer whose socket takes nothing this long is dropped */
+  int give_back;               /* viewers were dropped: their memory goes back to the system */
   uint64_t turn;               /* the last turn written (loop time / the tick's slot length) */
   int quiet;                   /* ticks in a row after which nothing waited */
   unsigned next_slot;          /* the slot of the next viewer */
@@ -328,12 +332,20 @@ static void on_deaf(uv_timer_t *t)
 {
   xq__fanout *f = t->data;
   uint64_t now = uv_now(&f->loop);
+  /* the memory of the viewers dropped by the last run (their handles are
+   * closed by now) goes back to the system, as the main loop gives back
+   * its own drops' (server.c: on_recheck) */
+#ifdef __GLIBC__
+  if (f->give_back) malloc_trim(0);
+#endif
+  f->give_back = 0;
   for (fo_viewer *v = f->viewers, *next; v; v = next) {
     next = v->next;
     if (v->closing || v->wait_bytes + v->fly_bytes == 0 || now - v->progress_at < f->stall_ms) continue;
     xq__log(f->s, "drop %s: took nothing of %zu bytes for %u ms", v->peer, v->wait_bytes + v->fly_bytes,
             f->stall_ms);
     viewer_close(v);
+    f->give_back = 1;
   }
 }
 
