@@ -736,6 +736,21 @@ static void team_in(xq_tournament *ev, const char *name, const char *region, con
   }
 }
 
+/* Twelve players born 1980, four teams of three (Urumqi 1-3, Burqin 4-6,
+ * Beitun 7-9, Kuytun 10-12) with their regions written as `regions`
+ * gives them; the first six win round 1, the rest lose. */
+static xq_tournament *four_teams(const char *const regions[4], int places[12])
+{
+  xq_tournament *ev = event_born(12, "1980/01/01", places);
+  team_in(ev, "乌鲁木齐一队", regions[0], (int[]){1, 2, 3}, 3);
+  team_in(ev, "布尔津一队", regions[1], (int[]){4, 5, 6}, 3);
+  team_in(ev, "北屯一队", regions[2], (int[]){7, 8, 9}, 3);
+  team_in(ev, "奎屯一队", regions[3], (int[]){10, 11, 12}, 3);
+  for (int id = 1; id <= 12; id++) xq_tournament_slot(ev, id, 1)->res = id <= 6 ? XQ_TR_WIN : XQ_TR_LOSS;
+  ev->nrounds = 1;
+  return ev;
+}
+
 Test(teams, burqin_ranks_and_pays_only_altay_teams)
 {
   xq_team_rule rule;
@@ -746,13 +761,7 @@ Test(teams, burqin_ranks_and_pays_only_altay_teams)
   cr_assert_not_null(rule.clause);
   cr_assert_not_null(strstr(rule.clause, "四(二)"));
   int places[12];
-  xq_tournament *ev = event_born(12, "1980/01/01", places);
-  team_in(ev, "乌鲁木齐一队", "乌鲁木齐", (int[]){1, 2, 3}, 3);
-  team_in(ev, "布尔津一队", "布尔津", (int[]){4, 5, 6}, 3);
-  team_in(ev, "北屯一队", "北屯", (int[]){7, 8, 9}, 3);
-  team_in(ev, "奎屯一队", "奎屯", (int[]){10, 11, 12}, 3);
-  for (int id = 1; id <= 12; id++) xq_tournament_slot(ev, id, 1)->res = id <= 6 ? XQ_TR_WIN : XQ_TR_LOSS;
-  ev->nrounds = 1;
+  xq_tournament *ev = four_teams((const char *const[]){"乌鲁木齐", "布尔津", "北屯", "奎屯"}, places);
   xq_team_row rows[8];
   int n;
   cr_assert_eq(xq_team_standings_rule(ev, places, &rule, rows, 8, &n), XQ_OK);
@@ -819,13 +828,8 @@ Test(teams, burqin_ranks_a_team_whose_region_is_written_in_full)
   xq_team_rule rule;
   cr_assert_eq(xq_regulation_team_rule(xq_test_reg("burqin2018"), &rule), XQ_OK);
   int places[12];
-  xq_tournament *ev = event_born(12, "1980/01/01", places);
-  team_in(ev, "乌鲁木齐一队", "乌鲁木齐", (int[]){1, 2, 3}, 3);
-  team_in(ev, "布尔津一队", "阿勒泰地区布尔津县", (int[]){4, 5, 6}, 3);
-  team_in(ev, "北屯一队", "阿勒泰地区北屯市", (int[]){7, 8, 9}, 3);
-  team_in(ev, "奎屯一队", "伊犁哈萨克自治州奎屯市", (int[]){10, 11, 12}, 3);
-  for (int id = 1; id <= 12; id++) xq_tournament_slot(ev, id, 1)->res = id <= 6 ? XQ_TR_WIN : XQ_TR_LOSS;
-  ev->nrounds = 1;
+  xq_tournament *ev = four_teams((const char *const[]){"乌鲁木齐", "阿勒泰地区布尔津县", "阿勒泰地区北屯市",
+                                                       "伊犁哈萨克自治州奎屯市"}, places);
   xq_team_row rows[8];
   int n;
   cr_assert_eq(xq_team_standings_rule(ev, places, &rule, rows, 8, &n), XQ_OK);
