@@ -258,6 +258,15 @@ Test(refuse, a_result_the_knockout_was_seeded_on_needs_force)
   xq_test_db_remove(db);
 }
 
+/* The file at `path` holds n bytes of `b` and nothing else. */
+static void write_bytes(const char *path, const char *b, size_t n)
+{
+  FILE *f = fopen(path, "wb");
+  cr_assert_not_null(f);
+  cr_assert_eq(fwrite(b, 1, n, f), n);
+  cr_assert_eq(fclose(f), 0);
+}
+
 /* `text` (UTF-8) written to `path` as GB18030, as Chinese Excel saves a
  * CSV file. */
 static void write_gbk(const char *path, const char *text)
@@ -268,10 +277,7 @@ static void write_gbk(const char *path, const char *text)
   size_t in = strlen(text), left = sizeof out;
   cr_assert_neq(iconv(cd, &i, &in, &o, &left), (size_t)-1);
   iconv_close(cd);
-  FILE *f = fopen(path, "wb");
-  cr_assert_not_null(f);
-  fwrite(out, 1, sizeof out - left, f);
-  fclose(f);
+  write_bytes(path, out, sizeof out - left);
 }
 
 /* import-players reads a GBK list as the page does: a preview with each
@@ -321,9 +327,7 @@ Test(refuse, import_players_from_a_gbk_csv_with_its_preview_and_errors)
   /* the same file again: every line is registered already, or wrong */
   xq_test_run_db_says(1, "registered already: 2. 王天一", "tourney import-players --db %s %s", db, csv);
   xq_test_run_db_says(2, "which CSV file?", "tourney import-players --db %s%s", db, NULL);
-  FILE *f = fopen(csv, "w");
-  fputs("name;sex\n", f);
-  fclose(f);
+  write_bytes(csv, "name;sex\n", strlen("name;sex\n"));
   xq_test_run_db_says(1, "no heading 姓名 (or name)", "tourney import-players --db %s %s", db, csv);
   unlink(csv);
   xq_test_db_remove(db);
@@ -339,10 +343,8 @@ Test(refuse, import_players_keeps_a_regulation_s_juniors_out)
   xq_test_db_fresh(db, sizeof db, "refuse_csv_xj");
   snprintf(csv, sizeof csv, "%s.csv", db);
   free(xq_test_run_db(0, "tourney new --db %s %s", db, "--preset xinjiang2018 --rounds 3"));
-  FILE *f = fopen(csv, "w");
-  cr_assert_not_null(f);
-  fputs("姓名,出生日期,等级分\n甲,1980/01/01,1900\n乙,2012/12/12,2400\n丙,,1000\n", f);
-  fclose(f);
+  static const char list[] = "姓名,出生日期,等级分\n甲,1980/01/01,1900\n乙,2012/12/12,2400\n丙,,1000\n";
+  write_bytes(csv, list, sizeof list - 1);
   char *out = xq_test_run_db(1, "tourney import-players --db %s %s", db, csv);
   cr_assert(strstr(out, "3 lines: 2 players, 1 with an error"), "%s", out);
   cr_assert(strstr(out, "line 3: error:") && strstr(out, "which plays an event of its own"), "%s", out);
