@@ -443,7 +443,9 @@ function tbColumns(st) {
 /* The table of S.standings, its caption and its print title. */
 export function renderStandings() {
   const st = S.standings;
-  if (!st) return;
+  // the caption needs the event (is any round published?): loadEvent asks
+  // for the standings again once it has it
+  if (!st || !S.event) return;
   const when = noRound() ? t('no_round') : !st.round ? t('before_round_1')
     : t(st.complete === false ? 'during_round' : 'after_round', { n: st.round });
   $('#standings-caption').textContent = noRound() && !st.standings.length ? `${when} · ${t('no_players')}` : when;
