@@ -362,6 +362,60 @@ Test(tiebreak, the_lot_says_where_it_decides_with_its_seed)
   xq_tournament_free(ev);
 }
 
+/* The standings sheet (CSV, HTML, text; XLSX is the CSV's records) says
+ * the same: a table of the players the lot placed, with each draw, under
+ * the seed and method; none where the lot decided nothing. */
+static char *standings_sheet(const xq_tournament *ev, int format, int lang)
+{
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&buf, &len);
+  cr_assert_eq(xq_sheet_standings(ev, 0, format, lang, f), XQ_OK);
+  fclose(f);
+  return buf;
+}
+
+Test(tiebreak, the_standings_sheets_show_the_lot_and_its_draws)
+{
+  xq_tournament *ev = players(4, "PTS,WINS");
+  game(ev, 1, 1, 2, "1-0"); game(ev, 1, 3, 4, "=");
+  ev->cfg.lot_seed = 4242;
+  xq_tstanding a[4];
+  cr_assert_eq(xq_standings(ev, 0, a), XQ_OK);
+  char *csv = standings_sheet(ev, XQ_SHEET_CSV, XQ_LANG_EN);
+  const char *lot = strstr(csv, "\"Placed by lot (不并列), seed 4242\"\r\nRank,No,Name,Draw\r\n");
+  cr_assert(lot, "%s", csv);
+  /* ranks 2 and 3, each with a 16-digit draw, the lower draw ranked first */
+  char want[64];
+  unsigned long long d[2];
+  for (int k = 0; k < 2; k++) {
+    snprintf(want, sizeof want, "\r\n%d,%d,", k + 2, xq_tplayer_no(ev, a[k + 1].id));
+    const char *row = strstr(lot, want);
+    cr_assert(row, "no lot row for rank %d:\n%s", k + 2, csv);
+    cr_assert_eq(sscanf(row + 2, "%*d,%*d,%*[^,],%16llx", &d[k]), 1, "%s", row);
+  }
+  cr_assert_lt(d[0], d[1], "the lower draw ranks first");
+  free(csv);
+  char *html = standings_sheet(ev, XQ_SHEET_HTML, XQ_LANG_ZH);
+  cr_assert(strstr(html, "抽签决定名次（不并列）"), "%s", html);
+  cr_assert(strstr(html, "种子 4242"), "%s", html);
+  cr_assert(strstr(html, "SplitMix64"), "the method: %s", html);
+  free(html);
+  char *text = standings_sheet(ev, XQ_SHEET_TEXT, XQ_LANG_EN);
+  cr_assert(strstr(text, "Placed by lot"), "%s", text);
+  free(text);
+  xq_tournament_free(ev);
+  /* everyone apart before the lot: no such table */
+  ev = players(2, "PTS,WINS");
+  game(ev, 1, 1, 2, "1-0");
+  cr_assert_eq(xq_standings(ev, 0, a), XQ_OK);
+  cr_assert_eq(a[0].by_lot + a[1].by_lot, 0);
+  csv = standings_sheet(ev, XQ_SHEET_CSV, XQ_LANG_EN);
+  cr_assert_null(strstr(csv, "lot"), "%s", csv);
+  free(csv);
+  xq_tournament_free(ev);
+}
+
 Test(tiebreak, scoring_one_half_zero)
 {
   /* the same event at 1/½/0: half-units 2/1/0, same order */

@@ -35,7 +35,7 @@ static const char *const tb_heading[XQ_TB_COUNT][2] = {
 enum {
   W_RANK, W_NO, W_NAME, W_WDL, W_BOARD, W_RED, W_BLACK, W_RESULT, W_BYE,
   W_STANDINGS, W_AFTER, W_DURING, W_BEFORE, W_PAIRINGS, W_ROUND, W_ABS_HALF, W_ABS_FULL, W_ABS_ZERO,
-  W_WITHDRAWN, W_KO, W_UNPAIRED, W_COUNT
+  W_WITHDRAWN, W_KO, W_UNPAIRED, W_LOT, W_LOT_HOW, W_DRAW, W_COUNT
 };
 
 static const char *const words[W_COUNT][2] = {
@@ -60,6 +60,11 @@ static const char *const words[W_COUNT][2] = {
   [W_WITHDRAWN] = {"withdrawn", "退赛"},
   [W_KO] = {"in the knockout", "进入淘汰赛"},
   [W_UNPAIRED] = {"not paired", "未编排"},
+  [W_LOT] = {"Placed by lot (不并列), seed %llu", "抽签决定名次（不并列），种子 %llu"},
+  [W_LOT_HOW] = {"tied on every tie-break before the lot: each player draws mix64(seed ^ mix64(number + 1)) "
+                 "(SplitMix64), the lowest draw ranks first",
+                 "以上各项均相同者抽签：每名棋手之签为 mix64(种子 ^ mix64(序号 + 1))（SplitMix64），签小者名次在前"},
+  [W_DRAW] = {"Draw", "签"},
 };
 
 static const char *word(int w, int lang) { return words[w][lang == XQ_LANG_ZH]; }
@@ -132,6 +137,35 @@ static int sheet_format_ok(int format, int lang)
   return xq__sheet_format_ok(format) && (lang == XQ_LANG_EN || lang == XQ_LANG_ZH);
 }
 
+/* The drawing of lots under the standings (不并列): a table of its own
+ * (XQ__SHEET_AFTER) of the players s[0..n) whose tie reached the lot --
+ * rank, number, name and draw -- titled with the lot's seed (the method
+ * under it where the format has a line for it),
+ * so that anyone can draw it again. */
+static int lot_table(FILE *f, int format, int lang, const xq_tournament *ev, const xq_tstanding *s, int n)
+{
+  static const char *const cls[4] = {"n", "n", NULL, "n"};
+  const char *head[4] = {word(W_RANK, lang), word(W_NO, lang), word(W_NAME, lang), word(W_DRAW, lang)};
+  char title[96];
+  snprintf(title, sizeof title, word(W_LOT, lang), (unsigned long long)ev->cfg.lot_seed);
+  xq__sheet sh;
+  int rc = xq__sheet_begin(&sh, f, format, lang, ev, title, word(W_LOT_HOW, lang), 4, head, cls, XQ__SHEET_AFTER);
+  if (rc) return rc;
+  for (int i = 0; !rc && i < n; i++) {
+    if (!s[i].by_lot) continue;
+    const xq_tplayer *p = &ev->players[s[i].id - 1];
+    char rank[16], no[16], draw[24];
+    snprintf(rank, sizeof rank, "%d", s[i].rank);
+    snprintf(no, sizeof no, "%d", shown_no(ev, s[i].id));
+    snprintf(draw, sizeof draw, "%016llx",
+             (unsigned long long)xq__event_mix64(ev->cfg.lot_seed ^ xq__event_mix64((uint64_t)p->pno + 1)));
+    const char *row[4] = {rank, no, p->name, draw};
+    rc = xq__sheet_row(&sh, row);
+  }
+  int end = xq__sheet_end(&sh);
+  return rc ? rc : end;
+}
+
 int xq_sheet_standings(const xq_tournament *ev, int upto, int format, int lang, FILE *f)
 {
   if (format == XQ_SHEET_XLSX) {
@@ -161,8 +195,11 @@ int xq_sheet_standings(const xq_tournament *ev, int upto, int format, int lang, 
   head[nc] = word(W_WDL, lang); cls[nc++] = "c";
   char sub[64];
   snprintf(sub, sizeof sub, word(upto == 0 ? W_BEFORE : upto <= done ? W_AFTER : W_DURING, lang), upto);
+  int by_lot = 0;
+  for (int i = 0; i < ev->n; i++) by_lot |= s[i].by_lot;
   xq__sheet sh;
-  rc = xq__sheet_begin(&sh, f, format, lang, ev, word(W_STANDINGS, lang), sub, nc, head, cls, 0);
+  rc = xq__sheet_begin(&sh, f, format, lang, ev, word(W_STANDINGS, lang), sub, nc, head, cls,
+                       by_lot ? XQ__SHEET_BEFORE : 0);
   for (int i = 0; !rc && i < ev->n; i++) {
     int k = 0;
     snprintf(cell[k], sizeof cell[k], "%d", s[i].rank);
@@ -180,6 +217,7 @@ int xq_sheet_standings(const xq_tournament *ev, int upto, int format, int lang, 
   }
   if (!sh.f) { free(s); return rc; } /* begin failed */
   int end = xq__sheet_end(&sh);
+  if (!rc && !end && by_lot) end = lot_table(f, format, lang, ev, s, ev->n);
   free(s);
   return rc ? rc : end;
 }
