@@ -206,8 +206,9 @@ static const xq__opt rows[] = {
           .only = ACT(A_KNOCKOUT)),
   XQ__LONG("--match", T, match, 1, XQ_KO_MATCHES_MAX, "M", "the match", .only = ACT(A_KO_RESULT),
            .flags = XQ__OPT_REQUIRED),
-  XQ__LONG("--red", T, red, 1, XQ_TOURNEY_PLAYERS_MAX, "NO", "the player with red, by his number (序号; default: by the\n"
-           "colour swap)",
+  XQ__LONG("--red", T, red, 1, XQ_TOURNEY_PLAYERS_MAX, "NO", "the player with red, by his number (序号): the standard game's\n"
+           "lot or choice (default the higher seed), the armageddon's lot\n"
+           "(required); the rapid games follow the colour swap",
            .only = ACT(A_KO_RESULT)),
   XQ__FLAG("--swiss", T, swiss, 1, "the Swiss order only, without the knockout", .only = RESULTS),
   XQ__STR("--preset", T, preset, "NAME", "a regulation preset: its tables and rules", .only = PRESET),

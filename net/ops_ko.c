@@ -389,6 +389,12 @@ static void run_ko_publish(xq__server *s, xq__task *task)
                rc == XQ_ELIMIT ? "too many games" : "the Red player asked for does not fit the next game");
       break;
     }
+    if (g.type == XQ_KG_ARMAGEDDON && !red) { /* drawn or chosen at the table; a draw is Black's win */
+      snprintf(err.msg, sizeof err.msg, "match %d: the armageddon's Red is drawn (or chosen) at the table: "
+               "name him (red: [{\"match\":%d,\"player\":ID}])", m, m);
+      rc = XQ_EINVAL;
+      break;
+    }
     if (!(rc = xq_tstore_ko_publish(s->store, &g, &table, &err))) n++;
   }
   /* all the tables or none */

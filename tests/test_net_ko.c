@@ -226,9 +226,14 @@ Test(knockout, publish_with_red_chosen)
   cJSON_Delete(r);
   /* Tangshan: a drawn game goes straight to the armageddon */
   xq_tc_okf(&arb, "{\"id\":9,\"op\":\"result\",\"round\":%d,\"table\":1,\"result\":\"=\"}", XQ_KO_ROUND);
-  r = xq_tc_callf(&adm, "{\"id\":10,\"op\":\"ko_publish\"}");
+  /* its Red is drawn (or chosen) at the table: no default, the Red named */
+  xq_tc_errf(&adm, "CONFLICT", "{\"id\":10,\"op\":\"ko_publish\"}");
+  r = xq_tc_callf(&adm, "{\"id\":10,\"op\":\"ko_publish\",\"red\":[{\"match\":1,\"player\":%d}]}", s1);
   xq_tc_expect_ok(r);
-  cr_assert_str_eq(xq_tj_str(cJSON_GetArrayItem(xq_tj_get(r, "tables"), 0), "type"), "armageddon");
+  const cJSON *t2 = cJSON_GetArrayItem(xq_tj_get(r, "tables"), 0);
+  cr_assert_str_eq(xq_tj_str(t2, "type"), "armageddon");
+  cr_assert_eq((int)xq_tj_num(t2, "table"), 2, "the refused request published nothing");
+  cr_assert(pid(t2, "red") == s1 && pid(t2, "black") == s2);
   cJSON_Delete(r);
   /* a drawn armageddon is a Black win */
   xq_tc_okf(&arb, "{\"id\":11,\"op\":\"result\",\"round\":%d,\"table\":2,\"result\":\"=\"}", XQ_KO_ROUND);

@@ -500,7 +500,9 @@ Test(cli, knockout_actions)
   cli_says(0, "match 1 (final)", "tourney knockout --db %s --after 1 --size 2", path);
   cli_says(0, "next: rapid 10+5", "tourney ko-result --db %s --match 1 =", path);
   cli_says(0, NULL, "tourney ko-result --db %s --match 1 =", path);
-  snprintf(args, sizeof args, "tourney ko-result --db %s --match 1 =", path);
+  /* the armageddon's Red comes from the table, never by default */
+  cli_says(1, "give --red NO, the player who had Red", "tourney ko-result --db %s --match 1 =", path);
+  snprintf(args, sizeof args, "tourney ko-result --db %s --match 1 --red 1 =", path);
   char *out = run(args, &status);
   cr_assert_eq(status, 0, "%s", out);
   cr_assert(strstr(out, "armageddon") && strstr(out, "winner:"), "%s", out);
