@@ -4,8 +4,9 @@
  * by the pairing numbers (序号), not the order of registration; an event
  * made with a preset keeps the preset's withdrawal rule (Shaanxi: two
  * forfeits in a row); a player who has withdrawn is not seeded into the
- * knockout; and the listings of the results name each player by his
- * number, not his registration id.
+ * knockout; the listings of the results name each player by his
+ * number, not his registration id; and a double forfeit (--) is a loss
+ * for both in the standings and the TRF, a result taken back (*) none.
  */
 #include <criterion/criterion.h>
 #include <stdio.h>
