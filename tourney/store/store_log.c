@@ -284,8 +284,8 @@ static int result_tx(xq_tstore *st, int round, int board, const char *code, xq_e
   int forfeit, red, black, rc;
   const char *c = result_code(code, &forfeit);
   if (!c)
-    return xq__store_error(err, XQ_EINVAL, "result must be 1-0, 0-1, = (or 1/2, 0.5-0.5), +-, -+, --"
-                           " or * (taken back: pending) (a board is one game: match scores such as 2-0 or 1-1 are not results)");
+    return xq__store_error(err, XQ_EINVAL, "result must be 1-0, 0-1, = (or 1/2, 0.5-0.5), +-, -+ or --"
+                           " (a board is one game: match scores such as 2-0 or 1-1 are not results)");
   if ((rc = board_players(st, round, board, &red, &black)))
     return rc == XQ_ESTORE ? xq__store_dberr(st, err, "result")
                            : xq__store_error(err, XQ_EINVAL, "no such board in that round");
