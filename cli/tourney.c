@@ -72,7 +72,8 @@ static const struct action {
                  NULL, xq__tourney_players_main},
   [A_PAIR] = {"pair and publish the next round, print its boards", NULL, NULL, xq__tourney_event_main},
   [A_RESULT] = {"the result of a board",
-                "CODE: 1-0 0-1 = (also 1/2, 0.5-0.5) +- -+ -- (one game: not 2-0, 0-2, 1-1)\n", "CODE",
+                "CODE: 1-0 0-1 = (also 1/2, 0.5-0.5) +- -+ -- (both forfeit), * (taken back: pending)\n"
+                "(one game: not 2-0, 0-2, 1-1)\n", "CODE",
                 xq__tourney_event_main},
   [A_FOUL] = {"a foul of a player in a paired round",
               "--count 0 corrects the player's fouls of round R to none (the log keeps both).\n", NULL,

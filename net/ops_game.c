@@ -789,11 +789,12 @@ static void op_result(xq__server *s, xq__req *r)
   req_events ev = {.n = 1};
   xq_event_init(&ev.v[0], XQ_EVENT_RESULT);
   ev.v[0].result = codes[k].game;
-  int was_recorded = lv->recorded;
-  lv->recorded = 1; /* recorded below, as the arbiter gave it */
+  int was_recorded = lv->recorded, resume = !strcmp(res, "none");
+  lv->recorded = !resume; /* recorded below, as the arbiter gave it */
   int queued = xq__commit_queued(s);
   run_event(s, r, lv, XQ_GSRC_ARBITER, 0, &ev);
-  if (!strcmp(res, "none")) {
+  if (resume && (!was_recorded || xq__commit_queued(s) != queued + 1)) {
+    /* a ruling awaited (play on), or the event refused: nothing to take back */
     lv->recorded = was_recorded;
     return;
   }
@@ -802,7 +803,8 @@ static void op_result(xq__server *s, xq__req *r)
   j->s = s;
   j->round = lv->round;
   j->board = lv->board;
-  snprintf(j->code, sizeof j->code, "%s", !strcmp(codes[k].given, "1/2-1/2") ? "=" : codes[k].given);
+  /* resume: the tournament's result taken back, "*" (the game in play again) */
+  snprintf(j->code, sizeof j->code, "%s", resume ? "*" : !strcmp(codes[k].given, "1/2-1/2") ? "=" : codes[k].given);
   /* the result goes into the tournament log in the transaction of the
    * game-log row just queued, so that the acknowledgement covers both; with
    * no such row (the event was refused), after the commits as before */

@@ -596,3 +596,93 @@ Test(net_proto, watch_pipelined_after_a_ruling_off_the_loop_keeps_reading)
   cJSON_Delete(r);
   xq_tc_close(&c);
 }
+
+/* Table `table` of round 1 as the tournament has it: its result ("1-0",
+ * "--", ..., "" while pending) and its players' ids. */
+static void board_state(xq_tclient *c, int table, char *res, size_t cap, int ids[2])
+{
+  cJSON *r = xq_tc_call(c, "{\"id\":40,\"op\":\"pairings\",\"round\":1}");
+  cr_assert(ok(r), "%s", cJSON_PrintUnformatted(r));
+  const cJSON *b = cJSON_GetArrayItem(cJSON_GetObjectItem(r, "boards"), table - 1);
+  cr_assert_eq(num(b, "table"), table);
+  snprintf(res, cap, "%s", str(b, "result") ? str(b, "result") : "");
+  ids[0] = (int)num(cJSON_GetObjectItem(b, "red"), "id");
+  ids[1] = (int)num(cJSON_GetObjectItem(b, "black"), "id");
+  cJSON_Delete(r);
+}
+
+/* Player `id`'s points and losses in the standings. */
+static void standing_of(xq_tclient *c, int id, double *points, double *losses)
+{
+  cJSON *r = xq_tc_call(c, "{\"id\":41,\"op\":\"standings\"}");
+  const cJSON *q;
+  *points = *losses = -1;
+  cJSON_ArrayForEach(q, cJSON_GetObjectItem(r, "standings"))
+    if (num(q, "id") == id) *points = num(q, "points"), *losses = num(q, "losses");
+  cJSON_Delete(r);
+}
+
+static void arbiter_result(xq_tclient *arb, int table, const char *code, const char *game_result)
+{
+  char line[128];
+  snprintf(line, sizeof line, "{\"id\":42,\"op\":\"result\",\"round\":1,\"table\":%d,\"result\":\"%s\"}", table, code);
+  cJSON *r = xq_tc_call(arb, line);
+  cr_assert(ok(r), "%s: %s", line, cJSON_PrintUnformatted(r));
+  cr_assert_str_eq(str(r, "result"), game_result, "%s", line);
+  cJSON_Delete(r);
+  xq_tc_spin(&ts.loop, 100); /* the tournament log's write, after the game's */
+}
+
+Test(net_proto, a_game_ended_by_the_arbiter_is_resumed_with_its_result_taken_back)
+{
+  xq_tclient arb, c;
+  char res[8];
+  int ids[2];
+  double pts, losses;
+  hello(&arb, ts.admin);
+  hello(&c, ts.board[6]);
+  cJSON *r = move(&c, 1, 1, "h2e2");
+  cr_assert(ok(r));
+  cJSON_Delete(r);
+  arbiter_result(&arb, 7, "1-0", "1-0");
+  r = move(&c, 2, 2, "h9g7");
+  cr_assert_str_eq(xq_tc_error(r), "GAME_OVER");
+  cJSON_Delete(r);
+  board_state(&arb, 7, res, sizeof res, ids);
+  cr_assert_str_eq(res, "1-0");
+  /* resume: the game in play again and the tournament without its result */
+  arbiter_result(&arb, 7, "none", "*");
+  board_state(&arb, 7, res, sizeof res, ids);
+  cr_assert_str_eq(res, "", "pending again");
+  standing_of(&arb, ids[0], &pts, &losses);
+  cr_assert(pts == 0 && losses == 0, "no point for the win taken back: %g %g", pts, losses);
+  r = move(&c, 3, 2, "h9g7");
+  cr_assert(ok(r), "the board plays on: %s", cJSON_PrintUnformatted(r));
+  cJSON_Delete(r);
+  /* a double forfeit: both players lose by forfeit, none scores */
+  arbiter_result(&arb, 7, "--", "*");
+  board_state(&arb, 7, res, sizeof res, ids);
+  cr_assert_str_eq(res, "--");
+  for (int side = 0; side < 2; side++) {
+    standing_of(&arb, ids[side], &pts, &losses);
+    cr_assert(pts == 0 && losses == 1, "player %d: %g points, %g losses", ids[side], pts, losses);
+  }
+  r = move(&c, 4, 3, "h0g2");
+  cr_assert_str_eq(xq_tc_error(r), "GAME_OVER", "a double forfeit ends the game");
+  cJSON_Delete(r);
+  /* taken back once more, and so it stays after a restart */
+  arbiter_result(&arb, 7, "none", "*");
+  xq_tc_close(&c);
+  xq_tc_close(&arb);
+  cr_assert_eq(xq_ts_stop(&ts), 0);
+  cr_assert_eq(xq_ts_restart(&ts), 0);
+  hello(&arb, ts.admin);
+  board_state(&arb, 7, res, sizeof res, ids);
+  cr_assert_str_eq(res, "", "pending after a restart");
+  hello(&c, ts.board[6]);
+  r = move(&c, 5, 3, "h0g2");
+  cr_assert(ok(r), "the board plays on after a restart: %s", cJSON_PrintUnformatted(r));
+  cJSON_Delete(r);
+  xq_tc_close(&c);
+  xq_tc_close(&arb);
+}

@@ -4,8 +4,9 @@
  * by the pairing numbers (序号), not the order of registration; an event
  * made with a preset keeps the preset's withdrawal rule (Shaanxi: two
  * forfeits in a row); a player who has withdrawn is not seeded into the
- * knockout; and the listings of the results name each player by his
- * number, not his registration id.
+ * knockout; the listings of the results name each player by his
+ * number, not his registration id; and a double forfeit (--) is a loss
+ * for both in the standings and the TRF, a result taken back (*) none.
  */
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -261,5 +262,87 @@ Test(listings, every_listing_says_the_number_not_the_id)
     numbers_in(out, nos, listings[i][0]);
     free(out);
   }
+  xq_test_db_remove(db);
+}
+
+/* The TRF player line of `name` in `trf` into line[] (empty when none). */
+static void trf_line(const char *trf, const char *name, char *line, size_t cap)
+{
+  line[0] = 0;
+  for (const char *l = trf; l && *l;) {
+    const char *nl = strchr(l, '\n');
+    size_t len = nl ? (size_t)(nl - l) : strlen(l);
+    char buf[256];
+    snprintf(buf, sizeof buf, "%.*s", (int)(len < sizeof buf ? len : sizeof buf - 1), l);
+    if (!strncmp(buf, "001", 3) && strstr(buf, name)) snprintf(line, cap, "%s", buf);
+    l = nl ? nl + 1 : NULL;
+  }
+  while (line[0] && line[strlen(line) - 1] == ' ') line[strlen(line) - 1] = 0;
+}
+
+/* The W-D-L of `name` in a standings listing (its last column) and his
+ * points (PTS, the fourth; -1 when he is not listed). */
+static void wdl_of(const char *st, const char *name, char *wdl, size_t cap, int *pts)
+{
+  wdl[0] = 0;
+  *pts = -1;
+  for (const char *l = st; l && *l;) {
+    const char *nl = strchr(l, '\n');
+    char buf[256], word[16];
+    size_t len = nl ? (size_t)(nl - l) : strlen(l);
+    snprintf(buf, sizeof buf, "%.*s", (int)(len < sizeof buf ? len : sizeof buf - 1), l);
+    int rank, no, p;
+    if (sscanf(buf, "%d %d %15s %d", &rank, &no, word, &p) == 4 && !strcmp(word, name)) {
+      *pts = p;
+      const char *last = strrchr(buf, ' ');
+      snprintf(wdl, cap, "%s", last ? last + 1 : "");
+    }
+    l = nl ? nl + 1 : NULL;
+  }
+}
+
+/* A double forfeit (双方弃权, --) is a forfeit loss for both players: no
+ * point, a loss each, "-" against each other in the TRF (FIDE's code of a
+ * forfeit loss); a result taken back ("*", the server's resume) leaves the
+ * board pending again. */
+Test(listings, a_double_forfeit_loses_for_both_and_a_result_taken_back_is_pending)
+{
+  char db[512];
+  xq_test_db_fresh(db, sizeof db, "res_double_forfeit");
+  event_of(db, "--rounds 3", 4);
+  char *out = xq_test_run_db(0, "tourney pair --db %s %s", db, "--system cn");
+  /* the boards' players by name: "   1     1 P4      0  -     2 P3      0" */
+  char names[2][2][16];
+  int n = 0;
+  for (const char *l = out; l && *l && n < 2;) {
+    int b, r, k;
+    if (sscanf(l, "%d %d %15s %*d - %d %15s", &b, &r, names[n][0], &k, names[n][1]) == 5) n++;
+    const char *nl = strchr(l, '\n');
+    l = nl ? nl + 1 : NULL;
+  }
+  cr_assert_eq(n, 2, "%s", out);
+  free(out);
+  free(xq_test_run_db(0, "tourney result --db %s %s", db, "--round 1 --board 1 --"));
+  free(xq_test_run_db(0, "tourney result --db %s %s", db, "--round 1 --board 2 1-0"));
+  free(xq_test_run_db(0, "tourney result --db %s %s", db, "--round 1 --board 2 '*'"));
+  xq_test_run_db_says(1, "are not results", "tourney result --db %s %s", db, "--round 1 --board 2 2-0");
+  char *st = xq_test_run_db(0, "tourney standings --db %s%s", db, "");
+  char *trf = xq_test_run_db(0, "tourney export --db %s %s", db, "--format trf");
+  for (int i = 0; i < 2; i++)
+    for (int k = 0; k < 2; k++) {
+      const char *name = names[i][k];
+      char wdl[16], line[256];
+      int pts;
+      wdl_of(st, name, wdl, sizeof wdl, &pts);
+      cr_assert_eq(pts, 0, "no point for %s:\n%s", name, st);
+      cr_assert_str_eq(wdl, i == 0 ? "0-0-1" : "0-0-0", "%s (board %d):\n%s", name, i + 1, st);
+      trf_line(trf, name, line, sizeof line);
+      size_t len = strlen(line);
+      cr_assert(len > 2, "%s in the TRF:\n%s", name, trf);
+      if (i == 0) cr_assert_str_eq(line + len - 2, " -", "a forfeit loss for %s: %s", name, line);
+      else cr_assert(line[len - 1] == 'w' || line[len - 1] == 'b', "no result for %s: %s", name, line);
+    }
+  free(st);
+  free(trf);
   xq_test_db_remove(db);
 }

@@ -3,10 +3,12 @@
  * module: session.js loads it for an admin token, never for a viewer. Its
  * bar of sections and its drawing from the server's players and event;
  * the sections are modules of their own (console_players: 棋手;
- * console_pairing: 编排, 淘汰赛; console_print: 打印), sending the
- * protocol's operations to POST /api/op.
+ * console_pairing: 编排, 淘汰赛; console_print: 打印; 成绩: the desk's
+ * typed result line, desk.js), sending the protocol's operations to
+ * POST /api/op.
  */
 import { S, $, t, op, roundName } from './core.js';
+import { initEntry } from './desk.js';
 import { C, setRedraw } from './console_base.js';
 import { renderPlayers, renderNumbers, initAdd } from './console_players.js';
 import { initPairing, initSlips, renderKnockoutConsole } from './console_pairing.js';
@@ -43,4 +45,10 @@ export function initConsole() {
   for (const b of document.querySelectorAll('#c-nav button'))
     b.addEventListener('click', () => document.getElementById(b.dataset.to).scrollIntoView({ block: 'start' }));
   initPrint();
+  // 成绩: a result typed by table number, said under the line itself
+  initEntry($('#c-entry'), (text, error, ...extra) => {
+    const p = $('#c-entry-result');
+    p.replaceChildren(text, ...extra);
+    p.classList.toggle('error', !!error);
+  });
 }

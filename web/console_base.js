@@ -34,6 +34,7 @@ addWords({
     c_num_previewed: '预览（{m}），尚未保存', c_seed_is: '抽签种子 {s}', c_num_note: '第1轮编排前可重新抽签，以最后一次为准；之后报名者依次排在后面。',
     c_m_rating: '按等级分', c_m_lot: '抽签', c_m_manual: '手工',
     c_absent: '请假', c_absent_round: '第几轮', c_bye_zero: '0分', c_bye_half: '半分（轮空½）', c_bye_full: '1局胜分（轮空）',
+    c_results: '成绩', c_results_note: '按本页所示轮次的台次录入；正在进行的对局须确认后才结束，并可恢复。轮空或请假（0分、半分、1分）在“棋手”中逐人登记“请假”（须在该轮编排前）。裁判台（“裁判”页）每台另有按钮。',
     c_yes_absent: '登记请假', c_absent_done: '{name}：第{r}轮请假（{b}）', c_absent_ask: '{name} 请假，不参加该轮编排：',
   },
   en: {
@@ -66,6 +67,7 @@ addWords({
     c_num_note: 'Until round 1 is paired the numbers may be drawn again, the last counts; later entries get the next numbers.',
     c_m_rating: 'by rating', c_m_lot: 'by lot', c_m_manual: 'by hand',
     c_absent: 'Absent', c_absent_round: 'round', c_bye_zero: '0 points', c_bye_half: 'a half-point bye', c_bye_full: 'a full-point bye',
+    c_results: 'Results', c_results_note: 'By table of the round shown; a game in play ends only when confirmed, and can be resumed. A bye or an absence (0, ½ or 1 point) is entered per player under Players, Absent (before that round is paired). The desk (Arbiter tab) has buttons for each table too.',
     c_yes_absent: 'Record the absence', c_absent_done: '{name}: absent in round {r} ({b})',
     c_absent_ask: '{name} is absent, not paired in the round:',
   },

@@ -3,37 +3,54 @@
  * loaded by session.js for an arbiter or admin token, never by a viewer.
  * The games needing attention with the ruling's sentence in both
  * languages, every game of the round in a table, and one button per
- * operation (a result, a foul, pause, resume, confirm); a result that
- * replaces another is asked for first and can be undone with one click.
+ * operation (a result or a forfeit, a foul, pause, resume, confirm); a
+ * result that ends a game in play or replaces another is asked for first,
+ * naming the game, and can be undone with one click (a game in play is
+ * resumed: the result op's `none`); a line typed by table number ("3 1-0",
+ * "5 -+"), on the desk and on the console, enters a result as a click does.
  */
-import { S, $, el, t, op, resultText, gameFlags } from './core.js';
+import { S, $, el, t, op, resultText, gameFlags, roundName } from './core.js';
 import { showOpResult } from './session.js';
 
 /* The result op's code of a game's result ('*' has none: play goes on). */
 const RESULT_CODE = { '1-0': '1-0', '0-1': '0-1', '1/2-1/2': '=', '+-': '+-', '-+': '-+', '--': '--' };
 
+/* The result op's code that puts a game back as it was: its old result,
+ * or `none` (play resumes) for a game that was in play. */
+const backCode = res => res === '*' ? 'none' : RESULT_CODE[res];
+
+/* The keys of the result buttons by the result op's code. */
+const RESULT_KEY = { '1-0': 'a_10', '=': 'a_draw', '0-1': 'a_01', '+-': 'a_f10', '-+': 'a_f01', '--': 'a_f00' };
+
+/* Where the answers are said: the line under the desk, unless a line
+ * typed on the console asked (its own line, console.js). */
+let say = showOpResult;
+
 /* Send operation `req` for `table` of the round on screen and say the
- * answer; `undo` ({round, result}) offers the old result back. */
+ * answer; `undo` ({round, result}) offers the old result back ('*': the
+ * game resumed). */
 async function act(table, req, label, undo) {
+  const out = say;
   const res = await op(Object.assign({ id: Date.now(), round: S.round, table }, req));
   if (res.error && res.error.code === 'CONFLICT' && undo && req.op === 'result' && !req.confirm) {
     // a round the knockout was seeded on: the server says so; changed
     // only when asked again (docs/tourney.md)
-    return showOpResult(t('failed', { msg: `${res.error.code}: ${res.error.msg}` }) + ' ', true,
+    return out(t('failed', { msg: `${res.error.code}: ${res.error.msg}` }) + ' ', true,
       el('button', { type: 'button', class: 'force',
         onclick: () => act(table, Object.assign({}, req, { confirm: true }), label, Object.assign({}, undo, { confirm: true })) },
         t('change_anyway')));
   }
-  if (res.error) return showOpResult(t('failed', { msg: `${res.error.code}: ${res.error.msg}` }), true);
-  if (!undo) return showOpResult(t('done', { op: label, t: table }), false);
-  // a finished game's result was changed: one click takes it back
-  showOpResult(t('done', { op: label, t: table }) + ' ', false, el('button', { type: 'button', class: 'undo',
+  if (res.error) return out(t('failed', { msg: `${res.error.code}: ${res.error.msg}` }), true);
+  if (!undo) return out(t('done', { op: label, t: table }), false);
+  // a result was changed or a game ended: one click takes it back
+  out(t('done', { op: label, t: table }) + ' ', false, el('button', { type: 'button', class: 'undo',
     onclick: async () => {
       const back = await op(Object.assign({ id: Date.now(), op: 'result', round: undo.round, table,
-        result: RESULT_CODE[undo.result] }, undo.confirm ? { confirm: true } : {}));
-      if (back.error) showOpResult(t('failed', { msg: `${back.error.code}: ${back.error.msg}` }), true);
-      else showOpResult(t('undone', { t: table, res: resultText(undo.result) }), false);
-    } }, t('undo')));
+        result: backCode(undo.result) }, undo.confirm ? { confirm: true } : {}));
+      if (back.error) out(t('failed', { msg: `${back.error.code}: ${back.error.msg}` }), true);
+      else if (undo.result === '*') out(t('resumed', { t: table }), false);
+      else out(t('undone', { t: table, res: resultText(undo.result) }), false);
+    } }, t(undo.result === '*' ? 'resume_game' : 'undo')));
 }
 
 /* The question open on the desk, if any: {round, table, result, req, key,
@@ -42,25 +59,32 @@ async function act(table, req, label, undo) {
  * is answered, or when the game's result changed under it. */
 let asking = null;
 
-/* A result for a game that has one changes the standings: asked first,
- * in place, with the old and the new result. */
-function confirmChange(box, g, req, key, attention) {
-  asking = { round: S.round, table: g.table, result: g.result, req, key, attention: !!attention };
+/* A result for a game that has one changes the standings, and one for a
+ * game in play ends it: asked first, in place, naming the game (table and
+ * players) with the old and the new result. */
+function confirmChange(box, g, req, key, attention, more) {
+  asking = Object.assign({ round: S.round, table: g.table, result: g.result, req, key,
+    attention: attention === 'entry' ? 'entry' : !!attention }, more);
   box.append(question(g, asking));
 }
 
-/* The question `q` about game g, as a box with Yes and No. */
+/* The question `q` about game g, as a box with Yes and No (Yes takes the
+ * focus: Enter answers it, Escape says no). */
 function question(g, q) {
   const now = { round: q.round, result: q.result };
-  const ask = el('div', { class: 'confirm', role: 'alertdialog' },
-    el('span', { text: t('confirm_change', { t: g.table, old: resultText(q.result), new: t(q.key) }) }),
+  const live = q.result === '*';
+  const game = `${g.red ? g.red.name : ''} ${t('vs')} ${g.black ? g.black.name : ''}`;
+  const close = (ev, yes) => { ev.stopPropagation(); asking = null; ask.remove(); q.done?.(yes); };
+  const ask = el('div', { class: 'confirm', role: 'alertdialog', 'data-live': live ? '1' : null,
+    onkeydown: ev => { if (ev.key === 'Escape') close(ev); } },
+    el('span', { text: live ? t('confirm_end', { t: g.table, game, new: t(q.key) })
+      : t('confirm_change', { t: g.table, game, old: resultText(q.result), new: t(q.key) }) }),
     el('button', { type: 'button', 'data-action': 'yes', onclick: ev => {
-      ev.stopPropagation(); asking = null; ask.remove();
-      act(g.table, q.req, t(q.key), RESULT_CODE[now.result] ? now : null); } },
-      t('yes_change')),
-    el('button', { type: 'button', 'data-action': 'no', onclick: ev => {
-      ev.stopPropagation(); asking = null; ask.remove(); } },
-      t('no_change')));
+      close(ev, true);
+      act(g.table, q.req, t(q.key), RESULT_CODE[now.result] || live ? now : null); } },
+      t(live ? 'yes_end' : 'yes_change')),
+    el('button', { type: 'button', 'data-action': 'no', onclick: close }, t('no_change')));
+  if (q.focus) setTimeout(() => ask.querySelector('button[data-action="yes"]')?.focus());
   return ask;
 }
 
@@ -69,6 +93,26 @@ function openQuestion(g, attention) {
   if (!asking || asking.round !== S.round || asking.table !== g.table) return null;
   if (asking.result !== g.result) { asking = null; return null; } // answered elsewhere
   return asking.attention === !!attention ? question(g, asking) : null;
+}
+
+/* Operation `req` (button `key`) on game g, from `box`: a result that
+ * ends or changes a game is asked first, the same one again is said and
+ * not sent, anything else is sent. `attention`: the box is the game's
+ * item in the list, 'entry' a typed line's; `done` runs once answered. */
+function decide(box, g, req, key, attention, done) {
+  const result = req.op === 'result' && req.result !== 'none';
+  box.querySelector('.confirm')?.remove();
+  asking = null;
+  // the result it has already: no change, nothing sent
+  if (result && g.result !== '*' && RESULT_CODE[g.result] === req.result) {
+    say(t('same_result', { t: g.table, res: resultText(g.result) }), false);
+    done?.(false);
+  } else if (result) {
+    if (attention === 'entry') box.replaceChildren();
+    confirmChange(box, g, req, key, attention, { done, focus: attention === 'entry' });
+  } else {
+    act(g.table, req, t(key));
+  }
 }
 
 /* A game's buttons (Confirm first when it is listed for attention). */
@@ -80,21 +124,9 @@ function actions(g, attention) {
       onclick: ev => { ev.stopPropagation(); confirmSeen(g); } }, t('a_confirm')));
   }
   const add = (key, req) => box.append(el('button', { type: 'button', 'data-action': key,
-    onclick: ev => {
-      ev.stopPropagation();
-      const finished = req.op === 'result' && g.result !== '*' && req.result !== 'none';
-      box.querySelector('.confirm')?.remove();
-      asking = null;
-      // the result it has already: no change, nothing sent
-      if (finished && RESULT_CODE[g.result] === req.result)
-        showOpResult(t('same_result', { t: g.table, res: resultText(g.result) }), false);
-      else if (finished) confirmChange(box, g, req, key, attention);
-      else act(g.table, req, t(key));
-    } }, t(key)));
+    onclick: ev => { ev.stopPropagation(); say = showOpResult; decide(box, g, req, key, attention); } }, t(key)));
   if (g.needs_arbiter) add('a_play_on', { op: 'result', result: 'none' });
-  add('a_10', { op: 'result', result: '1-0' });
-  add('a_draw', { op: 'result', result: '=' });
-  add('a_01', { op: 'result', result: '0-1' });
+  for (const code in RESULT_KEY) add(RESULT_KEY[code], { op: 'result', result: code });
   if (g.result === '*') {
     add('a_foul_red', { op: 'foul', side: 'red' });
     add('a_foul_black', { op: 'foul', side: 'black' });
@@ -129,9 +161,15 @@ function needsAttention(g) {
   return !!(g.must_change || g.paused || (g.fouls && (g.fouls[0] || g.fouls[1])));
 }
 
+let entryWired = false; // the desk's typed line (initEntry), once
+
 /* The desk (session.js shows it to a staff token): the games needing
  * attention and every game of the round. */
 export function renderDesk() {
+  if (!entryWired) {
+    entryWired = true;
+    initEntry($('#entry'), showOpResult);
+  }
   const games = [...S.games.values()].sort((a, b) => a.table - b.table);
   const items = games.filter(needsAttention).map(g => {
     const v = g.lastVerdict;
@@ -156,4 +194,41 @@ export function renderDesk() {
     el('td', { class: 'result', 'data-result': g.result, text: resultText(g.result) }),
     el('td', { text: gameFlags(g).map(x => x[1]).join(' · ') }),
     el('td', {}, actions(g)))));
+}
+
+/* ---- results typed by table number ---- */
+
+/* The result op's code of a result as an arbiter types it. */
+const TYPED = { '1-0': '1-0', '0-1': '0-1', '=': '=', '½-½': '=', '1/2-1/2': '=', '1/2': '=', '0.5-0.5': '=',
+  '+-': '+-', '-+': '-+', '--': '--' };
+
+/* A typed line "T CODE" (table T of the round on screen; CODE one of
+ * TYPED, ASCII or full-width digits and signs): {table, code}, or null. */
+export function parseEntry(line) {
+  const half = String(line).replace(/[\uff01-\uff5e]/g, c => String.fromCharCode(c.charCodeAt(0) - 0xfee0))
+    .replace(/[\u2212\u2013\u2014]/g, '-'); // a minus or a dash typed for '-'
+  const m = /^\s*(\d{1,4})\s*[\s:]\s*(\S+)\s*$/.exec(half);
+  return m && TYPED[m[2]] ? { table: +m[1], code: TYPED[m[2]] } : null;
+}
+
+/* Wire `form`, a field named "line" and a box .entry-ask for its
+ * question: a line typed enters a result at its table of the round on
+ * screen as the table's button would (asked first when it ends or changes
+ * a game); the answers are said by `out(text, error, ...nodes)`. After a
+ * question the field has the focus again, emptied when it was answered
+ * yes. */
+export function initEntry(form, out) {
+  const field = form.elements.line, box = form.querySelector('.entry-ask');
+  form.addEventListener('submit', ev => {
+    ev.preventDefault();
+    say = out;
+    const e = parseEntry(field.value);
+    if (!e) return out(t('entry_bad', { line: field.value.trim() }), true);
+    const g = S.games.get(e.table);
+    if (!g) return out(t('entry_no_table', { t: e.table, r: roundName(S.round) }), true);
+    decide(box, g, { op: 'result', result: e.code }, RESULT_KEY[e.code], 'entry', yes => {
+      if (yes) field.value = '';
+      field.focus();
+    });
+  });
 }

@@ -150,7 +150,9 @@ function onResult(d) {
   g.result = d.result === '=' ? '1/2-1/2' : d.result; // the log's code of a draw, as games.json says it
   if (d.reason) g.reason = d.reason;
   delete g.needs_arbiter;
-  banner('result', d.table, t('result_banner', { t: d.table, res: resultText(d.result) }) + reasonText(d.reason));
+  // '*': the arbiter took the result back, the game is in play again
+  banner('result', d.table, d.result === '*' ? t('result_banner', { t: d.table, res: t('in_play') })
+    : t('result_banner', { t: d.table, res: resultText(d.result) }) + reasonText(d.reason));
   gameChanged(g);
   refreshPairings();
   refreshStandings(200);

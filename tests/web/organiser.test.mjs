@@ -84,6 +84,8 @@ async function enterResults(p, db, r, games) {
   for (let table = 1; table <= games; table++) {
     const key = plan[(table + r) % 3];
     await p.click(`#arbiter-games tr[data-table="${table}"] button[data-action="${key}"]`);
+    // a game in play ends only when confirmed (issue 35)
+    await p.click(`#arbiter-games tr[data-table="${table}"] .confirm[data-live] button[data-action="yes"]`);
     await p.waitForFunction(([t, k]) => document.querySelector(`#op-result`)?.textContent.includes(`第${t}台`),
       [table, key], { timeout: WAIT });
     want.push([table, code[key]]);

@@ -364,7 +364,9 @@ test('the arbiter sees the foul and sets a result with one click', async () => {
   assert.match(await item.textContent(), /犯规 红0 黑1/);
   assert.match(await page.textContent('#role'), /裁判/);
   assert.equal(await page.evaluate(() => sessionStorage.getItem('xqref.token')), tokens.arbiter);
+  // a game in play ends only when confirmed (issue 35)
   await item.locator('button[data-action="a_10"]').click();
+  await item.locator('.confirm[data-live] button[data-action="yes"]').click();
   await page.waitForSelector('#arbiter-games tr[data-table="1"] td.result[data-result="1-0"]', { timeout: WAIT });
   // the desk's own line says it (no banner on the staff's views)
   await page.waitForSelector('#op-result:has-text("第1台")', { timeout: WAIT });
@@ -1413,6 +1415,111 @@ test('i24.10: a new event with no round yet says so on live, pairings and standi
     await p.waitForSelector('#boards .card', { timeout: WAIT });
     assert.equal(await p.locator('#boards .empty').count(), 0);
     assert.equal(await p.isVisible('#round'), true);
+    assert.deepEqual(errors, []);
+    await ctx.close();
+  } finally {
+    ev.srv.kill('SIGTERM');
+  }
+});
+
+test('i35.2: results of every kind from the desk and the console; a game in play ends only when confirmed and resumes', async () => {
+  const ev = await startEmpty('results');
+  try {
+    const post = async req => {
+      const r = await fetch(ev.base + '/api/op', { method: 'POST', headers: { Authorization: 'Bearer ' + ev.admin },
+        body: JSON.stringify(req) });
+      return JSON.parse((await r.text()).trim().split('\n')[0]);
+    };
+    const body = ['甲一', '乙二', '丙三', '丁四', '戊五', '己六', '庚七', '辛八', '壬九', '癸十'].map((name, i) =>
+      JSON.stringify({ id: 'a' + i, op: 'add_player', player: { name, rating: 2000 - i } })).join('\n');
+    await fetch(ev.base + '/api/op', { method: 'POST', headers: { Authorization: 'Bearer ' + ev.admin }, body });
+    assert.equal((await post({ id: 'p', op: 'pair', publish: true })).ok, true);
+    const pairs = async () => (await (await fetch(ev.base + '/api/rounds/1/pairings.json')).json()).boards;
+    const board = async t => (await pairs()).find(b => b.table === t);
+    const until = async (fn, what) => {
+      for (let i = 0; i < 100 && !(await fn()); i++) await new Promise(r => setTimeout(r, 100));
+      assert.ok(await fn(), what);
+    };
+    const { ctx, p, errors } = await freshPage(1280, 900);
+    await p.goto(ev.base + '/#arbiter/1');
+    await p.fill('#token', ev.admin);
+    await p.click('#token-form button[type="submit"]');
+    await p.waitForSelector('#arbiter-games tbody tr[data-table="5"]', { timeout: WAIT });
+    // every kind of result has its button
+    const keys = await p.$$eval('#arbiter-games tr[data-table="1"] .actions button', bs => bs.map(b => b.dataset.action));
+    for (const k of ['a_10', 'a_draw', 'a_01', 'a_f10', 'a_f01', 'a_f00']) assert.ok(keys.includes(k), `${k} in ${keys}`);
+    // typed: "1 1-0" asks first, naming the game; nothing is sent before Yes
+    const b1 = await board(1);
+    const field = p.locator('#entry input[name="line"]');
+    await field.fill('1 1-0');
+    await field.press('Enter');
+    const ask = p.locator('#entry .confirm[data-live]');
+    await ask.waitFor({ timeout: WAIT });
+    const asked = await ask.textContent();
+    for (const s of ['第1台', b1.red.name, b1.black.name, '红胜 1-0']) assert.ok(asked.includes(s), `"${s}" in "${asked}"`);
+    assert.equal((await board(1)).result, '*', 'nothing changed before the confirmation');
+    // Yes has the focus: Enter answers it; the field is emptied and has the focus again
+    await p.keyboard.press('Enter');
+    await until(async () => (await board(1)).result === '1-0', 'table 1 is 1-0');
+    assert.equal(await field.inputValue(), '');
+    assert.equal(await p.evaluate(() => document.activeElement.name), 'line');
+    // undo resumes the game: in play again, and the tournament has no result
+    const resume = p.locator('#op-result button.undo');
+    assert.equal(await resume.textContent(), '恢复对局');
+    await resume.click();
+    await until(async () => (await board(1)).result === '*', 'table 1 in play again');
+    await p.waitForSelector('#op-result:has-text("已恢复：第1台继续对局")', { timeout: WAIT });
+    await p.waitForSelector('#arbiter-games tr[data-table="1"] td.result[data-result="*"]', { timeout: WAIT });
+    const g1 = (await (await fetch(ev.base + '/api/rounds/1/games.json')).json()).games.find(g => g.table === 1);
+    assert.equal(g1.result, '*');
+    // Escape says no
+    await field.fill('2 -+');
+    await field.press('Enter');
+    await ask.waitFor({ timeout: WAIT });
+    await p.keyboard.press('Escape');
+    assert.equal(await p.locator('#entry .confirm').count(), 0);
+    assert.equal((await board(2)).result, '*');
+    // forfeits typed (full-width too) and clicked; a double forfeit
+    for (const [line, code] of [['2 -+', '-+'], ['３　＋－', '+-']]) {
+      await field.fill(line);
+      await field.press('Enter');
+      await p.click('#entry .confirm[data-live] button[data-action="yes"]');
+      const t = line.startsWith('2') ? 2 : 3;
+      await until(async () => (await board(t)).result === code, `table ${t} is ${code}`);
+    }
+    const row4 = p.locator('#arbiter-games tr[data-table="4"]');
+    await row4.locator('button[data-action="a_f00"]').click();
+    assert.match(await row4.locator('.confirm[data-live]').textContent(), /第4台 .+ 对 .+ 正在对局，判为 双方弃权 --/);
+    await row4.locator('.confirm button[data-action="yes"]').click();
+    await until(async () => (await board(4)).result === '--', 'table 4 is --');
+    await p.waitForSelector('#arbiter-games tr[data-table="4"] td.result[data-result="--"]', { timeout: WAIT });
+    assert.equal(await p.textContent('#arbiter-games tr[data-table="4"] td.result'), '双方弃权');
+    // lines that say nothing sensible are refused, in words
+    await field.fill('x 1-0');
+    await field.press('Enter');
+    await p.waitForSelector('#op-result.error:has-text("无法识别")', { timeout: WAIT });
+    await field.fill('99 1-0');
+    await field.press('Enter');
+    await p.waitForSelector('#op-result.error:has-text("没有第99台")', { timeout: WAIT });
+    await p.screenshot({ path: join(ART, '35-desk-results.png') });
+    // the console's own line: a changed result asked, then undone
+    await p.click('#tabs a[data-view="console"]');
+    await p.waitForSelector('#console-body:not([hidden])', { timeout: WAIT });
+    const cfield = p.locator('#c-entry input[name="line"]');
+    await cfield.fill('5 =');
+    await cfield.press('Enter');
+    await p.click('#c-entry .confirm[data-live] button[data-action="yes"]');
+    await until(async () => (await board(5)).result === '1/2-1/2', 'table 5 drawn from the console');
+    await p.waitForSelector('#c-entry-result:has-text("第5台")', { timeout: WAIT });
+    await cfield.fill('2 0-1');
+    await cfield.press('Enter');
+    const cask = p.locator('#c-entry .confirm');
+    await cask.waitFor({ timeout: WAIT });
+    assert.match(await cask.textContent(), /第2台已有结果 黑胜（红方弃权），改为 黑胜 0-1/);
+    await p.keyboard.press('Enter');
+    await until(async () => (await board(2)).result === '0-1', 'table 2 corrected');
+    await p.click('#c-entry-result button.undo');
+    await until(async () => (await board(2)).result === '-+', 'the correction undone');
     assert.deepEqual(errors, []);
     await ctx.close();
   } finally {

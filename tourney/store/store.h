@@ -116,7 +116,8 @@ int xq_tstore_pair_next(xq_tstore *st, xq_tournament *ev, int system, xq_tpairin
 
 /* Record the result of board `board` of round `round`: "1-0" (Red wins),
  * "0-1", "=" (also "1/2" or "0.5-0.5"), "+-" / "-+" (forfeit: the side
- * with '-' did not play), "--" (both forfeit). A later result for the
+ * with '-' did not play), "--" (both forfeit), "*" (the result taken
+ * back: pending again, the game resumed). A later result for the
  * same board replaces the earlier one in the derived state; both stay in
  * the log. Round XQ_KO_ROUND (knockout.h) is the knockout tables: the
  * result of table `board` (xq_tstore_ko_result; no "--", once only).

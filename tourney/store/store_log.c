@@ -265,12 +265,14 @@ static int board_players(xq_tstore *st, int round, int board, int *red, int *bla
   return rc;
 }
 
-/* Normalise a result code; returns the canonical text or NULL. */
+/* Normalise a result code; returns the canonical text or NULL. "*"
+ * takes the board's result back (the game is in play again): a `result`
+ * event that the replay reads as no result (xq_tournament_set_result). */
 static const char *result_code(const char *c, int *forfeit)
 {
   static const struct { const char *in, *out; int forfeit; } map[] = {
     {"1-0", "1-0", 0}, {"0-1", "0-1", 0}, {"=", "=", 0}, {"1/2", "=", 0}, {"0.5-0.5", "=", 0},
-    {"+-", "+-", 1}, {"-+", "-+", 1}, {"--", "--", 1},
+    {"+-", "+-", 1}, {"-+", "-+", 1}, {"--", "--", 1}, {"*", "*", 0},
   };
   for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
     if (!strcmp(c, map[i].in)) { *forfeit = map[i].forfeit; return map[i].out; }
