@@ -23,7 +23,7 @@ addWords({
     c_dup_file: '与第{n}行重复（姓名{b}相同）', c_dup_stored: '已报名：{p}', c_wide_comma: '含全角逗号“，”：字段须用半角逗号“,”分隔',
     c_file_no: '文件中的序号不导入：序号由抽签或种子产生', c_added: '已添加 {p}', c_file_no_col: '文件序号',
     c_changed: '已调整', c_a: '序号/台次', c_b: '序号/台次', c_published_changes: '第{n}轮公布时的人工调整',
-    c_slips_new: '将为第{r}各台生成新的令牌；已打印的令牌仍然有效。', c_slips_go: '生成并显示',
+    c_slips_new: '将为{r}各台生成新的令牌；已打印的令牌仍然有效。', c_slips_go: '生成并显示',
     c_points: '积分', c_rating_short: '等级分', c_sex_m: '男', c_sex_w: '女', c_slips: '台次令牌（{n}，含二维码）', c_print: '打印',
     c_id: '编号', c_act: '操作', c_edit: '修改', c_save: '保存', c_cancel: '取消', c_local: '本地棋手',
     c_edited: '{name}：已修改 {f}', c_unchanged: '没有修改', c_withdraw: '退赛', c_reinstate: '恢复参赛',

@@ -267,6 +267,7 @@ test('an organiser runs a 12-player, 3-round event from the page alone; the stor
     // the knockout tables' slips: a token each, good for its table
     await p.waitForFunction(() => document.querySelector('#round').value === '50', null, { timeout: WAIT });
     await p.click('#c-slips-btn');
+    assert.match(await p.textContent('#c-slips .confirm span'), /^将为淘汰赛各台生成新的令牌/, 'the round named once');
     await p.click('#c-slips-go');
     frame = p.frameLocator('#c-slips-frame');
     await frame.locator('.slip').first().waitFor({ timeout: WAIT });

@@ -940,6 +940,7 @@ test('the organiser imports a GBK list with a bad line, previews the pairing, th
     // board slips: a token and a QR code per table; a slip's token is the board's
     await p.waitForFunction(() => document.querySelector('#round').value === '1', null, { timeout: WAIT });
     await p.click('#c-slips-btn');
+    assert.match(await p.textContent('#c-slips .confirm span'), /^将为第1轮各台生成新的令牌/, 'the round named once');
     await p.click('#c-slips-go');
     const frame = p.frameLocator('#c-slips-frame');
     await frame.locator('.slip').first().waitFor({ timeout: WAIT });
