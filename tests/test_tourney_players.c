@@ -5,7 +5,8 @@
  * one taken back paired again, the pairing numbers before round 1 by
  * rating, by lot and by hand (refused when not 1..n each once, or after
  * round 1), a late entry after a drawing, the migration of a version-8
- * store, and `xqref tourney edit|numbers|reinstate`.
+ * store, `xqref tourney edit|numbers|reinstate`, and a duplicate player
+ * found whatever the birth date's written form.
  */
 #include <criterion/criterion.h>
 #include <sqlite3.h>
@@ -486,4 +487,42 @@ Test(cli, edit_numbers_reinstate)
   free(out);
   unlink(file);
   xq_test_db_remove(db);
+}
+
+/* A duplicate whatever the birth date's written form (issue 35, Deliver
+ * 5; issue 33): a player read from a TRF file keeps the date as the file
+ * wrote it (1989-03-15), and the same player added as 1989/03/15, or in a
+ * CSV line as 1989.03.15 or 1989年3月15日, is that player; a line that
+ * repeats an earlier line with the date written otherwise is a duplicate
+ * too. Another club, or another date, is another player. */
+Test(duplicate, the_birth_date_in_any_written_form)
+{
+  char text[512];
+  snprintf(text, sizeof text, "012 t\nXXR 3\n001 %4d %c%-3s %-33s %4d %-3s %11s %-10s %4.1f\n", 1, ' ', "",
+           "Luo Guohua", 2100, "", "", "1989-03-15", 0.0);
+  xq_tournament *ev;
+  xq_error err = {0};
+  cr_assert_eq(xq_trf_parse(text, strlen(text), &ev, &err), XQ_OK, "%s", err.msg);
+  cr_assert_str_eq(ev->players[0].birth, "1989-03-15", "the TRF date is kept as written");
+  xq_tplayer p;
+  memset(&p, 0, sizeof p);
+  snprintf(p.name, sizeof p.name, "Luo Guohua");
+  snprintf(p.birth, sizeof p.birth, "1989/03/15");
+  cr_assert_eq(xq_tournament_same_player(ev, &p), 1);
+  snprintf(p.birth, sizeof p.birth, "1989/03/16");
+  cr_assert_eq(xq_tournament_same_player(ev, &p), 0, "another date");
+  snprintf(p.birth, sizeof p.birth, "1989.03.15");
+  snprintf(p.club, sizeof p.club, "北屯");
+  cr_assert_eq(xq_tournament_same_player(ev, &p), 0, "another club");
+  const char *csv = "name,birth,club\nLuo Guohua,1989.03.15,\nWang,1990年1月2日,\nWang,1990-01-02,\nWang,1990-01-02,X\n";
+  xq_csv_players lines;
+  cr_assert_eq(xq_csv_players_read(csv, strlen(csv), ev, &lines, &err), XQ_OK, "%s", err.msg);
+  cr_assert_eq(lines.nlines, 4);
+  cr_assert(!lines.lines[0].ok && strstr(lines.lines[0].error, "registered already: 1. Luo Guohua"), "%s",
+            lines.lines[0].error);
+  cr_assert(lines.lines[1].ok, "%s", lines.lines[1].error);
+  cr_assert(!lines.lines[2].ok && strstr(lines.lines[2].error, "the same as line 3"), "%s", lines.lines[2].error);
+  cr_assert(lines.lines[3].ok, "another club: %s", lines.lines[3].error);
+  xq_csv_players_free(&lines);
+  xq_tournament_free(ev);
 }

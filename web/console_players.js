@@ -303,10 +303,18 @@ function playerOf(fields, cols) {
   return { player: p };
 }
 
-/* The identity of a player for duplicates, as `xqref tourney add` and
- * `import-players` judge it (xq_tournament_same_player): the name, the
- * birth date (1989-03-15 and 1989/03/15 are one date) and the club. */
-const dupKey = p => `${p.name}|${(p.birth || '').replace(/-/g, '/')}|${p.club || ''}`;
+/* A birth date in its one form, YYYY/MM/DD, whatever separators it is
+ * written with (1989-3-15, 1989.03.15, 1989年3月15日, a TRF file's
+ * 1989-03-15 stored as written); a text that is not a date as written. */
+function birthKey(b) {
+  const m = /^(\d{4})[-/.年](\d{1,2})[-/.月](\d{1,2})日?$/.exec(b || '');
+  return m ? `${m[1]}/${m[2].padStart(2, '0')}/${m[3].padStart(2, '0')}` : (b || '');
+}
+
+/* The identity of a player for duplicates, as `xqref tourney add`,
+ * `import-players` and the server's add_player judge it (xq_player_same):
+ * the name, the birth date in any written form and the club. */
+const dupKey = p => `${p.name}|${birthKey(p.birth)}|${p.club || ''}`;
 
 /* Lines that repeat an earlier line or a registered player become errors. */
 function markDuplicates(lines, registered) {

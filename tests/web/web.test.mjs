@@ -890,6 +890,42 @@ test('a GBK list whose bytes are valid UTF-8 as well is read as GBK', async () =
   }
 });
 
+/* Issue 35 (Major 3, Deliver 5): the same list imported twice adds nobody
+ * the second time, whatever form its birth dates are written in: the
+ * preview reports every row as registered already and offers nothing to
+ * import. */
+test('the organiser imports the same list twice: the second preview finds every row registered already', async () => {
+  const ev = await startEmpty('twice');
+  try {
+    const names = ['罗国华', '王天一', '唐丹', '赵鑫鑫'];
+    const file = birth => Buffer.from(['姓名,性别,出生日期,单位,等级分',
+      ...names.map((n, i) => `${n},${i % 2 ? '女' : '男'},${birth(1985 + i, 3, 10 + i)},北屯,${2300 - i * 10}`)].join('\r\n') + '\r\n');
+    const pad = x => String(x).padStart(2, '0');
+    const { ctx, p, errors } = await freshPage(1280, 900);
+    await openConsole(p, ev.base, ev.admin);
+    await p.setInputFiles('#c-file', { name: 'a.csv', mimeType: 'text/csv', buffer: file((y, m, d) => `${y}-${pad(m)}-${d}`) });
+    await p.waitForSelector('#c-do-import:not([disabled])', { timeout: WAIT });
+    await p.click('#c-do-import');
+    await p.waitForFunction(() => document.querySelectorAll('#c-players tbody tr').length === 4, null, { timeout: WAIT });
+    const stored = (await (await fetch(ev.base + '/api/event')).json()).players;
+    assert.equal(stored[0].birth, '1985/03/10', 'stored in its one form');
+    // the same players, their dates written three other ways
+    for (const birth of [(y, m, d) => `${y}-${pad(m)}-${d}`, (y, m, d) => `${y}/${m}/${d}`, (y, m, d) => `${y}年${m}月${d}日`]) {
+      await p.setInputFiles('#c-file', { name: 'b.csv', mimeType: 'text/csv', buffer: file(birth) });
+      await p.waitForFunction(() => document.querySelectorAll('#c-preview tr.bad').length === 4, null, { timeout: WAIT });
+      assert.equal(await p.locator('#c-preview tr[data-line]').count(), 4);
+      const why = await p.$$eval('#c-preview tr.bad td.error', tds => tds.map(td => td.textContent));
+      assert.deepEqual(why, names.map((n, i) => `已报名：${i + 1}. ${n}`));
+      assert.ok(await p.isDisabled('#c-do-import'), 'nothing to import');
+    }
+    assert.equal((await (await fetch(ev.base + '/api/event')).json()).players.length, 4, 'nobody added');
+    assert.deepEqual(errors, []);
+    await ctx.close();
+  } finally {
+    ev.srv.kill('SIGTERM');
+  }
+});
+
 test('the organiser imports a GBK list with a bad line, previews the pairing, then publishes it', async () => {
   const ev = await startEmpty('console');
   try {
