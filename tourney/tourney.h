@@ -319,6 +319,16 @@ int xq_tournament_add(xq_tournament *ev, const xq_tplayer *p, int *id, xq_error 
  * lines of xq_csv_players_read) compares with it. False for NULL. */
 int xq_player_same(const xq_tplayer *a, const xq_tplayer *b);
 
+/* Remove player `id` from `ev` as if never registered, before any round
+ * is paired: the players after him move down one id (their slots, with
+ * any absence or withdrawal, move with them), the pairing numbers above
+ * his close up (1..n stays without a gap) and forbidden pairs naming him
+ * go. The store's replay applies a deletion with it (docs/store.md,
+ * "Deleting a player"). Returns XQ_OK, or XQ_EINVAL (no such player, or a
+ * slot holds an opponent or a result: a round is paired) with `ev`
+ * unchanged. */
+int xq_tournament_remove(xq_tournament *ev, int id);
+
 /* The id of the first player of `ev` who is p (xq_player_same: name,
  * club, and birth date in any written form, so a stored date kept as a
  * TRF file wrote it matches too), or 0 when there is none: the
