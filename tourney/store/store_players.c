@@ -377,9 +377,10 @@ int xq__store_draw_load(xq_tstore *st, int64_t seq, xq_tournament *ev, xq_error 
   /* a drawing numbers every player registered then; those after it wait */
   for (int id = 1; id <= ev->n; id++) ev->players[id - 1].pno = 0;
   sqlite3_bind_int64(q, 1, seq);
+  int direct = !any_removed(st); /* else a registration number: the id it had then */
   while (sqlite3_step(q) == SQLITE_ROW) {
     int reg = sqlite3_column_int(q, 0), pno = sqlite3_column_int(q, 1);
-    int id = xq__store_id_at(st, seq, reg); /* a registration number: the id it had then */
+    int id = direct ? reg : xq__store_id_at(st, seq, reg);
     if (id >= 1 && id <= ev->n) ev->players[id - 1].pno = pno;
   }
   sqlite3_reset(q);
@@ -392,8 +393,9 @@ int xq__store_edits_load(xq_tstore *st, xq_tournament *ev, xq_error *err)
   sqlite3_stmt *q = xq__store_stmt(st, XQ__STORE_Q_LOAD_EDITS, "SELECT player, field, new FROM player_edits ORDER BY id");
   if (!q) return dbfail(db, err, "load");
   int rc = XQ_OK;
+  int direct = !any_removed(st);
   while (!rc && sqlite3_step(q) == SQLITE_ROW) {
-    int reg = sqlite3_column_int(q, 0), id = xq__store_id_at(st, XQ__STORE_NOW, reg);
+    int reg = sqlite3_column_int(q, 0), id = direct ? reg : xq__store_id_at(st, XQ__STORE_NOW, reg);
     if (!id && reg >= 1 && xq__store_scalar(st, "SELECT count(*) FROM events WHERE " XQ__STORE_REMOVED
                                           " AND player = ?", reg, 0, 0))
       continue; /* the edits of a deleted player went with him */
