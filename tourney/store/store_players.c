@@ -268,8 +268,10 @@ static int remove_tx(xq_tstore *st, int id, int *reg, xq_error *err)
   if (xq__store_count(db, "SELECT count(*) FROM meta WHERE key = 'name'", 0) <= 0)
     return xq__error(err, XQ_ESTORE, "no event in this store (run `xqref tourney new` first)");
   if (xq__store_count(db, "SELECT count(*) FROM events WHERE kind = 'pairing'", 0) != 0)
-    return xq__error(err, XQ_EINVAL, "round 1 is paired: a player is deleted only before it; withdraw him instead"
-                                     " (he is paired no more, his games stay)");
+    return xq__error(err, XQ_EINVAL, "round 1 is paired: a player is deleted only before it (withdraw him instead)");
+  if (xq__store_count(db, "SELECT count(*) FROM ko_log", 0) != 0) /* a knockout-only event has no round 1 */
+    return xq__error(err, XQ_EINVAL,
+                     "the knockout has started: a player is deleted only before it (withdraw him instead)");
   if (!(*reg = xq__store_reg_at(st, XQ__STORE_NOW, id))) return xq__error(err, XQ_EINVAL, "no player %d", id);
   sqlite3_stmt *q;
   if (sqlite3_prepare_v2(db, "INSERT INTO events(kind, player, value, code) VALUES ('withdrawal', ?, 0, 'removed')",
