@@ -907,8 +907,8 @@ test('the organiser imports the same list twice: the second preview finds every 
     await p.waitForSelector('#c-do-import:not([disabled])', { timeout: WAIT });
     await p.click('#c-do-import');
     await p.waitForFunction(() => document.querySelectorAll('#c-players tbody tr').length === 4, null, { timeout: WAIT });
-    const stored = (await (await fetch(ev.base + '/api/event')).json()).players;
-    assert.equal(stored[0].birth, '1985/03/10', 'stored in its one form');
+    const listed = execFileSync(XQREF, ['tourney', 'players', '--db', join(dir, 'twice.db')]).toString();
+    assert.match(listed, /1985\/03\/10/, 'stored in its one form');
     // the same players, their dates written three other ways
     for (const birth of [(y, m, d) => `${y}-${pad(m)}-${d}`, (y, m, d) => `${y}/${m}/${d}`, (y, m, d) => `${y}年${m}月${d}日`]) {
       await p.setInputFiles('#c-file', { name: 'b.csv', mimeType: 'text/csv', buffer: file(birth) });
