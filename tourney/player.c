@@ -166,8 +166,8 @@ int xq_player_sex_parse(const char *s)
 int xq_player_same(const xq_tplayer *a, const xq_tplayer *b)
 {
   if (!a || !b || strcmp(a->name, b->name) || strcmp(a->club, b->club)) return 0;
-  /* each date in its one form when it is a date (a TRF file's 1989-03-15
-   * or 1989.03.15 is stored as written); else compared as written */
+  /* each date in its one form when it is a date (an event read from a TRF
+   * file keeps 1989-03-15 or 1989.03.15 as written); else as written */
   char da[sizeof a->birth], db[sizeof b->birth];
   memcpy(da, a->birth, sizeof da);
   memcpy(db, b->birth, sizeof db);

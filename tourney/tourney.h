@@ -330,8 +330,8 @@ int xq_player_same(const xq_tplayer *a, const xq_tplayer *b);
 int xq_tournament_remove(xq_tournament *ev, int id);
 
 /* The id of the first player of `ev` who is p (xq_player_same: name,
- * club, and birth date in any written form, so a stored date kept as a
- * TRF file wrote it matches too), or 0 when there is none: the
+ * club, and birth date in any written form, so a date kept as a TRF
+ * file wrote it matches too), or 0 when there is none: the
  * registration of a player already registered, which the command line
  * and the server refuse unless told it is a namesake. */
 int xq_tournament_same_player(const xq_tournament *ev, const xq_tplayer *p);

@@ -324,8 +324,8 @@ function playerOf(fields, cols) {
 }
 
 /* A birth date in its one form, YYYY/MM/DD, whatever separators it is
- * written with (1989-3-15, 1989.03.15, 1989年3月15日, a TRF file's
- * 1989-03-15 stored as written); a text that is not a date as written. */
+ * written with (1989-3-15, 1989.03.15, 1989年3月15日); a text that is not
+ * a date as written. */
 function birthKey(b) {
   const m = /^(\d{4})[-/.年](\d{1,2})[-/.月](\d{1,2})日?$/.exec(b || '');
   return m ? `${m[1]}/${m[2].padStart(2, '0')}/${m[3].padStart(2, '0')}` : (b || '');

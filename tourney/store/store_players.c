@@ -221,9 +221,11 @@ static int any_removed(xq_tstore *st)
 int xq__store_reg_at(xq_tstore *st, int64_t seq, int id)
 {
   if (id < 1) return 0;
-  if (!any_removed(st))
-    return xq__store_scalar(st, "SELECT count(*) FROM registrations WHERE seq <= ?1 AND player = ?2", seq, id, 0) ? id
-                                                                                                                : 0;
+  if (!any_removed(st)) { /* the registration number is the id */
+    int64_t there =
+      xq__store_scalar(st, "SELECT count(*) FROM registrations WHERE seq <= ?1 AND player = ?2", seq, id, 0);
+    return there ? id : 0;
+  }
   return (int)xq__store_scalar(st, "SELECT r.player FROM " LIVE_AT " ORDER BY r.player LIMIT 1 OFFSET ?2 - 1", seq,
                                id, 0);
 }
