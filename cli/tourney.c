@@ -22,13 +22,13 @@
  * k-th. */
 enum {
   A_NEW, A_ADD, A_IMPORT, A_IMPORT_PLAYERS, A_PLAYERS, A_EDIT, A_NUMBERS, A_PAIR, A_RESULT, A_FOUL, A_ABSENT, A_WITHDRAW,
-  A_REINSTATE, A_STANDINGS, A_EXPORT, A_LOG, A_KNOCKOUT, A_BRACKET, A_KO_RESULT, A_PLACES, A_TEAMS, A_PRIZES,
+  A_REINSTATE, A_REMOVE, A_STANDINGS, A_EXPORT, A_LOG, A_KNOCKOUT, A_BRACKET, A_KO_RESULT, A_PLACES, A_TEAMS, A_PRIZES,
   A_GROUPS, A_DEMO, A_TOKEN, A_TOKENS, A_REVOKE, A_GAMES, A_COUNT
 };
 
 #define ACT(a) (1u << (a)) /* the bit of action a */
 #define RECORD (ACT(A_RESULT) | ACT(A_FOUL) | ACT(A_ABSENT) | ACT(A_WITHDRAW))
-#define WHO (ACT(A_FOUL) | ACT(A_ABSENT) | ACT(A_WITHDRAW) | ACT(A_REINSTATE) | ACT(A_EDIT))
+#define WHO (ACT(A_FOUL) | ACT(A_ABSENT) | ACT(A_WITHDRAW) | ACT(A_REINSTATE) | ACT(A_REMOVE) | ACT(A_EDIT))
 #define PLAYER (ACT(A_ADD) | ACT(A_EDIT))
 #define RESULTS (ACT(A_PLACES) | ACT(A_TEAMS) | ACT(A_PRIZES) | ACT(A_GROUPS))
 #define SHEETS (ACT(A_EXPORT) | RESULTS)
@@ -36,7 +36,7 @@ enum {
 
 static const char *const action_names[A_COUNT] = {
   "new", "add", "import", "import-players", "players", "edit", "numbers", "pair", "result", "foul", "absent", "withdraw",
-  "reinstate", "standings", "export", "log", "knockout", "bracket", "ko-result", "places", "teams", "prizes",
+  "reinstate", "remove", "standings", "export", "log", "knockout", "bracket", "ko-result", "places", "teams", "prizes",
   "groups", "demo", "token", "tokens", "revoke", "games",
 };
 
@@ -83,6 +83,11 @@ static const struct action {
   [A_WITHDRAW] = {"a player not paired from round R on", NULL, NULL, xq__tourney_event_main},
   [A_REINSTATE] = {"a withdrawn player paired again from R (default the next round to pair)", NULL, NULL,
                    xq__tourney_players_main},
+  [A_REMOVE] = {"delete a player registered by mistake, before round 1 is paired",
+                "The players after him move down one id, the pairing numbers close up; the\n"
+                "log keeps the registration and the deletion. Once round 1 is paired it is\n"
+                "refused: withdraw him instead.\n",
+                NULL, xq__tourney_players_main},
   [A_STANDINGS] = {"the standings", NULL, NULL, xq__tourney_event_main},
   [A_EXPORT] = {"the event as FIDE TRF-16, CSV, printable HTML, text or an XLSX workbook",
                 "An XLSX workbook needs --out FILE or a redirected stdout; scoresheets: 记分表.\n", NULL,

@@ -53,7 +53,7 @@ int xq__tourney_event_main(const xq__topts *o, const char *action);   /* tourney
                                        import, players, pair, result, foul, absent, withdraw, standings,
                                        export, log */
 int xq__tourney_players_main(const xq__topts *o, const char *action); /* tourney_players.c: edit,
-                                       reinstate, numbers, import-players */
+                                       reinstate, remove, numbers, import-players */
 int xq__tourney_ko_main(const xq__topts *o, const char *action);      /* tourney_ko.c: knockout,
                                        bracket, ko-result */
 int xq__tourney_final_main(const xq__topts *o, const char *action);   /* tourney_final.c: places, teams,

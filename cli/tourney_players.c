@@ -1,7 +1,8 @@
 /*
  * tourney_players.c -- the players' actions of `xqref tourney` besides
  * add and withdraw (docs/tourney.md): edit (a registered player's details
- * corrected), reinstate (a withdrawn player taken back), numbers (the
+ * corrected), reinstate (a withdrawn player taken back), remove (a player
+ * deleted before round 1), numbers (the
  * pairing numbers by rating, by lot or by hand before round 1) and
  * import-players (a CSV list previewed and registered).
  */
@@ -119,6 +120,30 @@ static int cmd_reinstate(const xq__topts *o)
     printf("player %d paired again from round %d on\n", xq_tplayer_no(ev, id), round);
   else if (id)
     fprintf(stderr, "xqref tourney reinstate: %s\n", err.msg);
+  xq_tournament_free(ev);
+  xq_tstore_close(st);
+  return rc ? 1 : 0;
+}
+
+static int cmd_remove(const xq__topts *o)
+{
+  if (o->player < 1 && o->id < 1) {
+    fprintf(stderr, "xqref tourney remove: --player NO (or --id ID) is required\n");
+    return 2;
+  }
+  xq_tstore *st;
+  xq_tournament *ev;
+  if (open_event(o, "remove", &st, &ev)) return 1;
+  int id = the_player(o, "remove", ev), rc = 1;
+  xq_error err = {0};
+  if (id && !(rc = xq_tstore_remove(st, id, NULL, &err))) {
+    const xq_tplayer *p = &ev->players[id - 1];
+    printf("deleted %s (%s %d)", p->name, p->pno ? "number" : "id", xq_tplayer_no(ev, id));
+    if (id < ev->n || p->pno) printf("; the ids after his%s close up", p->pno ? " and the numbers above his" : "");
+    printf(" (`tourney log` keeps the registration and the deletion)\n");
+  } else if (id) {
+    fprintf(stderr, "xqref tourney remove: %s\n", err.msg);
+  }
   xq_tournament_free(ev);
   xq_tstore_close(st);
   return rc ? 1 : 0;
@@ -292,5 +317,6 @@ int xq__tourney_players_main(const xq__topts *o, const char *action)
   if (!strcmp(action, "import-players")) return cmd_import_players(o);
   if (!strcmp(action, "edit")) return cmd_edit(o);
   if (!strcmp(action, "reinstate")) return cmd_reinstate(o);
+  if (!strcmp(action, "remove")) return cmd_remove(o);
   return cmd_numbers(o);
 }

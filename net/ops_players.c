@@ -1,7 +1,8 @@
 /*
  * ops_players.c -- the organisers' operations on the registered players
  * (docs/protocol.md "Organisers"): edit_player (a player's details
- * corrected), withdraw and reinstate, absent, and numbers (the pairing
+ * corrected), remove_player (one deleted before round 1), withdraw and
+ * reinstate, absent, and numbers (the pairing
  * numbers before round 1: by rating, by lot or by hand, previewed or
  * stored). Players are named by their number (序号 once drawn, else the
  * id: xq_tplayer_no), as every sheet and listing shows them; numbers
@@ -229,6 +230,41 @@ static void withdraw_or_reinstate(xq__server *s, xq__req *r, int reinstate)
 static void op_withdraw(xq__server *s, xq__req *r) { withdraw_or_reinstate(s, r, 0); }
 static void op_reinstate(xq__server *s, xq__req *r) { withdraw_or_reinstate(s, r, 1); }
 
+/* remove_player: the store deletes him, the event is read again (the ids
+ * after his close up: no copy of the event is patched). */
+static void run_remove(xq__server *s, xq__task *t)
+{
+  player_task *p = (player_task *)t;
+  xq_error err = {0};
+  int id = player_id(s, p), reg = 0;
+  if (!id) return;
+  char name[XQ_TOURNEY_NAME_MAX];
+  snprintf(name, sizeof name, "%s", s->ev->players[id - 1].name);
+  int rc = xq_tstore_remove(s->store, id, &reg, &err);
+  if (rc != XQ_OK) {
+    xq__task_error(t, xq__reply_write_code(rc), err.msg);
+    return;
+  }
+  xq__log(s, "player %d (id %d, registration %d) deleted", p->no, id, reg);
+  if (xq__task_reload(s, t, 0)) return;
+  cJSON *o = cJSON_CreateObject();
+  cJSON_AddNumberToObject(o, "player", p->no);
+  cJSON_AddNumberToObject(o, "registration", id);
+  cJSON_AddStringToObject(o, "name", name);
+  xq__hub_players_changed(s);
+  xq__task_send(t, o);
+}
+
+/* remove_player {player: NO}: a player registered by mistake deleted
+ * before round 1 is paired; CONFLICT after (withdraw him then). */
+static void op_remove_player(xq__server *s, xq__req *r)
+{
+  int no;
+  if (xq__field_int(r, "player", 1, XQ_TOURNEY_PLAYERS_MAX, 0, &no)) return;
+  player_task *t = player_task_new(s, r, run_remove, no);
+  if (t) xq__task_go(s, &t->t, 1);
+}
+
 static void run_absent(xq__server *s, xq__task *t)
 {
   player_task *p = (player_task *)t;
@@ -442,6 +478,7 @@ static void op_numbers(xq__server *s, xq__req *r)
 const xq__op xq__players_ops[] = {
   {"edit_player", ADMIN, op_edit_player},
   {"numbers", ADMIN, op_numbers},
+  {"remove_player", ADMIN, op_remove_player},
   {"withdraw", XQ__STAFF, op_withdraw},
   {"reinstate", XQ__STAFF, op_reinstate},
   {"absent", XQ__STAFF, op_absent},

@@ -265,6 +265,7 @@ Test(players, only_an_admin_edits_and_numbers)
   static const char *const admin_only[] = {
     "{\"id\":2,\"op\":\"edit_player\",\"player\":1,\"name\":\"X\"}",
     "{\"id\":3,\"op\":\"numbers\",\"method\":\"rating\"}",
+    "{\"id\":3,\"op\":\"remove_player\",\"player\":1}",
   };
   for (size_t i = 0; i < sizeof admin_only / sizeof admin_only[0]; i++) {
     xq_tc_errf(&anon, "AUTH_REQUIRED", "%s", admin_only[i]);
@@ -464,5 +465,58 @@ Test(players, the_server_keeps_xinjiangs_juniors_out_of_the_open_event)
   }
   cJSON_Delete(r);
   xq_tc_close(&adm);
+  xq_fx_down();
+}
+
+/* The names of a players reply, "name#no" each, in id order. */
+static void names_of(const cJSON *r, char *out, size_t cap)
+{
+  const cJSON *x;
+  size_t at = 0;
+  out[0] = 0;
+  cJSON_ArrayForEach(x, xq_tj_get(r, "players"))
+    if (at < cap) at += (size_t)snprintf(out + at, cap - at, "%s#%d ", xq_tj_str(x, "name"), (int)xq_tj_num(x, "no"));
+}
+
+/* Issue 35 (Deliver 5), issue 33: remove_player deletes a player, named
+ * by his number, before round 1 is paired: the ids after his and the
+ * numbers above his close up, and a restarted server replays the same
+ * event (an arbiter may not: only_an_admin_edits_and_numbers); once round 1 is paired it is CONFLICT with
+ * the reason (withdraw then). */
+Test(players, remove_player_before_round_1_only)
+{
+  up_unpaired(5);
+  xq_tclient c;
+  char got[256], again[256];
+  xq_fx_connect(&c, ts.admin);
+  xq_tc_okf(&c, "{\"id\":1,\"op\":\"numbers\",\"method\":\"manual\",\"numbers\":[{\"player\":1,\"no\":5},"
+                "{\"player\":2,\"no\":4},{\"player\":3,\"no\":3},{\"player\":4,\"no\":2},{\"player\":5,\"no\":1}]}");
+  xq_tc_errf(&c, "NOT_FOUND", "{\"id\":2,\"op\":\"remove_player\",\"player\":9}");
+  cJSON *r = xq_tc_callf(&c, "{\"id\":3,\"op\":\"remove_player\",\"player\":2}"); /* number 2: Player 4 */
+  xq_tc_expect_ok(r);
+  cr_assert_str_eq(xq_tj_str(r, "name"), "Player 4");
+  cJSON_Delete(r);
+  r = xq_tc_callf(&c, "{\"id\":4,\"op\":\"players\"}");
+  names_of(r, got, sizeof got);
+  cr_assert_str_eq(got, "Player 1#4 Player 2#3 Player 3#2 Player 5#1 ", "%s", got);
+  cJSON_Delete(r);
+  xq_tc_close(&c);
+  cr_assert_eq(xq_ts_stop(&ts), 0, "uv_loop_close: no handle left open");
+  cr_assert_eq(xq_ts_restart(&ts), 0, "restarts on the same store");
+  xq_fx_connect(&c, ts.admin);
+  r = xq_tc_callf(&c, "{\"id\":5,\"op\":\"players\"}");
+  names_of(r, again, sizeof again);
+  cr_assert_str_eq(again, got, "the replay gives the same event");
+  cJSON_Delete(r);
+  r = xq_tc_callf(&c, "{\"id\":6,\"op\":\"pair\",\"publish\":true}");
+  xq_tc_expect_ok(r);
+  cr_assert_eq(cJSON_GetArraySize(xq_tj_get(r, "boards")), 2, "four players: two boards");
+  cJSON_Delete(r);
+  r = xq_tc_callf(&c, "{\"id\":7,\"op\":\"remove_player\",\"player\":1}");
+  cr_assert_str_eq(xq_tc_error(r), "CONFLICT");
+  const char *msg = xq_tj_str(xq_tj_get(r, "error"), "msg");
+  cr_assert(msg && strstr(msg, "round 1 is paired") && strstr(msg, "withdraw him instead"), "%s", msg ? msg : "-");
+  cJSON_Delete(r);
+  xq_tc_close(&c);
   xq_fx_down();
 }

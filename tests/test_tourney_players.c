@@ -5,7 +5,8 @@
  * one taken back paired again, the pairing numbers before round 1 by
  * rating, by lot and by hand (refused when not 1..n each once, or after
  * round 1), a late entry after a drawing, the migration of a version-8
- * store, and `xqref tourney edit|numbers|reinstate`.
+ * store, `xqref tourney edit|numbers|reinstate`, and a duplicate player
+ * found whatever the birth date's written form.
  */
 #include <criterion/criterion.h>
 #include <sqlite3.h>
@@ -486,4 +487,124 @@ Test(cli, edit_numbers_reinstate)
   free(out);
   unlink(file);
   xq_test_db_remove(db);
+}
+
+/* A duplicate whatever the birth date's written form (issue 35, Deliver
+ * 5; issue 33): a player read from a TRF file keeps the date as the file
+ * wrote it (1989-03-15), and the same player added as 1989/03/15, or in a
+ * CSV line as 1989.03.15 or 1989年3月15日, is that player; a line that
+ * repeats an earlier line with the date written otherwise is a duplicate
+ * too. Another club, or another date, is another player. */
+Test(duplicate, the_birth_date_in_any_written_form)
+{
+  char text[512];
+  snprintf(text, sizeof text, "012 t\nXXR 3\n001 %4d %c%-3s %-33s %4d %-3s %11s %-10s %4.1f\n", 1, ' ', "",
+           "Luo Guohua", 2100, "", "", "1989-03-15", 0.0);
+  xq_tournament *ev;
+  xq_error err = {0};
+  cr_assert_eq(xq_trf_parse(text, strlen(text), &ev, &err), XQ_OK, "%s", err.msg);
+  cr_assert_str_eq(ev->players[0].birth, "1989-03-15", "the TRF date is kept as written");
+  xq_tplayer p;
+  memset(&p, 0, sizeof p);
+  snprintf(p.name, sizeof p.name, "Luo Guohua");
+  snprintf(p.birth, sizeof p.birth, "1989/03/15");
+  cr_assert_eq(xq_tournament_same_player(ev, &p), 1);
+  snprintf(p.birth, sizeof p.birth, "1989/03/16");
+  cr_assert_eq(xq_tournament_same_player(ev, &p), 0, "another date");
+  snprintf(p.birth, sizeof p.birth, "1989.03.15");
+  snprintf(p.club, sizeof p.club, "北屯");
+  cr_assert_eq(xq_tournament_same_player(ev, &p), 0, "another club");
+  const char *csv = "name,birth,club\nLuo Guohua,1989.03.15,\nWang,1990年1月2日,\nWang,1990-01-02,\nWang,1990-01-02,X\n";
+  xq_csv_players lines;
+  cr_assert_eq(xq_csv_players_read(csv, strlen(csv), ev, &lines, &err), XQ_OK, "%s", err.msg);
+  cr_assert_eq(lines.nlines, 4);
+  cr_assert(!lines.lines[0].ok && strstr(lines.lines[0].error, "registered already: 1. Luo Guohua"), "%s",
+            lines.lines[0].error);
+  cr_assert(lines.lines[1].ok, "%s", lines.lines[1].error);
+  cr_assert(!lines.lines[2].ok && strstr(lines.lines[2].error, "the same as line 3"), "%s", lines.lines[2].error);
+  cr_assert(lines.lines[3].ok, "another club: %s", lines.lines[3].error);
+  xq_csv_players_free(&lines);
+  xq_tournament_free(ev);
+}
+
+/* The names of players 1..n of `ev`, a line each with the number. */
+static void roster(const xq_tournament *ev, char *out, size_t cap)
+{
+  size_t at = 0;
+  out[0] = 0;
+  for (int i = 0; i < ev->n && at < cap; i++)
+    at += (size_t)snprintf(out + at, cap - at, "%d:%s#%d%s ", i + 1, ev->players[i].name, ev->players[i].pno,
+                           ev->players[i].withdrawn ? "w" : "");
+}
+
+/* A player deleted before round 1 (issue 35, Deliver 5; issue 33): the
+ * players after him move down one id with their withdrawal and edits, the
+ * numbers drawn above his close up, a late entry gets the next id, the
+ * store's checks follow the new ids, the TRF has 1..n, a store opened
+ * again replays the same event, and once round 1 is paired the deletion
+ * is refused (withdraw then). */
+Test(remove, before_round_1_the_ids_and_numbers_close_up)
+{
+  char path[512], got[512], again[512];
+  xq_test_db_fresh(path, sizeof path, "remove");
+  xq_tstore *st = store_with(path, 6); /* 棋手1..6, 棋手6 rated highest: numbers 6..1 */
+  xq_error err = {0};
+  number_by(st, (xq_tnumbering){.method = XQ_NUM_RATING});
+  cr_assert_eq(xq_tstore_withdraw(st, 2, 5, &err), XQ_OK, "%s", err.msg);
+  xq_tplayer p;
+  memset(&p, 0, sizeof p);
+  snprintf(p.name, sizeof p.name, "六号");
+  cr_assert_eq(xq_tstore_edit(st, 6, &p, XQ_PE_NAME, NULL, &err), XQ_OK, "%s", err.msg);
+  int reg = 0;
+  cr_assert_eq(xq_tstore_remove(st, 2, &reg, &err), XQ_OK, "%s", err.msg);
+  cr_assert_eq(reg, 2);
+  cr_assert_eq(xq_tstore_remove(st, 6, NULL, &err), XQ_EINVAL, "5 players are left");
+  xq_test_store_add(st, "晚到", 1900); /* id 6, registration 7 */
+  xq_tournament *ev = xq_test_store_load(st);
+  roster(ev, got, sizeof got);
+  cr_assert_str_eq(got, "1:棋手1#5 2:棋手3#4 3:棋手4#3 4:棋手5#2w 5:六号#1 6:晚到#0 ", "%s", got);
+  xq_tournament_free(ev);
+  /* the store's checks and edits name the ids of now */
+  cr_assert_eq(xq_tstore_withdraw(st, 2, 4, &err), XQ_EINVAL, "棋手5 is withdrawn already");
+  cr_assert(strstr(err.msg, "withdrawn already"), "%s", err.msg);
+  cr_assert_eq(xq_tstore_reinstate(st, 2, 5, &err), XQ_EINVAL, "六号 is not withdrawn");
+  cr_assert_eq(xq_tstore_reinstate(st, 2, 4, &err), XQ_OK, "%s", err.msg);
+  snprintf(p.name, sizeof p.name, "晚到者");
+  cr_assert_eq(xq_tstore_edit(st, 6, &p, XQ_PE_NAME, NULL, &err), XQ_OK, "%s", err.msg);
+  cr_assert_eq(xq_tstore_player(st, 6, &p, &err), XQ_OK, "%s", err.msg);
+  cr_assert_str_eq(p.name, "晚到者");
+  cr_assert_eq(xq_tstore_remove(st, 1, NULL, &err), XQ_OK, "%s", err.msg);
+  ev = xq_test_store_load(st);
+  roster(ev, got, sizeof got);
+  cr_assert_str_eq(got, "1:棋手3#4 2:棋手4#3 3:棋手5#2 4:六号#1 5:晚到者#0 ", "%s", got);
+  /* numbers for the rest, round 1 paired with every player on a board */
+  xq_tournament_free(ev);
+  number_by(st, (xq_tnumbering){.method = XQ_NUM_RATING});
+  play_round(st, 1);
+  ev = xq_test_store_load(st);
+  cr_assert_eq(ev->n, 5);
+  for (int id = 1; id <= 5; id++) cr_assert(paired(ev, id, 1), "player %d is on a board", id);
+  roster(ev, got, sizeof got);
+  char *trf = NULL;
+  size_t len = 0;
+  FILE *m = open_memstream(&trf, &len);
+  cr_assert_eq(xq_trf_write(ev, m), XQ_OK);
+  fclose(m);
+  cr_assert(strstr(trf, "\n001    5 ") && !strstr(trf, "\n001    6 "), "%s", trf);
+  free(trf);
+  xq_tournament_free(ev);
+  cr_assert_eq(xq_tstore_remove(st, 1, NULL, &err), XQ_EINVAL, "round 1 is paired");
+  cr_assert(strstr(err.msg, "round 1 is paired") && strstr(err.msg, "withdraw him instead"), "%s", err.msg);
+  char *log = dump(st);
+  cr_assert(strstr(log, "withdrawal player=2 deleted"), "%s", log);
+  free(log);
+  xq_tstore_close(st);
+  /* a restart replays the same event */
+  st = xq_test_store_open(path);
+  ev = xq_test_store_load(st);
+  roster(ev, again, sizeof again);
+  cr_assert_str_eq(again, got);
+  xq_tournament_free(ev);
+  xq_tstore_close(st);
+  xq_test_db_remove(path);
 }

@@ -357,3 +357,38 @@ Test(refuse, import_players_keeps_a_regulation_s_juniors_out)
   unlink(csv);
   xq_test_db_remove(db);
 }
+
+/* tourney remove (issue 35, Deliver 5; issue 33): a player registered by
+ * mistake is deleted before round 1 by his number or id, the listing
+ * closes up; without --player or --id it is a usage error; once round 1
+ * is paired, or a knockout-only event's bracket is drawn, it is refused
+ * with the reason, nothing stored. */
+Test(refuse, remove_a_player_before_round_1_only)
+{
+  char db[512];
+  xq_test_db_fresh(db, sizeof db, "refuse_remove");
+  event_of(db, 5, 5);
+  xq_test_run_db_says(2, "--player NO (or --id ID) is required", "tourney remove --db %s%s", db, NULL);
+  xq_test_run_db_says(1, "no player has the id 9", "tourney remove --db %s %s", db, "--id 9");
+  xq_test_run_db_says(0, "deleted P2 (id 2); the ids after his close up", "tourney remove --db %s %s", db, "--id 2");
+  char *out = xq_test_run_db(0, "tourney players --db %s%s", db, NULL);
+  cr_assert(strstr(out, "   2  ") && strstr(out, "P3") && !strstr(out, "P2 "), "%s", out);
+  free(out);
+  xq_tournament *ev = event_at(db);
+  cr_assert_eq(ev->n, 4);
+  cr_assert_str_eq(ev->players[1].name, "P3");
+  xq_tournament_free(ev);
+  free(xq_test_run_db(0, "tourney pair --db %s%s", db, NULL));
+  xq_test_run_db_says(1, "round 1 is paired: a player is deleted only before it (withdraw him instead)",
+                      "tourney remove --db %s %s", db, "--player 1");
+  ev = event_at(db);
+  cr_assert_eq(ev->n, 4, "nothing stored");
+  xq_tournament_free(ev);
+  xq_test_db_remove(db);
+  /* a knockout-only event has no round 1: its draw fixes the ids too */
+  event_of(db, 1, 4);
+  free(xq_test_run_db(0, "tourney knockout --db %s %s", db, "--seeding lot --lot 7"));
+  xq_test_run_db_says(1, "the knockout has started: a player is deleted only before it", "tourney remove --db %s %s",
+                      db, "--id 4");
+  xq_test_db_remove(db);
+}

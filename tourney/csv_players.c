@@ -261,8 +261,7 @@ static void mark_duplicates(xq_csv_players *out, const xq_tournament *ev)
     int same = ev ? xq_tournament_same_player(ev, &l->player) : 0;
     for (int j = 0; !same && j < i; j++) {
       const xq_csv_line *e = &out->lines[j];
-      if (e->ok && !strcmp(e->player.name, l->player.name) && !strcmp(e->player.birth, l->player.birth) &&
-          !strcmp(e->player.club, l->player.club)) {
+      if (e->ok && xq_player_same(&e->player, &l->player)) {
         snprintf(l->error, sizeof l->error, "the same as line %d (name, birth date and club)", e->line);
         l->ok = 0;
       }

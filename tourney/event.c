@@ -136,6 +136,33 @@ int xq_tournament_add(xq_tournament *ev, const xq_tplayer *p, int *id, xq_error 
   return XQ_OK;
 }
 
+int xq_tournament_remove(xq_tournament *ev, int id)
+{
+  if (!ev || id < 1 || id > ev->n) return XQ_EINVAL;
+  for (int i = 0; i < ev->n * XQ_TOURNEY_ROUNDS_MAX; i++)
+    if (ev->slots[i].opp || ev->slots[i].res != XQ_TR_NONE) return XQ_EINVAL; /* a round is paired */
+  int pno = ev->players[id - 1].pno;
+  size_t after = (size_t)(ev->n - id);
+  memmove(&ev->players[id - 1], &ev->players[id], sizeof *ev->players * after);
+  memmove(xq_tournament_slot(ev, id, 1), xq_tournament_slot(ev, id, 1) + XQ_TOURNEY_ROUNDS_MAX,
+          sizeof *ev->slots * after * XQ_TOURNEY_ROUNDS_MAX);
+  ev->n--;
+  memset(&ev->players[ev->n], 0, sizeof *ev->players);
+  memset(&ev->slots[(size_t)ev->n * XQ_TOURNEY_ROUNDS_MAX], 0, sizeof *ev->slots * XQ_TOURNEY_ROUNDS_MAX);
+  for (int i = 0; pno > 0 && i < ev->n; i++) /* the numbers close up: 1..n again */
+    if (ev->players[i].pno > pno) ev->players[i].pno--;
+  int k = 0;
+  for (int i = 0; i < ev->nforbid; i++) {
+    xq_tforbid f = ev->forbid[i];
+    if (f.a == id || f.b == id) continue;
+    f.a -= f.a > id;
+    f.b -= f.b > id;
+    ev->forbid[k++] = f;
+  }
+  ev->nforbid = k;
+  return XQ_OK;
+}
+
 xq_tslot *xq_tournament_slot(const xq_tournament *ev, int id, int r)
 {
   if (id < 1) id = 1;

@@ -163,12 +163,24 @@ int xq_player_sex_parse(const char *s)
   return -1;
 }
 
+int xq_player_same(const xq_tplayer *a, const xq_tplayer *b)
+{
+  if (!a || !b || strcmp(a->name, b->name) || strcmp(a->club, b->club)) return 0;
+  /* each date in its one form when it is a date (an event read from a TRF
+   * file keeps 1989-03-15 or 1989.03.15 as written); else as written */
+  char da[sizeof a->birth], db[sizeof b->birth];
+  memcpy(da, a->birth, sizeof da);
+  memcpy(db, b->birth, sizeof db);
+  da[sizeof da - 1] = db[sizeof db - 1] = '\0';
+  norm_date(da); /* changes nothing when it is not a date */
+  norm_date(db);
+  return !strcmp(da, db);
+}
+
 int xq_tournament_same_player(const xq_tournament *ev, const xq_tplayer *p)
 {
   if (!ev || !p) return 0;
-  for (int id = 1; id <= ev->n; id++) {
-    const xq_tplayer *q = &ev->players[id - 1];
-    if (!strcmp(q->name, p->name) && !strcmp(q->birth, p->birth) && !strcmp(q->club, p->club)) return id;
-  }
+  for (int id = 1; id <= ev->n; id++)
+    if (xq_player_same(&ev->players[id - 1], p)) return id;
   return 0;
 }

@@ -311,11 +311,29 @@ int xq_tournament_forbidden(const xq_tournament *ev, int a, int b, int round);
  * failure. */
 int xq_tournament_add(xq_tournament *ev, const xq_tplayer *p, int *id, xq_error *err);
 
-/* The id of the first player of `ev` with p's name, birth date and club
- * (byte for byte; p checked with xq_player_check first, so the birth
- * dates compare in one form), or 0 when there is none: the registration
- * of a player already registered, which the command line and the server
- * refuse unless told it is a namesake. */
+/* True when a and b are one player for the duplicate checks: the same
+ * name and club (byte for byte) and the same birth date whatever its
+ * written form (1989-03-15, 1989/03/15 and 1989.03.15 are one date; a
+ * text that is not a date compares as written; "" only equals ""). Every
+ * duplicate check of the project (xq_tournament_same_player, the CSV
+ * lines of xq_csv_players_read) compares with it. False for NULL. */
+int xq_player_same(const xq_tplayer *a, const xq_tplayer *b);
+
+/* Remove player `id` from `ev` as if never registered, before any round
+ * is paired: the players after him move down one id (their slots, with
+ * any absence or withdrawal, move with them), the pairing numbers above
+ * his close up (1..n stays without a gap) and forbidden pairs naming him
+ * go. The store's replay applies a deletion with it (docs/store.md,
+ * "Deleting a player"). Returns XQ_OK, or XQ_EINVAL (no such player, or a
+ * slot holds an opponent or a result: a round is paired) with `ev`
+ * unchanged. */
+int xq_tournament_remove(xq_tournament *ev, int id);
+
+/* The id of the first player of `ev` who is p (xq_player_same: name,
+ * club, and birth date in any written form, so a date kept as a TRF
+ * file wrote it matches too), or 0 when there is none: the
+ * registration of a player already registered, which the command line
+ * and the server refuse unless told it is a namesake. */
 int xq_tournament_same_player(const xq_tournament *ev, const xq_tplayer *p);
 
 /* A list of players in a CSV file (csv_players.c), read as the

@@ -29,6 +29,8 @@ addWords({
     c_edited: '{name}：已修改 {f}', c_unchanged: '没有修改', c_withdraw: '退赛', c_reinstate: '恢复参赛',
     c_confirm_withdraw: '{name}（{k} {no}）自第{r}轮起退赛？已得分数保留。', c_yes_withdraw: '确认退赛',
     c_withdrew: '{name} 自第{r}轮起退赛', c_reinstated: '{name} 自第{r}轮起恢复参赛',
+    c_remove: '删除', c_yes_remove: '确认删除', c_removed: '已删除 {name}：其后棋手的编号依次前移',
+    c_confirm_remove: '删除 {name}（{k} {no}）？仅限第1轮编排前：此后的棋手编号依次前移，日志保留报名与删除记录。',
     c_numbers: '序号（抽签／种子）', c_by_rating: '按等级分（种子）', c_by_lot: '抽签', c_by_hand: '手工录入',
     c_seed: '种子（不填则随机）', c_num_preview: '预览序号', c_num_store: '保存序号', c_num_stored: '序号已保存（{m}）',
     c_num_previewed: '预览（{m}），尚未保存', c_seed_is: '抽签种子 {s}', c_num_note: '第1轮编排前可重新抽签，以最后一次为准；之后报名者依次排在后面。',
@@ -61,6 +63,8 @@ addWords({
     c_edited: '{name}: {f} changed', c_unchanged: 'Nothing changed', c_withdraw: 'Withdraw', c_reinstate: 'Reinstate',
     c_confirm_withdraw: 'Withdraw {name} ({k} {no}) from round {r} on? Points earned stay.', c_yes_withdraw: 'Withdraw',
     c_withdrew: '{name} withdrawn from round {r} on', c_reinstated: '{name} paired again from round {r} on',
+    c_remove: 'Delete', c_yes_remove: 'Delete', c_removed: '{name} deleted: the players after him move up one',
+    c_confirm_remove: 'Delete {name} ({k} {no})? Only before round 1 is paired: the players after him move up one, the log keeps the registration and the deletion.',
     c_numbers: 'Numbers (drawn or seeded)', c_by_rating: 'Seeded by rating', c_by_lot: 'Drawn by lot', c_by_hand: 'Entered by hand',
     c_seed: 'Seed (empty: random)', c_num_preview: 'Preview the numbers', c_num_store: 'Store the numbers',
     c_num_stored: 'Numbers stored ({m})', c_num_previewed: 'Preview ({m}), not stored yet', c_seed_is: 'lot seed {s}',
@@ -115,6 +119,8 @@ export const MESSAGES_ZH = [
   [/^no match is waiting for a game$/, '没有等待对局的比赛'],
   [/^no match of that stage is waiting for a game$/, '该阶段没有等待对局的比赛'],
   [/^no such player$/, '没有这名棋手'],
+  [/^round 1 is paired: a player is deleted only before it \(withdraw him instead\)$/, '第1轮已编排：只能在此之前删除棋手（请改用退赛）'],
+  [/^the knockout has started: a player is deleted only before it \(withdraw him instead\)$/, '淘汰赛已开始：只能在此之前删除棋手（请改用退赛）'],
   [/^no such board in that round$/, '该轮没有这一台'],
   [/^that board is the bye$/, '该台为轮空'],
   [/^no game at this round and table$/, '该轮该台没有对局'],
@@ -153,6 +159,7 @@ export const C = {
   editing: null,   // the id of the player whose row is a form
   draft: null,     // that form's fields
   confirm: null,   // the id of the player whose withdrawal is asked
+  removing: null,  // the id of the player whose deletion is asked
   absent: null,    // the id of the player whose absence is asked
   num: { method: 'rating', seed: '', manual: {}, result: null }, // the Numbers block
 };

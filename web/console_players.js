@@ -3,7 +3,8 @@
  * (docs/web.md, section 棋手), a staff module: a row each, in number order
  * once the numbers are given; Edit makes the row a form that sends the
  * fields changed; Withdraw asks first, in place, and the row then offers
- * Reinstate; Absent (请假) asks for the round and the bye; the pairing
+ * Reinstate; Delete (before round 1 only) asks first, in place; Absent
+ * (请假) asks for the round and the bye; the pairing
  * numbers before round 1; a player added by hand, or a list from a CSV
  * file read as a spreadsheet saves it, previewed line by line before
  * anything is stored, then imported in one POST /api/op.
@@ -12,7 +13,7 @@ import { S, $, el, t, op, opLines } from './core.js';
 import { C, consoleSay, redraw, errText } from './console_base.js';
 import { pairingStale } from './console_pairing.js';
 
-/* ---- the players: a row each; edit, withdraw, reinstate, absent ---- */
+/* ---- the players: a row each; edit, withdraw, reinstate, delete, absent ---- */
 
 /* A player's sex in the page's language. */
 function sexText(s) {
@@ -41,7 +42,17 @@ function playerRow(p) {
     p.withdrawn
       ? el('button', { type: 'button', 'data-action': 'reinstate', onclick: () => reinstate(p) }, t('c_reinstate'))
       : el('button', { type: 'button', 'data-action': 'withdraw', onclick: () => { C.confirm = p.id; renderPlayers(); } },
-        t('c_withdraw')));
+        t('c_withdraw')),
+    // deleted only before round 1 is paired (then withdraw); asked first
+    C.paired ? null : el('button', { type: 'button', 'data-action': 'remove',
+      onclick: () => { C.removing = p.id; C.confirm = C.absent = null; renderPlayers(); } }, t('c_remove')));
+  if (C.removing === p.id) {
+    acts.append(el('div', { class: 'confirm', role: 'alertdialog' },
+      el('span', { text: t('c_confirm_remove', { name: p.name, k: t(numbered() ? 'no' : 'c_id'), no: playerNo(p) }) }),
+      el('button', { type: 'button', 'data-action': 'yes-remove', onclick: () => removePlayer(p) }, t('c_yes_remove')),
+      el('button', { type: 'button', 'data-action': 'no', onclick: () => { C.removing = null; renderPlayers(); } },
+        t('no_change'))));
+  }
   if (C.confirm === p.id) {
     // asked in place, as the arbiter's desk asks before changing a result
     acts.append(el('div', { class: 'confirm', role: 'alertdialog' },
@@ -138,6 +149,15 @@ async function withdraw(p) {
   const res = await op({ id: 'withdraw', op: 'withdraw', player: playerNo(p) });
   if (res.error) return consoleSay(t('failed', { msg: errText(res.error) }), true);
   consoleSay(t('c_withdrew', { name: p.name, r: res.round }), false);
+  pairingStale();
+  redraw();
+}
+
+async function removePlayer(p) {
+  C.removing = null;
+  const res = await op({ id: 'remove', op: 'remove_player', player: playerNo(p) });
+  if (res.error) return consoleSay(t('failed', { msg: errText(res.error) }), true);
+  consoleSay(t('c_removed', { name: res.name }), false);
   pairingStale();
   redraw();
 }
@@ -303,10 +323,18 @@ function playerOf(fields, cols) {
   return { player: p };
 }
 
-/* The identity of a player for duplicates, as `xqref tourney add` and
- * `import-players` judge it (xq_tournament_same_player): the name, the
- * birth date (1989-03-15 and 1989/03/15 are one date) and the club. */
-const dupKey = p => `${p.name}|${(p.birth || '').replace(/-/g, '/')}|${p.club || ''}`;
+/* A birth date in its one form, YYYY/MM/DD, whatever separators it is
+ * written with (1989-3-15, 1989.03.15, 1989年3月15日); a text that is not
+ * a date as written. */
+function birthKey(b) {
+  const m = /^(\d{4})[-/.年](\d{1,2})[-/.月](\d{1,2})日?$/.exec(b || '');
+  return m ? `${m[1]}/${m[2].padStart(2, '0')}/${m[3].padStart(2, '0')}` : (b || '');
+}
+
+/* The identity of a player for duplicates, as `xqref tourney add`,
+ * `import-players` and the server's add_player judge it (xq_player_same):
+ * the name, the birth date in any written form and the club. */
+const dupKey = p => `${p.name}|${birthKey(p.birth)}|${p.club || ''}`;
 
 /* Lines that repeat an earlier line or a registered player become errors. */
 function markDuplicates(lines, registered) {

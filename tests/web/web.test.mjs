@@ -892,6 +892,86 @@ test('a GBK list whose bytes are valid UTF-8 as well is read as GBK', async () =
   }
 });
 
+/* Issue 35 (Major 3, Deliver 5): the same list imported twice adds nobody
+ * the second time, whatever form its birth dates are written in: the
+ * preview reports every row as registered already and offers nothing to
+ * import. */
+test('the organiser imports the same list twice: the second preview finds every row registered already', async () => {
+  const ev = await startEmpty('twice');
+  try {
+    const names = ['罗国华', '王天一', '唐丹', '赵鑫鑫'];
+    const file = birth => Buffer.from(['姓名,性别,出生日期,单位,等级分',
+      ...names.map((n, i) => `${n},${i % 2 ? '女' : '男'},${birth(1985 + i, 3, 10 + i)},北屯,${2300 - i * 10}`)].join('\r\n') + '\r\n');
+    const pad = x => String(x).padStart(2, '0');
+    const { ctx, p, errors } = await freshPage(1280, 900);
+    await openConsole(p, ev.base, ev.admin);
+    await p.setInputFiles('#c-file', { name: 'a.csv', mimeType: 'text/csv', buffer: file((y, m, d) => `${y}-${pad(m)}-${d}`) });
+    await p.waitForSelector('#c-do-import:not([disabled])', { timeout: WAIT });
+    await p.click('#c-do-import');
+    await p.waitForFunction(() => document.querySelectorAll('#c-players tbody tr').length === 4, null, { timeout: WAIT });
+    const listed = execFileSync(XQREF, ['tourney', 'players', '--db', join(dir, 'twice.db')]).toString();
+    assert.match(listed, /1985\/03\/10/, 'stored in its one form');
+    // the same players, their dates written three other ways
+    for (const birth of [(y, m, d) => `${y}-${pad(m)}-${d}`, (y, m, d) => `${y}/${m}/${d}`, (y, m, d) => `${y}年${m}月${d}日`]) {
+      await p.setInputFiles('#c-file', { name: 'b.csv', mimeType: 'text/csv', buffer: file(birth) });
+      await p.waitForFunction(() => document.querySelectorAll('#c-preview tr.bad').length === 4, null, { timeout: WAIT });
+      assert.equal(await p.locator('#c-preview tr[data-line]').count(), 4);
+      const why = await p.$$eval('#c-preview tr.bad td.error', tds => tds.map(td => td.textContent));
+      assert.deepEqual(why, names.map((n, i) => `已报名：${i + 1}. ${n}`));
+      assert.ok(await p.isDisabled('#c-do-import'), 'nothing to import');
+    }
+    assert.equal((await (await fetch(ev.base + '/api/event')).json()).players.length, 4, 'nobody added');
+    assert.deepEqual(errors, []);
+    await ctx.close();
+  } finally {
+    ev.srv.kill('SIGTERM');
+  }
+});
+
+/* Issue 35 (Deliver 5): a player registered by mistake is deleted from
+ * the players' list before round 1 is paired, after a confirmation that
+ * names him; the players after him move up one; once round 1 is
+ * published the list offers no delete (withdraw then). */
+test('the organiser deletes a player before round 1, after a confirmation', async () => {
+  const ev = await startEmpty('remove');
+  try {
+    const rows = ['姓名,等级分', '甲,2400', '乙,2300', '丙,2200', '丁,2100', '戊,2000'];
+    const { ctx, p, errors } = await freshPage(1280, 900);
+    await openConsole(p, ev.base, ev.admin);
+    await p.setInputFiles('#c-file', { name: 'p.csv', mimeType: 'text/csv', buffer: Buffer.from(rows.join('\n') + '\n') });
+    await p.waitForSelector('#c-do-import:not([disabled])', { timeout: WAIT });
+    await p.click('#c-do-import');
+    await p.waitForFunction(() => document.querySelectorAll('#c-players tbody tr').length === 5, null, { timeout: WAIT });
+    const row2 = '#c-players tbody tr[data-id="2"]';
+    // asked first, naming him; 不修改 leaves him
+    await p.click(`${row2} button[data-action="remove"]`);
+    await p.waitForSelector(`${row2} .confirm`, { timeout: WAIT });
+    assert.match(await p.textContent(`${row2} .confirm`), /删除 乙（编号 2）？/);
+    await p.click(`${row2} .confirm button[data-action="no"]`);
+    await p.waitForFunction(() => !document.querySelector('#c-players .confirm'), null, { timeout: WAIT });
+    assert.equal((await (await fetch(ev.base + '/api/event')).json()).players.length, 5, 'nothing deleted');
+    await p.click(`${row2} button[data-action="remove"]`);
+    await p.click(`${row2} .confirm button[data-action="yes-remove"]`);
+    await p.waitForFunction(() => document.querySelectorAll('#c-players tbody tr').length === 4, null, { timeout: WAIT });
+    const api = (await (await fetch(ev.base + '/api/event')).json()).players;
+    assert.deepEqual(api.map(x => [x.id, x.name]), [[1, '甲'], [2, '丙'], [3, '丁'], [4, '戊']]);
+    assert.match(await p.textContent(row2), /丙/);
+    const log = execFileSync(XQREF, ['tourney', 'log', '--db', join(dir, 'remove.db')]).toString();
+    assert.match(log, /withdrawal player=2 deleted/);
+    // round 1 published: no delete any more
+    await p.click('#c-pair');
+    await p.waitForSelector('#c-pairing table[data-published="no"] tbody tr', { timeout: WAIT });
+    await p.click('#c-publish');
+    await p.waitForSelector('#c-pairing table[data-published="yes"]', { timeout: WAIT });
+    await p.waitForFunction(() => !document.querySelector('#c-players button[data-action="remove"]'), null, { timeout: WAIT });
+    assert.equal(await p.locator('#c-players button[data-action="withdraw"]').count(), 4);
+    assert.deepEqual(errors, []);
+    await ctx.close();
+  } finally {
+    ev.srv.kill('SIGTERM');
+  }
+});
+
 test('the organiser imports a GBK list with a bad line, previews the pairing, then publishes it', async () => {
   const ev = await startEmpty('console');
   try {

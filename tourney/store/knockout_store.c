@@ -30,7 +30,8 @@ static int fail(xq_error *err, int code, const char *msg, sqlite3 *db)
  * player. */
 static int bad_entrants(sqlite3 *db, const xq_ko *ko)
 {
-  int n = xq__store_count(db, "SELECT count(*) FROM registrations", 0);
+  int n = xq__store_count(db, "SELECT count(*) FROM registrations WHERE player NOT IN"
+                          " (SELECT player FROM events WHERE " XQ__STORE_REMOVED ")", 0);
   for (int i = 0; i < ko->size; i++)
     if (ko->seeds[i] < 0 || ko->seeds[i] > n) return 1;
   return xq_ko_entrants(ko) < 2;

@@ -154,6 +154,15 @@ int xq_tstore_absence(xq_tstore *st, int round, int id, int bye, xq_error *err);
  * XQ_ESTORE. */
 int xq_tstore_withdraw(xq_tstore *st, int round, int id, xq_error *err);
 
+/* Delete player `id` (1..n), registered by mistake, before round 1 is
+ * paired: an event row ('withdrawal', code "removed") naming his
+ * registration number (*reg, may be NULL); the replay leaves him out and
+ * the players after him move down one id, their pairing numbers closing
+ * up (docs/store.md "Deleting a player"). Returns XQ_OK, XQ_EINVAL with
+ * `err` (no such player; round 1 is paired, or the knockout has started:
+ * withdraw him instead) or XQ_ESTORE. */
+int xq_tstore_remove(xq_tstore *st, int id, int *reg, xq_error *err);
+
 /* Take a withdrawn player `id` back from round `round` on, which must
  * not be paired yet (a withdrawal event with value 1: the withdrawal
  * stays in the log; docs/store.md). Returns XQ_OK, XQ_EINVAL with `err`

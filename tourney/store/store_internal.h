@@ -35,6 +35,29 @@ int xq__store_edits_load(xq_tstore *st, xq_tournament *ev, xq_error *err);
 void xq__store_edits_dump(xq_tstore *st, int64_t after, FILE *f);
 void xq__store_draw_dump(xq_tstore *st, int64_t seq, FILE *f);
 
+/* Deleted players (store_players.c, docs/store.md "Deleting a player").
+ * The store keys a player for good by his registration number
+ * (registrations.player: 1, 2, ... in registration order, never
+ * reused); a deletion is a 'withdrawal' event with code "removed" naming
+ * that number, and the event's ids are the players not deleted, 1..n in
+ * registration order. Every other row of the event log names a player by
+ * his id at its place in the log; player_edits and draw_numbers name the
+ * registration number. Without a deletion, number and id are one.
+ * XQ__STORE_NOW as `seq`: after the whole log.
+ * xq__store_reg_at: the registration number of the player who was `id`
+ * just after log row `seq`, 0 for none. xq__store_id_at: the id just
+ * after row `seq` of registration number `reg`, 0 when not registered
+ * then or deleted by then. xq__store_players: the players not deleted.
+ * xq__store_last_of: the last event of kind `kind` (of round `round`;
+ * 0: any) that names the player who is `id` now, through the deletions
+ * since: 1 with its round and value (either pointer may be NULL), or 0. */
+#define XQ__STORE_NOW INT64_MAX
+#define XQ__STORE_REMOVED "round IS NULL AND kind = 'withdrawal' AND code = 'removed'"
+int xq__store_reg_at(xq_tstore *st, int64_t seq, int id);
+int xq__store_id_at(xq_tstore *st, int64_t seq, int reg);
+int xq__store_players(xq_tstore *st);
+int xq__store_last_of(xq_tstore *st, const char *kind, int round, int id, int *ev_round, int *value);
+
 /* The SQLite handle of an open store, for the store files of the module. */
 struct sqlite3;
 struct sqlite3 *xq__store_db(xq_tstore *st);

@@ -97,11 +97,12 @@ static int load_config(xq_tstore *st, xq_tournament *ev, xq_error *err)
  * belong to its events. */
 typedef struct load_q {
   sqlite3_stmt *q, *reg, *num, *brd, *b2;
+  int nreg;                    /* registration rows replayed */
 } load_q;
 
-/* A register event: the player of registration row `seq`, who must get
- * the next id. */
-static int load_register(xq_tstore *st, const load_q *L, int64_t seq, xq_tournament *ev, xq_error *err)
+/* A register event: the player of registration row `seq`, who must have
+ * the next registration number, and gets the next id. */
+static int load_register(xq_tstore *st, load_q *L, int64_t seq, xq_tournament *ev, xq_error *err)
 {
   sqlite3_stmt *reg = L->reg;
   xq_tplayer p;
@@ -122,7 +123,17 @@ static int load_register(xq_tstore *st, const load_q *L, int64_t seq, xq_tournam
   snprintf(p.fed, sizeof p.fed, "%s", xq__store_col_text(reg, 10));
   snprintf(p.fide_id, sizeof p.fide_id, "%s", xq__store_col_text(reg, 11));
   if ((rc = xq_tournament_add(ev, &p, &id, err))) return rc;
-  if (id != sqlite3_column_int(reg, 0)) return xq__store_error(err, XQ_ESTORE, "registrations out of order");
+  if (++L->nreg != sqlite3_column_int(reg, 0)) return xq__store_error(err, XQ_ESTORE, "registrations out of order");
+  return XQ_OK;
+}
+
+/* A deletion (docs/store.md "Deleting a player"): registration number
+ * `reg`, the player of his id just before event `seq`, is left out. */
+static int load_removal(xq_tstore *st, int64_t seq, int reg, xq_tournament *ev, xq_error *err)
+{
+  int id = xq__store_id_at(st, seq - 1, reg);
+  if (id < 1 || xq_tournament_remove(ev, id))
+    return xq__store_error(err, XQ_ESTORE, "the log deletes a player not registered, or after round 1 was paired");
   return XQ_OK;
 }
 
@@ -162,7 +173,7 @@ static void load_result(const load_q *L, int64_t seq, int round, int board, cons
 }
 
 /* Apply the event of the log row L->q stands on. */
-static int load_event(xq_tstore *st, const load_q *L, xq_tournament *ev, xq_error *err)
+static int load_event(xq_tstore *st, load_q *L, xq_tournament *ev, xq_error *err)
 {
   sqlite3_stmt *q = L->q;
   int64_t seq = sqlite3_column_int64(q, 0);
@@ -170,6 +181,8 @@ static int load_event(xq_tstore *st, const load_q *L, xq_tournament *ev, xq_erro
   int round = sqlite3_column_int(q, 2), player = sqlite3_column_int(q, 3);
   int board = sqlite3_column_int(q, 4), value = sqlite3_column_int(q, 5);
   const char *code = xq__store_col_text(q, 6);
+  if (!strcmp(kind, "withdrawal") && !strcmp(code, "removed") && sqlite3_column_type(q, 2) == SQLITE_NULL)
+    return load_removal(st, seq, player, ev, err);
   int needs_player = !strcmp(kind, "foul") || !strcmp(kind, "absence") || !strcmp(kind, "withdrawal");
   if (round < 0 || round > XQ_TOURNEY_ROUNDS_MAX || player < 0 || player > ev->n + 1 ||
       (needs_player && (player < 1 || player > ev->n || round < 1)))
@@ -294,6 +307,8 @@ int xq_tstore_dump(xq_tstore *st, FILE *f)
     if (draw) { /* a drawing before round 1: its method and the lot's seed */
       fprintf(f, " by=%s", xq__store_col_text(q, 7));
       if (!strcmp(xq__store_col_text(q, 7), "lot")) fprintf(f, " seed=%lld", value);
+    } else if (!strcmp(kind, "withdrawal") && !strcmp(xq__store_col_text(q, 7), "removed")) {
+      fprintf(f, " deleted (player= is the registration number; the ids after it close up)");
     } else if (!strcmp(kind, "withdrawal") && value == 1) {
       fprintf(f, " reinstated");
     } else {

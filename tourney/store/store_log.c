@@ -116,7 +116,10 @@ static int register_tx(xq_tstore *st, const xq_tplayer *c, int *id, xq_error *er
 {
   int rc;
   if ((rc = need_event(st, err))) return rc;
-  int next = (int)xq__store_scalar(st, "SELECT count(*) FROM registrations", 0, 0, 0) + 1;
+  /* the registration number is for good; the id is the next of the
+   * players not deleted (docs/store.md "Deleting a player") */
+  int reg = (int)xq__store_scalar(st, "SELECT count(*) FROM registrations", 0, 0, 0) + 1;
+  int next = xq__store_players(st) + 1;
   if (next > XQ_TOURNEY_PLAYERS_MAX) return xq__store_error(err, XQ_ELIMIT, "too many players");
   int64_t seq = add_event(st, "register", 0, next, 0, 0, NULL);
   sqlite3_stmt *q = NULL;
@@ -127,7 +130,7 @@ static int register_tx(xq_tstore *st, const xq_tplayer *c, int *id, xq_error *er
   if (ok) {
     char sex[2] = {c->sex, 0};
     sqlite3_bind_int64(q, 1, seq);
-    sqlite3_bind_int(q, 2, next);
+    sqlite3_bind_int(q, 2, reg);
     sqlite3_bind_text(q, 3, c->name, -1, SQLITE_STATIC);
     sqlite3_bind_int(q, 4, c->rating);
     sqlite3_bind_text(q, 5, c->birth, -1, SQLITE_STATIC);
@@ -186,7 +189,7 @@ static int publish_tx(xq_tstore *st, const xq_tournament *ev, const xq_tpairing 
   if ((rc = need_event(st, err))) return rc;
   if (xq__store_scalar(st, "SELECT count(*) FROM events WHERE kind = 'pairing' AND round = ?", pr->round, 0, 0))
     return xq__store_error(err, XQ_EINVAL, "this round is already paired");
-  int nplayers = (int)xq__store_scalar(st, "SELECT count(*) FROM registrations", 0, 0, 0);
+  int nplayers = xq__store_players(st);
   uint8_t *seen = calloc((size_t)nplayers + 1, 1);
   if (!seen) return XQ_ENOMEM;
   for (int b = 0; b < pr->nboards; b++) {
@@ -336,11 +339,10 @@ static int player_event_round(xq_tstore *st, const char *kind, int round, int id
   if (round <= paired)
     return xq_error_set(err, XQ_EINVAL, -1, -1, "round %d is already paired: a player withdraws from round %d on"
                         " (a game of a paired round he does not play is a forfeit, +- or -+)", round, paired + 1);
-  int64_t w = xq__store_scalar(st, "SELECT round * 2 + value FROM events WHERE kind = 'withdrawal' AND player = ?"
-                               " ORDER BY seq DESC LIMIT 1", id, 0, -1);
-  if (w >= 0 && w % 2 == 0) /* the last withdrawal event is one, not a reinstatement */
+  int wr = 0, wv = 1;
+  if (xq__store_last_of(st, "withdrawal", 0, id, &wr, &wv) && wv == 0) /* a withdrawal, not a reinstatement */
     return xq_error_set(err, XQ_EINVAL, -1, -1, "that player is withdrawn already (from round %d on;"
-                        " reinstate takes him back)", (int)(w / 2));
+                        " reinstate takes him back)", wr);
   return XQ_OK;
 }
 
@@ -350,12 +352,10 @@ static int player_event_tx(xq_tstore *st, const char *kind, int round, int id, i
   int rc;
   if (round < 1 || round > XQ_TOURNEY_ROUNDS_MAX) return xq__store_error(err, XQ_EINVAL, "bad round");
   if ((rc = need_event(st, err))) return rc;
-  if (id < 1 || id > xq__store_scalar(st, "SELECT count(*) FROM registrations", 0, 0, 0))
-    return xq__store_error(err, XQ_EINVAL, "no such player");
+  if (id < 1 || id > xq__store_players(st)) return xq__store_error(err, XQ_EINVAL, "no such player");
   if ((rc = player_event_round(st, kind, round, id, err))) return rc;
-  if (code && !strcmp(code, "cancel") &&
-      xq__store_scalar(st, "SELECT value FROM events WHERE kind = 'absence' AND round = ? AND player = ?"
-                       " ORDER BY seq DESC LIMIT 1", round, id, -1) < 0)
+  int av = -1;
+  if (code && !strcmp(code, "cancel") && (!xq__store_last_of(st, "absence", round, id, NULL, &av) || av < 0))
     return xq__store_error(err, XQ_EINVAL, "that player has no announced absence in that round");
   if (add_event(st, kind, round, id, 0, value, code) < 0) return xq__store_dberr(st, err, kind);
   return XQ_OK;
@@ -404,10 +404,9 @@ static int reinstate_tx(xq_tstore *st, int round, int id, xq_error *err)
 {
   int rc;
   if ((rc = need_event(st, err))) return rc;
-  if (id < 1 || id > xq__store_scalar(st, "SELECT count(*) FROM registrations", 0, 0, 0))
-    return xq__store_error(err, XQ_EINVAL, "no such player");
-  if (xq__store_scalar(st, "SELECT value FROM events WHERE kind = 'withdrawal' AND player = ?"
-                       " ORDER BY seq DESC LIMIT 1", id, 0, 1) != 0)
+  if (id < 1 || id > xq__store_players(st)) return xq__store_error(err, XQ_EINVAL, "no such player");
+  int wv = 1;
+  if (!xq__store_last_of(st, "withdrawal", 0, id, NULL, &wv) || wv != 0)
     return xq__store_error(err, XQ_EINVAL, "that player is not withdrawn");
   if (xq__store_scalar(st, "SELECT count(*) FROM events WHERE kind = 'pairing' AND round >= ?", round, 0, 0))
     return xq__store_error(err, XQ_EINVAL, "that round is already paired: a player comes back from the next one");

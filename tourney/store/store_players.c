@@ -8,6 +8,10 @@
  * in draw_numbers (the numbers table takes one number per player for
  * the whole event, so a drawing made again cannot go there). Writes use
  * the store's nested transactions (store_open.c), so they join an open batch.
+ * And a player deleted before round 1: a 'withdrawal' event with code
+ * "removed" naming his registration number, which the replay applies by
+ * closing up the ids (xq_tournament_remove), with the translations
+ * between registration numbers and ids the other rows need.
  */
 #include <sqlite3.h>
 #include <stdio.h>
@@ -80,16 +84,17 @@ static void field_copy(xq_tplayer *to, const xq_tplayer *from, int k)
   to->region[sizeof to->region - 1] = to->club[sizeof to->club - 1] = to->team[sizeof to->team - 1] = 0;
 }
 
-/* The details of player `id` now: the registration with its edits. */
-static int current_player(sqlite3 *db, int id, xq_tplayer *p, xq_error *err)
+/* The details of registration number `reg` now: the registration with
+ * its edits (`id` names him in the error). */
+static int current_player(sqlite3 *db, int reg, int id, xq_tplayer *p, xq_error *err)
 {
   sqlite3_stmt *q;
   memset(p, 0, sizeof *p);
   if (sqlite3_prepare_v2(db, "SELECT name, rating, birth, sex, region, club, team, local FROM registrations"
                          " WHERE player = ?", -1, &q, NULL) != SQLITE_OK)
     return dbfail(db, err, "edit");
-  sqlite3_bind_int(q, 1, id);
-  int found = sqlite3_step(q) == SQLITE_ROW;
+  sqlite3_bind_int(q, 1, reg);
+  int found = reg > 0 && sqlite3_step(q) == SQLITE_ROW;
   if (found) {
     snprintf(p->name, sizeof p->name, "%s", xq__store_col_text(q, 0));
     p->rating = sqlite3_column_int(q, 1);
@@ -105,7 +110,7 @@ static int current_player(sqlite3 *db, int id, xq_tplayer *p, xq_error *err)
   if (sqlite3_prepare_v2(db, "SELECT field, new FROM player_edits WHERE player = ? ORDER BY id", -1, &q, NULL) !=
       SQLITE_OK)
     return dbfail(db, err, "edit");
-  sqlite3_bind_int(q, 1, id);
+  sqlite3_bind_int(q, 1, reg);
   while (sqlite3_step(q) == SQLITE_ROW) field_set(p, xq__store_col_text(q, 0), xq__store_col_text(q, 1));
   sqlite3_finalize(q);
   return XQ_OK;
@@ -113,7 +118,7 @@ static int current_player(sqlite3 *db, int id, xq_tplayer *p, xq_error *err)
 
 /* The edit's rows: one per field of `fields` whose text differs, all
  * with the edit's own number. */
-static int edit_rows(sqlite3 *db, int id, const xq_tplayer *cur, const xq_tplayer *cand, unsigned fields,
+static int edit_rows(sqlite3 *db, int reg, const xq_tplayer *cur, const xq_tplayer *cand, unsigned fields,
                      unsigned *changed, xq_error *err)
 {
   sqlite3_stmt *q;
@@ -131,7 +136,7 @@ static int edit_rows(sqlite3 *db, int id, const xq_tplayer *cur, const xq_tplaye
     if (!strcmp(a, b)) continue;
     sqlite3_reset(q);
     sqlite3_bind_int(q, 1, edit);
-    sqlite3_bind_int(q, 2, id);
+    sqlite3_bind_int(q, 2, reg);
     sqlite3_bind_text(q, 3, field_names[k], -1, SQLITE_STATIC);
     sqlite3_bind_text(q, 4, a, -1, SQLITE_TRANSIENT);
     sqlite3_bind_text(q, 5, b, -1, SQLITE_TRANSIENT);
@@ -142,10 +147,12 @@ static int edit_rows(sqlite3 *db, int id, const xq_tplayer *cur, const xq_tplaye
   return rc;
 }
 
-static int edit_tx(sqlite3 *db, int id, const xq_tplayer *p, unsigned fields, unsigned *changed, xq_error *err)
+static int edit_tx(xq_tstore *st, int id, const xq_tplayer *p, unsigned fields, unsigned *changed, xq_error *err)
 {
+  sqlite3 *db = xq__store_db(st);
   xq_tplayer cur, cand;
-  int rc = current_player(db, id, &cur, err);
+  int reg = xq__store_reg_at(st, XQ__STORE_NOW, id);
+  int rc = current_player(db, reg, id, &cur, err);
   if (rc) return rc;
   cand = cur;
   for (int k = 0; k < XQ_PE_COUNT; k++)
@@ -155,7 +162,7 @@ static int edit_tx(sqlite3 *db, int id, const xq_tplayer *p, unsigned fields, un
       xq__store_count(db, "SELECT count(*) FROM events WHERE kind = 'pairing'", 0) > 0)
     return xq__error(err, XQ_EINVAL, "the team of a player cannot change once round 1 is paired"
                                      " (the team standings count every round for one team)");
-  if ((rc = edit_rows(db, id, &cur, &cand, fields, changed, err))) return rc;
+  if ((rc = edit_rows(db, reg, &cur, &cand, fields, changed, err))) return rc;
   return *changed ? XQ_OK : xq__error(err, XQ_EINVAL, "the edit changes nothing");
 }
 
@@ -171,7 +178,7 @@ int xq_tstore_edit(xq_tstore *st, int id, const xq_tplayer *p, unsigned fields, 
   int rc = xq__store_begin(st, 1, err);
   if (!rc) {
     rc = xq__store_count(db, "SELECT count(*) FROM meta WHERE key = 'name'", 0) > 0
-           ? edit_tx(db, id, p, fields, &ch, err)
+           ? edit_tx(st, id, p, fields, &ch, err)
            : xq__error(err, XQ_ESTORE, "no event in this store (run `xqref tourney new` first)");
     if (rc) {
       xq__store_failed(st);
@@ -191,9 +198,110 @@ int xq_tstore_player(xq_tstore *st, int id, xq_tplayer *p, xq_error *err)
   xq_tplayer cur;
   if (!db || !p) return XQ_EINVAL;
   xq__store_lock(st);
-  int rc = current_player(db, id, &cur, err);
+  int rc = current_player(db, xq__store_reg_at(st, XQ__STORE_NOW, id), id, &cur, err);
   xq__store_unlock(st);
   for (int k = 0; !rc && k < XQ_PE_COUNT; k++) field_copy(p, &cur, k);
+  return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* Deleting a player before round 1                                    */
+/* ------------------------------------------------------------------ */
+
+/* The registrations not deleted just after log row ?1, as SQL. */
+#define LIVE_AT "registrations r WHERE r.seq <= ?1 AND r.player NOT IN (SELECT player FROM events WHERE " \
+  XQ__STORE_REMOVED " AND seq <= ?1)"
+
+/* True when the log holds a deletion (else numbers and ids are one). */
+static int any_removed(xq_tstore *st)
+{
+  return xq__store_scalar(st, "SELECT count(*) FROM events WHERE " XQ__STORE_REMOVED, 0, 0, 1) != 0;
+}
+
+int xq__store_reg_at(xq_tstore *st, int64_t seq, int id)
+{
+  if (id < 1) return 0;
+  if (!any_removed(st)) { /* the registration number is the id */
+    int64_t there =
+      xq__store_scalar(st, "SELECT count(*) FROM registrations WHERE seq <= ?1 AND player = ?2", seq, id, 0);
+    return there ? id : 0;
+  }
+  return (int)xq__store_scalar(st, "SELECT r.player FROM " LIVE_AT " ORDER BY r.player LIMIT 1 OFFSET ?2 - 1", seq,
+                               id, 0);
+}
+
+int xq__store_id_at(xq_tstore *st, int64_t seq, int reg)
+{
+  if (reg < 1) return 0;
+  if (!any_removed(st)) return xq__store_reg_at(st, seq, reg);
+  if (!xq__store_scalar(st, "SELECT count(*) FROM " LIVE_AT " AND r.player = ?2", seq, reg, 0)) return 0;
+  return (int)xq__store_scalar(st, "SELECT count(*) FROM " LIVE_AT " AND r.player <= ?2", seq, reg, 0);
+}
+
+int xq__store_players(xq_tstore *st)
+{
+  return (int)xq__store_scalar(st, "SELECT count(*) FROM " LIVE_AT, XQ__STORE_NOW, 0, 0);
+}
+
+int xq__store_last_of(xq_tstore *st, const char *kind, int round, int id, int *ev_round, int *value)
+{
+  sqlite3_stmt *q;
+  int reg = xq__store_reg_at(st, XQ__STORE_NOW, id), found = 0, direct = !any_removed(st);
+  if (!reg || sqlite3_prepare_v2(xq__store_db(st), "SELECT seq, player, round, value FROM events WHERE kind = ?1"
+                                 " AND (?2 = 0 OR round = ?2) AND (?3 = 0 OR player = ?3) AND round IS NOT NULL"
+                                 " ORDER BY seq DESC", -1, &q, NULL) != SQLITE_OK)
+    return 0;
+  sqlite3_bind_text(q, 1, kind, -1, SQLITE_STATIC);
+  sqlite3_bind_int(q, 2, round);
+  sqlite3_bind_int(q, 3, direct ? id : 0); /* without a deletion a row names the id of now */
+  while (!found && sqlite3_step(q) == SQLITE_ROW) {
+    if (!direct && xq__store_reg_at(st, sqlite3_column_int64(q, 0), sqlite3_column_int(q, 1)) != reg) continue;
+    found = 1;
+    if (ev_round) *ev_round = sqlite3_column_int(q, 2);
+    if (value) *value = sqlite3_column_int(q, 3);
+  }
+  sqlite3_finalize(q);
+  return found;
+}
+
+static int remove_tx(xq_tstore *st, int id, int *reg, xq_error *err)
+{
+  sqlite3 *db = xq__store_db(st);
+  if (xq__store_count(db, "SELECT count(*) FROM meta WHERE key = 'name'", 0) <= 0)
+    return xq__error(err, XQ_ESTORE, "no event in this store (run `xqref tourney new` first)");
+  if (xq__store_count(db, "SELECT count(*) FROM events WHERE kind = 'pairing'", 0) != 0)
+    return xq__error(err, XQ_EINVAL, "round 1 is paired: a player is deleted only before it (withdraw him instead)");
+  if (xq__store_count(db, "SELECT count(*) FROM ko_log", 0) != 0) /* a knockout-only event has no round 1 */
+    return xq__error(err, XQ_EINVAL,
+                     "the knockout has started: a player is deleted only before it (withdraw him instead)");
+  if (!(*reg = xq__store_reg_at(st, XQ__STORE_NOW, id))) return xq__error(err, XQ_EINVAL, "no player %d", id);
+  sqlite3_stmt *q;
+  if (sqlite3_prepare_v2(db, "INSERT INTO events(kind, player, value, code) VALUES ('withdrawal', ?, 0, 'removed')",
+                         -1, &q, NULL) != SQLITE_OK)
+    return dbfail(db, err, "delete");
+  sqlite3_bind_int(q, 1, *reg);
+  int ok = sqlite3_step(q) == SQLITE_DONE;
+  sqlite3_finalize(q);
+  return ok ? XQ_OK : dbfail(db, err, "delete");
+}
+
+int xq_tstore_remove(xq_tstore *st, int id, int *reg, xq_error *err)
+{
+  int r = 0;
+  if (!xq__store_db(st)) return XQ_EINVAL;
+  xq__store_lock(st);
+  int rc = xq__store_begin(st, 1, err);
+  if (!rc) {
+    rc = remove_tx(st, id, &r, err);
+    if (rc) {
+      xq__store_failed(st);
+      xq__store_rollback(st);
+    } else {
+      rc = xq__store_commit(st, err);
+    }
+  }
+  xq__store_unlock(st);
+  if (!rc && reg) *reg = r;
   return rc;
 }
 
@@ -201,13 +309,14 @@ int xq_tstore_player(xq_tstore *st, int id, xq_tplayer *p, xq_error *err)
 /* Numbers before round 1                                              */
 /* ------------------------------------------------------------------ */
 
-static int numbers_tx(sqlite3 *db, xq_tournament *ev, const xq_tnumbering *how, xq_error *err)
+static int numbers_tx(xq_tstore *st, xq_tournament *ev, const xq_tnumbering *how, xq_error *err)
 {
+  sqlite3 *db = xq__store_db(st);
   if (xq__store_count(db, "SELECT count(*) FROM meta WHERE key = 'name'", 0) <= 0)
     return xq__error(err, XQ_ESTORE, "no event in this store (run `xqref tourney new` first)");
   if (xq__store_count(db, "SELECT count(*) FROM events WHERE kind = 'pairing'", 0) != 0)
     return xq__error(err, XQ_EINVAL, "round 1 is paired: the pairing numbers are fixed");
-  if (xq__store_count(db, "SELECT count(*) FROM registrations", 0) != ev->n)
+  if (xq__store_players(st) != ev->n)
     return xq__error(err, XQ_EINVAL, "the event has changed since it was loaded: load it again");
   if (ev->n < 1) return xq__error(err, XQ_EINVAL, "no player to number");
   int rc = xq_number_players(ev, how, err);
@@ -227,7 +336,7 @@ static int numbers_tx(sqlite3 *db, xq_tournament *ev, const xq_tnumbering *how, 
   for (int id = 1; ok && id <= ev->n; id++) {
     sqlite3_reset(q);
     sqlite3_bind_int64(q, 1, seq);
-    sqlite3_bind_int(q, 2, id);
+    sqlite3_bind_int(q, 2, xq__store_reg_at(st, XQ__STORE_NOW, id)); /* the registration number */
     sqlite3_bind_int(q, 3, ev->players[id - 1].pno);
     ok = sqlite3_step(q) == SQLITE_DONE;
   }
@@ -245,7 +354,7 @@ int xq_tstore_numbers(xq_tstore *st, xq_tournament *ev, const xq_tnumbering *how
   xq__store_lock(st);
   int rc = xq__store_begin(st, 1, err);
   if (!rc) {
-    rc = numbers_tx(db, ev, how, err);
+    rc = numbers_tx(st, ev, how, err);
     if (rc) {
       xq__store_failed(st);
       xq__store_rollback(st);
@@ -272,9 +381,11 @@ int xq__store_draw_load(xq_tstore *st, int64_t seq, xq_tournament *ev, xq_error 
   /* a drawing numbers every player registered then; those after it wait */
   for (int id = 1; id <= ev->n; id++) ev->players[id - 1].pno = 0;
   sqlite3_bind_int64(q, 1, seq);
+  int direct = !any_removed(st); /* else a registration number: the id it had then */
   while (sqlite3_step(q) == SQLITE_ROW) {
-    int id = sqlite3_column_int(q, 0);
-    if (id >= 1 && id <= ev->n) ev->players[id - 1].pno = sqlite3_column_int(q, 1);
+    int reg = sqlite3_column_int(q, 0), pno = sqlite3_column_int(q, 1);
+    int id = direct ? reg : xq__store_id_at(st, seq, reg);
+    if (id >= 1 && id <= ev->n) ev->players[id - 1].pno = pno;
   }
   sqlite3_reset(q);
   return XQ_OK;
@@ -286,8 +397,12 @@ int xq__store_edits_load(xq_tstore *st, xq_tournament *ev, xq_error *err)
   sqlite3_stmt *q = xq__store_stmt(st, XQ__STORE_Q_LOAD_EDITS, "SELECT player, field, new FROM player_edits ORDER BY id");
   if (!q) return dbfail(db, err, "load");
   int rc = XQ_OK;
+  int direct = !any_removed(st);
   while (!rc && sqlite3_step(q) == SQLITE_ROW) {
-    int id = sqlite3_column_int(q, 0);
+    int reg = sqlite3_column_int(q, 0), id = direct ? reg : xq__store_id_at(st, XQ__STORE_NOW, reg);
+    if (!id && reg >= 1 && xq__store_scalar(st, "SELECT count(*) FROM events WHERE " XQ__STORE_REMOVED
+                                          " AND player = ?", reg, 0, 0))
+      continue; /* the edits of a deleted player went with him */
     if (id < 1 || id > ev->n || field_set(&ev->players[id - 1], xq__store_col_text(q, 1), xq__store_col_text(q, 2)))
       rc = xq__error(err, XQ_ESTORE, "the table of edits names an unknown player or field");
     else if (xq_player_check(&ev->players[id - 1], NULL))
