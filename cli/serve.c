@@ -9,6 +9,7 @@
 #include "net.h"
 #include "opts.h"
 #include "paths.h"
+#include "sheet/sheet.h" /* XQ_SLIP_CONNECT_MAX */
 #include "tourney.h"
 
 /* The command line: the server's options and what becomes of them. */
@@ -32,6 +33,10 @@ static const xq__opt serve_rows[] = {
   XQ__FLAG("--init", serve_cli, o.init, 1, "also make a new store in an existing empty (0-byte) FILE"),
   XQ__STR("--listen", serve_cli, o.listen, "HOST:PORT", "JSON lines for boards, arbiters and organisers\n(default 127.0.0.1:7878)"),
   XQ__STR("--http", serve_cli, o.http, "HOST:PORT|none", "HTTP/SSE/PGN for viewers (default 127.0.0.1:8080)"),
+  XQ__STR("--board-address", serve_cli, o.board_address, "HOST:PORT",
+          "the address the boards reach, on every board slip and QR code\n"
+          "(default the --listen address; required for slips when that\n"
+          "is 0.0.0.0 or ::)"),
   XQ__STR("--rules", serve_cli, o.rules, "PRESET|FILE.json", "the rules of play (default cxa2011)"),
   XQ__FLAG("--demo", serve_cli, o.demo, 1, "fill a new store with a demo tournament (round 1 paired)\nand print a token per board"),
   XQ__INT("--players", serve_cli, o.demo_players, 2, XQ_TOURNEY_PLAYERS_MAX, "N", "the demo's players (default 16)"),
@@ -67,6 +72,11 @@ int xq_serve_main(int argc, char **argv)
   xq_server_opts_default(&c.o);
   int status = xq__opts_parse(&serve_cmd, argc, argv, &c, NULL, NULL);
   if (status >= 0) return status;
+  const char *ba = c.o.board_address;
+  if (ba && (!*ba || strlen(ba) > XQ_SLIP_CONNECT_MAX || strpbrk(ba, " /?#&\"<>") || !strrchr(ba, ':'))) {
+    fprintf(stderr, "xqref serve: --board-address is HOST:PORT, the address the boards reach (not '%s')\n", ba);
+    return 2;
+  }
   xq_server_opts o = c.o;
   o.signals = 1;
   o.out = stdout;

@@ -48,6 +48,8 @@ typedef struct xq_server_opts {
   int init;                /* also make a new store in an empty (0-byte) db file */
   const char *listen;      /* "host:port" for JSON lines, port 0 = any free */
   const char *http;        /* "host:port" for HTTP, NULL = no HTTP */
+  const char *board_address; /* "host:port" the boards reach, printed on the board slips; NULL = the
+                              --listen address (none when it is a wildcard: 0.0.0.0, ::) */
   const char *rules;       /* rule set spec (preset or JSON file), NULL = cxa2011 */
   int demo;                /* fill a new store with the demo tournament */
   int demo_players;        /* players of the demo (0 = 16) */

@@ -45,17 +45,29 @@ static void slips_fini(xq__task *task)
   xq__buf_unref(t->line);
 }
 
-/* The boards' address on the slips: the request's "connect", else the
- * JSON-lines listener's host and real port. */
-static void slips_connect(xq__server *s, const char *given, char *out, size_t cap)
+/* True when `a` can stand on a slip as the boards' HOST:PORT. */
+static int connect_ok(const char *a)
 {
-  if (given) {
-    snprintf(out, cap, "%s", given);
-    return;
+  return strlen(a) <= XQ_SLIP_CONNECT_MAX && !strpbrk(a, " /?#&\"<>");
+}
+
+/* The boards' address on the slips: the request's "connect", else the
+ * server's --board-address, else the JSON-lines listener's host and real
+ * port. 0, or -1 when the listener is on every address (0.0.0.0, ::):
+ * no slip may send a board there. */
+static int slips_connect(xq__server *s, const char *given, char *out, size_t cap)
+{
+  if (given || s->opts.board_address) {
+    snprintf(out, cap, "%s", given ? given : s->opts.board_address);
+    return 0;
   }
   const char *l = s->opts.listen ? s->opts.listen : "127.0.0.1:0", *colon = strrchr(l, ':');
   int hl = colon ? (int)(colon - l) : (int)strlen(l);
   snprintf(out, cap, "%.*s:%d", hl, l, xq_server_port(s, 0));
+  static const char *const wild[] = {"0.0.0.0:", "[::]:", ":::", "*:", ":"};
+  for (size_t i = 0; i < sizeof wild / sizeof wild[0]; i++)
+    if (!strncmp(out, wild[i], strlen(wild[i]))) return -1;
+  return 0;
 }
 
 /* A new board token for every table of t->pr that is played (not the
@@ -143,13 +155,20 @@ void xq__ops_slips(xq__server *s, xq__req *r)
       xq__field_str(r, "lang", 0, &lang))
     return;
   int lg = lang ? xq_sheet_lang_parse(lang) : XQ_LANG_ZH;
-  if (lg < 0 || (connect && (strlen(connect) > XQ_SLIP_CONNECT_MAX || strpbrk(connect, " /?#&\"<>")))) {
+  if (lg < 0 || (connect && !connect_ok(connect))) {
     xq__reply_error(r->c, r->id, XQ__E_BAD_REQUEST, "lang is en or zh; connect is HOST:PORT", -1);
+    return;
+  }
+  char addr[XQ_SLIP_CONNECT_MAX + 16];
+  if (slips_connect(s, connect, addr, sizeof addr) || !connect_ok(addr)) {
+    xq__reply_error(r->c, r->id, XQ__E_BAD_REQUEST,
+                    "the server listens on every address: give connect, the HOST:PORT the boards reach "
+                    "(or serve --board-address)", -1);
     return;
   }
   slips_task *t = (slips_task *)xq__task_new(s, r, run_slips, sizeof *t, slips_fini);
   if (!t) return;
-  slips_connect(s, connect, t->connect, sizeof t->connect);
+  snprintf(t->connect, sizeof t->connect, "%s", addr);
   t->round = round;
   t->lang = lg;
   xq__task_go(s, &t->t, 1);

@@ -43,7 +43,8 @@ static int start(xq_tserver *ts, int players, const xq_http_url *publish)
   xq_server_opts o;
   xq_server_opts_default(&o);
   o.db = ts->db;
-  o.listen = "127.0.0.1:0";
+  o.listen = ts->tune.listen ? ts->tune.listen : "127.0.0.1:0";
+  o.board_address = ts->tune.board_address;
   o.http = "127.0.0.1:0";
   o.demo = players > 0;
   o.demo_players = players;

@@ -25,6 +25,8 @@ typedef struct xq_ts_tuning {
   int anon_conns_max;             /* in place of XQ_ANON_CONNS_MAX */
   int viewers_max;                /* in place of XQ_VIEWERS_MAX */
   int publish_batch_ms;           /* serve's opts.publish_batch_ms (-1: every event its own post) */
+  const char *listen;             /* the JSON-lines address, in place of 127.0.0.1:0 */
+  const char *board_address;      /* serve's opts.board_address (--board-address) */
 } xq_ts_tuning;
 
 /* A server on a test-owned loop with a fresh store. */

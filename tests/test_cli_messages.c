@@ -142,6 +142,8 @@ Test(messages, an_option_without_its_value_says_so, .timeout = 120)
   cr_assert_geq(n, 60, "only %d options found", n);
   says(2, "convert a.pgn b.pgn --to", "xqref convert: missing value for --to\n", NULL);
   says(2, "convert a.pgn b.pgn --crlf=1", "xqref convert: --crlf takes no value (given '1')", NULL);
+  says(2, "serve --board-address 'a b'", "xqref serve: --board-address is HOST:PORT, the address the boards reach",
+       NULL);
 }
 
 Test(messages, a_failed_write_fails_the_command)

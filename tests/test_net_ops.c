@@ -1147,6 +1147,37 @@ Test(tourney, pair_with_the_arbiters_changes_warns_and_keeps_each_reason)
   xq_tc_close(&c);
 }
 
+/* The address on the slips: a server listening on every address names
+ * none of its own (a QR code of 0.0.0.0 sends no board anywhere): the
+ * request's connect or the server's --board-address, else refused. */
+Test(tourney, slips_never_print_a_wildcard_address)
+{
+  static const xq_ts_tuning any = {.listen = "0.0.0.0:0"};
+  xq_fx_up_tuned(8, &any);
+  xq_tclient c;
+  xq_fx_connect(&c, ts.admin);
+  cJSON *r = xq_tc_callf(&c, "{\"id\":1,\"op\":\"slips\",\"round\":1}");
+  cr_assert_str_eq(xq_tj_str(xq_tj_get(r, "error"), "code"), "BAD_REQUEST");
+  cr_assert(strstr(xq_tj_str(xq_tj_get(r, "error"), "msg"), "listens on every address"));
+  cJSON_Delete(r);
+  r = xq_tc_callf(&c, "{\"id\":2,\"op\":\"slips\",\"round\":1,\"connect\":\"192.168.1.20:7878\"}");
+  xq_tc_expect_ok(r);
+  cr_assert(strstr(xq_tj_str(r, "html"), "xqref://192.168.1.20:7878/?round=1&amp;table=1&amp;token="));
+  cr_assert_null(strstr(xq_tj_str(r, "html"), "0.0.0.0"));
+  cJSON_Delete(r);
+  xq_tc_close(&c);
+  xq_fx_down();
+  static const xq_ts_tuning named = {.board_address = "10.1.2.3:7000"};
+  xq_fx_up_tuned(8, &named);
+  xq_fx_connect(&c, ts.admin);
+  r = xq_tc_callf(&c, "{\"id\":3,\"op\":\"slips\",\"round\":1}");
+  xq_tc_expect_ok(r);
+  cr_assert(strstr(xq_tj_str(r, "html"), "xqref://10.1.2.3:7000/?round=1&amp;table=1&amp;token="));
+  cJSON_Delete(r);
+  xq_tc_close(&c);
+  xq_fx_down();
+}
+
 Test(tourney, slips_make_a_token_and_a_qr_code_per_table_and_refuse_bad_input)
 {
   xq_fx_up(8);

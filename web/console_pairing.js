@@ -113,15 +113,25 @@ export function initPairing() {
  * shown in a frame (the page of the server, its own stylesheet). */
 function slips() {
   const round = S.round;
+  // the address the boards reach (HOST:PORT), set once on this browser;
+  // empty: the server's own (--board-address, else its --listen address)
+  const addr = el('input', { id: 'c-slips-connect', size: 22, autocomplete: 'off', spellcheck: 'false',
+    placeholder: 'HOST:PORT', value: localStorage.getItem(BOARD_ADDRESS_KEY) || '' });
   $('#c-slips').replaceChildren(el('div', { class: 'confirm', role: 'alertdialog' },
     el('span', { text: t('c_slips_new', { r: roundName(round) }) + ' ' }),
-    el('button', { type: 'button', id: 'c-slips-go', onclick: () => makeSlips(round) }, t('c_slips_go')),
+    el('label', {}, t('c_slips_connect') + ' ', addr), ' ',
+    el('button', { type: 'button', id: 'c-slips-go', onclick: () => makeSlips(round, addr.value.trim()) }, t('c_slips_go')),
     el('button', { type: 'button', onclick: () => $('#c-slips').replaceChildren() }, t('c_cancel'))));
 }
 
-async function makeSlips(round) {
-  const res = await op({ id: 'slips', op: 'slips', round, lang: S.lang });
+const BOARD_ADDRESS_KEY = 'xqref.boardAddress';
+
+async function makeSlips(round, connect) {
+  const req = { id: 'slips', op: 'slips', round, lang: S.lang };
+  if (connect) req.connect = connect;
+  const res = await op(req);
   if (res.error) return consoleSay(t('failed', { msg: errText(res.error) }), true);
+  if (connect) localStorage.setItem(BOARD_ADDRESS_KEY, connect);
   const frame = el('iframe', { id: 'c-slips-frame', title: t('c_slips', { n: res.round }) });
   frame.srcdoc = res.html;
   $('#c-slips').replaceChildren(el('p', {}, el('button', { type: 'button', id: 'c-print',

@@ -1034,6 +1034,16 @@ test('the organiser imports a GBK list with a bad line, previews the pairing, th
     board.close();
     assert.equal(hello.role, 'board', JSON.stringify(hello));
     assert.equal(hello.table, 1);
+    // the address the boards reach, typed once: on every slip, and kept for the next slips
+    await p.click('#c-slips-btn');
+    assert.equal(await p.inputValue('#c-slips-connect'), '', 'none typed yet: the server\'s own');
+    await p.fill('#c-slips-connect', '192.168.9.9:7878');
+    await p.click('#c-slips-go');
+    await p.frameLocator('#c-slips-frame').locator('.slip').first().waitFor({ timeout: WAIT });
+    assert.match(await p.frameLocator('#c-slips-frame').locator('.slip[data-table="1"] .link').textContent(),
+      /^xqref:\/\/192\.168\.9\.9:7878\/\?round=1&table=1&token=[0-9a-f]{32}$/);
+    await p.click('#c-slips-btn');
+    assert.equal(await p.inputValue('#c-slips-connect'), '192.168.9.9:7878', 'remembered on this browser');
     await p.screenshot({ path: join(ART, '15-console.png'), fullPage: true });
     assert.deepEqual(errors, []);
     await ctx.close();
