@@ -161,9 +161,9 @@ void xq__ops_slips(xq__server *s, xq__req *r)
   }
   char addr[XQ_SLIP_CONNECT_MAX + 16];
   if (slips_connect(s, connect, addr, sizeof addr) || !connect_ok(addr)) {
-    xq__reply_error(r->c, r->id, XQ__E_BAD_REQUEST,
-                    "the server listens on every address: give connect, the HOST:PORT the boards reach "
-                    "(or serve --board-address)", -1);
+    static const char why[] =
+      "the server listens on every address: give connect, the boards' HOST:PORT (or serve --board-address)";
+    xq__reply_error(r->c, r->id, XQ__E_BAD_REQUEST, why, -1);
     return;
   }
   slips_task *t = (slips_task *)xq__task_new(s, r, run_slips, sizeof *t, slips_fini);

@@ -104,7 +104,7 @@ export const MESSAGES_ZH = [
   [/^(?:this|that) round is already paired$/, '该轮已编排'],
   [/^the next round to pair is (\d+), not (\d+)$/, '下一轮应编排第$1轮，不是第$2轮'],
   [/^at least two players are needed$/, '至少需要两名棋手'],
-  [/^the server listens on every address: give connect, the HOST:PORT the boards reach \(or serve --board-address\)$/,
+  [/^the server listens on every address: give connect, the boards' HOST:PORT \(or serve --board-address\)$/,
     '服务器在所有地址上监听：请填写棋盘连接地址（主机:端口），或以 serve --board-address 启动'],
   [/^lang is en or zh; connect is HOST:PORT$/, '棋盘连接地址应为 主机:端口'],
   [/^the event changed while the round was paired: pair again$/, '编排时赛事有变动，请重新编排'],

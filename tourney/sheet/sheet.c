@@ -137,7 +137,7 @@ static int sheet_format_ok(int format, int lang)
   return xq__sheet_format_ok(format) && (lang == XQ_LANG_EN || lang == XQ_LANG_ZH);
 }
 
-/* The drawing of lots under the standings (不并列): a table of its own
+/* The drawing of lots under the printed standings (不并列): a table of its own
  * (XQ__SHEET_AFTER) of the players s[0..n) whose tie reached the lot --
  * rank, number, name and draw -- titled with the lot's seed (the method
  * under it where the format has a line for it),
@@ -195,8 +195,10 @@ int xq_sheet_standings(const xq_tournament *ev, int upto, int format, int lang, 
   head[nc] = word(W_WDL, lang); cls[nc++] = "c";
   char sub[64];
   snprintf(sub, sizeof sub, word(upto == 0 ? W_BEFORE : upto <= done ? W_AFTER : W_DURING, lang), upto);
+  /* the lot's table on the sheets people read (HTML, text); CSV and XLSX
+   * stay one table of data, the LOT column in it */
   int by_lot = 0;
-  for (int i = 0; i < ev->n; i++) by_lot |= s[i].by_lot;
+  for (int i = 0; (format == XQ_SHEET_HTML || format == XQ_SHEET_TEXT) && i < ev->n; i++) by_lot |= s[i].by_lot;
   xq__sheet sh;
   rc = xq__sheet_begin(&sh, f, format, lang, ev, word(W_STANDINGS, lang), sub, nc, head, cls,
                        by_lot ? XQ__SHEET_BEFORE : 0);
