@@ -33,6 +33,7 @@ function rerender() {
   renderBracket();
   renderStandings();
   showDesk();
+  if (S.view === 'console') showConsole(); // its lists and forms are drawn in words too
   if (S.view === 'game') renderViewer();
 }
 

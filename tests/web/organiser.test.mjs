@@ -326,6 +326,16 @@ test('the server\'s sentences the page puts in Chinese are sentences the server 
     assert.equal(zh, '不能执行：第1轮还有未出结果的对局');
     const unknown = await p.evaluate(async () => (await import('/web/console_base.js')).serverText('something new'));
     assert.equal(unknown, 'something new', 'an unknown sentence stays as the server wrote it');
+    // the console follows the language at once: its drawn buttons too, without a reload
+    await openConsole(p, ev.base, ev.admin);
+    await p.waitForFunction(() => document.querySelector('#c-pair').textContent === '编排第1轮（预览）', null,
+      { timeout: WAIT });
+    await p.click('#lang');
+    await p.waitForFunction(() => document.querySelector('#c-pair').textContent === 'Pair round 1 (preview)', null,
+      { timeout: WAIT });
+    await p.click('#lang');
+    await p.waitForFunction(() => document.querySelector('#c-pair').textContent === '编排第1轮（预览）', null,
+      { timeout: WAIT });
     assert.deepEqual(errors, []);
   } finally {
     await ctx.close();
