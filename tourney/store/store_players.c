@@ -147,6 +147,17 @@ static int edit_rows(sqlite3 *db, int reg, const xq_tplayer *cur, const xq_tplay
   return rc;
 }
 
+/* The end of a write transaction xq__store_begin began, with `rc` the
+ * status of its work: committed when XQ_OK, else rolled back (the
+ * store's failure noted). The final status. */
+static int end_tx(xq_tstore *st, int rc, xq_error *err)
+{
+  if (!rc) return xq__store_commit(st, err);
+  xq__store_failed(st);
+  xq__store_rollback(st);
+  return rc;
+}
+
 static int edit_tx(xq_tstore *st, int id, const xq_tplayer *p, unsigned fields, unsigned *changed, xq_error *err)
 {
   sqlite3 *db = xq__store_db(st);
@@ -177,15 +188,9 @@ int xq_tstore_edit(xq_tstore *st, int id, const xq_tplayer *p, unsigned fields, 
   xq__store_lock(st);
   int rc = xq__store_begin(st, 1, err);
   if (!rc) {
-    rc = xq__store_count(db, "SELECT count(*) FROM meta WHERE key = 'name'", 0) > 0
-           ? edit_tx(st, id, p, fields, &ch, err)
-           : xq__error(err, XQ_ESTORE, "no event in this store (run `xqref tourney new` first)");
-    if (rc) {
-      xq__store_failed(st);
-      xq__store_rollback(st);
-    } else {
-      rc = xq__store_commit(st, err);
-    }
+    int event = xq__store_count(db, "SELECT count(*) FROM meta WHERE key = 'name'", 0) > 0;
+    rc = end_tx(st, event ? edit_tx(st, id, p, fields, &ch, err)
+                          : xq__error(err, XQ_ESTORE, "no event in this store (run `xqref tourney new` first)"), err);
   }
   xq__store_unlock(st);
   if (!rc && changed) *changed = ch;
@@ -291,15 +296,7 @@ int xq_tstore_remove(xq_tstore *st, int id, int *reg, xq_error *err)
   if (!xq__store_db(st)) return XQ_EINVAL;
   xq__store_lock(st);
   int rc = xq__store_begin(st, 1, err);
-  if (!rc) {
-    rc = remove_tx(st, id, &r, err);
-    if (rc) {
-      xq__store_failed(st);
-      xq__store_rollback(st);
-    } else {
-      rc = xq__store_commit(st, err);
-    }
-  }
+  if (!rc) rc = end_tx(st, remove_tx(st, id, &r, err), err);
   xq__store_unlock(st);
   if (!rc && reg) *reg = r;
   return rc;
@@ -353,15 +350,7 @@ int xq_tstore_numbers(xq_tstore *st, xq_tournament *ev, const xq_tnumbering *how
   for (int id = 1; id <= ev->n; id++) keep[id - 1] = ev->players[id - 1].pno;
   xq__store_lock(st);
   int rc = xq__store_begin(st, 1, err);
-  if (!rc) {
-    rc = numbers_tx(st, ev, how, err);
-    if (rc) {
-      xq__store_failed(st);
-      xq__store_rollback(st);
-    } else {
-      rc = xq__store_commit(st, err);
-    }
-  }
+  if (!rc) rc = end_tx(st, numbers_tx(st, ev, how, err), err);
   xq__store_unlock(st);
   /* not stored: the caller's event keeps the numbers it had */
   for (int id = 1; rc && id <= ev->n; id++) ev->players[id - 1].pno = keep[id - 1];
