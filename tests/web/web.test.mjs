@@ -1549,7 +1549,9 @@ test('i35.2: results of every kind from the desk and the console; a game in play
     const asked = await ask.textContent();
     for (const s of ['第1台', b1.red.name, b1.black.name, '红胜 1-0']) assert.ok(asked.includes(s), `"${s}" in "${asked}"`);
     assert.equal((await board(1)).result, '*', 'nothing changed before the confirmation');
-    // Yes has the focus: Enter answers it; the field is emptied and has the focus again
+    // Yes has the focus (given on the page's next turn): Enter answers it; the field is emptied and has the focus again
+    await p.waitForFunction(() => document.activeElement?.matches('#entry .confirm button[data-action="yes"]'), null,
+      { timeout: WAIT });
     await p.keyboard.press('Enter');
     await until(async () => (await board(1)).result === '1-0', 'table 1 is 1-0');
     assert.equal(await field.inputValue(), '');
@@ -1607,6 +1609,8 @@ test('i35.2: results of every kind from the desk and the console; a game in play
     const cask = p.locator('#c-entry .confirm');
     await cask.waitFor({ timeout: WAIT });
     assert.match(await cask.textContent(), /第2台已有结果 黑胜（红方弃权），改为 黑胜 0-1/);
+    await p.waitForFunction(() => document.activeElement?.matches('#c-entry .confirm button[data-action="yes"]'), null,
+      { timeout: WAIT });
     await p.keyboard.press('Enter');
     await until(async () => (await board(2)).result === '0-1', 'table 2 corrected');
     await p.click('#c-entry-result button.undo');
