@@ -9,7 +9,7 @@
 #include "net.h"
 #include "opts.h"
 #include "paths.h"
-#include "sheet/sheet.h" /* XQ_SLIP_CONNECT_MAX */
+#include "sheet/sheet.h" /* xq_slip_connect_ok */
 #include "tourney.h"
 
 /* The command line: the server's options and what becomes of them. */
@@ -73,7 +73,7 @@ int xq_serve_main(int argc, char **argv)
   int status = xq__opts_parse(&serve_cmd, argc, argv, &c, NULL, NULL);
   if (status >= 0) return status;
   const char *ba = c.o.board_address;
-  if (ba && (!*ba || strlen(ba) > XQ_SLIP_CONNECT_MAX || strpbrk(ba, " /?#&\"<>") || !strrchr(ba, ':'))) {
+  if (ba && !xq_slip_connect_ok(ba)) {
     fprintf(stderr, "xqref serve: --board-address is HOST:PORT, the address the boards reach (not '%s')\n", ba);
     return 2;
   }

@@ -45,12 +45,6 @@ static void slips_fini(xq__task *task)
   xq__buf_unref(t->line);
 }
 
-/* True when `a` can stand on a slip as the boards' HOST:PORT. */
-static int connect_ok(const char *a)
-{
-  return strlen(a) <= XQ_SLIP_CONNECT_MAX && !strpbrk(a, " /?#&\"<>");
-}
-
 /* The boards' address on the slips: the request's "connect", else the
  * server's --board-address, else the JSON-lines listener's host and real
  * port. 0, or -1 when the listener is on every address (0.0.0.0, ::):
@@ -155,12 +149,12 @@ void xq__ops_slips(xq__server *s, xq__req *r)
       xq__field_str(r, "lang", 0, &lang))
     return;
   int lg = lang ? xq_sheet_lang_parse(lang) : XQ_LANG_ZH;
-  if (lg < 0 || (connect && !connect_ok(connect))) {
+  if (lg < 0 || (connect && !xq_slip_connect_ok(connect))) {
     xq__reply_error(r->c, r->id, XQ__E_BAD_REQUEST, "lang is en or zh; connect is HOST:PORT", -1);
     return;
   }
   char addr[XQ_SLIP_CONNECT_MAX + 16];
-  if (slips_connect(s, connect, addr, sizeof addr) || !connect_ok(addr)) {
+  if (slips_connect(s, connect, addr, sizeof addr) || !xq_slip_connect_ok(addr)) {
     static const char why[] =
       "the server listens on every address: give connect, the boards' HOST:PORT (or serve --board-address)";
     xq__reply_error(r->c, r->id, XQ__E_BAD_REQUEST, why, -1);

@@ -14,6 +14,10 @@ static int final_pts(const xq_tournament *ev, int id, int upto)
   return xq_tournament_points(ev, id, upto);
 }
 
+uint64_t xq__lot_draw(const xq_tournament *ev, int id)
+{
+  return xq__event_mix64(ev->cfg.lot_seed ^ xq__event_mix64((uint64_t)ev->players[id - 1].pno + 1));
+}
 /* The lowest final score in the event (docs/tourney.md, "Standings and tie-breaks" lowest_final_score). */
 static int lowest_final(const xq_tournament *ev, int upto)
 {
@@ -358,7 +362,7 @@ int xq_standings(const xq_tournament *ev, int upto, xq_tstanding *out)
   /* the drawing of lots is a hash of the stored seed and the pairing
    * number, so it is the same every time the standings are computed */
   for (int i = 0; i < n; i++) {
-    lk[i].h = xq__event_mix64(ev->cfg.lot_seed ^ xq__event_mix64((uint64_t)ev->players[i].pno + 1));
+    lk[i].h = xq__lot_draw(ev, i + 1);
     lk[i].id = i + 1;
   }
   qsort(lk, (size_t)n, sizeof *lk, cmp_lot);

@@ -41,6 +41,9 @@ int xq__event_missed_out(const xq_tournament *ev, int id, int upto);
 
 /* 64-bit mixer (splitmix64) for lots (event.c). */
 uint64_t xq__event_mix64(uint64_t x);
+/* Player id's draw in the event's lot (LOT, 不并列): a hash of the stored
+ * seed and his pairing number, the lowest ranking first (standings.c). */
+uint64_t xq__lot_draw(const xq_tournament *ev, int id);
 
 /* The knockout seed (1..) of player `id` -- in a drawn bracket its
  * position -- or 0 when it is not in the bracket (knockout.c). */

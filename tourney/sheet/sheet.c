@@ -157,8 +157,7 @@ static int lot_table(FILE *f, int format, int lang, const xq_tournament *ev, con
     char rank[16], no[16], draw[24];
     snprintf(rank, sizeof rank, "%d", s[i].rank);
     snprintf(no, sizeof no, "%d", shown_no(ev, s[i].id));
-    snprintf(draw, sizeof draw, "%016llx",
-             (unsigned long long)xq__event_mix64(ev->cfg.lot_seed ^ xq__event_mix64((uint64_t)p->pno + 1)));
+    snprintf(draw, sizeof draw, "%016llx", (unsigned long long)xq__lot_draw(ev, s[i].id));
     const char *row[4] = {rank, no, p->name, draw};
     rc = xq__sheet_row(&sh, row);
   }

@@ -20,6 +20,11 @@
 
 #define XQ_SHEET_XLSX_MAX (32L << 20) /* bytes of one XLSX workbook read back */
 #define XQ_SLIP_CONNECT_MAX 255       /* the boards' server address on a slip, "HOST:PORT" */
+
+/* True when `a` can stand on a slip as the boards' "HOST:PORT": a colon,
+ * at most XQ_SLIP_CONNECT_MAX bytes, none of " /?#&\"<>" (it goes into
+ * the slip's link). */
+int xq_slip_connect_ok(const char *a);
 #define XQ_SLIP_LINK_MAX 512          /* the connection details a slip's QR code holds */
 #define XQ_SCORESHEET_MOVES 60        /* numbered move lines of a score sheet (记分表) */
 

@@ -72,6 +72,11 @@ static int slip(FILE *f, const xq_tournament *ev, const xq_tpairing *pr, int b, 
   return rc;
 }
 
+int xq_slip_connect_ok(const char *a)
+{
+  return a && *a && strlen(a) <= XQ_SLIP_CONNECT_MAX && !strpbrk(a, " /?#&\"<>") && strrchr(a, ':');
+}
+
 int xq_sheet_slips(const xq_tournament *ev, const xq_tpairing *pr, const char *const *tokens, const char *connect,
                    int lang, FILE *f)
 {
