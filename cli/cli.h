@@ -31,6 +31,14 @@
 #define XQ_CLI_PROGRESS_EVERY_LOG 5.0         /* seconds between progress lines otherwise */
 #define XQ_CLI_PATH_TEXT 1200                 /* a file named in a refusal (paths.c), its role included */
 
+/* The whole command line of xqref: `argv[1]` names the subcommand (or
+ * help, --help, --version) and the rest is its own. Returns the exit
+ * status, a success whose standard output could not be written whole
+ * turned into 1. The process must have run xq_engine_init first (main.c;
+ * a test that runs the command line in a forked child of its own process
+ * has: tests/support.c). */
+int xq_cli_main(int argc, char **argv);
+
 int xq_perft_main(int argc, char **argv);         /* perft */
 int xq_bench_main(int argc, char **argv);         /* bench, bench --judge, --gen-pgn, --store */
 int xq_uci_main(int argc, char **argv);           /* uci */

@@ -6,7 +6,8 @@
  * option its usage names; and that no command overwrites what it reads
  * (convert, tourney export and the sheets, import), `serve` on a port
  * that is taken leaves nothing behind, and `judge` explains a refused
- * claim in both languages.
+ * claim in both languages; and that a command line run in a forked child
+ * (tests/cli_run.c) is the binary's run.
  */
 #include <arpa/inet.h>
 #include <criterion/criterion.h>
@@ -592,4 +593,65 @@ Test(cli, serve_on_a_taken_port_leaves_nothing_behind)
   cr_expect(strstr(text, "admin ") && strstr(text, "board 1 1 ") && strstr(text, "board 1 2 "), "%s", text);
   cr_expect_eq(access(admin, F_OK), 0);
   unlink(admin), xq_test_db_remove(db), rmdir(dir);
+}
+
+/* A command line the suites run in a forked child (xq_test_cli_run)
+ * gives what the binary gives through the shell: the same words (quoted
+ * or not), the same redirections in the same order, the same output and
+ * exit status; and a line that needs the shell is left to it. */
+Test(cli, a_forked_run_is_the_binarys_run)
+{
+  unsetenv("XQ_TEST_CLI_EXEC"); /* scripts/cli-leaks.sh's: the binary for every line */
+  char dir[] = "/tmp/xq_fork_XXXXXX";
+  cr_assert_not_null(mkdtemp(dir));
+  char lines[6][512];
+  snprintf(lines[0], sizeof lines[0], "presets show 'tangshan2018' 2>&1");
+  snprintf(lines[1], sizeof lines[1], "perft --fen \"4k4/9/9/9/9/9/9/9/9/4K4 w\" --depth 1 2>&1");
+  snprintf(lines[2], sizeof lines[2], "tourney add --db %s/none.db --name '张 三' 2>&1", dir);
+  snprintf(lines[3], sizeof lines[3], "presets show xinjiang2018 >%s/out.txt 2>&1", dir);
+  snprintf(lines[4], sizeof lines[4], "perft --depth x 2>%s/err.txt", dir);
+  snprintf(lines[5], sizeof lines[5], "judge --moves h2e2 2>&1");
+  for (int i = 0; i < 6; i++) {
+    char *forked = NULL, cmd[4096];
+    int fst, bst;
+    cr_assert_eq(xq_test_cli_run(lines[i], &forked, &fst), 1, "not forked: %s", lines[i]);
+    char *ffile = NULL;
+    if (i == 3 || i == 4) {
+      snprintf(cmd, sizeof cmd, "%s/%s", dir, i == 3 ? "out.txt" : "err.txt");
+      ffile = xq_test_slurp(cmd);
+      cr_assert_not_null(ffile);
+    }
+    snprintf(cmd, sizeof cmd, "%s %s", XQ_BINARY, lines[i]);
+    FILE *p = popen(cmd, "r");
+    cr_assert_not_null(p);
+    char *bin = NULL;
+    size_t n = 0;
+    FILE *m = open_memstream(&bin, &n);
+    for (int c; (c = fgetc(p)) != EOF;) fputc(c, m);
+    fclose(m);
+    int st = pclose(p);
+    bst = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    cr_expect_eq(fst, bst, "%s: exit %d forked, %d by the binary", lines[i], fst, bst);
+    cr_expect_str_eq(forked, bin, "%s: forked\n%s\nthe binary\n%s", lines[i], forked, bin);
+    if (ffile) {
+      snprintf(cmd, sizeof cmd, "%s/%s", dir, i == 3 ? "out.txt" : "err.txt");
+      char *bfile = xq_test_slurp(cmd);
+      cr_assert_not_null(bfile);
+      cr_expect(strlen(ffile) > 0, "%s: the redirected file is empty", lines[i]);
+      cr_expect_str_eq(ffile, bfile, "%s: the redirected files differ", lines[i]);
+      free(bfile);
+      free(ffile);
+    }
+    free(forked);
+    free(bin);
+  }
+  /* the shell's own lines are not parsed here */
+  char *out = NULL;
+  int st;
+  const char *shell_lines[] = {"presets | head -1", "perft --depth $HOME", "perft --depth 1; true", "perft *",
+                               "perft \"--depth\\ 1\""};
+  for (size_t i = 0; i < sizeof shell_lines / sizeof *shell_lines; i++)
+    cr_expect_eq(xq_test_cli_run(shell_lines[i], &out, &st), 0, "forked: %s", shell_lines[i]);
+  snprintf(lines[0], sizeof lines[0], "rm -rf %s", dir);
+  cr_expect_eq(system(lines[0]), 0);
 }
