@@ -16,11 +16,11 @@
 #                    instruction; -march=native may use AVX-512, which it
 #                    does not).
 #
-# The sanitizer and portable trees are built at the lowest priority (nice
-# 19), one after the other, while the default tree's suites and runs go
-# on (those runs mostly wait: on sockets, a browser, a killed server's
-# restart; the builds take the CPU they leave), and the portable one while
-# the sanitizer tree's suites run. The browser tests run beside the crash, soak and
+# The sanitizer and portable trees are built side by side at the lowest
+# priority (nice 19) while the default tree's suites and runs go on (those
+# runs mostly wait: on sockets, a browser, a killed server's restart; the
+# builds take the CPU they leave), so that the sanitizer tree's suites
+# run alone (a build beside them took them from 142 to 194 s). The browser tests run beside the crash, soak and
 # edge runs for the same reason. Exits non-zero on the first failure, with
 # the log of whatever failed.
 set -euo pipefail
@@ -57,16 +57,15 @@ bash scripts/build.sh build -DCMAKE_BUILD_TYPE=Release -DXQ_TESTS=ON
 
 echo "== sanitizer and portable builds start at the lowest priority, at ${SECONDS} s"
 set -m # each background step in a process group of its own (cleanup kills it whole)
-(
-  CC=clang nice -n 19 bash scripts/build.sh build-san -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DXQ_WERROR=ON -DXQ_SANITIZE=ON -DXQ_PORTABLE=ON
-  touch "$logs/san.built"
-  nice -n 19 bash scripts/build.sh build-portable --target xqref --target test_movegen --target test_perft \
-    --target test_fen --target test_notation --target test_net_security -DCMAKE_BUILD_TYPE=Release -DXQ_WERROR=ON \
-    -DXQ_PORTABLE=ON
-) >"$logs/builds.log" 2>&1 &
-builds=$!
-bg_pids+=("$builds")
+CC=clang nice -n 19 bash scripts/build.sh build-san -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DXQ_WERROR=ON -DXQ_SANITIZE=ON -DXQ_PORTABLE=ON >"$logs/san-build.log" 2>&1 &
+san_build=$!
+bg_pids+=("$san_build")
+nice -n 19 bash scripts/build.sh build-portable --target xqref --target test_movegen --target test_perft \
+  --target test_fen --target test_notation --target test_net_security -DCMAKE_BUILD_TYPE=Release -DXQ_WERROR=ON \
+  -DXQ_PORTABLE=ON >"$logs/portable-build.log" 2>&1 &
+portable_build=$!
+bg_pids+=("$portable_build")
 set +m
 
 echo "== default tree: suites, at ${SECONDS} s"
@@ -99,20 +98,17 @@ wait_for "$browser" browser
 tail -n 9 "$logs/browser.log"
 
 echo "== waiting for the sanitizer build, at ${SECONDS} s"
-while [ ! -e "$logs/san.built" ] && kill -0 "$builds" 2>/dev/null; do sleep 1; done
-[ -e "$logs/san.built" ] || wait_for "$builds" builds # it failed: its log, and out
+wait_for "$san_build" san-build
 
 echo "== sanitizer build, clang ASan + UBSan, x86-64-v2 (build-san/), at ${SECONDS} s"
-# (the portable tree goes on building at the lowest priority meanwhile).
 # One suite at a time: each runs two tests at once (Criterion's --jobs 2),
 # and four sanitized processes on two cores took as long (139 s against
-# 142 s alone) for 267 s of CPU instead of 204, which the portable build
-# then lacked.
+# 142 s alone) for 267 s of CPU instead of 204.
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
   XQ_TEST_PERFT_NODES=300000 XQ_TEST_PLAYOUTS=100 JOBS=1 run_suites build-san
 ASAN_OPTIONS=detect_leaks=1 TRIALS=2 BOARDS=100 XQREF=build-san/xqref \
   bash bench/crash-test.sh
-wait_for "$builds" builds
+wait_for "$portable_build" portable-build
 
 echo "== portable build, x86-64-v2 (build-portable/), at ${SECONDS} s"
 XQ_TEST_PERFT_NODES=1000000 run_suites build-portable -R '^test_(movegen|perft|fen|notation)$'
