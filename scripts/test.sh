@@ -61,9 +61,12 @@ CC=clang nice -n 19 bash scripts/build.sh build-san -DCMAKE_BUILD_TYPE=RelWithDe
   -DXQ_WERROR=ON -DXQ_SANITIZE=ON -DXQ_PORTABLE=ON >"$logs/san-build.log" 2>&1 &
 san_build=$!
 bg_pids+=("$san_build")
-nice -n 19 bash scripts/build.sh build-portable --target xqref --target test_movegen --target test_perft \
-  --target test_fen --target test_notation --target test_net_security -DCMAKE_BUILD_TYPE=Release -DXQ_WERROR=ON \
-  -DXQ_PORTABLE=ON >"$logs/portable-build.log" 2>&1 &
+(
+  nice -n 19 bash scripts/build.sh build-portable --target xqref --target test_movegen --target test_perft \
+    --target test_fen --target test_notation --target test_net_security -DCMAKE_BUILD_TYPE=Release -DXQ_WERROR=ON \
+    -DXQ_PORTABLE=ON
+  touch "$logs/portable.built"
+) >"$logs/portable-build.log" 2>&1 &
 portable_build=$!
 bg_pids+=("$portable_build")
 set +m
@@ -100,7 +103,24 @@ tail -n 9 "$logs/browser.log"
 echo "== waiting for the sanitizer build, at ${SECONDS} s"
 wait_for "$san_build" san-build
 
-echo "== sanitizer build, clang ASan + UBSan, x86-64-v2 (build-san/), at ${SECONDS} s"
+echo "== sanitizer build, clang ASan + UBSan, x86-64-v2 (build-san/), with the portable tree's tests beside it, at ${SECONDS} s"
+# The portable tree's tests take the CPU the sanitizer suites leave (a
+# fifth to a half of it: each suite ends on its slowest tests).
+set -m
+(
+  while [ ! -e "$logs/portable.built" ]; do
+    kill -0 "$portable_build" 2>/dev/null || exit 1 # it failed: wait_for shows its log
+    sleep 1
+  done
+  XQ_TEST_PERFT_NODES=1000000 run_suites build-portable -R '^test_(movegen|perft|fen|notation)$'
+  # the hostile-input tests of the security suite under valgrind: 17 s; the
+  # whole suite (103 s) and every server suite: bash scripts/valgrind.sh
+  VG_FILTER='net_security/@(wrong_and_malformed*|malformed_utf8*|huge_numbers*|deeply_nested*|forged_and*|a_board_move_is*)' \
+    VG_JOBS="$(nproc)" BUILD=build-portable NO_BUILD=1 bash scripts/valgrind.sh test_net_security
+) >"$logs/portable.log" 2>&1 &
+portable=$!
+bg_pids+=("$portable")
+set +m
 # One suite at a time: each runs two tests at once (Criterion's --jobs 2),
 # and four sanitized processes on two cores took as long (139 s against
 # 142 s alone) for 267 s of CPU instead of 204.
@@ -108,13 +128,10 @@ ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
   XQ_TEST_PERFT_NODES=300000 XQ_TEST_PLAYOUTS=100 JOBS=1 run_suites build-san
 ASAN_OPTIONS=detect_leaks=1 TRIALS=2 BOARDS=100 XQREF=build-san/xqref \
   bash bench/crash-test.sh
-wait_for "$portable_build" portable-build
 
 echo "== portable build, x86-64-v2 (build-portable/), at ${SECONDS} s"
-XQ_TEST_PERFT_NODES=1000000 run_suites build-portable -R '^test_(movegen|perft|fen|notation)$'
-# the hostile-input tests of the security suite under valgrind: 17 s; the
-# whole suite (103 s) and every server suite: bash scripts/valgrind.sh
-VG_FILTER='net_security/@(wrong_and_malformed*|malformed_utf8*|huge_numbers*|deeply_nested*|forged_and*|a_board_move_is*)' \
-  VG_JOBS="$(nproc)" BUILD=build-portable NO_BUILD=1 bash scripts/valgrind.sh test_net_security
+wait_for "$portable_build" portable-build
+wait_for "$portable" portable
+grep -E 'tests passed|valgrind' "$logs/portable.log" || true
 
 echo "== all test builds passed in ${SECONDS} s"

@@ -9,6 +9,9 @@ export const XQREF = join(BUILD, 'xqref');
 export const ART = join(BUILD, 'web-artifacts');
 export const CHROMIUM = process.env.XQ_CHROMIUM || '/usr/bin/chromium';
 export const WAIT = 10000; // ms for anything the page should show
+/* How the suites start Chromium: no sandbox (root), and no GPU process:
+ * headless, it would draw every frame with its software GL. */
+export const LAUNCH = { executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] };
 
 /* A new event ("Console Cup", `rounds` Swiss rounds, no players) in
  * DIR/NAME.db served on free ports: {db, admin, base, json, srv}. */

@@ -13,7 +13,7 @@ import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
-import { XQREF, ART, CHROMIUM, WAIT, startEmpty, stop, freshPage, openConsole, cli, csv } from './lib.mjs';
+import { XQREF, ART, CHROMIUM, LAUNCH, WAIT, startEmpty, stop, freshPage, openConsole, cli, csv } from './lib.mjs';
 
 let browser, dir;
 
@@ -21,7 +21,7 @@ before(async () => {
   assert.ok(existsSync(XQREF), `${XQREF} is built`);
   dir = mkdtempSync(join(tmpdir(), 'xqref-organiser-'));
   mkdirSync(ART, { recursive: true });
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  browser = await chromium.launch(LAUNCH);
 });
 
 after(async () => {

@@ -15,7 +15,7 @@ import { join, resolve } from 'node:path';
 import net from 'node:net';
 import zlib from 'node:zlib';
 import { chromium } from 'playwright-core';
-import { openConsole, startEmpty as startEmptyIn } from './lib.mjs';
+import { LAUNCH, openConsole, startEmpty as startEmptyIn } from './lib.mjs';
 
 const BUILD = resolve(process.env.XQ_BUILD || 'build');
 const XQREF = join(BUILD, 'xqref');
@@ -126,7 +126,7 @@ before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'xqref-web-'));
   mkdirSync(ART, { recursive: true });
   await startServer();
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  browser = await chromium.launch(LAUNCH);
   const ctx = await browser.newContext({ locale: 'zh-CN', viewport: { width: 1280, height: 900 } });
   page = await ctx.newPage();
   page.on('console', m => { if (m.type() === 'error') problems.push('console: ' + m.text()); });
