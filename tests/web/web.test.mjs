@@ -1569,8 +1569,11 @@ test('i35.2: results of every kind from the desk and the console; a game in play
     await field.fill('2 -+');
     await field.press('Enter');
     await ask.waitFor({ timeout: WAIT });
+    // (as for Enter: the question has the focus on the page's next turn)
+    await p.waitForFunction(() => document.activeElement?.matches('#entry .confirm button[data-action="yes"]'), null,
+      { timeout: WAIT });
     await p.keyboard.press('Escape');
-    assert.equal(await p.locator('#entry .confirm').count(), 0);
+    await p.locator('#entry .confirm').waitFor({ state: 'detached', timeout: WAIT });
     assert.equal((await board(2)).result, '*');
     // forfeits typed (full-width too) and clicked; a double forfeit
     for (const [line, code] of [['2 -+', '-+'], ['３　＋－', '+-']]) {
