@@ -418,6 +418,50 @@ Test(tiebreak, the_printed_standings_show_the_lot_and_its_draws)
   xq_tournament_free(ev);
 }
 
+/* The places sheet of a Swiss event carries the same lot table when the
+ * lot decided a listed player's place; a list of players the lot did not
+ * touch, and CSV, have none. */
+Test(tiebreak, the_places_sheet_shows_the_lot_where_it_decides)
+{
+  xq_tournament *ev = players(4, "PTS,WINS");
+  game(ev, 1, 1, 2, "1-0"); game(ev, 1, 3, 4, "=");
+  ev->cfg.lot_seed = 4242;
+  xq_tstanding a[4];
+  cr_assert_eq(xq_standings(ev, 0, a), XQ_OK);
+  int ids[4] = {a[0].id, a[1].id, a[2].id, a[3].id};
+  for (int fmt = 0; fmt < 3; fmt++) {
+    int format = fmt == 0 ? XQ_SHEET_TEXT : fmt == 1 ? XQ_SHEET_HTML : XQ_SHEET_CSV;
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    cr_assert_eq(xq_sheet_places(ev, NULL, ids, NULL, 4, format, XQ_LANG_ZH, f), XQ_OK);
+    fclose(f);
+    const char *lot = strstr(buf, "抽签决定名次（不并列），种子 4242");
+    if (format == XQ_SHEET_CSV) cr_assert_null(lot, "CSV is one table of data: %s", buf);
+    else cr_assert(lot, "%s", buf);
+    if (format == XQ_SHEET_TEXT) {
+      int rows = 0, rank, no;
+      unsigned long long d;
+      for (const char *l = strchr(lot, '\n'); l; l = strchr(l + 1, '\n'))
+        if (sscanf(l + 1, "%d %d %*s %16llx", &rank, &no, &d) == 3) {
+          cr_assert(rank == 2 || rank == 3, "only the places the lot decided: %s", buf);
+          rows++;
+        }
+      cr_assert_eq(rows, 2, "%s", buf);
+    }
+    free(buf);
+  }
+  /* the winner alone: the lot decided nothing on this list */
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&buf, &len);
+  cr_assert_eq(xq_sheet_places(ev, NULL, ids, NULL, 1, XQ_SHEET_TEXT, XQ_LANG_ZH, f), XQ_OK);
+  fclose(f);
+  cr_assert_null(strstr(buf, "抽签"), "%s", buf);
+  free(buf);
+  xq_tournament_free(ev);
+}
+
 Test(tiebreak, scoring_one_half_zero)
 {
   /* the same event at 1/½/0: half-units 2/1/0, same order */

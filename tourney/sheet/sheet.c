@@ -137,12 +137,7 @@ static int sheet_format_ok(int format, int lang)
   return xq__sheet_format_ok(format) && (lang == XQ_LANG_EN || lang == XQ_LANG_ZH);
 }
 
-/* The drawing of lots under the printed standings (不并列): a table of its own
- * (XQ__SHEET_AFTER) of the players s[0..n) whose tie reached the lot --
- * rank, number, name and draw -- titled with the lot's seed (the method
- * under it where the format has a line for it),
- * so that anyone can draw it again. */
-static int lot_table(FILE *f, int format, int lang, const xq_tournament *ev, const xq_tstanding *s, int n)
+int xq__sheet_lot_table(FILE *f, int format, int lang, const xq_tournament *ev, const xq_tstanding *s, int n)
 {
   static const char *const cls[4] = {"n", "n", NULL, "n"};
   const char *head[4] = {word(W_RANK, lang), word(W_NO, lang), word(W_NAME, lang), word(W_DRAW, lang)};
@@ -218,7 +213,7 @@ int xq_sheet_standings(const xq_tournament *ev, int upto, int format, int lang, 
   }
   if (!sh.f) { free(s); return rc; } /* begin failed */
   int end = xq__sheet_end(&sh);
-  if (!rc && !end && by_lot) end = lot_table(f, format, lang, ev, s, ev->n);
+  if (!rc && !end && by_lot) end = xq__sheet_lot_table(f, format, lang, ev, s, ev->n);
   free(s);
   return rc ? rc : end;
 }

@@ -171,14 +171,39 @@ static int places_table(const xq_tournament *ev, const xq_ko *ko, const char *ti
   return rc ? rc : end;
 }
 
-/* The checks of both places sheets, then the table. */
+/* The final standings' rows of the listed players ids[0..n) whose places
+ * the lot decided (不并列), in the list's order, into lot[] (room for n);
+ * their count, or -1 without memory. */
+static int lot_rows(const xq_tournament *ev, const int *ids, int n, xq_tstanding *lot)
+{
+  xq_tstanding *s = malloc(sizeof *s * (size_t)(ev->n ? ev->n : 1));
+  if (!s) return -1;
+  int k = 0;
+  if (xq_standings(ev, xq_tournament_standings_round(ev), s) == XQ_OK)
+    for (int i = 0; i < n; i++)
+      for (int j = 0; j < ev->n; j++)
+        if (s[j].id == ids[i] && s[j].by_lot) lot[k++] = s[j];
+  free(s);
+  return k;
+}
+
+/* The checks of both places sheets, then the table; on the sheets people
+ * read (HTML, text) of a Swiss event, the lot's table under it when the
+ * lot decided a listed player's place, as under the standings. */
 static int places_sheet(const xq_tournament *ev, const xq_ko *ko, const char *title, const int *ids,
                         const int *overall, int n, int format, int lang, FILE *f)
 {
   if (!args_ok(ev, format, lang, f) || n < 0 || (n && !ids)) return XQ_EINVAL;
   for (int i = 0; i < n; i++)
     if (ids[i] < 1 || ids[i] > ev->n) return XQ_EINVAL;
-  return places_table(ev, ko, title, ids, overall, n, format, lang, f, 0);
+  if (ko || n == 0 || (format != XQ_SHEET_HTML && format != XQ_SHEET_TEXT))
+    return places_table(ev, ko, title, ids, overall, n, format, lang, f, 0);
+  xq_tstanding *lot = malloc(sizeof *lot * (size_t)n);
+  int k = lot ? lot_rows(ev, ids, n, lot) : -1;
+  int rc = k < 0 ? XQ_ENOMEM : places_table(ev, ko, title, ids, overall, n, format, lang, f, k ? XQ__SHEET_BEFORE : 0);
+  if (!rc && k > 0) rc = xq__sheet_lot_table(f, format, lang, ev, lot, k);
+  free(lot);
+  return rc;
 }
 
 int xq_sheet_places(const xq_tournament *ev, const char *title, const int *ids, const int *overall,

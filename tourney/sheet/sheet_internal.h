@@ -117,4 +117,12 @@ void xq__sheet_ko_reached(char *buf, size_t cap, const struct xq_ko *ko, int id,
  * (sheet_final.c). */
 const char *xq__sheet_ko_stage_word(int left, int lang);
 
+/* The drawing of lots under a printed list (不并列): a table of its own
+ * (XQ__SHEET_AFTER) of the players of s[0..n) whose tie reached the lot
+ * (by_lot) -- overall rank, number, name and draw -- titled with the
+ * lot's seed, the method under it where the format has a line for it, so
+ * that anyone can draw it again (standings: sheet.c; places:
+ * sheet_final.c). Returns xq__sheet_end's status. */
+int xq__sheet_lot_table(FILE *f, int format, int lang, const xq_tournament *ev, const xq_tstanding *s, int n);
+
 #endif /* XQ_TOURNEY_SHEET_INTERNAL_H */
