@@ -15,6 +15,7 @@
 
 #include "perft.h"
 #include "table.h"
+#include "support.h"
 
 static unsigned long long node_limit(void)
 {
@@ -309,18 +310,13 @@ Test(perft, divide_sums_and_agrees_across_threads)
   cr_assert_eq(n1, 0);
 }
 
-/* Run the xqref binary; returns its output (static buffer) and exit status. */
+/* Run xqref (support.h: xq_test_run); returns its output, kept until the
+ * next run, and its exit status. */
 static const char *run(const char *args, int *status)
 {
-  static char out[1 << 16];
-  char cmd[1024];
-  snprintf(cmd, sizeof cmd, "%s %s 2>&1", XQ_BINARY, args);
-  FILE *p = popen(cmd, "r");
-  cr_assert_not_null(p);
-  size_t n = fread(out, 1, sizeof out - 1, p);
-  out[n] = 0;
-  int rc = pclose(p);
-  *status = WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+  static char *out;
+  free(out);
+  out = xq_test_run(args, status);
   return out;
 }
 

@@ -318,17 +318,25 @@ static int count_of(const char *hay, const char *needle)
   return k;
 }
 
+/* Four players, table 1 won by the first, table 2 ending `second`, the
+ * lot's seed 4242; their standings after round 1 into a[0..4). */
+static xq_tournament *lot_event(const char *second, xq_tstanding a[4])
+{
+  xq_tournament *ev = players(4, "PTS,WINS");
+  game(ev, 1, 1, 2, "1-0"); game(ev, 1, 3, 4, second);
+  ev->cfg.lot_seed = 4242;
+  cr_assert_eq(xq_standings(ev, 0, a), XQ_OK);
+  return ev;
+}
+
 /* Issue 33 (不并列): where the drawing of lots places a player the
  * standings say so, and the listing prints the ranks it decided with the
  * lot's seed and method; where the codes before it separate everyone it
  * says nothing. */
 Test(tiebreak, the_lot_says_where_it_decides_with_its_seed)
 {
-  xq_tournament *ev = players(4, "PTS,WINS");
-  game(ev, 1, 1, 2, "1-0"); game(ev, 1, 3, 4, "1-0");
-  ev->cfg.lot_seed = 4242;
   xq_tstanding a[4];
-  cr_assert_eq(xq_standings(ev, 0, a), XQ_OK);
+  xq_tournament *ev = lot_event("1-0", a);
   for (int i = 0; i < 4; i++) cr_assert_eq(a[i].by_lot, 1, "rank %d: tied on PTS and WINS", i + 1);
   char *buf = NULL;
   size_t len = 0;
@@ -378,11 +386,8 @@ static char *standings_sheet(const xq_tournament *ev, int format, int lang)
 
 Test(tiebreak, the_printed_standings_show_the_lot_and_its_draws)
 {
-  xq_tournament *ev = players(4, "PTS,WINS");
-  game(ev, 1, 1, 2, "1-0"); game(ev, 1, 3, 4, "=");
-  ev->cfg.lot_seed = 4242;
   xq_tstanding a[4];
-  cr_assert_eq(xq_standings(ev, 0, a), XQ_OK);
+  xq_tournament *ev = lot_event("=", a);
   char *text = standings_sheet(ev, XQ_SHEET_TEXT, XQ_LANG_EN);
   const char *lot = strstr(text, "Placed by lot (不并列), seed 4242, tied on every tie-break before the lot");
   cr_assert(lot, "%s", text);
@@ -423,11 +428,8 @@ Test(tiebreak, the_printed_standings_show_the_lot_and_its_draws)
  * touch, and CSV, have none. */
 Test(tiebreak, the_places_sheet_shows_the_lot_where_it_decides)
 {
-  xq_tournament *ev = players(4, "PTS,WINS");
-  game(ev, 1, 1, 2, "1-0"); game(ev, 1, 3, 4, "=");
-  ev->cfg.lot_seed = 4242;
   xq_tstanding a[4];
-  cr_assert_eq(xq_standings(ev, 0, a), XQ_OK);
+  xq_tournament *ev = lot_event("=", a);
   int ids[4] = {a[0].id, a[1].id, a[2].id, a[3].id};
   for (int fmt = 0; fmt < 3; fmt++) {
     int format = fmt == 0 ? XQ_SHEET_TEXT : fmt == 1 ? XQ_SHEET_HTML : XQ_SHEET_CSV;
