@@ -60,16 +60,41 @@ async function pairPreview(publish) {
   $('#c-warnings').replaceChildren(...(res.warnings && res.warnings.length
     ? [el('p', { class: 'error', text: t('c_warnings') }), el('ul', {}, ...res.warnings.map(w => el('li', { text: warnText(w) })))] : []));
   $('#c-pairing').replaceChildren(...[el('h3', { text: publish ? t('c_published', { n: res.round, b: res.boards.length }) : t('c_pair', { n: res.round }) }),
-    pairingTable(res.boards, publish, made.length ? C.base : null),
+    sameUnitNote(res.boards), pairingTable(res.boards, publish, made.length ? C.base : null),
     publish && made.length ? el('div', { id: 'c-published-changes' }, el('h4', { text: t('c_published_changes', { n: res.round }) }),
       el('ul', {}, ...made.map(c => el('li', { text: `${changeText(c)} — ${c.reason}` })))) : null].filter(Boolean));
   if (publish) consoleSay(t('c_published', { n: res.round, b: res.boards.length }), false);
   redraw();
 }
 
+/* The unit (单位) a player of the pairing plays for: the club, else the
+ * team, from the console's list of players; '' when neither is known. */
+function unitOf(info, p) {
+  const q = p ? info.get(p.id) || {} : {};
+  return (q.club || q.team || '').trim();
+}
+
+/* The unit both players of board `b` share, or ''. */
+function sameUnit(info, b) {
+  const u = unitOf(info, b.red);
+  return u && u === unitOf(info, b.black) ? u : '';
+}
+
+/* The boards where two players of the same unit meet (同单位回避 is the
+ * rule of many events: the organiser decides, with a change by hand),
+ * listed above the pairing; null when there is none. */
+function sameUnitNote(boards) {
+  const info = new Map((C.players || []).map(p => [p.id, p]));
+  const same = boards.filter(b => sameUnit(info, b));
+  if (!same.length) return null;
+  return el('p', { id: 'c-same-unit', class: 'error' }, t('c_same_unit_note', { n: same.length }),
+    same.map(b => ` ${t('table_n', { n: b.table })} ${b.red.name} — ${b.black.name}（${sameUnit(info, b)}）`).join('；'));
+}
+
 /* A pairing as the arbiter checks it: each side's number and name, club,
  * rating and points before the round; the rows the changes moved (from
- * `base`, the pairer's own boards) marked. */
+ * `base`, the pairer's own boards) and those where two players of one
+ * unit meet marked. */
 function pairingTable(boards, published, base) {
   const info = new Map((C.players || []).map(p => [p.id, p]));
   const side = (p, cls) => {
@@ -84,8 +109,10 @@ function pairingTable(boards, published, base) {
     el('thead', {}, el('tr', {}, el('th', { class: 'num', text: t('table') }),
       ...head.map(k => el('th', { class: /^c_(rating|points)/.test(k) ? 'num' : null, text: t(k) })))),
     el('tbody', {}, ...boards.map(b => {
-      const moved = was && was.get(b.table) !== key(b);
-      return el('tr', { 'data-table': b.table, class: moved ? 'changed' : null, title: moved ? t('c_changed') : null },
+      const moved = was && was.get(b.table) !== key(b), unit = sameUnit(info, b);
+      const cls = [moved ? 'changed' : '', unit ? 'same-unit' : ''].filter(Boolean).join(' ');
+      const title = [moved ? t('c_changed') : '', unit ? t('c_same_unit', { u: unit }) : ''].filter(Boolean).join('；');
+      return el('tr', { 'data-table': b.table, 'data-same-unit': unit || null, class: cls || null, title: title || null },
         el('td', { class: 'num', text: b.table }), ...side(b.red, 'red-name'), ...side(b.black, 'black-name'));
     }))));
 }

@@ -366,3 +366,32 @@ test('an open page follows a player edited, without a reload', async () => {
     await stop(ev.srv);
   }
 });
+
+test('i35.9: the pairing preview names the boards where two players of one unit meet', async () => {
+  const ev = await startEmpty(dir, 'unit', 3);
+  const call = async req => (await fetch(ev.base + '/api/op', { method: 'POST',
+    headers: { 'Authorization': 'Bearer ' + ev.admin }, body: JSON.stringify(req) + '\n' })).json();
+  const { ctx, p, errors } = await freshPage(browser, 1200, 900);
+  try {
+    for (const [i, name] of ['王天一', '郑惟桐'].entries())
+      assert.equal((await call({ id: i, op: 'add_player', player: { name, rating: 2700 - i, club: '北京' } })).error, undefined);
+    await openConsole(p, ev.base, ev.admin);
+    await p.click('#c-pair');
+    await p.waitForSelector('#c-pairing table[data-published="no"] tbody tr', { timeout: WAIT });
+    assert.equal(await p.getAttribute('#c-pairing tbody tr[data-table="1"]', 'data-same-unit'), '北京');
+    const note = await p.textContent('#c-same-unit');
+    for (const s of ['同单位相遇（1台）', '第1台', '王天一', '郑惟桐', '北京']) assert.ok(note.includes(s), `"${s}" in "${note}"`);
+    // another unit for one of them: nothing flagged once the preview is asked again
+    assert.equal((await call({ id: 5, op: 'edit_player', player: 2, club: '四川' })).error, undefined);
+    // (the console follows the edit: its list of players says 四川 first)
+    await p.waitForFunction(() => document.querySelector('#console-body')?.textContent.includes('四川'), null, { timeout: WAIT });
+    await p.click('#c-pair');
+    await p.waitForFunction(() => { const tr = document.querySelector('#c-pairing tbody tr[data-table="1"]');
+      return tr && !tr.hasAttribute('data-same-unit'); }, null, { timeout: WAIT });
+    assert.equal(await p.locator('#c-same-unit').count(), 0);
+    assert.deepEqual(errors, []);
+  } finally {
+    await ctx.close();
+    await stop(ev.srv);
+  }
+});
