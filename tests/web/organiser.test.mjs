@@ -376,6 +376,7 @@ test('i35.9: the pairing preview names the boards where two players of one unit 
     for (const [i, name] of ['王天一', '郑惟桐'].entries())
       assert.equal((await call({ id: i, op: 'add_player', player: { name, rating: 2700 - i, club: '北京' } })).error, undefined);
     await openConsole(p, ev.base, ev.admin);
+    assert.equal(await p.getAttribute('#c-nav', 'aria-label'), '栏目', 'the sections bar named in the page\'s language');
     await p.click('#c-pair');
     await p.waitForSelector('#c-pairing table[data-published="no"] tbody tr', { timeout: WAIT });
     assert.equal(await p.getAttribute('#c-pairing tbody tr[data-table="1"]', 'data-same-unit'), '北京');
