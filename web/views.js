@@ -214,27 +214,36 @@ function renderCard(g) {
   return card;
 }
 
-/* The filter of a big event's boards: a table number, or part of a
- * player's name. */
-function shown(g) {
-  const q = ($('#filter').value || '').trim().toLowerCase();
+/* The filter of a big event's boards, `q` (trimmed, lower case): a table
+ * number, or part of a player's name, club, team or region (`info`: the
+ * event's players by id, from /api/event). */
+function shown(g, q, info) {
   if (!q) return true;
   if (/^\d+$/.test(q)) return String(g.table) === q;
-  return [g.red, g.black].some(p => p && p.name.toLowerCase().includes(q));
+  return [g.red, g.black].some(p => {
+    if (!p) return false;
+    const x = info.get(p.id) || {};
+    return [p.name, x.club, x.team, x.region].some(w => w && w.toLowerCase().includes(q));
+  });
 }
 
 /* Every card of S.games, in table order (or the words of an event with
- * no round yet); the round selector hidden while there is none. */
+ * no round yet); the round selector hidden while there is none; a filter
+ * that matches no board says so. */
 export function renderBoards() {
   const box = $('#boards');
   $('#round').closest('label').hidden = noRound();
   if (noRound()) return box.replaceChildren(el('p', { class: 'empty', 'data-empty': 'no-round', text: t('no_round') }));
+  const q = ($('#filter').value || '').trim().toLowerCase();
+  const info = new Map(((S.event && S.event.players) || []).map(p => [p.id, p]));
   const cards = [];
   for (const g of [...S.games.values()].sort((a, b) => a.table - b.table)) {
     const c = renderCard(g);
-    c.hidden = !shown(g);
+    c.hidden = !shown(g, q, info);
     cards.push(c);
   }
+  if (q && cards.length && cards.every(c => c.hidden))
+    cards.push(el('p', { class: 'empty', 'data-empty': 'no-match', text: t('no_match', { q: $('#filter').value.trim() }) }));
   box.replaceChildren(...cards);
 }
 

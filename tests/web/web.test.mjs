@@ -499,6 +499,35 @@ async function freshPage(width, height, setup) {
   return { ctx, p, errors };
 }
 
+test('i35: the live filter finds the boards of a club, and says so when none matches', async () => {
+  const { ctx, p, errors } = await freshPage(1280, 900);
+  try {
+    await p.goto(base + '/#live');
+    await p.waitForSelector('#boards .card', { timeout: WAIT });
+    const players = new Map((await api('/api/event')).players.map(x => [x.id, x]));
+    const games = (await api('/api/rounds/1/games.json')).games;
+    const club = players.get(games[0].red.id).club;
+    assert.ok(club, 'the demo players have clubs');
+    const want = games.filter(g => [g.red, g.black].some(q => q && (players.get(q.id).club || '').includes(club)))
+      .map(g => g.table).sort((a, b) => a - b);
+    const visible = () => p.$$eval('#boards .card:not([hidden])', cs => cs.map(c => +c.dataset.table).sort((a, b) => a - b));
+    await p.fill('#filter', club);
+    await p.waitForFunction(n => document.querySelectorAll('#boards .card:not([hidden])').length === n, want.length,
+      { timeout: WAIT });
+    assert.deepEqual(await visible(), want);
+    await p.fill('#filter', '没有这个单位');
+    await p.waitForSelector('#boards [data-empty="no-match"]', { timeout: WAIT });
+    assert.equal(await p.textContent('#boards [data-empty="no-match"]'), '没有对局符合“没有这个单位”');
+    await p.fill('#filter', '');
+    await p.waitForFunction(n => document.querySelectorAll('#boards .card:not([hidden])').length === n, games.length,
+      { timeout: WAIT });
+    assert.equal(await p.locator('#boards [data-empty="no-match"]').count(), 0);
+    assert.deepEqual(errors, []);
+  } finally {
+    await ctx.close();
+  }
+});
+
 test('D1: a long move list scrolls down inside its box, never sideways', async () => {
   for (const [w, h, name] of [[1400, 900, '10-long-game'], [390, 844, '11-long-game-phone']]) {
     const { ctx, p, errors } = await freshPage(w, h);
