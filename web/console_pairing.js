@@ -6,9 +6,25 @@
  * on screen; the knockout started (ko_start) and each stage's next games
  * published to knockout tables (ko_publish).
  */
-import { S, $, el, t, op, getJSON, addWords, roundName } from './core.js';
+import { S, $, el, t, op, getJSON, addWords, roundName, askFirst } from './core.js';
 import { stageName } from './views.js';
 import { C, consoleSay, redraw, errText, warnText } from './console_base.js';
+
+/* What cannot be taken back (a round published, the knockout started, its
+ * next games published) is asked first, naming it: the question goes
+ * after `anchor`, one at a time; `action` runs on Yes, nothing is sent
+ * before. No gives the focus back to `button`. */
+function askThen(anchor, button, text, action) {
+  dropAsk(anchor);
+  // not anchor.after(): the knockout form has a field named "after"
+  anchor.insertAdjacentElement('afterend', askFirst(text, t('c_yes'), t('c_cancel'),
+    yes => yes ? action() : button.focus(), { attrs: { class: 'confirm c-ask' } }));
+}
+
+/* The question asked after `anchor`, if any, gone (nothing sent). */
+function dropAsk(anchor) {
+  anchor.parentNode.querySelector(':scope > .confirm.c-ask')?.remove();
+}
 
 /* ---- the next round: previewed, changed by hand (two players trade
  * places, a table's colours swap, a table moves), each change with its
@@ -43,6 +59,7 @@ async function addChange(form) {
 
 /* The next round: a preview first (nothing stored), then published. */
 async function pairPreview(publish) {
+  dropAsk($('#c-publish').closest('p')); // it asked about the pairing on screen
   const req = { id: 'pair', op: 'pair', publish: !!publish };
   if (C.changes.length) req.changes = C.changes.map(changeReq);
   const res = await op(req);
@@ -121,15 +138,23 @@ function pairingTable(boards, published, base) {
  * it goes, and is asked for again. */
 export function pairingStale() {
   C.pairing = null;
+  dropAsk($('#c-publish').closest('p'));
   $('#c-pairing').replaceChildren();
   $('#c-warnings').replaceChildren();
+}
+
+/* The round previewed, published once the organiser says yes. */
+function askPublish(btn) {
+  if (!C.pairing) return;
+  askThen(btn.closest('p'), btn, t('c_ask_publish', { n: C.pairing.round, b: C.pairing.boards.length }),
+    () => pairPreview(true));
 }
 
 /* The buttons and the form of the pairing section. */
 export function initPairing() {
   $('#c-pair').addEventListener('click', () => pairPreview(false));
   $('#c-amend').addEventListener('submit', e => { e.preventDefault(); addChange(e.target); });
-  $('#c-publish').addEventListener('click', () => pairPreview(true));
+  $('#c-publish').addEventListener('click', ev => askPublish(ev.currentTarget));
 }
 
 /* ---- the board slips of the round on screen: once confirmed (every click
@@ -188,6 +213,9 @@ addWords({
     'f_rapid-blitz': '慢棋20分+5秒；和则换先快棋一局（10分+3秒）；再和5分+3秒附加赛，直至分出胜负（五家渠）',
     f_village: '乡村棋王赛：20分钟后加5分钟包干（总决赛20分+10秒）；和则换先快棋一局（10分+5秒）；再和抽签定先超快棋（红6分+3秒，黑4分+3秒），和棋黑胜（陕西）',
     k_leave: '出线棋手不再参加第{a}轮起的积分编排（共{n}轮）。', k_leave_none: '',
+    k_ask_start: '开始淘汰赛：依据第{a}轮后的积分，前{n}名出线，首轮{m}场对阵。开始后不能撤回。',
+    k_ask_lot: '开始淘汰赛：全部{n}名棋手抽签排定对阵。开始后不能撤回。',
+    k_ask_publish: '公布下一局（{n}场）：{list}。公布后各台棋盘即可开始。', k_list_sep: '；',
   },
   en: {
     k_title: 'Knockout', k_after: 'From the standings after round', k_size: 'Players', k_seeding: 'Bracket', k_format: 'Format',
@@ -203,6 +231,9 @@ addWords({
     'f_rapid-blitz': 'standard 20+5; a draw: one rapid game 10+3, colours swapped; another draw: 5+3 games until one is decisive (Wujiaqu)',
     f_village: 'village king: 20 minutes, then 5 minutes sudden death (the final 20+10); a draw: one rapid game 10+5, colours swapped; another draw: armageddon, colours by lot, Red 6+3 v Black 4+3, a draw wins for Black (Shaanxi)',
     k_leave: 'The players who go through leave the Swiss from round {a} on ({n} rounds).', k_leave_none: '',
+    k_ask_start: 'Start the knockout: the top {n} after round {a} go through, {m} matches first. It cannot be taken back.',
+    k_ask_lot: 'Start the knockout: all {n} players drawn by lot. It cannot be taken back.',
+    k_ask_publish: 'Publish the next games ({n} matches): {list}. Once published, each table\'s board can start.', k_list_sep: '; ',
   },
 });
 
@@ -232,10 +263,21 @@ function koStartForm(done, planned) {
     form.querySelector('button').disabled = !lot && !rounds.length;
   };
   form.elements.seeding.addEventListener('change', sync);
-  form.addEventListener('submit', e => { e.preventDefault(); koStart(form); });
+  form.addEventListener('submit', e => {
+    e.preventDefault();
+    askThen(form, form.querySelector('button'), koStartText(form), () => koStart(form));
+  });
   sync();
   form.elements.after.addEventListener('change', sync);
   return [rounds.length ? null : el('p', { class: 'caption', text: t('k_not_ready') }), form, leave];
+}
+
+/* The start as asked: who goes through, how many matches first. */
+function koStartText(form) {
+  const f = form.elements;
+  if (f.seeding.value === 'lot')
+    return t('k_ask_lot', { n: (C.players || []).filter(p => !p.withdrawn).length });
+  return t('k_ask_start', { a: f.after.value, n: f.size.value, m: f.size.value / 2 });
 }
 
 async function koStart(form) {
@@ -254,9 +296,10 @@ async function koStart(form) {
 function koWaiting(k) {
   const name = p => p ? p.name : '';
   const inStage = m => k.matches.filter(x => x.stage === m.stage).indexOf(m) + 1; // as the bracket numbers it
+  const named = m => `${stageName(k, m.stage)} · ${t('k_match', { n: inStage(m) })}: ${m.players.map(name).join(` ${t('vs')} `)}`;
   const waiting = k.matches.filter(m => m.next && !m.in_play && m.players.length === 2);
   const playing = k.matches.filter(m => m.in_play).map(m => el('li', { 'data-match': m.match },
-    `${stageName(k, m.stage)} · ${t('k_match', { n: inStage(m) })}: ${m.players.map(name).join(` ${t('vs')} `)} — ${t('ko_in_play', { n: m.in_play })}`));
+    `${named(m)} — ${t('ko_in_play', { n: m.in_play })}`));
   const inPlay = playing.length ? el('ul', { id: 'k-playing' }, ...playing) : null;
   if (!waiting.length) return [inPlay, el('p', { class: 'empty', text: t('k_none_waiting') })];
   const rows = waiting.map(m => el('tr', { 'data-match': m.match },
@@ -272,17 +315,25 @@ function koWaiting(k) {
   const table = el('table', { class: 'grid', id: 'k-waiting' },
     el('thead', {}, el('tr', {}, ...['k_match_h', 'k_players', 'k_next', 'k_red'].map(w => el('th', { text: t(w) })))),
     el('tbody', {}, ...rows));
-  const btn = el('button', { type: 'button', id: 'k-publish', onclick: () => koPublish(table) },
-    t('k_publish', { n: waiting.length }));
+  const list = waiting.map(named).join(t('k_list_sep'));
+  const btn = el('button', { type: 'button', id: 'k-publish', onclick: () => {
+    if (redOpen(table)) return;
+    askThen(btn.parentNode, btn, t('k_ask_publish', { n: waiting.length, list }), () => koPublish(table));
+  } }, t('k_publish', { n: waiting.length }));
   return [inPlay, el('div', { class: 'scroll' }, table), el('p', {}, btn)];
 }
 
-async function koPublish(table) {
+/* An armageddon whose Red is not chosen yet: said, its choice focused
+ * (true); before the question is asked. */
+function redOpen(table) {
   const open = [...table.querySelectorAll('select[name="red"][data-type="armageddon"]')].find(s => !s.value);
-  if (open) {
-    open.focus();
-    return consoleSay(t('k_red_needed', { n: open.closest('tr').children[0].textContent }), true);
-  }
+  if (!open) return false;
+  open.focus();
+  consoleSay(t('k_red_needed', { n: open.closest('tr').children[0].textContent }), true);
+  return true;
+}
+
+async function koPublish(table) {
   const red = [...table.querySelectorAll('select[name="red"]')].filter(s => s.value)
     .map(s => ({ match: +s.dataset.match, player: +s.value }));
   const req = { id: 'ko_publish', op: 'ko_publish' };

@@ -59,6 +59,22 @@ export function el(tag, attrs, ...kids) {
   return e;
 }
 
+/* A question asked in place before what cannot be taken back: a box
+ * (.confirm) saying `text`, with Yes (`yes`) and No (`no`). Yes takes the
+ * focus on the next turn unless `focus` is false (Enter answers it);
+ * Escape says no. The box goes, then `answer(yes)` runs; `attrs` are the
+ * box's own (data-live...). The desk, the console: one question. */
+export function askFirst(text, yes, no, answer, { focus = true, attrs = {} } = {}) {
+  const close = (ev, said) => { ev.stopPropagation(); box.remove(); answer(said); };
+  const box = el('div', Object.assign({ class: 'confirm', role: 'alertdialog',
+    onkeydown: ev => { if (ev.key === 'Escape') close(ev, false); } }, attrs),
+    el('span', { text }),
+    el('button', { type: 'button', 'data-action': 'yes', onclick: ev => close(ev, true) }, yes),
+    el('button', { type: 'button', 'data-action': 'no', onclick: ev => close(ev, false) }, no));
+  if (focus) setTimeout(() => box.querySelector('button[data-action="yes"]')?.focus());
+  return box;
+}
+
 /* ---- the words; the console's modules add their own with addWords() ---- */
 
 const WORDS = {

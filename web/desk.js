@@ -9,7 +9,7 @@
  * resumed: the result op's `none`); a line typed by table number ("3 1-0",
  * "5 -+"), on the desk and on the console, enters a result as a click does.
  */
-import { S, $, el, t, op, resultText, gameFlags, roundName } from './core.js';
+import { S, $, el, t, op, resultText, gameFlags, roundName, askFirst } from './core.js';
 import { showOpResult } from './session.js';
 
 /* The result op's code of a game's result ('*' has none: play goes on). */
@@ -74,18 +74,13 @@ function question(g, q) {
   const now = { round: q.round, result: q.result };
   const live = q.result === '*';
   const game = `${g.red ? g.red.name : ''} ${t('vs')} ${g.black ? g.black.name : ''}`;
-  const close = (ev, yes) => { ev.stopPropagation(); asking = null; ask.remove(); q.done?.(yes); };
-  const ask = el('div', { class: 'confirm', role: 'alertdialog', 'data-live': live ? '1' : null,
-    onkeydown: ev => { if (ev.key === 'Escape') close(ev); } },
-    el('span', { text: live ? t('confirm_end', { t: g.table, game, new: t(q.key) })
-      : t('confirm_change', { t: g.table, game, old: resultText(q.result), new: t(q.key) }) }),
-    el('button', { type: 'button', 'data-action': 'yes', onclick: ev => {
-      close(ev, true);
-      act(g.table, q.req, t(q.key), RESULT_CODE[now.result] || live ? now : null); } },
-      t(live ? 'yes_end' : 'yes_change')),
-    el('button', { type: 'button', 'data-action': 'no', onclick: close }, t('no_change')));
-  if (q.focus) setTimeout(() => ask.querySelector('button[data-action="yes"]')?.focus());
-  return ask;
+  const text = live ? t('confirm_end', { t: g.table, game, new: t(q.key) })
+    : t('confirm_change', { t: g.table, game, old: resultText(q.result), new: t(q.key) });
+  return askFirst(text, t(live ? 'yes_end' : 'yes_change'), t('no_change'), yes => {
+    asking = null;
+    q.done?.(yes);
+    if (yes) act(g.table, q.req, t(q.key), RESULT_CODE[now.result] || live ? now : null);
+  }, { focus: !!q.focus, attrs: { 'data-live': live ? '1' : null } });
 }
 
 /* The open question about g, if it is still the question to ask. */

@@ -63,6 +63,25 @@ export async function openConsole(p, base, admin) {
   await p.waitForSelector('#console-body:not([hidden])', { timeout: WAIT });
 }
 
+/* The question a click on `button` asks first (.confirm.c-ask: a round
+ * published, the knockout started, its next games published): its text,
+ * once Yes has the focus (the page gives it on its next turn: only then do
+ * Enter and Escape answer it). */
+export async function asked(p, button) {
+  await p.click(button);
+  await p.waitForFunction(() => document.activeElement?.matches('.confirm.c-ask button[data-action="yes"]'),
+    null, { timeout: WAIT });
+  return p.textContent('.confirm.c-ask span');
+}
+
+/* The open question answered `yes` or no, by its key (Enter, Escape) or
+ * by a click on its button; the question awaited gone. */
+export async function answer(p, yes, { key = false } = {}) {
+  if (key) await p.keyboard.press(yes ? 'Enter' : 'Escape');
+  else await p.click(`.confirm.c-ask button[data-action="${yes ? 'yes' : 'no'}"]`);
+  await p.waitForSelector('.confirm.c-ask', { state: 'detached', timeout: WAIT });
+}
+
 /* What the store says, read by another process: `xqref tourney ARGS --db DB`. */
 export function cli(db, ...args) {
   return execFileSync(XQREF, ['tourney', ...args, '--db', db], { stdio: ['ignore', 'pipe', 'pipe'] }).toString();

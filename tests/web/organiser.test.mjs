@@ -13,7 +13,7 @@ import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
-import { XQREF, ART, CHROMIUM, LAUNCH, WAIT, startEmpty, stop, freshPage, openConsole, cli, csv } from './lib.mjs';
+import { XQREF, ART, CHROMIUM, LAUNCH, WAIT, startEmpty, stop, freshPage, openConsole, asked, answer, cli, csv } from './lib.mjs';
 
 let browser, dir;
 
@@ -166,7 +166,14 @@ test('an organiser runs a 12-player, 3-round event from the page alone; the stor
         await p.screenshot({ path: join(ART, '25-console-pairing.png') }); // docs/img/console-pairing.png
       }
       const shown = await shownPairing(p);
-      await p.click('#c-publish');
+      // asked first, naming the round and its tables; No (取消, or Escape) publishes nothing
+      const boards = shown.length;
+      assert.equal(await asked(p, '#c-publish'), `公布第${r}轮：${boards}台对阵，公布后各台棋盘即可开始。`);
+      await answer(p, false, { key: r === 1 });
+      assert.deepEqual((await (await fetch(ev.base + '/api/event')).json()).published.filter(x => x < 50),
+        Array.from({ length: r - 1 }, (_, i) => i + 1), `round ${r} is not published before Yes`);
+      await asked(p, '#c-publish');
+      await answer(p, true, { key: r === 2 });
       await p.waitForSelector('#c-pairing table[data-published="yes"]', { timeout: WAIT });
       const name = x => x === '轮空' ? '' : x.replace(/^\d+\. /, ''); // the bye row names nobody
       assert.deepEqual(storedPairing(ev.db, r).map(b => [b[0], b[1], b[3]]), shown.map(b => [b[0], name(b[1]), name(b[2])]),
@@ -249,7 +256,12 @@ test('an organiser runs a 12-player, 3-round event from the page alone; the stor
     await p.selectOption('#k-start select[name="after"]', '3');
     await p.selectOption('#k-start select[name="size"]', '4');
     await p.selectOption('#k-start select[name="format"]', 'rapid-armageddon');
-    await p.click('#k-start button[type="submit"]');
+    // asked first (who goes through, how many matches): 取消 starts nothing, Yes starts it
+    assert.equal(await asked(p, '#k-start button[type="submit"]'), '开始淘汰赛：依据第3轮后的积分，前4名出线，首轮2场对阵。开始后不能撤回。');
+    await answer(p, false);
+    assert.equal((await (await fetch(ev.base + '/api/knockout')).json()).started, false, 'No starts nothing');
+    await asked(p, '#k-start button[type="submit"]');
+    await answer(p, true);
     await p.waitForSelector('#k-waiting tbody tr[data-match]', { timeout: WAIT });
     const top4 = storedStandings(ev.db).slice(0, 4).map(x => x[1]);
     const bracket = cli(ev.db, 'bracket');
@@ -257,7 +269,14 @@ test('an organiser runs a 12-player, 3-round event from the page alone; the stor
     const waiting = await p.$$eval('#k-waiting tbody tr', trs => trs.map(tr => tr.children[1].textContent));
     assert.equal(waiting.length, 2, 'two semi-finals wait for a game');
     assert.ok(waiting[0].includes(top4[0]) && waiting[0].includes(top4[3]), `1 v 4: ${waiting[0]}`);
-    await p.click('#k-publish');
+    // asked first, naming the matches: Escape publishes nothing, Enter publishes them
+    const question = await asked(p, '#k-publish');
+    assert.match(question, /^公布下一局（2场）：/);
+    for (const n of top4) assert.ok(question.includes(n), `the question names ${n}: ${question}`);
+    await answer(p, false, { key: true });
+    assert.equal(((await (await fetch(ev.base + '/api/knockout')).json()).tables || []).length, 0, 'Escape publishes nothing');
+    await asked(p, '#k-publish');
+    await answer(p, true, { key: true });
     await p.waitForFunction(() => /已公布 2 台淘汰赛对局/.test(document.querySelector('#c-result').textContent), null, { timeout: WAIT });
     const ko = await (await fetch(ev.base + '/api/knockout')).json();
     assert.equal(ko.tables.length, 2);

@@ -15,7 +15,7 @@ import { join, resolve } from 'node:path';
 import net from 'node:net';
 import zlib from 'node:zlib';
 import { chromium } from 'playwright-core';
-import { LAUNCH, openConsole, startEmpty as startEmptyIn } from './lib.mjs';
+import { LAUNCH, openConsole, asked, answer, startEmpty as startEmptyIn } from './lib.mjs';
 
 const BUILD = resolve(process.env.XQ_BUILD || 'build');
 const XQREF = join(BUILD, 'xqref');
@@ -990,7 +990,8 @@ test('the organiser deletes a player before round 1, after a confirmation', asyn
     // round 1 published: no delete any more
     await p.click('#c-pair');
     await p.waitForSelector('#c-pairing table[data-published="no"] tbody tr', { timeout: WAIT });
-    await p.click('#c-publish');
+    await asked(p, '#c-publish');
+    await answer(p, true);
     await p.waitForSelector('#c-pairing table[data-published="yes"]', { timeout: WAIT });
     await p.waitForFunction(() => !document.querySelector('#c-players button[data-action="remove"]'), null, { timeout: WAIT });
     assert.equal(await p.locator('#c-players button[data-action="withdraw"]').count(), 4);
@@ -1039,7 +1040,12 @@ test('the organiser imports a GBK list with a bad line, previews the pairing, th
     await p.waitForFunction(r => document.querySelector('#c-pairing tbody tr[data-table="1"] td.red-name')?.textContent === r,
       red2, { timeout: WAIT });
     assert.match(await p.textContent('#c-changes-list'), /同单位回避/);
-    await p.click('#c-publish');
+    // asked first, naming the round and its tables: No sends nothing, Yes publishes
+    assert.equal(await asked(p, '#c-publish'), '公布第1轮：6台对阵，公布后各台棋盘即可开始。');
+    await answer(p, false, { key: true });
+    assert.deepEqual((await (await fetch(ev.base + '/api/event')).json()).published, [], 'Escape publishes nothing');
+    await asked(p, '#c-publish');
+    await answer(p, true, { key: true });
     await p.waitForSelector('#c-pairing table[data-published="yes"]', { timeout: WAIT });
     const pr = await (await fetch(ev.base + '/api/rounds/1/pairings.json')).json();
     assert.equal(pr.boards.length, 6);
