@@ -505,7 +505,10 @@ test('i35: the live filter finds the boards of a club, and says so when none mat
     await p.goto(base + '/#live');
     await p.waitForSelector('#boards .card', { timeout: WAIT });
     const players = new Map((await api('/api/event')).players.map(x => [x.id, x]));
-    const games = (await api('/api/rounds/1/games.json')).games;
+    const round = await p.$eval('#round', s => s.value); // the round on screen (later tests publish more)
+    await p.waitForFunction(() => document.querySelectorAll('#boards .card').length > 0, null, { timeout: WAIT });
+    const games = (await api(`/api/rounds/${round}/games.json`)).games;
+    await p.waitForFunction(n => document.querySelectorAll('#boards .card').length === n, games.length, { timeout: WAIT });
     const club = players.get(games[0].red.id).club;
     assert.ok(club, 'the demo players have clubs');
     const want = games.filter(g => [g.red, g.black].some(q => q && (players.get(q.id).club || '').includes(club)))
