@@ -33,6 +33,13 @@ export async function startEmpty(dir, name, rounds = 3) {
   return Object.assign(info, { db, srv });
 }
 
+/* One operation of the admin on the event `ev` of startEmpty, by `POST
+ * /api/op`: a function of the request that resolves with the reply. */
+export function opCall(ev) {
+  return async req => (await fetch(ev.base + '/api/op', { method: 'POST',
+    headers: { 'Authorization': 'Bearer ' + ev.admin }, body: JSON.stringify(req) + '\n' })).json();
+}
+
 /* Stop a server started by startEmpty; resolves with how it ended. */
 export function stop(srv) {
   if (srv.exitCode !== null) return Promise.resolve({ code: srv.exitCode, signal: null });

@@ -13,7 +13,7 @@ import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
-import { XQREF, ART, CHROMIUM, LAUNCH, WAIT, startEmpty, stop, freshPage, openConsole, asked, answer, cli, csv } from './lib.mjs';
+import { XQREF, ART, CHROMIUM, LAUNCH, WAIT, startEmpty, stop, freshPage, openConsole, asked, answer, opCall, cli, csv } from './lib.mjs';
 
 let browser, dir;
 
@@ -364,8 +364,7 @@ test('the server\'s sentences the page puts in Chinese are sentences the server 
 
 test('an open page follows a player edited, without a reload', async () => {
   const ev = await startEmpty(dir, 'follow', 3);
-  const call = async req => (await fetch(ev.base + '/api/op', { method: 'POST',
-    headers: { 'Authorization': 'Bearer ' + ev.admin }, body: JSON.stringify(req) + '\n' })).json();
+  const call = opCall(ev);
   const { ctx, p, errors } = await freshPage(browser, 1000, 800);
   try {
     for (const [i, name] of ['赵国荣', '吕钦', '胡荣华', '柳大华'].entries())
@@ -388,8 +387,7 @@ test('an open page follows a player edited, without a reload', async () => {
 
 test('i35.9: the pairing preview names the boards where two players of one unit meet', async () => {
   const ev = await startEmpty(dir, 'unit', 3);
-  const call = async req => (await fetch(ev.base + '/api/op', { method: 'POST',
-    headers: { 'Authorization': 'Bearer ' + ev.admin }, body: JSON.stringify(req) + '\n' })).json();
+  const call = opCall(ev);
   const { ctx, p, errors } = await freshPage(browser, 1200, 900);
   try {
     for (const [i, name] of ['王天一', '郑惟桐'].entries())
