@@ -45,6 +45,7 @@ function route() {
   let view = m ? 'game' : h.split('/')[0];
   if (!VIEWS.includes(view)) view = 'live';
   if (m && (S.game !== +m[2] || +m[1] !== S.round)) S.ply = null;
+  const moved = view !== S.view || (m && +m[2] !== S.game); // another view or game, not another round
   if (m) S.game = +m[2];
   const r = hashRound();
   if (r && r !== S.round && S.event && S.event.published.includes(r)) setRound(r);
@@ -56,6 +57,9 @@ function route() {
   if (view === 'standings') refreshStandings();
   if (view === 'console') showConsole();
   if (!r || r === S.round) roundInUrl();
+  // a new view or game opens at its top: the old scroll position would
+  // cut the top of a phone's board
+  if (moved) window.scrollTo(0, 0);
 }
 
 /* The stream's handlers: every event waits while a round's state is

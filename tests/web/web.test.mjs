@@ -531,6 +531,29 @@ test('i35: the live filter finds the boards of a club, and says so when none mat
   }
 });
 
+test('i35: a new view or game opens at its top, not at the old scroll position', async () => {
+  const { ctx, p, errors } = await freshPage(390, 300); // a short phone screen: every view scrolls
+  try {
+    await p.goto(base + '/#standings');
+    await p.waitForSelector('#standings tbody tr', { timeout: WAIT });
+    await p.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+    await p.waitForFunction(() => window.scrollY > 0, null, { timeout: WAIT });
+    await p.click('#tabs a[data-view="live"]');
+    await p.waitForFunction(() => document.body.dataset.view === 'live', null, { timeout: WAIT });
+    assert.equal(await p.evaluate(() => window.scrollY), 0, 'the live view at its top');
+    await p.waitForSelector('#boards .card', { timeout: WAIT });
+    await p.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+    await p.waitForFunction(() => window.scrollY > 0, null, { timeout: WAIT });
+    const card = p.locator('#boards .card:not([hidden])').last();
+    await card.click();
+    await p.waitForFunction(() => document.body.dataset.view === 'game', null, { timeout: WAIT });
+    assert.equal(await p.evaluate(() => window.scrollY), 0, 'the game at its top: the board whole');
+    assert.deepEqual(errors, []);
+  } finally {
+    await ctx.close();
+  }
+});
+
 test('D1: a long move list scrolls down inside its box, never sideways', async () => {
   for (const [w, h, name] of [[1400, 900, '10-long-game'], [390, 844, '11-long-game-phone']]) {
     const { ctx, p, errors } = await freshPage(w, h);
