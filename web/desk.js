@@ -206,13 +206,27 @@ export function parseEntry(line) {
   return m && TYPED[m[2]] ? { table: +m[1], code: TYPED[m[2]] } : null;
 }
 
-/* Wire `form`, a field named "line" and a box .entry-ask for its
- * question: a line typed enters a result at its table of the round on
- * screen as the table's button would (asked first when it ends or changes
- * a game); the answers are said by `out(text, error, ...nodes)`. After a
- * question the field has the focus again, emptied when it was answered
- * yes. */
+/* The result entry's parts into the empty `form` (the desk's and the
+ * console's are one form): the field "line", its button, its help (id
+ * FORM-help) and the box .entry-ask for its question; words by their
+ * data-i18n keys, so that a language switch redraws them. */
+function entryParts(form) {
+  const help = form.id + '-help', word = k => ({ 'data-i18n': k, text: t(k) });
+  form.replaceChildren(
+    el('label', {}, el('span', word('entry_label')), el('input', { name: 'line', size: 10, autocomplete: 'off',
+      spellcheck: 'false', placeholder: '3 1-0', 'aria-describedby': help })),
+    el('button', Object.assign({ type: 'submit' }, word('entry_go'))),
+    el('span', Object.assign({ id: help, class: 'caption' }, word('entry_help'))),
+    el('div', { class: 'entry-ask' }));
+}
+
+/* Fill `form` with the result entry and wire it: a line typed enters a
+ * result at its table of the round on screen as the table's button would
+ * (asked first when it ends or changes a game); the answers are said by
+ * `out(text, error, ...nodes)`. After a question the field has the focus
+ * again, emptied when it was answered yes. */
 export function initEntry(form, out) {
+  entryParts(form);
   const field = form.elements.line, box = form.querySelector('.entry-ask');
   form.addEventListener('submit', ev => {
     ev.preventDefault();

@@ -177,12 +177,14 @@ static int places_table(const xq_tournament *ev, const xq_ko *ko, const char *ti
 static int lot_rows(const xq_tournament *ev, const int *ids, int n, xq_tstanding *lot)
 {
   xq_tstanding *s = malloc(sizeof *s * (size_t)(ev->n ? ev->n : 1));
-  if (!s) return -1;
-  int k = 0;
-  if (xq_standings(ev, xq_tournament_standings_round(ev), s) == XQ_OK)
+  int *row = calloc((size_t)ev->n + 1, sizeof *row); /* by id: its row of s, plus one */
+  int k = s && row ? 0 : -1;
+  if (k == 0 && xq_standings(ev, xq_tournament_standings_round(ev), s) == XQ_OK) {
+    for (int j = 0; j < ev->n; j++) row[s[j].id] = j + 1;
     for (int i = 0; i < n; i++)
-      for (int j = 0; j < ev->n; j++)
-        if (s[j].id == ids[i] && s[j].by_lot) lot[k++] = s[j];
+      if (row[ids[i]] && s[row[ids[i]] - 1].by_lot) lot[k++] = s[row[ids[i]] - 1];
+  }
+  free(row);
   free(s);
   return k;
 }
