@@ -821,6 +821,45 @@ Test(tangshan, seniors_men_and_women_are_paid_from_their_own_lists)
   }
 }
 
+/* Issue 33, Tangshan 九.4 少年组、儿童组分别取前6名，颁发奖品、证书 (女子组不足
+ * 三人…混入男子组): the juniors and the children each have a list of six
+ * places over their own event, paid in goods (no amount), men and women
+ * apart, as the seniors'. */
+Test(tangshan, juniors_and_children_have_their_six_places)
+{
+  xq_prize_table t;
+  xq_test_prize_table("tangshan2018", 12, &t);
+  const xq_prize_cat *jun = cat(&t, "少年组 juniors"), *chi = cat(&t, "儿童组 children");
+  cr_assert_eq(jun->nplaces, 6);
+  cr_assert_eq(chi->nplaces, 6);
+  cr_assert_eq(cat_sum(jun) + cat_sum(chi), 0, "goods and certificates: no amount");
+  cr_assert(jun->apart && chi->apart, "each group's own event (八.2-4)");
+  cr_assert_str_eq(jun->group.born_from, "2002/01/01");
+  cr_assert_str_eq(jun->group.born_to, "2006/12/31");
+  cr_assert_str_eq(chi->group.born_from, "2007/01/01");
+  cr_assert(jun->group.sections && chi->group.sections, "六.3-4 男、女分开录取成绩");
+  cr_assert_eq(xq_prize_table_only(&t, "少年组 juniors"), XQ_OK);
+  int places[12], na;
+  xq_tournament *ev = event_born(12, "2004/06/01", places);
+  for (int i = 0; i < 12; i++) ev->players[i].sex = i % 4 == 3 ? 'w' : 'm';
+  xq_award *aw = xq_test_award(ev, places, &t, &na);
+  int w = 0;
+  for (int i = 0; i < na; i++) {
+    cr_assert_eq(aw[i].amount, 0);
+    w += aw[i].section == 'w';
+  }
+  cr_assert_eq(na, 6 + 3, "a men's list of six and a women's of three");
+  cr_assert_eq(w, 3);
+  free(aw);
+  xq_tournament_free(ev);
+  int st;
+  char *out = xq_test_run("presets show tangshan2018", &st);
+  cr_assert_eq(st, 0);
+  cr_assert(strstr(out, "prize  儿童组 children (born, its own event): places 1-6, amounts not stated\n"), "%s", out);
+  cr_assert(strstr(out, "juniors and children top 6 each: goods and certificates"), "%s", out);
+  free(out);
+}
+
 /* Issue 33: a region written in full, its levels run together, is the
  * place it names: a Beitun team so written is ranked (second, 1,500). */
 Test(teams, burqin_ranks_a_team_whose_region_is_written_in_full)

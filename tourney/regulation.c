@@ -285,8 +285,9 @@ static const xq_regulation regulations[] = {
                         "first), tie: best place; fewer than 4: no team score; top 6",
                         "六.5; 八.8; 九.5"},
       [XQ_REG_PRIZES] = {"open top 16: 3000, 2500, 2000, 1500, 1000, 800, 600, 500, 300 x4, 200 x4; "
-                         "seniors top 6: 600, 500, 400, 300, 200, 200",
-                         "九.2; 九.3"},
+                         "seniors top 6: 600, 500, 400, 300, 200, 200; juniors and children top 6 each: "
+                         "goods and certificates (no amounts); teams top 6: cup and diplomas",
+                         "九.2; 九.3; 九.4; 九.5"},
       [XQ_REG_LUCKY] = NOT_STATED,
       [XQ_REG_ENTRY_LIMIT] = {"180", "十.1: 场地有限，限报180人"},
     },

@@ -273,10 +273,19 @@ static const reg_data data[] = {
        .clause = "六.2 老年组 1957年12月31日前出生; 八.3 公开组预赛 v 八.2, 八.4 其他组别 (its own event, "
                  "rounds and clock); 九.3 奖金不分男女",
        .runs = {{1, 600}, {2, 500}, {3, 400}, {4, 300}, {6, 200}}},
+      /* 九.4: 少年组、儿童组分别取前6名，颁发奖品、证书 -- each group's own
+       * event (八.2-4), a men's and a women's list (六.3-4; 九.4 女子组不足
+       * 三人…混入男子组), places 1-6 paid in goods: no amounts (0 here) */
+      {.name = "少年组 juniors", .filter = XQ_PF_GROUP, .group = 2, .apart = 1,
+       .clause = "六.3 少年组 2002年1月1日--2006年12月31日出生; 九.4 少年组、儿童组分别取前6名，颁发奖品、证书 "
+                 "(goods, no amounts)",
+       .runs = {{6, 0}}},
+      {.name = "儿童组 children", .filter = XQ_PF_GROUP, .group = 3, .apart = 1,
+       .clause = "六.4 儿童组 2007年1月1日后出生; 九.4 少年组、儿童组分别取前6名，颁发奖品、证书 (goods, no amounts)",
+       .runs = {{6, 0}}},
     },
-    .ncats = 2,
-    /* 九.5: 团体奖励前6名 -- a cup and diplomas, no money; 九.4: juniors and
-     * children top 6 get goods, no amounts */
+    .ncats = 4,
+    /* 九.5: 团体奖励前6名 -- a cup and diplomas, no money */
   },
 };
 #define NDATA ((int)(sizeof data / sizeof data[0]))
