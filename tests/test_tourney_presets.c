@@ -138,6 +138,9 @@ Test(presets, burqin)
   cr_assert_null(strstr(tb, "BLACK"), "%s", tb);
   cr_assert(strstr(r->rows[XQ_REG_TIEBREAKS].clause, "补充规定 5"));
   cr_assert(strstr(row(r, XQ_REG_PRIZES), "may be won twice"));
+  /* 补充规定 8: 严禁不经比赛无端媾和…违者取消双方当轮次成绩 */
+  cr_assert(strstr(row(r, XQ_REG_OTHER_RULES), "both lose the round (result --)"), "%s", row(r, XQ_REG_OTHER_RULES));
+  cr_assert(strstr(r->rows[XQ_REG_OTHER_RULES].clause, "补充规定 8"));
   xq_rules rules;
   cr_assert_eq(xq_rules_preset(r->rules_preset, &rules), XQ_OK);
   cr_assert_eq(rules.natural_check_cap, 8); /* supplement 2 over main text 五(五) */
@@ -159,6 +162,9 @@ Test(presets, shaanxi)
   cr_assert_eq(r->lucky_start, 29);
   cr_assert_eq(r->lucky_last, 119);
   cr_assert_eq(r->lucky_active_only, 1);
+  /* 九.4: 不得以任何借口进行罢赛，无论任何理由均按弃权论 */
+  cr_assert(strstr(row(r, XQ_REG_OTHER_RULES), "refusing to play (罢赛): forfeit"), "%s", row(r, XQ_REG_OTHER_RULES));
+  cr_assert(strstr(r->rows[XQ_REG_OTHER_RULES].clause, "九.4"));
   xq_rules rules;
   cr_assert_eq(xq_rules_preset(r->rules_preset, &rules), XQ_OK);
   cr_assert_eq(rules.false_claims_to_lose, 2);
@@ -181,6 +187,13 @@ Test(presets, wujiaqu)
   cr_assert_eq(fmt, XQ_KO_FMT_RAPID_BLITZ);
   cr_assert_str_eq(row(r, XQ_REG_RULE_BOOK), "CXA 2020");
   cr_assert_eq(r->withdraw_after, 2);
+  /* 补充规定 一.10 棋手不得擅自开停，违者记犯规一次; 十四.2 离桌…否则按弃权处理；
+   * 未经实际对弈的协商比赛结果，双方都按弃权处理 */
+  const char *other = row(r, XQ_REG_OTHER_RULES);
+  cr_assert(strstr(other, "starting or stopping the clock oneself: foul"), "%s", other);
+  cr_assert(strstr(other, "a result agreed without play: both forfeit (result --)"), "%s", other);
+  cr_assert(strstr(r->rows[XQ_REG_OTHER_RULES].clause, "一.10"));
+  cr_assert(strstr(r->rows[XQ_REG_OTHER_RULES].clause, "十四.2"));
   xq_rules rules;
   cr_assert_eq(xq_rules_preset(r->rules_preset, &rules), XQ_OK);
   cr_assert_eq(rules.ruleset, XQ_RULESET_CXA2020);

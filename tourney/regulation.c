@@ -120,8 +120,10 @@ static const xq_regulation regulations[] = {
       [XQ_REG_FLAG_FALL] = {"loss (both time systems)", "补充规定 2: 两制均超时判负"},
       [XQ_REG_OTHER_RULES] = {"displaced pieces: restore in own time, else +2 min to the opponent, loss if "
                               "not restorable; phone rings or > 10 s looking at it: loss; stopping the "
-                              "clock unasked: 1st warning, 2nd loss",
-                              "补充规定 7, 9 (overrides 九(一): 判犯规一次), 2"},
+                              "clock unasked: 1st warning, 2nd loss; a result agreed without play, "
+                              "bought or given games: both lose the round (result --)",
+                              "补充规定 7, 9 (overrides 九(一): 判犯规一次), 2; 补充规定 8: 严禁不经比赛无端媾和…"
+                              "违者取消双方当轮次成绩"},
       [XQ_REG_RECORDING] = {"from round 4 the winners on boards 1-10 (draw: Red) enter the game; "
                             "each one missing = 1 foul",
                             "五(六): 从第四轮起，前十台棋手获胜方必须进行电脑录谱…漏录一次记犯规一次"},
@@ -179,8 +181,8 @@ static const xq_regulation regulations[] = {
                              "补充规定 四.1: 连续弃权两轮者不再编排"},
       [XQ_REG_FLAG_FALL] = NOT_STATED,
       [XQ_REG_OTHER_RULES] = {"phone rings: 2 fouls; answering it: loss; a piece dropped by accident: a "
-                              "reminder, no penalty",
-                              "补充规定 九.2, 七.4"},
+                              "reminder, no penalty; refusing to play (罢赛): forfeit",
+                              "补充规定 九.2, 七.4; 九.4: 不得以任何借口进行罢赛，无论任何理由均按弃权论"},
       [XQ_REG_RECORDING] = {"from round 2, boards 1-10, the winner (draw: Red) enters the game; no score sheets",
                             "补充规定 六.1-2"},
       [XQ_REG_GROUPS] = {"open; village-king sub-event (Yuyang, Jia county, Shenmu players never top 8 "
@@ -232,8 +234,11 @@ static const xq_regulation regulations[] = {
       [XQ_REG_WITHDRAWAL] = {"two absences -> withdrawn", "补充规定 一.14: 凡两轮未到者，按退赛处理"},
       [XQ_REG_FLAG_FALL] = {"loss", "九(二): 超时判负"},
       [XQ_REG_OTHER_RULES] = {"piece left between two points: foul; phone brought in: foul; leaving the "
-                              "seat to watch: foul; colours reversed: the result stands",
-                              "补充规定 一.5, 一.1, 三.1, 一.4"},
+                              "seat to watch: foul; starting or stopping the clock oneself: foul; colours "
+                              "reversed: the result stands; leaving the table without the arbiter's leave: "
+                              "forfeit; a result agreed without play: both forfeit (result --)",
+                              "补充规定 一.5, 一.1, 三.1, 一.10, 一.4; 十四.2: 经裁判允许方可离桌…否则按弃权处理；"
+                              "未经实际对弈的协商比赛结果，双方都按弃权处理"},
       [XQ_REG_RECORDING] = {"from round 4, boards 1-10, the winner (draw: Red) enters the game; refusing = 1 foul",
                             "补充规定 一.12"},
       [XQ_REG_GROUPS] = {"open; local (本地组)", "十(一), 十(二)"},
