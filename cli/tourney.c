@@ -199,12 +199,15 @@ static const xq__opt rows[] = {
   XQ__STR("--what", T, what, "standings|pairings|scoresheets", "the sheet (not with trf; default standings)",
           .only = ACT(A_EXPORT)),
   XQ__LONG("--after", T, after, 1, XQ_TOURNEY_ROUNDS_MAX, "K", "the knockout after Swiss round K (required\n"
-           "unless --seeding lot)", .only = ACT(A_KNOCKOUT)),
-  XQ__LONG("--size", T, size, 2, XQ_KO_SIZE_MAX, "2|4|8|16", "the bracket's players (default 8)", .only = ACT(A_KNOCKOUT)),
-  XQ__STR("--seeding", T, seeding, "fixed|choose|lot", "how the bracket is seeded (default fixed)",
+           "unless --seeding lot or the event's regulation states it)", .only = ACT(A_KNOCKOUT)),
+  XQ__LONG("--size", T, size, 2, XQ_KO_SIZE_MAX, "2|4|8|16", "the bracket's players (default the\n"
+           "regulation's, else 8)", .only = ACT(A_KNOCKOUT)),
+  XQ__STR("--seeding", T, seeding, "fixed|choose|lot", "how the bracket is seeded (default the\n"
+          "regulation's, else fixed)",
           .only = ACT(A_KNOCKOUT)),
   XQ__LONG("--choice", T, choice, 3, 4, "3|4", "with --seeding choose: the top seed's pick", .only = ACT(A_KNOCKOUT)),
-  XQ__STR("--format", T, format, "xinjiang|shaanxi|tangshan|wujiaqu|village", "the tie-break games' format",
+  XQ__STR("--format", T, format, "xinjiang|shaanxi|tangshan|wujiaqu|village", "the tie-break games' format\n"
+          "(default the regulation's)",
           .only = ACT(A_KNOCKOUT)),
   XQ__STR("--pools", T, pools, "region|club|team", "with --seeding lot: each value of the field in a half",
           .only = ACT(A_KNOCKOUT)),
@@ -282,7 +285,7 @@ int xq_tourney_main(int argc, char **argv)
   xq__cmd c = action_cmd(k, name, sizeof name);
   xq__topts o = {.scoring = -1, .first = -1, .byeos = -1, .de = -1, .bye = -1, .local = -1, .rounds = -1,
                  .rating = -1, .board = -1, .player = -1, .id = -1, .after = -1, .seed = -1, .fouls = 1,
-                 .mode = -1, .size = 8, .choice = -1, .match = -1, .red = -1, .players = XQ_CLI_DEMO_PLAYERS};
+                 .mode = -1, .size = -1, .choice = -1, .match = -1, .red = -1, .players = XQ_CLI_DEMO_PLAYERS};
   int nargs;
   int status = xq__opts_parse(&c, argc - 1, argv + 1, &o, &o.arg, &nargs);
   if (status >= 0) return status;

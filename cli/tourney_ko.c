@@ -82,6 +82,23 @@ static int cmd_knockout_lot(const xq__topts *o)
   return start(o, &ko);
 }
 
+/* The regulation whose knockout the event plays: the one whose title the
+ * event bears (`tourney new --preset NAME`), if it has a knockout after
+ * its Swiss rounds (Xinjiang 九(二), Wujiaqu 九(一), Tangshan 八.3); else
+ * NULL. */
+static const xq_regulation *event_ko_regulation(const xq__topts *o)
+{
+  xq_tstore *st;
+  xq_tournament *ev = NULL;
+  xq_error err = {0};
+  const xq_regulation *r = NULL;
+  if (xq_tstore_open(o->db, XQ_TSTORE_OPEN, &st, &err)) return NULL;
+  if (!xq_tstore_load(st, &ev, &err)) r = xq_regulation_titled(ev->name);
+  xq_tournament_free(ev);
+  xq_tstore_close(st);
+  return r && r->ko_size > 0 && r->ko_after_round > 0 ? r : NULL;
+}
+
 static int cmd_knockout(const xq__topts *o)
 {
   xq_ko_opts ko = {.seeding = XQ_KO_FIXED, .format = XQ_KO_FMT_RAPID_ARMAGEDDON};
@@ -94,8 +111,14 @@ static int cmd_knockout(const xq__topts *o)
     fprintf(stderr, "xqref tourney knockout: --pools and --lot go with --seeding lot\n");
     return 2;
   }
-  if (o->after < 1) { fprintf(stderr, "xqref tourney knockout: --after K is required\n"); return 2; }
-  if (o->format && xq_ko_parse_format(o->format, &ko.format)) {
+  /* what the options leave out, the event's regulation states: its round,
+   * bracket size, seeding and tie-break games */
+  const xq_regulation *r = event_ko_regulation(o);
+  if (r && !o->seeding && r->ko_top_chooses) ko.seeding = XQ_KO_TOP_CHOOSES;
+  long after = o->after >= 1 ? o->after : r ? r->ko_after_round : -1;
+  const char *format = o->format ? o->format : r ? r->ko_format : NULL;
+  if (after < 1) { fprintf(stderr, "xqref tourney knockout: --after K is required\n"); return 2; }
+  if (format && xq_ko_parse_format(format, &ko.format)) {
     fprintf(stderr, "xqref tourney knockout: bad --seeding or --format\n");
     return 2;
   }
@@ -103,9 +126,10 @@ static int cmd_knockout(const xq__topts *o)
     fprintf(stderr, "xqref tourney knockout: --seeding choose needs --choice 3|4 (the top seed's pick)\n");
     return 2;
   }
-  ko.after = (int)o->after;
-  ko.size = (int)o->size;
+  ko.after = (int)after;
+  ko.size = o->size > 0 ? (int)o->size : r ? r->ko_size : 8;
   ko.choice = (int)o->choice;
+  if (r) printf("the knockout of %s (%s), unless an option says otherwise\n", r->name, r->rows[XQ_REG_KNOCKOUT].clause);
   return start(o, &ko);
 }
 

@@ -518,6 +518,39 @@ Test(cli, knockout_actions)
   xq_test_db_remove(path);
 }
 
+/* Issue 33: an event made with a preset (its title names the regulation)
+ * plays the regulation's knockout unless an option says otherwise:
+ * Tangshan 八.3 top 4, #1 chooses (so --choice is asked for), the
+ * armageddon; Wujiaqu 九(一) top 8, fixed, rapid then 5+3 games; the round
+ * the regulation names (Tangshan after round 9); an event of no
+ * regulation still needs --after. */
+Test(cli, knockout_takes_the_regulation_s_when_options_are_left_out)
+{
+  char path[512];
+  xq_test_db_path(path, sizeof path, "tourney_ko_reg");
+  const char *presets[] = {"tangshan2018", "wujiaqu2024"};
+  for (int k = 0; k < 2; k++) {
+    xq_test_db_remove(path);
+    cli_says(0, NULL, "tourney new --db %s --preset %s --rounds 2", path, presets[k]);
+    for (int i = 1; i <= 8; i++) cli_says(0, NULL, "tourney add --db %s --name P%d --rating %d", path, i, 2000 - i);
+    cli_says(0, NULL, "tourney pair --db %s", path);
+    for (int b = 1; b <= 4; b++) cli_says(0, NULL, "tourney result --db %s --round 1 --board %d 1-0", path, b);
+    if (k == 0) {
+      cli_says(2, "--seeding choose needs --choice", "tourney knockout --db %s", path);
+      cli_says(1, "round 9 is not complete", "tourney knockout --db %s --choice 3", path);
+      cli_says(0, "knockout after round 1: top 4, seeding choose, tie-breaks armageddon",
+               "tourney knockout --db %s --after 1 --choice 3", path);
+    } else {
+      cli_says(0, "knockout after round 1: top 8, seeding fixed, tie-breaks rapid-blitz",
+               "tourney knockout --db %s --after 1", path);
+    }
+  }
+  xq_test_db_remove(path);
+  cli_says(0, NULL, "tourney new --db %s --rounds 2", path);
+  cli_says(2, "--after K is required", "tourney knockout --db %s", path);
+  xq_test_db_remove(path);
+}
+
 /* ------------------------------------------------------------------ */
 /* A knockout-only event: the bracket drawn by lot (docs/village-king.md) */
 /* ------------------------------------------------------------------ */
