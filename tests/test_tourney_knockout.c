@@ -499,7 +499,12 @@ Test(cli, knockout_actions)
   cli_says(1, "not complete", "tourney knockout --db %s --after 2 --size 2", path); /* round 2 not played */
   cli_says(0, "match 1 (final)", "tourney knockout --db %s --after 1 --size 2", path);
   cli_says(0, "next: rapid 10+5", "tourney ko-result --db %s --match 1 =", path);
-  cli_says(0, NULL, "tourney ko-result --db %s --match 1 =", path);
+  /* the armageddon's colours are the lot's at the table (九(二) 抽签决定先后手):
+   * none is announced */
+  cli_says(0, "next: armageddon R6+3/B4+3, colours drawn or chosen at the table (--red NO)\n",
+           "tourney ko-result --db %s --match 1 =", path);
+  cli_says(0, "  next: game 3 armageddon R6+3/B4+3, colours drawn or chosen at the table (--red NO)\n",
+           "tourney bracket --db %s", path);
   /* the armageddon's Red comes from the table, never by default */
   cli_says(1, "give --red NO, the player who had Red", "tourney ko-result --db %s --match 1 =", path);
   snprintf(args, sizeof args, "tourney ko-result --db %s --match 1 --red 1 =", path);

@@ -40,6 +40,15 @@ static const char *stage_name(const xq_ko *ko, int m)
   return xq__sheet_ko_stage_word(left, XQ_LANG_EN);
 }
 
+/* The colours of the next game: an armageddon's are drawn or chosen at
+ * the table (Xinjiang 九(二) 抽签决定先后手, Tangshan 八.3 第1名决定…超快棋
+ * 先后手) and entered with --red, so none is printed for it. */
+static void next_colours(FILE *f, const xq_tournament *ev, const xq_ko_game *next)
+{
+  if (next->type == XQ_KG_ARMAGEDDON) fprintf(f, "colours drawn or chosen at the table (--red NO)\n");
+  else fprintf(f, "red %d black %d\n", pno(ev, next->red), pno(ev, next->black));
+}
+
 /* The games of match m, then its winner, the game in play at a table of
  * the live server, or the next game. */
 static void match_games(FILE *f, const xq_tournament *ev, const xq_ko *ko, int m)
@@ -59,9 +68,10 @@ static void match_games(FILE *f, const xq_tournament *ev, const xq_ko *ko, int m
     fprintf(f, "  playing: game %d %s %s, red %d black %d at knockout table %d (round %d)\n", k + 1,
             xq_ko_gtype_name(ko->tables[t - 1].type), xq_ko_game_time_control(ko, m, ko->tables[t - 1].type),
             pno(ev, ko->tables[t - 1].red), pno(ev, ko->tables[t - 1].black), t, XQ_KO_ROUND);
-  else if (!xq_ko_next_game(ko, m, 0, &next))
-    fprintf(f, "  next: game %d %s %s, red %d black %d\n", k + 1, xq_ko_gtype_name(next.type),
-            xq_ko_game_time_control(ko, m, next.type), pno(ev, next.red), pno(ev, next.black));
+  else if (!xq_ko_next_game(ko, m, 0, &next)) {
+    fprintf(f, "  next: game %d %s %s, ", k + 1, xq_ko_gtype_name(next.type), xq_ko_game_time_control(ko, m, next.type));
+    next_colours(f, ev, &next);
+  }
 }
 
 int xq_list_bracket(const xq_tournament *ev, const xq_ko *ko, FILE *f)
@@ -100,9 +110,10 @@ int xq_list_ko_game(const xq_tournament *ev, const xq_ko *ko, const xq_ko_game *
           pno(ev, g->black), code);
   int w = xq_ko_winner(ko, g->match);
   if (w) fprintf(f, "winner: %s (%d)\n", pname(ev, w), pno(ev, w));
-  else if (!xq_ko_next_game(ko, g->match, 0, &next))
-    fprintf(f, "next: %s %s, red %d black %d\n", xq_ko_gtype_name(next.type),
-            xq_ko_game_time_control(ko, g->match, next.type), pno(ev, next.red), pno(ev, next.black));
+  else if (!xq_ko_next_game(ko, g->match, 0, &next)) {
+    fprintf(f, "next: %s %s, ", xq_ko_gtype_name(next.type), xq_ko_game_time_control(ko, g->match, next.type));
+    next_colours(f, ev, &next);
+  }
   return done(f);
 }
 
