@@ -158,8 +158,9 @@ static int cmd_add(const xq__topts *o)
   if ((rc = load(st, &ev))) { xq_tstore_close(st); return rc; }
   /* the regulation's groups: one that plays its own event is refused
    * here, a missing birth date warned (entry.c) */
-  char warn[512] = "";
+  char warn[512] = "", full[256] = "";
   int same = o->force ? 0 : xq_tournament_same_player(ev, &p);
+  xq_regulation_entry_count(ev->name, ev->n, full, sizeof full);
   if (same)
     fprintf(stderr, "xqref tourney add: %s (born %s, club %s) is registered already as player %d;"
             " --force registers a namesake\n", p.name, p.birth[0] ? p.birth : "not given",
@@ -172,6 +173,7 @@ static int cmd_add(const xq__topts *o)
   if (same || rc) return 1;
   printf("player %d: %s\n", id, p.name);
   if (warn[0]) printf("warning: %s\n", warn);
+  if (full[0]) printf("warning: %s\n", full);
   return 0;
 }
 

@@ -329,8 +329,12 @@ static void run_add_player(xq__server *s, xq__task *t)
     xq__task_error(t, XQ__E_CONFLICT, msg);
     return;
   }
-  char warn[512] = "";
+  char warn[512] = "", full[256] = "";
   int rc = xq_regulation_entry(s->ev ? s->ev->name : NULL, p, warn, sizeof warn, &err);
+  if (s->ev && xq_regulation_entry_count(s->ev->name, s->ev->n, full, sizeof full)) {
+    size_t k = strlen(warn);
+    snprintf(warn + k, sizeof warn - k, "%s%s", k ? "; " : "", full);
+  }
   if (!rc) rc = xq_tstore_register(s->store, p, &id, &err);
   if (rc != XQ_OK) {
     xq__task_error(t, xq__reply_write_code(rc), err.msg);

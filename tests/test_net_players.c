@@ -468,6 +468,38 @@ Test(players, the_server_keeps_xinjiangs_juniors_out_of_the_open_event)
   xq_fx_down();
 }
 
+/* Issue 33 (Shaanxi 十三(一)1 公开赛限报100人): the server's add_player
+ * registers the 101st player of a Shaanxi event with a warning that the
+ * entry limit is passed, as `tourney add` does. */
+Test(players, the_server_warns_past_the_entry_limit)
+{
+  memset(&ts, 0, sizeof ts);
+  snprintf(ts.dir, sizeof ts.dir, "/tmp/xqref-test-XXXXXX");
+  cr_assert_not_null(mkdtemp(ts.dir));
+  snprintf(ts.db, sizeof ts.db, "%s/t.db", ts.dir);
+  char csv[600], arg[620];
+  snprintf(csv, sizeof csv, "%s/p.csv", ts.dir);
+  FILE *f = fopen(csv, "w");
+  cr_assert_not_null(f);
+  fputs("name,rating\n", f);
+  for (int i = 1; i <= 100; i++) fprintf(f, "P%d,%d\n", i, 2000 - i);
+  cr_assert_eq(fclose(f), 0);
+  free(xq_test_run_db(0, "tourney new --db %s %s", ts.db, "--preset shaanxi2019"));
+  snprintf(arg, sizeof arg, " %s", csv);
+  free(xq_test_run_db(0, "tourney import-players --db %s%s", ts.db, arg));
+  unlink(csv);
+  cr_assert_eq(xq_ts_restart(&ts), 0, "the server starts on the store");
+  xq_tclient adm;
+  xq_fx_connect(&adm, ts.admin);
+  cJSON *r = xq_tc_callf(&adm, "{\"id\":1,\"op\":\"add_player\",\"player\":{\"name\":\"Late\",\"rating\":1400}}");
+  xq_tc_expect_ok(r);
+  const char *w = xq_tj_str(r, "warning");
+  cr_assert(w && strstr(w, "101 players registered, more than shaanxi2019's entry limit of 100"), "%s", w ? w : "none");
+  cJSON_Delete(r);
+  xq_tc_close(&adm);
+  xq_fx_down();
+}
+
 /* The names of a players reply, "name#no" each, in id order. */
 static void names_of(const cJSON *r, char *out, size_t cap)
 {

@@ -860,6 +860,57 @@ Test(tangshan, juniors_and_children_have_their_six_places)
   free(out);
 }
 
+/* Issue 33, the entry limits (Xinjiang 十一(一) 限报150人…报满截止, Shaanxi
+ * 十三(一)1 公开赛限报100人, Tangshan 十.1 限报180人，先报先得): a player
+ * registered past the limit of the regulation whose title the event bears
+ * is registered with a warning, by `tourney add` and `import-players`;
+ * Burqin and Wujiaqu state none, a group's own event is not counted. */
+Test(entry, past_the_entry_limit_a_warning)
+{
+  char warn[256] = "";
+  const char *sx = xq_test_reg("shaanxi2019")->title;
+  cr_assert_eq(xq_regulation_entry_count(sx, 99, warn, sizeof warn), 0, "the 100th is within");
+  cr_assert_eq(warn[0], 0);
+  cr_assert_eq(xq_regulation_entry_count(sx, 100, warn, sizeof warn), 1);
+  cr_assert(strstr(warn, "101 players registered, more than shaanxi2019's entry limit of 100 (十三(一)1"), "%s", warn);
+  cr_assert_eq(xq_regulation_entry_count(xq_test_reg("xinjiang2018")->title, 150, warn, sizeof warn), 1);
+  cr_assert_eq(xq_regulation_entry_count(xq_test_reg("tangshan2018")->title, 179, warn, sizeof warn), 0);
+  cr_assert_eq(xq_regulation_entry_count(xq_test_reg("tangshan2018")->title, 180, warn, sizeof warn), 1);
+  cr_assert_eq(xq_regulation_entry_count(xq_test_reg("burqin2018")->title, 1000, warn, sizeof warn), 0);
+  cr_assert_eq(xq_regulation_entry_count(xq_test_reg("wujiaqu2024")->title, 1000, warn, sizeof warn), 0);
+  cr_assert_eq(xq_regulation_entry_count("测试", 1000, warn, sizeof warn), 0);
+  cr_assert_eq(xq_regulation_entry_count(NULL, 1000, warn, sizeof warn), 0);
+  char group[300];
+  snprintf(group, sizeof group, "%s 老年组 seniors", xq_test_reg("tangshan2018")->title);
+  cr_assert_eq(xq_regulation_entry_count(group, 1000, warn, sizeof warn), 0);
+
+  /* the commands: 100 from a list, then the 101st by hand and by list */
+  char db[512], csv[600], more[700];
+  xq_test_db_path(db, sizeof db, "entry_limit");
+  xq_test_db_remove(db);
+  snprintf(csv, sizeof csv, "%s.csv", db);
+  FILE *f = fopen(csv, "w");
+  cr_assert_not_null(f);
+  fputs("name,rating\n", f);
+  for (int i = 1; i <= 100; i++) fprintf(f, "P%d,%d\n", i, 2000 - i);
+  cr_assert_eq(fclose(f), 0);
+  free(xq_test_run_db(0, "tourney new --db %s --preset shaanxi2019%s", db, ""));
+  char *out = xq_test_run_db(0, "tourney import-players --db %s %s", db, csv);
+  cr_assert_null(strstr(out, "entry limit"), "%s", out);
+  free(out);
+  xq_test_run_db_says(0, "warning: 101 players registered, more than shaanxi2019's entry limit of 100",
+                      "tourney add --db %s --name %s", db, "P101");
+  f = fopen(csv, "w");
+  cr_assert_not_null(f);
+  fputs("name\nP102\n", f);
+  cr_assert_eq(fclose(f), 0);
+  snprintf(more, sizeof more, " %s", csv);
+  xq_test_run_db_says(0, "102 players registered, more than shaanxi2019's entry limit", "tourney import-players --db %s%s",
+                      db, more);
+  unlink(csv);
+  xq_test_db_remove(db);
+}
+
 /* Issue 33: a region written in full, its levels run together, is the
  * place it names: a Beitun team so written is ranked (second, 1,500). */
 Test(teams, burqin_ranks_a_team_whose_region_is_written_in_full)

@@ -279,7 +279,7 @@ static void mark_duplicates(xq_csv_players *out, const xq_tournament *ev)
  * decides a group is kept as the line's warning (xq_regulation_entry). */
 static void check_entries(xq_csv_players *out, const xq_tournament *ev)
 {
-  for (int i = 0; ev && i < out->nlines; i++) {
+  for (int i = 0, n = ev ? ev->n : 0; ev && i < out->nlines; i++) {
     xq_csv_line *l = &out->lines[i];
     xq_error err = {0};
     if (!l->ok) continue;
@@ -287,7 +287,13 @@ static void check_entries(xq_csv_players *out, const xq_tournament *ev)
       snprintf(l->error, sizeof l->error, "%s", err.msg);
       l->warning[0] = '\0';
       l->ok = 0;
+      continue;
     }
+    /* past the regulation's entry limit: registered, with a warning */
+    char full[256];
+    size_t k = strlen(l->warning);
+    if (xq_regulation_entry_count(ev->name, n++, full, sizeof full))
+      snprintf(l->warning + k, sizeof l->warning - k, "%s%s", k ? "; " : "", full);
   }
 }
 

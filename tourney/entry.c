@@ -83,3 +83,15 @@ int xq_regulation_entry(const char *title, const xq_tplayer *p, char *warn, size
              r->name);
   return XQ_OK;
 }
+
+int xq_regulation_entry_count(const char *title, int registered, char *warn, size_t wlen)
+{
+  const xq_regulation *r = title ? xq_regulation_titled(title) : NULL;
+  if (!r || r->entry_limit <= 0 || registered < r->entry_limit) return 0;
+  /* Xinjiang 十一(一) 限报150人…报满截止, Shaanxi 十三(一)1 限报100人, Tangshan
+   * 十.1 限报180人，先报先得: registration is full */
+  if (warn && wlen)
+    snprintf(warn, wlen, "%d players registered, more than %s's entry limit of %d (%s)", registered + 1, r->name,
+             r->entry_limit, r->rows[XQ_REG_ENTRY_LIMIT].clause);
+  return 1;
+}

@@ -270,6 +270,14 @@ int xq_regulation_event_group(const char *title, const xq_regulation **r, xq_tgr
  * An event of no regulation takes everyone. Returns XQ_OK or XQ_EINVAL. */
 int xq_regulation_entry(const char *title, const xq_tplayer *p, char *warn, size_t wlen, xq_error *err);
 
+/* Is a player registered after `registered` others past the entry limit
+ * of the regulation whose title the event bears (`tourney new --preset`:
+ * Xinjiang 150, Shaanxi 100, Tangshan 180)? Returns 1 and says so in warn
+ * (wlen bytes) when he is; 0, warn untouched, when he is not or the event
+ * has no regulation or its regulation no limit. The limit is the whole
+ * regulation's: a group's own event is not counted against it here. */
+int xq_regulation_entry_count(const char *title, int registered, char *warn, size_t wlen);
+
 /* How regulation `r` ranks teams: *mode (xq_team_mode) and *counted (the
  * players counted per team; 0 when the regulation has no team
  * competition). Returns XQ_OK, or XQ_EINVAL for a NULL argument. */
