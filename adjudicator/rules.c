@@ -263,8 +263,9 @@ static const override tangshan_ov[] = {
   {"illegal_policy", XQ_ILLEGAL_FOUL_THEN_LOSS, "八.6: 走棋违反行棋规定，第一次判犯规、第二次判负"},
   {"suicide_released_loses", 1, "八.6: 不应将或将送吃，属于自杀，直接判负"},
   {"simple_draw", XQ_SIMPLE_DRAW_MINIMAL, "八.5: 双方均无取胜可能的简单局面，裁判有权判和"},
-  {"clock_base_s", 20 * 60, "八.4: 每方基本用时为20分钟"},
-  {"clock_increment_s", 5, "八.4: 每走一步加5秒"},
+  {"clock_base_s", 20 * 60,
+   "八.4: 其他组别每方基本用时为20分钟; 八.3: 决赛慢棋 likewise (the open group's 预赛 clock is not stated)"},
+  {"clock_increment_s", 5, "八.4: 其他组别…每走一步加5秒; 八.3: 决赛慢棋 likewise"},
   {NULL, 0, NULL}
 };
 

@@ -217,6 +217,14 @@ Test(presets, tangshan)
   cr_assert_eq(r->entry_limit, 180);
   cr_assert_str_eq(row(r, XQ_REG_LATE), "—");
   cr_assert(strstr(tb_string(r->tb_order), "PTS,PS,OS,WINS,FOULS,BLACK,ROUNDBACK"));
+  /* 八.4 其他组别…20分钟…加5秒，双方棋手不作记录 is the other groups'; the
+   * open group's 预赛 clock and recording are not stated (八.3 gives its
+   * final's 慢棋 20+5) */
+  cr_assert(strstr(row(r, XQ_REG_RECORDING), "the open group: not stated"), "%s", row(r, XQ_REG_RECORDING));
+  cr_assert(strstr(r->rows[XQ_REG_RECORDING].clause, "其他组别"));
+  cr_assert(strstr(row(r, XQ_REG_TIME_SWISS), "the open group's 预赛 not stated"), "%s", row(r, XQ_REG_TIME_SWISS));
+  cr_assert(strstr(r->rows[XQ_REG_TIME_SWISS].clause, "八.3"));
+  cr_assert(strstr(xq_rules_preset_clause(r->rules_preset, "clock_base_s"), "其他组别"));
 }
 
 Test(presets, cli_list)

@@ -266,7 +266,10 @@ static const xq_regulation regulations[] = {
       [XQ_REG_ROUND1] = {"by Tangshan city rating, adjacent; the same club may meet",
                          "八.2: 首轮按照唐山市象棋等级分前后对阵，同单位可遇"},
       [XQ_REG_SCORING] = {"2/1/0", "八.7: 胜记2分，和各记1分，负记0分"},
-      [XQ_REG_TIME_SWISS] = {"20 min + 5 s", "八.4: 每方基本用时为20分钟，每走一步加5秒"},
+      [XQ_REG_TIME_SWISS] = {"20 min + 5 s (the other groups; the open group's 预赛 not stated: the same, as "
+                             "its final's 慢棋)",
+                             "八.4: 其他组别每方基本用时为20分钟，每走一步加5秒; 八.3: 决赛慢棋每方基本用时20分钟，"
+                             "每走一步加5秒"},
       [XQ_REG_KNOCKOUT] = {"open group: after 9 rounds the top 4; #1 picks its semi-final opponent from #3/#4 "
                            "and the colours, #2 the colours of the other semi-final; final and 3rd-place match",
                            "八.3: 前4名晋级决赛…第1名决定下半区对手…胜者争夺冠军，负者争夺第三名"},
@@ -282,7 +285,8 @@ static const xq_regulation regulations[] = {
       [XQ_REG_OTHER_RULES] = {"phone rings: foul; again or a call: loss; cheating, bought or given games: "
                               "results cancelled",
                               "十一"},
-      [XQ_REG_RECORDING] = {"not recorded", "八.4: 双方棋手不作记录"},
+      [XQ_REG_RECORDING] = {"the other groups: not recorded; the open group: not stated",
+                            "八.4: 其他组别…双方棋手不作记录"},
       [XQ_REG_GROUPS] = {"open (any age, either sex); seniors (born <= 1957); juniors (2002-2006); children "
                          "(>= 2007); men and women ranked apart, a women's section of < 3 merges into the men's",
                          "六.1-4; 九.3-4: 女子组不足三人取消该组，混入男子组计算成绩"},
