@@ -90,7 +90,8 @@ static const struct action {
                 NULL, xq__tourney_players_main},
   [A_STANDINGS] = {"the standings", NULL, NULL, xq__tourney_event_main},
   [A_EXPORT] = {"the event as FIDE TRF-16, CSV, printable HTML, text or an XLSX workbook",
-                "An XLSX workbook needs --out FILE or a redirected stdout; scoresheets: 记分表.\n", NULL,
+                "An XLSX workbook needs --out FILE or a redirected stdout; scoresheets: 记分表;\n"
+                "crosstable: a round robin's 交叉表.\n", NULL,
                 xq__tourney_event_main},
   [A_LOG] = {"print the event log", NULL, NULL, xq__tourney_event_main},
   [A_KNOCKOUT] = {"start the knockout after the Swiss rounds",
@@ -115,6 +116,7 @@ static const struct action {
 static const int scorings[] = {0, 0, 1, 1};
 static const int firsts[] = {XQ_FIRST_BY_RATING, XQ_FIRST_BY_LOT};
 static const int byeoss[] = {XQ_BYE_OS_ZERO, XQ_BYE_OS_LOWEST};
+static const int evformats[] = {0, 1, 2}; /* swiss, a round robin once, twice */
 static const int des[] = {XQ_DE_FIDE, XQ_DE_TWO_ONLY};
 static const int byes[] = {XQ_TR_ZPB, XQ_TR_HPB, XQ_TR_FPB, XQ_TR_NONE};
 static const int modes[] = {XQ_TEAM_RANK_SUM, XQ_TEAM_POINTS_SUM};
@@ -141,14 +143,19 @@ static const xq__opt rows[] = {
           "withdrawal rule (the options below override them)", .only = ACT(A_NEW)),
   XQ__STR("--name", T, name, "NAME", "the player's name", .only = ACT(A_ADD), .flags = XQ__OPT_REQUIRED),
   XQ__STR("--name", T, name, "NAME", "the player's name", .only = ACT(A_EDIT)),
+  XQ__ENUM("--format", T, evformat, "swiss|rr|rr2", evformats,
+           "swiss (the default); rr: a round robin (单循环), rr2: a double one\n"
+           "(双循环): paired from the round-robin table, the numbers drawn by\n"
+           "lot, rounds from the entrants, tie-breaks cxa_rr1", .only = ACT(A_NEW)),
   XQ__LONG("--rounds", T, rounds, 1, XQ_TOURNEY_ROUNDS_MAX, "N", "the event's rounds (new: required unless\n"
-           "a preset gives them)", .only = ACT(A_NEW) | ACT(A_IMPORT)),
+           "a preset gives them or the event is a round robin)", .only = ACT(A_NEW) | ACT(A_IMPORT)),
   XQ__ENUM("--scoring", T, scoring, "210|2-1-0|1-0.5-0|10.50", scorings, "points for a win, a draw, a loss (default 210)",
            .only = ACT(A_NEW)),
   XQ__STR("--tiebreaks", T, tiebreaks, "LIST|PRESET",
           "tie-break codes, PTS OS OS_C1 PS WINS BWINS RWINS BLACK FOULS DE\n"
           "SB ROUNDBACK ROUNDBACK_FIRST LOT, comma-separated; presets: os ps\n"
-          "xinjiang burqin shaanxi wujiaqu tangshan (default os)",
+          "xinjiang burqin shaanxi wujiaqu tangshan cxa_rr1 wuwei2021 (default\n"
+          "os; a round robin's cxa_rr1)",
           .only = ACT(A_NEW) | ACT(A_IMPORT)),
   XQ__ENUM("--first-round", T, first, "rating|lot", firsts, "round 1 paired by rating (the default) or by lot",
            .only = ACT(A_NEW)),
@@ -196,7 +203,9 @@ static const xq__opt rows[] = {
   XQ__LONG("--after", T, after, 1, XQ_TOURNEY_ROUNDS_MAX, "R", "after round R (default: the last whose games are all in)",
            .only = ACT(A_STANDINGS) | ACT(A_EXPORT)),
   XQ__STR("--format", T, format, "trf|csv|html|text|xlsx", "the file's format (default trf)", .only = ACT(A_EXPORT)),
-  XQ__STR("--what", T, what, "standings|pairings|scoresheets", "the sheet (not with trf; default standings)",
+  XQ__STR("--what", T, what, "standings|pairings|scoresheets|crosstable",
+          "the sheet (not with trf; default standings); crosstable: a\n"
+          "round robin's 交叉表",
           .only = ACT(A_EXPORT)),
   XQ__LONG("--after", T, after, 1, XQ_TOURNEY_ROUNDS_MAX, "K", "the knockout after Swiss round K (required\n"
            "unless --seeding lot or the event's regulation states it)", .only = ACT(A_KNOCKOUT)),
@@ -283,7 +292,7 @@ int xq_tourney_main(int argc, char **argv)
   }
   char name[32];
   xq__cmd c = action_cmd(k, name, sizeof name);
-  xq__topts o = {.scoring = -1, .first = -1, .byeos = -1, .de = -1, .bye = -1, .local = -1, .rounds = -1,
+  xq__topts o = {.scoring = -1, .evformat = -1, .first = -1, .byeos = -1, .de = -1, .bye = -1, .local = -1, .rounds = -1,
                  .rating = -1, .board = -1, .player = -1, .id = -1, .after = -1, .seed = -1, .fouls = 1,
                  .mode = -1, .size = -1, .choice = -1, .match = -1, .red = -1, .players = XQ_CLI_DEMO_PLAYERS};
   int nargs;

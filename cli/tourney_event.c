@@ -90,8 +90,17 @@ static int cmd_new(const xq__topts *o)
   }
   char title[XQ_TOURNEY_NAME_MAX];
   if (group_title(o, r, title, sizeof title)) return 2;
+  if (o->evformat > 0 && r) {
+    fprintf(stderr, "xqref tourney new: the presets are Swiss events: --format rr|rr2 takes no --preset\n");
+    return 2;
+  }
+  if (o->evformat > 0 && o->rounds > 0) {
+    fprintf(stderr, "xqref tourney new: a round robin's rounds follow from its entrants: no --rounds\n");
+    return 2;
+  }
+  if (o->evformat > 0) xq_tconfig_round_robin(&cfg, o->evformat);
   if (o->rounds > 0) cfg.rounds = (int)o->rounds;
-  if (cfg.rounds < 1) { /* an event of no rounds would pair until no pairing is possible */
+  if (cfg.rounds < 1 && cfg.format != XQ_FORMAT_RR) { /* an event of no rounds would pair until no pairing is possible */
     fprintf(stderr, "xqref tourney new: --rounds N is required: the event's rounds (a --preset gives its own)\n");
     return 2;
   }
@@ -114,8 +123,13 @@ static int cmd_new(const xq__topts *o)
   if (rc) { fprintf(stderr, "xqref tourney: %s\n", err.msg); return 1; }
   char tb[256];
   xq_tconfig_tb_format(&cfg, tb, sizeof tb);
-  printf("created %s: %d rounds, scoring %s, tie-breaks %s\n", o->db, cfg.rounds,
-         cfg.win == 4 ? "2/1/0" : "1/0.5/0", tb);
+  if (cfg.format == XQ_FORMAT_RR)
+    printf("created %s: a %sround robin (rounds: N - 1%s for N entrants, N even), scoring %s, tie-breaks %s\n",
+           o->db, cfg.cycles == 2 ? "double " : "", cfg.cycles == 2 ? " twice" : "", cfg.win == 4 ? "2/1/0" : "1/0.5/0",
+           tb);
+  else
+    printf("created %s: %d rounds, scoring %s, tie-breaks %s\n", o->db, cfg.rounds, cfg.win == 4 ? "2/1/0" : "1/0.5/0",
+           tb);
   if (cfg.missed_rounds_withdraw > 0)
     printf("a player is not paired again after %d missed rounds%s\n", cfg.missed_rounds_withdraw,
            cfg.withdraw_consecutive ? " in a row" : "");
@@ -311,12 +325,14 @@ static int cmd_standings(const xq__topts *o)
   return 0;
 }
 
-/* --what of export: 0 standings, 1 pairings, 2 score sheets; -1 unknown. */
+/* --what of export: 0 standings, 1 pairings, 2 score sheets, 3 the
+ * cross table; -1 unknown. */
 static int export_what(const char *what)
 {
   if (!what || !strcmp(what, "standings")) return 0;
   if (!strcmp(what, "pairings")) return 1;
   if (!strcmp(what, "scoresheets")) return 2;
+  if (!strcmp(what, "crosstable")) return 3;
   return -1;
 }
 
@@ -332,7 +348,7 @@ static int cmd_export(const xq__topts *o)
   if (fmt < 0) { fprintf(stderr, "xqref tourney export: --format is trf, csv, html, text or xlsx\n"); return 2; }
   if (lang < 0) { fprintf(stderr, "xqref tourney export: --lang is zh or en\n"); return 2; }
   if (what < 0) {
-    fprintf(stderr, "xqref tourney export: --what is standings, pairings or scoresheets\n");
+    fprintf(stderr, "xqref tourney export: --what is standings, pairings, scoresheets or crosstable\n");
     return 2;
   }
   if (fmt == XQ_SHEET_TRF && (o->what || o->lang || o->round > 0)) {
@@ -345,7 +361,13 @@ static int cmd_export(const xq__topts *o)
   if ((rc = open_store(o, XQ_TSTORE_OPEN, &st))) return rc;
   if ((rc = load(st, &ev))) { xq_tstore_close(st); return rc; }
   int round = o->round > 0 ? (int)o->round : o->after > 0 ? (int)o->after : ev->nrounds;
-  if (what && xq_tstore_pairing(st, round, &pr, &err)) {
+  if (what == 3 && ev->cfg.format != XQ_FORMAT_RR) {
+    fprintf(stderr, "xqref tourney export: a cross table is a round robin's (tourney new --format rr|rr2)\n");
+    xq_tstore_close(st);
+    xq_tournament_free(ev);
+    return 2;
+  }
+  if ((what == 1 || what == 2) && xq_tstore_pairing(st, round, &pr, &err)) {
     fprintf(stderr, "xqref tourney export: %s\n", err.msg);
     xq_tstore_close(st);
     xq_tournament_free(ev);
@@ -362,6 +384,7 @@ static int cmd_export(const xq__topts *o)
   rc = fmt == XQ_SHEET_TRF ? xq_trf_write(ev, f)
      : what == 1 ? xq_sheet_pairings(ev, &pr, fmt, lang, f)
      : what == 2 ? xq_sheet_scoresheets(ev, &pr, fmt, lang, f)
+     : what == 3 ? xq_sheet_crosstable(ev, o->round > 0 || o->after > 0 ? round : 0, fmt, lang, f)
      : xq_sheet_standings(ev, o->round > 0 || o->after > 0 ? round : 0, fmt, lang, f); /* 0: after the
                                                                   last round whose games are all in */
   int closed = xq__paths_close(&w, !rc); /* a failed sheet leaves --out as it was */

@@ -132,12 +132,13 @@ void xq__http_api_standings(xq__server *s, xq__conn *c, xq__http_conn *h, int up
   for (int i = 0; i < ev->n; i++) {
     cJSON *x = player_brief(s, st[i].id);
     cJSON_AddNumberToObject(x, "rank", st[i].rank);
+    if (st[i].annulled) cJSON_AddTrueToObject(x, "annulled"); /* a round robin's withdrawal: unranked */
     cJSON *v = cJSON_AddObjectToObject(x, "tb");
     for (int t = 0; t < ev->cfg.ntb; t++) {
       int tb = ev->cfg.tb[t];
       double val = (double)st[i].val[t];
       /* as the sheets print them: point sums are in half-units, SB in
-       * quarter-units, DE is a level counted from 0 */
+       * quarter-points, DE is a level counted from 0 */
       switch (tb) {
       case XQ_TB_PTS: case XQ_TB_OS: case XQ_TB_OS_C1: case XQ_TB_PS: val /= 2.0; break;
       case XQ_TB_SB: val /= 4.0; break;

@@ -45,7 +45,7 @@ static cJSON *tb_json(int tb, int64_t v)
   switch (tb) {
   case XQ_TB_PTS: case XQ_TB_OS: case XQ_TB_OS_C1: case XQ_TB_PS:
     return cJSON_CreateNumber(points(v));
-  case XQ_TB_SB: /* half-units times half-units */
+  case XQ_TB_SB: /* quarter-points */
     return cJSON_CreateNumber((double)v / 4.0);
   case XQ_TB_DE: /* the level inside its tie, 1 first; null where it separates nobody */
     return v < 0 ? cJSON_CreateNull() : cJSON_CreateNumber((double)v + 1);
@@ -242,6 +242,7 @@ static void run_standings(xq__server *s, xq__task *t)
     const xq_tplayer *p = &ev->players[st[i].id - 1];
     cJSON *q = cJSON_CreateObject();
     cJSON_AddNumberToObject(q, "rank", st[i].rank);
+    if (st[i].annulled) cJSON_AddTrueToObject(q, "annulled"); /* a round robin's withdrawal: unranked */
     cJSON_AddNumberToObject(q, "id", st[i].id);
     cJSON_AddNumberToObject(q, "no", p->pno);
     cJSON_AddStringToObject(q, "name", p->name);

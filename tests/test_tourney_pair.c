@@ -725,3 +725,136 @@ Test(amend, swaps_colours_and_moves_in_order_and_warns_of_broken_rules)
   cr_assert(strstr(err.msg, "no board 9"), "%s", err.msg);
   xq_tournament_free(ev);
 }
+
+/* ------------------------------------------------------------------ */
+/* The round-robin table (docs/tourney.md, "Round robins")             */
+/* ------------------------------------------------------------------ */
+
+/* One round of the table by 韩宽's construction, independently of the
+ * closed form: round 1 first against last moving inward; then N meets
+ * the number listed last in the round before (N Red in even rounds), and
+ * the others, N taken out, are listed again from the end: Black, then
+ * Red. prev/next: 2·(N/2) numbers in listing order. */
+static void rotate(int N, int r, const int *prev, int *next)
+{
+  if (r == 1) {
+    for (int b = 0; b < N / 2; b++) { next[2 * b] = b + 1; next[2 * b + 1] = N - b; }
+    return;
+  }
+  int L[64], n = 0;
+  for (int i = 0; i < N; i++)
+    if (prev[i] != N) L[n++] = prev[i];
+  int x = L[--n];
+  next[0] = r % 2 == 0 ? N : x;
+  next[1] = r % 2 == 0 ? x : N;
+  for (int b = 1; b < N / 2; b++) {
+    next[2 * b + 1] = L[--n];
+    next[2 * b] = L[--n];
+  }
+}
+
+Test(roundrobin, the_closed_form_is_the_rotation_and_everyone_meets_once)
+{
+  for (int N = 2; N <= 60; N += 2) {
+    int prev[64], cur[64];
+    unsigned char met[64][64];
+    memset(met, 0, sizeof met);
+    for (int r = 1; r <= N - 1; r++) {
+      rotate(N, r, prev, cur);
+      for (int k = 1; k <= N / 2; k++) {
+        int red, black;
+        xq_rr_table_board(N, r, k, &red, &black);
+        cr_assert(red == cur[2 * k - 2] && black == cur[2 * k - 1], "N %d round %d board %d: %d-%d, rotation %d-%d",
+                  N, r, k, red, black, cur[2 * k - 2], cur[2 * k - 1]);
+        cr_assert(!met[red][black] && red != black, "N %d: %d and %d meet twice", N, red, black);
+        met[red][black] = met[black][red] = 1;
+      }
+      memcpy(prev, cur, sizeof cur);
+    }
+  }
+}
+
+Test(roundrobin, the_tables_are_the_published_ones)
+{
+  FILE *f = fopen(XQ_TEST_DATA "/berger-tables.txt", "r");
+  cr_assert_not_null(f);
+  char line[256];
+  int checked = 0;
+  while (fgets(line, sizeof line, f)) {
+    if (line[0] == '#' || line[0] == '\n') continue;
+    int N, r, at, twice = strstr(line, "double") != NULL;
+    char *p = strchr(line, ':');
+    cr_assert(p && sscanf(line, "%d", &N) == 1 && sscanf(p - 2, "%d", &r) == 1, "%s", line);
+    xq_tboard b[32];
+    int nb = xq_rr_round(N, twice ? 2 : 1, 1, r, b);
+    cr_assert_eq(nb, N / 2, "%s", line);
+    p++;
+    for (int k = 0; k < nb; k++) {
+      int red, black;
+      cr_assert_eq(sscanf(p, " %d-%d%n", &red, &black, &at), 2, "%s", line);
+      p += at;
+      cr_assert(b[k].red == red && b[k].black == black, "%s: board %d is %d-%d", line, k + 1, b[k].red, b[k].black);
+      checked++;
+    }
+  }
+  fclose(f);
+  cr_assert_geq(checked, 70);
+}
+
+Test(roundrobin, an_odd_count_gives_each_entrant_one_bye_listed_last)
+{
+  for (int n = 3; n <= 21; n += 2) {
+    int byes[32] = {0};
+    for (int r = 1; r <= xq_rr_rounds(n, 1); r++) {
+      xq_tboard b[32];
+      int nb = xq_rr_round(n, 1, 1, r, b);
+      cr_assert_eq(nb, n / 2 + 1);
+      for (int k = 0; k < nb - 1; k++) cr_assert(b[k].red <= n && b[k].black >= 1 && b[k].black <= n);
+      cr_assert_eq(b[nb - 1].black, 0, "n %d round %d: the bye is last", n, r);
+      byes[b[nb - 1].red]++;
+    }
+    for (int no = 1; no <= n; no++) cr_assert_eq(byes[no], 1, "n %d: number %d sits out %d times", n, no, byes[no]);
+  }
+  xq_tboard b[4];
+  xq_rr_round(5, 1, 1, 1, b);
+  cr_assert(b[2].red == 1 && b[2].black == 0, "5 entrants: number 1 sits out in round 1 (人数逢单，1号轮空)");
+  cr_assert_eq(xq_rr_round(5, 1, 1, 6, b), -1, "round 6 of 5 entrants");
+  cr_assert_eq(xq_rr_round(5, 3, 1, 1, b), -1, "three cycles");
+}
+
+/* The longest run of one colour of any entrant over a double round robin. */
+static int longest_run(int n, int swap)
+{
+  int worst = 0;
+  for (int no = 1; no <= n; no++) {
+    int run = 0, last = 0;
+    for (int r = 1; r <= xq_rr_rounds(n, 2); r++) {
+      xq_tboard b[32];
+      int nb = xq_rr_round(n, 2, swap, r, b), c = 0;
+      for (int k = 0; k < nb; k++)
+        if (b[k].black && (b[k].red == no || b[k].black == no)) c = b[k].red == no ? 1 : 2;
+      if (!c) { run = 0; last = 0; continue; } /* the bye breaks a run */
+      run = c == last ? run + 1 : 1;
+      last = c;
+      if (run > worst) worst = run;
+    }
+  }
+  return worst;
+}
+
+Test(roundrobin, a_double_round_robin_swaps_two_rounds_against_three_like_colours)
+{
+  for (int n = 4; n <= 20; n++) {
+    cr_assert_leq(longest_run(n, 1), 2, "n %d with the swap: %d like colours running", n, longest_run(n, 1));
+    if (n % 2 == 0) cr_assert_eq(longest_run(n, 0), 3, "n %d without the swap", n);
+    /* the second cycle is the first with colours reversed */
+    xq_tboard a[16], b[16];
+    int per = xq_rr_rounds(n, 1);
+    for (int r = 1; r <= per; r++) {
+      int nb = xq_rr_round(n, 1, 0, r, a);
+      cr_assert_eq(xq_rr_round(n, 2, 1, per + r, b), nb);
+      for (int k = 0; k < nb; k++)
+        cr_assert(a[k].black ? a[k].red == b[k].black && a[k].black == b[k].red : b[k].red == a[k].red);
+    }
+  }
+}

@@ -346,3 +346,48 @@ Test(listings, a_double_forfeit_loses_for_both_and_a_result_taken_back_is_pendin
   free(trf);
   xq_test_db_remove(db);
 }
+
+/* A round robin made with `tourney new --format rr`: every round is the
+ * table's (`xqref pair --system berger` prints the same boards), with
+ * five entrants each sits out once, nobody joins after round 1, the
+ * rounds end at N − 1, and the cross table is exported. */
+Test(roundrobin, an_event_made_with_the_command_line_plays_the_table)
+{
+  char db[512];
+  xq_test_db_fresh(db, sizeof db, "res_rr");
+  event_of(db, "--format rr", 5);
+  free(xq_test_run_db(0, "tourney numbers --db %s %s", db, "--by lot --seed 7"));
+  int status;
+  char *table = xq_test_run("pair --system berger --players 5", &status);
+  cr_assert_eq(status, 0, "%s", table);
+  int byes[6] = {0};
+  for (int r = 1; r <= 5; r++) {
+    board bd[8];
+    int n = pair_and_play(db, "", r, 0, bd, 8); /* the games; the bye's line has no Black */
+    cr_assert_eq(n, 2);
+    char want[128], *at = want;
+    at += sprintf(at, "round %d:", r);
+    for (int i = 0; i < n; i++) at += sprintf(at, " %d-%d", bd[i].red, bd[i].black);
+    sprintf(at, " bye ");
+    const char *line = strstr(table, want);
+    cr_assert_not_null(line, "%s not in the table:\n%s", want, table);
+    int bye = atoi(line + strlen(want));
+    cr_assert(bye >= 1 && bye <= 5 && !seated(bd, n, bye), "round %d: bye %d", r, bye);
+    byes[bye]++;
+    if (r == 1)
+      xq_test_run_db_says(1, "a round robin takes no entries after round 1 is paired", "tourney add --db %s %s", db,
+                          "--name Late");
+  }
+  for (int no = 1; no <= 5; no++) cr_assert_eq(byes[no], 1, "number %d sat out %d times", no, byes[no]);
+  xq_test_run_db_says(1, "all 5 rounds are paired", "tourney pair --db %s %s", db, "");
+  /* every Red won: the cross table has 2 and 0 off the diagonal, and the
+   * points column agrees with the standings */
+  char *out = xq_test_run_db(0, "tourney export --db %s %s", db, "--format csv --what crosstable");
+  cr_assert_not_null(strstr(out, "No,Name,1,2,3,4,5,Points,Place\r\n"), "%s", out);
+  int rows = 0;
+  for (const char *l = strstr(out, "\r\n"); l && l[2]; l = strstr(l + 2, "\r\n")) rows++;
+  cr_assert_eq(rows, 5, "%s", out);
+  free(out);
+  free(table);
+  xq_test_db_remove(db);
+}

@@ -355,7 +355,7 @@ Test(sheet, cli_export_formats_and_usage_errors)
   cr_assert_eq(run_export(path, "--format html --lang fr", out, errf), 2);
   cr_assert_not_null(strstr(slurp(errf), "--lang is zh or en"));
   cr_assert_eq(run_export(path, "--format csv --what prizes", out, errf), 2);
-  cr_assert_not_null(strstr(slurp(errf), "--what is standings, pairings or scoresheets"));
+  cr_assert_not_null(strstr(slurp(errf), "--what is standings, pairings, scoresheets or crosstable"));
   cr_assert_eq(run_export(path, "--lang zh", out, errf), 2, "TRF has no language");
   /* a round not paired is a failure, not a usage error */
   cr_assert_eq(run_export(path, "--format csv --what pairings --round 3", out, errf), 1);

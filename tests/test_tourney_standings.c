@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pair/pair.h"
 #include "prize.h"
 #include "sheet/sheet.h"
 #include "tourney.h"
@@ -60,8 +61,9 @@ static xq_tournament *players(int n, const char *tb)
  * PS (累进分): A 2+2+3 = 7; B 0+0+2 = 2; C 1+3+4 = 8; D 1+3+3 = 7.
  * WINS: one each. BWINS: C 1 (R2 as Black), others 0.
  * RWINS: A 1, B 1, C 0, D 1. BLACK: A 1 (R2), B 1 (R1), C 2 (R2, R3), D 2 (R1, R3).
- * SB (Σ pts × opponent's final, played games): A 2·2 + 0·3 + 1·4 = 8;
- *   B 0 + 0 + 2·3 = 6; C 1·3 + 2·2 + 1·3 = 10; D 1·4 + 2·3 + 0 = 10. */
+ * SB (小分: Σ the final score of each opponent beaten + ½ Σ of each drawn,
+ *   played games): A 2 + ½·4 = 4; B 3; C ½·3 + 2 + ½·3 = 5; D ½·4 + 3 = 5
+ *   (the same whether a win scores 2 or 1). */
 static xq_tournament *four(const char *tb)
 {
   xq_tournament *ev = players(4, tb);
@@ -83,7 +85,7 @@ Test(tiebreak, formulas_on_a_four_player_event)
     {XQ_TB_BWINS, {0, 0, 1, 0}},
     {XQ_TB_RWINS, {1, 1, 0, 1}},
     {XQ_TB_BLACK, {1, 1, 2, 2}},
-    {XQ_TB_SB, {32, 24, 40, 40}},       /* half-units squared: 8, 6, 10, 10 */
+    {XQ_TB_SB, {16, 12, 20, 20}},       /* quarter-points: 4, 3, 5, 5 */
     {XQ_TB_FOULS, {0, 0, 0, 0}},
   };
   for (size_t k = 0; k < sizeof want / sizeof want[0]; k++)
@@ -589,13 +591,14 @@ Test(tiebreak, during_a_round_only_finished_games_count)
    * OS counts finished games only: A's only finished opponent is B (2);
    * C's is D (1); B: A 2 + D 1 = 3; D: C 1 + B 2 = 3.
    * OS_C1 takes the lowest finished part: A 2-2 = 0, B 3-1 = 2.
-   * SB: A 2·2 = 4 (the game with C not counted), C 1·1 = 1.
+   * SB (quarter-points): A beat B (2): 2 (the game with C not counted);
+   * B beat D (1): 1; C drew D (1): ½; D drew C (1): ½.
    * FOULS: a foul in A's game in play is not counted yet. */
   xq_tournament *ev = players(4, "PTS,OS,SB,FOULS,LOT");
   game(ev, 1, 1, 2, "1-0"); game(ev, 1, 3, 4, "=");
   game(ev, 2, 1, 3, "*");   game(ev, 2, 2, 4, "1-0");
   xq_tournament_slot(ev, 1, 2)->fouls = 1;
-  const int64_t os[4] = {4, 6, 2, 6}, sb[4] = {2 * 2 * 4, 0 + 2 * 2 * 2, 2 * 2, 2 * 2 + 0};
+  const int64_t os[4] = {4, 6, 2, 6}, sb[4] = {2 * 4, 1 * 4, 2, 2};
   for (int id = 1; id <= 4; id++) {
     cr_assert_eq(xq_tb_value(ev, XQ_TB_OS, id, 2), os[id - 1], "OS of %d: %lld", id,
                  (long long)xq_tb_value(ev, XQ_TB_OS, id, 2));
@@ -812,4 +815,141 @@ Test(tiebreak, every_code_has_a_name_that_reads_back)
     cr_assert_eq(xq_tconfig_tiebreaks(&cfg, list, &err), XQ_OK, "%s: %s", list, err.msg);
     cr_assert_eq((int)cfg.tb[0], c, "%s reads back as %d", name, (int)cfg.tb[0]);
   }
+}
+
+/* ------------------------------------------------------------------ */
+/* Round robins (docs/tourney.md, "Round robins")                      */
+/* ------------------------------------------------------------------ */
+
+/* Six entrants, numbers 1..6, paired from the table (xq_pair_rr), with
+ * the results of a round robin worked by hand (2/1/0, the first-named
+ * Red):
+ *   R1 1–6 1-0, 2–5 1-0, 3–4 0-1     R2 6–4 1-0, 5–3 =, 1–2 1-0
+ *   R3 2–6 1-0, 3–1 0-1, 4–5 =       R4 6–5 0-1, 1–4 =, 2–3 0-1
+ *   R5 3–6 =, 4–2 0-1, 5–1 1-0
+ * Points 1: 7, 2: 6, 3: 4, 4: 4, 5: 6, 6: 3 (30 in all).
+ * 小分 (SB): 1: 3+6+4+½·4 = 15; 2: 6+3+4 = 13; 5: 3+7+½·4+½·4 = 14;
+ *   3: 6+½·6+½·3 = 10.5; 4: 4+½·6+½·7 = 10.5; 6: 4+½·4 = 6.
+ * 胜局 1: 3, 2: 3, 5: 2, 3: 1, 4: 1, 6: 1. 累进分 (PS): 1: 26, 2: 18, 5: 13,
+ *   3: 9, 4: 15, 6: 9. 4 beat 3 in round 1. */
+static const char *const rr6_results[5][3] = {
+  {"1-0", "1-0", "0-1"}, {"1-0", "=", "1-0"}, {"1-0", "0-1", "="}, {"0-1", "=", "0-1"}, {"=", "0-1", "1-0"},
+};
+
+static xq_tournament *rr6(const char *tb, int rounds)
+{
+  xq_tconfig cfg;
+  xq_tconfig_default(&cfg);
+  xq_tconfig_round_robin(&cfg, 1);
+  if (tb) cr_assert_eq(xq_tconfig_tiebreaks(&cfg, tb, NULL), XQ_OK, "%s", tb);
+  xq_tournament *ev = xq_tournament_new(&cfg, "rr");
+  for (int i = 0; i < 6; i++) {
+    xq_tplayer p;
+    memset(&p, 0, sizeof p);
+    snprintf(p.name, sizeof p.name, "P%d", i + 1);
+    p.pno = i + 1;
+    cr_assert_eq(xq_tournament_add(ev, &p, NULL, NULL), XQ_OK);
+  }
+  for (int r = 1; r <= rounds; r++) {
+    xq_tpairing pr = {0};
+    cr_assert_eq(xq_pair_system(ev, r, XQ_PAIR_CN, &pr, NULL), XQ_OK, "round %d", r);
+    cr_assert_eq(pr.nboards, 3);
+    cr_assert_eq(xq_tournament_apply_pairing(ev, &pr), XQ_OK);
+    for (int b = 0; b < 3; b++) game(ev, r, pr.boards[b].red, pr.boards[b].black, rr6_results[r - 1][b]);
+    xq_tpairing_clear(&pr);
+  }
+  return ev;
+}
+
+static void rr_order(xq_tournament *ev, const int *want)
+{
+  xq_tstanding s[6];
+  cr_assert_eq(xq_standings(ev, 0, s), XQ_OK);
+  for (int i = 0; i < 6; i++) cr_assert_eq(s[i].id, want[i], "place %d: %d, not %d", i + 1, s[i].id, want[i]);
+}
+
+Test(roundrobin, the_worked_six_player_example_ranks_by_each_order)
+{
+  xq_tournament *ev = rr6(NULL, 5);
+  const int64_t sb[6] = {60, 52, 42, 42, 56, 24}, ps[6] = {52, 36, 18, 30, 26, 18}; /* quarter-, half-points */
+  for (int id = 1; id <= 6; id++) {
+    cr_assert_eq(xq_tb_value(ev, XQ_TB_SB, id, 5), sb[id - 1], "SB of %d: %lld", id,
+                 (long long)xq_tb_value(ev, XQ_TB_SB, id, 5));
+    cr_assert_eq(xq_tb_value(ev, XQ_TB_PS, id, 5), ps[id - 1], "PS of %d", id);
+    /* everyone met everyone: 对手分 is the others' total and breaks no tie */
+    cr_assert_eq(xq_tb_value(ev, XQ_TB_OS, id, 5) + xq_tb_value(ev, XQ_TB_PTS, id, 5), 60);
+  }
+  /* CXA 2011 14.1 (cxa_rr1, a round robin's default): 5 ahead of 2 on 小分
+   * although 2 beat 5; 4 and 3 equal on 小分 and 胜局, 4 ahead on 直胜 */
+  rr_order(ev, (const int[]){1, 5, 2, 4, 3, 6});
+  xq_tournament_free(ev);
+  ev = rr6("wuwei2021", 5); /* 累进分 first: 2 ahead of 5, 4 ahead of 3 */
+  rr_order(ev, (const int[]){1, 2, 5, 4, 3, 6});
+  xq_tournament_free(ev);
+  ev = rr6("PTS,DE,SB,WINS,LOT", 5); /* 直胜 first: 2 beat 5 */
+  rr_order(ev, (const int[]){1, 2, 5, 4, 3, 6});
+  xq_tournament_free(ev);
+}
+
+Test(roundrobin, a_withdrawal_before_half_annuls_after_half_forfeits_the_rest)
+{
+  /* player 6 withdraws after round 2 (2 of 5 games played: fewer than
+   * half): every game of his is annulled, for his opponents too (1 loses
+   * his round-1 win over 6, 4 his round-2 loss; 3's draw with 6 in round
+   * 5, 2's and 5's wins of rounds 3 and 4 were never played), and he is
+   * listed last */
+  xq_tournament *ev = rr6(NULL, 5);
+  ev->players[5].withdrawn = 3;
+  for (int r = 3; r <= 5; r++) { /* his games from round 3 were not played */
+    xq_tslot *s = xq_tournament_slot(ev, 6, r);
+    s->res = xq_tournament_slot(ev, s->opp, r)->res = XQ_TR_NONE;
+  }
+  xq_tstanding s[6];
+  cr_assert_eq(xq_standings(ev, 0, s), XQ_OK);
+  cr_assert(s[5].id == 6 && s[5].annulled && s[5].rank == 6);
+  for (int i = 0; i < 5; i++) {
+    cr_assert(!s[i].annulled);
+    const int64_t pts[7] = {0, 5, 4, 3, 4, 4, 0}; /* 7-2, 6-2, 4-1, 4, 6-2 */
+    cr_assert_eq(s[i].val[0], pts[s[i].id] * 2, "points of %d: %lld", s[i].id, (long long)s[i].val[0]);
+  }
+  cr_assert_eq(xq_rr_games_played(ev, 6), 2);
+  xq_tournament_free(ev);
+  /* after round 3 (3 of 5: half or more): his results stand, his games of
+   * rounds 4 and 5 are forfeits won by 5 and 3 */
+  ev = rr6(NULL, 5);
+  ev->players[5].withdrawn = 4;
+  for (int r = 4; r <= 5; r++) {
+    xq_tslot *s6 = xq_tournament_slot(ev, 6, r);
+    s6->res = xq_tournament_slot(ev, s6->opp, r)->res = XQ_TR_NONE;
+  }
+  cr_assert_eq(xq_standings(ev, 0, s), XQ_OK);
+  for (int i = 0; i < 6; i++) {
+    cr_assert(!s[i].annulled);
+    if (s[i].id == 5) cr_assert_eq(s[i].val[0], 6 * 2, "5's win over 6 in round 4 is a forfeit win: 6 points");
+    if (s[i].id == 3) cr_assert_eq(s[i].val[0], 5 * 2, "3's draw with 6 in round 5 became a forfeit win: 4 - 1 + 2");
+    if (s[i].id == 6) cr_assert_eq(s[i].val[0], 2 * 2, "6 keeps his round-2 win and loses the rest");
+  }
+  /* the stored event is unchanged: the rule is applied to a copy */
+  cr_assert_eq(xq_tournament_slot(ev, 6, 5)->res, XQ_TR_NONE);
+  xq_tournament_free(ev);
+}
+
+Test(roundrobin, the_cross_table_shows_every_game_and_the_places)
+{
+  xq_tournament *ev = rr6(NULL, 5);
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&buf, &len);
+  cr_assert_eq(xq_sheet_crosstable(ev, 0, XQ_SHEET_CSV, XQ_LANG_EN, f), XQ_OK);
+  fclose(f);
+  const char *want = "No,Name,1,2,3,4,5,6,Points,Place\r\n"
+                     "1,P1,×,2,2,1,0,2,7,1\r\n"
+                     "2,P2,0,×,0,2,2,2,6,3\r\n"
+                     "3,P3,0,2,×,0,1,1,4,5\r\n"
+                     "4,P4,1,0,2,×,1,0,4,4\r\n"
+                     "5,P5,2,0,1,1,×,2,6,2\r\n"
+                     "6,P6,0,0,1,2,0,×,3,6\r\n";
+  cr_assert_str_eq(buf, want);
+  free(buf);
+  xq_tournament_free(ev);
 }

@@ -44,6 +44,12 @@ static const struct { const char *name, *list; } presets[] = {
   {"wujiaqu", "PTS,OS,WINS,FOULS,DE,BLACK,ROUNDBACK,LOT"},
   /* Tangshan 2018: 积分、累进分、对手分、胜局、犯规、后局、前轮成绩 */
   {"tangshan", "PTS,PS,OS,WINS,FOULS,BLACK,ROUNDBACK,LOT"},
+  /* round robins (docs/tourney.md, "Round robins"): CXA 2011 14.1, one
+   * game per pairing: 小分, 胜局, 直胜, 犯规 (fewer first), 后走局数 */
+  {"cxa_rr1", "PTS,SB,WINS,DE,FOULS,BLACK,LOT"},
+  /* 无为 2021 (a group played as a single round robin): 累进分, 直胜,
+   * 胜局, 后手局, 犯规, then the previous rounds compared */
+  {"wuwei2021", "PTS,PS,DE,WINS,BLACK,FOULS,ROUNDBACK,LOT"},
 };
 
 int xq_tconfig_tiebreaks(xq_tconfig *cfg, const char *spec, xq_error *err)
@@ -109,6 +115,9 @@ void xq_tconfig_default(xq_tconfig *cfg)
 {
   memset(cfg, 0, sizeof *cfg);
   xq_tconfig_scoring(cfg, 0);
+  cfg->format = XQ_FORMAT_SWISS;
+  cfg->cycles = 1;
+  cfg->rr_swap = 1;
   cfg->first_round = XQ_FIRST_BY_RATING;
   cfg->max_colour_diff = 2;
   cfg->forbid_three = 1;
@@ -120,6 +129,18 @@ void xq_tconfig_default(xq_tconfig *cfg)
   cfg->de_mode = XQ_DE_FIDE;
   cfg->lot_seed = 20260101;
   xq_tconfig_tiebreaks(cfg, "os", NULL);
+}
+
+void xq_tconfig_round_robin(xq_tconfig *cfg, int cycles)
+{
+  cfg->format = XQ_FORMAT_RR;
+  cfg->cycles = cycles == 2 ? 2 : 1;
+  cfg->rr_swap = 1;
+  cfg->rounds = 0;                    /* (N − 1)·cycles, known with the entrants */
+  cfg->pab = 0;                       /* every entrant sits out once: no points */
+  cfg->first_round = XQ_FIRST_BY_LOT; /* the numbers are drawn (抽签) */
+  cfg->missed_rounds_withdraw = 0;    /* the table pairs everyone; withdrawal is by hand */
+  xq_tconfig_tiebreaks(cfg, "cxa_rr1", NULL);
 }
 
 int xq_regulation_tconfig(const xq_regulation *r, xq_tconfig *cfg, xq_error *err)

@@ -70,13 +70,15 @@ static int64_t value(const xq_tournament *ev, int tb, int id, int upto, int bye_
     for (int r = 1; r <= upto; r++)
       v += (int64_t)xq_tslot_points(ev, xq_tournament_slot(ev, id, r)) * (upto - r + 1);
     return v;
-  case XQ_TB_SB:
+  case XQ_TB_SB: /* Σ S_o over wins + ½ Σ S_o over draws, in quarter-points */
     for (int r = 1; r <= upto; r++) {
       const xq_tslot *s = xq_tournament_slot(ev, id, r);
       if (xq__event_played(s))
         v += (int64_t)xq_tslot_points(ev, s) * final_pts(ev, s->opp, upto);
     }
-    return v;
+    /* a win's share of S_o is whole whatever a win scores: 2/1/0 and
+     * 1/½/0 give the same 小分 (the game's points over a win's) */
+    return ev->cfg.win > 0 ? v * 2 / ev->cfg.win : v;
   case XQ_TB_FOULS:
     for (int r = 1; r <= upto; r++) {
       const xq_tslot *s = xq_tournament_slot(ev, id, r);
@@ -341,9 +343,8 @@ int xq_tournament_standings_round(const xq_tournament *ev)
   return done ? done : ev->nrounds > 0;
 }
 
-int xq_standings(const xq_tournament *ev, int upto, xq_tstanding *out)
+static int rank_all(const xq_tournament *ev, int upto, xq_tstanding *out)
 {
-  if (!ev || (!out && ev->n)) return XQ_EINVAL;
   if (upto <= 0 || upto > ev->nrounds) upto = ev->nrounds;
   int n = ev->n, rc = XQ_ENOMEM;
   rk k = {.ev = ev, .upto = upto, .bye_value = bye_value_of(ev, upto)};
@@ -399,4 +400,39 @@ int xq_standings(const xq_tournament *ev, int upto, xq_tstanding *out)
 done:
   free(ids); free(lk); free(k.lot); free(k.key); free(k.by_lot);
   return rc;
+}
+
+/* A round robin with withdrawn players: ranked on a copy with the
+ * withdrawal rule applied, the annulled players moved to the end. */
+static int rank_rr(const xq_tournament *ev, int upto, xq_tstanding *out)
+{
+  xq_tournament *cp = xq_tournament_copy(ev);
+  unsigned char *annulled = calloc((size_t)ev->n + 1, 1);
+  xq_tstanding *tmp = malloc(sizeof *tmp * (size_t)ev->n);
+  int rc = XQ_ENOMEM;
+  if (cp && annulled && tmp) {
+    xq_rr_withdrawals(cp, annulled);
+    rc = rank_all(cp, upto, tmp);
+  }
+  for (int pass = 0, at = 0; !rc && pass < 2; pass++)
+    for (int i = 0; i < ev->n; i++)
+      if (annulled[tmp[i].id] == pass) {
+        out[at] = tmp[i];
+        out[at].annulled = pass;
+        out[at].rank = at + 1;
+        at++;
+      }
+  xq_tournament_free(cp);
+  free(annulled);
+  free(tmp);
+  return rc;
+}
+
+int xq_standings(const xq_tournament *ev, int upto, xq_tstanding *out)
+{
+  if (!ev || (!out && ev->n)) return XQ_EINVAL;
+  if (ev->cfg.format == XQ_FORMAT_RR)
+    for (int id = 1; id <= ev->n; id++)
+      if (ev->players[id - 1].withdrawn) return rank_rr(ev, upto, out);
+  return rank_all(ev, upto, out);
 }

@@ -206,8 +206,16 @@ typedef enum { XQ_BYE_OS_ZERO = 0, XQ_BYE_OS_LOWEST } xq_bye_os;
 typedef enum { XQ_DE_FIDE = 0, XQ_DE_TWO_ONLY } xq_de_mode;
 typedef enum { XQ_FIRST_BY_RATING = 0, XQ_FIRST_BY_LOT } xq_first_round;
 
+/* The format of an event (docs/tourney.md, "Round robins"). */
+enum { XQ_FORMAT_SWISS = 0, XQ_FORMAT_RR = 1 };
+
 typedef struct xq_tconfig {
-  int rounds;              /* planned Swiss rounds, 0 = unknown */
+  int rounds;              /* planned rounds, 0 = unknown (a round robin's:
+                              (N − 1)·cycles, set when the event is loaded) */
+  int format;              /* XQ_FORMAT_* */
+  int cycles;              /* a round robin played once (单循环) or twice (双循环) */
+  int rr_swap;             /* double round robin: the first cycle's last two
+                              rounds swapped (no three like colours running) */
   /* points in half-units (docs/tourney.md, "Standings and tie-breaks") */
   int win, draw, loss, pab, fwin, floss;
   int first_round;         /* xq_first_round */
@@ -231,6 +239,14 @@ typedef struct xq_tconfig {
  * bye, FIDE direct encounter, the 对手分方案 tie-break order. */
 void xq_tconfig_default(xq_tconfig *cfg);
 
+/* Make `cfg` a round robin played `cycles` times (1, else 2; docs/tourney.md,
+ * "Round robins"): the rounds left to the entrants ((N − 1)·cycles), the
+ * double round robin's last-two swap on, a bye worth nothing, the
+ * numbers drawn by lot, no withdrawal for missed rounds, and the
+ * tie-breaks of CXA 2011 14.1 (cxa_rr1). The scoring and the lot's seed
+ * are kept. Cannot fail. */
+void xq_tconfig_round_robin(xq_tconfig *cfg, int cycles);
+
 /* Set 2/1/0 (`halves` = 0) or 1/½/0 (`halves` = 1) points for win, draw,
  * loss, bye and forfeits. Cannot fail. */
 void xq_tconfig_scoring(xq_tconfig *cfg, int halves);
@@ -239,7 +255,8 @@ void xq_tconfig_scoring(xq_tconfig *cfg, int halves);
  * "PTS,OS,WINS,FOULS,BWINS,BLACK,ROUNDBACK,LOT" (codes of docs/tourney.md, "Standings and tie-breaks";
  * ROUNDBACK alone means from the last round, ROUNDBACK_FIRST the other
  * way), or the name of a preset: "os" (对手分方案), "ps" (累进分方案),
- * "xinjiang", "burqin", "shaanxi", "wujiaqu", "tangshan" (docs/presets.md).
+ * "xinjiang", "burqin", "shaanxi", "wujiaqu", "tangshan" (docs/presets.md),
+ * and the round robins' "cxa_rr1" and "wuwei2021".
  * Fills cfg->tb/ntb only on success. Returns XQ_OK or XQ_EINVAL with
  * `err` naming the bad code. */
 int xq_tconfig_tiebreaks(xq_tconfig *cfg, const char *spec, xq_error *err);
@@ -439,6 +456,8 @@ typedef struct xq_tstanding {
   int wins, draws, losses;        /* over the board, forfeits as W/L */
   int by_lot;                     /* 1: tied with a neighbour on every code before LOT, so the
                                      drawing of lots (LOT, cfg.lot_seed) placed him (不并列) */
+  int annulled;                   /* 1: a round robin annulled his results (withdrew
+                                     before half his games): listed after everyone, unranked */
 } xq_tstanding;
 
 /* Rank every player after rounds 1..upto (0 or beyond the last recorded
@@ -451,6 +470,20 @@ typedef struct xq_tstanding {
  * Fills out[0..n-1] in rank order (room for ev->n). Returns XQ_OK,
  * XQ_EINVAL or XQ_ENOMEM. */
 int xq_standings(const xq_tournament *ev, int upto, xq_tstanding *out);
+
+/* Games player `id` of `ev` played over the board (a result 1-0, ½-½ or
+ * 0-1; forfeits and byes are not played). */
+int xq_rr_games_played(const xq_tournament *ev, int id);
+
+/* Apply the round robin's withdrawal rule (docs/tourney.md, "Round
+ * robins") to `ev`, a copy the caller owns: a withdrawn player who played
+ * fewer than half of his scheduled games ((n − 1)·cycles) has every game
+ * removed, his opponents' sides included, and annulled[id] set; one who
+ * played half or more keeps his results, and each of his games from his
+ * withdrawal on without a result becomes a forfeit won by the opponent.
+ * annulled[] has room for ev->n + 1. Returns the number of annulled
+ * players; 0 for a Swiss event. */
+int xq_rr_withdrawals(xq_tournament *ev, unsigned char *annulled);
 
 /* The round the standings are of when none is asked for: the last round
  * whose games are all in (xq_tournament_rounds_complete), else round 1 in

@@ -30,6 +30,7 @@
 #define XQ_NUM_SEED_MAX UINT64_C(999999999999999) /* 15 digits: a seed every JSON writer prints exactly */
 #define XQ_WMATCH_LIMBS_MAX 64        /* 4096-bit weights at most (the Dutch matching, wmatch.c) */
 #define XQ_WMATCH_VERTICES_MAX 10000  /* TRF pairing numbers have 4 digits */
+#define XQ_RR_ENTRANTS_MAX 50        /* a single round robin's: 49 rounds, XQ_TOURNEY_ROUNDS_MAX */
 #define XQ_WMATCH_SPECIAL_MAX 16      /* weight widths (limbs) with code of their own in wmatch.c */
 
 /* ------------------------------------------------------------------ */
@@ -147,13 +148,55 @@ int xq_pair_cn(const xq_tournament *ev, int round, xq_tpairing *out, xq_pair_sta
  * do not fit; XQ_EINVAL; XQ_ENOMEM. */
 int xq_pair_dutch(const xq_tournament *ev, int round, xq_tpairing *out);
 
-/* Pairing systems. */
+/* ------------------------------------------------------------------ */
+/* The round-robin table (pair_berger.c)                               */
+/* ------------------------------------------------------------------ */
+
+/* The table's size N for n entrants: n, or n + 1 (the bye) when n is odd. */
+int xq_rr_size(int n);
+
+/* Rounds of a round robin of n entrants played `cycles` (1 or 2) times:
+ * (N − 1)·cycles; 0 for n < 2 or another number of cycles. */
+int xq_rr_rounds(int n, int cycles);
+
+/* Board k (1..N/2) of round r (1..N−1) of the table of size N (even,
+ * >= 2), by number: the first-named is Red (docs/tourney.md, "Round
+ * robins"): N meets p(r) on board 1 (N Red in even rounds), and the
+ * other boards pair the numbers either side of p(r), modulo N − 1. The
+ * same numbers as FIDE's Berger tables. Cannot fail. */
+void xq_rr_table_board(int N, int r, int k, int *red, int *black);
+
+/* Which table round round `round` (1..xq_rr_rounds(n, cycles)) of the
+ * event plays, and whether its colours are reversed (the second cycle).
+ * With `swap` set and two cycles the first cycle's last two rounds are
+ * played in the other order. Returns XQ_OK, or XQ_EINVAL for a round or
+ * a number of cycles out of range. */
+int xq_rr_schedule(int n, int cycles, int swap, int round, int *table_round, int *reversed);
+
+/* The boards of round `round` of a round robin of n entrants, by number,
+ * into out[] (room for n/2 + 1): the games in board order, then, when n
+ * is odd, the entrant who meets the phantom number as {red = it, black =
+ * 0} (the bye, last). Returns the number of boards, or -1 for a round or
+ * a number of cycles out of range. */
+int xq_rr_round(int n, int cycles, int swap, int round, xq_tboard *out);
+
+/* Pair round `round` of a round-robin event (cfg.format XQ_FORMAT_RR)
+ * from the table, every registered player by his pairing number, which
+ * must be 1..n each once; withdrawn players stay in their boards (the
+ * standings apply the withdrawal rule, xq_rr_withdrawals). Fills `out`
+ * (caller frees with xq_tpairing_clear). Returns XQ_OK, XQ_EINVAL (not a
+ * round robin, a round out of range, numbers missing or not 1..n) or
+ * XQ_ENOMEM. */
+int xq_pair_rr(const xq_tournament *ev, int round, xq_tpairing *out);
+
+/* Pairing systems: the Swiss ones an event or `xqref pair` may choose. */
 enum { XQ_PAIR_CN = 0, XQ_PAIR_DUTCH = 1 };
 
 /* "cn" -> XQ_PAIR_CN, "dutch" -> XQ_PAIR_DUTCH, anything else -> -1. */
 int xq_pair_system_parse(const char *s);
 
-/* Pair round `round` with `system` (XQ_PAIR_*), leaving out the players
+/* Pair round `round` of a round-robin event from its table (xq_pair_rr:
+ * `system` is not read), of a Swiss event with `system` (XQ_PAIR_*), leaving out the players
  * withdrawn for the round under either system. For Dutch the withdrawn
  * are marked absent (zero-point) in `ev`'s slots of that round, so pass
  * an event you own (a loaded copy). `st` (may be NULL) gets the search

@@ -150,7 +150,8 @@ int xq_list_standings(const xq_tournament *ev, int upto, FILE *f)
   fprintf(f, "   W-D-L\n");
   for (int i = 0; i < ev->n; i++) {
     const xq_tplayer *p = &ev->players[s[i].id - 1];
-    fprintf(f, "%4d %4d  ", s[i].rank, xq_tplayer_no(ev, s[i].id));
+    if (s[i].annulled) fprintf(f, "%4s %4d  ", "-", xq_tplayer_no(ev, s[i].id)); /* unranked */
+    else fprintf(f, "%4d %4d  ", s[i].rank, xq_tplayer_no(ev, s[i].id));
     put_padded(f, p->name, 20);
     for (int t = 0; t < ev->cfg.ntb; t++) {
       char v[32];
@@ -160,6 +161,7 @@ int xq_list_standings(const xq_tournament *ev, int upto, FILE *f)
     }
     fprintf(f, "   %d-%d-%d", s[i].wins, s[i].draws, s[i].losses);
     withdrawn_mark(ev, s[i].id, f);
+    if (s[i].annulled) fprintf(f, ", results annulled (成绩注销): fewer than half his games played");
     fputc('\n', f);
   }
   lot_note(ev, s, f);

@@ -110,7 +110,7 @@ void xq__sheet_tb_text(char *buf, size_t cap, int tb, int64_t v)
   case XQ_TB_PTS: case XQ_TB_OS: case XQ_TB_OS_C1: case XQ_TB_PS:
     xq__sheet_half_text(buf, cap, v);
     break;
-  case XQ_TB_SB: /* half-units times half-units */
+  case XQ_TB_SB: /* quarter-points */
     snprintf(buf, cap, "%g", (double)v / 4.0);
     break;
   case XQ_TB_ROUNDBACK_LAST: case XQ_TB_ROUNDBACK_FIRST:
@@ -198,7 +198,7 @@ int xq_sheet_standings(const xq_tournament *ev, int upto, int format, int lang, 
                        by_lot ? XQ__SHEET_BEFORE : 0);
   for (int i = 0; !rc && i < ev->n; i++) {
     int k = 0;
-    snprintf(cell[k], sizeof cell[k], "%d", s[i].rank);
+    snprintf(cell[k], sizeof cell[k], s[i].annulled ? "-" : "%d", s[i].rank); /* annulled: unranked */
     row[k] = cell[k]; k++;
     snprintf(cell[k], sizeof cell[k], "%d", shown_no(ev, s[i].id));
     row[k] = cell[k]; k++;

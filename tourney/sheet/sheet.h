@@ -79,6 +79,18 @@ int xq_sheet_slips(const xq_tournament *ev, const xq_tpairing *pr, const char *c
  * Returns XQ_OK, XQ_EINVAL (bad arguments or ids), XQ_ENOMEM or XQ_EIO. */
 int xq_sheet_pairings(const xq_tournament *ev, const xq_tpairing *pr, int format, int lang, FILE *f);
 
+/* The cross table (交叉表) of a round robin after rounds 1..upto (0 or
+ * beyond the last recorded round = all; sheet/sheet_cross.c): a row per
+ * entrant in number order with his number and name, a column per number
+ * whose cell holds what he scored against that entrant (one mark per
+ * game: points as scored, + and - for forfeits, × on the diagonal, an
+ * annulled player's games in brackets), then his points and place from
+ * xq_standings ("-" for an annulled player). Formats and languages as
+ * xq_sheet_standings. Returns XQ_OK, XQ_EINVAL (bad arguments; numbers
+ * not 1..n; more than XQ_RR_ENTRANTS_MAX entrants; a tie-break order not
+ * led by PTS), XQ_ENOMEM or XQ_EIO. */
+int xq_sheet_crosstable(const xq_tournament *ev, int upto, int format, int lang, FILE *f);
+
 /* The score sheets (记分表) of round pr->round (sheet/scoresheet.c; the
  * knockout's tables when it is XQ_KO_ROUND, headed 淘汰赛). HTML:
  * a page to print, one sheet per table with two players (the bye has

@@ -46,7 +46,8 @@ const char *xq__sheet_off_board(const xq_tournament *ev, int id, int round, int 
  * then writes each table's title as a record of its own, the tables
  * apart by an empty record. 0 = a sheet of one table. XQ__SHEET_SPOOL
  * (below) writes the records of an XLSX workbook. */
-#define XQ__SHEET_COLS_MAX (XQ_TOURNEY_TB_MAX + 8) /* standings: a column per tie-break and 4 more */
+#define XQ__SHEET_COLS_MAX 60 /* standings: a column per tie-break and 4 more; a cross table:
+                                 a column per entrant (50 at most, XQ_RR_ENTRANTS_MAX) and 4 more */
 #define XQ__SHEET_ROWS_MAX 100000
 enum { XQ__SHEET_BEFORE = 1, XQ__SHEET_AFTER = 2 };
 typedef struct xq__sheet {

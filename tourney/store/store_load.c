@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../pair/pair.h"
 #include "../tourney_internal.h"
 #include "store_internal.h"
 
@@ -255,6 +256,8 @@ int xq_tstore_load(xq_tstore *st, xq_tournament **out, xq_error *err)
   rc = s == SQLITE_DONE ? XQ_OK : xq__store_dberr(st, err, "load");
   if (!rc) rc = xq__store_edits_load(st, ev, err);
   if (!rc) rc = xq__store_ko_mark(st, ev, err);
+  /* a round robin's rounds follow from its entrants */
+  if (!rc && ev->cfg.format == XQ_FORMAT_RR) ev->cfg.rounds = xq_rr_rounds(ev->n, ev->cfg.cycles);
 out:
   /* reset, not finalized: the statements stay cached for the next load
    * (sqlite3_reset of NULL is a no-op) */

@@ -118,6 +118,10 @@ static int register_tx(xq_tstore *st, const xq_tplayer *c, int *id, xq_error *er
   if ((rc = need_event(st, err))) return rc;
   /* the registration number is for good; the id is the next of the
    * players not deleted (docs/store.md "Deleting a player") */
+  /* a round robin's table is fixed by its entrants: none joins once it is paired */
+  if (xq__store_scalar(st, "SELECT count(*) FROM meta WHERE key = 'format' AND CAST(value AS INTEGER) = ?", XQ_FORMAT_RR, 0, 0) &&
+      xq__store_scalar(st, "SELECT count(*) FROM events WHERE kind = 'pairing'", 0, 0, 0))
+    return xq__store_error(err, XQ_EINVAL, "a round robin takes no entries after round 1 is paired");
   int reg = (int)xq__store_scalar(st, "SELECT count(*) FROM registrations", 0, 0, 0) + 1;
   int next = xq__store_players(st) + 1;
   if (next > XQ_TOURNEY_PLAYERS_MAX) return xq__store_error(err, XQ_ELIMIT, "too many players");
