@@ -44,8 +44,15 @@ static int option(void *opts, const char *v, xq_error *err)
   return XQ_OK;
 }
 
+static const int rr_formats[] = {1, 2};
+
 static const xq__opt sim_rows[] = {
-  XQ__STR("--preset", sim_cli, o.preset, "NAME", "the regulation (xqref presets lists them)", .flags = XQ__OPT_REQUIRED),
+  XQ__STR("--preset", sim_cli, o.preset, "NAME", "the regulation (xqref presets lists them; with --format\n"
+          "its rules of play and scoring, default wujiaqu2024: CXA 2020)"),
+  XQ__ENUM("--format", sim_cli, o.format, "rr|rr2", rr_formats,
+           "a round robin of the players (default 10) instead of the\n"
+           "preset's Swiss: rr once (单循环), rr2 twice (双循环); the\n"
+           "standings and the cross table (交叉表), no knockout or prizes"),
   XQ__STR("--group", sim_cli, o.group, "NAME",
           "the event of one of the preset's groups that plays apart\n"
           "(e.g. tangshan2018 --group seniors): its players only\n"
@@ -92,7 +99,8 @@ static const xq__cmd sim_cmd = {
            "legal game over the JSON-lines protocol with incidents at the given rates,\n"
            "the knockout stage with its tie-break games, then the final places,\n"
            "standings, team and group standings and the prize list (text on stdout,\n"
-           "HTML pages in DIR) and a summary of the incidents.\n",
+           "HTML pages in DIR) and a summary of the incidents. With --format rr|rr2\n"
+           "the event is a round robin instead, paired from the round-robin table.\n",
   .opts = sim_rows,
   .nopts = XQ__NROWS(sim_rows),
 };
@@ -104,8 +112,9 @@ static void summary(const xq_sim_report *r)
     printf("  players %d, knockout only: a drawn bracket of %d (%d byes), knockout games %d%s%s\n", r->players,
            r->ko_size, r->ko_size - r->ko_entrants, r->ko_games, r->king[0] ? ", king " : "", r->king);
   else
-    printf("  players %d, Swiss rounds %d, boards %d (%d played on the server, %d forfeited), knockout games %d\n",
-           r->players, r->rounds, r->boards, r->boards - r->forfeited_boards, r->forfeited_boards, r->ko_games);
+    printf("  players %d, %s rounds %d, boards %d (%d played on the server, %d forfeited), knockout games %d\n",
+           r->players, r->round_robin ? "round-robin" : "Swiss", r->rounds, r->boards, r->boards - r->forfeited_boards,
+           r->forfeited_boards, r->ko_games);
   printf("  moves %ld, other judged events %ld\n", r->moves, r->events);
   printf("  results: mates %ld, resignations %ld, draws agreed %ld (offers declined %ld, refused by the rules %ld)\n",
          r->mates, r->resignations, r->agreements, r->offers_declined, r->offers_refused);
@@ -123,7 +132,8 @@ static void summary(const xq_sim_report *r)
                         r->king_bonus ? " (the king's bonus included)" : "");
   if (r->team_prize_total) printf("  team prizes, total %ld\n", r->team_prize_total);
   if (r->ko_after < 0) printf("  time %.2f s\n", r->seconds); /* no Swiss rounds */
-  else printf("  time %.2f s (Swiss rounds on the server %.2f s)\n", r->seconds, r->swiss_seconds);
+  else printf("  time %.2f s (%s rounds on the server %.2f s)\n", r->seconds, r->round_robin ? "the" : "Swiss",
+              r->swiss_seconds);
 }
 
 int xq_simulate_main(int argc, char **argv)
@@ -134,10 +144,12 @@ int xq_simulate_main(int argc, char **argv)
   int status = xq__opts_parse(&sim_cmd, argc, argv, &c, NULL, NULL);
   if (status >= 0) return status;
   xq_sim_opts o = c.o;
+  if (!o.preset && !o.format) return xq__opts_error(&sim_cmd, "which regulation? --preset NAME (xqref presets lists them)");
+  if (!o.preset) o.preset = "wujiaqu2024";
   o.out = stdout;
   o.log = c.quiet ? NULL : stderr;
   /* the pages written into DIR are never the store */
-  static const char *const pages[] = {"places", "standings", "teams", "groups", "prizes", "townships"};
+  static const char *const pages[] = {"places", "standings", "teams", "groups", "prizes", "townships", "crosstable"};
   for (size_t i = 0; o.db && o.out_dir && i < sizeof pages / sizeof pages[0]; i++) {
     char page[XQ_CLI_PATH_TEXT];
     snprintf(page, sizeof page, "%s/%s.html", o.out_dir, pages[i]);

@@ -50,6 +50,7 @@
 /* xqref simulate: a whole event on the real server */
 #define XQ_SIM_PLAYERS_DEFAULT 150         /* players when the preset sets no entry limit */
 #define XQ_SIM_GROUP_PLAYERS_DEFAULT 30    /* players of a group's own event (--group) */
+#define XQ_SIM_RR_PLAYERS_DEFAULT 10       /* entrants of a round robin (--format rr|rr2) */
 #define XQ_SIM_PLAYERS_MAX 2000            /* players of one simulated event */
 #define XQ_SIM_PLIES_MAX 400               /* longest game the options may ask for */
 #define XQ_SIM_RATE_MAX 1000               /* incident rates are per mille */

@@ -22,6 +22,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "pair/pair.h"
 #include "simulate_internal.h"
 
 static double now_s(void) { return (double)uv_hrtime() / 1e9; }
@@ -42,6 +43,7 @@ static int create_store(xq__sim *S)
   xq_error e = {0};
   if (xq_regulation_tconfig(r, &cfg, &e))
     return xq__simulate_server_fail(S, XQ_EINVAL, "preset %s: tie-breaks: %s", r->name, e.msg);
+  if (S->o->format) xq_tconfig_round_robin(&cfg, S->o->format); /* the preset's scoring kept */
   xq_tstore *st = NULL;
   int rc = xq_tstore_open(S->db, XQ_TSTORE_CREATE, &st, &e);
   char title[XQ_TOURNEY_NAME_MAX];
@@ -288,6 +290,25 @@ static int apply_options(xq__sim *S)
   return XQ_OK;
 }
 
+/* --format rr|rr2: the preset's rules of play and scoring for a round
+ * robin of S->n entrants; the preset's Swiss rounds, knockout, teams,
+ * entry limit and lucky prizes do not apply. XQ_OK or XQ_EINVAL. */
+static int rr_event(xq__sim *S, const xq_sim_opts *o)
+{
+  int rounds = xq_rr_rounds(S->n, o->format);
+  if (o->format < 1 || o->format > 2 || o->group)
+    return xq__simulate_server_fail(S, XQ_EINVAL, "--format is rr or rr2, without --group");
+  if (S->n < 3 || S->n > XQ_RR_ENTRANTS_MAX || rounds > XQ_TOURNEY_ROUNDS_MAX)
+    return xq__simulate_server_fail(S, XQ_EINVAL, "a %sround robin takes 3..%d entrants, not %d",
+                                    o->format == 2 ? "double " : "", o->format == 2 ? 25 : XQ_RR_ENTRANTS_MAX, S->n);
+  S->reg.rounds = rounds;
+  S->reg.ko_size = S->reg.ko_after_round = S->reg.ko_top_chooses = 0;
+  S->reg.team_size = S->reg.entry_limit = 0;
+  S->reg.lucky_amount = 0;
+  S->reg.title = o->format == 2 ? "双循环赛 Double round robin" : "单循环赛 Round robin";
+  return XQ_OK;
+}
+
 static int check_opts(xq__sim *S, const xq_sim_opts *o)
 {
   const xq_regulation *found;
@@ -305,12 +326,13 @@ static int check_opts(xq__sim *S, const xq_sim_opts *o)
   const xq_ko_event *kev;
   if (o->group && o->group[0] && xq_regulation_ko_event(S->r, o->group, &kev) == XQ_OK) rc_ko_event(S, kev);
   else if (o->group && (rc_group(S, o->group))) return XQ_EINVAL;
-  int limit = o->group ? 0 : S->r->entry_limit;
-  S->n = o->players ? o->players : limit ? limit : S->kev ? S->kev->entrants_default
+  int limit = o->group || o->format ? 0 : S->r->entry_limit;
+  S->n = o->players ? o->players : o->format ? XQ_SIM_RR_PLAYERS_DEFAULT : limit ? limit : S->kev ? S->kev->entrants_default
                                                  : o->group ? XQ_SIM_GROUP_PLAYERS_DEFAULT : XQ_SIM_PLAYERS_DEFAULT;
+  if (o->format && rr_event(S, o)) return XQ_EINVAL;
   if (limit && S->n > limit)
     return xq__simulate_server_fail(S, XQ_EINVAL, "%s admits at most %d players (its entry limit), not %d", S->r->name, limit, S->n);
-  int least = S->r->rounds + 5;
+  int least = o->format ? 3 : S->r->rounds + 5;
   if (S->r->ko_size && least < 2 * S->r->ko_size) least = 2 * S->r->ko_size;
   if (S->kev) {
     /* the entrants alternate between the pools: each pool at least one,
@@ -386,7 +408,7 @@ static int run(xq__sim *S)
     free(pl);
     return xq__simulate_server_fail(S, XQ_ENOMEM, "out of memory");
   }
-  int have_prizes = xq__simulate_final_reg_prizes(r, S->n, pt) == XQ_OK;
+  int have_prizes = !o->format && xq__simulate_final_reg_prizes(r, S->n, pt) == XQ_OK;
   xq__simulate_players_make(r, groups, ng, have_prizes ? pt : NULL, S->n, o->women, o->seed, pl);
   free(pt);
   if (!(S->rating = calloc((size_t)S->n + 1, sizeof *S->rating))) {
@@ -475,6 +497,7 @@ int xq_simulate(const xq_sim_opts *o, xq_sim_report *rep, xq_error *err)
   int rc = o ? check_opts(S, o) : xq__simulate_server_fail(S, XQ_EINVAL, "no options");
   if (!rc) {
     snprintf(rep->preset, sizeof rep->preset, "%s", S->r->name);
+    rep->round_robin = o->format != 0;
     rc = run(S);
   }
   if (S->loop_open) {

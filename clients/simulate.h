@@ -51,6 +51,9 @@ typedef struct xq_sim_opts {
   const char *const *options; /* noptions "KEY=VALUE" readings of the preset (xq_regulation_option_set;
                                  docs/presets.md "Ambiguous readings"), NULL = the preset's own */
   int noptions;
+  int format;             /* 0: the preset's Swiss event; 1, 2: a round robin of the entrants
+                             played once, twice (单循环, 双循环), under the preset's rules of
+                             play and scoring: no knockout, teams, groups or prizes */
 } xq_sim_opts;
 
 /* Defaults: no preset, players 0, seed 1, rates illegal 30, suicide 15,
@@ -62,6 +65,7 @@ void xq_sim_opts_default(xq_sim_opts *o);
  * knockout, from the adjudicator's verdicts). */
 typedef struct xq_sim_report {
   char preset[32];
+  int round_robin;        /* the event was a round robin (xq_sim_opts.format) */
   int players, rounds, boards, games, forfeits, withdrawn;
   int forfeited_boards;   /* Swiss boards decided by a late forfeit, not played (boards - this: played) */
   long events, moves;

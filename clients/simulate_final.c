@@ -90,8 +90,15 @@ static int w_places(void *ctx, int format, FILE *f)
 static int w_standings(void *ctx, int format, FILE *f)
 {
   fin *F = ctx;
-  if (format == XQ_SHEET_TEXT) fprintf(f, "Swiss standings 积分编排成绩\n");
+  if (format == XQ_SHEET_TEXT)
+    fprintf(f, F->ev->cfg.format == XQ_FORMAT_RR ? "Round robin standings 循环赛成绩\n" : "Swiss standings 积分编排成绩\n");
   return xq_sheet_standings(F->ev, 0, format, XQ_LANG_ZH, f);
+}
+
+static int w_cross(void *ctx, int format, FILE *f)
+{
+  fin *F = ctx;
+  return xq_sheet_crosstable(F->ev, 0, format, XQ_LANG_ZH, f);
 }
 
 static int w_teams(void *ctx, int format, FILE *f)
@@ -414,6 +421,10 @@ int xq__simulate_final_lists(const xq_sim_opts *o, const xq_regulation *r, xq_ts
   }
   if ((rc = emit(o, "places", w_places, &F, err)) || (rc = emit(o, "standings", w_standings, &F, err)))
     goto out;
+  if (o->format) { /* a round robin: its cross table; no teams, groups or prizes */
+    rc = emit(o, "crosstable", w_cross, &F, err);
+    goto out;
+  }
 
   int counted = 0, have_prizes = xq__simulate_final_reg_prizes(r, n, F.pt) == XQ_OK;
   if (xq__simulate_final_reg_groups(r, F.groups, XQ_REG_GROUPS_MAX, &F.ngroups)) F.ngroups = 0;

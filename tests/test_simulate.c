@@ -24,6 +24,7 @@
 #include "pair/pair.h"
 #include "prize.h"
 #include "region.h"
+#include "sheet/sheet.h"
 #include "simulate.h"
 #include "simulate_internal.h"
 #include "store/store.h"
@@ -904,4 +905,81 @@ Test(simulate, tangshan_teams_on_the_swiss_standings)
   }
   cr_assert(strstr(R.out, "按预赛成绩"));
   done(&R);
+}
+
+/* A double round robin of ten (--format rr2) on the real server: 18
+ * rounds, every round the table's by the numbers drawn, everyone meets
+ * everyone twice with colours swapped, every game has a result, the
+ * points add up to two per game, the stored event replays to the
+ * standings the run printed, and the cross table is among its lists. An
+ * odd count (7, single) gives each entrant one bye. */
+Test(simulate, a_double_round_robin_plays_the_table_on_the_server)
+{
+  simrun R = {0};
+  xq_sim_opts o;
+  make_dir(&R);
+  opts_for(&o, NULL, 10, 11);
+  o.preset = "wujiaqu2024";
+  o.format = 2;
+  run_sim(&R, &o);
+  xq_tournament *ev = R.ev;
+  cr_assert_eq(ev->cfg.format, XQ_FORMAT_RR);
+  cr_assert_eq(ev->nrounds, 18);
+  cr_assert_eq(ev->cfg.rounds, 18);
+  cr_assert(R.rep.round_robin && R.rep.ko_games == 0);
+  int by_no[11] = {0}, total = 0;
+  for (int id = 1; id <= 10; id++) by_no[ev->players[id - 1].pno] = id;
+  for (int r = 1; r <= 18; r++) {
+    xq_tboard b[8];
+    cr_assert_eq(xq_rr_round(10, 2, 1, r, b), 5);
+    for (int k = 0; k < 5; k++) {
+      const xq_tslot *s = xq_tournament_slot(ev, by_no[b[k].red], r);
+      cr_assert(s->opp == by_no[b[k].black] && s->colour == XQ_TC_RED, "round %d board %d", r, k + 1);
+      cr_assert_neq(s->res, XQ_TR_NONE, "round %d board %d has a result", r, k + 1);
+    }
+  }
+  for (int id = 1; id <= 10; id++) total += xq_tournament_points(ev, id, 18);
+  cr_assert_eq(total, 90 * 4, "two points a game, in half-units: %d", total);
+  /* the standings printed are the stored event's */
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&buf, &len);
+  cr_assert_eq(xq_sheet_standings(ev, 0, XQ_SHEET_TEXT, XQ_LANG_ZH, f), XQ_OK);
+  fclose(f);
+  const char *rows = strstr(buf, "名次");
+  cr_assert(rows && strstr(R.out, rows), "the run's standings are the store's:\n%s", buf);
+  cr_assert(strstr(R.out, "交叉表"), "%s", R.out);
+  free(buf);
+  done(&R);
+
+  make_dir(&R);
+  opts_for(&o, NULL, 7, 12);
+  o.format = 1;
+  o.preset = "wujiaqu2024";
+  run_sim(&R, &o);
+  cr_assert_eq(R.ev->nrounds, 7);
+  for (int id = 1; id <= 7; id++) {
+    int byes = 0;
+    for (int r = 1; r <= 7; r++) {
+      const xq_tslot *s = xq_tournament_slot(R.ev, id, r);
+      if (s->res != XQ_TR_PAB) continue;
+      byes++;
+      cr_assert_eq(xq_tslot_points(R.ev, s), 0, "a round robin's bye is worth nothing");
+    }
+    cr_assert_eq(byes, 1, "player %d sat out %d rounds", id, byes);
+  }
+  done(&R);
+  /* 26 twice would be 50 rounds; 2 is no round robin; no group's event */
+  xq_sim_report rep;
+  xq_error err = {0};
+  const struct { int players, format; const char *group, *says; } bad[] = {
+    {26, 2, NULL, "3..25 entrants"}, {2, 1, NULL, "3..50 entrants"}, {10, 1, "seniors", "without --group"},
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    opts_for(&o, "tangshan2018", bad[i].players, 1);
+    o.format = bad[i].format;
+    o.group = bad[i].group;
+    cr_assert_eq(xq_simulate(&o, &rep, &err), XQ_EINVAL, "case %zu", i);
+    cr_assert(strstr(err.msg, bad[i].says), "case %zu: %s", i, err.msg);
+  }
 }
