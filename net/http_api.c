@@ -41,6 +41,8 @@ void xq__http_api_event(xq__server *s, xq__conn *c, xq__http_conn *h)
   cJSON *o = cJSON_CreateObject();
   cJSON_AddStringToObject(o, "name", ev ? ev->name : "");
   cJSON_AddNumberToObject(o, "rounds", ev ? ev->cfg.rounds : 0);
+  /* swiss, rr (a round robin) or rr2 (a double one) */
+  cJSON_AddStringToObject(o, "format", !ev || ev->cfg.format != XQ_FORMAT_RR ? "swiss" : ev->cfg.cycles == 2 ? "rr2" : "rr");
   /* the rounds 1..R whose games all have a result */
   cJSON_AddNumberToObject(o, "rounds_complete", ev ? xq_tournament_rounds_complete(ev) : 0);
   cJSON *pub = cJSON_AddArrayToObject(o, "published");

@@ -22,7 +22,7 @@
 #include "proto.h"
 #include "task.h"
 
-enum { X_EVENT, X_STANDINGS, X_PAIRINGS, X_SCORESHEETS, X_PLACES, X_TEAMS, X_PRIZES, X_COUNT };
+enum { X_EVENT, X_STANDINGS, X_PAIRINGS, X_SCORESHEETS, X_CROSSTABLE, X_PLACES, X_TEAMS, X_PRIZES, X_COUNT };
 
 /* export: the request, parsed. */
 typedef struct export_task {
@@ -53,7 +53,7 @@ static void export_fini(xq__task *t)
 
 static const char *const what_names[X_COUNT] = {
   [X_EVENT] = "event", [X_STANDINGS] = "standings", [X_PAIRINGS] = "pairings",
-  [X_SCORESHEETS] = "scoresheets", [X_PLACES] = "places", [X_TEAMS] = "teams", [X_PRIZES] = "prizes",
+  [X_SCORESHEETS] = "scoresheets", [X_CROSSTABLE] = "crosstable", [X_PLACES] = "places", [X_TEAMS] = "teams", [X_PRIZES] = "prizes",
 };
 
 static const char *const format_names[] = {
@@ -155,6 +155,7 @@ static int write_sheet(export_task *t, FILE *f, char *msg, size_t cap)
   case X_STANDINGS: return xq_sheet_standings(t->ev, t->round, t->format, t->lang, f);
   case X_PAIRINGS: return xq_sheet_pairings(t->ev, &t->pr, t->format, t->lang, f);
   case X_SCORESHEETS: return xq_sheet_scoresheets(t->ev, &t->pr, t->format, t->lang, f);
+  case X_CROSSTABLE: return xq_sheet_crosstable(t->ev, t->round, t->format, t->lang, f);
   default: return final_sheet(t, f, msg, cap);
   }
 }
@@ -181,7 +182,7 @@ static int sheet_reply(export_task *t, const char *buf, size_t len)
 {
   char name[64];
   const char *ext = t->format == XQ_SHEET_TRF ? "trf" : t->format == XQ_SHEET_TEXT ? "txt" : format_names[t->format];
-  int rounds = t->what == X_STANDINGS || t->what == X_PAIRINGS || t->what == X_SCORESHEETS;
+  int rounds = t->what == X_STANDINGS || t->what == X_PAIRINGS || t->what == X_SCORESHEETS || t->what == X_CROSSTABLE;
   if (rounds) snprintf(name, sizeof name, "xqref-%s-r%d.%s", what_names[t->what], t->round, ext);
   else snprintf(name, sizeof name, "xqref-%s.%s", what_names[t->what], ext);
   char *b64 = t->format == XQ_SHEET_XLSX ? base64((const unsigned char *)buf, len) : NULL;
@@ -250,8 +251,13 @@ static void run_export(xq__server *s, xq__task *task)
       return;
     }
   }
-  /* a standings sheet after every recorded round when asked beyond them */
-  if (t->what == X_STANDINGS && t->round > s->ev->nrounds) t->round = s->ev->nrounds;
+  if (t->what == X_CROSSTABLE && s->ev->cfg.format != XQ_FORMAT_RR) {
+    xq__task_error(&t->t, XQ__E_BAD_REQUEST, "a cross table is a round robin's; this event is a Swiss");
+    return;
+  }
+  /* a standings sheet or cross table after every recorded round when
+   * asked beyond them */
+  if ((t->what == X_STANDINGS || t->what == X_CROSSTABLE) && t->round > s->ev->nrounds) t->round = s->ev->nrounds;
   int cap = task->c->role == XQ_ROLE_ADMIN ? XQ_SHEET_JOBS_ADMIN : XQ_SHEET_JOBS_ARBITER;
   if (xq__task_busy(task, XQ__LANE_SHEETS, cap)) return;
   if ((t->has_ko = s->ko && s->ko->after)) t->ko = *s->ko;
@@ -312,9 +318,9 @@ void xq__ops_export(xq__server *s, xq__req *r)
   int w = what ? what_parse(what) : format == XQ_SHEET_TRF ? X_EVENT : X_STANDINGS;
   const char *bad = format < 0 ? "format is trf, csv, html, text or xlsx"
                   : lg < 0 ? "lang is en or zh"
-                  : w < 0 ? "what is standings, pairings, scoresheets, places, teams, prizes or event"
+                  : w < 0 ? "what is standings, pairings, scoresheets, crosstable, places, teams, prizes or event"
                   : (format == XQ_SHEET_TRF) != (w == X_EVENT) ? "the event is trf and trf is the event"
-                  : round && w > X_SCORESHEETS ? "round is for standings, pairings and scoresheets"
+                  : round && w > X_CROSSTABLE ? "round is for standings, pairings, scoresheets and crosstable"
                   : w < X_TEAMS && (mode || count || preset || prizes) ? "mode, count, preset and prizes are for teams and prizes"
                   : NULL;
   if (bad) {

@@ -189,6 +189,8 @@ Test(export, bad_combinations_are_refused)
     "{\"id\":1,\"op\":\"export\",\"format\":\"csv\",\"what\":\"teams\",\"mode\":\"sum\"}",
     "{\"id\":1,\"op\":\"export\",\"format\":\"csv\",\"what\":\"teams\",\"count\":99}",
     "{\"id\":1,\"op\":\"export\",\"format\":\"csv\",\"what\":\"teams\",\"preset\":\"wujiaqu2024\"}",
+    "{\"id\":1,\"op\":\"export\",\"format\":\"csv\",\"what\":\"crosstable\"}", /* a Swiss event's */
+    "{\"id\":1,\"op\":\"export\",\"format\":\"csv\",\"what\":\"crosstable\",\"mode\":\"points\"}",
   };
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) xq_tc_errf(&c, "BAD_REQUEST", "%s", bad[i]);
   xq_tc_errf(&c, "NOT_FOUND", "{\"id\":2,\"op\":\"export\",\"format\":\"html\",\"what\":\"scoresheets\",\"round\":5}");

@@ -12,13 +12,13 @@ import { errText } from './console_base.js';
 
 addWords({
   zh: {
-    p_print: '打印', p_pairings: '对阵表', p_scoresheets: '记分表', p_standings: '成绩排名', p_places: '最终名次',
+    p_print: '打印', p_pairings: '对阵表', p_scoresheets: '记分表', p_crosstable: '交叉表', p_standings: '成绩排名', p_places: '最终名次',
     p_teams: '团体成绩', p_prizes: '获奖名单', p_round: '轮次', p_lang: '语言', p_view: '打印预览', p_preset: '规程',
     p_prize_file: '奖金表文件', p_none: '（无）', p_mode: '团体计分', p_mode_default: '按规程', p_mode_places: '名次分',
     p_mode_points: '积分和', p_need_prizes: '获奖名单须选择规程或奖金表文件', p_saved: '已下载 {f}',
   },
   en: {
-    p_print: 'Print', p_pairings: 'Pairing sheet', p_scoresheets: 'Score sheets', p_standings: 'Standings',
+    p_print: 'Print', p_pairings: 'Pairing sheet', p_scoresheets: 'Score sheets', p_crosstable: 'Cross table', p_standings: 'Standings',
     p_places: 'Final places', p_teams: 'Team standings', p_prizes: 'Prizes', p_round: 'Round', p_lang: 'Language',
     p_view: 'Print view', p_preset: 'Regulation', p_prize_file: 'Prize table file', p_none: '(none)', p_mode: 'Team score',
     p_mode_default: 'as the regulation', p_mode_places: 'sum of places', p_mode_points: 'sum of points',
@@ -29,7 +29,7 @@ addWords({
 const P = { prizes: null, presets: null };
 
 /* The sheets that name a round. */
-const P_ROUNDS = ['pairings', 'scoresheets', 'standings'];
+const P_ROUNDS = ['pairings', 'scoresheets', 'standings', 'crosstable'];
 
 /* The export request of the form, in `format`; or an error text. */
 function printReq(format) {
@@ -117,6 +117,10 @@ export async function renderPrint() {
   f.round.replaceChildren(...rounds.map(r => el('option', { value: r, text: roundName(r) })));
   if (rounds.map(String).includes(chosen)) f.round.value = chosen;
   if (!f.lang.dataset.set) f.lang.value = S.lang;
+  // the cross table is a round robin's sheet
+  const rr = !!S.event && S.event.format !== undefined && S.event.format !== 'swiss';
+  f.what.querySelector('option[value="crosstable"]').hidden = !rr;
+  if (!rr && f.what.value === 'crosstable') f.what.value = 'pairings';
   if (!P.presets) {
     const ev = await op({ id: 'print-event', op: 'event' });
     P.presets = (ev && ev.presets) || [];

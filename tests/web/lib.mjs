@@ -13,11 +13,13 @@ export const WAIT = 10000; // ms for anything the page should show
  * headless, it would draw every frame with its software GL. */
 export const LAUNCH = { executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] };
 
-/* A new event ("Console Cup", `rounds` Swiss rounds, no players) in
- * DIR/NAME.db served on free ports: {db, admin, base, json, srv}. */
+/* A new event ("Console Cup", `rounds` Swiss rounds, no players; with
+ * rounds 'rr' or 'rr2' a round robin) in DIR/NAME.db served on free
+ * ports: {db, admin, base, json, srv}. */
 export async function startEmpty(dir, name, rounds = 3) {
   const db = join(dir, name + '.db');
-  execFileSync(XQREF, ['tourney', 'new', '--db', db, '--name', 'Console Cup', '--rounds', String(rounds)]);
+  const shape = typeof rounds === 'string' ? ['--format', rounds] : ['--rounds', String(rounds)];
+  execFileSync(XQREF, ['tourney', 'new', '--db', db, '--name', 'Console Cup', ...shape]);
   const srv = spawn(XQREF, ['serve', '--quiet', '--db', db, '--listen', '127.0.0.1:0', '--http', '127.0.0.1:0'],
     { stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';

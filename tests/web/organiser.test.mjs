@@ -413,3 +413,45 @@ test('i35.9: the pairing preview names the boards where two players of one unit 
     await stop(ev.srv);
   }
 });
+
+test('a round robin from the console: paired from the table, its cross table printed', async () => {
+  const ev = await startEmpty(dir, 'rr', 'rr');
+  const call = opCall(ev);
+  const { ctx, p, errors } = await freshPage(browser, 1200, 900);
+  try {
+    const names = ['王天一', '郑惟桐', '许银川', '赵鑫鑫', '洪智'];
+    for (const [i, name] of names.entries())
+      assert.equal((await call({ id: i, op: 'add_player', player: { name, rating: 2700 - i } })).error, undefined);
+    await openConsole(p, ev.base, ev.admin);
+    // round 1 from the page: five entrants, two games and a bye (人数逢单)
+    await p.click('#c-pair');
+    await p.waitForSelector('#c-pairing table[data-published="no"] tbody tr', { timeout: WAIT });
+    assert.equal(await p.locator('#c-pairing tbody tr').count(), 3);
+    const pub = (await call({ id: 9, op: 'pair', publish: true }));
+    assert.equal(pub.published, true);
+    // the boards are the table's: `xqref pair --system berger --players 5`, by the numbers drawn
+    const table = execFileSync(XQREF, ['pair', '--system', 'berger', '--players', '5']).toString().split('\n')[0];
+    const no = Object.fromEntries(csv(cli(ev.db, 'export', '--format', 'csv', '--what', 'standings')).slice(1)
+      .map(f => [f[2], +f[1]]));
+    const round1 = 'round 1: ' + pub.boards.map(b => b.black ? `${no[b.red.name]}-${no[b.black.name]}` : `bye ${no[b.red.name]}`).join(' ');
+    assert.equal(round1, table);
+    for (const b of pub.boards.filter(b => b.black))
+      assert.equal((await call({ id: 'r' + b.table, op: 'result', round: 1, table: b.table, result: '1-0' })).error, undefined);
+    // the print section offers a round robin's cross table
+    await p.click('#c-nav button[data-to="c-sec-print"]');
+    await p.waitForFunction(() => !document.querySelector('#p-what option[value="crosstable"]').hidden, null, { timeout: WAIT });
+    await p.selectOption('#p-what', 'crosstable');
+    await p.click('#p-view');
+    const frame = p.frameLocator('#p-frame[data-what="crosstable"]');
+    await frame.locator('tbody tr').first().waitFor({ timeout: WAIT });
+    assert.match(await frame.locator('body').textContent(), /交叉表/);
+    assert.equal(await frame.locator('tbody tr').count(), 5, 'a row per entrant');
+    const winner = pub.boards[0].red.name;
+    const row = frame.locator('tbody tr', { hasText: winner });
+    assert.ok((await row.locator('td').allTextContents()).includes('2'), `${winner} scored 2 against his opponent`);
+    assert.deepEqual(errors, []);
+  } finally {
+    await ctx.close();
+    await stop(ev.srv);
+  }
+});
