@@ -147,15 +147,17 @@ static const xq__opt rows[] = {
            "swiss (the default); rr: a round robin (单循环), rr2: a double one\n"
            "(双循环): paired from the round-robin table, the numbers drawn by\n"
            "lot, rounds from the entrants, tie-breaks cxa_rr1", .only = ACT(A_NEW)),
+  XQ__LONG("--games", T, games, 1, 2, "1|2", "rr: games a pairing; 2: 两局制, each pairing twice in a\n"
+           "row, colours swapped, tie-breaks cxa_rr2 (场分 first)", .only = ACT(A_NEW)),
   XQ__LONG("--rounds", T, rounds, 1, XQ_TOURNEY_ROUNDS_MAX, "N", "the event's rounds (new: required unless\n"
            "a preset gives them or the event is a round robin)", .only = ACT(A_NEW) | ACT(A_IMPORT)),
   XQ__ENUM("--scoring", T, scoring, "210|2-1-0|1-0.5-0|10.50", scorings, "points for a win, a draw, a loss (default 210)",
            .only = ACT(A_NEW)),
   XQ__STR("--tiebreaks", T, tiebreaks, "LIST|PRESET",
           "tie-break codes, PTS OS OS_C1 PS WINS BWINS RWINS BLACK FOULS DE\n"
-          "SB ROUNDBACK ROUNDBACK_FIRST LOT, comma-separated; presets: os ps\n"
-          "xinjiang burqin shaanxi wujiaqu tangshan cxa_rr1 wuwei2021 (default\n"
-          "os; a round robin's cxa_rr1)",
+          "SB ROUNDBACK ROUNDBACK_FIRST LOT MATCHPTS, comma-separated; presets: os ps\n"
+          "xinjiang burqin shaanxi wujiaqu tangshan cxa_rr1 cxa_rr2 wuwei2021\n"
+          "(default os; a round robin's cxa_rr1, of two-game pairings cxa_rr2)",
           .only = ACT(A_NEW) | ACT(A_IMPORT)),
   XQ__ENUM("--first-round", T, first, "rating|lot", firsts, "round 1 paired by rating (the default) or by lot",
            .only = ACT(A_NEW)),
@@ -292,7 +294,7 @@ int xq_tourney_main(int argc, char **argv)
   }
   char name[32];
   xq__cmd c = action_cmd(k, name, sizeof name);
-  xq__topts o = {.scoring = -1, .evformat = -1, .first = -1, .byeos = -1, .de = -1, .bye = -1, .local = -1, .rounds = -1,
+  xq__topts o = {.scoring = -1, .evformat = -1, .games = -1, .first = -1, .byeos = -1, .de = -1, .bye = -1, .local = -1, .rounds = -1,
                  .rating = -1, .board = -1, .player = -1, .id = -1, .after = -1, .seed = -1, .fouls = 1,
                  .mode = -1, .size = -1, .choice = -1, .match = -1, .red = -1, .players = XQ_CLI_DEMO_PLAYERS};
   int nargs;

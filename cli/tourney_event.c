@@ -99,6 +99,10 @@ static int cmd_new(const xq__topts *o)
     return 2;
   }
   if (o->evformat > 0) xq_tconfig_round_robin(&cfg, o->evformat);
+  if (o->games == 2 && xq_tconfig_two_games(&cfg)) {
+    fprintf(stderr, "xqref tourney new: --games 2 is for a single round robin (--format rr)\n");
+    return 2;
+  }
   if (o->rounds > 0) cfg.rounds = (int)o->rounds;
   if (cfg.rounds < 1 && cfg.format != XQ_FORMAT_RR) { /* an event of no rounds would pair until no pairing is possible */
     fprintf(stderr, "xqref tourney new: --rounds N is required: the event's rounds (a --preset gives its own)\n");
@@ -124,9 +128,9 @@ static int cmd_new(const xq__topts *o)
   char tb[256];
   xq_tconfig_tb_format(&cfg, tb, sizeof tb);
   if (cfg.format == XQ_FORMAT_RR)
-    printf("created %s: a %sround robin (rounds: N - 1%s for N entrants, N even), scoring %s, tie-breaks %s\n",
-           o->db, cfg.cycles == 2 ? "double " : "", cfg.cycles == 2 ? " twice" : "", cfg.win == 4 ? "2/1/0" : "1/0.5/0",
-           tb);
+    printf("created %s: a %sround robin%s (rounds: N - 1%s for N entrants, N even), scoring %s, tie-breaks %s\n",
+           o->db, cfg.cycles == 2 ? "double " : "", cfg.rr_games == 2 ? " of two-game pairings" : "",
+           cfg.cycles == 2 || cfg.rr_games == 2 ? " twice" : "", cfg.win == 4 ? "2/1/0" : "1/0.5/0", tb);
   else
     printf("created %s: %d rounds, scoring %s, tie-breaks %s\n", o->db, cfg.rounds, cfg.win == 4 ? "2/1/0" : "1/0.5/0",
            tb);

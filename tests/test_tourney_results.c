@@ -391,3 +391,33 @@ Test(roundrobin, an_event_made_with_the_command_line_plays_the_table)
   free(table);
   xq_test_db_remove(db);
 }
+
+/* `tourney new --format rr --games 2`: two-game pairings (两局制), six
+ * rounds for four entrants, round 2 the same pairs as round 1 with
+ * colours swapped, ranked by 场分 first; --games 2 is for a single round
+ * robin only. */
+Test(roundrobin, two_game_pairings_from_the_command_line)
+{
+  char db[512];
+  xq_test_db_fresh(db, sizeof db, "res_rr2g");
+  free(xq_test_run_db(0, "tourney new --db %s %s", db, "--format rr --games 2"));
+  for (int i = 1; i <= 4; i++) {
+    char extra[32];
+    snprintf(extra, sizeof extra, "--name P%d", i);
+    free(xq_test_run_db(0, "tourney add --db %s %s", db, extra));
+  }
+  board r1[4], r2[4];
+  cr_assert_eq(pair_and_play(db, "", 1, 0, r1, 4), 2);
+  cr_assert_eq(pair_and_play(db, "", 2, 0, r2, 4), 2);
+  for (int i = 0; i < 2; i++)
+    cr_assert(r2[i].red == r1[i].black && r2[i].black == r1[i].red, "board %d: %d-%d, then %d-%d", i + 1, r1[i].red,
+              r1[i].black, r2[i].red, r2[i].black);
+  /* every Red won: each pairing so far is 1:1, a drawn mini-match */
+  char *out = xq_test_run_db(0, "tourney standings --db %s %s", db, "");
+  cr_assert(strstr(out, "MATCHPTS") && strstr(out, "after round 2"), "%s", out);
+  free(out);
+  xq_test_db_remove(db);
+  xq_test_db_fresh(db, sizeof db, "res_rr2g_bad");
+  xq_test_run_db_says(2, "--games 2 is for a single round robin", "tourney new --db %s %s", db, "--format rr2 --games 2");
+  xq_test_db_remove(db);
+}

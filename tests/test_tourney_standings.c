@@ -953,3 +953,59 @@ Test(roundrobin, the_cross_table_shows_every_game_and_the_places)
   free(buf);
   xq_tournament_free(ev);
 }
+
+/* Two games a pairing (两局制): four entrants, each table round played
+ * twice in a row with colours swapped (R1 1–4 2–3, R2 4–1 3–2, R3 4–3
+ * 1–2, R4 3–4 2–1, R5 2–4 3–1, R6 4–2 1–3), with
+ *   R1 1-0, =   R2 1-0, 0-1   R3 =, 1-0   R4 =, =   R5 0-1, 0-1   R6 =, 1-0
+ * Points 1: 9, 2: 5, 3: 3, 4: 7. The pairings' totals: 1–4 2:2, 1–2 3:1,
+ * 1–3 4:0, 2–3 3:1, 2–4 1:3, 3–4 2:2, so 场分 (MATCHPTS, 2/1/0 a pairing)
+ * 1: 1+2+2 = 5, 2: 0+2+0 = 2, 3: 0+0+1 = 1, 4: 1+2+1 = 4. */
+Test(roundrobin, two_games_a_pairing_swap_colours_and_rank_by_match_points)
+{
+  xq_tconfig cfg;
+  xq_tconfig_default(&cfg);
+  xq_tconfig_round_robin(&cfg, 1);
+  cr_assert_eq(xq_tconfig_two_games(&cfg), XQ_OK);
+  cr_assert_eq(xq_rr_event_rounds(&cfg, 4), 6);
+  char tb[128];
+  xq_tconfig_tb_format(&cfg, tb, sizeof tb);
+  cr_assert_str_eq(tb, "MATCHPTS,PTS,WINS,DE,FOULS,BWINS,LOT", "CXA 2011 14.2");
+  xq_tournament *ev = xq_tournament_new(&cfg, "rr");
+  for (int i = 0; i < 4; i++) {
+    xq_tplayer p;
+    memset(&p, 0, sizeof p);
+    snprintf(p.name, sizeof p.name, "P%d", i + 1);
+    p.pno = i + 1;
+    cr_assert_eq(xq_tournament_add(ev, &p, NULL, NULL), XQ_OK);
+  }
+  static const int want[6][2][2] = {{{1, 4}, {2, 3}}, {{4, 1}, {3, 2}}, {{4, 3}, {1, 2}},
+                                    {{3, 4}, {2, 1}}, {{2, 4}, {3, 1}}, {{4, 2}, {1, 3}}};
+  static const char *const res[6][2] = {{"1-0", "="}, {"1-0", "0-1"}, {"=", "1-0"}, {"=", "="}, {"0-1", "0-1"},
+                                        {"=", "1-0"}};
+  for (int r = 1; r <= 6; r++) {
+    xq_tpairing pr = {0};
+    cr_assert_eq(xq_pair_system(ev, r, XQ_PAIR_CN, &pr, NULL), XQ_OK);
+    cr_assert_eq(pr.nboards, 2);
+    for (int b = 0; b < 2; b++) {
+      cr_assert(pr.boards[b].red == want[r - 1][b][0] && pr.boards[b].black == want[r - 1][b][1],
+                "round %d board %d: %d-%d", r, b + 1, pr.boards[b].red, pr.boards[b].black);
+      game(ev, r, pr.boards[b].red, pr.boards[b].black, res[r - 1][b]);
+    }
+    xq_tpairing_clear(&pr);
+  }
+  const int64_t mp[4] = {5, 2, 1, 4}, pts[4] = {9, 5, 3, 7};
+  for (int id = 1; id <= 4; id++) {
+    cr_assert_eq(xq_tb_value(ev, XQ_TB_MATCHPTS, id, 6), mp[id - 1], "场分 of %d: %lld", id,
+                 (long long)xq_tb_value(ev, XQ_TB_MATCHPTS, id, 6));
+    cr_assert_eq(xq_tb_value(ev, XQ_TB_PTS, id, 6), pts[id - 1] * 2);
+  }
+  xq_tstanding s[4];
+  cr_assert_eq(xq_standings(ev, 0, s), XQ_OK);
+  const int order[4] = {1, 4, 2, 3};
+  for (int i = 0; i < 4; i++) cr_assert_eq(s[i].id, order[i]);
+  xq_tournament_free(ev);
+  /* a double round robin of two-game pairings is not offered */
+  xq_tconfig_round_robin(&cfg, 2);
+  cr_assert_eq(xq_tconfig_two_games(&cfg), XQ_EINVAL);
+}

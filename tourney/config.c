@@ -20,7 +20,7 @@ void xq_tconfig_scoring(xq_tconfig *cfg, int halves)
 
 static const char *const tb_names[XQ_TB_COUNT] = {
   "PTS", "OS", "OS_C1", "PS", "WINS", "BWINS", "RWINS", "BLACK", "FOULS", "DE", "SB",
-  "ROUNDBACK", "ROUNDBACK_FIRST", "LOT"
+  "ROUNDBACK", "ROUNDBACK_FIRST", "LOT", "MATCHPTS"
 };
 
 const char *xq_tb_name(int tb)
@@ -50,6 +50,9 @@ static const struct { const char *name, *list; } presets[] = {
   /* 无为 2021 (a group played as a single round robin): 累进分, 直胜,
    * 胜局, 后手局, 犯规, then the previous rounds compared */
   {"wuwei2021", "PTS,PS,DE,WINS,BLACK,FOULS,ROUNDBACK,LOT"},
+  /* CXA 2011 14.2, two or more games a pairing: 场分, 局分总和, 胜局,
+   * 直胜, 犯规, 后走胜局 */
+  {"cxa_rr2", "MATCHPTS,PTS,WINS,DE,FOULS,BWINS,LOT"},
 };
 
 int xq_tconfig_tiebreaks(xq_tconfig *cfg, const char *spec, xq_error *err)
@@ -70,8 +73,8 @@ int xq_tconfig_tiebreaks(xq_tconfig *cfg, const char *spec, xq_error *err)
     if (code < 0) {
       if (err) {
         err->code = XQ_EINVAL; err->pos = -1; err->ply = -1;
-        snprintf(err->msg, sizeof err->msg, "unknown tie-break code '%.40s' (codes: PTS OS OS_C1 PS "
-                 "WINS BWINS RWINS BLACK FOULS DE SB ROUNDBACK ROUNDBACK_FIRST LOT)", t);
+        snprintf(err->msg, sizeof err->msg, "unknown tie-break code '%.20s' (codes: PTS OS OS_C1 PS "
+                 "WINS BWINS RWINS BLACK FOULS DE SB ROUNDBACK ROUNDBACK_FIRST LOT MATCHPTS)", t);
       }
       return XQ_EINVAL;
     }
@@ -118,6 +121,7 @@ void xq_tconfig_default(xq_tconfig *cfg)
   cfg->format = XQ_FORMAT_SWISS;
   cfg->cycles = 1;
   cfg->rr_swap = 1;
+  cfg->rr_games = 1;
   cfg->first_round = XQ_FIRST_BY_RATING;
   cfg->max_colour_diff = 2;
   cfg->forbid_three = 1;
@@ -140,7 +144,23 @@ void xq_tconfig_round_robin(xq_tconfig *cfg, int cycles)
   cfg->pab = 0;                       /* every entrant sits out once: no points */
   cfg->first_round = XQ_FIRST_BY_LOT; /* the numbers are drawn (抽签) */
   cfg->missed_rounds_withdraw = 0;    /* the table pairs everyone; withdrawal is by hand */
+  cfg->rr_games = 1;
   xq_tconfig_tiebreaks(cfg, "cxa_rr1", NULL);
+}
+
+int xq_tconfig_two_games(xq_tconfig *cfg)
+{
+  if (!cfg || cfg->format != XQ_FORMAT_RR || cfg->cycles != 1) return XQ_EINVAL;
+  cfg->rr_games = 2;
+  xq_tconfig_tiebreaks(cfg, "cxa_rr2", NULL);
+  return XQ_OK;
+}
+
+int xq_rr_event_rounds(const xq_tconfig *cfg, int n)
+{
+  if (!cfg || cfg->format != XQ_FORMAT_RR || n < 2) return 0;
+  int N = n + (n & 1);
+  return (N - 1) * (cfg->cycles == 2 ? 2 : 1) * (cfg->rr_games == 2 ? 2 : 1);
 }
 
 int xq_regulation_tconfig(const xq_regulation *r, xq_tconfig *cfg, xq_error *err)

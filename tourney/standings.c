@@ -48,6 +48,24 @@ static int os_part(const xq_tournament *ev, int id, int r, int upto, int bye_val
   return 0;
 }
 
+/* 场分 (CXA 2011 14.2): for each opponent met, 2 when the games between
+ * them gave `id` more points than the opponent, 1 as many, 0 fewer. */
+static int64_t match_points(const xq_tournament *ev, int id, int upto)
+{
+  int opp[XQ_TOURNEY_ROUNDS_MAX], diff[XQ_TOURNEY_ROUNDS_MAX], n = 0;
+  for (int r = 1; r <= upto && r <= XQ_TOURNEY_ROUNDS_MAX; r++) {
+    const xq_tslot *s = xq_tournament_slot(ev, id, r);
+    if (!s->opp || !counts(s)) continue;
+    int k = 0;
+    while (k < n && opp[k] != s->opp) k++;
+    if (k == n) { opp[n] = s->opp; diff[n++] = 0; }
+    diff[k] += xq_tslot_points(ev, s) - xq_tslot_points(ev, xq_tournament_slot(ev, s->opp, r));
+  }
+  int64_t v = 0;
+  for (int k = 0; k < n; k++) v += diff[k] > 0 ? 2 : diff[k] == 0;
+  return v;
+}
+
 static int64_t value(const xq_tournament *ev, int tb, int id, int upto, int bye_value, const int *lot)
 {
   int64_t v = 0;
@@ -87,6 +105,8 @@ static int64_t value(const xq_tournament *ev, int tb, int id, int upto, int bye_
     return v;
   case XQ_TB_LOT:
     return lot ? lot[id] : 0;
+  case XQ_TB_MATCHPTS:
+    return match_points(ev, id, upto);
   default:
     break;
   }

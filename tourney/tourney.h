@@ -199,6 +199,7 @@ typedef enum {
   XQ_TB_ROUNDBACK_LAST, /* 逐轮比较 from the last round */
   XQ_TB_ROUNDBACK_FIRST,/* 去除第一轮再比 */
   XQ_TB_LOT,            /* drawing of lots with the stored seed */
+  XQ_TB_MATCHPTS,       /* 场分: a round robin of two-game pairings, 2/1/0 a pairing */
   XQ_TB_COUNT
 } xq_tb;
 
@@ -216,6 +217,8 @@ typedef struct xq_tconfig {
   int cycles;              /* a round robin played once (单循环) or twice (双循环) */
   int rr_swap;             /* double round robin: the first cycle's last two
                               rounds swapped (no three like colours running) */
+  int rr_games;            /* games per pairing of a single round robin: 1, or 2
+                              (两局制: two rounds in a row, colours swapped) */
   /* points in half-units (docs/tourney.md, "Standings and tie-breaks") */
   int win, draw, loss, pab, fwin, floss;
   int first_round;         /* xq_first_round */
@@ -240,12 +243,23 @@ typedef struct xq_tconfig {
 void xq_tconfig_default(xq_tconfig *cfg);
 
 /* Make `cfg` a round robin played `cycles` times (1, else 2; docs/tourney.md,
- * "Round robins"): the rounds left to the entrants ((N − 1)·cycles), the
+ * "Round robins") with one game a pairing: the rounds left to the entrants ((N − 1)·cycles), the
  * double round robin's last-two swap on, a bye worth nothing, the
  * numbers drawn by lot, no withdrawal for missed rounds, and the
  * tie-breaks of CXA 2011 14.1 (cxa_rr1). The scoring and the lot's seed
  * are kept. Cannot fail. */
 void xq_tconfig_round_robin(xq_tconfig *cfg, int cycles);
+
+/* Make a single round robin of `cfg` one of two-game pairings (两局制,
+ * docs/tourney.md "Round robins"): each table round played twice in a
+ * row, colours swapped in the second game, and the tie-breaks of CXA
+ * 2011 14.2 (cxa_rr2: 场分 first). Returns XQ_OK, or XQ_EINVAL when
+ * `cfg` is not a single round robin. */
+int xq_tconfig_two_games(xq_tconfig *cfg);
+
+/* The rounds a round robin of n entrants plays under `cfg`: (N − 1) ·
+ * cycles · games a pairing; 0 for n < 2 or a Swiss event. */
+int xq_rr_event_rounds(const xq_tconfig *cfg, int n);
 
 /* Set 2/1/0 (`halves` = 0) or 1/½/0 (`halves` = 1) points for win, draw,
  * loss, bye and forfeits. Cannot fail. */

@@ -11,7 +11,8 @@
  * round robin plays the table twice, the second time with colours
  * reversed; FIDE's advice to play the first cycle's last two rounds in
  * the other order (so that nobody has three like colours in a row) is
- * the cfg.rr_swap setting.
+ * the cfg.rr_swap setting. Two games a pairing (两局制, cfg.rr_games)
+ * play each table round twice in a row, colours swapped.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -95,11 +96,16 @@ int xq_pair_rr(const xq_tournament *ev, int round, xq_tpairing *out)
     if (no < 1 || no > n || by_no[no]) rc = XQ_EINVAL; /* numbers must be 1..n, each once */
     else by_no[no] = id;
   }
-  int nb = rc ? -1 : xq_rr_round(n, ev->cfg.cycles, ev->cfg.rr_swap, round, b);
+  /* two games a pairing: table round k is played in rounds 2k − 1 and
+   * 2k, the second with colours swapped */
+  int two = ev->cfg.rr_games == 2, at = two ? (round + 1) / 2 : round;
+  int nb = rc ? -1 : xq_rr_round(n, ev->cfg.cycles, ev->cfg.rr_swap, at, b);
   if (nb < 0) rc = XQ_EINVAL;
   for (int i = 0; i < nb; i++) {
-    b[i].red = by_no[b[i].red];
-    b[i].black = b[i].black ? by_no[b[i].black] : 0;
+    int red = by_no[b[i].red], black = b[i].black ? by_no[b[i].black] : 0;
+    int swap = two && round % 2 == 0 && black;
+    b[i].red = swap ? black : red;
+    b[i].black = swap ? red : black;
   }
   free(by_no);
   if (rc) {

@@ -30,6 +30,7 @@ static const char *const tb_heading[XQ_TB_COUNT][2] = {
   [XQ_TB_ROUNDBACK_LAST] = {"Roundback", "逐轮比较"},
   [XQ_TB_ROUNDBACK_FIRST] = {"Roundback first", "去除第一轮再比"},
   [XQ_TB_LOT] = {"Lot", "抽签"},
+  [XQ_TB_MATCHPTS] = {"Match pts", "场分"},
 };
 
 enum {

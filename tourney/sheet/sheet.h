@@ -87,8 +87,8 @@ int xq_sheet_pairings(const xq_tournament *ev, const xq_tpairing *pr, int format
  * annulled player's games in brackets), then his points and place from
  * xq_standings ("-" for an annulled player). Formats and languages as
  * xq_sheet_standings. Returns XQ_OK, XQ_EINVAL (bad arguments; numbers
- * not 1..n; more than XQ_RR_ENTRANTS_MAX entrants; a tie-break order not
- * led by PTS), XQ_ENOMEM or XQ_EIO. */
+ * not 1..n; more than XQ_RR_ENTRANTS_MAX entrants; a tie-break order
+ * without PTS), XQ_ENOMEM or XQ_EIO. */
 int xq_sheet_crosstable(const xq_tournament *ev, int upto, int format, int lang, FILE *f);
 
 /* The score sheets (记分表) of round pr->round (sheet/scoresheet.c; the

@@ -43,6 +43,14 @@ static void cell_text(const xq_tournament *ev, int a, int b, int upto, int annul
   }
 }
 
+/* Where PTS is in the event's tie-break order (the standings' values), or -1. */
+static int pts_code(const xq_tournament *ev)
+{
+  for (int t = 0; t < ev->cfg.ntb; t++)
+    if (ev->cfg.tb[t] == XQ_TB_PTS) return t;
+  return -1;
+}
+
 /* The headings: number, name, a column per number, points, place. */
 static int heads(const xq_tournament *ev, int lang, const char **head, const char **cls, char (*nos)[12])
 {
@@ -77,7 +85,7 @@ static int rows(xq__sheet *sh, const xq_tournament *ev, int upto, const xq_tstan
       cell_text(ev, id, by_no[c], upto, annulled, cell[k], sizeof cell[k]);
       row[k] = cell[k];
     }
-    xq__sheet_tb_text(cell[k], sizeof cell[k], XQ_TB_PTS, s[at].val[0]);
+    xq__sheet_tb_text(cell[k], sizeof cell[k], XQ_TB_PTS, s[at].val[pts_code(ev)]);
     row[k] = cell[k]; k++;
     snprintf(cell[k], sizeof cell[k], s[at].annulled ? "-" : "%d", s[at].rank);
     row[k] = cell[k];
@@ -95,7 +103,7 @@ int xq_sheet_crosstable(const xq_tournament *ev, int upto, int format, int lang,
     return xq__sheet_xlsx_close(&x, m ? xq_sheet_crosstable(ev, upto, XQ__SHEET_SPOOL, lang, m) : XQ_ENOMEM, f);
   }
   if (!ev || !f || !xq__sheet_format_ok(format) || (lang != XQ_LANG_EN && lang != XQ_LANG_ZH)) return XQ_EINVAL;
-  if (ev->n + 4 > XQ__SHEET_COLS_MAX || ev->cfg.ntb < 1 || ev->cfg.tb[0] != XQ_TB_PTS) return XQ_EINVAL;
+  if (ev->n + 4 > XQ__SHEET_COLS_MAX || pts_code(ev) < 0) return XQ_EINVAL;
   if (upto <= 0 || upto > ev->nrounds) upto = ev->nrounds;
   int n = ev->n, rc = XQ_ENOMEM;
   xq_tstanding *s = malloc(sizeof *s * (size_t)(n ? n : 1));

@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../pair/pair.h"
 #include "../tourney_internal.h"
 #include "store_internal.h"
 
@@ -257,7 +256,7 @@ int xq_tstore_load(xq_tstore *st, xq_tournament **out, xq_error *err)
   if (!rc) rc = xq__store_edits_load(st, ev, err);
   if (!rc) rc = xq__store_ko_mark(st, ev, err);
   /* a round robin's rounds follow from its entrants */
-  if (!rc && ev->cfg.format == XQ_FORMAT_RR) ev->cfg.rounds = xq_rr_rounds(ev->n, ev->cfg.cycles);
+  if (!rc && ev->cfg.format == XQ_FORMAT_RR) ev->cfg.rounds = xq_rr_event_rounds(&ev->cfg, ev->n);
 out:
   /* reset, not finalized: the statements stay cached for the next load
    * (sqlite3_reset of NULL is a no-op) */
