@@ -149,6 +149,8 @@ static const xq__opt rows[] = {
            "lot, rounds from the entrants, tie-breaks cxa_rr1", .only = ACT(A_NEW)),
   XQ__LONG("--games", T, games, 1, 2, "1|2", "rr: games a pairing; 2: 两局制, each pairing twice in a\n"
            "row, colours swapped, tie-breaks cxa_rr2 (场分 first)", .only = ACT(A_NEW)),
+  XQ__LONG("--groups", T, rr_groups, 2, XQ_RR_GROUPS_MAX, "G", "rr|rr2: in G groups (分组循环), each its own round robin:\n"
+           "dealt serpentine by number (by rating: seeded; by lot: drawn)", .only = ACT(A_NEW)),
   XQ__LONG("--rounds", T, rounds, 1, XQ_TOURNEY_ROUNDS_MAX, "N", "the event's rounds (new: required unless\n"
            "a preset gives them or the event is a round robin)", .only = ACT(A_NEW) | ACT(A_IMPORT)),
   XQ__ENUM("--scoring", T, scoring, "210|2-1-0|1-0.5-0|10.50", scorings, "points for a win, a draw, a loss (default 210)",
@@ -294,7 +296,7 @@ int xq_tourney_main(int argc, char **argv)
   }
   char name[32];
   xq__cmd c = action_cmd(k, name, sizeof name);
-  xq__topts o = {.scoring = -1, .evformat = -1, .games = -1, .first = -1, .byeos = -1, .de = -1, .bye = -1, .local = -1, .rounds = -1,
+  xq__topts o = {.scoring = -1, .evformat = -1, .games = -1, .rr_groups = -1, .first = -1, .byeos = -1, .de = -1, .bye = -1, .local = -1, .rounds = -1,
                  .rating = -1, .board = -1, .player = -1, .id = -1, .after = -1, .seed = -1, .fouls = 1,
                  .mode = -1, .size = -1, .choice = -1, .match = -1, .red = -1, .players = XQ_CLI_DEMO_PLAYERS};
   int nargs;

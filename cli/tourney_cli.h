@@ -26,7 +26,7 @@ typedef struct xq__topts {
   int evformat;              /* new --format: 0 swiss, 1 rr, 2 rr2; -1 */
   int first, byeos, de, bye; /* --first-round, --bye-os, --de (xq_tconfig's), --bye (XQ_TR_*PB); -1 */
   int local;                 /* 1 --local, 0 --not-local, -1 */
-  long rounds, rating, board, player, id, after, seed, games; /* -1 */
+  long rounds, rating, board, player, id, after, seed, games, rr_groups; /* -1 */
   long round;                /* 0 */
   long fouls;                /* foul --count, 1 */
   const char *system, *out, *format, *what, *lang, *by, *file;

@@ -99,6 +99,11 @@ static int cmd_new(const xq__topts *o)
     return 2;
   }
   if (o->evformat > 0) xq_tconfig_round_robin(&cfg, o->evformat);
+  if (o->rr_groups > 1 && cfg.format != XQ_FORMAT_RR) {
+    fprintf(stderr, "xqref tourney new: --groups is for a round robin (--format rr|rr2)\n");
+    return 2;
+  }
+  if (o->rr_groups > 1) cfg.rr_groups = (int)o->rr_groups;
   if (o->games == 2 && xq_tconfig_two_games(&cfg)) {
     fprintf(stderr, "xqref tourney new: --games 2 is for a single round robin (--format rr)\n");
     return 2;
@@ -128,9 +133,10 @@ static int cmd_new(const xq__topts *o)
   char tb[256];
   xq_tconfig_tb_format(&cfg, tb, sizeof tb);
   if (cfg.format == XQ_FORMAT_RR)
-    printf("created %s: a %sround robin%s (rounds: N - 1%s for N entrants, N even), scoring %s, tie-breaks %s\n",
+    printf("created %s: a %sround robin%s%s (rounds: N - 1%s for N entrants%s, N even), scoring %s, tie-breaks %s\n",
            o->db, cfg.cycles == 2 ? "double " : "", cfg.rr_games == 2 ? " of two-game pairings" : "",
-           cfg.cycles == 2 || cfg.rr_games == 2 ? " twice" : "", cfg.win == 4 ? "2/1/0" : "1/0.5/0", tb);
+           cfg.rr_groups > 1 ? " in groups" : "", cfg.cycles == 2 || cfg.rr_games == 2 ? " twice" : "",
+           cfg.rr_groups > 1 ? " of the largest group" : "", cfg.win == 4 ? "2/1/0" : "1/0.5/0", tb);
   else
     printf("created %s: %d rounds, scoring %s, tie-breaks %s\n", o->db, cfg.rounds, cfg.win == 4 ? "2/1/0" : "1/0.5/0",
            tb);

@@ -1009,3 +1009,77 @@ Test(roundrobin, two_games_a_pairing_swap_colours_and_rank_by_match_points)
   xq_tconfig_round_robin(&cfg, 2);
   cr_assert_eq(xq_tconfig_two_games(&cfg), XQ_EINVAL);
 }
+
+/* A round robin in groups (分组循环): nine entrants numbered by rating in
+ * two groups, dealt serpentine (numbers 1 4 5 8 9 to A, 2 3 6 7 to B);
+ * each group plays its own table (A five rounds with a bye each, B
+ * three), no game crosses groups, and each group is ranked and crossed
+ * on its own. */
+Test(roundrobin, groups_are_dealt_serpentine_and_play_their_own_tables)
+{
+  xq_tconfig cfg;
+  xq_tconfig_default(&cfg);
+  xq_tconfig_round_robin(&cfg, 1);
+  cfg.rr_groups = 2;
+  cr_assert_eq(xq_rr_event_rounds(&cfg, 9), 5, "the largest group's: 5 entrants");
+  xq_tournament *ev = xq_tournament_new(&cfg, "groups");
+  for (int i = 0; i < 9; i++) {
+    xq_tplayer p;
+    memset(&p, 0, sizeof p);
+    snprintf(p.name, sizeof p.name, "P%d", i + 1);
+    p.pno = i + 1;
+    cr_assert_eq(xq_tournament_add(ev, &p, NULL, NULL), XQ_OK);
+  }
+  static const int group[10] = {0, 0, 1, 1, 0, 0, 1, 1, 0, 0};
+  for (int id = 1; id <= 9; id++) cr_assert_eq(xq_rr_group_of(ev, id), group[id], "P%d", id);
+  int met[10][10] = {{0}}, byes[10] = {0};
+  for (int r = 1; r <= 5; r++) {
+    xq_tpairing pr = {0};
+    cr_assert_eq(xq_pair_system(ev, r, XQ_PAIR_CN, &pr, NULL), XQ_OK, "round %d", r);
+    cr_assert_eq(pr.nboards, r <= 3 ? 5 : 3, "round %d: A's two games and bye, B's two games to round 3", r);
+    for (int b = 0; b < pr.nboards; b++) {
+      int red = pr.boards[b].red, black = pr.boards[b].black;
+      if (!black) {
+        cr_assert_eq(b, pr.nboards - 1, "the bye last");
+        byes[red]++;
+        continue;
+      }
+      cr_assert_eq(group[red], group[black], "round %d: P%d and P%d are of one group", r, red, black);
+      met[red][black]++;
+      met[black][red]++;
+    }
+    cr_assert_eq(xq_tournament_apply_pairing(ev, &pr), XQ_OK);
+    for (int b = 0; b < pr.nboards; b++)
+      if (pr.boards[b].black) game(ev, r, pr.boards[b].red, pr.boards[b].black, "1-0");
+    xq_tpairing_clear(&pr);
+  }
+  xq_tpairing pr = {0};
+  cr_assert_eq(xq_pair_system(ev, 6, XQ_PAIR_CN, &pr, NULL), XQ_EINVAL, "every group is done");
+  for (int a = 1; a <= 9; a++) {
+    cr_assert_eq(byes[a], group[a] == 0, "P%d: %d byes", a, byes[a]);
+    for (int b = 1; b <= 9; b++)
+      if (a != b) cr_assert_eq(met[a][b], group[a] == group[b], "P%d and P%d met %d times", a, b, met[a][b]);
+  }
+  /* each group an event of its own: its members only, numbered inside it */
+  int *ids;
+  xq_tournament *a = xq_rr_group_event(ev, 0, &ids);
+  cr_assert_not_null(a);
+  cr_assert_eq(a->n, 5);
+  for (int i = 0; i < 5; i++) cr_assert_eq(group[ids[i]], 0);
+  xq_tstanding s[5];
+  cr_assert_eq(xq_standings(a, 0, s), XQ_OK);
+  int64_t sum = 0;
+  for (int i = 0; i < 5; i++) sum += s[i].val[0];
+  cr_assert_eq(sum, 10 * 4, "group A: ten games of two points, in half-units");
+  free(ids);
+  xq_tournament_free(a);
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&buf, &len);
+  cr_assert_eq(xq_sheet_crosstable(ev, 0, XQ_SHEET_CSV, XQ_LANG_ZH, f), XQ_OK);
+  fclose(f);
+  cr_assert(strstr(buf, "A组 交叉表") && strstr(buf, "B组 交叉表"), "%s", buf);
+  cr_assert(strstr(buf, "序号,姓名,1,2,3,4,5,积分,名次\r\n") && strstr(buf, "序号,姓名,1,2,3,4,积分,名次\r\n"), "%s", buf);
+  free(buf);
+  xq_tournament_free(ev);
+}

@@ -159,6 +159,8 @@ int xq_tconfig_two_games(xq_tconfig *cfg)
 int xq_rr_event_rounds(const xq_tconfig *cfg, int n)
 {
   if (!cfg || cfg->format != XQ_FORMAT_RR || n < 2) return 0;
+  if (cfg->rr_groups > 1) n = (n + cfg->rr_groups - 1) / cfg->rr_groups; /* the largest group */
+  if (n < 2) return 0;
   int N = n + (n & 1);
   return (N - 1) * (cfg->cycles == 2 ? 2 : 1) * (cfg->rr_games == 2 ? 2 : 1);
 }

@@ -34,6 +34,7 @@
 #define XQ_TOURNEY_NAME_MAX 256      /* bytes of a UTF-8 name, NUL included */
 #define XQ_TOURNEY_FIELD_MAX 64      /* region, club, team, title, ... */
 #define XQ_TOURNEY_TB_MAX 16         /* tie-break codes in one order */
+#define XQ_RR_GROUPS_MAX 26          /* groups of a round robin in groups: A..Z */
 #define XQ_TRF_LINE_MAX 8192         /* longest TRF line we read */
 #define XQ_TRF_NAME_CHARS 33         /* name field, in code points */
 #define XQ_TRF_EXTRA_MAX (1L << 20)  /* bytes of non-player TRF lines kept */
@@ -219,6 +220,8 @@ typedef struct xq_tconfig {
                               rounds swapped (no three like colours running) */
   int rr_games;            /* games per pairing of a single round robin: 1, or 2
                               (两局制: two rounds in a row, colours swapped) */
+  int rr_groups;           /* a round robin in groups (分组循环): 2..XQ_RR_GROUPS_MAX
+                              groups, each its own round robin; 0 or 1 one group */
   /* points in half-units (docs/tourney.md, "Standings and tie-breaks") */
   int win, draw, loss, pab, fwin, floss;
   int first_round;         /* xq_first_round */
@@ -258,8 +261,11 @@ void xq_tconfig_round_robin(xq_tconfig *cfg, int cycles);
 int xq_tconfig_two_games(xq_tconfig *cfg);
 
 /* The rounds a round robin of n entrants plays under `cfg`: (N − 1) ·
- * cycles · games a pairing; 0 for n < 2 or a Swiss event. */
+ * cycles · games a pairing, N of the largest group when the entrants
+ * play in cfg.rr_groups groups; 0 for fewer than two a group or a Swiss
+ * event. */
 int xq_rr_event_rounds(const xq_tconfig *cfg, int n);
+
 
 /* Set 2/1/0 (`halves` = 0) or 1/½/0 (`halves` = 1) points for win, draw,
  * loss, bye and forfeits. Cannot fail. */
@@ -498,6 +504,27 @@ int xq_rr_games_played(const xq_tournament *ev, int id);
  * annulled[] has room for ev->n + 1. Returns the number of annulled
  * players; 0 for a Swiss event. */
 int xq_rr_withdrawals(xq_tournament *ev, unsigned char *annulled);
+
+/* The groups of a round robin in groups (分组循环, docs/tourney.md "Round
+ * robins"): entrants dealt to the G = cfg.rr_groups groups by pairing
+ * number, serpentine (numbers 1..G to groups A..G, G+1..2G back from the
+ * last group to A, ...): numbers by rating seed the groups, numbers by lot
+ * draw them. Inside a group the entrants' own numbers 1..n_g, which the
+ * group's table pairs, are drawn by lot from the event's seed.
+ * xq_rr_group_of: the group (0 = A) of player `id`, 0 when the event has
+ * no groups, -1 for a player without a pairing number. */
+int xq_rr_group_of(const xq_tournament *ev, int id);
+
+/* The members of group g into ids[] (room for ev->n), in the order of
+ * their numbers inside the group; returns how many (0 for no such group). */
+int xq_rr_group_members(const xq_tournament *ev, int g, int *ids);
+
+/* Group g of `ev` as an event of its own (caller frees): its members,
+ * numbered by their numbers inside the group, with their games between
+ * them, name "EVENT A组" (B组, ...), the same configuration without
+ * groups. *ids (malloc'd, caller frees, may be NULL) maps its ids to
+ * `ev`'s: (*ids)[sub_id - 1]. NULL when out of memory or g is no group. */
+xq_tournament *xq_rr_group_event(const xq_tournament *ev, int g, int **ids);
 
 /* The round the standings are of when none is asked for: the last round
  * whose games are all in (xq_tournament_rounds_complete), else round 1 in

@@ -182,7 +182,9 @@ int xq_rr_round(int n, int cycles, int swap, int round, xq_tboard *out);
 
 /* Pair round `round` of a round-robin event (cfg.format XQ_FORMAT_RR)
  * from the table, every registered player by his pairing number, which
- * must be 1..n each once; withdrawn players stay in their boards (the
+ * must be 1..n each once (in groups, cfg.rr_groups: each group from its
+ * own table by the numbers inside it, xq_rr_group_members; the games
+ * group by group, then every bye); withdrawn players stay in their boards (the
  * standings apply the withdrawal rule, xq_rr_withdrawals). Fills `out`
  * (caller frees with xq_tpairing_clear). Returns XQ_OK, XQ_EINVAL (not a
  * round robin, a round out of range, numbers missing or not 1..n) or

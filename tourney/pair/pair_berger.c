@@ -81,32 +81,62 @@ int xq_rr_round(int n, int cycles, int swap, int round, xq_tboard *out)
   return nb;
 }
 
+/* The boards of `round` for n entrants whose numbers 1..n are the ids
+ * by_no[1..n], as cfg plays them (cycles, the swap, two games a pairing):
+ * into out[] (room for n/2 + 1), the bye last; the count, 0 when this
+ * table has no such round (past its last; a smaller group done). */
+static int table_boards(const xq_tconfig *cfg, int n, const int *by_no, int round, xq_tboard *out)
+{
+  /* two games a pairing: table round k is played in rounds 2k − 1 and
+   * 2k, the second with colours swapped */
+  int two = cfg->rr_games == 2, at = two ? (round + 1) / 2 : round;
+  if (n < 2 || at > xq_rr_rounds(n, cfg->cycles)) return 0;
+  int nb = xq_rr_round(n, cfg->cycles, cfg->rr_swap, at, out);
+  for (int i = 0; i < nb; i++) {
+    int red = by_no[out[i].red], black = out[i].black ? by_no[out[i].black] : 0;
+    int swap = two && round % 2 == 0 && black;
+    out[i].red = swap ? black : red;
+    out[i].black = swap ? red : black;
+  }
+  return nb;
+}
+
+/* Every group's boards of `round` into b[] (room for n/2 + G): the games
+ * group by group (A first), then the byes. Returns the count, or -1 for
+ * a group too large for a table. m: scratch room for n + 1 ids. */
+static int group_boards(const xq_tournament *ev, int round, int *m, xq_tboard *b)
+{
+  int nb = 0, nbye = 0, G = ev->cfg.rr_groups;
+  xq_tboard byes[XQ_RR_GROUPS_MAX], part[XQ_RR_ENTRANTS_MAX / 2 + 1];
+  for (int g = 0; g < G; g++) {
+    int n = xq_rr_group_members(ev, g, m + 1), k = n > XQ_RR_ENTRANTS_MAX ? -1 : table_boards(&ev->cfg, n, m, round, part);
+    if (k < 0) return -1;
+    for (int i = 0; i < k; i++)
+      if (part[i].black) b[nb++] = part[i];
+      else byes[nbye++] = part[i];
+  }
+  for (int i = 0; i < nbye; i++) b[nb++] = byes[i];
+  return nb;
+}
+
 int xq_pair_rr(const xq_tournament *ev, int round, xq_tpairing *out)
 {
-  if (!ev || !out || ev->cfg.format != XQ_FORMAT_RR) return XQ_EINVAL;
-  int n = ev->n, *by_no = calloc((size_t)n + 1, sizeof *by_no);
-  xq_tboard *b = malloc(sizeof *b * (size_t)(n / 2 + 1));
+  if (!ev || !out || ev->cfg.format != XQ_FORMAT_RR || round < 1) return XQ_EINVAL;
+  int n = ev->n, G = ev->cfg.rr_groups > 1 ? ev->cfg.rr_groups : 1;
+  int *by_no = calloc((size_t)n + 1, sizeof *by_no);
+  xq_tboard *b = malloc(sizeof *b * (size_t)(n / 2 + G + 1));
   if (!by_no || !b) {
     free(by_no); free(b);
     return XQ_ENOMEM;
   }
-  int rc = XQ_OK;
+  int rc = XQ_OK, nb = -1;
   for (int id = 1; id <= n && !rc; id++) {
     int no = ev->players[id - 1].pno;
     if (no < 1 || no > n || by_no[no]) rc = XQ_EINVAL; /* numbers must be 1..n, each once */
     else by_no[no] = id;
   }
-  /* two games a pairing: table round k is played in rounds 2k − 1 and
-   * 2k, the second with colours swapped */
-  int two = ev->cfg.rr_games == 2, at = two ? (round + 1) / 2 : round;
-  int nb = rc ? -1 : xq_rr_round(n, ev->cfg.cycles, ev->cfg.rr_swap, at, b);
-  if (nb < 0) rc = XQ_EINVAL;
-  for (int i = 0; i < nb; i++) {
-    int red = by_no[b[i].red], black = b[i].black ? by_no[b[i].black] : 0;
-    int swap = two && round % 2 == 0 && black;
-    b[i].red = swap ? black : red;
-    b[i].black = swap ? red : black;
-  }
+  if (!rc) nb = G > 1 ? group_boards(ev, round, by_no, b) : table_boards(&ev->cfg, n, by_no, round, b);
+  if (nb <= 0) rc = XQ_EINVAL;
   free(by_no);
   if (rc) {
     free(b);

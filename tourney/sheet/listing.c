@@ -131,9 +131,26 @@ static void lot_note(const xq_tournament *ev, const xq_tstanding *s, FILE *f)
             "the lowest draw ranks first\n", (unsigned long long)ev->cfg.lot_seed);
 }
 
+static int list_one(const xq_tournament *ev, int upto, FILE *f);
+
 int xq_list_standings(const xq_tournament *ev, int upto, FILE *f)
 {
   if (!ev || !f) return XQ_EINVAL;
+  int G = ev->cfg.format == XQ_FORMAT_RR && ev->cfg.rr_groups > 1 ? ev->cfg.rr_groups : 0, rc = XQ_OK;
+  if (!G) return list_one(ev, upto, f);
+  /* a round robin in groups: each group ranked on its own */
+  for (int g = 0; g < G && !rc; g++) {
+    xq_tournament *sub = xq_rr_group_event(ev, g, NULL);
+    if (!sub) return XQ_ENOMEM;
+    fprintf(f, "%s%c组 (group %c; no: the number inside the group)\n", g ? "\n" : "", 'A' + g, 'A' + g);
+    rc = list_one(sub, upto, f);
+    xq_tournament_free(sub);
+  }
+  return rc;
+}
+
+static int list_one(const xq_tournament *ev, int upto, FILE *f)
+{
   int complete = xq_tournament_rounds_complete(ev);
   if (upto <= 0 || upto > ev->nrounds) upto = xq_tournament_standings_round(ev);
   xq_tstanding *s = malloc(sizeof *s * (size_t)(ev->n ? ev->n : 1));

@@ -95,14 +95,10 @@ static int rows(xq__sheet *sh, const xq_tournament *ev, int upto, const xq_tstan
   return rc;
 }
 
-int xq_sheet_crosstable(const xq_tournament *ev, int upto, int format, int lang, FILE *f)
+/* One group's cross table (or the event's), a table of a sheet of
+ * several (`flags`, xq__sheet_begin), titled `title`. */
+static int cross_table(const xq_tournament *ev, int upto, int format, int lang, FILE *f, const char *title, int flags)
 {
-  if (format == XQ_SHEET_XLSX) {
-    xq__sheet_xlsx x;
-    FILE *m = xq__sheet_xlsx_open(&x);
-    return xq__sheet_xlsx_close(&x, m ? xq_sheet_crosstable(ev, upto, XQ__SHEET_SPOOL, lang, m) : XQ_ENOMEM, f);
-  }
-  if (!ev || !f || !xq__sheet_format_ok(format) || (lang != XQ_LANG_EN && lang != XQ_LANG_ZH)) return XQ_EINVAL;
   if (ev->n + 4 > XQ__SHEET_COLS_MAX || pts_code(ev) < 0) return XQ_EINVAL;
   if (upto <= 0 || upto > ev->nrounds) upto = ev->nrounds;
   int n = ev->n, rc = XQ_ENOMEM;
@@ -123,8 +119,7 @@ int xq_sheet_crosstable(const xq_tournament *ev, int upto, int format, int lang,
     snprintf(sub, sizeof sub, lang == XQ_LANG_ZH ? "第%d轮后" : "after round %d", upto);
     int nc = heads(ev, lang, head, cls, nos);
     xq__sheet sh;
-    rc = xq__sheet_begin(&sh, f, format, lang, ev, lang == XQ_LANG_ZH ? "交叉表" : "Cross table", sub, nc, head,
-                         cls, 0);
+    rc = xq__sheet_begin(&sh, f, format, lang, ev, title, sub, nc, head, cls, flags);
     if (!rc) {
       rc = rows(&sh, ev, upto, s, by_no, place);
       int end = xq__sheet_end(&sh);
@@ -135,5 +130,28 @@ int xq_sheet_crosstable(const xq_tournament *ev, int upto, int format, int lang,
   free(by_no);
   free(place);
   free(nos);
+  return rc;
+}
+
+int xq_sheet_crosstable(const xq_tournament *ev, int upto, int format, int lang, FILE *f)
+{
+  if (format == XQ_SHEET_XLSX) {
+    xq__sheet_xlsx x;
+    FILE *m = xq__sheet_xlsx_open(&x);
+    return xq__sheet_xlsx_close(&x, m ? xq_sheet_crosstable(ev, upto, XQ__SHEET_SPOOL, lang, m) : XQ_ENOMEM, f);
+  }
+  if (!ev || !f || !xq__sheet_format_ok(format) || (lang != XQ_LANG_EN && lang != XQ_LANG_ZH)) return XQ_EINVAL;
+  const char *word = lang == XQ_LANG_ZH ? "交叉表" : "Cross table";
+  int G = ev->cfg.format == XQ_FORMAT_RR && ev->cfg.rr_groups > 1 ? ev->cfg.rr_groups : 0, rc = XQ_OK;
+  if (!G) return cross_table(ev, upto, format, lang, f, word, 0);
+  /* a round robin in groups: a table per group, numbered inside it */
+  for (int g = 0; g < G && !rc; g++) {
+    xq_tournament *sub = xq_rr_group_event(ev, g, NULL);
+    char title[64];
+    snprintf(title, sizeof title, lang == XQ_LANG_ZH ? "%c组 %s" : "Group %c: %s", 'A' + g, word);
+    rc = sub ? cross_table(sub, upto, format, lang, f, title, (g ? XQ__SHEET_AFTER : 0) | (g < G - 1 ? XQ__SHEET_BEFORE : 0))
+             : XQ_ENOMEM;
+    xq_tournament_free(sub);
+  }
   return rc;
 }
