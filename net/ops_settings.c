@@ -56,6 +56,9 @@ static cJSON *settings_json(const xq_tournament *ev)
   return o;
 }
 
+/* settings without "set": from the server's copy of the event. */
+static void run_settings_read(xq__server *s, xq__task *t) { xq__task_send(t, settings_json(s->ev)); }
+
 static void run_settings(xq__server *s, xq__task *t)
 {
   settings_task *p = (settings_task *)t;
@@ -164,6 +167,10 @@ static void op_settings(xq__server *s, xq__req *r)
   const char *bad = set_parse(cJSON_GetObjectItemCaseSensitive(r->json, "set"), &st, &fields, msg, sizeof msg);
   if (bad) {
     xq__reply_error(r->c, r->id, XQ__E_BAD_REQUEST, bad, -1);
+    return;
+  }
+  if (!fields) { /* a read: no store, no wait for the commits under way */
+    xq__task_read(s, r, run_settings_read);
     return;
   }
   settings_task *t = (settings_task *)xq__task_new(s, r, run_settings, sizeof *t, NULL);

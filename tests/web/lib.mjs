@@ -14,10 +14,12 @@ export const WAIT = 10000; // ms for anything the page should show
 export const LAUNCH = { executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] };
 
 /* A new event ("Console Cup", `rounds` Swiss rounds, no players) in
- * DIR/NAME.db served on free ports: {db, admin, base, json, srv}. */
-export async function startEmpty(dir, name, rounds = 3) {
+ * DIR/NAME.db served on free ports: {db, admin, base, json, srv}. With
+ * `bare` no event is made first: the server starts on a missing store
+ * and makes its own ("xqref tournament", rounds not set). */
+export async function startEmpty(dir, name, rounds = 3, { bare = false } = {}) {
   const db = join(dir, name + '.db');
-  execFileSync(XQREF, ['tourney', 'new', '--db', db, '--name', 'Console Cup', '--rounds', String(rounds)]);
+  if (!bare) execFileSync(XQREF, ['tourney', 'new', '--db', db, '--name', 'Console Cup', '--rounds', String(rounds)]);
   const srv = spawn(XQREF, ['serve', '--quiet', '--db', db, '--listen', '127.0.0.1:0', '--http', '127.0.0.1:0'],
     { stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';
