@@ -20,7 +20,7 @@
 
 static const char *const formats[] = {"swiss", "rr", "rr2"};
 
-/* settings: the fields to change (none: a read). */
+/* settings with "set": the fields to change. */
 typedef struct settings_task {
   xq__task t;
   xq_tsettings set;
@@ -64,25 +64,21 @@ static void run_settings(xq__server *s, xq__task *t)
   settings_task *p = (settings_task *)t;
   static const char *const names[XQ_TS_COUNT] = XQ_TS_NAMES;
   unsigned changed = 0;
-  if (p->fields) {
-    xq_error err = {0};
-    int rc = xq_tstore_settings(s->store, &p->set, p->fields, &changed, &err);
-    if (rc != XQ_OK) {
-      xq__task_error(t, xq__reply_write_code(rc), err.msg);
-      return;
-    }
-    if (changed) {
-      xq__log(s, "event settings changed");
-      if (xq__task_reload(s, t, 0)) return;
-      xq__hub_players_changed(s); /* the pages read the event again */
-    }
+  xq_error err = {0};
+  int rc = xq_tstore_settings(s->store, &p->set, p->fields, &changed, &err);
+  if (rc != XQ_OK) {
+    xq__task_error(t, xq__reply_write_code(rc), err.msg);
+    return;
+  }
+  if (changed) {
+    xq__log(s, "event settings changed");
+    if (xq__task_reload(s, t, 0)) return;
+    xq__hub_players_changed(s); /* the pages read the event again */
   }
   cJSON *o = settings_json(s->ev);
-  if (p->fields) {
-    cJSON *a = cJSON_AddArrayToObject(o, "changed");
-    for (int k = 0; a && k < XQ_TS_COUNT; k++)
-      if (changed & (1u << k)) cJSON_AddItemToArray(a, cJSON_CreateString(names[k]));
-  }
+  cJSON *a = cJSON_AddArrayToObject(o, "changed");
+  for (int k = 0; a && k < XQ_TS_COUNT; k++)
+    if (changed & (1u << k)) cJSON_AddItemToArray(a, cJSON_CreateString(names[k]));
   xq__task_send(t, o);
 }
 
