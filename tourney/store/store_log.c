@@ -449,6 +449,12 @@ static int import_tx(xq_tstore *st, const xq_tournament *ev, const xq_tconfig *c
 {
   int rc = create_tx(st, ev->name, cfg, err);
   if (rc) return rc;
+  /* what the TRF header says of the event: 022 city, 102 chief arbiter */
+  const struct { const char *key, *text; } info[] = {{"venue", ev->info.venue}, {"arbiter", ev->info.arbiter}};
+  for (size_t i = 0; i < sizeof info / sizeof info[0]; i++) {
+    if (!info[i].text[0] || xq_utf8_len(info[i].text) < 0) continue; /* cut inside a character: left out */
+    if (put_meta(st, info[i].key, info[i].text)) return xq__store_dberr(st, err, "import");
+  }
   /* players in TRF order: the store's ids are then the TRF numbers */
   for (int id = 1; id <= ev->n; id++) {
     xq_tplayer p = ev->players[id - 1];
