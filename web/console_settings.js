@@ -80,12 +80,23 @@ function fieldRow(st, [key, kind, more]) {
     note ? el('small', { class: 's-lock caption', text: note }) : null);
 }
 
+/* A round robin's rounds follow from its entrants: the rounds are typed
+ * for a Swiss event only, also when the format is being changed to it. */
+function formatChanged() {
+  const f = $('#s-form').elements, rr = f.format.value !== 'swiss';
+  if (f.format.disabled || !SET.read) return;
+  f.rounds.disabled = rr;
+  const lock = $('.s-row[data-key="rounds"] .s-lock'); // a round robin's, when it was one
+  if (lock && SET.read.format !== 'swiss') lock.hidden = !rr;
+}
+
 /* Draw the form from a settings reply. */
 function draw(st) {
   SET.read = st;
   SET.dirty = false;
   $('#s-form').replaceChildren(...FIELDS.map(f => fieldRow(st, f)),
     el('button', { type: 'submit', id: 's-save', text: t('s_save') }));
+  $('#s-format').addEventListener('change', formatChanged);
 }
 
 /* The section read again from the server, unless the form holds edits

@@ -424,6 +424,11 @@ test('i35.1: the event set up from the console on an empty store: name, dates, v
     await p.waitForFunction(() => document.querySelector('#s-name')?.value === 'xqref tournament', null, { timeout: WAIT });
     assert.equal(await p.inputValue('#s-rounds'), '', 'no rounds set yet');
     assert.equal(await p.isDisabled('#s-format'), false, 'nothing locked before round 1');
+    // a round robin's rounds follow from its entrants: not typed while the format says so
+    await p.selectOption('#s-format', 'rr2');
+    assert.ok(await p.isDisabled('#s-rounds'));
+    await p.selectOption('#s-format', 'swiss');
+    assert.equal(await p.isDisabled('#s-rounds'), false);
     await p.fill('#s-name', '2026年全国象棋锦标赛');
     await p.fill('#s-dates', '2026年5月1日至5日');
     await p.fill('#s-venue', '北京棋院');
