@@ -160,17 +160,26 @@ static const xq__opt rows[] = {
   XQ__ENUM("--format", T, evformat, "swiss|rr|rr2", evformats,
            "swiss (the default); rr: a round robin (单循环), rr2: a double one\n"
            "(双循环): paired from the round-robin table, the numbers drawn by\n"
-           "lot, rounds from the entrants, tie-breaks cxa_rr1", .only = ACT(A_NEW) | ACT(A_SETTINGS)),
+           "lot, rounds from the entrants, tie-breaks cxa_rr1", .only = ACT(A_NEW)),
   XQ__LONG("--rounds", T, rounds, 1, XQ_TOURNEY_ROUNDS_MAX, "N", "the event's rounds (new: required unless\n"
-           "a preset gives them or the event is a round robin)", .only = ACT(A_NEW) | ACT(A_IMPORT) | ACT(A_SETTINGS)),
+           "a preset gives them or the event is a round robin)", .only = ACT(A_NEW) | ACT(A_IMPORT)),
   XQ__ENUM("--scoring", T, scoring, "210|2-1-0|1-0.5-0|10.50", scorings, "points for a win, a draw, a loss (default 210)",
-           .only = ACT(A_NEW) | ACT(A_SETTINGS)),
+           .only = ACT(A_NEW)),
   XQ__STR("--tiebreaks", T, tiebreaks, "LIST|PRESET",
           "tie-break codes, PTS OS OS_C1 PS WINS BWINS RWINS BLACK FOULS DE\n"
           "SB ROUNDBACK ROUNDBACK_FIRST LOT, comma-separated; presets: os ps\n"
           "xinjiang burqin shaanxi wujiaqu tangshan cxa_rr1 wuwei2021 (default\n"
           "os; a round robin's cxa_rr1)",
-          .only = ACT(A_NEW) | ACT(A_IMPORT) | ACT(A_SETTINGS)),
+          .only = ACT(A_NEW) | ACT(A_IMPORT)),
+  XQ__ENUM("--format", T, evformat, "swiss|rr|rr2", evformats, "swiss, or a round robin once (rr) or twice\n"
+           "(rr2) with a round robin's defaults (before round 1 is paired)",
+           .only = ACT(A_SETTINGS)),
+  XQ__LONG("--rounds", T, rounds, 1, XQ_TOURNEY_ROUNDS_MAX, "N", "a Swiss event's rounds (not fewer than those paired)",
+           .only = ACT(A_SETTINGS)),
+  XQ__ENUM("--scoring", T, scoring, "210|2-1-0|1-0.5-0|10.50", scorings, "points for a win, a draw, a loss (before\n"
+           "round 1 is paired)", .only = ACT(A_SETTINGS)),
+  XQ__STR("--tiebreaks", T, tiebreaks, "LIST|PRESET", "the tie-break order: codes or a preset, as new takes them",
+          .only = ACT(A_SETTINGS)),
   XQ__ENUM("--first-round", T, first, "rating|lot", firsts, "round 1 paired by rating (the default) or by lot",
            .only = ACT(A_NEW)),
   XQ__LONG("--seed", T, seed, 0, XQ_CLI_LOT_SEED_MAX, "N", "the seed of the lots drawn (default 20260101)",
