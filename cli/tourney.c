@@ -21,7 +21,7 @@
 /* The actions, in the order of the help; bit k of a row's `only` is the
  * k-th. */
 enum {
-  A_NEW, A_ADD, A_IMPORT, A_IMPORT_PLAYERS, A_PLAYERS, A_EDIT, A_NUMBERS, A_PAIR, A_RESULT, A_FOUL, A_ABSENT, A_WITHDRAW,
+  A_NEW, A_SETTINGS, A_ADD, A_IMPORT, A_IMPORT_PLAYERS, A_PLAYERS, A_EDIT, A_NUMBERS, A_PAIR, A_RESULT, A_FOUL, A_ABSENT, A_WITHDRAW,
   A_REINSTATE, A_REMOVE, A_STANDINGS, A_EXPORT, A_LOG, A_KNOCKOUT, A_BRACKET, A_KO_RESULT, A_PLACES, A_TEAMS, A_PRIZES,
   A_GROUPS, A_DEMO, A_TOKEN, A_TOKENS, A_REVOKE, A_GAMES, A_COUNT
 };
@@ -35,7 +35,7 @@ enum {
 #define PRESET (ACT(A_TEAMS) | ACT(A_PRIZES) | ACT(A_GROUPS))
 
 static const char *const action_names[A_COUNT] = {
-  "new", "add", "import", "import-players", "players", "edit", "numbers", "pair", "result", "foul", "absent", "withdraw",
+  "new", "settings", "add", "import", "import-players", "players", "edit", "numbers", "pair", "result", "foul", "absent", "withdraw",
   "reinstate", "remove", "standings", "export", "log", "knockout", "bracket", "ko-result", "places", "teams", "prizes",
   "groups", "demo", "token", "tokens", "revoke", "games",
 };
@@ -55,6 +55,14 @@ static const struct action {
              "encounter, and a player who misses two rounds is not paired again. It\n"
              "prints what it made (rounds, scoring, tie-breaks, withdrawal rule).\n",
              NULL, xq__tourney_event_main},
+  [A_SETTINGS] = {"show the event's settings, or change them",
+                  "Without options it prints them: name, dates, venue, organiser, chief\n"
+                  "arbiter, format, rounds, pairing system, tie-breaks, scoring, and what may\n"
+                  "no longer change and why. Once round 1 is paired the format and the scoring\n"
+                  "are fixed and the rounds not fewer than those paired; a round robin's rounds\n"
+                  "follow from its entrants; a preset's title stays the event's name. --format\n"
+                  "swiss after a round robin needs --rounds. The log keeps every change.\n",
+                  NULL, xq__tourney_event_main},
   [A_ADD] = {"register a player", NULL, NULL, xq__tourney_event_main},
   [A_IMPORT] = {"a whole event from a TRF file into a new store", NULL, "FILE.trf", xq__tourney_event_main},
   [A_IMPORT_PLAYERS] = {"register the players of a CSV file, as the page's import does",
@@ -141,6 +149,12 @@ static const xq__opt rows[] = {
   XQ__STR("--name", T, name, "TEXT", "the event's name (with --preset: default its title)", .only = ACT(A_NEW)),
   XQ__STR("--preset", T, preset, "NAME", "a regulation preset: its rounds, scoring, round 1, tie-breaks and\n"
           "withdrawal rule (the options below override them)", .only = ACT(A_NEW)),
+  XQ__STR("--name", T, name, "TEXT", "the event's name", .only = ACT(A_SETTINGS)),
+  XQ__STR("--dates", T, dates, "TEXT", "the event's dates, as the sheets print them (\"\": none)",
+          .only = ACT(A_SETTINGS)),
+  XQ__STR("--venue", T, venue, "TEXT", "where it is played", .only = ACT(A_SETTINGS)),
+  XQ__STR("--organiser", T, organiser, "TEXT", "who organises it", .only = ACT(A_SETTINGS)),
+  XQ__STR("--arbiter", T, arbiter, "TEXT", "its chief arbiter", .only = ACT(A_SETTINGS)),
   XQ__STR("--name", T, name, "NAME", "the player's name", .only = ACT(A_ADD), .flags = XQ__OPT_REQUIRED),
   XQ__STR("--name", T, name, "NAME", "the player's name", .only = ACT(A_EDIT)),
   XQ__ENUM("--format", T, evformat, "swiss|rr|rr2", evformats,
@@ -161,6 +175,15 @@ static const xq__opt rows[] = {
           "xinjiang burqin shaanxi wujiaqu tangshan cxa_rr1 cxa_rr2 wuwei2021\n"
           "(default os; a round robin's cxa_rr1, of two-game pairings cxa_rr2)",
           .only = ACT(A_NEW) | ACT(A_IMPORT)),
+  XQ__ENUM("--format", T, evformat, "swiss|rr|rr2", evformats, "swiss, or a round robin once (rr) or twice\n"
+           "(rr2) with a round robin's defaults (before round 1 is paired)",
+           .only = ACT(A_SETTINGS)),
+  XQ__LONG("--rounds", T, rounds, 1, XQ_TOURNEY_ROUNDS_MAX, "N", "a Swiss event's rounds (not fewer than those paired)",
+           .only = ACT(A_SETTINGS)),
+  XQ__ENUM("--scoring", T, scoring, "210|2-1-0|1-0.5-0|10.50", scorings, "points for a win, a draw, a loss (before\n"
+           "round 1 is paired)", .only = ACT(A_SETTINGS)),
+  XQ__STR("--tiebreaks", T, tiebreaks, "LIST|PRESET", "the tie-break order: codes or a preset, as new takes them",
+          .only = ACT(A_SETTINGS)),
   XQ__ENUM("--first-round", T, first, "rating|lot", firsts, "round 1 paired by rating (the default) or by lot",
            .only = ACT(A_NEW)),
   XQ__LONG("--seed", T, seed, 0, XQ_CLI_LOT_SEED_MAX, "N", "the seed of the lots drawn (default 20260101)",
@@ -188,8 +211,10 @@ static const xq__opt rows[] = {
           .flags = XQ__OPT_REQUIRED),
   XQ__LONG("--seed", T, seed, 0, (long long)XQ_NUM_SEED_MAX, "S", "the lot's seed", .only = ACT(A_NUMBERS)),
   XQ__STR("--file", T, file, "F", "the numbers by hand: a line \"ID NO\" per player", .only = ACT(A_NUMBERS)),
-  XQ__STR("--system", T, system, "cn|dutch", "cn: Chinese adjacent pairing (the default); dutch: FIDE",
+  XQ__STR("--system", T, system, "cn|dutch", "cn: Chinese adjacent pairing; dutch: FIDE (default the\n"
+          "event's, set by settings; else cn)",
           .only = ACT(A_PAIR)),
+  XQ__STR("--system", T, system, "cn|dutch", "the pairing system pair uses by default", .only = ACT(A_SETTINGS)),
   XQ__LONG("--round", T, round, 1, XQ_TOURNEY_ROUNDS_MAX, "R", "the round", .only = RECORD,
            .flags = XQ__OPT_REQUIRED),
   XQ__LONG("--round", T, round, 1, XQ_TOURNEY_ROUNDS_MAX, "R", "the round", .only = ACT(A_REINSTATE) | ACT(A_EXPORT)),

@@ -22,6 +22,7 @@ typedef struct xq__topts {
                                 (import), the CSV file (import-players) or the token (revoke) */
   /* the event and its players (tourney_event.c, tourney_players.c) */
   const char *name, *tiebreaks, *birth, *sex, *region, *club, *team;
+  const char *dates, *venue, *organiser, *arbiter; /* settings: what the event says of itself */
   int scoring;               /* --scoring: 0 2/1/0, 1 1/0.5/0; -1 */
   int evformat;              /* new --format: 0 swiss, 1 rr, 2 rr2; -1 */
   int first, byeos, de, bye; /* --first-round, --bye-os, --de (xq_tconfig's), --bye (XQ_TR_*PB); -1 */
@@ -50,7 +51,7 @@ typedef struct xq__topts {
 
 /* The action families: each runs `action` (one of its own, the options
  * checked by tourney.c) and returns the exit status, 0, 1 or 2. */
-int xq__tourney_event_main(const xq__topts *o, const char *action);   /* tourney_event.c: new, add,
+int xq__tourney_event_main(const xq__topts *o, const char *action);   /* tourney_event.c: new, settings, add,
                                        import, players, pair, result, foul, absent, withdraw, standings,
                                        export, log */
 int xq__tourney_players_main(const xq__topts *o, const char *action); /* tourney_players.c: edit,

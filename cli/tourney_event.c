@@ -1,6 +1,6 @@
 /*
  * tourney_event.c -- the `xqref tourney` actions of the event itself
- * (docs/tourney.md): new, add, import, players, pair, result, foul,
+ * (docs/tourney.md): new, settings, add, import, players, pair, result, foul,
  * absent, withdraw, standings, export and log, on the store of --db.
  */
 #include <stdio.h>
@@ -146,6 +146,94 @@ static int cmd_new(const xq__topts *o)
   return 0;
 }
 
+/* The settings of `ev`, a line each, and what may no longer change. */
+static void settings_print(const xq_tournament *ev, FILE *f)
+{
+  static const char *const formats[] = {"swiss", "rr", "rr2"};
+  xq_tsettings s;
+  xq_tsettings_of(ev, &s);
+  fprintf(f, "name: %s\ndates: %s\nvenue: %s\norganiser: %s\narbiter: %s\n", s.name, s.info.dates, s.info.venue,
+          s.info.organiser, s.info.arbiter);
+  fprintf(f, "format: %s\nrounds: %d\nsystem: %s\ntiebreaks: %s\nscoring: %s\npaired: %d\n", formats[s.format],
+          s.rounds, s.system == XQ_PAIR_DUTCH ? "dutch" : "cn", s.tiebreaks, s.halves ? "1-0.5-0" : "2-1-0",
+          ev->nrounds);
+  static const char *const names[XQ_TS_COUNT] = XQ_TS_NAMES;
+  for (int k = 0; k < XQ_TS_COUNT; k++) {
+    const char *why = xq_tsettings_locked(ev->name, &ev->cfg, ev->nrounds, 1u << k);
+    if (why) fprintf(f, "locked: %s: %s\n", names[k], why);
+  }
+  if (ev->nrounds > 0 && ev->cfg.format != XQ_FORMAT_RR)
+    fprintf(f, "locked: rounds: not fewer than the %d paired\n", ev->nrounds);
+}
+
+/* The settings of the command line into *s and the fields given. 0, or
+ * 2 after a message. */
+static int settings_fields(const xq__topts *o, xq_tsettings *s, unsigned *fields)
+{
+  memset(s, 0, sizeof *s);
+  *fields = 0;
+  const struct { const char *v; unsigned bit; char *dst; size_t cap; } texts[] = {
+    {o->name, XQ_TS_NAME, s->name, sizeof s->name}, {o->dates, XQ_TS_DATES, s->info.dates, sizeof s->info.dates},
+    {o->venue, XQ_TS_VENUE, s->info.venue, sizeof s->info.venue},
+    {o->organiser, XQ_TS_ORGANISER, s->info.organiser, sizeof s->info.organiser},
+    {o->arbiter, XQ_TS_ARBITER, s->info.arbiter, sizeof s->info.arbiter},
+    {o->tiebreaks, XQ_TS_TIEBREAKS, s->tiebreaks, sizeof s->tiebreaks},
+  };
+  for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
+    if (!texts[i].v) continue;
+    if (strlen(texts[i].v) >= texts[i].cap) {
+      fprintf(stderr, "xqref tourney settings: a value longer than %zu bytes\n", texts[i].cap - 1);
+      return 2;
+    }
+    strcpy(texts[i].dst, texts[i].v);
+    *fields |= texts[i].bit;
+  }
+  if (o->rounds > 0) { s->rounds = (int)o->rounds; *fields |= XQ_TS_ROUNDS; }
+  if (o->evformat >= 0) { s->format = o->evformat; *fields |= XQ_TS_FORMAT; }
+  if (o->scoring >= 0) { s->halves = o->scoring; *fields |= XQ_TS_SCORING; }
+  if (o->system) {
+    s->system = xq_pair_system_parse(o->system);
+    *fields |= XQ_TS_SYSTEM;
+  }
+  xq_error err = {0};
+  if (xq_tsettings_check(s, *fields, &err)) {
+    fprintf(stderr, "xqref tourney settings: %s\n", err.msg);
+    return 2;
+  }
+  return 0;
+}
+
+/* settings: print them, or change those given and print them. */
+static int cmd_settings(const xq__topts *o)
+{
+  xq_tsettings s;
+  unsigned fields, changed = 0;
+  xq_error err = {0};
+  int rc = settings_fields(o, &s, &fields);
+  if (rc) return rc;
+  xq_tstore *st;
+  xq_tournament *ev = NULL;
+  if ((rc = open_store(o, XQ_TSTORE_OPEN, &st))) return rc;
+  if (fields && xq_tstore_settings(st, &s, fields, &changed, &err)) {
+    fprintf(stderr, "xqref tourney settings: %s\n", err.msg);
+    xq_tstore_close(st);
+    return 1;
+  }
+  rc = load(st, &ev);
+  xq_tstore_close(st);
+  if (rc) return rc;
+  if (fields) {
+    static const char *const names[XQ_TS_COUNT] = XQ_TS_NAMES;
+    printf("changed:");
+    for (int k = 0; k < XQ_TS_COUNT; k++)
+      if (changed & (1u << k)) printf(" %s", names[k]);
+    printf("%s\n", changed ? "" : " nothing");
+  }
+  settings_print(ev, stdout);
+  xq_tournament_free(ev);
+  return 0;
+}
+
 /* The player of add's options into *p. 0, or 2 after a message. */
 static int add_fields(const xq__topts *o, xq_tplayer *p)
 {
@@ -259,6 +347,7 @@ static int cmd_pair(const xq__topts *o)
   int rc = open_store(o, XQ_TSTORE_OPEN, &st);
   if (rc) return rc;
   if ((rc = load(st, &ev))) { xq_tstore_close(st); return rc; }
+  if (!o->system) system = ev->cfg.system == XQ_PAIR_DUTCH ? XQ_PAIR_DUTCH : XQ_PAIR_CN; /* the event's */
   xq_tpairing pr = {0};
   if (xq_tstore_pair_next(st, ev, system, &pr, &err)) {
     fprintf(stderr, "xqref tourney pair: %s\n", err.msg);
@@ -423,6 +512,7 @@ static int cmd_log(const xq__topts *o)
 int xq__tourney_event_main(const xq__topts *o, const char *a)
 {
   if (!strcmp(a, "new")) return cmd_new(o);
+  if (!strcmp(a, "settings")) return cmd_settings(o);
   if (!strcmp(a, "add")) return cmd_add(o);
   if (!strcmp(a, "import")) return cmd_import(o);
   if (!strcmp(a, "players")) return cmd_players(o);

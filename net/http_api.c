@@ -40,6 +40,8 @@ void xq__http_api_event(xq__server *s, xq__conn *c, xq__http_conn *h)
   const xq_tournament *ev = s->ev;
   cJSON *o = cJSON_CreateObject();
   cJSON_AddStringToObject(o, "name", ev ? ev->name : "");
+  cJSON_AddStringToObject(o, "dates", ev ? ev->info.dates : "");
+  cJSON_AddStringToObject(o, "venue", ev ? ev->info.venue : "");
   cJSON_AddNumberToObject(o, "rounds", ev ? ev->cfg.rounds : 0);
   /* swiss, rr (a round robin) or rr2 (a double one) */
   cJSON_AddStringToObject(o, "format", !ev || ev->cfg.format != XQ_FORMAT_RR ? "swiss" : ev->cfg.cycles == 2 ? "rr2" : "rr");

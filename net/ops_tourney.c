@@ -122,6 +122,8 @@ static void run_event(xq__server *s, xq__task *t)
   xq_tconfig_tb_format(&ev->cfg, tb, sizeof tb);
   cJSON *o = cJSON_CreateObject();
   cJSON_AddStringToObject(o, "name", ev->name);
+  cJSON_AddStringToObject(o, "dates", ev->info.dates);
+  cJSON_AddStringToObject(o, "venue", ev->info.venue);
   cJSON_AddNumberToObject(o, "rounds", ev->cfg.rounds);
   cJSON_AddNumberToObject(o, "paired", ev->nrounds);
   cJSON_AddBoolToObject(o, "complete", xq_tournament_round_complete(ev, ev->nrounds));
@@ -141,7 +143,7 @@ static void run_event(xq__server *s, xq__task *t)
   xq__task_send(t, o);
 }
 
-/* event: name, rounds planned and paired, players, scoring, tie-breaks,
+/* event: name, dates, venue, rounds planned and paired, players, scoring, tie-breaks,
  * the presets (name, title). */
 static void op_event(xq__server *s, xq__req *r) { xq__task_read(s, r, run_event); }
 
@@ -454,7 +456,7 @@ static void op_add_player(xq__server *s, xq__req *r)
 typedef struct pair_task {
   xq__task t;                /* first: its job is the task's (jobs.c) */
   int round;                 /* asked for (0: the next), then the one paired */
-  int system, publish;       /* dutch (else cn); store and start it */
+  int system, publish;       /* dutch (else cn; -1 until run: the event's); store and start it */
   xq_tchange *changes;       /* the arbiter's changes, in order (swap: player numbers until
                                 applied, then ids) ... */
   int nchanges;
@@ -621,6 +623,7 @@ static void run_pair(xq__server *s, xq__task *task)
     return;
   }
   t->round = next;
+  if (t->system < 0) t->system = ev->cfg.system == XQ_PAIR_DUTCH;
   t->ev_n = ev->n;
   t->ev_rounds = ev->nrounds;
   if (!(t->ev = xq_tournament_copy(ev)) ||
@@ -675,9 +678,10 @@ static int changes_parse(xq__req *r, xq_tchange **out, int *n)
   return -1;
 }
 
-/* pair {round, system, publish}: pairs the next round (cn by default, or
- * dutch) in the worker pool; with publish it is stored, its games start
- * and a "pairing" event is broadcast. */
+/* pair {round, system, publish}: pairs the next round (cn or dutch; by
+ * default the system of the event's settings) in the worker pool; with
+ * publish it is stored, its games start and a "pairing" event is
+ * broadcast. */
 static void op_pair(xq__server *s, xq__req *r)
 {
   const char *sys;
@@ -697,7 +701,7 @@ static void op_pair(xq__server *s, xq__req *r)
     return;
   }
   t->round = round;
-  t->system = sys && !strcmp(sys, "dutch");
+  t->system = !sys ? -1 : !strcmp(sys, "dutch"); /* -1: the event's (run_pair) */
   t->publish = cJSON_IsTrue(pub);
   t->changes = ch;
   t->nchanges = nch;

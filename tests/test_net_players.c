@@ -7,7 +7,8 @@
  * preview stores nothing; not 1..n refused; after round 1 a conflict)
  * and that only an admin may edit or number, an arbiter withdraw; and
  * that a store made with `xqref tourney new --preset` keeps the preset's
- * withdrawal rule when the server pairs it.
+ * withdrawal rule when the server pairs it; and settings, the event's
+ * (read, changed, refused when bad, locked once round 1 is paired).
  */
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -550,5 +551,76 @@ Test(players, remove_player_before_round_1_only)
   cr_assert(msg && strstr(msg, "round 1 is paired") && strstr(msg, "withdraw him instead"), "%s", msg ? msg : "-");
   cJSON_Delete(r);
   xq_tc_close(&c);
+  xq_fx_down();
+}
+
+/* settings: read, changed (texts, rounds, the pairing system), refused
+ * at the edge when bad, locked with the reason once round 1 is paired;
+ * the server's event and the store both have them. */
+Test(players, settings_read_changed_and_locked)
+{
+  up_unpaired(4);
+  xq_tclient c;
+  xq_fx_connect(&c, ts.admin);
+  cJSON *r = xq_tc_callf(&c, "{\"id\":1,\"op\":\"settings\"}");
+  xq_tc_expect_ok(r);
+  cr_assert_str_eq(xq_tj_str(r, "name"), "Players Cup");
+  cr_assert_str_eq(xq_tj_str(r, "format"), "swiss");
+  cr_assert_str_eq(xq_tj_str(r, "system"), "cn");
+  cr_assert_eq(xq_tj_num(r, "rounds"), 3);
+  cr_assert_null(xq_tj_get(r, "locked")->child, "nothing is locked before round 1");
+  cJSON_Delete(r);
+  r = xq_tc_callf(&c, "{\"id\":2,\"op\":\"settings\",\"set\":{\"name\":\"全国象棋赛\",\"dates\":\"2026年5月1日至5日\","
+                      "\"venue\":\"北京\",\"rounds\":5,\"system\":\"dutch\",\"arbiter\":null}}");
+  xq_tc_expect_ok(r);
+  cr_assert_eq(cJSON_GetArraySize(xq_tj_get(r, "changed")), 5, "the arbiter was empty already");
+  cr_assert_str_eq(xq_tj_str(r, "venue"), "北京");
+  cr_assert_eq(xq_tj_num(r, "rounds"), 5);
+  cJSON_Delete(r);
+  r = xq_tc_callf(&c, "{\"id\":3,\"op\":\"event\"}");
+  cr_assert_str_eq(xq_tj_str(r, "name"), "全国象棋赛");
+  cr_assert_str_eq(xq_tj_str(r, "dates"), "2026年5月1日至5日");
+  cr_assert_eq(xq_tj_num(r, "rounds"), 5);
+  cJSON_Delete(r);
+  static const char *const bad[] = {
+    "{\"id\":4,\"op\":\"settings\",\"set\":{\"city\":\"X\"}}",
+    "{\"id\":4,\"op\":\"settings\",\"set\":{\"name\":\"\"}}",
+    "{\"id\":4,\"op\":\"settings\",\"set\":{\"name\":null}}",
+    "{\"id\":4,\"op\":\"settings\",\"set\":{\"venue\":\"a\\u0007b\"}}",
+    "{\"id\":4,\"op\":\"settings\",\"set\":{\"rounds\":0}}",
+    "{\"id\":4,\"op\":\"settings\",\"set\":{\"rounds\":\"7\"}}",
+    "{\"id\":4,\"op\":\"settings\",\"set\":{\"format\":\"knockout\"}}",
+    "{\"id\":4,\"op\":\"settings\",\"set\":{\"tiebreaks\":\"PTS,XYZ\"}}",
+    "{\"id\":4,\"op\":\"settings\",\"set\":{\"scoring\":\"3-1-0\"}}",
+    "{\"id\":4,\"op\":\"settings\",\"set\":[1]}",
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) xq_tc_errf(&c, "BAD_REQUEST", "%s", bad[i]);
+  /* the event's system pairs by default */
+  r = xq_tc_callf(&c, "{\"id\":5,\"op\":\"pair\",\"publish\":true}");
+  xq_tc_expect_ok(r);
+  cr_assert_str_eq(xq_tj_str(r, "system"), "dutch");
+  cJSON_Delete(r);
+  r = xq_tc_callf(&c, "{\"id\":6,\"op\":\"settings\",\"set\":{\"scoring\":\"1-0.5-0\"}}");
+  const cJSON *e = xq_tc_expect_error(r, "CONFLICT");
+  cr_assert(strstr(cJSON_GetStringValue(cJSON_GetObjectItem(e, "msg")), "round 1 is paired"));
+  cJSON_Delete(r);
+  xq_tc_errf(&c, "CONFLICT", "{\"id\":7,\"op\":\"settings\",\"set\":{\"format\":\"rr\"}}");
+  r = xq_tc_callf(&c, "{\"id\":8,\"op\":\"settings\",\"set\":{\"rounds\":1,\"organiser\":\"某协会\"}}");
+  xq_tc_expect_ok(r);
+  cr_assert(cJSON_GetStringValue(xq_tj_get(xq_tj_get(r, "locked"), "format")), "the format is shown locked");
+  cr_assert(cJSON_GetStringValue(xq_tj_get(xq_tj_get(r, "locked"), "scoring")));
+  cr_assert_eq(xq_tj_num(r, "rounds_min"), 1);
+  cJSON_Delete(r);
+  xq_tc_close(&c);
+  /* only an admin */
+  xq_fx_connect(&c, NULL);
+  xq_tc_errf(&c, "AUTH_REQUIRED", "{\"id\":9,\"op\":\"settings\"}");
+  xq_tc_close(&c);
+  xq_tournament *ev = xq_test_store_event(ts.db, 0, NULL);
+  cr_assert_str_eq(ev->name, "全国象棋赛");
+  cr_assert_str_eq(ev->info.venue, "北京");
+  cr_assert_str_eq(ev->info.organiser, "某协会");
+  cr_assert_eq(ev->cfg.rounds, 1);
+  xq_tournament_free(ev);
   xq_fx_down();
 }

@@ -608,3 +608,66 @@ Test(remove, before_round_1_the_ids_and_numbers_close_up)
   xq_tstore_close(st);
   xq_test_db_remove(path);
 }
+
+/* ------------------------------------------------------------------ */
+/* xqref tourney settings                                              */
+/* ------------------------------------------------------------------ */
+
+Test(cli, settings_shown_changed_and_locked)
+{
+  char db[512];
+  xq_test_db_fresh(db, sizeof db, "cli_settings");
+  free(xq_test_run_db(0, "tourney new --db %s --rounds 5%s", db, NULL));
+  char *out = xq_test_run_db(0, "tourney settings --db %s%s", db, NULL);
+  cr_assert(strstr(out, "format: swiss\nrounds: 5\nsystem: cn\n") && strstr(out, "scoring: 2-1-0\npaired: 0\n") &&
+            !strstr(out, "locked:"), "%s", out);
+  free(out);
+  out = xq_test_run_db(0, "tourney settings --db %s %s", db,
+                       "--name 全国象棋赛 --dates 2026年5月1日至5日 --venue 北京 --arbiter 张三 --rounds 7"
+                       " --system dutch --tiebreaks ps --scoring 1-0.5-0");
+  cr_assert(strstr(out, "changed: name dates venue arbiter rounds system tiebreaks scoring\n"), "%s", out);
+  cr_assert(strstr(out, "name: 全国象棋赛\ndates: 2026年5月1日至5日\nvenue: 北京\norganiser: \narbiter: 张三\n"), "%s",
+            out);
+  cr_assert(strstr(out, "rounds: 7\nsystem: dutch\ntiebreaks: PTS,PS,"), "%s", out);
+  free(out);
+  xq_test_run_db_says(0, "changed: nothing", "tourney settings --db %s %s", db, "--venue 北京");
+  /* bad values are refused at the edge, with the field named */
+  xq_test_run_db_says(2, "venue", "tourney settings --db %s %s", db, "--venue a\x7f" "b");
+  xq_test_run_db_says(2, "tie-break", "tourney settings --db %s %s", db, "--tiebreaks PTS,XYZ");
+  free(xq_test_run_db(2, "tourney settings --db %s %s", db, "--rounds 50"));
+  free(xq_test_run_db(2, "tourney settings --db %s %s", db, "--system swiss"));
+  /* a round robin and back: a Swiss event needs its rounds again */
+  xq_test_run_db_says(0, "format: rr2", "tourney settings --db %s %s", db, "--format rr2");
+  xq_test_run_db_says(1, "a round robin's rounds follow", "tourney settings --db %s %s", db, "--rounds 4");
+  xq_test_run_db_says(1, "needs its rounds", "tourney settings --db %s %s", db, "--format swiss");
+  xq_test_run_db_says(0, "format: swiss\nrounds: 4\n", "tourney settings --db %s %s", db, "--format swiss --rounds 4");
+  /* once round 1 is paired: the format and the scoring are fixed, the
+   * rounds not fewer than those paired; the rest still changes */
+  const char *players[] = {"甲", "乙", "丙", "丁"};
+  for (int i = 0; i < 4; i++) free(xq_test_run_db(0, "tourney add --db %s --name %s", db, players[i]));
+  xq_test_run_db_says(0, "round 1: 2 boards", "tourney pair --db %s%s", db, NULL);
+  xq_test_run_db_says(1, "the format can no longer change", "tourney settings --db %s %s", db, "--format rr");
+  xq_test_run_db_says(1, "the scoring can no longer change", "tourney settings --db %s %s", db, "--scoring 210");
+  out = xq_test_run_db(0, "tourney settings --db %s %s", db, "--rounds 1 --organiser 某协会");
+  cr_assert(strstr(out, "changed: organiser rounds\n") && strstr(out, "locked: format: round 1 is paired"), "%s", out);
+  free(out);
+  /* the log keeps every change; a new process reads them back */
+  out = xq_test_run_db(0, "tourney log --db %s%s", db, NULL);
+  cr_assert(strstr(out, "    settings 1 ") && strstr(out, " venue=北京\n") && strstr(out, " organiser=某协会\n"), "%s",
+            out);
+  free(out);
+  xq_test_run_db_says(0, "venue: 北京\norganiser: 某协会\n", "tourney settings --db %s%s", db, NULL);
+  xq_test_db_remove(db);
+}
+
+/* A preset's title stays the event's name: its groups and prizes are
+ * found by it. */
+Test(cli, settings_keep_a_presets_title)
+{
+  char db[512];
+  xq_test_db_fresh(db, sizeof db, "cli_settings_preset");
+  free(xq_test_run_db(0, "tourney new --db %s --preset xinjiang2018 --rounds 7%s", db, NULL));
+  xq_test_run_db_says(1, "regulation's title", "tourney settings --db %s %s", db, "--name 别的");
+  xq_test_run_db_says(0, "locked: name:", "tourney settings --db %s %s", db, "--venue 乌鲁木齐");
+  xq_test_db_remove(db);
+}

@@ -369,3 +369,61 @@ Test(sheet, cli_export_formats_and_usage_errors)
   unlink(file);
   xq_test_db_remove(path);
 }
+
+/* The event's name, dates and venue (its settings) head every sheet and
+ * slip: standings (HTML, text), pairings, score sheets, board slips; an
+ * event without them prints no empty line. */
+Test(sheet, the_heading_carries_the_name_dates_and_venue)
+{
+  char path[512];
+  xq_test_db_path(path, sizeof path, "sheet_heading");
+  build_event(path);
+  xq_tstore *st = xq_test_store_open(path);
+  xq_error err = {0};
+  xq_tsettings s = {.name = "全国象棋赛", .info = {.dates = "2026年5月1日至5日", .venue = "北京 <棋院>"}};
+  cr_assert_eq(xq_tstore_settings(st, &s, XQ_TS_NAME | XQ_TS_DATES | XQ_TS_VENUE, NULL, &err), XQ_OK, "%s", err.msg);
+  xq_tstore_close(st);
+  xq_tournament *ev = xq_test_store_event(path, 0, NULL);
+  xq_tpairing pr = {0};
+  st = xq_test_store_open(path);
+  cr_assert_eq(xq_tstore_pairing(st, 2, &pr, &err), XQ_OK, "%s", err.msg);
+  xq_tstore_close(st);
+  const char *line = "2026年5月1日至5日 · 北京 &lt;棋院&gt;";
+  for (int lang = XQ_LANG_EN; lang <= XQ_LANG_ZH; lang++) {
+    char *h = capture_standings(ev, XQ_SHEET_HTML, lang);
+    cr_assert(strstr(h, "<h1>全国象棋赛</h1>\n<p class=\"event\">") && strstr(h, line), "%s", h);
+    free(h);
+    h = capture_standings(ev, XQ_SHEET_TEXT, lang);
+    cr_assert(!strncmp(h, "全国象棋赛\n2026年5月1日至5日 · 北京 <棋院>\n", strlen("全国象棋赛\n2026年5月1日至5日 · 北京 <棋院>\n")),
+              "%s", h);
+    free(h);
+    h = capture_pairings(ev, &pr, XQ_SHEET_HTML, lang);
+    cr_assert(strstr(h, "<h1>全国象棋赛</h1>") && strstr(h, line), "%s", h);
+    free(h);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    cr_assert_eq(xq_sheet_scoresheets(ev, &pr, XQ_SHEET_HTML, lang, f), XQ_OK);
+    fclose(f);
+    cr_assert(strstr(buf, "<h1>全国象棋赛</h1>") && strstr(buf, line), "%s", buf);
+    cr_assert(strstr(buf, lang == XQ_LANG_ZH ? "地点：北京 &lt;棋院&gt;" : "Venue 北京 &lt;棋院&gt;"), "%s", buf);
+    free(buf);
+    const char *tokens[8] = {"0123456789abcdef0123456789abcdef", "0123456789abcdef0123456789abcdef",
+                             "0123456789abcdef0123456789abcdef"};
+    f = open_memstream(&buf, &len);
+    cr_assert_eq(xq_sheet_slips(ev, &pr, tokens, "http://localhost:8080/", lang, f), XQ_OK);
+    fclose(f);
+    cr_assert(strstr(buf, "<h1>全国象棋赛") && strstr(buf, line), "%s", buf);
+    free(buf);
+  }
+  xq_tpairing_clear(&pr);
+  xq_tournament_free(ev);
+  /* without dates and venue: no empty line under the heading */
+  build_event(path);
+  ev = xq_test_store_event(path, 0, NULL);
+  char *h = capture_standings(ev, XQ_SHEET_HTML, XQ_LANG_ZH);
+  cr_assert_null(strstr(h, "class=\"event\""), "%s", h);
+  free(h);
+  xq_tournament_free(ev);
+  xq_test_db_remove(path);
+}

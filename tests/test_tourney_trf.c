@@ -12,6 +12,8 @@
 
 #include "tourney_internal.h"
 #include "pair/pair.h"
+#include "store/store.h"
+#include "store_fixture.h"
 #include "support.h"
 #include "tourney.h"
 
@@ -203,6 +205,38 @@ Test(trf, export_of_a_2_1_0_event_declares_its_scoring)
   cr_assert_str_eq(back->players[0].name, "王天一");
   cr_assert_eq(xq_tournament_points(back, 1, 1), 2);
   cr_assert_eq(back->cfg.win, 4);
+  free(out);
+  xq_tournament_free(back);
+  xq_tournament_free(ev);
+}
+
+/* The event's venue and chief arbiter (its settings) go out as TRF's
+ * 022 and 102 and come back in, into a store too. */
+Test(trf, venue_and_chief_arbiter_as_022_and_102)
+{
+  xq_tournament *ev = xq_tournament_new(NULL, "象棋公开赛");
+  snprintf(ev->info.venue, sizeof ev->info.venue, "北京");
+  snprintf(ev->info.arbiter, sizeof ev->info.arbiter, "张三");
+  ev->cfg.rounds = 5;
+  char *out = export_text(ev);
+  cr_assert(strstr(out, "012 象棋公开赛\n022 北京\n102 张三\n"), "%s", out);
+  xq_tournament *back;
+  xq_error err;
+  cr_assert_eq(xq_trf_parse(out, strlen(out), &back, &err), XQ_OK, "%s", err.msg);
+  cr_assert_str_eq(back->info.venue, "北京");
+  cr_assert_str_eq(back->info.arbiter, "张三");
+  char path[512];
+  xq_test_db_path(path, sizeof path, "trf_info");
+  xq_test_db_remove(path);
+  xq_tstore *st;
+  cr_assert_eq(xq_tstore_open(path, XQ_TSTORE_CREATE, &st, &err), XQ_OK, "%s", err.msg);
+  cr_assert_eq(xq_tstore_import(st, back, &back->cfg, &err), XQ_OK, "%s", err.msg);
+  xq_tstore_close(st);
+  xq_tournament *stored = xq_test_store_event(path, 0, NULL);
+  cr_assert_str_eq(stored->info.venue, "北京");
+  cr_assert_str_eq(stored->info.arbiter, "张三");
+  xq_tournament_free(stored);
+  xq_test_db_remove(path);
   free(out);
   xq_tournament_free(back);
   xq_tournament_free(ev);

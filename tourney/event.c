@@ -29,6 +29,7 @@ xq_tournament *xq_tournament_new(const xq_tconfig *cfg, const char *name)
  * event.copy_is_deep_and_whole (tests/test_tourney_standings.c). */
 struct tournament_fields {
   char name[XQ_TOURNEY_NAME_MAX];
+  xq_tinfo info;
   xq_tconfig cfg;
   int n, cap;
   xq_tplayer *players; /* owned: [n] copied */

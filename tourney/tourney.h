@@ -33,6 +33,9 @@
 #define XQ_TOURNEY_ROUNDS_MAX 49     /* keeps TRF points within 4 columns */
 #define XQ_TOURNEY_NAME_MAX 256      /* bytes of a UTF-8 name, NUL included */
 #define XQ_TOURNEY_FIELD_MAX 64      /* region, club, team, title, ... */
+#define XQ_TOURNEY_DATES_MAX 64      /* bytes of the event's dates, NUL included */
+#define XQ_TOURNEY_INFO_MAX 128      /* bytes of its venue, organiser or chief arbiter */
+#define XQ_TOURNEY_TB_TEXT_MAX 256   /* bytes of a tie-break order written out */
 #define XQ_TOURNEY_TB_MAX 16         /* tie-break codes in one order */
 #define XQ_RR_GROUPS_MAX 26          /* groups of a round robin in groups: A..Z */
 #define XQ_TRF_LINE_MAX 8192         /* longest TRF line we read */
@@ -234,6 +237,8 @@ typedef struct xq_tconfig {
   int wins_count_forfeits; /* WINS includes forfeit wins */
   int bye_os;              /* xq_bye_os */
   int de_mode;             /* xq_de_mode */
+  int system;              /* the pairing system by default: XQ_PAIR_CN (0) or
+                              XQ_PAIR_DUTCH (pair/pair.h) */
   uint64_t lot_seed;       /* LOT and by_lot numbering */
   int ntb;
   int tb[XQ_TOURNEY_TB_MAX];
@@ -300,8 +305,18 @@ typedef struct xq_tforbid {
   int from, to;            /* rounds, inclusive */
 } xq_tforbid;
 
+/* What the sheets and slips say of the event besides its name (free
+ * text, UTF-8 without control characters; "" when not given). */
+typedef struct xq_tinfo {
+  char dates[XQ_TOURNEY_DATES_MAX];     /* 日期, e.g. "2026年5月1日至5日" */
+  char venue[XQ_TOURNEY_INFO_MAX];      /* 地点 */
+  char organiser[XQ_TOURNEY_INFO_MAX];  /* 主办 */
+  char arbiter[XQ_TOURNEY_INFO_MAX];    /* 裁判长 */
+} xq_tinfo;
+
 typedef struct xq_tournament {
   char name[XQ_TOURNEY_NAME_MAX];
+  xq_tinfo info;
   xq_tconfig cfg;
   int n;                   /* players */
   int cap;                 /* allocated players */
@@ -461,6 +476,66 @@ void xq_tournament_apply_withdrawals(xq_tournament *ev, int upto);
 
 /* True when every pairing of rounds 1..r has a result. */
 int xq_tournament_round_complete(const xq_tournament *ev, int r);
+
+/* ------------------------------------------------------------------ */
+/* The event's settings (docs/tourney.md, "Settings")                  */
+/* ------------------------------------------------------------------ */
+
+/* The settings an organiser may change after the event is made
+ * (`tourney settings`, the settings op, the console's 赛事设置), a bit
+ * each; XQ_TS_NAMES are their names, in bit order. */
+enum {
+  XQ_TS_NAME = 1u << 0, XQ_TS_DATES = 1u << 1, XQ_TS_VENUE = 1u << 2, XQ_TS_ORGANISER = 1u << 3,
+  XQ_TS_ARBITER = 1u << 4, XQ_TS_ROUNDS = 1u << 5, XQ_TS_FORMAT = 1u << 6, XQ_TS_SYSTEM = 1u << 7,
+  XQ_TS_TIEBREAKS = 1u << 8, XQ_TS_SCORING = 1u << 9
+};
+#define XQ_TS_COUNT 10
+#define XQ_TS_NAMES \
+  {"name", "dates", "venue", "organiser", "arbiter", "rounds", "format", "system", "tiebreaks", "scoring"}
+
+/* The format of xq_tsettings: Swiss, a round robin played once or twice. */
+enum { XQ_TSF_SWISS = 0, XQ_TSF_RR = 1, XQ_TSF_RR2 = 2 };
+
+typedef struct xq_tsettings {
+  char name[XQ_TOURNEY_NAME_MAX];
+  xq_tinfo info;
+  int rounds;              /* a Swiss event's rounds, 1..XQ_TOURNEY_ROUNDS_MAX (shown: 0 not set) */
+  int format;              /* XQ_TSF_* */
+  int system;              /* XQ_PAIR_CN or XQ_PAIR_DUTCH: the pairing system by default */
+  int halves;              /* scoring: 1 1-0.5-0, 0 2-1-0 */
+  char tiebreaks[XQ_TOURNEY_TB_TEXT_MAX]; /* codes or a preset (xq_tconfig_tiebreaks) */
+} xq_tsettings;
+
+/* The settings of `ev` into *out (tiebreaks as codes). Cannot fail. */
+void xq_tsettings_of(const xq_tournament *ev, xq_tsettings *out);
+
+/* Check the fields `fields` (XQ_TS_*) of *s, each alone, as they come
+ * from a command line or a request: the texts valid UTF-8 without
+ * control characters and within their sizes (the name not empty), the
+ * rounds 1..XQ_TOURNEY_ROUNDS_MAX, the format, system and scoring known,
+ * the tie-breaks an order xq_tconfig_tiebreaks takes (rewritten as its
+ * codes). Returns XQ_OK, or XQ_EINVAL with `err` (may be NULL) naming
+ * the field. */
+int xq_tsettings_check(xq_tsettings *s, unsigned fields, xq_error *err);
+
+/* Why setting `field` (one XQ_TS_* bit) of an event named `name` (NULL:
+ * not asked) configured `cfg` whose rounds 1..`paired` are paired may
+ * not change at all, or NULL when it may: the format and the scoring
+ * once round 1 is paired, a round robin's rounds (they follow from its
+ * entrants), a name that is a regulation's title (its groups, entry
+ * limits and prizes are found by it). The rounds of a Swiss event may
+ * change, not below `paired`. */
+const char *xq_tsettings_locked(const char *name, const xq_tconfig *cfg, int paired, unsigned field);
+
+/* Apply the fields `fields` of *s (checked with xq_tsettings_check) to
+ * *cfg, rounds 1..`paired` being paired: the format first (a round robin
+ * gets xq_tconfig_round_robin; a Swiss event the defaults but for the
+ * scoring, the lot's seed and the system), then the scoring, rounds,
+ * tie-breaks and system. Refuses a locked field (xq_tsettings_locked),
+ * rounds below `paired`, and a format made Swiss without rounds. Returns
+ * XQ_OK with *cfg changed, or XQ_EINVAL with `err` saying why and *cfg
+ * untouched. */
+int xq_tsettings_apply(xq_tconfig *cfg, const xq_tsettings *s, unsigned fields, int paired, xq_error *err);
 
 /* ------------------------------------------------------------------ */
 /* Standings                                                           */

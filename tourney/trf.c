@@ -379,6 +379,8 @@ static int other_line(xq_tournament *ev, const char *s, int l, int lineno, xq_er
   int h, rc;
   if (l > 4) memcpy(a, arg, (size_t)(l - 4) < sizeof a - 1 ? (size_t)(l - 4) : sizeof a - 1);
   if (!strcmp(tag, "012")) snprintf(ev->name, sizeof ev->name, "%.*s", l > 4 ? l - 4 : 0, arg);
+  else if (!strcmp(tag, "022")) snprintf(ev->info.venue, sizeof ev->info.venue, "%.*s", l > 4 ? l - 4 : 0, arg);
+  else if (!strcmp(tag, "102")) snprintf(ev->info.arbiter, sizeof ev->info.arbiter, "%.*s", l > 4 ? l - 4 : 0, arg);
   else if (!strcmp(tag, "XXR") || !strcmp(tag, "142")) ev->cfg.rounds = atoi(a);
   else if (!strcmp(tag, "XXC")) ev->initial_black = strstr(a, "black1") != NULL;
   else if (!strcmp(tag, "152")) ev->initial_black = a[strspn(a, " ")] == 'B';
@@ -606,6 +608,9 @@ int xq_trf_write(const xq_tournament *ev, FILE *f)
   if (!ev->extra) {
     const xq_tconfig *c = &ev->cfg;
     fprintf(f, "012 %s\n", ev->name);
+    /* the event's settings TRF has a line for: 022 city (the venue), 102 chief arbiter */
+    if (ev->info.venue[0]) fprintf(f, "022 %s\n", ev->info.venue);
+    if (ev->info.arbiter[0]) fprintf(f, "102 %s\n", ev->info.arbiter);
     if (c->rounds) fprintf(f, "XXR %d\n", c->rounds);
     fprintf(f, "XXC %s\n", ev->initial_black ? "black1" : "white1");
     if (c->win != 2 || c->draw != 1 || c->loss != 0) {

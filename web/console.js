@@ -2,7 +2,8 @@
  * console.js -- the organiser's console (#console/R, docs/web.md), a staff
  * module: session.js loads it for an admin token, never for a viewer. Its
  * bar of sections and its drawing from the server's players and event;
- * the sections are modules of their own (console_players: 棋手;
+ * the sections are modules of their own (console_settings: 赛事设置;
+ * console_players: 棋手;
  * console_pairing: 编排, 淘汰赛; console_print: 打印; 成绩: the desk's
  * typed result line, desk.js), sending the protocol's operations to
  * POST /api/op.
@@ -13,6 +14,7 @@ import { C, setRedraw } from './console_base.js';
 import { renderPlayers, renderNumbers, initAdd } from './console_players.js';
 import { initPairing, initSlips, renderKnockoutConsole } from './console_pairing.js';
 import { renderPrint, initPrint } from './console_print.js';
+import { renderSettings, initSettings } from './console_settings.js';
 
 /* The console (session.js shows it to an admin token): the players, the
  * numbers, the next round's buttons, the knockout and print sections. */
@@ -33,12 +35,14 @@ export async function renderConsole() {
   $('#c-slips-btn').hidden = !S.round;
   renderKnockoutConsole();
   renderPrint(); // its rounds follow the published ones
+  renderSettings(); // what round 1 paired locks
 }
 
 /* The console's sections wired, and its bar: each section one click away
  * (the hash names the view and round, not a section). */
 export function initConsole() {
   setRedraw(renderConsole);
+  initSettings();
   initAdd();
   initPairing();
   initSlips();

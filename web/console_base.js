@@ -136,6 +136,11 @@ export const MESSAGES_ZH = [
   [/^no published round with this number$/, '没有已公布的这一轮'],
   [/^the last admin token cannot be revoked$/, '不能注销最后一个管理员令牌'],
   [/^the sheet is over (\d+) bytes$/, '表格超过$1字节'],
+  [/^round 1 is paired: the format can no longer change$/, '第1轮已编排，赛制不能再改'],
+  [/^round 1 is paired: the scoring can no longer change$/, '第1轮已编排，计分不能再改'],
+  [/^a round robin's rounds follow from its entrants$/, '循环赛的轮数由参赛人数决定'],
+  [/^rounds 1\.\.(\d+) are paired: the event cannot have fewer rounds$/, '已编排$1轮，轮数不能更少'],
+  [/^a Swiss event needs its rounds: give them with the format$/, '改为积分编排须同时给出轮数'],
 ];
 
 /* A server sentence in the page's language: Chinese where it is known. */

@@ -220,6 +220,7 @@ export async function loadEvent(newest) {
     return;
   }
   $('#event-name').textContent = S.event.name || 'xqref';
+  $('#event-info').textContent = [S.event.dates, S.event.venue].filter(Boolean).join(' · ');
   document.title = (S.event.name || 'xqref') + ' · xqref';
   const sel = $('#round');
   sel.replaceChildren(...S.event.published.map(r => el('option', { value: r, text: roundName(r) })));

@@ -15,7 +15,8 @@ import { S, $, el, t, op, applyWords } from './core.js';
  * console. */
 const STAFF_MODULES = {
   arbiter: ['desk.js'],
-  admin: ['desk.js', 'console.js', 'console_base.js', 'console_players.js', 'console_pairing.js', 'console_print.js'],
+  admin: ['desk.js', 'console.js', 'console_base.js', 'console_players.js', 'console_pairing.js', 'console_print.js',
+    'console_settings.js'],
 };
 
 let desk = null;         // desk.js, once loaded

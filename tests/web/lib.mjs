@@ -15,11 +15,13 @@ export const LAUNCH = { executablePath: CHROMIUM, args: ['--no-sandbox', '--disa
 
 /* A new event ("Console Cup", `rounds` Swiss rounds, no players; with
  * rounds 'rr' or 'rr2' a round robin) in DIR/NAME.db served on free
- * ports: {db, admin, base, json, srv}. */
-export async function startEmpty(dir, name, rounds = 3) {
+ * ports: {db, admin, base, json, srv}. With `bare` no event is made
+ * first: the server starts on a missing store and makes its own
+ * ("xqref tournament", rounds not set). */
+export async function startEmpty(dir, name, rounds = 3, { bare = false } = {}) {
   const db = join(dir, name + '.db');
   const shape = typeof rounds === 'string' ? ['--format', rounds] : ['--rounds', String(rounds)];
-  execFileSync(XQREF, ['tourney', 'new', '--db', db, '--name', 'Console Cup', ...shape]);
+  if (!bare) execFileSync(XQREF, ['tourney', 'new', '--db', db, '--name', 'Console Cup', ...shape]);
   const srv = spawn(XQREF, ['serve', '--quiet', '--db', db, '--listen', '127.0.0.1:0', '--http', '127.0.0.1:0'],
     { stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';

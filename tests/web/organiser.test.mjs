@@ -449,6 +449,62 @@ test('a round robin from the console: paired from the table, its cross table pri
     const winner = pub.boards[0].red.name;
     const row = frame.locator('tbody tr', { hasText: winner });
     assert.ok((await row.locator('td').allTextContents()).includes('2'), `${winner} scored 2 against his opponent`);
+
+test('i35.1: the event set up from the console on an empty store: name, dates, venue, rounds; locked once round 1 is paired', async () => {
+  const ev = await startEmpty(dir, 'settings', 0, { bare: true });
+  const call = opCall(ev);
+  const { ctx, p, errors } = await freshPage(browser, 1100, 900);
+  try {
+    await openConsole(p, ev.base, ev.admin);
+    assert.equal(await p.textContent('#c-nav button[data-to="c-sec-settings"]'), '赛事设置');
+    await p.waitForFunction(() => document.querySelector('#s-name')?.value === 'xqref tournament', null, { timeout: WAIT });
+    assert.equal(await p.inputValue('#s-rounds'), '', 'no rounds set yet');
+    assert.equal(await p.isDisabled('#s-format'), false, 'nothing locked before round 1');
+    // a round robin's rounds follow from its entrants: not typed while the format says so
+    await p.selectOption('#s-format', 'rr2');
+    assert.ok(await p.isDisabled('#s-rounds'));
+    await p.selectOption('#s-format', 'swiss');
+    assert.equal(await p.isDisabled('#s-rounds'), false);
+    await p.fill('#s-name', '2026年全国象棋锦标赛');
+    await p.fill('#s-dates', '2026年5月1日至5日');
+    await p.fill('#s-venue', '北京棋院');
+    await p.fill('#s-arbiter', '张三');
+    await p.fill('#s-rounds', '7');
+    await p.click('#s-save');
+    await p.waitForFunction(() => document.querySelector('#s-result')?.textContent.startsWith('已保存：'), null, { timeout: WAIT });
+    const said = await p.textContent('#s-result');
+    for (const w of ['名称', '日期', '地点', '裁判长', '轮数']) assert.ok(said.includes(w), `"${w}" in "${said}"`);
+    // on the page: its heading, and the form read back
+    assert.equal(await p.textContent('#event-name'), '2026年全国象棋锦标赛');
+    assert.equal(await p.textContent('#event-info'), '2026年5月1日至5日 · 北京棋院');
+    assert.equal(await p.inputValue('#s-rounds'), '7');
+    // the store, read by another process
+    const out = cli(ev.db, 'settings');
+    for (const l of ['name: 2026年全国象棋锦标赛', 'dates: 2026年5月1日至5日', 'venue: 北京棋院', 'arbiter: 张三',
+      'format: swiss', 'rounds: 7']) assert.ok(out.includes(l + '\n'), `"${l}" in\n${out}`);
+    // a page opened afresh says them too
+    const other = await ctx.newPage();
+    await other.goto(ev.base + '/');
+    await other.waitForFunction(() => document.querySelector('#event-name')?.textContent === '2026年全国象棋锦标赛', null,
+      { timeout: WAIT });
+    assert.equal(await other.textContent('#event-info'), '2026年5月1日至5日 · 北京棋院');
+    await other.close();
+    // round 1 paired: the format and the scoring locked, with why; the rounds not below those paired
+    for (const [i, name] of ['赵国荣', '吕钦', '胡荣华', '柳大华'].entries())
+      assert.equal((await call({ id: i, op: 'add_player', player: { name, rating: 2600 - i } })).error, undefined);
+    assert.equal((await call({ id: 9, op: 'pair', publish: true })).published, true);
+    await p.waitForFunction(() => document.querySelector('#s-format')?.disabled, null, { timeout: WAIT });
+    assert.ok(await p.isDisabled('#s-scoring'));
+    assert.equal(await p.textContent('.s-row[data-key="format"] .s-lock'), '第1轮已编排，赛制不能再改');
+    assert.equal(await p.textContent('.s-row[data-key="rounds"] .s-lock'), '已编排1轮：轮数不能更少');
+    assert.equal(await p.isDisabled('#s-venue'), false, 'the venue still changes');
+    await p.fill('#s-venue', '杭州棋院');
+    await p.click('#s-save');
+    await p.waitForFunction(() => document.querySelector('#s-result')?.textContent === '已保存：地点', null, { timeout: WAIT });
+    assert.ok(cli(ev.db, 'settings').includes('venue: 杭州棋院\n'));
+    // the pairing sheet carries the name, dates and venue
+    const sheet = await call({ id: 11, op: 'export', what: 'pairings', format: 'html', round: 1, lang: 'zh' });
+    assert.ok(sheet.text.includes('2026年全国象棋锦标赛') && sheet.text.includes('2026年5月1日至5日 · 杭州棋院'), sheet.text);
     assert.deepEqual(errors, []);
   } finally {
     await ctx.close();

@@ -190,7 +190,8 @@ test('a viewer fetches the viewer\'s modules alone; a staff session brings the d
   await p.click('#token-form button[type="submit"]');
   await p.waitForSelector('#role:has-text("管理员")', { timeout: WAIT });
   assert.deepEqual(since(viewer),
-    ['console.js', 'console_base.js', 'console_pairing.js', 'console_players.js', 'console_print.js', 'desk.js']);
+    ['console.js', 'console_base.js', 'console_pairing.js', 'console_players.js', 'console_print.js',
+      'console_settings.js', 'desk.js']);
   await p.click('#tabs a[data-view="console"]');
   await p.waitForSelector('#console-body:not([hidden]) #c-players tbody tr', { timeout: WAIT });
   assert.equal(await p.textContent('#c-nav button[data-to="c-sec-players"]'), '棋手');

@@ -15,7 +15,7 @@
 
 enum {
   S_SHEETS, S_SHEET, S_ROUND, S_TABLE, S_DATE, S_VENUE, S_RED, S_BLACK, S_NO, S_MOVE, S_RESULT,
-  S_RWIN, S_DRAW, S_BWIN, S_TIME, S_SIGN_RED, S_SIGN_BLACK, S_SIGN_ARB, S_NAME, S_COLLECT, S_KNOCKOUT, S_COUNT
+  S_RWIN, S_DRAW, S_BWIN, S_TIME, S_SIGN_RED, S_SIGN_BLACK, S_SIGN_ARB, S_NAME, S_COLLECT, S_KNOCKOUT, S_VENUE_IS, S_COUNT
 };
 
 static const char *const swords[S_COUNT][2] = {
@@ -26,6 +26,7 @@ static const char *const swords[S_COUNT][2] = {
   [S_TABLE] = {"table %d", "第%d台"},
   [S_DATE] = {"Date ________________", "日期：______年____月____日"},
   [S_VENUE] = {"Venue ________________", "地点：________________"},
+  [S_VENUE_IS] = {"Venue ", "地点："},
   [S_RED] = {"Red", "红方"},
   [S_BLACK] = {"Black", "黑方"},
   [S_NO] = {"No", "序号"},
@@ -102,8 +103,24 @@ static void one_sheet(FILE *f, const xq_tournament *ev, const xq_tpairing *pr, i
   fputs(" · ", f);
   snprintf(line, sizeof line, SW(S_TABLE), b + 1);
   xq__sheet_html_text(f, line);
-  fprintf(f, "</h2>\n<p class=\"line\"><span>%s</span><span>%s</span></p>\n<table class=\"players\">",
-          SW(S_DATE), SW(S_VENUE));
+  /* the event's dates and venue under the heading; the date blank is
+   * the game's, the venue the event's when given */
+  char ev_line[XQ_TOURNEY_DATES_MAX + XQ_TOURNEY_INFO_MAX + 8];
+  xq__sheet_event_line(ev, ev_line, sizeof ev_line);
+  fputs("</h2>\n", f);
+  if (ev_line[0]) {
+    fputs("<p class=\"event\">", f);
+    xq__sheet_html_text(f, ev_line);
+    fputs("</p>\n", f);
+  }
+  fprintf(f, "<p class=\"line\"><span>%s</span><span>", SW(S_DATE));
+  if (ev->info.venue[0]) {
+    fputs(SW(S_VENUE_IS), f);
+    xq__sheet_html_text(f, ev->info.venue);
+  } else {
+    fputs(SW(S_VENUE), f);
+  }
+  fputs("</span></p>\n<table class=\"players\">", f);
   side_row(f, ev, pr->boards[b].red, S_RED, lang);
   side_row(f, ev, pr->boards[b].black, S_BLACK, lang);
   fputs("</table>\n<div class=\"moves\">", f);

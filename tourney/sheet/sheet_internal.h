@@ -99,6 +99,11 @@ int xq__sheet_xlsx_close(xq__sheet_xlsx *x, int rc, FILE *out);
  * text and the spool (sheet_table.c). */
 int xq__sheet_format_ok(int format);
 
+/* The line under a sheet's or slip's heading: the event's dates and
+ * venue (xq_tinfo), those given, joined by " · "; "" when neither is
+ * (sheet_table.c). Always ended within `cap`. */
+void xq__sheet_event_line(const xq_tournament *ev, char *buf, size_t cap);
+
 /* `s` into HTML text or an attribute value (& < > " ' escaped). */
 void xq__sheet_html_text(FILE *f, const char *s);
 

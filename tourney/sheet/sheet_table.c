@@ -72,6 +72,12 @@ static const char *event_name(const xq_tournament *ev, int lang)
   return ev->name[0] ? ev->name : lang == XQ_LANG_ZH ? "比赛" : "Event";
 }
 
+void xq__sheet_event_line(const xq_tournament *ev, char *buf, size_t cap)
+{
+  const char *d = ev->info.dates, *v = ev->info.venue;
+  snprintf(buf, cap, "%s%s%s", d, d[0] && v[0] ? " · " : "", v);
+}
+
 /* "title, sub" (English) or "title sub" (Chinese); sub may be NULL. */
 static void subtitle(FILE *f, int lang, const char *title, const char *sub, int html)
 {
@@ -89,7 +95,15 @@ static void html_open(FILE *f, const xq_tournament *ev, int lang, const char *ti
   xq__sheet_html_text(f, title);
   fprintf(f, "</title>\n<style>%s</style>\n</head>\n<body>\n<h1>", html_style);
   xq__sheet_html_text(f, event_name(ev, lang));
-  fputs("</h1>\n<h2>", f);
+  char line[XQ_TOURNEY_DATES_MAX + XQ_TOURNEY_INFO_MAX + 8];
+  xq__sheet_event_line(ev, line, sizeof line);
+  if (line[0]) {
+    fputs("</h1>\n<p class=\"event\">", f);
+    xq__sheet_html_text(f, line);
+    fputs("</p>\n<h2>", f);
+  } else {
+    fputs("</h1>\n<h2>", f);
+  }
   subtitle(f, lang, title, sub, 1);
   fputs("</h2>\n<table>\n<thead><tr>", f);
 }
@@ -240,8 +254,10 @@ int xq__sheet_begin(xq__sheet *s, FILE *f, int format, int lang, const xq_tourna
   s->flags = flags;
   for (int c = 0; c < ncols; c++) s->cls[c] = cls ? cls[c] : NULL;
   if (format == XQ__SHEET_SPOOL) {
-    const char *name = event_name(ev, lang), *k[XQ__SHEET_COLS_MAX];
-    if (!(flags & XQ__SHEET_AFTER)) spool_record(f, "E", 1, &name);
+    char line[XQ_TOURNEY_DATES_MAX + XQ_TOURNEY_INFO_MAX + 8];
+    xq__sheet_event_line(ev, line, sizeof line);
+    const char *e[2] = {event_name(ev, lang), line}, *k[XQ__SHEET_COLS_MAX];
+    if (!(flags & XQ__SHEET_AFTER)) spool_record(f, "E", line[0] ? 2 : 1, e);
     /* the title line as the other formats join it */
     spool_field(f, "T", 1);
     spool_field(f, title, 0);
@@ -274,8 +290,14 @@ int xq__sheet_begin(xq__sheet *s, FILE *f, int format, int lang, const xq_tourna
     if (flags & XQ__SHEET_AFTER) {
       fputc('\n', f);
     } else {
+      char line[XQ_TOURNEY_DATES_MAX + XQ_TOURNEY_INFO_MAX + 8];
+      xq__sheet_event_line(ev, line, sizeof line);
       xq__sheet_text_put(f, event_name(ev, lang));
       fputc('\n', f);
+      if (line[0]) {
+        xq__sheet_text_put(f, line);
+        fputc('\n', f);
+      }
     }
     subtitle(f, lang, title, sub, 0);
     fputs("\n\n", f);

@@ -110,7 +110,8 @@ static void measure(book *b, char *spool)
   }
 }
 
-/* Lay the records out: event name (row 0), the first title (row 1), a
+/* Lay the records out: event name (row 0), its dates and venue when
+ * given (row 1), the first title (the next row), a
  * blank row, then each table's headings and rows, later tables after a
  * blank row and their title. Returns XQ_OK or XQ_EIO. */
 static int lay_out(book *b, char *spool)
@@ -123,6 +124,7 @@ static int lay_out(book *b, char *spool)
     if (r.kind == 'E' && r.n) {
       e = worksheet_write_string(b->ws, 0, 0, r.field[0], b->big);
       row = 1;
+      if (!e && r.n > 1 && r.field[1][0]) e = worksheet_write_string(b->ws, (lxw_row_t)row++, 0, r.field[1], NULL);
     } else if (r.kind == 'T' && r.n) {
       if (tables++) row++;
       e = worksheet_write_string(b->ws, (lxw_row_t)row++, 0, r.field[0], tables > 1 ? b->bold : NULL);

@@ -24,7 +24,7 @@
 /* Limits                                                              */
 /* ------------------------------------------------------------------ */
 
-#define XQ_STORE_SCHEMA_VERSION 9
+#define XQ_STORE_SCHEMA_VERSION 10
 #define XQ_STORE_BUSY_MS 5000                  /* a locked database is waited for this long */
 #define XQ_GAME_TEXT_MAX 65536                 /* bytes of a game-log event or reply text */
 #define XQ_TOKENS_MAX 100000                   /* live tokens of one store */
@@ -73,6 +73,18 @@ int xq_tstore_schema_version(xq_tstore *st);
  * Returns XQ_OK, XQ_EINVAL if already set, or XQ_ESTORE. */
 int xq_tstore_create_event(xq_tstore *st, const char *name, const xq_tconfig *cfg,
                            xq_error *err);
+
+/* Change the event's settings (docs/tourney.md, "Settings"): the fields
+ * `fields` (XQ_TS_*) of *s, checked with xq_tsettings_check and applied
+ * with xq_tsettings_apply to the configuration the store holds, the
+ * rounds paired being those the log has published (a knockout-only
+ * event counts as paired). One transaction: a row per key whose text
+ * changes in the settings table (schema 10), which xq_tstore_load reads
+ * over the event's first configuration and `tourney log` prints.
+ * *changed (may be NULL) gets the fields whose values changed (none:
+ * nothing is written). Returns XQ_OK; XQ_EINVAL with `err` (a bad value;
+ * a locked field, and why); XQ_ESTORE (no event); XQ_ENOMEM. */
+int xq_tstore_settings(xq_tstore *st, const xq_tsettings *s, unsigned fields, unsigned *changed, xq_error *err);
 
 /* The event kinds of the log. */
 typedef enum {

@@ -35,6 +35,18 @@ int xq__store_edits_load(xq_tstore *st, xq_tournament *ev, xq_error *err);
 void xq__store_edits_dump(xq_tstore *st, int64_t after, FILE *f);
 void xq__store_draw_dump(xq_tstore *st, int64_t seq, FILE *f);
 
+/* The event's configuration and what it says of itself (name, dates,
+ * venue, organiser, chief arbiter) as the meta rows and the settings
+ * changed since give them (the view config, schema 10) into `ev`
+ * (store_load.c); a round robin's rounds are left as stored. XQ_OK, or
+ * XQ_ESTORE with `err` (no event, a failed read). With the lock held,
+ * inside a transaction. */
+int xq__store_config_load(xq_tstore *st, xq_tournament *ev, xq_error *err);
+
+/* Print the settings changed right after event `after` (0: before the
+ * first), a line a key (store_settings.c). */
+void xq__store_settings_dump(xq_tstore *st, int64_t after, FILE *f);
+
 /* Deleted players (store_players.c, docs/store.md "Deleting a player").
  * The store keys a player for good by his registration number
  * (registrations.player: 1, 2, ... in registration order, never

@@ -76,14 +76,21 @@ int xq_tstore_pairing(xq_tstore *st, int round, xq_tpairing *out, xq_error *err)
   return XQ_OK;
 }
 
-static int load_config(xq_tstore *st, xq_tournament *ev, xq_error *err)
+int xq__store_config_load(xq_tstore *st, xq_tournament *ev, xq_error *err)
 {
-  sqlite3_stmt *q = xq__store_stmt(st, XQ__STORE_Q_LOAD_META, "SELECT key, value FROM meta");
+  sqlite3_stmt *q = xq__store_stmt(st, XQ__STORE_Q_LOAD_META, "SELECT key, value FROM config");
   int have = 0;
   if (!q) return xq__store_dberr(st, err, "load");
+  const struct { const char *key; char *dst; size_t cap; } texts[] = {
+    {"name", ev->name, sizeof ev->name}, {"dates", ev->info.dates, sizeof ev->info.dates},
+    {"venue", ev->info.venue, sizeof ev->info.venue}, {"organiser", ev->info.organiser, sizeof ev->info.organiser},
+    {"arbiter", ev->info.arbiter, sizeof ev->info.arbiter},
+  };
   while (sqlite3_step(q) == SQLITE_ROW) {
     const char *k = xq__store_col_text(q, 0), *v = xq__store_col_text(q, 1);
-    if (!strcmp(k, "name")) { snprintf(ev->name, sizeof ev->name, "%s", v); have = 1; }
+    for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++)
+      if (!strcmp(k, texts[i].key)) snprintf(texts[i].dst, texts[i].cap, "%s", v);
+    if (!strcmp(k, "name")) have = 1;
     else if (!strcmp(k, "lot_seed")) ev->cfg.lot_seed = strtoull(v, NULL, 10);
     else if (!strcmp(k, "tiebreaks")) xq_tconfig_tiebreaks(&ev->cfg, v, NULL);
     for (int i = 0; i < xq__store_ncfg_keys; i++)
@@ -231,7 +238,7 @@ int xq_tstore_load(xq_tstore *st, xq_tournament **out, xq_error *err)
   xq__store_lock(st);
   if (xq__store_begin(st, 0, err)) goto out;
   began = 1;
-  if ((rc = load_config(st, ev, err))) goto out;
+  if ((rc = xq__store_config_load(st, ev, err))) goto out;
   rc = XQ_ESTORE;
   L.q = xq__store_stmt(st, XQ__STORE_Q_LOAD_EVENTS, "SELECT seq, kind, round, player, board, value, code"
                        " FROM events ORDER BY seq");
@@ -297,6 +304,7 @@ int xq_tstore_dump(xq_tstore *st, FILE *f)
     xq__store_unlock(st);
     return XQ_ESTORE;
   }
+  xq__store_settings_dump(st, 0, f); /* changed before the first event */
   while (sqlite3_step(q) == SQLITE_ROW) {
     fprintf(f, "%lld %s %-10s", (long long)sqlite3_column_int64(q, 0), xq__store_col_text(q, 1),
             xq__store_col_text(q, 2));
@@ -323,6 +331,7 @@ int xq_tstore_dump(xq_tstore *st, FILE *f)
     if (!strcmp(kind, "pairing")) changes_dump(st, seq, f);
     if (draw) xq__store_draw_dump(st, seq, f);
     xq__store_edits_dump(st, seq, f);
+    xq__store_settings_dump(st, seq, f);
   }
   sqlite3_finalize(q);
   xq__store_ko_dump(st, f);

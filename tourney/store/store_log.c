@@ -119,7 +119,7 @@ static int register_tx(xq_tstore *st, const xq_tplayer *c, int *id, xq_error *er
   /* the registration number is for good; the id is the next of the
    * players not deleted (docs/store.md "Deleting a player") */
   /* a round robin's table is fixed by its entrants: none joins once it is paired */
-  if (xq__store_scalar(st, "SELECT count(*) FROM meta WHERE key = 'format' AND CAST(value AS INTEGER) = ?", XQ_FORMAT_RR, 0, 0) &&
+  if (xq__store_scalar(st, "SELECT count(*) FROM config WHERE key = 'format' AND CAST(value AS INTEGER) = ?", XQ_FORMAT_RR, 0, 0) &&
       xq__store_scalar(st, "SELECT count(*) FROM events WHERE kind = 'pairing'", 0, 0, 0))
     return xq__store_error(err, XQ_EINVAL, "a round robin takes no entries after round 1 is paired");
   int reg = (int)xq__store_scalar(st, "SELECT count(*) FROM registrations", 0, 0, 0) + 1;
@@ -319,7 +319,7 @@ int xq_tstore_result(xq_tstore *st, int round, int board, const char *code, xq_e
  * last one paired (0: none). */
 static void store_rounds(xq_tstore *st, int *planned, int *paired)
 {
-  *planned = (int)xq__store_scalar(st, "SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'rounds'", 0, 0, 0);
+  *planned = (int)xq__store_scalar(st, "SELECT CAST(value AS INTEGER) FROM config WHERE key = 'rounds'", 0, 0, 0);
   *paired = (int)xq__store_scalar(st, "SELECT max(round) FROM events WHERE kind = 'pairing'", 0, 0, 0);
 }
 
@@ -449,6 +449,12 @@ static int import_tx(xq_tstore *st, const xq_tournament *ev, const xq_tconfig *c
 {
   int rc = create_tx(st, ev->name, cfg, err);
   if (rc) return rc;
+  /* what the TRF header says of the event: 022 city, 102 chief arbiter */
+  const struct { const char *key, *text; } info[] = {{"venue", ev->info.venue}, {"arbiter", ev->info.arbiter}};
+  for (size_t i = 0; i < sizeof info / sizeof info[0]; i++) {
+    if (!info[i].text[0] || xq_utf8_len(info[i].text) < 0) continue; /* cut inside a character: left out */
+    if (put_meta(st, info[i].key, info[i].text)) return xq__store_dberr(st, err, "import");
+  }
   /* players in TRF order: the store's ids are then the TRF numbers */
   for (int id = 1; id <= ev->n; id++) {
     xq_tplayer p = ev->players[id - 1];

@@ -154,6 +154,25 @@ static const char *const migrations[] = {
   "  BEGIN SELECT RAISE(ABORT, 'drawn numbers are appended, not changed'); END;"
   "CREATE TRIGGER draw_numbers_no_delete BEFORE DELETE ON draw_numbers"
   "  BEGIN SELECT RAISE(ABORT, 'drawn numbers are appended, not changed'); END;",
+  /* 10: the event's settings changed after it was made (store_settings.c,
+   * docs/store.md "Settings"): a row per key that changes, with its new
+   * text, the change it belongs to and the last event of the log when it
+   * was made; append-only. The view config is the event's configuration:
+   * a key's last setting, else its meta row. */
+  "CREATE TABLE settings("
+  "  id INTEGER PRIMARY KEY AUTOINCREMENT,"
+  "  at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),"
+  "  change INTEGER NOT NULL CHECK (change >= 1), after_seq INTEGER NOT NULL,"
+  "  key TEXT NOT NULL CHECK (length(key) BETWEEN 1 AND 32), value TEXT NOT NULL);"
+  "CREATE INDEX settings_by_key ON settings(key, id);"
+  "CREATE TRIGGER settings_no_update BEFORE UPDATE ON settings"
+  "  BEGIN SELECT RAISE(ABORT, 'settings are appended, not changed'); END;"
+  "CREATE TRIGGER settings_no_delete BEFORE DELETE ON settings"
+  "  BEGIN SELECT RAISE(ABORT, 'settings are appended, not changed'); END;"
+  "CREATE VIEW config AS"
+  "  SELECT key, value FROM meta WHERE key NOT IN (SELECT key FROM settings)"
+  "  UNION ALL SELECT s.key, s.value FROM settings s"
+  "    WHERE s.id = (SELECT max(t.id) FROM settings t WHERE t.key = s.key);",
 };
 
 #define NMIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))
@@ -224,7 +243,7 @@ const xq__store_cfgkey xq__store_cfg_keys[] = {
   K(rounds), K(win), K(draw), K(loss), K(pab), K(fwin), K(floss), K(first_round),
   K(max_colour_diff), K(forbid_three), K(last_round_relax), K(forfeit_counts_as_met),
   K(missed_rounds_withdraw), K(withdraw_consecutive), K(wins_count_forfeits), K(bye_os), K(de_mode),
-  K(format), K(cycles), K(rr_swap), K(rr_games), K(rr_groups),
+  K(format), K(cycles), K(rr_swap), K(rr_games), K(rr_groups), K(system),
 };
 #undef K
 const int xq__store_ncfg_keys = (int)(sizeof xq__store_cfg_keys / sizeof xq__store_cfg_keys[0]);
