@@ -449,6 +449,12 @@ test('a round robin from the console: paired from the table, its cross table pri
     const winner = pub.boards[0].red.name;
     const row = frame.locator('tbody tr', { hasText: winner });
     assert.ok((await row.locator('td').allTextContents()).includes('2'), `${winner} scored 2 against his opponent`);
+    assert.deepEqual(errors, []);
+  } finally {
+    await ctx.close();
+    await stop(ev.srv);
+  }
+});
 
 test('i35.1: the event set up from the console on an empty store: name, dates, venue, rounds; locked once round 1 is paired', async () => {
   const ev = await startEmpty(dir, 'settings', 0, { bare: true });
