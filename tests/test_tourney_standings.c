@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "knockout.h"
 #include "pair/pair.h"
 #include "prize.h"
 #include "sheet/sheet.h"
@@ -1081,5 +1082,67 @@ Test(roundrobin, groups_are_dealt_serpentine_and_play_their_own_tables)
   cr_assert(strstr(buf, "A组 交叉表") && strstr(buf, "B组 交叉表"), "%s", buf);
   cr_assert(strstr(buf, "序号,姓名,1,2,3,4,5,积分,名次\r\n") && strstr(buf, "序号,姓名,1,2,3,4,积分,名次\r\n"), "%s", buf);
   free(buf);
+  xq_tournament_free(ev);
+}
+
+/* Groups into a knockout (crossed): eight entrants in two groups of four,
+ * every game won by the lower number inside the group, so each group's
+ * places are its numbers 1, 2, 3, 4; the top two of each cross into a
+ * knockout of four: A1–B2 and B1–A2. Sizes the groups cannot fill are
+ * refused. */
+Test(roundrobin, groups_cross_into_a_knockout)
+{
+  xq_tconfig cfg;
+  xq_tconfig_default(&cfg);
+  xq_tconfig_round_robin(&cfg, 1);
+  cfg.rr_groups = 2;
+  xq_tournament *ev = xq_tournament_new(&cfg, "groups");
+  for (int i = 0; i < 8; i++) {
+    xq_tplayer p;
+    memset(&p, 0, sizeof p);
+    snprintf(p.name, sizeof p.name, "P%d", i + 1);
+    p.pno = i + 1;
+    cr_assert_eq(xq_tournament_add(ev, &p, NULL, NULL), XQ_OK);
+  }
+  int place[9] = {0}; /* the number inside the group: the place */
+  for (int g = 0; g < 2; g++) {
+    int m[8], n = xq_rr_group_members(ev, g, m);
+    cr_assert_eq(n, 4);
+    for (int i = 0; i < n; i++) place[m[i]] = i + 1;
+  }
+  for (int r = 1; r <= 3; r++) {
+    xq_tpairing pr = {0};
+    cr_assert_eq(xq_pair_system(ev, r, XQ_PAIR_CN, &pr, NULL), XQ_OK);
+    cr_assert_eq(xq_tournament_apply_pairing(ev, &pr), XQ_OK);
+    for (int b = 0; b < pr.nboards; b++) {
+      int red = pr.boards[b].red, black = pr.boards[b].black;
+      game(ev, r, red, black, place[red] < place[black] ? "1-0" : "0-1");
+    }
+    xq_tpairing_clear(&pr);
+  }
+  int first[2][2]; /* [group][place - 1] */
+  for (int id = 1; id <= 8; id++)
+    if (place[id] <= 2) first[xq_rr_group_of(ev, id)][place[id] - 1] = id;
+  xq_ko ko;
+  xq_error err = {0};
+  xq_ko_opts o = {.seeding = XQ_KO_FIXED, .format = XQ_KO_FMT_RAPID_ARMAGEDDON, .after = 3, .size = 4};
+  cr_assert_eq(xq_ko_setup_event(ev, &o, &ko, &err), XQ_OK, "%s", err.msg);
+  int a, b;
+  cr_assert_eq(xq_ko_match_players(&ko, 1, &a, &b), 1);
+  cr_assert(a == first[0][0] && b == first[1][1], "match 1: A1–B2, not P%d–P%d", a, b);
+  cr_assert_eq(xq_ko_match_players(&ko, 2, &a, &b), 1);
+  cr_assert(a == first[1][0] && b == first[0][1], "match 2: B1–A2, not P%d–P%d", a, b);
+  o.size = 8; /* two groups of four: A1–B4, B2–A3 | B1–A4, A2–B3 */
+  cr_assert_eq(xq_ko_setup_event(ev, &o, &ko, &err), XQ_OK, "%s", err.msg);
+  cr_assert_eq(xq_ko_match_players(&ko, 1, &a, &b), 1);
+  cr_assert(place[a] == 1 && place[b] == 4 && xq_rr_group_of(ev, a) == 0 && xq_rr_group_of(ev, b) == 1);
+  o.size = 2;
+  cr_assert_eq(xq_ko_setup_event(ev, &o, &ko, &err), XQ_EINVAL);
+  cr_assert(strstr(err.msg, "knockout of 4, 8 or 16"), "%s", err.msg);
+  o.size = 4;
+  o.after = 2;
+  ev->nrounds = 3;
+  xq_tournament_slot(ev, 1, 2)->res = xq_tournament_slot(ev, xq_tournament_slot(ev, 1, 2)->opp, 2)->res = XQ_TR_NONE;
+  cr_assert_eq(xq_ko_setup_event(ev, &o, &ko, &err), XQ_EINVAL, "round 2 has a game without a result");
   xq_tournament_free(ev);
 }

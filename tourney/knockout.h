@@ -274,7 +274,11 @@ typedef struct xq_ko_opts {
  * round, or the missed rounds that withdraw him): the next in the
  * standings takes his place; with seeding lot, a knockout-only event, every registered player (2 to
  * XQ_KO_SIZE_MAX, no Swiss round paired) drawn into the bracket by lot
- * (xq_ko_setup_lot), each value of the o->pools field a half. Returns
+ * (xq_ko_setup_lot), each value of the o->pools field a half; a round
+ * robin in groups (cfg.rr_groups) seeded fixed: the first o->size / G of
+ * each group's standings after round o->after, crossed (A1–B2 | B1–A2,
+ * C1–D2 | D1–C2, ...; with two groups of four A1–B4, B2–A3 | B1–A4,
+ * A2–B3), sizes 4, 8 or 16. Returns
  * XQ_OK; XQ_EINVAL with `err` (may be NULL) saying what does not make a
  * bracket (the round, the size, the players, the pools); XQ_ENOMEM. */
 int xq_ko_setup_event(const xq_tournament *ev, const xq_ko_opts *o, xq_ko *ko, xq_error *err);

@@ -70,10 +70,82 @@ static int withdrawn_now(const xq_tournament *ev, int id)
   return ev->players[id - 1].withdrawn > 0 || xq__event_missed_out(ev, id, ev->nrounds) > 0;
 }
 
+/* The half (1 or 2) of the final seed s of a fixed bracket of `size`
+ * falls in: seeds s and size+1-s meet first, and the pair goes on as the
+ * smaller of them in a bracket half the size. */
+static int half_of(int s, int size)
+{
+  while (size > 2) {
+    if (s > size + 1 - s) s = size + 1 - s;
+    size /= 2;
+  }
+  return s;
+}
+
+/* The first q of each group's standings after round `after` (players who
+ * have withdrawn passed over) into q_ids[g * q + place]. NULL or what is
+ * wrong. */
+static const char *group_qualifiers(const xq_tournament *ev, int after, int q, int *q_ids)
+{
+  for (int g = 0; g < ev->cfg.rr_groups; g++) {
+    int *ids = NULL, got = 0;
+    xq_tournament *sub = xq_rr_group_event(ev, g, &ids);
+    xq_tstanding *s = sub ? malloc(sizeof *s * (size_t)(sub->n ? sub->n : 1)) : NULL;
+    if (s && !xq_standings(sub, after, s))
+      for (int i = 0; i < sub->n && got < q; i++)
+        if (!s[i].annulled && !withdrawn_now(ev, ids[s[i].id - 1])) q_ids[g * q + got++] = ids[s[i].id - 1];
+    free(s);
+    free(ids);
+    xq_tournament_free(sub);
+    if (got < q) return "a group has too few players still in the event for its qualifiers";
+  }
+  return NULL;
+}
+
+/* A round robin in groups into a knockout of `size`: the first q = size /
+ * G of each group, crossed (docs/tourney.md, "Round robins"): with two a
+ * group, group pairs (A, B), (C, D), ... play A1–B2 in one half and B1–A2
+ * in the other, so group-mates meet in the final at the earliest; with two
+ * groups and four each, A1–B4, B2–A3 | B1–A4, A2–B3. The seeds are then a
+ * fixed bracket's. */
+static int setup_groups(const xq_tournament *ev, const xq_ko_opts *o, xq_ko *ko, xq_error *err)
+{
+  int G = ev->cfg.rr_groups, size = o->size, q = G ? size / G : 0;
+  int q_ids[XQ_KO_SIZE_MAX], seeds[XQ_KO_SIZE_MAX];
+  if ((size != 4 && size != 8 && size != 16) || q * G != size || (q != 2 && !(q == 4 && G == 2)))
+    return xq__error(err, XQ_EINVAL, "%d groups cross into a knockout of 4, 8 or 16 with 2 a group (or 4 a group"
+                     " of two groups), not %d", G, size);
+  if (o->after > ev->nrounds || !xq_tournament_round_complete(ev, o->after))
+    return xq__error(err, XQ_EINVAL, "round %d is not complete", o->after);
+  const char *bad = group_qualifiers(ev, o->after, q, q_ids);
+  if (bad) return xq__error(err, XQ_EINVAL, "%s", bad);
+  if (q == 4) { /* two groups: A1 B1 A2 B2 A3 B3 A4 B4 */
+    for (int i = 0; i < size; i++) seeds[i] = q_ids[(i % 2) * q + i / 2];
+  } else {
+    int next[3] = {0, 0, 0};
+    for (int j = 1; j <= size / 2; j++) {
+      int h = half_of(j, size), pair = next[h]++, x = 2 * pair, y = x + 1;
+      /* half 1: X1–Y2; half 2: Y1–X2 */
+      seeds[j - 1] = q_ids[(h == 1 ? x : y) * 2];
+      seeds[size - j] = q_ids[(h == 1 ? y : x) * 2 + 1];
+    }
+  }
+  xq_tstanding st[XQ_KO_SIZE_MAX];
+  memset(st, 0, sizeof st);
+  for (int i = 0; i < size; i++) st[i].id = seeds[i];
+  if (xq_ko_setup(ko, st, size, o->after, size, XQ_KO_FIXED, o->format, 0))
+    return xq__error(err, XQ_EINVAL, "the groups' qualifiers do not make a bracket");
+  return XQ_OK;
+}
+
 int xq_ko_setup_event(const xq_tournament *ev, const xq_ko_opts *o, xq_ko *ko, xq_error *err)
 {
   if (!ev || !o || !ko) return XQ_EINVAL;
   if (o->seeding == XQ_KO_LOT) return setup_lot(ev, o, ko, err);
+  if (ev->cfg.format == XQ_FORMAT_RR && ev->cfg.rr_groups > 1) {
+    if (o->seeding != XQ_KO_FIXED) return xq__error(err, XQ_EINVAL, "groups cross into a fixed bracket");
+    return setup_groups(ev, o, ko, err);
+  }
   xq_tstanding *s = malloc(sizeof *s * (size_t)(ev->n ? ev->n : 1));
   int rc = XQ_OK, n = 0;
   if (!s) {
