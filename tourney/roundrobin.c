@@ -109,7 +109,7 @@ xq_tournament *xq_rr_group_event(const xq_tournament *ev, int g, int **ids)
   xq_tconfig cfg = ev->cfg;
   cfg.rr_groups = 0;
   char name[XQ_TOURNEY_NAME_MAX];
-  snprintf(name, sizeof name, "%.240s %c组", ev->name, 'A' + g);
+  snprintf(name, sizeof name, "%.240s%s%c组", ev->name, ev->name[0] ? " " : "", 'A' + g);
   xq_tournament *sub = m && sub_of ? xq_tournament_new(&cfg, name) : NULL;
   int n = sub ? xq_rr_group_members(ev, g, m) : 0;
   for (int i = 0; sub && i < n; i++) {
