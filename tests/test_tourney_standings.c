@@ -837,20 +837,27 @@ static const char *const rr6_results[5][3] = {
   {"1-0", "1-0", "0-1"}, {"1-0", "=", "1-0"}, {"1-0", "0-1", "="}, {"0-1", "=", "0-1"}, {"=", "0-1", "1-0"},
 };
 
-static xq_tournament *rr6(const char *tb, int rounds)
+/* An event of `cfg` named `name` with n players P1..Pn numbered 1..n. */
+static xq_tournament *numbered(const xq_tconfig *cfg, const char *name, int n)
 {
-  xq_tconfig cfg;
-  xq_tconfig_default(&cfg);
-  xq_tconfig_round_robin(&cfg, 1);
-  if (tb) cr_assert_eq(xq_tconfig_tiebreaks(&cfg, tb, NULL), XQ_OK, "%s", tb);
-  xq_tournament *ev = xq_tournament_new(&cfg, "rr");
-  for (int i = 0; i < 6; i++) {
+  xq_tournament *ev = xq_tournament_new(cfg, name);
+  for (int i = 0; i < n; i++) {
     xq_tplayer p;
     memset(&p, 0, sizeof p);
     snprintf(p.name, sizeof p.name, "P%d", i + 1);
     p.pno = i + 1;
     cr_assert_eq(xq_tournament_add(ev, &p, NULL, NULL), XQ_OK);
   }
+  return ev;
+}
+
+static xq_tournament *rr6(const char *tb, int rounds)
+{
+  xq_tconfig cfg;
+  xq_tconfig_default(&cfg);
+  xq_tconfig_round_robin(&cfg, 1);
+  if (tb) cr_assert_eq(xq_tconfig_tiebreaks(&cfg, tb, NULL), XQ_OK, "%s", tb);
+  xq_tournament *ev = numbered(&cfg, "rr", 6);
   for (int r = 1; r <= rounds; r++) {
     xq_tpairing pr = {0};
     cr_assert_eq(xq_pair_system(ev, r, XQ_PAIR_CN, &pr, NULL), XQ_OK, "round %d", r);
@@ -972,14 +979,7 @@ Test(roundrobin, two_games_a_pairing_swap_colours_and_rank_by_match_points)
   char tb[128];
   xq_tconfig_tb_format(&cfg, tb, sizeof tb);
   cr_assert_str_eq(tb, "MATCHPTS,PTS,WINS,DE,FOULS,BWINS,LOT", "CXA 2011 14.2");
-  xq_tournament *ev = xq_tournament_new(&cfg, "rr");
-  for (int i = 0; i < 4; i++) {
-    xq_tplayer p;
-    memset(&p, 0, sizeof p);
-    snprintf(p.name, sizeof p.name, "P%d", i + 1);
-    p.pno = i + 1;
-    cr_assert_eq(xq_tournament_add(ev, &p, NULL, NULL), XQ_OK);
-  }
+  xq_tournament *ev = numbered(&cfg, "rr", 4);
   static const int want[6][2][2] = {{{1, 4}, {2, 3}}, {{4, 1}, {3, 2}}, {{4, 3}, {1, 2}},
                                     {{3, 4}, {2, 1}}, {{2, 4}, {3, 1}}, {{4, 2}, {1, 3}}};
   static const char *const res[6][2] = {{"1-0", "="}, {"1-0", "0-1"}, {"=", "1-0"}, {"=", "="}, {"0-1", "0-1"},
@@ -1023,14 +1023,7 @@ Test(roundrobin, groups_are_dealt_serpentine_and_play_their_own_tables)
   xq_tconfig_round_robin(&cfg, 1);
   cfg.rr_groups = 2;
   cr_assert_eq(xq_rr_event_rounds(&cfg, 9), 5, "the largest group's: 5 entrants");
-  xq_tournament *ev = xq_tournament_new(&cfg, "groups");
-  for (int i = 0; i < 9; i++) {
-    xq_tplayer p;
-    memset(&p, 0, sizeof p);
-    snprintf(p.name, sizeof p.name, "P%d", i + 1);
-    p.pno = i + 1;
-    cr_assert_eq(xq_tournament_add(ev, &p, NULL, NULL), XQ_OK);
-  }
+  xq_tournament *ev = numbered(&cfg, "groups", 9);
   static const int group[10] = {0, 0, 1, 1, 0, 0, 1, 1, 0, 0};
   for (int id = 1; id <= 9; id++) cr_assert_eq(xq_rr_group_of(ev, id), group[id], "P%d", id);
   int met[10][10] = {{0}}, byes[10] = {0};
@@ -1096,14 +1089,7 @@ Test(roundrobin, groups_cross_into_a_knockout)
   xq_tconfig_default(&cfg);
   xq_tconfig_round_robin(&cfg, 1);
   cfg.rr_groups = 2;
-  xq_tournament *ev = xq_tournament_new(&cfg, "groups");
-  for (int i = 0; i < 8; i++) {
-    xq_tplayer p;
-    memset(&p, 0, sizeof p);
-    snprintf(p.name, sizeof p.name, "P%d", i + 1);
-    p.pno = i + 1;
-    cr_assert_eq(xq_tournament_add(ev, &p, NULL, NULL), XQ_OK);
-  }
+  xq_tournament *ev = numbered(&cfg, "groups", 8);
   int place[9] = {0}; /* the number inside the group: the place */
   for (int g = 0; g < 2; g++) {
     int m[8], n = xq_rr_group_members(ev, g, m);

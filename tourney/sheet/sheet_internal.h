@@ -104,6 +104,11 @@ int xq__sheet_format_ok(int format);
  * (sheet_table.c). Always ended within `cap`. */
 void xq__sheet_event_line(const xq_tournament *ev, char *buf, size_t cap);
 
+/* The event line (xq__sheet_event_line) as an HTML paragraph
+ * <p class="event">, escaped, when the event has dates or a venue;
+ * returns 1 when it wrote one, else 0 (sheet_table.c). */
+int xq__sheet_html_event_line(FILE *f, const xq_tournament *ev);
+
 /* `s` into HTML text or an attribute value (& < > " ' escaped). */
 void xq__sheet_html_text(FILE *f, const char *s);
 

@@ -78,6 +78,17 @@ void xq__sheet_event_line(const xq_tournament *ev, char *buf, size_t cap)
   snprintf(buf, cap, "%s%s%s", d, d[0] && v[0] ? " · " : "", v);
 }
 
+int xq__sheet_html_event_line(FILE *f, const xq_tournament *ev)
+{
+  char line[XQ_TOURNEY_DATES_MAX + XQ_TOURNEY_INFO_MAX + 8];
+  xq__sheet_event_line(ev, line, sizeof line);
+  if (!line[0]) return 0;
+  fputs("<p class=\"event\">", f);
+  xq__sheet_html_text(f, line);
+  fputs("</p>", f);
+  return 1;
+}
+
 /* "title, sub" (English) or "title sub" (Chinese); sub may be NULL. */
 static void subtitle(FILE *f, int lang, const char *title, const char *sub, int html)
 {
@@ -95,15 +106,9 @@ static void html_open(FILE *f, const xq_tournament *ev, int lang, const char *ti
   xq__sheet_html_text(f, title);
   fprintf(f, "</title>\n<style>%s</style>\n</head>\n<body>\n<h1>", html_style);
   xq__sheet_html_text(f, event_name(ev, lang));
-  char line[XQ_TOURNEY_DATES_MAX + XQ_TOURNEY_INFO_MAX + 8];
-  xq__sheet_event_line(ev, line, sizeof line);
-  if (line[0]) {
-    fputs("</h1>\n<p class=\"event\">", f);
-    xq__sheet_html_text(f, line);
-    fputs("</p>\n<h2>", f);
-  } else {
-    fputs("</h1>\n<h2>", f);
-  }
+  fputs("</h1>\n", f);
+  if (xq__sheet_html_event_line(f, ev)) fputc('\n', f);
+  fputs("<h2>", f);
   subtitle(f, lang, title, sub, 1);
   fputs("</h2>\n<table>\n<thead><tr>", f);
 }

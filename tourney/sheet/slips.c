@@ -94,13 +94,7 @@ int xq_sheet_slips(const xq_tournament *ev, const xq_tpairing *pr, const char *c
           "@media print{body{margin:.5cm}}\n</style></head><body><h1>", WORD(W_SLIPS));
   xq__sheet_html_text(f, ev->name);
   fprintf(f, " · %s</h1>", WORD(W_SLIPS));
-  char line[XQ_TOURNEY_DATES_MAX + XQ_TOURNEY_INFO_MAX + 8];
-  xq__sheet_event_line(ev, line, sizeof line);
-  if (line[0]) {
-    fputs("<p class=\"event\">", f);
-    xq__sheet_html_text(f, line);
-    fputs("</p>", f);
-  }
+  xq__sheet_html_event_line(f, ev);
   fputs("<div class=\"slips\">\n", f);
   int rc = XQ_OK;
   for (int b = 0; b < pr->nboards && !rc; b++)
