@@ -400,12 +400,7 @@ Test(roundrobin, two_game_pairings_from_the_command_line)
 {
   char db[512];
   xq_test_db_fresh(db, sizeof db, "res_rr2g");
-  free(xq_test_run_db(0, "tourney new --db %s %s", db, "--format rr --games 2"));
-  for (int i = 1; i <= 4; i++) {
-    char extra[32];
-    snprintf(extra, sizeof extra, "--name P%d", i);
-    free(xq_test_run_db(0, "tourney add --db %s %s", db, extra));
-  }
+  event_of(db, "--format rr --games 2", 4);
   board r1[4], r2[4];
   cr_assert_eq(pair_and_play(db, "", 1, 0, r1, 4), 2);
   cr_assert_eq(pair_and_play(db, "", 2, 0, r2, 4), 2);
