@@ -332,9 +332,11 @@ static int round_query(xq__conn *c, xq__http_conn *h, int *out)
 {
   char q[32];
   *out = 0;
-  if (xq__http_parse_query(h->p.req.query, "round", q, sizeof q) < 0) return 0;
+  int got = xq__http_parse_query(h->p.req.query, "round", q, sizeof q);
+  if (got == -1) return 0;
   const char *p = q;
-  if ((*out = number(&p)) >= 0 && !*p) return 0;
+  if (got >= 0 && (*out = number(&p)) >= 0 && !*p) return 0;
+  *out = 0;
   xq__http_error(c, h, 400, NULL, "round is a number", NULL);
   return -1;
 }
