@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "answers.h"
 #include "conn.h"
 #include "http.h"
 #include "http_parse.h"
@@ -235,15 +234,6 @@ void xq__http_api_trf(xq__server *s, xq__conn *c, xq__http_conn *h)
     return;
   }
   int staff = t && (t->role == XQ_ROLE_ADMIN || t->role == XQ_ROLE_ARBITER);
-  /* anyone's is made once for each change of the tournament (answers.c:
-   * 9 ms at 4,000 players) */
-  const xq__answer_key key = {.kind = XQ__ANSWER_TRF_PUBLIC};
-  const xq__answer *kept = staff ? NULL : xq__answers_get(s, &key);
-  if (kept) {
-    h->tag = kept->tag;
-    xq__http_respond(c, h, 200, kept->ctype, kept->text, kept->len, "Vary: Authorization\r\n");
-    return;
-  }
   xq_tournament *blank = s->ev && !staff ? xq_tournament_copy(s->ev) : NULL;
   for (int i = 0; blank && i < blank->n; i++) {
     blank->players[i].birth[0] = 0;
@@ -257,10 +247,8 @@ void xq__http_api_trf(xq__server *s, xq__conn *c, xq__http_conn *h)
   if (f) fclose(f);
   xq_tournament_free(blank);
   if (staff) h->cache = NULL; /* no-store */
-  else h->keep = &key; /* the 200 is kept (xq__http_respond) */
   if (rc != XQ_OK) xq__http_error(c, h, 500, NULL, "TRF export failed", NULL);
   else xq__http_respond(c, h, 200, "text/plain; charset=utf-8", text, len, "Vary: Authorization\r\n");
-  h->keep = NULL;
   free(text);
 }
 
