@@ -181,10 +181,9 @@ static int has_nul_escape(const char *line, size_t len)
   return 0;
 }
 
-/* Whether the JSON text line[0..len) may hold more than `max` values:
- * the brackets, commas and colons outside its strings, each of which
- * starts at most one value (or key), counted without parsing. */
-static int over_values(const char *line, size_t len, long max)
+/* Each bracket, comma and colon outside a string starts at most one value
+ * (or key). */
+int xq__proto_over_values(const char *line, size_t len, long max)
 {
   long n = 1;
   int in_str = 0;
@@ -211,7 +210,7 @@ static cJSON *parse_line(xq__conn *c, const char *line, size_t len)
     return NULL;
   }
   long max = c->trusted ? XQ_JSON_VALUES_MAX : XQ_JSON_VALUES_ANON;
-  if (over_values(line, len, max)) {
+  if (xq__proto_over_values(line, len, max)) {
     /* refused before cJSON spends a node on each (docs/security.md) */
     char msg[96];
     snprintf(msg, sizeof msg, "a request holds at most %ld JSON values%s", max, c->trusted ? "" : " without a token");

@@ -773,6 +773,34 @@ Test(net_http, open_reads_are_kept_and_personal_data_stays_apart)
   xq_tc_close(&a);
 }
 
+/* POST /api/op with a token: a line of more values than a request holds
+ * (a 64 KiB array of 30,000 numbers) is LIMIT, unparsed -- by the check
+ * of a batch for player writes too -- and the other lines are served. */
+Test(net_http, op_lines_of_too_many_values_are_refused_unparsed)
+{
+  size_t n = 64 + 2 * 30000 + 64;
+  char *body = malloc(n), *req = malloc(n + 512);
+  int k = snprintf(body, n, "{\"id\":1,\"op\":\"ping\",\"x\":[1");
+  for (int i = 1; i < 30000; i++) k += snprintf(body + k, n - (size_t)k, ",1");
+  snprintf(body + k, n - (size_t)k, "]}\n{\"id\":2,\"op\":\"ping\"}\n");
+  snprintf(req, n + 512, "POST /api/op HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer %s\r\nContent-Length: %zu\r\n\r\n%s",
+           ts.board[0], strlen(body), body);
+  resp r;
+  http(req, &r);
+  cr_assert_eq(r.status, 200, "%s", r.body);
+  char *nl = strchr(r.body, '\n');
+  cr_assert_not_null(nl);
+  *nl = 0;
+  cJSON *first = cJSON_Parse(r.body), *second = cJSON_Parse(nl + 1);
+  cr_assert_str_eq(error_code(first), "LIMIT", "%s", r.body);
+  cr_assert(xq_tj_ok(second), "the next line is served: %s", nl + 1);
+  cJSON_Delete(first);
+  cJSON_Delete(second);
+  resp_free(&r);
+  free(body);
+  free(req);
+}
+
 /* POST /api/op with the admin token: the raw reply lines (malloc'd). */
 static char *op_lines(const char *body)
 {
