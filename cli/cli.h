@@ -30,6 +30,8 @@
 #define XQ_CLI_PROGRESS_EVERY 0.5             /* seconds between progress lines on a terminal */
 #define XQ_CLI_PROGRESS_EVERY_LOG 5.0         /* seconds between progress lines otherwise */
 #define XQ_CLI_PATH_TEXT 1200                 /* a file named in a refusal (paths.c), its role included */
+#define XQ_CLI_LINK_HOPS 40                   /* symbolic links followed to the file a dangling one would
+                                                 make (paths.c; the kernel's own limit) */
 
 /* The whole command line of xqref: `argv[1]` names the subcommand (or
  * help, --help, --version) and the rest is its own. Returns the exit

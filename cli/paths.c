@@ -4,6 +4,7 @@
  * written whole through a temporary file renamed into place (paths.h).
  */
 #include <errno.h>
+#include <limits.h>
 #include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,12 +28,50 @@ typedef struct ident {
   char *name;  /* the real name (links followed; of the folder when the file is missing); NULL: none */
 } ident;
 
+/* The file a write to `path` reaches (malloc'd; NULL when out of
+ * memory): `path` itself, or for a symbolic link to nothing (which a
+ * write follows, making its target) the name at the end of its chain,
+ * relative targets taken from the link's folder. */
+static char *link_end(const char *path)
+{
+  char *cur = strdup(path);
+  for (int hop = 0; cur && hop < XQ_CLI_LINK_HOPS; hop++) {
+    struct stat st;
+    if (lstat(cur, &st) != 0 || !S_ISLNK(st.st_mode)) break;
+    char target[PATH_MAX];
+    ssize_t n = readlink(cur, target, sizeof target - 1);
+    if (n <= 0) break;
+    target[n] = '\0';
+    char *next;
+    if (target[0] == '/') {
+      next = strdup(target);
+    } else {
+      char *d = strdup(cur);
+      size_t len = strlen(cur) + (size_t)n + 2;
+      next = d ? malloc(len) : NULL;
+      if (next) snprintf(next, len, "%s/%s", dirname(d), target);
+      free(d);
+    }
+    free(cur);
+    cur = next;
+  }
+  return cur;
+}
+
 /* The real name of `path`: realpath() when it exists, else its folder's
- * real name and its last component. NULL when out of memory. */
+ * real name and its last component (a dangling link's: of the file it
+ * would make). NULL when out of memory. */
 static char *real_name(const char *path)
 {
   char *r = realpath(path, NULL);
   if (r) return r;
+  char *end = link_end(path);
+  if (!end) return NULL;
+  if (strcmp(end, path) && (r = realpath(end, NULL))) {
+    free(end);
+    return r;
+  }
+  path = end;
   char *d = strdup(path), *b = strdup(path);
   char *out = NULL;
   if (d && b) {
@@ -47,6 +86,7 @@ static char *real_name(const char *path)
   }
   free(d);
   free(b);
+  free(end);
   return out;
 }
 

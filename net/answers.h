@@ -23,7 +23,12 @@ typedef struct xq__answer_key {
   char arg[32];
 } xq__answer_key;
 
-enum { XQ__ANSWER_OP_STANDINGS = 1000 }; /* the `standings` operation's body */
+enum {
+  XQ__ANSWER_OP_STANDINGS = 1000, /* the `standings` operation's body */
+  XQ__ANSWER_OP_PLAYERS,          /* the `players` operation's body (table: 1 with personal data) */
+  XQ__ANSWER_OP_PAIRINGS,         /* the `pairings` operation's body */
+  XQ__ANSWER_TRF_PUBLIC,          /* GET /api/trf without a token: without personal data */
+};
 
 typedef struct xq__answer {
   xq__answer_key key;

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "netlimits.h"
 #include "proto.h"
 
 static const char *const atomic_ops[] = {"add_player", "edit_player", "withdraw", "reinstate", "absent", NULL};
@@ -25,6 +26,9 @@ int xq__batch_atomic(const char *text, size_t len)
     const char *nl = memchr(text + i, '\n', len - i);
     size_t end = nl ? (size_t)(nl - text) : len;
     if (end > i && !(end == i + 1 && text[i] == '\r')) {
+      /* a line of more values than a request holds is refused unparsed
+       * when it is dispatched: not parsed here either */
+      if (xq__proto_over_values(text + i, end - i, XQ_JSON_VALUES_MAX)) return 0;
       cJSON *j = cJSON_ParseWithLength(text + i, end - i);
       const char *op = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "op"));
       int ok = 0;

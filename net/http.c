@@ -332,9 +332,11 @@ static int round_query(xq__conn *c, xq__http_conn *h, int *out)
 {
   char q[32];
   *out = 0;
-  if (xq__http_parse_query(h->p.req.query, "round", q, sizeof q) < 0) return 0;
+  int got = xq__http_parse_query(h->p.req.query, "round", q, sizeof q);
+  if (got == -1) return 0;
   const char *p = q;
-  if ((*out = number(&p)) >= 0 && !*p) return 0;
+  if (got >= 0 && (*out = number(&p)) >= 0 && !*p) return 0;
+  *out = 0;
   xq__http_error(c, h, 400, NULL, "round is a number", NULL);
   return -1;
 }
@@ -438,14 +440,16 @@ static int judge_head(xq__server *s, xq__conn *c, xq__http_conn *h)
  * XQ_HTTP_MAX_AGE_S (docs/http.md). */
 /* The key of a read that is kept (answers.c) into *k: 1, or 0 for one
  * made every time (the page's files are static already; games.json has
- * its own; the TRF and the staff's reads depend on who asks). */
+ * its own; the staff's reads depend on who asks: a TRF is kept only when
+ * asked without a token, without personal data). */
 static int answer_key(const xq__http_conn *h, xq__answer_key *k)
 {
+  int anyones_trf = h->kind == RT_TRF && !xq__http_parse_header(&h->p.req, "Authorization");
   int kept = h->kind == RT_EVENT || h->kind == RT_STANDINGS || h->kind == RT_KNOCKOUT || h->kind == RT_PGN ||
-             h->kind == RT_PAIRINGS;
+             h->kind == RT_PAIRINGS || anyones_trf;
   if (!kept) return 0;
   memset(k, 0, sizeof *k);
-  k->kind = h->kind;
+  k->kind = anyones_trf ? XQ__ANSWER_TRF_PUBLIC : h->kind;
   k->round = h->round;
   k->table = h->table;
   /* a PGN's variants by its query (the notation); any other query is read
@@ -466,7 +470,7 @@ static void serve(xq__server *s, xq__conn *c, xq__http_conn *h)
     const xq__answer *a = xq__answers_get(s, &k);
     if (a) { /* kept: answered (or a 304) without making it */
       h->tag = a->tag;
-      xq__http_respond(c, h, 200, a->ctype, a->text, a->len, NULL);
+      xq__http_respond(c, h, 200, a->ctype, a->text, a->len, h->kind == RT_TRF ? "Vary: Authorization\r\n" : NULL);
       return;
     }
     h->keep = &k; /* the handler's 200 is kept (xq__http_respond) */

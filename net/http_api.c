@@ -188,7 +188,9 @@ static int notation_of(const char *query, xq_notation *out)
 {
   char v[16];
   *out = XQ_NOTE_CHINESE;
-  if (xq__http_parse_query(query, "notation", v, sizeof v) < 0) return 1;
+  int got = xq__http_parse_query(query, "notation", v, sizeof v);
+  if (got == -1) return 1;
+  if (got < 0) return 0;
   if (!strcmp(v, "iccs")) *out = XQ_NOTE_ICCS_PGN;
   else if (!strcmp(v, "wxf")) *out = XQ_NOTE_WXF;
   else if (!strcmp(v, "chinese")) *out = XQ_NOTE_CHINESE;
@@ -299,10 +301,12 @@ void xq__http_api_events(xq__server *s, xq__conn *c, xq__http_conn *h, int round
     return;
   }
   long long last = -1;
+  int got;
   char q[32];
   const char *lei = xq__http_parse_header(&h->p.req, "Last-Event-ID");
   if (lei && !parse_id(lei, &last)) last = -1;
-  else if (!lei && xq__http_parse_query(h->p.req.query, "last_event", q, sizeof q) >= 0 && !parse_id(q, &last)) {
+  else if (!lei && (got = xq__http_parse_query(h->p.req.query, "last_event", q, sizeof q)) != -1 &&
+           (got < 0 || !parse_id(q, &last))) {
     xq__http_error(c, h, 400, NULL, "last_event is an event id", NULL);
     return;
   }

@@ -285,9 +285,9 @@ int xq__http_parse_query(const char *query, const char *key, char *out, size_t c
     if (kn == klen && !memcmp(s, key, klen)) {
       const char *v = eq ? eq + 1 : s + n;
       size_t vn = (size_t)(s + n - v);
-      if (vn + 1 > cap) return -1;
+      if (vn + 1 > cap) return -2;
       long got = pct_decode(v, vn, out, 1);
-      return got < 0 ? -1 : (int)got;
+      return got < 0 ? -2 : (int)got;
     }
     s = amp ? amp + 1 : NULL;
   }

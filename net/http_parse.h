@@ -95,8 +95,10 @@ const char *xq__http_parse_header(const xq__http_req *r, const char *name);
 
 /* Value of the query parameter `key` in query text `query` (form
  * encoding: '+' is a space, %XX decoded) copied into out[0..cap)
- * NUL-terminated. Returns its length, or -1 when absent, too long for
- * `cap`, or holding a NUL. */
+ * NUL-terminated. Returns its length, -1 when absent, or -2 when present
+ * but too long for `cap`, badly escaped or holding a NUL: a caller
+ * refuses that, never takes it for an absent parameter (a round
+ * defaulted to the last one). */
 int xq__http_parse_query(const char *query, const char *key, char *out, size_t cap);
 
 /* Reason phrase of a status code ("Not Found"); "Unknown" otherwise. */

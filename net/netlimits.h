@@ -17,6 +17,13 @@
 #define XQ_PGN_PUSH_GAMES_MAX 128        /* games in one push */
 #define XQ_PGN_FETCH_MAX (8 * 1024 * 1024) /* a polled PGN document */
 #define XQ_OP_LINES_MAX 64               /* requests in one POST /api/op (its body: at most XQ_MAX_LINE) */
+#define XQ_JSON_VALUES_ANON 2048         /* JSON values (objects, arrays, keys, strings, numbers) in
+                                            one line of a session without a token: the costliest open
+                                            request (apply, 1024 moves) twice over; more is LIMIT
+                                            before the line is parsed (a 64 KiB line of 30,000 numbers
+                                            took 8-10 ms to parse, ten anonymous turns) ... */
+#define XQ_JSON_VALUES_MAX 16384         /* ... and of a session with a token (a manual numbering
+                                            of every player a 64 KiB line can name fits) */
 
 /* Connections */
 #define XQ_MAX_CONNS 4096                /* JSON-lines + HTTP connections together (an event

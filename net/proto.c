@@ -181,12 +181,40 @@ static int has_nul_escape(const char *line, size_t len)
   return 0;
 }
 
-/* Parse one line into a request object, or reply BAD_JSON / BAD_REQUEST
- * (never echoing the line's bytes) and return NULL. */
+/* Each bracket, comma and colon outside a string starts at most one value
+ * (or key). */
+int xq__proto_over_values(const char *line, size_t len, long max)
+{
+  long n = 1;
+  int in_str = 0;
+  for (size_t i = 0; i < len; i++) {
+    char ch = line[i];
+    if (in_str) {
+      if (ch == '\\') i++;
+      else if (ch == '"') in_str = 0;
+    } else if (ch == '"') {
+      in_str = 1;
+    } else if ((ch == ',' || ch == ':' || ch == '[' || ch == '{') && ++n > max) {
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* Parse one line into a request object, or reply BAD_JSON / BAD_REQUEST /
+ * LIMIT (never echoing the line's bytes) and return NULL. */
 static cJSON *parse_line(xq__conn *c, const char *line, size_t len)
 {
   if (!xq_utf8_valid(line, len) || memchr(line, 0, len)) {
     xq__reply_error(c, NULL, XQ__E_BAD_JSON, "a request is UTF-8 text without NUL bytes", -1);
+    return NULL;
+  }
+  long max = c->trusted ? XQ_JSON_VALUES_MAX : XQ_JSON_VALUES_ANON;
+  if (xq__proto_over_values(line, len, max)) {
+    /* refused before cJSON spends a node on each (docs/security.md) */
+    char msg[96];
+    snprintf(msg, sizeof msg, "a request holds at most %ld JSON values%s", max, c->trusted ? "" : " without a token");
+    xq__reply_error(c, NULL, XQ__E_LIMIT, msg, -1);
     return NULL;
   }
   const char *end = NULL;

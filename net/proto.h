@@ -127,6 +127,12 @@ int xq__field_str(xq__req *r, const char *key, int required, const char **out);
  * checks (XQ_EINVAL after ours passed) is a conflict with its state. */
 const char *xq__reply_write_code(int rc);
 
+/* Whether the JSON text line[0..len) may hold more than `max` values (its
+ * brackets, commas and colons outside strings counted, nothing parsed):
+ * such a line is LIMIT (XQ_JSON_VALUES_ANON, XQ_JSON_VALUES_MAX), never
+ * given to the parser. */
+int xq__proto_over_values(const char *line, size_t len, long max);
+
 /* Batches applied all or none (batch.c). xq__batch_atomic: 1 when the
  * JSON lines text[0..len) are two or more, each one of the player writes
  * that run on the loop at once (add_player, edit_player, withdraw,

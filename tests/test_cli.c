@@ -469,6 +469,25 @@ Test(cli, tourney_never_overwrites_the_store_or_its_input)
     unchanged_after(args, db, orig, n);
   }
   cr_expect_neq(access(wal, F_OK), 0, "no write-ahead log made up");
+  /* a link to a file of the store that is not there yet (the write would
+   * make it through the link), relative and through a second link */
+  char dangling[300], dangling2[300], admin[300];
+  snprintf(dangling, sizeof dangling, "%s/wal.trf", dir);
+  snprintf(dangling2, sizeof dangling2, "%s/admin.trf", dir);
+  snprintf(admin, sizeof admin, "%s/e.db.admin", dir);
+  cr_assert_eq(symlink("./e.db-wal", dangling), 0);
+  cr_assert_eq(symlink("admin.link", dangling2), 0);
+  snprintf(args, sizeof args, "%s/admin.link", dir);
+  cr_assert_eq(symlink(admin, args), 0);
+  snprintf(args, sizeof args, "tourney export --db '%s' --out '%s'", db, dangling);
+  unchanged_after(args, db, orig, n);
+  cr_expect_neq(access(wal, F_OK), 0, "no write-ahead log written through a link");
+  snprintf(args, sizeof args, "tourney export --db '%s' --out '%s'", db, dangling2);
+  unchanged_after(args, db, orig, n);
+  cr_expect_neq(access(admin, F_OK), 0, "no admin file written through two links");
+  unlink(dangling), unlink(dangling2);
+  snprintf(args, sizeof args, "%s/admin.link", dir);
+  unlink(args);
   free(xq_test_run_db(0, "tourney players --db '%s'%s", db, NULL)); /* the store still opens */
 
   /* an export is fine; importing it into itself is not */

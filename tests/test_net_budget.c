@@ -6,7 +6,9 @@
  * test ends with uv_loop_close() == 0.
  */
 #include <criterion/criterion.h>
+#include <sqlite3.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -70,6 +72,50 @@ Test(net_budget, a_store_deleted_under_the_server_stops_every_acknowledgement)
   cr_assert(msg && strstr(msg, "deleted or replaced"), "the error says why: %s", msg ? msg : "(none)");
   cJSON_Delete(r);
   xq_tc_close(&b);
+}
+
+/* The rows of the game log of table 1 in the file `path` alone (no
+ * write-ahead log beside it). */
+static int rows_in_file(const char *path)
+{
+  sqlite3 *db;
+  cr_assert_eq(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+  sqlite3_stmt *q;
+  cr_assert_eq(sqlite3_prepare_v2(db, "SELECT count(*) FROM game_log WHERE round = 1 AND board = 1", -1, &q, NULL),
+               SQLITE_OK, "%s", sqlite3_errmsg(db));
+  cr_assert_eq(sqlite3_step(q), SQLITE_ROW);
+  int n = sqlite3_column_int(q, 0);
+  sqlite3_finalize(q);
+  sqlite3_close(db);
+  return n;
+}
+
+/* Only the store's write-ahead log unlinked under the running server (a
+ * cleaning script, a copy that moved it): it holds every commit not yet
+ * checkpointed -- a new store's everything -- and the process's handle is
+ * its last. The next move is not acknowledged, and what was acknowledged
+ * before is written into the store's file, where a restart finds it. */
+Test(net_budget, a_write_ahead_log_deleted_under_the_server_loses_nothing_acknowledged)
+{
+  xq_tclient b;
+  xq_fx_connect(&b, ts.board[0]);
+  xq_tc_okf(&b, "{\"id\":1,\"op\":\"move\",\"seq\":1,\"move\":\"h2e2\"}");
+  char wal[256], copy[300], cmd[700];
+  snprintf(wal, sizeof wal, "%s-wal", ts.db);
+  cr_assert_eq(unlink(wal), 0);
+  cJSON *r = xq_tc_callf(&b, "{\"id\":2,\"op\":\"move\",\"seq\":2,\"move\":\"h9g7\"}");
+  cr_assert(!xq_tj_ok(r), "a move into a store without its log is not acknowledged");
+  const cJSON *e = cJSON_GetObjectItem(r, "error");
+  const char *msg = e ? cJSON_GetStringValue(cJSON_GetObjectItem(e, "msg")) : NULL;
+  cr_assert(msg && strstr(msg, "-wal was deleted or replaced"), "the error says why: %s", msg ? msg : "(none)");
+  cJSON_Delete(r);
+  xq_tc_close(&b);
+  /* the file as a kill would leave it: the acknowledged move is in it */
+  snprintf(copy, sizeof copy, "%s.copy", ts.db);
+  snprintf(cmd, sizeof cmd, "cp '%s' '%s'", ts.db, copy);
+  cr_assert_eq(system(cmd), 0);
+  cr_assert_eq(rows_in_file(copy), 1, "the acknowledged move is in the store's file");
+  unlink(copy);
 }
 
 /* Another file renamed onto the store's path is no better. */

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "net_fixture.h"
+#include "netlimits.h"
 #include "store/store.h"
 #include "tourney.h"
 
@@ -130,6 +131,69 @@ Test(net_proto, line_over_the_limit_gets_an_error_and_a_close)
   cr_assert_str_eq(xq_tc_error(r), "LINE_TOO_LONG");
   cJSON_Delete(r);
   cr_assert(xq_tc_wait_eof(&c, 5000), "the server closes the connection");
+  xq_tc_close(&c);
+}
+
+/* A line of `values` numbers in an array ("{"id":7,"op":"ping","x":[1,1,...]}");
+ * malloc'd. */
+static char *many_values(int values)
+{
+  size_t n = 64 + 2 * (size_t)values;
+  char *line = malloc(n);
+  int k = snprintf(line, n, "{\"id\":7,\"op\":\"ping\",\"x\":[");
+  for (int i = 0; i < values; i++) k += snprintf(line + k, n - (size_t)k, i ? ",1" : "1");
+  snprintf(line + k, n - (size_t)k, "]}");
+  return line;
+}
+
+/* A line of many JSON values costs the parser a node each (30,000 in 64
+ * KiB: 8-10 ms of the loop): refused before it is parsed past what a
+ * request takes, XQ_JSON_VALUES_ANON without a token, XQ_JSON_VALUES_MAX
+ * with one; the connection lives on and the largest open request is
+ * served. */
+Test(net_proto, lines_of_too_many_values_are_refused_unparsed)
+{
+  xq_tclient c;
+  cr_assert_eq(xq_tc_connect(&c, &ts.loop, ts.port), 0);
+  char *line = many_values(30000);
+  cJSON *r = xq_tc_call(&c, line);
+  free(line);
+  cr_assert_str_eq(xq_tc_error(r), "LIMIT");
+  cr_assert(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(r, "id")), "not parsed: no id");
+  cJSON_Delete(r);
+  line = many_values(XQ_JSON_VALUES_ANON);
+  r = xq_tc_call(&c, line);
+  free(line);
+  cr_assert_str_eq(xq_tc_error(r), "LIMIT");
+  cJSON_Delete(r);
+  /* apply of XQ_API_MOVES_MAX moves, each a string of the array */
+  size_t n = 64 + 8 * (size_t)XQ_API_MOVES_MAX;
+  char *apply = malloc(n);
+  static const char *const cycle[] = {"h0g2", "h9g7", "g2h0", "g7h9"};
+  int k = snprintf(apply, n, "{\"id\":8,\"op\":\"apply\",\"moves\":[");
+  for (int i = 0; i < XQ_API_MOVES_MAX; i++)
+    k += snprintf(apply + k, n - (size_t)k, "%s\"%s\"", i ? "," : "", cycle[i % 4]);
+  snprintf(apply + k, n - (size_t)k, "]}");
+  r = xq_tc_call(&c, apply);
+  free(apply);
+  cr_assert(ok(r), "apply of %d moves served", XQ_API_MOVES_MAX);
+  cJSON_Delete(r);
+  xq_tc_close(&c);
+  /* with a token: more, up to its own limit */
+  hello(&c, ts.arbiter);
+  line = many_values(XQ_JSON_VALUES_ANON * 2);
+  r = xq_tc_call(&c, line);
+  free(line);
+  cr_assert(ok(r), "a session with a token: %d values served", XQ_JSON_VALUES_ANON * 2);
+  cJSON_Delete(r);
+  line = many_values(XQ_JSON_VALUES_MAX + 1);
+  r = xq_tc_call(&c, line);
+  free(line);
+  cr_assert_str_eq(xq_tc_error(r), "LIMIT");
+  cJSON_Delete(r);
+  r = xq_tc_call(&c, "{\"id\":9,\"op\":\"ping\"}");
+  cr_assert(ok(r), "the connection lives on");
+  cJSON_Delete(r);
   xq_tc_close(&c);
 }
 

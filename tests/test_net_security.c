@@ -639,8 +639,13 @@ Test(net_security, deeply_nested_json_is_refused)
   xq_tclient c;
   cr_assert_eq(xq_tc_connect(&c, &ts.loop, ts.port), 0);
   for (int objects = 0; objects < 2; objects++) {
-    char *line = nested(10000, objects);
+    /* past cJSON's 1,000 levels: not parsed further */
+    char *line = nested(1010, objects);
     expect_error(&c, line, "BAD_JSON");
+    free(line);
+    /* more values than a request without a token holds: not parsed */
+    line = nested(10000, objects);
+    expect_error(&c, line, "LIMIT");
     free(line);
   }
   alive(&c);

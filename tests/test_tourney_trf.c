@@ -167,6 +167,24 @@ Test(trf, bad_files_are_rejected_with_the_line)
   const char *zero = "001    1      A                                 2000                             0.0    1\n";
   cr_assert_eq(xq_trf_parse(zero, strlen(zero), &ev, &err), XQ_OK, "%s", err.msg);
   xq_tournament_free(ev);
+
+  /* the rounds of XXR: a whole number, never converted out of range (atoi
+   * took -3 as an event of -3 rounds and 4294967297 as 1; 99999999999 was
+   * undefined behaviour) */
+  static const struct {
+    const char *xxr;
+    int rc, rounds;
+  } xxr[] = {{"7", XQ_OK, 7}, {" 9 ", XQ_OK, 9}, {"", XQ_OK, 0}, {"-3", XQ_EINVAL, 0}, {"7x", XQ_EINVAL, 0},
+             {"4294967297", XQ_ELIMIT, 0}, {"99999999999999999999", XQ_ELIMIT, 0}};
+  for (size_t i = 0; i < sizeof xxr / sizeof xxr[0]; i++) {
+    char text[256];
+    snprintf(text, sizeof text, "XXR %s\n%s", xxr[i].xxr, zero);
+    ev = NULL;
+    cr_assert_eq(xq_trf_parse(text, strlen(text), &ev, &err), xxr[i].rc, "XXR '%s': %s", xxr[i].xxr, err.msg);
+    if (xxr[i].rc == XQ_OK) cr_assert_eq(ev->cfg.rounds, xxr[i].rounds, "XXR '%s'", xxr[i].xxr);
+    else cr_assert(strstr(err.msg, "XXR") || strstr(err.msg, "too many rounds"), "%s", err.msg);
+    xq_tournament_free(ev);
+  }
 }
 
 Test(trf, export_of_a_2_1_0_event_declares_its_scoring)

@@ -369,6 +369,20 @@ static int player_line(xq_tournament *ev, plines *pl, const char *s, int l, int 
   return XQ_OK;
 }
 
+/* The rounds of an XXR (142) line's argument into *rounds (blank: 0, not
+ * known): 0, or -1 for text that is not a whole number from 0 (a number past
+ * XQ_TOURNEY_ROUNDS_MAX is kept as one past it: "too many rounds"). */
+static int rounds_line(const char *a, int *rounds)
+{
+  a += strspn(a, " ");
+  size_t n = strspn(a, "0123456789");
+  if (a[n + strspn(a + n, " ")]) return -1; /* blank: 0, not known */
+  long v = 0;
+  for (size_t i = 0; i < n && v <= XQ_TOURNEY_ROUNDS_MAX; i++) v = v * 10 + (a[i] - '0');
+  *rounds = v > XQ_TOURNEY_ROUNDS_MAX ? XQ_TOURNEY_ROUNDS_MAX + 1 : (int)v;
+  return 0;
+}
+
 /* Any other line: the header values read from it, then kept verbatim. */
 static int other_line(xq_tournament *ev, const char *s, int l, int lineno, xq_error *err)
 {
@@ -381,7 +395,8 @@ static int other_line(xq_tournament *ev, const char *s, int l, int lineno, xq_er
   if (!strcmp(tag, "012")) snprintf(ev->name, sizeof ev->name, "%.*s", l > 4 ? l - 4 : 0, arg);
   else if (!strcmp(tag, "022")) snprintf(ev->info.venue, sizeof ev->info.venue, "%.*s", l > 4 ? l - 4 : 0, arg);
   else if (!strcmp(tag, "102")) snprintf(ev->info.arbiter, sizeof ev->info.arbiter, "%.*s", l > 4 ? l - 4 : 0, arg);
-  else if (!strcmp(tag, "XXR") || !strcmp(tag, "142")) ev->cfg.rounds = atoi(a);
+  else if ((!strcmp(tag, "XXR") || !strcmp(tag, "142")) && rounds_line(a, &ev->cfg.rounds))
+    return fail(err, XQ_EINVAL, lineno, "bad XXR line: the rounds are a whole number");
   else if (!strcmp(tag, "XXC")) ev->initial_black = strstr(a, "black1") != NULL;
   else if (!strcmp(tag, "152")) ev->initial_black = a[strspn(a, " ")] == 'B';
   else if (!strcmp(tag, "162")) parse_162(&ev->cfg, s, l);

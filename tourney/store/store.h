@@ -356,8 +356,9 @@ int xq_tstore_admin_token(xq_tstore *st, xq_ttoken *out, int *created, xq_error 
  * (docs/security.md). Returns the number, or XQ_EINVAL / XQ_ESTORE. */
 int64_t xq_tstore_data_version(xq_tstore *st);
 /* XQ_OK while the file at the path the store was opened on is the file
- * it opened; XQ_ESTORE (`err` says so) once it was deleted or replaced
- * (another file renamed onto the path): from then on every write is
+ * it opened, and so its write-ahead log (PATH-wal, which holds the commits
+ * not yet checkpointed); XQ_ESTORE (`err` says so) once either was deleted
+ * or replaced (another file renamed onto the path): from then on every write is
  * refused, since it would go to a file nobody will open again. Every
  * outermost write checks this first (one stat); the server also asks
  * every XQ_TOKEN_RECHECK_MS, to log it while idle. */

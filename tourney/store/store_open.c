@@ -18,6 +18,7 @@
  * length: two threads may share a store, one call at a time.
  */
 #include <errno.h>
+#include <limits.h>
 #include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,10 +36,15 @@ struct xq_tstore {
                       (or the batch), more = savepoints inside it */
   int batch;       /* a group-commit batch is open (store_games.c) */
   int lost;        /* SQLite rolled the batch's transaction back itself */
-  int gone;        /* the file at the path is no longer the one opened (deleted, replaced) */
+  int gone;        /* the file at the path is no longer the one opened (deleted, replaced): 1,
+                      or 2 its write-ahead log */
   int watched;     /* dev/ino below were read at the open (a file, not ":memory:") */
   dev_t dev;
   ino_t ino;
+  int wal_watched; /* wal_dev/wal_ino were read at the open: its write-ahead log, which holds
+                      every commit not yet checkpointed into the file */
+  dev_t wal_dev;
+  ino_t wal_ino;
   char *path;
   sqlite3_stmt *q[XQ__STORE_Q_COUNT]; /* cached statements, finalized on close */
 };
@@ -131,11 +137,24 @@ int xq_tstore_file_ok(xq_tstore *st, xq_error *err)
   struct stat sb;
   if (!st->gone && st->watched && (stat(st->path, &sb) != 0 || sb.st_dev != st->dev || sb.st_ino != st->ino))
     st->gone = 1;
+  if (!st->gone && st->wal_watched) {
+    /* a log deleted under the store: what it holds (every commit since
+     * the last checkpoint, a new store's all) is gone at the close */
+    char wal[PATH_MAX];
+    int n = snprintf(wal, sizeof wal, "%s-wal", st->path);
+    if (n > 0 && (size_t)n < sizeof wal &&
+        (stat(wal, &sb) != 0 || sb.st_dev != st->wal_dev || sb.st_ino != st->wal_ino)) {
+      st->gone = 2;
+      /* the open log still reads: its commits go into the file, which
+       * keeps them once the log's last descriptor is closed */
+      sqlite3_wal_checkpoint_v2(st->db, NULL, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
+    }
+  }
   if (!st->gone) return XQ_OK;
   size_t n = strlen(st->path);
   return xq_error_set(err, XQ_ESTORE, -1, -1,
-                      "the store file %s%s was deleted or replaced while open: nothing more is written to it",
-                      n > 60 ? "..." : "", st->path + (n > 60 ? n - 57 : 0));
+                      "the store file %s%s%s was deleted or replaced while open: nothing more is written to it",
+                      n > 60 ? "..." : "", st->path + (n > 60 ? n - 57 : 0), st->gone == 2 ? "-wal" : "");
 }
 
 int xq__store_writable(xq_tstore *st, xq_error *err)
@@ -395,6 +414,13 @@ int xq_tstore_open(const char *path, int mode, xq_tstore **out, xq_error *err)
     st->watched = 1;
     st->dev = sb.st_dev;
     st->ino = sb.st_ino;
+    char wal[PATH_MAX];
+    int n = snprintf(wal, sizeof wal, "%s-wal", path);
+    if (n > 0 && (size_t)n < sizeof wal && stat(wal, &sb) == 0) {
+      st->wal_watched = 1;
+      st->wal_dev = sb.st_dev;
+      st->wal_ino = sb.st_ino;
+    }
   }
   *out = st;
   return XQ_OK;
