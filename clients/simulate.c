@@ -362,6 +362,13 @@ static int check_opts(xq__sim *S, const xq_sim_opts *o)
     return xq__simulate_server_fail(S, XQ_EINVAL, "at most all players can be women and a quarter absentees");
   if (o->db && strlen(o->db) >= XQ_SIM_PATH_MAX - 16) return xq__simulate_server_fail(S, XQ_EINVAL, "--db path too long");
   if (o->db && access(o->db, F_OK) == 0) return xq__simulate_server_fail(S, XQ_EINVAL, "%s exists: the simulation needs a new store", o->db);
+  /* the files made beside the store are new too: none is overwritten */
+  static const char *const beside[] = {".rules.json", ".admin"};
+  for (size_t i = 0; o->db && i < sizeof beside / sizeof beside[0]; i++) {
+    char p[XQ_SIM_PATH_MAX + 16];
+    snprintf(p, sizeof p, "%s%s", o->db, beside[i]);
+    if (access(p, F_OK) == 0) return xq__simulate_server_fail(S, XQ_EINVAL, "%s exists: the simulation writes it anew", p);
+  }
   return XQ_OK;
 }
 

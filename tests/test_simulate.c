@@ -607,6 +607,26 @@ Test(simulate, refuses_bad_options)
   xq_test_expect(2, "simulate --preset nowhere2030");
   xq_test_expect(2, "simulate --preset tangshan2018 --group children-of-2030");
   xq_test_expect(0, "simulate --help");
+  /* a file the run would make beside its store is there already: refused,
+   * and left as it was */
+  char db[128], rules[160];
+  snprintf(db, sizeof db, "/tmp/xqref-simtest-beside-%d.db", (int)getpid());
+  snprintf(rules, sizeof rules, "%s.rules.json", db);
+  FILE *f = fopen(rules, "w");
+  cr_assert_not_null(f);
+  fputs("mine", f);
+  fclose(f);
+  xq_sim_opts_default(&o);
+  o.preset = "shaanxi2019";
+  o.players = 20;
+  o.db = db;
+  cr_assert_eq(xq_simulate(&o, &rep, &err), XQ_EINVAL);
+  cr_assert(strstr(err.msg, "rules.json exists"), "%s", err.msg);
+  char *kept = xq_test_slurp(rules);
+  cr_assert_str_eq(kept, "mine");
+  free(kept);
+  cr_assert_neq(access(db, F_OK), 0, "no store made");
+  unlink(rules);
 }
 
 /* Does the reply of some row of a game say the armageddon turned a draw

@@ -524,6 +524,10 @@ Test(duplicate, the_birth_date_in_any_written_form)
   cr_assert(!lines.lines[2].ok && strstr(lines.lines[2].error, "the same as line 3"), "%s", lines.lines[2].error);
   cr_assert(lines.lines[3].ok, "another club: %s", lines.lines[3].error);
   xq_csv_players_free(&lines);
+  /* two headings of one field (name and 姓名): refused, not one of them taken */
+  const char *twice = "name,姓名,club\nWang,Li,X\n";
+  cr_assert_eq(xq_csv_players_read(twice, strlen(twice), ev, &lines, &err), XQ_EINVAL);
+  cr_assert(strstr(err.msg, "headings 1 (name) and 2 (姓名) name the same field"), "%s", err.msg);
   xq_tournament_free(ev);
 }
 

@@ -298,12 +298,17 @@ static void check_entries(xq_csv_players *out, const xq_tournament *ev)
 }
 
 /* The heading record h[0..nf) into col[] (XQ_CSV_COL_* or -1). XQ_OK, or
- * XQ_EINVAL with `err` when there is no name column. */
+ * XQ_EINVAL with `err` when there is no name column or two headings name
+ * one field (which of them holds it is not for the reader to guess). */
 static int headings(char **h, int nf, int *col, xq_csv_players *out, xq_error *err)
 {
   for (int i = 0; i < nf; i++) {
     col[i] = column_of(trim(h[i]));
     if (col[i] == XQ_CSV_COL_NO) out->file_numbers = 1;
+    for (int j = 0; j < i; j++)
+      if (col[i] >= 0 && col[j] == col[i])
+        return xq__error(err, XQ_EINVAL, "headings %d (%.40s) and %d (%.40s) name the same field: keep one", j + 1,
+                         h[j], i + 1, h[i]);
   }
   for (int i = 0; i < nf; i++)
     if (col[i] == XQ_CSV_COL_NAME) return XQ_OK;
