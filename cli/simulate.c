@@ -52,7 +52,13 @@ static const xq__opt sim_rows[] = {
   XQ__ENUM("--format", sim_cli, o.format, "rr|rr2", rr_formats,
            "a round robin of the players (default 10) instead of the\n"
            "preset's Swiss: rr once (单循环), rr2 twice (双循环); the\n"
-           "standings and the cross table (交叉表), no knockout or prizes"),
+           "standings and the cross table (交叉表), no prizes"),
+  XQ__INT("--groups", sim_cli, o.rr_groups, 2, XQ_RR_GROUPS_MAX, "G",
+          "--format rr|rr2: the players in G groups (分组循环), each its\n"
+          "own round robin"),
+  XQ__INT("--ko", sim_cli, o.ko_size, 4, 16, "K",
+          "--format rr|rr2: then a knockout of K (4, 8 or 16): the top K,\n"
+          "or with groups two of each group crossed (A1-B2, B1-A2, ...)"),
   XQ__STR("--group", sim_cli, o.group, "NAME",
           "the event of one of the preset's groups that plays apart\n"
           "(e.g. tangshan2018 --group seniors): its players only\n"
@@ -145,6 +151,8 @@ int xq_simulate_main(int argc, char **argv)
   if (status >= 0) return status;
   xq_sim_opts o = c.o;
   if (!o.preset && !o.format) return xq__opts_error(&sim_cmd, "which regulation? --preset NAME (xqref presets lists them)");
+  if (!o.format && (o.rr_groups || o.ko_size))
+    return xq__opts_error(&sim_cmd, "--groups and --ko are for a round robin (--format rr|rr2); a preset has its own knockout");
   if (!o.preset) o.preset = "wujiaqu2024";
   o.out = stdout;
   o.log = c.quiet ? NULL : stderr;

@@ -43,7 +43,10 @@ static int create_store(xq__sim *S)
   xq_error e = {0};
   if (xq_regulation_tconfig(r, &cfg, &e))
     return xq__simulate_server_fail(S, XQ_EINVAL, "preset %s: tie-breaks: %s", r->name, e.msg);
-  if (S->o->format) xq_tconfig_round_robin(&cfg, S->o->format); /* the preset's scoring kept */
+  if (S->o->format) {
+    xq_tconfig_round_robin(&cfg, S->o->format); /* the preset's scoring kept */
+    cfg.rr_groups = S->o->rr_groups > 1 ? S->o->rr_groups : 0;
+  }
   xq_tstore *st = NULL;
   int rc = xq_tstore_open(S->db, XQ_TSTORE_CREATE, &st, &e);
   char title[XQ_TOURNEY_NAME_MAX];
@@ -295,14 +298,24 @@ static int apply_options(xq__sim *S)
  * entry limit and lucky prizes do not apply. XQ_OK or XQ_EINVAL. */
 static int rr_event(xq__sim *S, const xq_sim_opts *o)
 {
-  int rounds = xq_rr_rounds(S->n, o->format);
+  int G = o->rr_groups > 1 ? o->rr_groups : 1, per = (S->n + G - 1) / G, rounds = xq_rr_rounds(per, o->format);
   if (o->format < 1 || o->format > 2 || o->group)
     return xq__simulate_server_fail(S, XQ_EINVAL, "--format is rr or rr2, without --group");
-  if (S->n < 3 || S->n > XQ_RR_ENTRANTS_MAX || rounds > XQ_TOURNEY_ROUNDS_MAX)
-    return xq__simulate_server_fail(S, XQ_EINVAL, "a %sround robin takes 3..%d entrants, not %d",
-                                    o->format == 2 ? "double " : "", o->format == 2 ? 25 : XQ_RR_ENTRANTS_MAX, S->n);
+  if (G > XQ_RR_GROUPS_MAX || S->n / G < 3)
+    return xq__simulate_server_fail(S, XQ_EINVAL, "%d players make no %d groups of 3 or more", S->n, G);
+  if (per > XQ_RR_ENTRANTS_MAX || rounds > XQ_TOURNEY_ROUNDS_MAX)
+    return xq__simulate_server_fail(S, XQ_EINVAL, "a %sround robin takes 3..%d entrants%s, not %d",
+                                    o->format == 2 ? "double " : "", o->format == 2 ? 25 : XQ_RR_ENTRANTS_MAX,
+                                    G > 1 ? " a group" : "", per);
+  int k = o->ko_size;
+  if (k && ((k != 4 && k != 8 && k != 16) || k > S->n || (G > 1 && k / G != 2 && !(G == 2 && k == 8))))
+    return xq__simulate_server_fail(S, XQ_EINVAL, "--ko is 4, 8 or 16: two of each group (or four of each of two),"
+                                    " not %d of %d groups", k, G);
   S->reg.rounds = rounds;
-  S->reg.ko_size = S->reg.ko_after_round = S->reg.ko_top_chooses = 0;
+  S->reg.ko_size = k;
+  S->reg.ko_after_round = k ? rounds : 0;
+  S->reg.ko_top_chooses = 0;
+  if (k && !S->reg.ko_format) S->reg.ko_format = "xinjiang";
   S->reg.team_size = S->reg.entry_limit = 0;
   S->reg.lucky_amount = 0;
   S->reg.title = o->format == 2 ? "双循环赛 Double round robin" : "单循环赛 Round robin";

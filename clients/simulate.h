@@ -54,6 +54,9 @@ typedef struct xq_sim_opts {
   int format;             /* 0: the preset's Swiss event; 1, 2: a round robin of the entrants
                              played once, twice (单循环, 双循环), under the preset's rules of
                              play and scoring: no knockout, teams, groups or prizes */
+  int rr_groups;          /* a round robin in this many groups (分组循环), 0 = one */
+  int ko_size;            /* a round robin: then a knockout of this many (4, 8, 16; 0 none),
+                             from the groups crossed (A1–B2, B1–A2, ...) */
 } xq_sim_opts;
 
 /* Defaults: no preset, players 0, seed 1, rates illegal 30, suicide 15,

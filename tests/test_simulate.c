@@ -1003,3 +1003,54 @@ Test(simulate, a_double_round_robin_plays_the_table_on_the_server)
     cr_assert(strstr(err.msg, bad[i].says), "case %zu: %s", i, err.msg);
   }
 }
+
+/* Four groups of six into a knockout of eight (--format rr --groups 4
+ * --ko 8) on the real server: each group a round robin of five rounds,
+ * no game between groups, then the first two of each group crossed:
+ * every first-stage match a group's winner against another group's
+ * runner-up, the two of one group in opposite halves; the knockout
+ * played to its final. */
+Test(simulate, groups_of_six_cross_into_a_knockout_of_eight)
+{
+  simrun R = {0};
+  xq_sim_opts o;
+  make_dir(&R);
+  opts_for(&o, "wujiaqu2024", 24, 5);
+  o.format = 1;
+  o.rr_groups = 4;
+  o.ko_size = 8;
+  run_sim(&R, &o);
+  xq_tournament *ev = R.ev;
+  cr_assert_eq(ev->cfg.rr_groups, 4);
+  cr_assert_eq(ev->nrounds, 5);
+  for (int id = 1; id <= ev->n; id++)
+    for (int r = 1; r <= 5; r++) {
+      const xq_tslot *s = xq_tournament_slot(ev, id, r);
+      cr_assert(s->opp && xq_rr_group_of(ev, s->opp) == xq_rr_group_of(ev, id), "P%d round %d", id, r);
+    }
+  int place[XQ_TOURNEY_PLAYERS_MAX + 1] = {0};
+  for (int g = 0; g < 4; g++) {
+    int *ids;
+    xq_tournament *sub = xq_rr_group_event(ev, g, &ids);
+    xq_tstanding s[6];
+    cr_assert_eq(xq_standings(sub, 0, s), XQ_OK);
+    for (int i = 0; i < sub->n; i++) place[ids[s[i].id - 1]] = s[i].rank;
+    free(ids);
+    xq_tournament_free(sub);
+  }
+  cr_assert_eq(R.ko.size, 8);
+  int half_of_place[4][3] = {{0}}; /* [group][place]: 1 (matches 1 and 4 meet next) or 2 */
+  for (int m = 1; m <= 4; m++) {
+    int a, b;
+    cr_assert_geq(xq_ko_match_players(&R.ko, m, &a, &b), 1);
+    cr_assert(place[a] == 1 && place[b] == 2, "match %d: a winner v a runner-up (%d, %d)", m, place[a], place[b]);
+    cr_assert_neq(xq_rr_group_of(ev, a), xq_rr_group_of(ev, b), "match %d: of two groups", m);
+    half_of_place[xq_rr_group_of(ev, a)][1] = half_of_place[xq_rr_group_of(ev, b)][2] = m == 1 || m == 4 ? 1 : 2;
+  }
+  for (int g = 0; g < 4; g++)
+    cr_assert_neq(half_of_place[g][1], half_of_place[g][2], "group %c's two meet in the final at the earliest", 'A' + g);
+  int champion = xq_ko_winner(&R.ko, 7);
+  cr_assert(champion >= 1, "the final is decided");
+  cr_assert(strstr(R.out, "A组 交叉表") && strstr(R.out, "D组 交叉表"), "%s", R.out);
+  done(&R);
+}
