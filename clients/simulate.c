@@ -301,9 +301,9 @@ static int rr_event(xq__sim *S, const xq_sim_opts *o)
   int G = o->rr_groups > 1 ? o->rr_groups : 1, per = (S->n + G - 1) / G, rounds = xq_rr_rounds(per, o->format);
   if (o->format < 1 || o->format > 2 || o->group)
     return xq__simulate_server_fail(S, XQ_EINVAL, "--format is rr or rr2, without --group");
-  if (G > XQ_RR_GROUPS_MAX || S->n / G < 3)
+  if (G > 1 && (G > XQ_RR_GROUPS_MAX || S->n / G < 3))
     return xq__simulate_server_fail(S, XQ_EINVAL, "%d players make no %d groups of 3 or more", S->n, G);
-  if (per > XQ_RR_ENTRANTS_MAX || rounds > XQ_TOURNEY_ROUNDS_MAX)
+  if (per < 3 || per > XQ_RR_ENTRANTS_MAX || rounds > XQ_TOURNEY_ROUNDS_MAX)
     return xq__simulate_server_fail(S, XQ_EINVAL, "a %sround robin takes 3..%d entrants%s, not %d",
                                     o->format == 2 ? "double " : "", o->format == 2 ? 25 : XQ_RR_ENTRANTS_MAX,
                                     G > 1 ? " a group" : "", per);
