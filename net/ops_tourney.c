@@ -131,6 +131,19 @@ static void run_event(xq__server *s, xq__task *t)
   cJSON_AddStringToObject(o, "scoring", ev->cfg.win == 4 ? "2/1/0" : "1/0.5/0");
   cJSON_AddStringToObject(o, "tiebreaks", tb);
   cJSON_AddStringToObject(o, "rules", s->rules.name);
+  /* the event's regulation (the preset whose title it bears) and the
+   * knockout it states: the console's knockout form starts from it */
+  const xq_regulation *own = xq_regulation_titled(ev->name);
+  int kf;
+  if (own) cJSON_AddStringToObject(o, "preset", own->name);
+  if (own && own->ko_size > 0 && own->ko_after_round > 0 && own->ko_format && !xq_ko_parse_format(own->ko_format, &kf)) {
+    cJSON *k = cJSON_AddObjectToObject(o, "knockout");
+    cJSON_AddNumberToObject(k, "after", own->ko_after_round);
+    cJSON_AddNumberToObject(k, "size", own->ko_size);
+    cJSON_AddStringToObject(k, "seeding", own->ko_top_chooses ? "choose" : "fixed");
+    cJSON_AddStringToObject(k, "format", xq_ko_format_name(kf));
+    cJSON_AddStringToObject(k, "clause", own->rows[XQ_REG_KNOCKOUT].clause);
+  }
   /* the regulations whose prize tables and team rules export takes */
   cJSON *pre = cJSON_AddArrayToObject(o, "presets");
   const xq_regulation *reg;
@@ -144,7 +157,7 @@ static void run_event(xq__server *s, xq__task *t)
 }
 
 /* event: name, dates, venue, rounds planned and paired, players, scoring, tie-breaks,
- * the presets (name, title). */
+ * the event's own preset and the knockout it states, the presets (name, title). */
 static void op_event(xq__server *s, xq__req *r) { xq__task_read(s, r, run_event); }
 
 /* players: who asked, as it was when the request came (a hello after it

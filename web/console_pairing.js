@@ -242,8 +242,10 @@ addWords({
 const KO_FORMATS = ['rapid-armageddon', 'armageddon', 'rapid-blitz', 'village'];
 
 /* The start form, shown until the stage has started: the Swiss rounds
- * 1..`done` have every result in, of `planned`. */
-function koStartForm(done, planned) {
+ * 1..`done` have every result in, of `planned`. `reg`: the knockout the
+ * event's regulation states (the `event` op's `knockout`), which the
+ * form starts from; null for none. */
+function koStartForm(done, planned, reg) {
   const rounds = Array.from({ length: done }, (_, i) => done - i); // newest first
   const sel = (name, opts) => el('select', { name }, ...opts.map(([v, text]) => el('option', { value: v, text })));
   const form = el('form', { id: 'k-start', class: 'c-add' },
@@ -262,6 +264,14 @@ function koStartForm(done, planned) {
     form.elements.choice.parentNode.hidden = form.elements.seeding.value !== 'choose';
     form.querySelector('button').disabled = !lot && !rounds.length;
   };
+  if (reg) { // the regulation's round (when complete), size, seeding and tie-break games
+    const f = form.elements;
+    if (rounds.includes(reg.after)) f.after.value = String(reg.after);
+    f.size.value = String(reg.size);
+    f.seeding.value = reg.seeding;
+    if (KO_FORMATS.includes(reg.format)) f.format.value = reg.format;
+    form.dataset.preset = reg.clause || '';
+  }
   form.elements.seeding.addEventListener('change', sync);
   form.addEventListener('submit', e => {
     e.preventDefault();
@@ -348,9 +358,12 @@ async function koPublish(table) {
 export async function renderKnockoutConsole() {
   const box = $('#c-knockout');
   if (!box || S.role !== 'admin') return;
-  const [k, ev] = await Promise.all([op({ id: 'knockout', op: 'knockout' }), getJSON('/api/event')]);
+  const [k, ev, own] = await Promise.all([op({ id: 'knockout', op: 'knockout' }), getJSON('/api/event'),
+    op({ id: 'ko-event', op: 'event' })]);
   if (k.error) return box.replaceChildren(el('p', { class: 'error', text: errText(k.error) }));
-  if (!k.started) return box.replaceChildren(...koStartForm(ev.rounds_complete || 0, ev.rounds || 0).filter(Boolean));
+  if (!k.started)
+    return box.replaceChildren(...koStartForm(ev.rounds_complete || 0, ev.rounds || 0, (own && own.knockout) || null)
+      .filter(Boolean));
   box.replaceChildren(el('p', { text: `${t('k_started', { n: k.entrants })} · ${t('f_' + k.format)}` }),
     el('h3', { text: t('k_waiting') }), ...koWaiting(k).filter(Boolean));
 }

@@ -17,11 +17,12 @@ export const LAUNCH = { executablePath: CHROMIUM, args: ['--no-sandbox', '--disa
  * rounds 'rr' or 'rr2' a round robin) in DIR/NAME.db served on free
  * ports: {db, admin, base, json, srv}. With `bare` no event is made
  * first: the server starts on a missing store and makes its own
- * ("xqref tournament", rounds not set). */
-export async function startEmpty(dir, name, rounds = 3, { bare = false } = {}) {
+ * ("xqref tournament", rounds not set); with `preset` the event is that
+ * regulation's (`tourney new --preset`). */
+export async function startEmpty(dir, name, rounds = 3, { bare = false, preset = null } = {}) {
   const db = join(dir, name + '.db');
-  const shape = typeof rounds === 'string' ? ['--format', rounds] : ['--rounds', String(rounds)];
-  if (!bare) execFileSync(XQREF, ['tourney', 'new', '--db', db, '--name', 'Console Cup', ...shape]);
+  const shape = preset ? ['--preset', preset] : typeof rounds === 'string' ? ['--format', rounds] : ['--rounds', String(rounds)];
+  if (!bare) execFileSync(XQREF, ['tourney', 'new', '--db', db, ...(preset ? [] : ['--name', 'Console Cup']), ...shape]);
   const srv = spawn(XQREF, ['serve', '--quiet', '--db', db, '--listen', '127.0.0.1:0', '--http', '127.0.0.1:0'],
     { stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';

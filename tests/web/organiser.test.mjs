@@ -517,3 +517,23 @@ test('i35.1: the event set up from the console on an empty store: name, dates, v
     await stop(ev.srv);
   }
 });
+
+test('i33: the console\'s knockout form starts from the knockout the event\'s regulation states', async () => {
+  const ev = await startEmpty(dir, 'tangshan', 0, { preset: 'tangshan2018' });
+  const call = opCall(ev);
+  const { ctx, p, errors } = await freshPage(browser, 1200, 900);
+  try {
+    const own = await call({ id: 1, op: 'event' });
+    assert.equal(own.preset, 'tangshan2018');
+    assert.deepEqual([own.knockout.after, own.knockout.size, own.knockout.seeding], [9, 4, 'choose'], 'Tangshan 八.3: top 4 after 9, #1 picks');
+    await openConsole(p, ev.base, ev.admin);
+    await p.waitForSelector('#k-start', { timeout: WAIT });
+    const form = await p.$eval('#k-start', f => [f.elements.size.value, f.elements.seeding.value, f.elements.format.value]);
+    assert.deepEqual(form, ['4', 'choose', own.knockout.format], 'the form is the regulation\'s, not 8 / fixed / Xinjiang\'s games');
+    assert.notEqual(own.knockout.format, 'rapid-armageddon', 'Tangshan\'s tie-break games are not Xinjiang\'s');
+    assert.deepEqual(errors, []);
+  } finally {
+    await ctx.close();
+    await stop(ev.srv);
+  }
+});
