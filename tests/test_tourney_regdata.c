@@ -911,6 +911,45 @@ Test(entry, past_the_entry_limit_a_warning)
   xq_test_db_remove(db);
 }
 
+/* Issue 33, Burqin 四(一) 年龄要求70周岁以下 on the first day (2018/07/07):
+ * a player born before 1948/07/08 is entered with a warning naming the
+ * clause; one born that day, one of no birth date, and every event of
+ * another regulation take him without one. */
+Test(entry, burqin_age_limit_a_warning)
+{
+  const xq_regulation *r = xq_test_reg("burqin2018");
+  const char *from = NULL, *clause = NULL;
+  cr_assert_eq(xq_regulation_age_limit(r, &from, &clause), 1);
+  cr_assert_str_eq(from, "1948/07/08");
+  cr_assert(strstr(clause, "四(一)"), "%s", clause);
+  cr_assert_eq(xq_regulation_age_limit(xq_test_reg("shaanxi2019"), NULL, NULL), 0);
+  xq_tplayer p = {0};
+  char warn[512];
+  xq_error err = {0};
+  snprintf(p.name, sizeof p.name, "老将");
+  snprintf(p.birth, sizeof p.birth, "1948/07/07");
+  cr_assert_eq(xq_regulation_entry(r->title, &p, warn, sizeof warn, &err), XQ_OK);
+  cr_assert(strstr(warn, "老将 (born 1948/07/07) is over burqin2018's age limit: born on or after 1948/07/08"), "%s",
+            warn);
+  snprintf(p.birth, sizeof p.birth, "1948/07/08");
+  cr_assert_eq(xq_regulation_entry(r->title, &p, warn, sizeof warn, &err), XQ_OK);
+  cr_assert_null(strstr(warn, "age limit"), "%s", warn);
+  p.birth[0] = 0;
+  cr_assert_eq(xq_regulation_entry(r->title, &p, warn, sizeof warn, &err), XQ_OK);
+  cr_assert_null(strstr(warn, "age limit"), "%s", warn);
+  snprintf(p.birth, sizeof p.birth, "1930/01/01");
+  cr_assert_eq(xq_regulation_entry(xq_test_reg("wujiaqu2024")->title, &p, warn, sizeof warn, &err), XQ_OK);
+  cr_assert_null(strstr(warn, "age limit"), "%s", warn);
+
+  char db[512];
+  xq_test_db_path(db, sizeof db, "age_limit");
+  xq_test_db_remove(db);
+  free(xq_test_run_db(0, "tourney new --db %s --preset burqin2018%s", db, ""));
+  xq_test_run_db_says(0, "is over burqin2018's age limit", "tourney add --db %s --name 老将 --birth %s", db,
+                      "1940/01/01");
+  xq_test_db_remove(db);
+}
+
 /* Issue 33: a region written in full, its levels run together, is the
  * place it names: a Beitun team so written is ranked (second, 1,500). */
 Test(teams, burqin_ranks_a_team_whose_region_is_written_in_full)

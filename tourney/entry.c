@@ -49,10 +49,9 @@ static int dated(const xq_tgroup *g, int ng)
   return 0;
 }
 
-int xq_regulation_entry(const char *title, const xq_tplayer *p, char *warn, size_t wlen, xq_error *err)
+/* The group rules of entry (xq_regulation_entry without the age limit). */
+static int entry_groups(const char *title, const xq_tplayer *p, char *warn, size_t wlen, xq_error *err)
 {
-  if (!p) return XQ_EINVAL;
-  if (warn && wlen) warn[0] = 0;
   const xq_regulation *r;
   xq_tgroup own;
   if (!title || xq_regulation_event_group(title, &r, &own)) return XQ_OK; /* no regulation's event */
@@ -82,6 +81,23 @@ int xq_regulation_entry(const char *title, const xq_tplayer *p, char *warn, size
     snprintf(warn, wlen, "%s (born %s) is in none of %s's groups and wins no prize of a group", p->name, p->birth,
              r->name);
   return XQ_OK;
+}
+
+int xq_regulation_entry(const char *title, const xq_tplayer *p, char *warn, size_t wlen, xq_error *err)
+{
+  if (!p) return XQ_EINVAL;
+  if (warn && wlen) warn[0] = 0;
+  int rc = entry_groups(title, p, warn, wlen, err);
+  const xq_regulation *r;
+  const char *from, *clause;
+  if (rc || !title || !p->birth[0] || xq_regulation_event_group(title, &r, NULL) ||
+      !xq_regulation_age_limit(r, &from, &clause) || strcmp(p->birth, from) >= 0 || !warn || !wlen)
+    return rc;
+  /* Burqin 四(一) 年龄要求70周岁以下: entered, with a warning for the arbiter */
+  size_t k = strlen(warn);
+  snprintf(warn + k, wlen - k, "%s%s (born %s) is over %s's age limit: born on or after %s (%s)", k ? "; " : "",
+           p->name, p->birth, r->name, from, clause);
+  return rc;
 }
 
 int xq_regulation_entry_count(const char *title, int registered, char *warn, size_t wlen)

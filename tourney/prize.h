@@ -261,12 +261,18 @@ int xq_regulation_groups(const xq_regulation *r, xq_tgroup *out, int cap, int *n
  * *r NULL). entry.c. */
 int xq_regulation_event_group(const char *title, const xq_regulation **r, xq_tgroup *group);
 
+/* The age limit of entry regulation `r` states (Burqin 四(一) 年龄要求70周岁
+ *以下): 1 with *born_from (YYYY/MM/DD: born on or after it) and *clause
+ * (either may be NULL); 0 when it states none. regulation_data.c. */
+int xq_regulation_age_limit(const xq_regulation *r, const char **born_from, const char **clause);
+
 /* May player `p` enter the event titled `title`? Refused (XQ_EINVAL,
  * `err` saying why and which event he belongs to) when he is of a group
  * that plays an event of its own and this is not it, or this is a
  * group's own event and he is not of it. Entered with a warning in warn
  * (wlen bytes; "" when none) when his birth date is missing where the
- * regulation's groups go by birth date, or when it puts him in no group.
+ * regulation's groups go by birth date, when it puts him in no group, or
+ * when he is older than the regulation's age limit (xq_regulation_age_limit).
  * An event of no regulation takes everyone. Returns XQ_OK or XQ_EINVAL. */
 int xq_regulation_entry(const char *title, const xq_tplayer *p, char *warn, size_t wlen, xq_error *err);
 

@@ -55,6 +55,8 @@ typedef struct reg_data {
   long stated_total;      /* a total the text states, 0 = none */
   cat_data honours[HONOURS_MAX]; /* titles and qualifying places (xq_regulation_honours) */
   int nhonours;
+  const char *entry_born_from; /* an age limit of entry: born on or after (YYYY/MM/DD), NULL none */
+  const char *entry_clause;    /* ... and the clause that states it */
 } reg_data;
 
 #define HONOUR_XJ "十(二) 冠军将分别获得“组别+棋王”称号证书; 获得各组前六名的选手获得参加2018全国象棋业余棋王赛新疆赛区决赛资格"
@@ -183,6 +185,10 @@ static const reg_data data[] = {
     .nteam = 3,
     /* 六(四): 赛事总奖金2万，幸运奖及少儿鼓励奖另计 = 12700 + 4500 + 2800 */
     .stated_total = 20000,
+    /* 四(一) 年龄要求70周岁以下, on the first day (二: 2018年7月7日): born
+     * after 1948/07/07 (who was born that day is 70 on it) */
+    .entry_born_from = "1948/07/08",
+    .entry_clause = "四(一) 年龄要求70周岁以下 (on 2018/07/07, the first day, 二)",
   },
   {
     .name = "shaanxi2019",
@@ -464,4 +470,13 @@ int xq_regulation_ko_event(const xq_regulation *r, const char *name, const xq_ko
     }
   }
   return XQ_EINVAL;
+}
+
+int xq_regulation_age_limit(const xq_regulation *r, const char **born_from, const char **clause)
+{
+  const reg_data *d = find(r);
+  if (!d || !d->entry_born_from) return 0;
+  if (born_from) *born_from = d->entry_born_from;
+  if (clause) *clause = d->entry_clause;
+  return 1;
 }
