@@ -24,12 +24,15 @@
 #include "internal.h"
 #include "live.h"
 
+#define XQ__PLY_CLOCKS_FIRST 128 /* ply clocks a game holds at first: doubled as it goes */
+
 _Static_assert(XQ_ROUNDS_LIVE_MAX == XQ_KO_ROUND, "the knockout tables are the last live round");
 
 void xq__live_view_free(xq__view *v)
 {
   if (!v) return;
   free(v->moves);
+  free(v->ply_ms);
   free(v->verdict);
   free(v);
 }
@@ -40,12 +43,16 @@ xq__view *xq__live_view_take(const xq__live *lv)
   xq__view *v = calloc(1, sizeof *v);
   if (!v) return NULL;
   v->moves = malloc(sizeof *v->moves * (size_t)(g->nply ? g->nply : 1));
+  v->ply_ms = malloc(sizeof *v->ply_ms * (size_t)(g->nply ? g->nply : 1));
   v->verdict = lv->verdict ? strdup(lv->verdict) : NULL;
-  if (!v->moves || (lv->verdict && !v->verdict)) {
+  if (!v->moves || !v->ply_ms || (lv->verdict && !v->verdict)) {
     xq__live_view_free(v);
     return NULL;
   }
-  for (int i = 0; i < g->nply; i++) v->moves[i] = g->hist[i].move;
+  for (int i = 0; i < g->nply; i++) {
+    v->moves[i] = g->hist[i].move;
+    v->ply_ms[i] = i < lv->ply_cap && lv->ply_ms ? lv->ply_ms[i] : -1;
+  }
   v->start = g->start;
   v->pos = g->pos;
   v->nply = g->nply;
@@ -112,6 +119,10 @@ static void live_clear(xq__live *lv)
 {
   free(lv->verdict);
   lv->verdict = NULL;
+  free(lv->ply_ms);
+  lv->ply_ms = NULL;
+  lv->ply_cap = 0;
+  lv->clock_seen = 0;
   for (int i = 0; i < XQ_REPLY_CACHE; i++) {
     free(lv->cache[i].reply);
     lv->cache[i].reply = NULL;
@@ -219,21 +230,64 @@ int xq__live_add_ko(xq__server *s, xq_error *err)
   return XQ_OK;
 }
 
+int xq__live_ply_clock_dup(xq__live *to, const xq__live *from)
+{
+  to->ply_ms = NULL;
+  to->ply_cap = 0;
+  if (!from->ply_ms || from->ply_cap < 1) return XQ_OK;
+  if (!(to->ply_ms = malloc(sizeof *to->ply_ms * (size_t)from->ply_cap))) return XQ_ENOMEM;
+  memcpy(to->ply_ms, from->ply_ms, sizeof *to->ply_ms * (size_t)from->ply_cap);
+  to->ply_cap = from->ply_cap;
+  return XQ_OK;
+}
+
+/* After one event: the plies it added are unknown but the last, which
+ * takes its mover's clock as the game now tells it (the reading with or
+ * after the move, an increment, a penalty), until the next ply. `had`:
+ * the plies before the event. Out of memory leaves the new plies
+ * unknown. */
+static void note_ply_clock(xq__live *lv, int had)
+{
+  const xq_game *g = lv->g;
+  int n = g->nply;
+  if (n > lv->ply_cap) {
+    int cap = lv->ply_cap ? lv->ply_cap : XQ__PLY_CLOCKS_FIRST;
+    while (cap < n) cap *= 2;
+    long *p = realloc(lv->ply_ms, sizeof *p * (size_t)cap);
+    if (!p) return;
+    for (int i = lv->ply_cap; i < cap; i++) p[i] = -1;
+    lv->ply_ms = p;
+    lv->ply_cap = cap;
+  }
+  for (int i = had; i < n; i++) lv->ply_ms[i] = -1;
+  if (n < 1 || !lv->clock_seen) return;
+  long ms = g->clock_ms[g->hist[n - 1].mover];
+  lv->ply_ms[n - 1] = ms >= 0 ? ms : -1;
+}
+
 int xq__live_apply(xq__live *lv, const xq_event *ev, int n, xq_verdict *v, xq_error *err)
 {
+  if (!lv || !ev || !v || n < 1) return XQ_EINVAL;
   long was[2];
   xq__live_clock(lv, was);
-  int rc = xq_game_apply(lv->g, ev, n, v, err);
-  if (rc != XQ_OK) return rc;
-  for (int i = 0; i < n; i++)
+  xq_verdict tmp;
+  for (int i = 0; i < n; i++) {
+    int had = lv->g->nply;
+    int rc = xq_game_apply_one(lv->g, &ev[i], &tmp, err);
+    if (rc != XQ_OK) return rc;
+    /* the verdict that matters: the first that is not a plain acceptance (xq_game_apply) */
+    if (!i || (v->kind == XQ_VERDICT_ACCEPTED && tmp.kind != XQ_VERDICT_ACCEPTED)) *v = tmp;
     if (ev[i].kind == XQ_EVENT_CLOCK) {
       /* the last reading, for the broadcast */
       lv->clock_ms[0] = lv->g->clock_ms[0];
       lv->clock_ms[1] = lv->g->clock_ms[1];
     }
+    if (ev[i].kind == XQ_EVENT_CLOCK || ev[i].kind == XQ_EVENT_TICK) lv->clock_seen = 1;
+    note_ply_clock(lv, had);
+  }
   long now[2];
   xq__live_clock(lv, now);
-  if (now[0] != was[0] || now[1] != was[1] || (n && ev[0].kind == XQ_EVENT_MOVE)) {
+  if (now[0] != was[0] || now[1] != was[1] || ev[0].kind == XQ_EVENT_MOVE) {
     /* read (or changed: an increment, a penalty) now */
     struct timeval tv;
     gettimeofday(&tv, NULL);

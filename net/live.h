@@ -23,6 +23,8 @@ typedef struct xq__view {
   xq_pos start, pos;           /* where the game began, where it stands */
   int nply;
   xq_move *moves;              /* the nply moves from the start */
+  long *ply_ms;                /* after each of them the mover's time left in ms, -1 unknown
+                                  (xq__live ply_ms) */
   xq_outcome result;
   xq_reason reason;
   int must_change;             /* the side a change order (变着) binds, -1 none */
@@ -54,6 +56,12 @@ typedef struct xq__live {
   double quiet_tokens;         /* ... the rate budget left (XQ_GAME_QUIET_*) ... */
   uint64_t quiet_at;           /* ... as of this loop time (ms) */
   long clock_ms[2];            /* last clock reading, -1 none */
+  long *ply_ms;                /* ply_cap entries: after ply k (0-based) the mover's time left
+                                  in ms as known until the next ply (the clock reading sent with
+                                  or after the move, else the game's clock with its increment),
+                                  -1 unknown; derived from the events, so a replay remakes it */
+  int ply_cap;
+  int clock_seen;              /* a clock reading or tick came: the game's clocks tell time */
   int64_t clock_at;            /* wall clock (µs since 1970) of the last reading, 0 unknown (a
                                   game replayed at start): the side to move's clock runs since */
   char *verdict;               /* the JSON of the last ruling that was not a plain acceptance
@@ -120,6 +128,10 @@ void xq__live_ko_rules(const xq_rules *base, const xq_ko *ko, int match, int typ
  * game so marked is rebuilt from the store's log once the completions of
  * the failed batch have run (before anything else is read or judged). */
 void xq__live_failed(xq__server *s, xq__live *lv);
+/* Copy `from`'s ply clocks into `to` (a copy of the same game judged off
+ * the loop), so the copy's changes leave `from`'s alone. XQ_OK or
+ * XQ_ENOMEM (to->ply_ms NULL: no clocks known). */
+int xq__live_ply_clock_dup(xq__live *to, const xq__live *from);
 /* Rebuild a game from the store's log (events taken back). */
 int xq__live_rebuild(xq__server *s, xq__live *lv, xq_error *err);
 /* Rebuild every game marked with lv->rebuild in one pass over the log. */
@@ -127,7 +139,8 @@ int xq__live_rebuild_marked(xq__server *s, xq_error *err);
 /* "1-0", "0-1", "1/2-1/2" or "*" for the game's result. */
 const char *xq__live_result(const xq__live *lv);
 /* Apply events ev[0..n) (one request's or one log row's) to the game, in
- * memory (xq_game_apply), and keep the last clock reading. Returns XQ_OK
+ * memory (as xq_game_apply does, one at a time), and keep the last clock
+ * reading and the clock after each ply (ply_ms). Returns XQ_OK
  * with *v the verdict that matters, or an engine status with `err`. */
 int xq__live_apply(xq__live *lv, const xq_event *ev, int n, xq_verdict *v, xq_error *err);
 
