@@ -32,7 +32,7 @@ void xq__live_view_free(xq__view *v)
 {
   if (!v) return;
   free(v->moves);
-  free(v->ply_ms);
+  free(v->ply_clock);
   free(v->verdict);
   free(v);
 }
@@ -43,15 +43,15 @@ xq__view *xq__live_view_take(const xq__live *lv)
   xq__view *v = calloc(1, sizeof *v);
   if (!v) return NULL;
   v->moves = malloc(sizeof *v->moves * (size_t)(g->nply ? g->nply : 1));
-  v->ply_ms = malloc(sizeof *v->ply_ms * (size_t)(g->nply ? g->nply : 1));
+  v->ply_clock = malloc(sizeof *v->ply_clock * (size_t)(g->nply ? g->nply : 1));
   v->verdict = lv->verdict ? strdup(lv->verdict) : NULL;
-  if (!v->moves || !v->ply_ms || (lv->verdict && !v->verdict)) {
+  if (!v->moves || !v->ply_clock || (lv->verdict && !v->verdict)) {
     xq__live_view_free(v);
     return NULL;
   }
   for (int i = 0; i < g->nply; i++) {
     v->moves[i] = g->hist[i].move;
-    v->ply_ms[i] = i < lv->ply_cap && lv->ply_ms ? lv->ply_ms[i] : -1;
+    v->ply_clock[i] = i < lv->ply_cap && lv->ply_clock ? lv->ply_clock[i] : (xq__ply_clock){-1, -1};
   }
   v->start = g->start;
   v->pos = g->pos;
@@ -95,6 +95,16 @@ static void view_now(xq__server *s, xq__live *lv)
   else xq__log(s, "round %d table %d: out of memory for its view", lv->round, lv->board);
 }
 
+/* No ply clocks, nothing read. */
+static void clocks_clear(xq__live *lv)
+{
+  free(lv->ply_clock);
+  lv->ply_clock = NULL;
+  lv->ply_cap = 0;
+  lv->clock_seen = 0;
+  lv->read_ms[0] = lv->read_ms[1] = lv->turn_ms = -1;
+}
+
 static xq__live *live_new(xq__server *s, int round, int board, int red, int black, const xq_rules *rules,
                           xq_error *err)
 {
@@ -111,6 +121,7 @@ static xq__live *live_new(xq__server *s, int round, int board, int red, int blac
   lv->black = black;
   lv->g = g;
   lv->clock_ms[0] = lv->clock_ms[1] = -1;
+  clocks_clear(lv);
   view_now(s, lv);
   return lv;
 }
@@ -119,10 +130,7 @@ static void live_clear(xq__live *lv)
 {
   free(lv->verdict);
   lv->verdict = NULL;
-  free(lv->ply_ms);
-  lv->ply_ms = NULL;
-  lv->ply_cap = 0;
-  lv->clock_seen = 0;
+  clocks_clear(lv);
   for (int i = 0; i < XQ_REPLY_CACHE; i++) {
     free(lv->cache[i].reply);
     lv->cache[i].reply = NULL;
@@ -232,37 +240,61 @@ int xq__live_add_ko(xq__server *s, xq_error *err)
 
 int xq__live_ply_clock_dup(xq__live *to, const xq__live *from)
 {
-  to->ply_ms = NULL;
+  to->ply_clock = NULL;
   to->ply_cap = 0;
-  if (!from->ply_ms || from->ply_cap < 1) return XQ_OK;
-  if (!(to->ply_ms = malloc(sizeof *to->ply_ms * (size_t)from->ply_cap))) return XQ_ENOMEM;
-  memcpy(to->ply_ms, from->ply_ms, sizeof *to->ply_ms * (size_t)from->ply_cap);
+  if (!from->ply_clock || from->ply_cap < 1) return XQ_OK;
+  size_t size = sizeof *to->ply_clock * (size_t)from->ply_cap;
+  if (!(to->ply_clock = malloc(size))) return XQ_ENOMEM;
+  memcpy(to->ply_clock, from->ply_clock, size);
   to->ply_cap = from->ply_cap;
   return XQ_OK;
 }
 
-/* After one event: the plies it added are unknown but the last, which
+/* Room for the clocks of the game's plies; out of memory leaves it short. */
+static void ply_clock_room(xq__live *lv, int n)
+{
+  if (n <= lv->ply_cap) return;
+  int cap = lv->ply_cap ? lv->ply_cap : XQ__PLY_CLOCKS_FIRST;
+  while (cap < n) cap *= 2;
+  xq__ply_clock *p = realloc(lv->ply_clock, sizeof *p * (size_t)cap);
+  if (!p) return;
+  for (int i = lv->ply_cap; i < cap; i++) p[i] = (xq__ply_clock){-1, -1};
+  lv->ply_clock = p;
+  lv->ply_cap = cap;
+}
+
+/* After event `ev`: the plies it added are unknown but the last, which
  * takes its mover's clock as the game now tells it (the reading with or
- * after the move, an increment, a penalty), until the next ply. `had`:
- * the plies before the event. Out of memory leaves the new plies
- * unknown. */
-static void note_ply_clock(xq__live *lv, int had)
+ * after the move, an increment, a penalty) until the next ply; a reading
+ * after the move, with the mover's stopped clock read when its turn
+ * began, tells the time the move took (the increment added back). `had`:
+ * the plies before the event; `with_move`: a move came before it in the
+ * same row (a board's move sent with its clock reading). */
+static void note_ply_clock(xq__live *lv, int had, const xq_event *ev, int with_move)
 {
   const xq_game *g = lv->g;
-  int n = g->nply;
-  if (n > lv->ply_cap) {
-    int cap = lv->ply_cap ? lv->ply_cap : XQ__PLY_CLOCKS_FIRST;
-    while (cap < n) cap *= 2;
-    long *p = realloc(lv->ply_ms, sizeof *p * (size_t)cap);
-    if (!p) return;
-    for (int i = lv->ply_cap; i < cap; i++) p[i] = -1;
-    lv->ply_ms = p;
-    lv->ply_cap = cap;
+  int n = g->nply, stm = g->pos.side;
+  ply_clock_room(lv, n);
+  for (int i = had; i < n && i < lv->ply_cap; i++) lv->ply_clock[i] = (xq__ply_clock){-1, -1};
+  if (n > had) {
+    int mover = g->hist[n - 1].mover;
+    lv->turn_ms = lv->read_ms[mover];
+    lv->read_ms[mover] = -1; /* the move ran it */
+  } else if (n < had) {
+    lv->turn_ms = lv->read_ms[0] = lv->read_ms[1] = -1; /* taken back */
   }
-  for (int i = had; i < n; i++) lv->ply_ms[i] = -1;
-  if (n < 1 || !lv->clock_seen) return;
-  long ms = g->clock_ms[g->hist[n - 1].mover];
-  lv->ply_ms[n - 1] = ms >= 0 ? ms : -1;
+  /* the clock of the side not to move stands still; the other's is its
+   * time as its turn begins only in the reading sent with the move */
+  if (ev->kind == XQ_EVENT_CLOCK) lv->read_ms[!stm] = g->clock_ms[!stm];
+  if (ev->kind == XQ_EVENT_CLOCK && with_move) lv->read_ms[stm] = g->clock_ms[stm];
+  if (n < 1 || n > lv->ply_cap || !lv->clock_seen) return;
+  xq__ply_clock *pc = &lv->ply_clock[n - 1];
+  int mover = g->hist[n - 1].mover;
+  pc->ms = g->clock_ms[mover] >= 0 ? g->clock_ms[mover] : -1;
+  if (ev->kind == XQ_EVENT_CLOCK && n == had && mover != stm && lv->turn_ms >= 0) {
+    long emt = lv->turn_ms - g->clock_ms[mover] + 1000L * g->rules.clock_increment_s;
+    pc->emt = emt >= 0 ? emt : -1;
+  }
 }
 
 int xq__live_apply(xq__live *lv, const xq_event *ev, int n, xq_verdict *v, xq_error *err)
@@ -271,6 +303,7 @@ int xq__live_apply(xq__live *lv, const xq_event *ev, int n, xq_verdict *v, xq_er
   long was[2];
   xq__live_clock(lv, was);
   xq_verdict tmp;
+  int moved = 0;
   for (int i = 0; i < n; i++) {
     int had = lv->g->nply;
     int rc = xq_game_apply_one(lv->g, &ev[i], &tmp, err);
@@ -283,7 +316,8 @@ int xq__live_apply(xq__live *lv, const xq_event *ev, int n, xq_verdict *v, xq_er
       lv->clock_ms[1] = lv->g->clock_ms[1];
     }
     if (ev[i].kind == XQ_EVENT_CLOCK || ev[i].kind == XQ_EVENT_TICK) lv->clock_seen = 1;
-    note_ply_clock(lv, had);
+    note_ply_clock(lv, had, &ev[i], moved);
+    moved |= lv->g->nply > had;
   }
   long now[2];
   xq__live_clock(lv, now);

@@ -1861,22 +1861,25 @@ Test(net_http, a_boards_clock_readings_are_the_pgns_clk_after_every_move)
     cJSON_Delete(r);
   }
   xq_tc_close(&b);
-  static const char *const want = "1=[%clk 1:29:51];2=[%clk 1:29:47.5];3=[%clk 1:29:30.25];4=[%clk 1:29:41];";
+  /* [%emt]: the move's time where readings tell its start and end */
+  static const char *const want = "1=[%clk 1:29:51];2=[%clk 1:29:47.5] [%emt 0:00:12.5];"
+                                  "3=[%clk 1:29:30.25] [%emt 0:00:20.75];4=[%clk 1:29:41] [%emt 0:00:06.5];";
   resp p;
   get("/api/rounds/1/2.pgn?notation=iccs", &p);
-  cr_assert(strstr(p.body, "H2-E2 {[%clk 1:29:51]} 1... H9-G7 {[%clk 1:29:47.5]}"), "%s", p.body);
+  cr_assert(strstr(p.body, "H2-E2 {[%clk 1:29:51]} 1... H9-G7 {[%clk 1:29:47.5] [%emt 0:00:12.5]}"), "%s", p.body);
   char got[512];
   clk_comments(p.body, got, sizeof got);
-  cr_assert_str_eq(got, want, "read back by the PGN reader");
+  cr_assert_str_eq(got, want, "read back by the PGN reader: %s", got);
   char *before = strdup(p.body);
   resp_free(&p);
   /* the round's PGN carries them too */
   get("/api/rounds/1.pgn?notation=iccs", &p);
-  cr_assert(strstr(p.body, "{[%clk 1:29:30.25]}"), "%s", p.body);
+  cr_assert(strstr(p.body, "{[%clk 1:29:30.25] [%emt 0:00:20.75]}"), "%s", p.body);
   resp_free(&p);
 
   /* pushed to another table, the clocks are read (each reading needs
-   * both clocks: the first is known from the second move on) */
+   * both clocks: the first is known from the second move on, and so the
+   * second move's time is not) */
   const char *movetext = strstr(before, "\n\n");
   cr_assert(movetext);
   char body[2048];
@@ -1888,7 +1891,8 @@ Test(net_http, a_boards_clock_readings_are_the_pgns_clk_after_every_move)
   cJSON_Delete(r);
   get("/api/rounds/1/3.pgn?notation=iccs", &p);
   clk_comments(p.body, got, sizeof got);
-  cr_assert_str_eq(got, want + strlen("1=[%clk 1:29:51];"), "%s", p.body);
+  cr_assert_str_eq(got, "2=[%clk 1:29:47.5];3=[%clk 1:29:30.25] [%emt 0:00:20.75];4=[%clk 1:29:41] [%emt 0:00:06.5];",
+                   "%s", p.body);
   resp_free(&p);
 
   /* a restart rebuilds them from the stored events */
