@@ -690,7 +690,8 @@ Test(cli, convert_keeps_clock_comments)
   fputs("[Game \"Chinese Chess\"]\n\n1. h2e2 {[%clk 1:29:51]} h9g7 {[%clk 1:29:47.5]}\n"
         "2. h0g2 {[%clk 1:29:30.25]} *\n", f);
   fclose(f);
-  static const char *const want = "H2-E2 {[%clk 1:29:51]} 1... H9-G7 {[%clk 1:29:47.5]}\n  2. H0-G2 {[%clk 1:29:30.25]}";
+  static const char *const want = "H2-E2 {[%clk 1:29:51]} 1... H9-G7 {[%clk 1:29:47.5]}\n"
+                                  "  2. H0-G2 {[%clk 1:29:30.25]}";
   const char *runs[3][2] = {{a, b}, {a, c}, {c, d}};
   for (int i = 0; i < 3; i++) {
     int st;

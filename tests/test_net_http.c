@@ -1855,16 +1855,25 @@ Test(net_http, a_boards_clock_readings_are_the_pgns_clk_after_every_move)
     "{\"id\":5,\"op\":\"clock\",\"seq\":5,\"clock\":[5370250,5387500]}",
     "{\"id\":6,\"op\":\"move\",\"seq\":6,\"move\":\"i9h9\",\"clock\":[5370250,5381000]}",
   };
+  resp p;
   for (size_t i = 0; i < sizeof events / sizeof events[0]; i++) {
     cJSON *r = xq_tc_call(&b, events[i]);
     cr_assert(cJSON_IsTrue(item(r, "ok")), "%s: %s", events[i], cJSON_PrintUnformatted(r));
     cJSON_Delete(r);
+    if (i != 3) continue;
+    /* a move sent without a reading: the game's clock (the last reading,
+     * the increment added) until one comes */
+    get("/api/rounds/1/2.pgn?notation=iccs", &p);
+    char t[64];
+    long red = 5380000 + 1000L * ts.srv->rules.clock_increment_s;
+    snprintf(t, sizeof t, "H0-G2 {[%%clk 1:%02ld:%02ld]}", red / 60000 % 60, red / 1000 % 60);
+    cr_assert(strstr(p.body, t), "%s in\n%s", t, p.body);
+    resp_free(&p);
   }
   xq_tc_close(&b);
   /* [%emt]: the move's time where readings tell its start and end */
   static const char *const want = "1=[%clk 1:29:51];2=[%clk 1:29:47.5] [%emt 0:00:12.5];"
                                   "3=[%clk 1:29:30.25] [%emt 0:00:20.75];4=[%clk 1:29:41] [%emt 0:00:06.5];";
-  resp p;
   get("/api/rounds/1/2.pgn?notation=iccs", &p);
   cr_assert(strstr(p.body, "H2-E2 {[%clk 1:29:51]} 1... H9-G7 {[%clk 1:29:47.5] [%emt 0:00:12.5]}"), "%s", p.body);
   char got[512];
