@@ -24,12 +24,15 @@
 #include "internal.h"
 #include "live.h"
 
+#define XQ__PLY_CLOCKS_FIRST 128 /* ply clocks a game holds at first: doubled as it goes */
+
 _Static_assert(XQ_ROUNDS_LIVE_MAX == XQ_KO_ROUND, "the knockout tables are the last live round");
 
 void xq__live_view_free(xq__view *v)
 {
   if (!v) return;
   free(v->moves);
+  free(v->ply_clock);
   free(v->verdict);
   free(v);
 }
@@ -40,12 +43,16 @@ xq__view *xq__live_view_take(const xq__live *lv)
   xq__view *v = calloc(1, sizeof *v);
   if (!v) return NULL;
   v->moves = malloc(sizeof *v->moves * (size_t)(g->nply ? g->nply : 1));
+  v->ply_clock = malloc(sizeof *v->ply_clock * (size_t)(g->nply ? g->nply : 1));
   v->verdict = lv->verdict ? strdup(lv->verdict) : NULL;
-  if (!v->moves || (lv->verdict && !v->verdict)) {
+  if (!v->moves || !v->ply_clock || (lv->verdict && !v->verdict)) {
     xq__live_view_free(v);
     return NULL;
   }
-  for (int i = 0; i < g->nply; i++) v->moves[i] = g->hist[i].move;
+  for (int i = 0; i < g->nply; i++) {
+    v->moves[i] = g->hist[i].move;
+    v->ply_clock[i] = i < lv->ply_cap && lv->ply_clock ? lv->ply_clock[i] : (xq__ply_clock){-1, -1};
+  }
   v->start = g->start;
   v->pos = g->pos;
   v->nply = g->nply;
@@ -88,6 +95,16 @@ static void view_now(xq__server *s, xq__live *lv)
   else xq__log(s, "round %d table %d: out of memory for its view", lv->round, lv->board);
 }
 
+/* No ply clocks, nothing read. */
+static void clocks_clear(xq__live *lv)
+{
+  free(lv->ply_clock);
+  lv->ply_clock = NULL;
+  lv->ply_cap = 0;
+  lv->clock_seen = 0;
+  lv->read_ms[0] = lv->read_ms[1] = lv->turn_ms = -1;
+}
+
 static xq__live *live_new(xq__server *s, int round, int board, int red, int black, const xq_rules *rules,
                           xq_error *err)
 {
@@ -104,6 +121,7 @@ static xq__live *live_new(xq__server *s, int round, int board, int red, int blac
   lv->black = black;
   lv->g = g;
   lv->clock_ms[0] = lv->clock_ms[1] = -1;
+  clocks_clear(lv);
   view_now(s, lv);
   return lv;
 }
@@ -112,6 +130,7 @@ static void live_clear(xq__live *lv)
 {
   free(lv->verdict);
   lv->verdict = NULL;
+  clocks_clear(lv);
   for (int i = 0; i < XQ_REPLY_CACHE; i++) {
     free(lv->cache[i].reply);
     lv->cache[i].reply = NULL;
@@ -219,21 +238,90 @@ int xq__live_add_ko(xq__server *s, xq_error *err)
   return XQ_OK;
 }
 
+int xq__live_ply_clock_dup(xq__live *to, const xq__live *from)
+{
+  to->ply_clock = NULL;
+  to->ply_cap = 0;
+  if (!from->ply_clock || from->ply_cap < 1) return XQ_OK;
+  size_t size = sizeof *to->ply_clock * (size_t)from->ply_cap;
+  if (!(to->ply_clock = malloc(size))) return XQ_ENOMEM;
+  memcpy(to->ply_clock, from->ply_clock, size);
+  to->ply_cap = from->ply_cap;
+  return XQ_OK;
+}
+
+/* Room for the clocks of the game's plies; out of memory leaves it short. */
+static void ply_clock_room(xq__live *lv, int n)
+{
+  if (n <= lv->ply_cap) return;
+  int cap = lv->ply_cap ? lv->ply_cap : XQ__PLY_CLOCKS_FIRST;
+  while (cap < n) cap *= 2;
+  xq__ply_clock *p = realloc(lv->ply_clock, sizeof *p * (size_t)cap);
+  if (!p) return;
+  for (int i = lv->ply_cap; i < cap; i++) p[i] = (xq__ply_clock){-1, -1};
+  lv->ply_clock = p;
+  lv->ply_cap = cap;
+}
+
+/* After event `ev`: the plies it added are unknown but the last, which
+ * takes its mover's clock as the game now tells it (the reading with or
+ * after the move, an increment, a penalty) until the next ply; a reading
+ * after the move, with the mover's stopped clock read when its turn
+ * began, tells the time the move took (the increment added back). `had`:
+ * the plies before the event; `with_move`: a move came before it in the
+ * same row (a board's move sent with its clock reading). */
+static void note_ply_clock(xq__live *lv, int had, const xq_event *ev, int with_move)
+{
+  const xq_game *g = lv->g;
+  int n = g->nply, stm = g->pos.side;
+  ply_clock_room(lv, n);
+  for (int i = had; i < n && i < lv->ply_cap; i++) lv->ply_clock[i] = (xq__ply_clock){-1, -1};
+  if (n > had) {
+    int mover = g->hist[n - 1].mover;
+    lv->turn_ms = lv->read_ms[mover];
+    lv->read_ms[mover] = -1; /* the move ran it */
+  } else if (n < had) {
+    lv->turn_ms = lv->read_ms[0] = lv->read_ms[1] = -1; /* taken back */
+  }
+  /* the clock of the side not to move stands still; the other's is its
+   * time as its turn begins only in the reading sent with the move */
+  if (ev->kind == XQ_EVENT_CLOCK) lv->read_ms[!stm] = g->clock_ms[!stm];
+  if (ev->kind == XQ_EVENT_CLOCK && with_move) lv->read_ms[stm] = g->clock_ms[stm];
+  if (n < 1 || n > lv->ply_cap || !lv->clock_seen) return;
+  xq__ply_clock *pc = &lv->ply_clock[n - 1];
+  int mover = g->hist[n - 1].mover;
+  pc->ms = g->clock_ms[mover] >= 0 ? g->clock_ms[mover] : -1;
+  if (ev->kind == XQ_EVENT_CLOCK && n == had && mover != stm && lv->turn_ms >= 0) {
+    long emt = lv->turn_ms - g->clock_ms[mover] + 1000L * g->rules.clock_increment_s;
+    pc->emt = emt >= 0 ? emt : -1;
+  }
+}
+
 int xq__live_apply(xq__live *lv, const xq_event *ev, int n, xq_verdict *v, xq_error *err)
 {
+  if (!lv || !ev || !v || n < 1) return XQ_EINVAL;
   long was[2];
   xq__live_clock(lv, was);
-  int rc = xq_game_apply(lv->g, ev, n, v, err);
-  if (rc != XQ_OK) return rc;
-  for (int i = 0; i < n; i++)
+  xq_verdict tmp;
+  int moved = 0;
+  for (int i = 0; i < n; i++) {
+    int had = lv->g->nply;
+    int rc = xq_game_apply_one(lv->g, &ev[i], &tmp, err);
+    if (rc != XQ_OK) return rc;
+    /* the verdict that matters: the first that is not a plain acceptance (xq_game_apply) */
+    if (!i || (v->kind == XQ_VERDICT_ACCEPTED && tmp.kind != XQ_VERDICT_ACCEPTED)) *v = tmp;
     if (ev[i].kind == XQ_EVENT_CLOCK) {
       /* the last reading, for the broadcast */
       lv->clock_ms[0] = lv->g->clock_ms[0];
       lv->clock_ms[1] = lv->g->clock_ms[1];
     }
+    if (ev[i].kind == XQ_EVENT_CLOCK || ev[i].kind == XQ_EVENT_TICK) lv->clock_seen = 1;
+    note_ply_clock(lv, had, &ev[i], moved);
+    moved |= lv->g->nply > had;
+  }
   long now[2];
   xq__live_clock(lv, now);
-  if (now[0] != was[0] || now[1] != was[1] || (n && ev[0].kind == XQ_EVENT_MOVE)) {
+  if (now[0] != was[0] || now[1] != was[1] || ev[0].kind == XQ_EVENT_MOVE) {
     /* read (or changed: an increment, a penalty) now */
     struct timeval tv;
     gettimeofday(&tv, NULL);

@@ -12,6 +12,14 @@
 #include "internal.h"
 #include "knockout.h"
 
+/* The clock after one ply: the mover's time left (ms) as known until the
+ * next ply, and the time the move took (ms) where the board's readings
+ * tell it; -1 unknown. */
+typedef struct xq__ply_clock {
+  long ms;
+  long emt;
+} xq__ply_clock;
+
 /* What every answer shows of a game -- games.json, the round's PGN, the
  * snapshots of the event stream, the arbiter's `game`, a board's hello:
  * the game as the store holds it. It is taken from the judged game right
@@ -23,6 +31,7 @@ typedef struct xq__view {
   xq_pos start, pos;           /* where the game began, where it stands */
   int nply;
   xq_move *moves;              /* the nply moves from the start */
+  xq__ply_clock *ply_clock;    /* the clock after each of them (xq__live ply_clock) */
   xq_outcome result;
   xq_reason reason;
   int must_change;             /* the side a change order (变着) binds, -1 none */
@@ -54,6 +63,15 @@ typedef struct xq__live {
   double quiet_tokens;         /* ... the rate budget left (XQ_GAME_QUIET_*) ... */
   uint64_t quiet_at;           /* ... as of this loop time (ms) */
   long clock_ms[2];            /* last clock reading, -1 none */
+  xq__ply_clock *ply_clock;    /* ply_cap entries: after ply k (0-based) the mover's time left
+                                  as known until the next ply (the clock reading sent with or
+                                  after the move, else the game's clock with its increment), and
+                                  the time the move took when readings before and after it tell;
+                                  derived from the events, so a replay remakes it */
+  int ply_cap;
+  int clock_seen;              /* a clock reading or tick came: the game's clocks tell time */
+  long read_ms[2];             /* each side's stopped clock as last read, -1 none since its move */
+  long turn_ms;                /* the last ply's mover's time as read when its turn began, -1 none */
   int64_t clock_at;            /* wall clock (µs since 1970) of the last reading, 0 unknown (a
                                   game replayed at start): the side to move's clock runs since */
   char *verdict;               /* the JSON of the last ruling that was not a plain acceptance
@@ -120,6 +138,10 @@ void xq__live_ko_rules(const xq_rules *base, const xq_ko *ko, int match, int typ
  * game so marked is rebuilt from the store's log once the completions of
  * the failed batch have run (before anything else is read or judged). */
 void xq__live_failed(xq__server *s, xq__live *lv);
+/* Copy `from`'s ply clocks into `to` (a copy of the same game judged off
+ * the loop), so the copy's changes leave `from`'s alone. XQ_OK or
+ * XQ_ENOMEM (to->ply_clock NULL: no clocks known). */
+int xq__live_ply_clock_dup(xq__live *to, const xq__live *from);
 /* Rebuild a game from the store's log (events taken back). */
 int xq__live_rebuild(xq__server *s, xq__live *lv, xq_error *err);
 /* Rebuild every game marked with lv->rebuild in one pass over the log. */
@@ -127,7 +149,8 @@ int xq__live_rebuild_marked(xq__server *s, xq_error *err);
 /* "1-0", "0-1", "1/2-1/2" or "*" for the game's result. */
 const char *xq__live_result(const xq__live *lv);
 /* Apply events ev[0..n) (one request's or one log row's) to the game, in
- * memory (xq_game_apply), and keep the last clock reading. Returns XQ_OK
+ * memory (as xq_game_apply does, one at a time), and keep the last clock
+ * reading and the clock after each ply (ply_clock). Returns XQ_OK
  * with *v the verdict that matters, or an engine status with `err`. */
 int xq__live_apply(xq__live *lv, const xq_event *ev, int n, xq_verdict *v, xq_error *err);
 

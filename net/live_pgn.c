@@ -3,7 +3,9 @@
  * /api/rounds/N.pgn and /api/rounds/N/T.pgn: each game becomes a record
  * (start position, the moves played, tags from the pairing) written by
  * the records module's writer, so what the server serves reads back with
- * every PGN reader of the project, the push endpoint included.
+ * every PGN reader of the project, the push endpoint included. Each move
+ * whose clock is known carries it as a comment {[%clk H:MM:SS]}, with
+ * [%emt H:MM:SS] when the board's readings tell the move's time.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,14 +23,48 @@ static xq_result pgn_result(const char *code)
   return XQ_RESULT_UNKNOWN;
 }
 
+/* `ms` as H:MM:SS (a fraction of a second, when there is one, as ".f"
+ * up to ".fff": nothing is lost) into buf. */
+static int hms(long ms, char *buf, size_t cap)
+{
+  long s = ms / 1000, frac = ms % 1000;
+  int n = snprintf(buf, cap, "%ld:%02ld:%02ld", s / 3600, s / 60 % 60, s % 60);
+  if (frac) {
+    char f[8];
+    snprintf(f, sizeof f, ".%03ld", frac);
+    for (size_t k = strlen(f); k > 2 && f[k - 1] == '0'; k--) f[k - 1] = 0;
+    n += snprintf(buf + n, cap - (size_t)n, "%s", f);
+  }
+  return n;
+}
+
+/* A ply's clock as a comment "[%clk H:MM:SS]" and, when the move's time
+ * is known, " [%emt H:MM:SS]", into buf (64 bytes). */
+static int clock_comment(const xq__ply_clock *pc, char *buf, size_t cap)
+{
+  char t[32];
+  hms(pc->ms, t, sizeof t);
+  int n = snprintf(buf, cap, "[%%clk %s]", t);
+  if (pc->emt >= 0) {
+    hms(pc->emt, t, sizeof t);
+    n += snprintf(buf + n, cap - (size_t)n, " [%%emt %s]", t);
+  }
+  return n;
+}
+
 /* Fill `rec` (initialised) from the live game. */
 static int fill_record(xq__server *s, const xq__live *lv, xq_record *rec)
 {
   const xq__view *v = lv->view; /* what the store holds */
   char buf[64];
   if (!v || xq_record_set_start(rec, &v->start, NULL) != XQ_OK) return XQ_EINVAL;
-  for (int i = 0; i < v->nply; i++)
-    if (xq_record_append(rec, v->moves[i]) != XQ_OK) break; /* past XQ_REC_PLIES_MAX */
+  int n = 0;
+  while (n < v->nply && xq_record_append(rec, v->moves[n]) == XQ_OK) n++; /* XQ_REC_PLIES_MAX */
+  for (int i = 0; i < n; i++) {
+    if (v->ply_clock[i].ms < 0) continue;
+    int len = clock_comment(&v->ply_clock[i], buf, sizeof buf);
+    if (xq_record_add_comment(rec, 0, i + 1, buf, (size_t)len) != XQ_OK) break; /* XQ_REC_COMMENTS_MAX */
+  }
   if (s->ev && s->ev->name[0]) xq_record_set_tag(rec, "Event", s->ev->name);
   snprintf(buf, sizeof buf, "%d.%d", lv->round, lv->board);
   xq_record_set_tag(rec, "Round", buf);

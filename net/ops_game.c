@@ -286,8 +286,16 @@ static void judge_after(uv_work_t *w, int status)
     lv->clock_ms[0] = j->copy.clock_ms[0];
     lv->clock_ms[1] = j->copy.clock_ms[1];
     lv->clock_at = j->copy.clock_at;
+    free(lv->ply_clock);
+    lv->ply_clock = j->copy.ply_clock;
+    lv->ply_cap = j->copy.ply_cap;
+    lv->clock_seen = j->copy.clock_seen;
+    lv->read_ms[0] = j->copy.read_ms[0];
+    lv->read_ms[1] = j->copy.read_ms[1];
+    lv->turn_ms = j->copy.turn_ms;
   } else {
     free(j->copy.g);
+    free(j->copy.ply_clock);
   }
   lv->busy = 0;
   s->judging--;
@@ -323,9 +331,12 @@ static void run_event(xq__server *s, xq__req *r, xq__live *lv, int source, int64
     j->copy = *lv;
     j->copy.g = malloc(sizeof *j->copy.g);
     if (j->copy.g) *j->copy.g = *lv->g;
-    if (!j->copy.g || uv_queue_work(s->loop, &j->work, judge_work, judge_after) != 0) {
+    /* the copy's own ply clocks: the judging changes them, readers keep lv's */
+    int dup = xq__live_ply_clock_dup(&j->copy, lv);
+    if (!j->copy.g || dup != XQ_OK || uv_queue_work(s->loop, &j->work, judge_work, judge_after) != 0) {
       cJSON_Delete(j->id);
       free(j->copy.g);
+      free(j->copy.ply_clock);
       free(j);
       xq__reply_error(r->c, r->id, XQ__E_INTERNAL, "cannot queue the ruling", -1);
       return;

@@ -123,6 +123,12 @@ static int last_tag(const block *bk, const char *name, dtag *d)
   return found;
 }
 
+#define FW_OPEN "\xEF\xBC\xBB"  /* ［: the writer's '[' (put_tag) */
+#define FW_CLOSE "\xEF\xBC\xBD" /* ］: its ']' */
+
+/* A comment's text v[0..n) onto `line` after `after` moves: "||" a line
+ * break, and a PGN comment command the writer put as "［%clk ...］" read
+ * as "[%clk ...]" again. */
 static int add_text_comment(block *bk, int line, int after, const char *v, size_t n)
 {
   /* at most XQ_REC_COMMENT_MAX bytes are kept; "||" only shrinks */
@@ -131,10 +137,21 @@ static int add_text_comment(block *bk, int line, int after, const char *v, size_
   char *buf = malloc(cap);
   if (!buf) return XQ_ENOMEM;
   size_t k = 0;
+  int command = 0; /* inside a PGN comment command such as "［%clk 1:29:51］" */
   for (size_t i = 0; i < n && k < cap; i++) {
     if (v[i] == '|' && i + 1 < n && v[i + 1] == '|') { /* "||" is a line break */
       buf[k++] = '\n';
       i++;
+      command = 0;
+    } else if (i + 3 < n && !memcmp(v + i, FW_OPEN "%", 4)) {
+      /* the writer's ［% (put_tag): the PGN command's '[' again */
+      buf[k++] = '[';
+      i += 2;
+      command = 1;
+    } else if (command && i + 2 < n && !memcmp(v + i, FW_CLOSE, 3)) {
+      buf[k++] = ']';
+      i += 2;
+      command = 0;
     } else {
       buf[k++] = v[i];
     }
@@ -491,8 +508,8 @@ static void put_tag(FILE *out, const char *name, const char *value)
   if (!value || !*value) return;
   fprintf(out, "[DhtmlXQ_%s]", name);
   for (const char *p = value; *p; p++) {
-    if (*p == '[') fputs("\xEF\xBC\xBB", out); /* ［: '[' would start a tag */
-    else if (*p == ']') fputs("\xEF\xBC\xBD", out);
+    if (*p == '[') fputs(FW_OPEN, out); /* '[' would start a tag */
+    else if (*p == ']') fputs(FW_CLOSE, out);
     else if (*p == '\n') fputs("||", out);
     else if (*p != '\r') fputc(*p, out);
   }

@@ -674,3 +674,40 @@ Test(cli, a_forked_run_is_the_binarys_run)
   snprintf(lines[0], sizeof lines[0], "rm -rf %s", dir);
   cr_expect_eq(system(lines[0]), 0);
 }
+
+/* `convert` keeps a PGN's clock comments, to PGN and through DhtmlXQ
+ * (docs/records.md, "Clocks"). */
+Test(cli, convert_keeps_clock_comments)
+{
+  char dir[256], a[300], b[300], c[300], d[300], args[1024];
+  new_dir(dir, sizeof dir);
+  snprintf(a, sizeof a, "%s/a.pgn", dir);
+  snprintf(b, sizeof b, "%s/b.pgn", dir);
+  snprintf(c, sizeof c, "%s/c.txt", dir);
+  snprintf(d, sizeof d, "%s/d.pgn", dir);
+  FILE *f = fopen(a, "wb");
+  cr_assert_not_null(f);
+  fputs("[Game \"Chinese Chess\"]\n\n1. h2e2 {[%clk 1:29:51]} h9g7 {[%clk 1:29:47.5]}\n"
+        "2. h0g2 {[%clk 1:29:30.25]} *\n", f);
+  fclose(f);
+  static const char *const want = "H2-E2 {[%clk 1:29:51]} 1... H9-G7 {[%clk 1:29:47.5]}\n"
+                                  "  2. H0-G2 {[%clk 1:29:30.25]}";
+  const char *runs[3][2] = {{a, b}, {a, c}, {c, d}};
+  for (int i = 0; i < 3; i++) {
+    int st;
+    snprintf(args, sizeof args, "convert '%s' '%s' --notation iccs", runs[i][0], runs[i][1]);
+    char *out = xq_test_run(args, &st);
+    cr_assert_eq(st, 0, "xqref %s: exit %d\n%s", args, st, out);
+    free(out);
+  }
+  size_t n;
+  char *text = bytes_of(b, &n);
+  cr_assert(text && strstr(text, want), "PGN to PGN:\n%s", text);
+  free(text);
+  text = bytes_of(c, &n);
+  cr_assert(text && strstr(text, "[DhtmlXQ_comment2]［%clk 1:29:47.5］[/DhtmlXQ_comment2]"), "DhtmlXQ:\n%s", text);
+  free(text);
+  text = bytes_of(d, &n);
+  cr_assert(text && strstr(text, want), "DhtmlXQ to PGN:\n%s", text);
+  free(text);
+}

@@ -19,6 +19,7 @@
 #include "hub.h"
 #include "net_fixture.h"
 #include "poller.h"
+#include "records.h"
 
 /* ------------------------------------------------------------------ */
 /* The request parser                                                  */
@@ -1816,4 +1817,98 @@ Test(net_http, push_takes_clock_comments_and_only_moves_from_the_movetext)
   cr_assert_str_eq(str(g, "result"), "*");
   cr_assert_eq(num(g, "ply"), 1);
   cJSON_Delete(g);
+}
+
+/* The [%clk] comments of the first game of PGN `text`, as xqref's reader
+ * reads them: "ply=text;" for each, in out. */
+static void clk_comments(const char *text, char *out, size_t cap)
+{
+  FILE *f = fmemopen((void *)text, strlen(text), "r");
+  xq_pgn_reader *rd = NULL;
+  xq_record *rec = malloc(sizeof *rec);
+  cr_assert(f && rec && xq_pgn_open(&rd, f, 0) == XQ_OK);
+  xq_record_init(rec);
+  cr_assert_eq(xq_pgn_next(rd, rec, NULL), 1, "%s", text);
+  size_t o = 0;
+  out[0] = 0;
+  for (int i = 0; i < rec->n_comments && o < cap; i++) {
+    const xq_comment *c = &rec->comments[i];
+    o += (size_t)snprintf(out + o, cap - o, "%d=%.*s;", c->after, (int)c->len, rec->text + c->off);
+  }
+  xq_record_free(rec);
+  free(rec);
+  xq_pgn_close(rd);
+  fclose(f);
+}
+
+Test(net_http, a_boards_clock_readings_are_the_pgns_clk_after_every_move)
+{
+  xq_tclient b;
+  hello(&b, ts.board[1]);
+  static const char *const events[] = {
+    "{\"id\":1,\"op\":\"move\",\"seq\":1,\"move\":\"h2e2\",\"clock\":[5391000,5400000]}",
+    "{\"id\":2,\"op\":\"move\",\"seq\":2,\"move\":\"h9g7\",\"clock\":[5391000,5387500]}",
+    /* Red thinks: Black's last move keeps its time */
+    "{\"id\":3,\"op\":\"clock\",\"seq\":3,\"clock\":[5380000,5387500]}",
+    "{\"id\":4,\"op\":\"move\",\"seq\":4,\"move\":\"h0g2\"}",
+    /* the reading after Red's move is its time */
+    "{\"id\":5,\"op\":\"clock\",\"seq\":5,\"clock\":[5370250,5387500]}",
+    "{\"id\":6,\"op\":\"move\",\"seq\":6,\"move\":\"i9h9\",\"clock\":[5370250,5381000]}",
+  };
+  resp p;
+  for (size_t i = 0; i < sizeof events / sizeof events[0]; i++) {
+    cJSON *r = xq_tc_call(&b, events[i]);
+    cr_assert(cJSON_IsTrue(item(r, "ok")), "%s: %s", events[i], cJSON_PrintUnformatted(r));
+    cJSON_Delete(r);
+    if (i != 3) continue;
+    /* a move sent without a reading: the game's clock (the last reading,
+     * the increment added) until one comes */
+    get("/api/rounds/1/2.pgn?notation=iccs", &p);
+    char t[64];
+    long red = 5380000 + 1000L * ts.srv->rules.clock_increment_s;
+    snprintf(t, sizeof t, "H0-G2 {[%%clk 1:%02ld:%02ld]}", red / 60000 % 60, red / 1000 % 60);
+    cr_assert(strstr(p.body, t), "%s in\n%s", t, p.body);
+    resp_free(&p);
+  }
+  xq_tc_close(&b);
+  /* [%emt]: the move's time where readings tell its start and end */
+  static const char *const want = "1=[%clk 1:29:51];2=[%clk 1:29:47.5] [%emt 0:00:12.5];"
+                                  "3=[%clk 1:29:30.25] [%emt 0:00:20.75];4=[%clk 1:29:41] [%emt 0:00:06.5];";
+  get("/api/rounds/1/2.pgn?notation=iccs", &p);
+  cr_assert(strstr(p.body, "H2-E2 {[%clk 1:29:51]} 1... H9-G7 {[%clk 1:29:47.5] [%emt 0:00:12.5]}"), "%s", p.body);
+  char got[512];
+  clk_comments(p.body, got, sizeof got);
+  cr_assert_str_eq(got, want, "read back by the PGN reader: %s", got);
+  char *before = strdup(p.body);
+  resp_free(&p);
+  /* the round's PGN carries them too */
+  get("/api/rounds/1.pgn?notation=iccs", &p);
+  cr_assert(strstr(p.body, "{[%clk 1:29:30.25] [%emt 0:00:20.75]}"), "%s", p.body);
+  resp_free(&p);
+
+  /* pushed to another table, the clocks are read (each reading needs
+   * both clocks: the first is known from the second move on, and so the
+   * second move's time is not) */
+  const char *movetext = strstr(before, "\n\n");
+  cr_assert(movetext);
+  char body[2048];
+  pgn(body, sizeof body, "[Round \"1.3\"]\n[Format \"ICCS\"]\n", movetext + 2, "");
+  int status;
+  cJSON *r = post("/api/rounds/1/push", ts.admin, body, &status);
+  cr_assert_eq(status, 200, "%s", cJSON_PrintUnformatted(r));
+  cr_assert_eq(num(reply_game(r, 0), "applied"), 4, "%s", cJSON_PrintUnformatted(r));
+  cJSON_Delete(r);
+  get("/api/rounds/1/3.pgn?notation=iccs", &p);
+  clk_comments(p.body, got, sizeof got);
+  cr_assert_str_eq(got, "2=[%clk 1:29:47.5];3=[%clk 1:29:30.25] [%emt 0:00:20.75];4=[%clk 1:29:41] [%emt 0:00:06.5];",
+                   "%s", p.body);
+  resp_free(&p);
+
+  /* a restart rebuilds them from the stored events */
+  cr_assert_eq(xq_ts_stop(&ts), 0);
+  cr_assert_eq(xq_ts_restart(&ts), 0);
+  get("/api/rounds/1/2.pgn?notation=iccs", &p);
+  cr_assert_str_eq(p.body, before, "the same PGN after a restart");
+  resp_free(&p);
+  free(before);
 }

@@ -2391,3 +2391,41 @@ Test(records, text_that_reads_both_ways_is_warned_of)
   cr_expect_str_eq(black, "莽锚");
   cr_expect(strstr(warn, "reads both as UTF-8 and as GBK: read as GBK"), "%s", warn);
 }
+
+/* Clock comments (docs/records.md, "Clocks"): a PGN's {[%clk H:MM:SS]}
+ * after each move is written back as read, in PGN and in DhtmlXQ (whose
+ * comments hold it as ［%clk ...］, read back as [%clk ...]), and a
+ * comment's own full-width brackets stay as they are. */
+Test(records, clock_comments_kept_through_pgn_and_dhtmlxq)
+{
+  static const char text[] = "[Game \"Chinese Chess\"]\n\n"
+                             "1. h2e2 {[%clk 1:29:51]} h9g7 {[%clk 1:29:47.5] ［注］}\n"
+                             "2. h0g2 {[%emt 0:00:17] [%clk 1:29:30.25]} i9h9 {[%clk 1:29:41]} *\n";
+  xq_record *r = new_record();
+  xq_error err = {0, 0, 0, ""};
+  cr_assert_eq(read_text(text, 0, r, &err), 1, "%s", err.msg);
+  cr_assert_eq(r->n_comments, 4);
+  roundtrip_all(r, "clocks");
+
+  membuf m;
+  mem_open(&m);
+  cr_assert_eq(xq_dhtmlxq_write(m.f, r, &err), XQ_OK);
+  mem_close(&m);
+  cr_assert(strstr(m.p, "[DhtmlXQ_comment1]［%clk 1:29:51］[/DhtmlXQ_comment1]"), "%s", m.p);
+  xq_record *back = new_record();
+  size_t used = 0;
+  cr_assert_eq(xq_dhtmlxq_read(m.p, m.n, back, &used, &err), 1, "%s", err.msg);
+  static const char *const want[4] = {"[%clk 1:29:51]", "[%clk 1:29:47.5] ［注］",
+                                      "[%emt 0:00:17] [%clk 1:29:30.25]", "[%clk 1:29:41]"};
+  cr_assert_eq(back->n_comments, 4);
+  for (int i = 0; i < 4; i++) {
+    const xq_comment *c = &back->comments[i];
+    cr_assert_eq(c->after, i + 1);
+    cr_assert_eq(c->len, strlen(want[i]), "comment %d: %.*s", i + 1, (int)c->len, back->text + c->off);
+    cr_assert(!memcmp(back->text + c->off, want[i], c->len), "comment %d: %.*s", i + 1, (int)c->len,
+              back->text + c->off);
+  }
+  free(m.p);
+  drop_record(back);
+  drop_record(r);
+}
