@@ -21,7 +21,7 @@
 /* The actions, in the order of the help; bit k of a row's `only` is the
  * k-th. */
 enum {
-  A_NEW, A_SETTINGS, A_ADD, A_IMPORT, A_IMPORT_PLAYERS, A_PLAYERS, A_EDIT, A_NUMBERS, A_PAIR, A_RESULT, A_FOUL, A_ABSENT, A_WITHDRAW,
+  A_NEW, A_SETTINGS, A_ADD, A_IMPORT, A_IMPORT_PLAYERS, A_PLAYERS, A_EDIT, A_NUMBERS, A_PAIR, A_UNPAIR, A_RESULT, A_FOUL, A_ABSENT, A_WITHDRAW,
   A_REINSTATE, A_REMOVE, A_STANDINGS, A_EXPORT, A_LOG, A_KNOCKOUT, A_BRACKET, A_KO_RESULT, A_PLACES, A_TEAMS, A_PRIZES,
   A_GROUPS, A_DEMO, A_TOKEN, A_TOKENS, A_REVOKE, A_GAMES, A_COUNT
 };
@@ -35,7 +35,7 @@ enum {
 #define PRESET (ACT(A_TEAMS) | ACT(A_PRIZES) | ACT(A_GROUPS))
 
 static const char *const action_names[A_COUNT] = {
-  "new", "settings", "add", "import", "import-players", "players", "edit", "numbers", "pair", "result", "foul", "absent", "withdraw",
+  "new", "settings", "add", "import", "import-players", "players", "edit", "numbers", "pair", "unpair", "result", "foul", "absent", "withdraw",
   "reinstate", "remove", "standings", "export", "log", "knockout", "bracket", "ko-result", "places", "teams", "prizes",
   "groups", "demo", "token", "tokens", "revoke", "games",
 };
@@ -79,6 +79,12 @@ static const struct action {
                  "per player. Again until round 1: the last counts.\n",
                  NULL, xq__tourney_players_main},
   [A_PAIR] = {"pair and publish the next round, print its boards", NULL, NULL, xq__tourney_event_main},
+  [A_UNPAIR] = {"withdraw the published pairing of round R, the last paired, to pair it again",
+                "Refused, with the reason, once anything happened in the round: a result, a\n"
+                "forfeit, a foul, an absence recorded since it was published, or a move or\n"
+                "clock of one of its games in the game log. Its board tokens are revoked; the\n"
+                "log keeps the pairing and its withdrawal.\n",
+                NULL, xq__tourney_event_main},
   [A_RESULT] = {"the result of a board",
                 "CODE: 1-0 0-1 = (also 1/2, 0.5-0.5) +- -+ -- (both forfeit), * (taken back: pending)\n"
                 "(one game: not 2-0, 0-2, 1-1)\n", "CODE",
@@ -215,7 +221,7 @@ static const xq__opt rows[] = {
           "event's, set by settings; else cn)",
           .only = ACT(A_PAIR)),
   XQ__STR("--system", T, system, "cn|dutch", "the pairing system pair uses by default", .only = ACT(A_SETTINGS)),
-  XQ__LONG("--round", T, round, 1, XQ_TOURNEY_ROUNDS_MAX, "R", "the round", .only = RECORD,
+  XQ__LONG("--round", T, round, 1, XQ_TOURNEY_ROUNDS_MAX, "R", "the round", .only = RECORD | ACT(A_UNPAIR),
            .flags = XQ__OPT_REQUIRED),
   XQ__LONG("--round", T, round, 1, XQ_TOURNEY_ROUNDS_MAX, "R", "the round", .only = ACT(A_REINSTATE) | ACT(A_EXPORT)),
   XQ__LONG("--round", T, round, 1, XQ_TOURNEY_ROUNDS_MAX, "R", "a board token's round; games: that round's only",

@@ -361,6 +361,22 @@ static int cmd_pair(const xq__topts *o)
   return rc;
 }
 
+static int cmd_unpair(const xq__topts *o)
+{
+  xq_tstore *st;
+  xq_error err = {0};
+  int rc = open_store(o, XQ_TSTORE_OPEN, &st);
+  if (rc) return rc;
+  if (xq_tstore_unpublish(st, (int)o->round, &err)) {
+    fprintf(stderr, "xqref tourney unpair: %s\n", err.msg);
+    rc = 1;
+  } else {
+    printf("round %d withdrawn: it can be paired again\n", (int)o->round);
+  }
+  xq_tstore_close(st);
+  return rc;
+}
+
 /* The id of the player known as `no` (xq_tplayer_no). 0, or 1 with a
  * message. */
 static int player_by_no(xq_tstore *st, const char *action, int no, int *id)
@@ -517,6 +533,7 @@ int xq__tourney_event_main(const xq__topts *o, const char *a)
   if (!strcmp(a, "import")) return cmd_import(o);
   if (!strcmp(a, "players")) return cmd_players(o);
   if (!strcmp(a, "pair")) return cmd_pair(o);
+  if (!strcmp(a, "unpair")) return cmd_unpair(o);
   if (!strcmp(a, "standings")) return cmd_standings(o);
   if (!strcmp(a, "export")) return cmd_export(o);
   if (!strcmp(a, "log")) return cmd_log(o);

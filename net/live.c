@@ -199,6 +199,36 @@ int xq__live_add_round(xq__server *s, int round, xq_error *err)
   return XQ_OK;
 }
 
+int xq__live_round_begun(const xq__server *s, int round)
+{
+  if (round < 1 || round > XQ_ROUNDS_LIVE_MAX || !s->rounds[round]) return 0;
+  for (int b = 0; b < s->nboards[round]; b++) {
+    const xq__live *lv = s->rounds[round][b];
+    if (lv && (lv->g->nply || lv->last_seq > 0 || lv->inflight || lv->busy || lv->recorded || lv->quiet ||
+               lv->clock_ms[0] >= 0 || lv->clock_ms[1] >= 0 || lv->g->result != XQ_OUT_NONE))
+      return b + 1;
+  }
+  return 0;
+}
+
+void xq__live_drop_round(xq__server *s, int round)
+{
+  if (round < 1 || round > XQ_ROUNDS_LIVE_MAX || !s->rounds[round]) return;
+  for (int b = 0; b < s->nboards[round]; b++) {
+    xq__live *lv = s->rounds[round][b];
+    if (!lv) continue;
+    live_clear(lv);
+    xq__live_view_free(lv->view);
+    free(lv->g);
+    free(lv);
+    s->nlive--;
+  }
+  free(s->rounds[round]);
+  s->rounds[round] = NULL;
+  s->nboards[round] = 0;
+  xq__live_changed(s, round); /* withdrawn: the event no longer lists it */
+}
+
 void xq__live_ko_rules(const xq_rules *base, const xq_ko *ko, int match, int type, xq_rules *out)
 {
   *out = *base;

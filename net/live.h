@@ -86,6 +86,15 @@ typedef struct xq__live {
 xq__live *xq__live_get(xq__server *s, int round, int board);
 /* Add the games of a newly published round (pairings from the store). */
 int xq__live_add_round(xq__server *s, int round, xq_error *err);
+/* The first table of round `round` whose game has begun in the server's
+ * live state -- a move, a clock reading, a board event judged or on its
+ * way to the store, a result -- or 0 when none has (the round may be
+ * withdrawn, xq_tstore_unpublish). */
+int xq__live_round_begun(const xq__server *s, int round);
+/* Take down the games of round `round`, whose pairing was withdrawn (none
+ * begun: xq__live_round_begun): no board of it is found any more, and its
+ * answers are made again. */
+void xq__live_drop_round(xq__server *s, int round);
 /* The game's clocks as the state and every event say them, in ms: the
  * adjudicator's (increments and penalties applied) once it has a
  * reading, else the board's last reading; -1 none. */

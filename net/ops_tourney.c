@@ -743,6 +743,60 @@ static void op_pair(xq__server *s, xq__req *r)
 }
 
 /* ------------------------------------------------------------------ */
+/* unpair                                                              */
+/* ------------------------------------------------------------------ */
+
+/* unpair: the request, parsed. */
+typedef struct unpair_task {
+  xq__task t;
+  int round;                 /* the round whose pairing is withdrawn */
+} unpair_task;
+
+/* Withdraw the round's pairing: refused while a game of it has begun
+ * here or in the store; then its games are taken down, the event and the
+ * tokens reloaded, its board sessions ended and "unpair" broadcast. */
+static void run_unpair(xq__server *s, xq__task *task)
+{
+  int round = ((unpair_task *)task)->round, table = xq__live_round_begun(s, round);
+  xq_error err = {0};
+  if (table) {
+    char msg[96];
+    snprintf(msg, sizeof msg, "the game of round %d table %d has begun: the round stands", round, table);
+    xq__task_error(task, XQ__E_CONFLICT, msg);
+    return;
+  }
+  int rc = xq_tstore_unpublish(s->store, round, &err);
+  if (rc != XQ_OK) {
+    xq__task_error(task, xq__reply_write_code(rc), err.msg);
+    return;
+  }
+  xq__log(s, "round %d withdrawn", round);
+  xq__live_drop_round(s, round);
+  if (xq__task_reload(s, task, 0) || xq__task_reload(s, task, 1)) return;
+  cJSON *o = cJSON_CreateObject();
+  cJSON_AddNumberToObject(o, "round", round);
+  cJSON_AddBoolToObject(o, "withdrawn", 1);
+  char *data = cJSON_PrintUnformatted(o);
+  if (data) xq__hub_publish(s, "unpair", round, 0, data);
+  free(data);
+  xq__task_send(task, o);
+  xq__proto_revoked(s); /* the round's board sessions end */
+}
+
+/* unpair {round}: the published pairing of `round`, the last paired, is
+ * withdrawn while none of its games has begun (CONFLICT with the reason
+ * after); the round can be paired again. */
+static void op_unpair(xq__server *s, xq__req *r)
+{
+  int round;
+  if (xq__field_int(r, "round", 1, XQ_TOURNEY_ROUNDS_MAX, 0, &round)) return;
+  unpair_task *t = (unpair_task *)xq__task_new(s, r, run_unpair, sizeof *t, NULL);
+  if (!t) return;
+  t->round = round;
+  xq__task_go(s, &t->t, 1);
+}
+
+/* ------------------------------------------------------------------ */
 /* token, tokens, revoke                                               */
 /* ------------------------------------------------------------------ */
 
@@ -895,6 +949,7 @@ const xq__op xq__tourney_ops[] = {
   {"players", 0, op_players},
   {"add_player", ADMIN, op_add_player},
   {"pair", ADMIN, op_pair},
+  {"unpair", ADMIN, op_unpair},
   {"pairings", 0, op_pairings},
   {"standings", 0, op_standings},
   {"export", XQ__STAFF, xq__ops_export},

@@ -593,6 +593,7 @@ Test(tourney, roles)
     "{\"id\":4,\"op\":\"add_player\",\"player\":{\"name\":\"X\"}}", "{\"id\":5,\"op\":\"pair\"}",
     "{\"id\":6,\"op\":\"token\",\"role\":\"viewer\"}", "{\"id\":7,\"op\":\"tokens\"}",
     "{\"id\":8,\"op\":\"revoke\",\"token\":\"00000000000000000000000000000000\"}",
+    "{\"id\":9,\"op\":\"unpair\",\"round\":1}",
   };
   for (size_t i = 0; i < sizeof admin_only / sizeof admin_only[0]; i++) {
     xq_tc_errf(&board, "FORBIDDEN", "%s", admin_only[i]);
@@ -693,6 +694,72 @@ static void finish_round(xq_tclient *c, int round, int boards)
     xq_tc_okf(c, "{\"id\":%d,\"op\":\"result\",\"round\":%d,\"table\":%d,\"result\":\"%s\"}", 100 + t, round,
                  t, t % 2 ? "1-0" : "=");
   }
+}
+
+/* The next event named `name` the watcher `w` gets (the caller deletes it). */
+static cJSON *next_event(xq_tclient *w, const char *name)
+{
+  for (int i = 0; i < 20; i++) {
+    cJSON *e = xq_tc_json(w, 2000);
+    cr_assert(e, "the watcher gets %s", name);
+    if (xq_tj_str(e, "event") && !strcmp(xq_tj_str(e, "event"), name)) return e;
+    cJSON_Delete(e);
+  }
+  cr_assert_fail("no %s event", name);
+  return NULL;
+}
+
+/* unpair: a published round withdrawn while none of its games has begun
+ * (its games taken down, its board tokens revoked, watchers told), paired
+ * again; refused with the reason once a board has moved (issue 35). */
+Test(tourney, unpair_a_round_until_a_game_of_it_begins)
+{
+  xq_fx_up(8);
+  xq_tclient c, w, b;
+  xq_fx_connect(&c, ts.admin);
+  xq_fx_connect(&w, NULL);
+  xq_tc_okf(&w, "{\"id\":1,\"op\":\"watch\"}");
+  xq_tc_errf(&c, "CONFLICT", "{\"id\":1,\"op\":\"unpair\",\"round\":2}");
+  xq_tc_errf(&c, "BAD_REQUEST", "{\"id\":2,\"op\":\"unpair\"}");
+  cJSON *r = xq_tc_callf(&c, "{\"id\":3,\"op\":\"unpair\",\"round\":1}");
+  xq_tc_expect_ok(r);
+  cr_assert_eq(xq_tj_num(r, "round"), 1);
+  cJSON_Delete(r);
+  cJSON *e = next_event(&w, "unpair");
+  cr_assert_eq(xq_tj_num(e, "round"), 1);
+  cJSON_Delete(e);
+  r = xq_tc_callf(&c, "{\"id\":4,\"op\":\"event\"}");
+  xq_tc_expect_ok(r);
+  cr_assert_eq(cJSON_GetArraySize(xq_tj_get(r, "published")), 0, "round 1 is no longer published");
+  cJSON_Delete(r);
+  xq_tc_errf(&c, "NOT_FOUND", "{\"id\":5,\"op\":\"pairings\",\"round\":1}");
+  /* its board tokens open nothing */
+  cr_assert_eq(xq_tc_connect(&b, &ts.loop, ts.port), 0);
+  xq_tc_errf(&b, "BAD_TOKEN", "{\"id\":1,\"op\":\"hello\",\"token\":\"%s\"}", ts.board[0]);
+  xq_tc_close(&b);
+  /* paired and published again */
+  r = xq_tc_callf(&c, "{\"id\":6,\"op\":\"pair\",\"publish\":true}");
+  xq_tc_expect_ok(r);
+  cr_assert_eq(xq_tj_num(r, "round"), 1);
+  cJSON_Delete(r);
+  r = xq_tc_callf(&c, "{\"id\":7,\"op\":\"token\",\"role\":\"board\",\"round\":1,\"table\":2}");
+  xq_tc_expect_ok(r);
+  char tok[64];
+  snprintf(tok, sizeof tok, "%s", xq_tj_str(r, "token"));
+  cJSON_Delete(r);
+  xq_fx_connect(&b, tok);
+  xq_tc_okf(&b, "{\"id\":2,\"op\":\"move\",\"seq\":1,\"move\":\"h2e2\"}");
+  r = xq_tc_callf(&c, "{\"id\":8,\"op\":\"unpair\",\"round\":1}");
+  const cJSON *er = xq_tc_expect_error(r, "CONFLICT");
+  cr_assert(strstr(xq_tj_str(er, "msg"), "the game of round 1 table 2 has begun"), "the reason");
+  cJSON_Delete(r);
+  r = xq_tc_callf(&b, "{\"id\":3,\"op\":\"move\",\"seq\":2,\"move\":\"h9g7\"}");
+  xq_tc_expect_ok(r);
+  cJSON_Delete(r);
+  xq_tc_close(&b);
+  xq_tc_close(&w);
+  xq_tc_close(&c);
+  xq_fx_down();
 }
 
 /* The (red, black) ids of a boards array, as "r-b r-b ...". */

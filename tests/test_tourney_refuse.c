@@ -392,3 +392,61 @@ Test(refuse, remove_a_player_before_round_1_only)
                       db, "--id 4");
   xq_test_db_remove(db);
 }
+
+/* A published round is withdrawn and paired again while nothing happened
+ * in it; the last paired only, and refused with the reason once a
+ * result, a foul or a game event is in (issue 35). */
+Test(refuse, unpair_the_last_round_until_something_happened_in_it)
+{
+  char db[512];
+  xq_test_db_fresh(db, sizeof db, "refuse_unpair");
+  event_of(db, 3, 4);
+  xq_test_run_db_says(1, "no round is paired", "tourney unpair --db %s %s", db, "--round 1");
+  play(db, 1, 2);
+  free(xq_test_run_db(0, "tourney pair --db %s%s", db, NULL));
+  xq_test_run_db_says(1, "round 2 is paired after round 1: only the last paired round can be withdrawn",
+                      "tourney unpair --db %s %s", db, "--round 1");
+  xq_test_run_db_says(1, "round 3 is not paired", "tourney unpair --db %s %s", db, "--round 3");
+  /* the round's board tokens go with it; others stay */
+  xq_tstore *st = xq_test_store_open(db);
+  xq_ttoken tk[2];
+  int boards[] = {1, 2};
+  xq_error err = {0};
+  cr_assert_eq(xq_tstore_board_tokens(st, 2, boards, 2, "t", tk, &err), XQ_OK, "%s", err.msg);
+  cr_assert_eq(xq_tstore_board_tokens(st, 1, boards, 1, "t", &tk[1], &err), XQ_OK, "%s", err.msg);
+  xq_tstore_close(st);
+  xq_test_run_db_says(0, "round 2 withdrawn: it can be paired again", "tourney unpair --db %s %s", db, "--round 2");
+  st = xq_test_store_open(db);
+  xq_ttoken *live = NULL;
+  int nlive = 0;
+  cr_assert_eq(xq_tstore_tokens(st, &live, &nlive, &err), XQ_OK);
+  for (int i = 0; i < nlive; i++) cr_assert_neq(live[i].round, 2, "a board token of round 2 is revoked");
+  cr_assert(nlive >= 1, "round 1's token stays");
+  free(live);
+  xq_tstore_close(st);
+  xq_tournament *ev = event_at(db);
+  cr_assert_eq(ev->nrounds, 1, "the replay forgets the pairing");
+  cr_assert_eq(xq_tournament_slot(ev, 1, 2)->opp, 0);
+  xq_tournament_free(ev);
+  xq_test_run_db_says(0, "withdrawn (the round's pairing above is taken back)", "tourney log --db %s%s", db, NULL);
+  xq_test_run_db_says(1, "round 1 has a result recorded since it was published: it stands",
+                      "tourney unpair --db %s %s", db, "--round 1");
+  /* paired again; a foul, then a game event, keep it */
+  xq_test_run_db_says(0, "round 2: 2 boards", "tourney pair --db %s%s", db, NULL);
+  ev = event_at(db);
+  cr_assert_eq(ev->nrounds, 2);
+  xq_tournament_free(ev);
+  free(xq_test_run_db(0, "tourney foul --db %s %s", db, "--round 2 --player 1"));
+  xq_test_run_db_says(1, "round 2 has a foul recorded since it was published: it stands",
+                      "tourney unpair --db %s %s", db, "--round 2");
+  xq_test_db_remove(db);
+  event_of(db, 3, 4);
+  free(xq_test_run_db(0, "tourney pair --db %s%s", db, NULL));
+  st = xq_test_store_open(db);
+  xq_tgame_rec r = {.round = 1, .board = 2, .source = XQ_GSRC_BOARD, .seq = 1, .event = "h2e2", .reply = ""};
+  cr_assert_eq(xq_tstore_game_append(st, &r, NULL, &err), XQ_OK, "%s", err.msg);
+  xq_tstore_close(st);
+  xq_test_run_db_says(1, "the game of round 1 table 2 has begun: the round stands", "tourney unpair --db %s %s", db,
+                      "--round 1");
+  xq_test_db_remove(db);
+}

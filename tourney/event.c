@@ -323,6 +323,17 @@ int xq_tournament_apply_pairing(xq_tournament *ev, const xq_tpairing *pr)
   return XQ_OK;
 }
 
+int xq_tournament_unapply_pairing(xq_tournament *ev, int round)
+{
+  if (!ev || round < 1 || round > XQ_TOURNEY_ROUNDS_MAX) return XQ_EINVAL;
+  for (int id = 1; id <= ev->n; id++) {
+    xq_tslot *s = xq_tournament_slot(ev, id, round);
+    s->opp = 0; s->colour = XQ_TC_NONE; s->res = XQ_TR_NONE;
+  }
+  if (ev->nrounds == round) ev->nrounds = round - 1;
+  return XQ_OK;
+}
+
 uint64_t xq__event_mix64(uint64_t x)
 {
   return xq_random_next(&x);

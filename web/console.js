@@ -12,7 +12,7 @@ import { S, $, t, op, roundName } from './core.js';
 import { initEntry } from './desk.js';
 import { C, setRedraw } from './console_base.js';
 import { renderPlayers, renderNumbers, initAdd } from './console_players.js';
-import { initPairing, initSlips, renderKnockoutConsole } from './console_pairing.js';
+import { initPairing, initSlips, renderKnockoutConsole, renderUnpair } from './console_pairing.js';
 import { renderPrint, initPrint } from './console_print.js';
 import { renderSettings, initSettings } from './console_settings.js';
 
@@ -31,6 +31,7 @@ export async function renderConsole() {
   $('#c-all-paired').textContent = last ? t('c_all_paired', { n: S.event.rounds }) : '';
   $('#c-publish').textContent = t('c_publish', { n: next });
   $('#c-publish').hidden = !C.pairing;
+  renderUnpair(next - 1); // the last published round, while none of its games has begun
   $('#c-slips-btn').textContent = t('c_slips', { n: S.round ? roundName(S.round) : '' });
   $('#c-slips-btn').hidden = !S.round;
   renderKnockoutConsole();

@@ -11,7 +11,7 @@ import { S, $, addWords } from './core.js';
 addWords({
   zh: {
     c_players: '棋手', c_add: '添加棋手', c_import: '导入名单（CSV）', c_round: '编排',
-    c_pair: '编排第{n}轮（预览）', c_publish: '公布第{n}轮', c_ask_publish: '公布第{n}轮：{b}台对阵，公布后各台棋盘即可开始。', c_yes: '确定',
+    c_pair: '编排第{n}轮（预览）', c_unpair: '撤回第{n}轮', c_ask_unpair: '撤回第{n}轮的对阵：各台的棋盘令牌作废，本轮可重新编排。', c_unpaired: '第{n}轮已撤回，可重新编排', c_publish: '公布第{n}轮', c_ask_publish: '公布第{n}轮：{b}台对阵，公布后各台棋盘即可开始。', c_yes: '确定',
     c_published: '第{n}轮已公布（{b}台）',
     c_preview_n: '共{n}行：{ok}行可导入，{bad}行有错误', c_do_import: '导入 {n} 名棋手', c_imported: '已导入 {n} 名棋手', c_import_none: '一行出错，全部未导入：{msg}',
     c_line: '行', c_error: '错误', c_no_header: '第一行须是表头（姓名、性别、出生日期、单位、等级分…）',
@@ -44,7 +44,7 @@ addWords({
   },
   en: {
     c_players: 'Players', c_add: 'Add a player', c_import: 'Import a list (CSV)', c_round: 'Pairing',
-    c_pair: 'Pair round {n} (preview)', c_publish: 'Publish round {n}', c_ask_publish: 'Publish round {n}: {b} tables; once published, each table\'s board can start.', c_yes: 'Yes',
+    c_pair: 'Pair round {n} (preview)', c_unpair: 'Withdraw round {n}', c_ask_unpair: 'Withdraw the pairing of round {n}: its board tokens stop working, and the round can be paired again.', c_unpaired: 'Round {n} withdrawn: it can be paired again', c_publish: 'Publish round {n}', c_ask_publish: 'Publish round {n}: {b} tables; once published, each table\'s board can start.', c_yes: 'Yes',
     c_published: 'Round {n} published ({b} boards)',
     c_preview_n: '{n} lines: {ok} to import, {bad} with an error', c_do_import: 'Import {n} players', c_imported: '{n} players imported', c_import_none: 'nothing imported, a line failed: {msg}',
     c_line: 'Line', c_error: 'Error', c_no_header: 'The first line must be the headings (name, sex, birth date, club, rating…)',

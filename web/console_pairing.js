@@ -150,9 +150,50 @@ function askPublish(btn) {
     () => pairPreview(true));
 }
 
+/* ---- the last published round withdrawn while none of its games has
+ * begun (`unpair`), to be paired again; the server refuses it, with the
+ * reason, once one has ---- */
+
+/* Whether a game of games.json has begun: a move, a result, a clock, a foul. */
+const begun = g => g.ply > 0 || (g.result && g.result !== '*') || !!g.clock || (g.fouls || []).some(n => n > 0);
+
+/* The 撤回第N轮 button: shown for `last`, the last published Swiss round,
+ * while none of its games has begun and no knockout has started. */
+export async function renderUnpair(last) {
+  const btn = $('#c-unpair');
+  btn.hidden = true;
+  btn.dataset.round = last || '';
+  if (!last || (S.event && S.event.knockout_round)) return;
+  let games;
+  try {
+    games = (await getJSON(`/api/rounds/${last}/games.json`)).games || [];
+  } catch (e) {
+    return;
+  }
+  if (btn.dataset.round !== String(last) || games.some(begun)) return; // drawn again meanwhile, or begun
+  btn.textContent = t('c_unpair', { n: last });
+  btn.hidden = false;
+}
+
+/* The round withdrawn once the organiser says yes; the console then
+ * offers to pair it again. */
+function askUnpair(btn) {
+  const round = +btn.dataset.round;
+  if (!round) return;
+  askThen(btn.closest('p'), btn, t('c_ask_unpair', { n: round }), async () => {
+    const res = await op({ id: 'unpair', op: 'unpair', round });
+    if (res.error) return consoleSay(t('failed', { msg: errText(res.error) }), true);
+    pairingStale();
+    S.event = await getJSON('/api/event');
+    consoleSay(t('c_unpaired', { n: round }), false);
+    redraw();
+  });
+}
+
 /* The buttons and the form of the pairing section. */
 export function initPairing() {
   $('#c-pair').addEventListener('click', () => pairPreview(false));
+  $('#c-unpair').addEventListener('click', ev => askUnpair(ev.currentTarget));
   $('#c-amend').addEventListener('submit', e => { e.preventDefault(); addChange(e.target); });
   $('#c-publish').addEventListener('click', ev => askPublish(ev.currentTarget));
 }

@@ -229,7 +229,13 @@ export async function loadEvent(newest) {
   const linked = hashRound();
   const want = !newest && linked && S.event.published.includes(linked) ? linked : last;
   if (want && (newest || !S.round)) await setRound(want);
-  if (!want) { renderBoards(); renderPairings(); }
+  if (!want) {
+    S.round = 0; // none published (round 1 withdrawn)
+    S.games = new Map();
+    renderBoards();
+    renderPairings();
+    if (S.view === 'console') showConsole();
+  }
   refreshStandings();
 }
 
@@ -240,6 +246,7 @@ export async function loadEvent(newest) {
  * ask at the same moment. */
 export const EVENT_EVENTS = {
   pairing: () => loadEvent(true),
+  unpair: () => loadEvent(true), // a round withdrawn: the round selector drops it
   players: () => {
     clearTimeout(playersTimer);
     playersTimer = setTimeout(async () => {

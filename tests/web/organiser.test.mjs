@@ -537,3 +537,50 @@ test('i33: the console\'s knockout form starts from the knockout the event\'s re
     await stop(ev.srv);
   }
 });
+
+test('i35: a published round withdrawn from the console and paired again; no withdrawal once a result is in', async () => {
+  const ev = await startEmpty(dir, 'unpair', 3);
+  const call = opCall(ev);
+  const { ctx, p, errors } = await freshPage(browser, 1200, 900);
+  try {
+    for (const [i, name] of ['甲', '乙', '丙', '丁'].entries())
+      assert.equal((await call({ id: i, op: 'add_player', player: { name, rating: 2000 - i } })).error, undefined);
+    await openConsole(p, ev.base, ev.admin);
+    const publish = async () => {
+      await p.click('#c-pair');
+      await p.waitForSelector('#c-publish:not([hidden])', { timeout: WAIT });
+      await asked(p, '#c-publish');
+      await answer(p, true);
+      await p.waitForSelector('#c-pairing table[data-published="yes"]', { timeout: WAIT });
+    };
+    await publish();
+    // none of its games has begun: it can be withdrawn, asked first
+    await p.waitForSelector('#c-unpair:not([hidden])', { timeout: WAIT });
+    assert.equal(await p.textContent('#c-unpair'), '撤回第1轮');
+    assert.equal(await asked(p, '#c-unpair'), '撤回第1轮的对阵：各台的棋盘令牌作废，本轮可重新编排。');
+    await answer(p, false, { key: true });
+    assert.match(cli(ev.db, 'log'), /pairing\s+round=1 value=2/, 'No withdraws nothing');
+    await asked(p, '#c-unpair');
+    await answer(p, true, { key: true });
+    await p.waitForFunction(() => document.querySelector('#c-pair')?.textContent === '编排第1轮（预览）' &&
+      document.querySelector('#c-unpair')?.hidden, null, { timeout: WAIT });
+    assert.match(cli(ev.db, 'log'), /withdrawn/, 'the store keeps the withdrawal');
+    // paired and published again; once a result is in the button is gone and the server refuses
+    await publish();
+    await p.waitForSelector('#c-unpair:not([hidden])', { timeout: WAIT });
+    assert.equal((await call({ id: 9, op: 'result', round: 1, table: 1, result: '1-0' })).error, undefined);
+    const refused = await call({ id: 10, op: 'unpair', round: 1 });
+    assert.equal(refused.error.code, 'CONFLICT');
+    assert.match(refused.error.msg, /round 1 .*(has begun|result recorded).*stands/, "refused with the reason");
+    await p.click('#tabs a[data-view="live"]');
+    await p.click('#tabs a[data-view="console"]');
+    await p.waitForSelector('#console-body:not([hidden])', { timeout: WAIT });
+    await p.waitForFunction(() => document.querySelector('#c-pair')?.textContent === '编排第2轮（预览）', null, { timeout: WAIT });
+    await p.waitForTimeout(300);
+    assert.equal(await p.isHidden('#c-unpair'), true, 'no withdrawal once a result is in');
+    assert.deepEqual(errors, []);
+  } finally {
+    await ctx.close();
+    await stop(ev.srv);
+  }
+});

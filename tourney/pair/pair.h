@@ -212,6 +212,12 @@ int xq_pair_system(xq_tournament *ev, int round, int system, xq_tpairing *out, x
  * that round ZPB. Returns XQ_OK or XQ_EINVAL for a bad round or id. */
 int xq_tournament_apply_pairing(xq_tournament *ev, const xq_tpairing *pr);
 
+/* Forget the pairing of `round` (a withdrawn pairing, xq_tstore_unpublish):
+ * every player's opponent, colour and result of that round cleared (an
+ * absence announced for it stays), and the rounds back to round - 1 when
+ * it was the last. Returns XQ_OK or XQ_EINVAL for a bad round. */
+int xq_tournament_unapply_pairing(xq_tournament *ev, int round);
+
 /* True when players a and b may meet in `round` ("Pairing": no rematch,
  * a colour allocation within the limits). Used by tests and the CLI. */
 int xq_pair_compatible(const xq_tournament *ev, int round, int a, int b);

@@ -55,7 +55,7 @@ int xq_tstore_ko_start(xq_tstore *st, const xq_ko *ko, xq_error *err)
   sqlite3_stmt *q = NULL;
   if (xq__store_count(db, "SELECT count(*) FROM ko_log WHERE kind = 'start'", 0) != 0) {
     rc = fail(err, XQ_EINVAL, "the knockout stage has already started", NULL);
-  } else if (xq__store_count(db, "SELECT count(*) FROM events WHERE kind = 'pairing' AND round > ?", ko->after) != 0) {
+  } else if (xq__store_count(db, "SELECT count(*) FROM pairings WHERE kind = 'pairing' AND round > ?", ko->after) != 0) {
     /* the seeds leave the Swiss before the next round is paired */
     rc = fail(err, XQ_EINVAL, only ? "a knockout-only event cannot follow Swiss rounds"
                                    : "a Swiss round after the cut is already paired", NULL);

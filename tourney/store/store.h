@@ -24,7 +24,7 @@
 /* Limits                                                              */
 /* ------------------------------------------------------------------ */
 
-#define XQ_STORE_SCHEMA_VERSION 10
+#define XQ_STORE_SCHEMA_VERSION 11
 #define XQ_STORE_BUSY_MS 5000                  /* a locked database is waited for this long */
 #define XQ_GAME_TEXT_MAX 65536                 /* bytes of a game-log event or reply text */
 #define XQ_TOKENS_MAX 100000                   /* live tokens of one store */
@@ -107,6 +107,16 @@ int xq_tstore_publish_amended(xq_tstore *st, const xq_tournament *ev, const xq_t
                               int n, xq_error *err);
 int xq_tstore_publish(xq_tstore *st, const xq_tournament *ev, const xq_tpairing *pr,
                       xq_error *err);
+
+/* Withdraw the published pairing of `round` (docs/tourney.md "Withdrawing
+ * a pairing"): a 'pairing' event of value -1 that the replay applies by
+ * forgetting the round's pairing, and the round's board tokens revoked,
+ * in one committed transaction. Only the last paired round, and only
+ * while nothing happened in it: no result, forfeit, foul or absence
+ * recorded since it was published, no game event of any of its tables in
+ * the game log, no knockout stage. The round can be paired again after.
+ * Returns XQ_OK, XQ_EINVAL with `err` giving the reason, or XQ_ESTORE. */
+int xq_tstore_unpublish(xq_tstore *st, int round, xq_error *err);
 
 /* The published boards of round `round`, in board order, into `out`
  * (caller frees with xq_tpairing_clear). Returns XQ_OK, XQ_EINVAL (round

@@ -33,7 +33,7 @@ int xq_tstore_pairing(xq_tstore *st, int round, xq_tpairing *out, xq_error *err)
     return XQ_EINVAL;
   }
   /* a round is published once (xq_tstore_publish); take its boards in order */
-  if (sqlite3_prepare_v2(db, "SELECT b.red, b.black FROM pairing_boards b JOIN events e"
+  if (sqlite3_prepare_v2(db, "SELECT b.red, b.black FROM pairing_boards b JOIN pairings e"
                          " ON e.seq = b.seq WHERE e.kind = 'pairing' AND e.round = ?"
                          " ORDER BY b.board", -1, &q, NULL) != SQLITE_OK) {
     if (err) {
@@ -204,6 +204,8 @@ static int load_event(xq_tstore *st, load_q *L, xq_tournament *ev, xq_error *err
       int id = sqlite3_column_int(L->num, 0);
       if (id >= 1 && id <= ev->n) ev->players[id - 1].pno = sqlite3_column_int(L->num, 1);
     }
+  } else if (!strcmp(kind, "pairing") && value < 0) {
+    xq_tournament_unapply_pairing(ev, round); /* withdrawn (xq_tstore_unpublish) */
   } else if (!strcmp(kind, "pairing")) {
     return load_pairing(L, seq, round, value, ev, err);
   } else if (!strcmp(kind, "result") || !strcmp(kind, "forfeit")) {
@@ -249,7 +251,7 @@ int xq_tstore_load(xq_tstore *st, xq_tournament **out, xq_error *err)
                          " WHERE seq = ? ORDER BY board");
   /* the board of a result: prepared once, not once per result (a load
    * per result made the server's reloads quadratic) */
-  L.b2 = xq__store_stmt(st, XQ__STORE_Q_LOAD_RESULT, "SELECT b.red, b.black FROM pairing_boards b JOIN events e"
+  L.b2 = xq__store_stmt(st, XQ__STORE_Q_LOAD_RESULT, "SELECT b.red, b.black FROM pairing_boards b JOIN pairings e"
                         " ON e.seq = b.seq WHERE e.kind = 'pairing' AND e.round = ? AND b.board = ?"
                         " AND e.seq < ?");
   if (!L.q || !L.reg || !L.num || !L.brd || !L.b2) {
@@ -321,6 +323,8 @@ int xq_tstore_dump(xq_tstore *st, FILE *f)
       fprintf(f, " deleted (player= is the registration number; the ids after it close up)");
     } else if (!strcmp(kind, "withdrawal") && value == 1) {
       fprintf(f, " reinstated");
+    } else if (!strcmp(kind, "pairing") && value < 0) {
+      fprintf(f, " withdrawn (the round's pairing above is taken back)");
     } else {
       if (value) fprintf(f, " value=%lld", value);
       if (sqlite3_column_type(q, 7) != SQLITE_NULL) fprintf(f, " code=%s", xq__store_col_text(q, 7));

@@ -191,7 +191,7 @@ static int publish_tx(xq_tstore *st, const xq_tournament *ev, const xq_tpairing 
 {
   int rc;
   if ((rc = need_event(st, err))) return rc;
-  if (xq__store_scalar(st, "SELECT count(*) FROM events WHERE kind = 'pairing' AND round = ?", pr->round, 0, 0))
+  if (xq__store_scalar(st, "SELECT count(*) FROM pairings WHERE kind = 'pairing' AND round = ?", pr->round, 0, 0))
     return xq__store_error(err, XQ_EINVAL, "this round is already paired");
   int nplayers = xq__store_players(st);
   uint8_t *seen = calloc((size_t)nplayers + 1, 1);
@@ -252,12 +252,66 @@ int xq_tstore_publish_amended(xq_tstore *st, const xq_tournament *ev, const xq_t
   XQ_TX(st, err, publish_tx(st, ev, pr, ch, n, err));
 }
 
+static void store_rounds(xq_tstore *st, int *planned, int *paired);
+
+/* Why round `round` (its standing pairing event `seq`) cannot be withdrawn:
+ * what was recorded for it since, a game of it begun or the knockout
+ * begun. XQ_OK, or XQ_EINVAL with `err` saying why. */
+static int unpublish_check(xq_tstore *st, int round, int64_t seq, xq_error *err)
+{
+  static const char *const kinds[] = {"result", "forfeit", "foul", "absence"};
+  for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+    char sql[128];
+    snprintf(sql, sizeof sql, "SELECT count(*) FROM events WHERE kind = '%s' AND round = ? AND seq > ?", kinds[k]);
+    if (xq__store_scalar(st, sql, round, seq, 0))
+      return xq__error(err, XQ_EINVAL, "round %d has %s %s recorded since it was published: it stands", round,
+                       k == 1 || k == 3 ? "an" : "a", kinds[k]);
+  }
+  int table = (int)xq__store_scalar(st, "SELECT board FROM game_log WHERE round = ? ORDER BY id LIMIT 1", round, 0, 0);
+  if (table) return xq__error(err, XQ_EINVAL, "the game of round %d table %d has begun: the round stands", round, table);
+  if (xq__store_scalar(st, "SELECT count(*) FROM ko_log", 0, 0, 0))
+    return xq__store_error(err, XQ_EINVAL, "the knockout stage has begun: the rounds before it stand");
+  return XQ_OK;
+}
+
+static int unpublish_tx(xq_tstore *st, int round, xq_error *err)
+{
+  int rc;
+  if ((rc = need_event(st, err))) return rc;
+  int planned, paired;
+  store_rounds(st, &planned, &paired);
+  if (!paired) return xq__store_error(err, XQ_EINVAL, "no round is paired");
+  if (round != paired)
+    return round > paired ? xq__error(err, XQ_EINVAL, "round %d is not paired", round)
+                          : xq__error(err, XQ_EINVAL, "round %d is paired after round %d: only the last paired round"
+                                                      " can be withdrawn", paired, round);
+  int64_t seq = xq__store_scalar(st, "SELECT seq FROM pairings WHERE round = ?", round, 0, 0);
+  if ((rc = unpublish_check(st, round, seq, err))) return rc;
+  if (add_event(st, "pairing", round, 0, 0, -1, "withdrawn") < 0) return xq__store_dberr(st, err, "unpublish");
+  sqlite3_stmt *q;
+  int ok = sqlite3_prepare_v2(xq__store_db(st), "UPDATE tokens SET revoked_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
+                              " WHERE role = 'board' AND round = ? AND revoked_at IS NULL", -1, &q, NULL) == SQLITE_OK;
+  if (ok) {
+    sqlite3_bind_int(q, 1, round);
+    ok = sqlite3_step(q) == SQLITE_DONE;
+  }
+  sqlite3_finalize(q);
+  return ok ? XQ_OK : xq__store_dberr(st, err, "revoke the round's board tokens");
+}
+
+int xq_tstore_unpublish(xq_tstore *st, int round, xq_error *err)
+{
+  if (!st) return XQ_EINVAL;
+  if (round < 1 || round > XQ_TOURNEY_ROUNDS_MAX) return xq__store_error(err, XQ_EINVAL, "bad round");
+  XQ_TX(st, err, unpublish_tx(st, round, err));
+}
+
 /* Red and Black of a published board, or XQ_EINVAL. */
 static int board_players(xq_tstore *st, int round, int board, int *red, int *black)
 {
   sqlite3_stmt *q;
   int rc = XQ_EINVAL;
-  if (sqlite3_prepare_v2(xq__store_db(st), "SELECT b.red, b.black FROM pairing_boards b JOIN events e"
+  if (sqlite3_prepare_v2(xq__store_db(st), "SELECT b.red, b.black FROM pairing_boards b JOIN pairings e"
                          " ON e.seq = b.seq WHERE e.kind = 'pairing' AND e.round = ? AND b.board = ?",
                          -1, &q, NULL) != SQLITE_OK)
     return XQ_ESTORE;
@@ -320,7 +374,7 @@ int xq_tstore_result(xq_tstore *st, int round, int board, const char *code, xq_e
 static void store_rounds(xq_tstore *st, int *planned, int *paired)
 {
   *planned = (int)xq__store_scalar(st, "SELECT CAST(value AS INTEGER) FROM config WHERE key = 'rounds'", 0, 0, 0);
-  *paired = (int)xq__store_scalar(st, "SELECT max(round) FROM events WHERE kind = 'pairing'", 0, 0, 0);
+  *paired = (int)xq__store_scalar(st, "SELECT max(round) FROM pairings WHERE kind = 'pairing'", 0, 0, 0);
 }
 
 /* Whether `round` fits an event of kind `kind` (foul, absence,
@@ -412,7 +466,7 @@ static int reinstate_tx(xq_tstore *st, int round, int id, xq_error *err)
   int wv = 1;
   if (!xq__store_last_of(st, "withdrawal", 0, id, NULL, &wv) || wv != 0)
     return xq__store_error(err, XQ_EINVAL, "that player is not withdrawn");
-  if (xq__store_scalar(st, "SELECT count(*) FROM events WHERE kind = 'pairing' AND round >= ?", round, 0, 0))
+  if (xq__store_scalar(st, "SELECT count(*) FROM pairings WHERE kind = 'pairing' AND round >= ?", round, 0, 0))
     return xq__store_error(err, XQ_EINVAL, "that round is already paired: a player comes back from the next one");
   int planned, paired;
   store_rounds(st, &planned, &paired);

@@ -173,6 +173,15 @@ static const char *const migrations[] = {
   "  SELECT key, value FROM meta WHERE key NOT IN (SELECT key FROM settings)"
   "  UNION ALL SELECT s.key, s.value FROM settings s"
   "    WHERE s.id = (SELECT max(t.id) FROM settings t WHERE t.key = s.key);",
+  /* 11: a published pairing can be withdrawn while nothing of its round
+   * happened (xq_tstore_unpublish): a 'pairing' event of value -1 and code
+   * 'withdrawn' takes back the round's pairing before it (the events'
+   * kinds are fixed by the table's CHECK). The view pairings is the
+   * pairing events that stand: neither withdrawn nor a withdrawal. */
+  "CREATE VIEW pairings AS"
+  "  SELECT e.* FROM events e WHERE e.kind = 'pairing' AND e.value >= 0"
+  "    AND NOT EXISTS (SELECT 1 FROM events u WHERE u.round = e.round AND u.kind = 'pairing'"
+  "                    AND u.value < 0 AND u.seq > e.seq);",
 };
 
 #define NMIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))

@@ -90,6 +90,8 @@ static int settings_tx(xq_tstore *st, const xq_tsettings *s, unsigned fields, xq
 {
   int rc = xq__store_config_load(st, cur, err);
   if (rc) return rc;
+  /* every pairing published, withdrawn ones too: what round 1 fixed (the
+   * numbers, the format) stays fixed when it is paired again */
   int paired = (int)xq__store_scalar(st, "SELECT coalesce(max(round), 0) FROM events WHERE kind = 'pairing'", 0, 0, 0);
   if (xq__store_scalar(st, "SELECT count(*) FROM ko_log", 0, 0, 0) && paired < 1) paired = 1; /* a knockout-only event */
   const char *why = xq_tsettings_locked(cur->name, &cur->cfg, paired, XQ_TS_NAME);
