@@ -105,7 +105,9 @@ static const struct action {
   [A_STANDINGS] = {"the standings", NULL, NULL, xq__tourney_event_main},
   [A_EXPORT] = {"the event as FIDE TRF-16, CSV, printable HTML, text or an XLSX workbook",
                 "An XLSX workbook needs --out FILE or a redirected stdout; scoresheets: 记分表;\n"
-                "crosstable: a round robin's 交叉表.\n", NULL,
+                "crosstable: a round robin's 交叉表, a Swiss event's 轮次成绩表; cards: 成绩卡;\n"
+                "where: 棋手座位表. The printed pairings, standings, crosstable and cards end\n"
+                "with the organiser, the chief arbiter and the lines they sign and date.\n", NULL,
                 xq__tourney_event_main},
   [A_LOG] = {"print the event log", NULL, NULL, xq__tourney_event_main},
   [A_KNOCKOUT] = {"start the knockout after the Swiss rounds",
@@ -230,6 +232,9 @@ static const xq__opt rows[] = {
            .flags = XQ__OPT_REQUIRED),
   XQ__LONG("--player", T, player, 1, XQ_TOURNEY_PLAYERS_MAX, "NO",
            "the player's number (序号), as every listing and sheet prints it", .only = WHO),
+  XQ__LONG("--player", T, player, 1, XQ_TOURNEY_PLAYERS_MAX, "NO",
+           "--what cards: the card of the player of this number\n"
+           "(序号) only (default every player's)", .only = ACT(A_EXPORT)),
   XQ__LONG("--id", T, id, 1, XQ_TOURNEY_PLAYERS_MAX, "ID", "the player's registration id instead", .only = WHO),
   XQ__LONG("--count", T, fouls, 0, XQ_CLI_FOULS_MAX, "N", "fouls added (default 1); 0: the round's fouls of the\n"
            "player corrected to none", .only = ACT(A_FOUL)),
@@ -238,9 +243,11 @@ static const xq__opt rows[] = {
   XQ__LONG("--after", T, after, 1, XQ_TOURNEY_ROUNDS_MAX, "R", "after round R (default: the last whose games are all in)",
            .only = ACT(A_STANDINGS) | ACT(A_EXPORT)),
   XQ__STR("--format", T, format, "trf|csv|html|text|xlsx", "the file's format (default trf)", .only = ACT(A_EXPORT)),
-  XQ__STR("--what", T, what, "standings|pairings|scoresheets|crosstable",
+  XQ__STR("--what", T, what, "standings|pairings|scoresheets|crosstable|cards|where",
           "the sheet (not with trf; default standings); crosstable: a\n"
-          "round robin's 交叉表",
+          "round robin's 交叉表, a Swiss event's rounds table (轮次成绩表);\n"
+          "cards: the players' score cards (成绩卡); where: who plays\n"
+          "where in round R, by name (棋手座位表)",
           .only = ACT(A_EXPORT)),
   XQ__LONG("--after", T, after, 1, XQ_TOURNEY_ROUNDS_MAX, "K", "the knockout after Swiss round K (required\n"
            "unless --seeding lot or the event's regulation states it)", .only = ACT(A_KNOCKOUT)),

@@ -441,13 +441,13 @@ static int cmd_standings(const xq__topts *o)
 }
 
 /* --what of export: 0 standings, 1 pairings, 2 score sheets, 3 the
- * cross table; -1 unknown. */
+ * cross table, 4 the score cards, 5 who plays where; -1 unknown. */
 static int export_what(const char *what)
 {
-  if (!what || !strcmp(what, "standings")) return 0;
-  if (!strcmp(what, "pairings")) return 1;
-  if (!strcmp(what, "scoresheets")) return 2;
-  if (!strcmp(what, "crosstable")) return 3;
+  static const char *const names[] = {"standings", "pairings", "scoresheets", "crosstable", "cards", "where"};
+  if (!what) return 0;
+  for (int i = 0; i < (int)(sizeof names / sizeof *names); i++)
+    if (!strcmp(what, names[i])) return i;
   return -1;
 }
 
@@ -463,7 +463,7 @@ static int cmd_export(const xq__topts *o)
   if (fmt < 0) { fprintf(stderr, "xqref tourney export: --format is trf, csv, html, text or xlsx\n"); return 2; }
   if (lang < 0) { fprintf(stderr, "xqref tourney export: --lang is zh or en\n"); return 2; }
   if (what < 0) {
-    fprintf(stderr, "xqref tourney export: --what is standings, pairings, scoresheets or crosstable\n");
+    fprintf(stderr, "xqref tourney export: --what is standings, pairings, scoresheets, crosstable, cards or where\n");
     return 2;
   }
   if (fmt == XQ_SHEET_TRF && (o->what || o->lang || o->round > 0)) {
@@ -476,13 +476,21 @@ static int cmd_export(const xq__topts *o)
   if ((rc = open_store(o, XQ_TSTORE_OPEN, &st))) return rc;
   if ((rc = load(st, &ev))) { xq_tstore_close(st); return rc; }
   int round = o->round > 0 ? (int)o->round : o->after > 0 ? (int)o->after : ev->nrounds;
-  if (what == 3 && ev->cfg.format != XQ_FORMAT_RR) {
-    fprintf(stderr, "xqref tourney export: a cross table is a round robin's (tourney new --format rr|rr2)\n");
+  if (o->player > 0 && what != 4) {
+    fprintf(stderr, "xqref tourney export: --player is for --what cards\n");
     xq_tstore_close(st);
     xq_tournament_free(ev);
     return 2;
   }
-  if ((what == 1 || what == 2) && xq_tstore_pairing(st, round, &pr, &err)) {
+  int numbered = 0;
+  for (int id = 1; o->player > 0 && id <= ev->n; id++) numbered |= xq_tplayer_no(ev, id) == o->player;
+  if (o->player > 0 && !numbered) {
+    fprintf(stderr, "xqref tourney export: no player has the number %ld (tourney players lists them)\n", (long)o->player);
+    xq_tstore_close(st);
+    xq_tournament_free(ev);
+    return 1;
+  }
+  if ((what == 1 || what == 2 || what == 5) && xq_tstore_pairing(st, round, &pr, &err)) {
     fprintf(stderr, "xqref tourney export: %s\n", err.msg);
     xq_tstore_close(st);
     xq_tournament_free(ev);
@@ -500,6 +508,8 @@ static int cmd_export(const xq__topts *o)
      : what == 1 ? xq_sheet_pairings(ev, &pr, fmt, lang, f)
      : what == 2 ? xq_sheet_scoresheets(ev, &pr, fmt, lang, f)
      : what == 3 ? xq_sheet_crosstable(ev, o->round > 0 || o->after > 0 ? round : 0, fmt, lang, f)
+     : what == 4 ? xq_sheet_cards(ev, (int)o->player, o->round > 0 || o->after > 0 ? round : 0, fmt, lang, f)
+     : what == 5 ? xq_sheet_where(ev, &pr, fmt, lang, f)
      : xq_sheet_standings(ev, o->round > 0 || o->after > 0 ? round : 0, fmt, lang, f); /* 0: after the
                                                                   last round whose games are all in */
   int closed = xq__paths_close(&w, !rc); /* a failed sheet leaves --out as it was */

@@ -22,7 +22,7 @@
 #include "proto.h"
 #include "task.h"
 
-enum { X_EVENT, X_STANDINGS, X_PAIRINGS, X_SCORESHEETS, X_CROSSTABLE, X_PLACES, X_TEAMS, X_PRIZES, X_COUNT };
+enum { X_EVENT, X_STANDINGS, X_PAIRINGS, X_SCORESHEETS, X_CROSSTABLE, X_CARDS, X_WHERE, X_PLACES, X_TEAMS, X_PRIZES, X_COUNT };
 
 /* export: the request, parsed. */
 typedef struct export_task {
@@ -30,6 +30,7 @@ typedef struct export_task {
   int what;                  /* X_* */
   int format, lang;          /* XQ_SHEET_*, XQ_LANG_* */
   int round;                 /* 0: the last paired */
+  int player;                /* cards: the player's number, 0 = every player's */
   int mode, count;           /* teams: xq_team_mode (-1: the preset's) and players counted (0: the preset's) */
   const xq_regulation *reg;  /* teams, prizes: the preset named, NULL none */
   struct xq_prize_table *prizes; /* teams, prizes: the prize table given as text, NULL none */
@@ -53,7 +54,8 @@ static void export_fini(xq__task *t)
 
 static const char *const what_names[X_COUNT] = {
   [X_EVENT] = "event", [X_STANDINGS] = "standings", [X_PAIRINGS] = "pairings",
-  [X_SCORESHEETS] = "scoresheets", [X_CROSSTABLE] = "crosstable", [X_PLACES] = "places", [X_TEAMS] = "teams", [X_PRIZES] = "prizes",
+  [X_SCORESHEETS] = "scoresheets", [X_CROSSTABLE] = "crosstable", [X_CARDS] = "cards", [X_WHERE] = "where",
+  [X_PLACES] = "places", [X_TEAMS] = "teams", [X_PRIZES] = "prizes",
 };
 
 static const char *const format_names[] = {
@@ -156,6 +158,8 @@ static int write_sheet(export_task *t, FILE *f, char *msg, size_t cap)
   case X_PAIRINGS: return xq_sheet_pairings(t->ev, &t->pr, t->format, t->lang, f);
   case X_SCORESHEETS: return xq_sheet_scoresheets(t->ev, &t->pr, t->format, t->lang, f);
   case X_CROSSTABLE: return xq_sheet_crosstable(t->ev, t->round, t->format, t->lang, f);
+  case X_CARDS: return xq_sheet_cards(t->ev, t->player, t->round, t->format, t->lang, f);
+  case X_WHERE: return xq_sheet_where(t->ev, &t->pr, t->format, t->lang, f);
   default: return final_sheet(t, f, msg, cap);
   }
 }
@@ -182,7 +186,8 @@ static int sheet_reply(export_task *t, const char *buf, size_t len)
 {
   char name[64];
   const char *ext = t->format == XQ_SHEET_TRF ? "trf" : t->format == XQ_SHEET_TEXT ? "txt" : format_names[t->format];
-  int rounds = t->what == X_STANDINGS || t->what == X_PAIRINGS || t->what == X_SCORESHEETS || t->what == X_CROSSTABLE;
+  int rounds = t->what == X_STANDINGS || t->what == X_PAIRINGS || t->what == X_SCORESHEETS || t->what == X_CROSSTABLE ||
+               t->what == X_CARDS || t->what == X_WHERE;
   if (rounds) snprintf(name, sizeof name, "xqref-%s-r%d.%s", what_names[t->what], t->round, ext);
   else snprintf(name, sizeof name, "xqref-%s.%s", what_names[t->what], ext);
   char *b64 = t->format == XQ_SHEET_XLSX ? base64((const unsigned char *)buf, len) : NULL;
@@ -240,10 +245,10 @@ static void run_export(xq__server *s, xq__task *task)
 {
   export_task *t = (export_task *)task;
   t->round = t->round ? t->round : s->ev->nrounds ? s->ev->nrounds : 1;
-  if (t->what == X_PAIRINGS || t->what == X_SCORESHEETS) {
+  if (t->what == X_PAIRINGS || t->what == X_SCORESHEETS || t->what == X_WHERE) {
     xq_error err = {0};
     /* the knockout's tables have score sheets, not a pairing sheet */
-    int rc = t->round == XQ_KO_ROUND && t->what == X_PAIRINGS
+    int rc = t->round == XQ_KO_ROUND && t->what != X_SCORESHEETS
            ? xq_error_set(&err, XQ_EINVAL, -1, -1, "the knockout has its bracket, not a pairing sheet")
            : xq_tstore_round_tables(s->store, t->round, &t->pr, &err);
     if (rc) {
@@ -251,13 +256,18 @@ static void run_export(xq__server *s, xq__task *task)
       return;
     }
   }
-  if (t->what == X_CROSSTABLE && s->ev->cfg.format != XQ_FORMAT_RR) {
-    xq__task_error(&t->t, XQ__E_BAD_REQUEST, "a cross table is a round robin's; this event is a Swiss");
-    return;
-  }
   /* a standings sheet or cross table after every recorded round when
    * asked beyond them */
-  if ((t->what == X_STANDINGS || t->what == X_CROSSTABLE) && t->round > s->ev->nrounds) t->round = s->ev->nrounds;
+  if ((t->what == X_STANDINGS || t->what == X_CROSSTABLE || t->what == X_CARDS) && t->round > s->ev->nrounds)
+    t->round = s->ev->nrounds;
+  if (t->what == X_CARDS && t->player) {
+    int found = 0;
+    for (int id = 1; id <= s->ev->n && !found; id++) found = xq_tplayer_no(s->ev, id) == t->player;
+    if (!found) {
+      xq__task_error(&t->t, XQ__E_NOT_FOUND, "no player of that number");
+      return;
+    }
+  }
   int cap = task->c->role == XQ_ROLE_ADMIN ? XQ_SHEET_JOBS_ADMIN : XQ_SHEET_JOBS_ARBITER;
   if (xq__task_busy(task, XQ__LANE_SHEETS, cap)) return;
   if ((t->has_ko = s->ko && s->ko->after)) t->ko = *s->ko;
@@ -307,20 +317,22 @@ static const char *final_fields(export_task *t, const char *mode, const char *pr
 void xq__ops_export(xq__server *s, xq__req *r)
 {
   const char *fmt, *what, *lang, *mode, *preset, *prizes;
-  int round, count;
+  int round, count, player;
   if (xq__field_str(r, "format", 0, &fmt) || xq__field_str(r, "what", 0, &what) ||
       xq__field_str(r, "lang", 0, &lang) || xq__field_int(r, "round", 0, XQ_KO_ROUND, 0, &round) ||
       xq__field_str(r, "mode", 0, &mode) || xq__field_int(r, "count", 0, XQ_TEAM_COUNTED_MAX, 0, &count) ||
-      xq__field_str(r, "preset", 0, &preset) || xq__field_str(r, "prizes", 0, &prizes))
+      xq__field_str(r, "preset", 0, &preset) || xq__field_str(r, "prizes", 0, &prizes) ||
+      xq__field_int(r, "player", 0, XQ_TOURNEY_PLAYERS_MAX, 0, &player))
     return;
   int format = fmt ? xq_sheet_format_parse(fmt) : XQ_SHEET_TRF;
   int lg = lang ? xq_sheet_lang_parse(lang) : XQ_LANG_EN;
   int w = what ? what_parse(what) : format == XQ_SHEET_TRF ? X_EVENT : X_STANDINGS;
   const char *bad = format < 0 ? "format is trf, csv, html, text or xlsx"
                   : lg < 0 ? "lang is en or zh"
-                  : w < 0 ? "what is standings, pairings, scoresheets, crosstable, places, teams, prizes or event"
+                  : w < 0 ? "what is standings, pairings, scoresheets, crosstable, cards, where, places, teams, prizes or event"
                   : (format == XQ_SHEET_TRF) != (w == X_EVENT) ? "the event is trf and trf is the event"
-                  : round && w > X_CROSSTABLE ? "round is for standings, pairings, scoresheets and crosstable"
+                  : round && w > X_WHERE ? "round is for standings, pairings, scoresheets, crosstable, cards and where"
+                  : player && w != X_CARDS ? "player is for cards"
                   : w < X_TEAMS && (mode || count || preset || prizes) ? "mode, count, preset and prizes are for teams and prizes"
                   : NULL;
   if (bad) {
@@ -332,6 +344,7 @@ void xq__ops_export(xq__server *s, xq__req *r)
   t->format = format;
   t->lang = lg;
   t->round = round;
+  t->player = player;
   t->what = w;
   t->count = count;
   char msg[XQ_ERR_MSG_LEN + 16];
@@ -340,5 +353,5 @@ void xq__ops_export(xq__server *s, xq__req *r)
     xq__task_free(&t->t);
     return;
   }
-  xq__task_go(s, &t->t, w == X_PAIRINGS || w == X_SCORESHEETS);
+  xq__task_go(s, &t->t, w == X_PAIRINGS || w == X_SCORESHEETS || w == X_WHERE);
 }

@@ -73,6 +73,16 @@ Test(export, final_sheets_and_score_sheets_equal_the_writers)
   cr_assert_eq(xq_sheet_scoresheets(ev, &pr, XQ_SHEET_CSV, XQ_LANG_EN, mem_open(&m)), XQ_OK);
   expect_text(&c, "{\"id\":2,\"op\":\"export\",\"format\":\"csv\",\"what\":\"scoresheets\",\"round\":1}", &m,
               "scoresheets", "xqref-scoresheets-r1.csv");
+  /* a Swiss event's rounds table, a player's card, who plays where */
+  cr_assert_eq(xq_sheet_crosstable(ev, 1, XQ_SHEET_TEXT, XQ_LANG_ZH, mem_open(&m)), XQ_OK);
+  expect_text(&c, "{\"id\":7,\"op\":\"export\",\"format\":\"text\",\"what\":\"crosstable\",\"round\":1,\"lang\":\"zh\"}",
+              &m, "crosstable", "xqref-crosstable-r1.txt");
+  cr_assert_eq(xq_sheet_cards(ev, 2, 1, XQ_SHEET_CSV, XQ_LANG_EN, mem_open(&m)), XQ_OK);
+  expect_text(&c, "{\"id\":8,\"op\":\"export\",\"format\":\"csv\",\"what\":\"cards\",\"round\":1,\"player\":2}", &m,
+              "cards", "xqref-cards-r1.csv");
+  cr_assert_eq(xq_sheet_where(ev, &pr, XQ_SHEET_HTML, XQ_LANG_ZH, mem_open(&m)), XQ_OK);
+  expect_text(&c, "{\"id\":9,\"op\":\"export\",\"format\":\"html\",\"what\":\"where\",\"round\":1,\"lang\":\"zh\"}",
+              &m, "where", "xqref-where-r1.html");
   int *ids = malloc(sizeof *ids * (size_t)ev->n);
   cr_assert_eq(xq_final_places(ev, NULL, ids), XQ_OK);
   cr_assert_eq(xq_sheet_places(ev, "Final places", ids, NULL, ev->n, XQ_SHEET_CSV, XQ_LANG_EN, mem_open(&m)), XQ_OK);
@@ -189,11 +199,14 @@ Test(export, bad_combinations_are_refused)
     "{\"id\":1,\"op\":\"export\",\"format\":\"csv\",\"what\":\"teams\",\"mode\":\"sum\"}",
     "{\"id\":1,\"op\":\"export\",\"format\":\"csv\",\"what\":\"teams\",\"count\":99}",
     "{\"id\":1,\"op\":\"export\",\"format\":\"csv\",\"what\":\"teams\",\"preset\":\"wujiaqu2024\"}",
-    "{\"id\":1,\"op\":\"export\",\"format\":\"csv\",\"what\":\"crosstable\"}", /* a Swiss event's */
+    "{\"id\":1,\"op\":\"export\",\"format\":\"csv\",\"what\":\"standings\",\"player\":1}", /* cards only */
+    "{\"id\":1,\"op\":\"export\",\"format\":\"csv\",\"what\":\"cards\",\"player\":-1}",
     "{\"id\":1,\"op\":\"export\",\"format\":\"csv\",\"what\":\"crosstable\",\"mode\":\"points\"}",
   };
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) xq_tc_errf(&c, "BAD_REQUEST", "%s", bad[i]);
   xq_tc_errf(&c, "NOT_FOUND", "{\"id\":2,\"op\":\"export\",\"format\":\"html\",\"what\":\"scoresheets\",\"round\":5}");
+  xq_tc_errf(&c, "NOT_FOUND", "{\"id\":2,\"op\":\"export\",\"format\":\"csv\",\"what\":\"where\",\"round\":5}");
+  xq_tc_errf(&c, "NOT_FOUND", "{\"id\":2,\"op\":\"export\",\"format\":\"csv\",\"what\":\"cards\",\"player\":999}");
   /* the connection still answers */
   xq_tc_okf(&c, "{\"id\":3,\"op\":\"export\",\"format\":\"csv\",\"what\":\"places\"}");
   xq_tc_close(&c);

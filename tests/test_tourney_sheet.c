@@ -34,6 +34,9 @@ static void build_event(const char *path)
     memset(&p, 0, sizeof p);
     snprintf(p.name, sizeof p.name, "%s", names[i]);
     p.rating = 2000 - 50 * i;
+    /* 单位: a club, else the team (player 3: neither) */
+    if (i < 2) snprintf(p.club, sizeof p.club, "Club %d", i + 1);
+    else if (i != 2) snprintf(p.team, sizeof p.team, "Team %d", i + 1);
     cr_assert_eq(xq_tstore_register(st, &p, NULL, &err), XQ_OK, "%s", err.msg);
   }
   const char *codes[2][2] = {{"1-0", "="}, {"0-1", NULL}};
@@ -152,12 +155,17 @@ Test(sheet, csv_standings_rows_and_quoting)
   cr_assert_not_null(strstr(csv, ",张三,"), "%s", csv);
   const char *p = csv;
   char f[FIELDS_MAX][FIELD_LEN];
-  int ncols = 3 + ev->cfg.ntb + 1;
+  /* rank, number, name, club, a column per tie-break but the roundback
+   * comparisons (they leave no value), W-D-L */
+  int ncols = 4 + 1;
+  for (int t = 0; t < ev->cfg.ntb; t++)
+    ncols += ev->cfg.tb[t] != XQ_TB_ROUNDBACK_LAST && ev->cfg.tb[t] != XQ_TB_ROUNDBACK_FIRST;
   cr_assert_eq(csv_record(&p, f), ncols);
   cr_assert_str_eq(f[0], "Rank");
   cr_assert_str_eq(f[2], "Name");
-  cr_assert_str_eq(f[3], "Points");
-  cr_assert_str_eq(f[4], "Opp. score");
+  cr_assert_str_eq(f[3], "Club");
+  cr_assert_str_eq(f[4], "Points");
+  cr_assert_str_eq(f[5], "Opp. score");
   cr_assert_str_eq(f[ncols - 1], "W-D-L");
   for (int i = 0; i < ev->n; i++) {
     cr_assert_eq(csv_record(&p, f), ncols, "row %d of\n%s", i + 1, csv);
@@ -165,8 +173,9 @@ Test(sheet, csv_standings_rows_and_quoting)
     cr_assert_eq(atoi(f[0]), i + 1);
     cr_assert_eq(atoi(f[1]), pl->pno);
     cr_assert_str_eq(f[2], pl->name);
+    cr_assert_str_eq(f[3], pl->club[0] ? pl->club : pl->team);
     /* points as a decimal of the half-units */
-    cr_assert_eq((int)(atof(f[3]) * 2 + 0.5), (int)s[i].val[0]);
+    cr_assert_eq((int)(atof(f[4]) * 2 + 0.5), (int)s[i].val[0]);
     char wdl[32];
     snprintf(wdl, sizeof wdl, "%d-%d-%d", s[i].wins, s[i].draws, s[i].losses);
     cr_assert_str_eq(f[ncols - 1], wdl);
@@ -195,19 +204,26 @@ Test(sheet, csv_pairings_from_the_store)
   char *csv = capture_pairings(ev, &pr, XQ_SHEET_CSV, XQ_LANG_EN);
   const char *p = csv;
   char f[FIELDS_MAX][FIELD_LEN];
-  cr_assert_eq(csv_record(&p, f), 8);
+  /* board, no, Red, club, points, result, no, Black, club, points */
+  cr_assert_eq(csv_record(&p, f), 10);
   cr_assert_str_eq(f[0], "Board");
   cr_assert_str_eq(f[2], "Red");
-  cr_assert_str_eq(f[6], "Black");
+  cr_assert_str_eq(f[3], "Club");
+  cr_assert_str_eq(f[7], "Black");
+  cr_assert_str_eq(f[8], "Club");
   for (int b = 0; b < pr.nboards; b++) {
-    cr_assert_eq(csv_record(&p, f), 8, "%s", csv);
+    cr_assert_eq(csv_record(&p, f), 10, "%s", csv);
     const xq_tboard *bd = &pr.boards[b];
+    const xq_tplayer *red = &ev->players[bd->red - 1];
     cr_assert_eq(atoi(f[0]), b + 1);
-    cr_assert_str_eq(f[2], ev->players[bd->red - 1].name);
-    cr_assert_str_eq(f[3], "0", "points before round 1");
-    if (!bd->black) { cr_assert_str_eq(f[4], "bye"); cr_assert_str_eq(f[6], ""); continue; }
-    cr_assert_str_eq(f[6], ev->players[bd->black - 1].name);
-    cr_assert_str_eq(f[4], b == 0 ? "1-0" : "=", "the results recorded in build_event");
+    cr_assert_str_eq(f[2], red->name);
+    cr_assert_str_eq(f[3], red->club[0] ? red->club : red->team);
+    cr_assert_str_eq(f[4], "0", "points before round 1");
+    if (!bd->black) { cr_assert_str_eq(f[5], "bye"); cr_assert_str_eq(f[7], ""); continue; }
+    const xq_tplayer *black = &ev->players[bd->black - 1];
+    cr_assert_str_eq(f[7], black->name);
+    cr_assert_str_eq(f[8], black->club[0] ? black->club : black->team);
+    cr_assert_str_eq(f[5], b == 0 ? "1-0" : "½-½", "the results recorded in build_event, as arbiters write them");
   }
   xq_tpairing_clear(&pr);
   free(csv);
@@ -217,18 +233,19 @@ Test(sheet, csv_pairings_from_the_store)
   xq_tstore_close(st);
   csv = capture_pairings(ev, &pr, XQ_SHEET_CSV, XQ_LANG_ZH);
   p = csv;
-  cr_assert_eq(csv_record(&p, f), 8);
+  cr_assert_eq(csv_record(&p, f), 10);
   cr_assert_str_eq(f[0], "台次");
   cr_assert_str_eq(f[2], "红方");
+  cr_assert_str_eq(f[3], "单位");
   int pending = 0, recorded = 0;
   for (int b = 0; b < pr.nboards; b++) {
-    cr_assert_eq(csv_record(&p, f), 8);
+    cr_assert_eq(csv_record(&p, f), 10);
     char pts[16];
     snprintf(pts, sizeof pts, "%g", xq_tournament_points(ev, pr.boards[b].red, 1) / 2.0);
-    cr_assert_str_eq(f[3], pts);
-    if (!pr.boards[b].black) cr_assert_str_eq(f[4], "轮空");
-    else if (!f[4][0]) pending++;
-    else { cr_assert_str_eq(f[4], "0-1"); recorded++; }
+    cr_assert_str_eq(f[4], pts);
+    if (!pr.boards[b].black) cr_assert_str_eq(f[5], "轮空");
+    else if (!f[5][0]) pending++;
+    else { cr_assert_str_eq(f[5], "0-1"); recorded++; }
   }
   cr_assert_eq(pending, 1);
   cr_assert_eq(recorded, 1);
@@ -355,8 +372,19 @@ Test(sheet, cli_export_formats_and_usage_errors)
   cr_assert_eq(run_export(path, "--format html --lang fr", out, errf), 2);
   cr_assert_not_null(strstr(slurp(errf), "--lang is zh or en"));
   cr_assert_eq(run_export(path, "--format csv --what prizes", out, errf), 2);
-  cr_assert_not_null(strstr(slurp(errf), "--what is standings, pairings, scoresheets or crosstable"));
+  cr_assert_not_null(strstr(slurp(errf), "--what is standings, pairings, scoresheets, crosstable, cards or where"));
   cr_assert_eq(run_export(path, "--lang zh", out, errf), 2, "TRF has no language");
+  cr_assert_eq(run_export(path, "--format csv --what standings --player 1", out, errf), 2);
+  cr_assert_not_null(strstr(slurp(errf), "--player is for --what cards"));
+  /* the sheets that follow the players round by round */
+  cr_assert_eq(run_export(path, "--format text --what cards --player 1", out, errf), 0, "%s", slurp(errf));
+  cr_assert_not_null(strstr(slurp(out), "Score card: 1 "), "%s", slurp(out));
+  cr_assert_eq(run_export(path, "--format text --what where --round 2 --lang zh", out, errf), 0, "%s", slurp(errf));
+  cr_assert_not_null(strstr(slurp(out), "棋手座位表（按姓名） 第2轮"), "%s", slurp(out));
+  cr_assert_eq(run_export(path, "--format text --what crosstable", out, errf), 0, "%s", slurp(errf));
+  cr_assert_not_null(strstr(slurp(out), "Rounds table, after round 2"), "%s", slurp(out));
+  cr_assert_eq(run_export(path, "--format text --what cards --player 77", out, errf), 1, "no player numbered 77");
+  cr_assert_not_null(strstr(slurp(errf), "no player has the number 77"), "%s", slurp(errf));
   /* a round not paired is a failure, not a usage error */
   cr_assert_eq(run_export(path, "--format csv --what pairings --round 3", out, errf), 1);
   cr_assert_not_null(strstr(slurp(errf), "round 3 is not paired"));
@@ -424,6 +452,154 @@ Test(sheet, the_heading_carries_the_name_dates_and_venue)
   char *h = capture_standings(ev, XQ_SHEET_HTML, XQ_LANG_ZH);
   cr_assert_null(strstr(h, "class=\"event\""), "%s", h);
   free(h);
+  xq_tournament_free(ev);
+  xq_test_db_remove(path);
+}
+
+/* A sheet writer's output as a string (caller frees): `call` writes to
+ * the stream `f` the macro opens. */
+static char *capture_buf;
+static size_t capture_len;
+#define CAPTURE(call)                                                 \
+  ({                                                                  \
+    FILE *f = open_memstream(&capture_buf, &capture_len);             \
+    cr_assert_not_null(f);                                            \
+    cr_assert_eq((call), XQ_OK, "%s", #call);                         \
+    fclose(f);                                                        \
+    capture_buf;                                                      \
+  })
+
+/* Issue 35, the sheets as arbiters print them: the signed sheets end
+ * with the organiser, the chief arbiter and the lines they sign and
+ * date; the data formats carry none. */
+Test(sheet, printed_sheets_are_signed)
+{
+  char path[512];
+  xq_test_db_path(path, sizeof path, "sheet_sign");
+  build_event(path);
+  xq_tournament *ev = xq_test_store_event(path, 0, NULL);
+  snprintf(ev->info.organiser, sizeof ev->info.organiser, "市象棋协会");
+  snprintf(ev->info.arbiter, sizeof ev->info.arbiter, "张裁判");
+  char *t = CAPTURE(xq_sheet_standings(ev, 0, XQ_SHEET_TEXT, XQ_LANG_ZH, f));
+  cr_assert(strstr(t, "\n\n主办单位：市象棋协会\n裁判长：张裁判\n裁判长签名：________________    日期：________________\n"),
+            "%s", t);
+  free(t);
+  char *h = CAPTURE(xq_sheet_standings(ev, 0, XQ_SHEET_HTML, XQ_LANG_EN, f));
+  cr_assert(strstr(h, "</table>\n<div class=\"sign\">\n<p>Organiser: 市象棋协会</p>\n<p>Chief arbiter: 张裁判</p>\n"), "%s", h);
+  cr_assert(strstr(h, "</div>\n</body>\n</html>\n"), "%s", h);
+  free(h);
+  char *c = CAPTURE(xq_sheet_standings(ev, 0, XQ_SHEET_CSV, XQ_LANG_ZH, f));
+  cr_assert_null(strstr(c, "签名"), "%s", c);
+  free(c);
+  /* no organiser or arbiter named: the signature line alone */
+  ev->info.organiser[0] = ev->info.arbiter[0] = 0;
+  xq_tpairing pr = {0};
+  xq_tournament_free(ev);
+  ev = xq_test_store_event(path, 1, &pr);
+  t = CAPTURE(xq_sheet_pairings(ev, &pr, XQ_SHEET_TEXT, XQ_LANG_EN, f));
+  cr_assert(strstr(t, "\n\nChief arbiter's signature: ________________    Date: ________________\n"), "%s", t);
+  cr_assert_null(strstr(t, "Organiser"), "%s", t);
+  free(t);
+  xq_tpairing_clear(&pr);
+  xq_tournament_free(ev);
+  xq_test_db_remove(path);
+}
+
+/* A Swiss event's cross table is its rounds table: a row per player in
+ * standings order, each round's cell the opponent's number, the colour
+ * and the result, the bye by name; a card lists one player's rounds in
+ * words with his running points. */
+Test(sheet, rounds_table_and_score_cards)
+{
+  char path[512];
+  xq_test_db_path(path, sizeof path, "sheet_rounds");
+  build_event(path);
+  xq_tournament *ev = xq_test_store_event(path, 0, NULL);
+  xq_tstanding s[5];
+  cr_assert_eq(xq_standings(ev, 2, s), XQ_OK);
+  char *csv = CAPTURE(xq_sheet_crosstable(ev, 2, XQ_SHEET_CSV, XQ_LANG_EN, f));
+  const char *p = csv;
+  char fl[FIELDS_MAX][FIELD_LEN];
+  cr_assert_eq(csv_record(&p, fl), 7, "rank, no, name, club, R1, R2, points: %s", csv);
+  cr_assert_str_eq(fl[4], "R1");
+  for (int i = 0; i < ev->n; i++) {
+    cr_assert_eq(csv_record(&p, fl), 7, "%s", csv);
+    int id = s[i].id;
+    cr_assert_str_eq(fl[2], ev->players[id - 1].name, "standings order");
+    for (int r = 1; r <= 2; r++) {
+      const xq_tslot *sl = xq_tournament_slot(ev, id, r);
+      char want[32];
+      const char *res = sl->res == XQ_TR_WIN ? "1" : sl->res == XQ_TR_DRAW ? "½" : sl->res == XQ_TR_LOSS ? "0" : "";
+      if (sl->opp) snprintf(want, sizeof want, "%d%s%s", xq_tplayer_no(ev, sl->opp), sl->colour == XQ_TC_RED ? "R" : "B", res);
+      else snprintf(want, sizeof want, "%s", sl->res == XQ_TR_PAB ? "bye" : "");
+      cr_assert_str_eq(fl[3 + r], want, "player %d round %d: %s", id, r, csv);
+    }
+    char pts[16];
+    snprintf(pts, sizeof pts, "%g", xq_tournament_points(ev, id, 2) / 2.0);
+    cr_assert_str_eq(fl[6], pts);
+  }
+  free(csv);
+  /* player 1's card: he won round 1 on board 1 (build_event) */
+  const xq_tslot *r1 = xq_tournament_slot(ev, 1, 1);
+  cr_assert_eq(r1->res, XQ_TR_WIN);
+  char *card = CAPTURE(xq_sheet_cards(ev, xq_tplayer_no(ev, 1), 0, XQ_SHEET_TEXT, XQ_LANG_ZH, f));
+  char line[256];
+  snprintf(line, sizeof line, "成绩卡 %d号 张三（Club 1）", xq_tplayer_no(ev, 1));
+  cr_assert(strstr(card, line), "%s", card);
+  cr_assert(strstr(card, ev->players[r1->opp - 1].name), "the opponent named: %s", card);
+  cr_assert(strstr(card, "  胜  "), "%s", card);
+  cr_assert(strstr(card, "裁判长签名"), "%s", card);
+  free(card);
+  /* every card: one table per player, the last signed once */
+  char *all = CAPTURE(xq_sheet_cards(ev, 0, 0, XQ_SHEET_TEXT, XQ_LANG_EN, f));
+  int cards = 0;
+  for (const char *q = all; (q = strstr(q, "Score card: ")); q++) cards++;
+  cr_assert_eq(cards, 5, "%s", all);
+  cr_assert_not_null(strstr(all, "signature"), "%s", all);
+  cr_assert_null(strstr(strstr(all, "signature") + 1, "signature"), "signed once: %s", all);
+  free(all);
+  FILE *f = fopen("/dev/null", "w");
+  cr_assert_eq(xq_sheet_cards(ev, 99, 0, XQ_SHEET_TEXT, XQ_LANG_EN, f), XQ_EINVAL, "no player numbered 99");
+  fclose(f);
+  xq_tournament_free(ev);
+  xq_test_db_remove(path);
+}
+
+/* Who plays where lists Chinese names by pinyin (李 before 张, which
+ * their UTF-8 bytes would put the other way), each with his table,
+ * colour and opponent. */
+Test(sheet, who_plays_where_by_pinyin)
+{
+  char path[512];
+  xq_test_db_path(path, sizeof path, "sheet_where");
+  build_event(path);
+  xq_tpairing pr = {0};
+  xq_tournament *ev = xq_test_store_event(path, 1, &pr);
+  char *csv = CAPTURE(xq_sheet_where(ev, &pr, XQ_SHEET_CSV, XQ_LANG_EN, f));
+  const char *p = csv;
+  char fl[FIELDS_MAX][FIELD_LEN], names[5][FIELD_LEN];
+  cr_assert_eq(csv_record(&p, fl), 6);
+  cr_assert_str_eq(fl[0], "Name");
+  for (int i = 0; i < 5; i++) {
+    cr_assert_eq(csv_record(&p, fl), 6, "%s", csv);
+    snprintf(names[i], sizeof names[i], "%s", fl[0]);
+    int id = 0;
+    for (int k = 1; k <= ev->n; k++)
+      if (!strcmp(ev->players[k - 1].name, fl[0])) id = k;
+    cr_assert(id);
+    for (int b = 0; b < pr.nboards; b++) {
+      const xq_tboard *bd = &pr.boards[b];
+      if (bd->red != id && bd->black != id) continue;
+      cr_assert_eq(atoi(fl[3]), b + 1, "%s", csv);
+      if (!bd->black) { cr_assert_str_eq(fl[5], "bye"); continue; }
+      cr_assert_str_eq(fl[4], bd->red == id ? "Red" : "Black");
+      cr_assert_str_eq(fl[5], ev->players[(bd->red == id ? bd->black : bd->red) - 1].name);
+    }
+  }
+  cr_assert_str_eq(names[3], "李四", "%s", csv);
+  cr_assert_str_eq(names[4], "张三", "%s", csv);
+  free(csv);
+  xq_tpairing_clear(&pr);
   xq_tournament_free(ev);
   xq_test_db_remove(path);
 }

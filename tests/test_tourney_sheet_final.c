@@ -101,7 +101,9 @@ Test(sheets, html_escapes_and_csv_quotes)
   cr_assert(strstr(out, "A&amp;B &lt;x&gt;, &quot;q&quot;"), "%s", out);
   cr_assert(strstr(out, "<h2>&lt;Group&gt;</h2>"), "%s", out);
   cr_assert_null(strstr(out, "<x>"));
-  cr_assert(strstr(out, "</table>\n</body>\n</html>\n"));
+  /* a signed sheet: the signature lines after the table, the page closed */
+  cr_assert(strstr(out, "</table>\n<div class=\"sign\">\n<p>Chief arbiter's signature: ________________"), "%s", out);
+  cr_assert(strstr(out, "</div>\n</body>\n</html>\n"));
   free(out);
   mem_open(&m);
   cr_assert_eq(xq_sheet_places(ev, NULL, places, NULL, 4, XQ_SHEET_CSV, XQ_LANG_EN, m.f), XQ_OK);

@@ -332,7 +332,7 @@ Test(sheet_cli, xlsx_out_scoresheets_and_usage_errors)
   cr_assert_eq(strncmp(slurp(outf, NULL), "Table,No,Red,No,Black,Result,", 29), 0, "%s", slurp(outf, NULL));
   /* usage errors: exit 2 with the choices named */
   cr_assert_eq(run("export", path, "--format csv --what prizes", outf, errf), 2);
-  cr_assert_not_null(strstr(slurp(errf, NULL), "--what is standings, pairings, scoresheets or crosstable"));
+  cr_assert_not_null(strstr(slurp(errf, NULL), "--what is standings, pairings, scoresheets, crosstable, cards or where"));
   cr_assert_eq(run("export", path, "--format ods", outf, errf), 2);
   cr_assert_not_null(strstr(slurp(errf, NULL), "--format is trf, csv, html, text or xlsx"));
   cr_assert_eq(run("places", path, "--format pdf", outf, errf), 2);

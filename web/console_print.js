@@ -1,7 +1,8 @@
 /*
  * console_print.js -- the Print section (打印) of the organiser's console
- * (docs/web.md), a staff module: a sheet chosen (the pairing sheet or the
- * score sheets of a round, the standings after a round, the final places,
+ * (docs/web.md), a staff module: a sheet chosen (the pairing sheet, the
+ * who-plays-where list or the score sheets of a round, the cross table or
+ * rounds table, the players' score cards, the standings after a round, the final places,
  * the team standings, the prizes of a preset or of a prize-table file) in
  * Chinese or English, shown as the server's print view in a frame with a
  * Print button, or downloaded as CSV or XLSX. Every sheet is the export
@@ -16,6 +17,8 @@ addWords({
     p_teams: '团体成绩', p_prizes: '获奖名单', p_round: '轮次', p_lang: '语言', p_view: '打印预览', p_preset: '规程',
     p_prize_file: '奖金表文件', p_none: '（无）', p_mode: '团体计分', p_mode_default: '按规程', p_mode_places: '名次分',
     p_mode_points: '积分和', p_need_prizes: '获奖名单须选择规程或奖金表文件', p_saved: '已下载 {f}',
+    p_sheet: '表格', p_where: '棋手座位表（按姓名）', p_rounds_table: '轮次成绩表', p_cards: '个人成绩卡',
+    p_player: '棋手序号（空：全部）',
   },
   en: {
     p_print: 'Print', p_pairings: 'Pairing sheet', p_scoresheets: 'Score sheets', p_crosstable: 'Cross table', p_standings: 'Standings',
@@ -23,13 +26,15 @@ addWords({
     p_view: 'Print view', p_preset: 'Regulation', p_prize_file: 'Prize table file', p_none: '(none)', p_mode: 'Team score',
     p_mode_default: 'as the regulation', p_mode_places: 'sum of places', p_mode_points: 'sum of points',
     p_need_prizes: 'Prizes need a regulation or a prize table file', p_saved: '{f} downloaded',
+    p_sheet: 'Sheet', p_where: 'Who plays where (by name)', p_rounds_table: 'Rounds table', p_cards: 'Score cards',
+    p_player: 'Player no. (empty: all)',
   },
 });
 
 const P = { prizes: null, presets: null };
 
 /* The sheets that name a round. */
-const P_ROUNDS = ['pairings', 'scoresheets', 'standings', 'crosstable'];
+const P_ROUNDS = ['pairings', 'where', 'scoresheets', 'standings', 'crosstable', 'cards'];
 
 /* The export request of the form, in `format`; or an error text. */
 function printReq(format) {
@@ -38,6 +43,7 @@ function printReq(format) {
   const req = { id: 'print', op: 'export', format, what, lang: f.lang.value };
   if (P_ROUNDS.includes(what) && +f.round.value > 0) req.round = +f.round.value;
   if (what === 'teams' && f.mode.value) req.mode = f.mode.value;
+  if (what === 'cards' && +f.player.value > 0) req.player = +f.player.value;
   if (what === 'teams' || what === 'prizes') {
     if (P.prizes !== null) req.prizes = P.prizes;
     else if (f.preset.value) req.preset = f.preset.value;
@@ -104,6 +110,7 @@ function printFields() {
   $('#p-round-opt').hidden = !P_ROUNDS.includes(what);
   $('#p-prize-opts').hidden = what !== 'teams' && what !== 'prizes';
   $('#p-team-opts').hidden = what !== 'teams';
+  $('#p-player-opt').hidden = what !== 'cards';
 }
 
 /* The section's fields: the published rounds, the language, the presets. */
@@ -117,10 +124,11 @@ export async function renderPrint() {
   f.round.replaceChildren(...rounds.map(r => el('option', { value: r, text: roundName(r) })));
   if (rounds.map(String).includes(chosen)) f.round.value = chosen;
   if (!f.lang.dataset.set) f.lang.value = S.lang;
-  // the cross table is a round robin's sheet
+  // a round robin's cross table (交叉表); a Swiss event's is its rounds table
   const rr = !!S.event && S.event.format !== undefined && S.event.format !== 'swiss';
-  f.what.querySelector('option[value="crosstable"]').hidden = !rr;
-  if (!rr && f.what.value === 'crosstable') f.what.value = 'pairings';
+  const cross = f.what.querySelector('option[value="crosstable"]');
+  cross.dataset.i18n = rr ? 'p_crosstable' : 'p_rounds_table';
+  cross.textContent = t(cross.dataset.i18n);
   if (!P.presets) {
     const ev = await op({ id: 'print-event', op: 'event' });
     P.presets = (ev && ev.presets) || [];

@@ -38,15 +38,19 @@ function writePrizes(text) {
 
 /* The store's pairing of round r: [[table, red name, result, black name]]
  * (the rows under the boards, without a table number, are the players on
- * none: offBoard gives them, [name, why]). */
+ * none: offBoard gives them, [name, why]). Columns found by their headings. */
+function pairingSheet(db, r) {
+  const rows = csv(cli(db, 'export', '--format', 'csv', '--what', 'pairings', '--round', String(r)));
+  const h = rows[0], at = w => h.indexOf(w);
+  return rows.slice(1).map(f => ({ table: f[0], red: f[at('Red')], result: f[at('Result')], black: f[at('Black')] }));
+}
+
 function storedPairing(db, r) {
-  return csv(cli(db, 'export', '--format', 'csv', '--what', 'pairings', '--round', String(r))).slice(1)
-    .filter(f => f[0] !== '').map(f => [+f[0], f[2], f[4], f[6]]);
+  return pairingSheet(db, r).filter(b => b.table !== '').map(b => [+b.table, b.red, b.result, b.black]);
 }
 
 function offBoard(db, r) {
-  return csv(cli(db, 'export', '--format', 'csv', '--what', 'pairings', '--round', String(r))).slice(1)
-    .filter(f => f[0] === '').map(f => [f[2], f[4]]);
+  return pairingSheet(db, r).filter(b => b.table === '').map(b => [b.red, b.result]);
 }
 
 /* The store's standings: [[rank, name, points, W-D-L]]. */
@@ -79,7 +83,7 @@ async function openRound(p, view, r) {
 async function enterResults(p, db, r, games) {
   await openRound(p, 'arbiter', r);
   await p.waitForSelector(`#arbiter-games tbody tr[data-table="${games}"] button[data-action="a_10"]`, { timeout: WAIT });
-  const plan = ['a_10', 'a_draw', 'a_01'], code = { a_10: '1-0', a_draw: '=', a_01: '0-1' };
+  const plan = ['a_10', 'a_draw', 'a_01'], code = { a_10: '1-0', a_draw: '½-½', a_01: '0-1' };
   const want = [];
   for (let table = 1; table <= games; table++) {
     const key = plan[(table + r) % 3];
@@ -439,7 +443,7 @@ test('a round robin from the console: paired from the table, its cross table pri
       assert.equal((await call({ id: 'r' + b.table, op: 'result', round: 1, table: b.table, result: '1-0' })).error, undefined);
     // the print section offers a round robin's cross table
     await p.click('#c-nav button[data-to="c-sec-print"]');
-    await p.waitForFunction(() => !document.querySelector('#p-what option[value="crosstable"]').hidden, null, { timeout: WAIT });
+    await p.waitForFunction(() => document.querySelector('#p-what option[value="crosstable"]').textContent === '交叉表', null, { timeout: WAIT });
     await p.selectOption('#p-what', 'crosstable');
     await p.click('#p-view');
     const frame = p.frameLocator('#p-frame[data-what="crosstable"]');

@@ -1204,6 +1204,40 @@ test('the organiser prints the standings and the score sheets and downloads them
     assert.equal((pdf.match(/\/Type\s*\/Page[^s]/g) || []).length, tables, 'a page a table');
     await printed.close();
 
+    // the sheets arbiters print beside them (issue 35): the standings signed, a
+    // Swiss event's rounds table, one player's score card, who plays where by name
+    await p.selectOption('#p-what', 'standings');
+    await p.click('#p-view');
+    frame = p.frameLocator('#p-frame[data-what="standings"]');
+    await frame.locator('.sign').waitFor({ timeout: WAIT });
+    assert.match(await frame.locator('.sign').textContent(), /裁判长签名：_+\s*日期：_+/);
+    assert.equal(await p.textContent('#p-what option[value="crosstable"]'), '轮次成绩表', 'a Swiss event\'s cross table');
+    await p.selectOption('#p-what', 'crosstable');
+    await p.click('#p-view');
+    frame = p.frameLocator('#p-frame[data-what="crosstable"]');
+    await frame.locator('tbody tr').first().waitFor({ timeout: WAIT });
+    assert.equal(await frame.locator('tbody tr').count(), 9, 'a row per player');
+    assert.match(await frame.locator('h2').first().textContent(), /轮次成绩表/);
+    const red = pairs.boards[0].red, black = pairs.boards[0].black;
+    const redRow = (await frame.locator('tbody tr', { hasText: red.name }).locator('td').allTextContents());
+    assert.ok(redRow.some(c => c.startsWith(`${black.pno}红`)), `${red.name} meets ${black.pno} with Red: ${redRow}`);
+    await p.selectOption('#p-what', 'cards');
+    assert.equal(await p.isVisible('#p-player'), true, 'the card asks for a number');
+    await p.fill('#p-player', String(red.pno));
+    await p.click('#p-view');
+    frame = p.frameLocator('#p-frame[data-what="cards"]');
+    await frame.locator('tbody tr').first().waitFor({ timeout: WAIT });
+    assert.match(await frame.locator('h2').first().textContent(), new RegExp(`成绩卡 ${red.pno}号 ${red.name}`));
+    assert.equal(await frame.locator('h2').count(), 1, 'one player\'s card');
+    assert.match(await frame.locator('tbody tr').first().textContent(), new RegExp(black.name));
+    await p.selectOption('#p-what', 'where');
+    await p.click('#p-view');
+    frame = p.frameLocator('#p-frame[data-what="where"]');
+    await frame.locator('tbody tr').first().waitFor({ timeout: WAIT });
+    assert.equal(await frame.locator('tbody tr').count(), 9, 'every player, the bye too');
+    const whereRow = await frame.locator('tbody tr', { hasText: black.name }).first().locator('td').allTextContents();
+    assert.deepEqual([whereRow[3], whereRow[4], whereRow[5]], ['1', '黑', red.name], `${black.name} plays Black at table 1`);
+
     // the standings as XLSX: the names and numbers the API gives, numbers as numbers
     await p.selectOption('#p-what', 'standings');
     const [dl] = await Promise.all([p.waitForEvent('download', { timeout: WAIT }), p.click('#p-xlsx')]);
@@ -1215,7 +1249,8 @@ test('the organiser prints the standings and the score sheets and downloads them
     assert.deepEqual(rows[4].slice(0, 3), ['名次', '序号', '姓名']);
     const got = Object.keys(rows).map(Number).filter(r => r > 4).sort((a, b) => a - b).map(r => rows[r]);
     assert.deepEqual(got.map(r => [r[0], r[1], r[2]]), json.standings.map(r => [r.rank, r.pno, r.name]));
-    assert.deepEqual(got.map(r => r[3]), json.standings.map(r => r.tb.PTS));
+    assert.deepEqual(rows[4].slice(3, 5), ['单位', '积分'], 'the 单位 column before the points');
+    assert.deepEqual(got.map(r => r[4]), json.standings.map(r => r.tb.PTS));
 
     // and as CSV, with a BOM for spreadsheets
     const [dc] = await Promise.all([p.waitForEvent('download', { timeout: WAIT }), p.click('#p-csv')]);

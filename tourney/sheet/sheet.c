@@ -36,7 +36,7 @@ static const char *const tb_heading[XQ_TB_COUNT][2] = {
 enum {
   W_RANK, W_NO, W_NAME, W_WDL, W_BOARD, W_RED, W_BLACK, W_RESULT, W_BYE,
   W_STANDINGS, W_AFTER, W_DURING, W_BEFORE, W_PAIRINGS, W_ROUND, W_ABS_HALF, W_ABS_FULL, W_ABS_ZERO,
-  W_WITHDRAWN, W_KO, W_UNPAIRED, W_LOT, W_LOT_HOW, W_DRAW, W_COUNT
+  W_WITHDRAWN, W_KO, W_UNPAIRED, W_LOT, W_LOT_HOW, W_DRAW, W_UNIT, W_COUNT
 };
 
 static const char *const words[W_COUNT][2] = {
@@ -66,6 +66,7 @@ static const char *const words[W_COUNT][2] = {
                  "(SplitMix64), the lowest draw ranks first",
                  "以上各项均相同者抽签：每名棋手之签为 mix64(种子 ^ mix64(序号 + 1))（SplitMix64），签小者名次在前"},
   [W_DRAW] = {"Draw", "签"},
+  [W_UNIT] = {"Club", "单位"},
 };
 
 static const char *word(int w, int lang) { return words[w][lang == XQ_LANG_ZH]; }
@@ -126,12 +127,19 @@ void xq__sheet_tb_text(char *buf, size_t cap, int tb, int64_t v)
   }
 }
 
+const char *xq__sheet_unit(const xq_tplayer *p) { return p->club[0] ? p->club : p->team; }
+
 /* Pairing number as printed: the number given at round 1, else the id. */
 static int shown_no(const xq_tournament *ev, int id) { return xq_tplayer_no(ev, id); }
 
 /* ------------------------------------------------------------------ */
 /* Standings                                                           */
 /* ------------------------------------------------------------------ */
+
+/* Has tie-break `tb` a column of its own on the standings? Not the
+ * roundback comparisons (逐轮比较): they compare the tied players' rounds
+ * and leave no value, so their column would stay empty. */
+static int tb_shown(int tb) { return tb != XQ_TB_ROUNDBACK_LAST && tb != XQ_TB_ROUNDBACK_FIRST; }
 
 static int sheet_format_ok(int format, int lang)
 {
@@ -145,7 +153,8 @@ int xq__sheet_lot_table(FILE *f, int format, int lang, const xq_tournament *ev, 
   char title[96];
   snprintf(title, sizeof title, word(W_LOT, lang), (unsigned long long)ev->cfg.lot_seed);
   xq__sheet sh;
-  int rc = xq__sheet_begin(&sh, f, format, lang, ev, title, word(W_LOT_HOW, lang), 4, head, cls, XQ__SHEET_AFTER);
+  int rc = xq__sheet_begin(&sh, f, format, lang, ev, title, word(W_LOT_HOW, lang), 4, head, cls,
+                           XQ__SHEET_AFTER | XQ__SHEET_SIGN);
   if (rc) return rc;
   for (int i = 0; !rc && i < n; i++) {
     if (!s[i].by_lot) continue;
@@ -170,7 +179,7 @@ int xq_sheet_standings(const xq_tournament *ev, int upto, int format, int lang, 
   }
   if (!ev || !f || !sheet_format_ok(format, lang)) return XQ_EINVAL;
   const xq_tconfig *c = &ev->cfg;
-  if (c->ntb < 0 || c->ntb + 4 > XQ__SHEET_COLS_MAX) return XQ_EINVAL;
+  if (c->ntb < 0 || c->ntb + 5 > XQ__SHEET_COLS_MAX) return XQ_EINVAL;
   /* by default after the last round whose games are all in; a round
    * asked for that is not is said to be in progress */
   int done = xq_tournament_rounds_complete(ev);
@@ -186,7 +195,9 @@ int xq_sheet_standings(const xq_tournament *ev, int upto, int format, int lang, 
   head[nc] = word(W_RANK, lang); cls[nc++] = "n";
   head[nc] = word(W_NO, lang); cls[nc++] = "n";
   head[nc] = word(W_NAME, lang); cls[nc++] = NULL;
-  for (int t = 0; t < c->ntb; t++) { head[nc] = tb_word(c->tb[t], lang); cls[nc++] = "n"; }
+  head[nc] = word(W_UNIT, lang); cls[nc++] = NULL;
+  for (int t = 0; t < c->ntb; t++)
+    if (tb_shown(c->tb[t])) { head[nc] = tb_word(c->tb[t], lang); cls[nc++] = "n"; }
   head[nc] = word(W_WDL, lang); cls[nc++] = "c";
   char sub[64];
   snprintf(sub, sizeof sub, word(upto == 0 ? W_BEFORE : upto <= done ? W_AFTER : W_DURING, lang), upto);
@@ -196,7 +207,7 @@ int xq_sheet_standings(const xq_tournament *ev, int upto, int format, int lang, 
   for (int i = 0; (format == XQ_SHEET_HTML || format == XQ_SHEET_TEXT) && i < ev->n; i++) by_lot |= s[i].by_lot;
   xq__sheet sh;
   rc = xq__sheet_begin(&sh, f, format, lang, ev, word(W_STANDINGS, lang), sub, nc, head, cls,
-                       by_lot ? XQ__SHEET_BEFORE : 0);
+                       by_lot ? XQ__SHEET_BEFORE : XQ__SHEET_SIGN);
   for (int i = 0; !rc && i < ev->n; i++) {
     int k = 0;
     snprintf(cell[k], sizeof cell[k], s[i].annulled ? "-" : "%d", s[i].rank); /* annulled: unranked */
@@ -204,9 +215,12 @@ int xq_sheet_standings(const xq_tournament *ev, int upto, int format, int lang, 
     snprintf(cell[k], sizeof cell[k], "%d", shown_no(ev, s[i].id));
     row[k] = cell[k]; k++;
     row[k++] = ev->players[s[i].id - 1].name;
-    for (int t = 0; t < c->ntb; t++, k++) {
+    row[k++] = xq__sheet_unit(&ev->players[s[i].id - 1]);
+    for (int t = 0; t < c->ntb; t++) {
+      if (!tb_shown(c->tb[t])) continue;
       xq__sheet_tb_text(cell[k], sizeof cell[k], c->tb[t], s[i].val[t]);
       row[k] = cell[k];
+      k++;
     }
     snprintf(cell[k], sizeof cell[k], "%d-%d-%d", s[i].wins, s[i].draws, s[i].losses);
     row[k] = cell[k];
@@ -247,16 +261,17 @@ static int off_board_rows(xq__sheet *sh, const xq_tournament *ev, const xq_tpair
     char no[16], pts[16];
     snprintf(no, sizeof no, "%d", shown_no(ev, id));
     xq__sheet_half_text(pts, sizeof pts, xq_tournament_points(ev, id, pr->round - 1));
-    const char *row[8] = {"", no, ev->players[id - 1].name, pts, xq__sheet_off_board(ev, id, pr->round, lang),
-                          "", "", ""};
+    const xq_tplayer *p = &ev->players[id - 1];
+    const char *row[10] = {"", no, p->name, xq__sheet_unit(p), pts, xq__sheet_off_board(ev, id, pr->round, lang),
+                           "", "", "", ""};
     rc = xq__sheet_row(sh, row);
   }
   free(on);
   return rc;
 }
 
-/* Result of a board from Red's slot, in the codes `tourney result` takes;
- * "" while pending. */
+/* Result of a board from Red's slot as arbiters write it: 1-0, ½-½, 0-1,
+ * +- and -+ (a forfeit), -- (both forfeit); "" while pending. */
 static const char *board_result(const xq_tournament *ev, int round, const xq_tboard *b)
 {
   const xq_tslot *r = xq_tournament_slot(ev, b->red, round);
@@ -264,7 +279,7 @@ static const char *board_result(const xq_tournament *ev, int round, const xq_tbo
   switch (r->res) {
   case XQ_TR_WIN: return "1-0";
   case XQ_TR_LOSS: return "0-1";
-  case XQ_TR_DRAW: return "=";
+  case XQ_TR_DRAW: return "½-½";
   case XQ_TR_FWIN: return "+-";
   case XQ_TR_FLOSS: {
     const xq_tslot *k = xq_tournament_slot(ev, b->black, round);
@@ -288,37 +303,32 @@ int xq_sheet_pairings(const xq_tournament *ev, const xq_tpairing *pr, int format
     if (pr->boards[b].red < 1 || pr->boards[b].red > ev->n || pr->boards[b].black < 0 ||
         pr->boards[b].black > ev->n)
       return XQ_EINVAL;
-  /* cells of one board: board, Red no, name, points, result, Black no, name, points */
-  const char *head[8] = {word(W_BOARD, lang), word(W_NO, lang), word(W_RED, lang),
-                         tb_word(XQ_TB_PTS, lang), word(W_RESULT, lang), word(W_NO, lang),
-                         word(W_BLACK, lang), tb_word(XQ_TB_PTS, lang)};
-  static const char *const cls[8] = {"n", "n", NULL, "n", "c", "n", NULL, "n"};
+  /* cells of one board: board, Red no, name, unit, points, result, Black no, name, unit, points */
+  const char *head[10] = {word(W_BOARD, lang), word(W_NO, lang), word(W_RED, lang), word(W_UNIT, lang),
+                          tb_word(XQ_TB_PTS, lang), word(W_RESULT, lang), word(W_NO, lang),
+                          word(W_BLACK, lang), word(W_UNIT, lang), tb_word(XQ_TB_PTS, lang)};
+  static const char *const cls[10] = {"n", "n", NULL, NULL, "n", "c", "n", NULL, NULL, "n"};
   char sub[64];
   snprintf(sub, sizeof sub, word(W_ROUND, lang), pr->round);
   xq__sheet sh;
-  int rc = xq__sheet_begin(&sh, f, format, lang, ev, word(W_PAIRINGS, lang), sub, 8, head, cls, 0);
+  int rc = xq__sheet_begin(&sh, f, format, lang, ev, word(W_PAIRINGS, lang), sub, 10, head, cls, XQ__SHEET_SIGN);
   if (rc) return rc;
   for (int b = 0; !rc && b < pr->nboards; b++) {
     const xq_tboard *bd = &pr->boards[b];
-    char cell[4][32];
-    const char *row[8];
+    const xq_tplayer *red = &ev->players[bd->red - 1], *black = bd->black ? &ev->players[bd->black - 1] : NULL;
+    char cell[5][16];
     snprintf(cell[0], sizeof cell[0], "%d", b + 1);
     snprintf(cell[1], sizeof cell[1], "%d", shown_no(ev, bd->red));
     xq__sheet_half_text(cell[2], sizeof cell[2], xq_tournament_points(ev, bd->red, pr->round - 1));
-    row[0] = cell[0];
-    row[1] = cell[1];
-    row[2] = ev->players[bd->red - 1].name;
-    row[3] = cell[2];
-    if (bd->black) {
+    const char *row[10] = {cell[0], cell[1], red->name, xq__sheet_unit(red), cell[2], word(W_BYE, lang), "", "", "", ""};
+    if (black) {
       snprintf(cell[3], sizeof cell[3], "%d", shown_no(ev, bd->black));
-      xq__sheet_half_text(cell[3] + 16, 16, xq_tournament_points(ev, bd->black, pr->round - 1));
-      row[4] = board_result(ev, pr->round, bd);
-      row[5] = cell[3];
-      row[6] = ev->players[bd->black - 1].name;
-      row[7] = cell[3] + 16;
-    } else {
-      row[4] = word(W_BYE, lang);
-      row[5] = row[6] = row[7] = "";
+      xq__sheet_half_text(cell[4], sizeof cell[4], xq_tournament_points(ev, bd->black, pr->round - 1));
+      row[5] = board_result(ev, pr->round, bd);
+      row[6] = cell[3];
+      row[7] = black->name;
+      row[8] = xq__sheet_unit(black);
+      row[9] = cell[4];
     }
     rc = xq__sheet_row(&sh, row);
   }

@@ -88,8 +88,30 @@ int xq_sheet_pairings(const xq_tournament *ev, const xq_tpairing *pr, int format
  * xq_standings ("-" for an annulled player). Formats and languages as
  * xq_sheet_standings. Returns XQ_OK, XQ_EINVAL (bad arguments; numbers
  * not 1..n; more than XQ_RR_ENTRANTS_MAX entrants; a tie-break order
- * without PTS), XQ_ENOMEM or XQ_EIO. */
+ * without PTS), XQ_ENOMEM or XQ_EIO. A Swiss event's cross table is its
+ * rounds table (轮次成绩表: xq__sheet_rounds in sheet_internal.h): a row per
+ * player in standings order, a column per round with the opponent's
+ * number, the colour and the result. */
 int xq_sheet_crosstable(const xq_tournament *ev, int upto, int format, int lang, FILE *f);
+
+/* The score cards (成绩卡) after rounds 1..upto (0 or beyond the last:
+ * all; sheet/sheet_rounds.c): of the player numbered `no`, or of every
+ * player in number order when it is 0, each a table titled with his
+ * number, name and 单位 and a row per round: the round, his colour, the
+ * opponent's number, name and 单位, the result in words (胜, 和, 负, 胜
+ * （对方弃权）, 负（弃权）; 轮空, 请假, 退赛 on no board) and his points
+ * after it; the last card signed (xq__sheet_begin's XQ__SHEET_SIGN).
+ * Formats and languages as xq_sheet_standings. Returns XQ_OK, XQ_EINVAL
+ * (bad arguments, no player numbered `no`), XQ_ENOMEM or XQ_EIO. */
+int xq_sheet_cards(const xq_tournament *ev, int no, int upto, int format, int lang, FILE *f);
+
+/* Who plays where in round pr->round (棋手座位表; sheet/sheet_rounds.c):
+ * every player in the order of his name -- Chinese names by pinyin, as
+ * GB18030 orders the common characters; others by their bytes -- with
+ * his number, 单位, table, colour and opponent (轮空 for the bye, the
+ * reason for a player on no board, as the pairing sheet gives it).
+ * Formats and languages as xq_sheet_pairings; same returns. */
+int xq_sheet_where(const xq_tournament *ev, const xq_tpairing *pr, int format, int lang, FILE *f);
 
 /* The score sheets (记分表) of round pr->round (sheet/scoresheet.c; the
  * knockout's tables when it is XQ_KO_ROUND, headed 淘汰赛). HTML:

@@ -141,6 +141,7 @@ int xq_sheet_crosstable(const xq_tournament *ev, int upto, int format, int lang,
     return xq__sheet_xlsx_close(&x, m ? xq_sheet_crosstable(ev, upto, XQ__SHEET_SPOOL, lang, m) : XQ_ENOMEM, f);
   }
   if (!ev || !f || !xq__sheet_format_ok(format) || (lang != XQ_LANG_EN && lang != XQ_LANG_ZH)) return XQ_EINVAL;
+  if (ev->cfg.format != XQ_FORMAT_RR) return xq__sheet_rounds(ev, upto, format, lang, f); /* a Swiss */
   const char *word = lang == XQ_LANG_ZH ? "交叉表" : "Cross table";
   int G = ev->cfg.format == XQ_FORMAT_RR && ev->cfg.rr_groups > 1 ? ev->cfg.rr_groups : 0, rc = XQ_OK;
   if (!G) return cross_table(ev, upto, format, lang, f, word, 0);

@@ -199,10 +199,11 @@ static int places_sheet(const xq_tournament *ev, const xq_ko *ko, const char *ti
   for (int i = 0; i < n; i++)
     if (ids[i] < 1 || ids[i] > ev->n) return XQ_EINVAL;
   if (ko || n == 0 || (format != XQ_SHEET_HTML && format != XQ_SHEET_TEXT))
-    return places_table(ev, ko, title, ids, overall, n, format, lang, f, 0);
+    return places_table(ev, ko, title, ids, overall, n, format, lang, f, XQ__SHEET_SIGN);
   xq_tstanding *lot = malloc(sizeof *lot * (size_t)n);
   int k = lot ? lot_rows(ev, ids, n, lot) : -1;
-  int rc = k < 0 ? XQ_ENOMEM : places_table(ev, ko, title, ids, overall, n, format, lang, f, k ? XQ__SHEET_BEFORE : 0);
+  int rc = k < 0 ? XQ_ENOMEM : places_table(ev, ko, title, ids, overall, n, format, lang, f,
+                                                        k ? XQ__SHEET_BEFORE : XQ__SHEET_SIGN);
   if (!rc && k > 0) rc = xq__sheet_lot_table(f, format, lang, ev, lot, k);
   free(lot);
   return rc;
@@ -290,7 +291,7 @@ int xq_sheet_groups(const xq_tournament *ev, const int *places, const xq_tgroup 
       if (in[places[i]]) { ids[k] = places[i]; over[k++] = i + 1; }
     char title[XQ_TOURNEY_FIELD_MAX + 96];
     part_title(title, sizeof title, g, &parts[p], k, lang);
-    int flags = (p ? XQ__SHEET_AFTER : 0) | (p + 1 < np ? XQ__SHEET_BEFORE : 0);
+    int flags = (p ? XQ__SHEET_AFTER : 0) | (p + 1 < np ? XQ__SHEET_BEFORE : XQ__SHEET_SIGN);
     rc = places_table(ev, NULL, title, ids, over, k, format, lang, f, flags);
   }
 out:

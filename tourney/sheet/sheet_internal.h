@@ -20,6 +20,10 @@ void xq__sheet_half_text(char *buf, size_t cap, int64_t half);
  * players) (sheet.c). */
 void xq__sheet_tb_text(char *buf, size_t cap, int tb, int64_t v);
 
+/* A player's 单位 as the sheets print it: his club, else his team, else
+ * "" (sheet.c). */
+const char *xq__sheet_unit(const xq_tplayer *p);
+
 /* Why player `id`, on no board of a published round, is not paired in
  * `round`, as the pairing sheets list him under the boards (sheet.c):
  * the text of an announced absence and its bye ("absent: ½-point bye",
@@ -44,14 +48,20 @@ const char *xq__sheet_off_board(const xq_tournament *ev, int id, int round, int 
  * XQ__SHEET_AFTER on every table but the first (no page head or event
  * line: its title as <h2>, or a blank line and the title in text); CSV
  * then writes each table's title as a record of its own, the tables
- * apart by an empty record. 0 = a sheet of one table. XQ__SHEET_SPOOL
- * (below) writes the records of an XLSX workbook. */
+ * apart by an empty record. 0 = a sheet of one table. XQ__SHEET_SIGN
+ * on the last table of a sheet that is signed (pairings, standings,
+ * places): HTML and text end it with the signature lines -- the
+ * organiser (主办) and chief arbiter (裁判长) the settings name, a line
+ * for the chief arbiter's signature and one for the date; CSV and XLSX
+ * are data and carry none. XQ__SHEET_SPOOL (below) writes the records
+ * of an XLSX workbook. */
 #define XQ__SHEET_COLS_MAX 60 /* standings: a column per tie-break and 4 more; a cross table:
                                  a column per entrant (50 at most, XQ_RR_ENTRANTS_MAX) and 4 more */
 #define XQ__SHEET_ROWS_MAX 100000
-enum { XQ__SHEET_BEFORE = 1, XQ__SHEET_AFTER = 2 };
+enum { XQ__SHEET_BEFORE = 1, XQ__SHEET_AFTER = 2, XQ__SHEET_SIGN = 4 };
 typedef struct xq__sheet {
   FILE *f;
+  const xq_tournament *ev;
   int format, lang, ncols, rc, flags;
   const char *cls[XQ__SHEET_COLS_MAX];
   int width[XQ__SHEET_COLS_MAX];
@@ -117,6 +127,15 @@ void xq__sheet_html_text(FILE *f, const char *s);
  * as spaces (sheet_table.c). */
 int xq__sheet_text_width(const char *s);
 void xq__sheet_text_put(FILE *f, const char *s);
+
+/* A Swiss event's cross table, the rounds table (轮次成绩表) after rounds
+ * 1..upto (0 or beyond: all): a row per player in standings order with
+ * his rank, number, name and 单位, a column per round whose cell holds
+ * the opponent's number and the game's colour and result ("12红胜",
+ * "12R1"; + and - for a forfeit; 轮空, 请假, 退赛 on no board), then his
+ * points; signed. xq_sheet_crosstable's Swiss half (sheet_rounds.c);
+ * same returns. */
+int xq__sheet_rounds(const xq_tournament *ev, int upto, int format, int lang, FILE *f);
 
 struct xq_ko;
 /* How a knockout placed `id` (sheet_final.c): its last match played and

@@ -64,7 +64,8 @@ static const char html_style[] =
   "table{page-break-inside:auto}thead{display:table-header-group}"
   "tr{page-break-inside:avoid;break-inside:avoid}th{background:#ddd}"
   "th,tbody tr:nth-child(even){-webkit-print-color-adjust:exact;print-color-adjust:exact}"
-  "table+h2{margin-top:1.5em}}";
+  "table+h2{margin-top:1.5em}}"
+  ".sign{margin-top:2em;line-height:2}.sign p{margin:0}";
 
 /* The heading of a sheet: the event's name, else "Event". */
 static const char *event_name(const xq_tournament *ev, int lang)
@@ -253,6 +254,7 @@ int xq__sheet_begin(xq__sheet *s, FILE *f, int format, int lang, const xq_tourna
       !xq__sheet_format_ok(format) || (lang != XQ_LANG_EN && lang != XQ_LANG_ZH))
     return XQ_EINVAL;
   s->f = f;
+  s->ev = ev;
   s->format = format;
   s->lang = lang;
   s->ncols = ncols;
@@ -332,12 +334,35 @@ int xq__sheet_row(xq__sheet *s, const char *const *cells)
   return s->rc;
 }
 
+/* The signature lines under a signed sheet (XQ__SHEET_SIGN): who
+ * organises it and who is its chief arbiter, where the settings name
+ * them, then blanks for the chief arbiter's signature and the date. */
+static void sign_lines(const xq__sheet *s)
+{
+  const int zh = s->lang == XQ_LANG_ZH, html = s->format == XQ_SHEET_HTML;
+  const xq_tinfo *in = &s->ev->info;
+  const char *who[2][2] = {{zh ? "主办单位：" : "Organiser: ", in->organiser},
+                           {zh ? "裁判长：" : "Chief arbiter: ", in->arbiter}};
+  const char *blank = "________________";
+  fputs(html ? "<div class=\"sign\">\n" : "\n", s->f);
+  for (int i = 0; i < 2; i++) {
+    if (!who[i][1][0]) continue;
+    fputs(html ? "<p>" : "", s->f);
+    if (html) { xq__sheet_html_text(s->f, who[i][0]); xq__sheet_html_text(s->f, who[i][1]); }
+    else { xq__sheet_text_put(s->f, who[i][0]); xq__sheet_text_put(s->f, who[i][1]); }
+    fputs(html ? "</p>\n" : "\n", s->f);
+  }
+  fprintf(s->f, html ? "<p>%s%s&emsp;&emsp;%s%s</p>\n</div>\n" : "%s%s    %s%s\n",
+          zh ? "裁判长签名：" : "Chief arbiter's signature: ", blank, zh ? "日期：" : "Date: ", blank);
+}
+
 int xq__sheet_end(xq__sheet *s)
 {
   if (!s || !s->f) return XQ_EINVAL;
   if (s->format == XQ_SHEET_HTML) {
-    fputs(s->flags & XQ__SHEET_BEFORE ? "</tbody>\n</table>\n" : "</tbody>\n</table>\n</body>\n</html>\n",
-          s->f);
+    fputs("</tbody>\n</table>\n", s->f);
+    if (s->flags & XQ__SHEET_SIGN && !s->rc) sign_lines(s);
+    if (!(s->flags & XQ__SHEET_BEFORE)) fputs("</body>\n</html>\n", s->f);
   } else if (s->format == XQ_SHEET_TEXT && !s->rc) {
     for (int r = 0; r < s->nrows; r++) {
       text_line(s, (const char *const *)(s->rows + (size_t)r * (size_t)s->ncols));
@@ -348,6 +373,7 @@ int xq__sheet_end(xq__sheet *s)
       for (int i = 0; i < total; i++) fputc('-', s->f);
       fputc('\n', s->f);
     }
+    if (s->flags & XQ__SHEET_SIGN) sign_lines(s);
   }
   for (size_t i = 0; i < (size_t)s->nrows * (size_t)s->ncols; i++) free(s->rows[i]);
   free(s->rows);
