@@ -156,7 +156,9 @@ static int write_sheet(export_task *t, FILE *f, char *msg, size_t cap)
   case X_EVENT: return xq_trf_write(t->ev, f);
   case X_STANDINGS: return xq_sheet_standings(t->ev, t->round, t->format, t->lang, f);
   case X_PAIRINGS: return xq_sheet_pairings(t->ev, &t->pr, t->format, t->lang, f);
-  case X_SCORESHEETS: return xq_sheet_scoresheets(t->ev, &t->pr, t->format, t->lang, f);
+  case X_SCORESHEETS: /* the knockout's tables name their match and game */
+    return t->round == XQ_KO_ROUND && t->has_ko ? xq_sheet_ko_scoresheets(t->ev, &t->ko, &t->pr, t->format, t->lang, f)
+                                                : xq_sheet_scoresheets(t->ev, &t->pr, t->format, t->lang, f);
   case X_CROSSTABLE: return xq_sheet_crosstable(t->ev, t->round, t->format, t->lang, f);
   case X_CARDS: return xq_sheet_cards(t->ev, t->player, t->round, t->format, t->lang, f);
   case X_WHERE: return xq_sheet_where(t->ev, &t->pr, t->format, t->lang, f);

@@ -36,6 +36,21 @@ static cJSON *player_json(const xq__server *s, int id)
 
 static const char *res_text(int res) { return res > 0 ? "1-0" : res < 0 ? "0-1" : "1/2-1/2"; }
 
+/* A match whose players are not known yet: where they come from,
+ * {"matches":[a,b],"losers":false} (the winners of matches a and b; the
+ * losers for a third-place match), so that the page names it
+ * ("半决赛第1场胜者 – 第2场胜者") instead of leaving it blank. */
+static void from_json(cJSON *x, const xq_ko *ko, int m)
+{
+  int a, b, kind = xq_ko_match_feeders(ko, m, &a, &b);
+  if (kind < 1) return;
+  cJSON *f = cJSON_AddObjectToObject(x, "from");
+  cJSON *ms = cJSON_AddArrayToObject(f, "matches");
+  cJSON_AddItemToArray(ms, cJSON_CreateNumber(a));
+  cJSON_AddItemToArray(ms, cJSON_CreateNumber(b));
+  cJSON_AddBoolToObject(f, "losers", kind == 2);
+}
+
 /* One knockout table as JSON. */
 static cJSON *table_json(const xq__server *s, int k)
 {
@@ -90,6 +105,7 @@ cJSON *xq__ops_ko_json(const xq__server *s)
       cJSON_AddItemToArray(cJSON_GetObjectItem(x, "players"), player_json(s, b));
     }
     if (kind == 2) cJSON_AddItemToObject(x, "bye", player_json(s, a)); /* goes on without a game */
+    if (!known) from_json(x, ko, m);
     xq_ko_game next;
     if (known && !w && !xq_ko_next_game(ko, m, 0, &next)) {
       /* the game the match waits for: its type and clock (colours by lot

@@ -78,6 +78,15 @@ Test(knockout, stage_played_on_knockout_tables)
   cJSON_Delete(r);
   xq_tc_errf(&adm, "CONFLICT", "{\"id\":6,\"op\":\"ko_start\",\"after\":1,\"size\":4,\"format\":\"xinjiang\"}");
 
+  /* the final waits for the semi-finals' winners: the page names them */
+  r = state(&adm);
+  const cJSON *from = xq_tj_get(match(r, 3), "from");
+  cr_assert_not_null(from);
+  cr_assert_eq((int)cJSON_GetArrayItem(xq_tj_get(from, "matches"), 0)->valuedouble, 1);
+  cr_assert_eq((int)cJSON_GetArrayItem(xq_tj_get(from, "matches"), 1)->valuedouble, 2);
+  cr_assert(cJSON_IsFalse(xq_tj_get(from, "losers")));
+  cr_assert_null(xq_tj_get(match(r, 1), "from"), "a first-stage match is seeded");
+  cJSON_Delete(r);
   /* the semi-finals on knockout tables 1 and 2: 1–4 and 2–3, the higher
    * seed Red in the standard game */
   r = xq_tc_callf(&adm, "{\"id\":7,\"op\":\"ko_publish\"}");
@@ -183,6 +192,20 @@ Test(knockout, stage_played_on_knockout_tables)
   cr_assert_eq((int)xq_tj_num(t4, "table"), 4);
   cr_assert_eq((int)xq_tj_num(t4, "match"), 3);
   cr_assert(pid(t4, "red") == seed[0] && pid(t4, "black") == seed[1], "the final: seeds 1 and 2");
+  cJSON_Delete(r);
+  /* the knockout's score sheets name each table's match and game (issue 35) */
+  r = xq_tc_callf(&adm, "{\"id\":40,\"op\":\"export\",\"format\":\"csv\",\"what\":\"scoresheets\",\"round\":%d,\"lang\":\"zh\"}",
+                  XQ_KO_ROUND);
+  xq_tc_expect_ok(r);
+  const char *sheet = xq_tj_str(r, "text");
+  cr_assert(strstr(sheet, "台次,场次,序号,红方"), "%s", sheet);
+  cr_assert(strstr(sheet, "\r\n3,半决赛第2场 · 第2局 快棋,"), "%s", sheet);
+  cr_assert(strstr(sheet, "\r\n4,决赛第1场 · 第1局 慢棋,"), "%s", sheet);
+  cJSON_Delete(r);
+  r = xq_tc_callf(&adm, "{\"id\":41,\"op\":\"export\",\"format\":\"html\",\"what\":\"scoresheets\",\"round\":%d}",
+                  XQ_KO_ROUND);
+  xq_tc_expect_ok(r);
+  cr_assert(strstr(xq_tj_str(r, "text"), "knockout · semi-final 1 · game 1, standard · table 1"), "%s", xq_tj_str(r, "text"));
   cJSON_Delete(r);
   xq_tc_okf(&arb, "{\"id\":32,\"op\":\"result\",\"round\":%d,\"table\":4,\"result\":\"0-1\"}", XQ_KO_ROUND);
   r = state(&adm);

@@ -89,6 +89,33 @@ Test(bracket, top_eight_meet_one_eight_two_seven_three_six_four_five)
   for (int i = 0; i < 8; i++) cr_assert_eq(ids[i], fin[i], "place %d", i + 1);
 }
 
+/* Where an undecided match's players come from, as the page names them:
+ * the fixed bracket's semi-finals the winners of 1-8 and 4-5, of 2-7 and
+ * 3-6; Tangshan's final and third-place match the winners and the losers
+ * of the two semi-finals; a first-stage match nothing. */
+Test(bracket, each_later_match_names_the_matches_it_waits_for)
+{
+  xq_tstanding st[12];
+  xq_ko ko;
+  int a, b;
+  ranks(st, 12, 100);
+  cr_assert_eq(xq_ko_setup(&ko, st, 12, 8, 8, XQ_KO_FIXED, XQ_KO_FMT_RAPID_ARMAGEDDON, 0), XQ_OK);
+  cr_assert_eq(xq_ko_match_feeders(&ko, 1, &a, &b), 0);
+  cr_assert_eq(xq_ko_match_feeders(&ko, 5, &a, &b), 1);
+  cr_assert(a == 1 && b == 4, "seeds 1 and 4's side: %d %d", a, b);
+  cr_assert_eq(xq_ko_match_feeders(&ko, 6, &a, &b), 1);
+  cr_assert(a == 2 && b == 3, "%d %d", a, b);
+  cr_assert_eq(xq_ko_match_feeders(&ko, 7, &a, &b), 1);
+  cr_assert(a == 5 && b == 6, "%d %d", a, b);
+  cr_assert_eq(xq_ko_match_feeders(&ko, 8, &a, &b), -1);
+  ranks(st, 9, 0);
+  cr_assert_eq(xq_ko_setup(&ko, st, 9, 9, 4, XQ_KO_TOP_CHOOSES, XQ_KO_FMT_ARMAGEDDON, 4), XQ_OK);
+  cr_assert_eq(xq_ko_match_feeders(&ko, 3, &a, &b), 1);
+  cr_assert(a == 1 && b == 2);
+  cr_assert_eq(xq_ko_match_feeders(&ko, 4, &a, &b), 2, "the third-place match: the losers");
+  cr_assert(a == 1 && b == 2);
+}
+
 Test(bracket, bad_setups_are_refused)
 {
   xq_tstanding st[6];

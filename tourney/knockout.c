@@ -311,6 +311,29 @@ static int lot_result(const xq_ko *ko, int m)
   return w ? w : -1;
 }
 
+int xq_ko_match_feeders(const xq_ko *ko, int m, int *a, int *b)
+{
+  if (!ko || !a || !b || m < 1 || m > xq_ko_nmatches(ko)) return -1;
+  *a = *b = 0;
+  if (ko->seeding == XQ_KO_TOP_CHOOSES && m == ko->size) {
+    *a = 1; /* Tangshan: 负者争夺第三名, the losers of the semi-finals */
+    *b = 2;
+    return 2;
+  }
+  int s = xq_ko_stage(ko, m), k;
+  if (s == 1) return 0;
+  int j = m - stage_first(ko, s, &k); /* 0-based in its stage */
+  int pk, pf = stage_first(ko, s - 1, &pk);
+  if (ko->seeding == XQ_KO_LOT) { /* a drawn bracket: matches 2j and 2j+1 before */
+    *a = pf + 2 * j;
+    *b = pf + 2 * j + 1;
+  } else { /* the winners of matches j and 2k+1-j, which hold those nominal seeds */
+    *a = pf + j;
+    *b = pf + pk - 1 - j;
+  }
+  return 1;
+}
+
 int xq_ko_match_players(const xq_ko *ko, int m, int *a, int *b)
 {
   if (!ko || !a || !b || m < 1 || m > xq_ko_nmatches(ko)) return -1;

@@ -177,6 +177,14 @@ int xq_ko_stage(const xq_ko *ko, int m);
  * byes), *b 0. */
 int xq_ko_match_players(const xq_ko *ko, int m, int *a, int *b);
 
+/* Where the players of match m come from: 1 with *a and *b the matches
+ * whose winners meet in it (*a the one that holds the higher nominal
+ * seed), 2 with *a and *b the matches whose losers meet in it (the
+ * third-place match of XQ_KO_TOP_CHOOSES: the semi-finals), 0 for a
+ * first-stage match (its players are seeded or drawn), -1 for a bad m.
+ * The page names a match not yet decided by it ("半决赛第1场胜者"). */
+int xq_ko_match_feeders(const xq_ko *ko, int m, int *a, int *b);
+
 /* Winner of match m (player id), 0 while undecided. A decisive game
  * decides; a drawn armageddon is a Black win (docs/presets.md: 和棋黑胜);
  * any other draw leads to the next game of the format. A bye match's

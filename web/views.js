@@ -348,6 +348,19 @@ export function stageName(k, stage) {
     : t('ko_stage', { n: stage });
 }
 
+/* The players of a match not yet known, by the matches they come from:
+ * "半决赛第1场胜者 – 半决赛第2场胜者" ("Winner of semi-final 1 – ..."); the
+ * losers for the third-place match. */
+function fromText(k, m) {
+  if (!m.from) return '?';
+  const side = n => {
+    const f = k.matches.find(x => x.match === n);
+    const nth = k.matches.filter(x => x.stage === f.stage).indexOf(f) + 1;
+    return t(m.from.losers ? 'ko_loser_of' : 'ko_winner_of', { s: stageName(k, f.stage), n: nth });
+  };
+  return `${side(m.from.matches[0])} – ${side(m.from.matches[1])}`;
+}
+
 /* A knockout game in words: its type, who had Red, its result. */
 function koGameText(m, g) {
   const red = m.players.find(p => p && p.id === g.red);
@@ -388,7 +401,7 @@ export function renderBracket() {
         : m.in_play ? t('ko_in_play', { n: m.in_play }) : '';
       return el('li', { 'data-match': m.match },
         el('span', { class: 'ko-players', text: (third ? t('ko_third') + ': ' : '') +
-          (m.players.length ? `${name(m.players[0])} – ${name(m.players[1])}` : '?') }),
+          (m.players.length ? `${name(m.players[0])} – ${name(m.players[1])}` : fromText(k, m)) }),
         games ? el('span', { class: 'ko-games', text: games }) : null,
         state ? el('span', { class: m.winner ? 'ko-winner' : 'ko-state', text: state }) : null);
     });
@@ -412,8 +425,11 @@ export function renderPairings() {
   for (const b of (S.pairings && S.pairings.boards) || []) {
     const g = S.games.get(b.table);
     const res = g ? g.result : b.result;
+    // a knockout table names its stage and game type beside its number (the bracket's tables)
+    const kt = S.bracket && S.bracket.tables && S.bracket.tables.find(x => x.table === b.table);
+    const ko = kt ? el('span', { class: 'ko-tag', text: koCardText({ knockout: kt }).replace(/^ · /, '') }) : null;
     rows.push(el('tr', { 'data-table': b.table },
-      el('td', { class: 'num', text: b.table }),
+      el('td', { class: 'num' }, String(b.table), ...(ko ? [' ', ko] : [])),
       el('td', { class: 'red-name', text: b.red ? `${b.red.name} (${b.red.rating})` : '' }),
       el('td', { class: 'num', text: b.red ? b.red.points : '' }),
       el('td', { class: 'result', 'data-result': b.bye ? 'bye' : res },

@@ -469,11 +469,18 @@ test('the knockout tables are shown as the knockout round', async () => {
     { timeout: WAIT });
   const first = await page.textContent('#pairings tbody tr[data-table="1"] td.red-name');
   assert.ok(first.startsWith(ko.tables[0].red.name), first);
+  // a knockout table names its stage and game type (issue 35)
+  await page.waitForSelector('#pairings tbody tr[data-table="1"] .ko-tag', { timeout: WAIT });
+  assert.match(await page.textContent('#pairings tbody tr[data-table="1"] .ko-tag'), /^(半决赛 · 慢棋|Semi-finals · standard)$/);
   // the bracket: two semi-finals and the final, each match's players
   await page.waitForSelector('#bracket li[data-match="3"]', { timeout: WAIT });
   assert.equal(await page.locator('#bracket li').count(), 3);
   const semi = await page.textContent('#bracket li[data-match="1"] .ko-players');
   assert.ok(semi.includes(ko.tables[0].red.name) && semi.includes(ko.tables[0].black.name), semi);
+  // the final, its players not known yet, is named by the matches it waits for, not "?"
+  assert.deepEqual(ko.matches[2].from, { matches: [1, 2], losers: false });
+  const fin = await page.textContent('#bracket li[data-match="3"] .ko-players');
+  assert.ok(['半决赛第1场胜者 – 半决赛第2场胜者', 'winner of Semi-finals 1 – winner of Semi-finals 2'].includes(fin), fin);
   // the arbiter decides table 1: its winner shows in the bracket
   const res = await fetch(base + '/api/op', {
     method: 'POST', headers: { Authorization: 'Bearer ' + tokens.admin },

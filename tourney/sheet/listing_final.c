@@ -31,15 +31,6 @@ static const char *prov_text(int p) { return p ? " (provisional)" : ""; }
 /* The knockout                                                        */
 /* ------------------------------------------------------------------ */
 
-static const char *stage_name(const xq_ko *ko, int m)
-{
-  int s = xq_ko_stage(ko, m), left = 0;
-  for (int k = ko->size; k > 1; k /= 2) left++;
-  left -= s; /* stages after this one */
-  if (ko->seeding == XQ_KO_TOP_CHOOSES && m == ko->size) return "third place";
-  return xq__sheet_ko_stage_word(left, XQ_LANG_EN);
-}
-
 /* The colours of the next game: an armageddon's are drawn or chosen at
  * the table (Xinjiang 九(二) 抽签决定先后手, Tangshan 八.3 第1名决定…超快棋
  * 先后手) and entered with --red, so none is printed for it. */
@@ -86,7 +77,7 @@ int xq_list_bracket(const xq_tournament *ev, const xq_ko *ko, FILE *f)
             xq_ko_seeding_name(ko->seeding), xq_ko_format_name(ko->format));
   for (int m = 1; m <= xq_ko_nmatches(ko); m++) {
     int a, b, kind = xq_ko_match_players(ko, m, &a, &b);
-    fprintf(f, "match %d (%s): ", m, stage_name(ko, m));
+    fprintf(f, "match %d (%s): ", m, xq__sheet_ko_match_stage(ko, m, XQ_LANG_EN));
     if (kind == 2) {
       /* a drawn bracket's bye: the player goes on without a game */
       if (a) fprintf(f, "%s (%d) has a bye\n", pname(ev, a), pno(ev, a));

@@ -6,6 +6,7 @@
  * arbiters collect the results on, a row per table.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../tourney_internal.h"
@@ -15,7 +16,8 @@
 
 enum {
   S_SHEETS, S_SHEET, S_ROUND, S_TABLE, S_DATE, S_VENUE, S_RED, S_BLACK, S_NO, S_MOVE, S_RESULT,
-  S_RWIN, S_DRAW, S_BWIN, S_TIME, S_SIGN_RED, S_SIGN_BLACK, S_SIGN_ARB, S_NAME, S_COLLECT, S_KNOCKOUT, S_VENUE_IS, S_COUNT
+  S_RWIN, S_DRAW, S_BWIN, S_TIME, S_SIGN_RED, S_SIGN_BLACK, S_SIGN_ARB, S_NAME, S_COLLECT, S_KNOCKOUT, S_VENUE_IS, S_GAME,
+  S_COUNT
 };
 
 static const char *const swords[S_COUNT][2] = {
@@ -41,7 +43,10 @@ static const char *const swords[S_COUNT][2] = {
   [S_SIGN_ARB] = {"Arbiter's signature", "裁判签名"},
   [S_NAME] = {"Name", "姓名"},
   [S_COLLECT] = {"Table", "台次"},
+  [S_GAME] = {"Match and game", "场次"},
 };
+
+#define XQ__KO_LABEL_MAX 128 /* a knockout table's label: "四分之一决赛第4场 · 第12局 超快棋（和棋黑胜）" */
 
 #define SW(k) swords[k][lang == XQ_LANG_ZH]
 
@@ -91,8 +96,9 @@ static void round_text(char *buf, size_t cap, int round, int lang)
   else snprintf(buf, cap, SW(S_ROUND), round);
 }
 
-/* The sheet of board b (0-based) of `pr`. */
-static void one_sheet(FILE *f, const xq_tournament *ev, const xq_tpairing *pr, int b, int lang)
+/* The sheet of board b (0-based) of `pr`; `label` names a knockout
+ * table's match and game ("半决赛 · 第2局 快棋"), NULL for a Swiss round. */
+static void one_sheet(FILE *f, const xq_tournament *ev, const xq_tpairing *pr, int b, const char *label, int lang)
 {
   char line[64];
   fprintf(f, "<section class=\"scoresheet\" data-table=\"%d\">\n<h1>", b + 1);
@@ -101,6 +107,10 @@ static void one_sheet(FILE *f, const xq_tournament *ev, const xq_tpairing *pr, i
   round_text(line, sizeof line, pr->round, lang);
   xq__sheet_html_text(f, line);
   fputs(" · ", f);
+  if (label) {
+    xq__sheet_html_text(f, label);
+    fputs(" · ", f);
+  }
   snprintf(line, sizeof line, SW(S_TABLE), b + 1);
   xq__sheet_html_text(f, line);
   /* the event's dates and venue under the heading; the date blank is
@@ -134,7 +144,8 @@ static void one_sheet(FILE *f, const xq_tournament *ev, const xq_tpairing *pr, i
           SW(S_SIGN_RED), SW(S_SIGN_BLACK), SW(S_SIGN_ARB));
 }
 
-static int html_sheets(const xq_tournament *ev, const xq_tpairing *pr, int lang, FILE *f)
+static int html_sheets(const xq_tournament *ev, const xq_tpairing *pr, char (*labels)[XQ__KO_LABEL_MAX], int lang,
+                       FILE *f)
 {
   char title[64];
   round_text(title, sizeof title, pr->round, lang);
@@ -143,21 +154,27 @@ static int html_sheets(const xq_tournament *ev, const xq_tpairing *pr, int lang,
   if (ev->name[0]) { xq__sheet_html_text(f, ev->name); fputs(" - ", f); }
   fprintf(f, "%s %s</title>\n<style>%s</style>\n</head>\n<body>\n", SW(S_SHEETS), title, sheet_style);
   for (int b = 0; b < pr->nboards; b++)
-    if (pr->boards[b].black) one_sheet(f, ev, pr, b, lang);
+    if (pr->boards[b].black) one_sheet(f, ev, pr, b, labels ? labels[b] : NULL, lang);
   fputs("</body>\n</html>\n", f);
   return ferror(f) ? XQ_EIO : XQ_OK;
 }
 
-/* The result-collection sheet: a row per table, results and signatures blank. */
-static int collect_sheet(const xq_tournament *ev, const xq_tpairing *pr, int format, int lang, FILE *f)
+/* The result-collection sheet: a row per table, results and signatures
+ * blank; a knockout's with a column naming each table's match and game. */
+static int collect_sheet(const xq_tournament *ev, const xq_tpairing *pr, char (*labels)[XQ__KO_LABEL_MAX], int format,
+                         int lang, FILE *f)
 {
-  const char *head[9] = {SW(S_COLLECT), SW(S_NO), SW(S_RED), SW(S_NO), SW(S_BLACK), SW(S_RESULT),
-                         SW(S_SIGN_RED), SW(S_SIGN_BLACK), SW(S_SIGN_ARB)};
-  static const char *const cls[9] = {"n", "n", NULL, "n", NULL, "c", NULL, NULL, NULL};
+  const char *head[10] = {SW(S_COLLECT), SW(S_GAME), SW(S_NO), SW(S_RED), SW(S_NO), SW(S_BLACK), SW(S_RESULT),
+                          SW(S_SIGN_RED), SW(S_SIGN_BLACK), SW(S_SIGN_ARB)};
+  static const char *const cls[10] = {"n", NULL, "n", NULL, "n", NULL, "c", NULL, NULL, NULL};
+  int k = labels ? 0 : 1; /* without labels the game column is left out */
+  const char *h[10], *c[10];
+  for (int i = 0, j = 0; i < 10; i++)
+    if (i != 1 || !k) { h[j] = head[i]; c[j++] = cls[i]; }
   char sub[64];
   round_text(sub, sizeof sub, pr->round, lang);
   xq__sheet sh;
-  int rc = xq__sheet_begin(&sh, f, format, lang, ev, SW(S_SHEETS), sub, 9, head, cls, 0);
+  int rc = xq__sheet_begin(&sh, f, format, lang, ev, SW(S_SHEETS), sub, 10 - k, h, c, 0);
   if (rc) return rc;
   for (int b = 0; !rc && b < pr->nboards; b++) {
     const xq_tboard *bd = &pr->boards[b];
@@ -166,11 +183,30 @@ static int collect_sheet(const xq_tournament *ev, const xq_tpairing *pr, int for
     snprintf(t, sizeof t, "%d", b + 1);
     snprintf(rn, sizeof rn, "%d", xq_tplayer_no(ev, bd->red));
     snprintf(bn, sizeof bn, "%d", xq_tplayer_no(ev, bd->black));
-    const char *row[9] = {t, rn, ev->players[bd->red - 1].name, bn, ev->players[bd->black - 1].name, "", "", "", ""};
+    const char *row[10] = {t, labels ? labels[b] : "", rn, ev->players[bd->red - 1].name, bn,
+                           ev->players[bd->black - 1].name, "", "", "", ""};
+    if (k) memmove(row + 1, row + 2, sizeof *row * 8);
     rc = xq__sheet_row(&sh, row);
   }
   int end = xq__sheet_end(&sh);
   return rc ? rc : end;
+}
+
+/* The checks and the sheet of xq_sheet_scoresheets and
+ * xq_sheet_ko_scoresheets; `labels` one per board, or NULL. */
+static int sheets(const xq_tournament *ev, const xq_tpairing *pr, char (*labels)[XQ__KO_LABEL_MAX], int format,
+                  int lang, FILE *f)
+{
+  if (!ev || !pr || !f || !xq__sheet_format_ok(format) || (lang != XQ_LANG_EN && lang != XQ_LANG_ZH) ||
+      pr->round < 1 || (pr->round > XQ_TOURNEY_ROUNDS_MAX && pr->round != XQ_KO_ROUND) || pr->nboards < 0 ||
+      (pr->nboards && !pr->boards))
+    return XQ_EINVAL;
+  for (int b = 0; b < pr->nboards; b++)
+    if (pr->boards[b].red < 1 || pr->boards[b].red > ev->n || pr->boards[b].black < 0 ||
+        pr->boards[b].black > ev->n)
+      return XQ_EINVAL;
+  return format == XQ_SHEET_HTML ? html_sheets(ev, pr, labels, lang, f)
+                                 : collect_sheet(ev, pr, labels, format, lang, f);
 }
 
 int xq_sheet_scoresheets(const xq_tournament *ev, const xq_tpairing *pr, int format, int lang, FILE *f)
@@ -180,12 +216,40 @@ int xq_sheet_scoresheets(const xq_tournament *ev, const xq_tpairing *pr, int for
     FILE *m = xq__sheet_xlsx_open(&x);
     return xq__sheet_xlsx_close(&x, m ? xq_sheet_scoresheets(ev, pr, XQ__SHEET_SPOOL, lang, m) : XQ_ENOMEM, f);
   }
-  if (!ev || !pr || !f || !xq__sheet_format_ok(format) || (lang != XQ_LANG_EN && lang != XQ_LANG_ZH) ||
-      pr->round < 1 || (pr->round > XQ_TOURNEY_ROUNDS_MAX && pr->round != XQ_KO_ROUND) || pr->nboards < 0 || (pr->nboards && !pr->boards))
-    return XQ_EINVAL;
-  for (int b = 0; b < pr->nboards; b++)
-    if (pr->boards[b].red < 1 || pr->boards[b].red > ev->n || pr->boards[b].black < 0 ||
-        pr->boards[b].black > ev->n)
-      return XQ_EINVAL;
-  return format == XQ_SHEET_HTML ? html_sheets(ev, pr, lang, f) : collect_sheet(ev, pr, format, lang, f);
+  return sheets(ev, pr, NULL, format, lang, f);
+}
+
+/* The label of knockout table `t` (1-based): its match's stage and
+ * number in the stage, the game's number in the match and its type. */
+static void ko_label(const xq_ko *ko, int t, int lang, char *buf, size_t cap)
+{
+  static const char *const gtype[4][2] = {{"standard", "慢棋"}, {"rapid", "快棋"}, {"blitz", "超快棋"},
+                                          {"armageddon (a draw wins for Black)", "超快棋（和棋黑胜）"}};
+  const xq_ko_table *kt = &ko->tables[t - 1];
+  int game = 1, nth = 1, s = xq_ko_stage(ko, kt->match);
+  for (int i = 0; i < ko->ngames; i++)
+    if (ko->games[i].match == kt->match && ko->games[i].table != t) game++;
+  const char *stage = xq__sheet_ko_match_stage(ko, kt->match, lang);
+  for (int m = 1; m < kt->match; m++) /* the third-place match is a stage of its own */
+    nth += xq_ko_stage(ko, m) == s && !strcmp(xq__sheet_ko_match_stage(ko, m, lang), stage);
+  int type = kt->type >= XQ_KG_STANDARD && kt->type <= XQ_KG_ARMAGEDDON ? kt->type : XQ_KG_STANDARD;
+  snprintf(buf, cap, lang == XQ_LANG_ZH ? "%s第%d场 · 第%d局 %s" : "%s %d · game %d, %s",
+           stage, nth, game, gtype[type][lang == XQ_LANG_ZH]);
+}
+
+int xq_sheet_ko_scoresheets(const xq_tournament *ev, const xq_ko *ko, const xq_tpairing *pr, int format, int lang,
+                            FILE *f)
+{
+  if (format == XQ_SHEET_XLSX) {
+    xq__sheet_xlsx x;
+    FILE *m = xq__sheet_xlsx_open(&x);
+    return xq__sheet_xlsx_close(&x, m ? xq_sheet_ko_scoresheets(ev, ko, pr, XQ__SHEET_SPOOL, lang, m) : XQ_ENOMEM, f);
+  }
+  if (!ko || !pr || pr->round != XQ_KO_ROUND || pr->nboards < 0 || pr->nboards > ko->ntables) return XQ_EINVAL;
+  char (*labels)[XQ__KO_LABEL_MAX] = calloc((size_t)(pr->nboards ? pr->nboards : 1), sizeof *labels);
+  if (!labels) return XQ_ENOMEM;
+  for (int b = 0; b < pr->nboards; b++) ko_label(ko, b + 1, lang, labels[b], sizeof labels[b]);
+  int rc = sheets(ev, pr, labels, format, lang, f);
+  free(labels);
+  return rc;
 }

@@ -126,6 +126,19 @@ int xq_sheet_where(const xq_tournament *ev, const xq_tpairing *pr, int format, i
  * XQ_EINVAL (bad arguments or ids), XQ_ENOMEM or XQ_EIO. */
 int xq_sheet_scoresheets(const xq_tournament *ev, const xq_tpairing *pr, int format, int lang, FILE *f);
 
+struct xq_ko;
+/* The score sheets of the knockout's tables (pr: XQ_KO_ROUND, as
+ * xq_tstore_round_tables gives them; sheet/scoresheet.c), as
+ * xq_sheet_scoresheets with each table's match and game named from `ko`:
+ * its stage and number in the stage, the game's number in the match and
+ * its type ("半决赛第1场 · 第2局 快棋", "final 1 · game 1, standard";
+ * 三四名决赛 for Tangshan's third-place match) -- in the HTML sheet's
+ * heading, and as a column (场次) of the collection sheet. Returns as
+ * xq_sheet_scoresheets; XQ_EINVAL too for a pairing that is not the
+ * knockout's or more tables than `ko` published. */
+int xq_sheet_ko_scoresheets(const xq_tournament *ev, const struct xq_ko *ko, const xq_tpairing *pr, int format,
+                            int lang, FILE *f);
+
 /* ------------------------------------------------------------------ */
 /* Listings (listing.c)                                                */
 /* ------------------------------------------------------------------ */

@@ -85,11 +85,14 @@ const char *xq__sheet_ko_stage_word(int left, int lang)
   return lang == XQ_LANG_ZH ? zh[left] : en[left];
 }
 
-/* A stage of a drawn bracket by name, as xq__sheet_ko_stage_word but for its
- * two pools: the halves' finals are the pools' own, the bracket's final
- * the one between their winners (village-king.md). */
-static const char *stage_word(const xq_ko *ko, int left, int lang)
+const char *xq__sheet_ko_match_stage(const xq_ko *ko, int m, int lang)
 {
+  int stages = 0;
+  for (int k = ko->size; k > 1; k /= 2) stages++;
+  int left = stages - xq_ko_stage(ko, m);
+  if (ko->seeding == XQ_KO_TOP_CHOOSES && m == ko->size) return lang == XQ_LANG_ZH ? "三四名决赛" : "third place";
+  /* a drawn bracket of two pools: the halves' finals are the pools' own,
+   * the bracket's final the one between their winners (village-king.md) */
   if (ko->pools > 1 && left == 0) return lang == XQ_LANG_ZH ? "总决赛" : "final";
   if (ko->pools > 1 && left == 1) return lang == XQ_LANG_ZH ? "分组决赛" : "pool final";
   return xq__sheet_ko_stage_word(left, lang);
@@ -101,8 +104,7 @@ static const char *stage_word(const xq_ko *ko, int left, int lang)
  * decides the place). */
 void xq__sheet_ko_reached(char *buf, size_t cap, const xq_ko *ko, int id, int lang)
 {
-  int last = 0, stages = 0, zh = lang == XQ_LANG_ZH;
-  for (int k = ko->size; k > 1; k /= 2) stages++;
+  int last = 0, zh = lang == XQ_LANG_ZH;
   for (int m = 1; m <= xq_ko_nmatches(ko); m++) {
     int a, b;
     if (xq_ko_match_players(ko, m, &a, &b) == 1 && (a == id || b == id)) last = m;
@@ -111,7 +113,7 @@ void xq__sheet_ko_reached(char *buf, size_t cap, const xq_ko *ko, int id, int la
     snprintf(buf, cap, "%s", zh ? "未赛" : "no game yet");
     return;
   }
-  const char *st = stage_word(ko, stages - xq_ko_stage(ko, last), lang);
+  const char *st = xq__sheet_ko_match_stage(ko, last, lang);
   int w = xq_ko_winner(ko, last);
   if (!w) snprintf(buf, cap, zh ? "%s进行中" : "in the %s", st);
   else if (w == id) snprintf(buf, cap, zh ? "%s胜" : "won the %s", st);

@@ -146,6 +146,11 @@ void xq__sheet_ko_reached(char *buf, size_t cap, const struct xq_ko *ko, int id,
  * 1 the semi-final, ...), in `lang`; "early round" past the round of 128
  * (sheet_final.c). */
 const char *xq__sheet_ko_stage_word(int left, int lang);
+/* The stage of knockout match m by name, in `lang`: the third-place
+ * match of XQ_KO_TOP_CHOOSES (三四名决赛), a two-pool bracket's pool
+ * finals (分组决赛) and final (总决赛), else xq__sheet_ko_stage_word
+ * (sheet_final.c). */
+const char *xq__sheet_ko_match_stage(const struct xq_ko *ko, int m, int lang);
 
 /* The drawing of lots under a printed list (不并列): a table of its own
  * (XQ__SHEET_AFTER) of the players of s[0..n) whose tie reached the lot
