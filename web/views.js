@@ -525,11 +525,14 @@ const staffView = () => S.view === 'arbiter' || S.view === 'console';
 
 /* A banner of `kind` (the verdict's, or 'result') about `table`. A game's
  * end is one banner: `end` ({result} or {sentence}) joins the result and
- * the ruling's sentence that ended the game in one, whichever comes first. */
+ * the ruling's sentence that ended the game in one, whichever comes first
+ * (a banner that has its part already, a result changed later, is left
+ * alone: the new one has a banner of its own). */
 export function banner(kind, table, text, end) {
   if (staffView()) return;
   const box = $('#banners');
-  const same = end && box.querySelector(`.banner[data-table="${table}"][data-end]`);
+  const part = end && (end.result ? 'result' : 'sentence');
+  const same = end && box.querySelector(`.banner[data-table="${table}"][data-end]:not([data-${part}])`);
   if (same) {
     Object.assign(same.dataset, end);
     const d = same.dataset;

@@ -160,6 +160,7 @@ test('i35.3: the desk says why a perpetual check, a flag fall and a second foul 
     await p.waitForSelector('#desk-game .ply-count[data-ply="11"]', { timeout: WAIT });
     assert.equal(await p.locator('#desk-game svg.board .pc[data-sq="f7"]').count(), 1, 'the horse on f7 at ply 11');
     await p.screenshot({ path: join(ART, '41-desk-cycle.png') });
+    await p.locator('#desk-game').screenshot({ path: join(ART, '42-desk-game.png') }); // docs/img/desk-game.png
     assert.deepEqual(errors, []);
   } finally {
     await ctx.close();
