@@ -96,8 +96,10 @@ function openQuestion(g, attention) {
 
 /* Operation `req` (button `key`) on game g, from `box`: a result that
  * ends or changes a game is asked first, the same one again is said and
- * not sent, anything else is sent. `attention`: the box is the game's
- * item in the list, 'entry' a typed line's; `done` runs once answered. */
+ * not sent, anything else is sent. `attention`: where the box is (true
+ * the game's item in the list, 'panel' the game shown, 'entry' a typed
+ * line's, none its row in All games: a question shows in its own box);
+ * `done` runs once answered. */
 function decide(box, g, req, key, attention, done) {
   const result = req.op === 'result' && req.result !== 'none';
   box.querySelector('.confirm')?.remove();
@@ -136,8 +138,16 @@ function actions(g, attention) {
   return box;
 }
 
-/* How many of game g's rulings no arbiter has marked seen. */
-const unseen = g => Math.max(0, g.rulings.length - (g.seen || 0));
+/* An arbiter's own result (the result op) is seen as it is given: it
+ * asks nobody's attention. */
+const given = v => v.event === 'arbiter_result';
+
+/* Whether ruling i of game g has been seen: marked so by an arbiter (the
+ * first g.seen), or an arbiter's own result. */
+const isSeen = (g, i) => i < (g.seen || 0) || given(g.rulings[i]);
+
+/* How many of game g's rulings no arbiter has seen. */
+const unseen = g => g.rulings.filter((v, i) => !isSeen(g, i)).length;
 
 /* Every ruling of g so far marked seen, for every arbiter (the seen op:
  * kept by the server, told to every desk by a `seen` event). */
@@ -208,7 +218,7 @@ function showGame(table) {
 /* A game's item in the list of games needing attention: its rulings not
  * yet seen, each in both languages with its article. */
 function attentionItem(g) {
-  const fresh = g.rulings.slice(g.seen || 0);
+  const fresh = g.rulings.filter((v, i) => !isSeen(g, i));
   const v = g.lastVerdict;
   const lines = fresh.length ? fresh.flatMap(rulingLines) : v && (v.zh || v.en) ? rulingLines(v) : [];
   return el('div', { class: 'item', 'data-table': g.table },
@@ -238,7 +248,7 @@ function renderShown() {
     el('span', { class: 'name', text: name }),
     el('span', { class: 'clock', 'data-side': side, 'data-table': g.table,
       text: g.clock ? clockText(runningClock(g, side)) : '' }));
-  const rulings = g.rulings.map((v, i) => el('li', { 'data-index': i, 'data-seen': i < (g.seen || 0) ? '1' : '0' },
+  const rulings = g.rulings.map((v, i) => el('li', { 'data-index': i, 'data-seen': isSeen(g, i) ? '1' : '0' },
     el('button', { type: 'button', class: 'link', 'data-ply': rulingPly(g, v), onclick: () => pick(rulingPly(g, v)) },
       t('ply', { n: rulingPly(g, v) })), ' ', ...rulingLines(v)));
   box.replaceChildren(
@@ -266,7 +276,7 @@ function renderShown() {
 function renderLog(games) {
   const rows = [];
   for (const g of games) g.rulings.forEach((v, i) => {
-    const seen = i < (g.seen || 0);
+    const seen = isSeen(g, i);
     rows.push(el('tr', { 'data-table': g.table, 'data-index': i, 'data-seen': seen ? '1' : '0', class: seen ? 'seen' : '' },
       el('td', { class: 'num' }, el('button', { type: 'button', class: 'link', onclick: () => showGame(g.table) },
         String(g.table))),
