@@ -207,12 +207,16 @@ const players = g => `${g.red ? g.red.name : ''} ${t('vs')} ${g.black ? g.black.
 /* A finished game's result and why, in words: 黑胜 0-1（长将）. */
 const resultWords = g => g.result === '*' ? '' : resultText(g.result) + reasonText(g.reason);
 
-/* Show game `table` on the desk (0: none), at its last ply. */
+/* Show game `table` on the desk (0: none), at its last ply, its heading
+ * in sight under the page's header (which stays at the top). */
 function showGame(table) {
   shown.table = table;
   shown.ply = null;
   renderDesk();
-  if (table) $('#desk-game').scrollIntoView({ block: 'nearest' });
+  if (!table) return;
+  const box = $('#desk-game'), head = document.querySelector('header');
+  const top = box.getBoundingClientRect().top, under = head ? head.getBoundingClientRect().bottom : 0;
+  if (top < under || top > innerHeight / 2) scrollBy({ top: top - under - 8 });
 }
 
 /* A game's item in the list of games needing attention: its rulings not

@@ -229,3 +229,26 @@ test('i35.3: the console makes an arbiter token and revokes it; the revoked toke
     await ctx.close();
   }
 });
+
+test('i35.3: on a phone the game shown on the desk fits the screen: its board first, then its moves', async () => {
+  const { ctx, p, errors } = await deskPage(arbiters[0], 390, 844);
+  try {
+    await p.click('#arbiter-games tbody tr[data-table="1"] button[data-action="show"]');
+    await p.waitForSelector('#desk-game .ply-count[data-ply="19"]', { timeout: WAIT });
+    const fit = await p.evaluate(() => {
+      const board = document.querySelector('#desk-game svg.board').getBoundingClientRect();
+      const moves = document.querySelector('#desk-game ol.moves').getBoundingClientRect();
+      return { page: document.documentElement.scrollWidth, screen: innerWidth, left: board.left, right: board.right,
+        movesTop: moves.top, boardBottom: board.bottom, header: document.querySelector('header').getBoundingClientRect().bottom,
+        heading: document.querySelector('#desk-game h2').getBoundingClientRect().top };
+    });
+    assert.ok(fit.heading >= fit.header, `the game's heading is in sight under the page's header: ${JSON.stringify(fit)}`);
+    assert.ok(fit.page <= fit.screen, `the page does not scroll sideways (${fit.page} > ${fit.screen})`);
+    assert.ok(fit.left >= 0 && fit.right <= fit.screen && fit.right - fit.left >= 300, JSON.stringify(fit));
+    assert.ok(fit.movesTop >= fit.boardBottom, 'the moves under the board');
+    await p.locator('#desk-game').screenshot({ path: join(ART, '43-desk-phone.png') });
+    assert.deepEqual(errors, []);
+  } finally {
+    await ctx.close();
+  }
+});
