@@ -89,6 +89,13 @@ static void illegal(xq_game *g, xq_verdict *v, int side, const char *why_zh, con
   strncat(en, "; the move is taken back", sizeof en - strlen(en) - 1);
   strncat(zh, "，退回重走", sizeof zh - strlen(zh) - 1);
   xq__verdict_foul(g, v, side, 1, XQ_REASON_ILLEGAL_MOVE, "P9", zh, en);
+  if (v->kind != XQ_VERDICT_FOUL) return;
+  /* the next one loses whatever the foul limit: the count says so, not
+   * "foul 1 of 3" */
+  snprintf(v->en, sizeof v->en, "%s: %s; foul %d, and a second move against the rules loses", xq__side_en[side], en,
+           g->fouls[side]);
+  snprintf(v->zh, sizeof v->zh, "%s%s，记犯规一次（共%d次），再次违反行棋规定即判负", xq__side_zh[side], zh,
+           g->fouls[side]);
 }
 
 static void suicide(xq_game *g, xq_verdict *v, int side, unsigned flags)
@@ -126,7 +133,6 @@ static void suicide(xq_game *g, xq_verdict *v, int side, unsigned flags)
            xq__side_en[side]);
 }
 
-static const char *const kind_zh[8] = {"", "将帅", "士", "象", "马", "车", "炮", "兵卒"};
 static const char *const kind_en[8] = {"", "general", "advisor", "elephant", "horse",
                                        "rook", "cannon", "pawn"};
 
@@ -139,14 +145,20 @@ static void why_illegal(const xq_pos *pos, int from, int to, char *zh, size_t zl
   xq__verdict_sq_name(from, f);
   xq__verdict_sq_name(to, t);
   xq_kind k = xq_piece_at(pos, from, &c);
+  /* the Chinese sentence names squares and pieces the Chinese way */
+  char pz[XQ__SQ_ZH_MAX], sz[XQ__SQ_ZH_MAX];
   if (k == XQ_NONE) {
-    snprintf(zh, zl, "%s无子", f);
+    xq__verdict_sq_zh(from, pos->side, sz);
+    snprintf(zh, zl, "%s（%s方）无子", sz, xq__side_zh[pos->side]);
     snprintf(en, el, "no piece on %s", f);
   } else if ((int)c != pos->side) {
-    snprintf(zh, zl, "未轮到%s走棋，却走了%s的%s", xq__side_zh[c], f, kind_zh[k]);
+    xq__verdict_piece_zh(from, (int)c, k, pz);
+    snprintf(zh, zl, "未轮到%s走棋，却走了%s", xq__side_zh[c], pz);
     snprintf(en, el, "%s moved out of turn, the %s on %s", xq__side_en[c], kind_en[k], f);
   } else {
-    snprintf(zh, zl, "%s的%s不能走到%s", f, kind_zh[k], t);
+    xq__verdict_piece_zh(from, (int)c, k, pz);
+    xq__verdict_sq_zh(to, (int)c, sz);
+    snprintf(zh, zl, "%s不能走到%s", pz, sz);
     snprintf(en, el, "the %s on %s cannot move to %s", kind_en[k], f, t);
   }
 }
@@ -219,7 +231,11 @@ static void apply_ruling(xq_game *g, int first, int occ, const xq_cycle_ruling *
   case XQ_OUT_BLACK_WINS: {
     int loser = r->outcome == XQ_OUT_RED_WINS ? XQ_BLACK : XQ_RED;
     xq__verdict_end(g, v, XQ_VERDICT_LOSS, r->outcome, r->reason, loser, "R8");
-    snprintf(v->zh, sizeof v->zh, "待判局面（第%d次重复）：%s，%s负", occ, rzh, xq__side_zh[loser]);
+    /* "单方长将，判负" names the ruling: the loser is said once, "判红方负" */
+    size_t rl = strlen(rzh), tl = strlen("，判负");
+    int says_loss = rl > tl && !strcmp(rzh + rl - tl, "，判负");
+    snprintf(v->zh, sizeof v->zh, "待判局面（第%d次重复）：%.*s，判%s负", occ, (int)(says_loss ? rl - tl : rl), rzh,
+             xq__side_zh[loser]);
     snprintf(v->en, sizeof v->en, "position repeated %d times: %s; %s loses", occ, ren,
              xq__side_en[loser]);
     return;
@@ -511,10 +527,12 @@ int xq__game_play(xq_game *g, xq_move m, unsigned flags, xq_verdict *v)
     xq_gen_legal(&g->pos, &l);
     for (int i = 0; i < l.n; i++)
       if (XQ_FROM(l.m[i]) == g->touched_sq) {
-        char t[3];
+        char t[3], pz[XQ__SQ_ZH_MAX];
         char zh[96], en[96];
+        xq_color c;
         xq__verdict_sq_name(g->touched_sq, t);
-        snprintf(zh, sizeof zh, "摸子走子：摸了%s的子必须走该子", t);
+        xq__verdict_piece_zh(g->touched_sq, side, xq_piece_at(&g->pos, g->touched_sq, &c), pz);
+        snprintf(zh, sizeof zh, "摸子走子：摸了%s必须走该子", pz);
         snprintf(en, sizeof en, "touch-move: the piece lifted from %s must be moved", t);
         illegal(g, v, side, zh, en);
         return XQ_OK;
@@ -621,17 +639,22 @@ int xq_game_lift(xq_game *g, int sq, xq_verdict *v)
   xq__verdict_begin(g, v, "lift");
   if (xq__verdict_refuse_if_over(g, v)) return XQ_OK;
   int pid = g->pos.board[sq];
-  char t[3];
+  char t[3], pz[XQ__SQ_ZH_MAX];
   xq__verdict_sq_name(sq, t);
+  xq_color c = (xq_color)g->pos.side;
+  xq_kind k = xq_piece_at(&g->pos, sq, &c);
+  if (k != XQ_NONE) xq__verdict_piece_zh(sq, (int)c, k, pz);
+  else xq__verdict_sq_zh(sq, g->pos.side, pz);
   if (pid != XQ_NO_PID && XQ_PID_COLOR(pid) == g->pos.side && g->touched_sq < 0) {
     g->touched_sq = sq;
     v->changed = 1;
     v->side = g->pos.side;
-    snprintf(v->zh, sizeof v->zh, "%s摸了%s的子，须走该子", xq__side_zh[g->pos.side], t);
+    snprintf(v->zh, sizeof v->zh, "%s摸了%s，须走该子", xq__side_zh[g->pos.side], pz);
     snprintf(v->en, sizeof v->en, "%s lifts the piece on %s, which must now move",
              xq__side_en[g->pos.side], t);
   } else {
-    xq__verdict_explain(v, "%s的子被拿起", "the piece on %s is lifted", t);
+    snprintf(v->zh, sizeof v->zh, "%s%s被拿起", k != XQ_NONE ? xq__side_zh[c] : "", pz);
+    snprintf(v->en, sizeof v->en, "the piece on %s is lifted", t);
   }
   return XQ_OK;
 }

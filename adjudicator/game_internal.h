@@ -24,6 +24,17 @@ void xq__verdict_explain(xq_verdict *v, const char *zh, const char *en, ...)
 /* Square name ("e1") into buf[3]. */
 void xq__verdict_sq_name(int sq, char buf[3]);
 
+/* Square `sq` named the Chinese way from `side`'s seat into buf: its
+ * file (Red: 一..九 from Red's right; Black: １..９ from Black's right)
+ * and its rank counted from that side's back line, "九路第1横线"; for
+ * the Chinese sentences (no ICCS in them). */
+#define XQ__SQ_ZH_MAX 32
+void xq__verdict_sq_zh(int sq, int side, char buf[XQ__SQ_ZH_MAX]);
+
+/* The piece on `sq` of colour `side` and kind `kind` named the Chinese
+ * way, as a move's text begins: "车九", "马２". */
+void xq__verdict_piece_zh(int sq, int side, int kind, char buf[XQ__SQ_ZH_MAX]);
+
 /* Move in ICCS ("h2e2") into buf[5]. */
 void xq__verdict_move_name(xq_move m, char buf[5]);
 

@@ -56,6 +56,28 @@ void xq__verdict_sq_name(int sq, char buf[3])
   buf[2] = '\0';
 }
 
+/* A file as `side` counts it: Chinese numerals for Red from its right
+ * (file i is 一), full-width digits for Black from its right (file a is １). */
+static const char *file_zh(int sq, int side)
+{
+  static const char *const red[9] = {"九", "八", "七", "六", "五", "四", "三", "二", "一"};
+  static const char *const black[9] = {"１", "２", "３", "４", "５", "６", "７", "８", "９"};
+  return side == XQ_BLACK ? black[XQ_FILE(sq)] : red[XQ_FILE(sq)];
+}
+
+void xq__verdict_sq_zh(int sq, int side, char buf[XQ__SQ_ZH_MAX])
+{
+  int rank = side == XQ_BLACK ? 10 - XQ_RANK(sq) : XQ_RANK(sq) + 1;
+  snprintf(buf, XQ__SQ_ZH_MAX, "%s路第%d横线", file_zh(sq, side), rank);
+}
+
+void xq__verdict_piece_zh(int sq, int side, int kind, char buf[XQ__SQ_ZH_MAX])
+{
+  static const char *const names[2][8] = {{"", "帅", "仕", "相", "马", "车", "炮", "兵"},
+                                          {"", "将", "士", "象", "马", "车", "炮", "卒"}};
+  snprintf(buf, XQ__SQ_ZH_MAX, "%s%s", names[side == XQ_BLACK][kind >= 0 && kind < 8 ? kind : 0], file_zh(sq, side));
+}
+
 void xq__verdict_move_name(xq_move m, char buf[5])
 {
   xq__verdict_sq_name(XQ_FROM(m), buf);

@@ -34,6 +34,7 @@ void xq__live_view_free(xq__view *v)
   free(v->moves);
   free(v->ply_clock);
   free(v->verdict);
+  free(v->rulings);
   free(v);
 }
 
@@ -45,7 +46,8 @@ xq__view *xq__live_view_take(const xq__live *lv)
   v->moves = malloc(sizeof *v->moves * (size_t)(g->nply ? g->nply : 1));
   v->ply_clock = malloc(sizeof *v->ply_clock * (size_t)(g->nply ? g->nply : 1));
   v->verdict = lv->verdict ? strdup(lv->verdict) : NULL;
-  if (!v->moves || !v->ply_clock || (lv->verdict && !v->verdict)) {
+  v->rulings = lv->rulings ? strdup(lv->rulings) : NULL;
+  if (!v->moves || !v->ply_clock || (lv->verdict && !v->verdict) || (lv->rulings && !v->rulings)) {
     xq__live_view_free(v);
     return NULL;
   }
@@ -130,6 +132,9 @@ static void live_clear(xq__live *lv)
 {
   free(lv->verdict);
   lv->verdict = NULL;
+  free(lv->rulings);
+  lv->rulings = NULL;
+  lv->nrulings = 0;
   clocks_clear(lv);
   for (int i = 0; i < XQ_REPLY_CACHE; i++) {
     free(lv->cache[i].reply);
@@ -383,6 +388,19 @@ void xq__live_note_verdict(xq__live *lv, const xq_verdict *v, const char *json)
   if (!j) return;
   free(lv->verdict);
   lv->verdict = j;
+  if (v->reason == XQ_REASON_AWAITING_ARBITER || lv->nrulings >= XQ_GAME_RULINGS_MAX) return;
+  /* the rulings' array text grows by ",{...}" (out of memory: not listed) */
+  size_t old = lv->rulings ? strlen(lv->rulings) : 1, add = strlen(j);
+  char *a = realloc(lv->rulings, old + add + 2);
+  if (!a) return;
+  if (!lv->rulings) a[0] = '[';
+  else a[old - 1] = ',';
+  memcpy(a + (lv->rulings ? old : 1), j, add);
+  size_t end = (lv->rulings ? old : 1) + add;
+  a[end] = ']';
+  a[end + 1] = 0;
+  lv->rulings = a;
+  lv->nrulings++;
 }
 
 void xq__live_remember(xq__live *lv, int64_t seq, const char *reply)
@@ -422,6 +440,14 @@ static int replay_row(void *arg, const xq_tgame_rec *r)
   return 0;
 }
 
+/* A game's "seen" mark from the store (the last one counts). */
+static int seen_row(void *arg, int round, int board, int seen)
+{
+  xq__live *lv = xq__live_get(arg, round, board);
+  if (lv) lv->seen = seen;
+  return 0;
+}
+
 int xq__live_load(xq__server *s, xq_error *err)
 {
   if (!s->ev) return XQ_OK;
@@ -441,6 +467,8 @@ int xq__live_load(xq__server *s, xq_error *err)
   xq_events_clear(&cx.ev);
   if (rc) return rc;
   if (cx.rows) xq__log(s, "replayed %ld game-log rows (%ld did not apply)", cx.rows, cx.bad);
+  rc = xq_tstore_seen_scan(s->store, seen_row, s, err); /* the arbiters' marks on the rulings */
+  if (rc) return rc;
   for (int r = 1; r <= XQ_ROUNDS_LIVE_MAX; r++)
     for (int b = 0; s->rounds[r] && b < s->nboards[r]; b++)
       if (s->rounds[r][b]) view_now(s, s->rounds[r][b]);

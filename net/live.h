@@ -42,6 +42,7 @@ typedef struct xq__view {
   int paused;
   int64_t last_seq;            /* the board's last sequence number that is durable */
   char *verdict;               /* the last ruling's JSON, NULL none */
+  char *rulings;               /* every ruling's JSON, as an array's text "[...]", NULL none */
 } xq__view;
 
 /* A board event's row on its way to the store (ops_game.c): a resend of
@@ -76,6 +77,11 @@ typedef struct xq__live {
                                   game replayed at start): the side to move's clock runs since */
   char *verdict;               /* the JSON of the last ruling that was not a plain acceptance
                                   (games.json keeps it across reloads), NULL none */
+  char *rulings;               /* every ruling of the game (xq__live_note_verdict) as an array's
+                                  text "[{...},{...}]", at most XQ_GAME_RULINGS_MAX; NULL none */
+  int nrulings;
+  int seen;                    /* the arbiters marked the first `seen` rulings seen (the seen op,
+                                  kept in the store) */
   struct {
     int64_t seq;
     char *reply;               /* stored reply body "{...}" */
@@ -101,7 +107,8 @@ void xq__live_drop_round(xq__server *s, int round);
 void xq__live_clock(const xq__live *lv, long out[2]);
 /* Keep `v` as the game's last ruling when it is not a plain acceptance
  * (a foul, a claim, an arbiter's decision, a must-change order...), for
- * the games' state; `json` is its xq_verdict_json text when the caller
+ * the games' state, and add it to the game's rulings (a move refused
+ * while play waits for the arbiter is not one); `json` is its xq_verdict_json text when the caller
  * has it (copied), NULL to make it here. On the loop only. Out of memory
  * keeps the one before. */
 void xq__live_note_verdict(xq__live *lv, const xq_verdict *v, const char *json);

@@ -104,6 +104,12 @@ cJSON *xq__live_json_view(xq__server *s, const xq__live *lv, const xq__view *v)
   /* the last ruling, its sentences in both languages: kept across reloads */
   cJSON *vj = v->verdict ? cJSON_Parse(v->verdict) : NULL;
   if (vj) cJSON_AddItemToObject(o, "verdict", vj);
+  /* every ruling, in order (the desk's list), and how many the arbiters
+   * marked seen (the seen op) */
+  cJSON *rj = v->rulings ? cJSON_Parse(v->rulings) : NULL;
+  cJSON_AddItemToObject(o, "rulings", rj ? rj : cJSON_CreateArray());
+  int nr = rj ? cJSON_GetArraySize(rj) : 0;
+  cJSON_AddNumberToObject(o, "seen", lv->seen < nr ? lv->seen : nr);
   if (lv->round == XQ_KO_ROUND && s->ko && lv->board <= s->ko->ntables) {
     /* a knockout table: which match, and which of its games */
     const xq_ko_table *t = &s->ko->tables[lv->board - 1];

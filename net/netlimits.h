@@ -152,6 +152,8 @@
 #define XQ_ROUNDS_LIVE_MAX 50            /* the Swiss rounds (XQ_TOURNEY_ROUNDS_MAX), then the
                                             knockout tables (XQ_KO_ROUND) */
 #define XQ_BOARDS_MAX 5000               /* boards in one round */
+#define XQ_GAME_RULINGS_MAX 256          /* rulings kept per game for the desk (rulings); later ones
+                                            are not listed, the last ruling (verdict) still is */
 #define XQ_REPLY_CACHE 32                /* last replies kept per board for resends */
 #define XQ_SEQ_MAX 9e15                  /* a board's event seq, a watcher's last_event: below
                                             2^53, so that every JSON reader carries it exactly */

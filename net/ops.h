@@ -18,6 +18,7 @@ extern const xq__op xq__tourney_ops[];  /* ops_tourney.c: players, rounds, token
 extern const xq__op xq__players_ops[];  /* ops_players.c: edit_player, numbers, withdraw, reinstate, absent */
 extern const xq__op xq__ingest_ops[];   /* poller.c: ingest_url, ingest_stop */
 extern const xq__op xq__settings_ops[]; /* ops_settings.c: settings (the event's) */
+extern const xq__op xq__desk_ops[];     /* ops_desk.c: seen (the arbiters' marks on rulings) */
 extern const xq__op xq__ko_ops[];       /* ops_ko.c: knockout, ko_start, ko_publish */
 
 /* The knockout stage as JSON (ops_ko.c; needed by http_api.c): seeds,

@@ -892,15 +892,25 @@ static void op_tokens(xq__server *s, xq__req *r) { xq__task_read(s, r, run_token
 
 typedef struct revoke_task {
   xq__task t;
-  char token[XQ_TOKEN_CHARS + 1];
+  char token[XQ_TOKEN_CHARS + 1]; /* the token, or the prefix of its hash the tokens op lists */
+  int by_hash;
 } revoke_task;
+
+/* The live token whose hash begins with `prefix`, when one does. */
+static const xq_ttoken *token_by_hash(const xq__server *s, const char *prefix)
+{
+  for (int i = 0; i < s->ntokens; i++)
+    if (!strncmp(s->tokens[i].hash, prefix, XQ_TOKEN_PREFIX_CHARS)) return &s->tokens[i];
+  return NULL;
+}
 
 static void run_revoke(xq__server *s, xq__task *t)
 {
-  const char *token = ((revoke_task *)t)->token;
+  const revoke_task *a = (revoke_task *)t;
+  const char *token = a->token;
   xq_error err = {0};
   int admins = 0, is_admin = 0;
-  const xq_ttoken *k = xq__server_token(s, token);
+  const xq_ttoken *k = a->by_hash ? token_by_hash(s, token) : xq__server_token(s, token);
   for (int i = 0; i < s->ntokens; i++) admins += s->tokens[i].role == XQ_ROLE_ADMIN;
   is_admin = k && k->role == XQ_ROLE_ADMIN;
   if (is_admin && admins == 1) {
@@ -915,26 +925,31 @@ static void run_revoke(xq__server *s, xq__task *t)
   xq__log(s, "token with hash %.16s revoked", k ? k->hash : "(not live)");
   if (xq__task_reload(s, t, 1)) return;
   cJSON *o = cJSON_CreateObject();
-  cJSON_AddStringToObject(o, "revoked", token);
+  cJSON_AddStringToObject(o, a->by_hash ? "revoked_hash" : "revoked", token);
   xq__task_send(t, o);
   /* after the reply: an admin revoking its own token is answered first */
   xq__proto_revoked(s);
 }
 
-/* revoke {token}: the token no longer opens a session, and the sessions
- * open with it end (REVOKED, security.md). The last admin token stays. */
+/* revoke {token} or {hash}: the token (or the live token whose hash the
+ * tokens op lists) no longer opens a session, and the sessions open with
+ * it end (REVOKED, security.md). The last admin token stays. */
 static void op_revoke(xq__server *s, xq__req *r)
 {
-  const char *tok;
-  if (xq__field_str(r, "token", 1, &tok)) return;
-  size_t n = strspn(tok, "0123456789abcdef");
-  if (n != XQ_TOKEN_CHARS || tok[n]) {
-    xq__reply_error(r->c, r->id, XQ__E_BAD_REQUEST, "a token is 32 lowercase hex characters", -1);
+  const char *tok, *hash;
+  if (xq__field_str(r, "token", 0, &tok) || xq__field_str(r, "hash", 0, &hash)) return;
+  const char *key = tok ? tok : hash;
+  size_t want = tok ? XQ_TOKEN_CHARS : XQ_TOKEN_PREFIX_CHARS;
+  size_t n = key ? strspn(key, "0123456789abcdef") : 0;
+  if (!key || (tok && hash) || n != want || key[n]) {
+    xq__reply_error(r->c, r->id, XQ__E_BAD_REQUEST,
+                    "give token (32 lowercase hex characters) or hash (the 16 of its hash that tokens lists)", -1);
     return;
   }
   revoke_task *t = (revoke_task *)xq__task_new(s, r, run_revoke, sizeof *t, NULL);
   if (!t) return;
-  memcpy(t->token, tok, XQ_TOKEN_CHARS + 1);
+  memcpy(t->token, key, n + 1);
+  t->by_hash = !tok;
   xq__task_go(s, &t->t, 1);
 }
 

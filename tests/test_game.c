@@ -178,6 +178,28 @@ Test(fouls, illegal_first_foul_then_loss)
   cr_assert_eq(v.reason, XQ_REASON_GAME_OVER);
 }
 
+/* The first illegal move's sentence says the next one loses (CXA: the
+ * second loses), not "foul 1 of 3"; the Chinese sentence names the piece
+ * and the square the Chinese way, no ICCS in it (issue 35). */
+Test(fouls, illegal_foul_sentence_says_the_second_loses)
+{
+  xq_rules r = rules("cxa2011");
+  start(&r, NULL);
+  xq_verdict v = play("h0h2", 0); /* Red's horse on h0 (马二) cannot go to h2 */
+  cr_assert_eq(v.kind, XQ_VERDICT_FOUL);
+  cr_assert_null(strstr(v.en, "of 3"), "%s", v.en);
+  cr_assert_not_null(strstr(v.en, "foul 1, and a second move against the rules loses"), "%s", v.en);
+  cr_assert_not_null(strstr(v.zh, "马二不能走到二路第3横线"), "%s", v.zh);
+  cr_assert_not_null(strstr(v.zh, "再次违反行棋规定即判负"), "%s", v.zh);
+  cr_assert_null(strstr(v.zh, "h0"), "%s", v.zh);
+  cr_assert_null(strstr(v.zh, "h2"), "%s", v.zh);
+  start(&r, NULL);
+  play("h0g2", 0);
+  v = play("a9a5", 0); /* Black's rook on a9 (车１) cannot jump its pawn */
+  cr_assert_not_null(strstr(v.zh, "黑方违反行棋规定（车１不能走到１路第5横线）"), "%s", v.zh);
+  cr_assert_null(strstr(v.zh, "a9"), "%s", v.zh);
+}
+
 Test(fouls, illegal_loses_at_once_under_loss_policy)
 {
   xq_rules r = rules("cxa2011");
@@ -604,6 +626,8 @@ Test(cycle, perpetual_check_loses_at_once)
   cr_assert_eq(v.kind, XQ_VERDICT_LOSS, "%s", v.en);
   cr_assert_eq(v.reason, XQ_REASON_PERPETUAL_CHECK);
   cr_assert_eq(G.result, XQ_OUT_BLACK_WINS);
+  /* the loser said once: not "判负，红方负" */
+  cr_assert_str_eq(v.zh, "待判局面（第3次重复）：单方长将，判红方负");
 }
 
 /* 图30 variant: Black 长捉, Red 一捉一闲 under CXA. */

@@ -552,3 +552,101 @@ Test(net_web, games_json_keeps_each_games_last_ruling_across_a_restart)
     cr_assert_eq(xq_ts_restart(&ts), 0, "the server starts again on its store");
   }
 }
+
+/* ------------------------------------------------------------------ */
+/* The arbiter's desk: every ruling of a game, the shared "seen" marks,  */
+/* tokens revoked by the hash the tokens op lists                       */
+/* ------------------------------------------------------------------ */
+
+/* op1 that must succeed: its reply (caller deletes). */
+static cJSON *op_ok(const char *token, const char *body)
+{
+  int status;
+  cJSON *j = op1(token, body, &status);
+  cr_assert(cJSON_IsTrue(item(j, "ok")), "%s -> %s", body, cJSON_PrintUnformatted(j));
+  return j;
+}
+
+Test(net_web, every_ruling_is_listed_and_marked_seen_for_every_arbiter_across_a_restart)
+{
+  cJSON *g = game_of(3);
+  cr_assert_eq(cJSON_GetArraySize(item(g, "rulings")), 0, "no ruling yet");
+  cr_assert_eq(item(g, "seen")->valueint, 0);
+  cJSON_Delete(g);
+  cJSON_Delete(op_ok(ts.arbiter, "{\"id\":1,\"op\":\"foul\",\"round\":1,\"table\":3,\"side\":\"red\"}"));
+  cJSON_Delete(op_ok(ts.board[2], "{\"id\":2,\"op\":\"move\",\"seq\":1,\"move\":\"h2e2\"}"));
+  cJSON_Delete(op_ok(ts.arbiter, "{\"id\":3,\"op\":\"foul\",\"round\":1,\"table\":3,\"side\":\"black\"}"));
+  /* a second arbiter's token, made by the admin */
+  cJSON *k = op_ok(ts.admin, "{\"id\":4,\"op\":\"token\",\"role\":\"arbiter\",\"label\":\"second arbiter\"}");
+  char second[64];
+  snprintf(second, sizeof second, "%s", str(k, "token"));
+  cJSON_Delete(k);
+  xq_tclient sse;
+  cr_assert_eq(xq_tc_connect(&sse, &ts.loop, ts.http_port), 0);
+  const char *sub = "GET /api/events HTTP/1.1\r\nHost: t\r\n\r\n";
+  xq_tc_send_raw(&sse, sub, strlen(sub));
+  wait_text w = {&sse, "retry: 3000"};
+  cr_assert(xq_tc_run_until(&ts.loop, has_text, &w, 5000));
+  /* the first arbiter marks the first ruling seen: every page is told */
+  cJSON *j = op_ok(ts.arbiter, "{\"id\":5,\"op\":\"seen\",\"round\":1,\"table\":3,\"seen\":1}");
+  cr_assert_eq(item(j, "seen")->valueint, 1);
+  cJSON_Delete(j);
+  w.text = "event: seen\ndata: {\"seen\":1,\"round\":1,\"table\":3";
+  cr_assert(xq_tc_run_until(&ts.loop, has_text, &w, 5000), "%s", sse.in);
+  xq_tc_close(&sse);
+  /* the second marks more than there are: as many as the game has */
+  j = op_ok(second, "{\"id\":6,\"op\":\"seen\",\"round\":1,\"table\":3,\"seen\":9}");
+  cr_assert_eq(item(j, "seen")->valueint, 2);
+  cJSON_Delete(j);
+  int status;
+  j = op1(second, "{\"id\":7,\"op\":\"seen\",\"round\":1,\"table\":99,\"seen\":1}", &status);
+  cr_assert_str_eq(error_code(j), "NOT_FOUND");
+  cJSON_Delete(j);
+  j = op1(ts.board[2], "{\"id\":8,\"op\":\"seen\",\"round\":1,\"table\":3,\"seen\":1}", &status);
+  cr_assert_str_eq(error_code(j), "FORBIDDEN", "a board marks nothing");
+  cJSON_Delete(j);
+  for (int pass = 0; pass < 2; pass++) {
+    g = game_of(3);
+    const cJSON *rs = item(g, "rulings");
+    cr_assert_eq(cJSON_GetArraySize(rs), 2, "both fouls listed (%s)", pass ? "after a restart" : "live");
+    const cJSON *r0 = cJSON_GetArrayItem(rs, 0), *r1 = cJSON_GetArrayItem(rs, 1);
+    cr_assert_str_eq(str(r0, "side"), "red");
+    cr_assert_str_eq(str(r1, "side"), "black");
+    cr_assert(str(r0, "zh")[0] && str(r0, "en")[0] && str(r0, "rule")[0], "sentences and article");
+    cr_assert_eq(item(g, "seen")->valueint, 2, "the marks are kept (%s)", pass ? "after a restart" : "live");
+    cJSON_Delete(g);
+    if (pass) break;
+    cr_assert_eq(xq_ts_stop(&ts), 0);
+    cr_assert_eq(xq_ts_restart(&ts), 0, "the server starts again on its store");
+  }
+}
+
+Test(net_web, a_token_is_revoked_by_the_hash_the_tokens_op_lists)
+{
+  cJSON *k = op_ok(ts.admin, "{\"id\":1,\"op\":\"token\",\"role\":\"arbiter\",\"label\":\"to revoke\"}");
+  char tok[64], hash[32];
+  snprintf(tok, sizeof tok, "%s", str(k, "token"));
+  snprintf(hash, sizeof hash, "%s", str(k, "hash"));
+  cJSON_Delete(k);
+  cJSON_Delete(op_ok(tok, "{\"id\":2,\"op\":\"games\",\"round\":1}"));
+  int status;
+  cJSON *j = op1(ts.admin, "{\"id\":3,\"op\":\"revoke\",\"hash\":\"0123\"}", &status);
+  cr_assert_str_eq(error_code(j), "BAD_REQUEST");
+  cJSON_Delete(j);
+  j = op1(ts.admin, "{\"id\":4,\"op\":\"revoke\",\"hash\":\"0000000000000000\"}", &status);
+  cr_assert_str_eq(error_code(j), "NOT_FOUND", "no live token has that hash");
+  cJSON_Delete(j);
+  char body[160];
+  snprintf(body, sizeof body, "{\"id\":5,\"op\":\"revoke\",\"hash\":\"%s\"}", hash);
+  j = op_ok(ts.admin, body);
+  cr_assert_str_eq(str(j, "revoked_hash"), hash);
+  cJSON_Delete(j);
+  j = op1(tok, "{\"id\":6,\"op\":\"games\",\"round\":1}", &status);
+  cr_assert_eq(status, 401, "the revoked token is refused");
+  cr_assert_str_eq(error_code(j), "BAD_TOKEN");
+  cJSON_Delete(j);
+  j = op_ok(ts.admin, "{\"id\":7,\"op\":\"tokens\"}");
+  const cJSON *t;
+  cJSON_ArrayForEach(t, item(j, "tokens")) cr_assert_str_neq(str(t, "hash"), hash, "no longer listed");
+  cJSON_Delete(j);
+}

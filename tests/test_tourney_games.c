@@ -443,6 +443,53 @@ Test(games, the_log_is_append_only)
 }
 
 /* ------------------------------------------------------------------ */
+/* The arbiters' seen marks                                            */
+/* ------------------------------------------------------------------ */
+
+typedef struct seen_marks {
+  int n, round[8], board[8], count[8];
+} seen_marks;
+
+static int note_mark(void *arg, int round, int board, int count)
+{
+  seen_marks *m = arg;
+  cr_assert_lt(m->n, 8);
+  m->round[m->n] = round;
+  m->board[m->n] = board;
+  m->count[m->n++] = count;
+  return 0;
+}
+
+Test(games, seen_marks_keep_each_games_last_and_refuse_bad_ones)
+{
+  char path[512];
+  xq_test_db_fresh(path, sizeof path, "seen");
+  xq_tstore *st = open_store(path);
+  xq_error err = {0};
+  cr_assert_eq(xq_tstore_seen_set(st, 2, 3, 1, "ab12", &err), XQ_OK, "%s", err.msg);
+  cr_assert_eq(xq_tstore_seen_set(st, 1, 4, 2, "ab12", &err), XQ_OK);
+  cr_assert_eq(xq_tstore_seen_set(st, 2, 3, 3, "cd34", &err), XQ_OK);
+  cr_assert_eq(xq_tstore_seen_set(st, 0, 3, 1, "x", &err), XQ_EINVAL, "no round 0");
+  cr_assert_eq(xq_tstore_seen_set(st, 1, 0, 1, "x", &err), XQ_EINVAL, "no table 0");
+  cr_assert_eq(xq_tstore_seen_set(st, 1, 1, -1, "x", &err), XQ_EINVAL, "no negative count");
+  cr_assert_eq(xq_tstore_seen_set(st, 1, 1, 1, "0123456789abcdef0123456789abcdef", &err), XQ_EINVAL, "who too long");
+  xq_tstore_close(st);
+  /* reopened: each game's last mark, in round and table order */
+  st = open_store(path);
+  seen_marks m = {0};
+  cr_assert_eq(xq_tstore_seen_scan(st, note_mark, &m, &err), XQ_OK, "%s", err.msg);
+  cr_assert_eq(m.n, 2);
+  cr_assert(m.round[0] == 1 && m.board[0] == 4 && m.count[0] == 2);
+  cr_assert(m.round[1] == 2 && m.board[1] == 3 && m.count[1] == 3, "the later mark counts");
+  xq_tstore_close(st);
+  sqlite3 *db;
+  cr_assert_eq(sqlite3_open(path, &db), SQLITE_OK);
+  cr_assert_neq(sqlite3_exec(db, "UPDATE seen_marks SET seen = 0", NULL, NULL, NULL), SQLITE_OK, "append-only");
+  sqlite3_close(db);
+  xq_test_db_remove(path);
+}
+
+/* ------------------------------------------------------------------ */
 /* Batches                                                             */
 /* ------------------------------------------------------------------ */
 

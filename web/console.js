@@ -14,7 +14,7 @@ import { C, setRedraw } from './console_base.js';
 import { renderPlayers, renderNumbers, initAdd } from './console_players.js';
 import { initPairing, initSlips, renderKnockoutConsole, renderUnpair } from './console_pairing.js';
 import { renderPrint, initPrint } from './console_print.js';
-import { renderSettings, initSettings } from './console_settings.js';
+import { renderSettings, initSettings, renderTokens } from './console_settings.js';
 
 /* The console (session.js shows it to an admin token): the players, the
  * numbers, the next round's buttons, the knockout and print sections. */
@@ -37,6 +37,7 @@ export async function renderConsole() {
   renderKnockoutConsole();
   renderPrint(); // its rounds follow the published ones
   renderSettings(); // what round 1 paired locks
+  renderTokens();
 }
 
 /* The console's sections wired, and its bar: each section one click away

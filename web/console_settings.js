@@ -4,9 +4,12 @@
  * venue, organiser, chief arbiter, format, rounds, pairing system,
  * tie-break order, scoring) in a form, read and saved by the settings
  * operation (docs/protocol.md). What may no longer change is shown
- * disabled, with why; only the fields changed are sent.
+ * disabled, with why; only the fields changed are sent. And who may act
+ * on the event (令牌): the staff's tokens listed, an arbiter's (or
+ * another) made, its text shown once, and one revoked, asked first (the
+ * token, tokens and revoke operations).
  */
-import { S, $, el, t, op, addWords } from './core.js';
+import { S, $, el, t, op, addWords, askFirst } from './core.js';
 import { errText } from './console_base.js';
 
 addWords({
@@ -19,6 +22,9 @@ addWords({
     s_lock_format: '第1轮已编排，赛制不能再改', s_lock_scoring: '第1轮已编排，计分不能再改',
     s_lock_rounds: '循环赛的轮数由参赛人数决定', s_lock_name: '名称为规程标题：分组、报名限额和奖项据此查找',
     s_rounds_min: '已编排{n}轮：轮数不能更少', s_note: '名称、日期和地点印在每张表格和台次令牌上。',
+    tk_title: '令牌', tk_role: '身份', tk_label: '备注', tk_make: '生成令牌', tk_hash: '标识', tk_revoke: '撤销',
+    tk_new: '新令牌（只显示这一次，请抄下或转交）：', tk_ask: '撤销令牌 {h}（{r}{l}）？用它登录的页面和连接立即失效。',
+    tk_revoked: '已撤销令牌 {h}', tk_board: '第{r}轮第{t}台', tk_note: '棋盘令牌随台次令牌打印；此处生成裁判、管理员或观众令牌。',
   },
   en: {
     s_title: 'Event settings', s_name: 'Name', s_dates: 'Dates', s_venue: 'Venue', s_organiser: 'Organiser',
@@ -28,6 +34,11 @@ addWords({
     s_s105: 'win 1, draw ½, loss 0', s_save: 'Save the settings', s_saved: 'Saved: {f}', s_nothing: 'Nothing changed',
     s_dates_hint: 'e.g. 1–5 May 2026', s_tb_hint: 'codes or a preset: os ps cxa_rr1 …',
     s_rounds_min: '{n} rounds are paired: not fewer', s_note: 'The name, dates and venue head every sheet and board slip.',
+    tk_title: 'Tokens', tk_role: 'Role', tk_label: 'Label', tk_make: 'Make a token', tk_hash: 'Id', tk_revoke: 'Revoke',
+    tk_new: 'New token (shown this once: copy it or hand it over): ',
+    tk_ask: 'Revoke token {h} ({r}{l})? Pages and connections signed in with it stop at once.',
+    tk_revoked: 'Token {h} revoked', tk_board: 'round {r} table {t}',
+    tk_note: 'Board tokens come with the board slips; make arbiter, admin or viewer tokens here.',
   },
 });
 
@@ -145,4 +156,66 @@ async function save(ev) {
 
 export function initSettings() {
   $('#s-form').addEventListener('submit', save);
+  initTokens();
+}
+
+/* ---- 令牌: the staff's tokens (docs/protocol.md token, tokens, revoke) ---- */
+
+const TOKEN_ROLES = ['arbiter', 'admin', 'viewer'];
+
+function tokenSay(text, error, ...extra) {
+  const p = $('#t-result');
+  p.replaceChildren(text, ...extra);
+  p.classList.toggle('error', !!error);
+}
+
+/* A token's role and label in words: 裁判, 第1轮第3台 (a board's). */
+function tokenWho(k) {
+  return t('role_' + k.role) + (k.role === 'board' ? ' ' + t('tk_board', { r: k.round, t: k.table }) : '');
+}
+
+/* The list of live tokens, each with Revoke (asked first). */
+export async function renderTokens() {
+  const res = await op({ id: 'tokens', op: 'tokens' });
+  if (res.error) return tokenSay(errText(res.error), true);
+  $('#t-list thead').replaceChildren(el('tr', {}, el('th', { text: t('tk_hash') }), el('th', { text: t('tk_role') }),
+    el('th', { text: t('tk_label') }), el('th', {})));
+  $('#t-list tbody').replaceChildren(...res.tokens.map(k => {
+    const revoke = el('button', { type: 'button', 'data-action': 'revoke', text: t('tk_revoke') });
+    const row = el('tr', { 'data-hash': k.hash }, el('td', {}, el('code', { text: k.hash })),
+      el('td', { text: tokenWho(k) }), el('td', { text: k.label || '' }), el('td', {}, revoke));
+    revoke.addEventListener('click', () => {
+      $('#t-list .confirm.c-ask')?.remove();
+      const text = t('tk_ask', { h: k.hash, r: tokenWho(k), l: k.label ? ' · ' + k.label : '' });
+      revoke.after(askFirst(text, t('tk_revoke'), t('no_change'), async yes => {
+        if (!yes) return revoke.focus();
+        const r = await op({ id: 'revoke', op: 'revoke', hash: k.hash });
+        if (r.error) return tokenSay(t('failed', { msg: errText(r.error) }), true);
+        tokenSay(t('tk_revoked', { h: k.hash }), false);
+        renderTokens();
+      }, { attrs: { class: 'confirm c-ask' } }));
+    });
+    return row;
+  }));
+}
+
+/* The form that makes a token: its role and label; the new token's text
+ * shown once, above the list. */
+function initTokens() {
+  const form = $('#t-form');
+  form.replaceChildren(
+    el('label', {}, el('span', { 'data-i18n': 'tk_role', text: t('tk_role') }),
+      el('select', { name: 'role' }, ...TOKEN_ROLES.map(r => el('option', { value: r, 'data-i18n': 'role_' + r, text: t('role_' + r) })))),
+    el('label', {}, el('span', { 'data-i18n': 'tk_label', text: t('tk_label') }), el('input', { name: 'label', size: 20, maxlength: 127 })),
+    el('button', { type: 'submit', 'data-i18n': 'tk_make', text: t('tk_make') }));
+  form.addEventListener('submit', async ev => {
+    ev.preventDefault();
+    const f = form.elements;
+    const res = await op({ id: 'token', op: 'token', role: f.role.value, label: f.label.value.trim() });
+    if (res.error) return tokenSay(t('failed', { msg: errText(res.error) }), true);
+    $('#t-new').replaceChildren(t('tk_new'), el('code', { text: res.token }), ` · ${tokenWho(res)}${res.label ? ' · ' + res.label : ''}`);
+    f.label.value = '';
+    tokenSay('', false);
+    renderTokens();
+  });
 }

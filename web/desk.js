@@ -1,16 +1,20 @@
 /*
  * desk.js -- the arbiter's desk (#arbiter, docs/web.md), a staff module:
  * loaded by session.js for an arbiter or admin token, never by a viewer.
- * The games needing attention with the ruling's sentence in both
- * languages, every game of the round in a table, and one button per
- * operation (a result or a forfeit, a foul, pause, resume, confirm); a
+ * The games needing attention with every ruling not yet seen, its
+ * sentence in both languages and its article; the game chosen (a click on
+ * its table) with its board, clocks, ply count and moves, a repetition's
+ * cycle marked; every game of the round in a table; the round's log of
+ * rulings, each marked seen for every arbiter (the seen op); one button per
+ * operation (a result or a forfeit, a foul, pause, resume, seen); a
  * result that ends a game in play or replaces another is asked for first,
  * naming the game, and can be undone with one click (a game in play is
  * resumed: the result op's `none`); a line typed by table number ("3 1-0",
  * "5 -+"), on the desk and on the console, enters a result as a click does.
  */
-import { S, $, el, t, op, resultText, gameFlags, roundName, askFirst } from './core.js';
+import { S, $, el, t, op, resultText, reasonText, gameFlags, roundName, askFirst } from './core.js';
 import { showOpResult } from './session.js';
+import { positionAt, boardSvg, labelled, clockText, runningClock, moveRows } from './views.js';
 
 /* The result op's code of a game's result ('*' has none: play goes on). */
 const RESULT_CODE = { '1-0': '1-0', '0-1': '0-1', '1/2-1/2': '=', '+-': '+-', '-+': '-+', '--': '--' };
@@ -64,7 +68,7 @@ let asking = null;
  * players) with the old and the new result. */
 function confirmChange(box, g, req, key, attention, more) {
   asking = Object.assign({ round: S.round, table: g.table, result: g.result, req, key,
-    attention: attention === 'entry' ? 'entry' : !!attention }, more);
+    attention: attention || false }, more);
   box.append(question(g, asking));
 }
 
@@ -87,13 +91,15 @@ function question(g, q) {
 function openQuestion(g, attention) {
   if (!asking || asking.round !== S.round || asking.table !== g.table) return null;
   if (asking.result !== g.result) { asking = null; return null; } // answered elsewhere
-  return asking.attention === !!attention ? question(g, asking) : null;
+  return asking.attention === (attention || false) ? question(g, asking) : null;
 }
 
 /* Operation `req` (button `key`) on game g, from `box`: a result that
  * ends or changes a game is asked first, the same one again is said and
- * not sent, anything else is sent. `attention`: the box is the game's
- * item in the list, 'entry' a typed line's; `done` runs once answered. */
+ * not sent, anything else is sent. `attention`: where the box is (true
+ * the game's item in the list, 'panel' the game shown, 'entry' a typed
+ * line's, none its row in All games: a question shows in its own box);
+ * `done` runs once answered. */
 function decide(box, g, req, key, attention, done) {
   const result = req.op === 'result' && req.result !== 'none';
   box.querySelector('.confirm')?.remove();
@@ -113,10 +119,10 @@ function decide(box, g, req, key, attention, done) {
 /* A game's buttons (Confirm first when it is listed for attention). */
 function actions(g, attention) {
   const box = el('div', { class: 'actions' });
-  if (attention && !g.needs_arbiter) {
-    // the adjudicator's ruling (a foul, a must-change order) stands: seen
+  if (attention && !g.needs_arbiter && unseen(g)) {
+    // the adjudicator's rulings stand: seen, for every arbiter
     box.append(el('button', { type: 'button', 'data-action': 'a_confirm',
-      onclick: ev => { ev.stopPropagation(); confirmSeen(g); } }, t('a_confirm')));
+      onclick: ev => { ev.stopPropagation(); markSeen(g); } }, t('a_confirm')));
   }
   const add = (key, req) => box.append(el('button', { type: 'button', 'data-action': key,
     onclick: ev => { ev.stopPropagation(); say = showOpResult; decide(box, g, req, key, attention); } }, t(key)));
@@ -132,63 +138,191 @@ function actions(g, attention) {
   return box;
 }
 
-/* What the arbiter has seen of a game: a confirmed state leaves the list
- * until something new happens to the game (kept for the session). */
-function attentionKey(g) {
-  return [g.moves.length, g.fouls ? g.fouls.join('/') : '', g.must_change || '', g.paused ? 'p' : ''].join(';');
-}
+/* An arbiter's own result (the result op) is seen as it is given: it
+ * asks nobody's attention. */
+const given = v => v.event === 'arbiter_result';
 
-function confirmed(g) {
-  return JSON.parse(sessionStorage.getItem('xqref.confirmed') || '{}')[`${S.round}.${g.table}`] === attentionKey(g);
-}
+/* Whether ruling i of game g has been seen: marked so by an arbiter (the
+ * first g.seen), or an arbiter's own result. */
+const isSeen = (g, i) => i < (g.seen || 0) || given(g.rulings[i]);
 
-function confirmSeen(g) {
-  const all = JSON.parse(sessionStorage.getItem('xqref.confirmed') || '{}');
-  all[`${S.round}.${g.table}`] = attentionKey(g);
-  sessionStorage.setItem('xqref.confirmed', JSON.stringify(all));
+/* How many of game g's rulings no arbiter has seen. */
+const unseen = g => g.rulings.filter((v, i) => !isSeen(g, i)).length;
+
+/* Every ruling of g so far marked seen, for every arbiter (the seen op:
+ * kept by the server, told to every desk by a `seen` event). */
+async function markSeen(g) {
+  const n = g.rulings.length;
+  const res = await op({ id: Date.now(), op: 'seen', round: S.round, table: g.table, seen: n });
+  if (res.error) return say(t('failed', { msg: `${res.error.code}: ${res.error.msg}` }), true);
+  g.seen = res.seen;
   renderDesk();
 }
 
-/* A game waiting for the arbiter, or with a ruling not yet confirmed. */
+/* A game waiting for the arbiter, or with a ruling no arbiter has seen
+ * (an automatic one too: a perpetual check, a flag fall, a loss on a
+ * second foul end the game and stay listed until seen). */
 function needsAttention(g) {
-  if (g.needs_arbiter) return true; // play stands still until a ruling
-  if (g.result !== '*' || confirmed(g)) return false;
-  return !!(g.must_change || g.paused || (g.fouls && (g.fouls[0] || g.fouls[1])));
+  return !!g.needs_arbiter || unseen(g) > 0;
+}
+
+/* ---- a ruling in words: its sentence in the page's language, then in
+ * the other with its article ---- */
+
+const other = () => S.lang === 'zh' ? 'en' : 'zh';
+
+function rulingLines(v) {
+  const article = v.rule ? ` [${t('rule_article')} ${v.rule}]` : '';
+  return [el('p', { class: 'verdict', text: (S.lang === 'zh' ? v.zh : v.en) || '' }),
+    el('p', { class: 'verdict-other', lang: other(), text: ((S.lang === 'zh' ? v.en : v.zh) || '') + article })];
+}
+
+/* The plies [first, last] (1 = the first move) of the cycle a repetition
+ * ruling v judged in game g: where its moves end in the game's moves, at
+ * the ply it was made (the verdict's `ply` counts the plies before its
+ * event) or before; null for a ruling without a cycle. */
+function cyclePlies(g, v) {
+  const cyc = v.cycle && v.moves ? v.moves.map(m => m.toLowerCase()) : null;
+  if (!cyc || !cyc.length) return null;
+  for (let end = Math.min(g.moves.length, (v.ply || 0) + 1); end >= cyc.length; end--)
+    if (cyc.every((m, i) => g.moves[end - cyc.length + i].toLowerCase() === m)) return [end - cyc.length + 1, end];
+  return null;
+}
+
+/* The ply a ruling is shown at: its cycle's last move, else the plies
+ * played before it. */
+function rulingPly(g, v) {
+  const c = cyclePlies(g, v);
+  return c ? c[1] : v.ply || 0;
 }
 
 let entryWired = false; // the desk's typed line (initEntry), once
 
+/* The game shown on the desk (a click on its table): its table, and the
+ * ply shown (null: the last, following the game). */
+const shown = { table: 0, ply: null };
+
+const players = g => `${g.red ? g.red.name : ''} ${t('vs')} ${g.black ? g.black.name : ''}`;
+
+/* A finished game's result and why, in words: 黑胜 0-1（长将）. */
+const resultWords = g => g.result === '*' ? '' : resultText(g.result) + reasonText(g.reason);
+
+/* Show game `table` on the desk (0: none), at its last ply, its heading
+ * in sight under the page's header (which stays at the top). */
+function showGame(table) {
+  shown.table = table;
+  shown.ply = null;
+  renderDesk();
+  if (!table) return;
+  const box = $('#desk-game'), head = document.querySelector('header');
+  const top = box.getBoundingClientRect().top, under = head ? head.getBoundingClientRect().bottom : 0;
+  if (top < under || top > innerHeight / 2) scrollBy({ top: top - under - 8 });
+}
+
+/* A game's item in the list of games needing attention: its rulings not
+ * yet seen, each in both languages with its article. */
+function attentionItem(g) {
+  const fresh = g.rulings.filter((v, i) => !isSeen(g, i));
+  const v = g.lastVerdict;
+  const lines = fresh.length ? fresh.flatMap(rulingLines) : v && (v.zh || v.en) ? rulingLines(v) : [];
+  return el('div', { class: 'item', 'data-table': g.table },
+    el('p', {}, el('strong', { text: t('table_n', { n: g.table }) }), ' ', players(g),
+      g.result !== '*' ? el('span', { class: 'result', 'data-result': g.result, text: ' ' + resultWords(g) }) : null),
+    el('p', {}, ...gameFlags(g).map(([cls, text]) => el('span', { class: 'tag ' + cls, text }))),
+    ...lines,
+    el('p', {}, el('button', { type: 'button', class: 'link', 'data-action': 'show',
+      onclick: () => showGame(g.table) }, t('d_show'))),
+    actions(g, true));
+}
+
+/* The game shown: its board at the ply chosen, both clocks (running for
+ * the side to move), the ply count, the moves (a repetition ruling's
+ * cycle marked), its rulings, a link to the viewer and its buttons. */
+function renderShown() {
+  const box = $('#desk-game');
+  const g = shown.table && S.games.get(shown.table);
+  box.hidden = !g;
+  if (!g) return box.replaceChildren();
+  const total = g.moves.length, n = shown.ply === null ? total : Math.min(shown.ply, total);
+  const pos = positionAt(g, n);
+  const cycles = g.rulings.map(v => cyclePlies(g, v)).filter(Boolean);
+  const inCycle = k => cycles.some(([a, b]) => k >= a && k <= b) ? 'cycle' : '';
+  const pick = k => { shown.ply = k === total ? null : k; renderDesk(); };
+  const clock = (side, name) => el('div', { class: 'player ' + (side ? 'black' : 'red') },
+    el('span', { class: 'name', text: name }),
+    el('span', { class: 'clock', 'data-side': side, 'data-table': g.table,
+      text: g.clock ? clockText(runningClock(g, side)) : '' }));
+  const rulings = g.rulings.map((v, i) => el('li', { 'data-index': i, 'data-seen': isSeen(g, i) ? '1' : '0' },
+    el('button', { type: 'button', class: 'link', 'data-ply': rulingPly(g, v), onclick: () => pick(rulingPly(g, v)) },
+      t('ply', { n: rulingPly(g, v) })), ' ', ...rulingLines(v)));
+  box.replaceChildren(
+    el('h2', {}, `${t('table_n', { n: g.table })} · ${players(g)}`,
+      el('button', { type: 'button', class: 'close', 'aria-label': t('d_close'), onclick: () => showGame(0) }, '×')),
+    el('div', { class: 'desk-game-body' },
+      el('div', { class: 'viewer-board' }, clock(1, g.black ? g.black.name : ''),
+        labelled(boardSvg(pos.board, pos.last), `${t('table_n', { n: g.table })} · ${t('ply', { n })}`),
+        clock(0, g.red ? g.red.name : '')),
+      el('div', { class: 'viewer-side' },
+        el('p', { class: 'state' }, el('span', { class: 'ply-count', 'data-ply': n, 'data-total': total,
+          text: t('d_ply', { n, total }) }), g.result !== '*' ? ' · ' + resultWords(g) : '',
+          ...gameFlags(g).map(x => ' · ' + x[1])),
+        el('ol', { class: 'moves' }, ...moveRows(g, n, pick, inCycle)),
+        cycles.length ? el('p', { class: 'caption', text: t('d_cycle_note') }) : null,
+        el('h3', { text: t('d_rulings') }),
+        rulings.length ? el('ol', { class: 'd-rulings' }, ...rulings) : el('p', { class: 'empty', text: t('d_no_rulings') }),
+        el('p', { class: 'links' }, el('a', { href: `#game/${S.round}/${g.table}`, text: t('d_viewer') })),
+        actions(g, 'panel'))));
+}
+
+/* The round's log of rulings: every ruling of every game, in table and
+ * ply order, each with its sentences, its article and whether the
+ * arbiters have seen it. */
+function renderLog(games) {
+  const rows = [];
+  for (const g of games) g.rulings.forEach((v, i) => {
+    const seen = isSeen(g, i);
+    rows.push(el('tr', { 'data-table': g.table, 'data-index': i, 'data-seen': seen ? '1' : '0', class: seen ? 'seen' : '' },
+      el('td', { class: 'num' }, el('button', { type: 'button', class: 'link', onclick: () => showGame(g.table) },
+        String(g.table))),
+      el('td', { class: 'num', text: rulingPly(g, v) }),
+      el('td', {}, ...rulingLines(v)),
+      el('td', { class: 'article', text: v.rule || '' }),
+      el('td', {}, seen ? t('d_seen') : el('button', { type: 'button', 'data-action': 'seen',
+        onclick: () => markSeen(g) }, t('d_mark_seen')))));
+  });
+  $('#rulings-log thead').replaceChildren(el('tr', {}, el('th', { class: 'num', text: t('table') }),
+    el('th', { class: 'num', text: t('d_ply_h') }), el('th', { text: t('d_ruling') }), el('th', { text: t('rule_article') }),
+    el('th', { text: t('d_seen_h') })));
+  $('#rulings-log tbody').replaceChildren(...(rows.length ? rows
+    : [el('tr', {}, el('td', { colspan: 5, class: 'empty', text: t('d_no_rulings') }))]));
+}
+
 /* The desk (session.js shows it to a staff token): the games needing
- * attention and every game of the round. */
+ * attention, the game shown, every game of the round, the round's
+ * rulings. */
 export function renderDesk() {
   if (!entryWired) {
     entryWired = true;
     initEntry($('#entry'), showOpResult);
   }
   const games = [...S.games.values()].sort((a, b) => a.table - b.table);
-  const items = games.filter(needsAttention).map(g => {
-    const v = g.lastVerdict;
-    return el('div', { class: 'item', 'data-table': g.table },
-      el('p', {}, el('strong', { text: t('table_n', { n: g.table }) }), ' ',
-        `${g.red ? g.red.name : ''} ${t('vs')} ${g.black ? g.black.name : ''}`,
-        g.result !== '*' ? el('span', { class: 'result', 'data-result': g.result, text: ' ' + resultText(g.result) }) : null),
-      el('p', {}, ...gameFlags(g).map(([cls, text]) => el('span', { class: 'tag ' + cls, text }))),
-      v && (v.zh || v.en) ? el('p', { class: 'verdict', text: S.lang === 'zh' ? v.zh : v.en }) : null,
-      v && (v.zh || v.en) ? el('p', { class: 'verdict-other', lang: S.lang === 'zh' ? 'en' : 'zh',
-        text: (S.lang === 'zh' ? v.en : v.zh) + (v.rule ? ` [${t('rule_article')} ${v.rule}]` : '') }) : null,
-      actions(g, true));
-  });
+  const items = games.filter(needsAttention).map(attentionItem);
   $('#attention').replaceChildren(...(items.length ? items : [el('p', { class: 'empty', text: t('no_attention') })]));
+  renderShown();
   $('#arbiter-games thead').replaceChildren(el('tr', {},
     el('th', { class: 'num', text: t('table') }), el('th', { text: t('red') }), el('th', { text: t('black') }),
     el('th', { text: t('result') }), el('th', { text: t('state') }), el('th', { text: t('act') })));
-  $('#arbiter-games tbody').replaceChildren(...games.map(g => el('tr', { 'data-table': g.table },
-    el('td', { class: 'num', text: g.table }),
+  $('#arbiter-games tbody').replaceChildren(...games.map(g => el('tr', { 'data-table': g.table,
+    class: g.table === shown.table ? 'shown' : '' },
+    el('td', { class: 'num' }, el('button', { type: 'button', class: 'link', 'data-action': 'show',
+      title: t('d_show'), onclick: () => showGame(g.table) }, String(g.table))),
     el('td', { class: 'red-name', text: g.red ? g.red.name : '' }),
     el('td', { text: g.black ? g.black.name : '' }),
     el('td', { class: 'result', 'data-result': g.result, text: resultText(g.result) }),
-    el('td', { text: gameFlags(g).map(x => x[1]).join(' · ') }),
+    el('td', { class: 'state', text: [g.result !== '*' ? reasonText(g.reason).replace(/^[（ (]+|[）)]$/g, '') : '',
+      ...gameFlags(g).map(x => x[1]), unseen(g) ? t('d_unseen', { n: unseen(g) }) : ''].filter(Boolean).join(' · ') }),
     el('td', {}, actions(g)))));
+  renderLog(games);
 }
 
 /* ---- results typed by table number ---- */

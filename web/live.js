@@ -36,6 +36,8 @@ function normalise(g) {
   if (g.verdict) g.lastVerdict = g.verdict; // the server keeps the last ruling
   g.clockAt = localTime(g.clock_at);
   g.moves = g.moves || [];
+  g.rulings = g.rulings || [];
+  g.seen = g.seen || 0;
   g.wxf = g.wxf || [];
   g.zh = g.zh || [];
   return g;
@@ -123,7 +125,18 @@ function applyVerdict(g, v) {
   if (v.event === 'pause') g.paused = true;
   if (v.event === 'resume') delete g.paused;
   g.lastVerdict = v;
+  // every ruling is listed on the desk, as the server lists them (not a
+  // move refused while play waits, nor one after the end)
+  if (v.verdict !== 'accepted' && v.reason !== 'game_over' && v.reason !== 'awaiting_arbiter') g.rulings.push(v);
   verdictBanner(g.table, v);
+}
+
+/* The arbiters marked a game's first N rulings seen (any arbiter's desk). */
+function onSeen(d) {
+  const g = S.games.get(d.table);
+  if (!g || d.round !== S.round) return;
+  g.seen = d.seen;
+  showDesk();
 }
 
 function onVerdict(d) {
@@ -151,8 +164,10 @@ function onResult(d) {
   if (d.reason) g.reason = d.reason;
   delete g.needs_arbiter;
   // '*': the arbiter took the result back, the game is in play again
-  banner('result', d.table, d.result === '*' ? t('result_banner', { t: d.table, res: t('in_play') })
-    : t('result_banner', { t: d.table, res: resultText(d.result) }) + reasonText(d.reason));
+  // a game's end: one banner with the ruling's sentence that ended it
+  const said = t('result_banner', { t: d.table, res: resultText(d.result) }) + reasonText(d.reason);
+  if (d.result === '*') banner('result', d.table, t('result_banner', { t: d.table, res: t('in_play') }));
+  else banner('result', d.table, said, { result: said });
   gameChanged(g);
   refreshPairings();
   refreshStandings(200);
@@ -171,6 +186,7 @@ export const GAME_EVENTS = {
   verdict: onVerdict,
   result: onResult,
   game: onGame,
+  seen: onSeen,
 };
 
 /* ---- the event and the round on screen: the round selector of every

@@ -39,7 +39,7 @@ function sq(text) {
 }
 
 /* The board after the first `n` ICCS moves from `start`, and the last move. */
-function positionAt(game, n) {
+export function positionAt(game, n) {
   const b = parseFen(game.start || START);
   let last = null;
   for (let i = 0; i < n && i < game.moves.length; i++) {
@@ -81,7 +81,7 @@ const Y = r => M + (9 - r) * CELL;
 
 /* The SVG of `board` (positionAt()'s board[rank][file]) with `last`
  * ({from, to}, or null) marked. */
-function boardSvg(board, last) {
+export function boardSvg(board, last) {
   const s = svgEl('svg', { viewBox: `0 0 ${2 * M + 8 * CELL} ${2 * M + 9 * CELL}`, class: 'board', role: 'img' });
   s.append(svgEl('rect', { class: 'bg', x: 0, y: 0, width: 2 * M + 8 * CELL, height: 2 * M + 9 * CELL, rx: 2 }));
   let d = '';
@@ -115,7 +115,7 @@ function boardSvg(board, last) {
 }
 
 /* The board `svg` with a label for screen readers. */
-function labelled(svg, label) {
+export function labelled(svg, label) {
   svg.setAttribute('role', 'img');
   svg.setAttribute('aria-label', label);
   return svg;
@@ -128,7 +128,7 @@ function labelled(svg, label) {
 /* This browser's clock minus the server's, from the events' "at". */
 let skew = 0;
 
-function clockText(ms) {
+export function clockText(ms) {
   if (ms === null || ms === undefined || ms < 0) return '';
   const s = Math.floor(ms / 1000), h = Math.floor(s / 3600), m = Math.floor(s / 60) % 60, x = s % 60;
   return (h ? h + ':' + String(m).padStart(2, '0') : String(m)) + ':' + String(x).padStart(2, '0');
@@ -166,6 +166,11 @@ export function tickClocks() {
     const g = S.games.get(+c.dataset.table);
     if (!g || !g.clock) continue;
     for (const span of c.querySelectorAll('.clock[data-side]')) span.textContent = clockText(runningClock(g, +span.dataset.side));
+  }
+  // the desk's game (desk.js): its clocks name their table
+  for (const span of document.querySelectorAll('#desk-game .clock[data-side]')) {
+    const dg = S.games.get(+span.dataset.table);
+    if (dg && dg.clock) span.textContent = clockText(runningClock(dg, +span.dataset.side));
   }
   const g = S.view === 'game' && S.games.get(S.game);
   if (g && g.clock) {
@@ -292,8 +297,10 @@ export function renderViewer() {
 
 /* The move list: a row a move pair, numbered (1. 炮二平五 马８进７) from
  * the start position's move number; a game that starts with Black to
- * move has "…" in its first row's Red half. */
-function moveRows(g, n) {
+ * move has "…" in its first row's Red half. A move is a button: `pick(ply)`
+ * on a click (the viewer's goto); `mark(ply)` gives a move's extra class
+ * (the desk marks a repetition's cycle), or ''. */
+export function moveRows(g, n, pick = goto, mark = () => '') {
   const f = (g.start || START).split(' ');
   const first = Math.max(1, parseInt(f[5], 10) || 1), black = f[1] === 'b' ? 1 : 0;
   const items = [];
@@ -301,8 +308,9 @@ function moveRows(g, n) {
     const li = el('li', {}, el('span', { class: 'no', 'aria-hidden': 'true', text: `${first + (i + black) / 2}.` }));
     for (let k = i; k < i + 2 && k < g.moves.length; k++) {
       if (k < 0) { li.append(el('span', { class: 'mv-none', text: '…' })); continue; }
-      li.append(el('button', { type: 'button', class: 'mv' + (k + 1 === n ? ' current' : ''), 'data-ply': k + 1,
-        'aria-current': k + 1 === n ? 'step' : null, text: moveText(g, k), onclick: () => goto(k + 1) }));
+      const extra = mark(k + 1);
+      li.append(el('button', { type: 'button', class: 'mv' + (k + 1 === n ? ' current' : '') + (extra ? ' ' + extra : ''),
+        'data-ply': k + 1, 'aria-current': k + 1 === n ? 'step' : null, text: moveText(g, k), onclick: () => pick(k + 1) }));
     }
     items.push(li);
   }
@@ -531,14 +539,28 @@ const phone = () => window.matchMedia('(max-width: 600px)').matches;
  * lines and tables say what happened, and nothing covers their controls. */
 const staffView = () => S.view === 'arbiter' || S.view === 'console';
 
-/* A banner of `kind` (the verdict's, or 'result') about `table`. */
-export function banner(kind, table, text) {
+/* A banner of `kind` (the verdict's, or 'result') about `table`. A game's
+ * end is one banner: `end` ({result} or {sentence}) joins the result and
+ * the ruling's sentence that ended the game in one, whichever comes first
+ * (a banner that has its part already, a result changed later, is left
+ * alone: the new one has a banner of its own). */
+export function banner(kind, table, text, end) {
   if (staffView()) return;
   const box = $('#banners');
+  const part = end && (end.result ? 'result' : 'sentence');
+  const same = end && box.querySelector(`.banner[data-table="${table}"][data-end]:not([data-${part}])`);
+  if (same) {
+    Object.assign(same.dataset, end);
+    const d = same.dataset;
+    same.querySelector('.text').textContent = d.result && d.sentence
+      ? d.result + (S.lang === 'zh' ? '：' : ': ') + d.sentence : d.result || d.sentence;
+    return;
+  }
   const max = phone() ? PHONE_BANNERS_MAX : BANNERS_MAX;
-  const b = el('div', { class: 'banner', 'data-kind': kind, 'data-table': table, role: 'alert' },
+  const b = el('div', { class: 'banner', 'data-kind': kind, 'data-table': table, role: 'alert', 'data-end': end ? '' : null },
     el('span', { class: 'text', text }),
     el('button', { class: 'close', type: 'button', 'aria-label': 'close', onclick: () => b.remove() }, '×'));
+  if (end) Object.assign(b.dataset, end);
   box.prepend(b);
   while (box.children.length > max) box.lastChild.remove();
   setTimeout(() => b.remove(), phone() ? PHONE_BANNER_MS : BANNER_MS);
@@ -548,6 +570,8 @@ export function banner(kind, table, text) {
 export function verdictBanner(table, v) {
   // an arbiter's result is told by the result banner that follows it
   if (!v || v.verdict === 'accepted' || v.event === 'arbiter_result') return;
-  const text = t('table_n', { n: table }) + ': ' + (S.lang === 'zh' ? v.zh : v.en);
-  banner(v.verdict, table, text);
+  const sentence = S.lang === 'zh' ? v.zh : v.en;
+  const ends = ['red_wins', 'black_wins', 'draw'].includes(v.result) && v.changed;
+  banner(v.verdict, table, t('table_n', { n: table }) + (S.lang === 'zh' ? '：' : ': ') + sentence,
+    ends ? { sentence } : undefined);
 }

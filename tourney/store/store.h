@@ -24,7 +24,7 @@
 /* Limits                                                              */
 /* ------------------------------------------------------------------ */
 
-#define XQ_STORE_SCHEMA_VERSION 11
+#define XQ_STORE_SCHEMA_VERSION 12
 #define XQ_STORE_BUSY_MS 5000                  /* a locked database is waited for this long */
 #define XQ_GAME_TEXT_MAX 65536                 /* bytes of a game-log event or reply text */
 #define XQ_TOKENS_MAX 100000                   /* live tokens of one store */
@@ -353,6 +353,19 @@ int xq_tstore_board_tokens(xq_tstore *st, int round, const int *boards, int n, c
                            xq_error *err);
 /* Look a token up: XQ_OK and *out, or XQ_EINVAL when unknown or revoked. */
 int xq_tstore_token_find(xq_tstore *st, const char *token, xq_ttoken *out);
+
+/* The arbiters' "seen" marks (schema 12, store_seen.c): an arbiter marks
+ * the first `seen` rulings of the game at `board` of `round` as seen;
+ * `who` is the hash prefix of the arbiter's token (under 32 bytes).
+ * seen_set appends the mark (the game's last mark counts) and returns
+ * XQ_OK, XQ_EINVAL (round or board under 1, seen under 0, who too long;
+ * nothing written) or XQ_ESTORE, `err` filled (may be NULL). seen_scan
+ * calls fn(arg, round, board, seen) for every game's last mark, in round
+ * and board order; fn returning non-zero stops the scan (its value is
+ * returned); XQ_OK, or XQ_ESTORE. */
+int xq_tstore_seen_set(xq_tstore *st, int round, int board, int seen, const char *who, xq_error *err);
+int xq_tstore_seen_scan(xq_tstore *st, int (*fn)(void *arg, int round, int board, int seen), void *arg,
+                        xq_error *err);
 int xq_tstore_token_revoke(xq_tstore *st, const char *token, xq_error *err);
 /* Every live (not revoked) token, malloc'd array *out of *n (caller frees). */
 int xq_tstore_tokens(xq_tstore *st, xq_ttoken **out, int *n, xq_error *err);

@@ -182,6 +182,15 @@ static const char *const migrations[] = {
   "  SELECT e.* FROM events e WHERE e.kind = 'pairing' AND e.value >= 0"
   "    AND NOT EXISTS (SELECT 1 FROM events u WHERE u.round = e.round AND u.kind = 'pairing'"
   "                    AND u.value < 0 AND u.seq > e.seq);",
+  /* 12: the arbiters' "seen" marks on a game's rulings (store_seen.c):
+   * how many of the game's rulings an arbiter has marked seen, the last
+   * row of a game counting; append-only. */
+  "CREATE TABLE seen_marks(id INTEGER PRIMARY KEY AUTOINCREMENT,"
+  "  at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),"
+  "  round INTEGER NOT NULL CHECK (round >= 1), board INTEGER NOT NULL CHECK (board >= 1),"
+  "  seen INTEGER NOT NULL CHECK (seen >= 0), who TEXT NOT NULL);"
+  "CREATE TRIGGER seen_marks_no_update BEFORE UPDATE ON seen_marks"
+  "  BEGIN SELECT RAISE(ABORT, 'seen marks are appended, not changed'); END;",
 };
 
 #define NMIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))
