@@ -76,6 +76,14 @@ static int cmd_new(const xq__topts *o)
 {
   xq_tconfig cfg;
   xq_error err = {0};
+  if (o->evformat >= 3 && !o->preset && o->scoring < 0 && o->games < 0 && o->rr_groups < 0)
+    return xq__tourney_team_new(o);
+  if (o->evformat >= 3 || o->boards > 0 || o->match_points || o->board_order || o->min_players > 0) {
+    fprintf(stderr, "xqref tourney new: --boards, --match-points, --board-order and --min-players are a team\n"
+                    "event's (--format team-rr|team-rr2|team-swiss), which takes no --preset, --scoring,\n"
+                    "--games or --groups\n");
+    return 2;
+  }
   xq_tconfig_default(&cfg);
   /* a preset's settings first (the same as a simulation's), then what
    * the command line says */
@@ -339,6 +347,8 @@ static int cmd_pair(const xq__topts *o)
   xq_tstore *st;
   xq_tournament *ev;
   xq_error err = {0};
+  int team = xq__tourney_team_dispatch(o, "pair");
+  if (team >= 0) return team;
   int system = o->system ? xq_pair_system_parse(o->system) : XQ_PAIR_CN;
   if (system < 0) {
     fprintf(stderr, "xqref tourney pair: unknown system '%s' (cn or dutch)\n", o->system);
@@ -429,6 +439,8 @@ static int cmd_record(const xq__topts *o, const char *action)
 static int cmd_standings(const xq__topts *o)
 {
   xq_tournament *ev;
+  int team = xq__tourney_team_dispatch(o, "standings");
+  if (team >= 0) return team;
   int rc = read_event(o, &ev);
   if (rc) return rc;
   rc = xq_list_standings(ev, o->after > 0 ? (int)o->after : 0, stdout);

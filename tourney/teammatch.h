@@ -281,4 +281,57 @@ typedef struct xq_tm_board_row {
  * may exceed cap), or a negative XQ_E* code. */
 int xq_tm_board_prizes(const xq_tm_event *ev, int board, int upto, xq_tm_board_row *rows, int cap);
 
+/* ------------------------------------------------------------------ */
+/* The team log: what the store keeps, applied in order (docs/store.md) */
+/* ------------------------------------------------------------------ */
+
+#define XQ_TM_LOG_TEXT_MAX 512  /* bytes of a log row's text, NUL included */
+
+/* The kinds of the team log's rows, and what their fields hold. */
+enum {
+  XQ_TML_CONFIG = 1, /* text: the settings (xq_tm_config_write) */
+  XQ_TML_TEAM,       /* text: the team's name; list: roster ids; a: regulars */
+  XQ_TML_NUMBERS,    /* text: the lot's seed in decimal, "0": registration order */
+  XQ_TML_MATCH,      /* round; a: first team, b: second (0 the bye) */
+  XQ_TML_LINEUP,     /* round; a: team; list: player ids in board order (0 absent) */
+  XQ_TML_RESULT,     /* round; a: match (1.. in the round), b: board, c: xq_tres */
+  XQ_TML_FORFEIT,    /* round; a: match, b: XQ_TMF_* */
+  XQ_TML_WITHDRAW,   /* a: team, round: from */
+  XQ_TML_KINDS
+};
+
+typedef struct xq_tm_logrow {
+  int kind;                       /* XQ_TML_* */
+  int round, a, b, c;
+  int nlist;
+  int list[XQ_TM_ROSTER_MAX];
+  char text[XQ_TM_LOG_TEXT_MAX];
+} xq_tm_logrow;
+
+/* The kind's name in the store ("team", "lineup", ...), and the inverse
+ * (0 for an unknown name). */
+const char *xq_tm_log_kind_name(int kind);
+int xq_tm_log_kind_parse(const char *name);
+
+/* The settings as one line of "key=value;" pairs into buf (cap bytes).
+ * Returns XQ_OK or XQ_ELIMIT. xq_tm_config_read is the inverse: keys it
+ * does not know are an error; XQ_OK or XQ_EINVAL with `err`. */
+int xq_tm_config_write(const xq_tm_config *cfg, char *buf, size_t cap);
+int xq_tm_config_read(xq_tm_config *cfg, const char *text, xq_error *err);
+
+/* Apply one row of the log to `*ev` (a CONFIG row makes the event when
+ * *ev is NULL; any other row needs it); roster names come from `people`
+ * (the store's players, by id). A MATCH row appends the match as it was
+ * paired, so a replay never pairs again. Returns XQ_OK, or the code of
+ * the call that refused the row, with `err`. */
+int xq_tm_log_apply(xq_tm_event **ev, const xq_tournament *people, const xq_tm_logrow *row, xq_error *err);
+
+/* Append a match of `round` as paired (xq_tm_pair does it for each of a
+ * round's): first v second (0: the bye), default lineups; nrounds follows.
+ * Returns XQ_OK, XQ_EINVAL (a team out of range) or XQ_ENOMEM. */
+int xq_tm_match_add(xq_tm_event *ev, int round, int first, int second);
+
+/* The index of the k-th match (1..) of `round`, or -1. */
+int xq_tm_match_at(const xq_tm_event *ev, int round, int k);
+
 #endif /* XQ_TOURNEY_TEAMMATCH_H */

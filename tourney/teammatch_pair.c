@@ -12,10 +12,11 @@
 #include "teammatch.h"
 #include "tourney_internal.h"
 
-/* Append a match of `round`, first v second (0: a bye), with default
- * lineups. */
-static int add_match(xq_tm_event *ev, int round, int first, int second)
+int xq_tm_match_add(xq_tm_event *ev, int round, int first, int second)
 {
+  if (!ev || first < 1 || first > ev->nteams || second < 0 || second > ev->nteams || second == first || round < 1 ||
+      round > XQ_TOURNEY_ROUNDS_MAX)
+    return XQ_EINVAL;
   if (ev->nmatches == ev->cap) {
     int cap = ev->cap ? ev->cap * 2 : 16;
     xq_tm_match *m = realloc(ev->matches, sizeof *m * (size_t)cap);
@@ -27,6 +28,7 @@ static int add_match(xq_tm_event *ev, int round, int first, int second)
   x->round = round, x->first = first, x->second = second;
   xq_tm_lineup_default(ev, first, x->lineup[0]);
   if (second) xq_tm_lineup_default(ev, second, x->lineup[1]);
+  if (round > ev->nrounds) ev->nrounds = round;
   return XQ_OK;
 }
 
@@ -43,7 +45,7 @@ static int pair_rr(xq_tm_event *ev, int round, xq_error *err)
   int nb = xq_rr_round(n, ev->cfg.cycles, ev->cfg.rr_swap, round, b);
   if (nb < 0) return xq__error(err, XQ_EINVAL, "a round robin of %d teams has no round %d", n, round);
   for (int i = 0; i < nb; i++) {
-    int rc = add_match(ev, round, by_no[b[i].red], b[i].black ? by_no[b[i].black] : 0);
+    int rc = xq_tm_match_add(ev, round, by_no[b[i].red], b[i].black ? by_no[b[i].black] : 0);
     if (rc) return xq__error(err, rc, "out of memory");
   }
   return XQ_OK;
@@ -107,7 +109,7 @@ static int pair_swiss(xq_tm_event *ev, int round, xq_error *err)
   int rc = xq_pair_system(sh, round, ev->cfg.system, &pr, NULL);
   xq_tournament_free(sh);
   if (rc) return xq__error(err, rc, "round %d of the teams cannot be paired: %s", round, xq_strerror(rc));
-  for (int i = 0; i < pr.nboards && !rc; i++) rc = add_match(ev, round, pr.boards[i].red, pr.boards[i].black);
+  for (int i = 0; i < pr.nboards && !rc; i++) rc = xq_tm_match_add(ev, round, pr.boards[i].red, pr.boards[i].black);
   xq_tpairing_clear(&pr);
   return rc ? xq__error(err, rc, "out of memory") : XQ_OK;
 }
@@ -126,10 +128,10 @@ int xq_tm_pair(xq_tm_event *ev, int round, xq_error *err)
       return xq__error(err, XQ_EINVAL, "round %d, match %s v %s is not decided", ev->matches[m].round,
                        ev->teams[ev->matches[m].first - 1].name, ev->teams[ev->matches[m].second - 1].name);
   }
-  int before = ev->nmatches;
+  int before = ev->nmatches, before_rounds = ev->nrounds;
   int rc = ev->cfg.format == XQ_TM_RR ? pair_rr(ev, round, err) : pair_swiss(ev, round, err);
   if (rc) {
-    ev->nmatches = before;
+    ev->nmatches = before, ev->nrounds = before_rounds;
     return rc;
   }
   ev->nrounds = round;
