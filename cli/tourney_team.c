@@ -64,6 +64,15 @@ static const char *player_name(const tev *t, int id)
   return id > 0 && id <= t->people->n ? t->people->players[id - 1].name : "-";
 }
 
+/* The tie-break order "MP,GP,TDE,TBR,LOT" into buf. */
+static const char *tb_text(const xq_tm_config *cfg, char *buf, size_t cap)
+{
+  buf[0] = 0;
+  for (int i = 0; i < cfg->ntb; i++)
+    snprintf(buf + strlen(buf), cap - strlen(buf), "%s%s", i ? "," : "", xq_ttb_name(cfg->tb[i]));
+  return buf;
+}
+
 /* ------------------------------------------------------------------ */
 /* new                                                                 */
 /* ------------------------------------------------------------------ */
@@ -111,12 +120,11 @@ int xq__tourney_team_new(const xq__topts *o)
   int rc = record(&t, "new", &row, 1);
   tev_close(&t);
   if (rc) return rc;
-  char tb[128] = "";
-  for (int i = 0; i < cfg.ntb; i++) snprintf(tb + strlen(tb), sizeof tb - strlen(tb), "%s%s", i ? "," : "", xq_ttb_name(cfg.tb[i]));
+  char tb[128];
   printf("created %s: a team %s on %d boards%s, match points %d/%d/%d, game points %d/%d/%d, tie-breaks %s\n", o->db,
          swiss ? "Swiss" : cfg.cycles == 2 ? "double round robin" : "round robin", cfg.boards,
          swiss ? (cfg.system == XQ_PAIR_DUTCH ? ", FIDE Dutch" : ", Chinese adjacent") : "", cfg.mp_win, cfg.mp_draw,
-         cfg.mp_loss, cfg.gp_win, cfg.gp_draw, cfg.gp_loss, tb);
+         cfg.mp_loss, cfg.gp_win, cfg.gp_draw, cfg.gp_loss, tb_text(&cfg, tb, sizeof tb));
   return 0;
 }
 
@@ -308,6 +316,14 @@ static int cmd_withdraw(tev *t, const xq__topts *o)
 /* Standings and board prizes                                          */
 /* ------------------------------------------------------------------ */
 
+/* Whether the table prints a value for tie-break `code` (the group
+ * and vector codes and the lot have none). */
+static int has_value(int code)
+{
+  return code != XQ_TTB_TDE && code != XQ_TTB_TDE2W && code != XQ_TTB_TBR && code != XQ_TTB_TBRW &&
+         code != XQ_TTB_BBE && code != XQ_TTB_LOT && code != XQ_TTB_MP && code != XQ_TTB_GP;
+}
+
 /* The last round whose matches are all decided. */
 static int rounds_decided(const xq_tm_event *ev)
 {
@@ -329,10 +345,11 @@ static int cmd_standings(tev *t, const xq__topts *o)
     free(rows);
     return 1;
   }
-  printf("team standings after round %d\n%-5s %-20s %6s %3s %3s %3s %4s %4s", upto, "place", "team", "played", "+",
+  char tb[128];
+  printf("team standings after round %d (%s)\n%-5s %-20s %6s %3s %3s %3s %4s %4s", upto, tb_text(&ev->cfg, tb, sizeof tb), "place", "team", "played", "+",
          "=", "-", "MP", "GP");
-  for (int i = 2; i < ev->cfg.ntb; i++)
-    if (xq_ttb_name(ev->cfg.tb[i])[0] && ev->cfg.tb[i] != XQ_TTB_LOT) printf(" %6s", xq_ttb_name(ev->cfg.tb[i]));
+  for (int i = 0; i < ev->cfg.ntb; i++)
+    if (has_value(ev->cfg.tb[i])) printf(" %6s", xq_ttb_name(ev->cfg.tb[i]));
   printf("  board GP\n");
   for (int i = 0; i < ev->nteams; i++) {
     const xq_tm_row *r = &rows[i];
@@ -340,13 +357,8 @@ static int cmd_standings(tev *t, const xq__topts *o)
     if (!r->annulled) snprintf(place, sizeof place, "%d", r->place);
     printf("%-5s %-20s %6d %3d %3d %3d %4d %4d", place, team_name(ev, r->team), r->played, r->mw, r->md, r->ml, r->mp,
            r->gp);
-    for (int k = 2; k < ev->cfg.ntb; k++) {
-      int c = ev->cfg.tb[k];
-      if (c == XQ_TTB_LOT) continue;
-      int64_t v = xq_tm_row_value(r, c);
-      if (c == XQ_TTB_TDE || c == XQ_TTB_TDE2W || c == XQ_TTB_TBR || c == XQ_TTB_TBRW || c == XQ_TTB_BBE) printf(" %6s", "");
-      else printf(" %6lld", (long long)v);
-    }
+    for (int k = 0; k < ev->cfg.ntb; k++)
+      if (has_value(ev->cfg.tb[k])) printf(" %6lld", (long long)xq_tm_row_value(r, ev->cfg.tb[k]));
     printf(" ");
     for (int b = 0; b < ev->cfg.boards; b++) printf(" %d", r->board_gp[b]);
     printf("%s\n", r->annulled ? "  (withdrew: results annulled)" : "");
