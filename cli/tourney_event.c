@@ -214,6 +214,8 @@ static int settings_fields(const xq__topts *o, xq_tsettings *s, unsigned *fields
 /* settings: print them, or change those given and print them. */
 static int cmd_settings(const xq__topts *o)
 {
+  int team = xq__tourney_team_dispatch(o, "settings");
+  if (team >= 0) return team;
   xq_tsettings s;
   unsigned fields, changed = 0;
   xq_error err = {0};

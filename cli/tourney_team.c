@@ -388,6 +388,29 @@ static int cmd_board_prizes(tev *t, const xq__topts *o)
   return 0;
 }
 
+/* The team event's settings, a line each; none of them changes once made. */
+static int cmd_settings(tev *t, const xq__topts *o)
+{
+  if (o->name || o->dates || o->venue || o->organiser || o->arbiter || o->evformat >= 0 || o->rounds > 0 ||
+      o->scoring >= 0 || o->tiebreaks || o->system) {
+    fprintf(stderr, "xqref tourney settings: a team event's settings are those it was made with\n");
+    return 2;
+  }
+  const xq_tm_config *c = &t->ev->cfg;
+  char tb[128];
+  printf("format: team %s\nboards: %d\n", c->format == XQ_TM_SWISS ? "swiss" : c->cycles == 2 ? "rr2" : "rr",
+         c->boards);
+  if (c->format == XQ_TM_SWISS)
+    printf("rounds: %d\nsystem: %s\n", c->rounds, c->system == XQ_PAIR_DUTCH ? "dutch" : "cn");
+  printf("board order: %s\nmin players: %d\ngame points: %d/%d/%d\nmatch points: %d/%d/%d", 
+         c->board_order == XQ_TM_ORDER_FREE ? "free" : "fixed", c->min_players, c->gp_win, c->gp_draw, c->gp_loss,
+         c->mp_win, c->mp_draw, c->mp_loss);
+  if (c->home_away) printf(" (a drawn match: home %d, away %d)", c->mp_draw_home, c->mp_draw_away);
+  printf("\nwhole-match forfeit: %d game points\nbye: %d game points, %d match points\ntie-breaks: %s\n",
+         c->forfeit_match_gp, c->bye_gp, c->bye_mp, tb_text(c, tb, sizeof tb));
+  return 0;
+}
+
 /* ------------------------------------------------------------------ */
 /* Dispatch                                                            */
 /* ------------------------------------------------------------------ */
@@ -397,12 +420,14 @@ int xq__tourney_team_dispatch(const xq__topts *o, const char *action)
   tev t;
   if (tev_open(o, action, &t)) return 1;
   int rc = -1;
-  if (!t.ev && strcmp(action, "pair") && strcmp(action, "standings")) {
+  if (!t.ev && strcmp(action, "pair") && strcmp(action, "standings") && strcmp(action, "settings")) {
     fprintf(stderr, "xqref tourney %s: %s holds no team event (tourney new --format team-rr|team-swiss)\n", action,
             o->db);
     rc = 1;
   } else if (!t.ev) {
     rc = -1; /* an individual event: the caller goes on */
+  } else if (!strcmp(action, "settings")) {
+    rc = cmd_settings(&t, o);
   } else if (!strcmp(action, "team")) {
     rc = o->name ? cmd_team(&t, o) : 2;
   } else if (!strcmp(action, "lineup")) {

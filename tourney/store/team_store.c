@@ -112,3 +112,22 @@ int xq_tstore_team_load(xq_tstore *st, const xq_tournament *people, xq_tm_event 
   }
   return rc;
 }
+
+void xq__store_team_dump(xq_tstore *st, FILE *f)
+{
+  sqlite3_stmt *q;
+  if (sqlite3_prepare_v2(xq__store_db(st), "SELECT id, at, kind, round, a, b, c, list, text FROM team_log ORDER BY id",
+                         -1, &q, NULL) != SQLITE_OK)
+    return;
+  while (sqlite3_step(q) == SQLITE_ROW) {
+    fprintf(f, "team %lld %s %-8s", (long long)sqlite3_column_int64(q, 0), xq__store_col_text(q, 1),
+            xq__store_col_text(q, 2));
+    static const char *const cols[] = {"round", "a", "b", "c"};
+    for (int i = 0; i < 4; i++)
+      if (sqlite3_column_int(q, 3 + i)) fprintf(f, " %s=%d", cols[i], sqlite3_column_int(q, 3 + i));
+    if (*xq__store_col_text(q, 7)) fprintf(f, " list=%s", xq__store_col_text(q, 7));
+    if (*xq__store_col_text(q, 8)) fprintf(f, " text=%s", xq__store_col_text(q, 8));
+    fputc('\n', f);
+  }
+  sqlite3_finalize(q);
+}
