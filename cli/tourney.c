@@ -212,6 +212,12 @@ static const xq__opt rows[] = {
   XQ__LONG("--match", T, match, 1, XQ_TM_TEAMS_MAX, "M", "the match of the round, as pair prints it",
            .only = ACT(A_MATCH_RESULT), .flags = XQ__OPT_REQUIRED),
   XQ__LONG("--board", T, board, 1, XQ_TM_BOARDS_MAX, "B", "the board", .only = ACT(A_MATCH_RESULT) | ACT(A_BOARD_PRIZES)),
+  XQ__STR("--format", T, format, "text|html|csv|xlsx", "a team event's sheet instead of the plain listing",
+          .only = ACT(A_MATCH_SHEET) | ACT(A_BOARD_PRIZES) | ACT(A_STANDINGS)),
+  XQ__STR("--lang", T, lang, "en|zh", "the sheet's language (default en)",
+          .only = ACT(A_MATCH_SHEET) | ACT(A_BOARD_PRIZES) | ACT(A_STANDINGS)),
+  XQ__STR("--out", T, out, "FILE", "the sheet's file (default stdout)",
+          .only = ACT(A_MATCH_SHEET) | ACT(A_BOARD_PRIZES) | ACT(A_STANDINGS)),
   XQ__STR("--forfeit", T, forfeit, "none|first|second|both", "the whole match forfeited by the first-named\n"
           "team, the second, both; none takes it back", .only = ACT(A_MATCH_RESULT)),
   XQ__LONG("--games", T, games, 1, 2, "1|2", "rr: games a pairing; 2: 两局制, each pairing twice in a\n"

@@ -443,6 +443,11 @@ static int cmd_standings(const xq__topts *o)
   xq_tournament *ev;
   int team = xq__tourney_team_dispatch(o, "standings");
   if (team >= 0) return team;
+  if (o->format || o->out || o->lang) {
+    fprintf(stderr, "xqref tourney standings: --format, --lang and --out are a team event's; an individual event's\n"
+                    "sheets: tourney export --what standings\n");
+    return 2;
+  }
   int rc = read_event(o, &ev);
   if (rc) return rc;
   rc = xq_list_standings(ev, o->after > 0 ? (int)o->after : 0, stdout);

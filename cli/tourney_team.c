@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "pair/pair.h"
+#include "paths.h"
+#include "sheet/sheet.h"
 #include "store/store.h"
 #include "store/team_store.h"
 #include "teammatch.h"
@@ -312,6 +314,34 @@ static int cmd_withdraw(tev *t, const xq__topts *o)
   return 0;
 }
 
+/* standings, match-sheet or board-prizes with --format: the sheet
+ * (sheet_team.c) to --out or stdout. 0, 1 or 2 after a message. */
+static int team_sheet(tev *t, const xq__topts *o, const char *action, int upto)
+{
+  int format = xq_sheet_format_parse(o->format), lang = o->lang ? xq_sheet_lang_parse(o->lang) : XQ_LANG_EN;
+  if (format != XQ_SHEET_TEXT && format != XQ_SHEET_HTML && format != XQ_SHEET_CSV && format != XQ_SHEET_XLSX) {
+    fprintf(stderr, "xqref tourney %s: --format is text, html, csv or xlsx\n", action);
+    return 2;
+  }
+  if (lang < 0) {
+    fprintf(stderr, "xqref tourney %s: --lang is en or zh\n", action);
+    return 2;
+  }
+  char cmd[48];
+  snprintf(cmd, sizeof cmd, "tourney %s", action);
+  xq__paths_out w = {0};
+  int rc = xq__tourney_final_sheet_out(cmd, o->out, format, &w);
+  if (rc) return rc;
+  if (!strcmp(action, "standings")) rc = xq_sheet_team_standings(t->people, t->ev, upto, format, lang, w.f);
+  else if (!strcmp(action, "board-prizes"))
+    rc = xq_sheet_team_boards(t->people, t->ev, o->board > 0 ? (int)o->board : 0, upto, format, lang, w.f);
+  else rc = xq_sheet_team_matches(t->people, t->ev, o->round > 0 ? (int)o->round : t->ev->nrounds, format, lang, w.f);
+  if (xq__paths_close(&w, !rc)) return 1;
+  if (!rc) return 0;
+  fprintf(stderr, "xqref tourney %s: %s\n", action, rc == XQ_EINVAL ? "no such round" : xq_strerror(rc));
+  return 1;
+}
+
 /* ------------------------------------------------------------------ */
 /* Standings and board prizes                                          */
 /* ------------------------------------------------------------------ */
@@ -340,6 +370,7 @@ static int cmd_standings(tev *t, const xq__topts *o)
 {
   const xq_tm_event *ev = t->ev;
   int upto = o->after > 0 ? (int)o->after : rounds_decided(ev);
+  if (o->format) return team_sheet(t, o, "standings", upto);
   xq_tm_row *rows = calloc((size_t)ev->nteams + 1, sizeof *rows);
   if (!rows || xq_tm_standings(ev, upto, rows)) {
     free(rows);
@@ -371,6 +402,7 @@ static int cmd_board_prizes(tev *t, const xq__topts *o)
 {
   const xq_tm_event *ev = t->ev;
   int upto = rounds_decided(ev), cap = ev->nteams * XQ_TM_ROSTER_MAX + 1;
+  if (o->format) return team_sheet(t, o, "board-prizes", upto);
   xq_tm_board_row *rows = calloc((size_t)cap, sizeof *rows);
   if (!rows) return 1;
   for (int b = 1; b <= ev->cfg.boards; b++) {
@@ -442,6 +474,8 @@ int xq__tourney_team_dispatch(const xq__topts *o, const char *action)
     rc = cmd_standings(&t, o);
   } else if (!strcmp(action, "board-prizes")) {
     rc = cmd_board_prizes(&t, o);
+  } else if (!strcmp(action, "match-sheet") && o->format) {
+    rc = team_sheet(&t, o, action, 0);
   } else if (!strcmp(action, "match-sheet")) {
     for (int r = o->round > 0 ? (int)o->round : 1; r <= (o->round > 0 ? o->round : t.ev->nrounds); r++)
       print_round(&t, r, stdout);

@@ -89,6 +89,22 @@ Test(team_cli, league_worked_example_and_replay)
   xq_test_run_db_says(0, "board 1\n   1  A1", "tourney board-prizes --db %s %s", db, "--board 1");
   xq_test_run_db_says(0, "match 1  A - D  7:1  2:0\n  board 1  red A1  -  black D1  1-0",
                       "tourney match-sheet --db %s %s", db, "--round 1");
+  /* the sheets: CSV standings, the Chinese match sheet, a board's prizes, a workbook */
+  xq_test_run_db_says(0, "Place,Team,Played,W,D,L,MP,GP,Board 1,Board 2,Board 3,Board 4\r\n1,A,6,3,2,1,8,29,9,10,5,5\r\n"
+                         "2,C,6,3,2,1,8,28,7,6,8,7\r\n",
+                      "tourney standings --db %s %s", db, "--format csv");
+  xq_test_run_db_says(0, "第1轮 第1场 A – D 局分 7:1 场分 2:0", "tourney match-sheet --db %s %s", db,
+                      "--round 1 --format text --lang zh");
+  xq_test_run_db_says(0, "\r\n1,C3,C,6,3,2,1,8/12,\r\n2,B3,B,6,3,1,2,7/12,", "tourney board-prizes --db %s %s", db,
+                      "--board 3 --format csv");
+  char xlsx[300], extra[320];
+  snprintf(xlsx, sizeof xlsx, "%s.xlsx", db);
+  snprintf(extra, sizeof extra, "--format xlsx --out %s", xlsx);
+  free(xq_test_run_db(0, "tourney standings --db %s %s", db, extra));
+  char *book = xq_test_slurp(xlsx);
+  cr_assert(book && !strncmp(book, "PK", 2), "not a workbook");
+  free(book);
+  remove(xlsx);
   /* every round is paired: no seventh */
   xq_test_run_db_says(1, "the event has 6 rounds", "tourney pair --db %s %s", db, "");
   xq_test_db_remove(db);
@@ -139,5 +155,6 @@ Test(team_cli, team_options_refused)
   xq_test_run_db_says(2, "match points", "tourney new --db %s %s", db, "--format team-rr --boards 4 --match-points 1/2/0");
   free(xq_test_run_db(0, "tourney new --db %s %s", db, "--rounds 5"));
   xq_test_run_db_says(1, "holds no team event", "tourney team --db %s %s", db, "--name X");
+  xq_test_run_db_says(2, "an individual event's", "tourney standings --db %s %s", db, "--format csv");
   xq_test_db_remove(db);
 }
