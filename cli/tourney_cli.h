@@ -71,7 +71,7 @@ int xq__tourney_team_main(const xq__topts *o, const char *action);    /* tourney
                                        match-result, team-withdraw, board-prizes, match-sheet */
 /* new --format team-rr|team-rr2|team-swiss (tourney_team.c). Returns the exit status. */
 int xq__tourney_team_new(const xq__topts *o);
-/* Run pair, standings or settings on a team event (tourney_team.c): the exit
+/* Run pair, standings, settings or export on a team event (tourney_team.c): the exit
  * status, or -1 when the store holds an individual event. */
 int xq__tourney_team_dispatch(const xq__topts *o, const char *action);
 

@@ -472,6 +472,8 @@ static int export_what(const char *what)
 
 static int cmd_export(const xq__topts *o)
 {
+  int team = xq__tourney_team_dispatch(o, "export");
+  if (team >= 0) return team;
   xq_tstore *st;
   xq_tournament *ev;
   xq_tpairing pr = {0};

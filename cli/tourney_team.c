@@ -314,9 +314,12 @@ static int cmd_withdraw(tev *t, const xq__topts *o)
   return 0;
 }
 
-/* standings, match-sheet or board-prizes with --format: the sheet
- * (sheet_team.c) to --out or stdout. 0, 1 or 2 after a message. */
-static int team_sheet(tev *t, const xq__topts *o, const char *action, int upto)
+/* The team sheets. */
+enum { SH_STANDINGS, SH_MATCHES, SH_BOARDS, SH_CROSS };
+
+/* A team sheet `kind` (sheet_team.c) of `action` with --format, to --out
+ * or stdout. 0, 1 or 2 after a message. */
+static int team_sheet(tev *t, const xq__topts *o, const char *action, int kind, int upto)
 {
   int format = xq_sheet_format_parse(o->format), lang = o->lang ? xq_sheet_lang_parse(o->lang) : XQ_LANG_EN;
   if (format != XQ_SHEET_TEXT && format != XQ_SHEET_HTML && format != XQ_SHEET_CSV && format != XQ_SHEET_XLSX) {
@@ -332,8 +335,9 @@ static int team_sheet(tev *t, const xq__topts *o, const char *action, int upto)
   xq__paths_out w = {0};
   int rc = xq__tourney_final_sheet_out(cmd, o->out, format, &w);
   if (rc) return rc;
-  if (!strcmp(action, "standings")) rc = xq_sheet_team_standings(t->people, t->ev, upto, format, lang, w.f);
-  else if (!strcmp(action, "board-prizes"))
+  if (kind == SH_STANDINGS) rc = xq_sheet_team_standings(t->people, t->ev, upto, format, lang, w.f);
+  else if (kind == SH_CROSS) rc = xq_sheet_team_crosstable(t->people, t->ev, upto, format, lang, w.f);
+  else if (kind == SH_BOARDS)
     rc = xq_sheet_team_boards(t->people, t->ev, o->board > 0 ? (int)o->board : 0, upto, format, lang, w.f);
   else rc = xq_sheet_team_matches(t->people, t->ev, o->round > 0 ? (int)o->round : t->ev->nrounds, format, lang, w.f);
   if (xq__paths_close(&w, !rc)) return 1;
@@ -370,7 +374,7 @@ static int cmd_standings(tev *t, const xq__topts *o)
 {
   const xq_tm_event *ev = t->ev;
   int upto = o->after > 0 ? (int)o->after : rounds_decided(ev);
-  if (o->format) return team_sheet(t, o, "standings", upto);
+  if (o->format) return team_sheet(t, o, "standings", SH_STANDINGS, upto);
   xq_tm_row *rows = calloc((size_t)ev->nteams + 1, sizeof *rows);
   if (!rows || xq_tm_standings(ev, upto, rows)) {
     free(rows);
@@ -402,7 +406,7 @@ static int cmd_board_prizes(tev *t, const xq__topts *o)
 {
   const xq_tm_event *ev = t->ev;
   int upto = rounds_decided(ev), cap = ev->nteams * XQ_TM_ROSTER_MAX + 1;
-  if (o->format) return team_sheet(t, o, "board-prizes", upto);
+  if (o->format) return team_sheet(t, o, "board-prizes", SH_BOARDS, upto);
   xq_tm_board_row *rows = calloc((size_t)cap, sizeof *rows);
   if (!rows) return 1;
   for (int b = 1; b <= ev->cfg.boards; b++) {
@@ -443,6 +447,22 @@ static int cmd_settings(tev *t, const xq__topts *o)
   return 0;
 }
 
+/* export on a team event: --what standings (the default), pairings (the
+ * match sheets of --round R, default the last), crosstable. */
+static int cmd_export(tev *t, const xq__topts *o)
+{
+  const char *what = o->what ? o->what : "standings";
+  int kind = !strcmp(what, "standings") ? SH_STANDINGS : !strcmp(what, "pairings") ? SH_MATCHES
+           : !strcmp(what, "crosstable") ? SH_CROSS : -1;
+  if (!o->format || !strcmp(o->format, "trf") || kind < 0) {
+    fprintf(stderr, "xqref tourney export: a team event exports --what standings, pairings or crosstable\n"
+                    "with --format text, html, csv or xlsx\n");
+    return 2;
+  }
+  int upto = o->after > 0 ? (int)o->after : o->round > 0 && kind != SH_MATCHES ? (int)o->round : rounds_decided(t->ev);
+  return team_sheet(t, o, "export", kind, upto);
+}
+
 /* ------------------------------------------------------------------ */
 /* Dispatch                                                            */
 /* ------------------------------------------------------------------ */
@@ -452,7 +472,8 @@ int xq__tourney_team_dispatch(const xq__topts *o, const char *action)
   tev t;
   if (tev_open(o, action, &t)) return 1;
   int rc = -1;
-  if (!t.ev && strcmp(action, "pair") && strcmp(action, "standings") && strcmp(action, "settings")) {
+  if (!t.ev && strcmp(action, "pair") && strcmp(action, "standings") && strcmp(action, "settings") &&
+      strcmp(action, "export")) {
     fprintf(stderr, "xqref tourney %s: %s holds no team event (tourney new --format team-rr|team-swiss)\n", action,
             o->db);
     rc = 1;
@@ -474,8 +495,10 @@ int xq__tourney_team_dispatch(const xq__topts *o, const char *action)
     rc = cmd_standings(&t, o);
   } else if (!strcmp(action, "board-prizes")) {
     rc = cmd_board_prizes(&t, o);
+  } else if (!strcmp(action, "export")) {
+    rc = cmd_export(&t, o);
   } else if (!strcmp(action, "match-sheet") && o->format) {
-    rc = team_sheet(&t, o, action, 0);
+    rc = team_sheet(&t, o, action, SH_MATCHES, 0);
   } else if (!strcmp(action, "match-sheet")) {
     for (int r = o->round > 0 ? (int)o->round : 1; r <= (o->round > 0 ? o->round : t.ev->nrounds); r++)
       print_round(&t, r, stdout);

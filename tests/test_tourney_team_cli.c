@@ -97,6 +97,10 @@ Test(team_cli, league_worked_example_and_replay)
                       "--round 1 --format text --lang zh");
   xq_test_run_db_says(0, "\r\n1,C3,C,6,3,2,1,8/12,\r\n2,B3,B,6,3,1,2,7/12,", "tourney board-prizes --db %s %s", db,
                       "--board 3 --format csv");
+  /* the team cross table (团体成绩表): both legs in each cell */
+  xq_test_run_db_says(0, "\r\n1,A,×,4:4 4:4,5:3 3:5,7:1 6:2,8,29,1\r\n", "tourney export --db %s %s", db,
+                      "--what crosstable --format csv");
+  xq_test_run_db_says(2, "a team event exports", "tourney export --db %s %s", db, "");
   char xlsx[300], extra[320];
   snprintf(xlsx, sizeof xlsx, "%s.xlsx", db);
   snprintf(extra, sizeof extra, "--format xlsx --out %s", xlsx);

@@ -109,6 +109,13 @@ int xq_sheet_team_matches(const xq_tournament *people, const struct xq_tm_event 
                           FILE *f);
 int xq_sheet_team_boards(const xq_tournament *people, const struct xq_tm_event *ev, int board, int upto, int format,
                          int lang, FILE *f);
+/* The team cross table (团体成绩表) after rounds 1..upto: a row and a
+ * column per team in number order, each cell the row team's 局分:局分 of
+ * each match against the column's (two in a double round robin; an
+ * annulled team's in brackets), then 场分, 局分 and place. XQ_EINVAL also
+ * for more teams than a sheet has columns (55) or teams not numbered. */
+int xq_sheet_team_crosstable(const xq_tournament *people, const struct xq_tm_event *ev, int upto, int format, int lang,
+                             FILE *f);
 
 /* The score sheets (记分表) of round pr->round (sheet/scoresheet.c; the
  * knockout's tables when it is XQ_KO_ROUND, headed 淘汰赛). HTML:

@@ -219,3 +219,101 @@ int xq_sheet_team_boards(const xq_tournament *people, const xq_tm_event *ev, int
   free(rows);
   return rc;
 }
+
+/* ------------------------------------------------------------------ */
+/* The team cross table (团体成绩表)                                      */
+/* ------------------------------------------------------------------ */
+
+/* The cell of team a's row, team b's column: "局分:局分" of each match
+ * they played by round upto (two in a double round robin), in brackets
+ * when a's results are annulled. */
+static void cross_cell(const xq_tm_event *ev, int a, int b, int upto, int annulled, char *buf, size_t cap)
+{
+  size_t at = 0;
+  buf[0] = 0;
+  if (a == b) {
+    snprintf(buf, cap, "×");
+    return;
+  }
+  for (int m = 0; m < ev->nmatches; m++) {
+    const xq_tm_match *x = &ev->matches[m];
+    int s = x->first == a && x->second == b ? 0 : x->first == b && x->second == a ? 1 : -1;
+    if (s < 0 || x->round > upto) continue;
+    xq_tm_score sc;
+    xq_tm_match_score(ev, m, &sc);
+    if (!sc.decided) continue;
+    int w = snprintf(buf + at, cap - at, annulled ? "%s(%d:%d)" : "%s%d:%d", at ? " " : "", sc.gp[s], sc.gp[!s]);
+    if (w < 0 || (size_t)w >= cap - at) break;
+    at += (size_t)w;
+  }
+}
+
+static int cross_rows(xq__sheet *s, const xq_tm_event *ev, const xq_tm_row *rows, const int *by_no, int upto)
+{
+  int n = ev->nteams, rc = XQ_OK;
+  char (*cell)[32] = calloc((size_t)n + 5, sizeof *cell);
+  const char **cells = calloc((size_t)n + 5, sizeof *cells);
+  if (!cell || !cells) rc = XQ_ENOMEM;
+  for (int no = 1; no <= n && !rc; no++) {
+    int a = by_no[no];
+    const xq_tm_row *r = NULL;
+    for (int i = 0; i < n; i++)
+      if (rows[i].team == a) r = &rows[i];
+    snprintf(cell[0], sizeof cell[0], "%d", no);
+    cells[0] = cell[0], cells[1] = ev->teams[a - 1].name;
+    for (int c = 1; c <= n; c++) {
+      cross_cell(ev, a, by_no[c], upto, r->annulled, cell[c + 1], sizeof cell[0]);
+      cells[c + 1] = cell[c + 1];
+    }
+    snprintf(cell[n + 2], sizeof cell[0], "%d", r->mp);
+    snprintf(cell[n + 3], sizeof cell[0], "%d", r->gp);
+    snprintf(cell[n + 4], sizeof cell[0], r->annulled ? "-" : "%d", r->place);
+    for (int k = n + 2; k < n + 5; k++) cells[k] = cell[k];
+    rc = xq__sheet_row(s, cells);
+  }
+  free(cell);
+  free(cells);
+  return rc;
+}
+
+int xq_sheet_team_crosstable(const xq_tournament *people, const xq_tm_event *ev, int upto, int format, int lang, FILE *f)
+{
+  if (format == XQ_SHEET_XLSX) {
+    xq__sheet_xlsx x;
+    FILE *m = xq__sheet_xlsx_open(&x);
+    return xq__sheet_xlsx_close(&x, m ? xq_sheet_team_crosstable(people, ev, upto, XQ__SHEET_SPOOL, lang, m) : XQ_ENOMEM,
+                                f);
+  }
+  int n = ev ? ev->nteams : 0;
+  if (!args_ok(people, ev, format, lang, f) || n < 1 || n + 5 > XQ__SHEET_COLS_MAX) return XQ_EINVAL;
+  const char *head[XQ__SHEET_COLS_MAX], *cls[XQ__SHEET_COLS_MAX];
+  char nos[XQ__SHEET_COLS_MAX][8];
+  int by_no[XQ__SHEET_COLS_MAX] = {0};
+  for (int t = 1; t <= n; t++)
+    if (ev->teams[t - 1].pno >= 1 && ev->teams[t - 1].pno <= n) by_no[ev->teams[t - 1].pno] = t;
+  for (int no = 1; no <= n; no++)
+    if (!by_no[no]) return XQ_EINVAL;
+  head[0] = ZH(lang, "序号", "No"), cls[0] = "n";
+  head[1] = ZH(lang, "队名", "Team"), cls[1] = NULL;
+  for (int no = 1; no <= n; no++) {
+    snprintf(nos[no], sizeof nos[no], "%d", no);
+    head[no + 1] = nos[no], cls[no + 1] = "c";
+  }
+  head[n + 2] = ZH(lang, "场分", "MP"), head[n + 3] = ZH(lang, "局分", "GP"), head[n + 4] = ZH(lang, "名次", "Place");
+  cls[n + 2] = cls[n + 3] = cls[n + 4] = "n";
+  xq_tm_row *rows = calloc((size_t)n + 1, sizeof *rows);
+  if (!rows) return XQ_ENOMEM;
+  int rc = xq_tm_standings(ev, upto, rows);
+  char sub[64];
+  snprintf(sub, sizeof sub, lang == XQ_LANG_ZH ? "第%d轮后" : "after round %d", upto);
+  xq__sheet s;
+  if (!rc) rc = xq__sheet_begin(&s, f, format, lang, people, ZH(lang, "团体成绩表", "Team cross table"), sub, n + 5, head,
+                                cls, 0);
+  if (!rc) {
+    rc = cross_rows(&s, ev, rows, by_no, upto);
+    int end = xq__sheet_end(&s);
+    if (!rc) rc = end;
+  }
+  free(rows);
+  return rc;
+}
