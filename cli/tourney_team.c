@@ -193,18 +193,6 @@ static int cmd_lineup(tev *t, const xq__topts *o)
 /* Matches: pairing, results, the match sheet                          */
 /* ------------------------------------------------------------------ */
 
-static const char *res_code(int r)
-{
-  switch (r) {
-  case XQ_TR_WIN: return "1-0";
-  case XQ_TR_LOSS: return "0-1";
-  case XQ_TR_DRAW: return "=";
-  case XQ_TR_FWIN: return "+-";
-  case XQ_TR_FLOSS: return "-+";
-  default: return "*";
-  }
-}
-
 /* Match m as the match sheet (团体对阵表) prints it: a heading with its
  * 局分 and 场分, then a line per board: colours, players, result. */
 static void print_match(const tev *t, int m, int k, FILE *f)
@@ -227,7 +215,7 @@ static void print_match(const tev *t, int m, int k, FILE *f)
     else if (r == XQ_TR_NONE) r = x->res[b];
     fprintf(f, "  board %d  %s %s  -  %s %s  %s\n", b + 1, red ? "red" : "black",
             x->lineup[0][b] ? player_name(t, x->lineup[0][b]) : "(empty)", red ? "black" : "red",
-            x->lineup[1][b] ? player_name(t, x->lineup[1][b]) : "(empty)", res_code(r));
+            x->lineup[1][b] ? player_name(t, x->lineup[1][b]) : "(empty)", *xq_tm_result_code(r) ? xq_tm_result_code(r) : "*");
   }
 }
 
@@ -272,8 +260,6 @@ static int cmd_pair(tev *t)
 
 static int cmd_match_result(tev *t, const xq__topts *o)
 {
-  static const char *const codes[] = {"1-0", "0-1", "=", "+-", "-+", "*"};
-  static const int res[] = {XQ_TR_WIN, XQ_TR_LOSS, XQ_TR_DRAW, XQ_TR_FWIN, XQ_TR_FLOSS, XQ_TR_NONE};
   static const char *const forfeits[] = {"none", "first", "second", "both"};
   xq_tm_logrow row = {.round = (int)o->round, .a = (int)o->match};
   if (xq_tm_match_at(t->ev, row.round, row.a) < 0) {
@@ -288,9 +274,7 @@ static int cmd_match_result(tev *t, const xq__topts *o)
   } else {
     row.kind = XQ_TML_RESULT;
     row.b = (int)o->board;
-    row.c = -1;
-    for (int i = 0; o->arg && i < 6; i++)
-      if (!strcmp(o->arg, codes[i])) row.c = res[i];
+    row.c = xq_tm_result_parse(o->arg);
   }
   if ((o->forfeit && row.b < 0) || (!o->forfeit && (row.c < 0 || row.b < 1))) {
     fprintf(stderr, "xqref tourney match-result: give --board B and CODE (1-0 0-1 = +- -+ *, the first team's "

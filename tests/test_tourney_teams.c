@@ -467,3 +467,68 @@ Test(teams, settings)
   cr_assert_eq(xq_tm_team_add(ev, "X", few, 3, 3, NULL, &err), XQ_EINVAL); /* three for four boards */
   xq_tm_event_free(ev);
 }
+
+/* ------------------------------------------------------------------ */
+/* The team log: settings as text, rows replayed                        */
+/* ------------------------------------------------------------------ */
+
+Test(teams, log_replay)
+{
+  xq_tm_config cfg, back;
+  xq_tm_config_default(&cfg, XQ_TM_SWISS, 3);
+  cr_assert_eq(xq_tm_config_match_points(&cfg, "3/1/0/1/2", NULL), XQ_OK);
+  cr_assert_eq(xq_tm_config_tiebreaks(&cfg, "MP,BBE,EGGSB,LOT", NULL), XQ_OK);
+  cfg.board_order = XQ_TM_ORDER_FREE, cfg.lot_seed = 987654321, cfg.forfeit_match_gp = 5;
+  xq_tm_logrow row = {.kind = XQ_TML_CONFIG};
+  cr_assert_eq(xq_tm_config_write(&cfg, row.text, sizeof row.text), XQ_OK);
+  xq_tm_config_default(&back, XQ_TM_RR, 4);
+  xq_error err = {0};
+  cr_assert_eq(xq_tm_config_read(&back, row.text, &err), XQ_OK, "%s", err.msg);
+  char again[XQ_TM_LOG_TEXT_MAX];
+  cr_assert_eq(xq_tm_config_write(&back, again, sizeof again), XQ_OK);
+  cr_assert_str_eq(again, row.text);
+  cr_assert(back.format == XQ_TM_SWISS && back.boards == 3 && back.home_away && back.mp_draw_away == 2 &&
+            back.board_order == XQ_TM_ORDER_FREE && back.lot_seed == 987654321 && back.forfeit_match_gp == 5);
+  cr_assert(back.ntb == 4 && back.tb[1] == XQ_TTB_BBE && back.tb[2] == XQ_TTB_EGGSB);
+  cr_assert_eq(xq_tm_config_read(&back, "boards=4;colour=1", &err), XQ_EINVAL);
+  cr_assert_eq(xq_tm_config_write(&cfg, row.text, 20), XQ_ELIMIT);
+  /* a result row before the settings, then the event built row by row */
+  xq_tm_event *ev = NULL;
+  xq_tm_logrow early = {.kind = XQ_TML_RESULT, .round = 1, .a = 1, .b = 1, .c = XQ_TR_WIN};
+  cr_assert_eq(xq_tm_log_apply(&ev, NULL, &early, &err), XQ_EINVAL);
+  xq_tournament *people = xq_tournament_new(NULL, "people");
+  for (int i = 1; i <= 8; i++) {
+    xq_tplayer p = {0};
+    snprintf(p.name, sizeof p.name, "P%d", i);
+    cr_assert_eq(xq_tournament_add(people, &p, NULL, NULL), XQ_OK);
+  }
+  xq_tm_config_write(&cfg, row.text, sizeof row.text);
+  cr_assert_eq(xq_tm_log_apply(&ev, people, &row, &err), XQ_OK);
+  xq_tm_logrow team1 = {.kind = XQ_TML_TEAM, .a = 3, .nlist = 4, .list = {1, 2, 3, 4}, .text = "North"};
+  xq_tm_logrow team2 = {.kind = XQ_TML_TEAM, .a = 3, .nlist = 4, .list = {5, 6, 7, 8}, .text = "South"};
+  xq_tm_logrow match = {.kind = XQ_TML_MATCH, .round = 1, .a = 2, .b = 1};
+  xq_tm_logrow lineup = {.kind = XQ_TML_LINEUP, .round = 1, .a = 1, .nlist = 3, .list = {4, 1, 2}};
+  xq_tm_logrow forfeit = {.kind = XQ_TML_FORFEIT, .round = 1, .a = 1, .b = XQ_TMF_FIRST};
+  const xq_tm_logrow *rows[] = {&team1, &team2, &match, &lineup, &forfeit};
+  for (int i = 0; i < 5; i++) cr_assert_eq(xq_tm_log_apply(&ev, people, rows[i], &err), XQ_OK, "row %d: %s", i, err.msg);
+  cr_assert_str_eq(ev->teams[0].roster[3].name, "P4");
+  cr_assert_eq(ev->nrounds, 1);
+  const xq_tm_match *x = &ev->matches[0];
+  cr_assert(x->first == 2 && x->second == 1 && x->lineup[1][0] == 4); /* the free order: P4 on board 1 */
+  xq_tm_score sc;
+  xq_tm_match_score(ev, 0, &sc);
+  cr_assert(sc.forfeit == XQ_TMF_FIRST && sc.gp[1] == 5 && sc.mp[1] == 3 && sc.gp[0] == 0);
+  xq_tm_logrow stranger = {.kind = XQ_TML_TEAM, .a = 3, .nlist = 3, .list = {1, 9, 10}, .text = "East"};
+  cr_assert_neq(xq_tm_log_apply(&ev, people, &stranger, &err), XQ_OK); /* no player 9 */
+  xq_tm_event_free(ev);
+  xq_tournament_free(people);
+}
+
+Test(teams, result_codes)
+{
+  static const int res[] = {XQ_TR_WIN, XQ_TR_LOSS, XQ_TR_DRAW, XQ_TR_FWIN, XQ_TR_FLOSS};
+  for (int i = 0; i < 5; i++) cr_assert_eq(xq_tm_result_parse(xq_tm_result_code(res[i])), res[i]);
+  cr_assert_eq(xq_tm_result_parse("*"), XQ_TR_NONE);
+  cr_assert_eq(xq_tm_result_parse("1:0"), -1);
+  cr_assert_str_eq(xq_tm_result_code(XQ_TR_PAB), "");
+}

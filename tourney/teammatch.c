@@ -288,6 +288,24 @@ int xq_tm_set_result(xq_tm_event *ev, int m, int board, int res, xq_error *err)
   return XQ_OK;
 }
 
+static const struct { int res; const char *code; } result_codes[] = {
+  {XQ_TR_WIN, "1-0"}, {XQ_TR_LOSS, "0-1"}, {XQ_TR_DRAW, "="}, {XQ_TR_FWIN, "+-"}, {XQ_TR_FLOSS, "-+"}};
+
+const char *xq_tm_result_code(int res)
+{
+  for (size_t i = 0; i < sizeof result_codes / sizeof *result_codes; i++)
+    if (result_codes[i].res == res) return result_codes[i].code;
+  return "";
+}
+
+int xq_tm_result_parse(const char *code)
+{
+  if (code && !strcmp(code, "*")) return XQ_TR_NONE;
+  for (size_t i = 0; code && i < sizeof result_codes / sizeof *result_codes; i++)
+    if (!strcmp(result_codes[i].code, code)) return result_codes[i].res;
+  return -1;
+}
+
 int xq_tm_set_forfeit(xq_tm_event *ev, int m, int forfeit, xq_error *err)
 {
   if (!ev || m < 0 || m >= ev->nmatches || forfeit < XQ_TMF_NONE || forfeit > XQ_TMF_BOTH)

@@ -217,6 +217,13 @@ int xq_tm_set_lineup(xq_tm_event *ev, int m, int team, const int *players, int n
  * XQ_OK or XQ_EINVAL with `err` (no such board, an empty board). */
 int xq_tm_set_result(xq_tm_event *ev, int m, int board, int res, xq_error *err);
 
+/* A board result's code as `tourney match-result` takes it and the
+ * sheets print it: "1-0", "0-1", "=", "+-", "-+" for XQ_TR_WIN, LOSS,
+ * DRAW, FWIN, FLOSS, "" for anything else. xq_tm_result_parse is the
+ * inverse, with "*" for XQ_TR_NONE; -1 for any other text. */
+const char *xq_tm_result_code(int res);
+int xq_tm_result_parse(const char *code);
+
 /* Declare match `m` forfeited as a whole (XQ_TMF_*; XQ_TMF_NONE takes it
  * back). Returns XQ_OK or XQ_EINVAL. */
 int xq_tm_set_forfeit(xq_tm_event *ev, int m, int forfeit, xq_error *err);

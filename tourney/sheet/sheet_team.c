@@ -99,18 +99,6 @@ int xq_sheet_team_standings(const xq_tournament *people, const xq_tm_event *ev, 
 /* Match sheets (团体对阵表)                                              */
 /* ------------------------------------------------------------------ */
 
-static const char *res_text(int r)
-{
-  switch (r) {
-  case XQ_TR_WIN: return "1-0";
-  case XQ_TR_LOSS: return "0-1";
-  case XQ_TR_DRAW: return "½-½";
-  case XQ_TR_FWIN: return "+ -";
-  case XQ_TR_FLOSS: return "- +";
-  default: return "";
-  }
-}
-
 /* Match m (the k-th of its round) as one table of the sheet. */
 static int match_table(const xq_tournament *people, const xq_tm_event *ev, int m, int k, int format, int lang, FILE *f,
                        int flags)
@@ -136,7 +124,7 @@ static int match_table(const xq_tournament *people, const xq_tm_event *ev, int m
     int red = xq_tm_first_red(&ev->cfg, bd + 1), r = sc.forfeit ? XQ_TR_NONE : sc.board_res[0][bd];
     if (!sc.forfeit && r == XQ_TR_NONE) r = x->res[bd];
     const char *cells[5] = {no, red ? ZH(lang, "红", "Red") : ZH(lang, "黑", "Black"),
-                            x->lineup[0][bd] ? pname(people, x->lineup[0][bd]) : "—", res_text(r),
+                            x->lineup[0][bd] ? pname(people, x->lineup[0][bd]) : "—", xq_tm_result_code(r),
                             x->lineup[1][bd] ? pname(people, x->lineup[1][bd]) : "—"};
     rc = xq__sheet_row(&s, cells);
   }
