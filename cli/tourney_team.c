@@ -100,6 +100,10 @@ int xq__tourney_team_new(const xq__topts *o)
     fprintf(stderr, "xqref tourney new: unknown system '%s' (cn or dutch)\n", o->system);
     return 2;
   }
+  if (o->board_order && strcmp(o->board_order, "fixed") && strcmp(o->board_order, "free")) {
+    fprintf(stderr, "xqref tourney new: --board-order is fixed or free\n");
+    return 2;
+  }
   if (o->board_order) cfg.board_order = !strcmp(o->board_order, "free") ? XQ_TM_ORDER_FREE : XQ_TM_ORDER_FIXED;
   if ((o->match_points && xq_tm_config_match_points(&cfg, o->match_points, &err)) ||
       (o->tiebreaks && xq_tm_config_tiebreaks(&cfg, o->tiebreaks, &err))) {

@@ -156,6 +156,8 @@ Test(team_cli, team_options_refused)
   xq_test_db_remove(db);
   xq_test_run_db_says(2, "a team event needs --boards", "tourney new --db %s %s", db, "--format team-rr");
   xq_test_run_db_says(2, "are a team", "tourney new --db %s %s", db, "--rounds 5 --boards 4");
+  xq_test_run_db_says(2, "--board-order is fixed or free", "tourney new --db %s %s", db,
+                      "--format team-rr --boards 4 --board-order any");
   xq_test_run_db_says(2, "match points", "tourney new --db %s %s", db, "--format team-rr --boards 4 --match-points 1/2/0");
   free(xq_test_run_db(0, "tourney new --db %s %s", db, "--rounds 5"));
   xq_test_run_db_says(1, "holds no team event", "tourney team --db %s %s", db, "--name X");

@@ -409,6 +409,7 @@ static xq_tm_event *withdrawal(int from)
   for (int t = 0; t < 4; t++) add_team(ev, names[t], t + 1, 5);
   xq_error err = {0};
   cr_assert_eq(xq_tm_withdraw(ev, 4, from), XQ_OK);
+  xq_tm_member late[4] = {{91, "a"}, {92, "b"}, {93, "c"}, {94, "d"}};
   for (int r = 1; r <= 3; r++) {
     cr_assert_eq(xq_tm_pair(ev, r, &err), XQ_OK, "%s", err.msg);
     for (int m = 0; m < ev->nmatches; m++) {
@@ -416,6 +417,10 @@ static xq_tm_event *withdrawal(int from)
       int dout = (x->first == 4 || x->second == 4) && r >= from;
       for (int b = 1; x->round == r && !dout && b <= 4; b++)
         cr_assert_eq(xq_tm_set_result(ev, m, b, x->first < x->second ? XQ_TR_WIN : XQ_TR_LOSS, &err), XQ_OK);
+    }
+    if (r == 1) { /* once paired, a round robin takes no other team */
+      cr_assert_eq(xq_tm_team_add(ev, "E", late, 4, 4, NULL, &err), XQ_EINVAL);
+      cr_assert(strstr(err.msg, "once round 1 is paired"), "%s", err.msg);
     }
   }
   return ev;

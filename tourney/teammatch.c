@@ -138,6 +138,8 @@ int xq_tm_team_add(xq_tm_event *ev, const char *name, const xq_tm_member *roster
   if (!ev || !roster) return xq__error(err, XQ_EINVAL, "no team");
   if (!name || !*name || strlen(name) >= XQ_TOURNEY_NAME_MAX) return xq__error(err, XQ_EINVAL, "a team needs a name");
   if (xq_tm_team_find(ev, name)) return xq__error(err, XQ_EINVAL, "team %s is registered already", name);
+  if (ev->nrounds && ev->cfg.format == XQ_TM_RR)
+    return xq__error(err, XQ_EINVAL, "a round robin takes no team once round 1 is paired");
   if (ev->nteams >= XQ_TM_TEAMS_MAX) return xq__error(err, XQ_ELIMIT, "more than %d teams", XQ_TM_TEAMS_MAX);
   if (n > XQ_TM_ROSTER_MAX) return xq__error(err, XQ_ELIMIT, "team %s: more than %d players", name, XQ_TM_ROSTER_MAX);
   if (nregular < ev->cfg.boards || n < nregular)

@@ -161,8 +161,8 @@ void xq_tm_event_free(xq_tm_event *ev);
  * first `nregular` are regulars (the rest reserves; nregular >= B, n >=
  * nregular); its pairing number is its registration number until
  * xq_tm_number_teams. Its id (1..) into *team (may be NULL). Returns
- * XQ_OK; XQ_EINVAL with `err` (no name, a name taken, fewer players than
- * boards, a player twice or already on another team, a bad id);
+ * XQ_OK; XQ_EINVAL with `err` (no name, a name taken, a round robin paired
+ * already, fewer players than boards, a player twice or already on another team, a bad id);
  * XQ_ELIMIT (XQ_TM_TEAMS_MAX, XQ_TM_ROSTER_MAX); XQ_ENOMEM. */
 int xq_tm_team_add(xq_tm_event *ev, const char *name, const xq_tm_member *roster, int n, int nregular,
                    int *team, xq_error *err);
