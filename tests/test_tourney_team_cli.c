@@ -141,7 +141,10 @@ Test(team_cli, lineup_refused_and_match_forfeit)
                          "  board 2  black A3",
                       "tourney match-sheet --db %s %s", db, "--round 1");
   xq_test_run_db_says(0, "round 2", "tourney pair --db %s %s", db, "");
+  xq_test_run_db_says(0, "D withdraws from round 3", "tourney team-withdraw --db %s %s", db, "--team D --round 3");
+  xq_test_run_db_says(2, "no team 'Z'", "tourney team-withdraw --db %s %s", db, "--team Z --round 3");
   /* the audit trail names every row of the team log */
+  xq_test_run_db_says(0, "withdraw round=3 a=4", "tourney log --db %s %s", db, "");
   xq_test_run_db_says(0, "lineup   round=1 a=1 list=1,0,3,4,5", "tourney log --db %s %s", db, "");
   xq_test_run_db_says(0, "forfeit  round=1 a=1 b=2", "tourney log --db %s %s", db, "");
   xq_test_run_db_says(0, "format: team swiss\nboards: 4\nrounds: 3", "tourney settings --db %s %s", db, "");

@@ -303,6 +303,24 @@ Test(teams, swiss_dutch_and_bye)
   xq_tm_event_free(ev);
 }
 
+Test(teams, swiss_withdrawal)
+{
+  /* six teams; T6 withdraws from round 2: five are paired, one has the bye */
+  xq_tm_event *ev = swiss(6, XQ_PAIR_CN);
+  xq_error err = {0};
+  cr_assert_eq(xq_tm_pair(ev, 1, &err), XQ_OK);
+  for (int m = 0; m < ev->nmatches; m++)
+    for (int b = 1; b <= 4; b++) cr_assert_eq(xq_tm_set_result(ev, m, b, XQ_TR_DRAW, &err), XQ_OK);
+  cr_assert_eq(xq_tm_withdraw(ev, 6, 2), XQ_OK);
+  cr_assert_eq(xq_tm_pair(ev, 2, &err), XQ_OK, "%s", err.msg);
+  cr_assert_eq(xq_tm_match_of(ev, 2, 6), -1);
+  int games = 0, byes = 0;
+  for (int m = 0; m < ev->nmatches; m++)
+    if (ev->matches[m].round == 2) ev->matches[m].second ? games++ : byes++;
+  cr_assert(games == 2 && byes == 1);
+  xq_tm_event_free(ev);
+}
+
 /* ------------------------------------------------------------------ */
 /* Lineups, forfeits, the home/away draw, withdrawals                   */
 /* ------------------------------------------------------------------ */
