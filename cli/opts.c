@@ -174,14 +174,14 @@ int xq__opts_error(const xq__cmd *c, const char *fmt, ...)
 /* ------------------------------------------------------------------ */
 
 /* "--x applies only to a, b and c": the actions whose bits are in `only`. */
-static int not_here(const xq__cmd *c, const char *name, unsigned only)
+static int not_here(const xq__cmd *c, const char *name, uint64_t only)
 {
   char list[256] = "";
   size_t len = 0;
   int n = 0, total = 0;
-  for (unsigned b = only; b; b &= b - 1) total++;
-  for (int k = 0; k < 32 && c->actions; k++) {
-    if (!(only & (1u << k))) continue;
+  for (uint64_t b = only; b; b &= b - 1) total++;
+  for (int k = 0; k < 64 && c->actions; k++) {
+    if (!(only & ((uint64_t)1 << k))) continue;
     n++;
     len += (size_t)snprintf(list + len, len < sizeof list ? sizeof list - len : 0, "%s%s",
                             n == 1 ? "" : n == total ? " and " : ", ", c->actions[k]);
@@ -192,7 +192,7 @@ static int not_here(const xq__cmd *c, const char *name, unsigned only)
 
 /* The index of the row of `a` that the action takes; -1 when no row has
  * that name, -2 - k when only rows of other actions do (k: the first). */
-static int find(const xq__cmd *c, const char *a, unsigned *others)
+static int find(const xq__cmd *c, const char *a, uint64_t *others)
 {
   int other = -1;
   *others = 0;
@@ -300,7 +300,7 @@ static int store(const xq__cmd *c, const xq__opt *o, const char *v, void *opts)
  * the help: a value that reads so is a value left out. */
 static int names_option(const xq__cmd *c, const char *a)
 {
-  unsigned others;
+  uint64_t others;
   if (strncmp(a, "--", 2) || !a[2]) return 0;
   return !strcmp(a, "--help") || find(c, a, &others) != -1;
 }
@@ -372,7 +372,7 @@ int xq__opts_parse(const xq__cmd *c, int argc, char **argv, void *opts, const ch
       a = name;
       inline_v = eq + 1;
     }
-    unsigned others;
+    uint64_t others;
     int k = find(c, a, &others);
     if (k == -1) return xq__opts_error(c, "unknown option '%s'", a);
     if (k < -1) return not_here(c, c->opts[-2 - k].name, others);

@@ -39,7 +39,7 @@ typedef struct xq__opt {
   const char *name;  /* "--depth" */
   char alias;        /* 'v' for -v; 0: none */
   unsigned char kind, flags;
-  unsigned only;
+  uint64_t only;
   size_t at;         /* offsetof the value in the command's option struct (none for CALL) */
   long long lo, hi;  /* a number's range; FLAG: the value set, in lo */
   long long dflt;    /* XQ__OPT_OPTIONAL: the value when none is given */
@@ -89,7 +89,7 @@ typedef struct xq__cmd {
   const char *after;    /* the help after the options (NULL: none) */
   const xq__opt *opts;
   int nopts;            /* at most XQ_CLI_OPT_ROWS */
-  unsigned mask;        /* the action parsed: rows whose `only` misses it are not its options */
+  uint64_t mask;        /* the action parsed: rows whose `only` misses it are not its options */
   const char *const *actions; /* the actions' names, bit k the k-th: for "applies only to ..." */
   const struct xq__cmd *const *variants; /* the command's other command lines (bench --judge, ...),
                                             NULL-terminated; NULL: none. Its help shows their usage

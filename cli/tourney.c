@@ -15,6 +15,7 @@
 #include "prize.h"
 #include "sheet/sheet.h"
 #include "store/store.h"
+#include "teammatch.h"
 #include "tourney.h"
 #include "tourney_cli.h"
 
@@ -23,10 +24,11 @@
 enum {
   A_NEW, A_SETTINGS, A_ADD, A_IMPORT, A_IMPORT_PLAYERS, A_PLAYERS, A_EDIT, A_NUMBERS, A_PAIR, A_UNPAIR, A_RESULT, A_FOUL, A_ABSENT, A_WITHDRAW,
   A_REINSTATE, A_REMOVE, A_STANDINGS, A_EXPORT, A_LOG, A_KNOCKOUT, A_BRACKET, A_KO_RESULT, A_PLACES, A_TEAMS, A_PRIZES,
-  A_GROUPS, A_DEMO, A_TOKEN, A_TOKENS, A_REVOKE, A_GAMES, A_COUNT
+  A_GROUPS, A_DEMO, A_TOKEN, A_TOKENS, A_REVOKE, A_GAMES, A_TEAM, A_LINEUP, A_MATCH_RESULT, A_TEAM_WITHDRAW,
+  A_BOARD_PRIZES, A_MATCH_SHEET, A_COUNT
 };
 
-#define ACT(a) (1u << (a)) /* the bit of action a */
+#define ACT(a) ((uint64_t)1 << (a)) /* the bit of action a */
 #define RECORD (ACT(A_RESULT) | ACT(A_FOUL) | ACT(A_ABSENT) | ACT(A_WITHDRAW))
 #define WHO (ACT(A_FOUL) | ACT(A_ABSENT) | ACT(A_WITHDRAW) | ACT(A_REINSTATE) | ACT(A_REMOVE) | ACT(A_EDIT))
 #define PLAYER (ACT(A_ADD) | ACT(A_EDIT))
@@ -37,7 +39,8 @@ enum {
 static const char *const action_names[A_COUNT] = {
   "new", "settings", "add", "import", "import-players", "players", "edit", "numbers", "pair", "unpair", "result", "foul", "absent", "withdraw",
   "reinstate", "remove", "standings", "export", "log", "knockout", "bracket", "ko-result", "places", "teams", "prizes",
-  "groups", "demo", "token", "tokens", "revoke", "games",
+  "groups", "demo", "token", "tokens", "revoke", "games", "team", "lineup", "match-result", "team-withdraw",
+  "board-prizes", "match-sheet",
 };
 
 /* What each action is, its argument and the family that runs it. */
@@ -127,12 +130,28 @@ static const struct action {
   [A_REVOKE] = {"the token no longer opens the server", NULL, "TOKEN", xq__tourney_live_main},
   [A_GAMES] = {"the game log, one row a line: id round table source seq event", NULL, NULL,
                xq__tourney_live_main},
+  [A_TEAM] = {"a team event: register a team, its roster in board order",
+              "The roster is --players in board order, else the players whose team is\n"
+              "--name, in registration order; the first --regulars (default the boards)\n"
+              "are regulars, the rest reserves.\n", NULL, xq__tourney_team_main},
+  [A_LINEUP] = {"a team event: a team's lineup (出场名单) for round R",
+                "--players in board order; 0 marks an absent player (the next move up).\n"
+                "With the fixed board order a player may not play above one who comes\n"
+                "before him on the roster (a reserve above a regular).\n", NULL, xq__tourney_team_main},
+  [A_MATCH_RESULT] = {"a team event: a board's result, or a whole match forfeited",
+                      "CODE from the first-named team's side: 1-0 0-1 = +- -+ (forfeits), * (none).\n",
+                      "CODE", xq__tourney_team_main},
+  [A_TEAM_WITHDRAW] = {"a team event: a team withdraws from round R on", NULL, NULL, xq__tourney_team_main},
+  [A_BOARD_PRIZES] = {"a team event: each board's players, best first (台次奖)", NULL, NULL,
+                      xq__tourney_team_main},
+  [A_MATCH_SHEET] = {"a team event: the match sheet (团体对阵表) of round R, or of every round", NULL, NULL,
+                     xq__tourney_team_main},
 };
 
 static const int scorings[] = {0, 0, 1, 1};
 static const int firsts[] = {XQ_FIRST_BY_RATING, XQ_FIRST_BY_LOT};
 static const int byeoss[] = {XQ_BYE_OS_ZERO, XQ_BYE_OS_LOWEST};
-static const int evformats[] = {0, 1, 2}; /* swiss, a round robin once, twice */
+static const int evformats[] = {0, 1, 2, 3, 4, 5}; /* swiss, a round robin once, twice; team-rr, team-rr2, team-swiss */
 static const int des[] = {XQ_DE_FIDE, XQ_DE_TWO_ONLY};
 static const int byes[] = {XQ_TR_ZPB, XQ_TR_HPB, XQ_TR_FPB, XQ_TR_NONE};
 static const int modes[] = {XQ_TEAM_RANK_SUM, XQ_TEAM_POINTS_SUM};
@@ -165,10 +184,44 @@ static const xq__opt rows[] = {
   XQ__STR("--arbiter", T, arbiter, "TEXT", "its chief arbiter", .only = ACT(A_SETTINGS)),
   XQ__STR("--name", T, name, "NAME", "the player's name", .only = ACT(A_ADD), .flags = XQ__OPT_REQUIRED),
   XQ__STR("--name", T, name, "NAME", "the player's name", .only = ACT(A_EDIT)),
-  XQ__ENUM("--format", T, evformat, "swiss|rr|rr2", evformats,
+  XQ__ENUM("--format", T, evformat, "swiss|rr|rr2|team-rr|team-rr2|team-swiss", evformats,
            "swiss (the default); rr: a round robin (单循环), rr2: a double one\n"
            "(双循环): paired from the round-robin table, the numbers drawn by\n"
-           "lot, rounds from the entrants, tie-breaks cxa_rr1", .only = ACT(A_NEW)),
+           "lot, rounds from the entrants, tie-breaks cxa_rr1; team-rr, team-rr2,\n"
+           "team-swiss: a team competition (团体赛) on --boards B", .only = ACT(A_NEW)),
+  XQ__LONG("--boards", T, boards, 2, XQ_TM_BOARDS_MAX, "B", "a team event's boards a match", .only = ACT(A_NEW)),
+  XQ__STR("--match-points", T, match_points, "W/D/L[/H/A]", "a team event's match points (场分): 2/1/0 (the\n"
+          "default), 3/1/0; 3/1/0/1/2: a drawn match 1 to the home (first-named)\n"
+          "team, 2 to the other", .only = ACT(A_NEW)),
+  XQ__STR("--board-order", T, board_order, "fixed|free", "a team event's lineups: in roster order (the\n"
+          "default) or any order (自由排阵)", .only = ACT(A_NEW)),
+  XQ__LONG("--min-players", T, min_players, 1, XQ_TM_BOARDS_MAX, "N", "a team event: fewer fielded forfeit the\n"
+           "match (default B - 1)", .only = ACT(A_NEW)),
+  XQ__STR("--system", T, system, "cn|dutch", "a team Swiss's pairing system (default cn)", .only = ACT(A_NEW)),
+  XQ__STR("--name", T, name, "NAME", "the team's name", .only = ACT(A_TEAM), .flags = XQ__OPT_REQUIRED),
+  XQ__STR("--players", T, list, "NO,NO,...", "the roster in board order, by the players' numbers",
+          .only = ACT(A_TEAM)),
+  XQ__LONG("--regulars", T, regulars, 1, XQ_TM_ROSTER_MAX, "N", "the regulars (default the boards)",
+           .only = ACT(A_TEAM)),
+  XQ__STR("--team", T, team, "NAME", "the team", .only = ACT(A_LINEUP) | ACT(A_TEAM_WITHDRAW),
+          .flags = XQ__OPT_REQUIRED),
+  XQ__STR("--players", T, list, "NO,NO,...", "the lineup in board order, by the players' numbers (0: absent)",
+          .only = ACT(A_LINEUP), .flags = XQ__OPT_REQUIRED),
+  XQ__LONG("--round", T, round, 1, XQ_TOURNEY_ROUNDS_MAX, "R", "the round",
+           .only = ACT(A_LINEUP) | ACT(A_MATCH_RESULT) | ACT(A_TEAM_WITHDRAW), .flags = XQ__OPT_REQUIRED),
+  XQ__LONG("--round", T, round, 1, XQ_TOURNEY_ROUNDS_MAX, "R", "the round (default every round)",
+           .only = ACT(A_MATCH_SHEET)),
+  XQ__LONG("--match", T, match, 1, XQ_TM_TEAMS_MAX, "M", "the match of the round, as pair prints it",
+           .only = ACT(A_MATCH_RESULT), .flags = XQ__OPT_REQUIRED),
+  XQ__LONG("--board", T, board, 1, XQ_TM_BOARDS_MAX, "B", "the board", .only = ACT(A_MATCH_RESULT) | ACT(A_BOARD_PRIZES)),
+  XQ__STR("--format", T, format, "text|html|csv|xlsx", "a team event's sheet instead of the plain listing",
+          .only = ACT(A_MATCH_SHEET) | ACT(A_BOARD_PRIZES) | ACT(A_STANDINGS)),
+  XQ__STR("--lang", T, lang, "en|zh", "the sheet's language (default en)",
+          .only = ACT(A_MATCH_SHEET) | ACT(A_BOARD_PRIZES) | ACT(A_STANDINGS)),
+  XQ__STR("--out", T, out, "FILE", "the sheet's file (default stdout)",
+          .only = ACT(A_MATCH_SHEET) | ACT(A_BOARD_PRIZES) | ACT(A_STANDINGS)),
+  XQ__STR("--forfeit", T, forfeit, "none|first|second|both", "the whole match forfeited by the first-named\n"
+          "team, the second, both; none takes it back", .only = ACT(A_MATCH_RESULT)),
   XQ__LONG("--games", T, games, 1, 2, "1|2", "rr: games a pairing; 2: 两局制, each pairing twice in a\n"
            "row, colours swapped, tie-breaks cxa_rr2 (场分 first)", .only = ACT(A_NEW)),
   XQ__LONG("--groups", T, rr_groups, 2, XQ_RR_GROUPS_MAX, "G", "rr|rr2: in G groups (分组循环), each its own round robin:\n"
@@ -181,7 +234,9 @@ static const xq__opt rows[] = {
           "tie-break codes, PTS OS OS_C1 PS WINS BWINS RWINS BLACK FOULS DE\n"
           "SB ROUNDBACK ROUNDBACK_FIRST LOT MATCHPTS, comma-separated; presets: os ps\n"
           "xinjiang burqin shaanxi wujiaqu tangshan cxa_rr1 cxa_rr2 wuwei2021\n"
-          "(default os; a round robin's cxa_rr1, of two-game pairings cxa_rr2)",
+          "(default os; a round robin's cxa_rr1, of two-game pairings cxa_rr2);\n"
+          "a team event's: MP GP MW TDE TDE2W TBR TBRW BC BBE TBH EMMSB EMGSB EGMSB\n"
+          "EGGSB WINS BWINS LOT; presets cxa_team_rr cxa_team_swiss league_2leg fide_team",
           .only = ACT(A_NEW) | ACT(A_IMPORT)),
   XQ__ENUM("--format", T, evformat, "swiss|rr|rr2", evformats, "swiss, or a round robin once (rr) or twice\n"
            "(rr2) with a round robin's defaults (before round 1 is paired)",
@@ -194,7 +249,8 @@ static const xq__opt rows[] = {
           .only = ACT(A_SETTINGS)),
   XQ__ENUM("--first-round", T, first, "rating|lot", firsts, "round 1 paired by rating (the default) or by lot",
            .only = ACT(A_NEW)),
-  XQ__LONG("--seed", T, seed, 0, XQ_CLI_LOT_SEED_MAX, "N", "the seed of the lots drawn (default 20260101)",
+  XQ__LONG("--seed", T, seed, 0, XQ_CLI_LOT_SEED_MAX, "N", "the seed of the lots drawn (default 20260101; a team\n"
+           "round robin: 0 numbers the teams in registration order)",
            .only = ACT(A_NEW)),
   XQ__ENUM("--bye-os", T, byeos, "zero|lowest", byeoss, "what a bye adds to the opponents' score (default\n"
            "zero)",
@@ -336,7 +392,7 @@ int xq_tourney_main(int argc, char **argv)
   xq__cmd c = action_cmd(k, name, sizeof name);
   xq__topts o = {.scoring = -1, .evformat = -1, .games = -1, .rr_groups = -1, .first = -1, .byeos = -1, .de = -1, .bye = -1, .local = -1, .rounds = -1,
                  .rating = -1, .board = -1, .player = -1, .id = -1, .after = -1, .seed = -1, .fouls = 1,
-                 .mode = -1, .size = -1, .choice = -1, .match = -1, .red = -1, .players = XQ_CLI_DEMO_PLAYERS};
+                 .mode = -1, .regulars = -1, .boards = -1, .min_players = -1, .size = -1, .choice = -1, .match = -1, .red = -1, .players = XQ_CLI_DEMO_PLAYERS};
   int nargs;
   int status = xq__opts_parse(&c, argc - 1, argv + 1, &o, &o.arg, &nargs);
   if (status >= 0) return status;

@@ -24,7 +24,7 @@ typedef struct xq__topts {
   const char *name, *tiebreaks, *birth, *sex, *region, *club, *team;
   const char *dates, *venue, *organiser, *arbiter; /* settings: what the event says of itself */
   int scoring;               /* --scoring: 0 2/1/0, 1 1/0.5/0; -1 */
-  int evformat;              /* new --format: 0 swiss, 1 rr, 2 rr2; -1 */
+  int evformat;              /* new --format: 0 swiss, 1 rr, 2 rr2, 3 team-rr, 4 team-rr2, 5 team-swiss; -1 */
   int first, byeos, de, bye; /* --first-round, --bye-os, --de (xq_tconfig's), --bye (XQ_TR_*PB); -1 */
   int local;                 /* 1 --local, 0 --not-local, -1 */
   long rounds, rating, board, player, id, after, seed, games, rr_groups; /* -1 */
@@ -47,6 +47,10 @@ typedef struct xq__topts {
   const char *role, *label;
   long players;              /* demo --players, XQ_CLI_DEMO_PLAYERS */
   long table;                /* token, games --table T, 0 */
+  /* a team event's (tourney_team.c) */
+  const char *list;          /* team, lineup --players NO,NO,... */
+  const char *match_points, *board_order, *forfeit;
+  long boards, regulars, min_players; /* -1 */
 } xq__topts;
 
 /* The action families: each runs `action` (one of its own, the options
@@ -62,6 +66,14 @@ int xq__tourney_final_main(const xq__topts *o, const char *action);   /* tourney
                                        prizes, groups */
 int xq__tourney_live_main(const xq__topts *o, const char *action);    /* tourney_live.c: demo, token,
                                        tokens, revoke, games */
+
+int xq__tourney_team_main(const xq__topts *o, const char *action);    /* tourney_team.c: team, lineup,
+                                       match-result, team-withdraw, board-prizes, match-sheet */
+/* new --format team-rr|team-rr2|team-swiss (tourney_team.c). Returns the exit status. */
+int xq__tourney_team_new(const xq__topts *o);
+/* Run pair, standings, settings or export on a team event (tourney_team.c): the exit
+ * status, or -1 when the store holds an individual event. */
+int xq__tourney_team_dispatch(const xq__topts *o, const char *action);
 
 /* Open the store of o->db and load the event and its knockout stage
  * (tourney_ko.c); errors go to stderr. Returns 0, or 1 with nothing left

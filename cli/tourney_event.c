@@ -76,6 +76,14 @@ static int cmd_new(const xq__topts *o)
 {
   xq_tconfig cfg;
   xq_error err = {0};
+  if (o->evformat >= 3 && !o->preset && o->scoring < 0 && o->games < 0 && o->rr_groups < 0)
+    return xq__tourney_team_new(o);
+  if (o->evformat >= 3 || o->boards > 0 || o->match_points || o->board_order || o->min_players > 0) {
+    fprintf(stderr, "xqref tourney new: --boards, --match-points, --board-order and --min-players are a team\n"
+                    "event's (--format team-rr|team-rr2|team-swiss), which takes no --preset, --scoring,\n"
+                    "--games or --groups\n");
+    return 2;
+  }
   xq_tconfig_default(&cfg);
   /* a preset's settings first (the same as a simulation's), then what
    * the command line says */
@@ -206,6 +214,8 @@ static int settings_fields(const xq__topts *o, xq_tsettings *s, unsigned *fields
 /* settings: print them, or change those given and print them. */
 static int cmd_settings(const xq__topts *o)
 {
+  int team = xq__tourney_team_dispatch(o, "settings");
+  if (team >= 0) return team;
   xq_tsettings s;
   unsigned fields, changed = 0;
   xq_error err = {0};
@@ -339,6 +349,8 @@ static int cmd_pair(const xq__topts *o)
   xq_tstore *st;
   xq_tournament *ev;
   xq_error err = {0};
+  int team = xq__tourney_team_dispatch(o, "pair");
+  if (team >= 0) return team;
   int system = o->system ? xq_pair_system_parse(o->system) : XQ_PAIR_CN;
   if (system < 0) {
     fprintf(stderr, "xqref tourney pair: unknown system '%s' (cn or dutch)\n", o->system);
@@ -429,6 +441,13 @@ static int cmd_record(const xq__topts *o, const char *action)
 static int cmd_standings(const xq__topts *o)
 {
   xq_tournament *ev;
+  int team = xq__tourney_team_dispatch(o, "standings");
+  if (team >= 0) return team;
+  if (o->format || o->out || o->lang) {
+    fprintf(stderr, "xqref tourney standings: --format, --lang and --out are a team event's; an individual event's\n"
+                    "sheets: tourney export --what standings\n");
+    return 2;
+  }
   int rc = read_event(o, &ev);
   if (rc) return rc;
   rc = xq_list_standings(ev, o->after > 0 ? (int)o->after : 0, stdout);
@@ -453,6 +472,8 @@ static int export_what(const char *what)
 
 static int cmd_export(const xq__topts *o)
 {
+  int team = xq__tourney_team_dispatch(o, "export");
+  if (team >= 0) return team;
   xq_tstore *st;
   xq_tournament *ev;
   xq_tpairing pr = {0};

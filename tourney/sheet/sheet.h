@@ -113,6 +113,32 @@ int xq_sheet_cards(const xq_tournament *ev, int no, int upto, int format, int la
  * Formats and languages as xq_sheet_pairings; same returns. */
 int xq_sheet_where(const xq_tournament *ev, const xq_tpairing *pr, int format, int lang, FILE *f);
 
+/* The sheets of a team competition (sheet_team.c; docs/tourney.md "Team
+ * competitions"), their event's name, dates and players from `people`
+ * (the store's event), in `format` (XQ_SHEET_CSV, HTML, TEXT, XLSX) and
+ * `lang`: the team standings after rounds 1..upto (团体成绩: place, team,
+ * matches, won, drawn, lost, 场分, 局分, the valued tie-breaks, each
+ * board's 局分); the match sheets of `round` (团体对阵表: a table per
+ * match, 局分 and 场分 under its title, a row per board with the first
+ * team's colour, both players and the result, a row to sign); the board
+ * prizes after rounds 1..upto (台次奖: a table per board, or board
+ * `board` alone; 0 every board). Return XQ_OK, XQ_EINVAL (bad arguments,
+ * a round without matches), XQ_ENOMEM, XQ_ELIMIT or XQ_EIO. */
+struct xq_tm_event;
+int xq_sheet_team_standings(const xq_tournament *people, const struct xq_tm_event *ev, int upto, int format, int lang,
+                            FILE *f);
+int xq_sheet_team_matches(const xq_tournament *people, const struct xq_tm_event *ev, int round, int format, int lang,
+                          FILE *f);
+int xq_sheet_team_boards(const xq_tournament *people, const struct xq_tm_event *ev, int board, int upto, int format,
+                         int lang, FILE *f);
+/* The team cross table (团体成绩表) after rounds 1..upto: a row and a
+ * column per team in number order, each cell the row team's 局分:局分 of
+ * each match against the column's (two in a double round robin; an
+ * annulled team's in brackets), then 场分, 局分 and place. XQ_EINVAL also
+ * for more teams than a sheet has columns (55) or teams not numbered. */
+int xq_sheet_team_crosstable(const xq_tournament *people, const struct xq_tm_event *ev, int upto, int format, int lang,
+                             FILE *f);
+
 /* The score sheets (记分表) of round pr->round (sheet/scoresheet.c; the
  * knockout's tables when it is XQ_KO_ROUND, headed 淘汰赛). HTML:
  * a page to print, one sheet per table with two players (the bye has

@@ -23,6 +23,10 @@ int xq__store_ko_mark(xq_tstore *st, xq_tournament *ev, xq_error *err);
 /* Print the knockout log (after the event log), one row a line. */
 void xq__store_ko_dump(xq_tstore *st, FILE *f);
 
+/* Print the team log, a row a line ("team id at kind round= a= b= c=
+ * list= text="), after the tournament log (team_store.c). */
+void xq__store_team_dump(xq_tstore *st, FILE *f);
+
 /* The players' part of a reload and of the dump (store_players.c), with
  * the lock held inside the reload's read transaction. xq__store_draw_load
  * applies the numbers of drawing event `seq` (a 'numbering' event without

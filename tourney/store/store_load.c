@@ -339,6 +339,7 @@ int xq_tstore_dump(xq_tstore *st, FILE *f)
   }
   sqlite3_finalize(q);
   xq__store_ko_dump(st, f);
+  xq__store_team_dump(st, f);
   xq__store_unlock(st);
   return ferror(f) ? XQ_EIO : XQ_OK;
 }

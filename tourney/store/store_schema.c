@@ -191,6 +191,21 @@ static const char *const migrations[] = {
   "  seen INTEGER NOT NULL CHECK (seen >= 0), who TEXT NOT NULL);"
   "CREATE TRIGGER seen_marks_no_update BEFORE UPDATE ON seen_marks"
   "  BEGIN SELECT RAISE(ABORT, 'seen marks are appended, not changed'); END;",
+  /* 13: team competitions (team_store.c, docs/store.md "team_log"): the
+   * team log, append-only, one row per change (the settings, a team, the
+   * numbers, each match as paired, a lineup, a board result, a match
+   * forfeited, a withdrawal), applied in id order by the load. */
+  "CREATE TABLE team_log("
+  "  id INTEGER PRIMARY KEY AUTOINCREMENT,"
+  "  at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),"
+  "  kind TEXT NOT NULL CHECK (kind IN ('config', 'team', 'numbers', 'match', 'lineup', 'result',"
+  "                                     'forfeit', 'withdraw')),"
+  "  round INTEGER NOT NULL DEFAULT 0, a INTEGER NOT NULL DEFAULT 0, b INTEGER NOT NULL DEFAULT 0,"
+  "  c INTEGER NOT NULL DEFAULT 0, list TEXT NOT NULL DEFAULT '', text TEXT NOT NULL DEFAULT '');"
+  "CREATE TRIGGER team_log_no_update BEFORE UPDATE ON team_log"
+  "  BEGIN SELECT RAISE(ABORT, 'the team log is appended, not changed'); END;"
+  "CREATE TRIGGER team_log_no_delete BEFORE DELETE ON team_log"
+  "  BEGIN SELECT RAISE(ABORT, 'the team log is appended, not changed'); END;",
 };
 
 #define NMIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))
