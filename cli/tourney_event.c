@@ -72,10 +72,32 @@ static int group_title(const xq__topts *o, const xq_regulation *r, char *title, 
   return 2;
 }
 
+static int text_fields(const xq__topts *o, unsigned allowed, xq_tsettings *s, unsigned *fields, const char *cmd);
+
+/* new --dates --venue --organiser --arbiter: the event's details, kept as
+ * settings once the event is made (the sheets' header and signature
+ * lines). 0, or 1 after a message. */
+static int new_details(const xq__topts *o, xq_tstore *st)
+{
+  xq_tsettings s;
+  unsigned fields, changed = 0;
+  xq_error err = {0};
+  if (text_fields(o, XQ_TS_DATES | XQ_TS_VENUE | XQ_TS_ORGANISER | XQ_TS_ARBITER, &s, &fields, "new")) return 2;
+  if (fields && xq_tstore_settings(st, &s, fields, &changed, &err)) {
+    fprintf(stderr, "xqref tourney new: %s\n", err.msg);
+    return 1;
+  }
+  return 0;
+}
+
 static int cmd_new(const xq__topts *o)
 {
   xq_tconfig cfg;
   xq_error err = {0};
+  if (o->evformat >= 3 && (o->dates || o->venue || o->organiser || o->arbiter)) {
+    fprintf(stderr, "xqref tourney new: --dates, --venue, --organiser and --arbiter are not kept for a team event yet\n");
+    return 2;
+  }
   if (o->evformat >= 3 && !o->preset && o->scoring < 0 && o->games < 0 && o->rr_groups < 0)
     return xq__tourney_team_new(o);
   if (o->evformat >= 3 || o->boards > 0 || o->match_points || o->board_order || o->min_players > 0) {
@@ -136,8 +158,10 @@ static int cmd_new(const xq__topts *o)
   /* the preset's title names the event: groups and prizes find the
    * regulation by it */
   rc = xq_tstore_create_event(st, o->name ? o->name : title, &cfg, &err);
+  if (rc) fprintf(stderr, "xqref tourney: %s\n", err.msg);
+  else rc = new_details(o, st);
   xq_tstore_close(st);
-  if (rc) { fprintf(stderr, "xqref tourney: %s\n", err.msg); return 1; }
+  if (rc) return rc < 0 ? 1 : rc;
   char tb[256];
   xq_tconfig_tb_format(&cfg, tb, sizeof tb);
   if (cfg.format == XQ_FORMAT_RR)
@@ -174,9 +198,10 @@ static void settings_print(const xq_tournament *ev, FILE *f)
     fprintf(f, "locked: rounds: not fewer than the %d paired\n", ev->nrounds);
 }
 
-/* The settings of the command line into *s and the fields given. 0, or
- * 2 after a message. */
-static int settings_fields(const xq__topts *o, xq_tsettings *s, unsigned *fields)
+/* The text settings of the command line (name, dates, venue, organiser,
+ * chief arbiter, tie-breaks) among `allowed` into *s (cleared first) and
+ * their bits into *fields. 0, or 2 after a message naming `cmd`. */
+static int text_fields(const xq__topts *o, unsigned allowed, xq_tsettings *s, unsigned *fields, const char *cmd)
 {
   memset(s, 0, sizeof *s);
   *fields = 0;
@@ -188,14 +213,22 @@ static int settings_fields(const xq__topts *o, xq_tsettings *s, unsigned *fields
     {o->tiebreaks, XQ_TS_TIEBREAKS, s->tiebreaks, sizeof s->tiebreaks},
   };
   for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
-    if (!texts[i].v) continue;
+    if (!texts[i].v || !(texts[i].bit & allowed)) continue;
     if (strlen(texts[i].v) >= texts[i].cap) {
-      fprintf(stderr, "xqref tourney settings: a value longer than %zu bytes\n", texts[i].cap - 1);
+      fprintf(stderr, "xqref tourney %s: a value longer than %zu bytes\n", cmd, texts[i].cap - 1);
       return 2;
     }
     strcpy(texts[i].dst, texts[i].v);
     *fields |= texts[i].bit;
   }
+  return 0;
+}
+
+/* The settings of the command line into *s and the fields given. 0, or
+ * 2 after a message. */
+static int settings_fields(const xq__topts *o, xq_tsettings *s, unsigned *fields)
+{
+  if (text_fields(o, ~0u, s, fields, "settings")) return 2;
   if (o->rounds > 0) { s->rounds = (int)o->rounds; *fields |= XQ_TS_ROUNDS; }
   if (o->evformat >= 0) { s->format = o->evformat; *fields |= XQ_TS_FORMAT; }
   if (o->scoring >= 0) { s->halves = o->scoring; *fields |= XQ_TS_SCORING; }

@@ -603,3 +603,26 @@ Test(sheet, who_plays_where_by_pinyin)
   xq_tournament_free(ev);
   xq_test_db_remove(path);
 }
+
+/* `tourney new` takes the event's details at once: the dates, venue,
+ * organiser and chief arbiter are its settings and head and sign its
+ * sheets (a team event refuses them rather than lose them). */
+Test(sheet, new_takes_the_details_the_sheets_print)
+{
+  char db[512];
+  xq_test_db_path(db, sizeof db, "new_details");
+  xq_test_db_remove(db);
+  free(xq_test_run_db(0, "tourney new --db %s %s", db,
+                      "--rounds 5 --name 杯赛 --dates 2026年5月1日 --venue 市棋院 --organiser 市象协 --arbiter 王裁判"));
+  char *out = xq_test_run_db(0, "tourney settings --db %s%s", db, "");
+  cr_assert(strstr(out, "dates: 2026年5月1日\nvenue: 市棋院\norganiser: 市象协\narbiter: 王裁判\n"), "%s", out);
+  free(out);
+  out = xq_test_run_db(0, "tourney export --db %s %s", db, "--format text --lang zh");
+  cr_assert(strstr(out, "杯赛\n2026年5月1日 · 市棋院\n"), "%s", out);
+  cr_assert(strstr(out, "主办单位：市象协\n裁判长：王裁判\n"), "%s", out);
+  free(out);
+  xq_test_db_remove(db);
+  xq_test_run_db_says(2, "not kept for a team event", "tourney new --db %s %s", db,
+                      "--format team-rr --boards 4 --venue 市棋院");
+  xq_test_db_remove(db);
+}
