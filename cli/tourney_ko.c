@@ -198,12 +198,16 @@ static int cmd_ko_result(const xq__topts *o)
             r == XQ_ELIMIT ? "has reached its game limit" : ko_refusal(ev, &ko, (int)o->match, red, why, sizeof why));
     goto out;
   }
-  if (g.type == XQ_KG_ARMAGEDDON && !red) {
-    /* the lot (or the better place's choice) at the table gave Red, and a
-     * draw is Black's win: a default would advance the wrong player */
-    fprintf(stderr, "xqref tourney ko-result: match %ld's next game is the armageddon, whose colours are drawn "
-            "(or chosen) at the table and whose draw is Black's win: give --red NO, the player who had Red\n",
-            o->match);
+  if (xq_ko_red_drawn(&ko, &g) && !red) {
+    /* the lot (or the better place's choice) at the table gave Red: a
+     * default would be a guess (and an armageddon's draw is Black's win) */
+    if (g.type == XQ_KG_ARMAGEDDON)
+      fprintf(stderr, "xqref tourney ko-result: match %ld's next game is the armageddon, whose colours are drawn "
+              "(or chosen) at the table and whose draw is Black's win: give --red NO, the player who had Red\n",
+              o->match);
+    else
+      fprintf(stderr, "xqref tourney ko-result: match %ld's game's colours are drawn by lot at the table, as the "
+              "regulation says: give --red NO, the player who had Red\n", o->match);
     goto out;
   }
   g.res = res;

@@ -114,6 +114,7 @@ cJSON *xq__ops_ko_json(const xq__server *s)
       cJSON_AddStringToObject(nx, "type", xq_ko_gtype_name(next.type));
       cJSON_AddStringToObject(nx, "time_control", xq_ko_game_time_control(ko, m, next.type));
       cJSON_AddBoolToObject(nx, "colours_open", next.type == XQ_KG_STANDARD || next.type == XQ_KG_ARMAGEDDON);
+      cJSON_AddBoolToObject(nx, "red_drawn", xq_ko_red_drawn(ko, &next)); /* no default: the lot at the table */
     }
     cJSON *gs = cJSON_AddArrayToObject(x, "games");
     for (int i = 0; i < ko->ngames; i++) {
@@ -405,9 +406,9 @@ static void run_ko_publish(xq__server *s, xq__task *task)
                rc == XQ_ELIMIT ? "too many games" : "the Red player asked for does not fit the next game");
       break;
     }
-    if (g.type == XQ_KG_ARMAGEDDON && !red) { /* drawn or chosen at the table; a draw is Black's win */
-      snprintf(err.msg, sizeof err.msg, "match %d: the armageddon's Red is drawn (or chosen) at the table: "
-               "name him (red: [{\"match\":%d,\"player\":ID}])", m, m);
+    if (xq_ko_red_drawn(ko, &g) && !red) { /* drawn or chosen at the table; an armageddon's draw is Black's win */
+      snprintf(err.msg, sizeof err.msg, "match %d: the %s's Red is drawn (or chosen) at the table: "
+               "name him (red: [{\"match\":%d,\"player\":ID}])", m, g.type == XQ_KG_ARMAGEDDON ? "armageddon" : "game", m);
       rc = XQ_EINVAL;
       break;
     }

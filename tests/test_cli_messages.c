@@ -217,16 +217,23 @@ Test(messages, ko_result_says_what_is_wrong)
   xq_test_run_db_says(1, "match 9 is not in the bracket (matches 1..3)", "tourney ko-result --db '%s' --match 9 1-0%s",
                       db, NULL);
   char *bracket = xq_test_run_db(0, "tourney bracket --db '%s'%s", db, NULL);
-  /* match 1 is #1 v #4, match 2 #2 v #3: a player of match 2 as Red of match 1 */
-  int a, b;
-  const char *m2 = strstr(bracket, "match 2");
-  cr_assert_not_null(m2, "%s", bracket);
-  cr_assert_eq(sscanf(strstr(m2, "red "), "red %d black %d", &a, &b), 2, "%s", bracket);
+  /* match 1 is #1 v #4, match 2 #2 v #3: a player of match 2 as Red of
+   * match 1. Wujiaqu's first stage draws its colours at the table (九(一)
+   * 先后手抽签决定): none is printed, none is a default */
+  int a, r1;
+  const char *m1 = strstr(bracket, "match 1"), *m2 = strstr(bracket, "match 2");
+  cr_assert(m1 && m2, "%s", bracket);
+  cr_assert(strstr(m1, "colours drawn or chosen at the table (--red NO)"), "%s", bracket);
+  cr_assert_eq(sscanf(strchr(strchr(m2, '#'), '(') + 1, "%d", &a), 1, "%s", bracket);
+  cr_assert_eq(sscanf(strchr(strchr(m1, '#'), '(') + 1, "%d", &r1), 1, "%s", bracket);
   char extra[64];
   snprintf(extra, sizeof extra, " --red %d", a);
   xq_test_run_db_says(1, "is not one of them", "tourney ko-result --db '%s' --match 1 1-0%s", db, extra);
   free(bracket);
-  free(xq_test_run_db(0, "tourney ko-result --db '%s' --match 1 1-0%s", db, NULL));
+  xq_test_run_db_says(1, "colours are drawn by lot at the table, as the regulation says: give --red NO",
+                      "tourney ko-result --db '%s' --match 1 1-0%s", db, NULL);
+  snprintf(extra, sizeof extra, " --red %d", r1);
+  free(xq_test_run_db(0, "tourney ko-result --db '%s' --match 1 1-0%s", db, extra));
   xq_test_run_db_says(1, "match 1 is decided: no more games", "tourney ko-result --db '%s' --match 1 1-0%s", db,
                       NULL);
   xq_test_db_remove(db), rmdir(dir);

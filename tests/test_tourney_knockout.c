@@ -215,6 +215,36 @@ Test(tiebreak_games, draw_goes_to_swapped_rapid_then_armageddon_draw_is_black_wi
   cr_assert_eq(xq_ko_winner(&ko, 2), 2);
 }
 
+/* Whose colours are drawn at the table, so that no Red is a default: the
+ * armageddon everywhere; Wujiaqu's first knockout stage (九(一) 淘汰赛第一轮
+ * …先后手抽签决定) but not its later stages; the village king's final
+ * (Shaanxi 十(二)2 总决赛抽签定先); Xinjiang's standard games not. */
+Test(tiebreak_games, the_colours_drawn_at_the_table)
+{
+  xq_tstanding st[8];
+  xq_ko ko;
+  xq_ko_game g = {0};
+  ranks(st, 8, 0);
+  cr_assert_eq(xq_ko_setup(&ko, st, 8, 10, 8, XQ_KO_FIXED, XQ_KO_FMT_RAPID_BLITZ, 0), XQ_OK);
+  cr_assert_eq(xq_ko_next_game(&ko, 1, 0, &g), XQ_OK);
+  cr_assert_eq(g.type, XQ_KG_STANDARD);
+  cr_assert_eq(xq_ko_red_drawn(&ko, &g), 1, "Wujiaqu's quarter-final");
+  g.match = 5; /* a semi-final's standard game */
+  cr_assert_eq(xq_ko_red_drawn(&ko, &g), 0, "the text is silent after the first stage");
+  cr_assert_eq(xq_ko_setup(&ko, st, 8, 10, 8, XQ_KO_FIXED, XQ_KO_FMT_RAPID_ARMAGEDDON, 0), XQ_OK);
+  cr_assert_eq(xq_ko_next_game(&ko, 1, 0, &g), XQ_OK);
+  cr_assert_eq(xq_ko_red_drawn(&ko, &g), 0, "Xinjiang's standard game: the higher seed Red");
+  g.type = XQ_KG_ARMAGEDDON;
+  cr_assert_eq(xq_ko_red_drawn(&ko, &g), 1);
+  g.type = XQ_KG_RAPID;
+  cr_assert_eq(xq_ko_red_drawn(&ko, &g), 0, "the rapid game swaps the colours");
+  cr_assert_eq(xq_ko_setup(&ko, st, 8, 10, 8, XQ_KO_FIXED, XQ_KO_FMT_VILLAGE, 0), XQ_OK);
+  g = (xq_ko_game){.match = 7, .type = XQ_KG_STANDARD};
+  cr_assert_eq(xq_ko_red_drawn(&ko, &g), 1, "the village final");
+  g.match = 5;
+  cr_assert_eq(xq_ko_red_drawn(&ko, &g), 0);
+}
+
 Test(tiebreak_games, wujiaqu_repeats_short_games_until_decided)
 {
   xq_tstanding st[8];

@@ -441,6 +441,20 @@ int xq_ko_next_game(const xq_ko *ko, int m, int red, xq_ko_game *g)
   return XQ_OK;
 }
 
+int xq_ko_red_drawn(const xq_ko *ko, const xq_ko_game *g)
+{
+  if (!ko || !g) return 0;
+  if (g->type == XQ_KG_ARMAGEDDON) return 1;
+  if (g->type != XQ_KG_STANDARD) return 0;
+  int stages = 0;
+  for (int k = ko->size; k > 1; k /= 2) stages++;
+  int s = xq_ko_stage(ko, g->match);
+  if (ko->format == XQ_KO_FMT_RAPID_BLITZ) return s == 1; /* Wujiaqu 九(一) */
+  /* Shaanxi 十(二)2: 总决赛抽签定先, the bracket's last match */
+  if (ko->format == XQ_KO_FMT_VILLAGE) return s == stages && g->match == xq_ko_nmatches(ko);
+  return 0;
+}
+
 int xq_ko_add_game(xq_ko *ko, const xq_ko_game *g)
 {
   xq_ko_game want;

@@ -206,6 +206,15 @@ int xq_ko_decided(const xq_ko *ko, int m);
  * XQ_KO_MATCH_GAMES_MAX games. */
 int xq_ko_next_game(const xq_ko *ko, int m, int red, xq_ko_game *g);
 
+/* Are game g's colours drawn at the table, so that no Red is a default
+ * and the arbiter must name the player who drew it? 1 for the armageddon
+ * (every regulation: 抽签决定先后手 or the better place's choice, and a
+ * draw is Black's win); for Wujiaqu's first knockout stage's standard
+ * game (九(一) 淘汰赛第一轮…先后手抽签决定); for the village king's final
+ * (Shaanxi 十(二)2 总决赛抽签定先). 0 otherwise (the higher seed is Red
+ * where the text is silent). */
+int xq_ko_red_drawn(const xq_ko *ko, const xq_ko_game *g);
+
 /* Append a played game (from xq_ko_next_game with res set). A game with
  * g->table set is the result of that knockout table, which must be the
  * match's game in play; one without may not be added while the match has

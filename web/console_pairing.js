@@ -247,7 +247,7 @@ addWords({
     k_fixed: '固定对阵（1–8、2–7…）', k_choose: '头号种子选择对手', k_lot: '全部棋手抽签（只打淘汰赛）', k_choice: '头号种子选第几名',
     k_start: '开始淘汰赛', k_started: '淘汰赛已开始：{n}人', k_waiting: '待赛对局', k_none_waiting: '没有等待对局的比赛。',
     k_next: '下一局', k_red: '执红', k_red_rule: '按规程', k_red_lot: '（选抽签结果）',
-    k_red_needed: '{n}：超快棋（和棋黑胜）的先后手由现场抽签决定，请先选执红方', k_publish: '公布下一局（{n}场）', k_published: '已公布 {n} 台淘汰赛对局',
+    k_red_needed: '{n}：本局先后手由现场抽签决定，请先选执红方', k_publish: '公布下一局（{n}场）', k_published: '已公布 {n} 台淘汰赛对局',
     k_not_ready: '须在瑞士制某轮全部结果录入后开始。', k_match: '第{n}场', k_match_h: '场次', k_players: '棋手',
     'f_rapid-armageddon': '慢棋20分+5秒；和则换先快棋一局（10分+5秒）；再和抽签定先超快棋（红6分+3秒，黑4分+3秒），和棋黑胜（新疆）',
     f_armageddon: '慢棋20分+5秒；和则超快棋一局（红6分+5秒，黑4分+5秒），和棋黑胜（唐山）',
@@ -264,7 +264,7 @@ addWords({
     k_choice: 'the top seed takes place', k_start: 'Start the knockout', k_started: 'Knockout started: {n} players',
     k_waiting: 'Matches waiting for a game', k_none_waiting: 'No match is waiting for a game.', k_next: 'Next game',
     k_red: 'Red', k_red_rule: 'by the regulation', k_red_lot: '(the lot at the table)',
-    k_red_needed: '{n}: the armageddon (a draw is Black\'s win) takes the Red the lot at the table gave: choose Red first', k_publish: 'Publish the next games ({n} matches)',
+    k_red_needed: '{n}: this game takes the Red the lot at the table gave: choose Red first', k_publish: 'Publish the next games ({n} matches)',
     k_published: '{n} knockout tables published', k_not_ready: 'Starts after a Swiss round with every result in.',
     k_match: 'match {n}', k_match_h: 'Match', k_players: 'Players',
     'f_rapid-armageddon': 'standard 20+5; a draw: one rapid game 10+5, colours swapped; another draw: armageddon, colours by lot, Red 6+3 v Black 4+3, a draw wins for Black (Xinjiang)',
@@ -358,9 +358,10 @@ function koWaiting(k) {
     el('td', { text: m.players.map(name).join(` ${t('vs')} `) }),
     el('td', { text: `${t('g_' + m.next.type)} ${m.next.time_control || ''}` }),
     el('td', {}, m.next.colours_open
-      ? el('select', { name: 'red', 'data-match': m.match, 'aria-label': t('k_red'), 'data-type': m.next.type },
-        // the armageddon's Red is drawn (or chosen) at the table: no default
-        el('option', { value: '', text: t(m.next.type === 'armageddon' ? 'k_red_lot' : 'k_red_rule') }),
+      ? el('select', { name: 'red', 'data-match': m.match, 'aria-label': t('k_red'), 'data-type': m.next.type,
+        'data-drawn': m.next.red_drawn ? 'yes' : null },
+        // a Red drawn (or chosen) at the table (the armageddon; Wujiaqu's first stage): no default
+        el('option', { value: '', text: t(m.next.red_drawn ? 'k_red_lot' : 'k_red_rule') }),
         ...m.players.map(p => el('option', { value: p.id, text: p.name })))
       : t('k_red_rule'))));
   const table = el('table', { class: 'grid', id: 'k-waiting' },
@@ -374,10 +375,11 @@ function koWaiting(k) {
   return [inPlay, el('div', { class: 'scroll' }, table), el('p', {}, btn)];
 }
 
-/* An armageddon whose Red is not chosen yet: said, its choice focused
- * (true); before the question is asked. */
+/* A game whose Red is drawn at the table (the armageddon, Wujiaqu's first
+ * stage) and not chosen yet: said, its choice focused (true); before the
+ * question is asked. */
 function redOpen(table) {
-  const open = [...table.querySelectorAll('select[name="red"][data-type="armageddon"]')].find(s => !s.value);
+  const open = [...table.querySelectorAll('select[name="red"][data-drawn="yes"]')].find(s => !s.value);
   if (!open) return false;
   open.focus();
   consoleSay(t('k_red_needed', { n: open.closest('tr').children[0].textContent }), true);

@@ -31,12 +31,13 @@ static const char *prov_text(int p) { return p ? " (provisional)" : ""; }
 /* The knockout                                                        */
 /* ------------------------------------------------------------------ */
 
-/* The colours of the next game: an armageddon's are drawn or chosen at
- * the table (Xinjiang 九(二) 抽签决定先后手, Tangshan 八.3 第1名决定…超快棋
- * 先后手) and entered with --red, so none is printed for it. */
-static void next_colours(FILE *f, const xq_tournament *ev, const xq_ko_game *next)
+/* The colours of the next game: those drawn at the table
+ * (xq_ko_red_drawn: the armageddon, Xinjiang 九(二) 抽签决定先后手,
+ * Tangshan 八.3 第1名决定…超快棋先后手; Wujiaqu's first stage 九(一); the
+ * village final) are entered with --red, so none is printed for them. */
+static void next_colours(FILE *f, const xq_tournament *ev, const xq_ko *ko, const xq_ko_game *next)
 {
-  if (next->type == XQ_KG_ARMAGEDDON) fprintf(f, "colours drawn or chosen at the table (--red NO)\n");
+  if (xq_ko_red_drawn(ko, next)) fprintf(f, "colours drawn or chosen at the table (--red NO)\n");
   else fprintf(f, "red %d black %d\n", pno(ev, next->red), pno(ev, next->black));
 }
 
@@ -61,7 +62,7 @@ static void match_games(FILE *f, const xq_tournament *ev, const xq_ko *ko, int m
             pno(ev, ko->tables[t - 1].red), pno(ev, ko->tables[t - 1].black), t, XQ_KO_ROUND);
   else if (!xq_ko_next_game(ko, m, 0, &next)) {
     fprintf(f, "  next: game %d %s %s, ", k + 1, xq_ko_gtype_name(next.type), xq_ko_game_time_control(ko, m, next.type));
-    next_colours(f, ev, &next);
+    next_colours(f, ev, ko, &next);
   }
 }
 
@@ -103,7 +104,7 @@ int xq_list_ko_game(const xq_tournament *ev, const xq_ko *ko, const xq_ko_game *
   if (w) fprintf(f, "winner: %s (%d)\n", pname(ev, w), pno(ev, w));
   else if (!xq_ko_next_game(ko, g->match, 0, &next)) {
     fprintf(f, "next: %s %s, ", xq_ko_gtype_name(next.type), xq_ko_game_time_control(ko, g->match, next.type));
-    next_colours(f, ev, &next);
+    next_colours(f, ev, ko, &next);
   }
   return done(f);
 }
