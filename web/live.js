@@ -210,6 +210,17 @@ export async function setRound(r) {
   await Promise.all([refreshPairings(), loadGames(r)]);
 }
 
+/* The notice of a delayed broadcast (serve --delay: the server shows this
+ * page everything `sec` seconds late), hidden without one. */
+export function showDelay(sec) {
+  const note = $('#delay-note');
+  note.hidden = !(sec > 0);
+  if (!(sec > 0)) return;
+  const span = sec % 60 ? t('delay_sec', { n: sec }) : t('delay_min', { n: sec / 60 });
+  note.textContent = t('delay_note', { t: span });
+  note.dataset.delay = String(sec);
+}
+
 /* Read the event: its name and published rounds; then the round linked
  * by the URL (on a first load) or the newest (`newest`, or none shown yet). */
 export async function loadEvent(newest) {
@@ -222,6 +233,7 @@ export async function loadEvent(newest) {
   $('#event-name').textContent = S.event.name || 'xqref';
   $('#event-info').textContent = [S.event.dates, S.event.venue].filter(Boolean).join(' · ');
   document.title = (S.event.name || 'xqref') + ' · xqref';
+  showDelay(S.event.delay || 0);
   const sel = $('#round');
   sel.replaceChildren(...S.event.published.map(r => el('option', { value: r, text: roundName(r) })));
   const last = S.event.published[S.event.published.length - 1] || 0;

@@ -19,11 +19,11 @@ export const LAUNCH = { executablePath: CHROMIUM, args: ['--no-sandbox', '--disa
  * first: the server starts on a missing store and makes its own
  * ("xqref tournament", rounds not set); with `preset` the event is that
  * regulation's (`tourney new --preset`). */
-export async function startEmpty(dir, name, rounds = 3, { bare = false, preset = null } = {}) {
+export async function startEmpty(dir, name, rounds = 3, { bare = false, preset = null, serve = [] } = {}) {
   const db = join(dir, name + '.db');
   const shape = preset ? ['--preset', preset] : typeof rounds === 'string' ? ['--format', rounds] : ['--rounds', String(rounds)];
   if (!bare) execFileSync(XQREF, ['tourney', 'new', '--db', db, ...(preset ? [] : ['--name', 'Console Cup']), ...shape]);
-  const srv = spawn(XQREF, ['serve', '--quiet', '--db', db, '--listen', '127.0.0.1:0', '--http', '127.0.0.1:0'],
+  const srv = spawn(XQREF, ['serve', '--quiet', '--db', db, '--listen', '127.0.0.1:0', '--http', '127.0.0.1:0', ...serve],
     { stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';
   const info = await new Promise((ok, fail) => {

@@ -15,7 +15,7 @@ import { join, resolve } from 'node:path';
 import net from 'node:net';
 import zlib from 'node:zlib';
 import { chromium } from 'playwright-core';
-import { LAUNCH, openConsole, asked, answer, startEmpty as startEmptyIn } from './lib.mjs';
+import { LAUNCH, openConsole, asked, answer, startEmpty as startEmptyIn, stop } from './lib.mjs';
 
 const BUILD = resolve(process.env.XQ_BUILD || 'build');
 const XQREF = join(BUILD, 'xqref');
@@ -1684,5 +1684,32 @@ test('i35.2: results of every kind from the desk and the console; a game in play
     await ctx.close();
   } finally {
     ev.srv.kill('SIGTERM');
+  }
+});
+
+test('i37: a delayed broadcast says so, and by how much, in both languages; none says nothing', async () => {
+  // the demo's server has no delay: no notice
+  const plain = await freshPage(1280, 900);
+  await plain.p.goto(base + '/');
+  await plain.p.waitForSelector('#boards .card', { timeout: WAIT });
+  assert.equal(await plain.p.isVisible('#delay-note'), false);
+  await plain.ctx.close();
+  // serve --delay 900: fifteen minutes
+  const ev = await startEmptyIn(dir, 'delayed', 3, { serve: ['--delay', '900'] });
+  try {
+    assert.equal((await (await fetch(ev.base + '/api/event')).json()).delay, 900);
+    const { ctx, p, errors } = await freshPage(390, 844); // a phone
+    await p.goto(ev.base + '/');
+    await p.waitForSelector('#delay-note:not([hidden])', { timeout: WAIT });
+    assert.match(await p.textContent('#delay-note'), /直播延时 15 分钟/);
+    await p.click('#lang');
+    await p.waitForFunction(() => /15 min/.test(document.querySelector('#delay-note').textContent), null,
+      { timeout: WAIT });
+    assert.equal(await p.getAttribute('#delay-note', 'data-delay'), '900');
+    await p.screenshot({ path: join(ART, 'delay-note-phone.png') });
+    assert.deepEqual(errors, []);
+    await ctx.close();
+  } finally {
+    await stop(ev.srv);
   }
 });
