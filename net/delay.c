@@ -63,6 +63,8 @@ struct xq__delay {
 int64_t xq__delay_us(const xq__server *s)
 {
   int sec = s->opts.delay_s;
+  /* the event's delay setting, when set, over serve --delay */
+  if (s->ev && s->ev->cfg.delay) sec = s->ev->cfg.delay;
   return sec > 0 ? (int64_t)sec * 1000000 : 0;
 }
 
@@ -259,6 +261,15 @@ int xq__delay_event(xq__server *s, int64_t id, int round, xq__buf *sse, xq__buf 
   xq__buf_ref(jsonl);
   push(s, h);
   return XQ_OK;
+}
+
+void xq__delay_changed(xq__server *s)
+{
+  xq__delay *d = s->delay;
+  if (!d || !d->timer_on) return;
+  uv_timer_stop(&d->timer);
+  uv_timer_start(&d->timer, on_timer, 0, 0); /* what is due now goes; then the timer is set again */
+  xq__live_changed(s, 0);                    /* /api/event says the delay */
 }
 
 void xq__delay_number(xq__server *s, int64_t *next)

@@ -55,6 +55,9 @@ void xq__delay_forget(xq__server *s, xq__live *lv);
  * XQ_ENOMEM (not held: the caller sends it at once). */
 int xq__delay_event(xq__server *s, int64_t id, int round, xq__buf *sse, xq__buf *jsonl, size_t toff, size_t tlen,
                     size_t doff, size_t dlen);
+/* The delay was changed (the event's setting): what is now due goes out,
+ * the release timer follows the new delay. */
+void xq__delay_changed(xq__server *s);
 /* The events held for a restart's "game" announcements take their ids
  * now, from *next (the hub's next id), in their order. */
 void xq__delay_number(xq__server *s, int64_t *next);

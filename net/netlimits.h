@@ -164,7 +164,8 @@
 #define XQ_STORE_FREE_WARN (256LL * 1024 * 1024) /* the store's disk below this: a log line
                                             (once a minute) before the full disk fails the boards */
 #define XQ_HUB_RING 8192                 /* broadcast events kept for Last-Event-ID resume */
-#define XQ_DELAY_MAX_S 3600            /* serve --delay: at most an hour (15 minutes is the usual) */
+#define XQ_DELAY_MAX_S 3600            /* serve --delay: at most an hour (15 minutes is the usual;
+                                            the event's delay setting: XQ_TOURNEY_DELAY_MAX, the same) */
 #define XQ_DELAY_HELD_MAX 262144         /* views and events held by the delay for anonymous readers
                                             (delay.c) ... */
 #define XQ_DELAY_HELD_BYTES (512LL * 1024 * 1024) /* ... and their bytes: at either limit the oldest

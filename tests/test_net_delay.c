@@ -426,3 +426,45 @@ Test(delay, restart_neither_loses_nor_bursts)
   xq_tc_close(&anon);
   xq_tc_close(&sse);
 }
+
+/* games.json's ply of table 1 is `ply` (eventually). */
+static int games_at(void *a) { return games_ply(NULL, 0) == *(int *)a; }
+
+Test(delay, the_events_setting_sets_and_lifts_it)
+{
+  up(0); /* no --delay: the event's setting decides */
+  xq_tclient adm, b, arb;
+  xq_fx_connect(&adm, ts.admin);
+  cJSON *r = xq_tc_callf(&adm, "{\"id\":1,\"op\":\"settings\"}");
+  cr_assert(cJSON_IsNull(xq_tj_get(r, "delay")), "not set: the server's");
+  cJSON_Delete(r);
+  xq_tc_errf(&adm, "BAD_REQUEST", "{\"id\":2,\"op\":\"settings\",\"set\":{\"delay\":3601}}");
+  r = xq_tc_callf(&adm, "{\"id\":3,\"op\":\"settings\",\"set\":{\"delay\":600}}");
+  xq_tc_expect_ok(r);
+  cr_assert_eq((int)xq_tj_num(r, "delay"), 600);
+  cJSON_Delete(r);
+  char *ev = get("/api/event");
+  cr_assert(strstr(ev, "\"delay\":600"), "%s", ev);
+  free(ev);
+  board1(&b);
+  move(&b, 1, "h2e2");
+  /* the arbiter has the move; anonymous readers do not */
+  xq_fx_connect(&arb, ts.arbiter);
+  r = xq_tc_callf(&arb, "{\"id\":1,\"op\":\"game\",\"round\":1,\"table\":1}");
+  cr_assert_eq(cJSON_GetArraySize(xq_tj_get(r, "moves")), 1);
+  cJSON_Delete(r);
+  cr_assert_eq(games_ply(NULL, 0), 0);
+  /* lifted: what was held goes out, in order */
+  r = xq_tc_callf(&adm, "{\"id\":4,\"op\":\"settings\",\"set\":{\"delay\":0}}");
+  xq_tc_expect_ok(r);
+  cr_assert_eq((int)xq_tj_num(r, "delay"), 0);
+  cJSON_Delete(r);
+  int one = 1;
+  cr_assert(xq_tc_run_until(&ts.loop, games_at, &one, 10000), "the held move did not come out");
+  ev = get("/api/event");
+  cr_assert(strstr(ev, "\"delay\":0"), "%s", ev);
+  free(ev);
+  xq_tc_close(&arb);
+  xq_tc_close(&b);
+  xq_tc_close(&adm);
+}

@@ -2,7 +2,7 @@
  * console_settings.js -- the 赛事设置 section of the organiser's console
  * (docs/web.md), a staff module: the event's settings (name, dates,
  * venue, organiser, chief arbiter, format, rounds, pairing system,
- * tie-break order, scoring) in a form, read and saved by the settings
+ * tie-break order, scoring, the broadcast's delay) in a form, read and saved by the settings
  * operation (docs/protocol.md). What may no longer change is shown
  * disabled, with why; only the fields changed are sent.
  */
@@ -19,6 +19,7 @@ addWords({
     s_lock_format: '第1轮已编排，赛制不能再改', s_lock_scoring: '第1轮已编排，计分不能再改',
     s_lock_rounds: '循环赛的轮数由参赛人数决定', s_lock_name: '名称为规程标题：分组、报名限额和奖项据此查找',
     s_rounds_min: '已编排{n}轮：轮数不能更少', s_note: '名称、日期和地点印在每张表格和台次令牌上。',
+    s_delay: '直播延时（秒）', s_delay_hint: '空：按服务器 --delay', s_delay_note: '观众晚这么多秒看到棋步和结果（防作弊，常用900秒=15分钟）；裁判与主办即时可见',
   },
   en: {
     s_title: 'Event settings', s_name: 'Name', s_dates: 'Dates', s_venue: 'Venue', s_organiser: 'Organiser',
@@ -28,6 +29,8 @@ addWords({
     s_s105: 'win 1, draw ½, loss 0', s_save: 'Save the settings', s_saved: 'Saved: {f}', s_nothing: 'Nothing changed',
     s_dates_hint: 'e.g. 1–5 May 2026', s_tb_hint: 'codes or a preset: os ps cxa_rr1 …',
     s_rounds_min: '{n} rounds are paired: not fewer', s_note: 'The name, dates and venue head every sheet and board slip.',
+    s_delay: 'Broadcast delay (s)', s_delay_hint: 'empty: the server\'s --delay',
+    s_delay_note: 'viewers see moves and results this many seconds late (against cheating; 900 = 15 min); arbiters and organisers at once',
   },
 });
 
@@ -37,6 +40,7 @@ const FIELDS = [
   ['name', 'text', 255], ['dates', 'text', 63], ['venue', 'text', 127], ['organiser', 'text', 127],
   ['arbiter', 'text', 127], ['format', 'select', ['swiss', 'rr', 'rr2']], ['rounds', 'number'],
   ['system', 'select', ['cn', 'dutch']], ['tiebreaks', 'text', 255], ['scoring', 'select', ['2-1-0', '1-0.5-0']],
+  ['delay', 'delay'],
 ];
 const CHOICE_WORDS = { swiss: 's_swiss', rr: 's_rr', rr2: 's_rr2', cn: 's_cn', dutch: 's_dutch',
   '2-1-0': 's_s210', '1-0.5-0': 's_s105' };
@@ -63,6 +67,10 @@ function fieldRow(st, [key, kind, more]) {
     ctl = el('select', { name: key, id: 's-' + key },
       ...more.map(v => el('option', { value: v, text: t(CHOICE_WORDS[v]) })));
     ctl.value = st[key];
+  } else if (kind === 'delay') {
+    ctl = el('input', { name: key, id: 's-' + key, type: 'number', min: 0, max: 3600, inputmode: 'numeric', size: 6,
+      placeholder: t('s_delay_hint') });
+    ctl.value = st.delay === null || st.delay === undefined ? '' : st.delay;
   } else if (kind === 'number') {
     ctl = el('input', { name: key, id: 's-' + key, type: 'number', min: st.rounds_min || 1, max: 49,
       inputmode: 'numeric', size: 4 });
@@ -75,7 +83,8 @@ function fieldRow(st, [key, kind, more]) {
   if (why) ctl.disabled = true;
   ctl.addEventListener('input', () => { SET.dirty = true; });
   const note = why ? lockText(key, why)
-    : key === 'rounds' && st.paired > 0 ? t('s_rounds_min', { n: st.paired }) : null;
+    : key === 'rounds' && st.paired > 0 ? t('s_rounds_min', { n: st.paired })
+    : key === 'delay' ? t('s_delay_note') : null;
   return el('label', { class: 's-row', 'data-key': key }, el('span', { text: t('s_' + key) }), ctl,
     note ? el('small', { class: 's-lock caption', text: note }) : null);
 }
@@ -114,7 +123,10 @@ function changes() {
   for (const [key, kind] of FIELDS) {
     const c = f[key];
     if (!c || c.disabled) continue;
-    if (kind === 'number') {
+    if (kind === 'delay') {
+      const now = c.value === '' ? null : +c.value; // empty: the server's (serve --delay)
+      if (now !== (SET.read.delay === undefined ? null : SET.read.delay)) set.delay = now;
+    } else if (kind === 'number') {
       if (c.value !== '' && +c.value !== SET.read.rounds) set.rounds = +c.value;
     } else if (c.value !== (SET.read[key] || '')) {
       set[key] = c.value;
