@@ -52,7 +52,9 @@ struct xq__delay {
   int ngames, capgames;
   xq_tournament *pub_ev;       /* s->ev without the results of those games ... */
   uint64_t pub_version;        /* ... made at this tournament version */
-  xq_tournament *saved_ev;     /* s->ev while entered */
+  xq_ko *pub_ko;               /* s->ko without the results of knockout tables held (the same version) */
+  xq_tournament *saved_ev;     /* s->ev while entered ... */
+  xq_ko *saved_ko;             /* ... and s->ko */
   int depth;
   int64_t wall0;               /* wall clock (µs) ... */
   uint64_t loop0;              /* ... at this loop time (ms) */
@@ -133,6 +135,7 @@ void xq__delay_free(xq__server *s)
   }
   free(d->games);
   xq_tournament_free(d->pub_ev);
+  free(d->pub_ko);
   free(d);
   s->delay = NULL;
 }
@@ -336,8 +339,31 @@ static void on_timer(uv_timer_t *t)
   }
 }
 
+/* s->ko without the results of the knockout tables whose views are held
+ * (their games taken out of the stage, the tables not done), into
+ * d->pub_ko; NULL without a stage or out of memory. */
+static void public_ko(xq__server *s)
+{
+  xq__delay *d = s->delay;
+  free(d->pub_ko);
+  d->pub_ko = s->ko ? malloc(sizeof *d->pub_ko) : NULL;
+  if (!d->pub_ko) return;
+  *d->pub_ko = *s->ko;
+  xq_ko *k = d->pub_ko;
+  for (int i = 0; i < d->ngames; i++) {
+    const xq__live *lv = d->games[i];
+    if (lv->round != XQ_KO_ROUND || lv->board < 1 || lv->board > k->ntables) continue;
+    k->tables[lv->board - 1].done = 0;
+    int n = 0;
+    for (int g = 0; g < k->ngames; g++)
+      if (k->games[g].table != lv->board) k->games[n++] = k->games[g];
+    k->ngames = n;
+  }
+}
+
 /* s->ev without the results of the games whose views are held (made
- * again when the tournament changed). NULL when out of memory. */
+ * again when the tournament changed), and s->ko likewise (public_ko).
+ * NULL when out of memory. */
 static xq_tournament *public_event(xq__server *s)
 {
   xq__delay *d = s->delay;
@@ -345,6 +371,7 @@ static xq_tournament *public_event(xq__server *s)
   xq_tournament_free(d->pub_ev);
   d->pub_ev = s->ev ? xq_tournament_copy(s->ev) : NULL;
   d->pub_version = s->tournament_version;
+  public_ko(s);
   for (int i = 0; d->pub_ev && i < d->ngames; i++) {
     const xq__live *lv = d->games[i];
     if (lv->round < 1 || lv->round > d->pub_ev->nrounds) continue;
@@ -369,8 +396,10 @@ void xq__delay_enter(xq__server *s)
     lv->pub = v;
   }
   d->saved_ev = s->ev;
+  d->saved_ko = s->ko;
   xq_tournament *pub = public_event(s);
   if (pub) s->ev = pub;
+  if (d->pub_ko) s->ko = d->pub_ko;
 }
 
 void xq__delay_leave(xq__server *s)
@@ -384,7 +413,9 @@ void xq__delay_leave(xq__server *s)
     lv->pub = v;
   }
   s->ev = d->saved_ev;
+  s->ko = d->saved_ko;
   d->saved_ev = NULL;
+  d->saved_ko = NULL;
 }
 
 void xq__delay_info_get(const xq__server *s, xq__delay_info *out)

@@ -19,6 +19,7 @@
 #include <string.h>
 #include <sys/time.h>
 
+#include "knockout.h"
 #include "net_fixture.h"
 
 static void delay_up(void) {}
@@ -466,5 +467,60 @@ Test(delay, the_events_setting_sets_and_lifts_it)
   free(ev);
   xq_tc_close(&arb);
   xq_tc_close(&b);
+  xq_tc_close(&adm);
+}
+
+/* A knockout table's result is held with its moves: the bracket an
+ * anonymous reader gets (the knockout op, /api/knockout) has no winner
+ * while the staff's has. */
+Test(delay, a_knockout_result_waits_for_its_moves)
+{
+  xq_ts_tuning t = {.delay_s = 600};
+  xq_fx_up_tuned(8, &t);
+  xq_tclient adm, arb, anon, b;
+  xq_fx_connect(&adm, ts.admin);
+  xq_fx_connect(&arb, ts.arbiter);
+  xq_fx_connect(&anon, NULL);
+  for (int k = 1; k <= 4; k++)
+    xq_tc_okf(&arb, "{\"id\":%d,\"op\":\"result\",\"round\":1,\"table\":%d,\"result\":\"1-0\"}", k, k);
+  xq_tc_okf(&adm, "{\"id\":5,\"op\":\"ko_start\",\"after\":1,\"size\":4,\"format\":\"xinjiang\"}");
+  xq_tc_okf(&adm, "{\"id\":6,\"op\":\"ko_publish\"}");
+  cJSON *r = xq_tc_callf(&adm, "{\"id\":7,\"op\":\"token\",\"role\":\"board\",\"round\":%d,\"table\":1}",
+                         XQ_KO_ROUND);
+  xq_tc_expect_ok(r);
+  char tok[64];
+  snprintf(tok, sizeof tok, "%s", xq_tj_str(r, "token"));
+  cJSON_Delete(r);
+  xq_fx_connect(&b, tok);
+  xq_tc_okf(&b, "{\"id\":1,\"op\":\"move\",\"seq\":1,\"move\":\"h2e2\"}");
+  xq_tc_okf(&b, "{\"id\":2,\"op\":\"resign\",\"seq\":2,\"side\":\"black\"}");
+  /* the staff: match 1 decided (its result is written once the game's
+   * rows are durable: eventually) */
+  int decided = 0;
+  for (int i = 0; i < 200 && !decided; i++) {
+    r = xq_tc_callf(&arb, "{\"id\":8,\"op\":\"knockout\"}");
+    const cJSON *m1 = cJSON_GetArrayItem(xq_tj_get(r, "matches"), 0);
+    decided = cJSON_IsObject(xq_tj_get(m1, "winner"));
+    cJSON_Delete(r);
+    if (!decided) xq_tc_spin(&ts.loop, 20);
+  }
+  cr_assert(decided, "the staff's bracket has match 1's winner");
+  /* anonymous: neither the op nor /api/knockout says it */
+  r = xq_tc_callf(&anon, "{\"id\":9,\"op\":\"knockout\"}");
+  xq_tc_expect_ok(r);
+  cr_assert(cJSON_IsNull(xq_tj_get(cJSON_GetArrayItem(xq_tj_get(r, "matches"), 0), "winner")),
+            "the anonymous bracket has the winner before the moves");
+  cJSON_Delete(r);
+  char *ko = get("/api/knockout");
+  r = cJSON_Parse(ko);
+  free(ko);
+  cr_assert(cJSON_IsNull(xq_tj_get(cJSON_GetArrayItem(xq_tj_get(r, "matches"), 0), "winner")));
+  cJSON_Delete(r);
+  char *g = get("/api/rounds/50/games.json");
+  cr_assert(!strstr(g, "\"1-0\""), "%s", g);
+  free(g);
+  xq_tc_close(&b);
+  xq_tc_close(&anon);
+  xq_tc_close(&arb);
   xq_tc_close(&adm);
 }
