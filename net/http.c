@@ -468,9 +468,16 @@ static void serve(xq__server *s, xq__conn *c, xq__http_conn *h)
   h->etag = h->kind != RT_OP && h->kind != RT_PUSH && h->kind != RT_EVENTS;
   if (h->etag && h->kind != RT_ASSET) h->cache = live_cache;
   /* every read is anyone's, and with a delay shows the delayed games
-   * (delay.h); a token's operations and a staff TRF see them as they are */
-  int staff = h->kind == RT_OP || h->kind == RT_PUSH ||
-              (h->kind == RT_TRF && xq__http_parse_header(&h->p.req, "Authorization"));
+   * (delay.h); a token's operations, and a read with a live token (a
+   * board's, an arbiter's, the organiser's: kept by no cache), see them
+   * as they are */
+  int staff = h->kind == RT_OP || h->kind == RT_PUSH;
+  if (!staff && xq__delay_on(s) && xq__http_parse_header(&h->p.req, "Authorization")) {
+    int unknown = 0;
+    const xq_ttoken *t = xq__http_token(s, h, &unknown);
+    staff = t && !unknown;
+    if (staff && h->kind != RT_EVENTS) h->cache = NULL; /* no-store */
+  }
   if (!staff) xq__delay_enter(s);
   serve_read(s, c, h);
   if (!staff) xq__delay_leave(s);

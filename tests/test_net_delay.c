@@ -308,7 +308,24 @@ Test(delay, staff_at_once_anonymous_not)
   xq_tc_expect_ok(g);
   cr_assert_eq(cJSON_GetArraySize(xq_tj_get(g, "moves")), 1);
   cJSON_Delete(g);
-  /* anonymous readers: the game as it was */
+  /* a read with the arbiter's token has it too, and no cache keeps it */
+  char req[256];
+  snprintf(req, sizeof req, "GET /api/rounds/1/games.json HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer %s\r\n\r\n",
+           ts.arbiter);
+  xq_tresp rs;
+  cr_assert_eq(xq_tc_http(&ts.loop, ts.http_port, req, &rs), 0);
+  cJSON *live = cJSON_Parse(rs.body);
+  cr_assert_eq(table1(cJSON_GetObjectItem(live, "games"), NULL, 0), 1);
+  cr_assert(strstr(rs.head, "no-store"), "%s", rs.head);
+  cJSON_Delete(live);
+  xq_tresp_free(&rs);
+  /* anonymous readers: the game as it was (a token that is no token too) */
+  snprintf(req, sizeof req, "GET /api/rounds/1/games.json HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer nothing\r\n\r\n");
+  cr_assert_eq(xq_tc_http(&ts.loop, ts.http_port, req, &rs), 0);
+  live = cJSON_Parse(rs.body);
+  cr_assert_eq(table1(cJSON_GetObjectItem(live, "games"), NULL, 0), 0);
+  cJSON_Delete(live);
+  xq_tresp_free(&rs);
   int d = 0;
   cr_assert_eq(games_ply(NULL, 0), 0);
   cr_assert_eq(pgn_moves(&d), 0);
