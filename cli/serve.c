@@ -7,6 +7,7 @@
 
 #include "cli.h"
 #include "net.h"
+#include "netlimits.h" /* XQ_DELAY_MAX_S */
 #include "opts.h"
 #include "paths.h"
 #include "sheet/sheet.h" /* xq_slip_connect_ok */
@@ -45,6 +46,11 @@ static const xq__opt serve_rows[] = {
   XQ__INT("--publish-batch", serve_cli, batch_ms, 0, XQ_CLI_PUBLISH_BATCH_MS_MAX, "MS",
           "events within MS (default 500) of the last post go together\n"
           "in the next one; 0 posts each event alone"),
+  XQ__INT("--delay", serve_cli, o.delay_s, 0, XQ_DELAY_MAX_S, "SECONDS",
+          "viewers without a token (the page, its event stream, the\n"
+          "JSON and PGN reads, an anonymous watch, the edge) see every\n"
+          "move, result and event SECONDS late (900: 15 minutes);\n"
+          "boards, arbiters and organisers see them at once"),
   XQ__FLAG("--quiet", serve_cli, quiet, 1, "no server log on stderr"),
 };
 

@@ -60,7 +60,8 @@ static const struct action {
              NULL, xq__tourney_event_main},
   [A_SETTINGS] = {"show the event's settings, or change them",
                   "Without options it prints them: name, dates, venue, organiser, chief\n"
-                  "arbiter, format, rounds, pairing system, tie-breaks, scoring, and what may\n"
+                  "arbiter, format, rounds, pairing system, tie-breaks, scoring, the broadcast's\n"
+                  "delay, and what may\n"
                   "no longer change and why. Once round 1 is paired the format and the scoring\n"
                   "are fixed and the rounds not fewer than those paired; a round robin's rounds\n"
                   "follow from its entrants; a preset's title stays the event's name. --format\n"
@@ -247,6 +248,8 @@ static const xq__opt rows[] = {
            "round 1 is paired)", .only = ACT(A_SETTINGS)),
   XQ__STR("--tiebreaks", T, tiebreaks, "LIST|PRESET", "the tie-break order: codes or a preset, as new takes them",
           .only = ACT(A_SETTINGS)),
+  XQ__STR("--delay", T, delay, "SECONDS|server", "viewers see the games SECONDS late (0..3600; 900: 15\n"
+          "minutes); server: as serve --delay says (the default)", .only = ACT(A_SETTINGS)),
   XQ__ENUM("--first-round", T, first, "rating|lot", firsts, "round 1 paired by rating (the default) or by lot",
            .only = ACT(A_NEW)),
   XQ__LONG("--seed", T, seed, 0, XQ_CLI_LOT_SEED_MAX, "N", "the seed of the lots drawn (default 20260101; a team\n"

@@ -23,6 +23,7 @@ typedef struct xq__topts {
   /* the event and its players (tourney_event.c, tourney_players.c) */
   const char *name, *tiebreaks, *birth, *sex, *region, *club, *team;
   const char *dates, *venue, *organiser, *arbiter; /* settings: what the event says of itself */
+  const char *delay;         /* settings --delay: SECONDS or "server" (not set) */
   int scoring;               /* --scoring: 0 2/1/0, 1 1/0.5/0; -1 */
   int evformat;              /* new --format: 0 swiss, 1 rr, 2 rr2, 3 team-rr, 4 team-rr2, 5 team-swiss; -1 */
   int first, byeos, de, bye; /* --first-round, --bye-os, --de (xq_tconfig's), --bye (XQ_TR_*PB); -1 */

@@ -4,6 +4,7 @@
  * absent, withdraw, standings, export and log, on the store of --db.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -189,6 +190,8 @@ static void settings_print(const xq_tournament *ev, FILE *f)
   fprintf(f, "format: %s\nrounds: %d\nsystem: %s\ntiebreaks: %s\nscoring: %s\npaired: %d\n", formats[s.format],
           s.rounds, s.system == XQ_PAIR_DUTCH ? "dutch" : "cn", s.tiebreaks, s.halves ? "1-0.5-0" : "2-1-0",
           ev->nrounds);
+  if (s.delay < 0) fprintf(f, "delay: server\n");
+  else fprintf(f, "delay: %d\n", s.delay);
   static const char *const names[XQ_TS_COUNT] = XQ_TS_NAMES;
   for (int k = 0; k < XQ_TS_COUNT; k++) {
     const char *why = xq_tsettings_locked(ev->name, &ev->cfg, ev->nrounds, 1u << k);
@@ -235,6 +238,16 @@ static int settings_fields(const xq__topts *o, xq_tsettings *s, unsigned *fields
   if (o->system) {
     s->system = xq_pair_system_parse(o->system);
     *fields |= XQ_TS_SYSTEM;
+  }
+  if (o->delay) {
+    char *end = NULL;
+    long d = strcmp(o->delay, "server") ? strtol(o->delay, &end, 10) : -1;
+    if (end && (end == o->delay || *end || d < 0 || d > XQ_TOURNEY_DELAY_MAX)) {
+      fprintf(stderr, "xqref tourney settings: --delay is 0..%d seconds or server\n", XQ_TOURNEY_DELAY_MAX);
+      return 2;
+    }
+    s->delay = (int)d;
+    *fields |= XQ_TS_DELAY;
   }
   xq_error err = {0};
   if (xq_tsettings_check(s, *fields, &err)) {

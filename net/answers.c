@@ -26,7 +26,7 @@ static uint64_t round_version(const xq__server *s, int round)
 
 static int same_key(const xq__answer_key *a, const xq__answer_key *b)
 {
-  return a->kind == b->kind && a->round == b->round && a->table == b->table && !strcmp(a->arg, b->arg);
+  return a->kind == b->kind && a->pub == b->pub && a->round == b->round && a->table == b->table && !strcmp(a->arg, b->arg);
 }
 
 const xq__answer *xq__answers_get(xq__server *s, const xq__answer_key *k)

@@ -20,6 +20,7 @@
 typedef struct xq__answer_key {
   int kind;
   int round, table;
+  int pub;                     /* made for anonymous readers of a delayed broadcast (delay.h) */
   char arg[32];
 } xq__answer_key;
 

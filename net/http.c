@@ -24,6 +24,7 @@
 
 #include "answers.h"
 #include "conn.h"
+#include "delay.h"
 #include "http.h"
 #include "http_parse.h"
 #include "hub.h"
@@ -461,12 +462,32 @@ static int answer_key(const xq__http_conn *h, xq__answer_key *k)
   return 1;
 }
 
+static void serve_read(xq__server *s, xq__conn *c, xq__http_conn *h);
 static void serve(xq__server *s, xq__conn *c, xq__http_conn *h)
 {
   h->etag = h->kind != RT_OP && h->kind != RT_PUSH && h->kind != RT_EVENTS;
   if (h->etag && h->kind != RT_ASSET) h->cache = live_cache;
+  /* every read is anyone's, and with a delay shows the delayed games
+   * (delay.h); a token's operations, and a read with a live token (a
+   * board's, an arbiter's, the organiser's: kept by no cache), see them
+   * as they are */
+  int staff = h->kind == RT_OP || h->kind == RT_PUSH;
+  if (!staff && xq__delay_on(s) && xq__http_parse_header(&h->p.req, "Authorization")) {
+    int unknown = 0;
+    const xq_ttoken *t = xq__http_token(s, h, &unknown);
+    staff = t && !unknown;
+    if (staff && h->kind != RT_EVENTS) h->cache = NULL; /* no-store */
+  }
+  if (!staff) xq__delay_enter(s);
+  serve_read(s, c, h);
+  if (!staff) xq__delay_leave(s);
+}
+
+static void serve_read(xq__server *s, xq__conn *c, xq__http_conn *h)
+{
   xq__answer_key k;
   if (answer_key(h, &k)) {
+    k.pub = xq__delay_public(s);
     const xq__answer *a = xq__answers_get(s, &k);
     if (a) { /* kept: answered (or a 304) without making it */
       h->tag = a->tag;

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "conn.h"
+#include "delay.h"
 #include "http.h"
 #include "http_parse.h"
 #include "hub.h"
@@ -45,6 +46,8 @@ void xq__http_api_event(xq__server *s, xq__conn *c, xq__http_conn *h)
   cJSON_AddNumberToObject(o, "rounds", ev ? ev->cfg.rounds : 0);
   /* swiss, rr (a round robin) or rr2 (a double one) */
   cJSON_AddStringToObject(o, "format", !ev || ev->cfg.format != XQ_FORMAT_RR ? "swiss" : ev->cfg.cycles == 2 ? "rr2" : "rr");
+  /* the broadcast's delay for anonymous readers, in seconds (0 none) */
+  cJSON_AddNumberToObject(o, "delay", (double)(xq__delay_us(s) / 1000000));
   /* the rounds 1..R whose games all have a result */
   cJSON_AddNumberToObject(o, "rounds_complete", ev ? xq_tournament_rounds_complete(ev) : 0);
   cJSON *pub = cJSON_AddArrayToObject(o, "published");

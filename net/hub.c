@@ -30,6 +30,7 @@
 
 #include "commit.h"
 #include "conn.h"
+#include "delay.h"
 #include "fanout.h"
 #include "hub.h"
 #include "internal.h"
@@ -46,6 +47,7 @@ typedef struct hub_event {
 typedef struct hub_sub {
   xq__conn *c;                 /* NULL: left during a publish, compacted after */
   int round;                   /* 0: every round */
+  int pub;                     /* anonymous: gets the events as the delay releases them */
 } hub_sub;
 
 enum { FMT_SSE, FMT_JSONL };
@@ -64,6 +66,7 @@ struct xq__hub {
   int head;                    /* index of the oldest event */
   int count;
   int64_t next_id;
+  int64_t pub_newest;          /* the newest event anonymous readers have had (the delay) */
   hub_sub *subs;               /* JSON-lines watchers */
   int nsubs, cap;
   int publishing;              /* a loop over subs is running */
@@ -77,7 +80,8 @@ struct xq__hub {
     xq__buf *buf;              /* the last snapshot made in each format (shared_snapshot) ... */
     int round;                 /* ... of this round ... */
     int64_t id;                /* ... with this id ... */
-    uint64_t version;          /* ... at this version of the round */
+    uint64_t version;          /* ... at this version of the round ... */
+    int pub;                   /* ... for anonymous readers (delayed) or not */
   } snap[2];
 };
 
@@ -93,6 +97,9 @@ int xq__hub_init(xq__server *s)
   struct timeval tv;
   gettimeofday(&tv, NULL);
   h->next_id = (int64_t)tv.tv_sec * 1000000 + tv.tv_usec;
+  h->pub_newest = h->next_id - 1;
+  /* a restart's held announcements come before anything new */
+  xq__delay_number(s, &h->next_id);
   s->hub = h;
   return XQ_OK;
 }
@@ -192,6 +199,51 @@ static void encode(const char *type, int64_t id, int round, int board, const cha
   (*jsonl)->len = (size_t)n + jl + 2;
 }
 
+/* Send event `id` to the watchers of its round: the staff's (pub 0),
+ * the anonymous ones and the fan-out's viewers (pub 2), or all (1). */
+static void deliver(xq__server *s, int pub, int64_t id, int round, xq__buf *sse, xq__buf *jsonl)
+{
+  xq__hub *h = s->hub;
+  if (pub) {
+    /* the viewers, on the fan-out thread, in this order */
+    xq__fanout_event(h->fanout, sse, round);
+    h->pub_newest = id;
+  }
+  h->publishing++;
+  for (int i = 0; i < h->nsubs; i++) {
+    hub_sub *u = &h->subs[i];
+    if (!u->c || (u->round > 0 && round > 0 && u->round != round)) continue;
+    if ((pub == 0 && u->pub) || (pub == 2 && !u->pub)) continue;
+    /* may drop the subscriber (over budget): unwatch leaves a hole */
+    xq__conn_write(u->c, jsonl, 0);
+  }
+  h->publishing--;
+  compact(h);
+}
+
+void xq__hub_release(xq__server *s, int64_t id, int round, xq__buf *sse, xq__buf *jsonl, size_t toff, size_t tlen,
+                     size_t doff, size_t dlen)
+{
+  if (!s->hub || s->stopping) return;
+  deliver(s, 2, id, round, sse, jsonl);
+  xq__publish_event(s, sse, toff, tlen, doff, dlen, round);
+}
+
+void xq__hub_announce(xq__server *s, int64_t id, int round, int board, const char *json)
+{
+  if (!s->hub || s->stopping) return;
+  xq__buf *sse, *jsonl;
+  size_t data_off = 0;
+  encode("game", id, round, board, json, (long long)xq__delay_now(s), &sse, &jsonl, &data_off);
+  if (!sse) {
+    xq__log(s, "hub: out of memory, event %lld (game) not broadcast", (long long)id);
+    return;
+  }
+  xq__hub_release(s, id, round, sse, jsonl, data_off - 11, 4, data_off, sse->len - 2 - data_off);
+  xq__buf_unref(sse);
+  xq__buf_unref(jsonl);
+}
+
 int64_t xq__hub_publish(xq__server *s, const char *type, int round, int board, const char *json)
 {
   xq__hub *h = s->hub;
@@ -219,20 +271,12 @@ int64_t xq__hub_publish(xq__server *s, const char *type, int round, int board, c
   }
   h->ring[slot] = (hub_event){id, round, sse, jsonl};
 
-  /* the viewers, on the fan-out thread, in this order */
-  xq__fanout_event(h->fanout, sse, round);
-  h->publishing++;
-  for (int i = 0; i < h->nsubs; i++) {
-    hub_sub *u = &h->subs[i];
-    if (!u->c || (u->round > 0 && round > 0 && u->round != round)) continue;
-    /* may drop the subscriber (over budget): unwatch leaves a hole */
-    xq__conn_write(u->c, jsonl, 0);
-  }
-  h->publishing--;
-  compact(h);
   /* the edge: type after "event: ", data up to the final "\n\n" */
-  size_t tl = strlen(type);
-  xq__publish_event(s, sse, data_off - 7 - tl, tl, data_off, sse->len - 2 - data_off, round);
+  size_t tl = strlen(type), toff = data_off - 7 - tl, dlen = sse->len - 2 - data_off;
+  /* staff at once; anonymous readers now, or as the delay releases it */
+  int held = xq__delay_on(s) && xq__delay_event(s, id, round, sse, jsonl, toff, tl, data_off, dlen) == XQ_OK;
+  deliver(s, held ? 0 : 1, id, round, sse, jsonl);
+  if (!held) xq__publish_event(s, sse, toff, tl, data_off, dlen, round);
   return id;
 }
 
@@ -255,7 +299,8 @@ static xq__buf *snapshot(xq__server *s, int format, int round, int64_t id)
 {
   int r = snapshot_round(s, round);
   size_t gl = 0;
-  /* {"round":R,"games":[...]}\n as games.json has it, made once per change */
+  /* {"round":R,"games":[...]}\n as games.json has it, made once per change
+   * (as the reader may see it: delayed for anonymous ones) */
   const char *games = r > 0 ? xq__live_json_round(s, r, &gl, NULL) : NULL;
   char none[48];
   if (!games) gl = (size_t)snprintf(none, sizeof none, "{\"round\":%d,\"games\":[]}\n", r), games = none;
@@ -278,20 +323,23 @@ static xq__buf *snapshot(xq__server *s, int format, int round, int64_t id)
  * event and version of the round, so that every stream and watcher
  * starting meanwhile shares one buffer (counted in each one's budget),
  * and a crowd arriving at once costs the loop one snapshot. */
-static xq__buf *shared_snapshot(xq__server *s, int format, int round, int64_t id)
+static xq__buf *shared_snapshot(xq__server *s, int format, int round, int64_t id, int pub)
 {
   xq__hub *h = s->hub;
   int r = snapshot_round(s, round);
   uint64_t v = r >= 1 && r <= XQ_ROUNDS_LIVE_MAX ? s->round_version[r] : 0;
   if (!h->snap[format].buf || h->snap[format].round != r || h->snap[format].id != id ||
-      h->snap[format].version != v) {
+      h->snap[format].version != v || h->snap[format].pub != pub) {
+    if (pub) xq__delay_enter(s);
     xq__buf *b = snapshot(s, format, round, id);
+    if (pub) xq__delay_leave(s);
     if (!b) return NULL;
     xq__buf_unref(h->snap[format].buf);
     h->snap[format].buf = b;
     h->snap[format].round = r;
     h->snap[format].id = id;
     h->snap[format].version = v;
+    h->snap[format].pub = pub;
   }
   xq__buf_ref(h->snap[format].buf);
   return h->snap[format].buf;
@@ -300,10 +348,19 @@ static xq__buf *shared_snapshot(xq__server *s, int format, int round, int64_t id
 /* What a subscriber resuming after `last_id` gets first: START_NONE
  * (0, or the newest id: only what follows), START_SNAPSHOT (-1, or an id
  * the ring does not hold) or START_REPLAY (the kept events after it);
- * *newest is the newest event's id. */
+ * *newest is the newest event's id. An anonymous reader (`pub`) of a
+ * delayed broadcast resumes from the newest event released to it, or
+ * gets a snapshot of the delayed games. Returns the pub mode of the
+ * start in *pub (1: delayed). */
 enum { START_NONE, START_SNAPSHOT, START_REPLAY };
-static int start_kind(const xq__hub *h, int64_t last_id, int64_t *newest)
+static int start_kind(const xq__server *s, int64_t last_id, int64_t *newest, int *pub)
 {
+  const xq__hub *h = s->hub;
+  *pub = *pub && xq__delay_on(s);
+  if (*pub) {
+    *newest = h->pub_newest;
+    return last_id == 0 || last_id == h->pub_newest ? START_NONE : START_SNAPSHOT;
+  }
   *newest = h->count ? h->ring[(h->head + h->count - 1) % XQ_HUB_RING].id : h->next_id - 1;
   int64_t oldest = h->count ? h->ring[h->head].id : h->next_id;
   if (last_id == 0 || (last_id > 0 && last_id == *newest)) return START_NONE;
@@ -333,12 +390,13 @@ static int subscribe(xq__server *s, xq__conn *c, int round, int64_t last_id)
     h->subs = n;
     h->cap = cap;
   }
-  h->subs[h->nsubs++] = (hub_sub){c, round};
+  int pub = c->role == XQ_ROLE_NONE; /* anonymous: delayed, when there is a delay */
+  h->subs[h->nsubs++] = (hub_sub){c, round, pub};
 
   int64_t newest;
-  int kind = start_kind(h, last_id, &newest);
+  int kind = start_kind(s, last_id, &newest, &pub);
   if (kind == START_SNAPSHOT) {
-    xq__buf *b = shared_snapshot(s, FMT_JSONL, round, newest);
+    xq__buf *b = shared_snapshot(s, FMT_JSONL, round, newest, pub);
     if (!b) return XQ_ENOMEM;
     xq__conn_write(c, b, 0);
     xq__buf_unref(b);
@@ -363,9 +421,12 @@ int xq__hub_watch(xq__server *s, xq__conn *c, int round, int64_t last_id)
   c->out_mode = XQ__OUT_DROP;
   c->hub_watch = 1;
   int64_t newest;
+  int pub = c->role == XQ_ROLE_NONE;
   /* a snapshot made while a move is judged and its event not out would
-   * hold the move, and its event would follow: wait, as a stream does */
-  if (start_kind(h, last_id, &newest) == START_SNAPSHOT && !level(s)) return wait_for_level(s, c, round, NULL);
+   * hold the move, and its event would follow: wait, as a stream does
+   * (what the delay released is level always) */
+  if (start_kind(s, last_id, &newest, &pub) == START_SNAPSHOT && !pub && !level(s))
+    return wait_for_level(s, c, round, NULL);
   return subscribe(s, c, round, last_id);
 }
 
@@ -375,7 +436,8 @@ static int hand_over(xq__server *s, xq__conn *c, int round, int64_t last_id, xq_
 {
   xq__hub *h = s->hub;
   int64_t newest;
-  int kind = start_kind(h, last_id, &newest);
+  int pub = 1; /* a viewer of the event stream is anonymous */
+  int kind = start_kind(s, last_id, &newest, &pub);
   xq__buf **start = malloc(sizeof *start * (size_t)(2 + (kind == START_REPLAY ? h->count : 0)));
   if (!start) {
     xq__buf_unref(head);
@@ -384,7 +446,7 @@ static int hand_over(xq__server *s, xq__conn *c, int round, int64_t last_id, xq_
   int n = 0, rc = XQ_ENOMEM;
   start[n++] = head;
   if (kind == START_SNAPSHOT) {
-    if (!(start[n] = shared_snapshot(s, FMT_SSE, round, newest))) goto fail;
+    if (!(start[n] = shared_snapshot(s, FMT_SSE, round, newest, pub))) goto fail;
     n++;
   }
   for (int i = 0; kind == START_REPLAY && i < h->count; i++) {
@@ -451,7 +513,9 @@ int xq__hub_stream(xq__server *s, xq__conn *c, int round, int64_t last_id, const
   xq__buf *hb = xq__buf_copy(head, len);
   if (!hb) return XQ_ENOMEM;
   int64_t newest;
-  if (start_kind(h, last_id, &newest) != START_SNAPSHOT || level(s)) return hand_over(s, c, round, last_id, hb);
+  int pub = 1;
+  if (start_kind(s, last_id, &newest, &pub) != START_SNAPSHOT || pub || level(s))
+    return hand_over(s, c, round, last_id, hb);
   /* a move is judged and its event not out yet: a snapshot now would
    * hold it, and its event would follow. The stream waits until the
    * games are level with the broadcast (a commit or two). */

@@ -21,6 +21,16 @@
  * object's text). Returns its event id (increasing). */
 int64_t xq__hub_publish(xq__server *s, const char *type, int round, int board, const char *json);
 
+/* For the delay (delay.c): send the held event `id` (its encodings, as
+ * xq__delay_event took them) to the anonymous readers -- the event
+ * stream's viewers, the anonymous watchers, the edge -- now. */
+void xq__hub_release(xq__server *s, int64_t id, int round, xq__buf *sse, xq__buf *jsonl, size_t toff, size_t tlen,
+                     size_t doff, size_t dlen);
+/* For the delay: a "game" event `id` with the state `json` of round/board
+ * to the anonymous readers only (a restart's held moves, as they come
+ * due). */
+void xq__hub_announce(xq__server *s, int64_t id, int round, int board, const char *json);
+
 /* Tell the open pages that the players changed (a name, a number, who
  * plays): a `players` event, after which they read the event and the
  * round again. Every operation that changes the players calls it. */

@@ -16,6 +16,7 @@
  *   hub.h      the broadcast (hub.c)
  *   fanout.h   the SSE viewers' thread (fanout.c; only hub.c uses it)
  *   publish.h  the posts to an nginx + nchan edge (publish.c)
+ *   delay.h    the delayed broadcast for anonymous readers (delay.c)
  *   http.h     HTTP/1.1: the protocol (http.c) and the API handlers (http_api.c)
  *   http_parse.h  the HTTP/1.1 parser (http_parse.c)
  *   ingest.h   PGN ingestion (ingest.c)
@@ -75,6 +76,7 @@ typedef struct xq__pollers xq__pollers;    /* poller.c */
 typedef struct xq__jobs xq__jobs;      /* jobs.c */
 typedef struct xq__live xq__live;      /* live.c */
 typedef struct xq__publish xq__publish; /* publish.c */
+typedef struct xq__delay xq__delay;    /* delay.c */
 
 struct xq__server {
   uv_loop_t *loop;
@@ -131,6 +133,7 @@ struct xq__server {
   xq__ingest *ingest;
   xq__pollers *poll;             /* the PGN URL pollers (poller.c) */
   xq__publish *publish;        /* --publish, NULL without */
+  xq__delay *delay;            /* what anonymous readers do not see yet (delay.c) */
   xq__jobs *jobs;              /* CPU jobs running and waiting, NULL none (jobs.c; needed by ops_engine.c) */
   FILE *log;                   /* one line per notable event, NULL quiet */
 };

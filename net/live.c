@@ -20,6 +20,7 @@
 
 #include "answers.h"
 #include "commit.h"
+#include "delay.h"
 #include "hub.h"
 #include "internal.h"
 #include "live.h"
@@ -30,7 +31,7 @@ _Static_assert(XQ_ROUNDS_LIVE_MAX == XQ_KO_ROUND, "the knockout tables are the l
 
 void xq__live_view_free(xq__view *v)
 {
-  if (!v) return;
+  if (!v || --v->refs > 0) return;
   free(v->moves);
   free(v->ply_clock);
   free(v->verdict);
@@ -43,6 +44,7 @@ xq__view *xq__live_view_take(const xq__live *lv)
   const xq_game *g = lv->g;
   xq__view *v = calloc(1, sizeof *v);
   if (!v) return NULL;
+  v->refs = 1;
   v->moves = malloc(sizeof *v->moves * (size_t)(g->nply ? g->nply : 1));
   v->ply_clock = malloc(sizeof *v->ply_clock * (size_t)(g->nply ? g->nply : 1));
   v->verdict = lv->verdict ? strdup(lv->verdict) : NULL;
@@ -81,8 +83,10 @@ void xq__live_changed(xq__server *s, int round)
 
 void xq__live_view_set(xq__server *s, xq__live *lv, xq__view *v)
 {
-  xq__live_view_free(lv->view);
+  xq__view *old = lv->view;
   lv->view = v;
+  /* with a delay, anonymous readers keep the views before for a while */
+  if (!xq__delay_view(s, lv, old, v)) xq__live_view_free(old);
   /* a move: only its round's answers show it */
   if (lv->round >= 1 && lv->round <= XQ_ROUNDS_LIVE_MAX) s->round_version[lv->round]++;
 }
@@ -223,6 +227,7 @@ void xq__live_drop_round(xq__server *s, int round)
     xq__live *lv = s->rounds[round][b];
     if (!lv) continue;
     live_clear(lv);
+    xq__delay_forget(s, lv);
     xq__live_view_free(lv->view);
     free(lv->g);
     free(lv);
@@ -423,10 +428,15 @@ static int replay_row(void *arg, const xq_tgame_rec *r)
   if (!lv || (cx->marked && !lv->rebuild)) return 0;
   xq_verdict v;
   xq_error err = {0};
+  /* at start, a row still within the delay: anonymous readers see the
+   * game as it was before it until its time + delay (delay.c) */
+  int64_t delay = cx->marked ? 0 : xq__delay_us(cx->s);
+  xq__view *before = delay && r->at_ms * 1000 + delay > xq__delay_now(cx->s) ? xq__live_view_take(lv) : NULL;
   int rc = xq_events_parse(r->event, &cx->ev, &err);
   if (rc == XQ_OK) rc = xq__live_apply(lv, cx->ev.v, cx->ev.n, &v, &err);
   if (rc == XQ_OK) xq__live_note_verdict(lv, &v, NULL);
   lv->clock_at = 0; /* replayed now: when the clocks were read is not known */
+  if (before) xq__delay_replayed(cx->s, lv, before, xq__live_view_take(lv), r->at_ms);
   if (rc != XQ_OK) {
     /* a stored event that does not replay would be a bug: say so */
     cx->bad++;
@@ -561,6 +571,7 @@ void xq__live_free(xq__server *s)
       xq__live *lv = s->rounds[r][b];
       if (!lv) continue;
       live_clear(lv);
+      xq__delay_forget(s, lv);
       xq__live_view_free(lv->view);
       free(lv->g);
       free(lv);

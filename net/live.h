@@ -43,6 +43,7 @@ typedef struct xq__view {
   int64_t last_seq;            /* the board's last sequence number that is durable */
   char *verdict;               /* the last ruling's JSON, NULL none */
   char *rulings;               /* every ruling's JSON, as an array's text "[...]", NULL none */
+  int refs;                    /* references (the game's, the delay's: delay.c) */
 } xq__view;
 
 /* A board event's row on its way to the store (ops_game.c): a resend of
@@ -56,6 +57,9 @@ typedef struct xq__live {
   xq_game *g;                  /* the adjudicator's state */
   int64_t last_seq;            /* highest board sequence number judged (durable or on its way) */
   xq__view *view;              /* the game as the store holds it: what answers show */
+  xq__view *pub;               /* with views held by the delay (delay.c): the last released,
+                                  what anonymous readers see (swapped with view while they do) */
+  int held;                    /* views of it held by the delay */
   xq__event_row *inflight;     /* its board events' rows not yet durable, oldest first */
   int recorded;                /* the result is in the tourney log */
   int busy;                    /* an event is being judged off the loop */
@@ -122,7 +126,7 @@ xq__view *xq__live_view_take(const xq__live *lv);
 /* Put `v` (taken by xq__live_view_take, now durable) in place as what
  * answers show of `lv`; the old one is freed. */
 void xq__live_view_set(xq__server *s, xq__live *lv, xq__view *v);
-/* Free a view. NULL is a no-op. */
+/* Drop a reference to a view (freed with its last). NULL is a no-op. */
 void xq__live_view_free(xq__view *v);
 /* Something answers show of round `round` changed (a view, a result in
  * the tournament log, a name): its cached answers are made again when

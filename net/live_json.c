@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "delay.h"
 #include "internal.h"
 #include "live.h"
 
@@ -126,6 +127,7 @@ cJSON *xq__live_json_view(xq__server *s, const xq__live *lv, const xq__view *v)
  * with its entity tag, for the version of the round it was made at. */
 struct xq__round_cache {
   uint64_t version;
+  int pub;                     /* made for anonymous readers of a delayed broadcast */
   char *text;
   size_t len;
   char tag[20];
@@ -161,7 +163,8 @@ const char *xq__live_json_round(xq__server *s, int round, size_t *len, const cha
 {
   if (round < 1 || round > XQ_ROUNDS_LIVE_MAX || !s->rounds[round]) return NULL;
   struct xq__round_cache *c = s->round_cache[round];
-  if (c && c->text && c->version == s->round_version[round]) {
+  int pub = xq__delay_public(s);
+  if (c && c->text && c->version == s->round_version[round] && c->pub == pub) {
     *len = c->len;
     if (tag) *tag = c->tag;
     return c->text;
@@ -174,6 +177,7 @@ const char *xq__live_json_round(xq__server *s, int round, size_t *len, const cha
   c->text = text;
   c->len = n;
   c->version = s->round_version[round];
+  c->pub = pub;
   uint64_t h = 1469598103934665603ull; /* FNV-1a, as every other entity tag */
   for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)text[i]) * 1099511628211ull;
   snprintf(c->tag, sizeof c->tag, "\"%016llx\"", (unsigned long long)h);

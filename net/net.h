@@ -57,6 +57,8 @@ typedef struct xq_server_opts {
   FILE *out;               /* where the listening lines and tokens go, NULL = none */
   FILE *log;               /* server log, NULL = none */
   const xq_http_url *publish; /* post every broadcast event there too (xq_publish_url_parse), NULL = none */
+  int delay_s;             /* viewers without a token see everything this many seconds late
+                              (0..XQ_DELAY_MAX_S; 0 = at once: docs/http.md "Delay") */
   int publish_batch_ms;    /* events within this of the last post go in the next (0 = XQ_PUBLISH_BATCH_MS,
                               -1 = every event its own post) */
   /* For tests only, so that a deadline or a full server can be tried in

@@ -166,6 +166,15 @@
 #define XQ_STORE_FREE_WARN (256LL * 1024 * 1024) /* the store's disk below this: a log line
                                             (once a minute) before the full disk fails the boards */
 #define XQ_HUB_RING 8192                 /* broadcast events kept for Last-Event-ID resume */
+#define XQ_DELAY_MAX_S 3600            /* serve --delay: at most an hour (15 minutes is the usual;
+                                            the event's delay setting: XQ_TOURNEY_DELAY_MAX, the same) */
+#define XQ_DELAY_HELD_MAX 262144         /* views and events held by the delay for anonymous readers
+                                            (delay.c) ... */
+#define XQ_DELAY_HELD_BYTES (512LL * 1024 * 1024) /* ... and their bytes: at either limit the oldest
+                                            is released before its time (logged, counted): the delay
+                                            shortens, nothing is dropped or reordered. 15 minutes of
+                                            100 boards at a move every 10 s hold 18,000 items and
+                                            about 50 MB */
 #define XQ_SNAPSHOT_WAIT_MS 1000         /* a fresh event stream waits at most this long for the
                                             games to be as broadcast (every move judged has had
                                             its event), then gets their snapshot as they are */

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "delay.h"
 #include "hub.h"
 #include "internal.h"
 #include "ops.h"
@@ -45,6 +46,9 @@ static cJSON *settings_json(const xq_tournament *ev)
   cJSON_AddStringToObject(o, "system", st.system == XQ_PAIR_DUTCH ? "dutch" : "cn");
   cJSON_AddStringToObject(o, "tiebreaks", st.tiebreaks);
   cJSON_AddStringToObject(o, "scoring", st.halves ? "1-0.5-0" : "2-1-0");
+  /* the broadcast's delay for viewers, seconds; null: the server's (serve --delay) */
+  if (st.delay < 0) cJSON_AddNullToObject(o, "delay");
+  else cJSON_AddNumberToObject(o, "delay", st.delay);
   cJSON_AddNumberToObject(o, "paired", ev->nrounds);
   /* the fewest rounds the event may have: those paired */
   cJSON_AddNumberToObject(o, "rounds_min", ev->nrounds > 1 ? ev->nrounds : 1);
@@ -73,6 +77,7 @@ static void run_settings(xq__server *s, xq__task *t)
   if (changed) {
     xq__log(s, "event settings changed");
     if (xq__task_reload(s, t, 0)) return;
+    if (changed & XQ_TS_DELAY) xq__delay_changed(s);
     xq__hub_players_changed(s); /* the pages read the event again */
   }
   cJSON *o = settings_json(s->ev);
@@ -117,6 +122,11 @@ static const char *set_field(int k, const cJSON *v, xq_tsettings *st)
   } else if (bit == XQ_TS_SYSTEM) {
     if ((st->system = word(v, systems, 2)) < 0) return "system is cn or dutch";
     st->system = st->system ? XQ_PAIR_DUTCH : XQ_PAIR_CN;
+  } else if (bit == XQ_TS_DELAY) {
+    if (cJSON_IsNull(v)) st->delay = -1; /* not set: the server's */
+    else if (!xq__field_is_int(v) || v->valueint < 0 || v->valueint > XQ_TOURNEY_DELAY_MAX)
+      return "delay is 0..3600 seconds, or null (the server's, serve --delay)";
+    else st->delay = v->valueint;
   } else if ((st->halves = word(v, scorings, 2)) < 0) {
     return "scoring is 2-1-0 or 1-0.5-0";
   }
@@ -137,7 +147,7 @@ static const char *set_parse(const cJSON *set, xq_tsettings *st, unsigned *field
     while (k < XQ_TS_COUNT && strcmp(v->string, names[k])) k++;
     if (k == XQ_TS_COUNT) {
       snprintf(msg, cap, "unknown setting \"%.40s\" (name, dates, venue, organiser, arbiter, rounds, format, system,"
-               " tiebreaks, scoring)", v->string);
+               " tiebreaks, scoring, delay)", v->string);
       return msg;
     }
     const char *bad = set_field(k, v, st);

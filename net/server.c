@@ -23,6 +23,7 @@
 
 #include "commit.h"
 #include "conn.h"
+#include "delay.h"
 #include "http.h"
 #include "hub.h"
 #include "ingest.h"
@@ -425,6 +426,7 @@ int xq_server_start(uv_loop_t *loop, const xq_server_opts *o, xq_server **out, x
   if (!rc) rc = listen_on(s, &s->json_listener, o->listen, on_json_conn, &s->json_port, err);
   if (!rc && o->http) rc = listen_on(s, &s->http_listener, o->http, on_http_conn, &s->http_port, err);
   if (!rc) rc = open_store(s, err);
+  if (!rc && (rc = xq__delay_init(s)) != XQ_OK) fail(err, rc, "%s", "out of memory");
   if (!rc) rc = xq__live_load(s, err);
   if (!rc) rc = xq__commit_init(s);
   if (!rc) rc = xq__hub_init(s);
@@ -491,6 +493,7 @@ static void on_drain(uv_timer_t *t)
   uv_close((uv_handle_t *)t, on_closed_quietly);
   xq__commit_close(s);
   xq__hub_close(s);
+  xq__delay_close(s);
   xq__publish_close(s);
   xq__poller_close(s);
   xq__log(s, "stopped");
@@ -535,6 +538,7 @@ void xq_server_free(xq_server *s)
   xq__publish_free(s);
   xq__hub_free(s);
   xq__commit_free(s);
+  xq__delay_free(s);
   xq__live_free(s);
   xq__live_json_free(s);
   xq__answers_free(s);

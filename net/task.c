@@ -8,6 +8,7 @@
 
 #include "commit.h"
 #include "conn.h"
+#include "delay.h"
 #include "internal.h"
 #include "proto.h"
 #include "task.h"
@@ -135,7 +136,11 @@ static void task_cb(xq__server *s, void *arg, int status)
    * ends, after the task may be freed) */
   if (waited) xq__reply_turn(c);
   uint64_t t0 = uv_hrtime();
+  /* a session without a token reads what anonymous readers see (delay.h) */
+  int anon = c->role == XQ_ROLE_NONE;
+  if (anon) xq__delay_enter(s);
   t->run(s, t);
+  if (anon) xq__delay_leave(s);
   /* run outside the client's reads (after a commit): its turn pays */
   if (!c->consuming) xq__turns_charge(c, uv_hrtime() - t0);
   if (t->handed) {

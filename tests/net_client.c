@@ -57,6 +57,7 @@ static int start(xq_tserver *ts, int players, const xq_http_url *publish)
   o.anon_conns_max = ts->tune.anon_conns_max;
   o.viewers_max = ts->tune.viewers_max;
   o.publish_batch_ms = ts->tune.publish_batch_ms;
+  o.delay_s = ts->tune.delay_s;
   xq_error err = {0};
   int rc = xq_server_start(&ts->loop, &o, &ts->srv, &err);
   fclose(o.out);

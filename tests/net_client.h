@@ -27,6 +27,7 @@ typedef struct xq_ts_tuning {
   int publish_batch_ms;           /* serve's opts.publish_batch_ms (-1: every event its own post) */
   const char *listen;             /* the JSON-lines address, in place of 127.0.0.1:0 */
   const char *board_address;      /* serve's opts.board_address (--board-address) */
+  int delay_s;                    /* serve's opts.delay_s (--delay) */
 } xq_ts_tuning;
 
 /* A server on a test-owned loop with a fresh store. */

@@ -72,6 +72,7 @@ typedef struct post {
   char *body;
   int post;                    /* the index of the post that carried it */
   int batch;                   /* 1 when that post was a batch */
+  int64_t at;                  /* wall clock (µs) when the edge read it */
 } post;
 
 typedef struct fake_edge {
@@ -139,6 +140,9 @@ static void edge_keep(fake_edge *e, const char *target, const char *type, size_t
   p->body = strndup(body, n);
   p->post = e->nposts;
   p->batch = batch;
+  struct timeval tv;
+  gettimeofday(&tv, NULL);
+  p->at = (int64_t)tv.tv_sec * 1000000 + tv.tv_usec;
 }
 
 /* Keep one request's events and answer it as nchan would. */
@@ -599,6 +603,38 @@ Test(net_publish, without_batches_every_event_is_its_own_post)
   for (int i = 0; i < 11; i++) {
     cr_assert(!e.posts[i].batch && e.posts[i].post == i);
     is_event(&e, i, i, 1);
+  }
+  down_with_edge(&e);
+}
+
+Test(net_publish, a_delayed_broadcast_reaches_the_edge_late_and_in_order)
+{
+  /* serve --delay 2: the edge (and its cache) gets each move no earlier
+   * than 2 s after the board sent it, in order, none missing */
+  fake_edge e = {0};
+  xq_ts_tuning late = {.delay_s = 2};
+  up_with_edge_tuned(&e, &late);
+  xq_tclient b;
+  cr_assert_eq(xq_tc_connect(&b, &ts.loop, ts.port), 0);
+  xq_tc_okf(&b, "{\"id\":0,\"op\":\"hello\",\"token\":\"%s\"}", ts.board[0]);
+  static const char *const moves[] = {"h2e2", "h9g7", "h0g2"};
+  int64_t sent[3];
+  for (int m = 0; m < 3; m++) {
+    struct timeval tv;
+    gettimeofday(&tv, NULL);
+    sent[m] = (int64_t)tv.tv_sec * 1000000 + tv.tv_usec;
+    xq_tc_okf(&b, "{\"id\":%d,\"op\":\"move\",\"seq\":%d,\"move\":\"%s\"}", m + 1, m + 1, moves[m]);
+  }
+  xq_tc_close(&b);
+  wait_posts(&e, 3, 30000);
+  int ply = 0;
+  for (int i = 0; i < e.nevents; i++) {
+    cr_assert_str_eq(e.posts[i].type, "move");
+    char want[16];
+    snprintf(want, sizeof want, "\"ply\":%d,", ++ply);
+    cr_assert(strstr(e.posts[i].body, want), "move %d in order: %s", ply, e.posts[i].body);
+    /* 5 ms: the server's wall clock of a loop turn is read once per turn */
+    cr_assert_geq(e.posts[i].at, sent[ply - 1] + 2000000 - 5000, "move %d reached the edge before the delay", ply);
   }
   down_with_edge(&e);
 }

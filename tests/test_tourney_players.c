@@ -664,6 +664,24 @@ Test(cli, settings_shown_changed_and_locked)
   xq_test_db_remove(db);
 }
 
+/* The broadcast's delay (docs/http.md "Delay"): seconds, 0 none, or the
+ * server's (--delay server); changed any time, a round paired or not. */
+Test(cli, settings_delay)
+{
+  char db[512];
+  xq_test_db_fresh(db, sizeof db, "cli_delay");
+  free(xq_test_run_db(0, "tourney new --db %s --rounds 5%s", db, NULL));
+  xq_test_run_db_says(0, "\ndelay: server\n", "tourney settings --db %s%s", db, NULL);
+  xq_test_run_db_says(0, "changed: delay\n", "tourney settings --db %s %s", db, "--delay 900");
+  xq_test_run_db_says(0, "\ndelay: 900\n", "tourney settings --db %s%s", db, NULL);
+  xq_test_run_db_says(0, "\ndelay: 0\n", "tourney settings --db %s %s", db, "--delay 0");
+  xq_test_run_db_says(0, "changed: nothing", "tourney settings --db %s %s", db, "--delay 0");
+  xq_test_run_db_says(0, "\ndelay: server\n", "tourney settings --db %s %s", db, "--delay server");
+  xq_test_run_db_says(2, "--delay is 0..3600", "tourney settings --db %s %s", db, "--delay 3601");
+  xq_test_run_db_says(2, "--delay is 0..3600", "tourney settings --db %s %s", db, "--delay soon");
+  xq_test_db_remove(db);
+}
+
 /* A preset's title stays the event's name: its groups and prizes are
  * found by it. */
 Test(cli, settings_keep_a_presets_title)

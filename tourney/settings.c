@@ -34,6 +34,7 @@ void xq_tsettings_of(const xq_tournament *ev, xq_tsettings *out)
   out->format = ev->cfg.format != XQ_FORMAT_RR ? XQ_TSF_SWISS : ev->cfg.cycles == 2 ? XQ_TSF_RR2 : XQ_TSF_RR;
   out->system = ev->cfg.system == XQ_PAIR_DUTCH ? XQ_PAIR_DUTCH : XQ_PAIR_CN;
   out->halves = ev->cfg.win == 2;
+  out->delay = ev->cfg.delay == 0 ? -1 : ev->cfg.delay < 0 ? 0 : ev->cfg.delay;
   if (xq_tconfig_tb_format(&ev->cfg, out->tiebreaks, sizeof out->tiebreaks)) out->tiebreaks[0] = 0;
 }
 
@@ -74,6 +75,11 @@ int xq_tsettings_check(xq_tsettings *s, unsigned fields, xq_error *err)
     return fail(err, "the format is swiss, rr or rr2");
   if ((fields & XQ_TS_SYSTEM) && s->system != XQ_PAIR_CN && s->system != XQ_PAIR_DUTCH)
     return fail(err, "the pairing system is cn or dutch");
+  if ((fields & XQ_TS_DELAY) && (s->delay < -1 || s->delay > XQ_TOURNEY_DELAY_MAX)) {
+    char m[80];
+    snprintf(m, sizeof m, "the delay is 0..%d seconds (or not set: the server's)", XQ_TOURNEY_DELAY_MAX);
+    return fail(err, m);
+  }
   if ((fields & XQ_TS_SCORING) && s->halves != 0 && s->halves != 1)
     return fail(err, "the scoring is 2-1-0 or 1-0.5-0");
   if (fields & XQ_TS_TIEBREAKS) {
@@ -148,6 +154,7 @@ int xq_tsettings_apply(xq_tconfig *cfg, const xq_tsettings *s, unsigned fields, 
     return fail(err, "a Swiss event needs its rounds: give them with the format");
   if ((fields & XQ_TS_TIEBREAKS) && xq_tconfig_tiebreaks(&c, s->tiebreaks, err)) return XQ_EINVAL;
   if (fields & XQ_TS_SYSTEM) c.system = s->system;
+  if (fields & XQ_TS_DELAY) c.delay = s->delay < 0 ? 0 : s->delay == 0 ? -1 : s->delay;
   *cfg = c;
   return XQ_OK;
 }

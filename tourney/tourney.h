@@ -38,6 +38,7 @@
 #define XQ_TOURNEY_TB_TEXT_MAX 256   /* bytes of a tie-break order written out */
 #define XQ_TOURNEY_TB_MAX 16         /* tie-break codes in one order */
 #define XQ_RR_GROUPS_MAX 26          /* groups of a round robin in groups: A..Z */
+#define XQ_TOURNEY_DELAY_MAX 3600    /* the broadcast's delay, seconds (serve --delay, the delay setting) */
 #define XQ_TRF_LINE_MAX 8192         /* longest TRF line we read */
 #define XQ_TRF_NAME_CHARS 33         /* name field, in code points */
 #define XQ_TRF_EXTRA_MAX (1L << 20)  /* bytes of non-player TRF lines kept */
@@ -240,6 +241,8 @@ typedef struct xq_tconfig {
   int system;              /* the pairing system by default: XQ_PAIR_CN (0) or
                               XQ_PAIR_DUTCH (pair/pair.h) */
   uint64_t lot_seed;       /* LOT and by_lot numbering */
+  int delay;               /* the broadcast's delay for viewers (the delay setting): 0 not set
+                              (the server's --delay), -1 none, 1..XQ_TOURNEY_DELAY_MAX seconds */
   int ntb;
   int tb[XQ_TOURNEY_TB_MAX];
 } xq_tconfig;
@@ -487,11 +490,11 @@ int xq_tournament_round_complete(const xq_tournament *ev, int r);
 enum {
   XQ_TS_NAME = 1u << 0, XQ_TS_DATES = 1u << 1, XQ_TS_VENUE = 1u << 2, XQ_TS_ORGANISER = 1u << 3,
   XQ_TS_ARBITER = 1u << 4, XQ_TS_ROUNDS = 1u << 5, XQ_TS_FORMAT = 1u << 6, XQ_TS_SYSTEM = 1u << 7,
-  XQ_TS_TIEBREAKS = 1u << 8, XQ_TS_SCORING = 1u << 9
+  XQ_TS_TIEBREAKS = 1u << 8, XQ_TS_SCORING = 1u << 9, XQ_TS_DELAY = 1u << 10
 };
-#define XQ_TS_COUNT 10
+#define XQ_TS_COUNT 11
 #define XQ_TS_NAMES \
-  {"name", "dates", "venue", "organiser", "arbiter", "rounds", "format", "system", "tiebreaks", "scoring"}
+  {"name", "dates", "venue", "organiser", "arbiter", "rounds", "format", "system", "tiebreaks", "scoring", "delay"}
 
 /* The format of xq_tsettings: Swiss, a round robin played once or twice. */
 enum { XQ_TSF_SWISS = 0, XQ_TSF_RR = 1, XQ_TSF_RR2 = 2 };
@@ -504,6 +507,8 @@ typedef struct xq_tsettings {
   int system;              /* XQ_PAIR_CN or XQ_PAIR_DUTCH: the pairing system by default */
   int halves;              /* scoring: 1 1-0.5-0, 0 2-1-0 */
   char tiebreaks[XQ_TOURNEY_TB_TEXT_MAX]; /* codes or a preset (xq_tconfig_tiebreaks) */
+  int delay;               /* viewers see the games this many seconds late, 0..XQ_TOURNEY_DELAY_MAX;
+                              -1 not set: the server's (serve --delay) */
 } xq_tsettings;
 
 /* The settings of `ev` into *out (tiebreaks as codes). Cannot fail. */

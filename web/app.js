@@ -12,7 +12,7 @@ import { S, langNotation, $, roundName, applyWords } from './core.js';
 import { CLOCK_TICK_MS, tickClocks, renderBoards, renderPairings, renderBracket, renderStandings, refreshStandings,
   renderViewer, initViewer } from './views.js';
 import { GAME_EVENTS, resync, whenRead, EVENT_EVENTS, hashRound, roundInUrl, setRound, loadEvent, connect,
-  firstReadDone } from './live.js';
+  firstReadDone, showDelay } from './live.js';
 import { signIn, initSession, showDesk, showConsole } from './session.js';
 
 const VIEWS = ['live', 'pairings', 'standings', 'arbiter', 'console', 'game'];
@@ -23,6 +23,7 @@ function pageWords() {
   applyWords(document);
   $('#lang').textContent = S.lang === 'zh' ? 'EN' : '中文';
   for (const o of $('#round').options) o.textContent = roundName(+o.value);
+  if (S.event) showDelay(S.event.delay || 0);
 }
 
 /* Everything drawn again (another language or notation). */

@@ -2,7 +2,7 @@
  * console_settings.js -- the 赛事设置 section of the organiser's console
  * (docs/web.md), a staff module: the event's settings (name, dates,
  * venue, organiser, chief arbiter, format, rounds, pairing system,
- * tie-break order, scoring) in a form, read and saved by the settings
+ * tie-break order, scoring, the broadcast's delay) in a form, read and saved by the settings
  * operation (docs/protocol.md). What may no longer change is shown
  * disabled, with why; only the fields changed are sent. And who may act
  * on the event (令牌): the staff's tokens listed, an arbiter's (or
@@ -25,6 +25,7 @@ addWords({
     tk_title: '令牌', tk_role: '身份', tk_label: '备注', tk_make: '生成令牌', tk_hash: '标识', tk_revoke: '撤销',
     tk_new: '新令牌（只显示这一次，请抄下或转交）：', tk_ask: '撤销令牌 {h}（{r}{l}）？用它登录的页面和连接立即失效。',
     tk_revoked: '已撤销令牌 {h}', tk_board: '第{r}轮第{t}台', tk_note: '棋盘令牌随台次令牌打印；此处生成裁判、管理员或观众令牌。',
+    s_delay: '直播延时（秒）', s_delay_hint: '空：按服务器 --delay', s_delay_note: '观众晚这么多秒看到棋步和结果（防作弊，常用900秒=15分钟）；裁判与主办即时可见',
   },
   en: {
     s_title: 'Event settings', s_name: 'Name', s_dates: 'Dates', s_venue: 'Venue', s_organiser: 'Organiser',
@@ -39,6 +40,8 @@ addWords({
     tk_ask: 'Revoke token {h} ({r}{l})? Pages and connections signed in with it stop at once.',
     tk_revoked: 'Token {h} revoked', tk_board: 'round {r} table {t}',
     tk_note: 'Board tokens come with the board slips; make arbiter, admin or viewer tokens here.',
+    s_delay: 'Broadcast delay (s)', s_delay_hint: 'empty: the server\'s --delay',
+    s_delay_note: 'viewers see moves and results this many seconds late (against cheating; 900 = 15 min); arbiters and organisers at once',
   },
 });
 
@@ -48,6 +51,7 @@ const FIELDS = [
   ['name', 'text', 255], ['dates', 'text', 63], ['venue', 'text', 127], ['organiser', 'text', 127],
   ['arbiter', 'text', 127], ['format', 'select', ['swiss', 'rr', 'rr2']], ['rounds', 'number'],
   ['system', 'select', ['cn', 'dutch']], ['tiebreaks', 'text', 255], ['scoring', 'select', ['2-1-0', '1-0.5-0']],
+  ['delay', 'delay'],
 ];
 const CHOICE_WORDS = { swiss: 's_swiss', rr: 's_rr', rr2: 's_rr2', cn: 's_cn', dutch: 's_dutch',
   '2-1-0': 's_s210', '1-0.5-0': 's_s105' };
@@ -74,6 +78,10 @@ function fieldRow(st, [key, kind, more]) {
     ctl = el('select', { name: key, id: 's-' + key },
       ...more.map(v => el('option', { value: v, text: t(CHOICE_WORDS[v]) })));
     ctl.value = st[key];
+  } else if (kind === 'delay') {
+    ctl = el('input', { name: key, id: 's-' + key, type: 'number', min: 0, max: 3600, inputmode: 'numeric', size: 6,
+      placeholder: t('s_delay_hint') });
+    ctl.value = st.delay === null || st.delay === undefined ? '' : st.delay;
   } else if (kind === 'number') {
     ctl = el('input', { name: key, id: 's-' + key, type: 'number', min: st.rounds_min || 1, max: 49,
       inputmode: 'numeric', size: 4 });
@@ -86,7 +94,8 @@ function fieldRow(st, [key, kind, more]) {
   if (why) ctl.disabled = true;
   ctl.addEventListener('input', () => { SET.dirty = true; });
   const note = why ? lockText(key, why)
-    : key === 'rounds' && st.paired > 0 ? t('s_rounds_min', { n: st.paired }) : null;
+    : key === 'rounds' && st.paired > 0 ? t('s_rounds_min', { n: st.paired })
+    : key === 'delay' ? t('s_delay_note') : null;
   return el('label', { class: 's-row', 'data-key': key }, el('span', { text: t('s_' + key) }), ctl,
     note ? el('small', { class: 's-lock caption', text: note }) : null);
 }
@@ -125,7 +134,10 @@ function changes() {
   for (const [key, kind] of FIELDS) {
     const c = f[key];
     if (!c || c.disabled) continue;
-    if (kind === 'number') {
+    if (kind === 'delay') {
+      const now = c.value === '' ? null : +c.value; // empty: the server's (serve --delay)
+      if (now !== (SET.read.delay === undefined ? null : SET.read.delay)) set.delay = now;
+    } else if (kind === 'number') {
       if (c.value !== '' && +c.value !== SET.read.rounds) set.rounds = +c.value;
     } else if (c.value !== (SET.read[key] || '')) {
       set[key] = c.value;

@@ -79,6 +79,7 @@ export function askFirst(text, yes, no, answer, { focus = true, attrs = {} } = {
 
 const WORDS = {
   zh: {
+    delay_note: '直播延时 {t}：棋步与结果晚于现场显示', delay_min: '{n} 分钟', delay_sec: '{n} 秒',
     round: '轮次', notation: '记谱', n_zh: '中文', t_live: '实况', t_pairings: '对阵', t_standings: '排名',
     t_arbiter: '裁判', table: '台次', red: '红方', black: '黑方', points: '积分', result: '结果', rank: '名次',
     name: '姓名', rating: '等级分', wdl: '胜-和-负', token: '令牌', sign_in: '登录', sign_out: '退出',
@@ -117,6 +118,8 @@ const WORDS = {
       ROUNDBACK: '逐轮比较', ROUNDBACK_FIRST: '去除第一轮再比' },
   },
   en: {
+    delay_note: 'Delayed broadcast: moves and results show {t} after they are played', delay_min: '{n} min',
+    delay_sec: '{n} s',
     round: 'Round', notation: 'Notation', n_zh: 'Chinese', t_live: 'Live', t_pairings: 'Pairings',
     t_standings: 'Standings', t_arbiter: 'Arbiter', table: 'Table', red: 'Red', black: 'Black', points: 'Pts',
     result: 'Result', rank: 'Rank', name: 'Name', rating: 'Rating', wdl: 'W-D-L', token: 'Token',
@@ -261,7 +264,10 @@ export function gameLabel(g, n) {
 
 /* GET url as JSON, never from the browser's cache; throws on an HTTP error. */
 export async function getJSON(url) {
-  const r = await fetch(url, { cache: 'no-store' });
+  // staff read with their token: with a delayed broadcast (serve --delay)
+  // the server answers them the games as they are, not as viewers see them
+  const staff = S.token && (S.role === 'admin' || S.role === 'arbiter');
+  const r = await fetch(url, { cache: 'no-store', headers: staff ? { 'Authorization': 'Bearer ' + S.token } : {} });
   if (!r.ok) throw new Error(url + ': HTTP ' + r.status);
   return r.json();
 }

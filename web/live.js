@@ -20,6 +20,10 @@ const PLAYERS_QUIET_MS = 1000, PLAYERS_SPREAD_MS = 2000, RESYNC_MS = 50, RECONNE
 /* The first read waits for the stream at most FIRST_OPEN_MS (a page whose
  * stream is refused still shows the event). */
 const FIRST_OPEN_MS = 2000;
+// a delayed broadcast: a signed-in arbiter's or organiser's page reads the
+// round this often, with the token (the stream it follows is the viewers')
+const STAFF_READ_MS = 2000;
+let staffReads = null;
 
 /* ---- the round's games: read from games.json, then kept up to date by the
  * stream's events (a move, a verdict, a result, a game, a snapshot). The
@@ -226,6 +230,23 @@ export async function setRound(r) {
   await Promise.all([refreshPairings(), loadGames(r)]);
 }
 
+/* The notice of a delayed broadcast (serve --delay: the server shows this
+ * page everything `sec` seconds late), hidden without one. */
+export function showDelay(sec) {
+  const note = $('#delay-note');
+  note.hidden = !(sec > 0);
+  if (!(sec > 0)) return;
+  const span = sec % 60 ? t('delay_sec', { n: sec }) : t('delay_min', { n: sec / 60 });
+  note.textContent = t('delay_note', { t: span });
+  note.dataset.delay = String(sec);
+  // the staff see the games at once: their page reads them with the token
+  // (moves the stream brings later are known by then and skipped)
+  if (!staffReads) staffReads = setInterval(() => {
+    if (S.event && S.event.delay > 0 && S.round && S.token && (S.role === 'admin' || S.role === 'arbiter'))
+      loadGames(S.round);
+  }, STAFF_READ_MS);
+}
+
 /* Read the event: its name and published rounds; then the round linked
  * by the URL (on a first load) or the newest (`newest`, or none shown yet). */
 export async function loadEvent(newest) {
@@ -238,6 +259,7 @@ export async function loadEvent(newest) {
   $('#event-name').textContent = S.event.name || 'xqref';
   $('#event-info').textContent = [S.event.dates, S.event.venue].filter(Boolean).join(' · ');
   document.title = (S.event.name || 'xqref') + ' · xqref';
+  showDelay(S.event.delay || 0);
   const sel = $('#round');
   sel.replaceChildren(...S.event.published.map(r => el('option', { value: r, text: roundName(r) })));
   const last = S.event.published[S.event.published.length - 1] || 0;

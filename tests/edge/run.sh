@@ -102,15 +102,17 @@ events() { expand "$1" 0; }
 
 "$xqref" bench --gen-pgn 64 "$tmp/games.pgn" 7 >/dev/null
 
-# serve NAME PUBLISH_PORT: a fresh demo server posting to the port;
-# sets $json and $http to its addresses
+# serve NAME PUBLISH_PORT [OPTIONS]: a fresh demo server posting to the
+# port; sets $json and $http to its addresses
 serve() {
-  "$xqref" serve --db "$tmp/$1.db" --demo --listen 127.0.0.1:0 --http 127.0.0.1:0 \
-    --publish "http://127.0.0.1:$2/pub/" >"$tmp/$1.out" 2>"$tmp/$1.log" &
+  local name=$1 port=$2
+  shift 2
+  "$xqref" serve --db "$tmp/$name.db" --demo --listen 127.0.0.1:0 --http 127.0.0.1:0 \
+    --publish "http://127.0.0.1:$port/pub/" "$@" >"$tmp/$name.out" 2>"$tmp/$name.log" &
   pids+=($!)
-  wait_for "$tmp/$1.out" '^http '
-  json=$(sed -n 's/^json //p' "$tmp/$1.out")
-  http=$(sed -n 's/^http //p' "$tmp/$1.out")
+  wait_for "$tmp/$name.out" '^http '
+  json=$(sed -n 's/^json //p' "$tmp/$name.out")
+  http=$(sed -n 's/^http //p' "$tmp/$name.out")
 }
 
 # stream NAME URL [CURL OPTIONS]: follow an event stream into NAME.txt
@@ -232,4 +234,38 @@ curl -sN --max-time 1 -H 'Accept: text/event-stream' -H "Last-Event-ID: $id" \
 diff <(events_after "$tmp/edge2.txt" "$k") <(events "$tmp/resumed3.txt") >"$tmp/diff" ||
   { head -20 "$tmp/diff" >&2; die "an id of the first edge did not resume on the second"; }
 say "an id of the first edge resumes on the second: the $(events "$tmp/resumed3.txt" | grep -c '^data:') events after message $k of $m"
+
+# ---- a delayed broadcast through the edge ------------------------------------
+# serve --delay 2: the edge's stream and its cached games.json show a move
+# no earlier than 2 s after the board sent it, and then show it
+pub4=$(free_port)
+serve three "$pub4" --delay 2
+l4=$(free_port)
+edge_up --xqref "$http" --listen "127.0.0.1:$l4" --publish "127.0.0.1:$pub4"
+stream edge4 "http://127.0.0.1:$l4/api/events"
+wait_for "$tmp/edge4.txt" '^: hi'
+token=$(awk '$1 == "board" && $2 == 1 && $3 == 1 { print $4 }' "$tmp/three.out")
+exec 5<>"/dev/tcp/127.0.0.1/${json##*:}"
+echo "{\"id\":0,\"op\":\"hello\",\"token\":\"$token\"}" >&5
+read -r -t 10 reply <&5 && [[ $reply == *'"ok":true'* ]] || die "the board's hello: $reply"
+sent=$(date +%s%N)
+echo '{"id":1,"op":"move","seq":1,"move":"h2e2"}' >&5
+read -r -t 10 reply <&5 && [[ $reply == *'"ok":true'* ]] || die "the board's move: $reply"
+ply1() { # is ply 1 of table 1 in the edge's stream, or its games.json (through its cache)?
+  events "$tmp/edge4.txt" | grep -q '"ply":1,' && return 0
+  curl -s "http://127.0.0.1:$l4/api/rounds/1/games.json" | grep -q '"moves":\["h2e2"'
+}
+shown=
+for i in $(seq 1 300); do
+  now=$(date +%s%N)
+  if ply1; then shown=$now; break; fi
+  sleep 0.05
+done
+exec 5>&-
+[ -n "$shown" ] || die "the delayed move never reached the edge's viewers"
+# (what was seen at $shown arrived before it: earlier than 2 s is a breach)
+[ $(( (shown - sent) / 1000000 )) -ge 1995 ] || die "the edge showed the move $(( (shown - sent) / 1000000 )) ms after it was sent"
+sleep 0.2
+events "$tmp/edge4.txt" | grep -q '"ply":1,' || die "the delayed move is not in the edge's stream"
+say "a 2 s delay: the edge's viewers got the move $(( (shown - sent) / 1000000 )) ms after the board sent it"
 say "passed in ${SECONDS} s"

@@ -18,14 +18,15 @@ export const LAUNCH = { executablePath: CHROMIUM, args: ['--no-sandbox', '--disa
  * ports: {db, admin, base, json, srv}. With `bare` no event is made
  * first: the server starts on a missing store and makes its own
  * ("xqref tournament", rounds not set); with `preset` the event is that
- * regulation's (`tourney new --preset`); with `rules` the server judges
- * the games by those rules of play (`serve --rules`, e.g. the preset's). */
-export async function startEmpty(dir, name, rounds = 3, { bare = false, preset = null, rules = null } = {}) {
+  * regulation's (`tourney new --preset`); with `rules` the server judges
+  * the games by those rules of play (`serve --rules`, e.g. the preset's);
+  * `serve` adds options of its own (`--delay 2`). */
+export async function startEmpty(dir, name, rounds = 3, { bare = false, preset = null, rules = null, serve = [] } = {}) {
   const db = join(dir, name + '.db');
   const shape = preset ? ['--preset', preset] : typeof rounds === 'string' ? ['--format', rounds] : ['--rounds', String(rounds)];
   if (!bare) execFileSync(XQREF, ['tourney', 'new', '--db', db, ...(preset ? [] : ['--name', 'Console Cup']), ...shape]);
   const srv = spawn(XQREF, ['serve', '--quiet', '--db', db, '--listen', '127.0.0.1:0', '--http', '127.0.0.1:0',
-    ...(rules ? ['--rules', rules] : [])],
+    ...(rules ? ['--rules', rules] : []), ...serve],
     { stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';
   const info = await new Promise((ok, fail) => {

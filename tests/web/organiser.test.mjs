@@ -522,6 +522,37 @@ test('i35.1: the event set up from the console on an empty store: name, dates, v
   }
 });
 
+test('i37: the console sets the broadcast\'s delay; a page opened then says it; cleared, the server\'s again', async () => {
+  const ev = await startEmpty(dir, 'delay', 5);
+  const { ctx, p, errors } = await freshPage(browser, 1100, 900);
+  try {
+    await openConsole(p, ev.base, ev.admin);
+    await p.waitForSelector('#s-delay', { timeout: WAIT });
+    assert.equal(await p.inputValue('#s-delay'), '', 'not set: the server\'s');
+    assert.match(await p.textContent('.s-row[data-key="delay"] .s-lock'), /防作弊/);
+    await p.fill('#s-delay', '900');
+    await p.click('#s-save');
+    await p.waitForFunction(() => document.querySelector('#s-result')?.textContent === '已保存：直播延时（秒）', null,
+      { timeout: WAIT });
+    assert.ok(cli(ev.db, 'settings').includes('delay: 900\n'));
+    const other = await ctx.newPage();
+    await other.goto(ev.base + '/');
+    await other.waitForSelector('#delay-note:not([hidden])', { timeout: WAIT });
+    assert.match(await other.textContent('#delay-note'), /直播延时 15 分钟/);
+    await other.close();
+    await p.fill('#s-delay', '');
+    await p.click('#s-save');
+    await p.waitForFunction(() => document.querySelector('#s-result')?.textContent === '已保存：直播延时（秒）', null,
+      { timeout: WAIT });
+    assert.ok(cli(ev.db, 'settings').includes('delay: server\n'));
+    assert.equal((await (await fetch(ev.base + '/api/event')).json()).delay, 0);
+    assert.deepEqual(errors, []);
+  } finally {
+    await ctx.close();
+    await stop(ev.srv);
+  }
+});
+
 test('i33: the console\'s knockout form starts from the knockout the event\'s regulation states', async () => {
   const ev = await startEmpty(dir, 'tangshan', 0, { preset: 'tangshan2018' });
   const call = opCall(ev);

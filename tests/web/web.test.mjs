@@ -15,7 +15,7 @@ import { join, resolve } from 'node:path';
 import net from 'node:net';
 import zlib from 'node:zlib';
 import { chromium } from 'playwright-core';
-import { LAUNCH, openConsole, asked, answer, startEmpty as startEmptyIn } from './lib.mjs';
+import { LAUNCH, openConsole, asked, answer, startEmpty as startEmptyIn, stop, opCall } from './lib.mjs';
 
 const BUILD = resolve(process.env.XQ_BUILD || 'build');
 const XQREF = join(BUILD, 'xqref');
@@ -1098,7 +1098,6 @@ test('the organiser imports a GBK list with a bad line, previews the pairing, th
     const token = await frame.locator('.slip[data-table="1"] .token code').textContent();
     assert.match(await frame.locator('.slip[data-table="1"] .link').textContent(), new RegExp(`^xqref://127\\.0\\.0\\.1:\\d+/\\?round=1&table=1&token=${token}$`));
     const board = new Board(ev.json);
-    await board.ready();
     const hello = await board.send({ id: 1, op: 'hello', token });
     board.close();
     assert.equal(hello.role, 'board', JSON.stringify(hello));
@@ -1726,5 +1725,61 @@ test('i35.2: results of every kind from the desk and the console; a game in play
     await ctx.close();
   } finally {
     ev.srv.kill('SIGTERM');
+  }
+});
+
+test('i37: a delayed broadcast says so, and by how much, in both languages; none says nothing', async () => {
+  // the demo's server has no delay: no notice
+  const plain = await freshPage(1280, 900);
+  await plain.p.goto(base + '/');
+  await plain.p.waitForSelector('#boards .card', { timeout: WAIT });
+  assert.equal(await plain.p.isVisible('#delay-note'), false);
+  await plain.ctx.close();
+  // serve --delay 900: fifteen minutes
+  const ev = await startEmptyIn(dir, 'delayed', 3, { serve: ['--delay', '900'] });
+  try {
+    assert.equal((await (await fetch(ev.base + '/api/event')).json()).delay, 900);
+    const { ctx, p, errors } = await freshPage(390, 844); // a phone
+    await p.goto(ev.base + '/');
+    await p.waitForSelector('#delay-note:not([hidden])', { timeout: WAIT });
+    assert.match(await p.textContent('#delay-note'), /直播延时 15 分钟/);
+    await p.click('#lang');
+    await p.waitForFunction(() => /15 min/.test(document.querySelector('#delay-note').textContent), null,
+      { timeout: WAIT });
+    assert.equal(await p.getAttribute('#delay-note', 'data-delay'), '900');
+    await p.screenshot({ path: join(ART, 'delay-note-phone.png') });
+    assert.deepEqual(errors, []);
+    await ctx.close();
+  } finally {
+    await stop(ev.srv);
+  }
+});
+
+test('i37: with a delay the arbiter\'s page has a move at once, a viewer\'s page not', async () => {
+  const ev = await startEmptyIn(dir, 'delaydesk', 3, { bare: true, serve: ['--demo', '--delay', '600'] });
+  const viewer = await freshPage(1280, 900), staff = await freshPage(1280, 900);
+  const board = new Board(ev.json);
+  try {
+    const tok = await opCall(ev)({ id: 1, op: 'token', role: 'board', round: 1, table: 1 });
+    assert.equal((await board.send({ id: 0, op: 'hello', token: tok.token })).ok, true);
+    await viewer.p.goto(ev.base + '/');
+    await viewer.p.waitForSelector('#boards .card[data-table="1"]', { timeout: WAIT });
+    await openConsole(staff.p, ev.base, ev.admin); // signed in as the organiser
+    await staff.p.click('#tabs a[data-view="live"]');
+    await staff.p.waitForSelector('#boards .card[data-table="1"]', { timeout: WAIT });
+    assert.equal((await board.send({ id: 1, op: 'move', seq: 1, move: 'h2e2' })).ok, true);
+    // the organiser's page reads the round with its token: the move comes
+    await staff.p.waitForSelector('#boards .card[data-table="1"][data-ply="1"]', { timeout: WAIT });
+    // the viewer's page, reloaded too, is ten minutes behind
+    await viewer.p.reload();
+    await viewer.p.waitForSelector('#boards .card[data-table="1"]', { timeout: WAIT });
+    assert.equal(await viewer.p.getAttribute('#boards .card[data-table="1"]', 'data-ply'), '0');
+    assert.match(await viewer.p.textContent('#delay-note'), /直播延时 10 分钟/);
+    assert.deepEqual([...viewer.errors, ...staff.errors], []);
+  } finally {
+    board.close();
+    await viewer.ctx.close();
+    await staff.ctx.close();
+    await stop(ev.srv);
   }
 });

@@ -276,7 +276,7 @@ const xq__store_cfgkey xq__store_cfg_keys[] = {
   K(rounds), K(win), K(draw), K(loss), K(pab), K(fwin), K(floss), K(first_round),
   K(max_colour_diff), K(forbid_three), K(last_round_relax), K(forfeit_counts_as_met),
   K(missed_rounds_withdraw), K(withdraw_consecutive), K(wins_count_forfeits), K(bye_os), K(de_mode),
-  K(format), K(cycles), K(rr_swap), K(rr_games), K(rr_groups), K(system),
+  K(format), K(cycles), K(rr_swap), K(rr_games), K(rr_groups), K(system), K(delay),
 };
 #undef K
 const int xq__store_ncfg_keys = (int)(sizeof xq__store_cfg_keys / sizeof xq__store_cfg_keys[0]);

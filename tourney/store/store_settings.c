@@ -80,6 +80,7 @@ static unsigned differ(const xq_tsettings *a, const xq_tsettings *b)
   if (a->system != b->system) d |= XQ_TS_SYSTEM;
   if (strcmp(a->tiebreaks, b->tiebreaks)) d |= XQ_TS_TIEBREAKS;
   if (a->halves != b->halves) d |= XQ_TS_SCORING;
+  if (a->delay != b->delay) d |= XQ_TS_DELAY;
   return d;
 }
 
