@@ -55,6 +55,8 @@ void xq__http_api_event(xq__server *s, xq__conn *c, xq__http_conn *h)
     if (s->rounds[r]) cJSON_AddItemToArray(pub, cJSON_CreateNumber(r));
   /* the knockout tables are round XQ_KO_ROUND of "published" */
   if (s->ko && s->ko->after) cJSON_AddNumberToObject(o, "knockout_round", XQ_KO_ROUND);
+  /* the knockout the regulation states: the places that go through */
+  xq__ops_tourney_ko_plan(ev, o);
   cJSON *pl = cJSON_AddArrayToObject(o, "players");
   for (int i = 0; ev && i < ev->n; i++) {
     const xq_tplayer *p = &ev->players[i];

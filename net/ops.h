@@ -27,6 +27,13 @@ extern const xq__op xq__ko_ops[];       /* ops_ko.c: knockout, ko_start, ko_publ
  * NULL when out of memory. */
 cJSON *xq__ops_ko_json(const xq__server *s);
 
+/* The knockout the event's regulation states (the preset whose title the
+ * event bears), added to `o` as "knockout": {after, size, seeding, format,
+ * clause}; nothing when it states none (or `ev` is NULL). The console's
+ * knockout form starts from it; the page marks the places that go
+ * through before the knockout starts. */
+void xq__ops_tourney_ko_plan(const xq_tournament *ev, cJSON *o);
+
 /* export {format, what, round, lang, mode, count, preset, prizes}
  * (ops_export.c; a row of the table of ops_tourney.c). */
 void xq__ops_export(xq__server *s, xq__req *r);

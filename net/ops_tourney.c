@@ -116,6 +116,20 @@ static cJSON *boards_json(const xq_tournament *ev, const xq_tpairing *pr, int re
 /* event, players, standings, tokens (from the server's copies)        */
 /* ------------------------------------------------------------------ */
 
+void xq__ops_tourney_ko_plan(const xq_tournament *ev, cJSON *o)
+{
+  const xq_regulation *own = ev ? xq_regulation_titled(ev->name) : NULL;
+  int kf;
+  if (!own || own->ko_size <= 0 || own->ko_after_round <= 0 || !own->ko_format || xq_ko_parse_format(own->ko_format, &kf))
+    return;
+  cJSON *k = cJSON_AddObjectToObject(o, "knockout");
+  cJSON_AddNumberToObject(k, "after", own->ko_after_round);
+  cJSON_AddNumberToObject(k, "size", own->ko_size);
+  cJSON_AddStringToObject(k, "seeding", own->ko_top_chooses ? "choose" : "fixed");
+  cJSON_AddStringToObject(k, "format", xq_ko_format_name(kf));
+  cJSON_AddStringToObject(k, "clause", own->rows[XQ_REG_KNOCKOUT].clause);
+}
+
 static void run_event(xq__server *s, xq__task *t)
 {
   const xq_tournament *ev = s->ev;
@@ -135,16 +149,8 @@ static void run_event(xq__server *s, xq__task *t)
   /* the event's regulation (the preset whose title it bears) and the
    * knockout it states: the console's knockout form starts from it */
   const xq_regulation *own = xq_regulation_titled(ev->name);
-  int kf;
   if (own) cJSON_AddStringToObject(o, "preset", own->name);
-  if (own && own->ko_size > 0 && own->ko_after_round > 0 && own->ko_format && !xq_ko_parse_format(own->ko_format, &kf)) {
-    cJSON *k = cJSON_AddObjectToObject(o, "knockout");
-    cJSON_AddNumberToObject(k, "after", own->ko_after_round);
-    cJSON_AddNumberToObject(k, "size", own->ko_size);
-    cJSON_AddStringToObject(k, "seeding", own->ko_top_chooses ? "choose" : "fixed");
-    cJSON_AddStringToObject(k, "format", xq_ko_format_name(kf));
-    cJSON_AddStringToObject(k, "clause", own->rows[XQ_REG_KNOCKOUT].clause);
-  }
+  xq__ops_tourney_ko_plan(ev, o);
   /* the regulations whose prize tables and team rules export takes */
   cJSON *pre = cJSON_AddArrayToObject(o, "presets");
   const xq_regulation *reg;

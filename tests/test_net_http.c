@@ -20,6 +20,7 @@
 #include "net_fixture.h"
 #include "poller.h"
 #include "records.h"
+#include "tourney.h"
 
 /* ------------------------------------------------------------------ */
 /* The request parser                                                  */
@@ -1911,4 +1912,31 @@ Test(net_http, a_boards_clock_readings_are_the_pgns_clk_after_every_move)
   cr_assert_str_eq(p.body, before, "the same PGN after a restart");
   resp_free(&p);
   free(before);
+}
+
+/* /api/event states the knockout of the event's regulation (the preset
+ * whose title the event bears) as the event op does: the page marks the
+ * places that go through from it; none for an event without one. */
+Test(net_http, the_event_states_its_regulations_knockout)
+{
+  cJSON *ev = get_json("/api/event");
+  cr_assert_null(item(ev, "knockout"), "a plain event states no knockout");
+  cJSON_Delete(ev);
+  const xq_regulation *reg;
+  cr_assert_eq(xq_regulation_find("tangshan2018", &reg), XQ_OK);
+  char body[512];
+  snprintf(body, sizeof body, "{\"id\":1,\"op\":\"settings\",\"set\":{\"name\":\"%s\"}}\n", reg->title);
+  char *out = op_lines(body);
+  cr_assert(strstr(out, "\"ok\":true"), "%s", out);
+  free(out);
+  ev = get_json("/api/event");
+  const cJSON *k = item(ev, "knockout");
+  cr_assert_not_null(k, "the regulation's knockout");
+  cr_assert_eq(num(k, "after"), reg->ko_after_round);
+  cr_assert_eq(num(k, "size"), reg->ko_size);
+  cr_assert_eq(num(k, "after"), 9, "Tangshan 八.3: after round 9");
+  cr_assert_eq(num(k, "size"), 4);
+  cr_assert_str_eq(str(k, "seeding"), "choose");
+  cr_assert_null(item(ev, "knockout_round"), "not started");
+  cJSON_Delete(ev);
 }

@@ -10,6 +10,7 @@
  */
 import { S, $, t, op, roundName } from './core.js';
 import { initEntry } from './desk.js';
+import { koMarksNow } from './views.js';
 import { C, setRedraw } from './console_base.js';
 import { renderPlayers, renderNumbers, initAdd } from './console_players.js';
 import { initPairing, initSlips, renderKnockoutConsole, renderUnpair } from './console_pairing.js';
@@ -21,6 +22,7 @@ import { renderSettings, initSettings, renderTokens } from './console_settings.j
 export async function renderConsole() {
   const [res, evr] = await Promise.all([op({ id: 'players', op: 'players' }), op({ id: 'event', op: 'event' })]);
   C.players = (res && res.players) || [];
+  C.ko = await koMarksNow().catch(() => null); // the knockout's players marked
   C.paired = (evr && evr.paired) || 0;
   renderPlayers();
   renderNumbers();

@@ -12,6 +12,7 @@
 import { S, $, el, t, op, opLines } from './core.js';
 import { C, consoleSay, redraw, errText } from './console_base.js';
 import { pairingStale } from './console_pairing.js';
+import { koTag, koLegend } from './views.js';
 
 /* ---- the players: a row each; edit, withdraw, reinstate, delete, absent ---- */
 
@@ -24,10 +25,17 @@ function sexText(s) {
 const playerNo = p => p.no || p.id;
 const numbered = () => C.players.some(p => p.no);
 
-/* The players' table from C.players (a row being edited is a form). */
+/* The players' table from C.players (a row being edited is a form): the
+ * drawn number (序号) first once there is one, the registration id (报名号)
+ * always, each heading saying which (title); the knockout's players
+ * (C.ko, views.js's koMarks) tagged, with the legend under the table. */
 export function renderPlayers() {
-  const cols = [numbered() ? 'no' : 'c_id', 'name', 'sex', 'birth', 'club', 'team_col', 'rating', 'c_act'];
-  $('#c-players thead').replaceChildren(el('tr', {}, ...cols.map(k => el('th', { text: t(k) }))));
+  const cols = [...(numbered() ? ['no'] : []), 'c_id', 'name', 'sex', 'birth', 'region', 'club', 'team_col', 'rating',
+    ...(C.ko ? ['kom_col'] : []), 'c_act'];
+  const tip = { no: 'c_no_tip', c_id: 'c_id_tip' };
+  $('#c-players thead').replaceChildren(el('tr', {}, ...cols.map(k => el('th', { 'data-col': k, class: tip[k] || k === 'rating' ? 'num' : null,
+    title: tip[k] ? t(tip[k]) : null, text: t(k) }))));
+  koLegend($('#c-players').closest('.scroll') || $('#c-players'), 'c-players', C.ko);
   // in number order once the numbers are known
   const rows = numbered() ? [...C.players].sort((a, b) => (a.no || 1e6 + a.id) - (b.no || 1e6 + b.id)) : C.players;
   $('#c-players tbody').replaceChildren(...rows.map(p => C.editing === p.id ? editRow(p, cols.length) : playerRow(p)));
@@ -62,11 +70,14 @@ function playerRow(p) {
         t('no_change'))));
   }
   if (C.absent === p.id) acts.append(absentForm(p));
-  return el('tr', { 'data-id': p.id, 'data-no': playerNo(p), class: p.withdrawn ? 'withdrawn' : null },
-    el('td', { class: 'num', text: playerNo(p) }),
-    el('td', { text: p.name + (p.withdrawn ? ` (${t('c_withdrawn')})` : '') }),
-    el('td', { text: sexText(p.sex) }), el('td', { text: p.birth || '' }),
+  const tag = koTag(C.ko, p.id);
+  return el('tr', { 'data-id': p.id, 'data-no': playerNo(p), class: [p.withdrawn ? 'withdrawn' : '', tag ? 'ko-in' : ''].join(' ').trim() || null },
+    numbered() ? el('td', { class: 'num', 'data-col': 'no', text: p.no || '' }) : null,
+    el('td', { class: 'num', 'data-col': 'c_id', text: p.id }),
+    el('td', { 'data-col': 'name', text: p.name + (p.withdrawn ? ` (${t('c_withdrawn')})` : '') }),
+    el('td', { text: sexText(p.sex) }), el('td', { text: p.birth || '' }), el('td', { 'data-col': 'region', text: p.region || '' }),
     el('td', { text: p.club || '' }), el('td', { text: p.team || '' }), el('td', { class: 'num', text: p.rating || '' }),
+    C.ko ? el('td', { 'data-col': 'ko' }, tag) : null,
     el('td', {}, acts));
 }
 
@@ -420,8 +431,8 @@ async function importPlayers(lines) {
 }
 
 async function addPlayer(form) {
-  const fields = ['name', 'sex', 'birth', 'club', 'team', 'rating'].map(k => form.elements[k].value);
-  const { player, error } = playerOf(fields, ['name', 'sex', 'birth', 'club', 'team', 'rating']);
+  const keys = ['name', 'sex', 'birth', 'region', 'club', 'team', 'rating'];
+  const { player, error } = playerOf(keys.map(k => form.elements[k].value), keys);
   if (error) return consoleSay(error, true);
   const res = await op({ id: 'add', op: 'add_player', player });
   if (res.error) return consoleSay(t('failed', { msg: errText(res.error) }), true);

@@ -6,7 +6,7 @@
  * they draw with: a position from its FEN and moves, a board as SVG, the
  * running clocks.
  */
-import { S, noRound, $, el, t, tbName, reasonText, roundName, getJSON, moveText, resultText, gameFlags, gameLabel } from './core.js';
+import { S, noRound, $, el, t, tbName, reasonText, roundName, getJSON, moveText, resultText, gameFlags, gameLabel, addWords } from './core.js';
 
 /* The limits: the running clocks are redrawn every CLOCK_TICK_MS; six
  * banners at most, each for BANNER_MS; on a phone two, one line each, for
@@ -473,6 +473,73 @@ function tbColumns(st) {
   return (st.tiebreaks || []).filter(code => code !== 'LOT' && st.standings.some(r => r.tb && code in r.tb));
 }
 
+/* ---- the knockout's players marked (docs/web.md, "The knockout
+ * qualifiers"): once it has started, its seeds (/api/knockout `seeds`);
+ * before, the places that will go through as the event's regulation
+ * states them (/api/event `knockout`: the top `size` after round `after`,
+ * a player who has withdrawn passed over, as ko_start seeds them). The
+ * standings and the console's player list show a tag (晋级淘汰赛, or 出线区
+ * before the start) and a legend saying which. ---- */
+
+addWords({
+  zh: {
+    kom_in: '晋级淘汰赛', kom_places: '出线区', kom_col: '淘汰赛',
+    kom_in_legend: '晋级淘汰赛：进入淘汰赛的{n}名棋手。',
+    kom_places_legend: '出线区：按规程第{a}轮后积分前{n}名进入淘汰赛；目前在此名次内（淘汰赛尚未开始，已退赛者不计）。',
+  },
+  en: {
+    kom_in: 'knockout', kom_places: 'qualifying', kom_col: 'Knockout',
+    kom_in_legend: 'knockout: the {n} players in the knockout.',
+    kom_places_legend: 'qualifying: the regulation takes the top {n} after round {a} into the knockout; these hold those places now (the knockout has not started; withdrawn players do not count).',
+  },
+});
+
+/* The players marked: {ids (a Set of player ids), started, n, after}, or
+ * null when nothing is marked. `bracket`: /api/knockout (null or not
+ * started before the start); `event`: /api/event; `rows`: the standings'
+ * rows in rank order (for the places before the start; none before a
+ * round is played). */
+export function koMarks(bracket, event, rows, round) {
+  if (bracket && bracket.started) {
+    const ids = new Set((bracket.seeds || []).filter(Boolean).map(p => p.id));
+    return ids.size ? { ids, started: true, n: ids.size, after: bracket.after } : null;
+  }
+  const plan = event && event.knockout;
+  if (!plan || !rows || !rows.length || !(round > 0)) return null;
+  const gone = new Set((event.players || []).filter(p => p.withdrawn).map(p => p.id));
+  const ids = new Set(rows.filter(r => !gone.has(r.id)).slice(0, plan.size).map(r => r.id));
+  return { ids, started: false, n: plan.size, after: plan.after };
+}
+
+/* The tag of a marked player (`m` from koMarks), or null for another. */
+export function koTag(m, id) {
+  if (!m || !m.ids.has(id)) return null;
+  return el('span', { class: 'ko-tag', 'data-ko': m.started ? 'in' : 'places', text: t(m.started ? 'kom_in' : 'kom_places') });
+}
+
+/* The legend of the marks under `after` (an element): a caption
+ * #`key`-ko-legend, made once, emptied when nothing is marked. */
+export function koLegend(after, key, m) {
+  let p = document.getElementById(key + '-ko-legend');
+  if (!p) {
+    p = el('p', { id: key + '-ko-legend', class: 'caption ko-legend' });
+    after.after(p);
+  }
+  p.hidden = !m;
+  p.textContent = m ? t(m.started ? 'kom_in_legend' : 'kom_places_legend', { n: m.n, a: m.after }) : '';
+}
+
+/* The marks now, for the console: the stage read again (/api/knockout),
+ * and before its start the standings; null when nothing is marked. */
+export async function koMarksNow() {
+  const bracket = await getJSON('/api/knockout');
+  if (bracket && bracket.started) return koMarks(bracket, S.event);
+  const event = S.event || await getJSON('/api/event'); // the console may draw before the page has read it
+  if (!event.knockout) return null;
+  const st = await getJSON('/api/standings.json');
+  return koMarks(null, event, st.standings, st.round);
+}
+
 /* The table of S.standings, its caption and its print title. */
 export function renderStandings() {
   const st = S.standings;
@@ -489,15 +556,18 @@ export function renderStandings() {
     (st.round ? ' · ' + t('after_round', { n: st.round }) : '');
   const cols = tbColumns(st);
   const byes = st.standings.some(r => r.byes > 0);
+  const ko = koMarks(S.bracket, S.event, st.standings, st.round); // the knockout's players marked
+  koLegend($('#standings-caption'), 'standings', ko);
   const head = el('tr', {},
     el('th', { class: 'num', text: t('rank') }), el('th', { class: 'num', 'data-col': 'no', text: t('pno') }),
     el('th', { text: t('name') }), el('th', { 'data-col': 'club', text: t('club') }),
     el('th', { class: 'num', text: t('rating') }),
     ...cols.map(c => el('th', { class: 'num', 'data-tb': c, title: c, text: tbName(c) })),
     el('th', { class: 'num', text: t('wdl') }),
-    byes ? el('th', { class: 'num', 'data-col': 'byes', text: t('byes') }) : null);
+    byes ? el('th', { class: 'num', 'data-col': 'byes', text: t('byes') }) : null,
+    ko ? el('th', { 'data-col': 'ko', text: t('kom_col') }) : null);
   $('#standings thead').replaceChildren(head);
-  $('#standings tbody').replaceChildren(...st.standings.map(r => el('tr', { 'data-id': r.id },
+  $('#standings tbody').replaceChildren(...st.standings.map(r => el('tr', { 'data-id': r.id, class: koTag(ko, r.id) ? 'ko-in' : null },
     el('td', { class: 'num', 'data-col': 'rank', text: r.rank }),
     el('td', { class: 'num', 'data-col': 'no', text: r.pno || r.id }),
     el('td', { 'data-col': 'name', text: r.name }),
@@ -505,7 +575,8 @@ export function renderStandings() {
     el('td', { class: 'num', 'data-col': 'rating', text: r.rating }),
     ...cols.map(c => el('td', { class: 'num', 'data-tb': c, text: c in r.tb ? r.tb[c] : '' })),
     el('td', { class: 'num', 'data-col': 'wdl', text: `${r.w}-${r.d}-${r.l}` }),
-    byes ? el('td', { class: 'num', 'data-col': 'byes', text: r.byes || '' }) : null)));
+    byes ? el('td', { class: 'num', 'data-col': 'byes', text: r.byes || '' }) : null,
+    ko ? el('td', { 'data-col': 'ko' }, koTag(ko, r.id)) : null)));
 }
 
 let standingsTimer = 0, standingsAsked = 0;
@@ -517,7 +588,8 @@ export function refreshStandings(delay) {
   standingsTimer = setTimeout(async () => {
     try {
       const ko = S.event && S.round === S.event.knockout_round;
-      const started = S.event && S.event.published.includes(S.event.knockout_round);
+      // started: its seeds are marked before its first games are published
+      const started = S.event && S.event.knockout_round;
       const asked = ++standingsAsked;
       const [st, bracket] = await Promise.all([
         getJSON('/api/standings.json' + (S.round && !ko ? `?round=${S.round}` : '')),

@@ -140,7 +140,7 @@ test('an organiser runs a 12-player, 3-round event from the page alone; the stor
       if (r === 2) {
         // an announced absence (请假) for round 2, 0 points: not paired, stored
         const row = `#c-players tbody tr[data-no="12"]`;
-        assert.equal(await p.textContent(`${row} td:nth-child(2)`), absentee);
+        assert.equal(await p.textContent(`${row} td[data-col="name"]`), absentee);
         await p.click(`${row} button[data-action="absent"]`);
         await p.selectOption(`${row} .confirm select[name="bye"]`, 'zero');
         await p.click(`${row} .confirm button[data-action="yes"]`);
@@ -616,6 +616,88 @@ test('i35: a published round withdrawn from the console and paired again; no wit
     assert.deepEqual(errors, []);
   } finally {
     await ctx.close();
+    await stop(ev.srv);
+  }
+});
+
+test('i35: the players\' region on the list and the add form, 序号 and 报名号 told apart, the knockout\'s players marked', async () => {
+  const ev = await startEmpty(dir, 'komarks', 0, { preset: 'tangshan2018' });
+  const call = opCall(ev);
+  const pages = [];
+  const page = async () => { const x = await freshPage(browser, 1300, 900); pages.push(x); return x; };
+  try {
+    // a player added on the form with his region: stored, and shown in the 地区 column
+    let { p, errors } = await page();
+    await openConsole(p, ev.base, ev.admin);
+    await p.fill('#c-add input[name="name"]', '王浙');
+    await p.fill('#c-add input[name="region"]', '浙江');
+    await p.fill('#c-add input[name="rating"]', '2400');
+    await p.click('#c-add button[type="submit"]');
+    await p.waitForSelector('#c-players tbody tr[data-id="1"]', { timeout: WAIT });
+    assert.equal(await p.textContent('#c-players tbody tr[data-id="1"] td[data-col="region"]'), '浙江');
+    assert.equal((await call({ id: 1, op: 'players' })).players[0].region, '浙江', 'the store has the region');
+    // before the numbers: the registration number only, named so
+    assert.deepEqual(await p.$$eval('#c-players thead th', ths => ths.slice(0, 2).map(th => th.textContent)), ['报名号', '姓名']);
+    assert.match(await p.getAttribute('#c-players thead th[data-col="c_id"]', 'title'), /^报名号：/);
+    // the region corrected on the row's form
+    await p.click('#c-players tbody tr[data-id="1"] button[data-action="edit"]');
+    await p.fill('#c-players form.c-edit input[name="region"]', '上海');
+    await p.click('#c-players form.c-edit button[data-action="save"]');
+    await p.waitForFunction(() => document.querySelector('#c-players tbody tr[data-id="1"] td[data-col="region"]')?.textContent === '上海',
+      null, { timeout: WAIT });
+    assert.equal((await call({ id: 2, op: 'players' })).players[0].region, '上海');
+    assert.deepEqual(errors, []);
+
+    // five more, round 1 paired and played: the regulation's knockout (top 4 after round 9) shows its places now
+    for (const [i, name] of ['乙', '丙', '丁', '戊', '己'].entries())
+      assert.equal((await call({ id: 'a' + i, op: 'add_player', player: { name, rating: 2300 - 10 * i } })).error, undefined);
+    const pub = await call({ id: 3, op: 'pair', publish: true });
+    assert.equal(pub.published, true);
+    for (const b of pub.boards.filter(b => b.black))
+      assert.equal((await call({ id: 'r' + b.table, op: 'result', round: 1, table: b.table, result: '1-0' })).error, undefined);
+    const standings = (await (await fetch(ev.base + '/api/standings.json')).json()).standings;
+    const top4 = standings.slice(0, 4).map(r => r.id).sort();
+    ({ p, errors } = await page());
+    await p.goto(ev.base + '/#standings');
+    await p.waitForSelector('#standings tbody tr .ko-tag', { timeout: WAIT });
+    const tagged = async (sel, kind) => (await p.$$eval(`${sel} tbody tr`, (trs, k) => trs
+      .filter(tr => tr.querySelector(`.ko-tag[data-ko="${k}"]`)).map(tr => +tr.dataset.id), kind)).sort();
+    assert.deepEqual(await tagged('#standings', 'places'), top4, 'the top 4 of the standings hold the places');
+    assert.equal(await p.textContent('#standings tbody tr.ko-in .ko-tag'), '出线区');
+    assert.match(await p.textContent('#standings-ko-legend'), /^出线区：按规程第9轮后积分前4名进入淘汰赛/);
+    await p.locator('#view-standings').screenshot({ path: join(ART, '35-standings-ko-places.png') });
+    assert.deepEqual(errors, []);
+    // the console: 序号 first, then 报名号; the same four tagged
+    ({ p, errors } = await page());
+    await openConsole(p, ev.base, ev.admin);
+    await p.waitForSelector('#c-players tbody tr .ko-tag', { timeout: WAIT });
+    assert.deepEqual(await p.$$eval('#c-players thead th', ths => ths.slice(0, 3).map(th => th.textContent)), ['序号', '报名号', '姓名']);
+    assert.match(await p.getAttribute('#c-players thead th[data-col="no"]', 'title'), /^序号：/);
+    assert.deepEqual(await tagged('#c-players', 'places'), top4);
+    assert.match(await p.textContent('#c-players-ko-legend'), /^出线区：/);
+    assert.deepEqual(errors, []);
+
+    // the knockout started after round 1 with 4: its seeds are marked 晋级淘汰赛, before any game is published
+    const ko = await call({ id: 4, op: 'ko_start', after: 1, size: 4, seeding: 'fixed', format: 'rapid-armageddon' });
+    assert.equal(ko.error, undefined, JSON.stringify(ko.error));
+    const seeds = ko.seeds.map(x => x.id).sort();
+    ({ p, errors } = await page());
+    await p.goto(ev.base + '/#standings');
+    await p.waitForSelector('#standings tbody tr .ko-tag[data-ko="in"]', { timeout: WAIT });
+    assert.deepEqual(await tagged('#standings', 'in'), seeds, 'the seeds of /api/knockout');
+    assert.equal(await p.locator('#standings .ko-tag[data-ko="places"]').count(), 0);
+    assert.equal(await p.textContent('#standings-ko-legend'), '晋级淘汰赛：进入淘汰赛的4名棋手。');
+    assert.equal(await p.textContent('#standings thead th[data-col="ko"]'), '淘汰赛');
+    await p.locator('#view-standings').screenshot({ path: join(ART, '35-standings-ko-in.png') });
+    assert.deepEqual(errors, []);
+    ({ p, errors } = await page());
+    await openConsole(p, ev.base, ev.admin);
+    await p.waitForSelector('#c-players tbody tr .ko-tag[data-ko="in"]', { timeout: WAIT });
+    assert.deepEqual(await tagged('#c-players', 'in'), seeds);
+    await p.locator('#c-players').screenshot({ path: join(ART, '35-console-players-ko.png') });
+    assert.deepEqual(errors, []);
+  } finally {
+    for (const x of pages) await x.ctx.close();
     await stop(ev.srv);
   }
 });

@@ -1009,7 +1009,7 @@ test('the organiser deletes a player before round 1, after a confirmation', asyn
     // asked first, naming him; 不修改 leaves him
     await p.click(`${row2} button[data-action="remove"]`);
     await p.waitForSelector(`${row2} .confirm`, { timeout: WAIT });
-    assert.match(await p.textContent(`${row2} .confirm`), /删除 乙（编号 2）？/);
+    assert.match(await p.textContent(`${row2} .confirm`), /删除 乙（报名号 2）？/);
     await p.click(`${row2} .confirm button[data-action="no"]`);
     await p.waitForFunction(() => !document.querySelector('#c-players .confirm'), null, { timeout: WAIT });
     assert.equal((await (await fetch(ev.base + '/api/event')).json()).players.length, 5, 'nothing deleted');
