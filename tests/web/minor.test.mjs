@@ -1,0 +1,64 @@
+// The minor items of issue 35 (docs/web.md): each a small thing an
+// organiser or a viewer met on the page, each with its test here.
+//
+//   XQ_BUILD=build node --test tests/web/minor.test.mjs   (tests/web/run.sh)
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, mkdirSync, rmSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+import { XQREF, ART, LAUNCH, WAIT, startEmpty, stop, freshPage, openConsole, opCall } from './lib.mjs';
+
+let browser, dir;
+
+before(async () => {
+  assert.ok(existsSync(XQREF), `${XQREF} is built`);
+  dir = mkdtempSync(join(tmpdir(), 'xqref-minor-'));
+  mkdirSync(ART, { recursive: true });
+  browser = await chromium.launch(LAUNCH);
+});
+
+after(async () => {
+  if (browser) await browser.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+/* A console of its own on a new event: {ev, ctx, p, errors}. */
+async function console_(name, rounds = 3) {
+  const ev = await startEmpty(dir, name, rounds);
+  const { ctx, p, errors } = await freshPage(browser, 1400, 900);
+  await openConsole(p, ev.base, ev.admin);
+  return { ev, ctx, p, errors };
+}
+
+async function done({ ev, ctx }) {
+  await ctx.close();
+  await stop(ev.srv);
+}
+
+test('i35 minor: the CSV preview shows no "null"; 1990-13-45 is "no such date", not a format error', async () => {
+  const c = await console_('dates');
+  const { p, ev } = c;
+  try {
+    const rows = ['姓名,性别,出生日期,地区,单位,队,等级分', '甲,男,,,,,', '乙,女,1990-13-45,,北京,,2500', '丙,,1990/1/2,,,,',
+      '丁,男,1990-1,,,,'];
+    await p.setInputFiles('#c-file', { name: 'p.csv', mimeType: 'text/csv', buffer: Buffer.from(rows.join('\n') + '\n') });
+    await p.waitForSelector('#c-preview tr[data-line="5"]', { timeout: WAIT });
+    const text = await p.textContent('#c-preview');
+    assert.doesNotMatch(text, /null|undefined/, 'no empty field shows as "null"');
+    assert.match(await p.textContent('#c-preview tr[data-line="3"] td.error'), /没有这一天：1990-13-45/);
+    assert.match(await p.textContent('#c-preview tr[data-line="5"] td.error'), /出生日期须为/);
+    // the add form says the same
+    await p.fill('#c-add input[name="name"]', '戊');
+    await p.fill('#c-add input[name="birth"]', '1987-02-30');
+    await p.click('#c-add button[type="submit"]');
+    await p.waitForFunction(() => /没有这一天：1987-02-30/.test(document.body.textContent), null, { timeout: WAIT });
+    // and the server, for a client that skips the page's check
+    const res = await opCall(ev)({ id: 'a', op: 'add_player', player: { name: '己', birth: '1990-13-45' } });
+    assert.match(res.error.msg, /^birth date 1990-13-45 does not exist/);
+    const bad = await opCall(ev)({ id: 'b', op: 'add_player', player: { name: '庚', birth: 'soon' } });
+    assert.match(bad.error.msg, /must be written YYYY\/MM\/DD/);
+    assert.deepEqual(c.errors, []);
+  } finally { await done(c); }
+});
