@@ -10,7 +10,7 @@
  */
 import { S, $, t, op, roundName } from './core.js';
 import { initEntry } from './desk.js';
-import { C, setRedraw } from './console_base.js';
+import { C, setRedraw, initSay } from './console_base.js';
 import { renderPlayers, renderNumbers, initAdd } from './console_players.js';
 import { initPairing, initSlips, renderKnockoutConsole, renderUnpair } from './console_pairing.js';
 import { renderPrint, initPrint } from './console_print.js';
@@ -44,6 +44,7 @@ export async function renderConsole() {
  * (the hash names the view and round, not a section). */
 export function initConsole() {
   setRedraw(renderConsole);
+  initSay();
   initSettings();
   initAdd();
   initPairing();

@@ -183,8 +183,33 @@ export const C = {
 /* The line under the console: `text`, marked as an error or not. */
 export function consoleSay(text, error) {
   const p = $('#c-result');
+  if (actedIn && actedIn.isConnected && actedIn !== p) actedIn.after(p); // under the form or table acted on
   p.textContent = text;
   p.classList.toggle('error', !!error);
+}
+
+/* The block of the console (a child of #console-body) the last action was
+ * in: where its answer is said. */
+let actedIn = null;
+
+/* Each action (a button clicked, a form sent, a file chosen) clears the
+ * console's answer lines, so that none stays from an earlier one, and
+ * marks its block for consoleSay. A click inside an answer line (its own
+ * question's buttons) clears nothing. */
+export function initSay() {
+  const body = $('#console-body');
+  const act = e => {
+    if (e.type === 'click' && !e.target.closest('button')) return;
+    if (e.target.closest('.op-result, #c-nav')) return;
+    let b = e.target;
+    while (b.parentElement && b.parentElement !== body) b = b.parentElement;
+    if (b.parentElement !== body) return;
+    actedIn = b;
+    for (const r of document.querySelectorAll('#view-console .op-result')) { r.replaceChildren(); r.classList.remove('error'); }
+  };
+  for (const type of ['click', 'submit', 'change']) body.addEventListener(type, e => {
+    if (type !== 'change' || e.target.type === 'file') act(e);
+  }, true);
 }
 
 let redrawConsole = () => {};

@@ -62,3 +62,26 @@ test('i35 minor: the CSV preview shows no "null"; 1990-13-45 is "no such date", 
     assert.deepEqual(c.errors, []);
   } finally { await done(c); }
 });
+
+test('i35 minor: a console message is said under the form acted on, and goes at the next action', async () => {
+  const c = await console_('messages');
+  const { p } = c;
+  try {
+    await p.fill('#c-add input[name="name"]', '甲');
+    await p.click('#c-add button[type="submit"]');
+    await p.waitForFunction(() => /甲/.test(document.querySelector('#c-result').textContent), null, { timeout: WAIT });
+    assert.equal(await p.evaluate(() => document.querySelector('#c-add').nextElementSibling.id), 'c-result',
+      'the answer is under the add form, not at the bottom of the console');
+    await p.fill('#c-add input[name="name"]', '乙');
+    await p.fill('#c-add input[name="rating"]', '12.5');
+    await p.click('#c-add button[type="submit"]');
+    await p.waitForFunction(() => document.querySelector('#c-result').classList.contains('error'), null, { timeout: WAIT });
+    assert.doesNotMatch(await p.textContent('#c-result'), /甲/);
+    // the next action elsewhere clears it
+    await opCall(c.ev)({ id: 'b', op: 'add_player', player: { name: '丙' } });
+    await p.click('#c-pair');
+    await p.waitForSelector('#c-pairing table', { timeout: WAIT });
+    assert.equal(await p.textContent('#c-result'), '', 'no answer stays from an earlier action');
+    assert.deepEqual(c.errors, []);
+  } finally { await done(c); }
+});
