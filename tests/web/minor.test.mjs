@@ -85,3 +85,23 @@ test('i35 minor: a console message is said under the form acted on, and goes at 
     assert.deepEqual(c.errors, []);
   } finally { await done(c); }
 });
+
+test('i35 minor: the print section\'s round follows the round on screen and a round newly published', async () => {
+  const c = await console_('print', 3);
+  const { p, ev } = c;
+  const call = opCall(ev);
+  try {
+    for (const [i, name] of ['甲', '乙', '丙', '丁'].entries())
+      assert.equal((await call({ id: i, op: 'add_player', player: { name, rating: 2400 - i } })).error, undefined);
+    assert.equal((await call({ id: 5, op: 'pair', publish: true })).published, true);
+    await p.waitForFunction(() => document.querySelector('#p-round').value === '1', null, { timeout: WAIT });
+    for (const table of [1, 2]) assert.equal((await call({ id: 't' + table, op: 'result', round: 1, table, result: '1-0' })).error, undefined);
+    assert.equal((await call({ id: 6, op: 'pair', publish: true })).published, true);
+    await p.waitForFunction(() => [...document.querySelectorAll('#p-round option')].length === 2, null, { timeout: WAIT });
+    await p.waitForFunction(() => document.querySelector('#p-round').value === '2', null, { timeout: WAIT });
+    // the round on screen chosen again: the print section follows it
+    await p.selectOption('#round', '1');
+    await p.waitForFunction(() => document.querySelector('#p-round').value === '1', null, { timeout: WAIT });
+    assert.deepEqual(c.errors, []);
+  } finally { await done(c); }
+});
