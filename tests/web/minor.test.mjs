@@ -105,3 +105,21 @@ test('i35 minor: the print section\'s round follows the round on screen and a ro
     assert.deepEqual(c.errors, []);
   } finally { await done(c); }
 });
+
+test('i35 minor: the organiser\'s tab signs in itself and says that results are entered at the desk', async () => {
+  const ev = await startEmpty(dir, 'signin', 3);
+  const { ctx, p, errors } = await freshPage(browser, 1000, 800);
+  try {
+    await p.goto(ev.base + '/#console');
+    await p.waitForSelector('#console-note:not([hidden])', { timeout: WAIT });
+    assert.match(await p.textContent('#console-note'), /裁判台/, 'the note says where results are entered');
+    await p.fill('#console-token', ev.admin);
+    await p.click('#console-sign-in button[type="submit"]');
+    await p.waitForSelector('#console-body:not([hidden])', { timeout: WAIT });
+    assert.ok(await p.isHidden('#console-note'));
+    assert.deepEqual(errors, []);
+  } finally {
+    await ctx.close();
+    await stop(ev.srv);
+  }
+});
