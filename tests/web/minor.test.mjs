@@ -123,3 +123,26 @@ test('i35 minor: the organiser\'s tab signs in itself and says that results are 
     await stop(ev.srv);
   }
 });
+
+test('i35 minor: correcting a past round names the round and says the later rounds were paired on the old result', async () => {
+  const c = await console_('correct', 3);
+  const { p, ev } = c;
+  const call = opCall(ev);
+  try {
+    for (const [i, name] of ['甲', '乙', '丙', '丁'].entries())
+      assert.equal((await call({ id: i, op: 'add_player', player: { name, rating: 2400 - i } })).error, undefined);
+    for (const r of [1, 2]) {
+      assert.equal((await call({ id: 'p' + r, op: 'pair', publish: true })).published, true);
+      for (const table of [1, 2]) assert.equal((await call({ id: 't' + table, op: 'result', round: r, table, result: '1-0' })).error, undefined);
+    }
+    await p.selectOption('#round', '1');
+    await p.click('#tabs a[data-view="arbiter"]');
+    await p.click('#arbiter-games tr[data-table="1"] button[data-action="a_01"]');
+    const ask = p.locator('#arbiter-games tr[data-table="1"] .confirm');
+    await ask.waitFor({ timeout: WAIT });
+    const text = await ask.textContent();
+    assert.match(text, /第1轮第1台已有结果/, 'the question names the round');
+    assert.match(text, /第2轮的编排是按原结果排出的/, 'and says the later round was paired on the old result');
+    assert.deepEqual(c.errors, []);
+  } finally { await done(c); }
+});
