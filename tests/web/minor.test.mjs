@@ -146,3 +146,29 @@ test('i35 minor: correcting a past round names the round and says the later roun
     assert.deepEqual(c.errors, []);
   } finally { await done(c); }
 });
+
+test('i35 minor: every control has a name in the page\'s language; the tab shown is aria-current', async () => {
+  const c = await console_('names');
+  const { p } = c;
+  try {
+    // the add form, the file input, the filter: named, not by a placeholder alone
+    const named = await p.$$eval('#c-add input, #c-add select, #c-file, #filter, #c-amend select, #c-amend input',
+      es => es.map(e => [e.name || e.id, e.getAttribute('aria-label') || (e.closest('label') ? e.closest('label').textContent.trim() : '')]));
+    for (const [what, name] of named) assert.ok(name, `${what} has a name`);
+    assert.equal(named.find(([w]) => w === 'sex')[1], '性别');
+    assert.equal(named.find(([w]) => w === 'c-file')[1], '导入名单（CSV）');
+    // the viewer's buttons say what they do, not "|◀ ◀ ▶ ▶|"
+    assert.deepEqual(await p.$$eval('.viewer .nav button', bs => bs.map(b => b.getAttribute('aria-label'))),
+      ['回到开局', '上一步', '下一步', '最新一步']);
+    // the tab shown, and only it, is the current page
+    assert.deepEqual(await p.$$eval('#tabs a[aria-current="page"]', as => as.map(a => a.dataset.view)), ['console']);
+    await p.click('#tabs a[data-view="standings"]');
+    await p.waitForFunction(() => document.querySelector('#tabs a[aria-current="page"]')?.dataset.view === 'standings', null, { timeout: WAIT });
+    assert.equal(await p.locator('#tabs a[aria-current]').count(), 1);
+    // in English, the names are English
+    await p.click('#lang');
+    await p.waitForFunction(() => document.querySelector('#nav-last').getAttribute('aria-label') === 'To the last move', null, { timeout: WAIT });
+    assert.equal(await p.getAttribute('#c-add select[name="sex"]', 'aria-label'), 'Sex');
+    assert.deepEqual(c.errors, []);
+  } finally { await done(c); }
+});
