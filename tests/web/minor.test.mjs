@@ -172,3 +172,33 @@ test('i35 minor: every control has a name in the page\'s language; the tab shown
     assert.deepEqual(c.errors, []);
   } finally { await done(c); }
 });
+
+test('i35 minor: on a phone the standings keep rank, number and name in sight when scrolled sideways', async () => {
+  const ev = await startEmpty(dir, 'sticky', 3);
+  const call = opCall(ev);
+  const { ctx, p, errors } = await freshPage(browser, 340, 700);
+  try {
+    for (const [i, name] of ['欧阳长名一', '欧阳长名二', '欧阳长名三', '欧阳长名四'].entries())
+      assert.equal((await call({ id: i, op: 'add_player', player: { name, rating: 2400 - i, club: '一个很长很长的单位名称' + i } })).error, undefined);
+    assert.equal((await call({ id: 5, op: 'pair', publish: true })).published, true);
+    for (const table of [1, 2]) assert.equal((await call({ id: 't' + table, op: 'result', round: 1, table, result: '1-0' })).error, undefined);
+    await p.goto(ev.base + '/#standings');
+    await p.waitForSelector('#standings tbody tr', { timeout: WAIT });
+    const seen = () => p.evaluate(() => {
+      const box = document.querySelector('#view-standings .scroll').getBoundingClientRect();
+      const row = document.querySelector('#standings tbody tr');
+      return ['rank', 'no', 'name'].map(k => {
+        const r = row.querySelector(`td[data-col="${k}"]`).getBoundingClientRect();
+        return r.left >= box.left - 1 && r.right <= box.right + 1;
+      });
+    });
+    assert.deepEqual(await seen(), [true, true, true]);
+    const moved = await p.evaluate(() => { const s = document.querySelector('#view-standings .scroll'); s.scrollLeft = 10000; return s.scrollLeft; });
+    assert.ok(moved > 0, 'the table is wider than the phone');
+    assert.deepEqual(await seen(), [true, true, true], 'rank, number and name still in sight');
+    assert.deepEqual(errors, []);
+  } finally {
+    await ctx.close();
+    await stop(ev.srv);
+  }
+});
