@@ -473,6 +473,16 @@ function tbColumns(st) {
   return (st.tiebreaks || []).filter(code => code !== 'LOT' && st.standings.some(r => r.tb && code in r.tb));
 }
 
+/* What puts row i of the standings below row i - 1 when both have the
+ * points of the first tie-break (PTS): the first tie-break, in the
+ * event's order, where their values differ (the lot, 直胜 too); null
+ * when they are not level on points. */
+function tieSplit(st, i) {
+  const [a, b] = [st.standings[i - 1], st.standings[i]], codes = st.tiebreaks || [];
+  if (!a || !a.tb || !b.tb || !codes.length || a.tb[codes[0]] !== b.tb[codes[0]]) return null;
+  return codes.slice(1).find(c => c in a.tb && c in b.tb && a.tb[c] !== b.tb[c]) || null;
+}
+
 /* The table of S.standings, its caption and its print title. */
 export function renderStandings() {
   const st = S.standings;
@@ -489,15 +499,18 @@ export function renderStandings() {
     (st.round ? ' · ' + t('after_round', { n: st.round }) : '');
   const cols = tbColumns(st);
   const byes = st.standings.some(r => r.byes > 0);
+  const ties = st.standings.map((r, i) => tieSplit(st, i)), tied = ties.some(c => c);
+  $('#standings-ties').textContent = tied ? t('tie_note', { order: (st.tiebreaks || []).map(tbName).join(' → ') }) : '';
   const head = el('tr', {},
     el('th', { class: 'num', text: t('rank') }), el('th', { class: 'num', 'data-col': 'no', text: t('pno') }),
     el('th', { text: t('name') }), el('th', { 'data-col': 'club', text: t('club') }),
     el('th', { class: 'num', text: t('rating') }),
     ...cols.map(c => el('th', { class: 'num', 'data-tb': c, title: c, text: tbName(c) })),
     el('th', { class: 'num', text: t('wdl') }),
-    byes ? el('th', { class: 'num', 'data-col': 'byes', text: t('byes') }) : null);
+    byes ? el('th', { class: 'num', 'data-col': 'byes', text: t('byes') }) : null,
+    tied ? el('th', { 'data-col': 'tie', text: t('tie_col') }) : null);
   $('#standings thead').replaceChildren(head);
-  $('#standings tbody').replaceChildren(...st.standings.map(r => el('tr', { 'data-id': r.id },
+  $('#standings tbody').replaceChildren(...st.standings.map((r, i) => el('tr', { 'data-id': r.id },
     el('td', { class: 'num', 'data-col': 'rank', text: r.rank }),
     el('td', { class: 'num', 'data-col': 'no', text: r.pno || r.id }),
     el('td', { 'data-col': 'name', text: r.name }),
@@ -505,7 +518,8 @@ export function renderStandings() {
     el('td', { class: 'num', 'data-col': 'rating', text: r.rating }),
     ...cols.map(c => el('td', { class: 'num', 'data-tb': c, text: c in r.tb ? r.tb[c] : '' })),
     el('td', { class: 'num', 'data-col': 'wdl', text: `${r.w}-${r.d}-${r.l}` }),
-    byes ? el('td', { class: 'num', 'data-col': 'byes', text: r.byes || '' }) : null)));
+    byes ? el('td', { class: 'num', 'data-col': 'byes', text: r.byes || '' }) : null,
+    tied ? el('td', { 'data-col': 'tie', 'data-split': ties[i], text: ties[i] ? tbName(ties[i]) + (ties[i] === 'LOT' ? ` (${r.tb.LOT})` : '') : '' }) : null)));
 }
 
 let standingsTimer = 0, standingsAsked = 0;

@@ -202,3 +202,33 @@ test('i35 minor: on a phone the standings keep rank, number and name in sight wh
     await stop(ev.srv);
   }
 });
+
+test('i35 minor: players level on points show what split them (the lot too) and the order of the tie-breaks', async () => {
+  const ev = await startEmpty(dir, 'ties', 3);
+  const call = opCall(ev);
+  const { ctx, p, errors } = await freshPage(browser, 1200, 800);
+  try {
+    for (const [i, name] of ['甲', '乙', '丙', '丁'].entries())
+      assert.equal((await call({ id: i, op: 'add_player', player: { name } })).error, undefined);
+    assert.equal((await call({ id: 5, op: 'pair', publish: true })).published, true);
+    for (const table of [1, 2]) assert.equal((await call({ id: 't' + table, op: 'result', round: 1, table, result: '=' })).error, undefined);
+    const st = await (await fetch(ev.base + '/api/standings.json')).json();
+    await p.goto(ev.base + '/#standings');
+    await p.waitForSelector('#standings tbody td[data-col="tie"]', { timeout: WAIT });
+    const split = await p.$$eval('#standings tbody tr', trs => trs.map(tr => tr.querySelector('td[data-col="tie"]').dataset.split || ''));
+    assert.equal(split[0], '', 'the first has nobody above');
+    // each of the others: the first tie-break after the points where the two rows differ
+    for (let i = 1; i < 4; i++) {
+      const [a, b] = [st.standings[i - 1].tb, st.standings[i].tb];
+      assert.equal(split[i], st.tiebreaks.slice(1).find(c => c in a && c in b && a[c] !== b[c]));
+    }
+    const lot = split.indexOf('LOT');
+    if (lot >= 0) assert.match(await p.textContent(`#standings tbody tr:nth-child(${lot + 1}) td[data-col="tie"]`), /^抽签 \(\d+\)$/);
+    const note = await p.textContent('#standings-ties');
+    assert.match(note, /同分时依次比较：积分 → .*抽签/);
+    assert.deepEqual(errors, []);
+  } finally {
+    await ctx.close();
+    await stop(ev.srv);
+  }
+});
