@@ -23,6 +23,7 @@ export const S = {
   view: 'live',              // app: the view the hash names
   game: 0,                   // app: table shown in the viewer
   ply: null,                 // app, views: ply shown in the viewer, null = follow the game
+  plyLen: null,              // views: the moves the game had when the viewer stepped back from the last
   token: sessionStorage.getItem('xqref.token') || '', // session
   role: '',                  // session: admin, arbiter, board, viewer or ''
 };
@@ -108,7 +109,7 @@ const WORDS = {
     d_show: '查看棋局', d_close: '关闭', d_ply: '第{n}步（共{total}步）', d_cycle_note: '标出的着法：裁决所判的循环',
     d_rulings: '裁决', d_no_rulings: '尚无裁决', d_viewer: '在棋局页打开', d_ply_h: '步', d_ruling: '裁决（理由）',
     d_seen_h: '已阅', d_seen: '已阅', d_mark_seen: '标为已阅', d_unseen: '{n}项裁决未阅', d_log: '本轮裁决记录',
-    undo: '撤销', rule_article: '条款', filter: '查找台次或棋手', nav_first: '回到开局', nav_prev: '上一步', nav_next: '下一步', nav_last: '最新一步', undone: '已撤销：第{t}台恢复为 {res}', state: '状态', act: '操作',
+    undo: '撤销', rule_article: '条款', filter: '查找台次或棋手', nav_first: '回到开局', nav_prev: '上一步', nav_next: '下一步', nav_last: '最新一步', new_moves: '有 {n} 步新着 ▶|', clocks_now: '所示时钟为对局现在的用时，不是该步时的（每步用时见 PGN）', no_clock: '尚未读到时钟', undone: '已撤销：第{t}台恢复为 {res}', state: '状态', act: '操作',
     done: '已完成：{op} 第{t}台', failed: '失败：{msg}', result_banner: '第{t}台 {res}',
     connected: '已连接', disconnected: '连接中断，正在重连…', loading: '加载中…',
     reason: '（{r}）', moves_none: '尚未走棋', tb: {
@@ -152,7 +153,7 @@ const WORDS = {
     d_rulings: 'Rulings', d_no_rulings: 'No ruling yet', d_viewer: 'Open in the game viewer', d_ply_h: 'Ply',
     d_ruling: 'Ruling (why)', d_seen_h: 'Seen', d_seen: 'seen', d_mark_seen: 'Mark seen', d_unseen: '{n} ruling(s) not seen',
     d_log: 'Rulings of the round',
-    no_change: 'Cancel', undo: 'Undo', rule_article: 'rule', filter: 'Find a table or a player', nav_first: 'To the start', nav_prev: 'Previous move', nav_next: 'Next move', nav_last: 'To the last move', undone: 'Undone: table {t} is {res} again', state: 'State', act: 'Actions',
+    no_change: 'Cancel', undo: 'Undo', rule_article: 'rule', filter: 'Find a table or a player', nav_first: 'To the start', nav_prev: 'Previous move', nav_next: 'Next move', nav_last: 'To the last move', new_moves: '{n} new moves ▶|', clocks_now: 'The clocks shown are the game\'s now, not at this move (the PGN has each move\'s)', no_clock: 'no clock reading yet', undone: 'Undone: table {t} is {res} again', state: 'State', act: 'Actions',
     result_banner: 'Table {t}: {res}', connected: 'connected', disconnected: 'connection lost, reconnecting…',
     loading: 'loading…', reason: ' ({r})', moves_none: 'no move yet', tb: {
       PTS: 'Points', OS: 'Opp. score', OS_C1: 'Opp. score -1', PS: 'Progressive', WINS: 'Wins',

@@ -182,8 +182,12 @@ export function tickClocks() {
 /* ---- the live boards: a card per board of the round, a link to the game
  * viewer ---- */
 
+/* A clock before its first reading: there, not yet read. */
+const NO_CLOCK = '–:––';
+
 function clockSpan(g, side) {
-  return el('span', { class: 'clock', 'data-side': side, text: g.clock ? clockText(runningClock(g, side)) : '' });
+  return el('span', { class: 'clock', 'data-side': side, title: g.clock ? null : t('no_clock'),
+    text: g.clock ? clockText(runningClock(g, side)) : NO_CLOCK });
 }
 
 /* A knockout table's stage and game type (" · 半决赛 · 慢棋"). */
@@ -278,8 +282,16 @@ export function renderViewer() {
   $('#g-board').replaceChildren(labelled(boardSvg(pos.board, pos.last), gameLabel(g, n)));
   $('#g-red').textContent = g.red ? `${g.red.name}${g.red.rating ? ' (' + g.red.rating + ')' : ''}` : '';
   $('#g-black').textContent = g.black ? `${g.black.name}${g.black.rating ? ' (' + g.black.rating + ')' : ''}` : '';
-  $('#g-clock-red').textContent = g.clock ? clockText(runningClock(g, 0)) : '';
-  $('#g-clock-black').textContent = g.clock ? clockText(runningClock(g, 1)) : '';
+  $('#g-clock-red').textContent = g.clock ? clockText(runningClock(g, 0)) : NO_CLOCK;
+  $('#g-clock-black').textContent = g.clock ? clockText(runningClock(g, 1)) : NO_CLOCK;
+  // stepped back: the moves played since, one click from them; the clocks
+  // are the game's now (the state keeps no clock per move: the PGN has them)
+  if (S.ply === null) S.plyLen = null;
+  else if (S.plyLen === null || S.plyLen === undefined) S.plyLen = g.moves.length;
+  const behind = S.ply === null ? 0 : g.moves.length - S.plyLen;
+  $('#nav-new').hidden = behind <= 0;
+  $('#nav-new').textContent = behind > 0 ? t('new_moves', { n: behind }) : '';
+  $('#g-clock-note').textContent = S.ply !== null && g.clock ? t('clocks_now') : '';
   $('#g-title').textContent = `${roundName(S.round)} · ${t('table_n', { n: g.table })}`;
   const state = g.result !== '*' ? resultText(g.result) + reasonText(g.reason)
     : [t('playing'), ...gameFlags(g).map(x => x[1])].join(' · ');
@@ -336,6 +348,7 @@ export function initViewer() {
   $('#nav-prev').addEventListener('click', () => step(-1));
   $('#nav-next').addEventListener('click', () => step(1));
   $('#nav-last').addEventListener('click', () => goto(Infinity));
+  $('#nav-new').addEventListener('click', () => goto(Infinity));
   document.addEventListener('keydown', e => {
     if (S.view !== 'game' || e.target.closest('input, select, textarea')) return;
     const keys = { ArrowLeft: () => step(-1), ArrowRight: () => step(1), Home: () => goto(0), End: () => goto(Infinity) };

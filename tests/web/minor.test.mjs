@@ -158,7 +158,7 @@ test('i35 minor: every control has a name in the page\'s language; the tab shown
     assert.equal(named.find(([w]) => w === 'sex')[1], '性别');
     assert.equal(named.find(([w]) => w === 'c-file')[1], '导入名单（CSV）');
     // the viewer's buttons say what they do, not "|◀ ◀ ▶ ▶|"
-    assert.deepEqual(await p.$$eval('.viewer .nav button', bs => bs.map(b => b.getAttribute('aria-label'))),
+    assert.deepEqual(await p.$$eval('.viewer .nav button:not(#nav-new)', bs => bs.map(b => b.getAttribute('aria-label'))),
       ['回到开局', '上一步', '下一步', '最新一步']);
     // the tab shown, and only it, is the current page
     assert.deepEqual(await p.$$eval('#tabs a[aria-current="page"]', as => as.map(a => a.dataset.view)), ['console']);
@@ -226,6 +226,47 @@ test('i35 minor: players level on points show what split them (the lot too) and 
     if (lot >= 0) assert.match(await p.textContent(`#standings tbody tr:nth-child(${lot + 1}) td[data-col="tie"]`), /^抽签 \(\d+\)$/);
     const note = await p.textContent('#standings-ties');
     assert.match(note, /同分时依次比较：积分 → .*抽签/);
+    assert.deepEqual(errors, []);
+  } finally {
+    await ctx.close();
+    await stop(ev.srv);
+  }
+});
+
+test('i35 minor: a card shows its clocks before the first reading; a viewer stepped back is told of the new moves', async () => {
+  const ev = await startEmpty(dir, 'viewer', 3);
+  const call = opCall(ev);
+  const { ctx, p, errors } = await freshPage(browser, 1200, 900);
+  try {
+    for (const [i, name] of ['甲', '乙'].entries())
+      assert.equal((await call({ id: i, op: 'add_player', player: { name } })).error, undefined);
+    assert.equal((await call({ id: 5, op: 'pair', publish: true })).published, true);
+    const board = (await call({ id: 6, op: 'token', role: 'board', round: 1, table: 1 })).token;
+    let seq = 0;
+    const move = async (mv, clock) => {
+      const r = await (await fetch(ev.base + '/api/op', { method: 'POST', headers: { 'Authorization': 'Bearer ' + board },
+        body: JSON.stringify({ id: ++seq, seq, op: 'move', move: mv, ...(clock ? { clock } : {}) }) + '\n' })).json();
+      assert.equal(r.error, undefined, JSON.stringify(r));
+    };
+    await p.goto(ev.base + '/#live');
+    await p.waitForSelector('#boards .card[data-table="1"]', { timeout: WAIT });
+    await move('h2e2');
+    assert.deepEqual(await p.$$eval('#boards .card[data-table="1"] .clock', cs => cs.map(c => c.textContent)), ['–:––', '–:––'],
+      'the clocks are there before their first reading');
+    await move('h9g7', [1490000, 1480000]);
+    await p.goto(ev.base + '/#game/1/1');
+    await p.waitForSelector('#g-moves button[data-ply="2"]', { timeout: WAIT });
+    assert.ok(await p.isHidden('#nav-new'));
+    await p.click('#nav-first');
+    assert.match(await p.textContent('#g-clock-note'), /不是该步时/, 'the clocks shown are said to be the game\'s now');
+    for (const mv of ['b0c2', 'i9h9', 'a0a1']) await move(mv);
+    await p.waitForFunction(() => !document.querySelector('#nav-new').hidden, null, { timeout: WAIT });
+    assert.match(await p.textContent('#nav-new'), /有 3 步新着/);
+    assert.equal(await p.textContent('#nav-ply'), '开局', 'the viewer stays where it was');
+    await p.click('#nav-new');
+    await p.waitForFunction(() => document.querySelector('#nav-new').hidden, null, { timeout: WAIT });
+    assert.equal(await p.textContent('#nav-ply'), '第5步');
+    assert.equal(await p.textContent('#g-clock-note'), '');
     assert.deepEqual(errors, []);
   } finally {
     await ctx.close();
