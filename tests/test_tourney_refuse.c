@@ -308,7 +308,7 @@ Test(refuse, import_players_from_a_gbk_csv_with_its_preview_and_errors)
   cr_assert(strstr(out, "line 4 no 3: 唐丹, 女, 1989/04/03"), "%s", out);
   cr_assert(strstr(out, "line 5 no 4: error: the same as line 2"), "%s", out);
   cr_assert(strstr(out, "line 6 no 5: error: the sex is 男 or 女"), "%s", out);
-  cr_assert(strstr(out, "line 7 no 6: error: birth date must be a real date"), "%s", out);
+  cr_assert(strstr(out, "line 7 no 6: error: birth date 1990/02/30 does not exist"), "%s", out);
   cr_assert(strstr(out, "line 8 no 7: error: a full-width comma"), "%s", out);
   cr_assert(strstr(out, "line 9 no 8: error: the rating is a whole number"), "%s", out);
   cr_assert(strstr(out, "dry run: nothing registered"), "%s", out);

@@ -44,14 +44,16 @@ int xq_utf8_len(const char *s)
 
 static int leap(int y) { return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0; }
 
-/* Parse YYYY?MM?DD with '/', '-' or '.' separators into YYYY/MM/DD. */
+/* Parse YYYY?MM?DD with '/', '-' or '.' separators into YYYY/MM/DD: 1;
+ * 0 for a date written so that does not exist (1990-13-45, 2001/02/29);
+ * -1 for a text not written so. */
 static int norm_date(char *d)
 {
   static const int mdays[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
   int y, m, dd;
   char s1, s2, rest;
-  if (sscanf(d, "%4d%c%2d%c%2d%c", &y, &s1, &m, &s2, &dd, &rest) != 5) return 0;
-  if (s1 != s2 || (s1 != '/' && s1 != '-' && s1 != '.')) return 0;
+  if (sscanf(d, "%4d%c%2d%c%2d%c", &y, &s1, &m, &s2, &dd, &rest) != 5) return -1;
+  if (s1 != s2 || (s1 != '/' && s1 != '-' && s1 != '.')) return -1;
   if (y < 1850 || y > 2200 || m < 1 || m > 12 || dd < 1) return 0;
   if (dd > mdays[m - 1] + (m == 2 && leap(y))) return 0;
   char out[32];
@@ -85,8 +87,14 @@ int xq_player_check(xq_tplayer *p, xq_error *err)
     seterr(err, XQ_EINVAL, "sex must be m or w");
     return XQ_EINVAL;
   }
-  if (p->birth[0] && !norm_date(p->birth)) {
-    seterr(err, XQ_EINVAL, "birth date must be a real date written YYYY/MM/DD");
+  int date = p->birth[0] ? norm_date(p->birth) : 1;
+  if (date < 1) {
+    if (date < 0) seterr(err, XQ_EINVAL, "birth date must be written YYYY/MM/DD");
+    else {
+      char msg[96];
+      snprintf(msg, sizeof msg, "birth date %.16s does not exist (no month 13, no 30 February)", p->birth);
+      seterr(err, XQ_EINVAL, msg);
+    }
     return XQ_EINVAL;
   }
   const char *fields[] = {p->region, p->club, p->team};

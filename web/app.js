@@ -53,7 +53,10 @@ function route() {
   S.view = view;
   document.body.dataset.view = view;
   for (const s of document.querySelectorAll('main .view')) s.hidden = s.id !== 'view-' + view;
-  for (const a of document.querySelectorAll('#tabs a')) a.classList.toggle('active', a.dataset.view === view);
+  for (const a of document.querySelectorAll('#tabs a')) {
+    a.classList.toggle('active', a.dataset.view === view);
+    if (a.dataset.view === view) a.setAttribute('aria-current', 'page'); else a.removeAttribute('aria-current');
+  }
   if (view === 'game') renderViewer();
   if (view === 'standings') refreshStandings();
   if (view === 'console') showConsole();

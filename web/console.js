@@ -11,7 +11,7 @@
 import { S, $, t, op, roundName } from './core.js';
 import { initEntry } from './desk.js';
 import { koMarksNow } from './views.js';
-import { C, setRedraw } from './console_base.js';
+import { C, setRedraw, initSay } from './console_base.js';
 import { renderPlayers, renderNumbers, initAdd } from './console_players.js';
 import { initPairing, initSlips, renderKnockoutConsole, renderUnpair } from './console_pairing.js';
 import { renderPrint, initPrint } from './console_print.js';
@@ -46,6 +46,7 @@ export async function renderConsole() {
  * (the hash names the view and round, not a section). */
 export function initConsole() {
   setRedraw(renderConsole);
+  initSay();
   initSettings();
   initAdd();
   initPairing();

@@ -15,7 +15,7 @@ addWords({
     c_published: '第{n}轮已公布（{b}台）',
     c_preview_n: '共{n}行：{ok}行可导入，{bad}行有错误', c_do_import: '导入 {n} 名棋手', c_imported: '已导入 {n} 名棋手', c_import_none: '一行出错，全部未导入：{msg}',
     c_line: '行', c_error: '错误', c_no_header: '第一行须是表头（姓名、性别、出生日期、单位、等级分…）',
-    c_need_name: '缺少姓名', c_bad_sex: '性别须为 男/女', c_bad_birth: '出生日期须为 年-月-日', c_bad_rating: '等级分须为 0–9999 的整数',
+    c_need_name: '缺少姓名', c_bad_sex: '性别须为 男/女', c_bad_birth: '出生日期须为 年-月-日', c_no_date: '没有这一天：{d}（月为1–12，日不超过当月天数）', c_bad_rating: '等级分须为 0–9999 的整数',
     sex: '性别', birth: '出生日期', club: '单位',
     region: '地区', team_col: '队', no: '序号', c_withdrawn: '退赛', c_encoding: '编码：{e}', c_encoding_doubt: '这些字节按 GBK 也能读：名字若不对，请另存为 UTF-8（带 BOM）再导入',
     c_changes: '人工调整', c_swap: '交换两名棋手（序号）', c_colours: '交换某台先后手（台次）', c_move: '移动台次（从 → 到）',
@@ -48,7 +48,7 @@ addWords({
     c_published: 'Round {n} published ({b} boards)',
     c_preview_n: '{n} lines: {ok} to import, {bad} with an error', c_do_import: 'Import {n} players', c_imported: '{n} players imported', c_import_none: 'nothing imported, a line failed: {msg}',
     c_line: 'Line', c_error: 'Error', c_no_header: 'The first line must be the headings (name, sex, birth date, club, rating…)',
-    c_need_name: 'no name', c_bad_sex: 'sex is m/w (男/女)', c_bad_birth: 'the birth date is YYYY-MM-DD', c_bad_rating: 'the rating is a whole number 0–9999',
+    c_need_name: 'no name', c_bad_sex: 'sex is m/w (男/女)', c_bad_birth: 'the birth date is YYYY-MM-DD', c_no_date: 'no such date: {d} (no month 13, no 30 February)', c_bad_rating: 'the rating is a whole number 0–9999',
     sex: 'Sex', birth: 'Born', club: 'Club',
     region: 'Region', team_col: 'Team', no: 'No.', c_withdrawn: 'withdrawn', c_encoding: 'encoding: {e}', c_encoding_doubt: 'these bytes read as GBK too: if the names look wrong, save the file as UTF-8 with a BOM and import it again',
     c_changes: 'Changes by hand', c_swap: 'Swap two players (numbers)', c_colours: 'Swap the colours of a table',
@@ -128,6 +128,8 @@ export const MESSAGES_ZH = [
   [/^no match is waiting for a game$/, '没有等待对局的比赛'],
   [/^no match of that stage is waiting for a game$/, '该阶段没有等待对局的比赛'],
   [/^no such player$/, '没有这名棋手'],
+  [/^birth date (\S+) does not exist \(no month 13, no 30 February\)$/, '没有这一天：$1（月为1–12，日不超过当月天数）'],
+  [/^birth date must be written YYYY\/MM\/DD$/, '出生日期须为 年/月/日'],
   [/^round 1 is paired: a player is deleted only before it \(withdraw him instead\)$/, '第1轮已编排：只能在此之前删除棋手（请改用退赛）'],
   [/^the knockout has started: a player is deleted only before it \(withdraw him instead\)$/, '淘汰赛已开始：只能在此之前删除棋手（请改用退赛）'],
   [/^no such board in that round$/, '该轮没有这一台'],
@@ -181,8 +183,33 @@ export const C = {
 /* The line under the console: `text`, marked as an error or not. */
 export function consoleSay(text, error) {
   const p = $('#c-result');
+  if (actedIn && actedIn.isConnected && actedIn !== p) actedIn.after(p); // under the form or table acted on
   p.textContent = text;
   p.classList.toggle('error', !!error);
+}
+
+/* The block of the console (a child of #console-body) the last action was
+ * in: where its answer is said. */
+let actedIn = null;
+
+/* Each action (a button clicked, a form sent, a file chosen) clears the
+ * console's answer lines, so that none stays from an earlier one, and
+ * marks its block for consoleSay. A click inside an answer line (its own
+ * question's buttons) clears nothing. */
+export function initSay() {
+  const body = $('#console-body');
+  const act = e => {
+    if (e.type === 'click' && !e.target.closest('button')) return;
+    if (e.target.closest('.op-result, #c-nav')) return;
+    let b = e.target;
+    while (b.parentElement && b.parentElement !== body) b = b.parentElement;
+    if (b.parentElement !== body) return;
+    actedIn = b;
+    for (const r of document.querySelectorAll('#view-console .op-result')) { r.replaceChildren(); r.classList.remove('error'); }
+  };
+  for (const type of ['click', 'submit', 'change']) body.addEventListener(type, e => {
+    if (type !== 'change' || e.target.type === 'file') act(e);
+  }, true);
 }
 
 let redrawConsole = () => {};

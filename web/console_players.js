@@ -323,7 +323,8 @@ function playerOf(fields, cols) {
   if (p.birth) {
     const m = /^(\d{4})[-/.年](\d{1,2})[-/.月](\d{1,2})日?$/.exec(p.birth);
     const day = m && new Date(Date.UTC(+m[1], +m[2] - 1, +m[3]));
-    if (!m || day.getUTCMonth() !== +m[2] - 1 || day.getUTCDate() !== +m[3]) return { error: t('c_bad_birth') }; // no 13th month, no 30 February
+    if (!m) return { error: t('c_bad_birth') };
+    if (day.getUTCMonth() !== +m[2] - 1 || day.getUTCDate() !== +m[3]) return { error: t('c_no_date', { d: p.birth }) }; // no 13th month, no 30 February
     p.birth = `${m[1]}-${m[2].padStart(2, '0')}-${m[3].padStart(2, '0')}`;
   }
   if (p.rating !== undefined) {
@@ -393,7 +394,7 @@ function renderPreview() {
   box.replaceChildren(
     el('p', { text: t('c_preview_n', { n: pv.lines.length, ok: ok.length, bad: bad.length }) + ' · ' + t('c_encoding', { e: pv.encoding }) +
       (pv.doubt ? ' · ' + t('c_encoding_doubt') : '') }),
-    pv.fileNumbers ? el('p', { class: 'caption', text: t('c_file_no') }) : null,
+    ...(pv.fileNumbers ? [el('p', { class: 'caption', text: t('c_file_no') })] : []), // replaceChildren would write null as "null"
     el('div', { class: 'scroll' }, el('table', { class: 'grid' },
       el('thead', {}, el('tr', {}, el('th', { class: 'num', text: t('c_line') }),
         ...(pv.fileNumbers ? [el('th', { class: 'num', text: t('c_file_no_col') })] : []),

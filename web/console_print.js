@@ -31,7 +31,7 @@ addWords({
   },
 });
 
-const P = { prizes: null, presets: null };
+const P = { prizes: null, presets: null, shown: undefined, count: undefined }; // shown, count: the round on screen and the rounds published when last drawn
 
 /* The sheets that name a round. */
 const P_ROUNDS = ['pairings', 'where', 'scoresheets', 'standings', 'crosstable', 'cards'];
@@ -118,9 +118,14 @@ export async function renderPrint() {
   if (S.role !== 'admin') return;
   const f = $('#p-form').elements;
   // the published rounds by name (the knockout's tables too: their score
-  // sheets), the round on screen first chosen
+  // sheets); the round chosen follows the round on screen and a round
+  // newly published, else stays as the organiser chose it
   const rounds = (S.event && S.event.published) || [];
-  const chosen = f.round.value || String(S.round || '');
+  let chosen = f.round.value;
+  if (S.round !== P.shown) chosen = String(S.round || '');
+  else if (P.count !== undefined && rounds.length > P.count) chosen = String(rounds[rounds.length - 1]);
+  P.shown = S.round;
+  P.count = rounds.length;
   f.round.replaceChildren(...rounds.map(r => el('option', { value: r, text: roundName(r) })));
   if (rounds.map(String).includes(chosen)) f.round.value = chosen;
   if (!f.lang.dataset.set) f.lang.value = S.lang;

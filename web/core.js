@@ -23,6 +23,7 @@ export const S = {
   view: 'live',              // app: the view the hash names
   game: 0,                   // app: table shown in the viewer
   ply: null,                 // app, views: ply shown in the viewer, null = follow the game
+  plyLen: null,              // views: the moves the game had when the viewer stepped back from the last
   token: sessionStorage.getItem('xqref.token') || '', // session
   role: '',                  // session: admin, arbiter, board, viewer or ''
 };
@@ -93,8 +94,8 @@ const WORDS = {
     needs_arbiter: '待裁判裁决', must_change: '{side}必须变着', fouls: '犯规 红{r} 黑{b}',
     red_side: '红方', black_side: '黑方', res_f10: '红胜（黑方弃权）', res_f01: '黑胜（红方弃权）', res_f00: '双方弃权',
     in_play: '进行中', same_result: '第{t}台已是 {res}，未更改', no_round: '尚未编排对阵', no_match: '没有对局符合“{q}”', no_players: '尚无棋手报名',
-    t_console: '组委会', c_not_admin: '组委会功能须使用管理员令牌（在“裁判”页登录）。',
-    pno: '序号', club: '单位', byes: '轮空', print_pairings: '{r}对阵表', print_standings: '{c}排名', round_in_play: '第{n}轮进行中',
+    t_console: '组委会', c_not_admin: '组委会功能（赛事设置、棋手、编排、打印）须用管理员令牌在此登录。比赛成绩由裁判在裁判台（“裁判”页）录入。', c_admin_token: '管理员令牌',
+    pno: '序号', club: '单位', byes: '轮空', tie_col: '同分区分', tie_note: '同分时依次比较：{order}。“同分区分”为与上一名分开的一项（抽签即抽签号）。', print_pairings: '{r}对阵表', print_standings: '{c}排名', round_in_play: '第{n}轮进行中',
     after_round: '第{n}轮后', during_round: '第{n}轮进行中（未完成的对局不计）', before_round_1: '第1轮前', no_attention: '目前没有需要处理的对局。', role: '身份：{r}',
     role_admin: '管理员', role_arbiter: '裁判', role_board: '棋盘', role_viewer: '观众',
     not_staff: '此令牌不是裁判或管理员令牌。', bad_token: '令牌无效或已撤销。',
@@ -105,11 +106,11 @@ const WORDS = {
     resume_game: '恢复对局', resumed: '已恢复：第{t}台继续对局，结果已撤回',
     entry_label: '按台次录入结果', entry_go: '录入', entry_help: '如“3 1-0”“5 -+”“7 --”（本页所示轮次）；结果：1-0 = 0-1 +- -+ --',
     entry_bad: '无法识别“{line}”：应为 台次 结果，如“3 1-0”或“5 -+”', entry_no_table: '{r}没有第{t}台的对局',
-    confirm_change: '第{t}台已有结果 {old}，改为 {new}？', yes_change: '确认更改', no_change: '取消', change_anyway: '仍然更改',
+    confirm_change: '{r}第{t}台已有结果 {old}，改为 {new}？', confirm_later: '注意：{rs}的编排是按原结果排出的，不会因此重排。', yes_change: '确认更改', no_change: '取消', change_anyway: '仍然更改',
     d_show: '查看棋局', d_close: '关闭', d_ply: '第{n}步（共{total}步）', d_cycle_note: '标出的着法：裁决所判的循环',
     d_rulings: '裁决', d_no_rulings: '尚无裁决', d_viewer: '在棋局页打开', d_ply_h: '步', d_ruling: '裁决（理由）',
     d_seen_h: '已阅', d_seen: '已阅', d_mark_seen: '标为已阅', d_unseen: '{n}项裁决未阅', d_log: '本轮裁决记录',
-    undo: '撤销', rule_article: '条款', filter: '查找台次或棋手', undone: '已撤销：第{t}台恢复为 {res}', state: '状态', act: '操作',
+    undo: '撤销', rule_article: '条款', filter: '查找台次或棋手', nav_first: '回到开局', nav_prev: '上一步', nav_next: '下一步', nav_last: '最新一步', new_moves: '有 {n} 步新着 ▶|', clocks_now: '所示时钟为对局现在的用时，不是该步时的（每步用时见 PGN）', no_clock: '尚未读到时钟', undone: '已撤销：第{t}台恢复为 {res}', state: '状态', act: '操作',
     done: '已完成：{op} 第{t}台', failed: '失败：{msg}', result_banner: '第{t}台 {res}',
     connected: '已连接', disconnected: '连接中断，正在重连…', loading: '加载中…',
     reason: '（{r}）', moves_none: '尚未走棋', tb: {
@@ -135,8 +136,8 @@ const WORDS = {
     fouls: 'fouls R{r} B{b}', red_side: 'Red', black_side: 'Black', res_f10: 'Red wins (Black forfeits)',
     res_f01: 'Black wins (Red forfeits)', res_f00: 'both forfeit', in_play: 'in play',
     same_result: 'Table {t} is {res} already: nothing changed', no_round: 'No round has been paired yet', no_match: 'No board matches "{q}"',
-    t_console: 'Organiser', c_not_admin: 'The organiser console needs an admin token (sign in on the Arbiter tab).',
-    no_players: 'No player has registered yet', pno: 'No.', club: 'Club', byes: 'Byes',
+    t_console: 'Organiser', c_not_admin: 'The organiser console (settings, players, pairing, printing) needs an admin token: sign in here. Results are entered by the arbiters at the desk (Arbiter tab).', c_admin_token: 'Admin token',
+    no_players: 'No player has registered yet', pno: 'No.', club: 'Club', byes: 'Byes', tie_col: 'Tie split by', tie_note: 'Players level on points are compared by {order}, in this order. "Tie split by" names what puts a player below the one above (Lot: the drawn lot).',
     print_pairings: 'Pairings, {r}', print_standings: 'Standings, {c}', round_in_play: 'round {n} in progress', after_round: 'after round {n}',
     during_round: 'round {n} in progress (games not finished do not count)', before_round_1: 'before round 1', no_attention: 'No game needs attention now.',
     role: 'role: {r}', role_admin: 'admin', role_arbiter: 'arbiter', role_board: 'board', role_viewer: 'viewer',
@@ -150,12 +151,12 @@ const WORDS = {
     entry_help: 'e.g. "3 1-0", "5 -+", "7 --" (the round shown); results: 1-0 = 0-1 +- -+ --',
     entry_bad: 'Cannot read "{line}": a table and a result, as "3 1-0" or "5 -+"', entry_no_table: '{r} has no game at table {t}',
     a_confirm: 'Confirm', done: 'Done: {op} at table {t}', failed: 'Failed: {msg}',
-    confirm_change: 'Table {t} has its result, {old}. Change it to {new}?', yes_change: 'Change it', change_anyway: 'Change it anyway',
+    confirm_change: '{r}, table {t}, has its result, {old}. Change it to {new}?', confirm_later: 'Mind: the pairings of {rs} were made on the old result and are not made again.', yes_change: 'Change it', change_anyway: 'Change it anyway',
     d_show: 'Show the game', d_close: 'Close', d_ply: 'ply {n} of {total}', d_cycle_note: 'Marked moves: the cycle the ruling judged',
     d_rulings: 'Rulings', d_no_rulings: 'No ruling yet', d_viewer: 'Open in the game viewer', d_ply_h: 'Ply',
     d_ruling: 'Ruling (why)', d_seen_h: 'Seen', d_seen: 'seen', d_mark_seen: 'Mark seen', d_unseen: '{n} ruling(s) not seen',
     d_log: 'Rulings of the round',
-    no_change: 'Cancel', undo: 'Undo', rule_article: 'rule', filter: 'Find a table or a player', undone: 'Undone: table {t} is {res} again', state: 'State', act: 'Actions',
+    no_change: 'Cancel', undo: 'Undo', rule_article: 'rule', filter: 'Find a table or a player', nav_first: 'To the start', nav_prev: 'Previous move', nav_next: 'Next move', nav_last: 'To the last move', new_moves: '{n} new moves ▶|', clocks_now: 'The clocks shown are the game\'s now, not at this move (the PGN has each move\'s)', no_clock: 'no clock reading yet', undone: 'Undone: table {t} is {res} again', state: 'State', act: 'Actions',
     result_banner: 'Table {t}: {res}', connected: 'connected', disconnected: 'connection lost, reconnecting…',
     loading: 'loading…', reason: ' ({r})', moves_none: 'no move yet', tb: {
       PTS: 'Points', OS: 'Opp. score', OS_C1: 'Opp. score -1', PS: 'Progressive', WINS: 'Wins',

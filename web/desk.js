@@ -72,6 +72,13 @@ function confirmChange(box, g, req, key, attention, more) {
   box.append(question(g, asking));
 }
 
+/* What a result changed in round r says of the Swiss rounds published
+ * after it: paired on the old result, and not paired again. */
+function laterRounds(r) {
+  const later = ((S.event && S.event.published) || []).filter(n => n > r && n < 50);
+  return later.length ? ' ' + t('confirm_later', { rs: later.map(roundName).join(S.lang === 'zh' ? '、' : ', ') }) : '';
+}
+
 /* The question `q` about game g, as a box with Yes and No (Yes takes the
  * focus: Enter answers it, Escape says no). */
 function question(g, q) {
@@ -79,7 +86,7 @@ function question(g, q) {
   const live = q.result === '*';
   const game = `${g.red ? g.red.name : ''} ${t('vs')} ${g.black ? g.black.name : ''}`;
   const text = live ? t('confirm_end', { t: g.table, game, new: t(q.key) })
-    : t('confirm_change', { t: g.table, game, old: resultText(q.result), new: t(q.key) });
+    : t('confirm_change', { r: roundName(q.round), t: g.table, game, old: resultText(q.result), new: t(q.key) }) + laterRounds(q.round);
   return askFirst(text, t(live ? 'yes_end' : 'yes_change'), t('no_change'), yes => {
     asking = null;
     q.done?.(yes);

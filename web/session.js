@@ -105,4 +105,10 @@ export function initSession() {
   $('#token').value = S.token;
   $('#token-form').addEventListener('submit', e => { e.preventDefault(); signIn($('#token').value); });
   $('#sign-out').addEventListener('click', () => { $('#token').value = ''; signIn(''); });
+  // the organiser's tab signs in too: the same token, the same session
+  $('#console-sign-in').addEventListener('submit', e => {
+    e.preventDefault();
+    $('#token').value = $('#console-token').value;
+    signIn($('#console-token').value);
+  });
 }

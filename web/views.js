@@ -182,8 +182,12 @@ export function tickClocks() {
 /* ---- the live boards: a card per board of the round, a link to the game
  * viewer ---- */
 
+/* A clock before its first reading: there, not yet read. */
+const NO_CLOCK = '–:––';
+
 function clockSpan(g, side) {
-  return el('span', { class: 'clock', 'data-side': side, text: g.clock ? clockText(runningClock(g, side)) : '' });
+  return el('span', { class: 'clock', 'data-side': side, title: g.clock ? null : t('no_clock'),
+    text: g.clock ? clockText(runningClock(g, side)) : NO_CLOCK });
 }
 
 /* A knockout table's stage and game type (" · 半决赛 · 慢棋"). */
@@ -278,8 +282,16 @@ export function renderViewer() {
   $('#g-board').replaceChildren(labelled(boardSvg(pos.board, pos.last), gameLabel(g, n)));
   $('#g-red').textContent = g.red ? `${g.red.name}${g.red.rating ? ' (' + g.red.rating + ')' : ''}` : '';
   $('#g-black').textContent = g.black ? `${g.black.name}${g.black.rating ? ' (' + g.black.rating + ')' : ''}` : '';
-  $('#g-clock-red').textContent = g.clock ? clockText(runningClock(g, 0)) : '';
-  $('#g-clock-black').textContent = g.clock ? clockText(runningClock(g, 1)) : '';
+  $('#g-clock-red').textContent = g.clock ? clockText(runningClock(g, 0)) : NO_CLOCK;
+  $('#g-clock-black').textContent = g.clock ? clockText(runningClock(g, 1)) : NO_CLOCK;
+  // stepped back: the moves played since, one click from them; the clocks
+  // are the game's now (the state keeps no clock per move: the PGN has them)
+  if (S.ply === null) S.plyLen = null;
+  else if (S.plyLen === null || S.plyLen === undefined) S.plyLen = g.moves.length;
+  const behind = S.ply === null ? 0 : g.moves.length - S.plyLen;
+  $('#nav-new').hidden = behind <= 0;
+  $('#nav-new').textContent = behind > 0 ? t('new_moves', { n: behind }) : '';
+  $('#g-clock-note').textContent = S.ply !== null && g.clock ? t('clocks_now') : '';
   $('#g-title').textContent = `${roundName(S.round)} · ${t('table_n', { n: g.table })}`;
   const state = g.result !== '*' ? resultText(g.result) + reasonText(g.reason)
     : [t('playing'), ...gameFlags(g).map(x => x[1])].join(' · ');
@@ -336,6 +348,7 @@ export function initViewer() {
   $('#nav-prev').addEventListener('click', () => step(-1));
   $('#nav-next').addEventListener('click', () => step(1));
   $('#nav-last').addEventListener('click', () => goto(Infinity));
+  $('#nav-new').addEventListener('click', () => goto(Infinity));
   document.addEventListener('keydown', e => {
     if (S.view !== 'game' || e.target.closest('input, select, textarea')) return;
     const keys = { ArrowLeft: () => step(-1), ArrowRight: () => step(1), Home: () => goto(0), End: () => goto(Infinity) };
@@ -540,6 +553,16 @@ export async function koMarksNow() {
   return koMarks(null, event, st.standings, st.round);
 }
 
+/* What puts row i of the standings below row i - 1 when both have the
+ * points of the first tie-break (PTS): the first tie-break, in the
+ * event's order, where their values differ (the lot, 直胜 too); null
+ * when they are not level on points. */
+function tieSplit(st, i) {
+  const [a, b] = [st.standings[i - 1], st.standings[i]], codes = st.tiebreaks || [];
+  if (!a || !a.tb || !b.tb || !codes.length || a.tb[codes[0]] !== b.tb[codes[0]]) return null;
+  return codes.slice(1).find(c => c in a.tb && c in b.tb && a.tb[c] !== b.tb[c]) || null;
+}
+
 /* The table of S.standings, its caption and its print title. */
 export function renderStandings() {
   const st = S.standings;
@@ -558,6 +581,8 @@ export function renderStandings() {
   const byes = st.standings.some(r => r.byes > 0);
   const ko = koMarks(S.bracket, S.event, st.standings, st.round); // the knockout's players marked
   koLegend($('#standings-caption'), 'standings', ko);
+  const ties = st.standings.map((r, i) => tieSplit(st, i)), tied = ties.some(c => c);
+  $('#standings-ties').textContent = tied ? t('tie_note', { order: (st.tiebreaks || []).map(tbName).join(' → ') }) : '';
   const head = el('tr', {},
     el('th', { class: 'num', text: t('rank') }), el('th', { class: 'num', 'data-col': 'no', text: t('pno') }),
     el('th', { text: t('name') }), el('th', { 'data-col': 'club', text: t('club') }),
@@ -565,9 +590,10 @@ export function renderStandings() {
     ...cols.map(c => el('th', { class: 'num', 'data-tb': c, title: c, text: tbName(c) })),
     el('th', { class: 'num', text: t('wdl') }),
     byes ? el('th', { class: 'num', 'data-col': 'byes', text: t('byes') }) : null,
+    tied ? el('th', { 'data-col': 'tie', text: t('tie_col') }) : null,
     ko ? el('th', { 'data-col': 'ko', text: t('kom_col') }) : null);
   $('#standings thead').replaceChildren(head);
-  $('#standings tbody').replaceChildren(...st.standings.map(r => el('tr', { 'data-id': r.id, class: koTag(ko, r.id) ? 'ko-in' : null },
+  $('#standings tbody').replaceChildren(...st.standings.map((r, i) => el('tr', { 'data-id': r.id, class: koTag(ko, r.id) ? 'ko-in' : null },
     el('td', { class: 'num', 'data-col': 'rank', text: r.rank }),
     el('td', { class: 'num', 'data-col': 'no', text: r.pno || r.id }),
     el('td', { 'data-col': 'name', text: r.name }),
@@ -576,6 +602,7 @@ export function renderStandings() {
     ...cols.map(c => el('td', { class: 'num', 'data-tb': c, text: c in r.tb ? r.tb[c] : '' })),
     el('td', { class: 'num', 'data-col': 'wdl', text: `${r.w}-${r.d}-${r.l}` }),
     byes ? el('td', { class: 'num', 'data-col': 'byes', text: r.byes || '' }) : null,
+    tied ? el('td', { 'data-col': 'tie', 'data-split': ties[i], text: ties[i] ? tbName(ties[i]) + (ties[i] === 'LOT' ? ` (${r.tb.LOT})` : '') : '' }) : null,
     ko ? el('td', { 'data-col': 'ko' }, koTag(ko, r.id)) : null)));
 }
 
