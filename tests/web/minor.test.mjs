@@ -135,8 +135,11 @@ test('i35 minor: correcting a past round names the round and says the later roun
       assert.equal((await call({ id: 'p' + r, op: 'pair', publish: true })).published, true);
       for (const table of [1, 2]) assert.equal((await call({ id: 't' + table, op: 'result', round: r, table, result: '1-0' })).error, undefined);
     }
+    // the page has seen round 2 published (it moves to the newest round) before round 1 is chosen
+    await p.waitForFunction(() => document.querySelector('#round').value === '2', null, { timeout: WAIT });
     await p.selectOption('#round', '1');
     await p.click('#tabs a[data-view="arbiter"]');
+    await p.waitForFunction(() => document.querySelector('#round').value === '1', null, { timeout: WAIT });
     await p.click('#arbiter-games tr[data-table="1"] button[data-action="a_01"]');
     const ask = p.locator('#arbiter-games tr[data-table="1"] .confirm');
     await ask.waitFor({ timeout: WAIT });
@@ -260,8 +263,9 @@ test('i35 minor: a card shows its clocks before the first reading; a viewer step
     await p.click('#nav-first');
     assert.match(await p.textContent('#g-clock-note'), /不是该步时/, 'the clocks shown are said to be the game\'s now');
     for (const mv of ['b0c2', 'i9h9', 'a0a1']) await move(mv);
-    await p.waitForFunction(() => !document.querySelector('#nav-new').hidden, null, { timeout: WAIT });
-    assert.match(await p.textContent('#nav-new'), /有 3 步新着/);
+    // the cue counts the moves as they come: wait for the third
+    await p.waitForFunction(() => /有 3 步新着/.test(document.querySelector('#nav-new').textContent) &&
+      !document.querySelector('#nav-new').hidden, null, { timeout: WAIT });
     assert.equal(await p.textContent('#nav-ply'), '开局', 'the viewer stays where it was');
     await p.click('#nav-new');
     await p.waitForFunction(() => document.querySelector('#nav-new').hidden, null, { timeout: WAIT });
