@@ -220,9 +220,10 @@ int xq__live_round_begun(const xq__server *s, int round)
   return 0;
 }
 
-void xq__live_drop_round(xq__server *s, int round)
+/* Free round `round`'s games (its held views first: delay.c) and its
+ * table of boards. */
+static void free_round(xq__server *s, int round)
 {
-  if (round < 1 || round > XQ_ROUNDS_LIVE_MAX || !s->rounds[round]) return;
   for (int b = 0; b < s->nboards[round]; b++) {
     xq__live *lv = s->rounds[round][b];
     if (!lv) continue;
@@ -236,6 +237,12 @@ void xq__live_drop_round(xq__server *s, int round)
   free(s->rounds[round]);
   s->rounds[round] = NULL;
   s->nboards[round] = 0;
+}
+
+void xq__live_drop_round(xq__server *s, int round)
+{
+  if (round < 1 || round > XQ_ROUNDS_LIVE_MAX || !s->rounds[round]) return;
+  free_round(s, round);
   xq__live_changed(s, round); /* withdrawn: the event no longer lists it */
 }
 
@@ -565,21 +572,8 @@ int xq__live_rebuild(xq__server *s, xq__live *lv, xq_error *err)
 
 void xq__live_free(xq__server *s)
 {
-  for (int r = 0; r <= XQ_ROUNDS_LIVE_MAX; r++) {
-    if (!s->rounds[r]) continue;
-    for (int b = 0; b < s->nboards[r]; b++) {
-      xq__live *lv = s->rounds[r][b];
-      if (!lv) continue;
-      live_clear(lv);
-      xq__delay_forget(s, lv);
-      xq__live_view_free(lv->view);
-      free(lv->g);
-      free(lv);
-    }
-    free(s->rounds[r]);
-    s->rounds[r] = NULL;
-    s->nboards[r] = 0;
-  }
+  for (int r = 0; r <= XQ_ROUNDS_LIVE_MAX; r++)
+    if (s->rounds[r]) free_round(s, r);
   s->nlive = 0;
   free(s->ko);
   s->ko = NULL;
