@@ -347,15 +347,17 @@ Test(delay, staff_at_once_anonymous_not)
 /* Every anonymous answer that can show a result: table 1's in games.json,
  * the PGN, the pairings (HTTP and the `pairings` op), the standings
  * (HTTP and the `standings` op: a win or a loss), the event's
- * rounds_complete, the TRF. 1 when any shows it decided. */
+ * rounds_complete, the TRF. 1 when any shows it decided; *moves the
+ * moves games.json and the PGN show AFTER those answers were read: the
+ * delay releases in order, so a result any of them showed has its moves
+ * shown by then (the moves read first would race the release). */
 static int any_result(xq_tclient *anon, int *moves)
 {
   int shown = 0, d = 0;
   char res[16] = "";
-  *moves = games_ply(res, sizeof res);
+  games_ply(res, sizeof res);
   shown |= strcmp(res, "*") != 0;
-  int pm = pgn_moves(&d);
-  if (pm < *moves) *moves = pm;
+  pgn_moves(&d);
   shown |= d;
   char *b = get("/api/rounds/1/pairings.json");
   shown |= strstr(b, "\"result\":\"1-0\"") || strstr(b, "\"result\":\"0-1\"");
@@ -384,6 +386,9 @@ static int any_result(xq_tclient *anon, int *moves)
   shown |= strstr(t, "\"w\":1") || strstr(t, "\"l\":1");
   free(t);
   cJSON_Delete(r);
+  *moves = games_ply(NULL, 0);
+  int pm = pgn_moves(&d);
+  if (pm < *moves) *moves = pm;
   return shown;
 }
 
