@@ -549,9 +549,7 @@ static int cmd_export(const xq__topts *o)
     xq_tournament_free(ev);
     return 2;
   }
-  int numbered = 0;
-  for (int id = 1; o->player > 0 && id <= ev->n; id++) numbered |= xq_tplayer_no(ev, id) == o->player;
-  if (o->player > 0 && !numbered) {
+  if (o->player > 0 && !xq_tournament_player_no(ev, (int)o->player)) {
     fprintf(stderr, "xqref tourney export: no player has the number %ld (tourney players lists them)\n", (long)o->player);
     xq_tstore_close(st);
     xq_tournament_free(ev);

@@ -262,13 +262,9 @@ static void run_export(xq__server *s, xq__task *task)
    * asked beyond them */
   if ((t->what == X_STANDINGS || t->what == X_CROSSTABLE || t->what == X_CARDS) && t->round > s->ev->nrounds)
     t->round = s->ev->nrounds;
-  if (t->what == X_CARDS && t->player) {
-    int found = 0;
-    for (int id = 1; id <= s->ev->n && !found; id++) found = xq_tplayer_no(s->ev, id) == t->player;
-    if (!found) {
-      xq__task_error(&t->t, XQ__E_NOT_FOUND, "no player of that number");
-      return;
-    }
+  if (t->what == X_CARDS && t->player && !xq_tournament_player_no(s->ev, t->player)) {
+    xq__task_error(&t->t, XQ__E_NOT_FOUND, "no player of that number");
+    return;
   }
   int cap = task->c->role == XQ_ROLE_ADMIN ? XQ_SHEET_JOBS_ADMIN : XQ_SHEET_JOBS_ARBITER;
   if (xq__task_busy(task, XQ__LANE_SHEETS, cap)) return;

@@ -162,9 +162,7 @@ int xq_sheet_cards(const xq_tournament *ev, int no, int upto, int format, int la
   }
   if (!ev || !f || !xq__sheet_format_ok(format) || (lang != XQ_LANG_EN && lang != XQ_LANG_ZH) || no < 0) return XQ_EINVAL;
   if (upto <= 0 || upto > ev->nrounds) upto = ev->nrounds;
-  int one = 0;
-  for (int id = 1; no && id <= ev->n; id++)
-    if (xq_tplayer_no(ev, id) == no) one = id;
+  int one = no ? xq_tournament_player_no(ev, no) : 0;
   if (no && !one) return XQ_EINVAL; /* no player of that number */
   if (one) return card(ev, one, upto, format, lang, f, XQ__SHEET_SIGN);
   /* every player's, in number order */
