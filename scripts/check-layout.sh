@@ -34,6 +34,8 @@ XQ_FN_LINES_MAX=${XQ_FN_LINES_MAX:-120}
 libs=(engine records adjudicator tourney net clients perft)
 bad=0
 say() { echo "layout: $*"; bad=1; }
+tmp=$(mktemp)
+trap 'rm -f "$tmp"' EXIT
 
 sources() { # DIR...: the C files under these folders
   for d in "$@"; do [ -d "$d" ] && find "$d" -name '*.[ch]'; done | sort
@@ -102,30 +104,28 @@ out=$(sources "${libs[@]}" | grep -v '^tourney/store/' |
 
 # 4. the limits of the server, of the client programs and of the command line
 for m in net:netlimits.h clients:clientlimits.h cli:cli.h; do
-  while IFS= read -r f; do
-    [ "$(basename "$f")" = "${m#*:}" ] && continue
-    grep -nE '^#define XQ_[A-Z][A-Z0-9_]*[[:space:]]+[-(0-9A-Z]' "$f" | while IFS= read -r l; do
-      echo "layout: $f:${l%%:*}: a limit outside ${m#*:}: ${l#*:}"
-    done | grep . && bad=1
-  done < <(sources "${m%%:*}")
-done
+  sources "${m%%:*}" | grep -v "/${m#*:}\$" | xargs awk -v hdr="${m#*:}" '
+    /^#define XQ_[A-Z][A-Z0-9_]*[[:space:]]+[-(0-9A-Z]/ {
+      printf "layout: %s:%d: a limit outside %s: %s\n", FILENAME, FNR, hdr, $0
+    }'
+done >"$tmp"
+[ -s "$tmp" ] && { cat "$tmp"; bad=1; }
 
 # 5. options are table rows
-for f in $(sources cli | grep '\.c$' | grep -v '^cli/opts\.c$'); do
-  grep -noE 'strcmp\([^,;]*, *"--?[A-Za-z][^"]*"' "$f" | grep -vE '"(--help|-h|--version)"$' |
-    while IFS= read -r l; do echo "layout: $f:${l%%:*}: an option read outside its table (cli/opts.h): ${l#*:}"; done |
-    grep . && bad=1
-done
+out=$(sources cli | grep '\.c$' | grep -v '^cli/opts\.c$' |
+  xargs grep -HnoE 'strcmp\([^,;]*, *"--?[A-Za-z][^"]*"' | grep -vE '"(--help|-h|--version)"$' |
+  sed -E 's/^([^:]*):([0-9]*):(.*)/layout: \1:\2: an option read outside its table (cli\/opts.h): \3/')
+[ -n "$out" ] && { echo "$out"; bad=1; }
 
 # 6. cross-file internals named by their file
-for f in $(sources cli clients | grep '\.c$'); do
-  base=$(basename "$f" .c)
-  grep -nE '^[A-Za-z][A-Za-z0-9_ *]*[ *]xq__[a-z0-9_]+\(' "$f" | grep -v '^[0-9]*:static ' | grep -v ';[[:space:]]*$' |
-    while IFS= read -r l; do
-      name=$(sed -E 's/^[^(]*[ *](xq__[a-z0-9_]+)\(.*/\1/' <<<"${l#*:}")
-      case $name in "xq__${base}_"*) ;; *) echo "layout: $f:${l%%:*}: $name is shared between files: name it xq__${base}_...";; esac
-    done | grep . && bad=1
-done
+out=$(sources cli clients | grep '\.c$' | xargs awk '
+  FNR == 1 { base = FILENAME; sub(/.*\//, "", base); sub(/\.c$/, "", base) }
+  /^[A-Za-z][A-Za-z0-9_ *]*[ *]xq__[a-z0-9_]+\(/ && !/^static / && !/;[[:space:]]*$/ {
+    name = $0; sub(/\(.*/, "", name); sub(/.*[ *]/, "", name)
+    if (index(name, "xq__" base "_") != 1)
+      printf "layout: %s:%d: %s is shared between files: name it xq__%s_...\n", FILENAME, FNR, name, base
+  }')
+[ -n "$out" ] && { echo "$out"; bad=1; }
 
 # 4b. no library keeps a named limit in a .c file: each is in its
 #     module's header, in the limits block
