@@ -838,6 +838,13 @@ Test(cli, merge_two_entries)
   free(xq_test_run_db(0, "tourney pair --db %s%s", db, NULL));
   xq_test_run_db_says(1, "player 2 is paired in round 1", "tourney merge --db %s %s", db, "--keep 1 --drop 2");
   xq_test_db_remove(db);
+  /* a team event: once a team is entered its roster names the ids */
+  xq_test_db_fresh(db, sizeof db, "cli_merge_team");
+  free(xq_test_run_db(0, "tourney new --db %s %s", db, "--format team-rr --boards 2"));
+  for (int i = 1; i <= 3; i++) free(xq_test_run_db(0, "tourney add --db %s %s", db, "--name A --team A --force"));
+  free(xq_test_run_db(0, "tourney team --db %s %s", db, "--name A"));
+  xq_test_run_db_says(1, "the teams are entered", "tourney merge --db %s %s", db, "--keep 1 --drop 3");
+  xq_test_db_remove(db);
 }
 
 Test(cli, settings_delay)

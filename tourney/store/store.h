@@ -193,7 +193,7 @@ int xq_tstore_remove(xq_tstore *st, int id, int *reg, xq_error *err);
  * that fill the details `keep` lacks (*filled, may be NULL: those fields,
  * XQ_PE_*). Allowed before round 1 is paired; after, only for an entry
  * never paired whose leaving moves no other id or number; never once the
- * knockout has started. Returns XQ_OK, XQ_EINVAL with `err` saying why,
+ * knockout has started or a team competition's teams are entered. Returns XQ_OK, XQ_EINVAL with `err` saying why,
  * or XQ_ESTORE. */
 int xq_tstore_merge(xq_tstore *st, int keep, int drop, unsigned *filled, xq_error *err);
 

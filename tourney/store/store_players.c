@@ -339,6 +339,9 @@ static int merge_tx(xq_tstore *st, int keep, int drop, unsigned *filled, xq_erro
   if (xq__store_count(db, "SELECT count(*) FROM ko_log", 0) != 0)
     return xq__error(err, XQ_EINVAL, "the knockout has started: entries are merged only before it"
                                      " (withdraw the duplicate instead)");
+  if (xq__store_count(db, "SELECT count(*) FROM team_log WHERE kind = 'team'", 0) > 0) /* rosters name ids */
+    return xq__error(err, XQ_EINVAL, "the teams are entered, their rosters naming the players: entries are merged"
+                                     " only before them");
   int kreg = xq__store_reg_at(st, XQ__STORE_NOW, keep), dreg = xq__store_reg_at(st, XQ__STORE_NOW, drop);
   if (!kreg || !dreg) return xq__error(err, XQ_EINVAL, "no player %d", kreg ? drop : keep);
   xq_tournament *ev = NULL;
