@@ -18,6 +18,7 @@
 #include "prize.h"
 #include "region.h"
 #include "regulation_fixture.h"
+#include "sheet/sheet.h"
 #include "store/store.h"
 #include "support.h"
 #include "tourney.h"
@@ -455,6 +456,11 @@ Test(teams, xinjiang_teams_by_prefecture)
   fclose(m);
   cr_assert(strstr(text, "乌鲁木齐一队: 1 2 7  [乌鲁木齐]") && strstr(text, "another prefecture than the team's") &&
             strstr(text, "within no prefecture (地州市)"), "%s", text);
+  free(text);
+  m = open_memstream(&text, &len); /* the sheet says the same */
+  cr_assert_eq(xq_sheet_teams(ev, rows, nt, rule.mode, XQ_SHEET_CSV, XQ_LANG_ZH, m), XQ_OK);
+  fclose(m);
+  cr_assert(strstr(text, "P1、P2、P7 [乌鲁木齐]；不计：P3（昌吉）") && strstr(text, "不计：P8（无地区）、P9（新疆）"), "%s", text);
   free(text);
   /* Burqin's teams are not by prefecture: the same players all count */
   cr_assert_eq(xq_team_results(ev, places, xq_test_reg("burqin2018"), -1, 0, NULL, rows, 8, &nt, &rule, &err), XQ_OK);
