@@ -267,6 +267,7 @@ Test(players, only_an_admin_edits_and_numbers)
     "{\"id\":2,\"op\":\"edit_player\",\"player\":1,\"name\":\"X\"}",
     "{\"id\":3,\"op\":\"numbers\",\"method\":\"rating\"}",
     "{\"id\":3,\"op\":\"remove_player\",\"player\":1}",
+    "{\"id\":4,\"op\":\"merge_players\",\"keep\":1,\"drop\":2}",
   };
   for (size_t i = 0; i < sizeof admin_only / sizeof admin_only[0]; i++) {
     xq_tc_errf(&anon, "AUTH_REQUIRED", "%s", admin_only[i]);
