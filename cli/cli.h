@@ -10,7 +10,7 @@
 
 /* The limits of the command line, every one of cli/ (as clientlimits.h
  * is for clients/). */
-#define XQ_CLI_OPT_ROWS 96                    /* option rows of one command (opts.c) */
+#define XQ_CLI_OPT_ROWS 128                   /* option rows of one command (opts.c) */
 #define XQ_CLI_HELP_LEFT_MAX 22               /* widest option column of --help; a wider row's help starts
                                                  a line below */
 #define XQ_CLI_USAGE_WIDTH 100                /* usage lines made from the rows wrap before this column */

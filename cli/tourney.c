@@ -23,7 +23,7 @@
  * k-th. */
 enum {
   A_NEW, A_SETTINGS, A_ADD, A_IMPORT, A_IMPORT_PLAYERS, A_PLAYERS, A_EDIT, A_NUMBERS, A_PAIR, A_UNPAIR, A_RESULT, A_FOUL, A_ABSENT, A_WITHDRAW,
-  A_REINSTATE, A_REMOVE, A_STANDINGS, A_EXPORT, A_LOG, A_KNOCKOUT, A_BRACKET, A_KO_RESULT, A_PLACES, A_TEAMS, A_PRIZES,
+  A_REINSTATE, A_REMOVE, A_MERGE, A_STANDINGS, A_EXPORT, A_LOG, A_KNOCKOUT, A_BRACKET, A_KO_RESULT, A_PLACES, A_TEAMS, A_PRIZES,
   A_GROUPS, A_DEMO, A_TOKEN, A_TOKENS, A_REVOKE, A_GAMES, A_TEAM, A_LINEUP, A_MATCH_RESULT, A_TEAM_WITHDRAW,
   A_BOARD_PRIZES, A_MATCH_SHEET, A_COUNT
 };
@@ -38,7 +38,7 @@ enum {
 
 static const char *const action_names[A_COUNT] = {
   "new", "settings", "add", "import", "import-players", "players", "edit", "numbers", "pair", "unpair", "result", "foul", "absent", "withdraw",
-  "reinstate", "remove", "standings", "export", "log", "knockout", "bracket", "ko-result", "places", "teams", "prizes",
+  "reinstate", "remove", "merge", "standings", "export", "log", "knockout", "bracket", "ko-result", "places", "teams", "prizes",
   "groups", "demo", "token", "tokens", "revoke", "games", "team", "lineup", "match-result", "team-withdraw",
   "board-prizes", "match-sheet",
 };
@@ -106,6 +106,13 @@ static const struct action {
                 "log keeps the registration and the deletion. Once round 1 is paired it is\n"
                 "refused: withdraw him instead.\n",
                 NULL, xq__tourney_players_main},
+  [A_MERGE] = {"merge two entries of one player: --drop goes, --keep takes what it lacks",
+               "The entry kept keeps its number and takes from the other the sex, birth\n"
+               "date, region, club, rating and (before round 1 is paired) team it lacks.\n"
+               "The other leaves as a deleted player does (the ids after it close up); the\n"
+               "log keeps it as merged. After round 1 is paired only an entry never paired\n"
+               "(no game, no bye), the last registered, can be merged away.\n",
+               NULL, xq__tourney_players_main},
   [A_STANDINGS] = {"the standings", NULL, NULL, xq__tourney_event_main},
   [A_EXPORT] = {"the event as FIDE TRF-16, CSV, printable HTML, text or an XLSX workbook",
                 "An XLSX workbook needs --out FILE or a redirected stdout; scoresheets: 记分表;\n"
@@ -295,6 +302,10 @@ static const xq__opt rows[] = {
            "--what cards: the card of the player of this number\n"
            "(序号) only (default every player's)", .only = ACT(A_EXPORT)),
   XQ__LONG("--id", T, id, 1, XQ_TOURNEY_PLAYERS_MAX, "ID", "the player's registration id instead", .only = WHO),
+  XQ__LONG("--keep", T, keep, 1, XQ_TOURNEY_PLAYERS_MAX, "NO", "the entry kept, by its number (序号)",
+           .only = ACT(A_MERGE), .flags = XQ__OPT_REQUIRED),
+  XQ__LONG("--drop", T, drop, 1, XQ_TOURNEY_PLAYERS_MAX, "NO", "the duplicate merged into it, by its number",
+           .only = ACT(A_MERGE), .flags = XQ__OPT_REQUIRED),
   XQ__LONG("--count", T, fouls, 0, XQ_CLI_FOULS_MAX, "N", "fouls added (default 1); 0: the round's fouls of the\n"
            "player corrected to none", .only = ACT(A_FOUL)),
   XQ__ENUM("--bye", T, bye, "zero|half|full|none", byes, "the bye's points (default zero); none: the round's\n"
@@ -394,7 +405,7 @@ int xq_tourney_main(int argc, char **argv)
   char name[32];
   xq__cmd c = action_cmd(k, name, sizeof name);
   xq__topts o = {.scoring = -1, .evformat = -1, .games = -1, .rr_groups = -1, .first = -1, .byeos = -1, .de = -1, .bye = -1, .local = -1, .rounds = -1,
-                 .rating = -1, .board = -1, .player = -1, .id = -1, .after = -1, .seed = -1, .fouls = 1,
+                 .rating = -1, .board = -1, .player = -1, .id = -1, .keep = -1, .drop = -1, .after = -1, .seed = -1, .fouls = 1,
                  .mode = -1, .regulars = -1, .boards = -1, .min_players = -1, .size = -1, .choice = -1, .match = -1, .red = -1, .players = XQ_CLI_DEMO_PLAYERS};
   int nargs;
   int status = xq__opts_parse(&c, argc - 1, argv + 1, &o, &o.arg, &nargs);

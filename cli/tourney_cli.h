@@ -29,6 +29,7 @@ typedef struct xq__topts {
   int first, byeos, de, bye; /* --first-round, --bye-os, --de (xq_tconfig's), --bye (XQ_TR_*PB); -1 */
   int local;                 /* 1 --local, 0 --not-local, -1 */
   long rounds, rating, board, player, id, after, seed, games, rr_groups; /* -1 */
+  long keep, drop;           /* merge --keep, --drop: the players' numbers; -1 */
   long round;                /* 0 */
   long fouls;                /* foul --count, 1 */
   const char *system, *out, *format, *what, *lang, *by, *file;
@@ -60,7 +61,7 @@ int xq__tourney_event_main(const xq__topts *o, const char *action);   /* tourney
                                        import, players, pair, result, foul, absent, withdraw, standings,
                                        export, log */
 int xq__tourney_players_main(const xq__topts *o, const char *action); /* tourney_players.c: edit,
-                                       reinstate, remove, numbers, import-players */
+                                       reinstate, remove, merge, numbers, import-players */
 int xq__tourney_ko_main(const xq__topts *o, const char *action);      /* tourney_ko.c: knockout,
                                        bracket, ko-result */
 int xq__tourney_final_main(const xq__topts *o, const char *action);   /* tourney_final.c: places, teams,

@@ -2,7 +2,8 @@
  * tourney_players.c -- the players' actions of `xqref tourney` besides
  * add and withdraw (docs/tourney.md): edit (a registered player's details
  * corrected), reinstate (a withdrawn player taken back), remove (a player
- * deleted before round 1), numbers (the
+ * deleted before round 1), merge (two entries of one player made one),
+ * numbers (the
  * pairing numbers by rating, by lot or by hand before round 1) and
  * import-players (a CSV list previewed and registered).
  */
@@ -143,6 +144,37 @@ static int cmd_remove(const xq__topts *o)
     printf(" (`tourney log` keeps the registration and the deletion)\n");
   } else if (id) {
     fprintf(stderr, "xqref tourney remove: %s\n", err.msg);
+  }
+  xq_tournament_free(ev);
+  xq_tstore_close(st);
+  return rc ? 1 : 0;
+}
+
+/* merge --keep NO --drop NO: the numbers as every listing prints them. */
+static int cmd_merge(const xq__topts *o)
+{
+  xq_tstore *st;
+  xq_tournament *ev;
+  if (open_event(o, "merge", &st, &ev)) return 1;
+  int keep = xq_tournament_player_no(ev, (int)o->keep), drop = xq_tournament_player_no(ev, (int)o->drop), rc = 1;
+  unsigned filled = 0;
+  xq_error err = {0};
+  if (!keep || !drop) {
+    fprintf(stderr, "xqref tourney merge: no player has the number %ld (see `tourney players`)\n",
+            keep ? o->drop : o->keep);
+  } else if ((rc = xq_tstore_merge(st, keep, drop, &filled, &err))) {
+    fprintf(stderr, "xqref tourney merge: %s\n", err.msg);
+  } else {
+    static const char *const names[XQ_PE_COUNT] = XQ_PE_NAMES;
+    const xq_tplayer *k = &ev->players[keep - 1], *d = &ev->players[drop - 1];
+    printf("merged %s (number %ld) into %s (number %ld)", d->name, o->drop, k->name, o->keep);
+    if (filled) {
+      printf("; taken from it:");
+      for (int f = 0; f < XQ_PE_COUNT; f++)
+        if (filled & (1u << f)) printf(" %s", names[f]);
+    }
+    if (drop < ev->n || d->pno) printf("; the ids after it%s close up", d->pno ? " and the numbers above it" : "");
+    printf(" (`tourney log` keeps both registrations and the merge)\n");
   }
   xq_tournament_free(ev);
   xq_tstore_close(st);
@@ -318,5 +350,6 @@ int xq__tourney_players_main(const xq__topts *o, const char *action)
   if (!strcmp(action, "edit")) return cmd_edit(o);
   if (!strcmp(action, "reinstate")) return cmd_reinstate(o);
   if (!strcmp(action, "remove")) return cmd_remove(o);
+  if (!strcmp(action, "merge")) return cmd_merge(o);
   return cmd_numbers(o);
 }

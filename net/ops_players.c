@@ -1,8 +1,8 @@
 /*
  * ops_players.c -- the organisers' operations on the registered players
  * (docs/protocol.md "Organisers"): edit_player (a player's details
- * corrected), remove_player (one deleted before round 1), withdraw and
- * reinstate, absent, and numbers (the pairing
+ * corrected), remove_player (one deleted before round 1), merge_players
+ * (two entries of one player made one), withdraw and reinstate, absent, and numbers (the pairing
  * numbers before round 1: by rating, by lot or by hand, previewed or
  * stored). Players are named by their number (序号 once drawn, else the
  * id: xq_tplayer_no), as every sheet and listing shows them; numbers
@@ -265,6 +265,78 @@ static void op_remove_player(xq__server *s, xq__req *r)
   if (t) xq__task_go(s, &t->t, 1);
 }
 
+/* merge_players: two entries of one player, by number. */
+typedef struct merge_task {
+  xq__task t;
+  int keep, drop;            /* the entry kept, the one merged into it: numbers */
+} merge_task;
+
+/* The store merges them (committed before the answer), the event is read
+ * again (the ids after the dropped entry close up). */
+static void run_merge(xq__server *s, xq__task *t)
+{
+  merge_task *m = (merge_task *)t;
+  xq_error err = {0};
+  int keep = xq_tournament_player_no(s->ev, m->keep), drop = xq_tournament_player_no(s->ev, m->drop);
+  if (!keep || !drop) {
+    char msg[96];
+    snprintf(msg, sizeof msg, "no player has the number %d (the event has %d players)", keep ? m->drop : m->keep,
+             s->ev->n);
+    xq__task_error(t, XQ__E_NOT_FOUND, msg);
+    return;
+  }
+  char kname[XQ_TOURNEY_NAME_MAX], dname[XQ_TOURNEY_NAME_MAX];
+  snprintf(kname, sizeof kname, "%s", s->ev->players[keep - 1].name);
+  snprintf(dname, sizeof dname, "%s", s->ev->players[drop - 1].name);
+  unsigned filled = 0;
+  int rc = xq_tstore_merge(s->store, keep, drop, &filled, &err);
+  if (rc != XQ_OK) {
+    xq__task_error(t, xq__reply_write_code(rc), err.msg);
+    return;
+  }
+  xq__log(s, "player %d (id %d) merged into player %d (id %d)", m->drop, drop, m->keep, keep);
+  if (xq__task_reload(s, t, 0)) return;
+  static const char *const names[XQ_PE_COUNT] = XQ_PE_NAMES;
+  cJSON *o = cJSON_CreateObject();
+  cJSON *k = cJSON_AddObjectToObject(o, "keep"), *d = cJSON_AddObjectToObject(o, "drop");
+  if (k) {
+    int now = xq_tournament_player_no(s->ev, m->keep); /* the number stays; its id may close up */
+    cJSON_AddNumberToObject(k, "player", m->keep);
+    cJSON_AddNumberToObject(k, "registration", now ? now : keep);
+    cJSON_AddStringToObject(k, "name", kname);
+  }
+  if (d) {
+    cJSON_AddNumberToObject(d, "player", m->drop);
+    cJSON_AddNumberToObject(d, "registration", drop);
+    cJSON_AddStringToObject(d, "name", dname);
+  }
+  cJSON *a = cJSON_AddArrayToObject(o, "filled");
+  for (int f = 0; a && f < XQ_PE_COUNT; f++)
+    if (filled & (1u << f)) cJSON_AddItemToArray(a, cJSON_CreateString(names[f]));
+  xq__hub_players_changed(s);
+  xq__task_send(t, o);
+}
+
+/* merge_players {keep: NO, drop: NO}: entry `drop` merged into `keep`
+ * (docs/tourney.md "Merging two entries"); CONFLICT with the reason when
+ * the model refuses (drop has played, ...). */
+static void op_merge_players(xq__server *s, xq__req *r)
+{
+  int keep, drop;
+  if (xq__field_int(r, "keep", 1, XQ_TOURNEY_PLAYERS_MAX, 0, &keep) ||
+      xq__field_int(r, "drop", 1, XQ_TOURNEY_PLAYERS_MAX, 0, &drop))
+    return;
+  if (keep == drop) {
+    xq__reply_error(r->c, r->id, XQ__E_BAD_REQUEST, "keep and drop are two different numbers", -1);
+    return;
+  }
+  merge_task *t = (merge_task *)xq__task_new(s, r, run_merge, sizeof *t, NULL);
+  if (!t) return;
+  t->keep = keep;
+  t->drop = drop;
+  xq__task_go(s, &t->t, 1);
+}
+
 static void run_absent(xq__server *s, xq__task *t)
 {
   player_task *p = (player_task *)t;
@@ -479,6 +551,7 @@ const xq__op xq__players_ops[] = {
   {"edit_player", ADMIN, op_edit_player},
   {"numbers", ADMIN, op_numbers},
   {"remove_player", ADMIN, op_remove_player},
+  {"merge_players", ADMIN, op_merge_players},
   {"withdraw", XQ__STAFF, op_withdraw},
   {"reinstate", XQ__STAFF, op_reinstate},
   {"absent", XQ__STAFF, op_absent},

@@ -339,7 +339,7 @@ Test(cli, every_command_and_action_has_one_help)
     same_help(cmd);
     n++;
   }
-  cr_assert_eq(n, 37, "%s", all);
+  cr_assert_eq(n, 38, "%s", all);
   free(all);
 }
 

@@ -267,6 +267,7 @@ Test(players, only_an_admin_edits_and_numbers)
     "{\"id\":2,\"op\":\"edit_player\",\"player\":1,\"name\":\"X\"}",
     "{\"id\":3,\"op\":\"numbers\",\"method\":\"rating\"}",
     "{\"id\":3,\"op\":\"remove_player\",\"player\":1}",
+    "{\"id\":4,\"op\":\"merge_players\",\"keep\":1,\"drop\":2}",
   };
   for (size_t i = 0; i < sizeof admin_only / sizeof admin_only[0]; i++) {
     xq_tc_errf(&anon, "AUTH_REQUIRED", "%s", admin_only[i]);
@@ -622,5 +623,49 @@ Test(players, settings_read_changed_and_locked)
   cr_assert_str_eq(ev->info.organiser, "某协会");
   cr_assert_eq(ev->cfg.rounds, 1);
   xq_tournament_free(ev);
+  xq_fx_down();
+}
+
+/* Issue 35 (Deliver 5): merge_players makes two entries of one player
+ * one: the entry kept takes the club it lacked, the other leaves as a
+ * deletion does (the ids after it close up), a restarted server replays
+ * the same event; refused at the edge for one number twice, NOT_FOUND
+ * for no such number, CONFLICT with the reason once the entry dropped
+ * has played. */
+Test(players, merge_players_op)
+{
+  up_unpaired(5);
+  xq_tclient c;
+  char got[256], again[256];
+  xq_fx_connect(&c, ts.admin);
+  xq_tc_okf(&c, "{\"id\":1,\"op\":\"edit_player\",\"player\":4,\"club\":\"Club X\"}");
+  xq_tc_errf(&c, "BAD_REQUEST", "{\"id\":2,\"op\":\"merge_players\",\"keep\":2,\"drop\":2}");
+  xq_tc_errf(&c, "NOT_FOUND", "{\"id\":3,\"op\":\"merge_players\",\"keep\":2,\"drop\":9}");
+  cJSON *r = xq_tc_callf(&c, "{\"id\":4,\"op\":\"merge_players\",\"keep\":2,\"drop\":4}");
+  xq_tc_expect_ok(r);
+  cr_assert_str_eq(xq_tj_str(xq_tj_get(r, "drop"), "name"), "Player 4");
+  cr_assert_str_eq(xq_tj_str(xq_tj_get(r, "keep"), "name"), "Player 2");
+  const cJSON *filled = xq_tj_get(r, "filled");
+  cr_assert(cJSON_GetArraySize(filled) == 1 && !strcmp(cJSON_GetArrayItem(filled, 0)->valuestring, "club"));
+  cJSON_Delete(r);
+  r = xq_tc_callf(&c, "{\"id\":5,\"op\":\"players\"}");
+  names_of(r, got, sizeof got);
+  cr_assert_str_eq(got, "Player 1#0 Player 2#0 Player 3#0 Player 5#0 ", "%s", got);
+  cJSON_Delete(r);
+  xq_tc_close(&c);
+  cr_assert_eq(xq_ts_stop(&ts), 0, "uv_loop_close: no handle left open");
+  cr_assert_eq(xq_ts_restart(&ts), 0, "restarts on the same store");
+  xq_fx_connect(&c, ts.admin);
+  r = xq_tc_callf(&c, "{\"id\":6,\"op\":\"players\"}");
+  names_of(r, again, sizeof again);
+  cr_assert_str_eq(again, got, "the replay gives the same event");
+  cJSON_Delete(r);
+  xq_tc_okf(&c, "{\"id\":7,\"op\":\"pair\",\"publish\":true}");
+  r = xq_tc_callf(&c, "{\"id\":8,\"op\":\"merge_players\",\"keep\":2,\"drop\":1}");
+  cr_assert_str_eq(xq_tc_error(r), "CONFLICT");
+  const char *msg = xq_tj_str(xq_tj_get(r, "error"), "msg");
+  cr_assert(msg && strstr(msg, "is paired in round 1"), "%s", msg ? msg : "-");
+  cJSON_Delete(r);
+  xq_tc_close(&c);
   xq_fx_down();
 }

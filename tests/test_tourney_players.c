@@ -613,6 +613,153 @@ Test(remove, before_round_1_the_ids_and_numbers_close_up)
   xq_test_db_remove(path);
 }
 
+/* The TRF of `ev` (the caller frees it). */
+static char *trf_of(const xq_tournament *ev)
+{
+  char *trf = NULL;
+  size_t len = 0;
+  FILE *m = open_memstream(&trf, &len);
+  cr_assert_eq(xq_trf_write(ev, m), XQ_OK);
+  fclose(m);
+  return trf;
+}
+
+/* Two entries of one player merged before round 1 (issue 35): the entry
+ * kept keeps its id and number and takes the club it lacked (not the
+ * team it has), the other leaves as a deletion (the ids after it and the
+ * numbers above it close up), the log says merged into which, and a
+ * store opened again replays the same event. */
+Test(merge, before_round_1_fills_and_closes_up)
+{
+  char path[512], got[512], again[512];
+  xq_test_db_fresh(path, sizeof path, "merge1");
+  xq_tstore *st = store_with(path, 6); /* numbers by rating: 棋手6 1 .. 棋手1 6 */
+  xq_error err = {0};
+  number_by(st, (xq_tnumbering){.method = XQ_NUM_RATING});
+  xq_tplayer p;
+  memset(&p, 0, sizeof p);
+  snprintf(p.club, sizeof p.club, "北京");
+  cr_assert_eq(xq_tstore_edit(st, 5, &p, XQ_PE_CLUB, NULL, &err), XQ_OK, "%s", err.msg);
+  unsigned filled = 0;
+  cr_assert_eq(xq_tstore_merge(st, 2, 2, &filled, &err), XQ_EINVAL, "not into himself");
+  cr_assert_eq(xq_tstore_merge(st, 2, 9, &filled, &err), XQ_EINVAL, "no player 9");
+  cr_assert_eq(xq_tstore_merge(st, 2, 5, &filled, &err), XQ_OK, "%s", err.msg);
+  cr_assert_eq(filled, XQ_PE_CLUB, "the club only: the team and the rating are set");
+  xq_tournament *ev = xq_test_store_load(st);
+  roster(ev, got, sizeof got);
+  cr_assert_str_eq(got, "1:棋手1#5 2:棋手2#4 3:棋手3#3 4:棋手4#2 5:棋手6#1 ", "%s", got);
+  cr_assert_str_eq(ev->players[1].club, "北京");
+  cr_assert_str_eq(ev->players[1].team, "队1");
+  char *trf = trf_of(ev);
+  cr_assert(strstr(trf, "\n001    5 ") && !strstr(trf, "\n001    6 "), "%s", trf);
+  free(trf);
+  xq_tournament_free(ev);
+  char *log = dump(st);
+  cr_assert(strstr(log, "withdrawal player=5 merged into=2"), "%s", log);
+  cr_assert(strstr(log, "player=2 club:  -> 北京"), "%s", log);
+  free(log);
+  xq_tstore_close(st);
+  st = xq_test_store_open(path);
+  ev = xq_test_store_load(st);
+  roster(ev, again, sizeof again);
+  cr_assert_str_eq(again, got, "the replay gives the same players");
+  cr_assert_str_eq(ev->players[1].club, "北京");
+  xq_tournament_free(ev);
+  xq_tstore_close(st);
+  xq_test_db_remove(path);
+}
+
+/* After round 1 is paired: an entry that has played (a game or the bye)
+ * is refused with the reason; a late entry registered twice, never
+ * paired, merges when it is the last; one with players registered after
+ * it is refused (their ids would move); the TRF and a store opened again
+ * number the players alike. */
+Test(merge, after_round_1_only_an_entry_never_paired)
+{
+  char path[512], got[512], again[512];
+  xq_test_db_fresh(path, sizeof path, "merge2");
+  xq_tstore *st = store_with(path, 5);
+  xq_error err = {0};
+  play_round(st, 1); /* five players: two boards and the bye */
+  xq_tournament *ev = xq_test_store_load(st);
+  int bye = 0;
+  for (int id = 1; id <= 5; id++)
+    if (xq_tournament_slot(ev, id, 1)->res == XQ_TR_PAB) bye = id;
+  xq_tournament_free(ev);
+  cr_assert(bye, "someone has the bye");
+  cr_assert_eq(xq_tstore_merge(st, bye == 1 ? 2 : 1, bye, NULL, &err), XQ_EINVAL, "the bye counts as paired");
+  cr_assert(strstr(err.msg, "has a bye in round 1") && strstr(err.msg, "cannot be merged away"), "%s", err.msg);
+  cr_assert_eq(xq_tstore_merge(st, 5, bye == 1 ? 2 : 1, NULL, &err), XQ_EINVAL, "played round 1");
+  cr_assert(strstr(err.msg, "is paired in round 1"), "%s", err.msg);
+  xq_test_store_add(st, "晚到", 1900);  /* id 6 */
+  xq_test_store_add(st, "晚到", 0);     /* id 7, the same player again */
+  xq_test_store_add(st, "又晚到", 1800); /* id 8 */
+  cr_assert_eq(xq_tstore_merge(st, 6, 7, NULL, &err), XQ_EINVAL, "player 8 was registered after him");
+  cr_assert(strstr(err.msg, "only the last entry"), "%s", err.msg);
+  cr_assert_eq(xq_tstore_merge(st, 7, 8, NULL, &err), XQ_OK, "%s", err.msg);
+  cr_assert_eq(xq_tstore_merge(st, 6, 7, NULL, &err), XQ_OK, "%s", err.msg);
+  ev = xq_test_store_load(st);
+  cr_assert_eq(ev->n, 6);
+  cr_assert_eq(ev->players[5].rating, 1900, "the entry kept keeps its own rating");
+  for (int id = 1; id <= 5; id++) cr_assert(paired(ev, id, 1), "round 1 stays as it was");
+  roster(ev, got, sizeof got);
+  char *trf = trf_of(ev);
+  cr_assert(strstr(trf, "\n001    6 ") && !strstr(trf, "\n001    7 "), "%s", trf);
+  free(trf);
+  xq_tournament_free(ev);
+  play_round(st, 1); /* round 2 pairs the six */
+  ev = xq_test_store_load(st);
+  for (int id = 1; id <= 6; id++) cr_assert(paired(ev, id, 2), "player %d is paired in round 2", id);
+  roster(ev, got, sizeof got);
+  xq_tournament_free(ev);
+  xq_tstore_close(st);
+  st = xq_test_store_open(path);
+  ev = xq_test_store_load(st);
+  roster(ev, again, sizeof again);
+  cr_assert_str_eq(again, got, "the replay gives the same players");
+  xq_tournament_free(ev);
+  xq_tstore_close(st);
+  xq_test_db_remove(path);
+}
+
+/* The model alone: the fields filled (sex, birth date, region, club,
+ * rating, the team before a round is paired), a merge into himself
+ * refused, the entry's forbidden pairs gone. */
+Test(merge, the_model_fills_what_the_kept_entry_lacks)
+{
+  xq_tournament *ev = xq_tournament_new(NULL, "t");
+  xq_tplayer a, b, c;
+  memset(&a, 0, sizeof a);
+  snprintf(a.name, sizeof a.name, "张三");
+  snprintf(a.club, sizeof a.club, "甲");
+  b = a;
+  b.sex = 'm';
+  snprintf(b.birth, sizeof b.birth, "1990/01/02");
+  snprintf(b.region, sizeof b.region, "新疆");
+  snprintf(b.club, sizeof b.club, "乙");
+  snprintf(b.team, sizeof b.team, "队");
+  b.rating = 1500;
+  memset(&c, 0, sizeof c);
+  snprintf(c.name, sizeof c.name, "李四");
+  cr_assert_eq(xq_tournament_add(ev, &a, NULL, NULL), XQ_OK);
+  cr_assert_eq(xq_tournament_add(ev, &b, NULL, NULL), XQ_OK);
+  cr_assert_eq(xq_tournament_add(ev, &c, NULL, NULL), XQ_OK);
+  cr_assert_eq(xq_tournament_forbid(ev, 2, 3, 1, XQ_TOURNEY_ROUNDS_MAX), XQ_OK);
+  xq_error err = {0};
+  unsigned filled = 0;
+  cr_assert_eq(xq_tournament_merge(ev, 1, 1, &filled, &err), XQ_EINVAL);
+  cr_assert(strstr(err.msg, "into himself"), "%s", err.msg);
+  cr_assert_eq(xq_tournament_merge(ev, 1, 2, &filled, &err), XQ_OK, "%s", err.msg);
+  cr_assert_eq(filled, XQ_PE_SEX | XQ_PE_BIRTH | XQ_PE_REGION | XQ_PE_TEAM | XQ_PE_RATING);
+  cr_assert_eq(ev->n, 2);
+  cr_assert_str_eq(ev->players[0].club, "甲", "a field set stays");
+  cr_assert_str_eq(ev->players[0].region, "新疆");
+  cr_assert_eq(ev->players[0].rating, 1500);
+  cr_assert_str_eq(ev->players[1].name, "李四", "the ids after it close up");
+  cr_assert_eq(ev->nforbid, 0, "the pair named the entry merged away");
+  xq_tournament_free(ev);
+}
+
 /* ------------------------------------------------------------------ */
 /* xqref tourney settings                                              */
 /* ------------------------------------------------------------------ */
@@ -666,6 +813,40 @@ Test(cli, settings_shown_changed_and_locked)
 
 /* The broadcast's delay (docs/http.md "Delay"): seconds, 0 none, or the
  * server's (--delay server); changed any time, a round paired or not. */
+/* xqref tourney merge (issue 35): required options, the entries by
+ * number, the fields taken, the players listed without the duplicate,
+ * the log's line, and after round 1 the refusal with its reason. */
+Test(cli, merge_two_entries)
+{
+  char db[512];
+  xq_test_db_fresh(db, sizeof db, "cli_merge");
+  free(xq_test_run_db(0, "tourney new --db %s --rounds 3%s", db, NULL));
+  free(xq_test_run_db(0, "tourney add --db %s %s", db, "--name 张三 --rating 1800"));
+  free(xq_test_run_db(0, "tourney add --db %s %s", db, "--name 李四"));
+  free(xq_test_run_db(0, "tourney add --db %s %s", db, "--name 张三 --club 北京 --birth 1990-01-02 --force"));
+  free(xq_test_run_db(0, "tourney add --db %s %s", db, "--name 王五"));
+  xq_test_run_db_says(0, "--keep NO", "tourney merge --help%s%s", "", NULL);
+  xq_test_run_db_says(2, "--drop", "tourney merge --db %s %s", db, "--keep 1");
+  xq_test_run_db_says(1, "no player has the number 9", "tourney merge --db %s %s", db, "--keep 1 --drop 9");
+  xq_test_run_db_says(1, "into himself", "tourney merge --db %s %s", db, "--keep 1 --drop 1");
+  xq_test_run_db_says(0, "merged 张三 (number 3) into 张三 (number 1); taken from it: birth club",
+                      "tourney merge --db %s %s", db, "--keep 1 --drop 3");
+  char *out = xq_test_run_db(0, "tourney players --db %s%s", db, NULL);
+  cr_assert(strstr(out, "1990/01/02") && strstr(out, "   3   3  王五") && !strstr(out, "   4   "), "%s", out);
+  free(out);
+  xq_test_run_db_says(0, "withdrawal player=3 merged into=1", "tourney log --db %s%s", db, NULL);
+  free(xq_test_run_db(0, "tourney pair --db %s%s", db, NULL));
+  xq_test_run_db_says(1, "player 2 is paired in round 1", "tourney merge --db %s %s", db, "--keep 1 --drop 2");
+  xq_test_db_remove(db);
+  /* a team event: once a team is entered its roster names the ids */
+  xq_test_db_fresh(db, sizeof db, "cli_merge_team");
+  free(xq_test_run_db(0, "tourney new --db %s %s", db, "--format team-rr --boards 2"));
+  for (int i = 1; i <= 3; i++) free(xq_test_run_db(0, "tourney add --db %s %s", db, "--name A --team A --force"));
+  free(xq_test_run_db(0, "tourney team --db %s %s", db, "--name A"));
+  xq_test_run_db_says(1, "the teams are entered", "tourney merge --db %s %s", db, "--keep 1 --drop 3");
+  xq_test_db_remove(db);
+}
+
 Test(cli, settings_delay)
 {
   char db[512];

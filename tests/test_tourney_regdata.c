@@ -18,6 +18,7 @@
 #include "prize.h"
 #include "region.h"
 #include "regulation_fixture.h"
+#include "sheet/sheet.h"
 #include "store/store.h"
 #include "support.h"
 #include "tourney.h"
@@ -402,6 +403,68 @@ Test(teams, burqin_team_prizes_for_ranked_teams)
   cr_assert_eq(rows[2].amount, 1200);
   cr_assert_eq(rows[3].rank, 0, "D has two players: 不足三名棋手，不计团体名次");
   cr_assert_eq(rows[3].amount, 0);
+  xq_tournament_free(ev);
+}
+
+/* Xinjiang 十(一) 团体名次规定: 以地州市为单位 (issue 33): a team's players
+ * count when they are of one prefecture of 新疆, a county (布尔津县,
+ * 阿勒泰地区北屯市 written in full) counting for its prefecture; a player of
+ * another prefecture than the team's, or of none (no region, the province
+ * itself), does not count and is listed as such. */
+Test(teams, xinjiang_teams_by_prefecture)
+{
+  char u[64];
+  cr_assert(xq_region_unit("布尔津县", "新疆", u, sizeof u) && !strcmp(u, "阿勒泰"), "%s", u);
+  cr_assert(xq_region_unit("阿勒泰地区北屯市", "新疆", u, sizeof u) && !strcmp(u, "阿勒泰"), "%s", u);
+  cr_assert(xq_region_unit("博乐", "新疆", u, sizeof u) && !strcmp(u, "博州"), "%s", u);
+  cr_assert(xq_region_unit("乌鲁木齐市", "新疆", u, sizeof u) && !strcmp(u, "乌鲁木齐"), "%s", u);
+  cr_assert(!xq_region_unit("新疆", "新疆", u, sizeof u) && !u[0], "the province is no prefecture");
+  cr_assert(!xq_region_unit("榆林", "新疆", u, sizeof u), "Shaanxi's");
+  cr_assert(!xq_region_unit("", "新疆", u, sizeof u));
+  int places[9], nt = 0;
+  xq_tournament *ev = xq_test_event(9, places);
+  static const char *const team[9] = {"乌鲁木齐一队", "乌鲁木齐一队", "乌鲁木齐一队", "阿勒泰队", "阿勒泰队",
+                                      "阿勒泰队", "乌鲁木齐一队", "无地区队", "无地区队"};
+  static const char *const region[9] = {"乌鲁木齐", "乌鲁木齐市", "昌吉", "布尔津县", "阿勒泰地区北屯市", "哈巴河",
+                                        "乌鲁木齐", "", "新疆"};
+  for (int i = 0; i < 9; i++) {
+    snprintf(ev->players[places[i] - 1].team, XQ_TOURNEY_FIELD_MAX, "%s", team[i]);
+    snprintf(ev->players[places[i] - 1].region, XQ_TOURNEY_FIELD_MAX, "%s", region[i]);
+  }
+  xq_team_row rows[8];
+  xq_team_rule rule;
+  xq_error err = {0};
+  cr_assert_eq(xq_team_results(ev, places, xq_test_reg("xinjiang2018"), -1, 0, NULL, rows, 8, &nt, &rule, &err), XQ_OK,
+               "%s", err.msg);
+  cr_assert_str_eq(rule.unit, "新疆");
+  cr_assert_eq(nt, 3);
+  cr_assert_str_eq(rows[0].team, "乌鲁木齐一队");
+  cr_assert_eq(rows[0].value, 1 + 2 + 7, "the 昌吉 player (place 3) does not count: place 7 does");
+  cr_assert_str_eq(rows[0].unit, "乌鲁木齐");
+  cr_assert(rows[0].nleft == 1 && rows[0].left[0] == places[2] && rows[0].left_why[0] == 'o');
+  cr_assert_str_eq(rows[1].team, "阿勒泰队");
+  cr_assert_eq(rows[1].value, 4 + 5 + 6);
+  cr_assert_str_eq(rows[1].unit, "阿勒泰");
+  cr_assert_eq(rows[1].nleft, 0);
+  cr_assert_str_eq(rows[2].team, "无地区队");
+  cr_assert_eq(rows[2].rank, 0, "no player of a prefecture: not ranked");
+  cr_assert(rows[2].nleft == 2 && rows[2].left_why[0] == 'n' && rows[2].left_why[1] == 'n');
+  char *text = NULL;
+  size_t len = 0;
+  FILE *m = open_memstream(&text, &len);
+  cr_assert_eq(xq_list_teams(ev, rows, nt, rule.mode, rule.counted, 0, m), XQ_OK);
+  fclose(m);
+  cr_assert(strstr(text, "乌鲁木齐一队: 1 2 7  [乌鲁木齐]") && strstr(text, "another prefecture than the team's") &&
+            strstr(text, "within no prefecture (地州市)"), "%s", text);
+  free(text);
+  m = open_memstream(&text, &len); /* the sheet says the same */
+  cr_assert_eq(xq_sheet_teams(ev, rows, nt, rule.mode, XQ_SHEET_CSV, XQ_LANG_ZH, m), XQ_OK);
+  fclose(m);
+  cr_assert(strstr(text, "P1、P2、P7 [乌鲁木齐]；不计：P3（昌吉）") && strstr(text, "不计：P8（无地区）、P9（新疆）"), "%s", text);
+  free(text);
+  /* Burqin's teams are not by prefecture: the same players all count */
+  cr_assert_eq(xq_team_results(ev, places, xq_test_reg("burqin2018"), -1, 0, NULL, rows, 8, &nt, &rule, &err), XQ_OK);
+  cr_assert_str_eq(rule.unit, "");
   xq_tournament_free(ev);
 }
 

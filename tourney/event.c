@@ -137,11 +137,23 @@ int xq_tournament_add(xq_tournament *ev, const xq_tplayer *p, int *id, xq_error 
   return XQ_OK;
 }
 
+int xq__event_paired(const xq_tournament *ev)
+{
+  for (int i = 0; i < ev->n * XQ_TOURNEY_ROUNDS_MAX; i++)
+    if (ev->slots[i].opp || ev->slots[i].res != XQ_TR_NONE) return 1;
+  return 0;
+}
+
 int xq_tournament_remove(xq_tournament *ev, int id)
 {
   if (!ev || id < 1 || id > ev->n) return XQ_EINVAL;
-  for (int i = 0; i < ev->n * XQ_TOURNEY_ROUNDS_MAX; i++)
-    if (ev->slots[i].opp || ev->slots[i].res != XQ_TR_NONE) return XQ_EINVAL; /* a round is paired */
+  if (xq__event_paired(ev)) return XQ_EINVAL;
+  xq__event_close_up(ev, id);
+  return XQ_OK;
+}
+
+void xq__event_close_up(xq_tournament *ev, int id)
+{
   int pno = ev->players[id - 1].pno;
   size_t after = (size_t)(ev->n - id);
   memmove(&ev->players[id - 1], &ev->players[id], sizeof *ev->players * after);
@@ -161,7 +173,6 @@ int xq_tournament_remove(xq_tournament *ev, int id)
     ev->forbid[k++] = f;
   }
   ev->nforbid = k;
-  return XQ_OK;
 }
 
 xq_tslot *xq_tournament_slot(const xq_tournament *ev, int id, int r)

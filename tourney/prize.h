@@ -11,6 +11,7 @@
 #include "tourney.h"
 
 #define XQ_TEAM_COUNTED_MAX 16     /* players counted for one team */
+#define XQ_TEAM_LEFT_MAX 16        /* players of one team listed as not counted (of no or another unit) */
 #define XQ_TEAMS_MAX 1024          /* teams one team standings sheet lists */
 #define XQ_PRIZE_CATS_MAX 16       /* prize categories in one table */
 #define XQ_PRIZE_PLACES_MAX 200    /* places of one category */
@@ -42,6 +43,10 @@ typedef struct xq_team_rule {
   int basis;                         /* xq_team_basis */
   char area[XQ_TOURNEY_FIELD_MAX];   /* only players of this region (xq_region_within)
                                         count for a team, "" = anyone (Burqin 四(二): 阿勒泰) */
+  char unit[XQ_TOURNEY_FIELD_MAX];   /* "" = none; else teams are of one place directly within
+                                        this area (xq_region_unit): Xinjiang 十(一) 以地州市为单位,
+                                        a prefecture of 新疆. A player of no such place, or of
+                                        another than his team's, does not count for it */
   const char *clause;                /* the clauses it comes from (static text), NULL = none */
 } xq_team_rule;
 
@@ -53,6 +58,10 @@ typedef struct xq_team_row {
   int nmembers;                      /* counted players (all, if fewer) */
   int members[XQ_TEAM_COUNTED_MAX];  /* their ids, best place first */
   int amount;                        /* team prize (xq_team_prizes), 0 = none */
+  char unit[XQ_TOURNEY_FIELD_MAX];   /* with rule->unit: the team's place (its best player's) */
+  int nleft;                         /* with rule->unit: its players not counted ... */
+  int left[XQ_TEAM_LEFT_MAX];        /* ... their ids, best place first ... */
+  char left_why[XQ_TEAM_LEFT_MAX];   /* ... 'n': of no place within the unit area, 'o': of another */
 } xq_team_row;
 
 /* Team standings of the players' `team` field (players without one are
@@ -68,7 +77,10 @@ int xq_team_standings(const xq_tournament *ev, const int *places, int mode, int 
 
 /* The same under `rule` (mode, counted, and area: a player whose region
  * is not within rule->area does not count for a team, so a team with no
- * such player is not listed at all -- it is outside the competition).
+ * such player is not listed at all -- it is outside the competition;
+ * unit: a team is of one place directly within rule->unit, that of its
+ * best-placed player who has one, row->unit; a player of no such place or
+ * of another does not count and is listed in row->left, with why).
  * rule->basis is the caller's: `places` is the order it names
  * (xq_team_order). Same returns. */
 int xq_team_standings_rule(const xq_tournament *ev, const int *places, const xq_team_rule *rule,

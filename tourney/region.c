@@ -212,3 +212,21 @@ int xq_region_places(const char *area, char *out, size_t cap)
   each_word(list_place, &c);
   return c.n;
 }
+
+int xq_region_unit(const char *place, const char *area, char *out, size_t cap)
+{
+  char list[XQ_REGION_LIST_MAX];
+  if (out && cap) out[0] = 0;
+  if (!place || !place[0] || !area || !area[0] || !out || !cap) return 0;
+  xq_region_places(area, list, sizeof list);
+  for (char *s = list, *next; *s; s = next) {
+    char *comma = strstr(s, ", ");
+    next = comma ? comma + 2 : s + strlen(s);
+    if (comma) *comma = 0;
+    if (xq_region_within(place, s)) {
+      snprintf(out, cap, "%s", s);
+      return 1;
+    }
+  }
+  return 0;
+}

@@ -12,6 +12,7 @@
 
 #define XQ_REGION_DEPTH_MAX 8   /* levels walked up from a place (a loop in the data stops there) */
 #define XQ_REGION_NAME_MAX 64   /* bytes of one place name or spelling in the data */
+#define XQ_REGION_LIST_MAX 2048 /* bytes of the places directly within one area, listed (xq_region_unit) */
 
 /* True when `place` is `area` or lies within it by the hierarchy: `area`
  * itself, a place listed under it, or under one of those, and so on. A
@@ -33,6 +34,13 @@ int xq_region_parent(const char *place, char *out, size_t cap);
  * separated, into out[0..cap-1] (cut to fit); "" when the data lists
  * none. Returns how many there are. Cannot fail. */
 int xq_region_places(const char *area, char *out, size_t cap);
+
+/* The place directly within `area` that `place` lies within (a county
+ * resolves to its prefecture: xq_region_unit("布尔津县", "新疆") is
+ * "阿勒泰"), its first spelling, into out[0..cap-1]. Returns 1 when
+ * found; 0, with out "", for an empty place, `area` itself, or a place
+ * the data puts within none of them (or does not know). Cannot fail. */
+int xq_region_unit(const char *place, const char *area, char *out, size_t cap);
 
 /* The hierarchy's text (regions_data.c, generated from data/regions.txt). */
 extern const char xq__regions_text[];

@@ -45,6 +45,7 @@ typedef struct reg_data {
   int team_mode;          /* xq_team_mode; ignored when the regulation has no team_size */
   int team_basis;         /* xq_team_basis */
   const char *team_area;  /* only players of this region count for a team, NULL = any */
+  const char *team_unit;  /* a team's players are of one place directly within it, NULL = any */
   const char *team_clause; /* who is in the team competition and on what results */
   xq_tgroup groups[XQ_REG_GROUPS_MAX];
   int ngroups;
@@ -67,8 +68,10 @@ static const reg_data data[] = {
     /* 十(一) 团体名次规定: 根据各队个人名次之和确定其团体名次，数值低者名次靠前
      * (以地州市为单位…可报多队: teams by prefecture, several each) */
     .team_mode = XQ_TEAM_RANK_SUM,
+    .team_unit = "新疆",
     .team_clause = "十(一) 团体名次规定: 以地州市为单位，三人组成一个团队，可报多队，根据各队个人名次之和确定"
-                   "其团体名次 (any prefecture's team, on the final places)",
+                   "其团体名次 (a team's players of one 地州市 of 新疆, a county counting for its prefecture; "
+                   "on the final places)",
     .groups = {
       /* 七(一): 公开组 1958年1月1日—2001年12月31日出生 */
       {.name = "公开组 open", .born_from = "1958/01/01", .born_to = "2001/12/31"},
@@ -421,6 +424,7 @@ int xq_regulation_team_rule(const xq_regulation *r, xq_team_rule *out)
   out->mode = d->team_mode;
   out->basis = d->team_basis;
   if (d->team_area) snprintf(out->area, sizeof out->area, "%s", d->team_area);
+  if (d->team_unit) snprintf(out->unit, sizeof out->unit, "%s", d->team_unit);
   out->clause = d->team_clause;
   return XQ_OK;
 }

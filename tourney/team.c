@@ -1,8 +1,9 @@
 /*
  * team.c -- team results (docs/tourney.md, "Teams"): Σ of places or Σ of points of a
  * team's counted players, ties by the best individual place; only the
- * players of the competition's area count, on the order its basis names
- * (final places or the Swiss standings).
+ * players of the competition's area count, and under a unit (Xinjiang's
+ * 地州市) only those of the team's one place within it, on the order its
+ * basis names (final places or the Swiss standings).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +26,22 @@ static int row_cmp(const xq_team_row *a, const xq_team_row *b, int mode)
   /* 数值相同，队中最好个人名次靠前者优 */
   if (a->best != b->best) return a->best - b->best;
   return strcmp(a->team, b->team);
+}
+
+/* Xinjiang 十(一) 以地州市为单位: true when player `id` of region `region`
+ * counts for team row `r` under the unit area `unit` (the team's place
+ * set by its first player who has one); else he is noted in r->left. */
+static int of_unit(xq_team_row *r, int id, const char *region, const char *unit)
+{
+  char place[XQ_TOURNEY_FIELD_MAX];
+  int found = xq_region_unit(region, unit, place, sizeof place);
+  if (found && !r->unit[0]) snprintf(r->unit, sizeof r->unit, "%s", place);
+  if (found && !strcmp(r->unit, place)) return 1;
+  if (r->nleft < XQ_TEAM_LEFT_MAX) {
+    r->left_why[r->nleft] = found ? 'o' : 'n';
+    r->left[r->nleft++] = id;
+  }
+  return 0;
 }
 
 int xq_team_standings(const xq_tournament *ev, const int *places, int mode, int counted,
@@ -58,10 +75,11 @@ int xq_team_standings_rule(const xq_tournament *ev, const int *places, const xq_
       if (nt == cap) return XQ_ELIMIT;
       memset(&out[nt], 0, sizeof out[nt]);
       snprintf(out[nt].team, sizeof out[nt].team, "%s", p->team);
-      out[nt].best = i + 1;
       nt++;
     }
     xq_team_row *r = &out[t];
+    if (rule->unit[0] && !of_unit(r, id, p->region, rule->unit)) continue;
+    if (!r->best) r->best = i + 1;
     if (r->nmembers >= counted) continue;
     r->members[r->nmembers++] = id;
     r->value += mode == XQ_TEAM_RANK_SUM ? i + 1 : xq_tournament_points(ev, id, XQ_TOURNEY_ROUNDS_MAX);

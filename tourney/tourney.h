@@ -384,6 +384,19 @@ int xq_player_same(const xq_tplayer *a, const xq_tplayer *b);
  * unchanged. */
 int xq_tournament_remove(xq_tournament *ev, int id);
 
+/* Merge entry `drop` into entry `keep` (ids 1..n, different), two
+ * registrations of one player (docs/tourney.md, "Merging two entries"):
+ * `keep` keeps its id and number and takes from `drop` each detail it
+ * lacks (sex, birth date, region, club, rating; the team too while no
+ * round is paired) -- *filled (may be NULL) gets those fields as XQ_PE_*
+ * bits -- then `drop` leaves as xq_tournament_remove takes a player out.
+ * Once a round is paired, `drop` must never have been paired (no game,
+ * no bye, no result in any round), and no other player's id or number
+ * may move: he must be the last registered, with number 0 or the
+ * highest. Returns XQ_OK, or XQ_EINVAL with `err` (may be NULL) saying
+ * why, `ev` unchanged. The store's replay applies a merge with it. */
+int xq_tournament_merge(xq_tournament *ev, int keep, int drop, unsigned *filled, xq_error *err);
+
 /* The id of the first player of `ev` who is p (xq_player_same: name,
  * club, and birth date in any written form, so a date kept as a TRF
  * file wrote it matches too), or 0 when there is none: the

@@ -39,6 +39,15 @@ int xq__event_withdrawn(const xq_tournament *ev, int id, int round);
  * (event.c). */
 int xq__event_missed_out(const xq_tournament *ev, int id, int upto);
 
+/* True when any slot of `ev` holds an opponent or a result: a round is
+ * paired (event.c). */
+int xq__event_paired(const xq_tournament *ev);
+/* Take player `id` (1..ev->n) out of `ev` as if never registered: the
+ * players after him move down one id with their slots, the pairing
+ * numbers above his close up, forbidden pairs naming him go (event.c;
+ * xq_tournament_remove and xq_tournament_merge check first). */
+void xq__event_close_up(xq_tournament *ev, int id);
+
 /* 64-bit mixer (splitmix64) for lots (event.c). */
 uint64_t xq__event_mix64(uint64_t x);
 /* Player id's draw in the event's lot (LOT, 不并列): a hash of the stored

@@ -34,6 +34,10 @@ addWords({
     c_withdrew: '{name} 自第{r}轮起退赛', c_reinstated: '{name} 自第{r}轮起恢复参赛',
     c_remove: '删除', c_yes_remove: '确认删除', c_removed: '已删除 {name}：其后棋手的编号依次前移',
     c_confirm_remove: '删除 {name}（{k} {no}）？仅限第1轮编排前：此后的棋手报名号依次前移，日志保留报名与删除记录。',
+    c_merge: '合并到…', c_merge_into: '并入{k}', c_merge_check: '核对', c_yes_merge: '确认合并',
+    c_confirm_merge: '将 {drop} 并入 {keep}？后者保留（编号不变），其空缺的性别、出生日期、地区、单位、等级分（第1轮编排前还有队）取自前者；前者如删除一样移出（其后的编号依次前移），日志记为合并。',
+    c_merge_bad: '请填写另一名棋手的{k}', c_merged: '已将 {drop} 并入 {keep}{f}', c_merged_f: '，取自被并入者：{f}',
+    c_dup_of: '疑似与{k} {no}重复',
     c_numbers: '序号（抽签／种子）', c_by_rating: '按等级分（种子）', c_by_lot: '抽签', c_by_hand: '手工录入',
     c_seed: '种子（不填则随机）', c_num_preview: '预览序号', c_num_store: '保存序号', c_num_stored: '序号已保存（{m}）',
     c_num_previewed: '预览（{m}），尚未保存', c_seed_is: '抽签种子 {s}', c_num_note: '第1轮编排前可重新抽签，以最后一次为准；之后报名者依次排在后面。',
@@ -71,6 +75,10 @@ addWords({
     c_withdrew: '{name} withdrawn from round {r} on', c_reinstated: '{name} paired again from round {r} on',
     c_remove: 'Delete', c_yes_remove: 'Delete', c_removed: '{name} deleted: the players after him move up one',
     c_confirm_remove: 'Delete {name} ({k} {no})? Only before round 1 is paired: the players after him move up one, the log keeps the registration and the deletion.',
+    c_merge: 'Merge into…', c_merge_into: 'into {k}', c_merge_check: 'Check', c_yes_merge: 'Merge',
+    c_confirm_merge: 'Merge {drop} into {keep}? The latter stays (its number too) and takes from the former the sex, birth date, region, club and rating it lacks (before round 1, the team too); the former leaves as a deletion does (the numbers after it move up one), and the log keeps the merge.',
+    c_merge_bad: 'Give the other player\'s {k}', c_merged: '{drop} merged into {keep}{f}', c_merged_f: '; taken from it: {f}',
+    c_dup_of: 'likely a duplicate of {k} {no}',
     c_numbers: 'Numbers (drawn or seeded)', c_by_rating: 'Seeded by rating', c_by_lot: 'Drawn by lot', c_by_hand: 'Entered by hand',
     c_seed: 'Seed (empty: random)', c_num_preview: 'Preview the numbers', c_num_store: 'Store the numbers',
     c_num_stored: 'Numbers stored ({m})', c_num_previewed: 'Preview ({m}), not stored yet', c_seed_is: 'lot seed {s}',
@@ -176,6 +184,9 @@ export const C = {
   draft: null,     // that form's fields
   confirm: null,   // the id of the player whose withdrawal is asked
   removing: null,  // the id of the player whose deletion is asked
+  merging: null,   // the id of the player being merged into another ...
+  mergeInto: '',   // ... the other's number as typed, and whether it was checked
+  mergeAsk: false,
   absent: null,    // the id of the player whose absence is asked
   num: { method: 'rating', seed: '', manual: {}, result: null }, // the Numbers block
 };

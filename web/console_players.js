@@ -3,7 +3,8 @@
  * (docs/web.md, section 棋手), a staff module: a row each, in number order
  * once the numbers are given; Edit makes the row a form that sends the
  * fields changed; Withdraw asks first, in place, and the row then offers
- * Reinstate; Delete (before round 1 only) asks first, in place; Absent
+ * Reinstate; Delete (before round 1 only) asks first, in place; Merge
+ * into… takes the other entry's number, shows both and asks; Absent
  * (请假) asks for the round and the bye; the pairing
  * numbers before round 1; a player added by hand, or a list from a CSV
  * file read as a spreadsheet saves it, previewed line by line before
@@ -51,6 +52,12 @@ function playerRow(p) {
       ? el('button', { type: 'button', 'data-action': 'reinstate', onclick: () => reinstate(p) }, t('c_reinstate'))
       : el('button', { type: 'button', 'data-action': 'withdraw', onclick: () => { C.confirm = p.id; renderPlayers(); } },
         t('c_withdraw')),
+    // two entries of one player made one: the other's number, both shown, then asked
+    el('button', { type: 'button', 'data-action': 'merge', onclick: () => {
+      const d = dupOf(p);
+      Object.assign(C, { merging: p.id, mergeInto: d ? String(playerNo(d)) : '', mergeAsk: false, confirm: null, absent: null, removing: null });
+      renderPlayers();
+    } }, t('c_merge')),
     // deleted only before round 1 is paired (then withdraw); asked first
     C.paired ? null : el('button', { type: 'button', 'data-action': 'remove',
       onclick: () => { C.removing = p.id; C.confirm = C.absent = null; renderPlayers(); } }, t('c_remove')));
@@ -61,6 +68,7 @@ function playerRow(p) {
       el('button', { type: 'button', 'data-action': 'no', onclick: () => { C.removing = null; renderPlayers(); } },
         t('no_change'))));
   }
+  if (C.merging === p.id) acts.append(mergeForm(p));
   if (C.confirm === p.id) {
     // asked in place, as the arbiter's desk asks before changing a result
     acts.append(el('div', { class: 'confirm', role: 'alertdialog' },
@@ -74,11 +82,72 @@ function playerRow(p) {
   return el('tr', { 'data-id': p.id, 'data-no': playerNo(p), class: [p.withdrawn ? 'withdrawn' : '', tag ? 'ko-in' : ''].join(' ').trim() || null },
     numbered() ? el('td', { class: 'num', 'data-col': 'no', text: p.no || '' }) : null,
     el('td', { class: 'num', 'data-col': 'c_id', text: p.id }),
-    el('td', { 'data-col': 'name', text: p.name + (p.withdrawn ? ` (${t('c_withdrawn')})` : '') }),
+    el('td', { 'data-col': 'name', text: p.name + (p.withdrawn ? ` (${t('c_withdrawn')})` : '') }, dupMark(p)),
     el('td', { text: sexText(p.sex) }), el('td', { text: p.birth || '' }), el('td', { 'data-col': 'region', text: p.region || '' }),
     el('td', { text: p.club || '' }), el('td', { text: p.team || '' }), el('td', { class: 'num', text: p.rating || '' }),
     C.ko ? el('td', { 'data-col': 'ko' }, tag) : null,
     el('td', {}, acts));
+}
+
+/* ---- two entries of one player merged (merge_players): the row's entry
+ * goes into the other, whose number is typed (pre-filled when a likely
+ * duplicate is seen); both entries shown before it is asked ---- */
+
+const sameDate = (a, b) => (a || '').replace(/[-.]/g, '/') === (b || '').replace(/[-.]/g, '/');
+
+/* The first other player with p's name and birth date: a likely duplicate
+ * (an import made twice, a player registered twice by hand), or null. */
+function dupOf(p) {
+  return C.players.find(q => q.id !== p.id && q.name === p.name && sameDate(q.birth, p.birth)) || null;
+}
+
+/* The mark on a later entry of a likely duplicate, pointing at the first. */
+function dupMark(p) {
+  const d = dupOf(p);
+  if (!d || d.id > p.id) return null;
+  return el('span', { class: 'caption dup', 'data-dup': playerNo(d),
+    text: ' ' + t('c_dup_of', { k: t(numbered() ? 'no' : 'c_id'), no: playerNo(d) }) });
+}
+
+/* An entry as the confirmation shows it: name, number and the details. */
+function entryText(q) {
+  const k = t(numbered() ? 'no' : 'c_id');
+  const [open, sep, close] = S.lang === 'zh' ? ['（', '，', '）'] : [' (', ', ', ')'];
+  return `${q.name}${open}${k} ${playerNo(q)}` + [sexText(q.sex), q.birth, q.region, q.club, q.team, q.rating || '']
+    .filter(Boolean).map(x => sep + x).join('') + close;
+}
+
+function mergeForm(p) {
+  const k = t(numbered() ? 'no' : 'c_id');
+  const into = el('input', { name: 'merge-into', size: 4, inputmode: 'numeric', value: C.mergeInto,
+    'aria-label': t('c_merge_into', { k }), oninput: e => { C.mergeInto = e.target.value; C.mergeAsk = false; } });
+  const keep = C.players.find(q => playerNo(q) === +C.mergeInto && q.id !== p.id);
+  const cancel = el('button', { type: 'button', 'data-action': 'no',
+    onclick: () => { C.merging = null; C.mergeAsk = false; renderPlayers(); } }, t('c_cancel'));
+  if (C.mergeAsk && keep) {
+    return el('div', { class: 'confirm', role: 'alertdialog', 'data-merge': playerNo(p) },
+      el('span', { text: t('c_confirm_merge', { drop: entryText(p), keep: entryText(keep) }) }),
+      el('button', { type: 'button', 'data-action': 'yes-merge', onclick: () => mergePlayers(keep, p) }, t('c_yes_merge')),
+      cancel);
+  }
+  return el('div', { class: 'confirm', role: 'alertdialog', 'data-merge': playerNo(p) },
+    el('span', { text: entryText(p) + ' ' + t('c_merge_into', { k }) + ' ' }), into,
+    el('button', { type: 'button', 'data-action': 'merge-check', onclick: () => {
+      if (!C.players.some(q => playerNo(q) === +C.mergeInto && q.id !== p.id)) return consoleSay(t('c_merge_bad', { k }), true);
+      C.mergeAsk = true;
+      renderPlayers();
+    } }, t('c_merge_check')), cancel);
+}
+
+async function mergePlayers(keep, drop) {
+  C.merging = null;
+  C.mergeAsk = false;
+  const res = await op({ id: 'merge', op: 'merge_players', keep: playerNo(keep), drop: playerNo(drop) });
+  if (res.error) return consoleSay(t('failed', { msg: errText(res.error) }), true);
+  const f = res.filled.map(k => t(k === 'team' ? 'team_col' : k)).join(', ');
+  consoleSay(t('c_merged', { drop: res.drop.name, keep: res.keep.name, f: f ? t('c_merged_f', { f }) : '' }), false);
+  pairingStale();
+  redraw();
 }
 
 /* The fields of the edit form, as edit_player names them. */

@@ -701,3 +701,31 @@ test('i35: the players\' region on the list and the add form, 序号 and 报名�
     await stop(ev.srv);
   }
 });
+
+test('i35: a duplicate entry merged from the console: marked, both entries shown and asked, then one entry', async () => {
+  const ev = await startEmpty(dir, 'merge');
+  const call = opCall(ev);
+  const { p, errors, ctx } = await freshPage(browser, 1300, 900);
+  try {
+    const players = [{ name: '张三', birth: '1990-01-02', rating: 1800 }, { name: '李四' }, { name: '张三', birth: '1990/01/02', club: '北京' }];
+    for (const [i, player] of players.entries())
+      assert.equal((await call({ id: 'a' + i, op: 'add_player', player, force: true })).error, undefined);
+    await openConsole(p, ev.base, ev.admin);
+    // the later entry points at the first; its Merge into… comes with that number
+    await p.waitForSelector('#c-players tbody tr[data-id="3"] .dup[data-dup="1"]', { timeout: WAIT });
+    await p.click('#c-players tbody tr[data-id="3"] button[data-action="merge"]');
+    assert.equal(await p.inputValue('#c-players tr[data-id="3"] input[name="merge-into"]'), '1');
+    await p.click('#c-players tr[data-id="3"] button[data-action="merge-check"]');
+    assert.match(await p.textContent('#c-players tr[data-id="3"] .confirm[data-merge]'),
+      /^将 张三（报名号 3，1990\/01\/02，北京） 并入 张三（报名号 1，1990\/01\/02，1800）？后者保留/);
+    await p.click('#c-players tr[data-id="3"] button[data-action="yes-merge"]');
+    await p.waitForFunction(() => document.querySelectorAll('#c-players tbody tr').length === 2, null, { timeout: WAIT });
+    assert.match(await p.textContent('#c-result'), /已将 张三 并入 张三，取自被并入者：单位/);
+    assert.deepEqual((await call({ id: 9, op: 'players' })).players.map(x => [x.name, x.club || '']), [['张三', '北京'], ['李四', '']]);
+    assert.match(cli(ev.db, 'log'), /withdrawal player=3 merged into=1/);
+    assert.deepEqual(errors, []);
+  } finally {
+    await ctx.close();
+    await stop(ev.srv);
+  }
+});

@@ -177,7 +177,12 @@ int xq_list_teams(const xq_tournament *ev, const xq_team_row *rows, int n, int m
     fprintf(f, "  best %3d  %s:", r->best, r->team);
     for (int k = 0; k < r->nmembers; k++) fprintf(f, " %d", pno(ev, r->members[k]));
     if (r->amount) fprintf(f, "  prize %d", r->amount);
+    if (r->unit[0]) fprintf(f, "  [%s]", r->unit);
     fprintf(f, "%s\n", r->rank ? "" : "  (too few players)");
+    for (int k = 0; k < r->nleft; k++) /* Xinjiang 十(一) 以地州市为单位 */
+      fprintf(f, "      not counted: %d %s (region \"%s\": %s)\n", pno(ev, r->left[k]), pname(ev, r->left[k]),
+              ev->players[r->left[k] - 1].region, r->left_why[k] == 'o' ? "another prefecture than the team's"
+              : "within no prefecture (地州市)");
   }
   return done(f);
 }

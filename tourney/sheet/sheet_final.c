@@ -305,6 +305,23 @@ out:
   return rc;
 }
 
+/* After a team's members (Xinjiang 十(一) 以地州市为单位): its prefecture,
+ * and each player of it not counted, with his region. */
+static void team_unit_text(const xq_tournament *ev, const xq_team_row *r, int lang, char *buf, size_t cap,
+                           size_t *used)
+{
+  int zh = lang == XQ_LANG_ZH;
+  if (r->unit[0] && *used < cap) *used += (size_t)snprintf(buf + *used, cap - *used, " [%s]", r->unit);
+  for (int k = 0; k < r->nleft && k < XQ_TEAM_LEFT_MAX && *used < cap; k++) {
+    int id = r->left[k];
+    if (id < 1 || id > ev->n) continue;
+    const char *region = ev->players[id - 1].region;
+    *used += (size_t)snprintf(buf + *used, cap - *used, zh ? "%s%s（%s）" : "%s%s (%s)",
+                              k ? (zh ? "、" : ", ") : (zh ? "；不计：" : "; not counted: "), name_of(ev, id),
+                              region[0] ? region : (zh ? "无地区" : "no region"));
+  }
+}
+
 int xq_sheet_teams(const xq_tournament *ev, const xq_team_row *rows, int n, int mode, int format,
                    int lang, FILE *f)
 {
@@ -334,7 +351,7 @@ int xq_sheet_teams(const xq_tournament *ev, const xq_team_row *rows, int n, int 
   for (int t = 0; !rc && t < n; t++) {
     const xq_team_row *r = &rows[t];
     char rank[16], value[32], best[16], amount[24];
-    char members[XQ_TEAM_COUNTED_MAX * (XQ_TOURNEY_NAME_MAX + 3)];
+    char members[(XQ_TEAM_COUNTED_MAX + XQ_TEAM_LEFT_MAX) * (XQ_TOURNEY_NAME_MAX + XQ_TOURNEY_FIELD_MAX + 8)];
     /* a team short of players has no rank (Tangshan 不够4人不计团体成绩) */
     snprintf(rank, sizeof rank, r->rank ? "%d" : "-", r->rank);
     if (mode == XQ_TEAM_RANK_SUM) snprintf(value, sizeof value, "%lld", (long long)r->value);
@@ -345,6 +362,7 @@ int xq_sheet_teams(const xq_tournament *ev, const xq_team_row *rows, int n, int 
     for (int k = 0; k < r->nmembers && used < sizeof members; k++)
       used += (size_t)snprintf(members + used, sizeof members - used, "%s%s",
                                k ? (lang == XQ_LANG_ZH ? "、" : ", ") : "", name_of(ev, r->members[k]));
+    team_unit_text(ev, r, lang, members, sizeof members, &used);
     amount[0] = 0;
     if (r->amount) snprintf(amount, sizeof amount, "%d", r->amount);
     const char *row[6] = {rank, r->team, value, best, members, amount};

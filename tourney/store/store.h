@@ -185,6 +185,18 @@ int xq_tstore_withdraw(xq_tstore *st, int round, int id, xq_error *err);
  * withdraw him instead) or XQ_ESTORE. */
 int xq_tstore_remove(xq_tstore *st, int id, int *reg, xq_error *err);
 
+/* Merge entry `drop` into entry `keep` (ids 1..n), two registrations of
+ * one player (xq_tournament_merge, docs/store.md "Merging two entries"),
+ * in one transaction: an event row ('withdrawal', no round, code
+ * "merged") naming the registration number of `drop`, with value that of
+ * `keep` -- the replay leaves `drop` out as a deletion -- and the edits
+ * that fill the details `keep` lacks (*filled, may be NULL: those fields,
+ * XQ_PE_*). Allowed before round 1 is paired; after, only for an entry
+ * never paired whose leaving moves no other id or number; never once the
+ * knockout has started or a team competition's teams are entered. Returns XQ_OK, XQ_EINVAL with `err` saying why,
+ * or XQ_ESTORE. */
+int xq_tstore_merge(xq_tstore *st, int keep, int drop, unsigned *filled, xq_error *err);
+
 /* Take a withdrawn player `id` back from round `round` on, which must
  * not be paired yet (a withdrawal event with value 1: the withdrawal
  * stays in the log; docs/store.md). Returns XQ_OK, XQ_EINVAL with `err`

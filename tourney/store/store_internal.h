@@ -68,7 +68,9 @@ void xq__store_settings_dump(xq_tstore *st, int64_t after, FILE *f);
  * 0: any) that names the player who is `id` now, through the deletions
  * since: 1 with its round and value (either pointer may be NULL), or 0. */
 #define XQ__STORE_NOW INT64_MAX
-#define XQ__STORE_REMOVED "round IS NULL AND kind = 'withdrawal' AND code = 'removed'"
+/* a deletion, or an entry merged into another (code "merged", value the
+ * registration number of the entry kept): both leave the event alike */
+#define XQ__STORE_REMOVED "round IS NULL AND kind = 'withdrawal' AND code IN ('removed', 'merged')"
 int xq__store_reg_at(xq_tstore *st, int64_t seq, int id);
 int xq__store_id_at(xq_tstore *st, int64_t seq, int reg);
 int xq__store_players(xq_tstore *st);

@@ -144,6 +144,17 @@ static int load_removal(xq_tstore *st, int64_t seq, int reg, xq_tournament *ev, 
   return XQ_OK;
 }
 
+/* A merge (docs/store.md "Merging two entries"): registration number
+ * `reg` merged into registration number `kreg`, both by their ids just
+ * before event `seq`. */
+static int load_merge(xq_tstore *st, int64_t seq, int reg, int kreg, xq_tournament *ev, xq_error *err)
+{
+  int drop = xq__store_id_at(st, seq - 1, reg), keep = xq__store_id_at(st, seq - 1, kreg);
+  if (drop < 1 || keep < 1 || xq_tournament_merge(ev, keep, drop, NULL, NULL))
+    return xq__store_error(err, XQ_ESTORE, "the log merges a player not registered, or one who has played");
+  return XQ_OK;
+}
+
 /* A pairing event: the `nboards` boards of pairing row `seq` applied to
  * round `round`. */
 static int load_pairing(const load_q *L, int64_t seq, int round, int nboards, xq_tournament *ev, xq_error *err)
@@ -190,6 +201,8 @@ static int load_event(xq_tstore *st, load_q *L, xq_tournament *ev, xq_error *err
   const char *code = xq__store_col_text(q, 6);
   if (!strcmp(kind, "withdrawal") && !strcmp(code, "removed") && sqlite3_column_type(q, 2) == SQLITE_NULL)
     return load_removal(st, seq, player, ev, err);
+  if (!strcmp(kind, "withdrawal") && !strcmp(code, "merged") && sqlite3_column_type(q, 2) == SQLITE_NULL)
+    return load_merge(st, seq, player, value, ev, err);
   int needs_player = !strcmp(kind, "foul") || !strcmp(kind, "absence") || !strcmp(kind, "withdrawal");
   if (round < 0 || round > XQ_TOURNEY_ROUNDS_MAX || player < 0 || player > ev->n + 1 ||
       (needs_player && (player < 1 || player > ev->n || round < 1)))
@@ -321,6 +334,8 @@ int xq_tstore_dump(xq_tstore *st, FILE *f)
       if (!strcmp(xq__store_col_text(q, 7), "lot")) fprintf(f, " seed=%lld", value);
     } else if (!strcmp(kind, "withdrawal") && !strcmp(xq__store_col_text(q, 7), "removed")) {
       fprintf(f, " deleted (player= is the registration number; the ids after it close up)");
+    } else if (!strcmp(kind, "withdrawal") && !strcmp(xq__store_col_text(q, 7), "merged")) {
+      fprintf(f, " merged into=%lld (registration numbers; the ids after it close up)", value);
     } else if (!strcmp(kind, "withdrawal") && value == 1) {
       fprintf(f, " reinstated");
     } else if (!strcmp(kind, "pairing") && value < 0) {

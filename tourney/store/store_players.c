@@ -303,6 +303,68 @@ int xq_tstore_remove(xq_tstore *st, int id, int *reg, xq_error *err)
 }
 
 /* ------------------------------------------------------------------ */
+/* Merging two entries of one player                                   */
+/* ------------------------------------------------------------------ */
+
+/* The merge's rows: the deletion of `dreg` with code "merged" and value
+ * `kreg`, then the edits that fill the fields `f` of the entry kept. */
+static int merge_rows(xq_tstore *st, int kreg, int dreg, unsigned f, xq_error *err)
+{
+  sqlite3 *db = xq__store_db(st);
+  sqlite3_stmt *q;
+  if (sqlite3_prepare_v2(db, "INSERT INTO events(kind, player, value, code) VALUES ('withdrawal', ?, ?, 'merged')",
+                         -1, &q, NULL) != SQLITE_OK)
+    return dbfail(db, err, "merge");
+  sqlite3_bind_int(q, 1, dreg);
+  sqlite3_bind_int(q, 2, kreg);
+  int ok = sqlite3_step(q) == SQLITE_DONE;
+  sqlite3_finalize(q);
+  if (!ok) return dbfail(db, err, "merge");
+  xq_tplayer cur, from, cand;
+  unsigned changed = 0;
+  int rc = current_player(db, kreg, kreg, &cur, err);
+  if (!rc) rc = current_player(db, dreg, dreg, &from, err);
+  if (rc || !f) return rc;
+  cand = cur;
+  for (int k = 0; k < XQ_PE_COUNT; k++)
+    if (f & (1u << k)) field_copy(&cand, &from, k);
+  return edit_rows(db, kreg, &cur, &cand, f, &changed, err); /* after_seq: the merge's row */
+}
+
+static int merge_tx(xq_tstore *st, int keep, int drop, unsigned *filled, xq_error *err)
+{
+  sqlite3 *db = xq__store_db(st);
+  if (xq__store_count(db, "SELECT count(*) FROM meta WHERE key = 'name'", 0) <= 0)
+    return xq__error(err, XQ_ESTORE, "no event in this store (run `xqref tourney new` first)");
+  if (xq__store_count(db, "SELECT count(*) FROM ko_log", 0) != 0)
+    return xq__error(err, XQ_EINVAL, "the knockout has started: entries are merged only before it"
+                                     " (withdraw the duplicate instead)");
+  if (xq__store_count(db, "SELECT count(*) FROM team_log WHERE kind = 'team'", 0) > 0) /* rosters name ids */
+    return xq__error(err, XQ_EINVAL, "the teams are entered, their rosters naming the players: entries are merged"
+                                     " only before them");
+  int kreg = xq__store_reg_at(st, XQ__STORE_NOW, keep), dreg = xq__store_reg_at(st, XQ__STORE_NOW, drop);
+  if (!kreg || !dreg) return xq__error(err, XQ_EINVAL, "no player %d", kreg ? drop : keep);
+  xq_tournament *ev = NULL;
+  int rc = xq_tstore_load(st, &ev, err); /* the rule is the model's: judged on the event as stored */
+  if (!rc) rc = xq_tournament_merge(ev, keep, drop, filled, err);
+  xq_tournament_free(ev);
+  return rc ? rc : merge_rows(st, kreg, dreg, *filled, err);
+}
+
+int xq_tstore_merge(xq_tstore *st, int keep, int drop, unsigned *filled, xq_error *err)
+{
+  unsigned f = 0;
+  if (filled) *filled = 0;
+  if (!xq__store_db(st)) return XQ_EINVAL;
+  xq__store_lock(st);
+  int rc = xq__store_begin(st, 1, err);
+  if (!rc) rc = end_tx(st, merge_tx(st, keep, drop, &f, err), err);
+  xq__store_unlock(st);
+  if (!rc && filled) *filled = f;
+  return rc;
+}
+
+/* ------------------------------------------------------------------ */
 /* Numbers before round 1                                              */
 /* ------------------------------------------------------------------ */
 
