@@ -341,4 +341,30 @@ int xq_tm_match_add(xq_tm_event *ev, int round, int first, int second);
 /* The index of the k-th match (1..) of `round`, or -1. */
 int xq_tm_match_at(const xq_tm_event *ev, int round, int k);
 
+/* ------------------------------------------------------------------ */
+/* The games of a round (teammatch_games.c)                            */
+/* ------------------------------------------------------------------ */
+
+/* A team round is played as the individual round of the same number of
+ * the store's event: each board of each match with both players fielded
+ * (not a bye, not a match forfeited as a whole) is one game, the first
+ * team's player Red on the boards xq_tm_first_red gives. */
+struct xq_tpairing;
+
+/* The games of team round `round` (paired) into `out` (pair/pair.h; the
+ * caller frees it with xq_tpairing_clear): match by match, board by
+ * board. Returns XQ_OK; XQ_EINVAL with `err` (a round not paired, no
+ * game in it); XQ_ENOMEM. */
+int xq_tm_round_games(const xq_tm_event *ev, int round, struct xq_tpairing *out, xq_error *err);
+
+/* The board results of every match whose round `games` (the store's
+ * event) has published: each board played as a game takes that game's
+ * result for the first team's player (pending again when the game has
+ * none). Cannot fail. */
+void xq_tm_sync_games(xq_tm_event *ev, const xq_tournament *games);
+
+/* The table (1..) of pairing `pr` where board `board` of match `m` is
+ * played, or 0. */
+int xq_tm_board_game(const xq_tm_event *ev, int m, int board, const struct xq_tpairing *pr);
+
 #endif /* XQ_TOURNEY_TEAMMATCH_H */
