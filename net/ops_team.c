@@ -2,6 +2,7 @@
  * ops_team.c -- team competitions on the server (docs/protocol.md "Team
  * events"; docs/tourney.md "Team competitions"): team_new makes the
  * store's event a team event, team_add registers a team and its roster,
+ * team_edit replaces a roster,
  * lineup enters a team's lineup for a round, team_pair pairs the next
  * team round and team_publish puts its boards on the tables, team_forfeit
  * declares a whole match forfeited; teams and team_standings show them.
@@ -395,7 +396,7 @@ static void op_team_new(xq__server *s, xq__req *r)
 }
 
 /* ------------------------------------------------------------------ */
-/* team_add, lineup                                                    */
+/* team_add, team_edit, lineup                                        */
 /* ------------------------------------------------------------------ */
 
 /* The request's "players" (numbers; 0 an absent player when `zero`) into
@@ -475,6 +476,55 @@ static void op_team_add(xq__server *s, xq__req *r)
   snprintf(t->name, sizeof t->name, "%s", name);
   t->regulars = regulars;
   if (players_parse(r, t, 0)) {
+    xq__task_free(&t->t);
+    return;
+  }
+  xq__task_go(s, &t->t, 1);
+}
+
+static void run_team_edit(xq__server *s, xq__task *task)
+{
+  team_task *t = (team_task *)task;
+  xq_tm_event *ev;
+  if (team_load(s, task, &ev)) return;
+  xq_tm_logrow row = {.kind = XQ_TML_ROSTER, .a = t->team};
+  if (t->team > ev->nteams) {
+    char msg[64];
+    snprintf(msg, sizeof msg, "no team %d (the event has %d)", t->team, ev->nteams);
+    xq__task_error(task, XQ__E_NOT_FOUND, msg);
+  } else if (!players_ids(s, t, &row)) {
+    const xq_tm_team *tm = &ev->teams[t->team - 1];
+    row.b = t->regulars ? t->regulars : row.nlist < tm->nregular ? row.nlist : tm->nregular;
+    if (!team_record(s, task, &ev, &row, 1)) {
+      xq__log(s, "team %d %s: roster of %d players", t->team, tm->name, row.nlist);
+      cJSON *o = teams_json(s, ev);
+      cJSON_AddNumberToObject(o, "team", t->team);
+      team_send(s, task, "team", 0, o);
+    }
+  }
+  xq_tm_event_free(ev);
+}
+
+/* team_edit {team, players, regulars}: team `team`'s roster replaced by
+ * the players numbered `players` in board order, the first `regulars`
+ * (default: as many as before) regulars. The lineups of the rounds paired
+ * stand. */
+static void op_team_edit(xq__server *s, xq__req *r)
+{
+  int team, regulars;
+  if (xq__field_int(r, "team", 1, XQ_TM_TEAMS_MAX, 0, &team) ||
+      xq__field_int(r, "regulars", 0, XQ_TM_ROSTER_MAX, 0, &regulars))
+    return;
+  team_task *t = (team_task *)xq__task_new(s, r, run_team_edit, sizeof *t, NULL);
+  if (!t) return;
+  t->team = team;
+  t->regulars = regulars;
+  if (players_parse(r, t, 0)) {
+    xq__task_free(&t->t);
+    return;
+  }
+  if (!t->nplayers) {
+    xq__reply_error(r->c, r->id, XQ__E_BAD_REQUEST, "players: the roster, by number in board order", -1);
     xq__task_free(&t->t);
     return;
   }
@@ -721,6 +771,7 @@ const xq__op xq__team_ops[] = {
   {"team_standings", 0, op_team_standings},
   {"team_new", ADMIN, op_team_new},
   {"team_add", ADMIN, op_team_add},
+  {"team_edit", ADMIN, op_team_edit},
   {"lineup", ADMIN, op_lineup},
   {"team_pair", ADMIN, op_team_pair},
   {"team_publish", ADMIN, op_team_publish},

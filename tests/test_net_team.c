@@ -14,6 +14,10 @@
 #include <string.h>
 
 #include "net_fixture.h"
+#include "store/team_store.h"
+#include "store_fixture.h"
+#include "support.h"
+#include "teammatch.h"
 
 XQ_NET_SUITE(team, 0);
 
@@ -74,6 +78,15 @@ Test(team, round_robin_played_as_games_and_kept)
   xq_tc_errf(&adm, "CONFLICT", "{\"id\":5,\"op\":\"team_new\",\"format\":\"team-rr\",\"boards\":2}");
   register_teams(&adm);
   xq_tc_errf(&adm, "CONFLICT", "{\"id\":6,\"op\":\"team_add\",\"name\":\"A\"}"); /* the name is taken */
+  /* a roster edited: D's players in another order; B's player refused */
+  r = xq_tc_callf(&adm, "{\"id\":14,\"op\":\"team_edit\",\"team\":4,\"players\":[12,10,11]}");
+  xq_tc_expect_ok(r);
+  cr_assert_eq((int)xq_tj_num(cJSON_GetArrayItem(xq_tj_get(cJSON_GetArrayItem(xq_tj_get(r, "teams"), 3), "roster"), 0),
+                              "id"), 12);
+  cJSON_Delete(r);
+  r = xq_tc_callf(&adm, "{\"id\":15,\"op\":\"team_edit\",\"team\":4,\"players\":[12,10,4]}");
+  cr_assert(strstr(xq_tj_str(xq_tc_expect_error(r, "CONFLICT"), "msg"), "plays for team B"));
+  cJSON_Delete(r);
 
   /* round 1 paired by the Berger table (registration order): 1-4, 2-3 */
   r = xq_tc_callf(&adm, "{\"id\":7,\"op\":\"team_pair\"}");
@@ -158,4 +171,36 @@ Test(team, round_robin_played_as_games_and_kept)
   cr_assert_eq(num_at(r, "gp", 0), 4, "2·B game points to the present team");
   cJSON_Delete(r);
   xq_tc_close(&adm);
+}
+
+/* A store of schema 13 with a team event (tests/data/store/README.md):
+ * migration 14 keeps its team log, and a roster may then be replaced. */
+Test(team_store, a_version_13_team_store_takes_a_roster_row)
+{
+  char path[512];
+  xq_test_db_fresh(path, sizeof path, "v13");
+  xq_test_copy_file(XQ_TEST_DATA "/store/v13-team.db", path);
+  cr_assert_eq(xq_test_sql_int(path, "SELECT version FROM schema_version"), 13);
+  xq_tstore *st;
+  xq_error err = {0};
+  cr_assert_eq(xq_tstore_open(path, XQ_TSTORE_OPEN, &st, &err), XQ_OK, "%s", err.msg);
+  cr_assert_eq(xq_tstore_schema_version(st), XQ_STORE_SCHEMA_VERSION);
+  xq_tournament *people = xq_test_store_load(st);
+  xq_tm_event *ev = NULL;
+  cr_assert_eq(xq_tstore_team_load(st, people, &ev, &err), XQ_OK, "%s", err.msg);
+  cr_assert_eq(ev->nteams, 2);
+  cr_assert_eq(ev->nrounds, 1);
+  cr_assert_str_eq(ev->teams[0].name, "甲");
+  xq_tm_logrow row = {.kind = XQ_TML_ROSTER, .a = 1, .b = 2, .nlist = 3, .list = {3, 1, 2}};
+  cr_assert_eq(xq_tstore_team_record(st, people, &ev, &row, 1, &err), XQ_OK, "%s", err.msg);
+  xq_tm_event_free(ev);
+  ev = NULL;
+  cr_assert_eq(xq_tstore_team_load(st, people, &ev, &err), XQ_OK, "%s", err.msg);
+  cr_assert_eq(ev->teams[0].roster[0].id, 3, "the roster replaced");
+  cr_assert_eq(ev->matches[0].lineup[0][0], 1, "the lineup of the round paired before stands");
+  xq_tm_event_free(ev);
+  xq_tournament_free(people);
+  xq_tstore_close(st);
+  cr_assert_eq(xq_test_sql_int(path, "SELECT count(*) FROM team_log"), 6);
+  xq_test_db_remove(path);
 }

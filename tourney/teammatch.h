@@ -167,6 +167,13 @@ void xq_tm_event_free(xq_tm_event *ev);
 int xq_tm_team_add(xq_tm_event *ev, const char *name, const xq_tm_member *roster, int n, int nregular,
                    int *team, xq_error *err);
 
+/* Replace the roster of team `team` (1..nteams) by roster[0..n), the
+ * first `nregular` regulars, under the checks of xq_tm_team_add (a player
+ * on another team's roster refused). The lineups of the matches paired
+ * before stand; later default lineups follow the new roster. Returns
+ * XQ_OK; XQ_EINVAL or XQ_ELIMIT with `err`, the team unchanged. */
+int xq_tm_team_roster(xq_tm_event *ev, int team, const xq_tm_member *roster, int n, int nregular, xq_error *err);
+
 /* Draw the teams' pairing numbers by lot (seed != 0: a shuffle seeded
  * with it, recorded as cfg.lot_seed) or give them in registration order
  * (seed 0). Before round 1 only. Returns XQ_OK or XQ_EINVAL. */
@@ -304,6 +311,7 @@ enum {
   XQ_TML_RESULT,     /* round; a: match (1.. in the round), b: board, c: xq_tres */
   XQ_TML_FORFEIT,    /* round; a: match, b: XQ_TMF_* */
   XQ_TML_WITHDRAW,   /* a: team, round: from */
+  XQ_TML_ROSTER,     /* a: team; list: its new roster's ids; b: regulars */
   XQ_TML_KINDS
 };
 
