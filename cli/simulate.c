@@ -60,7 +60,8 @@ static const xq__opt sim_rows[] = {
   XQ__INT("--boards", sim_cli, o.team_boards, 2, XQ_TM_BOARDS_MAX, "B",
           "boards of a team event's matches, the players of a roster (default 4)"),
   XQ__INT("--rounds", sim_cli, o.rounds, 1, XQ_TOURNEY_ROUNDS_MAX, "R",
-          "--format team-swiss: its rounds (default 5, fewer than the teams)"),
+          "--format team-swiss: its rounds (fewer than the teams;\n"
+          "default 5, or half the teams when fewer)"),
   XQ__INT("--groups", sim_cli, o.rr_groups, 2, XQ_RR_GROUPS_MAX, "G",
           "--format rr|rr2: the players in G groups (分组循环), each its\n"
           "own round robin"),

@@ -60,7 +60,8 @@ typedef struct xq_sim_opts {
                              from the groups crossed (A1–B2, B1–A2, ...) */
   /* format XQ_SIM_TEAM_*: a team competition of `teams` teams meeting over
    * `team_boards` boards, each team's roster its B players; a team Swiss
-   * of `rounds` rounds (0: 5, or fewer than the teams) */
+   * of `rounds` rounds (fewer than the teams; 0: 5, or half the teams
+   * when fewer) */
   int teams, team_boards, rounds;
 } xq_sim_opts;
 

@@ -29,12 +29,14 @@ static void team_name(int k, char *buf, size_t cap)
 }
 
 /* The rounds of the event: a round robin's from its teams, a Swiss's
- * asked for (default XQ_SIM_TEAM_ROUNDS_DEFAULT, fewer than the teams). */
+ * asked for (default XQ_SIM_TEAM_ROUNDS_DEFAULT, at most half the teams:
+ * a Swiss of nearly as many rounds as teams may find no pairing). */
 static int team_rounds(const xq_sim_opts *o)
 {
   if (o->format != XQ_SIM_TEAM_SWISS) return xq_rr_rounds(o->teams, o->format == XQ_SIM_TEAM_RR2 ? 2 : 1);
   if (o->rounds) return o->rounds;
-  return o->teams - 1 < XQ_SIM_TEAM_ROUNDS_DEFAULT ? o->teams - 1 : XQ_SIM_TEAM_ROUNDS_DEFAULT;
+  int half = o->teams / 2 > 1 ? o->teams / 2 : 1;
+  return half < XQ_SIM_TEAM_ROUNDS_DEFAULT ? half : XQ_SIM_TEAM_ROUNDS_DEFAULT;
 }
 
 int xq__simulate_team_check(xq__sim *S)
