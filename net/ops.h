@@ -41,6 +41,10 @@ void xq__ops_tourney_ko_plan(const xq_tournament *ev, cJSON *o);
  * new array. */
 cJSON *xq__ops_tourney_boards(const xq_tournament *ev, const xq_tpairing *pr, int results);
 
+/* 1 when the event is a team event (ops_team.c: its store holds a team
+ * log), whose rounds team_pair pairs, not pair. */
+int xq__ops_team_event(xq__server *s);
+
 /* export {format, what, round, lang, mode, count, preset, prizes}
  * (ops_export.c; a row of the table of ops_tourney.c). */
 void xq__ops_export(xq__server *s, xq__req *r);

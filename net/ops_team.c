@@ -62,6 +62,14 @@ static int team_load(xq__server *s, xq__task *t, xq_tm_event **out)
   return 0;
 }
 
+int xq__ops_team_event(xq__server *s)
+{
+  xq_tm_event *ev = NULL;
+  if (xq_tstore_team_load(s->store, s->ev, &ev, NULL)) return 1; /* a team log that does not load: not a Swiss */
+  xq_tm_event_free(ev);
+  return ev != NULL;
+}
+
 /* Append rows[0..n) to the team log (applied to a fresh copy of the
  * event first, which *ev becomes). 0, or -1 after answering with the
  * reason a row is refused. */

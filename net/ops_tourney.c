@@ -649,6 +649,8 @@ static void run_pair(xq__server *s, xq__task *task)
     snprintf(msg, sizeof msg, "round %d still has boards without a result", next - 1);
   else if (ev->n < 2)
     snprintf(msg, sizeof msg, "at least two players are needed");
+  else if (xq__ops_team_event(s))
+    snprintf(msg, sizeof msg, "a team event: team_pair pairs its rounds");
   if (msg[0]) {
     xq__task_error(task, XQ__E_CONFLICT, msg);
     return;

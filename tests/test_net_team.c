@@ -95,6 +95,7 @@ Test(team, round_robin_played_as_games_and_kept)
   cr_assert_eq(cJSON_GetArraySize(xq_tj_get(r, "matches")), 2);
   cJSON_Delete(r);
   xq_tc_errf(&adm, "CONFLICT", "{\"id\":8,\"op\":\"team_pair\"}"); /* round 1 is not published */
+  xq_tc_errf(&adm, "CONFLICT", "{\"id\":16,\"op\":\"pair\"}");      /* team_pair pairs a team event */
 
   /* A fields reserve P03 above regular P01: refused with the rule's reason */
   r = xq_tc_callf(&adm, "{\"id\":9,\"op\":\"lineup\",\"round\":1,\"team\":1,\"players\":[3,1]}");
