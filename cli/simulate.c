@@ -9,6 +9,7 @@
 #include "opts.h"
 #include "paths.h"
 #include "simulate.h"
+#include "teammatch.h"
 #include "tourney.h"
 
 /* The command line: the run's options and what becomes of them. */
@@ -44,15 +45,23 @@ static int option(void *opts, const char *v, xq_error *err)
   return XQ_OK;
 }
 
-static const int rr_formats[] = {1, 2};
+static const int rr_formats[] = {1, 2, XQ_SIM_TEAM_RR, XQ_SIM_TEAM_RR2, XQ_SIM_TEAM_SWISS};
 
 static const xq__opt sim_rows[] = {
   XQ__STR("--preset", sim_cli, o.preset, "NAME", "the regulation (xqref presets lists them; with --format\n"
           "its rules of play and scoring, default wujiaqu2024: CXA 2020)"),
-  XQ__ENUM("--format", sim_cli, o.format, "rr|rr2", rr_formats,
+  XQ__ENUM("--format", sim_cli, o.format, "rr|rr2|team-rr|team-rr2|team-swiss", rr_formats,
            "a round robin of the players (default 10) instead of the\n"
            "preset's Swiss: rr once (单循环), rr2 twice (双循环); the\n"
-           "standings and the cross table (交叉表), no prizes"),
+           "standings and the cross table (交叉表), no prizes; or a\n"
+           "team event (团体赛): team-rr, team-rr2 (a team round robin\n"
+           "once, twice) or team-swiss, the team standings at the end"),
+  XQ__INT("--teams", sim_cli, o.teams, 2, XQ_SIM_TEAM_EVENT_TEAMS_MAX, "T", "a team event's teams (default 6)"),
+  XQ__INT("--boards", sim_cli, o.team_boards, 2, XQ_TM_BOARDS_MAX, "B",
+          "boards of a team event's matches, the players of a roster (default 4)"),
+  XQ__INT("--rounds", sim_cli, o.rounds, 1, XQ_TOURNEY_ROUNDS_MAX, "R",
+          "--format team-swiss: its rounds (fewer than the teams;\n"
+          "default 5, or half the teams when fewer)"),
   XQ__INT("--groups", sim_cli, o.rr_groups, 2, XQ_RR_GROUPS_MAX, "G",
           "--format rr|rr2: the players in G groups (分组循环), each its\n"
           "own round robin"),
@@ -151,6 +160,9 @@ int xq_simulate_main(int argc, char **argv)
   if (status >= 0) return status;
   xq_sim_opts o = c.o;
   if (!o.preset && !o.format) return xq__opts_error(&sim_cmd, "which regulation? --preset NAME (xqref presets lists them)");
+  int team = o.format >= XQ_SIM_TEAM_RR;
+  if (!team && (o.teams != XQ_SIM_TEAMS_DEFAULT || o.team_boards != XQ_SIM_TEAM_BOARDS_DEFAULT || o.rounds))
+    return xq__opts_error(&sim_cmd, "--teams, --boards and --rounds are for a team event (--format team-rr|team-rr2|team-swiss)");
   if (!o.format && (o.rr_groups || o.ko_size))
     return xq__opts_error(&sim_cmd, "--groups and --ko are for a round robin (--format rr|rr2); a preset has its own knockout");
   if (!o.preset) o.preset = "wujiaqu2024";

@@ -52,6 +52,10 @@
 #define XQ_SIM_GROUP_PLAYERS_DEFAULT 30    /* players of a group's own event (--group) */
 #define XQ_SIM_RR_PLAYERS_DEFAULT 10       /* entrants of a round robin (--format rr|rr2) */
 #define XQ_SIM_PLAYERS_MAX 2000            /* players of one simulated event */
+#define XQ_SIM_TEAM_EVENT_TEAMS_MAX 100    /* teams of a simulated team event (--teams) */
+#define XQ_SIM_TEAMS_DEFAULT 6             /* ... when not given */
+#define XQ_SIM_TEAM_BOARDS_DEFAULT 4       /* boards of its matches when --boards is not given */
+#define XQ_SIM_TEAM_ROUNDS_DEFAULT 5       /* a team Swiss's rounds when --rounds is not given */
 #define XQ_SIM_PLIES_MAX 400               /* longest game the options may ask for */
 #define XQ_SIM_RATE_MAX 1000               /* incident rates are per mille */
 #define XQ_SIM_PATH_MAX 1024               /* bytes of a store path or output directory */

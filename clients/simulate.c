@@ -87,7 +87,7 @@ static int create_store(xq__sim *S)
 /* Registration                                                        */
 /* ------------------------------------------------------------------ */
 
-static int register_players(xq__sim *S, const xq_tplayer *pl)
+int xq__simulate_register_players(xq__sim *S, const xq_tplayer *pl)
 {
   for (int i = 0; i < S->n; i++) {
     const xq_tplayer *p = &pl[i];
@@ -228,6 +228,8 @@ void xq_sim_opts_default(xq_sim_opts *o)
   o->absentees = -1;
   o->women = -1;
   o->window = XQ_SIM_WINDOW_DEFAULT;
+  o->teams = XQ_SIM_TEAMS_DEFAULT;
+  o->team_boards = XQ_SIM_TEAM_BOARDS_DEFAULT;
 }
 
 /* --group: the event of one of the preset's groups that plays apart
@@ -336,6 +338,7 @@ static int check_opts(xq__sim *S, const xq_sim_opts *o)
   }
   if (xq_rules_preset(S->r->rules_preset, &S->rules))
     return xq__simulate_server_fail(S, XQ_EINVAL, "preset %s: no rules preset %s", S->r->name, S->r->rules_preset);
+  if (o->format >= XQ_SIM_TEAM_RR) return xq__simulate_team_check(S);
   const xq_ko_event *kev;
   if (o->group && o->group[0] && xq_regulation_ko_event(S->r, o->group, &kev) == XQ_OK) rc_ko_event(S, kev);
   else if (o->group && (rc_group(S, o->group))) return XQ_EINVAL;
@@ -413,7 +416,9 @@ static int run(xq__sim *S)
     }
     snprintf(S->db, sizeof S->db, "%s/sim.db", S->tmpdir);
   }
-  if ((rc = apply_options(S)) || (rc = create_store(S))) return rc;
+  if ((rc = apply_options(S))) return rc;
+  if (o->format >= XQ_SIM_TEAM_RR) return xq__simulate_team_run(S);
+  if ((rc = create_store(S))) return rc;
 
   /* the entrants, shaped by the regulation's groups and prizes */
   xq_tgroup groups[XQ_REG_GROUPS_MAX];
@@ -467,7 +472,7 @@ static int run(xq__sim *S)
     return xq__simulate_server_fail(S, XQ_EIO, "cannot start an event loop");
   }
   S->loop_open = 1;
-  if ((rc = xq__simulate_server_up(S)) || (rc = register_players(S, pl))) {
+  if ((rc = xq__simulate_server_up(S)) || (rc = xq__simulate_register_players(S, pl))) {
     free(pl);
     return rc;
   }
@@ -517,7 +522,7 @@ int xq_simulate(const xq_sim_opts *o, xq_sim_report *rep, xq_error *err)
   int rc = o ? check_opts(S, o) : xq__simulate_server_fail(S, XQ_EINVAL, "no options");
   if (!rc) {
     snprintf(rep->preset, sizeof rep->preset, "%s", S->r->name);
-    rep->round_robin = o->format != 0;
+    rep->round_robin = o->format != 0 && o->format != XQ_SIM_TEAM_SWISS;
     rc = run(S);
   }
   if (S->loop_open) {

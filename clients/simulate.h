@@ -51,13 +51,23 @@ typedef struct xq_sim_opts {
   const char *const *options; /* noptions "KEY=VALUE" readings of the preset (xq_regulation_option_set;
                                  docs/presets.md "Ambiguous readings"), NULL = the preset's own */
   int noptions;
-  int format;             /* 0: the preset's Swiss event; 1, 2: a round robin of the entrants
+  int format;             /* 0: the preset's Swiss event; XQ_SIM_TEAM_*: a team event;
+                             1, 2: a round robin of the entrants
                              played once, twice (单循环, 双循环), under the preset's rules of
                              play and scoring: no knockout, teams, groups or prizes */
   int rr_groups;          /* a round robin in this many groups (分组循环), 0 = one */
   int ko_size;            /* a round robin: then a knockout of this many (4, 8, 16; 0 none),
                              from the groups crossed (A1–B2, B1–A2, ...) */
+  /* format XQ_SIM_TEAM_*: a team competition of `teams` teams meeting over
+   * `team_boards` boards, each team's roster its B players; a team Swiss
+   * of `rounds` rounds (fewer than the teams; 0: 5, or half the teams
+   * when fewer) */
+  int teams, team_boards, rounds;
 } xq_sim_opts;
+
+/* xq_sim_opts.format of a team competition (团体赛): a team round robin,
+ * once or twice, or a team Swiss. */
+enum { XQ_SIM_TEAM_RR = 3, XQ_SIM_TEAM_RR2 = 4, XQ_SIM_TEAM_SWISS = 5 };
 
 /* Defaults: no preset, players 0, seed 1, rates illegal 30, suicide 15,
  * flag 20, repetition 40, natural 10, late 10 per mille, absentees -1,

@@ -8,7 +8,7 @@
  * simulate_boards.c (the tables played), simulate_ko.c (the knockout),
  * simulate_players.c (the made-up entrants), simulate_games.c (the random
  * games and their incidents, as adjudicator event tokens),
- * simulate_final.c (final places, team, group and prize lists; text and
+ * simulate_team.c (a team competition), simulate_final.c (final places, team, group and prize lists; text and
  * HTML). The connections are the JSON-lines client's (jsonl.h).
  */
 #ifndef XQ_SIM_INTERNAL_H
@@ -22,6 +22,8 @@
 #include "clientlimits.h"
 #include "jsonl.h"
 #include "knockout.h"
+#include "pair/pair.h"
+#include "teammatch.h"
 #include "net.h"
 #include "prize.h"
 #include "simulate.h"
@@ -224,6 +226,24 @@ int xq__simulate_ko_batch(xq__sim *S, int stage, int *n);
  * Returns XQ_OK, or a failure (set in S), XQ_EINVAL when it ended
  * undecided. */
 int xq__simulate_ko_run(xq__sim *S);
+
+/* Register the players pl[0..S->n) over the protocol (add_player), in
+ * order: ids 1..n (simulate.c). Returns XQ_OK or a failure (set in S). */
+int xq__simulate_register_players(xq__sim *S, const xq_tplayer *pl);
+
+/* ------------------------------------------------------------------ */
+/* A team competition (simulate_team.c)                               */
+/* ------------------------------------------------------------------ */
+
+/* Check the options of a team event (format XQ_SIM_TEAM_*: teams,
+ * boards, rounds) and set S->n, its players. Returns XQ_OK or XQ_EINVAL
+ * (set in S). */
+int xq__simulate_team_check(xq__sim *S);
+
+/* Run the team event on the store S->db (new): the store and its tokens,
+ * the server, the teams, every round paired, published and played, the
+ * final team standings to o->out. Returns XQ_OK or a failure (set in S). */
+int xq__simulate_team_run(xq__sim *S);
 
 /* ------------------------------------------------------------------ */
 /* The end of the event (simulate_final.c)                            */

@@ -20,6 +20,7 @@ extern const xq__op xq__ingest_ops[];   /* poller.c: ingest_url, ingest_stop */
 extern const xq__op xq__settings_ops[]; /* ops_settings.c: settings (the event's) */
 extern const xq__op xq__desk_ops[];     /* ops_desk.c: seen (the arbiters' marks on rulings) */
 extern const xq__op xq__ko_ops[];       /* ops_ko.c: knockout, ko_start, ko_publish */
+extern const xq__op xq__team_ops[];     /* ops_team.c: teams, team_new, team_add, lineup, team_pair, ... */
 
 /* The knockout stage as JSON (ops_ko.c; needed by http_api.c): seeds,
  * matches with their games, winners and table in play, the knockout
@@ -33,6 +34,16 @@ cJSON *xq__ops_ko_json(const xq__server *s);
  * knockout form starts from it; the page marks the places that go
  * through before the knockout starts. */
 void xq__ops_tourney_ko_plan(const xq_tournament *ev, cJSON *o);
+
+/* The boards of `pr` as a JSON array (ops_tourney.c): {table, red,
+ * black, result}, the bye with black null and result "bye". `results`:
+ * read them from `ev` (a published round), else every result is null. A
+ * new array. */
+cJSON *xq__ops_tourney_boards(const xq_tournament *ev, const xq_tpairing *pr, int results);
+
+/* 1 when the event is a team event (ops_team.c: its store holds a team
+ * log), whose rounds team_pair pairs, not pair. */
+int xq__ops_team_event(xq__server *s);
 
 /* export {format, what, round, lang, mode, count, preset, prizes}
  * (ops_export.c; a row of the table of ops_tourney.c). */

@@ -86,10 +86,7 @@ static const char *board_result(const xq_tournament *ev, int round, const xq_tbo
   }
 }
 
-/* The boards of `pr` as a JSON array: {table, red, black, result}, the
- * bye with black null and result "bye". `results`: read them from `ev`
- * (a published round), else every result is null. */
-static cJSON *boards_json(const xq_tournament *ev, const xq_tpairing *pr, int results)
+cJSON *xq__ops_tourney_boards(const xq_tournament *ev, const xq_tpairing *pr, int results)
 {
   cJSON *a = cJSON_CreateArray();
   for (int b = 0; a && b < pr->nboards; b++) {
@@ -336,7 +333,7 @@ static void run_pairings(xq__server *s, xq__task *t)
   }
   cJSON *o = cJSON_CreateObject();
   cJSON_AddNumberToObject(o, "round", rt->round);
-  cJSON_AddItemToObject(o, "boards", boards_json(s->ev, &rt->pr, 1));
+  cJSON_AddItemToObject(o, "boards", xq__ops_tourney_boards(s->ev, &rt->pr, 1));
   send_kept(s, t, &key, o);
 }
 
@@ -534,7 +531,7 @@ static cJSON *pairing_json(const pair_task *t, const xq_tournament *ev)
   cJSON_AddNumberToObject(o, "round", t->round);
   cJSON_AddStringToObject(o, "system", t->system ? "dutch" : "cn");
   cJSON_AddBoolToObject(o, "published", t->publish);
-  cJSON_AddItemToObject(o, "boards", boards_json(ev, &t->pr, 0));
+  cJSON_AddItemToObject(o, "boards", xq__ops_tourney_boards(ev, &t->pr, 0));
   if (t->nchanges) {
     /* the arbiter's changes: how many, and what they break */
     cJSON_AddNumberToObject(o, "changes", t->nchanges);
@@ -652,6 +649,8 @@ static void run_pair(xq__server *s, xq__task *task)
     snprintf(msg, sizeof msg, "round %d still has boards without a result", next - 1);
   else if (ev->n < 2)
     snprintf(msg, sizeof msg, "at least two players are needed");
+  else if (xq__ops_team_event(s))
+    snprintf(msg, sizeof msg, "a team event: team_pair pairs its rounds");
   if (msg[0]) {
     xq__task_error(task, XQ__E_CONFLICT, msg);
     return;

@@ -141,7 +141,7 @@ static const xq__op session_ops[] = {
 
 static const xq__op *const op_tables[] = {
   session_ops, xq__game_ops, xq__engine_ops, xq__tourney_ops, xq__players_ops, xq__ingest_ops, xq__ko_ops,
-  xq__settings_ops, xq__desk_ops,
+  xq__settings_ops, xq__desk_ops, xq__team_ops,
 };
 
 /* hello, watch, unwatch: they bind a token to a socket or stream to it */

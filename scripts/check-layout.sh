@@ -141,7 +141,7 @@ out=$(sources "${libs[@]}" cli | grep '\.c$' | xargs grep -nE '^#define XQ_[A-Z]
 #    they are given: they include no header of those rooms.
 declare -A room=(
   [internal.h]="server.c log.c" [conn.h]="conn.c buf.c turns.c" [proto.h]="proto.c reply.c field.c batch.c"
-  [ops.h]="ops_engine.c ops_game.c ops_tourney.c ops_players.c ops_settings.c ops_ko.c ops_export.c ops_slips.c ops_desk.c poller.c"
+  [ops.h]="ops_engine.c ops_game.c ops_tourney.c ops_players.c ops_settings.c ops_ko.c ops_team.c ops_export.c ops_slips.c ops_desk.c poller.c"
   [task.h]="task.c" [jobs.h]="jobs.c" [live.h]="live.c live_json.c live_pgn.c" [commit.h]="commit.c"
   [hub.h]="hub.c" [fanout.h]="fanout.c" [publish.h]="publish.c" [http.h]="http.c http_api.c embed_web.cmake"
   [http_parse.h]="http_parse.c" [answers.h]="answers.c" [ingest.h]="ingest.c" [poller.h]="poller.c" [url.h]="url.c"
@@ -149,7 +149,7 @@ declare -A room=(
 )
 declare -A users=( # who may include a room's header besides its own files (any net file: "*")
   [internal.h]="*" [net.h]="*" [netlimits.h]="*" [conn.h]="*" [proto.h]="*" [ops.h]="proto.c http_api.c"
-  [task.h]="ops_game.c ops_tourney.c ops_ko.c ops_players.c ops_settings.c ops_export.c ops_slips.c ops_desk.c"
+  [task.h]="ops_game.c ops_tourney.c ops_ko.c ops_team.c ops_players.c ops_settings.c ops_export.c ops_slips.c ops_desk.c"
   [jobs.h]="task.h ops_engine.c ops_tourney.c" [apply.h]="ops_tourney.c ops_players.c"
   [live.h]="*" [answers.h]="live.c server.c http.c ops_tourney.c" [commit.h]="*" [hub.h]="*" [delay.h]="*" [fanout.h]="hub.c" [publish.h]="hub.c server.c"
   [http.h]="server.c" [http_parse.h]="http.h http.c http_api.c poller.c publish.c" [ingest.h]="http_api.c poller.c server.c"

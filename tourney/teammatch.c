@@ -132,6 +132,37 @@ static int team_of_player(const xq_tm_event *ev, int id)
   return 0;
 }
 
+/* Whether roster[0..n) of nregular regulars may be team `self`'s (0: a
+ * new team's) named `name`. XQ_OK, or XQ_EINVAL / XQ_ELIMIT with `err`. */
+static int roster_check(const xq_tm_event *ev, int self, const char *name, const xq_tm_member *roster, int n,
+                        int nregular, xq_error *err)
+{
+  if (n > XQ_TM_ROSTER_MAX) return xq__error(err, XQ_ELIMIT, "team %s: more than %d players", name, XQ_TM_ROSTER_MAX);
+  if (nregular < ev->cfg.boards || n < nregular)
+    return xq__error(err, XQ_EINVAL, "team %s: %d regulars of %d players for %d boards", name, nregular, n,
+                     ev->cfg.boards);
+  for (int i = 0; i < n; i++) {
+    if (roster[i].id <= 0) return xq__error(err, XQ_EINVAL, "team %s: player %d has no id", name, i + 1);
+    int other = team_of_player(ev, roster[i].id);
+    if (other && other != self)
+      return xq__error(err, XQ_EINVAL, "%s plays for team %s already", roster[i].name, ev->teams[other - 1].name);
+    for (int j = 0; j < i; j++)
+      if (roster[j].id == roster[i].id) return xq__error(err, XQ_EINVAL, "team %s: %s twice", name, roster[i].name);
+  }
+  return XQ_OK;
+}
+
+int xq_tm_team_roster(xq_tm_event *ev, int team, const xq_tm_member *roster, int n, int nregular, xq_error *err)
+{
+  if (!ev || !roster || team < 1 || team > ev->nteams) return xq__error(err, XQ_EINVAL, "no such team");
+  xq_tm_team *t = &ev->teams[team - 1];
+  int rc = roster_check(ev, team, t->name, roster, n, nregular, err);
+  if (rc) return rc;
+  t->nroster = n, t->nregular = nregular;
+  memcpy(t->roster, roster, sizeof *roster * (size_t)n);
+  return XQ_OK;
+}
+
 int xq_tm_team_add(xq_tm_event *ev, const char *name, const xq_tm_member *roster, int n, int nregular,
                    int *team, xq_error *err)
 {
@@ -141,17 +172,8 @@ int xq_tm_team_add(xq_tm_event *ev, const char *name, const xq_tm_member *roster
   if (ev->nrounds && ev->cfg.format == XQ_TM_RR)
     return xq__error(err, XQ_EINVAL, "a round robin takes no team once round 1 is paired");
   if (ev->nteams >= XQ_TM_TEAMS_MAX) return xq__error(err, XQ_ELIMIT, "more than %d teams", XQ_TM_TEAMS_MAX);
-  if (n > XQ_TM_ROSTER_MAX) return xq__error(err, XQ_ELIMIT, "team %s: more than %d players", name, XQ_TM_ROSTER_MAX);
-  if (nregular < ev->cfg.boards || n < nregular)
-    return xq__error(err, XQ_EINVAL, "team %s: %d regulars of %d players for %d boards", name, nregular, n,
-                     ev->cfg.boards);
-  for (int i = 0; i < n; i++) {
-    if (roster[i].id <= 0) return xq__error(err, XQ_EINVAL, "team %s: player %d has no id", name, i + 1);
-    int other = team_of_player(ev, roster[i].id);
-    if (other) return xq__error(err, XQ_EINVAL, "%s plays for team %s already", roster[i].name, ev->teams[other - 1].name);
-    for (int j = 0; j < i; j++)
-      if (roster[j].id == roster[i].id) return xq__error(err, XQ_EINVAL, "team %s: %s twice", name, roster[i].name);
-  }
+  int rc = roster_check(ev, 0, name, roster, n, nregular, err);
+  if (rc) return rc;
   xq_tm_team *t = realloc(ev->teams, sizeof *t * (size_t)(ev->nteams + 1));
   if (!t) return xq__error(err, XQ_ENOMEM, "out of memory");
   ev->teams = t;

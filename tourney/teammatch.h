@@ -167,6 +167,13 @@ void xq_tm_event_free(xq_tm_event *ev);
 int xq_tm_team_add(xq_tm_event *ev, const char *name, const xq_tm_member *roster, int n, int nregular,
                    int *team, xq_error *err);
 
+/* Replace the roster of team `team` (1..nteams) by roster[0..n), the
+ * first `nregular` regulars, under the checks of xq_tm_team_add (a player
+ * on another team's roster refused). The lineups of the matches paired
+ * before stand; later default lineups follow the new roster. Returns
+ * XQ_OK; XQ_EINVAL or XQ_ELIMIT with `err`, the team unchanged. */
+int xq_tm_team_roster(xq_tm_event *ev, int team, const xq_tm_member *roster, int n, int nregular, xq_error *err);
+
 /* Draw the teams' pairing numbers by lot (seed != 0: a shuffle seeded
  * with it, recorded as cfg.lot_seed) or give them in registration order
  * (seed 0). Before round 1 only. Returns XQ_OK or XQ_EINVAL. */
@@ -304,6 +311,7 @@ enum {
   XQ_TML_RESULT,     /* round; a: match (1.. in the round), b: board, c: xq_tres */
   XQ_TML_FORFEIT,    /* round; a: match, b: XQ_TMF_* */
   XQ_TML_WITHDRAW,   /* a: team, round: from */
+  XQ_TML_ROSTER,     /* a: team; list: its new roster's ids; b: regulars */
   XQ_TML_KINDS
 };
 
@@ -340,5 +348,31 @@ int xq_tm_match_add(xq_tm_event *ev, int round, int first, int second);
 
 /* The index of the k-th match (1..) of `round`, or -1. */
 int xq_tm_match_at(const xq_tm_event *ev, int round, int k);
+
+/* ------------------------------------------------------------------ */
+/* The games of a round (teammatch_games.c)                            */
+/* ------------------------------------------------------------------ */
+
+/* A team round is played as the individual round of the same number of
+ * the store's event: each board of each match with both players fielded
+ * (not a bye, not a match forfeited as a whole) is one game, the first
+ * team's player Red on the boards xq_tm_first_red gives. */
+struct xq_tpairing;
+
+/* The games of team round `round` (paired) into `out` (pair/pair.h; the
+ * caller frees it with xq_tpairing_clear): match by match, board by
+ * board. Returns XQ_OK; XQ_EINVAL with `err` (a round not paired, no
+ * game in it); XQ_ENOMEM. */
+int xq_tm_round_games(const xq_tm_event *ev, int round, struct xq_tpairing *out, xq_error *err);
+
+/* The board results of every match whose round `games` (the store's
+ * event) has published: each board played as a game takes that game's
+ * result for the first team's player (pending again when the game has
+ * none). Cannot fail. */
+void xq_tm_sync_games(xq_tm_event *ev, const xq_tournament *games);
+
+/* The table (1..) of pairing `pr` where board `board` of match `m` is
+ * played, or 0. */
+int xq_tm_board_game(const xq_tm_event *ev, int m, int board, const struct xq_tpairing *pr);
 
 #endif /* XQ_TOURNEY_TEAMMATCH_H */

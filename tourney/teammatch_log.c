@@ -15,7 +15,7 @@
 static const char *const kind_names[XQ_TML_KINDS] = {
   [XQ_TML_CONFIG] = "config", [XQ_TML_TEAM] = "team", [XQ_TML_NUMBERS] = "numbers", [XQ_TML_MATCH] = "match",
   [XQ_TML_LINEUP] = "lineup", [XQ_TML_RESULT] = "result", [XQ_TML_FORFEIT] = "forfeit",
-  [XQ_TML_WITHDRAW] = "withdraw"};
+  [XQ_TML_WITHDRAW] = "withdraw", [XQ_TML_ROSTER] = "roster"};
 
 const char *xq_tm_log_kind_name(int kind)
 {
@@ -89,16 +89,18 @@ int xq_tm_config_read(xq_tm_config *cfg, const char *text, xq_error *err)
   return XQ_OK;
 }
 
-/* A TEAM row: the roster's names from `people`. */
+/* A TEAM row (a new team) or a ROSTER row (a team's roster replaced):
+ * the roster's names from `people`. */
 static int apply_team(xq_tm_event *ev, const xq_tournament *people, const xq_tm_logrow *row, xq_error *err)
 {
   xq_tm_member r[XQ_TM_ROSTER_MAX];
   for (int i = 0; i < row->nlist; i++) {
     int id = row->list[i];
-    if (!people || id < 1 || id > people->n) return xq__error(err, XQ_EINVAL, "team %s: no player %d", row->text, id);
+    if (!people || id < 1 || id > people->n) return xq__error(err, XQ_EINVAL, "team roster: no player %d", id);
     r[i].id = id;
     snprintf(r[i].name, sizeof r[i].name, "%s", people->players[id - 1].name);
   }
+  if (row->kind == XQ_TML_ROSTER) return xq_tm_team_roster(ev, row->a, r, row->nlist, row->b, err);
   return xq_tm_team_add(ev, row->text, r, row->nlist, row->a, NULL, err);
 }
 
@@ -119,7 +121,8 @@ int xq_tm_log_apply(xq_tm_event **evp, const xq_tournament *people, const xq_tm_
   if (!ev) return xq__error(err, XQ_EINVAL, "team log: %s before the settings", xq_tm_log_kind_name(row->kind));
   int m = xq_tm_match_at(ev, row->round, row->a), rc;
   switch (row->kind) {
-  case XQ_TML_TEAM: return apply_team(ev, people, row, err);
+  case XQ_TML_TEAM:
+  case XQ_TML_ROSTER: return apply_team(ev, people, row, err);
   case XQ_TML_NUMBERS: return xq_tm_number_teams(ev, strtoull(row->text, NULL, 10));
   case XQ_TML_MATCH:
     rc = xq_tm_match_add(ev, row->round, row->a, row->b);

@@ -4,7 +4,7 @@
  * bar of sections and its drawing from the server's players and event;
  * the sections are modules of their own (console_settings: 赛事设置;
  * console_players: 棋手;
- * console_pairing: 编排, 淘汰赛; console_print: 打印; 成绩: the desk's
+ * console_pairing: 编排, 淘汰赛, 团体赛; console_print: 打印; 成绩: the desk's
  * typed result line, desk.js), sending the protocol's operations to
  * POST /api/op.
  */
@@ -13,7 +13,7 @@ import { initEntry } from './desk.js';
 import { koMarksNow } from './views.js';
 import { C, setRedraw, initSay } from './console_base.js';
 import { renderPlayers, renderNumbers, initAdd } from './console_players.js';
-import { initPairing, initSlips, renderKnockoutConsole, renderUnpair } from './console_pairing.js';
+import { initPairing, initSlips, renderKnockoutConsole, renderUnpair, renderTeamConsole } from './console_pairing.js';
 import { renderPrint, initPrint } from './console_print.js';
 import { renderSettings, initSettings, renderTokens } from './console_settings.js';
 
@@ -40,6 +40,7 @@ export async function renderConsole() {
   renderPrint(); // its rounds follow the published ones
   renderSettings(); // what round 1 paired locks
   renderTokens();
+  await renderTeamConsole(); // a team event: its teams, lineups and matches (the Swiss buttons hidden)
 }
 
 /* The console's sections wired, and its bar: each section one click away

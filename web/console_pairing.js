@@ -4,7 +4,12 @@
  * round previewed (`pair` without `publish`: nothing stored), changed by
  * hand with a reason each, then published; the board slips of the round
  * on screen; the knockout started (ko_start) and each stage's next games
- * published to knockout tables (ko_publish).
+ * published to knockout tables (ko_publish); a team event (section 团体赛):
+ * the event made a team event (team_new), the teams with their rosters
+ * (team_add), each round paired (team_pair), the lineups entered per match
+ * (lineup: one the board-order rule refuses said with its reason), the
+ * round published (team_publish: each board a table of that round, played
+ * as any game), the matches with their running score (2½–1½).
  */
 import { S, $, el, t, op, getJSON, addWords, roundName, askFirst } from './core.js';
 import { stageName } from './views.js';
@@ -409,4 +414,166 @@ export async function renderKnockoutConsole() {
       .filter(Boolean));
   box.replaceChildren(el('p', { text: `${t('k_started', { n: k.entrants })} · ${t('f_' + k.format)}` }),
     el('h3', { text: t('k_waiting') }), ...koWaiting(k).filter(Boolean));
+}
+
+/* ---- a team event (团体赛, section 团体赛): made one, its teams, each
+ * round paired, the lineups entered, published; the matches with their
+ * running score from the games (teams, docs/protocol.md "Team events") ---- */
+
+addWords({
+  zh: {
+    tm_title: '团体赛', tm_new: '设为团体赛', tm_format: '赛制', tm_rr: '团体单循环', tm_rr2: '团体双循环', tm_swiss: '团体积分编排',
+    tm_boards: '台数', tm_rounds: '轮数（积分编排）', tm_made: '已设为团体赛：{f}，{b}台',
+    tm_summary: '{f}，{b}台，共{r}轮；已编排{p}轮，已公布{q}轮', tm_team: '队', tm_roster: '名单（台次顺序，| 后为替补）',
+    tm_add: '添加队', tm_name: '队名', tm_players: '棋手序号（逗号分隔，空：按“队”栏）', tm_added: '已添加 {n}',
+    tm_pair: '编排第{n}轮', tm_paired: '第{n}轮已编排：请录入出场名单，然后公布', tm_publish: '公布第{n}轮',
+    tm_published: '第{n}轮已公布：各台对局开始', tm_round: '第{n}轮', tm_match: '第{n}场', tm_bye: '轮空',
+    tm_lineup: '出场名单', tm_lineup_of: '{t} 出场名单（序号，0：缺席）', tm_lineup_set: '{t}：出场名单已录入',
+    tm_board: '台', tm_table: '桌号',
+  },
+  en: {
+    tm_title: 'Team event', tm_new: 'Make it a team event', tm_format: 'Format', tm_rr: 'team round robin',
+    tm_rr2: 'team double round robin', tm_swiss: 'team Swiss', tm_boards: 'Boards', tm_rounds: 'Rounds (Swiss)',
+    tm_made: 'A team event now: {f}, {b} boards',
+    tm_summary: '{f}, {b} boards, {r} rounds; {p} paired, {q} published', tm_team: 'Team',
+    tm_roster: 'Roster (board order, reserves after |)', tm_add: 'Add a team', tm_name: 'Team name',
+    tm_players: 'Player numbers (comma list; empty: by the Team column)', tm_added: '{n} added',
+    tm_pair: 'Pair round {n}', tm_paired: 'Round {n} paired: enter the lineups, then publish',
+    tm_publish: 'Publish round {n}', tm_published: 'Round {n} published: the games can start', tm_round: 'Round {n}',
+    tm_match: 'Match {n}', tm_bye: 'bye', tm_lineup: 'Lineup', tm_lineup_of: '{t} lineup (numbers, 0 absent)',
+    tm_lineup_set: '{t}: lineup entered', tm_board: 'Board', tm_table: 'Table',
+  },
+});
+
+const FORMATS = { 'team-rr': 'tm_rr', 'team-rr2': 'tm_rr2', 'team-swiss': 'tm_swiss' };
+
+/* "1,0,3" into [1, 0, 3]; null when it is not such a list. */
+function numbers(text) {
+  const s = text.trim();
+  if (!s) return [];
+  const a = s.split(/[,，\s]+/).map(x => Number(x));
+  return a.every(n => Number.isInteger(n) && n >= 0) ? a : null;
+}
+
+/* Game points (2/1/0 a game) as games: 5 is 2½. */
+function games(gp) {
+  const w = Math.floor(gp / 2);
+  return gp % 2 ? (w ? `${w}½` : '½') : String(w);
+}
+
+/* A match's running score, "2½–1½" (the first team's first). */
+function matchScore(m) {
+  return `${games(m.gp[0])}–${games(m.gp[1])}`;
+}
+
+/* Send `req`; on success say `said` and draw the console again. */
+async function teamSend(req, said) {
+  const res = await op(req);
+  if (res.error) return consoleSay(t('failed', { msg: errText(res.error) }), true);
+  consoleSay(said(res), false);
+  redraw();
+}
+
+/* The form that makes the event a team event (before round 1). */
+function newForm() {
+  const f = el('form', { id: 'tm-new', class: 'c-add' },
+    el('select', { name: 'format', 'aria-label': t('tm_format') },
+      ...Object.entries(FORMATS).map(([v, k]) => el('option', { value: v, text: t(k) }))),
+    el('input', { name: 'boards', size: 3, inputmode: 'numeric', value: '4', placeholder: t('tm_boards'), 'aria-label': t('tm_boards') }),
+    el('input', { name: 'rounds', size: 3, inputmode: 'numeric', placeholder: t('tm_rounds'), 'aria-label': t('tm_rounds') }),
+    el('button', { type: 'submit', text: t('tm_new') }));
+  f.addEventListener('submit', e => {
+    e.preventDefault();
+    const req = { id: 'team_new', op: 'team_new', format: f.elements.format.value, boards: +f.elements.boards.value };
+    if (req.format === 'team-swiss' && f.elements.rounds.value) req.rounds = +f.elements.rounds.value;
+    teamSend(req, r => t('tm_made', { f: t(FORMATS[r.format]), b: r.boards }));
+  });
+  return f;
+}
+
+/* The teams, each with its roster in board order. */
+function teamsTable(ev) {
+  const name = p => `${p.no} ${p.name}`;
+  return el('table', { id: 'tm-teams', class: 'grid' },
+    el('thead', {}, el('tr', {}, el('th', { text: t('no') }), el('th', { text: t('tm_team') }), el('th', { text: t('tm_roster') }))),
+    el('tbody', {}, ...ev.teams.map(x => el('tr', { 'data-team': x.team }, el('td', { class: 'num', text: x.pno || x.team }),
+      el('td', { text: x.name }),
+      el('td', { text: x.roster.slice(0, x.regulars).map(name).join('、') +
+        (x.roster.length > x.regulars ? ' | ' + x.roster.slice(x.regulars).map(name).join('、') : '') })))));
+}
+
+/* A team registered: its name and, if given, its roster's numbers. */
+function addForm() {
+  const f = el('form', { id: 'tm-add', class: 'c-add' },
+    el('input', { name: 'name', required: '', placeholder: t('tm_name'), 'aria-label': t('tm_name') }),
+    el('input', { name: 'players', size: 24, placeholder: t('tm_players'), 'aria-label': t('tm_players') }),
+    el('button', { type: 'submit', text: t('tm_add') }));
+  f.addEventListener('submit', e => {
+    e.preventDefault();
+    const players = numbers(f.elements.players.value);
+    const req = { id: 'team_add', op: 'team_add', name: f.elements.name.value.trim() };
+    if (players && players.length) req.players = players;
+    teamSend(req, () => t('tm_added', { n: req.name }));
+  });
+  return f;
+}
+
+/* The next round's button: pair it, or publish the round paired. */
+function roundButton(ev) {
+  if (ev.paired > ev.published) {
+    const n = ev.published + 1;
+    return el('button', { type: 'button', id: 'tm-publish', text: t('tm_publish', { n }),
+      onclick: () => teamSend({ id: 'team_publish', op: 'team_publish', round: n }, () => t('tm_published', { n })) });
+  }
+  if (ev.rounds && ev.paired >= ev.rounds) return null;
+  const n = ev.paired + 1;
+  return el('button', { type: 'button', id: 'tm-pair', text: t('tm_pair', { n }),
+    onclick: () => teamSend({ id: 'team_pair', op: 'team_pair', round: n }, () => t('tm_paired', { n })) });
+}
+
+/* The lineup form of `team` in round `round`. */
+function lineupForm(round, team) {
+  const f = el('form', { class: 'c-add tm-lineup', 'data-team': team.team },
+    el('input', { name: 'players', size: 16, placeholder: t('tm_lineup_of', { t: team.name }),
+      'aria-label': t('tm_lineup_of', { t: team.name }) }),
+    el('button', { type: 'submit', text: t('tm_lineup') }));
+  f.addEventListener('submit', e => {
+    e.preventDefault();
+    const players = numbers(f.elements.players.value);
+    if (!players || !players.length) return consoleSay(t('tm_lineup_of', { t: team.name }), true);
+    teamSend({ id: 'lineup', op: 'lineup', round, team: team.team, players }, () => t('tm_lineup_set', { t: team.name }));
+  });
+  return f;
+}
+
+/* A match: the teams and the running score, a row a board (the first
+ * team's player, the result from its side, the other's, the table), and
+ * the lineup forms while the round is not published. */
+function matchBlock(m, open) {
+  const head = m.bye ? `${t('tm_match', { n: m.match })}  ${m.first.name}  ${t('tm_bye')}`
+    : `${t('tm_match', { n: m.match })}  ${m.first.name}  ${matchScore(m)}  ${m.second.name}`;
+  const who = p => p ? `${p.no} ${p.name}` : '—';
+  return el('div', { class: 'tm-match', 'data-match': m.match },
+    el('h4', { text: head }),
+    m.bye ? null : el('table', { class: 'grid' }, el('tbody', {}, ...m.boards.map(b => el('tr', {},
+      el('td', { class: 'num', text: b.board }), el('td', { text: (b.first_red ? '红 ' : '黑 ') + who(b.first) }),
+      el('td', { text: b.result || '' }), el('td', { text: who(b.second) }),
+      el('td', { class: 'num', text: b.table ? `${t('tm_table')} ${b.table}` : '' }))))),
+    ...(open && !m.bye ? [lineupForm(m.round, m.first), lineupForm(m.round, m.second)] : []));
+}
+
+/* The team section: the form that makes a team event, or the event's
+ * teams, the next round's button and every round's matches (the last
+ * first). A team event hides the Swiss round's buttons. */
+export async function renderTeamConsole() {
+  const box = $('#c-team');
+  if (!box) return;
+  const ev = await op({ id: 'teams', op: 'teams' });
+  if (ev.error) return box.replaceChildren(newForm());
+  for (const id of ['#c-pair', '#c-publish', '#c-unpair']) $(id).hidden = true;
+  const rounds = ev.matches.map((ms, i) => el('div', { class: 'tm-round', 'data-round': i + 1 },
+    el('h3', { text: t('tm_round', { n: i + 1 }) }), ...ms.map(m => matchBlock(m, i + 1 > ev.published)))).reverse();
+  box.replaceChildren(
+    el('p', { id: 'tm-summary', text: t('tm_summary', { f: t(FORMATS[ev.format]), b: ev.boards, r: ev.rounds, p: ev.paired, q: ev.published }) }),
+    teamsTable(ev), addForm(), el('p', {}, roundButton(ev)), ...rounds);
 }

@@ -15,4 +15,4 @@ if ! npm ci --no-audit --no-fund --prefer-offline >npm-ci.log 2>&1; then
   exit 1
 fi
 rm -f npm-ci.log
-XQ_BUILD="$build" node --test --test-reporter=spec modules.test.mjs web.test.mjs organiser.test.mjs desk.test.mjs minor.test.mjs
+XQ_BUILD="$build" node --test --test-reporter=spec modules.test.mjs web.test.mjs organiser.test.mjs desk.test.mjs minor.test.mjs team.test.mjs

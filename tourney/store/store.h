@@ -24,7 +24,7 @@
 /* Limits                                                              */
 /* ------------------------------------------------------------------ */
 
-#define XQ_STORE_SCHEMA_VERSION 13
+#define XQ_STORE_SCHEMA_VERSION 14
 #define XQ_STORE_BUSY_MS 5000                  /* a locked database is waited for this long */
 #define XQ_GAME_TEXT_MAX 65536                 /* bytes of a game-log event or reply text */
 #define XQ_TOKENS_MAX 100000                   /* live tokens of one store */

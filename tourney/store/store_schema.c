@@ -206,6 +206,25 @@ static const char *const migrations[] = {
   "  BEGIN SELECT RAISE(ABORT, 'the team log is appended, not changed'); END;"
   "CREATE TRIGGER team_log_no_delete BEFORE DELETE ON team_log"
   "  BEGIN SELECT RAISE(ABORT, 'the team log is appended, not changed'); END;",
+  /* 14: a team's roster replaced (the kind 'roster', xq_tm_team_roster):
+   * the team log rebuilt with the wider CHECK, its rows and ids kept. */
+  "CREATE TABLE team_log_14("
+  "  id INTEGER PRIMARY KEY AUTOINCREMENT,"
+  "  at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),"
+  "  kind TEXT NOT NULL CHECK (kind IN ('config', 'team', 'numbers', 'match', 'lineup', 'result',"
+  "                                     'forfeit', 'withdraw', 'roster')),"
+  "  round INTEGER NOT NULL DEFAULT 0, a INTEGER NOT NULL DEFAULT 0, b INTEGER NOT NULL DEFAULT 0,"
+  "  c INTEGER NOT NULL DEFAULT 0, list TEXT NOT NULL DEFAULT '', text TEXT NOT NULL DEFAULT '');"
+  "INSERT INTO team_log_14(id, at, kind, round, a, b, c, list, text)"
+  "  SELECT id, at, kind, round, a, b, c, list, text FROM team_log ORDER BY id;"
+  "DROP TRIGGER team_log_no_update;"
+  "DROP TRIGGER team_log_no_delete;"
+  "DROP TABLE team_log;"
+  "ALTER TABLE team_log_14 RENAME TO team_log;"
+  "CREATE TRIGGER team_log_no_update BEFORE UPDATE ON team_log"
+  "  BEGIN SELECT RAISE(ABORT, 'the team log is appended, not changed'); END;"
+  "CREATE TRIGGER team_log_no_delete BEFORE DELETE ON team_log"
+  "  BEGIN SELECT RAISE(ABORT, 'the team log is appended, not changed'); END;",
 };
 
 #define NMIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))

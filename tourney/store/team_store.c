@@ -110,6 +110,8 @@ int xq_tstore_team_load(xq_tstore *st, const xq_tournament *people, xq_tm_event 
     xq_tm_event_free(*out);
     *out = NULL;
   }
+  /* boards played as games of the individual rounds: their results */
+  if (!rc) xq_tm_sync_games(*out, people);
   return rc;
 }
 

@@ -22,7 +22,9 @@ int xq_tstore_team_record(xq_tstore *st, const xq_tournament *people, xq_tm_even
 
 /* The team competition of the store, rebuilt from its team log into
  * *out (free with xq_tm_event_free), or *out NULL when the store holds an
- * individual event (no team log). Returns XQ_OK, XQ_ESTORE or the code
+ * individual event (no team log). The boards played as games of the
+ * individual rounds of `people` take their results (xq_tm_sync_games).
+ * Returns XQ_OK, XQ_ESTORE or the code
  * of a row that does not apply, with `err`. */
 int xq_tstore_team_load(xq_tstore *st, const xq_tournament *people, xq_tm_event **out, xq_error *err);
 
