@@ -844,6 +844,8 @@ Test(cli, merge_two_entries)
   for (int i = 1; i <= 3; i++) free(xq_test_run_db(0, "tourney add --db %s %s", db, "--name A --team A --force"));
   free(xq_test_run_db(0, "tourney team --db %s %s", db, "--name A"));
   xq_test_run_db_says(1, "the teams are entered", "tourney merge --db %s %s", db, "--keep 1 --drop 3");
+  /* ... nor deleted: the ids after it would move under the roster */
+  xq_test_run_db_says(1, "the teams are entered", "tourney remove --db %s %s", db, "--player 2");
   xq_test_db_remove(db);
 }
 

@@ -279,6 +279,9 @@ static int remove_tx(xq_tstore *st, int id, int *reg, xq_error *err)
   if (xq__store_count(db, "SELECT count(*) FROM ko_log", 0) != 0) /* a knockout-only event has no round 1 */
     return xq__error(err, XQ_EINVAL,
                      "the knockout has started: a player is deleted only before it (withdraw him instead)");
+  if (xq__store_count(db, "SELECT count(*) FROM team_log WHERE kind = 'team'", 0) > 0) /* rosters name ids */
+    return xq__error(err, XQ_EINVAL, "the teams are entered, their rosters naming the players: a player is deleted"
+                                     " only before them (leave him out of the lineups instead)");
   if (!(*reg = xq__store_reg_at(st, XQ__STORE_NOW, id))) return xq__error(err, XQ_EINVAL, "no player %d", id);
   sqlite3_stmt *q;
   if (sqlite3_prepare_v2(db, "INSERT INTO events(kind, player, value, code) VALUES ('withdrawal', ?, 0, 'removed')",
