@@ -1081,10 +1081,21 @@ static void hold_thread(uv_work_t *w)
   (void)w;
   while (!__atomic_load_n(&release_pool, __ATOMIC_ACQUIRE)) usleep(1000);
 }
+static int held_pending; /* requests queued whose done callback has not run */
 static void held_done(uv_work_t *w, int status)
 {
   (void)w;
   (void)status;
+  held_pending--;
+}
+
+/* Run the loop until every held request is done: a uv_work_t is queued
+ * again, or freed, only then (its done callback runs on a later turn of
+ * the loop than the thread's return). */
+static void held_drain(void)
+{
+  for (int k = 0; k < 1000000 && held_pending > 0; k++) uv_run(&ts.loop, UV_RUN_NOWAIT);
+  cr_assert_eq(held_pending, 0, "the held requests are done");
 }
 
 /* Writes to the store while a group commit is under way: they wait for
@@ -1107,8 +1118,12 @@ Test(tourney, writes_between_commits)
     char line[512];
     int hold = i % 2 == 0;
     if (hold) {
+      held_drain();
       __atomic_store_n(&release_pool, 0, __ATOMIC_RELEASE);
-      for (int k = 0; k < threads; k++) cr_assert_eq(uv_queue_work(&ts.loop, &held[k], hold_thread, held_done), 0);
+      for (int k = 0; k < threads; k++) {
+        cr_assert_eq(uv_queue_work(&ts.loop, &held[k], hold_thread, held_done), 0);
+        held_pending++;
+      }
     }
     /* an arbiter's foul is a game-log row: it starts a group commit */
     snprintf(line, sizeof line, "{\"id\":%d,\"op\":\"foul\",\"round\":1,\"table\":%d,\"side\":\"%s\"}\n", id,
@@ -1145,6 +1160,7 @@ Test(tourney, writes_between_commits)
     }
     id += 4;
   }
+  held_drain();
   free(held);
   xq_tstore *st;
   xq_tournament *ev = store_event(&st);
