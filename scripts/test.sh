@@ -1,28 +1,27 @@
 #!/usr/bin/env bash
-# Install what is missing, build three trees and run every test:
+# Install what is missing, build two trees and run every test:
 #
-#   build/           the default build (-march=native): the tree
-#                    scripts/run.sh builds, reused when it is there. Every suite, then the short
-#                    crash, soak, browser and edge runs.
-#   build-san/       clang, AddressSanitizer + UndefinedBehaviorSanitizer
+#   build-portable/  the portable build (gcc, Release, -march=x86-64-v2,
+#                    warnings as errors): every suite, the browser tests,
+#                    the short crash, soak and edge runs, and the security
+#                    suite's hostile-input tests under valgrind (which knows
+#                    every x86-64-v2 instruction; -march=native may use
+#                    AVX-512, which it does not).
+#   build-san/       the native build (-march=native) with clang,
+#                    AddressSanitizer + UndefinedBehaviorSanitizer
 #                    (float-cast-overflow too: every double converted to an
-#                    integer), for x86-64-v2, the portable build's target:
-#                    every suite runs on the portable instruction set under
-#                    the sanitizers, then the short crash run.
-#   build-portable/  the portable build as an organiser builds it (gcc,
-#                    Release, -march=x86-64-v2): warnings as errors, the
-#                    engine's suites, and the security suite's hostile-input
-#                    tests under valgrind (which knows every x86-64-v2
-#                    instruction; -march=native may use AVX-512, which it
-#                    does not).
+#                    integer): every suite, then the short crash run.
 #
-# The default tree is built first, alone; then four chains run side by
-# side (below): the default tree's suites and runs, the browser tests, the
-# sanitizer tree (built, then its suites) and the portable tree. The
-# default and browser chains mostly wait (on sockets, a killed server's
-# restart, Chromium), so the sanitizer chain, which needs the most CPU,
-# takes what they leave. Exits non-zero on the first chain that fails,
-# with that chain's log.
+# So both instruction sets pass every suite, and no tree is built only for
+# a few tests. scripts/run.sh's tree (build/, gcc, native) is not used:
+# it is the native code these suites test, built without the sanitizers.
+#
+# The portable tree is built first, alone; then three chains run side by
+# side (below): its suites and runs, the browser tests, and the sanitizer
+# tree (built, then its suites). The first two mostly wait (on sockets, a
+# killed server's restart, Chromium), so the sanitizer chain, which needs
+# the most CPU, takes what they leave. Exits non-zero on the first chain
+# that fails, with that chain's log.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh --test
@@ -41,27 +40,19 @@ run_suites() { # DIR [ctest options]: run ctest in a build tree, JOBS suites at 
   (cd "$dir" && ctest --output-on-failure --timeout 900 -j "${JOBS:-$(nproc)}" "$@")
 }
 
-echo "== default build (build/), at ${SECONDS} s"
-bash scripts/build.sh build -DCMAKE_BUILD_TYPE=Release -DXQ_TESTS=ON
+echo "== portable build (build-portable/), at ${SECONDS} s"
+bash scripts/build.sh build-portable -DCMAKE_BUILD_TYPE=Release -DXQ_TESTS=ON -DXQ_WERROR=ON -DXQ_PORTABLE=ON
+export XQREF=build-portable/xqref # the runs below, and what they start
 
-# Four chains, side by side once the default tree is built: each in a
+# Three chains, side by side once the portable tree is built: each in a
 # process group of its own, its output in a log of its own (printed when
 # it fails; its last lines when it passes).
-#   default:  the default tree's suites, then its crash, soak and edge runs
-#             (these mostly wait: on sockets, a killed server's restart)
-#   browser:  the browser tests (they mostly wait on Chromium and the page)
-#   san:      the sanitizer tree, built, then every suite and the short
-#             crash run in it: the most CPU of the four, so the others' waits
-#             are its time
-#   portable: the portable tree, built at a lower priority (the chain with
-#             the most slack), its engine suites and the valgrind run
-# A chain that fails stops the others (cleanup kills their groups).
-default_chain() {
-  run_suites build
-  ./build/xqref bench --quick
+portable_chain() {
+  run_suites build-portable
+  $XQREF bench --quick
   # the repetition cases of the Fairy-Stockfish comparison, checked by xqref
   # alone (the comparison itself: bench/compare-fsf.sh, docs/repetition.md)
-  bash bench/compare-fsf.sh --self-test --cases 300 --xqref build/xqref
+  bash bench/compare-fsf.sh --self-test --cases 300 --xqref "$XQREF"
   # the server killed with SIGKILL mid-stream keeps every acknowledged move
   # (the long version: TRIALS=20 bash bench/crash-test.sh, docs/tools.md)
   TRIALS=3 BOARDS=200 bash bench/crash-test.sh
@@ -73,41 +64,32 @@ default_chain() {
   CONNS=200 DURATION=20 RATE=1 INTERVAL=2 MARGIN=50 bash scripts/soak.sh
   # 1000 viewers through an nginx + nchan edge, and two edges over Redis
   # (scripts/edge.sh; docs/scale.md)
-  bash tests/edge/run.sh build
-}
-
-browser_chain() { # the live page in headless Chromium (playwright-core from npm; docs/web.md)
-  bash tests/web/run.sh build
-}
-
-san_chain() {
-  CC=clang bash scripts/build.sh build-san -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DXQ_WERROR=ON -DXQ_SANITIZE=ON -DXQ_PORTABLE=ON
-  # One suite at a time: each runs two tests at once (Criterion's --jobs 2),
-  # and four sanitized processes on two cores took as long (139 s against
-  # 142 s alone) for 267 s of CPU instead of 204. The layout check reads
-  # the sources, not a tree: the default tree's run is enough.
-  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
-    XQ_TEST_PERFT_NODES=300000 XQ_TEST_PLAYOUTS=100 JOBS=1 run_suites build-san -E '^layout$'
-  ASAN_OPTIONS=detect_leaks=1 TRIALS=2 BOARDS=100 XQREF=build-san/xqref \
-    bash bench/crash-test.sh
-}
-
-portable_chain() {
-  nice -n 10 bash scripts/build.sh build-portable --target xqref --target test_movegen --target test_perft \
-    --target test_fen --target test_notation --target test_net_security -DCMAKE_BUILD_TYPE=Release -DXQ_WERROR=ON \
-    -DXQ_PORTABLE=ON
-  XQ_TEST_PERFT_NODES=1000000 run_suites build-portable -R '^test_(movegen|perft|fen|notation)$'
+  bash tests/edge/run.sh build-portable
   # the hostile-input tests of the security suite under valgrind: 17 s; the
   # whole suite (103 s) and every server suite: bash scripts/valgrind.sh
   VG_FILTER='net_security/@(wrong_and_malformed*|malformed_utf8*|huge_numbers*|deeply_nested*|forged_and*|a_board_move_is*)' \
     VG_JOBS="$(nproc)" BUILD=build-portable NO_BUILD=1 bash scripts/valgrind.sh test_net_security
 }
 
+browser_chain() { # the live page in headless Chromium (playwright-core from npm; docs/web.md)
+  bash tests/web/run.sh build-portable
+}
+
+san_chain() {
+  CC=clang bash scripts/build.sh build-san -DCMAKE_BUILD_TYPE=RelWithDebInfo -DXQ_WERROR=ON -DXQ_SANITIZE=ON -DXQ_PORTABLE=OFF
+  # One suite at a time: each runs two tests at once (Criterion's --jobs 2),
+  # and four sanitized processes on two cores took as long (139 s against
+  # 142 s alone) for 267 s of CPU instead of 204.
+  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+    XQ_TEST_PERFT_NODES=300000 XQ_TEST_PLAYOUTS=100 JOBS=1 run_suites build-san
+  ASAN_OPTIONS=detect_leaks=1 TRIALS=2 BOARDS=100 XQREF=build-san/xqref \
+    bash bench/crash-test.sh
+}
+
 declare -A chain_pid=()
-echo "== default, browser, sanitizer and portable chains start, at ${SECONDS} s"
+echo "== portable, browser and sanitizer chains start, at ${SECONDS} s"
 set -m # each chain in a process group of its own (cleanup kills it whole)
-for c in default browser san portable; do
+for c in portable browser san; do
   (set -e; "${c}_chain") >"$logs/$c.log" 2>&1 &
   chain_pid[$c]=$!
   bg_pids+=("$!")
@@ -115,7 +97,7 @@ done
 set +m
 
 # The chains as they end, in any order; the first to fail ends the run.
-left=(default browser san portable)
+left=(portable browser san)
 while ((${#left[@]})); do
   waiting=()
   for c in "${left[@]}"; do waiting+=("${chain_pid[$c]}"); done
