@@ -31,6 +31,34 @@ static double now_s(void) { return (double)uv_hrtime() / 1e9; }
 /* The store before the server: event, admin and arbiter tokens        */
 /* ------------------------------------------------------------------ */
 
+/* The staff's tokens and the boards': S->admin, S->arbiter (the chief
+ * arbiter's) and S->tokens (allocated here), a board token for each of
+ * S->tables tables of each of `rounds` rounds, made in one transaction
+ * of `st`. XQ_OK, or the store's code with its message in *e. */
+int xq__simulate_tokens(xq__sim *S, xq_tstore *st, int rounds, xq_error *e)
+{
+  xq_ttoken tk;
+  int created = 0;
+  int rc = xq_tstore_admin_token(st, &tk, &created, e);
+  if (!rc) snprintf(S->admin, sizeof S->admin, "%s", tk.token);
+  if (!rc) rc = xq_tstore_token_new(st, XQ_ROLE_ARBITER, 0, 0, "chief arbiter", &tk, e);
+  if (!rc) snprintf(S->arbiter, sizeof S->arbiter, "%s", tk.token);
+  S->tokens = calloc(rounds ? (size_t)rounds * (size_t)S->tables : 1, XQ_SIM_TOKEN_SIZE);
+  if (!S->tokens && !rc) rc = XQ_ENOMEM;
+  if (!rc) rc = xq_tstore_batch_begin(st, e);
+  for (int round = 1; round <= rounds && !rc; round++)
+    for (int t = 1; t <= S->tables && !rc; t++) {
+      char label[XQ_TOURNEY_FIELD_MAX];
+      snprintf(label, sizeof label, "round %d table %d", round, t);
+      rc = xq_tstore_token_new(st, XQ_ROLE_BOARD, round, t, label, &tk, e);
+      if (!rc) memcpy(S->tokens + ((size_t)(round - 1) * (size_t)S->tables + (size_t)(t - 1)) * XQ_SIM_TOKEN_SIZE,
+                      tk.token, XQ_SIM_TOKEN_SIZE);
+    }
+  if (!rc) rc = xq_tstore_batch_commit(st, e);
+  else if (xq_tstore_in_batch(st)) xq_tstore_batch_rollback(st);
+  return rc;
+}
+
 static int create_store(xq__sim *S)
 {
   const xq_regulation *r = S->r;
@@ -53,31 +81,12 @@ static int create_store(xq__sim *S)
   if (S->o->group) snprintf(title, sizeof title, "%.180s %.60s", r->title, S->group.name);
   else snprintf(title, sizeof title, "%s", r->title);
   if (!rc) rc = xq_tstore_create_event(st, title, &cfg, &e);
-  xq_ttoken tk;
-  int created = 0;
-  if (!rc) rc = xq_tstore_admin_token(st, &tk, &created, &e);
-  if (!rc) snprintf(S->admin, sizeof S->admin, "%s", tk.token);
-  if (!rc) rc = xq_tstore_token_new(st, XQ_ROLE_ARBITER, 0, 0, "chief arbiter", &tk, &e);
-  if (!rc) snprintf(S->arbiter, sizeof S->arbiter, "%s", tk.token);
   /* A board token for every table of every round, printed on the table
-   * cards before the event (the server loads them when it starts): one
-   * transaction. */
+   * cards before the event (the server loads them when it starts). */
   S->tables = (S->n + 1) / 2;
   /* (a knockout-only event has no rounds: its tables get tokens when
    * they are published) */
-  S->tokens = calloc(r->rounds ? (size_t)r->rounds * (size_t)S->tables : 1, XQ_SIM_TOKEN_SIZE);
-  if (!S->tokens) rc = XQ_ENOMEM;
-  if (!rc) rc = xq_tstore_batch_begin(st, &e);
-  for (int round = 1; round <= r->rounds && !rc; round++)
-    for (int t = 1; t <= S->tables && !rc; t++) {
-      char label[XQ_TOURNEY_FIELD_MAX];
-      snprintf(label, sizeof label, "round %d table %d", round, t);
-      rc = xq_tstore_token_new(st, XQ_ROLE_BOARD, round, t, label, &tk, &e);
-      if (!rc) memcpy(S->tokens + ((size_t)(round - 1) * (size_t)S->tables + (size_t)(t - 1)) * XQ_SIM_TOKEN_SIZE,
-                      tk.token, XQ_SIM_TOKEN_SIZE);
-    }
-  if (!rc) rc = xq_tstore_batch_commit(st, &e);
-  else if (st && xq_tstore_in_batch(st)) xq_tstore_batch_rollback(st);
+  if (!rc) rc = xq__simulate_tokens(S, st, r->rounds, &e);
   xq_tstore_close(st);
   if (rc) return xq__simulate_server_fail(S, rc, "%s: %s", S->db, e.msg[0] ? e.msg : xq_strerror(rc));
   return XQ_OK;

@@ -162,6 +162,12 @@ struct xq__sim {
   int *pool;                  /* [n+1]: with kev, each player's pool (township) */
 };
 
+/* The staff's tokens and the boards': S->admin, S->arbiter (the chief
+ * arbiter's) and S->tokens (allocated here), a board token for each of
+ * S->tables tables of each of `rounds` rounds, made in one transaction
+ * of `st`. XQ_OK, or the store's code with its message in *e. */
+int xq__simulate_tokens(xq__sim *S, xq_tstore *st, int rounds, xq_error *e);
+
 /* Keep the first failure of the run: `code` and the printf-formatted
  * message in S->err (a later one does not overwrite it). Returns code. */
 int xq__simulate_server_fail(xq__sim *S, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

@@ -73,26 +73,8 @@ static int create_store(xq__sim *S, int rounds)
   snprintf(title, sizeof title, "团体赛 Team %s", format_names[S->o->format] + 5);
   int rc = xq_tstore_open(S->db, XQ_TSTORE_CREATE, &st, &e);
   if (!rc) rc = xq_tstore_create_event(st, title, &cfg, &e);
-  xq_ttoken tk;
-  int created = 0;
-  if (!rc) rc = xq_tstore_admin_token(st, &tk, &created, &e);
-  if (!rc) snprintf(S->admin, sizeof S->admin, "%s", tk.token);
-  if (!rc) rc = xq_tstore_token_new(st, XQ_ROLE_ARBITER, 0, 0, "chief arbiter", &tk, &e);
-  if (!rc) snprintf(S->arbiter, sizeof S->arbiter, "%s", tk.token);
   S->tables = S->o->teams / 2 * S->o->team_boards;
-  S->tokens = calloc((size_t)rounds * (size_t)S->tables, XQ_SIM_TOKEN_SIZE);
-  if (!S->tokens && !rc) rc = XQ_ENOMEM;
-  if (!rc) rc = xq_tstore_batch_begin(st, &e);
-  for (int round = 1; round <= rounds && !rc; round++)
-    for (int t = 1; t <= S->tables && !rc; t++) {
-      char label[XQ_TOURNEY_FIELD_MAX];
-      snprintf(label, sizeof label, "round %d table %d", round, t);
-      rc = xq_tstore_token_new(st, XQ_ROLE_BOARD, round, t, label, &tk, &e);
-      if (!rc) memcpy(S->tokens + ((size_t)(round - 1) * (size_t)S->tables + (size_t)(t - 1)) * XQ_SIM_TOKEN_SIZE,
-                      tk.token, XQ_SIM_TOKEN_SIZE);
-    }
-  if (!rc) rc = xq_tstore_batch_commit(st, &e);
-  else if (st && xq_tstore_in_batch(st)) xq_tstore_batch_rollback(st);
+  if (!rc) rc = xq__simulate_tokens(S, st, rounds, &e);
   xq_tstore_close(st);
   if (rc) return xq__simulate_server_fail(S, rc, "%s: %s", S->db, e.msg[0] ? e.msg : xq_strerror(rc));
   return XQ_OK;
