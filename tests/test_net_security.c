@@ -1208,3 +1208,25 @@ Test(net_team_reads, the_open_team_reads_are_kept_until_what_they_show_changes, 
   xq_tc_close(&v);
   xq_tc_close(&adm);
 }
+
+/* A Swiss operation on a team event: `settings` changed the event's
+ * format under the team competition (a team Swiss became a round robin
+ * of its players, 7 rounds, in the event every page reads). Refused
+ * (tourney/store/store_settings.c); the other settings stay open. */
+Test(net_team_reads, a_team_event_keeps_its_format, .init = team_reads_up, .fini = xq_fx_end, .timeout = 60)
+{
+  xq_tclient adm;
+  hello(&adm, ts.admin);
+  xq_tc_okf(&adm, "{\"id\":1,\"op\":\"team_new\",\"format\":\"team-swiss\",\"boards\":2,\"rounds\":3}");
+  for (const char *f = "rr"; f; f = strcmp(f, "rr") ? NULL : "rr2") {
+    cJSON *r = xq_tc_callf(&adm, "{\"id\":2,\"op\":\"settings\",\"set\":{\"format\":\"%s\"}}", f);
+    cr_assert(strstr(xq_tj_str(xq_tc_expect_error(r, "CONFLICT"), "msg"), "team event"), "format %s", f);
+    cJSON_Delete(r);
+  }
+  cJSON *r = xq_tc_call(&adm, "{\"id\":3,\"op\":\"settings\",\"set\":{\"venue\":\"Hall\"}}");
+  cr_assert(ok(r), "another setting");
+  cr_assert_str_eq(xq_tj_str(r, "format"), "swiss");
+  cr_assert_str_eq(xq_tj_str(r, "venue"), "Hall");
+  cJSON_Delete(r);
+  xq_tc_close(&adm);
+}
