@@ -29,6 +29,8 @@ enum {
   XQ__ANSWER_OP_PLAYERS,          /* the `players` operation's body (table: 1 with personal data) */
   XQ__ANSWER_OP_PAIRINGS,         /* the `pairings` operation's body */
   XQ__ANSWER_TRF_PUBLIC,          /* GET /api/trf without a token: without personal data */
+  XQ__ANSWER_OP_TEAMS,            /* the `teams` operation's body (ops_team.c) */
+  XQ__ANSWER_OP_TEAM_STANDINGS,   /* the `team_standings` operation's body */
 };
 
 typedef struct xq__answer {

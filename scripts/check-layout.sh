@@ -151,7 +151,7 @@ declare -A users=( # who may include a room's header besides its own files (any 
   [internal.h]="*" [net.h]="*" [netlimits.h]="*" [conn.h]="*" [proto.h]="*" [ops.h]="proto.c http_api.c"
   [task.h]="ops_game.c ops_tourney.c ops_ko.c ops_team.c ops_players.c ops_settings.c ops_export.c ops_slips.c ops_desk.c"
   [jobs.h]="task.h ops_engine.c ops_tourney.c" [apply.h]="ops_tourney.c ops_players.c"
-  [live.h]="*" [answers.h]="live.c server.c http.c ops_tourney.c" [commit.h]="*" [hub.h]="*" [delay.h]="*" [fanout.h]="hub.c" [publish.h]="hub.c server.c"
+  [live.h]="*" [answers.h]="live.c server.c http.c ops_tourney.c ops_team.c" [commit.h]="*" [hub.h]="*" [delay.h]="*" [fanout.h]="hub.c" [publish.h]="hub.c server.c"
   [http.h]="server.c" [http_parse.h]="http.h http.c http_api.c poller.c publish.c" [ingest.h]="http_api.c poller.c server.c"
   [poller.h]="server.c" [url.h]="poller.c publish.c"
 )

@@ -104,6 +104,12 @@ static int settings_tx(xq_tstore *st, const xq_tsettings *s, unsigned fields, xq
   if (fields & XQ_TS_ORGANISER) snprintf(cand->info.organiser, sizeof cand->info.organiser, "%s", s->info.organiser);
   if (fields & XQ_TS_ARBITER) snprintf(cand->info.arbiter, sizeof cand->info.arbiter, "%s", s->info.arbiter);
   cand->cfg = cur->cfg;
+  /* a team event's games are its matches' boards: team_new set its format */
+  xq_tsettings was_set;
+  xq_tsettings_of(cur, &was_set);
+  if ((fields & XQ_TS_FORMAT) && s->format != was_set.format &&
+      xq__store_scalar(st, "SELECT count(*) FROM team_log WHERE kind = 'config'", 0, 0, 0))
+    return xq__store_error(err, XQ_EINVAL, "a team event: its format is the team competition's (team_new)");
   if ((rc = xq_tsettings_apply(&cand->cfg, s, fields, paired, err))) return rc;
   keyset *was = malloc(sizeof *was), *now = malloc(sizeof *now);
   if (!was || !now) rc = xq__store_error(err, XQ_ENOMEM, "out of memory");
