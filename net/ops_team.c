@@ -245,19 +245,38 @@ static cJSON *prizes_json(xq__server *s, const xq_tm_event *ev, int b, int upto)
   return a;
 }
 
+static cJSON *standings_after(xq__server *s, const xq_tm_event *ev, int after, int upto, int valued);
+
+/* 1 when tie-break `code` has a value of its own in a row (the others
+ * only order: xq_tm_row_value gives 0). */
+static int tb_valued(int code)
+{
+  return code != XQ_TTB_TDE && code != XQ_TTB_TDE2W && code != XQ_TTB_TBR && code != XQ_TTB_TBRW &&
+         code != XQ_TTB_BBE && code != XQ_TTB_LOT;
+}
+
 /* The team standings and board prizes after the last decided round (the
  * first round in progress when none is). NULL when out of memory. */
 static cJSON *standings_json(xq__server *s, const xq_tm_event *ev)
 {
-  int upto = rounds_decided(ev), n = ev->nteams;
+  int upto = rounds_decided(ev);
+  return standings_after(s, ev, upto, upto ? upto : ev->nrounds, 0);
+}
+
+/* The team standings and board prizes after rounds 1..upto, "after"
+ * saying `after`; `valued`: only the tie-breaks with a value of their own
+ * (tb_valued) in each row. NULL when out of memory. */
+static cJSON *standings_after(xq__server *s, const xq_tm_event *ev, int after, int upto, int valued)
+{
+  int n = ev->nteams;
   xq_tm_row *rows = calloc((size_t)(n ? n : 1), sizeof *rows);
-  if (!rows || xq_tm_standings(ev, upto ? upto : ev->nrounds, rows)) {
+  if (!rows || xq_tm_standings(ev, upto, rows)) {
     free(rows);
     return NULL;
   }
   cJSON *o = cJSON_CreateObject();
-  cJSON_AddNumberToObject(o, "after", upto);
-  cJSON_AddBoolToObject(o, "complete", upto == event_rounds(ev) && upto > 0);
+  cJSON_AddNumberToObject(o, "after", after);
+  cJSON_AddBoolToObject(o, "complete", after == event_rounds(ev) && after > 0);
   cJSON *a = cJSON_AddArrayToObject(o, "rows");
   for (int i = 0; i < n; i++) {
     const xq_tm_row *r = &rows[i];
@@ -272,20 +291,108 @@ static cJSON *standings_json(xq__server *s, const xq_tm_event *ev)
     cJSON_AddNumberToObject(x, "lost", r->ml);
     cJSON *tb = cJSON_AddObjectToObject(x, "tiebreaks");
     for (int k = 0; k < ev->cfg.ntb; k++)
-      cJSON_AddNumberToObject(tb, xq_ttb_name(ev->cfg.tb[k]), (double)xq_tm_row_value(r, ev->cfg.tb[k]));
+      if (!valued || tb_valued(ev->cfg.tb[k]))
+        cJSON_AddNumberToObject(tb, xq_ttb_name(ev->cfg.tb[k]), (double)xq_tm_row_value(r, ev->cfg.tb[k]));
     cJSON *bg = cJSON_AddArrayToObject(x, "board_gp");
     for (int b = 0; b < ev->cfg.boards; b++) cJSON_AddItemToArray(bg, cJSON_CreateNumber(r->board_gp[b]));
     cJSON_AddItemToArray(a, x);
   }
   free(rows);
   cJSON *bp = cJSON_AddArrayToObject(o, "board_prizes");
-  for (int b = 1; b <= ev->cfg.boards; b++) cJSON_AddItemToArray(bp, prizes_json(s, ev, b, upto ? upto : ev->nrounds));
+  for (int b = 1; b <= ev->cfg.boards; b++) cJSON_AddItemToArray(bp, prizes_json(s, ev, b, upto));
+  return o;
+}
+
+/* ------------------------------------------------------------------ */
+/* What anyone may read (GET /api/teams.json)                          */
+/* ------------------------------------------------------------------ */
+
+xq_tm_event *xq__ops_team_now(xq__server *s)
+{
+  if (!s->team_read) {
+    xq_tm_event_free(s->team);
+    s->team = NULL;
+    if (!s->ev || xq_tstore_team_load(s->store, s->ev, &s->team, NULL)) return NULL; /* read again when next asked */
+    s->team_read = 1;
+  }
+  /* the results of the games as the reader is shown them (delay.h) */
+  if (s->team) xq_tm_sync_games(s->team, s->ev);
+  return s->team;
+}
+
+/* The team event changed (a team operation): read it again when next
+ * asked. */
+static void team_changed(xq__server *s)
+{
+  xq_tm_event_free(s->team);
+  s->team = NULL;
+  s->team_read = 0;
+}
+
+/* Round `round`'s games as the tables hold them, into *pr (for
+ * xq_tm_board_game; free with xq_tpairing_clear): no store read. */
+static void live_pairing(xq__server *s, int round, xq_tpairing *pr)
+{
+  memset(pr, 0, sizeof *pr);
+  int n = round >= 1 && round <= XQ_ROUNDS_LIVE_MAX ? s->nboards[round] : 0;
+  if (!n || !(pr->boards = calloc((size_t)n, sizeof *pr->boards))) return;
+  pr->round = round;
+  pr->nboards = n;
+  for (int t = 1; t <= n; t++) {
+    const xq__live *lv = xq__live_get(s, round, t);
+    if (lv) pr->boards[t - 1] = (xq_tboard){lv->red, lv->black};
+  }
+}
+
+cJSON *xq__ops_team_public(xq__server *s, int round)
+{
+  const xq_tm_event *ev = xq__ops_team_now(s);
+  if (!ev) return NULL;
+  int published = s->ev->nrounds < ev->nrounds ? s->ev->nrounds : ev->nrounds;
+  if (round > published) round = published;
+  cJSON *o = cJSON_CreateObject();
+  cJSON_AddStringToObject(o, "format", format_name(&ev->cfg));
+  cJSON_AddNumberToObject(o, "boards", ev->cfg.boards);
+  cJSON_AddNumberToObject(o, "rounds", event_rounds(ev));
+  cJSON_AddNumberToObject(o, "published", published);
+  char pts[64];
+  snprintf(pts, sizeof pts, "%d/%d/%d", ev->cfg.mp_win, ev->cfg.mp_draw, ev->cfg.mp_loss);
+  cJSON_AddStringToObject(o, "match_points", pts);
+  cJSON *tbs = cJSON_AddArrayToObject(o, "tiebreaks");
+  for (int i = 0; i < ev->cfg.ntb; i++)
+    if (tb_valued(ev->cfg.tb[i])) cJSON_AddItemToArray(tbs, cJSON_CreateString(xq_ttb_name(ev->cfg.tb[i])));
+  cJSON *ts = cJSON_AddArrayToObject(o, "teams");
+  for (int i = 0; i < ev->nteams; i++) {
+    const xq_tm_team *t = &ev->teams[i];
+    cJSON *x = team_ref(ev, i + 1);
+    cJSON_AddNumberToObject(x, "pno", t->pno);
+    cJSON_AddNumberToObject(x, "withdrawn", t->withdrawn);
+    cJSON *r = cJSON_AddArrayToObject(x, "roster");
+    for (int j = 0; j < t->nroster; j++) cJSON_AddItemToArray(r, player_json(s, t->roster[j].id));
+    cJSON_AddItemToArray(ts, x);
+  }
+  /* the published rounds' matches only: a lineup is not shown before its round is */
+  cJSON_AddNumberToObject(o, "round", round);
+  cJSON *ms = cJSON_AddArrayToObject(o, "matches");
+  for (int r = round ? round : 1; r <= (round ? round : published); r++) {
+    xq_tpairing pr;
+    live_pairing(s, r, &pr);
+    for (int k = 1, m; (m = xq_tm_match_at(ev, r, k)) >= 0; k++) cJSON_AddItemToArray(ms, match_json(s, ev, m, k, &pr));
+    xq_tpairing_clear(&pr);
+  }
+  int decided = rounds_decided(ev), upto = round ? round : decided ? decided : published;
+  if (upto > published) upto = published;
+  cJSON *st = standings_after(s, ev, upto, upto, 1);
+  if (st) cJSON_AddBoolToObject(st, "decided", upto <= decided);
+  cJSON_AddItemToObject(o, "standings", st ? st : cJSON_CreateNull());
   return o;
 }
 
 /* Broadcast what changed ("team", the event) and answer with `o`. */
 static void team_send(xq__server *s, xq__task *t, const char *what, int round, cJSON *o)
 {
+  team_changed(s); /* the readers' copy is read again, their kept answers made again */
+  xq__live_changed(s, 0);
   char *data = cJSON_PrintUnformatted(o);
   if (data) xq__hub_publish(s, what, round, 0, data);
   free(data);

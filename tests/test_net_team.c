@@ -174,6 +174,102 @@ Test(team, round_robin_played_as_games_and_kept)
   xq_tc_close(&adm);
 }
 
+/* GET `path` without a token: its status, the JSON body into *out (NULL
+ * when none). */
+static int get_anon(const char *path, cJSON **out)
+{
+  char req[256];
+  snprintf(req, sizeof req, "GET %s HTTP/1.1\r\nHost: t\r\n\r\n", path);
+  xq_tresp r;
+  cr_assert_eq(xq_tc_http(&ts.loop, ts.http_port, req, &r), 0, "a response to GET %s", path);
+  *out = r.body ? cJSON_Parse(r.body) : NULL;
+  if (r.status == 200) {
+    cr_assert_not_null(*out, "JSON from %s", path);
+    /* no personal data: no birth date, no sex, anywhere in the answer */
+    cr_assert_null(strstr(r.body, "birth"), "%s", r.body);
+    cr_assert_null(strstr(r.body, "\"sex\""), "%s", r.body);
+    cr_assert_null(strstr(r.body, "1990"), "%s", r.body);
+  }
+  int status = r.status;
+  xq_tresp_free(&r);
+  return status;
+}
+
+/* GET /api/teams.json: anyone's read of the team event; the matches of
+ * the published rounds only (no lineup before its round is published),
+ * their scores following the games' results; the team standings; /api/event
+ * says the event is a team event. */
+Test(team, teams_json_anonymous_and_following_results)
+{
+  xq_tclient adm, arb;
+  xq_fx_connect(&adm, ts.admin);
+  arbiter(&adm, &arb);
+  cJSON *j;
+  cr_assert_eq(get_anon("/api/teams.json", &j), 404, "not a team event yet");
+  cJSON_Delete(j);
+  for (int i = 0; i < 12; i++)
+    xq_tc_okf(&adm, "{\"id\":%d,\"op\":\"add_player\",\"player\":{\"name\":\"P%02d\",\"team\":\"%c\","
+                    "\"birth\":\"1990-01-0%d\",\"sex\":\"f\"}}", 100 + i, i + 1, 'A' + i / 3, 1 + i % 9);
+  xq_tc_okf(&adm, "{\"id\":1,\"op\":\"team_new\",\"format\":\"team-rr\",\"boards\":2,\"seed\":0}");
+  for (int t = 0; t < 4; t++) xq_tc_okf(&adm, "{\"id\":%d,\"op\":\"team_add\",\"name\":\"%c\"}", 200 + t, 'A' + t);
+  cr_assert_eq(get_anon("/api/event", &j), 200);
+  cr_assert(cJSON_IsTrue(xq_tj_get(j, "team")), "/api/event says a team event");
+  cJSON_Delete(j);
+  cr_assert_eq(get_anon("/api/teams.json", &j), 200);
+  cr_assert_str_eq(xq_tj_str(j, "format"), "team-rr");
+  cr_assert_eq(cJSON_GetArraySize(xq_tj_get(j, "teams")), 4);
+  cr_assert_eq(cJSON_GetArraySize(xq_tj_get(cJSON_GetArrayItem(xq_tj_get(j, "teams"), 0), "roster")), 3);
+  cJSON_Delete(j);
+
+  /* paired, a lineup entered, not published: none of it shows */
+  xq_tc_okf(&adm, "{\"id\":2,\"op\":\"team_pair\"}");
+  xq_tc_okf(&adm, "{\"id\":3,\"op\":\"lineup\",\"round\":1,\"team\":1,\"players\":[1,0,3]}");
+  cr_assert_eq(get_anon("/api/teams.json?round=1", &j), 200);
+  cr_assert_eq((int)xq_tj_num(j, "published"), 0);
+  cr_assert_eq(cJSON_GetArraySize(xq_tj_get(j, "matches")), 0, "no lineup of a round not published");
+  cJSON_Delete(j);
+
+  /* published: two matches of two boards, each board on its table */
+  xq_tc_okf(&adm, "{\"id\":4,\"op\":\"team_publish\"}");
+  cr_assert_eq(get_anon("/api/teams.json?round=1", &j), 200);
+  cr_assert_eq((int)xq_tj_num(j, "round"), 1);
+  const cJSON *ms = xq_tj_get(j, "matches");
+  cr_assert_eq(cJSON_GetArraySize(ms), 2);
+  const cJSON *m1 = cJSON_GetArrayItem(ms, 0);
+  cr_assert_str_eq(xq_tj_str(xq_tj_get(m1, "first"), "name"), "A");
+  cr_assert_eq((int)xq_tj_num(xq_tj_get(cJSON_GetArrayItem(xq_tj_get(m1, "boards"), 1), "first"), "id"), 3,
+               "the lineup entered");
+  cr_assert_eq((int)xq_tj_num(cJSON_GetArrayItem(xq_tj_get(m1, "boards"), 0), "table"), 1);
+  cr_assert_eq(num_at(m1, "gp", 0), 0);
+  cr_assert(cJSON_IsFalse(xq_tj_get(m1, "decided")));
+  cJSON_Delete(j);
+
+  /* the results, one by one: the score follows each (the kept answer is made again) */
+  static const char *const res[] = {"1-0", "=", "0-1", "1-0"};
+  static const int gp1[] = {2, 3, 3, 3}, gp2[] = {0, 0, 2, 4};
+  for (int t = 1; t <= 4; t++) {
+    xq_tc_okf(&arb, "{\"id\":%d,\"op\":\"result\",\"round\":1,\"table\":%d,\"result\":\"%s\"}", 20 + t, t, res[t - 1]);
+    cr_assert_eq(get_anon("/api/teams.json?round=1", &j), 200);
+    ms = xq_tj_get(j, "matches");
+    cr_assert_eq(num_at(cJSON_GetArrayItem(ms, 0), "gp", 0), gp1[t - 1], "after table %d", t);
+    cr_assert_eq(num_at(cJSON_GetArrayItem(ms, 1), "gp", 1), gp2[t - 1], "after table %d", t);
+    cJSON_Delete(j);
+  }
+  cr_assert_eq(get_anon("/api/teams.json", &j), 200);
+  const cJSON *st = xq_tj_get(j, "standings");
+  cr_assert_eq((int)xq_tj_num(st, "after"), 1);
+  cr_assert(cJSON_IsTrue(xq_tj_get(st, "decided")));
+  int mp = 0;
+  for (const cJSON *x = xq_tj_get(st, "rows")->child; x; x = x->next) mp += (int)xq_tj_num(x, "mp");
+  cr_assert_eq(mp, 4, "two matches of 2 match points");
+  cr_assert_eq(cJSON_GetArraySize(xq_tj_get(st, "board_prizes")), 2);
+  cJSON_Delete(j);
+  cr_assert_eq(get_anon("/api/teams.json?round=x", &j), 400);
+  cJSON_Delete(j);
+  xq_tc_close(&adm);
+  xq_tc_close(&arb);
+}
+
 /* A store of schema 13 with a team event (tests/data/store/README.md):
  * migration 14 keeps its team log, and a roster may then be replaced. */
 Test(team_store, a_version_13_team_store_takes_a_roster_row)
