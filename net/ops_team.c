@@ -5,7 +5,9 @@
  * team_edit replaces a roster,
  * lineup enters a team's lineup for a round, team_pair pairs the next
  * team round and team_publish puts its boards on the tables, team_forfeit
- * declares a whole match forfeited; teams and team_standings show them.
+ * declares a whole match forfeited, team_withdraw takes a team out from a
+ * round on; teams and team_standings show them, and GET /api/teams.json
+ * shows anyone the published rounds (xq__ops_team_public).
  *
  * The team log (store/team_store.h) keeps the teams, matches and
  * lineups; each board of a match with both players fielded is a game of
@@ -881,6 +883,58 @@ static void op_team_forfeit(xq__server *s, xq__req *r)
   xq__task_go(s, &t->t, 1);
 }
 
+/* ------------------------------------------------------------------ */
+/* team_withdraw                                                       */
+/* ------------------------------------------------------------------ */
+
+static void run_team_withdraw(xq__server *s, xq__task *task)
+{
+  team_task *t = (team_task *)task;
+  xq_tm_event *ev;
+  char msg[128] = "";
+  if (team_load(s, task, &ev)) return;
+  int round = t->round ? t->round : ev->nrounds + 1;
+  if (t->team > ev->nteams) {
+    snprintf(msg, sizeof msg, "no team %d (the event has %d)", t->team, ev->nteams);
+    xq__task_error(task, XQ__E_NOT_FOUND, msg);
+    xq_tm_event_free(ev);
+    return;
+  }
+  if (round <= s->ev->nrounds)
+    snprintf(msg, sizeof msg, "round %d is published: its games stand (withdraw from round %d)", round,
+             s->ev->nrounds + 1);
+  else if (ev->teams[t->team - 1].withdrawn)
+    snprintf(msg, sizeof msg, "team %d has withdrawn already (from round %d)", t->team, ev->teams[t->team - 1].withdrawn);
+  xq_tm_logrow row = {.kind = XQ_TML_WITHDRAW, .round = round, .a = t->team};
+  if (msg[0]) {
+    xq__task_error(task, XQ__E_CONFLICT, msg);
+  } else if (!team_record(s, task, &ev, &row, 1)) {
+    xq__log(s, "team %d %s withdraws from round %d", t->team, ev->teams[t->team - 1].name, round);
+    cJSON *o = teams_json(s, ev);
+    cJSON_AddNumberToObject(o, "team", t->team);
+    cJSON_AddNumberToObject(o, "from", round);
+    team_send(s, task, "team", 0, o);
+  }
+  xq_tm_event_free(ev);
+}
+
+/* team_withdraw {team, round}: team `team` withdraws from round `round`
+ * (default: the next to pair) on, a round not yet published: a Swiss pairs
+ * it no more, a round robin forfeits its matches from then on (and
+ * annuls its results when it played fewer than half). */
+static void op_team_withdraw(xq__server *s, xq__req *r)
+{
+  int team, round;
+  if (xq__field_int(r, "team", 1, XQ_TM_TEAMS_MAX, 0, &team) ||
+      xq__field_int(r, "round", 0, XQ_TOURNEY_ROUNDS_MAX, 0, &round))
+    return;
+  team_task *t = (team_task *)xq__task_new(s, r, run_team_withdraw, sizeof *t, NULL);
+  if (!t) return;
+  t->team = team;
+  t->round = round;
+  xq__task_go(s, &t->t, 1);
+}
+
 const xq__op xq__team_ops[] = {
   {"teams", 0, op_teams},
   {"team_standings", 0, op_team_standings},
@@ -891,5 +945,6 @@ const xq__op xq__team_ops[] = {
   {"team_pair", ADMIN, op_team_pair},
   {"team_publish", ADMIN, op_team_publish},
   {"team_forfeit", XQ__STAFF, op_team_forfeit},
+  {"team_withdraw", ADMIN, op_team_withdraw},
   {NULL, 0, NULL},
 };

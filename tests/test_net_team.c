@@ -270,6 +270,42 @@ Test(team, teams_json_anonymous_and_following_results)
   xq_tc_close(&arb);
 }
 
+/* A published team round withdrawn by unpair while none of its games has
+ * begun: the team round stays paired, its lineups may change again and
+ * team_publish puts it on the tables again; once a game has a result,
+ * unpair is refused. team_withdraw takes a team out from the next round. */
+Test(team, unpair_and_withdraw)
+{
+  xq_tclient adm;
+  xq_fx_connect(&adm, ts.admin);
+  xq_tc_okf(&adm, "{\"id\":1,\"op\":\"team_new\",\"format\":\"team-swiss\",\"boards\":2,\"rounds\":3}");
+  register_teams(&adm);
+  xq_tc_okf(&adm, "{\"id\":2,\"op\":\"team_pair\",\"publish\":true}");
+  xq_tc_okf(&adm, "{\"id\":3,\"op\":\"unpair\",\"round\":1}");
+  cJSON *j;
+  cr_assert_eq(get_anon("/api/teams.json", &j), 200);
+  cr_assert_eq((int)xq_tj_num(j, "published"), 0, "withdrawn: the team round is paired, not published");
+  cJSON_Delete(j);
+  xq_tc_okf(&adm, "{\"id\":4,\"op\":\"lineup\",\"round\":1,\"team\":1,\"players\":[1,0,3]}");
+  xq_tc_okf(&adm, "{\"id\":5,\"op\":\"team_publish\"}");
+  cr_assert_eq(get_anon("/api/teams.json?round=1", &j), 200);
+  cr_assert_eq((int)xq_tj_num(j, "published"), 1);
+  cr_assert_eq(cJSON_GetArraySize(xq_tj_get(j, "matches")), 2);
+  cJSON_Delete(j);
+  xq_tc_okf(&adm, "{\"id\":6,\"op\":\"result\",\"round\":1,\"table\":1,\"result\":\"1-0\"}");
+  xq_tc_errf(&adm, "CONFLICT", "{\"id\":7,\"op\":\"unpair\",\"round\":1}");
+
+  xq_tc_errf(&adm, "CONFLICT", "{\"id\":8,\"op\":\"team_withdraw\",\"team\":2,\"round\":1}"); /* published */
+  xq_tc_errf(&adm, "NOT_FOUND", "{\"id\":9,\"op\":\"team_withdraw\",\"team\":9}");
+  cJSON *r = xq_tc_callf(&adm, "{\"id\":10,\"op\":\"team_withdraw\",\"team\":2}");
+  xq_tc_expect_ok(r);
+  cr_assert_eq((int)xq_tj_num(r, "from"), 2, "from the next round to pair");
+  cr_assert_eq((int)xq_tj_num(cJSON_GetArrayItem(xq_tj_get(r, "teams"), 1), "withdrawn"), 2);
+  cJSON_Delete(r);
+  xq_tc_errf(&adm, "CONFLICT", "{\"id\":11,\"op\":\"team_withdraw\",\"team\":2}");
+  xq_tc_close(&adm);
+}
+
 /* A store of schema 13 with a team event (tests/data/store/README.md):
  * migration 14 keeps its team log, and a roster may then be replaced. */
 Test(team_store, a_version_13_team_store_takes_a_roster_row)
