@@ -207,6 +207,7 @@ Test(team, teams_json_anonymous_and_following_results)
   cJSON *j;
   cr_assert_eq(get_anon("/api/teams.json", &j), 404, "not a team event yet");
   cJSON_Delete(j);
+  xq_tc_errf(&adm, "CONFLICT", "{\"id\":5,\"op\":\"export\",\"what\":\"team-standings\",\"format\":\"csv\"}");
   for (int i = 0; i < 12; i++)
     xq_tc_okf(&adm, "{\"id\":%d,\"op\":\"add_player\",\"player\":{\"name\":\"P%02d\",\"team\":\"%c\","
                     "\"birth\":\"1990-01-0%d\",\"sex\":\"f\"}}", 100 + i, i + 1, 'A' + i / 3, 1 + i % 9);
@@ -266,6 +267,27 @@ Test(team, teams_json_anonymous_and_following_results)
   cJSON_Delete(j);
   cr_assert_eq(get_anon("/api/teams.json?round=x", &j), 400);
   cJSON_Delete(j);
+
+  /* the team sheets of the export op: the match sheet of round 1 with
+   * each board, the team standings, the board prizes, the cross table */
+  cJSON *r = xq_tc_callf(&adm, "{\"id\":50,\"op\":\"export\",\"what\":\"matches\",\"format\":\"html\","
+                               "\"lang\":\"zh\",\"round\":1}");
+  xq_tc_expect_ok(r);
+  cr_assert_str_eq(xq_tj_str(r, "filename"), "xqref-matches-r1.html");
+  const char *html = xq_tj_str(r, "text");
+  cr_assert(strstr(html, "第1场 A – D 局分 3:1") && strstr(html, "P01") && strstr(html, "P10"), "%s", html);
+  cJSON_Delete(r);
+  r = xq_tc_callf(&adm, "{\"id\":51,\"op\":\"export\",\"what\":\"team-standings\",\"format\":\"csv\"}");
+  xq_tc_expect_ok(r);
+  cr_assert(strstr(xq_tj_str(r, "text"), "\nA") || strstr(xq_tj_str(r, "text"), ",A"), "%s", xq_tj_str(r, "text"));
+  cJSON_Delete(r);
+  r = xq_tc_callf(&adm, "{\"id\":52,\"op\":\"export\",\"what\":\"board-prizes\",\"format\":\"xlsx\"}");
+  xq_tc_expect_ok(r);
+  cr_assert_str_eq(xq_tj_str(r, "filename"), "xqref-board-prizes-r1.xlsx");
+  cr_assert(strlen(xq_tj_str(r, "base64")) > 100);
+  cJSON_Delete(r);
+  xq_tc_okf(&adm, "{\"id\":53,\"op\":\"export\",\"what\":\"team-crosstable\",\"format\":\"text\"}");
+  xq_tc_errf(&adm, "BAD_REQUEST", "{\"id\":54,\"op\":\"export\",\"what\":\"teams\",\"round\":1}");
   xq_tc_close(&adm);
   xq_tc_close(&arb);
 }

@@ -5,8 +5,8 @@
 // match's running score on the page: the console's, and the live view's
 // match headers over their boards following each result as it arrives,
 // the pairings by match, the team standings, the desk naming each game's
-// match; the store, read by another process (`xqref tourney standings`),
-// agrees.
+// match; the print view of round 1's match sheet (团体对阵表); the store,
+// read by another process (`xqref tourney standings`), agrees.
 //
 //   XQ_BUILD=build node --test tests/web/team.test.mjs   (tests/web/run.sh)
 import { test, before, after } from 'node:test';
@@ -111,6 +111,16 @@ test('a team round robin from the console: teams, lineups, the round, the match 
     assert.match(await p.textContent('.tm-match[data-match="1"] h4'), new RegExp(`${m1.first.name}\\s+1½–½\\s+${m1.second.name}`));
     assert.match(await p.textContent('.tm-match[data-match="2"] h4'), new RegExp(`${m2.first.name}\\s+0–2\\s+${m2.second.name}`));
     await p.screenshot({ path: join(ART, 'team-console.png'), fullPage: true });
+
+    // 打印: the match sheet (团体对阵表) of round 1 as the server prints it, each match with its boards
+    await p.selectOption('#p-what', 'matches');
+    await p.selectOption('#p-round', '1');
+    await p.click('#p-view');
+    const frame = await (await p.waitForSelector('#p-frame[data-what="matches"]', { timeout: WAIT })).contentFrame();
+    await frame.waitForSelector('h2', { timeout: WAIT });
+    const sheet = await frame.textContent('body');
+    assert.ok(sheet.includes(`第1场 ${m1.first.name} – ${m1.second.name}`) && sheet.includes(m1.boards[0].first.name), sheet);
+    assert.match(sheet, /局分 0:4 场分 0:2/);
 
     // the store, read by another process, says the same: the two winners lead
     const table = cli(ev.db, 'standings').split('\n').filter(l => /^\s*\d/.test(l)).slice(0, 2).join('\n');
