@@ -390,14 +390,17 @@ cJSON *xq__ops_team_public(xq__server *s, int round)
   return o;
 }
 
-/* Broadcast what changed ("team", the event) and answer with `o`. */
+/* Broadcast that the team event changed ("team" {"round":R}, 0 for the
+ * teams: the viewers read GET /api/teams.json again; the answer itself
+ * goes to the staff alone, as it may hold a lineup of a round not yet
+ * published) and answer with `o`. */
 static void team_send(xq__server *s, xq__task *t, const char *what, int round, cJSON *o)
 {
   team_changed(s); /* the readers' copy is read again, their kept answers made again */
   xq__live_changed(s, 0);
-  char *data = cJSON_PrintUnformatted(o);
-  if (data) xq__hub_publish(s, what, round, 0, data);
-  free(data);
+  char data[32];
+  snprintf(data, sizeof data, "{\"round\":%d}", round);
+  xq__hub_publish(s, what, round, 0, data);
   xq__task_send(t, o);
 }
 
@@ -409,7 +412,13 @@ static void run_teams(xq__server *s, xq__task *t)
 {
   xq_tm_event *ev;
   if (team_load(s, t, &ev)) return;
-  xq__task_send(t, teams_json(s, ev));
+  cJSON *o = teams_json(s, ev);
+  /* a round paired and not published: its matches and lineups are the
+   * staff's (a lineup is not told to the other team before the round is) */
+  int staff = t->c->role == XQ_ROLE_ADMIN || t->c->role == XQ_ROLE_ARBITER;
+  cJSON *rs = cJSON_GetObjectItemCaseSensitive(o, "matches");
+  while (!staff && cJSON_GetArraySize(rs) > s->ev->nrounds) cJSON_DeleteItemFromArray(rs, cJSON_GetArraySize(rs) - 1);
+  xq__task_send(t, o);
   xq_tm_event_free(ev);
 }
 

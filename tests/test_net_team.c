@@ -229,6 +229,18 @@ Test(team, teams_json_anonymous_and_following_results)
   cr_assert_eq((int)xq_tj_num(j, "published"), 0);
   cr_assert_eq(cJSON_GetArraySize(xq_tj_get(j, "matches")), 0, "no lineup of a round not published");
   cJSON_Delete(j);
+  /* nor in the teams operation of a session without a token; the arbiter's has it */
+  xq_tclient w;
+  xq_fx_connect(&w, NULL);
+  j = xq_tc_callf(&w, "{\"id\":6,\"op\":\"teams\"}");
+  xq_tc_expect_ok(j);
+  cr_assert_eq(cJSON_GetArraySize(xq_tj_get(j, "matches")), 0);
+  cJSON_Delete(j);
+  j = xq_tc_callf(&arb, "{\"id\":7,\"op\":\"teams\"}");
+  xq_tc_expect_ok(j);
+  cr_assert_eq(cJSON_GetArraySize(xq_tj_get(j, "matches")), 1, "round 1 paired, for the staff");
+  cJSON_Delete(j);
+  xq_tc_close(&w);
 
   /* published: two matches of two boards, each board on its table */
   xq_tc_okf(&adm, "{\"id\":4,\"op\":\"team_publish\"}");
