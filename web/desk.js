@@ -309,7 +309,7 @@ function renderLog(games) {
 function matchTag(table) {
   const mb = matchOfTable(table);
   return mb ? el('div', { class: 'match-tag', 'data-match': mb.m.match,
-    text: `${t('tm_match_n', { n: mb.m.match })} ${matchTitle(mb.m)} · ${t('tm_board', { n: mb.b.board })}` }) : null;
+    text: `${t('tv_match_n', { n: mb.m.match })} ${matchTitle(mb.m)} · ${t('tv_board', { n: mb.b.board })}` }) : null;
 }
 
 /* The desk (session.js shows it to a staff token): the games needing

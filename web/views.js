@@ -296,11 +296,11 @@ export function matchOfTable(table) {
 
 /* A match's header element `tag` (its score, whether decided). */
 function matchHead(tag, m, hidden) {
-  const forfeit = m.forfeit && m.forfeit !== 'none' ? ` · ${t('tm_forfeit')}` : '';
+  const forfeit = m.forfeit && m.forfeit !== 'none' ? ` · ${t('tv_forfeit')}` : '';
   return el(tag, { class: 'match-head', 'data-match': m.match, 'data-decided': m.decided ? '1' : '0', hidden: hidden || null },
-    el('span', { class: 'match-no', text: t('tm_match_n', { n: m.match }) }), ' ',
+    el('span', { class: 'match-no', text: t('tv_match_n', { n: m.match }) }), ' ',
     el('span', { class: 'match-score', text: matchTitle(m) }),
-    el('span', { class: 'match-state', text: (m.decided ? ` · ${t('tm_decided')}` : '') + forfeit }));
+    el('span', { class: 'match-state', text: (m.decided ? ` · ${t('tv_decided')}` : '') + forfeit }));
 }
 
 /* The team event's state of the round on screen read again (and its
@@ -315,13 +315,13 @@ export async function refreshTeams() {
 }
 
 addWords({
-  zh: { tm_match_n: '第{n}场', tm_decided: '已决', tm_forfeit: '弃权', tm_team: '队名', tm_played: '场次',
-    tm_mp: '场分', tm_gp: '局分', tm_wdl: '胜-和-负', tm_caption: '团体成绩', tm_board: '第{n}台', tm_match: '场次',
-    tm_tb: { MP: '场分', GP: '局分', MW: '胜场', WINS: '胜局', BWINS: '后手胜局', TBH: '对手场分', BC: '台次分',
+  zh: { tv_match_n: '第{n}场', tv_decided: '已决', tv_forfeit: '弃权', tv_team: '队名', tv_played: '场次',
+    tv_mp: '场分', tv_gp: '局分', tv_wdl: '胜-和-负', tv_caption: '团体成绩', tv_board: '第{n}台', tv_match: '场次',
+    tv_tb: { MP: '场分', GP: '局分', MW: '胜场', WINS: '胜局', BWINS: '后手胜局', TBH: '对手场分', BC: '台次分',
       EMMSB: 'EMMSB', EMGSB: 'EMGSB', EGMSB: 'EGMSB', EGGSB: 'EGGSB' } },
-  en: { tm_match_n: 'Match {n}', tm_decided: 'decided', tm_forfeit: 'forfeited', tm_team: 'Team', tm_played: 'Played',
-    tm_mp: 'MP', tm_gp: 'GP', tm_wdl: 'W-D-L', tm_caption: 'Team standings', tm_board: 'Board {n}', tm_match: 'Match',
-    tm_tb: { MP: 'MP', GP: 'GP', MW: 'Matches won', WINS: 'Wins', BWINS: 'Black wins', TBH: 'Opp. MP', BC: 'Board count',
+  en: { tv_match_n: 'Match {n}', tv_decided: 'decided', tv_forfeit: 'forfeited', tv_team: 'Team', tv_played: 'Played',
+    tv_mp: 'MP', tv_gp: 'GP', tv_wdl: 'W-D-L', tv_caption: 'Team standings', tv_board: 'Board {n}', tv_match: 'Match',
+    tv_tb: { MP: 'MP', GP: 'GP', MW: 'Matches won', WINS: 'Wins', BWINS: 'Black wins', TBH: 'Opp. MP', BC: 'Board count',
       EMMSB: 'EMMSB', EMGSB: 'EMGSB', EGMSB: 'EGMSB', EGGSB: 'EGGSB' } },
 });
 
@@ -519,7 +519,7 @@ export function renderPairings() {
     // a knockout table names its stage and game type beside its number (the bracket's tables)
     const kt = S.bracket && S.bracket.tables && S.bracket.tables.find(x => x.table === b.table);
     const ko = kt ? el('span', { class: 'ko-tag', text: koCardText({ knockout: kt }).replace(/^ · /, '') }) : null;
-    const board = mb ? el('span', { class: 'ko-tag', text: t('tm_board', { n: mb.b.board }) }) : null;
+    const board = mb ? el('span', { class: 'ko-tag', text: t('tv_board', { n: mb.b.board }) }) : null;
     rows.push(el('tr', { 'data-table': b.table },
       el('td', { class: 'num' }, String(b.table), ...(ko ? [' ', ko] : []), ...(board ? [' ', board] : [])),
       el('td', { class: 'red-name', text: b.red ? `${b.red.name} (${b.red.rating})` : '' }),
@@ -663,13 +663,13 @@ function renderTeamStandings() {
   }
   box.hidden = false;
   const codes = (st.tiebreaks || []).filter(c => c !== 'MP' && c !== 'GP');
-  const tbWord = c => (t('tm_tb') || {})[c] || c;
+  const tbWord = c => (t('tv_tb') || {})[c] || c;
   const when = !st.after ? t('before_round_1') : t(st.decided === false ? 'during_round' : 'after_round', { n: st.after });
-  box.replaceChildren(el('h3', { text: `${t('tm_caption')} · ${when}` }), el('div', { class: 'scroll' },
+  box.replaceChildren(el('h3', { text: `${t('tv_caption')} · ${when}` }), el('div', { class: 'scroll' },
     el('table', { id: 'team-table', class: 'grid' },
-      el('thead', {}, el('tr', {}, el('th', { class: 'num', text: t('rank') }), el('th', { text: t('tm_team') }),
-        el('th', { class: 'num', text: t('tm_played') }), el('th', { class: 'num', 'data-tb': 'MP', text: t('tm_mp') }),
-        el('th', { class: 'num', 'data-tb': 'GP', text: t('tm_gp') }), el('th', { class: 'num', text: t('tm_wdl') }),
+      el('thead', {}, el('tr', {}, el('th', { class: 'num', text: t('rank') }), el('th', { text: t('tv_team') }),
+        el('th', { class: 'num', text: t('tv_played') }), el('th', { class: 'num', 'data-tb': 'MP', text: t('tv_mp') }),
+        el('th', { class: 'num', 'data-tb': 'GP', text: t('tv_gp') }), el('th', { class: 'num', text: t('tv_wdl') }),
         ...codes.map(c => el('th', { class: 'num', 'data-tb': c, title: c, text: tbWord(c) })))),
       el('tbody', {}, ...st.rows.map(r => el('tr', { 'data-team': r.team, class: r.annulled ? 'annulled' : null },
         el('td', { class: 'num', 'data-col': 'place', text: r.annulled ? '' : r.place }),

@@ -5,7 +5,8 @@
 // match's running score on the page: the console's, and the live view's
 // match headers over their boards following each result as it arrives,
 // the pairings by match, the team standings, the desk naming each game's
-// match; the print view of round 1's match sheet (团体对阵表); the store,
+// match; the print view of round 1's match sheet (团体对阵表); a team
+// withdrawn from the console (team_withdraw); the store,
 // read by another process (`xqref tourney standings`), agrees.
 //
 //   XQ_BUILD=build node --test tests/web/team.test.mjs   (tests/web/run.sh)
@@ -122,9 +123,15 @@ test('a team round robin from the console: teams, lineups, the round, the match 
     assert.ok(sheet.includes(`第1场 ${m1.first.name} – ${m1.second.name}`) && sheet.includes(m1.boards[0].first.name), sheet);
     assert.match(sheet, /局分 0:4 场分 0:2/);
 
+
     // the store, read by another process, says the same: the two winners lead
     const table = cli(ev.db, 'standings').split('\n').filter(l => /^\s*\d/.test(l)).slice(0, 2).join('\n');
     assert.ok(table.includes(m1.first.name) && table.includes(m2.second.name), table);
+
+    // a team withdrawn from the console (asked first): from round 2, the next to pair
+    await p.click('#tm-teams tr[data-team="4"] button[data-action="withdraw"]');
+    await p.click('.confirm.c-ask button[data-action="yes"]');
+    await p.waitForSelector('#tm-teams tr[data-team="4"]:has-text("第2轮起退赛")', { timeout: WAIT });
     assert.deepEqual(errors, []);
   } finally {
     await ctx.close();
