@@ -34,7 +34,7 @@
 /* What a request asks for, known from its head (resolve); the kinds
  * from RT_PGN on are those of a round, under /api/rounds/N. */
 enum {
-  RT_ASSET, RT_OP, RT_EVENT, RT_STANDINGS, RT_KNOCKOUT, RT_TRF, RT_EVENTS,
+  RT_ASSET, RT_OP, RT_EVENT, RT_STANDINGS, RT_KNOCKOUT, RT_TRF, RT_EVENTS, RT_TEAMS,
   RT_PGN, RT_PAIRINGS, RT_GAMES, RT_PUSH
 };
 
@@ -321,7 +321,8 @@ static int path_kind(xq__http_conn *h, const char *path)
     const char *path;
     int kind;
   } fixed[] = {{"/api/op", RT_OP},         {"/api/event", RT_EVENT}, {"/api/standings.json", RT_STANDINGS},
-               {"/api/knockout", RT_KNOCKOUT}, {"/api/trf", RT_TRF},     {"/api/events", RT_EVENTS}};
+               {"/api/knockout", RT_KNOCKOUT}, {"/api/trf", RT_TRF},     {"/api/events", RT_EVENTS},
+               {"/api/teams.json", RT_TEAMS}};
   for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
     if (!strcmp(path, fixed[i].path)) return fixed[i].kind;
   return -1;
@@ -364,7 +365,7 @@ static int resolve(xq__server *s, xq__conn *c, xq__http_conn *h)
     xq__http_error(c, h, 405, NULL, "method not allowed", extra);
     return -1;
   }
-  if ((h->kind == RT_STANDINGS || h->kind == RT_EVENTS) && round_query(c, h, &h->round) < 0) return -1;
+  if ((h->kind == RT_STANDINGS || h->kind == RT_EVENTS || h->kind == RT_TEAMS) && round_query(c, h, &h->round) < 0) return -1;
   int in_round = h->kind >= RT_PGN; /* the kinds under /api/rounds/ */
   if (in_round && !round_published(s, h->round)) {
     xq__http_error(c, h, 404, NULL, "round not published", NULL);
@@ -447,7 +448,7 @@ static int answer_key(const xq__http_conn *h, xq__answer_key *k)
 {
   int anyones_trf = h->kind == RT_TRF && !xq__http_parse_header(&h->p.req, "Authorization");
   int kept = h->kind == RT_EVENT || h->kind == RT_STANDINGS || h->kind == RT_KNOCKOUT || h->kind == RT_PGN ||
-             h->kind == RT_PAIRINGS || anyones_trf;
+             h->kind == RT_PAIRINGS || h->kind == RT_TEAMS || anyones_trf;
   if (!kept) return 0;
   memset(k, 0, sizeof *k);
   k->kind = anyones_trf ? XQ__ANSWER_TRF_PUBLIC : h->kind;
@@ -458,6 +459,12 @@ static int answer_key(const xq__http_conn *h, xq__answer_key *k)
   if (h->kind == RT_PGN) {
     if (strlen(h->p.req.query) >= sizeof k->arg) return 0;
     strcpy(k->arg, h->p.req.query);
+  }
+  /* the team event's answer shows every round's results: kept by the
+   * tournament's version alone (a move changes nothing of it) */
+  if (h->kind == RT_TEAMS) {
+    k->round = 0;
+    snprintf(k->arg, sizeof k->arg, "%d", h->round);
   }
   return 1;
 }
@@ -502,6 +509,7 @@ static void serve_read(xq__server *s, xq__conn *c, xq__http_conn *h)
   case RT_EVENT: xq__http_api_event(s, c, h); break;
   case RT_STANDINGS: xq__http_api_standings(s, c, h, h->round); break;
   case RT_KNOCKOUT: xq__http_api_knockout(s, c, h); break;
+  case RT_TEAMS: xq__http_api_teams(s, c, h, h->round); break;
   case RT_TRF: xq__http_api_trf(s, c, h); break;
   case RT_EVENTS: xq__http_api_events(s, c, h, h->round); break;
   case RT_PGN: xq__http_api_pgn(s, c, h, h->round, h->table); break;

@@ -90,6 +90,10 @@ void xq__http_api_standings(xq__server *s, xq__conn *c, xq__http_conn *h, int up
 void xq__http_api_games(xq__server *s, xq__conn *c, xq__http_conn *h, int round);
 /* GET /api/rounds/N.pgn, or N/T.pgn for table `table` (> 0). */
 void xq__http_api_pgn(xq__server *s, xq__conn *c, xq__http_conn *h, int round, int table);
+/* GET /api/teams.json[?round=R]: a team event's teams, the matches of
+ * its published rounds (of round R) with their scores, the team
+ * standings (xq__ops_team_public); 404 when the event is not a team event. */
+void xq__http_api_teams(xq__server *s, xq__conn *c, xq__http_conn *h, int round);
 /* GET /api/knockout: the knockout stage. */
 void xq__http_api_knockout(xq__server *s, xq__conn *c, xq__http_conn *h);
 /* GET /api/trf: the event in TRF; birth dates and sex blank unless the

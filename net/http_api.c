@@ -48,6 +48,8 @@ void xq__http_api_event(xq__server *s, xq__conn *c, xq__http_conn *h)
   cJSON_AddStringToObject(o, "format", !ev || ev->cfg.format != XQ_FORMAT_RR ? "swiss" : ev->cfg.cycles == 2 ? "rr2" : "rr");
   /* the broadcast's delay for anonymous readers, in seconds (0 none) */
   cJSON_AddNumberToObject(o, "delay", (double)(xq__delay_us(s) / 1000000));
+  /* a team event (GET /api/teams.json has its teams and matches) */
+  if (xq__ops_team_now(s)) cJSON_AddTrueToObject(o, "team");
   /* the rounds 1..R whose games all have a result */
   cJSON_AddNumberToObject(o, "rounds_complete", ev ? xq_tournament_rounds_complete(ev) : 0);
   cJSON *pub = cJSON_AddArrayToObject(o, "published");
@@ -231,6 +233,13 @@ void xq__http_api_pgn(xq__server *s, xq__conn *c, xq__http_conn *h, int round, i
 }
 
 void xq__http_api_knockout(xq__server *s, xq__conn *c, xq__http_conn *h) { xq__http_json(c, h, xq__ops_ko_json(s)); }
+
+void xq__http_api_teams(xq__server *s, xq__conn *c, xq__http_conn *h, int round)
+{
+  cJSON *o = xq__ops_team_public(s, round);
+  if (!o) xq__http_error(c, h, 404, NULL, "the event is not a team event", NULL);
+  else xq__http_json(c, h, o);
+}
 
 void xq__http_api_trf(xq__server *s, xq__conn *c, xq__http_conn *h)
 {

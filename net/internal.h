@@ -103,6 +103,8 @@ struct xq__server {
   int rebuild_armed;           /* games marked after a failed commit wait for their rebuild (live.c) */
   xq_tstore *store;
   xq_tournament *ev;               /* the event as loaded from the store */
+  struct xq_tm_event *team;    /* its team competition as last read (ops_team.c), NULL none or not read */
+  int team_read;               /* `team` is read (NULL then: not a team event); 0 after a change */
   xq_ko *ko;                   /* its knockout stage and tables (live.c), NULL before loading */
   xq_rules rules;              /* the rule set games are judged by */
   xq_ttoken *tokens;           /* live tokens, refreshed on change */

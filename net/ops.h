@@ -44,6 +44,19 @@ cJSON *xq__ops_tourney_boards(const xq_tournament *ev, const xq_tpairing *pr, in
 /* 1 when the event is a team event (ops_team.c: its store holds a team
  * log), whose rounds team_pair pairs, not pair. */
 int xq__ops_team_event(xq__server *s);
+/* The team event as the server last read it (ops_team.c; read from the
+ * store when not yet, or after a change), its board results taken from
+ * the games of s->ev as it is now (a delayed view's, delay.h); NULL when
+ * the event is not a team event (or it could not be read). The server's:
+ * valid until the next change. */
+struct xq_tm_event *xq__ops_team_now(xq__server *s);
+/* GET /api/teams.json (ops_team.c): the team event as anyone may read it
+ * -- settings, teams and rosters (number and name), the matches of the
+ * published rounds (round `round` alone when > 0) with boards, tables,
+ * results and scores, the team standings after `round` (0: the last
+ * decided) with the board prizes; no birth date nor sex, and no lineup of
+ * a round not published. NULL when not a team event. */
+cJSON *xq__ops_team_public(xq__server *s, int round);
 
 /* export {format, what, round, lang, mode, count, preset, prizes}
  * (ops_export.c; a row of the table of ops_tourney.c). */

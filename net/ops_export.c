@@ -19,10 +19,17 @@
 #include "ops.h"
 #include "prize.h"
 #include "sheet/sheet.h"
+#include "store/team_store.h"
+#include "teammatch.h"
 #include "proto.h"
 #include "task.h"
 
-enum { X_EVENT, X_STANDINGS, X_PAIRINGS, X_SCORESHEETS, X_CROSSTABLE, X_CARDS, X_WHERE, X_PLACES, X_TEAMS, X_PRIZES, X_COUNT };
+/* the team event's sheets (X_TM_*) take a round too; the final sheets
+ * (from X_PLACES on) take none */
+enum {
+  X_EVENT, X_STANDINGS, X_PAIRINGS, X_SCORESHEETS, X_CROSSTABLE, X_CARDS, X_WHERE,
+  X_TM_STANDINGS, X_TM_MATCHES, X_TM_BOARDS, X_TM_CROSS, X_PLACES, X_TEAMS, X_PRIZES, X_COUNT
+};
 
 /* export: the request, parsed. */
 typedef struct export_task {
@@ -38,6 +45,7 @@ typedef struct export_task {
   xq_tournament *ev;         /* the copy of the event the job reads ... */
   xq_ko ko;                  /* ... and of its knockout stage, when has_ko */
   int has_ko;
+  xq_tm_event *tm;           /* the team event's sheets: its copy, as the store holds it */
   int rc;                    /* the job's status ... */
   char msg[XQ_ERR_MSG_LEN];  /* ... what is wrong, "" for its code's words ... */
   xq__buf *line;             /* ... or the reply line */
@@ -49,13 +57,15 @@ static void export_fini(xq__task *t)
   free(x->prizes);
   xq_tpairing_clear(&x->pr);
   xq_tournament_free(x->ev);
+  xq_tm_event_free(x->tm);
   xq__buf_unref(x->line);
 }
 
 static const char *const what_names[X_COUNT] = {
   [X_EVENT] = "event", [X_STANDINGS] = "standings", [X_PAIRINGS] = "pairings",
   [X_SCORESHEETS] = "scoresheets", [X_CROSSTABLE] = "crosstable", [X_CARDS] = "cards", [X_WHERE] = "where",
-  [X_PLACES] = "places", [X_TEAMS] = "teams", [X_PRIZES] = "prizes",
+  [X_PLACES] = "places", [X_TEAMS] = "teams", [X_PRIZES] = "prizes", [X_TM_STANDINGS] = "team-standings",
+  [X_TM_MATCHES] = "matches", [X_TM_BOARDS] = "board-prizes", [X_TM_CROSS] = "team-crosstable",
 };
 
 static const char *const format_names[] = {
@@ -162,6 +172,10 @@ static int write_sheet(export_task *t, FILE *f, char *msg, size_t cap)
   case X_CROSSTABLE: return xq_sheet_crosstable(t->ev, t->round, t->format, t->lang, f);
   case X_CARDS: return xq_sheet_cards(t->ev, t->player, t->round, t->format, t->lang, f);
   case X_WHERE: return xq_sheet_where(t->ev, &t->pr, t->format, t->lang, f);
+  case X_TM_STANDINGS: return xq_sheet_team_standings(t->ev, t->tm, t->round, t->format, t->lang, f);
+  case X_TM_MATCHES: return xq_sheet_team_matches(t->ev, t->tm, t->round, t->format, t->lang, f);
+  case X_TM_BOARDS: return xq_sheet_team_boards(t->ev, t->tm, 0, t->round, t->format, t->lang, f);
+  case X_TM_CROSS: return xq_sheet_team_crosstable(t->ev, t->tm, t->round, t->format, t->lang, f);
   default: return final_sheet(t, f, msg, cap);
   }
 }
@@ -188,8 +202,7 @@ static int sheet_reply(export_task *t, const char *buf, size_t len)
 {
   char name[64];
   const char *ext = t->format == XQ_SHEET_TRF ? "trf" : t->format == XQ_SHEET_TEXT ? "txt" : format_names[t->format];
-  int rounds = t->what == X_STANDINGS || t->what == X_PAIRINGS || t->what == X_SCORESHEETS || t->what == X_CROSSTABLE ||
-               t->what == X_CARDS || t->what == X_WHERE;
+  int rounds = t->what < X_PLACES && t->what != X_EVENT;
   if (rounds) snprintf(name, sizeof name, "xqref-%s-r%d.%s", what_names[t->what], t->round, ext);
   else snprintf(name, sizeof name, "xqref-%s.%s", what_names[t->what], ext);
   char *b64 = t->format == XQ_SHEET_XLSX ? base64((const unsigned char *)buf, len) : NULL;
@@ -241,6 +254,29 @@ static void export_after(xq__job *j, int status)
   xq__task_free(&t->t);
 }
 
+static int is_team_sheet(int what) { return what >= X_TM_STANDINGS && what <= X_TM_CROSS; }
+
+/* The team event's sheets: its copy from the store into t->tm, the
+ * round those of the published rounds (the matches of round R; the
+ * standings, board prizes and cross table after it). 0, or -1 after
+ * answering (CONFLICT for an event that is not a team event). */
+static int team_copy(xq__server *s, export_task *t)
+{
+  xq_error err = {0};
+  int rc = xq_tstore_team_load(s->store, t->ev, &t->tm, &err);
+  if (rc || !t->tm) {
+    xq__task_error(&t->t, rc ? xq__reply_code(rc) : XQ__E_CONFLICT,
+                   rc ? err.msg : "the event is not a team event: its sheets are the Swiss ones");
+    return -1;
+  }
+  if (t->round > t->ev->nrounds) t->round = t->ev->nrounds;
+  if (t->what == X_TM_MATCHES && !t->round) {
+    xq__task_error(&t->t, XQ__E_NOT_FOUND, "no team round is published yet");
+    return -1;
+  }
+  return 0;
+}
+
 /* The round's tables and copies of the event for the job, which makes
  * the sheet and answers it. */
 static void run_export(xq__server *s, xq__task *task)
@@ -273,6 +309,7 @@ static void run_export(xq__server *s, xq__task *task)
     xq__task_error(task, XQ__E_INTERNAL, "out of memory");
     return;
   }
+  if (is_team_sheet(t->what) && team_copy(s, t)) return;
   xq__task_job(task, XQ__LANE_SHEETS, export_work, export_after);
 }
 
@@ -327,9 +364,10 @@ void xq__ops_export(xq__server *s, xq__req *r)
   int w = what ? what_parse(what) : format == XQ_SHEET_TRF ? X_EVENT : X_STANDINGS;
   const char *bad = format < 0 ? "format is trf, csv, html, text or xlsx"
                   : lg < 0 ? "lang is en or zh"
-                  : w < 0 ? "what is standings, pairings, scoresheets, crosstable, cards, where, places, teams, prizes or event"
+                  : w < 0 ? "what is standings, pairings, scoresheets, crosstable, cards, where, places, teams, prizes, "
+                            "team-standings, matches, board-prizes, team-crosstable or event"
                   : (format == XQ_SHEET_TRF) != (w == X_EVENT) ? "the event is trf and trf is the event"
-                  : round && w > X_WHERE ? "round is for standings, pairings, scoresheets, crosstable, cards and where"
+                  : round && w >= X_PLACES ? "round is not for places, teams and prizes"
                   : player && w != X_CARDS ? "player is for cards"
                   : w < X_TEAMS && (mode || count || preset || prizes) ? "mode, count, preset and prizes are for teams and prizes"
                   : NULL;
@@ -351,5 +389,5 @@ void xq__ops_export(xq__server *s, xq__req *r)
     xq__task_free(&t->t);
     return;
   }
-  xq__task_go(s, &t->t, w == X_PAIRINGS || w == X_SCORESHEETS || w == X_WHERE);
+  xq__task_go(s, &t->t, w == X_PAIRINGS || w == X_SCORESHEETS || w == X_WHERE || is_team_sheet(w));
 }

@@ -5,7 +5,9 @@
  * team_edit replaces a roster,
  * lineup enters a team's lineup for a round, team_pair pairs the next
  * team round and team_publish puts its boards on the tables, team_forfeit
- * declares a whole match forfeited; teams and team_standings show them.
+ * declares a whole match forfeited, team_withdraw takes a team out from a
+ * round on; teams and team_standings show them, and GET /api/teams.json
+ * shows anyone the published rounds (xq__ops_team_public).
  *
  * The team log (store/team_store.h) keeps the teams, matches and
  * lineups; each board of a match with both players fielded is a game of
@@ -250,19 +252,38 @@ static cJSON *prizes_json(xq__server *s, const xq_tm_event *ev, int b, int upto)
   return a;
 }
 
+static cJSON *standings_after(xq__server *s, const xq_tm_event *ev, int after, int upto, int valued);
+
+/* 1 when tie-break `code` has a value of its own in a row (the others
+ * only order: xq_tm_row_value gives 0). */
+static int tb_valued(int code)
+{
+  return code != XQ_TTB_TDE && code != XQ_TTB_TDE2W && code != XQ_TTB_TBR && code != XQ_TTB_TBRW &&
+         code != XQ_TTB_BBE && code != XQ_TTB_LOT;
+}
+
 /* The team standings and board prizes after the last decided round (the
  * first round in progress when none is). NULL when out of memory. */
 static cJSON *standings_json(xq__server *s, const xq_tm_event *ev)
 {
-  int upto = rounds_decided(ev), n = ev->nteams;
+  int upto = rounds_decided(ev);
+  return standings_after(s, ev, upto, upto ? upto : ev->nrounds, 0);
+}
+
+/* The team standings and board prizes after rounds 1..upto, "after"
+ * saying `after`; `valued`: only the tie-breaks with a value of their own
+ * (tb_valued) in each row. NULL when out of memory. */
+static cJSON *standings_after(xq__server *s, const xq_tm_event *ev, int after, int upto, int valued)
+{
+  int n = ev->nteams;
   xq_tm_row *rows = calloc((size_t)(n ? n : 1), sizeof *rows);
-  if (!rows || xq_tm_standings(ev, upto ? upto : ev->nrounds, rows)) {
+  if (!rows || xq_tm_standings(ev, upto, rows)) {
     free(rows);
     return NULL;
   }
   cJSON *o = cJSON_CreateObject();
-  cJSON_AddNumberToObject(o, "after", upto);
-  cJSON_AddBoolToObject(o, "complete", upto == event_rounds(ev) && upto > 0);
+  cJSON_AddNumberToObject(o, "after", after);
+  cJSON_AddBoolToObject(o, "complete", after == event_rounds(ev) && after > 0);
   cJSON *a = cJSON_AddArrayToObject(o, "rows");
   for (int i = 0; i < n; i++) {
     const xq_tm_row *r = &rows[i];
@@ -277,23 +298,114 @@ static cJSON *standings_json(xq__server *s, const xq_tm_event *ev)
     cJSON_AddNumberToObject(x, "lost", r->ml);
     cJSON *tb = cJSON_AddObjectToObject(x, "tiebreaks");
     for (int k = 0; k < ev->cfg.ntb; k++)
-      cJSON_AddNumberToObject(tb, xq_ttb_name(ev->cfg.tb[k]), (double)xq_tm_row_value(r, ev->cfg.tb[k]));
+      if (!valued || tb_valued(ev->cfg.tb[k]))
+        cJSON_AddNumberToObject(tb, xq_ttb_name(ev->cfg.tb[k]), (double)xq_tm_row_value(r, ev->cfg.tb[k]));
     cJSON *bg = cJSON_AddArrayToObject(x, "board_gp");
     for (int b = 0; b < ev->cfg.boards; b++) cJSON_AddItemToArray(bg, cJSON_CreateNumber(r->board_gp[b]));
     cJSON_AddItemToArray(a, x);
   }
   free(rows);
   cJSON *bp = cJSON_AddArrayToObject(o, "board_prizes");
-  for (int b = 1; b <= ev->cfg.boards; b++) cJSON_AddItemToArray(bp, prizes_json(s, ev, b, upto ? upto : ev->nrounds));
+  for (int b = 1; b <= ev->cfg.boards; b++) cJSON_AddItemToArray(bp, prizes_json(s, ev, b, upto));
   return o;
 }
 
-/* Broadcast what changed ("team", the event) and answer with `o`. */
+/* ------------------------------------------------------------------ */
+/* What anyone may read (GET /api/teams.json)                          */
+/* ------------------------------------------------------------------ */
+
+xq_tm_event *xq__ops_team_now(xq__server *s)
+{
+  if (!s->team_read) {
+    xq_tm_event_free(s->team);
+    s->team = NULL;
+    if (!s->ev || xq_tstore_team_load(s->store, s->ev, &s->team, NULL)) return NULL; /* read again when next asked */
+    s->team_read = 1;
+  }
+  /* the results of the games as the reader is shown them (delay.h) */
+  if (s->team) xq_tm_sync_games(s->team, s->ev);
+  return s->team;
+}
+
+/* The team event changed (a team operation): read it again when next
+ * asked. */
+static void team_changed(xq__server *s)
+{
+  xq_tm_event_free(s->team);
+  s->team = NULL;
+  s->team_read = 0;
+}
+
+/* Round `round`'s games as the tables hold them, into *pr (for
+ * xq_tm_board_game; free with xq_tpairing_clear): no store read. */
+static void live_pairing(xq__server *s, int round, xq_tpairing *pr)
+{
+  memset(pr, 0, sizeof *pr);
+  int n = round >= 1 && round <= XQ_ROUNDS_LIVE_MAX ? s->nboards[round] : 0;
+  if (!n || !(pr->boards = calloc((size_t)n, sizeof *pr->boards))) return;
+  pr->round = round;
+  pr->nboards = n;
+  for (int t = 1; t <= n; t++) {
+    const xq__live *lv = xq__live_get(s, round, t);
+    if (lv) pr->boards[t - 1] = (xq_tboard){lv->red, lv->black};
+  }
+}
+
+cJSON *xq__ops_team_public(xq__server *s, int round)
+{
+  const xq_tm_event *ev = xq__ops_team_now(s);
+  if (!ev) return NULL;
+  int published = s->ev->nrounds < ev->nrounds ? s->ev->nrounds : ev->nrounds;
+  if (round > published) round = published;
+  cJSON *o = cJSON_CreateObject();
+  cJSON_AddStringToObject(o, "format", format_name(&ev->cfg));
+  cJSON_AddNumberToObject(o, "boards", ev->cfg.boards);
+  cJSON_AddNumberToObject(o, "rounds", event_rounds(ev));
+  cJSON_AddNumberToObject(o, "published", published);
+  char pts[64];
+  snprintf(pts, sizeof pts, "%d/%d/%d", ev->cfg.mp_win, ev->cfg.mp_draw, ev->cfg.mp_loss);
+  cJSON_AddStringToObject(o, "match_points", pts);
+  cJSON *tbs = cJSON_AddArrayToObject(o, "tiebreaks");
+  for (int i = 0; i < ev->cfg.ntb; i++)
+    if (tb_valued(ev->cfg.tb[i])) cJSON_AddItemToArray(tbs, cJSON_CreateString(xq_ttb_name(ev->cfg.tb[i])));
+  cJSON *ts = cJSON_AddArrayToObject(o, "teams");
+  for (int i = 0; i < ev->nteams; i++) {
+    const xq_tm_team *t = &ev->teams[i];
+    cJSON *x = team_ref(ev, i + 1);
+    cJSON_AddNumberToObject(x, "pno", t->pno);
+    cJSON_AddNumberToObject(x, "withdrawn", t->withdrawn);
+    cJSON *r = cJSON_AddArrayToObject(x, "roster");
+    for (int j = 0; j < t->nroster; j++) cJSON_AddItemToArray(r, player_json(s, t->roster[j].id));
+    cJSON_AddItemToArray(ts, x);
+  }
+  /* the published rounds' matches only: a lineup is not shown before its round is */
+  cJSON_AddNumberToObject(o, "round", round);
+  cJSON *ms = cJSON_AddArrayToObject(o, "matches");
+  for (int r = round ? round : 1; r <= (round ? round : published); r++) {
+    xq_tpairing pr;
+    live_pairing(s, r, &pr);
+    for (int k = 1, m; (m = xq_tm_match_at(ev, r, k)) >= 0; k++) cJSON_AddItemToArray(ms, match_json(s, ev, m, k, &pr));
+    xq_tpairing_clear(&pr);
+  }
+  int decided = rounds_decided(ev), upto = round ? round : decided ? decided : published;
+  if (upto > published) upto = published;
+  cJSON *st = standings_after(s, ev, upto, upto, 1);
+  if (st) cJSON_AddBoolToObject(st, "decided", upto <= decided);
+  cJSON_AddItemToObject(o, "standings", st ? st : cJSON_CreateNull());
+  return o;
+}
+
+/* Broadcast that the team event changed ("team" {"round":R}, 0 for the
+ * teams: the viewers read GET /api/teams.json again; the answer itself
+ * goes to the staff alone, as it may hold a lineup of a round not yet
+ * published) and answer with `o`. */
 static void team_send(xq__server *s, xq__task *t, const char *what, int round, cJSON *o)
 {
-  char *data = cJSON_PrintUnformatted(o);
-  if (data) xq__hub_publish(s, what, round, 0, data);
-  free(data);
+  team_changed(s); /* the readers' copy is read again, their kept answers made again */
+  xq__live_changed(s, 0);
+  char data[32];
+  snprintf(data, sizeof data, "{\"round\":%d}", round);
+  xq__hub_publish(s, what, round, 0, data);
   xq__task_send(t, o);
 }
 
@@ -307,7 +419,8 @@ static void team_send(xq__server *s, xq__task *t, const char *what, int round, c
  * anyone); else make it with `make`, keep it and answer it. */
 static void team_read(xq__server *s, xq__task *t, int kind, cJSON *(*make)(xq__server *, const xq_tm_event *))
 {
-  xq__answer_key key = {.kind = kind, .pub = xq__delay_public(s)};
+  int staff = t->c->role == XQ_ROLE_ADMIN || t->c->role == XQ_ROLE_ARBITER;
+  xq__answer_key key = {.kind = kind, .table = staff, .pub = xq__delay_public(s)}; /* table: the staff's */
   const xq__answer *kept = xq__answers_get(s, &key);
   if (kept) {
     xq__task_send_text(t, kept->text);
@@ -316,6 +429,11 @@ static void team_read(xq__server *s, xq__task *t, int kind, cJSON *(*make)(xq__s
   xq_tm_event *ev;
   if (team_load(s, t, &ev)) return;
   cJSON *o = make(s, ev);
+  /* a round paired and not published: its matches and lineups are the
+   * staff's (a lineup is not told to the other team before the round is) */
+  cJSON *rs = kind == XQ__ANSWER_OP_TEAMS ? cJSON_GetObjectItemCaseSensitive(o, "matches") : NULL;
+  while (!staff && rs && cJSON_GetArraySize(rs) > s->ev->nrounds)
+    cJSON_DeleteItemFromArray(rs, cJSON_GetArraySize(rs) - 1);
   xq_tm_event_free(ev);
   char *text = o ? cJSON_PrintUnformatted(o) : NULL;
   cJSON_Delete(o);
@@ -795,6 +913,58 @@ static void op_team_forfeit(xq__server *s, xq__req *r)
   xq__task_go(s, &t->t, 1);
 }
 
+/* ------------------------------------------------------------------ */
+/* team_withdraw                                                       */
+/* ------------------------------------------------------------------ */
+
+static void run_team_withdraw(xq__server *s, xq__task *task)
+{
+  team_task *t = (team_task *)task;
+  xq_tm_event *ev;
+  char msg[128] = "";
+  if (team_load(s, task, &ev)) return;
+  int round = t->round ? t->round : ev->nrounds + 1;
+  if (t->team > ev->nteams) {
+    snprintf(msg, sizeof msg, "no team %d (the event has %d)", t->team, ev->nteams);
+    xq__task_error(task, XQ__E_NOT_FOUND, msg);
+    xq_tm_event_free(ev);
+    return;
+  }
+  if (round <= s->ev->nrounds)
+    snprintf(msg, sizeof msg, "round %d is published: its games stand (withdraw from round %d)", round,
+             s->ev->nrounds + 1);
+  else if (ev->teams[t->team - 1].withdrawn)
+    snprintf(msg, sizeof msg, "team %d has withdrawn already (from round %d)", t->team, ev->teams[t->team - 1].withdrawn);
+  xq_tm_logrow row = {.kind = XQ_TML_WITHDRAW, .round = round, .a = t->team};
+  if (msg[0]) {
+    xq__task_error(task, XQ__E_CONFLICT, msg);
+  } else if (!team_record(s, task, &ev, &row, 1)) {
+    xq__log(s, "team %d %s withdraws from round %d", t->team, ev->teams[t->team - 1].name, round);
+    cJSON *o = teams_json(s, ev);
+    cJSON_AddNumberToObject(o, "team", t->team);
+    cJSON_AddNumberToObject(o, "from", round);
+    team_send(s, task, "team", 0, o);
+  }
+  xq_tm_event_free(ev);
+}
+
+/* team_withdraw {team, round}: team `team` withdraws from round `round`
+ * (default: the next to pair) on, a round not yet published: a Swiss pairs
+ * it no more, a round robin forfeits its matches from then on (and
+ * annuls its results when it played fewer than half). */
+static void op_team_withdraw(xq__server *s, xq__req *r)
+{
+  int team, round;
+  if (xq__field_int(r, "team", 1, XQ_TM_TEAMS_MAX, 0, &team) ||
+      xq__field_int(r, "round", 0, XQ_TOURNEY_ROUNDS_MAX, 0, &round))
+    return;
+  team_task *t = (team_task *)xq__task_new(s, r, run_team_withdraw, sizeof *t, NULL);
+  if (!t) return;
+  t->team = team;
+  t->round = round;
+  xq__task_go(s, &t->t, 1);
+}
+
 const xq__op xq__team_ops[] = {
   {"teams", 0, op_teams},
   {"team_standings", 0, op_team_standings},
@@ -805,5 +975,6 @@ const xq__op xq__team_ops[] = {
   {"team_pair", ADMIN, op_team_pair},
   {"team_publish", ADMIN, op_team_publish},
   {"team_forfeit", XQ__STAFF, op_team_forfeit},
+  {"team_withdraw", ADMIN, op_team_withdraw},
   {NULL, 0, NULL},
 };

@@ -33,6 +33,7 @@
 #include "poller.h"
 #include "proto.h"
 #include "publish.h"
+#include "teammatch.h"
 
 
 void xq_server_opts_default(xq_server_opts *o)
@@ -63,6 +64,7 @@ int xq__server_reload(xq__server *s, xq_error *err)
   if (rc != XQ_OK) return rc;
   xq_tournament_free(s->ev);
   s->ev = ev;
+  s->team_read = 0; /* its team event is read again too (another process may have written it) */
   xq__live_changed(s, 0); /* names, numbers, results: every answer shows them */
   return XQ_OK;
 }
@@ -544,6 +546,7 @@ void xq_server_free(xq_server *s)
   xq__answers_free(s);
   xq_tstore_close(s->store);
   xq_tournament_free(s->ev);
+  xq_tm_event_free(s->team);
   free(s->tokens);
   free(s->token_hash);
   free(s);

@@ -429,7 +429,8 @@ addWords({
     tm_pair: '编排第{n}轮', tm_paired: '第{n}轮已编排：请录入出场名单，然后公布', tm_publish: '公布第{n}轮',
     tm_published: '第{n}轮已公布：各台对局开始', tm_round: '第{n}轮', tm_match: '第{n}场', tm_bye: '轮空',
     tm_lineup: '出场名单', tm_lineup_of: '{t} 出场名单（序号，0：缺席）', tm_lineup_set: '{t}：出场名单已录入',
-    tm_board: '台', tm_table: '桌号',
+    tm_board: '台', tm_table: '桌号', tm_withdraw: '退赛', tm_out: '第{n}轮起退赛',
+    tm_ask_withdraw: '{t}自第{n}轮起退赛？此后不再编排（循环赛：其后各场判负）。', tm_withdrawn: '{t}自第{n}轮起退赛',
   },
   en: {
     tm_title: 'Team event', tm_new: 'Make it a team event', tm_format: 'Format', tm_rr: 'team round robin',
@@ -441,7 +442,9 @@ addWords({
     tm_pair: 'Pair round {n}', tm_paired: 'Round {n} paired: enter the lineups, then publish',
     tm_publish: 'Publish round {n}', tm_published: 'Round {n} published: the games can start', tm_round: 'Round {n}',
     tm_match: 'Match {n}', tm_bye: 'bye', tm_lineup: 'Lineup', tm_lineup_of: '{t} lineup (numbers, 0 absent)',
-    tm_lineup_set: '{t}: lineup entered', tm_board: 'Board', tm_table: 'Table',
+    tm_lineup_set: '{t}: lineup entered', tm_board: 'Board', tm_table: 'Table', tm_withdraw: 'Withdraw',
+    tm_out: 'withdrawn from round {n}', tm_ask_withdraw: '{t} withdraws from round {n} on? Paired no more (a round robin: its later matches forfeited).',
+    tm_withdrawn: '{t} withdraws from round {n}',
   },
 });
 
@@ -491,15 +494,28 @@ function newForm() {
   return f;
 }
 
-/* The teams, each with its roster in board order. */
+/* The teams, each with its roster in board order, and its withdrawal
+ * (team_withdraw, from the next round to pair; asked first) or the round
+ * it withdrew from. */
 function teamsTable(ev) {
   const name = p => `${p.no} ${p.name}`;
+  const from = ev.paired + 1;
+  const out = (x, cell) => {
+    if (x.withdrawn) return cell.append(t('tm_out', { n: x.withdrawn }));
+    const b = el('button', { type: 'button', 'data-action': 'withdraw', text: t('tm_withdraw') });
+    b.addEventListener('click', () => askThen(b, b, t('tm_ask_withdraw', { t: x.name, n: from }),
+      () => teamSend({ id: 'team_withdraw', op: 'team_withdraw', team: x.team }, () => t('tm_withdrawn', { t: x.name, n: from }))));
+    cell.append(b);
+  };
   return el('table', { id: 'tm-teams', class: 'grid' },
-    el('thead', {}, el('tr', {}, el('th', { text: t('no') }), el('th', { text: t('tm_team') }), el('th', { text: t('tm_roster') }))),
-    el('tbody', {}, ...ev.teams.map(x => el('tr', { 'data-team': x.team }, el('td', { class: 'num', text: x.pno || x.team }),
+    el('thead', {}, el('tr', {}, el('th', { text: t('no') }), el('th', { text: t('tm_team') }), el('th', { text: t('tm_roster') }),
+      el('th', { text: t('act') }))),
+    el('tbody', {}, ...ev.teams.map(x => el('tr', { 'data-team': x.team, class: x.withdrawn ? 'withdrawn' : null },
+      el('td', { class: 'num', text: x.pno || x.team }),
       el('td', { text: x.name }),
       el('td', { text: x.roster.slice(0, x.regulars).map(name).join('、') +
-        (x.roster.length > x.regulars ? ' | ' + x.roster.slice(x.regulars).map(name).join('、') : '') })))));
+        (x.roster.length > x.regulars ? ' | ' + x.roster.slice(x.regulars).map(name).join('、') : '') }),
+      (c => { out(x, c); return c; })(el('td', {}))))));
 }
 
 /* A team registered: its name and, if given, its roster's numbers. */

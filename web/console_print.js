@@ -3,7 +3,8 @@
  * (docs/web.md), a staff module: a sheet chosen (the pairing sheet, the
  * who-plays-where list or the score sheets of a round, the cross table or
  * rounds table, the players' score cards, the standings after a round, the final places,
- * the team standings, the prizes of a preset or of a prize-table file) in
+ * the team standings, the prizes of a preset or of a prize-table file; a
+ * team event's match sheets, team standings, board prizes and cross table) in
  * Chinese or English, shown as the server's print view in a frame with a
  * Print button, or downloaded as CSV or XLSX. Every sheet is the export
  * operation's (docs/protocol.md); this module only asks for it.
@@ -19,6 +20,8 @@ addWords({
     p_mode_points: '积分和', p_need_prizes: '获奖名单须选择规程或奖金表文件', p_saved: '已下载 {f}',
     p_sheet: '表格', p_where: '棋手座位表（按姓名）', p_rounds_table: '轮次成绩表', p_cards: '个人成绩卡',
     p_player: '棋手序号（空：全部）',
+    p_matches: '团体对阵表', 'p_team-standings': '团体成绩（场分、局分）', 'p_board-prizes': '台次奖',
+    'p_team-crosstable': '团体成绩表（交叉表）',
   },
   en: {
     p_print: 'Print', p_pairings: 'Pairing sheet', p_scoresheets: 'Score sheets', p_crosstable: 'Cross table', p_standings: 'Standings',
@@ -28,13 +31,16 @@ addWords({
     p_need_prizes: 'Prizes need a regulation or a prize table file', p_saved: '{f} downloaded',
     p_sheet: 'Sheet', p_where: 'Who plays where (by name)', p_rounds_table: 'Rounds table', p_cards: 'Score cards',
     p_player: 'Player no. (empty: all)',
+    p_matches: 'Team match sheets', 'p_team-standings': 'Team standings (match points)', 'p_board-prizes': 'Board prizes',
+    'p_team-crosstable': 'Team cross table',
   },
 });
 
 const P = { prizes: null, presets: null, shown: undefined, count: undefined }; // shown, count: the round on screen and the rounds published when last drawn
 
 /* The sheets that name a round. */
-const P_ROUNDS = ['pairings', 'where', 'scoresheets', 'standings', 'crosstable', 'cards'];
+const P_ROUNDS = ['pairings', 'where', 'scoresheets', 'standings', 'crosstable', 'cards', 'matches', 'team-standings',
+  'board-prizes', 'team-crosstable'];
 
 /* The export request of the form, in `format`; or an error text. */
 function printReq(format) {
@@ -134,6 +140,10 @@ export async function renderPrint() {
   const cross = f.what.querySelector('option[value="crosstable"]');
   cross.dataset.i18n = rr ? 'p_crosstable' : 'p_rounds_table';
   cross.textContent = t(cross.dataset.i18n);
+  // a team event's sheets (团体对阵表 of a round, 场分 standings, 台次奖, its cross table)
+  const team = !!(S.event && S.event.team);
+  for (const o of f.what.querySelectorAll('option[data-team]')) o.hidden = !team;
+  if (!team && f.what.selectedOptions[0] && f.what.selectedOptions[0].hidden) f.what.value = 'pairings';
   if (!P.presets) {
     const ev = await op({ id: 'print-event', op: 'event' });
     P.presets = (ev && ev.presets) || [];

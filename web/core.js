@@ -20,6 +20,8 @@ export const S = {
   pairings: null,            // views: pairings.json of the round
   standings: null,           // views: /api/standings.json
   bracket: null,             // views: /api/knockout, once the knockout has started
+  teams: null,               // views: /api/teams.json?round=R of a team event (the round on screen's matches)
+  teamStandings: null,       // views: its standings after the round on screen, with the tie-break codes
   view: 'live',              // app: the view the hash names
   game: 0,                   // app: table shown in the viewer
   ply: null,                 // app, views: ply shown in the viewer, null = follow the game

@@ -14,7 +14,7 @@
  */
 import { S, $, el, t, op, resultText, reasonText, gameFlags, roundName, askFirst } from './core.js';
 import { showOpResult } from './session.js';
-import { positionAt, boardSvg, labelled, clockText, runningClock, moveRows } from './views.js';
+import { positionAt, boardSvg, labelled, clockText, runningClock, moveRows, matchOfTable, matchTitle } from './views.js';
 
 /* The result op's code of a game's result ('*' has none: play goes on). */
 const RESULT_CODE = { '1-0': '1-0', '0-1': '0-1', '1/2-1/2': '=', '+-': '+-', '-+': '-+', '--': '--' };
@@ -263,7 +263,7 @@ function renderShown() {
     el('button', { type: 'button', class: 'link', 'data-ply': rulingPly(g, v), onclick: () => pick(rulingPly(g, v)) },
       t('ply', { n: rulingPly(g, v) })), ' ', ...rulingLines(v)));
   box.replaceChildren(
-    el('h2', {}, `${t('table_n', { n: g.table })} · ${players(g)}`,
+    el('h2', {}, `${t('table_n', { n: g.table })} · ${players(g)}`, matchTag(g.table),
       el('button', { type: 'button', class: 'close', 'aria-label': t('d_close'), onclick: () => showGame(0) }, '×')),
     el('div', { class: 'desk-game-body' },
       el('div', { class: 'viewer-board' }, clock(1, g.black ? g.black.name : ''),
@@ -304,6 +304,14 @@ function renderLog(games) {
     : [el('tr', {}, el('td', { colspan: 5, class: 'empty', text: t('d_no_rulings') }))]));
 }
 
+/* A team round's game: its match and board under its table number
+ * (第1场 A 1½–½ B · 第2台), or null. */
+function matchTag(table) {
+  const mb = matchOfTable(table);
+  return mb ? el('div', { class: 'match-tag', 'data-match': mb.m.match,
+    text: `${t('tv_match_n', { n: mb.m.match })} ${matchTitle(mb.m)} · ${t('tv_board', { n: mb.b.board })}` }) : null;
+}
+
 /* The desk (session.js shows it to a staff token): the games needing
  * attention, the game shown, every game of the round, the round's
  * rulings. */
@@ -322,7 +330,7 @@ export function renderDesk() {
   $('#arbiter-games tbody').replaceChildren(...games.map(g => el('tr', { 'data-table': g.table,
     class: g.table === shown.table ? 'shown' : '' },
     el('td', { class: 'num' }, el('button', { type: 'button', class: 'link', 'data-action': 'show',
-      title: t('d_show'), onclick: () => showGame(g.table) }, String(g.table))),
+      title: t('d_show'), onclick: () => showGame(g.table) }, String(g.table)), matchTag(g.table)),
     el('td', { class: 'red-name', text: g.red ? g.red.name : '' }),
     el('td', { text: g.black ? g.black.name : '' }),
     el('td', { class: 'result', 'data-result': g.result, text: resultText(g.result) }),

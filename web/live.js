@@ -173,7 +173,7 @@ function onResult(d) {
   if (d.result === '*') banner('result', d.table, t('result_banner', { t: d.table, res: t('in_play') }));
   else banner('result', d.table, said, { result: said });
   gameChanged(g);
-  refreshPairings();
+  refreshPairings().then(showDesk); // a team round: the match's score follows
   refreshStandings(200);
 }
 
@@ -228,6 +228,7 @@ export async function setRound(r) {
   S.games = new Map();
   renderBoards();
   await Promise.all([refreshPairings(), loadGames(r)]);
+  if (S.teams) showDesk(); // each game's match
 }
 
 /* The notice of a delayed broadcast (serve --delay: the server shows this
@@ -285,6 +286,8 @@ export async function loadEvent(newest) {
 export const EVENT_EVENTS = {
   pairing: () => loadEvent(true),
   unpair: () => loadEvent(true), // a round withdrawn: the round selector drops it
+  // a team operation (a match forfeited, a team added, a round paired): the matches and standings again
+  team: () => { if (S.event && S.event.team && S.round) { refreshPairings().then(showDesk); refreshStandings(200); } },
   players: () => {
     clearTimeout(playersTimer);
     playersTimer = setTimeout(async () => {

@@ -245,16 +245,85 @@ export function renderBoards() {
   if (noRound()) return box.replaceChildren(el('p', { class: 'empty', 'data-empty': 'no-round', text: t('no_round') }));
   const q = ($('#filter').value || '').trim().toLowerCase();
   const info = new Map(((S.event && S.event.players) || []).map(p => [p.id, p]));
-  const cards = [];
+  const cards = new Map();
   for (const g of [...S.games.values()].sort((a, b) => a.table - b.table)) {
     const c = renderCard(g);
     c.hidden = !shown(g, q, info);
-    cards.push(c);
+    cards.set(g.table, c);
   }
-  if (q && cards.length && cards.every(c => c.hidden))
-    cards.push(el('p', { class: 'empty', 'data-empty': 'no-match', text: t('no_match', { q: $('#filter').value.trim() }) }));
-  box.replaceChildren(...cards);
+  const all = [...cards.values()];
+  // a team round: each match's header, its boards under it (board order)
+  const items = [];
+  for (const m of roundMatches()) {
+    const mine = m.boards.map(b => cards.get(b.table)).filter(Boolean);
+    mine.forEach(c => cards.delete(+c.dataset.table));
+    items.push(matchHead('h3', m, mine.length > 0 && mine.every(c => c.hidden)), ...mine);
+  }
+  items.push(...cards.values());
+  if (q && all.length && all.every(c => c.hidden))
+    items.push(el('p', { class: 'empty', 'data-empty': 'no-match', text: t('no_match', { q: $('#filter').value.trim() }) }));
+  box.replaceChildren(...items);
 }
+
+/* ---- a team event (docs/web.md, "Team events"): the round's matches from
+ * /api/teams.json, each with its running score ("队A 2½–1½ 队B"), over its
+ * boards on the live view, the pairings and the desk; the team standings
+ * ---- */
+
+/* Game points (2/1/0 a game) as games: 5 is 2½. */
+export function gamesText(gp) {
+  const w = Math.floor(gp / 2);
+  return gp % 2 ? (w ? `${w}½` : '½') : String(w);
+}
+
+/* A match's name with its score: "A 2½–1½ B", or "A 轮空" for a bye. */
+export function matchTitle(m) {
+  if (!m.second) return `${m.first.name} ${t('bye')}`;
+  return `${m.first.name} ${gamesText(m.gp[0])}–${gamesText(m.gp[1])} ${m.second.name}`;
+}
+
+/* The matches of the round on screen (none for an individual event). */
+export function roundMatches() {
+  return S.teams && S.teams.round === S.round ? S.teams.matches : [];
+}
+
+/* The match of table `table` of the round on screen and its board:
+ * {m, b}, or null. */
+export function matchOfTable(table) {
+  for (const m of roundMatches()) for (const b of m.boards) if (b.table === table) return { m, b };
+  return null;
+}
+
+/* A match's header element `tag` (its score, whether decided). */
+function matchHead(tag, m, hidden) {
+  const forfeit = m.forfeit && m.forfeit !== 'none' ? ` · ${t('tv_forfeit')}` : '';
+  return el(tag, { class: 'match-head', 'data-match': m.match, 'data-decided': m.decided ? '1' : '0', hidden: hidden || null },
+    el('span', { class: 'match-no', text: t('tv_match_n', { n: m.match }) }), ' ',
+    el('span', { class: 'match-score', text: matchTitle(m) }),
+    el('span', { class: 'match-state', text: (m.decided ? ` · ${t('tv_decided')}` : '') + forfeit }));
+}
+
+/* The team event's state of the round on screen read again (and its
+ * standings after it); nothing for an individual event. */
+export async function refreshTeams() {
+  if (!S.event || !S.event.team || !S.round) { S.teams = null; return; }
+  try {
+    const r = S.round;
+    const teams = await getJSON(`/api/teams.json?round=${r}`);
+    if (r === S.round) S.teams = teams;
+  } catch (e) { console.warn(e.message); }
+}
+
+addWords({
+  zh: { tv_match_n: '第{n}场', tv_decided: '已决', tv_forfeit: '弃权', tv_team: '队名', tv_played: '场次',
+    tv_mp: '场分', tv_gp: '局分', tv_wdl: '胜-和-负', tv_caption: '团体成绩', tv_board: '第{n}台', tv_match: '场次',
+    tv_tb: { MP: '场分', GP: '局分', MW: '胜场', WINS: '胜局', BWINS: '后手胜局', TBH: '对手场分', BC: '台次分',
+      EMMSB: 'EMMSB', EMGSB: 'EMGSB', EGMSB: 'EGMSB', EGGSB: 'EGGSB' } },
+  en: { tv_match_n: 'Match {n}', tv_decided: 'decided', tv_forfeit: 'forfeited', tv_team: 'Team', tv_played: 'Played',
+    tv_mp: 'MP', tv_gp: 'GP', tv_wdl: 'W-D-L', tv_caption: 'Team standings', tv_board: 'Board {n}', tv_match: 'Match',
+    tv_tb: { MP: 'MP', GP: 'GP', MW: 'Matches won', WINS: 'Wins', BWINS: 'Black wins', TBH: 'Opp. MP', BC: 'Board count',
+      EMMSB: 'EMMSB', EMGSB: 'EMGSB', EGMSB: 'EGMSB', EGGSB: 'EGGSB' } },
+});
 
 /* Game g's card drawn again (all of them when it has none yet). */
 export function updateCard(g) {
@@ -445,12 +514,14 @@ export function renderPairings() {
   $('#pairings-title').textContent = S.round ? `${S.event ? S.event.name : ''} ${t('print_pairings', { r: roundName(S.round) })}` : '';
   for (const b of (S.pairings && S.pairings.boards) || []) {
     const g = S.games.get(b.table);
+    const mb = matchOfTable(b.table);
     const res = g ? g.result : b.result;
     // a knockout table names its stage and game type beside its number (the bracket's tables)
     const kt = S.bracket && S.bracket.tables && S.bracket.tables.find(x => x.table === b.table);
     const ko = kt ? el('span', { class: 'ko-tag', text: koCardText({ knockout: kt }).replace(/^ · /, '') }) : null;
+    const board = mb ? el('span', { class: 'ko-tag', text: t('tv_board', { n: mb.b.board }) }) : null;
     rows.push(el('tr', { 'data-table': b.table },
-      el('td', { class: 'num' }, String(b.table), ...(ko ? [' ', ko] : [])),
+      el('td', { class: 'num' }, String(b.table), ...(ko ? [' ', ko] : []), ...(board ? [' ', board] : [])),
       el('td', { class: 'red-name', text: b.red ? `${b.red.name} (${b.red.rating})` : '' }),
       el('td', { class: 'num', text: b.red ? b.red.points : '' }),
       el('td', { class: 'result', 'data-result': b.bye ? 'bye' : res },
@@ -458,7 +529,20 @@ export function renderPairings() {
       el('td', { text: b.black ? `${b.black.name} (${b.black.rating})` : '' }),
       el('td', { class: 'num', text: b.black ? b.black.points : '' })));
   }
-  body.replaceChildren(...rows);
+  body.replaceChildren(...teamRows(rows));
+}
+
+/* The pairings' rows of a team round under their matches' headers (a
+ * match's boards in board order, a bye match a header alone). */
+function teamRows(rows) {
+  const ms = roundMatches();
+  if (!ms.length) return rows;
+  const byTable = new Map(rows.map(r => [+r.dataset.table, r])), out = [];
+  for (const m of ms) {
+    out.push(el('tr', { class: 'match-row', 'data-match': m.match }, el('td', { colspan: 6 }, matchHead('span', m))));
+    for (const b of m.boards) if (byTable.has(b.table)) { out.push(byTable.get(b.table)); byTable.delete(b.table); }
+  }
+  return out.concat([...byTable.values()]);
 }
 
 /* The round on screen's pairings (and for the knockout round its
@@ -467,12 +551,12 @@ export async function refreshPairings() {
   try {
     const ko = S.event && S.round === S.event.knockout_round;
     const [pairings, bracket] = await Promise.all([getJSON(`/api/rounds/${S.round}/pairings.json`),
-      ko ? getJSON('/api/knockout') : null]);
+      ko ? getJSON('/api/knockout') : null, refreshTeams()]);
     S.pairings = pairings;
     S.bracket = bracket;
     renderPairings();
     renderBracket();
-    if (ko) renderBoards(); // the cards name their stage
+    if (ko || S.teams) renderBoards(); // the cards name their stage, or sit under their match
   } catch (e) { console.warn(e.message); }
 }
 
@@ -563,12 +647,47 @@ function tieSplit(st, i) {
   return codes.slice(1).find(c => c in a.tb && c in b.tb && a.tb[c] !== b.tb[c]) || null;
 }
 
+/* A team event's standings (S.teamStandings, from /api/teams.json) over
+ * the players': place, team, matches played, 场分, 局分, W-D-L of the
+ * matches and the tie-breaks that have values, in the event's order. */
+function renderTeamStandings() {
+  let box = document.getElementById('team-standings');
+  const st = S.teamStandings;
+  if (!st) {
+    if (box) box.hidden = true;
+    return;
+  }
+  if (!box) {
+    box = el('div', { id: 'team-standings' });
+    $('#standings-caption').after(box);
+  }
+  box.hidden = false;
+  const codes = (st.tiebreaks || []).filter(c => c !== 'MP' && c !== 'GP');
+  const tbWord = c => (t('tv_tb') || {})[c] || c;
+  const when = !st.after ? t('before_round_1') : t(st.decided === false ? 'during_round' : 'after_round', { n: st.after });
+  box.replaceChildren(el('h3', { text: `${t('tv_caption')} · ${when}` }), el('div', { class: 'scroll' },
+    el('table', { id: 'team-table', class: 'grid' },
+      el('thead', {}, el('tr', {}, el('th', { class: 'num', text: t('rank') }), el('th', { text: t('tv_team') }),
+        el('th', { class: 'num', text: t('tv_played') }), el('th', { class: 'num', 'data-tb': 'MP', text: t('tv_mp') }),
+        el('th', { class: 'num', 'data-tb': 'GP', text: t('tv_gp') }), el('th', { class: 'num', text: t('tv_wdl') }),
+        ...codes.map(c => el('th', { class: 'num', 'data-tb': c, title: c, text: tbWord(c) })))),
+      el('tbody', {}, ...st.rows.map(r => el('tr', { 'data-team': r.team, class: r.annulled ? 'annulled' : null },
+        el('td', { class: 'num', 'data-col': 'place', text: r.annulled ? '' : r.place }),
+        el('td', { 'data-col': 'name', text: r.name }),
+        el('td', { class: 'num', text: r.played }),
+        el('td', { class: 'num', 'data-tb': 'MP', text: r.mp }),
+        el('td', { class: 'num', 'data-tb': 'GP', text: r.gp }),
+        el('td', { class: 'num', 'data-col': 'wdl', text: `${r.won}-${r.drawn}-${r.lost}` }),
+        ...codes.map(c => el('td', { class: 'num', 'data-tb': c, text: c in r.tiebreaks ? r.tiebreaks[c] : '' }))))))));
+}
+
 /* The table of S.standings, its caption and its print title. */
 export function renderStandings() {
   const st = S.standings;
   // the caption needs the event (is any round published?): loadEvent asks
   // for the standings again once it has it
   if (!st || !S.event) return;
+  renderTeamStandings();
   const when = noRound() ? t('no_round') : !st.round ? t('before_round_1')
     : t(st.complete === false ? 'during_round' : 'after_round', { n: st.round });
   $('#standings-caption').textContent = noRound() && !st.standings.length ? `${when} · ${t('no_players')}` : when;
@@ -618,11 +737,13 @@ export function refreshStandings(delay) {
       // started: its seeds are marked before its first games are published
       const started = S.event && S.event.knockout_round;
       const asked = ++standingsAsked;
-      const [st, bracket] = await Promise.all([
+      const [st, bracket, teams] = await Promise.all([
         getJSON('/api/standings.json' + (S.round && !ko ? `?round=${S.round}` : '')),
-        started ? getJSON('/api/knockout') : null]);
+        started ? getJSON('/api/knockout') : null,
+        S.event && S.event.team ? getJSON('/api/teams.json' + (S.round ? `?round=${S.round}` : '')) : null]);
       if (asked !== standingsAsked) return; // a later request (another round, say) is on its way: it decides
       S.standings = st;
+      S.teamStandings = teams && teams.standings ? { ...teams.standings, tiebreaks: teams.tiebreaks } : null;
       if (bracket) S.bracket = bracket;
       renderStandings();
     } catch (e) { console.warn(e.message); }
