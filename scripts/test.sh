@@ -77,14 +77,11 @@ browser_chain() { # the live page in headless Chromium (playwright-core from npm
 
 san_chain() {
   CC=clang bash scripts/build.sh build-san -DCMAKE_BUILD_TYPE=RelWithDebInfo -DXQ_WERROR=ON -DXQ_SANITIZE=ON -DXQ_PORTABLE=OFF
-  # Each suite runs two tests at once (Criterion's --jobs 2); a second
-  # suite starts beside it only while the load is under one per core
-  # (--test-load): four sanitized processes on a busy machine took as
-  # long (139 s against 142 s alone) for 267 s of CPU instead of 204, but
-  # once the other chains are done one suite alone left a third of the
-  # CPU idle (each suite ends on its slowest tests).
+  # One suite at a time: each runs two tests at once (Criterion's --jobs 2),
+  # and four sanitized processes on two cores took as long (139 s against
+  # 142 s alone) for 267 s of CPU instead of 204.
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
-    XQ_TEST_PERFT_NODES=300000 XQ_TEST_PLAYOUTS=100 run_suites build-san --test-load "$(nproc)"
+    XQ_TEST_PERFT_NODES=300000 XQ_TEST_PLAYOUTS=100 JOBS=1 run_suites build-san
   ASAN_OPTIONS=detect_leaks=1 TRIALS=2 BOARDS=100 XQREF=build-san/xqref \
     bash bench/crash-test.sh
 }
