@@ -414,7 +414,8 @@ static void team_send(xq__server *s, xq__task *t, const char *what, int round, c
 /* ------------------------------------------------------------------ */
 
 /* Answer t with the kept answer of `kind` when what it shows is unchanged
- * (answers.c: the team log replayed and the answer made cost 0.2-0.6 s
+ * (answers.c: the answer made from the server's copy of the team event,
+ * xq__ops_team_now; replaying the team log for it cost 0.2-0.6 s
  * of the loop at 500 teams of 16, and both operations are open to
  * anyone); else make it with `make`, keep it and answer it. */
 static void team_read(xq__server *s, xq__task *t, int kind, cJSON *(*make)(xq__server *, const xq_tm_event *))
@@ -426,15 +427,17 @@ static void team_read(xq__server *s, xq__task *t, int kind, cJSON *(*make)(xq__s
     xq__task_send_text(t, kept->text);
     return;
   }
-  xq_tm_event *ev;
-  if (team_load(s, t, &ev)) return;
+  const xq_tm_event *ev = xq__ops_team_now(s); /* the server's copy: no store read */
+  if (!ev) {
+    xq__task_error(t, XQ__E_CONFLICT, "the event is not a team event (team_new makes it one)");
+    return;
+  }
   cJSON *o = make(s, ev);
   /* a round paired and not published: its matches and lineups are the
    * staff's (a lineup is not told to the other team before the round is) */
   cJSON *rs = kind == XQ__ANSWER_OP_TEAMS ? cJSON_GetObjectItemCaseSensitive(o, "matches") : NULL;
   while (!staff && rs && cJSON_GetArraySize(rs) > s->ev->nrounds)
     cJSON_DeleteItemFromArray(rs, cJSON_GetArraySize(rs) - 1);
-  xq_tm_event_free(ev);
   char *text = o ? cJSON_PrintUnformatted(o) : NULL;
   cJSON_Delete(o);
   if (!text) {
